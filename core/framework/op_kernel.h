@@ -1,0 +1,192 @@
+// Kernels: the code that runs an op on a device, registered per (op, device,
+// dtype constraints). A kernel is built once per node and session, from the
+// node's attrs, and then computes many steps, possibly concurrently.
+#ifndef TENSORWEAVE_CORE_FRAMEWORK_OP_KERNEL_H_
+#define TENSORWEAVE_CORE_FRAMEWORK_OP_KERNEL_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/framework/graph.h"
+#include "core/framework/resource.h"
+#include "core/framework/tensor.h"
+
+namespace tensorweave {
+
+class OpKernelContext;
+class ThreadPool;
+
+inline constexpr const char* DEVICE_CPU = "CPU";
+
+class OpKernelConstruction {
+ public:
+  OpKernelConstruction(const Node* node, const std::string& device_type)
+      : node_(node), device_type_(device_type) {}
+  const Node& node() const { return *node_; }
+  const std::string& device_type() const { return device_type_; }
+  template <typename T>
+  Status GetAttr(const std::string& name, T* value) const {
+    return ::tensorweave::GetAttr(node_->attrs(), name, value);
+  }
+  // Records a failure; the kernel is then discarded.
+  void SetStatus(const Status& status) {
+    if (status_.ok()) status_ = status;
+  }
+  const Status& status() const { return status_; }
+
+ private:
+  const Node* node_;
+  std::string device_type_;
+  Status status_;
+};
+
+class OpKernel {
+ public:
+  explicit OpKernel(OpKernelConstruction* ctx) : node_(&ctx->node()) {}
+  virtual ~OpKernel() = default;
+  virtual void Compute(OpKernelContext* ctx) = 0;
+  // Expensive kernels are worth running on another thread than their
+  // producer's; cheap ones run inline.
+  virtual bool IsExpensive() const { return false; }
+
+  const Node& node() const { return *node_; }
+  const std::string& name() const { return node_->name(); }
+  const std::string& type_string() const { return node_->type_string(); }
+
+ private:
+  const Node* node_;
+};
+
+// What the executor hands a kernel for one step. An input is a value, or a
+// variable for inputs declared Ref(T).
+struct TensorValue {
+  Tensor tensor;
+  Var* ref = nullptr;
+  bool has_value() const { return tensor.valid() || ref != nullptr; }
+};
+
+class OpKernelContext {
+ public:
+  struct Params {
+    const OpKernel* kernel = nullptr;
+    TensorValue* inputs = nullptr;  // one per input of the node
+    ResourceMgr* resource_mgr = nullptr;
+    ThreadPool* intra_op_pool = nullptr;
+    int64_t step_id = 0;
+  };
+  explicit OpKernelContext(const Params& params);
+
+  int num_inputs() const { return params_.kernel->node().num_inputs(); }
+  const Tensor& input(int i) const { return params_.inputs[i].tensor; }
+  Var* input_ref(int i) const { return params_.inputs[i].ref; }
+  int num_outputs() const { return static_cast<int>(outputs_.size()); }
+
+  // Allocates output i (uninitialized contents).
+  Status allocate_output(int i, const TensorShape& shape, Tensor** out);
+  // Reuses the buffer of input `input` for output `output` when this step
+  // holds the only reference to it and dtype and size agree; else
+  // allocates. Lets element-wise kernels work in place.
+  Status forward_input_or_allocate_output(int input, int output,
+                                          const TensorShape& shape,
+                                          Tensor** out);
+  void set_output(int i, Tensor tensor) {
+    outputs_[i].tensor = std::move(tensor);
+  }
+  void set_output_ref(int i, Var* var) { outputs_[i].ref = var; }
+
+  void SetStatus(const Status& status) {
+    if (status_.ok() && !status.ok()) status_ = status;
+  }
+  const Status& status() const { return status_; }
+
+  ResourceMgr* resource_mgr() const { return params_.resource_mgr; }
+  ThreadPool* intra_op_pool() const { return params_.intra_op_pool; }
+  int64_t step_id() const { return params_.step_id; }
+  const OpKernel& kernel() const { return *params_.kernel; }
+
+  std::vector<TensorValue>* mutable_outputs() { return &outputs_; }
+
+ private:
+  const Params& params_;
+  std::vector<TensorValue> outputs_;
+  Status status_;
+};
+
+// Returns from a kernel's Compute (or constructor) when `status` fails.
+#define OP_REQUIRES_OK(ctx, ...)              \
+  do {                                        \
+    ::tensorweave::Status _s = (__VA_ARGS__); \
+    if (!_s.ok()) {                           \
+      (ctx)->SetStatus(_s);                   \
+      return;                                 \
+    }                                         \
+  } while (0)
+
+#define OP_REQUIRES(ctx, condition, status) \
+  do {                                      \
+    if (!(condition)) {                     \
+      (ctx)->SetStatus(status);             \
+      return;                               \
+    }                                       \
+  } while (0)
+
+// Registration: REGISTER_KERNEL(KernelDef("Add").TypeConstraint("T",
+// {DT_FLOAT, DT_DOUBLE}), AddOp);
+struct KernelDef {
+  explicit KernelDef(std::string op_name) : op(std::move(op_name)) {}
+  KernelDef& Device(std::string type) {
+    device = std::move(type);
+    return *this;
+  }
+  KernelDef& TypeConstraint(std::string attr, std::vector<DataType> allowed) {
+    constraints[std::move(attr)] = std::move(allowed);
+    return *this;
+  }
+  std::string op;
+  std::string device = DEVICE_CPU;
+  std::map<std::string, std::vector<DataType>> constraints;
+};
+
+using KernelFactory =
+    std::function<std::unique_ptr<OpKernel>(OpKernelConstruction*)>;
+
+class KernelRegistry {
+ public:
+  static KernelRegistry* Global();
+  void Register(KernelDef def, KernelFactory factory);
+  // Builds the kernel for `node` on `device_type`; NotFound names the
+  // dtypes asked for and what is registered.
+  Status CreateKernel(const Node& node, const std::string& device_type,
+                      std::unique_ptr<OpKernel>* kernel) const;
+  bool HasKernel(const std::string& op, const std::string& device_type) const;
+  std::vector<std::string> RegisteredOps() const;
+
+ private:
+  std::multimap<std::string, std::pair<KernelDef, KernelFactory>> kernels_;
+};
+
+struct KernelRegistrar {
+  KernelRegistrar(KernelDef def, KernelFactory factory) {
+    KernelRegistry::Global()->Register(std::move(def), std::move(factory));
+  }
+};
+
+#define REGISTER_KERNEL(def, ...) \
+  REGISTER_KERNEL_UNIQ_HELPER(__COUNTER__, def, __VA_ARGS__)
+#define REGISTER_KERNEL_UNIQ_HELPER(ctr, def, ...) \
+  REGISTER_KERNEL_UNIQ(ctr, def, __VA_ARGS__)
+#define REGISTER_KERNEL_UNIQ(ctr, def, ...)                       \
+  static ::tensorweave::KernelRegistrar tw_kernel_registrar_##ctr \
+      __attribute__((unused)) (                                   \
+          def,                                                    \
+          [](::tensorweave::OpKernelConstruction* ctx)            \
+              -> std::unique_ptr<::tensorweave::OpKernel> {       \
+            return std::make_unique<__VA_ARGS__>(ctx);            \
+          })
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_FRAMEWORK_OP_KERNEL_H_

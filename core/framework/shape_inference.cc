@@ -1,0 +1,155 @@
+#include "core/framework/shape_inference.h"
+
+namespace tensorweave {
+
+InferenceContext::InferenceContext(const AttrMap* attrs,
+                                   std::vector<PartialShape> inputs,
+                                   std::vector<DataType> input_types,
+                                   std::vector<const Tensor*> input_values,
+                                   int num_outputs)
+    : attrs_(attrs),
+      inputs_(std::move(inputs)),
+      input_types_(std::move(input_types)),
+      input_values_(std::move(input_values)),
+      outputs_(num_outputs) {}
+
+Status InferenceContext::WithRank(int i, int rank, PartialShape* out) const {
+  const PartialShape& shape = inputs_[i];
+  if (!shape.known_rank()) {
+    *out = PartialShape::Unknown(rank);
+    return Status::OK();
+  }
+  if (shape.rank() != rank) {
+    return errors::InvalidArgument("Shape must be rank ", rank, " but is rank ",
+                                   shape.rank());
+  }
+  *out = shape;
+  return Status::OK();
+}
+
+Status InferenceContext::WithRankAtLeast(int i, int rank) const {
+  const PartialShape& shape = inputs_[i];
+  if (shape.known_rank() && shape.rank() < rank) {
+    return errors::InvalidArgument("Shape must be at least rank ", rank,
+                                   " but is rank ", shape.rank());
+  }
+  return Status::OK();
+}
+
+Status InferenceContext::BroadcastShapes(const PartialShape& a,
+                                         const PartialShape& b,
+                                         PartialShape* out) {
+  if (!a.known_rank() || !b.known_rank()) {
+    *out = PartialShape::UnknownRank();
+    return Status::OK();
+  }
+  int rank = std::max(a.rank(), b.rank());
+  std::vector<int64_t> dims(rank);
+  for (int i = 0; i < rank; ++i) {
+    int ia = a.rank() - rank + i, ib = b.rank() - rank + i;
+    int64_t da = ia >= 0 ? a.dim(ia) : 1;
+    int64_t db = ib >= 0 ? b.dim(ib) : 1;
+    if (da == 1) {
+      dims[i] = db;
+    } else if (db == 1) {
+      dims[i] = da;
+    } else if (da == -1 || db == -1) {
+      // An unknown dim broadcast against a known one (> 1) must equal it.
+      dims[i] = da == -1 ? db : da;
+    } else if (da == db) {
+      dims[i] = da;
+    } else {
+      return errors::InvalidArgument("Incompatible shapes: ", a.ToString(),
+                                     " vs. ", b.ToString());
+    }
+  }
+  *out = PartialShape(std::move(dims));
+  return Status::OK();
+}
+
+Status ReadIndexVector(const Tensor& tensor, std::vector<int64_t>* values) {
+  if (tensor.rank() > 1) {
+    return errors::InvalidArgument("expected a vector, got shape ",
+                                   tensor.shape().ToString());
+  }
+  values->resize(tensor.num_elements());
+  if (tensor.dtype() == DT_INT32) {
+    for (int64_t i = 0; i < tensor.num_elements(); ++i) {
+      (*values)[i] = tensor.data<int32_t>()[i];
+    }
+  } else if (tensor.dtype() == DT_INT64) {
+    for (int64_t i = 0; i < tensor.num_elements(); ++i) {
+      (*values)[i] = tensor.data<int64_t>()[i];
+    }
+  } else {
+    return errors::InvalidArgument("expected int32 or int64, got ",
+                                   DataTypeName(tensor.dtype()));
+  }
+  return Status::OK();
+}
+
+Status InferenceContext::ShapeFromShapeInput(int i, PartialShape* out) const {
+  const PartialShape& shape = inputs_[i];
+  if (shape.known_rank() && shape.rank() > 1) {
+    return errors::InvalidArgument("shape input must be a vector, got shape ",
+                                   shape.ToString());
+  }
+  if (input_values_[i] != nullptr) {
+    std::vector<int64_t> dims;
+    TW_RETURN_IF_ERROR(ReadIndexVector(*input_values_[i], &dims));
+    for (int64_t d : dims) {
+      if (d < -1) {
+        return errors::InvalidArgument("shape has negative dimension ", d);
+      }
+    }
+    *out = PartialShape(std::move(dims));
+  } else if (shape.known_rank() && shape.rank() == 1 && shape.dim(0) >= 0) {
+    *out = PartialShape::Unknown(static_cast<int>(shape.dim(0)));
+  } else {
+    *out = PartialShape::UnknownRank();
+  }
+  return Status::OK();
+}
+
+Status InferenceContext::UnchangedShape(int i) {
+  for (auto& output : outputs_) output = inputs_[i];
+  return Status::OK();
+}
+
+std::string InferenceContext::InputShapesString() const {
+  std::string out;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += inputs_[i].ToString();
+  }
+  return out;
+}
+
+namespace shape_fns {
+
+Status Unchanged(InferenceContext* c) { return c->UnchangedShape(0); }
+
+Status Scalar(InferenceContext* c) {
+  for (int i = 0; i < c->num_outputs(); ++i) c->set_output(i, PartialShape({}));
+  return Status::OK();
+}
+
+Status NoOutputs(InferenceContext* c) { return Status::OK(); }
+
+Status BroadcastBinary(InferenceContext* c) {
+  PartialShape out;
+  TW_RETURN_IF_ERROR(
+      InferenceContext::BroadcastShapes(c->input(0), c->input(1), &out));
+  c->set_output(0, out);
+  return Status::OK();
+}
+
+Status UnknownShape(InferenceContext* c) {
+  for (int i = 0; i < c->num_outputs(); ++i) {
+    c->set_output(i, PartialShape::UnknownRank());
+  }
+  return Status::OK();
+}
+
+}  // namespace shape_fns
+}  // namespace tensorweave

@@ -1,0 +1,76 @@
+// InferenceContext: what a shape function sees of a node being added to a
+// graph (input shapes and dtypes, constant input values when known, attrs)
+// and where it writes the output shapes.
+#ifndef TENSORWEAVE_CORE_FRAMEWORK_SHAPE_INFERENCE_H_
+#define TENSORWEAVE_CORE_FRAMEWORK_SHAPE_INFERENCE_H_
+
+#include <string>
+#include <vector>
+
+#include "core/framework/attr_value.h"
+#include "core/framework/tensor.h"
+#include "core/framework/tensor_shape.h"
+
+namespace tensorweave {
+
+class InferenceContext {
+ public:
+  InferenceContext(const AttrMap* attrs, std::vector<PartialShape> inputs,
+                   std::vector<DataType> input_types,
+                   std::vector<const Tensor*> input_values, int num_outputs);
+
+  int num_inputs() const { return static_cast<int>(inputs_.size()); }
+  const PartialShape& input(int i) const { return inputs_[i]; }
+  DataType input_type(int i) const { return input_types_[i]; }
+  // The value of input i when it is a constant known at graph construction,
+  // else null.
+  const Tensor* input_value(int i) const { return input_values_[i]; }
+
+  int num_outputs() const { return static_cast<int>(outputs_.size()); }
+  void set_output(int i, PartialShape shape) { outputs_[i] = std::move(shape); }
+  const PartialShape& output(int i) const { return outputs_[i]; }
+  const std::vector<PartialShape>& outputs() const { return outputs_; }
+
+  template <typename T>
+  Status GetAttr(const std::string& name, T* value) const {
+    return ::tensorweave::GetAttr(*attrs_, name, value);
+  }
+
+  // Checks input i against a rank; an unknown rank becomes that rank.
+  Status WithRank(int i, int rank, PartialShape* out) const;
+  Status WithRankAtLeast(int i, int rank) const;
+  // numpy broadcasting of two shapes.
+  static Status BroadcastShapes(const PartialShape& a, const PartialShape& b,
+                                PartialShape* out);
+  // The shape named by a 1-D int32/int64 input (Reshape, Fill): exact when
+  // the input is constant, else of known rank when its length is known.
+  Status ShapeFromShapeInput(int i, PartialShape* out) const;
+  // Every output gets the shape of input i.
+  Status UnchangedShape(int i = 0);
+
+  // "[2,3], [4,5]" for error messages.
+  std::string InputShapesString() const;
+
+ private:
+  const AttrMap* attrs_;
+  std::vector<PartialShape> inputs_;
+  std::vector<DataType> input_types_;
+  std::vector<const Tensor*> input_values_;
+  std::vector<PartialShape> outputs_;
+};
+
+// Shape functions shared by many ops.
+namespace shape_fns {
+Status Unchanged(InferenceContext* c);
+Status Scalar(InferenceContext* c);
+Status NoOutputs(InferenceContext* c);
+Status BroadcastBinary(InferenceContext* c);
+Status UnknownShape(InferenceContext* c);
+}  // namespace shape_fns
+
+// Reads a 1-D (or scalar) int32/int64 tensor as int64 values.
+Status ReadIndexVector(const Tensor& tensor, std::vector<int64_t>* values);
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_FRAMEWORK_SHAPE_INFERENCE_H_

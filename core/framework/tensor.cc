@@ -1,0 +1,225 @@
+#include "core/framework/tensor.h"
+
+#include <cstdlib>
+#include <new>
+#include <sstream>
+
+#include "core/framework/graph.pb.h"
+
+namespace tensorweave {
+
+std::shared_ptr<TensorBuffer> TensorBuffer::Allocate(size_t bytes) {
+  std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
+  size_t rounded =
+      (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
+  if (rounded == 0) rounded = kTensorAlignment;
+  buffer->data_ = std::aligned_alloc(kTensorAlignment, rounded);
+  if (buffer->data_ == nullptr) throw std::bad_alloc();
+  buffer->size_ = bytes;
+  return buffer;
+}
+
+std::shared_ptr<TensorBuffer> TensorBuffer::AllocateStrings(
+    int64_t num_strings) {
+  auto buffer = Allocate(num_strings * sizeof(std::string));
+  auto* strings = static_cast<std::string*>(buffer->data_);
+  for (int64_t i = 0; i < num_strings; ++i) new (&strings[i]) std::string();
+  buffer->num_strings_ = num_strings;
+  return buffer;
+}
+
+std::shared_ptr<TensorBuffer> TensorBuffer::Borrow(
+    void* data, size_t bytes, std::function<void()> release) {
+  std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
+  buffer->data_ = data;
+  buffer->size_ = bytes;
+  buffer->release_ = release ? std::move(release) : [] {};
+  return buffer;
+}
+
+TensorBuffer::~TensorBuffer() {
+  if (release_) {
+    release_();
+    return;
+  }
+  auto* strings = static_cast<std::string*>(data_);
+  for (int64_t i = 0; i < num_strings_; ++i) strings[i].~basic_string();
+  std::free(data_);
+}
+
+Tensor::Tensor(DataType dtype, TensorShape shape)
+    : dtype_(dtype),
+      shape_(std::move(shape)),
+      num_elements_(shape_.num_elements()) {
+  buffer_ = dtype == DT_STRING
+                ? TensorBuffer::AllocateStrings(num_elements_)
+                : TensorBuffer::Allocate(num_elements_ * DataTypeSize(dtype));
+}
+
+Tensor::Tensor(DataType dtype, TensorShape shape,
+               std::shared_ptr<TensorBuffer> buffer, size_t offset)
+    : dtype_(dtype),
+      shape_(std::move(shape)),
+      num_elements_(shape_.num_elements()),
+      buffer_(std::move(buffer)),
+      offset_(offset) {}
+
+Status Tensor::Reshaped(const TensorShape& shape, Tensor* out) const {
+  if (shape.num_elements() != num_elements_) {
+    return errors::InvalidArgument(
+        "cannot reshape a tensor with ", num_elements_, " elements to shape ",
+        shape.ToString(), " (", shape.num_elements(), " elements)");
+  }
+  *out = Tensor(dtype_, shape, buffer_, offset_);
+  return Status::OK();
+}
+
+Tensor Tensor::Slice(int64_t begin, int64_t end) const {
+  TensorShape shape = shape_;
+  shape.set_dim(0, end - begin);
+  int64_t row = shape_.dim(0) == 0 ? 0 : num_elements_ / shape_.dim(0);
+  size_t elem =
+      dtype_ == DT_STRING ? sizeof(std::string) : DataTypeSize(dtype_);
+  return Tensor(dtype_, shape, buffer_, offset_ + begin * row * elem);
+}
+
+Tensor Tensor::DeepCopy() const {
+  Tensor copy(dtype_, shape_);
+  if (dtype_ == DT_STRING) {
+    for (int64_t i = 0; i < num_elements_; ++i) {
+      copy.data<std::string>()[i] = data<std::string>()[i];
+    }
+  } else if (num_elements_ > 0) {
+    std::memcpy(copy.raw_data(), raw_data(), num_bytes());
+  }
+  return copy;
+}
+
+bool Tensor::SameContents(const Tensor& other) const {
+  if (dtype_ != other.dtype_ || shape_ != other.shape_) return false;
+  if (dtype_ == DT_STRING) {
+    for (int64_t i = 0; i < num_elements_; ++i) {
+      if (data<std::string>()[i] != other.data<std::string>()[i]) return false;
+    }
+    return true;
+  }
+  return num_elements_ == 0 ||
+         std::memcmp(raw_data(), other.raw_data(), num_bytes()) == 0;
+}
+
+std::string Tensor::DebugString(int max_entries) const {
+  std::ostringstream out;
+  out << "Tensor<" << DataTypeName(dtype_) << " " << shape_.ToString() << ">";
+  if (!valid()) return out.str();
+  out << " [";
+  int64_t n = std::min<int64_t>(num_elements_, max_entries);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i > 0) out << ", ";
+    Status s = DispatchType<TW_POD_TYPES, std::string>(dtype_, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, bool>) {
+        out << static_cast<int>(data<T>()[i]);
+      } else {
+        out << data<T>()[i];
+      }
+      return Status::OK();
+    });
+  }
+  if (n < num_elements_) out << ", ...";
+  out << "]";
+  return out.str();
+}
+
+void Tensor::ToProto(TensorProto* proto) const {
+  proto->Clear();
+  proto->set_dtype(static_cast<::tensorweave::DataType>(dtype_));
+  PartialShape(shape_).ToProto(proto->mutable_tensor_shape());
+  if (dtype_ == DT_STRING) {
+    for (int64_t i = 0; i < num_elements_; ++i) {
+      proto->add_string_val(data<std::string>()[i]);
+    }
+  } else {
+    proto->set_tensor_content(raw_data(), num_bytes());
+  }
+}
+
+namespace {
+
+// Fills `out` from a repeated *_val field: all values, or one broadcast.
+template <typename T, typename Field>
+Status FillFromValues(const Field& values, Tensor* out) {
+  int64_t n = out->num_elements();
+  if (values.size() != n && !(values.size() == 1 && n > 0) &&
+      !(values.empty() && n == 0)) {
+    return errors::InvalidArgument("TensorProto has ", values.size(),
+                                   " values for shape ",
+                                   out->shape().ToString());
+  }
+  T* data = out->data<T>();
+  for (int64_t i = 0; i < n; ++i) {
+    data[i] = static_cast<T>(values.size() == 1 ? values[0] : values[i]);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Tensor::FromProto(const TensorProto& proto, Tensor* out) {
+  if (!IsValidDataType(proto.dtype())) {
+    return errors::InvalidArgument("TensorProto has unsupported dtype ",
+                                   static_cast<int>(proto.dtype()));
+  }
+  DataType dtype = static_cast<DataType>(proto.dtype());
+  PartialShape partial;
+  TW_RETURN_IF_ERROR(PartialShape::FromProto(proto.tensor_shape(), &partial));
+  if (!partial.IsFullyDefined()) {
+    return errors::InvalidArgument("TensorProto shape ", partial.ToString(),
+                                   " is not fully defined");
+  }
+  TensorShape shape;
+  TW_RETURN_IF_ERROR(TensorShape::Build(partial.dims(), &shape));
+  Tensor tensor(dtype, shape);
+  int64_t n = tensor.num_elements();
+  if (dtype == DT_STRING) {
+    TW_RETURN_IF_ERROR(
+        FillFromValues<std::string>(proto.string_val(), &tensor));
+  } else if (!proto.tensor_content().empty() || n == 0) {
+    if (proto.tensor_content().size() != tensor.num_bytes()) {
+      return errors::InvalidArgument(
+          "TensorProto content has ", proto.tensor_content().size(),
+          " bytes, but a ", DataTypeName(dtype), " tensor of shape ",
+          shape.ToString(), " needs ", tensor.num_bytes());
+    }
+    if (n > 0) {
+      std::memcpy(tensor.raw_data(), proto.tensor_content().data(),
+                  tensor.num_bytes());
+    }
+  } else {
+    switch (dtype) {
+      case DT_FLOAT:
+        TW_RETURN_IF_ERROR(FillFromValues<float>(proto.float_val(), &tensor));
+        break;
+      case DT_DOUBLE:
+        TW_RETURN_IF_ERROR(FillFromValues<double>(proto.double_val(), &tensor));
+        break;
+      case DT_INT32:
+        TW_RETURN_IF_ERROR(FillFromValues<int32_t>(proto.int_val(), &tensor));
+        break;
+      case DT_UINT8:
+        TW_RETURN_IF_ERROR(FillFromValues<uint8_t>(proto.int_val(), &tensor));
+        break;
+      case DT_INT64:
+        TW_RETURN_IF_ERROR(FillFromValues<int64_t>(proto.int64_val(), &tensor));
+        break;
+      case DT_BOOL:
+        TW_RETURN_IF_ERROR(FillFromValues<bool>(proto.bool_val(), &tensor));
+        break;
+      default:
+        return errors::InvalidArgument("unsupported dtype in TensorProto");
+    }
+  }
+  *out = std::move(tensor);
+  return Status::OK();
+}
+
+}  // namespace tensorweave

@@ -1,0 +1,84 @@
+#include "core/framework/types.h"
+
+namespace tensorweave {
+
+const std::vector<DataType>& AllDataTypes() {
+  static const std::vector<DataType> kAll = {
+      DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_STRING, DT_INT64, DT_BOOL};
+  return kAll;
+}
+
+std::string DataTypeName(DataType dtype) {
+  switch (dtype) {
+    case DT_FLOAT:
+      return "float32";
+    case DT_DOUBLE:
+      return "float64";
+    case DT_INT32:
+      return "int32";
+    case DT_UINT8:
+      return "uint8";
+    case DT_STRING:
+      return "string";
+    case DT_INT64:
+      return "int64";
+    case DT_BOOL:
+      return "bool";
+    case DT_INVALID:
+      break;
+  }
+  return "invalid(" + std::to_string(static_cast<int>(dtype)) + ")";
+}
+
+bool DataTypeFromName(const std::string& name, DataType* dtype) {
+  static const struct {
+    const char* name;
+    DataType dtype;
+  } kNames[] = {
+      {"float32", DT_FLOAT}, {"float", DT_FLOAT}, {"float64", DT_DOUBLE},
+      {"double", DT_DOUBLE}, {"int32", DT_INT32}, {"uint8", DT_UINT8},
+      {"string", DT_STRING}, {"int64", DT_INT64}, {"bool", DT_BOOL}};
+  for (const auto& entry : kNames) {
+    if (name == entry.name) {
+      *dtype = entry.dtype;
+      return true;
+    }
+  }
+  return false;
+}
+
+size_t DataTypeSize(DataType dtype) {
+  switch (dtype) {
+    case DT_FLOAT:
+      return 4;
+    case DT_DOUBLE:
+      return 8;
+    case DT_INT32:
+      return 4;
+    case DT_UINT8:
+      return 1;
+    case DT_INT64:
+      return 8;
+    case DT_BOOL:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+bool IsValidDataType(int value) {
+  for (DataType dtype : AllDataTypes()) {
+    if (value == dtype) return true;
+  }
+  return false;
+}
+
+bool DataTypeIsFloating(DataType dtype) {
+  return dtype == DT_FLOAT || dtype == DT_DOUBLE;
+}
+
+bool DataTypeIsInteger(DataType dtype) {
+  return dtype == DT_INT32 || dtype == DT_INT64 || dtype == DT_UINT8;
+}
+
+}  // namespace tensorweave

@@ -1,0 +1,25 @@
+// Identity and NoOp kernels.
+#include "core/framework/op_kernel.h"
+
+namespace tensorweave {
+namespace {
+
+class IdentityOp : public OpKernel {
+ public:
+  explicit IdentityOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    ctx->set_output(0, ctx->input(0));
+  }
+};
+
+class NoOp : public OpKernel {
+ public:
+  explicit NoOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {}
+};
+
+REGISTER_KERNEL(KernelDef("Identity"), IdentityOp);
+REGISTER_KERNEL(KernelDef("NoOp"), NoOp);
+
+}  // namespace
+}  // namespace tensorweave

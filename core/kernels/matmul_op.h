@@ -1,0 +1,16 @@
+#ifndef TENSORWEAVE_CORE_KERNELS_MATMUL_OP_H_
+#define TENSORWEAVE_CORE_KERNELS_MATMUL_OP_H_
+
+#include <cstdint>
+
+namespace tensorweave {
+
+// The plain triple loop: C[m,n] = op(A) op(B), row-major; the oracle for the
+// optimized kernels.
+template <typename T>
+void ReferenceMatMul(const T* a, const T* b, T* c, int64_t m, int64_t n,
+                     int64_t k, bool transpose_a, bool transpose_b);
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_KERNELS_MATMUL_OP_H_

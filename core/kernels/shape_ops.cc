@@ -1,0 +1,129 @@
+// Shape, Reshape and Cast kernels.
+#include <limits>
+
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
+
+namespace tensorweave {
+namespace {
+
+class ShapeOp : public OpKernel {
+ public:
+  explicit ShapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const TensorShape& shape = ctx->input(0).shape();
+    Tensor* out;
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(0, TensorShape({shape.rank()}), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<int32_t, int64_t>(out->dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          for (int i = 0; i < shape.rank(); ++i) {
+            if (std::is_same_v<T, int32_t> && shape.dim(i) > INT32_MAX) {
+              return errors::InvalidArgument("dimension ", i, " of size ",
+                                             shape.dim(i),
+                                             " does not fit in int32; use "
+                                             "out_type=int64");
+            }
+            out->data<T>()[i] = static_cast<T>(shape.dim(i));
+          }
+          return Status::OK();
+        }));
+  }
+};
+
+class ReshapeOp : public OpKernel {
+ public:
+  explicit ReshapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    std::vector<int64_t> dims;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &dims));
+    int unknown = -1;
+    int64_t product = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] == -1) {
+        OP_REQUIRES(ctx, unknown < 0,
+                    errors::InvalidArgument("only one input size may be -1"));
+        unknown = static_cast<int>(i);
+      } else {
+        OP_REQUIRES(ctx, dims[i] >= 0,
+                    errors::InvalidArgument("size ", i,
+                                            " must be "
+                                            "non-negative, not ",
+                                            dims[i]));
+        product *= dims[i];
+      }
+    }
+    const int64_t n = input.num_elements();
+    if (unknown >= 0) {
+      OP_REQUIRES(ctx, product > 0 && n % product == 0,
+                  errors::InvalidArgument(
+                      "Input to reshape is a tensor with ", n,
+                      " values, which cannot be reshaped to ",
+                      TensorShape(dims).ToString(), " with one -1"));
+      dims[unknown] = n / product;
+    }
+    TensorShape shape(dims);
+    OP_REQUIRES(ctx, shape.num_elements() == n,
+                errors::InvalidArgument("Input to reshape is a tensor with ", n,
+                                        " values, but the requested shape has ",
+                                        shape.num_elements()));
+    Tensor out;
+    OP_REQUIRES_OK(ctx, input.Reshaped(shape, &out));
+    ctx->set_output(0, std::move(out));
+  }
+};
+
+class CastOp : public OpKernel {
+ public:
+  explicit CastOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    DataType dst = node().output_type(0);
+    if (x.dtype() == dst) {
+      ctx->set_output(0, x);
+      return;
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_POD_TYPES>(x.dtype(), [&](auto src) {
+          using S = decltype(src);
+          return DispatchType<TW_POD_TYPES>(dst, [&](auto dst_tag) {
+            using D = decltype(dst_tag);
+            const S* in = x.data<S>();
+            D* o = out->data<D>();
+            for (int64_t i = 0; i < x.num_elements(); ++i) {
+              if constexpr (std::is_same_v<D, bool>) {
+                o[i] = in[i] != S(0);
+              } else if constexpr (std::is_floating_point_v<S> &&
+                                   std::is_integral_v<D>) {
+                // Out-of-range and NaN conversions are undefined in C++; clamp
+                // them (NaN gives 0).
+                S v = in[i];
+                if (!(v == v)) {
+                  o[i] = 0;
+                } else if (v <= static_cast<S>(std::numeric_limits<D>::min())) {
+                  o[i] = std::numeric_limits<D>::min();
+                } else if (v >= static_cast<S>(std::numeric_limits<D>::max())) {
+                  o[i] = std::numeric_limits<D>::max();
+                } else {
+                  o[i] = static_cast<D>(v);
+                }
+              } else {
+                o[i] = static_cast<D>(in[i]);
+              }
+            }
+            return Status::OK();
+          });
+        }));
+  }
+};
+
+REGISTER_KERNEL(KernelDef("Shape"), ShapeOp);
+REGISTER_KERNEL(KernelDef("Reshape"), ReshapeOp);
+REGISTER_KERNEL(KernelDef("Cast"), CastOp);
+
+}  // namespace
+}  // namespace tensorweave

@@ -1,0 +1,312 @@
+#include "core/runtime/executor.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+
+namespace tensorweave {
+
+struct Executor::Item {
+  struct OutEdge {
+    int src_output;
+    int slot;
+    int dst;  // item to notify, or -1 for a fetch slot
+  };
+  const Node* node = nullptr;
+  OpKernel* kernel = nullptr;
+  int input_start = 0;
+  int initial_pending = 0;
+  bool expensive = false;
+  std::vector<OutEdge> out_edges;
+  std::vector<int> control_dsts;
+};
+
+struct Executor::StepState {
+  const StepContext* step = nullptr;
+  std::vector<TensorValue> slots;
+  std::unique_ptr<std::atomic<int>[]> pending;
+  std::atomic<int64_t> outstanding{0};
+  std::atomic<bool> aborted{false};
+  std::mutex mu;
+  std::condition_variable done_cv;
+  bool done = false;
+  Status status;
+
+  void Fail(const Status& s) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (status.ok()) status = s;
+    aborted = true;
+  }
+};
+
+namespace {
+
+Status NodeError(const Node& node, const Status& s) {
+  return Status(s.code(), s.message() + "\n\t [[node " + node.name() +
+                              " (op: " + node.type_string() + ")]]");
+}
+
+}  // namespace
+
+Executor::~Executor() = default;
+
+Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
+                        const KernelLookup& kernels,
+                        std::unique_ptr<Executor>* out) {
+  std::unique_ptr<Executor> ex(new Executor());
+  std::set<std::pair<int, int>> fed;
+  for (const Endpoint& e : spec.feeds) fed.insert({e.node->id(), e.index});
+  auto is_fed = [&fed](const Node* n, int index) {
+    return fed.count({n->id(), index}) > 0;
+  };
+  // Prune: walk back from the fetches and targets, stopping at feeds.
+  const int num_nodes = graph.num_nodes();
+  std::vector<bool> needed(num_nodes, false);
+  std::vector<const Node*> stack;
+  for (const Endpoint& e : spec.fetches) {
+    if (!is_fed(e.node, e.index)) stack.push_back(e.node);
+  }
+  for (const Node* n : spec.targets) stack.push_back(n);
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (needed[n->id()]) continue;
+    needed[n->id()] = true;
+    for (int i = 0; i < n->num_inputs(); ++i) {
+      const Endpoint& src = n->input(i);
+      if (!is_fed(src.node, src.index)) stack.push_back(src.node);
+    }
+    for (const Node* c : n->control_inputs()) stack.push_back(c);
+  }
+  // Items in graph order, which is topological: a node only refers to
+  // nodes added before it.
+  std::vector<int> item_of(num_nodes, -1);
+  int slot = 0;
+  for (int id = 0; id < num_nodes; ++id) {
+    if (!needed[id]) continue;
+    Item item;
+    item.node = graph.node(id);
+    item.input_start = slot;
+    slot += item.node->num_inputs();
+    for (int i = 0; i < item.node->num_inputs(); ++i) {
+      const Endpoint& src = item.node->input(i);
+      if (!is_fed(src.node, src.index)) ++item.initial_pending;
+    }
+    item.initial_pending += item.node->control_inputs().size();
+    TW_RETURN_IF_ERROR(kernels(item.node, &item.kernel));
+    item.expensive = item.kernel->IsExpensive();
+    item_of[id] = static_cast<int>(ex->items_.size());
+    ex->items_.push_back(std::move(item));
+  }
+  for (Item& item : ex->items_) {
+    for (const Edge& e : item.node->out_edges()) {
+      int dst = item_of[e.dst->id()];
+      if (dst < 0 || is_fed(item.node, e.src_output)) continue;
+      item.out_edges.push_back(
+          {e.src_output, ex->items_[dst].input_start + e.dst_input, dst});
+    }
+    for (const Node* c : item.node->control_outputs()) {
+      if (item_of[c->id()] >= 0) item.control_dsts.push_back(item_of[c->id()]);
+    }
+    if (item.initial_pending == 0) {
+      ex->roots_.push_back(&item - ex->items_.data());
+    }
+  }
+  // Feeds go to every slot that reads them; fetches get slots of their own.
+  ex->feed_slots_.resize(spec.feeds.size());
+  auto feed_index = [&spec](const Endpoint& e) {
+    for (size_t f = 0; f < spec.feeds.size(); ++f) {
+      if (spec.feeds[f].node == e.node && spec.feeds[f].index == e.index) {
+        return static_cast<int>(f);
+      }
+    }
+    return -1;
+  };
+  for (size_t f = 0; f < spec.feeds.size(); ++f) {
+    const Endpoint& e = spec.feeds[f];
+    for (const Edge& edge : e.node->out_edges()) {
+      int dst = item_of[edge.dst->id()];
+      if (dst >= 0 && edge.src_output == e.index) {
+        ex->feed_slots_[f].push_back(ex->items_[dst].input_start +
+                                     edge.dst_input);
+      }
+    }
+  }
+  for (const Endpoint& e : spec.fetches) {
+    int fetch_slot = slot++;
+    ex->fetch_slots_.push_back(fetch_slot);
+    int f = feed_index(e);
+    if (f >= 0) {
+      ex->feed_slots_[f].push_back(fetch_slot);
+    } else {
+      ex->items_[item_of[e.node->id()]].out_edges.push_back(
+          {e.index, fetch_slot, -1});
+    }
+  }
+  ex->num_slots_ = slot;
+  *out = std::move(ex);
+  return Status::OK();
+}
+
+std::vector<const Node*> Executor::nodes() const {
+  std::vector<const Node*> nodes;
+  for (const Item& item : items_) nodes.push_back(item.node);
+  return nodes;
+}
+
+Status Executor::Run(const StepContext& step, const std::vector<Tensor>& feeds,
+                     std::vector<Tensor>* fetches) const {
+  if (feeds.size() != feed_slots_.size()) {
+    return errors::InvalidArgument("expected ", feed_slots_.size(),
+                                   " feeds, got ", feeds.size());
+  }
+  StepState state;
+  state.step = &step;
+  state.slots.resize(num_slots_);
+  state.pending.reset(new std::atomic<int>[items_.size()]);
+  for (size_t i = 0; i < items_.size(); ++i) {
+    state.pending[i].store(items_[i].initial_pending,
+                           std::memory_order_relaxed);
+  }
+  for (size_t f = 0; f < feeds.size(); ++f) {
+    for (int slot : feed_slots_[f]) state.slots[slot].tensor = feeds[f];
+  }
+  if (!roots_.empty()) {
+    // The caller runs the cheap roots itself; expensive ones may go to the
+    // pool.
+    std::vector<int> inline_ready;
+    Schedule(&state, roots_, &inline_ready);
+    if (!inline_ready.empty()) Process(&state, std::move(inline_ready));
+    std::unique_lock<std::mutex> lock(state.mu);
+    state.done_cv.wait(lock, [&state] { return state.done; });
+  }
+  if (!state.status.ok()) return state.status;
+  fetches->resize(fetch_slots_.size());
+  for (size_t i = 0; i < fetch_slots_.size(); ++i) {
+    TensorValue& value = state.slots[fetch_slots_[i]];
+    if (value.ref != nullptr) {
+      TW_RETURN_IF_ERROR(value.ref->Snapshot(&(*fetches)[i]));
+    } else {
+      (*fetches)[i] = std::move(value.tensor);
+    }
+  }
+  return Status::OK();
+}
+
+// Runs the nodes on `stack`, then, on this thread, every cheap node they
+// make ready.
+void Executor::Process(StepState* state, std::vector<int> stack) const {
+  std::vector<int> ready;
+  while (!stack.empty()) {
+    int id = stack.back();
+    stack.pop_back();
+    ready.clear();
+    if (!state->aborted.load(std::memory_order_relaxed)) {
+      RunItem(state, items_[id], &ready);
+    }
+    if (Schedule(state, ready, &stack)) return;
+  }
+}
+
+// Accounts for one finished node and its newly ready successors: the cheap
+// ones are pushed on `inline_ready`, one expensive one too when nothing
+// else is, the other expensive ones go to the pool. Returns true when the
+// step is complete (the state must not be touched afterwards).
+bool Executor::Schedule(StepState* state, const std::vector<int>& ready,
+                        std::vector<int>* inline_ready) const {
+  const bool is_roots = &ready == &roots_;
+  const int64_t delta = static_cast<int64_t>(ready.size()) - (is_roots ? 0 : 1);
+  if (delta != 0 &&
+      state->outstanding.fetch_add(delta, std::memory_order_acq_rel) + delta ==
+          0) {
+    std::lock_guard<std::mutex> lock(state->mu);
+    state->done = true;
+    state->done_cv.notify_all();
+    return true;
+  }
+  int kept_expensive = -1;
+  for (int id : ready) {
+    if (!items_[id].expensive) {
+      inline_ready->push_back(id);
+    } else if (kept_expensive < 0) {
+      kept_expensive = id;
+    } else {
+      state->step->inter_op_pool->Schedule(
+          [this, state, id] { Process(state, {id}); });
+    }
+  }
+  if (kept_expensive >= 0) {
+    if (inline_ready->empty()) {
+      inline_ready->push_back(kept_expensive);
+    } else {
+      state->step->inter_op_pool->Schedule(
+          [this, state, kept_expensive] { Process(state, {kept_expensive}); });
+    }
+  }
+  return false;
+}
+
+void Executor::RunItem(StepState* state, const Item& item,
+                       std::vector<int>* ready) const {
+  const Node& node = *item.node;
+  TensorValue* inputs = state->slots.data() + item.input_start;
+  for (int i = 0; i < node.num_inputs(); ++i) {
+    TensorValue& in = inputs[i];
+    if (node.input_is_ref(i)) {
+      if (in.ref == nullptr) {
+        state->Fail(NodeError(
+            node, errors::InvalidArgument("input ", i,
+                                          " must be a variable, but a value "
+                                          "was fed for it")));
+        return;
+      }
+    } else if (in.ref != nullptr) {
+      Status s = in.ref->Snapshot(&in.tensor);
+      in.ref = nullptr;
+      if (!s.ok()) {
+        state->Fail(NodeError(node, s));
+        return;
+      }
+    }
+  }
+  OpKernelContext::Params params;
+  params.kernel = item.kernel;
+  params.inputs = inputs;
+  params.resource_mgr = state->step->resource_mgr;
+  params.intra_op_pool = state->step->intra_op_pool;
+  params.step_id = state->step->step_id;
+  OpKernelContext ctx(params);
+  item.kernel->Compute(&ctx);
+  for (int i = 0; i < node.num_inputs(); ++i) inputs[i] = TensorValue();
+  if (!ctx.status().ok()) {
+    state->Fail(NodeError(node, ctx.status()));
+    return;
+  }
+  std::vector<TensorValue>& outputs = *ctx.mutable_outputs();
+  for (int o = 0; o < node.num_outputs(); ++o) {
+    const TensorValue& v = outputs[o];
+    if (!v.has_value() ||
+        (v.ref == nullptr && v.tensor.dtype() != node.output_type(o))) {
+      state->Fail(
+          NodeError(node, errors::Internal("kernel produced no ",
+                                           DataTypeName(node.output_type(o)),
+                                           " value for output ", o)));
+      return;
+    }
+  }
+  for (const Item::OutEdge& e : item.out_edges) {
+    state->slots[e.slot] = outputs[e.src_output];
+    if (e.dst >= 0 &&
+        state->pending[e.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      ready->push_back(e.dst);
+    }
+  }
+  for (int dst : item.control_dsts) {
+    if (state->pending[dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      ready->push_back(dst);
+    }
+  }
+}
+
+}  // namespace tensorweave

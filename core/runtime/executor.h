@@ -1,0 +1,70 @@
+// Executor: runs one pruned subgraph by dataflow. A node runs once all its
+// inputs are ready; cheap ready nodes run inline on the thread that made
+// them ready, expensive ones are spread over the inter-op thread pool.
+#ifndef TENSORWEAVE_CORE_RUNTIME_EXECUTOR_H_
+#define TENSORWEAVE_CORE_RUNTIME_EXECUTOR_H_
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/framework/graph.h"
+#include "core/framework/op_kernel.h"
+#include "core/runtime/thread_pool.h"
+
+namespace tensorweave {
+
+struct ExecutorSpec {
+  std::vector<Endpoint> feeds;    // values supplied by the caller
+  std::vector<Endpoint> fetches;  // values returned to the caller
+  std::vector<Node*> targets;     // nodes run for their effects
+};
+
+// Returns the kernel of a node (owned by the caller, e.g. a session).
+using KernelLookup = std::function<Status(const Node*, OpKernel**)>;
+
+struct StepContext {
+  ResourceMgr* resource_mgr = nullptr;
+  ThreadPool* inter_op_pool = nullptr;
+  ThreadPool* intra_op_pool = nullptr;
+  int64_t step_id = 0;
+};
+
+class Executor {
+ public:
+  // Prunes `graph` to what the fetches and targets need given the feeds,
+  // and prepares the kernels.
+  static Status Create(const Graph& graph, const ExecutorSpec& spec,
+                       const KernelLookup& kernels,
+                       std::unique_ptr<Executor>* executor);
+  ~Executor();
+
+  // Runs one step. Safe to call from several threads at once.
+  Status Run(const StepContext& step, const std::vector<Tensor>& feeds,
+             std::vector<Tensor>* fetches) const;
+
+  // The nodes this executor runs, in graph order (for tests and tools).
+  std::vector<const Node*> nodes() const;
+
+ private:
+  struct Item;
+  struct StepState;
+  Executor() = default;
+  void Process(StepState* state, std::vector<int> stack) const;
+  void RunItem(StepState* state, const Item& item,
+               std::vector<int>* ready) const;
+  bool Schedule(StepState* state, const std::vector<int>& ready,
+                std::vector<int>* inline_ready) const;
+
+  std::vector<Item> items_;
+  std::vector<int> roots_;
+  int num_slots_ = 0;
+  // Slots to fill from feed i.
+  std::vector<std::vector<int>> feed_slots_;
+  // Slot holding fetch i.
+  std::vector<int> fetch_slots_;
+};
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_RUNTIME_EXECUTOR_H_

@@ -1,0 +1,81 @@
+// Session: runs steps on a graph. It prunes the graph to what each request
+// needs, caches the prepared executor per (feeds, fetches, targets), owns
+// the kernels and the variables (which live as long as the session), and
+// accepts concurrent Run calls.
+#ifndef TENSORWEAVE_CORE_RUNTIME_SESSION_H_
+#define TENSORWEAVE_CORE_RUNTIME_SESSION_H_
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/framework/graph.h"
+#include "core/framework/op_kernel.h"
+#include "core/framework/resource.h"
+#include "core/runtime/executor.h"
+#include "core/runtime/thread_pool.h"
+
+namespace tensorweave {
+
+struct SessionOptions {
+  int inter_op_threads = 0;  // 0: one per core
+  int intra_op_threads = 0;  // 0: one per core
+};
+
+// What one kind of step feeds, fetches and runs, by tensor/node name.
+struct CallableSpec {
+  std::vector<std::string> feeds;    // "x:0"
+  std::vector<std::string> fetches;  // "y:0"
+  std::vector<std::string> targets;  // "train_op"
+};
+
+class Session {
+ public:
+  Session(std::shared_ptr<Graph> graph, const SessionOptions& options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Prepares a step; the handle stays valid until the session closes.
+  Status MakeCallable(const CallableSpec& spec, int64_t* handle);
+  // Runs it: `feeds` in the order of spec.feeds, each of the fed tensor's
+  // dtype and a compatible shape.
+  Status RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
+                     std::vector<Tensor>* fetches);
+  // One-off form: prepares (or reuses) the callable for this signature.
+  Status Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
+             const std::vector<std::string>& fetches,
+             const std::vector<std::string>& targets,
+             std::vector<Tensor>* outputs);
+  Status Close();
+
+  Graph* graph() const { return graph_.get(); }
+  ResourceMgr* resource_mgr() { return &resource_mgr_; }
+
+ private:
+  struct Callable {
+    std::unique_ptr<Executor> executor;
+    std::vector<Endpoint> feeds;
+  };
+  Status GetKernel(const Node* node, OpKernel** kernel);
+
+  std::shared_ptr<Graph> graph_;
+  ResourceMgr resource_mgr_;
+  std::unique_ptr<ThreadPool> inter_op_pool_;
+  std::unique_ptr<ThreadPool> intra_op_pool_;
+  std::atomic<int64_t> next_step_id_{1};
+  std::atomic<bool> closed_{false};
+
+  std::mutex mu_;  // guards the maps below
+  std::unordered_map<int, std::unique_ptr<OpKernel>> kernels_;
+  std::vector<std::unique_ptr<Callable>> callables_;
+  std::map<std::string, int64_t> callable_by_signature_;
+};
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_RUNTIME_SESSION_H_

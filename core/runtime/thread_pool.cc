@@ -1,0 +1,96 @@
+#include "core/runtime/thread_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+namespace tensorweave {
+
+int ThreadPool::NumCores() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+ThreadPool::ThreadPool(int num_threads, std::string name) {
+  if (num_threads <= 0) num_threads = NumCores();
+  workers_.reserve(num_threads);
+  for (int i = 0; i < num_threads; ++i) {
+    workers_.emplace_back([this] { WorkerLoop(); });
+  }
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  for (auto& worker : workers_) worker.join();
+}
+
+void ThreadPool::Schedule(std::function<void()> fn) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(fn));
+  }
+  cv_.notify_one();
+}
+
+void ThreadPool::WorkerLoop() {
+  for (;;) {
+    std::function<void()> fn;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and nothing left to run
+      fn = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    fn();
+  }
+}
+
+void ThreadPool::ParallelFor(int64_t total, int64_t min_block,
+                             const std::function<void(int64_t, int64_t)>& fn) {
+  if (total <= 0) return;
+  min_block = std::max<int64_t>(min_block, 1);
+  const int64_t max_parallel = num_threads() + 1;
+  const int64_t num_blocks =
+      std::min<int64_t>(max_parallel * 4, (total + min_block - 1) / min_block);
+  if (num_blocks <= 1) {
+    fn(0, total);
+    return;
+  }
+  const int64_t block = (total + num_blocks - 1) / num_blocks;
+  // Shared by the helpers, which may start after the loop is over.
+  struct State {
+    std::atomic<int64_t> next{0};
+    std::atomic<int64_t> done{0};
+    std::mutex mu;
+    std::condition_variable cv;
+  };
+  auto state = std::make_shared<State>();
+  const int64_t count = (total + block - 1) / block;
+  auto run_blocks = [state, count, block, total, &fn] {
+    for (;;) {
+      int64_t b = state->next.fetch_add(1);
+      if (b >= count) return;
+      fn(b * block, std::min(total, (b + 1) * block));
+      if (state->done.fetch_add(1) + 1 == count) {
+        std::lock_guard<std::mutex> lock(state->mu);
+        state->cv.notify_all();
+      }
+    }
+  };
+  const int64_t helpers = std::min<int64_t>(num_threads(), count - 1);
+  for (int64_t i = 0; i < helpers; ++i) {
+    // `fn` outlives every block: the caller waits for all of them below,
+    // and a late helper finds no block left and never touches it.
+    Schedule(run_blocks);
+  }
+  run_blocks();
+  std::unique_lock<std::mutex> lock(state->mu);
+  state->cv.wait(lock, [&] { return state->done.load() == count; });
+}
+
+}  // namespace tensorweave

@@ -1,0 +1,49 @@
+// A fixed pool of worker threads, and parallel loops over it in which the
+// calling thread takes part (so a loop never waits on a busy pool).
+#ifndef TENSORWEAVE_CORE_RUNTIME_THREAD_POOL_H_
+#define TENSORWEAVE_CORE_RUNTIME_THREAD_POOL_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tensorweave {
+
+class ThreadPool {
+ public:
+  // num_threads <= 0 means one per core.
+  ThreadPool(int num_threads, std::string name);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  void Schedule(std::function<void()> fn);
+  int num_threads() const { return static_cast<int>(workers_.size()); }
+
+  // Calls fn(begin, end) on disjoint blocks covering [0, total), on the pool
+  // and the calling thread, and returns when all are done. Blocks hold at
+  // least `min_block` units; small loops run inline.
+  void ParallelFor(int64_t total, int64_t min_block,
+                   const std::function<void(int64_t, int64_t)>& fn);
+
+  // Cores of this machine.
+  static int NumCores();
+
+ private:
+  void WorkerLoop();
+
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> queue_;
+  bool stopping_ = false;
+};
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_RUNTIME_THREAD_POOL_H_
