@@ -1,0 +1,443 @@
+// The Python bindings of the core: graphs, sessions and the op registry.
+// Errors come back to Python as tensorweave.errors exceptions.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+
+#include "core/framework/graph.h"
+#include "core/framework/op_def.h"
+#include "core/runtime/session.h"
+
+namespace py = pybind11;
+
+namespace tensorweave {
+namespace {
+
+// Raises the tensorweave.errors exception for a failed status.
+void ThrowIfError(const Status& status) {
+  if (status.ok()) return;
+  static py::object* raise_fn = new py::object(
+      py::module_::import("tensorweave._src.framework.errors")
+          .attr("_raise_from_status"));
+  (*raise_fn)(static_cast<int>(status.code()), status.message());
+  throw std::runtime_error("unreachable: _raise_from_status returned");
+}
+
+// numpy dtype numbers for each DataType (string tensors are object arrays).
+py::dtype NumpyDtype(DataType dtype) {
+  switch (dtype) {
+    case DT_FLOAT: return py::dtype::of<float>();
+    case DT_DOUBLE: return py::dtype::of<double>();
+    case DT_INT32: return py::dtype::of<int32_t>();
+    case DT_UINT8: return py::dtype::of<uint8_t>();
+    case DT_INT64: return py::dtype::of<int64_t>();
+    case DT_BOOL: return py::dtype::of<bool>();
+    default: return py::dtype("O");
+  }
+}
+
+// A numpy array of `tensor`: shares its buffer when this is the only
+// reference to it (nothing else can change it), else a copy.
+py::object TensorToNumpy(Tensor tensor) {
+  std::vector<py::ssize_t> shape(tensor.shape().dims().begin(),
+                                 tensor.shape().dims().end());
+  if (tensor.dtype() == DT_STRING) {
+    py::array out(py::dtype("O"), shape);
+    auto** items = static_cast<PyObject**>(out.mutable_data());
+    for (int64_t i = 0; i < tensor.num_elements(); ++i) {
+      const std::string& s = tensor.data<std::string>()[i];
+      PyObject* old = items[i];
+      items[i] = PyBytes_FromStringAndSize(s.data(), s.size());
+      Py_XDECREF(old);
+    }
+    return std::move(out);
+  }
+  py::dtype dtype = NumpyDtype(tensor.dtype());
+  if (!tensor.BufferUniquelyOwned()) {
+    py::array out(dtype, shape);
+    if (tensor.num_bytes() > 0) {
+      std::memcpy(out.mutable_data(), tensor.raw_data(), tensor.num_bytes());
+    }
+    return std::move(out);
+  }
+  auto* keep = new std::shared_ptr<TensorBuffer>(tensor.buffer());
+  py::capsule owner(keep, [](void* p) {
+    delete static_cast<std::shared_ptr<TensorBuffer>*>(p);
+  });
+  return py::array(dtype, shape, tensor.raw_data(), owner);
+}
+
+// A Tensor holding a copy of a C-contiguous numpy array of the given dtype
+// (Python converts values before calling).
+Tensor NumpyToTensor(const py::array& array, DataType dtype) {
+  std::vector<int64_t> dims(array.shape(), array.shape() + array.ndim());
+  TensorShape shape(dims);
+  Tensor tensor(dtype, shape);
+  if (dtype == DT_STRING) {
+    py::array flat = array.attr("ravel")();
+    for (int64_t i = 0; i < tensor.num_elements(); ++i) {
+      py::object item = flat[py::int_(i)];
+      if (py::isinstance<py::str>(item)) {
+        tensor.data<std::string>()[i] = item.cast<std::string>();
+      } else {
+        tensor.data<std::string>()[i] = std::string(item.cast<py::bytes>());
+      }
+    }
+    return tensor;
+  }
+  if (!array.dtype().is(NumpyDtype(dtype)) &&
+      !array.dtype().equal(NumpyDtype(dtype))) {
+    ThrowIfError(errors::InvalidArgument(
+        "internal: array dtype does not match ", DataTypeName(dtype)));
+  }
+  if (!(array.flags() & py::array::c_style)) {
+    ThrowIfError(errors::InvalidArgument("internal: array is not contiguous"));
+  }
+  if (tensor.num_bytes() > 0) {
+    std::memcpy(tensor.raw_data(), array.data(), tensor.num_bytes());
+  }
+  return tensor;
+}
+
+void ShapeToProto(const py::handle& value, TensorShapeProto* proto) {
+  if (value.is_none()) {
+    proto->set_unknown_rank(true);
+    return;
+  }
+  for (const auto& d : value) {
+    proto->add_dim()->set_size(d.is_none() ? -1 : d.cast<int64_t>());
+  }
+}
+
+void TensorToAttr(const py::handle& value, TensorProto* proto) {
+  py::tuple pair = value.cast<py::tuple>();  // (numpy array, dtype enum)
+  DataType dtype = static_cast<DataType>(pair[1].cast<int>());
+  NumpyToTensor(pair[0].cast<py::array>(), dtype).ToProto(proto);
+}
+
+// Converts a Python value to the AttrValue of an attr of type `type`.
+void PyToAttr(const std::string& type, const py::handle& value,
+              AttrValue* attr) {
+  if (type == "int") {
+    attr->set_i(value.cast<int64_t>());
+  } else if (type == "float") {
+    attr->set_f(value.cast<float>());
+  } else if (type == "bool") {
+    attr->set_b(value.cast<bool>());
+  } else if (type == "string") {
+    attr->set_s(py::isinstance<py::bytes>(value)
+                    ? std::string(value.cast<py::bytes>())
+                    : value.cast<std::string>());
+  } else if (type == "type") {
+    attr->set_type(static_cast<DataType>(value.cast<int>()));
+  } else if (type == "shape") {
+    ShapeToProto(value, attr->mutable_shape());
+  } else if (type == "tensor") {
+    TensorToAttr(value, attr->mutable_tensor());
+  } else if (type.rfind("list(", 0) == 0) {
+    std::string item_type = type.substr(5, type.size() - 6);
+    auto* list = attr->mutable_list();
+    for (const auto& item : value) {
+      if (item_type == "int") {
+        list->add_i(item.cast<int64_t>());
+      } else if (item_type == "float") {
+        list->add_f(item.cast<float>());
+      } else if (item_type == "bool") {
+        list->add_b(item.cast<bool>());
+      } else if (item_type == "string") {
+        list->add_s(item.cast<std::string>());
+      } else if (item_type == "type") {
+        list->add_type(static_cast<DataType>(item.cast<int>()));
+      } else if (item_type == "shape") {
+        ShapeToProto(item, list->add_shape());
+      } else if (item_type == "tensor") {
+        TensorToAttr(item, list->add_tensor());
+      }
+    }
+  } else {
+    ThrowIfError(errors::Unimplemented("attr type ", type, " from Python"));
+  }
+}
+
+py::object ShapeToPy(const PartialShape& shape) {
+  if (!shape.known_rank()) return py::none();
+  py::list dims;
+  for (int64_t d : shape.dims()) {
+    if (d < 0) {
+      dims.append(py::none());
+    } else {
+      dims.append(d);
+    }
+  }
+  return std::move(dims);
+}
+
+py::object AttrToPy(const AttrValue& attr) {
+  switch (attr.value_case()) {
+    case AttrValue::kS: return py::bytes(attr.s());
+    case AttrValue::kI: return py::int_(attr.i());
+    case AttrValue::kF: return py::float_(attr.f());
+    case AttrValue::kB: return py::bool_(attr.b());
+    case AttrValue::kType: return py::int_(static_cast<int>(attr.type()));
+    case AttrValue::kShape: {
+      PartialShape shape;
+      ThrowIfError(PartialShape::FromProto(attr.shape(), &shape));
+      return ShapeToPy(shape);
+    }
+    case AttrValue::kTensor: {
+      Tensor tensor;
+      ThrowIfError(Tensor::FromProto(attr.tensor(), &tensor));
+      return TensorToNumpy(tensor.DeepCopy());
+    }
+    case AttrValue::kList: {
+      const auto& l = attr.list();
+      py::list out;
+      for (const auto& s : l.s()) out.append(py::bytes(s));
+      for (int64_t i : l.i()) out.append(i);
+      for (float f : l.f()) out.append(f);
+      for (bool b : l.b()) out.append(b);
+      for (int t : l.type()) out.append(t);
+      for (const auto& s : l.shape()) {
+        PartialShape shape;
+        ThrowIfError(PartialShape::FromProto(s, &shape));
+        out.append(ShapeToPy(shape));
+      }
+      return std::move(out);
+    }
+    default: return py::none();
+  }
+}
+
+// The Python-facing graph: the C++ graph plus node lookups by id.
+class PyGraph {
+ public:
+  PyGraph() : graph_(std::make_shared<Graph>()) {}
+
+  // Returns the new node's id.
+  int AddNode(const std::string& op, const std::string& name,
+              const std::vector<std::string>& inputs,
+              const std::vector<std::string>& control_inputs,
+              const py::dict& attrs, const std::string& device) {
+    const OpDef* op_def;
+    ThrowIfError(OpRegistry::Global()->LookUp(op, &op_def));
+    NodeDef def;
+    def.set_name(name);
+    def.set_op(op);
+    def.set_device(device);
+    for (const auto& input : inputs) def.add_input(input);
+    for (const auto& input : control_inputs) def.add_input("^" + input);
+    for (const auto& item : attrs) {
+      std::string attr_name = item.first.cast<std::string>();
+      const AttrDef* attr_def = op_def->FindAttr(attr_name);
+      if (attr_def == nullptr) {
+        ThrowIfError(errors::InvalidArgument("op '", op, "' has no attr '",
+                                             attr_name, "' (node '", name,
+                                             "')"));
+      }
+      try {
+        PyToAttr(attr_def->type, item.second, &(*def.mutable_attr())[attr_name]);
+      } catch (const py::cast_error&) {
+        ThrowIfError(errors::InvalidArgument(
+            "attr '", attr_name, "' of node '", name, "' (op: '", op,
+            "') must be of type ", attr_def->type, ", got ",
+            std::string(py::repr(item.second))));
+      }
+    }
+    Node* node;
+    ThrowIfError(graph_->AddNode(std::move(def), &node));
+    return node->id();
+  }
+
+  Node* GetNode(int id) const {
+    Node* node = graph_->node(id);
+    if (node == nullptr) {
+      ThrowIfError(errors::InvalidArgument("no node with id ", id));
+    }
+    return node;
+  }
+
+  py::tuple NodeInfo(int id) const {
+    // (name, op, device, [(input node id, index)], [control input ids],
+    //  [(dtype, shape, is_ref)] per output)
+    Node* node = GetNode(id);
+    py::list inputs, controls, outputs;
+    for (int i = 0; i < node->num_inputs(); ++i) {
+      inputs.append(py::make_tuple(node->input(i).node->id(),
+                                   node->input(i).index));
+    }
+    for (Node* c : node->control_inputs()) controls.append(c->id());
+    for (int i = 0; i < node->num_outputs(); ++i) {
+      outputs.append(py::make_tuple(static_cast<int>(node->output_type(i)),
+                                    ShapeToPy(node->output_shape(i)),
+                                    static_cast<bool>(node->output_is_ref(i))));
+    }
+    return py::make_tuple(node->name(), node->type_string(), node->device(),
+                          inputs, controls, outputs);
+  }
+
+  py::object GetAttr(int id, const std::string& name) const {
+    Node* node = GetNode(id);
+    auto it = node->attrs().find(name);
+    if (it == node->attrs().end()) {
+      ThrowIfError(errors::InvalidArgument("node '", node->name(),
+                                           "' has no attr named '", name, "'"));
+    }
+    return AttrToPy(it->second);
+  }
+
+  py::bytes NodeDefBytes(int id) const {
+    return py::bytes(GetNode(id)->def().SerializeAsString());
+  }
+
+  int FindNode(const std::string& name) const {
+    Node* node = graph_->FindNode(name);
+    return node == nullptr ? -1 : node->id();
+  }
+
+  int NumNodes() const { return graph_->num_nodes(); }
+
+  py::bytes ToGraphDef() const {
+    GraphDef def;
+    graph_->ToGraphDef(&def);
+    return py::bytes(def.SerializeAsString());
+  }
+
+  std::vector<int> ImportGraphDef(const std::string& data,
+                                  const std::string& prefix,
+                                  const std::map<std::string, std::string>&
+                                      input_map) {
+    GraphDef def;
+    if (!def.ParseFromString(data)) {
+      ThrowIfError(errors::InvalidArgument(
+          "the bytes given to import_graph_def are not a GraphDef"));
+    }
+    ImportOptions options;
+    options.prefix = prefix;
+    for (const auto& [key, value] : input_map) {
+      Endpoint e;
+      ThrowIfError(graph_->ParseTensorName(value, &e));
+      options.input_map[key.find(':') == std::string::npos ? key + ":0"
+                                                           : key] = e;
+    }
+    std::vector<Node*> added;
+    ThrowIfError(graph_->ImportGraphDef(def, options, &added));
+    std::vector<int> ids;
+    for (Node* n : added) ids.push_back(n->id());
+    return ids;
+  }
+
+  const std::shared_ptr<Graph>& graph() const { return graph_; }
+
+ private:
+  std::shared_ptr<Graph> graph_;
+};
+
+class PySession {
+ public:
+  PySession(const PyGraph& graph, int inter_op_threads, int intra_op_threads) {
+    SessionOptions options;
+    options.inter_op_threads = inter_op_threads;
+    options.intra_op_threads = intra_op_threads;
+    session_ = std::make_unique<Session>(graph.graph(), options);
+  }
+
+  int64_t MakeCallable(const std::vector<std::string>& feeds,
+                       const std::vector<std::string>& fetches,
+                       const std::vector<std::string>& targets) {
+    CallableSpec spec{feeds, fetches, targets};
+    int64_t handle;
+    Status status;
+    {
+      py::gil_scoped_release release;
+      status = session_->MakeCallable(spec, &handle);
+    }
+    ThrowIfError(status);
+    return handle;
+  }
+
+  // feeds: (array, dtype enum) pairs in the callable's feed order.
+  py::list RunCallable(int64_t handle, const py::list& feeds) {
+    std::vector<Tensor> inputs;
+    inputs.reserve(feeds.size());
+    for (const auto& item : feeds) {
+      py::tuple pair = item.cast<py::tuple>();
+      inputs.push_back(NumpyToTensor(pair[0].cast<py::array>(),
+                                     static_cast<DataType>(pair[1].cast<int>())));
+    }
+    std::vector<Tensor> outputs;
+    Status status;
+    {
+      py::gil_scoped_release release;
+      status = session_->RunCallable(handle, inputs, &outputs);
+      inputs.clear();
+    }
+    ThrowIfError(status);
+    py::list result;
+    for (Tensor& t : outputs) result.append(TensorToNumpy(std::move(t)));
+    return result;
+  }
+
+  void Close() { session_->Close(); }
+
+ private:
+  std::unique_ptr<Session> session_;
+};
+
+py::list OpDefs() {
+  py::list out;
+  for (const auto& name : OpRegistry::Global()->ListOps()) {
+    const OpDef* op = OpRegistry::Global()->Find(name);
+    auto args = [](const std::vector<ArgDef>& defs) {
+      py::list l;
+      for (const auto& a : defs) {
+        l.append(py::dict(py::arg("name") = a.name,
+                          py::arg("type") = static_cast<int>(a.type),
+                          py::arg("type_attr") = a.type_attr,
+                          py::arg("number_attr") = a.number_attr,
+                          py::arg("type_list_attr") = a.type_list_attr,
+                          py::arg("is_ref") = a.is_ref));
+      }
+      return l;
+    };
+    py::list attrs;
+    for (const auto& a : op->attrs) {
+      attrs.append(py::dict(py::arg("name") = a.name, py::arg("type") = a.type,
+                            py::arg("has_default") = a.has_default));
+    }
+    out.append(py::dict(py::arg("name") = op->name,
+                        py::arg("inputs") = args(op->inputs),
+                        py::arg("outputs") = args(op->outputs),
+                        py::arg("attrs") = attrs,
+                        py::arg("is_stateful") = op->is_stateful,
+                        py::arg("doc") = op->doc));
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace tensorweave
+
+PYBIND11_MODULE(_pywrap_tensorweave, m) {
+  using namespace tensorweave;
+  m.doc() = "tensorweave's C++ core";
+  py::class_<PyGraph>(m, "Graph")
+      .def(py::init<>())
+      .def("add_node", &PyGraph::AddNode)
+      .def("node_info", &PyGraph::NodeInfo)
+      .def("get_attr", &PyGraph::GetAttr)
+      .def("node_def", &PyGraph::NodeDefBytes)
+      .def("find_node", &PyGraph::FindNode)
+      .def("num_nodes", &PyGraph::NumNodes)
+      .def("to_graph_def", &PyGraph::ToGraphDef)
+      .def("import_graph_def", &PyGraph::ImportGraphDef);
+  py::class_<PySession>(m, "Session")
+      .def(py::init<const PyGraph&, int, int>())
+      .def("make_callable", &PySession::MakeCallable)
+      .def("run_callable", &PySession::RunCallable)
+      .def("close", &PySession::Close);
+  m.def("op_defs", &OpDefs);
+  m.def("registered_kernels",
+        [] { return KernelRegistry::Global()->RegisteredOps(); });
+}

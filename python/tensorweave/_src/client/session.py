@@ -1,0 +1,297 @@
+"""Sessions: run graph fragments, keeping variables between steps."""
+
+import collections
+import threading
+
+import numpy as np
+
+from tensorweave import _pywrap_tensorweave as _pywrap
+from tensorweave._src.framework import errors
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import constant_op
+
+
+class ConfigProto:
+    """Session options, named as TensorFlow's ConfigProto fields.
+
+    Args:
+      intra_op_parallelism_threads: threads a single large kernel may use
+        (0: one per core).
+      inter_op_parallelism_threads: threads that run independent ops at once
+        (0: one per core).
+    """
+
+    def __init__(
+        self,
+        intra_op_parallelism_threads=0,
+        inter_op_parallelism_threads=0,
+        allow_soft_placement=True,
+        log_device_placement=False,
+        device_count=None,
+        gpu_options=None,
+        graph_options=None,
+        operation_timeout_in_ms=0,
+    ):
+        self.intra_op_parallelism_threads = int(intra_op_parallelism_threads)
+        self.inter_op_parallelism_threads = int(inter_op_parallelism_threads)
+        self.allow_soft_placement = allow_soft_placement
+        self.log_device_placement = log_device_placement
+        self.device_count = dict(device_count or {})
+        self.gpu_options = gpu_options
+        self.graph_options = graph_options
+        self.operation_timeout_in_ms = operation_timeout_in_ms
+
+
+class _FetchPlan:
+    """Flattens a nested fetch structure into tensor names and targets, and
+    rebuilds the structure from the fetched values."""
+
+    def __init__(self, graph, fetches):
+        self.tensors = []  # unique Tensors to fetch
+        self.targets = []  # unique Operations to run
+        self._index = {}
+        self.build = self._compile(graph, fetches)
+
+    def _add_tensor(self, t):
+        key = id(t)
+        if key not in self._index:
+            self._index[key] = len(self.tensors)
+            self.tensors.append(t)
+        return self._index[key]
+
+    def _compile(self, graph, fetch):
+        if fetch is None:
+            raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)}")
+        if isinstance(fetch, (list, tuple)):
+            parts = [self._compile(graph, f) for f in fetch]
+            if isinstance(fetch, tuple) and hasattr(fetch, "_fields"):
+                cls = type(fetch)
+                return lambda values: cls(*[p(values) for p in parts])
+            cls = type(fetch)
+            return lambda values: cls(p(values) for p in parts)
+        if isinstance(fetch, collections.abc.Mapping):
+            keys = list(fetch.keys())
+            parts = [self._compile(graph, fetch[k]) for k in keys]
+            cls = type(fetch) if not isinstance(fetch, collections.defaultdict) else dict
+            return lambda values: cls(zip(keys, [p(values) for p in parts]))
+        try:
+            element = graph.as_graph_element(fetch, allow_tensor=True, allow_operation=True)
+        except (TypeError, ValueError, KeyError) as e:
+            raise type(e)(f"Fetch argument {fetch!r} cannot be interpreted as a Tensor. ({e})") from None
+        if isinstance(element, ops.Operation):
+            if element not in self.targets:
+                self.targets.append(element)
+            return lambda values: None
+        index = self._add_tensor(element)
+        return lambda values: values[index]
+
+
+class BaseSession:
+    def __init__(self, target="", graph=None, config=None):
+        if target not in ("", None):
+            raise NotImplementedError(
+                f"Session target {target!r}: remote sessions are not supported yet; use ''"
+            )
+        self._graph = graph if graph is not None else ops.get_default_graph()
+        self._config = config or ConfigProto()
+        self._c = _pywrap.Session(
+            self._graph._c,
+            self._config.inter_op_parallelism_threads,
+            self._config.intra_op_parallelism_threads,
+        )
+        self._closed = False
+        self._callables = {}
+        self._lock = threading.Lock()
+        self._default_ctx = None
+        self._load_ops = {}
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def graph_def(self):
+        return self._graph.as_graph_def()
+
+    @property
+    def sess_str(self):
+        return ""
+
+    def close(self):
+        """Frees the session's state (variables); later runs fail."""
+        if not self._closed:
+            self._closed = True
+            self._c.close()
+
+    def as_default(self):
+        """Makes this the default session (for `Tensor.eval`) in a `with`."""
+        return ops._default_session_stack.get_controller(self)
+
+    def __enter__(self):
+        self._default_ctx = self.as_default()
+        self._default_ctx.__enter__()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        ctx, self._default_ctx = self._default_ctx, None
+        if ctx is not None:
+            ctx.__exit__(exc_type, exc, tb)
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+    # --- running ----------------------------------------------------------------
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Runs the ops needed for `fetches` and returns their values.
+
+        Args:
+          fetches: a Tensor, Operation, tensor/op name, Variable, or a nested
+            list/tuple/namedtuple/dict of them. Operations give None.
+          feed_dict: {Tensor or name: value} replacing those tensors' values.
+
+        Returns:
+          Numpy values in the structure of `fetches`.
+
+        Example:
+          >>> import tensorweave as tw
+          >>> with tw.Graph().as_default(), tw.Session() as sess:
+          ...     a = tw.constant(2.0)
+          ...     print(sess.run({"a": a, "pair": (a, a * a)}))
+          {'a': 2.0, 'pair': (2.0, 4.0)}
+        """
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        feed_keys = tuple(feed_dict) if feed_dict else ()
+        try:
+            key = (fetches, feed_keys)
+            entry = self._callables.get(key)
+        except TypeError:  # unhashable structure: key it by identities
+            key = (_structure_key(fetches), feed_keys)
+            entry = self._callables.get(key)
+        if entry is None:
+            entry = self._prepare(fetches, feed_keys)
+            self._callables[key] = entry
+        handle, build, feed_specs = entry
+        values = []
+        if feed_specs:
+            for k, (dtype, enum, tensor) in zip(feed_keys, feed_specs):
+                v = feed_dict[k]
+                if not (type(v) is np.ndarray and v.dtype == dtype.as_numpy_dtype and v.flags.c_contiguous):
+                    v = _convert_feed(v, dtype, tensor)
+                values.append((v, enum))
+        try:
+            out = self._c.run_callable(handle, values)
+        except errors.OpError as e:
+            raise ops._add_node_location(e, self._graph) from None
+        return build(out)
+
+    def _prepare(self, fetches, feed_keys):
+        graph = self._graph
+        plan = _FetchPlan(graph, fetches)
+        feed_specs = []
+        feed_names = []
+        for k in feed_keys:
+            if hasattr(k, "_as_graph_element") and not isinstance(k, ops.Tensor):
+                k = k.value() if hasattr(k, "value") else k._as_graph_element()
+            try:
+                t = graph.as_graph_element(k, allow_tensor=True, allow_operation=False)
+            except (TypeError, ValueError, KeyError) as e:
+                raise TypeError(f"Cannot interpret feed_dict key {k!r} as a Tensor: {e}") from None
+            feed_names.append(t.name)
+            feed_specs.append((t.dtype, t.dtype.as_datatype_enum, t))
+        try:
+            handle = self._c.make_callable(
+                feed_names, [t.name for t in plan.tensors], [op.name for op in plan.targets]
+            )
+        except errors.OpError as e:
+            raise ops._add_node_location(e, graph) from None
+        return handle, plan.build, feed_specs
+
+    def make_callable(self, fetches, feed_list=None, accept_options=False):
+        """A function running `fetches`, taking the values of `feed_list` as
+        positional arguments (faster than `run` for a fixed signature)."""
+        feed_list = list(feed_list or [])
+        entry = self._prepare(fetches, tuple(feed_list))
+        handle, build, feed_specs = entry
+
+        def call(*args):
+            if len(args) != len(feed_specs):
+                raise TypeError(f"expected {len(feed_specs)} feed values, got {len(args)}")
+            values = [(_convert_feed(v, dt, t), enum) for v, (dt, enum, t) in zip(args, feed_specs)]
+            try:
+                return build(self._c.run_callable(handle, values))
+            except errors.OpError as e:
+                raise ops._add_node_location(e, self._graph) from None
+
+        return call
+
+    def _load_variable(self, var, value):
+        entry = self._load_ops.get(var)
+        if entry is None:
+            with self._graph.as_default():
+                from tensorweave._src.ops import array_ops
+
+                ph = array_ops.placeholder(var.dtype, var.shape, name=var.op.name + "/load_value")
+                entry = (ph, var.assign(ph, read_value=False))
+            self._load_ops[var] = entry
+        ph, op = entry
+        self.run(op, {ph: value})
+
+
+def _structure_key(fetches):
+    if isinstance(fetches, (list, tuple)):
+        return (type(fetches),) + tuple(_structure_key(f) for f in fetches)
+    if isinstance(fetches, collections.abc.Mapping):
+        return (type(fetches),) + tuple((k, _structure_key(v)) for k, v in fetches.items())
+    return fetches
+
+
+def _convert_feed(value, dtype, tensor):
+    if isinstance(value, ops.Tensor):
+        raise TypeError(
+            f"The value of a feed cannot be a tw.Tensor object (feeding {tensor.name}). "
+            "Acceptable feed values include Python scalars, strings, lists, numpy arrays."
+        )
+    try:
+        return constant_op.to_numpy(value, dtype, what=f"feed value for {tensor.name}")
+    except (TypeError, ValueError) as e:
+        raise errors.InvalidArgumentError(
+            None, tensor.op, f"Cannot feed {tensor.name} (dtype {dtype.name}): {e}"
+        ) from None
+
+
+class Session(BaseSession):
+    """Runs a graph: `Session(graph=None, config=None)`; a context manager
+    that closes itself and is the default session inside.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     x = tw.placeholder(tw.float32, [None])
+      ...     y = x * 3.0
+      ...     with tw.Session() as sess:
+      ...         print(sess.run(y, feed_dict={x: [1.0, 2.0]}))
+      [3. 6.]
+    """
+
+
+class InteractiveSession(BaseSession):
+    """A session that makes itself the default on creation (for shells)."""
+
+    def __init__(self, target="", graph=None, config=None):
+        super().__init__(target, graph, config)
+        self._interactive_ctx = self.as_default()
+        self._interactive_ctx.__enter__()
+
+    def close(self):
+        super().close()
+        ctx, self._interactive_ctx = getattr(self, "_interactive_ctx", None), None
+        if ctx is not None:
+            try:
+                ctx.__exit__(None, None, None)
+            except ValueError:
+                pass

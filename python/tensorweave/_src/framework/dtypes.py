@@ -1,0 +1,150 @@
+"""Element types of tensors."""
+
+import numpy as np
+
+
+class DType:
+    """The element type of a tensor: `tw.float32`, `tw.int64`, ...
+
+    Example:
+      >>> import tensorweave as tw
+      >>> tw.as_dtype("float32") == tw.float32
+      True
+    """
+
+    __slots__ = ("_enum", "_name", "_np")
+
+    def __init__(self, enum, name, np_type):
+        self._enum = enum
+        self._name = name
+        self._np = np_type
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def as_datatype_enum(self):
+        return self._enum
+
+    @property
+    def as_numpy_dtype(self):
+        return self._np
+
+    @property
+    def base_dtype(self):
+        return self
+
+    @property
+    def is_floating(self):
+        return self._enum in (1, 2)
+
+    @property
+    def is_integer(self):
+        return self._enum in (3, 4, 9)
+
+    @property
+    def is_bool(self):
+        return self._enum == 10
+
+    @property
+    def is_numpy_compatible(self):
+        return self._enum != 7
+
+    @property
+    def size(self):
+        return 0 if self._enum == 7 else np.dtype(self._np).itemsize
+
+    @property
+    def min(self):
+        if self.is_floating:
+            return float(np.finfo(self._np).min)
+        if self.is_integer:
+            return int(np.iinfo(self._np).min)
+        raise TypeError(f"{self} has no minimum")
+
+    @property
+    def max(self):
+        if self.is_floating:
+            return float(np.finfo(self._np).max)
+        if self.is_integer:
+            return int(np.iinfo(self._np).max)
+        raise TypeError(f"{self} has no maximum")
+
+    def is_compatible_with(self, other):
+        return self == as_dtype(other)
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self._enum == other._enum
+        try:
+            return self._enum == as_dtype(other)._enum
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return self._enum
+
+    def __repr__(self):
+        return f"tw.{self._name}"
+
+    def __str__(self):
+        return f"<dtype: '{self._name}'>"
+
+    def __reduce__(self):
+        return as_dtype, (self._name,)
+
+
+float32 = DType(1, "float32", np.float32)
+float64 = DType(2, "float64", np.float64)
+int32 = DType(3, "int32", np.int32)
+uint8 = DType(4, "uint8", np.uint8)
+string = DType(7, "string", np.object_)
+int64 = DType(9, "int64", np.int64)
+bool = DType(10, "bool", np.bool_)  # noqa: A001 - TensorFlow's name
+double = float64
+
+_ALL = (float32, float64, int32, uint8, string, int64, bool)
+_BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update({"float": float32, "double": float64})
+_BY_NP = {np.dtype(d.as_numpy_dtype): d for d in _ALL if d is not string}
+_BY_NP[np.dtype(object)] = string
+_BY_NP[np.dtype("S")] = string
+_BY_NP[np.dtype("U")] = string
+
+
+def as_dtype(type_value):
+    """Converts a DType, name, numpy dtype or enum value to a `DType`."""
+    if isinstance(type_value, DType):
+        return type_value
+    if isinstance(type_value, str):
+        if type_value in _BY_NAME:
+            return _BY_NAME[type_value]
+        raise TypeError(f"Cannot convert {type_value!r} to a tensorweave DType")
+    if isinstance(type_value, int) and not isinstance(type_value, type(True)):
+        if type_value in _BY_ENUM:
+            return _BY_ENUM[type_value]
+        raise TypeError(f"Cannot convert enum value {type_value} to a DType")
+    if type_value is float:
+        return float32
+    if type_value is int:
+        return int32
+    if type_value is type(True):
+        return bool
+    if type_value in (bytes, str):
+        return string
+    try:
+        np_dtype = np.dtype(type_value)
+    except TypeError:
+        raise TypeError(f"Cannot convert {type_value!r} to a tensorweave DType") from None
+    found = _BY_NP.get(np_dtype) or _BY_NP.get(np.dtype(np_dtype.kind))
+    if found is None:
+        raise TypeError(
+            f"numpy dtype {np_dtype} has no tensorweave DType "
+            "(supported: float32, float64, int32, int64, uint8, bool, string)"
+        )
+    return found

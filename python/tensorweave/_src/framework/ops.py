@@ -1,0 +1,709 @@
+"""Graphs, operations and tensors: the Python face of the C++ graph.
+
+The graph lives in C++ (`_pywrap_tensorweave.Graph`); each node added is
+checked and its output shapes inferred there, so a mistake is raised where
+the user made it, with their file and line.
+"""
+
+import contextlib
+import os
+import re
+import sys
+import threading
+
+from tensorweave import _pywrap_tensorweave as _pywrap
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import errors
+from tensorweave._src.framework import tensor_shape
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _user_location():
+    """(filename, line) of the innermost caller outside tensorweave."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return ("<unknown>", 0)
+    return (frame.f_code.co_filename, frame.f_lineno)
+
+
+class GraphKeys:
+    """Names of the standard collections."""
+
+    GLOBAL_VARIABLES = "variables"
+    LOCAL_VARIABLES = "local_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    MODEL_VARIABLES = "model_variables"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    SUMMARIES = "summaries"
+    INIT_OP = "init_op"
+    TRAIN_OP = "train_op"
+    GLOBAL_STEP = "global_step"
+    SAVERS = "savers"
+    QUEUE_RUNNERS = "queue_runners"
+
+
+class Tensor:
+    """One output of an `Operation`: a symbolic value, computed by
+    `Session.run`.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     c = tw.constant([[1.0, 2.0]])
+      ...     print(c.name, c.shape, c.dtype.name)
+      Const:0 (1, 2) float32
+    """
+
+    __slots__ = ("_op", "_value_index", "_dtype", "_shape", "_is_ref", "__weakref__")
+    # Make numpy defer to our operators (`np_array + tensor`).
+    __array_priority__ = 100
+
+    def __init__(self, op, value_index, dtype, shape, is_ref=False):
+        self._op = op
+        self._value_index = value_index
+        self._dtype = dtype
+        self._shape = shape
+        self._is_ref = is_ref
+
+    @property
+    def op(self):
+        return self._op
+
+    @property
+    def value_index(self):
+        return self._value_index
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def graph(self):
+        return self._op.graph
+
+    @property
+    def name(self):
+        return f"{self._op.name}:{self._value_index}"
+
+    @property
+    def device(self):
+        return self._op.device
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def get_shape(self):
+        return self._shape
+
+    def set_shape(self, shape):
+        """Refines the static shape (must be compatible with what is known)."""
+        self._shape = self._shape.merge_with(shape)
+
+    def consumers(self):
+        return [
+            op
+            for op in self.graph.get_operations()
+            if any(t is self for t in op.inputs)
+        ]
+
+    def eval(self, feed_dict=None, session=None):
+        """Runs this tensor in `session` (default: the default session)."""
+        session = _session_or_default(session)
+        return session.run(self, feed_dict)
+
+    def __repr__(self):
+        return f"<tw.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __bool__(self):
+        raise TypeError(
+            "Using a tw.Tensor as a Python bool is not allowed: the value is only "
+            "known when the graph runs. Use tw.cond or compute it in a Session."
+        )
+
+    def __iter__(self):
+        raise TypeError("A tw.Tensor is not iterable: its value is only known at run time.")
+
+    def __len__(self):
+        raise TypeError(
+            "len() of a tw.Tensor is not defined; use tensor.shape[0] or tw.shape(tensor)."
+        )
+
+
+class Operation:
+    """A node of the graph: an op applied to input tensors, producing outputs.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     x = tw.constant(1.0) + tw.constant(2.0)
+      ...     print(x.op.type, [t.name for t in x.op.inputs])
+      Add ['Const:0', 'Const_1:0']
+    """
+
+    def __init__(self, graph, node_id, inputs, control_inputs, location):
+        self._graph = graph
+        self._id = node_id
+        name, op_type, device, _, _, outputs = graph._c.node_info(node_id)
+        self._name = name
+        self._type = op_type
+        self._device = device
+        self._inputs = tuple(inputs)
+        self._control_inputs = tuple(control_inputs)
+        self._location = location
+        self._outputs = tuple(
+            Tensor(self, i, dtypes.as_dtype(dt), tensor_shape.TensorShape(shape), is_ref)
+            for i, (dt, shape, is_ref) in enumerate(outputs)
+        )
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def type(self):
+        return self._type
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def inputs(self):
+        return self._inputs
+
+    @property
+    def outputs(self):
+        return self._outputs
+
+    @property
+    def control_inputs(self):
+        return list(self._control_inputs)
+
+    @property
+    def node_def(self):
+        from tensorweave._src.framework import graph_pb2
+
+        return graph_pb2.NodeDef.FromString(self._graph._c.node_def(self._id))
+
+    @property
+    def traceback(self):
+        """[(filename, line)] where the op was created."""
+        return [self._location]
+
+    def get_attr(self, name):
+        value = self._graph._c.get_attr(self._id, name)
+        return _attr_from_py(self._graph, self._id, name, value)
+
+    def values(self):
+        return self._outputs
+
+    def run(self, feed_dict=None, session=None):
+        """Runs this operation in `session` (default: the default session)."""
+        _session_or_default(session).run(self, feed_dict)
+
+    def __repr__(self):
+        return f"<tw.Operation '{self._name}' type={self._type}>"
+
+
+def _attr_from_py(graph, node_id, name, value):
+    info = graph._op_def(graph._c.node_info(node_id)[1])
+    for attr in info["attrs"]:
+        if attr["name"] == name:
+            if attr["type"] == "type":
+                return dtypes.as_dtype(value)
+            if attr["type"] == "list(type)":
+                return [dtypes.as_dtype(v) for v in value]
+            if attr["type"] == "shape":
+                return tensor_shape.TensorShape(value)
+            if attr["type"] == "string":
+                return value
+    return value
+
+
+_VALID_SCOPE = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+
+
+class Graph:
+    """A dataflow graph: operations and the tensors between them.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> g = tw.Graph()
+      >>> with g.as_default():
+      ...     x = tw.placeholder(tw.float32, [None, 3], name="x")
+      >>> g.get_tensor_by_name("x:0") is x
+      True
+    """
+
+    def __init__(self):
+        self._c = _pywrap.Graph()
+        self._lock = threading.RLock()
+        self._ops = []  # by node id
+        self._names_in_use = {}
+        self._name_stack = ""
+        self._device_stack = []
+        self._control_stack = []
+        self._collections = {}
+        self._finalized = False
+        self.seed = None
+        self._last_op_seed = 0
+
+    # --- construction -----------------------------------------------------
+    def _create_op(self, op_type, inputs, attrs=None, name=None, control_inputs=None):
+        """Adds a node; `inputs` are Tensors (lists of Tensors for list args)."""
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        location = _user_location()
+        with self._lock:
+            if name and name.endswith("/"):
+                name = name[:-1]  # a scope's own name, already reserved
+            else:
+                name = self.unique_name(name or op_type)
+            flat = []
+            for item in inputs:
+                if isinstance(item, (list, tuple)):
+                    flat.extend(item)
+                else:
+                    flat.append(item)
+            for t in flat:
+                if t.graph is not self:
+                    raise ValueError(
+                        f"Tensor {t.name} must be from the same graph as the op "
+                        f"'{name}' being created"
+                    )
+            controls = []
+            for c in self._current_control_dependencies():
+                if c not in controls:
+                    controls.append(c)
+            for c in control_inputs or ():
+                c = c if isinstance(c, Operation) else c.op
+                if c not in controls:
+                    controls.append(c)
+            device = self._device_stack[-1] if self._device_stack else ""
+            try:
+                node_id = self._c.add_node(
+                    op_type,
+                    name,
+                    [t.name for t in flat],
+                    [c.name for c in controls],
+                    attrs or {},
+                    device,
+                )
+            except errors.OpError as e:
+                raise _with_location(e, location) from None
+            op = Operation(self, node_id, flat, controls, location)
+            self._ops.append(op)
+            for hook in _op_creation_hooks:
+                hook(op)
+            return op
+
+    def _op_def(self, op_type):
+        return _op_defs()[op_type]
+
+    def unique_name(self, name, mark_as_used=True):
+        """`name` under the current name scope, made unique ("add", "add_1")."""
+        if self._name_stack:
+            name = self._name_stack + "/" + name
+        key = name.lower()
+        count = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = count + 1
+        if count > 0:
+            base = key
+            while True:
+                candidate = f"{name}_{count}"
+                if candidate.lower() not in self._names_in_use:
+                    break
+                count += 1
+            if mark_as_used:
+                self._names_in_use[candidate.lower()] = 1
+                self._names_in_use[base] = count + 1
+            name = candidate
+        return name
+
+    def get_name_scope(self):
+        return self._name_stack
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """Prefixes the names of ops created inside with `name/`."""
+        old = self._name_stack
+        if name is None or name == "":
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]  # an exact scope, re-entered
+        else:
+            if not _VALID_SCOPE.match(name):
+                raise ValueError(f"'{name}' is not a valid scope name")
+            new = self.unique_name(name)
+        self._name_stack = new
+        try:
+            yield "" if not new else new + "/"
+        finally:
+            self._name_stack = old
+
+    @contextlib.contextmanager
+    def device(self, device_name):
+        """Places ops created inside on `device_name` (recorded on each node)."""
+        if callable(device_name):
+            raise NotImplementedError("device functions are not supported")
+        self._device_stack.append(_canonical_device(device_name or ""))
+        try:
+            yield
+        finally:
+            self._device_stack.pop()
+
+    def _current_control_dependencies(self):
+        deps = []
+        for frame in self._control_stack:
+            if frame is None:
+                deps = []
+            else:
+                deps.extend(frame)
+        return deps
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops created inside run only after `control_inputs` (None clears)."""
+        if control_inputs is None:
+            frame = None
+        else:
+            frame = []
+            for c in control_inputs:
+                if hasattr(c, "_as_graph_element"):
+                    c = c._as_graph_element()
+                if isinstance(c, Tensor):
+                    c = c.op
+                if not isinstance(c, Operation):
+                    raise TypeError(f"Control input must be an Operation or Tensor, got {c!r}")
+                frame.append(c)
+        self._control_stack.append(frame)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
+
+    # --- lookups ----------------------------------------------------------
+    def get_operations(self):
+        return list(self._ops)
+
+    def get_operation_by_name(self, name):
+        node_id = self._c.find_node(name)
+        if node_id < 0:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+        return self._ops[node_id]
+
+    def get_tensor_by_name(self, name):
+        if ":" not in name:
+            raise ValueError(
+                f"The name '{name}' looks like an operation name, not a tensor name "
+                "(tensor names look like '<op>:<index>')"
+            )
+        op_name, _, index = name.rpartition(":")
+        op = self.get_operation_by_name(op_name)
+        try:
+            return op.outputs[int(index)]
+        except (ValueError, IndexError):
+            raise KeyError(
+                f"The name '{name}' refers to a Tensor which does not exist: "
+                f"operation '{op_name}' has {len(op.outputs)} outputs"
+            ) from None
+
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        if hasattr(obj, "_as_graph_element"):
+            obj = obj._as_graph_element()
+        if isinstance(obj, str):
+            if ":" in obj:
+                if not allow_tensor:
+                    raise ValueError(f"'{obj}' names a tensor, not an operation")
+                return self.get_tensor_by_name(obj)
+            if not allow_operation:
+                raise ValueError(f"'{obj}' names an operation, not a tensor")
+            return self.get_operation_by_name(obj)
+        if isinstance(obj, Tensor) and allow_tensor:
+            if obj.graph is not self:
+                raise ValueError(f"Tensor {obj.name} is not an element of this graph.")
+            return obj
+        if isinstance(obj, Operation) and allow_operation:
+            if obj.graph is not self:
+                raise ValueError(f"Operation {obj.name} is not an element of this graph.")
+            return obj
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a graph element.")
+
+    # --- serialization ------------------------------------------------------
+    def as_graph_def(self, add_shapes=False):
+        """The graph as a GraphDef protocol buffer."""
+        from tensorweave._src.framework import graph_pb2
+
+        return graph_pb2.GraphDef.FromString(self._c.to_graph_def())
+
+    def _import_graph_def_bytes(self, data, prefix, input_map):
+        ids = self._c.import_graph_def(data, prefix, input_map)
+        location = _user_location()
+        for node_id in ids:
+            _, _, _, inputs, controls, _ = self._c.node_info(node_id)
+            op = Operation(
+                self,
+                node_id,
+                [self._ops[i].outputs[k] for i, k in inputs],
+                [self._ops[i] for i in controls],
+                location,
+            )
+            self._ops.append(op)
+        return [self._ops[i] for i in ids]
+
+    # --- collections --------------------------------------------------------
+    def add_to_collection(self, name, value):
+        self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names, value):
+        for name in [names] if isinstance(names, str) else names:
+            self.add_to_collection(name, value)
+
+    def get_collection_ref(self, name):
+        return self._collections.setdefault(name, [])
+
+    def get_collection(self, name, scope=None):
+        items = list(self._collections.get(name, []))
+        if scope is None:
+            return items
+        pattern = re.compile(scope)
+        return [v for v in items if hasattr(v, "name") and pattern.match(v.name)]
+
+    def get_all_collection_keys(self):
+        return list(self._collections)
+
+    def clear_collection(self, name):
+        self._collections.pop(name, None)
+
+    # --- lifecycle ------------------------------------------------------------
+    def finalize(self):
+        self._finalized = True
+
+    @property
+    def finalized(self):
+        return self._finalized
+
+    def as_default(self):
+        """Makes this the default graph inside a `with` block."""
+        return _default_graph_stack.get_controller(self)
+
+    @property
+    def version(self):
+        return len(self._ops)
+
+    def _next_op_seed(self):
+        self._last_op_seed += 1
+        return self._last_op_seed
+
+
+_op_creation_hooks = []
+_OP_DEFS = None
+
+
+def _op_defs():
+    global _OP_DEFS
+    if _OP_DEFS is None:
+        _OP_DEFS = {d["name"]: d for d in _pywrap.op_defs()}
+    return _OP_DEFS
+
+
+def _canonical_device(spec):
+    """'/cpu:0' -> '/device:CPU:0'; job/replica/task parts kept."""
+    if not spec:
+        return ""
+    parts = []
+    for part in spec.strip("/").split("/"):
+        low = part.lower()
+        m = re.match(r"^(?:device:)?(cpu|gpu)(?::(\d+|\*))?$", low)
+        if m:
+            parts.append(f"device:{m.group(1).upper()}:{m.group(2) or '0'}")
+        elif re.match(r"^(job|replica|task):", low):
+            parts.append(part)
+        else:
+            raise ValueError(f"'{spec}' is not a valid device name")
+    return "/" + "/".join(parts)
+
+
+def _with_location(error, location):
+    filename, line = location
+    message = f"{error.message}\n  (op created at {filename}:{line})"
+    return type(error)(error.node_def, error.op, message)
+
+
+def _add_node_location(error, graph):
+    """Appends where the failing node (named in '[[node X') was created."""
+    m = re.search(r"\[\[node ([^ \]]+)", error.message)
+    if not m:
+        return error
+    node_id = graph._c.find_node(m.group(1))
+    if node_id < 0 or node_id >= len(graph._ops):
+        return error
+    op = graph._ops[node_id]
+    filename, line = op._location
+    message = f"{error.message}\n  (node '{op.name}' was created at {filename}:{line})"
+    return type(error)(None, op, message)
+
+
+class _DefaultStack(threading.local):
+    def __init__(self):
+        super().__init__()
+        self.stack = []
+
+    @contextlib.contextmanager
+    def get_controller(self, default):
+        self.stack.append(default)
+        try:
+            yield default
+        finally:
+            self.stack.remove(default)
+
+
+class _DefaultGraphStack(_DefaultStack):
+    _global_default = None
+
+    def get_default(self):
+        if self.stack:
+            return self.stack[-1]
+        if _DefaultGraphStack._global_default is None:
+            _DefaultGraphStack._global_default = Graph()
+        return _DefaultGraphStack._global_default
+
+    def reset(self):
+        if self.stack:
+            raise AssertionError(
+                "Do not use tw.reset_default_graph() inside a graph.as_default() block"
+            )
+        _DefaultGraphStack._global_default = None
+
+
+_default_graph_stack = _DefaultGraphStack()
+_default_session_stack = _DefaultStack()
+
+
+def get_default_graph():
+    """The graph new ops go into: the innermost `as_default()` graph, else a
+    process-wide global graph."""
+    return _default_graph_stack.get_default()
+
+
+def reset_default_graph():
+    """Replaces the global default graph by a new, empty one."""
+    _default_graph_stack.reset()
+
+
+def get_default_session():
+    """The innermost session entered with `with` / `as_default()`, or None."""
+    return _default_session_stack.stack[-1] if _default_session_stack.stack else None
+
+
+def _session_or_default(session):
+    if session is None:
+        session = get_default_session()
+        if session is None:
+            raise ValueError(
+                "Cannot evaluate tensor using `eval()`: No default session is registered. "
+                "Use `with sess.as_default()` or pass an explicit session to `eval(session=sess)`"
+            )
+    return session
+
+
+def name_scope(name, default_name=None, values=None):
+    """Context manager that prefixes op names with `name/` in the default graph."""
+    if values:
+        graph = _get_graph_from_inputs(values)
+    else:
+        graph = get_default_graph()
+    return graph.name_scope(name if name is not None else default_name)
+
+
+def device(device_name):
+    """Context manager placing ops on `device_name` ('/cpu:0', '/gpu:0', '/job:ps/task:0')."""
+    return get_default_graph().device(device_name)
+
+
+def control_dependencies(control_inputs):
+    """Context manager: ops created inside run after `control_inputs`."""
+    return get_default_graph().control_dependencies(control_inputs)
+
+
+def add_to_collection(name, value):
+    get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names, value):
+    get_default_graph().add_to_collections(names, value)
+
+
+def get_collection(key, scope=None):
+    return get_default_graph().get_collection(key, scope)
+
+
+def get_collection_ref(key):
+    return get_default_graph().get_collection_ref(key)
+
+
+def _get_graph_from_inputs(values):
+    for v in values:
+        if isinstance(v, (Tensor, Operation)):
+            return v.graph
+        if hasattr(v, "graph") and isinstance(getattr(v, "graph"), Graph):
+            return v.graph
+    return get_default_graph()
+
+
+# --- conversion to tensors ---------------------------------------------------
+_tensor_conversion_functions = []  # (type, fn(value, dtype, name) -> Tensor)
+
+
+def register_tensor_conversion_function(base_type, conversion_func):
+    _tensor_conversion_functions.append((base_type, conversion_func))
+
+
+def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None):
+    """Turns Tensors, Variables, numpy arrays and Python values into a Tensor.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     tw.convert_to_tensor([1, 2]).dtype
+      tw.int32
+    """
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype != dtype:
+            raise errors.InvalidArgumentError(
+                None,
+                None,
+                f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                f"{value.dtype.name}: {value!r}",
+            )
+        return value
+    for base_type, fn in _tensor_conversion_functions:
+        if isinstance(value, base_type):
+            return fn(value, dtype=dtype, name=name)
+    from tensorweave._src.ops import constant_op
+
+    if dtype is None and preferred_dtype is not None:
+        try:
+            return constant_op.constant(value, dtype=preferred_dtype, name=name)
+        except (TypeError, ValueError):
+            pass
+    return constant_op.constant(value, dtype=dtype, name=name or "Const")

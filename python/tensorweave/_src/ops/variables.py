@@ -1,0 +1,423 @@
+"""Variables: state kept in a session across steps, TensorFlow v1 style.
+
+A `Variable` named "w" is three nodes: `w` (VariableV2, the state), `w/Assign`
+(its initializer) and `w/read` (a snapshot of its value, what ops use).
+"""
+
+import contextlib
+import threading
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import ops
+from tensorweave._src.framework import tensor_shape
+from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import init_ops
+from tensorweave._src.ops import state_ops
+
+GraphKeys = ops.GraphKeys
+
+
+class Variable:
+    """A variable: a tensor whose value persists across `Session.run` calls.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     v = tw.Variable([1.0, 2.0], name="v")
+      ...     sess.run(tw.global_variables_initializer())
+      ...     sess.run(v.assign_add([1.0, 1.0]))
+      ...     print(sess.run(v))
+      [2. 3.]
+    """
+
+    def __init__(
+        self,
+        initial_value=None,
+        trainable=True,
+        collections=None,
+        validate_shape=True,
+        caching_device=None,
+        name=None,
+        variable_def=None,
+        dtype=None,
+        expected_shape=None,
+        import_scope=None,
+        constraint=None,
+        use_resource=None,
+        shape=None,
+    ):
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        graph = ops.get_default_graph()
+        with graph.name_scope(name or "Variable") as scope:
+            with graph.control_dependencies(None):
+                if callable(initial_value):
+                    initial_value = initial_value()
+                self._initial_value = ops.convert_to_tensor(initial_value, dtype=dtype, name="initial_value")
+            dtype = self._initial_value.dtype
+            shape = self._initial_value.shape if validate_shape else tensor_shape.TensorShape(None)
+            if shape.ndims is not None and not shape.is_fully_defined() and validate_shape:
+                raise ValueError(
+                    f"initial_value must have a fully defined shape when validate_shape is "
+                    f"True, got {shape} for variable {scope[:-1]}"
+                )
+            with graph.control_dependencies(None):
+                self._variable = graph._create_op(
+                    "VariableV2",
+                    [],
+                    {"shape": shape.dims, "dtype": dtype.as_datatype_enum},
+                    name=scope,
+                ).outputs[0]
+                self._initializer_op = state_ops.assign(
+                    self._variable, self._initial_value, validate_shape=validate_shape, name="Assign"
+                ).op
+                with graph.device(self._variable.device or None):
+                    self._snapshot = array_ops.identity(self._variable, name="read")
+        self._trainable = trainable
+        self._constraint = constraint
+        if collections is None:
+            collections = [GraphKeys.GLOBAL_VARIABLES]
+        collections = list(collections)
+        if trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(GraphKeys.TRAINABLE_VARIABLES)
+        graph.add_to_collections(collections, self)
+
+    # --- identity -------------------------------------------------------------
+    @property
+    def name(self):
+        return self._variable.name
+
+    @property
+    def op(self):
+        return self._variable.op
+
+    @property
+    def graph(self):
+        return self._variable.graph
+
+    @property
+    def dtype(self):
+        return self._variable.dtype
+
+    @property
+    def shape(self):
+        return self._variable.shape
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def device(self):
+        return self._variable.device
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @property
+    def initializer(self):
+        return self._initializer_op
+
+    @property
+    def initial_value(self):
+        return self._initial_value
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    # --- reading ----------------------------------------------------------------
+    def value(self):
+        """The snapshot tensor (`w/read:0`) that ops read the variable through."""
+        return self._snapshot
+
+    def read_value(self):
+        """A fresh read of the variable (ordered by the caller's control deps)."""
+        return array_ops.identity(self._variable, name="read")
+
+    def _ref(self):
+        return self._variable
+
+    def _as_graph_element(self):
+        return self._variable
+
+    def eval(self, session=None):
+        return ops._session_or_default(session).run(self._variable)
+
+    def initialized_value(self):
+        with ops.control_dependencies([self._initializer_op]):
+            return array_ops.identity(self._initial_value)
+
+    # --- updating ----------------------------------------------------------------
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        out = state_ops.assign(self._variable, value, use_locking=use_locking, name=name)
+        return out if read_value else out.op
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        out = state_ops.assign_add(self._variable, delta, use_locking=use_locking, name=name)
+        return out if read_value else out.op
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        out = state_ops.assign_sub(self._variable, delta, use_locking=use_locking, name=name)
+        return out if read_value else out.op
+
+    def load(self, value, session=None):
+        """Assigns `value` (a numpy value) in `session` without growing the graph
+        on repeated calls."""
+        session = ops._session_or_default(session)
+        session._load_variable(self, value)
+
+    def __repr__(self):
+        return f"<tw.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    # Arithmetic reads the snapshot.
+    def __getattr__(self, attr):
+        raise AttributeError(f"'Variable' object has no attribute '{attr}'")
+
+
+def _forward_operators():
+    for name in (
+        "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+        "__truediv__", "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__",
+        "__getitem__", "__pow__", "__rpow__", "__lt__", "__le__", "__gt__", "__ge__",
+        "__abs__", "__floordiv__", "__rfloordiv__", "__mod__", "__and__", "__or__",
+        "__invert__",
+    ):
+        def forward(self, *args, _name=name):
+            return getattr(self.value(), _name)(*args)
+
+        setattr(Variable, name, forward)
+
+
+_forward_operators()
+ops.register_tensor_conversion_function(Variable, lambda v, dtype=None, name=None: _convert_variable(v, dtype))
+
+
+def _convert_variable(v, dtype):
+    return ops.convert_to_tensor(v.value(), dtype=dtype)
+
+
+# --- collections and initializers ---------------------------------------------
+def global_variables(scope=None):
+    return ops.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def trainable_variables(scope=None):
+    return ops.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def local_variables(scope=None):
+    return ops.get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def model_variables(scope=None):
+    return ops.get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+def variables_initializer(var_list, name="init"):
+    """An op that runs the initializers of `var_list`."""
+    graph = ops.get_default_graph()
+    with graph.control_dependencies([v.initializer for v in var_list]):
+        return graph._create_op("NoOp", [], name=name)
+
+
+def global_variables_initializer():
+    """An op (`init`) that initializes every global variable.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     v = tw.Variable(3)
+      ...     sess.run(tw.global_variables_initializer())
+      ...     print(sess.run(v))
+      3
+    """
+    return variables_initializer(global_variables(), name="init")
+
+
+def local_variables_initializer():
+    return variables_initializer(local_variables(), name="init_1")
+
+
+def is_variable_initialized(variable):
+    return state_ops.is_variable_initialized(variable)
+
+
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    raise NotImplementedError("report_uninitialized_variables is not implemented yet")
+
+
+# --- variable scopes ---------------------------------------------------------------
+class VariableScope:
+    """The state of a `variable_scope`: its name, reuse flag and defaults."""
+
+    def __init__(self, name, reuse=False, initializer=None, dtype=dtypes.float32):
+        self.name = name
+        self.reuse = reuse
+        self.initializer = initializer
+        self.dtype = dtype
+        self.original_name_scope = name + "/" if name else ""
+
+    def reuse_variables(self):
+        self.reuse = True
+
+
+_AUTO_REUSE = object()
+AUTO_REUSE = _AUTO_REUSE
+
+
+class _VarStore:
+    """Per graph: the variables made by get_variable, by full name."""
+
+    def __init__(self):
+        self.vars = {}
+
+
+_scope_state = threading.local()
+
+
+def _scope_stack():
+    if not hasattr(_scope_state, "stack"):
+        _scope_state.stack = [VariableScope("")]
+    return _scope_state.stack
+
+
+def _var_store(graph):
+    store = getattr(graph, "_tw_var_store", None)
+    if store is None:
+        store = graph._tw_var_store = _VarStore()
+    return store
+
+
+def get_variable_scope():
+    return _scope_stack()[-1]
+
+
+@contextlib.contextmanager
+def variable_scope(name_or_scope, default_name=None, values=None, initializer=None, reuse=None, dtype=None):
+    """Names variables made by `get_variable` (and ops) with a prefix; with
+    `reuse=True` (or AUTO_REUSE) get_variable returns existing variables.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     with tw.variable_scope("layer"):
+      ...         w = tw.get_variable("w", [2, 2])
+      ...     with tw.variable_scope("layer", reuse=True):
+      ...         print(tw.get_variable("w", [2, 2]) is w)
+      True
+    """
+    stack = _scope_stack()
+    parent = stack[-1]
+    graph = ops.get_default_graph()
+    if isinstance(name_or_scope, VariableScope):
+        full_name = name_or_scope.name
+        name_scope_name = name_or_scope.original_name_scope or None
+    else:
+        base = name_or_scope if name_or_scope is not None else default_name
+        if base is None:
+            raise ValueError("variable_scope needs a name or a default_name")
+        if name_or_scope is None:
+            # A default name is made unique, like a name scope.
+            base = graph.unique_name(base, mark_as_used=False).split("/")[-1]
+        full_name = f"{parent.name}/{base}" if parent.name else base
+        name_scope_name = base
+    if reuse is None:
+        reuse = parent.reuse
+    elif reuse is False and parent.reuse is True:
+        reuse = True  # reuse is inherited by nested scopes
+    scope = VariableScope(
+        full_name,
+        reuse=reuse,
+        initializer=initializer if initializer is not None else parent.initializer,
+        dtype=dtype if dtype is not None else parent.dtype,
+    )
+    with graph.name_scope(name_scope_name) as ns:
+        scope.original_name_scope = ns
+        stack.append(scope)
+        try:
+            yield scope
+        finally:
+            stack.pop()
+
+
+def get_variable(
+    name,
+    shape=None,
+    dtype=None,
+    initializer=None,
+    regularizer=None,
+    trainable=True,
+    collections=None,
+    caching_device=None,
+    partitioner=None,
+    validate_shape=True,
+    use_resource=None,
+    custom_getter=None,
+    constraint=None,
+):
+    """Gets an existing variable of the current variable scope, or makes one.
+
+    The default initializer is glorot_uniform for floats and zeros otherwise.
+    Asking for an existing name without reuse, or a missing one with
+    reuse=True, is a ValueError.
+    """
+    scope = get_variable_scope()
+    graph = ops.get_default_graph()
+    store = _var_store(graph)
+    full_name = f"{scope.name}/{name}" if scope.name else name
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
+    if full_name in store.vars:
+        if scope.reuse is False or scope.reuse is None:
+            raise ValueError(
+                f"Variable {full_name} already exists, disallowed. Did you mean to set "
+                "reuse=True or reuse=tw.AUTO_REUSE in variable_scope?"
+            )
+        var = store.vars[full_name]
+        if shape is not None and not var.shape.is_compatible_with(shape):
+            raise ValueError(
+                f"Trying to share variable {full_name}, but specified shape "
+                f"{tensor_shape.as_shape(shape)} and found shape {var.shape}."
+            )
+        if var.dtype != dtype and dtype is not None:
+            raise ValueError(
+                f"Trying to share variable {full_name}, but specified dtype {dtype.name} "
+                f"and found dtype {var.dtype.name}."
+            )
+        return var
+    if scope.reuse is True:
+        raise ValueError(
+            f"Variable {full_name} does not exist, or was not created with "
+            "tw.get_variable(). Did you mean to set reuse=tw.AUTO_REUSE in variable_scope?"
+        )
+    if initializer is None:
+        initializer = scope.initializer
+    if initializer is None:
+        initializer = (
+            init_ops.glorot_uniform_initializer() if dtype.is_floating else init_ops.zeros_initializer()
+        )
+    if callable(initializer):
+        if shape is None:
+            raise ValueError(f"The shape of a new variable ({full_name}) must be fully defined")
+        shape = tensor_shape.as_shape(shape)
+        if not shape.is_fully_defined():
+            raise ValueError(f"Shape of a new variable ({full_name}) must be fully defined, but instead was {shape}.")
+        init = lambda: initializer(shape.as_list(), dtype=dtype)  # noqa: E731
+    else:
+        init = initializer
+        dtype = None if isinstance(initializer, ops.Tensor) else dtype
+    # The variable's name is the variable scope's, whatever name scope the
+    # caller is in.
+    saved = graph._name_stack
+    graph._name_stack = ""
+    try:
+        var = Variable(init, trainable=trainable, collections=collections, name=full_name, dtype=dtype, validate_shape=validate_shape)
+    finally:
+        graph._name_stack = saved
+    if regularizer is not None:
+        with graph.name_scope(full_name + "/Regularizer/"):
+            loss = regularizer(var.value())
+        if loss is not None:
+            graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
+    store.vars[full_name] = var
+    return var
