@@ -1,0 +1,74 @@
+"""Builds the tensorweave pip package: the C++ core with Bazel, the Python
+package around it. `pip install .` or, for development, `pip install -e .`."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+from setuptools import Extension
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+
+# What a fresh Debian/Ubuntu machine needs; tools/install_deps.sh installs it.
+_PREREQUISITES = {
+    "bazel": "apt-get install -y bazel-bootstrap",
+    "g++": "apt-get install -y g++",
+    "protoc": "apt-get install -y protobuf-compiler libprotobuf-dev",
+}
+
+
+def _check_prerequisites():
+    missing = [f"  {tool}: {cmd}" for tool, cmd in _PREREQUISITES.items() if shutil.which(tool) is None]
+    if missing:
+        raise SystemExit(
+            "tensorweave builds its C++ core from source and these tools are missing:\n"
+            + "\n".join(missing)
+            + "\n(or run tools/install_deps.sh, which installs everything)"
+        )
+
+
+def _generate_protos():
+    out = os.path.join(ROOT, "python", "tensorweave", "_src", "framework")
+    subprocess.check_call(
+        ["protoc", f"--python_out={out}", "-Icore/framework", "core/framework/graph.proto"], cwd=ROOT
+    )
+
+
+class BazelExtension(Extension):
+    def __init__(self, name, target):
+        super().__init__(name, sources=[])
+        self.target = target
+
+
+class BuildPy(build_py):
+    def run(self):
+        _check_prerequisites()
+        _generate_protos()
+        super().run()
+
+
+class BazelBuildExt(build_ext):
+    def build_extension(self, ext):
+        _check_prerequisites()
+        _generate_protos()
+        env = dict(os.environ, PYTHON_BIN_PATH=sys.executable)
+        subprocess.check_call(["bazel", "build", ext.target], cwd=ROOT, env=env)
+        package, _, name = ext.target.lstrip("/").partition(":")
+        built = os.path.join(ROOT, "bazel-bin", package, name)
+        dest = self.get_ext_fullpath(ext.name)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        if os.path.exists(dest):
+            os.remove(dest)  # the copy in bazel-bin is read-only
+        shutil.copyfile(built, dest)
+        os.chmod(dest, 0o755)
+
+
+setup(
+    package_dir={"": "python"},
+    ext_modules=[BazelExtension("tensorweave._pywrap_tensorweave", "//python:_pywrap_tensorweave.so")],
+    cmdclass={"build_py": BuildPy, "build_ext": BazelBuildExt},
+)

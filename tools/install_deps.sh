@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what tensorweave needs to build and test, if missing: Debian
+# packages with apt-get, Python packages with pip. Safe to run repeatedly.
+set -euo pipefail
+
+DEBIAN_PACKAGES=(
+  bazel-bootstrap g++ protobuf-compiler libprotobuf-dev libeigen3-dev
+  libopenblas-dev libgtest-dev libbenchmark-dev libflatbuffers-dev
+  flatbuffers-compiler clang-format
+)
+PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn)
+
+missing=()
+for pkg in "${DEBIAN_PACKAGES[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install_deps: apt-get install ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+PYTHON="${PYTHON:-python3}"
+pip_missing=()
+for pkg in "${PYTHON_PACKAGES[@]}"; do
+  module="$pkg"
+  [ "$pkg" = "scikit-learn" ] && module="sklearn"
+  [ "$pkg" = "protobuf" ] && module="google.protobuf"
+  "$PYTHON" -c "import $module" >/dev/null 2>&1 || pip_missing+=("$pkg")
+done
+if [ ${#pip_missing[@]} -gt 0 ]; then
+  echo "install_deps: pip install ${pip_missing[*]}"
+  "$PYTHON" -m pip install -q "${pip_missing[@]}"
+fi
