@@ -26,6 +26,11 @@ def _infer_dtype(value):
     raise TypeError(f"Cannot convert {value!r} to a tensor: unsupported type {arr.dtype}")
 
 
+def _contiguous(arr):
+    # Not np.ascontiguousarray: it turns 0-d arrays into 1-d ones.
+    return arr if arr.flags.c_contiguous else np.array(arr, order="C")
+
+
 def to_numpy(value, dtype, what="value"):
     """`value` as a C-contiguous numpy array of `dtype`, refusing lossy
     conversions (a float into an int tensor, an out-of-range int)."""
@@ -38,13 +43,13 @@ def to_numpy(value, dtype, what="value"):
                 flat[i] = item.encode("utf-8")
             elif not isinstance(item, bytes):
                 raise TypeError(f"Expected string, got {item!r} of type {type(item).__name__}")
-        return np.ascontiguousarray(arr)
+        return _contiguous(arr)
     try:
         arr = np.asarray(value)
     except ValueError as e:
         raise ValueError(f"Cannot convert {what} {value!r} to a tensor: {e}") from None
     if arr.dtype == np_dtype:
-        return np.ascontiguousarray(arr)
+        return _contiguous(arr)
     if arr.dtype.kind in "SUO":
         raise TypeError(f"Expected {dtype.name}, got {value!r} of type {type(value).__name__}")
     if np_dtype.kind in "iub" and arr.dtype.kind == "f":
@@ -57,7 +62,7 @@ def to_numpy(value, dtype, what="value"):
     if np_dtype.kind in "iu" and arr.dtype.kind in "iuf":
         if not np.array_equal(converted.astype(arr.dtype), arr):
             raise ValueError(f"{what} {value!r} is out of range for dtype {dtype.name}")
-    return np.ascontiguousarray(converted)
+    return _contiguous(converted)
 
 
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
@@ -82,7 +87,7 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     if shape is not None:
         shape = [int(d) for d in np.atleast_1d(np.asarray(shape, dtype=np.int64))] if np.ndim(shape) else [int(shape)]
         if arr.size == 1:
-            arr = np.ascontiguousarray(np.broadcast_to(arr.reshape(()), shape))
+            arr = _contiguous(np.broadcast_to(arr.reshape(()), shape))
         elif arr.size == int(np.prod(shape)) and not verify_shape:
             arr = arr.reshape(shape)
         else:
