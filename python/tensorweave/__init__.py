@@ -55,6 +55,10 @@ from tensorweave._src.ops.array_ops import reshape
 from tensorweave._src.ops.array_ops import shape
 from tensorweave._src.ops.array_ops import zeros
 from tensorweave._src.ops.constant_op import constant
+from tensorweave._src.ops.gradients_impl import NotDifferentiable
+from tensorweave._src.ops.gradients_impl import RegisterGradient
+from tensorweave._src.ops.gradients_impl import gradients
+from tensorweave._src.ops.gradients_impl import no_gradient
 from tensorweave._src.ops.init_ops import constant_initializer
 from tensorweave._src.ops.init_ops import glorot_normal_initializer
 from tensorweave._src.ops.init_ops import glorot_uniform_initializer
