@@ -98,6 +98,11 @@ from tensorweave._src.ops.variables import trainable_variables
 from tensorweave._src.ops.variables import variable_scope
 from tensorweave._src.ops.variables import variables_initializer
 
+# Gradient functions register themselves when imported.
+from tensorweave._src.ops import array_grad as _array_grad  # noqa: F401
+from tensorweave._src.ops import math_grad as _math_grad  # noqa: F401
+from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
+
 __version__ = "0.1.0"
 
 

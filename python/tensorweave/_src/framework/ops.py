@@ -470,16 +470,20 @@ class Graph:
 
     # --- collections --------------------------------------------------------
     def add_to_collection(self, name, value):
+    """Adds `value` to the default graph's collection `name`."""
         self._collections.setdefault(name, []).append(value)
 
     def add_to_collections(self, names, value):
+    """Adds `value` to each collection in `names`."""
         for name in [names] if isinstance(names, str) else names:
             self.add_to_collection(name, value)
 
     def get_collection_ref(self, name):
+    """The list of collection `key` itself (mutable)."""
         return self._collections.setdefault(name, [])
 
     def get_collection(self, name, scope=None):
+    """The items of collection `key` (optionally filtered by a `scope` regex)."""
         items = list(self._collections.get(name, []))
         if scope is None:
             return items
