@@ -470,20 +470,16 @@ class Graph:
 
     # --- collections --------------------------------------------------------
     def add_to_collection(self, name, value):
-    """Adds `value` to the default graph's collection `name`."""
         self._collections.setdefault(name, []).append(value)
 
     def add_to_collections(self, names, value):
-    """Adds `value` to each collection in `names`."""
         for name in [names] if isinstance(names, str) else names:
             self.add_to_collection(name, value)
 
     def get_collection_ref(self, name):
-    """The list of collection `key` itself (mutable)."""
         return self._collections.setdefault(name, [])
 
     def get_collection(self, name, scope=None):
-    """The items of collection `key` (optionally filtered by a `scope` regex)."""
         items = list(self._collections.get(name, []))
         if scope is None:
             return items
@@ -648,18 +644,22 @@ def control_dependencies(control_inputs):
 
 
 def add_to_collection(name, value):
+    """Adds `value` to the default graph's collection `name`."""
     get_default_graph().add_to_collection(name, value)
 
 
 def add_to_collections(names, value):
+    """Adds `value` to each collection in `names`."""
     get_default_graph().add_to_collections(names, value)
 
 
 def get_collection(key, scope=None):
+    """The items of collection `key` (optionally filtered by a `scope` regex)."""
     return get_default_graph().get_collection(key, scope)
 
 
 def get_collection_ref(key):
+    """The list of collection `key` itself (mutable)."""
     return get_default_graph().get_collection_ref(key)
 
 
