@@ -456,3 +456,17 @@ def test_unseeded_random_differs():
 def test_random_needs_float_dtype(graph):
     with pytest.raises(ValueError):
         tw.random_normal([2], dtype=tw.int32)
+
+
+def test_fed_array_not_aliased_by_variable(sess):
+    v = tw.Variable(np.zeros(4, np.float32))
+    ph = tw.placeholder(tw.float32, [4])
+    upd = tw.assign(v, ph)
+    sess.run(v.initializer)
+    arr = np.ones(4, np.float32)
+    sess.run(upd, {ph: arr})
+    arr[:] = 5.0
+    np.testing.assert_array_equal(sess.run(v), np.ones(4))
+    fetched = sess.run(upd, {ph: arr})
+    fetched[:] = -1.0
+    np.testing.assert_array_equal(sess.run(v), np.full(4, 5.0))
