@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <deque>
+#include <functional>
+#include <queue>
 #include <set>
 
 #include "core/framework/shape_inference.h"
@@ -414,17 +415,20 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
     }
     def.set_name(prefix + def.name());
   }
-  std::deque<int> ready;
+  // Kahn's algorithm taking the ready node that comes first in the GraphDef:
+  // a GraphDef already in topological order (every exported one) keeps its
+  // order, so export -> import -> export gives the same GraphDef.
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
   for (int i = 0; i < graph_def.node_size(); ++i) {
-    if (pending[i] == 0) ready.push_back(i);
+    if (pending[i] == 0) ready.push(i);
   }
   std::vector<int> order;
   while (!ready.empty()) {
-    int i = ready.front();
-    ready.pop_front();
+    int i = ready.top();
+    ready.pop();
     order.push_back(i);
     for (int c : consumers[i]) {
-      if (--pending[c] == 0) ready.push_back(c);
+      if (--pending[c] == 0) ready.push(c);
     }
   }
   if (order.size() != defs.size()) {
