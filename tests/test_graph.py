@@ -235,7 +235,8 @@ def test_operation_properties(graph):
     assert "m" in repr(op) and "MatMul" in repr(op)
     assert "m:0" in repr(m)
     nd = op.node_def
-    assert nd.name == "m" and nd.op == "MatMul" and [i.split(":")[0] for i in nd.input] == ["a", "b"]
+    assert nd.name == "m" and nd.op == "MatMul"
+    assert [i.split(":")[0] for i in nd.input] == ["a", "b"]
 
 
 def test_tensor_shapes(graph):
@@ -370,7 +371,8 @@ def test_constant_dtype_inference(graph):
 
 def test_constant_shape_broadcast(sess):
     np.testing.assert_array_equal(sess.run(tw.constant(3, shape=[2, 2])), np.full((2, 2), 3))
-    np.testing.assert_array_equal(sess.run(tw.constant([1, 2, 3, 4], shape=[2, 2])), [[1, 2], [3, 4]])
+    c = tw.constant([1, 2, 3, 4], shape=[2, 2])
+    np.testing.assert_array_equal(sess.run(c), [[1, 2], [3, 4]])
 
 
 def test_string_constant_roundtrip(sess):

@@ -138,7 +138,8 @@ def test_feed_numpy_scalars_and_lists(sess):
 def test_feed_list_into_matrix(sess):
     x = tw.placeholder(tw.float64, [None, 2])
     w = tw.constant([[1.0], [2.0]], dtype=tw.float64)
-    np.testing.assert_allclose(sess.run(tw.matmul(x, w), {x: [[3.0, 4.0], [1.0, 1.0]]}), [[11.0], [3.0]])
+    out = sess.run(tw.matmul(x, w), {x: [[3.0, 4.0], [1.0, 1.0]]})
+    np.testing.assert_allclose(out, [[11.0], [3.0]])
 
 
 def test_feed_intermediate_tensor(sess):

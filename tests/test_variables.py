@@ -330,7 +330,8 @@ def test_zeros_ones_constant_initializers(sess, dtype):
     z = tw.get_variable("z", [2, 3], dtype=dtype, initializer=tw.zeros_initializer())
     o = tw.get_variable("o", [2, 3], dtype=dtype, initializer=tw.ones_initializer())
     c = tw.get_variable("c", [2, 3], dtype=dtype, initializer=tw.constant_initializer(5))
-    l = tw.get_variable("l", [2, 3], dtype=dtype, initializer=tw.constant_initializer([1, 2, 3, 4, 5, 6]))
+    init = tw.constant_initializer([1, 2, 3, 4, 5, 6])
+    l = tw.get_variable("l", [2, 3], dtype=dtype, initializer=init)  # noqa: E741
     sess.run(tw.global_variables_initializer())
     np_dtype = dtype.as_numpy_dtype
     zv, ov, cv, lv = sess.run([z, o, c, l])
