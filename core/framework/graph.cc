@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
-#include <queue>
+#include <deque>
 #include <set>
 
 #include "core/framework/shape_inference.h"
@@ -408,27 +407,30 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
                                        input,
                                        "', which is not in the GraphDef");
       }
+      // Keep the input's spelling ("x" stays "x", "x:0" stays "x:0") so
+      // that a round trip through ImportGraphDef preserves the NodeDefs.
+      const bool explicit_index =
+          !is_control && input.find(':') != std::string::npos;
       input = (is_control ? "^" : "") + prefix + name +
-              (is_control ? "" : ":" + std::to_string(out_index));
+              (explicit_index ? ":" + std::to_string(out_index) : "");
       ++pending[i];
       consumers[it->second].push_back(i);
     }
     def.set_name(prefix + def.name());
   }
-  // Kahn's algorithm taking the ready node that comes first in the GraphDef:
-  // a GraphDef already in topological order (every exported one) keeps its
-  // order, so export -> import -> export gives the same GraphDef.
-  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  // Among the ready nodes, the earliest in the GraphDef goes first, so that
+  // a GraphDef already in topological order keeps its order.
+  std::set<int> ready;
   for (int i = 0; i < graph_def.node_size(); ++i) {
-    if (pending[i] == 0) ready.push(i);
+    if (pending[i] == 0) ready.insert(i);
   }
   std::vector<int> order;
   while (!ready.empty()) {
-    int i = ready.top();
-    ready.pop();
+    int i = *ready.begin();
+    ready.erase(ready.begin());
     order.push_back(i);
     for (int c : consumers[i]) {
-      if (--pending[c] == 0) ready.push(c);
+      if (--pending[c] == 0) ready.insert(c);
     }
   }
   if (order.size() != defs.size()) {
@@ -440,6 +442,7 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
     }
   }
   const size_t first_new = nodes_.size();
+  const size_t first_added = added != nullptr ? added->size() : 0;
   for (int i : order) {
     Node* node;
     Status s = AddNodeLocked(defs[i], &node);
@@ -462,6 +465,8 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
         by_name_.erase(doomed->name());
         nodes_.pop_back();
       }
+      // Do not hand out pointers to the removed nodes.
+      if (added != nullptr) added->resize(first_added);
       return s;
     }
     if (added != nullptr) added->push_back(node);

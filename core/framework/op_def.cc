@@ -170,7 +170,11 @@ Status ParseAttr(const std::string& spec, AttrDef* attr) {
   }
   std::string rest = Trim(spec.substr(colon + 1));
   std::string default_text;
+  // The default follows the first '=' that is not part of ">=".
   size_t eq = rest.find('=');
+  while (eq != std::string::npos && eq > 0 && rest[eq - 1] == '>') {
+    eq = rest.find('=', eq + 1);
+  }
   if (eq != std::string::npos) {
     default_text = Trim(rest.substr(eq + 1));
     rest = Trim(rest.substr(0, eq));

@@ -2,16 +2,24 @@
 
 namespace tensorweave {
 
+namespace {
+
+// The caller of a parallel loop takes part, so the pool needs one thread
+// fewer than the loop's parallelism; a parallelism of 1 needs no pool (a
+// ThreadPool of 0 threads would mean one per core).
+std::unique_ptr<ThreadPool> MakeIntraOpPool(int intra_op_threads) {
+  const int parallelism =
+      intra_op_threads > 0 ? intra_op_threads : ThreadPool::NumCores();
+  if (parallelism <= 1) return nullptr;
+  return std::make_unique<ThreadPool>(parallelism - 1, "intra_op");
+}
+
+}  // namespace
+
 Session::Session(std::shared_ptr<Graph> graph, const SessionOptions& options)
     : graph_(std::move(graph)),
       inter_op_pool_(new ThreadPool(options.inter_op_threads, "inter_op")),
-      // The caller of a parallel loop takes part, so the pool needs one
-      // thread fewer than the loop's parallelism.
-      intra_op_pool_(new ThreadPool(
-          (options.intra_op_threads > 0 ? options.intra_op_threads
-                                        : ThreadPool::NumCores()) -
-              1,
-          "intra_op")) {}
+      intra_op_pool_(MakeIntraOpPool(options.intra_op_threads)) {}
 
 Session::~Session() { Close(); }
 

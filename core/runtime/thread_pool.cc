@@ -55,8 +55,9 @@ void ThreadPool::ParallelFor(int64_t total, int64_t min_block,
   if (total <= 0) return;
   min_block = std::max<int64_t>(min_block, 1);
   const int64_t max_parallel = num_threads() + 1;
+  // Rounding down keeps every block but the last at least min_block long.
   const int64_t num_blocks =
-      std::min<int64_t>(max_parallel * 4, (total + min_block - 1) / min_block);
+      std::min<int64_t>(max_parallel * 4, total / min_block);
   if (num_blocks <= 1) {
     fn(0, total);
     return;

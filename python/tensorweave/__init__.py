@@ -55,6 +55,10 @@ from tensorweave._src.ops.array_ops import reshape
 from tensorweave._src.ops.array_ops import shape
 from tensorweave._src.ops.array_ops import zeros
 from tensorweave._src.ops.constant_op import constant
+from tensorweave._src.ops.gradients_impl import NotDifferentiable
+from tensorweave._src.ops.gradients_impl import RegisterGradient
+from tensorweave._src.ops.gradients_impl import gradients
+from tensorweave._src.ops.gradients_impl import no_gradient
 from tensorweave._src.ops.init_ops import constant_initializer
 from tensorweave._src.ops.init_ops import glorot_normal_initializer
 from tensorweave._src.ops.init_ops import glorot_uniform_initializer
@@ -93,6 +97,11 @@ from tensorweave._src.ops.variables import local_variables_initializer
 from tensorweave._src.ops.variables import trainable_variables
 from tensorweave._src.ops.variables import variable_scope
 from tensorweave._src.ops.variables import variables_initializer
+
+# Gradient functions register themselves when imported.
+from tensorweave._src.ops import array_grad as _array_grad  # noqa: F401
+from tensorweave._src.ops import math_grad as _math_grad  # noqa: F401
+from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
 
 __version__ = "0.1.0"
 

@@ -653,18 +653,22 @@ def control_dependencies(control_inputs):
 
 
 def add_to_collection(name, value):
+    """Adds `value` to the default graph's collection `name`."""
     get_default_graph().add_to_collection(name, value)
 
 
 def add_to_collections(names, value):
+    """Adds `value` to each collection in `names`."""
     get_default_graph().add_to_collections(names, value)
 
 
 def get_collection(key, scope=None):
+    """The items of collection `key` (optionally filtered by a `scope` regex)."""
     return get_default_graph().get_collection(key, scope)
 
 
 def get_collection_ref(key):
+    """The list of collection `key` itself (mutable)."""
     return get_default_graph().get_collection_ref(key)
 
 

@@ -21,16 +21,22 @@ class Initializer:
 
 
 class Zeros(Initializer):
+    """Initializes to 0."""
+
     def __call__(self, shape, dtype=None, partition_info=None):
         return array_ops.zeros(shape, dtype or self.dtype)
 
 
 class Ones(Initializer):
+    """Initializes to 1."""
+
     def __call__(self, shape, dtype=None, partition_info=None):
         return array_ops.ones(shape, dtype or self.dtype)
 
 
 class Constant(Initializer):
+    """Initializes to a constant value (a scalar, broadcast, or a full array)."""
+
     def __init__(self, value=0, dtype=dtypes.float32, verify_shape=False):
         super().__init__(dtype)
         self.value = value
@@ -40,6 +46,8 @@ class Constant(Initializer):
 
 
 class RandomUniform(Initializer):
+    """Uniform values in [minval, maxval)."""
+
     def __init__(self, minval=0.0, maxval=None, seed=None, dtype=dtypes.float32):
         super().__init__(dtype)
         self.minval, self.maxval, self.seed = minval, maxval, seed
@@ -49,6 +57,8 @@ class RandomUniform(Initializer):
 
 
 class RandomNormal(Initializer):
+    """Normal values with the given mean and stddev."""
+
     def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32):
         super().__init__(dtype)
         self.mean, self.stddev, self.seed = mean, stddev, seed
@@ -58,6 +68,8 @@ class RandomNormal(Initializer):
 
 
 class TruncatedNormal(Initializer):
+    """Normal values redrawn beyond 2 stddevs."""
+
     def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32):
         super().__init__(dtype)
         self.mean, self.stddev, self.seed = mean, stddev, seed
@@ -107,18 +119,22 @@ class VarianceScaling(Initializer):
 
 
 def glorot_uniform_initializer(seed=None, dtype=dtypes.float32):
+    """Uniform in +-sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio)."""
     return VarianceScaling(1.0, "fan_avg", "uniform", seed, dtype)
 
 
 def glorot_normal_initializer(seed=None, dtype=dtypes.float32):
+    """Truncated normal with variance 2 / (fan_in + fan_out)."""
     return VarianceScaling(1.0, "fan_avg", "truncated_normal", seed, dtype)
 
 
 def he_normal(seed=None):
+    """Truncated normal with variance 2 / fan_in (He et al.)."""
     return VarianceScaling(2.0, "fan_in", "truncated_normal", seed)
 
 
 def he_uniform(seed=None):
+    """Uniform with variance 2 / fan_in (He et al.)."""
     return VarianceScaling(2.0, "fan_in", "uniform", seed)
 
 

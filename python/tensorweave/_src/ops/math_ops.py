@@ -108,6 +108,7 @@ def cast(x, dtype, name=None):
 
 
 def to_float(x, name="ToFloat"):
+    """x cast to float32."""
     return cast(x, dtypes.float32, name=name)
 
 

@@ -199,18 +199,22 @@ def _convert_variable(v, dtype):
 
 # --- collections and initializers ---------------------------------------------
 def global_variables(scope=None):
+    """Variables in GLOBAL_VARIABLES (every variable, by default)."""
     return ops.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
 def trainable_variables(scope=None):
+    """Variables made with trainable=True (what optimizers update)."""
     return ops.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
 def local_variables(scope=None):
+    """Variables in LOCAL_VARIABLES."""
     return ops.get_collection(GraphKeys.LOCAL_VARIABLES, scope)
 
 
 def model_variables(scope=None):
+    """Variables in MODEL_VARIABLES."""
     return ops.get_collection(GraphKeys.MODEL_VARIABLES, scope)
 
 
@@ -236,6 +240,7 @@ def global_variables_initializer():
 
 
 def local_variables_initializer():
+    """An op that initializes every local variable."""
     return variables_initializer(local_variables(), name="init_1")
 
 
@@ -290,6 +295,7 @@ def _var_store(graph):
 
 
 def get_variable_scope():
+    """The current VariableScope."""
     return _scope_stack()[-1]
 
 

@@ -1,0 +1,52 @@
+"""Shared timing helpers for the benchmarks: medians of repeated runs, and
+a table of times and ratios (these machines are noisy; compare ratios from
+one run, never absolute figures across runs)."""
+
+import statistics
+import time
+
+
+def time_call(fn, min_time=0.2, repeats=7, warmup=20):
+    """Median seconds per call of fn(), over `repeats` batches of calls."""
+    for _ in range(warmup):
+        fn()
+    # Size a batch to take about min_time / repeats.
+    n = 1
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        dt = time.perf_counter() - t0
+        if dt > min_time / repeats or n > 1 << 20:
+            break
+        n *= 2
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        samples.append((time.perf_counter() - t0) / n)
+    return statistics.median(samples)
+
+
+def report(title, rows, baseline_keys):
+    """rows: {case: {system: seconds}}; prints µs and ratios to each baseline."""
+    print(f"\n{title}")
+    systems = []
+    for timings in rows.values():
+        for s in timings:
+            if s not in systems:
+                systems.append(s)
+    header = f"{'case':28s}" + "".join(f"{s:>16s}" for s in systems)
+    header += "".join(f"{'tw/' + b:>14s}" for b in baseline_keys)
+    print(header)
+    for case, timings in rows.items():
+        line = f"{case:28s}" + "".join(
+            f"{timings[s] * 1e6:14.1f}us" if s in timings else f"{'-':>16s}" for s in systems
+        )
+        for b in baseline_keys:
+            if b in timings and "tensorweave" in timings:
+                line += f"{timings['tensorweave'] / timings[b]:14.3f}"
+            else:
+                line += f"{'-':>14s}"
+        print(line)

@@ -1,0 +1,488 @@
+#include "core/framework/tensor.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/framework/graph.pb.h"
+#include "core/framework/graph_test_util.h"
+#include "core/framework/tensor_shape.h"
+#include "core/framework/types.h"
+
+namespace tensorweave {
+namespace {
+
+using test::MakeTensor;
+using test::ToVector;
+
+bool HasSubstr(const std::string& s, const std::string& sub) {
+  return s.find(sub) != std::string::npos;
+}
+
+// ---------------------------------------------------------------- types ---
+
+TEST(TypesTest, NamesAndSizes) {
+  EXPECT_EQ(DataTypeName(DT_FLOAT), "float32");
+  EXPECT_EQ(DataTypeName(DT_DOUBLE), "float64");
+  EXPECT_EQ(DataTypeName(DT_STRING), "string");
+  DataType t;
+  ASSERT_TRUE(DataTypeFromName("double", &t));
+  EXPECT_EQ(t, DT_DOUBLE);
+  ASSERT_TRUE(DataTypeFromName("float", &t));
+  EXPECT_EQ(t, DT_FLOAT);
+  EXPECT_FALSE(DataTypeFromName("float16", &t));
+  EXPECT_EQ(DataTypeSize(DT_FLOAT), 4u);
+  EXPECT_EQ(DataTypeSize(DT_INT64), 8u);
+  EXPECT_EQ(DataTypeSize(DT_UINT8), 1u);
+  EXPECT_EQ(DataTypeSize(DT_BOOL), 1u);
+  EXPECT_EQ(DataTypeSize(DT_STRING), 0u);
+  EXPECT_TRUE(IsValidDataType(DT_INT32));
+  EXPECT_FALSE(IsValidDataType(0));
+  EXPECT_FALSE(IsValidDataType(5));
+  EXPECT_FALSE(IsValidDataType(100));
+  for (DataType dt : AllDataTypes()) {
+    DataType back;
+    ASSERT_TRUE(DataTypeFromName(DataTypeName(dt), &back)) << dt;
+    EXPECT_EQ(back, dt);
+  }
+}
+
+// -------------------------------------------------------- TensorShape ---
+
+TEST(TensorShapeTest, BuildValidates) {
+  TensorShape s;
+  TW_EXPECT_OK(TensorShape::Build({2, 3, 0}, &s));
+  EXPECT_EQ(s, TensorShape({2, 3, 0}));
+  EXPECT_EQ(s.num_elements(), 0);
+
+  Status st = TensorShape::Build({2, -3}, &s);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(st.message(), "negative")) << st.message();
+
+  const int64_t big = int64_t{1} << 32;
+  st = TensorShape::Build({big, big}, &s);
+  EXPECT_EQ(st.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(st.message(), "too many elements")) << st.message();
+  // 2^31 * 2^31 fits (2^62); 2^31 * 2^31 * 2 == 2^63 does not.
+  const int64_t half = int64_t{1} << 31;
+  TW_EXPECT_OK(TensorShape::Build({half, half}, &s));
+  EXPECT_FALSE(TensorShape::Build({half, half, 2}, &s).ok());
+  // A zero dim makes any product fit.
+  TW_EXPECT_OK(TensorShape::Build({0, big, big}, &s));
+  EXPECT_EQ(s.num_elements(), 0);
+}
+
+TEST(TensorShapeTest, ToString) {
+  EXPECT_EQ(TensorShape().ToString(), "[]");
+  EXPECT_EQ(TensorShape({2, 3}).ToString(), "[2,3]");
+  EXPECT_EQ(PartialShape({-1, 3}).ToString(), "[?,3]");
+  EXPECT_EQ(PartialShape::UnknownRank().ToString(), "<unknown>");
+  EXPECT_EQ(PartialShape({}).ToString(), "[]");
+}
+
+TEST(PartialShapeTest, CompatibleAndMerge) {
+  PartialShape unknown;
+  PartialShape a({-1, 3}), b({2, -1}), c({2, 4}), d({2, 3, 1});
+  EXPECT_TRUE(a.IsCompatibleWith(b));
+  EXPECT_TRUE(a.IsCompatibleWith(unknown));
+  EXPECT_TRUE(unknown.IsCompatibleWith(d));
+  EXPECT_FALSE(a.IsCompatibleWith(c));
+  EXPECT_FALSE(a.IsCompatibleWith(d));  // rank differs
+  EXPECT_TRUE(a.IsCompatibleWith(TensorShape({7, 3})));
+  EXPECT_FALSE(a.IsCompatibleWith(TensorShape({7, 4})));
+
+  PartialShape m;
+  TW_EXPECT_OK(a.Merge(b, &m));
+  EXPECT_EQ(m, PartialShape({2, 3}));
+  TW_EXPECT_OK(unknown.Merge(a, &m));
+  EXPECT_EQ(m, a);
+  TW_EXPECT_OK(a.Merge(unknown, &m));
+  EXPECT_EQ(m, a);
+  Status s = a.Merge(c, &m);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(s.message(), "[?,3]")) << s.message();
+  EXPECT_FALSE(a.Merge(d, &m).ok());
+
+  EXPECT_TRUE(PartialShape({2, 3}).IsFullyDefined());
+  EXPECT_FALSE(a.IsFullyDefined());
+  EXPECT_FALSE(unknown.IsFullyDefined());
+  EXPECT_EQ(PartialShape({2, 3}).num_elements(), 6);
+  EXPECT_EQ(a.num_elements(), -1);
+  EXPECT_EQ(unknown.rank(), -1);
+  EXPECT_NE(PartialShape::Unknown(0), unknown);  // scalar vs unknown rank
+}
+
+TEST(PartialShapeTest, ProtoRoundTrip) {
+  for (const PartialShape& s :
+       {PartialShape(), PartialShape({}), PartialShape({-1, 0, 5})}) {
+    TensorShapeProto proto;
+    s.ToProto(&proto);
+    PartialShape back;
+    TW_EXPECT_OK(PartialShape::FromProto(proto, &back));
+    EXPECT_EQ(back, s) << s.ToString();
+  }
+  TensorShapeProto bad;
+  bad.add_dim()->set_size(-2);
+  PartialShape out;
+  EXPECT_FALSE(PartialShape::FromProto(bad, &out).ok());
+  TensorShapeProto both;
+  both.set_unknown_rank(true);
+  both.add_dim()->set_size(2);
+  EXPECT_FALSE(PartialShape::FromProto(both, &out).ok());
+}
+
+// ------------------------------------------------------------- Tensor ---
+
+TEST(TensorTest, BuffersAre64ByteAligned) {
+  for (DataType dt : AllDataTypes()) {
+    for (int64_t n : {0, 1, 3, 17, 1000}) {
+      Tensor t(dt, TensorShape({n}));
+      ASSERT_NE(t.raw_data(), nullptr);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(t.raw_data()) % kTensorAlignment,
+                0u)
+          << DataTypeName(dt) << " n=" << n;
+    }
+  }
+  auto buf = TensorBuffer::Allocate(1);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(buf->data()) % 64, 0u);
+  EXPECT_TRUE(buf->owned());
+}
+
+TEST(TensorTest, BasicsAndFactories) {
+  Tensor invalid;
+  EXPECT_FALSE(invalid.valid());
+  EXPECT_EQ(invalid.raw_data(), nullptr);
+
+  Tensor s = Tensor::Scalar<double>(2.5);
+  EXPECT_EQ(s.dtype(), DT_DOUBLE);
+  EXPECT_EQ(s.rank(), 0);
+  EXPECT_EQ(s.num_elements(), 1);
+  EXPECT_EQ(s.data<double>()[0], 2.5);
+
+  Tensor v = Tensor::Vector<int32_t>({1, 2, 3});
+  EXPECT_EQ(v.shape(), TensorShape({3}));
+  EXPECT_EQ(v.num_bytes(), 12u);
+  EXPECT_EQ(ToVector<int32_t>(v), (std::vector<int32_t>{1, 2, 3}));
+
+  Tensor strs = Tensor::Vector<std::string>({"a", "bc"});
+  EXPECT_EQ(strs.dtype(), DT_STRING);
+  EXPECT_EQ(strs.data<std::string>()[1], "bc");
+  EXPECT_EQ(strs.num_bytes(), 0u);
+}
+
+TEST(TensorTest, ReshapedIsZeroCopyView) {
+  Tensor t = MakeTensor<float>({2, 3}, {0, 1, 2, 3, 4, 5});
+  Tensor r;
+  TW_ASSERT_OK(t.Reshaped(TensorShape({3, 2}), &r));
+  EXPECT_EQ(r.shape(), TensorShape({3, 2}));
+  EXPECT_EQ(r.raw_data(), t.raw_data());
+  EXPECT_EQ(r.buffer(), t.buffer());
+  r.data<float>()[5] = 42;
+  EXPECT_EQ(t.data<float>()[5], 42);
+  EXPECT_FALSE(t.BufferUniquelyOwned());
+
+  Status s = t.Reshaped(TensorShape({4}), &r);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(s.message(), "6 elements")) << s.message();
+}
+
+TEST(TensorTest, SliceIsZeroCopyView) {
+  Tensor t = MakeTensor<int64_t>({4, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  Tensor rows = t.Slice(1, 3);
+  EXPECT_EQ(rows.shape(), TensorShape({2, 2}));
+  EXPECT_EQ(ToVector<int64_t>(rows), (std::vector<int64_t>{2, 3, 4, 5}));
+  EXPECT_EQ(rows.raw_data(), t.data<int64_t>() + 2);
+  rows.data<int64_t>()[0] = -1;
+  EXPECT_EQ(t.data<int64_t>()[2], -1);
+  Tensor empty = t.Slice(2, 2);
+  EXPECT_EQ(empty.num_elements(), 0);
+
+  Tensor strs = MakeTensor<std::string>({3}, {"x", "y", "z"});
+  Tensor tail = strs.Slice(1, 3);
+  EXPECT_EQ(ToVector<std::string>(tail), (std::vector<std::string>{"y", "z"}));
+  tail.data<std::string>()[0] = "Y";
+  EXPECT_EQ(strs.data<std::string>()[1], "Y");
+}
+
+TEST(TensorTest, DeepCopyIsIndependent) {
+  Tensor t = MakeTensor<float>({2, 2}, {1, 2, 3, 4});
+  Tensor copy = t.DeepCopy();
+  EXPECT_NE(copy.raw_data(), t.raw_data());
+  EXPECT_TRUE(copy.SameContents(t));
+  EXPECT_TRUE(copy.BufferUniquelyOwned());
+  t.data<float>()[0] = 100;
+  EXPECT_EQ(copy.data<float>()[0], 1);
+  EXPECT_FALSE(copy.SameContents(t));
+
+  // A deep copy of a slice copies only the slice.
+  Tensor slice_copy = t.Slice(1, 2).DeepCopy();
+  EXPECT_EQ(ToVector<float>(slice_copy), (std::vector<float>{3, 4}));
+
+  Tensor s = MakeTensor<std::string>({2}, {"hello", "world"});
+  Tensor scopy = s.DeepCopy();
+  s.data<std::string>()[0] = "changed";
+  EXPECT_EQ(scopy.data<std::string>()[0], "hello");
+}
+
+TEST(TensorTest, BorrowedBufferReleasedOnce) {
+  int released = 0;
+  static float storage[4] = {1, 2, 3, 4};
+  {
+    auto buf = TensorBuffer::Borrow(storage, sizeof(storage),
+                                    [&released] { ++released; });
+    EXPECT_FALSE(buf->owned());
+    Tensor t(DT_FLOAT, TensorShape({4}), buf);
+    Tensor copy = t;
+    buf.reset();
+    EXPECT_FALSE(t.BufferUniquelyOwned());  // borrowed: never reused
+    EXPECT_EQ(t.data<float>()[3], 4);
+    EXPECT_EQ(released, 0);
+  }
+  EXPECT_EQ(released, 1);
+}
+
+TEST(TensorTest, SameContents) {
+  Tensor a = MakeTensor<int32_t>({2}, {1, 2});
+  EXPECT_TRUE(a.SameContents(MakeTensor<int32_t>({2}, {1, 2})));
+  EXPECT_FALSE(a.SameContents(MakeTensor<int32_t>({2}, {1, 3})));
+  EXPECT_FALSE(a.SameContents(MakeTensor<int32_t>({1, 2}, {1, 2})));
+  EXPECT_FALSE(a.SameContents(MakeTensor<int64_t>({2}, {1, 2})));
+}
+
+// Fills a tensor of any dtype with distinct, dtype-appropriate values.
+Tensor Sample(DataType dt, const TensorShape& shape) {
+  Tensor t(dt, shape);
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    switch (dt) {
+      case DT_FLOAT:
+        t.data<float>()[i] = 0.5f * i - 3.25f;
+        break;
+      case DT_DOUBLE:
+        t.data<double>()[i] = 1e-3 * i - 7.0;
+        break;
+      case DT_INT32:
+        t.data<int32_t>()[i] = static_cast<int32_t>(i * 100003 - 500000);
+        break;
+      case DT_UINT8:
+        t.data<uint8_t>()[i] = static_cast<uint8_t>(i * 37);
+        break;
+      case DT_INT64:
+        t.data<int64_t>()[i] = (int64_t{1} << 40) * (i - 2);
+        break;
+      case DT_BOOL:
+        t.data<bool>()[i] = i % 3 == 0;
+        break;
+      case DT_STRING:
+        t.data<std::string>()[i] = std::string(i, 'a') + std::to_string(i);
+        break;
+      default:
+        ADD_FAILURE() << "dtype " << dt;
+    }
+  }
+  return t;
+}
+
+TEST(TensorProtoTest, RoundTripEveryDtype) {
+  for (DataType dt : AllDataTypes()) {
+    for (const TensorShape& shape :
+         {TensorShape(), TensorShape({0}), TensorShape({5}),
+          TensorShape({2, 3}), TensorShape({3, 0, 2})}) {
+      Tensor t = Sample(dt, shape);
+      TensorProto proto;
+      t.ToProto(&proto);
+      EXPECT_EQ(proto.dtype(), dt);
+      Tensor back;
+      TW_ASSERT_OK(Tensor::FromProto(proto, &back));
+      EXPECT_TRUE(back.SameContents(t))
+          << DataTypeName(dt) << " " << shape.ToString() << ": "
+          << back.DebugString() << " vs " << t.DebugString();
+      EXPECT_NE(back.raw_data(), t.raw_data());
+      // Also through the wire format.
+      std::string wire;
+      ASSERT_TRUE(proto.SerializeToString(&wire));
+      TensorProto parsed;
+      ASSERT_TRUE(parsed.ParseFromString(wire));
+      Tensor back2;
+      TW_ASSERT_OK(Tensor::FromProto(parsed, &back2));
+      EXPECT_TRUE(back2.SameContents(t)) << DataTypeName(dt);
+    }
+  }
+}
+
+TEST(TensorProtoTest, RoundTripOfSliceUsesSliceOnly) {
+  Tensor t = Sample(DT_INT32, TensorShape({4, 2}));
+  Tensor slice = t.Slice(2, 4);
+  TensorProto proto;
+  slice.ToProto(&proto);
+  EXPECT_EQ(proto.tensor_content().size(), 16u);
+  Tensor back;
+  TW_ASSERT_OK(Tensor::FromProto(proto, &back));
+  EXPECT_TRUE(back.SameContents(slice));
+  EXPECT_EQ(back.data<int32_t>()[0], t.data<int32_t>()[4]);
+}
+
+TEST(TensorProtoTest, FromProtoErrors) {
+  Tensor out;
+  // Wrong content size.
+  TensorProto p;
+  p.set_dtype(DT_FLOAT);
+  p.mutable_tensor_shape()->add_dim()->set_size(3);
+  p.set_tensor_content(std::string(8, '\0'));
+  Status s = Tensor::FromProto(p, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(s.message(), "8 bytes")) << s.message();
+  EXPECT_TRUE(HasSubstr(s.message(), "12")) << s.message();
+  EXPECT_FALSE(out.valid());  // untouched on error
+
+  // Content for an empty tensor.
+  TensorProto p0;
+  p0.set_dtype(DT_INT32);
+  p0.mutable_tensor_shape()->add_dim()->set_size(0);
+  p0.set_tensor_content(std::string(4, '\0'));
+  EXPECT_FALSE(Tensor::FromProto(p0, &out).ok());
+
+  // Bad dtypes.
+  for (int bad : {0, 5, 6, 8, 99}) {
+    TensorProto pb;
+    pb.set_dtype(static_cast<::tensorweave::DataType>(bad));
+    s = Tensor::FromProto(pb, &out);
+    EXPECT_EQ(s.code(), Code::kInvalidArgument) << bad;
+    EXPECT_TRUE(HasSubstr(s.message(), "dtype")) << s.message();
+  }
+
+  // Partially unknown and unknown-rank shapes.
+  TensorProto pu;
+  pu.set_dtype(DT_FLOAT);
+  pu.mutable_tensor_shape()->add_dim()->set_size(2);
+  pu.mutable_tensor_shape()->add_dim()->set_size(-1);
+  pu.add_float_val(1.0f);
+  s = Tensor::FromProto(pu, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(s.message(), "[2,?]")) << s.message();
+  EXPECT_TRUE(HasSubstr(s.message(), "not fully defined")) << s.message();
+  TensorProto pr;
+  pr.set_dtype(DT_FLOAT);
+  pr.mutable_tensor_shape()->set_unknown_rank(true);
+  EXPECT_FALSE(Tensor::FromProto(pr, &out).ok());
+
+  // Shape too large.
+  TensorProto big;
+  big.set_dtype(DT_FLOAT);
+  big.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 40);
+  big.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 40);
+  EXPECT_FALSE(Tensor::FromProto(big, &out).ok());
+
+  // Wrong number of *_val values (neither 1 nor all).
+  TensorProto pv;
+  pv.set_dtype(DT_INT32);
+  pv.mutable_tensor_shape()->add_dim()->set_size(4);
+  pv.add_int_val(1);
+  pv.add_int_val(2);
+  s = Tensor::FromProto(pv, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(s.message(), "2 values")) << s.message();
+
+  // A string tensor with too few values.
+  TensorProto ps;
+  ps.set_dtype(DT_STRING);
+  ps.mutable_tensor_shape()->add_dim()->set_size(3);
+  ps.add_string_val("a");
+  ps.add_string_val("b");
+  EXPECT_FALSE(Tensor::FromProto(ps, &out).ok());
+  EXPECT_FALSE(out.valid());
+}
+
+TEST(TensorProtoTest, SingleValueIsBroadcast) {
+  Tensor out;
+  TensorProto pf;
+  pf.set_dtype(DT_FLOAT);
+  pf.mutable_tensor_shape()->add_dim()->set_size(2);
+  pf.mutable_tensor_shape()->add_dim()->set_size(3);
+  pf.add_float_val(1.5f);
+  TW_ASSERT_OK(Tensor::FromProto(pf, &out));
+  EXPECT_EQ(out.shape(), TensorShape({2, 3}));
+  EXPECT_EQ(ToVector<float>(out), std::vector<float>(6, 1.5f));
+
+  TensorProto pd;
+  pd.set_dtype(DT_DOUBLE);
+  pd.mutable_tensor_shape()->add_dim()->set_size(3);
+  pd.add_double_val(-2.0);
+  TW_ASSERT_OK(Tensor::FromProto(pd, &out));
+  EXPECT_EQ(ToVector<double>(out), std::vector<double>(3, -2.0));
+
+  TensorProto pi;
+  pi.set_dtype(DT_INT32);
+  pi.mutable_tensor_shape()->add_dim()->set_size(4);
+  pi.add_int_val(7);
+  TW_ASSERT_OK(Tensor::FromProto(pi, &out));
+  EXPECT_EQ(ToVector<int32_t>(out), std::vector<int32_t>(4, 7));
+
+  TensorProto pu;
+  pu.set_dtype(DT_UINT8);
+  pu.mutable_tensor_shape()->add_dim()->set_size(2);
+  pu.add_int_val(200);
+  TW_ASSERT_OK(Tensor::FromProto(pu, &out));
+  EXPECT_EQ(ToVector<uint8_t>(out), std::vector<uint8_t>(2, 200));
+
+  TensorProto pl;
+  pl.set_dtype(DT_INT64);
+  pl.mutable_tensor_shape()->add_dim()->set_size(2);
+  pl.add_int64_val(int64_t{1} << 50);
+  TW_ASSERT_OK(Tensor::FromProto(pl, &out));
+  EXPECT_EQ(ToVector<int64_t>(out), std::vector<int64_t>(2, int64_t{1} << 50));
+
+  TensorProto pb;
+  pb.set_dtype(DT_BOOL);
+  pb.mutable_tensor_shape()->add_dim()->set_size(3);
+  pb.add_bool_val(true);
+  TW_ASSERT_OK(Tensor::FromProto(pb, &out));
+  EXPECT_EQ(ToVector<bool>(out), std::vector<bool>(3, true));
+
+  TensorProto ps;
+  ps.set_dtype(DT_STRING);
+  ps.mutable_tensor_shape()->add_dim()->set_size(2);
+  ps.add_string_val("same");
+  TW_ASSERT_OK(Tensor::FromProto(ps, &out));
+  EXPECT_EQ(ToVector<std::string>(out), std::vector<std::string>(2, "same"));
+
+  // All values given: used as they are. A scalar with no shape: one value.
+  TensorProto pall;
+  pall.set_dtype(DT_INT64);
+  pall.mutable_tensor_shape()->add_dim()->set_size(3);
+  for (int64_t v : {5, 6, 7}) pall.add_int64_val(v);
+  TW_ASSERT_OK(Tensor::FromProto(pall, &out));
+  EXPECT_EQ(ToVector<int64_t>(out), (std::vector<int64_t>{5, 6, 7}));
+  TensorProto scalar;
+  scalar.set_dtype(DT_FLOAT);
+  scalar.add_float_val(3.0f);
+  TW_ASSERT_OK(Tensor::FromProto(scalar, &out));
+  EXPECT_EQ(out.rank(), 0);
+  EXPECT_EQ(out.data<float>()[0], 3.0f);
+}
+
+TEST(TensorTest, DebugString) {
+  Tensor t = MakeTensor<int32_t>({2, 5}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  EXPECT_EQ(t.DebugString(3), "Tensor<int32 [2,5]> [0, 1, 2, ...]");
+  EXPECT_EQ(MakeTensor<uint8_t>({2}, {1, 255}).DebugString(),
+            "Tensor<uint8 [2]> [1, 255]");
+  EXPECT_EQ(Tensor().DebugString(), "Tensor<invalid(0) []>");
+}
+
+TEST(StatusTest, Basics) {
+  Status ok;
+  EXPECT_TRUE(ok.ok());
+  EXPECT_EQ(ok.code(), Code::kOk);
+  Status s = errors::NotFound("no ", 3, " things");
+  EXPECT_EQ(s.code(), Code::kNotFound);
+  EXPECT_EQ(s.message(), "no 3 things");
+  Status c = s.WithContext("while x");
+  EXPECT_EQ(c.message(), "while x: no 3 things");
+  EXPECT_EQ(s.message(), "no 3 things");
+  EXPECT_TRUE(HasSubstr(s.ToString(), "no 3 things"));
+}
+
+}  // namespace
+}  // namespace tensorweave

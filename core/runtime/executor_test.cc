@@ -1,0 +1,278 @@
+#include "core/runtime/executor.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/framework/graph_test_util.h"
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
+
+namespace tensorweave {
+
+// ------------------------------------------------ test-only op + kernel ---
+// TestRecordThread: sleeps, records the thread it ran on, outputs its input.
+// Expensive, so the executor spreads such nodes over the inter-op pool.
+REGISTER_OP("TestRecordThread")
+    .Input("x: float32")
+    .Output("y: float32")
+    .Attr("sleep_ms: int = 100")
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("Test only: sleeps and records its thread id.");
+
+namespace {
+
+std::mutex g_record_mu;
+std::map<std::string, std::thread::id>* g_record_threads =
+    new std::map<std::string, std::thread::id>();
+
+class TestRecordThreadOp : public OpKernel {
+ public:
+  explicit TestRecordThreadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("sleep_ms", &sleep_ms_));
+  }
+  bool IsExpensive() const override { return true; }
+  void Compute(OpKernelContext* ctx) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
+    {
+      std::lock_guard<std::mutex> lock(g_record_mu);
+      (*g_record_threads)[name()] = std::this_thread::get_id();
+    }
+    ctx->set_output(0, ctx->input(0));
+  }
+
+ private:
+  int64_t sleep_ms_ = 0;
+};
+
+REGISTER_KERNEL(KernelDef("TestRecordThread"), TestRecordThreadOp);
+
+using test::AddConst;
+using test::AddOp;
+using test::AddPlaceholder;
+using test::AttrInt;
+using test::ToVector;
+
+bool HasSubstr(const std::string& s, const std::string& sub) {
+  return s.find(sub) != std::string::npos;
+}
+
+// Owns the kernels, pools and resources an executor needs.
+class ExecutorHarness {
+ public:
+  explicit ExecutorHarness(Graph* graph)
+      : graph_(graph),
+        inter_(std::make_unique<ThreadPool>(4, "inter")),
+        intra_(std::make_unique<ThreadPool>(1, "intra")) {}
+
+  Status Create(const std::vector<std::string>& feeds,
+                const std::vector<std::string>& fetches,
+                const std::vector<std::string>& targets,
+                std::unique_ptr<Executor>* executor) {
+    ExecutorSpec spec;
+    for (const auto& f : feeds) {
+      Endpoint e;
+      TW_RETURN_IF_ERROR(graph_->ParseTensorName(f, &e));
+      spec.feeds.push_back(e);
+    }
+    for (const auto& f : fetches) {
+      Endpoint e;
+      TW_RETURN_IF_ERROR(graph_->ParseTensorName(f, &e));
+      spec.fetches.push_back(e);
+    }
+    for (const auto& t : targets) spec.targets.push_back(graph_->FindNode(t));
+    return Executor::Create(
+        *graph_, spec,
+        [this](const Node* node, OpKernel** kernel) {
+          auto& slot = kernels_[node->id()];
+          if (!slot) {
+            TW_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
+                *node, DEVICE_CPU, &slot));
+          }
+          *kernel = slot.get();
+          return Status::OK();
+        },
+        executor);
+  }
+
+  Status Run(const Executor& ex, const std::vector<Tensor>& feeds,
+             std::vector<Tensor>* fetches) {
+    StepContext step;
+    step.resource_mgr = &resources_;
+    step.inter_op_pool = inter_.get();
+    step.intra_op_pool = intra_.get();
+    step.step_id = ++step_id_;
+    return ex.Run(step, feeds, fetches);
+  }
+
+ private:
+  Graph* graph_;
+  std::unique_ptr<ThreadPool> inter_, intra_;
+  ResourceMgr resources_;
+  std::map<int, std::unique_ptr<OpKernel>> kernels_;
+  std::atomic<int64_t> step_id_{0};
+};
+
+std::vector<std::string> Names(const Executor& ex) {
+  std::vector<std::string> names;
+  for (const Node* n : ex.nodes()) names.push_back(n->name());
+  return names;
+}
+
+TEST(ExecutorTest, PrunesToWhatFetchesNeed) {
+  Graph g;
+  AddConst(&g, "a", Tensor::Scalar<float>(2));
+  AddConst(&g, "b", Tensor::Scalar<float>(3));
+  AddPlaceholder(&g, "p", DT_FLOAT);
+  AddOp(&g, "Add", "ab", {"a", "b"});
+  AddOp(&g, "Mul", "ap", {"a", "p"});
+  AddOp(&g, "Neg", "neg", {"ab"});
+  ExecutorHarness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({}, {"neg:0"}, {}, &ex));
+  EXPECT_EQ(Names(*ex), (std::vector<std::string>{"a", "b", "ab", "neg"}));
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(h.Run(*ex, {}, &out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data<float>()[0], -5.0f);
+
+  // Feeding an intermediate cuts off what is upstream of it.
+  TW_ASSERT_OK(h.Create({"ab:0"}, {"neg:0"}, {}, &ex));
+  EXPECT_EQ(Names(*ex), (std::vector<std::string>{"neg"}));
+  TW_ASSERT_OK(h.Run(*ex, {Tensor::Scalar<float>(10)}, &out));
+  EXPECT_EQ(out[0].data<float>()[0], -10.0f);
+
+  // Fetching a fed tensor alone runs nothing.
+  TW_ASSERT_OK(h.Create({"p:0"}, {"p:0", "p:0"}, {}, &ex));
+  EXPECT_TRUE(ex->nodes().empty());
+  TW_ASSERT_OK(h.Run(*ex, {Tensor::Scalar<float>(7)}, &out));
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].data<float>()[0], 7.0f);
+  EXPECT_EQ(out[1].data<float>()[0], 7.0f);
+
+  // Wrong number of feeds.
+  Status s = h.Run(*ex, {}, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(s.message(), "expected 1 feeds, got 0")) << s;
+}
+
+TEST(ExecutorTest, SameTensorFetchedTwiceAndConsumedTwice) {
+  Graph g;
+  AddConst(&g, "a", Tensor::Vector<float>({1, 2}));
+  AddOp(&g, "Add", "twice", {"a", "a"});
+  AddOp(&g, "Mul", "sq", {"twice", "twice"});
+  ExecutorHarness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({}, {"sq:0", "twice:0", "sq:0"}, {}, &ex));
+  for (int step = 0; step < 3; ++step) {
+    std::vector<Tensor> out;
+    TW_ASSERT_OK(h.Run(*ex, {}, &out));
+    ASSERT_EQ(out.size(), 3u);
+    EXPECT_EQ(ToVector<float>(out[0]), (std::vector<float>{4, 16}));
+    EXPECT_EQ(ToVector<float>(out[1]), (std::vector<float>{2, 4}));
+    EXPECT_EQ(ToVector<float>(out[2]), (std::vector<float>{4, 16}));
+  }
+}
+
+TEST(ExecutorTest, IndependentExpensiveNodesRunInParallel) {
+  Graph g;
+  AddConst(&g, "c1", Tensor::Scalar<float>(1));
+  AddConst(&g, "c2", Tensor::Scalar<float>(2));
+  AddOp(&g, "TestRecordThread", "slow1", {"c1"});
+  AddOp(&g, "TestRecordThread", "slow2", {"c2"});
+  AddOp(&g, "Add", "sum", {"slow1", "slow2"});
+  ExecutorHarness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({}, {"sum:0"}, {}, &ex));
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(h.Run(*ex, {}, &out));  // warm up
+  {
+    std::lock_guard<std::mutex> lock(g_record_mu);
+    g_record_threads->clear();
+  }
+  auto start = std::chrono::steady_clock::now();
+  TW_ASSERT_OK(h.Run(*ex, {}, &out));
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  EXPECT_EQ(out[0].data<float>()[0], 3.0f);
+  std::lock_guard<std::mutex> lock(g_record_mu);
+  ASSERT_EQ(g_record_threads->size(), 2u);
+  EXPECT_NE(g_record_threads->at("slow1"), g_record_threads->at("slow2"));
+  EXPECT_LT(ms, 150.0) << "two 100 ms nodes did not overlap";
+}
+
+TEST(ExecutorTest, ExpensiveChainOfDependentNodesIsSequential) {
+  Graph g;
+  AddConst(&g, "c", Tensor::Scalar<float>(1));
+  AddOp(&g, "TestRecordThread", "s1", {"c"}, {{"sleep_ms", AttrInt(20)}});
+  AddOp(&g, "TestRecordThread", "s2", {"s1"}, {{"sleep_ms", AttrInt(20)}});
+  ExecutorHarness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({}, {"s2:0"}, {}, &ex));
+  auto start = std::chrono::steady_clock::now();
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(h.Run(*ex, {}, &out));
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+  EXPECT_GE(ms, 39.0);
+  EXPECT_EQ(out[0].data<float>()[0], 1.0f);
+}
+
+TEST(ExecutorTest, ErrorAbortsStepAndNamesNode) {
+  Graph g;
+  AddPlaceholder(&g, "dims", DT_INT32, PartialShape({1}));
+  AddConst(&g, "x", Tensor::Vector<float>({1, 2, 3, 4}));
+  AddOp(&g, "Reshape", "reshape_it", {"x", "dims"});
+  AddOp(&g, "Neg", "after", {"reshape_it"});
+  AddConst(&g, "other", Tensor::Scalar<float>(1));
+  AddOp(&g, "TestRecordThread", "side", {"other"}, {{"sleep_ms", AttrInt(1)}});
+  ExecutorHarness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({"dims:0"}, {"after:0", "side:0"}, {}, &ex));
+  std::vector<Tensor> out;
+  Status s = h.Run(*ex, {Tensor::Vector<int32_t>({3})}, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(s.message(), "[[node reshape_it")) << s;
+  EXPECT_TRUE(HasSubstr(s.message(), "4 values")) << s;
+  // The executor is reusable after a failed step.
+  TW_ASSERT_OK(h.Run(*ex, {Tensor::Vector<int32_t>({4})}, &out));
+  EXPECT_EQ(ToVector<float>(out[0]), (std::vector<float>{-1, -2, -3, -4}));
+}
+
+TEST(ExecutorTest, ConcurrentRunsOfOneExecutor) {
+  Graph g;
+  AddPlaceholder(&g, "x", DT_INT64, PartialShape({}));
+  AddConst(&g, "k", Tensor::Scalar<int64_t>(3));
+  AddOp(&g, "Mul", "y", {"x", "k"});
+  AddOp(&g, "Add", "z", {"y", "x"});
+  ExecutorHarness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({"x:0"}, {"z:0"}, {}, &ex));
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        int64_t x = t * 1000 + i;
+        std::vector<Tensor> out;
+        Status s = h.Run(*ex, {Tensor::Scalar<int64_t>(x)}, &out);
+        if (!s.ok() || out[0].data<int64_t>()[0] != 4 * x) ++wrong;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace
+}  // namespace tensorweave

@@ -1,0 +1,241 @@
+"""tw.layers: TensorFlow v1's functional layers, built from primitive ops
+and variables made with `get_variable` inside a variable scope per layer
+("dense/kernel", "conv2d_1/bias", ...)."""
+
+import numpy as np
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import init_ops
+from tensorweave._src.ops import variables as variables_lib
+
+
+def _scope(name, default_name, reuse):
+    return variables_lib.variable_scope(name, default_name=default_name, reuse=reuse)
+
+
+def _activate(x, activation):
+    return activation(x) if activation is not None else x
+
+
+def _regularize(var, regularizer):
+    if regularizer is not None:
+        loss = regularizer(var.value())
+        if loss is not None:
+            ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, loss)
+
+
+def _make_var(name, shape, dtype, initializer, regularizer, trainable):
+    var = variables_lib.get_variable(name, shape, dtype=dtype, initializer=initializer, trainable=trainable)
+    _regularize(var, regularizer)
+    return var
+
+
+def _pair(value, what):
+    if isinstance(value, int):
+        return (value, value)
+    value = tuple(int(v) for v in value)
+    if len(value) != 2:
+        raise ValueError(f"{what} must be an int or a pair of ints, got {value}")
+    return value
+
+
+def _check_channels_last(data_format):
+    if data_format not in ("channels_last", "NHWC"):
+        raise ValueError(f"data_format {data_format!r}: only 'channels_last' (NHWC) is supported")
+
+
+def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
+          bias_initializer=init_ops.zeros_initializer(), kernel_regularizer=None,
+          bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+          bias_constraint=None, trainable=True, name=None, reuse=None):
+    """A fully connected layer: activation(inputs @ kernel + bias).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     y = tw.layers.dense(tw.placeholder(tw.float32, [None, 4]), 3)
+      ...     print(y.shape, [v.name for v in tw.trainable_variables()])
+      (None, 3) ['dense/kernel:0', 'dense/bias:0']
+    """
+    from tensorweave._src.ops import math_ops
+    from tensorweave._src.ops import nn_ops
+
+    x = ops.convert_to_tensor(inputs)
+    in_dim = x.shape[-1] if x.shape.ndims else None
+    if in_dim is None:
+        raise ValueError(f"The last dimension of the inputs to `dense` should be defined, got {x.shape}")
+    with _scope(name, "dense", reuse):
+        kernel = _make_var("kernel", [in_dim, units], x.dtype, kernel_initializer, kernel_regularizer, trainable)
+        if x.shape.ndims > 2:
+            from tensorweave._src.ops import array_ops
+
+            flat = array_ops.reshape(x, [-1, in_dim])
+            y = math_ops.matmul(flat, kernel)
+            out_shape = array_ops.concat([array_ops.shape(x)[:-1], [units]], 0)
+            y = array_ops.reshape(y, out_shape)
+        else:
+            y = math_ops.matmul(x, kernel)
+        if use_bias:
+            bias = _make_var("bias", [units], x.dtype, bias_initializer, bias_regularizer, trainable)
+            y = nn_ops.bias_add(y, bias)
+        y = _activate(y, activation)
+        if activity_regularizer is not None:
+            ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, activity_regularizer(y))
+        return y
+
+
+def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid", data_format="channels_last",
+           dilation_rate=(1, 1), activation=None, use_bias=True, kernel_initializer=None,
+           bias_initializer=init_ops.zeros_initializer(), kernel_regularizer=None, bias_regularizer=None,
+           activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=True,
+           name=None, reuse=None):
+    """A 2-D convolution layer over NHWC inputs, with a bias and activation.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     y = tw.layers.conv2d(tw.placeholder(tw.float32, [None, 28, 28, 1]), 6, 5)
+      ...     print(y.shape)
+      (None, 24, 24, 6)
+    """
+    from tensorweave._src.ops import nn_ops
+
+    _check_channels_last(data_format)
+    x = ops.convert_to_tensor(inputs)
+    kh, kw = _pair(kernel_size, "kernel_size")
+    sh, sw = _pair(strides, "strides")
+    dh, dw = _pair(dilation_rate, "dilation_rate")
+    in_channels = x.shape[-1] if x.shape.ndims else None
+    if in_channels is None:
+        raise ValueError(f"The channel dimension of the inputs to `conv2d` should be defined, got {x.shape}")
+    with _scope(name, "conv2d", reuse):
+        kernel = _make_var("kernel", [kh, kw, in_channels, filters], x.dtype, kernel_initializer,
+                           kernel_regularizer, trainable)
+        y = nn_ops.conv2d(x, kernel, strides=[1, sh, sw, 1], padding=padding.upper(), dilations=[1, dh, dw, 1])
+        if use_bias:
+            bias = _make_var("bias", [filters], x.dtype, bias_initializer, bias_regularizer, trainable)
+            y = nn_ops.bias_add(y, bias)
+        return _activate(y, activation)
+
+
+def _pool(op_name, inputs, pool_size, strides, padding, data_format, name, default):
+    from tensorweave._src.ops import nn_ops
+
+    _check_channels_last(data_format)
+    ph, pw = _pair(pool_size, "pool_size")
+    sh, sw = _pair(strides, "strides")
+    fn = nn_ops.max_pool if op_name == "max" else nn_ops.avg_pool
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or default):
+        return fn(inputs, ksize=[1, ph, pw, 1], strides=[1, sh, sw, 1], padding=padding.upper())
+
+
+def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last", name=None):
+    """2-D max pooling over NHWC inputs."""
+    return _pool("max", inputs, pool_size, strides, padding, data_format, name, "max_pooling2d")
+
+
+def average_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last", name=None):
+    """2-D average pooling over NHWC inputs."""
+    return _pool("avg", inputs, pool_size, strides, padding, data_format, name, "average_pooling2d")
+
+
+def flatten(inputs, name=None, data_format="channels_last"):
+    """Flattens every dimension but the first (the batch)."""
+    from tensorweave._src.ops import array_ops
+
+    x = ops.convert_to_tensor(inputs)
+    rest = x.shape[1:]
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "flatten"):
+        if rest.is_fully_defined():
+            return array_ops.reshape(x, [-1, int(np.prod(rest.as_list()))])
+        return array_ops.reshape(x, array_ops.stack([array_ops.shape(x)[0], -1]))
+
+
+def _select_training(training, train_fn, infer_fn):
+    """train_fn() when `training` (a bool or a bool Tensor), else infer_fn()."""
+    if isinstance(training, (bool, np.bool_)):
+        return train_fn() if training else infer_fn()
+    from tensorweave._src.ops import math_ops
+
+    training = ops.convert_to_tensor(training, dtype=dtypes.bool)
+    return math_ops.where(training, train_fn(), infer_fn())
+
+
+def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
+    """Drops each element with probability `rate` (scaling the rest by
+    1/(1-rate)) when `training`; the identity otherwise."""
+    from tensorweave._src.ops import array_ops
+    from tensorweave._src.ops import nn_ops
+
+    x = ops.convert_to_tensor(inputs)
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "dropout"):
+        return _select_training(
+            training,
+            lambda: nn_ops.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed),
+            lambda: array_ops.identity(x),
+        )
+
+
+def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                        beta_initializer=init_ops.zeros_initializer(),
+                        gamma_initializer=init_ops.ones_initializer(),
+                        moving_mean_initializer=init_ops.zeros_initializer(),
+                        moving_variance_initializer=init_ops.ones_initializer(),
+                        beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                        gamma_constraint=None, training=False, trainable=True, name=None, reuse=None,
+                        renorm=False, renorm_clipping=None, renorm_momentum=0.99, fused=None,
+                        virtual_batch_size=None, adjustment=None):
+    """Batch normalization over the last axis: with `training`, normalizes by
+    the batch's statistics and adds the moving-average updates to
+    UPDATE_OPS (run them with the train op); otherwise uses the moving
+    averages."""
+    from tensorweave._src.ops import array_ops
+    from tensorweave._src.ops import math_ops
+    from tensorweave._src.ops import nn_ops
+    from tensorweave._src.ops import state_ops
+
+    x = ops.convert_to_tensor(inputs)
+    rank = x.shape.ndims
+    if rank is None or axis not in (-1, rank - 1):
+        raise ValueError("batch_normalization supports the last axis (channels_last) only")
+    channels = x.shape[-1]
+    if renorm or virtual_batch_size is not None or adjustment is not None:
+        raise NotImplementedError("batch renormalization / virtual batches are not supported")
+    with _scope(name, "batch_normalization", reuse):
+        dtype = x.dtype
+        gamma = (_make_var("gamma", [channels], dtype, gamma_initializer, gamma_regularizer, trainable)
+                 if scale else None)
+        beta = (_make_var("beta", [channels], dtype, beta_initializer, beta_regularizer, trainable)
+                if center else None)
+        moving_mean = variables_lib.get_variable("moving_mean", [channels], dtype=dtype,
+                                                 initializer=moving_mean_initializer, trainable=False)
+        moving_var = variables_lib.get_variable("moving_variance", [channels], dtype=dtype,
+                                                initializer=moving_variance_initializer, trainable=False)
+        one = array_ops.ones([channels], dtype) if gamma is None else gamma
+        zero = array_ops.zeros([channels], dtype) if beta is None else beta
+        x4 = x if rank == 4 else array_ops.reshape(x, [-1, 1, 1, channels])
+
+        def train():
+            y, mean, var = nn_ops.fused_batch_norm(x4, one, zero, epsilon=epsilon, is_training=True)[:3]
+            n = 1.0
+            decay = 1.0 - momentum
+            # Moving averages with the unbiased batch variance, as TensorFlow does.
+            count = math_ops.cast(array_ops.size(x4) // channels, dtype)
+            unbiased = var * count / math_ops.maximum(count - n, 1.0)
+            ops.add_to_collection(ops.GraphKeys.UPDATE_OPS,
+                                  state_ops.assign_sub(moving_mean, (moving_mean.value() - mean) * decay))
+            ops.add_to_collection(ops.GraphKeys.UPDATE_OPS,
+                                  state_ops.assign_sub(moving_var, (moving_var.value() - unbiased) * decay))
+            return y
+
+        def infer():
+            return nn_ops.fused_batch_norm(x4, one, zero, mean=moving_mean.value(),
+                                           variance=moving_var.value(), epsilon=epsilon,
+                                           is_training=False)[0]
+
+        y = _select_training(training, train, infer)
+        return y if rank == 4 else array_ops.reshape(y, array_ops.shape(x))

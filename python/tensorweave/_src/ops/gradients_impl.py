@@ -1,0 +1,223 @@
+"""Automatic differentiation as a library: `gradients(ys, xs)` adds the
+gradient computation to the graph, op by op, from one table of gradient
+functions (one registration per op type).
+
+A gradient function takes the forward `Operation` and the gradients of its
+outputs (one argument per output; None for an output nothing depends on)
+and returns one gradient per input (None where there is none).
+"""
+
+import collections
+
+from tensorweave._src.framework import ops
+
+_GRADIENTS = {}
+_NOT_DIFFERENTIABLE = set()
+
+
+class RegisterGradient:
+    """Decorator registering the gradient function of an op type.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> @tw.RegisterGradient("MyIdentityForDocs")
+      ... def _my_identity_grad(op, grad):
+      ...     return [grad]
+    """
+
+    def __init__(self, op_type):
+        if not isinstance(op_type, str):
+            raise TypeError("op_type must be a string")
+        self._op_type = op_type
+
+    def __call__(self, fn):
+        if self._op_type in _GRADIENTS or self._op_type in _NOT_DIFFERENTIABLE:
+            raise KeyError(f"A gradient for op type '{self._op_type}' is already registered")
+        _GRADIENTS[self._op_type] = fn
+        return fn
+
+
+def NotDifferentiable(op_type):  # noqa: N802 - TensorFlow's name
+    """Declares that ops of `op_type` have no gradient (e.g. Shape, ArgMax):
+    gradients do not flow through them."""
+    if op_type in _GRADIENTS:
+        raise KeyError(f"op type '{op_type}' already has a gradient")
+    _NOT_DIFFERENTIABLE.add(op_type)
+
+
+no_gradient = NotDifferentiable
+
+
+def get_gradient_function(op):
+    """The registered gradient function of `op`, None if not differentiable."""
+    if op.type in _NOT_DIFFERENTIABLE:
+        return None
+    try:
+        return _GRADIENTS[op.type]
+    except KeyError:
+        raise LookupError(
+            f"No gradient defined for operation '{op.name}' (op type: {op.type}). "
+            "Register one with tw.RegisterGradient, or tw.NotDifferentiable."
+        ) from None
+
+
+def registered_gradients():
+    """(differentiable op types, not-differentiable op types)."""
+    return set(_GRADIENTS), set(_NOT_DIFFERENTIABLE)
+
+
+def _as_tensor_list(values, what):
+    if values is None:
+        return []
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    out = []
+    for v in values:
+        if hasattr(v, "value") and hasattr(v, "_variable"):
+            v = v.value()
+        if not isinstance(v, ops.Tensor):
+            v = ops.convert_to_tensor(v)
+        out.append(v)
+    return out
+
+
+def _ops_between(ys, xs, stop_ops):
+    """Ops on a path from some x to some y (not through stop_ops)."""
+    reached = set()
+    queue = collections.deque(x.op for x in xs)
+    consumers = collections.defaultdict(list)
+    graph = ys[0].graph
+    for op in graph.get_operations():
+        for t in op.inputs:
+            consumers[t.op].append(op)
+    while queue:
+        op = queue.popleft()
+        if op in reached:
+            continue
+        reached.add(op)
+        if op in stop_ops:
+            continue
+        queue.extend(consumers[op])
+    between = set()
+    queue = collections.deque(y.op for y in ys)
+    while queue:
+        op = queue.popleft()
+        if op in between or op not in reached:
+            continue
+        between.add(op)
+        if op in stop_ops:
+            continue
+        queue.extend(t.op for t in op.inputs)
+    return between
+
+
+def _aggregate(grads, name):
+    grads = [g for g in grads if g is not None]
+    if not grads:
+        return None
+    if len(grads) == 1:
+        return grads[0]
+    from tensorweave._src.ops import math_ops
+
+    return math_ops.add_n(grads, name=name) if hasattr(math_ops, "add_n") else _sum_pairwise(grads)
+
+
+def _sum_pairwise(grads):
+    from tensorweave._src.ops import math_ops
+
+    total = grads[0]
+    for g in grads[1:]:
+        total = math_ops.add(total, g)
+    return total
+
+
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
+              gate_gradients=False, aggregation_method=None, stop_gradients=None):
+    """The symbolic derivatives of sum(ys) with respect to each x in xs.
+
+    Args:
+      ys: a Tensor or list of Tensors to differentiate.
+      xs: a Tensor, Variable or list of them.
+      grad_ys: optional gradients of ys (default: ones).
+      stop_gradients: Tensors treated as constants.
+
+    Returns:
+      A list with one Tensor per x, None where x does not affect ys.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(3.0)
+      ...     [dx] = tw.gradients(x * x, [x])
+      ...     print(sess.run(dx))
+      6.0
+    """
+    ys = _as_tensor_list(ys, "ys")
+    xs = _as_tensor_list(xs, "xs")
+    if not ys:
+        raise ValueError("gradients() needs at least one y")
+    if grad_ys is None:
+        grad_ys = [None] * len(ys)
+    elif not isinstance(grad_ys, (list, tuple)):
+        grad_ys = [grad_ys]
+    if len(grad_ys) != len(ys):
+        raise ValueError(f"grad_ys has {len(grad_ys)} entries but ys has {len(ys)}")
+    graph = ys[0].graph
+    stop_ops = {t.op for t in _as_tensor_list(stop_gradients, "stop_gradients")}
+    from tensorweave._src.ops import array_ops
+
+    with graph.name_scope(name):
+        between = _ops_between(ys, xs, stop_ops)
+        # Gradients received so far, per tensor.
+        received = collections.defaultdict(list)
+        for y, gy in zip(ys, grad_ys):
+            if gy is None:
+                gy = array_ops.fill(array_ops.shape(y), ops.convert_to_tensor(1, dtype=y.dtype))
+            else:
+                gy = ops.convert_to_tensor(gy, dtype=y.dtype)
+            received[y].append(gy)
+        # An op is ready when every consumer inside `between` has sent its
+        # gradients back.
+        pending = collections.Counter()
+        for op in between:
+            for t in op.inputs:
+                if t.op in between:
+                    pending[t.op] += 1
+        ready = [op for op in between if pending[op] == 0]
+        done = set()
+        while ready:
+            op = ready.pop()
+            if op in done:
+                continue
+            done.add(op)
+            out_grads = [_aggregate(received.get(t, []), None) for t in op.outputs]
+            # Only ops with inputs inside `between` pass gradients on.
+            propagate = (
+                op not in stop_ops
+                and any(g is not None for g in out_grads)
+                and any(t.op in between for t in op.inputs)
+            )
+            if propagate:
+                fn = get_gradient_function(op)
+                if fn is not None:
+                    with graph.name_scope(op.name + "_grad"):
+                        in_grads = fn(op, *out_grads)
+                    if not isinstance(in_grads, (list, tuple)):
+                        in_grads = [in_grads]
+                    if len(in_grads) != len(op.inputs):
+                        raise ValueError(
+                            f"The gradient function of op type {op.type} returned "
+                            f"{len(in_grads)} gradients for {len(op.inputs)} inputs (op '{op.name}')"
+                        )
+                    for t, g in zip(op.inputs, in_grads):
+                        if g is not None and t.op in between:
+                            received[t].append(g)
+            for t in op.inputs:
+                if t.op in between:
+                    pending[t.op] -= 1
+                    if pending[t.op] == 0:
+                        ready.append(t.op)
+        results = []
+        for x in xs:
+            results.append(_aggregate(received.get(x, []), None))
+        return results
