@@ -471,3 +471,22 @@ def test_fed_array_not_aliased_by_variable(sess):
     fetched = sess.run(upd, {ph: arr})
     fetched[:] = -1.0
     np.testing.assert_array_equal(sess.run(v), np.full(4, 5.0))
+
+
+@pytest.mark.parametrize(
+    "fn,op_type",
+    [
+        (tw.random_uniform, "RandomUniform"),
+        (tw.random_normal, "RandomStandardNormal"),
+        (tw.truncated_normal, "TruncatedNormal"),
+    ],
+)
+def test_random_op_types_and_seeds(sess, fn, op_type):
+    t = fn([3, 4], seed=9, dtype=tw.float64)
+    random_ops = [op for op in sess.graph.get_operations() if op.type == op_type]
+    assert len(random_ops) == 1
+    op = random_ops[0]
+    assert op.get_attr("seed2") == 9 and op.get_attr("seed") != 0
+    assert op.get_attr("dtype") == tw.float64
+    assert t.shape.as_list() == [3, 4] and t.dtype == tw.float64
+    assert sess.run(t).shape == (3, 4)
