@@ -166,15 +166,17 @@ class BaseSession:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         feed_keys = tuple(feed_dict) if feed_dict else ()
+        # Structures are keyed with their types: a tuple and a namedtuple of
+        # the same tensors compare equal but must be rebuilt differently.
+        key = (_structure_key(fetches), feed_keys)
         try:
-            key = (fetches, feed_keys)
             entry = self._callables.get(key)
-        except TypeError:  # unhashable structure: key it by identities
-            key = (_structure_key(fetches), feed_keys)
-            entry = self._callables.get(key)
+        except TypeError:  # an unhashable leaf; _FetchPlan will reject it
+            key, entry = None, None
         if entry is None:
             entry = self._prepare(fetches, feed_keys)
-            self._callables[key] = entry
+            if key is not None:
+                self._callables[key] = entry
         handle, build, feed_specs = entry
         values = []
         if feed_specs:

@@ -337,6 +337,14 @@ class Graph:
             name = candidate
         return name
 
+    def _mark_name_used(self, name):
+        """Reserves an existing node's name and its scopes ("a/b/c" reserves
+        "a", "a/b" and "a/b/c"), so new ops and scopes do not collide."""
+        parts = name.lower().split("/")
+        for i in range(1, len(parts) + 1):
+            key = "/".join(parts[:i])
+            self._names_in_use[key] = max(self._names_in_use.get(key, 0), 1)
+
     def get_name_scope(self):
         return self._name_stack
 
@@ -457,7 +465,8 @@ class Graph:
         ids = self._c.import_graph_def(data, prefix, input_map)
         location = _user_location()
         for node_id in ids:
-            _, _, _, inputs, controls, _ = self._c.node_info(node_id)
+            name, _, _, inputs, controls, _ = self._c.node_info(node_id)
+            self._mark_name_used(name)
             op = Operation(
                 self,
                 node_id,
