@@ -1,5 +1,6 @@
 #include "lite/runtime/interpreter.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -222,13 +223,23 @@ Status Interpreter::Invoke() {
                               "Invoke() needs AllocateTensors() first"));
   }
   for (size_t i = 0; i < nodes_.size(); ++i) {
+    auto start = profiler_ ? std::chrono::steady_clock::now()
+                           : std::chrono::steady_clock::time_point();
     Status status = kernels_[i]->eval(&context_, &nodes_[i]);
+    if (profiler_ != nullptr) ReportTime(static_cast<int>(i), start);
     if (!status.ok()) {
       return Fail(status.WithPrefix("operator %zu (%s)", i,
                                     OpName(nodes_[i].op)));
     }
   }
   return Status::Ok();
+}
+
+void Interpreter::ReportTime(int node,
+                             std::chrono::steady_clock::time_point start) {
+  std::chrono::duration<double, std::micro> elapsed =
+      std::chrono::steady_clock::now() - start;
+  profiler_->OnNodeDone(node, nodes_[node].op, elapsed.count());
 }
 
 int Interpreter::FindInput(const char* name) const {

@@ -10,6 +10,7 @@
 #ifndef TENSORWEAVE_LITE_RUNTIME_INTERPRETER_H_
 #define TENSORWEAVE_LITE_RUNTIME_INTERPRETER_H_
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -20,6 +21,13 @@
 #include "lite/runtime/thread_pool.h"
 
 namespace twl {
+
+// Receives the duration of every node's eval when set on an interpreter.
+class Profiler {
+ public:
+  virtual ~Profiler() = default;
+  virtual void OnNodeDone(int node, BuiltinOperator op, double microseconds) = 0;
+};
 
 struct InterpreterOptions {
   int num_threads = 1;
@@ -65,6 +73,9 @@ class Interpreter {
   int num_signatures() const;
   const char* signature_key(int i) const;
 
+  // Per-node timing (null: off). Not owned.
+  void set_profiler(Profiler* profiler) { profiler_ = profiler; }
+
   bool tensors_allocated() const { return allocated_; }
   size_t arena_size() const { return planner_.arena_size(); }
   const uint8_t* arena() const { return arena_; }
@@ -77,6 +88,7 @@ class Interpreter {
   Status PrepareNodes();
   Status PlanArena();
   Status Fail(const Status& status);
+  void ReportTime(int node, std::chrono::steady_clock::time_point start);
 
   const Model* model_;
   InterpreterOptions options_;
@@ -93,6 +105,7 @@ class Interpreter {
   uint8_t* arena_ = nullptr;
   size_t arena_capacity_ = 0;
   bool allocated_ = false;
+  Profiler* profiler_ = nullptr;
   Status error_;
 };
 

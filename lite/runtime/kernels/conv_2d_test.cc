@@ -67,6 +67,12 @@ TEST(Conv2DTest, OptimizedMatchesReference) {
       {3, 5, 6, 8, 33, 1, 1, 1, 1, Padding::VALID},    // pointwise
       {1, 6, 6, 2, 17, 1, 1, 2, 1, Padding::SAME},
       {1, 4, 4, 1, 1, 4, 4, 1, 1, Padding::VALID},
+      // Single input channel, stride 1: the direct path.
+      {2, 9, 11, 1, 12, 3, 3, 1, 2, Padding::SAME},
+      {2, 30, 20, 1, 3, 3, 3, 1, 1, Padding::SAME},
+      {1, 5, 40, 1, 9, 2, 5, 1, 1, Padding::VALID},
+      // Single input channel, stride 2: im2col transposed.
+      {1, 11, 11, 1, 4, 3, 3, 2, 1, Padding::SAME},
   };
   for (const ConvCase& c : cases) {
     for (auto act : {ActivationFunctionType::NONE,
