@@ -1,0 +1,147 @@
+/* tensorweave lite C API.
+ *
+ * A plain C99 interface to the lite runtime for apps and language bindings.
+ * Every object is opaque and owned by the caller, who deletes it with the
+ * matching twl_*_delete function. Typical use:
+ *
+ *   TwlModel* model = twl_model_create_from_file("model.twl");
+ *   TwlInterpreterOptions* options = twl_interpreter_options_create();
+ *   twl_interpreter_options_set_num_threads(options, 2);
+ *   TwlInterpreter* interpreter = twl_interpreter_create(model, options);
+ *   twl_interpreter_options_delete(options);
+ *   twl_interpreter_allocate_tensors(interpreter);
+ *   twl_tensor_copy_from_buffer(twl_interpreter_get_input_tensor(interpreter, 0),
+ *                               input, sizeof(input));
+ *   twl_interpreter_invoke(interpreter);
+ *   twl_tensor_copy_to_buffer(twl_interpreter_get_output_tensor(interpreter, 0),
+ *                             output, sizeof(output));
+ *   twl_interpreter_delete(interpreter);
+ *   twl_model_delete(model);
+ *
+ * Creation functions return NULL on failure; twl_last_error_message() then
+ * says why (per thread). Functions on an interpreter return a TwlStatus and
+ * twl_interpreter_error_message() gives the text of its last failure.
+ * Tensor pointers stay valid until the interpreter is deleted; their data
+ * pointers until the next twl_interpreter_allocate_tensors().
+ */
+#ifndef TENSORWEAVE_LITE_C_C_API_H_
+#define TENSORWEAVE_LITE_C_C_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(TWL_BUILDING_C_API)
+#define TWL_CAPI_EXPORT __attribute__((visibility("default")))
+#else
+#define TWL_CAPI_EXPORT
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum TwlStatus {
+  kTwlOk = 0,
+  kTwlInvalidArgument = 1,
+  kTwlInvalidModel = 2,
+  kTwlUnsupported = 3,
+  kTwlFailedPrecondition = 4,
+  kTwlIoError = 5,
+  kTwlResourceExhausted = 6,
+  kTwlInternal = 7,
+} TwlStatus;
+
+/* Element types; values match the .twl schema's TensorType. */
+typedef enum TwlType {
+  kTwlFloat32 = 0,
+  kTwlInt32 = 1,
+  kTwlInt64 = 2,
+  kTwlUInt8 = 3,
+  kTwlInt8 = 4,
+  kTwlBool = 5,
+} TwlType;
+
+typedef struct TwlModel TwlModel;
+typedef struct TwlInterpreterOptions TwlInterpreterOptions;
+typedef struct TwlInterpreter TwlInterpreter;
+typedef struct TwlTensor TwlTensor;
+
+/* Text of the last failed create call on this thread ("" if none). */
+TWL_CAPI_EXPORT const char* twl_last_error_message(void);
+
+/* Maps and verifies a .twl file. NULL on failure. */
+TWL_CAPI_EXPORT TwlModel* twl_model_create_from_file(const char* path);
+/* Verifies `data` without copying it: the caller keeps the bytes alive and
+ * unchanged until the model and every interpreter made from it are deleted.
+ * `data` must be 16-byte aligned (64 for aligned weights). NULL on failure. */
+TWL_CAPI_EXPORT TwlModel* twl_model_create_from_buffer(const void* data,
+                                                       size_t size);
+/* Safe to call while interpreters made from the model are alive: they keep
+ * it until they are deleted. NULL is ignored. */
+TWL_CAPI_EXPORT void twl_model_delete(TwlModel* model);
+
+TWL_CAPI_EXPORT TwlInterpreterOptions* twl_interpreter_options_create(void);
+/* Threads for large kernels, counting the caller (1..64; default 1). */
+TWL_CAPI_EXPORT void twl_interpreter_options_set_num_threads(
+    TwlInterpreterOptions* options, int num_threads);
+TWL_CAPI_EXPORT void twl_interpreter_options_delete(
+    TwlInterpreterOptions* options);
+
+/* `options` may be NULL (defaults); it is not retained. NULL on failure. */
+TWL_CAPI_EXPORT TwlInterpreter* twl_interpreter_create(
+    const TwlModel* model, const TwlInterpreterOptions* options);
+TWL_CAPI_EXPORT void twl_interpreter_delete(TwlInterpreter* interpreter);
+
+/* Prepares every op and plans all tensors into one arena. */
+TWL_CAPI_EXPORT TwlStatus
+twl_interpreter_allocate_tensors(TwlInterpreter* interpreter);
+/* Sets input `index`'s shape; call allocate_tensors before the next invoke. */
+TWL_CAPI_EXPORT TwlStatus twl_interpreter_resize_input_tensor(
+    TwlInterpreter* interpreter, int index, const int* dims, int num_dims);
+/* Runs the model; allocates no memory. */
+TWL_CAPI_EXPORT TwlStatus twl_interpreter_invoke(TwlInterpreter* interpreter);
+/* Text of the interpreter's last failure ("" if none). */
+TWL_CAPI_EXPORT const char* twl_interpreter_error_message(
+    const TwlInterpreter* interpreter);
+
+TWL_CAPI_EXPORT int twl_interpreter_get_input_count(
+    const TwlInterpreter* interpreter);
+TWL_CAPI_EXPORT int twl_interpreter_get_output_count(
+    const TwlInterpreter* interpreter);
+/* NULL when `index` is out of range. */
+TWL_CAPI_EXPORT TwlTensor* twl_interpreter_get_input_tensor(
+    TwlInterpreter* interpreter, int index);
+TWL_CAPI_EXPORT const TwlTensor* twl_interpreter_get_output_tensor(
+    const TwlInterpreter* interpreter, int index);
+/* Graph input/output by tensor name; NULL when absent. */
+TWL_CAPI_EXPORT TwlTensor* twl_interpreter_get_input_tensor_by_name(
+    TwlInterpreter* interpreter, const char* name);
+TWL_CAPI_EXPORT const TwlTensor* twl_interpreter_get_output_tensor_by_name(
+    const TwlInterpreter* interpreter, const char* name);
+/* Tensor named `name` in signature `signature_key`; NULL when absent. */
+TWL_CAPI_EXPORT TwlTensor* twl_interpreter_get_signature_input_tensor(
+    TwlInterpreter* interpreter, const char* signature_key, const char* name);
+TWL_CAPI_EXPORT const TwlTensor* twl_interpreter_get_signature_output_tensor(
+    const TwlInterpreter* interpreter, const char* signature_key,
+    const char* name);
+
+TWL_CAPI_EXPORT TwlType twl_tensor_type(const TwlTensor* tensor);
+TWL_CAPI_EXPORT int twl_tensor_num_dims(const TwlTensor* tensor);
+/* -1 when `dim_index` is out of range. */
+TWL_CAPI_EXPORT int twl_tensor_dim(const TwlTensor* tensor, int dim_index);
+TWL_CAPI_EXPORT size_t twl_tensor_byte_size(const TwlTensor* tensor);
+/* NULL before allocate_tensors. Constant tensors' data is read-only. */
+TWL_CAPI_EXPORT void* twl_tensor_data(const TwlTensor* tensor);
+TWL_CAPI_EXPORT const char* twl_tensor_name(const TwlTensor* tensor);
+/* `size` must equal twl_tensor_byte_size(). */
+TWL_CAPI_EXPORT TwlStatus twl_tensor_copy_from_buffer(TwlTensor* tensor,
+                                                      const void* data,
+                                                      size_t size);
+TWL_CAPI_EXPORT TwlStatus twl_tensor_copy_to_buffer(const TwlTensor* tensor,
+                                                    void* data, size_t size);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif  /* TENSORWEAVE_LITE_C_C_API_H_ */

@@ -1,0 +1,182 @@
+// The C API, including its failure paths.
+#include "lite/c/c_api.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "lite/runtime/testing/test_models.h"
+
+namespace {
+
+using twl::testing::AlignedBytes;
+
+class CApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    bytes_ = twl::testing::BuildMlp({6, 5, 3}, 1, 11);
+    model_ = twl_model_create_from_buffer(bytes_.data(), bytes_.size());
+    ASSERT_NE(model_, nullptr) << twl_last_error_message();
+    TwlInterpreterOptions* options = twl_interpreter_options_create();
+    twl_interpreter_options_set_num_threads(options, 2);
+    interpreter_ = twl_interpreter_create(model_, options);
+    twl_interpreter_options_delete(options);
+    ASSERT_NE(interpreter_, nullptr) << twl_last_error_message();
+  }
+  void TearDown() override {
+    twl_interpreter_delete(interpreter_);
+    twl_model_delete(model_);
+  }
+  AlignedBytes bytes_;
+  TwlModel* model_ = nullptr;
+  TwlInterpreter* interpreter_ = nullptr;
+};
+
+TEST_F(CApiTest, RunsModel) {
+  ASSERT_EQ(twl_interpreter_allocate_tensors(interpreter_), kTwlOk);
+  EXPECT_EQ(twl_interpreter_get_input_count(interpreter_), 1);
+  EXPECT_EQ(twl_interpreter_get_output_count(interpreter_), 1);
+  TwlTensor* input = twl_interpreter_get_input_tensor(interpreter_, 0);
+  ASSERT_NE(input, nullptr);
+  EXPECT_EQ(twl_tensor_type(input), kTwlFloat32);
+  EXPECT_EQ(twl_tensor_num_dims(input), 2);
+  EXPECT_EQ(twl_tensor_dim(input, 1), 6);
+  EXPECT_EQ(twl_tensor_dim(input, 2), -1);
+  EXPECT_EQ(twl_tensor_byte_size(input), 24u);
+  EXPECT_STREQ(twl_tensor_name(input), "input");
+  float x[6] = {1, -2, 3, -4, 5, -6};
+  ASSERT_EQ(twl_tensor_copy_from_buffer(input, x, sizeof(x)), kTwlOk);
+  ASSERT_EQ(twl_interpreter_invoke(interpreter_), kTwlOk);
+  const TwlTensor* output = twl_interpreter_get_output_tensor(interpreter_, 0);
+  float y[3];
+  ASSERT_EQ(twl_tensor_copy_to_buffer(output, y, sizeof(y)), kTwlOk);
+  EXPECT_NEAR(y[0] + y[1] + y[2], 1.f, 1e-5);  // softmax
+  EXPECT_EQ(twl_tensor_data(output), static_cast<const void*>(
+                                         twl_tensor_data(output)));
+}
+
+TEST_F(CApiTest, LookupsByNameAndSignature) {
+  EXPECT_EQ(twl_interpreter_get_input_tensor_by_name(interpreter_, "input"),
+            twl_interpreter_get_input_tensor(interpreter_, 0));
+  EXPECT_EQ(twl_interpreter_get_input_tensor_by_name(interpreter_, "nope"),
+            nullptr);
+  EXPECT_EQ(twl_interpreter_get_output_tensor_by_name(interpreter_, "probs"),
+            twl_interpreter_get_output_tensor(interpreter_, 0));
+  EXPECT_EQ(twl_interpreter_get_signature_input_tensor(
+                interpreter_, "serving_default", "x"),
+            twl_interpreter_get_input_tensor(interpreter_, 0));
+  EXPECT_EQ(twl_interpreter_get_signature_output_tensor(
+                interpreter_, "serving_default", "probs"),
+            twl_interpreter_get_output_tensor(interpreter_, 0));
+  EXPECT_EQ(twl_interpreter_get_signature_input_tensor(interpreter_, "nope",
+                                                       "x"),
+            nullptr);
+}
+
+TEST_F(CApiTest, ResizeInput) {
+  int dims[2] = {4, 6};
+  ASSERT_EQ(twl_interpreter_resize_input_tensor(interpreter_, 0, dims, 2),
+            kTwlOk);
+  EXPECT_EQ(twl_interpreter_invoke(interpreter_), kTwlFailedPrecondition);
+  EXPECT_NE(std::string(twl_interpreter_error_message(interpreter_))
+                .find("AllocateTensors"),
+            std::string::npos);
+  ASSERT_EQ(twl_interpreter_allocate_tensors(interpreter_), kTwlOk);
+  EXPECT_EQ(twl_tensor_dim(twl_interpreter_get_output_tensor(interpreter_, 0),
+                           0),
+            4);
+  int bad[2] = {4, -1};
+  EXPECT_EQ(twl_interpreter_resize_input_tensor(interpreter_, 0, bad, 2),
+            kTwlInvalidArgument);
+  EXPECT_EQ(twl_interpreter_resize_input_tensor(interpreter_, 5, dims, 2),
+            kTwlInvalidArgument);
+  EXPECT_NE(std::string(twl_interpreter_error_message(interpreter_))
+                .find("out of range"),
+            std::string::npos);
+}
+
+TEST_F(CApiTest, WrongIndexAndWrongByteSize) {
+  EXPECT_EQ(twl_interpreter_get_input_tensor(interpreter_, 1), nullptr);
+  EXPECT_EQ(twl_interpreter_get_input_tensor(interpreter_, -1), nullptr);
+  EXPECT_EQ(twl_interpreter_get_output_tensor(interpreter_, 7), nullptr);
+  ASSERT_EQ(twl_interpreter_allocate_tensors(interpreter_), kTwlOk);
+  TwlTensor* input = twl_interpreter_get_input_tensor(interpreter_, 0);
+  float x[5] = {};
+  EXPECT_EQ(twl_tensor_copy_from_buffer(input, x, sizeof(x)),
+            kTwlInvalidArgument);
+  EXPECT_NE(std::string(twl_last_error_message()).find("holds 24 bytes"),
+            std::string::npos);
+  EXPECT_EQ(twl_tensor_copy_to_buffer(
+                twl_interpreter_get_output_tensor(interpreter_, 0), x, 20),
+            kTwlInvalidArgument);
+  EXPECT_EQ(twl_tensor_copy_from_buffer(input, nullptr, 24),
+            kTwlInvalidArgument);
+}
+
+TEST_F(CApiTest, ModelMayBeDeletedBeforeInterpreter) {
+  twl_model_delete(model_);
+  model_ = nullptr;
+  ASSERT_EQ(twl_interpreter_allocate_tensors(interpreter_), kTwlOk);
+  EXPECT_EQ(twl_interpreter_invoke(interpreter_), kTwlOk);
+}
+
+TEST(CApiFailureTest, MissingFile) {
+  EXPECT_EQ(twl_model_create_from_file("/no/such/model.twl"), nullptr);
+  EXPECT_NE(std::string(twl_last_error_message()).find("/no/such/model.twl"),
+            std::string::npos);
+  EXPECT_EQ(twl_model_create_from_file(nullptr), nullptr);
+}
+
+TEST(CApiFailureTest, MalformedBuffer) {
+  alignas(16) unsigned char garbage[64];
+  for (int i = 0; i < 64; ++i) garbage[i] = static_cast<unsigned char>(i * 7);
+  EXPECT_EQ(twl_model_create_from_buffer(garbage, sizeof(garbage)), nullptr);
+  EXPECT_NE(std::string(twl_last_error_message()).find("not a .twl model"),
+            std::string::npos);
+  EXPECT_EQ(twl_model_create_from_buffer(nullptr, 10), nullptr);
+  AlignedBytes bytes = twl::testing::BuildMlp({4, 2}, 1, 1);
+  EXPECT_EQ(twl_model_create_from_buffer(bytes.data(), bytes.size() - 9),
+            nullptr);
+}
+
+TEST(CApiFailureTest, NullHandles) {
+  EXPECT_EQ(twl_interpreter_create(nullptr, nullptr), nullptr);
+  EXPECT_EQ(twl_interpreter_invoke(nullptr), kTwlInvalidArgument);
+  EXPECT_EQ(twl_interpreter_allocate_tensors(nullptr), kTwlInvalidArgument);
+  EXPECT_EQ(twl_interpreter_get_input_count(nullptr), 0);
+  twl_model_delete(nullptr);
+  twl_interpreter_delete(nullptr);
+  twl_interpreter_options_delete(nullptr);
+}
+
+TEST(CApiFailureTest, BadThreadCount) {
+  AlignedBytes bytes = twl::testing::BuildMlp({4, 2}, 1, 1);
+  TwlModel* model = twl_model_create_from_buffer(bytes.data(), bytes.size());
+  TwlInterpreterOptions* options = twl_interpreter_options_create();
+  twl_interpreter_options_set_num_threads(options, 0);
+  EXPECT_EQ(twl_interpreter_create(model, options), nullptr);
+  EXPECT_NE(std::string(twl_last_error_message()).find("num_threads"),
+            std::string::npos);
+  twl_interpreter_options_delete(options);
+  twl_model_delete(model);
+}
+
+TEST(CApiFileTest, LoadsFromFile) {
+  AlignedBytes bytes = twl::testing::BuildMlp({4, 3}, 1, 1);
+  std::string path = ::testing::TempDir() + "/c_api_model.twl";
+  ASSERT_TRUE(bytes.WriteFile(path));
+  TwlModel* model = twl_model_create_from_file(path.c_str());
+  ASSERT_NE(model, nullptr) << twl_last_error_message();
+  TwlInterpreter* interpreter = twl_interpreter_create(model, nullptr);
+  ASSERT_NE(interpreter, nullptr);
+  EXPECT_EQ(twl_interpreter_allocate_tensors(interpreter), kTwlOk);
+  EXPECT_EQ(twl_interpreter_invoke(interpreter), kTwlOk);
+  twl_interpreter_delete(interpreter);
+  twl_model_delete(model);
+  unlink(path.c_str());
+}
+
+}  // namespace

@@ -1,0 +1,59 @@
+#include "lite/runtime/builtin_ops.h"
+
+namespace twl {
+
+bool IsKnownOp(int op) {
+  return op >= static_cast<int>(BuiltinOperator::MIN) &&
+         op <= static_cast<int>(BuiltinOperator::MAX);
+}
+
+const char* OpName(BuiltinOperator op) {
+  if (!IsKnownOp(static_cast<int>(op))) return "UNKNOWN";
+  return schema::EnumNameBuiltinOperator(op);
+}
+
+int MaxOpVersion(BuiltinOperator op) {
+  // Every op is at version 1 so far; bump per op when semantics change.
+  return IsKnownOp(static_cast<int>(op)) ? 1 : 0;
+}
+
+BuiltinOptions ExpectedOptions(BuiltinOperator op) {
+  using O = BuiltinOperator;
+  switch (op) {
+    case O::ADD:
+    case O::SUB:
+    case O::MUL:
+    case O::DIV:
+      return BuiltinOptions::ArithmeticOptions;
+    case O::FULLY_CONNECTED:
+      return BuiltinOptions::FullyConnectedOptions;
+    case O::CONV_2D:
+      return BuiltinOptions::Conv2DOptions;
+    case O::DEPTHWISE_CONV_2D:
+      return BuiltinOptions::DepthwiseConv2DOptions;
+    case O::MAX_POOL_2D:
+    case O::AVERAGE_POOL_2D:
+      return BuiltinOptions::Pool2DOptions;
+    case O::SOFTMAX:
+    case O::LOG_SOFTMAX:
+      return BuiltinOptions::SoftmaxOptions;
+    case O::CONCATENATION:
+      return BuiltinOptions::ConcatenationOptions;
+    case O::MEAN:
+      return BuiltinOptions::ReducerOptions;
+    case O::GATHER:
+      return BuiltinOptions::GatherOptions;
+    case O::BATCH_MATMUL:
+      return BuiltinOptions::BatchMatMulOptions;
+    case O::STRIDED_SLICE:
+      return BuiltinOptions::StridedSliceOptions;
+    case O::SQUEEZE:
+      return BuiltinOptions::SqueezeOptions;
+    case O::ARG_MAX:
+      return BuiltinOptions::ArgMaxOptions;
+    default:
+      return BuiltinOptions::NONE;
+  }
+}
+
+}  // namespace twl

@@ -1,0 +1,204 @@
+#include "lite/runtime/gemm.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "lite/runtime/thread_pool.h"
+
+namespace twl {
+namespace {
+
+typedef float Vec __attribute__((vector_size(kGemmNr * sizeof(float))));
+
+inline Vec Load(const float* p) {
+  Vec v;
+  memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+// acc[r] = sum_k a[r * lda + k] * panel[k], for R rows. Fewer rows get more
+// independent accumulators (split over k) to hide FMA latency.
+template <int R>
+void MicroKernel(int k, const float* a, int64_t lda, const float* panel,
+                 Vec* out) {
+  constexpr int U = R >= 4 ? 1 : (R >= 2 ? 2 : 4);
+  Vec acc[U][R];
+#pragma GCC unroll 8
+  for (int u = 0; u < U; ++u) {
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) acc[u][r] = Vec{};
+  }
+  int kk = 0;
+  for (; kk + U <= k; kk += U) {
+#pragma GCC unroll 8
+    for (int u = 0; u < U; ++u) {
+      Vec b = Load(panel + (kk + u) * kGemmNr);
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) acc[u][r] += b * a[r * lda + kk + u];
+    }
+  }
+  for (; kk < k; ++kk) {
+    Vec b = Load(panel + kk * kGemmNr);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) acc[0][r] += b * a[r * lda + kk];
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    Vec sum = acc[0][r];
+#pragma GCC unroll 8
+    for (int u = 1; u < U; ++u) sum += acc[u][r];
+    out[r] = sum;
+  }
+}
+
+void Store(const Vec* acc, int rows, int m0, int n0, int cols, float* c,
+           int64_t rs, int64_t cs, const GemmEpilogue& e) {
+  for (int r = 0; r < rows; ++r) {
+    Vec v = acc[r];
+    if (e.bias != nullptr) {
+      if (e.bias_per_row) {
+        v += e.bias[m0 + r];
+      } else if (cols == kGemmNr) {
+        v += Load(e.bias + n0);
+      } else {
+        for (int j = 0; j < cols; ++j) v[j] += e.bias[n0 + j];
+      }
+    }
+    Vec lo = Vec{} + e.low, hi = Vec{} + e.high;
+    v = v < lo ? lo : v;
+    v = v > hi ? hi : v;
+    float* row = c + static_cast<int64_t>(m0 + r) * rs + n0 * cs;
+    if (cs == 1 && cols == kGemmNr) {
+      memcpy(row, &v, sizeof(v));
+    } else {
+      for (int j = 0; j < cols; ++j) row[j * cs] = v[j];
+    }
+  }
+}
+
+void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
+          int64_t lda, const float* panel, float* c, int64_t rs, int64_t cs,
+          const GemmEpilogue& e) {
+  Vec acc[kGemmMr];
+  const float* ar = a + static_cast<int64_t>(m0) * lda;
+  switch (rows) {
+    case 8: MicroKernel<8>(k, ar, lda, panel, acc); break;
+    case 7: MicroKernel<7>(k, ar, lda, panel, acc); break;
+    case 6: MicroKernel<6>(k, ar, lda, panel, acc); break;
+    case 5: MicroKernel<5>(k, ar, lda, panel, acc); break;
+    case 4: MicroKernel<4>(k, ar, lda, panel, acc); break;
+    case 3: MicroKernel<3>(k, ar, lda, panel, acc); break;
+    case 2: MicroKernel<2>(k, ar, lda, panel, acc); break;
+    default: MicroKernel<1>(k, ar, lda, panel, acc); break;
+  }
+  Store(acc, rows, m0, n0, cols, c, rs, cs, e);
+}
+
+// Panels [p_begin, p_end) x rows [m_begin, m_end).
+void GemmBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
+               const float* a, int64_t lda, const float* packed_b, float* c,
+               int64_t rs, int64_t cs, const GemmEpilogue& e) {
+  for (int p = p_begin; p < p_end; ++p) {
+    const float* panel = packed_b + static_cast<int64_t>(p) * kGemmNr * k;
+    int n0 = p * kGemmNr;
+    int cols = std::min(kGemmNr, n - n0);
+    for (int m0 = m_begin; m0 < m_end; m0 += kGemmMr) {
+      Tile(m0, std::min(kGemmMr, m_end - m0), n0, cols, k, a, lda, panel, c,
+           rs, cs, e);
+    }
+  }
+}
+
+}  // namespace
+
+void PackGemmB(const float* b, int n, int k, int64_t ldb, float* packed) {
+  int panels = (n + kGemmNr - 1) / kGemmNr;
+  for (int p = 0; p < panels; ++p) {
+    float* out = packed + static_cast<int64_t>(p) * kGemmNr * k;
+    for (int kk = 0; kk < k; ++kk) {
+      for (int j = 0; j < kGemmNr; ++j) {
+        int col = p * kGemmNr + j;
+        out[kk * kGemmNr + j] = col < n ? b[col * ldb + kk] : 0.f;
+      }
+    }
+  }
+}
+
+void PackGemmBTransposed(const float* b, int n, int k, int64_t ldb,
+                         float* packed) {
+  int panels = (n + kGemmNr - 1) / kGemmNr;
+  for (int p = 0; p < panels; ++p) {
+    float* out = packed + static_cast<int64_t>(p) * kGemmNr * k;
+    for (int kk = 0; kk < k; ++kk) {
+      for (int j = 0; j < kGemmNr; ++j) {
+        int col = p * kGemmNr + j;
+        out[kk * kGemmNr + j] = col < n ? b[kk * ldb + col] : 0.f;
+      }
+    }
+  }
+}
+
+void Gemm(int m, int n, int k, const float* a, int64_t lda,
+          const float* packed_b, float* c, int64_t rs, int64_t cs,
+          const GemmEpilogue& e, ThreadPool* pool) {
+  if (m <= 0 || n <= 0) return;
+  int panels = (n + kGemmNr - 1) / kGemmNr;
+  int64_t work = static_cast<int64_t>(m) * n * k;
+  // Below this many multiply-adds per thread, moving operands between cores
+  // costs more than the second core saves (measured on LeNet/MLP layers).
+  constexpr int64_t kMinWorkPerThread = 96 * 1024;
+  int threads = pool == nullptr ? 1 : pool->num_threads();
+  int max_tasks = static_cast<int>(
+      std::min<int64_t>(threads, std::max<int64_t>(1, work / kMinWorkPerThread)));
+  int m_blocks = (m + kGemmMr - 1) / kGemmMr;
+  if (max_tasks <= 1) {
+    GemmBlock(0, m, 0, panels, n, k, a, lda, packed_b, c, rs, cs, e);
+  } else if (panels >= m_blocks) {  // split columns (weights stay per-core)
+    pool->ParallelFor(panels, 1, max_tasks, [&](int64_t b, int64_t end) {
+      GemmBlock(0, m, static_cast<int>(b), static_cast<int>(end), n, k, a,
+                lda, packed_b, c, rs, cs, e);
+    });
+  } else {  // split rows
+    pool->ParallelFor(m_blocks, 1, max_tasks, [&](int64_t b, int64_t end) {
+      GemmBlock(static_cast<int>(b) * kGemmMr,
+                std::min<int>(m, static_cast<int>(end) * kGemmMr), 0, panels,
+                n, k, a, lda, packed_b, c, rs, cs, e);
+    });
+  }
+}
+
+void GemmReference(int m, int n, int k, const float* a, int64_t lda,
+                   const float* b, int64_t ldb, float* c, int64_t rs,
+                   int64_t cs, const GemmEpilogue& e) {
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int kk = 0; kk < k; ++kk) {
+        sum += static_cast<double>(a[i * lda + kk]) * b[j * ldb + kk];
+      }
+      if (e.bias != nullptr) sum += e.bias_per_row ? e.bias[i] : e.bias[j];
+      float v = static_cast<float>(sum);
+      c[i * rs + j * cs] = std::min(std::max(v, e.low), e.high);
+    }
+  }
+}
+
+AlignedFloats::~AlignedFloats() { free(data_); }
+
+bool AlignedFloats::Resize(size_t n) {
+  if (n > capacity_) {
+    free(data_);
+    size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
+    data_ = static_cast<float*>(aligned_alloc(64, bytes));
+    capacity_ = data_ != nullptr ? n : 0;
+    if (data_ == nullptr) {
+      size_ = 0;
+      return false;
+    }
+  }
+  size_ = n;
+  return true;
+}
+
+}  // namespace twl

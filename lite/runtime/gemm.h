@@ -1,0 +1,70 @@
+// Packed single-precision GEMM used by FullyConnected, Conv2D and
+// BatchMatMul:
+//   C[m, n] = clamp(sum_k A[m, k] * B[n, k] + bias, low, high)
+// with A row-major (row stride lda) and B pre-packed into panels of kGemmNr
+// columns (PackGemmB). The micro-kernel is written with GCC/Clang vector
+// extensions, so one source compiles to AVX-512, AVX2 or NEON code.
+#ifndef TENSORWEAVE_LITE_RUNTIME_GEMM_H_
+#define TENSORWEAVE_LITE_RUNTIME_GEMM_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace twl {
+
+class ThreadPool;
+
+constexpr int kGemmNr = 16;  // columns per packed panel
+constexpr int kGemmMr = 8;   // rows per micro-kernel call
+
+// Floats needed to pack an N x K matrix.
+inline size_t PackedGemmBSize(int n, int k) {
+  return static_cast<size_t>((n + kGemmNr - 1) / kGemmNr) * kGemmNr * k;
+}
+// Packs B (B[n * ldb + k], n < N) into `packed`; columns past N are zero.
+void PackGemmB(const float* b, int n, int k, int64_t ldb, float* packed);
+// Packs B given transposed (B[k * ldb + n]).
+void PackGemmBTransposed(const float* b, int n, int k, int64_t ldb,
+                         float* packed);
+
+struct GemmEpilogue {
+  const float* bias = nullptr;  // length N (per column) or M (per row)
+  bool bias_per_row = false;
+  float low = -__builtin_inff();
+  float high = __builtin_inff();
+};
+
+// C element (m, n) is stored at c[m * c_row_stride + n * c_col_stride].
+// Splits the work over `pool` when it is large enough (pool may be null).
+void Gemm(int m, int n, int k, const float* a, int64_t lda,
+          const float* packed_b, float* c, int64_t c_row_stride,
+          int64_t c_col_stride, const GemmEpilogue& epilogue,
+          ThreadPool* pool);
+
+// Plain triple loop with the same contract but unpacked B (B[n*ldb + k]).
+void GemmReference(int m, int n, int k, const float* a, int64_t lda,
+                   const float* b, int64_t ldb, float* c,
+                   int64_t c_row_stride, int64_t c_col_stride,
+                   const GemmEpilogue& epilogue);
+
+// 64-byte-aligned float storage owned by a kernel (allocated in prepare).
+class AlignedFloats {
+ public:
+  AlignedFloats() = default;
+  ~AlignedFloats();
+  AlignedFloats(const AlignedFloats&) = delete;
+  AlignedFloats& operator=(const AlignedFloats&) = delete;
+  // Reallocates when `n` exceeds the capacity; false when out of memory.
+  bool Resize(size_t n);
+  float* data() { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  float* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+}  // namespace twl
+
+#endif  // TENSORWEAVE_LITE_RUNTIME_GEMM_H_

@@ -1,0 +1,285 @@
+#include "lite/runtime/interpreter.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace twl {
+
+Interpreter::Interpreter(const Model* model, const InterpreterOptions& options)
+    : model_(model),
+      options_(options),
+      thread_pool_(options.num_threads),
+      context_(nullptr, &thread_pool_, options.use_reference_kernels) {}
+
+Interpreter::~Interpreter() {
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (kernels_[i] != nullptr && kernels_[i]->free != nullptr) {
+      kernels_[i]->free(nodes_[i].user_data);
+    }
+  }
+  free(arena_);
+}
+
+Status Interpreter::Create(const Model* model, const OpResolver* resolver,
+                           const InterpreterOptions& options,
+                           std::unique_ptr<Interpreter>* interpreter) {
+  if (model == nullptr || resolver == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "model and resolver must not be null");
+  }
+  if (options.num_threads < 1 || options.num_threads > 64) {
+    return Status::Error(StatusCode::kInvalidArgument,
+                         "num_threads must be in 1..64, got %d",
+                         options.num_threads);
+  }
+  std::unique_ptr<Interpreter> result(new (std::nothrow)
+                                          Interpreter(model, options));
+  if (!result) return Status::Error(StatusCode::kResourceExhausted, "no memory");
+  TWL_RETURN_IF_ERROR(result->Init(resolver));
+  *interpreter = std::move(result);
+  return Status::Ok();
+}
+
+Status Interpreter::Init(const OpResolver* resolver) {
+  const schema::SubGraph* graph = model_->main_subgraph();
+  const auto* buffers = model_->fb()->buffers();
+  int num_tensors = graph->tensors() ? graph->tensors()->size() : 0;
+  tensors_.resize(num_tensors);
+  first_use_.assign(num_tensors, -1);
+  last_use_.assign(num_tensors, -1);
+  for (int t = 0; t < num_tensors; ++t) {
+    const schema::Tensor* fb = graph->tensors()->Get(t);
+    Tensor& tensor = tensors_[t];
+    tensor.type = static_cast<DataType>(fb->type());
+    tensor.name = fb->name() ? fb->name()->c_str() : "";
+    const auto* dims = fb->shape();
+    TWL_RETURN_IF_ERROR(MakeShape(dims ? dims->data() : nullptr,
+                                  dims ? dims->size() : 0, &tensor.shape));
+    TWL_RETURN_IF_ERROR(ComputeByteSize(tensor.shape, tensor.type,
+                                        &tensor.bytes));
+    const auto* data = buffers->Get(fb->buffer())->data();
+    if (data != nullptr && data->size() != 0) {
+      tensor.is_constant = true;
+      tensor.data = const_cast<uint8_t*>(data->data());
+    }
+  }
+  int num_ops = graph->operators() ? graph->operators()->size() : 0;
+  auto use = [&](int t, int step) {
+    if (t < 0 || tensors_[t].is_constant) return;
+    if (first_use_[t] < 0 || step < first_use_[t]) first_use_[t] = step;
+    if (step > last_use_[t]) last_use_[t] = step;
+  };
+  for (int t : *graph->inputs()) {
+    inputs_.push_back(t);
+    use(t, 0);
+  }
+  for (int t : *graph->outputs()) {
+    outputs_.push_back(t);
+    use(t, num_ops > 0 ? num_ops - 1 : 0);
+  }
+  nodes_.resize(num_ops);
+  kernels_.resize(num_ops);
+  for (int i = 0; i < num_ops; ++i) {
+    const schema::Operator* op = graph->operators()->Get(i);
+    Node& node = nodes_[i];
+    node.index = i;
+    node.op = op->opcode();
+    node.fb = op;
+    const KernelRegistration* kernel = resolver->Find(op->opcode(),
+                                                      op->version());
+    kernels_[i] = kernel;
+    if (kernel == nullptr) {
+      return Status::Error(StatusCode::kUnsupported,
+                           "operator %d (%s) version %d: no kernel registered",
+                           i, OpName(op->opcode()), op->version());
+    }
+    int num_in = op->inputs() ? op->inputs()->size() : 0;
+    int num_out = op->outputs()->size();
+    if (num_in > kMaxNodeTensors || num_out > kMaxNodeTensors) {
+      kernels_.resize(i);  // no init ran for this node
+      nodes_.resize(i);
+      return Status::Error(StatusCode::kUnsupported,
+                           "operator %d (%s): more than %d inputs or outputs",
+                           i, OpName(op->opcode()), kMaxNodeTensors);
+    }
+    node.num_inputs = num_in;
+    node.num_outputs = num_out;
+    for (int k = 0; k < num_in; ++k) use(node.inputs[k] = op->inputs()->Get(k), i);
+    for (int k = 0; k < num_out; ++k) use(node.outputs[k] = op->outputs()->Get(k), i);
+    if (kernel->init != nullptr) node.user_data = kernel->init(*op);
+  }
+  context_ = KernelContext(tensors_.data(), &thread_pool_,
+                           options_.use_reference_kernels);
+  return Status::Ok();
+}
+
+Status Interpreter::Fail(const Status& status) {
+  error_ = status;
+  return status;
+}
+
+Status Interpreter::ResizeInputTensor(int input, const Shape& shape) {
+  if (input < 0 || input >= num_inputs()) {
+    return Fail(Status::Error(StatusCode::kInvalidArgument,
+                              "input index %d out of range (%d inputs)", input,
+                              num_inputs()));
+  }
+  Tensor& tensor = tensors_[inputs_[input]];
+  if (shape.rank != tensor.shape.rank) {
+    return Fail(Status::Error(StatusCode::kInvalidArgument,
+                              "input %d '%s': rank %d does not match the "
+                              "model's rank %d",
+                              input, tensor.name, shape.rank,
+                              tensor.shape.rank));
+  }
+  if (shape == tensor.shape) return Status::Ok();
+  size_t bytes = 0;
+  Status status = ComputeByteSize(shape, tensor.type, &bytes);
+  for (int i = 0; status.ok() && i < shape.rank; ++i) {
+    if (shape.dims[i] < 0) {
+      status = Status::Error(StatusCode::kInvalidArgument,
+                             "dimension %d is negative", i);
+    }
+  }
+  if (!status.ok()) return Fail(status.WithPrefix("input %d", input));
+  tensor.shape = shape;
+  tensor.bytes = bytes;
+  allocated_ = false;
+  return Status::Ok();
+}
+
+Status Interpreter::PrepareNodes() {
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    Node& node = nodes_[i];
+    node.num_scratch = 0;
+    Status status = kernels_[i]->prepare(&context_, &node);
+    if (!status.ok()) {
+      return status.WithPrefix("operator %zu (%s)", i, OpName(node.op));
+    }
+  }
+  return Status::Ok();
+}
+
+Status Interpreter::PlanArena() {
+  planner_.Reset();
+  std::vector<int> tensor_ids(tensors_.size(), -1);
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    if (first_use_[t] < 0) continue;
+    tensor_ids[t] = planner_.Add(tensors_[t].bytes, first_use_[t],
+                                 last_use_[t]);
+  }
+  int first_scratch = planner_.num_requests();
+  for (const Node& node : nodes_) {
+    for (int s = 0; s < node.num_scratch; ++s) {
+      planner_.Add(node.scratch_bytes[s], node.index, node.index);
+    }
+  }
+  TWL_RETURN_IF_ERROR(planner_.Plan());
+  size_t size = planner_.arena_size();
+  if (size > options_.max_arena_bytes) {
+    return Status::Error(StatusCode::kResourceExhausted,
+                         "arena of %zu bytes exceeds the limit of %zu", size,
+                         options_.max_arena_bytes);
+  }
+  if (size > arena_capacity_ || arena_ == nullptr) {
+    free(arena_);
+    arena_capacity_ = 0;
+    size_t capacity = size == 0 ? kArenaAlignment : size;
+    arena_ = static_cast<uint8_t*>(aligned_alloc(kArenaAlignment, capacity));
+    if (arena_ == nullptr) {
+      return Status::Error(StatusCode::kResourceExhausted,
+                           "cannot allocate an arena of %zu bytes", capacity);
+    }
+    arena_capacity_ = capacity;
+  }
+  for (size_t t = 0; t < tensors_.size(); ++t) {
+    if (tensor_ids[t] >= 0) {
+      tensors_[t].data = arena_ + planner_.offset(tensor_ids[t]);
+    }
+  }
+  int id = first_scratch;
+  for (Node& node : nodes_) {
+    for (int s = 0; s < node.num_scratch; ++s) {
+      node.scratch[s] = arena_ + planner_.offset(id++);
+    }
+  }
+  return Status::Ok();
+}
+
+Status Interpreter::AllocateTensors() {
+  if (allocated_) return Status::Ok();
+  Status status = PrepareNodes();
+  if (status.ok()) status = PlanArena();
+  if (!status.ok()) return Fail(status);
+  allocated_ = true;
+  return Status::Ok();
+}
+
+Status Interpreter::Invoke() {
+  if (!allocated_) {
+    return Fail(Status::Error(StatusCode::kFailedPrecondition,
+                              "Invoke() needs AllocateTensors() first"));
+  }
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    auto start = profiler_ ? std::chrono::steady_clock::now()
+                           : std::chrono::steady_clock::time_point();
+    Status status = kernels_[i]->eval(&context_, &nodes_[i]);
+    if (profiler_ != nullptr) ReportTime(static_cast<int>(i), start);
+    if (!status.ok()) {
+      return Fail(status.WithPrefix("operator %zu (%s)", i,
+                                    OpName(nodes_[i].op)));
+    }
+  }
+  return Status::Ok();
+}
+
+void Interpreter::ReportTime(int node,
+                             std::chrono::steady_clock::time_point start) {
+  std::chrono::duration<double, std::micro> elapsed =
+      std::chrono::steady_clock::now() - start;
+  profiler_->OnNodeDone(node, nodes_[node].op, elapsed.count());
+}
+
+int Interpreter::FindInput(const char* name) const {
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (strcmp(tensors_[inputs_[i]].name, name) == 0) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Interpreter::FindOutput(const char* name) const {
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    if (strcmp(tensors_[outputs_[i]].name, name) == 0) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Interpreter::num_signatures() const {
+  const auto* sigs = model_->fb()->signature_defs();
+  return sigs ? static_cast<int>(sigs->size()) : 0;
+}
+
+const char* Interpreter::signature_key(int i) const {
+  if (i < 0 || i >= num_signatures()) return nullptr;
+  return model_->fb()->signature_defs()->Get(i)->signature_key()->c_str();
+}
+
+Tensor* Interpreter::FindSignatureTensor(const char* key, const char* name,
+                                         bool is_input) {
+  for (int s = 0; s < num_signatures(); ++s) {
+    const schema::SignatureDef* sig = model_->fb()->signature_defs()->Get(s);
+    if (strcmp(sig->signature_key()->c_str(), key) != 0) continue;
+    if (sig->subgraph_index() != 0) return nullptr;
+    const auto* maps = is_input ? sig->inputs() : sig->outputs();
+    for (uint32_t i = 0; maps != nullptr && i < maps->size(); ++i) {
+      if (strcmp(maps->Get(i)->name()->c_str(), name) == 0) {
+        return &tensors_[maps->Get(i)->tensor_index()];
+      }
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace twl

@@ -1,0 +1,76 @@
+// Helpers shared by kernels: fused activations, option access, dtype
+// dispatch, padding arithmetic and numpy broadcasting.
+#ifndef TENSORWEAVE_LITE_RUNTIME_KERNEL_UTIL_H_
+#define TENSORWEAVE_LITE_RUNTIME_KERNEL_UTIL_H_
+
+#include <algorithm>
+#include <cstdint>
+
+#include "lite/runtime/op_kernel.h"
+
+namespace twl {
+
+using schema::ActivationFunctionType;
+
+// The options table of `node`, or a default-constructed one when absent
+// (a flatbuffer table with no fields reads every field's default).
+template <typename T>
+const T* GetOptions(const Node& node) {
+  const T* options = static_cast<const T*>(node.fb->builtin_options());
+  if (options != nullptr) return options;
+  // Root offset 8 -> table at 8 whose vtable (at 4) declares no fields.
+  alignas(8) static const uint8_t kEmptyTable[] = {8, 0, 0, 0, 4, 0, 4, 0,
+                                                   4, 0, 0, 0};
+  return flatbuffers::GetRoot<T>(kEmptyTable);
+}
+
+Status CheckActivation(ActivationFunctionType act);
+float ApplyActivation(float x, ActivationFunctionType act);
+// Clamp bounds for NONE/RELU/RELU6 (the others are not clamps).
+void ActivationRange(ActivationFunctionType act, float* low, float* high);
+// In place over [0, n).
+void ApplyActivationInPlace(float* data, int64_t n, ActivationFunctionType act);
+
+// Calls f(T{}) with T the C++ type of `type`, for float32/int32/int64;
+// returns kUnsupported otherwise.
+template <typename F>
+Status DispatchNumeric(DataType type, const char* op, F&& f) {
+  switch (type) {
+    case DataType::kFloat32: return f(float{});
+    case DataType::kInt32: return f(int32_t{});
+    case DataType::kInt64: return f(int64_t{});
+    default:
+      return Status::Error(StatusCode::kUnsupported, "%s does not support %s",
+                           op, DataTypeName(type));
+  }
+}
+// Every dtype, copying bytes (for data-movement ops).
+template <typename F>
+Status DispatchAll(DataType type, F&& f) {
+  switch (DataTypeSize(type)) {
+    case 1: return f(uint8_t{});
+    case 4: return f(int32_t{});
+    case 8: return f(int64_t{});
+  }
+  return Status::Error(StatusCode::kInternal, "bad dtype size");
+}
+
+// Output size and leading padding of one spatial dim.
+Status ComputePadding(schema::Padding padding, int in, int filter, int stride,
+                      int dilation, int* out, int* pad_before);
+
+// numpy broadcasting of two shapes.
+Status BroadcastShapes(const Shape& a, const Shape& b, Shape* out);
+// Strides of `in` as seen through the broadcast `out` shape: 0 on
+// broadcast dims. Both aligned to out.rank.
+void BroadcastStrides(const Shape& in, const Shape& out, int64_t* strides);
+
+// Normalizes a possibly negative axis into [0, rank).
+Status NormalizeAxis(int axis, int rank, int* out);
+
+// Row-major strides of a shape.
+void ComputeStrides(const Shape& shape, int64_t* strides);
+
+}  // namespace twl
+
+#endif  // TENSORWEAVE_LITE_RUNTIME_KERNEL_UTIL_H_

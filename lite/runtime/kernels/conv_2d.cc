@@ -1,0 +1,340 @@
+// CONV_2D: input NHWC, filter OHWI [Cout, KH, KW, Cin], optional bias [Cout],
+// strides, dilations, SAME/VALID padding, fused activation (float32).
+//
+// Optimized path: im2col into planned scratch + the packed GEMM. With many
+// output channels the GEMM is pixels x Cout (filter packed once in
+// prepare). With few output channels (< one 16-wide panel) it is computed
+// transposed, Cout x pixels, with im2col writing pixels straight into packed
+// panels, so the vector lanes run over pixels instead of mostly-empty
+// channel lanes; with a single input channel and stride_w 1 (first layers
+// of grayscale nets) a direct convolution vectorized over output x replaces
+// im2col. A 1x1 stride-1 convolution reads the input directly.
+#include <algorithm>
+#include <cstring>
+
+#include "lite/runtime/gemm.h"
+#include "lite/runtime/kernel_util.h"
+#include "lite/runtime/kernels/kernels.h"
+
+namespace twl {
+namespace {
+
+struct Geometry {
+  int batch, in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w;
+  int stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+};
+
+struct OpData {
+  ActivationFunctionType act;
+  Geometry g;
+  bool transposed;  // Cout x pixels orientation
+  bool pointwise;   // 1x1, stride 1, no padding: no im2col
+  bool direct;      // single input channel, stride_w 1: DirectSingleChannel
+  AlignedFloats packed_filter;
+  int im2col_scratch = -1;
+};
+
+void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
+void Free(void* data) { delete static_cast<OpData*>(data); }
+
+Status Prepare(KernelContext* context, Node* node) {
+  OpData* data = static_cast<OpData*>(node->user_data);
+  TWL_CHECK_ARG(data != nullptr, "out of memory");
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 3));
+  const auto* options = GetOptions<schema::Conv2DOptions>(*node);
+  data->act = options->fused_activation_function();
+  TWL_RETURN_IF_ERROR(CheckActivation(data->act));
+  const Tensor* input = context->input(*node, 0);
+  const Tensor* filter = context->input(*node, 1);
+  const Tensor* bias = context->input(*node, 2);
+  Tensor* output = context->output(*node, 0);
+  TWL_RETURN_IF_ERROR(CheckType(input, "input", DataType::kFloat32));
+  TWL_RETURN_IF_ERROR(CheckType(filter, "filter", DataType::kFloat32));
+  TWL_RETURN_IF_ERROR(CheckType(output, "output", DataType::kFloat32));
+  TWL_RETURN_IF_ERROR(CheckRank(input, "input", 4, 4));
+  TWL_RETURN_IF_ERROR(CheckRank(filter, "filter", 4, 4));
+  TWL_CHECK_ARG(filter->is_constant, "filter '%s' must be constant",
+                filter->name);
+  Geometry& g = data->g;
+  g.batch = input->shape.dims[0];
+  g.in_h = input->shape.dims[1];
+  g.in_w = input->shape.dims[2];
+  g.in_c = input->shape.dims[3];
+  g.out_c = filter->shape.dims[0];
+  g.k_h = filter->shape.dims[1];
+  g.k_w = filter->shape.dims[2];
+  TWL_CHECK_ARG(filter->shape.dims[3] == g.in_c,
+                "filter has %d input channels, input has %d",
+                filter->shape.dims[3], g.in_c);
+  if (bias != nullptr) {
+    TWL_RETURN_IF_ERROR(CheckType(bias, "bias", DataType::kFloat32));
+    TWL_CHECK_ARG(bias->num_elements() == g.out_c,
+                  "bias has %lld elements, expected %d",
+                  static_cast<long long>(bias->num_elements()), g.out_c);
+  }
+  g.stride_h = options->stride_h();
+  g.stride_w = options->stride_w();
+  g.dilation_h = options->dilation_h_factor();
+  g.dilation_w = options->dilation_w_factor();
+  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), g.in_h, g.k_h,
+                                     g.stride_h, g.dilation_h, &g.out_h,
+                                     &g.pad_top));
+  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), g.in_w, g.k_w,
+                                     g.stride_w, g.dilation_w, &g.out_w,
+                                     &g.pad_left));
+  TWL_RETURN_IF_ERROR(context->ResizeTensor(
+      output, Shape({g.batch, g.out_h, g.out_w, g.out_c})));
+  const int64_t k = static_cast<int64_t>(g.k_h) * g.k_w * g.in_c;
+  const int64_t pixels = static_cast<int64_t>(g.batch) * g.out_h * g.out_w;
+  TWL_CHECK_ARG(k <= INT32_MAX && pixels <= INT32_MAX, "conv too large");
+  data->pointwise = g.k_h == 1 && g.k_w == 1 && g.stride_h == 1 &&
+                    g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0;
+  data->transposed = !data->pointwise && g.out_c < kGemmNr;
+  data->direct = data->transposed && g.in_c == 1 && g.stride_w == 1 &&
+                 g.k_h <= 64;
+  data->im2col_scratch = -1;
+  if (data->direct) {
+    int64_t pw = g.out_w + static_cast<int64_t>(g.k_w - 1) * g.dilation_w +
+                 kGemmNr;
+    int64_t ph = static_cast<int64_t>(g.out_h - 1) * g.stride_h +
+                 static_cast<int64_t>(g.k_h - 1) * g.dilation_h + 1;
+    TWL_CHECK_ARG(pw * ph <= kMaxTensorBytes / 4, "conv too large");
+    TWL_RETURN_IF_ERROR(context->RequestScratch(
+        node, static_cast<size_t>(std::max<int64_t>(ph, 1) * pw) * sizeof(float),
+        &data->im2col_scratch));
+  } else if (data->transposed) {
+    TWL_RETURN_IF_ERROR(context->RequestScratch(
+        node, PackedGemmBSize(static_cast<int>(pixels), k) * sizeof(float),
+        &data->im2col_scratch));
+  } else {
+    TWL_CHECK_ARG(data->packed_filter.Resize(PackedGemmBSize(g.out_c, k)),
+                  "out of memory");
+    PackGemmB(filter->data_as<float>(), g.out_c, static_cast<int>(k), k,
+              data->packed_filter.data());
+    if (!data->pointwise) {
+      TWL_RETURN_IF_ERROR(context->RequestScratch(
+          node, static_cast<size_t>(pixels * k) * sizeof(float),
+          &data->im2col_scratch));
+    }
+  }
+  return Status::Ok();
+}
+
+// Value of input (b, y, x, c) or 0 outside.
+inline float At(const Geometry& g, const float* in, int b, int y, int x,
+                int c) {
+  if (y < 0 || y >= g.in_h || x < 0 || x >= g.in_w) return 0.f;
+  return in[((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c +
+            c];
+}
+
+void Reference(const Geometry& g, const float* in, const float* filter,
+               const float* bias, ActivationFunctionType act, float* out) {
+  for (int b = 0; b < g.batch; ++b)
+    for (int oy = 0; oy < g.out_h; ++oy)
+      for (int ox = 0; ox < g.out_w; ++ox)
+        for (int oc = 0; oc < g.out_c; ++oc) {
+          float sum = bias ? bias[oc] : 0.f;
+          for (int ky = 0; ky < g.k_h; ++ky)
+            for (int kx = 0; kx < g.k_w; ++kx)
+              for (int ic = 0; ic < g.in_c; ++ic) {
+                int y = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
+                int x = ox * g.stride_w - g.pad_left + kx * g.dilation_w;
+                sum += At(g, in, b, y, x, ic) *
+                       filter[((oc * g.k_h + ky) * g.k_w + kx) * g.in_c + ic];
+              }
+          *out++ = ApplyActivation(sum, act);
+        }
+}
+
+// Copies the receptive field of output pixel `p` (k values) to `row`,
+// taking every `lane_stride`-th slot. With dilation_w == 1 a filter row is
+// one contiguous run of k_w * in_c input values.
+inline void Patch(const Geometry& g, const float* in, int64_t p, float* row,
+                  int64_t lane_stride) {
+  int ox = static_cast<int>(p % g.out_w);
+  int oy = static_cast<int>(p / g.out_w % g.out_h);
+  int b = static_cast<int>(p / (static_cast<int64_t>(g.out_w) * g.out_h));
+  const int x0 = ox * g.stride_w - g.pad_left;
+  const int run = g.k_w * g.in_c;
+  const bool row_inside = g.dilation_w == 1 && x0 >= 0 && x0 + g.k_w <= g.in_w;
+  int64_t k = 0;
+  for (int ky = 0; ky < g.k_h; ++ky) {
+    int y = oy * g.stride_h - g.pad_top + ky * g.dilation_h;
+    if (y < 0 || y >= g.in_h) {
+      for (int i = 0; i < run; ++i, ++k) row[k * lane_stride] = 0.f;
+      continue;
+    }
+    const float* line = in + (static_cast<int64_t>(b) * g.in_h + y) * g.in_w * g.in_c;
+    if (row_inside) {
+      const float* src = line + static_cast<int64_t>(x0) * g.in_c;
+      if (lane_stride == 1) {
+        memcpy(row + k, src, run * sizeof(float));
+        k += run;
+      } else {
+        for (int i = 0; i < run; ++i, ++k) row[k * lane_stride] = src[i];
+      }
+      continue;
+    }
+    for (int kx = 0; kx < g.k_w; ++kx) {
+      int x = x0 + kx * g.dilation_w;
+      if (x >= 0 && x < g.in_w) {
+        const float* src = line + static_cast<int64_t>(x) * g.in_c;
+        for (int c = 0; c < g.in_c; ++c, ++k) row[k * lane_stride] = src[c];
+      } else {
+        for (int c = 0; c < g.in_c; ++c, ++k) row[k * lane_stride] = 0.f;
+      }
+    }
+  }
+}
+
+typedef float Vec __attribute__((vector_size(kGemmNr * sizeof(float))));
+
+// R output channels x 16 consecutive output pixels of one row, reading the
+// zero-padded single-channel image: every filter tap is one vector load.
+template <int R>
+void DirectTile(const Geometry& g, const float* const* rows, const float* w,
+                int oc0, Vec* acc) {
+  const int taps = g.k_h * g.k_w;
+  for (int r = 0; r < R; ++r) acc[r] = Vec{};
+  for (int ky = 0; ky < g.k_h; ++ky) {
+    for (int kx = 0; kx < g.k_w; ++kx) {
+      Vec v;
+      memcpy(&v, rows[ky] + kx * g.dilation_w, sizeof(v));
+      const float* wk = w + oc0 * taps + ky * g.k_w + kx;
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) acc[r] += v * wk[r * taps];
+    }
+  }
+}
+
+// Single input channel, stride_w 1, few output channels: direct
+// convolution vectorized over output x, on a zero-padded copy of each image
+// (planned scratch) so no tap needs a bounds check.
+void DirectSingleChannel(const Geometry& g, const float* in, const float* w,
+                         const float* bias, ActivationFunctionType act,
+                         float* padded, float* out) {
+  float low, high;
+  ActivationRange(act, &low, &high);
+  const int pw = g.out_w + (g.k_w - 1) * g.dilation_w + kGemmNr;
+  const int ph = (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dilation_h + 1;
+  const float* rows[64];
+  for (int b = 0; b < g.batch; ++b) {
+    // Input columns [0, in_w) land at [pad_left, pad_left + in_w), clipped.
+    const int copy = std::max(0, std::min(g.in_w, pw - g.pad_left));
+    for (int y = 0; y < ph; ++y) {
+      float* dst = padded + static_cast<int64_t>(y) * pw;
+      int sy = y - g.pad_top;
+      memset(dst, 0, pw * sizeof(float));
+      if (sy >= 0 && sy < g.in_h && copy > 0) {
+        memcpy(dst + g.pad_left,
+               in + (static_cast<int64_t>(b) * g.in_h + sy) * g.in_w,
+               copy * sizeof(float));
+      }
+    }
+    for (int oy = 0; oy < g.out_h; ++oy) {
+      for (int ky = 0; ky < g.k_h; ++ky) {
+        rows[ky] = padded +
+                   static_cast<int64_t>(oy * g.stride_h + ky * g.dilation_h) * pw;
+      }
+      for (int ox0 = 0; ox0 < g.out_w; ox0 += kGemmNr) {
+        const float* shifted[64];
+        for (int ky = 0; ky < g.k_h; ++ky) shifted[ky] = rows[ky] + ox0;
+        int lanes = std::min(kGemmNr, g.out_w - ox0);
+        float* o = out + ((static_cast<int64_t>(b) * g.out_h + oy) * g.out_w +
+                          ox0) * g.out_c;
+        for (int oc0 = 0; oc0 < g.out_c; oc0 += 8) {
+          Vec acc[8];
+          int r = std::min(8, g.out_c - oc0);
+          switch (r) {
+            case 8: DirectTile<8>(g, shifted, w, oc0, acc); break;
+            case 7: DirectTile<7>(g, shifted, w, oc0, acc); break;
+            case 6: DirectTile<6>(g, shifted, w, oc0, acc); break;
+            case 5: DirectTile<5>(g, shifted, w, oc0, acc); break;
+            case 4: DirectTile<4>(g, shifted, w, oc0, acc); break;
+            case 3: DirectTile<3>(g, shifted, w, oc0, acc); break;
+            case 2: DirectTile<2>(g, shifted, w, oc0, acc); break;
+            default: DirectTile<1>(g, shifted, w, oc0, acc); break;
+          }
+          // Bias and clamp as vectors, then transpose through L1.
+          alignas(64) float tile[8][kGemmNr];
+          const Vec lo = Vec{} + low, hi = Vec{} + high;
+          for (int i = 0; i < r; ++i) {
+            Vec v = acc[i] + (bias ? bias[oc0 + i] : 0.f);
+            v = v < lo ? lo : v;
+            v = v > hi ? hi : v;
+            memcpy(tile[i], &v, sizeof(v));
+          }
+          for (int l = 0; l < lanes; ++l) {
+            for (int i = 0; i < r; ++i) o[l * g.out_c + oc0 + i] = tile[i][l];
+          }
+        }
+      }
+    }
+  }
+}
+
+Status Eval(KernelContext* context, Node* node) {
+  OpData* data = static_cast<OpData*>(node->user_data);
+  const Geometry& g = data->g;
+  const float* in = context->input(*node, 0)->data_as<float>();
+  const float* filter = context->input(*node, 1)->data_as<float>();
+  const Tensor* bias_tensor = context->input(*node, 2);
+  const float* bias = bias_tensor ? bias_tensor->data_as<float>() : nullptr;
+  float* out = context->output(*node, 0)->data_as<float>();
+  if (context->use_reference()) {
+    Reference(g, in, filter, bias, data->act, out);
+    return Status::Ok();
+  }
+  const int k = g.k_h * g.k_w * g.in_c;
+  const int pixels = g.batch * g.out_h * g.out_w;
+  GemmEpilogue epilogue;
+  epilogue.bias = bias;
+  ActivationRange(data->act, &epilogue.low, &epilogue.high);
+  ThreadPool* pool = context->thread_pool();
+  if (data->direct) {
+    DirectSingleChannel(g, in, filter, bias, data->act,
+                        static_cast<float*>(node->scratch[data->im2col_scratch]),
+                        out);
+  } else if (data->transposed) {
+    float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
+    int panels = (pixels + kGemmNr - 1) / kGemmNr;
+    for (int panel = 0; panel < panels; ++panel) {
+      float* dst = packed + static_cast<int64_t>(panel) * kGemmNr * k;
+      for (int lane = 0; lane < kGemmNr; ++lane) {
+        int64_t p = static_cast<int64_t>(panel) * kGemmNr + lane;
+        if (p < pixels) {
+          Patch(g, in, p, dst + lane, kGemmNr);
+        } else {
+          for (int kk = 0; kk < k; ++kk) dst[kk * kGemmNr + lane] = 0.f;
+        }
+      }
+    }
+    epilogue.bias_per_row = true;
+    Gemm(g.out_c, pixels, k, filter, k, packed, out, 1, g.out_c, epilogue,
+         pool);
+  } else {
+    const float* a = in;
+    if (!data->pointwise) {
+      float* cols = static_cast<float*>(node->scratch[data->im2col_scratch]);
+      for (int64_t p = 0; p < pixels; ++p) Patch(g, in, p, cols + p * k, 1);
+      a = cols;
+    }
+    Gemm(pixels, g.out_c, k, a, k, data->packed_filter.data(), out, g.out_c, 1,
+         epilogue, pool);
+  }
+  if (data->act == ActivationFunctionType::TANH ||
+      data->act == ActivationFunctionType::SIGMOID) {
+    ApplyActivationInPlace(out, static_cast<int64_t>(pixels) * g.out_c,
+                           data->act);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+KernelRegistration Register_CONV_2D() {
+  return {BuiltinOperator::CONV_2D, 1, Init, Free, Prepare, Eval};
+}
+
+}  // namespace twl

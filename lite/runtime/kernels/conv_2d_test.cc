@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include "lite/runtime/testing/op_model.h"
+#include "lite/runtime/testing/test_models.h"
+
+namespace twl {
+namespace {
+
+using testing::ActivationFunctionType;
+using testing::BuiltinOperator;
+using testing::OpModel;
+using testing::Padding;
+using testing::RandomFloats;
+
+TEST(Conv2DTest, HandComputedValidAndSame) {
+  // 3x3 single-channel input, 2x2 filter of ones, bias 1.
+  for (auto padding : {Padding::VALID, Padding::SAME}) {
+    OpModel m;
+    int x = m.AddInput(DataType::kFloat32, {1, 3, 3, 1});
+    int w = m.AddConst<float>({1, 2, 2, 1}, {1, 1, 1, 1});
+    int b = m.AddConst<float>({1}, {1});
+    int y = m.AddOutput(DataType::kFloat32);
+    m.AddOp(BuiltinOperator::CONV_2D, {x, w, b}, {y},
+            m.builder().Conv2D(padding, 1, 1));
+    ASSERT_TRUE(m.Build().ok());
+    m.SetInput<float>(0, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+    ASSERT_TRUE(m.Invoke().ok());
+    if (padding == Padding::VALID) {
+      EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, 2, 2, 1}));
+      EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{13, 17, 25, 29}));
+    } else {
+      // SAME pads bottom/right by one.
+      EXPECT_EQ(m.GetOutput<float>(0),
+                (std::vector<float>{13, 17, 10, 25, 29, 16, 16, 18, 10}));
+    }
+    EXPECT_EQ(m.CompareWithReference(), "");
+  }
+}
+
+TEST(Conv2DTest, TwoOutputChannelsStrideTwoRelu) {
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 2, 4, 1});
+  // OHWI: channel 0 = [[1]], channel 1 = [[-1]] (1x1 filter).
+  int w = m.AddConst<float>({2, 1, 1, 1}, {1, -1});
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::CONV_2D, {x, w}, {y},
+          m.builder().Conv2D(Padding::VALID, 2, 2,
+                             ActivationFunctionType::RELU));
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<float>(0, {1, -2, 3, -4, 5, 6, 7, 8});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, 1, 2, 2}));
+  EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{1, 0, 3, 0}));
+}
+
+struct ConvCase {
+  int batch, h, w, cin, cout, kh, kw, stride, dilation;
+  Padding padding;
+};
+
+TEST(Conv2DTest, OptimizedMatchesReference) {
+  std::vector<ConvCase> cases = {
+      {1, 28, 28, 1, 6, 5, 5, 1, 1, Padding::VALID},   // LeNet conv1
+      {1, 12, 12, 6, 16, 5, 5, 1, 1, Padding::VALID},  // LeNet conv2
+      {2, 9, 7, 3, 20, 3, 3, 2, 1, Padding::SAME},
+      {1, 10, 10, 4, 5, 3, 3, 1, 2, Padding::SAME},
+      {3, 5, 6, 8, 33, 1, 1, 1, 1, Padding::VALID},    // pointwise
+      {1, 6, 6, 2, 17, 1, 1, 2, 1, Padding::SAME},
+      {1, 4, 4, 1, 1, 4, 4, 1, 1, Padding::VALID},
+      // Single input channel, stride 1: the direct path.
+      {2, 9, 11, 1, 12, 3, 3, 1, 2, Padding::SAME},
+      {2, 30, 20, 1, 3, 3, 3, 1, 1, Padding::SAME},
+      {1, 5, 40, 1, 9, 2, 5, 1, 1, Padding::VALID},
+      // Single input channel, stride 2: im2col transposed.
+      {1, 11, 11, 1, 4, 3, 3, 2, 1, Padding::SAME},
+  };
+  for (const ConvCase& c : cases) {
+    for (auto act : {ActivationFunctionType::NONE,
+                     ActivationFunctionType::RELU,
+                     ActivationFunctionType::SIGMOID}) {
+      OpModel m;
+      int x = m.AddInput(DataType::kFloat32, {c.batch, c.h, c.w, c.cin});
+      int n = c.cout * c.kh * c.kw * c.cin;
+      int w = m.AddConst<float>({c.cout, c.kh, c.kw, c.cin},
+                                RandomFloats(n, n));
+      int b = m.AddConst<float>({c.cout}, RandomFloats(c.cout, 3));
+      int y = m.AddOutput(DataType::kFloat32);
+      m.AddOp(BuiltinOperator::CONV_2D, {x, w, b}, {y},
+              m.builder().Conv2D(c.padding, c.stride, c.stride, act,
+                                 c.dilation, c.dilation));
+      Status s = m.Build(2);
+      ASSERT_TRUE(s.ok()) << s.message();
+      m.SetInput<float>(0, RandomFloats(c.batch * c.h * c.w * c.cin, 4));
+      ASSERT_TRUE(m.Invoke().ok());
+      ASSERT_EQ(m.CompareWithReference(), "")
+          << c.h << "x" << c.w << "x" << c.cin << " -> " << c.cout;
+    }
+  }
+}
+
+TEST(Conv2DTest, RejectsChannelMismatch) {
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 4, 4, 3});
+  int w = m.AddConst<float>({2, 1, 1, 2}, std::vector<float>(4));
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::CONV_2D, {x, w}, {y});
+  Status s = m.Build();
+  EXPECT_NE(std::string(s.message()).find("filter has 2 input channels"),
+            std::string::npos)
+      << s.message();
+}
+
+}  // namespace
+}  // namespace twl

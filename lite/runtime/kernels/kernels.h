@@ -1,0 +1,26 @@
+// Registrations of the builtin kernels, one function per op (see
+// builtin_kernels.cc for the table that registers them all).
+#ifndef TENSORWEAVE_LITE_RUNTIME_KERNELS_KERNELS_H_
+#define TENSORWEAVE_LITE_RUNTIME_KERNELS_KERNELS_H_
+
+#include <new>
+
+#include "lite/runtime/op_kernel.h"
+
+namespace twl {
+
+#define TWL_FOR_EACH_BUILTIN_KERNEL(X)                                      \
+  X(ADD) X(SUB) X(MUL) X(DIV) X(MAXIMUM) X(MINIMUM) X(FULLY_CONNECTED)      \
+  X(CONV_2D) X(DEPTHWISE_CONV_2D) X(MAX_POOL_2D) X(AVERAGE_POOL_2D) X(RELU) \
+  X(RELU6) X(SIGMOID) X(TANH) X(SOFTMAX) X(LOG_SOFTMAX) X(RESHAPE)          \
+  X(TRANSPOSE) X(CONCATENATION) X(MEAN) X(PAD) X(GATHER) X(BATCH_MATMUL)    \
+  X(SLICE) X(STRIDED_SLICE) X(SQUEEZE) X(EXPAND_DIMS) X(ARG_MAX) X(EXP)     \
+  X(LOG) X(SQRT) X(RSQRT) X(SQUARE) X(NEG) X(ABS) X(CAST)
+
+#define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
+TWL_FOR_EACH_BUILTIN_KERNEL(TWL_DECLARE_REGISTRATION)
+#undef TWL_DECLARE_REGISTRATION
+
+}  // namespace twl
+
+#endif  // TENSORWEAVE_LITE_RUNTIME_KERNELS_KERNELS_H_

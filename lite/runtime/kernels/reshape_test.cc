@@ -1,0 +1,76 @@
+#include <gtest/gtest.h>
+
+#include "lite/runtime/testing/op_model.h"
+
+namespace twl {
+namespace {
+
+using testing::BuiltinOperator;
+using testing::OpModel;
+
+TEST(ReshapeTest, InfersMinusOne) {
+  OpModel m;
+  int x = m.AddInput(DataType::kInt32, {2, 3, 2});
+  int shape = m.AddConst<int32_t>({2}, {-1, 4});
+  int y = m.AddOutput(DataType::kInt32);
+  m.AddOp(BuiltinOperator::RESHAPE, {x, shape}, {y});
+  ASSERT_TRUE(m.Build().ok());
+  std::vector<int32_t> values = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  m.SetInput<int32_t>(0, values);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{3, 4}));
+  EXPECT_EQ(m.GetOutput<int32_t>(0), values);
+}
+
+TEST(ReshapeTest, RejectsBadShapes) {
+  for (std::vector<int32_t> bad : {std::vector<int32_t>{5, 2},
+                                   std::vector<int32_t>{-1, -1},
+                                   std::vector<int32_t>{-2, 6}}) {
+    OpModel m;
+    int x = m.AddInput(DataType::kFloat32, {12});
+    int shape = m.AddConst<int32_t>({2}, bad);
+    int y = m.AddOutput(DataType::kFloat32);
+    m.AddOp(BuiltinOperator::RESHAPE, {x, shape}, {y});
+    EXPECT_FALSE(m.Build().ok());
+  }
+  OpModel m;  // shape from a runtime tensor is not supported
+  int x = m.AddInput(DataType::kFloat32, {12});
+  int shape = m.AddInput(DataType::kInt32, {2});
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::RESHAPE, {x, shape}, {y});
+  Status s = m.Build();
+  EXPECT_NE(std::string(s.message()).find("must be a constant"),
+            std::string::npos);
+}
+
+TEST(SqueezeTest, AllOnesAndListedDims) {
+  for (auto dims : {std::vector<int32_t>{}, std::vector<int32_t>{0, -1}}) {
+    OpModel m;
+    int x = m.AddInput(DataType::kFloat32, {1, 3, 1});
+    int y = m.AddOutput(DataType::kFloat32);
+    m.AddOp(BuiltinOperator::SQUEEZE, {x}, {y}, m.builder().Squeeze(dims));
+    ASSERT_TRUE(m.Build().ok());
+    m.SetInput<float>(0, {1, 2, 3});
+    ASSERT_TRUE(m.Invoke().ok());
+    EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{3}));
+    EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{1, 2, 3}));
+  }
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 3});
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::SQUEEZE, {x}, {y}, m.builder().Squeeze({1}));
+  EXPECT_FALSE(m.Build().ok());
+}
+
+TEST(ExpandDimsTest, NegativeAxis) {
+  OpModel m;
+  int x = m.AddInput(DataType::kInt64, {2, 3});
+  int axis = m.AddConst<int32_t>({}, {-1});
+  int y = m.AddOutput(DataType::kInt64);
+  m.AddOp(BuiltinOperator::EXPAND_DIMS, {x, axis}, {y});
+  ASSERT_TRUE(m.Build().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, 3, 1}));
+}
+
+}  // namespace
+}  // namespace twl

@@ -1,0 +1,61 @@
+// SOFTMAX and LOG_SOFTMAX over the last axis (float32), with beta:
+//   softmax(x)_i = exp(beta * (x_i - max)) / sum_j exp(beta * (x_j - max)).
+#include <cmath>
+
+#include "lite/runtime/kernel_util.h"
+#include "lite/runtime/kernels/kernels.h"
+
+namespace twl {
+namespace {
+
+Status Prepare(KernelContext* context, Node* node) {
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
+  const Tensor* input = context->input(*node, 0);
+  Tensor* output = context->output(*node, 0);
+  TWL_RETURN_IF_ERROR(CheckType(input, "input", DataType::kFloat32));
+  TWL_RETURN_IF_ERROR(CheckType(output, "output", DataType::kFloat32));
+  TWL_RETURN_IF_ERROR(CheckRank(input, "input", 1, kMaxDims));
+  return context->ResizeTensor(output, input->shape);
+}
+
+template <bool kLog>
+Status Eval(KernelContext* context, Node* node) {
+  const Tensor* input = context->input(*node, 0);
+  Tensor* output = context->output(*node, 0);
+  const float beta = GetOptions<schema::SoftmaxOptions>(*node)->beta();
+  const int depth = input->shape.dims[input->shape.rank - 1];
+  if (depth == 0) return Status::Ok();
+  const int64_t rows = input->num_elements() / depth;
+  const float* in = input->data_as<float>();
+  float* out = output->data_as<float>();
+  for (int64_t r = 0; r < rows; ++r, in += depth, out += depth) {
+    float max = in[0];
+    for (int i = 1; i < depth; ++i) max = in[i] > max ? in[i] : max;
+    float sum = 0.f;
+    for (int i = 0; i < depth; ++i) {
+      float e = std::exp(beta * (in[i] - max));
+      out[i] = e;
+      sum += e;
+    }
+    if (kLog) {
+      float log_sum = std::log(sum);
+      for (int i = 0; i < depth; ++i) out[i] = beta * (in[i] - max) - log_sum;
+    } else {
+      float scale = 1.f / sum;
+      for (int i = 0; i < depth; ++i) out[i] *= scale;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+KernelRegistration Register_SOFTMAX() {
+  return {BuiltinOperator::SOFTMAX, 1, nullptr, nullptr, Prepare, Eval<false>};
+}
+KernelRegistration Register_LOG_SOFTMAX() {
+  return {BuiltinOperator::LOG_SOFTMAX, 1, nullptr, nullptr, Prepare,
+          Eval<true>};
+}
+
+}  // namespace twl

@@ -1,0 +1,43 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "lite/runtime/testing/op_model.h"
+
+namespace twl {
+namespace {
+
+using testing::BuiltinOperator;
+using testing::OpModel;
+
+std::vector<float> RunSoftmax(BuiltinOperator op, float beta) {
+  OpModel m;
+  int in = m.AddInput(DataType::kFloat32, {2, 3});
+  int out = m.AddOutput(DataType::kFloat32);
+  m.AddOp(op, {in}, {out}, m.builder().Softmax(beta));
+  EXPECT_TRUE(m.Build().ok());
+  m.SetInput<float>(0, {1, 2, 3, 1000, 1000, 1000});
+  EXPECT_TRUE(m.Invoke().ok());
+  return m.GetOutput<float>(0);
+}
+
+TEST(SoftmaxTest, Values) {
+  auto y = RunSoftmax(BuiltinOperator::SOFTMAX, 1.f);
+  float sum = std::exp(1.f) + std::exp(2.f) + std::exp(3.f);
+  EXPECT_NEAR(y[0], std::exp(1.f) / sum, 1e-6);
+  EXPECT_NEAR(y[2], std::exp(3.f) / sum, 1e-6);
+  for (int i = 3; i < 6; ++i) EXPECT_NEAR(y[i], 1.f / 3, 1e-6);  // stable
+  auto half = RunSoftmax(BuiltinOperator::SOFTMAX, 0.5f);
+  float s2 = std::exp(0.5f) + std::exp(1.f) + std::exp(1.5f);
+  EXPECT_NEAR(half[0], std::exp(0.5f) / s2, 1e-6);
+}
+
+TEST(SoftmaxTest, LogSoftmax) {
+  auto y = RunSoftmax(BuiltinOperator::LOG_SOFTMAX, 1.f);
+  float sum = std::exp(1.f) + std::exp(2.f) + std::exp(3.f);
+  EXPECT_NEAR(y[1], 2.f - std::log(sum), 1e-5);
+  EXPECT_NEAR(y[4], -std::log(3.f), 1e-5);
+}
+
+}  // namespace
+}  // namespace twl

@@ -1,0 +1,90 @@
+// The kernel interface. A kernel is four functions, as in TFLite Micro:
+//   init    parses the op's options into per-node data (may allocate),
+//   free    releases that data,
+//   prepare checks inputs, sets output shapes, packs constant weights and
+//           requests scratch memory (may allocate; runs in AllocateTensors),
+//   eval    computes; it never allocates and reads scratch from the arena.
+#ifndef TENSORWEAVE_LITE_RUNTIME_OP_KERNEL_H_
+#define TENSORWEAVE_LITE_RUNTIME_OP_KERNEL_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "lite/runtime/builtin_ops.h"
+#include "lite/runtime/status.h"
+#include "lite/runtime/tensor.h"
+
+namespace twl {
+
+class ThreadPool;
+
+constexpr int kMaxNodeTensors = 16;  // inputs or outputs per node
+constexpr int kMaxNodeScratch = 4;
+
+struct Node {
+  int index = 0;  // position in the execution plan
+  BuiltinOperator op = BuiltinOperator::ADD;
+  const schema::Operator* fb = nullptr;  // options live here
+  int num_inputs = 0;
+  int num_outputs = 0;
+  int inputs[kMaxNodeTensors] = {};   // tensor indices; -1 = absent
+  int outputs[kMaxNodeTensors] = {};
+  void* user_data = nullptr;  // from init
+  int num_scratch = 0;
+  size_t scratch_bytes[kMaxNodeScratch] = {};
+  void* scratch[kMaxNodeScratch] = {};  // set by the planner
+};
+
+// What the interpreter offers kernels.
+class KernelContext {
+ public:
+  KernelContext(Tensor* tensors, ThreadPool* thread_pool, bool use_reference)
+      : tensors_(tensors),
+        thread_pool_(thread_pool),
+        use_reference_(use_reference) {}
+  Tensor* tensor(int index) { return &tensors_[index]; }
+  // Never null; may have a single thread.
+  ThreadPool* thread_pool() { return thread_pool_; }
+  // True when kernels should take their plain reference path.
+  bool use_reference() const { return use_reference_; }
+
+  // nullptr for an absent optional input or an index past num_inputs.
+  Tensor* input(const Node& node, int i) {
+    if (i >= node.num_inputs || node.inputs[i] < 0) return nullptr;
+    return tensor(node.inputs[i]);
+  }
+  Tensor* output(const Node& node, int i) {
+    return i < node.num_outputs ? tensor(node.outputs[i]) : nullptr;
+  }
+  // Prepare only: sets the shape (and byte size) of a non-constant tensor.
+  Status ResizeTensor(Tensor* tensor, const Shape& shape);
+  // Prepare only: asks for `bytes` of 64-byte-aligned scratch, valid during
+  // this node's eval as node->scratch[*index].
+  Status RequestScratch(Node* node, size_t bytes, int* index);
+
+ private:
+  Tensor* tensors_;
+  ThreadPool* thread_pool_;
+  bool use_reference_;
+};
+
+struct KernelRegistration {
+  BuiltinOperator op;
+  int version;
+  void* (*init)(const schema::Operator& op);  // may be null
+  void (*free)(void* user_data);              // may be null
+  Status (*prepare)(KernelContext* context, Node* node);
+  Status (*eval)(KernelContext* context, Node* node);
+};
+
+// Checks shared by kernels' prepare.
+Status CheckNumInputs(const Node& node, int min, int max);
+Status CheckType(const Tensor* tensor, const char* what, DataType type);
+Status CheckRank(const Tensor* tensor, const char* what, int min, int max);
+// Reads a constant int32/int64 tensor into `values` (for shape-like inputs).
+Status ReadConstantInts(const Tensor* tensor, const char* what,
+                        int64_t* values, int max_values, int* count);
+
+}  // namespace twl
+
+#endif  // TENSORWEAVE_LITE_RUNTIME_OP_KERNEL_H_

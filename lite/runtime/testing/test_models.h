@@ -1,0 +1,31 @@
+// Small reference models built with ModelBuilder, with deterministic
+// pseudo-random weights: used by tests, the benchmark and the fuzzer corpus.
+#ifndef TENSORWEAVE_LITE_RUNTIME_TESTING_TEST_MODELS_H_
+#define TENSORWEAVE_LITE_RUNTIME_TESTING_TEST_MODELS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "lite/runtime/testing/model_builder.h"
+
+namespace twl {
+namespace testing {
+
+// Uniform values in [-scale, scale] from a fixed seed.
+std::vector<float> RandomFloats(size_t n, uint32_t seed, float scale = 1.f);
+
+// MLP: input [batch, sizes[0]] -> FullyConnected+RELU for each hidden
+// layer -> FullyConnected -> SOFTMAX. Input "input", output "probs",
+// signature "serving_default" with names "x" and "probs". The batch dim's
+// shape_signature is -1.
+AlignedBytes BuildMlp(const std::vector<int>& sizes, int batch, uint32_t seed);
+
+// LeNet-5: [batch, 28, 28, 1] -> conv5x5x6 VALID + relu -> maxpool 2 ->
+// conv5x5x16 VALID + relu -> maxpool 2 -> reshape [batch, 256] -> fc120
+// relu -> fc84 relu -> fc10.
+AlignedBytes BuildLeNet(int batch, uint32_t seed);
+
+}  // namespace testing
+}  // namespace twl
+
+#endif  // TENSORWEAVE_LITE_RUNTIME_TESTING_TEST_MODELS_H_

@@ -1,0 +1,77 @@
+// ThreadPool: a tiny persistent pool for intra-op parallelism. The caller's
+// thread runs task 0; workers spin briefly for work (low wake-up latency for
+// microsecond-scale kernels) and then sleep on a condition variable.
+// Running work allocates nothing.
+#ifndef TENSORWEAVE_LITE_RUNTIME_THREAD_POOL_H_
+#define TENSORWEAVE_LITE_RUNTIME_THREAD_POOL_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace twl {
+
+class ThreadPool {
+ public:
+  // `num_threads` counts the caller: 1 means no worker threads.
+  explicit ThreadPool(int num_threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int num_threads() const { return num_threads_; }
+
+  // Runs fn(arg, t) for t in [0, num_tasks), num_tasks <= num_threads(),
+  // each on its own thread, and returns when all are done.
+  void Run(int num_tasks, void (*fn)(void* arg, int task), void* arg);
+
+  // Splits [0, n) into at most num_threads() contiguous ranges whose sizes
+  // are multiples of `grain` (except the last) and calls f(begin, end) on
+  // each. Runs inline when one range suffices.
+  template <typename F>
+  void ParallelFor(int64_t n, int64_t grain, int max_tasks, F&& f) {
+    if (grain < 1) grain = 1;
+    int64_t chunks = (n + grain - 1) / grain;
+    int tasks = num_threads_ < max_tasks ? num_threads_ : max_tasks;
+    if (chunks < tasks) tasks = static_cast<int>(chunks);
+    if (tasks <= 1) {
+      if (n > 0) f(int64_t{0}, n);
+      return;
+    }
+    struct Job {
+      F* f;
+      int64_t n, grain, chunks;
+      int tasks;
+    } job{&f, n, grain, chunks, tasks};
+    Run(tasks, [](void* arg, int t) {
+      Job* j = static_cast<Job*>(arg);
+      int64_t begin = j->chunks * t / j->tasks * j->grain;
+      int64_t end = j->chunks * (t + 1) / j->tasks * j->grain;
+      if (end > j->n) end = j->n;
+      if (begin < end) (*j->f)(begin, end);
+    }, &job);
+  }
+
+ private:
+  void WorkerLoop(int worker);
+
+  int num_threads_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> pending_{0};
+  std::atomic<int> sleeping_{0};
+  std::atomic<bool> stop_{false};
+  // The current job (read by workers after seeing a new generation).
+  void (*fn_)(void*, int) = nullptr;
+  void* arg_ = nullptr;
+  int num_tasks_ = 0;
+};
+
+}  // namespace twl
+
+#endif  // TENSORWEAVE_LITE_RUNTIME_THREAD_POOL_H_

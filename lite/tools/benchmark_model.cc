@@ -1,0 +1,144 @@
+// benchmark_model: times Invoke() of a .twl model.
+//
+//   benchmark_model --graph=model.twl [--num_threads=2] [--batch=N]
+//                   [--runs=1000] [--warmup=100] [--reference] [--profile]
+//
+// --batch resizes dim 0 of every input. Inputs are filled with
+// deterministic values. Prints mean, median, min and p90 in microseconds.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lite/runtime/interpreter.h"
+
+namespace {
+
+bool Flag(const char* arg, const char* name, std::string* value) {
+  size_t n = strlen(name);
+  if (strncmp(arg, name, n) != 0 || arg[n] != '=') return false;
+  *value = arg + n + 1;
+  return true;
+}
+
+// Sums per-node times over the timed runs.
+class NodeTimes : public twl::Profiler {
+ public:
+  void OnNodeDone(int node, twl::BuiltinOperator op, double us) override {
+    if (node >= static_cast<int>(total_.size())) {
+      total_.resize(node + 1, 0.0);
+      ops_.resize(node + 1, op);
+    }
+    total_[node] += us;
+  }
+  void Print(int runs) const {
+    for (size_t i = 0; i < total_.size(); ++i) {
+      printf("  node %2zu %-18s %8.2f us\n", i, twl::OpName(ops_[i]),
+             total_[i] / runs);
+    }
+  }
+
+ private:
+  std::vector<double> total_;
+  std::vector<twl::BuiltinOperator> ops_;
+};
+
+int Fail(const char* what, const twl::Status& status) {
+  fprintf(stderr, "benchmark_model: %s: %s\n", what, status.message());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string graph, value;
+  int threads = 1, batch = 0, runs = 1000, warmup = 100;
+  bool reference = false, profile = false;
+  for (int i = 1; i < argc; ++i) {
+    if (Flag(argv[i], "--graph", &value)) {
+      graph = value;
+    } else if (Flag(argv[i], "--num_threads", &value)) {
+      threads = atoi(value.c_str());
+    } else if (Flag(argv[i], "--batch", &value)) {
+      batch = atoi(value.c_str());
+    } else if (Flag(argv[i], "--runs", &value)) {
+      runs = atoi(value.c_str());
+    } else if (Flag(argv[i], "--warmup", &value)) {
+      warmup = atoi(value.c_str());
+    } else if (strcmp(argv[i], "--profile") == 0) {
+      profile = true;
+    } else if (strcmp(argv[i], "--reference") == 0) {
+      reference = true;
+    } else {
+      fprintf(stderr, "unknown flag %s\n", argv[i]);
+      return 2;
+    }
+  }
+  if (graph.empty() || runs < 1) {
+    fprintf(stderr,
+            "usage: %s --graph=model.twl [--num_threads=N] [--batch=N] "
+            "[--runs=N] [--warmup=N] [--reference] [--profile]\n",
+            argv[0]);
+    return 2;
+  }
+  std::unique_ptr<twl::Model> model;
+  twl::Status status = twl::Model::CreateFromFile(graph.c_str(), &model);
+  if (!status.ok()) return Fail("load", status);
+  twl::OpResolver resolver;
+  status = twl::RegisterBuiltinKernels(&resolver);
+  if (!status.ok()) return Fail("resolver", status);
+  twl::InterpreterOptions options;
+  options.num_threads = threads;
+  options.use_reference_kernels = reference;
+  std::unique_ptr<twl::Interpreter> interpreter;
+  status = twl::Interpreter::Create(model.get(), &resolver, options,
+                                    &interpreter);
+  if (!status.ok()) return Fail("create", status);
+  for (int i = 0; batch > 0 && i < interpreter->num_inputs(); ++i) {
+    twl::Shape shape = interpreter->input(i)->shape;
+    if (shape.rank == 0) continue;
+    shape.dims[0] = batch;
+    status = interpreter->ResizeInputTensor(i, shape);
+    if (!status.ok()) return Fail("resize", status);
+  }
+  status = interpreter->AllocateTensors();
+  if (!status.ok()) return Fail("allocate", status);
+  for (int i = 0; i < interpreter->num_inputs(); ++i) {
+    twl::Tensor* t = interpreter->input(i);
+    if (t->type == twl::DataType::kFloat32) {
+      for (int64_t k = 0; k < t->num_elements(); ++k) {
+        t->data_as<float>()[k] = static_cast<float>(k % 13) / 13.f;
+      }
+    } else {
+      memset(t->data, 0, t->bytes);
+    }
+  }
+  for (int i = 0; i < warmup; ++i) {
+    status = interpreter->Invoke();
+    if (!status.ok()) return Fail("invoke", status);
+  }
+  NodeTimes node_times;
+  if (profile) interpreter->set_profiler(&node_times);
+  std::vector<double> times(runs);
+  for (int i = 0; i < runs; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    status = interpreter->Invoke();
+    auto end = std::chrono::steady_clock::now();
+    if (!status.ok()) return Fail("invoke", status);
+    times[i] = std::chrono::duration<double, std::micro>(end - start).count();
+  }
+  double sum = 0;
+  for (double t : times) sum += t;
+  std::sort(times.begin(), times.end());
+  printf("graph=%s threads=%d batch=%d runs=%d%s arena=%zu bytes\n",
+         graph.c_str(), threads, batch > 0 ? batch : -1, runs,
+         reference ? " (reference kernels)" : "", interpreter->arena_size());
+  printf("mean %.2f us  median %.2f us  min %.2f us  p90 %.2f us\n",
+         sum / runs, times[runs / 2], times[0], times[runs * 9 / 10]);
+  if (profile) node_times.Print(runs);
+  return 0;
+}

@@ -1,0 +1,16 @@
+#!/bin/bash
+set -euo pipefail
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+lite/tools/write_test_models "$dir"
+for model in mlp lenet; do
+  lite/tools/benchmark_model --graph="$dir/$model.twl" --num_threads=2 \
+      --runs=20 --warmup=2 | tee "$dir/out"
+  grep -q "median" "$dir/out"
+  lite/tools/benchmark_model --graph="$dir/$model.twl" --batch=3 --runs=5 \
+      --warmup=1 --reference > /dev/null
+done
+if lite/tools/benchmark_model --graph="$dir/missing.twl" 2> "$dir/err"; then
+  echo "expected failure on a missing model"; exit 1
+fi
+grep -q "cannot open model" "$dir/err"
