@@ -159,4 +159,67 @@ REGISTER_OP("ApplyAdam")
         "/ (sqrt(v) + epsilon) (with use_nesterov, m is replaced by "
         "grad * (1 - beta1) + beta1 * m).");
 
+// Learning-rate schedules (tw.train.exponential_decay, piecewise_constant):
+// small dedicated ops so that schedules need no general math ops.
+REGISTER_OP("ExponentialDecay")
+    .Input("learning_rate: T")
+    .Input("global_step: Tstep")
+    .Input("decay_steps: T")
+    .Input("decay_rate: T")
+    .Output("decayed_learning_rate: T")
+    .Attr("T: {float32, float64}")
+    .Attr("Tstep: {int32, int64, float32, float64}")
+    .Attr("staircase: bool = false")
+    .SetShapeFn([](InferenceContext* c) {
+      static const char* names[] = {"learning_rate", "global_step",
+                                    "decay_steps", "decay_rate"};
+      for (int i = 0; i < 4; ++i) {
+        PartialShape unused;
+        if (!c->WithRank(i, 0, &unused).ok()) {
+          return errors::InvalidArgument(names[i],
+                                         " must be a scalar, got shape ",
+                                         c->input(i).ToString());
+        }
+      }
+      c->set_output(0, PartialShape({}));
+      return Status::OK();
+    })
+    .Doc(
+        "learning_rate * decay_rate ^ (global_step / decay_steps), the "
+        "exponent floored when staircase; computed in T like TensorFlow's "
+        "exponential_decay. decay_steps must be positive.");
+
+REGISTER_OP("PiecewiseConstant")
+    .Input("x: Tx")
+    .Input("boundaries: Tx")
+    .Input("values: T")
+    .Output("output: T")
+    .Attr("T: {float32, float64, int32, int64}")
+    .Attr("Tx: {int32, int64, float32, float64}")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialShape unused;
+      if (!c->WithRank(0, 0, &unused).ok()) {
+        return errors::InvalidArgument("x must be a scalar, got shape ",
+                                       c->input(0).ToString());
+      }
+      PartialShape boundaries, values;
+      if (!c->WithRank(1, 1, &boundaries).ok() ||
+          !c->WithRank(2, 1, &values).ok()) {
+        return errors::InvalidArgument(
+            "boundaries and values must be vectors, got shapes ",
+            c->input(1).ToString(), " and ", c->input(2).ToString());
+      }
+      if (boundaries.dim(0) >= 0 && values.dim(0) >= 0 &&
+          values.dim(0) != boundaries.dim(0) + 1) {
+        return errors::InvalidArgument(
+            "values must have one more element than boundaries, got ",
+            values.dim(0), " values and ", boundaries.dim(0), " boundaries");
+      }
+      c->set_output(0, PartialShape({}));
+      return Status::OK();
+    })
+    .Doc(
+        "values[i] for the first i with x <= boundaries[i], values[n] when x "
+        "is above every boundary. Boundaries must be increasing.");
+
 }  // namespace tensorweave
