@@ -23,7 +23,7 @@ def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, stair
       ...     step = tw.train.get_or_create_global_step()
       ...     lr = tw.train.exponential_decay(0.1, step, 10, 0.5, staircase=True)
       ...     sess.run(tw.global_variables_initializer())
-      ...     sess.run(step.assign(25))
+      ...     _ = sess.run(step.assign(25))
       ...     print(round(float(sess.run(lr)), 6))
       0.025
     """
@@ -68,7 +68,7 @@ def piecewise_constant(x, boundaries, values, name=None):
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     step = tw.placeholder(tw.int64, [])
       ...     lr = tw.train.piecewise_constant(step, [100, 200], [1.0, 0.5, 0.1])
-      ...     print([float(sess.run(lr, {step: s})) for s in (100, 150, 250)])
+      ...     print([round(float(sess.run(lr, {step: s})), 6) for s in (100, 150, 250)])
       [1.0, 0.5, 0.1]
     """
     for what, seq in (("boundaries", boundaries), ("values", values)):
