@@ -97,11 +97,17 @@ from tensorweave._src.ops.variables import local_variables_initializer
 from tensorweave._src.ops.variables import trainable_variables
 from tensorweave._src.ops.variables import variable_scope
 from tensorweave._src.ops.variables import variables_initializer
+from tensorweave._src.training.gradient_clipping import clip_by_global_norm
+from tensorweave._src.training.gradient_clipping import global_norm
 
 # Gradient functions register themselves when imported.
 from tensorweave._src.ops import array_grad as _array_grad  # noqa: F401
 from tensorweave._src.ops import math_grad as _math_grad  # noqa: F401
 from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
+from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
+from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
+
+from tensorweave import train  # noqa: E402 - the tw.train namespace
 
 __version__ = "0.1.0"
 

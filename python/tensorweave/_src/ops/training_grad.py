@@ -1,0 +1,15 @@
+"""The optimizer update ops and learning-rate schedule ops carry no gradient."""
+
+from tensorweave._src.ops import gradients_impl
+
+for _op in (
+    "ApplyGradientDescent",
+    "ApplyMomentum",
+    "ApplyAdagrad",
+    "ApplyRMSProp",
+    "ApplyCenteredRMSProp",
+    "ApplyAdam",
+    "ExponentialDecay",
+    "PiecewiseConstant",
+):
+    gradients_impl.NotDifferentiable(_op)

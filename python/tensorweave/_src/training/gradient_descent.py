@@ -1,0 +1,34 @@
+"""Plain gradient descent."""
+
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import training_ops
+from tensorweave._src.training import optimizer
+
+
+class GradientDescentOptimizer(optimizer.Optimizer):
+    """var -= learning_rate * grad.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     w = tw.Variable([1.0, 2.0], name="w")
+      ...     step = tw.train.GradientDescentOptimizer(0.1).apply_gradients([([1.0, -1.0], w)])
+      ...     sess.run(tw.global_variables_initializer())
+      ...     sess.run(step)
+      ...     print(sess.run(w))
+      [0.9 2.1]
+    """
+
+    def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
+        super().__init__(use_locking, name)
+        self._learning_rate = learning_rate
+        self._learning_rate_tensor = None
+
+    def _prepare(self):
+        lr = self._call_if_callable(self._learning_rate)
+        self._learning_rate_tensor = ops.convert_to_tensor(lr, name="learning_rate")
+
+    def _apply_dense(self, grad, var):
+        return training_ops.apply_gradient_descent(
+            var, optimizer._cast(self._learning_rate_tensor, var.dtype), grad, use_locking=self._use_locking
+        ).op

@@ -1,0 +1,365 @@
+"""Checkpoints: `Saver` (TensorFlow v1's tf.train.Saver) and the "checkpoint"
+state file that names the latest ones.
+
+A checkpoint with prefix P is P.safetensors (the tensors, in the
+safetensors layout) and P.manifest.json (dtypes, shapes and CRC32C
+checksums); see core/util/checkpoint_format.h. Saving and restoring are ops
+in the graph (SaveV2, RestoreV2), run with the prefix fed.
+"""
+
+import os
+import re
+import time
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import errors
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import constant_op
+from tensorweave._src.ops import io_ops
+from tensorweave._src.ops import state_ops
+from tensorweave._src.ops import variables
+from tensorweave._src.training import training_util
+
+DATA_SUFFIX = ".safetensors"
+MANIFEST_SUFFIX = ".manifest.json"
+META_SUFFIX = ".meta"
+STATE_FILENAME = "checkpoint"
+
+
+# --- the checkpoint state file -------------------------------------------------
+class CheckpointState:
+    """The contents of a "checkpoint" state file."""
+
+    def __init__(self, model_checkpoint_path, all_model_checkpoint_paths=None):
+        self.model_checkpoint_path = model_checkpoint_path
+        self.all_model_checkpoint_paths = list(all_model_checkpoint_paths or [])
+
+    def __repr__(self):
+        return (
+            f"CheckpointState(model_checkpoint_path={self.model_checkpoint_path!r}, "
+            f"all_model_checkpoint_paths={self.all_model_checkpoint_paths!r})"
+        )
+
+
+def _quote(path):
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _unquote(text):
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        raise ValueError(f"expected a quoted string, got {text!r}")
+    return re.sub(r"\\(.)", r"\1", text[1:-1])
+
+
+def _write_atomically(path, text):
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
+                            latest_filename=None):
+    """Writes the state file of `save_dir` (TensorFlow's text format):
+    model_checkpoint_path: "..." then one all_model_checkpoint_paths line each."""
+    paths = list(all_model_checkpoint_paths or [])
+    if not paths or paths[-1] != model_checkpoint_path:
+        paths = [p for p in paths if p != model_checkpoint_path] + [model_checkpoint_path]
+    lines = [f"model_checkpoint_path: {_quote(model_checkpoint_path)}"]
+    lines += [f"all_model_checkpoint_paths: {_quote(p)}" for p in paths]
+    _write_atomically(os.path.join(save_dir, latest_filename or STATE_FILENAME), "\n".join(lines) + "\n")
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    """The CheckpointState of `checkpoint_dir`, or None without a state file.
+    Relative paths in the file are taken relative to the directory."""
+    path = os.path.join(checkpoint_dir, latest_filename or STATE_FILENAME)
+    if not os.path.exists(path):
+        return None
+    model_path, all_paths = None, []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            key, _, value = line.partition(":")
+            try:
+                value = _unquote(value.strip())
+            except ValueError as e:
+                raise errors.DataLossError(None, None, f"{path}:{number}: {e}") from None
+            if key == "model_checkpoint_path":
+                model_path = value
+            elif key == "all_model_checkpoint_paths":
+                all_paths.append(value)
+            else:
+                raise errors.DataLossError(None, None, f"{path}:{number}: unknown field {key!r}")
+    if model_path is None:
+        raise errors.DataLossError(None, None, f"{path}: no model_checkpoint_path")
+
+    def absolute(p):
+        return p if os.path.isabs(p) else os.path.join(checkpoint_dir, p)
+
+    return CheckpointState(absolute(model_path), [absolute(p) for p in all_paths])
+
+
+def checkpoint_exists(checkpoint_prefix):
+    """Whether a complete checkpoint with this prefix exists (its manifest,
+    written last, is there)."""
+    return os.path.exists(checkpoint_prefix + MANIFEST_SUFFIX)
+
+
+def latest_checkpoint(checkpoint_dir, latest_filename=None):
+    """The prefix of the newest checkpoint in `checkpoint_dir` (from its
+    "checkpoint" state file), or None.
+
+    Example:
+      >>> import tempfile
+      >>> import tensorweave as tw
+      >>> print(tw.train.latest_checkpoint(tempfile.mkdtemp()))
+      None
+    """
+    state = get_checkpoint_state(checkpoint_dir, latest_filename)
+    if state and checkpoint_exists(state.model_checkpoint_path):
+        return state.model_checkpoint_path
+    return None
+
+
+def _delete_checkpoint(prefix):
+    # The manifest first: a checkpoint without it no longer exists.
+    for suffix in (MANIFEST_SUFFIX, DATA_SUFFIX, META_SUFFIX):
+        try:
+            os.remove(prefix + suffix)
+        except FileNotFoundError:
+            pass
+
+
+# --- Saver ---------------------------------------------------------------------
+def _saveables(var_list):
+    """[(name in the checkpoint, Variable)] sorted by name."""
+    if var_list is None:
+        var_list = variables.global_variables()
+        if not var_list:
+            raise ValueError("No variables to save")
+    if isinstance(var_list, dict):
+        items = list(var_list.items())
+    else:
+        items = []
+        for v in var_list:
+            if isinstance(v, (list, tuple)):
+                raise TypeError("var_list entries must be Variables")
+            items.append((v.op.name if hasattr(v, "op") else None, v))
+    seen = {}
+    out = []
+    for name, v in items:
+        if not isinstance(v, variables.Variable):
+            raise TypeError(f"Saver can only save Variables, got {v!r} for {name!r}")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"Bad checkpoint name {name!r} for {v.name}")
+        if name in seen:
+            raise ValueError(f"At least two variables have the same name: {name}")
+        seen[name] = v
+        out.append((name, v))
+    return sorted(out, key=lambda item: item[0])
+
+
+class Saver:
+    """Saves and restores variables as checkpoints.
+
+    Args:
+      var_list: the variables to save: a list (named by their op names) or a
+        {name: Variable} dict (to save under other names, or to restore a
+        subset). Default: every global variable (including optimizer slots and
+        the global step).
+      max_to_keep: how many recent checkpoints to keep; older ones are deleted
+        as new ones are saved (None or 0: keep all).
+      keep_checkpoint_every_n_hours: additionally keep one checkpoint per this
+        many hours.
+
+    Example:
+      >>> import os, tempfile
+      >>> import tensorweave as tw
+      >>> ckpt_dir = tempfile.mkdtemp()
+      >>> with tw.Graph().as_default():
+      ...     w = tw.Variable([1.0, 2.0], name="w")
+      ...     saver = tw.train.Saver()
+      ...     with tw.Session() as sess:
+      ...         sess.run(tw.global_variables_initializer())
+      ...         path = saver.save(sess, os.path.join(ckpt_dir, "model.ckpt"), global_step=7)
+      ...     with tw.Session() as sess:
+      ...         saver.restore(sess, tw.train.latest_checkpoint(ckpt_dir))
+      ...         print(os.path.basename(path), sess.run(w))
+      model.ckpt-7 [1. 2.]
+    """
+
+    def __init__(
+        self,
+        var_list=None,
+        reshape=False,
+        sharded=False,
+        max_to_keep=5,
+        keep_checkpoint_every_n_hours=10000.0,
+        name=None,
+        restore_sequentially=False,
+        saver_def=None,
+        builder=None,
+        defer_build=False,
+        allow_empty=False,
+        write_version=2,
+        pad_step_number=False,
+        save_relative_paths=False,
+        filename=None,
+    ):
+        if reshape:
+            raise NotImplementedError("Saver(reshape=True) is not supported")
+        if saver_def is not None or builder is not None:
+            raise NotImplementedError("Saver(saver_def=..., builder=...) is not supported")
+        self._max_to_keep = max_to_keep
+        self._keep_every_n_hours = keep_checkpoint_every_n_hours
+        self._next_keep_time = time.time() + keep_checkpoint_every_n_hours * 3600
+        self._pad_step_number = pad_step_number
+        self._save_relative_paths = save_relative_paths
+        self._filename = filename
+        self._last_checkpoints = []  # [(prefix, time saved)]
+        try:
+            self._saveables = _saveables(var_list)
+        except ValueError:
+            if not allow_empty:
+                raise
+            self._saveables = []
+        self._graph = ops.get_default_graph()
+        self._name = name or "save"
+        self._build()
+
+    def _build(self):
+        if not self._saveables:
+            self._filename_tensor = self._save_op = self._restore_op = None
+            return
+        graph = self._graph
+        names = [n for n, _ in self._saveables]
+        refs = [v._ref() for _, v in self._saveables]
+        with graph.name_scope(self._name):
+            self._filename_tensor = constant_op.constant(self._filename or "model", dtype=dtypes.string)
+            names_t = constant_op.constant(names, dtype=dtypes.string, name="tensor_names")
+            slices_t = constant_op.constant([""] * len(names), dtype=dtypes.string, name="shape_and_slices")
+            self._save_op = io_ops.save_v2(self._filename_tensor, names_t, slices_t, refs, name="SaveV2")
+            shapes = [v.shape.as_list() if v.shape.ndims is not None else None for _, v in self._saveables]
+            restored = io_ops.restore_v2(
+                self._filename_tensor, names_t, slices_t, [v.dtype for _, v in self._saveables],
+                shapes=shapes, name="RestoreV2",
+            )
+            # RestoreV2 verifies every tensor (checksums, dtypes, shapes)
+            # before producing any, so either all variables are assigned or
+            # none is.
+            assigns = [
+                state_ops.assign(ref, value, validate_shape=v.shape.is_fully_defined()).op
+                for ref, value, (_, v) in zip(refs, restored, self._saveables)
+            ]
+            with graph.control_dependencies(assigns):
+                self._restore_op = graph._create_op("NoOp", [], name="restore_all")
+
+    # --- properties ----------------------------------------------------------
+    @property
+    def last_checkpoints(self):
+        """The prefixes of the checkpoints kept, oldest first."""
+        return [p for p, _ in self._last_checkpoints]
+
+    def set_last_checkpoints_with_time(self, last_checkpoints_with_time):
+        """Replaces the list of kept checkpoints: [(prefix, timestamp)]."""
+        self._last_checkpoints = list(last_checkpoints_with_time)
+
+    def recover_last_checkpoints(self, checkpoint_paths):
+        """Takes over `checkpoint_paths` (those that exist) as kept checkpoints,
+        e.g. from get_checkpoint_state(...).all_model_checkpoint_paths."""
+        now = time.time()
+        self._last_checkpoints = [(p, now) for p in checkpoint_paths if checkpoint_exists(p)]
+
+    # --- save / restore ---------------------------------------------------------
+    def save(
+        self,
+        sess,
+        save_path,
+        global_step=None,
+        latest_filename=None,
+        meta_graph_suffix="meta",
+        write_meta_graph=False,
+        write_state=True,
+        strip_default_attrs=False,
+        save_debug_info=False,
+    ):
+        """Saves the variables as checkpoint `save_path` (with "-<step>"
+        appended when `global_step` is given: an int, a Tensor or Variable).
+
+        Updates the "checkpoint" state file of the directory (unless
+        write_state=False) and deletes checkpoints beyond max_to_keep. With
+        write_meta_graph=True the GraphDef is written next to it as
+        <prefix>.meta (a serialized GraphDef). Returns the prefix.
+        """
+        if self._save_op is None:
+            return None
+        if latest_filename and os.path.basename(latest_filename) != latest_filename:
+            raise ValueError("'latest_filename' collides with 'save_path': it must be a plain file name")
+        if global_step is not None:
+            if not isinstance(global_step, int):
+                global_step = training_util.global_step(sess, global_step)
+            step = f"{global_step:08d}" if self._pad_step_number else str(global_step)
+            checkpoint_file = f"{save_path}-{step}"
+        else:
+            checkpoint_file = save_path
+        save_dir = os.path.dirname(checkpoint_file)
+        if not hasattr(sess, "run"):
+            raise TypeError("'sess' must be a Session")
+        sess.run(self._save_op, {self._filename_tensor: checkpoint_file})
+        if write_meta_graph:
+            data = self._graph.as_graph_def().SerializeToString()
+            with open(checkpoint_file + "." + meta_graph_suffix, "wb") as f:
+                f.write(data)
+        self._record(checkpoint_file)
+        if write_state:
+            relative = self._save_relative_paths
+
+            def state_path(p):
+                return os.path.relpath(p, save_dir or ".") if relative else p
+
+            update_checkpoint_state(
+                save_dir or ".",
+                state_path(checkpoint_file),
+                [state_path(p) for p in self.last_checkpoints],
+                latest_filename,
+            )
+        return checkpoint_file
+
+    def _record(self, prefix):
+        self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != prefix]
+        self._last_checkpoints.append((prefix, time.time()))
+        if not self._max_to_keep:
+            return
+        while len(self._last_checkpoints) > self._max_to_keep:
+            oldest, saved_at = self._last_checkpoints.pop(0)
+            if saved_at > self._next_keep_time:
+                # Kept for keep_checkpoint_every_n_hours; forgotten here.
+                self._next_keep_time += self._keep_every_n_hours * 3600
+                continue
+            _delete_checkpoint(oldest)
+
+    def restore(self, sess, save_path):
+        """Restores the variables from checkpoint `save_path`.
+
+        Raises NotFoundError when there is no such checkpoint or a variable
+        is missing from it, DataLossError when its files are truncated or
+        corrupted, InvalidArgumentError when a tensor's dtype or shape differs
+        from its variable's. Nothing is assigned unless everything checks out.
+        """
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        if self._restore_op is None:
+            return
+        if not checkpoint_exists(save_path):
+            raise errors.NotFoundError(
+                None, None, f"The passed save_path is not a valid checkpoint: {save_path}"
+            )
+        sess.run(self._restore_op, {self._filename_tensor: save_path})
+
+    def as_saver_def(self):
+        raise NotImplementedError("SaverDef is not supported")

@@ -1,0 +1,76 @@
+"""The global step: an int64 variable counting training steps."""
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import init_ops
+from tensorweave._src.ops import variables
+
+GraphKeys = ops.GraphKeys
+
+
+def get_global_step(graph=None):
+    """The global step variable of `graph` (default graph), or None.
+
+    It is the one variable in the GLOBAL_STEP collection, else the tensor
+    named "global_step:0"; it must be an integer scalar.
+    """
+    graph = graph or ops.get_default_graph()
+    found = graph.get_collection(GraphKeys.GLOBAL_STEP)
+    if len(found) > 1:
+        raise TypeError(f"There should be only one global step variable, found {len(found)}: {found}")
+    if found:
+        step = found[0]
+    else:
+        try:
+            step = graph.get_tensor_by_name("global_step:0")
+        except KeyError:
+            return None
+    if not step.dtype.is_integer or (step.shape.ndims is not None and step.shape.ndims != 0):
+        raise TypeError(f"Existing global step {step.name} is not an integer scalar: {step.dtype.name} {step.shape}")
+    return step
+
+
+def create_global_step(graph=None):
+    """Makes the global step: a non-trainable int64 scalar variable named
+    "global_step", starting at 0, in GLOBAL_VARIABLES and GLOBAL_STEP.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     step = tw.train.create_global_step()
+      ...     sess.run(tw.global_variables_initializer())
+      ...     print(step.op.name, sess.run(step))
+      global_step 0
+    """
+    graph = graph or ops.get_default_graph()
+    if get_global_step(graph) is not None:
+        raise ValueError('"global_step" already exists.')
+    with graph.as_default():
+        saved = graph._name_stack
+        graph._name_stack = ""
+        try:
+            with graph.control_dependencies(None):
+                return variables.get_variable(
+                    "global_step",
+                    shape=[],
+                    dtype=dtypes.int64,
+                    initializer=init_ops.zeros_initializer(),
+                    trainable=False,
+                    collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP],
+                )
+        finally:
+            graph._name_stack = saved
+
+
+def get_or_create_global_step(graph=None):
+    """The global step of `graph`, made by `create_global_step` if absent."""
+    graph = graph or ops.get_default_graph()
+    step = get_global_step(graph)
+    if step is None:
+        step = create_global_step(graph)
+    return step
+
+
+def global_step(sess, global_step_tensor):
+    """The value of the global step, as a Python int."""
+    return int(sess.run(global_step_tensor))

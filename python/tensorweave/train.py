@@ -1,0 +1,31 @@
+"""tw.train: optimizers, learning-rate schedules, the global step and
+checkpoints (TensorFlow v1's `tf.train`).
+
+Example:
+  >>> import tensorweave as tw
+  >>> with tw.Graph().as_default(), tw.Session() as sess:
+  ...     w = tw.Variable([0.0], name="w")
+  ...     step = tw.train.get_or_create_global_step()
+  ...     train = tw.train.AdamOptimizer(0.1).apply_gradients([([1.0], w)], global_step=step)
+  ...     sess.run(tw.global_variables_initializer())
+  ...     sess.run(train)
+  ...     print(sess.run(step))
+  1
+"""
+
+from tensorweave._src.training.adagrad import AdagradOptimizer
+from tensorweave._src.training.adam import AdamOptimizer
+from tensorweave._src.training.gradient_descent import GradientDescentOptimizer
+from tensorweave._src.training.learning_rate_decay import exponential_decay
+from tensorweave._src.training.learning_rate_decay import piecewise_constant
+from tensorweave._src.training.momentum import MomentumOptimizer
+from tensorweave._src.training.optimizer import Optimizer
+from tensorweave._src.training.rmsprop import RMSPropOptimizer
+from tensorweave._src.training.saver import Saver
+from tensorweave._src.training.saver import get_checkpoint_state
+from tensorweave._src.training.saver import latest_checkpoint
+from tensorweave._src.training.saver import checkpoint_exists
+from tensorweave._src.training.training_util import create_global_step
+from tensorweave._src.training.training_util import get_global_step
+from tensorweave._src.training.training_util import get_or_create_global_step
+from tensorweave._src.training.training_util import global_step
