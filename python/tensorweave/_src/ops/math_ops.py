@@ -527,9 +527,11 @@ def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indi
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     x = tw.constant([[1, 2, 3], [4, 5, 6]])
-      ...     print(sess.run([tw.reduce_sum(x), tw.reduce_sum(x, 0), tw.reduce_sum(x, 1, keepdims=True)]))
-      [21, array([5, 7, 9], dtype=int32), array([[ 6],
-             [15]], dtype=int32)]
+      ...     print(sess.run(tw.reduce_sum(x)), sess.run(tw.reduce_sum(x, 0)))
+      ...     print(sess.run(tw.reduce_sum(x, 1, keepdims=True)))
+      21 [5 7 9]
+      [[ 6]
+       [15]]
     """
     return _reduce("Sum", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
