@@ -39,10 +39,10 @@ class RandomOp : public OpKernel {
     // Each run continues the node's stream where the last one stopped.
     std::lock_guard<std::mutex> lock(mu_);
     OP_REQUIRES_OK(ctx, DispatchType<float, double>(out->dtype(), [&](auto t) {
-      using T = decltype(t);
-      Fill<T>(out->data<T>(), n);
-      return Status::OK();
-    }));
+                     using T = decltype(t);
+                     Fill<T>(out->data<T>(), n);
+                     return Status::OK();
+                   }));
   }
 
  private:
