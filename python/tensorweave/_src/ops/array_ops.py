@@ -315,7 +315,7 @@ def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
     """
     x = ops.convert_to_tensor(tensor)
     p = _index_tensor(paddings, "paddings")
-    mode = mode.upper()
+    mode = (mode.decode() if isinstance(mode, bytes) else mode).upper()
     if mode == "CONSTANT":
         is_zero = not isinstance(constant_values, ops.Tensor) and np.all(np.asarray(constant_values) == 0)
         if is_zero:
