@@ -107,3 +107,28 @@ def test_dropout_noise_shape_and_arguments():
             dropout(tw.ones([2]), keep_prob=0.5, rate=0.5)
         with pytest.raises(ValueError):
             dropout(tw.ones([2], dtype=tw.int32), rate=0.5)
+
+
+@pytest.mark.parametrize(
+    "fn, op_type",
+    [
+        (tw.random_uniform, "RandomUniform"),
+        (tw.random_normal, "RandomStandardNormal"),
+        (tw.truncated_normal, "TruncatedNormal"),
+    ],
+)
+def test_existing_random_ops_reproducible_and_distributed(fn, op_type):
+    def build():
+        t = fn([20000], seed=3, dtype=tw.float64)
+        assert any(op.type == op_type for op in tw.get_default_graph().get_operations())
+        return t
+
+    (a,) = _values(build)
+    (b,) = _values(build)
+    np.testing.assert_array_equal(a, b)
+    if op_type == "RandomUniform":
+        assert 0 <= a.min() and a.max() < 1 and abs(a.mean() - 0.5) < 4 * np.sqrt(1 / 12 / a.size)
+    elif op_type == "RandomStandardNormal":
+        assert abs(a.mean()) < 4 / np.sqrt(a.size) and abs(a.std() - 1) < 0.03
+    else:
+        assert np.abs(a).max() <= 2 and abs(a.mean()) < 4 * 0.88 / np.sqrt(a.size)
