@@ -271,7 +271,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print([list(v) for v in sess.run(tw.unstack([[1, 2], [3, 4]]))])
+      ...     print([v.tolist() for v in sess.run(tw.unstack([[1, 2], [3, 4]]))])
       [[1, 2], [3, 4]]
     """
     value = ops.convert_to_tensor(value)
@@ -718,8 +718,8 @@ def stop_gradient(input, name=None):  # noqa: A002
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default():
       ...     x = tw.constant(2.0)
-      ...     print(tw.gradients(tw.stop_gradient(x) * x, x)[0] is not None)
-      True
+      ...     print(tw.gradients(tw.stop_gradient(x), x))
+      [None]
     """
     x = ops.convert_to_tensor(input)
     return _op("StopGradient", [x], name=name).outputs[0]

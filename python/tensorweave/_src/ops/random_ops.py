@@ -65,7 +65,7 @@ def random_shuffle(value, seed=None, name=None):
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sorted(sess.run(tw.random_shuffle([1, 2, 3, 4], seed=7))))
+      ...     print(sorted(sess.run(tw.random_shuffle([1, 2, 3, 4], seed=7)).tolist()))
       [1, 2, 3, 4]
     """
     value = ops.convert_to_tensor(value)
