@@ -366,3 +366,10 @@ def test_fill_gradient_is_the_sum():
     v = tw.constant(2.0)
     g = tw.gradients(tw.fill([2, 3], v), v, grad_ys=tw.constant(np.arange(6.0).reshape(2, 3), tw.float32))
     assert run(g[0]) == 15.0
+
+
+def test_index_lists_may_mix_ints_and_scalar_tensors():
+    n = tw.placeholder(tw.int32, [])
+    t = tw.tile([[1, 2]], [n, 1])
+    np.testing.assert_array_equal(run(t, {n: 3}), np.tile([[1, 2]], [3, 1]))
+    np.testing.assert_array_equal(run(tw.reshape(tw.range(6), [n, -1]), {n: 2}), np.arange(6).reshape(2, 3))

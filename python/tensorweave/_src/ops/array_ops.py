@@ -54,6 +54,8 @@ def _shape_tensor(shape_value, name="shape"):
         return shape_value
     if isinstance(shape_value, tensor_shape.TensorShape):
         shape_value = shape_value.as_list()
+    if isinstance(shape_value, (list, tuple)) and any(isinstance(d, ops.Tensor) for d in shape_value):
+        return stack([_as_int_scalar(-1 if d is None else d) for d in shape_value], name=name)
     dims = [-1 if d is None else d for d in list(shape_value)]
     return constant_op.constant(dims, dtype=dtypes.int32, name=name)
 
@@ -110,6 +112,8 @@ def _index_tensor(value, name, dtype=None):
     """An int32 (or int64, for large values or when asked) index tensor."""
     if isinstance(value, ops.Tensor) or hasattr(value, "_as_graph_element"):
         return ops.convert_to_tensor(value)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, ops.Tensor) for v in value):
+        return stack([_as_int_scalar(v) for v in value], name=name)
     arr = np.asarray(value)
     if arr.dtype.kind not in "iu" and arr.size:
         raise TypeError(f"{name} must be integers, got {value!r}")
