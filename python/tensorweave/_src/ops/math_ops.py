@@ -287,9 +287,8 @@ def where(condition, x=None, y=None, name=None):
     """
     graph = ops.get_default_graph()
     if x is None and y is None:
-        if "Where" not in ops._op_defs():
-            raise NotImplementedError("where(condition) needs the Where op, which is not built in")
-        c = ops.convert_to_tensor(condition, dtype=dtypes.bool)
+        # The coordinates of the true (non-zero) elements: int64 [num_true, rank].
+        c = ops.convert_to_tensor(condition)
         return graph._create_op("Where", [c], name=name or "Where").outputs[0]
     if x is None or y is None:
         raise ValueError("where: x and y must both be given, or neither")
