@@ -42,7 +42,8 @@ def _open(args):
     return interpreter
 
 
-def inspect(args, out=sys.stdout):
+def inspect(args, out=None):
+    out = out or sys.stdout
     interpreter = _open(args)
     impl = interpreter._impl
     info = impl.model_info()
