@@ -77,6 +77,9 @@ class BuildExt(build_ext):
                                        recursive=True)
         self._newest_header = max(os.path.getmtime(h) for h in headers)
         for ext in self.extensions:
+            # Added here rather than in setup(): they lie outside this
+            # directory, which egg_info/sdist manifests must not list.
+            ext.sources = ext.sources + runtime_sources()
             ext.include_dirs = [gen_root, ROOT] + ext.include_dirs
             ext.depends = headers
         if self.compiler.compiler_type == "unix":
@@ -111,12 +114,12 @@ class BuildExt(build_ext):
         compiler.compile = compile_all
 
 
+os.chdir(HERE)  # sources are relative to this directory
 setup(
     ext_modules=[
         Extension(
             "tensorweave_lite._interpreter",
-            sources=[os.path.join(HERE, "src", "interpreter_binding.cc")]
-            + runtime_sources(),
+            sources=["src/interpreter_binding.cc"],
             extra_compile_args=compile_args(),
             extra_link_args=["-Wl,--gc-sections", "-Wl,-s", "-pthread"],
             language="c++",
