@@ -43,8 +43,14 @@ lib=$OUT/libtensorweave_lite.so
 stripped=$OUT/libtensorweave_lite.stripped.so
 echo "== $(file -b "$lib" | cut -d, -f1-2)"
 echo "== libtensorweave_lite.so: $(stat -c %s "$lib") bytes, stripped $(stat -c %s "$stripped") bytes"
-bad=$(aarch64-linux-gnu-nm -D --defined-only "$lib" | awk '$2 ~ /[TW]/ {print $3}' | grep -v '^twl_' || true)
-if [[ -n "$bad" ]]; then echo "unexpected exported symbols: $bad"; exit 1; fi
+# Exports exactly the functions c_api.h declares (as //lite/c:shared_library_test).
+exported=$(aarch64-linux-gnu-nm -D --defined-only "$lib" | awk '$2 ~ /[TW]/ {print $3}' | sort)
+declared=$(grep -o 'twl_[a-z_]*(' lite/c/c_api.h | tr -d '(' | sort -u)
+if [[ "$exported" != "$declared" ]]; then
+  echo "exported symbols differ from c_api.h:"; diff <(echo "$declared") <(echo "$exported") || true
+  exit 1
+fi
+echo "== exports the $(echo "$exported" | wc -l) functions of c_api.h, nothing else"
 
 (( RUN_TESTS )) || exit 0
 echo "== running tests under qemu-aarch64 -L $SYSROOT"
@@ -70,5 +76,22 @@ while read -r test; do
   printf '%-50s %-12s %7d ms  %s\n' "$name" "$status" "$ms" "$summary" | tee -a "$results"
   [[ $status == PASS ]] || sed 's/^/    /' "$tmp/log" | tail -40 | tee -a "$results"
 done < "$OUT/tests.txt"
+
+# End to end on the target: write the reference models, classify them
+# through the shared library (C99 example), smoke-run the benchmark.
+if [[ -z "${TEST_FILTER:-}" ]]; then
+  models=$tmp/models
+  mkdir -p "$models"
+  for step in "write_test_models $models" "classify $models/mlp.twl" \
+              "classify $models/lenet.twl" \
+              "benchmark_model --graph=$models/lenet.twl --runs=5 --warmup=1 --num_threads=2"; do
+    if qemu-aarch64 -L "$SYSROOT" $OUT/bin/$step > "$tmp/log" 2>&1; then
+      status=PASS; passed=$((passed + 1))
+    else
+      status="FAIL (exit $?)"; failed=$((failed + 1))
+    fi
+    printf '%-50s %-12s %s\n' "bin/${step%% *}" "$status" "$(tail -1 "$tmp/log")" | tee -a "$results"
+  done
+fi
 echo "== $passed passed, $failed failed (details in $results)"
 (( failed == 0 ))
