@@ -131,6 +131,26 @@ REGISTER_OP("Placeholder")
     .SetShapeFn(PlaceholderShape)
     .Doc("A tensor that must be fed: running it without a feed is an error.");
 
+REGISTER_OP("PlaceholderWithDefault")
+    .Input("input: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialShape shape;
+      TW_RETURN_IF_ERROR(c->GetAttr("shape", &shape));
+      if (!shape.IsCompatibleWith(c->input(0))) {
+        return errors::InvalidArgument("the default value's shape ",
+                                       c->input(0).ToString(),
+                                       " does not match the shape attr ",
+                                       shape.ToString());
+      }
+      c->set_output(0, shape);
+      return Status::OK();
+    })
+    .Doc("Its input, unless a value is fed for it (a placeholder with a "
+         "default).");
+
 REGISTER_OP("Identity")
     .Input("input: T")
     .Output("output: T")

@@ -61,6 +61,7 @@ from tensorweave._src.ops.array_ops import ones
 from tensorweave._src.ops.array_ops import ones_like
 from tensorweave._src.ops.array_ops import pad
 from tensorweave._src.ops.array_ops import placeholder
+from tensorweave._src.ops.array_ops import placeholder_with_default
 from tensorweave._src.ops.array_ops import range
 from tensorweave._src.ops.array_ops import rank
 from tensorweave._src.ops.array_ops import reshape

@@ -9,6 +9,7 @@ from tensorweave._src.ops import math_ops
 for _op in (
     "Const",
     "Placeholder",
+    "PlaceholderWithDefault",
     "Shape",
     "Size",
     "Rank",

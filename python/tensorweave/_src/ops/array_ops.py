@@ -32,6 +32,30 @@ def placeholder(dtype, shape=None, name=None):
     return op.outputs[0]
 
 
+def placeholder_with_default(input, shape, name=None):  # noqa: A002
+    """A tensor that takes `input`'s value unless one is fed for it.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     training = tw.placeholder_with_default(False, [])
+      ...     print(sess.run(training), sess.run(training, {training: True}))
+      False True
+    """
+    x = ops.convert_to_tensor(input)
+    shape = tensor_shape.as_shape(shape)
+    return (
+        ops.get_default_graph()
+        ._create_op(
+            "PlaceholderWithDefault",
+            [x],
+            {"dtype": x.dtype.as_datatype_enum, "shape": shape.dims},
+            name=name or "PlaceholderWithDefault",
+        )
+        .outputs[0]
+    )
+
+
 def identity(input, name=None):  # noqa: A002 - TensorFlow's signature
     """Returns a tensor with the same value (a snapshot, for a variable)."""
     x = ops.convert_to_tensor(input)
