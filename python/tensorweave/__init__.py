@@ -101,7 +101,10 @@ from tensorweave._src.ops.variables import variables_initializer
 # Gradient functions register themselves when imported.
 from tensorweave._src.ops import array_grad as _array_grad  # noqa: F401
 from tensorweave._src.ops import math_grad as _math_grad  # noqa: F401
+from tensorweave._src.ops import nn_grad as _nn_grad  # noqa: F401
 from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
+
+from tensorweave import nn  # noqa: E402 - after the ops it re-exports
 
 __version__ = "0.1.0"
 
