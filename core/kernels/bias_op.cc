@@ -18,9 +18,9 @@ Status GetBiasLayout(const TensorShape& shape, const std::string& data_format,
                      BiasLayout* layout) {
   const bool nchw = data_format == "NCHW";
   if (shape.rank() < (nchw ? 3 : 2)) {
-    return errors::InvalidArgument("value must be at least rank ",
-                                   nchw ? 3 : 2, " for ", data_format,
-                                   ", got shape ", shape.ToString());
+    return errors::InvalidArgument("value must be at least rank ", nchw ? 3 : 2,
+                                   " for ", data_format, ", got shape ",
+                                   shape.ToString());
   }
   const int dim = nchw ? shape.rank() - 3 : shape.rank() - 1;
   for (int i = 0; i < shape.rank(); ++i) {
@@ -49,42 +49,43 @@ class BiasAddOp : public BiasOpBase {
     const Tensor& bias = ctx->input(1);
     BiasLayout l;
     OP_REQUIRES_OK(ctx, GetBiasLayout(value.shape(), data_format_, &l));
-    OP_REQUIRES(ctx, bias.rank() == 1 && bias.dim(0) == l.channels,
-                errors::InvalidArgument(
-                    "bias must be a vector of ", l.channels,
-                    " elements (the channel dim of value ",
-                    value.shape().ToString(), "), got shape ",
-                    bias.shape().ToString()));
+    OP_REQUIRES(
+        ctx, bias.rank() == 1 && bias.dim(0) == l.channels,
+        errors::InvalidArgument("bias must be a vector of ", l.channels,
+                                " elements (the channel dim of value ",
+                                value.shape().ToString(), "), got shape ",
+                                bias.shape().ToString()));
     Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(
-                            0, 0, value.shape(), &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(value.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     const T* in = value.data<T>();
-                     const T* b = bias.data<T>();
-                     T* o = out->data<T>();
-                     const int64_t row = l.channels * l.inner;
-                     ForRange(ctx, l.outer * row, [&](int64_t begin, int64_t end) {
-                       for (int64_t i = begin; i < end;) {
-                         // One stretch of constant channel per inner loop.
-                         const int64_t c = (i % row) / l.inner;
-                         const int64_t stop = std::min(end, i - i % l.inner + l.inner);
-                         if (l.inner == 1) {
-                           // NHWC: walk whole rows of channels.
-                           const int64_t row_stop = std::min(end, i - c + l.channels);
-                           for (int64_t j = i; j < row_stop; ++j) {
-                             o[j] = in[j] + b[c + (j - i)];
-                           }
-                           i = row_stop;
-                           continue;
-                         }
-                         const T bc = b[c];
-                         for (int64_t j = i; j < stop; ++j) o[j] = in[j] + bc;
-                         i = stop;
-                       }
-                     });
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, ctx->forward_input_or_allocate_output(0, 0, value.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_REAL_TYPES>(value.dtype(), [&](auto t) {
+          using T = decltype(t);
+          const T* in = value.data<T>();
+          const T* b = bias.data<T>();
+          T* o = out->data<T>();
+          const int64_t row = l.channels * l.inner;
+          ForRange(ctx, l.outer * row, [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end;) {
+              // One stretch of constant channel per inner loop.
+              const int64_t c = (i % row) / l.inner;
+              const int64_t stop = std::min(end, i - i % l.inner + l.inner);
+              if (l.inner == 1) {
+                // NHWC: walk whole rows of channels.
+                const int64_t row_stop = std::min(end, i - c + l.channels);
+                for (int64_t j = i; j < row_stop; ++j) {
+                  o[j] = in[j] + b[c + (j - i)];
+                }
+                i = row_stop;
+                continue;
+              }
+              const T bc = b[c];
+              for (int64_t j = i; j < stop; ++j) o[j] = in[j] + bc;
+              i = stop;
+            }
+          });
+          return Status::OK();
+        }));
   }
 };
 
@@ -96,7 +97,8 @@ class BiasAddGradOp : public BiasOpBase {
     BiasLayout l;
     OP_REQUIRES_OK(ctx, GetBiasLayout(grad.shape(), data_format_, &l));
     Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({l.channels}), &out));
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(0, TensorShape({l.channels}), &out));
     OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(grad.dtype(), [&](auto t) {
                      using T = decltype(t);
                      SumToChannels(grad.data<T>(), l, out->data<T>());

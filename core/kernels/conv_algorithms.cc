@@ -23,7 +23,8 @@ void ForEachTap(const Window2D& w, Fn fn) {
     for (int64_t oy = 0; oy < w.out_rows; ++oy) {
       for (int64_t ox = 0; ox < w.out_cols; ++ox) {
         for (int64_t ky = 0; ky < w.window_rows; ++ky) {
-          const int64_t iy = oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
+          const int64_t iy =
+              oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
           if (iy < 0 || iy >= w.in_rows) continue;
           for (int64_t kx = 0; kx < w.window_cols; ++kx) {
             const int64_t ix =
@@ -51,7 +52,8 @@ void ReferenceConv2D(const Conv2DArgs& a, const T* input, const T* filter,
     const T* f = filter + (ky * w.window_cols + kx) * cin * cout;
     T* out = output + ((n * w.out_rows + oy) * w.out_cols + ox) * cout;
     for (int64_t ci = 0; ci < cin; ++ci) {
-      for (int64_t co = 0; co < cout; ++co) out[co] += in[ci] * f[ci * cout + co];
+      for (int64_t co = 0; co < cout; ++co)
+        out[co] += in[ci] * f[ci * cout + co];
     }
   });
 }
@@ -67,9 +69,11 @@ void ReferenceConv2DBackpropInput(const Conv2DArgs& a, const T* filter,
                     int64_t iy, int64_t ix) {
     T* din = in_backprop + ((n * w.in_rows + iy) * w.in_cols + ix) * cin;
     const T* f = filter + (ky * w.window_cols + kx) * cin * cout;
-    const T* dout = out_backprop + ((n * w.out_rows + oy) * w.out_cols + ox) * cout;
+    const T* dout =
+        out_backprop + ((n * w.out_rows + oy) * w.out_cols + ox) * cout;
     for (int64_t ci = 0; ci < cin; ++ci) {
-      for (int64_t co = 0; co < cout; ++co) din[ci] += dout[co] * f[ci * cout + co];
+      for (int64_t co = 0; co < cout; ++co)
+        din[ci] += dout[co] * f[ci * cout + co];
     }
   });
 }
@@ -85,9 +89,11 @@ void ReferenceConv2DBackpropFilter(const Conv2DArgs& a, const T* input,
                     int64_t iy, int64_t ix) {
     const T* in = input + ((n * w.in_rows + iy) * w.in_cols + ix) * cin;
     T* df = filter_backprop + (ky * w.window_cols + kx) * cin * cout;
-    const T* dout = out_backprop + ((n * w.out_rows + oy) * w.out_cols + ox) * cout;
+    const T* dout =
+        out_backprop + ((n * w.out_rows + oy) * w.out_cols + ox) * cout;
     for (int64_t ci = 0; ci < cin; ++ci) {
-      for (int64_t co = 0; co < cout; ++co) df[ci * cout + co] += in[ci] * dout[co];
+      for (int64_t co = 0; co < cout; ++co)
+        df[ci * cout + co] += in[ci] * dout[co];
     }
   });
 }
@@ -134,26 +140,45 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
   }
 }
 
-// --- im2col --------------------------------------------------------------------
+// --- im2col
+// --------------------------------------------------------------------
 
 // col[p, (ky*KW + kx)*C + c] for image `image` (zeros outside the input).
+// Without column dilation the KW*C values of one window row are contiguous
+// in the image: one copy each.
 template <typename T>
 void Im2col(const Window2D& w, const T* image, T* col) {
   const int64_t c = w.in_depth;
-  const int64_t k = w.window_rows * w.window_cols * c;
+  const int64_t row_values = w.window_cols * c;
+  const int64_t k = w.window_rows * row_values;
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {
     for (int64_t ox = 0; ox < w.out_cols; ++ox) {
       T* row = col + (oy * w.out_cols + ox) * k;
+      const int64_t ix0 = ox * w.stride_cols - w.pad_cols;
+      const bool inside =
+          w.dilation_cols == 1 && ix0 >= 0 && ix0 + w.window_cols <= w.in_cols;
       for (int64_t ky = 0; ky < w.window_rows; ++ky) {
-        const int64_t iy = oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
+        const int64_t iy =
+            oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
+        T* dst = row + ky * row_values;
+        if (iy < 0 || iy >= w.in_rows) {
+          std::fill(dst, dst + row_values, T(0));
+          continue;
+        }
+        const T* src_row = image + iy * w.in_cols * c;
+        if (inside) {
+          const T* src = src_row + ix0 * c;
+          for (int64_t i = 0; i < row_values; ++i) dst[i] = src[i];
+          continue;
+        }
         for (int64_t kx = 0; kx < w.window_cols; ++kx) {
-          const int64_t ix =
-              ox * w.stride_cols + kx * w.dilation_cols - w.pad_cols;
-          T* dst = row + (ky * w.window_cols + kx) * c;
-          if (iy < 0 || iy >= w.in_rows || ix < 0 || ix >= w.in_cols) {
-            std::fill(dst, dst + c, T(0));
+          const int64_t ix = ix0 + kx * w.dilation_cols;
+          T* d = dst + kx * c;
+          if (ix < 0 || ix >= w.in_cols) {
+            std::fill(d, d + c, T(0));
           } else {
-            std::memcpy(dst, image + (iy * w.in_cols + ix) * c, c * sizeof(T));
+            const T* src = src_row + ix * c;
+            for (int64_t i = 0; i < c; ++i) d[i] = src[i];
           }
         }
       }
@@ -165,20 +190,31 @@ void Im2col(const Window2D& w, const T* image, T* col) {
 template <typename T>
 void Col2imAdd(const Window2D& w, const T* col, T* image) {
   const int64_t c = w.in_depth;
-  const int64_t k = w.window_rows * w.window_cols * c;
+  const int64_t row_values = w.window_cols * c;
+  const int64_t k = w.window_rows * row_values;
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {
     for (int64_t ox = 0; ox < w.out_cols; ++ox) {
       const T* row = col + (oy * w.out_cols + ox) * k;
+      const int64_t ix0 = ox * w.stride_cols - w.pad_cols;
+      const bool inside =
+          w.dilation_cols == 1 && ix0 >= 0 && ix0 + w.window_cols <= w.in_cols;
       for (int64_t ky = 0; ky < w.window_rows; ++ky) {
-        const int64_t iy = oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
+        const int64_t iy =
+            oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
         if (iy < 0 || iy >= w.in_rows) continue;
+        const T* src = row + ky * row_values;
+        T* dst_row = image + iy * w.in_cols * c;
+        if (inside) {
+          T* dst = dst_row + ix0 * c;
+          for (int64_t i = 0; i < row_values; ++i) dst[i] += src[i];
+          continue;
+        }
         for (int64_t kx = 0; kx < w.window_cols; ++kx) {
-          const int64_t ix =
-              ox * w.stride_cols + kx * w.dilation_cols - w.pad_cols;
+          const int64_t ix = ix0 + kx * w.dilation_cols;
           if (ix < 0 || ix >= w.in_cols) continue;
-          const T* src = row + (ky * w.window_cols + kx) * c;
-          T* dst = image + (iy * w.in_cols + ix) * c;
-          for (int64_t i = 0; i < c; ++i) dst[i] += src[i];
+          T* dst = dst_row + ix * c;
+          const T* s = src + kx * c;
+          for (int64_t i = 0; i < c; ++i) dst[i] += s[i];
         }
       }
     }
@@ -272,7 +308,8 @@ void Im2colBackpropFilter(ThreadPool* pool, const Conv2DArgs& a, const T* input,
   }
 }
 
-// --- direct (stride 1, few channels) -------------------------------------------
+// --- direct (stride 1, few channels)
+// -------------------------------------------
 
 // A SIMD vector of 64 bytes (16 floats, 8 doubles): one AVX-512 register,
 // two AVX2 registers elsewhere.
@@ -298,9 +335,9 @@ struct DirectGeometry {
   int64_t in_rows, in_cols, in_depth, out_rows, out_cols, out_depth;
   int64_t window_rows, window_cols, dilation_rows, dilation_cols;
   int64_t pad_rows, pad_cols;
-  int64_t block;      // output values per accumulator block
-  int64_t row_len;    // padded length of one expanded input row
-  int64_t rep_rows;   // expanded input rows per channel
+  int64_t block;           // output values per accumulator block
+  int64_t row_len;         // padded length of one expanded input row
+  int64_t rep_rows;        // expanded input rows per channel
   int64_t out_row_padded;  // out_cols*out_depth rounded up to blocks
 
   int64_t taps() const { return window_rows * window_cols * in_depth; }
@@ -313,10 +350,19 @@ bool MakeDirectGeometry(DirectGeometry* g) {
   const int64_t base = std::lcm(lanes, g->out_depth);
   const int64_t base_vectors = base / lanes;
   if (base_vectors > kMaxVectors) return false;
+  // The block (base * m values, at most 8 vectors when base allows) that
+  // pads the output row least; the larger on ties.
   const int64_t row = g->out_cols * g->out_depth;
-  int64_t m = std::max<int64_t>(1, 8 / base_vectors);
-  m = std::min<int64_t>(m, (row + base - 1) / base);
-  g->block = base * m;
+  const int64_t max_m = std::max<int64_t>(1, 8 / base_vectors);
+  int64_t best_m = 1, best_padded = INT64_MAX;
+  for (int64_t m = 1; m <= max_m; ++m) {
+    const int64_t padded = (row + base * m - 1) / (base * m) * (base * m);
+    if (padded <= best_padded) {
+      best_m = m;
+      best_padded = padded;
+    }
+  }
+  g->block = base * best_m;
   g->out_row_padded = (row + g->block - 1) / g->block * g->block;
   g->row_len = g->out_row_padded +
                (g->window_cols - 1) * g->dilation_cols * g->out_depth;
@@ -328,21 +374,40 @@ bool MakeDirectGeometry(DirectGeometry* g) {
 // outside the image) for every co.
 template <typename T>
 void ExpandImage(const DirectGeometry& g, const T* image, T* rep) {
-  const int64_t cols = g.row_len / g.out_depth + 1;
+  const int64_t cols = g.row_len / g.out_depth;  // row_len is a multiple
   const int64_t plane = g.rep_rows * g.row_len;
-  std::fill(rep, rep + g.rep_size(), T(0));
   for (int64_t r = 0; r < g.rep_rows; ++r) {
     const int64_t iy = r - g.pad_rows;
-    if (iy < 0 || iy >= g.in_rows) continue;
-    const int64_t c0 = std::max<int64_t>(0, g.pad_cols);
-    const int64_t c1 = std::min<int64_t>(cols, g.in_cols + g.pad_cols);
+    const int64_t c0 =
+        std::min<int64_t>(cols, std::max<int64_t>(0, g.pad_cols));
+    const int64_t c1 =
+        std::max<int64_t>(c0, std::min<int64_t>(cols, g.in_cols + g.pad_cols));
     for (int64_t ci = 0; ci < g.in_depth; ++ci) {
       T* dst = rep + ci * plane + r * g.row_len;
+      if (iy < 0 || iy >= g.in_rows) {
+        std::fill(dst, dst + g.row_len, T(0));
+        continue;
+      }
+      // Zeros left and right of the image, its values between.
+      std::fill(dst, dst + c0 * g.out_depth, T(0));
+      std::fill(dst + c1 * g.out_depth, dst + g.row_len, T(0));
       const T* src = image + iy * g.in_cols * g.in_depth + ci;
+      if (g.out_depth % Simd<T>::kLanes == 0) {
+        // Whole vectors of one value.
+        for (int64_t c = c0; c < c1; ++c) {
+          const typename Simd<T>::Vec v =
+              src[(c - g.pad_cols) * g.in_depth] - typename Simd<T>::Vec{};
+          for (int64_t j = c * g.out_depth; j < (c + 1) * g.out_depth;
+               j += Simd<T>::kLanes) {
+            Simd<T>::Store(dst + j, v);
+          }
+        }
+        continue;
+      }
       for (int64_t c = c0; c < c1; ++c) {
-        const int64_t end = std::min<int64_t>((c + 1) * g.out_depth, g.row_len);
         const T v = src[(c - g.pad_cols) * g.in_depth];
-        for (int64_t j = c * g.out_depth; j < end; ++j) dst[j] = v;
+        for (int64_t j = c * g.out_depth; j < (c + 1) * g.out_depth; ++j)
+          dst[j] = v;
       }
     }
   }
@@ -371,7 +436,8 @@ void DirectConvImage(const DirectGeometry& g, const T* rep, const T* tiled,
     T* out_row = out + oy * row;
     for (int64_t j0 = 0; j0 < row; j0 += NV * L) {
       Vec acc[NV];
-      for (int v = 0; v < NV; ++v) acc[v] = Vec{} ;
+#pragma GCC unroll 16
+      for (int v = 0; v < NV; ++v) acc[v] = Vec{};
       const T* w = tiled;
       for (int64_t ky = 0; ky < g.window_rows; ++ky) {
         const T* rrow = rep + (oy + ky * g.dilation_rows) * g.row_len + j0;
@@ -379,6 +445,7 @@ void DirectConvImage(const DirectGeometry& g, const T* rep, const T* tiled,
           const T* p = rrow + kx * g.dilation_cols * g.out_depth;
           for (int64_t ci = 0; ci < g.in_depth; ++ci, w += NV * L) {
             const T* pc = p + ci * plane;
+#pragma GCC unroll 16
             for (int v = 0; v < NV; ++v) {
               acc[v] += S::Load(pc + v * L) * S::Load(w + v * L);
             }
@@ -386,9 +453,11 @@ void DirectConvImage(const DirectGeometry& g, const T* rep, const T* tiled,
         }
       }
       if (j0 + NV * L <= row) {
+#pragma GCC unroll 16
         for (int v = 0; v < NV; ++v) S::Store(out_row + j0 + v * L, acc[v]);
       } else {
         T tail[NV * L];
+#pragma GCC unroll 16
         for (int v = 0; v < NV; ++v) S::Store(tail + v * L, acc[v]);
         std::memcpy(out_row + j0, tail, (row - j0) * sizeof(T));
       }
@@ -410,19 +479,24 @@ void DirectFilterImage(const DirectGeometry& g, const T* rep, const T* dy,
       for (int64_t ci = 0; ci < g.in_depth; ++ci) {
         const int64_t t = (ky * g.window_cols + kx) * g.in_depth + ci;
         Vec acc[NV];
-        for (int v = 0; v < NV; ++v) acc[v] = S::Load(acc_out + t * NV * L + v * L);
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v)
+          acc[v] = S::Load(acc_out + t * NV * L + v * L);
         for (int64_t oy = 0; oy < g.out_rows; ++oy) {
           const T* p = rep + ci * plane +
                        (oy + ky * g.dilation_rows) * g.row_len +
                        kx * g.dilation_cols * g.out_depth;
           const T* d = dy + oy * g.out_row_padded;
           for (int64_t j0 = 0; j0 < g.out_row_padded; j0 += NV * L) {
+#pragma GCC unroll 16
             for (int v = 0; v < NV; ++v) {
               acc[v] += S::Load(p + j0 + v * L) * S::Load(d + j0 + v * L);
             }
           }
         }
-        for (int v = 0; v < NV; ++v) S::Store(acc_out + t * NV * L + v * L, acc[v]);
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v)
+          S::Store(acc_out + t * NV * L + v * L, acc[v]);
       }
     }
   }
@@ -431,11 +505,13 @@ void DirectFilterImage(const DirectGeometry& g, const T* rep, const T* dy,
 template <typename T, typename Fn>
 void DispatchVectors(int64_t nv, Fn fn) {
   switch (nv) {
-#define TW_CASE(N) \
-  case N:          \
-    fn(std::integral_constant<int, N>{}); return;
-    TW_CASE(1) TW_CASE(2) TW_CASE(3) TW_CASE(4) TW_CASE(5) TW_CASE(6)
-    TW_CASE(7) TW_CASE(8) TW_CASE(9) TW_CASE(10) TW_CASE(11) TW_CASE(12)
+#define TW_CASE(N)                        \
+  case N:                                 \
+    fn(std::integral_constant<int, N>{}); \
+    return;
+    TW_CASE(1)
+    TW_CASE(2) TW_CASE(3) TW_CASE(4) TW_CASE(5) TW_CASE(6) TW_CASE(7) TW_CASE(8)
+        TW_CASE(9) TW_CASE(10) TW_CASE(11) TW_CASE(12)
 #undef TW_CASE
   }
 }
@@ -463,11 +539,21 @@ void DirectConv(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
 
 DirectGeometry ForwardGeometry(const Conv2DArgs& a) {
   const Window2D& w = a.w;
-  return DirectGeometry{w.in_rows,       w.in_cols,       w.in_depth,
-                        w.out_rows,      w.out_cols,      a.out_depth,
-                        w.window_rows,   w.window_cols,   w.dilation_rows,
-                        w.dilation_cols, w.pad_rows,      w.pad_cols,
-                        0,               0,               0,
+  return DirectGeometry{w.in_rows,
+                        w.in_cols,
+                        w.in_depth,
+                        w.out_rows,
+                        w.out_cols,
+                        a.out_depth,
+                        w.window_rows,
+                        w.window_cols,
+                        w.dilation_rows,
+                        w.dilation_cols,
+                        w.pad_rows,
+                        w.pad_cols,
+                        0,
+                        0,
+                        0,
                         0};
 }
 
@@ -475,41 +561,64 @@ DirectGeometry ForwardGeometry(const Conv2DArgs& a) {
 // flipped, transposed filter and the complementary padding.
 DirectGeometry BackpropInputGeometry(const Conv2DArgs& a) {
   const Window2D& w = a.w;
-  return DirectGeometry{
-      w.out_rows,
-      w.out_cols,
-      a.out_depth,
-      w.in_rows,
-      w.in_cols,
-      w.in_depth,
-      w.window_rows,
-      w.window_cols,
-      w.dilation_rows,
-      w.dilation_cols,
-      (w.window_rows - 1) * w.dilation_rows - w.pad_rows,
-      (w.window_cols - 1) * w.dilation_cols - w.pad_cols,
-      0,
-      0,
-      0,
-      0};
+  return DirectGeometry{w.out_rows,
+                        w.out_cols,
+                        a.out_depth,
+                        w.in_rows,
+                        w.in_cols,
+                        w.in_depth,
+                        w.window_rows,
+                        w.window_cols,
+                        w.dilation_rows,
+                        w.dilation_cols,
+                        (w.window_rows - 1) * w.dilation_rows - w.pad_rows,
+                        (w.window_cols - 1) * w.dilation_cols - w.pad_cols,
+                        0,
+                        0,
+                        0,
+                        0};
 }
 
-bool DirectApplies(const Conv2DArgs& a, bool backprop_input, int element_size) {
+// Whether the direct algorithm can run these args (stride 1, buffers of
+// bounded size).
+bool DirectFeasible(const Conv2DArgs& a, bool backprop_input,
+                    int element_size) {
   if (a.w.stride_rows != 1 || a.w.stride_cols != 1) return false;
-  DirectGeometry g = backprop_input ? BackpropInputGeometry(a) : ForwardGeometry(a);
+  DirectGeometry g =
+      backprop_input ? BackpropInputGeometry(a) : ForwardGeometry(a);
   if (g.pad_rows < 0 || g.pad_cols < 0) return false;
-  // Expanding the input costs in_depth * out_depth per input value: worth it
-  // for few channels only (many channels are GEMM-shaped anyway).
-  if (g.in_depth * g.out_depth > 512) return false;
   return element_size == 4 ? MakeDirectGeometry<float>(&g)
                            : MakeDirectGeometry<double>(&g);
+}
+
+// Whether it is the faster one. Measured (benchmarks/nn_kernels.py, LeNet
+// layers): direct wins where im2col would copy each input value KH*KW times
+// in runs of one or two values (1-4 input channels); from LeNet's conv2 on
+// (6 channels in) expanding the input costs more than im2col + GEMM.
+bool DirectProfitable(const Conv2DArgs& a, bool backprop_input) {
+  const int64_t in_depth = backprop_input ? a.out_depth : a.w.in_depth;
+  return in_depth <= 4;
+}
+
+bool UseDirect(ConvAlgorithm algorithm, const Conv2DArgs& a,
+               bool backprop_input, int element_size) {
+  switch (algorithm) {
+    case ConvAlgorithm::kIm2col:
+      return false;
+    case ConvAlgorithm::kDirect:
+      return DirectFeasible(a, backprop_input, element_size);
+    case ConvAlgorithm::kAuto:
+      break;
+  }
+  return DirectProfitable(a, backprop_input) &&
+         DirectFeasible(a, backprop_input, element_size);
 }
 
 }  // namespace
 
 ConvAlgorithm ChooseConvAlgorithm(const Conv2DArgs& args, bool backprop_input,
                                   int element_size) {
-  return DirectApplies(args, backprop_input, element_size)
+  return UseDirect(ConvAlgorithm::kAuto, args, backprop_input, element_size)
              ? ConvAlgorithm::kDirect
              : ConvAlgorithm::kIm2col;
 }
@@ -517,8 +626,7 @@ ConvAlgorithm ChooseConvAlgorithm(const Conv2DArgs& args, bool backprop_input,
 template <typename T>
 void FastConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
                 const T* filter, T* output, ConvAlgorithm algorithm) {
-  if (algorithm != ConvAlgorithm::kIm2col &&
-      DirectApplies(a, false, sizeof(T))) {
+  if (UseDirect(algorithm, a, false, sizeof(T))) {
     DirectGeometry g = ForwardGeometry(a);
     MakeDirectGeometry<T>(&g);
     DirectConv(pool, g, a.w.batch, input, filter, output);
@@ -531,7 +639,7 @@ template <typename T>
 void FastConv2DBackpropInput(ThreadPool* pool, const Conv2DArgs& a,
                              const T* filter, const T* out_backprop,
                              T* in_backprop, ConvAlgorithm algorithm) {
-  if (algorithm != ConvAlgorithm::kIm2col && DirectApplies(a, true, sizeof(T))) {
+  if (UseDirect(algorithm, a, true, sizeof(T))) {
     const Window2D& w = a.w;
     DirectGeometry g = BackpropInputGeometry(a);
     MakeDirectGeometry<T>(&g);
@@ -540,9 +648,9 @@ void FastConv2DBackpropInput(ThreadPool* pool, const Conv2DArgs& a,
                            a.out_depth);
     for (int64_t ky = 0; ky < w.window_rows; ++ky) {
       for (int64_t kx = 0; kx < w.window_cols; ++kx) {
-        const T* src =
-            filter + ((w.window_rows - 1 - ky) * w.window_cols +
-                      (w.window_cols - 1 - kx)) * w.in_depth * a.out_depth;
+        const T* src = filter + ((w.window_rows - 1 - ky) * w.window_cols +
+                                 (w.window_cols - 1 - kx)) *
+                                    w.in_depth * a.out_depth;
         T* dst = flipped.data() +
                  (ky * w.window_cols + kx) * w.in_depth * a.out_depth;
         for (int64_t ci = 0; ci < w.in_depth; ++ci) {
@@ -562,7 +670,7 @@ template <typename T>
 void FastConv2DBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
                               const T* input, const T* out_backprop,
                               T* filter_backprop, ConvAlgorithm algorithm) {
-  if (algorithm == ConvAlgorithm::kIm2col || !DirectApplies(a, false, sizeof(T))) {
+  if (!UseDirect(algorithm, a, false, sizeof(T))) {
     Im2colBackpropFilter(pool, a, input, out_backprop, filter_backprop);
     return;
   }
@@ -602,20 +710,18 @@ void FastConv2DBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
   }
 }
 
-#define TW_INSTANTIATE(T)                                                     \
+#define TW_INSTANTIATE(T)                                                      \
   template void ReferenceConv2D<T>(const Conv2DArgs&, const T*, const T*, T*); \
-  template void ReferenceConv2DBackpropInput<T>(const Conv2DArgs&, const T*,  \
-                                                const T*, T*);                \
-  template void ReferenceConv2DBackpropFilter<T>(const Conv2DArgs&, const T*, \
-                                                 const T*, T*);               \
-  template void FastConv2D<T>(ThreadPool*, const Conv2DArgs&, const T*,       \
-                              const T*, T*, ConvAlgorithm);                   \
-  template void FastConv2DBackpropInput<T>(ThreadPool*, const Conv2DArgs&,    \
-                                           const T*, const T*, T*,            \
-                                           ConvAlgorithm);                    \
-  template void FastConv2DBackpropFilter<T>(ThreadPool*, const Conv2DArgs&,   \
-                                            const T*, const T*, T*,           \
-                                            ConvAlgorithm);
+  template void ReferenceConv2DBackpropInput<T>(const Conv2DArgs&, const T*,   \
+                                                const T*, T*);                 \
+  template void ReferenceConv2DBackpropFilter<T>(const Conv2DArgs&, const T*,  \
+                                                 const T*, T*);                \
+  template void FastConv2D<T>(ThreadPool*, const Conv2DArgs&, const T*,        \
+                              const T*, T*, ConvAlgorithm);                    \
+  template void FastConv2DBackpropInput<T>(                                    \
+      ThreadPool*, const Conv2DArgs&, const T*, const T*, T*, ConvAlgorithm);  \
+  template void FastConv2DBackpropFilter<T>(                                   \
+      ThreadPool*, const Conv2DArgs&, const T*, const T*, T*, ConvAlgorithm);
 TW_INSTANTIATE(float)
 TW_INSTANTIATE(double)
 #undef TW_INSTANTIATE

@@ -26,8 +26,8 @@ Status MakeConv2DArgs(const TensorShape& input, const TensorShape& filter,
   if (input.dim(3) != filter.dim(2)) {
     return errors::InvalidArgument(
         "input depth ", input.dim(3), " does not match the filter's ",
-        filter.dim(2), " input channels (input ", input.ToString(),
-        ", filter ", filter.ToString(), ")");
+        filter.dim(2), " input channels (input ", input.ToString(), ", filter ",
+        filter.ToString(), ")");
   }
   Window2D& w = args->w;
   w.batch = input.dim(0);
@@ -103,13 +103,14 @@ class Conv2DOp : public ConvOpBase {
     const Tensor& filter = ctx->input(1);
     Conv2DArgs args;
     TensorShape out_shape;
-    OP_REQUIRES_OK(ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_,
-                                       dilations_, padding_, false, &args,
-                                       &out_shape));
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_, dilations_,
+                            padding_, false, &args, &out_shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (out->num_elements() == 0) return;
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
                      using T = decltype(t);
                      FastConv2D<T>(ctx->intra_op_pool(), args, input.data<T>(),
                                    filter.data<T>(), out->data<T>());
@@ -125,26 +126,28 @@ class Conv2DBackpropInputOp : public ConvOpBase {
     const Tensor& filter = ctx->input(1);
     const Tensor& out_backprop = ctx->input(2);
     TensorShape in_shape, out_shape;
-    OP_REQUIRES_OK(ctx, ShapeFromSizes(ctx->input(0), "input_sizes", &in_shape));
+    OP_REQUIRES_OK(ctx,
+                   ShapeFromSizes(ctx->input(0), "input_sizes", &in_shape));
     Conv2DArgs args;
-    OP_REQUIRES_OK(ctx, MakeConv2DArgs(in_shape, filter.shape(), strides_,
-                                       dilations_, padding_, false, &args,
-                                       &out_shape));
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(in_shape, filter.shape(), strides_, dilations_,
+                            padding_, false, &args, &out_shape));
     OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in_shape, &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(filter.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     if (out_shape.num_elements() == 0 || filter.num_elements() == 0) {
-                       std::fill(out->data<T>(), out->data<T>() + out->num_elements(), T(0));
-                     } else {
-                       FastConv2DBackpropInput<T>(ctx->intra_op_pool(), args,
-                                                  filter.data<T>(),
-                                                  out_backprop.data<T>(),
-                                                  out->data<T>());
-                     }
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(filter.dtype(), [&](auto t) {
+          using T = decltype(t);
+          if (out_shape.num_elements() == 0 || filter.num_elements() == 0) {
+            std::fill(out->data<T>(), out->data<T>() + out->num_elements(),
+                      T(0));
+          } else {
+            FastConv2DBackpropInput<T>(ctx->intra_op_pool(), args,
+                                       filter.data<T>(), out_backprop.data<T>(),
+                                       out->data<T>());
+          }
+          return Status::OK();
+        }));
   }
 };
 
@@ -155,26 +158,29 @@ class Conv2DBackpropFilterOp : public ConvOpBase {
     const Tensor& input = ctx->input(0);
     const Tensor& out_backprop = ctx->input(2);
     TensorShape filter_shape, out_shape;
-    OP_REQUIRES_OK(ctx, ShapeFromSizes(ctx->input(1), "filter_sizes", &filter_shape));
+    OP_REQUIRES_OK(
+        ctx, ShapeFromSizes(ctx->input(1), "filter_sizes", &filter_shape));
     Conv2DArgs args;
-    OP_REQUIRES_OK(ctx, MakeConv2DArgs(input.shape(), filter_shape, strides_,
-                                       dilations_, padding_, false, &args,
-                                       &out_shape));
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(input.shape(), filter_shape, strides_, dilations_,
+                            padding_, false, &args, &out_shape));
     OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, filter_shape, &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     if (out_shape.num_elements() == 0 || filter_shape.num_elements() == 0) {
-                       std::fill(out->data<T>(), out->data<T>() + out->num_elements(), T(0));
-                     } else {
-                       FastConv2DBackpropFilter<T>(ctx->intra_op_pool(), args,
-                                                   input.data<T>(),
-                                                   out_backprop.data<T>(),
-                                                   out->data<T>());
-                     }
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+          using T = decltype(t);
+          if (out_shape.num_elements() == 0 ||
+              filter_shape.num_elements() == 0) {
+            std::fill(out->data<T>(), out->data<T>() + out->num_elements(),
+                      T(0));
+          } else {
+            FastConv2DBackpropFilter<T>(ctx->intra_op_pool(), args,
+                                        input.data<T>(), out_backprop.data<T>(),
+                                        out->data<T>());
+          }
+          return Status::OK();
+        }));
   }
 };
 

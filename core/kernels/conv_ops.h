@@ -33,7 +33,7 @@ struct Conv2DArgs {
 
 enum class ConvAlgorithm { kAuto, kDirect, kIm2col };
 
-// The algorithm kAuto picks for these args (kDirect only when it applies).
+// The algorithm kAuto picks for these args.
 ConvAlgorithm ChooseConvAlgorithm(const Conv2DArgs& args, bool backprop_input,
                                   int element_size);
 
@@ -67,9 +67,9 @@ void FastConv2DBackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
 
 // Runs fn(begin, end) over disjoint ranges of [0, n) on the pool's threads
 // and the caller (one range per thread); `pool` may be null.
-void ParallelForParts(ThreadPool* pool, int64_t n,
-                      const std::function<void(int part, int64_t begin,
-                                               int64_t end)>& fn);
+void ParallelForParts(
+    ThreadPool* pool, int64_t n,
+    const std::function<void(int part, int64_t begin, int64_t end)>& fn);
 int NumParts(ThreadPool* pool, int64_t n);
 
 // Checks input [N,H,W,C] against filter [KH,KW,C,M] and fills the geometry

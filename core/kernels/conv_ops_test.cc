@@ -53,8 +53,8 @@ void CheckAll(double tol) {
   ThreadPool pool(2, "test");
   for (const Case& k : kCases) {
     Conv2DArgs a;
-    a.w = Window2D{k.n, k.h, k.w, k.c, k.kh, k.kw, k.stride, k.stride,
-                   k.dilation, k.dilation};
+    a.w = Window2D{k.n,  k.h,      k.w,      k.c,        k.kh,
+                   k.kw, k.stride, k.stride, k.dilation, k.dilation};
     ASSERT_TRUE(a.w.Compute(k.padding).ok());
     a.out_depth = k.m;
     const int64_t in_size = k.n * k.h * k.w * k.c;
@@ -88,14 +88,15 @@ void CheckAll(double tol) {
 TEST(ConvAlgorithmsTest, FloatMatchesReference) { CheckAll<float>(1e-4); }
 TEST(ConvAlgorithmsTest, DoubleMatchesReference) { CheckAll<double>(1e-11); }
 
-TEST(ConvAlgorithmsTest, LeNetLayersUseTheDirectAlgorithm) {
+TEST(ConvAlgorithmsTest, AlgorithmChoiceForLeNetLayers) {
   Conv2DArgs conv1{Window2D{64, 28, 28, 1, 5, 5}, 6};
   ASSERT_TRUE(conv1.w.Compute("SAME").ok());
   Conv2DArgs conv2{Window2D{64, 14, 14, 6, 5, 5}, 16};
   ASSERT_TRUE(conv2.w.Compute("VALID").ok());
   EXPECT_EQ(ChooseConvAlgorithm(conv1, false, 4), ConvAlgorithm::kDirect);
-  EXPECT_EQ(ChooseConvAlgorithm(conv2, false, 4), ConvAlgorithm::kDirect);
-  EXPECT_EQ(ChooseConvAlgorithm(conv2, true, 4), ConvAlgorithm::kDirect);
+  EXPECT_EQ(ChooseConvAlgorithm(conv1, true, 4), ConvAlgorithm::kIm2col);
+  EXPECT_EQ(ChooseConvAlgorithm(conv2, false, 4), ConvAlgorithm::kIm2col);
+  EXPECT_EQ(ChooseConvAlgorithm(conv2, true, 4), ConvAlgorithm::kIm2col);
   Conv2DArgs strided{Window2D{1, 8, 8, 3, 3, 3, 2, 2}, 4};
   ASSERT_TRUE(strided.w.Compute("SAME").ok());
   EXPECT_EQ(ChooseConvAlgorithm(strided, false, 4), ConvAlgorithm::kIm2col);

@@ -15,7 +15,8 @@ void ForEachImageTap(const Window2D& w, Fn fn) {
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {
     for (int64_t ox = 0; ox < w.out_cols; ++ox) {
       for (int64_t ky = 0; ky < w.window_rows; ++ky) {
-        const int64_t iy = oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
+        const int64_t iy =
+            oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
         if (iy < 0 || iy >= w.in_rows) continue;
         for (int64_t kx = 0; kx < w.window_cols; ++kx) {
           const int64_t ix =
@@ -123,19 +124,19 @@ class DepthwiseConv2dOp : public ConvOpBase {
     const Tensor& filter = ctx->input(1);
     Conv2DArgs args;
     TensorShape out_shape;
-    OP_REQUIRES_OK(ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_,
-                                       dilations_, padding_, true, &args,
-                                       &out_shape));
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_, dilations_,
+                            padding_, true, &args, &out_shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (out->num_elements() == 0) return;
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     DepthwiseForward<T>(ctx->intra_op_pool(), args,
-                                         input.data<T>(), filter.data<T>(),
-                                         out->data<T>());
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+          using T = decltype(t);
+          DepthwiseForward<T>(ctx->intra_op_pool(), args, input.data<T>(),
+                              filter.data<T>(), out->data<T>());
+          return Status::OK();
+        }));
   }
 };
 
@@ -146,26 +147,28 @@ class DepthwiseBackpropInputOp : public ConvOpBase {
     const Tensor& filter = ctx->input(1);
     const Tensor& out_backprop = ctx->input(2);
     TensorShape in_shape, out_shape;
-    OP_REQUIRES_OK(ctx, ShapeFromSizes(ctx->input(0), "input_sizes", &in_shape));
+    OP_REQUIRES_OK(ctx,
+                   ShapeFromSizes(ctx->input(0), "input_sizes", &in_shape));
     Conv2DArgs args;
-    OP_REQUIRES_OK(ctx, MakeConv2DArgs(in_shape, filter.shape(), strides_,
-                                       dilations_, padding_, true, &args,
-                                       &out_shape));
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(in_shape, filter.shape(), strides_, dilations_,
+                            padding_, true, &args, &out_shape));
     OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in_shape, &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(filter.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     if (out_shape.num_elements() == 0) {
-                       std::fill(out->data<T>(), out->data<T>() + out->num_elements(), T(0));
-                     } else {
-                       DepthwiseBackpropInput<T>(ctx->intra_op_pool(), args,
-                                                 filter.data<T>(),
-                                                 out_backprop.data<T>(),
-                                                 out->data<T>());
-                     }
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(filter.dtype(), [&](auto t) {
+          using T = decltype(t);
+          if (out_shape.num_elements() == 0) {
+            std::fill(out->data<T>(), out->data<T>() + out->num_elements(),
+                      T(0));
+          } else {
+            DepthwiseBackpropInput<T>(ctx->intra_op_pool(), args,
+                                      filter.data<T>(), out_backprop.data<T>(),
+                                      out->data<T>());
+          }
+          return Status::OK();
+        }));
   }
 };
 
@@ -176,22 +179,23 @@ class DepthwiseBackpropFilterOp : public ConvOpBase {
     const Tensor& input = ctx->input(0);
     const Tensor& out_backprop = ctx->input(2);
     TensorShape filter_shape, out_shape;
-    OP_REQUIRES_OK(ctx, ShapeFromSizes(ctx->input(1), "filter_sizes", &filter_shape));
+    OP_REQUIRES_OK(
+        ctx, ShapeFromSizes(ctx->input(1), "filter_sizes", &filter_shape));
     Conv2DArgs args;
-    OP_REQUIRES_OK(ctx, MakeConv2DArgs(input.shape(), filter_shape, strides_,
-                                       dilations_, padding_, true, &args,
-                                       &out_shape));
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(input.shape(), filter_shape, strides_, dilations_,
+                            padding_, true, &args, &out_shape));
     OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, filter_shape, &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     DepthwiseBackpropFilter<T>(ctx->intra_op_pool(), args,
-                                                input.data<T>(),
-                                                out_backprop.data<T>(),
-                                                out->data<T>());
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+          using T = decltype(t);
+          DepthwiseBackpropFilter<T>(ctx->intra_op_pool(), args,
+                                     input.data<T>(), out_backprop.data<T>(),
+                                     out->data<T>());
+          return Status::OK();
+        }));
   }
 };
 

@@ -168,22 +168,23 @@ class PoolOp : public PoolOpBase {
     if (out->num_elements() == 0) return;
     const int64_t in_image = w.in_rows * w.in_cols * w.in_depth;
     const int64_t out_image = w.out_rows * w.out_cols * w.in_depth;
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     const T* in = input.data<T>();
-                     T* o = out->data<T>();
-                     ParallelForParts(ctx->intra_op_pool(), w.batch,
-                                      [&](int, int64_t n0, int64_t n1) {
-                                        for (int64_t n = n0; n < n1; ++n) {
-                                          if (kMax) {
-                                            MaxPoolImage(w, in + n * in_image, o + n * out_image);
-                                          } else {
-                                            AvgPoolImage(w, in + n * in_image, o + n * out_image);
-                                          }
-                                        }
-                                      });
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+          using T = decltype(t);
+          const T* in = input.data<T>();
+          T* o = out->data<T>();
+          ParallelForParts(
+              ctx->intra_op_pool(), w.batch, [&](int, int64_t n0, int64_t n1) {
+                for (int64_t n = n0; n < n1; ++n) {
+                  if (kMax) {
+                    MaxPoolImage(w, in + n * in_image, o + n * out_image);
+                  } else {
+                    AvgPoolImage(w, in + n * in_image, o + n * out_image);
+                  }
+                }
+              });
+          return Status::OK();
+        }));
   }
 };
 
@@ -206,26 +207,27 @@ class MaxPoolGradOp : public PoolOpBase {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, input.shape(), &din));
     const int64_t in_image = w.in_rows * w.in_cols * w.in_depth;
     const int64_t out_image = w.out_rows * w.out_cols * w.in_depth;
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     if (out_shape.num_elements() == 0) {
-                       std::fill(din->data<T>(), din->data<T>() + din->num_elements(), T(0));
-                       return Status::OK();
-                     }
-                     ParallelForParts(
-                         ctx->intra_op_pool(), w.batch,
-                         [&](int, int64_t n0, int64_t n1) {
-                           std::vector<T> best(w.in_depth);
-                           std::vector<int64_t> where(w.in_depth);
-                           for (int64_t n = n0; n < n1; ++n) {
-                             MaxPoolGradImage(w, input.data<T>() + n * in_image,
-                                              grad.data<T>() + n * out_image,
-                                              din->data<T>() + n * in_image,
-                                              best.data(), where.data());
-                           }
-                         });
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+          using T = decltype(t);
+          if (out_shape.num_elements() == 0) {
+            std::fill(din->data<T>(), din->data<T>() + din->num_elements(),
+                      T(0));
+            return Status::OK();
+          }
+          ParallelForParts(
+              ctx->intra_op_pool(), w.batch, [&](int, int64_t n0, int64_t n1) {
+                std::vector<T> best(w.in_depth);
+                std::vector<int64_t> where(w.in_depth);
+                for (int64_t n = n0; n < n1; ++n) {
+                  MaxPoolGradImage(w, input.data<T>() + n * in_image,
+                                   grad.data<T>() + n * out_image,
+                                   din->data<T>() + n * in_image, best.data(),
+                                   where.data());
+                }
+              });
+          return Status::OK();
+        }));
   }
 };
 
@@ -255,14 +257,16 @@ class AvgPoolGradOp : public PoolOpBase {
     OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(grad.dtype(), [&](auto t) {
                      using T = decltype(t);
                      if (out_shape.num_elements() == 0) {
-                       std::fill(din->data<T>(), din->data<T>() + din->num_elements(), T(0));
+                       std::fill(din->data<T>(),
+                                 din->data<T>() + din->num_elements(), T(0));
                        return Status::OK();
                      }
                      ParallelForParts(ctx->intra_op_pool(), w.batch,
                                       [&](int, int64_t n0, int64_t n1) {
                                         for (int64_t n = n0; n < n1; ++n) {
-                                          AvgPoolGradImage(w, grad.data<T>() + n * out_image,
-                                                           din->data<T>() + n * in_image);
+                                          AvgPoolGradImage(
+                                              w, grad.data<T>() + n * out_image,
+                                              din->data<T>() + n * in_image);
                                         }
                                       });
                      return Status::OK();

@@ -92,8 +92,8 @@ class ActivationOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     Tensor* out;
-    OP_REQUIRES_OK(ctx,
-                   ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
     OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto tag) {
                      using T = decltype(tag);
                      const T* in = x.data<T>();
@@ -122,15 +122,15 @@ class ActivationGradOp : public OpKernel {
     const Tensor& x = ctx->input(1);
     OP_REQUIRES(ctx, g.shape() == x.shape(),
                 errors::InvalidArgument(
-                    "gradients and ", type_string() == "EluGrad" ||
-                                              type_string() == "SeluGrad"
-                                          ? "outputs"
-                                          : "features",
+                    "gradients and ",
+                    type_string() == "EluGrad" || type_string() == "SeluGrad"
+                        ? "outputs"
+                        : "features",
                     " must have the same shape, got ", g.shape().ToString(),
                     " and ", x.shape().ToString()));
     Tensor* out;
-    OP_REQUIRES_OK(ctx,
-                   ctx->forward_input_or_allocate_output(0, 0, g.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, ctx->forward_input_or_allocate_output(0, 0, g.shape(), &out));
     OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto tag) {
                      using T = decltype(tag);
                      const T* gp = g.data<T>();

@@ -14,11 +14,13 @@ namespace {
 // there is enough work.
 void ForRows(OpKernelContext* ctx, int64_t rows, int64_t cols,
              const std::function<void(int64_t, int64_t)>& fn) {
-  if (rows * cols < kParallelElementThreshold || ctx->intra_op_pool() == nullptr) {
+  if (rows * cols < kParallelElementThreshold ||
+      ctx->intra_op_pool() == nullptr) {
     fn(0, rows);
     return;
   }
-  const int64_t min_rows = std::max<int64_t>(1, kParallelElementThreshold / 4 / std::max<int64_t>(cols, 1));
+  const int64_t min_rows = std::max<int64_t>(
+      1, kParallelElementThreshold / 4 / std::max<int64_t>(cols, 1));
   ctx->intra_op_pool()->ParallelFor(rows, min_rows, fn);
 }
 
@@ -48,15 +50,17 @@ class SoftmaxOp : public OpKernel {
   using OpKernel::OpKernel;
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
-    OP_REQUIRES(ctx, logits.rank() >= 1,
-                errors::InvalidArgument("logits must have rank >= 1, got shape ",
-                                        logits.shape().ToString()));
+    OP_REQUIRES(
+        ctx, logits.rank() >= 1,
+        errors::InvalidArgument("logits must have rank >= 1, got shape ",
+                                logits.shape().ToString()));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, logits.shape(), &out));
     const int64_t cols = logits.dim(logits.rank() - 1);
     if (cols == 0) return;
     const int64_t rows = logits.num_elements() / cols;
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(logits.dtype(), [&](auto t) {
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_FLOAT_TYPES>(logits.dtype(), [&](auto t) {
                      using T = decltype(t);
                      ForRows(ctx, rows, cols, [&](int64_t r0, int64_t r1) {
                        for (int64_t r = r0; r < r1; ++r) {
@@ -97,10 +101,13 @@ class SoftmaxGradOp : public OpKernel {
                          T sum = 0;
                          if (kLog) {
                            for (int64_t i = 0; i < cols; ++i) sum += g[i];
-                           for (int64_t i = 0; i < cols; ++i) o[i] = g[i] - std::exp(yp[i]) * sum;
+                           for (int64_t i = 0; i < cols; ++i)
+                             o[i] = g[i] - std::exp(yp[i]) * sum;
                          } else {
-                           for (int64_t i = 0; i < cols; ++i) sum += g[i] * yp[i];
-                           for (int64_t i = 0; i < cols; ++i) o[i] = (g[i] - sum) * yp[i];
+                           for (int64_t i = 0; i < cols; ++i)
+                             sum += g[i] * yp[i];
+                           for (int64_t i = 0; i < cols; ++i)
+                             o[i] = (g[i] - sum) * yp[i];
                          }
                        }
                      });
@@ -117,9 +124,10 @@ class XentOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
     const Tensor& labels = ctx->input(1);
-    OP_REQUIRES(ctx, logits.rank() == 2,
-                errors::InvalidArgument("logits must be 2-D [batch, classes], got ",
-                                        logits.shape().ToString()));
+    OP_REQUIRES(
+        ctx, logits.rank() == 2,
+        errors::InvalidArgument("logits must be 2-D [batch, classes], got ",
+                                logits.shape().ToString()));
     const int64_t rows = logits.dim(0), cols = logits.dim(1);
     if (kSparse) {
       OP_REQUIRES(ctx, labels.rank() == 1 && labels.dim(0) == rows,
@@ -127,59 +135,64 @@ class XentOp : public OpKernel {
                                           " class indices, got shape ",
                                           labels.shape().ToString()));
     } else {
-      OP_REQUIRES(ctx, labels.shape() == logits.shape(),
-                  errors::InvalidArgument(
-                      "logits and labels must have the same shape, got ",
-                      logits.shape().ToString(), " and ", labels.shape().ToString()));
+      OP_REQUIRES(
+          ctx, labels.shape() == logits.shape(),
+          errors::InvalidArgument(
+              "logits and labels must have the same shape, got ",
+              logits.shape().ToString(), " and ", labels.shape().ToString()));
     }
     Tensor *loss, *backprop;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({rows}), &loss));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, logits.shape(), &backprop));
     if (kSparse) {
-      OP_REQUIRES_OK(ctx, DispatchType<int32_t, int64_t>(labels.dtype(), [&](auto t) {
-                       using L = decltype(t);
-                       const L* lp = labels.data<L>();
-                       for (int64_t r = 0; r < rows; ++r) {
-                         if (lp[r] < 0 || lp[r] >= cols) {
-                           return errors::InvalidArgument(
-                               "Received a label value of ", lp[r], " at index ", r,
-                               " which is outside the valid range of [0, ", cols, ")");
-                         }
-                       }
-                       return Status::OK();
-                     }));
+      OP_REQUIRES_OK(
+          ctx, DispatchType<int32_t, int64_t>(labels.dtype(), [&](auto t) {
+            using L = decltype(t);
+            const L* lp = labels.data<L>();
+            for (int64_t r = 0; r < rows; ++r) {
+              if (lp[r] < 0 || lp[r] >= cols) {
+                return errors::InvalidArgument(
+                    "Received a label value of ", lp[r], " at index ", r,
+                    " which is outside the valid range of [0, ", cols, ")");
+              }
+            }
+            return Status::OK();
+          }));
     }
     if (rows == 0) return;
     if (cols == 0) {
-      OP_REQUIRES(ctx, false, errors::InvalidArgument("logits must have at least one class"));
+      OP_REQUIRES(
+          ctx, false,
+          errors::InvalidArgument("logits must have at least one class"));
     }
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(logits.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     ForRows(ctx, rows, cols, [&](int64_t r0, int64_t r1) {
-                       for (int64_t r = r0; r < r1; ++r) {
-                         T* b = backprop->data<T>() + r * cols;
-                         // b = log_softmax(row), then softmax - labels.
-                         SoftmaxRow<T, true>(logits.data<T>() + r * cols, b, cols);
-                         T sum = 0;
-                         if (kSparse) {
-                           const int64_t label = labels.dtype() == DT_INT32
-                                                     ? labels.data<int32_t>()[r]
-                                                     : labels.data<int64_t>()[r];
-                           sum = -b[label];
-                           for (int64_t i = 0; i < cols; ++i) b[i] = std::exp(b[i]);
-                           b[label] -= T(1);
-                         } else {
-                           const T* lab = labels.data<T>() + r * cols;
-                           for (int64_t i = 0; i < cols; ++i) {
-                             if (lab[i] != T(0)) sum -= lab[i] * b[i];
-                             b[i] = std::exp(b[i]) - lab[i];
-                           }
-                         }
-                         loss->data<T>()[r] = sum;
-                       }
-                     });
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(logits.dtype(), [&](auto t) {
+          using T = decltype(t);
+          ForRows(ctx, rows, cols, [&](int64_t r0, int64_t r1) {
+            for (int64_t r = r0; r < r1; ++r) {
+              T* b = backprop->data<T>() + r * cols;
+              // b = log_softmax(row), then softmax - labels.
+              SoftmaxRow<T, true>(logits.data<T>() + r * cols, b, cols);
+              T sum = 0;
+              if (kSparse) {
+                const int64_t label = labels.dtype() == DT_INT32
+                                          ? labels.data<int32_t>()[r]
+                                          : labels.data<int64_t>()[r];
+                sum = -b[label];
+                for (int64_t i = 0; i < cols; ++i) b[i] = std::exp(b[i]);
+                b[label] -= T(1);
+              } else {
+                const T* lab = labels.data<T>() + r * cols;
+                for (int64_t i = 0; i < cols; ++i) {
+                  if (lab[i] != T(0)) sum -= lab[i] * b[i];
+                  b[i] = std::exp(b[i]) - lab[i];
+                }
+              }
+              loss->data<T>()[r] = sum;
+            }
+          });
+          return Status::OK();
+        }));
   }
 };
 
@@ -198,7 +211,8 @@ class L2LossOp : public OpKernel {
                      const int64_t n = x.num_elements();
                      int64_t i = 0;
                      for (; i + 8 <= n; i += 8) {
-                       for (int k = 0; k < 8; ++k) acc[k] += p[i + k] * p[i + k];
+                       for (int k = 0; k < 8; ++k)
+                         acc[k] += p[i + k] * p[i + k];
                      }
                      for (; i < n; ++i) acc[0] += p[i] * p[i];
                      T sum = 0;

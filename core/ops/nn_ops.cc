@@ -46,8 +46,8 @@ Status BiasDim(InferenceContext* c, const PartialShape& value, int* dim) {
                                    value.ToString());
   }
   if (data_format == "NCHW" && value.rank() < 3) {
-    return errors::InvalidArgument(
-        "NCHW value must be at least rank 3, got ", value.ToString());
+    return errors::InvalidArgument("NCHW value must be at least rank 3, got ",
+                                   value.ToString());
   }
   *dim = data_format == "NCHW" ? value.rank() - 3 : value.rank() - 1;
   return Status::OK();
@@ -64,10 +64,9 @@ Status BiasAddShape(InferenceContext* c) {
   }
   std::vector<int64_t> dims = c->input(0).dims();
   if (dims[dim] >= 0 && bias.dim(0) >= 0 && dims[dim] != bias.dim(0)) {
-    return errors::InvalidArgument("bias has ", bias.dim(0),
-                                   " elements but the value's channel dim is ",
-                                   dims[dim], " (", c->InputShapesString(),
-                                   ")");
+    return errors::InvalidArgument(
+        "bias has ", bias.dim(0), " elements but the value's channel dim is ",
+        dims[dim], " (", c->InputShapesString(), ")");
   }
   if (dims[dim] < 0) dims[dim] = bias.dim(0);
   c->set_output(0, PartialShape(dims));
@@ -106,8 +105,8 @@ Status WindowedShape(InferenceContext* c, const PartialShape& input,
     return errors::InvalidArgument(s.message(), " (input shapes ",
                                    c->InputShapesString(), ")");
   }
-  c->set_output(0,
-                PartialShape({input.dim(0), w.out_rows, w.out_cols, out_depth}));
+  c->set_output(
+      0, PartialShape({input.dim(0), w.out_rows, w.out_cols, out_depth}));
   return Status::OK();
 }
 
@@ -131,10 +130,10 @@ Status ConvShape(InferenceContext* c, bool depthwise) {
   TW_RETURN_IF_ERROR(c->WithRank(1, 4, &filter));
   const int64_t in_depth = input.dim(3), filter_depth = filter.dim(2);
   if (in_depth >= 0 && filter_depth >= 0 && in_depth != filter_depth) {
-    return errors::InvalidArgument(
-        "input depth ", in_depth, " does not match the filter's in_channels ",
-        filter_depth, " (input ", input.ToString(), ", filter ",
-        filter.ToString(), ")");
+    return errors::InvalidArgument("input depth ", in_depth,
+                                   " does not match the filter's in_channels ",
+                                   filter_depth, " (input ", input.ToString(),
+                                   ", filter ", filter.ToString(), ")");
   }
   int64_t out_depth = filter.dim(3);
   if (depthwise) {
@@ -179,8 +178,7 @@ Status MaxPoolGradShape(InferenceContext* c) {
   TW_RETURN_IF_ERROR(c->WithRank(0, 4, &input));
   TW_RETURN_IF_ERROR(c->WithRank(1, 4, &output));
   TW_RETURN_IF_ERROR(c->WithRank(2, 4, &grad));
-  if (!output.IsCompatibleWith(grad) ||
-      !c->output(0).IsCompatibleWith(grad)) {
+  if (!output.IsCompatibleWith(grad) || !c->output(0).IsCompatibleWith(grad)) {
     return errors::InvalidArgument(
         "orig_output and grad must have the pooled shape ",
         c->output(0).ToString(), ", got ", c->InputShapesString());
@@ -195,8 +193,8 @@ Status AvgPoolGradShape(InferenceContext* c) {
   TW_RETURN_IF_ERROR(c->WithRank(1, 4, &grad));
   TW_RETURN_IF_ERROR(c->ShapeFromShapeInput(0, &out));
   if (out.known_rank() && out.rank() != 4) {
-    return errors::InvalidArgument("orig_input_shape must have 4 elements, got ",
-                                   out.ToString());
+    return errors::InvalidArgument(
+        "orig_input_shape must have 4 elements, got ", out.ToString());
   }
   c->set_output(0, out.known_rank() ? out : PartialShape::Unknown(4));
   return Status::OK();
@@ -295,12 +293,12 @@ Status FusedBatchNormGradShape(InferenceContext* c) {
 
 // --- activations ------------------------------------------------------------
 
-#define TW_ACTIVATION(Name, DocText)        \
-  REGISTER_OP(Name)                         \
-      .Input("features: T")                 \
-      .Output("activations: T")             \
-      .Attr("T: {float32, float64}")        \
-      .SetShapeFn(shape_fns::Unchanged)     \
+#define TW_ACTIVATION(Name, DocText)    \
+  REGISTER_OP(Name)                     \
+      .Input("features: T")             \
+      .Output("activations: T")         \
+      .Attr("T: {float32, float64}")    \
+      .SetShapeFn(shape_fns::Unchanged) \
       .Doc(DocText)
 #define TW_ACTIVATION_GRAD(Name, Second, DocText) \
   REGISTER_OP(Name)                               \
@@ -373,11 +371,11 @@ REGISTER_OP("BiasAddGrad")
 
 // --- convolution ------------------------------------------------------------
 
-#define TW_CONV_ATTRS                                   \
-  Attr("T: {float32, float64}")                         \
-      .Attr("strides: list(int)")                       \
-      .Attr("use_cudnn_on_gpu: bool = true")            \
-      .Attr("padding: {'SAME', 'VALID'}")               \
+#define TW_CONV_ATTRS                                 \
+  Attr("T: {float32, float64}")                       \
+      .Attr("strides: list(int)")                     \
+      .Attr("use_cudnn_on_gpu: bool = true")          \
+      .Attr("padding: {'SAME', 'VALID'}")             \
       .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'") \
       .Attr("dilations: list(int) = [1, 1, 1, 1]")
 
@@ -410,10 +408,10 @@ REGISTER_OP("Conv2DBackpropFilter")
     .Doc("The gradient of Conv2D with respect to its filter.");
 #undef TW_CONV_ATTRS
 
-#define TW_DEPTHWISE_ATTRS                              \
-  Attr("T: {float32, float64}")                         \
-      .Attr("strides: list(int)")                       \
-      .Attr("padding: {'SAME', 'VALID'}")               \
+#define TW_DEPTHWISE_ATTRS                            \
+  Attr("T: {float32, float64}")                       \
+      .Attr("strides: list(int)")                     \
+      .Attr("padding: {'SAME', 'VALID'}")             \
       .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'") \
       .Attr("dilations: list(int) = [1, 1, 1, 1]")
 
@@ -449,25 +447,23 @@ REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
 
 // --- pooling ----------------------------------------------------------------
 
-#define TW_POOL_ATTRS                           \
-  Attr("ksize: list(int)")                      \
-      .Attr("strides: list(int)")               \
-      .Attr("padding: {'SAME', 'VALID'}")       \
+#define TW_POOL_ATTRS                         \
+  Attr("ksize: list(int)")                    \
+      .Attr("strides: list(int)")             \
+      .Attr("padding: {'SAME', 'VALID'}")     \
       .Attr("data_format: {'NHWC'} = 'NHWC'") \
       .Attr("T: {float32, float64}")
 
 REGISTER_OP("MaxPool")
     .Input("input: T")
     .Output("output: T")
-    .TW_POOL_ATTRS
-    .SetShapeFn(PoolShape)
+    .TW_POOL_ATTRS.SetShapeFn(PoolShape)
     .Doc("The maximum over each window of input [N,H,W,C] (padding ignored).");
 
 REGISTER_OP("AvgPool")
     .Input("value: T")
     .Output("output: T")
-    .TW_POOL_ATTRS
-    .SetShapeFn(PoolShape)
+    .TW_POOL_ATTRS.SetShapeFn(PoolShape)
     .Doc(
         "The mean over each window of value [N,H,W,C]; SAME windows average "
         "only the elements inside the input.");
@@ -477,8 +473,7 @@ REGISTER_OP("MaxPoolGrad")
     .Input("orig_output: T")
     .Input("grad: T")
     .Output("output: T")
-    .TW_POOL_ATTRS
-    .SetShapeFn(MaxPoolGradShape)
+    .TW_POOL_ATTRS.SetShapeFn(MaxPoolGradShape)
     .Doc(
         "MaxPool's backprop: each window's grad goes to the first position "
         "of its maximum in orig_input.");
@@ -487,8 +482,7 @@ REGISTER_OP("AvgPoolGrad")
     .Input("orig_input_shape: int32")
     .Input("grad: T")
     .Output("output: T")
-    .TW_POOL_ATTRS
-    .SetShapeFn(AvgPoolGradShape)
+    .TW_POOL_ATTRS.SetShapeFn(AvgPoolGradShape)
     .Doc("AvgPool's backprop: each window's grad spread evenly over it.");
 #undef TW_POOL_ATTRS
 
