@@ -41,6 +41,52 @@ class BiasOpBase : public OpKernel {
   std::string data_format_;
 };
 
+// Calls fn(begin, end) over units of `unit_size` elements, in parallel when
+// there are enough elements.
+void ForUnits(OpKernelContext* ctx, int64_t units, int64_t unit_size,
+              const std::function<void(int64_t, int64_t)>& fn) {
+  if (units * unit_size < kParallelElementThreshold ||
+      ctx->intra_op_pool() == nullptr) {
+    fn(0, units);
+    return;
+  }
+  ctx->intra_op_pool()->ParallelFor(
+      units, std::max<int64_t>(1, kParallelElementThreshold / 4 / unit_size),
+      fn);
+}
+
+// out = in + bias[channel]. NHWC: in stretches of 16 rows of channels
+// against a repeated bias, so that the inner loop is long and vectorizes.
+// NCHW: one plane of a channel at a time.
+template <typename T>
+void AddBias(OpKernelContext* ctx, const T* in, const T* bias,
+             const BiasLayout& l, T* out) {
+  if (l.inner == 1) {
+    const int64_t stretch = l.channels * 16;
+    std::vector<T> pattern(stretch);
+    for (int64_t j = 0; j < stretch; ++j) pattern[j] = bias[j % l.channels];
+    const int64_t total = l.outer * l.channels;
+    const int64_t units = (total + stretch - 1) / stretch;
+    ForUnits(ctx, units, stretch, [&](int64_t b, int64_t e) {
+      const T* p = pattern.data();
+      for (int64_t u = b; u < e; ++u) {
+        const int64_t i0 = u * stretch;
+        const int64_t n = std::min(stretch, total - i0);
+        for (int64_t j = 0; j < n; ++j) out[i0 + j] = in[i0 + j] + p[j];
+      }
+    });
+    return;
+  }
+  ForUnits(ctx, l.outer * l.channels, l.inner, [&](int64_t b, int64_t e) {
+    for (int64_t plane = b; plane < e; ++plane) {
+      const T bc = bias[plane % l.channels];
+      const T* p = in + plane * l.inner;
+      T* o = out + plane * l.inner;
+      for (int64_t i = 0; i < l.inner; ++i) o[i] = p[i] + bc;
+    }
+  });
+}
+
 class BiasAddOp : public BiasOpBase {
  public:
   using BiasOpBase::BiasOpBase;
@@ -58,34 +104,12 @@ class BiasAddOp : public BiasOpBase {
     Tensor* out;
     OP_REQUIRES_OK(
         ctx, ctx->forward_input_or_allocate_output(0, 0, value.shape(), &out));
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_REAL_TYPES>(value.dtype(), [&](auto t) {
-          using T = decltype(t);
-          const T* in = value.data<T>();
-          const T* b = bias.data<T>();
-          T* o = out->data<T>();
-          const int64_t row = l.channels * l.inner;
-          ForRange(ctx, l.outer * row, [&](int64_t begin, int64_t end) {
-            for (int64_t i = begin; i < end;) {
-              // One stretch of constant channel per inner loop.
-              const int64_t c = (i % row) / l.inner;
-              const int64_t stop = std::min(end, i - i % l.inner + l.inner);
-              if (l.inner == 1) {
-                // NHWC: walk whole rows of channels.
-                const int64_t row_stop = std::min(end, i - c + l.channels);
-                for (int64_t j = i; j < row_stop; ++j) {
-                  o[j] = in[j] + b[c + (j - i)];
-                }
-                i = row_stop;
-                continue;
-              }
-              const T bc = b[c];
-              for (int64_t j = i; j < stop; ++j) o[j] = in[j] + bc;
-              i = stop;
-            }
-          });
-          return Status::OK();
-        }));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(value.dtype(), [&](auto t) {
+                     using T = decltype(t);
+                     AddBias(ctx, value.data<T>(), bias.data<T>(), l,
+                             out->data<T>());
+                     return Status::OK();
+                   }));
   }
 };
 

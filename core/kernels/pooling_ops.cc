@@ -25,6 +25,9 @@ Span WindowOf(const Window2D& w, int64_t oy, int64_t ox) {
           std::max<int64_t>(x, 0), std::min(x + w.window_cols, w.in_cols)};
 }
 
+template <typename T>
+using TapIndex = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+
 class PoolOpBase : public OpKernel {
  public:
   explicit PoolOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -108,29 +111,36 @@ void AvgPoolImage(const Window2D& w, const T* in, T* out) {
 }
 
 // Each output's grad goes to the first maximum of its window (scan order).
+// The winning tap is tracked as an integer of T's width so that the compare
+// and the select vectorize together.
 template <typename T>
 void MaxPoolGradImage(const Window2D& w, const T* in, const T* grad, T* din,
-                      T* best, int64_t* where) {
+                      T* best, TapIndex<T>* tap) {
   const int64_t c = w.in_depth;
   std::fill(din, din + w.in_rows * w.in_cols * c, T(0));
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {
     for (int64_t ox = 0; ox < w.out_cols; ++ox) {
       const Span s = WindowOf(w, oy, ox);
-      std::fill(best, best + c, std::numeric_limits<T>::lowest());
-      std::fill(where, where + c, (s.y0 * w.in_cols + s.x0) * c);
+      const int64_t width = s.x1 - s.x0;
+      const T* first = in + (s.y0 * w.in_cols + s.x0) * c;
+      for (int64_t i = 0; i < c; ++i) best[i] = first[i];
+      std::fill(tap, tap + c, TapIndex<T>(0));
+      TapIndex<T> t = 0;
       for (int64_t y = s.y0; y < s.y1; ++y) {
-        for (int64_t x = s.x0; x < s.x1; ++x) {
-          const int64_t offset = (y * w.in_cols + x) * c;
-          const T* p = in + offset;
+        for (int64_t x = s.x0; x < s.x1; ++x, ++t) {
+          const T* p = in + (y * w.in_cols + x) * c;
           for (int64_t i = 0; i < c; ++i) {
             const bool better = p[i] > best[i];
             best[i] = better ? p[i] : best[i];
-            where[i] = better ? offset : where[i];
+            tap[i] = better ? t : tap[i];
           }
         }
       }
       const T* g = grad + (oy * w.out_cols + ox) * c;
-      for (int64_t i = 0; i < c; ++i) din[where[i] + i] += g[i];
+      for (int64_t i = 0; i < c; ++i) {
+        const int64_t y = s.y0 + tap[i] / width, x = s.x0 + tap[i] % width;
+        din[(y * w.in_cols + x) * c + i] += g[i];
+      }
     }
   }
 }
@@ -218,7 +228,7 @@ class MaxPoolGradOp : public PoolOpBase {
           ParallelForParts(
               ctx->intra_op_pool(), w.batch, [&](int, int64_t n0, int64_t n1) {
                 std::vector<T> best(w.in_depth);
-                std::vector<int64_t> where(w.in_depth);
+                std::vector<TapIndex<T>> where(w.in_depth);
                 for (int64_t n = n0; n < n1; ++n) {
                   MaxPoolGradImage(w, input.data<T>() + n * in_image,
                                    grad.data<T>() + n * out_image,
