@@ -1,5 +1,8 @@
 // The reference and fast algorithms of conv_ops.h.
 #include <cblas.h>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -140,6 +143,68 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a,
   }
 }
 
+// A SIMD vector of 64 bytes (16 floats, 8 doubles): one AVX-512 register,
+// two AVX2 registers elsewhere.
+template <typename T>
+struct Simd {
+  typedef T Vec __attribute__((vector_size(64)));
+  static constexpr int kLanes = 64 / sizeof(T);
+  static Vec Load(const T* p) {
+    Vec v;
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  }
+  static void Store(T* p, Vec v) { std::memcpy(p, &v, sizeof(v)); }
+};
+
+// dst[i] = src[i] and dst[i] += src[i] for i < n, a vector at a time (the
+// -O2 build does not vectorize loops of run-time length); the tail with a
+// masked vector where AVX-512 has one.
+template <typename T>
+inline void CopyValues(T* dst, const T* src, int64_t n) {
+  using S = Simd<T>;
+  int64_t i = 0;
+  for (; i + S::kLanes <= n; i += S::kLanes)
+    S::Store(dst + i, S::Load(src + i));
+  if (i == n) return;
+#ifdef __AVX512F__
+  const __mmask16 mask = static_cast<__mmask16>((1u << (n - i)) - 1);
+  if constexpr (std::is_same_v<T, float>) {
+    _mm512_mask_storeu_ps(dst + i, mask, _mm512_maskz_loadu_ps(mask, src + i));
+  } else {
+    _mm512_mask_storeu_pd(
+        dst + i, static_cast<__mmask8>(mask),
+        _mm512_maskz_loadu_pd(static_cast<__mmask8>(mask), src + i));
+  }
+#else
+  for (; i < n; ++i) dst[i] = src[i];
+#endif
+}
+template <typename T>
+inline void AddValues(T* dst, const T* src, int64_t n) {
+  using S = Simd<T>;
+  int64_t i = 0;
+  for (; i + S::kLanes <= n; i += S::kLanes) {
+    S::Store(dst + i, S::Load(dst + i) + S::Load(src + i));
+  }
+  if (i == n) return;
+#ifdef __AVX512F__
+  const __mmask16 mask = static_cast<__mmask16>((1u << (n - i)) - 1);
+  if constexpr (std::is_same_v<T, float>) {
+    const __m512 sum = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, dst + i),
+                                     _mm512_maskz_loadu_ps(mask, src + i));
+    _mm512_mask_storeu_ps(dst + i, mask, sum);
+  } else {
+    const __mmask8 m8 = static_cast<__mmask8>(mask);
+    const __m512d sum = _mm512_add_pd(_mm512_maskz_loadu_pd(m8, dst + i),
+                                      _mm512_maskz_loadu_pd(m8, src + i));
+    _mm512_mask_storeu_pd(dst + i, m8, sum);
+  }
+#else
+  for (; i < n; ++i) dst[i] += src[i];
+#endif
+}
+
 // --- im2col
 // --------------------------------------------------------------------
 
@@ -167,8 +232,7 @@ void Im2col(const Window2D& w, const T* image, T* col) {
         }
         const T* src_row = image + iy * w.in_cols * c;
         if (inside) {
-          const T* src = src_row + ix0 * c;
-          for (int64_t i = 0; i < row_values; ++i) dst[i] = src[i];
+          CopyValues(dst, src_row + ix0 * c, row_values);
           continue;
         }
         for (int64_t kx = 0; kx < w.window_cols; ++kx) {
@@ -177,8 +241,7 @@ void Im2col(const Window2D& w, const T* image, T* col) {
           if (ix < 0 || ix >= w.in_cols) {
             std::fill(d, d + c, T(0));
           } else {
-            const T* src = src_row + ix * c;
-            for (int64_t i = 0; i < c; ++i) d[i] = src[i];
+            CopyValues(d, src_row + ix * c, c);
           }
         }
       }
@@ -205,16 +268,13 @@ void Col2imAdd(const Window2D& w, const T* col, T* image) {
         const T* src = row + ky * row_values;
         T* dst_row = image + iy * w.in_cols * c;
         if (inside) {
-          T* dst = dst_row + ix0 * c;
-          for (int64_t i = 0; i < row_values; ++i) dst[i] += src[i];
+          AddValues(dst_row + ix0 * c, src, row_values);
           continue;
         }
         for (int64_t kx = 0; kx < w.window_cols; ++kx) {
           const int64_t ix = ix0 + kx * w.dilation_cols;
           if (ix < 0 || ix >= w.in_cols) continue;
-          T* dst = dst_row + ix * c;
-          const T* s = src + kx * c;
-          for (int64_t i = 0; i < c; ++i) dst[i] += s[i];
+          AddValues(dst_row + ix * c, src + kx * c, c);
         }
       }
     }
@@ -310,20 +370,6 @@ void Im2colBackpropFilter(ThreadPool* pool, const Conv2DArgs& a, const T* input,
 
 // --- direct (stride 1, few channels)
 // -------------------------------------------
-
-// A SIMD vector of 64 bytes (16 floats, 8 doubles): one AVX-512 register,
-// two AVX2 registers elsewhere.
-template <typename T>
-struct Simd {
-  typedef T Vec __attribute__((vector_size(64)));
-  static constexpr int kLanes = 64 / sizeof(T);
-  static Vec Load(const T* p) {
-    Vec v;
-    std::memcpy(&v, p, sizeof(v));
-    return v;
-  }
-  static void Store(T* p, Vec v) { std::memcpy(p, &v, sizeof(v)); }
-};
 
 constexpr int kMaxVectors = 12;  // accumulators held in registers
 
@@ -510,8 +556,9 @@ void DispatchVectors(int64_t nv, Fn fn) {
     fn(std::integral_constant<int, N>{}); \
     return;
     TW_CASE(1)
-    TW_CASE(2) TW_CASE(3) TW_CASE(4) TW_CASE(5) TW_CASE(6) TW_CASE(7) TW_CASE(8)
-        TW_CASE(9) TW_CASE(10) TW_CASE(11) TW_CASE(12)
+    TW_CASE(2)
+    TW_CASE(3) TW_CASE(4) TW_CASE(5) TW_CASE(6) TW_CASE(7) TW_CASE(8) TW_CASE(9)
+        TW_CASE(10) TW_CASE(11) TW_CASE(12)
 #undef TW_CASE
   }
 }
