@@ -15,6 +15,9 @@ call the ATen backward functions directly.
 
 import os
 
+# numpy's own OpenBLAS threads would spin beside the measured kernels.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import numpy as np
 
 from harness import report
