@@ -267,14 +267,49 @@ def test_pooling(case, dtype):
     np.testing.assert_allclose(got, np_pool(x, k, s, padding, np.mean), **TOL[dtype])
 
 
-def test_max_pool_grad_routes_to_first_maximum():
-    x = np.array([[1.0, 3.0], [3.0, 0.0]]).reshape([1, 2, 2, 1])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_max_pool_grad_routes_to_first_maximum(dtype):
+    # Channel 0 ties at taps 1 and 2, channel 1 at every tap (as after a relu).
+    x = np.array([[[1.0, 0.0], [3.0, 0.0]], [[3.0, 0.0], [0.0, 0.0]]], dtype).reshape([1, 2, 2, 2])
     with tw.Graph().as_default(), tw.Session() as sess:
         xt = tw.constant(x)
         y = tw.nn.max_pool(xt, [1, 2, 2, 1], [1, 2, 2, 1], "VALID")
-        [dx] = tw.gradients(y, [xt], grad_ys=tw.constant(np.full([1, 1, 1, 1], 5.0)))
+        g = np.array([5.0, 7.0], dtype).reshape([1, 1, 1, 2])
+        [dx] = tw.gradients(y, [xt], grad_ys=tw.constant(g))
         assert dx.op.type == "MaxPoolGrad"
-        np.testing.assert_array_equal(sess.run(dx).ravel(), [0.0, 5.0, 0.0, 0.0])
+        got = sess.run(dx).reshape(4, 2)
+    np.testing.assert_array_equal(got[:, 0], [0.0, 5.0, 0.0, 0.0])
+    np.testing.assert_array_equal(got[:, 1], [7.0, 0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_max_pool_grad_against_numpy(dtype):
+    # Overlapping SAME windows, 16 and 17 channels (one vector, and more).
+    for channels in (16, 17):
+        x = rand(2, 5, 6, channels, dtype=dtype)
+        k, s = [1, 3, 3, 1], [1, 2, 2, 1]
+        y = np_pool(x, k, s, "SAME", np.max)
+        g = rand(*y.shape, dtype=dtype)
+        expect = np.zeros_like(x)
+        oh, pt = np_window(5, 3, 2, 1, "SAME")
+        ow, pl = np_window(6, 3, 2, 1, "SAME")
+        for n in range(2):
+            for oy in range(oh):
+                for ox in range(ow):
+                    for c in range(channels):
+                        y0, x0 = max(oy * 2 - pt, 0), max(ox * 2 - pl, 0)
+                        win = x[n, y0:oy * 2 - pt + 3, x0:ox * 2 - pl + 3, c]
+                        iy, ix = np.unravel_index(np.argmax(win), win.shape)
+                        expect[n, y0 + iy, x0 + ix, c] += g[n, oy, ox, c]
+        got = run(
+            lambda a, b, d: tw.get_default_graph()
+            ._create_op("MaxPoolGrad", [a, b, d], {"ksize": k, "strides": s, "padding": "SAME"})
+            .outputs[0],
+            x,
+            y,
+            g,
+        )
+        np.testing.assert_allclose(got, expect, **TOL[dtype])
 
 
 def test_pool_errors_name_the_node():

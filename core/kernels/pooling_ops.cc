@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <limits>
 #include <vector>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
@@ -69,8 +72,74 @@ class PoolOpBase : public OpKernel {
   std::string padding_;
 };
 
+#ifdef __AVX512F__
+// Pixels of at most 16 float channels as one masked AVX-512 vector: the
+// whole channel loop of a window tap is one compare and one blend (the
+// layers this is tuned for have 6 and 16 channels).
+bool FitsOneVector(const Window2D& w, float) { return w.in_depth <= 16; }
+template <typename T>
+bool FitsOneVector(const Window2D&, T) {
+  return false;
+}
+
+void MaxPoolImageVector(const Window2D& w, const float* in, float* out) {
+  const int64_t c = w.in_depth;
+  const __mmask16 mask = static_cast<__mmask16>((1u << c) - 1);
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      const Span s = WindowOf(w, oy, ox);
+      __m512 best =
+          _mm512_maskz_loadu_ps(mask, in + (s.y0 * w.in_cols + s.x0) * c);
+      for (int64_t y = s.y0; y < s.y1; ++y) {
+        for (int64_t x = s.x0; x < s.x1; ++x) {
+          best = _mm512_max_ps(
+              best, _mm512_maskz_loadu_ps(mask, in + (y * w.in_cols + x) * c));
+        }
+      }
+      _mm512_mask_storeu_ps(out + (oy * w.out_cols + ox) * c, mask, best);
+    }
+  }
+}
+
+void MaxPoolGradImageVector(const Window2D& w, const float* in,
+                            const float* grad, float* din, int64_t* offsets) {
+  const int64_t c = w.in_depth;
+  const __mmask16 mask = static_cast<__mmask16>((1u << c) - 1);
+  std::fill(din, din + w.in_rows * w.in_cols * c, 0.0f);
+  alignas(64) int32_t taps[16];
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      const Span s = WindowOf(w, oy, ox);
+      int32_t n = 0;
+      for (int64_t y = s.y0; y < s.y1; ++y) {
+        for (int64_t x = s.x0; x < s.x1; ++x) {
+          offsets[n++] = (y * w.in_cols + x) * c;
+        }
+      }
+      __m512 best = _mm512_maskz_loadu_ps(mask, in + offsets[0]);
+      __m512i where = _mm512_setzero_si512();
+      for (int32_t t = 1; t < n; ++t) {
+        const __m512 v = _mm512_maskz_loadu_ps(mask, in + offsets[t]);
+        // Strictly greater: the first maximum keeps its tap.
+        const __mmask16 better = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ);
+        best = _mm512_mask_blend_ps(better, best, v);
+        where = _mm512_mask_blend_epi32(better, where, _mm512_set1_epi32(t));
+      }
+      _mm512_store_si512(taps, where);
+      const float* g = grad + (oy * w.out_cols + ox) * c;
+      for (int64_t i = 0; i < c; ++i) din[offsets[taps[i]] + i] += g[i];
+    }
+  }
+}
+#endif  // __AVX512F__
+
 template <typename T>
 void MaxPoolImage(const Window2D& w, const T* in, T* out) {
+#ifdef __AVX512F__
+  if constexpr (std::is_same_v<T, float>) {
+    if (FitsOneVector(w, T())) return MaxPoolImageVector(w, in, out);
+  }
+#endif
   const int64_t c = w.in_depth;
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {
     for (int64_t ox = 0; ox < w.out_cols; ++ox) {
@@ -115,6 +184,13 @@ void AvgPoolImage(const Window2D& w, const T* in, T* out) {
 template <typename T>
 void MaxPoolGradImage(const Window2D& w, const T* in, const T* grad, T* din,
                       int64_t* offsets) {
+#ifdef __AVX512F__
+  if constexpr (std::is_same_v<T, float>) {
+    if (FitsOneVector(w, T())) {
+      return MaxPoolGradImageVector(w, in, grad, din, offsets);
+    }
+  }
+#endif
   const int64_t c = w.in_depth;
   std::fill(din, din + w.in_rows * w.in_cols * c, T(0));
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {
