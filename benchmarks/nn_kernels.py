@@ -1,7 +1,8 @@
 """Per-layer times of a LeNet-5 training step: tensorweave's nn kernels vs
 PyTorch eager (CPU), same shapes, 2 threads, in one process.
 
-  PYTHONPATH=python python benchmarks/nn_kernels.py
+  PYTHONPATH=python python benchmarks/nn_kernels.py      # 2 threads
+  NN_BENCH_THREADS=1 PYTHONPATH=python python benchmarks/nn_kernels.py
 
 LeNet-5 on 28x28x1, batch 64: conv5x5x6 SAME + bias + relu + maxpool2,
 conv5x5x16 VALID + bias + relu + maxpool2, fc 400-120-84-10, sparse softmax
@@ -11,6 +12,10 @@ one Session.run of the ops as targets (inputs are constants), so they
 include the session's per-run overhead (the "session overhead" row).
 PyTorch runs the same ops in NCHW, its native layout; its backward rows
 call the ATen backward functions directly.
+
+Run it on an otherwise idle machine: with other processes on the cores, the
+2-thread figures of both systems (torch's most) are dominated by waiting for
+descheduled threads; compare the ratios of one run, never figures across runs.
 """
 
 import os
