@@ -174,11 +174,14 @@ from tensorweave._src.training.gradient_clipping import global_norm
 # Gradient functions register themselves when imported.
 from tensorweave._src.ops import array_grad as _array_grad  # noqa: F401
 from tensorweave._src.ops import math_grad as _math_grad  # noqa: F401
+from tensorweave._src.ops import nn_grad as _nn_grad  # noqa: F401
 from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
 from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 
 from tensorweave import train  # noqa: E402 - the tw.train namespace
+
+from tensorweave import nn  # noqa: E402 - after the ops it re-exports
 
 __version__ = "0.1.0"
 
