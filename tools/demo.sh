@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install.sh
 PYTHON="${PYTHON:-python3}"
-"$PYTHON" examples/variables_demo.py
+"$PYTHON" examples/train_digits.py "$@"

@@ -179,9 +179,11 @@ from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
 from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 
-from tensorweave import train  # noqa: E402 - the tw.train namespace
-
-from tensorweave import nn  # noqa: E402 - after the ops it re-exports
+# Namespaces, after the ops they re-export.
+from tensorweave import layers  # noqa: E402
+from tensorweave import losses  # noqa: E402
+from tensorweave import nn  # noqa: E402
+from tensorweave import train  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -10,7 +10,11 @@ The implementation lives in `tensorweave._src.ops.nn_ops`; this module
 re-exports the public names on purpose.
 """
 
-from tensorweave._src.ops import math_ops as _math_ops
+from tensorweave._src.ops.math_ops import sigmoid
+from tensorweave._src.ops.math_ops import tanh
+from tensorweave._src.ops.nn_ops import l2_normalize
+from tensorweave._src.ops.nn_ops import moments
+from tensorweave._src.ops.nn_ops_dropout import dropout
 from tensorweave._src.ops.nn_ops import avg_pool
 from tensorweave._src.ops.nn_ops import bias_add
 from tensorweave._src.ops.nn_ops import conv2d
@@ -32,9 +36,3 @@ from tensorweave._src.ops.nn_ops import softmax_cross_entropy_with_logits
 from tensorweave._src.ops.nn_ops import softmax_cross_entropy_with_logits_v2
 from tensorweave._src.ops.nn_ops import softplus
 from tensorweave._src.ops.nn_ops import sparse_softmax_cross_entropy_with_logits
-
-# Aliases of math ops, where the math ops provide them.
-for _name in ("sigmoid", "tanh"):
-    if hasattr(_math_ops, _name):
-        globals()[_name] = getattr(_math_ops, _name)
-del _name

@@ -168,14 +168,14 @@ def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=
     """Drops each element with probability `rate` (scaling the rest by
     1/(1-rate)) when `training`; the identity otherwise."""
     from tensorweave._src.ops import array_ops
-    from tensorweave._src.ops import nn_ops
+    from tensorweave._src.ops import nn_ops_dropout
 
     x = ops.convert_to_tensor(inputs)
     graph = ops.get_default_graph()
     with graph.name_scope(name or "dropout"):
         return _select_training(
             training,
-            lambda: nn_ops.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed),
+            lambda: nn_ops_dropout.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed),
             lambda: array_ops.identity(x),
         )
 
@@ -220,16 +220,14 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         x4 = x if rank == 4 else array_ops.reshape(x, [-1, 1, 1, channels])
 
         def train():
+            # The batch variance FusedBatchNorm returns is already unbiased
+            # (Bessel's correction), as the moving average wants it.
             y, mean, var = nn_ops.fused_batch_norm(x4, one, zero, epsilon=epsilon, is_training=True)[:3]
-            n = 1.0
             decay = 1.0 - momentum
-            # Moving averages with the unbiased batch variance, as TensorFlow does.
-            count = math_ops.cast(array_ops.size(x4) // channels, dtype)
-            unbiased = var * count / math_ops.maximum(count - n, 1.0)
             ops.add_to_collection(ops.GraphKeys.UPDATE_OPS,
                                   state_ops.assign_sub(moving_mean, (moving_mean.value() - mean) * decay))
             ops.add_to_collection(ops.GraphKeys.UPDATE_OPS,
-                                  state_ops.assign_sub(moving_var, (moving_var.value() - unbiased) * decay))
+                                  state_ops.assign_sub(moving_var, (moving_var.value() - var) * decay))
             return y
 
         def infer():

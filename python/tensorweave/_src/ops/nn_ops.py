@@ -405,10 +405,9 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
 
 
 def _stop_gradient(t):
-    """StopGradient(t) where that op exists (the array ops own it); else t."""
-    if "StopGradient" in ops._op_defs():
-        return ops.get_default_graph()._create_op("StopGradient", [t], name="StopGradient").outputs[0]
-    return t
+    from tensorweave._src.ops import array_ops
+
+    return array_ops.stop_gradient(t)
 
 
 def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
@@ -486,3 +485,49 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
     op = _op("FusedBatchNorm", [x, scale, offset, mean, variance], attrs,
              name=name or "FusedBatchNorm")
     return op.outputs[0], op.outputs[1], op.outputs[2]
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x**2, axis), epsilon)) along `axis` (all axes if None).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.l2_normalize([3.0, 4.0])))
+      [0.6 0.8]
+    """
+    from tensorweave._src.ops import math_ops
+
+    axis = dim if axis is None else axis
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "l2_normalize") as scope:
+        x = _float_tensor(x)
+        square_sum = math_ops.reduce_sum(math_ops.square(x), axis, keepdims=True)
+        inv_norm = math_ops.rsqrt(math_ops.maximum(square_sum, epsilon))
+        return math_ops.multiply(x, inv_norm, name=scope)
+
+
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    """(mean, variance) of x over `axes`.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.moments(tw.constant([1.0, 3.0]), [0])))
+      (2.0, 1.0)
+    """
+    from tensorweave._src.ops import array_ops
+    from tensorweave._src.ops import math_ops
+
+    keep = bool(keepdims if keepdims is not None else keep_dims)
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "moments"):
+        x = _float_tensor(x)
+        mean = math_ops.reduce_mean(x, axes, keepdims=True, name="mean")
+        variance = math_ops.reduce_mean(
+            math_ops.squared_difference(x, array_ops.stop_gradient(mean)), axes, keepdims=True,
+            name="variance")
+        if not keep:
+            mean = array_ops.squeeze(mean, axes)
+            variance = array_ops.squeeze(variance, axes)
+        return mean, variance

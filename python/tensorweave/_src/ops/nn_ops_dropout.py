@@ -1,19 +1,11 @@
-"""Dropout, built from RandomUniform and arithmetic (exported as
-`tw.nn.dropout`)."""
+"""Dropout (`tw.nn.dropout`), built from RandomUniform and Floor."""
 
 import numbers
 
-from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import array_ops
 from tensorweave._src.ops import math_ops
 from tensorweave._src.ops import random_ops
-
-
-def _floor_of_nonnegative(x):
-    """floor(x) for x >= 0: truncation toward zero (a Cast to int64 and
-    back) is the floor there."""
-    return math_ops.cast(math_ops.cast(x, dtypes.int64), x.dtype)
 
 
 def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
@@ -24,9 +16,8 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
 
     Example:
       >>> import tensorweave as tw
-      >>> from tensorweave._src.ops.nn_ops_dropout import dropout
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     y = sess.run(dropout(tw.ones([1000]), rate=0.5, seed=1))
+      ...     y = sess.run(tw.nn.dropout(tw.ones([1000]), rate=0.5, seed=1))
       ...     print(sorted(set(y.tolist())), 350 < (y > 0).sum() < 650)
       [0.0, 2.0] True
     """
@@ -51,5 +42,5 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
         uniform = random_ops.random_uniform(shape, seed=seed, dtype=x.dtype)
         # keep + uniform lies in [keep, 1 + keep): its floor is 1 with
         # probability keep, else 0.
-        mask = _floor_of_nonnegative(keep + uniform)
+        mask = math_ops.floor(keep + uniform)
         return math_ops.multiply(x / keep, mask, name=scope)
