@@ -108,13 +108,30 @@ def tensorflow_steps(threads, rng):
             tf1.set_random_seed(0)
             x = tf1.placeholder(tf.float32, [batch, 28, 28, 1] if cnn else [batch, 784])
             labels = tf1.placeholder(tf.int64, [batch])
-            dense = tf1.layers.dense
+            # tf.compat.v1.layers needs Keras 2; build the same layers from ops.
+            counter = iter(range(100))
+
+            def dense(h, units, activation=None):
+                k = next(counter)
+                w = tf1.get_variable(f"w{k}", [h.shape[-1], units], initializer=tf1.glorot_uniform_initializer())
+                b = tf1.get_variable(f"b{k}", [units], initializer=tf1.zeros_initializer())
+                y = tf.nn.bias_add(tf.matmul(h, w), b)
+                return activation(y) if activation else y
+
+            def conv(h, filters, size, activation):
+                k = next(counter)
+                w = tf1.get_variable(f"w{k}", [size, size, h.shape[-1], filters],
+                                     initializer=tf1.glorot_uniform_initializer())
+                b = tf1.get_variable(f"b{k}", [filters], initializer=tf1.zeros_initializer())
+                return activation(tf.nn.bias_add(tf.nn.conv2d(h, w, [1, 1, 1, 1], "VALID"), b))
+
+            def pool(h):
+                return tf.nn.max_pool2d(h, 2, 2, "VALID")
+
             if cnn:
-                h = tf1.layers.conv2d(x, 6, 5, activation=tf.nn.relu)
-                h = tf1.layers.max_pooling2d(h, 2, 2)
-                h = tf1.layers.conv2d(h, 16, 5, activation=tf.nn.relu)
-                h = tf1.layers.max_pooling2d(h, 2, 2)
-                h = tf1.layers.flatten(h)
+                h = pool(conv(x, 6, 5, tf.nn.relu))
+                h = pool(conv(h, 16, 5, tf.nn.relu))
+                h = tf.reshape(h, [batch, -1])
                 h = dense(h, 120, activation=tf.nn.relu)
                 h = dense(h, 84, activation=tf.nn.relu)
             else:

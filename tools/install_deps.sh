@@ -8,7 +8,7 @@ DEBIAN_PACKAGES=(
   libopenblas-dev libgtest-dev libbenchmark-dev libflatbuffers-dev
   flatbuffers-compiler clang-format
 )
-PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn)
+PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime setuptools wheel)
 
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do
@@ -28,6 +28,7 @@ for pkg in "${PYTHON_PACKAGES[@]}"; do
   module="$pkg"
   [ "$pkg" = "scikit-learn" ] && module="sklearn"
   [ "$pkg" = "protobuf" ] && module="google.protobuf"
+  [ "$pkg" = "safetensors" ] && module="safetensors.numpy"
   "$PYTHON" -c "import $module" >/dev/null 2>&1 || pip_missing+=("$pkg")
 done
 if [ ${#pip_missing[@]} -gt 0 ]; then
