@@ -20,8 +20,20 @@ void* operator new(size_t size) {
   if (p == nullptr) abort();
   return p;
 }
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  g_allocations++;
+  return malloc(size == 0 ? 1 : size);
+}
+void* operator new[](size_t size) { return operator new(size); }
+void* operator new[](size_t size, const std::nothrow_t& t) noexcept {
+  return operator new(size, t);
+}
 void operator delete(void* p) noexcept { free(p); }
 void operator delete(void* p, size_t) noexcept { free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { free(p); }
+void operator delete[](void* p) noexcept { free(p); }
+void operator delete[](void* p, size_t) noexcept { free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { free(p); }
 
 namespace twl {
 namespace {
