@@ -209,8 +209,8 @@ TwlTensor* twl_interpreter_get_signature_input_tensor(
   if (interpreter == nullptr || signature_key == nullptr || name == nullptr) {
     return nullptr;
   }
-  return Wrap(interpreter->interpreter->FindSignatureTensor(signature_key,
-                                                            name, true));
+  return Wrap(
+      interpreter->interpreter->FindSignatureTensor(signature_key, name, true));
 }
 
 const TwlTensor* twl_interpreter_get_signature_output_tensor(
@@ -219,8 +219,8 @@ const TwlTensor* twl_interpreter_get_signature_output_tensor(
   if (interpreter == nullptr || signature_key == nullptr || name == nullptr) {
     return nullptr;
   }
-  return Wrap(interpreter->interpreter->FindSignatureTensor(signature_key,
-                                                            name, false));
+  return Wrap(interpreter->interpreter->FindSignatureTensor(signature_key, name,
+                                                            false));
 }
 
 TwlType twl_tensor_type(const TwlTensor* tensor) {

@@ -142,7 +142,9 @@ TEST(ModelFuzzerTest, RandomMultiByteMutations) {
       for (int e = 0; e < edits; ++e) {
         size_t at = rng() % mutated.size();
         switch (rng() % 3) {
-          case 0: mutated[at] = static_cast<uint8_t>(rng()); break;
+          case 0:
+            mutated[at] = static_cast<uint8_t>(rng());
+            break;
           case 1:  // write a large little-endian int32
             for (int k = 0; k < 4 && at + k < mutated.size(); ++k) {
               mutated[at + k] = k == 3 ? 0x7f : 0xff;

@@ -26,7 +26,8 @@ namespace twl {
 class Profiler {
  public:
   virtual ~Profiler() = default;
-  virtual void OnNodeDone(int node, BuiltinOperator op, double microseconds) = 0;
+  virtual void OnNodeDone(int node, BuiltinOperator op,
+                          double microseconds) = 0;
 };
 
 struct InterpreterOptions {
@@ -68,8 +69,7 @@ class Interpreter {
   int FindOutput(const char* name) const;
   // Tensor named `name` in the inputs (or outputs) of signature `key`; null
   // when absent or the signature is for another subgraph.
-  Tensor* FindSignatureTensor(const char* key, const char* name,
-                              bool is_input);
+  Tensor* FindSignatureTensor(const char* key, const char* name, bool is_input);
   int num_signatures() const;
   const char* signature_key(int i) const;
 

@@ -51,7 +51,8 @@ std::unique_ptr<Loaded> Load(AlignedBytes bytes, int threads = 2) {
   auto l = std::make_unique<Loaded>();
   l->bytes = bytes;
   EXPECT_TRUE(RegisterBuiltinKernels(&l->resolver).ok());
-  Status s = Model::CreateFromBuffer(l->bytes.data(), l->bytes.size(), &l->model);
+  Status s =
+      Model::CreateFromBuffer(l->bytes.data(), l->bytes.size(), &l->model);
   EXPECT_TRUE(s.ok()) << s.message();
   InterpreterOptions options;
   options.num_threads = threads;
@@ -192,7 +193,8 @@ TEST(InterpreterTest, MissingKernelIsReported) {
   ASSERT_TRUE(Model::CreateFromBuffer(bytes.data(), bytes.size(), &model).ok());
   OpResolver empty;
   std::unique_ptr<Interpreter> in;
-  Status s = Interpreter::Create(model.get(), &empty, InterpreterOptions(), &in);
+  Status s =
+      Interpreter::Create(model.get(), &empty, InterpreterOptions(), &in);
   EXPECT_EQ(s.code(), StatusCode::kUnsupported);
   EXPECT_STREQ(s.message(),
                "operator 0 (FULLY_CONNECTED) version 1: no kernel registered");

@@ -46,13 +46,16 @@ class ThreadPool {
       int64_t n, grain, chunks;
       int tasks;
     } job{&f, n, grain, chunks, tasks};
-    Run(tasks, [](void* arg, int t) {
-      Job* j = static_cast<Job*>(arg);
-      int64_t begin = j->chunks * t / j->tasks * j->grain;
-      int64_t end = j->chunks * (t + 1) / j->tasks * j->grain;
-      if (end > j->n) end = j->n;
-      if (begin < end) (*j->f)(begin, end);
-    }, &job);
+    Run(
+        tasks,
+        [](void* arg, int t) {
+          Job* j = static_cast<Job*>(arg);
+          int64_t begin = j->chunks * t / j->tasks * j->grain;
+          int64_t end = j->chunks * (t + 1) / j->tasks * j->grain;
+          if (end > j->n) end = j->n;
+          if (begin < end) (*j->f)(begin, end);
+        },
+        &job);
   }
 
  private:

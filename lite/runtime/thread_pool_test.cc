@@ -27,9 +27,12 @@ TEST(ThreadPoolTest, RunUsesDistinctTasks) {
   ThreadPool pool(4);
   for (int tasks = 1; tasks <= 4; ++tasks) {
     std::atomic<int> mask{0};
-    pool.Run(tasks, [](void* arg, int t) {
-      static_cast<std::atomic<int>*>(arg)->fetch_or(1 << t);
-    }, &mask);
+    pool.Run(
+        tasks,
+        [](void* arg, int t) {
+          static_cast<std::atomic<int>*>(arg)->fetch_or(1 << t);
+        },
+        &mask);
     EXPECT_EQ(mask.load(), (1 << tasks) - 1);
   }
 }

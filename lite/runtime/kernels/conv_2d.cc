@@ -90,17 +90,18 @@ Status Prepare(KernelContext* context, Node* node) {
   data->pointwise = g.k_h == 1 && g.k_w == 1 && g.stride_h == 1 &&
                     g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0;
   data->transposed = !data->pointwise && g.out_c < kGemmNr;
-  data->direct = data->transposed && g.in_c == 1 && g.stride_w == 1 &&
-                 g.k_h <= 64;
+  data->direct =
+      data->transposed && g.in_c == 1 && g.stride_w == 1 && g.k_h <= 64;
   data->im2col_scratch = -1;
   if (data->direct) {
-    int64_t pw = g.out_w + static_cast<int64_t>(g.k_w - 1) * g.dilation_w +
-                 kGemmNr;
+    int64_t pw =
+        g.out_w + static_cast<int64_t>(g.k_w - 1) * g.dilation_w + kGemmNr;
     int64_t ph = static_cast<int64_t>(g.out_h - 1) * g.stride_h +
                  static_cast<int64_t>(g.k_h - 1) * g.dilation_h + 1;
     TWL_CHECK_ARG(pw * ph <= kMaxTensorBytes / 4, "conv too large");
     TWL_RETURN_IF_ERROR(context->RequestScratch(
-        node, static_cast<size_t>(std::max<int64_t>(ph, 1) * pw) * sizeof(float),
+        node,
+        static_cast<size_t>(std::max<int64_t>(ph, 1) * pw) * sizeof(float),
         &data->im2col_scratch));
   } else if (data->transposed) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(
@@ -124,8 +125,7 @@ Status Prepare(KernelContext* context, Node* node) {
 inline float At(const Geometry& g, const float* in, int b, int y, int x,
                 int c) {
   if (y < 0 || y >= g.in_h || x < 0 || x >= g.in_w) return 0.f;
-  return in[((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c +
-            c];
+  return in[((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c + c];
 }
 
 void Reference(const Geometry& g, const float* in, const float* filter,
@@ -165,7 +165,8 @@ inline void Patch(const Geometry& g, const float* in, int64_t p, float* row,
       for (int i = 0; i < run; ++i, ++k) row[k * lane_stride] = 0.f;
       continue;
     }
-    const float* line = in + (static_cast<int64_t>(b) * g.in_h + y) * g.in_w * g.in_c;
+    const float* line =
+        in + (static_cast<int64_t>(b) * g.in_h + y) * g.in_w * g.in_c;
     if (row_inside) {
       const float* src = line + static_cast<int64_t>(x0) * g.in_c;
       if (lane_stride == 1) {
@@ -234,27 +235,45 @@ void DirectSingleChannel(const Geometry& g, const float* in, const float* w,
     }
     for (int oy = 0; oy < g.out_h; ++oy) {
       for (int ky = 0; ky < g.k_h; ++ky) {
-        rows[ky] = padded +
-                   static_cast<int64_t>(oy * g.stride_h + ky * g.dilation_h) * pw;
+        rows[ky] =
+            padded +
+            static_cast<int64_t>(oy * g.stride_h + ky * g.dilation_h) * pw;
       }
       for (int ox0 = 0; ox0 < g.out_w; ox0 += kGemmNr) {
         const float* shifted[64];
         for (int ky = 0; ky < g.k_h; ++ky) shifted[ky] = rows[ky] + ox0;
         int lanes = std::min(kGemmNr, g.out_w - ox0);
-        float* o = out + ((static_cast<int64_t>(b) * g.out_h + oy) * g.out_w +
-                          ox0) * g.out_c;
+        float* o =
+            out + ((static_cast<int64_t>(b) * g.out_h + oy) * g.out_w + ox0) *
+                      g.out_c;
         for (int oc0 = 0; oc0 < g.out_c; oc0 += 8) {
           Vec acc[8];
           int r = std::min(8, g.out_c - oc0);
           switch (r) {
-            case 8: DirectTile<8>(g, shifted, w, oc0, acc); break;
-            case 7: DirectTile<7>(g, shifted, w, oc0, acc); break;
-            case 6: DirectTile<6>(g, shifted, w, oc0, acc); break;
-            case 5: DirectTile<5>(g, shifted, w, oc0, acc); break;
-            case 4: DirectTile<4>(g, shifted, w, oc0, acc); break;
-            case 3: DirectTile<3>(g, shifted, w, oc0, acc); break;
-            case 2: DirectTile<2>(g, shifted, w, oc0, acc); break;
-            default: DirectTile<1>(g, shifted, w, oc0, acc); break;
+            case 8:
+              DirectTile<8>(g, shifted, w, oc0, acc);
+              break;
+            case 7:
+              DirectTile<7>(g, shifted, w, oc0, acc);
+              break;
+            case 6:
+              DirectTile<6>(g, shifted, w, oc0, acc);
+              break;
+            case 5:
+              DirectTile<5>(g, shifted, w, oc0, acc);
+              break;
+            case 4:
+              DirectTile<4>(g, shifted, w, oc0, acc);
+              break;
+            case 3:
+              DirectTile<3>(g, shifted, w, oc0, acc);
+              break;
+            case 2:
+              DirectTile<2>(g, shifted, w, oc0, acc);
+              break;
+            default:
+              DirectTile<1>(g, shifted, w, oc0, acc);
+              break;
           }
           // Bias and clamp as vectors, then transpose through L1.
           alignas(64) float tile[8][kGemmNr];
@@ -293,9 +312,9 @@ Status Eval(KernelContext* context, Node* node) {
   ActivationRange(data->act, &epilogue.low, &epilogue.high);
   ThreadPool* pool = context->thread_pool();
   if (data->direct) {
-    DirectSingleChannel(g, in, filter, bias, data->act,
-                        static_cast<float*>(node->scratch[data->im2col_scratch]),
-                        out);
+    DirectSingleChannel(
+        g, in, filter, bias, data->act,
+        static_cast<float*>(node->scratch[data->im2col_scratch]), out);
   } else if (data->transposed) {
     float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
     int panels = (pixels + kGemmNr - 1) / kGemmNr;

@@ -71,8 +71,10 @@ void Reference(const OpData& d, const float* in, float* out) {
           int count = 0;
           for (int y = w.y0; y < w.y1; ++y)
             for (int x = w.x0; x < w.x1; ++x, ++count) {
-              float v = in[((static_cast<int64_t>(b) * d.in_h + y) * d.in_w +
-                            x) * d.channels + c];
+              float v =
+                  in[((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) *
+                         d.channels +
+                     c];
               acc = kMax ? std::max(acc, v) : acc + v;
             }
           if (!kMax) acc = count > 0 ? acc / count : 0.f;
@@ -87,7 +89,8 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
   ActivationRange(d.act, &low, &high);
   const int channels = d.channels;
   for (int64_t row = row_begin; row < row_end; ++row) {
-    int b = static_cast<int>(row / d.out_h), oy = static_cast<int>(row % d.out_h);
+    int b = static_cast<int>(row / d.out_h),
+        oy = static_cast<int>(row % d.out_h);
     for (int ox = 0; ox < d.out_w; ++ox) {
       float* o = out + (row * d.out_w + ox) * channels;
       Window w = Clip(d, oy, ox);
@@ -95,8 +98,8 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
       for (int y = w.y0; y < w.y1; ++y) {
         for (int x = w.x0; x < w.x1; ++x) {
           const float* i =
-              in + ((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) *
-                       channels;
+              in +
+              ((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) * channels;
           if (kMax) {
             for (int c = 0; c < channels; ++c) o[c] = o[c] > i[c] ? o[c] : i[c];
           } else {
@@ -128,9 +131,9 @@ Status Eval(KernelContext* context, Node* node) {
   int64_t per_row = static_cast<int64_t>(d.out_w) * d.channels * d.k_h * d.k_w;
   int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, per_row));
   ThreadPool* pool = context->thread_pool();
-  pool->ParallelFor(rows, grain, pool->num_threads(), [&](int64_t b, int64_t e) {
-    OptimizedRows<kMax>(d, in, out, b, e);
-  });
+  pool->ParallelFor(
+      rows, grain, pool->num_threads(),
+      [&](int64_t b, int64_t e) { OptimizedRows<kMax>(d, in, out, b, e); });
   if (d.act == ActivationFunctionType::TANH ||
       d.act == ActivationFunctionType::SIGMOID) {
     ApplyActivationInPlace(out, output->num_elements(), d.act);
@@ -144,8 +147,8 @@ KernelRegistration Register_MAX_POOL_2D() {
   return {BuiltinOperator::MAX_POOL_2D, 1, Init, Free, Prepare, Eval<true>};
 }
 KernelRegistration Register_AVERAGE_POOL_2D() {
-  return {BuiltinOperator::AVERAGE_POOL_2D, 1, Init, Free, Prepare,
-          Eval<false>};
+  return {
+      BuiltinOperator::AVERAGE_POOL_2D, 1, Init, Free, Prepare, Eval<false>};
 }
 
 }  // namespace twl

@@ -37,8 +37,8 @@ TEST(PoolingTest, HandComputed) {
 }
 
 TEST(PoolingTest, OptimizedMatchesReference) {
-  for (auto op : {BuiltinOperator::MAX_POOL_2D,
-                  BuiltinOperator::AVERAGE_POOL_2D}) {
+  for (auto op :
+       {BuiltinOperator::MAX_POOL_2D, BuiltinOperator::AVERAGE_POOL_2D}) {
     for (auto padding : {Padding::SAME, Padding::VALID}) {
       for (int k : {2, 3}) {
         OpModel m;

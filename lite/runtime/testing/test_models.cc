@@ -33,18 +33,17 @@ int AddDense(ModelBuilder& b, int input, int in, int out, int batch,
 
 }  // namespace
 
-AlignedBytes BuildMlp(const std::vector<int>& sizes, int batch,
-                      uint32_t seed) {
+AlignedBytes BuildMlp(const std::vector<int>& sizes, int batch, uint32_t seed) {
   ModelBuilder b;
   int x = b.AddTensor(DataType::kFloat32, {batch, sizes[0]}, "input",
                       {-1, sizes[0]});
   int h = x;
   for (size_t i = 1; i < sizes.size(); ++i) {
     bool last = i + 1 == sizes.size();
-    h = AddDense(b, h, sizes[i - 1], sizes[i], batch,
-                 last ? ActivationFunctionType::NONE
-                      : ActivationFunctionType::RELU,
-                 seed + 10 * i, "dense" + std::to_string(i));
+    h = AddDense(
+        b, h, sizes[i - 1], sizes[i], batch,
+        last ? ActivationFunctionType::NONE : ActivationFunctionType::RELU,
+        seed + 10 * i, "dense" + std::to_string(i));
   }
   int probs = b.AddTensor(DataType::kFloat32, {batch, sizes.back()}, "probs",
                           {-1, sizes.back()});
