@@ -1,7 +1,9 @@
-// ThreadPool: a tiny persistent pool for intra-op parallelism. The caller's
-// thread runs task 0; workers spin briefly for work (low wake-up latency for
-// microsecond-scale kernels) and then sleep on a condition variable.
-// Running work allocates nothing.
+// ThreadPool: a tiny persistent pool for intra-op parallelism. Tasks are
+// claimed from one atomic word by the caller and the workers alike, so a
+// worker that is slow to wake (or descheduled on a busy machine) only means
+// the caller runs more tasks itself. Idle workers spin briefly (low wake-up
+// latency for microsecond-scale kernels), then sleep on a condition
+// variable. Running work allocates nothing.
 #ifndef TENSORWEAVE_LITE_RUNTIME_THREAD_POOL_H_
 #define TENSORWEAVE_LITE_RUNTIME_THREAD_POOL_H_
 
@@ -24,8 +26,8 @@ class ThreadPool {
 
   int num_threads() const { return num_threads_; }
 
-  // Runs fn(arg, t) for t in [0, num_tasks), num_tasks <= num_threads(),
-  // each on its own thread, and returns when all are done.
+  // Runs fn(arg, t) for every t in [0, num_tasks) (num_tasks <= 255) on the
+  // caller and the workers, and returns when all are done.
   void Run(int num_tasks, void (*fn)(void* arg, int task), void* arg);
 
   // Splits [0, n) into at most num_threads() contiguous ranges whose sizes
@@ -59,20 +61,23 @@ class ThreadPool {
   }
 
  private:
-  void WorkerLoop(int worker);
+  void WorkerLoop();
+  // Claims and runs tasks of job `generation` until none are left.
+  void RunTasks(uint64_t generation);
 
   int num_threads_;
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<int> pending_{0};
+  // generation (bits 40..63) | num_tasks (bits 32..39) | next task (0..31).
+  std::atomic<uint64_t> work_{0};
+  std::atomic<int> done_{0};
   std::atomic<int> sleeping_{0};
   std::atomic<bool> stop_{false};
-  // The current job (read by workers after seeing a new generation).
+  uint64_t generation_ = 0;  // written by the caller only
+  // The current job; stable while any of its tasks runs.
   void (*fn_)(void*, int) = nullptr;
   void* arg_ = nullptr;
-  int num_tasks_ = 0;
 };
 
 }  // namespace twl
