@@ -46,9 +46,15 @@ Status Status::WithPrefix(const char* format, ...) const {
   int n = vsnprintf(status.message_, kMaxMessage, format, args);
   va_end(args);
   if (n < 0) n = 0;
-  if (static_cast<size_t>(n) < kMaxMessage) {
-    snprintf(status.message_ + n, kMaxMessage - n, ": %s", message_);
+  // Append ": <message>", truncating at the buffer's end.
+  size_t at = static_cast<size_t>(n) < kMaxMessage ? n : kMaxMessage - 1;
+  for (const char* p = ": "; *p != '\0' && at + 1 < kMaxMessage; ++p) {
+    status.message_[at++] = *p;
   }
+  for (const char* p = message_; *p != '\0' && at + 1 < kMaxMessage; ++p) {
+    status.message_[at++] = *p;
+  }
+  status.message_[at] = '\0';
   return status;
 }
 
