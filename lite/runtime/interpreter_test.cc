@@ -131,6 +131,19 @@ TEST(InterpreterTest, InvokeAllocatesNothingAndArenaIsStable) {
   }
 }
 
+TEST(InterpreterTest, LeNetInvokeAllocatesNothing) {
+  for (int threads : {1, 2}) {
+    auto l = Load(testing::BuildLeNet(3, 1), threads);
+    Interpreter* in = l->interpreter.get();
+    ASSERT_TRUE(in->AllocateTensors().ok());
+    ASSERT_TRUE(in->Invoke().ok()) << in->error_message();
+    long before = g_allocations.load();
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(in->Invoke().ok());
+    EXPECT_EQ(g_allocations.load(), before);
+    EXPECT_EQ(in->output(0)->shape, Shape({3, 10}));
+  }
+}
+
 TEST(InterpreterTest, ResizeInputReplans) {
   auto l = Load(testing::BuildMlp({8, 4, 3}, 1, 3));
   Interpreter* in = l->interpreter.get();
