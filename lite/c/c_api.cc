@@ -26,6 +26,13 @@ struct TwlInterpreter {
 
 namespace {
 
+static_assert(kTwlInternal == static_cast<int>(twl::StatusCode::kInternal) &&
+                  kTwlIoError == static_cast<int>(twl::StatusCode::kIoError),
+              "TwlStatus must mirror twl::StatusCode");
+static_assert(kTwlBool == static_cast<int>(twl::DataType::kBool) &&
+                  kTwlInt64 == static_cast<int>(twl::DataType::kInt64),
+              "TwlType must mirror twl::DataType");
+
 thread_local char g_last_error[twl::Status::kMaxMessage] = "";
 
 void SetLastError(const char* message) {
@@ -224,6 +231,7 @@ const TwlTensor* twl_interpreter_get_signature_output_tensor(
 }
 
 TwlType twl_tensor_type(const TwlTensor* tensor) {
+  if (tensor == nullptr) return kTwlNoType;
   return static_cast<TwlType>(Unwrap(tensor)->type);
 }
 

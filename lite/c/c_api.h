@@ -51,6 +51,7 @@ typedef enum TwlStatus {
 
 /* Element types; values match the .twl schema's TensorType. */
 typedef enum TwlType {
+  kTwlNoType = -1, /* returned for a NULL tensor */
   kTwlFloat32 = 0,
   kTwlInt32 = 1,
   kTwlInt64 = 2,

@@ -146,6 +146,9 @@ TEST(CApiFailureTest, NullHandles) {
   EXPECT_EQ(twl_interpreter_invoke(nullptr), kTwlInvalidArgument);
   EXPECT_EQ(twl_interpreter_allocate_tensors(nullptr), kTwlInvalidArgument);
   EXPECT_EQ(twl_interpreter_get_input_count(nullptr), 0);
+  EXPECT_EQ(twl_tensor_type(nullptr), kTwlNoType);
+  EXPECT_EQ(twl_tensor_num_dims(nullptr), 0);
+  EXPECT_EQ(twl_tensor_data(nullptr), nullptr);
   twl_model_delete(nullptr);
   twl_interpreter_delete(nullptr);
   twl_interpreter_options_delete(nullptr);

@@ -6,7 +6,9 @@
 //   memcpy(interpreter->input(0)->data, ...);
 //   interpreter->Invoke();               // allocates nothing
 //
-// The model and the resolver must outlive the interpreter.
+// The model and the resolver must outlive the interpreter. One interpreter
+// runs one call at a time; use one interpreter per thread for concurrency
+// (they may share a Model).
 #ifndef TENSORWEAVE_LITE_RUNTIME_INTERPRETER_H_
 #define TENSORWEAVE_LITE_RUNTIME_INTERPRETER_H_
 

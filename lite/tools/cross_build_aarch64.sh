@@ -14,7 +14,7 @@ bazel build //lite/schema:twl_schema >/dev/null 2>&1
 mkdir -p "$out/include/lite/schema"
 cp -f bazel-bin/lite/schema/twl_generated.h "$out/include/lite/schema/"
 ln -sfn /usr/include/flatbuffers "$out/include/flatbuffers"
-flags=(-std=c++17 -O2 -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden
+flags=(-std=c++17 -O2 -fvect-cost-model=dynamic -fPIC -fno-exceptions -fno-rtti -fvisibility=hidden
        -DFLATBUFFERS_MAX_ALIGNMENT=64 -I. -isystem "$out/include" -Wall)
 srcs=$(ls lite/runtime/*.cc lite/runtime/kernels/*.cc | grep -v _test.cc)
 objs=()
