@@ -205,14 +205,17 @@ constexpr int64_t kMinMacsPerTask = 32 * 1024;
 
 // R output channels x 16 consecutive output pixels of one row, reading the
 // zero-padded single-channel image: every filter tap is one vector load.
-template <int R>
+// Half-width vectors for a row's last few pixels.
+typedef float HalfVec __attribute__((vector_size(kGemmNr / 2 * sizeof(float))));
+
+template <typename V, int R>
 void DirectTile(const Geometry& g, const float* const* rows, const float* w,
-                int oc0, Vec* acc) {
+                int oc0, V* acc) {
   const int taps = g.k_h * g.k_w;
-  for (int r = 0; r < R; ++r) acc[r] = Vec{};
+  for (int r = 0; r < R; ++r) acc[r] = V{};
   for (int ky = 0; ky < g.k_h; ++ky) {
     for (int kx = 0; kx < g.k_w; ++kx) {
-      Vec v;
+      V v;
       memcpy(&v, rows[ky] + kx * g.dilation_w, sizeof(v));
       const float* wk = w + oc0 * taps + ky * g.k_w + kx;
 #pragma GCC unroll 8
@@ -244,43 +247,44 @@ void PadImages(const Geometry& g, const float* in, float* padded) {
 
 // Output rows [row_begin, row_end) of batch * out_h.
 // Up to 16 output pixels (`lanes`) x all output channels of one row.
+template <typename V>
 void DirectPixels(const Geometry& g, const float* const* rows, const float* w,
                   const float* bias, float low, float high, int lanes,
                   float* o) {
   for (int oc0 = 0; oc0 < g.out_c; oc0 += 8) {
-    Vec acc[8];
+    V acc[8];
     const int r = std::min(8, g.out_c - oc0);
     switch (r) {
       case 8:
-        DirectTile<8>(g, rows, w, oc0, acc);
+        DirectTile<V, 8>(g, rows, w, oc0, acc);
         break;
       case 7:
-        DirectTile<7>(g, rows, w, oc0, acc);
+        DirectTile<V, 7>(g, rows, w, oc0, acc);
         break;
       case 6:
-        DirectTile<6>(g, rows, w, oc0, acc);
+        DirectTile<V, 6>(g, rows, w, oc0, acc);
         break;
       case 5:
-        DirectTile<5>(g, rows, w, oc0, acc);
+        DirectTile<V, 5>(g, rows, w, oc0, acc);
         break;
       case 4:
-        DirectTile<4>(g, rows, w, oc0, acc);
+        DirectTile<V, 4>(g, rows, w, oc0, acc);
         break;
       case 3:
-        DirectTile<3>(g, rows, w, oc0, acc);
+        DirectTile<V, 3>(g, rows, w, oc0, acc);
         break;
       case 2:
-        DirectTile<2>(g, rows, w, oc0, acc);
+        DirectTile<V, 2>(g, rows, w, oc0, acc);
         break;
       default:
-        DirectTile<1>(g, rows, w, oc0, acc);
+        DirectTile<V, 1>(g, rows, w, oc0, acc);
         break;
     }
     // Bias and clamp as vectors, then transpose through L1.
     alignas(64) float tile[8][kGemmNr];
-    const Vec lo = Vec{} + low, hi = Vec{} + high;
+    const V lo = V{} + low, hi = V{} + high;
     for (int i = 0; i < r; ++i) {
-      Vec v = acc[i] + (bias ? bias[oc0 + i] : 0.f);
+      V v = acc[i] + (bias ? bias[oc0 + i] : 0.f);
       v = v < lo ? lo : v;
       v = v > hi ? hi : v;
       memcpy(tile[i], &v, sizeof(v));
@@ -310,9 +314,13 @@ void DirectRows(const Geometry& g, const float* padded, const float* w,
                        pw +
                    ox0;
       }
-      DirectPixels(g, rows, w, bias, low, high,
-                   std::min(kGemmNr, g.out_w - ox0),
-                   out + (row * g.out_w + ox0) * g.out_c);
+      const int lanes = std::min(kGemmNr, g.out_w - ox0);
+      float* o = out + (row * g.out_w + ox0) * g.out_c;
+      if (lanes <= kGemmNr / 2) {
+        DirectPixels<HalfVec>(g, rows, w, bias, low, high, lanes, o);
+      } else {
+        DirectPixels<Vec>(g, rows, w, bias, low, high, lanes, o);
+      }
     }
   }
 }
