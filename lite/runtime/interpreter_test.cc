@@ -144,6 +144,18 @@ TEST(InterpreterTest, LeNetInvokeAllocatesNothing) {
   }
 }
 
+TEST(InterpreterTest, ManyOpsInvokeAllocatesNothing) {
+  auto l = Load(testing::BuildManyOpsModel(), 2);
+  Interpreter* in = l->interpreter.get();
+  ASSERT_TRUE(in->AllocateTensors().ok());
+  std::vector<float> x = testing::RandomFloats(72, 3);
+  memcpy(in->input(0)->data, x.data(), 72 * 4);
+  ASSERT_TRUE(in->Invoke().ok()) << in->error_message();
+  long before = g_allocations.load();
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(in->Invoke().ok());
+  EXPECT_EQ(g_allocations.load(), before);
+}
+
 TEST(InterpreterTest, ResizeInputReplans) {
   auto l = Load(testing::BuildMlp({8, 4, 3}, 1, 3));
   Interpreter* in = l->interpreter.get();
