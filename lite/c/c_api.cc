@@ -26,6 +26,13 @@ struct TwlInterpreter {
 
 namespace {
 
+static_assert(kTwlInternal == static_cast<int>(twl::StatusCode::kInternal) &&
+                  kTwlIoError == static_cast<int>(twl::StatusCode::kIoError),
+              "TwlStatus must mirror twl::StatusCode");
+static_assert(kTwlBool == static_cast<int>(twl::DataType::kBool) &&
+                  kTwlInt64 == static_cast<int>(twl::DataType::kInt64),
+              "TwlType must mirror twl::DataType");
+
 thread_local char g_last_error[twl::Status::kMaxMessage] = "";
 
 void SetLastError(const char* message) {
@@ -209,8 +216,8 @@ TwlTensor* twl_interpreter_get_signature_input_tensor(
   if (interpreter == nullptr || signature_key == nullptr || name == nullptr) {
     return nullptr;
   }
-  return Wrap(interpreter->interpreter->FindSignatureTensor(signature_key,
-                                                            name, true));
+  return Wrap(
+      interpreter->interpreter->FindSignatureTensor(signature_key, name, true));
 }
 
 const TwlTensor* twl_interpreter_get_signature_output_tensor(
@@ -219,11 +226,12 @@ const TwlTensor* twl_interpreter_get_signature_output_tensor(
   if (interpreter == nullptr || signature_key == nullptr || name == nullptr) {
     return nullptr;
   }
-  return Wrap(interpreter->interpreter->FindSignatureTensor(signature_key,
-                                                            name, false));
+  return Wrap(interpreter->interpreter->FindSignatureTensor(signature_key, name,
+                                                            false));
 }
 
 TwlType twl_tensor_type(const TwlTensor* tensor) {
+  if (tensor == nullptr) return kTwlNoType;
   return static_cast<TwlType>(Unwrap(tensor)->type);
 }
 

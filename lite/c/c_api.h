@@ -10,12 +10,10 @@
  *   TwlInterpreter* interpreter = twl_interpreter_create(model, options);
  *   twl_interpreter_options_delete(options);
  *   twl_interpreter_allocate_tensors(interpreter);
- *   twl_tensor_copy_from_buffer(twl_interpreter_get_input_tensor(interpreter, 0),
- *                               input, sizeof(input));
- *   twl_interpreter_invoke(interpreter);
- *   twl_tensor_copy_to_buffer(twl_interpreter_get_output_tensor(interpreter, 0),
- *                             output, sizeof(output));
- *   twl_interpreter_delete(interpreter);
+ *   twl_tensor_copy_from_buffer(twl_interpreter_get_input_tensor(interpreter,
+ * 0), input, sizeof(input)); twl_interpreter_invoke(interpreter);
+ *   twl_tensor_copy_to_buffer(twl_interpreter_get_output_tensor(interpreter,
+ * 0), output, sizeof(output)); twl_interpreter_delete(interpreter);
  *   twl_model_delete(model);
  *
  * Creation functions return NULL on failure; twl_last_error_message() then
@@ -53,6 +51,7 @@ typedef enum TwlStatus {
 
 /* Element types; values match the .twl schema's TensorType. */
 typedef enum TwlType {
+  kTwlNoType = -1, /* returned for a NULL tensor */
   kTwlFloat32 = 0,
   kTwlInt32 = 1,
   kTwlInt64 = 2,
@@ -141,7 +140,7 @@ TWL_CAPI_EXPORT TwlStatus twl_tensor_copy_to_buffer(const TwlTensor* tensor,
                                                     void* data, size_t size);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* TENSORWEAVE_LITE_C_C_API_H_ */
+#endif /* TENSORWEAVE_LITE_C_C_API_H_ */

@@ -54,8 +54,8 @@ TEST_F(CApiTest, RunsModel) {
   float y[3];
   ASSERT_EQ(twl_tensor_copy_to_buffer(output, y, sizeof(y)), kTwlOk);
   EXPECT_NEAR(y[0] + y[1] + y[2], 1.f, 1e-5);  // softmax
-  EXPECT_EQ(twl_tensor_data(output), static_cast<const void*>(
-                                         twl_tensor_data(output)));
+  EXPECT_EQ(twl_tensor_data(output),
+            static_cast<const void*>(twl_tensor_data(output)));
 }
 
 TEST_F(CApiTest, LookupsByNameAndSignature) {
@@ -65,15 +65,15 @@ TEST_F(CApiTest, LookupsByNameAndSignature) {
             nullptr);
   EXPECT_EQ(twl_interpreter_get_output_tensor_by_name(interpreter_, "probs"),
             twl_interpreter_get_output_tensor(interpreter_, 0));
-  EXPECT_EQ(twl_interpreter_get_signature_input_tensor(
-                interpreter_, "serving_default", "x"),
+  EXPECT_EQ(twl_interpreter_get_signature_input_tensor(interpreter_,
+                                                       "serving_default", "x"),
             twl_interpreter_get_input_tensor(interpreter_, 0));
   EXPECT_EQ(twl_interpreter_get_signature_output_tensor(
                 interpreter_, "serving_default", "probs"),
             twl_interpreter_get_output_tensor(interpreter_, 0));
-  EXPECT_EQ(twl_interpreter_get_signature_input_tensor(interpreter_, "nope",
-                                                       "x"),
-            nullptr);
+  EXPECT_EQ(
+      twl_interpreter_get_signature_input_tensor(interpreter_, "nope", "x"),
+      nullptr);
 }
 
 TEST_F(CApiTest, ResizeInput) {
@@ -85,9 +85,8 @@ TEST_F(CApiTest, ResizeInput) {
                 .find("AllocateTensors"),
             std::string::npos);
   ASSERT_EQ(twl_interpreter_allocate_tensors(interpreter_), kTwlOk);
-  EXPECT_EQ(twl_tensor_dim(twl_interpreter_get_output_tensor(interpreter_, 0),
-                           0),
-            4);
+  EXPECT_EQ(
+      twl_tensor_dim(twl_interpreter_get_output_tensor(interpreter_, 0), 0), 4);
   int bad[2] = {4, -1};
   EXPECT_EQ(twl_interpreter_resize_input_tensor(interpreter_, 0, bad, 2),
             kTwlInvalidArgument);
@@ -147,6 +146,9 @@ TEST(CApiFailureTest, NullHandles) {
   EXPECT_EQ(twl_interpreter_invoke(nullptr), kTwlInvalidArgument);
   EXPECT_EQ(twl_interpreter_allocate_tensors(nullptr), kTwlInvalidArgument);
   EXPECT_EQ(twl_interpreter_get_input_count(nullptr), 0);
+  EXPECT_EQ(twl_tensor_type(nullptr), kTwlNoType);
+  EXPECT_EQ(twl_tensor_num_dims(nullptr), 0);
+  EXPECT_EQ(twl_tensor_data(nullptr), nullptr);
   twl_model_delete(nullptr);
   twl_interpreter_delete(nullptr);
   twl_interpreter_options_delete(nullptr);

@@ -16,7 +16,10 @@ constexpr size_t kArenaAlignment = 64;
 
 class ArenaPlanner {
  public:
-  void Reset() { requests_.clear(); arena_size_ = 0; }
+  void Reset() {
+    requests_.clear();
+    arena_size_ = 0;
+  }
   // A buffer of `bytes` alive from step `first_use` to `last_use`
   // (inclusive). Returns its id.
   int Add(size_t bytes, int first_use, int last_use);

@@ -26,8 +26,9 @@ TEST(ArenaPlannerTest, OverlappingLifetimesDoNotOverlapInMemory) {
     EXPECT_EQ(planner.offset(ids[i]) % kArenaAlignment, 0u);
     for (int j = i + 1; j < 4; ++j) {
       bool alive_together = j == i + 1;
-      bool overlap = planner.offset(ids[i]) < planner.offset(ids[j]) + sizes[j] &&
-                     planner.offset(ids[j]) < planner.offset(ids[i]) + sizes[i];
+      bool overlap =
+          planner.offset(ids[i]) < planner.offset(ids[j]) + sizes[j] &&
+          planner.offset(ids[j]) < planner.offset(ids[i]) + sizes[i];
       if (alive_together) EXPECT_FALSE(overlap) << i << " " << j;
     }
   }

@@ -83,14 +83,30 @@ void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
   Vec acc[kGemmMr];
   const float* ar = a + static_cast<int64_t>(m0) * lda;
   switch (rows) {
-    case 8: MicroKernel<8>(k, ar, lda, panel, acc); break;
-    case 7: MicroKernel<7>(k, ar, lda, panel, acc); break;
-    case 6: MicroKernel<6>(k, ar, lda, panel, acc); break;
-    case 5: MicroKernel<5>(k, ar, lda, panel, acc); break;
-    case 4: MicroKernel<4>(k, ar, lda, panel, acc); break;
-    case 3: MicroKernel<3>(k, ar, lda, panel, acc); break;
-    case 2: MicroKernel<2>(k, ar, lda, panel, acc); break;
-    default: MicroKernel<1>(k, ar, lda, panel, acc); break;
+    case 8:
+      MicroKernel<8>(k, ar, lda, panel, acc);
+      break;
+    case 7:
+      MicroKernel<7>(k, ar, lda, panel, acc);
+      break;
+    case 6:
+      MicroKernel<6>(k, ar, lda, panel, acc);
+      break;
+    case 5:
+      MicroKernel<5>(k, ar, lda, panel, acc);
+      break;
+    case 4:
+      MicroKernel<4>(k, ar, lda, panel, acc);
+      break;
+    case 3:
+      MicroKernel<3>(k, ar, lda, panel, acc);
+      break;
+    case 2:
+      MicroKernel<2>(k, ar, lda, panel, acc);
+      break;
+    default:
+      MicroKernel<1>(k, ar, lda, panel, acc);
+      break;
   }
   Store(acc, rows, m0, n0, cols, c, rs, cs, e);
 }
@@ -104,8 +120,8 @@ void GemmBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
     int n0 = p * kGemmNr;
     int cols = std::min(kGemmNr, n - n0);
     for (int m0 = m_begin; m0 < m_end; m0 += kGemmMr) {
-      Tile(m0, std::min(kGemmMr, m_end - m0), n0, cols, k, a, lda, panel, c,
-           rs, cs, e);
+      Tile(m0, std::min(kGemmMr, m_end - m0), n0, cols, k, a, lda, panel, c, rs,
+           cs, e);
     }
   }
 }
@@ -149,21 +165,21 @@ void Gemm(int m, int n, int k, const float* a, int64_t lda,
   // costs more than the second core saves (measured on LeNet/MLP layers).
   constexpr int64_t kMinWorkPerThread = 96 * 1024;
   int threads = pool == nullptr ? 1 : pool->num_threads();
-  int max_tasks = static_cast<int>(
-      std::min<int64_t>(threads, std::max<int64_t>(1, work / kMinWorkPerThread)));
+  int max_tasks = static_cast<int>(std::min<int64_t>(
+      threads, std::max<int64_t>(1, work / kMinWorkPerThread)));
   int m_blocks = (m + kGemmMr - 1) / kGemmMr;
   if (max_tasks <= 1) {
     GemmBlock(0, m, 0, panels, n, k, a, lda, packed_b, c, rs, cs, e);
   } else if (panels >= m_blocks) {  // split columns (weights stay per-core)
     pool->ParallelFor(panels, 1, max_tasks, [&](int64_t b, int64_t end) {
-      GemmBlock(0, m, static_cast<int>(b), static_cast<int>(end), n, k, a,
-                lda, packed_b, c, rs, cs, e);
+      GemmBlock(0, m, static_cast<int>(b), static_cast<int>(end), n, k, a, lda,
+                packed_b, c, rs, cs, e);
     });
   } else {  // split rows
     pool->ParallelFor(m_blocks, 1, max_tasks, [&](int64_t b, int64_t end) {
       GemmBlock(static_cast<int>(b) * kGemmMr,
-                std::min<int>(m, static_cast<int>(end) * kGemmMr), 0, panels,
-                n, k, a, lda, packed_b, c, rs, cs, e);
+                std::min<int>(m, static_cast<int>(end) * kGemmMr), 0, panels, n,
+                k, a, lda, packed_b, c, rs, cs, e);
     });
   }
 }

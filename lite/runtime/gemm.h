@@ -38,14 +38,12 @@ struct GemmEpilogue {
 // Splits the work over `pool` when it is large enough (pool may be null).
 void Gemm(int m, int n, int k, const float* a, int64_t lda,
           const float* packed_b, float* c, int64_t c_row_stride,
-          int64_t c_col_stride, const GemmEpilogue& epilogue,
-          ThreadPool* pool);
+          int64_t c_col_stride, const GemmEpilogue& epilogue, ThreadPool* pool);
 
 // Plain triple loop with the same contract but unpacked B (B[n*ldb + k]).
 void GemmReference(int m, int n, int k, const float* a, int64_t lda,
-                   const float* b, int64_t ldb, float* c,
-                   int64_t c_row_stride, int64_t c_col_stride,
-                   const GemmEpilogue& epilogue);
+                   const float* b, int64_t ldb, float* c, int64_t c_row_stride,
+                   int64_t c_col_stride, const GemmEpilogue& epilogue);
 
 // 64-byte-aligned float storage owned by a kernel (allocated in prepare).
 class AlignedFloats {

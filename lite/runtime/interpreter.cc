@@ -36,7 +36,8 @@ Status Interpreter::Create(const Model* model, const OpResolver* resolver,
   }
   std::unique_ptr<Interpreter> result(new (std::nothrow)
                                           Interpreter(model, options));
-  if (!result) return Status::Error(StatusCode::kResourceExhausted, "no memory");
+  if (!result)
+    return Status::Error(StatusCode::kResourceExhausted, "no memory");
   TWL_RETURN_IF_ERROR(result->Init(resolver));
   *interpreter = std::move(result);
   return Status::Ok();
@@ -57,8 +58,8 @@ Status Interpreter::Init(const OpResolver* resolver) {
     const auto* dims = fb->shape();
     TWL_RETURN_IF_ERROR(MakeShape(dims ? dims->data() : nullptr,
                                   dims ? dims->size() : 0, &tensor.shape));
-    TWL_RETURN_IF_ERROR(ComputeByteSize(tensor.shape, tensor.type,
-                                        &tensor.bytes));
+    TWL_RETURN_IF_ERROR(
+        ComputeByteSize(tensor.shape, tensor.type, &tensor.bytes));
     const auto* data = buffers->Get(fb->buffer())->data();
     if (data != nullptr && data->size() != 0) {
       tensor.is_constant = true;
@@ -87,8 +88,8 @@ Status Interpreter::Init(const OpResolver* resolver) {
     node.index = i;
     node.op = op->opcode();
     node.fb = op;
-    const KernelRegistration* kernel = resolver->Find(op->opcode(),
-                                                      op->version());
+    const KernelRegistration* kernel =
+        resolver->Find(op->opcode(), op->version());
     kernels_[i] = kernel;
     if (kernel == nullptr) {
       return Status::Error(StatusCode::kUnsupported,
@@ -106,8 +107,10 @@ Status Interpreter::Init(const OpResolver* resolver) {
     }
     node.num_inputs = num_in;
     node.num_outputs = num_out;
-    for (int k = 0; k < num_in; ++k) use(node.inputs[k] = op->inputs()->Get(k), i);
-    for (int k = 0; k < num_out; ++k) use(node.outputs[k] = op->outputs()->Get(k), i);
+    for (int k = 0; k < num_in; ++k)
+      use(node.inputs[k] = op->inputs()->Get(k), i);
+    for (int k = 0; k < num_out; ++k)
+      use(node.outputs[k] = op->outputs()->Get(k), i);
     if (kernel->init != nullptr) node.user_data = kernel->init(*op);
   }
   context_ = KernelContext(tensors_.data(), &thread_pool_,
@@ -167,8 +170,8 @@ Status Interpreter::PlanArena() {
   std::vector<int> tensor_ids(tensors_.size(), -1);
   for (size_t t = 0; t < tensors_.size(); ++t) {
     if (first_use_[t] < 0) continue;
-    tensor_ids[t] = planner_.Add(tensors_[t].bytes, first_use_[t],
-                                 last_use_[t]);
+    tensor_ids[t] =
+        planner_.Add(tensors_[t].bytes, first_use_[t], last_use_[t]);
   }
   int first_scratch = planner_.num_requests();
   for (const Node& node : nodes_) {
@@ -228,8 +231,8 @@ Status Interpreter::Invoke() {
     Status status = kernels_[i]->eval(&context_, &nodes_[i]);
     if (profiler_ != nullptr) ReportTime(static_cast<int>(i), start);
     if (!status.ok()) {
-      return Fail(status.WithPrefix("operator %zu (%s)", i,
-                                    OpName(nodes_[i].op)));
+      return Fail(
+          status.WithPrefix("operator %zu (%s)", i, OpName(nodes_[i].op)));
     }
   }
   return Status::Ok();
@@ -244,14 +247,16 @@ void Interpreter::ReportTime(int node,
 
 int Interpreter::FindInput(const char* name) const {
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    if (strcmp(tensors_[inputs_[i]].name, name) == 0) return static_cast<int>(i);
+    if (strcmp(tensors_[inputs_[i]].name, name) == 0)
+      return static_cast<int>(i);
   }
   return -1;
 }
 
 int Interpreter::FindOutput(const char* name) const {
   for (size_t i = 0; i < outputs_.size(); ++i) {
-    if (strcmp(tensors_[outputs_[i]].name, name) == 0) return static_cast<int>(i);
+    if (strcmp(tensors_[outputs_[i]].name, name) == 0)
+      return static_cast<int>(i);
   }
   return -1;
 }

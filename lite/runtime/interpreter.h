@@ -6,7 +6,9 @@
 //   memcpy(interpreter->input(0)->data, ...);
 //   interpreter->Invoke();               // allocates nothing
 //
-// The model and the resolver must outlive the interpreter.
+// The model and the resolver must outlive the interpreter. One interpreter
+// runs one call at a time; use one interpreter per thread for concurrency
+// (they may share a Model).
 #ifndef TENSORWEAVE_LITE_RUNTIME_INTERPRETER_H_
 #define TENSORWEAVE_LITE_RUNTIME_INTERPRETER_H_
 
@@ -26,7 +28,8 @@ namespace twl {
 class Profiler {
  public:
   virtual ~Profiler() = default;
-  virtual void OnNodeDone(int node, BuiltinOperator op, double microseconds) = 0;
+  virtual void OnNodeDone(int node, BuiltinOperator op,
+                          double microseconds) = 0;
 };
 
 struct InterpreterOptions {
@@ -68,8 +71,7 @@ class Interpreter {
   int FindOutput(const char* name) const;
   // Tensor named `name` in the inputs (or outputs) of signature `key`; null
   // when absent or the signature is for another subgraph.
-  Tensor* FindSignatureTensor(const char* key, const char* name,
-                              bool is_input);
+  Tensor* FindSignatureTensor(const char* key, const char* name, bool is_input);
   int num_signatures() const;
   const char* signature_key(int i) const;
 

@@ -20,8 +20,20 @@ void* operator new(size_t size) {
   if (p == nullptr) abort();
   return p;
 }
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  g_allocations++;
+  return malloc(size == 0 ? 1 : size);
+}
+void* operator new[](size_t size) { return operator new(size); }
+void* operator new[](size_t size, const std::nothrow_t& t) noexcept {
+  return operator new(size, t);
+}
 void operator delete(void* p) noexcept { free(p); }
 void operator delete(void* p, size_t) noexcept { free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { free(p); }
+void operator delete[](void* p) noexcept { free(p); }
+void operator delete[](void* p, size_t) noexcept { free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { free(p); }
 
 namespace twl {
 namespace {
@@ -39,7 +51,8 @@ std::unique_ptr<Loaded> Load(AlignedBytes bytes, int threads = 2) {
   auto l = std::make_unique<Loaded>();
   l->bytes = bytes;
   EXPECT_TRUE(RegisterBuiltinKernels(&l->resolver).ok());
-  Status s = Model::CreateFromBuffer(l->bytes.data(), l->bytes.size(), &l->model);
+  Status s =
+      Model::CreateFromBuffer(l->bytes.data(), l->bytes.size(), &l->model);
   EXPECT_TRUE(s.ok()) << s.message();
   InterpreterOptions options;
   options.num_threads = threads;
@@ -118,6 +131,31 @@ TEST(InterpreterTest, InvokeAllocatesNothingAndArenaIsStable) {
   }
 }
 
+TEST(InterpreterTest, LeNetInvokeAllocatesNothing) {
+  for (int threads : {1, 2}) {
+    auto l = Load(testing::BuildLeNet(3, 1), threads);
+    Interpreter* in = l->interpreter.get();
+    ASSERT_TRUE(in->AllocateTensors().ok());
+    ASSERT_TRUE(in->Invoke().ok()) << in->error_message();
+    long before = g_allocations.load();
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(in->Invoke().ok());
+    EXPECT_EQ(g_allocations.load(), before);
+    EXPECT_EQ(in->output(0)->shape, Shape({3, 10}));
+  }
+}
+
+TEST(InterpreterTest, ManyOpsInvokeAllocatesNothing) {
+  auto l = Load(testing::BuildManyOpsModel(), 2);
+  Interpreter* in = l->interpreter.get();
+  ASSERT_TRUE(in->AllocateTensors().ok());
+  std::vector<float> x = testing::RandomFloats(72, 3);
+  memcpy(in->input(0)->data, x.data(), 72 * 4);
+  ASSERT_TRUE(in->Invoke().ok()) << in->error_message();
+  long before = g_allocations.load();
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(in->Invoke().ok());
+  EXPECT_EQ(g_allocations.load(), before);
+}
+
 TEST(InterpreterTest, ResizeInputReplans) {
   auto l = Load(testing::BuildMlp({8, 4, 3}, 1, 3));
   Interpreter* in = l->interpreter.get();
@@ -180,7 +218,8 @@ TEST(InterpreterTest, MissingKernelIsReported) {
   ASSERT_TRUE(Model::CreateFromBuffer(bytes.data(), bytes.size(), &model).ok());
   OpResolver empty;
   std::unique_ptr<Interpreter> in;
-  Status s = Interpreter::Create(model.get(), &empty, InterpreterOptions(), &in);
+  Status s =
+      Interpreter::Create(model.get(), &empty, InterpreterOptions(), &in);
   EXPECT_EQ(s.code(), StatusCode::kUnsupported);
   EXPECT_STREQ(s.message(),
                "operator 0 (FULLY_CONNECTED) version 1: no kernel registered");

@@ -5,19 +5,24 @@
 namespace twl {
 
 Status CheckActivation(ActivationFunctionType act) {
-  TWL_CHECK_ARG(act >= ActivationFunctionType::MIN &&
-                    act <= ActivationFunctionType::MAX,
-                "unknown fused activation %d", static_cast<int>(act));
+  TWL_CHECK_ARG(
+      act >= ActivationFunctionType::MIN && act <= ActivationFunctionType::MAX,
+      "unknown fused activation %d", static_cast<int>(act));
   return Status::Ok();
 }
 
 float ApplyActivation(float x, ActivationFunctionType act) {
   switch (act) {
-    case ActivationFunctionType::NONE: return x;
-    case ActivationFunctionType::RELU: return x > 0.f ? x : 0.f;
-    case ActivationFunctionType::RELU6: return std::min(std::max(x, 0.f), 6.f);
-    case ActivationFunctionType::TANH: return std::tanh(x);
-    case ActivationFunctionType::SIGMOID: return 1.f / (1.f + std::exp(-x));
+    case ActivationFunctionType::NONE:
+      return x;
+    case ActivationFunctionType::RELU:
+      return x > 0.f ? x : 0.f;
+    case ActivationFunctionType::RELU6:
+      return std::min(std::max(x, 0.f), 6.f);
+    case ActivationFunctionType::TANH:
+      return std::tanh(x);
+    case ActivationFunctionType::SIGMOID:
+      return 1.f / (1.f + std::exp(-x));
   }
   return x;
 }
@@ -32,7 +37,8 @@ void ActivationRange(ActivationFunctionType act, float* low, float* high) {
   }
 }
 
-void ApplyActivationInPlace(float* data, int64_t n, ActivationFunctionType act) {
+void ApplyActivationInPlace(float* data, int64_t n,
+                            ActivationFunctionType act) {
   if (act == ActivationFunctionType::NONE) return;
   if (act == ActivationFunctionType::RELU ||
       act == ActivationFunctionType::RELU6) {
@@ -74,10 +80,9 @@ Status BroadcastShapes(const Shape& a, const Shape& b, Shape* out) {
     int da = ia >= 0 ? a.dims[ia] : 1, db = ib >= 0 ? b.dims[ib] : 1;
     if (da != db && da != 1 && db != 1) {
       char ta[96], tb[96];
-      return Status::Error(StatusCode::kInvalidArgument,
-                           "shapes %s and %s cannot be broadcast",
-                           a.ToString(ta, sizeof(ta)),
-                           b.ToString(tb, sizeof(tb)));
+      return Status::Error(
+          StatusCode::kInvalidArgument, "shapes %s and %s cannot be broadcast",
+          a.ToString(ta, sizeof(ta)), b.ToString(tb, sizeof(tb)));
     }
     out->dims[i] = da == 1 ? db : da;
   }

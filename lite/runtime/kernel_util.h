@@ -19,8 +19,8 @@ const T* GetOptions(const Node& node) {
   const T* options = static_cast<const T*>(node.fb->builtin_options());
   if (options != nullptr) return options;
   // Root offset 8 -> table at 8 whose vtable (at 4) declares no fields.
-  alignas(8) static const uint8_t kEmptyTable[] = {8, 0, 0, 0, 4, 0, 4, 0,
-                                                   4, 0, 0, 0};
+  alignas(8) static const uint8_t kEmptyTable[] = {8, 0, 0, 0, 4, 0,
+                                                   4, 0, 4, 0, 0, 0};
   return flatbuffers::GetRoot<T>(kEmptyTable);
 }
 
@@ -36,9 +36,12 @@ void ApplyActivationInPlace(float* data, int64_t n, ActivationFunctionType act);
 template <typename F>
 Status DispatchNumeric(DataType type, const char* op, F&& f) {
   switch (type) {
-    case DataType::kFloat32: return f(float{});
-    case DataType::kInt32: return f(int32_t{});
-    case DataType::kInt64: return f(int64_t{});
+    case DataType::kFloat32:
+      return f(float{});
+    case DataType::kInt32:
+      return f(int32_t{});
+    case DataType::kInt64:
+      return f(int64_t{});
     default:
       return Status::Error(StatusCode::kUnsupported, "%s does not support %s",
                            op, DataTypeName(type));
@@ -48,9 +51,12 @@ Status DispatchNumeric(DataType type, const char* op, F&& f) {
 template <typename F>
 Status DispatchAll(DataType type, F&& f) {
   switch (DataTypeSize(type)) {
-    case 1: return f(uint8_t{});
-    case 4: return f(int32_t{});
-    case 8: return f(int64_t{});
+    case 1:
+      return f(uint8_t{});
+    case 4:
+      return f(int32_t{});
+    case 8:
+      return f(int64_t{});
   }
   return Status::Error(StatusCode::kInternal, "bad dtype size");
 }

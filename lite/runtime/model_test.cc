@@ -13,9 +13,9 @@
 namespace twl {
 namespace {
 
+using schema::BuiltinOperator;
 using testing::AlignedBytes;
 using testing::ModelBuilder;
-using schema::BuiltinOperator;
 
 std::string LoadError(const AlignedBytes& bytes) {
   std::unique_ptr<Model> model;
@@ -75,8 +75,8 @@ TEST(ModelTest, RejectsWrongIdentifierAndTruncation) {
   AlignedBytes wrong = bytes;
   wrong.data()[4] = 'X';
   EXPECT_NE(LoadError(wrong).find("file identifier"), std::string::npos);
-  for (size_t size : {size_t{0}, size_t{7}, bytes.size() / 2,
-                      bytes.size() - 1}) {
+  for (size_t size :
+       {size_t{0}, size_t{7}, bytes.size() / 2, bytes.size() - 1}) {
     std::unique_ptr<Model> model;
     Status status = Model::CreateFromBuffer(bytes.data(), size, &model);
     EXPECT_FALSE(status.ok()) << size;
@@ -166,8 +166,7 @@ TEST(ModelTest, RejectsBadGraphOutputsAndSchemaVersion) {
   v.SetInputs({0});
   v.SetOutputs({0});
   v.set_version(99);
-  EXPECT_NE(LoadError(v.Finish()).find("schema version 99"),
-            std::string::npos);
+  EXPECT_NE(LoadError(v.Finish()).find("schema version 99"), std::string::npos);
 }
 
 TEST(ModelTest, RejectsBadSignature) {

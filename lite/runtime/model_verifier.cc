@@ -29,8 +29,9 @@ uint32_t SizeOf(const Vector<T>* v) {
   return v == nullptr ? 0 : v->size();
 }
 
-Status VerifyTensor(const schema::Tensor* tensor, int index,
-                    const Vector<flatbuffers::Offset<schema::Buffer>>* buffers) {
+Status VerifyTensor(
+    const schema::Tensor* tensor, int index,
+    const Vector<flatbuffers::Offset<schema::Buffer>>* buffers) {
   const char* name = tensor->name() ? tensor->name()->c_str() : "";
   int type = static_cast<int>(tensor->type());
   if (!IsKnownDataType(type)) {
@@ -38,25 +39,28 @@ Status VerifyTensor(const schema::Tensor* tensor, int index,
   }
   Shape shape;
   const Vector<int32_t>* dims = tensor->shape();
-  Status status = MakeShape(dims ? dims->data() : nullptr, SizeOf(dims), &shape);
+  Status status =
+      MakeShape(dims ? dims->data() : nullptr, SizeOf(dims), &shape);
   if (status.ok()) {
     size_t bytes = 0;
     status = ComputeByteSize(shape, static_cast<DataType>(type), &bytes);
     if (status.ok() && tensor->buffer() >= SizeOf(buffers)) {
-      return Invalid("tensor %d '%s': buffer index %u out of range (model has "
-                     "%u buffers)",
-                     index, name, tensor->buffer(), SizeOf(buffers));
+      return Invalid(
+          "tensor %d '%s': buffer index %u out of range (model has "
+          "%u buffers)",
+          index, name, tensor->buffer(), SizeOf(buffers));
     }
     const schema::Buffer* buffer =
         status.ok() ? buffers->Get(tensor->buffer()) : nullptr;
     uint32_t data_size = buffer ? SizeOf(buffer->data()) : 0;
     if (status.ok() && data_size != 0 && data_size != bytes) {
       char text[96];
-      return Invalid("tensor %d '%s': buffer %u holds %u bytes, but shape %s "
-                     "of %s needs %zu",
-                     index, name, tensor->buffer(), data_size,
-                     shape.ToString(text, sizeof(text)),
-                     DataTypeName(static_cast<DataType>(type)), bytes);
+      return Invalid(
+          "tensor %d '%s': buffer %u holds %u bytes, but shape %s "
+          "of %s needs %zu",
+          index, name, tensor->buffer(), data_size,
+          shape.ToString(text, sizeof(text)),
+          DataTypeName(static_cast<DataType>(type)), bytes);
     }
   }
   if (!status.ok()) return status.WithPrefix("tensor %d '%s'", index, name);
@@ -69,9 +73,10 @@ Status VerifyTensor(const schema::Tensor* tensor, int index,
     for (int i = 0; i < shape.rank; ++i) {
       int32_t d = signature->Get(i);
       if (d != -1 && d != shape.dims[i]) {
-        return Invalid("tensor %d '%s': shape_signature dim %d is %d, must be "
-                       "-1 or %d",
-                       index, name, i, d, shape.dims[i]);
+        return Invalid(
+            "tensor %d '%s': shape_signature dim %d is %d, must be "
+            "-1 or %d",
+            index, name, i, d, shape.dims[i]);
       }
     }
   }
@@ -81,8 +86,7 @@ Status VerifyTensor(const schema::Tensor* tensor, int index,
 class SubGraphVerifier {
  public:
   SubGraphVerifier(const schema::Model* model, const schema::SubGraph* graph)
-      : model_(model), graph_(graph),
-        num_tensors_(SizeOf(graph->tensors())) {}
+      : model_(model), graph_(graph), num_tensors_(SizeOf(graph->tensors())) {}
 
   Status Verify() {
     producer_.assign(num_tensors_, kNotProduced);
@@ -140,9 +144,10 @@ class SubGraphVerifier {
     }
     const char* name = OpName(op->opcode());
     if (op->version() < 1 || op->version() > MaxOpVersion(op->opcode())) {
-      return Invalid("operator %u (%s): unsupported op version %d (this "
-                     "runtime knows 1..%d)",
-                     index, name, op->version(), MaxOpVersion(op->opcode()));
+      return Invalid(
+          "operator %u (%s): unsupported op version %d (this "
+          "runtime knows 1..%d)",
+          index, name, op->version(), MaxOpVersion(op->opcode()));
     }
     BuiltinOptions type = op->builtin_options_type();
     if (type != BuiltinOptions::NONE && type != ExpectedOptions(op->opcode())) {
@@ -163,30 +168,34 @@ class SubGraphVerifier {
       int32_t t = inputs->Get(i);
       if (t == -1) continue;  // absent optional input
       if (t < 0 || static_cast<uint32_t>(t) >= num_tensors_) {
-        return Invalid("operator %u (%s): input index %d out of range (model "
-                       "has %u tensors)",
-                       index, name, t, num_tensors_);
+        return Invalid(
+            "operator %u (%s): input index %d out of range (model "
+            "has %u tensors)",
+            index, name, t, num_tensors_);
       }
       if (is_constant_[t] || producer_[t] == kGraphInput) continue;
       if (producer_[t] == kNotProduced) {
-        return Invalid("operator %u (%s): input %u reads tensor %d, which no "
-                       "earlier operator writes (cycle, wrong order or "
-                       "missing producer)",
-                       index, name, i, t);
+        return Invalid(
+            "operator %u (%s): input %u reads tensor %d, which no "
+            "earlier operator writes (cycle, wrong order or "
+            "missing producer)",
+            index, name, i, t);
       }
     }
     for (uint32_t i = 0; i < SizeOf(outputs); ++i) {
       int32_t t = outputs->Get(i);
       if (t < 0 || static_cast<uint32_t>(t) >= num_tensors_) {
-        return Invalid("operator %u (%s): output index %d out of range (model "
-                       "has %u tensors)",
-                       index, name, t, num_tensors_);
+        return Invalid(
+            "operator %u (%s): output index %d out of range (model "
+            "has %u tensors)",
+            index, name, t, num_tensors_);
       }
       for (uint32_t j = 0; j < SizeOf(inputs); ++j) {
         if (inputs->Get(j) == t) {
-          return Invalid("operator %u (%s): tensor %d is both input %u and "
-                         "output %u",
-                         index, name, t, j, i);
+          return Invalid(
+              "operator %u (%s): tensor %d is both input %u and "
+              "output %u",
+              index, name, t, j, i);
         }
       }
       if (is_constant_[t]) {
@@ -198,9 +207,10 @@ class SubGraphVerifier {
                        index, name, i, t);
       }
       if (producer_[t] >= 0) {
-        return Invalid("operator %u (%s): output %u writes tensor %d, already "
-                       "written by operator %d",
-                       index, name, i, t, producer_[t]);
+        return Invalid(
+            "operator %u (%s): output %u writes tensor %d, already "
+            "written by operator %d",
+            index, name, i, t, producer_[t]);
       }
       producer_[t] = static_cast<int>(index);
     }
@@ -226,10 +236,10 @@ Status VerifySignatures(const schema::Model* model) {
       return Invalid("signature %u: missing signature_key", s);
     }
     if (sig->subgraph_index() >= num_graphs) {
-      return Invalid("signature %u '%s': subgraph index %u out of range "
-                     "(model has %u subgraphs)",
-                     s, sig->signature_key()->c_str(), sig->subgraph_index(),
-                     num_graphs);
+      return Invalid(
+          "signature %u '%s': subgraph index %u out of range "
+          "(model has %u subgraphs)",
+          s, sig->signature_key()->c_str(), sig->subgraph_index(), num_graphs);
     }
     uint32_t num_tensors =
         SizeOf(model->subgraphs()->Get(sig->subgraph_index())->tensors());
@@ -237,10 +247,11 @@ Status VerifySignatures(const schema::Model* model) {
       for (uint32_t i = 0; i < SizeOf(maps); ++i) {
         const schema::TensorMap* map = maps->Get(i);
         if (map->name() == nullptr || map->tensor_index() >= num_tensors) {
-          return Invalid("signature %u '%s': entry %u has no name or tensor "
-                         "index %u out of range (subgraph has %u tensors)",
-                         s, sig->signature_key()->c_str(), i,
-                         map->tensor_index(), num_tensors);
+          return Invalid(
+              "signature %u '%s': entry %u has no name or tensor "
+              "index %u out of range (subgraph has %u tensors)",
+              s, sig->signature_key()->c_str(), i, map->tensor_index(),
+              num_tensors);
         }
       }
     }

@@ -58,15 +58,15 @@ Status CheckRank(const Tensor* tensor, const char* what, int min, int max) {
   return Status::Ok();
 }
 
-Status ReadConstantInts(const Tensor* tensor, const char* what,
-                        int64_t* values, int max_values, int* count) {
+Status ReadConstantInts(const Tensor* tensor, const char* what, int64_t* values,
+                        int max_values, int* count) {
   TWL_CHECK_ARG(tensor != nullptr, "%s is missing", what);
   TWL_CHECK_ARG(tensor->is_constant && tensor->data != nullptr,
                 "%s '%s' must be a constant tensor", what, tensor->name);
-  TWL_CHECK_ARG(tensor->type == DataType::kInt32 ||
-                    tensor->type == DataType::kInt64,
-                "%s '%s' must be int32 or int64, got %s", what, tensor->name,
-                DataTypeName(tensor->type));
+  TWL_CHECK_ARG(
+      tensor->type == DataType::kInt32 || tensor->type == DataType::kInt64,
+      "%s '%s' must be int32 or int64, got %s", what, tensor->name,
+      DataTypeName(tensor->type));
   int64_t n = tensor->num_elements();
   TWL_CHECK_ARG(n <= max_values, "%s '%s' has %lld values, at most %d allowed",
                 what, tensor->name, static_cast<long long>(n), max_values);

@@ -27,7 +27,7 @@ struct Node {
   const schema::Operator* fb = nullptr;  // options live here
   int num_inputs = 0;
   int num_outputs = 0;
-  int inputs[kMaxNodeTensors] = {};   // tensor indices; -1 = absent
+  int inputs[kMaxNodeTensors] = {};  // tensor indices; -1 = absent
   int outputs[kMaxNodeTensors] = {};
   void* user_data = nullptr;  // from init
   int num_scratch = 0;
@@ -82,8 +82,8 @@ Status CheckNumInputs(const Node& node, int min, int max);
 Status CheckType(const Tensor* tensor, const char* what, DataType type);
 Status CheckRank(const Tensor* tensor, const char* what, int min, int max);
 // Reads a constant int32/int64 tensor into `values` (for shape-like inputs).
-Status ReadConstantInts(const Tensor* tensor, const char* what,
-                        int64_t* values, int max_values, int* count);
+Status ReadConstantInts(const Tensor* tensor, const char* what, int64_t* values,
+                        int max_values, int* count);
 
 }  // namespace twl
 

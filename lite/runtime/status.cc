@@ -8,14 +8,22 @@ namespace twl {
 
 const char* StatusCodeName(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "OK";
-    case StatusCode::kInvalidArgument: return "INVALID_ARGUMENT";
-    case StatusCode::kInvalidModel: return "INVALID_MODEL";
-    case StatusCode::kUnsupported: return "UNSUPPORTED";
-    case StatusCode::kFailedPrecondition: return "FAILED_PRECONDITION";
-    case StatusCode::kIoError: return "IO_ERROR";
-    case StatusCode::kResourceExhausted: return "RESOURCE_EXHAUSTED";
-    case StatusCode::kInternal: return "INTERNAL";
+    case StatusCode::kOk:
+      return "OK";
+    case StatusCode::kInvalidArgument:
+      return "INVALID_ARGUMENT";
+    case StatusCode::kInvalidModel:
+      return "INVALID_MODEL";
+    case StatusCode::kUnsupported:
+      return "UNSUPPORTED";
+    case StatusCode::kFailedPrecondition:
+      return "FAILED_PRECONDITION";
+    case StatusCode::kIoError:
+      return "IO_ERROR";
+    case StatusCode::kResourceExhausted:
+      return "RESOURCE_EXHAUSTED";
+    case StatusCode::kInternal:
+      return "INTERNAL";
   }
   return "UNKNOWN";
 }
@@ -38,9 +46,15 @@ Status Status::WithPrefix(const char* format, ...) const {
   int n = vsnprintf(status.message_, kMaxMessage, format, args);
   va_end(args);
   if (n < 0) n = 0;
-  if (static_cast<size_t>(n) < kMaxMessage) {
-    snprintf(status.message_ + n, kMaxMessage - n, ": %s", message_);
+  // Append ": <message>", truncating at the buffer's end.
+  size_t at = static_cast<size_t>(n) < kMaxMessage ? n : kMaxMessage - 1;
+  for (const char* p = ": "; *p != '\0' && at + 1 < kMaxMessage; ++p) {
+    status.message_[at++] = *p;
   }
+  for (const char* p = message_; *p != '\0' && at + 1 < kMaxMessage; ++p) {
+    status.message_[at++] = *p;
+  }
+  status.message_[at] = '\0';
   return status;
 }
 

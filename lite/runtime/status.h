@@ -9,11 +9,11 @@ namespace twl {
 
 enum class StatusCode : int {
   kOk = 0,
-  kInvalidArgument = 1,   // a caller passed a bad value
-  kInvalidModel = 2,      // the model failed verification
-  kUnsupported = 3,       // valid, but not supported by this runtime
+  kInvalidArgument = 1,     // a caller passed a bad value
+  kInvalidModel = 2,        // the model failed verification
+  kUnsupported = 3,         // valid, but not supported by this runtime
   kFailedPrecondition = 4,  // e.g. Invoke() before AllocateTensors()
-  kIoError = 5,           // file could not be opened or mapped
+  kIoError = 5,             // file could not be opened or mapped
   kResourceExhausted = 6,   // allocation failed or limit exceeded
   kInternal = 7,
 };
@@ -47,18 +47,18 @@ class Status {
 }  // namespace twl
 
 // Returns from the enclosing function when `expr` is not ok.
-#define TWL_RETURN_IF_ERROR(expr)            \
-  do {                                       \
-    ::twl::Status twl_status_ = (expr);      \
+#define TWL_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::twl::Status twl_status_ = (expr);        \
     if (!twl_status_.ok()) return twl_status_; \
   } while (0)
 
 // Returns an kInvalidArgument status with a message when `cond` is false.
-#define TWL_CHECK_ARG(cond, ...)                                    \
-  do {                                                              \
-    if (!(cond))                                                    \
+#define TWL_CHECK_ARG(cond, ...)                                       \
+  do {                                                                 \
+    if (!(cond))                                                       \
       return ::twl::Status::Error(::twl::StatusCode::kInvalidArgument, \
-                                  __VA_ARGS__);                     \
+                                  __VA_ARGS__);                        \
   } while (0)
 
 #endif  // TENSORWEAVE_LITE_RUNTIME_STATUS_H_

@@ -8,24 +8,36 @@ bool IsKnownDataType(int value) { return value >= 0 && value < kNumDataTypes; }
 
 size_t DataTypeSize(DataType type) {
   switch (type) {
-    case DataType::kFloat32: return 4;
-    case DataType::kInt32: return 4;
-    case DataType::kInt64: return 8;
-    case DataType::kUInt8: return 1;
-    case DataType::kInt8: return 1;
-    case DataType::kBool: return 1;
+    case DataType::kFloat32:
+      return 4;
+    case DataType::kInt32:
+      return 4;
+    case DataType::kInt64:
+      return 8;
+    case DataType::kUInt8:
+      return 1;
+    case DataType::kInt8:
+      return 1;
+    case DataType::kBool:
+      return 1;
   }
   return 0;
 }
 
 const char* DataTypeName(DataType type) {
   switch (type) {
-    case DataType::kFloat32: return "float32";
-    case DataType::kInt32: return "int32";
-    case DataType::kInt64: return "int64";
-    case DataType::kUInt8: return "uint8";
-    case DataType::kInt8: return "int8";
-    case DataType::kBool: return "bool";
+    case DataType::kFloat32:
+      return "float32";
+    case DataType::kInt32:
+      return "int32";
+    case DataType::kInt64:
+      return "int64";
+    case DataType::kUInt8:
+      return "uint8";
+    case DataType::kInt8:
+      return "int8";
+    case DataType::kBool:
+      return "bool";
   }
   return "unknown";
 }
@@ -71,8 +83,7 @@ const char* Shape::ToString(char* buffer, size_t size) const {
 Status MakeShape(const int32_t* values, int rank, Shape* shape) {
   if (rank < 0 || rank > kMaxDims) {
     return Status::Error(StatusCode::kUnsupported,
-                         "rank %d exceeds the maximum rank %d", rank,
-                         kMaxDims);
+                         "rank %d exceeds the maximum rank %d", rank, kMaxDims);
   }
   shape->rank = rank;
   for (int i = 0; i < rank; ++i) {
@@ -95,8 +106,7 @@ Status ComputeByteSize(const Shape& shape, DataType type, size_t* bytes) {
       total > kMaxTensorBytes) {
     return Status::Error(StatusCode::kResourceExhausted,
                          "tensor of shape %s and type %s exceeds %lld bytes",
-                         shape.ToString(text, sizeof(text)),
-                         DataTypeName(type),
+                         shape.ToString(text, sizeof(text)), DataTypeName(type),
                          static_cast<long long>(kMaxTensorBytes));
   }
   *bytes = static_cast<size_t>(total);

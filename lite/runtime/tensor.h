@@ -27,12 +27,30 @@ const char* DataTypeName(DataType type);
 
 template <typename T>
 struct DataTypeOf;
-template <> struct DataTypeOf<float> { static constexpr DataType value = DataType::kFloat32; };
-template <> struct DataTypeOf<int32_t> { static constexpr DataType value = DataType::kInt32; };
-template <> struct DataTypeOf<int64_t> { static constexpr DataType value = DataType::kInt64; };
-template <> struct DataTypeOf<uint8_t> { static constexpr DataType value = DataType::kUInt8; };
-template <> struct DataTypeOf<int8_t> { static constexpr DataType value = DataType::kInt8; };
-template <> struct DataTypeOf<bool> { static constexpr DataType value = DataType::kBool; };
+template <>
+struct DataTypeOf<float> {
+  static constexpr DataType value = DataType::kFloat32;
+};
+template <>
+struct DataTypeOf<int32_t> {
+  static constexpr DataType value = DataType::kInt32;
+};
+template <>
+struct DataTypeOf<int64_t> {
+  static constexpr DataType value = DataType::kInt64;
+};
+template <>
+struct DataTypeOf<uint8_t> {
+  static constexpr DataType value = DataType::kUInt8;
+};
+template <>
+struct DataTypeOf<int8_t> {
+  static constexpr DataType value = DataType::kInt8;
+};
+template <>
+struct DataTypeOf<bool> {
+  static constexpr DataType value = DataType::kBool;
+};
 
 // Largest rank the runtime handles.
 constexpr int kMaxDims = 8;
@@ -71,9 +89,13 @@ struct Tensor {
   const char* name = "";
 
   template <typename T>
-  T* data_as() { return static_cast<T*>(data); }
+  T* data_as() {
+    return static_cast<T*>(data);
+  }
   template <typename T>
-  const T* data_as() const { return static_cast<const T*>(data); }
+  const T* data_as() const {
+    return static_cast<const T*>(data);
+  }
   int64_t num_elements() const { return shape.NumElements(); }
 };
 

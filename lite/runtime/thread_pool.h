@@ -1,7 +1,10 @@
-// ThreadPool: a tiny persistent pool for intra-op parallelism. The caller's
-// thread runs task 0; workers spin briefly for work (low wake-up latency for
-// microsecond-scale kernels) and then sleep on a condition variable.
-// Running work allocates nothing.
+// ThreadPool: a tiny persistent pool for intra-op parallelism. Task t runs
+// on thread t (the caller is thread 0), so a kernel's share of the weights
+// stays in the same core's cache from one Invoke to the next. A task whose
+// worker has not picked it up soon (asleep, or descheduled on a busy
+// machine) is taken over by the caller instead of waited for. Idle workers
+// spin briefly (low wake-up latency for microsecond-scale kernels), then
+// sleep on a condition variable. Running work allocates nothing.
 #ifndef TENSORWEAVE_LITE_RUNTIME_THREAD_POOL_H_
 #define TENSORWEAVE_LITE_RUNTIME_THREAD_POOL_H_
 
@@ -24,8 +27,8 @@ class ThreadPool {
 
   int num_threads() const { return num_threads_; }
 
-  // Runs fn(arg, t) for t in [0, num_tasks), num_tasks <= num_threads(),
-  // each on its own thread, and returns when all are done.
+  // Runs fn(arg, t) for every t in [0, num_tasks), num_tasks <=
+  // num_threads(), and returns when all are done.
   void Run(int num_tasks, void (*fn)(void* arg, int task), void* arg);
 
   // Splits [0, n) into at most num_threads() contiguous ranges whose sizes
@@ -46,27 +49,35 @@ class ThreadPool {
       int64_t n, grain, chunks;
       int tasks;
     } job{&f, n, grain, chunks, tasks};
-    Run(tasks, [](void* arg, int t) {
-      Job* j = static_cast<Job*>(arg);
-      int64_t begin = j->chunks * t / j->tasks * j->grain;
-      int64_t end = j->chunks * (t + 1) / j->tasks * j->grain;
-      if (end > j->n) end = j->n;
-      if (begin < end) (*j->f)(begin, end);
-    }, &job);
+    Run(
+        tasks,
+        [](void* arg, int t) {
+          Job* j = static_cast<Job*>(arg);
+          int64_t begin = j->chunks * t / j->tasks * j->grain;
+          int64_t end = j->chunks * (t + 1) / j->tasks * j->grain;
+          if (end > j->n) end = j->n;
+          if (begin < end) (*j->f)(begin, end);
+        },
+        &job);
   }
 
  private:
+  static constexpr int kMaxThreads = 64;
+
   void WorkerLoop(int worker);
+  // Runs task t of job `generation` unless another thread claimed it first.
+  bool TryRun(int t, uint64_t generation);
 
   int num_threads_;
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<uint64_t> generation_{0};
-  std::atomic<int> pending_{0};
   std::atomic<int> sleeping_{0};
   std::atomic<bool> stop_{false};
-  // The current job (read by workers after seeing a new generation).
+  // Per task: generation << 2 | {0 pending, 1 running, 2 done}.
+  std::atomic<uint64_t> task_state_[kMaxThreads];
+  // The current job; stable while any of its tasks runs.
   void (*fn_)(void*, int) = nullptr;
   void* arg_ = nullptr;
   int num_tasks_ = 0;

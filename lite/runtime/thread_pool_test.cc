@@ -27,9 +27,12 @@ TEST(ThreadPoolTest, RunUsesDistinctTasks) {
   ThreadPool pool(4);
   for (int tasks = 1; tasks <= 4; ++tasks) {
     std::atomic<int> mask{0};
-    pool.Run(tasks, [](void* arg, int t) {
-      static_cast<std::atomic<int>*>(arg)->fetch_or(1 << t);
-    }, &mask);
+    pool.Run(
+        tasks,
+        [](void* arg, int t) {
+          static_cast<std::atomic<int>*>(arg)->fetch_or(1 << t);
+        },
+        &mask);
     EXPECT_EQ(mask.load(), (1 << tasks) - 1);
   }
 }
@@ -42,6 +45,31 @@ TEST(ThreadPoolTest, WakesAfterSleeping) {
     pool.ParallelFor(2, 1, 2, [&](int64_t b, int64_t e) { count += e - b; });
   }
   EXPECT_EQ(count.load(), 6);
+}
+
+TEST(ThreadPoolTest, DestroyRightAfterCreateAndReuse) {
+  for (int i = 0; i < 200; ++i) {
+    ThreadPool pool(3);  // workers may start after the destructor begins
+    if (i % 2) {
+      std::atomic<int> n{0};
+      pool.ParallelFor(10, 1, 3, [&](int64_t b, int64_t e) { n += e - b; });
+      EXPECT_EQ(n.load(), 10);
+    }
+  }
+}
+
+TEST(ThreadPoolTest, ManyJobsBackToBack) {
+  ThreadPool pool(2);
+  int64_t total = 0;
+  std::vector<int64_t> sums(2);
+  for (int job = 0; job < 20000; ++job) {
+    sums[0] = sums[1] = 0;
+    pool.Run(
+        2, [](void* arg, int t) { static_cast<int64_t*>(arg)[t] += t + 1; },
+        sums.data());
+    total += sums[0] + sums[1];
+  }
+  EXPECT_EQ(total, 20000 * 3);
 }
 
 }  // namespace

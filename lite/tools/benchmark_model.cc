@@ -95,8 +95,8 @@ int main(int argc, char** argv) {
   options.num_threads = threads;
   options.use_reference_kernels = reference;
   std::unique_ptr<twl::Interpreter> interpreter;
-  status = twl::Interpreter::Create(model.get(), &resolver, options,
-                                    &interpreter);
+  status =
+      twl::Interpreter::Create(model.get(), &resolver, options, &interpreter);
   if (!status.ok()) return Fail("create", status);
   for (int i = 0; batch > 0 && i < interpreter->num_inputs(); ++i) {
     twl::Shape shape = interpreter->input(i)->shape;
@@ -137,8 +137,8 @@ int main(int argc, char** argv) {
   printf("graph=%s threads=%d batch=%d runs=%d%s arena=%zu bytes\n",
          graph.c_str(), threads, batch > 0 ? batch : -1, runs,
          reference ? " (reference kernels)" : "", interpreter->arena_size());
-  printf("mean %.2f us  median %.2f us  min %.2f us  p90 %.2f us\n",
-         sum / runs, times[runs / 2], times[0], times[runs * 9 / 10]);
+  printf("mean %.2f us  median %.2f us  min %.2f us  p90 %.2f us\n", sum / runs,
+         times[runs / 2], times[0], times[runs * 9 / 10]);
   if (profile) node_times.Print(runs);
   return 0;
 }

@@ -10,6 +10,12 @@ for model in mlp lenet; do
   lite/tools/benchmark_model --graph="$dir/$model.twl" --batch=3 --runs=5 \
       --warmup=1 --reference > /dev/null
 done
+lite/c/classify "$dir/lenet.twl" | tee "$dir/out"
+grep -q "output 'logits': top class" "$dir/out"
+if lite/c/classify "$dir/missing.twl" 2> "$dir/err"; then
+  echo "classify: expected failure on a missing model"; exit 1
+fi
+grep -q "cannot open model" "$dir/err"
 if lite/tools/benchmark_model --graph="$dir/missing.twl" 2> "$dir/err"; then
   echo "expected failure on a missing model"; exit 1
 fi

@@ -9,7 +9,9 @@ namespace {
 struct Relu {
   static constexpr bool kIntegers = false;
   template <typename T>
-  static T Apply(T x) { return x > T(0) ? x : T(0); }
+  static T Apply(T x) {
+    return x > T(0) ? x : T(0);
+  }
 };
 
 struct Relu6 {
@@ -24,13 +26,17 @@ struct Relu6 {
 struct Sigmoid {
   static constexpr bool kIntegers = false;
   template <typename T>
-  static T Apply(T x) { return T(1) / (T(1) + std::exp(-x)); }
+  static T Apply(T x) {
+    return T(1) / (T(1) + std::exp(-x));
+  }
 };
 
 struct Tanh {
   static constexpr bool kIntegers = false;
   template <typename T>
-  static T Apply(T x) { return std::tanh(x); }
+  static T Apply(T x) {
+    return std::tanh(x);
+  }
 };
 
 }  // namespace

@@ -23,12 +23,11 @@ Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
-  TWL_RETURN_IF_ERROR(
-      DispatchNumeric(input->type, "ARG_MAX", [](auto) { return Status::Ok(); }));
-  TWL_CHECK_ARG(output->type == DataType::kInt32 ||
-                    output->type == DataType::kInt64,
-                "output must be int32 or int64, got %s",
-                DataTypeName(output->type));
+  TWL_RETURN_IF_ERROR(DispatchNumeric(input->type, "ARG_MAX",
+                                      [](auto) { return Status::Ok(); }));
+  TWL_CHECK_ARG(
+      output->type == DataType::kInt32 || output->type == DataType::kInt64,
+      "output must be int32 or int64, got %s", DataTypeName(output->type));
   TWL_RETURN_IF_ERROR(CheckRank(input, "input", 1, kMaxDims));
   int64_t axis[1];
   int count = 0;
@@ -37,7 +36,8 @@ Status Prepare(KernelContext* context, Node* node) {
   TWL_CHECK_ARG(count == 1, "axis must hold one value");
   TWL_CHECK_ARG(axis[0] >= -input->shape.rank && axis[0] < input->shape.rank,
                 "axis %lld out of range", static_cast<long long>(axis[0]));
-  d->axis = static_cast<int>(axis[0] < 0 ? axis[0] + input->shape.rank : axis[0]);
+  d->axis =
+      static_cast<int>(axis[0] < 0 ? axis[0] + input->shape.rank : axis[0]);
   TWL_CHECK_ARG(input->shape.dims[d->axis] > 0, "axis %d is empty", d->axis);
   Shape shape;
   for (int i = 0; i < input->shape.rank; ++i) {

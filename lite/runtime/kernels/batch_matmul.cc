@@ -65,8 +65,7 @@ Status Prepare(KernelContext* context, Node* node) {
   d->x_scratch = -1;
   if (d->adj_x) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(
-        node, static_cast<size_t>(d->m) * d->k * sizeof(float),
-        &d->x_scratch));
+        node, static_cast<size_t>(d->m) * d->k * sizeof(float), &d->x_scratch));
   }
   return Status::Ok();
 }

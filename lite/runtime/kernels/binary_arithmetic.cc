@@ -28,22 +28,33 @@ inline T Apply(T a, T b) {
   if constexpr (std::is_integral<T>::value) {
     using U = typename std::make_unsigned<T>::type;
     switch (kOp) {
-      case BinaryOp::kAdd: return Wrap<T>(U(a) + U(b));
-      case BinaryOp::kSub: return Wrap<T>(U(a) - U(b));
-      case BinaryOp::kMul: return Wrap<T>(U(a) * U(b));
+      case BinaryOp::kAdd:
+        return Wrap<T>(U(a) + U(b));
+      case BinaryOp::kSub:
+        return Wrap<T>(U(a) - U(b));
+      case BinaryOp::kMul:
+        return Wrap<T>(U(a) * U(b));
       case BinaryOp::kDiv:
         return b == 0 ? T(0) : (b == -1 ? Wrap<T>(U(0) - U(a)) : T(a / b));
-      case BinaryOp::kMax: return a > b ? a : b;
-      case BinaryOp::kMin: return a < b ? a : b;
+      case BinaryOp::kMax:
+        return a > b ? a : b;
+      case BinaryOp::kMin:
+        return a < b ? a : b;
     }
   } else {
     switch (kOp) {
-      case BinaryOp::kAdd: return a + b;
-      case BinaryOp::kSub: return a - b;
-      case BinaryOp::kMul: return a * b;
-      case BinaryOp::kDiv: return a / b;
-      case BinaryOp::kMax: return a > b ? a : b;
-      case BinaryOp::kMin: return a < b ? a : b;
+      case BinaryOp::kAdd:
+        return a + b;
+      case BinaryOp::kSub:
+        return a - b;
+      case BinaryOp::kMul:
+        return a * b;
+      case BinaryOp::kDiv:
+        return a / b;
+      case BinaryOp::kMax:
+        return a > b ? a : b;
+      case BinaryOp::kMin:
+        return a < b ? a : b;
     }
   }
   return a;
@@ -74,8 +85,8 @@ Status Prepare(KernelContext* context, Node* node) {
                 "input types %s, %s and output type %s must match",
                 DataTypeName(a->type), DataTypeName(b->type),
                 DataTypeName(out->type));
-  TWL_RETURN_IF_ERROR(DispatchNumeric(a->type, "this op",
-                                      [](auto) { return Status::Ok(); }));
+  TWL_RETURN_IF_ERROR(
+      DispatchNumeric(a->type, "this op", [](auto) { return Status::Ok(); }));
   if (node->fb->builtin_options_type() ==
       schema::BuiltinOptions::ArithmeticOptions) {
     data->act = GetOptions<schema::ArithmeticOptions>(*node)

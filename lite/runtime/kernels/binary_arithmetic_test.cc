@@ -14,17 +14,17 @@ using testing::OpModel;
 using testing::RandomFloats;
 
 template <typename T>
-std::vector<T> RunBinary(BuiltinOperator op, DataType type,
-                   std::vector<int32_t> sa, std::vector<T> a,
-                   std::vector<int32_t> sb, std::vector<T> b,
-                   ActivationFunctionType act = ActivationFunctionType::NONE,
-                   std::vector<int32_t>* shape = nullptr) {
+std::vector<T> RunBinary(
+    BuiltinOperator op, DataType type, std::vector<int32_t> sa,
+    std::vector<T> a, std::vector<int32_t> sb, std::vector<T> b,
+    ActivationFunctionType act = ActivationFunctionType::NONE,
+    std::vector<int32_t>* shape = nullptr) {
   OpModel m;
   int x = m.AddInput(type, sa);
   int y = m.AddInput(type, sb);
   int z = m.AddOutput(type);
-  bool has_options = op != BuiltinOperator::MAXIMUM &&
-                     op != BuiltinOperator::MINIMUM;
+  bool has_options =
+      op != BuiltinOperator::MAXIMUM && op != BuiltinOperator::MINIMUM;
   m.AddOp(op, {x, y}, {z},
           has_options ? m.builder().Arithmetic(act) : testing::Options());
   Status s = m.Build();
@@ -53,10 +53,10 @@ TEST(BinaryArithmeticTest, FloatOps) {
   EXPECT_EQ(RunBinary<float>(BuiltinOperator::MINIMUM, f, {4}, a, {4}, b),
             (std::vector<float>{1, -2, -4, 0.5f}));
   EXPECT_EQ(RunBinary<float>(BuiltinOperator::ADD, f, {4}, a, {4}, b,
-                       ActivationFunctionType::RELU),
+                             ActivationFunctionType::RELU),
             (std::vector<float>{3, 0, 0, 8.5f}));
   EXPECT_EQ(RunBinary<float>(BuiltinOperator::MUL, f, {4}, a, {4}, b,
-                       ActivationFunctionType::RELU6),
+                             ActivationFunctionType::RELU6),
             (std::vector<float>{2, 0, 0, 4}));
 }
 
@@ -64,11 +64,12 @@ TEST(BinaryArithmeticTest, Broadcasting) {
   auto f = DataType::kFloat32;
   std::vector<int32_t> shape;
   // [2,1,3] + [2,1] -> [2,2,3] (numpy: out[i,j,k] = a[i,0,k] + b[j,0])
-  auto out = RunBinary<float>(BuiltinOperator::ADD, f, {2, 1, 3}, {0, 1, 2, 3, 4, 5},
-                        {2, 1}, {10, 20}, ActivationFunctionType::NONE, &shape);
+  auto out =
+      RunBinary<float>(BuiltinOperator::ADD, f, {2, 1, 3}, {0, 1, 2, 3, 4, 5},
+                       {2, 1}, {10, 20}, ActivationFunctionType::NONE, &shape);
   EXPECT_EQ(shape, (std::vector<int32_t>{2, 2, 3}));
-  EXPECT_EQ(out, (std::vector<float>{10, 11, 12, 20, 21, 22, 13, 14, 15, 23,
-                                     24, 25}));
+  EXPECT_EQ(out, (std::vector<float>{10, 11, 12, 20, 21, 22, 13, 14, 15, 23, 24,
+                                     25}));
   // Scalar on either side.
   EXPECT_EQ(RunBinary<float>(BuiltinOperator::SUB, f, {}, {1}, {3}, {1, 2, 3}),
             (std::vector<float>{0, -1, -2}));
@@ -78,24 +79,25 @@ TEST(BinaryArithmeticTest, Broadcasting) {
 
 TEST(BinaryArithmeticTest, IntegersWrapAndDivideSafely) {
   auto i32 = DataType::kInt32;
-  EXPECT_EQ(RunBinary<int32_t>(BuiltinOperator::ADD, i32, {2}, {INT_MAX, 1}, {2},
-                         {1, 2}),
+  EXPECT_EQ(RunBinary<int32_t>(BuiltinOperator::ADD, i32, {2}, {INT_MAX, 1},
+                               {2}, {1, 2}),
             (std::vector<int32_t>{INT_MIN, 3}));
-  EXPECT_EQ(RunBinary<int32_t>(BuiltinOperator::DIV, i32, {4}, {7, -7, 5, INT_MIN},
-                         {4}, {2, 2, 0, -1}),
+  EXPECT_EQ(RunBinary<int32_t>(BuiltinOperator::DIV, i32, {4},
+                               {7, -7, 5, INT_MIN}, {4}, {2, 2, 0, -1}),
             (std::vector<int32_t>{3, -3, 0, INT_MIN}));
-  EXPECT_EQ(RunBinary<int64_t>(BuiltinOperator::MUL, DataType::kInt64, {2}, {3, -4},
-                         {}, {5}),
+  EXPECT_EQ(RunBinary<int64_t>(BuiltinOperator::MUL, DataType::kInt64, {2},
+                               {3, -4}, {}, {5}),
             (std::vector<int64_t>{15, -20}));
 }
 
 TEST(BinaryArithmeticTest, OptimizedMatchesReferenceOnRandomShapes) {
   std::vector<std::pair<std::vector<int32_t>, std::vector<int32_t>>> cases = {
-      {{64, 1000}, {64, 1000}}, {{5, 1, 7}, {1, 4, 7}}, {{3, 4, 5}, {5}},
-      {{3, 4, 5}, {4, 1}},      {{1}, {300000}},       {{2, 3, 1, 5}, {3, 4, 1}},
+      {{64, 1000}, {64, 1000}}, {{5, 1, 7}, {1, 4, 7}},
+      {{3, 4, 5}, {5}},         {{3, 4, 5}, {4, 1}},
+      {{1}, {300000}},          {{2, 3, 1, 5}, {3, 4, 1}},
   };
-  for (auto op : {BuiltinOperator::ADD, BuiltinOperator::MUL,
-                  BuiltinOperator::MAXIMUM}) {
+  for (auto op :
+       {BuiltinOperator::ADD, BuiltinOperator::MUL, BuiltinOperator::MAXIMUM}) {
     for (auto& c : cases) {
       OpModel m;
       int x = m.AddInput(DataType::kFloat32, c.first);

@@ -14,12 +14,18 @@ namespace {
 template <typename F>
 Status DispatchCastType(DataType type, F&& f) {
   switch (type) {
-    case DataType::kFloat32: return f(float{});
-    case DataType::kInt32: return f(int32_t{});
-    case DataType::kInt64: return f(int64_t{});
-    case DataType::kUInt8: return f(uint8_t{});
-    case DataType::kInt8: return f(int8_t{});
-    case DataType::kBool: return f(bool{});
+    case DataType::kFloat32:
+      return f(float{});
+    case DataType::kInt32:
+      return f(int32_t{});
+    case DataType::kInt64:
+      return f(int64_t{});
+    case DataType::kUInt8:
+      return f(uint8_t{});
+    case DataType::kInt8:
+      return f(int8_t{});
+    case DataType::kBool:
+      return f(bool{});
   }
   return Status::Error(StatusCode::kUnsupported, "CAST: unknown type");
 }

@@ -29,8 +29,8 @@ Status Prepare(KernelContext* context, Node* node) {
   TWL_CHECK_ARG(d->act == ActivationFunctionType::NONE ||
                     first->type == DataType::kFloat32,
                 "fused activation needs float32");
-  TWL_RETURN_IF_ERROR(NormalizeAxis(options->axis(), first->shape.rank,
-                                    &d->axis));
+  TWL_RETURN_IF_ERROR(
+      NormalizeAxis(options->axis(), first->shape.rank, &d->axis));
   Shape shape = first->shape;
   int64_t total = 0;
   for (int i = 0; i < node->num_inputs; ++i) {

@@ -15,6 +15,7 @@
 #include "lite/runtime/gemm.h"
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
+#include "lite/runtime/thread_pool.h"
 
 namespace twl {
 namespace {
@@ -33,6 +34,16 @@ struct OpData {
   AlignedFloats packed_filter;
   int im2col_scratch = -1;
 };
+
+// Size of one zero-padded image for the direct path (with kGemmNr columns
+// of slack so full-width vector loads stay inside).
+inline int PaddedWidth(const Geometry& g) {
+  return g.out_w + (g.k_w - 1) * g.dilation_w + kGemmNr;
+}
+inline int PaddedHeight(const Geometry& g) {
+  return std::max(0,
+                  (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dilation_h + 1);
+}
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
 void Free(void* data) { delete static_cast<OpData*>(data); }
@@ -90,17 +101,15 @@ Status Prepare(KernelContext* context, Node* node) {
   data->pointwise = g.k_h == 1 && g.k_w == 1 && g.stride_h == 1 &&
                     g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0;
   data->transposed = !data->pointwise && g.out_c < kGemmNr;
-  data->direct = data->transposed && g.in_c == 1 && g.stride_w == 1 &&
-                 g.k_h <= 64;
+  data->direct =
+      data->transposed && g.in_c == 1 && g.stride_w == 1 && g.k_h <= 64;
   data->im2col_scratch = -1;
   if (data->direct) {
-    int64_t pw = g.out_w + static_cast<int64_t>(g.k_w - 1) * g.dilation_w +
-                 kGemmNr;
-    int64_t ph = static_cast<int64_t>(g.out_h - 1) * g.stride_h +
-                 static_cast<int64_t>(g.k_h - 1) * g.dilation_h + 1;
-    TWL_CHECK_ARG(pw * ph <= kMaxTensorBytes / 4, "conv too large");
+    int64_t padded =
+        static_cast<int64_t>(PaddedWidth(g)) * PaddedHeight(g) * g.batch;
+    TWL_CHECK_ARG(padded <= kMaxTensorBytes / 4, "conv too large");
     TWL_RETURN_IF_ERROR(context->RequestScratch(
-        node, static_cast<size_t>(std::max<int64_t>(ph, 1) * pw) * sizeof(float),
+        node, static_cast<size_t>(padded) * sizeof(float),
         &data->im2col_scratch));
   } else if (data->transposed) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(
@@ -124,8 +133,7 @@ Status Prepare(KernelContext* context, Node* node) {
 inline float At(const Geometry& g, const float* in, int b, int y, int x,
                 int c) {
   if (y < 0 || y >= g.in_h || x < 0 || x >= g.in_w) return 0.f;
-  return in[((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c +
-            c];
+  return in[((static_cast<int64_t>(b) * g.in_h + y) * g.in_w + x) * g.in_c + c];
 }
 
 void Reference(const Geometry& g, const float* in, const float* filter,
@@ -165,7 +173,8 @@ inline void Patch(const Geometry& g, const float* in, int64_t p, float* row,
       for (int i = 0; i < run; ++i, ++k) row[k * lane_stride] = 0.f;
       continue;
     }
-    const float* line = in + (static_cast<int64_t>(b) * g.in_h + y) * g.in_w * g.in_c;
+    const float* line =
+        in + (static_cast<int64_t>(b) * g.in_h + y) * g.in_w * g.in_c;
     if (row_inside) {
       const float* src = line + static_cast<int64_t>(x0) * g.in_c;
       if (lane_stride == 1) {
@@ -190,16 +199,23 @@ inline void Patch(const Geometry& g, const float* in, int64_t p, float* row,
 
 typedef float Vec __attribute__((vector_size(kGemmNr * sizeof(float))));
 
+// Below this many multiply-adds per task a second thread costs more than it
+// saves (measured on the LeNet layers).
+constexpr int64_t kMinMacsPerTask = 32 * 1024;
+
 // R output channels x 16 consecutive output pixels of one row, reading the
 // zero-padded single-channel image: every filter tap is one vector load.
-template <int R>
+// Half-width vectors for a row's last few pixels.
+typedef float HalfVec __attribute__((vector_size(kGemmNr / 2 * sizeof(float))));
+
+template <typename V, int R>
 void DirectTile(const Geometry& g, const float* const* rows, const float* w,
-                int oc0, Vec* acc) {
+                int oc0, V* acc) {
   const int taps = g.k_h * g.k_w;
-  for (int r = 0; r < R; ++r) acc[r] = Vec{};
+  for (int r = 0; r < R; ++r) acc[r] = V{};
   for (int ky = 0; ky < g.k_h; ++ky) {
     for (int kx = 0; kx < g.k_w; ++kx) {
-      Vec v;
+      V v;
       memcpy(&v, rows[ky] + kx * g.dilation_w, sizeof(v));
       const float* wk = w + oc0 * taps + ky * g.k_w + kx;
 #pragma GCC unroll 8
@@ -209,21 +225,15 @@ void DirectTile(const Geometry& g, const float* const* rows, const float* w,
 }
 
 // Single input channel, stride_w 1, few output channels: direct
-// convolution vectorized over output x, on a zero-padded copy of each image
+// convolution vectorized over output x, on zero-padded copies of the images
 // (planned scratch) so no tap needs a bounds check.
-void DirectSingleChannel(const Geometry& g, const float* in, const float* w,
-                         const float* bias, ActivationFunctionType act,
-                         float* padded, float* out) {
-  float low, high;
-  ActivationRange(act, &low, &high);
-  const int pw = g.out_w + (g.k_w - 1) * g.dilation_w + kGemmNr;
-  const int ph = (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dilation_h + 1;
-  const float* rows[64];
+void PadImages(const Geometry& g, const float* in, float* padded) {
+  const int pw = PaddedWidth(g), ph = PaddedHeight(g);
+  // Input columns [0, in_w) land at [pad_left, pad_left + in_w), clipped.
+  const int copy = std::max(0, std::min(g.in_w, pw - g.pad_left));
   for (int b = 0; b < g.batch; ++b) {
-    // Input columns [0, in_w) land at [pad_left, pad_left + in_w), clipped.
-    const int copy = std::max(0, std::min(g.in_w, pw - g.pad_left));
     for (int y = 0; y < ph; ++y) {
-      float* dst = padded + static_cast<int64_t>(y) * pw;
+      float* dst = padded + (static_cast<int64_t>(b) * ph + y) * pw;
       int sy = y - g.pad_top;
       memset(dst, 0, pw * sizeof(float));
       if (sy >= 0 && sy < g.in_h && copy > 0) {
@@ -232,43 +242,84 @@ void DirectSingleChannel(const Geometry& g, const float* in, const float* w,
                copy * sizeof(float));
       }
     }
-    for (int oy = 0; oy < g.out_h; ++oy) {
+  }
+}
+
+// Output rows [row_begin, row_end) of batch * out_h.
+// Up to 16 output pixels (`lanes`) x all output channels of one row.
+template <typename V>
+void DirectPixels(const Geometry& g, const float* const* rows, const float* w,
+                  const float* bias, float low, float high, int lanes,
+                  float* o) {
+  for (int oc0 = 0; oc0 < g.out_c; oc0 += 8) {
+    V acc[8];
+    const int r = std::min(8, g.out_c - oc0);
+    switch (r) {
+      case 8:
+        DirectTile<V, 8>(g, rows, w, oc0, acc);
+        break;
+      case 7:
+        DirectTile<V, 7>(g, rows, w, oc0, acc);
+        break;
+      case 6:
+        DirectTile<V, 6>(g, rows, w, oc0, acc);
+        break;
+      case 5:
+        DirectTile<V, 5>(g, rows, w, oc0, acc);
+        break;
+      case 4:
+        DirectTile<V, 4>(g, rows, w, oc0, acc);
+        break;
+      case 3:
+        DirectTile<V, 3>(g, rows, w, oc0, acc);
+        break;
+      case 2:
+        DirectTile<V, 2>(g, rows, w, oc0, acc);
+        break;
+      default:
+        DirectTile<V, 1>(g, rows, w, oc0, acc);
+        break;
+    }
+    // Bias and clamp as vectors, then transpose through L1.
+    alignas(64) float tile[8][kGemmNr];
+    const V lo = V{} + low, hi = V{} + high;
+    for (int i = 0; i < r; ++i) {
+      V v = acc[i] + (bias ? bias[oc0 + i] : 0.f);
+      v = v < lo ? lo : v;
+      v = v > hi ? hi : v;
+      memcpy(tile[i], &v, sizeof(v));
+    }
+    for (int l = 0; l < lanes; ++l) {
+      for (int i = 0; i < r; ++i) o[l * g.out_c + oc0 + i] = tile[i][l];
+    }
+  }
+}
+
+// Output rows [row_begin, row_end) of batch * out_h.
+void DirectRows(const Geometry& g, const float* padded, const float* w,
+                const float* bias, ActivationFunctionType act,
+                int64_t row_begin, int64_t row_end, float* out) {
+  float low, high;
+  ActivationRange(act, &low, &high);
+  const int pw = PaddedWidth(g), ph = PaddedHeight(g);
+  const float* rows[64];
+  for (int64_t row = row_begin; row < row_end; ++row) {
+    const int b = static_cast<int>(row / g.out_h);
+    const int oy = static_cast<int>(row % g.out_h);
+    for (int ox0 = 0; ox0 < g.out_w; ox0 += kGemmNr) {
       for (int ky = 0; ky < g.k_h; ++ky) {
         rows[ky] = padded +
-                   static_cast<int64_t>(oy * g.stride_h + ky * g.dilation_h) * pw;
+                   (static_cast<int64_t>(b) * ph + oy * g.stride_h +
+                    ky * g.dilation_h) *
+                       pw +
+                   ox0;
       }
-      for (int ox0 = 0; ox0 < g.out_w; ox0 += kGemmNr) {
-        const float* shifted[64];
-        for (int ky = 0; ky < g.k_h; ++ky) shifted[ky] = rows[ky] + ox0;
-        int lanes = std::min(kGemmNr, g.out_w - ox0);
-        float* o = out + ((static_cast<int64_t>(b) * g.out_h + oy) * g.out_w +
-                          ox0) * g.out_c;
-        for (int oc0 = 0; oc0 < g.out_c; oc0 += 8) {
-          Vec acc[8];
-          int r = std::min(8, g.out_c - oc0);
-          switch (r) {
-            case 8: DirectTile<8>(g, shifted, w, oc0, acc); break;
-            case 7: DirectTile<7>(g, shifted, w, oc0, acc); break;
-            case 6: DirectTile<6>(g, shifted, w, oc0, acc); break;
-            case 5: DirectTile<5>(g, shifted, w, oc0, acc); break;
-            case 4: DirectTile<4>(g, shifted, w, oc0, acc); break;
-            case 3: DirectTile<3>(g, shifted, w, oc0, acc); break;
-            case 2: DirectTile<2>(g, shifted, w, oc0, acc); break;
-            default: DirectTile<1>(g, shifted, w, oc0, acc); break;
-          }
-          // Bias and clamp as vectors, then transpose through L1.
-          alignas(64) float tile[8][kGemmNr];
-          const Vec lo = Vec{} + low, hi = Vec{} + high;
-          for (int i = 0; i < r; ++i) {
-            Vec v = acc[i] + (bias ? bias[oc0 + i] : 0.f);
-            v = v < lo ? lo : v;
-            v = v > hi ? hi : v;
-            memcpy(tile[i], &v, sizeof(v));
-          }
-          for (int l = 0; l < lanes; ++l) {
-            for (int i = 0; i < r; ++i) o[l * g.out_c + oc0 + i] = tile[i][l];
-          }
-        }
+      const int lanes = std::min(kGemmNr, g.out_w - ox0);
+      float* o = out + (row * g.out_w + ox0) * g.out_c;
+      if (lanes <= kGemmNr / 2) {
+        DirectPixels<HalfVec>(g, rows, w, bias, low, high, lanes, o);
+      } else {
+        DirectPixels<Vec>(g, rows, w, bias, low, high, lanes, o);
       }
     }
   }
@@ -292,10 +343,19 @@ Status Eval(KernelContext* context, Node* node) {
   epilogue.bias = bias;
   ActivationRange(data->act, &epilogue.low, &epilogue.high);
   ThreadPool* pool = context->thread_pool();
+  // Each task computes whole output rows (direct) or pixel blocks (im2col
+  // + GEMM) end to end, so no intermediate crosses cores.
+  const int64_t macs = static_cast<int64_t>(pixels) * g.out_c * k;
+  const int tasks = static_cast<int>(std::min<int64_t>(
+      pool->num_threads(), std::max<int64_t>(1, macs / kMinMacsPerTask)));
   if (data->direct) {
-    DirectSingleChannel(g, in, filter, bias, data->act,
-                        static_cast<float*>(node->scratch[data->im2col_scratch]),
-                        out);
+    float* padded = static_cast<float*>(node->scratch[data->im2col_scratch]);
+    PadImages(g, in, padded);
+    pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
+                      [&](int64_t begin, int64_t end) {
+                        DirectRows(g, padded, filter, bias, data->act, begin,
+                                   end, out);
+                      });
   } else if (data->transposed) {
     float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
     int panels = (pixels + kGemmNr - 1) / kGemmNr;
@@ -314,14 +374,20 @@ Status Eval(KernelContext* context, Node* node) {
     Gemm(g.out_c, pixels, k, filter, k, packed, out, 1, g.out_c, epilogue,
          pool);
   } else {
-    const float* a = in;
-    if (!data->pointwise) {
-      float* cols = static_cast<float*>(node->scratch[data->im2col_scratch]);
-      for (int64_t p = 0; p < pixels; ++p) Patch(g, in, p, cols + p * k, 1);
-      a = cols;
-    }
-    Gemm(pixels, g.out_c, k, a, k, data->packed_filter.data(), out, g.out_c, 1,
-         epilogue, pool);
+    float* cols =
+        data->pointwise
+            ? nullptr
+            : static_cast<float*>(node->scratch[data->im2col_scratch]);
+    const float* packed = data->packed_filter.data();
+    pool->ParallelFor(pixels, kGemmMr, tasks, [&](int64_t begin, int64_t end) {
+      const float* a = in + begin * k;
+      if (cols != nullptr) {
+        for (int64_t p = begin; p < end; ++p) Patch(g, in, p, cols + p * k, 1);
+        a = cols + begin * k;
+      }
+      Gemm(static_cast<int>(end - begin), g.out_c, k, a, k, packed,
+           out + begin * g.out_c, g.out_c, 1, epilogue, nullptr);
+    });
   }
   if (data->act == ActivationFunctionType::TANH ||
       data->act == ActivationFunctionType::SIGMOID) {

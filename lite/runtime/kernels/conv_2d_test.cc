@@ -43,9 +43,9 @@ TEST(Conv2DTest, TwoOutputChannelsStrideTwoRelu) {
   // OHWI: channel 0 = [[1]], channel 1 = [[-1]] (1x1 filter).
   int w = m.AddConst<float>({2, 1, 1, 1}, {1, -1});
   int y = m.AddOutput(DataType::kFloat32);
-  m.AddOp(BuiltinOperator::CONV_2D, {x, w}, {y},
-          m.builder().Conv2D(Padding::VALID, 2, 2,
-                             ActivationFunctionType::RELU));
+  m.AddOp(
+      BuiltinOperator::CONV_2D, {x, w}, {y},
+      m.builder().Conv2D(Padding::VALID, 2, 2, ActivationFunctionType::RELU));
   ASSERT_TRUE(m.Build().ok());
   m.SetInput<float>(0, {1, -2, 3, -4, 5, 6, 7, 8});
   ASSERT_TRUE(m.Invoke().ok());
@@ -64,7 +64,7 @@ TEST(Conv2DTest, OptimizedMatchesReference) {
       {1, 12, 12, 6, 16, 5, 5, 1, 1, Padding::VALID},  // LeNet conv2
       {2, 9, 7, 3, 20, 3, 3, 2, 1, Padding::SAME},
       {1, 10, 10, 4, 5, 3, 3, 1, 2, Padding::SAME},
-      {3, 5, 6, 8, 33, 1, 1, 1, 1, Padding::VALID},    // pointwise
+      {3, 5, 6, 8, 33, 1, 1, 1, 1, Padding::VALID},  // pointwise
       {1, 6, 6, 2, 17, 1, 1, 2, 1, Padding::SAME},
       {1, 4, 4, 1, 1, 4, 4, 1, 1, Padding::VALID},
       // Single input channel, stride 1: the direct path.
@@ -75,19 +75,18 @@ TEST(Conv2DTest, OptimizedMatchesReference) {
       {1, 11, 11, 1, 4, 3, 3, 2, 1, Padding::SAME},
   };
   for (const ConvCase& c : cases) {
-    for (auto act : {ActivationFunctionType::NONE,
-                     ActivationFunctionType::RELU,
+    for (auto act : {ActivationFunctionType::NONE, ActivationFunctionType::RELU,
                      ActivationFunctionType::SIGMOID}) {
       OpModel m;
       int x = m.AddInput(DataType::kFloat32, {c.batch, c.h, c.w, c.cin});
       int n = c.cout * c.kh * c.kw * c.cin;
-      int w = m.AddConst<float>({c.cout, c.kh, c.kw, c.cin},
-                                RandomFloats(n, n));
+      int w =
+          m.AddConst<float>({c.cout, c.kh, c.kw, c.cin}, RandomFloats(n, n));
       int b = m.AddConst<float>({c.cout}, RandomFloats(c.cout, 3));
       int y = m.AddOutput(DataType::kFloat32);
       m.AddOp(BuiltinOperator::CONV_2D, {x, w, b}, {y},
-              m.builder().Conv2D(c.padding, c.stride, c.stride, act,
-                                 c.dilation, c.dilation));
+              m.builder().Conv2D(c.padding, c.stride, c.stride, act, c.dilation,
+                                 c.dilation));
       Status s = m.Build(2);
       ASSERT_TRUE(s.ok()) << s.message();
       m.SetInput<float>(0, RandomFloats(c.batch * c.h * c.w * c.cin, 4));

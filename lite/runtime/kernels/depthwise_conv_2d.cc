@@ -101,7 +101,8 @@ void OptimizedRows(const OpData& d, const float* in, const float* filter,
   ActivationRange(d.act, &low, &high);
   const int c_out = d.out_c, m = d.multiplier;
   for (int64_t row = row_begin; row < row_end; ++row) {
-    int b = static_cast<int>(row / d.out_h), oy = static_cast<int>(row % d.out_h);
+    int b = static_cast<int>(row / d.out_h),
+        oy = static_cast<int>(row % d.out_h);
     for (int ox = 0; ox < d.out_w; ++ox) {
       float* o = out + (row * d.out_w + ox) * c_out;
       for (int c = 0; c < c_out; ++c) o[c] = bias ? bias[c] : 0.f;
@@ -112,8 +113,8 @@ void OptimizedRows(const OpData& d, const float* in, const float* filter,
           int x = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
           if (x < 0 || x >= d.in_w) continue;
           const float* i =
-              in + ((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) *
-                       d.in_c;
+              in +
+              ((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) * d.in_c;
           const float* f = filter + (ky * d.k_w + kx) * c_out;
           if (m == 1) {
             for (int c = 0; c < c_out; ++c) o[c] += i[c] * f[c];
@@ -142,12 +143,15 @@ Status Eval(KernelContext* context, Node* node) {
     return Status::Ok();
   }
   int64_t rows = static_cast<int64_t>(d.batch) * d.out_h;
-  int64_t work_per_row = static_cast<int64_t>(d.out_w) * d.out_c * d.k_h * d.k_w;
-  int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(1, work_per_row));
+  int64_t work_per_row =
+      static_cast<int64_t>(d.out_w) * d.out_c * d.k_h * d.k_w;
+  int64_t grain =
+      std::max<int64_t>(1, 32768 / std::max<int64_t>(1, work_per_row));
   ThreadPool* pool = context->thread_pool();
-  pool->ParallelFor(rows, grain, pool->num_threads(), [&](int64_t b, int64_t e) {
-    OptimizedRows(d, in, filter, bias, out, b, e);
-  });
+  pool->ParallelFor(rows, grain, pool->num_threads(),
+                    [&](int64_t b, int64_t e) {
+                      OptimizedRows(d, in, filter, bias, out, b, e);
+                    });
   if (d.act == ActivationFunctionType::TANH ||
       d.act == ActivationFunctionType::SIGMOID) {
     ApplyActivationInPlace(out, output->num_elements(), d.act);

@@ -34,15 +34,16 @@ TEST(DepthwiseConv2DTest, OptimizedMatchesReference) {
     int h, w, c, mult, k, stride, dilation;
     Padding padding;
   };
-  for (const Case& c : std::vector<Case>{{8, 8, 16, 1, 3, 1, 1, Padding::SAME},
-                                         {9, 7, 3, 2, 3, 2, 1, Padding::SAME},
-                                         {10, 10, 5, 1, 3, 1, 2, Padding::VALID},
-                                         {32, 32, 32, 1, 3, 1, 1, Padding::SAME}}) {
+  for (const Case& c :
+       std::vector<Case>{{8, 8, 16, 1, 3, 1, 1, Padding::SAME},
+                         {9, 7, 3, 2, 3, 2, 1, Padding::SAME},
+                         {10, 10, 5, 1, 3, 1, 2, Padding::VALID},
+                         {32, 32, 32, 1, 3, 1, 1, Padding::SAME}}) {
     OpModel m;
     int x = m.AddInput(DataType::kFloat32, {2, c.h, c.w, c.c});
     int oc = c.c * c.mult;
-    int w = m.AddConst<float>({1, c.k, c.k, oc},
-                              RandomFloats(c.k * c.k * oc, 1));
+    int w =
+        m.AddConst<float>({1, c.k, c.k, oc}, RandomFloats(c.k * c.k * oc, 1));
     int b = m.AddConst<float>({oc}, RandomFloats(oc, 2));
     int y = m.AddOutput(DataType::kFloat32);
     m.AddOp(BuiltinOperator::DEPTHWISE_CONV_2D, {x, w, b}, {y},

@@ -10,25 +10,33 @@ namespace {
 struct Exp {
   static constexpr bool kIntegers = false;
   template <typename T>
-  static T Apply(T x) { return std::exp(x); }
+  static T Apply(T x) {
+    return std::exp(x);
+  }
 };
 
 struct Log {
   static constexpr bool kIntegers = false;
   template <typename T>
-  static T Apply(T x) { return std::log(x); }
+  static T Apply(T x) {
+    return std::log(x);
+  }
 };
 
 struct Sqrt {
   static constexpr bool kIntegers = false;
   template <typename T>
-  static T Apply(T x) { return std::sqrt(x); }
+  static T Apply(T x) {
+    return std::sqrt(x);
+  }
 };
 
 struct Rsqrt {
   static constexpr bool kIntegers = false;
   template <typename T>
-  static T Apply(T x) { return T(1) / std::sqrt(x); }
+  static T Apply(T x) {
+    return T(1) / std::sqrt(x);
+  }
 };
 
 struct Square {

@@ -13,7 +13,7 @@ struct OpData {
   ActivationFunctionType act;
   bool keep_num_dims;
   int rows, in, out;
-  AlignedFloats packed;   // packed constant weights
+  AlignedFloats packed;     // packed constant weights
   int packed_scratch = -1;  // scratch index for runtime weights
 };
 
@@ -43,8 +43,7 @@ Status Prepare(KernelContext* context, Node* node) {
   char text[96];
   TWL_CHECK_ARG(data->in > 0 && elements % data->in == 0,
                 "input shape %s does not match weights [%d,%d]",
-                input->shape.ToString(text, sizeof(text)), data->out,
-                data->in);
+                input->shape.ToString(text, sizeof(text)), data->out, data->in);
   TWL_CHECK_ARG(!data->keep_num_dims ||
                     input->shape.dims[input->shape.rank - 1] == data->in,
                 "keep_num_dims needs input's last dim == %d", data->in);
@@ -88,8 +87,8 @@ Status Eval(KernelContext* context, Node* node) {
   float* out = output->data_as<float>();
   if (context->use_reference()) {
     GemmReference(data->rows, data->out, data->in, input->data_as<float>(),
-                  data->in, weights->data_as<float>(), data->in, out,
-                  data->out, 1, epilogue);
+                  data->in, weights->data_as<float>(), data->in, out, data->out,
+                  1, epilogue);
   } else {
     float* packed = data->packed.data();
     if (data->packed_scratch >= 0) {

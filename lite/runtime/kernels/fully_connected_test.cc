@@ -47,9 +47,9 @@ TEST(FullyConnectedTest, OptimizedMatchesReference) {
   for (int batch : {1, 3, 9, 32}) {
     for (int in : {1, 17, 100}) {
       for (int out : {1, 15, 16, 33, 130}) {
-        for (auto act : {ActivationFunctionType::NONE,
-                         ActivationFunctionType::RELU6,
-                         ActivationFunctionType::TANH}) {
+        for (auto act :
+             {ActivationFunctionType::NONE, ActivationFunctionType::RELU6,
+              ActivationFunctionType::TANH}) {
           OpModel m;
           int x = m.AddInput(DataType::kFloat32, {batch, in});
           int w = m.AddConst<float>({out, in}, RandomFloats(out * in, in));

@@ -25,10 +25,9 @@ Status Prepare(KernelContext* context, Node* node) {
   const Tensor* indices = context->input(*node, 1);
   Tensor* output = context->output(*node, 0);
   TWL_CHECK_ARG(params->type == output->type, "params and output types differ");
-  TWL_CHECK_ARG(indices->type == DataType::kInt32 ||
-                    indices->type == DataType::kInt64,
-                "indices must be int32 or int64, got %s",
-                DataTypeName(indices->type));
+  TWL_CHECK_ARG(
+      indices->type == DataType::kInt32 || indices->type == DataType::kInt64,
+      "indices must be int32 or int64, got %s", DataTypeName(indices->type));
   const auto* options = GetOptions<schema::GatherOptions>(*node);
   TWL_RETURN_IF_ERROR(CheckRank(params, "params", 1, kMaxDims));
   TWL_RETURN_IF_ERROR(
@@ -45,7 +44,8 @@ Status Prepare(KernelContext* context, Node* node) {
   }
   d->batch_dims = b;
   Shape shape;
-  for (int i = 0; i < d->axis; ++i) shape.dims[shape.rank++] = params->shape.dims[i];
+  for (int i = 0; i < d->axis; ++i)
+    shape.dims[shape.rank++] = params->shape.dims[i];
   for (int i = b; i < indices->shape.rank; ++i) {
     TWL_CHECK_ARG(shape.rank < kMaxDims, "output rank too large");
     shape.dims[shape.rank++] = indices->shape.dims[i];
@@ -76,10 +76,9 @@ Status Gather(const OpData& d, const Tensor* params, const Tensor* indices,
       const uint8_t* src = in + ((b * outer + o) * axis_size) * inner;
       for (int64_t i = 0; i < per_batch; ++i) {
         int64_t k = idx[b * per_batch + i];
-        TWL_CHECK_ARG(k >= 0 && k < axis_size,
-                      "index %lld out of range [0, %lld)",
-                      static_cast<long long>(k),
-                      static_cast<long long>(axis_size));
+        TWL_CHECK_ARG(
+            k >= 0 && k < axis_size, "index %lld out of range [0, %lld)",
+            static_cast<long long>(k), static_cast<long long>(axis_size));
         if (inner != 0) memcpy(out, src + k * inner, inner);
         out += inner;
       }

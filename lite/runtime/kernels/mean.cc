@@ -56,8 +56,8 @@ Status Prepare(KernelContext* context, Node* node) {
 }
 
 template <typename T, typename Acc>
-void Mean(const OpData& d, const Shape& in_shape, const T* in, T* out,
-          Acc* acc, int64_t out_count) {
+void Mean(const OpData& d, const Shape& in_shape, const T* in, T* out, Acc* acc,
+          int64_t out_count) {
   for (int64_t i = 0; i < out_count; ++i) acc[i] = 0;
   int64_t n = in_shape.NumElements();
   int64_t index[kMaxDims] = {};
@@ -91,12 +91,13 @@ Status Eval(KernelContext* context, Node* node) {
   return DispatchNumeric(input->type, "MEAN", [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_same<T, float>::value) {
-      Mean<T, double>(d, input->shape, input->data_as<T>(), output->data_as<T>(),
-                      static_cast<double*>(scratch), output->num_elements());
+      Mean<T, double>(d, input->shape, input->data_as<T>(),
+                      output->data_as<T>(), static_cast<double*>(scratch),
+                      output->num_elements());
     } else {
       Mean<T, uint64_t>(d, input->shape, input->data_as<T>(),
-                       output->data_as<T>(), static_cast<uint64_t*>(scratch),
-                       output->num_elements());
+                        output->data_as<T>(), static_cast<uint64_t*>(scratch),
+                        output->num_elements());
     }
     return Status::Ok();
   });

@@ -19,8 +19,8 @@ TEST(PadTest, Rank2WithFill) {
   m.SetInput<float>(0, {1, 2, 3, 4});
   ASSERT_TRUE(m.Invoke().ok());
   EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{3, 4}));
-  EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{-1, -1, -1, -1, 1, 2,
-                                                       -1, -1, 3, 4, -1, -1}));
+  EXPECT_EQ(m.GetOutput<float>(0),
+            (std::vector<float>{-1, -1, -1, -1, 1, 2, -1, -1, 3, 4, -1, -1}));
 }
 
 TEST(PadTest, RejectsNegativePadding) {

@@ -71,8 +71,10 @@ void Reference(const OpData& d, const float* in, float* out) {
           int count = 0;
           for (int y = w.y0; y < w.y1; ++y)
             for (int x = w.x0; x < w.x1; ++x, ++count) {
-              float v = in[((static_cast<int64_t>(b) * d.in_h + y) * d.in_w +
-                            x) * d.channels + c];
+              float v =
+                  in[((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) *
+                         d.channels +
+                     c];
               acc = kMax ? std::max(acc, v) : acc + v;
             }
           if (!kMax) acc = count > 0 ? acc / count : 0.f;
@@ -80,37 +82,72 @@ void Reference(const OpData& d, const float* in, float* out) {
         }
 }
 
-template <bool kMax>
+// Channels are combined in blocks held in a local array of fixed size
+// (kC when the channel count is a compile-time constant, else 16), so the
+// inner loops have constant trip counts and stay in vector registers.
+template <bool kMax, int kC>
 void OptimizedRows(const OpData& d, const float* in, float* out,
                    int64_t row_begin, int64_t row_end) {
+  constexpr int kBlock = kC > 0 ? kC : 16;
   float low, high;
   ActivationRange(d.act, &low, &high);
-  const int channels = d.channels;
+  const int channels = kC > 0 ? kC : d.channels;
   for (int64_t row = row_begin; row < row_end; ++row) {
-    int b = static_cast<int>(row / d.out_h), oy = static_cast<int>(row % d.out_h);
+    int b = static_cast<int>(row / d.out_h),
+        oy = static_cast<int>(row % d.out_h);
     for (int ox = 0; ox < d.out_w; ++ox) {
       float* o = out + (row * d.out_w + ox) * channels;
       Window w = Clip(d, oy, ox);
-      for (int c = 0; c < channels; ++c) o[c] = kMax ? -FLT_MAX : 0.f;
-      for (int y = w.y0; y < w.y1; ++y) {
-        for (int x = w.x0; x < w.x1; ++x) {
-          const float* i =
-              in + ((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) *
-                       channels;
-          if (kMax) {
-            for (int c = 0; c < channels; ++c) o[c] = o[c] > i[c] ? o[c] : i[c];
-          } else {
-            for (int c = 0; c < channels; ++c) o[c] += i[c];
-          }
-        }
-      }
       int count = (w.y1 - w.y0) * (w.x1 - w.x0);
       float scale = kMax ? 1.f : (count > 0 ? 1.f / count : 0.f);
-      for (int c = 0; c < channels; ++c) {
-        float v = kMax ? o[c] : o[c] * scale;
-        o[c] = v < low ? low : (v > high ? high : v);
+      for (int c0 = 0; c0 < channels; c0 += kBlock) {
+        const int n = kC > 0 ? kC : std::min(kBlock, channels - c0);
+        float acc[kBlock];
+        for (int c = 0; c < kBlock; ++c) acc[c] = kMax ? -FLT_MAX : 0.f;
+        for (int y = w.y0; y < w.y1; ++y) {
+          const float* line =
+              in +
+              ((static_cast<int64_t>(b) * d.in_h + y) * d.in_w) * channels + c0;
+          for (int x = w.x0; x < w.x1; ++x) {
+            const float* i = line + static_cast<int64_t>(x) * channels;
+            if (n == kBlock) {
+              for (int c = 0; c < kBlock; ++c) {
+                acc[c] = kMax ? (acc[c] > i[c] ? acc[c] : i[c]) : acc[c] + i[c];
+              }
+            } else {
+              for (int c = 0; c < n; ++c) {
+                acc[c] = kMax ? (acc[c] > i[c] ? acc[c] : i[c]) : acc[c] + i[c];
+              }
+            }
+          }
+        }
+        for (int c = 0; c < n; ++c) {
+          float v = kMax ? acc[c] : acc[c] * scale;
+          o[c0 + c] = v < low ? low : (v > high ? high : v);
+        }
       }
     }
+  }
+}
+
+template <bool kMax>
+void OptimizedRowsAnyChannels(const OpData& d, const float* in, float* out,
+                              int64_t begin, int64_t end) {
+  switch (d.channels) {
+    case 1:
+      return OptimizedRows<kMax, 1>(d, in, out, begin, end);
+    case 2:
+      return OptimizedRows<kMax, 2>(d, in, out, begin, end);
+    case 3:
+      return OptimizedRows<kMax, 3>(d, in, out, begin, end);
+    case 4:
+      return OptimizedRows<kMax, 4>(d, in, out, begin, end);
+    case 6:
+      return OptimizedRows<kMax, 6>(d, in, out, begin, end);
+    case 8:
+      return OptimizedRows<kMax, 8>(d, in, out, begin, end);
+    default:
+      return OptimizedRows<kMax, 0>(d, in, out, begin, end);
   }
 }
 
@@ -128,9 +165,10 @@ Status Eval(KernelContext* context, Node* node) {
   int64_t per_row = static_cast<int64_t>(d.out_w) * d.channels * d.k_h * d.k_w;
   int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, per_row));
   ThreadPool* pool = context->thread_pool();
-  pool->ParallelFor(rows, grain, pool->num_threads(), [&](int64_t b, int64_t e) {
-    OptimizedRows<kMax>(d, in, out, b, e);
-  });
+  pool->ParallelFor(rows, grain, pool->num_threads(),
+                    [&](int64_t b, int64_t e) {
+                      OptimizedRowsAnyChannels<kMax>(d, in, out, b, e);
+                    });
   if (d.act == ActivationFunctionType::TANH ||
       d.act == ActivationFunctionType::SIGMOID) {
     ApplyActivationInPlace(out, output->num_elements(), d.act);
@@ -144,8 +182,8 @@ KernelRegistration Register_MAX_POOL_2D() {
   return {BuiltinOperator::MAX_POOL_2D, 1, Init, Free, Prepare, Eval<true>};
 }
 KernelRegistration Register_AVERAGE_POOL_2D() {
-  return {BuiltinOperator::AVERAGE_POOL_2D, 1, Init, Free, Prepare,
-          Eval<false>};
+  return {
+      BuiltinOperator::AVERAGE_POOL_2D, 1, Init, Free, Prepare, Eval<false>};
 }
 
 }  // namespace twl

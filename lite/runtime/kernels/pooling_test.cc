@@ -37,20 +37,22 @@ TEST(PoolingTest, HandComputed) {
 }
 
 TEST(PoolingTest, OptimizedMatchesReference) {
-  for (auto op : {BuiltinOperator::MAX_POOL_2D,
-                  BuiltinOperator::AVERAGE_POOL_2D}) {
+  for (auto op :
+       {BuiltinOperator::MAX_POOL_2D, BuiltinOperator::AVERAGE_POOL_2D}) {
     for (auto padding : {Padding::SAME, Padding::VALID}) {
       for (int k : {2, 3}) {
-        OpModel m;
-        int x = m.AddInput(DataType::kFloat32, {2, 13, 11, 19});
-        int y = m.AddOutput(DataType::kFloat32);
-        m.AddOp(op, {x}, {y},
-                m.builder().Pool2D(padding, 2, 1, k, k,
-                                   ActivationFunctionType::RELU));
-        ASSERT_TRUE(m.Build(2).ok());
-        m.SetInput<float>(0, RandomFloats(2 * 13 * 11 * 19, k));
-        ASSERT_TRUE(m.Invoke().ok());
-        ASSERT_EQ(m.CompareWithReference(), "");
+        for (int channels : {1, 3, 6, 16, 19, 40}) {
+          OpModel m;
+          int x = m.AddInput(DataType::kFloat32, {2, 13, 11, channels});
+          int y = m.AddOutput(DataType::kFloat32);
+          m.AddOp(op, {x}, {y},
+                  m.builder().Pool2D(padding, 2, 1, k, k,
+                                     ActivationFunctionType::RELU));
+          ASSERT_TRUE(m.Build(2).ok());
+          m.SetInput<float>(0, RandomFloats(2 * 13 * 11 * channels, k));
+          ASSERT_TRUE(m.Invoke().ok());
+          ASSERT_EQ(m.CompareWithReference(), "") << channels;
+        }
       }
     }
   }

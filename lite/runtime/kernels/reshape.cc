@@ -91,8 +91,8 @@ Status ExpandDimsPrepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckSameType(input, output));
   int64_t values[1];
   int count = 0;
-  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 1), "axis",
-                                       values, 1, &count));
+  TWL_RETURN_IF_ERROR(
+      ReadConstantInts(context->input(*node, 1), "axis", values, 1, &count));
   TWL_CHECK_ARG(count == 1, "axis must hold one value");
   const int rank = input->shape.rank;
   TWL_CHECK_ARG(rank < kMaxDims, "rank %d is already the maximum", rank);
@@ -120,15 +120,19 @@ Status CopyEval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_RESHAPE() {
-  return {BuiltinOperator::RESHAPE, 1, nullptr, nullptr, ReshapePrepare,
-          CopyEval};
+  return {BuiltinOperator::RESHAPE, 1,       nullptr, nullptr,
+          ReshapePrepare,           CopyEval};
 }
 KernelRegistration Register_SQUEEZE() {
-  return {BuiltinOperator::SQUEEZE, 1, nullptr, nullptr, SqueezePrepare,
-          CopyEval};
+  return {BuiltinOperator::SQUEEZE, 1,       nullptr, nullptr,
+          SqueezePrepare,           CopyEval};
 }
 KernelRegistration Register_EXPAND_DIMS() {
-  return {BuiltinOperator::EXPAND_DIMS, 1, nullptr, nullptr, ExpandDimsPrepare,
+  return {BuiltinOperator::EXPAND_DIMS,
+          1,
+          nullptr,
+          nullptr,
+          ExpandDimsPrepare,
           CopyEval};
 }
 

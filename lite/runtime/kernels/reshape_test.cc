@@ -23,9 +23,9 @@ TEST(ReshapeTest, InfersMinusOne) {
 }
 
 TEST(ReshapeTest, RejectsBadShapes) {
-  for (std::vector<int32_t> bad : {std::vector<int32_t>{5, 2},
-                                   std::vector<int32_t>{-1, -1},
-                                   std::vector<int32_t>{-2, 6}}) {
+  for (std::vector<int32_t> bad :
+       {std::vector<int32_t>{5, 2}, std::vector<int32_t>{-1, -1},
+        std::vector<int32_t>{-2, 6}}) {
     OpModel m;
     int x = m.AddInput(DataType::kFloat32, {12});
     int shape = m.AddConst<int32_t>({2}, bad);

@@ -32,10 +32,10 @@ Status SlicePrepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckTypes(input, output));
   int64_t begin[kMaxDims], size[kMaxDims];
   int nb = 0, ns = 0;
-  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 1), "begin",
-                                       begin, kMaxDims, &nb));
-  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 2), "size", size,
-                                       kMaxDims, &ns));
+  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 1), "begin", begin,
+                                       kMaxDims, &nb));
+  TWL_RETURN_IF_ERROR(
+      ReadConstantInts(context->input(*node, 2), "size", size, kMaxDims, &ns));
   const int rank = input->shape.rank;
   TWL_CHECK_ARG(nb == rank && ns == rank,
                 "begin and size need %d values, got %d and %d", rank, nb, ns);
@@ -43,11 +43,11 @@ Status SlicePrepare(KernelContext* context, Node* node) {
   for (int i = 0; i < rank; ++i) {
     int64_t dim = input->shape.dims[i];
     int64_t s = size[i] == -1 ? dim - begin[i] : size[i];
-    TWL_CHECK_ARG(begin[i] >= 0 && s >= 0 && begin[i] <= dim &&
-                      s <= dim - begin[i],
-                  "slice [%lld, +%lld) out of range for dim %d of size %lld",
-                  static_cast<long long>(begin[i]), static_cast<long long>(s),
-                  i, static_cast<long long>(dim));
+    TWL_CHECK_ARG(
+        begin[i] >= 0 && s >= 0 && begin[i] <= dim && s <= dim - begin[i],
+        "slice [%lld, +%lld) out of range for dim %d of size %lld",
+        static_cast<long long>(begin[i]), static_cast<long long>(s), i,
+        static_cast<long long>(dim));
     d->begin[i] = begin[i];
     d->stride[i] = 1;
     d->dense.dims[i] = static_cast<int32_t>(s);
@@ -65,8 +65,8 @@ Status StridedSlicePrepare(KernelContext* context, Node* node) {
   const auto* o = GetOptions<schema::StridedSliceOptions>(*node);
   int64_t begin[kMaxDims], end[kMaxDims], strides[kMaxDims];
   int nb = 0, ne = 0, ns = 0;
-  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 1), "begin",
-                                       begin, kMaxDims, &nb));
+  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 1), "begin", begin,
+                                       kMaxDims, &nb));
   TWL_RETURN_IF_ERROR(
       ReadConstantInts(context->input(*node, 2), "end", end, kMaxDims, &ne));
   TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 3), "strides",
@@ -112,9 +112,11 @@ Status StridedSlicePrepare(KernelContext* context, Node* node) {
     TWL_CHECK_ARG(s != 0, "stride %d is zero", i);
     if ((o->shrink_axis_mask() >> i) & 1) {
       int64_t b = begin[i] < 0 ? begin[i] + size : begin[i];
-      TWL_CHECK_ARG(b >= 0 && b < size, "shrink index %lld out of range for "
-                    "dim %d of size %lld", static_cast<long long>(begin[i]),
-                    dim, static_cast<long long>(size));
+      TWL_CHECK_ARG(b >= 0 && b < size,
+                    "shrink index %lld out of range for "
+                    "dim %d of size %lld",
+                    static_cast<long long>(begin[i]), dim,
+                    static_cast<long long>(size));
       d->begin[dim] = b;
       d->stride[dim] = 1;
       d->dense.dims[dim] = 1;
@@ -129,9 +131,9 @@ Status StridedSlicePrepare(KernelContext* context, Node* node) {
       return v < lo ? lo : (v > hi ? hi : v);
     };
     int64_t b = ((o->begin_mask() >> i) & 1) ? (s > 0 ? 0 : size - 1)
-                                              : normalize(begin[i]);
-    int64_t e = ((o->end_mask() >> i) & 1) ? (s > 0 ? size : -1)
-                                            : normalize(end[i]);
+                                             : normalize(begin[i]);
+    int64_t e =
+        ((o->end_mask() >> i) & 1) ? (s > 0 ? size : -1) : normalize(end[i]);
     int64_t n = s > 0 ? (e - b + s - 1) / s : (b - e + (-s) - 1) / (-s);
     if (n < 0) n = 0;
     d->begin[dim] = b;
@@ -178,8 +180,8 @@ KernelRegistration Register_SLICE() {
   return {BuiltinOperator::SLICE, 1, Init, Free, SlicePrepare, Eval};
 }
 KernelRegistration Register_STRIDED_SLICE() {
-  return {BuiltinOperator::STRIDED_SLICE, 1, Init, Free, StridedSlicePrepare,
-          Eval};
+  return {
+      BuiltinOperator::STRIDED_SLICE, 1, Init, Free, StridedSlicePrepare, Eval};
 }
 
 }  // namespace twl

@@ -58,20 +58,44 @@ void RunStridedSlice(const Spec& spec) {
 // Expected values from numpy on x = np.arange(24).reshape(2, 3, 4).
 TEST(StridedSliceTest, NumpyCases) {
   // x[1, :, ::2]
-  RunStridedSlice({{1, 0, 0}, {2, 0, 0}, {1, 1, 2}, 6, 6, 0, 0, 1, {3, 2},
+  RunStridedSlice({{1, 0, 0},
+                   {2, 0, 0},
+                   {1, 1, 2},
+                   6,
+                   6,
+                   0,
+                   0,
+                   1,
+                   {3, 2},
                    {12, 14, 16, 18, 20, 22}});
   // x[:, -1, ::-1]
-  RunStridedSlice({{0, -1, 0}, {0, 0, 0}, {1, 1, -1}, 5, 5, 0, 0, 2, {2, 4},
+  RunStridedSlice({{0, -1, 0},
+                   {0, 0, 0},
+                   {1, 1, -1},
+                   5,
+                   5,
+                   0,
+                   0,
+                   2,
+                   {2, 4},
                    {11, 10, 9, 8, 23, 22, 21, 20}});
   // x[..., 1]
-  RunStridedSlice({{0, 1}, {0, 2}, {1, 1}, 0, 0, 1, 0, 2, {2, 3},
-                   {1, 5, 9, 13, 17, 21}});
+  RunStridedSlice(
+      {{0, 1}, {0, 2}, {1, 1}, 0, 0, 1, 0, 2, {2, 3}, {1, 5, 9, 13, 17, 21}});
   // x[0, np.newaxis, 1:3, -2:]
-  RunStridedSlice({{0, 0, 1, -2}, {1, 0, 3, 0}, {1, 1, 1, 1}, 0, 8, 0, 2, 1,
-                   {1, 2, 2}, {6, 7, 10, 11}});
+  RunStridedSlice({{0, 0, 1, -2},
+                   {1, 0, 3, 0},
+                   {1, 1, 1, 1},
+                   0,
+                   8,
+                   0,
+                   2,
+                   1,
+                   {1, 2, 2},
+                   {6, 7, 10, 11}});
   // x[:, 5:1, :] -> empty middle dim (clamped)
-  RunStridedSlice({{0, 5, 0}, {0, 1, 0}, {1, 1, 1}, 5, 5, 0, 0, 0, {2, 0, 4},
-                   {}});
+  RunStridedSlice(
+      {{0, 5, 0}, {0, 1, 0}, {1, 1, 1}, 5, 5, 0, 0, 0, {2, 0, 4}, {}});
 }
 
 TEST(StridedSliceTest, RejectsZeroStride) {

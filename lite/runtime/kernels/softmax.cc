@@ -54,8 +54,8 @@ KernelRegistration Register_SOFTMAX() {
   return {BuiltinOperator::SOFTMAX, 1, nullptr, nullptr, Prepare, Eval<false>};
 }
 KernelRegistration Register_LOG_SOFTMAX() {
-  return {BuiltinOperator::LOG_SOFTMAX, 1, nullptr, nullptr, Prepare,
-          Eval<true>};
+  return {
+      BuiltinOperator::LOG_SOFTMAX, 1, nullptr, nullptr, Prepare, Eval<true>};
 }
 
 }  // namespace twl

@@ -43,8 +43,8 @@ int ModelBuilder::AddConstantBytes(DataType type,
                                    std::vector<uint8_t> bytes,
                                    const std::string& name) {
   buffers_.push_back(std::move(bytes));
-  tensors_.push_back({type, shape, {}, name,
-                      static_cast<uint32_t>(buffers_.size() - 1)});
+  tensors_.push_back(
+      {type, shape, {}, name, static_cast<uint32_t>(buffers_.size() - 1)});
   return static_cast<int>(tensors_.size()) - 1;
 }
 
@@ -180,11 +180,11 @@ Options ModelBuilder::BatchMatMul(bool adj_x, bool adj_y) {
 Options ModelBuilder::StridedSlice(int begin_mask, int end_mask,
                                    int ellipsis_mask, int new_axis_mask,
                                    int shrink_axis_mask) {
-  return {s::BuiltinOptions::StridedSliceOptions,
-          s::CreateStridedSliceOptions(fbb_, begin_mask, end_mask,
-                                       ellipsis_mask, new_axis_mask,
-                                       shrink_axis_mask)
-              .Union()};
+  return {
+      s::BuiltinOptions::StridedSliceOptions,
+      s::CreateStridedSliceOptions(fbb_, begin_mask, end_mask, ellipsis_mask,
+                                   new_axis_mask, shrink_axis_mask)
+          .Union()};
 }
 
 Options ModelBuilder::Squeeze(const std::vector<int32_t>& dims) {

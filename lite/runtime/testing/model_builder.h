@@ -34,7 +34,8 @@ class AlignedBytes {
  public:
   AlignedBytes() = default;
   AlignedBytes(const uint8_t* data, size_t size);
-  AlignedBytes(const AlignedBytes& other) : AlignedBytes(other.data_, other.size_) {}
+  AlignedBytes(const AlignedBytes& other)
+      : AlignedBytes(other.data_, other.size_) {}
   AlignedBytes& operator=(const AlignedBytes& other);
   ~AlignedBytes();
   uint8_t* data() { return data_; }
@@ -67,7 +68,8 @@ class ModelBuilder {
                   const std::vector<T>& values, const std::string& name = "") {
     std::vector<uint8_t> bytes(values.size() * sizeof(T));
     if (!bytes.empty()) memcpy(bytes.data(), values.data(), bytes.size());
-    return AddConstantBytes(DataTypeOf<T>::value, shape, std::move(bytes), name);
+    return AddConstantBytes(DataTypeOf<T>::value, shape, std::move(bytes),
+                            name);
   }
   int AddConstantBytes(DataType type, const std::vector<int32_t>& shape,
                        std::vector<uint8_t> bytes, const std::string& name);
@@ -99,8 +101,8 @@ class ModelBuilder {
                  int filter_w,
                  ActivationFunctionType act = ActivationFunctionType::NONE);
   Options Softmax(float beta = 1.0f);
-  Options Concatenation(int axis, ActivationFunctionType act =
-                                      ActivationFunctionType::NONE);
+  Options Concatenation(
+      int axis, ActivationFunctionType act = ActivationFunctionType::NONE);
   Options Reducer(bool keep_dims);
   Options Gather(int axis, int batch_dims = 0);
   Options BatchMatMul(bool adj_x, bool adj_y);

@@ -9,8 +9,9 @@ namespace testing {
 
 int OpModel::AddInput(DataType type, const std::vector<int32_t>& shape,
                       const std::string& name) {
-  int t = builder_.AddTensor(type, shape,
-                             name.empty() ? "input" + std::to_string(inputs_.size()) : name);
+  int t = builder_.AddTensor(
+      type, shape,
+      name.empty() ? "input" + std::to_string(inputs_.size()) : name);
   inputs_.push_back(t);
   return t;
 }

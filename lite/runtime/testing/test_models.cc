@@ -33,18 +33,17 @@ int AddDense(ModelBuilder& b, int input, int in, int out, int batch,
 
 }  // namespace
 
-AlignedBytes BuildMlp(const std::vector<int>& sizes, int batch,
-                      uint32_t seed) {
+AlignedBytes BuildMlp(const std::vector<int>& sizes, int batch, uint32_t seed) {
   ModelBuilder b;
   int x = b.AddTensor(DataType::kFloat32, {batch, sizes[0]}, "input",
                       {-1, sizes[0]});
   int h = x;
   for (size_t i = 1; i < sizes.size(); ++i) {
     bool last = i + 1 == sizes.size();
-    h = AddDense(b, h, sizes[i - 1], sizes[i], batch,
-                 last ? ActivationFunctionType::NONE
-                      : ActivationFunctionType::RELU,
-                 seed + 10 * i, "dense" + std::to_string(i));
+    h = AddDense(
+        b, h, sizes[i - 1], sizes[i], batch,
+        last ? ActivationFunctionType::NONE : ActivationFunctionType::RELU,
+        seed + 10 * i, "dense" + std::to_string(i));
   }
   int probs = b.AddTensor(DataType::kFloat32, {batch, sizes.back()}, "probs",
                           {-1, sizes.back()});
@@ -89,6 +88,65 @@ AlignedBytes BuildLeNet(int batch, uint32_t seed) {
   b.SetInputs({x});
   b.SetOutputs({h});
   b.AddSignature("serving_default", {{"image", x}}, {{"logits", h}});
+  return b.Finish();
+}
+
+// A model touching many ops, with small constant shape operands.
+AlignedBytes BuildManyOpsModel() {
+  ModelBuilder b;
+  auto f = DataType::kFloat32;
+  int x = b.AddTensor(f, {1, 6, 6, 2}, "x");
+  int w = b.AddConstant<float>({3, 3, 3, 2}, RandomFloats(54, 1));
+  int c = b.AddTensor(f, {}, "conv");
+  b.AddOperator(BuiltinOperator::CONV_2D, {x, w, -1}, {c},
+                b.Conv2D(Padding::SAME, 1, 1, ActivationFunctionType::RELU));
+  int dw = b.AddConstant<float>({1, 3, 3, 3}, RandomFloats(27, 2));
+  int d = b.AddTensor(f, {}, "dw");
+  b.AddOperator(BuiltinOperator::DEPTHWISE_CONV_2D, {c, dw}, {d},
+                b.DepthwiseConv2D(Padding::VALID, 1, 1, 1));
+  int p = b.AddTensor(f, {}, "pool");
+  b.AddOperator(BuiltinOperator::AVERAGE_POOL_2D, {d}, {p},
+                b.Pool2D(Padding::SAME, 2, 2, 2, 2));
+  int perm = b.AddConstant<int32_t>({4}, {0, 3, 1, 2});
+  int t = b.AddTensor(f, {}, "transpose");
+  b.AddOperator(BuiltinOperator::TRANSPOSE, {p, perm}, {t});
+  int pads = b.AddConstant<int32_t>({4, 2}, {0, 0, 0, 0, 1, 1, 0, 1});
+  int padded = b.AddTensor(f, {}, "pad");
+  b.AddOperator(BuiltinOperator::PAD, {t, pads}, {padded});
+  int begin = b.AddConstant<int32_t>({4}, {0, 0, 1, 0});
+  int end = b.AddConstant<int32_t>({4}, {0, 2, 4, 3});
+  int strides = b.AddConstant<int32_t>({4}, {1, 1, 1, 1});
+  int ss = b.AddTensor(f, {}, "strided");
+  b.AddOperator(BuiltinOperator::STRIDED_SLICE, {padded, begin, end, strides},
+                {ss}, b.StridedSlice(1, 1, 0, 0, 0));
+  int axes = b.AddConstant<int32_t>({1}, {1});
+  int mean = b.AddTensor(f, {}, "mean");
+  b.AddOperator(BuiltinOperator::MEAN, {ss, axes}, {mean}, b.Reducer(false));
+  int shape = b.AddConstant<int32_t>({2}, {1, -1});
+  int flat = b.AddTensor(f, {}, "flat");
+  b.AddOperator(BuiltinOperator::RESHAPE, {mean, shape}, {flat});
+  int cat = b.AddTensor(f, {}, "concat");
+  b.AddOperator(BuiltinOperator::CONCATENATION, {flat, flat}, {cat},
+                b.Concatenation(1));
+  int idx = b.AddConstant<int32_t>({3}, {0, 2, 1});
+  int g = b.AddTensor(f, {}, "gather");
+  b.AddOperator(BuiltinOperator::GATHER, {cat, idx}, {g}, b.Gather(1));
+  int e = b.AddTensor(f, {}, "exp");
+  b.AddOperator(BuiltinOperator::EXP, {g}, {e});
+  int sum = b.AddTensor(f, {}, "add");
+  b.AddOperator(BuiltinOperator::ADD, {e, g}, {sum},
+                b.Arithmetic(ActivationFunctionType::RELU6));
+  int axis = b.AddConstant<int32_t>({}, {1});
+  int am = b.AddTensor(DataType::kInt64, {}, "argmax");
+  b.AddOperator(BuiltinOperator::ARG_MAX, {sum, axis}, {am},
+                b.ArgMax(DataType::kInt64));
+  int mm = b.AddTensor(f, {}, "matmul");
+  b.AddOperator(BuiltinOperator::BATCH_MATMUL, {sum, sum}, {mm},
+                b.BatchMatMul(false, true));
+  int cast = b.AddTensor(DataType::kInt32, {}, "cast");
+  b.AddOperator(BuiltinOperator::CAST, {mm}, {cast});
+  b.SetInputs({x});
+  b.SetOutputs({am, cast});
   return b.Finish();
 }
 

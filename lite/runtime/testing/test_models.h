@@ -25,6 +25,11 @@ AlignedBytes BuildMlp(const std::vector<int>& sizes, int batch, uint32_t seed);
 // relu -> fc84 relu -> fc10.
 AlignedBytes BuildLeNet(int batch, uint32_t seed);
 
+// One input [1,6,6,2] through Conv2D, DepthwiseConv2D, AveragePool2D,
+// Transpose, Pad, StridedSlice, Mean, Reshape, Concatenation, Gather, Exp,
+// Add, ArgMax, BatchMatMul and Cast; outputs "argmax" and "cast".
+AlignedBytes BuildManyOpsModel();
+
 }  // namespace testing
 }  // namespace twl
 
