@@ -101,6 +101,7 @@ class LiteRunner:
             raise LiteError(message)
         self._check(lib.twl_interpreter_allocate_tensors(self._interpreter))
         self._shapes = [self._shape(t) for t in self._inputs()]
+        self._signature = _signature_names(model)
 
     def __del__(self):
         lib = getattr(self, "_lib", None)
@@ -133,11 +134,13 @@ class LiteRunner:
 
     @property
     def input_names(self):
-        return [self._name(t) for t in self._inputs()]
+        """Names of the inputs in the "serving_default" signature (tensor
+        names when the model has no signature), in input order."""
+        return self._signature[0] or [self._name(t) for t in self._inputs()]
 
     @property
     def output_names(self):
-        return [self._name(t) for t in self._outputs()]
+        return self._signature[1] or [self._name(t) for t in self._outputs()]
 
     def run(self, feeds):
         """`feeds`: {input tensor name: array} or a list in input order.
@@ -145,7 +148,7 @@ class LiteRunner:
         the interpreter (allocate_tensors again)."""
         lib = self._lib
         tensors = self._inputs()
-        names = [self._name(t) for t in tensors]
+        names = self.input_names
         if isinstance(feeds, dict):
             missing = [n for n in names if n not in feeds]
             extra = [n for n in feeds if n not in names]
@@ -171,8 +174,26 @@ class LiteRunner:
             self._check(lib.twl_tensor_copy_from_buffer(t, arr.ctypes.data, arr.nbytes))
         self._check(lib.twl_interpreter_invoke(self._interpreter))
         out = {}
-        for t in self._outputs():
+        for name, t in zip(self.output_names, self._outputs()):
             arr = np.empty(self._shape(t), _NUMPY_OF_TYPE[lib.twl_tensor_type(t)])
             self._check(lib.twl_tensor_copy_to_buffer(t, arr.ctypes.data, arr.nbytes))
-            out[self._name(t)] = arr
+            out[name] = arr
         return out
+
+
+def _signature_names(model):
+    """([input names], [output names]) of the model's first signature, in
+    the order of the subgraph's inputs/outputs (None when it has none)."""
+    from converters import twl_writer
+
+    m = twl_writer.read_model(model)
+    if m.SignatureDefsLength() == 0 or m.SubgraphsLength() == 0:
+        return None, None
+    sig, graph = m.SignatureDefs(0), m.Subgraphs(0)
+    ins = {sig.Inputs(i).TensorIndex(): sig.Inputs(i).Name().decode() for i in range(sig.InputsLength())}
+    outs = {sig.Outputs(i).TensorIndex(): sig.Outputs(i).Name().decode() for i in range(sig.OutputsLength())}
+    in_order = [graph.Inputs(i) for i in range(graph.InputsLength())]
+    out_order = [graph.Outputs(i) for i in range(graph.OutputsLength())]
+    if set(in_order) != set(ins) or set(out_order) != set(outs) or len(outs) != len(out_order):
+        return None, None
+    return [ins[i] for i in in_order], [outs[i] for i in out_order]
