@@ -130,11 +130,12 @@ def test_int_div_truncates_toward_zero(sess, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint8], ids=lambda d: np.dtype(d).name)
-def test_int_div_by_zero_is_zero(sess, dtype):
+def test_int_div_by_zero_is_an_error(sess, dtype):
+    # As in TensorFlow: an InvalidArgumentError naming the node, never a trap.
     x = tw.constant(np.array([5, 0, 3], dtype=dtype))
-    got = sess.run(tw.div(x, tw.constant(np.zeros(3, dtype=dtype))))
-    np.testing.assert_array_equal(got, np.zeros(3, dtype=dtype))
-    assert got.dtype == dtype
+    quotient = tw.div(x, tw.constant(np.zeros(3, dtype=dtype)), name="quotient")
+    with pytest.raises(tw.errors.InvalidArgumentError, match="Integer division by zero(.|\n)*quotient"):
+        sess.run(quotient)
 
 
 def test_float_div_by_zero_is_ieee(sess):

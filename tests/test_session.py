@@ -362,3 +362,15 @@ def test_pruning_does_not_run_unfetched_updates(sess):
     assert sess.run(v) == 0
     sess.run(inc)
     assert sess.run(v) == 1
+
+
+def test_placeholder_with_default_uses_its_input_unless_fed(sess):
+    default = tw.constant([1.0, 2.0])
+    x = tw.placeholder_with_default(default, [None], name="maybe_fed")
+    assert x.op.type == "PlaceholderWithDefault"
+    assert x.shape.as_list() == [None]
+    y = x * 2.0
+    np.testing.assert_array_equal(sess.run(y), [2.0, 4.0])
+    np.testing.assert_array_equal(sess.run(y, {x: [5.0, 6.0, 7.0]}), [10.0, 12.0, 14.0])
+    with pytest.raises(tw.errors.InvalidArgumentError, match="does not match the shape attr"):
+        tw.placeholder_with_default(default, [3])

@@ -1,5 +1,8 @@
 #include "core/kernels/cwise_ops.h"
 
+#include <cmath>
+#include <type_traits>
+
 namespace tensorweave {
 
 Status MakeBroadcastPlan(const TensorShape& x, const TensorShape& y,
@@ -88,24 +91,120 @@ struct MulFunctor : SameTypeFunctor {
     return x * y;
   }
 };
-// Integer division by zero has no value; it yields 0 rather than trapping
-// (the CPU would raise SIGFPE).
+// Integer ops below never see a zero divisor (kChecksDivisor); the most
+// negative value divided by -1 wraps instead of trapping.
 struct DivFunctor : SameTypeFunctor {
+  static constexpr bool kChecksDivisor = true;
   template <typename T>
   static T Apply(T x, T y) {
-    if constexpr (std::is_integral_v<T>) {
-      if (y == 0) return 0;
-      if constexpr (std::is_signed_v<T>) {
-        if (y == -1) return static_cast<T>(-x);
-      }
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      if (y == -1)
+        return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
     }
     return x / y;
   }
 };
-struct NegFunctor : SameTypeFunctor {
+struct FloorDivFunctor : SameTypeFunctor {
+  static constexpr bool kChecksDivisor = true;
   template <typename T>
-  static T Apply(T x) {
-    return -x;
+  static T Apply(T x, T y) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::floor(x / y);
+    } else if constexpr (std::is_signed_v<T>) {
+      if (y == -1)
+        return static_cast<T>(0 - static_cast<std::make_unsigned_t<T>>(x));
+      T q = x / y;
+      return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+    } else {
+      return x / y;
+    }
+  }
+};
+struct FloorModFunctor : SameTypeFunctor {
+  static constexpr bool kChecksDivisor = true;
+  template <typename T>
+  static T Apply(T x, T y) {
+    if constexpr (std::is_floating_point_v<T>) {
+      T r = std::fmod(x, y);
+      return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+    } else {
+      if (y == -1) return 0;
+      T r = x % y;
+      return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+    }
+  }
+};
+struct MaximumFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T x, T y) {
+    return x > y ? x : y;
+  }
+};
+struct MinimumFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T x, T y) {
+    return x < y ? x : y;
+  }
+};
+struct PowFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T x, T y) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::pow(x, y);
+    } else {
+      if (y < 0) {
+        // |x| > 1 to a negative power truncates to 0.
+        if (x == 1) return 1;
+        if (x == -1) return (y % 2 == 0) ? 1 : -1;
+        return 0;
+      }
+      using U = std::make_unsigned_t<T>;
+      U result = 1, base = static_cast<U>(x);
+      for (T e = y; e > 0; e >>= 1) {
+        if (e & 1) result *= base;
+        base *= base;
+      }
+      return static_cast<T>(result);
+    }
+  }
+};
+struct SquaredDifferenceFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T x, T y) {
+    T d = x - y;
+    return d * d;
+  }
+};
+
+// The *Grad ops: x is the forward output y, y the incoming gradient dy.
+struct TanhGradFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T y, T dy) {
+    return dy * (T(1) - y * y);
+  }
+};
+struct SigmoidGradFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T y, T dy) {
+    return dy * y * (T(1) - y);
+  }
+};
+struct SqrtGradFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T y, T dy) {
+    return dy * T(0.5) / y;
+  }
+};
+struct RsqrtGradFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T y, T dy) {
+    return dy * T(-0.5) * y * y * y;
+  }
+};
+struct ReciprocalGradFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T y, T dy) {
+    return -dy * y * y;
   }
 };
 
@@ -113,7 +212,28 @@ REGISTER_KERNEL(KernelDef("Add"), BinaryOp<AddFunctor, TW_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Sub"), BinaryOp<SubFunctor, TW_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Mul"), BinaryOp<MulFunctor, TW_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Div"), BinaryOp<DivFunctor, TW_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Neg"), UnaryOp<NegFunctor, TW_REAL_TYPES>);
+REGISTER_KERNEL(KernelDef("RealDiv"), BinaryOp<DivFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("FloorDiv"),
+                BinaryOp<FloorDivFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("FloorMod"),
+                BinaryOp<FloorModFunctor, TW_REAL_TYPES>);
+REGISTER_KERNEL(KernelDef("Maximum"),
+                BinaryOp<MaximumFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Minimum"),
+                BinaryOp<MinimumFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Pow"), BinaryOp<PowFunctor, TW_REAL_TYPES>);
+REGISTER_KERNEL(KernelDef("SquaredDifference"),
+                BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES>);
+REGISTER_KERNEL(KernelDef("TanhGrad"),
+                BinaryOp<TanhGradFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("SigmoidGrad"),
+                BinaryOp<SigmoidGradFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("SqrtGrad"),
+                BinaryOp<SqrtGradFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("RsqrtGrad"),
+                BinaryOp<RsqrtGradFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("ReciprocalGrad"),
+                BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES>);
 
 }  // namespace
 }  // namespace tensorweave

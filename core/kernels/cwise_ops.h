@@ -91,8 +91,20 @@ void ApplyBinary(OpKernelContext* ctx, const BroadcastPlan& plan, const T* x,
   });
 }
 
+// Integer division by zero has no value: ops whose functor sets
+// kChecksDivisor fail on a zero integer divisor instead of trapping.
+template <typename T>
+Status CheckNoZeroDivisor(const Tensor& y) {
+  const T* p = y.data<T>();
+  const int64_t n = y.num_elements();
+  bool zero = false;
+  for (int64_t i = 0; i < n; ++i) zero |= p[i] == T(0);
+  return zero ? errors::InvalidArgument("Integer division by zero")
+              : Status::OK();
+}
+
 // A kernel for a binary op whose functor is Functor::Apply<T>(x, y) and
-// whose output dtype is its input dtype (Out = T) unless Functor::kBoolOut.
+// whose output dtype is Functor::Output<T>.
 template <typename Functor, typename... Types>
 class BinaryOp : public OpKernel {
  public:
@@ -102,21 +114,25 @@ class BinaryOp : public OpKernel {
     const Tensor& y = ctx->input(1);
     BroadcastPlan plan;
     OP_REQUIRES_OK(ctx, MakeBroadcastPlan(x.shape(), y.shape(), &plan));
-    Tensor* out;
-    int forward = plan.kind == BroadcastPlan::kSameShape ||
-                          plan.kind == BroadcastPlan::kScalarY
-                      ? 0
-                      : 1;
-    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(
-                            forward, 0, plan.output, &out));
-    OP_REQUIRES_OK(ctx, DispatchType<Types...>(x.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     using Out = typename Functor::template Output<T>;
-                     ApplyBinary<T, Out>(ctx, plan, x.data<T>(), y.data<T>(),
-                                         out->data<Out>(),
-                                         Functor::template Apply<T>);
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<Types...>(x.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          using Out = typename Functor::template Output<T>;
+          if constexpr (Functor::kChecksDivisor && std::is_integral_v<T>) {
+            TW_RETURN_IF_ERROR(CheckNoZeroDivisor<T>(y));
+          }
+          // Work in place in whichever operand has the output's
+          // size (safe: each element is read before written).
+          const int forward =
+              x.num_elements() == plan.output.num_elements() ? 0 : 1;
+          Tensor* out;
+          TW_RETURN_IF_ERROR(ctx->forward_input_or_allocate_output(
+              forward, 0, plan.output, &out));
+          ApplyBinary<T, Out>(
+              ctx, plan, x.data<T>(), y.data<T>(), out->data<Out>(),
+              [](T a, T b) { return Functor::template Apply<T>(a, b); });
+          return Status::OK();
+        }));
   }
 };
 
@@ -148,6 +164,14 @@ class UnaryOp : public OpKernel {
 struct SameTypeFunctor {
   template <typename T>
   using Output = T;
+  static constexpr bool kChecksDivisor = false;
+};
+
+// Functors whose output is bool (comparisons).
+struct BoolOutFunctor {
+  template <typename T>
+  using Output = bool;
+  static constexpr bool kChecksDivisor = false;
 };
 
 }  // namespace tensorweave

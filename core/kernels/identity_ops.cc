@@ -19,6 +19,7 @@ class NoOp : public OpKernel {
 };
 
 REGISTER_KERNEL(KernelDef("Identity"), IdentityOp);
+REGISTER_KERNEL(KernelDef("PlaceholderWithDefault"), IdentityOp);
 REGISTER_KERNEL(KernelDef("NoOp"), NoOp);
 
 }  // namespace

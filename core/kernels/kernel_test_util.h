@@ -1,9 +1,9 @@
-// Running one small graph through a Session, for kernel tests.
+// Kernel test helper: runs one op on constant inputs in a session and
+// returns its outputs (or the failing status, shape errors included).
 #ifndef TENSORWEAVE_CORE_KERNELS_KERNEL_TEST_UTIL_H_
 #define TENSORWEAVE_CORE_KERNELS_KERNEL_TEST_UTIL_H_
 
 #include <memory>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,14 +14,55 @@
 namespace tensorweave {
 namespace test {
 
+// Inputs are Consts named in0, in1, ...; a list input is given by `lists`
+// (e.g. {3} makes the first three inputs one list argument, for AddN).
+inline Status RunOp(const std::string& op, const std::vector<Tensor>& inputs,
+                    const Attrs& attrs, std::vector<Tensor>* outputs,
+                    int num_outputs = 1, int intra_op_threads = 2,
+                    bool as_list = false) {
+  auto graph = std::make_shared<Graph>();
+  std::vector<std::string> names;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    names.push_back("in" + std::to_string(i));
+    AddConst(graph.get(), names.back(), inputs[i]);
+  }
+  Attrs all = attrs;
+  if (as_list) all["N"] = AttrInt(static_cast<int64_t>(inputs.size()));
+  TW_RETURN_IF_ERROR(TryAddOp(graph.get(), op, "op", names, all));
+  SessionOptions options;
+  options.inter_op_threads = 1;
+  options.intra_op_threads = intra_op_threads;
+  Session session(graph, options);
+  std::vector<std::string> fetches;
+  for (int i = 0; i < num_outputs; ++i) {
+    fetches.push_back("op:" + std::to_string(i));
+  }
+  return session.Run({}, fetches, {}, outputs);
+}
+
+// The single output of `op`; records a failure if it does not run.
+inline Tensor RunOne(const std::string& op, const std::vector<Tensor>& inputs,
+                     const Attrs& attrs = {}, int intra_op_threads = 2) {
+  std::vector<Tensor> out;
+  Status s = RunOp(op, inputs, attrs, &out, 1, intra_op_threads);
+  if (!s.ok()) {
+    ADD_FAILURE() << op << ": " << s.ToString();
+    return Tensor();
+  }
+  return out[0];
+}
+
 inline bool HasSubstr(const std::string& s, const std::string& sub) {
   return s.find(sub) != std::string::npos;
 }
 
 // Builds `op`(in0, in1, ...) where each input is a Placeholder of unknown
-// shape fed with `inputs[i]`, runs it and returns output 0.
-inline Status RunOp(const std::string& op, const std::vector<Tensor>& inputs,
-                    const Attrs& attrs, Tensor* out, int intra_op_threads = 1) {
+// shape fed with `inputs[i]` (so shape checks happen at run time), runs it
+// and returns output 0.
+inline Status RunOpOnPlaceholders(const std::string& op,
+                                  const std::vector<Tensor>& inputs,
+                                  const Attrs& attrs, Tensor* out,
+                                  int intra_op_threads = 1) {
   auto g = std::make_shared<Graph>();
   std::vector<std::string> names;
   std::vector<std::pair<std::string, Tensor>> feeds;
@@ -41,6 +82,10 @@ inline Status RunOp(const std::string& op, const std::vector<Tensor>& inputs,
   TW_RETURN_IF_ERROR(session.Run(feeds, {"op:0"}, {}, &outputs));
   *out = outputs[0];
   return Status::OK();
+}
+
+inline bool MessageHas(const Status& s, const std::string& fragment) {
+  return s.message().find(fragment) != std::string::npos;
 }
 
 }  // namespace test

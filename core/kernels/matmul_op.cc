@@ -1,8 +1,12 @@
-// MatMul: OpenBLAS for float32/float64 (split into row panels over the
-// intra-op pool), a plain loop for integers and as the reference.
+// MatMul: OpenBLAS for float32/float64 (split into one block of C per
+// thread of the intra-op pool), a plain loop for integers and as the
+// reference.
 #include "core/kernels/matmul_op.h"
 
 #include <cblas.h>
+
+#include <algorithm>
+#include <type_traits>
 
 #include "core/framework/op_kernel.h"
 #include "core/runtime/thread_pool.h"
@@ -28,37 +32,94 @@ template void ReferenceMatMul<float>(const float*, const float*, float*,
                                      int64_t, int64_t, int64_t, bool, bool);
 template void ReferenceMatMul<double>(const double*, const double*, double*,
                                       int64_t, int64_t, int64_t, bool, bool);
+template void ReferenceMatMul<int32_t>(const int32_t*, const int32_t*, int32_t*,
+                                       int64_t, int64_t, int64_t, bool, bool);
+template void ReferenceMatMul<int64_t>(const int64_t*, const int64_t*, int64_t*,
+                                       int64_t, int64_t, int64_t, bool, bool);
 
 namespace {
 
-// Rows [r0, r1) of C = op(A) op(B) with BLAS.
+// The block of C = op(A) op(B) with rows [r0, r1) and columns [c0, c1), by
+// BLAS (which packs its operands into cache-sized panels itself).
 template <typename T>
-void BlasGemmRows(const T* a, const T* b, T* c, int64_t m, int64_t n, int64_t k,
-                  bool ta, bool tb, int64_t r0, int64_t r1) {
-  const int64_t rows = r1 - r0;
-  const T* a_rows = ta ? a + r0 : a + r0 * k;
+void BlasGemmBlock(const T* a, const T* b, T* c, int64_t m, int64_t n,
+                   int64_t k, bool ta, bool tb, int64_t r0, int64_t r1,
+                   int64_t c0, int64_t c1) {
+  const T* a_block = ta ? a + r0 : a + r0 * k;
+  const T* b_block = tb ? b + c0 * k : b + c0;
   const auto trans_a = ta ? CblasTrans : CblasNoTrans;
   const auto trans_b = tb ? CblasTrans : CblasNoTrans;
   const int lda = ta ? m : k, ldb = tb ? k : n;
+  T* c_block = c + r0 * n + c0;
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, trans_a, trans_b, rows, n, k, 1.0f, a_rows, lda,
-                b, ldb, 0.0f, c + r0 * n, n);
+    cblas_sgemm(CblasRowMajor, trans_a, trans_b, r1 - r0, c1 - c0, k, 1.0f,
+                a_block, lda, b_block, ldb, 0.0f, c_block, n);
   } else {
-    cblas_dgemm(CblasRowMajor, trans_a, trans_b, rows, n, k, 1.0, a_rows, lda,
-                b, ldb, 0.0, c + r0 * n, n);
+    cblas_dgemm(CblasRowMajor, trans_a, trans_b, r1 - r0, c1 - c0, k, 1.0,
+                a_block, lda, b_block, ldb, 0.0, c_block, n);
   }
 }
 
 struct BlasSingleThreaded {
-  // OpenBLAS's own threads would fight the session's pools: the kernel
-  // parallelizes over row panels itself.
+  // OpenBLAS's own threads would fight the session's pools: Gemm splits the
+  // work over the intra-op pool itself.
   BlasSingleThreaded() { openblas_set_num_threads(1); }
 };
+
+template <typename T>
+void BlasGemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m,
+              int64_t n, int64_t k, bool ta, bool tb) {
+  static BlasSingleThreaded once;
+  const int64_t parts = pool == nullptr ? 1 : pool->num_threads() + 1;
+  const int64_t flops = 2 * m * n * k;
+  if (parts == 1 || flops < (int64_t{1} << 22)) {
+    BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, 0, m, 0, n);
+    return;
+  }
+  // One block per thread, split along the longer side of C (rows when
+  // equal: each thread then streams all of B once, through its own packed
+  // panels, and writes a contiguous part of C). min_block = extent / parts
+  // makes ParallelFor cut exactly `parts` blocks.
+  const bool by_rows = m >= n;
+  const int64_t extent = by_rows ? m : n;
+  const int64_t block = std::max<int64_t>(16, extent / parts);
+  pool->ParallelFor(extent, block, [&](int64_t begin, int64_t end) {
+    if (by_rows) {
+      BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, begin, end, 0, n);
+    } else {
+      BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, 0, m, begin, end);
+    }
+  });
+}
+
+}  // namespace
+
+template <typename T>
+void Gemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m, int64_t n,
+          int64_t k, bool transpose_a, bool transpose_b) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    std::fill(c, c + m * n, T(0));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    BlasGemm<T>(pool, a, b, c, m, n, k, transpose_a, transpose_b);
+  } else {
+    ReferenceMatMul<T>(a, b, c, m, n, k, transpose_a, transpose_b);
+  }
+}
+template void Gemm<float>(ThreadPool*, const float*, const float*, float*,
+                          int64_t, int64_t, int64_t, bool, bool);
+template void Gemm<double>(ThreadPool*, const double*, const double*, double*,
+                           int64_t, int64_t, int64_t, bool, bool);
+template void Gemm<int32_t>(ThreadPool*, const int32_t*, const int32_t*,
+                            int32_t*, int64_t, int64_t, int64_t, bool, bool);
+template void Gemm<int64_t>(ThreadPool*, const int64_t*, const int64_t*,
+                            int64_t*, int64_t, int64_t, int64_t, bool, bool);
+
+namespace {
 
 class MatMulOp : public OpKernel {
  public:
   explicit MatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    static BlasSingleThreaded once;
     ctx->SetStatus(ctx->GetAttr("transpose_a", &transpose_a_));
     ctx->SetStatus(ctx->GetAttr("transpose_b", &transpose_b_));
   }
@@ -81,41 +142,16 @@ class MatMulOp : public OpKernel {
                     ", In[1]: ", b.shape().ToString()));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
-    if (m == 0 || n == 0) return;
     OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(a.dtype(), [&](auto tag) {
                      using T = decltype(tag);
-                     if (k == 0) {
-                       std::fill(out->data<T>(), out->data<T>() + m * n, T(0));
-                     } else if constexpr (std::is_floating_point_v<T>) {
-                       ComputeBlas<T>(ctx, a.data<T>(), b.data<T>(),
-                                      out->data<T>(), m, n, k);
-                     } else {
-                       ReferenceMatMul<T>(a.data<T>(), b.data<T>(),
-                                          out->data<T>(), m, n, k, transpose_a_,
-                                          transpose_b_);
-                     }
+                     Gemm<T>(ctx->intra_op_pool(), a.data<T>(), b.data<T>(),
+                             out->data<T>(), m, n, k, transpose_a_,
+                             transpose_b_);
                      return Status::OK();
                    }));
   }
 
  private:
-  template <typename T>
-  void ComputeBlas(OpKernelContext* ctx, const T* a, const T* b, T* c,
-                   int64_t m, int64_t n, int64_t k) {
-    ThreadPool* pool = ctx->intra_op_pool();
-    const int64_t flops = 2 * m * n * k;
-    if (pool == nullptr || pool->num_threads() == 0 || flops < (1 << 22) ||
-        m < 32) {
-      BlasGemmRows<T>(a, b, c, m, n, k, transpose_a_, transpose_b_, 0, m);
-      return;
-    }
-    const int64_t parts = pool->num_threads() + 1;
-    const int64_t block = ((m + parts - 1) / parts + 7) / 8 * 8;
-    pool->ParallelFor(m, block, [&](int64_t r0, int64_t r1) {
-      BlasGemmRows<T>(a, b, c, m, n, k, transpose_a_, transpose_b_, r0, r1);
-    });
-  }
-
   bool transpose_a_ = false;
   bool transpose_b_ = false;
 };

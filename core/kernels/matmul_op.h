@@ -5,11 +5,20 @@
 
 namespace tensorweave {
 
+class ThreadPool;
+
 // The plain triple loop: C[m,n] = op(A) op(B), row-major; the oracle for the
 // optimized kernels.
 template <typename T>
 void ReferenceMatMul(const T* a, const T* b, T* c, int64_t m, int64_t n,
                      int64_t k, bool transpose_a, bool transpose_b);
+
+// C[m,n] = op(A) op(B), row-major, with the fastest kernel there is for T
+// (BLAS for float32/float64, split over `pool` when large; the reference
+// loop for integers). `pool` may be null. k == 0 gives zeros.
+template <typename T>
+void Gemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m, int64_t n,
+          int64_t k, bool transpose_a, bool transpose_b);
 
 }  // namespace tensorweave
 

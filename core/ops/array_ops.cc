@@ -1,5 +1,7 @@
-// Array ops: constants, placeholders, shapes and reshaping.
+// Array ops: constants, placeholders, shapes and reshaping, ranges and
+// tensors shaped like others.
 #include "core/framework/op_def.h"
+#include "core/framework/range.h"
 #include "core/framework/shape_inference.h"
 
 namespace tensorweave {
@@ -87,6 +89,32 @@ Status FillShape(InferenceContext* c) {
   return Status::OK();
 }
 
+Status SizeShape(InferenceContext* c) {
+  c->set_output(0, PartialShape({}));
+  return Status::OK();
+}
+
+// Range: the length when start, limit and delta are constants.
+Status RangeShape(InferenceContext* c) {
+  PartialShape unused;
+  for (int i = 0; i < 3; ++i) TW_RETURN_IF_ERROR(c->WithRank(i, 0, &unused));
+  const Tensor* start = c->input_value(0);
+  const Tensor* limit = c->input_value(1);
+  const Tensor* delta = c->input_value(2);
+  if (start == nullptr || limit == nullptr || delta == nullptr) {
+    c->set_output(0, PartialShape::Unknown(1));
+    return Status::OK();
+  }
+  int64_t size = -1;
+  TW_RETURN_IF_ERROR(DispatchType<TW_REAL_TYPES>(start->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    return RangeSize<T>(start->data<T>()[0], limit->data<T>()[0],
+                        delta->data<T>()[0], &size);
+  }));
+  c->set_output(0, PartialShape({size}));
+  return Status::OK();
+}
+
 }  // namespace
 
 REGISTER_OP("Const")
@@ -102,6 +130,26 @@ REGISTER_OP("Placeholder")
     .Attr("shape: shape = unknown")
     .SetShapeFn(PlaceholderShape)
     .Doc("A tensor that must be fed: running it without a feed is an error.");
+
+REGISTER_OP("PlaceholderWithDefault")
+    .Input("input: dtype")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("shape: shape")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialShape shape;
+      TW_RETURN_IF_ERROR(c->GetAttr("shape", &shape));
+      if (!shape.IsCompatibleWith(c->input(0))) {
+        return errors::InvalidArgument("the default value's shape ",
+                                       c->input(0).ToString(),
+                                       " does not match the shape attr ",
+                                       shape.ToString());
+      }
+      c->set_output(0, shape);
+      return Status::OK();
+    })
+    .Doc("Its input, unless a value is fed for it (a placeholder with a "
+         "default).");
 
 REGISTER_OP("Identity")
     .Input("input: T")
@@ -135,5 +183,50 @@ REGISTER_OP("Fill")
     .Attr("index_type: {int32, int64} = int32")
     .SetShapeFn(FillShape)
     .Doc("A tensor of shape `dims` with every element `value`.");
+
+REGISTER_OP("ZerosLike")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {float32, float64, int32, int64, uint8, bool}")
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("Zeros (false) of the shape and dtype of x.");
+
+REGISTER_OP("OnesLike")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {float32, float64, int32, int64, uint8, bool}")
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("Ones (true) of the shape and dtype of x.");
+
+REGISTER_OP("StopGradient")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("Returns its input; gradients do not flow through it.");
+
+REGISTER_OP("Size")
+    .Input("input: T")
+    .Output("output: out_type")
+    .Attr("T: type")
+    .Attr("out_type: {int32, int64} = int32")
+    .SetShapeFn(SizeShape)
+    .Doc("The number of elements of input, as a scalar.");
+
+REGISTER_OP("Rank")
+    .Input("input: T")
+    .Output("output: int32")
+    .Attr("T: type")
+    .SetShapeFn(SizeShape)
+    .Doc("The number of dimensions of input, as a scalar.");
+
+REGISTER_OP("Range")
+    .Input("start: Tidx")
+    .Input("limit: Tidx")
+    .Input("delta: Tidx")
+    .Output("output: Tidx")
+    .Attr("Tidx: {float32, float64, int32, int64} = int32")
+    .SetShapeFn(RangeShape)
+    .Doc("start, start + delta, ... up to but not including limit.");
 
 }  // namespace tensorweave

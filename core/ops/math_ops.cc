@@ -23,6 +23,195 @@ Status MatMulShape(InferenceContext* c) {
   return Status::OK();
 }
 
+// Select (TF1's tf.where(c, t, e)): t and e of one shape; the condition is a
+// scalar, of that shape, or a vector picking whole rows of t and e.
+Status SelectShape(InferenceContext* c) {
+  PartialShape data;
+  TW_RETURN_IF_ERROR(c->input(1).Merge(c->input(2), &data));
+  const PartialShape& cond = c->input(0);
+  if (cond.known_rank() && data.known_rank() && cond.rank() != 0) {
+    if (cond.rank() == 1 && data.rank() > 1) {
+      if (cond.dim(0) >= 0 && data.dim(0) >= 0 && cond.dim(0) != data.dim(0)) {
+        return errors::InvalidArgument(
+            "Select: a vector condition of length ", cond.dim(0),
+            " must match the first dimension of t and e, ", data.ToString());
+      }
+    } else if (!cond.IsCompatibleWith(data)) {
+      return errors::InvalidArgument(
+          "Select: the condition must be a scalar, a vector over the first "
+          "dimension, or of the shape of t and e; got ",
+          cond.ToString(), " and ", data.ToString());
+    }
+  }
+  c->set_output(0, data);
+  return Status::OK();
+}
+
+Status SelectV2Shape(InferenceContext* c) {
+  PartialShape te, out;
+  TW_RETURN_IF_ERROR(
+      InferenceContext::BroadcastShapes(c->input(1), c->input(2), &te));
+  TW_RETURN_IF_ERROR(InferenceContext::BroadcastShapes(c->input(0), te, &out));
+  c->set_output(0, out);
+  return Status::OK();
+}
+
+Status AddNShape(InferenceContext* c) {
+  PartialShape out = c->input(0);
+  for (int i = 1; i < c->num_inputs(); ++i) {
+    Status s = out.Merge(c->input(i), &out);
+    if (!s.ok()) {
+      return errors::InvalidArgument(
+          "AddN: all inputs must have one shape, got ", c->InputShapesString());
+    }
+  }
+  c->set_output(0, out);
+  return Status::OK();
+}
+
+Status ClipByValueShape(InferenceContext* c) {
+  const PartialShape& t = c->input(0);
+  for (int i = 1; i < 3; ++i) {
+    const PartialShape& bound = c->input(i);
+    if (bound.known_rank() && bound.rank() != 0 && !bound.IsCompatibleWith(t)) {
+      return errors::InvalidArgument("ClipByValue: clip_value_",
+                                     i == 1 ? "min" : "max",
+                                     " must be a scalar or of the shape of t, ",
+                                     t.ToString(), ", got ", bound.ToString());
+    }
+  }
+  c->set_output(0, t);
+  return Status::OK();
+}
+
+Status ReductionShape(InferenceContext* c) {
+  bool keep_dims;
+  TW_RETURN_IF_ERROR(c->GetAttr("keep_dims", &keep_dims));
+  const PartialShape& in = c->input(0);
+  const PartialShape& axes_shape = c->input(1);
+  if (axes_shape.known_rank() && axes_shape.rank() > 1) {
+    return errors::InvalidArgument(
+        "reduction_indices must be a scalar or "
+        "a vector, got shape ",
+        axes_shape.ToString());
+  }
+  const Tensor* axes_value = c->input_value(1);
+  if (!in.known_rank() || axes_value == nullptr) {
+    if (in.known_rank() && keep_dims) {
+      c->set_output(0, PartialShape::Unknown(in.rank()));
+    } else {
+      c->set_output(0, PartialShape::UnknownRank());
+    }
+    return Status::OK();
+  }
+  std::vector<int64_t> axes;
+  TW_RETURN_IF_ERROR(ReadIndexVector(*axes_value, &axes));
+  std::vector<bool> reduced(in.rank(), false);
+  for (int64_t axis : axes) {
+    if (axis < -in.rank() || axis >= in.rank()) {
+      return errors::InvalidArgument("Invalid reduction dimension ", axis,
+                                     " for input with ", in.rank(),
+                                     " dimensions");
+    }
+    int64_t a = axis < 0 ? axis + in.rank() : axis;
+    if (reduced[a]) {
+      return errors::InvalidArgument("Duplicate reduction dimension ", axis);
+    }
+    reduced[a] = true;
+  }
+  std::vector<int64_t> dims;
+  for (int i = 0; i < in.rank(); ++i) {
+    if (!reduced[i]) {
+      dims.push_back(in.dim(i));
+    } else if (keep_dims) {
+      dims.push_back(1);
+    }
+  }
+  c->set_output(0, PartialShape(dims));
+  return Status::OK();
+}
+
+Status ArgReductionShape(InferenceContext* c) {
+  const PartialShape& in = c->input(0);
+  PartialShape unused;
+  TW_RETURN_IF_ERROR(c->WithRank(1, 0, &unused));
+  if (!in.known_rank()) {
+    c->set_output(0, PartialShape::UnknownRank());
+    return Status::OK();
+  }
+  if (in.rank() == 0) {
+    return errors::InvalidArgument("ArgMax/ArgMin need an input of rank >= 1");
+  }
+  const Tensor* axis_value = c->input_value(1);
+  if (axis_value == nullptr) {
+    c->set_output(0, PartialShape::Unknown(in.rank() - 1));
+    return Status::OK();
+  }
+  std::vector<int64_t> axis;
+  TW_RETURN_IF_ERROR(ReadIndexVector(*axis_value, &axis));
+  if (axis[0] < -in.rank() || axis[0] >= in.rank()) {
+    return errors::InvalidArgument("Invalid dimension ", axis[0],
+                                   " for input with ", in.rank(),
+                                   " dimensions");
+  }
+  int64_t a = axis[0] < 0 ? axis[0] + in.rank() : axis[0];
+  std::vector<int64_t> dims;
+  for (int i = 0; i < in.rank(); ++i) {
+    if (i != a) dims.push_back(in.dim(i));
+  }
+  c->set_output(0, PartialShape(dims));
+  return Status::OK();
+}
+
+Status BroadcastGradientArgsShape(InferenceContext* c) {
+  PartialShape unused;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 1, &unused));
+  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &unused));
+  c->set_output(0, PartialShape::Unknown(1));
+  c->set_output(1, PartialShape::Unknown(1));
+  return Status::OK();
+}
+
+// BatchMatMulV2: matrices in the last two dims, batch dims broadcast.
+Status BatchMatMulShape(InferenceContext* c) {
+  TW_RETURN_IF_ERROR(c->WithRankAtLeast(0, 2));
+  TW_RETURN_IF_ERROR(c->WithRankAtLeast(1, 2));
+  const PartialShape& x = c->input(0);
+  const PartialShape& y = c->input(1);
+  if (!x.known_rank() || !y.known_rank()) {
+    c->set_output(0, PartialShape::UnknownRank());
+    return Status::OK();
+  }
+  bool adj_x, adj_y;
+  TW_RETURN_IF_ERROR(c->GetAttr("adj_x", &adj_x));
+  TW_RETURN_IF_ERROR(c->GetAttr("adj_y", &adj_y));
+  const int xr = x.rank(), yr = y.rank();
+  int64_t m = x.dim(adj_x ? xr - 1 : xr - 2);
+  int64_t kx = x.dim(adj_x ? xr - 2 : xr - 1);
+  int64_t ky = y.dim(adj_y ? yr - 1 : yr - 2);
+  int64_t n = y.dim(adj_y ? yr - 2 : yr - 1);
+  if (kx >= 0 && ky >= 0 && kx != ky) {
+    return errors::InvalidArgument(
+        "BatchMatMul: inner dimensions must be equal, but are ", kx, " and ",
+        ky, " for shapes ", x.ToString(), " and ", y.ToString());
+  }
+  PartialShape batch;
+  Status s = InferenceContext::BroadcastShapes(
+      PartialShape(std::vector<int64_t>(x.dims().begin(), x.dims().end() - 2)),
+      PartialShape(std::vector<int64_t>(y.dims().begin(), y.dims().end() - 2)),
+      &batch);
+  if (!s.ok()) {
+    return errors::InvalidArgument(
+        "BatchMatMul: batch dimensions do not broadcast: ", x.ToString(),
+        " and ", y.ToString());
+  }
+  std::vector<int64_t> dims = batch.dims();
+  dims.push_back(m);
+  dims.push_back(n);
+  c->set_output(0, PartialShape(dims));
+  return Status::OK();
+}
+
 }  // namespace
 
 #define TW_BINARY_OP(Name, Types, DocText)    \
@@ -39,15 +228,107 @@ TW_BINARY_OP("Sub", "numbertype", "x - y, with numpy broadcasting.");
 TW_BINARY_OP("Mul", "numbertype", "x * y, with numpy broadcasting.");
 TW_BINARY_OP("Div", "numbertype",
              "x / y, with numpy broadcasting; integer division rounds toward "
-             "zero (use FloorDiv for Python's //).");
+             "zero (use FloorDiv for Python's //); an integer zero divisor is "
+             "an error.");
+TW_BINARY_OP("RealDiv", "numbertype",
+             "x / y, with numpy broadcasting (as Div; the op tf.truediv "
+             "emits for floats).");
+TW_BINARY_OP("FloorDiv", "numbertype",
+             "floor(x / y), with numpy broadcasting (Python's //); an integer "
+             "zero divisor is an error.");
+TW_BINARY_OP("FloorMod", "float32, float64, int32, int64",
+             "x - floor(x / y) * y, with numpy broadcasting (Python's %: the "
+             "result has the sign of y); an integer zero divisor is an "
+             "error.");
+TW_BINARY_OP("Maximum", "numbertype", "max(x, y), with numpy broadcasting.");
+TW_BINARY_OP("Minimum", "numbertype", "min(x, y), with numpy broadcasting.");
+TW_BINARY_OP("Pow", "float32, float64, int32, int64",
+             "x ** y, with numpy broadcasting; an integer to a negative "
+             "integer power truncates toward zero (1, -1 or 0).");
+TW_BINARY_OP("SquaredDifference", "float32, float64, int32, int64",
+             "(x - y) ** 2, with numpy broadcasting.");
+
+// The derivatives of unary ops written in terms of their outputs y and the
+// incoming gradient dy (TensorFlow's *Grad ops).
+TW_BINARY_OP("TanhGrad", "float32, float64", "dy * (1 - y * y), y = tanh(x).");
+TW_BINARY_OP("SigmoidGrad", "float32, float64",
+             "dy * y * (1 - y), y = sigmoid(x).");
+TW_BINARY_OP("SqrtGrad", "float32, float64", "dy * 0.5 / y, y = sqrt(x).");
+TW_BINARY_OP("RsqrtGrad", "float32, float64",
+             "dy * -0.5 * y ** 3, y = rsqrt(x).");
+TW_BINARY_OP("ReciprocalGrad", "float32, float64", "-dy * y * y, y = 1 / x.");
 #undef TW_BINARY_OP
 
-REGISTER_OP("Neg")
-    .Input("x: T")
-    .Output("y: T")
-    .Attr("T: {float32, float64, int32, int64}")
+#define TW_COMPARISON_OP(Name, Types, DocText) \
+  REGISTER_OP(Name)                            \
+      .Input("x: T")                           \
+      .Input("y: T")                           \
+      .Output("z: bool")                       \
+      .Attr("T: {" Types "}")                  \
+      .SetShapeFn(shape_fns::BroadcastBinary)  \
+      .Doc(DocText)
+
+TW_COMPARISON_OP("Equal", "float32, float64, int32, int64, uint8, bool",
+                 "x == y element-wise, with numpy broadcasting.");
+TW_COMPARISON_OP("NotEqual", "float32, float64, int32, int64, uint8, bool",
+                 "x != y element-wise, with numpy broadcasting.");
+TW_COMPARISON_OP("Less", "realnumbertype", "x < y, with numpy broadcasting.");
+TW_COMPARISON_OP("LessEqual", "realnumbertype",
+                 "x <= y, with numpy broadcasting.");
+TW_COMPARISON_OP("Greater", "realnumbertype",
+                 "x > y, with numpy broadcasting.");
+TW_COMPARISON_OP("GreaterEqual", "realnumbertype",
+                 "x >= y, with numpy broadcasting.");
+#undef TW_COMPARISON_OP
+
+REGISTER_OP("LogicalAnd")
+    .Input("x: bool")
+    .Input("y: bool")
+    .Output("z: bool")
+    .SetShapeFn(shape_fns::BroadcastBinary)
+    .Doc("x AND y element-wise, with numpy broadcasting.");
+
+REGISTER_OP("LogicalOr")
+    .Input("x: bool")
+    .Input("y: bool")
+    .Output("z: bool")
+    .SetShapeFn(shape_fns::BroadcastBinary)
+    .Doc("x OR y element-wise, with numpy broadcasting.");
+
+REGISTER_OP("LogicalNot")
+    .Input("x: bool")
+    .Output("y: bool")
     .SetShapeFn(shape_fns::Unchanged)
-    .Doc("-x, element-wise.");
+    .Doc("NOT x element-wise.");
+
+#define TW_UNARY_OP(Name, Types, DocText) \
+  REGISTER_OP(Name)                       \
+      .Input("x: T")                      \
+      .Output("y: T")                     \
+      .Attr("T: {" Types "}")             \
+      .SetShapeFn(shape_fns::Unchanged)   \
+      .Doc(DocText)
+
+TW_UNARY_OP("Neg", "float32, float64, int32, int64", "-x, element-wise.");
+TW_UNARY_OP("Abs", "float32, float64, int32, int64", "|x|, element-wise.");
+TW_UNARY_OP("Sign", "float32, float64, int32, int64",
+            "-1, 0 or 1 by the sign of x, element-wise (0 for NaN's sign "
+            "is NaN).");
+TW_UNARY_OP("Square", "float32, float64, int32, int64", "x * x, element-wise.");
+TW_UNARY_OP("Exp", "float32, float64", "e ** x, element-wise.");
+TW_UNARY_OP("Log", "float32, float64", "The natural logarithm of x.");
+TW_UNARY_OP("Log1p", "float32, float64", "log(1 + x), accurate near 0.");
+TW_UNARY_OP("Sqrt", "float32, float64", "The square root of x.");
+TW_UNARY_OP("Rsqrt", "float32, float64", "1 / sqrt(x).");
+TW_UNARY_OP("Reciprocal", "float32, float64", "1 / x.");
+TW_UNARY_OP("Tanh", "float32, float64", "The hyperbolic tangent of x.");
+TW_UNARY_OP("Sigmoid", "float32, float64", "1 / (1 + exp(-x)).");
+TW_UNARY_OP("Floor", "float32, float64", "The largest integer <= x.");
+TW_UNARY_OP("Ceil", "float32, float64", "The smallest integer >= x.");
+TW_UNARY_OP("Round", "float32, float64",
+            "x rounded to the nearest integer, halves to even (banker's "
+            "rounding, as TensorFlow and numpy).");
+#undef TW_UNARY_OP
 
 REGISTER_OP("Cast")
     .Input("x: SrcT")
@@ -69,5 +350,115 @@ REGISTER_OP("MatMul")
     .Attr("T: {float32, float64, int32, int64}")
     .SetShapeFn(MatMulShape)
     .Doc("The matrix product of a and b (each optionally transposed).");
+
+REGISTER_OP("Select")
+    .Input("condition: bool")
+    .Input("t: T")
+    .Input("e: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(SelectShape)
+    .Doc(
+        "t where condition, else e (TF1's where(c, t, e)): the condition is a "
+        "scalar, of the shape of t and e, or a vector choosing rows.");
+
+REGISTER_OP("SelectV2")
+    .Input("condition: bool")
+    .Input("t: T")
+    .Input("e: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn(SelectV2Shape)
+    .Doc("t where condition, else e, all three broadcast as numpy does.");
+
+REGISTER_OP("AddN")
+    .Input("inputs: N * T")
+    .Output("sum: T")
+    .Attr("N: int >= 1")
+    .Attr("T: {numbertype}")
+    .SetShapeFn(AddNShape)
+    .Doc("The element-wise sum of N tensors of one shape.");
+
+REGISTER_OP("ClipByValue")
+    .Input("t: T")
+    .Input("clip_value_min: T")
+    .Input("clip_value_max: T")
+    .Output("output: T")
+    .Attr("T: {numbertype}")
+    .SetShapeFn(ClipByValueShape)
+    .Doc(
+        "min(max(t, clip_value_min), clip_value_max); each bound is a scalar "
+        "or of the shape of t.");
+
+#define TW_REDUCTION_OP(Name, Types, DocText)                      \
+  REGISTER_OP(Name)                                                \
+      .Input("input: T")                                           \
+      .Input("reduction_indices: Tidx")                            \
+      .Output("output: T")                                         \
+      .Attr("keep_dims: bool = false")                             \
+      .Attr("T: {" Types "}")                                      \
+      .Attr("Tidx: {int32, int64} = int32")                        \
+      .SetShapeFn(ReductionShape)                                  \
+      .Doc(DocText                                                 \
+           " over the axes in reduction_indices (negative counts " \
+           "from the end; duplicates are an error); keep_dims "    \
+           "leaves them as size 1.")
+
+TW_REDUCTION_OP("Sum", "numbertype", "The sum");
+TW_REDUCTION_OP("Mean", "numbertype",
+                "The mean (integer means divide with truncation)");
+TW_REDUCTION_OP("Prod", "numbertype", "The product");
+TW_REDUCTION_OP("Max", "numbertype", "The maximum");
+TW_REDUCTION_OP("Min", "numbertype", "The minimum");
+TW_REDUCTION_OP("All", "bool", "The logical AND");
+TW_REDUCTION_OP("Any", "bool", "The logical OR");
+#undef TW_REDUCTION_OP
+
+REGISTER_OP("ArgMax")
+    .Input("input: T")
+    .Input("dimension: Tidx")
+    .Output("output: output_type")
+    .Attr("T: {numbertype}")
+    .Attr("Tidx: {int32, int64} = int32")
+    .Attr("output_type: {int32, int64} = int64")
+    .SetShapeFn(ArgReductionShape)
+    .Doc(
+        "The index of the largest value along `dimension` (the first on "
+        "ties).");
+
+REGISTER_OP("ArgMin")
+    .Input("input: T")
+    .Input("dimension: Tidx")
+    .Output("output: output_type")
+    .Attr("T: {numbertype}")
+    .Attr("Tidx: {int32, int64} = int32")
+    .Attr("output_type: {int32, int64} = int64")
+    .SetShapeFn(ArgReductionShape)
+    .Doc(
+        "The index of the smallest value along `dimension` (the first on "
+        "ties).");
+
+REGISTER_OP("BroadcastGradientArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Output("r1: T")
+    .Attr("T: {int32, int64} = int32")
+    .SetShapeFn(BroadcastGradientArgsShape)
+    .Doc(
+        "For shapes s0 and s1 that broadcast together: the axes of the "
+        "broadcast shape that the gradients of each must be summed over.");
+
+REGISTER_OP("BatchMatMulV2")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("output: T")
+    .Attr("T: {float32, float64, int32, int64}")
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .SetShapeFn(BatchMatMulShape)
+    .Doc(
+        "Matrix products over the last two dims of x and y (each optionally "
+        "transposed), the leading batch dims broadcast as numpy does.");
 
 }  // namespace tensorweave

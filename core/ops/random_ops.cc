@@ -14,18 +14,36 @@ Status RandomShape(InferenceContext* c) {
   return Status::OK();
 }
 
+Status MultinomialShape(InferenceContext* c) {
+  PartialShape logits, unused;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 2, &logits));
+  TW_RETURN_IF_ERROR(c->WithRank(1, 0, &unused));
+  int64_t num_samples = -1;
+  if (c->input_value(1) != nullptr) {
+    std::vector<int64_t> value;
+    TW_RETURN_IF_ERROR(ReadIndexVector(*c->input_value(1), &value));
+    num_samples = value[0];
+    if (num_samples < 0) {
+      return errors::InvalidArgument("num_samples should be nonnegative, got ",
+                                     num_samples);
+    }
+  }
+  c->set_output(0, PartialShape({logits.dim(0), num_samples}));
+  return Status::OK();
+}
+
 }  // namespace
 
-#define TW_RANDOM_OP(Name, DocText)          \
-  REGISTER_OP(Name)                          \
-      .Input("shape: T")                     \
-      .Output("output: dtype")               \
-      .Attr("seed: int = 0")                 \
-      .Attr("seed2: int = 0")                \
-      .Attr("dtype: {float32, float64}")     \
-      .Attr("T: {int32, int64}")             \
-      .SetIsStateful()                       \
-      .SetShapeFn(RandomShape)               \
+#define TW_RANDOM_OP(Name, DocText)      \
+  REGISTER_OP(Name)                      \
+      .Input("shape: T")                 \
+      .Output("output: dtype")           \
+      .Attr("seed: int = 0")             \
+      .Attr("seed2: int = 0")            \
+      .Attr("dtype: {float32, float64}") \
+      .Attr("T: {int32, int64}")         \
+      .SetIsStateful()                   \
+      .SetShapeFn(RandomShape)           \
       .Doc(DocText)
 
 TW_RANDOM_OP("RandomUniform", "Uniform values in [0, 1).");
@@ -34,5 +52,29 @@ TW_RANDOM_OP("TruncatedNormal",
              "Normal values, mean 0, stddev 1, redrawn when more than 2 "
              "stddevs from the mean.");
 #undef TW_RANDOM_OP
+
+REGISTER_OP("RandomShuffle")
+    .Input("value: T")
+    .Output("output: T")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("value with its slices along dimension 0 in a random order.");
+
+REGISTER_OP("Multinomial")
+    .Input("logits: T")
+    .Input("num_samples: int32")
+    .Output("output: output_dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: {float32, float64}")
+    .Attr("output_dtype: {int32, int64} = int64")
+    .SetIsStateful()
+    .SetShapeFn(MultinomialShape)
+    .Doc(
+        "num_samples class indices per row of logits [batch, classes], "
+        "drawn with probabilities softmax(logits[row]).");
 
 }  // namespace tensorweave

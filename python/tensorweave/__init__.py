@@ -16,6 +16,7 @@ public names on purpose.
 """
 
 from tensorweave import errors
+from tensorweave import math
 from tensorweave._src.client.session import ConfigProto
 from tensorweave._src.client.session import InteractiveSession
 from tensorweave._src.client.session import Session
@@ -47,13 +48,37 @@ from tensorweave._src.framework.ops import name_scope
 from tensorweave._src.framework.ops import reset_default_graph
 from tensorweave._src.framework.random_seed import set_random_seed
 from tensorweave._src.framework.tensor_shape import TensorShape
+from tensorweave._src.ops.array_ops import concat
+from tensorweave._src.ops.array_ops import constant_value
+from tensorweave._src.ops.array_ops import expand_dims
 from tensorweave._src.ops.array_ops import fill
+from tensorweave._src.ops.array_ops import gather
 from tensorweave._src.ops.array_ops import identity
+from tensorweave._src.ops.array_ops import invert_permutation
+from tensorweave._src.ops.array_ops import newaxis
+from tensorweave._src.ops.array_ops import one_hot
 from tensorweave._src.ops.array_ops import ones
+from tensorweave._src.ops.array_ops import ones_like
+from tensorweave._src.ops.array_ops import pad
 from tensorweave._src.ops.array_ops import placeholder
+from tensorweave._src.ops.array_ops import placeholder_with_default
+from tensorweave._src.ops.array_ops import range
+from tensorweave._src.ops.array_ops import rank
 from tensorweave._src.ops.array_ops import reshape
 from tensorweave._src.ops.array_ops import shape
+from tensorweave._src.ops.array_ops import size
+from tensorweave._src.ops.array_ops import slice
+from tensorweave._src.ops.array_ops import split
+from tensorweave._src.ops.array_ops import squeeze
+from tensorweave._src.ops.array_ops import stack
+from tensorweave._src.ops.array_ops import stop_gradient
+from tensorweave._src.ops.array_ops import strided_slice
+from tensorweave._src.ops.array_ops import tile
+from tensorweave._src.ops.array_ops import transpose
+from tensorweave._src.ops.array_ops import unsorted_segment_sum
+from tensorweave._src.ops.array_ops import unstack
 from tensorweave._src.ops.array_ops import zeros
+from tensorweave._src.ops.array_ops import zeros_like
 from tensorweave._src.ops.constant_op import constant
 from tensorweave._src.ops.gradients_impl import NotDifferentiable
 from tensorweave._src.ops.gradients_impl import RegisterGradient
@@ -68,17 +93,63 @@ from tensorweave._src.ops.init_ops import random_uniform_initializer
 from tensorweave._src.ops.init_ops import truncated_normal_initializer
 from tensorweave._src.ops.init_ops import variance_scaling_initializer
 from tensorweave._src.ops.init_ops import zeros_initializer
+from tensorweave._src.ops.math_ops import abs  # noqa: A004
 from tensorweave._src.ops.math_ops import add
+from tensorweave._src.ops.math_ops import add_n
+from tensorweave._src.ops.math_ops import argmax
+from tensorweave._src.ops.math_ops import argmin
 from tensorweave._src.ops.math_ops import cast
+from tensorweave._src.ops.math_ops import ceil
+from tensorweave._src.ops.math_ops import clip_by_value
 from tensorweave._src.ops.math_ops import div
 from tensorweave._src.ops.math_ops import divide
+from tensorweave._src.ops.math_ops import equal
+from tensorweave._src.ops.math_ops import exp
+from tensorweave._src.ops.math_ops import floor
+from tensorweave._src.ops.math_ops import floordiv
+from tensorweave._src.ops.math_ops import floormod
+from tensorweave._src.ops.math_ops import greater
+from tensorweave._src.ops.math_ops import greater_equal
+from tensorweave._src.ops.math_ops import less
+from tensorweave._src.ops.math_ops import less_equal
+from tensorweave._src.ops.math_ops import log
+from tensorweave._src.ops.math_ops import log1p
+from tensorweave._src.ops.math_ops import logical_and
+from tensorweave._src.ops.math_ops import logical_not
+from tensorweave._src.ops.math_ops import logical_or
 from tensorweave._src.ops.math_ops import matmul
+from tensorweave._src.ops.math_ops import maximum
+from tensorweave._src.ops.math_ops import minimum
+from tensorweave._src.ops.math_ops import mod
 from tensorweave._src.ops.math_ops import multiply
 from tensorweave._src.ops.math_ops import negative
+from tensorweave._src.ops.math_ops import not_equal
+from tensorweave._src.ops.math_ops import pow  # noqa: A004
+from tensorweave._src.ops.math_ops import realdiv
+from tensorweave._src.ops.math_ops import reciprocal
+from tensorweave._src.ops.math_ops import reduce_all
+from tensorweave._src.ops.math_ops import reduce_any
+from tensorweave._src.ops.math_ops import reduce_max
+from tensorweave._src.ops.math_ops import reduce_mean
+from tensorweave._src.ops.math_ops import reduce_min
+from tensorweave._src.ops.math_ops import reduce_prod
+from tensorweave._src.ops.math_ops import reduce_sum
+from tensorweave._src.ops.math_ops import round  # noqa: A004
+from tensorweave._src.ops.math_ops import rsqrt
+from tensorweave._src.ops.math_ops import sigmoid
+from tensorweave._src.ops.math_ops import sign
+from tensorweave._src.ops.math_ops import sqrt
+from tensorweave._src.ops.math_ops import square
+from tensorweave._src.ops.math_ops import squared_difference
 from tensorweave._src.ops.math_ops import subtract
+from tensorweave._src.ops.math_ops import tanh
 from tensorweave._src.ops.math_ops import to_float
 from tensorweave._src.ops.math_ops import truediv
+from tensorweave._src.ops.math_ops import where
+from tensorweave._src.ops.math_ops import where_v2
+from tensorweave._src.ops.random_ops import multinomial
 from tensorweave._src.ops.random_ops import random_normal
+from tensorweave._src.ops.random_ops import random_shuffle
 from tensorweave._src.ops.random_ops import random_uniform
 from tensorweave._src.ops.random_ops import truncated_normal
 from tensorweave._src.ops.state_ops import assign
@@ -103,11 +174,14 @@ from tensorweave._src.training.gradient_clipping import global_norm
 # Gradient functions register themselves when imported.
 from tensorweave._src.ops import array_grad as _array_grad  # noqa: F401
 from tensorweave._src.ops import math_grad as _math_grad  # noqa: F401
+from tensorweave._src.ops import nn_grad as _nn_grad  # noqa: F401
 from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
 from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 
 from tensorweave import train  # noqa: E402 - the tw.train namespace
+
+from tensorweave import nn  # noqa: E402 - after the ops it re-exports
 
 __version__ = "0.1.0"
 

@@ -1,12 +1,340 @@
-"""Gradients of math ops."""
+"""Gradients of math ops.
 
+Broadcasting binary ops sum each operand's gradient over the axes it was
+broadcast along (BroadcastGradientArgs when shapes are only known at run
+time, worked out here when they are static), then reshape it back.
+"""
+
+import numpy as np
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import constant_op
 from tensorweave._src.ops import gradients_impl
 from tensorweave._src.ops import math_ops
+
+
+def _static_reduction_axes(out_dims, in_dims):
+    """Axes of out_dims that an operand of in_dims was broadcast along."""
+    offset = len(out_dims) - len(in_dims)
+    return [
+        i for i, d in enumerate(out_dims) if i < offset or (in_dims[i - offset] == 1 and d != 1)
+    ]
+
+
+def _sum_to_shape_of(grad, x):
+    """grad (of a broadcast shape) summed down to the shape of x."""
+    if grad is None:
+        return None
+    gs, xs = grad.shape, x.shape
+    if gs.is_fully_defined() and xs.is_fully_defined():
+        g_dims, x_dims = gs.as_list(), xs.as_list()
+        if g_dims == x_dims:
+            return grad
+        axes = _static_reduction_axes(g_dims, x_dims)
+        if axes:
+            grad = math_ops.reduce_sum(grad, axes)
+        if grad.shape.as_list() != x_dims:
+            grad = array_ops.reshape(grad, x_dims)
+        return grad
+    shape_x = array_ops.shape(x)
+    axes, _ = math_ops.broadcast_gradient_args(shape_x, array_ops.shape(grad))
+    return array_ops.reshape(math_ops.reduce_sum(grad, axes), shape_x)
+
+
+def _binary_result(op, gx, gy):
+    x, y = op.inputs
+    return [_sum_to_shape_of(gx, x), _sum_to_shape_of(gy, y)]
+
+
+def _scalar(value, dtype):
+    return constant_op.constant(value, dtype=dtype)
+
+
+@gradients_impl.RegisterGradient("Add")
+def _add_grad(op, grad):
+    return _binary_result(op, grad, grad)
+
+
+@gradients_impl.RegisterGradient("Sub")
+def _sub_grad(op, grad):
+    return _binary_result(op, grad, math_ops.negative(grad))
+
+
+@gradients_impl.RegisterGradient("Mul")
+def _mul_grad(op, grad):
+    x, y = op.inputs
+    return _binary_result(op, grad * y, x * grad)
+
+
+def _div_grad(op, grad):
+    x, y = op.inputs
+    gx = math_ops.realdiv(grad, y)
+    gy = grad * math_ops.realdiv(math_ops.realdiv(math_ops.negative(x), y), y)
+    return _binary_result(op, gx, gy)
+
+
+gradients_impl.RegisterGradient("Div")(_div_grad)
+gradients_impl.RegisterGradient("RealDiv")(_div_grad)
+
+
+@gradients_impl.RegisterGradient("FloorDiv")
+def _floordiv_grad(op, grad):
+    # Piecewise constant: zero almost everywhere.
+    return [None, None]
+
+
+@gradients_impl.RegisterGradient("FloorMod")
+def _floormod_grad(op, grad):
+    x, y = op.inputs
+    return _binary_result(op, grad, math_ops.negative(grad) * math_ops.floordiv(x, y))
+
+
+def _select_mask(mask, grad):
+    return grad * math_ops.cast(mask, grad.dtype)
+
+
+@gradients_impl.RegisterGradient("Maximum")
+def _maximum_grad(op, grad):
+    x, y = op.inputs
+    mask = math_ops.greater_equal(x, y)
+    return _binary_result(op, _select_mask(mask, grad), _select_mask(math_ops.logical_not(mask), grad))
+
+
+@gradients_impl.RegisterGradient("Minimum")
+def _minimum_grad(op, grad):
+    x, y = op.inputs
+    mask = math_ops.less_equal(x, y)
+    return _binary_result(op, _select_mask(mask, grad), _select_mask(math_ops.logical_not(mask), grad))
+
+
+@gradients_impl.RegisterGradient("Pow")
+def _pow_grad(op, grad):
+    x, y = op.inputs
+    z = op.outputs[0]
+    one = _scalar(1, x.dtype)
+    gx = grad * y * math_ops.pow(x, y - one)
+    # d/dy x**y = x**y log x, taken as 0 where x <= 0 (as TensorFlow).
+    positive = math_ops.greater(x, _scalar(0, x.dtype))
+    safe_x = math_ops.where_v2(positive, x, one)
+    log_x = math_ops.where_v2(positive, math_ops.log(safe_x), _scalar(0, x.dtype))
+    return _binary_result(op, gx, grad * z * log_x)
+
+
+@gradients_impl.RegisterGradient("SquaredDifference")
+def _squared_difference_grad(op, grad):
+    x, y = op.inputs
+    gx = grad * (_scalar(2, x.dtype) * (x - y))
+    return _binary_result(op, gx, math_ops.negative(gx))
+
+
+for _op in (
+    "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
+    "LogicalOr", "LogicalNot", "Sign", "Floor", "Ceil", "Round", "All", "Any", "ArgMax",
+    "ArgMin", "BroadcastGradientArgs",
+):
+    gradients_impl.NotDifferentiable(_op)
+
+
+@gradients_impl.RegisterGradient("Select")
+def _select_grad(op, grad):
+    c = op.inputs[0]
+    zeros = array_ops.zeros(array_ops.shape(grad), dtype=grad.dtype)
+    return [None, math_ops.where(c, grad, zeros), math_ops.where(c, zeros, grad)]
+
+
+@gradients_impl.RegisterGradient("SelectV2")
+def _select_v2_grad(op, grad):
+    c, t, e = op.inputs
+    zero = _scalar(0, grad.dtype)
+    gt = math_ops.where_v2(c, grad, zero)
+    ge = math_ops.where_v2(c, zero, grad)
+    return [None, _sum_to_shape_of(gt, t), _sum_to_shape_of(ge, e)]
+
+
+@gradients_impl.RegisterGradient("AddN")
+def _add_n_grad(op, grad):
+    return [grad] * len(op.inputs)
+
+
+@gradients_impl.RegisterGradient("ClipByValue")
+def _clip_by_value_grad(op, grad):
+    t, lo, hi = op.inputs
+    below = math_ops.less(t, lo)
+    above = math_ops.greater(t, hi)
+    inside = math_ops.logical_not(math_ops.logical_or(below, above))
+    return [
+        _select_mask(inside, grad),
+        _sum_to_shape_of(_select_mask(below, grad), lo),
+        _sum_to_shape_of(_select_mask(above, grad), hi),
+    ]
+
+
+# --- unary ------------------------------------------------------------------
 
 
 @gradients_impl.RegisterGradient("Neg")
 def _neg_grad(op, grad):
     return [math_ops.negative(grad)]
+
+
+@gradients_impl.RegisterGradient("Abs")
+def _abs_grad(op, grad):
+    return [grad * math_ops.sign(op.inputs[0])]
+
+
+@gradients_impl.RegisterGradient("Square")
+def _square_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * (_scalar(2, x.dtype) * x)]
+
+
+@gradients_impl.RegisterGradient("Exp")
+def _exp_grad(op, grad):
+    return [grad * op.outputs[0]]
+
+
+@gradients_impl.RegisterGradient("Log")
+def _log_grad(op, grad):
+    return [grad * math_ops.reciprocal(op.inputs[0])]
+
+
+@gradients_impl.RegisterGradient("Log1p")
+def _log1p_grad(op, grad):
+    x = op.inputs[0]
+    return [grad * math_ops.reciprocal(_scalar(1, x.dtype) + x)]
+
+
+def _grad_op(op_type, y, dy):
+    from tensorweave._src.framework import ops
+
+    return ops.get_default_graph()._create_op(op_type, [y, dy]).outputs[0]
+
+
+def _register_unary_via_grad_op(forward, grad_op):
+    @gradients_impl.RegisterGradient(forward)
+    def _grad(op, grad):
+        return [_grad_op(grad_op, op.outputs[0], grad)]
+
+    return _grad
+
+
+for _forward in ("Tanh", "Sigmoid", "Sqrt", "Rsqrt", "Reciprocal"):
+    _register_unary_via_grad_op(_forward, _forward + "Grad")
+
+
+# Second derivatives: each *Grad op is f(y) * dy.
+@gradients_impl.RegisterGradient("TanhGrad")
+def _tanh_grad_grad(op, grad):
+    y, dy = op.inputs
+    return [grad * dy * _scalar(-2, y.dtype) * y, _grad_op("TanhGrad", y, grad)]
+
+
+@gradients_impl.RegisterGradient("SigmoidGrad")
+def _sigmoid_grad_grad(op, grad):
+    y, dy = op.inputs
+    one, two = _scalar(1, y.dtype), _scalar(2, y.dtype)
+    return [grad * dy * (one - two * y), _grad_op("SigmoidGrad", y, grad)]
+
+
+@gradients_impl.RegisterGradient("SqrtGrad")
+def _sqrt_grad_grad(op, grad):
+    y, dy = op.inputs
+    return [
+        grad * dy * _scalar(-0.5, y.dtype) * math_ops.reciprocal(y * y),
+        _grad_op("SqrtGrad", y, grad),
+    ]
+
+
+@gradients_impl.RegisterGradient("RsqrtGrad")
+def _rsqrt_grad_grad(op, grad):
+    y, dy = op.inputs
+    return [grad * dy * _scalar(-1.5, y.dtype) * y * y, _grad_op("RsqrtGrad", y, grad)]
+
+
+@gradients_impl.RegisterGradient("ReciprocalGrad")
+def _reciprocal_grad_grad(op, grad):
+    y, dy = op.inputs
+    return [grad * dy * _scalar(-2, y.dtype) * y, _grad_op("ReciprocalGrad", y, grad)]
+
+
+# --- reductions -------------------------------------------------------------
+
+
+def _kept_shape(op):
+    """The reduction's output shape with reduced axes kept as 1 (a Tensor or a list)."""
+    x, axes = op.inputs
+    rank = x.shape.ndims
+    if rank is None:
+        raise NotImplementedError(
+            f"The gradient of {op.type} ('{op.name}') needs the input's rank to be known"
+        )
+    if axes.op.type == "Const" and x.shape.is_fully_defined():
+        reduced = {int(a) % rank if rank else 0 for a in np.ravel(axes.op.get_attr("value"))}
+        return [1 if i in reduced else d for i, d in enumerate(x.shape.as_list())]
+    axes = math_ops.cast(axes, dtypes.int32)
+    positions = constant_op.constant(np.arange(rank, dtype=np.int32).reshape(-1, 1))
+    normalized = array_ops.reshape(math_ops.floormod(axes, _scalar(max(rank, 1), dtypes.int32)), [1, -1])
+    mask = math_ops.reduce_any(math_ops.equal(positions, normalized), axis=1)
+    return math_ops.where_v2(mask, _scalar(1, dtypes.int32), array_ops.shape(x))
+
+
+def _broadcast_to_input(op, grad):
+    """grad of the reduction's output, broadcast back to the input's shape."""
+    x = op.inputs[0]
+    g = array_ops.reshape(grad, _kept_shape(op))
+    if x.shape.is_fully_defined() and g.shape.as_list() == x.shape.as_list():
+        return g
+    return g + array_ops.zeros(array_ops.shape(x), dtype=grad.dtype)
+
+
+@gradients_impl.RegisterGradient("Sum")
+def _sum_grad(op, grad):
+    return [_broadcast_to_input(op, grad), None]
+
+
+def _reduced_count(op, dtype):
+    x, y = op.inputs[0], op.outputs[0]
+    if x.shape.is_fully_defined() and y.shape.is_fully_defined():
+        count = max(int(np.prod(x.shape.as_list())), 1) // max(int(np.prod(y.shape.as_list())), 1)
+        return _scalar(count, dtype)
+    size_x = math_ops.reduce_prod(array_ops.shape(x))
+    size_y = math_ops.maximum(math_ops.reduce_prod(array_ops.shape(y)), _scalar(1, dtypes.int32))
+    return math_ops.cast(math_ops.floordiv(size_x, size_y), dtype)
+
+
+@gradients_impl.RegisterGradient("Mean")
+def _mean_grad(op, grad):
+    g = _broadcast_to_input(op, grad)
+    return [math_ops.realdiv(g, _reduced_count(op, g.dtype)), None]
+
+
+@gradients_impl.RegisterGradient("Prod")
+def _prod_grad(op, grad):
+    # prod / x for each element: exact where x != 0 (a zero input gives a
+    # non-finite gradient, unlike TensorFlow's cumprod formulation).
+    x = op.inputs[0]
+    g = _broadcast_to_input(op, grad)
+    y = array_ops.reshape(op.outputs[0], _kept_shape(op))
+    return [math_ops.realdiv(g * y, x), None]
+
+
+def _min_or_max_grad(op, grad):
+    x = op.inputs[0]
+    y = array_ops.reshape(op.outputs[0], _kept_shape(op))
+    indicators = math_ops.cast(math_ops.equal(x, y), grad.dtype)
+    count = array_ops.reshape(
+        math_ops.reduce_sum(indicators, op.inputs[1], keepdims=False), _kept_shape(op)
+    )
+    g = array_ops.reshape(grad, _kept_shape(op))
+    return [math_ops.realdiv(indicators, count) * g, None]
+
+
+gradients_impl.RegisterGradient("Max")(_min_or_max_grad)
+gradients_impl.RegisterGradient("Min")(_min_or_max_grad)
+
+
+# --- matrix products ----------------------------------------------------------
 
 
 @gradients_impl.RegisterGradient("MatMul")
@@ -23,6 +351,30 @@ def _matmul_grad(op, grad):
         math_ops.matmul(b, grad, transpose_a=True, transpose_b=True),
         math_ops.matmul(grad, a, transpose_a=True, transpose_b=True),
     ]
+
+
+def _batch_matmul(x, y, adj_x, adj_y):
+    from tensorweave._src.framework import ops
+
+    return ops.get_default_graph()._create_op(
+        "BatchMatMulV2", [x, y], {"adj_x": adj_x, "adj_y": adj_y}
+    ).outputs[0]
+
+
+@gradients_impl.RegisterGradient("BatchMatMulV2")
+def _batch_matmul_grad(op, grad):
+    x, y = op.inputs
+    ax, ay = op.get_attr("adj_x"), op.get_attr("adj_y")
+    if not ax and not ay:
+        gx, gy = _batch_matmul(grad, y, False, True), _batch_matmul(x, grad, True, False)
+    elif not ax and ay:
+        gx, gy = _batch_matmul(grad, y, False, False), _batch_matmul(grad, x, True, False)
+    elif ax and not ay:
+        gx, gy = _batch_matmul(y, grad, False, True), _batch_matmul(x, grad, False, False)
+    else:
+        gx, gy = _batch_matmul(y, grad, True, True), _batch_matmul(grad, x, True, True)
+    # Sum over the batch dims each operand was broadcast along.
+    return [_sum_to_shape_of(gx, x), _sum_to_shape_of(gy, y)]
 
 
 @gradients_impl.RegisterGradient("Cast")

@@ -3,6 +3,7 @@
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
+from tensorweave._src.ops import constant_op
 
 
 def _binary_operands(x, y):
@@ -81,8 +82,8 @@ def truediv(x, y, name=None):
         with graph.name_scope(name or "truediv") as scope:
             x = cast(x, dtypes.float64)
             y = cast(y, dtypes.float64)
-            return graph._create_op("Div", [x, y], name=scope).outputs[0]
-    return ops.get_default_graph()._create_op("Div", [x, y], name=name or "truediv").outputs[0]
+            return graph._create_op("RealDiv", [x, y], name=scope).outputs[0]
+    return ops.get_default_graph()._create_op("RealDiv", [x, y], name=name or "truediv").outputs[0]
 
 
 divide = truediv
@@ -112,8 +113,13 @@ def to_float(x, name="ToFloat"):
     return cast(x, dtypes.float32, name=name)
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
-    """The matrix product of `a` and `b` (2-D).
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, name=None):
+    """The matrix product of `a` and `b`.
+
+    Rank-2 operands use the MatMul op; higher (or unknown) ranks use
+    BatchMatMulV2: products over the last two dims, the leading batch dims
+    broadcast as numpy does. For real dtypes adjoint means transpose.
 
     Example:
       >>> import tensorweave as tw
@@ -122,16 +128,506 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
       [[11.]]
     """
     a, b = _binary_operands(a, b)
-    return (
-        ops.get_default_graph()
-        ._create_op(
+    transpose_a = bool(transpose_a or adjoint_a)
+    transpose_b = bool(transpose_b or adjoint_b)
+    graph = ops.get_default_graph()
+    if a.shape.ndims == 2 and b.shape.ndims == 2:
+        return graph._create_op(
             "MatMul",
             [a, b],
-            {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)},
+            {"transpose_a": transpose_a, "transpose_b": transpose_b},
             name=name or "MatMul",
-        )
+        ).outputs[0]
+    return graph._create_op(
+        "BatchMatMulV2", [a, b], {"adj_x": transpose_a, "adj_y": transpose_b},
+        name=name or "MatMul"
+    ).outputs[0]
+
+
+def _unary(op_type, x, name):
+    x = ops.convert_to_tensor(x)
+    return ops.get_default_graph()._create_op(op_type, [x], name=name or op_type).outputs[0]
+
+
+def realdiv(x, y, name=None):
+    """x / y for real dtypes (the RealDiv op), with numpy broadcasting."""
+    return _binary("RealDiv", x, y, name)
+
+
+def floordiv(x, y, name=None):
+    """floor(x / y) element-wise (Python's //), with numpy broadcasting.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.floordiv([7, -7], 2)))
+      [ 3 -4]
+    """
+    return _binary("FloorDiv", x, y, name)
+
+
+def floormod(x, y, name=None):
+    """x - floor(x / y) * y element-wise (Python's %: the sign of y).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.floormod([7, -7], 3)))
+      [1 2]
+    """
+    return _binary("FloorMod", x, y, name)
+
+
+mod = floormod
+
+
+def maximum(x, y, name=None):
+    """max(x, y) element-wise, with numpy broadcasting.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.maximum([1, 5], 3)))
+      [3 5]
+    """
+    return _binary("Maximum", x, y, name)
+
+
+def minimum(x, y, name=None):
+    """min(x, y) element-wise, with numpy broadcasting."""
+    return _binary("Minimum", x, y, name)
+
+
+def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
+    """x ** y element-wise, with numpy broadcasting.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.pow([2.0, 3.0], 2.0)))
+      [4. 9.]
+    """
+    return _binary("Pow", x, y, name)
+
+
+def squared_difference(x, y, name=None):
+    """(x - y) ** 2 element-wise, with numpy broadcasting."""
+    return _binary("SquaredDifference", x, y, name)
+
+
+def equal(x, y, name=None):
+    """x == y element-wise (a bool tensor), with numpy broadcasting.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.equal([1, 2], 2)))
+      [False  True]
+    """
+    return _binary("Equal", x, y, name)
+
+
+def not_equal(x, y, name=None):
+    """x != y element-wise (a bool tensor), with numpy broadcasting."""
+    return _binary("NotEqual", x, y, name)
+
+
+def less(x, y, name=None):
+    """x < y element-wise (a bool tensor), with numpy broadcasting."""
+    return _binary("Less", x, y, name)
+
+
+def less_equal(x, y, name=None):
+    """x <= y element-wise (a bool tensor), with numpy broadcasting."""
+    return _binary("LessEqual", x, y, name)
+
+
+def greater(x, y, name=None):
+    """x > y element-wise (a bool tensor), with numpy broadcasting."""
+    return _binary("Greater", x, y, name)
+
+
+def greater_equal(x, y, name=None):
+    """x >= y element-wise (a bool tensor), with numpy broadcasting."""
+    return _binary("GreaterEqual", x, y, name)
+
+
+def logical_and(x, y, name=None):
+    """x AND y for bool tensors, with numpy broadcasting.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.logical_and([True, True], [True, False])))
+      [ True False]
+    """
+    return _binary("LogicalAnd", x, y, name)
+
+
+def logical_or(x, y, name=None):
+    """x OR y for bool tensors, with numpy broadcasting."""
+    return _binary("LogicalOr", x, y, name)
+
+
+def logical_not(x, name=None):
+    """NOT x for a bool tensor."""
+    return _unary("LogicalNot", x, name)
+
+
+def where(condition, x=None, y=None, name=None):
+    """TF1's where: with x and y, picks x where condition else y (the Select
+    op: condition is a scalar, of x's shape, or a vector choosing rows of x);
+    with the condition alone, the indices of its true elements.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.where([True, False], [1, 2], [10, 20])))
+      [ 1 20]
+    """
+    graph = ops.get_default_graph()
+    if x is None and y is None:
+        # The coordinates of the true (non-zero) elements: int64 [num_true, rank].
+        c = ops.convert_to_tensor(condition)
+        return graph._create_op("Where", [c], name=name or "Where").outputs[0]
+    if x is None or y is None:
+        raise ValueError("where: x and y must both be given, or neither")
+    c = ops.convert_to_tensor(condition, dtype=dtypes.bool)
+    x, y = _binary_operands(x, y)
+    return graph._create_op("Select", [c, x, y], name=name or "Select").outputs[0]
+
+
+def where_v2(condition, x=None, y=None, name=None):
+    """TF2's where: x where condition else y, all three broadcast together
+    (the SelectV2 op); with the condition alone, as `where`.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.where_v2([[True], [False]], [1, 2], 0)))
+      [[1 2]
+       [0 0]]
+    """
+    if x is None and y is None:
+        return where(condition, name=name)
+    if x is None or y is None:
+        raise ValueError("where_v2: x and y must both be given, or neither")
+    c = ops.convert_to_tensor(condition, dtype=dtypes.bool)
+    x, y = _binary_operands(x, y)
+    return (
+        ops.get_default_graph()._create_op("SelectV2", [c, x, y], name=name or "SelectV2").outputs[0]
+    )
+
+
+def add_n(inputs, name=None):
+    """The element-wise sum of a list of tensors of one shape and dtype.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.add_n([[1, 2], [3, 4], [5, 6]])))
+      [ 9 12]
+    """
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError("add_n needs a non-empty list of tensors")
+    tensors = [ops.convert_to_tensor(t) for t in inputs]
+    if any(t.dtype != tensors[0].dtype for t in tensors):
+        raise _TypeMismatch(
+            None, None,
+            "add_n: inputs have different dtypes: " + ", ".join(t.dtype.name for t in tensors))
+    if len(tensors) == 1 and name is None:
+        return tensors[0]
+    return ops.get_default_graph()._create_op("AddN", [tensors], name=name or "AddN").outputs[0]
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """t clipped to [clip_value_min, clip_value_max] (each a scalar or of t's shape).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.clip_by_value([-2.0, 0.5, 3.0], -1.0, 1.0)))
+      [-1.   0.5  1. ]
+    """
+    t = ops.convert_to_tensor(t)
+    lo = _convert_like(clip_value_min, t.dtype)
+    hi = _convert_like(clip_value_max, t.dtype)
+    return (
+        ops.get_default_graph()
+        ._create_op("ClipByValue", [t, lo, hi], name=name or "clip_by_value")
         .outputs[0]
     )
+
+
+def abs(x, name=None):  # noqa: A001 - TensorFlow's name
+    """|x| element-wise.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.abs([-1.5, 2.0])))
+      [1.5 2. ]
+    """
+    return _unary("Abs", x, name)
+
+
+def sign(x, name=None):
+    """-1, 0 or 1 element-wise by the sign of x."""
+    return _unary("Sign", x, name)
+
+
+def exp(x, name=None):
+    """e ** x element-wise.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.exp(0.0)))
+      1.0
+    """
+    return _unary("Exp", x, name)
+
+
+def log(x, name=None):
+    """The natural logarithm, element-wise."""
+    return _unary("Log", x, name)
+
+
+def log1p(x, name=None):
+    """log(1 + x) element-wise, accurate for small x."""
+    return _unary("Log1p", x, name)
+
+
+def sqrt(x, name=None):
+    """The square root, element-wise.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.sqrt([4.0, 9.0])))
+      [2. 3.]
+    """
+    return _unary("Sqrt", x, name)
+
+
+def rsqrt(x, name=None):
+    """1 / sqrt(x) element-wise."""
+    return _unary("Rsqrt", x, name)
+
+
+def square(x, name=None):
+    """x * x element-wise."""
+    return _unary("Square", x, name)
+
+
+def reciprocal(x, name=None):
+    """1 / x element-wise."""
+    return _unary("Reciprocal", x, name)
+
+
+def tanh(x, name=None):
+    """The hyperbolic tangent, element-wise.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.tanh(0.0)))
+      0.0
+    """
+    return _unary("Tanh", x, name)
+
+
+def sigmoid(x, name=None):
+    """1 / (1 + exp(-x)) element-wise.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.sigmoid(0.0)))
+      0.5
+    """
+    return _unary("Sigmoid", x, name)
+
+
+def floor(x, name=None):
+    """The largest integer <= x, element-wise."""
+    return _unary("Floor", x, name)
+
+
+def ceil(x, name=None):
+    """The smallest integer >= x, element-wise."""
+    return _unary("Ceil", x, name)
+
+
+def round(x, name=None):  # noqa: A001 - TensorFlow's name
+    """x rounded to the nearest integer, halves to even (banker's rounding).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.round([0.5, 1.5, 2.5, -0.5])))
+      [ 0.  2.  2. -0.]
+    """
+    x = ops.convert_to_tensor(x)
+    if x.dtype.is_integer:
+        return x
+    return _unary("Round", x, name)
+
+
+# --- reductions -------------------------------------------------------------
+
+
+def _reduction_axis(axis, reduction_indices, what):
+    if axis is not None and reduction_indices is not None:
+        raise ValueError(f"{what}: give axis or reduction_indices, not both")
+    return axis if axis is not None else reduction_indices
+
+
+def _keepdims(keepdims, keep_dims, what):
+    if keepdims is not None and keep_dims is not None and bool(keepdims) != bool(keep_dims):
+        raise ValueError(f"{what}: keepdims and keep_dims disagree")
+    value = keepdims if keepdims is not None else keep_dims
+    return bool(value) if value is not None else False
+
+
+def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims):
+    what = name or op_type
+    x = ops.convert_to_tensor(input_tensor)
+    axis = _reduction_axis(axis, reduction_indices, what)
+    keep = _keepdims(keepdims, keep_dims, what)
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or op_type) as scope:
+        if axis is None:
+            rank = x.shape.ndims
+            if rank is None:
+                # Unknown rank: reduce the flattened tensor over its one axis.
+                from tensorweave._src.ops import array_ops
+
+                flat = array_ops.reshape(x, [-1])
+                zero = constant_op.constant(0, dtype=dtypes.int32, name="axis")
+                out = graph._create_op(op_type, [flat, zero], {"keep_dims": False}).outputs[0]
+                if not keep:
+                    return array_ops.identity(out, name=scope)
+                ones = array_ops.fill(
+                    array_ops.shape(array_ops.shape(x)), constant_op.constant(1, dtype=dtypes.int32)
+                )
+                return array_ops.reshape(out, ones, name=scope)
+            axis = list(range(rank))
+        if not isinstance(axis, ops.Tensor):
+            axis = constant_op.constant(axis, dtype=dtypes.int32, name="reduction_indices")
+        return graph._create_op(op_type, [x, axis], {"keep_dims": keep}, name=scope).outputs[0]
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+               keep_dims=None):
+    """The sum over `axis` (all axes when None); keepdims keeps them as size 1.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant([[1, 2, 3], [4, 5, 6]])
+      ...     print(sess.run(tw.reduce_sum(x)), sess.run(tw.reduce_sum(x, 0)))
+      ...     print(sess.run(tw.reduce_sum(x, 1, keepdims=True)))
+      21 [5 7 9]
+      [[ 6]
+       [15]]
+    """
+    return _reduce("Sum", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+                keep_dims=None):
+    """The mean over `axis` (all axes when None); integer means truncate.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.reduce_mean([[1.0, 2.0], [3.0, 4.0]], axis=1)))
+      [1.5 3.5]
+    """
+    return _reduce("Mean", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+               keep_dims=None):
+    """The maximum over `axis` (all axes when None)."""
+    return _reduce("Max", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+               keep_dims=None):
+    """The minimum over `axis` (all axes when None)."""
+    return _reduce("Min", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+                keep_dims=None):
+    """The product over `axis` (all axes when None)."""
+    return _reduce("Prod", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+               keep_dims=None):
+    """The logical AND of a bool tensor over `axis` (all axes when None).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.reduce_all([[True, False], [True, True]], axis=1)))
+      [False  True]
+    """
+    return _reduce("All", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+               keep_dims=None):
+    """The logical OR of a bool tensor over `axis` (all axes when None)."""
+    return _reduce("Any", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
+
+
+def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
+    if axis is not None and dimension is not None:
+        raise ValueError(f"{op_type}: give axis or dimension, not both")
+    axis = axis if axis is not None else dimension
+    if axis is None:
+        axis = 0
+    x = ops.convert_to_tensor(input)
+    if not isinstance(axis, ops.Tensor):
+        axis = constant_op.constant(axis, dtype=dtypes.int32)
+    out_type = dtypes.as_dtype(output_type)
+    return (
+        ops.get_default_graph()
+        ._create_op(op_type, [x, axis], {"output_type": out_type.as_datatype_enum}, name=name or op_type)
+        .outputs[0]
+    )
+
+
+def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
+    """The index of the largest value along `axis` (default 0; first on ties).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.argmax([[1, 9, 3], [7, 2, 7]], axis=1)))
+      [1 0]
+    """
+    return _arg("ArgMax", input, axis, name, dimension, output_type)
+
+
+def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
+    """The index of the smallest value along `axis` (default 0; first on ties)."""
+    return _arg("ArgMin", input, axis, name, dimension, output_type)
+
+
+def broadcast_gradient_args(s0, s1, name=None):
+    """For shapes s0 and s1 broadcast together: the axes over which the
+    gradient of each operand is summed (the BroadcastGradientArgs op)."""
+    s0 = ops.convert_to_tensor(s0)
+    s1 = ops.convert_to_tensor(s1)
+    op = ops.get_default_graph()._create_op(
+        "BroadcastGradientArgs", [s0, s1], name=name or "BroadcastGradientArgs"
+    )
+    return op.outputs[0], op.outputs[1]
 
 
 def _install_operators():
@@ -151,6 +647,22 @@ def _install_operators():
     T.__rtruediv__ = binary(truediv, True)
     T.__matmul__ = binary(matmul)
     T.__rmatmul__ = binary(matmul, True)
+    T.__floordiv__ = binary(floordiv)
+    T.__rfloordiv__ = binary(floordiv, True)
+    T.__mod__ = binary(floormod)
+    T.__rmod__ = binary(floormod, True)
+    T.__pow__ = binary(pow)
+    T.__rpow__ = binary(pow, True)
+    T.__lt__ = binary(less)
+    T.__le__ = binary(less_equal)
+    T.__gt__ = binary(greater)
+    T.__ge__ = binary(greater_equal)
+    T.__and__ = binary(logical_and)
+    T.__rand__ = binary(logical_and, True)
+    T.__or__ = binary(logical_or)
+    T.__ror__ = binary(logical_or, True)
+    T.__invert__ = lambda self: logical_not(self)
+    T.__abs__ = lambda self: abs(self)
     T.__neg__ = lambda self: negative(self)
 
 

@@ -57,3 +57,39 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
         mean = ops.convert_to_tensor(mean, dtype=dtype)
         stddev = ops.convert_to_tensor(stddev, dtype=dtype)
         return math_ops.add(rnd * stddev, mean, name=scope)
+
+
+def random_shuffle(value, seed=None, name=None):
+    """`value` with its slices along dimension 0 in a random order.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sorted(sess.run(tw.random_shuffle([1, 2, 3, 4], seed=7)).tolist()))
+      [1, 2, 3, 4]
+    """
+    value = ops.convert_to_tensor(value)
+    seed1, seed2 = random_seed.get_seed(seed)
+    attrs = {"seed": seed1 or 0, "seed2": seed2 or 0}
+    return ops.get_default_graph()._create_op("RandomShuffle", [value], attrs, name=name or "RandomShuffle").outputs[0]
+
+
+def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
+    """`num_samples` class indices per row of `logits` [batch, classes], drawn
+    with probabilities softmax(logits[row]); an int64 [batch, num_samples]
+    tensor unless `output_dtype` says int32.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.multinomial([[-1e9, 0.0]], 3, seed=1)))
+      [[1 1 1]]
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "multinomial") as scope:
+        logits = ops.convert_to_tensor(logits, name="logits")
+        n = ops.convert_to_tensor(num_samples, dtype=dtypes.int32, name="num_samples")
+        seed1, seed2 = random_seed.get_seed(seed)
+        out = dtypes.as_dtype(output_dtype or dtypes.int64)
+        attrs = {"seed": seed1 or 0, "seed2": seed2 or 0, "output_dtype": out.as_datatype_enum}
+        return graph._create_op("Multinomial", [logits, n], attrs, name=scope).outputs[0]

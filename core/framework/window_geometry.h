@@ -1,0 +1,92 @@
+// Geometry of 2-D windowed ops (convolutions, pooling) in NHWC, as
+// TensorFlow defines it: output sizes and padding for SAME and VALID, shared
+// by the shape functions and the kernels so that both agree.
+#ifndef TENSORWEAVE_CORE_FRAMEWORK_WINDOW_GEOMETRY_H_
+#define TENSORWEAVE_CORE_FRAMEWORK_WINDOW_GEOMETRY_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/framework/status.h"
+
+namespace tensorweave {
+
+// Output size and padding before the first element along one spatial dim.
+// in < 0 (unknown) gives out = -1.
+inline Status WindowedOutputSize(int64_t in, int64_t window, int64_t stride,
+                                 int64_t dilation, const std::string& padding,
+                                 int64_t* out, int64_t* pad_before) {
+  if (window <= 0 || stride <= 0 || dilation <= 0) {
+    return errors::InvalidArgument("window ", window, ", stride ", stride,
+                                   " and dilation ", dilation,
+                                   " must be positive");
+  }
+  *pad_before = 0;
+  if (in < 0) {
+    *out = -1;
+    return Status::OK();
+  }
+  const int64_t effective = (window - 1) * dilation + 1;
+  if (padding == "VALID") {
+    if (in < effective) {
+      return errors::InvalidArgument("input size ", in,
+                                     " is smaller than the window ", effective,
+                                     " (VALID padding)");
+    }
+    *out = (in - effective + stride) / stride;
+  } else if (padding == "SAME") {
+    *out = (in + stride - 1) / stride;
+    const int64_t total =
+        std::max<int64_t>((*out - 1) * stride + effective - in, 0);
+    *pad_before = total / 2;
+  } else {
+    return errors::InvalidArgument("padding must be SAME or VALID, got '",
+                                   padding, "'");
+  }
+  return Status::OK();
+}
+
+// The geometry of one NHWC windowed op with a 2-D window.
+struct Window2D {
+  int64_t batch = 0, in_rows = 0, in_cols = 0, in_depth = 0;
+  int64_t window_rows = 0, window_cols = 0;
+  int64_t stride_rows = 1, stride_cols = 1;
+  int64_t dilation_rows = 1, dilation_cols = 1;
+  int64_t out_rows = 0, out_cols = 0;
+  int64_t pad_rows = 0, pad_cols = 0;  // padding before the first row/col
+
+  Status Compute(const std::string& padding) {
+    TW_RETURN_IF_ERROR(WindowedOutputSize(in_rows, window_rows, stride_rows,
+                                          dilation_rows, padding, &out_rows,
+                                          &pad_rows));
+    return WindowedOutputSize(in_cols, window_cols, stride_cols, dilation_cols,
+                              padding, &out_cols, &pad_cols);
+  }
+};
+
+// Checks a 4-element NHWC strides/dilations/ksize attr whose batch and depth
+// entries must be 1.
+inline Status CheckNhwcAttr(const std::vector<int64_t>& values,
+                            const char* what) {
+  if (values.size() != 4) {
+    return errors::InvalidArgument(what, " must have 4 elements, got ",
+                                   values.size());
+  }
+  if (values[0] != 1 || values[3] != 1) {
+    return errors::InvalidArgument(
+        what, " in the batch and depth dimensions must be 1 (NHWC), got [",
+        values[0], ",", values[1], ",", values[2], ",", values[3], "]");
+  }
+  for (int64_t v : values) {
+    if (v <= 0) {
+      return errors::InvalidArgument(what, " must be positive, got ", v);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_FRAMEWORK_WINDOW_GEOMETRY_H_

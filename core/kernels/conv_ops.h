@@ -1,0 +1,105 @@
+// 2-D convolution in NHWC with HWIO filters: the plain reference loops that
+// define Conv2D and its two backprops, and the fast implementations the
+// kernels run. Two fast algorithms:
+//   kDirect: stride-1 convolutions with few channels (LeNet-like layers).
+//     Each input channel is expanded so that one output row (all columns
+//     times all output channels, flattened) is a contiguous vector, and the
+//     filter taps become periodic vectors: every multiply-add is a full SIMD
+//     lane, however few the output channels.
+//   kIm2col: any geometry: patches gathered into a matrix, then one BLAS
+//     GEMM per image (BLAS single-threaded; images split over the pool).
+#ifndef TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_
+#define TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/framework/op_kernel.h"
+#include "core/framework/window_geometry.h"
+
+namespace tensorweave {
+
+class ThreadPool;
+
+// Geometry of one Conv2D: input [batch, in_rows, in_cols, in_depth], filter
+// [window_rows, window_cols, in_depth, out_depth], output [batch, out_rows,
+// out_cols, out_depth].
+struct Conv2DArgs {
+  Window2D w;
+  int64_t out_depth = 0;
+};
+
+enum class ConvAlgorithm { kAuto, kDirect, kIm2col };
+
+// The algorithm kAuto picks for these args.
+ConvAlgorithm ChooseConvAlgorithm(const Conv2DArgs& args, bool backprop_input,
+                                  int element_size);
+
+// References: plain loops, single-threaded.
+template <typename T>
+void ReferenceConv2D(const Conv2DArgs& args, const T* input, const T* filter,
+                     T* output);
+template <typename T>
+void ReferenceConv2DBackpropInput(const Conv2DArgs& args, const T* filter,
+                                  const T* out_backprop, T* in_backprop);
+template <typename T>
+void ReferenceConv2DBackpropFilter(const Conv2DArgs& args, const T* input,
+                                   const T* out_backprop, T* filter_backprop);
+
+// Fast versions; `pool` may be null. kDirect falls back to kIm2col when the
+// geometry does not allow it.
+template <typename T>
+void FastConv2D(ThreadPool* pool, const Conv2DArgs& args, const T* input,
+                const T* filter, T* output,
+                ConvAlgorithm algorithm = ConvAlgorithm::kAuto);
+template <typename T>
+void FastConv2DBackpropInput(ThreadPool* pool, const Conv2DArgs& args,
+                             const T* filter, const T* out_backprop,
+                             T* in_backprop,
+                             ConvAlgorithm algorithm = ConvAlgorithm::kAuto);
+template <typename T>
+void FastConv2DBackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
+                              const T* input, const T* out_backprop,
+                              T* filter_backprop,
+                              ConvAlgorithm algorithm = ConvAlgorithm::kAuto);
+
+// Runs fn(begin, end) over disjoint ranges of [0, n) on the pool's threads
+// and the caller (one range per thread); `pool` may be null.
+void ParallelForParts(
+    ThreadPool* pool, int64_t n,
+    const std::function<void(int part, int64_t begin, int64_t end)>& fn);
+int NumParts(ThreadPool* pool, int64_t n);
+
+// Checks input [N,H,W,C] against filter [KH,KW,C,M] and fills the geometry
+// and the output shape (depth M, or C*M when `depthwise`).
+Status MakeConv2DArgs(const TensorShape& input, const TensorShape& filter,
+                      const std::vector<int64_t>& strides,
+                      const std::vector<int64_t>& dilations,
+                      const std::string& padding, bool depthwise,
+                      Conv2DArgs* args, TensorShape* out_shape);
+
+// The shape held by a 4-element int32 sizes input (input_sizes,
+// filter_sizes).
+Status ShapeFromSizes(const Tensor& sizes, const char* what,
+                      TensorShape* shape);
+
+// Kernels of the convolution ops: their strides, dilations and padding.
+class ConvOpBase : public OpKernel {
+ public:
+  explicit ConvOpBase(OpKernelConstruction* ctx);
+  bool IsExpensive() const override { return true; }
+
+ protected:
+  // Checks that out_backprop has the shape the forward op would produce.
+  Status CheckOutBackprop(const Tensor& out_backprop,
+                          const TensorShape& expected) const;
+
+  std::vector<int64_t> strides_, dilations_;
+  std::string padding_;
+};
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_

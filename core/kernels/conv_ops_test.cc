@@ -1,0 +1,106 @@
+// The fast convolution algorithms (direct and im2col + GEMM, on one and
+// several threads) against the reference loops, per dtype tolerance; and
+// the "Conv2D" kernel's error path.
+#include "core/kernels/conv_ops.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "core/runtime/thread_pool.h"
+
+namespace tensorweave {
+namespace {
+
+struct Case {
+  int64_t n, h, w, c, kh, kw, m, stride, dilation;
+  const char* padding;
+};
+
+const Case kCases[] = {
+    {3, 28, 28, 1, 5, 5, 6, 1, 1, "SAME"},    // LeNet conv1
+    {3, 14, 14, 6, 5, 5, 16, 1, 1, "VALID"},  // LeNet conv2
+    {2, 9, 7, 3, 3, 3, 5, 1, 1, "SAME"},      // odd sizes, direct tail
+    {2, 9, 7, 3, 3, 3, 7, 1, 2, "SAME"},      // dilated, lcm(16, 7)
+    {2, 9, 8, 3, 3, 2, 4, 2, 1, "SAME"},      // strided: im2col only
+    {1, 6, 6, 40, 3, 3, 32, 1, 1, "VALID"},   // many channels
+    {2, 4, 4, 8, 1, 1, 4, 1, 1, "VALID"},     // pointwise
+};
+
+template <typename T>
+std::vector<T> Random(int64_t n, std::mt19937* rng) {
+  std::uniform_real_distribution<double> dist(-1, 1);
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(dist(*rng));
+  return v;
+}
+
+template <typename T>
+void ExpectNear(const std::vector<T>& got, const std::vector<T>& want,
+                double tol, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_NEAR(got[i], want[i], tol * (1 + std::abs(double(want[i]))))
+        << what << " at " << i;
+  }
+}
+
+template <typename T>
+void CheckAll(double tol) {
+  std::mt19937 rng(7);
+  ThreadPool pool(2, "test");
+  for (const Case& k : kCases) {
+    Conv2DArgs a;
+    a.w = Window2D{k.n,  k.h,      k.w,      k.c,        k.kh,
+                   k.kw, k.stride, k.stride, k.dilation, k.dilation};
+    ASSERT_TRUE(a.w.Compute(k.padding).ok());
+    a.out_depth = k.m;
+    const int64_t in_size = k.n * k.h * k.w * k.c;
+    const int64_t f_size = k.kh * k.kw * k.c * k.m;
+    const int64_t out_size = k.n * a.w.out_rows * a.w.out_cols * k.m;
+    auto x = Random<T>(in_size, &rng);
+    auto f = Random<T>(f_size, &rng);
+    auto dy = Random<T>(out_size, &rng);
+    std::vector<T> ref_y(out_size), ref_dx(in_size), ref_df(f_size);
+    ReferenceConv2D(a, x.data(), f.data(), ref_y.data());
+    ReferenceConv2DBackpropInput(a, f.data(), dy.data(), ref_dx.data());
+    ReferenceConv2DBackpropFilter(a, x.data(), dy.data(), ref_df.data());
+    for (ConvAlgorithm alg : {ConvAlgorithm::kDirect, ConvAlgorithm::kIm2col}) {
+      for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+        const std::string what =
+            std::string(alg == ConvAlgorithm::kDirect ? "direct" : "im2col") +
+            (p ? " pooled" : " single") + " case " +
+            std::to_string(&k - kCases);
+        std::vector<T> y(out_size), dx(in_size), df(f_size);
+        FastConv2D(p, a, x.data(), f.data(), y.data(), alg);
+        ExpectNear(y, ref_y, tol, what + " forward");
+        FastConv2DBackpropInput(p, a, f.data(), dy.data(), dx.data(), alg);
+        ExpectNear(dx, ref_dx, tol, what + " backprop input");
+        FastConv2DBackpropFilter(p, a, x.data(), dy.data(), df.data(), alg);
+        ExpectNear(df, ref_df, tol, what + " backprop filter");
+      }
+    }
+  }
+}
+
+TEST(ConvAlgorithmsTest, FloatMatchesReference) { CheckAll<float>(1e-4); }
+TEST(ConvAlgorithmsTest, DoubleMatchesReference) { CheckAll<double>(1e-11); }
+
+TEST(ConvAlgorithmsTest, AlgorithmChoiceForLeNetLayers) {
+  Conv2DArgs conv1{Window2D{64, 28, 28, 1, 5, 5}, 6};
+  ASSERT_TRUE(conv1.w.Compute("SAME").ok());
+  Conv2DArgs conv2{Window2D{64, 14, 14, 6, 5, 5}, 16};
+  ASSERT_TRUE(conv2.w.Compute("VALID").ok());
+  EXPECT_EQ(ChooseConvAlgorithm(conv1, false, 4), ConvAlgorithm::kDirect);
+  EXPECT_EQ(ChooseConvAlgorithm(conv1, true, 4), ConvAlgorithm::kIm2col);
+  EXPECT_EQ(ChooseConvAlgorithm(conv2, false, 4), ConvAlgorithm::kIm2col);
+  EXPECT_EQ(ChooseConvAlgorithm(conv2, true, 4), ConvAlgorithm::kIm2col);
+  Conv2DArgs strided{Window2D{1, 8, 8, 3, 3, 3, 2, 2}, 4};
+  ASSERT_TRUE(strided.w.Compute("SAME").ok());
+  EXPECT_EQ(ChooseConvAlgorithm(strided, false, 4), ConvAlgorithm::kIm2col);
+}
+
+}  // namespace
+}  // namespace tensorweave

@@ -1,0 +1,38 @@
+// Comparisons (bool outputs) and logical AND/OR, with numpy broadcasting.
+#include "core/kernels/cwise_ops.h"
+
+namespace tensorweave {
+namespace {
+
+#define TW_COMPARE_FUNCTOR(Name, expr) \
+  struct Name : BoolOutFunctor {       \
+    template <typename T>              \
+    static bool Apply(T x, T y) {      \
+      return expr;                     \
+    }                                  \
+  }
+
+TW_COMPARE_FUNCTOR(EqualFunctor, x == y);
+TW_COMPARE_FUNCTOR(NotEqualFunctor, x != y);
+TW_COMPARE_FUNCTOR(LessFunctor, x < y);
+TW_COMPARE_FUNCTOR(LessEqualFunctor, x <= y);
+TW_COMPARE_FUNCTOR(GreaterFunctor, x > y);
+TW_COMPARE_FUNCTOR(GreaterEqualFunctor, x >= y);
+TW_COMPARE_FUNCTOR(LogicalAndFunctor, x&& y);
+TW_COMPARE_FUNCTOR(LogicalOrFunctor, x || y);
+#undef TW_COMPARE_FUNCTOR
+
+REGISTER_KERNEL(KernelDef("Equal"), BinaryOp<EqualFunctor, TW_POD_TYPES>);
+REGISTER_KERNEL(KernelDef("NotEqual"), BinaryOp<NotEqualFunctor, TW_POD_TYPES>);
+REGISTER_KERNEL(KernelDef("Less"), BinaryOp<LessFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("LessEqual"),
+                BinaryOp<LessEqualFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Greater"),
+                BinaryOp<GreaterFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("GreaterEqual"),
+                BinaryOp<GreaterEqualFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("LogicalAnd"), BinaryOp<LogicalAndFunctor, bool>);
+REGISTER_KERNEL(KernelDef("LogicalOr"), BinaryOp<LogicalOrFunctor, bool>);
+
+}  // namespace
+}  // namespace tensorweave

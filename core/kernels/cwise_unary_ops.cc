@@ -1,0 +1,71 @@
+// Element-wise unary math: one functor per op over UnaryOp.
+#include <cmath>
+#include <type_traits>
+
+#include "core/kernels/cwise_ops.h"
+
+namespace tensorweave {
+namespace {
+
+#define TW_UNARY_FUNCTOR(Name, expr) \
+  struct Name : SameTypeFunctor {    \
+    template <typename T>            \
+    static T Apply(T x) {            \
+      return expr;                   \
+    }                                \
+  }
+
+TW_UNARY_FUNCTOR(NegFunctor, -x);
+TW_UNARY_FUNCTOR(AbsFunctor, x < T(0) ? T(-x) : x);
+TW_UNARY_FUNCTOR(SquareFunctor, x* x);
+TW_UNARY_FUNCTOR(ExpFunctor, std::exp(x));
+TW_UNARY_FUNCTOR(LogFunctor, std::log(x));
+TW_UNARY_FUNCTOR(Log1pFunctor, std::log1p(x));
+TW_UNARY_FUNCTOR(SqrtFunctor, std::sqrt(x));
+TW_UNARY_FUNCTOR(RsqrtFunctor, T(1) / std::sqrt(x));
+TW_UNARY_FUNCTOR(ReciprocalFunctor, T(1) / x);
+TW_UNARY_FUNCTOR(TanhFunctor, std::tanh(x));
+TW_UNARY_FUNCTOR(SigmoidFunctor, T(1) / (T(1) + std::exp(-x)));
+TW_UNARY_FUNCTOR(FloorFunctor, std::floor(x));
+TW_UNARY_FUNCTOR(CeilFunctor, std::ceil(x));
+// nearbyint in the default rounding mode rounds halves to even.
+TW_UNARY_FUNCTOR(RoundFunctor, std::nearbyint(x));
+#undef TW_UNARY_FUNCTOR
+
+struct SignFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T x) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(x)) return x;
+    }
+    return static_cast<T>((T(0) < x) - (x < T(0)));
+  }
+};
+
+struct LogicalNotFunctor : SameTypeFunctor {
+  template <typename T>
+  static T Apply(T x) {
+    return !x;
+  }
+};
+
+REGISTER_KERNEL(KernelDef("Neg"), UnaryOp<NegFunctor, TW_REAL_TYPES>);
+REGISTER_KERNEL(KernelDef("Abs"), UnaryOp<AbsFunctor, TW_REAL_TYPES>);
+REGISTER_KERNEL(KernelDef("Sign"), UnaryOp<SignFunctor, TW_REAL_TYPES>);
+REGISTER_KERNEL(KernelDef("Square"), UnaryOp<SquareFunctor, TW_REAL_TYPES>);
+REGISTER_KERNEL(KernelDef("Exp"), UnaryOp<ExpFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Log"), UnaryOp<LogFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Log1p"), UnaryOp<Log1pFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Sqrt"), UnaryOp<SqrtFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Rsqrt"), UnaryOp<RsqrtFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Reciprocal"),
+                UnaryOp<ReciprocalFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Tanh"), UnaryOp<TanhFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Sigmoid"), UnaryOp<SigmoidFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Floor"), UnaryOp<FloorFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Ceil"), UnaryOp<CeilFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Round"), UnaryOp<RoundFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("LogicalNot"), UnaryOp<LogicalNotFunctor, bool>);
+
+}  // namespace
+}  // namespace tensorweave

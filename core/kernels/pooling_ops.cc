@@ -1,0 +1,366 @@
+// MaxPool, AvgPool and their backprops (NHWC). The inner loops run over the
+// contiguous channels of a pixel; images are split over the intra-op pool.
+#include <algorithm>
+#include <limits>
+#include <vector>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
+
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
+#include "core/kernels/conv_ops.h"
+
+namespace tensorweave {
+namespace {
+
+// The in-bounds window of output pixel (oy, ox): rows [y0, y1), cols
+// [x0, x1).
+struct Span {
+  int64_t y0, y1, x0, x1;
+  int64_t count() const { return (y1 - y0) * (x1 - x0); }
+};
+
+Span WindowOf(const Window2D& w, int64_t oy, int64_t ox) {
+  const int64_t y = oy * w.stride_rows - w.pad_rows;
+  const int64_t x = ox * w.stride_cols - w.pad_cols;
+  return {std::max<int64_t>(y, 0), std::min(y + w.window_rows, w.in_rows),
+          std::max<int64_t>(x, 0), std::min(x + w.window_cols, w.in_cols)};
+}
+
+class PoolOpBase : public OpKernel {
+ public:
+  explicit PoolOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::vector<int64_t> ksize, strides;
+    ctx->SetStatus(ctx->GetAttr("ksize", &ksize));
+    ctx->SetStatus(ctx->GetAttr("strides", &strides));
+    ctx->SetStatus(ctx->GetAttr("padding", &padding_));
+    if (!ctx->status().ok()) return;
+    ctx->SetStatus(CheckNhwcAttr(ksize, "ksize"));
+    ctx->SetStatus(CheckNhwcAttr(strides, "strides"));
+    if (!ctx->status().ok()) return;
+    window_.window_rows = ksize[1];
+    window_.window_cols = ksize[2];
+    window_.stride_rows = strides[1];
+    window_.stride_cols = strides[2];
+  }
+  bool IsExpensive() const override { return true; }
+
+ protected:
+  // The geometry for an input of `shape`, and the pooled shape.
+  Status Geometry(const TensorShape& shape, Window2D* w,
+                  TensorShape* out_shape) const {
+    if (shape.rank() != 4) {
+      return errors::InvalidArgument("input must be 4-D [N,H,W,C], got ",
+                                     shape.ToString());
+    }
+    *w = window_;
+    w->batch = shape.dim(0);
+    w->in_rows = shape.dim(1);
+    w->in_cols = shape.dim(2);
+    w->in_depth = shape.dim(3);
+    Status s = w->Compute(padding_);
+    if (!s.ok()) {
+      return errors::InvalidArgument(s.message(), " (input ", shape.ToString(),
+                                     ")");
+    }
+    *out_shape = TensorShape({w->batch, w->out_rows, w->out_cols, w->in_depth});
+    return Status::OK();
+  }
+
+  Window2D window_;
+  std::string padding_;
+};
+
+#ifdef __AVX512F__
+// Pixels of at most 16 float channels as one masked AVX-512 vector: the
+// whole channel loop of a window tap is one compare and one blend (the
+// layers this is tuned for have 6 and 16 channels).
+bool FitsOneVector(const Window2D& w, float) { return w.in_depth <= 16; }
+template <typename T>
+bool FitsOneVector(const Window2D&, T) {
+  return false;
+}
+
+void MaxPoolImageVector(const Window2D& w, const float* in, float* out) {
+  const int64_t c = w.in_depth;
+  const __mmask16 mask = static_cast<__mmask16>((1u << c) - 1);
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      const Span s = WindowOf(w, oy, ox);
+      __m512 best =
+          _mm512_maskz_loadu_ps(mask, in + (s.y0 * w.in_cols + s.x0) * c);
+      for (int64_t y = s.y0; y < s.y1; ++y) {
+        for (int64_t x = s.x0; x < s.x1; ++x) {
+          best = _mm512_max_ps(
+              best, _mm512_maskz_loadu_ps(mask, in + (y * w.in_cols + x) * c));
+        }
+      }
+      _mm512_mask_storeu_ps(out + (oy * w.out_cols + ox) * c, mask, best);
+    }
+  }
+}
+
+void MaxPoolGradImageVector(const Window2D& w, const float* in,
+                            const float* grad, float* din, int64_t* offsets) {
+  const int64_t c = w.in_depth;
+  const __mmask16 mask = static_cast<__mmask16>((1u << c) - 1);
+  std::fill(din, din + w.in_rows * w.in_cols * c, 0.0f);
+  alignas(64) int32_t taps[16];
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      const Span s = WindowOf(w, oy, ox);
+      int32_t n = 0;
+      for (int64_t y = s.y0; y < s.y1; ++y) {
+        for (int64_t x = s.x0; x < s.x1; ++x) {
+          offsets[n++] = (y * w.in_cols + x) * c;
+        }
+      }
+      __m512 best = _mm512_maskz_loadu_ps(mask, in + offsets[0]);
+      __m512i where = _mm512_setzero_si512();
+      for (int32_t t = 1; t < n; ++t) {
+        const __m512 v = _mm512_maskz_loadu_ps(mask, in + offsets[t]);
+        // Strictly greater: the first maximum keeps its tap.
+        const __mmask16 better = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ);
+        best = _mm512_mask_blend_ps(better, best, v);
+        where = _mm512_mask_blend_epi32(better, where, _mm512_set1_epi32(t));
+      }
+      _mm512_store_si512(taps, where);
+      const float* g = grad + (oy * w.out_cols + ox) * c;
+      for (int64_t i = 0; i < c; ++i) din[offsets[taps[i]] + i] += g[i];
+    }
+  }
+}
+#endif  // __AVX512F__
+
+template <typename T>
+void MaxPoolImage(const Window2D& w, const T* in, T* out) {
+#ifdef __AVX512F__
+  if constexpr (std::is_same_v<T, float>) {
+    if (FitsOneVector(w, T())) return MaxPoolImageVector(w, in, out);
+  }
+#endif
+  const int64_t c = w.in_depth;
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      const Span s = WindowOf(w, oy, ox);
+      T* o = out + (oy * w.out_cols + ox) * c;
+      const T* first = in + (s.y0 * w.in_cols + s.x0) * c;
+      for (int64_t i = 0; i < c; ++i) o[i] = first[i];
+      for (int64_t y = s.y0; y < s.y1; ++y) {
+        for (int64_t x = s.x0; x < s.x1; ++x) {
+          const T* p = in + (y * w.in_cols + x) * c;
+          for (int64_t i = 0; i < c; ++i) o[i] = p[i] > o[i] ? p[i] : o[i];
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void AvgPoolImage(const Window2D& w, const T* in, T* out) {
+  const int64_t c = w.in_depth;
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      const Span s = WindowOf(w, oy, ox);
+      T* o = out + (oy * w.out_cols + ox) * c;
+      std::fill(o, o + c, T(0));
+      for (int64_t y = s.y0; y < s.y1; ++y) {
+        for (int64_t x = s.x0; x < s.x1; ++x) {
+          const T* p = in + (y * w.in_cols + x) * c;
+          for (int64_t i = 0; i < c; ++i) o[i] += p[i];
+        }
+      }
+      const T scale = T(1) / static_cast<T>(s.count());
+      for (int64_t i = 0; i < c; ++i) o[i] *= scale;
+    }
+  }
+}
+
+// Each output's grad goes to the first maximum of its window (scan order).
+// Channel by channel, so that the running maximum and its offset stay in
+// registers (channels are few in the layers this is tuned for; a
+// channel-inner loop kept them in memory and ran 5x slower).
+template <typename T>
+void MaxPoolGradImage(const Window2D& w, const T* in, const T* grad, T* din,
+                      int64_t* offsets) {
+#ifdef __AVX512F__
+  if constexpr (std::is_same_v<T, float>) {
+    if (FitsOneVector(w, T())) {
+      return MaxPoolGradImageVector(w, in, grad, din, offsets);
+    }
+  }
+#endif
+  const int64_t c = w.in_depth;
+  std::fill(din, din + w.in_rows * w.in_cols * c, T(0));
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      const Span s = WindowOf(w, oy, ox);
+      int64_t taps = 0;
+      for (int64_t y = s.y0; y < s.y1; ++y) {
+        for (int64_t x = s.x0; x < s.x1; ++x) {
+          offsets[taps++] = (y * w.in_cols + x) * c;
+        }
+      }
+      const T* g = grad + (oy * w.out_cols + ox) * c;
+      for (int64_t i = 0; i < c; ++i) {
+        T best = in[offsets[0] + i];
+        int64_t where = offsets[0];
+        for (int64_t t = 1; t < taps; ++t) {
+          // Branch-free: with random data a branch mispredicts half the time.
+          const T v = in[offsets[t] + i];
+          const bool better = v > best;
+          best = better ? v : best;
+          where = better ? offsets[t] : where;
+        }
+        din[where + i] += g[i];
+      }
+    }
+  }
+}
+
+template <typename T>
+void AvgPoolGradImage(const Window2D& w, const T* grad, T* din) {
+  const int64_t c = w.in_depth;
+  std::fill(din, din + w.in_rows * w.in_cols * c, T(0));
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      const Span s = WindowOf(w, oy, ox);
+      const T scale = T(1) / static_cast<T>(s.count());
+      const T* g = grad + (oy * w.out_cols + ox) * c;
+      for (int64_t y = s.y0; y < s.y1; ++y) {
+        for (int64_t x = s.x0; x < s.x1; ++x) {
+          T* p = din + (y * w.in_cols + x) * c;
+          for (int64_t i = 0; i < c; ++i) p[i] += g[i] * scale;
+        }
+      }
+    }
+  }
+}
+
+template <bool kMax>
+class PoolOp : public PoolOpBase {
+ public:
+  using PoolOpBase::PoolOpBase;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    Window2D w;
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, Geometry(input.shape(), &w, &out_shape));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    if (out->num_elements() == 0) return;
+    const int64_t in_image = w.in_rows * w.in_cols * w.in_depth;
+    const int64_t out_image = w.out_rows * w.out_cols * w.in_depth;
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+          using T = decltype(t);
+          const T* in = input.data<T>();
+          T* o = out->data<T>();
+          ParallelForParts(
+              ctx->intra_op_pool(), w.batch, [&](int, int64_t n0, int64_t n1) {
+                for (int64_t n = n0; n < n1; ++n) {
+                  if (kMax) {
+                    MaxPoolImage(w, in + n * in_image, o + n * out_image);
+                  } else {
+                    AvgPoolImage(w, in + n * in_image, o + n * out_image);
+                  }
+                }
+              });
+          return Status::OK();
+        }));
+  }
+};
+
+class MaxPoolGradOp : public PoolOpBase {
+ public:
+  using PoolOpBase::PoolOpBase;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    const Tensor& output = ctx->input(1);
+    const Tensor& grad = ctx->input(2);
+    Window2D w;
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, Geometry(input.shape(), &w, &out_shape));
+    OP_REQUIRES(ctx, output.shape() == out_shape && grad.shape() == out_shape,
+                errors::InvalidArgument(
+                    "orig_output and grad must have the pooled shape ",
+                    out_shape.ToString(), ", got ", output.shape().ToString(),
+                    " and ", grad.shape().ToString()));
+    Tensor* din;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, input.shape(), &din));
+    const int64_t in_image = w.in_rows * w.in_cols * w.in_depth;
+    const int64_t out_image = w.out_rows * w.out_cols * w.in_depth;
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+          using T = decltype(t);
+          if (out_shape.num_elements() == 0) {
+            std::fill(din->data<T>(), din->data<T>() + din->num_elements(),
+                      T(0));
+            return Status::OK();
+          }
+          ParallelForParts(
+              ctx->intra_op_pool(), w.batch, [&](int, int64_t n0, int64_t n1) {
+                std::vector<int64_t> offsets(w.window_rows * w.window_cols);
+                for (int64_t n = n0; n < n1; ++n) {
+                  MaxPoolGradImage(w, input.data<T>() + n * in_image,
+                                   grad.data<T>() + n * out_image,
+                                   din->data<T>() + n * in_image,
+                                   offsets.data());
+                }
+              });
+          return Status::OK();
+        }));
+  }
+};
+
+class AvgPoolGradOp : public PoolOpBase {
+ public:
+  using PoolOpBase::PoolOpBase;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grad = ctx->input(1);
+    std::vector<int64_t> dims;
+    Status s = ReadIndexVector(ctx->input(0), &dims);
+    OP_REQUIRES(ctx, s.ok() && dims.size() == 4,
+                errors::InvalidArgument(
+                    "orig_input_shape must be a vector of 4 sizes, got ",
+                    ctx->input(0).DebugString()));
+    TensorShape in_shape, out_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::Build(dims, &in_shape));
+    Window2D w;
+    OP_REQUIRES_OK(ctx, Geometry(in_shape, &w, &out_shape));
+    OP_REQUIRES(ctx, grad.shape() == out_shape,
+                errors::InvalidArgument("grad must have the pooled shape ",
+                                        out_shape.ToString(), ", got ",
+                                        grad.shape().ToString()));
+    Tensor* din;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in_shape, &din));
+    const int64_t in_image = w.in_rows * w.in_cols * w.in_depth;
+    const int64_t out_image = w.out_rows * w.out_cols * w.in_depth;
+    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(grad.dtype(), [&](auto t) {
+                     using T = decltype(t);
+                     if (out_shape.num_elements() == 0) {
+                       std::fill(din->data<T>(),
+                                 din->data<T>() + din->num_elements(), T(0));
+                       return Status::OK();
+                     }
+                     ParallelForParts(ctx->intra_op_pool(), w.batch,
+                                      [&](int, int64_t n0, int64_t n1) {
+                                        for (int64_t n = n0; n < n1; ++n) {
+                                          AvgPoolGradImage(
+                                              w, grad.data<T>() + n * out_image,
+                                              din->data<T>() + n * in_image);
+                                        }
+                                      });
+                     return Status::OK();
+                   }));
+  }
+};
+
+REGISTER_KERNEL(KernelDef("MaxPool"), PoolOp<true>);
+REGISTER_KERNEL(KernelDef("AvgPool"), PoolOp<false>);
+REGISTER_KERNEL(KernelDef("MaxPoolGrad"), MaxPoolGradOp);
+REGISTER_KERNEL(KernelDef("AvgPoolGrad"), AvgPoolGradOp);
+
+}  // namespace
+}  // namespace tensorweave

@@ -1,0 +1,167 @@
+// Activations (Relu, Relu6, Elu, Selu, Softplus, LeakyRelu) and their
+// backprop ops: one functor each, applied element-wise in parallel.
+#include <cmath>
+
+#include "core/framework/op_kernel.h"
+#include "core/kernels/cwise_ops.h"
+
+namespace tensorweave {
+namespace {
+
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+
+// A functor's Forward(x) and Backward(gradient, features or outputs); `alpha`
+// is the LeakyRelu attr (unused elsewhere).
+struct ReluFunctor {
+  template <typename T>
+  static T Forward(T x, T) {
+    return x > T(0) ? x : T(0);
+  }
+  template <typename T>
+  static T Backward(T g, T x, T) {
+    return x > T(0) ? g : T(0);
+  }
+};
+struct Relu6Functor {
+  template <typename T>
+  static T Forward(T x, T) {
+    return x > T(0) ? (x < T(6) ? x : T(6)) : T(0);
+  }
+  template <typename T>
+  static T Backward(T g, T x, T) {
+    return x > T(0) && x < T(6) ? g : T(0);
+  }
+};
+struct EluFunctor {
+  template <typename T>
+  static T Forward(T x, T) {
+    return x > T(0) ? x : std::expm1(x);
+  }
+  template <typename T>
+  static T Backward(T g, T y, T) {  // from the outputs
+    return y > T(0) ? g : g * (y + T(1));
+  }
+};
+struct SeluFunctor {
+  template <typename T>
+  static T Forward(T x, T) {
+    return x > T(0) ? T(kSeluScale) * x
+                    : T(kSeluScale * kSeluAlpha) * std::expm1(x);
+  }
+  template <typename T>
+  static T Backward(T g, T y, T) {  // from the outputs
+    return y > T(0) ? g * T(kSeluScale) : g * (y + T(kSeluScale * kSeluAlpha));
+  }
+};
+struct SoftplusFunctor {
+  template <typename T>
+  static T Forward(T x, T) {
+    // max(x, 0) + log1p(exp(-|x|)): no overflow for large |x|.
+    return (x > T(0) ? x : T(0)) + std::log1p(std::exp(-std::abs(x)));
+  }
+  template <typename T>
+  static T Backward(T g, T x, T) {
+    return g / (T(1) + std::exp(-x));
+  }
+};
+struct LeakyReluFunctor {
+  template <typename T>
+  static T Forward(T x, T alpha) {
+    return x > T(0) ? x : x * alpha;
+  }
+  template <typename T>
+  static T Backward(T g, T x, T alpha) {
+    return x > T(0) ? g : g * alpha;
+  }
+};
+
+float ReadAlpha(OpKernelConstruction* ctx) {
+  float alpha = 0;
+  if (ctx->node().attrs().count("alpha")) {
+    ctx->SetStatus(ctx->GetAttr("alpha", &alpha));
+  }
+  return alpha;
+}
+
+template <typename Functor>
+class ActivationOp : public OpKernel {
+ public:
+  explicit ActivationOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), alpha_(ReadAlpha(ctx)) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    Tensor* out;
+    OP_REQUIRES_OK(
+        ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     const T* in = x.data<T>();
+                     T* o = out->data<T>();
+                     const T alpha = static_cast<T>(alpha_);
+                     ForRange(ctx, x.num_elements(), [&](int64_t b, int64_t e) {
+                       for (int64_t i = b; i < e; ++i) {
+                         o[i] = Functor::Forward(in[i], alpha);
+                       }
+                     });
+                     return Status::OK();
+                   }));
+  }
+
+ private:
+  float alpha_;
+};
+
+template <typename Functor>
+class ActivationGradOp : public OpKernel {
+ public:
+  explicit ActivationGradOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), alpha_(ReadAlpha(ctx)) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& g = ctx->input(0);
+    const Tensor& x = ctx->input(1);
+    OP_REQUIRES(ctx, g.shape() == x.shape(),
+                errors::InvalidArgument(
+                    "gradients and ",
+                    type_string() == "EluGrad" || type_string() == "SeluGrad"
+                        ? "outputs"
+                        : "features",
+                    " must have the same shape, got ", g.shape().ToString(),
+                    " and ", x.shape().ToString()));
+    Tensor* out;
+    OP_REQUIRES_OK(
+        ctx, ctx->forward_input_or_allocate_output(0, 0, g.shape(), &out));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     const T* gp = g.data<T>();
+                     const T* xp = x.data<T>();
+                     T* o = out->data<T>();
+                     const T alpha = static_cast<T>(alpha_);
+                     ForRange(ctx, x.num_elements(), [&](int64_t b, int64_t e) {
+                       for (int64_t i = b; i < e; ++i) {
+                         o[i] = Functor::Backward(gp[i], xp[i], alpha);
+                       }
+                     });
+                     return Status::OK();
+                   }));
+  }
+
+ private:
+  float alpha_;
+};
+
+REGISTER_KERNEL(KernelDef("Relu"), ActivationOp<ReluFunctor>);
+REGISTER_KERNEL(KernelDef("Relu6"), ActivationOp<Relu6Functor>);
+REGISTER_KERNEL(KernelDef("Elu"), ActivationOp<EluFunctor>);
+REGISTER_KERNEL(KernelDef("Selu"), ActivationOp<SeluFunctor>);
+REGISTER_KERNEL(KernelDef("Softplus"), ActivationOp<SoftplusFunctor>);
+REGISTER_KERNEL(KernelDef("LeakyRelu"), ActivationOp<LeakyReluFunctor>);
+REGISTER_KERNEL(KernelDef("ReluGrad"), ActivationGradOp<ReluFunctor>);
+REGISTER_KERNEL(KernelDef("Relu6Grad"), ActivationGradOp<Relu6Functor>);
+REGISTER_KERNEL(KernelDef("EluGrad"), ActivationGradOp<EluFunctor>);
+REGISTER_KERNEL(KernelDef("SeluGrad"), ActivationGradOp<SeluFunctor>);
+REGISTER_KERNEL(KernelDef("SoftplusGrad"), ActivationGradOp<SoftplusFunctor>);
+REGISTER_KERNEL(KernelDef("LeakyReluGrad"), ActivationGradOp<LeakyReluFunctor>);
+
+}  // namespace
+}  // namespace tensorweave

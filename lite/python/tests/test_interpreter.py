@@ -1,0 +1,179 @@
+"""tensorweave_lite.Interpreter against numpy references."""
+import gc
+
+import numpy as np
+import pytest
+
+import tensorweave_lite as twl
+import twl_writer
+
+
+def test_details_follow_tflite(mlp_path):
+    interpreter = twl.Interpreter(model_path=mlp_path)
+    interpreter.allocate_tensors()
+    (inp,) = interpreter.get_input_details()
+    (out,) = interpreter.get_output_details()
+    assert inp["name"] == "input" and inp["index"] == 0
+    assert inp["shape"].dtype == np.int32
+    np.testing.assert_array_equal(inp["shape"], [1, 4])
+    np.testing.assert_array_equal(inp["shape_signature"], [-1, 4])
+    assert inp["dtype"] is np.float32
+    assert inp["quantization"] == (0.0, 0)
+    assert set(inp["quantization_parameters"]) == {
+        "scales", "zero_points", "quantized_dimension"}
+    assert out["name"] == "probs"
+    np.testing.assert_array_equal(out["shape"], [1, 2])
+
+
+@pytest.mark.parametrize("num_threads", [None, 1, 2])
+def test_mlp_matches_numpy(mlp_path, mlp_model, num_threads):
+    _, params = mlp_model
+    interpreter = twl.Interpreter(model_path=mlp_path, num_threads=num_threads)
+    interpreter.allocate_tensors()
+    x = np.random.default_rng(1).standard_normal((1, 4)).astype(np.float32)
+    interpreter.set_tensor(0, x)
+    interpreter.invoke()
+    out = interpreter.get_output_details()[0]["index"]
+    np.testing.assert_allclose(interpreter.get_tensor(out),
+                               twl_writer.mlp_reference(x, params),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_model_content_and_resize(mlp_model):
+    data, params = mlp_model
+    interpreter = twl.Interpreter(model_content=data)
+    interpreter.resize_tensor_input(0, [5, 4], strict=True)
+    interpreter.allocate_tensors()
+    x = np.random.default_rng(2).random((5, 4), dtype=np.float32)
+    interpreter.set_tensor(0, x)
+    interpreter.invoke()
+    result = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+    assert result.shape == (5, 2)
+    np.testing.assert_allclose(result, twl_writer.mlp_reference(x, params),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(interpreter.get_input_details()[0]["shape"],
+                                  [5, 4])
+
+
+def test_strict_resize_rejects_static_dim(mlp_model):
+    interpreter = twl.Interpreter(model_content=mlp_model[0])
+    with pytest.raises(ValueError, match="not dynamic"):
+        interpreter.resize_tensor_input(0, [1, 5], strict=True)
+
+
+def test_get_tensor_is_a_copy_and_tensor_is_a_view(mlp_model):
+    interpreter = twl.Interpreter(model_content=mlp_model[0])
+    interpreter.allocate_tensors()
+    view = interpreter.tensor(0)
+    view()[...] = 3.0  # writes straight into the input
+    copy = interpreter.get_tensor(0)
+    np.testing.assert_array_equal(copy, np.full((1, 4), 3.0, np.float32))
+    copy[...] = 0
+    np.testing.assert_array_equal(interpreter.get_tensor(0), np.full((1, 4), 3.0))
+    # Output views see each invoke's result.
+    out_index = interpreter.get_output_details()[0]["index"]
+    out = interpreter.tensor(out_index)
+    interpreter.invoke()
+    np.testing.assert_array_equal(out(), interpreter.get_tensor(out_index))
+
+
+def test_constant_tensors_are_readable_and_read_only(mlp_model):
+    data, params = mlp_model
+    interpreter = twl.Interpreter(model_content=data)
+    names = [d["name"] for d in interpreter.get_tensor_details()]
+    w = names.index("dense0/w")
+    np.testing.assert_array_equal(interpreter.get_tensor(w), params[0][0])
+    assert not interpreter.tensor(w)().flags.writeable
+    with pytest.raises(ValueError, match="constant"):
+        interpreter.set_tensor(w, np.zeros_like(params[0][0]))
+
+
+def test_view_blocks_replanning(mlp_model):
+    interpreter = twl.Interpreter(model_content=mlp_model[0])
+    interpreter.allocate_tensors()
+    view = interpreter.tensor(0)()
+    interpreter.resize_tensor_input(0, [3, 4])
+    with pytest.raises(RuntimeError, match="view"):
+        interpreter.allocate_tensors()
+    del view
+    gc.collect()
+    interpreter.allocate_tensors()
+    assert interpreter.tensor(0)().shape == (3, 4)
+
+
+def test_signature_runner(mlp_model):
+    data, params = mlp_model
+    interpreter = twl.Interpreter(model_content=data)
+    assert interpreter.get_signature_list() == {
+        "serving_default": {"inputs": ["x"], "outputs": ["probs"]}}
+    runner = interpreter.get_signature_runner()
+    assert interpreter.get_signature_runner("serving_default") is not None
+    for batch in (1, 7, 2):
+        x = np.random.default_rng(batch).random((batch, 4), dtype=np.float32)
+        outputs = runner(x=x)
+        assert list(outputs) == ["probs"]
+        np.testing.assert_allclose(outputs["probs"],
+                                   twl_writer.mlp_reference(x, params),
+                                   rtol=1e-5, atol=1e-6)
+    assert set(runner.get_input_details()) == {"x"}
+    with pytest.raises(ValueError, match="missing"):
+        runner()
+    with pytest.raises(ValueError, match="unknown"):
+        runner(x=np.zeros((1, 4), np.float32), y=1)
+    with pytest.raises(ValueError, match="no signature"):
+        interpreter.get_signature_runner("nope")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.int64])
+def test_two_inputs_two_outputs(dtype):
+    interpreter = twl.Interpreter(model_content=twl_writer.two_outputs(dtype))
+    interpreter.allocate_tensors()
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal((2, 3)) * 10).astype(dtype)
+    b = (rng.standard_normal((2, 3)) * 10).astype(dtype)
+    ia, ib = (d["index"] for d in interpreter.get_input_details())
+    interpreter.set_tensor(ia, a)
+    interpreter.set_tensor(ib, b)
+    interpreter.invoke()
+    s, d = (interpreter.get_tensor(o["index"])
+            for o in interpreter.get_output_details())
+    expected_sum = np.maximum(a + b, 0) if dtype == np.float32 else a + b
+    np.testing.assert_array_equal(s, expected_sum)
+    np.testing.assert_array_equal(d, a - b)
+    assert s.dtype == dtype
+    with pytest.raises(ValueError, match="no signature|signatures"):
+        interpreter.get_signature_runner()
+
+
+def test_model_content_is_kept_alive_without_copy(mlp_model):
+    data = bytearray(mlp_model[0])
+    interpreter = twl.Interpreter(model_content=data)
+    # The interpreter holds a buffer export: the bytearray cannot be resized.
+    with pytest.raises(BufferError):
+        data.extend(b"x")
+    content = bytes(mlp_model[0])
+    interpreter = twl.Interpreter(model_content=content)
+    del content, data
+    gc.collect()
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(0, np.ones((1, 4), np.float32))
+    interpreter.invoke()
+    assert np.isfinite(interpreter.get_tensor(7)).all()
+
+
+def test_misaligned_content_is_accepted(mlp_model):
+    padded = b"\0" + mlp_model[0]
+    interpreter = twl.Interpreter(model_content=memoryview(padded)[1:])
+    interpreter.allocate_tensors()
+    interpreter.invoke()
+
+
+def test_arena_size_comes_from_the_runtime(mlp_model):
+    interpreter = twl.Interpreter(model_content=mlp_model[0])
+    assert interpreter.arena_size() == 0
+    interpreter.allocate_tensors()
+    small = interpreter.arena_size()
+    assert small > 0
+    interpreter.resize_tensor_input(0, [64, 4])
+    interpreter.allocate_tensors()
+    assert interpreter.arena_size() > small

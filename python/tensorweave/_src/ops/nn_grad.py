@@ -1,0 +1,222 @@
+"""Gradients of the neural-network ops."""
+
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import gradients_impl
+from tensorweave._src.ops import math_ops
+from tensorweave._src.ops import nn_ops
+
+
+def _create(op_type, inputs, attrs=None, name=None):
+    return ops.get_default_graph()._create_op(op_type, inputs, attrs or {}, name=name or op_type)
+
+
+def _attrs(op, names):
+    return {n: op.get_attr(n) for n in names}
+
+
+# --- activations --------------------------------------------------------------
+
+def _activation_grad(grad_op, use_output):
+    def fn(op, grad):
+        second = op.outputs[0] if use_output else op.inputs[0]
+        attrs = {"alpha": op.get_attr("alpha")} if op.type == "LeakyRelu" else None
+        return [_create(grad_op, [grad, second], attrs).outputs[0]]
+
+    return fn
+
+
+for _fwd, _bwd, _use_output in (
+    ("Relu", "ReluGrad", False),
+    ("Relu6", "Relu6Grad", False),
+    ("Elu", "EluGrad", True),
+    ("Selu", "SeluGrad", True),
+    ("Softplus", "SoftplusGrad", False),
+    ("LeakyRelu", "LeakyReluGrad", False),
+):
+    gradients_impl.RegisterGradient(_fwd)(_activation_grad(_bwd, _use_output))
+
+
+# Piecewise-linear backprops are linear in `gradients` and locally constant
+# in the features: their own gradient is the same backprop, and none for the
+# features.
+def _piecewise_linear_grad(op, grad):
+    attrs = {"alpha": op.get_attr("alpha")} if op.type == "LeakyReluGrad" else None
+    return [_create(op.type, [grad, op.inputs[1]], attrs).outputs[0], None]
+
+
+for _op_type in ("ReluGrad", "Relu6Grad", "LeakyReluGrad"):
+    gradients_impl.RegisterGradient(_op_type)(_piecewise_linear_grad)
+
+# Second derivatives of the smooth activations are not provided.
+for _op_type in ("EluGrad", "SeluGrad", "SoftplusGrad"):
+    gradients_impl.NotDifferentiable(_op_type)
+
+
+# --- bias ---------------------------------------------------------------------
+
+@gradients_impl.RegisterGradient("BiasAdd")
+def _bias_add_grad(op, grad):
+    data_format = op.get_attr("data_format")
+    return [grad, _create("BiasAddGrad", [grad], {"data_format": data_format}).outputs[0]]
+
+
+@gradients_impl.RegisterGradient("BiasAddGrad")
+def _bias_add_grad_grad(op, grad):
+    # The adjoint of summing to channels: broadcast grad back over the value.
+    value = op.inputs[0]
+    zeros = array_ops.fill(array_ops.shape(value), ops.convert_to_tensor(0, dtype=value.dtype))
+    return [_create("BiasAdd", [zeros, grad], {"data_format": op.get_attr("data_format")}).outputs[0]]
+
+
+# --- convolution ----------------------------------------------------------------
+
+_CONV_ATTRS = ("strides", "padding", "use_cudnn_on_gpu", "data_format", "dilations")
+_DEPTHWISE_ATTRS = ("strides", "padding", "data_format", "dilations")
+
+
+@gradients_impl.RegisterGradient("Conv2D")
+def _conv2d_grad(op, grad):
+    x, f = op.inputs
+    attrs = _attrs(op, _CONV_ATTRS)
+    dx = _create("Conv2DBackpropInput", [array_ops.shape(x), f, grad], attrs).outputs[0]
+    df = _create("Conv2DBackpropFilter", [x, array_ops.shape(f), grad], attrs).outputs[0]
+    return [dx, df]
+
+
+@gradients_impl.RegisterGradient("Conv2DBackpropInput")
+def _conv2d_backprop_input_grad(op, grad):
+    sizes, f, dy = op.inputs
+    attrs = _attrs(op, _CONV_ATTRS)
+    df = _create("Conv2DBackpropFilter", [grad, array_ops.shape(f), dy], attrs).outputs[0]
+    ddy = _create("Conv2D", [grad, f], attrs).outputs[0]
+    return [None, df, ddy]
+
+
+@gradients_impl.RegisterGradient("Conv2DBackpropFilter")
+def _conv2d_backprop_filter_grad(op, grad):
+    x, sizes, dy = op.inputs
+    attrs = _attrs(op, _CONV_ATTRS)
+    dx = _create("Conv2DBackpropInput", [array_ops.shape(x), grad, dy], attrs).outputs[0]
+    ddy = _create("Conv2D", [x, grad], attrs).outputs[0]
+    return [dx, None, ddy]
+
+
+@gradients_impl.RegisterGradient("DepthwiseConv2dNative")
+def _depthwise_grad(op, grad):
+    x, f = op.inputs
+    attrs = _attrs(op, _DEPTHWISE_ATTRS)
+    dx = _create("DepthwiseConv2dNativeBackpropInput", [array_ops.shape(x), f, grad], attrs).outputs[0]
+    df = _create("DepthwiseConv2dNativeBackpropFilter", [x, array_ops.shape(f), grad], attrs).outputs[0]
+    return [dx, df]
+
+
+@gradients_impl.RegisterGradient("DepthwiseConv2dNativeBackpropInput")
+def _depthwise_backprop_input_grad(op, grad):
+    sizes, f, dy = op.inputs
+    attrs = _attrs(op, _DEPTHWISE_ATTRS)
+    df = _create("DepthwiseConv2dNativeBackpropFilter", [grad, array_ops.shape(f), dy], attrs).outputs[0]
+    ddy = _create("DepthwiseConv2dNative", [grad, f], attrs).outputs[0]
+    return [None, df, ddy]
+
+
+@gradients_impl.RegisterGradient("DepthwiseConv2dNativeBackpropFilter")
+def _depthwise_backprop_filter_grad(op, grad):
+    x, sizes, dy = op.inputs
+    attrs = _attrs(op, _DEPTHWISE_ATTRS)
+    dx = _create("DepthwiseConv2dNativeBackpropInput", [array_ops.shape(x), grad, dy], attrs).outputs[0]
+    ddy = _create("DepthwiseConv2dNative", [x, grad], attrs).outputs[0]
+    return [dx, None, ddy]
+
+
+# --- pooling --------------------------------------------------------------------
+
+_POOL_ATTRS = ("ksize", "strides", "padding", "data_format")
+
+
+@gradients_impl.RegisterGradient("MaxPool")
+def _max_pool_grad(op, grad):
+    attrs = _attrs(op, _POOL_ATTRS)
+    return [_create("MaxPoolGrad", [op.inputs[0], op.outputs[0], grad], attrs).outputs[0]]
+
+
+@gradients_impl.RegisterGradient("AvgPool")
+def _avg_pool_grad(op, grad):
+    attrs = _attrs(op, _POOL_ATTRS)
+    return [_create("AvgPoolGrad", [array_ops.shape(op.inputs[0]), grad], attrs).outputs[0]]
+
+
+@gradients_impl.RegisterGradient("AvgPoolGrad")
+def _avg_pool_grad_grad(op, grad):
+    # AvgPoolGrad is linear in its grad input, with AvgPool as its adjoint.
+    attrs = _attrs(op, _POOL_ATTRS)
+    return [None, _create("AvgPool", [grad], attrs).outputs[0]]
+
+
+# Second derivatives through the argmax are not provided.
+gradients_impl.NotDifferentiable("MaxPoolGrad")
+
+
+# --- softmax and losses -----------------------------------------------------------
+
+@gradients_impl.RegisterGradient("Softmax")
+def _softmax_grad(op, grad):
+    return [_create("SoftmaxGrad", [grad, op.outputs[0]]).outputs[0]]
+
+
+@gradients_impl.RegisterGradient("LogSoftmax")
+def _log_softmax_grad(op, grad):
+    return [_create("LogSoftmaxGrad", [grad, op.outputs[0]]).outputs[0]]
+
+
+gradients_impl.NotDifferentiable("SoftmaxGrad")
+gradients_impl.NotDifferentiable("LogSoftmaxGrad")
+
+
+def _column(loss_grad):
+    """A [batch] gradient as a [batch, 1] column, to scale rows."""
+    return array_ops.reshape(loss_grad, [-1, 1])
+
+
+@gradients_impl.RegisterGradient("SoftmaxCrossEntropyWithLogits")
+def _xent_grad(op, grad_loss, grad_backprop):
+    # The backprop output is treated as a constant (as TensorFlow does when
+    # its gradient is None).
+    if grad_loss is None:
+        return [None, None]
+    column = _column(grad_loss)
+    d_logits = column * op.outputs[1]
+    d_labels = column * math_ops.negative(nn_ops.log_softmax(op.inputs[0]))
+    return [d_logits, d_labels]
+
+
+@gradients_impl.RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent_grad(op, grad_loss, grad_backprop):
+    if grad_loss is None:
+        return [None, None]
+    return [_column(grad_loss) * op.outputs[1], None]
+
+
+@gradients_impl.RegisterGradient("L2Loss")
+def _l2_loss_grad(op, grad):
+    return [op.inputs[0] * grad]
+
+
+# --- batch normalization ------------------------------------------------------------
+
+@gradients_impl.RegisterGradient("FusedBatchNorm")
+def _fused_batch_norm_grad(op, grad_y, *unused_stat_grads):
+    x, scale = op.inputs[0], op.inputs[1]
+    is_training = op.get_attr("is_training")
+    if is_training:
+        mean, variance = op.outputs[3], op.outputs[4]
+    else:
+        mean, variance = op.inputs[3], op.inputs[4]
+    attrs = _attrs(op, ("epsilon", "data_format", "is_training"))
+    if grad_y is None:
+        return [None] * 5
+    outs = _create("FusedBatchNormGrad", [grad_y, x, scale, mean, variance], attrs).outputs
+    return [outs[0], outs[1], outs[2], None, None]
+
+
+gradients_impl.NotDifferentiable("FusedBatchNormGrad")

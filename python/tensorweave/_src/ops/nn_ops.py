@@ -1,0 +1,488 @@
+"""Neural-network ops (TensorFlow v1 names): activations, bias, convolution,
+pooling, softmax and losses, batch normalization."""
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import constant_op
+
+
+def _op(op_type, inputs, attrs=None, name=None):
+    return ops.get_default_graph()._create_op(op_type, inputs, attrs or {}, name=name or op_type)
+
+
+def _float_tensor(value, name="x"):
+    t = ops.convert_to_tensor(value)
+    if not t.dtype.is_floating:
+        t = ops.convert_to_tensor(value, dtype=dtypes.float32)
+    return t
+
+
+def _unary(op_type, features, name, attrs=None):
+    return _op(op_type, [_float_tensor(features)], attrs, name).outputs[0]
+
+
+def relu(features, name=None):
+    """max(features, 0) element-wise.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.relu([-1.0, 2.0])))
+      [0. 2.]
+    """
+    return _unary("Relu", features, name)
+
+
+def relu6(features, name=None):
+    """min(max(features, 0), 6) element-wise.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.relu6([-1.0, 3.0, 9.0])))
+      [0. 3. 6.]
+    """
+    return _unary("Relu6", features, name)
+
+
+def elu(features, name=None):
+    """features where > 0, else exp(features) - 1.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.elu([0.0, 2.0])))
+      [0. 2.]
+    """
+    return _unary("Elu", features, name)
+
+
+def selu(features, name=None):
+    """Scaled ELU: scale * (features if > 0 else alpha * (exp(features) - 1)).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.selu([0.0])))
+      [0.]
+    """
+    return _unary("Selu", features, name)
+
+
+def softplus(features, name=None):
+    """log(exp(features) + 1), computed without overflow.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.softplus([0.0])))
+      [0.6931472]
+    """
+    return _unary("Softplus", features, name)
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """features where > 0, else alpha * features.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.leaky_relu([-1.0, 2.0], alpha=0.1)))
+      [-0.1  2. ]
+    """
+    return _unary("LeakyRelu", features, name, {"alpha": float(alpha)})
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """value + bias, with bias [C] added along the last dim (NHWC) or the
+    third from last (NCHW).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.bias_add([[1.0, 2.0]], [10.0, 20.0])))
+      [[11. 22.]]
+    """
+    value = ops.convert_to_tensor(value)
+    bias = ops.convert_to_tensor(bias, dtype=value.dtype)
+    attrs = {"data_format": data_format or "NHWC"}
+    return _op("BiasAdd", [value, bias], attrs, name or "BiasAdd").outputs[0]
+
+
+def _nhwc_list(values, what):
+    """A 4-element NHWC list from an int, a pair or a 4-list (TensorFlow's
+    conventions)."""
+    if isinstance(values, int):
+        return [1, values, values, 1]
+    values = [int(v) for v in values]
+    if len(values) == 1:
+        return [1, values[0], values[0], 1]
+    if len(values) == 2:
+        return [1, values[0], values[1], 1]
+    if len(values) == 4:
+        return values
+    raise ValueError(f"{what} must have 1, 2 or 4 elements, got {values}")
+
+
+def _padding(padding):
+    if isinstance(padding, bytes):
+        padding = padding.decode()
+    return str(padding).upper()
+
+
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
+           data_format="NHWC", dilations=[1, 1, 1, 1], name=None, filters=None):  # noqa: B006
+    """2-D convolution (cross-correlation) of input [N,H,W,C] with filter
+    [KH,KW,C,M], giving [N,OH,OW,M].
+
+    Args:
+      input: a float32 or float64 [batch, height, width, channels] tensor.
+      filter: a [filter_height, filter_width, in_channels, out_channels] tensor.
+      strides: 4 ints, [1, stride_h, stride_w, 1].
+      padding: "SAME" or "VALID".
+      data_format: only "NHWC" runs on CPU.
+      dilations: 4 ints, [1, dilation_h, dilation_w, 1].
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(np.ones([1, 3, 3, 1], np.float32))
+      ...     w = tw.constant(np.ones([2, 2, 1, 1], np.float32))
+      ...     print(sess.run(tw.nn.conv2d(x, w, [1, 1, 1, 1], "VALID"))[0, :, :, 0])
+      [[4. 4.]
+       [4. 4.]]
+    """
+    if filter is None:
+        filter = filters  # noqa: A001
+    x = _float_tensor(input)
+    f = ops.convert_to_tensor(filter, dtype=x.dtype)
+    attrs = {
+        "strides": _nhwc_list(strides, "strides"),
+        "padding": _padding(padding),
+        "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
+        "data_format": data_format,
+        "dilations": _nhwc_list(dilations, "dilations"),
+    }
+    return _op("Conv2D", [x, f], attrs, name or "Conv2D").outputs[0]
+
+
+def _sizes(value, name):
+    if isinstance(value, ops.Tensor):
+        return value
+    return constant_op.constant([int(v) for v in value], dtype=dtypes.int32, name=name)
+
+
+def conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,  # noqa: A002
+                          use_cudnn_on_gpu=True, data_format="NHWC",
+                          dilations=[1, 1, 1, 1], name=None):  # noqa: B006
+    """The gradient of conv2d with respect to its input (of shape input_sizes).
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     w = tw.constant(np.ones([2, 2, 1, 1], np.float32))
+      ...     dy = tw.constant(np.ones([1, 1, 1, 1], np.float32))
+      ...     dx = tw.nn.conv2d_backprop_input([1, 2, 2, 1], w, dy, [1, 1, 1, 1], "VALID")
+      ...     print(sess.run(dx).ravel())
+      [1. 1. 1. 1.]
+    """
+    out_backprop = ops.convert_to_tensor(out_backprop)
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "Conv2DBackpropInput") as scope:
+        sizes = _sizes(input_sizes, "input_sizes")
+        attrs = {
+            "strides": _nhwc_list(strides, "strides"),
+            "padding": _padding(padding),
+            "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
+            "data_format": data_format,
+            "dilations": _nhwc_list(dilations, "dilations"),
+        }
+        f = ops.convert_to_tensor(filter, dtype=out_backprop.dtype)
+        return graph._create_op("Conv2DBackpropInput", [sizes, f, out_backprop], attrs,
+                                name=scope).outputs[0]
+
+
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                           use_cudnn_on_gpu=True, data_format="NHWC",
+                           dilations=[1, 1, 1, 1], name=None):  # noqa: B006
+    """The gradient of conv2d with respect to its filter (of shape filter_sizes).
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(np.ones([1, 2, 2, 1], np.float32))
+      ...     dy = tw.constant(np.ones([1, 1, 1, 1], np.float32))
+      ...     dw = tw.nn.conv2d_backprop_filter(x, [2, 2, 1, 1], dy, [1, 1, 1, 1], "VALID")
+      ...     print(sess.run(dw).ravel())
+      [1. 1. 1. 1.]
+    """
+    x = ops.convert_to_tensor(input)
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "Conv2DBackpropFilter") as scope:
+        sizes = _sizes(filter_sizes, "filter_sizes")
+        attrs = {
+            "strides": _nhwc_list(strides, "strides"),
+            "padding": _padding(padding),
+            "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
+            "data_format": data_format,
+            "dilations": _nhwc_list(dilations, "dilations"),
+        }
+        dy = ops.convert_to_tensor(out_backprop, dtype=x.dtype)
+        return graph._create_op("Conv2DBackpropFilter", [x, sizes, dy], attrs,
+                                name=scope).outputs[0]
+
+
+def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",  # noqa: A002
+                            dilations=[1, 1, 1, 1], name=None):  # noqa: B006
+    """Depthwise convolution: input channel c convolved with filter[:, :, c, :]
+    (M multipliers), giving output channel c*M + m.
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(np.ones([1, 2, 2, 2], np.float32))
+      ...     w = tw.constant(np.ones([2, 2, 2, 1], np.float32))
+      ...     print(sess.run(tw.nn.depthwise_conv2d_native(x, w, [1, 1, 1, 1], "VALID")).ravel())
+      [4. 4.]
+    """
+    x = _float_tensor(input)
+    f = ops.convert_to_tensor(filter, dtype=x.dtype)
+    attrs = {
+        "strides": _nhwc_list(strides, "strides"),
+        "padding": _padding(padding),
+        "data_format": data_format,
+        "dilations": _nhwc_list(dilations, "dilations"),
+    }
+    return _op("DepthwiseConv2dNative", [x, f], attrs, name or "DepthwiseConv2dNative").outputs[0]
+
+
+def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # noqa: A002
+                     data_format="NHWC", dilations=None):
+    """tf.nn.depthwise_conv2d: depthwise convolution, `rate` (or `dilations`)
+    being the dilation.
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(np.ones([1, 3, 3, 1], np.float32))
+      ...     w = tw.constant(np.ones([2, 2, 1, 2], np.float32))
+      ...     print(sess.run(tw.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID")).shape)
+      (1, 2, 2, 2)
+    """
+    rate = dilations if dilations is not None else rate
+    dil = [1, 1, 1, 1] if rate is None else _nhwc_list(rate, "rate")
+    return depthwise_conv2d_native(input, filter, strides, padding, data_format, dil,
+                                   name=name or "depthwise")
+
+
+def _pool(op_type, value, ksize, strides, padding, data_format, name):
+    x = _float_tensor(value)
+    attrs = {
+        "ksize": _nhwc_list(ksize, "ksize"),
+        "strides": _nhwc_list(strides, "strides"),
+        "padding": _padding(padding),
+        "data_format": data_format or "NHWC",
+    }
+    return _op(op_type, [x], attrs, name or op_type).outputs[0]
+
+
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+    """The maximum over each ksize window of value [N,H,W,C].
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(np.arange(16, dtype=np.float32).reshape([1, 4, 4, 1]))
+      ...     print(sess.run(tw.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"))[0, :, :, 0])
+      [[ 5.  7.]
+       [13. 15.]]
+    """
+    return _pool("MaxPool", value if input is None else input, ksize, strides, padding,
+                 data_format, name)
+
+
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+    """The mean over each ksize window of value [N,H,W,C] (SAME windows average
+    only the elements inside the input).
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(np.arange(16, dtype=np.float32).reshape([1, 4, 4, 1]))
+      ...     print(sess.run(tw.nn.avg_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"))[0, :, :, 0])
+      [[ 2.5  4.5]
+       [10.5 12.5]]
+    """
+    return _pool("AvgPool", value if input is None else input, ksize, strides, padding,
+                 data_format, name)
+
+
+def _check_last_axis(logits, axis, fn):
+    if axis is None or axis == -1:
+        return
+    rank = logits.shape.ndims
+    if rank is not None and axis == rank - 1:
+        return
+    raise ValueError(f"{fn} supports only the last axis, got axis={axis}")
+
+
+def softmax(logits, axis=None, name=None, dim=None):
+    """exp(logits) / sum(exp(logits)) along the last axis.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.softmax([[0.0, 0.0]])))
+      [[0.5 0.5]]
+    """
+    x = _float_tensor(logits)
+    _check_last_axis(x, axis if axis is not None else dim, "softmax")
+    return _op("Softmax", [x], name=name or "Softmax").outputs[0]
+
+
+def log_softmax(logits, axis=None, name=None, dim=None):
+    """logits - log(sum(exp(logits))) along the last axis.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.log_softmax([[0.0, 0.0]])))
+      [[-0.6931472 -0.6931472]]
+    """
+    x = _float_tensor(logits)
+    _check_last_axis(x, axis if axis is not None else dim, "log_softmax")
+    return _op("LogSoftmax", [x], name=name or "LogSoftmax").outputs[0]
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim=None):
+    """Per-row cross entropy between `labels` (a distribution per row) and
+    softmax(logits); both [batch, classes]. Gradients flow into labels too.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     loss = tw.nn.softmax_cross_entropy_with_logits_v2(
+      ...         labels=[[0.0, 1.0]], logits=[[0.0, 0.0]])
+      ...     print(sess.run(loss))
+      [0.6931472]
+    """
+    x = _float_tensor(logits)
+    _check_last_axis(x, dim if dim is not None else axis, "softmax_cross_entropy_with_logits")
+    y = ops.convert_to_tensor(labels, dtype=x.dtype)
+    op = _op("SoftmaxCrossEntropyWithLogits", [x, y], name=name or "SoftmaxCrossEntropyWithLogits")
+    return op.outputs[0]
+
+
+def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1,
+                                      name=None, axis=None):
+    """TF1's softmax_cross_entropy_with_logits: as _v2, but labels pass through
+    StopGradient (once that op is registered) so that no gradient flows into
+    them.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     loss = tw.nn.softmax_cross_entropy_with_logits(
+      ...         labels=[[1.0, 0.0]], logits=[[0.0, 0.0]])
+      ...     print(sess.run(loss))
+      [0.6931472]
+    """
+    if _sentinel is not None:
+        raise ValueError("pass labels= and logits= by name")
+    x = _float_tensor(logits)
+    y = ops.convert_to_tensor(labels, dtype=x.dtype)
+    y = _stop_gradient(y)
+    return softmax_cross_entropy_with_logits_v2(y, x, axis=axis if axis is not None else dim,
+                                                name=name)
+
+
+def _stop_gradient(t):
+    """StopGradient(t) where that op exists (the array ops own it); else t."""
+    if "StopGradient" in ops._op_defs():
+        return ops.get_default_graph()._create_op("StopGradient", [t], name="StopGradient").outputs[0]
+    return t
+
+
+def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
+                                             name=None):
+    """Per-row cross entropy of logits [batch, classes] against class indices
+    labels [batch] (int32 or int64). A label outside [0, classes) is an
+    InvalidArgumentError naming its index.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     loss = tw.nn.sparse_softmax_cross_entropy_with_logits(
+      ...         labels=[1], logits=[[0.0, 0.0]])
+      ...     print(sess.run(loss))
+      [0.6931472]
+    """
+    if _sentinel is not None:
+        raise ValueError("pass labels= and logits= by name")
+    x = _float_tensor(logits)
+    y = ops.convert_to_tensor(labels)
+    if y.dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"labels must be int32 or int64, got {y.dtype.name}")
+    op = _op("SparseSoftmaxCrossEntropyWithLogits", [x, y],
+             {"Tlabels": y.dtype.as_datatype_enum},
+             name=name or "SparseSoftmaxCrossEntropyWithLogits")
+    return op.outputs[0]
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2, a scalar.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.nn.l2_loss([1.0, 2.0])))
+      2.5
+    """
+    return _op("L2Loss", [_float_tensor(t)], name=name or "L2Loss").outputs[0]
+
+
+def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
+                     data_format="NHWC", is_training=True, name=None):
+    """Batch normalization of x [N,H,W,C] in one op.
+
+    Returns (y, batch_mean, batch_variance). In training the batch's
+    statistics normalize x and are returned (the variance with Bessel's
+    correction); in inference `mean` and `variance` are used.
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(np.array([1.0, 3.0], np.float32).reshape([2, 1, 1, 1]))
+      ...     y, m, v = tw.nn.fused_batch_norm(x, [1.0], [0.0], epsilon=0.0)
+      ...     print(sess.run(y).ravel(), sess.run(m), sess.run(v))
+      [-1.  1.] [2.] [2.]
+    """
+    x = _float_tensor(x)
+    scale = ops.convert_to_tensor(scale, dtype=x.dtype)
+    offset = ops.convert_to_tensor(offset, dtype=x.dtype)
+    if is_training:
+        empty = constant_op.constant([], dtype=x.dtype)
+        mean = empty if mean is None else ops.convert_to_tensor(mean, dtype=x.dtype)
+        variance = empty if variance is None else ops.convert_to_tensor(variance, dtype=x.dtype)
+    else:
+        if mean is None or variance is None:
+            raise ValueError("fused_batch_norm needs mean and variance when is_training=False")
+        mean = ops.convert_to_tensor(mean, dtype=x.dtype)
+        variance = ops.convert_to_tensor(variance, dtype=x.dtype)
+    attrs = {
+        "epsilon": float(epsilon),
+        "data_format": data_format,
+        "is_training": bool(is_training),
+    }
+    op = _op("FusedBatchNorm", [x, scale, offset, mean, variance], attrs,
+             name=name or "FusedBatchNorm")
+    return op.outputs[0], op.outputs[1], op.outputs[2]

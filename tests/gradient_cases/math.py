@@ -1,0 +1,73 @@
+"""Gradient cases for element-wise math, reductions and batch matmul."""
+
+import numpy as np
+
+import tensorweave as tw
+from gradient_cases import GradientCase
+
+_POS = dict(low=0.5, high=2.0)
+
+CASES = [
+    # Binary ops, with broadcasting in both directions.
+    GradientCase("Add broadcast", lambda x, y: x + y, [[2, 3], [3]], ops=["Add"]),
+    GradientCase("Sub broadcast", lambda x, y: x - y, [[2, 1], [1, 3]], ops=["Sub"]),
+    GradientCase("Mul broadcast", lambda x, y: x * y, [[2, 3, 4], [3, 1]], ops=["Mul"]),
+    GradientCase("Div", lambda x, y: tw.div(x, y), [[2, 3], [3]], low=0.5, high=2.0, ops=["Div"]),
+    GradientCase("RealDiv", lambda x, y: x / y, [[3], [2, 3]], low=0.5, high=2.0, ops=["RealDiv"]),
+    GradientCase("FloorMod", lambda x, y: tw.floormod(x, y), [[4], [4]],
+                 values=[[0.3, 1.7, 2.4, -0.6], [1.1, 0.7, 1.0, 0.9]], ops=["FloorMod"]),
+    GradientCase("Maximum", lambda x, y: tw.maximum(x, y), [[2, 3], [3]], ops=["Maximum"]),
+    GradientCase("Minimum", lambda x, y: tw.minimum(x, y), [[2, 3], [2, 1]], ops=["Minimum"]),
+    GradientCase("Pow", lambda x, y: tw.pow(x, y), [[2, 3], [3]], **_POS, ops=["Pow"]),
+    GradientCase("SquaredDifference", lambda x, y: tw.squared_difference(x, y), [[2, 3], [3]],
+                 ops=["SquaredDifference"]),
+    GradientCase("Select", lambda x, y: tw.where(np.array([True, False]), x, y), [[2, 3], [2, 3]],
+                 ops=["Select"]),
+    GradientCase("SelectV2", lambda x, y: tw.where_v2(np.array([[True], [False]]), x, y),
+                 [[3], [2, 1]], ops=["SelectV2"]),
+    GradientCase("AddN", lambda x, y: tw.add_n([x, y, x]), [[2, 3], [2, 3]], ops=["AddN"]),
+    GradientCase("ClipByValue", lambda t: tw.clip_by_value(t, -0.5, 0.5),
+                 [[6]], values=[[-0.9, -0.3, 0.1, 0.4, 0.7, 0.95]], ops=["ClipByValue"]),
+    GradientCase("ClipByValue bounds", lambda t, lo, hi: tw.clip_by_value(t, lo, hi),
+                 [[4], [], []], values=[[-0.9, -0.3, 0.4, 0.9], -0.5, 0.5]),
+    # Unary ops.
+    GradientCase("Abs", lambda x: tw.abs(x), [[5]], values=[[-2.0, -0.5, 0.3, 1.0, 4.0]],
+                 ops=["Abs"]),
+    GradientCase("Square", lambda x: tw.square(x), [[2, 3]], ops=["Square"]),
+    GradientCase("Exp", lambda x: tw.exp(x), [[2, 3]], ops=["Exp"]),
+    GradientCase("Log", lambda x: tw.log(x), [[2, 3]], **_POS, ops=["Log"]),
+    GradientCase("Log1p", lambda x: tw.log1p(x), [[2, 3]], **_POS, ops=["Log1p"]),
+    GradientCase("Sqrt", lambda x: tw.sqrt(x), [[2, 3]], **_POS, ops=["Sqrt", "SqrtGrad"]),
+    GradientCase("Rsqrt", lambda x: tw.rsqrt(x), [[2, 3]], **_POS, ops=["Rsqrt", "RsqrtGrad"]),
+    GradientCase("Reciprocal", lambda x: tw.reciprocal(x), [[2, 3]], **_POS,
+                 ops=["Reciprocal", "ReciprocalGrad"]),
+    GradientCase("Tanh", lambda x: tw.tanh(x), [[2, 3]], ops=["Tanh", "TanhGrad"]),
+    GradientCase("Sigmoid", lambda x: tw.sigmoid(x), [[2, 3]], ops=["Sigmoid", "SigmoidGrad"]),
+    # Second derivatives go through the gradients of the *Grad ops (with
+    # respect to both the forward output and the incoming gradient w).
+    GradientCase("TanhGrad", lambda x, w: tw.gradients(tw.tanh(x), x, grad_ys=w)[0], [[4], [4]]),
+    GradientCase("SigmoidGrad", lambda x, w: tw.gradients(tw.sigmoid(x), x, grad_ys=w)[0], [[4], [4]]),
+    GradientCase("SqrtGrad", lambda x, w: tw.gradients(tw.sqrt(x), x, grad_ys=w)[0], [[4], [4]], **_POS),
+    GradientCase("RsqrtGrad", lambda x, w: tw.gradients(tw.rsqrt(x), x, grad_ys=w)[0], [[4], [4]], **_POS),
+    GradientCase("ReciprocalGrad", lambda x, w: tw.gradients(tw.reciprocal(x), x, grad_ys=w)[0], [[4], [4]], **_POS),
+    # Reductions.
+    GradientCase("Sum all", lambda x: tw.reduce_sum(x), [[2, 3]], ops=["Sum"]),
+    GradientCase("Sum axis 0", lambda x: tw.reduce_sum(x, 0), [[4, 3]]),
+    GradientCase("Sum axes keepdims", lambda x: tw.reduce_sum(x, [0, -1], keepdims=True),
+                 [[2, 3, 4]]),
+    GradientCase("Mean", lambda x: tw.reduce_mean(x, 1), [[2, 3, 2]], ops=["Mean"]),
+    GradientCase("Prod", lambda x: tw.reduce_prod(x, 1), [[2, 3]], **_POS, ops=["Prod"]),
+    GradientCase("Max", lambda x: tw.reduce_max(x, 1), [[3, 4]], ops=["Max"]),
+    GradientCase("Min", lambda x: tw.reduce_min(x, [0, 1]), [[3, 4]], ops=["Min"]),
+    # Batch matmul, with broadcast batch dims summed in the gradient.
+    GradientCase("BatchMatMulV2", lambda x, y: tw.matmul(x, y), [[2, 3, 4], [2, 4, 2]],
+                 ops=["BatchMatMulV2"]),
+    GradientCase("BatchMatMulV2 broadcast", lambda x, y: tw.matmul(x, y), [[2, 1, 3, 4], [3, 4, 2]]),
+    GradientCase("BatchMatMulV2 adjoints",
+                 lambda x, y: tw.matmul(x, y, adjoint_a=True, adjoint_b=True),
+                 [[2, 4, 3], [1, 2, 4]]),
+    GradientCase("BatchMatMulV2 adj_x", lambda x, y: tw.matmul(x, y, transpose_a=True),
+                 [[4, 3], [2, 4, 2]]),
+    GradientCase("BatchMatMulV2 adj_y", lambda x, y: tw.matmul(x, y, transpose_b=True),
+                 [[2, 3, 4], [2, 4]]),
+]
