@@ -454,3 +454,53 @@ def _needed_variables(view, inputs, outputs):
             found.append(name)
         stack.extend(parse_input(i)[0] for i in graph_util.data_inputs(node))
     return sorted(found)
+
+
+# --- saved models -----------------------------------------------------------------------------
+def load_saved_model(export_dir):
+    """(graph_def, {variable name: value}, signature) of a directory written by
+    `tw.saved_model.simple_save`; the variables are read (and their checksums
+    verified) by the core's RestoreV2."""
+    import tensorweave as tw
+    from tensorweave._src.ops import io_ops
+    from tensorweave._src.saved_model import simple_save
+
+    try:
+        signature = simple_save.read_signature(export_dir)
+        graph_def = simple_save.read_graph_def(export_dir)
+    except tw.errors.OpError as e:
+        raise ConversionError(f"not a saved model: {e.message}") from None
+    variables = [n for n in graph_def.node if n.op in VARIABLE_OPS]
+    values = {}
+    if variables:
+        prefix = f"{export_dir}/{simple_save.VARIABLES_PREFIX}"
+        with tw.Graph().as_default() as g, tw.Session(graph=g) as sess:
+            restored = io_ops.restore_v2(
+                prefix,
+                [n.name for n in variables],
+                [""] * len(variables),
+                [tw.as_dtype(attr(n, "dtype")) for n in variables],
+            )
+            try:
+                fetched = sess.run(restored)
+            except tw.errors.OpError as e:
+                raise ConversionError(f"cannot read the variables of {export_dir}: {e.message}") from None
+        values = {n.name: v for n, v in zip(variables, fetched)}
+    return graph_def, values, signature
+
+
+def freeze_saved_model(export_dir, inputs=None, outputs=None, **kwargs):
+    """(frozen GraphDef, input tensor names, output tensor names, input keys,
+    output keys) of a saved model. `inputs`/`outputs` (tensor names) override
+    its signature."""
+    graph_def, values, signature = load_saved_model(export_dir)
+    if inputs is None:
+        input_keys, inputs = zip(*signature["inputs"].items()) if signature["inputs"] else ((), ())
+    else:
+        input_keys = [parse_input(i)[0] for i in inputs]
+    if outputs is None:
+        output_keys, outputs = zip(*signature["outputs"].items())
+    else:
+        output_keys = [parse_input(o)[0] for o in outputs]
+    frozen = freeze_graph_def(graph_def, values, list(inputs), list(outputs), **kwargs)
+    return frozen, list(inputs), list(outputs), list(input_keys), list(output_keys)

@@ -197,6 +197,14 @@ def _matmul(ctx, node):
     ctx.add("MatMul", [a, b], [ctx.output(f"{node.name}:0")])
 
 
+@exports("BatchMatMul", "BatchMatMulV2")
+def _batch_matmul(ctx, node):
+    a, b = ctx.nhwc(node.input[0]), ctx.nhwc(node.input[1])
+    a = _swap_last(ctx, node, a, ctx.rank(node.input[0])) if attr(node, "adj_x", False) else a
+    b = _swap_last(ctx, node, b, ctx.rank(node.input[1])) if attr(node, "adj_y", False) else b
+    ctx.add("MatMul", [a, b], [ctx.output(f"{node.name}:0")])
+
+
 def _swap_last(ctx, node, name, rank):
     perm = list(range(rank))
     perm[-2], perm[-1] = perm[-1], perm[-2]
@@ -299,7 +307,7 @@ def _binary(ctx, node):
 
 _UNARY = {
     "Neg": "Neg", "Exp": "Exp", "Log": "Log", "Sqrt": "Sqrt", "Abs": "Abs",
-    "Relu": "Relu", "Sigmoid": "Sigmoid", "Tanh": "Tanh",
+    "Relu": "Relu", "Sigmoid": "Sigmoid", "Tanh": "Tanh", "Reciprocal": "Reciprocal",
 }
 
 

@@ -197,6 +197,20 @@ def _fully_connected(ctx, node, x, weights):
     ctx.builder.add_op("FULLY_CONNECTED", [x, w, bias], [out], ("FullyConnectedOptions", options))
 
 
+@lowers("BatchMatMul", "BatchMatMulV2")
+def _batch_matmul(ctx, node):
+    options = {"adj_x": bool(attr(node, "adj_x", False)), "adj_y": bool(attr(node, "adj_y", False))}
+    inputs = [ctx.input(node, 0), ctx.input(node, 1)]
+    ctx.builder.add_op("BATCH_MATMUL", inputs, [ctx.output(f"{node.name}:0")], ("BatchMatMulOptions", options))
+
+
+@lowers("Reciprocal")
+def _reciprocal(ctx, node):
+    out = f"{node.name}:0"
+    one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(ctx.specs[out][0])))
+    ctx.builder.add_op("DIV", [one, ctx.input(node, 0)], [ctx.output(out)], ("ArithmeticOptions", {}))
+
+
 def _padding(node):
     padding = attr(node, "padding")
     if padding not in ("SAME", "VALID"):

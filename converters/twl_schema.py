@@ -2,8 +2,8 @@
 `flatc --python` on first use into a cache directory keyed by the schema's
 hash. The generated code is never checked in or edited.
 
-Where the schema is: $TWL_SCHEMA, else lite/schema/twl.fbs beside this
-package in the source tree. Where the code goes: $TWL_SCHEMA_CACHE, else
+Where the schema is: $TWL_SCHEMA, else the copy setup.py installs beside
+this package, else lite/schema/twl.fbs in the source tree. Where the code goes: $TWL_SCHEMA_CACHE, else
 ~/.cache/tensorweave/twl_py/<sha256 of the schema>/.
 """
 
@@ -22,7 +22,14 @@ _schema = None
 
 
 def schema_path():
-    return os.environ.get("TWL_SCHEMA") or os.path.join(_ROOT, "lite", "schema", "twl.fbs")
+    """$TWL_SCHEMA, else the copy installed beside this package, else the
+    source tree's lite/schema/twl.fbs."""
+    if os.environ.get("TWL_SCHEMA"):
+        return os.environ["TWL_SCHEMA"]
+    installed = os.path.join(os.path.dirname(os.path.abspath(__file__)), "twl.fbs")
+    if os.path.exists(installed):
+        return installed
+    return os.path.join(_ROOT, "lite", "schema", "twl.fbs")
 
 
 def _generate(schema, out_dir):

@@ -182,6 +182,7 @@ from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 from tensorweave import train  # noqa: E402 - the tw.train namespace
 
 from tensorweave import nn  # noqa: E402 - after the ops it re-exports
+from tensorweave import saved_model  # noqa: E402 - the tw.saved_model namespace
 
 __version__ = "0.1.0"
 
