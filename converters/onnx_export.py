@@ -273,7 +273,7 @@ def _pool(ctx, node):
 
 
 _BINARY = {
-    "Add": "Add", "AddV2": "Add", "BiasAdd": "Add", "Sub": "Sub", "Mul": "Mul",
+    "Pow": "Pow", "Add": "Add", "AddV2": "Add", "BiasAdd": "Add", "Sub": "Sub", "Mul": "Mul",
     "Div": "Div", "RealDiv": "Div", "Maximum": "Max", "Minimum": "Min",
 }
 
@@ -521,6 +521,20 @@ def _value_info(name, dt, shape):
     return helper.make_tensor_value_info(name, _onnx_type(numpy_dtype(dt)), dims)
 
 
+def _rename(ctx, old, new):
+    ctx._names.add(new)
+    for n in ctx.nodes:
+        for field in (n.input, n.output):
+            for i, name in enumerate(field):
+                if name == old:
+                    field[i] = new
+        if n.name == old:
+            n.name = new
+    for key, (name, nchw) in list(ctx.values.items()):
+        if name == old:
+            ctx.values[key] = (new, nchw)
+
+
 def export(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None):
     """An onnx.ModelProto (opset 18) of a frozen GraphDef."""
     inputs = [tensor_name(i) for i in inputs]
@@ -558,10 +572,14 @@ def export(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None)
         except _NodeError as e:
             raise ConversionError(str(e)) from None
         if value != key:
-            if key in ctx._names:
-                key = ctx.unique(key)
-            ctx._names.add(key)
-            ctx.add("Identity", [value], [key])
+            produced = any(value in n.output for n in ctx.nodes)
+            taken = key in ctx._names or any(g.name == key for g in graph_inputs)
+            if produced and not taken and value not in {o.name for o in graph_outputs}:
+                _rename(ctx, value, key)  # the producer writes the output name itself
+            else:
+                key = key if not taken else ctx.unique(key)
+                ctx._names.add(key)
+                ctx.add("Identity", [value], [key])
         dt, shape = ctx.specs[name]
         graph_outputs.append(_value_info(key, dt, shape))
     graph = helper.make_graph(ctx.nodes, "tensorweave", graph_inputs, graph_outputs, ctx.initializers)

@@ -661,6 +661,13 @@ def _squeeze(ctx, node):
 def _transpose(ctx, node):
     rank = ctx.rank(node.input[0])
     perm = list(_attrs(node).get("perm", list(range(rank))[::-1]))
+    if rank == 4 and node.input[0] not in ctx.consts:
+        # A layout change the lite tensor already has (or is) costs nothing:
+        # NCHW of a plain tensor is that tensor read as NHWC, and back.
+        index, nhwc = ctx.value(node.input[0])
+        if tuple(perm) == (TO_NCHW if not nhwc else TO_NHWC):
+            ctx.tensors[node.output[0]] = (index, not nhwc)
+            return
     if ctx.is_nhwc(node.input[0]):
         src = ctx.value(node.input[0])[0]
         perm = [TO_NCHW[p] for p in perm]  # lite -> ONNX layout, then perm
@@ -741,31 +748,38 @@ def _slice(ctx, node):
         if axes is None or steps is None:
             raise _NodeError("axes and steps must be constants")
     begin, end, stride = [0] * rank, list(shape), [1] * rank
-    end_mask = 0
+    # Dims not sliced take everything (masks, so a dynamic batch stays whole).
+    begin_mask = end_mask = (1 << rank) - 1
     for start, stop, axis, step in zip(starts, ends, axes, steps):
         axis, step, dim = int(axis) % rank, int(step), shape[int(axis) % rank]
         start, stop = int(start), int(stop)
         start = start + dim if start < 0 else start
         stop = stop + dim if stop < 0 else stop
+        # A bound at or past the end of the dim becomes a mask bit, so that
+        # it still means "to the end" when a dynamic dim (the batch) grows.
         if step > 0:
+            whole_start, whole_stop = start <= 0, stop >= dim
             start, stop = min(max(start, 0), dim), min(max(stop, 0), dim)
         else:
+            whole_start, whole_stop = start >= dim - 1, stop < 0
             start, stop = min(max(start, 0), dim - 1), min(max(stop, -1), dim - 1)
-            if stop == -1:
-                end_mask |= 1 << axis
+        if not whole_start:
+            begin_mask &= ~(1 << axis)
+        if not whole_stop:
+            end_mask &= ~(1 << axis)
         begin[axis], end[axis], stride[axis] = start, stop, step
     bounds = [ctx.constant(f"{node.output[0]}/{w}", np.array(v, np.int32))
               for w, v in (("begin", begin), ("end", end), ("strides", stride))]
-    options = ("StridedSliceOptions", {"end_mask": end_mask})
+    options = ("StridedSliceOptions", {"begin_mask": begin_mask, "end_mask": end_mask})
     ctx.builder.add_op("STRIDED_SLICE", [ctx.plain(node.input[0])] + bounds, [ctx.output(node.output[0])], options)
 
 
-@imports("ReduceMean")
+@imports("ReduceMean", "ReduceSum")
 def _reduce_mean(ctx, node):
     a = _attrs(node)
     x, out = node.input[0], node.output[0]
     rank = ctx.rank(x)
-    if ctx.opset >= 18:
+    if ctx.opset >= 18 or (node.op_type == "ReduceSum" and ctx.opset >= 13):
         axes = ctx.const(node.input[1]) if len(node.input) > 1 and node.input[1] else None
         if len(node.input) > 1 and node.input[1] and axes is None:
             raise _NodeError("axes must be a constant")
@@ -778,15 +792,36 @@ def _reduce_mean(ctx, node):
     axes = sorted({int(v) % rank for v in axes})
     keep = bool(a.get("keepdims", 1))
     options = ("ReducerOptions", {"keep_dims": keep})
+    src, nhwc, lite_axes = ctx.plain, False, axes
     if rank == 4 and ctx.is_nhwc(x):
-        mapped = sorted(NCHW_TO_NHWC_AXIS[v] for v in axes)
         kept = [v for v in range(4) if v not in axes]
         if keep or sorted(kept, key=lambda v: NCHW_TO_NHWC_AXIS[v]) == kept:
-            t = ctx.constant(f"{out}/axes", np.array(mapped, np.int32))
-            ctx.builder.add_op("MEAN", [ctx.nhwc(x), t], [ctx.output(out, nhwc=keep)], options)
-            return
-    t = ctx.constant(f"{out}/axes", np.array(axes, np.int32))
-    ctx.builder.add_op("MEAN", [ctx.plain(x), t], [ctx.output(out)], options)
+            src, nhwc, lite_axes = ctx.nhwc, keep, sorted(NCHW_TO_NHWC_AXIS[v] for v in axes)
+    t = ctx.constant(f"{out}/axes", np.array(lite_axes, np.int32))
+    if node.op_type == "ReduceMean":
+        ctx.builder.add_op("MEAN", [src(x), t], [ctx.output(out, nhwc=nhwc)], options)
+        return
+    # ReduceSum = MEAN * (number of reduced elements): there is no SUM op.
+    shape, sig = ctx.shape(x), ctx.signature_of(x, ctx.shape(x))
+    if sig and any(sig[v] == -1 for v in axes):
+        raise _NodeError("a sum over a dynamic dimension cannot be lowered (no SUM op)")
+    out_shape = ctx.shape(out)
+    out_shape = [out_shape[i] for i in TO_NHWC] if nhwc else out_shape
+    mean = ctx.intermediate(f"{out}/mean", out_shape, ctx.dtype(out), like=out)
+    ctx.builder.add_op("MEAN", [src(x), t], [mean], options)
+    count = ctx.constant(f"{out}/count", np.array(int(np.prod([shape[v] for v in axes])), ctx.dtype(out)))
+    ctx.builder.add_op("MUL", [mean, count], [ctx.output(out, nhwc=nhwc)], ("ArithmeticOptions", {}))
+
+
+@imports("Pow")
+def _pow(ctx, node):
+    # Only the exponents with a lite op: x^2 (SQUARE), x^0.5 (SQRT), x^-0.5 (RSQRT).
+    exponent = ctx.require_const(node, 1, "the exponent")
+    opcode = {2.0: "SQUARE", 0.5: "SQRT", -0.5: "RSQRT"}.get(float(exponent) if exponent.size == 1 else None)
+    if opcode is None:
+        raise _NodeError(f"exponent {exponent.tolist()} has no lite op (2, 0.5 or -0.5)")
+    index, nhwc = ctx.value(node.input[0])
+    ctx.builder.add_op(opcode, [index], [ctx.output(node.output[0], nhwc=nhwc)])
 
 
 _LITE_TYPES = (np.float32, np.int32, np.int64, np.uint8, np.int8, np.bool_)

@@ -211,6 +211,16 @@ def _reciprocal(ctx, node):
     ctx.builder.add_op("DIV", [one, ctx.input(node, 0)], [ctx.output(out)], ("ArithmeticOptions", {}))
 
 
+@lowers("Pow")
+def _pow(ctx, node):
+    # Only the exponents with a lite op: x^2 (SQUARE), x^0.5 (SQRT), x^-0.5 (RSQRT).
+    exponent = ctx.require_const(node, 1, "the exponent")
+    opcode = {2.0: "SQUARE", 0.5: "SQRT", -0.5: "RSQRT"}.get(float(exponent) if exponent.size == 1 else None)
+    if opcode is None:
+        raise _NodeError(f"exponent {exponent.tolist()} has no lite op (2, 0.5 or -0.5)")
+    ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+
+
 def _padding(node):
     padding = attr(node, "padding")
     if padding not in ("SAME", "VALID"):

@@ -367,3 +367,50 @@ def test_cli_reports_errors(tmp_path, capsys):
     assert cli_main(["--input", export_dir, "--output", out]) == 1
     assert "not a saved model" in capsys.readouterr().err
     assert not os.path.exists(out)
+
+
+# --- more op coverage: array ops, unfolded batch norm -------------------------------------------------
+def _array_model():
+    rng = np.random.default_rng(11)
+    x = tw.placeholder(tw.float32, [None, 4, 4, 3], name="x")
+    c = tw.constant(rng.normal(size=[3, 3, 3, 4]).astype(np.float32))
+    h = tw.nn.relu(tw.nn.conv2d(x, c, [1, 1, 1, 1], "SAME"))  # NCHW inside ONNX
+    h = tw.concat([h, tw.nn.sigmoid(h)], axis=3)  # channels: 8
+    h = tw.pad(h, [[0, 0], [1, 0], [0, 1], [0, 0]])  # 5x5
+    h = tw.transpose(h, [0, 3, 1, 2])  # [N, 8, 5, 5]
+    h = h[:, 1:7:2, :, 1]  # strided slice with shrink: [N, 3, 5]
+    h = tw.gather(h, [2, 0], axis=1)  # [N, 2, 5]
+    h = tw.expand_dims(h, 1)  # [N, 1, 2, 5]
+    h = tw.squeeze(h, [1])
+    m = tw.reduce_mean(h, axis=[2], keepdims=True)  # [N, 2, 1]
+    h = tw.stack([h - m, tw.square(h), tw.exp(-tw.abs(h))], axis=1)  # [N, 3, 2, 5]
+    s = tw.reduce_sum(h, axis=[3])  # [N, 3, 2]
+    y = tw.identity(tw.tanh(tw.reshape(s, [-1, 6])) + tw.sqrt(tw.reshape(s, [-1, 6]) ** 2 + 1.0), name="y")
+    return x, y, rng.normal(size=[2, 4, 4, 3]).astype(np.float32)
+
+
+@needs_lite
+def test_array_ops_through_every_path():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x, y, feed = _array_model()
+        ref = sess.run(y, {x: feed})
+        frozen = freeze.freeze_session(sess, [x], [y])
+    got = lite_runner.LiteRunner(tf_to_twl.convert(frozen, ["x"], ["y"])).run({"x": feed})["y"]
+    np.testing.assert_allclose(got, ref, rtol=LITE_RTOL, atol=LITE_ATOL)
+    proto = onnx_export.export(frozen, ["x"], ["y"])
+    np.testing.assert_allclose(_onnx_run(proto, feed), ref, rtol=ONNX_RTOL, atol=1e-6)
+    got = lite_runner.LiteRunner(onnx_import.convert(proto)).run({"x": feed})["y"]
+    np.testing.assert_allclose(got, ref, rtol=LITE_RTOL, atol=LITE_ATOL)
+
+
+@needs_lite
+def test_unfolded_batch_norm_converts_too():
+    graph, sess, inputs, outputs, feed = converter_models.build("conv_bn")
+    (x,), (y,) = inputs.values(), outputs.values()
+    ref = sess.run(y, {x: feed})
+    frozen = freeze.freeze_session(sess, [x], [y], fold_batch_norms=False)
+    sess.close()
+    got = lite_runner.LiteRunner(tf_to_twl.convert(frozen, ["image"], ["probs"])).run({"image": feed})
+    np.testing.assert_allclose(got["probs"], ref, rtol=LITE_RTOL, atol=LITE_ATOL)
+    np.testing.assert_allclose(_onnx_run(onnx_export.export(frozen, ["image"], ["probs"]), feed), ref,
+                               rtol=ONNX_RTOL, atol=ONNX_ATOL)
