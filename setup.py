@@ -49,6 +49,9 @@ class BuildPy(build_py):
         _check_prerequisites()
         _generate_protos()
         super().run()
+        # The converters generate their .twl schema code from this file.
+        schema = os.path.join(ROOT, "lite", "schema", "twl.fbs")
+        shutil.copyfile(schema, os.path.join(self.build_lib, "converters", "twl.fbs"))
 
 
 class BazelBuildExt(build_ext):
@@ -68,7 +71,7 @@ class BazelBuildExt(build_ext):
 
 
 setup(
-    package_dir={"": "python"},
+    package_dir={"": "python", "converters": "converters"},
     ext_modules=[BazelExtension("tensorweave._pywrap_tensorweave", "//python:_pywrap_tensorweave.so")],
     cmdclass={"build_py": BuildPy, "build_ext": BazelBuildExt},
 )

@@ -183,6 +183,7 @@ from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 from tensorweave import layers  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import nn  # noqa: E402
+from tensorweave import saved_model  # noqa: E402
 from tensorweave import train  # noqa: E402
 
 __version__ = "0.1.0"

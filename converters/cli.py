@@ -1,0 +1,122 @@
+"""tensorweave-convert: freezes a trained model and writes .twl or .onnx;
+converts ONNX models to .twl.
+
+  tensorweave-convert --input <saved model dir | frozen.pb | model.onnx>
+                      --output <model.twl | model.onnx>
+                      [--inputs name,...] [--outputs name,...]
+
+A saved model directory is what `tw.saved_model.simple_save` writes; its
+signature names the inputs and outputs unless --inputs/--outputs (tensor
+names such as "x" or "x:0") are given. A .pb file is a GraphDef without
+variables and needs --inputs and --outputs.
+"""
+
+import argparse
+import os
+import sys
+
+from converters.errors import ConversionError
+
+VERSION = "0.1.0"
+
+
+def _names(text):
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ConversionError(f"empty name list {text!r}")
+    return names
+
+
+def _write_atomically(path, data):
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise ConversionError(f"the output directory does not exist: {directory}")
+    tmp = f"{path}.tmp.{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _frozen_graph(args):
+    """(frozen GraphDef, inputs, outputs, input keys, output keys)."""
+    from converters import freeze
+
+    options = {"fold_batch_norms": not args.no_fold_batch_norms}
+    if os.path.isdir(args.input):
+        return freeze.freeze_saved_model(args.input, _names(args.inputs), _names(args.outputs), **options)
+    from tensorweave._src.framework import graph_pb2
+
+    if not args.inputs or not args.outputs:
+        raise ConversionError("a GraphDef file needs --inputs and --outputs")
+    with open(args.input, "rb") as f:
+        data = f.read()
+    try:
+        graph_def = graph_pb2.GraphDef.FromString(data)
+    except Exception as e:  # noqa: BLE001 - protobuf's DecodeError
+        raise ConversionError(f"{args.input}: not a GraphDef: {e}") from None
+    inputs, outputs = _names(args.inputs), _names(args.outputs)
+    frozen = freeze.freeze_graph_def(graph_def, {}, inputs, outputs, **options)
+    return frozen, inputs, outputs, None, None
+
+
+def convert(args):
+    """Runs one conversion; returns a one-line summary."""
+    source, target = args.input, args.output
+    if not os.path.exists(source):
+        raise ConversionError(f"no such file or directory: {source}")
+    out_ext = os.path.splitext(target)[1].lower()
+    if out_ext not in (".twl", ".onnx"):
+        raise ConversionError(f"the output must end in .twl or .onnx, got {target!r}")
+    if source.lower().endswith(".onnx"):
+        if out_ext != ".twl":
+            raise ConversionError("an ONNX model converts to .twl only")
+        if args.inputs or args.outputs:
+            raise ConversionError("--inputs/--outputs do not apply to ONNX models")
+        from converters import onnx_import
+
+        data = onnx_import.convert(source)
+        _write_atomically(target, data)
+        return f"wrote {target} ({len(data)} bytes) from {source}"
+    frozen, inputs, outputs, input_keys, output_keys = _frozen_graph(args)
+    if out_ext == ".twl":
+        from converters import tf_to_twl
+
+        options = {"source": os.path.basename(os.path.normpath(source)),
+                   "fold_batch_norms": not args.no_fold_batch_norms}
+        data = tf_to_twl.convert(frozen, inputs, outputs, input_keys, output_keys, options)
+    else:
+        from converters import onnx_export
+
+        data = onnx_export.export(frozen, inputs, outputs, input_keys, output_keys).SerializeToString()
+    _write_atomically(target, data)
+    return f"wrote {target} ({len(data)} bytes, {len(frozen.node)} frozen nodes) from {source}"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="tensorweave-convert",
+        description="Freeze a tensorweave model and write .twl or .onnx; convert ONNX to .twl.",
+    )
+    parser.add_argument("--input", required=True, help="saved model directory, GraphDef .pb or .onnx")
+    parser.add_argument("--output", required=True, help="model.twl or model.onnx")
+    parser.add_argument("--inputs", help="comma-separated input tensor names (default: the signature)")
+    parser.add_argument("--outputs", help="comma-separated output tensor names (default: the signature)")
+    parser.add_argument("--no-fold-batch-norms", action="store_true",
+                        help="keep batch norms instead of folding them into weights")
+    parser.add_argument("--version", action="version", version=f"tensorweave-convert {VERSION}")
+    args = parser.parse_args(argv)
+    try:
+        print(convert(args))
+    except ConversionError as e:
+        print(f"tensorweave-convert: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"tensorweave-convert: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

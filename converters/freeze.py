@@ -1,0 +1,506 @@
+"""Freezing: a trained graph plus its variable values becomes a self-contained
+inference GraphDef that still runs in the core.
+
+Steps (each a function below, run in this order by `freeze_graph_def`):
+1. inputs become Placeholders, outputs are kept by name;
+2. prune to what the outputs need given the inputs (training-only nodes --
+   Assign, NoOp, savers, optimizer and gradient subgraphs -- fall away by
+   reachability; control edges are dropped);
+3. variables become constants holding their values;
+4. Identity chains are removed;
+5. constant folding: every subgraph whose inputs are all constants is
+   evaluated by the core runtime itself and replaced by Const nodes;
+6. batch norm folding: inference FusedBatchNorm becomes a per-channel
+   multiply and add, the multiply is folded into the weights of the
+   preceding Conv2D / DepthwiseConv2dNative / MatMul (through a bias add),
+   and adjacent constant bias adds are merged.
+Fusing bias adds and activations into one FULLY_CONNECTED / CONV_2D is done
+when lowering to .twl (converters/tf_to_twl.py), since the core has no fused
+ops and the frozen graph must still run in it.
+
+Example:
+  >>> import numpy as np
+  >>> import tensorweave as tw
+  >>> from converters import freeze
+  >>> with tw.Graph().as_default(), tw.Session() as sess:
+  ...     x = tw.placeholder(tw.float32, [None, 2], name="x")
+  ...     w = tw.Variable([[1.0], [2.0]], name="w")
+  ...     y = tw.identity(tw.matmul(x, w), name="y")
+  ...     sess.run(tw.global_variables_initializer())
+  ...     frozen = freeze.freeze_session(sess, ["x"], ["y"])
+  >>> sorted(n.op for n in frozen.node)
+  ['Const', 'Identity', 'MatMul', 'Placeholder']
+"""
+
+import numpy as np
+
+from converters import graph_util
+from converters.errors import ConversionError
+from converters.graph_util import GraphView, attr, make_const, make_node, parse_input, tensor_name
+
+VARIABLE_OPS = ("VariableV2", "Variable")
+IDENTITY_OPS = ("Identity", "Snapshot", "StopGradient", "PreventGradient")
+PLACEHOLDER_OPS = ("Placeholder", "PlaceholderWithDefault")
+# Ops producing per-output-channel results whose weights a scale folds into:
+# op -> (weights input index, function giving the output-channel axis of the
+# weights and the weights reshaped so that axis is last).
+_BN_FOLD_OPS = ("Conv2D", "DepthwiseConv2dNative", "MatMul")
+_BIAS_ADD_OPS = ("BiasAdd", "Add", "AddV2")
+_MAX_FOLDED_ELEMENTS = 1 << 26
+
+
+def _op_defs():
+    from tensorweave._src.framework import ops
+
+    return ops._op_defs()
+
+
+def _is_stateful(op_type):
+    info = _op_defs().get(op_type)
+    return info is None or info["is_stateful"]
+
+
+# --- tensor specs from the core's shape inference -----------------------------------
+def tensor_specs(graph_def, names, batch_size=None):
+    """{name: (DataType enum, shape list with None for unknown dims)} of the
+    tensors `names`, from importing `graph_def` into a fresh core graph.
+    With `batch_size`, unknown dims of Placeholder shapes are set to it."""
+    import tensorweave as tw
+
+    if batch_size is not None:
+        graph_def = _with_placeholder_batch(graph_def, batch_size)
+    with tw.Graph().as_default() as g:
+        try:
+            tw.import_graph_def(graph_def, name="")
+        except tw.errors.OpError as e:
+            raise ConversionError(f"the graph does not import into the core: {e.message}") from None
+        out = {}
+        for name in names:
+            t = g.get_tensor_by_name(tensor_name(name))
+            out[name] = (t.dtype.as_datatype_enum, t.shape.as_list() if t.shape.ndims is not None else None)
+        return out
+
+
+def all_tensor_specs(graph_def, batch_size=None):
+    """{'node:i': (DataType enum, shape list or None)} of every tensor."""
+    import tensorweave as tw
+
+    if batch_size is not None:
+        graph_def = _with_placeholder_batch(graph_def, batch_size)
+    with tw.Graph().as_default() as g:
+        try:
+            tw.import_graph_def(graph_def, name="")
+        except tw.errors.OpError as e:
+            raise ConversionError(f"the graph does not import into the core: {e.message}") from None
+        out = {}
+        for op in g.get_operations():
+            for t in op.outputs:
+                shape = t.shape.as_list() if t.shape.ndims is not None else None
+                out[t.name] = (t.dtype.as_datatype_enum, shape)
+        return out
+
+
+def _with_placeholder_batch(graph_def, batch_size):
+    from tensorweave._src.framework import graph_pb2
+
+    out = graph_pb2.GraphDef()
+    out.CopyFrom(graph_def)
+    for node in out.node:
+        if node.op == "Placeholder" and "shape" in node.attr:
+            for d in node.attr["shape"].shape.dim:
+                if d.size < 0:
+                    d.size = batch_size
+    return out
+
+
+# --- the steps ----------------------------------------------------------------------------
+def _install_inputs(view, inputs, specs):
+    """Makes each input tensor the output of a Placeholder; returns the
+    placeholders' tensor names in order."""
+    names = []
+    for name in inputs:
+        node_name, index = parse_input(name)
+        if node_name not in view.nodes:
+            raise ConversionError(f"input '{name}' is not in the graph")
+        node = view.nodes[node_name]
+        if node.op == "Placeholder" and index == 0:
+            names.append(f"{node_name}:0")
+            continue
+        if node.op == "PlaceholderWithDefault" and index == 0:
+            dtype = attr(node, "dtype")
+            shape = attr(node, "shape")
+        else:
+            dtype, shape = specs[name]
+        ph_name = node_name if index == 0 else f"{node_name}_{index}"
+        if ph_name in view.nodes and view.nodes[ph_name] is not node:
+            ph_name = f"{node_name}/placeholder_{index}"
+        placeholder = make_node("Placeholder", ph_name, [])
+        placeholder.attr["dtype"].type = dtype
+        shape_attr = placeholder.attr["shape"].shape
+        if shape is None:
+            shape_attr.unknown_rank = True
+        else:
+            for d in shape:
+                shape_attr.dim.add().size = -1 if d is None else d
+        if ph_name == node_name:
+            view.nodes[node_name] = placeholder  # the original node is cut off
+        else:
+            view.redirect(name, f"{ph_name}:0")
+            view.nodes[ph_name] = placeholder
+        names.append(f"{ph_name}:0")
+    return names
+
+
+def _prune(view, outputs):
+    """Keeps only the nodes the outputs need over data edges; drops control
+    inputs."""
+    keep, stack = set(), [parse_input(o)[0] for o in outputs]
+    while stack:
+        name = stack.pop()
+        if name in keep:
+            continue
+        if name not in view.nodes:
+            raise ConversionError(f"'{name}' is not in the graph")
+        keep.add(name)
+        node = view.nodes[name]
+        if node.op in PLACEHOLDER_OPS:
+            del node.input[:]  # a PlaceholderWithDefault becomes a pure input
+            continue
+        stack.extend(parse_input(i)[0] for i in graph_util.data_inputs(node))
+    for name in list(view.nodes):
+        if name not in keep:
+            del view.nodes[name]
+    for node in view.nodes.values():
+        data = graph_util.data_inputs(node)
+        del node.input[:]
+        node.input.extend(data)
+        if node.op == "PlaceholderWithDefault":
+            node.op = "Placeholder"
+
+
+def _variables_to_constants(view, values):
+    missing = []
+    for name, node in list(view.nodes.items()):
+        if node.op not in VARIABLE_OPS:
+            continue
+        if name not in values:
+            missing.append(name)
+            continue
+        view.nodes[name] = make_const(name, np.asarray(values[name]))
+    if missing:
+        raise ConversionError(f"no values for the variables {missing}")
+
+
+def _remove_identities(view, outputs):
+    keep = {parse_input(o)[0] for o in outputs}
+    for name, node in list(view.nodes.items()):
+        if node.op in IDENTITY_OPS and name not in keep:
+            view.redirect(f"{name}:0", node.input[0])
+            del view.nodes[name]
+
+
+def fold_constants(view, outputs):
+    """Evaluates every non-stateful node whose inputs are all constants (with
+    the core runtime) and replaces what the rest of the graph reads of them by
+    Const nodes."""
+    import tensorweave as tw
+    from tensorweave._src.framework import graph_pb2
+
+    foldable = set()
+    for name in view.topological_order():
+        node = view.nodes[name]
+        if node.op in ("Const",) + PLACEHOLDER_OPS or _is_stateful(node.op) or not node.input:
+            continue
+        if all(
+            parse_input(i)[0] in foldable or view.nodes[parse_input(i)[0]].op == "Const"
+            for i in node.input
+        ):
+            foldable.add(name)
+    if not foldable:
+        return
+    wanted = [tensor_name(o) for o in outputs if parse_input(o)[0] in foldable]
+    for node in view.nodes.values():
+        if node.name not in foldable:
+            wanted += [tensor_name(i) for i in node.input if parse_input(i)[0] in foldable]
+    wanted = list(dict.fromkeys(wanted))
+    if not wanted:
+        return
+    sub = graph_pb2.GraphDef()
+    for name in view.topological_order():
+        node = view.nodes[name]
+        if name in foldable or (node.op == "Const"):
+            sub.node.add().CopyFrom(node)
+    with tw.Graph().as_default() as g:
+        tw.import_graph_def(sub, name="")
+        with tw.Session(graph=g) as sess:
+            try:
+                values = sess.run(wanted)
+            except tw.errors.OpError as e:
+                raise ConversionError(f"constant folding failed: {e.message}") from None
+    for name, value in zip(wanted, values):
+        value = np.asarray(value)
+        if value.size > _MAX_FOLDED_ELEMENTS:
+            raise ConversionError(f"folding '{name}' gives {value.size} elements, too many")
+        node_name, index = parse_input(name)
+        const_name = node_name if index == 0 else f"{node_name}/output_{index}"
+        view.redirect(name, f"{const_name}:0")
+        if const_name != node_name and const_name in view.nodes:
+            raise ConversionError(f"cannot name the folded constant '{const_name}': taken")
+        view.nodes[const_name] = make_const(const_name, value)
+    outputs_nodes = {parse_input(o)[0] for o in outputs}
+    for name in foldable:
+        node = view.nodes.get(name)
+        if node is not None and node.op != "Const" and name not in outputs_nodes:
+            del view.nodes[name]
+
+
+# --- batch norm folding ---------------------------------------------------------------------
+def _single_consumer(consumers, tensor):
+    users = consumers.get(tensor_name(tensor), [])
+    return users[0][0] if len(users) == 1 else None
+
+
+def _channel_vector(value, channels):
+    """`value` as a per-channel [channels] vector if it broadcasts along the
+    last axis only (shape [C], [1, C], [1, 1, 1, C] or a scalar), else None."""
+    if value is None or value.dtype.kind != "f":
+        return None
+    if value.ndim and any(d != 1 for d in value.shape[:-1]):
+        return None
+    flat = value.reshape(-1)
+    if flat.size == 1:
+        return np.full([channels], flat[0], value.dtype)
+    return flat if flat.size == channels else None
+
+
+def _decompose_batch_norms(view, outputs):
+    """Inference FusedBatchNorm with constant parameters -> Mul(x, s) + Add(b)."""
+    consumers = view.consumers()
+    for name, node in list(view.nodes.items()):
+        if node.op not in ("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"):
+            continue
+        if attr(node, "is_training", True) or attr(node, "data_format", "NHWC") != "NHWC":
+            continue
+        params = [view.const_value(i) for i in node.input[1:5]]
+        if any(p is None for p in params):
+            continue
+        if any(tensor_name(f"{name}:{k}") in consumers for k in range(1, 6)):
+            continue  # batch statistics are read: leave it alone
+        scale, offset, mean, variance = (p.astype(np.float64) for p in params)
+        epsilon = attr(node, "epsilon", 1e-4)
+        dtype = params[0].dtype
+        s = scale / np.sqrt(variance + epsilon)
+        bias = offset - mean * s
+        view.nodes[f"{name}/scale"] = make_const(f"{name}/scale", s.astype(dtype))
+        view.nodes[f"{name}/offset"] = make_const(f"{name}/offset", bias.astype(dtype))
+        mul = make_node("Mul", f"{name}/mul", [node.input[0], f"{name}/scale:0"])
+        mul.attr["T"].type = node.attr["T"].type
+        add = make_node("Add", name, [f"{name}/mul:0", f"{name}/offset:0"])
+        add.attr["T"].type = node.attr["T"].type
+        view.nodes[f"{name}/mul"] = mul
+        view.nodes[name] = add
+
+
+def _weights_channels(node, weights):
+    """(weights with the output-channel axis last, function undoing that)."""
+    if node.op == "Conv2D":  # HWIO
+        return weights, lambda w: w
+    if node.op == "DepthwiseConv2dNative":  # HWIM; output channel c * M + m
+        h, w_, c, m = weights.shape
+        return weights.reshape(h, w_, c * m), lambda w: w.reshape(h, w_, c, m)
+    if attr(node, "transpose_b", False):  # [out, in]
+        return weights.T, lambda w: np.ascontiguousarray(w.T)
+    return weights, lambda w: w
+
+
+def _fold_scales(view, outputs):
+    """Mul(producer(x, W) [+ bias], per-channel const s) -> producer(x, W*s)
+    [+ bias*s], for producers in _BN_FOLD_OPS with constant weights."""
+    output_nodes = {parse_input(o)[0] for o in outputs}
+    changed = True
+    while changed:
+        changed = False
+        consumers = view.consumers()
+        for name, node in list(view.nodes.items()):
+            if node.op != "Mul" or name in output_nodes:
+                continue
+            for pos in (0, 1):
+                source, scale_name = node.input[pos], node.input[1 - pos]
+                producer = view.node(source)
+                chain = []  # bias adds between the producer and the Mul
+                while producer.op in _BIAS_ADD_OPS and _single_consumer(consumers, source) is not None:
+                    consts = [view.const_value(i) is not None for i in producer.input]
+                    if consts.count(True) != 1:
+                        break
+                    bias_pos = consts.index(True)
+                    chain.append((producer, bias_pos))
+                    source = producer.input[1 - bias_pos]
+                    producer = view.node(source)
+                if producer.op not in _BN_FOLD_OPS or _single_consumer(consumers, source) is None:
+                    continue
+                weights = view.const_value(producer.input[1])
+                if weights is None or parse_input(source)[0] in output_nodes:
+                    continue
+                flat, restore = _weights_channels(producer, weights)
+                s = _channel_vector(view.const_value(scale_name), flat.shape[-1])
+                if s is None or any(p.name in output_nodes for p, _ in chain):
+                    continue
+                biases = [_channel_vector(view.const_value(p.input[b]), flat.shape[-1]) for p, b in chain]
+                if any(b is None for b in biases):
+                    continue
+                w_name = f"{producer.name}/folded_weights"
+                view.nodes[w_name] = make_const(w_name, restore(flat * s).astype(weights.dtype))
+                producer.input[1] = f"{w_name}:0"
+                for (p, b), bias in zip(chain, biases):
+                    b_name = f"{p.name}/folded_bias"
+                    view.nodes[b_name] = make_const(b_name, (bias * s).astype(bias.dtype))
+                    p.input[b] = f"{b_name}:0"
+                view.redirect(f"{name}:0", node.input[pos])
+                del view.nodes[name]
+                changed = True
+                break
+            if changed:
+                break
+    _prune(view, outputs)
+
+
+def _merge_bias_adds(view, outputs):
+    """Add(Add(x, c1), c2) with per-channel constants -> Add(x, c1 + c2)."""
+    output_nodes = {parse_input(o)[0] for o in outputs}
+    consumers = view.consumers()
+    for name in view.topological_order():
+        node = view.nodes.get(name)
+        if node is None or node.op not in _BIAS_ADD_OPS or len(node.input) != 2:
+            continue
+        c2 = view.const_value(node.input[1])
+        inner = view.nodes.get(parse_input(node.input[0])[0])
+        if c2 is None or inner is None or inner.op not in _BIAS_ADD_OPS or inner.name in output_nodes:
+            continue
+        if _single_consumer(consumers, node.input[0]) is None:
+            continue
+        c1 = view.const_value(inner.input[1])
+        if c1 is None or c1.shape != c2.shape or c1.ndim != 1:
+            continue
+        merged = f"{name}/merged_bias"
+        view.nodes[merged] = make_const(merged, (c1 + c2).astype(c1.dtype))
+        node.input[0] = inner.input[0]
+        node.input[1] = f"{merged}:0"
+        consumers = view.consumers()
+    _prune(view, outputs)
+
+
+# --- entry points ---------------------------------------------------------------------------
+def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_norms=True):
+    """A frozen inference GraphDef.
+
+    Args:
+      graph_def: the trained graph (GraphDef).
+      variable_values: {variable node name: numpy value}.
+      inputs: tensor names ("x" or "x:0") fed at inference.
+      outputs: tensor names computed at inference.
+    """
+    if not outputs:
+        raise ConversionError("no outputs given: name the tensors the model computes")
+    inputs = [tensor_name(i) for i in inputs]
+    outputs = [tensor_name(o) for o in outputs]
+    view = GraphView(graph_def)
+    for name in inputs + outputs:
+        if parse_input(name)[0] not in view.nodes:
+            raise ConversionError(f"'{name}' is not a tensor of the graph")
+    specs = tensor_specs(graph_def, inputs)
+    placeholder_names = _install_inputs(view, inputs, specs)
+    _prune(view, outputs)
+    _variables_to_constants(view, variable_values)
+    _remove_identities(view, outputs)
+    stray = [n.name for n in view.nodes.values() if n.op in PLACEHOLDER_OPS and f"{n.name}:0" not in placeholder_names]
+    if stray:
+        raise ConversionError(f"the outputs need placeholders that are not inputs: {sorted(stray)}")
+    fold_constants(view, outputs)
+    if fold_batch_norms:
+        _decompose_batch_norms(view, outputs)
+        _fold_scales(view, outputs)
+        _merge_bias_adds(view, outputs)
+        fold_constants(view, outputs)
+    _prune(view, outputs + placeholder_names)
+    return view.to_graph_def()
+
+
+def freeze_session(sess, inputs, outputs, **kwargs):
+    """Freezes the graph of a live session: variable values are read from it.
+    `inputs`/`outputs` are Tensors or tensor names."""
+    graph = sess.graph
+    inputs = [t if isinstance(t, str) else t.name for t in inputs]
+    outputs = [t if isinstance(t, str) else t.name for t in outputs]
+    graph_def = graph.as_graph_def()
+    view = GraphView(graph_def)
+    needed = _needed_variables(view, inputs, outputs)
+    values = {}
+    if needed:
+        fetched = sess.run([graph.get_operation_by_name(n).outputs[0] for n in needed])
+        values = dict(zip(needed, fetched))
+    return freeze_graph_def(graph_def, values, inputs, outputs, **kwargs)
+
+
+def _needed_variables(view, inputs, outputs):
+    stops = {parse_input(i)[0] for i in inputs}
+    seen, stack, found = set(), [parse_input(o)[0] for o in outputs], []
+    while stack:
+        name = stack.pop()
+        if name in seen or name in stops or name not in view.nodes:
+            continue
+        seen.add(name)
+        node = view.nodes[name]
+        if node.op in VARIABLE_OPS:
+            found.append(name)
+        stack.extend(parse_input(i)[0] for i in graph_util.data_inputs(node))
+    return sorted(found)
+
+
+# --- saved models -----------------------------------------------------------------------------
+def load_saved_model(export_dir):
+    """(graph_def, {variable name: value}, signature) of a directory written by
+    `tw.saved_model.simple_save`; the variables are read (and their checksums
+    verified) by the core's RestoreV2."""
+    import tensorweave as tw
+    from tensorweave._src.ops import io_ops
+    from tensorweave._src.saved_model import simple_save
+
+    try:
+        signature = simple_save.read_signature(export_dir)
+        graph_def = simple_save.read_graph_def(export_dir)
+    except tw.errors.OpError as e:
+        raise ConversionError(f"not a saved model: {e.message}") from None
+    variables = [n for n in graph_def.node if n.op in VARIABLE_OPS]
+    values = {}
+    if variables:
+        prefix = f"{export_dir}/{simple_save.VARIABLES_PREFIX}"
+        with tw.Graph().as_default() as g, tw.Session(graph=g) as sess:
+            restored = io_ops.restore_v2(
+                prefix,
+                [n.name for n in variables],
+                [""] * len(variables),
+                [tw.as_dtype(attr(n, "dtype")) for n in variables],
+            )
+            try:
+                fetched = sess.run(restored)
+            except tw.errors.OpError as e:
+                raise ConversionError(f"cannot read the variables of {export_dir}: {e.message}") from None
+        values = {n.name: v for n, v in zip(variables, fetched)}
+    return graph_def, values, signature
+
+
+def freeze_saved_model(export_dir, inputs=None, outputs=None, **kwargs):
+    """(frozen GraphDef, input tensor names, output tensor names, input keys,
+    output keys) of a saved model. `inputs`/`outputs` (tensor names) override
+    its signature."""
+    graph_def, values, signature = load_saved_model(export_dir)
+    if inputs is None:
+        input_keys, inputs = zip(*signature["inputs"].items()) if signature["inputs"] else ((), ())
+    else:
+        input_keys = [parse_input(i)[0] for i in inputs]
+    if outputs is None:
+        output_keys, outputs = zip(*signature["outputs"].items())
+    else:
+        output_keys = [parse_input(o)[0] for o in outputs]
+    frozen = freeze_graph_def(graph_def, values, list(inputs), list(outputs), **kwargs)
+    return frozen, list(inputs), list(outputs), list(input_keys), list(output_keys)

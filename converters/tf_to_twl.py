@@ -1,0 +1,560 @@
+"""Lowers a frozen GraphDef (converters/freeze.py) to a .twl model.
+
+Table-driven: `LOWERINGS` maps a TensorFlow op type to a function emitting
+lite operators; adding an op's conversion is one entry. Lowerings fuse what
+follows them when it is the only consumer: MatMul / Conv2D /
+DepthwiseConv2dNative absorb a constant bias add (BiasAdd or Add of a [C]
+constant) and then an activation (Relu, Relu6, Tanh, Sigmoid) into one
+FULLY_CONNECTED / CONV_2D / DEPTHWISE_CONV_2D; ADD/SUB/MUL/DIV absorb an
+activation too.
+
+Shapes: every tensor gets the static shape it has with the batch (each
+unknown Placeholder dim) set to 1, and a shape_signature with -1 where the
+dim is unknown, from the core's own shape inference.
+
+Example:
+  >>> import numpy as np
+  >>> import tensorweave as tw
+  >>> from converters import freeze, tf_to_twl
+  >>> with tw.Graph().as_default(), tw.Session() as sess:
+  ...     x = tw.placeholder(tw.float32, [None, 2], name="x")
+  ...     y = tw.identity(tw.matmul(x, tw.constant([[1.0], [2.0]])), name="y")
+  ...     frozen = freeze.freeze_session(sess, ["x"], ["y"])
+  >>> data = tf_to_twl.convert(frozen, ["x"], ["y"])
+  >>> data[4:8]
+  b'TWL1'
+"""
+
+import json
+
+import numpy as np
+
+from converters import freeze
+from converters.errors import ConversionError, unsupported_ops_error
+from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
+from converters.twl_writer import TwlModelBuilder
+
+PRODUCER = "tensorweave-convert 0.1.0"
+LOWERINGS = {}
+ACTIVATIONS = {"Relu": "RELU", "Relu6": "RELU6", "Tanh": "TANH", "Sigmoid": "SIGMOID"}
+BIAS_ADDS = ("BiasAdd", "Add", "AddV2")
+
+
+def lowers(*op_types):
+    def register(fn):
+        for op in op_types:
+            LOWERINGS[op] = fn
+        return fn
+
+    return register
+
+
+class _NodeError(Exception):
+    """An attribute or input a lowering cannot handle (collected per node)."""
+
+
+class Context:
+    """What a lowering sees: the frozen graph, shapes, and the model built."""
+
+    def __init__(self, graph_def, outputs):
+        self.view = GraphView(graph_def)
+        self.consumers = self.view.consumers()
+        self.outputs = set(outputs)
+        self.signature_specs = freeze.all_tensor_specs(graph_def)
+        self.specs = freeze.all_tensor_specs(graph_def, batch_size=1)
+        self.builder = TwlModelBuilder()
+        self.tensors = {}  # TF tensor name -> twl tensor index
+        self.absorbed = set()  # node names fused into an earlier op
+
+    # --- inputs -----------------------------------------------------------
+    def const(self, node, i):
+        return self.view.const_value(data_inputs(node)[i])
+
+    def require_const(self, node, i, what):
+        value = self.const(node, i)
+        if value is None:
+            raise _NodeError(f"{what} (input {i}) must be a constant")
+        return value
+
+    def input(self, node, i):
+        """The twl tensor of data input `i` (constants are added on use)."""
+        name = tensor_name(data_inputs(node)[i])
+        if name in self.tensors:
+            return self.tensors[name]
+        value = self.view.const_value(name)
+        if value is None:
+            raise _NodeError(f"input {i} '{name}' has not been computed")
+        self.tensors[name] = self.constant(parse_input(name)[0], value)
+        return self.tensors[name]
+
+    def constant(self, name, value, dtype=None):
+        value = np.asarray(value, dtype=dtype)
+        if value.dtype == np.float64:
+            value = value.astype(np.float32)
+        return self.builder.add_constant(name, value)
+
+    def shape(self, tensor):
+        return self.specs[tensor_name(tensor)][1]
+
+    def rank(self, node, i):
+        shape = self.shape(data_inputs(node)[i])
+        return None if shape is None else len(shape)
+
+    # --- outputs ----------------------------------------------------------
+    def output(self, tensor, dtype=None):
+        """A new twl tensor standing for TF tensor `tensor`."""
+        tensor = tensor_name(tensor)
+        dt, shape = self.specs[tensor]
+        _, signature = self.signature_specs[tensor]
+        if shape is None or any(d is None for d in shape):
+            raise _NodeError(f"output '{tensor}' has no static shape ({shape})")
+        signature = [-1 if d is None else d for d in signature] if signature else None
+        node_name, index = parse_input(tensor)
+        name = node_name if index == 0 else tensor
+        index = self.builder.add_tensor(name, shape, dtype or _np_dtype(dt, tensor), signature)
+        self.tensors[tensor] = index
+        return index
+
+    def intermediate(self, name, shape, dtype, like=None):
+        """A twl tensor with no TF counterpart; `like` gives a batch signature."""
+        signature = None
+        if like is not None:
+            sig = self.signature_specs[tensor_name(like)][1]
+            if sig and sig[0] is None and shape:
+                signature = [-1] + list(shape[1:])
+        return self.builder.add_tensor(name, shape, dtype, signature)
+
+    def alias(self, tensor, index):
+        self.tensors[tensor_name(tensor)] = index
+
+    # --- fusion -------------------------------------------------------------
+    def sole_consumer(self, tensor, op_types):
+        """The one consumer of `tensor` if its op is in `op_types` and the
+        tensor is not a model output; else None."""
+        tensor = tensor_name(tensor)
+        users = self.consumers.get(tensor, [])
+        if tensor in self.outputs or len(users) != 1 or users[0][0].op not in op_types:
+            return None
+        return users[0][0]
+
+    def fuse_bias(self, tensor, channels):
+        """(bias twl index or -1, TF tensor after the bias)."""
+        node = self.sole_consumer(tensor, BIAS_ADDS)
+        if node is None:
+            return -1, tensor
+        other = 1 - [tensor_name(i) for i in node.input].index(tensor_name(tensor))
+        value = self.view.const_value(node.input[other])
+        if value is None or value.ndim > 1 and any(d != 1 for d in value.shape[:-1]):
+            return -1, tensor
+        value = value.reshape(-1)
+        if value.size != channels:
+            return -1, tensor
+        self.absorbed.add(node.name)
+        return self.constant(f"{node.name}/bias", value), f"{node.name}:0"
+
+    def fuse_activation(self, tensor):
+        """(fused activation name, TF tensor after it)."""
+        node = self.sole_consumer(tensor, ACTIVATIONS)
+        if node is None:
+            return "NONE", tensor
+        self.absorbed.add(node.name)
+        return ACTIVATIONS[node.op], f"{node.name}:0"
+
+
+def _np_dtype(dt, what):
+    dtype = numpy_dtype(dt)
+    if dtype == np.float64:
+        raise _NodeError(f"'{what}' is float64; the lite runtime computes in float32")
+    return dtype
+
+
+# --- lowerings ----------------------------------------------------------------------
+@lowers("Identity", "Snapshot", "StopGradient")
+def _identity(ctx, node):
+    ctx.alias(f"{node.name}:0", ctx.input(node, 0))
+
+
+@lowers("MatMul")
+def _matmul(ctx, node):
+    weights = ctx.const(node, 1)
+    transpose_a, transpose_b = attr(node, "transpose_a", False), attr(node, "transpose_b", False)
+    if weights is None or transpose_a or ctx.rank(node, 0) != 2:
+        x, y = ctx.input(node, 0), ctx.input(node, 1)
+        out = ctx.output(f"{node.name}:0")
+        options = {"adj_x": bool(transpose_a), "adj_y": bool(transpose_b)}
+        ctx.builder.add_op("BATCH_MATMUL", [x, y], [out], ("BatchMatMulOptions", options))
+        return
+    weights = weights if transpose_b else weights.T  # FULLY_CONNECTED wants [out, in]
+    _fully_connected(ctx, node, ctx.input(node, 0), np.ascontiguousarray(weights))
+
+
+def _fully_connected(ctx, node, x, weights):
+    w = ctx.constant(f"{node.name}/weights", weights)
+    bias, last = ctx.fuse_bias(f"{node.name}:0", weights.shape[0])
+    activation, last = ctx.fuse_activation(last)
+    out = ctx.output(last)
+    options = {"fused_activation_function": activation}
+    ctx.builder.add_op("FULLY_CONNECTED", [x, w, bias], [out], ("FullyConnectedOptions", options))
+
+
+@lowers("BatchMatMul", "BatchMatMulV2")
+def _batch_matmul(ctx, node):
+    options = {"adj_x": bool(attr(node, "adj_x", False)), "adj_y": bool(attr(node, "adj_y", False))}
+    inputs = [ctx.input(node, 0), ctx.input(node, 1)]
+    ctx.builder.add_op("BATCH_MATMUL", inputs, [ctx.output(f"{node.name}:0")], ("BatchMatMulOptions", options))
+
+
+@lowers("Reciprocal")
+def _reciprocal(ctx, node):
+    out = f"{node.name}:0"
+    one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(ctx.specs[out][0])))
+    ctx.builder.add_op("DIV", [one, ctx.input(node, 0)], [ctx.output(out)], ("ArithmeticOptions", {}))
+
+
+@lowers("Pow")
+def _pow(ctx, node):
+    # Only the exponents with a lite op: x^2 (SQUARE), x^0.5 (SQRT), x^-0.5 (RSQRT).
+    exponent = ctx.require_const(node, 1, "the exponent")
+    opcode = {2.0: "SQUARE", 0.5: "SQRT", -0.5: "RSQRT"}.get(float(exponent) if exponent.size == 1 else None)
+    if opcode is None:
+        raise _NodeError(f"exponent {exponent.tolist()} has no lite op (2, 0.5 or -0.5)")
+    ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+
+
+def _padding(node):
+    padding = attr(node, "padding")
+    if padding not in ("SAME", "VALID"):
+        raise _NodeError(f"padding {padding!r} is not supported (SAME or VALID)")
+    return padding
+
+
+def _nhwc_pair(node, name, default=(1, 1, 1, 1)):
+    values = attr(node, name, list(default))
+    if len(values) != 4 or values[0] != 1 or values[3] != 1:
+        raise _NodeError(f"{name} {values} must be [1, h, w, 1]")
+    return values[1], values[2]
+
+
+def _check_nhwc(node):
+    if attr(node, "data_format", "NHWC") != "NHWC":
+        raise _NodeError(f"data_format {attr(node, 'data_format')} is not supported (NHWC only)")
+
+
+@lowers("Conv2D", "DepthwiseConv2dNative")
+def _conv(ctx, node):
+    _check_nhwc(node)
+    filt = ctx.require_const(node, 1, "the filter")
+    stride_h, stride_w = _nhwc_pair(node, "strides")
+    dilation_h, dilation_w = _nhwc_pair(node, "dilations")
+    options = {
+        "padding": _padding(node),
+        "stride_h": stride_h,
+        "stride_w": stride_w,
+        "dilation_h_factor": dilation_h,
+        "dilation_w_factor": dilation_w,
+    }
+    h, w, c, m = filt.shape  # HWIO, or HWIM for depthwise
+    if node.op == "Conv2D":
+        opcode, table, channels = "CONV_2D", "Conv2DOptions", m
+        filt = np.ascontiguousarray(filt.transpose(3, 0, 1, 2))  # OHWI
+    else:
+        opcode, table, channels = "DEPTHWISE_CONV_2D", "DepthwiseConv2DOptions", c * m
+        filt = filt.reshape(1, h, w, c * m)  # output channel c * M + m
+        options["depth_multiplier"] = m
+    x = ctx.input(node, 0)
+    f = ctx.constant(f"{node.name}/filter", filt)
+    bias, last = ctx.fuse_bias(f"{node.name}:0", channels)
+    activation, last = ctx.fuse_activation(last)
+    options["fused_activation_function"] = activation
+    ctx.builder.add_op(opcode, [x, f, bias], [ctx.output(last)], (table, options))
+
+
+@lowers("MaxPool", "AvgPool")
+def _pool(ctx, node):
+    _check_nhwc(node)
+    kh, kw = _nhwc_pair(node, "ksize")
+    sh, sw = _nhwc_pair(node, "strides")
+    options = {
+        "padding": _padding(node),
+        "stride_h": sh,
+        "stride_w": sw,
+        "filter_height": kh,
+        "filter_width": kw,
+    }
+    opcode = "MAX_POOL_2D" if node.op == "MaxPool" else "AVERAGE_POOL_2D"
+    ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], ("Pool2DOptions", options))
+
+
+_BINARY = {
+    "Add": "ADD",
+    "AddV2": "ADD",
+    "BiasAdd": "ADD",
+    "Sub": "SUB",
+    "Mul": "MUL",
+    "Div": "DIV",
+    "RealDiv": "DIV",
+    "Maximum": "MAXIMUM",
+    "Minimum": "MINIMUM",
+}
+
+
+@lowers(*_BINARY)
+def _binary(ctx, node):
+    if node.op == "BiasAdd":
+        _check_nhwc(node)
+    opcode = _BINARY[node.op]
+    a, b = ctx.input(node, 0), ctx.input(node, 1)
+    if opcode in ("MAXIMUM", "MINIMUM"):
+        ctx.builder.add_op(opcode, [a, b], [ctx.output(f"{node.name}:0")])
+        return
+    activation, last = "NONE", f"{node.name}:0"
+    if ctx.specs[last][0] == 1:  # fused activations are float32 only
+        activation, last = ctx.fuse_activation(last)
+    options = ("ArithmeticOptions", {"fused_activation_function": activation})
+    ctx.builder.add_op(opcode, [a, b], [ctx.output(last)], options)
+
+
+_UNARY = {
+    "Neg": "NEG",
+    "Exp": "EXP",
+    "Log": "LOG",
+    "Sqrt": "SQRT",
+    "Rsqrt": "RSQRT",
+    "Square": "SQUARE",
+    "Abs": "ABS",
+    "Relu": "RELU",
+    "Relu6": "RELU6",
+    "Sigmoid": "SIGMOID",
+    "Tanh": "TANH",
+}
+
+
+@lowers(*_UNARY)
+def _unary(ctx, node):
+    ctx.builder.add_op(_UNARY[node.op], [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Softmax", "LogSoftmax")
+def _softmax(ctx, node):
+    opcode = "SOFTMAX" if node.op == "Softmax" else "LOG_SOFTMAX"
+    options = ("SoftmaxOptions", {"beta": 1.0})
+    ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], options)
+
+
+def _int32_constant(ctx, node, i, what):
+    value = ctx.require_const(node, i, what)
+    return ctx.constant(f"{node.name}/{what.replace(' ', '_')}", value.astype(np.int32))
+
+
+@lowers("Reshape")
+def _reshape(ctx, node):
+    shape = _int32_constant(ctx, node, 1, "shape")
+    ctx.builder.add_op("RESHAPE", [ctx.input(node, 0), shape], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Cast")
+def _cast(ctx, node):
+    ctx.builder.add_op("CAST", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Transpose")
+def _transpose(ctx, node):
+    perm = _int32_constant(ctx, node, 1, "perm")
+    ctx.builder.add_op("TRANSPOSE", [ctx.input(node, 0), perm], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Mean", "Sum")
+def _reduce(ctx, node):
+    axes = ctx.require_const(node, 1, "axes").astype(np.int32).reshape(-1)
+    x = ctx.input(node, 0)
+    keep = bool(attr(node, "keep_dims", False))
+    options = ("ReducerOptions", {"keep_dims": keep})
+    axes_t = ctx.constant(f"{node.name}/axes", axes)
+    if node.op == "Mean":
+        ctx.builder.add_op("MEAN", [x, axes_t], [ctx.output(f"{node.name}:0")], options)
+        return
+    # Sum = Mean * (number of reduced elements), from the static shape.
+    shape = ctx.shape(data_inputs(node)[0])
+    sig = ctx.signature_specs[tensor_name(data_inputs(node)[0])][1]
+    rank = len(shape)
+    axes_set = {int(a) % rank for a in axes}
+    if any(sig[a] is None for a in axes_set):
+        raise _NodeError("Sum over a dynamic dimension cannot be lowered (no SUM op)")
+    count = int(np.prod([shape[a] for a in axes_set]))
+    out_name = f"{node.name}:0"
+    dt, out_shape = ctx.specs[out_name]
+    mean = ctx.intermediate(f"{node.name}/mean", out_shape, numpy_dtype(dt), like=out_name)
+    ctx.builder.add_op("MEAN", [x, axes_t], [mean], options)
+    n = ctx.constant(f"{node.name}/count", np.array(count, numpy_dtype(dt)))
+    ctx.builder.add_op("MUL", [mean, n], [ctx.output(out_name)], ("ArithmeticOptions", {}))
+
+
+@lowers("ConcatV2")
+def _concat(ctx, node):
+    count = len(data_inputs(node)) - 1
+    axis = int(ctx.require_const(node, count, "axis"))
+    inputs = [ctx.input(node, i) for i in range(count)]
+    options = ("ConcatenationOptions", {"axis": axis})
+    ctx.builder.add_op("CONCATENATION", inputs, [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("Pack")
+def _pack(ctx, node):
+    count = len(data_inputs(node))
+    axis = attr(node, "axis", 0)
+    out_name = f"{node.name}:0"
+    dt, out_shape = ctx.specs[out_name]
+    axis = axis % len(out_shape)
+    piece_shape = list(out_shape)
+    piece_shape[axis] = 1
+    axis_t = ctx.constant(f"{node.name}/axis", np.array(axis, np.int32))
+    pieces = []
+    for i in range(count):
+        piece = ctx.intermediate(f"{node.name}/expand_{i}", piece_shape, numpy_dtype(dt), like=out_name)
+        ctx.builder.add_op("EXPAND_DIMS", [ctx.input(node, i), axis_t], [piece])
+        pieces.append(piece)
+    options = ("ConcatenationOptions", {"axis": axis})
+    ctx.builder.add_op("CONCATENATION", pieces, [ctx.output(out_name)], options)
+
+
+@lowers("Pad", "PadV2")
+def _pad(ctx, node):
+    inputs = [ctx.input(node, 0), _int32_constant(ctx, node, 1, "paddings")]
+    if node.op == "PadV2":
+        value = ctx.require_const(node, 2, "constant_values")
+        inputs.append(ctx.constant(f"{node.name}/value", value))
+    ctx.builder.add_op("PAD", inputs, [ctx.output(f"{node.name}:0")])
+
+
+@lowers("GatherV2")
+def _gather(ctx, node):
+    axis = int(ctx.require_const(node, 2, "axis"))
+    options = ("GatherOptions", {"axis": axis, "batch_dims": attr(node, "batch_dims", 0)})
+    inputs = [ctx.input(node, 0), ctx.input(node, 1)]
+    ctx.builder.add_op("GATHER", inputs, [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("Squeeze")
+def _squeeze(ctx, node):
+    dims = attr(node, "squeeze_dims", []) or attr(node, "axis", []) or []
+    options = ("SqueezeOptions", {"squeeze_dims": list(dims)} if dims else {})
+    ctx.builder.add_op("SQUEEZE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("ExpandDims")
+def _expand_dims(ctx, node):
+    axis = _int32_constant(ctx, node, 1, "axis")
+    ctx.builder.add_op("EXPAND_DIMS", [ctx.input(node, 0), axis], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Slice")
+def _slice(ctx, node):
+    begin = _int32_constant(ctx, node, 1, "begin")
+    size = _int32_constant(ctx, node, 2, "size")
+    ctx.builder.add_op("SLICE", [ctx.input(node, 0), begin, size], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("StridedSlice")
+def _strided_slice(ctx, node):
+    bounds = [_int32_constant(ctx, node, i, w) for i, w in ((1, "begin"), (2, "end"), (3, "strides"))]
+    masks = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+    options = ("StridedSliceOptions", {m: attr(node, m, 0) for m in masks})
+    ctx.builder.add_op("STRIDED_SLICE", [ctx.input(node, 0)] + bounds, [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("ArgMax")
+def _arg_max(ctx, node):
+    axis = _int32_constant(ctx, node, 1, "axis")
+    out = ctx.output(f"{node.name}:0")
+    output_type = "INT32" if ctx.builder.tensor(out).dtype == np.int32 else "INT64"
+    options = ("ArgMaxOptions", {"output_type": output_type})
+    ctx.builder.add_op("ARG_MAX", [ctx.input(node, 0), axis], [out], options)
+
+
+@lowers("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3")
+def _batch_norm(ctx, node):
+    # Left over by freezing only when it follows no conv/matmul: x * s + b.
+    _check_nhwc(node)
+    if attr(node, "is_training", True):
+        raise _NodeError("is_training=True batch norm cannot run at inference")
+    scale, offset, mean, variance = (ctx.require_const(node, i, w).astype(np.float64) for i, w in
+                                     ((1, "scale"), (2, "offset"), (3, "mean"), (4, "variance")))
+    s = scale / np.sqrt(variance + attr(node, "epsilon", 1e-4))
+    out_name = f"{node.name}:0"
+    dt, shape = ctx.specs[out_name]
+    scaled = ctx.intermediate(f"{node.name}/scaled", shape, numpy_dtype(dt), like=out_name)
+    s_t = ctx.constant(f"{node.name}/scale", s.astype(np.float32))
+    b_t = ctx.constant(f"{node.name}/offset", (offset - mean * s).astype(np.float32))
+    ctx.builder.add_op("MUL", [ctx.input(node, 0), s_t], [scaled], ("ArithmeticOptions", {}))
+    ctx.builder.add_op("ADD", [scaled, b_t], [ctx.output(out_name)], ("ArithmeticOptions", {}))
+
+
+# --- the driver ------------------------------------------------------------------------
+def convert(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None, options=None):
+    """.twl bytes of a frozen GraphDef.
+
+    `inputs`/`outputs`: tensor names; `input_keys`/`output_keys`: their names
+    in the "serving_default" signature (default: the node names)."""
+    inputs = [tensor_name(i) for i in inputs]
+    outputs = [tensor_name(o) for o in outputs]
+    view = GraphView(frozen_graph_def)
+    order = view.topological_order()
+    unsupported = [
+        (name, view.nodes[name].op)
+        for name in order
+        if view.nodes[name].op not in LOWERINGS and view.nodes[name].op not in ("Const", "Placeholder")
+    ]
+    if unsupported:
+        raise unsupported_ops_error(unsupported, ".twl")
+    ctx = Context(frozen_graph_def, outputs)
+    for name, key in zip(inputs, input_keys or [parse_input(i)[0] for i in inputs]):
+        node = view.node(name)
+        if node.op != "Placeholder":
+            raise ConversionError(f"input '{name}' is not a Placeholder of the frozen graph")
+        dt, shape = ctx.specs[name]
+        if shape is None:
+            raise ConversionError(f"input '{name}' has unknown rank; give it a shape")
+        _, signature = ctx.signature_specs[name]
+        index = ctx.builder.add_input(
+            node.name, shape, _checked_dtype(dt, name), [-1 if d is None else d for d in signature]
+        )
+        ctx.builder.signature_inputs[-1] = (key, index)
+        ctx.tensors[name] = index
+    problems = []
+    for name in order:
+        node = view.nodes[name]
+        if node.op in ("Const", "Placeholder") or name in ctx.absorbed:
+            continue
+        try:
+            LOWERINGS[node.op](ctx, node)
+        except _NodeError as e:
+            problems.append(f"'{name}' ({node.op}): {e}")
+    if problems:
+        raise ConversionError(f"{len(problems)} ops cannot be converted to .twl: " + "; ".join(problems))
+    renamed = set()
+    for name, key in zip(outputs, output_keys or [parse_input(o)[0] for o in outputs]):
+        if name not in ctx.tensors:
+            value = view.const_value(name)
+            if value is None:
+                raise ConversionError(f"output '{name}' was not computed")
+            ctx.tensors[name] = ctx.constant(parse_input(name)[0], value)
+        index = ctx.tensors[name]
+        tensor = ctx.builder.tensor(index)
+        wanted = parse_input(name)[0] if name.endswith(":0") else name
+        if index not in renamed and tensor.name != wanted and wanted not in ctx.builder._names:
+            tensor.name = wanted
+            ctx.builder._names.add(wanted)
+        renamed.add(index)
+        ctx.builder.add_output(key, index)
+    ctx.builder.metadata["producer"] = PRODUCER
+    ctx.builder.metadata["conversion_options"] = json.dumps(
+        dict(options or {}, inputs=inputs, outputs=outputs), sort_keys=True
+    )
+    return ctx.builder.serialize()
+
+
+def _checked_dtype(dt, name):
+    try:
+        return _np_dtype(dt, name)
+    except _NodeError as e:
+        raise ConversionError(str(e)) from None
