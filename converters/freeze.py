@@ -163,9 +163,14 @@ def _prune(view, outputs):
             raise ConversionError(f"'{name}' is not in the graph")
         keep.add(name)
         node = view.nodes[name]
-        if node.op in PLACEHOLDER_OPS:
-            del node.input[:]  # a PlaceholderWithDefault becomes a pure input
+        if node.op == "Placeholder":
             continue
+        if node.op == "PlaceholderWithDefault":
+            # Not an input: at inference it takes its default value.
+            dtype = node.attr["dtype"].type
+            node.op = "Identity"
+            node.attr.clear()
+            node.attr["T"].type = dtype
         stack.extend(parse_input(i)[0] for i in graph_util.data_inputs(node))
     for name in list(view.nodes):
         if name not in keep:
@@ -174,8 +179,6 @@ def _prune(view, outputs):
         data = graph_util.data_inputs(node)
         del node.input[:]
         node.input.extend(data)
-        if node.op == "PlaceholderWithDefault":
-            node.op = "Placeholder"
 
 
 def _variables_to_constants(view, values):
@@ -252,6 +255,27 @@ def fold_constants(view, outputs):
         node = view.nodes.get(name)
         if node is not None and node.op != "Const" and name not in outputs_nodes:
             del view.nodes[name]
+
+
+def _fold_constant_selects(view, outputs):
+    """Select/SelectV2 whose condition is a constant, all true or all false
+    (e.g. a `training` flag that defaults to False), becomes the branch it
+    picks; the other branch is then pruned."""
+    keep = {parse_input(o)[0] for o in outputs}
+    for name, node in list(view.nodes.items()):
+        if node.op not in ("Select", "SelectV2") or name in keep:
+            continue
+        cond = view.nodes.get(parse_input(node.input[0])[0])
+        if cond is None or cond.op != "Const":
+            continue
+        value = np.asarray(graph_util.tensor_proto_to_numpy(cond.attr["value"].tensor))
+        if value.size and value.all():
+            view.redirect(f"{name}:0", node.input[1])
+        elif not value.any():
+            view.redirect(f"{name}:0", node.input[2])
+        else:
+            continue
+        del view.nodes[name]
 
 
 # --- batch norm folding ---------------------------------------------------------------------
@@ -416,6 +440,7 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
     if stray:
         raise ConversionError(f"the outputs need placeholders that are not inputs: {sorted(stray)}")
     fold_constants(view, outputs)
+    _fold_constant_selects(view, outputs)
     if fold_batch_norms:
         _decompose_batch_norms(view, outputs)
         _fold_scales(view, outputs)

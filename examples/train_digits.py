@@ -10,6 +10,7 @@ onnxruntime reproduce the test accuracy.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -90,10 +91,10 @@ def train(out_dir, steps):
         path = model["saver"].save(sess, os.path.join(out_dir, "digits.ckpt"), global_step=model["global_step"])
         print(f"checkpoint: {path}")
         export = os.path.join(out_dir, "saved_model")
-        if hasattr(tw, "saved_model"):
-            tw.saved_model.simple_save(sess, export, inputs={"images": model["images"]},
-                                       outputs={"probabilities": model["probabilities"]})
-            print(f"saved model: {export}")
+        shutil.rmtree(export, ignore_errors=True)  # a previous run's export
+        tw.saved_model.simple_save(sess, export, inputs={"images": model["images"]},
+                                   outputs={"probabilities": model["probabilities"]})
+        print(f"saved model: {export}")
     return test_accuracy
 
 
@@ -128,6 +129,43 @@ def main():
     print(f"restored test accuracy: {restored['test_accuracy']:.4f} (from {restored['checkpoint']})")
     if restored["test_accuracy"] != accuracy:
         sys.exit("the restored model does not reproduce the accuracy")
+    convert_and_check(args.out, accuracy)
+
+
+def convert_and_check(out_dir, accuracy):
+    """Converts the saved model to .twl and .onnx with tensorweave-convert,
+    then checks that the lite runtime and onnxruntime reproduce the core's
+    test accuracy."""
+    _, (x_test, y_test) = load_digits()
+    export = os.path.join(out_dir, "saved_model")
+    results = {}
+    for ext in ("twl", "onnx"):
+        target = os.path.join(out_dir, f"digits.{ext}")
+        subprocess.run([sys.executable, "-m", "converters.cli", "--input", export, "--output", target],
+                       check=True)
+        print(f"converted: {target} ({os.path.getsize(target):,} bytes)")
+    try:
+        import tensorweave_lite
+    except ImportError:
+        print("tensorweave_lite is not installed (tools/build_lite_python.sh); skipping the lite check")
+    else:
+        interpreter = tensorweave_lite.Interpreter(model_path=os.path.join(out_dir, "digits.twl"), num_threads=2)
+        runner = interpreter.get_signature_runner()
+        interpreter.resize_tensor_input(interpreter.get_input_details()[0]["index"], list(x_test.shape))
+        interpreter.allocate_tensors()
+        probabilities = runner(images=x_test)["probabilities"]
+        results["tensorweave-lite (.twl)"] = int(np.sum(np.argmax(probabilities, 1) == y_test))
+    import onnxruntime
+
+    session = onnxruntime.InferenceSession(os.path.join(out_dir, "digits.onnx"), providers=["CPUExecutionProvider"])
+    (probabilities,) = session.run(None, {session.get_inputs()[0].name: x_test})
+    results["onnxruntime (.onnx)"] = int(np.sum(np.argmax(probabilities, 1) == y_test))
+    core_correct = int(round(accuracy * len(y_test)))
+    for runtime, correct in results.items():
+        verdict = "same as the core" if correct == core_correct else "DIFFERS from the core"
+        print(f"{runtime}: test accuracy {correct / len(y_test):.4f}, {correct}/{len(y_test)} ({verdict})")
+    if any(correct != core_correct for correct in results.values()):
+        sys.exit("a converted model does not reproduce the core's accuracy")
 
 
 if __name__ == "__main__":
