@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Runs every test: C++ with Bazel, Python with pytest. Installs what is
-# missing first.
+# Runs every test: C++ with Bazel (also under AddressSanitizer and
+# UndefinedBehaviorSanitizer for the lite runtime, and cross-built for
+# aarch64 under qemu), Python with pytest. Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/install.sh
-echo "== C++ tests (bazel test //...)"
-bazel test //... 2>&1 | tail -n 40
 PYTHON="${PYTHON:-python3}"
+tools/install.sh
+tools/build_lite_python.sh
+echo "== C++ tests (bazel test //...)"
+bazel test //... 2>&1 | tail -n 60
+echo "== lite runtime under ASan + UBSan (bazel test --config=asan //lite/...)"
+bazel test --config=asan //lite/... 2>&1 | tail -n 5
+echo "== lite runtime cross-built for aarch64, run under qemu"
+lite/cross/build_aarch64.sh 2>&1 | tail -n 5
+echo "== tensorweave-lite Python package tests (pytest)"
+"$PYTHON" -m pytest lite/python/tests
 echo "== Python tests (pytest)"
 "$PYTHON" -m pytest tests python "$@"
