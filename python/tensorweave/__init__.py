@@ -180,6 +180,7 @@ from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 
 # Namespaces, after the ops they re-export.
+from tensorweave import initializers  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import nn  # noqa: E402
