@@ -59,7 +59,7 @@ def weights(rng, cnn):
                 rng.normal(0, 0.1, shape[-1:]).astype(np.float32))
     if cnn:
         return [layer("conv", [5, 5, 1, 6]), layer("conv", [5, 5, 6, 16]),
-                layer("dense", [400, 120]), layer("dense", [120, 84]), layer("dense", [84, 10])]
+                layer("dense", [256, 120]), layer("dense", [120, 84]), layer("dense", [84, 10])]
     return [layer("dense", [784, 512]), layer("dense", [512, 512]), layer("dense", [512, 10])]
 
 
