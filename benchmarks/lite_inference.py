@@ -228,15 +228,29 @@ def footprint(mlp_twl):
     import ai_edge_litert
     import onnxruntime
 
-    print("\nFootprint")
-    print(f"{'library':66s}{'file':>10s}{'stripped':>11s}")
-    libs = [("tensorweave-lite  " + os.path.relpath(LITE_SO, ROOT), LITE_SO)]
-    for label, pkg in (("LiteRT  ", ai_edge_litert), ("onnxruntime  ", onnxruntime)):
-        base = os.path.dirname(pkg.__file__)
-        for so in sorted(glob.glob(os.path.join(base, "**", "*.so*"), recursive=True)):
-            libs.append((label + os.path.relpath(so, os.path.dirname(base)), so))
-    for label, so in libs:
-        print(f"{label:66s}{os.path.getsize(so) / 2**20:8.2f}MiB{stripped_size(so) / 2**20:9.2f}MiB")
+    print("\nFootprint: shared libraries (C library = the C/C++ API library, as deployed without Python;"
+          " Python = what the package maps to run a model, read from /proc/self/maps)")
+    print(f"{'library':62s}{'role':>12s}{'file':>11s}{'stripped':>11s}")
+    rows = [("tensorweave-lite  " + os.path.relpath(LITE_SO, ROOT), "C library", LITE_SO)]
+    import tensorweave_lite
+    rows += [("tensorweave-lite  " + os.path.basename(so), "Python", so)
+             for so in glob.glob(os.path.join(os.path.dirname(tensorweave_lite.__file__), "*.so"))]
+    lrt = os.path.dirname(ai_edge_litert.__file__)
+    ortd = os.path.join(os.path.dirname(onnxruntime.__file__), "capi")
+    rows.append(("LiteRT  libLiteRt.so", "C library", os.path.join(lrt, "libLiteRt.so")))
+    rows.append(("onnxruntime  " + os.path.basename(glob.glob(os.path.join(ortd, "libonnxruntime.so*"))[0]),
+                 "C library", glob.glob(os.path.join(ortd, "libonnxruntime.so*"))[0]))
+    probe = (f"from ai_edge_litert.interpreter import Interpreter as I; i = I(model_path={mlp_twl[:-4] + '.tflite'!r});"
+             f"i.allocate_tensors(); i.invoke(); import onnxruntime as o; o.InferenceSession({mlp_twl[:-4] + '.onnx'!r});"
+             "print('\\n'.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if '.so' in l})))")
+    mapped = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True,
+                            env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")).stdout.split()
+    for so in mapped:
+        for label, d in (("LiteRT  ", lrt), ("onnxruntime  ", ortd)):
+            if os.path.dirname(so) == d:
+                rows.append((label + os.path.basename(so), "Python", so))
+    for label, role, so in rows:
+        print(f"{label:62s}{role:>12s}{os.path.getsize(so) / 2**20:9.2f}Mi{stripped_size(so) / 2**20:9.2f}Mi")
 
     tests = os.path.join(ROOT, "lite", "python", "tests")
     sys.path.insert(0, tests)
