@@ -15,6 +15,8 @@ batch 1 and 32, 2 threads.
   (set_tensor/invoke/get_tensor, like the peers) and through the C++
   `bazel-bin/lite/tools/benchmark_model` (its median over --runs invokes).
 
+Every time is the median of single-call times (benchmark_model reports the
+same statistic), each system's best over --rounds interleaved rounds.
 All outputs are checked against the tensorweave session (|a - b| <= 1e-4)
 before timing. --portable DIR also times a second copy of the binding
 (e.g. the portable -O3 wheel, `pip install --target DIR`) in a subprocess.
@@ -39,7 +41,9 @@ import tempfile
 
 import numpy as np
 
-from harness import time_call
+import statistics
+import time
+
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir))
 BENCHMARK_MODEL = os.path.join(ROOT, "bazel-bin", "lite", "tools", "benchmark_model")
@@ -48,6 +52,26 @@ BATCHES = (1, 32)
 ATOL = 1e-4
 PEERS = ("LiteRT", "onnxruntime")
 GOALS = {1: 0.9, 32: 1.0}
+
+
+def median_per_call(fn, min_time=0.3, warmup=20):
+    """Median seconds of single calls of fn() over about min_time seconds.
+
+    Per-call median, like benchmark_model's: on a loaded machine a batch
+    mean (harness.time_call) also counts the calls the scheduler preempted,
+    which benchmark_model's median drops; compare like with like."""
+    for _ in range(warmup):
+        fn()
+    t0 = time.perf_counter()
+    fn()
+    n = max(50, min(20000, int(min_time / max(time.perf_counter() - t0, 1e-7))))
+    clock = time.perf_counter
+    samples = []
+    for _ in range(n):
+        start = clock()
+        fn()
+        samples.append(clock() - start)
+    return statistics.median(samples)
 
 
 # --- models -------------------------------------------------------------------------------------
@@ -196,14 +220,16 @@ _CHILD = """
 import json, sys
 sys.path.insert(0, sys.argv[1]); sys.path.insert(1, sys.argv[2])
 import numpy as np, tensorweave_lite
-from harness import time_call
+import statistics
+import time
+
 from lite_inference import twl_runner, binding_flavor
 cases = json.loads(sys.argv[3]); threads = int(sys.argv[4])
 result = {"flavor": binding_flavor(tensorweave_lite.__file__), "times": {}}
 for key, path, batch, shape in cases:
     x = np.random.default_rng(1).standard_normal([batch, *shape]).astype(np.float32)
     run = twl_runner(path, batch, shape, threads)
-    result["times"][key] = time_call(lambda: run(x), min_time=0.5, repeats=7, warmup=20)
+    result["times"][key] = min(median_per_call(lambda: run(x)) for _ in range(3))
 print(json.dumps(result))
 """
 
@@ -325,12 +351,12 @@ def main():
                 if got.shape != expected.shape or not err <= ATOL:
                     sys.exit(f"{case}: {system} disagrees with tensorweave: max |diff| {err:.3g}")
             # Interleave the systems over --rounds rounds; keep each system's
-            # best round median (load from other processes only adds time).
+            # best round median of per-call times (load only adds time).
             runs = 3000 if batch == 1 else 500
             timings = {}
             for _ in range(args.rounds):
                 for s, run in runners.items():
-                    t = time_call(lambda run=run: run(x), min_time=0.3, repeats=7, warmup=20)
+                    t = median_per_call(lambda run=run: run(x))
                     timings[s] = min(timings.get(s, t), t)
                 t = benchmark_model(m["twl"], batch, args.threads, runs)[0] * 1e-6
                 timings["twl C++"] = min(timings.get("twl C++", t), t)
