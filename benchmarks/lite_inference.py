@@ -220,10 +220,7 @@ _CHILD = """
 import json, sys
 sys.path.insert(0, sys.argv[1]); sys.path.insert(1, sys.argv[2])
 import numpy as np, tensorweave_lite
-import statistics
-import time
-
-from lite_inference import twl_runner, binding_flavor
+from lite_inference import twl_runner, binding_flavor, median_per_call
 cases = json.loads(sys.argv[3]); threads = int(sys.argv[4])
 result = {"flavor": binding_flavor(tensorweave_lite.__file__), "times": {}}
 for key, path, batch, shape in cases:
