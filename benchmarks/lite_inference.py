@@ -23,7 +23,8 @@ before timing. --portable DIR also times a second copy of the binding
 
 Footprint (unless --no-footprint): stripped size of libtensorweave_lite.so vs
 LiteRT's and onnxruntime's core libraries, and the peak RSS above a bare
-`import numpy` of load + one inference (lite/python/tests/footprint.py).
+`import numpy` of load + one inference (lite/python/tests/footprint.py, run
+as its own process; then the same from VmHWM for all three runtimes).
 
 Goals (the issue): batch 1 <= 0.9x the faster of (LiteRT, onnxruntime);
 batch 32 <= 1.0x; RSS above numpy < 5 MiB.
@@ -297,6 +298,38 @@ def footprint(mlp_twl):
         print(f"{label:36s}{r['model_bytes'] / 2**20:10.2f}Mi{r['arena_bytes'] / 1024:8.1f}Ki"
               f"{r['rss_delta_kib'] / 1024:12.2f}MiB {verdict:4s}{r['current_rss_delta_kib'] / 1024:10.2f}MiB"
               f"{r['import_ms']:7.1f}ms")
+
+    # The same for every system, from /proc/self/status VmHWM (the peak of
+    # the process's own address space, which a child does not inherit).
+    base = mlp_twl[:-4]
+    programs = {
+        "import numpy only": "import numpy",
+        "tensorweave-lite (.twl)": (
+            "import numpy, tensorweave_lite as m\n"
+            f"i = m.Interpreter(model_path={base + '.twl'!r}, num_threads=2)"),
+        "LiteRT (.tflite)": (
+            "import numpy\nfrom ai_edge_litert.interpreter import Interpreter\n"
+            f"i = Interpreter(model_path={base + '.tflite'!r}, num_threads=2)"),
+        "onnxruntime (.onnx)": (
+            "import numpy, onnxruntime as o\n"
+            f"s = o.InferenceSession({base + '.onnx'!r}, providers=['CPUExecutionProvider'])\n"
+            "s.run(None, {s.get_inputs()[0].name: numpy.zeros([1, 784], numpy.float32)})"),
+    }
+    run_twl = ("\ni.allocate_tensors(); d = i.get_input_details()[0]\n"
+               "i.set_tensor(d['index'], numpy.zeros(d['shape'], numpy.float32)); i.invoke()"
+               "\ni.get_tensor(i.get_output_details()[0]['index'])")
+    hwm = ("\nprint([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])")
+    peaks = {}
+    for label, code in programs.items():
+        code += (run_twl if "Interpreter(" in code else "") + hwm
+        peaks[label] = min(int(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                                              text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+                               .stdout.split()[-1]) for _ in range(3))
+    print("\nPeak RSS (VmHWM) of load + one inference of the MLP 784-512-512-10, batch 1, minus `import numpy`"
+          " (min of 3 processes)")
+    for label, kib in peaks.items():
+        if label != "import numpy only":
+            print(f"  {label:28s}{(kib - peaks['import numpy only']) / 1024:8.2f} MiB")
 
 
 # --- main ---------------------------------------------------------------------------------------
