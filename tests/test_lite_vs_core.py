@@ -1,0 +1,109 @@
+"""One harness for every lite builtin op: the same small graph runs in the
+core, on the lite runtime (.twl) and in onnxruntime (.onnx), and all three
+must agree. Cases are data; each exclusion says why."""
+
+import dataclasses
+from typing import Callable, Sequence
+
+import numpy as np
+import pytest
+
+import tensorweave as tw
+from converters import freeze, lite_runner, onnx_export, tf_to_twl
+
+LITE_RTOL, LITE_ATOL = 1e-4, 1e-5
+ONNX_RTOL, ONNX_ATOL = 1e-5, 1e-6
+
+
+@dataclasses.dataclass
+class Case:
+    name: str
+    fn: Callable  # placeholder(s) -> Tensor
+    shapes: Sequence[Sequence[int]]
+    low: float = -2.0
+    high: float = 2.0
+    dtype: type = np.float32
+    onnx: bool = True  # False only with a reason in `why`
+    why: str = ""
+
+
+rng = np.random.default_rng(7)
+W = {n: rng.standard_normal(s).astype(np.float32) for n, s in {
+    "fc": (6, 4), "conv": (3, 3, 2, 4), "dw": (3, 3, 2, 2), "bmm": (6, 5), "gather": (5, 3)}.items()}
+
+CASES = [
+    Case("Add broadcast", lambda x, y: x + y, [[2, 3, 4], [4]]),
+    Case("Sub", lambda x, y: x - y, [[2, 3], [2, 3]]),
+    Case("Mul broadcast", lambda x, y: x * y, [[2, 1, 4], [3, 1]]),
+    Case("RealDiv", lambda x, y: x / y, [[2, 3], [3]], low=0.5, high=2.0),
+    Case("Maximum", lambda x, y: tw.maximum(x, y), [[2, 3], [2, 3]]),
+    Case("Minimum", lambda x, y: tw.minimum(x, y), [[2, 3], [3]]),
+    Case("MatMul (FULLY_CONNECTED)", lambda x: tw.matmul(x, W["fc"]), [[3, 6]]),
+    Case("MatMul + BiasAdd + Relu (fused)",
+         lambda x: tw.nn.relu(tw.nn.bias_add(tw.matmul(x, W["fc"]), [0.1, -0.2, 0.3, 0.0])), [[3, 6]]),
+    Case("BatchMatMulV2", lambda x: tw.matmul(x, W["bmm"]), [[2, 3, 6]]),
+    Case("Conv2D VALID", lambda x: tw.nn.conv2d(x, W["conv"], [1, 1, 1, 1], "VALID"), [[2, 6, 6, 2]]),
+    Case("Conv2D SAME stride 2", lambda x: tw.nn.conv2d(x, W["conv"], [1, 2, 2, 1], "SAME"), [[1, 7, 7, 2]]),
+    Case("Conv2D dilated",
+         lambda x: tw.nn.conv2d(x, W["conv"], [1, 1, 1, 1], "VALID", dilations=[1, 2, 2, 1]), [[1, 8, 8, 2]]),
+    Case("DepthwiseConv2dNative",
+         lambda x: tw.nn.depthwise_conv2d_native(x, W["dw"], [1, 1, 1, 1], "SAME"), [[1, 5, 5, 2]]),
+    Case("MaxPool", lambda x: tw.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"), [[2, 4, 4, 3]]),
+    Case("AvgPool SAME", lambda x: tw.nn.avg_pool(x, [1, 3, 3, 1], [1, 2, 2, 1], "SAME"), [[1, 5, 5, 2]]),
+    Case("Relu", lambda x: tw.nn.relu(x), [[2, 5]]),
+    Case("Relu6", lambda x: tw.nn.relu6(x * 4.0), [[2, 5]]),
+    Case("Sigmoid", lambda x: tw.sigmoid(x), [[2, 5]]),
+    Case("Tanh", lambda x: tw.tanh(x), [[2, 5]]),
+    Case("Exp", lambda x: tw.exp(x), [[2, 5]]),
+    Case("Log", lambda x: tw.log(x), [[2, 5]], low=0.1, high=3.0),
+    Case("Sqrt", lambda x: tw.sqrt(x), [[2, 5]], low=0.1, high=3.0),
+    Case("Rsqrt", lambda x: tw.rsqrt(x), [[2, 5]], low=0.1, high=3.0),
+    Case("Square", lambda x: tw.square(x), [[2, 5]]),
+    Case("Neg", lambda x: -x, [[2, 5]]),
+    Case("Abs", lambda x: tw.abs(x), [[2, 5]]),
+    Case("Softmax", lambda x: tw.nn.softmax(x), [[3, 7]]),
+    Case("LogSoftmax", lambda x: tw.nn.log_softmax(x), [[3, 7]]),
+    Case("Reshape", lambda x: tw.reshape(x, [-1, 6]), [[2, 3, 4]]),
+    Case("Transpose", lambda x: tw.transpose(x, [0, 2, 1, 3]), [[2, 3, 4, 5]]),
+    Case("ConcatV2", lambda x, y: tw.concat([x, y, x], axis=1), [[2, 3], [2, 2]]),
+    Case("Mean keepdims", lambda x: tw.reduce_mean(x, [1, 2], keepdims=True), [[2, 3, 4, 5]]),
+    Case("Pad", lambda x: tw.pad(x, [[0, 1], [2, 0]]), [[2, 3]]),
+    Case("GatherV2", lambda x: tw.gather(W["gather"], tw.cast(x, tw.int32)), [[4]], low=0, high=4.99),
+    Case("Slice", lambda x: tw.slice(x, [1, 0], [2, 2]), [[3, 4]]),
+    Case("StridedSlice", lambda x: x[:, ::2, 1:], [[2, 5, 4]]),
+    Case("Squeeze", lambda x: tw.squeeze(x, [1]), [[3, 1, 4]]),
+    Case("ExpandDims", lambda x: tw.expand_dims(x, 1), [[3, 4]]),
+    Case("ArgMax", lambda x: tw.argmax(x, 1), [[3, 6]]),
+    Case("Cast", lambda x: tw.cast(tw.cast(x * 3.0, tw.int32), tw.float32), [[2, 5]]),
+]
+
+
+def _outputs(case):
+    values = [rng.uniform(case.low, case.high, size=s).astype(case.dtype) for s in case.shapes]
+    with tw.Graph().as_default(), tw.Session() as sess:
+        xs = [tw.placeholder(tw.float32, v.shape, name=f"x{i}") for i, v in enumerate(values)]
+        y = tw.identity(case.fn(*xs), name="y")
+        expected = sess.run(y, dict(zip(xs, values)))
+        frozen = freeze.freeze_session(sess, xs, [y])
+    names = [f"x{i}" for i in range(len(values))]
+    return frozen, names, values, expected
+
+
+@pytest.mark.skipif(not lite_runner.available(), reason="needs bazel build //lite/c:libtensorweave_lite.so")
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_lite_and_onnxruntime_agree_with_the_core(case):
+    frozen, names, values, expected = _outputs(case)
+    twl = tf_to_twl.convert(frozen, names, ["y"])
+    got = lite_runner.LiteRunner(twl).run(dict(zip(names, values)))["y"]
+    assert got.dtype == expected.dtype
+    np.testing.assert_allclose(got, expected, rtol=LITE_RTOL, atol=LITE_ATOL, err_msg="lite runtime")
+    if not case.onnx:
+        assert case.why, "an ONNX exclusion needs a reason"
+        return
+    import onnxruntime
+
+    model = onnx_export.export(frozen, names, ["y"])
+    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    feeds = {i.name: v for i, v in zip(session.get_inputs(), values)}
+    (onnx_out,) = session.run(None, feeds)
+    np.testing.assert_allclose(onnx_out, expected, rtol=ONNX_RTOL, atol=ONNX_ATOL, err_msg="onnxruntime")
