@@ -26,11 +26,6 @@ struct Executor::StepState {
   const StepContext* step = nullptr;
   std::vector<TensorValue> slots;
   std::unique_ptr<std::atomic<int>[]> pending;
-  // solo[i]: item i runs without the intra-op pool (see Schedule). Written
-  // before the item is dispatched, read by the thread that runs it.
-  std::unique_ptr<bool[]> solo;
-  // Expensive nodes running now.
-  std::atomic<int> running_expensive{0};
   std::atomic<int64_t> outstanding{0};
   std::atomic<bool> aborted{false};
   std::mutex mu;
@@ -50,15 +45,6 @@ namespace {
 Status NodeError(const Node& node, const Status& s) {
   return Status(s.code(), s.message() + "\n\t [[node " + node.name() +
                               " (op: " + node.type_string() + ")]]");
-}
-
-// The intra-op parallelism (pool threads and the caller) when expensive
-// nodes may run solo, i.e. when the inter-op pool can run that many at
-// once; else 1 (never solo).
-int SoloParallelism(const StepContext& step) {
-  if (step.intra_op_pool == nullptr || step.inter_op_pool == nullptr) return 1;
-  const int parallelism = step.intra_op_pool->num_threads() + 1;
-  return step.inter_op_pool->num_threads() >= parallelism ? parallelism : 1;
 }
 
 }  // namespace
@@ -183,7 +169,6 @@ Status Executor::Run(const StepContext& step, const std::vector<Tensor>& feeds,
     state.pending[i].store(items_[i].initial_pending,
                            std::memory_order_relaxed);
   }
-  state.solo.reset(new bool[items_.size()]());
   for (size_t f = 0; f < feeds.size(); ++f) {
     for (int slot : feed_slots_[f]) state.slots[slot].tensor = feeds[f];
   }
@@ -240,21 +225,6 @@ bool Executor::Schedule(StepState* state, const std::vector<int>& ready,
     state->done_cv.notify_all();
     return true;
   }
-  // Expensive nodes made ready together that are at least as many as the
-  // intra-op parallelism run concurrently, each on one thread: they fill
-  // the cores between them, and splitting each over the intra-op pool too
-  // would put more threads than cores on the work (e.g. the dX and dW
-  // GEMMs of a dense layer's backward pass on 2 cores).
-  const int parallelism = SoloParallelism(*state->step);
-  if (parallelism > 1) {
-    int num_expensive = 0;
-    for (int id : ready) num_expensive += items_[id].expensive ? 1 : 0;
-    if (num_expensive >= parallelism) {
-      for (int id : ready) {
-        if (items_[id].expensive) state->solo[id] = true;
-      }
-    }
-  }
   int kept_expensive = -1;
   for (int id : ready) {
     if (!items_[id].expensive) {
@@ -306,22 +276,8 @@ void Executor::RunItem(StepState* state, const Item& item,
   params.resource_mgr = state->step->resource_mgr;
   params.intra_op_pool = state->step->intra_op_pool;
   params.step_id = state->step->step_id;
-  const int index = static_cast<int>(&item - items_.data());
-  if (item.expensive) {
-    // Solo too when it starts while enough other expensive nodes run to
-    // occupy the intra-op parallelism.
-    const int others =
-        state->running_expensive.fetch_add(1, std::memory_order_acq_rel);
-    const int parallelism = SoloParallelism(*state->step);
-    if (state->solo[index] || (parallelism > 1 && others + 1 >= parallelism)) {
-      params.intra_op_pool = nullptr;
-    }
-  }
   OpKernelContext ctx(params);
   item.kernel->Compute(&ctx);
-  if (item.expensive) {
-    state->running_expensive.fetch_sub(1, std::memory_order_acq_rel);
-  }
   for (int i = 0; i < node.num_inputs(); ++i) inputs[i] = TensorValue();
   if (!ctx.status().ok()) {
     state->Fail(NodeError(node, ctx.status()));

@@ -33,9 +33,6 @@ namespace {
 std::mutex g_record_mu;
 std::map<std::string, std::thread::id>* g_record_threads =
     new std::map<std::string, std::thread::id>();
-// Whether each node saw an intra-op pool.
-std::map<std::string, bool>* g_record_had_pool =
-    new std::map<std::string, bool>();
 
 class TestRecordThreadOp : public OpKernel {
  public:
@@ -48,7 +45,6 @@ class TestRecordThreadOp : public OpKernel {
     {
       std::lock_guard<std::mutex> lock(g_record_mu);
       (*g_record_threads)[name()] = std::this_thread::get_id();
-      (*g_record_had_pool)[name()] = ctx->intra_op_pool() != nullptr;
     }
     ctx->set_output(0, ctx->input(0));
   }
@@ -72,11 +68,10 @@ bool HasSubstr(const std::string& s, const std::string& sub) {
 // Owns the kernels, pools and resources an executor needs.
 class ExecutorHarness {
  public:
-  explicit ExecutorHarness(Graph* graph, int inter_threads = 4,
-                           int intra_threads = 1)
+  explicit ExecutorHarness(Graph* graph)
       : graph_(graph),
-        inter_(std::make_unique<ThreadPool>(inter_threads, "inter")),
-        intra_(std::make_unique<ThreadPool>(intra_threads, "intra")) {}
+        inter_(std::make_unique<ThreadPool>(4, "inter")),
+        intra_(std::make_unique<ThreadPool>(1, "intra")) {}
 
   Status Create(const std::vector<std::string>& feeds,
                 const std::vector<std::string>& fetches,
@@ -213,48 +208,6 @@ TEST(ExecutorTest, IndependentExpensiveNodesRunInParallel) {
   ASSERT_EQ(g_record_threads->size(), 2u);
   EXPECT_NE(g_record_threads->at("slow1"), g_record_threads->at("slow2"));
   EXPECT_LT(ms, 150.0) << "two 100 ms nodes did not overlap";
-}
-
-TEST(ExecutorTest, ConcurrentExpensiveNodesRunSoloWhenTheyFillTheCores) {
-  // Intra-op parallelism 2 (1 pool thread and the caller): two expensive
-  // nodes made ready together each run on one thread without the intra-op
-  // pool; a lone one afterwards gets the pool.
-  Graph g;
-  AddConst(&g, "c", Tensor::Scalar<float>(1));
-  AddOp(&g, "TestRecordThread", "first", {"c"}, {{"sleep_ms", AttrInt(1)}});
-  AddOp(&g, "TestRecordThread", "a", {"first"}, {{"sleep_ms", AttrInt(30)}});
-  AddOp(&g, "TestRecordThread", "b", {"first"}, {{"sleep_ms", AttrInt(30)}});
-  AddOp(&g, "Add", "sum", {"a", "b"});
-  AddOp(&g, "TestRecordThread", "last", {"sum"}, {{"sleep_ms", AttrInt(1)}});
-  for (int intra_threads : {1, 3}) {
-    ExecutorHarness h(&g, /*inter_threads=*/4, intra_threads);
-    std::unique_ptr<Executor> ex;
-    TW_ASSERT_OK(h.Create({}, {"last:0"}, {}, &ex));
-    {
-      std::lock_guard<std::mutex> lock(g_record_mu);
-      g_record_had_pool->clear();
-    }
-    std::vector<Tensor> out;
-    TW_ASSERT_OK(h.Run(*ex, {}, &out));
-    EXPECT_EQ(out[0].data<float>()[0], 2.0f);
-    std::lock_guard<std::mutex> lock(g_record_mu);
-    EXPECT_TRUE(g_record_had_pool->at("first"));
-    EXPECT_TRUE(g_record_had_pool->at("last"));
-    // With parallelism 4, two concurrent nodes keep splitting their work.
-    const bool solo = intra_threads == 1;
-    EXPECT_EQ(g_record_had_pool->at("a"), !solo) << intra_threads;
-    EXPECT_EQ(g_record_had_pool->at("b"), !solo) << intra_threads;
-  }
-  // An inter-op pool of one thread cannot run them together: they keep the
-  // intra-op pool.
-  ExecutorHarness narrow(&g, /*inter_threads=*/1, /*intra_threads=*/1);
-  std::unique_ptr<Executor> ex;
-  TW_ASSERT_OK(narrow.Create({}, {"last:0"}, {}, &ex));
-  std::vector<Tensor> out;
-  TW_ASSERT_OK(narrow.Run(*ex, {}, &out));
-  std::lock_guard<std::mutex> lock(g_record_mu);
-  EXPECT_TRUE(g_record_had_pool->at("a"));
-  EXPECT_TRUE(g_record_had_pool->at("b"));
 }
 
 TEST(ExecutorTest, ExpensiveChainOfDependentNodesIsSequential) {
