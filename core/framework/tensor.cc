@@ -1,22 +1,112 @@
 #include "core/framework/tensor.h"
 
 #include <cstdlib>
+#include <mutex>
 #include <new>
 #include <sstream>
+#include <unordered_map>
+#include <vector>
 
 #include "core/framework/graph.pb.h"
 
 namespace tensorweave {
 
-std::shared_ptr<TensorBuffer> TensorBuffer::Allocate(size_t bytes) {
-  std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
+namespace {
+
+// Freed large buffers, kept for the next allocation of the same rounded
+// size. A training step allocates the same large tensors every step; freed
+// to malloc they go back to the kernel (mmap, or the trim of a thread's
+// arena) and each step pays to fault and zero their pages again, which
+// costs ~10% of a small MLP's step. Bounded: a buffer that would push the
+// cache past kMaxCachedBytes evicts others first; buffers over a quarter
+// of it are not kept.
+class LargeBufferCache {
+ public:
+  static constexpr size_t kMinBytes = size_t{64} << 10;
+  static constexpr size_t kMaxCachedBytes = size_t{64} << 20;
+
+  static LargeBufferCache* Get() {
+    static LargeBufferCache* cache = new LargeBufferCache();  // never freed
+    return cache;
+  }
+
+  void* Take(size_t capacity) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = free_.find(capacity);
+    if (it == free_.end() || it->second.empty()) return nullptr;
+    void* p = it->second.back();
+    it->second.pop_back();
+    cached_bytes_ -= capacity;
+    return p;
+  }
+
+  // Keeps `p` (of `capacity` bytes) for reuse, or frees it.
+  void Give(void* p, size_t capacity) {
+    if (capacity > kMaxCachedBytes / 4) {
+      std::free(p);
+      return;
+    }
+    std::vector<void*> evicted;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (auto it = free_.begin();
+           cached_bytes_ + capacity > kMaxCachedBytes && it != free_.end();) {
+        while (!it->second.empty() &&
+               cached_bytes_ + capacity > kMaxCachedBytes) {
+          evicted.push_back(it->second.back());
+          it->second.pop_back();
+          cached_bytes_ -= it->first;
+        }
+        it = it->second.empty() ? free_.erase(it) : std::next(it);
+      }
+      free_[capacity].push_back(p);
+      cached_bytes_ += capacity;
+    }
+    for (void* e : evicted) std::free(e);
+  }
+
+  size_t cached_bytes() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cached_bytes_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<size_t, std::vector<void*>> free_;
+  size_t cached_bytes_ = 0;
+};
+
+// Large sizes round up to whole pages so that near sizes share a bucket.
+size_t BufferCapacity(size_t bytes) {
   size_t rounded =
       (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
   if (rounded == 0) rounded = kTensorAlignment;
-  buffer->data_ = std::aligned_alloc(kTensorAlignment, rounded);
+  if (rounded >= LargeBufferCache::kMinBytes) {
+    constexpr size_t kPage = 4096;
+    rounded = (rounded + kPage - 1) / kPage * kPage;
+  }
+  return rounded;
+}
+
+}  // namespace
+
+std::shared_ptr<TensorBuffer> TensorBuffer::Allocate(size_t bytes) {
+  std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
+  const size_t capacity = BufferCapacity(bytes);
+  if (capacity >= LargeBufferCache::kMinBytes) {
+    buffer->data_ = LargeBufferCache::Get()->Take(capacity);
+  }
+  if (buffer->data_ == nullptr) {
+    buffer->data_ = std::aligned_alloc(kTensorAlignment, capacity);
+  }
   if (buffer->data_ == nullptr) throw std::bad_alloc();
   buffer->size_ = bytes;
+  buffer->capacity_ = capacity;
   return buffer;
+}
+
+size_t TensorBuffer::CachedBytesForTesting() {
+  return LargeBufferCache::Get()->cached_bytes();
 }
 
 std::shared_ptr<TensorBuffer> TensorBuffer::AllocateStrings(
@@ -44,7 +134,11 @@ TensorBuffer::~TensorBuffer() {
   }
   auto* strings = static_cast<std::string*>(data_);
   for (int64_t i = 0; i < num_strings_; ++i) strings[i].~basic_string();
-  std::free(data_);
+  if (capacity_ >= LargeBufferCache::kMinBytes) {
+    LargeBufferCache::Get()->Give(data_, capacity_);
+  } else {
+    std::free(data_);
+  }
 }
 
 Tensor::Tensor(DataType dtype, TensorShape shape)

@@ -37,10 +37,16 @@ class TensorBuffer {
   size_t size() const { return size_; }
   bool owned() const { return !release_; }
 
+  // Bytes held in the process-wide cache of freed large buffers (owned
+  // buffers of 64 KiB and more are recycled for allocations of the same
+  // rounded size rather than returned to malloc; at most 64 MiB is kept).
+  static size_t CachedBytesForTesting();
+
  private:
   TensorBuffer() = default;
   void* data_ = nullptr;
   size_t size_ = 0;
+  size_t capacity_ = 0;  // allocated bytes of an owned buffer
   int64_t num_strings_ = 0;
   std::function<void()> release_;
 };

@@ -244,6 +244,52 @@ TEST(TensorTest, BorrowedBufferReleasedOnce) {
   EXPECT_EQ(released, 1);
 }
 
+TEST(TensorTest, LargeBuffersAreRecycled) {
+  // A freed large buffer serves the next allocation of the same size.
+  void* first;
+  {
+    Tensor t(DT_FLOAT, TensorShape({784, 512}));
+    first = t.raw_data();
+    t.data<float>()[0] = 1.5f;
+  }
+  const size_t cached = TensorBuffer::CachedBytesForTesting();
+  EXPECT_GE(cached, size_t{784 * 512 * 4});
+  Tensor again(DT_FLOAT, TensorShape({512, 784}));
+  EXPECT_EQ(again.raw_data(), first);
+  EXPECT_EQ(TensorBuffer::CachedBytesForTesting(), cached - 784 * 512 * 4);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(again.raw_data()) % kTensorAlignment,
+            0u);
+  // Another size does not take it; small buffers are never cached.
+  Tensor other(DT_FLOAT, TensorShape({1000, 512}));
+  EXPECT_NE(other.raw_data(), first);
+  { Tensor small(DT_FLOAT, TensorShape({16})); }
+  EXPECT_EQ(TensorBuffer::CachedBytesForTesting(), cached - 784 * 512 * 4);
+}
+
+TEST(TensorTest, BufferCacheIsBounded) {
+  // 40 freed 4 MiB buffers: the cache keeps at most 64 MiB of them; a
+  // 32 MiB buffer is freed rather than kept.
+  {
+    std::vector<Tensor> many;
+    for (int i = 0; i < 40; ++i) {
+      many.emplace_back(DT_FLOAT, TensorShape({1 << 20}));
+    }
+  }
+  EXPECT_LE(TensorBuffer::CachedBytesForTesting(), size_t{64} << 20);
+  EXPECT_GE(TensorBuffer::CachedBytesForTesting(), size_t{60} << 20);
+  const size_t before = TensorBuffer::CachedBytesForTesting();
+  { Tensor huge(DT_FLOAT, TensorShape({8 << 20})); }
+  EXPECT_EQ(TensorBuffer::CachedBytesForTesting(), before);
+  // Buffers of a new size evict older ones rather than being dropped.
+  { Tensor fresh(DT_FLOAT, TensorShape({3 << 20})); }
+  EXPECT_LE(TensorBuffer::CachedBytesForTesting(), size_t{64} << 20);
+  Tensor fresh2(DT_FLOAT, TensorShape({3 << 20}));
+  void* p = fresh2.raw_data();
+  fresh2 = Tensor();
+  Tensor fresh3(DT_FLOAT, TensorShape({3 << 20}));
+  EXPECT_EQ(fresh3.raw_data(), p);
+}
+
 TEST(TensorTest, SameContents) {
   Tensor a = MakeTensor<int32_t>({2}, {1, 2});
   EXPECT_TRUE(a.SameContents(MakeTensor<int32_t>({2}, {1, 2})));
