@@ -57,6 +57,13 @@ class BuildExt(build_ext):
     """Generates the schema header, uses the C++ driver, compiles in parallel
     and skips objects that are newer than their source and every header."""
 
+    def finalize_options(self):
+        super().finalize_options()
+        # Objects are reused across builds: keep native and portable ones
+        # apart, or switching TWL_NATIVE would link the other build's code.
+        flavor = "native" if os.environ.get("TWL_NATIVE") == "1" else "portable"
+        self.build_temp = os.path.join(self.build_temp, flavor)
+
     def build_extensions(self):
         if not os.path.exists(SCHEMA):
             sys.exit(f"tensorweave-lite: {SCHEMA} not found; build from a "
