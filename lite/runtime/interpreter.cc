@@ -114,7 +114,7 @@ Status Interpreter::Init(const OpResolver* resolver) {
     if (kernel->init != nullptr) node.user_data = kernel->init(*op);
   }
   context_ = KernelContext(tensors_.data(), &thread_pool_,
-                           options_.use_reference_kernels);
+                           options_.use_reference_kernels, model_);
   return Status::Ok();
 }
 

@@ -69,8 +69,24 @@ Status Model::CreateFromFile(const char* path, std::unique_ptr<Model>* model) {
     munmap(mapping, size);
     return status.WithPrefix("model '%s'", path);
   }
+  // Small pages, so that DropPages can release the weights a kernel has
+  // copied (a huge-page mapping of a fresh file would pin them all).
+  madvise(mapping, size, MADV_NOHUGEPAGE);
   (*model)->mapping_ = mapping;
   return Status::Ok();
+}
+
+void Model::DropPages(const void* ptr, size_t bytes) const {
+  if (mapping_ == nullptr || ptr == nullptr) return;
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(mapping_);
+  const uintptr_t start = reinterpret_cast<uintptr_t>(ptr);
+  if (start < begin || start + bytes > begin + size_) return;
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t first = (start + page - 1) / page * page;
+  const uintptr_t last = (start + bytes) / page * page;
+  if (last > first) {
+    madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  }
 }
 
 }  // namespace twl

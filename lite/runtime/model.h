@@ -33,6 +33,10 @@ class Model {
     return fb_->subgraphs()->Get(0);
   }
   const uint8_t* data() const { return data_; }
+  // For a model mapped from a file: drops the whole pages inside
+  // [ptr, ptr + bytes) from memory (madvise); a later read re-faults them
+  // from the file. Does nothing for a caller's buffer.
+  void DropPages(const void* ptr, size_t bytes) const;
   size_t size() const { return size_; }
 
  private:

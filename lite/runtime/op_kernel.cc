@@ -1,5 +1,7 @@
 #include "lite/runtime/op_kernel.h"
 
+#include "lite/runtime/model.h"
+
 namespace twl {
 
 Status KernelContext::ResizeTensor(Tensor* tensor, const Shape& shape) {
@@ -77,6 +79,16 @@ Status ReadConstantInts(const Tensor* tensor, const char* what, int64_t* values,
   }
   *count = static_cast<int>(n);
   return Status::Ok();
+}
+
+}  // namespace twl
+
+namespace twl {
+
+void KernelContext::ReleaseConstant(const Tensor* tensor) {
+  if (model_ != nullptr && tensor != nullptr && tensor->is_constant) {
+    model_->DropPages(tensor->data, tensor->bytes);
+  }
 }
 
 }  // namespace twl

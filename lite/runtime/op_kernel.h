@@ -16,6 +16,7 @@
 
 namespace twl {
 
+class Model;
 class ThreadPool;
 
 constexpr int kMaxNodeTensors = 16;  // inputs or outputs per node
@@ -38,10 +39,12 @@ struct Node {
 // What the interpreter offers kernels.
 class KernelContext {
  public:
-  KernelContext(Tensor* tensors, ThreadPool* thread_pool, bool use_reference)
+  KernelContext(Tensor* tensors, ThreadPool* thread_pool, bool use_reference,
+                const Model* model = nullptr)
       : tensors_(tensors),
         thread_pool_(thread_pool),
-        use_reference_(use_reference) {}
+        use_reference_(use_reference),
+        model_(model) {}
   Tensor* tensor(int index) { return &tensors_[index]; }
   // Never null; may have a single thread.
   ThreadPool* thread_pool() { return thread_pool_; }
@@ -61,11 +64,17 @@ class KernelContext {
   // Prepare only: asks for `bytes` of 64-byte-aligned scratch, valid during
   // this node's eval as node->scratch[*index].
   Status RequestScratch(Node* node, size_t bytes, int* index);
+  // Prepare only: a kernel that keeps its own (e.g. packed) copy of a
+  // constant says it will not read the original in eval, so the model's
+  // file pages holding it can be dropped from memory (they are re-read from
+  // the file if anything touches them again).
+  void ReleaseConstant(const Tensor* tensor);
 
  private:
   Tensor* tensors_;
   ThreadPool* thread_pool_;
   bool use_reference_;
+  const Model* model_;
 };
 
 struct KernelRegistration {

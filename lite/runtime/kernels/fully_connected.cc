@@ -68,6 +68,7 @@ Status Prepare(KernelContext* context, Node* node) {
     TWL_CHECK_ARG(data->packed.Resize(packed_size), "out of memory");
     PackGemmB(weights->data_as<float>(), data->out, data->in, data->in,
               data->packed.data());
+    if (!context->use_reference()) context->ReleaseConstant(weights);
   } else {
     TWL_RETURN_IF_ERROR(context->RequestScratch(
         node, packed_size * sizeof(float), &data->packed_scratch));
