@@ -249,3 +249,16 @@ def test_resumed_training_is_bit_identical(tmp_path):
     for name in want:
         assert got[name].dtype == want[name].dtype
         assert got[name].tobytes() == want[name].tobytes(), name
+
+
+def test_latest_checkpoint_of_a_relative_save_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with tw.Graph().as_default():
+        _model()
+        saver = tw.train.Saver()
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            path = saver.save(sess, os.path.join("out", "m"), global_step=1)
+    assert path == os.path.join("out", "m-1")
+    latest = tw.train.latest_checkpoint("out")
+    assert latest is not None and os.path.samefile(latest + ".safetensors", path + ".safetensors")

@@ -320,7 +320,10 @@ class Saver:
             relative = self._save_relative_paths
 
             def state_path(p):
-                return os.path.relpath(p, save_dir or ".") if relative else p
+                # A path relative to the working directory would be read
+                # back relative to the state file's directory: store it
+                # relative to that directory, or absolute.
+                return os.path.relpath(p, save_dir or ".") if relative else os.path.abspath(p)
 
             update_checkpoint_state(
                 save_dir or ".",
