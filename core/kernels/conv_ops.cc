@@ -95,98 +95,29 @@ Status ConvOpBase::CheckOutBackprop(const Tensor& out_backprop,
 
 namespace {
 
-class Conv2DOp : public ConvOpBase {
- public:
-  using ConvOpBase::ConvOpBase;
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& input = ctx->input(0);
-    const Tensor& filter = ctx->input(1);
-    Conv2DArgs args;
-    TensorShape out_shape;
-    OP_REQUIRES_OK(
-        ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_, dilations_,
-                            padding_, false, &args, &out_shape));
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    if (out->num_elements() == 0) return;
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     FastConv2D<T>(ctx->intra_op_pool(), args, input.data<T>(),
-                                   filter.data<T>(), out->data<T>());
-                     return Status::OK();
-                   }));
+struct Conv2DKernels {
+  template <typename T>
+  static void Forward(ThreadPool* pool, const Conv2DArgs& args, const T* input,
+                      const T* filter, T* out) {
+    FastConv2D<T>(pool, args, input, filter, out);
+  }
+  template <typename T>
+  static void BackpropInput(ThreadPool* pool, const Conv2DArgs& args,
+                            const T* filter, const T* out_backprop, T* out) {
+    FastConv2DBackpropInput<T>(pool, args, filter, out_backprop, out);
+  }
+  template <typename T>
+  static void BackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
+                             const T* input, const T* out_backprop, T* out) {
+    FastConv2DBackpropFilter<T>(pool, args, input, out_backprop, out);
   }
 };
 
-class Conv2DBackpropInputOp : public ConvOpBase {
- public:
-  using ConvOpBase::ConvOpBase;
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& filter = ctx->input(1);
-    const Tensor& out_backprop = ctx->input(2);
-    TensorShape in_shape, out_shape;
-    OP_REQUIRES_OK(ctx,
-                   ShapeFromSizes(ctx->input(0), "input_sizes", &in_shape));
-    Conv2DArgs args;
-    OP_REQUIRES_OK(
-        ctx, MakeConv2DArgs(in_shape, filter.shape(), strides_, dilations_,
-                            padding_, false, &args, &out_shape));
-    OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in_shape, &out));
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_FLOAT_TYPES>(filter.dtype(), [&](auto t) {
-          using T = decltype(t);
-          if (out_shape.num_elements() == 0 || filter.num_elements() == 0) {
-            std::fill(out->data<T>(), out->data<T>() + out->num_elements(),
-                      T(0));
-          } else {
-            FastConv2DBackpropInput<T>(ctx->intra_op_pool(), args,
-                                       filter.data<T>(), out_backprop.data<T>(),
-                                       out->data<T>());
-          }
-          return Status::OK();
-        }));
-  }
-};
-
-class Conv2DBackpropFilterOp : public ConvOpBase {
- public:
-  using ConvOpBase::ConvOpBase;
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& input = ctx->input(0);
-    const Tensor& out_backprop = ctx->input(2);
-    TensorShape filter_shape, out_shape;
-    OP_REQUIRES_OK(
-        ctx, ShapeFromSizes(ctx->input(1), "filter_sizes", &filter_shape));
-    Conv2DArgs args;
-    OP_REQUIRES_OK(
-        ctx, MakeConv2DArgs(input.shape(), filter_shape, strides_, dilations_,
-                            padding_, false, &args, &out_shape));
-    OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, filter_shape, &out));
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-          using T = decltype(t);
-          if (out_shape.num_elements() == 0 ||
-              filter_shape.num_elements() == 0) {
-            std::fill(out->data<T>(), out->data<T>() + out->num_elements(),
-                      T(0));
-          } else {
-            FastConv2DBackpropFilter<T>(ctx->intra_op_pool(), args,
-                                        input.data<T>(), out_backprop.data<T>(),
-                                        out->data<T>());
-          }
-          return Status::OK();
-        }));
-  }
-};
-
-REGISTER_KERNEL(KernelDef("Conv2D"), Conv2DOp);
-REGISTER_KERNEL(KernelDef("Conv2DBackpropInput"), Conv2DBackpropInputOp);
-REGISTER_KERNEL(KernelDef("Conv2DBackpropFilter"), Conv2DBackpropFilterOp);
+REGISTER_KERNEL(KernelDef("Conv2D"), ConvForwardOp<Conv2DKernels, false>);
+REGISTER_KERNEL(KernelDef("Conv2DBackpropInput"),
+                ConvBackpropOp<Conv2DKernels, false, true>);
+REGISTER_KERNEL(KernelDef("Conv2DBackpropFilter"),
+                ConvBackpropOp<Conv2DKernels, false, false>);
 
 }  // namespace
 }  // namespace tensorweave

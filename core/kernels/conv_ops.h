@@ -11,6 +11,7 @@
 #ifndef TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_
 #define TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -98,6 +99,84 @@ class ConvOpBase : public OpKernel {
 
   std::vector<int64_t> strides_, dilations_;
   std::string padding_;
+};
+
+// The three ops of a convolution family — forward, input gradient, filter
+// gradient — over `Kernels`, a struct of static templates Forward,
+// BackpropInput and BackpropFilter (each (pool, args, a, b, out)).
+// kDepthwise selects the depthwise filter layout.
+template <typename Kernels, bool kDepthwise>
+class ConvForwardOp : public ConvOpBase {
+ public:
+  using ConvOpBase::ConvOpBase;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    const Tensor& filter = ctx->input(1);
+    Conv2DArgs args;
+    TensorShape out_shape;
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_, dilations_,
+                            padding_, kDepthwise, &args, &out_shape));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    if (out->num_elements() == 0) return;
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
+          using T = decltype(t);
+          Kernels::template Forward<T>(ctx->intra_op_pool(), args,
+                                       input.data<T>(), filter.data<T>(),
+                                       out->data<T>());
+          return Status::OK();
+        }));
+  }
+};
+
+// Input gradient (kInputGradient) or filter gradient: input `sizes_input`
+// holds the shape of the result, the other operand is `other_input`, and
+// input 2 is the gradient of the convolution's output.
+template <typename Kernels, bool kDepthwise, bool kInputGradient>
+class ConvBackpropOp : public ConvOpBase {
+ public:
+  using ConvOpBase::ConvOpBase;
+  void Compute(OpKernelContext* ctx) override {
+    const int sizes_input = kInputGradient ? 0 : 1;
+    const Tensor& other = ctx->input(kInputGradient ? 1 : 0);
+    const Tensor& out_backprop = ctx->input(2);
+    TensorShape result_shape, out_shape;
+    OP_REQUIRES_OK(
+        ctx, ShapeFromSizes(ctx->input(sizes_input),
+                            kInputGradient ? "input_sizes" : "filter_sizes",
+                            &result_shape));
+    const TensorShape& input_shape =
+        kInputGradient ? result_shape : other.shape();
+    const TensorShape& filter_shape =
+        kInputGradient ? other.shape() : result_shape;
+    Conv2DArgs args;
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(input_shape, filter_shape, strides_, dilations_,
+                            padding_, kDepthwise, &args, &out_shape));
+    OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, result_shape, &out));
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_FLOAT_TYPES>(other.dtype(), [&](auto t) {
+                     using T = decltype(t);
+                     if (out_shape.num_elements() == 0 ||
+                         filter_shape.num_elements() == 0) {
+                       std::fill(out->data<T>(),
+                                 out->data<T>() + out->num_elements(), T(0));
+                     } else if constexpr (kInputGradient) {
+                       Kernels::template BackpropInput<T>(
+                           ctx->intra_op_pool(), args, other.data<T>(),
+                           out_backprop.data<T>(), out->data<T>());
+                     } else {
+                       Kernels::template BackpropFilter<T>(
+                           ctx->intra_op_pool(), args, other.data<T>(),
+                           out_backprop.data<T>(), out->data<T>());
+                     }
+                     return Status::OK();
+                   }));
+  }
 };
 
 }  // namespace tensorweave

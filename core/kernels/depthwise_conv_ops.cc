@@ -116,94 +116,30 @@ void DepthwiseBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
   }
 }
 
-class DepthwiseConv2dOp : public ConvOpBase {
- public:
-  using ConvOpBase::ConvOpBase;
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& input = ctx->input(0);
-    const Tensor& filter = ctx->input(1);
-    Conv2DArgs args;
-    TensorShape out_shape;
-    OP_REQUIRES_OK(
-        ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_, dilations_,
-                            padding_, true, &args, &out_shape));
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    if (out->num_elements() == 0) return;
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-          using T = decltype(t);
-          DepthwiseForward<T>(ctx->intra_op_pool(), args, input.data<T>(),
-                              filter.data<T>(), out->data<T>());
-          return Status::OK();
-        }));
+struct DepthwiseKernels {
+  template <typename T>
+  static void Forward(ThreadPool* pool, const Conv2DArgs& args, const T* input,
+                      const T* filter, T* out) {
+    DepthwiseForward<T>(pool, args, input, filter, out);
+  }
+  template <typename T>
+  static void BackpropInput(ThreadPool* pool, const Conv2DArgs& args,
+                            const T* filter, const T* out_backprop, T* out) {
+    DepthwiseBackpropInput<T>(pool, args, filter, out_backprop, out);
+  }
+  template <typename T>
+  static void BackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
+                             const T* input, const T* out_backprop, T* out) {
+    DepthwiseBackpropFilter<T>(pool, args, input, out_backprop, out);
   }
 };
 
-class DepthwiseBackpropInputOp : public ConvOpBase {
- public:
-  using ConvOpBase::ConvOpBase;
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& filter = ctx->input(1);
-    const Tensor& out_backprop = ctx->input(2);
-    TensorShape in_shape, out_shape;
-    OP_REQUIRES_OK(ctx,
-                   ShapeFromSizes(ctx->input(0), "input_sizes", &in_shape));
-    Conv2DArgs args;
-    OP_REQUIRES_OK(
-        ctx, MakeConv2DArgs(in_shape, filter.shape(), strides_, dilations_,
-                            padding_, true, &args, &out_shape));
-    OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in_shape, &out));
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_FLOAT_TYPES>(filter.dtype(), [&](auto t) {
-          using T = decltype(t);
-          if (out_shape.num_elements() == 0) {
-            std::fill(out->data<T>(), out->data<T>() + out->num_elements(),
-                      T(0));
-          } else {
-            DepthwiseBackpropInput<T>(ctx->intra_op_pool(), args,
-                                      filter.data<T>(), out_backprop.data<T>(),
-                                      out->data<T>());
-          }
-          return Status::OK();
-        }));
-  }
-};
-
-class DepthwiseBackpropFilterOp : public ConvOpBase {
- public:
-  using ConvOpBase::ConvOpBase;
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& input = ctx->input(0);
-    const Tensor& out_backprop = ctx->input(2);
-    TensorShape filter_shape, out_shape;
-    OP_REQUIRES_OK(
-        ctx, ShapeFromSizes(ctx->input(1), "filter_sizes", &filter_shape));
-    Conv2DArgs args;
-    OP_REQUIRES_OK(
-        ctx, MakeConv2DArgs(input.shape(), filter_shape, strides_, dilations_,
-                            padding_, true, &args, &out_shape));
-    OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, filter_shape, &out));
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
-          using T = decltype(t);
-          DepthwiseBackpropFilter<T>(ctx->intra_op_pool(), args,
-                                     input.data<T>(), out_backprop.data<T>(),
-                                     out->data<T>());
-          return Status::OK();
-        }));
-  }
-};
-
-REGISTER_KERNEL(KernelDef("DepthwiseConv2dNative"), DepthwiseConv2dOp);
+REGISTER_KERNEL(KernelDef("DepthwiseConv2dNative"),
+                ConvForwardOp<DepthwiseKernels, true>);
 REGISTER_KERNEL(KernelDef("DepthwiseConv2dNativeBackpropInput"),
-                DepthwiseBackpropInputOp);
+                ConvBackpropOp<DepthwiseKernels, true, true>);
 REGISTER_KERNEL(KernelDef("DepthwiseConv2dNativeBackpropFilter"),
-                DepthwiseBackpropFilterOp);
+                ConvBackpropOp<DepthwiseKernels, true, false>);
 
 }  // namespace
 }  // namespace tensorweave
