@@ -28,7 +28,8 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from converters import freeze
-from converters.errors import ConversionError, unsupported_ops_error
+from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
+from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
 
 OPSET = 18
@@ -46,10 +47,6 @@ def exports(*op_types):
         return fn
 
     return register
-
-
-class _NodeError(Exception):
-    pass
 
 
 class Context:
@@ -554,17 +551,13 @@ def export(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None)
         key = ctx.unique(key)
         graph_inputs.append(_value_info(key, dt, shape))
         ctx.values[name] = (key, False)
-    problems = []
-    for name in order:
-        node = view.nodes[name]
-        if node.op in ("Const", "Placeholder") or name in ctx.absorbed:
-            continue
-        try:
-            EXPORTERS[node.op](ctx, node)
-        except _NodeError as e:
-            problems.append(f"'{name}' ({node.op}): {e}")
-    if problems:
-        raise ConversionError(f"{len(problems)} ops cannot be exported to ONNX: " + "; ".join(problems))
+    # A node can be absorbed (fused) by one converted before it.
+    convert_nodes(
+        [view.nodes[name] for name in order if view.nodes[name].op not in ("Const", "Placeholder")],
+        lambda node: None if node.name in ctx.absorbed else EXPORTERS[node.op](ctx, node),
+        lambda node: f"'{node.name}' ({node.op})",
+        "ONNX",
+    )
     graph_outputs = []
     for name, key in zip(outputs, output_keys or [parse_input(o)[0] for o in outputs]):
         try:

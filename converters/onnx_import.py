@@ -33,7 +33,8 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper, shape_inference
 
-from converters.errors import ConversionError, unsupported_ops_error
+from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
+from converters.errors import NodeError as _NodeError
 from converters.twl_writer import TwlModelBuilder
 
 PRODUCER = "tensorweave-convert 0.1.0 (onnx)"
@@ -50,10 +51,6 @@ def imports(*op_types):
         return fn
 
     return register
-
-
-class _NodeError(Exception):
-    pass
 
 
 def _attrs(node):
@@ -929,18 +926,13 @@ def convert(model):
             raise ConversionError(f"input '{vi.name}' is {np.dtype(dtype)}; the lite runtime lacks that type")
         index = ctx.builder.add_input(vi.name, shape, dtype, ctx.signature_of(vi.name, shape))
         ctx.tensors[vi.name] = (index, False)
-    problems = []
-    for node in nodes:
-        if id(node) in ctx.absorbed:
-            continue
-        try:
-            IMPORTERS[node.op_type](ctx, node)
-        except _NodeError as e:
-            problems.append(f"'{node.name or node.output[0]}' ({node.op_type}): {e}")
-        except ConversionError as e:
-            problems.append(f"'{node.name or node.output[0]}' ({node.op_type}): {e}")
-    if problems:
-        raise ConversionError(f"{len(problems)} ops cannot be converted to .twl: " + "; ".join(problems))
+    # A node can be absorbed (folded) by one converted before it.
+    convert_nodes(
+        nodes,
+        lambda node: None if id(node) in ctx.absorbed else IMPORTERS[node.op_type](ctx, node),
+        lambda node: f"'{node.name or node.output[0]}' ({node.op_type})",
+        ".twl",
+    )
     for out in model.graph.output:
         try:
             index = ctx.plain(out.name)

@@ -30,7 +30,8 @@ import json
 import numpy as np
 
 from converters import freeze
-from converters.errors import ConversionError, unsupported_ops_error
+from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
+from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
 from converters.twl_writer import TwlModelBuilder
 
@@ -47,10 +48,6 @@ def lowers(*op_types):
         return fn
 
     return register
-
-
-class _NodeError(Exception):
-    """An attribute or input a lowering cannot handle (collected per node)."""
 
 
 class Context:
@@ -520,17 +517,13 @@ def convert(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None
         )
         ctx.builder.signature_inputs[-1] = (key, index)
         ctx.tensors[name] = index
-    problems = []
-    for name in order:
-        node = view.nodes[name]
-        if node.op in ("Const", "Placeholder") or name in ctx.absorbed:
-            continue
-        try:
-            LOWERINGS[node.op](ctx, node)
-        except _NodeError as e:
-            problems.append(f"'{name}' ({node.op}): {e}")
-    if problems:
-        raise ConversionError(f"{len(problems)} ops cannot be converted to .twl: " + "; ".join(problems))
+    # A node can be absorbed (fused) by one converted before it.
+    convert_nodes(
+        [view.nodes[name] for name in order if view.nodes[name].op not in ("Const", "Placeholder")],
+        lambda node: None if node.name in ctx.absorbed else LOWERINGS[node.op](ctx, node),
+        lambda node: f"'{node.name}' ({node.op})",
+        ".twl",
+    )
     renamed = set()
     for name, key in zip(outputs, output_keys or [parse_input(o)[0] for o in outputs]):
         if name not in ctx.tensors:
