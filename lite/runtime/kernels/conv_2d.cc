@@ -31,6 +31,7 @@ struct OpData {
   bool transposed;  // Cout x pixels orientation
   bool pointwise;   // 1x1, stride 1, no padding: no im2col
   bool direct;      // single input channel, stride_w 1: DirectSingleChannel
+  bool unpadded;    // no padding, whole-vector output channels: DirectUnpadded
   AlignedFloats packed_filter;
   int im2col_scratch = -1;
 };
@@ -103,6 +104,11 @@ Status Prepare(KernelContext* context, Node* node) {
   data->transposed = !data->pointwise && g.out_c < kGemmNr;
   data->direct =
       data->transposed && g.in_c == 1 && g.stride_w == 1 && g.k_h <= 64;
+  data->unpadded =
+      !data->pointwise && !data->transposed && !data->direct &&
+      g.out_c % kGemmNr == 0 && g.pad_top == 0 && g.pad_left == 0 &&
+      (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dilation_h < g.in_h &&
+      (g.out_w - 1) * g.stride_w + (g.k_w - 1) * g.dilation_w < g.in_w;
   data->im2col_scratch = -1;
   if (data->direct) {
     int64_t padded =
@@ -120,7 +126,7 @@ Status Prepare(KernelContext* context, Node* node) {
                   "out of memory");
     PackGemmB(filter->data_as<float>(), g.out_c, static_cast<int>(k), k,
               data->packed_filter.data());
-    if (!data->pointwise) {
+    if (!data->pointwise && !data->unpadded) {
       TWL_RETURN_IF_ERROR(context->RequestScratch(
           node, static_cast<size_t>(pixels * k) * sizeof(float),
           &data->im2col_scratch));
@@ -325,6 +331,71 @@ void DirectRows(const Geometry& g, const float* padded, const float* w,
   }
 }
 
+// No padding, output channels a multiple of 16: each task reads the input
+// in place (no im2col) and keeps kUnpaddedPixels pixels x 16 channels of
+// accumulators in registers; every filter tap is one vector load of the
+// packed filter, shared by those pixels.
+constexpr int kUnpaddedPixels = 8;
+
+template <int P>
+void UnpaddedTile(const Geometry& g, const float* in, int b, int oy, int ox0,
+                  const float* panel, const float* bias, float low, float high,
+                  float* out) {
+  Vec acc[P];
+  Vec init = Vec{};
+  if (bias != nullptr) memcpy(&init, bias, sizeof(init));
+  for (int j = 0; j < P; ++j) acc[j] = init;
+  const int64_t pixel_step = static_cast<int64_t>(g.stride_w) * g.in_c;
+  for (int ky = 0; ky < g.k_h; ++ky) {
+    const int iy = oy * g.stride_h + ky * g.dilation_h;
+    for (int kx = 0; kx < g.k_w; ++kx) {
+      const int ix = ox0 * g.stride_w + kx * g.dilation_w;
+      const float* px =
+          in + ((static_cast<int64_t>(b) * g.in_h + iy) * g.in_w + ix) * g.in_c;
+      const float* w = panel + ((ky * g.k_w + kx) * g.in_c) * kGemmNr;
+      for (int ci = 0; ci < g.in_c; ++ci) {
+        Vec wv;
+        memcpy(&wv, w + ci * kGemmNr, sizeof(wv));
+#pragma GCC unroll 8
+        for (int j = 0; j < P; ++j) acc[j] += px[j * pixel_step + ci] * wv;
+      }
+    }
+  }
+  for (int j = 0; j < P; ++j) {
+    for (int lane = 0; lane < kGemmNr; ++lane) {
+      out[static_cast<int64_t>(j) * g.out_c + lane] =
+          std::min(high, std::max(low, acc[j][lane]));
+    }
+  }
+}
+
+void UnpaddedRows(const Geometry& g, const float* in, const float* packed,
+                  const float* bias, ActivationFunctionType act,
+                  int64_t row_begin, int64_t row_end, float* out) {
+  float low, high;
+  ActivationRange(act, &low, &high);
+  const int k = g.k_h * g.k_w * g.in_c;
+  for (int64_t row = row_begin; row < row_end; ++row) {
+    const int b = static_cast<int>(row / g.out_h);
+    const int oy = static_cast<int>(row % g.out_h);
+    for (int oc0 = 0; oc0 < g.out_c; oc0 += kGemmNr) {
+      const float* panel =
+          packed + static_cast<int64_t>(oc0 / kGemmNr) * kGemmNr * k;
+      const float* pb = bias != nullptr ? bias + oc0 : nullptr;
+      float* o = out + row * g.out_w * g.out_c + oc0;
+      int ox = 0;
+      for (; ox + kUnpaddedPixels <= g.out_w; ox += kUnpaddedPixels) {
+        UnpaddedTile<kUnpaddedPixels>(g, in, b, oy, ox, panel, pb, low, high,
+                                      o + static_cast<int64_t>(ox) * g.out_c);
+      }
+      for (; ox < g.out_w; ++ox) {
+        UnpaddedTile<1>(g, in, b, oy, ox, panel, pb, low, high,
+                        o + static_cast<int64_t>(ox) * g.out_c);
+      }
+    }
+  }
+}
+
 Status Eval(KernelContext* context, Node* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
   const Geometry& g = data->g;
@@ -348,7 +419,14 @@ Status Eval(KernelContext* context, Node* node) {
   const int64_t macs = static_cast<int64_t>(pixels) * g.out_c * k;
   const int tasks = static_cast<int>(std::min<int64_t>(
       pool->num_threads(), std::max<int64_t>(1, macs / kMinMacsPerTask)));
-  if (data->direct) {
+  if (data->unpadded) {
+    const float* packed = data->packed_filter.data();
+    pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
+                      [&](int64_t begin, int64_t end) {
+                        UnpaddedRows(g, in, packed, bias, data->act, begin, end,
+                                     out);
+                      });
+  } else if (data->direct) {
     float* padded = static_cast<float*>(node->scratch[data->im2col_scratch]);
     PadImages(g, in, padded);
     pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,

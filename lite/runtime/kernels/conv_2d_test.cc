@@ -73,6 +73,13 @@ TEST(Conv2DTest, OptimizedMatchesReference) {
       {1, 5, 40, 1, 9, 2, 5, 1, 1, Padding::VALID},
       // Single input channel, stride 2: im2col transposed.
       {1, 11, 11, 1, 4, 3, 3, 2, 1, Padding::SAME},
+      // No padding, output channels a multiple of 16: direct, unpadded
+      // (rows of 8-pixel tiles plus single-pixel tails; strides, dilation).
+      {2, 13, 15, 3, 32, 3, 3, 1, 1, Padding::VALID},
+      {1, 14, 19, 5, 16, 3, 2, 2, 1, Padding::VALID},
+      {1, 12, 12, 2, 16, 3, 3, 1, 2, Padding::VALID},
+      // A SAME convolution whose window never pads (1x1, stride 2).
+      {1, 7, 7, 4, 16, 1, 1, 2, 1, Padding::SAME},
   };
   for (const ConvCase& c : cases) {
     for (auto act : {ActivationFunctionType::NONE, ActivationFunctionType::RELU,
