@@ -18,4 +18,5 @@ lite/cross/build_aarch64.sh 2>&1 | tail -n 5
 echo "== tensorweave-lite Python package tests (pytest)"
 "$PYTHON" -m pytest lite/python/tests
 echo "== Python tests (pytest)"
-"$PYTHON" -m pytest tests python "$@"
+# --doctest-modules: every docstring example in the package must run.
+"$PYTHON" -m pytest tests python converters --doctest-modules "$@"

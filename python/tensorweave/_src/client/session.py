@@ -160,8 +160,9 @@ class BaseSession:
           >>> import tensorweave as tw
           >>> with tw.Graph().as_default(), tw.Session() as sess:
           ...     a = tw.constant(2.0)
-          ...     print(sess.run({"a": a, "pair": (a, a * a)}))
-          {'a': 2.0, 'pair': (2.0, 4.0)}
+          ...     out = sess.run({"a": a, "pair": (a, a * a)})
+          ...     print(float(out["a"]), [float(v) for v in out["pair"]])
+          2.0 [2.0, 4.0]
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")

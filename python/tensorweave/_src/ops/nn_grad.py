@@ -75,58 +75,35 @@ _CONV_ATTRS = ("strides", "padding", "use_cudnn_on_gpu", "data_format", "dilatio
 _DEPTHWISE_ATTRS = ("strides", "padding", "data_format", "dilations")
 
 
-@gradients_impl.RegisterGradient("Conv2D")
-def _conv2d_grad(op, grad):
-    x, f = op.inputs
-    attrs = _attrs(op, _CONV_ATTRS)
-    dx = _create("Conv2DBackpropInput", [array_ops.shape(x), f, grad], attrs).outputs[0]
-    df = _create("Conv2DBackpropFilter", [x, array_ops.shape(f), grad], attrs).outputs[0]
-    return [dx, df]
+def _register_conv_gradients(forward, backprop_input, backprop_filter, attr_names):
+    """Gradients of a convolution family: the forward op and its two
+    backprops, each expressed with the other two."""
+
+    def create(op_type, inputs, op):
+        return _create(op_type, inputs, _attrs(op, attr_names)).outputs[0]
+
+    @gradients_impl.RegisterGradient(forward)
+    def _forward_grad(op, grad):
+        x, f = op.inputs
+        return [create(backprop_input, [array_ops.shape(x), f, grad], op),
+                create(backprop_filter, [x, array_ops.shape(f), grad], op)]
+
+    @gradients_impl.RegisterGradient(backprop_input)
+    def _backprop_input_grad(op, grad):
+        _, f, dy = op.inputs
+        return [None, create(backprop_filter, [grad, array_ops.shape(f), dy], op),
+                create(forward, [grad, f], op)]
+
+    @gradients_impl.RegisterGradient(backprop_filter)
+    def _backprop_filter_grad(op, grad):
+        x, _, dy = op.inputs
+        return [create(backprop_input, [array_ops.shape(x), grad, dy], op), None,
+                create(forward, [x, grad], op)]
 
 
-@gradients_impl.RegisterGradient("Conv2DBackpropInput")
-def _conv2d_backprop_input_grad(op, grad):
-    sizes, f, dy = op.inputs
-    attrs = _attrs(op, _CONV_ATTRS)
-    df = _create("Conv2DBackpropFilter", [grad, array_ops.shape(f), dy], attrs).outputs[0]
-    ddy = _create("Conv2D", [grad, f], attrs).outputs[0]
-    return [None, df, ddy]
-
-
-@gradients_impl.RegisterGradient("Conv2DBackpropFilter")
-def _conv2d_backprop_filter_grad(op, grad):
-    x, sizes, dy = op.inputs
-    attrs = _attrs(op, _CONV_ATTRS)
-    dx = _create("Conv2DBackpropInput", [array_ops.shape(x), grad, dy], attrs).outputs[0]
-    ddy = _create("Conv2D", [x, grad], attrs).outputs[0]
-    return [dx, None, ddy]
-
-
-@gradients_impl.RegisterGradient("DepthwiseConv2dNative")
-def _depthwise_grad(op, grad):
-    x, f = op.inputs
-    attrs = _attrs(op, _DEPTHWISE_ATTRS)
-    dx = _create("DepthwiseConv2dNativeBackpropInput", [array_ops.shape(x), f, grad], attrs).outputs[0]
-    df = _create("DepthwiseConv2dNativeBackpropFilter", [x, array_ops.shape(f), grad], attrs).outputs[0]
-    return [dx, df]
-
-
-@gradients_impl.RegisterGradient("DepthwiseConv2dNativeBackpropInput")
-def _depthwise_backprop_input_grad(op, grad):
-    sizes, f, dy = op.inputs
-    attrs = _attrs(op, _DEPTHWISE_ATTRS)
-    df = _create("DepthwiseConv2dNativeBackpropFilter", [grad, array_ops.shape(f), dy], attrs).outputs[0]
-    ddy = _create("DepthwiseConv2dNative", [grad, f], attrs).outputs[0]
-    return [None, df, ddy]
-
-
-@gradients_impl.RegisterGradient("DepthwiseConv2dNativeBackpropFilter")
-def _depthwise_backprop_filter_grad(op, grad):
-    x, sizes, dy = op.inputs
-    attrs = _attrs(op, _DEPTHWISE_ATTRS)
-    dx = _create("DepthwiseConv2dNativeBackpropInput", [array_ops.shape(x), grad, dy], attrs).outputs[0]
-    ddy = _create("DepthwiseConv2dNative", [x, grad], attrs).outputs[0]
-    return [dx, None, ddy]
+_register_conv_gradients("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", _CONV_ATTRS)
+_register_conv_gradients("DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
+                         "DepthwiseConv2dNativeBackpropFilter", _DEPTHWISE_ATTRS)
 
 
 # --- pooling --------------------------------------------------------------------

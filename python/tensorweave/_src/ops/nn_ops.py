@@ -131,6 +131,16 @@ def _padding(padding):
     return str(padding).upper()
 
 
+def _conv_attrs(strides, padding, data_format, dilations):
+    """The attrs every convolution op (and its gradients) shares."""
+    return {
+        "strides": _nhwc_list(strides, "strides"),
+        "padding": _padding(padding),
+        "data_format": data_format,
+        "dilations": _nhwc_list(dilations, "dilations"),
+    }
+
+
 def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
            data_format="NHWC", dilations=[1, 1, 1, 1], name=None, filters=None):  # noqa: B006
     """2-D convolution (cross-correlation) of input [N,H,W,C] with filter
@@ -158,13 +168,8 @@ def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True
         filter = filters  # noqa: A001
     x = _float_tensor(input)
     f = ops.convert_to_tensor(filter, dtype=x.dtype)
-    attrs = {
-        "strides": _nhwc_list(strides, "strides"),
-        "padding": _padding(padding),
-        "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
-        "data_format": data_format,
-        "dilations": _nhwc_list(dilations, "dilations"),
-    }
+    attrs = _conv_attrs(strides, padding, data_format, dilations)
+    attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
     return _op("Conv2D", [x, f], attrs, name or "Conv2D").outputs[0]
 
 
@@ -193,13 +198,8 @@ def conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,  
     graph = ops.get_default_graph()
     with graph.name_scope(name or "Conv2DBackpropInput") as scope:
         sizes = _sizes(input_sizes, "input_sizes")
-        attrs = {
-            "strides": _nhwc_list(strides, "strides"),
-            "padding": _padding(padding),
-            "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
-            "data_format": data_format,
-            "dilations": _nhwc_list(dilations, "dilations"),
-        }
+        attrs = _conv_attrs(strides, padding, data_format, dilations)
+        attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
         f = ops.convert_to_tensor(filter, dtype=out_backprop.dtype)
         return graph._create_op("Conv2DBackpropInput", [sizes, f, out_backprop], attrs,
                                 name=scope).outputs[0]
@@ -224,13 +224,8 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, 
     graph = ops.get_default_graph()
     with graph.name_scope(name or "Conv2DBackpropFilter") as scope:
         sizes = _sizes(filter_sizes, "filter_sizes")
-        attrs = {
-            "strides": _nhwc_list(strides, "strides"),
-            "padding": _padding(padding),
-            "use_cudnn_on_gpu": bool(use_cudnn_on_gpu),
-            "data_format": data_format,
-            "dilations": _nhwc_list(dilations, "dilations"),
-        }
+        attrs = _conv_attrs(strides, padding, data_format, dilations)
+        attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
         dy = ops.convert_to_tensor(out_backprop, dtype=x.dtype)
         return graph._create_op("Conv2DBackpropFilter", [x, sizes, dy], attrs,
                                 name=scope).outputs[0]
@@ -252,12 +247,7 @@ def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",
     """
     x = _float_tensor(input)
     f = ops.convert_to_tensor(filter, dtype=x.dtype)
-    attrs = {
-        "strides": _nhwc_list(strides, "strides"),
-        "padding": _padding(padding),
-        "data_format": data_format,
-        "dilations": _nhwc_list(dilations, "dilations"),
-    }
+    attrs = _conv_attrs(strides, padding, data_format, dilations)
     return _op("DepthwiseConv2dNative", [x, f], attrs, name or "DepthwiseConv2dNative").outputs[0]
 
 
@@ -513,8 +503,9 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.nn.moments(tw.constant([1.0, 3.0]), [0])))
-      (2.0, 1.0)
+      ...     mean, variance = sess.run(tw.nn.moments(tw.constant([1.0, 3.0]), [0]))
+      ...     print(float(mean), float(variance))
+      2.0 1.0
     """
     from tensorweave._src.ops import array_ops
     from tensorweave._src.ops import math_ops

@@ -25,7 +25,7 @@ class Variable:
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     v = tw.Variable([1.0, 2.0], name="v")
       ...     sess.run(tw.global_variables_initializer())
-      ...     sess.run(v.assign_add([1.0, 1.0]))
+      ...     _ = sess.run(v.assign_add([1.0, 1.0]))
       ...     print(sess.run(v))
       [2. 3.]
     """
