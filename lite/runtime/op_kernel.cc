@@ -60,6 +60,15 @@ Status CheckRank(const Tensor* tensor, const char* what, int min, int max) {
   return Status::Ok();
 }
 
+Status CheckConvOperands(const Tensor* input, const Tensor* filter,
+                         const Tensor* output) {
+  TWL_RETURN_IF_ERROR(CheckType(input, "input", DataType::kFloat32));
+  TWL_RETURN_IF_ERROR(CheckType(filter, "filter", DataType::kFloat32));
+  TWL_RETURN_IF_ERROR(CheckType(output, "output", DataType::kFloat32));
+  TWL_RETURN_IF_ERROR(CheckRank(input, "input", 4, 4));
+  return CheckRank(filter, "filter", 4, 4);
+}
+
 Status ReadConstantInts(const Tensor* tensor, const char* what, int64_t* values,
                         int max_values, int* count) {
   TWL_CHECK_ARG(tensor != nullptr, "%s is missing", what);

@@ -90,6 +90,9 @@ struct KernelRegistration {
 Status CheckNumInputs(const Node& node, int min, int max);
 Status CheckType(const Tensor* tensor, const char* what, DataType type);
 Status CheckRank(const Tensor* tensor, const char* what, int min, int max);
+// A float32 NHWC convolution: 4-D input and filter, float32 output.
+Status CheckConvOperands(const Tensor* input, const Tensor* filter,
+                         const Tensor* output);
 // Reads a constant int32/int64 tensor into `values` (for shape-like inputs).
 Status ReadConstantInts(const Tensor* tensor, const char* what, int64_t* values,
                         int max_values, int* count);

@@ -60,11 +60,7 @@ Status Prepare(KernelContext* context, Node* node) {
   const Tensor* filter = context->input(*node, 1);
   const Tensor* bias = context->input(*node, 2);
   Tensor* output = context->output(*node, 0);
-  TWL_RETURN_IF_ERROR(CheckType(input, "input", DataType::kFloat32));
-  TWL_RETURN_IF_ERROR(CheckType(filter, "filter", DataType::kFloat32));
-  TWL_RETURN_IF_ERROR(CheckType(output, "output", DataType::kFloat32));
-  TWL_RETURN_IF_ERROR(CheckRank(input, "input", 4, 4));
-  TWL_RETURN_IF_ERROR(CheckRank(filter, "filter", 4, 4));
+  TWL_RETURN_IF_ERROR(CheckConvOperands(input, filter, output));
   TWL_CHECK_ARG(filter->is_constant, "filter '%s' must be constant",
                 filter->name);
   Geometry& g = data->g;
