@@ -28,6 +28,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from converters import freeze
+from converters import tables
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
@@ -40,13 +41,7 @@ _INT64_MAX = np.iinfo(np.int64).max
 _INT64_MIN = np.iinfo(np.int64).min
 
 
-def exports(*op_types):
-    def register(fn):
-        for op in op_types:
-            EXPORTERS[op] = fn
-        return fn
-
-    return register
+exports = tables.registrar(EXPORTERS)
 
 
 class Context:

@@ -33,6 +33,7 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper, shape_inference
 
+from converters import tables
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
 from converters.twl_writer import TwlModelBuilder
@@ -44,13 +45,7 @@ NCHW_TO_NHWC_AXIS = {0: 0, 1: 3, 2: 1, 3: 2}
 _FOLDABLE_LIMIT = 1 << 24
 
 
-def imports(*op_types):
-    def register(fn):
-        for op in op_types:
-            IMPORTERS[op] = fn
-        return fn
-
-    return register
+imports = tables.registrar(IMPORTERS)
 
 
 def _attrs(node):

@@ -30,6 +30,7 @@ import json
 import numpy as np
 
 from converters import freeze
+from converters import tables
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
@@ -41,13 +42,7 @@ ACTIVATIONS = {"Relu": "RELU", "Relu6": "RELU6", "Tanh": "TANH", "Sigmoid": "SIG
 BIAS_ADDS = ("BiasAdd", "Add", "AddV2")
 
 
-def lowers(*op_types):
-    def register(fn):
-        for op in op_types:
-            LOWERINGS[op] = fn
-        return fn
-
-    return register
+lowers = tables.registrar(LOWERINGS)
 
 
 class Context:
