@@ -388,8 +388,6 @@ def test_piecewise_constant_and_staircase_decay():
 
 
 def test_clip_by_global_norm():
-    if not hasattr(tw, "reduce_sum"):
-        pytest.skip("tw.reduce_sum/tw.sqrt/tw.minimum come with the math ops branch (not merged here)")
     a = np.array([3.0, 0.0], np.float32)
     b = np.array([[4.0]], np.float32)
     with tw.Graph().as_default(), tw.Session() as sess:

@@ -40,8 +40,8 @@ def _compute_weighted_loss(losses, weights, reduction, loss_collection, scope):
                     denom = math_ops.reduce_sum(math_ops.cast(nonzero, losses.dtype))
                 else:
                     raise ValueError(f"unknown reduction {reduction!r}")
-                loss = math_ops.div_no_nan(total, denom) if hasattr(math_ops, "div_no_nan") else (
-                    total / math_ops.maximum(denom, 1e-12))
+                # All-zero weights give 0, not 0/0.
+                loss = total / math_ops.maximum(denom, 1e-12)
         if loss_collection:
             ops.add_to_collection(loss_collection, loss)
         return loss

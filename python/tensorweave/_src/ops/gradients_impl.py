@@ -119,16 +119,7 @@ def _aggregate(grads, name):
         return grads[0]
     from tensorweave._src.ops import math_ops
 
-    return math_ops.add_n(grads, name=name) if hasattr(math_ops, "add_n") else _sum_pairwise(grads)
-
-
-def _sum_pairwise(grads):
-    from tensorweave._src.ops import math_ops
-
-    total = grads[0]
-    for g in grads[1:]:
-        total = math_ops.add(total, g)
-    return total
+    return math_ops.add_n(grads, name=name)
 
 
 def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
