@@ -29,6 +29,35 @@ def time_call(fn, min_time=0.2, repeats=7, warmup=20):
     return statistics.median(samples)
 
 
+def time_interleaved(fns, rounds=15, batch_time=0.05, warmup=10):
+    """Median seconds per call of each fn in {name: fn}, timed in rounds that
+    visit every fn in turn, so that the machine's slow and fast spells fall on
+    all of them alike (the ratios between them are what to read)."""
+    sizes = {}
+    for name, fn in fns.items():
+        for _ in range(warmup):
+            fn()
+        n = 1
+        while True:
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            if time.perf_counter() - t0 > batch_time or n > 1 << 20:
+                break
+            n *= 2
+        sizes[name] = n
+    samples = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            n = sizes[name]
+            fn()  # back into the caches after the others ran
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            samples[name].append((time.perf_counter() - t0) / n)
+    return {name: statistics.median(s) for name, s in samples.items()}
+
+
 def report(title, rows, baseline_keys):
     """rows: {case: {system: seconds}}; prints µs and ratios to each baseline."""
     print(f"\n{title}")

@@ -3,7 +3,7 @@
 threads, in tensorweave, PyTorch eager and TensorFlow's compat.v1 Session,
 in one run.
 
-  python benchmarks/train_step.py [--threads 2]
+  python benchmarks/train_step.py [--threads 2] [--rounds 15]
 
 Goals (issue 3): MLP <= 0.85x and CNN <= 0.75x the faster peer's time.
 """
@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from harness import report
-from harness import time_call
+from harness import time_interleaved
 
 MLP_BATCH, CNN_BATCH = 128, 64
 LR = 0.01
@@ -153,6 +153,7 @@ def tensorflow_steps(threads, rng):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     systems = {
@@ -161,10 +162,11 @@ def main():
         "tf.compat.v1": tensorflow_steps(args.threads, rng),
     }
     rows = {}
-    for system, steps in systems.items():
-        for case, fn in steps.items():
-            rows.setdefault(case, {})[system] = time_call(fn, min_time=1.0, repeats=5, warmup=10)
-    report(f"Training step, {args.threads} threads (median)", rows, ["torch eager", "tf.compat.v1"])
+    for case in systems["tensorweave"]:
+        fns = {system: steps[case] for system, steps in systems.items() if case in steps}
+        rows[case] = time_interleaved(fns, rounds=args.rounds)
+    report(f"Training step, {args.threads} threads (median of interleaved rounds)", rows,
+           ["torch eager", "tf.compat.v1"])
     for case, timings in rows.items():
         peers = [timings[s] for s in ("torch eager", "tf.compat.v1") if s in timings]
         if peers and "tensorweave" in timings:

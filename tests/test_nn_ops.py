@@ -147,6 +147,17 @@ def test_bias_add_and_grad(dtype):
     np.testing.assert_allclose(grad, x.sum(axis=(0, 1)), rtol=1e-5)
 
 
+@pytest.mark.parametrize("shape", [(128, 512), (7, 100), (13, 20), (3, 64), (9, 1)])
+def test_bias_add_and_grad_channel_counts(shape):
+    # Wide rows run one row per stretch; narrow ones several rows against a
+    # repeated bias, with a remainder when the rows do not fill a stretch.
+    x = rand(*shape, dtype=np.float32)
+    b = rand(shape[-1], dtype=np.float32)
+    np.testing.assert_allclose(run(tw.nn.bias_add, x, b), x + b, rtol=1e-6)
+    grad = run(lambda t: tw.get_default_graph()._create_op("BiasAddGrad", [t]).outputs[0], x)
+    np.testing.assert_allclose(grad, x.astype(np.float64).sum(axis=0), rtol=1e-5, atol=1e-5)
+
+
 def test_bias_add_nchw_and_large():
     x = rand(2, 3, 4, 5)
     b = rand(3)

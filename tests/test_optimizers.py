@@ -399,3 +399,116 @@ def test_clip_by_global_norm():
         np.testing.assert_allclose(got_b, b * 0.5, rtol=1e-6)
         unclipped, _ = tw.clip_by_global_norm([tw.constant(a)], 10.0)
         np.testing.assert_allclose(sess.run(unclipped[0]), a, rtol=1e-6)
+
+
+# --- the fused dense-kernel update (FusedMatMulApplyGradientDescent) ---------------
+@pytest.mark.parametrize("transpose_a", [False, True])
+@pytest.mark.parametrize("transpose_b", [False, True])
+@pytest.mark.parametrize("dtype,rtol", [(np.float64, 1e-12), (np.float32, 1e-5)], ids=["float64", "float32"])
+def test_fused_matmul_apply_gradient_descent_matches_numpy(transpose_a, transpose_b, dtype, rtol):
+    from tensorweave._src.ops import training_ops
+
+    rng = np.random.default_rng(4)
+    m, k, n = 70, 33, 90  # large enough for the GEMM to be split over threads
+    a = rng.normal(size=(k, m) if transpose_a else (m, k)).astype(dtype)
+    b = rng.normal(size=(n, k) if transpose_b else (k, n)).astype(dtype)
+    w0 = rng.normal(size=(m, n)).astype(dtype)
+    config = tw.ConfigProto(intra_op_parallelism_threads=2)
+    with tw.Graph().as_default(), tw.Session(config=config) as sess:
+        w = tw.Variable(w0, name="w")
+        step = training_ops.fused_matmul_apply_gradient_descent(
+            w, np.asarray(0.25, dtype), a, b, transpose_a=transpose_a, transpose_b=transpose_b
+        )
+        sess.run(w.initializer)
+        got = sess.run(step)
+    product = (a.T if transpose_a else a) @ (b.T if transpose_b else b)
+    np.testing.assert_allclose(got, w0 - 0.25 * product, rtol=rtol, atol=rtol)
+
+
+def _two_layer_sgd(dtype, steps, lr=0.05):
+    """A linear 2-layer net with an MSE loss trained by SGD in tensorweave;
+    returns the op types of the train graph and the weights after each step,
+    with numpy's hand-derived weights for the same steps."""
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(16, 8)).astype(dtype)
+    y = rng.normal(size=(16, 3)).astype(dtype)
+    w1_0 = (rng.normal(size=(8, 12)) * 0.3).astype(dtype)
+    w2_0 = (rng.normal(size=(12, 3)) * 0.3).astype(dtype)
+    with tw.Graph().as_default() as g, tw.Session() as sess:
+        w1 = tw.Variable(w1_0, name="w1")
+        w2 = tw.Variable(w2_0, name="w2")
+        pred = tw.matmul(tw.matmul(tw.constant(x), w1), w2)
+        loss = tw.reduce_mean(tw.square(pred - y))
+        train = tw.train.GradientDescentOptimizer(lr).minimize(loss)
+        op_types = {op.type for op in g.get_operations()}
+        sess.run(tw.global_variables_initializer())
+        got = []
+        for _ in range(steps):
+            sess.run(train)
+            got.append(sess.run([w1, w2]))
+    w1, w2 = w1_0.astype(np.float64), w2_0.astype(np.float64)
+    lr = float(_h(lr, np.float32))  # a Python learning rate is a float32 constant
+    want = []
+    for _ in range(steps):
+        h = x @ w1
+        dpred = 2.0 * (h @ w2 - y) / y.size
+        dw2, dh = h.T @ dpred, dpred @ w2.T
+        w1, w2 = w1 - lr * (x.T @ dh), w2 - lr * dw2
+        want.append([w1, w2])
+    return op_types, got, want
+
+
+@pytest.mark.parametrize("dtype,rtol", [(np.float64, 1e-10), (np.float32, 1e-4)], ids=["float64", "float32"])
+def test_gradient_descent_fuses_dense_kernel_updates(dtype, rtol):
+    op_types, got, want = _two_layer_sgd(dtype, steps=4)
+    assert "FusedMatMulApplyGradientDescent" in op_types
+    assert "ApplyGradientDescent" not in op_types
+    for step, (g, w) in enumerate(zip(got, want)):
+        for name, a, b in zip(("w1", "w2"), g, w):
+            assert a.dtype == dtype
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol, err_msg=f"{name} after step {step + 1}")
+
+
+def test_fused_update_reads_the_step_s_snapshot_and_keeps_the_gradient_fetchable():
+    # Fetching the gradient along with the update runs the MatMul as well;
+    # both see the weights as they were before the step.
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.constant([[1.0, 2.0], [3.0, 4.0]])
+        w = tw.Variable([[0.5, -1.0], [2.0, 0.0]], name="w")
+        loss = tw.reduce_sum(tw.matmul(tw.matmul(x, w), w))
+        opt = tw.train.GradientDescentOptimizer(0.1)
+        grads_and_vars = opt.compute_gradients(loss, [w])
+        train = opt.apply_gradients(grads_and_vars)
+        sess.run(w.initializer)
+        w0 = sess.run(w)
+        grad, _ = sess.run([grads_and_vars[0][0], train])
+        ones = np.ones((2, 2))
+        xv = sess.run(x)
+        want_grad = xv.T @ ones @ w0.T + (xv @ w0).T @ ones
+        np.testing.assert_allclose(grad, want_grad, rtol=1e-6)
+        np.testing.assert_allclose(sess.run(w), w0 - 0.1 * want_grad, rtol=1e-6)
+
+
+def test_fused_update_rejects_bad_operands():
+    from tensorweave._src.ops import training_ops
+
+    fused = training_ops.fused_matmul_apply_gradient_descent
+    with tw.Graph().as_default(), tw.Session() as sess:
+        w = tw.Variable(np.zeros((2, 3), np.float32), name="w")
+        with pytest.raises(tw.errors.InvalidArgumentError, match=r"var and the product of a and b.*\[2,3\].*\[2,4\]"):
+            fused(w, 0.1, np.ones((2, 5), np.float32), np.ones((5, 4), np.float32))
+        with pytest.raises(tw.errors.InvalidArgumentError, match="dimensions must be equal, but are 5 and 4"):
+            fused(w, 0.1, np.ones((2, 5), np.float32), np.ones((4, 3), np.float32))
+        with pytest.raises(tw.errors.InvalidArgumentError):
+            fused(w, [0.1, 0.2], np.ones((2, 5), np.float32), np.ones((5, 3), np.float32))
+        a = tw.placeholder(tw.float32, [None, None])
+        b = tw.placeholder(tw.float32, [None, None])
+        step = fused(w, 0.1, a, b, name="fused_update")
+        with pytest.raises(tw.errors.FailedPreconditionError, match="uninitialized value w"):
+            sess.run(step, {a: np.ones((2, 5)), b: np.ones((5, 3))})
+        sess.run(w.initializer)
+        with pytest.raises(tw.errors.InvalidArgumentError, match="(?s)Matrix size-incompatible.*fused_update"):
+            sess.run(step, {a: np.ones((2, 5)), b: np.ones((4, 3))})
+        with pytest.raises(tw.errors.InvalidArgumentError, match=r"(?s)same shape: \[2,3\] vs \[2,4\].*fused_update"):
+            sess.run(step, {a: np.ones((2, 5)), b: np.ones((5, 4))})
+        np.testing.assert_array_equal(sess.run(w), np.zeros((2, 3)))  # failed updates change nothing

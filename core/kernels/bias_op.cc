@@ -55,24 +55,37 @@ void ForUnits(OpKernelContext* ctx, int64_t units, int64_t unit_size,
       fn);
 }
 
-// out = in + bias[channel]. NHWC: in stretches of 16 rows of channels
-// against a repeated bias, so that the inner loop is long and vectorizes.
+// Rows of C channels are handled in stretches of at least 64 elements (a
+// few rows against the bias repeated as often) so that the inner loop is long
+// enough to vectorize even for a handful of channels.
+int64_t RowsPerStretch(int64_t channels) {
+  return std::max<int64_t>(1, 64 / channels);
+}
+
+// out = in + bias[channel]. NHWC: stretch by stretch against a repeated bias.
 // NCHW: one plane of a channel at a time.
 template <typename T>
 void AddBias(OpKernelContext* ctx, const T* in, const T* bias,
              const BiasLayout& l, T* out) {
   if (l.inner == 1) {
-    const int64_t stretch = l.channels * 16;
-    std::vector<T> pattern(stretch);
-    for (int64_t j = 0; j < stretch; ++j) pattern[j] = bias[j % l.channels];
+    const int64_t rows = RowsPerStretch(l.channels);
+    const int64_t stretch = rows * l.channels;
+    std::vector<T> repeated;
+    const T* pattern = bias;
+    if (rows > 1) {
+      repeated.resize(stretch);
+      for (int64_t r = 0; r < rows; ++r) {
+        std::copy(bias, bias + l.channels, repeated.data() + r * l.channels);
+      }
+      pattern = repeated.data();
+    }
     const int64_t total = l.outer * l.channels;
     const int64_t units = (total + stretch - 1) / stretch;
     ForUnits(ctx, units, stretch, [&](int64_t b, int64_t e) {
-      const T* p = pattern.data();
       for (int64_t u = b; u < e; ++u) {
         const int64_t i0 = u * stretch;
         const int64_t n = std::min(stretch, total - i0);
-        for (int64_t j = 0; j < n; ++j) out[i0 + j] = in[i0 + j] + p[j];
+        for (int64_t j = 0; j < n; ++j) out[i0 + j] = in[i0 + j] + pattern[j];
       }
     });
     return;
@@ -135,9 +148,9 @@ class BiasAddGradOp : public BiasOpBase {
   static void SumToChannels(const T* g, const BiasLayout& l, T* out) {
     std::fill(out, out + l.channels, T(0));
     if (l.inner == 1) {
-      // Consecutive rows of C channels: accumulate in a stretch of 16 rows so
-      // that the inner loop is long and vectorizes, then fold.
-      const int64_t stretch = l.channels * 16;
+      // Accumulate stretch by stretch (see AddBias), then fold the rows.
+      const int64_t rows = RowsPerStretch(l.channels);
+      const int64_t stretch = rows * l.channels;
       std::vector<T> acc(stretch, T(0));
       const int64_t total = l.outer * l.channels;
       int64_t i = 0;
@@ -145,7 +158,11 @@ class BiasAddGradOp : public BiasOpBase {
         for (int64_t j = 0; j < stretch; ++j) acc[j] += g[i + j];
       }
       for (int64_t j = 0; i + j < total; ++j) acc[j] += g[i + j];
-      for (int64_t j = 0; j < stretch; ++j) out[j % l.channels] += acc[j];
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < l.channels; ++c) {
+          out[c] += acc[r * l.channels + c];
+        }
+      }
       return;
     }
     for (int64_t o = 0; o < l.outer; ++o) {

@@ -43,8 +43,8 @@ namespace {
 // BLAS (which packs its operands into cache-sized panels itself).
 template <typename T>
 void BlasGemmBlock(const T* a, const T* b, T* c, int64_t m, int64_t n,
-                   int64_t k, bool ta, bool tb, int64_t r0, int64_t r1,
-                   int64_t c0, int64_t c1) {
+                   int64_t k, bool ta, bool tb, T alpha, T beta, int64_t r0,
+                   int64_t r1, int64_t c0, int64_t c1) {
   const T* a_block = ta ? a + r0 : a + r0 * k;
   const T* b_block = tb ? b + c0 * k : b + c0;
   const auto trans_a = ta ? CblasTrans : CblasNoTrans;
@@ -52,11 +52,11 @@ void BlasGemmBlock(const T* a, const T* b, T* c, int64_t m, int64_t n,
   const int lda = ta ? m : k, ldb = tb ? k : n;
   T* c_block = c + r0 * n + c0;
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, trans_a, trans_b, r1 - r0, c1 - c0, k, 1.0f,
-                a_block, lda, b_block, ldb, 0.0f, c_block, n);
+    cblas_sgemm(CblasRowMajor, trans_a, trans_b, r1 - r0, c1 - c0, k, alpha,
+                a_block, lda, b_block, ldb, beta, c_block, n);
   } else {
-    cblas_dgemm(CblasRowMajor, trans_a, trans_b, r1 - r0, c1 - c0, k, 1.0,
-                a_block, lda, b_block, ldb, 0.0, c_block, n);
+    cblas_dgemm(CblasRowMajor, trans_a, trans_b, r1 - r0, c1 - c0, k, alpha,
+                a_block, lda, b_block, ldb, beta, c_block, n);
   }
 }
 
@@ -68,12 +68,12 @@ struct BlasSingleThreaded {
 
 template <typename T>
 void BlasGemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m,
-              int64_t n, int64_t k, bool ta, bool tb) {
+              int64_t n, int64_t k, bool ta, bool tb, T alpha, T beta) {
   static BlasSingleThreaded once;
   const int64_t parts = pool == nullptr ? 1 : pool->num_threads() + 1;
   const int64_t flops = 2 * m * n * k;
   if (parts == 1 || flops < (int64_t{1} << 22)) {
-    BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, 0, m, 0, n);
+    BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, alpha, beta, 0, m, 0, n);
     return;
   }
   // One block per thread, split along the longer side of C (rows when
@@ -85,9 +85,9 @@ void BlasGemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m,
   const int64_t block = std::max<int64_t>(16, extent / parts);
   pool->ParallelFor(extent, block, [&](int64_t begin, int64_t end) {
     if (by_rows) {
-      BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, begin, end, 0, n);
+      BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, alpha, beta, begin, end, 0, n);
     } else {
-      BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, 0, m, begin, end);
+      BlasGemmBlock<T>(a, b, c, m, n, k, ta, tb, alpha, beta, 0, m, begin, end);
     }
   });
 }
@@ -96,24 +96,31 @@ void BlasGemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m,
 
 template <typename T>
 void Gemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m, int64_t n,
-          int64_t k, bool transpose_a, bool transpose_b) {
+          int64_t k, bool transpose_a, bool transpose_b, T alpha, T beta) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
-    std::fill(c, c + m * n, T(0));
+    if (beta == T(0)) {
+      std::fill(c, c + m * n, T(0));
+    } else {
+      for (int64_t i = 0; i < m * n; ++i) c[i] *= beta;
+    }
   } else if constexpr (std::is_floating_point_v<T>) {
-    BlasGemm<T>(pool, a, b, c, m, n, k, transpose_a, transpose_b);
+    BlasGemm<T>(pool, a, b, c, m, n, k, transpose_a, transpose_b, alpha, beta);
   } else {
     ReferenceMatMul<T>(a, b, c, m, n, k, transpose_a, transpose_b);
   }
 }
 template void Gemm<float>(ThreadPool*, const float*, const float*, float*,
-                          int64_t, int64_t, int64_t, bool, bool);
+                          int64_t, int64_t, int64_t, bool, bool, float, float);
 template void Gemm<double>(ThreadPool*, const double*, const double*, double*,
-                           int64_t, int64_t, int64_t, bool, bool);
+                           int64_t, int64_t, int64_t, bool, bool, double,
+                           double);
 template void Gemm<int32_t>(ThreadPool*, const int32_t*, const int32_t*,
-                            int32_t*, int64_t, int64_t, int64_t, bool, bool);
+                            int32_t*, int64_t, int64_t, int64_t, bool, bool,
+                            int32_t, int32_t);
 template void Gemm<int64_t>(ThreadPool*, const int64_t*, const int64_t*,
-                            int64_t*, int64_t, int64_t, int64_t, bool, bool);
+                            int64_t*, int64_t, int64_t, int64_t, bool, bool,
+                            int64_t, int64_t);
 
 namespace {
 

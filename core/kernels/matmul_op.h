@@ -13,12 +13,14 @@ template <typename T>
 void ReferenceMatMul(const T* a, const T* b, T* c, int64_t m, int64_t n,
                      int64_t k, bool transpose_a, bool transpose_b);
 
-// C[m,n] = op(A) op(B), row-major, with the fastest kernel there is for T
-// (BLAS for float32/float64, split over `pool` when large; the reference
-// loop for integers). `pool` may be null. k == 0 gives zeros.
+// C[m,n] = alpha op(A) op(B) + beta C, row-major, with the fastest kernel
+// there is for T (BLAS for float32/float64, split over `pool` when large; the
+// reference loop for integers, which supports only alpha = 1, beta = 0).
+// `pool` may be null. With beta = 0, C is not read.
 template <typename T>
 void Gemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m, int64_t n,
-          int64_t k, bool transpose_a, bool transpose_b);
+          int64_t k, bool transpose_a, bool transpose_b, T alpha = T(1),
+          T beta = T(0));
 
 }  // namespace tensorweave
 

@@ -1,5 +1,6 @@
 // Fused optimizer update kernels (ApplyGradientDescent, ApplyMomentum,
-// ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam).
+// ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam, and
+// FusedMatMulApplyGradientDescent).
 //
 // One kernel class, ApplyOp<Update>, does what all of them share: it locks
 // the variables the op writes (in address order, so two ops locking
@@ -17,6 +18,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops.h"
+#include "core/kernels/matmul_op.h"
 
 namespace tensorweave {
 namespace {
@@ -62,6 +64,70 @@ std::string InputName(const OpKernel& kernel, int i) {
                                              : "input " + std::to_string(i);
 }
 
+// The variables an update op writes: its leading `n` ref inputs, each
+// distinct.
+Status CollectVars(OpKernelContext* ctx, const OpKernel& kernel, int n,
+                   std::vector<Var*>* vars) {
+  for (int i = 0; i < n; ++i) {
+    vars->push_back(ctx->input_ref(i));
+    for (int j = 0; j < i; ++j) {
+      if ((*vars)[j] == (*vars)[i]) {
+        return errors::InvalidArgument("the same variable ", (*vars)[i]->name(),
+                                       " is passed as ", InputName(kernel, j),
+                                       " and ", InputName(kernel, i));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+// With the variables locked: checks that each is initialized and has the
+// gradient's dtype and shape, and returns a writable buffer for each (the
+// variable's own when no snapshot shares it, else a copy: copy-on-write).
+Status WritableTargets(const OpKernel& kernel, const std::vector<Var*>& vars,
+                       DataType dtype, const TensorShape& shape,
+                       std::vector<Tensor>* targets) {
+  for (size_t i = 0; i < vars.size(); ++i) {
+    const Tensor* current = vars[i]->tensor();
+    const std::string what =
+        InputName(kernel, static_cast<int>(i)) + " (" + vars[i]->name() + ")";
+    if (!current->valid()) {
+      return errors::FailedPrecondition(
+          "Attempting to use uninitialized value ", vars[i]->name(), " (",
+          InputName(kernel, i), ")");
+    }
+    if (current->dtype() != dtype) {
+      return errors::InvalidArgument(what, " is ",
+                                     DataTypeName(current->dtype()),
+                                     " but grad is ", DataTypeName(dtype));
+    }
+    if (current->shape() != shape) {
+      return errors::InvalidArgument(
+          what,
+          " and grad must have the same shape: ", current->shape().ToString(),
+          " vs ", shape.ToString());
+    }
+  }
+  for (Var* var : vars) {
+    // Readers hold snapshots of the current buffer: update a copy then.
+    Tensor* current = var->tensor();
+    targets->push_back(current->BufferUniquelyOwned() ? *current
+                                                      : current->DeepCopy());
+  }
+  return Status::OK();
+}
+
+// The scalar input i of an update op.
+Status ScalarInput(OpKernelContext* ctx, const OpKernel& kernel, int i) {
+  const Tensor& s = ctx->input(i);
+  if (s.rank() != 0) {
+    return errors::InvalidArgument(InputName(kernel, i),
+                                   " must be a scalar, got shape ",
+                                   s.shape().ToString());
+  }
+  return Status::OK();
+}
+
 // Update is a functor with kNumVars (the leading Ref inputs), kGradIndex,
 // kNumScalars (every other input), a constructor taking the
 // OpKernelConstruction (for its attrs) and
@@ -76,54 +142,20 @@ class ApplyOp : public OpKernel {
   explicit ApplyOp(OpKernelConstruction* ctx) : OpKernel(ctx), update_(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
-    std::vector<Var*> vars(kNumVars);
-    for (int i = 0; i < kNumVars; ++i) {
-      vars[i] = ctx->input_ref(i);
-      for (int j = 0; j < i; ++j) {
-        OP_REQUIRES(ctx, vars[j] != vars[i],
-                    errors::InvalidArgument(
-                        "the same variable ", vars[i]->name(), " is passed as ",
-                        InputName(*this, j), " and ", InputName(*this, i)));
-      }
-    }
+    std::vector<Var*> vars;
+    OP_REQUIRES_OK(ctx, CollectVars(ctx, *this, kNumVars, &vars));
     const Tensor& grad = ctx->input(Update::kGradIndex);
     std::array<int, kNumScalars> scalar_inputs;
     for (int i = kNumVars, k = 0; i < ctx->num_inputs(); ++i) {
       if (i == Update::kGradIndex) continue;
-      const Tensor& s = ctx->input(i);
-      OP_REQUIRES(ctx, s.rank() == 0,
-                  errors::InvalidArgument(InputName(*this, i),
-                                          " must be a scalar, got shape ",
-                                          s.shape().ToString()));
+      OP_REQUIRES_OK(ctx, ScalarInput(ctx, *this, i));
       scalar_inputs[k++] = i;
     }
 
     OrderedVarLocks locks(vars);
-    std::array<Tensor, kNumVars> targets;
-    for (int i = 0; i < kNumVars; ++i) {
-      Tensor* current = vars[i]->tensor();
-      OP_REQUIRES(ctx, current->valid(),
-                  errors::FailedPrecondition(
-                      "Attempting to use uninitialized value ", vars[i]->name(),
-                      " (", InputName(*this, i), ")"));
-      OP_REQUIRES(
-          ctx, current->dtype() == grad.dtype(),
-          errors::InvalidArgument(InputName(*this, i), " (", vars[i]->name(),
-                                  ") is ", DataTypeName(current->dtype()),
-                                  " but grad is ", DataTypeName(grad.dtype())));
-      OP_REQUIRES(
-          ctx, current->shape() == grad.shape(),
-          errors::InvalidArgument(InputName(*this, i), " (", vars[i]->name(),
-                                  ") and grad must have the same shape: ",
-                                  current->shape().ToString(), " vs ",
-                                  grad.shape().ToString()));
-    }
-    for (int i = 0; i < kNumVars; ++i) {
-      // Readers hold snapshots of the current buffer: update a copy then.
-      Tensor* current = vars[i]->tensor();
-      targets[i] =
-          current->BufferUniquelyOwned() ? *current : current->DeepCopy();
-    }
+    std::vector<Tensor> targets;
+    OP_REQUIRES_OK(ctx, WritableTargets(*this, vars, grad.dtype(), grad.shape(),
+                                        &targets));
     OP_REQUIRES_OK(
         ctx, DispatchType<TW_FLOAT_TYPES>(grad.dtype(), [&](auto tag) {
           using T = decltype(tag);
@@ -150,6 +182,57 @@ class ApplyOp : public OpKernel {
 
  private:
   const Update update_;
+};
+
+// var -= alpha * op(a) op(b): gradient descent whose gradient is a matrix
+// product (a dense layer's kernel), in one GEMM that accumulates into the
+// variable (beta = 1), so the gradient is never written out nor read back.
+class FusedMatMulApplyGradientDescentOp : public OpKernel {
+ public:
+  explicit FusedMatMulApplyGradientDescentOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("transpose_a", &transpose_a_));
+    ctx->SetStatus(ctx->GetAttr("transpose_b", &transpose_b_));
+  }
+  bool IsExpensive() const override { return true; }
+
+  void Compute(OpKernelContext* ctx) override {
+    std::vector<Var*> vars;
+    OP_REQUIRES_OK(ctx, CollectVars(ctx, *this, 1, &vars));
+    OP_REQUIRES_OK(ctx, ScalarInput(ctx, *this, 1));
+    const Tensor& alpha = ctx->input(1);
+    const Tensor& a = ctx->input(2);
+    const Tensor& b = ctx->input(3);
+    OP_REQUIRES(ctx, a.rank() == 2 && b.rank() == 2,
+                errors::InvalidArgument("a and b must be matrices, got shapes ",
+                                        a.shape().ToString(), " and ",
+                                        b.shape().ToString()));
+    const int64_t m = a.dim(transpose_a_ ? 1 : 0);
+    const int64_t k = a.dim(transpose_a_ ? 0 : 1);
+    const int64_t n = b.dim(transpose_b_ ? 0 : 1);
+    OP_REQUIRES(ctx, k == b.dim(transpose_b_ ? 1 : 0),
+                errors::InvalidArgument(
+                    "Matrix size-incompatible: a: ", a.shape().ToString(),
+                    ", b: ", b.shape().ToString()));
+    OrderedVarLocks locks(vars);
+    std::vector<Tensor> targets;
+    OP_REQUIRES_OK(ctx, WritableTargets(*this, vars, a.dtype(),
+                                        TensorShape({m, n}), &targets));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(a.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     Gemm<T>(ctx->intra_op_pool(), a.data<T>(), b.data<T>(),
+                             targets[0].template data<T>(), m, n, k,
+                             transpose_a_, transpose_b_, -alpha.data<T>()[0],
+                             T(1));
+                     return Status::OK();
+                   }));
+    *vars[0]->tensor() = targets[0];
+    ctx->set_output_ref(0, vars[0]);
+  }
+
+ private:
+  bool transpose_a_ = false;
+  bool transpose_b_ = false;
 };
 
 // --- the formulas (TensorFlow's training_ops) --------------------------------
@@ -273,6 +356,8 @@ REGISTER_KERNEL(KernelDef("ApplyRMSProp"), ApplyOp<RMSPropUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyCenteredRMSProp"),
                 ApplyOp<CenteredRMSPropUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyAdam"), ApplyOp<AdamUpdate>);
+REGISTER_KERNEL(KernelDef("FusedMatMulApplyGradientDescent"),
+                FusedMatMulApplyGradientDescentOp);
 
 }  // namespace
 }  // namespace tensorweave

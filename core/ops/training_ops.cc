@@ -48,7 +48,52 @@ ShapeFn ApplyShapeFn(ApplyInputs inputs) {
   };
 }
 
+// var: [m, n], alpha: scalar, op(a): [m, k], op(b): [k, n].
+Status FusedMatMulApplyShape(InferenceContext* c) {
+  PartialShape var, alpha, a, b;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 2, &var));
+  TW_RETURN_IF_ERROR(c->WithRank(1, 0, &alpha));
+  TW_RETURN_IF_ERROR(c->WithRank(2, 2, &a));
+  TW_RETURN_IF_ERROR(c->WithRank(3, 2, &b));
+  bool transpose_a, transpose_b;
+  TW_RETURN_IF_ERROR(c->GetAttr("transpose_a", &transpose_a));
+  TW_RETURN_IF_ERROR(c->GetAttr("transpose_b", &transpose_b));
+  const int64_t ka = a.dim(transpose_a ? 0 : 1);
+  const int64_t kb = b.dim(transpose_b ? 1 : 0);
+  if (ka >= 0 && kb >= 0 && ka != kb) {
+    return errors::InvalidArgument(
+        "a and b: dimensions must be equal, but are ", ka, " and ", kb);
+  }
+  const PartialShape product(
+      {a.dim(transpose_a ? 1 : 0), b.dim(transpose_b ? 0 : 1)});
+  PartialShape merged;
+  if (!var.Merge(product, &merged).ok()) {
+    return errors::InvalidArgument(
+        "var and the product of a and b must have the same shape: var is ",
+        var.ToString(), ", the product is ", product.ToString());
+  }
+  c->set_output(0, merged);
+  return Status::OK();
+}
+
 }  // namespace
+
+REGISTER_OP("FusedMatMulApplyGradientDescent")
+    .Input("var: Ref(T)")
+    .Input("alpha: T")
+    .Input("a: T")
+    .Input("b: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(FusedMatMulApplyShape)
+    .Doc(
+        "var -= alpha * matmul(a, b, transpose_a, transpose_b), in place: "
+        "ApplyGradientDescent of a gradient that is a matrix product, in one "
+        "GEMM accumulating into the variable. GradientDescentOptimizer emits "
+        "it for the kernels of dense layers.");
 
 REGISTER_OP("ApplyGradientDescent")
     .Input("var: Ref(T)")

@@ -2,9 +2,41 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace tensorweave {
+namespace {
+
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+bool SpinUntil(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      CpuRelax();
+    }
+    // Give the core to a runnable thread, if any: with more threads than
+    // cores, the one spinning must not delay the ones working.
+    std::this_thread::yield();
+    if (std::chrono::steady_clock::now() >= deadline) return done();
+  }
+}
 
 int ThreadPool::NumCores() {
   unsigned n = std::thread::hardware_concurrency();
@@ -29,22 +61,31 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::Schedule(std::function<void()> fn) {
+  bool wake;
   {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(std::move(fn));
+    queued_.fetch_add(1, std::memory_order_release);
+    // A spinning worker finds the task itself; only a sleeping one needs the
+    // (costly) notification.
+    wake = sleepers_ > 0;
   }
-  cv_.notify_one();
+  if (wake) cv_.notify_one();
 }
 
 void ThreadPool::WorkerLoop() {
   for (;;) {
+    SpinUntil([this] { return queued_.load(std::memory_order_acquire) > 0; });
     std::function<void()> fn;
     {
       std::unique_lock<std::mutex> lock(mu_);
+      ++sleepers_;
       cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      --sleepers_;
       if (queue_.empty()) return;  // stopping, and nothing left to run
       fn = std::move(queue_.front());
       queue_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
     }
     fn();
   }
@@ -90,6 +131,7 @@ void ThreadPool::ParallelFor(int64_t total, int64_t min_block,
     Schedule(run_blocks);
   }
   run_blocks();
+  if (SpinUntil([&] { return state->done.load() == count; })) return;
   std::unique_lock<std::mutex> lock(state->mu);
   state->cv.wait(lock, [&] { return state->done.load() == count; });
 }

@@ -4,6 +4,7 @@ from tensorweave._src.ops import gradients_impl
 
 for _op in (
     "ApplyGradientDescent",
+    "FusedMatMulApplyGradientDescent",
     "ApplyMomentum",
     "ApplyAdagrad",
     "ApplyRMSProp",

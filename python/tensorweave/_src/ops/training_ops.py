@@ -32,6 +32,27 @@ def apply_gradient_descent(var, alpha, delta, use_locking=False, name=None):
     return _apply("ApplyGradientDescent", [var], [alpha, delta], {"use_locking": bool(use_locking)}, name)
 
 
+def fused_matmul_apply_gradient_descent(
+    var, alpha, a, b, transpose_a=False, transpose_b=False, use_locking=False, name=None
+):
+    """var -= alpha * matmul(a, b, transpose_a, transpose_b), in place, in one
+    GEMM that accumulates into the variable; returns the variable.
+
+    Example:
+      >>> import numpy as np, tensorweave as tw
+      >>> from tensorweave._src.ops import training_ops
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     v = tw.Variable(np.ones((2, 2), np.float32))
+      ...     sess.run(v.initializer)
+      ...     x = np.array([[1.0, 2.0]], np.float32)
+      ...     print(sess.run(training_ops.fused_matmul_apply_gradient_descent(v, 0.5, x, x, transpose_a=True)))
+      [[ 0.5  0. ]
+       [ 0.  -1. ]]
+    """
+    attrs = {"use_locking": bool(use_locking), "transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
+    return _apply("FusedMatMulApplyGradientDescent", [var], [alpha, a, b], attrs, name)
+
+
 def apply_momentum(var, accum, lr, grad, momentum, use_locking=False, use_nesterov=False, name=None):
     """accum = accum * momentum + grad; var -= lr * accum (Nesterov:
     var -= grad * lr + accum * momentum * lr)."""

@@ -29,6 +29,19 @@ class GradientDescentOptimizer(optimizer.Optimizer):
         self._learning_rate_tensor = ops.convert_to_tensor(lr, name="learning_rate")
 
     def _apply_dense(self, grad, var):
-        return training_ops.apply_gradient_descent(
-            var, optimizer._cast(self._learning_rate_tensor, var.dtype), grad, use_locking=self._use_locking
-        ).op
+        lr = optimizer._cast(self._learning_rate_tensor, var.dtype)
+        if grad.op.type == "MatMul":
+            # A dense layer's kernel: one GEMM accumulating into the variable.
+            # The MatMul is left in the graph for whoever else reads the
+            # gradient; a step that only trains prunes it.
+            a, b = grad.op.inputs
+            return training_ops.fused_matmul_apply_gradient_descent(
+                var,
+                lr,
+                a,
+                b,
+                transpose_a=grad.op.get_attr("transpose_a"),
+                transpose_b=grad.op.get_attr("transpose_b"),
+                use_locking=self._use_locking,
+            ).op
+        return training_ops.apply_gradient_descent(var, lr, grad, use_locking=self._use_locking).op

@@ -43,6 +43,32 @@ def _cast(value, dtype):
     return math_ops.cast(value, dtype.base_dtype if hasattr(dtype, "base_dtype") else dtype)
 
 
+def _readers_in_step(grads, var_list):
+    """For each variable, the ops that read its value and that computing
+    `grads` runs anyway (the forward and backward ops using the variable).
+
+    An update waits for these: a reader holds a snapshot of the variable's
+    buffer until it has run, and an update meeting a snapshot must copy the
+    whole variable (copy-on-write). Only ops the step runs anyway are
+    waited for, so the update pulls nothing new into the step."""
+    snapshots = {id(v.value()): _var_key(v) for v in var_list}
+    readers = {key: [] for key in snapshots.values()}
+    seen = set()
+    stack = [g.op for g in grads]
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        for t in op.inputs:
+            key = snapshots.get(id(t))
+            if key is not None:
+                readers[key].append(op)
+            stack.append(t.op)
+        stack.extend(op.control_inputs)
+    return readers
+
+
 class Optimizer:
     """Base class of optimizers: `minimize` = `compute_gradients` + `apply_gradients`.
 
@@ -183,13 +209,15 @@ class Optimizer:
         with _outside_scopes(graph):
             self._create_slots(var_list)
         update_ops = []
+        readers = _readers_in_step([g for g, _ in converted if g is not None], var_list)
         with graph.name_scope(name or self._name) as scope:
             self._prepare()
             for grad, var in converted:
                 if grad is None:
                     continue
                 with graph.name_scope("update_" + var.op.name), graph.device(var.device or None):
-                    update_ops.append(self._apply_dense(grad, var))
+                    with graph.control_dependencies(readers[_var_key(var)]):
+                        update_ops.append(self._apply_dense(grad, var))
             if global_step is None:
                 apply_updates = self._finish(update_ops, scope)
             else:
