@@ -111,11 +111,14 @@ void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
   Store(acc, rows, m0, n0, cols, c, rs, cs, e);
 }
 
-// Panels [p_begin, p_end) x rows [m_begin, m_end).
+// Panels [p_begin, p_end) (in descending order when asked) x rows
+// [m_begin, m_end).
 void GemmBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
                const float* a, int64_t lda, const float* packed_b, float* c,
-               int64_t rs, int64_t cs, const GemmEpilogue& e) {
-  for (int p = p_begin; p < p_end; ++p) {
+               int64_t rs, int64_t cs, const GemmEpilogue& e,
+               bool descending = false) {
+  for (int i = p_begin; i < p_end; ++i) {
+    const int p = descending ? p_end - 1 - (i - p_begin) : i;
     const float* panel = packed_b + static_cast<int64_t>(p) * kGemmNr * k;
     int n0 = p * kGemmNr;
     int cols = std::min(kGemmNr, n - n0);
@@ -157,7 +160,7 @@ void PackGemmBTransposed(const float* b, int n, int k, int64_t ldb,
 
 void Gemm(int m, int n, int k, const float* a, int64_t lda,
           const float* packed_b, float* c, int64_t rs, int64_t cs,
-          const GemmEpilogue& e, ThreadPool* pool) {
+          const GemmEpilogue& e, ThreadPool* pool, bool descending) {
   if (m <= 0 || n <= 0) return;
   int panels = (n + kGemmNr - 1) / kGemmNr;
   int64_t work = static_cast<int64_t>(m) * n * k;
@@ -173,7 +176,7 @@ void Gemm(int m, int n, int k, const float* a, int64_t lda,
   } else if (panels >= m_blocks) {  // split columns (weights stay per-core)
     pool->ParallelFor(panels, 1, max_tasks, [&](int64_t b, int64_t end) {
       GemmBlock(0, m, static_cast<int>(b), static_cast<int>(end), n, k, a, lda,
-                packed_b, c, rs, cs, e);
+                packed_b, c, rs, cs, e, descending);
     });
   } else {  // split rows
     pool->ParallelFor(m_blocks, 1, max_tasks, [&](int64_t b, int64_t end) {

@@ -36,9 +36,16 @@ struct GemmEpilogue {
 
 // C element (m, n) is stored at c[m * c_row_stride + n * c_col_stride].
 // Splits the work over `pool` when it is large enough (pool may be null).
+//
+// `descending`: when split over threads by columns, each thread walks its
+// panels last to first. A caller running the same weights again and again
+// (FullyConnected at batch 1) alternates it call by call: each thread then
+// starts on the panels it read last, which are still in its cache, instead
+// of on the ones the rest of the pass evicted.
 void Gemm(int m, int n, int k, const float* a, int64_t lda,
           const float* packed_b, float* c, int64_t c_row_stride,
-          int64_t c_col_stride, const GemmEpilogue& epilogue, ThreadPool* pool);
+          int64_t c_col_stride, const GemmEpilogue& epilogue, ThreadPool* pool,
+          bool descending = false);
 
 // Plain triple loop with the same contract but unpacked B (B[n*ldb + k]).
 void GemmReference(int m, int n, int k, const float* a, int64_t lda,

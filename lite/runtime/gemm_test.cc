@@ -14,7 +14,7 @@ namespace twl {
 namespace {
 
 void Check(int m, int n, int k, bool per_row, bool transposed_c,
-           ThreadPool* pool) {
+           ThreadPool* pool, bool descending = false) {
   std::mt19937 rng(m * 131 + n * 7 + k);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   std::vector<float> a(m * k), b(n * k), bias(per_row ? m : n);
@@ -31,7 +31,8 @@ void Check(int m, int n, int k, bool per_row, bool transposed_c,
   e.high = 2.5f;
   int64_t rs = transposed_c ? 1 : n, cs = transposed_c ? m : 1;
   std::vector<float> c(m * n, NAN), ref(m * n, NAN);
-  Gemm(m, n, k, a.data(), k, packed.data(), c.data(), rs, cs, e, pool);
+  Gemm(m, n, k, a.data(), k, packed.data(), c.data(), rs, cs, e, pool,
+       descending);
   GemmReference(m, n, k, a.data(), k, b.data(), k, ref.data(), rs, cs, e);
   for (int i = 0; i < m * n; ++i) {
     ASSERT_NEAR(c[i], ref[i], 1e-4f + 1e-4f * std::fabs(ref[i]))
@@ -47,6 +48,17 @@ TEST(GemmTest, MatchesReference) {
         Check(m, n, k, false, false, &pool);
         Check(m, n, k, true, true, nullptr);
       }
+    }
+  }
+}
+
+TEST(GemmTest, DescendingPanelOrderOnEveryThreadMatchesReference) {
+  // Large enough to be split by columns over the pool; N with a tail panel.
+  ThreadPool pool(2);
+  for (int m : {1, 3, 8}) {
+    for (bool descending : {false, true}) {
+      Check(m, 520, 784, false, false, &pool, descending);
+      Check(m, 520, 784, false, false, nullptr, descending);
     }
   }
 }

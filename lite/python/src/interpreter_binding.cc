@@ -46,12 +46,18 @@ PyObject* SetStatusError(const twl::Status& status) {
 // Struct-module format character of each DataType (native byte order).
 const char* BufferFormat(twl::DataType type) {
   switch (type) {
-    case twl::DataType::kFloat32: return "f";
-    case twl::DataType::kInt32: return "i";
-    case twl::DataType::kInt64: return "q";
-    case twl::DataType::kUInt8: return "B";
-    case twl::DataType::kInt8: return "b";
-    case twl::DataType::kBool: return "?";
+    case twl::DataType::kFloat32:
+      return "f";
+    case twl::DataType::kInt32:
+      return "i";
+    case twl::DataType::kInt64:
+      return "q";
+    case twl::DataType::kUInt8:
+      return "B";
+    case twl::DataType::kInt8:
+      return "b";
+    case twl::DataType::kBool:
+      return "?";
   }
   return "B";
 }
@@ -88,8 +94,7 @@ struct InterpreterState {
 };
 
 struct InterpreterObject {
-  PyObject_HEAD
-  InterpreterState* state;
+  PyObject_HEAD InterpreterState* state;
   Py_ssize_t exports;  // live buffers handed out (numpy views)
   bool busy;           // invoke() is running with the GIL released
 };
@@ -138,12 +143,12 @@ int Interpreter_init(InterpreterObject* self, PyObject* args, PyObject* kwds) {
       DeleteState(state);
       return -1;
     }
-    status = twl::Model::CreateFromFile(PyBytes_AS_STRING(encoded),
-                                        &state->model);
+    status =
+        twl::Model::CreateFromFile(PyBytes_AS_STRING(encoded), &state->model);
     Py_DECREF(encoded);
   } else {
-    if (PyObject_GetBuffer(content_object, &state->content,
-                           PyBUF_SIMPLE) != 0) {
+    if (PyObject_GetBuffer(content_object, &state->content, PyBUF_SIMPLE) !=
+        0) {
       DeleteState(state);
       return -1;
     }
@@ -236,10 +241,8 @@ PyObject* Interpreter_invoke(InterpreterObject* self, PyObject*) {
   if (interpreter == nullptr) return nullptr;
   twl::Status status;
   self->busy = true;
-  Py_BEGIN_ALLOW_THREADS
-  status = interpreter->Invoke();
-  Py_END_ALLOW_THREADS
-  self->busy = false;
+  Py_BEGIN_ALLOW_THREADS status = interpreter->Invoke();
+  Py_END_ALLOW_THREADS self->busy = false;
   if (!status.ok()) return SetStatusError(status);
   Py_RETURN_NONE;
 }
@@ -269,8 +272,10 @@ PyObject* Interpreter_resize_input(InterpreterObject* self, PyObject* args) {
     }
     if (value < 0 || value > INT32_MAX) {
       Py_DECREF(dims);
-      PyErr_Format(PyExc_ValueError, "dimension %zd is %ld; it must be in "
-                   "0..2^31-1", i, value);
+      PyErr_Format(PyExc_ValueError,
+                   "dimension %zd is %ld; it must be in "
+                   "0..2^31-1",
+                   i, value);
       return nullptr;
     }
     values[i] = static_cast<int32_t>(value);
@@ -288,7 +293,8 @@ PyObject* IndexList(twl::Interpreter* interpreter, bool inputs) {
   PyObject* list = PyList_New(count);
   if (list == nullptr) return nullptr;
   for (int i = 0; i < count; ++i) {
-    twl::Tensor* tensor = inputs ? interpreter->input(i) : interpreter->output(i);
+    twl::Tensor* tensor =
+        inputs ? interpreter->input(i) : interpreter->output(i);
     long index = static_cast<long>(tensor - interpreter->tensor(0));
     PyObject* value = PyLong_FromLong(index);
     if (value == nullptr) {
@@ -366,6 +372,66 @@ PyObject* Interpreter_tensor_buffer(InterpreterObject* self, PyObject* arg) {
   return NewTensorBuffer(self, index);
 }
 
+// Whether a struct-module format (as numpy exports it: native order, an
+// optional '@', '=' or '<' prefix on this little-endian build) holds elements
+// of `type`.
+bool FormatMatches(const char* format, twl::DataType type) {
+  if (format == nullptr) return false;
+  if (*format == '@' || *format == '=' ||
+      (*format == '<' && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)) {
+    ++format;
+  }
+  if (format[0] == '\0' || format[1] != '\0') return false;
+  switch (format[0]) {
+    case 'l':  // numpy's int64 where long is 64 bits
+      return sizeof(long) == 8 && type == twl::DataType::kInt64;
+    case 'i':
+      return type == twl::DataType::kInt32;
+    default:
+      return format[0] == BufferFormat(type)[0];
+  }
+}
+
+// set_tensor_fast(index, array) -> bool: the common case of set_tensor in
+// one call: copies a C-contiguous buffer of exactly the tensor's dtype and
+// shape. Returns False, having changed nothing, for anything else (the
+// Python layer then converts or reports what is wrong).
+PyObject* Interpreter_set_tensor_fast(InterpreterObject* self,
+                                      PyObject* const* args, Py_ssize_t nargs) {
+  twl::Interpreter* interpreter = Get(self);
+  if (interpreter == nullptr) return nullptr;
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "set_tensor_fast(index, value)");
+    return nullptr;
+  }
+  if (!PyLong_CheckExact(args[0]) || !PyObject_CheckBuffer(args[1]) ||
+      !interpreter->tensors_allocated()) {
+    Py_RETURN_FALSE;
+  }
+  const long index = PyLong_AsLong(args[0]);
+  if (index < 0 || index >= interpreter->num_tensors()) {
+    PyErr_Clear();  // an overflowing index; the Python layer reports it
+    Py_RETURN_FALSE;
+  }
+  twl::Tensor* tensor = interpreter->tensor(static_cast<int>(index));
+  if (tensor->is_constant) Py_RETURN_FALSE;
+  Py_buffer view;
+  if (PyObject_GetBuffer(args[1], &view, PyBUF_RECORDS_RO) < 0) {
+    PyErr_Clear();
+    Py_RETURN_FALSE;
+  }
+  bool match = FormatMatches(view.format, tensor->type) &&
+               view.ndim == tensor->shape.rank &&
+               static_cast<size_t>(view.len) == tensor->bytes &&
+               PyBuffer_IsContiguous(&view, 'C');
+  for (int i = 0; match && i < view.ndim; ++i) {
+    match = view.shape[i] == tensor->shape.dims[i];
+  }
+  if (match && view.len != 0) memcpy(tensor->data, view.buf, tensor->bytes);
+  PyBuffer_Release(&view);
+  return PyBool_FromLong(match);
+}
+
 // set_tensor_bytes(index, buffer): copies exactly the tensor's byte size.
 PyObject* Interpreter_set_tensor_bytes(InterpreterObject* self,
                                        PyObject* args) {
@@ -381,16 +447,16 @@ PyObject* Interpreter_set_tensor_bytes(InterpreterObject* self,
     if (tensor->is_constant) {
       PyErr_Format(PyExc_ValueError,
                    "tensor %d '%s' is a constant of the model and cannot be "
-                   "set", index, tensor->name);
+                   "set",
+                   index, tensor->name);
     } else if (!interpreter->tensors_allocated()) {
       PyErr_Format(PyExc_RuntimeError,
                    "tensor %d '%s' has no memory yet: call allocate_tensors() "
                    "first (again after resize_tensor_input())",
                    index, tensor->name);
     } else if (static_cast<size_t>(view.len) != tensor->bytes) {
-      PyErr_Format(PyExc_ValueError,
-                   "tensor %d '%s' holds %zu bytes, got %zd", index,
-                   tensor->name, tensor->bytes, view.len);
+      PyErr_Format(PyExc_ValueError, "tensor %d '%s' holds %zu bytes, got %zd",
+                   index, tensor->name, tensor->bytes, view.len);
     } else {
       if (view.len != 0) memcpy(tensor->data, view.buf, tensor->bytes);
       result = Py_None;
@@ -410,9 +476,9 @@ PyObject* Interpreter_nodes(InterpreterObject* self, PyObject*) {
   if (list == nullptr) return nullptr;
   for (Py_ssize_t i = 0; i < count; ++i) {
     const twl::schema::Operator* op = operators->Get(i);
-    PyObject* item = Py_BuildValue(
-        "(siNN)", twl::OpName(op->opcode()), op->version(),
-        FlatIntTuple(op->inputs()), FlatIntTuple(op->outputs()));
+    PyObject* item =
+        Py_BuildValue("(siNN)", twl::OpName(op->opcode()), op->version(),
+                      FlatIntTuple(op->inputs()), FlatIntTuple(op->outputs()));
     if (item == nullptr) {
       Py_DECREF(list);
       return nullptr;
@@ -430,9 +496,8 @@ PyObject* TensorMaps(
   if (list == nullptr) return nullptr;
   for (Py_ssize_t i = 0; i < count; ++i) {
     const twl::schema::TensorMap* map = maps->Get(i);
-    PyObject* item = Py_BuildValue("(sI)", map->name() ? map->name()->c_str()
-                                                      : "",
-                                   map->tensor_index());
+    PyObject* item = Py_BuildValue(
+        "(sI)", map->name() ? map->name()->c_str() : "", map->tensor_index());
     if (item == nullptr) {
       Py_DECREF(list);
       return nullptr;
@@ -485,10 +550,10 @@ PyObject* Interpreter_model_info(InterpreterObject* self, PyObject*) {
       Py_DECREF(value);
     }
   }
-  return Py_BuildValue(
-      "{sIsssNsn}", "version", fb->version(), "description",
-      fb->description() ? fb->description()->c_str() : "", "metadata",
-      metadata, "size", static_cast<Py_ssize_t>(self->state->model->size()));
+  return Py_BuildValue("{sIsssNsn}", "version", fb->version(), "description",
+                       fb->description() ? fb->description()->c_str() : "",
+                       "metadata", metadata, "size",
+                       static_cast<Py_ssize_t>(self->state->model->size()));
 }
 
 PyObject* Interpreter_arena_size(InterpreterObject* self, PyObject*) {
@@ -508,8 +573,9 @@ PyObject* Interpreter_num_views(InterpreterObject* self, PyObject*) {
 }
 
 PyMethodDef kInterpreterMethods[] = {
-    {"allocate_tensors", reinterpret_cast<PyCFunction>(Interpreter_allocate_tensors),
-     METH_NOARGS, "Prepares every op and plans the arena."},
+    {"allocate_tensors",
+     reinterpret_cast<PyCFunction>(Interpreter_allocate_tensors), METH_NOARGS,
+     "Prepares every op and plans the arena."},
     {"invoke", reinterpret_cast<PyCFunction>(Interpreter_invoke), METH_NOARGS,
      "Runs the model (releases the GIL)."},
     {"resize_input", reinterpret_cast<PyCFunction>(Interpreter_resize_input),
@@ -525,6 +591,13 @@ PyMethodDef kInterpreterMethods[] = {
      "(name, type, shape, shape_signature, bytes, is_constant, buffer)"},
     {"tensor_buffer", reinterpret_cast<PyCFunction>(Interpreter_tensor_buffer),
      METH_O, "A buffer-protocol view of a tensor's memory."},
+    {"set_tensor_fast",
+     reinterpret_cast<PyCFunction>(
+         reinterpret_cast<void (*)()>(Interpreter_set_tensor_fast)),
+     METH_FASTCALL,
+     "set_tensor_fast(index, array) -> bool: copies an array of exactly the "
+     "tensor's dtype and shape (C order); False, changing nothing, for any "
+     "other value."},
     {"set_tensor_bytes",
      reinterpret_cast<PyCFunction>(Interpreter_set_tensor_bytes), METH_VARARGS,
      "Copies a contiguous buffer of exactly the tensor's size into it."},
@@ -552,15 +625,15 @@ PyTypeObject InterpreterType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 // exports so that allocate_tensors() refuses to move memory under a view.
 
 struct TensorBufferObject {
-  PyObject_HEAD
-  InterpreterObject* owner;
+  PyObject_HEAD InterpreterObject* owner;
   int index;
   int rank;
   Py_ssize_t shape[twl::kMaxDims];
 };
 
 PyObject* NewTensorBuffer(InterpreterObject* owner, int index) {
-  TensorBufferObject* self = PyObject_New(TensorBufferObject, &TensorBufferType);
+  TensorBufferObject* self =
+      PyObject_New(TensorBufferObject, &TensorBufferType);
   if (self == nullptr) return nullptr;
   Py_INCREF(owner);
   self->owner = owner;
@@ -594,7 +667,8 @@ int TensorBuffer_getbuffer(TensorBufferObject* self, Py_buffer* view,
     return -1;
   }
   static char empty[8];
-  Py_ssize_t itemsize = static_cast<Py_ssize_t>(twl::DataTypeSize(tensor->type));
+  Py_ssize_t itemsize =
+      static_cast<Py_ssize_t>(twl::DataTypeSize(tensor->type));
   view->buf = tensor->data != nullptr ? tensor->data : empty;
   view->obj = reinterpret_cast<PyObject*>(self);
   Py_INCREF(self);
@@ -645,7 +719,8 @@ PyMODINIT_FUNC PyInit__interpreter(void) {
       "Interpreter(model_path=None, model_content=None, num_threads=1)";
   InterpreterType.tp_new = PyType_GenericNew;
   InterpreterType.tp_init = reinterpret_cast<initproc>(Interpreter_init);
-  InterpreterType.tp_dealloc = reinterpret_cast<destructor>(Interpreter_dealloc);
+  InterpreterType.tp_dealloc =
+      reinterpret_cast<destructor>(Interpreter_dealloc);
   InterpreterType.tp_methods = kInterpreterMethods;
 
   TensorBufferType.tp_name = "tensorweave_lite._interpreter.TensorBuffer";

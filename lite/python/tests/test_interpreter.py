@@ -177,3 +177,48 @@ def test_arena_size_comes_from_the_runtime(mlp_model):
     interpreter.resize_tensor_input(0, [64, 4])
     interpreter.allocate_tensors()
     assert interpreter.arena_size() > small
+
+
+def test_set_tensor_fast_path_takes_exact_arrays_only(mlp_model):
+    interpreter = twl.Interpreter(model_content=mlp_model[0])
+    interpreter.allocate_tensors()
+    fast = interpreter._impl.set_tensor_fast
+    x = np.arange(4, dtype=np.float32).reshape(1, 4)
+    assert fast(0, x) is True
+    np.testing.assert_array_equal(interpreter.tensor(0)(), x)
+    wide = np.arange(8, dtype=np.float32).reshape(1, 8)
+    for value in (x.astype(np.float64), x.reshape(4), x.reshape(2, 2),
+                  wide[:, ::2], x.tolist(), b"\0" * 16, "text"):
+        assert fast(0, value) is False, value
+    assert fast(10**30, x) is False
+    assert fast(-1, x) is False
+    constant = next(d["index"] for d in interpreter.get_tensor_details()
+                    if d["name"] not in ("input", "probs"))
+    assert fast(constant, np.zeros(interpreter.tensor(constant)().shape,
+                                   np.float32)) is False
+    # Refusals changed nothing; set_tensor converts or explains them.
+    np.testing.assert_array_equal(interpreter.tensor(0)(), x)
+    interpreter.set_tensor(0, wide[:, ::2])
+    np.testing.assert_array_equal(interpreter.tensor(0)(), wide[:, ::2])
+
+
+def test_get_tensor_follows_resize(mlp_model):
+    data, params = mlp_model
+    interpreter = twl.Interpreter(model_content=data)
+    interpreter.allocate_tensors()
+    out = interpreter.get_output_details()[0]["index"]
+    for rows in (1, 3, 2):
+        interpreter.resize_tensor_input(0, [rows, 4])
+        interpreter.allocate_tensors()
+        x = np.random.default_rng(rows).random((rows, 4), dtype=np.float32)
+        interpreter.set_tensor(0, x)
+        interpreter.invoke()
+        first = interpreter.get_tensor(out)
+        assert first.shape == (rows, 2)
+        np.testing.assert_allclose(first, twl_writer.mlp_reference(x, params),
+                                   rtol=1e-5, atol=1e-6)
+        interpreter.set_tensor(0, x * 2)
+        interpreter.invoke()
+        assert not np.array_equal(interpreter.get_tensor(out), first)
+        np.testing.assert_allclose(first, twl_writer.mlp_reference(x, params),
+                                   rtol=1e-5, atol=1e-6)  # still a copy

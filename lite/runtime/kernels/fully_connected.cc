@@ -15,6 +15,7 @@ struct OpData {
   int rows, in, out;
   AlignedFloats packed;     // packed constant weights
   int packed_scratch = -1;  // scratch index for runtime weights
+  bool descending = false;  // alternates call by call (see Gemm)
 };
 
 void* Init(const schema::Operator& op) { return new (std::nothrow) OpData(); }
@@ -98,7 +99,9 @@ Status Eval(KernelContext* context, Node* node) {
                 packed);
     }
     Gemm(data->rows, data->out, data->in, input->data_as<float>(), data->in,
-         packed, out, data->out, 1, epilogue, context->thread_pool());
+         packed, out, data->out, 1, epilogue, context->thread_pool(),
+         data->descending);
+    data->descending = !data->descending;
   }
   ApplyActivationInPlace(out, static_cast<int64_t>(data->rows) * data->out,
                          data->act == ActivationFunctionType::TANH ||

@@ -38,6 +38,10 @@ class Interpreter:
                                               num_threads)
         self._inputs = self._impl.inputs()
         self._outputs = self._impl.outputs()
+        # Numpy views of tensors get_tensor() copied from, by index. They pin
+        # the arena (the binding refuses to re-plan under a live view), so
+        # they are dropped before anything that may re-plan.
+        self._views = {}
 
     # -- lifecycle ----------------------------------------------------------
 
@@ -46,6 +50,7 @@ class Interpreter:
 
         Needed before the first invoke() and after resize_tensor_input().
         """
+        self._views.clear()
         self._impl.allocate_tensors()
 
     def invoke(self):
@@ -59,6 +64,7 @@ class Interpreter:
         shape_signature may change. Call allocate_tensors() afterwards.
         """
         position = self._input_position(input_index)
+        self._views.clear()
         shape = [int(d) for d in np.asarray(tensor_size).reshape(-1)]
         if strict:
             info = self._impl.tensor_info(input_index)
@@ -111,6 +117,8 @@ class Interpreter:
     def set_tensor(self, tensor_index, value):
         """Copies ``value`` into a tensor; its dtype and shape must match the
         tensor's exactly (ValueError otherwise)."""
+        if self._impl.set_tensor_fast(tensor_index, value):
+            return
         name, type_code, shape, _, _, _, _ = self._impl.tensor_info(tensor_index)
         value = np.asarray(value)
         expected = np.dtype(_DTYPES[type_code])
@@ -127,7 +135,11 @@ class Interpreter:
 
     def get_tensor(self, tensor_index):
         """A copy of a tensor's current value."""
-        return np.array(self._impl.tensor_buffer(tensor_index), copy=True)
+        view = self._views.get(tensor_index)
+        if view is None:
+            view = np.asarray(self._impl.tensor_buffer(tensor_index))
+            self._views[tensor_index] = view
+        return view.copy()
 
     def tensor(self, tensor_index):
         """A function returning a numpy view of the tensor's memory (no copy).
