@@ -7,8 +7,9 @@
 // transposed, Cout x pixels, with im2col writing pixels straight into packed
 // panels, so the vector lanes run over pixels instead of mostly-empty
 // channel lanes; with a single input channel and stride_w 1 (first layers
-// of grayscale nets) a direct convolution vectorized over output x replaces
-// im2col. A 1x1 stride-1 convolution reads the input directly.
+// of grayscale nets) a direct convolution over whole NHWC output rows
+// replaces im2col (DirectRows). A 1x1 stride-1 convolution reads the input
+// directly.
 #include <algorithm>
 #include <cstring>
 
@@ -30,20 +31,40 @@ struct OpData {
   Geometry g;
   bool transposed;  // Cout x pixels orientation
   bool pointwise;   // 1x1, stride 1, no padding: no im2col
-  bool direct;      // single input channel, stride_w 1: DirectSingleChannel
-  bool unpadded;    // no padding, whole-vector output channels: DirectUnpadded
+  bool direct;      // single input channel, stride_w 1: DirectRows
+  bool unpadded;    // no padding, whole-vector output channels: UnpaddedRows
+  // The packed filter (GEMM paths) or, for the direct path, each tap's
+  // weights tiled along an output row, then the bias tiled the same way.
   AlignedFloats packed_filter;
-  int im2col_scratch = -1;
+  int im2col_scratch = -1;  // im2col, packed pixels or expanded input rows
 };
 
-// Size of one zero-padded image for the direct path (with kGemmNr columns
-// of slack so full-width vector loads stay inside).
-inline int PaddedWidth(const Geometry& g) {
-  return g.out_w + (g.k_w - 1) * g.dilation_w + kGemmNr;
-}
-inline int PaddedHeight(const Geometry& g) {
-  return std::max(0,
-                  (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dilation_h + 1);
+// The direct path's layout. An output row (b, oy) is out_w * out_c
+// contiguous floats (NHWC); an expanded input row repeats every pixel of a
+// zero-padded input row out_c times, so tap (ky, kx) of the whole output row
+// is the expanded row of y = oy * stride_h + ky * dilation_h, shifted by
+// kx * dilation_w * out_c, times the tap's weights tiled along the row.
+struct DirectLayout {
+  int row_len;     // floats in an output row
+  int row_floats;  // row_len rounded up to whole vectors
+  int expanded;    // floats in an expanded row, with a vector of slack
+  int window;      // input rows one output row reads: (k_h - 1) * dil_h + 1
+  int ring_rows;   // expanded rows one block of output rows reads
+};
+
+// Output rows per block of the direct path: each input vector loaded feeds
+// up to k_h of them.
+constexpr int kDirectRows = 6;
+constexpr int kMaxDirectRing = 128;
+
+inline DirectLayout GetDirectLayout(const Geometry& g) {
+  DirectLayout l;
+  l.row_len = g.out_w * g.out_c;
+  l.row_floats = (l.row_len + kGemmNr - 1) / kGemmNr * kGemmNr;
+  l.expanded = ((g.k_w - 1) * g.dilation_w + g.out_w) * g.out_c + kGemmNr;
+  l.window = (g.k_h - 1) * g.dilation_h + 1;
+  l.ring_rows = (kDirectRows - 1) * g.stride_h + l.window;
+  return l;
 }
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
@@ -98,8 +119,8 @@ Status Prepare(KernelContext* context, Node* node) {
   data->pointwise = g.k_h == 1 && g.k_w == 1 && g.stride_h == 1 &&
                     g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0;
   data->transposed = !data->pointwise && g.out_c < kGemmNr;
-  data->direct =
-      data->transposed && g.in_c == 1 && g.stride_w == 1 && g.k_h <= 64;
+  data->direct = data->transposed && g.in_c == 1 && g.stride_w == 1 &&
+                 g.k_h <= 64 && GetDirectLayout(g).ring_rows <= kMaxDirectRing;
   data->unpadded =
       !data->pointwise && !data->transposed && !data->direct &&
       g.out_c % kGemmNr == 0 && g.pad_top == 0 && g.pad_left == 0 &&
@@ -107,12 +128,36 @@ Status Prepare(KernelContext* context, Node* node) {
       (g.out_w - 1) * g.stride_w + (g.k_w - 1) * g.dilation_w < g.in_w;
   data->im2col_scratch = -1;
   if (data->direct) {
-    int64_t padded =
-        static_cast<int64_t>(PaddedWidth(g)) * PaddedHeight(g) * g.batch;
-    TWL_CHECK_ARG(padded <= kMaxTensorBytes / 4, "conv too large");
-    TWL_RETURN_IF_ERROR(context->RequestScratch(
-        node, static_cast<size_t>(padded) * sizeof(float),
-        &data->im2col_scratch));
+    // Per task: a ring of expanded rows and a row of zeros.
+    const DirectLayout l = GetDirectLayout(g);
+    const int tasks =
+        context->thread_pool() ? context->thread_pool()->num_threads() : 1;
+    const int64_t rows =
+        static_cast<int64_t>(l.ring_rows + 1) * l.expanded * tasks;
+    const int64_t taps = static_cast<int64_t>(g.k_h) * g.k_w;
+    TWL_CHECK_ARG(rows <= kMaxTensorBytes / 4 &&
+                      (taps + 1) * l.row_floats <= kMaxTensorBytes / 4,
+                  "conv too large");
+    TWL_RETURN_IF_ERROR(
+        context->RequestScratch(node, static_cast<size_t>(rows) * sizeof(float),
+                                &data->im2col_scratch));
+    TWL_CHECK_ARG(data->packed_filter.Resize((taps + 1) * l.row_floats),
+                  "out of memory");
+    float* tiled = data->packed_filter.data();
+    const float* w = filter->data_as<float>();
+    const float* b = bias ? bias->data_as<float>() : nullptr;
+    for (int64_t t = 0; t <= taps; ++t) {
+      float* row = tiled + t * l.row_floats;
+      for (int i = 0; i < l.row_floats; ++i) {
+        const int c = i % g.out_c;
+        const bool inside = i < l.row_len;
+        if (t < taps) {
+          row[i] = inside ? w[c * taps + t] : 0.f;
+        } else {
+          row[i] = inside && b != nullptr ? b[c] : 0.f;
+        }
+      }
+    }
   } else if (data->transposed) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(
         node, PackedGemmBSize(static_cast<int>(pixels), k) * sizeof(float),
@@ -205,125 +250,172 @@ typedef float Vec __attribute__((vector_size(kGemmNr * sizeof(float))));
 // saves (measured on the LeNet layers).
 constexpr int64_t kMinMacsPerTask = 32 * 1024;
 
-// R output channels x 16 consecutive output pixels of one row, reading the
-// zero-padded single-channel image: every filter tap is one vector load.
-// Half-width vectors for a row's last few pixels.
-typedef float HalfVec __attribute__((vector_size(kGemmNr / 2 * sizeof(float))));
-
-template <typename V, int R>
-void DirectTile(const Geometry& g, const float* const* rows, const float* w,
-                int oc0, V* acc) {
-  const int taps = g.k_h * g.k_w;
-  for (int r = 0; r < R; ++r) acc[r] = V{};
-  for (int ky = 0; ky < g.k_h; ++ky) {
-    for (int kx = 0; kx < g.k_w; ++kx) {
-      V v;
-      memcpy(&v, rows[ky] + kx * g.dilation_w, sizeof(v));
-      const float* wk = w + oc0 * taps + ky * g.k_w + kx;
-#pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) acc[r] += v * wk[r * taps];
+// Expands input row y (of the zero-padded image b) into `e`: one vector
+// store of each pixel broadcast, out_c floats apart (each overwrites the
+// previous one's surplus).
+void ExpandRow(const Geometry& g, const DirectLayout& l, const float* in, int b,
+               int y, float* e) {
+  const int padded_w = (g.k_w - 1) * g.dilation_w + g.out_w;
+  const int sy = y - g.pad_top;
+  if (sy < 0 || sy >= g.in_h) {
+    memset(e, 0, l.expanded * sizeof(float));
+    return;
+  }
+  const float* line = in + (static_cast<int64_t>(b) * g.in_h + sy) * g.in_w;
+  // Padded columns [x0, x1) hold input pixels, the others zeros.
+  const int x0 = std::min(g.pad_left, padded_w);
+  const int x1 = std::max(x0, std::min(padded_w, g.pad_left + g.in_w));
+  memset(e, 0, static_cast<size_t>(x0) * g.out_c * sizeof(float));
+  float* o = e + static_cast<int64_t>(x0) * g.out_c;
+  if (g.out_c <= 8) {
+    typedef float Vec8 __attribute__((vector_size(8 * sizeof(float))));
+    for (int xp = x0; xp < x1; ++xp, o += g.out_c) {
+      const Vec8 v = Vec8{} + line[xp - g.pad_left];
+      memcpy(o, &v, sizeof(v));
+    }
+  } else {
+    for (int xp = x0; xp < x1; ++xp, o += g.out_c) {
+      const Vec v = Vec{} + line[xp - g.pad_left];
+      memcpy(o, &v, sizeof(v));
     }
   }
+  memset(o, 0, (e + l.expanded - o) * sizeof(float));
 }
 
-// Single input channel, stride_w 1, few output channels: direct
-// convolution vectorized over output x, on zero-padded copies of the images
-// (planned scratch) so no tap needs a bounds check.
-void PadImages(const Geometry& g, const float* in, float* padded) {
-  const int pw = PaddedWidth(g), ph = PaddedHeight(g);
-  // Input columns [0, in_w) land at [pad_left, pad_left + in_w), clipped.
-  const int copy = std::max(0, std::min(g.in_w, pw - g.pad_left));
-  for (int b = 0; b < g.batch; ++b) {
-    for (int y = 0; y < ph; ++y) {
-      float* dst = padded + (static_cast<int64_t>(b) * ph + y) * pw;
-      int sy = y - g.pad_top;
-      memset(dst, 0, pw * sizeof(float));
-      if (sy >= 0 && sy < g.in_h && copy > 0) {
-        memcpy(dst + g.pad_left,
-               in + (static_cast<int64_t>(b) * g.in_h + sy) * g.in_w,
-               copy * sizeof(float));
+inline Vec LoadVec(const float* p) {
+  Vec v;
+  memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+// Bias, clamp and store vector `at` (a float offset) of an output row; the
+// row's last vector may be partial.
+inline void StoreDirect(const DirectLayout& l, Vec acc, const float* bias_row,
+                        int64_t at, float low, float high, float* o) {
+  Vec r = acc + LoadVec(bias_row + at);
+  const Vec lo = Vec{} + low, hi = Vec{} + high;
+  r = r < lo ? lo : r;
+  r = r > hi ? hi : r;
+  memcpy(o + at, &r, std::min<int64_t>(kGemmNr, l.row_len - at) * sizeof(r[0]));
+}
+
+// Stride 1, dilation 1 in y, KH filter rows: vector `at` of kDirectRows
+// consecutive output rows, whose inputs are the expanded rows in[0 ..
+// kDirectRows + KH - 2]. Each input vector is loaded once per kx and
+// multiplied into every output row it belongs to.
+template <int KH>
+void DirectColumn(const Geometry& g, const DirectLayout& l,
+                  const float* const* in, const float* tiled, int64_t at,
+                  Vec* acc) {
+  for (int r = 0; r < kDirectRows; ++r) acc[r] = Vec{};
+  const int shift = g.dilation_w * g.out_c;
+  for (int kx = 0; kx < g.k_w; ++kx) {
+    Vec w[KH];
+#pragma GCC unroll 8
+    for (int ky = 0; ky < KH; ++ky) {
+      w[ky] = LoadVec(tiled + (ky * g.k_w + kx) * int64_t{l.row_floats} + at);
+    }
+#pragma GCC unroll 16
+    for (int j = 0; j < kDirectRows + KH - 1; ++j) {
+      const Vec x = LoadVec(in[j] + kx * shift + at);
+#pragma GCC unroll 8
+      for (int ky = 0; ky < KH; ++ky) {
+        const int r = j - ky;
+        if (r >= 0 && r < kDirectRows) acc[r] += x * w[ky];
       }
     }
   }
 }
 
-// Output rows [row_begin, row_end) of batch * out_h.
-// Up to 16 output pixels (`lanes`) x all output channels of one row.
-template <typename V>
-void DirectPixels(const Geometry& g, const float* const* rows, const float* w,
-                  const float* bias, float low, float high, int lanes,
-                  float* o) {
-  for (int oc0 = 0; oc0 < g.out_c; oc0 += 8) {
-    V acc[8];
-    const int r = std::min(8, g.out_c - oc0);
-    switch (r) {
-      case 8:
-        DirectTile<V, 8>(g, rows, w, oc0, acc);
-        break;
-      case 7:
-        DirectTile<V, 7>(g, rows, w, oc0, acc);
-        break;
-      case 6:
-        DirectTile<V, 6>(g, rows, w, oc0, acc);
-        break;
-      case 5:
-        DirectTile<V, 5>(g, rows, w, oc0, acc);
-        break;
-      case 4:
-        DirectTile<V, 4>(g, rows, w, oc0, acc);
-        break;
-      case 3:
-        DirectTile<V, 3>(g, rows, w, oc0, acc);
-        break;
-      case 2:
-        DirectTile<V, 2>(g, rows, w, oc0, acc);
-        break;
-      default:
-        DirectTile<V, 1>(g, rows, w, oc0, acc);
-        break;
-    }
-    // Bias and clamp as vectors, then transpose through L1.
-    alignas(64) float tile[8][kGemmNr];
-    const V lo = V{} + low, hi = V{} + high;
-    for (int i = 0; i < r; ++i) {
-      V v = acc[i] + (bias ? bias[oc0 + i] : 0.f);
-      v = v < lo ? lo : v;
-      v = v > hi ? hi : v;
-      memcpy(tile[i], &v, sizeof(v));
-    }
-    for (int l = 0; l < lanes; ++l) {
-      for (int i = 0; i < r; ++i) o[l * g.out_c + oc0 + i] = tile[i][l];
+// Any strides and dilations in y: vector `at` of one output row whose filter
+// rows read the expanded rows rows[0 .. k_h - 1].
+Vec DirectVector(const Geometry& g, const DirectLayout& l,
+                 const float* const* rows, const float* tiled, int64_t at) {
+  Vec acc = Vec{};
+  const float* w = tiled + at;
+  for (int ky = 0; ky < g.k_h; ++ky) {
+    const float* e = rows[ky] + at;
+    for (int kx = 0; kx < g.k_w; ++kx, w += l.row_floats) {
+      acc += LoadVec(e + kx * g.dilation_w * g.out_c) * LoadVec(w);
     }
   }
+  return acc;
 }
 
-// Output rows [row_begin, row_end) of batch * out_h.
-void DirectRows(const Geometry& g, const float* padded, const float* w,
-                const float* bias, ActivationFunctionType act,
-                int64_t row_begin, int64_t row_end, float* out) {
+// Output rows [row_begin, row_end) of batch * out_h, in blocks of up to
+// kDirectRows rows of one image. `ring` holds the expanded rows a block
+// reads (slot y % capacity holds row y of the padded image, tags say which
+// image) and, last, a row of zeros.
+void DirectRows(const Geometry& g, const float* in, const float* tiled,
+                ActivationFunctionType act, int64_t row_begin, int64_t row_end,
+                float* ring, float* out) {
+  const DirectLayout l = GetDirectLayout(g);
   float low, high;
   ActivationRange(act, &low, &high);
-  const int pw = PaddedWidth(g), ph = PaddedHeight(g);
-  const float* rows[64];
-  for (int64_t row = row_begin; row < row_end; ++row) {
+  float* zeros = ring + int64_t{l.ring_rows} * l.expanded;
+  memset(zeros, 0, l.expanded * sizeof(float));
+  int64_t tags[kMaxDirectRing];
+  for (int i = 0; i < l.ring_rows; ++i) tags[i] = -1;
+  const int padded_h = (g.out_h - 1) * g.stride_h + l.window;
+  const float* bias_row = tiled + int64_t{g.k_h} * g.k_w * l.row_floats;
+  const bool blocked = g.stride_h == 1 && g.dilation_h == 1 && g.k_h <= 8;
+  // The expanded row y of image b (made on first use).
+  auto expanded = [&](int b, int y) -> const float* {
+    if (y >= padded_h) return zeros;
+    const int slot = y % l.ring_rows;
+    float* e = ring + int64_t{slot} * l.expanded;
+    const int64_t tag = int64_t{b} * padded_h + y;
+    if (tags[slot] != tag) {
+      ExpandRow(g, l, in, b, y, e);
+      tags[slot] = tag;
+    }
+    return e;
+  };
+  for (int64_t row = row_begin; row < row_end;) {
     const int b = static_cast<int>(row / g.out_h);
     const int oy = static_cast<int>(row % g.out_h);
-    for (int ox0 = 0; ox0 < g.out_w; ox0 += kGemmNr) {
-      for (int ky = 0; ky < g.k_h; ++ky) {
-        rows[ky] = padded +
-                   (static_cast<int64_t>(b) * ph + oy * g.stride_h +
-                    ky * g.dilation_h) *
-                       pw +
-                   ox0;
+    const int n = static_cast<int>(
+        std::min<int64_t>({kDirectRows, g.out_h - oy, row_end - row}));
+    float* o = out + row * l.row_len;
+    if (blocked) {
+      const float* rows[kDirectRows + 7];
+      for (int j = 0; j < kDirectRows + g.k_h - 1; ++j) {
+        rows[j] = expanded(b, oy + j);
       }
-      const int lanes = std::min(kGemmNr, g.out_w - ox0);
-      float* o = out + (row * g.out_w + ox0) * g.out_c;
-      if (lanes <= kGemmNr / 2) {
-        DirectPixels<HalfVec>(g, rows, w, bias, low, high, lanes, o);
-      } else {
-        DirectPixels<Vec>(g, rows, w, bias, low, high, lanes, o);
+      for (int64_t at = 0; at < l.row_floats; at += kGemmNr) {
+        Vec acc[kDirectRows];
+        switch (g.k_h) {
+#define TWL_DIRECT_CASE(KH)                       \
+  case KH:                                        \
+    DirectColumn<KH>(g, l, rows, tiled, at, acc); \
+    break;
+          TWL_DIRECT_CASE(1)
+          TWL_DIRECT_CASE(2)
+          TWL_DIRECT_CASE(3)
+          TWL_DIRECT_CASE(4)
+          TWL_DIRECT_CASE(5)
+          TWL_DIRECT_CASE(6)
+          TWL_DIRECT_CASE(7)
+          TWL_DIRECT_CASE(8)
+#undef TWL_DIRECT_CASE
+        }
+        for (int r = 0; r < n; ++r) {
+          StoreDirect(l, acc[r], bias_row, at, low, high, o + r * l.row_len);
+        }
+      }
+    } else {
+      for (int r = 0; r < n; ++r) {
+        const float* rows[64];
+        for (int ky = 0; ky < g.k_h; ++ky) {
+          rows[ky] = expanded(b, (oy + r) * g.stride_h + ky * g.dilation_h);
+        }
+        for (int64_t at = 0; at < l.row_floats; at += kGemmNr) {
+          StoreDirect(l, DirectVector(g, l, rows, tiled, at), bias_row, at, low,
+                      high, o + r * l.row_len);
+        }
       }
     }
+    row += n;
   }
 }
 
@@ -423,13 +515,38 @@ Status Eval(KernelContext* context, Node* node) {
                                      out);
                       });
   } else if (data->direct) {
-    float* padded = static_cast<float*>(node->scratch[data->im2col_scratch]);
-    PadImages(g, in, padded);
-    pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
-                      [&](int64_t begin, int64_t end) {
-                        DirectRows(g, padded, filter, bias, data->act, begin,
-                                   end, out);
-                      });
+    // Task t takes rows [t * rows / tasks, (t + 1) * rows / tasks) and ring
+    // t of the scratch.
+    struct Job {
+      const Geometry* g;
+      const float* in;
+      const float* tiled;
+      ActivationFunctionType act;
+      float* rings;
+      int64_t ring_floats, rows;
+      int tasks;
+      float* out;
+    } job{&g,
+          in,
+          data->packed_filter.data(),
+          data->act,
+          static_cast<float*>(node->scratch[data->im2col_scratch]),
+          static_cast<int64_t>(GetDirectLayout(g).ring_rows + 1) *
+              GetDirectLayout(g).expanded,
+          static_cast<int64_t>(g.batch) * g.out_h,
+          std::max(1, std::min<int>(tasks, g.batch * g.out_h)),
+          out};
+    auto run = [](void* arg, int t) {
+      const Job& j = *static_cast<const Job*>(arg);
+      DirectRows(*j.g, j.in, j.tiled, j.act, j.rows * t / j.tasks,
+                 j.rows * (t + 1) / j.tasks, j.rings + t * j.ring_floats,
+                 j.out);
+    };
+    if (job.tasks == 1) {
+      run(&job, 0);
+    } else {
+      pool->Run(job.tasks, run, &job);
+    }
   } else if (data->transposed) {
     float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
     int panels = (pixels + kGemmNr - 1) / kGemmNr;

@@ -71,6 +71,9 @@ TEST(Conv2DTest, OptimizedMatchesReference) {
       {2, 9, 11, 1, 12, 3, 3, 1, 2, Padding::SAME},
       {2, 30, 20, 1, 3, 3, 3, 1, 1, Padding::SAME},
       {1, 5, 40, 1, 9, 2, 5, 1, 1, Padding::VALID},
+      {3, 28, 28, 1, 6, 5, 5, 1, 1, Padding::VALID},  // rows split mid-image
+      {2, 7, 9, 1, 1, 3, 3, 1, 1, Padding::SAME},     // one output channel
+      {1, 8, 50, 1, 15, 3, 4, 1, 3, Padding::SAME},   // dilated, long rows
       // Single input channel, stride 2: im2col transposed.
       {1, 11, 11, 1, 4, 3, 3, 2, 1, Padding::SAME},
       // No padding, output channels a multiple of 16: direct, unpadded

@@ -37,21 +37,33 @@ TEST(PoolingTest, HandComputed) {
 }
 
 TEST(PoolingTest, OptimizedMatchesReference) {
+  // Strides (h, w) and kernels that leave input columns unused (VALID),
+  // clip windows (SAME), overlap (stride < kernel); channel counts with and
+  // without a compile-time specialization, and one whose combined row
+  // exceeds the on-stack buffer.
+  const int strides[][2] = {{2, 1}, {2, 2}, {1, 3}};
   for (auto op :
        {BuiltinOperator::MAX_POOL_2D, BuiltinOperator::AVERAGE_POOL_2D}) {
     for (auto padding : {Padding::SAME, Padding::VALID}) {
-      for (int k : {2, 3}) {
-        for (int channels : {1, 3, 6, 16, 19, 40}) {
-          OpModel m;
-          int x = m.AddInput(DataType::kFloat32, {2, 13, 11, channels});
-          int y = m.AddOutput(DataType::kFloat32);
-          m.AddOp(op, {x}, {y},
-                  m.builder().Pool2D(padding, 2, 1, k, k,
-                                     ActivationFunctionType::RELU));
-          ASSERT_TRUE(m.Build(2).ok());
-          m.SetInput<float>(0, RandomFloats(2 * 13 * 11 * channels, k));
-          ASSERT_TRUE(m.Invoke().ok());
-          ASSERT_EQ(m.CompareWithReference(), "") << channels;
+      for (const auto& stride : strides) {
+        for (int k : {1, 2, 3}) {
+          for (int channels : {1, 3, 6, 16, 19, 40, 400}) {
+            for (auto act :
+                 {ActivationFunctionType::RELU, ActivationFunctionType::NONE}) {
+              OpModel m;
+              int x = m.AddInput(DataType::kFloat32, {2, 13, 11, channels});
+              int y = m.AddOutput(DataType::kFloat32);
+              m.AddOp(
+                  op, {x}, {y},
+                  m.builder().Pool2D(padding, stride[0], stride[1], k, k, act));
+              ASSERT_TRUE(m.Build(2).ok());
+              m.SetInput<float>(0, RandomFloats(2 * 13 * 11 * channels, k));
+              ASSERT_TRUE(m.Invoke().ok());
+              ASSERT_EQ(m.CompareWithReference(), "")
+                  << channels << " channels, k " << k << ", strides "
+                  << stride[0] << "x" << stride[1];
+            }
+          }
         }
       }
     }
