@@ -374,3 +374,37 @@ def test_placeholder_with_default_uses_its_input_unless_fed(sess):
     np.testing.assert_array_equal(sess.run(y, {x: [5.0, 6.0, 7.0]}), [10.0, 12.0, 14.0])
     with pytest.raises(tw.errors.InvalidArgumentError, match="does not match the shape attr"):
         tw.placeholder_with_default(default, [3])
+
+
+def test_fed_arrays_are_read_in_place_but_never_aliased_by_results():
+    # Feeds borrow the caller's memory for the step; nothing the step returns
+    # or keeps (fetches, variables) may alias it, and the feed's reference
+    # is dropped once the step is over.
+    import sys
+
+    g = tw.Graph()
+    with g.as_default():
+        x = tw.placeholder(tw.float32, [3])
+        v = tw.Variable(np.zeros(3, np.float32))
+        assign = tw.assign(v, x)
+        doubled = x * 2.0
+        same = tw.identity(x)
+        reshaped = tw.reshape(x, [3, 1])
+    with tw.Session(graph=g) as s:
+        s.run(v.initializer)
+        a = np.array([1, 2, 3], np.float32)
+        refs = sys.getrefcount(a)
+        step = s.make_callable([doubled, same, reshaped, x, assign], [x])
+        got = step(a)
+        assert sys.getrefcount(a) == refs
+        a[:] = 7  # the caller reuses its buffer
+        np.testing.assert_array_equal(got[0], [2, 4, 6])
+        for value in got[1:]:
+            np.testing.assert_array_equal(value.reshape(-1), [1, 2, 3])
+        np.testing.assert_array_equal(s.run(v), [1, 2, 3])
+        readonly = np.array([4, 5, 6], np.float32)
+        readonly.setflags(write=False)
+        np.testing.assert_array_equal(step(readonly)[0], [8, 10, 12])
+        strided = np.arange(6, dtype=np.float32)[::2]  # copied, not borrowed
+        np.testing.assert_array_equal(step(strided)[0], [0, 4, 8])
+        np.testing.assert_array_equal(s.run(v), [0, 2, 4])
