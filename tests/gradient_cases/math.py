@@ -57,6 +57,11 @@ CASES = [
                  [[2, 3, 4]]),
     GradientCase("Mean", lambda x: tw.reduce_mean(x, 1), [[2, 3, 2]], ops=["Mean"]),
     GradientCase("Prod", lambda x: tw.reduce_prod(x, 1), [[2, 3]], **_POS, ops=["Prod"]),
+    # Slices with no zero, one zero and two zeros (the product of the others).
+    GradientCase("Prod zeros", lambda x: tw.reduce_prod(x, [0, 2], keepdims=True), [[2, 3, 2]],
+                 values=[[[[1.5, -2.0], [0.0, 3.0], [0.0, 0.5]],
+                          [[0.7, 1.2], [2.0, 1.1], [0.0, 4.0]]]]),
+    GradientCase("Prod all", lambda x: tw.reduce_prod(x), [[4]], values=[[2.0, 0.0, -1.5, 3.0]]),
     GradientCase("Max", lambda x: tw.reduce_max(x, 1), [[3, 4]], ops=["Max"]),
     GradientCase("Min", lambda x: tw.reduce_min(x, [0, 1]), [[3, 4]], ops=["Min"]),
     # Batch matmul, with broadcast batch dims summed in the gradient.

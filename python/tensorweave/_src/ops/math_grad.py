@@ -311,12 +311,22 @@ def _mean_grad(op, grad):
 
 @gradients_impl.RegisterGradient("Prod")
 def _prod_grad(op, grad):
-    # prod / x for each element: exact where x != 0 (a zero input gives a
-    # non-finite gradient, unlike TensorFlow's cumprod formulation).
-    x = op.inputs[0]
+    # The product of the other elements of the slice: prod / x where the
+    # slice holds no zero; with exactly one zero, the product of the nonzero
+    # elements at the zero and 0 elsewhere; with more zeros, 0 everywhere.
+    x, axes = op.inputs
     g = _broadcast_to_input(op, grad)
-    y = array_ops.reshape(op.outputs[0], _kept_shape(op))
-    return [math_ops.realdiv(g * y, x), None]
+    kept = _kept_shape(op)
+    is_zero = math_ops.equal(x, array_ops.zeros_like(x))
+    zero_mask = math_ops.cast(is_zero, x.dtype)
+    zeros_in_slice = array_ops.reshape(math_ops.reduce_sum(zero_mask, axes), kept)
+    nonzero_x = math_ops.where(is_zero, array_ops.ones_like(x), x)
+    nonzero_prod = array_ops.reshape(math_ops.reduce_prod(nonzero_x, axes), kept)
+    y = array_ops.reshape(op.outputs[0], kept)
+    no_zero = math_ops.cast(math_ops.equal(zeros_in_slice, 0.0), x.dtype)
+    one_zero = math_ops.cast(math_ops.equal(zeros_in_slice, 1.0), x.dtype)
+    others = no_zero * math_ops.realdiv(y, nonzero_x) + one_zero * zero_mask * nonzero_prod
+    return [g * others, None]
 
 
 def _min_or_max_grad(op, grad):
