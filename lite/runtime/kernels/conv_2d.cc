@@ -296,7 +296,11 @@ inline void StoreDirect(const DirectLayout& l, Vec acc, const float* bias_row,
   const Vec lo = Vec{} + low, hi = Vec{} + high;
   r = r < lo ? lo : r;
   r = r > hi ? hi : r;
-  memcpy(o + at, &r, std::min<int64_t>(kGemmNr, l.row_len - at) * sizeof(r[0]));
+  if (at + kGemmNr <= l.row_len) {
+    memcpy(o + at, &r, sizeof(r));  // a whole vector: one store
+  } else {
+    memcpy(o + at, &r, (l.row_len - at) * sizeof(r[0]));
+  }
 }
 
 // Stride 1, dilation 1 in y, KH filter rows: vector `at` of kDirectRows
