@@ -97,6 +97,41 @@ TEST(ThreadPoolTest, ScheduleRunsAllTasks) {
   EXPECT_EQ(sum.load(), 1000 * 1001 / 2);
 }
 
+TEST(ThreadPoolTest, WorkersThatWentToSleepAreWokenForNewWork) {
+  // Idle workers spin for a while, then block; work scheduled after that
+  // (here: after 5 ms idle) must still wake them, for tasks and for loops.
+  ThreadPool pool(2, "sleepy");
+  for (int round = 0; round < 3; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::atomic<int> done{0};
+    std::mutex mu;
+    std::set<std::thread::id> ids;
+    for (int i = 0; i < 2; ++i) {
+      pool.Schedule([&] {
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          ids.insert(std::this_thread::get_id());
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        ++done;
+      });
+    }
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (done.load() < 2 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    ASSERT_EQ(done.load(), 2) << "round " << round;
+    EXPECT_EQ(ids.size(), 2u) << "both sleeping workers woke";
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::atomic<int64_t> sum{0};
+    pool.ParallelFor(1000, 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) sum += i;
+    });
+    EXPECT_EQ(sum.load(), 999 * 1000 / 2);
+  }
+}
+
 TEST(ThreadPoolTest, DestructionRunsQueuedTasksAndJoins) {
   std::atomic<int> done{0};
   {
