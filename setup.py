@@ -33,9 +33,7 @@ def _check_prerequisites():
 
 def _generate_protos():
     out = os.path.join(ROOT, "python", "tensorweave", "_src", "framework")
-    subprocess.check_call(
-        ["protoc", f"--python_out={out}", "-Icore/framework", "core/framework/graph.proto"], cwd=ROOT
-    )
+    subprocess.check_call(["protoc", f"--python_out={out}", "-Icore/framework", "core/framework/graph.proto"], cwd=ROOT)
 
 
 class BazelExtension(Extension):

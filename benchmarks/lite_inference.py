@@ -78,13 +78,23 @@ def median_per_call(fn, min_time=0.3, warmup=20):
 # --- models -------------------------------------------------------------------------------------
 def weights(rng, cnn):
     """[(kind, kernel, bias)] in layer order; He-normal kernels, small biases."""
+
     def layer(kind, shape):
         fan_in = int(np.prod(shape[:-1]))
-        return (kind, rng.normal(0, np.sqrt(2.0 / fan_in), shape).astype(np.float32),
-                rng.normal(0, 0.1, shape[-1:]).astype(np.float32))
+        return (
+            kind,
+            rng.normal(0, np.sqrt(2.0 / fan_in), shape).astype(np.float32),
+            rng.normal(0, 0.1, shape[-1:]).astype(np.float32),
+        )
+
     if cnn:
-        return [layer("conv", [5, 5, 1, 6]), layer("conv", [5, 5, 6, 16]),
-                layer("dense", [256, 120]), layer("dense", [120, 84]), layer("dense", [84, 10])]
+        return [
+            layer("conv", [5, 5, 1, 6]),
+            layer("conv", [5, 5, 6, 16]),
+            layer("dense", [256, 120]),
+            layer("dense", [120, 84]),
+            layer("dense", [84, 10]),
+        ]
     return [layer("dense", [784, 512]), layer("dense", [512, 512]), layer("dense", [512, 10])]
 
 
@@ -99,9 +109,11 @@ def export_tensorweave(name, layers, cnn, out_dir):
         h = x
         for i, (kind, k, b) in enumerate(layers):
             last = i == len(layers) - 1
-            init = dict(kernel_initializer=tw.constant_initializer(k),
-                        bias_initializer=tw.constant_initializer(b),
-                        activation=None if last else tw.nn.relu)
+            init = dict(
+                kernel_initializer=tw.constant_initializer(k),
+                bias_initializer=tw.constant_initializer(b),
+                activation=None if last else tw.nn.relu,
+            )
             if kind == "conv":
                 h = tw.layers.conv2d(h, k.shape[-1], k.shape[0], padding="valid", **init)
                 h = tw.layers.max_pooling2d(h, 2, 2)
@@ -170,21 +182,25 @@ def tflite_like_runner(interpreter_cls, path, batch, feed_shape, threads):
         it.set_tensor(inp, x)
         it.invoke()
         return it.get_tensor(out)
+
     return run
 
 
 def litert_runner(path, batch, feed_shape, threads):
     from ai_edge_litert.interpreter import Interpreter
+
     return tflite_like_runner(Interpreter, path, batch, feed_shape, threads)
 
 
 def twl_runner(path, batch, feed_shape, threads):
     import tensorweave_lite
+
     return tflite_like_runner(tensorweave_lite.Interpreter, path, batch, feed_shape, threads)
 
 
 def ort_runner(path, batch, feed_shape, threads):
     import onnxruntime as ort
+
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
@@ -197,8 +213,14 @@ def ort_runner(path, batch, feed_shape, threads):
 
 def benchmark_model(path, batch, threads, runs, profile=False):
     """(median µs, stdout) of the C++ benchmark_model."""
-    cmd = [BENCHMARK_MODEL, f"--graph={path}", f"--num_threads={threads}", f"--batch={batch}",
-           f"--runs={runs}", f"--warmup={max(50, runs // 10)}"] + (["--profile"] if profile else [])
+    cmd = [
+        BENCHMARK_MODEL,
+        f"--graph={path}",
+        f"--num_threads={threads}",
+        f"--batch={batch}",
+        f"--runs={runs}",
+        f"--warmup={max(50, runs // 10)}",
+    ] + (["--profile"] if profile else [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return float(re.search(r"median ([\d.]+) us", out).group(1)), out
 
@@ -234,8 +256,12 @@ print(json.dumps(result))
 
 def time_binding_in(dir_, cases, threads):
     here = os.path.dirname(os.path.abspath(__file__))
-    out = subprocess.run([sys.executable, "-c", _CHILD, dir_, here, json.dumps(cases), str(threads)],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, dir_, here, json.dumps(cases), str(threads)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -252,23 +278,40 @@ def footprint(mlp_twl):
     import ai_edge_litert
     import onnxruntime
 
-    print("\nFootprint: shared libraries (C library = the C/C++ API library, as deployed without Python;"
-          " Python = what the package maps to run a model, read from /proc/self/maps)")
+    print(
+        "\nFootprint: shared libraries (C library = the C/C++ API library, as deployed without Python;"
+        " Python = what the package maps to run a model, read from /proc/self/maps)"
+    )
     print(f"{'library':62s}{'role':>12s}{'file':>11s}{'stripped':>11s}")
     rows = [("tensorweave-lite  " + os.path.relpath(LITE_SO, ROOT), "C library", LITE_SO)]
     import tensorweave_lite
-    rows += [("tensorweave-lite  " + os.path.basename(so), "Python", so)
-             for so in glob.glob(os.path.join(os.path.dirname(tensorweave_lite.__file__), "*.so"))]
+
+    rows += [
+        ("tensorweave-lite  " + os.path.basename(so), "Python", so)
+        for so in glob.glob(os.path.join(os.path.dirname(tensorweave_lite.__file__), "*.so"))
+    ]
     lrt = os.path.dirname(ai_edge_litert.__file__)
     ortd = os.path.join(os.path.dirname(onnxruntime.__file__), "capi")
     rows.append(("LiteRT  libLiteRt.so", "C library", os.path.join(lrt, "libLiteRt.so")))
-    rows.append(("onnxruntime  " + os.path.basename(glob.glob(os.path.join(ortd, "libonnxruntime.so*"))[0]),
-                 "C library", glob.glob(os.path.join(ortd, "libonnxruntime.so*"))[0]))
-    probe = (f"from ai_edge_litert.interpreter import Interpreter as I; i = I(model_path={mlp_twl[:-4] + '.tflite'!r});"
-             f"i.allocate_tensors(); i.invoke(); import onnxruntime as o; o.InferenceSession({mlp_twl[:-4] + '.onnx'!r});"
-             "print('\\n'.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if '.so' in l})))")
-    mapped = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True,
-                            env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")).stdout.split()
+    rows.append(
+        (
+            "onnxruntime  " + os.path.basename(glob.glob(os.path.join(ortd, "libonnxruntime.so*"))[0]),
+            "C library",
+            glob.glob(os.path.join(ortd, "libonnxruntime.so*"))[0],
+        )
+    )
+    probe = (
+        f"from ai_edge_litert.interpreter import Interpreter as I; i = I(model_path={mlp_twl[:-4] + '.tflite'!r});"
+        f"i.allocate_tensors(); i.invoke(); import onnxruntime as o; o.InferenceSession({mlp_twl[:-4] + '.onnx'!r});"
+        "print('\\n'.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if '.so' in l})))"
+    )
+    mapped = subprocess.run(
+        [sys.executable, "-c", probe],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
+    ).stdout.split()
     for so in mapped:
         for label, d in (("LiteRT  ", lrt), ("onnxruntime  ", ortd)):
             if os.path.dirname(so) == d:
@@ -279,25 +322,29 @@ def footprint(mlp_twl):
     tests = os.path.join(ROOT, "lite", "python", "tests")
     sys.path.insert(0, tests)
     import twl_writer
+
     small = os.path.join(os.path.dirname(mlp_twl), "mlp_64_32_10.twl")
     with open(small, "wb") as f:
         f.write(twl_writer.mlp((64, 32, 10))[0])
-    print("\nPeak RSS of import tensorweave_lite + load + allocate + one invoke, minus a bare `import numpy`"
-          " (lite/python/tests/footprint.py, min of 3 fresh processes each; goal < 5 MiB)")
-    print(f"{'model':36s}{'model file':>12s}{'arena':>10s}{'peak RSS delta':>16s}{'end RSS delta':>15s}"
-          f"{'import':>9s}")
-    for label, path in (("MLP 784-512-512-10 (this benchmark)", mlp_twl),
-                        ("MLP 64-32-10 (test_footprint.py)", small)):
+    print(
+        "\nPeak RSS of import tensorweave_lite + load + allocate + one invoke, minus a bare `import numpy`"
+        " (lite/python/tests/footprint.py, min of 3 fresh processes each; goal < 5 MiB)"
+    )
+    print(f"{'model':36s}{'model file':>12s}{'arena':>10s}{'peak RSS delta':>16s}{'end RSS delta':>15s}{'import':>9s}")
+    for label, path in (("MLP 784-512-512-10 (this benchmark)", mlp_twl), ("MLP 64-32-10 (test_footprint.py)", small)):
         # footprint.py runs as its own small process: a child's ru_maxrss
         # starts at its parent's RSS (Linux keeps the pre-exec peak), so
         # measuring from this process (TensorFlow loaded) would read ~0.
-        out = subprocess.run([sys.executable, os.path.join(tests, "footprint.py"), path],
-                             check=True, capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [sys.executable, os.path.join(tests, "footprint.py"), path], check=True, capture_output=True, text=True
+        ).stdout
         r = json.loads(out)
         verdict = "ok" if r["rss_delta_kib"] < 5 * 1024 else "OVER"
-        print(f"{label:36s}{r['model_bytes'] / 2**20:10.2f}Mi{r['arena_bytes'] / 1024:8.1f}Ki"
-              f"{r['rss_delta_kib'] / 1024:12.2f}MiB {verdict:4s}{r['current_rss_delta_kib'] / 1024:10.2f}MiB"
-              f"{r['import_ms']:7.1f}ms")
+        print(
+            f"{label:36s}{r['model_bytes'] / 2**20:10.2f}Mi{r['arena_bytes'] / 1024:8.1f}Ki"
+            f"{r['rss_delta_kib'] / 1024:12.2f}MiB {verdict:4s}{r['current_rss_delta_kib'] / 1024:10.2f}MiB"
+            f"{r['import_ms']:7.1f}ms"
+        )
 
     # The same for every system, from /proc/self/status VmHWM (the peak of
     # the process's own address space, which a child does not inherit).
@@ -305,28 +352,43 @@ def footprint(mlp_twl):
     programs = {
         "import numpy only": "import numpy",
         "tensorweave-lite (.twl)": (
-            "import numpy, tensorweave_lite as m\n"
-            f"i = m.Interpreter(model_path={base + '.twl'!r}, num_threads=2)"),
+            f"import numpy, tensorweave_lite as m\ni = m.Interpreter(model_path={base + '.twl'!r}, num_threads=2)"
+        ),
         "LiteRT (.tflite)": (
             "import numpy\nfrom ai_edge_litert.interpreter import Interpreter\n"
-            f"i = Interpreter(model_path={base + '.tflite'!r}, num_threads=2)"),
+            f"i = Interpreter(model_path={base + '.tflite'!r}, num_threads=2)"
+        ),
         "onnxruntime (.onnx)": (
             "import numpy, onnxruntime as o\n"
             f"s = o.InferenceSession({base + '.onnx'!r}, providers=['CPUExecutionProvider'])\n"
-            "s.run(None, {s.get_inputs()[0].name: numpy.zeros([1, 784], numpy.float32)})"),
+            "s.run(None, {s.get_inputs()[0].name: numpy.zeros([1, 784], numpy.float32)})"
+        ),
     }
-    run_twl = ("\ni.allocate_tensors(); d = i.get_input_details()[0]\n"
-               "i.set_tensor(d['index'], numpy.zeros(d['shape'], numpy.float32)); i.invoke()"
-               "\ni.get_tensor(i.get_output_details()[0]['index'])")
-    hwm = ("\nprint([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])")
+    run_twl = (
+        "\ni.allocate_tensors(); d = i.get_input_details()[0]\n"
+        "i.set_tensor(d['index'], numpy.zeros(d['shape'], numpy.float32)); i.invoke()"
+        "\ni.get_tensor(i.get_output_details()[0]['index'])"
+    )
+    hwm = "\nprint([l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0])"
     peaks = {}
     for label, code in programs.items():
         code += (run_twl if "Interpreter(" in code else "") + hwm
-        peaks[label] = min(int(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                                              text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
-                               .stdout.split()[-1]) for _ in range(3))
-    print("\nPeak RSS (VmHWM) of load + one inference of the MLP 784-512-512-10, batch 1, minus `import numpy`"
-          " (min of 3 processes)")
+        peaks[label] = min(
+            int(
+                subprocess.run(
+                    [sys.executable, "-c", code],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                    env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
+                ).stdout.split()[-1]
+            )
+            for _ in range(3)
+        )
+    print(
+        "\nPeak RSS (VmHWM) of load + one inference of the MLP 784-512-512-10, batch 1, minus `import numpy`"
+        " (min of 3 processes)"
+    )
     for label, kib in peaks.items():
         if label != "import numpy only":
             print(f"  {label:28s}{(kib - peaks['import numpy only']) / 1024:8.2f} MiB")
@@ -347,11 +409,14 @@ def main():
             sys.exit(f"{path} missing: bazel build //lite/tools:benchmark_model //lite/c:libtensorweave_lite.so")
 
     import tensorweave_lite
+
     flavor = binding_flavor(tensorweave_lite.__file__)
     out_dir = args.keep or tempfile.mkdtemp(prefix="lite_inference_")
     os.makedirs(out_dir, exist_ok=True)
-    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}, "
-          f"{os.cpu_count()} cpus, {args.threads} threads; models in {out_dir}")
+    print(
+        f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}, "
+        f"{os.cpu_count()} cpus, {args.threads} threads; models in {out_dir}"
+    )
     print(f"tensorweave_lite binding: {tensorweave_lite.__file__} -- {flavor}")
 
     rng = np.random.default_rng(0)
@@ -360,8 +425,9 @@ def main():
         layers = weights(rng, cnn)
         twl_path, onnx_path, tw_run = export_tensorweave(name, layers, cnn, out_dir)
         tflite_path = export_tflite(name, layers, cnn, out_dir)
-        models[name] = dict(cnn=cnn, twl=twl_path, onnx=onnx_path, tflite=tflite_path, tw=tw_run,
-                            shape=[28, 28, 1] if cnn else [784])
+        models[name] = dict(
+            cnn=cnn, twl=twl_path, onnx=onnx_path, tflite=tflite_path, tw=tw_run, shape=[28, 28, 1] if cnn else [784]
+        )
     titles = {"mlp": "MLP 784-512-512-10", "lenet": "LeNet-5 CNN"}
 
     rows, bm_out, child_cases = {}, {}, []
@@ -404,10 +470,14 @@ def main():
             rows[case]["twl Py portable"] = t
 
     systems = ["LiteRT", "onnxruntime", "twl Python", "twl C++"] + (["twl Py portable"] if args.portable else [])
-    print(f"\nInference, median µs per invoke (set_tensor + invoke + get_tensor for the Python APIs), "
-          f"{args.threads} threads")
-    print(f"  twl Python = the binding above ({flavor}); twl C++ = benchmark_model median"
-          + (f"; twl Py portable = {args.portable} ({portable_flavor})" if args.portable else ""))
+    print(
+        f"\nInference, median µs per invoke (set_tensor + invoke + get_tensor for the Python APIs), "
+        f"{args.threads} threads"
+    )
+    print(
+        f"  twl Python = the binding above ({flavor}); twl C++ = benchmark_model median"
+        + (f"; twl Py portable = {args.portable} ({portable_flavor})" if args.portable else "")
+    )
     ratio_cols = [s for s in systems if s.startswith("twl")]
     header = f"{'case':28s}" + "".join(f"{s:>16s}" for s in systems)
     header += "".join(f"{s + '/best':>{max(14, len(s) + 7)}s}" for s in ratio_cols) + f"{'goal':>7s}"
@@ -421,8 +491,9 @@ def main():
             r = t[s] / best
             line += f"{r:{max(14, len(s) + 7)}.3f}"
             if s in ("twl Python", "twl C++") and r > goal:
-                failures.append(f"{case}: {s} {r:.3f}x the faster peer "
-                                f"({min(PEERS, key=lambda p: t[p])}), goal <= {goal}")
+                failures.append(
+                    f"{case}: {s} {r:.3f}x the faster peer ({min(PEERS, key=lambda p: t[p])}), goal <= {goal}"
+                )
         print(line + f"{'<=' + str(goal):>7s}")
     print("(best = the faster of LiteRT and onnxruntime for that case)")
     print("\nGoals: " + ("all met" if not failures else "NOT met:\n  " + "\n  ".join(failures)))

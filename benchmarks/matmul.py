@@ -33,9 +33,7 @@ def _numpy_blas(threadpoolctl):
     controller = threadpoolctl.ThreadpoolController()
     numpy_dir = os.path.dirname(np.__file__)
     for lib in controller.lib_controllers:
-        if lib.user_api == "blas" and (
-            "numpy" in lib.filepath or lib.filepath.startswith(numpy_dir)
-        ):
+        if lib.user_api == "blas" and ("numpy" in lib.filepath or lib.filepath.startswith(numpy_dir)):
             return lib, f"{lib.internal_api} {lib.version} {getattr(lib, 'architecture', '')}"
     return None, "unknown"
 
@@ -70,9 +68,11 @@ def main():
     except ImportError:
         torch = None
     numpy_blas, numpy_blas_name = _numpy_blas(threadpoolctl)
-    print(f"numpy {np.__version__} BLAS: {numpy_blas_name}; "
-          f"torch: {torch.__version__ if torch else 'not installed'}; "
-          f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}")
+    print(
+        f"numpy {np.__version__} BLAS: {numpy_blas_name}; "
+        f"torch: {torch.__version__ if torch else 'not installed'}; "
+        f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}"
+    )
 
     rng = np.random.default_rng(0)
     rows = []
@@ -87,13 +87,11 @@ def main():
             graph = tw.Graph()
             with graph.as_default():
                 product = tw.matmul(tw.constant(a), tw.constant(b))
-            config = tw.ConfigProto(intra_op_parallelism_threads=threads,
-                                    inter_op_parallelism_threads=1)
+            config = tw.ConfigProto(intra_op_parallelism_threads=threads, inter_op_parallelism_threads=1)
             with tw.Session(graph=graph, config=config) as sess:
                 got = sess.run(product)
                 np.testing.assert_allclose(got, a @ b, rtol=1e-3, atol=1e-2 * np.sqrt(n))
-                systems = {"tensorweave": lambda: sess.run(product.op),
-                           "numpy": lambda: np.matmul(a, b)}
+                systems = {"tensorweave": lambda: sess.run(product.op), "numpy": lambda: np.matmul(a, b)}
                 if torch is not None:
                     ta, tb = torch.from_numpy(a), torch.from_numpy(b)
                     systems["torch"] = lambda: torch.matmul(ta, tb)
@@ -110,9 +108,7 @@ def main():
     print(header)
     for n, threads, gflops in rows:
         line = f"{n:>6} {threads:>7}" + "".join(f"{gflops[s]:>18.1f}" for s in names)
-        line += "".join(
-            f"{gflops['tensorweave'] / gflops[s]:>12.2f}" for s in names if s != "tensorweave"
-        )
+        line += "".join(f"{gflops['tensorweave'] / gflops[s]:>12.2f}" for s in names if s != "tensorweave")
         print(line)
 
 

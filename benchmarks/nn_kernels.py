@@ -84,12 +84,14 @@ def tensorweave_cases():
         flat = tw.reshape(p2, [BATCH, 400])
         cases["fc1-3 fwd"] = [tw.matmul(tw.matmul(tw.matmul(flat, c(F1)), c(F2)), c(F3))]
         cases["fc1-3 bwd"] = [
-            tw.matmul(c(LOGITS), c(F3), transpose_b=True), tw.matmul(c(H2), c(LOGITS), transpose_a=True),
-            tw.matmul(c(H2), c(F2), transpose_b=True), tw.matmul(c(H1), c(H2), transpose_a=True),
-            tw.matmul(c(H1), c(F1), transpose_b=True), tw.matmul(flat, c(H1), transpose_a=True),
+            tw.matmul(c(LOGITS), c(F3), transpose_b=True),
+            tw.matmul(c(H2), c(LOGITS), transpose_a=True),
+            tw.matmul(c(H2), c(F2), transpose_b=True),
+            tw.matmul(c(H1), c(H2), transpose_a=True),
+            tw.matmul(c(H1), c(F1), transpose_b=True),
+            tw.matmul(flat, c(H1), transpose_a=True),
         ]
-        cases["xent fwd+bwd"] = [tw.nn.sparse_softmax_cross_entropy_with_logits(
-            labels=c(LABELS), logits=c(LOGITS))]
+        cases["xent fwd+bwd"] = [tw.nn.sparse_softmax_cross_entropy_with_logits(labels=c(LABELS), logits=c(LOGITS))]
         cases["session overhead"] = [tw.no_op()]
     config = tw.ConfigProto(intra_op_parallelism_threads=THREADS, inter_op_parallelism_threads=1)
     sess = tw.Session(graph=g, config=config)
@@ -122,15 +124,17 @@ def torch_cases():
     mpb = torch.ops.aten.max_pool2d_with_indices_backward
     cases = {
         "conv1 fwd": lambda: F.conv2d(x, w1, padding=2),
-        "conv1 bwd (filter)": lambda: cb(a1, x, w1, None, [1, 1], [2, 2], [1, 1], False, [0, 0], 1,
-                                         [False, True, False]),
+        "conv1 bwd (filter)": lambda: cb(
+            a1, x, w1, None, [1, 1], [2, 2], [1, 1], False, [0, 0], 1, [False, True, False]
+        ),
         "bias1+relu1 fwd": lambda: torch.relu(a1 + b1.view(1, 6, 1, 1)),
         "bias1+relu1 bwd": lambda: torch.ops.aten.threshold_backward(a1, a1, 0).sum((0, 2, 3)),
         "pool1 fwd": lambda: F.max_pool2d(a1, 2, 2),
         "pool1 bwd": lambda: mpb(p1, a1, [2, 2], [2, 2], [0, 0], [1, 1], False, idx1),
         "conv2 fwd": lambda: F.conv2d(p1, w2),
-        "conv2 bwd (input+filter)": lambda: cb(a2, p1, w2, None, [1, 1], [0, 0], [1, 1], False, [0, 0],
-                                               1, [True, True, False]),
+        "conv2 bwd (input+filter)": lambda: cb(
+            a2, p1, w2, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, False]
+        ),
         "bias2+relu2 fwd": lambda: torch.relu(a2 + b2.view(1, 16, 1, 1)),
         "bias2+relu2 bwd": lambda: torch.ops.aten.threshold_backward(a2, a2, 0).sum((0, 2, 3)),
         "pool2 fwd": lambda: F.max_pool2d(a2, 2, 2),
@@ -138,7 +142,8 @@ def torch_cases():
         "fc1-3 fwd": lambda: F.linear(F.linear(F.linear(flat, f1), f2), f3),
         "fc1-3 bwd": lambda: (logits @ f3, logits.T @ h2, h2 @ f2, h2.T @ h1, h1 @ f1, h1.T @ flat),
         "xent fwd+bwd": lambda: torch.ops.aten._log_softmax_backward_data(
-            torch.log_softmax(logits, 1), torch.log_softmax(logits, 1), 1, torch.float32),
+            torch.log_softmax(logits, 1), torch.log_softmax(logits, 1), 1, torch.float32
+        ),
     }
     return {k: (lambda f: lambda: torch.no_grad()(f)())(f) for k, f in cases.items()}
 
@@ -148,11 +153,11 @@ def main():
     for system, cases in (("tensorweave", tensorweave_cases()), ("torch", torch_cases())):
         for name, fn in cases.items():
             rows.setdefault(name, {})[system] = time_call(fn)
-    total = {s: sum(r[s] for n, r in rows.items() if s in r and n != "session overhead")
-             for s in ("tensorweave", "torch")}
+    total = {
+        s: sum(r[s] for n, r in rows.items() if s in r and n != "session overhead") for s in ("tensorweave", "torch")
+    }
     rows["sum of layers"] = total
-    report(f"LeNet-5 layers, batch {BATCH}, {THREADS} threads (microseconds per call)", rows,
-           ["torch"])
+    report(f"LeNet-5 layers, batch {BATCH}, {THREADS} threads (microseconds per call)", rows, ["torch"])
 
 
 if __name__ == "__main__":

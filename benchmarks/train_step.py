@@ -56,7 +56,7 @@ def tensorweave_steps(threads, rng):
         sess.run(init)
         xv, yv = data(rng, batch, cnn)
         step = sess.make_callable(train, [x, labels])
-        steps[name] = (lambda step=step, xv=xv, yv=yv: step(xv, yv))
+        steps[name] = lambda step=step, xv=xv, yv=yv: step(xv, yv)
     return steps
 
 
@@ -71,8 +71,18 @@ def torch_steps(threads, rng):
     steps = {}
     mlp = nn.Sequential(nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10))
     cnn = nn.Sequential(
-        nn.Conv2d(1, 6, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear(256, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10),
+        nn.Conv2d(1, 6, 5),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(6, 16, 5),
+        nn.ReLU(),
+        nn.MaxPool2d(2),
+        nn.Flatten(),
+        nn.Linear(256, 120),
+        nn.ReLU(),
+        nn.Linear(120, 84),
+        nn.ReLU(),
+        nn.Linear(84, 10),
     )
     for name, model, cnn_input, batch in (
         ("MLP 784-512-512-10", mlp, False, MLP_BATCH),
@@ -120,8 +130,9 @@ def tensorflow_steps(threads, rng):
 
             def conv(h, filters, size, activation):
                 k = next(counter)
-                w = tf1.get_variable(f"w{k}", [size, size, h.shape[-1], filters],
-                                     initializer=tf1.glorot_uniform_initializer())
+                w = tf1.get_variable(
+                    f"w{k}", [size, size, h.shape[-1], filters], initializer=tf1.glorot_uniform_initializer()
+                )
                 b = tf1.get_variable(f"b{k}", [filters], initializer=tf1.zeros_initializer())
                 return activation(tf.nn.bias_add(tf.nn.conv2d(h, w, [1, 1, 1, 1], "VALID"), b))
 
@@ -146,7 +157,7 @@ def tensorflow_steps(threads, rng):
         sess.run(init)
         xv, yv = data(rng, batch, cnn)
         step = sess.make_callable(train, [x, labels])
-        steps[name] = (lambda step=step, xv=xv, yv=yv: step(xv, yv))
+        steps[name] = lambda step=step, xv=xv, yv=yv: step(xv, yv)
     return steps
 
 
@@ -165,8 +176,9 @@ def main():
     for case in systems["tensorweave"]:
         fns = {system: steps[case] for system, steps in systems.items() if case in steps}
         rows[case] = time_interleaved(fns, rounds=args.rounds)
-    report(f"Training step, {args.threads} threads (median of interleaved rounds)", rows,
-           ["torch eager", "tf.compat.v1"])
+    report(
+        f"Training step, {args.threads} threads (median of interleaved rounds)", rows, ["torch eager", "tf.compat.v1"]
+    )
     for case, timings in rows.items():
         peers = [timings[s] for s in ("torch eager", "tf.compat.v1") if s in timings]
         if peers and "tensorweave" in timings:

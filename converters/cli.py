@@ -83,8 +83,10 @@ def convert(args):
     if out_ext == ".twl":
         from converters import tf_to_twl
 
-        options = {"source": os.path.basename(os.path.normpath(source)),
-                   "fold_batch_norms": not args.no_fold_batch_norms}
+        options = {
+            "source": os.path.basename(os.path.normpath(source)),
+            "fold_batch_norms": not args.no_fold_batch_norms,
+        }
         data = tf_to_twl.convert(frozen, inputs, outputs, input_keys, output_keys, options)
     else:
         from converters import onnx_export
@@ -103,8 +105,9 @@ def main(argv=None):
     parser.add_argument("--output", required=True, help="model.twl or model.onnx")
     parser.add_argument("--inputs", help="comma-separated input tensor names (default: the signature)")
     parser.add_argument("--outputs", help="comma-separated output tensor names (default: the signature)")
-    parser.add_argument("--no-fold-batch-norms", action="store_true",
-                        help="keep batch norms instead of folding them into weights")
+    parser.add_argument(
+        "--no-fold-batch-norms", action="store_true", help="keep batch norms instead of folding them into weights"
+    )
     parser.add_argument("--version", action="version", version=f"tensorweave-convert {VERSION}")
     args = parser.parse_args(argv)
     try:

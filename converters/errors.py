@@ -11,9 +11,7 @@ def unsupported_ops_error(nodes, target):
     """One error naming every (node name, op type) in `nodes`."""
     listed = ", ".join(f"'{name}' ({op})" for name, op in nodes)
     count = len(nodes)
-    return ConversionError(
-        f"{count} op{'s' if count != 1 else ''} cannot be converted to {target}: {listed}"
-    )
+    return ConversionError(f"{count} op{'s' if count != 1 else ''} cannot be converted to {target}: {listed}")
 
 
 class NodeError(Exception):
@@ -32,6 +30,4 @@ def convert_nodes(items, convert, describe, target):
         except (NodeError, ConversionError) as e:
             problems.append(f"{describe(item)}: {e}")
     if problems:
-        raise ConversionError(
-            f"{len(problems)} ops cannot be converted to {target}: " + "; ".join(problems)
-        )
+        raise ConversionError(f"{len(problems)} ops cannot be converted to {target}: " + "; ".join(problems))

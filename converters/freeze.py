@@ -214,10 +214,7 @@ def fold_constants(view, outputs):
         node = view.nodes[name]
         if node.op in ("Const",) + PLACEHOLDER_OPS or _is_stateful(node.op) or not node.input:
             continue
-        if all(
-            parse_input(i)[0] in foldable or view.nodes[parse_input(i)[0]].op == "Const"
-            for i in node.input
-        ):
+        if all(parse_input(i)[0] in foldable or view.nodes[parse_input(i)[0]].op == "Const" for i in node.input):
             foldable.add(name)
     if not foldable:
         return

@@ -25,9 +25,7 @@ class LiteError(RuntimeError):
 
 
 def library_path():
-    return os.environ.get("TWL_LITE_LIBRARY") or os.path.join(
-        _ROOT, "bazel-bin", "lite", "c", "libtensorweave_lite.so"
-    )
+    return os.environ.get("TWL_LITE_LIBRARY") or os.path.join(_ROOT, "bazel-bin", "lite", "c", "libtensorweave_lite.so")
 
 
 def available():
@@ -85,9 +83,7 @@ class LiteRunner:
         offset = (-self._storage.ctypes.data) % 64
         self._storage[offset : offset + len(model)] = np.frombuffer(model, np.uint8)
         self._lib = lib
-        self._model = lib.twl_model_create_from_buffer(
-            self._storage.ctypes.data + offset, len(model)
-        )
+        self._model = lib.twl_model_create_from_buffer(self._storage.ctypes.data + offset, len(model))
         if not self._model:
             raise LiteError(lib.twl_last_error_message().decode())
         options = lib.twl_interpreter_options_create()

@@ -22,13 +22,43 @@ from onnx import numpy_helper
 # Test-name prefixes of the ops the importer supports ("test_relu" also
 # selects "test_relu_*").
 INCLUDE = [
-    "test_abs", "test_add", "test_averagepool_2d", "test_batchnorm", "test_cast_FLOAT_to",
-    "test_cast_INT", "test_clip", "test_concat", "test_constant", "test_conv_with",
-    "test_div", "test_exp", "test_flatten", "test_gather_", "test_gemm",
-    "test_globalaveragepool", "test_identity", "test_log", "test_logsoftmax", "test_matmul",
-    "test_max", "test_maxpool_2d", "test_min", "test_mul", "test_neg", "test_reciprocal",
-    "test_reduce_mean", "test_relu", "test_reshape", "test_sigmoid", "test_slice",
-    "test_softmax", "test_sqrt", "test_squeeze", "test_sub", "test_tanh", "test_transpose",
+    "test_abs",
+    "test_add",
+    "test_averagepool_2d",
+    "test_batchnorm",
+    "test_cast_FLOAT_to",
+    "test_cast_INT",
+    "test_clip",
+    "test_concat",
+    "test_constant",
+    "test_conv_with",
+    "test_div",
+    "test_exp",
+    "test_flatten",
+    "test_gather_",
+    "test_gemm",
+    "test_globalaveragepool",
+    "test_identity",
+    "test_log",
+    "test_logsoftmax",
+    "test_matmul",
+    "test_max",
+    "test_maxpool_2d",
+    "test_min",
+    "test_mul",
+    "test_neg",
+    "test_reciprocal",
+    "test_reduce_mean",
+    "test_relu",
+    "test_reshape",
+    "test_sigmoid",
+    "test_slice",
+    "test_softmax",
+    "test_sqrt",
+    "test_squeeze",
+    "test_sub",
+    "test_tanh",
+    "test_transpose",
     "test_unsqueeze",
 ]
 
@@ -38,17 +68,41 @@ _PARTIAL_WINDOW = "ceil_mode with a partial last window: the lite pools have non
 EXCLUDE = {
     # Element types: no float16/float64/int16/uint16/uint32/uint64/int2/int4
     # or float8 tensors in the lite runtime; no int8/uint8 arithmetic.
-    **{f"test_{op}_{t}": _NO_TYPE for op in ("add", "sub", "mul", "div", "max", "min")
-       for t in ("int16", "uint16", "uint32", "uint64")},
+    **{
+        f"test_{op}_{t}": _NO_TYPE
+        for op in ("add", "sub", "mul", "div", "max", "min")
+        for t in ("int16", "uint16", "uint32", "uint64")
+    },
     **{f"test_{op}_{t}": _NO_TYPE for op in ("max", "min") for t in ("float16", "float64")},
-    **{f"test_{op}_{t}": _NO_INT8_MATH for op in ("add", "sub", "mul", "div", "max", "min")
-       for t in ("int8", "uint8")},
-    **{f"test_cast_FLOAT_to_{t}": _NO_TYPE for t in (
-        "BFLOAT16", "DOUBLE", "FLOAT16", "FLOAT4E2M1", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ",
-        "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "INT2", "INT4", "UINT2", "UINT4")},
-    **{f"test_cast_{t}": _NO_TYPE for t in (
-        "INT2_to_FLOAT", "INT2_to_FLOAT16", "INT2_to_INT8", "INT4_to_FLOAT", "INT4_to_FLOAT16",
-        "INT4_to_INT8")},
+    **{f"test_{op}_{t}": _NO_INT8_MATH for op in ("add", "sub", "mul", "div", "max", "min") for t in ("int8", "uint8")},
+    **{
+        f"test_cast_FLOAT_to_{t}": _NO_TYPE
+        for t in (
+            "BFLOAT16",
+            "DOUBLE",
+            "FLOAT16",
+            "FLOAT4E2M1",
+            "FLOAT8E4M3FN",
+            "FLOAT8E4M3FNUZ",
+            "FLOAT8E5M2",
+            "FLOAT8E5M2FNUZ",
+            "INT2",
+            "INT4",
+            "UINT2",
+            "UINT4",
+        )
+    },
+    **{
+        f"test_cast_{t}": _NO_TYPE
+        for t in (
+            "INT2_to_FLOAT",
+            "INT2_to_FLOAT16",
+            "INT2_to_INT8",
+            "INT4_to_FLOAT",
+            "INT4_to_FLOAT16",
+            "INT4_to_INT8",
+        )
+    },
     "test_clip_default_int8_max": _NO_INT8_MATH,
     "test_clip_default_int8_min": _NO_INT8_MATH,
     "test_maxpool_2d_uint8": "MAX_POOL_2D is float32 only",
@@ -72,8 +126,7 @@ EXCLUDE = {
     "test_averagepool_2d_dilations": "dilated pooling: AVERAGE_POOL_2D has no dilation",
     "test_averagepool_2d_pads": "explicit non-SAME pads left out of the average "
     "(count_include_pad=0): AVERAGE_POOL_2D only leaves out SAME padding",
-    "test_averagepool_2d_same_lower": "SAME_LOWER pads left out of the average: "
-    "AVERAGE_POOL_2D's SAME is SAME_UPPER",
+    "test_averagepool_2d_same_lower": "SAME_LOWER pads left out of the average: AVERAGE_POOL_2D's SAME is SAME_UPPER",
     "test_batchnorm_epsilon_training_mode": "training-mode batch norm is not an inference op",
     "test_batchnorm_example_training_mode": "training-mode batch norm is not an inference op",
     "test_reshape_allowzero_reordered": "the shape is a runtime input (RESHAPE needs a "
@@ -85,8 +138,14 @@ EXCLUDE = {
 # baked into the model as an initializer, as in a model converted for
 # deployment.
 CONSTANT_PARAMETERS = [
-    "test_batchnorm", "test_clip", "test_constant_pad", "test_conv_with", "test_gather_",
-    "test_gemm", "test_reduce_mean", "test_slice",
+    "test_batchnorm",
+    "test_clip",
+    "test_constant_pad",
+    "test_conv_with",
+    "test_gather_",
+    "test_gemm",
+    "test_reduce_mean",
+    "test_slice",
 ]
 
 RTOL, ATOL = 1e-4, 1e-5  # the lite runtime's float32 kernels vs onnx's float32/64 references
@@ -110,8 +169,11 @@ def _generate(out_dir):
             os.makedirs(set_dir, exist_ok=True)
             for kind, values, infos in (("input", inputs, graph.input), ("output", outputs, graph.output)):
                 for j, (value, info) in enumerate(zip(values, infos)):
-                    proto = value if isinstance(value, onnx.TensorProto) else numpy_helper.from_array(
-                        np.asarray(value), info.name)
+                    proto = (
+                        value
+                        if isinstance(value, onnx.TensorProto)
+                        else numpy_helper.from_array(np.asarray(value), info.name)
+                    )
                     with open(os.path.join(set_dir, f"{kind}_{j}.pb"), "wb") as f:
                         f.write(proto.SerializeToString())
 
@@ -159,8 +221,9 @@ def load_case(directory, name):
 
     def tensors(prefix):
         out = []
-        for path in sorted(glob.glob(os.path.join(data, f"{prefix}_*.pb")),
-                           key=lambda p: int(p.rsplit("_", 1)[1][:-3])):
+        for path in sorted(
+            glob.glob(os.path.join(data, f"{prefix}_*.pb")), key=lambda p: int(p.rsplit("_", 1)[1][:-3])
+        ):
             t = onnx.TensorProto()
             with open(path, "rb") as f:
                 t.ParseFromString(f.read())
@@ -191,5 +254,10 @@ def run_case(directory, name, runner_factory):
     out_names = [o.name for o in model.graph.output]
     for out_name, want in zip(out_names, expected):
         have = got[out_name]
-        np.testing.assert_allclose(have, want.astype(have.dtype) if want.dtype != have.dtype else want,
-                                   rtol=RTOL, atol=ATOL, err_msg=f"{name}: output {out_name}")
+        np.testing.assert_allclose(
+            have,
+            want.astype(have.dtype) if want.dtype != have.dtype else want,
+            rtol=RTOL,
+            atol=ATOL,
+            err_msg=f"{name}: output {out_name}",
+        )

@@ -249,8 +249,14 @@ def _conv(ctx, node):
     if bias is not None:
         inputs.append(ctx.initializer(f"{node.name}/bias", bias))
     ctx.add(
-        "Conv", inputs, [ctx.output(last, nchw=True)], kernel_shape=[h, w], strides=strides,
-        dilations=dilations, pads=pads, group=group,
+        "Conv",
+        inputs,
+        [ctx.output(last, nchw=True)],
+        kernel_shape=[h, w],
+        strides=strides,
+        dilations=dilations,
+        pads=pads,
+        group=group,
     )
 
 
@@ -260,13 +266,28 @@ def _pool(ctx, node):
     pads = _pads(ctx, node, kernel, strides, [1, 1])
     op = "MaxPool" if node.op == "MaxPool" else "AveragePool"
     extra = {} if op == "MaxPool" else {"count_include_pad": 0}
-    ctx.add(op, [ctx.nchw(node.input[0])], [ctx.output(f"{node.name}:0", nchw=True)],
-            kernel_shape=kernel, strides=strides, pads=pads, **extra)
+    ctx.add(
+        op,
+        [ctx.nchw(node.input[0])],
+        [ctx.output(f"{node.name}:0", nchw=True)],
+        kernel_shape=kernel,
+        strides=strides,
+        pads=pads,
+        **extra,
+    )
 
 
 _BINARY = {
-    "Pow": "Pow", "Add": "Add", "AddV2": "Add", "BiasAdd": "Add", "Sub": "Sub", "Mul": "Mul",
-    "Div": "Div", "RealDiv": "Div", "Maximum": "Max", "Minimum": "Min",
+    "Pow": "Pow",
+    "Add": "Add",
+    "AddV2": "Add",
+    "BiasAdd": "Add",
+    "Sub": "Sub",
+    "Mul": "Mul",
+    "Div": "Div",
+    "RealDiv": "Div",
+    "Maximum": "Max",
+    "Minimum": "Min",
 }
 
 
@@ -298,8 +319,15 @@ def _binary(ctx, node):
 
 
 _UNARY = {
-    "Neg": "Neg", "Exp": "Exp", "Log": "Log", "Sqrt": "Sqrt", "Abs": "Abs",
-    "Relu": "Relu", "Sigmoid": "Sigmoid", "Tanh": "Tanh", "Reciprocal": "Reciprocal",
+    "Neg": "Neg",
+    "Exp": "Exp",
+    "Log": "Log",
+    "Sqrt": "Sqrt",
+    "Abs": "Abs",
+    "Relu": "Relu",
+    "Sigmoid": "Sigmoid",
+    "Tanh": "Tanh",
+    "Reciprocal": "Reciprocal",
 }
 
 
@@ -455,8 +483,9 @@ def _slice(ctx, node):
 def _strided_slice(ctx, node):
     if attr(node, "ellipsis_mask", 0) or attr(node, "new_axis_mask", 0):
         raise _NodeError("ellipsis_mask / new_axis_mask are not supported in ONNX export")
-    begin, end, strides = (ctx.require_const(node, i, w).astype(np.int64) for i, w in
-                           ((1, "begin"), (2, "end"), (3, "strides")))
+    begin, end, strides = (
+        ctx.require_const(node, i, w).astype(np.int64) for i, w in ((1, "begin"), (2, "end"), (3, "strides"))
+    )
     begin_mask, end_mask = attr(node, "begin_mask", 0), attr(node, "end_mask", 0)
     shrink = attr(node, "shrink_axis_mask", 0)
     starts, ends = begin.copy(), end.copy()
@@ -501,10 +530,16 @@ def _arg_max(ctx, node):
 def _batch_norm(ctx, node):
     if attr(node, "is_training", True):
         raise _NodeError("is_training=True batch norm cannot be exported for inference")
-    params = [ctx.initializer(f"{node.name}/{w}", ctx.require_const(node, i, w))
-              for i, w in ((1, "scale"), (2, "offset"), (3, "mean"), (4, "variance"))]
-    ctx.add("BatchNormalization", [ctx.nchw(node.input[0])] + params,
-            [ctx.output(f"{node.name}:0", nchw=True)], epsilon=attr(node, "epsilon", 1e-4))
+    params = [
+        ctx.initializer(f"{node.name}/{w}", ctx.require_const(node, i, w))
+        for i, w in ((1, "scale"), (2, "offset"), (3, "mean"), (4, "variance"))
+    ]
+    ctx.add(
+        "BatchNormalization",
+        [ctx.nchw(node.input[0])] + params,
+        [ctx.output(f"{node.name}:0", nchw=True)],
+        epsilon=attr(node, "epsilon", 1e-4),
+    )
 
 
 # --- the driver ----------------------------------------------------------------------------------
@@ -533,8 +568,11 @@ def export(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None)
     outputs = [tensor_name(o) for o in outputs]
     view = GraphView(frozen_graph_def)
     order = view.topological_order()
-    unsupported = [(n, view.nodes[n].op) for n in order
-                   if view.nodes[n].op not in EXPORTERS and view.nodes[n].op not in ("Const", "Placeholder")]
+    unsupported = [
+        (n, view.nodes[n].op)
+        for n in order
+        if view.nodes[n].op not in EXPORTERS and view.nodes[n].op not in ("Const", "Placeholder")
+    ]
     if unsupported:
         raise unsupported_ops_error(unsupported, "ONNX")
     ctx = Context(frozen_graph_def, outputs)
@@ -571,8 +609,9 @@ def export(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None)
         dt, shape = ctx.specs[name]
         graph_outputs.append(_value_info(key, dt, shape))
     graph = helper.make_graph(ctx.nodes, "tensorweave", graph_inputs, graph_outputs, ctx.initializers)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
-                              producer_name=PRODUCER, producer_version="0.1.0")
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name=PRODUCER, producer_version="0.1.0"
+    )
     model.ir_version = 8  # what onnxruntime >= 1.14 reads; opset 18 needs >= 8
     onnx.checker.check_model(model, full_check=True)
     return model

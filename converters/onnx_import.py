@@ -149,8 +149,12 @@ class Context:
         index, _ = self.value(name)
         key = (index, perm)
         if key not in self._converted:
-            out = self.builder.add_tensor(f"{name}/{'nhwc' if perm == TO_NHWC else 'nchw'}", shape,
-                                          self.builder.tensor(index).dtype, _batch_sig(self, name, shape))
+            out = self.builder.add_tensor(
+                f"{name}/{'nhwc' if perm == TO_NHWC else 'nchw'}",
+                shape,
+                self.builder.tensor(index).dtype,
+                _batch_sig(self, name, shape),
+            )
             p = self.constant(f"{name}/perm", np.array(perm, np.int32))
             self.builder.add_op("TRANSPOSE", [index, p], [out])
             self._converted[key] = out
@@ -287,7 +291,9 @@ def _elementwise(ctx, node):
     activation, last = "NONE", out
     if opcode not in ("MAXIMUM", "MINIMUM") and ctx.dtype(out) == np.float32 and len(inputs) == 2:
         activation, last = ctx.fuse_activation(out)
-    options = None if opcode in ("MAXIMUM", "MINIMUM") else ("ArithmeticOptions", {"fused_activation_function": activation})
+    options = (
+        None if opcode in ("MAXIMUM", "MINIMUM") else ("ArithmeticOptions", {"fused_activation_function": activation})
+    )
     acc = operands[0]
     for k, operand in enumerate(operands[1:]):
         if k == len(operands) - 2:
@@ -300,8 +306,16 @@ def _elementwise(ctx, node):
         acc = target
 
 
-_UNARY = {"Relu": "RELU", "Sigmoid": "SIGMOID", "Tanh": "TANH", "Exp": "EXP", "Log": "LOG",
-          "Sqrt": "SQRT", "Neg": "NEG", "Abs": "ABS"}
+_UNARY = {
+    "Relu": "RELU",
+    "Sigmoid": "SIGMOID",
+    "Tanh": "TANH",
+    "Exp": "EXP",
+    "Log": "LOG",
+    "Sqrt": "SQRT",
+    "Neg": "NEG",
+    "Abs": "ABS",
+}
 
 
 @imports(*_UNARY)
@@ -358,8 +372,7 @@ def _softmax(ctx, node):
         b = ctx.intermediate(f"{out}/flat_softmax", flat, np.float32)
         ctx.builder.add_op("RESHAPE", [src, ctx.constant(f"{out}/flat_shape", np.array(flat, np.int32))], [a])
         ctx.builder.add_op(opcode, [a], [b], options)
-        ctx.builder.add_op("RESHAPE", [b, ctx.constant(f"{out}/shape", np.array(shape, np.int32))],
-                           [ctx.output(out)])
+        ctx.builder.add_op("RESHAPE", [b, ctx.constant(f"{out}/shape", np.array(shape, np.int32))], [ctx.output(out)])
         return
     if axis == rank - 1:
         ctx.builder.add_op(opcode, [src], [ctx.output(out)], options)
@@ -396,7 +409,9 @@ def _gemm(ctx, node):
         c = ctx.const(node.input[2])
         n = weights.shape[0]
         if c is not None and c.size in (1, n) and (c.ndim < 2 or c.shape[0] == 1):
-            bias = ctx.constant(f"{out}/bias", np.broadcast_to(c.reshape(-1) * np.float32(beta), [n]).astype(np.float32))
+            bias = ctx.constant(
+                f"{out}/bias", np.broadcast_to(c.reshape(-1) * np.float32(beta), [n]).astype(np.float32)
+            )
         else:
             extra = node.input[2]
     activation, last = ("NONE", out) if extra else ctx.fuse_activation(out)
@@ -410,7 +425,9 @@ def _gemm(ctx, node):
     c = ctx.plain(extra)
     if beta != 1.0:
         scaled = ctx.intermediate(f"{out}/c", ctx.shape(extra), np.float32)
-        ctx.builder.add_op("MUL", [c, ctx.constant(f"{out}/beta", np.float32(beta))], [scaled], ("ArithmeticOptions", {}))
+        ctx.builder.add_op(
+            "MUL", [c, ctx.constant(f"{out}/beta", np.float32(beta))], [scaled], ("ArithmeticOptions", {})
+        )
         c = scaled
     ctx.builder.add_op("ADD", [y, c], [ctx.output(out)], ("ArithmeticOptions", {}))
 
@@ -429,8 +446,9 @@ def _matmul(ctx, node):
         return
     if a_rank < 2 or ctx.rank(b_name) < 2:
         raise _NodeError("1-D MatMul operands are not supported by BATCH_MATMUL")
-    ctx.builder.add_op("BATCH_MATMUL", [ctx.plain(a_name), ctx.plain(b_name)], [ctx.output(out)],
-                       ("BatchMatMulOptions", {}))
+    ctx.builder.add_op(
+        "BATCH_MATMUL", [ctx.plain(a_name), ctx.plain(b_name)], [ctx.output(out)], ("BatchMatMulOptions", {})
+    )
 
 
 def _spatial_padding(ctx, node, x_shape, kernel, strides, dilations):
@@ -512,8 +530,11 @@ def _conv(ctx, node):
     weights, bias, last = _fold_batch_norm(ctx, out, weights.astype(np.float32), bias.astype(np.float64), 0)
     activation, last = ctx.fuse_activation(last)
     options = {
-        "padding": padding, "stride_h": strides[0], "stride_w": strides[1],
-        "dilation_h_factor": dilations[0], "dilation_w_factor": dilations[1],
+        "padding": padding,
+        "stride_h": strides[0],
+        "stride_w": strides[1],
+        "dilation_h_factor": dilations[0],
+        "dilation_w_factor": dilations[1],
         "fused_activation_function": activation,
     }
     c_in = x_shape[1]
@@ -556,8 +577,10 @@ def _pool(ctx, node):
     else:
         lowered = [(p - k) // s + 1 for p, k, s in zip(padded, kernel, strides)]
     if lowered != ctx.shape(out)[2:]:
-        raise _NodeError(f"output size {ctx.shape(out)[2:]} (ceil_mode) differs from the lite "
-                         f"pool's {lowered}: a partial last window is not supported")
+        raise _NodeError(
+            f"output size {ctx.shape(out)[2:]} (ceil_mode) differs from the lite "
+            f"pool's {lowered}: a partial last window is not supported"
+        )
     is_max = node.op_type == "MaxPool"
     fill = None
     if pads is not None:
@@ -575,8 +598,11 @@ def _pool(ctx, node):
     if pads is not None:
         x = _explicit_pad(ctx, out, x, [x_shape[i] for i in TO_NHWC], pads, fill)
     options = {
-        "padding": padding, "stride_h": strides[0], "stride_w": strides[1],
-        "filter_height": kernel[0], "filter_width": kernel[1],
+        "padding": padding,
+        "stride_h": strides[0],
+        "stride_w": strides[1],
+        "filter_height": kernel[0],
+        "filter_width": kernel[1],
     }
     opcode = "MAX_POOL_2D" if is_max else "AVERAGE_POOL_2D"
     ctx.builder.add_op(opcode, [x], [ctx.output(out, nhwc=True)], ("Pool2DOptions", options))
@@ -596,8 +622,12 @@ def _global_average_pool(ctx, node):
     if ctx.rank(node.input[0]) != 4:
         raise _NodeError("only 2-D pooling is supported")
     axes = ctx.constant(f"{node.output[0]}/axes", np.array([1, 2], np.int32))
-    ctx.builder.add_op("MEAN", [ctx.nhwc(node.input[0]), axes], [ctx.output(node.output[0], nhwc=True)],
-                       ("ReducerOptions", {"keep_dims": True}))
+    ctx.builder.add_op(
+        "MEAN",
+        [ctx.nhwc(node.input[0]), axes],
+        [ctx.output(node.output[0], nhwc=True)],
+        ("ReducerOptions", {"keep_dims": True}),
+    )
 
 
 @imports("BatchNormalization")
@@ -605,8 +635,9 @@ def _batch_norm(ctx, node):
     a = _attrs(node)
     if a.get("training_mode", 0) or len([o for o in node.output if o]) != 1:
         raise _NodeError("training mode batch normalization cannot run at inference")
-    scale, offset, mean, var = (ctx.require_const(node, i, w).astype(np.float64)
-                                for i, w in ((1, "scale"), (2, "B"), (3, "mean"), (4, "var")))
+    scale, offset, mean, var = (
+        ctx.require_const(node, i, w).astype(np.float64) for i, w in ((1, "scale"), (2, "B"), (3, "mean"), (4, "var"))
+    )
     s = scale / np.sqrt(var + a.get("epsilon", 1e-5))
     b = offset - mean * s
     x, out = node.input[0], node.output[0]
@@ -692,8 +723,11 @@ def _pad(ctx, node):
         raise _NodeError(f"mode {mode!r} is not supported (constant only)")
     rank = ctx.rank(node.input[0])
     pads = np.array(a["pads"] if ctx.opset < 11 else ctx.require_const(node, 1, "pads"), np.int64)
-    value = a.get("value", 0.0) if ctx.opset < 11 else (
-        ctx.const(node.input[2]) if len(node.input) > 2 and node.input[2] else None)
+    value = (
+        a.get("value", 0.0)
+        if ctx.opset < 11
+        else (ctx.const(node.input[2]) if len(node.input) > 2 and node.input[2] else None)
+    )
     axes = list(range(rank))
     if len(node.input) > 3 and node.input[3]:
         axes = [int(x) % rank for x in ctx.require_const(node, 3, "axes")]
@@ -760,8 +794,10 @@ def _slice(ctx, node):
         if not whole_stop:
             end_mask &= ~(1 << axis)
         begin[axis], end[axis], stride[axis] = start, stop, step
-    bounds = [ctx.constant(f"{node.output[0]}/{w}", np.array(v, np.int32))
-              for w, v in (("begin", begin), ("end", end), ("strides", stride))]
+    bounds = [
+        ctx.constant(f"{node.output[0]}/{w}", np.array(v, np.int32))
+        for w, v in (("begin", begin), ("end", end), ("strides", stride))
+    ]
     options = ("StridedSliceOptions", {"begin_mask": begin_mask, "end_mask": end_mask})
     ctx.builder.add_op("STRIDED_SLICE", [ctx.plain(node.input[0])] + bounds, [ctx.output(node.output[0])], options)
 
@@ -823,7 +859,9 @@ _LITE_TYPES = (np.float32, np.int32, np.int64, np.uint8, np.int8, np.bool_)
 def _cast(ctx, node):
     to = helper.tensor_dtype_to_np_dtype(_attrs(node)["to"])
     src_type = ctx.dtype(node.input[0])
-    if np.dtype(to) not in [np.dtype(t) for t in _LITE_TYPES] or np.dtype(src_type) not in [np.dtype(t) for t in _LITE_TYPES]:
+    if np.dtype(to) not in [np.dtype(t) for t in _LITE_TYPES] or np.dtype(src_type) not in [
+        np.dtype(t) for t in _LITE_TYPES
+    ]:
         raise _NodeError(f"cast from {np.dtype(src_type)} to {np.dtype(to)}: the lite runtime lacks the type")
     index, nhwc = ctx.value(node.input[0])
     ctx.builder.add_op("CAST", [index], [ctx.output(node.output[0], nhwc=nhwc, dtype=to)])
@@ -848,17 +886,22 @@ def _fold_constants(ctx):
                 remaining.append(node)
             continue
         inputs = [i for i in node.input if i]
-        static_shape = node.op_type == "Shape" and node.input[0] in ctx.specs and all(
-            d is not None for d in ctx.signature.get(node.input[0], (0, [None]))[1])
+        static_shape = (
+            node.op_type == "Shape"
+            and node.input[0] in ctx.specs
+            and all(d is not None for d in ctx.signature.get(node.input[0], (0, [None]))[1])
+        )
         if (inputs and all(i in ctx.consts for i in inputs) and node.domain in ("", "ai.onnx")) or static_shape:
             try:
                 if static_shape:
                     shape = np.array(ctx.signature[node.input[0]][1], np.int64)
                     a = _attrs(node)
-                    results = [shape[a.get("start", 0): a.get("end", len(shape))]]
+                    results = [shape[a.get("start", 0) : a.get("end", len(shape))]]
                 else:
-                    ins = [helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(ctx.consts[i].dtype), None)
-                           for i in dict.fromkeys(inputs)]
+                    ins = [
+                        helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(ctx.consts[i].dtype), None)
+                        for i in dict.fromkeys(inputs)
+                    ]
                     outs = [helper.make_tensor_value_info(o, 0, None) for o in node.output if o]
                     g = helper.make_graph([node], "fold", ins, outs)
                     m = helper.make_model(g, opset_imports=ctx.model.opset_import)
@@ -897,8 +940,11 @@ def convert(model):
     if not isinstance(model, onnx.ModelProto):
         model = load(model)
     if model.graph.node and any(n.domain not in ("", "ai.onnx") for n in model.graph.node):
-        others = [(n.name or n.output[0], f"{n.domain}.{n.op_type}") for n in model.graph.node
-                  if n.domain not in ("", "ai.onnx")]
+        others = [
+            (n.name or n.output[0], f"{n.domain}.{n.op_type}")
+            for n in model.graph.node
+            if n.domain not in ("", "ai.onnx")
+        ]
         raise unsupported_ops_error(others, ".twl")
     ctx = Context(model)
     ctx.infer_shapes()
@@ -940,5 +986,6 @@ def convert(model):
         ctx.builder.add_output(out.name, index)
     ctx.builder.metadata["producer"] = PRODUCER
     ctx.builder.metadata["conversion_options"] = json.dumps(
-        {"source": "onnx", "opset": ctx.opset, "producer_name": model.producer_name}, sort_keys=True)
+        {"source": "onnx", "opset": ctx.opset, "producer_name": model.producer_name}, sort_keys=True
+    )
     return ctx.builder.serialize()

@@ -469,8 +469,10 @@ def _batch_norm(ctx, node):
     _check_nhwc(node)
     if attr(node, "is_training", True):
         raise _NodeError("is_training=True batch norm cannot run at inference")
-    scale, offset, mean, variance = (ctx.require_const(node, i, w).astype(np.float64) for i, w in
-                                     ((1, "scale"), (2, "offset"), (3, "mean"), (4, "variance")))
+    scale, offset, mean, variance = (
+        ctx.require_const(node, i, w).astype(np.float64)
+        for i, w in ((1, "scale"), (2, "offset"), (3, "mean"), (4, "variance"))
+    )
     s = scale / np.sqrt(variance + attr(node, "epsilon", 1e-4))
     out_name = f"{node.name}:0"
     dt, shape = ctx.specs[out_name]

@@ -35,9 +35,7 @@ def schema_path():
 def _generate(schema, out_dir):
     flatc = shutil.which("flatc")
     if flatc is None:
-        raise ConversionError(
-            "flatc is needed to generate the .twl schema code (apt-get install flatbuffers-compiler)"
-        )
+        raise ConversionError("flatc is needed to generate the .twl schema code (apt-get install flatbuffers-compiler)")
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(dir=parent)

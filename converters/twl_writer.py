@@ -116,9 +116,7 @@ class TwlModelBuilder:
             # An empty buffer means "no data" in the format.
             raise ConversionError(f"constant '{name}' has no elements (shape {list(arr.shape)})")
         self.buffers.append(data)
-        self.tensors.append(
-            Tensor(self.unique_name(name), arr.shape, arr.dtype, len(self.buffers) - 1, None)
-        )
+        self.tensors.append(Tensor(self.unique_name(name), arr.shape, arr.dtype, len(self.buffers) - 1, None))
         index = len(self.tensors) - 1
         self._constants[key] = index
         return index

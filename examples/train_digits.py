@@ -57,9 +57,18 @@ def build_model(graph):
         train_op = tw.train.AdamOptimizer(0.003).minimize(loss, global_step=global_step)
         init = tw.global_variables_initializer()
         saver = tw.train.Saver()
-    return dict(images=images, labels=labels, training=training, probabilities=probabilities,
-                loss=loss, accuracy=accuracy, train_op=train_op, init=init, saver=saver,
-                global_step=global_step)
+    return dict(
+        images=images,
+        labels=labels,
+        training=training,
+        probabilities=probabilities,
+        loss=loss,
+        accuracy=accuracy,
+        train_op=train_op,
+        init=init,
+        saver=saver,
+        global_step=global_step,
+    )
 
 
 def evaluate(sess, model, x, y):
@@ -92,8 +101,9 @@ def train(out_dir, steps):
         print(f"checkpoint: {path}")
         export = os.path.join(out_dir, "saved_model")
         shutil.rmtree(export, ignore_errors=True)  # a previous run's export
-        tw.saved_model.simple_save(sess, export, inputs={"images": model["images"]},
-                                   outputs={"probabilities": model["probabilities"]})
+        tw.saved_model.simple_save(
+            sess, export, inputs={"images": model["images"]}, outputs={"probabilities": model["probabilities"]}
+        )
         print(f"saved model: {export}")
     return test_accuracy
 
@@ -123,8 +133,9 @@ def main():
     if accuracy < 0.97:
         sys.exit(f"test accuracy {accuracy:.4f} is below the 0.97 goal")
     print("restoring the checkpoint in a fresh process ...")
-    result = subprocess.run([sys.executable, __file__, "--out", args.out, "--restore-only"],
-                            check=True, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, __file__, "--out", args.out, "--restore-only"], check=True, capture_output=True, text=True
+    )
     restored = json.loads(result.stdout.strip().splitlines()[-1])
     print(f"restored test accuracy: {restored['test_accuracy']:.4f} (from {restored['checkpoint']})")
     if restored["test_accuracy"] != accuracy:
@@ -141,8 +152,7 @@ def convert_and_check(out_dir, accuracy):
     results = {}
     for ext in ("twl", "onnx"):
         target = os.path.join(out_dir, f"digits.{ext}")
-        subprocess.run([sys.executable, "-m", "converters.cli", "--input", export, "--output", target],
-                       check=True)
+        subprocess.run([sys.executable, "-m", "converters.cli", "--input", export, "--output", target], check=True)
         print(f"converted: {target} ({os.path.getsize(target):,} bytes)")
     try:
         import tensorweave_lite

@@ -25,8 +25,13 @@ def main():
             out, n, _ = sess.run([y, increment, update], {x: batch})
             print(f"step {n}: y = {np.round(out, 4).tolist()}")
         print("w after 3 updates:\n", sess.run(w))
-    print("graph has", len(graph.get_operations()), "ops; GraphDef is",
-          len(graph.as_graph_def().SerializeToString()), "bytes")
+    print(
+        "graph has",
+        len(graph.get_operations()),
+        "ops; GraphDef is",
+        len(graph.as_graph_def().SerializeToString()),
+        "bytes",
+    )
 
 
 if __name__ == "__main__":

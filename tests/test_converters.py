@@ -35,14 +35,21 @@ ONNX_RTOL, ONNX_ATOL = 1e-5, 1e-7
 @pytest.fixture(params=sorted(converter_models.MODELS))
 def model(request):
     graph, sess, inputs, outputs, feed = converter_models.build(request.param)
-    (in_name, x), = inputs.items()
-    (out_name, y), = outputs.items()
+    ((in_name, x),) = inputs.items()
+    ((out_name, y),) = outputs.items()
     reference = sess.run(y, {x: feed})
     frozen = freeze.freeze_session(sess, [x], [y])
     sess.close()
     return {
-        "name": request.param, "graph": graph, "x": x.name, "y": y.name, "feed": feed,
-        "reference": reference, "frozen": frozen, "in_key": in_name, "out_key": out_name,
+        "name": request.param,
+        "graph": graph,
+        "x": x.name,
+        "y": y.name,
+        "feed": feed,
+        "reference": reference,
+        "frozen": frozen,
+        "in_key": in_name,
+        "out_key": out_name,
     }
 
 
@@ -77,8 +84,7 @@ def test_batch_norm_is_folded_into_the_convolution_weights():
     ops = _ops(frozen)
     assert ops.count("Conv2D") == 1 and ops.count("DepthwiseConv2dNative") == 1
     assert "Mul" not in ops and "Rsqrt" not in ops  # no per-channel scale left
-    unfolded = freeze.freeze_session(sess, list(inputs.values()), list(outputs.values()),
-                                     fold_batch_norms=False)
+    unfolded = freeze.freeze_session(sess, list(inputs.values()), list(outputs.values()), fold_batch_norms=False)
     assert "FusedBatchNorm" in _ops(unfolded)
     sess.close()
 
@@ -136,14 +142,26 @@ def test_twl_fuses_bias_and_activation_into_one_op():
     sess.close()
     data = tf_to_twl.convert(frozen, ["image"], ["probs"])
     assert _twl_ops(data) == [
-        "CONV_2D", "MAX_POOL_2D", "CONV_2D", "MAX_POOL_2D", "RESHAPE",
-        "FULLY_CONNECTED", "FULLY_CONNECTED", "FULLY_CONNECTED", "SOFTMAX",
+        "CONV_2D",
+        "MAX_POOL_2D",
+        "CONV_2D",
+        "MAX_POOL_2D",
+        "RESHAPE",
+        "FULLY_CONNECTED",
+        "FULLY_CONNECTED",
+        "FULLY_CONNECTED",
+        "SOFTMAX",
     ]
     graph, sess, inputs, outputs, _ = converter_models.build("conv_bn")
     frozen = freeze.freeze_session(sess, list(inputs.values()), list(outputs.values()))
     sess.close()
     assert _twl_ops(tf_to_twl.convert(frozen, ["image"], ["probs"])) == [
-        "CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "MEAN", "FULLY_CONNECTED", "SOFTMAX",
+        "CONV_2D",
+        "DEPTHWISE_CONV_2D",
+        "AVERAGE_POOL_2D",
+        "MEAN",
+        "FULLY_CONNECTED",
+        "SOFTMAX",
     ]
 
 
@@ -231,9 +249,18 @@ def test_onnx_import_nchw_cnn_with_batch_norm():
     w = rng.normal(size=[4, 3, 3, 3]).astype(np.float32)
     params = [rng.uniform(0.5, 1.5, [4]).astype(np.float32) for _ in range(4)]
     fc = rng.normal(size=[4 * 4 * 4, 3]).astype(np.float32)
-    inits = [numpy_helper.from_array(v, n) for v, n in
-             [(w, "w"), (params[0], "s"), (params[1], "b"), (params[2], "m"), (params[3], "v"), (fc, "fc"),
-              (np.array([0, -1], np.int64), "shape")]]
+    inits = [
+        numpy_helper.from_array(v, n)
+        for v, n in [
+            (w, "w"),
+            (params[0], "s"),
+            (params[1], "b"),
+            (params[2], "m"),
+            (params[3], "v"),
+            (fc, "fc"),
+            (np.array([0, -1], np.int64), "shape"),
+        ]
+    ]
     nodes = [
         helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
         helper.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["bn"], epsilon=1e-3),
@@ -243,8 +270,12 @@ def test_onnx_import_nchw_cnn_with_batch_norm():
         helper.make_node("MatMul", ["f", "fc"], ["y"]),
     ]
     graph = helper.make_graph(
-        nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])], inits)
+        nodes,
+        "cnn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        inits,
+    )
     proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
     proto.ir_version = 8
     feed = rng.normal(size=[2, 3, 8, 8]).astype(np.float32)
@@ -270,13 +301,20 @@ def test_every_unsupported_op_is_listed_with_its_node(graph, sess):
 def test_every_unsupported_onnx_op_is_listed():
     from onnx import TensorProto, helper
 
-    nodes = [helper.make_node("Erf", ["x"], ["a"], name="foo"),
-             helper.make_node("TopK", ["a", "k"], ["b", "i"], name="bar"),
-             helper.make_node("Relu", ["b"], ["y"], name="ok")]
+    nodes = [
+        helper.make_node("Erf", ["x"], ["a"], name="foo"),
+        helper.make_node("TopK", ["a", "k"], ["b", "i"], name="bar"),
+        helper.make_node("Relu", ["b"], ["y"], name="ok"),
+    ]
     graph = helper.make_graph(
-        nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5]),
-                     helper.make_tensor_value_info("k", TensorProto.INT64, [1])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, None])])
+        nodes,
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5]),
+            helper.make_tensor_value_info("k", TensorProto.INT64, [1]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, None])],
+    )
     with pytest.raises(ConversionError) as e:
         onnx_import.convert(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)]))
     assert str(e.value) == "2 ops cannot be converted to .twl: 'foo' (Erf), 'bar' (TopK)"
@@ -327,8 +365,7 @@ def test_saved_model_load_restores_variables(tmp_path):
     np.testing.assert_allclose(got, reference, rtol=1e-6)
     with pytest.raises(tw.errors.AlreadyExistsError):
         with tw.Graph().as_default(), tw.Session() as sess:
-            tw.saved_model.simple_save(sess, export_dir, {"x": tw.placeholder(tw.float32)},
-                                       {"y": tw.constant(1.0)})
+            tw.saved_model.simple_save(sess, export_dir, {"x": tw.placeholder(tw.float32)}, {"y": tw.constant(1.0)})
 
 
 @needs_lite
@@ -412,5 +449,6 @@ def test_unfolded_batch_norm_converts_too():
     sess.close()
     got = lite_runner.LiteRunner(tf_to_twl.convert(frozen, ["image"], ["probs"])).run({"image": feed})
     np.testing.assert_allclose(got["probs"], ref, rtol=LITE_RTOL, atol=LITE_ATOL)
-    np.testing.assert_allclose(_onnx_run(onnx_export.export(frozen, ["image"], ["probs"]), feed), ref,
-                               rtol=ONNX_RTOL, atol=ONNX_ATOL)
+    np.testing.assert_allclose(
+        _onnx_run(onnx_export.export(frozen, ["image"], ["probs"]), feed), ref, rtol=ONNX_RTOL, atol=ONNX_ATOL
+    )

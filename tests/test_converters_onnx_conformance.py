@@ -11,9 +11,7 @@ pytest.importorskip("onnx")
 from converters import lite_runner  # noqa: E402
 from converters import onnx_conformance  # noqa: E402
 
-pytestmark = pytest.mark.skipif(
-    not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first"
-)
+pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
 
 
 @pytest.fixture(scope="module")

@@ -54,6 +54,4 @@ def test_gradient_matches_central_differences(case):
                 assert np.allclose(e, 0.0, atol=case.atol), f"input {i}: gradient None but numeric != 0"
                 continue
             got = sess.run(g, dict(zip(xs, values)))
-            np.testing.assert_allclose(
-                got, e, rtol=case.rtol, atol=case.atol, err_msg=f"{case.name}: input {i}"
-            )
+            np.testing.assert_allclose(got, e, rtol=case.rtol, atol=case.atol, err_msg=f"{case.name}: input {i}")

@@ -253,9 +253,7 @@ def _run_python(code):
     env = dict(os.environ)
     pkg_root = os.path.dirname(os.path.dirname(os.path.abspath(tw.__file__)))
     env["PYTHONPATH"] = pkg_root + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
-    )
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
 
 
 def test_import_does_not_load_protobuf():
@@ -299,12 +297,38 @@ def test_as_graph_def_loads_protobuf_lazily():
 
 def test_public_api_names():
     for name in [
-        "placeholder", "Variable", "Session", "InteractiveSession", "ConfigProto", "Graph",
-        "constant", "add", "subtract", "multiply", "div", "truediv", "matmul", "assign",
-        "assign_add", "assign_sub", "global_variables_initializer", "trainable_variables",
-        "get_variable", "variable_scope", "AUTO_REUSE", "import_graph_def", "name_scope",
-        "device", "control_dependencies", "set_random_seed", "errors", "float32", "float64",
-        "int32", "int64", "uint8",
+        "placeholder",
+        "Variable",
+        "Session",
+        "InteractiveSession",
+        "ConfigProto",
+        "Graph",
+        "constant",
+        "add",
+        "subtract",
+        "multiply",
+        "div",
+        "truediv",
+        "matmul",
+        "assign",
+        "assign_add",
+        "assign_sub",
+        "global_variables_initializer",
+        "trainable_variables",
+        "get_variable",
+        "variable_scope",
+        "AUTO_REUSE",
+        "import_graph_def",
+        "name_scope",
+        "device",
+        "control_dependencies",
+        "set_random_seed",
+        "errors",
+        "float32",
+        "float64",
+        "int32",
+        "int64",
+        "uint8",
     ]:
         assert hasattr(tw, name), name
     assert tw.errors.InvalidArgumentError is tw.errors.exception_type_from_error_code(3)

@@ -117,9 +117,7 @@ def test_batch_normalization_train_and_inference(graph):
         mean = x_value.mean(axis=(0, 1, 2))
         var = x_value.var(axis=(0, 1, 2))
         np.testing.assert_allclose(out, (x_value - mean) / np.sqrt(var + 1e-3), rtol=1e-4, atol=1e-4)
-        moving_mean, moving_var = sess.run(
-            [v for v in tw.global_variables() if "moving" in v.name]
-        )
+        moving_mean, moving_var = sess.run([v for v in tw.global_variables() if "moving" in v.name])
         n = x_value.size // 4
         np.testing.assert_allclose(moving_mean, 0.1 * mean, rtol=1e-4)
         np.testing.assert_allclose(moving_var, 0.9 + 0.1 * var * n / (n - 1), rtol=1e-4)

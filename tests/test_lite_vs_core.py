@@ -28,8 +28,10 @@ class Case:
 
 
 rng = np.random.default_rng(7)
-W = {n: rng.standard_normal(s).astype(np.float32) for n, s in {
-    "fc": (6, 4), "conv": (3, 3, 2, 4), "dw": (3, 3, 2, 2), "bmm": (6, 5), "gather": (5, 3)}.items()}
+W = {
+    n: rng.standard_normal(s).astype(np.float32)
+    for n, s in {"fc": (6, 4), "conv": (3, 3, 2, 4), "dw": (3, 3, 2, 2), "bmm": (6, 5), "gather": (5, 3)}.items()
+}
 
 CASES = [
     Case("Add broadcast", lambda x, y: x + y, [[2, 3, 4], [4]]),
@@ -39,15 +41,24 @@ CASES = [
     Case("Maximum", lambda x, y: tw.maximum(x, y), [[2, 3], [2, 3]]),
     Case("Minimum", lambda x, y: tw.minimum(x, y), [[2, 3], [3]]),
     Case("MatMul (FULLY_CONNECTED)", lambda x: tw.matmul(x, W["fc"]), [[3, 6]]),
-    Case("MatMul + BiasAdd + Relu (fused)",
-         lambda x: tw.nn.relu(tw.nn.bias_add(tw.matmul(x, W["fc"]), [0.1, -0.2, 0.3, 0.0])), [[3, 6]]),
+    Case(
+        "MatMul + BiasAdd + Relu (fused)",
+        lambda x: tw.nn.relu(tw.nn.bias_add(tw.matmul(x, W["fc"]), [0.1, -0.2, 0.3, 0.0])),
+        [[3, 6]],
+    ),
     Case("BatchMatMulV2", lambda x: tw.matmul(x, W["bmm"]), [[2, 3, 6]]),
     Case("Conv2D VALID", lambda x: tw.nn.conv2d(x, W["conv"], [1, 1, 1, 1], "VALID"), [[2, 6, 6, 2]]),
     Case("Conv2D SAME stride 2", lambda x: tw.nn.conv2d(x, W["conv"], [1, 2, 2, 1], "SAME"), [[1, 7, 7, 2]]),
-    Case("Conv2D dilated",
-         lambda x: tw.nn.conv2d(x, W["conv"], [1, 1, 1, 1], "VALID", dilations=[1, 2, 2, 1]), [[1, 8, 8, 2]]),
-    Case("DepthwiseConv2dNative",
-         lambda x: tw.nn.depthwise_conv2d_native(x, W["dw"], [1, 1, 1, 1], "SAME"), [[1, 5, 5, 2]]),
+    Case(
+        "Conv2D dilated",
+        lambda x: tw.nn.conv2d(x, W["conv"], [1, 1, 1, 1], "VALID", dilations=[1, 2, 2, 1]),
+        [[1, 8, 8, 2]],
+    ),
+    Case(
+        "DepthwiseConv2dNative",
+        lambda x: tw.nn.depthwise_conv2d_native(x, W["dw"], [1, 1, 1, 1], "SAME"),
+        [[1, 5, 5, 2]],
+    ),
     Case("MaxPool", lambda x: tw.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"), [[2, 4, 4, 3]]),
     Case("AvgPool SAME", lambda x: tw.nn.avg_pool(x, [1, 3, 3, 1], [1, 2, 2, 1], "SAME"), [[1, 5, 5, 2]]),
     Case("Relu", lambda x: tw.nn.relu(x), [[2, 5]]),

@@ -36,9 +36,7 @@ def test_sparse_softmax_cross_entropy_weights(sess):
     loss = tw.losses.sparse_softmax_cross_entropy(labels, logits, weights=weights)
     # SUM_BY_NONZERO_WEIGHTS: the weighted sum over the 3 non-zero weights.
     np.testing.assert_allclose(sess.run(loss), (per_example * weights).sum() / 3, rtol=1e-5)
-    none = tw.losses.sparse_softmax_cross_entropy(
-        labels, logits, weights=weights, reduction=tw.losses.Reduction.NONE
-    )
+    none = tw.losses.sparse_softmax_cross_entropy(labels, logits, weights=weights, reduction=tw.losses.Reduction.NONE)
     np.testing.assert_allclose(sess.run(none), per_example * weights, rtol=1e-5)
 
 

@@ -23,12 +23,22 @@ A = RNG.uniform(-3, 3, size=(4, 3)).astype(np.float32)
 B = RNG.uniform(0.5, 3, size=(3,)).astype(np.float32)
 
 BINARY = [
-    (tw.add, np.add), (tw.subtract, np.subtract), (tw.multiply, np.multiply),
-    (tw.divide, np.divide), (tw.realdiv, np.divide), (tw.floordiv, np.floor_divide),
-    (tw.floormod, np.mod), (tw.mod, np.mod), (tw.maximum, np.maximum),
-    (tw.minimum, np.minimum), (tw.squared_difference, lambda x, y: (x - y) ** 2),
-    (tw.equal, np.equal), (tw.not_equal, np.not_equal), (tw.less, np.less),
-    (tw.less_equal, np.less_equal), (tw.greater, np.greater),
+    (tw.add, np.add),
+    (tw.subtract, np.subtract),
+    (tw.multiply, np.multiply),
+    (tw.divide, np.divide),
+    (tw.realdiv, np.divide),
+    (tw.floordiv, np.floor_divide),
+    (tw.floormod, np.mod),
+    (tw.mod, np.mod),
+    (tw.maximum, np.maximum),
+    (tw.minimum, np.minimum),
+    (tw.squared_difference, lambda x, y: (x - y) ** 2),
+    (tw.equal, np.equal),
+    (tw.not_equal, np.not_equal),
+    (tw.less, np.less),
+    (tw.less_equal, np.less_equal),
+    (tw.greater, np.greater),
     (tw.greater_equal, np.greater_equal),
 ]
 
@@ -52,12 +62,20 @@ def test_integer_ops_follow_python():
 
 
 UNARY = [
-    (tw.abs, np.abs, -3, 3), (tw.sign, np.sign, -3, 3), (tw.exp, np.exp, -3, 3),
-    (tw.log, np.log, 0.1, 3), (tw.log1p, np.log1p, 0.1, 3), (tw.sqrt, np.sqrt, 0.1, 3),
-    (tw.rsqrt, lambda v: 1 / np.sqrt(v), 0.1, 3), (tw.square, np.square, -3, 3),
-    (tw.reciprocal, np.reciprocal, 0.1, 3), (tw.tanh, np.tanh, -3, 3),
-    (tw.sigmoid, lambda v: 1 / (1 + np.exp(-v)), -3, 3), (tw.floor, np.floor, -3, 3),
-    (tw.ceil, np.ceil, -3, 3), (tw.negative, np.negative, -3, 3),
+    (tw.abs, np.abs, -3, 3),
+    (tw.sign, np.sign, -3, 3),
+    (tw.exp, np.exp, -3, 3),
+    (tw.log, np.log, 0.1, 3),
+    (tw.log1p, np.log1p, 0.1, 3),
+    (tw.sqrt, np.sqrt, 0.1, 3),
+    (tw.rsqrt, lambda v: 1 / np.sqrt(v), 0.1, 3),
+    (tw.square, np.square, -3, 3),
+    (tw.reciprocal, np.reciprocal, 0.1, 3),
+    (tw.tanh, np.tanh, -3, 3),
+    (tw.sigmoid, lambda v: 1 / (1 + np.exp(-v)), -3, 3),
+    (tw.floor, np.floor, -3, 3),
+    (tw.ceil, np.ceil, -3, 3),
+    (tw.negative, np.negative, -3, 3),
 ]
 
 
@@ -82,7 +100,9 @@ def test_operators():
         np.testing.assert_allclose(g, w, rtol=1e-6)
     p = tw.constant([True, True, False])
     q = tw.constant([True, False, False])
-    np.testing.assert_array_equal(run([p & q, p | q, ~p]), [[True, False, False], [True, True, False], [False, False, True]])
+    np.testing.assert_array_equal(
+        run([p & q, p | q, ~p]), [[True, False, False], [True, True, False], [False, False, True]]
+    )
     assert (x == x) is True and (x == y) is False  # identity, like TF1
 
 
@@ -126,8 +146,11 @@ def test_add_n_and_clip_by_value():
 
 
 REDUCTIONS = [
-    (tw.reduce_sum, np.sum), (tw.reduce_mean, np.mean), (tw.reduce_max, np.max),
-    (tw.reduce_min, np.min), (tw.reduce_prod, np.prod),
+    (tw.reduce_sum, np.sum),
+    (tw.reduce_mean, np.mean),
+    (tw.reduce_max, np.max),
+    (tw.reduce_min, np.min),
+    (tw.reduce_prod, np.prod),
 ]
 
 
@@ -140,8 +163,7 @@ def test_reductions_match_numpy(fn, ref):
             got = run(fn(x, axis=axis, keepdims=keep))
             np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=f"axis={axis} keep={keep}")
     # TF1 aliases.
-    np.testing.assert_allclose(run(fn(x, reduction_indices=[1], keep_dims=True)),
-                               ref(x, axis=1, keepdims=True))
+    np.testing.assert_allclose(run(fn(x, reduction_indices=[1], keep_dims=True)), ref(x, axis=1, keepdims=True))
 
 
 def test_bool_reductions_and_unknown_rank():

@@ -22,6 +22,7 @@ def rand(*shape, dtype=np.float64):
 
 # --- numpy references ----------------------------------------------------------------
 
+
 def np_window(in_size, k, stride, dilation, padding):
     eff = (k - 1) * dilation + 1
     if padding == "VALID":
@@ -65,7 +66,7 @@ def np_pool(x, k, s, padding, reduce):
     for oy in range(oh):
         for ox in range(ow):
             y0, x0 = oy * s[1] - pt, ox * s[2] - pl
-            win = x[:, max(y0, 0):y0 + k[1], max(x0, 0):x0 + k[2], :]
+            win = x[:, max(y0, 0) : y0 + k[1], max(x0, 0) : x0 + k[2], :]
             out[:, oy, ox, :] = reduce(win.reshape(n, -1, c), axis=1)
     return out
 
@@ -114,8 +115,14 @@ def test_softplus_is_stable_for_large_inputs():
     ],
 )
 def test_activation_grad_ops(op, ref):
-    fwd = {"ReluGrad": "Relu", "Relu6Grad": "Relu6", "EluGrad": "Elu", "SeluGrad": "Selu",
-           "SoftplusGrad": "Softplus", "LeakyReluGrad": "LeakyRelu"}[op]
+    fwd = {
+        "ReluGrad": "Relu",
+        "Relu6Grad": "Relu6",
+        "EluGrad": "Elu",
+        "SeluGrad": "Selu",
+        "SoftplusGrad": "Softplus",
+        "LeakyReluGrad": "LeakyRelu",
+    }[op]
     fn, np_fwd = ACTIVATIONS[fwd]
     x = rand(3, 7) * 8
     g = rand(3, 7)
@@ -132,11 +139,11 @@ def test_activation_grad_shape_mismatch():
     with tw.Graph().as_default():
         g = tw.constant(np.zeros([2, 3]))
         with pytest.raises(tw.errors.InvalidArgumentError, match="relu_grad"):
-            tw.get_default_graph()._create_op("ReluGrad", [g, tw.constant(np.zeros([3, 2]))],
-                                              name="relu_grad")
+            tw.get_default_graph()._create_op("ReluGrad", [g, tw.constant(np.zeros([3, 2]))], name="relu_grad")
 
 
 # --- bias --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("dtype", DTYPES + [np.int32, np.int64])
 def test_bias_add_and_grad(dtype):
@@ -220,11 +227,9 @@ def test_conv2d_errors_name_the_node():
     with tw.Graph().as_default():
         x = tw.constant(np.zeros([1, 5, 5, 3], np.float32))
         with pytest.raises(tw.errors.InvalidArgumentError, match="bad_conv"):
-            tw.nn.conv2d(x, tw.constant(np.zeros([3, 3, 2, 4], np.float32)), [1, 1, 1, 1], "SAME",
-                         name="bad_conv")
+            tw.nn.conv2d(x, tw.constant(np.zeros([3, 3, 2, 4], np.float32)), [1, 1, 1, 1], "SAME", name="bad_conv")
         with pytest.raises(tw.errors.InvalidArgumentError, match="big_window"):
-            tw.nn.conv2d(x, tw.constant(np.zeros([7, 7, 3, 4], np.float32)), [1, 1, 1, 1], "VALID",
-                         name="big_window")
+            tw.nn.conv2d(x, tw.constant(np.zeros([7, 7, 3, 4], np.float32)), [1, 1, 1, 1], "VALID", name="big_window")
         with pytest.raises(tw.errors.InvalidArgumentError, match="strides"):
             tw.nn.conv2d(x, tw.constant(np.zeros([3, 3, 3, 4], np.float32)), [2, 1, 1, 1], "SAME")
 
@@ -262,9 +267,11 @@ def test_depthwise_conv2d(dtype):
 
 # --- pooling -------------------------------------------------------------------------------
 
-POOL_CASES = [([2, 28, 28, 6], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
-              ([1, 7, 6, 3], [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
-              ([1, 5, 5, 2], [1, 2, 3, 1], [1, 1, 2, 1], "VALID")]
+POOL_CASES = [
+    ([2, 28, 28, 6], [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+    ([1, 7, 6, 3], [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
+    ([1, 5, 5, 2], [1, 2, 3, 1], [1, 1, 2, 1], "VALID"),
+]
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -309,13 +316,15 @@ def test_max_pool_grad_against_numpy(dtype):
                 for ox in range(ow):
                     for c in range(channels):
                         y0, x0 = max(oy * 2 - pt, 0), max(ox * 2 - pl, 0)
-                        win = x[n, y0:oy * 2 - pt + 3, x0:ox * 2 - pl + 3, c]
+                        win = x[n, y0 : oy * 2 - pt + 3, x0 : ox * 2 - pl + 3, c]
                         iy, ix = np.unravel_index(np.argmax(win), win.shape)
                         expect[n, y0 + iy, x0 + ix, c] += g[n, oy, ox, c]
         got = run(
-            lambda a, b, d: tw.get_default_graph()
-            ._create_op("MaxPoolGrad", [a, b, d], {"ksize": k, "strides": s, "padding": "SAME"})
-            .outputs[0],
+            lambda a, b, d: (
+                tw.get_default_graph()
+                ._create_op("MaxPoolGrad", [a, b, d], {"ksize": k, "strides": s, "padding": "SAME"})
+                .outputs[0]
+            ),
             x,
             y,
             g,
@@ -329,16 +338,21 @@ def test_pool_errors_name_the_node():
         with pytest.raises(tw.errors.InvalidArgumentError, match="pool_ksize"):
             tw.nn.max_pool(x, [2, 2, 2, 1], [1, 1, 1, 1], "VALID", name="pool_ksize")
         with pytest.raises(tw.errors.InvalidArgumentError, match="rank_pool"):
-            tw.nn.avg_pool(tw.constant(np.zeros([4, 4], np.float32)), [1, 2, 2, 1], [1, 1, 1, 1],
-                           "VALID", name="rank_pool")
+            tw.nn.avg_pool(
+                tw.constant(np.zeros([4, 4], np.float32)), [1, 2, 2, 1], [1, 1, 1, 1], "VALID", name="rank_pool"
+            )
         y = tw.constant(np.zeros([1, 3, 3, 1], np.float32))
         with pytest.raises(tw.errors.InvalidArgumentError, match="mpg"):
             tw.get_default_graph()._create_op(
-                "MaxPoolGrad", [x, y, y],
-                {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"}, name="mpg")
+                "MaxPoolGrad",
+                [x, y, y],
+                {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"},
+                name="mpg",
+            )
 
 
 # --- softmax and losses ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_softmax_and_log_softmax(dtype):
@@ -374,8 +388,7 @@ def test_softmax_cross_entropy(dtype):
     labels = np.abs(rand(5, 7)).astype(dtype)
     labels /= labels.sum(-1, keepdims=True)
     with tw.Graph().as_default(), tw.Session() as sess:
-        op = tw.get_default_graph()._create_op(
-            "SoftmaxCrossEntropyWithLogits", [tw.constant(x), tw.constant(labels)])
+        op = tw.get_default_graph()._create_op("SoftmaxCrossEntropyWithLogits", [tw.constant(x), tw.constant(labels)])
         loss, backprop = sess.run(op.outputs)
         v1 = sess.run(tw.nn.softmax_cross_entropy_with_logits(labels=labels, logits=x))
     ls = np_log_softmax(x.astype(np.float64))
@@ -391,8 +404,10 @@ def test_sparse_softmax_cross_entropy(dtype, label_dtype):
     labels = np.array([0, 3, 1, 2, 2, 0], label_dtype)
     with tw.Graph().as_default(), tw.Session() as sess:
         op = tw.get_default_graph()._create_op(
-            "SparseSoftmaxCrossEntropyWithLogits", [tw.constant(x), tw.constant(labels)],
-            {"Tlabels": tw.as_dtype(label_dtype).as_datatype_enum})
+            "SparseSoftmaxCrossEntropyWithLogits",
+            [tw.constant(x), tw.constant(labels)],
+            {"Tlabels": tw.as_dtype(label_dtype).as_datatype_enum},
+        )
         loss, backprop = sess.run(op.outputs)
     ls = np_log_softmax(x.astype(np.float64))
     np.testing.assert_allclose(loss, -ls[np.arange(6), labels], **TOL[dtype])
@@ -405,7 +420,8 @@ def test_sparse_softmax_cross_entropy_out_of_range_label(bad):
     with tw.Graph().as_default(), tw.Session() as sess:
         labels = tw.placeholder(tw.int64, [3])
         loss = tw.nn.sparse_softmax_cross_entropy_with_logits(
-            labels=labels, logits=tw.constant(np.zeros([3, 4], np.float32)), name="xent")
+            labels=labels, logits=tw.constant(np.zeros([3, 4], np.float32)), name="xent"
+        )
         with pytest.raises(tw.errors.InvalidArgumentError, match=r"(?s)index 2.*xent"):
             sess.run(loss, {labels: [0, 1, bad]})
         assert sess.run(loss, {labels: [0, 1, 3]}).shape == (3,)
@@ -415,20 +431,22 @@ def test_xent_shape_errors():
     with tw.Graph().as_default():
         with pytest.raises(tw.errors.InvalidArgumentError, match="xent_shapes"):
             tw.nn.softmax_cross_entropy_with_logits_v2(
-                labels=np.zeros([2, 3]), logits=np.zeros([2, 4]), name="xent_shapes")
+                labels=np.zeros([2, 3]), logits=np.zeros([2, 4]), name="xent_shapes"
+            )
         with pytest.raises(tw.errors.InvalidArgumentError, match="sparse_shapes"):
             tw.nn.sparse_softmax_cross_entropy_with_logits(
-                labels=np.zeros([3], np.int32), logits=np.zeros([2, 4]), name="sparse_shapes")
+                labels=np.zeros([3], np.int32), logits=np.zeros([2, 4]), name="sparse_shapes"
+            )
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_l2_loss(dtype):
     x = rand(7, 13, dtype=dtype)
-    np.testing.assert_allclose(run(tw.nn.l2_loss, x), np.sum(x.astype(np.float64) ** 2) / 2,
-                               **TOL[dtype])
+    np.testing.assert_allclose(run(tw.nn.l2_loss, x), np.sum(x.astype(np.float64) ** 2) / 2, **TOL[dtype])
 
 
 # --- batch normalization -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_fused_batch_norm_training_and_inference(dtype):
@@ -438,8 +456,7 @@ def test_fused_batch_norm_training_and_inference(dtype):
     with tw.Graph().as_default(), tw.Session() as sess:
         y, m, v = sess.run(tw.nn.fused_batch_norm(x, scale, offset, epsilon=eps))
         pm, pv = np.abs(rand(5, dtype=dtype)), np.abs(rand(5, dtype=dtype)) + 0.5
-        yi, mi, vi = sess.run(tw.nn.fused_batch_norm(x, scale, offset, pm, pv, epsilon=eps,
-                                                     is_training=False))
+        yi, mi, vi = sess.run(tw.nn.fused_batch_norm(x, scale, offset, pm, pv, epsilon=eps, is_training=False))
     x64 = x.astype(np.float64)
     mean, var = x64.mean(axis=(0, 1, 2)), x64.var(axis=(0, 1, 2))
     np.testing.assert_allclose(y, (x64 - mean) / np.sqrt(var + eps) * scale + offset, **TOL[dtype])

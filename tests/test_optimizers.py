@@ -145,9 +145,7 @@ def run_tensorweave(make_opt, dtype, grads):
         for g in grads:
             sess.run(train, {placeholders[k]: g[k] for k in SHAPES})
         values = sess.run({k: v for k, v in variables.items()})
-        slots = {
-            (name, k): sess.run(opt.get_slot(variables[k], name)) for name in opt.get_slot_names() for k in SHAPES
-        }
+        slots = {(name, k): sess.run(opt.get_slot(variables[k], name)) for name in opt.get_slot_names() for k in SHAPES}
         slot_names = {
             (name, k): opt.get_slot(variables[k], name).op.name for name in opt.get_slot_names() for k in SHAPES
         }
@@ -189,9 +187,7 @@ TF_OPTIMIZERS = {
     "MomentumNesterov": lambda tf: tf.compat.v1.train.MomentumOptimizer(0.05, 0.9, use_nesterov=True),
     "Adagrad": lambda tf: tf.compat.v1.train.AdagradOptimizer(0.2),
     "RMSProp": lambda tf: tf.compat.v1.train.RMSPropOptimizer(0.01, momentum=0.5, epsilon=1e-6),
-    "RMSPropCentered": lambda tf: tf.compat.v1.train.RMSPropOptimizer(
-        0.01, momentum=0.5, epsilon=1e-6, centered=True
-    ),
+    "RMSPropCentered": lambda tf: tf.compat.v1.train.RMSPropOptimizer(0.01, momentum=0.5, epsilon=1e-6, centered=True),
     "Adam": lambda tf: tf.compat.v1.train.AdamOptimizer(0.01),
 }
 
@@ -204,9 +200,7 @@ def run_tensorflow(tf, make_opt, dtype, grads):
         placeholders = {k: tf.compat.v1.placeholder(tf.as_dtype(dtype), SHAPES[k]) for k in SHAPES}
         opt = make_opt(tf)
         train = opt.apply_gradients([(placeholders[k], variables[k]) for k in SHAPES])
-        slots = {
-            (name, k): opt.get_slot(variables[k], name) for name in opt.get_slot_names() for k in SHAPES
-        }
+        slots = {(name, k): opt.get_slot(variables[k], name) for name in opt.get_slot_names() for k in SHAPES}
         with tf.compat.v1.Session(graph=graph) as sess:
             sess.run(tf.compat.v1.global_variables_initializer())
             for g in grads:

@@ -161,7 +161,9 @@ def test_corrupted_manifest_is_data_loss(tmp_path):
 
 
 def test_missing_checkpoint_and_missing_tensor_are_not_found(tmp_path):
-    _restore_expecting(tmp_path, str(tmp_path / "nope"), _fresh_model, tw.errors.NotFoundError, "not a valid checkpoint")
+    _restore_expecting(
+        tmp_path, str(tmp_path / "nope"), _fresh_model, tw.errors.NotFoundError, "not a valid checkpoint"
+    )
     path, _ = _save(tmp_path)
 
     def with_extra():

@@ -14,6 +14,7 @@ Environment:
   TWL_BUILD_JOBS=N      parallel compile jobs (default: min(2, cpus))
   TWL_SOURCE_ROOT=DIR   the monorepo root (default: two levels above here)
 """
+
 import concurrent.futures
 import glob
 import hashlib
@@ -26,8 +27,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(
-    os.environ.get("TWL_SOURCE_ROOT", os.path.join(HERE, os.pardir, os.pardir)))
+ROOT = os.path.abspath(os.environ.get("TWL_SOURCE_ROOT", os.path.join(HERE, os.pardir, os.pardir)))
 SCHEMA = os.path.join(ROOT, "lite", "schema", "twl.fbs")
 
 
@@ -35,8 +35,7 @@ def runtime_sources():
     """The runtime and kernel sources, as //lite/runtime lists them."""
     sources = []
     for pattern in ("lite/runtime/*.cc", "lite/runtime/kernels/*.cc"):
-        sources += [path for path in sorted(glob.glob(os.path.join(ROOT, pattern)))
-                    if not path.endswith("_test.cc")]
+        sources += [path for path in sorted(glob.glob(os.path.join(ROOT, pattern))) if not path.endswith("_test.cc")]
     return sources
 
 
@@ -46,12 +45,20 @@ def compile_args():
         # vectorizer cost model. -O3 made the conv kernels ~8% slower here.
         # Python's own CFLAGS come first and hold -fwrapv (no int-index
         # widening in loops): undo it.
-        "-std=c++17", "-O2", "-fvect-cost-model=dynamic", "-g0", "-DNDEBUG",
+        "-std=c++17",
+        "-O2",
+        "-fvect-cost-model=dynamic",
+        "-g0",
+        "-DNDEBUG",
         "-fno-wrapv",
-        "-fno-exceptions", "-fno-rtti",
-        "-fvisibility=hidden", "-fvisibility-inlines-hidden",
-        "-ffunction-sections", "-fdata-sections",
-        "-Wno-unused-parameter", "-Wno-sign-compare",
+        "-fno-exceptions",
+        "-fno-rtti",
+        "-fvisibility=hidden",
+        "-fvisibility-inlines-hidden",
+        "-ffunction-sections",
+        "-fdata-sections",
+        "-Wno-unused-parameter",
+        "-Wno-sign-compare",
         "-Wno-missing-field-initializers",
     ]
     if os.environ.get("TWL_NATIVE") == "1":
@@ -74,22 +81,17 @@ class BuildExt(build_ext):
 
     def build_extensions(self):
         if not os.path.exists(SCHEMA):
-            sys.exit(f"tensorweave-lite: {SCHEMA} not found; build from a "
-                     "tensorweave checkout or set TWL_SOURCE_ROOT")
+            sys.exit(f"tensorweave-lite: {SCHEMA} not found; build from a tensorweave checkout or set TWL_SOURCE_ROOT")
         flatc = shutil.which("flatc")
         if flatc is None:
-            sys.exit("tensorweave-lite: flatc not found (apt-get install "
-                     "flatbuffers-compiler libflatbuffers-dev)")
+            sys.exit("tensorweave-lite: flatc not found (apt-get install flatbuffers-compiler libflatbuffers-dev)")
         gen_root = os.path.join(os.path.abspath(self.build_temp), "gen")
         gen_dir = os.path.join(gen_root, "lite", "schema")
         os.makedirs(gen_dir, exist_ok=True)
         header = os.path.join(gen_dir, "twl_generated.h")
-        if (not os.path.exists(header)
-                or os.path.getmtime(header) < os.path.getmtime(SCHEMA)):
-            subprocess.check_call(
-                [flatc, "--cpp", "--scoped-enums", "-o", gen_dir, SCHEMA])
-        headers = [header] + glob.glob(os.path.join(ROOT, "lite", "**", "*.h"),
-                                       recursive=True)
+        if not os.path.exists(header) or os.path.getmtime(header) < os.path.getmtime(SCHEMA):
+            subprocess.check_call([flatc, "--cpp", "--scoped-enums", "-o", gen_dir, SCHEMA])
+        headers = [header] + glob.glob(os.path.join(ROOT, "lite", "**", "*.h"), recursive=True)
         self._newest_header = max(os.path.getmtime(h) for h in headers)
         for ext in self.extensions:
             # Added here rather than in setup(): they lie outside this
@@ -116,12 +118,9 @@ class BuildExt(build_ext):
 
             def one(pair):
                 source, obj = pair
-                if (os.path.exists(obj)
-                        and os.path.getmtime(obj) > max(os.path.getmtime(source),
-                                                        newest_header)):
+                if os.path.exists(obj) and os.path.getmtime(obj) > max(os.path.getmtime(source), newest_header):
                     return obj
-                return serial_compile([source], output_dir=output_dir,
-                                      **kwargs)[0]
+                return serial_compile([source], output_dir=output_dir, **kwargs)[0]
 
             with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
                 return list(pool.map(one, zip(sources, objects)))

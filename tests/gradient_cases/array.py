@@ -43,7 +43,9 @@ CASES = [
     GradientCase("StridedSliceGrad", _strided_slice_grad_op, [[2, 3]], ops=["StridedSliceGrad"]),
     GradientCase("Pad", lambda x: tw.pad(x, [[1, 0], [2, 1]]), [[2, 3]], ops=["Pad"]),
     GradientCase("PadV2", lambda x: tw.pad(x, [[1, 1]], constant_values=3.0), [[3]], ops=["PadV2"]),
-    GradientCase("MirrorPad REFLECT", lambda x: tw.pad(x, [[1, 2], [2, 0]], mode="REFLECT"), [[3, 3]], ops=["MirrorPad"]),
+    GradientCase(
+        "MirrorPad REFLECT", lambda x: tw.pad(x, [[1, 2], [2, 0]], mode="REFLECT"), [[3, 3]], ops=["MirrorPad"]
+    ),
     GradientCase("MirrorPad SYMMETRIC", lambda x: tw.pad(x, [[2, 2]], mode="SYMMETRIC"), [[3]]),
     GradientCase("MirrorPadGrad", _mirror_pad_grad_op, [[6, 3]], ops=["MirrorPadGrad"]),
     GradientCase("Tile", lambda x: tw.tile(x, [2, 3]), [[2, 2]], ops=["Tile"]),

@@ -14,6 +14,7 @@ The API follows TensorFlow Lite's ``tf.lite.Interpreter``::
 Importing this package loads numpy and one small extension module, nothing
 else.
 """
+
 from tensorweave_lite._src.interpreter import Interpreter, SignatureRunner
 
 __all__ = ["Interpreter", "SignatureRunner"]

@@ -4,6 +4,7 @@ imports beyond numpy, and peak RSS of load + one inference above a bare
 
     python tests/footprint.py [model.twl]    # default: a small MLP
 """
+
 import json
 import os
 import subprocess
@@ -22,12 +23,17 @@ def peak_kib():
     return _status_kib("VmHWM")
 """
 
-_BASELINE = _RSS + """
+_BASELINE = (
+    _RSS
+    + """
 import json, numpy
 print(json.dumps([peak_kib(), rss_kib()]))
 """
+)
 
-_WITH_MODEL = _RSS + """
+_WITH_MODEL = (
+    _RSS
+    + """
 import sys, time
 import numpy
 before = set(sys.modules)
@@ -47,11 +53,11 @@ print(json.dumps({"maxrss_kib": peak_kib(),
                   "import_ms": import_ms, "new_modules": new_modules,
                   "arena_bytes": it.arena_size()}))
 """
+)
 
 
 def _run(code, *args):
-    return subprocess.run([sys.executable, "-c", code, *args], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run([sys.executable, "-c", code, *args], check=True, capture_output=True, text=True).stdout
 
 
 def measure(model_path, repeats=3):
@@ -82,6 +88,7 @@ def main():
     else:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import twl_writer
+
         path = os.path.join(tempfile.mkdtemp(), "mlp.twl")
         with open(path, "wb") as f:
             f.write(twl_writer.mlp()[0])

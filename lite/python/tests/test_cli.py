@@ -1,4 +1,5 @@
 """The tensorweave-lite command."""
+
 import numpy as np
 import pytest
 
@@ -9,10 +10,16 @@ import twl_writer
 def test_inspect(mlp_path, capsys):
     assert cli.main(["inspect", mlp_path]) == 0
     out = capsys.readouterr().out
-    for text in ("FULLY_CONNECTED v1", "SOFTMAX v1", "0:input, 1:dense0/w",
-                 "dense0/w float32 [3,4]", "constant bytes: 92 in 4 tensors",
-                 "arena size:", "signature 'serving_default'",
-                 "metadata: producer = tensorweave-lite tests"):
+    for text in (
+        "FULLY_CONNECTED v1",
+        "SOFTMAX v1",
+        "0:input, 1:dense0/w",
+        "dense0/w float32 [3,4]",
+        "constant bytes: 92 in 4 tensors",
+        "arena size:",
+        "signature 'serving_default'",
+        "metadata: producer = tensorweave-lite tests",
+    ):
         assert text in out, text
 
 
@@ -20,8 +27,7 @@ def test_inspect_arena_follows_batch(mlp_path, capsys):
     sizes = []
     for batch in (1, 32):
         cli.main(["inspect", mlp_path, "--batch", str(batch)])
-        line = [l for l in capsys.readouterr().out.splitlines()
-                if l.startswith("arena size:")][0]
+        line = [l for l in capsys.readouterr().out.splitlines() if l.startswith("arena size:")][0]
         sizes.append(int(line.split()[2]))
     assert sizes[1] > sizes[0] > 0
 
@@ -30,12 +36,9 @@ def test_run_by_signature_name(mlp_path, mlp_model, tmp_path):
     x = np.random.default_rng(0).random((3, 4), dtype=np.float32)
     np.save(tmp_path / "x.npy", x)
     out = tmp_path / "out.npz"
-    assert cli.main(["run", mlp_path, "--input", f"x={tmp_path / 'x.npy'}",
-                     "--output", str(out)]) == 0
+    assert cli.main(["run", mlp_path, "--input", f"x={tmp_path / 'x.npy'}", "--output", str(out)]) == 0
     with np.load(out) as result:
-        np.testing.assert_allclose(result["probs"],
-                                   twl_writer.mlp_reference(x, mlp_model[1]),
-                                   rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(result["probs"], twl_writer.mlp_reference(x, mlp_model[1]), rtol=1e-5, atol=1e-6)
 
 
 def test_run_by_tensor_name(tmp_path):
@@ -45,9 +48,21 @@ def test_run_by_tensor_name(tmp_path):
     np.save(tmp_path / "a.npy", a)
     np.save(tmp_path / "b.npy", a * 2)
     out = tmp_path / "out.npz"
-    assert cli.main(["run", str(path), "--input", f"a={tmp_path / 'a.npy'}",
-                     "--input", f"b={tmp_path / 'b.npy'}", "--output",
-                     str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "run",
+                str(path),
+                "--input",
+                f"a={tmp_path / 'a.npy'}",
+                "--input",
+                f"b={tmp_path / 'b.npy'}",
+                "--output",
+                str(out),
+            ]
+        )
+        == 0
+    )
     with np.load(out) as result:
         assert sorted(result.files) == ["diff", "sum_relu"]
         np.testing.assert_array_equal(result["sum_relu"], a * 3)
@@ -56,8 +71,7 @@ def test_run_by_tensor_name(tmp_path):
 
 def test_run_errors(tmp_path, mlp_path, capsys):
     np.save(tmp_path / "bad.npy", np.zeros((1, 4)))  # float64
-    assert cli.main(["run", mlp_path, "--input",
-                     f"x={tmp_path / 'bad.npy'}"]) == 1
+    assert cli.main(["run", mlp_path, "--input", f"x={tmp_path / 'bad.npy'}"]) == 1
     assert "float64" in capsys.readouterr().err
     assert cli.main(["inspect", str(tmp_path / "none.twl")]) == 1
     with pytest.raises(SystemExit):
@@ -65,7 +79,6 @@ def test_run_errors(tmp_path, mlp_path, capsys):
 
 
 def test_benchmark(mlp_path, capsys):
-    assert cli.main(["benchmark", mlp_path, "--runs", "50", "--num_threads",
-                     "2", "--batch", "4"]) == 0
+    assert cli.main(["benchmark", mlp_path, "--runs", "50", "--num_threads", "2", "--batch", "4"]) == 0
     out = capsys.readouterr().out
     assert "mean" in out and "median" in out and "p90" in out

@@ -1,4 +1,5 @@
 """Every failure path raises a Python exception; none crashes the process."""
+
 import os
 import subprocess
 import sys
@@ -25,8 +26,7 @@ def test_directory_and_empty_file(tmp_path):
         twl.Interpreter(model_path=str(empty))
 
 
-@pytest.mark.parametrize("content", [b"", b"garbage", os.urandom(4096),
-                                     b"\0" * 64])
+@pytest.mark.parametrize("content", [b"", b"garbage", os.urandom(4096), b"\0" * 64])
 def test_garbage_bytes(content):
     with pytest.raises(ValueError):
         twl.Interpreter(model_content=content)
@@ -183,7 +183,6 @@ def test_corrupted_models_never_crash(tmp_path, mlp_model):
                 pass
         print("cases", len(cases), "ran", ok)
     """)
-    result = subprocess.run([sys.executable, "-c", script],
-                            capture_output=True, text=True, timeout=600)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "cases" in result.stdout

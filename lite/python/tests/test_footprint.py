@@ -1,12 +1,12 @@
 """Import cost and memory of the binding, measured in child processes."""
+
 import footprint
 import twl_writer
 
 
 def test_import_brings_nothing_heavy_beyond_numpy(mlp_path):
     result = footprint.measure(mlp_path, repeats=1)
-    foreign = [m for m in result["new_modules"]
-               if not m.startswith("tensorweave_lite")]
+    foreign = [m for m in result["new_modules"] if not m.startswith("tensorweave_lite")]
     assert foreign == [], f"importing tensorweave_lite also imported {foreign}"
 
 

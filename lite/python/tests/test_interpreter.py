@@ -1,4 +1,5 @@
 """tensorweave_lite.Interpreter against numpy references."""
+
 import gc
 
 import numpy as np
@@ -19,8 +20,7 @@ def test_details_follow_tflite(mlp_path):
     np.testing.assert_array_equal(inp["shape_signature"], [-1, 4])
     assert inp["dtype"] is np.float32
     assert inp["quantization"] == (0.0, 0)
-    assert set(inp["quantization_parameters"]) == {
-        "scales", "zero_points", "quantized_dimension"}
+    assert set(inp["quantization_parameters"]) == {"scales", "zero_points", "quantized_dimension"}
     assert out["name"] == "probs"
     np.testing.assert_array_equal(out["shape"], [1, 2])
 
@@ -34,9 +34,7 @@ def test_mlp_matches_numpy(mlp_path, mlp_model, num_threads):
     interpreter.set_tensor(0, x)
     interpreter.invoke()
     out = interpreter.get_output_details()[0]["index"]
-    np.testing.assert_allclose(interpreter.get_tensor(out),
-                               twl_writer.mlp_reference(x, params),
-                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(interpreter.get_tensor(out), twl_writer.mlp_reference(x, params), rtol=1e-5, atol=1e-6)
 
 
 def test_model_content_and_resize(mlp_model):
@@ -49,10 +47,8 @@ def test_model_content_and_resize(mlp_model):
     interpreter.invoke()
     result = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
     assert result.shape == (5, 2)
-    np.testing.assert_allclose(result, twl_writer.mlp_reference(x, params),
-                               rtol=1e-5, atol=1e-6)
-    np.testing.assert_array_equal(interpreter.get_input_details()[0]["shape"],
-                                  [5, 4])
+    np.testing.assert_allclose(result, twl_writer.mlp_reference(x, params), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(interpreter.get_input_details()[0]["shape"], [5, 4])
 
 
 def test_strict_resize_rejects_static_dim(mlp_model):
@@ -104,17 +100,14 @@ def test_view_blocks_replanning(mlp_model):
 def test_signature_runner(mlp_model):
     data, params = mlp_model
     interpreter = twl.Interpreter(model_content=data)
-    assert interpreter.get_signature_list() == {
-        "serving_default": {"inputs": ["x"], "outputs": ["probs"]}}
+    assert interpreter.get_signature_list() == {"serving_default": {"inputs": ["x"], "outputs": ["probs"]}}
     runner = interpreter.get_signature_runner()
     assert interpreter.get_signature_runner("serving_default") is not None
     for batch in (1, 7, 2):
         x = np.random.default_rng(batch).random((batch, 4), dtype=np.float32)
         outputs = runner(x=x)
         assert list(outputs) == ["probs"]
-        np.testing.assert_allclose(outputs["probs"],
-                                   twl_writer.mlp_reference(x, params),
-                                   rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(outputs["probs"], twl_writer.mlp_reference(x, params), rtol=1e-5, atol=1e-6)
     assert set(runner.get_input_details()) == {"x"}
     with pytest.raises(ValueError, match="missing"):
         runner()
@@ -135,8 +128,7 @@ def test_two_inputs_two_outputs(dtype):
     interpreter.set_tensor(ia, a)
     interpreter.set_tensor(ib, b)
     interpreter.invoke()
-    s, d = (interpreter.get_tensor(o["index"])
-            for o in interpreter.get_output_details())
+    s, d = (interpreter.get_tensor(o["index"]) for o in interpreter.get_output_details())
     expected_sum = np.maximum(a + b, 0) if dtype == np.float32 else a + b
     np.testing.assert_array_equal(s, expected_sum)
     np.testing.assert_array_equal(d, a - b)
@@ -187,15 +179,12 @@ def test_set_tensor_fast_path_takes_exact_arrays_only(mlp_model):
     assert fast(0, x) is True
     np.testing.assert_array_equal(interpreter.tensor(0)(), x)
     wide = np.arange(8, dtype=np.float32).reshape(1, 8)
-    for value in (x.astype(np.float64), x.reshape(4), x.reshape(2, 2),
-                  wide[:, ::2], x.tolist(), b"\0" * 16, "text"):
+    for value in (x.astype(np.float64), x.reshape(4), x.reshape(2, 2), wide[:, ::2], x.tolist(), b"\0" * 16, "text"):
         assert fast(0, value) is False, value
     assert fast(10**30, x) is False
     assert fast(-1, x) is False
-    constant = next(d["index"] for d in interpreter.get_tensor_details()
-                    if d["name"] not in ("input", "probs"))
-    assert fast(constant, np.zeros(interpreter.tensor(constant)().shape,
-                                   np.float32)) is False
+    constant = next(d["index"] for d in interpreter.get_tensor_details() if d["name"] not in ("input", "probs"))
+    assert fast(constant, np.zeros(interpreter.tensor(constant)().shape, np.float32)) is False
     # Refusals changed nothing; set_tensor converts or explains them.
     np.testing.assert_array_equal(interpreter.tensor(0)(), x)
     interpreter.set_tensor(0, wide[:, ::2])
@@ -215,10 +204,8 @@ def test_get_tensor_follows_resize(mlp_model):
         interpreter.invoke()
         first = interpreter.get_tensor(out)
         assert first.shape == (rows, 2)
-        np.testing.assert_allclose(first, twl_writer.mlp_reference(x, params),
-                                   rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(first, twl_writer.mlp_reference(x, params), rtol=1e-5, atol=1e-6)
         interpreter.set_tensor(0, x * 2)
         interpreter.invoke()
         assert not np.array_equal(interpreter.get_tensor(out), first)
-        np.testing.assert_allclose(first, twl_writer.mlp_reference(x, params),
-                                   rtol=1e-5, atol=1e-6)  # still a copy
+        np.testing.assert_allclose(first, twl_writer.mlp_reference(x, params), rtol=1e-5, atol=1e-6)  # still a copy

@@ -12,6 +12,7 @@ into a temporary directory (never checked in), as //lite/schema:twl_py does.
     writer.set_io([x], [y])
     data = writer.finish()   # bytes
 """
+
 import atexit
 import importlib
 import os
@@ -26,9 +27,14 @@ import numpy as np
 _ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 SCHEMA = os.environ.get("TWL_SCHEMA", os.path.join(_ROOT, "lite", "schema", "twl.fbs"))
 
-_DTYPE_CODES = {np.dtype(np.float32): 0, np.dtype(np.int32): 1,
-                np.dtype(np.int64): 2, np.dtype(np.uint8): 3,
-                np.dtype(np.int8): 4, np.dtype(np.bool_): 5}
+_DTYPE_CODES = {
+    np.dtype(np.float32): 0,
+    np.dtype(np.int32): 1,
+    np.dtype(np.int64): 2,
+    np.dtype(np.uint8): 3,
+    np.dtype(np.int8): 4,
+    np.dtype(np.bool_): 5,
+}
 
 
 def _generate_schema_module():
@@ -37,9 +43,18 @@ def _generate_schema_module():
     subprocess.check_call(["flatc", "--python", "-o", out, SCHEMA])
     open(os.path.join(out, "twl", "__init__.py"), "a").close()
     sys.path.insert(0, out)
-    names = ["Model", "SubGraph", "Tensor", "Buffer", "Operator",
-             "SignatureDef", "TensorMap", "Metadata", "BuiltinOperator",
-             "BuiltinOptions"]
+    names = [
+        "Model",
+        "SubGraph",
+        "Tensor",
+        "Buffer",
+        "Operator",
+        "SignatureDef",
+        "TensorMap",
+        "Metadata",
+        "BuiltinOperator",
+        "BuiltinOptions",
+    ]
     return {n: importlib.import_module("twl.schema." + n) for n in names}
 
 
@@ -57,29 +72,26 @@ def _module(name):
 class ModelWriter:
     def __init__(self, version=1):
         self.version = version
-        self.tensors = []       # (name, dtype code, shape, signature, buffer)
-        self.buffers = [b""]    # buffer 0: the empty sentinel
-        self.operators = []     # (opcode, inputs, outputs, options, version)
+        self.tensors = []  # (name, dtype code, shape, signature, buffer)
+        self.buffers = [b""]  # buffer 0: the empty sentinel
+        self.operators = []  # (opcode, inputs, outputs, options, version)
         self.inputs, self.outputs = [], []
-        self.signatures = []    # (key, [(name, idx)], [(name, idx)])
+        self.signatures = []  # (key, [(name, idx)], [(name, idx)])
         self.metadata = []
         self.description = ""
 
     def add_tensor(self, name, dtype, shape, shape_signature=None, buffer=0):
-        self.tensors.append((name, _DTYPE_CODES[np.dtype(dtype)], list(shape),
-                             shape_signature, buffer))
+        self.tensors.append((name, _DTYPE_CODES[np.dtype(dtype)], list(shape), shape_signature, buffer))
         return len(self.tensors) - 1
 
     def add_constant(self, name, value):
         value = np.ascontiguousarray(value)
         self.buffers.append(value.tobytes())
-        return self.add_tensor(name, value.dtype, value.shape,
-                               buffer=len(self.buffers) - 1)
+        return self.add_tensor(name, value.dtype, value.shape, buffer=len(self.buffers) - 1)
 
     def add_operator(self, opcode, inputs, outputs, options=None, version=1):
         """`options`: (options table name, {field: value}) or None."""
-        self.operators.append((getattr(BUILTIN_OPERATOR, opcode), inputs,
-                               outputs, options, version))
+        self.operators.append((getattr(BUILTIN_OPERATOR, opcode), inputs, outputs, options, version))
 
     def set_io(self, inputs, outputs):
         self.inputs, self.outputs = list(inputs), list(outputs)
@@ -91,8 +103,7 @@ class ModelWriter:
 
     def finish(self):
         b = flatbuffers.Builder(1024)
-        M, SG, T, B, O = (_S[n] for n in ("Model", "SubGraph", "Tensor",
-                                          "Buffer", "Operator"))
+        M, SG, T, B, O = (_S[n] for n in ("Model", "SubGraph", "Tensor", "Buffer", "Operator"))
 
         def ints(values):
             return b.CreateNumpyVector(np.asarray(values, dtype=np.int32))
@@ -110,7 +121,7 @@ class ModelWriter:
                 # force_align: 64, as the generated C++ CreateBuffer does.
                 b.StartVector(1, len(data), 64)
                 b.head -= len(data)
-                b.Bytes[b.head:b.head + len(data)] = data
+                b.Bytes[b.head : b.head + len(data)] = data
                 vector = b.EndVector()
             B.BufferStart(b)
             if vector is not None:
@@ -138,12 +149,10 @@ class ModelWriter:
             if options is not None:
                 table, fields = options
                 mod = _module(table)
-                list_fields = {k: ints(v) for k, v in fields.items()
-                               if isinstance(v, (list, tuple))}
+                list_fields = {k: ints(v) for k, v in fields.items() if isinstance(v, (list, tuple))}
                 getattr(mod, table + "Start")(b)
                 for field, value in fields.items():
-                    getattr(mod, table + "Add" + field)(
-                        b, list_fields.get(field, value))
+                    getattr(mod, table + "Add" + field)(b, list_fields.get(field, value))
                 opt_off = getattr(mod, table + "End")(b)
                 opt_type = getattr(BUILTIN_OPTIONS, table)
             O.OperatorStart(b)
@@ -225,8 +234,7 @@ def mlp(sizes=(4, 3, 2), batch=1, seed=0):
     w = ModelWriter()
     w.description = "test mlp"
     w.metadata.append(("producer", "tensorweave-lite tests"))
-    x = w.add_tensor("input", np.float32, [batch, sizes[0]],
-                     shape_signature=[-1, sizes[0]])
+    x = w.add_tensor("input", np.float32, [batch, sizes[0]], shape_signature=[-1, sizes[0]])
     current, params = x, []
     for layer, (n_in, n_out) in enumerate(zip(sizes[:-1], sizes[1:])):
         weights = rng.uniform(-1, 1, (n_out, n_in)).astype(np.float32)
@@ -234,15 +242,16 @@ def mlp(sizes=(4, 3, 2), batch=1, seed=0):
         params.append((weights, bias))
         wi = w.add_constant(f"dense{layer}/w", weights)
         bi = w.add_constant(f"dense{layer}/b", bias)
-        out = w.add_tensor(f"dense{layer}", np.float32, [batch, n_out],
-                           shape_signature=[-1, n_out])
+        out = w.add_tensor(f"dense{layer}", np.float32, [batch, n_out], shape_signature=[-1, n_out])
         last = layer == len(sizes) - 2
-        w.add_operator("FULLY_CONNECTED", [current, wi, bi], [out],
-                       ("FullyConnectedOptions",
-                        {"FusedActivationFunction": 0 if last else RELU}))
+        w.add_operator(
+            "FULLY_CONNECTED",
+            [current, wi, bi],
+            [out],
+            ("FullyConnectedOptions", {"FusedActivationFunction": 0 if last else RELU}),
+        )
         current = out
-    probs = w.add_tensor("probs", np.float32, [batch, sizes[-1]],
-                         shape_signature=[-1, sizes[-1]])
+    probs = w.add_tensor("probs", np.float32, [batch, sizes[-1]], shape_signature=[-1, sizes[-1]])
     w.add_operator("SOFTMAX", [current], [probs], ("SoftmaxOptions", {"Beta": 1.0}))
     w.set_io([x], [probs])
     w.add_signature("serving_default", {"x": x}, {"probs": probs})
@@ -268,8 +277,7 @@ def two_outputs(dtype=np.float32, shape=(2, 3)):
     s = w.add_tensor("sum_relu", dtype, shape)
     d = w.add_tensor("diff", dtype, shape)
     act = RELU if np.dtype(dtype) == np.float32 else 0
-    w.add_operator("ADD", [a, b], [s],
-                   ("ArithmeticOptions", {"FusedActivationFunction": act}))
+    w.add_operator("ADD", [a, b], [s], ("ArithmeticOptions", {"FusedActivationFunction": act}))
     w.add_operator("SUB", [a, b], [d])
     w.set_io([a, b], [s, d])
     return w.finish()

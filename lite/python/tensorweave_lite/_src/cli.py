@@ -1,9 +1,10 @@
 """The `tensorweave-lite` command: inspect, run and benchmark .twl models.
 
-    tensorweave-lite inspect model.twl [--batch N]
-    tensorweave-lite run model.twl --input NAME=FILE.npy ... --output OUT.npz
-    tensorweave-lite benchmark model.twl --num_threads 2 --runs 1000 [--batch N]
+tensorweave-lite inspect model.twl [--batch N]
+tensorweave-lite run model.twl --input NAME=FILE.npy ... --output OUT.npz
+tensorweave-lite benchmark model.twl --num_threads 2 --runs 1000 [--batch N]
 """
+
 import argparse
 import sys
 import time
@@ -34,8 +35,7 @@ def _set_batch(interpreter, batch):
 
 
 def _open(args):
-    interpreter = Interpreter(model_path=args.model,
-                              num_threads=getattr(args, "num_threads", 1))
+    interpreter = Interpreter(model_path=args.model, num_threads=getattr(args, "num_threads", 1))
     if getattr(args, "batch", None):
         _set_batch(interpreter, args.batch)
     interpreter.allocate_tensors()
@@ -59,8 +59,7 @@ def inspect(args, out=None):
             text += f" (signature {_shape(signature)})"
         return text
 
-    print(f"model: {args.model} ({info['size']} bytes, schema version "
-          f"{info['version']})", file=out)
+    print(f"model: {args.model} ({info['size']} bytes, schema version {info['version']})", file=out)
     if info["description"]:
         print(f"description: {info['description']}", file=out)
     for key, value in sorted(info["metadata"].items()):
@@ -71,8 +70,7 @@ def inspect(args, out=None):
     for key, inputs, outputs, subgraph in impl.signatures():
         ins = ", ".join(f"{n}={i}" for n, i in inputs)
         outs = ", ".join(f"{n}={i}" for n, i in outputs)
-        print(f"signature '{key}' (subgraph {subgraph}): inputs {{{ins}}} "
-              f"outputs {{{outs}}}", file=out)
+        print(f"signature '{key}' (subgraph {subgraph}): inputs {{{ins}}} outputs {{{outs}}}", file=out)
 
     nodes = impl.nodes()
     print(f"\noperators ({len(nodes)}):", file=out)
@@ -83,8 +81,7 @@ def inspect(args, out=None):
 
     print(f"\ntensors ({len(tensors)}):", file=out)
     width = max([len(t[0]) for t in tensors] + [4])
-    print(f"  {'idx':>4} {'name':<{width}} {'dtype':<7} {'shape':<16} "
-          f"{'bytes':>10}  kind", file=out)
+    print(f"  {'idx':>4} {'name':<{width}} {'dtype':<7} {'shape':<16} {'bytes':>10}  kind", file=out)
     graph_inputs, graph_outputs = set(impl.inputs()), set(impl.outputs())
     constant_bytes = constant_count = 0
     for i, (name, type_code, shape, _, nbytes, constant, buffer) in enumerate(tensors):
@@ -98,13 +95,14 @@ def inspect(args, out=None):
             kind = "output"
         else:
             kind = "arena"
-        print(f"  {i:4d} {name:<{width}} {_TYPE_NAMES[type_code]:<7} "
-              f"{_shape(shape):<16} {nbytes:>10}  {kind}", file=out)
-    print(f"\nconstant bytes: {constant_bytes} in {constant_count} tensors "
-          f"(mapped from the file, not copied)", file=out)
+        print(
+            f"  {i:4d} {name:<{width}} {_TYPE_NAMES[type_code]:<7} {_shape(shape):<16} {nbytes:>10}  {kind}", file=out
+        )
+    print(
+        f"\nconstant bytes: {constant_bytes} in {constant_count} tensors (mapped from the file, not copied)", file=out
+    )
     batch = f", batch {args.batch}" if args.batch else ""
-    print(f"arena size: {interpreter.arena_size()} bytes (planned by the "
-          f"runtime{batch})", file=out)
+    print(f"arena size: {interpreter.arena_size()} bytes (planned by the runtime{batch})", file=out)
     return 0
 
 
@@ -123,8 +121,8 @@ def run(args):
     values = _parse_inputs(args.input)
     signatures = interpreter.get_signature_list()
     if args.signature is not None or (
-            len(signatures) == 1 and
-            set(values) == set(next(iter(signatures.values()))["inputs"])):
+        len(signatures) == 1 and set(values) == set(next(iter(signatures.values()))["inputs"])
+    ):
         runner = interpreter.get_signature_runner(args.signature)
         outputs = runner(**values)
     else:
@@ -132,18 +130,15 @@ def run(args):
         unknown = sorted(set(values) - set(details))
         missing = sorted(set(details) - set(values))
         if unknown or missing:
-            raise SystemExit(f"model inputs are {sorted(details)}; unknown: "
-                             f"{unknown}, missing: {missing}")
+            raise SystemExit(f"model inputs are {sorted(details)}; unknown: {unknown}, missing: {missing}")
         for name, value in values.items():
             if tuple(value.shape) != tuple(details[name]["shape"]):
-                interpreter.resize_tensor_input(details[name]["index"],
-                                                value.shape)
+                interpreter.resize_tensor_input(details[name]["index"], value.shape)
         interpreter.allocate_tensors()
         for name, value in values.items():
             interpreter.set_tensor(details[name]["index"], value)
         interpreter.invoke()
-        outputs = {d["name"]: interpreter.get_tensor(d["index"])
-                   for d in interpreter.get_output_details()}
+        outputs = {d["name"]: interpreter.get_tensor(d["index"]) for d in interpreter.get_output_details()}
     for name, value in outputs.items():
         print(f"{name}: {value.dtype}{_shape(value.shape)}")
     if args.output:
@@ -179,35 +174,38 @@ def benchmark(args):
         times[i] = clock() - t0
     times /= 1e3
     batch = f" batch {args.batch}" if args.batch else ""
-    print(f"model: {args.model}{batch}, threads {args.num_threads}, "
-          f"init {init_ms:.1f} ms, arena {interpreter.arena_size()} bytes")
-    print(f"runs {args.runs} (warmup {args.warmup}): mean {times.mean():.1f} us, "
-          f"median {np.median(times):.1f} us, p90 "
-          f"{np.percentile(times, 90):.1f} us, min {times.min():.1f} us")
+    print(
+        f"model: {args.model}{batch}, threads {args.num_threads}, "
+        f"init {init_ms:.1f} ms, arena {interpreter.arena_size()} bytes"
+    )
+    print(
+        f"runs {args.runs} (warmup {args.warmup}): mean {times.mean():.1f} us, "
+        f"median {np.median(times):.1f} us, p90 "
+        f"{np.percentile(times, 90):.1f} us, min {times.min():.1f} us"
+    )
     return 0
 
 
 def _parser():
-    parser = argparse.ArgumentParser(
-        prog="tensorweave-lite",
-        description="Inspect, run and benchmark .twl models.")
+    parser = argparse.ArgumentParser(prog="tensorweave-lite", description="Inspect, run and benchmark .twl models.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     p = commands.add_parser("inspect", help="ops, tensors, constant bytes, arena")
     p.add_argument("model")
-    p.add_argument("--batch", type=int, default=None,
-                   help="resize dynamic input dims before planning")
+    p.add_argument("--batch", type=int, default=None, help="resize dynamic input dims before planning")
     p.set_defaults(func=inspect)
 
     p = commands.add_parser("run", help="run once on .npy inputs")
     p.add_argument("model")
-    p.add_argument("--input", action="append", default=[],
-                   metavar="NAME=FILE.npy",
-                   help="an input by tensor (or signature) name; repeat")
-    p.add_argument("--output", metavar="OUT.npz",
-                   help="write every output, keyed by name")
-    p.add_argument("--signature", default=None,
-                   help="run this signature (names are the signature's)")
+    p.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.npy",
+        help="an input by tensor (or signature) name; repeat",
+    )
+    p.add_argument("--output", metavar="OUT.npz", help="write every output, keyed by name")
+    p.add_argument("--signature", default=None, help="run this signature (names are the signature's)")
     p.add_argument("--num_threads", type=int, default=1)
     p.set_defaults(func=run)
 

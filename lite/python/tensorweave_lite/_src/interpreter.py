@@ -1,4 +1,5 @@
 """The tf.lite.Interpreter-style API over the runtime binding."""
+
 import numpy as np
 
 from tensorweave_lite import _interpreter
@@ -34,8 +35,7 @@ class Interpreter:
             raise ValueError(f"num_threads must be an int, got {num_threads!r}")
         if model_path is not None and not isinstance(model_path, (str, bytes)):
             model_path = str(model_path)  # os.PathLike
-        self._impl = _interpreter.Interpreter(model_path, model_content,
-                                              num_threads)
+        self._impl = _interpreter.Interpreter(model_path, model_content, num_threads)
         self._inputs = self._impl.inputs()
         self._outputs = self._impl.outputs()
         # Numpy views of tensors get_tensor() copied from, by index. They pin
@@ -75,7 +75,8 @@ class Interpreter:
                         raise ValueError(
                             f"cannot resize input '{info[0]}' (index "
                             f"{input_index}): dimension {axis} is {old} in the "
-                            f"model's shape_signature, not dynamic")
+                            f"model's shape_signature, not dynamic"
+                        )
         self._impl.resize_input(position, shape)
 
     # -- details ------------------------------------------------------------
@@ -87,8 +88,7 @@ class Interpreter:
             "name": name,
             "index": index,
             "shape": shape,
-            "shape_signature": (np.array(signature, dtype=np.int32)
-                                if signature is not None else shape.copy()),
+            "shape_signature": (np.array(signature, dtype=np.int32) if signature is not None else shape.copy()),
             "dtype": _DTYPES[type_code],
             "quantization": (0.0, 0),
             "quantization_parameters": {
@@ -125,12 +125,14 @@ class Interpreter:
         if value.dtype != expected:
             raise ValueError(
                 f"Cannot set tensor '{name}' (index {tensor_index}): got dtype "
-                f"{value.dtype.name}, expected {expected.name}")
+                f"{value.dtype.name}, expected {expected.name}"
+            )
         if value.shape != shape:
             raise ValueError(
                 f"Cannot set tensor '{name}' (index {tensor_index}): got shape "
                 f"{list(value.shape)}, expected {list(shape)} (use "
-                f"resize_tensor_input() to change an input's shape)")
+                f"resize_tensor_input() to change an input's shape)"
+            )
         self._impl.set_tensor_bytes(tensor_index, np.ascontiguousarray(value))
 
     def get_tensor(self, tensor_index):
@@ -158,14 +160,14 @@ class Interpreter:
     # -- signatures ---------------------------------------------------------
 
     def _signatures(self):
-        return {key: (dict(inputs), dict(outputs))
-                for key, inputs, outputs, _ in self._impl.signatures()}
+        return {key: (dict(inputs), dict(outputs)) for key, inputs, outputs, _ in self._impl.signatures()}
 
     def get_signature_list(self):
         """``{signature_key: {"inputs": [names], "outputs": [names]}}``."""
-        return {key: {"inputs": [name for name, _ in inputs],
-                      "outputs": [name for name, _ in outputs]}
-                for key, inputs, outputs, _ in self._impl.signatures()}
+        return {
+            key: {"inputs": [name for name, _ in inputs], "outputs": [name for name, _ in outputs]}
+            for key, inputs, outputs, _ in self._impl.signatures()
+        }
 
     def get_signature_runner(self, signature_key=None):
         """A callable running signature ``signature_key`` (the only one when
@@ -174,12 +176,11 @@ class Interpreter:
         if signature_key is None:
             if len(signatures) != 1:
                 raise ValueError(
-                    f"the model has {len(signatures)} signatures "
-                    f"({sorted(signatures)}); pass signature_key")
+                    f"the model has {len(signatures)} signatures ({sorted(signatures)}); pass signature_key"
+                )
             signature_key = next(iter(signatures))
         if signature_key not in signatures:
-            raise ValueError(f"no signature '{signature_key}' in the model "
-                             f"(it has {sorted(signatures)})")
+            raise ValueError(f"no signature '{signature_key}' in the model (it has {sorted(signatures)})")
         inputs, outputs = signatures[signature_key]
         return SignatureRunner(self, signature_key, inputs, outputs)
 
@@ -193,9 +194,7 @@ class Interpreter:
         try:
             return self._inputs.index(tensor_index)
         except ValueError:
-            raise ValueError(
-                f"tensor {tensor_index} is not a graph input (inputs are "
-                f"{self._inputs})") from None
+            raise ValueError(f"tensor {tensor_index} is not a graph input (inputs are {self._inputs})") from None
 
 
 class SignatureRunner:
@@ -209,24 +208,22 @@ class SignatureRunner:
     def __init__(self, interpreter, signature_key, inputs, outputs):
         self._interpreter = interpreter
         self._key = signature_key
-        self._inputs = inputs    # name -> tensor index
+        self._inputs = inputs  # name -> tensor index
         self._outputs = outputs
 
     def get_input_details(self):
-        return {name: self._interpreter._details(i)
-                for name, i in self._inputs.items()}
+        return {name: self._interpreter._details(i) for name, i in self._inputs.items()}
 
     def get_output_details(self):
-        return {name: self._interpreter._details(i)
-                for name, i in self._outputs.items()}
+        return {name: self._interpreter._details(i) for name, i in self._outputs.items()}
 
     def __call__(self, **kwargs):
         unknown = sorted(set(kwargs) - set(self._inputs))
         missing = sorted(set(self._inputs) - set(kwargs))
         if unknown or missing:
             raise ValueError(
-                f"signature '{self._key}' takes inputs {sorted(self._inputs)}; "
-                f"unknown: {unknown}, missing: {missing}")
+                f"signature '{self._key}' takes inputs {sorted(self._inputs)}; unknown: {unknown}, missing: {missing}"
+            )
         interpreter = self._interpreter
         values = {name: np.asarray(value) for name, value in kwargs.items()}
         resized = False
@@ -241,5 +238,4 @@ class SignatureRunner:
         for name, value in values.items():
             interpreter.set_tensor(self._inputs[name], value)
         interpreter.invoke()
-        return {name: interpreter.get_tensor(index)
-                for name, index in self._outputs.items()}
+        return {name: interpreter.get_tensor(index) for name, index in self._outputs.items()}

@@ -89,9 +89,7 @@ class _FetchPlan:
 class BaseSession:
     def __init__(self, target="", graph=None, config=None):
         if target not in ("", None):
-            raise NotImplementedError(
-                f"Session target {target!r}: remote sessions are not supported yet; use ''"
-            )
+            raise NotImplementedError(f"Session target {target!r}: remote sessions are not supported yet; use ''")
         self._graph = graph if graph is not None else ops.get_default_graph()
         self._config = config or ConfigProto()
         self._c = _pywrap.Session(
@@ -207,9 +205,7 @@ class BaseSession:
             feed_names.append(t.name)
             feed_specs.append((t.dtype, t.dtype.as_datatype_enum, t))
         try:
-            handle = self._c.make_callable(
-                feed_names, [t.name for t in plan.tensors], [op.name for op in plan.targets]
-            )
+            handle = self._c.make_callable(feed_names, [t.name for t in plan.tensors], [op.name for op in plan.targets])
         except errors.OpError as e:
             raise ops._add_node_location(e, graph) from None
         return handle, plan.build, feed_specs

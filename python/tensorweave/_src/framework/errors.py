@@ -69,22 +69,12 @@ def _make(name, code, *bases, doc):
 CancelledError = _make("CancelledError", CANCELLED, doc="An operation was cancelled.")
 UnknownError = _make("UnknownError", UNKNOWN, doc="An unknown error.")
 # Also a ValueError, as TensorFlow raises for bad shapes at construction.
-InvalidArgumentError = _make(
-    "InvalidArgumentError", INVALID_ARGUMENT, ValueError, doc="An argument was invalid."
-)
-DeadlineExceededError = _make(
-    "DeadlineExceededError", DEADLINE_EXCEEDED, doc="A deadline expired."
-)
+InvalidArgumentError = _make("InvalidArgumentError", INVALID_ARGUMENT, ValueError, doc="An argument was invalid.")
+DeadlineExceededError = _make("DeadlineExceededError", DEADLINE_EXCEEDED, doc="A deadline expired.")
 NotFoundError = _make("NotFoundError", NOT_FOUND, doc="Something requested was not found.")
-AlreadyExistsError = _make(
-    "AlreadyExistsError", ALREADY_EXISTS, doc="Something to create already exists."
-)
-PermissionDeniedError = _make(
-    "PermissionDeniedError", PERMISSION_DENIED, doc="Permission was denied."
-)
-ResourceExhaustedError = _make(
-    "ResourceExhaustedError", RESOURCE_EXHAUSTED, doc="A resource ran out."
-)
+AlreadyExistsError = _make("AlreadyExistsError", ALREADY_EXISTS, doc="Something to create already exists.")
+PermissionDeniedError = _make("PermissionDeniedError", PERMISSION_DENIED, doc="Permission was denied.")
+ResourceExhaustedError = _make("ResourceExhaustedError", RESOURCE_EXHAUSTED, doc="A resource ran out.")
 FailedPreconditionError = _make(
     "FailedPreconditionError",
     FAILED_PRECONDITION,
@@ -96,9 +86,7 @@ UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, doc="Not impleme
 InternalError = _make("InternalError", INTERNAL, doc="An internal invariant broke.")
 UnavailableError = _make("UnavailableError", UNAVAILABLE, doc="A service is unavailable.")
 DataLossError = _make("DataLossError", DATA_LOSS, doc="Data was lost or corrupted.")
-UnauthenticatedError = _make(
-    "UnauthenticatedError", UNAUTHENTICATED, doc="Credentials were missing or invalid."
-)
+UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, doc="Credentials were missing or invalid.")
 
 _CODE_TO_CLASS = {
     CANCELLED: CancelledError,

@@ -106,11 +106,7 @@ class Tensor:
         self._shape = self._shape.merge_with(shape)
 
     def consumers(self):
-        return [
-            op
-            for op in self.graph.get_operations()
-            if any(t is self for t in op.inputs)
-        ]
+        return [op for op in self.graph.get_operations() if any(t is self for t in op.inputs)]
 
     def eval(self, feed_dict=None, session=None):
         """Runs this tensor in `session` (default: the default session)."""
@@ -136,9 +132,7 @@ class Tensor:
         raise TypeError("A tw.Tensor is not iterable: its value is only known at run time.")
 
     def __len__(self):
-        raise TypeError(
-            "len() of a tw.Tensor is not defined; use tensor.shape[0] or tw.shape(tensor)."
-        )
+        raise TypeError("len() of a tw.Tensor is not defined; use tensor.shape[0] or tw.shape(tensor).")
 
 
 class Operation:
@@ -283,10 +277,7 @@ class Graph:
                     flat.append(item)
             for t in flat:
                 if t.graph is not self:
-                    raise ValueError(
-                        f"Tensor {t.name} must be from the same graph as the op "
-                        f"'{name}' being created"
-                    )
+                    raise ValueError(f"Tensor {t.name} must be from the same graph as the op '{name}' being created")
             controls = []
             for c in self._current_control_dependencies():
                 if c not in controls:
@@ -596,9 +587,7 @@ class _DefaultGraphStack(_DefaultStack):
 
     def reset(self):
         if self.stack:
-            raise AssertionError(
-                "Do not use tw.reset_default_graph() inside a graph.as_default() block"
-            )
+            raise AssertionError("Do not use tw.reset_default_graph() inside a graph.as_default() block")
         _DefaultGraphStack._global_default = None
 
 
@@ -705,8 +694,7 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None):
             raise errors.InvalidArgumentError(
                 None,
                 None,
-                f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
-                f"{value.dtype.name}: {value!r}",
+                f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype {value.dtype.name}: {value!r}",
             )
         return value
     for base_type, fn in _tensor_conversion_functions:

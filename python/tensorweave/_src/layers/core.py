@@ -45,10 +45,22 @@ def _check_channels_last(data_format):
         raise ValueError(f"data_format {data_format!r}: only 'channels_last' (NHWC) is supported")
 
 
-def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None,
-          bias_initializer=init_ops.zeros_initializer(), kernel_regularizer=None,
-          bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
-          bias_constraint=None, trainable=True, name=None, reuse=None):
+def dense(
+    inputs,
+    units,
+    activation=None,
+    use_bias=True,
+    kernel_initializer=None,
+    bias_initializer=init_ops.zeros_initializer(),
+    kernel_regularizer=None,
+    bias_regularizer=None,
+    activity_regularizer=None,
+    kernel_constraint=None,
+    bias_constraint=None,
+    trainable=True,
+    name=None,
+    reuse=None,
+):
     """A fully connected layer: activation(inputs @ kernel + bias).
 
     Example:
@@ -85,11 +97,27 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
         return y
 
 
-def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid", data_format="channels_last",
-           dilation_rate=(1, 1), activation=None, use_bias=True, kernel_initializer=None,
-           bias_initializer=init_ops.zeros_initializer(), kernel_regularizer=None, bias_regularizer=None,
-           activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=True,
-           name=None, reuse=None):
+def conv2d(
+    inputs,
+    filters,
+    kernel_size,
+    strides=(1, 1),
+    padding="valid",
+    data_format="channels_last",
+    dilation_rate=(1, 1),
+    activation=None,
+    use_bias=True,
+    kernel_initializer=None,
+    bias_initializer=init_ops.zeros_initializer(),
+    kernel_regularizer=None,
+    bias_regularizer=None,
+    activity_regularizer=None,
+    kernel_constraint=None,
+    bias_constraint=None,
+    trainable=True,
+    name=None,
+    reuse=None,
+):
     """A 2-D convolution layer over NHWC inputs, with a bias and activation.
 
     Example:
@@ -110,8 +138,9 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid", data_f
     if in_channels is None:
         raise ValueError(f"The channel dimension of the inputs to `conv2d` should be defined, got {x.shape}")
     with _scope(name, "conv2d", reuse):
-        kernel = _make_var("kernel", [kh, kw, in_channels, filters], x.dtype, kernel_initializer,
-                           kernel_regularizer, trainable)
+        kernel = _make_var(
+            "kernel", [kh, kw, in_channels, filters], x.dtype, kernel_initializer, kernel_regularizer, trainable
+        )
         y = nn_ops.conv2d(x, kernel, strides=[1, sh, sw, 1], padding=padding.upper(), dilations=[1, dh, dw, 1])
         if use_bias:
             bias = _make_var("bias", [filters], x.dtype, bias_initializer, bias_regularizer, trainable)
@@ -180,15 +209,32 @@ def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=
         )
 
 
-def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
-                        beta_initializer=init_ops.zeros_initializer(),
-                        gamma_initializer=init_ops.ones_initializer(),
-                        moving_mean_initializer=init_ops.zeros_initializer(),
-                        moving_variance_initializer=init_ops.ones_initializer(),
-                        beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
-                        gamma_constraint=None, training=False, trainable=True, name=None, reuse=None,
-                        renorm=False, renorm_clipping=None, renorm_momentum=0.99, fused=None,
-                        virtual_batch_size=None, adjustment=None):
+def batch_normalization(
+    inputs,
+    axis=-1,
+    momentum=0.99,
+    epsilon=1e-3,
+    center=True,
+    scale=True,
+    beta_initializer=init_ops.zeros_initializer(),
+    gamma_initializer=init_ops.ones_initializer(),
+    moving_mean_initializer=init_ops.zeros_initializer(),
+    moving_variance_initializer=init_ops.ones_initializer(),
+    beta_regularizer=None,
+    gamma_regularizer=None,
+    beta_constraint=None,
+    gamma_constraint=None,
+    training=False,
+    trainable=True,
+    name=None,
+    reuse=None,
+    renorm=False,
+    renorm_clipping=None,
+    renorm_momentum=0.99,
+    fused=None,
+    virtual_batch_size=None,
+    adjustment=None,
+):
     """Batch normalization over the last axis: with `training`, normalizes by
     the batch's statistics and adds the moving-average updates to
     UPDATE_OPS (run them with the train op); otherwise uses the moving
@@ -207,14 +253,16 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
         raise NotImplementedError("batch renormalization / virtual batches are not supported")
     with _scope(name, "batch_normalization", reuse):
         dtype = x.dtype
-        gamma = (_make_var("gamma", [channels], dtype, gamma_initializer, gamma_regularizer, trainable)
-                 if scale else None)
-        beta = (_make_var("beta", [channels], dtype, beta_initializer, beta_regularizer, trainable)
-                if center else None)
-        moving_mean = variables_lib.get_variable("moving_mean", [channels], dtype=dtype,
-                                                 initializer=moving_mean_initializer, trainable=False)
-        moving_var = variables_lib.get_variable("moving_variance", [channels], dtype=dtype,
-                                                initializer=moving_variance_initializer, trainable=False)
+        gamma = (
+            _make_var("gamma", [channels], dtype, gamma_initializer, gamma_regularizer, trainable) if scale else None
+        )
+        beta = _make_var("beta", [channels], dtype, beta_initializer, beta_regularizer, trainable) if center else None
+        moving_mean = variables_lib.get_variable(
+            "moving_mean", [channels], dtype=dtype, initializer=moving_mean_initializer, trainable=False
+        )
+        moving_var = variables_lib.get_variable(
+            "moving_variance", [channels], dtype=dtype, initializer=moving_variance_initializer, trainable=False
+        )
         one = array_ops.ones([channels], dtype) if gamma is None else gamma
         zero = array_ops.zeros([channels], dtype) if beta is None else beta
         x4 = x if rank == 4 else array_ops.reshape(x, [-1, 1, 1, channels])
@@ -224,16 +272,18 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
             # (Bessel's correction), as the moving average wants it.
             y, mean, var = nn_ops.fused_batch_norm(x4, one, zero, epsilon=epsilon, is_training=True)[:3]
             decay = 1.0 - momentum
-            ops.add_to_collection(ops.GraphKeys.UPDATE_OPS,
-                                  state_ops.assign_sub(moving_mean, (moving_mean.value() - mean) * decay))
-            ops.add_to_collection(ops.GraphKeys.UPDATE_OPS,
-                                  state_ops.assign_sub(moving_var, (moving_var.value() - var) * decay))
+            ops.add_to_collection(
+                ops.GraphKeys.UPDATE_OPS, state_ops.assign_sub(moving_mean, (moving_mean.value() - mean) * decay)
+            )
+            ops.add_to_collection(
+                ops.GraphKeys.UPDATE_OPS, state_ops.assign_sub(moving_var, (moving_var.value() - var) * decay)
+            )
             return y
 
         def infer():
-            return nn_ops.fused_batch_norm(x4, one, zero, mean=moving_mean.value(),
-                                           variance=moving_var.value(), epsilon=epsilon,
-                                           is_training=False)[0]
+            return nn_ops.fused_batch_norm(
+                x4, one, zero, mean=moving_mean.value(), variance=moving_var.value(), epsilon=epsilon, is_training=False
+            )[0]
 
         y = _select_training(training, train, infer)
         return y if rank == 4 else array_ops.reshape(y, array_ops.shape(x))

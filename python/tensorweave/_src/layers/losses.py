@@ -47,9 +47,15 @@ def _compute_weighted_loss(losses, weights, reduction, loss_collection, scope):
         return loss
 
 
-def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0, scope=None,
-                          loss_collection=ops.GraphKeys.LOSSES,
-                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def softmax_cross_entropy(
+    onehot_labels,
+    logits,
+    weights=1.0,
+    label_smoothing=0,
+    scope=None,
+    loss_collection=ops.GraphKeys.LOSSES,
+    reduction=Reduction.SUM_BY_NONZERO_WEIGHTS,
+):
     """Cross-entropy between one-hot labels and softmax(logits), reduced.
 
     Example:
@@ -67,32 +73,41 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
         classes = labels.shape[-1]
         labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
     losses = nn_ops.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
-    return _compute_weighted_loss(losses, weights, reduction, loss_collection,
-                                  scope or "softmax_cross_entropy_loss")
+    return _compute_weighted_loss(losses, weights, reduction, loss_collection, scope or "softmax_cross_entropy_loss")
 
 
-def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
-                                 loss_collection=ops.GraphKeys.LOSSES,
-                                 reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def sparse_softmax_cross_entropy(
+    labels,
+    logits,
+    weights=1.0,
+    scope=None,
+    loss_collection=ops.GraphKeys.LOSSES,
+    reduction=Reduction.SUM_BY_NONZERO_WEIGHTS,
+):
     """Cross-entropy between integer class labels and softmax(logits), reduced."""
     from tensorweave._src.ops import nn_ops
 
     losses = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
-    return _compute_weighted_loss(losses, weights, reduction, loss_collection,
-                                  scope or "sparse_softmax_cross_entropy_loss")
+    return _compute_weighted_loss(
+        losses, weights, reduction, loss_collection, scope or "sparse_softmax_cross_entropy_loss"
+    )
 
 
-def mean_squared_error(labels, predictions, weights=1.0, scope=None,
-                       loss_collection=ops.GraphKeys.LOSSES,
-                       reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def mean_squared_error(
+    labels,
+    predictions,
+    weights=1.0,
+    scope=None,
+    loss_collection=ops.GraphKeys.LOSSES,
+    reduction=Reduction.SUM_BY_NONZERO_WEIGHTS,
+):
     """(labels - predictions)^2, weighted and reduced."""
     from tensorweave._src.ops import math_ops
 
     predictions = ops.convert_to_tensor(predictions)
     labels = ops.convert_to_tensor(labels, dtype=predictions.dtype)
     losses = math_ops.squared_difference(predictions, labels)
-    return _compute_weighted_loss(losses, weights, reduction, loss_collection,
-                                  scope or "mean_squared_error")
+    return _compute_weighted_loss(losses, weights, reduction, loss_collection, scope or "mean_squared_error")
 
 
 def get_losses(scope=None, loss_collection=ops.GraphKeys.LOSSES):

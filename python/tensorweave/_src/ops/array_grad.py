@@ -88,9 +88,7 @@ def _concat_grad(op, grad):
     axis = _static_axis(op.inputs[-1], rank, "axis")
     if axis < 0:
         raise NotImplementedError("the gradient of concat needs the rank for a negative axis")
-    sizes = array_ops.stack(
-        [array_ops.gather(array_ops.shape(v), axis) for v in values], name="sizes"
-    )
+    sizes = array_ops.stack([array_ops.gather(array_ops.shape(v), axis) for v in values], name="sizes")
     parts = array_ops.split(grad, sizes, axis=axis, num=len(values))
     return parts + [None]
 

@@ -473,10 +473,7 @@ def _slice_helper(tensor, slice_spec):
         if isinstance(s, builtins.slice):
             for part in (s.start, s.stop, s.step):
                 if part is not None and not _is_int_like(part):
-                    raise TypeError(
-                        "Slice indices must be integers, None or scalar int tensors, "
-                        f"got {part!r}"
-                    )
+                    raise TypeError(f"Slice indices must be integers, None or scalar int tensors, got {part!r}")
             if s.step is not None and not isinstance(s.step, ops.Tensor) and s.step == 0:
                 raise ValueError("slice step cannot be zero")
             begin.append(0 if s.start is None else s.start)

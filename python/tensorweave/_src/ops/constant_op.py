@@ -91,9 +91,7 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
         elif arr.size == int(np.prod(shape)) and not verify_shape:
             arr = arr.reshape(shape)
         else:
-            raise TypeError(
-                f"Expected Tensor's shape: {tuple(shape)}, got {arr.shape}."
-            )
+            raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, got {arr.shape}.")
     graph = ops.get_default_graph()
     op = graph._create_op(
         "Const",

@@ -122,8 +122,16 @@ def _aggregate(grads, name):
     return math_ops.add_n(grads, name=name)
 
 
-def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
-              gate_gradients=False, aggregation_method=None, stop_gradients=None):
+def gradients(
+    ys,
+    xs,
+    grad_ys=None,
+    name="gradients",
+    colocate_gradients_with_ops=False,
+    gate_gradients=False,
+    aggregation_method=None,
+    stop_gradients=None,
+):
     """The symbolic derivatives of sum(ys) with respect to each x in xs.
 
     Args:
@@ -184,9 +192,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
             out_grads = [_aggregate(received.get(t, []), None) for t in op.outputs]
             # Only ops with inputs inside `between` pass gradients on.
             propagate = (
-                op not in stop_ops
-                and any(g is not None for g in out_grads)
-                and any(t.op in between for t in op.inputs)
+                op not in stop_ops and any(g is not None for g in out_grads) and any(t.op in between for t in op.inputs)
             )
             if propagate:
                 fn = get_gradient_function(op)

@@ -17,9 +17,7 @@ from tensorweave._src.ops import math_ops
 def _static_reduction_axes(out_dims, in_dims):
     """Axes of out_dims that an operand of in_dims was broadcast along."""
     offset = len(out_dims) - len(in_dims)
-    return [
-        i for i, d in enumerate(out_dims) if i < offset or (in_dims[i - offset] == 1 and d != 1)
-    ]
+    return [i for i, d in enumerate(out_dims) if i < offset or (in_dims[i - offset] == 1 and d != 1)]
 
 
 def _sum_to_shape_of(grad, x):
@@ -129,9 +127,24 @@ def _squared_difference_grad(op, grad):
 
 
 for _op in (
-    "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd",
-    "LogicalOr", "LogicalNot", "Sign", "Floor", "Ceil", "Round", "All", "Any", "ArgMax",
-    "ArgMin", "BroadcastGradientArgs",
+    "Equal",
+    "NotEqual",
+    "Less",
+    "LessEqual",
+    "Greater",
+    "GreaterEqual",
+    "LogicalAnd",
+    "LogicalOr",
+    "LogicalNot",
+    "Sign",
+    "Floor",
+    "Ceil",
+    "Round",
+    "All",
+    "Any",
+    "ArgMax",
+    "ArgMin",
+    "BroadcastGradientArgs",
 ):
     gradients_impl.NotDifferentiable(_op)
 
@@ -266,9 +279,7 @@ def _kept_shape(op):
     x, axes = op.inputs
     rank = x.shape.ndims
     if rank is None:
-        raise NotImplementedError(
-            f"The gradient of {op.type} ('{op.name}') needs the input's rank to be known"
-        )
+        raise NotImplementedError(f"The gradient of {op.type} ('{op.name}') needs the input's rank to be known")
     if axes.op.type == "Const" and x.shape.is_fully_defined():
         reduced = {int(a) % rank if rank else 0 for a in np.ravel(axes.op.get_attr("value"))}
         return [1 if i in reduced else d for i, d in enumerate(x.shape.as_list())]
@@ -333,9 +344,7 @@ def _min_or_max_grad(op, grad):
     x = op.inputs[0]
     y = array_ops.reshape(op.outputs[0], _kept_shape(op))
     indicators = math_ops.cast(math_ops.equal(x, y), grad.dtype)
-    count = array_ops.reshape(
-        math_ops.reduce_sum(indicators, op.inputs[1], keepdims=False), _kept_shape(op)
-    )
+    count = array_ops.reshape(math_ops.reduce_sum(indicators, op.inputs[1], keepdims=False), _kept_shape(op))
     g = array_ops.reshape(grad, _kept_shape(op))
     return [math_ops.realdiv(indicators, count) * g, None]
 
@@ -366,9 +375,7 @@ def _matmul_grad(op, grad):
 def _batch_matmul(x, y, adj_x, adj_y):
     from tensorweave._src.framework import ops
 
-    return ops.get_default_graph()._create_op(
-        "BatchMatMulV2", [x, y], {"adj_x": adj_x, "adj_y": adj_y}
-    ).outputs[0]
+    return ops.get_default_graph()._create_op("BatchMatMulV2", [x, y], {"adj_x": adj_x, "adj_y": adj_y}).outputs[0]
 
 
 @gradients_impl.RegisterGradient("BatchMatMulV2")

@@ -113,8 +113,17 @@ def to_float(x, name="ToFloat"):
     return cast(x, dtypes.float32, name=name)
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, name=None):
+def matmul(
+    a,
+    b,
+    transpose_a=False,
+    transpose_b=False,
+    adjoint_a=False,
+    adjoint_b=False,
+    a_is_sparse=False,
+    b_is_sparse=False,
+    name=None,
+):
     """The matrix product of `a` and `b`.
 
     Rank-2 operands use the MatMul op; higher (or unknown) ranks use
@@ -139,8 +148,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             name=name or "MatMul",
         ).outputs[0]
     return graph._create_op(
-        "BatchMatMulV2", [a, b], {"adj_x": transpose_a, "adj_y": transpose_b},
-        name=name or "MatMul"
+        "BatchMatMulV2", [a, b], {"adj_x": transpose_a, "adj_y": transpose_b}, name=name or "MatMul"
     ).outputs[0]
 
 
@@ -314,9 +322,7 @@ def where_v2(condition, x=None, y=None, name=None):
         raise ValueError("where_v2: x and y must both be given, or neither")
     c = ops.convert_to_tensor(condition, dtype=dtypes.bool)
     x, y = _binary_operands(x, y)
-    return (
-        ops.get_default_graph()._create_op("SelectV2", [c, x, y], name=name or "SelectV2").outputs[0]
-    )
+    return ops.get_default_graph()._create_op("SelectV2", [c, x, y], name=name or "SelectV2").outputs[0]
 
 
 def add_n(inputs, name=None):
@@ -333,8 +339,8 @@ def add_n(inputs, name=None):
     tensors = [ops.convert_to_tensor(t) for t in inputs]
     if any(t.dtype != tensors[0].dtype for t in tensors):
         raise _TypeMismatch(
-            None, None,
-            "add_n: inputs have different dtypes: " + ", ".join(t.dtype.name for t in tensors))
+            None, None, "add_n: inputs have different dtypes: " + ", ".join(t.dtype.name for t in tensors)
+        )
     if len(tensors) == 1 and name is None:
         return tensors[0]
     return ops.get_default_graph()._create_op("AddN", [tensors], name=name or "AddN").outputs[0]
@@ -352,11 +358,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     t = ops.convert_to_tensor(t)
     lo = _convert_like(clip_value_min, t.dtype)
     hi = _convert_like(clip_value_max, t.dtype)
-    return (
-        ops.get_default_graph()
-        ._create_op("ClipByValue", [t, lo, hi], name=name or "clip_by_value")
-        .outputs[0]
-    )
+    return ops.get_default_graph()._create_op("ClipByValue", [t, lo, hi], name=name or "clip_by_value").outputs[0]
 
 
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name
@@ -508,9 +510,7 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
                 out = graph._create_op(op_type, [flat, zero], {"keep_dims": False}).outputs[0]
                 if not keep:
                     return array_ops.identity(out, name=scope)
-                ones = array_ops.fill(
-                    array_ops.shape(array_ops.shape(x)), constant_op.constant(1, dtype=dtypes.int32)
-                )
+                ones = array_ops.fill(array_ops.shape(array_ops.shape(x)), constant_op.constant(1, dtype=dtypes.int32))
                 return array_ops.reshape(out, ones, name=scope)
             axis = list(range(rank))
         if not isinstance(axis, ops.Tensor):
@@ -518,8 +518,7 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
         return graph._create_op(op_type, [x, axis], {"keep_dims": keep}, name=scope).outputs[0]
 
 
-def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-               keep_dims=None):
+def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
     """The sum over `axis` (all axes when None); keepdims keeps them as size 1.
 
     Example:
@@ -535,8 +534,7 @@ def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indi
     return _reduce("Sum", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 
-def reduce_mean(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-                keep_dims=None):
+def reduce_mean(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
     """The mean over `axis` (all axes when None); integer means truncate.
 
     Example:
@@ -548,26 +546,22 @@ def reduce_mean(input_tensor, axis=None, keepdims=None, name=None, reduction_ind
     return _reduce("Mean", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 
-def reduce_max(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-               keep_dims=None):
+def reduce_max(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
     """The maximum over `axis` (all axes when None)."""
     return _reduce("Max", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 
-def reduce_min(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-               keep_dims=None):
+def reduce_min(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
     """The minimum over `axis` (all axes when None)."""
     return _reduce("Min", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 
-def reduce_prod(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-                keep_dims=None):
+def reduce_prod(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
     """The product over `axis` (all axes when None)."""
     return _reduce("Prod", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 
-def reduce_all(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-               keep_dims=None):
+def reduce_all(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
     """The logical AND of a bool tensor over `axis` (all axes when None).
 
     Example:
@@ -579,8 +573,7 @@ def reduce_all(input_tensor, axis=None, keepdims=None, name=None, reduction_indi
     return _reduce("All", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
 
-def reduce_any(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-               keep_dims=None):
+def reduce_any(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
     """The logical OR of a bool tensor over `axis` (all axes when None)."""
     return _reduce("Any", input_tensor, axis, keepdims, name, reduction_indices, keep_dims)
 
@@ -624,9 +617,7 @@ def broadcast_gradient_args(s0, s1, name=None):
     gradient of each operand is summed (the BroadcastGradientArgs op)."""
     s0 = ops.convert_to_tensor(s0)
     s1 = ops.convert_to_tensor(s1)
-    op = ops.get_default_graph()._create_op(
-        "BroadcastGradientArgs", [s0, s1], name=name or "BroadcastGradientArgs"
-    )
+    op = ops.get_default_graph()._create_op("BroadcastGradientArgs", [s0, s1], name=name or "BroadcastGradientArgs")
     return op.outputs[0], op.outputs[1]
 
 

@@ -17,6 +17,7 @@ def _attrs(op, names):
 
 # --- activations --------------------------------------------------------------
 
+
 def _activation_grad(grad_op, use_output):
     def fn(op, grad):
         second = op.outputs[0] if use_output else op.inputs[0]
@@ -55,6 +56,7 @@ for _op_type in ("EluGrad", "SeluGrad", "SoftplusGrad"):
 
 # --- bias ---------------------------------------------------------------------
 
+
 @gradients_impl.RegisterGradient("BiasAdd")
 def _bias_add_grad(op, grad):
     data_format = op.get_attr("data_format")
@@ -85,25 +87,29 @@ def _register_conv_gradients(forward, backprop_input, backprop_filter, attr_name
     @gradients_impl.RegisterGradient(forward)
     def _forward_grad(op, grad):
         x, f = op.inputs
-        return [create(backprop_input, [array_ops.shape(x), f, grad], op),
-                create(backprop_filter, [x, array_ops.shape(f), grad], op)]
+        return [
+            create(backprop_input, [array_ops.shape(x), f, grad], op),
+            create(backprop_filter, [x, array_ops.shape(f), grad], op),
+        ]
 
     @gradients_impl.RegisterGradient(backprop_input)
     def _backprop_input_grad(op, grad):
         _, f, dy = op.inputs
-        return [None, create(backprop_filter, [grad, array_ops.shape(f), dy], op),
-                create(forward, [grad, f], op)]
+        return [None, create(backprop_filter, [grad, array_ops.shape(f), dy], op), create(forward, [grad, f], op)]
 
     @gradients_impl.RegisterGradient(backprop_filter)
     def _backprop_filter_grad(op, grad):
         x, _, dy = op.inputs
-        return [create(backprop_input, [array_ops.shape(x), grad, dy], op), None,
-                create(forward, [x, grad], op)]
+        return [create(backprop_input, [array_ops.shape(x), grad, dy], op), None, create(forward, [x, grad], op)]
 
 
 _register_conv_gradients("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", _CONV_ATTRS)
-_register_conv_gradients("DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput",
-                         "DepthwiseConv2dNativeBackpropFilter", _DEPTHWISE_ATTRS)
+_register_conv_gradients(
+    "DepthwiseConv2dNative",
+    "DepthwiseConv2dNativeBackpropInput",
+    "DepthwiseConv2dNativeBackpropFilter",
+    _DEPTHWISE_ATTRS,
+)
 
 
 # --- pooling --------------------------------------------------------------------
@@ -135,6 +141,7 @@ gradients_impl.NotDifferentiable("MaxPoolGrad")
 
 
 # --- softmax and losses -----------------------------------------------------------
+
 
 @gradients_impl.RegisterGradient("Softmax")
 def _softmax_grad(op, grad):
@@ -180,6 +187,7 @@ def _l2_loss_grad(op, grad):
 
 
 # --- batch normalization ------------------------------------------------------------
+
 
 @gradients_impl.RegisterGradient("FusedBatchNorm")
 def _fused_batch_norm_grad(op, grad_y, *unused_stat_grads):

@@ -141,8 +141,17 @@ def _conv_attrs(strides, padding, data_format, dilations):
     }
 
 
-def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
-           data_format="NHWC", dilations=[1, 1, 1, 1], name=None, filters=None):  # noqa: B006
+def conv2d(
+    input,
+    filter=None,
+    strides=None,
+    padding=None,
+    use_cudnn_on_gpu=True,  # noqa: A002
+    data_format="NHWC",
+    dilations=[1, 1, 1, 1],
+    name=None,
+    filters=None,
+):  # noqa: B006
     """2-D convolution (cross-correlation) of input [N,H,W,C] with filter
     [KH,KW,C,M], giving [N,OH,OW,M].
 
@@ -179,9 +188,17 @@ def _sizes(value, name):
     return constant_op.constant([int(v) for v in value], dtype=dtypes.int32, name=name)
 
 
-def conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,  # noqa: A002
-                          use_cudnn_on_gpu=True, data_format="NHWC",
-                          dilations=[1, 1, 1, 1], name=None):  # noqa: B006
+def conv2d_backprop_input(
+    input_sizes,
+    filter,
+    out_backprop,
+    strides,
+    padding,  # noqa: A002
+    use_cudnn_on_gpu=True,
+    data_format="NHWC",
+    dilations=[1, 1, 1, 1],
+    name=None,
+):  # noqa: B006
     """The gradient of conv2d with respect to its input (of shape input_sizes).
 
     Example:
@@ -201,13 +218,20 @@ def conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,  
         attrs = _conv_attrs(strides, padding, data_format, dilations)
         attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
         f = ops.convert_to_tensor(filter, dtype=out_backprop.dtype)
-        return graph._create_op("Conv2DBackpropInput", [sizes, f, out_backprop], attrs,
-                                name=scope).outputs[0]
+        return graph._create_op("Conv2DBackpropInput", [sizes, f, out_backprop], attrs, name=scope).outputs[0]
 
 
-def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
-                           use_cudnn_on_gpu=True, data_format="NHWC",
-                           dilations=[1, 1, 1, 1], name=None):  # noqa: B006
+def conv2d_backprop_filter(
+    input,
+    filter_sizes,
+    out_backprop,
+    strides,
+    padding,  # noqa: A002
+    use_cudnn_on_gpu=True,
+    data_format="NHWC",
+    dilations=[1, 1, 1, 1],
+    name=None,
+):  # noqa: B006
     """The gradient of conv2d with respect to its filter (of shape filter_sizes).
 
     Example:
@@ -227,12 +251,18 @@ def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding, 
         attrs = _conv_attrs(strides, padding, data_format, dilations)
         attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
         dy = ops.convert_to_tensor(out_backprop, dtype=x.dtype)
-        return graph._create_op("Conv2DBackpropFilter", [x, sizes, dy], attrs,
-                                name=scope).outputs[0]
+        return graph._create_op("Conv2DBackpropFilter", [x, sizes, dy], attrs, name=scope).outputs[0]
 
 
-def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",  # noqa: A002
-                            dilations=[1, 1, 1, 1], name=None):  # noqa: B006
+def depthwise_conv2d_native(
+    input,
+    filter,
+    strides,
+    padding,
+    data_format="NHWC",  # noqa: A002
+    dilations=[1, 1, 1, 1],
+    name=None,
+):  # noqa: B006
     """Depthwise convolution: input channel c convolved with filter[:, :, c, :]
     (M multipliers), giving output channel c*M + m.
 
@@ -251,8 +281,16 @@ def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",
     return _op("DepthwiseConv2dNative", [x, f], attrs, name or "DepthwiseConv2dNative").outputs[0]
 
 
-def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # noqa: A002
-                     data_format="NHWC", dilations=None):
+def depthwise_conv2d(
+    input,
+    filter,
+    strides,
+    padding,
+    rate=None,
+    name=None,  # noqa: A002
+    data_format="NHWC",
+    dilations=None,
+):
     """tf.nn.depthwise_conv2d: depthwise convolution, `rate` (or `dilations`)
     being the dilation.
 
@@ -267,8 +305,7 @@ def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # n
     """
     rate = dilations if dilations is not None else rate
     dil = [1, 1, 1, 1] if rate is None else _nhwc_list(rate, "rate")
-    return depthwise_conv2d_native(input, filter, strides, padding, data_format, dil,
-                                   name=name or "depthwise")
+    return depthwise_conv2d_native(input, filter, strides, padding, data_format, dil, name=name or "depthwise")
 
 
 def _pool(op_type, value, ksize, strides, padding, data_format, name):
@@ -294,8 +331,7 @@ def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, inpu
       [[ 5.  7.]
        [13. 15.]]
     """
-    return _pool("MaxPool", value if input is None else input, ksize, strides, padding,
-                 data_format, name)
+    return _pool("MaxPool", value if input is None else input, ksize, strides, padding, data_format, name)
 
 
 def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
@@ -311,8 +347,7 @@ def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, inpu
       [[ 2.5  4.5]
        [10.5 12.5]]
     """
-    return _pool("AvgPool", value if input is None else input, ksize, strides, padding,
-                 data_format, name)
+    return _pool("AvgPool", value if input is None else input, ksize, strides, padding, data_format, name)
 
 
 def _check_last_axis(logits, axis, fn):
@@ -371,8 +406,7 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim
     return op.outputs[0]
 
 
-def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1,
-                                      name=None, axis=None):
+def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
     """TF1's softmax_cross_entropy_with_logits: as _v2, but labels pass through
     StopGradient (once that op is registered) so that no gradient flows into
     them.
@@ -390,8 +424,7 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
     x = _float_tensor(logits)
     y = ops.convert_to_tensor(labels, dtype=x.dtype)
     y = _stop_gradient(y)
-    return softmax_cross_entropy_with_logits_v2(y, x, axis=axis if axis is not None else dim,
-                                                name=name)
+    return softmax_cross_entropy_with_logits_v2(y, x, axis=axis if axis is not None else dim, name=name)
 
 
 def _stop_gradient(t):
@@ -400,8 +433,7 @@ def _stop_gradient(t):
     return array_ops.stop_gradient(t)
 
 
-def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
-                                             name=None):
+def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, name=None):
     """Per-row cross entropy of logits [batch, classes] against class indices
     labels [batch] (int32 or int64). A label outside [0, classes) is an
     InvalidArgumentError naming its index.
@@ -420,9 +452,12 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     y = ops.convert_to_tensor(labels)
     if y.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"labels must be int32 or int64, got {y.dtype.name}")
-    op = _op("SparseSoftmaxCrossEntropyWithLogits", [x, y],
-             {"Tlabels": y.dtype.as_datatype_enum},
-             name=name or "SparseSoftmaxCrossEntropyWithLogits")
+    op = _op(
+        "SparseSoftmaxCrossEntropyWithLogits",
+        [x, y],
+        {"Tlabels": y.dtype.as_datatype_enum},
+        name=name or "SparseSoftmaxCrossEntropyWithLogits",
+    )
     return op.outputs[0]
 
 
@@ -438,8 +473,9 @@ def l2_loss(t, name=None):
     return _op("L2Loss", [_float_tensor(t)], name=name or "L2Loss").outputs[0]
 
 
-def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
-                     data_format="NHWC", is_training=True, name=None):
+def fused_batch_norm(
+    x, scale, offset, mean=None, variance=None, epsilon=0.001, data_format="NHWC", is_training=True, name=None
+):
     """Batch normalization of x [N,H,W,C] in one op.
 
     Returns (y, batch_mean, batch_variance). In training the batch's
@@ -472,8 +508,7 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
         "data_format": data_format,
         "is_training": bool(is_training),
     }
-    op = _op("FusedBatchNorm", [x, scale, offset, mean, variance], attrs,
-             name=name or "FusedBatchNorm")
+    op = _op("FusedBatchNorm", [x, scale, offset, mean, variance], attrs, name=name or "FusedBatchNorm")
     return op.outputs[0], op.outputs[1], op.outputs[2]
 
 
@@ -516,8 +551,8 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
         x = _float_tensor(x)
         mean = math_ops.reduce_mean(x, axes, keepdims=True, name="mean")
         variance = math_ops.reduce_mean(
-            math_ops.squared_difference(x, array_ops.stop_gradient(mean)), axes, keepdims=True,
-            name="variance")
+            math_ops.squared_difference(x, array_ops.stop_gradient(mean)), axes, keepdims=True, name="variance"
+        )
         if not keep:
             mean = array_ops.squeeze(mean, axes)
             variance = array_ops.squeeze(variance, axes)

@@ -86,12 +86,21 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, 
 
 
 def apply_adam(
-    var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, use_locking=False, use_nesterov=False,
+    var,
+    m,
+    v,
+    beta1_power,
+    beta2_power,
+    lr,
+    beta1,
+    beta2,
+    epsilon,
+    grad,
+    use_locking=False,
+    use_nesterov=False,
     name=None,
 ):
     """The Adam update: m, v moving moments; var -= lr_t * m / (sqrt(v) + epsilon)
     with lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)."""
     attrs = {"use_locking": bool(use_locking), "use_nesterov": bool(use_nesterov)}
-    return _apply(
-        "ApplyAdam", [var, m, v], [beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad], attrs, name
-    )
+    return _apply("ApplyAdam", [var, m, v], [beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad], attrs, name)

@@ -177,12 +177,33 @@ class Variable:
 
 def _forward_operators():
     for name in (
-        "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-        "__truediv__", "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__",
-        "__getitem__", "__pow__", "__rpow__", "__lt__", "__le__", "__gt__", "__ge__",
-        "__abs__", "__floordiv__", "__rfloordiv__", "__mod__", "__and__", "__or__",
+        "__add__",
+        "__radd__",
+        "__sub__",
+        "__rsub__",
+        "__mul__",
+        "__rmul__",
+        "__truediv__",
+        "__rtruediv__",
+        "__matmul__",
+        "__rmatmul__",
+        "__neg__",
+        "__getitem__",
+        "__pow__",
+        "__rpow__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+        "__abs__",
+        "__floordiv__",
+        "__rfloordiv__",
+        "__mod__",
+        "__and__",
+        "__or__",
         "__invert__",
     ):
+
         def forward(self, *args, _name=name):
             return getattr(self.value(), _name)(*args)
 
@@ -399,9 +420,7 @@ def get_variable(
     if initializer is None:
         initializer = scope.initializer
     if initializer is None:
-        initializer = (
-            init_ops.glorot_uniform_initializer() if dtype.is_floating else init_ops.zeros_initializer()
-        )
+        initializer = init_ops.glorot_uniform_initializer() if dtype.is_floating else init_ops.zeros_initializer()
     if callable(initializer):
         if shape is None:
             raise ValueError(f"The shape of a new variable ({full_name}) must be fully defined")
@@ -417,7 +436,14 @@ def get_variable(
     saved = graph._name_stack
     graph._name_stack = ""
     try:
-        var = Variable(init, trainable=trainable, collections=collections, name=full_name, dtype=dtype, validate_shape=validate_shape)
+        var = Variable(
+            init,
+            trainable=trainable,
+            collections=collections,
+            name=full_name,
+            dtype=dtype,
+            validate_shape=validate_shape,
+        )
     finally:
         graph._name_stack = saved
     if regularizer is not None:

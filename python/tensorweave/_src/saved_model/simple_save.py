@@ -60,9 +60,7 @@ def simple_save(session, export_dir, inputs, outputs, legacy_init_op=None):
     if legacy_init_op is not None:
         raise NotImplementedError("legacy_init_op is not supported")
     if os.path.exists(export_dir) and (not os.path.isdir(export_dir) or os.listdir(export_dir)):
-        raise errors.AlreadyExistsError(
-            None, None, f"Export directory already exists, and isn't empty: {export_dir}"
-        )
+        raise errors.AlreadyExistsError(None, None, f"Export directory already exists, and isn't empty: {export_dir}")
     signature = {
         "format": FORMAT,
         "version": VERSION,
@@ -116,9 +114,7 @@ def read_signature(export_dir):
         )
     for field in ("inputs", "outputs"):
         value = signature.get(field)
-        if not isinstance(value, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-        ):
+        if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
             raise errors.DataLossError(None, None, f"{path}: '{field}' must map names to tensor names")
     return signature
 

@@ -72,8 +72,9 @@ def piecewise_constant(x, boundaries, values, name=None):
       [1.0, 0.5, 0.1]
     """
     for what, seq in (("boundaries", boundaries), ("values", values)):
-        if isinstance(seq, ops.Tensor) or any(isinstance(v, ops.Tensor) or hasattr(v, "_variable") for v in
-                                              np.ravel(np.asarray(seq, dtype=object))):
+        if isinstance(seq, ops.Tensor) or any(
+            isinstance(v, ops.Tensor) or hasattr(v, "_variable") for v in np.ravel(np.asarray(seq, dtype=object))
+        ):
             raise TypeError(f"piecewise_constant takes {what} as Python numbers or a numpy array, not Tensors")
     if len(values) != len(boundaries) + 1:
         raise ValueError(

@@ -258,9 +258,7 @@ class Optimizer:
         key = _var_key(var)
         if key not in named:
             shape = shape.as_list() if hasattr(shape, "as_list") else list(shape)
-            named[key] = self._make_slot_variable(
-                var, lambda: initializer(shape, dtype=dtype), op_name
-            )
+            named[key] = self._make_slot_variable(var, lambda: initializer(shape, dtype=dtype), op_name)
         return named[key]
 
     def _zeros_slot(self, var, slot_name, op_name):

@@ -26,7 +26,13 @@ class RMSPropOptimizer(optimizer.Optimizer):
     """
 
     def __init__(
-        self, learning_rate, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False, centered=False,
+        self,
+        learning_rate,
+        decay=0.9,
+        momentum=0.0,
+        epsilon=1e-10,
+        use_locking=False,
+        centered=False,
         name="RMSProp",
     ):
         super().__init__(use_locking, name)

@@ -60,8 +60,7 @@ def _write_atomically(path, text):
     os.replace(tmp, path)
 
 
-def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
-                            latest_filename=None):
+def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None, latest_filename=None):
     """Writes the state file of `save_dir` (TensorFlow's text format):
     model_checkpoint_path: "..." then one all_model_checkpoint_paths line each."""
     paths = list(all_model_checkpoint_paths or [])
@@ -246,8 +245,12 @@ class Saver:
             self._save_op = io_ops.save_v2(self._filename_tensor, names_t, slices_t, refs, name="SaveV2")
             shapes = [v.shape.as_list() if v.shape.ndims is not None else None for _, v in self._saveables]
             restored = io_ops.restore_v2(
-                self._filename_tensor, names_t, slices_t, [v.dtype for _, v in self._saveables],
-                shapes=shapes, name="RestoreV2",
+                self._filename_tensor,
+                names_t,
+                slices_t,
+                [v.dtype for _, v in self._saveables],
+                shapes=shapes,
+                name="RestoreV2",
             )
             # RestoreV2 verifies every tensor (checksums, dtypes, shapes)
             # before producing any, so either all variables are assigned or
@@ -359,9 +362,7 @@ class Saver:
         if self._restore_op is None:
             return
         if not checkpoint_exists(save_path):
-            raise errors.NotFoundError(
-                None, None, f"The passed save_path is not a valid checkpoint: {save_path}"
-            )
+            raise errors.NotFoundError(None, None, f"The passed save_path is not a valid checkpoint: {save_path}")
         sess.run(self._restore_op, {self._filename_tensor: save_path})
 
     def as_saver_def(self):
