@@ -94,16 +94,16 @@ TEST(CastOpTest, IntegerAndFloatConversions) {
 
 TEST(ShapeOpTest, Shapes) {
   Tensor y;
-  TW_ASSERT_OK(
-      RunOpOnPlaceholders("Shape", {Tensor(DT_FLOAT, TensorShape({2, 0, 5}))}, {}, &y));
+  TW_ASSERT_OK(RunOpOnPlaceholders(
+      "Shape", {Tensor(DT_FLOAT, TensorShape({2, 0, 5}))}, {}, &y));
   EXPECT_EQ(y.dtype(), DT_INT32);
   EXPECT_EQ(ToVector<int32_t>(y), (std::vector<int32_t>{2, 0, 5}));
   TW_ASSERT_OK(RunOpOnPlaceholders("Shape", {Tensor::Scalar<std::string>("s")},
-                     {{"out_type", AttrType(DT_INT64)}}, &y));
+                                   {{"out_type", AttrType(DT_INT64)}}, &y));
   EXPECT_EQ(y.dtype(), DT_INT64);
   EXPECT_EQ(y.shape(), TensorShape({0}));
   TW_ASSERT_OK(RunOpOnPlaceholders("Shape", {Tensor(DT_BOOL, TensorShape({7}))},
-                     {{"out_type", AttrType(DT_INT64)}}, &y));
+                                   {{"out_type", AttrType(DT_INT64)}}, &y));
   EXPECT_EQ(ToVector<int64_t>(y), (std::vector<int64_t>{7}));
 }
 
@@ -111,34 +111,41 @@ TEST(ReshapeOpTest, ReshapesAsView) {
   Tensor x =
       MakeTensor<int32_t>({2, 6}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   Tensor y;
-  TW_ASSERT_OK(RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int32_t>({3, -1})}, {}, &y));
+  TW_ASSERT_OK(RunOpOnPlaceholders(
+      "Reshape", {x, Tensor::Vector<int32_t>({3, -1})}, {}, &y));
   EXPECT_EQ(y.shape(), TensorShape({3, 4}));
   EXPECT_EQ(ToVector<int32_t>(y), ToVector<int32_t>(x));
-  TW_ASSERT_OK(RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int64_t>({-1})}, {}, &y));
+  TW_ASSERT_OK(RunOpOnPlaceholders("Reshape",
+                                   {x, Tensor::Vector<int64_t>({-1})}, {}, &y));
   EXPECT_EQ(y.shape(), TensorShape({12}));
-  TW_ASSERT_OK(
-      RunOpOnPlaceholders("Reshape",
-            {Tensor::Vector<float>({5}), Tensor(DT_INT32, TensorShape({0}))},
-            {}, &y));
+  TW_ASSERT_OK(RunOpOnPlaceholders(
+      "Reshape",
+      {Tensor::Vector<float>({5}), Tensor(DT_INT32, TensorShape({0}))}, {},
+      &y));
   EXPECT_EQ(y.rank(), 0);
   EXPECT_EQ(y.data<float>()[0], 5.0f);
   TW_ASSERT_OK(RunOpOnPlaceholders("Reshape",
-                     {Tensor::Vector<std::string>({"a", "b"}),
-                      Tensor::Vector<int32_t>({2, 1})},
-                     {}, &y));
+                                   {Tensor::Vector<std::string>({"a", "b"}),
+                                    Tensor::Vector<int32_t>({2, 1})},
+                                   {}, &y));
   EXPECT_EQ(y.shape(), TensorShape({2, 1}));
   EXPECT_EQ(y.data<std::string>()[1], "b");
 
-  Status s = RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int32_t>({5, 2})}, {}, &y);
+  Status s = RunOpOnPlaceholders("Reshape",
+                                 {x, Tensor::Vector<int32_t>({5, 2})}, {}, &y);
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
   EXPECT_TRUE(HasSubstr(s.message(), "12 values")) << s;
-  s = RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int32_t>({-1, 5})}, {}, &y);
+  s = RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int32_t>({-1, 5})}, {},
+                          &y);
   EXPECT_TRUE(HasSubstr(s.message(), "cannot be reshaped")) << s;
-  s = RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int32_t>({-1, -1})}, {}, &y);
+  s = RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int32_t>({-1, -1})}, {},
+                          &y);
   EXPECT_TRUE(HasSubstr(s.message(), "only one input size may be -1")) << s;
-  s = RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int32_t>({-2, -6})}, {}, &y);
+  s = RunOpOnPlaceholders("Reshape", {x, Tensor::Vector<int32_t>({-2, -6})}, {},
+                          &y);
   EXPECT_TRUE(HasSubstr(s.message(), "non-negative")) << s;
-  s = RunOpOnPlaceholders("Reshape", {x, MakeTensor<int32_t>({1, 2}, {3, 4})}, {}, &y);
+  s = RunOpOnPlaceholders("Reshape", {x, MakeTensor<int32_t>({1, 2}, {3, 4})},
+                          {}, &y);
   EXPECT_FALSE(s.ok());
 }
 
@@ -162,14 +169,14 @@ TEST(FillOpTest, Fills) {
       {}, &y));
   EXPECT_EQ(y.rank(), 0);
   EXPECT_EQ(y.data<uint8_t>()[0], 9);
-  Status s = RunOpOnPlaceholders("Fill",
-                   {Tensor::Vector<int32_t>({2, -1}), Tensor::Scalar<float>(0)},
-                   {}, &y);
+  Status s = RunOpOnPlaceholders(
+      "Fill", {Tensor::Vector<int32_t>({2, -1}), Tensor::Scalar<float>(0)}, {},
+      &y);
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
   EXPECT_TRUE(HasSubstr(s.message(), "negative")) << s;
-  s = RunOpOnPlaceholders("Fill",
-            {Tensor::Vector<int32_t>({2}), Tensor::Vector<float>({1, 2})}, {},
-            &y);
+  s = RunOpOnPlaceholders(
+      "Fill", {Tensor::Vector<int32_t>({2}), Tensor::Vector<float>({1, 2})}, {},
+      &y);
   EXPECT_TRUE(HasSubstr(s.message(), "value must be a scalar")) << s;
 }
 

@@ -557,7 +557,8 @@ void DispatchVectors(int64_t nv, Fn fn) {
     return;
     TW_CASE(1)
     TW_CASE(2)
-    TW_CASE(3) TW_CASE(4) TW_CASE(5) TW_CASE(6) TW_CASE(7) TW_CASE(8) TW_CASE(9)
+    TW_CASE(3)
+    TW_CASE(4) TW_CASE(5) TW_CASE(6) TW_CASE(7) TW_CASE(8) TW_CASE(9)
         TW_CASE(10) TW_CASE(11) TW_CASE(12)
 #undef TW_CASE
   }

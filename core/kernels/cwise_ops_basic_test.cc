@@ -1,5 +1,3 @@
-#include "core/kernels/cwise_ops.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/kernels/cwise_ops.h"
 #include "core/kernels/kernel_test_util.h"
 
 namespace tensorweave {
@@ -221,14 +220,14 @@ TEST(CwiseOpsTest, HandComputedBroadcast) {
 TEST(CwiseOpsTest, IntegerDivision) {
   Tensor z;
   TW_ASSERT_OK(RunOpOnPlaceholders("Div",
-                     {MakeTensor<int32_t>({4}, {7, -7, 7, -7}),
-                      MakeTensor<int32_t>({4}, {2, 2, -2, -2})},
-                     {}, &z));
+                                   {MakeTensor<int32_t>({4}, {7, -7, 7, -7}),
+                                    MakeTensor<int32_t>({4}, {2, 2, -2, -2})},
+                                   {}, &z));
   EXPECT_EQ(ToVector<int32_t>(z), (std::vector<int32_t>{3, -3, -3, 3}));
-  TW_ASSERT_OK(RunOpOnPlaceholders("Div",
-                     {MakeTensor<uint8_t>({2}, {200, 9}),
-                      MakeTensor<uint8_t>({2}, {7, 4})},
-                     {}, &z));
+  TW_ASSERT_OK(RunOpOnPlaceholders(
+      "Div",
+      {MakeTensor<uint8_t>({2}, {200, 9}), MakeTensor<uint8_t>({2}, {7, 4})},
+      {}, &z));
   EXPECT_EQ(ToVector<uint8_t>(z), (std::vector<uint8_t>{28, 2}));
   // Integer division by zero is an error (as in TensorFlow), never a trap.
   for (const auto& zero_case :
@@ -246,9 +245,9 @@ TEST(CwiseOpsTest, IntegerDivision) {
 TEST(CwiseOpsTest, IncompatibleShapesAtRunTime) {
   Tensor z;
   Status s = RunOpOnPlaceholders("Add",
-                   {Tensor(DT_FLOAT, TensorShape({2, 3})),
-                    Tensor(DT_FLOAT, TensorShape({3, 2}))},
-                   {}, &z);
+                                 {Tensor(DT_FLOAT, TensorShape({2, 3})),
+                                  Tensor(DT_FLOAT, TensorShape({3, 2}))},
+                                 {}, &z);
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
   EXPECT_TRUE(HasSubstr(s.message(), "Incompatible shapes: [2,3] vs. [3,2]"))
       << s;
@@ -272,7 +271,8 @@ TEST(CwiseOpsTest, LargeTensorsInParallel) {
                  : std::string(op) == "Mul" ? RefMul<float>
                                             : RefDiv<float>;
       Tensor got;
-      TW_ASSERT_OK(RunOpOnPlaceholders(op, {x, y}, {}, &got, /*intra_op_threads=*/3));
+      TW_ASSERT_OK(
+          RunOpOnPlaceholders(op, {x, y}, {}, &got, /*intra_op_threads=*/3));
       EXPECT_TRUE(got.SameContents(ReferenceBinary<float>(x, y, ref)))
           << op << " " << xs.ToString() << " " << ys.ToString();
     }
@@ -323,22 +323,26 @@ TEST(CwiseOpsTest, InPlaceForwardingGivesRightValues) {
 
 TEST(CwiseOpsTest, Neg) {
   Tensor z;
-  TW_ASSERT_OK(RunOpOnPlaceholders("Neg", {MakeTensor<float>({3}, {1.5f, -2, 0})}, {}, &z));
+  TW_ASSERT_OK(RunOpOnPlaceholders(
+      "Neg", {MakeTensor<float>({3}, {1.5f, -2, 0})}, {}, &z));
   EXPECT_EQ(ToVector<float>(z), (std::vector<float>{-1.5f, 2, -0.0f}));
   EXPECT_TRUE(std::signbit(z.data<float>()[2]));
-  TW_ASSERT_OK(RunOpOnPlaceholders("Neg", {MakeTensor<double>({1}, {3.25})}, {}, &z));
-  EXPECT_EQ(ToVector<double>(z), (std::vector<double>{-3.25}));
   TW_ASSERT_OK(
-      RunOpOnPlaceholders("Neg", {MakeTensor<int32_t>({2, 2}, {1, -2, 3, 0})}, {}, &z));
+      RunOpOnPlaceholders("Neg", {MakeTensor<double>({1}, {3.25})}, {}, &z));
+  EXPECT_EQ(ToVector<double>(z), (std::vector<double>{-3.25}));
+  TW_ASSERT_OK(RunOpOnPlaceholders(
+      "Neg", {MakeTensor<int32_t>({2, 2}, {1, -2, 3, 0})}, {}, &z));
   EXPECT_EQ(z.shape(), TensorShape({2, 2}));
   EXPECT_EQ(ToVector<int32_t>(z), (std::vector<int32_t>{-1, 2, -3, 0}));
-  TW_ASSERT_OK(
-      RunOpOnPlaceholders("Neg", {Tensor::Scalar<int64_t>(int64_t{1} << 40)}, {}, &z));
+  TW_ASSERT_OK(RunOpOnPlaceholders(
+      "Neg", {Tensor::Scalar<int64_t>(int64_t{1} << 40)}, {}, &z));
   EXPECT_EQ(z.data<int64_t>()[0], -(int64_t{1} << 40));
-  TW_ASSERT_OK(RunOpOnPlaceholders("Neg", {Tensor(DT_FLOAT, TensorShape({0, 4}))}, {}, &z));
+  TW_ASSERT_OK(RunOpOnPlaceholders(
+      "Neg", {Tensor(DT_FLOAT, TensorShape({0, 4}))}, {}, &z));
   EXPECT_EQ(z.shape(), TensorShape({0, 4}));
   // Not for uint8 (the op's allowed types).
-  Status s = RunOpOnPlaceholders("Neg", {MakeTensor<uint8_t>({1}, {1})}, {}, &z);
+  Status s =
+      RunOpOnPlaceholders("Neg", {MakeTensor<uint8_t>({1}, {1})}, {}, &z);
   EXPECT_FALSE(s.ok());
   EXPECT_TRUE(HasSubstr(s.message(), "not in the list of allowed values"));
 }

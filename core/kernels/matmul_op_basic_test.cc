@@ -1,5 +1,3 @@
-#include "core/kernels/matmul_op.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,6 +5,7 @@
 #include <vector>
 
 #include "core/kernels/kernel_test_util.h"
+#include "core/kernels/matmul_op.h"
 
 namespace tensorweave {
 namespace {
@@ -157,37 +156,37 @@ TEST(MatMulOpTest, EmptyDimensions) {
   Tensor c;
   // k == 0: all zeros.
   TW_ASSERT_OK(RunOpOnPlaceholders("MatMul",
-                     {Tensor(DT_FLOAT, TensorShape({2, 0})),
-                      Tensor(DT_FLOAT, TensorShape({0, 3}))},
-                     {}, &c));
+                                   {Tensor(DT_FLOAT, TensorShape({2, 0})),
+                                    Tensor(DT_FLOAT, TensorShape({0, 3}))},
+                                   {}, &c));
   EXPECT_EQ(c.shape(), TensorShape({2, 3}));
   EXPECT_EQ(ToVector<float>(c), std::vector<float>(6, 0));
   TW_ASSERT_OK(RunOpOnPlaceholders("MatMul",
-                     {Tensor(DT_INT32, TensorShape({2, 0})),
-                      Tensor(DT_INT32, TensorShape({0, 2}))},
-                     {}, &c));
+                                   {Tensor(DT_INT32, TensorShape({2, 0})),
+                                    Tensor(DT_INT32, TensorShape({0, 2}))},
+                                   {}, &c));
   EXPECT_EQ(ToVector<int32_t>(c), std::vector<int32_t>(4, 0));
   TW_ASSERT_OK(RunOpOnPlaceholders("MatMul",
-                     {Tensor(DT_DOUBLE, TensorShape({0, 4})),
-                      Tensor(DT_DOUBLE, TensorShape({4, 3}))},
-                     {}, &c));
+                                   {Tensor(DT_DOUBLE, TensorShape({0, 4})),
+                                    Tensor(DT_DOUBLE, TensorShape({4, 3}))},
+                                   {}, &c));
   EXPECT_EQ(c.shape(), TensorShape({0, 3}));
 }
 
 TEST(MatMulOpTest, RunTimeShapeErrors) {
   Tensor c;
   Status s = RunOpOnPlaceholders("MatMul",
-                   {Tensor(DT_FLOAT, TensorShape({2, 3})),
-                    Tensor(DT_FLOAT, TensorShape({4, 5}))},
-                   {}, &c);
+                                 {Tensor(DT_FLOAT, TensorShape({2, 3})),
+                                  Tensor(DT_FLOAT, TensorShape({4, 5}))},
+                                 {}, &c);
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
   EXPECT_TRUE(HasSubstr(s.message(), "Matrix size-incompatible")) << s;
   EXPECT_TRUE(HasSubstr(s.message(), "[2,3]")) << s;
   EXPECT_TRUE(HasSubstr(s.message(), "[[node op")) << s;
   s = RunOpOnPlaceholders("MatMul",
-            {Tensor(DT_FLOAT, TensorShape({3})),
-             Tensor(DT_FLOAT, TensorShape({3, 1}))},
-            {}, &c);
+                          {Tensor(DT_FLOAT, TensorShape({3})),
+                           Tensor(DT_FLOAT, TensorShape({3, 1}))},
+                          {}, &c);
   EXPECT_TRUE(HasSubstr(s.message(), "MatMul needs matrices")) << s;
 }
 

@@ -47,8 +47,8 @@ TEST(MatMulTest, GemmMatchesReferenceOnEveryPathAndSplit) {
       // C = -0.5 op(A) op(B) + C: exact too (halves of small integers).
       std::vector<float> acc = Random<float>(m * n, 5), want_acc(m * n);
       for (int64_t i = 0; i < m * n; ++i) want_acc[i] = acc[i] - 0.5f * want[i];
-      Gemm<float>(&pool, a.data(), b.data(), acc.data(), m, n, k, ta, tb,
-                  -0.5f, 1.0f);
+      Gemm<float>(&pool, a.data(), b.data(), acc.data(), m, n, k, ta, tb, -0.5f,
+                  1.0f);
       ASSERT_EQ(acc, want_acc) << "alpha/beta " << m << "x" << n << "x" << k;
       std::vector<int64_t> ai = Random<int64_t>(m * k, 3);
       std::vector<int64_t> bi = Random<int64_t>(k * n, 4);

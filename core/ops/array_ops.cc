@@ -140,16 +140,16 @@ REGISTER_OP("PlaceholderWithDefault")
       PartialShape shape;
       TW_RETURN_IF_ERROR(c->GetAttr("shape", &shape));
       if (!shape.IsCompatibleWith(c->input(0))) {
-        return errors::InvalidArgument("the default value's shape ",
-                                       c->input(0).ToString(),
-                                       " does not match the shape attr ",
-                                       shape.ToString());
+        return errors::InvalidArgument(
+            "the default value's shape ", c->input(0).ToString(),
+            " does not match the shape attr ", shape.ToString());
       }
       c->set_output(0, shape);
       return Status::OK();
     })
-    .Doc("Its input, unless a value is fed for it (a placeholder with a "
-         "default).");
+    .Doc(
+        "Its input, unless a value is fed for it (a placeholder with a "
+        "default).");
 
 REGISTER_OP("Identity")
     .Input("input: T")

@@ -11,7 +11,8 @@ namespace twl {
 
 #define TWL_FOR_EACH_BUILTIN_KERNEL(X)                                         \
   X(ADD)                                                                       \
-  X(SUB) X(MUL) X(DIV) X(MAXIMUM) X(MINIMUM) X(FULLY_CONNECTED) X(CONV_2D)     \
+  X(SUB)                                                                       \
+  X(MUL) X(DIV) X(MAXIMUM) X(MINIMUM) X(FULLY_CONNECTED) X(CONV_2D)            \
       X(DEPTHWISE_CONV_2D) X(MAX_POOL_2D) X(AVERAGE_POOL_2D) X(RELU) X(RELU6)  \
           X(SIGMOID) X(TANH) X(SOFTMAX) X(LOG_SOFTMAX) X(RESHAPE) X(TRANSPOSE) \
               X(CONCATENATION) X(MEAN) X(PAD) X(GATHER) X(BATCH_MATMUL)        \
