@@ -12,7 +12,7 @@
 namespace tensorweave {
 namespace {
 
-constexpr auto kSpin = std::chrono::microseconds(50);
+constexpr auto kSpin = std::chrono::microseconds(300);
 
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)

@@ -2,9 +2,10 @@
 // calling thread takes part (so a loop never waits on a busy pool).
 //
 // An idle worker, and a loop's caller waiting for its helpers, spin for a
-// few tens of microseconds before they block: a step hands work between
-// threads every few microseconds, and a wake-up through the kernel costs
-// 10-50 us on a virtual machine.
+// few hundred microseconds (yielding the core to any runnable thread) before
+// they block: a step hands work between threads every few microseconds to a
+// millisecond, and a wake-up through the kernel costs 10-50 us on a virtual
+// machine (300 us measured ~10% faster MLP training steps than 50 us).
 #ifndef TENSORWEAVE_CORE_RUNTIME_THREAD_POOL_H_
 #define TENSORWEAVE_CORE_RUNTIME_THREAD_POOL_H_
 
@@ -20,7 +21,7 @@
 
 namespace tensorweave {
 
-// Spins until done() returns true or a few tens of microseconds have passed;
+// Spins until done() returns true or a few hundred microseconds have passed;
 // returns done(). For waits that are usually short, before blocking.
 bool SpinUntil(const std::function<bool()>& done);
 
