@@ -9,6 +9,10 @@
 
 #include "core/framework/graph.pb.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace tensorweave {
 
 namespace {
@@ -76,16 +80,33 @@ class LargeBufferCache {
   size_t cached_bytes_ = 0;
 };
 
+// Buffers of at least kHugeBytes are whole 2 MiB pages, 2 MiB aligned and
+// marked for transparent huge pages (what numpy does from 4 MiB): a fresh
+// 32 MiB tensor then takes 16 page faults instead of 8192, which cost ~1 us
+// each on a VM (a 2048x4096 concat went from 13 ms to numpy's speed).
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kHugeBytes = size_t{4} << 20;
+
 // Large sizes round up to whole pages so that near sizes share a bucket.
 size_t BufferCapacity(size_t bytes) {
   size_t rounded =
       (bytes + kTensorAlignment - 1) / kTensorAlignment * kTensorAlignment;
   if (rounded == 0) rounded = kTensorAlignment;
   if (rounded >= LargeBufferCache::kMinBytes) {
-    constexpr size_t kPage = 4096;
-    rounded = (rounded + kPage - 1) / kPage * kPage;
+    const size_t page = rounded >= kHugeBytes ? kHugePage : 4096;
+    rounded = (rounded + page - 1) / page * page;
   }
   return rounded;
+}
+
+void* AllocateAligned(size_t capacity) {
+  if (capacity < kHugeBytes)
+    return std::aligned_alloc(kTensorAlignment, capacity);
+  void* p = std::aligned_alloc(kHugePage, capacity);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (p != nullptr) madvise(p, capacity, MADV_HUGEPAGE);  // a hint only
+#endif
+  return p;
 }
 
 }  // namespace
@@ -96,9 +117,7 @@ std::shared_ptr<TensorBuffer> TensorBuffer::Allocate(size_t bytes) {
   if (capacity >= LargeBufferCache::kMinBytes) {
     buffer->data_ = LargeBufferCache::Get()->Take(capacity);
   }
-  if (buffer->data_ == nullptr) {
-    buffer->data_ = std::aligned_alloc(kTensorAlignment, capacity);
-  }
+  if (buffer->data_ == nullptr) buffer->data_ = AllocateAligned(capacity);
   if (buffer->data_ == nullptr) throw std::bad_alloc();
   buffer->size_ = bytes;
   buffer->capacity_ = capacity;

@@ -151,6 +151,19 @@ TEST(TensorTest, BuffersAre64ByteAligned) {
   EXPECT_TRUE(buf->owned());
 }
 
+TEST(TensorTest, HugeBuffersAreHugePageAligned) {
+  // From 4 MiB, buffers are 2 MiB aligned (transparent huge pages).
+  for (int64_t rows : {1024, 1500, 2048}) {
+    Tensor t(DT_FLOAT, TensorShape({rows, 1024}));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(t.raw_data()) % (size_t{2} << 20), 0u)
+        << rows;
+    t.data<float>()[t.num_elements() - 1] = 1.f;  // the last element is ours
+  }
+  Tensor small(DT_FLOAT, TensorShape({512, 1024}));  // 2 MiB: small pages
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small.raw_data()) % kTensorAlignment,
+            0u);
+}
+
 TEST(TensorTest, BasicsAndFactories) {
   Tensor invalid;
   EXPECT_FALSE(invalid.valid());
