@@ -300,36 +300,47 @@ def test_max_pool_grad_routes_to_first_maximum(dtype):
     np.testing.assert_array_equal(got[:, 1], [7.0, 0.0, 0.0, 0.0])
 
 
+MAX_POOL_GRAD_CASES = [
+    # in [h, w], window, stride, padding, channels
+    ((5, 6), 3, 2, "SAME", 16),  # overlapping windows, one vector of channels
+    ((5, 6), 3, 2, "SAME", 17),  # more channels than a vector
+    ((4, 6), 2, 2, "VALID", 6),  # disjoint windows tiling the input
+    ((5, 7), 2, 2, "VALID", 6),  # disjoint, last row and column uncovered
+    ((7, 8), 3, 3, "SAME", 5),  # disjoint, padded
+    ((7, 7), 2, 3, "VALID", 3),  # stride > window: gaps between windows
+]
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_max_pool_grad_against_numpy(dtype):
-    # Overlapping SAME windows, 16 and 17 channels (one vector, and more).
-    for channels in (16, 17):
-        x = rand(2, 5, 6, channels, dtype=dtype)
-        k, s = [1, 3, 3, 1], [1, 2, 2, 1]
-        y = np_pool(x, k, s, "SAME", np.max)
-        g = rand(*y.shape, dtype=dtype)
-        expect = np.zeros_like(x)
-        oh, pt = np_window(5, 3, 2, 1, "SAME")
-        ow, pl = np_window(6, 3, 2, 1, "SAME")
-        for n in range(2):
-            for oy in range(oh):
-                for ox in range(ow):
-                    for c in range(channels):
-                        y0, x0 = max(oy * 2 - pt, 0), max(ox * 2 - pl, 0)
-                        win = x[n, y0 : oy * 2 - pt + 3, x0 : ox * 2 - pl + 3, c]
-                        iy, ix = np.unravel_index(np.argmax(win), win.shape)
-                        expect[n, y0 + iy, x0 + ix, c] += g[n, oy, ox, c]
-        got = run(
-            lambda a, b, d: (
-                tw.get_default_graph()
-                ._create_op("MaxPoolGrad", [a, b, d], {"ksize": k, "strides": s, "padding": "SAME"})
-                .outputs[0]
-            ),
-            x,
-            y,
-            g,
-        )
-        np.testing.assert_allclose(got, expect, **TOL[dtype])
+@pytest.mark.parametrize("case", MAX_POOL_GRAD_CASES, ids=[str(c) for c in MAX_POOL_GRAD_CASES])
+def test_max_pool_grad_against_numpy(case, dtype):
+    (h, w), kk, ss, padding, channels = case
+    x = rand(2, h, w, channels, dtype=dtype)
+    k, s = [1, kk, kk, 1], [1, ss, ss, 1]
+    y = np_pool(x, k, s, padding, np.max)
+    g = rand(*y.shape, dtype=dtype)
+    expect = np.zeros_like(x)
+    oh, pt = np_window(h, kk, ss, 1, padding)
+    ow, pl = np_window(w, kk, ss, 1, padding)
+    for n in range(2):
+        for oy in range(oh):
+            for ox in range(ow):
+                for c in range(channels):
+                    y0, x0 = max(oy * ss - pt, 0), max(ox * ss - pl, 0)
+                    win = x[n, y0 : oy * ss - pt + kk, x0 : ox * ss - pl + kk, c]
+                    iy, ix = np.unravel_index(np.argmax(win), win.shape)
+                    expect[n, y0 + iy, x0 + ix, c] += g[n, oy, ox, c]
+    got = run(
+        lambda a, b, d: (
+            tw.get_default_graph()
+            ._create_op("MaxPoolGrad", [a, b, d], {"ksize": k, "strides": s, "padding": padding})
+            .outputs[0]
+        ),
+        x,
+        y,
+        g,
+    )
+    np.testing.assert_allclose(got, expect, **TOL[dtype])
 
 
 def test_pool_errors_name_the_node():

@@ -105,7 +105,17 @@ void MaxPoolGradImageVector(const Window2D& w, const float* in,
                             const float* grad, float* din, int64_t* offsets) {
   const int64_t c = w.in_depth;
   const __mmask16 mask = static_cast<__mmask16>((1u << c) - 1);
-  std::fill(din, din + w.in_rows * w.in_cols * c, 0.0f);
+  // Windows that do not overlap (stride >= window, the common 2x2/2) write
+  // each of their pixels once: the gradient at the first maximum, zeros
+  // elsewhere, as whole vectors. Pixels no window covers still need zeros.
+  const bool disjoint =
+      w.stride_rows >= w.window_rows && w.stride_cols >= w.window_cols;
+  const bool tiled = disjoint && w.pad_rows == 0 && w.pad_cols == 0 &&
+                     w.stride_rows == w.window_rows &&
+                     w.stride_cols == w.window_cols &&
+                     w.out_rows * w.stride_rows == w.in_rows &&
+                     w.out_cols * w.stride_cols == w.in_cols;
+  if (!tiled) std::fill(din, din + w.in_rows * w.in_cols * c, 0.0f);
   alignas(64) int32_t taps[16];
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {
     for (int64_t ox = 0; ox < w.out_cols; ++ox) {
@@ -125,8 +135,18 @@ void MaxPoolGradImageVector(const Window2D& w, const float* in,
         best = _mm512_mask_blend_ps(better, best, v);
         where = _mm512_mask_blend_epi32(better, where, _mm512_set1_epi32(t));
       }
-      _mm512_store_si512(taps, where);
       const float* g = grad + (oy * w.out_cols + ox) * c;
+      if (disjoint) {
+        const __m512 gv = _mm512_maskz_loadu_ps(mask, g);
+        for (int32_t t = 0; t < n; ++t) {
+          const __mmask16 here =
+              _mm512_cmpeq_epi32_mask(where, _mm512_set1_epi32(t));
+          _mm512_mask_storeu_ps(din + offsets[t], mask,
+                                _mm512_maskz_mov_ps(here, gv));
+        }
+        continue;
+      }
+      _mm512_store_si512(taps, where);
       for (int64_t i = 0; i < c; ++i) din[offsets[taps[i]] + i] += g[i];
     }
   }
