@@ -117,13 +117,28 @@ void MaxPoolGradImageVector(const Window2D& w, const float* in,
                      w.out_cols * w.stride_cols == w.in_cols;
   if (!tiled) std::fill(din, din + w.in_rows * w.in_cols * c, 0.0f);
   alignas(64) int32_t taps[16];
+  // A window inside the image has its taps at fixed offsets from its corner.
+  const int64_t kh = w.window_rows, kw = w.window_cols;
+  int64_t corner_offsets[64];
+  const bool by_corner = kh * kw <= 64;
+  for (int64_t t = 0; by_corner && t < kh * kw; ++t) {
+    corner_offsets[t] = ((t / kw) * w.in_cols + t % kw) * c;
+  }
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    const int64_t y = oy * w.stride_rows - w.pad_rows;
     for (int64_t ox = 0; ox < w.out_cols; ++ox) {
-      const Span s = WindowOf(w, oy, ox);
+      const int64_t x = ox * w.stride_cols - w.pad_cols;
       int32_t n = 0;
-      for (int64_t y = s.y0; y < s.y1; ++y) {
-        for (int64_t x = s.x0; x < s.x1; ++x) {
-          offsets[n++] = (y * w.in_cols + x) * c;
+      if (by_corner && y >= 0 && x >= 0 && y + kh <= w.in_rows &&
+          x + kw <= w.in_cols) {
+        const int64_t corner = (y * w.in_cols + x) * c;
+        for (; n < kh * kw; ++n) offsets[n] = corner + corner_offsets[n];
+      } else {
+        const Span s = WindowOf(w, oy, ox);
+        for (int64_t yy = s.y0; yy < s.y1; ++yy) {
+          for (int64_t xx = s.x0; xx < s.x1; ++xx) {
+            offsets[n++] = (yy * w.in_cols + xx) * c;
+          }
         }
       }
       __m512 best = _mm512_maskz_loadu_ps(mask, in + offsets[0]);
