@@ -22,9 +22,10 @@ inline void CpuRelax() {
 #endif
 }
 
-}  // namespace
-
-bool SpinUntil(const std::function<bool()>& done) {
+// Spins until done() returns true or kSpin has passed; returns done(). For
+// waits that are usually short, before blocking.
+template <typename Done>
+bool SpinUntil(const Done& done) {
   const auto deadline = std::chrono::steady_clock::now() + kSpin;
   for (;;) {
     for (int i = 0; i < 64; ++i) {
@@ -37,6 +38,8 @@ bool SpinUntil(const std::function<bool()>& done) {
     if (std::chrono::steady_clock::now() >= deadline) return done();
   }
 }
+
+}  // namespace
 
 int ThreadPool::NumCores() {
   unsigned n = std::thread::hardware_concurrency();

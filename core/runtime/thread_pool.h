@@ -21,10 +21,6 @@
 
 namespace tensorweave {
 
-// Spins until done() returns true or a few hundred microseconds have passed;
-// returns done(). For waits that are usually short, before blocking.
-bool SpinUntil(const std::function<bool()>& done);
-
 class ThreadPool {
  public:
   // num_threads <= 0 means one per core.
