@@ -89,22 +89,22 @@ Status WritableTargets(const OpKernel& kernel, const std::vector<Var*>& vars,
                        std::vector<Tensor>* targets) {
   for (size_t i = 0; i < vars.size(); ++i) {
     const Tensor* current = vars[i]->tensor();
-    const std::string what =
-        InputName(kernel, static_cast<int>(i)) + " (" + vars[i]->name() + ")";
+    const std::string& var = vars[i]->name();
+    const int input = static_cast<int>(i);
     if (!current->valid()) {
       return errors::FailedPrecondition(
-          "Attempting to use uninitialized value ", vars[i]->name(), " (",
-          InputName(kernel, i), ")");
+          "Attempting to use uninitialized value ", var, " (",
+          InputName(kernel, input), ")");
     }
     if (current->dtype() != dtype) {
-      return errors::InvalidArgument(what, " is ",
-                                     DataTypeName(current->dtype()),
+      return errors::InvalidArgument(InputName(kernel, input), " (", var,
+                                     ") is ", DataTypeName(current->dtype()),
                                      " but grad is ", DataTypeName(dtype));
     }
     if (current->shape() != shape) {
       return errors::InvalidArgument(
-          what,
-          " and grad must have the same shape: ", current->shape().ToString(),
+          InputName(kernel, input), " (", var,
+          ") and grad must have the same shape: ", current->shape().ToString(),
           " vs ", shape.ToString());
     }
   }
