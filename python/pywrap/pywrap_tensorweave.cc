@@ -79,10 +79,26 @@ py::object TensorToNumpy(Tensor tensor) {
 
 // A Tensor holding a copy of a C-contiguous numpy array of the given dtype
 // (Python converts values before calling).
+TensorShape ArrayShape(const py::array& array) {
+  return TensorShape(
+      std::vector<int64_t>(array.shape(), array.shape() + array.ndim()));
+}
+
+// What the Python layer's conversion guarantees of a numeric array: the
+// tensor's dtype, C order.
+void CheckNumericArray(const py::array& array, DataType dtype) {
+  if (!array.dtype().is(NumpyDtype(dtype)) &&
+      !array.dtype().equal(NumpyDtype(dtype))) {
+    ThrowIfError(errors::InvalidArgument(
+        "internal: array dtype does not match ", DataTypeName(dtype)));
+  }
+  if (!(array.flags() & py::array::c_style)) {
+    ThrowIfError(errors::InvalidArgument("internal: array is not contiguous"));
+  }
+}
+
 Tensor NumpyToTensor(const py::array& array, DataType dtype) {
-  std::vector<int64_t> dims(array.shape(), array.shape() + array.ndim());
-  TensorShape shape(dims);
-  Tensor tensor(dtype, shape);
+  Tensor tensor(dtype, ArrayShape(array));
   if (dtype == DT_STRING) {
     py::array flat = array.attr("ravel")();
     for (int64_t i = 0; i < tensor.num_elements(); ++i) {
@@ -95,14 +111,7 @@ Tensor NumpyToTensor(const py::array& array, DataType dtype) {
     }
     return tensor;
   }
-  if (!array.dtype().is(NumpyDtype(dtype)) &&
-      !array.dtype().equal(NumpyDtype(dtype))) {
-    ThrowIfError(errors::InvalidArgument(
-        "internal: array dtype does not match ", DataTypeName(dtype)));
-  }
-  if (!(array.flags() & py::array::c_style)) {
-    ThrowIfError(errors::InvalidArgument("internal: array is not contiguous"));
-  }
+  CheckNumericArray(array, dtype);
   if (tensor.num_bytes() > 0) {
     std::memcpy(tensor.raw_data(), array.data(), tensor.num_bytes());
   }
@@ -172,21 +181,16 @@ class DeferredDecrefs {
   static inline int active_runs_ = 0;
 };
 
-// A feed value: the array's own memory when it is C-contiguous and of the
-// feed's dtype (which the Python layer has ensured), else a copy.
+// A feed value: the array's own memory (strings are converted).
 Tensor FeedTensor(const py::array& array, DataType dtype) {
-  if (dtype == DT_STRING || !(array.flags() & py::array::c_style) ||
-      !(array.dtype().is(NumpyDtype(dtype)) ||
-        array.dtype().equal(NumpyDtype(dtype)))) {
-    return NumpyToTensor(array, dtype);
-  }
-  std::vector<int64_t> dims(array.shape(), array.shape() + array.ndim());
+  if (dtype == DT_STRING) return NumpyToTensor(array, dtype);
+  CheckNumericArray(array, dtype);
   PyObject* owner = array.ptr();
   Py_INCREF(owner);
   auto buffer = TensorBuffer::Borrow(const_cast<void*>(array.data()),
                                      static_cast<size_t>(array.nbytes()),
                                      [owner] { DeferredDecrefs::Push(owner); });
-  return Tensor(dtype, TensorShape(dims), std::move(buffer));
+  return Tensor(dtype, ArrayShape(array), std::move(buffer));
 }
 
 void ShapeToProto(const py::handle& value, TensorShapeProto* proto) {
