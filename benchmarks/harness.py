@@ -6,20 +6,23 @@ import statistics
 import time
 
 
-def time_call(fn, min_time=0.2, repeats=7, warmup=20):
-    """Median seconds per call of fn(), over `repeats` batches of calls."""
-    for _ in range(warmup):
-        fn()
-    # Size a batch to take about min_time / repeats.
+def _batch_size(fn, batch_time):
+    """Calls of fn() (a power of two) that take more than batch_time."""
     n = 1
     while True:
         t0 = time.perf_counter()
         for _ in range(n):
             fn()
-        dt = time.perf_counter() - t0
-        if dt > min_time / repeats or n > 1 << 20:
-            break
+        if time.perf_counter() - t0 > batch_time or n > 1 << 20:
+            return n
         n *= 2
+
+
+def time_call(fn, min_time=0.2, repeats=7, warmup=20):
+    """Median seconds per call of fn(), over `repeats` batches of calls."""
+    for _ in range(warmup):
+        fn()
+    n = _batch_size(fn, min_time / repeats)
     samples = []
     for _ in range(repeats):
         t0 = time.perf_counter()
@@ -37,15 +40,7 @@ def time_interleaved(fns, rounds=15, batch_time=0.05, warmup=10):
     for name, fn in fns.items():
         for _ in range(warmup):
             fn()
-        n = 1
-        while True:
-            t0 = time.perf_counter()
-            for _ in range(n):
-                fn()
-            if time.perf_counter() - t0 > batch_time or n > 1 << 20:
-                break
-            n *= 2
-        sizes[name] = n
+        sizes[name] = _batch_size(fn, batch_time)
     samples = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
