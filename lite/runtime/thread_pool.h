@@ -36,12 +36,20 @@ class ThreadPool {
   // each. Runs inline when one range suffices.
   template <typename F>
   void ParallelFor(int64_t n, int64_t grain, int max_tasks, F&& f) {
+    ParallelForTasks(n, grain, max_tasks,
+                     [&f](int, int64_t begin, int64_t end) { f(begin, end); });
+  }
+
+  // ParallelFor that also passes each range's task index t, in [0,
+  // max_tasks): for work that needs scratch of its own per task.
+  template <typename F>
+  void ParallelForTasks(int64_t n, int64_t grain, int max_tasks, F&& f) {
     if (grain < 1) grain = 1;
     int64_t chunks = (n + grain - 1) / grain;
     int tasks = num_threads_ < max_tasks ? num_threads_ : max_tasks;
     if (chunks < tasks) tasks = static_cast<int>(chunks);
     if (tasks <= 1) {
-      if (n > 0) f(int64_t{0}, n);
+      if (n > 0) f(0, int64_t{0}, n);
       return;
     }
     struct Job {
@@ -56,7 +64,7 @@ class ThreadPool {
           int64_t begin = j->chunks * t / j->tasks * j->grain;
           int64_t end = j->chunks * (t + 1) / j->tasks * j->grain;
           if (end > j->n) end = j->n;
-          if (begin < end) (*j->f)(begin, end);
+          if (begin < end) (*j->f)(t, begin, end);
         },
         &job);
   }

@@ -23,6 +23,24 @@ TEST(ThreadPoolTest, ParallelForCoversRangeOnce) {
   }
 }
 
+TEST(ThreadPoolTest, ParallelForTasksGivesEachRangeItsOwnTask) {
+  for (int threads : {1, 2, 3}) {
+    ThreadPool pool(threads);
+    for (int64_t n : {0, 1, 2, 24, 1001}) {
+      std::vector<std::atomic<int>> hits(n);
+      std::atomic<int> tasks_seen{0};
+      pool.ParallelForTasks(n, 1, threads, [&](int t, int64_t b, int64_t e) {
+        ASSERT_GE(t, 0);
+        ASSERT_LT(t, threads);
+        // Each task index is used once: its bit is set exactly once.
+        ASSERT_EQ(tasks_seen.fetch_or(1 << t) & (1 << t), 0);
+        for (int64_t i = b; i < e; ++i) hits[i]++;
+      });
+      for (int64_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1);
+    }
+  }
+}
+
 TEST(ThreadPoolTest, RunUsesDistinctTasks) {
   ThreadPool pool(4);
   for (int tasks = 1; tasks <= 4; ++tasks) {

@@ -50,6 +50,9 @@ struct DirectLayout {
   int expanded;    // floats in an expanded row, with a vector of slack
   int window;      // input rows one output row reads: (k_h - 1) * dil_h + 1
   int ring_rows;   // expanded rows one block of output rows reads
+
+  // A task's scratch: a ring of expanded rows, then a row of zeros.
+  int64_t ring_floats() const { return int64_t{ring_rows + 1} * expanded; }
 };
 
 // Output rows per block of the direct path: each input vector loaded feeds
@@ -128,12 +131,11 @@ Status Prepare(KernelContext* context, Node* node) {
       (g.out_w - 1) * g.stride_w + (g.k_w - 1) * g.dilation_w < g.in_w;
   data->im2col_scratch = -1;
   if (data->direct) {
-    // Per task: a ring of expanded rows and a row of zeros.
+    // A ring per task (see DirectRows).
     const DirectLayout l = GetDirectLayout(g);
     const int tasks =
         context->thread_pool() ? context->thread_pool()->num_threads() : 1;
-    const int64_t rows =
-        static_cast<int64_t>(l.ring_rows + 1) * l.expanded * tasks;
+    const int64_t rows = l.ring_floats() * tasks;
     const int64_t taps = static_cast<int64_t>(g.k_h) * g.k_w;
     TWL_CHECK_ARG(rows <= kMaxTensorBytes / 4 &&
                       (taps + 1) * l.row_floats <= kMaxTensorBytes / 4,
@@ -519,38 +521,15 @@ Status Eval(KernelContext* context, Node* node) {
                                      out);
                       });
   } else if (data->direct) {
-    // Task t takes rows [t * rows / tasks, (t + 1) * rows / tasks) and ring
-    // t of the scratch.
-    struct Job {
-      const Geometry* g;
-      const float* in;
-      const float* tiled;
-      ActivationFunctionType act;
-      float* rings;
-      int64_t ring_floats, rows;
-      int tasks;
-      float* out;
-    } job{&g,
-          in,
-          data->packed_filter.data(),
-          data->act,
-          static_cast<float*>(node->scratch[data->im2col_scratch]),
-          static_cast<int64_t>(GetDirectLayout(g).ring_rows + 1) *
-              GetDirectLayout(g).expanded,
-          static_cast<int64_t>(g.batch) * g.out_h,
-          std::max(1, std::min<int>(tasks, g.batch * g.out_h)),
-          out};
-    auto run = [](void* arg, int t) {
-      const Job& j = *static_cast<const Job*>(arg);
-      DirectRows(*j.g, j.in, j.tiled, j.act, j.rows * t / j.tasks,
-                 j.rows * (t + 1) / j.tasks, j.rings + t * j.ring_floats,
-                 j.out);
-    };
-    if (job.tasks == 1) {
-      run(&job, 0);
-    } else {
-      pool->Run(job.tasks, run, &job);
-    }
+    // Task t works in ring t of the scratch.
+    float* rings = static_cast<float*>(node->scratch[data->im2col_scratch]);
+    const int64_t ring_floats = GetDirectLayout(g).ring_floats();
+    const float* tiled = data->packed_filter.data();
+    pool->ParallelForTasks(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
+                           [&](int t, int64_t begin, int64_t end) {
+                             DirectRows(g, in, tiled, data->act, begin, end,
+                                        rings + t * ring_floats, out);
+                           });
   } else if (data->transposed) {
     float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
     int panels = (pixels + kGemmNr - 1) / kGemmNr;
