@@ -54,8 +54,8 @@ void MicroKernel(int k, const float* a, int64_t lda, const float* panel,
 
 // One row against P adjacent panels: out[j] = sum_k a[k] * panel j[k]. At
 // batch 1 the weights stream from cache or memory; P independent streams
-// keep more loads in flight than one (the MLP at batch 1 runs ~15% faster
-// than with MicroKernel<1>).
+// keep more loads in flight than one (the MLP 784-512-512-10 at batch 1
+// runs ~10% faster than with MicroKernel<1>).
 constexpr int kRowPanels = 4;
 
 template <int P>
