@@ -491,7 +491,7 @@ def test_fused_update_rejects_bad_operands():
         w = tw.Variable(np.zeros((2, 3), np.float32), name="w")
         with pytest.raises(tw.errors.InvalidArgumentError, match=r"var and the product of a and b.*\[2,3\].*\[2,4\]"):
             fused(w, 0.1, np.ones((2, 5), np.float32), np.ones((5, 4), np.float32))
-        with pytest.raises(tw.errors.InvalidArgumentError, match="dimensions must be equal, but are 5 and 4"):
+        with pytest.raises(tw.errors.InvalidArgumentError, match="Dimensions must be equal, but are 5 and 4"):
             fused(w, 0.1, np.ones((2, 5), np.float32), np.ones((4, 3), np.float32))
         with pytest.raises(tw.errors.InvalidArgumentError):
             fused(w, [0.1, 0.2], np.ones((2, 5), np.float32), np.ones((5, 3), np.float32))

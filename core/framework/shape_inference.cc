@@ -136,6 +136,24 @@ Status Scalar(InferenceContext* c) {
 
 Status NoOutputs(InferenceContext* c) { return Status::OK(); }
 
+Status MatMulProduct(InferenceContext* c, int a, int b, PartialShape* product) {
+  PartialShape a_shape, b_shape;
+  TW_RETURN_IF_ERROR(c->WithRank(a, 2, &a_shape));
+  TW_RETURN_IF_ERROR(c->WithRank(b, 2, &b_shape));
+  bool transpose_a, transpose_b;
+  TW_RETURN_IF_ERROR(c->GetAttr("transpose_a", &transpose_a));
+  TW_RETURN_IF_ERROR(c->GetAttr("transpose_b", &transpose_b));
+  const int64_t ka = a_shape.dim(transpose_a ? 0 : 1);
+  const int64_t kb = b_shape.dim(transpose_b ? 1 : 0);
+  if (ka >= 0 && kb >= 0 && ka != kb) {
+    return errors::InvalidArgument("Dimensions must be equal, but are ", ka,
+                                   " and ", kb);
+  }
+  *product = PartialShape(
+      {a_shape.dim(transpose_a ? 1 : 0), b_shape.dim(transpose_b ? 0 : 1)});
+  return Status::OK();
+}
+
 Status BroadcastBinary(InferenceContext* c) {
   PartialShape out;
   TW_RETURN_IF_ERROR(

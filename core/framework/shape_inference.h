@@ -66,6 +66,10 @@ Status Scalar(InferenceContext* c);
 Status NoOutputs(InferenceContext* c);
 Status BroadcastBinary(InferenceContext* c);
 Status UnknownShape(InferenceContext* c);
+// The [m, n] shape of matmul(input a, input b) under the node's transpose_a
+// and transpose_b attrs; both inputs must be matrices with equal inner
+// dimensions (where known).
+Status MatMulProduct(InferenceContext* c, int a, int b, PartialShape* product);
 }  // namespace shape_fns
 
 // Reads a 1-D (or scalar) int32/int64 tensor as int64 values.

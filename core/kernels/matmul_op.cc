@@ -122,6 +122,25 @@ template void Gemm<int64_t>(ThreadPool*, const int64_t*, const int64_t*,
                             int64_t*, int64_t, int64_t, int64_t, bool, bool,
                             int64_t, int64_t);
 
+Status MatMulDims(const Tensor& a, const Tensor& b, bool transpose_a,
+                  bool transpose_b, const char* a_name, const char* b_name,
+                  int64_t* m, int64_t* n, int64_t* k) {
+  if (a.rank() != 2 || b.rank() != 2) {
+    return errors::InvalidArgument("a matrix product needs matrices, got ",
+                                   a_name, ": ", a.shape().ToString(), ", ",
+                                   b_name, ": ", b.shape().ToString());
+  }
+  *m = a.dim(transpose_a ? 1 : 0);
+  *k = a.dim(transpose_a ? 0 : 1);
+  *n = b.dim(transpose_b ? 0 : 1);
+  if (*k != b.dim(transpose_b ? 1 : 0)) {
+    return errors::InvalidArgument("Matrix size-incompatible: ", a_name, ": ",
+                                   a.shape().ToString(), ", ", b_name, ": ",
+                                   b.shape().ToString());
+  }
+  return Status::OK();
+}
+
 namespace {
 
 class MatMulOp : public OpKernel {
@@ -135,18 +154,9 @@ class MatMulOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& a = ctx->input(0);
     const Tensor& b = ctx->input(1);
-    OP_REQUIRES(ctx, a.rank() == 2 && b.rank() == 2,
-                errors::InvalidArgument("MatMul needs matrices, got shapes ",
-                                        a.shape().ToString(), " and ",
-                                        b.shape().ToString()));
-    const int64_t m = a.dim(transpose_a_ ? 1 : 0);
-    const int64_t k = a.dim(transpose_a_ ? 0 : 1);
-    const int64_t kb = b.dim(transpose_b_ ? 1 : 0);
-    const int64_t n = b.dim(transpose_b_ ? 0 : 1);
-    OP_REQUIRES(ctx, k == kb,
-                errors::InvalidArgument(
-                    "Matrix size-incompatible: In[0]: ", a.shape().ToString(),
-                    ", In[1]: ", b.shape().ToString()));
+    int64_t m, n, k;
+    OP_REQUIRES_OK(ctx, MatMulDims(a, b, transpose_a_, transpose_b_, "In[0]",
+                                   "In[1]", &m, &n, &k));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
     OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(a.dtype(), [&](auto tag) {

@@ -3,6 +3,9 @@
 
 #include <cstdint>
 
+#include "core/framework/status.h"
+#include "core/framework/tensor.h"
+
 namespace tensorweave {
 
 class ThreadPool;
@@ -21,6 +24,12 @@ template <typename T>
 void Gemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m, int64_t n,
           int64_t k, bool transpose_a, bool transpose_b, T alpha = T(1),
           T beta = T(0));
+
+// The sizes of op(a) [m, k] times op(b) [k, n]. InvalidArgument, naming the
+// operands' shapes, unless both are matrices with equal inner dimensions.
+Status MatMulDims(const Tensor& a, const Tensor& b, bool transpose_a,
+                  bool transpose_b, const char* a_name, const char* b_name,
+                  int64_t* m, int64_t* n, int64_t* k);
 
 }  // namespace tensorweave
 

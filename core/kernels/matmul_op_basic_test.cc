@@ -187,7 +187,9 @@ TEST(MatMulOpTest, RunTimeShapeErrors) {
                           {Tensor(DT_FLOAT, TensorShape({3})),
                            Tensor(DT_FLOAT, TensorShape({3, 1}))},
                           {}, &c);
-  EXPECT_TRUE(HasSubstr(s.message(), "MatMul needs matrices")) << s;
+  EXPECT_TRUE(
+      HasSubstr(s.message(), "a matrix product needs matrices, got In[0]: [3]"))
+      << s;
 }
 
 }  // namespace

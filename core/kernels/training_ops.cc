@@ -203,17 +203,9 @@ class FusedMatMulApplyGradientDescentOp : public OpKernel {
     const Tensor& alpha = ctx->input(1);
     const Tensor& a = ctx->input(2);
     const Tensor& b = ctx->input(3);
-    OP_REQUIRES(ctx, a.rank() == 2 && b.rank() == 2,
-                errors::InvalidArgument("a and b must be matrices, got shapes ",
-                                        a.shape().ToString(), " and ",
-                                        b.shape().ToString()));
-    const int64_t m = a.dim(transpose_a_ ? 1 : 0);
-    const int64_t k = a.dim(transpose_a_ ? 0 : 1);
-    const int64_t n = b.dim(transpose_b_ ? 0 : 1);
-    OP_REQUIRES(ctx, k == b.dim(transpose_b_ ? 1 : 0),
-                errors::InvalidArgument(
-                    "Matrix size-incompatible: a: ", a.shape().ToString(),
-                    ", b: ", b.shape().ToString()));
+    int64_t m, n, k;
+    OP_REQUIRES_OK(ctx, MatMulDims(a, b, transpose_a_, transpose_b_, "a", "b",
+                                   &m, &n, &k));
     OrderedVarLocks locks(vars);
     std::vector<Tensor> targets;
     OP_REQUIRES_OK(ctx, WritableTargets(*this, vars, a.dtype(),

@@ -7,19 +7,9 @@ namespace tensorweave {
 namespace {
 
 Status MatMulShape(InferenceContext* c) {
-  PartialShape a, b;
-  TW_RETURN_IF_ERROR(c->WithRank(0, 2, &a));
-  TW_RETURN_IF_ERROR(c->WithRank(1, 2, &b));
-  bool transpose_a, transpose_b;
-  TW_RETURN_IF_ERROR(c->GetAttr("transpose_a", &transpose_a));
-  TW_RETURN_IF_ERROR(c->GetAttr("transpose_b", &transpose_b));
-  int64_t m = a.dim(transpose_a ? 1 : 0), ka = a.dim(transpose_a ? 0 : 1);
-  int64_t kb = b.dim(transpose_b ? 1 : 0), n = b.dim(transpose_b ? 0 : 1);
-  if (ka >= 0 && kb >= 0 && ka != kb) {
-    return errors::InvalidArgument("Dimensions must be equal, but are ", ka,
-                                   " and ", kb);
-  }
-  c->set_output(0, PartialShape({m, n}));
+  PartialShape product;
+  TW_RETURN_IF_ERROR(shape_fns::MatMulProduct(c, 0, 1, &product));
+  c->set_output(0, product);
   return Status::OK();
 }
 

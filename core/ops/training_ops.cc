@@ -50,22 +50,10 @@ ShapeFn ApplyShapeFn(ApplyInputs inputs) {
 
 // var: [m, n], alpha: scalar, op(a): [m, k], op(b): [k, n].
 Status FusedMatMulApplyShape(InferenceContext* c) {
-  PartialShape var, alpha, a, b;
+  PartialShape var, alpha, product;
   TW_RETURN_IF_ERROR(c->WithRank(0, 2, &var));
   TW_RETURN_IF_ERROR(c->WithRank(1, 0, &alpha));
-  TW_RETURN_IF_ERROR(c->WithRank(2, 2, &a));
-  TW_RETURN_IF_ERROR(c->WithRank(3, 2, &b));
-  bool transpose_a, transpose_b;
-  TW_RETURN_IF_ERROR(c->GetAttr("transpose_a", &transpose_a));
-  TW_RETURN_IF_ERROR(c->GetAttr("transpose_b", &transpose_b));
-  const int64_t ka = a.dim(transpose_a ? 0 : 1);
-  const int64_t kb = b.dim(transpose_b ? 1 : 0);
-  if (ka >= 0 && kb >= 0 && ka != kb) {
-    return errors::InvalidArgument(
-        "a and b: dimensions must be equal, but are ", ka, " and ", kb);
-  }
-  const PartialShape product(
-      {a.dim(transpose_a ? 1 : 0), b.dim(transpose_b ? 0 : 1)});
+  TW_RETURN_IF_ERROR(shape_fns::MatMulProduct(c, 2, 3, &product));
   PartialShape merged;
   if (!var.Merge(product, &merged).ok()) {
     return errors::InvalidArgument(
