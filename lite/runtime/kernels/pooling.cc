@@ -2,8 +2,9 @@
 // fused activation. Average divides by the number of in-bounds elements
 // (padding is not counted), as TFLite does.
 //
-// Optimized path: per output pixel, whole channel rows are combined (the
-// compiler vectorizes over channels); output rows are split across threads.
+// Optimized path: per output row, the window's input rows are combined
+// first, then per output pixel its columns (the compiler vectorizes over
+// channels); output rows are split across threads.
 #include <cfloat>
 
 #include "lite/runtime/kernel_util.h"
@@ -82,6 +83,12 @@ void Reference(const OpData& d, const float* in, float* out) {
         }
 }
 
+// Each output row first combines its window's input rows into one row on
+// the stack (max or sum over y: long contiguous vectors), so the per-pixel
+// windows below span one row instead of k_h. Rows wider than this many
+// floats are read in place instead.
+constexpr int64_t kRowBuffer = 4096;
+
 // Channels are combined in blocks held in a local array of fixed size
 // (kC when the channel count is a compile-time constant, else 16), so the
 // inner loops have constant trip counts and stay in vector registers.
@@ -92,9 +99,27 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
   float low, high;
   ActivationRange(d.act, &low, &high);
   const int channels = kC > 0 ? kC : d.channels;
+  const int64_t row_floats = static_cast<int64_t>(d.in_w) * channels;
+  float combined[kRowBuffer];
   for (int64_t row = row_begin; row < row_end; ++row) {
     int b = static_cast<int>(row / d.out_h),
         oy = static_cast<int>(row % d.out_h);
+    const Window rows = Clip(d, oy, 0);
+    const float* src =
+        in + (static_cast<int64_t>(b) * d.in_h + rows.y0) * row_floats;
+    int src_rows = rows.y1 - rows.y0;
+    if (src_rows > 1 && row_floats <= kRowBuffer) {
+      for (int64_t j = 0; j < row_floats; ++j) combined[j] = src[j];
+      for (int y = 1; y < src_rows; ++y) {
+        const float* line = src + y * row_floats;
+        for (int64_t j = 0; j < row_floats; ++j) {
+          combined[j] = kMax ? (combined[j] > line[j] ? combined[j] : line[j])
+                             : combined[j] + line[j];
+        }
+      }
+      src = combined;
+      src_rows = 1;
+    }
     for (int ox = 0; ox < d.out_w; ++ox) {
       float* o = out + (row * d.out_w + ox) * channels;
       Window w = Clip(d, oy, ox);
@@ -104,10 +129,8 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
         const int n = kC > 0 ? kC : std::min(kBlock, channels - c0);
         float acc[kBlock];
         for (int c = 0; c < kBlock; ++c) acc[c] = kMax ? -FLT_MAX : 0.f;
-        for (int y = w.y0; y < w.y1; ++y) {
-          const float* line =
-              in +
-              ((static_cast<int64_t>(b) * d.in_h + y) * d.in_w) * channels + c0;
+        for (int y = 0; y < src_rows; ++y) {
+          const float* line = src + y * row_floats + c0;
           for (int x = w.x0; x < w.x1; ++x) {
             const float* i = line + static_cast<int64_t>(x) * channels;
             if (n == kBlock) {
