@@ -3,11 +3,13 @@
 #include "lite/runtime/interpreter.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <new>
+#include <string>
 
 #include "lite/runtime/testing/model_builder.h"
 #include "lite/runtime/testing/test_models.h"
@@ -183,6 +185,47 @@ TEST(InterpreterTest, ResizeInputReplans) {
   EXPECT_FALSE(in->ResizeInputTensor(0, Shape({1, 8, 1})).ok());
   EXPECT_NE(std::string(in->error_message()).find("rank"), std::string::npos);
   EXPECT_FALSE(in->ResizeInputTensor(3, Shape({1, 8})).ok());
+}
+
+// FullyConnected packs its weights slice by slice and drops the mapped
+// file's pages of each slice; the results must not change, also when a
+// re-plan packs again from pages re-read from the file.
+TEST(InterpreterTest, MappedWeightsReleasedAfterPackingStayCorrect) {
+  AlignedBytes bytes = testing::BuildMlp({700, 300, 10}, 2, 11);
+  std::string path = ::testing::TempDir() + "/released_mlp.twl";
+  ASSERT_TRUE(bytes.WriteFile(path));
+  OpResolver resolver;
+  ASSERT_TRUE(RegisterBuiltinKernels(&resolver).ok());
+  std::unique_ptr<Model> mapped;
+  ASSERT_TRUE(Model::CreateFromFile(path.c_str(), &mapped).ok());
+  std::unique_ptr<Interpreter> in;
+  ASSERT_TRUE(
+      Interpreter::Create(mapped.get(), &resolver, InterpreterOptions(), &in)
+          .ok());
+  auto reference = Load(bytes);
+  InterpreterOptions ref_options;
+  ref_options.use_reference_kernels = true;
+  ASSERT_TRUE(Interpreter::Create(reference->model.get(), &resolver,
+                                  ref_options, &reference->interpreter)
+                  .ok());
+  for (int batch : {2, 3}) {
+    ASSERT_TRUE(in->ResizeInputTensor(0, Shape({batch, 700})).ok());
+    ASSERT_TRUE(
+        reference->interpreter->ResizeInputTensor(0, Shape({batch, 700})).ok());
+    ASSERT_TRUE(in->AllocateTensors().ok());
+    ASSERT_TRUE(reference->interpreter->AllocateTensors().ok());
+    std::vector<float> x = testing::RandomFloats(batch * 700, batch);
+    memcpy(in->input(0)->data, x.data(), x.size() * 4);
+    memcpy(reference->interpreter->input(0)->data, x.data(), x.size() * 4);
+    ASSERT_TRUE(in->Invoke().ok()) << in->error_message();
+    ASSERT_TRUE(reference->interpreter->Invoke().ok());
+    for (int i = 0; i < batch * 10; ++i) {
+      EXPECT_NEAR(in->output(0)->data_as<float>()[i],
+                  reference->interpreter->output(0)->data_as<float>()[i], 1e-5)
+          << "batch " << batch << ", element " << i;
+    }
+  }
+  unlink(path.c_str());
 }
 
 TEST(InterpreterTest, PrepareErrorsNameTheOperator) {

@@ -1,5 +1,7 @@
 #include "lite/runtime/op_kernel.h"
 
+#include <algorithm>
+
 #include "lite/runtime/model.h"
 
 namespace twl {
@@ -94,9 +96,9 @@ Status ReadConstantInts(const Tensor* tensor, const char* what, int64_t* values,
 
 namespace twl {
 
-void KernelContext::ReleaseConstant(const Tensor* tensor) {
+void KernelContext::ReleaseConstant(const Tensor* tensor, size_t bytes) {
   if (model_ != nullptr && tensor != nullptr && tensor->is_constant) {
-    model_->DropPages(tensor->data, tensor->bytes);
+    model_->DropPages(tensor->data, std::min(bytes, tensor->bytes));
   }
 }
 

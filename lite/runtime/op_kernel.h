@@ -65,10 +65,11 @@ class KernelContext {
   // this node's eval as node->scratch[*index].
   Status RequestScratch(Node* node, size_t bytes, int* index);
   // Prepare only: a kernel that keeps its own (e.g. packed) copy of a
-  // constant says it will not read the original in eval, so the model's
-  // file pages holding it can be dropped from memory (they are re-read from
-  // the file if anything touches them again).
-  void ReleaseConstant(const Tensor* tensor);
+  // constant says it will not read the original (its first `bytes`, by
+  // default all) in eval, so the model's file pages holding it can be
+  // dropped from memory (they are re-read from the file if anything touches
+  // them again).
+  void ReleaseConstant(const Tensor* tensor, size_t bytes = SIZE_MAX);
 
  private:
   Tensor* tensors_;

@@ -18,6 +18,22 @@ struct OpData {
   bool descending = false;  // alternates call by call (see Gemm)
 };
 
+// Packs constant weights a few panels at a time and drops the model's file
+// pages of each packed slice at once, so that at its peak memory holds the
+// packed copy and one slice of the original, not two whole copies.
+void PackConstantWeights(KernelContext* context, const Tensor* weights, int out,
+                         int in, float* packed) {
+  constexpr int kSliceRows = 4 * kGemmNr;  // whole panels
+  const float* w = weights->data_as<float>();
+  for (int row = 0; row < out; row += kSliceRows) {
+    const int rows = std::min(kSliceRows, out - row);
+    const int64_t offset = static_cast<int64_t>(row) * in;
+    PackGemmB(w + offset, rows, in, in, packed + offset);
+    context->ReleaseConstant(weights,
+                             (offset + int64_t{rows} * in) * sizeof(float));
+  }
+}
+
 void* Init(const schema::Operator& op) { return new (std::nothrow) OpData(); }
 void Free(void* data) { delete static_cast<OpData*>(data); }
 
@@ -65,11 +81,12 @@ Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(context->ResizeTensor(output, out_shape));
   size_t packed_size = PackedGemmBSize(data->out, data->in);
   data->packed_scratch = -1;
-  if (weights->is_constant) {
+  if (context->use_reference()) {
+    // Eval reads the weights as they are.
+  } else if (weights->is_constant) {
     TWL_CHECK_ARG(data->packed.Resize(packed_size), "out of memory");
-    PackGemmB(weights->data_as<float>(), data->out, data->in, data->in,
-              data->packed.data());
-    if (!context->use_reference()) context->ReleaseConstant(weights);
+    PackConstantWeights(context, weights, data->out, data->in,
+                        data->packed.data());
   } else {
     TWL_RETURN_IF_ERROR(context->RequestScratch(
         node, packed_size * sizeof(float), &data->packed_scratch));
