@@ -5,189 +5,253 @@
 #include <cstring>
 
 #include "lite/runtime/thread_pool.h"
+#include "lite/runtime/vector.h"
 
 namespace twl {
 namespace {
 
-typedef float Vec __attribute__((vector_size(kGemmNr * sizeof(float))));
+// Accumulators a kernel keeps in registers: x86 has 16 vector registers
+// without AVX-512 and 32 with it (8 hide the FMA latency there), aarch64 32
+// (NEON's narrower vectors want more).
+#if defined(__aarch64__)
+constexpr int kAccumulators = 24;
+#else
+constexpr int kAccumulators = 8;
+#endif
 
-inline Vec Load(const float* p) {
-  Vec v;
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
+// The micro-kernels for a vector unit of W floats (vector.h), a panel row
+// being kSub such vectors.
+template <int W>
+struct Kernels {
+  typedef typename VectorOf<W>::type Native;
+  static constexpr int kSub = kGemmNr / W;
+  // Rows one MicroKernel call covers.
+  static constexpr int kRows =
+      kAccumulators / kSub < kGemmMr ? kAccumulators / kSub : kGemmMr;
+  // Panels RowKernel reads at once.
+  static constexpr int kRowPanels =
+      kAccumulators / kSub < 4 ? kAccumulators / kSub : 4;
 
-// acc[r] = sum_k a[r * lda + k] * panel[k], for R rows. Fewer rows get more
-// independent accumulators (split over k) to hide FMA latency.
-template <int R>
-void MicroKernel(int k, const float* a, int64_t lda, const float* panel,
-                 Vec* out) {
-  constexpr int U = R >= 4 ? 1 : (R >= 2 ? 2 : 4);
-  Vec acc[U][R];
-#pragma GCC unroll 8
-  for (int u = 0; u < U; ++u) {
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) acc[u][r] = Vec{};
+  static TWL_KERNEL_INLINE Native Load(const float* p) {
+    return LoadVector<W>(p);
   }
-  int kk = 0;
-  for (; kk + U <= k; kk += U) {
-#pragma GCC unroll 8
-    for (int u = 0; u < U; ++u) {
-      Vec b = Load(panel + (kk + u) * kGemmNr);
-#pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) acc[u][r] += b * a[r * lda + kk + u];
-    }
-  }
-  for (; kk < k; ++kk) {
-    Vec b = Load(panel + kk * kGemmNr);
-#pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) acc[0][r] += b * a[r * lda + kk];
-  }
-#pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) {
-    Vec sum = acc[0][r];
-#pragma GCC unroll 8
-    for (int u = 1; u < U; ++u) sum += acc[u][r];
-    out[r] = sum;
-  }
-}
 
-// One row against P adjacent panels: out[j] = sum_k a[k] * panel j[k]. At
-// batch 1 the weights stream from cache or memory; P independent streams
-// keep more loads in flight than one (the MLP 784-512-512-10 at batch 1
-// runs ~10% faster than with MicroKernel<1>).
-constexpr int kRowPanels = 4;
-
-template <int P>
-void RowKernel(int k, const float* a, const float* panels, Vec* out) {
-  const int64_t stride = static_cast<int64_t>(kGemmNr) * k;
-  // Prefetching each stream kAhead rows (cache lines) ahead, one line in
-  // four, measured ~3% faster than the hardware prefetcher alone.
-  constexpr int kAhead = 8;
-  Vec acc[P];
+  // out[r] = sum_k a[r * lda + k] * panel[k], for R <= kRows rows. Fewer
+  // rows get more independent accumulators (split over k) to hide FMA
+  // latency.
+  template <int R>
+  static TWL_KERNEL_INLINE void MicroKernel(int k, const float* a, int64_t lda,
+                                            const float* panel,
+                                            float (*out)[kGemmNr]) {
+    constexpr int kFree = kAccumulators / (R * kSub);
+    constexpr int U = kFree >= 4 ? 4 : (kFree >= 2 ? 2 : 1);
+    Native acc[U][R][kSub] = {};
+    int kk = 0;
+    for (; kk + U <= k; kk += U) {
 #pragma GCC unroll 8
-  for (int j = 0; j < P; ++j) acc[j] = Vec{};
-  int kk = 0;
-  for (; kk + 4 <= k; kk += 4) {
-#pragma GCC unroll 8
-    for (int j = 0; j < P; ++j) {
-      __builtin_prefetch(panels + j * stride + (kk + kAhead) * kGemmNr);
-    }
+      for (int u = 0; u < U; ++u) {
+        Native b[kSub];
 #pragma GCC unroll 4
-    for (int u = 0; u < 4; ++u) {
-      const float x = a[kk + u];
+        for (int s = 0; s < kSub; ++s) {
+          b[s] = Load(panel + (kk + u) * kGemmNr + s * W);
+        }
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+          const Native x = Native{} + a[r * lda + kk + u];
+#pragma GCC unroll 4
+          for (int s = 0; s < kSub; ++s) acc[u][r][s] += b[s] * x;
+        }
+      }
+    }
+    for (; kk < k; ++kk) {
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r) {
+        const Native x = Native{} + a[r * lda + kk];
+#pragma GCC unroll 4
+        for (int s = 0; s < kSub; ++s) {
+          acc[0][r][s] += Load(panel + kk * kGemmNr + s * W) * x;
+        }
+      }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+      for (int u = 1; u < U; ++u) {
+#pragma GCC unroll 4
+        for (int s = 0; s < kSub; ++s) acc[0][r][s] += acc[u][r][s];
+      }
+      memcpy(out[r], acc[0][r], sizeof(out[r]));
+    }
+  }
+
+  // One row against kRowPanels adjacent panels: out[j] = sum_k a[k] *
+  // panel j[k]. At batch 1 the weights stream from cache or memory;
+  // independent streams keep more loads in flight than one (the MLP
+  // 784-512-512-10 at batch 1 runs ~10% faster than with MicroKernel<1>).
+  static TWL_KERNEL_INLINE void RowKernel(int k, const float* a,
+                                          const float* panels,
+                                          float (*out)[kGemmNr]) {
+    constexpr int P = kRowPanels;
+    const int64_t stride = static_cast<int64_t>(kGemmNr) * k;
+    // Prefetching each stream kAhead rows (cache lines) ahead, one line in
+    // four, measured ~3% faster than the hardware prefetcher alone.
+    constexpr int kAhead = 8;
+    Native acc[P][kSub] = {};
+    int kk = 0;
+    for (; kk + 4 <= k; kk += 4) {
 #pragma GCC unroll 8
       for (int j = 0; j < P; ++j) {
-        acc[j] += Load(panels + j * stride + (kk + u) * kGemmNr) * x;
+        __builtin_prefetch(panels + j * stride + (kk + kAhead) * kGemmNr);
+      }
+#pragma GCC unroll 4
+      for (int u = 0; u < 4; ++u) {
+        const Native x = Native{} + a[kk + u];
+#pragma GCC unroll 8
+        for (int j = 0; j < P; ++j) {
+#pragma GCC unroll 4
+          for (int s = 0; s < kSub; ++s) {
+            acc[j][s] +=
+                Load(panels + j * stride + (kk + u) * kGemmNr + s * W) * x;
+          }
+        }
       }
     }
-  }
-  for (; kk < k; ++kk) {
+    for (; kk < k; ++kk) {
+      const Native x = Native{} + a[kk];
 #pragma GCC unroll 8
-    for (int j = 0; j < P; ++j) {
-      acc[j] += Load(panels + j * stride + kk * kGemmNr) * a[kk];
+      for (int j = 0; j < P; ++j) {
+#pragma GCC unroll 4
+        for (int s = 0; s < kSub; ++s) {
+          acc[j][s] += Load(panels + j * stride + kk * kGemmNr + s * W) * x;
+        }
+      }
     }
+    for (int j = 0; j < P; ++j) memcpy(out[j], acc[j], sizeof(out[j]));
   }
-#pragma GCC unroll 8
-  for (int j = 0; j < P; ++j) out[j] = acc[j];
-}
 
-void Store(const Vec* acc, int rows, int m0, int n0, int cols, float* c,
-           int64_t rs, int64_t cs, const GemmEpilogue& e) {
-  for (int r = 0; r < rows; ++r) {
-    Vec v = acc[r];
-    if (e.bias != nullptr) {
-      if (e.bias_per_row) {
-        v += e.bias[m0 + r];
-      } else if (cols == kGemmNr) {
-        v += Load(e.bias + n0);
+  // Adds the bias, clamps and writes `rows` rows of sums to C.
+  static TWL_KERNEL_INLINE void Store(const float (*acc)[kGemmNr], int rows,
+                                      int m0, int n0, int cols, float* c,
+                                      int64_t rs, int64_t cs,
+                                      const GemmEpilogue& e) {
+    const Native lo = Native{} + e.low, hi = Native{} + e.high;
+    for (int r = 0; r < rows; ++r) {
+      float v[kGemmNr];
+#pragma GCC unroll 4
+      for (int s = 0; s < kSub; ++s) {
+        Native x = Load(acc[r] + s * W);
+        if (e.bias != nullptr) {
+          if (e.bias_per_row) {
+            x += e.bias[m0 + r];
+          } else if (cols == kGemmNr) {
+            x += Load(e.bias + n0 + s * W);
+          } else {
+            for (int j = 0; j < W; ++j) {
+              if (s * W + j < cols) x[j] += e.bias[n0 + s * W + j];
+            }
+          }
+        }
+        x = x < lo ? lo : x;
+        x = x > hi ? hi : x;
+        memcpy(v + s * W, &x, sizeof(x));
+      }
+      float* row = c + static_cast<int64_t>(m0 + r) * rs + n0 * cs;
+      if (cs == 1 && cols == kGemmNr) {
+        memcpy(row, v, sizeof(v));
       } else {
-        for (int j = 0; j < cols; ++j) v[j] += e.bias[n0 + j];
+        for (int j = 0; j < cols; ++j) row[j * cs] = v[j];
       }
     }
-    Vec lo = Vec{} + e.low, hi = Vec{} + e.high;
-    v = v < lo ? lo : v;
-    v = v > hi ? hi : v;
-    float* row = c + static_cast<int64_t>(m0 + r) * rs + n0 * cs;
-    if (cs == 1 && cols == kGemmNr) {
-      memcpy(row, &v, sizeof(v));
-    } else {
-      for (int j = 0; j < cols; ++j) row[j * cs] = v[j];
+  }
+
+  static TWL_KERNEL_INLINE void Tile(int m0, int rows, int n0, int cols, int k,
+                                     const float* a, int64_t lda,
+                                     const float* panel, float* c, int64_t rs,
+                                     int64_t cs, const GemmEpilogue& e) {
+    float acc[kGemmMr][kGemmNr];
+    const float* ar = a + static_cast<int64_t>(m0) * lda;
+    for (int r = 0; r < rows; r += kRows) {
+      const float* ai = ar + r * lda;
+      switch (std::min(kRows, rows - r)) {
+#define TWL_ROWS_CASE(R)                          \
+  case R:                                         \
+    if constexpr (R <= kRows) {                   \
+      MicroKernel<R>(k, ai, lda, panel, acc + r); \
+    }                                             \
+    break;
+        TWL_ROWS_CASE(8)
+        TWL_ROWS_CASE(7)
+        TWL_ROWS_CASE(6)
+        TWL_ROWS_CASE(5)
+        TWL_ROWS_CASE(4)
+        TWL_ROWS_CASE(3)
+        TWL_ROWS_CASE(2)
+        TWL_ROWS_CASE(1)
+#undef TWL_ROWS_CASE
+      }
+    }
+    Store(acc, rows, m0, n0, cols, c, rs, cs, e);
+  }
+
+  // Panels [p_begin, p_end) (in descending order when asked) x rows
+  // [m_begin, m_end).
+  static TWL_KERNEL_INLINE void Block(int m_begin, int m_end, int p_begin,
+                                      int p_end, int n, int k, const float* a,
+                                      int64_t lda, const float* packed_b,
+                                      float* c, int64_t rs, int64_t cs,
+                                      const GemmEpilogue& e, bool descending) {
+    if (m_end - m_begin == 1) {
+      // Whole groups of kRowPanels, in the order asked; the rest one by one.
+      int groups = (p_end - p_begin) / kRowPanels;
+      for (int g = 0; g < groups; ++g) {
+        const int p0 = descending ? p_end - (g + 1) * kRowPanels
+                                  : p_begin + g * kRowPanels;
+        float acc[kRowPanels][kGemmNr];
+        RowKernel(k, a + static_cast<int64_t>(m_begin) * lda,
+                  packed_b + static_cast<int64_t>(p0) * kGemmNr * k, acc);
+        for (int j = 0; j < kRowPanels; ++j) {
+          const int n0 = (p0 + j) * kGemmNr;
+          Store(acc + j, 1, m_begin, n0, std::min(kGemmNr, n - n0), c, rs, cs,
+                e);
+        }
+      }
+      if (descending) {
+        p_end -= groups * kRowPanels;
+      } else {
+        p_begin += groups * kRowPanels;
+      }
+    }
+    for (int i = p_begin; i < p_end; ++i) {
+      const int p = descending ? p_end - 1 - (i - p_begin) : i;
+      const float* panel = packed_b + static_cast<int64_t>(p) * kGemmNr * k;
+      int n0 = p * kGemmNr;
+      int cols = std::min(kGemmNr, n - n0);
+      for (int m0 = m_begin; m0 < m_end; m0 += kGemmMr) {
+        Tile(m0, std::min(kGemmMr, m_end - m0), n0, cols, k, a, lda, panel, c,
+             rs, cs, e);
+      }
     }
   }
-}
+};
 
-void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
-          int64_t lda, const float* panel, float* c, int64_t rs, int64_t cs,
-          const GemmEpilogue& e) {
-  Vec acc[kGemmMr];
-  const float* ar = a + static_cast<int64_t>(m0) * lda;
-  switch (rows) {
-    case 8:
-      MicroKernel<8>(k, ar, lda, panel, acc);
-      break;
-    case 7:
-      MicroKernel<7>(k, ar, lda, panel, acc);
-      break;
-    case 6:
-      MicroKernel<6>(k, ar, lda, panel, acc);
-      break;
-    case 5:
-      MicroKernel<5>(k, ar, lda, panel, acc);
-      break;
-    case 4:
-      MicroKernel<4>(k, ar, lda, panel, acc);
-      break;
-    case 3:
-      MicroKernel<3>(k, ar, lda, panel, acc);
-      break;
-    case 2:
-      MicroKernel<2>(k, ar, lda, panel, acc);
-      break;
-    default:
-      MicroKernel<1>(k, ar, lda, panel, acc);
-      break;
+struct BlockOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(int m_begin, int m_end, int p_begin,
+                                    int p_end, int n, int k, const float* a,
+                                    int64_t lda, const float* packed_b,
+                                    float* c, int64_t rs, int64_t cs,
+                                    const GemmEpilogue* e, bool descending) {
+    Kernels<W>::Block(m_begin, m_end, p_begin, p_end, n, k, a, lda, packed_b, c,
+                      rs, cs, *e, descending);
   }
-  Store(acc, rows, m0, n0, cols, c, rs, cs, e);
-}
+};
 
-// Panels [p_begin, p_end) (in descending order when asked) x rows
-// [m_begin, m_end).
 void GemmBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
                const float* a, int64_t lda, const float* packed_b, float* c,
                int64_t rs, int64_t cs, const GemmEpilogue& e,
                bool descending = false) {
-  if (m_end - m_begin == 1) {
-    // Whole groups of kRowPanels, in the order asked; the rest one by one.
-    int groups = (p_end - p_begin) / kRowPanels;
-    for (int g = 0; g < groups; ++g) {
-      const int p0 =
-          descending ? p_end - (g + 1) * kRowPanels : p_begin + g * kRowPanels;
-      Vec acc[kRowPanels];
-      RowKernel<kRowPanels>(k, a + static_cast<int64_t>(m_begin) * lda,
-                            packed_b + static_cast<int64_t>(p0) * kGemmNr * k,
-                            acc);
-      for (int j = 0; j < kRowPanels; ++j) {
-        const int n0 = (p0 + j) * kGemmNr;
-        Store(acc + j, 1, m_begin, n0, std::min(kGemmNr, n - n0), c, rs, cs, e);
-      }
-    }
-    if (descending) {
-      p_end -= groups * kRowPanels;
-    } else {
-      p_begin += groups * kRowPanels;
-    }
-  }
-  for (int i = p_begin; i < p_end; ++i) {
-    const int p = descending ? p_end - 1 - (i - p_begin) : i;
-    const float* panel = packed_b + static_cast<int64_t>(p) * kGemmNr * k;
-    int n0 = p * kGemmNr;
-    int cols = std::min(kGemmNr, n - n0);
-    for (int m0 = m_begin; m0 < m_end; m0 += kGemmMr) {
-      Tile(m0, std::min(kGemmMr, m_end - m0), n0, cols, k, a, lda, panel, c, rs,
-           cs, e);
-    }
-  }
+  RunKernel<BlockOp>(m_begin, m_end, p_begin, p_end, n, k, a, lda, packed_b, c,
+                     rs, cs, &e, descending);
 }
 
 }  // namespace

@@ -2,8 +2,8 @@
 // BatchMatMul:
 //   C[m, n] = clamp(sum_k A[m, k] * B[n, k] + bias, low, high)
 // with A row-major (row stride lda) and B pre-packed into panels of kGemmNr
-// columns (PackGemmB). The micro-kernel is written with GCC/Clang vector
-// extensions, so one source compiles to AVX-512, AVX2 or NEON code.
+// columns (PackGemmB). The micro-kernels are written with GCC/Clang vector
+// extensions for any vector width (vector.h): AVX-512, AVX2, SSE2 or NEON.
 #ifndef TENSORWEAVE_LITE_RUNTIME_GEMM_H_
 #define TENSORWEAVE_LITE_RUNTIME_GEMM_H_
 

@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
 #include "lite/runtime/thread_pool.h"
+#include "lite/runtime/vector.h"
 
 namespace twl {
 namespace {
@@ -61,6 +64,20 @@ TEST(GemmTest, DescendingPanelOrderOnEveryThreadMatchesReference) {
       Check(m, 520, 784, false, false, nullptr, descending);
     }
   }
+}
+
+// The portable builds of this test (BUILD) each ask for one kernel set.
+TEST(GemmTest, RunsTheKernelSetAsked) {
+  const char* asked = getenv("TWL_LITE_MAX_ISA");
+  if (asked == nullptr) GTEST_SKIP() << "a native build";
+#if defined(__x86_64__)
+  const bool supported =
+      strcmp(asked, "avx512") == 0 ? __builtin_cpu_supports("avx512vl")
+      : strcmp(asked, "avx2") == 0 ? __builtin_cpu_supports("avx2")
+                                   : true;
+  if (!supported) GTEST_SKIP() << "this CPU lacks " << asked;
+  EXPECT_STREQ(KernelIsa(), asked);
+#endif
 }
 
 TEST(GemmTest, PackTransposedEqualsPackOfTranspose) {
