@@ -21,7 +21,7 @@ bazel build //lite/schema:twl_schema //lite/tools:write_test_models >/dev/null 2
 mkdir -p "$out/include/lite/schema" "$out/corpus" "$out/obj"
 cp -f bazel-bin/lite/schema/twl_generated.h "$out/include/lite/schema/"
 bazel-bin/lite/tools/write_test_models "$out/corpus" >/dev/null
-flags=(-std=c++17 -O1 -g -fno-exceptions -fno-rtti -DFLATBUFFERS_MAX_ALIGNMENT=64
+flags=(-std=c++17 -O1 -g -fno-exceptions -fno-rtti -Wno-psabi -DFLATBUFFERS_MAX_ALIGNMENT=64
        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
        -I. -isystem "$out/include")
 objs=()

@@ -57,7 +57,7 @@ struct Kernels {
         }
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r) {
-          const Native x = Native{} + a[r * lda + kk + u];
+          const float x = a[r * lda + kk + u];
 #pragma GCC unroll 4
           for (int s = 0; s < kSub; ++s) acc[u][r][s] += b[s] * x;
         }
@@ -66,7 +66,7 @@ struct Kernels {
     for (; kk < k; ++kk) {
 #pragma GCC unroll 8
       for (int r = 0; r < R; ++r) {
-        const Native x = Native{} + a[r * lda + kk];
+        const float x = a[r * lda + kk];
 #pragma GCC unroll 4
         for (int s = 0; s < kSub; ++s) {
           acc[0][r][s] += Load(panel + kk * kGemmNr + s * W) * x;
@@ -105,7 +105,7 @@ struct Kernels {
       }
 #pragma GCC unroll 4
       for (int u = 0; u < 4; ++u) {
-        const Native x = Native{} + a[kk + u];
+        const float x = a[kk + u];
 #pragma GCC unroll 8
         for (int j = 0; j < P; ++j) {
 #pragma GCC unroll 4
@@ -117,7 +117,7 @@ struct Kernels {
       }
     }
     for (; kk < k; ++kk) {
-      const Native x = Native{} + a[kk];
+      const float x = a[kk];
 #pragma GCC unroll 8
       for (int j = 0; j < P; ++j) {
 #pragma GCC unroll 4
@@ -134,7 +134,7 @@ struct Kernels {
                                       int m0, int n0, int cols, float* c,
                                       int64_t rs, int64_t cs,
                                       const GemmEpilogue& e) {
-    const Native lo = Native{} + e.low, hi = Native{} + e.high;
+    const Native lo = Splat<W>(e.low), hi = Splat<W>(e.high);
     for (int r = 0; r < rows; ++r) {
       float v[kGemmNr];
 #pragma GCC unroll 4
@@ -164,94 +164,137 @@ struct Kernels {
     }
   }
 
-  static TWL_KERNEL_INLINE void Tile(int m0, int rows, int n0, int cols, int k,
-                                     const float* a, int64_t lda,
-                                     const float* panel, float* c, int64_t rs,
-                                     int64_t cs, const GemmEpilogue& e) {
-    float acc[kGemmMr][kGemmNr];
-    const float* ar = a + static_cast<int64_t>(m0) * lda;
-    for (int r = 0; r < rows; r += kRows) {
-      const float* ai = ar + r * lda;
-      switch (std::min(kRows, rows - r)) {
-#define TWL_ROWS_CASE(R)                          \
-  case R:                                         \
-    if constexpr (R <= kRows) {                   \
-      MicroKernel<R>(k, ai, lda, panel, acc + r); \
-    }                                             \
-    break;
-        TWL_ROWS_CASE(8)
-        TWL_ROWS_CASE(7)
-        TWL_ROWS_CASE(6)
-        TWL_ROWS_CASE(5)
-        TWL_ROWS_CASE(4)
-        TWL_ROWS_CASE(3)
-        TWL_ROWS_CASE(2)
-        TWL_ROWS_CASE(1)
-#undef TWL_ROWS_CASE
-      }
-    }
-    Store(acc, rows, m0, n0, cols, c, rs, cs, e);
-  }
-
-  // Panels [p_begin, p_end) (in descending order when asked) x rows
-  // [m_begin, m_end).
-  static TWL_KERNEL_INLINE void Block(int m_begin, int m_end, int p_begin,
-                                      int p_end, int n, int k, const float* a,
-                                      int64_t lda, const float* packed_b,
-                                      float* c, int64_t rs, int64_t cs,
-                                      const GemmEpilogue& e, bool descending) {
-    if (m_end - m_begin == 1) {
-      // Whole groups of kRowPanels, in the order asked; the rest one by one.
-      int groups = (p_end - p_begin) / kRowPanels;
-      for (int g = 0; g < groups; ++g) {
-        const int p0 = descending ? p_end - (g + 1) * kRowPanels
-                                  : p_begin + g * kRowPanels;
-        float acc[kRowPanels][kGemmNr];
-        RowKernel(k, a + static_cast<int64_t>(m_begin) * lda,
-                  packed_b + static_cast<int64_t>(p0) * kGemmNr * k, acc);
-        for (int j = 0; j < kRowPanels; ++j) {
-          const int n0 = (p0 + j) * kGemmNr;
-          Store(acc + j, 1, m_begin, n0, std::min(kGemmNr, n - n0), c, rs, cs,
-                e);
-        }
-      }
-      if (descending) {
-        p_end -= groups * kRowPanels;
-      } else {
-        p_begin += groups * kRowPanels;
-      }
-    }
-    for (int i = p_begin; i < p_end; ++i) {
-      const int p = descending ? p_end - 1 - (i - p_begin) : i;
-      const float* panel = packed_b + static_cast<int64_t>(p) * kGemmNr * k;
-      int n0 = p * kGemmNr;
-      int cols = std::min(kGemmNr, n - n0);
-      for (int m0 = m_begin; m0 < m_end; m0 += kGemmMr) {
-        Tile(m0, std::min(kGemmMr, m_end - m0), n0, cols, k, a, lda, panel, c,
-             rs, cs, e);
-      }
+  // Row m of C for the kRowPanels panels from p0.
+  static TWL_KERNEL_INLINE void RowGroup(int m, int p0, int n, int k,
+                                         const float* a, int64_t lda,
+                                         const float* packed_b, float* c,
+                                         int64_t rs, int64_t cs,
+                                         const GemmEpilogue& e) {
+    float acc[kRowPanels][kGemmNr];
+    RowKernel(k, a + static_cast<int64_t>(m) * lda,
+              packed_b + static_cast<int64_t>(p0) * kGemmNr * k, acc);
+    for (int j = 0; j < kRowPanels; ++j) {
+      const int n0 = (p0 + j) * kGemmNr;
+      Store(acc + j, 1, m, n0, std::min(kGemmNr, n - n0), c, rs, cs, e);
     }
   }
 };
 
-struct BlockOp {
+// Each micro-kernel, the store of a tile and a row group run per RunKernel
+// call, each in a function of its own: inlined into the loops around them,
+// the inner loops had too few registers left (10-30% slower).
+template <int R>
+struct MicroOp {
   template <int W>
-  static TWL_KERNEL_INLINE void Run(int m_begin, int m_end, int p_begin,
-                                    int p_end, int n, int k, const float* a,
+  static TWL_KERNEL_INLINE void Run(int k, const float* a, int64_t lda,
+                                    const float* panel, float (*out)[kGemmNr]) {
+    if constexpr (R <= Kernels<W>::kRows) {
+      Kernels<W>::template MicroKernel<R>(k, a, lda, panel, out);
+    }
+  }
+};
+
+struct StoreOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(const float (*acc)[kGemmNr], int rows,
+                                    int m0, int n0, int cols, float* c,
+                                    int64_t rs, int64_t cs,
+                                    const GemmEpilogue* e) {
+    Kernels<W>::Store(acc, rows, m0, n0, cols, c, rs, cs, *e);
+  }
+};
+
+struct RowGroupOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(int m, int p0, int n, int k, const float* a,
                                     int64_t lda, const float* packed_b,
                                     float* c, int64_t rs, int64_t cs,
-                                    const GemmEpilogue* e, bool descending) {
-    Kernels<W>::Block(m_begin, m_end, p_begin, p_end, n, k, a, lda, packed_b, c,
-                      rs, cs, *e, descending);
+                                    const GemmEpilogue* e) {
+    Kernels<W>::RowGroup(m, p0, n, k, a, lda, packed_b, c, rs, cs, *e);
   }
 };
 
+// Kernels<KernelWidth()>::kRowPanels and ::kRows.
+int RowPanels() {
+  switch (KernelWidth()) {
+    case 16:
+      return Kernels<16>::kRowPanels;
+    case 8:
+      return Kernels<8>::kRowPanels;
+    default:
+      return Kernels<4>::kRowPanels;
+  }
+}
+int KernelRows() {
+  switch (KernelWidth()) {
+    case 16:
+      return Kernels<16>::kRows;
+    case 8:
+      return Kernels<8>::kRows;
+    default:
+      return Kernels<4>::kRows;
+  }
+}
+
+// C[m0 .. m0 + rows) x [n0 .. n0 + cols) from one panel, rows <= kGemmMr.
+void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
+          int64_t lda, const float* panel, float* c, int64_t rs, int64_t cs,
+          const GemmEpilogue& e) {
+  float acc[kGemmMr][kGemmNr];
+  const float* ar = a + static_cast<int64_t>(m0) * lda;
+  const int step = KernelRows();
+  for (int r = 0; r < rows; r += step) {
+    const float* ai = ar + r * lda;
+    switch (std::min(step, rows - r)) {
+#define TWL_ROWS_CASE(R)                               \
+  case R:                                              \
+    RunKernel<MicroOp<R>>(k, ai, lda, panel, acc + r); \
+    break;
+      TWL_ROWS_CASE(8)
+      TWL_ROWS_CASE(7)
+      TWL_ROWS_CASE(6)
+      TWL_ROWS_CASE(5)
+      TWL_ROWS_CASE(4)
+      TWL_ROWS_CASE(3)
+      TWL_ROWS_CASE(2)
+      TWL_ROWS_CASE(1)
+#undef TWL_ROWS_CASE
+    }
+  }
+  RunKernel<StoreOp>(static_cast<const float(*)[kGemmNr]>(acc), rows, m0, n0,
+                     cols, c, rs, cs, &e);
+}
+
+// Panels [p_begin, p_end) (in descending order when asked) x rows
+// [m_begin, m_end).
 void GemmBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
                const float* a, int64_t lda, const float* packed_b, float* c,
                int64_t rs, int64_t cs, const GemmEpilogue& e,
                bool descending = false) {
-  RunKernel<BlockOp>(m_begin, m_end, p_begin, p_end, n, k, a, lda, packed_b, c,
-                     rs, cs, &e, descending);
+  if (m_end - m_begin == 1) {
+    // Whole groups of row panels, in the order asked; the rest one by one.
+    const int group = RowPanels();
+    const int groups = (p_end - p_begin) / group;
+    for (int g = 0; g < groups; ++g) {
+      const int p0 = descending ? p_end - (g + 1) * group : p_begin + g * group;
+      RunKernel<RowGroupOp>(m_begin, p0, n, k, a, lda, packed_b, c, rs, cs, &e);
+    }
+    if (descending) {
+      p_end -= groups * group;
+    } else {
+      p_begin += groups * group;
+    }
+  }
+  for (int i = p_begin; i < p_end; ++i) {
+    const int p = descending ? p_end - 1 - (i - p_begin) : i;
+    const float* panel = packed_b + static_cast<int64_t>(p) * kGemmNr * k;
+    const int n0 = p * kGemmNr;
+    const int cols = std::min(kGemmNr, n - n0);
+    for (int m0 = m_begin; m0 < m_end; m0 += kGemmMr) {
+      Tile(m0, std::min(kGemmMr, m_end - m0), n0, cols, k, a, lda, panel, c, rs,
+           cs, e);
+    }
+  }
 }
 
 }  // namespace

@@ -48,6 +48,14 @@ TWL_KERNEL_INLINE typename VectorOf<W>::type LoadVector(const float* p) {
   return v;
 }
 
+// x in every lane. (x - 0 is x exactly, so this folds to a broadcast;
+// 0 + x is not, for x = -0, and costs an add.) Arithmetic of a vector and
+// a scalar broadcasts the scalar the same way.
+template <int W>
+TWL_KERNEL_INLINE typename VectorOf<W>::type Splat(float x) {
+  return x - typename VectorOf<W>::type{};
+}
+
 #if defined(__AVX512F__)
 constexpr int kNativeWidth = 16;
 #elif defined(__AVX__)
@@ -63,21 +71,27 @@ const char* KernelIsa();
 
 #if TWL_MULTI_ISA
 template <typename Op, typename... Args>
-__attribute__((target("avx512f,avx512vl,avx2,fma"))) void RunAvx512(
+__attribute__((target("avx512f,avx512vl,avx2,fma"), noinline)) void RunAvx512(
     Args... args) {
   Op::template Run<16>(args...);
 }
 template <typename Op, typename... Args>
-__attribute__((target("avx2,fma"))) void RunAvx2(Args... args) {
+__attribute__((target("avx2,fma"), noinline)) void RunAvx2(Args... args) {
   Op::template Run<8>(args...);
 }
 template <typename Op, typename... Args>
-void RunSse2(Args... args) {
+__attribute__((noinline)) void RunSse2(Args... args) {
   Op::template Run<4>(args...);
+}
+#else
+template <typename Op, typename... Args>
+__attribute__((noinline)) void RunNative(Args... args) {
+  Op::template Run<kNativeWidth>(args...);
 }
 #endif
 
-// Runs Op::Run<W>(args...) at KernelWidth(). Op::Run and what it calls are
+// Runs Op::Run<W>(args...) at KernelWidth(), in a function of its own
+// compiled for that width's instruction set. Op::Run and what it calls are
 // TWL_KERNEL_INLINE.
 template <typename Op, typename... Args>
 inline void RunKernel(Args... args) {
@@ -91,7 +105,7 @@ inline void RunKernel(Args... args) {
       return RunSse2<Op>(args...);
   }
 #else
-  Op::template Run<kNativeWidth>(args...);
+  RunNative<Op>(args...);
 #endif
 }
 

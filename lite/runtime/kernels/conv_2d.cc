@@ -17,6 +17,7 @@
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
 #include "lite/runtime/thread_pool.h"
+#include "lite/runtime/vector.h"
 
 namespace twl {
 namespace {
@@ -246,127 +247,128 @@ inline void Patch(const Geometry& g, const float* in, int64_t p, float* row,
   }
 }
 
-typedef float Vec __attribute__((vector_size(kGemmNr * sizeof(float))));
-
 // Below this many multiply-adds per task a second thread costs more than it
 // saves (measured on the LeNet layers).
 constexpr int64_t kMinMacsPerTask = 32 * 1024;
 
-// Expands input row y (of the zero-padded image b) into `e`: one vector
-// store of each pixel broadcast, out_c floats apart (each overwrites the
-// previous one's surplus).
-void ExpandRow(const Geometry& g, const DirectLayout& l, const float* in, int b,
-               int y, float* e) {
-  const int padded_w = (g.k_w - 1) * g.dilation_w + g.out_w;
-  const int sy = y - g.pad_top;
-  if (sy < 0 || sy >= g.in_h) {
-    memset(e, 0, l.expanded * sizeof(float));
-    return;
+// No padding, output channels a multiple of 16: each task reads the input
+// in place (no im2col) and keeps kUnpaddedPixels pixels x one vector of
+// channels of accumulators in registers; every filter tap is one vector
+// load of the packed filter, shared by those pixels.
+constexpr int kUnpaddedPixels = 8;
+
+// The vector kernels, for vectors of W floats (vector.h).
+template <int W>
+struct ConvKernels {
+  typedef typename VectorOf<W>::type Vec;
+
+  // Writes out_c (< 16) copies of v at o, in vectors of S floats (the last
+  // may spill into the next pixel's place, which is written after it).
+  template <int S>
+  static TWL_KERNEL_INLINE void Broadcast(float v, int out_c, float* o) {
+    const typename VectorOf<S>::type b = Splat<S>(v);
+    for (int c = 0; c < out_c; c += S) memcpy(o + c, &b, sizeof(b));
   }
-  const float* line = in + (static_cast<int64_t>(b) * g.in_h + sy) * g.in_w;
-  // Padded columns [x0, x1) hold input pixels, the others zeros.
-  const int x0 = std::min(g.pad_left, padded_w);
-  const int x1 = std::max(x0, std::min(padded_w, g.pad_left + g.in_w));
-  memset(e, 0, static_cast<size_t>(x0) * g.out_c * sizeof(float));
-  float* o = e + static_cast<int64_t>(x0) * g.out_c;
-  if (g.out_c <= 8) {
-    typedef float Vec8 __attribute__((vector_size(8 * sizeof(float))));
+
+  // Expands input row y (of the zero-padded image b) into `e`: each pixel
+  // broadcast out_c times.
+  static TWL_KERNEL_INLINE void ExpandRow(const Geometry& g,
+                                          const DirectLayout& l,
+                                          const float* in, int b, int y,
+                                          float* e) {
+    const int padded_w = (g.k_w - 1) * g.dilation_w + g.out_w;
+    const int sy = y - g.pad_top;
+    if (sy < 0 || sy >= g.in_h) {
+      memset(e, 0, l.expanded * sizeof(float));
+      return;
+    }
+    const float* line = in + (static_cast<int64_t>(b) * g.in_h + sy) * g.in_w;
+    // Padded columns [x0, x1) hold input pixels, the others zeros.
+    const int x0 = std::min(g.pad_left, padded_w);
+    const int x1 = std::max(x0, std::min(padded_w, g.pad_left + g.in_w));
+    memset(e, 0, static_cast<size_t>(x0) * g.out_c * sizeof(float));
+    float* o = e + static_cast<int64_t>(x0) * g.out_c;
     for (int xp = x0; xp < x1; ++xp, o += g.out_c) {
-      const Vec8 v = Vec8{} + line[xp - g.pad_left];
-      memcpy(o, &v, sizeof(v));
+      const float v = line[xp - g.pad_left];
+      if (W > 8 && g.out_c <= 8) {
+        Broadcast<8>(v, g.out_c, o);
+      } else {
+        Broadcast<W>(v, g.out_c, o);
+      }
     }
-  } else {
-    for (int xp = x0; xp < x1; ++xp, o += g.out_c) {
-      const Vec v = Vec{} + line[xp - g.pad_left];
-      memcpy(o, &v, sizeof(v));
+    memset(o, 0, (e + l.expanded - o) * sizeof(float));
+  }
+
+  // Bias, clamp and store vector `at` (a float offset) of an output row;
+  // the row's last vector may be partial.
+  static TWL_KERNEL_INLINE void StoreDirect(const DirectLayout& l, Vec acc,
+                                            const float* bias_row, int64_t at,
+                                            float low, float high, float* o) {
+    Vec r = acc + LoadVector<W>(bias_row + at);
+    const Vec lo = Splat<W>(low), hi = Splat<W>(high);
+    r = r < lo ? lo : r;
+    r = r > hi ? hi : r;
+    if (at + W <= l.row_len) {
+      memcpy(o + at, &r, sizeof(r));  // a whole vector: one store
+    } else {
+      memcpy(o + at, &r, (l.row_len - at) * sizeof(float));
     }
   }
-  memset(o, 0, (e + l.expanded - o) * sizeof(float));
-}
 
-inline Vec LoadVec(const float* p) {
-  Vec v;
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
-
-// Bias, clamp and store vector `at` (a float offset) of an output row; the
-// row's last vector may be partial.
-inline void StoreDirect(const DirectLayout& l, Vec acc, const float* bias_row,
-                        int64_t at, float low, float high, float* o) {
-  Vec r = acc + LoadVec(bias_row + at);
-  const Vec lo = Vec{} + low, hi = Vec{} + high;
-  r = r < lo ? lo : r;
-  r = r > hi ? hi : r;
-  if (at + kGemmNr <= l.row_len) {
-    memcpy(o + at, &r, sizeof(r));  // a whole vector: one store
-  } else {
-    memcpy(o + at, &r, (l.row_len - at) * sizeof(r[0]));
-  }
-}
-
-// Stride 1, dilation 1 in y, KH filter rows: vector `at` of kDirectRows
-// consecutive output rows, whose inputs are the expanded rows in[0 ..
-// kDirectRows + KH - 2]. Each input vector is loaded once per kx and
-// multiplied into every output row it belongs to.
-template <int KH>
-void DirectColumn(const Geometry& g, const DirectLayout& l,
-                  const float* const* in, const float* tiled, int64_t at,
-                  Vec* acc) {
-  for (int r = 0; r < kDirectRows; ++r) acc[r] = Vec{};
-  const int shift = g.dilation_w * g.out_c;
-  for (int kx = 0; kx < g.k_w; ++kx) {
-    Vec w[KH];
-#pragma GCC unroll 8
-    for (int ky = 0; ky < KH; ++ky) {
-      w[ky] = LoadVec(tiled + (ky * g.k_w + kx) * int64_t{l.row_floats} + at);
-    }
-#pragma GCC unroll 16
-    for (int j = 0; j < kDirectRows + KH - 1; ++j) {
-      const Vec x = LoadVec(in[j] + kx * shift + at);
+  // Stride 1, dilation 1 in y, KH filter rows: vector `at` of kDirectRows
+  // consecutive output rows, whose inputs are the expanded rows in[0 ..
+  // kDirectRows + KH - 2]. Each input vector is loaded once per kx and
+  // multiplied into every output row it belongs to.
+  template <int KH>
+  static TWL_KERNEL_INLINE void DirectColumn(const Geometry& g,
+                                             const DirectLayout& l,
+                                             const float* const* in,
+                                             const float* tiled, int64_t at,
+                                             Vec* acc) {
+    for (int r = 0; r < kDirectRows; ++r) acc[r] = Vec{};
+    const int shift = g.dilation_w * g.out_c;
+    for (int kx = 0; kx < g.k_w; ++kx) {
+      Vec w[KH];
 #pragma GCC unroll 8
       for (int ky = 0; ky < KH; ++ky) {
-        const int r = j - ky;
-        if (r >= 0 && r < kDirectRows) acc[r] += x * w[ky];
+        w[ky] = LoadVector<W>(tiled +
+                              (ky * g.k_w + kx) * int64_t{l.row_floats} + at);
+      }
+#pragma GCC unroll 16
+      for (int j = 0; j < kDirectRows + KH - 1; ++j) {
+        const Vec x = LoadVector<W>(in[j] + kx * shift + at);
+#pragma GCC unroll 8
+        for (int ky = 0; ky < KH; ++ky) {
+          const int r = j - ky;
+          if (r >= 0 && r < kDirectRows) acc[r] += x * w[ky];
+        }
       }
     }
   }
-}
 
-// Any strides and dilations in y: vector `at` of one output row whose filter
-// rows read the expanded rows rows[0 .. k_h - 1].
-Vec DirectVector(const Geometry& g, const DirectLayout& l,
-                 const float* const* rows, const float* tiled, int64_t at) {
-  Vec acc = Vec{};
-  const float* w = tiled + at;
-  for (int ky = 0; ky < g.k_h; ++ky) {
-    const float* e = rows[ky] + at;
-    for (int kx = 0; kx < g.k_w; ++kx, w += l.row_floats) {
-      acc += LoadVec(e + kx * g.dilation_w * g.out_c) * LoadVec(w);
+  // Any strides and dilations in y: vector `at` of one output row whose
+  // filter rows read the expanded rows rows[0 .. k_h - 1].
+  static TWL_KERNEL_INLINE Vec DirectVector(const Geometry& g,
+                                            const DirectLayout& l,
+                                            const float* const* rows,
+                                            const float* tiled, int64_t at) {
+    Vec acc = Vec{};
+    const float* w = tiled + at;
+    for (int ky = 0; ky < g.k_h; ++ky) {
+      const float* e = rows[ky] + at;
+      for (int kx = 0; kx < g.k_w; ++kx, w += l.row_floats) {
+        acc +=
+            LoadVector<W>(e + kx * g.dilation_w * g.out_c) * LoadVector<W>(w);
+      }
     }
+    return acc;
   }
-  return acc;
-}
 
-// Output rows [row_begin, row_end) of batch * out_h, in blocks of up to
-// kDirectRows rows of one image. `ring` holds the expanded rows a block
-// reads (slot y % capacity holds row y of the padded image, tags say which
-// image) and, last, a row of zeros.
-void DirectRows(const Geometry& g, const float* in, const float* tiled,
-                ActivationFunctionType act, int64_t row_begin, int64_t row_end,
-                float* ring, float* out) {
-  const DirectLayout l = GetDirectLayout(g);
-  float low, high;
-  ActivationRange(act, &low, &high);
-  float* zeros = ring + int64_t{l.ring_rows} * l.expanded;
-  memset(zeros, 0, l.expanded * sizeof(float));
-  int64_t tags[kMaxDirectRing];
-  for (int i = 0; i < l.ring_rows; ++i) tags[i] = -1;
-  const int padded_h = (g.out_h - 1) * g.stride_h + l.window;
-  const float* bias_row = tiled + int64_t{g.k_h} * g.k_w * l.row_floats;
-  const bool blocked = g.stride_h == 1 && g.dilation_h == 1 && g.k_h <= 8;
-  // The expanded row y of image b (made on first use).
-  auto expanded = [&](int b, int y) -> const float* {
+  // The expanded row y of image b, made in `ring` on first use (slot y %
+  // ring_rows; tags say which image and row each slot holds).
+  static TWL_KERNEL_INLINE const float* Expanded(
+      const Geometry& g, const DirectLayout& l, const float* in, float* ring,
+      int64_t* tags, int padded_h, const float* zeros, int b, int y) {
     if (y >= padded_h) return zeros;
     const int slot = y % l.ring_rows;
     float* e = ring + int64_t{slot} * l.expanded;
@@ -376,119 +378,166 @@ void DirectRows(const Geometry& g, const float* in, const float* tiled,
       tags[slot] = tag;
     }
     return e;
-  };
-  for (int64_t row = row_begin; row < row_end;) {
-    const int b = static_cast<int>(row / g.out_h);
-    const int oy = static_cast<int>(row % g.out_h);
-    const int n = static_cast<int>(
-        std::min<int64_t>({kDirectRows, g.out_h - oy, row_end - row}));
-    float* o = out + row * l.row_len;
-    if (blocked) {
-      const float* rows[kDirectRows + 7];
-      for (int j = 0; j < kDirectRows + g.k_h - 1; ++j) {
-        rows[j] = expanded(b, oy + j);
-      }
-      for (int64_t at = 0; at < l.row_floats; at += kGemmNr) {
-        Vec acc[kDirectRows];
-        switch (g.k_h) {
+  }
+
+  // Output rows [row_begin, row_end) of batch * out_h, in blocks of up to
+  // kDirectRows rows of one image. `ring` holds the expanded rows a block
+  // reads and, last, a row of zeros.
+  static TWL_KERNEL_INLINE void DirectRows(const Geometry& g, const float* in,
+                                           const float* tiled,
+                                           ActivationFunctionType act,
+                                           int64_t row_begin, int64_t row_end,
+                                           float* ring, float* out) {
+    const DirectLayout l = GetDirectLayout(g);
+    float low, high;
+    ActivationRange(act, &low, &high);
+    float* zeros = ring + int64_t{l.ring_rows} * l.expanded;
+    memset(zeros, 0, l.expanded * sizeof(float));
+    int64_t tags[kMaxDirectRing];
+    for (int i = 0; i < l.ring_rows; ++i) tags[i] = -1;
+    const int padded_h = (g.out_h - 1) * g.stride_h + l.window;
+    const float* bias_row = tiled + int64_t{g.k_h} * g.k_w * l.row_floats;
+    const bool blocked = g.stride_h == 1 && g.dilation_h == 1 && g.k_h <= 8;
+    for (int64_t row = row_begin; row < row_end;) {
+      const int b = static_cast<int>(row / g.out_h);
+      const int oy = static_cast<int>(row % g.out_h);
+      const int n = static_cast<int>(
+          std::min<int64_t>({kDirectRows, g.out_h - oy, row_end - row}));
+      float* o = out + row * l.row_len;
+      if (blocked) {
+        const float* rows[kDirectRows + 7];
+        for (int j = 0; j < kDirectRows + g.k_h - 1; ++j) {
+          rows[j] = Expanded(g, l, in, ring, tags, padded_h, zeros, b, oy + j);
+        }
+        for (int64_t at = 0; at < l.row_len; at += W) {
+          Vec acc[kDirectRows];
+          switch (g.k_h) {
 #define TWL_DIRECT_CASE(KH)                       \
   case KH:                                        \
     DirectColumn<KH>(g, l, rows, tiled, at, acc); \
     break;
-          TWL_DIRECT_CASE(1)
-          TWL_DIRECT_CASE(2)
-          TWL_DIRECT_CASE(3)
-          TWL_DIRECT_CASE(4)
-          TWL_DIRECT_CASE(5)
-          TWL_DIRECT_CASE(6)
-          TWL_DIRECT_CASE(7)
-          TWL_DIRECT_CASE(8)
+            TWL_DIRECT_CASE(1)
+            TWL_DIRECT_CASE(2)
+            TWL_DIRECT_CASE(3)
+            TWL_DIRECT_CASE(4)
+            TWL_DIRECT_CASE(5)
+            TWL_DIRECT_CASE(6)
+            TWL_DIRECT_CASE(7)
+            TWL_DIRECT_CASE(8)
 #undef TWL_DIRECT_CASE
+          }
+          for (int r = 0; r < n; ++r) {
+            StoreDirect(l, acc[r], bias_row, at, low, high, o + r * l.row_len);
+          }
         }
+      } else {
         for (int r = 0; r < n; ++r) {
-          StoreDirect(l, acc[r], bias_row, at, low, high, o + r * l.row_len);
+          const float* rows[64];
+          for (int ky = 0; ky < g.k_h; ++ky) {
+            rows[ky] = Expanded(g, l, in, ring, tags, padded_h, zeros, b,
+                                (oy + r) * g.stride_h + ky * g.dilation_h);
+          }
+          for (int64_t at = 0; at < l.row_len; at += W) {
+            StoreDirect(l, DirectVector(g, l, rows, tiled, at), bias_row, at,
+                        low, high, o + r * l.row_len);
+          }
         }
       }
-    } else {
-      for (int r = 0; r < n; ++r) {
-        const float* rows[64];
-        for (int ky = 0; ky < g.k_h; ++ky) {
-          rows[ky] = expanded(b, (oy + r) * g.stride_h + ky * g.dilation_h);
-        }
-        for (int64_t at = 0; at < l.row_floats; at += kGemmNr) {
-          StoreDirect(l, DirectVector(g, l, rows, tiled, at), bias_row, at, low,
-                      high, o + r * l.row_len);
-        }
-      }
+      row += n;
     }
-    row += n;
   }
-}
 
-// No padding, output channels a multiple of 16: each task reads the input
-// in place (no im2col) and keeps kUnpaddedPixels pixels x 16 channels of
-// accumulators in registers; every filter tap is one vector load of the
-// packed filter, shared by those pixels.
-constexpr int kUnpaddedPixels = 8;
-
-template <int P>
-void UnpaddedTile(const Geometry& g, const float* in, int b, int oy, int ox0,
-                  const float* panel, const float* bias, float low, float high,
-                  float* out) {
-  Vec acc[P];
-  Vec init = Vec{};
-  if (bias != nullptr) memcpy(&init, bias, sizeof(init));
-  for (int j = 0; j < P; ++j) acc[j] = init;
-  const int64_t pixel_step = static_cast<int64_t>(g.stride_w) * g.in_c;
-  for (int ky = 0; ky < g.k_h; ++ky) {
-    const int iy = oy * g.stride_h + ky * g.dilation_h;
-    for (int kx = 0; kx < g.k_w; ++kx) {
-      const int ix = ox0 * g.stride_w + kx * g.dilation_w;
-      const float* px =
-          in + ((static_cast<int64_t>(b) * g.in_h + iy) * g.in_w + ix) * g.in_c;
-      const float* w = panel + ((ky * g.k_w + kx) * g.in_c) * kGemmNr;
-      for (int ci = 0; ci < g.in_c; ++ci) {
-        Vec wv;
-        memcpy(&wv, w + ci * kGemmNr, sizeof(wv));
+  // P pixels from (oy, ox0) x the 16 output channels of `panel`, a vector
+  // of W channels at a time.
+  template <int P>
+  static TWL_KERNEL_INLINE void UnpaddedTile(const Geometry& g, const float* in,
+                                             int b, int oy, int ox0,
+                                             const float* panel,
+                                             const float* bias, float low,
+                                             float high, float* out) {
+    const int64_t pixel_step = static_cast<int64_t>(g.stride_w) * g.in_c;
+    for (int c0 = 0; c0 < kGemmNr; c0 += W) {
+      Vec acc[P];
+      const Vec init = bias != nullptr ? LoadVector<W>(bias + c0) : Vec{};
+      for (int j = 0; j < P; ++j) acc[j] = init;
+      for (int ky = 0; ky < g.k_h; ++ky) {
+        const int iy = oy * g.stride_h + ky * g.dilation_h;
+        for (int kx = 0; kx < g.k_w; ++kx) {
+          const int ix = ox0 * g.stride_w + kx * g.dilation_w;
+          const float* px =
+              in +
+              ((static_cast<int64_t>(b) * g.in_h + iy) * g.in_w + ix) * g.in_c;
+          const float* w = panel + ((ky * g.k_w + kx) * g.in_c) * kGemmNr + c0;
+          for (int ci = 0; ci < g.in_c; ++ci) {
+            const Vec wv = LoadVector<W>(w + ci * kGemmNr);
 #pragma GCC unroll 8
-        for (int j = 0; j < P; ++j) acc[j] += px[j * pixel_step + ci] * wv;
+            for (int j = 0; j < P; ++j) acc[j] += px[j * pixel_step + ci] * wv;
+          }
+        }
+      }
+      for (int j = 0; j < P; ++j) {
+        for (int lane = 0; lane < W; ++lane) {
+          out[static_cast<int64_t>(j) * g.out_c + c0 + lane] =
+              std::min(high, std::max(low, acc[j][lane]));
+        }
       }
     }
   }
-  for (int j = 0; j < P; ++j) {
-    for (int lane = 0; lane < kGemmNr; ++lane) {
-      out[static_cast<int64_t>(j) * g.out_c + lane] =
-          std::min(high, std::max(low, acc[j][lane]));
-    }
-  }
-}
 
-void UnpaddedRows(const Geometry& g, const float* in, const float* packed,
-                  const float* bias, ActivationFunctionType act,
-                  int64_t row_begin, int64_t row_end, float* out) {
-  float low, high;
-  ActivationRange(act, &low, &high);
-  const int k = g.k_h * g.k_w * g.in_c;
-  for (int64_t row = row_begin; row < row_end; ++row) {
-    const int b = static_cast<int>(row / g.out_h);
-    const int oy = static_cast<int>(row % g.out_h);
-    for (int oc0 = 0; oc0 < g.out_c; oc0 += kGemmNr) {
-      const float* panel =
-          packed + static_cast<int64_t>(oc0 / kGemmNr) * kGemmNr * k;
-      const float* pb = bias != nullptr ? bias + oc0 : nullptr;
-      float* o = out + row * g.out_w * g.out_c + oc0;
-      int ox = 0;
-      for (; ox + kUnpaddedPixels <= g.out_w; ox += kUnpaddedPixels) {
-        UnpaddedTile<kUnpaddedPixels>(g, in, b, oy, ox, panel, pb, low, high,
-                                      o + static_cast<int64_t>(ox) * g.out_c);
-      }
-      for (; ox < g.out_w; ++ox) {
-        UnpaddedTile<1>(g, in, b, oy, ox, panel, pb, low, high,
-                        o + static_cast<int64_t>(ox) * g.out_c);
+  static TWL_KERNEL_INLINE void UnpaddedRows(const Geometry& g, const float* in,
+                                             const float* packed,
+                                             const float* bias,
+                                             ActivationFunctionType act,
+                                             int64_t row_begin, int64_t row_end,
+                                             float* out) {
+    float low, high;
+    ActivationRange(act, &low, &high);
+    const int k = g.k_h * g.k_w * g.in_c;
+    for (int64_t row = row_begin; row < row_end; ++row) {
+      const int b = static_cast<int>(row / g.out_h);
+      const int oy = static_cast<int>(row % g.out_h);
+      for (int oc0 = 0; oc0 < g.out_c; oc0 += kGemmNr) {
+        const float* panel =
+            packed + static_cast<int64_t>(oc0 / kGemmNr) * kGemmNr * k;
+        const float* pb = bias != nullptr ? bias + oc0 : nullptr;
+        float* o = out + row * g.out_w * g.out_c + oc0;
+        int ox = 0;
+        for (; ox + kUnpaddedPixels <= g.out_w; ox += kUnpaddedPixels) {
+          UnpaddedTile<kUnpaddedPixels>(g, in, b, oy, ox, panel, pb, low, high,
+                                        o + static_cast<int64_t>(ox) * g.out_c);
+        }
+        for (; ox < g.out_w; ++ox) {
+          UnpaddedTile<1>(g, in, b, oy, ox, panel, pb, low, high,
+                          o + static_cast<int64_t>(ox) * g.out_c);
+        }
       }
     }
   }
-}
+};
+
+struct DirectRowsOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(const Geometry* g, const float* in,
+                                    const float* tiled,
+                                    ActivationFunctionType act,
+                                    int64_t row_begin, int64_t row_end,
+                                    float* ring, float* out) {
+    ConvKernels<W>::DirectRows(*g, in, tiled, act, row_begin, row_end, ring,
+                               out);
+  }
+};
+
+struct UnpaddedRowsOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(const Geometry* g, const float* in,
+                                    const float* packed, const float* bias,
+                                    ActivationFunctionType act,
+                                    int64_t row_begin, int64_t row_end,
+                                    float* out) {
+    ConvKernels<W>::UnpaddedRows(*g, in, packed, bias, act, row_begin, row_end,
+                                 out);
+  }
+};
 
 Status Eval(KernelContext* context, Node* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
@@ -517,8 +566,8 @@ Status Eval(KernelContext* context, Node* node) {
     const float* packed = data->packed_filter.data();
     pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
                       [&](int64_t begin, int64_t end) {
-                        UnpaddedRows(g, in, packed, bias, data->act, begin, end,
-                                     out);
+                        RunKernel<UnpaddedRowsOp>(&g, in, packed, bias,
+                                                  data->act, begin, end, out);
                       });
   } else if (data->direct) {
     // Task t works in ring t of the scratch.
@@ -527,8 +576,9 @@ Status Eval(KernelContext* context, Node* node) {
     const float* tiled = data->packed_filter.data();
     pool->ParallelForTasks(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
                            [&](int t, int64_t begin, int64_t end) {
-                             DirectRows(g, in, tiled, data->act, begin, end,
-                                        rings + t * ring_floats, out);
+                             RunKernel<DirectRowsOp>(
+                                 &g, in, tiled, data->act, begin, end,
+                                 rings + t * ring_floats, out);
                            });
   } else if (data->transposed) {
     float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
