@@ -19,7 +19,8 @@ Every time is the median of single-call times (benchmark_model reports the
 same statistic), each system's best over --rounds interleaved rounds.
 All outputs are checked against the tensorweave session (|a - b| <= 1e-4)
 before timing. --portable DIR also times a second copy of the binding
-(e.g. the portable -O3 wheel, `pip install --target DIR`) in a subprocess.
+(e.g. the portable wheel, `TWL_NATIVE=0 pip install --target DIR
+./lite/python`) in a subprocess.
 
 Footprint (unless --no-footprint): stripped size of libtensorweave_lite.so vs
 LiteRT's and onnxruntime's core libraries, and the peak RSS above a bare
@@ -226,17 +227,20 @@ def benchmark_model(path, batch, threads, runs, profile=False):
 
 
 def binding_flavor(module_file):
-    """'native (AVX-512)' / 'native (AVX2)' / 'portable (SSE2)', from the
-    vector registers the extension module's code uses."""
-    so = glob.glob(os.path.join(os.path.dirname(module_file), "_interpreter*.so"))
-    if not so or not shutil.which("objdump"):
+    """How the binding at module_file was built and which vector kernels it
+    runs here, e.g. 'native (avx512 kernels)' or 'portable (avx2 kernels of
+    sse2/avx2/avx512)'. Runs in a fresh process: the module is imported from
+    module_file's directory."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); "
+        "from tensorweave_lite import _interpreter as m; print(m.KERNEL_ISA, m.MULTI_ISA)"
+    )
+    root = os.path.dirname(os.path.dirname(module_file))
+    out = subprocess.run([sys.executable, "-c", code, root], capture_output=True, text=True)
+    if out.returncode != 0:
         return "unknown"
-    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", so[0]], capture_output=True, text=True).stdout
-    if "%zmm" in text:
-        return "native -march=native (AVX-512 code)"
-    if "%ymm" in text:
-        return "native -march=native (AVX2 code)"
-    return "portable -O3 (SSE2 only)"
+    isa, multi = out.stdout.split()
+    return f"portable ({isa} kernels of sse2/avx2/avx512)" if multi == "1" else f"native ({isa} kernels)"
 
 
 _CHILD = """

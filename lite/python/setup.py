@@ -81,6 +81,10 @@ class BuildExt(build_ext):
         flavor = "native" if os.environ.get("TWL_NATIVE") == "1" else "portable"
         flags = hashlib.sha1(" ".join(compile_args()).encode()).hexdigest()[:8]
         self.build_temp = os.path.join(self.build_temp, f"{flavor}-{flags}")
+        # The linked module's place (build_lib) is shared by the flavors:
+        # always relink, or a portable build right after a native one would
+        # ship the native module (the objects above are still reused).
+        self.force = True
 
     def build_extensions(self):
         if not os.path.exists(SCHEMA):

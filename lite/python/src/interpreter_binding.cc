@@ -20,6 +20,7 @@
 #include <new>
 
 #include "lite/runtime/interpreter.h"
+#include "lite/runtime/vector.h"
 
 namespace {
 
@@ -735,6 +736,13 @@ PyMODINIT_FUNC PyInit__interpreter(void) {
   if (PyType_Ready(&TensorBufferType) < 0) return nullptr;
   PyObject* module = PyModule_Create(&kModule);
   if (module == nullptr) return nullptr;
+  // The vector kernels this process runs ("avx512", "avx2", "sse2",
+  // "neon"), and whether the build carries several sets to pick from.
+  if (PyModule_AddStringConstant(module, "KERNEL_ISA", twl::KernelIsa()) < 0 ||
+      PyModule_AddIntConstant(module, "MULTI_ISA", TWL_MULTI_ISA) < 0) {
+    Py_DECREF(module);
+    return nullptr;
+  }
   Py_INCREF(&InterpreterType);
   if (PyModule_AddObject(module, "Interpreter",
                          reinterpret_cast<PyObject*>(&InterpreterType)) < 0) {

@@ -209,3 +209,12 @@ def test_get_tensor_follows_resize(mlp_model):
         interpreter.invoke()
         assert not np.array_equal(interpreter.get_tensor(out), first)
         np.testing.assert_allclose(first, twl_writer.mlp_reference(x, params), rtol=1e-5, atol=1e-6)  # still a copy
+
+
+def test_reports_the_vector_kernels_it_runs():
+    from tensorweave_lite import _interpreter
+
+    assert _interpreter.KERNEL_ISA in {"avx512", "avx2", "avx", "sse2", "neon"}
+    assert _interpreter.MULTI_ISA in (0, 1)
+    if _interpreter.MULTI_ISA:  # a portable x86-64 build picks from three
+        assert _interpreter.KERNEL_ISA in {"avx512", "avx2", "sse2"}
