@@ -262,43 +262,6 @@ template <int W>
 struct ConvKernels {
   typedef typename VectorOf<W>::type Vec;
 
-  // Writes out_c (< 16) copies of v at o, in vectors of S floats (the last
-  // may spill into the next pixel's place, which is written after it).
-  template <int S>
-  static TWL_KERNEL_INLINE void Broadcast(float v, int out_c, float* o) {
-    const typename VectorOf<S>::type b = Splat<S>(v);
-    for (int c = 0; c < out_c; c += S) memcpy(o + c, &b, sizeof(b));
-  }
-
-  // Expands input row y (of the zero-padded image b) into `e`: each pixel
-  // broadcast out_c times.
-  static TWL_KERNEL_INLINE void ExpandRow(const Geometry& g,
-                                          const DirectLayout& l,
-                                          const float* in, int b, int y,
-                                          float* e) {
-    const int padded_w = (g.k_w - 1) * g.dilation_w + g.out_w;
-    const int sy = y - g.pad_top;
-    if (sy < 0 || sy >= g.in_h) {
-      memset(e, 0, l.expanded * sizeof(float));
-      return;
-    }
-    const float* line = in + (static_cast<int64_t>(b) * g.in_h + sy) * g.in_w;
-    // Padded columns [x0, x1) hold input pixels, the others zeros.
-    const int x0 = std::min(g.pad_left, padded_w);
-    const int x1 = std::max(x0, std::min(padded_w, g.pad_left + g.in_w));
-    memset(e, 0, static_cast<size_t>(x0) * g.out_c * sizeof(float));
-    float* o = e + static_cast<int64_t>(x0) * g.out_c;
-    for (int xp = x0; xp < x1; ++xp, o += g.out_c) {
-      const float v = line[xp - g.pad_left];
-      if (W > 8 && g.out_c <= 8) {
-        Broadcast<8>(v, g.out_c, o);
-      } else {
-        Broadcast<W>(v, g.out_c, o);
-      }
-    }
-    memset(o, 0, (e + l.expanded - o) * sizeof(float));
-  }
-
   // Bias, clamp and store vector `at` (a float offset) of an output row;
   // the row's last vector may be partial.
   static TWL_KERNEL_INLINE void StoreDirect(const DirectLayout& l, Vec acc,
@@ -364,86 +327,36 @@ struct ConvKernels {
     return acc;
   }
 
-  // The expanded row y of image b, made in `ring` on first use (slot y %
-  // ring_rows; tags say which image and row each slot holds).
-  static TWL_KERNEL_INLINE const float* Expanded(
-      const Geometry& g, const DirectLayout& l, const float* in, float* ring,
-      int64_t* tags, int padded_h, const float* zeros, int b, int y) {
-    if (y >= padded_h) return zeros;
-    const int slot = y % l.ring_rows;
-    float* e = ring + int64_t{slot} * l.expanded;
-    const int64_t tag = int64_t{b} * padded_h + y;
-    if (tags[slot] != tag) {
-      ExpandRow(g, l, in, b, y, e);
-      tags[slot] = tag;
+  // n <= kDirectRows consecutive output rows from o (stride 1, dilation 1
+  // in y, KH filter rows), whose inputs are the expanded rows
+  // rows[0 .. kDirectRows + KH - 2].
+  template <int KH>
+  static TWL_KERNEL_INLINE void DirectBlock(const Geometry& g,
+                                            const DirectLayout& l,
+                                            const float* const* rows,
+                                            const float* tiled,
+                                            const float* bias_row, int n,
+                                            float low, float high, float* o) {
+    for (int64_t at = 0; at < l.row_len; at += W) {
+      Vec acc[kDirectRows];
+      DirectColumn<KH>(g, l, rows, tiled, at, acc);
+      for (int r = 0; r < n; ++r) {
+        StoreDirect(l, acc[r], bias_row, at, low, high, o + r * l.row_len);
+      }
     }
-    return e;
   }
 
-  // Output rows [row_begin, row_end) of batch * out_h, in blocks of up to
-  // kDirectRows rows of one image. `ring` holds the expanded rows a block
-  // reads and, last, a row of zeros.
-  static TWL_KERNEL_INLINE void DirectRows(const Geometry& g, const float* in,
-                                           const float* tiled,
-                                           ActivationFunctionType act,
-                                           int64_t row_begin, int64_t row_end,
-                                           float* ring, float* out) {
-    const DirectLayout l = GetDirectLayout(g);
-    float low, high;
-    ActivationRange(act, &low, &high);
-    float* zeros = ring + int64_t{l.ring_rows} * l.expanded;
-    memset(zeros, 0, l.expanded * sizeof(float));
-    int64_t tags[kMaxDirectRing];
-    for (int i = 0; i < l.ring_rows; ++i) tags[i] = -1;
-    const int padded_h = (g.out_h - 1) * g.stride_h + l.window;
-    const float* bias_row = tiled + int64_t{g.k_h} * g.k_w * l.row_floats;
-    const bool blocked = g.stride_h == 1 && g.dilation_h == 1 && g.k_h <= 8;
-    for (int64_t row = row_begin; row < row_end;) {
-      const int b = static_cast<int>(row / g.out_h);
-      const int oy = static_cast<int>(row % g.out_h);
-      const int n = static_cast<int>(
-          std::min<int64_t>({kDirectRows, g.out_h - oy, row_end - row}));
-      float* o = out + row * l.row_len;
-      if (blocked) {
-        const float* rows[kDirectRows + 7];
-        for (int j = 0; j < kDirectRows + g.k_h - 1; ++j) {
-          rows[j] = Expanded(g, l, in, ring, tags, padded_h, zeros, b, oy + j);
-        }
-        for (int64_t at = 0; at < l.row_len; at += W) {
-          Vec acc[kDirectRows];
-          switch (g.k_h) {
-#define TWL_DIRECT_CASE(KH)                       \
-  case KH:                                        \
-    DirectColumn<KH>(g, l, rows, tiled, at, acc); \
-    break;
-            TWL_DIRECT_CASE(1)
-            TWL_DIRECT_CASE(2)
-            TWL_DIRECT_CASE(3)
-            TWL_DIRECT_CASE(4)
-            TWL_DIRECT_CASE(5)
-            TWL_DIRECT_CASE(6)
-            TWL_DIRECT_CASE(7)
-            TWL_DIRECT_CASE(8)
-#undef TWL_DIRECT_CASE
-          }
-          for (int r = 0; r < n; ++r) {
-            StoreDirect(l, acc[r], bias_row, at, low, high, o + r * l.row_len);
-          }
-        }
-      } else {
-        for (int r = 0; r < n; ++r) {
-          const float* rows[64];
-          for (int ky = 0; ky < g.k_h; ++ky) {
-            rows[ky] = Expanded(g, l, in, ring, tags, padded_h, zeros, b,
-                                (oy + r) * g.stride_h + ky * g.dilation_h);
-          }
-          for (int64_t at = 0; at < l.row_len; at += W) {
-            StoreDirect(l, DirectVector(g, l, rows, tiled, at), bias_row, at,
-                        low, high, o + r * l.row_len);
-          }
-        }
-      }
-      row += n;
+  // One output row from o, any strides and dilations in y: its filter rows
+  // read the expanded rows rows[0 .. k_h - 1].
+  static TWL_KERNEL_INLINE void DirectRow(const Geometry& g,
+                                          const DirectLayout& l,
+                                          const float* const* rows,
+                                          const float* tiled,
+                                          const float* bias_row, float low,
+                                          float high, float* o) {
+    for (int64_t at = 0; at < l.row_len; at += W) {
+      StoreDirect(l, DirectVector(g, l, rows, tiled, at), bias_row, at, low,
+                  high, o);
     }
   }
 
@@ -515,17 +428,127 @@ struct ConvKernels {
   }
 };
 
-struct DirectRowsOp {
+// The direct path's vector work, a block of rows (or one row) per
+// RunKernel call: inlined into the loops around it, its accumulators did
+// not stay in registers.
+template <int KH>
+struct DirectBlockOp {
   template <int W>
-  static TWL_KERNEL_INLINE void Run(const Geometry* g, const float* in,
-                                    const float* tiled,
-                                    ActivationFunctionType act,
-                                    int64_t row_begin, int64_t row_end,
-                                    float* ring, float* out) {
-    ConvKernels<W>::DirectRows(*g, in, tiled, act, row_begin, row_end, ring,
-                               out);
+  static TWL_KERNEL_INLINE void Run(const Geometry* g, const DirectLayout* l,
+                                    const float* const* rows,
+                                    const float* tiled, const float* bias_row,
+                                    int n, float low, float high, float* o) {
+    ConvKernels<W>::template DirectBlock<KH>(*g, *l, rows, tiled, bias_row, n,
+                                             low, high, o);
   }
 };
+
+struct DirectRowOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(const Geometry* g, const DirectLayout* l,
+                                    const float* const* rows,
+                                    const float* tiled, const float* bias_row,
+                                    float low, float high, float* o) {
+    ConvKernels<W>::DirectRow(*g, *l, rows, tiled, bias_row, low, high, o);
+  }
+};
+
+// Expands input row y (of the zero-padded image b) into `e`: each pixel
+// broadcast out_c (< 16) times, a vector at a time (each store may spill
+// into the next pixel's place, which is written after it).
+void ExpandRow(const Geometry& g, const DirectLayout& l, const float* in, int b,
+               int y, float* e) {
+  typedef VectorOf<kNativeWidth>::type Native;
+  const int padded_w = (g.k_w - 1) * g.dilation_w + g.out_w;
+  const int sy = y - g.pad_top;
+  if (sy < 0 || sy >= g.in_h) {
+    memset(e, 0, l.expanded * sizeof(float));
+    return;
+  }
+  const float* line = in + (static_cast<int64_t>(b) * g.in_h + sy) * g.in_w;
+  // Padded columns [x0, x1) hold input pixels, the others zeros.
+  const int x0 = std::min(g.pad_left, padded_w);
+  const int x1 = std::max(x0, std::min(padded_w, g.pad_left + g.in_w));
+  memset(e, 0, static_cast<size_t>(x0) * g.out_c * sizeof(float));
+  float* o = e + static_cast<int64_t>(x0) * g.out_c;
+  for (int xp = x0; xp < x1; ++xp, o += g.out_c) {
+    const Native v = Splat<kNativeWidth>(line[xp - g.pad_left]);
+    for (int c = 0; c < g.out_c; c += kNativeWidth)
+      memcpy(o + c, &v, sizeof(v));
+  }
+  memset(o, 0, (e + l.expanded - o) * sizeof(float));
+}
+
+// Output rows [row_begin, row_end) of batch * out_h, in blocks of up to
+// kDirectRows rows of one image. `ring` holds the expanded rows a block
+// reads (slot y % ring_rows holds row y of the padded image, tags say which
+// image) and, last, a row of zeros.
+void DirectRows(const Geometry& g, const float* in, const float* tiled,
+                ActivationFunctionType act, int64_t row_begin, int64_t row_end,
+                float* ring, float* out) {
+  const DirectLayout l = GetDirectLayout(g);
+  float low, high;
+  ActivationRange(act, &low, &high);
+  float* zeros = ring + int64_t{l.ring_rows} * l.expanded;
+  memset(zeros, 0, l.expanded * sizeof(float));
+  int64_t tags[kMaxDirectRing];
+  for (int i = 0; i < l.ring_rows; ++i) tags[i] = -1;
+  const int padded_h = (g.out_h - 1) * g.stride_h + l.window;
+  const float* bias_row = tiled + int64_t{g.k_h} * g.k_w * l.row_floats;
+  const bool blocked = g.stride_h == 1 && g.dilation_h == 1 && g.k_h <= 8;
+  // The expanded row y of image b (made on first use).
+  auto expanded = [&](int b, int y) -> const float* {
+    if (y >= padded_h) return zeros;
+    const int slot = y % l.ring_rows;
+    float* e = ring + int64_t{slot} * l.expanded;
+    const int64_t tag = int64_t{b} * padded_h + y;
+    if (tags[slot] != tag) {
+      ExpandRow(g, l, in, b, y, e);
+      tags[slot] = tag;
+    }
+    return e;
+  };
+  for (int64_t row = row_begin; row < row_end;) {
+    const int b = static_cast<int>(row / g.out_h);
+    const int oy = static_cast<int>(row % g.out_h);
+    const int n = static_cast<int>(
+        std::min<int64_t>({kDirectRows, g.out_h - oy, row_end - row}));
+    float* o = out + row * l.row_len;
+    if (blocked) {
+      const float* rows[kDirectRows + 7];
+      for (int j = 0; j < kDirectRows + g.k_h - 1; ++j) {
+        rows[j] = expanded(b, oy + j);
+      }
+      switch (g.k_h) {
+#define TWL_DIRECT_CASE(KH)                                              \
+  case KH:                                                               \
+    RunKernel<DirectBlockOp<KH>>(&g, &l,                                 \
+                                 static_cast<const float* const*>(rows), \
+                                 tiled, bias_row, n, low, high, o);      \
+    break;
+        TWL_DIRECT_CASE(1)
+        TWL_DIRECT_CASE(2)
+        TWL_DIRECT_CASE(3)
+        TWL_DIRECT_CASE(4)
+        TWL_DIRECT_CASE(5)
+        TWL_DIRECT_CASE(6)
+        TWL_DIRECT_CASE(7)
+        TWL_DIRECT_CASE(8)
+#undef TWL_DIRECT_CASE
+      }
+    } else {
+      for (int r = 0; r < n; ++r) {
+        const float* rows[64];
+        for (int ky = 0; ky < g.k_h; ++ky) {
+          rows[ky] = expanded(b, (oy + r) * g.stride_h + ky * g.dilation_h);
+        }
+        RunKernel<DirectRowOp>(&g, &l, static_cast<const float* const*>(rows),
+                               tiled, bias_row, low, high, o + r * l.row_len);
+      }
+    }
+    row += n;
+  }
+}
 
 struct UnpaddedRowsOp {
   template <int W>
@@ -576,9 +599,8 @@ Status Eval(KernelContext* context, Node* node) {
     const float* tiled = data->packed_filter.data();
     pool->ParallelForTasks(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
                            [&](int t, int64_t begin, int64_t end) {
-                             RunKernel<DirectRowsOp>(
-                                 &g, in, tiled, data->act, begin, end,
-                                 rings + t * ring_floats, out);
+                             DirectRows(g, in, tiled, data->act, begin, end,
+                                        rings + t * ring_floats, out);
                            });
   } else if (data->transposed) {
     float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
