@@ -7,7 +7,11 @@
 //    this CPU has, at most the one $TWL_LITE_MAX_ISA names (sse2, avx2).
 // Kernels compute in the width they run at: GCC lowers arithmetic on a
 // vector wider than the target's through memory when one operand is a
-// scalar (a portable build of 16-float kernels ran 5-20x slower).
+// scalar (a portable build of 16-float kernels ran 5-20x slower). Helpers
+// are inlined into each per-ISA copy, but GCC has already simplified their
+// bodies for the baseline target by then: write zeroing loops with
+// `#pragma GCC unroll` (else they become a memset of a stack array) and
+// check the portable build's code of a new kernel.
 #ifndef TENSORWEAVE_LITE_RUNTIME_VECTOR_H_
 #define TENSORWEAVE_LITE_RUNTIME_VECTOR_H_
 
@@ -48,12 +52,13 @@ TWL_KERNEL_INLINE typename VectorOf<W>::type LoadVector(const float* p) {
   return v;
 }
 
-// x in every lane. (x - 0 is x exactly, so this folds to a broadcast;
-// 0 + x is not, for x = -0, and costs an add.) Arithmetic of a vector and
-// a scalar broadcasts the scalar the same way.
+// x in every lane. (0 + x, which turns -0 into +0, no caller minds; the
+// exact x - 0 was built lane by lane once inlined into a wider target's
+// function.) Vector-scalar arithmetic broadcasts the scalar too: prefer it
+// in inner loops.
 template <int W>
 TWL_KERNEL_INLINE typename VectorOf<W>::type Splat(float x) {
-  return x - typename VectorOf<W>::type{};
+  return typename VectorOf<W>::type{} + x;
 }
 
 #if defined(__AVX512F__)

@@ -288,6 +288,7 @@ struct ConvKernels {
                                              const float* const* in,
                                              const float* tiled, int64_t at,
                                              Vec* acc) {
+#pragma GCC unroll 8
     for (int r = 0; r < kDirectRows; ++r) acc[r] = Vec{};
     const int shift = g.dilation_w * g.out_c;
     for (int kx = 0; kx < g.k_w; ++kx) {
