@@ -19,18 +19,24 @@ constexpr int kAccumulators = 24;
 constexpr int kAccumulators = 8;
 #endif
 
+// For vectors of W floats: the rows one MicroKernel call covers and the
+// panels RowKernel reads at once (accumulators: rows or panels x 16 / W).
+constexpr int KernelRows(int w) {
+  return kAccumulators * w / kGemmNr < kGemmMr ? kAccumulators * w / kGemmNr
+                                               : kGemmMr;
+}
+constexpr int RowPanels(int w) {
+  return kAccumulators * w / kGemmNr < 4 ? kAccumulators * w / kGemmNr : 4;
+}
+
 // The micro-kernels for a vector unit of W floats (vector.h), a panel row
 // being kSub such vectors.
 template <int W>
 struct Kernels {
   typedef typename VectorOf<W>::type Native;
   static constexpr int kSub = kGemmNr / W;
-  // Rows one MicroKernel call covers.
-  static constexpr int kRows =
-      kAccumulators / kSub < kGemmMr ? kAccumulators / kSub : kGemmMr;
-  // Panels RowKernel reads at once.
-  static constexpr int kRowPanels =
-      kAccumulators / kSub < 4 ? kAccumulators / kSub : 4;
+  static constexpr int kRows = KernelRows(W);
+  static constexpr int kRowPanels = RowPanels(W);
 
   static TWL_KERNEL_INLINE Native Load(const float* p) {
     return LoadVector<W>(p);
@@ -214,35 +220,13 @@ struct RowGroupOp {
   }
 };
 
-// Kernels<KernelWidth()>::kRowPanels and ::kRows.
-int RowPanels() {
-  switch (KernelWidth()) {
-    case 16:
-      return Kernels<16>::kRowPanels;
-    case 8:
-      return Kernels<8>::kRowPanels;
-    default:
-      return Kernels<4>::kRowPanels;
-  }
-}
-int KernelRows() {
-  switch (KernelWidth()) {
-    case 16:
-      return Kernels<16>::kRows;
-    case 8:
-      return Kernels<8>::kRows;
-    default:
-      return Kernels<4>::kRows;
-  }
-}
-
 // C[m0 .. m0 + rows) x [n0 .. n0 + cols) from one panel, rows <= kGemmMr.
 void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
           int64_t lda, const float* panel, float* c, int64_t rs, int64_t cs,
           const GemmEpilogue& e) {
   float acc[kGemmMr][kGemmNr];
   const float* ar = a + static_cast<int64_t>(m0) * lda;
-  const int step = KernelRows();
+  const int step = KernelRows(KernelWidth());
   for (int r = 0; r < rows; r += step) {
     const float* ai = ar + r * lda;
     switch (std::min(step, rows - r)) {
@@ -273,7 +257,7 @@ void GemmBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
                bool descending = false) {
   if (m_end - m_begin == 1) {
     // Whole groups of row panels, in the order asked; the rest one by one.
-    const int group = RowPanels();
+    const int group = RowPanels(KernelWidth());
     const int groups = (p_end - p_begin) / group;
     for (int g = 0; g < groups; ++g) {
       const int p0 = descending ? p_end - (g + 1) * group : p_begin + g * group;
