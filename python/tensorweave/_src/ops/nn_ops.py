@@ -142,16 +142,16 @@ def _conv_attrs(strides, padding, data_format, dilations):
 
 
 def conv2d(
-    input,
-    filter=None,
+    input,  # noqa: A002
+    filter=None,  # noqa: A002
     strides=None,
     padding=None,
-    use_cudnn_on_gpu=True,  # noqa: A002
+    use_cudnn_on_gpu=True,
     data_format="NHWC",
-    dilations=[1, 1, 1, 1],
+    dilations=[1, 1, 1, 1],  # noqa: B006
     name=None,
     filters=None,
-):  # noqa: B006
+):
     """2-D convolution (cross-correlation) of input [N,H,W,C] with filter
     [KH,KW,C,M], giving [N,OH,OW,M].
 
@@ -190,15 +190,15 @@ def _sizes(value, name):
 
 def conv2d_backprop_input(
     input_sizes,
-    filter,
+    filter,  # noqa: A002
     out_backprop,
     strides,
-    padding,  # noqa: A002
+    padding,
     use_cudnn_on_gpu=True,
     data_format="NHWC",
-    dilations=[1, 1, 1, 1],
+    dilations=[1, 1, 1, 1],  # noqa: B006
     name=None,
-):  # noqa: B006
+):
     """The gradient of conv2d with respect to its input (of shape input_sizes).
 
     Example:
@@ -222,16 +222,16 @@ def conv2d_backprop_input(
 
 
 def conv2d_backprop_filter(
-    input,
+    input,  # noqa: A002
     filter_sizes,
     out_backprop,
     strides,
-    padding,  # noqa: A002
+    padding,
     use_cudnn_on_gpu=True,
     data_format="NHWC",
-    dilations=[1, 1, 1, 1],
+    dilations=[1, 1, 1, 1],  # noqa: B006
     name=None,
-):  # noqa: B006
+):
     """The gradient of conv2d with respect to its filter (of shape filter_sizes).
 
     Example:
@@ -255,14 +255,14 @@ def conv2d_backprop_filter(
 
 
 def depthwise_conv2d_native(
-    input,
-    filter,
+    input,  # noqa: A002
+    filter,  # noqa: A002
     strides,
     padding,
-    data_format="NHWC",  # noqa: A002
-    dilations=[1, 1, 1, 1],
+    data_format="NHWC",
+    dilations=[1, 1, 1, 1],  # noqa: B006
     name=None,
-):  # noqa: B006
+):
     """Depthwise convolution: input channel c convolved with filter[:, :, c, :]
     (M multipliers), giving output channel c*M + m.
 
@@ -282,12 +282,12 @@ def depthwise_conv2d_native(
 
 
 def depthwise_conv2d(
-    input,
-    filter,
+    input,  # noqa: A002
+    filter,  # noqa: A002
     strides,
     padding,
     rate=None,
-    name=None,  # noqa: A002
+    name=None,
     data_format="NHWC",
     dilations=None,
 ):
