@@ -157,8 +157,7 @@ struct Kernels {
             }
           }
         }
-        x = x < lo ? lo : x;
-        x = x > hi ? hi : x;
+        x = Clamp(x, lo, hi);
         memcpy(v + s * W, &x, sizeof(x));
       }
       float* row = c + static_cast<int64_t>(m0 + r) * rs + n0 * cs;

@@ -61,6 +61,13 @@ TWL_KERNEL_INLINE typename VectorOf<W>::type Splat(float x) {
   return typename VectorOf<W>::type{} + x;
 }
 
+// x clamped to [lo, hi] lane by lane (a NaN lane stays NaN).
+template <typename V>
+TWL_KERNEL_INLINE V Clamp(V x, V lo, V hi) {
+  x = x < lo ? lo : x;
+  return x > hi ? hi : x;
+}
+
 #if defined(__AVX512F__)
 constexpr int kNativeWidth = 16;
 #elif defined(__AVX__)

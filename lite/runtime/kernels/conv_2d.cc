@@ -267,10 +267,8 @@ struct ConvKernels {
   static TWL_KERNEL_INLINE void StoreDirect(const DirectLayout& l, Vec acc,
                                             const float* bias_row, int64_t at,
                                             float low, float high, float* o) {
-    Vec r = acc + LoadVector<W>(bias_row + at);
-    const Vec lo = Splat<W>(low), hi = Splat<W>(high);
-    r = r < lo ? lo : r;
-    r = r > hi ? hi : r;
+    const Vec r = Clamp(acc + LoadVector<W>(bias_row + at), Splat<W>(low),
+                        Splat<W>(high));
     if (at + W <= l.row_len) {
       memcpy(o + at, &r, sizeof(r));  // a whole vector: one store
     } else {
