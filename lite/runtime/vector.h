@@ -4,7 +4,8 @@
 //    build with AVX2 or AVX-512 enabled) runs W = kNativeWidth;
 //  - a build for baseline x86-64 (a wheel for other machines) compiles the
 //    kernel for AVX-512 (16), AVX2 (8) and SSE2 (4) and runs the widest
-//    this CPU has, at most the one $TWL_LITE_MAX_ISA names (sse2, avx2).
+//    this CPU has, at most the one $TWL_LITE_MAX_ISA names (sse2 or avx2;
+//    any other value, or none, caps nothing).
 // Kernels compute in the width they run at: GCC lowers arithmetic on a
 // vector wider than the target's through memory when one operand is a
 // scalar (a portable build of 16-float kernels ran 5-20x slower). Helpers
