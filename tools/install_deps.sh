@@ -15,7 +15,7 @@ for pkg in "${DEBIAN_PACKAGES[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "install_deps: apt-get install ${missing[*]}"
+  echo "install_deps: apt-get install ${missing[*]} (a minute or two)"
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
@@ -33,6 +33,6 @@ for pkg in "${PYTHON_PACKAGES[@]}"; do
   "$PYTHON" -c "import $module" >/dev/null 2>&1 || pip_missing+=("$pkg")
 done
 if [ ${#pip_missing[@]} -gt 0 ]; then
-  echo "install_deps: pip install ${pip_missing[*]}"
-  "$PYTHON" -m pip install -q "${pip_missing[@]}"
+  echo "install_deps: pip install ${pip_missing[*]} (about a minute; tensorflow-cpu, the tests' oracle, is the largest)"
+  "$PYTHON" -m pip install --progress-bar off "${pip_missing[@]}"
 fi

@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
 # Runs every test: C++ with Bazel (also under AddressSanitizer and
 # UndefinedBehaviorSanitizer for the lite runtime, fuzzed for a minute, and
-# cross-built for aarch64 under qemu), Python with pytest. Installs what is missing first.
+# cross-built for aarch64 under qemu), Python with pytest. Installs what is
+# missing first. Each stage says what it does and about how long it takes,
+# shows its progress, and the run ends with a summary of every stage.
+# Arguments are passed to the last stage's pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tools/stages.sh
 PYTHON="${PYTHON:-python3}"
-tools/install.sh
-tools/build_lite_python.sh
-echo "== C++ tests (bazel test //...)"
-bazel test //... 2>&1 | tail -n 60
-echo "== lite runtime under ASan + UBSan (bazel test --config=asan //lite/...)"
-bazel test --config=asan //lite/... 2>&1 | tail -n 5
-echo "== lite runtime fuzzed with libFuzzer + ASan/UBSan (60 s)"
-lite/fuzz/run_libfuzzer.sh 60 2>&1 | tail -n 4
-echo "== lite runtime cross-built for aarch64, run under qemu"
-lite/cross/build_aarch64.sh 2>&1 | tail -n 5
-echo "== tensorweave-lite Python package tests (pytest)"
-"$PYTHON" -m pytest lite/python/tests
-echo "== Python tests (pytest)"
+
+stage --required "install: prerequisites and the core (tools/install.sh)" \
+  "seconds when installed; about 15 min on a new machine" tools/install.sh
+stage --required "install: tensorweave-lite (tools/build_lite_python.sh)" \
+  "about 1 min" tools/build_lite_python.sh
+stage "C++ tests (bazel test //...)" "about 1 min warm, 12 cold" \
+  bazel test "${BAZEL_PROGRESS[@]}" //...
+stage "lite runtime under ASan + UBSan (bazel test --config=asan //lite/...)" "about 1 min warm, 6 cold" \
+  bazel test "${BAZEL_PROGRESS[@]}" --config=asan //lite/...
+stage "lite runtime fuzzed with libFuzzer + ASan/UBSan (60 s)" "about 2 min" \
+  lite/fuzz/run_libfuzzer.sh 60
+stage "lite runtime cross-built for aarch64, run under qemu" "about 1 min warm, 5 cold" \
+  lite/cross/build_aarch64.sh
+stage "tensorweave-lite Python package tests (pytest)" "under a minute" \
+  "$PYTHON" -m pytest lite/python/tests
 # --doctest-modules: every docstring example in the package must run.
-"$PYTHON" -m pytest tests python converters --doctest-modules "$@"
+stage "Python tests (pytest)" "about 4 min" \
+  "$PYTHON" -m pytest tests python converters --doctest-modules "$@"
+finish_stages
