@@ -36,3 +36,10 @@ if [ ${#pip_missing[@]} -gt 0 ]; then
   echo "install_deps: pip install ${pip_missing[*]} (about a minute; tensorflow-cpu, the tests' oracle, is the largest)"
   "$PYTHON" -m pip install --progress-bar off "${pip_missing[@]}"
 fi
+# tf-keras gives the oracle's compat.v1 its tf.layers (Keras 3 has none), at TensorFlow's own minor version;
+# --no-deps: its requirement on `tensorflow` would pull the full package beside tensorflow-cpu.
+if ! "$PYTHON" -c "import tf_keras" >/dev/null 2>&1; then
+  tf_minor="$("$PYTHON" -c "import tensorflow as t; print('.'.join(t.__version__.split('.')[:2]))" 2>/dev/null)"
+  echo "install_deps: pip install --no-deps tf-keras==${tf_minor}.*"
+  "$PYTHON" -m pip install --progress-bar off --no-deps "tf-keras==${tf_minor}.*"
+fi

@@ -13,6 +13,8 @@ import warnings
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+# compat.v1.layers come from tf-keras (Keras 3 has no tf.layers); tools/install_deps.sh installs it.
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 from tests.fidelity import harness  # noqa: E402
 
