@@ -4,11 +4,14 @@ converts ONNX models to .twl.
   tensorweave-convert --input <saved model dir | frozen.pb | model.onnx>
                       --output <model.twl | model.onnx>
                       [--inputs name,...] [--outputs name,...]
+                      [--no-checksum]
 
 A saved model directory is what `tw.saved_model.simple_save` writes; its
 signature names the inputs and outputs unless --inputs/--outputs (tensor
 names such as "x" or "x:0") are given. A .pb file is a GraphDef without
-variables and needs --inputs and --outputs.
+variables and needs --inputs and --outputs. A .twl file ends in an integrity
+trailer (CRC-32 of the whole file, checked by the lite runtime on load)
+unless --no-checksum is given.
 """
 
 import argparse
@@ -30,13 +33,24 @@ def _names(text):
 
 
 def _write_atomically(path, data):
+    """Writes `data` to a temporary file beside `path` and renames it over
+    `path`; the temporary file is removed on every failure."""
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory):
         raise ConversionError(f"the output directory does not exist: {directory}")
+    if os.path.isdir(path):
+        raise ConversionError(f"the output {path!r} is a directory; give a file name such as {path}/model.twl")
     tmp = f"{path}.tmp.{os.getpid()}"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
 
 
 def _frozen_graph(args):
@@ -76,7 +90,7 @@ def convert(args):
             raise ConversionError("--inputs/--outputs do not apply to ONNX models")
         from converters import onnx_import
 
-        data = onnx_import.convert(source)
+        data = onnx_import.convert(source, checksum=not args.no_checksum)
         _write_atomically(target, data)
         return f"wrote {target} ({len(data)} bytes) from {source}"
     frozen, inputs, outputs, input_keys, output_keys = _frozen_graph(args)
@@ -86,6 +100,7 @@ def convert(args):
         options = {
             "source": os.path.basename(os.path.normpath(source)),
             "fold_batch_norms": not args.no_fold_batch_norms,
+            "checksum": not args.no_checksum,
         }
         data = tf_to_twl.convert(frozen, inputs, outputs, input_keys, output_keys, options)
     else:
@@ -107,6 +122,11 @@ def main(argv=None):
     parser.add_argument("--outputs", help="comma-separated output tensor names (default: the signature)")
     parser.add_argument(
         "--no-fold-batch-norms", action="store_true", help="keep batch norms instead of folding them into weights"
+    )
+    parser.add_argument(
+        "--no-checksum",
+        action="store_true",
+        help=".twl: omit the integrity trailer (a CRC-32 of the file that the lite runtime checks on load)",
     )
     parser.add_argument("--version", action="version", version=f"tensorweave-convert {VERSION}")
     args = parser.parse_args(argv)

@@ -10,7 +10,11 @@ layout (Flatten, Reshape, Softmax over channels, ...) and at the outputs.
 The model's inputs and outputs keep their ONNX shapes.
 
 Before lowering, nodes whose inputs are all constants (Constant, Shape of a
-static tensor, ...) are evaluated with onnx's reference evaluator. Shapes
+static tensor, ...) are evaluated with onnx's reference evaluator, when the
+size of what they would make is known beforehand and at most
+_FOLDABLE_LIMIT elements (a 100-byte ConstantOfShape must not allocate
+gigabytes before being refused). The model's default-domain opset must be
+in MIN_OPSET..MAX_OPSET. Shapes
 come from onnx shape inference with every symbolic input dim set to 1; a
 symbolic first dim becomes -1 in shape_signature.
 
@@ -36,13 +40,26 @@ from onnx import helper, numpy_helper, shape_inference
 from converters import tables
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
-from converters.twl_writer import TwlModelBuilder
+from converters.twl_writer import TwlModelBuilder, checked_shape
 
 PRODUCER = "tensorweave-convert 0.1.0 (onnx)"
 IMPORTERS = {}
 TO_NHWC, TO_NCHW = (0, 2, 3, 1), (0, 3, 1, 2)
 NCHW_TO_NHWC_AXIS = {0: 0, 1: 3, 2: 1, 3: 2}
 _FOLDABLE_LIMIT = 1 << 24
+# Default-domain (ai.onnx) opsets the importer reads. Below 7, Add/Mul/...
+# broadcast only with an attribute; above what the installed onnx defines,
+# its shape inference and reference evaluator (both used here) do not know
+# the ops' semantics.
+MIN_OPSET = 7
+MAX_OPSET = onnx.defs.onnx_opset_version()
+# Ops whose output can be much larger than their inputs: folded only when
+# the size of the result is known beforehand.
+_EXPANDING_OPS = {
+    "ConstantOfShape", "Tile", "Expand", "Range", "Resize", "Upsample", "Pad", "OneHot",
+    "MatMul", "Gemm", "Einsum", "ConvTranspose", "Col2Im", "EyeLike", "RandomNormal",
+    "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial",
+}
 
 
 imports = tables.registrar(IMPORTERS)
@@ -69,6 +86,7 @@ class Context:
         self.outputs = {o.name for o in self.graph.output}
         self._converted = {}
         self.specs, self.signature = {}, {}
+        self.unfolded = {}  # id(node) -> elements its fold would make (None: unknown)
 
     # --- shapes -------------------------------------------------------------------
     def infer_shapes(self):
@@ -868,6 +886,57 @@ def _cast(ctx, node):
 
 
 # --- constant folding with onnx's reference evaluator --------------------------------------------
+def _ints(value):
+    return [int(v) for v in np.asarray(value).reshape(-1)]
+
+
+def _broadcast_size(*shapes):
+    rank = max((len(sh) for sh in shapes), default=0)
+    dims = [1] * rank
+    for sh in shapes:
+        for i, d in enumerate(sh):
+            j = rank - len(sh) + i
+            dims[j] = d if dims[j] == 1 else dims[j]
+    return int(np.prod(dims, dtype=object))
+
+
+def _fold_size(ctx, node):
+    """The number of elements folding `node` would make (its largest output),
+    computed from shapes and constant values without evaluating it; None
+    when it cannot be told beforehand."""
+    outputs = [o for o in node.output if o]
+    specs = [ctx.specs.get(o) for o in outputs]
+    if outputs and all(sp is not None and sp[1] and all(d is not None for d in sp[1]) for sp in specs):
+        return max(int(np.prod(sp[1], dtype=object)) for sp in specs)
+    consts = [ctx.consts[i] for i in node.input if i]
+    op, a = node.op_type, _attrs(node)
+    try:
+        if op == "ConstantOfShape":
+            return int(np.prod(_ints(consts[0]), dtype=object))
+        if op == "Tile":
+            return consts[0].size * int(np.prod(_ints(consts[1]), dtype=object))
+        if op == "Expand":
+            return _broadcast_size(list(consts[0].shape), _ints(consts[1]))
+        if op == "Range":
+            start, limit, delta = (float(np.asarray(c).reshape(-1)[0]) for c in consts[:3])
+            return max(int(np.ceil((limit - start) / delta)), 0) if delta != 0 else None
+        if op == "Pad" and len(consts) > 1:
+            pads = _ints(consts[1])
+            rank = consts[0].ndim
+            return int(np.prod([consts[0].shape[i] + pads[i] + pads[i + rank] for i in range(rank)], dtype=object))
+        if op == "OneHot":
+            return consts[0].size * abs(int(np.asarray(consts[1]).reshape(-1)[0]))
+    except (IndexError, ValueError, OverflowError, TypeError):
+        return None
+    if op in _EXPANDING_OPS or "shape" in a or "sizes" in a:
+        return None
+    # Elementwise and reducing ops make at most the broadcast of their inputs.
+    try:
+        return max([_broadcast_size(*[list(c.shape) for c in consts])] + [c.size for c in consts])
+    except ValueError:
+        return None
+
+
 def _fold_constants(ctx):
     from onnx.reference import ReferenceEvaluator
 
@@ -892,6 +961,12 @@ def _fold_constants(ctx):
             and all(d is not None for d in ctx.signature.get(node.input[0], (0, [None]))[1])
         )
         if (inputs and all(i in ctx.consts for i in inputs) and node.domain in ("", "ai.onnx")) or static_shape:
+            size = None if static_shape else _fold_size(ctx, node)
+            if not static_shape and (size is None or size > _FOLDABLE_LIMIT):
+                # Checked before evaluating: left to lowering, or reported.
+                ctx.unfolded[id(node)] = size
+                remaining.append(node)
+                continue
             try:
                 if static_shape:
                     shape = np.array(ctx.signature[node.input[0]][1], np.int64)
@@ -918,6 +993,15 @@ def _fold_constants(ctx):
     return remaining
 
 
+def _describe_unfolded(ctx, node):
+    if id(node) not in ctx.unfolded:
+        return node.op_type
+    size = ctx.unfolded[id(node)]
+    if size is None:
+        return f"{node.op_type}; not folded: the size of its result is not known before evaluating it"
+    return f"{node.op_type}; not folded: it would make {size} elements, over the limit of {_FOLDABLE_LIMIT}"
+
+
 # --- the driver --------------------------------------------------------------------------------------------
 def load(path_or_bytes):
     """An onnx.ModelProto from a path or bytes, with a ConversionError when it
@@ -935,10 +1019,43 @@ def load(path_or_bytes):
     return model
 
 
-def convert(model):
-    """.twl bytes of an ONNX model (a ModelProto, bytes or a path)."""
+def _check_opset(model):
+    opsets = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")]
+    opset = opsets[0] if opsets else 1
+    if not MIN_OPSET <= opset <= MAX_OPSET:
+        raise ConversionError(
+            f"the model declares ONNX opset {opset} (default domain); this converter supports opsets "
+            f"{MIN_OPSET}..{MAX_OPSET}"
+        )
+
+
+def _check_input_dims(model):
+    """Graph inputs' declared dims must fit a .twl tensor (int32 dims, at
+    most 2 GiB), checked before shape inference sees them."""
+    initializers = {i.name for i in model.graph.initializer}
+    for vi in model.graph.input:
+        if vi.name in initializers or not vi.type.HasField("tensor_type"):
+            continue
+        t = vi.type.tensor_type
+        if not t.HasField("shape"):
+            continue
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in t.shape.dim]
+        try:
+            dtype = helper.tensor_dtype_to_np_dtype(t.elem_type)
+        except KeyError:
+            dtype = None
+        checked_shape(vi.name, dims, dtype, what="input")
+        if any(d.HasField("dim_value") and d.dim_value == 0 for d in t.shape.dim):
+            raise ConversionError(f"input '{vi.name}': dimension of size 0 in shape {dims}")
+
+
+def convert(model, checksum=True):
+    """.twl bytes of an ONNX model (a ModelProto, bytes or a path), ending in
+    the integrity trailer unless `checksum` is False."""
     if not isinstance(model, onnx.ModelProto):
         model = load(model)
+    _check_opset(model)
+    _check_input_dims(model)
     if model.graph.node and any(n.domain not in ("", "ai.onnx") for n in model.graph.node):
         others = [
             (n.name or n.output[0], f"{n.domain}.{n.op_type}")
@@ -949,7 +1066,7 @@ def convert(model):
     ctx = Context(model)
     ctx.infer_shapes()
     nodes = _fold_constants(ctx)
-    unsupported = [(n.name or n.output[0], n.op_type) for n in nodes if n.op_type not in IMPORTERS]
+    unsupported = [(n.name or n.output[0], _describe_unfolded(ctx, n)) for n in nodes if n.op_type not in IMPORTERS]
     if unsupported:
         raise unsupported_ops_error(unsupported, ".twl")
     initializers = set(ctx.consts)
@@ -988,4 +1105,4 @@ def convert(model):
     ctx.builder.metadata["conversion_options"] = json.dumps(
         {"source": "onnx", "opset": ctx.opset, "producer_name": model.producer_name}, sort_keys=True
     )
-    return ctx.builder.serialize()
+    return ctx.builder.serialize(checksum=checksum)

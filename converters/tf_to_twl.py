@@ -488,7 +488,9 @@ def convert(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None
     """.twl bytes of a frozen GraphDef.
 
     `inputs`/`outputs`: tensor names; `input_keys`/`output_keys`: their names
-    in the "serving_default" signature (default: the node names)."""
+    in the "serving_default" signature (default: the node names). `options`
+    is recorded in the metadata; its "checksum" (default True) adds the
+    integrity trailer."""
     inputs = [tensor_name(i) for i in inputs]
     outputs = [tensor_name(o) for o in outputs]
     view = GraphView(frozen_graph_def)
@@ -540,7 +542,7 @@ def convert(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None
     ctx.builder.metadata["conversion_options"] = json.dumps(
         dict(options or {}, inputs=inputs, outputs=outputs), sort_keys=True
     )
-    return ctx.builder.serialize()
+    return ctx.builder.serialize(checksum=(options or {}).get("checksum", True))
 
 
 def _checked_dtype(dt, name):

@@ -6,7 +6,8 @@ over the generated schema code.
 option tables, graph inputs/outputs, the "serving_default" signature and
 metadata. `serialize()` lays it out with each buffer's bytes 64-byte aligned
 from the start of the file (the schema's force_align, which flatc's Python
-code does not apply by itself).
+code does not apply by itself) and appends the integrity trailer (a CRC-32 of
+the whole file, lite/schema/README.md) unless `checksum=False`.
 
 Example:
   >>> import numpy as np
@@ -21,6 +22,9 @@ Example:
   b'TWL1'
 """
 
+import struct
+import zlib
+
 import numpy as np
 import flatbuffers
 
@@ -29,6 +33,27 @@ from converters.errors import ConversionError
 
 SCHEMA_VERSION = 1
 BUFFER_ALIGNMENT = 64
+
+# The integrity trailer (lite/runtime/checksum.h): "TWLI", algorithm, CRC-32
+# of every byte before the checksum field, "TWLI"; little-endian.
+INTEGRITY_MAGIC = b"TWLI"
+CHECKSUM_CRC32 = 1
+INTEGRITY_TRAILER_SIZE = 16
+
+
+def add_integrity_trailer(data):
+    """`data` (a .twl flatbuffer without a trailer) followed by its integrity
+    trailer. zlib.crc32 is the same CRC-32 the runtime computes."""
+    head = bytes(data) + INTEGRITY_MAGIC + struct.pack("<I", CHECKSUM_CRC32)
+    return head + struct.pack("<I", zlib.crc32(head)) + INTEGRITY_MAGIC
+
+
+def integrity_of(data):
+    """None for a file without a trailer, else (stored, computed) CRC-32s
+    (equal when the file is intact)."""
+    if len(data) < INTEGRITY_TRAILER_SIZE or INTEGRITY_MAGIC not in (data[-16:-12], data[-4:]):
+        return None
+    return struct.unpack("<I", data[-8:-4])[0], zlib.crc32(memoryview(data)[:-8])
 
 _TENSOR_TYPES = {
     np.dtype(np.float32): "FLOAT32",
@@ -53,6 +78,35 @@ def tensor_type(dtype):
     if dtype not in _TENSOR_TYPES:
         raise ConversionError(f"the lite runtime has no {dtype} tensors")
     return _TENSOR_TYPES[dtype]
+
+
+MAX_DIM = (1 << 31) - 1  # .twl dims are int32
+MAX_TENSOR_BYTES = 1 << 31  # the lite runtime's kMaxTensorBytes
+
+
+def checked_shape(name, shape, dtype=None, what="tensor"):
+    """`shape` as a list of ints that a .twl tensor can hold: static,
+    each dim in 0..2^31-1 and, given a dtype, at most 2 GiB of data;
+    ConversionError naming the tensor otherwise."""
+    dims = []
+    for d in shape:
+        try:
+            dims.append(int(d))
+        except (TypeError, ValueError):
+            raise ConversionError(f"{what} '{name}': shape {list(shape)} is not static") from None
+    if any(d < 0 for d in dims):
+        raise ConversionError(f"{what} '{name}': shape {dims} is not static")
+    for i, d in enumerate(dims):
+        if d > MAX_DIM:
+            raise ConversionError(f"{what} '{name}': dimension {i} is {d}; .twl dimensions are int32 (0..{MAX_DIM})")
+    if dtype is not None:
+        nbytes = int(np.prod(dims, dtype=object)) * np.dtype(dtype).itemsize
+        if nbytes > MAX_TENSOR_BYTES:
+            raise ConversionError(
+                f"{what} '{name}': shape {dims} of {np.dtype(dtype)} needs {nbytes} bytes, over the lite "
+                f"runtime's limit of {MAX_TENSOR_BYTES} bytes per tensor"
+            )
+    return dims
 
 
 def _camel(snake):
@@ -94,9 +148,7 @@ class TwlModelBuilder:
     def add_tensor(self, name, shape, dtype, signature=None):
         """A non-constant tensor; returns its index."""
         tensor_type(dtype)
-        shape = [int(d) for d in shape]
-        if any(d < 0 for d in shape):
-            raise ConversionError(f"tensor '{name}': shape {shape} is not static")
+        shape = checked_shape(name, shape)
         if signature is not None:
             signature = [int(d) for d in signature]
             if len(signature) != len(shape) or signature == shape:
@@ -140,8 +192,9 @@ class TwlModelBuilder:
         return self.tensors[index]
 
     # --- serialization ------------------------------------------------------------
-    def serialize(self):
-        """The model as .twl bytes."""
+    def serialize(self, checksum=True):
+        """The model as .twl bytes, with the integrity trailer unless
+        `checksum` is False."""
         s = twl_schema
         b = flatbuffers.Builder(1024 + sum(len(d) + BUFFER_ALIGNMENT for d in self.buffers))
 
@@ -188,7 +241,8 @@ class TwlModelBuilder:
         m.ModelAddDescription(b, description)
         model = m.ModelEnd(b)
         b.Finish(model, file_identifier=b"TWL1")
-        return bytes(b.Output())
+        data = bytes(b.Output())
+        return add_integrity_trailer(data) if checksum else data
 
     @staticmethod
     def _offsets(b, start, offsets):

@@ -76,6 +76,26 @@ TwlModel* WrapModel(twl::Status status, std::unique_ptr<twl::Model> model) {
   return result;
 }
 
+twl::ModelOptions ModelOptionsOf(uint32_t flags, bool copy) {
+  twl::ModelOptions options;
+  options.verify_checksum = (flags & kTwlModelSkipChecksum) == 0;
+  options.copy_buffer = copy || (flags & kTwlModelCopyBuffer) != 0;
+  return options;
+}
+
+TwlModel* InvalidFlags(uint32_t flags) {
+  char text[128];
+  snprintf(text, sizeof(text),
+           "unknown model flags 0x%x (known: kTwlModelSkipChecksum, "
+           "kTwlModelCopyBuffer)",
+           flags);
+  SetLastError(text);
+  return nullptr;
+}
+
+constexpr uint32_t kKnownModelFlags =
+    kTwlModelSkipChecksum | kTwlModelCopyBuffer;
+
 twl::Status NullArgument(const char* what) {
   return twl::Status::Error(twl::StatusCode::kInvalidArgument, "%s is NULL",
                             what);
@@ -97,6 +117,33 @@ TwlModel* twl_model_create_from_buffer(const void* data, size_t size) {
   std::unique_ptr<twl::Model> model;
   twl::Status status = twl::Model::CreateFromBuffer(data, size, &model);
   return WrapModel(status, std::move(model));
+}
+
+TwlModel* twl_model_create_from_buffer_copy(const void* data, size_t size) {
+  return twl_model_create_from_buffer_with_flags(data, size,
+                                                 kTwlModelCopyBuffer);
+}
+
+TwlModel* twl_model_create_from_file_with_flags(const char* path,
+                                                uint32_t flags) {
+  if ((flags & ~kKnownModelFlags) != 0) return InvalidFlags(flags);
+  std::unique_ptr<twl::Model> model;
+  twl::Status status = twl::Model::CreateFromFile(
+      path, ModelOptionsOf(flags & ~kTwlModelCopyBuffer, false), &model);
+  return WrapModel(status, std::move(model));
+}
+
+TwlModel* twl_model_create_from_buffer_with_flags(const void* data,
+                                                  size_t size, uint32_t flags) {
+  if ((flags & ~kKnownModelFlags) != 0) return InvalidFlags(flags);
+  std::unique_ptr<twl::Model> model;
+  twl::Status status = twl::Model::CreateFromBuffer(
+      data, size, ModelOptionsOf(flags, false), &model);
+  return WrapModel(status, std::move(model));
+}
+
+int twl_model_has_checksum(const TwlModel* model) {
+  return model != nullptr && model->model->has_checksum() ? 1 : 0;
 }
 
 void twl_model_delete(TwlModel* model) { delete model; }

@@ -68,13 +68,46 @@ typedef struct TwlTensor TwlTensor;
 /* Text of the last failed create call on this thread ("" if none). */
 TWL_CAPI_EXPORT const char* twl_last_error_message(void);
 
-/* Maps and verifies a .twl file. NULL on failure. */
+/* Model loading. A .twl file may end in an integrity trailer (a CRC-32 of
+ * the whole file, written by tensorweave-convert); when it is there it is
+ * checked on load and a mismatch fails with "model is corrupt: ... checksum
+ * mismatch (expected ..., got ...)". Files without one load as before.
+ *
+ * Who owns the bytes:
+ *  - twl_model_create_from_file maps the file privately (read-only); the
+ *    file must not be truncated or rewritten in place while the model lives
+ *    (write a new file and rename it over the old one instead).
+ *  - twl_model_create_from_buffer BORROWS `data`: the model reads it again
+ *    after verifying it (weights are used in place), so the caller keeps the
+ *    bytes alive and UNCHANGED until the model and every interpreter made
+ *    from it are deleted; writing them meanwhile may crash or silently change
+ *    results. `data` must be 16-byte aligned (64 for aligned weights).
+ *  - twl_model_create_from_buffer_copy COPIES `data` first (any alignment)
+ *    and verifies the copy; the caller may change or free `data` as soon as
+ *    it returns. Use it for buffers you do not control.
+ * All return NULL on failure (twl_last_error_message says why). */
 TWL_CAPI_EXPORT TwlModel* twl_model_create_from_file(const char* path);
-/* Verifies `data` without copying it: the caller keeps the bytes alive and
- * unchanged until the model and every interpreter made from it are deleted.
- * `data` must be 16-byte aligned (64 for aligned weights). NULL on failure. */
 TWL_CAPI_EXPORT TwlModel* twl_model_create_from_buffer(const void* data,
                                                        size_t size);
+TWL_CAPI_EXPORT TwlModel* twl_model_create_from_buffer_copy(const void* data,
+                                                            size_t size);
+
+/* Flags of the *_with_flags variants (bitwise or). */
+enum {
+  /* Do not check the integrity trailer's checksum (saves one pass over the
+   * file at memory bandwidth); the structural verification still runs. */
+  kTwlModelSkipChecksum = 1u << 0,
+  /* Buffer variant: copy `data` first, as twl_model_create_from_buffer_copy
+   * (ignored for files, which are always mapped). */
+  kTwlModelCopyBuffer = 1u << 1
+};
+/* Unknown flag bits fail. */
+TWL_CAPI_EXPORT TwlModel* twl_model_create_from_file_with_flags(
+    const char* path, uint32_t flags);
+TWL_CAPI_EXPORT TwlModel* twl_model_create_from_buffer_with_flags(
+    const void* data, size_t size, uint32_t flags);
+/* 1 when the model's file carries an integrity trailer, else 0. */
+TWL_CAPI_EXPORT int twl_model_has_checksum(const TwlModel* model);
 /* Safe to call while interpreters made from the model are alive: they keep
  * it until they are deleted. NULL is ignored. */
 TWL_CAPI_EXPORT void twl_model_delete(TwlModel* model);

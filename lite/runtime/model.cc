@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -13,30 +14,63 @@ namespace twl {
 
 Model::~Model() {
   if (mapping_ != nullptr) munmap(mapping_, size_);
+  free(copy_);
 }
 
-Status Model::CreateFromBuffer(const void* data, size_t size,
-                               std::unique_ptr<Model>* model) {
-  if (data == nullptr) {
-    return Status::Error(StatusCode::kInvalidArgument, "model buffer is null");
-  }
-  if (reinterpret_cast<uintptr_t>(data) % 16 != 0) {
-    return Status::Error(StatusCode::kInvalidArgument,
-                         "model buffer must be 16-byte aligned");
-  }
-  TWL_RETURN_IF_ERROR(VerifyModel(static_cast<const uint8_t*>(data), size));
+Status Model::Load(const uint8_t* data, size_t size,
+                   const ModelOptions& options, std::unique_ptr<Model>* model) {
+  Integrity integrity;
+  TWL_RETURN_IF_ERROR(
+      CheckIntegrity(data, size, options.verify_checksum, &integrity));
+  TWL_RETURN_IF_ERROR(VerifyModel(data, integrity.flatbuffer_size));
   std::unique_ptr<Model> result(new (std::nothrow) Model());
   if (!result) {
     return Status::Error(StatusCode::kResourceExhausted, "out of memory");
   }
-  result->data_ = static_cast<const uint8_t*>(data);
+  result->data_ = data;
   result->size_ = size;
+  result->integrity_ = integrity;
   result->fb_ = schema::GetModel(data);
   *model = std::move(result);
   return Status::Ok();
 }
 
-Status Model::CreateFromFile(const char* path, std::unique_ptr<Model>* model) {
+Status Model::CreateFromBuffer(const void* data, size_t size,
+                               const ModelOptions& options,
+                               std::unique_ptr<Model>* model) {
+  if (data == nullptr) {
+    return Status::Error(StatusCode::kInvalidArgument, "model buffer is null");
+  }
+  if (!options.copy_buffer) {
+    if (reinterpret_cast<uintptr_t>(data) % 16 != 0) {
+      return Status::Error(StatusCode::kInvalidArgument,
+                           "model buffer must be 16-byte aligned");
+    }
+    return Load(static_cast<const uint8_t*>(data), size, options, model);
+  }
+  if (size >= FLATBUFFERS_MAX_BUFFER_SIZE + kIntegrityTrailerSize) {
+    return Status::Error(StatusCode::kInvalidModel,
+                         "model size %zu is out of range", size);
+  }
+  // 64-byte aligned like a mapped file, so weights stay aligned.
+  void* copy = aligned_alloc(64, (size + 63) / 64 * 64 + 64);
+  if (copy == nullptr) {
+    return Status::Error(StatusCode::kResourceExhausted,
+                         "cannot allocate %zu bytes for a copy of the model",
+                         size);
+  }
+  if (size != 0) memcpy(copy, data, size);
+  Status status = Load(static_cast<const uint8_t*>(copy), size, options, model);
+  if (!status.ok()) {
+    free(copy);
+    return status;
+  }
+  (*model)->copy_ = copy;
+  return Status::Ok();
+}
+
+Status Model::CreateFromFile(const char* path, const ModelOptions& options,
+                             std::unique_ptr<Model>* model) {
   if (path == nullptr) {
     return Status::Error(StatusCode::kInvalidArgument, "model path is null");
   }
@@ -64,7 +98,9 @@ Status Model::CreateFromFile(const char* path, std::unique_ptr<Model>* model) {
     return Status::Error(StatusCode::kIoError, "cannot map model '%s': %s",
                          path, strerror(map_errno));
   }
-  Status status = CreateFromBuffer(mapping, size, model);
+  ModelOptions map_options = options;
+  map_options.copy_buffer = false;
+  Status status = CreateFromBuffer(mapping, size, map_options, model);
   if (!status.ok()) {
     munmap(mapping, size);
     return status.WithPrefix("model '%s'", path);

@@ -88,7 +88,6 @@ PyObject* FlatIntTuple(const flatbuffers::Vector<int32_t>* values) {
 struct InterpreterState {
   Py_buffer content = {};  // model_content held for the interpreter's life
   bool has_content = false;
-  void* aligned_copy = nullptr;  // only when model_content is misaligned
   std::unique_ptr<twl::Model> model;
   twl::OpResolver resolver;
   std::unique_ptr<twl::Interpreter> interpreter;
@@ -107,20 +106,33 @@ void DeleteState(InterpreterState* state) {
   if (state == nullptr) return;
   state->interpreter.reset();
   state->model.reset();
-  free(state->aligned_copy);
   if (state->has_content) PyBuffer_Release(&state->content);
   delete state;
 }
 
+// Whether `object` is immutable bytes that the model may read in place for
+// the interpreter's life: a bytes object, or a read-only memoryview of one.
+// Anything else (bytearray, numpy arrays, mmap, writable views) may change
+// after verification, so it is copied.
+bool IsImmutableBytes(PyObject* object) {
+  if (PyBytes_CheckExact(object)) return true;
+  if (!PyMemoryView_Check(object)) return false;
+  const Py_buffer* view = PyMemoryView_GET_BUFFER(object);
+  PyObject* base = PyMemoryView_GET_BASE(object);
+  return view->readonly && base != nullptr && PyBytes_CheckExact(base) &&
+         PyBuffer_IsContiguous(view, 'C');
+}
+
 int Interpreter_init(InterpreterObject* self, PyObject* args, PyObject* kwds) {
   static const char* kKeywords[] = {"model_path", "model_content",
-                                    "num_threads", nullptr};
+                                    "num_threads", "verify_checksum", nullptr};
   PyObject* path_object = Py_None;
   PyObject* content_object = Py_None;
   int num_threads = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwds, "|OOi",
-                                   const_cast<char**>(kKeywords), &path_object,
-                                   &content_object, &num_threads)) {
+  int verify_checksum = 1;
+  if (!PyArg_ParseTupleAndKeywords(
+          args, kwds, "|OOip", const_cast<char**>(kKeywords), &path_object,
+          &content_object, &num_threads, &verify_checksum)) {
     return -1;
   }
   if ((path_object == Py_None) == (content_object == Py_None)) {
@@ -137,6 +149,8 @@ int Interpreter_init(InterpreterObject* self, PyObject* args, PyObject* kwds) {
     PyErr_NoMemory();
     return -1;
   }
+  twl::ModelOptions model_options;
+  model_options.verify_checksum = verify_checksum != 0;
   twl::Status status;
   if (path_object != Py_None) {
     PyObject* encoded = nullptr;
@@ -144,8 +158,8 @@ int Interpreter_init(InterpreterObject* self, PyObject* args, PyObject* kwds) {
       DeleteState(state);
       return -1;
     }
-    status =
-        twl::Model::CreateFromFile(PyBytes_AS_STRING(encoded), &state->model);
+    status = twl::Model::CreateFromFile(PyBytes_AS_STRING(encoded),
+                                        model_options, &state->model);
     Py_DECREF(encoded);
   } else {
     if (PyObject_GetBuffer(content_object, &state->content, PyBUF_SIMPLE) !=
@@ -156,22 +170,19 @@ int Interpreter_init(InterpreterObject* self, PyObject* args, PyObject* kwds) {
     state->has_content = true;
     const void* data = state->content.buf;
     size_t size = static_cast<size_t>(state->content.len);
-    // bytes objects are 16-byte aligned in CPython, so this is the usual
-    // zero-copy path; a misaligned slice is copied once.
-    if (reinterpret_cast<uintptr_t>(data) % 16 != 0) {
-      size_t rounded = (size + 63) / 64 * 64;
-      state->aligned_copy = aligned_alloc(64, rounded == 0 ? 64 : rounded);
-      if (state->aligned_copy == nullptr) {
-        DeleteState(state);
-        PyErr_NoMemory();
-        return -1;
-      }
-      if (size != 0) memcpy(state->aligned_copy, data, size);
-      data = state->aligned_copy;
+    // The verified bytes must be the bytes used: immutable, 16-byte aligned
+    // bytes (CPython aligns bytes objects) are held and read in place;
+    // everything else is copied once into memory the model owns, and the
+    // caller's buffer is released at once.
+    model_options.copy_buffer =
+        !IsImmutableBytes(content_object) ||
+        reinterpret_cast<uintptr_t>(data) % 16 != 0;
+    status =
+        twl::Model::CreateFromBuffer(data, size, model_options, &state->model);
+    if (model_options.copy_buffer) {
       PyBuffer_Release(&state->content);
       state->has_content = false;
     }
-    status = twl::Model::CreateFromBuffer(data, size, &state->model);
   }
   if (status.ok()) status = twl::RegisterBuiltinKernels(&state->resolver);
   if (status.ok()) {
@@ -530,7 +541,8 @@ PyObject* Interpreter_signatures(InterpreterObject* self, PyObject*) {
   return list;
 }
 
-// model_info() -> dict(version, description, metadata, size)
+// model_info() -> dict(version, description, metadata, size, checksum)
+// (checksum: the stored CRC-32, or None without an integrity trailer)
 PyObject* Interpreter_model_info(InterpreterObject* self, PyObject*) {
   if (Get(self) == nullptr) return nullptr;
   const twl::schema::Model* fb = self->state->model->fb();
@@ -551,10 +563,20 @@ PyObject* Interpreter_model_info(InterpreterObject* self, PyObject*) {
       Py_DECREF(value);
     }
   }
-  return Py_BuildValue("{sIsssNsn}", "version", fb->version(), "description",
+  const twl::Model& model = *self->state->model;
+  PyObject* checksum = model.has_checksum()
+                           ? PyLong_FromUnsignedLong(model.checksum())
+                           : (Py_INCREF(Py_None), Py_None);
+  if (checksum == nullptr) {
+    Py_DECREF(metadata);
+    return nullptr;
+  }
+  return Py_BuildValue("{sIsssNsnsN}", "version", fb->version(),
+                       "description",
                        fb->description() ? fb->description()->c_str() : "",
                        "metadata", metadata, "size",
-                       static_cast<Py_ssize_t>(self->state->model->size()));
+                       static_cast<Py_ssize_t>(model.size()), "checksum",
+                       checksum);
 }
 
 PyObject* Interpreter_arena_size(InterpreterObject* self, PyObject*) {
@@ -717,7 +739,8 @@ PyMODINIT_FUNC PyInit__interpreter(void) {
   InterpreterType.tp_basicsize = sizeof(InterpreterObject);
   InterpreterType.tp_flags = Py_TPFLAGS_DEFAULT;
   InterpreterType.tp_doc =
-      "Interpreter(model_path=None, model_content=None, num_threads=1)";
+      "Interpreter(model_path=None, model_content=None, num_threads=1, "
+      "verify_checksum=True)";
   InterpreterType.tp_new = PyType_GenericNew;
   InterpreterType.tp_init = reinterpret_cast<initproc>(Interpreter_init);
   InterpreterType.tp_dealloc =

@@ -16,9 +16,18 @@ class Interpreter:
     """Runs a .twl model.
 
     Give exactly one of ``model_path`` (the file is mapped, not read) or
-    ``model_content`` (a bytes-like object, used in place without a copy and
-    kept alive by the interpreter). ``num_threads`` (default 1) is the number
-    of threads large kernels may use, counting the caller.
+    ``model_content`` (a bytes-like object). The bytes verified are the bytes
+    used: a ``bytes`` object (or a read-only memoryview of one) is immutable
+    and is used in place, kept alive by the interpreter; any other buffer
+    (bytearray, numpy array, mmap, writable memoryview) is copied once, so
+    changing it afterwards changes nothing. ``num_threads`` (default 1) is
+    the number of threads large kernels may use, counting the caller.
+
+    A model whose file carries an integrity trailer (``tensorweave-convert``
+    writes one) is checked against its CRC-32 on load; a corrupt file raises
+    ``ValueError`` ("model is corrupt: ... checksum mismatch (expected ...,
+    got ...)"). ``verify_checksum=False`` skips that pass over the bytes
+    (the structural verification still runs).
 
     Example::
 
@@ -28,14 +37,14 @@ class Interpreter:
         probs = runner(x=np.zeros((1, 784), np.float32))["probs"]
     """
 
-    def __init__(self, model_path=None, model_content=None, num_threads=None):
+    def __init__(self, model_path=None, model_content=None, num_threads=None, verify_checksum=True):
         if num_threads is None:
             num_threads = 1
         if not isinstance(num_threads, int) or isinstance(num_threads, bool):
             raise ValueError(f"num_threads must be an int, got {num_threads!r}")
         if model_path is not None and not isinstance(model_path, (str, bytes)):
             model_path = str(model_path)  # os.PathLike
-        self._impl = _interpreter.Interpreter(model_path, model_content, num_threads)
+        self._impl = _interpreter.Interpreter(model_path, model_content, num_threads, bool(verify_checksum))
         self._inputs = self._impl.inputs()
         self._outputs = self._impl.outputs()
         # Numpy views of tensors get_tensor() copied from, by index. They pin
