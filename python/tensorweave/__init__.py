@@ -47,7 +47,10 @@ from tensorweave._src.framework.ops import get_default_session
 from tensorweave._src.framework.ops import name_scope
 from tensorweave._src.framework.ops import reset_default_graph
 from tensorweave._src.framework.random_seed import set_random_seed
+from tensorweave._src.framework.tensor_shape import Dimension
 from tensorweave._src.framework.tensor_shape import TensorShape
+from tensorweave._src.framework.tensor_shape import dimension_at_index
+from tensorweave._src.framework.tensor_shape import dimension_value
 from tensorweave._src.ops.array_ops import concat
 from tensorweave._src.ops.array_ops import constant_value
 from tensorweave._src.ops.array_ops import expand_dims

@@ -74,7 +74,7 @@ def dense(
     from tensorweave._src.ops import nn_ops
 
     x = ops.convert_to_tensor(inputs)
-    in_dim = x.shape[-1] if x.shape.ndims else None
+    in_dim = x.shape[-1].value if x.shape.ndims else None
     if in_dim is None:
         raise ValueError(f"The last dimension of the inputs to `dense` should be defined, got {x.shape}")
     with _scope(name, "dense", reuse):
@@ -134,7 +134,7 @@ def conv2d(
     kh, kw = _pair(kernel_size, "kernel_size")
     sh, sw = _pair(strides, "strides")
     dh, dw = _pair(dilation_rate, "dilation_rate")
-    in_channels = x.shape[-1] if x.shape.ndims else None
+    in_channels = x.shape[-1].value if x.shape.ndims else None
     if in_channels is None:
         raise ValueError(f"The channel dimension of the inputs to `conv2d` should be defined, got {x.shape}")
     with _scope(name, "conv2d", reuse):
@@ -248,7 +248,7 @@ def batch_normalization(
     rank = x.shape.ndims
     if rank is None or axis not in (-1, rank - 1):
         raise ValueError("batch_normalization supports the last axis (channels_last) only")
-    channels = x.shape[-1]
+    channels = x.shape[-1].value
     if renorm or virtual_batch_size is not None or adjustment is not None:
         raise NotImplementedError("batch renormalization / virtual batches are not supported")
     with _scope(name, "batch_normalization", reuse):

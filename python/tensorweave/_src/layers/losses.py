@@ -70,7 +70,12 @@ def softmax_cross_entropy(
     logits = ops.convert_to_tensor(logits)
     labels = ops.convert_to_tensor(onehot_labels, dtype=logits.dtype)
     if label_smoothing:
-        classes = labels.shape[-1]
+        classes = labels.shape[-1].value if labels.shape.ndims else None
+        if classes is None:
+            from tensorweave._src.ops import array_ops
+            from tensorweave._src.ops import math_ops
+
+            classes = math_ops.cast(array_ops.shape(labels)[-1], logits.dtype)
         labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
     losses = nn_ops.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
     return _compute_weighted_loss(losses, weights, reduction, loss_collection, scope or "softmax_cross_entropy_loss")

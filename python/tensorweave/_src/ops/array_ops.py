@@ -26,7 +26,7 @@ def placeholder(dtype, shape=None, name=None):
     op = ops.get_default_graph()._create_op(
         "Placeholder",
         [],
-        {"dtype": dtype.as_datatype_enum, "shape": shape.dims},
+        {"dtype": dtype.as_datatype_enum, "shape": tensor_shape.as_attr(shape)},
         name=name or "Placeholder",
     )
     return op.outputs[0]
@@ -49,7 +49,7 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002
         ._create_op(
             "PlaceholderWithDefault",
             [x],
-            {"dtype": x.dtype.as_datatype_enum, "shape": shape.dims},
+            {"dtype": x.dtype.as_datatype_enum, "shape": tensor_shape.as_attr(shape)},
             name=name or "PlaceholderWithDefault",
         )
         .outputs[0]
@@ -114,7 +114,7 @@ def zeros(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
     if isinstance(shape, ops.Tensor):
         return fill(shape, constant_op.constant(0, dtype=dtype), name=name or "zeros")
-    return constant_op.constant(0, dtype=dtype, shape=list(tensor_shape.as_shape(shape)), name=name or "zeros")
+    return constant_op.constant(0, dtype=dtype, shape=tensor_shape.as_shape(shape).as_list(), name=name or "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
@@ -122,7 +122,7 @@ def ones(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
     if isinstance(shape, ops.Tensor):
         return fill(shape, constant_op.constant(1, dtype=dtype), name=name or "ones")
-    return constant_op.constant(1, dtype=dtype, shape=list(tensor_shape.as_shape(shape)), name=name or "ones")
+    return constant_op.constant(1, dtype=dtype, shape=tensor_shape.as_shape(shape).as_list(), name=name or "ones")
 
 
 # --- helpers -------------------------------------------------------------------

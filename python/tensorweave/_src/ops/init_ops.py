@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import tensor_shape
 from tensorweave._src.ops import array_ops
 from tensorweave._src.ops import constant_op
 from tensorweave._src.ops import random_ops
@@ -42,7 +43,9 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None, partition_info=None):
-        return constant_op.constant(self.value, dtype=dtype or self.dtype, shape=list(shape))
+        return constant_op.constant(
+            self.value, dtype=dtype or self.dtype, shape=[tensor_shape.dimension_value(d) for d in shape]
+        )
 
 
 class RandomUniform(Initializer):
@@ -79,7 +82,7 @@ class TruncatedNormal(Initializer):
 
 
 def _fans(shape):
-    shape = list(shape)
+    shape = [tensor_shape.dimension_value(d) for d in shape]
     if not shape:
         return 1, 1
     if len(shape) == 1:

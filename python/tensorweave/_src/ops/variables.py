@@ -65,7 +65,7 @@ class Variable:
                 self._variable = graph._create_op(
                     "VariableV2",
                     [],
-                    {"shape": shape.dims, "dtype": dtype.as_datatype_enum},
+                    {"shape": tensor_shape.as_attr(shape), "dtype": dtype.as_datatype_enum},
                     name=scope,
                 ).outputs[0]
                 self._initializer_op = state_ops.assign(
