@@ -56,9 +56,26 @@ MAX_OPSET = onnx.defs.onnx_opset_version()
 # Ops whose output can be much larger than their inputs: folded only when
 # the size of the result is known beforehand.
 _EXPANDING_OPS = {
-    "ConstantOfShape", "Tile", "Expand", "Range", "Resize", "Upsample", "Pad", "OneHot",
-    "MatMul", "Gemm", "Einsum", "ConvTranspose", "Col2Im", "EyeLike", "RandomNormal",
-    "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial",
+    "ConstantOfShape",
+    "Tile",
+    "Expand",
+    "Range",
+    "Resize",
+    "Upsample",
+    "Pad",
+    "OneHot",
+    "MatMul",
+    "Gemm",
+    "Einsum",
+    "ConvTranspose",
+    "Col2Im",
+    "EyeLike",
+    "RandomNormal",
+    "RandomUniform",
+    "RandomNormalLike",
+    "RandomUniformLike",
+    "Bernoulli",
+    "Multinomial",
 }
 
 
@@ -101,15 +118,16 @@ class Context:
                 out[vi.name] = (t.elem_type, dims)
             return out
 
+        data_prop = _range_values_are_bounded(self.model)
         try:
-            inferred = shape_inference.infer_shapes(self.model, data_prop=True)
+            inferred = shape_inference.infer_shapes(self.model, data_prop=data_prop)
             static = onnx.ModelProto()
             static.CopyFrom(self.model)
             for vi in static.graph.input:
                 for d in vi.type.tensor_type.shape.dim:
                     if not d.HasField("dim_value"):
                         d.dim_value = 1
-            static_inferred = shape_inference.infer_shapes(static, data_prop=True)
+            static_inferred = shape_inference.infer_shapes(static, data_prop=data_prop)
         except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
             raise ConversionError(f"ONNX shape inference failed: {e}") from None
         self.signature = collect(inferred)
@@ -1017,6 +1035,35 @@ def load(path_or_bytes):
     except Exception as e:  # noqa: BLE001 - protobuf decode errors, checker errors
         raise ConversionError(f"not a valid ONNX model: {e}") from None
     return model
+
+
+def _range_values_are_bounded(model):
+    """Whether onnx's shape inference may propagate data: it materializes the
+    values of Range nodes (a 9e8-long Range of constants is gigabytes), so
+    a Range of constants over the folding limit is an error here, and one
+    whose bounds are computed turns data propagation off."""
+    known = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+            known[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
+    bounded = True
+    for node in model.graph.node:
+        if node.op_type != "Range" or node.domain not in ("", "ai.onnx"):
+            continue
+        if len(node.input) != 3 or not all(i in known for i in node.input):
+            bounded = False
+            continue
+        try:
+            start, limit, delta = (float(np.asarray(known[i]).reshape(-1)[0]) for i in node.input)
+            size = max(int(np.ceil((limit - start) / delta)), 0) if delta != 0 else 0
+        except (IndexError, ValueError, OverflowError):
+            continue  # the checker or the fold reports it
+        if size > _FOLDABLE_LIMIT:
+            raise ConversionError(
+                f"1 op cannot be converted to .twl: '{node.name or node.output[0]}' (Range; not folded: it would "
+                f"make {size} elements, over the limit of {_FOLDABLE_LIMIT})"
+            )
+    return bounded
 
 
 def _check_opset(model):

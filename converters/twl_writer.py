@@ -25,8 +25,8 @@ Example:
 import struct
 import zlib
 
-import numpy as np
 import flatbuffers
+import numpy as np
 
 from converters import twl_schema
 from converters.errors import ConversionError
@@ -54,6 +54,7 @@ def integrity_of(data):
     if len(data) < INTEGRITY_TRAILER_SIZE or INTEGRITY_MAGIC not in (data[-16:-12], data[-4:]):
         return None
     return struct.unpack("<I", data[-8:-4])[0], zlib.crc32(memoryview(data)[:-8])
+
 
 _TENSOR_TYPES = {
     np.dtype(np.float32): "FLOAT32",

@@ -60,7 +60,9 @@ def inspect(args, out=None):
         return text
 
     checksum = "none" if info.get("checksum") is None else f"CRC-32 0x{info['checksum']:08x}"
-    print(f"model: {args.model} ({info['size']} bytes, schema version {info['version']}, checksum {checksum})", file=out)
+    print(
+        f"model: {args.model} ({info['size']} bytes, schema version {info['version']}, checksum {checksum})", file=out
+    )
     if info["description"]:
         print(f"description: {info['description']}", file=out)
     for key, value in sorted(info["metadata"].items()):
