@@ -42,7 +42,7 @@ def test_transpose_strings_and_unknown_rank():
 
 
 def test_transpose_bad_permutation():
-    with pytest.raises(tw.errors.InvalidArgumentError, match="repeated"):
+    with pytest.raises(ValueError, match="repeated"):
         tw.transpose(X, [0, 0, 1, 2])
     p = tw.placeholder(tw.int32, [4])
     t = tw.transpose(X, p, name="my_transpose")
@@ -67,13 +67,13 @@ def test_concat(axis):
 
 
 def test_concat_errors():
-    with pytest.raises(tw.errors.InvalidArgumentError, match="Dimension 1"):
+    with pytest.raises(ValueError, match="Dimension 1"):
         tw.concat([np.zeros((2, 3)), np.zeros((2, 4))], 0)
     p = tw.placeholder(tw.float32, [None, None])
     t = tw.concat([p, np.zeros((2, 3), np.float32)], 0, name="cat")
     with pytest.raises(tw.errors.InvalidArgumentError, match="cat"):
         run(t, {p: np.zeros((2, 5), np.float32)})
-    with pytest.raises(tw.errors.InvalidArgumentError, match="out of range"):
+    with pytest.raises(ValueError, match="out of range"):
         tw.concat([np.zeros((2, 3)), np.zeros((2, 3))], 2)
 
 
@@ -87,9 +87,9 @@ def test_split_and_split_v():
     assert parts[0].op.type == "SplitV" and parts[1].shape == (4, 3)
     for got, want in zip(run(parts), np.split(x, [1, 4], axis=1)):
         np.testing.assert_array_equal(got, want)
-    with pytest.raises(tw.errors.InvalidArgumentError, match="evenly divide"):
+    with pytest.raises(ValueError, match="evenly divide"):
         tw.split(x, 4, axis=1)
-    with pytest.raises(tw.errors.InvalidArgumentError, match="size_splits"):
+    with pytest.raises(ValueError, match="size_splits"):
         tw.split(x, [2, 2], axis=1)
     sizes = tw.placeholder(tw.int32, [2])
     parts = tw.split(x, sizes, axis=0, name="sv")
@@ -110,7 +110,7 @@ def test_stack_unstack(axis):
 
 
 def test_stack_mismatched_shapes():
-    with pytest.raises(tw.errors.InvalidArgumentError, match="Shapes of all inputs"):
+    with pytest.raises(ValueError, match="Shapes of all inputs"):
         tw.stack([np.zeros(2), np.zeros(3)])
 
 
@@ -118,7 +118,7 @@ def test_slice():
     t = tw.slice(X, [1, 0, 1, 2], [1, -1, 2, 3])
     assert t.op.type == "Slice" and t.shape == (1, 3, 2, 3)
     np.testing.assert_array_equal(run(t), X[1:2, :, 1:3, 2:5])
-    with pytest.raises(tw.errors.InvalidArgumentError, match="size"):
+    with pytest.raises(ValueError, match="size"):
         tw.slice(X, [0, 0, 0, 0], [3, 1, 1, 1])
     b = tw.placeholder(tw.int32, [4])
     t = tw.slice(X, b, [1, 1, 1, 1], name="sl")
@@ -165,13 +165,13 @@ def test_getitem_with_tensor_indices_and_variables():
 
 
 def test_getitem_errors():
-    with pytest.raises(tw.errors.InvalidArgumentError, match="out of bounds"):
+    with pytest.raises(ValueError, match="out of bounds"):
         tw.constant(X)[2]
     with pytest.raises(ValueError, match="step"):
         tw.constant(X)[::0]
     with pytest.raises(TypeError):
         tw.constant(X)[1.5]
-    with pytest.raises(tw.errors.InvalidArgumentError, match="Multiple ellipses"):
+    with pytest.raises(ValueError, match="Multiple ellipses"):
         tw.constant(X)[..., 1, ...]
     i = tw.placeholder(tw.int32, [])
     t = tw.constant(X)[i]
@@ -211,7 +211,7 @@ def test_pad_constant_values_and_errors():
     t = tw.pad([[1, 2]], [[1, 0], [0, 1]], constant_values=7)
     assert t.op.type == "PadV2"
     np.testing.assert_array_equal(run(t), np.pad([[1, 2]], [[1, 0], [0, 1]], constant_values=7))
-    with pytest.raises(tw.errors.InvalidArgumentError, match="non-negative"):
+    with pytest.raises(ValueError, match="non-negative"):
         tw.pad([1, 2], [[-1, 0]])
     with pytest.raises(tw.errors.InvalidArgumentError, match="REFLECT"):
         run(tw.pad([1, 2, 3], [[3, 0]], mode="REFLECT"))
@@ -232,9 +232,9 @@ def test_tile():
     assert t.op.type == "Tile" and t.shape == (4, 9)
     np.testing.assert_array_equal(run(t), np.tile(x, [2, 3]))
     np.testing.assert_array_equal(run(tw.tile(x, [0, 1])), np.zeros((0, 3)))
-    with pytest.raises(tw.errors.InvalidArgumentError, match="multiples"):
+    with pytest.raises(ValueError, match="multiples"):
         tw.tile(x, [2])
-    with pytest.raises(tw.errors.InvalidArgumentError, match="multiples"):
+    with pytest.raises(ValueError, match="multiples"):
         tw.tile(x, [2, -1])
 
 
@@ -246,9 +246,9 @@ def test_expand_dims_squeeze():
     assert tw.squeeze(x).op.type == "Squeeze"
     assert run(tw.squeeze(x)).shape == (2, 3)
     assert run(tw.squeeze(x, [-1])).shape == (2, 1, 3)
-    with pytest.raises(tw.errors.InvalidArgumentError, match="squeeze dim"):
+    with pytest.raises(ValueError, match="squeeze dim"):
         tw.squeeze(x, [0])
-    with pytest.raises(tw.errors.InvalidArgumentError, match="out of range"):
+    with pytest.raises(ValueError, match="out of range"):
         tw.expand_dims(x, 6)
     p = tw.placeholder(tw.float32, [None])
     with pytest.raises(tw.errors.InvalidArgumentError, match="squeeze"):
@@ -296,7 +296,7 @@ def test_unsorted_segment_sum():
     np.testing.assert_allclose(run(t), want)
     with pytest.raises(tw.errors.InvalidArgumentError, match="out of range"):
         run(tw.unsorted_segment_sum(data, [0, 1, 2, 3], 3))
-    with pytest.raises(tw.errors.InvalidArgumentError, match="prefix"):
+    with pytest.raises(ValueError, match="prefix"):
         tw.unsorted_segment_sum(data, [0, 1], 3)
 
 
@@ -308,7 +308,7 @@ def test_one_hot():
     np.testing.assert_array_equal(run(t), want)
     t = tw.one_hot(idx, 3, on_value=5, off_value=-1, axis=0)
     np.testing.assert_array_equal(run(t), np.where(np.moveaxis(want, -1, 0) > 0, 5, -1))
-    with pytest.raises(tw.errors.InvalidArgumentError, match="axis"):
+    with pytest.raises(ValueError, match="axis"):
         tw.one_hot(idx, 3, axis=4)
 
 
@@ -340,9 +340,9 @@ def test_range():
     np.testing.assert_array_equal(run(tw.range(10, 1, -3)), np.arange(10, 1, -3))
     np.testing.assert_allclose(run(tw.range(0.0, 1.0, 0.3)), np.arange(0.0, 1.0, 0.3), rtol=1e-6)
     assert tw.range(10, 1, -3).shape == (3,)
-    with pytest.raises(tw.errors.InvalidArgumentError, match="start <= limit"):
+    with pytest.raises(ValueError, match="start <= limit"):
         tw.range(5, 1)
-    with pytest.raises(tw.errors.InvalidArgumentError, match="delta != 0"):
+    with pytest.raises(ValueError, match="delta != 0"):
         tw.range(1, 5, 0)
     n = tw.placeholder(tw.int32, [])
     with pytest.raises(tw.errors.InvalidArgumentError, match="start <= limit"):

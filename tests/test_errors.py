@@ -20,13 +20,12 @@ def _line():
 def test_matmul_shape_mismatch_at_construction(graph):
     a = tw.constant(np.zeros((2, 3), np.float32))
     b = tw.constant(np.zeros((4, 5), np.float32))
-    with pytest.raises(tw.errors.InvalidArgumentError) as info:
+    with pytest.raises(ValueError) as info:
         line = _line() + 1
         tw.matmul(a, b, name="my_matmul")
     err = info.value
-    assert isinstance(err, ValueError)
-    assert isinstance(err, tw.errors.OpError)
-    assert err.error_code == tw.errors.INVALID_ARGUMENT
+    # As in TensorFlow: a plain ValueError at construction, not a tf.errors class.
+    assert type(err) is ValueError
     msg = str(err)
     assert "my_matmul" in msg
     assert "3" in msg and "4" in msg
@@ -39,7 +38,7 @@ def test_matmul_shape_mismatch_at_construction(graph):
 def test_broadcast_mismatch_names_op(graph):
     a = tw.constant(np.zeros((2, 3), np.float32))
     b = tw.constant(np.zeros((2,), np.float32))
-    with pytest.raises(tw.errors.InvalidArgumentError) as info:
+    with pytest.raises(ValueError) as info:
         line = _line() + 1
         tw.add(a, b, name="bad_add")
     assert "bad_add" in str(info.value)
@@ -49,9 +48,9 @@ def test_broadcast_mismatch_names_op(graph):
 def test_dtype_mismatch(graph):
     a = tw.constant([1, 2], dtype=tw.int32, name="ints")
     b = tw.constant([1.0, 2.0], dtype=tw.float32, name="floats")
-    with pytest.raises(tw.errors.InvalidArgumentError) as info:
+    with pytest.raises(TypeError) as info:
         a + b
-    assert isinstance(info.value, TypeError)
+    assert type(info.value) is TypeError
     msg = str(info.value)
     assert "int32" in msg and "float32" in msg
     assert "ints" in msg and "floats" in msg
@@ -64,15 +63,17 @@ def test_dtype_mismatch(graph):
 def test_feed_wrong_shape(sess):
     x = tw.placeholder(tw.float32, [None, 3], name="x")
     y = x * 2.0
-    with pytest.raises(tw.errors.InvalidArgumentError) as info:
+    with pytest.raises(ValueError) as info:
         sess.run(y, {x: np.zeros((2, 4), np.float32)})
     msg = str(info.value)
     assert "Cannot feed value of shape" in msg
-    assert "[2,4]" in msg and "[?,3]" in msg
+    assert "(2, 4)" in msg and "(?, 3)" in msg
     assert "x:0" in msg
-    with pytest.raises(tw.errors.InvalidArgumentError, match="Cannot feed value of shape"):
+    # As in TensorFlow: checked before running, a plain ValueError.
+    assert type(info.value) is ValueError
+    with pytest.raises(ValueError, match="Cannot feed value of shape"):
         sess.run(y, {x: np.zeros((3,), np.float32)})  # wrong rank
-    with pytest.raises(tw.errors.InvalidArgumentError, match="Cannot feed value of shape"):
+    with pytest.raises(ValueError, match="Cannot feed value of shape"):
         sess.run(y, {x: [[1.0, 2.0]]})  # a Python list
 
 
@@ -83,30 +84,25 @@ def test_feed_ragged_list(sess):
 
 
 def test_feed_float_into_int_placeholder(sess):
+    # As in TensorFlow (np.asarray(value, dtype)): a fed float truncates toward zero.
     x = tw.placeholder(tw.int32, [], name="ix")
-    with pytest.raises(tw.errors.InvalidArgumentError) as info:
-        sess.run(x + 1, {x: 1.5})
-    assert "ix" in str(info.value)
-    with pytest.raises(tw.errors.InvalidArgumentError):
-        sess.run(x + 1, {x: np.array(2.5)})
-    # An integral float is accepted losslessly.
+    assert sess.run(x + 1, {x: 1.5}) == 2
+    assert sess.run(x + 1, {x: np.array(-2.5)}) == -1
     assert sess.run(x + 1, {x: 2.0}) == 3
 
 
-def test_feed_out_of_range_int(sess):
+def test_feed_out_of_range_int_wraps(sess):
+    # As in TensorFlow: a C cast, the value wraps.
     x = tw.placeholder(tw.uint8, [None])
-    with pytest.raises(tw.errors.InvalidArgumentError):
-        sess.run(x, {x: [1, 300]})
-    with pytest.raises(tw.errors.InvalidArgumentError):
-        sess.run(x, {x: [-1]})
+    np.testing.assert_array_equal(sess.run(x, {x: [1, 300]}), np.array([1, 44], np.uint8))
+    np.testing.assert_array_equal(sess.run(x, {x: [-1]}), np.array([255], np.uint8))
     y = tw.placeholder(tw.int32, [])
-    with pytest.raises(tw.errors.InvalidArgumentError):
-        sess.run(y, {y: 2**40})
+    assert sess.run(y + 0, {y: 2**40 + 5}) == 5
 
 
 def test_feed_string_into_float(sess):
     x = tw.placeholder(tw.float32, [])
-    with pytest.raises(tw.errors.InvalidArgumentError):
+    with pytest.raises(ValueError):
         sess.run(x, {x: "hello"})
 
 
@@ -158,9 +154,9 @@ def test_bad_reshape_with_minus_one_at_run_time(sess):
 
 
 def test_bad_reshape_at_construction(graph):
-    with pytest.raises(tw.errors.InvalidArgumentError):
+    with pytest.raises(ValueError):
         tw.reshape(tw.constant([1, 2, 3]), [2, 2])
-    with pytest.raises(tw.errors.InvalidArgumentError):
+    with pytest.raises(ValueError):
         tw.reshape(tw.constant([1, 2, 3]), [-1, -1])
 
 
@@ -171,13 +167,16 @@ def test_fetch_not_in_graph(sess):
         sess.run(other)
     with pytest.raises(ValueError):
         sess.run([other.op])
-    with pytest.raises(KeyError):
+    # TensorFlow's session turns the graph's KeyError for an unknown name into a ValueError.
+    with pytest.raises(ValueError):
         sess.run("nonexistent:0")
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError):
         sess.run("nonexistent")
     c = tw.constant(1.0, name="c")
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError):
         sess.run("c:3")
+    with pytest.raises(KeyError):
+        sess.graph.get_tensor_by_name("c:3")
 
 
 def test_tensor_as_bool_is_type_error(graph):

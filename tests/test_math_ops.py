@@ -120,7 +120,7 @@ def test_logical_ops_and_where():
     )
     with pytest.raises(ValueError):
         tw.where(c, [1, 2, 3])
-    with pytest.raises(tw.errors.InvalidArgumentError, match="Select"):
+    with pytest.raises(ValueError, match="Select"):
         tw.where([True, False, True], [[1, 2], [3, 4]], [[1, 2], [3, 4]])
 
 
@@ -139,9 +139,9 @@ def test_add_n_and_clip_by_value():
     np.testing.assert_allclose(run(tw.add_n(xs)), sum(xs))
     t = np.array([-2.0, 0.5, 3.0])
     np.testing.assert_allclose(run(tw.clip_by_value(t, -1.0, 1.0)), np.clip(t, -1, 1))
-    with pytest.raises(tw.errors.InvalidArgumentError, match="AddN"):
+    with pytest.raises(ValueError, match="AddN"):
         tw.add_n([tw.constant([1.0, 2.0]), tw.constant([1.0])])
-    with pytest.raises(tw.errors.InvalidArgumentError, match="ClipByValue"):
+    with pytest.raises(ValueError, match="ClipByValue"):
         tw.clip_by_value(t, [0.0, 1.0], 2.0)
 
 
@@ -181,9 +181,9 @@ def test_bool_reductions_and_unknown_rank():
 
 def test_bad_reduction_axes_name_the_node():
     x = tw.constant(np.ones((2, 3), np.float32))
-    with pytest.raises(tw.errors.InvalidArgumentError, match="Duplicate"):
+    with pytest.raises(ValueError, match="Duplicate"):
         tw.reduce_sum(x, [1, -1])
-    with pytest.raises(tw.errors.InvalidArgumentError, match="my_sum"):
+    with pytest.raises(ValueError, match="my_sum"):
         tw.reduce_sum(x, 2, name="my_sum")
     axes = tw.placeholder(tw.int32, [None])
     with pytest.raises(tw.errors.InvalidArgumentError, match="Invalid reduction dimension"):
@@ -198,7 +198,7 @@ def test_argmax_argmin():
     out = tw.argmax(x, dimension=1, output_type=tw.int32)
     assert out.dtype == tw.int32 and out.op.type == "ArgMax"
     assert tw.argmin(x, 0).dtype == tw.int64
-    with pytest.raises(tw.errors.InvalidArgumentError):
+    with pytest.raises(ValueError):
         tw.argmax(x, 3)
 
 
@@ -212,7 +212,7 @@ def test_matmul_dispatches_batch_matmul_for_rank_above_two():
     zt = tw.matmul(np.swapaxes(x, -1, -2), y, adjoint_a=True)
     np.testing.assert_allclose(run(zt), np.matmul(x, y), rtol=1e-12)
     assert tw.matmul(x[0, 0], y[0]).op.type == "MatMul"
-    with pytest.raises(tw.errors.InvalidArgumentError, match="BatchMatMul"):
+    with pytest.raises(ValueError, match="BatchMatMul"):
         tw.matmul(np.ones((2, 3, 4)), np.ones((3, 4, 2)))
 
 

@@ -79,9 +79,9 @@ def test_multinomial_skips_non_finite_logits_and_rejects_bad_input():
     (s,) = _values(lambda: tw.multinomial([[-np.inf, 0.0, -np.inf]], 100, seed=2))
     assert np.all(s == 1)
     with tw.Graph().as_default():
-        with pytest.raises(tw.errors.InvalidArgumentError, match="rank 2"):
+        with pytest.raises(ValueError, match="rank 2"):
             tw.multinomial([0.0, 1.0], 3)
-        with pytest.raises(tw.errors.InvalidArgumentError, match="nonnegative"):
+        with pytest.raises(ValueError, match="nonnegative"):
             tw.multinomial([[0.0, 1.0]], -1)
         n = tw.placeholder(tw.int32, [])
         t = tw.multinomial(np.zeros((2, 0)), n, name="draw")

@@ -176,7 +176,7 @@ def test_variable_load(sess):
     with sess.as_default():
         v.load([7.0, 8.0])
     np.testing.assert_allclose(sess.run(v), [7.0, 8.0])
-    with pytest.raises(tw.errors.InvalidArgumentError):
+    with pytest.raises(ValueError):
         v.load([1.0, 2.0, 3.0], sess)
 
 
@@ -343,9 +343,13 @@ def test_zeros_ones_constant_initializers(sess, dtype):
     np.testing.assert_array_equal(lv, np.arange(1, 7).reshape(2, 3))
 
 
-def test_constant_initializer_wrong_size(graph):
-    with pytest.raises((TypeError, ValueError)):
-        tw.get_variable("c", [2, 3], initializer=tw.constant_initializer([1.0, 2.0]))
+def test_constant_initializer_wrong_size(graph, sess):
+    # As TF1's constant(value, shape): fewer values are padded with the last one; more are a ValueError.
+    c = tw.get_variable("c", [2, 3], initializer=tw.constant_initializer([1.0, 2.0]))
+    sess.run(c.initializer)
+    np.testing.assert_array_equal(sess.run(c), [[1.0, 2.0, 2.0], [2.0, 2.0, 2.0]])
+    with pytest.raises(ValueError, match="Too many elements"):
+        tw.get_variable("d", [2], initializer=tw.constant_initializer([1.0, 2.0, 3.0]))
 
 
 N = 10000
@@ -454,8 +458,9 @@ def test_unseeded_random_differs():
     assert not np.array_equal(a, b)
 
 
-def test_random_needs_float_dtype(graph):
-    with pytest.raises(ValueError):
+def test_random_normal_of_ints_is_type_error(graph):
+    # As TensorFlow: the float mean cannot become an int32 tensor.
+    with pytest.raises(TypeError):
         tw.random_normal([2], dtype=tw.int32)
 
 

@@ -120,6 +120,7 @@ from tensorweave._src.ops.math_ops import log1p
 from tensorweave._src.ops.math_ops import logical_and
 from tensorweave._src.ops.math_ops import logical_not
 from tensorweave._src.ops.math_ops import logical_or
+from tensorweave._src.ops.math_ops import logical_xor
 from tensorweave._src.ops.math_ops import matmul
 from tensorweave._src.ops.math_ops import maximum
 from tensorweave._src.ops.math_ops import minimum

@@ -76,8 +76,14 @@ class _FetchPlan:
             return lambda values: cls(zip(keys, [p(values) for p in parts]))
         try:
             element = graph.as_graph_element(fetch, allow_tensor=True, allow_operation=True)
-        except (TypeError, ValueError, KeyError) as e:
-            raise type(e)(f"Fetch argument {fetch!r} cannot be interpreted as a Tensor. ({e})") from None
+        except TypeError as e:
+            raise TypeError(
+                f"Argument `fetch` = {fetch!r} has invalid type {type(fetch).__name__!r}, must be a string or "
+                f"Tensor. ({e})"
+            ) from None
+        except (ValueError, KeyError) as e:
+            # An unknown name is a ValueError here, as in TensorFlow (the graph's lookup raises KeyError).
+            raise ValueError(f"Argument `fetch` = {fetch!r} cannot be interpreted as a Tensor. ({e})") from None
         if isinstance(element, ops.Operation):
             if element not in self.targets:
                 self.targets.append(element)
@@ -176,19 +182,21 @@ class BaseSession:
             entry = self._prepare(fetches, feed_keys)
             if key is not None:
                 self._callables[key] = entry
-        handle, build, feed_specs = entry
+        handle, build, feed_specs, fed_fetches = entry
         values = []
         if feed_specs:
             for k, (dtype, enum, tensor) in zip(feed_keys, feed_specs):
                 v = feed_dict[k]
                 if not (type(v) is np.ndarray and v.dtype == dtype.as_numpy_dtype and v.flags.c_contiguous):
                     v = _convert_feed(v, dtype, tensor)
+                else:
+                    _check_feed_shape(v, tensor)
                 values.append((v, enum))
         try:
             out = self._c.run_callable(handle, values)
         except errors.OpError as e:
             raise ops._add_node_location(e, self._graph) from None
-        return build(out)
+        return build(_fetched_values(out, values, fed_fetches))
 
     def _prepare(self, fetches, feed_keys):
         graph = self._graph
@@ -208,23 +216,26 @@ class BaseSession:
             handle = self._c.make_callable(feed_names, [t.name for t in plan.tensors], [op.name for op in plan.targets])
         except errors.OpError as e:
             raise ops._add_node_location(e, graph) from None
-        return handle, plan.build, feed_specs
+        # A fetched tensor that is also fed gives back the fed value itself, as in TensorFlow.
+        fed_fetches = [(i, feed_names.index(t.name)) for i, t in enumerate(plan.tensors) if t.name in feed_names]
+        return handle, plan.build, feed_specs, fed_fetches
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function running `fetches`, taking the values of `feed_list` as
         positional arguments (faster than `run` for a fixed signature)."""
         feed_list = list(feed_list or [])
         entry = self._prepare(fetches, tuple(feed_list))
-        handle, build, feed_specs = entry
+        handle, build, feed_specs, fed_fetches = entry
 
         def call(*args):
             if len(args) != len(feed_specs):
                 raise TypeError(f"expected {len(feed_specs)} feed values, got {len(args)}")
             values = [(_convert_feed(v, dt, t), enum) for v, (dt, enum, t) in zip(args, feed_specs)]
             try:
-                return build(self._c.run_callable(handle, values))
+                out = self._c.run_callable(handle, values)
             except errors.OpError as e:
                 raise ops._add_node_location(e, self._graph) from None
+            return build(_fetched_values(out, values, fed_fetches))
 
         return call
 
@@ -239,6 +250,15 @@ class BaseSession:
             self._load_ops[var] = entry
         ph, op = entry
         self.run(op, {ph: value})
+
+
+def _fetched_values(out, feeds, fed_fetches):
+    """What `run` returns for each fetched tensor: a numpy scalar for a 0-d value (bytes for a string), an array
+    otherwise, and the fed array itself for a tensor that was fed."""
+    out = [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in out]
+    for i, k in fed_fetches:
+        out[i] = np.array(feeds[k][0])  # a copy: results never alias the caller's arrays
+    return out
 
 
 def _structure_key(fetches):
@@ -256,11 +276,21 @@ def _convert_feed(value, dtype, tensor):
             "Acceptable feed values include Python scalars, strings, lists, numpy arrays."
         )
     try:
-        return constant_op.to_numpy(value, dtype, what=f"feed value for {tensor.name}")
+        value = constant_op.to_numpy(value, dtype, what=f"feed value for {tensor.name}", lossy=True)
     except (TypeError, ValueError) as e:
-        raise errors.InvalidArgumentError(
-            None, tensor.op, f"Cannot feed {tensor.name} (dtype {dtype.name}): {e}"
-        ) from None
+        raise type(e)(f"Cannot feed {tensor.name} (dtype {dtype.name}): {e}") from None
+    _check_feed_shape(value, tensor)
+    return value
+
+
+def _check_feed_shape(value, tensor):
+    """A fed value must fit the tensor's static shape (TensorFlow checks this before running: a ValueError)."""
+    dims = tensor.shape.as_list() if tensor.shape.ndims is not None else None
+    if dims is None:
+        return
+    if len(dims) != value.ndim or any(d is not None and d != n for d, n in zip(dims, value.shape)):
+        shape = "(" + ", ".join("?" if d is None else str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+        raise ValueError(f"Cannot feed value of shape {value.shape} for Tensor {tensor.name}, which has shape {shape}")
 
 
 class Session(BaseSession):

@@ -297,7 +297,7 @@ class Graph:
                     device,
                 )
             except errors.OpError as e:
-                raise _with_location(e, location) from None
+                raise _construction_error(_with_location(e, location)) from None
             op = Operation(self, node_id, flat, controls, location)
             self._ops.append(op)
             for hook in _op_creation_hooks:
@@ -409,19 +409,27 @@ class Graph:
         return self._ops[node_id]
 
     def get_tensor_by_name(self, name):
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
         if ":" not in name:
             raise ValueError(
-                f"The name '{name}' looks like an operation name, not a tensor name "
-                "(tensor names look like '<op>:<index>')"
+                f"The name '{name}' refers to an Operation, not a Tensor. "
+                'Tensor names must be of the form "<op_name>:<output_index>".'
             )
         op_name, _, index = name.rpartition(":")
-        op = self.get_operation_by_name(op_name)
+        node_id = self._c.find_node(op_name)
+        if node_id < 0:
+            raise KeyError(
+                f"The name '{name}' refers to a Tensor which does not exist. "
+                f"The operation, '{op_name}', does not exist in the graph."
+            )
+        op = self._ops[node_id]
         try:
             return op.outputs[int(index)]
         except (ValueError, IndexError):
             raise KeyError(
-                f"The name '{name}' refers to a Tensor which does not exist: "
-                f"operation '{op_name}' has {len(op.outputs)} outputs"
+                f"The name '{name}' refers to a Tensor which does not exist. "
+                f"The operation, '{op_name}', exists but only has {len(op.outputs)} outputs."
             ) from None
 
     def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
@@ -469,7 +477,12 @@ class Graph:
         return [self._ops[i] for i in ids]
 
     # --- collections --------------------------------------------------------
+    def _check_not_finalized(self):
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+
     def add_to_collection(self, name, value):
+        self._check_not_finalized()
         self._collections.setdefault(name, []).append(value)
 
     def add_to_collections(self, names, value):
@@ -490,6 +503,7 @@ class Graph:
         return list(self._collections)
 
     def clear_collection(self, name):
+        self._check_not_finalized()
         self._collections.pop(name, None)
 
     # --- lifecycle ------------------------------------------------------------
@@ -545,6 +559,21 @@ def _with_location(error, location):
     filename, line = location
     message = f"{error.message}\n  (op created at {filename}:{line})"
     return type(error)(error.node_def, error.op, message)
+
+
+# Messages of the C++ graph builder that TensorFlow raises as TypeError (a dtype that does not fit the op).
+_DTYPE_ERROR = re.compile(
+    r"does not match the expected type|value for attr '[^']*' of [^'].* is not in the list of allowed"
+)
+
+
+def _construction_error(error):
+    """The exception TensorFlow raises where adding a node fails: a shape or argument problem is a ValueError,
+    a dtype that does not fit the op a TypeError (TF's op builder raises these, not `tf.errors` classes)."""
+    if isinstance(error, errors.InvalidArgumentError):
+        cls = TypeError if _DTYPE_ERROR.search(error.message) else ValueError
+        return cls(error.message)
+    return error
 
 
 def _add_node_location(error, graph):
@@ -691,15 +720,15 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None):
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, Tensor):
         if dtype is not None and value.dtype != dtype:
-            raise errors.InvalidArgumentError(
-                None,
-                None,
-                f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype {value.dtype.name}: {value!r}",
+            raise ValueError(
+                f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype {value.dtype.name}: {value!r}"
             )
         return value
     for base_type, fn in _tensor_conversion_functions:
         if isinstance(value, base_type):
             return fn(value, dtype=dtype, name=name)
+    if isinstance(value, (list, tuple)) and _holds_tensors(value):
+        return _autopack(value, dtype, name)
     from tensorweave._src.ops import constant_op
 
     if dtype is None and preferred_dtype is not None:
@@ -708,3 +737,63 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None):
         except (TypeError, ValueError):
             pass
     return constant_op.constant(value, dtype=dtype, name=name or "Const")
+
+
+def _is_tensor_value(value):
+    return isinstance(value, Tensor) or any(isinstance(value, t) for t, _ in _tensor_conversion_functions)
+
+
+def _holds_tensors(value):
+    """Whether a nested list or tuple holds a Tensor (or a Variable) somewhere."""
+    for item in value:
+        if _is_tensor_value(item):
+            return True
+        if isinstance(item, (list, tuple)) and _holds_tensors(item):
+            return True
+    return False
+
+
+def _first_tensor_dtype(value):
+    for item in value:
+        if _is_tensor_value(item):
+            return convert_to_tensor(item).dtype
+        if isinstance(item, (list, tuple)):
+            found = _first_tensor_dtype(item)
+            if found is not None:
+                return found
+    return None
+
+
+def _autopack(value, dtype, name):
+    """TensorFlow's auto-packing: a (nested) list mixing tensors and numbers becomes a Pack of its items (op
+    `packed`, inner lists `packed/0`, numbers constants named by their index); tensors of another dtype than
+    the one asked for are cast."""
+    from tensorweave._src.ops import array_ops
+    from tensorweave._src.ops import constant_op
+    from tensorweave._src.ops import math_ops
+
+    dtype = dtype or _first_tensor_dtype(value)
+
+    def pack(items, scope_name):
+        graph = get_default_graph()
+        with graph.name_scope(scope_name) as scope:
+            converted, must_pack = [], False
+            for i, item in enumerate(items):
+                if _is_tensor_value(item):
+                    item = convert_to_tensor(item)
+                    if item.dtype != dtype:
+                        item = math_ops.cast(item, dtype)
+                    must_pack = True
+                elif isinstance(item, (list, tuple)):
+                    item = pack(item, str(i))
+                    must_pack = must_pack or isinstance(item, Tensor)
+                converted.append(item)
+            if not must_pack:
+                return converted
+            tensors = [
+                t if isinstance(t, Tensor) else constant_op.constant(t, dtype=dtype, name=str(i))
+                for i, t in enumerate(converted)
+            ]
+            return array_ops.stack(tensors, name=scope)
+
+    return pack(value, name or "packed")

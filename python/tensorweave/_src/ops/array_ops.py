@@ -112,7 +112,7 @@ def fill(dims, value, name=None):
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros."""
     dtype = dtypes.as_dtype(dtype)
-    if isinstance(shape, ops.Tensor):
+    if isinstance(shape, ops.Tensor) or (isinstance(shape, (list, tuple)) and ops._holds_tensors(shape)):
         return fill(shape, constant_op.constant(0, dtype=dtype), name=name or "zeros")
     return constant_op.constant(0, dtype=dtype, shape=tensor_shape.as_shape(shape).as_list(), name=name or "zeros")
 
@@ -120,7 +120,7 @@ def zeros(shape, dtype=dtypes.float32, name=None):
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones."""
     dtype = dtypes.as_dtype(dtype)
-    if isinstance(shape, ops.Tensor):
+    if isinstance(shape, ops.Tensor) or (isinstance(shape, (list, tuple)) and ops._holds_tensors(shape)):
         return fill(shape, constant_op.constant(1, dtype=dtype), name=name or "ones")
     return constant_op.constant(1, dtype=dtype, shape=tensor_shape.as_shape(shape).as_list(), name=name or "ones")
 
@@ -138,6 +138,8 @@ def _index_tensor(value, name, dtype=None):
         return ops.convert_to_tensor(value)
     if isinstance(value, (list, tuple)) and any(isinstance(v, ops.Tensor) for v in value):
         return stack([_as_int_scalar(v) for v in value], name=name)
+    if isinstance(value, (list, tuple)) and ops._holds_tensors(value):
+        return ops.convert_to_tensor(value)  # nested lists of tensors and numbers: auto-packed
     arr = np.asarray(value)
     if arr.dtype.kind not in "iu" and arr.size:
         raise TypeError(f"{name} must be integers, got {value!r}")

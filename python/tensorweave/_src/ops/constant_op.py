@@ -31,9 +31,23 @@ def _contiguous(arr):
     return arr if arr.flags.c_contiguous else np.array(arr, order="C")
 
 
-def to_numpy(value, dtype, what="value"):
-    """`value` as a C-contiguous numpy array of `dtype`, refusing lossy
-    conversions (a float into an int tensor, an out-of-range int)."""
+def _wrap_python_ints(value, np_dtype):
+    """Python ints (nested lists of them) as an int64/uint64 array, so that out-of-range values wrap as a C cast
+    does (numpy refuses to build a uint8 array from -1 directly)."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "O":  # beyond 64 bits: keep the low bits, as TensorFlow does
+        arr = np.vectorize(lambda v: int(v) & (2**64 - 1), otypes=[np.uint64])(arr)
+    return arr
+
+
+def to_numpy(value, dtype, what="value", lossy=False):
+    """`value` as a C-contiguous numpy array of `dtype`, with TensorFlow's conversion rules.
+
+    A constant (`lossy=False`) refuses a Python float for an integer or bool dtype and a number for a string (a
+    TypeError, as TensorFlow); integers outside the dtype's range wrap, and numpy values are cast. A fed value
+    (`lossy=True`) is cast as `np.asarray(value, dtype)` does: floats truncate toward zero; a string that is not a
+    number is a ValueError.
+    """
     np_dtype = np.dtype(dtype.as_numpy_dtype)
     if dtype == dtypes.string:
         arr = np.asarray(value, dtype=object)
@@ -42,7 +56,7 @@ def to_numpy(value, dtype, what="value"):
             if isinstance(item, str):
                 flat[i] = item.encode("utf-8")
             elif not isinstance(item, bytes):
-                raise TypeError(f"Expected string, got {item!r} of type {type(item).__name__}")
+                raise TypeError(f"Expected string, but got {item!r} of type '{type(item).__name__}'.")
         return _contiguous(arr)
     try:
         arr = np.asarray(value)
@@ -50,19 +64,26 @@ def to_numpy(value, dtype, what="value"):
         raise ValueError(f"Cannot convert {what} {value!r} to a tensor: {e}") from None
     if arr.dtype == np_dtype:
         return _contiguous(arr)
-    if arr.dtype.kind in "SUO":
-        raise TypeError(f"Expected {dtype.name}, got {value!r} of type {type(value).__name__}")
-    if np_dtype.kind in "iub" and arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise TypeError(
-                f"Expected {dtype.name}, got {value!r} of type {type(value).__name__} "
-                "(a non-integer value cannot be converted losslessly)"
-            )
-    converted = arr.astype(np_dtype)
-    if np_dtype.kind in "iu" and arr.dtype.kind in "iuf":
-        if not np.array_equal(converted.astype(arr.dtype), arr):
-            raise ValueError(f"{what} {value!r} is out of range for dtype {dtype.name}")
-    return _contiguous(converted)
+    if arr.dtype.kind in "SUO" and not (arr.dtype.kind == "O" and _all_ints(arr)):
+        if lossy:
+            try:
+                return _contiguous(np.asarray(arr, dtype=np_dtype))
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"{what}: {e}") from None
+        raise TypeError(f"Expected {dtype.name}, but got {value!r} of type '{type(value).__name__}'.")
+    if not lossy and arr.size and not isinstance(value, (np.ndarray, np.generic)):
+        if np_dtype.kind in "iub" and arr.dtype.kind in "fc" or np_dtype.kind == "f" and arr.dtype.kind == "c":
+            raise TypeError(f"Expected {dtype.name}, but got {value!r} of type '{type(value).__name__}'.")
+        if np_dtype.kind == "b" and arr.dtype.kind in "iu":
+            raise TypeError(f"Expected {dtype.name}, but got {value!r} of type '{type(value).__name__}'.")
+    if arr.dtype.kind in "iuO":
+        arr = _wrap_python_ints(arr, np_dtype)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _contiguous(arr.astype(np_dtype))
+
+
+def _all_ints(arr):
+    return all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in arr.ravel())
 
 
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
@@ -86,12 +107,7 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     arr = to_numpy(value, dtype)
     if shape is not None:
         shape = [int(d) for d in np.atleast_1d(np.asarray(shape, dtype=np.int64))] if np.ndim(shape) else [int(shape)]
-        if arr.size == 1:
-            arr = _contiguous(np.broadcast_to(arr.reshape(()), shape))
-        elif arr.size == int(np.prod(shape)) and not verify_shape:
-            arr = arr.reshape(shape)
-        else:
-            raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, got {arr.shape}.")
+        arr = _fit_to_shape(arr, shape, verify_shape)
     graph = ops.get_default_graph()
     op = graph._create_op(
         "Const",
@@ -100,6 +116,24 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
         name=name,
     )
     return op.outputs[0]
+
+
+def _fit_to_shape(arr, shape, verify_shape):
+    """TF1's constant(value, shape=...): a scalar is broadcast; fewer elements than the shape holds are padded
+    with the last one; more are a ValueError; verify_shape demands the exact shape (a TypeError)."""
+    if verify_shape:
+        if list(arr.shape) != list(shape):
+            raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, but got {arr.shape}.")
+        return arr
+    size = int(np.prod(shape))
+    if arr.size == size:
+        return arr.reshape(shape)
+    if arr.size > size:
+        raise ValueError(f"Too many elements provided. Takes at most {size}, but got {arr.size}.")
+    if arr.size == 0:
+        raise ValueError(f"Cannot fill a tensor of shape {tuple(shape)} from an empty value.")
+    flat = arr.reshape(-1)
+    return _contiguous(np.concatenate([flat, np.repeat(flat[-1:], size - flat.size)]).reshape(shape))
 
 
 def _constant_conversion(value, dtype=None, name=None):

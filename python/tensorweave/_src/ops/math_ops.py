@@ -1,49 +1,50 @@
 """Math ops, and the arithmetic operators of tensors."""
 
 from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
 
 
-def _binary_operands(x, y):
-    """Converts operands, giving a Python value the dtype of the other side."""
+def _binary_operands(x, y, x_name="x", y_name="y"):
+    """Converts operands, giving a Python value the dtype of the other side; constants made here are named
+    `x_name` and `y_name` (inside the op's name scope: TF1's `mul/y`)."""
     x_is = isinstance(x, ops.Tensor) or hasattr(x, "_as_graph_element")
     y_is = isinstance(y, ops.Tensor) or hasattr(y, "_as_graph_element")
     if x_is and not y_is:
         x = ops.convert_to_tensor(x)
-        y = _convert_like(y, x.dtype)
+        y = _convert_like(y, x.dtype, y_name)
     elif y_is and not x_is:
         y = ops.convert_to_tensor(y)
-        x = _convert_like(x, y.dtype)
+        x = _convert_like(x, y.dtype, x_name)
     else:
-        x = ops.convert_to_tensor(x)
-        y = ops.convert_to_tensor(y)
+        x = ops.convert_to_tensor(x, name=x_name)
+        y = ops.convert_to_tensor(y, name=y_name)
     if x.dtype != y.dtype:
-        raise _TypeMismatch(
-            None,
-            None,
+        raise TypeError(
             f"Operands have different dtypes: x is {x.dtype.name} ({x.name}), y is "
             f"{y.dtype.name} ({y.name}). Cast one with tw.cast.",
         )
     return x, y
 
 
-class _TypeMismatch(errors.InvalidArgumentError, TypeError):
-    """A dtype mismatch at graph construction: both InvalidArgumentError and
-    TypeError (which TensorFlow raises)."""
-
-
-def _convert_like(value, dtype):
+def _convert_like(value, dtype, name=None):
     try:
-        return ops.convert_to_tensor(value, dtype=dtype)
+        return ops.convert_to_tensor(value, dtype=dtype, name=name)
     except (TypeError, ValueError) as e:
-        raise _TypeMismatch(None, None, f"Cannot use {value!r} with a {dtype.name} tensor: {e}") from None
+        raise TypeError(f"Cannot use {value!r} with a {dtype.name} tensor: {e}") from None
+
+
+def _arg_names(op_type):
+    return [arg["name"] for arg in ops._op_defs()[op_type]["inputs"]]
 
 
 def _binary(op_type, x, y, name):
-    x, y = _binary_operands(x, y)
-    return ops.get_default_graph()._create_op(op_type, [x, y], name=name or op_type).outputs[0]
+    """An op of two operands in a name scope `name` (default: the op type), the op taking the scope's name and
+    constants made from Python operands named by the op's argument names, as TensorFlow names them."""
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or op_type) as scope:
+        x, y = _binary_operands(x, y, *_arg_names(op_type)[:2])
+        return graph._create_op(op_type, [x, y], name=scope).outputs[0]
 
 
 def add(x, y, name=None):
@@ -136,25 +137,28 @@ def matmul(
       ...     print(sess.run(tw.matmul([[1.0, 2.0]], [[3.0], [4.0]])))
       [[11.]]
     """
-    a, b = _binary_operands(a, b)
     transpose_a = bool(transpose_a or adjoint_a)
     transpose_b = bool(transpose_b or adjoint_b)
     graph = ops.get_default_graph()
-    if a.shape.ndims == 2 and b.shape.ndims == 2:
+    with graph.name_scope(name or "MatMul") as scope:
+        a, b = _binary_operands(a, b, "a", "b")
+        if a.shape.ndims == 2 and b.shape.ndims == 2:
+            return graph._create_op(
+                "MatMul",
+                [a, b],
+                {"transpose_a": transpose_a, "transpose_b": transpose_b},
+                name=scope,
+            ).outputs[0]
         return graph._create_op(
-            "MatMul",
-            [a, b],
-            {"transpose_a": transpose_a, "transpose_b": transpose_b},
-            name=name or "MatMul",
+            "BatchMatMulV2", [a, b], {"adj_x": transpose_a, "adj_y": transpose_b}, name=scope
         ).outputs[0]
-    return graph._create_op(
-        "BatchMatMulV2", [a, b], {"adj_x": transpose_a, "adj_y": transpose_b}, name=name or "MatMul"
-    ).outputs[0]
 
 
 def _unary(op_type, x, name):
-    x = ops.convert_to_tensor(x)
-    return ops.get_default_graph()._create_op(op_type, [x], name=name or op_type).outputs[0]
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or op_type) as scope:
+        x = ops.convert_to_tensor(x, name=_arg_names(op_type)[0])
+        return graph._create_op(op_type, [x], name=scope).outputs[0]
 
 
 def realdiv(x, y, name=None):
@@ -171,7 +175,7 @@ def floordiv(x, y, name=None):
       ...     print(sess.run(tw.floordiv([7, -7], 2)))
       [ 3 -4]
     """
-    return _binary("FloorDiv", x, y, name)
+    return _binary("FloorDiv", x, y, name or "floordiv")
 
 
 def floormod(x, y, name=None):
@@ -277,6 +281,13 @@ def logical_or(x, y, name=None):
     return _binary("LogicalOr", x, y, name)
 
 
+def logical_xor(x, y, name="LogicalXor"):
+    """x XOR y for bool tensors, with numpy broadcasting: (x OR y) AND NOT (x AND y), as TensorFlow builds it."""
+    graph = ops.get_default_graph()
+    with graph.name_scope(name) as scope:
+        return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=scope)
+
+
 def logical_not(x, name=None):
     """NOT x for a bool tensor."""
     return _unary("LogicalNot", x, name)
@@ -338,9 +349,7 @@ def add_n(inputs, name=None):
         raise ValueError("add_n needs a non-empty list of tensors")
     tensors = [ops.convert_to_tensor(t) for t in inputs]
     if any(t.dtype != tensors[0].dtype for t in tensors):
-        raise _TypeMismatch(
-            None, None, "add_n: inputs have different dtypes: " + ", ".join(t.dtype.name for t in tensors)
-        )
+        raise TypeError("add_n: inputs have different dtypes: " + ", ".join(t.dtype.name for t in tensors))
     if len(tensors) == 1 and name is None:
         return tensors[0]
     return ops.get_default_graph()._create_op("AddN", [tensors], name=name or "AddN").outputs[0]
@@ -622,36 +631,39 @@ def broadcast_gradient_args(s0, s1, name=None):
 
 
 def _install_operators():
-    def binary(fn, reverse=False):
+    # Each operator opens the name scope TensorFlow 1 gives it ("mul", with a constant operand "mul/y").
+    def binary(fn, scope, reverse=False):
         if reverse:
-            return lambda self, other: fn(other, self)
-        return lambda self, other: fn(self, other)
+            return lambda self, other: fn(other, self, name=scope)
+        return lambda self, other: fn(self, other, name=scope)
 
     T = ops.Tensor
-    T.__add__ = binary(add)
-    T.__radd__ = binary(add, True)
-    T.__sub__ = binary(subtract)
-    T.__rsub__ = binary(subtract, True)
-    T.__mul__ = binary(multiply)
-    T.__rmul__ = binary(multiply, True)
-    T.__truediv__ = binary(truediv)
-    T.__rtruediv__ = binary(truediv, True)
-    T.__matmul__ = binary(matmul)
-    T.__rmatmul__ = binary(matmul, True)
-    T.__floordiv__ = binary(floordiv)
-    T.__rfloordiv__ = binary(floordiv, True)
-    T.__mod__ = binary(floormod)
-    T.__rmod__ = binary(floormod, True)
-    T.__pow__ = binary(pow)
-    T.__rpow__ = binary(pow, True)
-    T.__lt__ = binary(less)
-    T.__le__ = binary(less_equal)
-    T.__gt__ = binary(greater)
-    T.__ge__ = binary(greater_equal)
-    T.__and__ = binary(logical_and)
-    T.__rand__ = binary(logical_and, True)
-    T.__or__ = binary(logical_or)
-    T.__ror__ = binary(logical_or, True)
+    T.__add__ = binary(add, "add")
+    T.__radd__ = binary(add, "add", True)
+    T.__sub__ = binary(subtract, "sub")
+    T.__rsub__ = binary(subtract, "sub", True)
+    T.__mul__ = binary(multiply, "mul")
+    T.__rmul__ = binary(multiply, "mul", True)
+    T.__truediv__ = binary(truediv, "truediv")
+    T.__rtruediv__ = binary(truediv, "truediv", True)
+    T.__matmul__ = binary(matmul, "matmul")
+    T.__rmatmul__ = binary(matmul, "matmul", True)
+    T.__floordiv__ = binary(floordiv, "floordiv")
+    T.__rfloordiv__ = binary(floordiv, "floordiv", True)
+    T.__mod__ = binary(floormod, "mod")
+    T.__rmod__ = binary(floormod, "mod", True)
+    T.__pow__ = binary(pow, "pow")
+    T.__rpow__ = binary(pow, "pow", True)
+    T.__lt__ = binary(less, None)
+    T.__le__ = binary(less_equal, None)
+    T.__gt__ = binary(greater, None)
+    T.__ge__ = binary(greater_equal, None)
+    T.__and__ = binary(logical_and, "and")
+    T.__rand__ = binary(logical_and, "and", True)
+    T.__or__ = binary(logical_or, "or")
+    T.__ror__ = binary(logical_or, "or", True)
+    T.__xor__ = binary(logical_xor, "xor")
+    T.__rxor__ = binary(logical_xor, "xor", True)
     T.__invert__ = lambda self: logical_not(self)
     T.__abs__ = lambda self: abs(self)
     T.__neg__ = lambda self: negative(self)

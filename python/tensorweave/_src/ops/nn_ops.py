@@ -2,6 +2,7 @@
 pooling, softmax and losses, batch normalization."""
 
 from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import array_ops
 from tensorweave._src.ops import constant_op
@@ -359,6 +360,37 @@ def _check_last_axis(logits, axis, fn):
     raise ValueError(f"{fn} supports only the last axis, got axis={axis}")
 
 
+def _other_axis_perm(x, axis, fn):
+    """None when `axis` is the last axis of x; else the permutation that swaps it with the last (its own
+    inverse), as TensorFlow computes softmax on another axis."""
+    if axis is None or axis == -1:
+        return None
+    rank = x.shape.ndims
+    if rank is None:
+        raise ValueError(f"{fn} on axis {axis} needs a known rank, got a tensor of unknown rank")
+    if not -rank <= axis < rank:
+        raise errors.InvalidArgumentError(
+            None,
+            None,
+            f"{fn}: `dim` must be in the range [{-rank}, {rank}) where {rank} is the number of dimensions in the "
+            f"input. Received: dim={axis}",
+        )
+    axis %= rank
+    if axis == rank - 1:
+        return None
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    return perm
+
+
+def _on_axis(op_type, x, axis, name, fn):
+    perm = _other_axis_perm(x, axis, fn)
+    if perm is None:
+        return _op(op_type, [x], name=name or op_type).outputs[0]
+    out = _op(op_type, [array_ops.transpose(x, perm)], name=name or op_type).outputs[0]
+    return array_ops.transpose(out, perm)
+
+
 def softmax(logits, axis=None, name=None, dim=None):
     """exp(logits) / sum(exp(logits)) along the last axis.
 
@@ -369,8 +401,7 @@ def softmax(logits, axis=None, name=None, dim=None):
       [[0.5 0.5]]
     """
     x = _float_tensor(logits)
-    _check_last_axis(x, axis if axis is not None else dim, "softmax")
-    return _op("Softmax", [x], name=name or "Softmax").outputs[0]
+    return _on_axis("Softmax", x, axis if axis is not None else dim, name, "softmax")
 
 
 def log_softmax(logits, axis=None, name=None, dim=None):
@@ -383,8 +414,7 @@ def log_softmax(logits, axis=None, name=None, dim=None):
       [[-0.6931472 -0.6931472]]
     """
     x = _float_tensor(logits)
-    _check_last_axis(x, axis if axis is not None else dim, "log_softmax")
-    return _op("LogSoftmax", [x], name=name or "LogSoftmax").outputs[0]
+    return _on_axis("LogSoftmax", x, axis if axis is not None else dim, name, "log_softmax")
 
 
 def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim=None):
@@ -400,10 +430,24 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim
       [0.6931472]
     """
     x = _float_tensor(logits)
-    _check_last_axis(x, dim if dim is not None else axis, "softmax_cross_entropy_with_logits")
     y = ops.convert_to_tensor(labels, dtype=x.dtype)
-    op = _op("SoftmaxCrossEntropyWithLogits", [x, y], name=name or "SoftmaxCrossEntropyWithLogits")
-    return op.outputs[0]
+    perm = _other_axis_perm(x, dim if dim is not None else axis, "softmax_cross_entropy_with_logits")
+    if perm is not None:
+        x, y = array_ops.transpose(x, perm), array_ops.transpose(y, perm)
+    if x.shape.ndims == 2:
+        op = _op("SoftmaxCrossEntropyWithLogits", [x, y], name=name or "SoftmaxCrossEntropyWithLogits")
+        return op.outputs[0]
+    # Other ranks: the op works on [rows, classes]; the loss takes the logits' leading shape.
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "softmax_cross_entropy_with_logits") as scope:
+        classes = array_ops.shape(x)[-1:]
+        flat_x = array_ops.reshape(x, array_ops.concat([[-1], classes], 0))
+        flat_y = array_ops.reshape(y, array_ops.concat([[-1], classes], 0))
+        loss = _op("SoftmaxCrossEntropyWithLogits", [flat_x, flat_y]).outputs[0]
+        out = array_ops.reshape(loss, array_ops.shape(x)[:-1], name=scope)
+        if x.shape.ndims is not None:
+            out.set_shape(x.shape[:-1])
+        return out
 
 
 def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
@@ -452,6 +496,23 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     y = ops.convert_to_tensor(labels)
     if y.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"labels must be int32 or int64, got {y.dtype.name}")
+    if x.shape.ndims is not None and x.shape.ndims != 2:
+        # Other ranks: the op works on [rows, classes]; the loss has the labels' shape.
+        if y.shape.ndims is not None and y.shape.ndims != x.shape.ndims - 1:
+            raise ValueError(
+                f"Rank mismatch: Rank of labels (received {y.shape.ndims}) should equal rank of logits minus 1 "
+                f"(received {x.shape.ndims})."
+            )
+        graph = ops.get_default_graph()
+        with graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
+            flat_x = array_ops.reshape(x, array_ops.concat([[-1], array_ops.shape(x)[-1:]], 0))
+            flat_y = array_ops.reshape(y, [-1])
+            loss = _op(
+                "SparseSoftmaxCrossEntropyWithLogits", [flat_x, flat_y], {"Tlabels": y.dtype.as_datatype_enum}
+            ).outputs[0]
+            out = array_ops.reshape(loss, array_ops.shape(y), name=scope)
+            out.set_shape(x.shape[:-1])
+            return out
     op = _op(
         "SparseSoftmaxCrossEntropyWithLogits",
         [x, y],
@@ -548,7 +609,7 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
     keep = bool(keepdims if keepdims is not None else keep_dims)
     graph = ops.get_default_graph()
     with graph.name_scope(name or "moments"):
-        x = _float_tensor(x)
+        x = ops.convert_to_tensor(x)  # integer inputs give integer moments, as in TensorFlow
         mean = math_ops.reduce_mean(x, axes, keepdims=True, name="mean")
         variance = math_ops.reduce_mean(
             math_ops.squared_difference(x, array_ops.stop_gradient(mean)), axes, keepdims=True, name="variance"

@@ -19,7 +19,7 @@ def _random(op_type, shape, dtype, seed, name):
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
-    """Uniform values in [minval, maxval) (maxval defaults to 1).
+    """Uniform values in [minval, maxval) (maxval defaults to 1 for floats; integer dtypes need it).
 
     Example:
       >>> import tensorweave as tw
@@ -28,35 +28,48 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
       ...     print(bool(0 <= x.min() and x.max() < 1))
       True
     """
+    dtype = dtypes.as_dtype(dtype)
     graph = ops.get_default_graph()
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype.name}")
+        with graph.name_scope(name or "random_uniform") as scope:
+            shape_t = array_ops._shape_tensor(shape)
+            lo = ops.convert_to_tensor(minval, dtype=dtype, name="min")
+            hi = ops.convert_to_tensor(maxval, dtype=dtype, name="max")
+            # Integers in [lo, hi) from a float64 draw: floor(u * (hi - lo)) + lo, kept below hi.
+            u = _random("RandomUniform", shape_t, dtypes.float64, seed, "RandomUniform")
+            span = math_ops.cast(hi - lo, dtypes.float64)
+            k = math_ops.cast(math_ops.floor(u * span), dtype)
+            return math_ops.add(math_ops.minimum(k, hi - lo - 1), lo, name=scope)
     with graph.name_scope(name or "random_uniform") as scope:
-        rnd = _random("RandomUniform", shape, dtype, seed, "RandomUniform")
-        maxval = 1 if maxval is None else maxval
-        if minval == 0 and maxval == 1 and not isinstance(maxval, ops.Tensor):
-            return array_ops.identity(rnd, name=scope)
-        lo = ops.convert_to_tensor(minval, dtype=dtype)
-        hi = ops.convert_to_tensor(maxval, dtype=dtype)
-        return math_ops.add(rnd * (hi - lo), lo, name=scope)
+        shape_t = array_ops._shape_tensor(shape)
+        lo = ops.convert_to_tensor(minval, dtype=dtype, name="min")
+        hi = ops.convert_to_tensor(1 if maxval is None else maxval, dtype=dtype, name="max")
+        rnd = _random("RandomUniform", shape_t, dtype, seed, "RandomUniform")
+        return math_ops.add(rnd * math_ops.subtract(hi, lo, name="sub"), lo, name=scope)
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Normal values with the given mean and standard deviation."""
     graph = ops.get_default_graph()
     with graph.name_scope(name or "random_normal") as scope:
-        rnd = _random("RandomStandardNormal", shape, dtype, seed, "RandomStandardNormal")
-        mean = ops.convert_to_tensor(mean, dtype=dtype)
-        stddev = ops.convert_to_tensor(stddev, dtype=dtype)
-        return math_ops.add(rnd * stddev, mean, name=scope)
+        shape_t = array_ops._shape_tensor(shape)
+        mean = ops.convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev = ops.convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = _random("RandomStandardNormal", shape_t, dtype, seed, "RandomStandardNormal")
+        return math_ops.add(math_ops.multiply(rnd, stddev, name="mul"), mean, name=scope)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
     """Normal values, redrawn when more than 2 standard deviations away."""
     graph = ops.get_default_graph()
     with graph.name_scope(name or "truncated_normal") as scope:
-        rnd = _random("TruncatedNormal", shape, dtype, seed, "TruncatedNormal")
-        mean = ops.convert_to_tensor(mean, dtype=dtype)
-        stddev = ops.convert_to_tensor(stddev, dtype=dtype)
-        return math_ops.add(rnd * stddev, mean, name=scope)
+        shape_t = array_ops._shape_tensor(shape)
+        mean = ops.convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev = ops.convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = _random("TruncatedNormal", shape_t, dtype, seed, "TruncatedNormal")
+        return math_ops.add(math_ops.multiply(rnd, stddev, name="mul"), mean, name=scope)
 
 
 def random_shuffle(value, seed=None, name=None):

@@ -7,6 +7,8 @@ A `Variable` named "w" is three nodes: `w` (VariableV2, the state), `w/Assign`
 import contextlib
 import threading
 
+import numpy as np
+
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.framework import tensor_shape
@@ -52,7 +54,8 @@ class Variable:
         with graph.name_scope(name or "Variable") as scope:
             with graph.control_dependencies(None):
                 if callable(initial_value):
-                    initial_value = initial_value()
+                    with graph.name_scope("Initializer"):
+                        initial_value = initial_value()
                 self._initial_value = ops.convert_to_tensor(initial_value, dtype=dtype, name="initial_value")
             dtype = self._initial_value.dtype
             shape = self._initial_value.shape if validate_shape else tensor_shape.TensorShape(None)
@@ -68,8 +71,9 @@ class Variable:
                     {"shape": tensor_shape.as_attr(shape), "dtype": dtype.as_datatype_enum},
                     name=scope,
                 ).outputs[0]
+                self._guarded_initial_value = _guard_against_uninitialized_dependencies(scope[:-1], self._initial_value)
                 self._initializer_op = state_ops.assign(
-                    self._variable, self._initial_value, validate_shape=validate_shape, name="Assign"
+                    self._variable, self._guarded_initial_value, validate_shape=validate_shape, name="Assign"
                 ).op
                 with graph.device(self._variable.device or None):
                     self._snapshot = array_ops.identity(self._variable, name="read")
@@ -218,6 +222,75 @@ def _convert_variable(v, dtype):
     return ops.convert_to_tensor(v.value(), dtype=dtype)
 
 
+# --- initial values that read other variables -----------------------------------
+def _guard_against_uninitialized_dependencies(name, initial_value):
+    """`initial_value` with each read of another variable replaced by that variable's own initial value, so that
+    `u = Variable(v * 3)` initializes in the same step as `v` (as TensorFlow 1 does: the ops between are copied,
+    named `<op>_<name>`; the variables' initializers can then run in any order)."""
+    variables = {}
+    graph = initial_value.graph
+    for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.LOCAL_VARIABLES):
+        for v in graph.get_collection(key):
+            if isinstance(v, Variable):
+                variables[v.op.name] = v
+    if not variables:
+        return initial_value
+    cache = {}
+
+    def safe_tensor(t):
+        op = safe_op(t.op)
+        if op is t.op:
+            return t
+        if isinstance(op, ops.Tensor):  # a variable, replaced by its initial value
+            return op
+        return op.outputs[t.value_index]
+
+    def safe_op(op):
+        if op.name in cache:
+            return cache[op.name]
+        result = op
+        if op.type == "VariableV2":
+            v = variables.get(op.name)
+            if v is not None:
+                result = v.__dict__.get("_guarded_initial_value", v._initial_value)
+        elif op.type not in ("IsVariableInitialized",) and not _takes_ref(op):
+            inputs = [safe_tensor(t) for t in op.inputs]
+            if any(a is not b for a, b in zip(inputs, op.inputs)):
+                result = _copy_op(op, inputs, f"{op.name}_{name}".replace(":", "_"))
+        cache[op.name] = result
+        return result
+
+    return safe_tensor(initial_value)
+
+
+def _takes_ref(op):
+    """Ops that update a variable through a ref input (Assign...) are left alone."""
+    info = ops._op_defs().get(op.type, {})
+    return any(arg.get("is_ref") for arg in info.get("inputs", ()))
+
+
+def _copy_op(op, inputs, name):
+    """A copy of `op` (same type and attrs) reading `inputs`."""
+    graph = op.graph
+    attrs = {}
+    for attr in ops._op_defs()[op.type]["attrs"]:
+        try:
+            value = graph._c.get_attr(op._id, attr["name"])
+        except Exception:  # noqa: BLE001 - an optional attr the node does not carry
+            continue
+        if attr["type"] == "tensor":
+            arr = np.asarray(value)
+            value = (arr, dtypes.as_dtype(arr.dtype).as_datatype_enum)
+        attrs[attr["name"]] = value
+    saved = graph._name_stack
+    graph._name_stack = ""
+    try:
+        with graph.control_dependencies(None):
+            return graph._create_op(op.type, inputs, attrs, name=name, control_inputs=op.control_inputs)
+    finally:
+        graph._name_stack = saved
+
+
 # --- collections and initializers ---------------------------------------------
 def global_variables(scope=None):
     """Variables in GLOBAL_VARIABLES (every variable, by default)."""
@@ -338,8 +411,10 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     parent = stack[-1]
     graph = ops.get_default_graph()
     if isinstance(name_or_scope, VariableScope):
+        # Re-entering a scope object opens a new name scope from its last component ("s_1/"), as TF1 does;
+        # the variables keep the scope's own name.
         full_name = name_or_scope.name
-        name_scope_name = name_or_scope.original_name_scope or None
+        name_scope_name = full_name.split("/")[-1] or None
     else:
         base = name_or_scope if name_or_scope is not None else default_name
         if base is None:
@@ -360,7 +435,9 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
         dtype=dtype if dtype is not None else parent.dtype,
     )
     with graph.name_scope(name_scope_name) as ns:
-        scope.original_name_scope = ns
+        scope.original_name_scope = (
+            name_or_scope.original_name_scope if isinstance(name_or_scope, VariableScope) else ns
+        )
         stack.append(scope)
         try:
             yield scope
