@@ -9,7 +9,8 @@ OpKernelContext::OpKernelContext(const Params& params)
 
 Status OpKernelContext::allocate_output(int i, const TensorShape& shape,
                                         Tensor** out) {
-  outputs_[i].tensor = Tensor(kernel().node().output_type(i), shape);
+  TW_RETURN_IF_ERROR(Tensor::Allocate(kernel().node().output_type(i), shape,
+                                      &outputs_[i].tensor));
   *out = &outputs_[i].tensor;
   return Status::OK();
 }

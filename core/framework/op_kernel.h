@@ -84,7 +84,10 @@ class OpKernelContext {
   Var* input_ref(int i) const { return params_.inputs[i].ref; }
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
 
-  // Allocates output i (uninitialized contents).
+  // Allocates output i (uninitialized contents). A negative dimension is
+  // InvalidArgument; a size that overflows, exceeds MaxTensorBytes() or
+  // cannot be allocated is ResourceExhausted naming the shape and dtype (the
+  // executor adds the node).
   Status allocate_output(int i, const TensorShape& shape, Tensor** out);
   // Reuses the buffer of input `input` for output `output` when this step
   // holds the only reference to it and dtype and size agree; else

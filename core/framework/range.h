@@ -24,11 +24,20 @@ Status RangeSize(T start, T limit, T delta, int64_t* size) {
         "Requires start >= limit when delta < 0: ", start, "/", limit);
   }
   if constexpr (std::is_integral_v<T>) {
-    // In 64-bit arithmetic: limit - start may overflow T.
-    const int64_t span =
-        std::llabs(static_cast<int64_t>(limit) - static_cast<int64_t>(start));
-    const int64_t step = std::llabs(static_cast<int64_t>(delta));
-    *size = (span + step - 1) / step;
+    // In unsigned 64-bit arithmetic: limit - start may overflow int64 (and
+    // |INT64_MIN| does not fit in it).
+    const uint64_t span =
+        start <= limit
+            ? static_cast<uint64_t>(limit) - static_cast<uint64_t>(start)
+            : static_cast<uint64_t>(start) - static_cast<uint64_t>(limit);
+    const uint64_t step = delta > 0
+                              ? static_cast<uint64_t>(delta)
+                              : uint64_t{0} - static_cast<uint64_t>(delta);
+    const uint64_t n = span / step + (span % step != 0 ? 1 : 0);
+    if (n > static_cast<uint64_t>(INT64_MAX)) {
+      return errors::InvalidArgument("Range of ", n, " elements is too large");
+    }
+    *size = static_cast<int64_t>(n);
   } else {
     const double n = std::ceil(
         std::fabs((static_cast<double>(limit) - static_cast<double>(start)) /

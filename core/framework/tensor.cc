@@ -160,13 +160,43 @@ TensorBuffer::~TensorBuffer() {
   }
 }
 
+namespace {
+
+[[noreturn]] void ThrowAllocationError(DataType dtype, const TensorShape& shape,
+                                       const std::string& why) {
+  throw TensorAllocationError(StrCat("OOM when allocating tensor with shape ",
+                                     shape.ToString(), " and type ",
+                                     DataTypeName(dtype), ": ", why));
+}
+
+}  // namespace
+
 Tensor::Tensor(DataType dtype, TensorShape shape)
-    : dtype_(dtype),
-      shape_(std::move(shape)),
-      num_elements_(shape_.num_elements()) {
-  buffer_ = dtype == DT_STRING
-                ? TensorBuffer::AllocateStrings(num_elements_)
-                : TensorBuffer::Allocate(num_elements_ * DataTypeSize(dtype));
+    : dtype_(dtype), shape_(std::move(shape)) {
+  int64_t bytes;
+  if (!NumElementsOf(shape_.dims(), &num_elements_).ok() ||
+      !TensorByteSize(dtype, num_elements_, &bytes)) {
+    ThrowAllocationError(dtype_, shape_, "invalid or overflowing size");
+  }
+  try {
+    buffer_ = dtype == DT_STRING ? TensorBuffer::AllocateStrings(num_elements_)
+                                 : TensorBuffer::Allocate(bytes);
+  } catch (const TensorAllocationError&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    ThrowAllocationError(dtype_, shape_,
+                         StrCat(bytes, " bytes could not be allocated"));
+  }
+}
+
+Status Tensor::Allocate(DataType dtype, const TensorShape& shape, Tensor* out) {
+  TW_RETURN_IF_ERROR(CheckTensorAllocation(dtype, shape));
+  try {
+    *out = Tensor(dtype, shape);
+  } catch (const std::bad_alloc& e) {
+    return errors::ResourceExhausted(e.what());
+  }
+  return Status::OK();
 }
 
 Tensor::Tensor(DataType dtype, TensorShape shape,
@@ -178,10 +208,12 @@ Tensor::Tensor(DataType dtype, TensorShape shape,
       offset_(offset) {}
 
 Status Tensor::Reshaped(const TensorShape& shape, Tensor* out) const {
-  if (shape.num_elements() != num_elements_) {
-    return errors::InvalidArgument(
-        "cannot reshape a tensor with ", num_elements_, " elements to shape ",
-        shape.ToString(), " (", shape.num_elements(), " elements)");
+  int64_t count;
+  TW_RETURN_IF_ERROR(NumElementsOf(shape.dims(), &count));
+  if (count != num_elements_) {
+    return errors::InvalidArgument("cannot reshape a tensor with ",
+                                   num_elements_, " elements to shape ",
+                                   shape.ToString(), " (", count, " elements)");
   }
   *out = Tensor(dtype_, shape, buffer_, offset_);
   return Status::OK();

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/framework/tensor_shape.h"
+#include "core/framework/tensor_size.h"
 #include "core/framework/types.h"
 
 namespace tensorweave {
@@ -54,8 +55,14 @@ class TensorBuffer {
 class Tensor {
  public:
   Tensor() = default;  // an empty, invalid tensor (dtype DT_INVALID)
-  // Allocates an uninitialized tensor. The shape must be valid.
+  // Allocates an uninitialized tensor. The shape must be valid; a byte size
+  // that overflows, or memory that cannot be had, throws
+  // TensorAllocationError (a std::bad_alloc naming the shape and dtype).
   Tensor(DataType dtype, TensorShape shape);
+  // The checked form: InvalidArgument for a negative dimension,
+  // ResourceExhausted for a size that overflows, exceeds MaxTensorBytes()
+  // or cannot be allocated; each message names the shape and dtype.
+  static Status Allocate(DataType dtype, const TensorShape& shape, Tensor* out);
   Tensor(DataType dtype, TensorShape shape,
          std::shared_ptr<TensorBuffer> buffer, size_t offset = 0);
 

@@ -3,23 +3,14 @@
 #include <limits>
 
 #include "core/framework/graph.pb.h"
+#include "core/framework/tensor_size.h"
 
 namespace tensorweave {
 
 Status TensorShape::Build(const std::vector<int64_t>& dims,
                           TensorShape* shape) {
-  int64_t count = 1;
-  for (int64_t d : dims) {
-    if (d < 0) {
-      return errors::InvalidArgument("dimension ", d, " is negative in shape ",
-                                     TensorShape(dims).ToString());
-    }
-    if (d != 0 && count > std::numeric_limits<int64_t>::max() / d) {
-      return errors::InvalidArgument("shape ", TensorShape(dims).ToString(),
-                                     " has too many elements");
-    }
-    count *= d;
-  }
+  int64_t count;
+  TW_RETURN_IF_ERROR(NumElementsOf(dims, &count));
   *shape = TensorShape(dims);
   return Status::OK();
 }

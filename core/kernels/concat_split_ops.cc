@@ -95,11 +95,17 @@ class ConcatV2Op : public OpKernel {
                         first.shape().ToString(), " vs. shape[", i,
                         "] = ", t.shape().ToString()));
       }
-      out_dims[axis] += t.dim(axis);
+      OP_REQUIRES(
+          ctx, AddWithoutOverflow(out_dims[axis], t.dim(axis), &out_dims[axis]),
+          errors::InvalidArgument("ConcatOp : the concatenated dimension ",
+                                  axis, " does not fit in int64 (input ", i,
+                                  " has shape ", t.shape().ToString(), ")"));
       widths[i] = Product(t.shape().dims(), axis, t.rank());
     }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
+    // Nothing to copy; the row count of an empty shape may be huge.
+    if (out->num_elements() == 0) return;
     const int64_t outer = Product(out_dims, 0, axis);
     OP_REQUIRES_OK(ctx,
                    DispatchType<TW_ARRAY_TYPES>(out->dtype(), [&](auto tag) {
@@ -128,6 +134,7 @@ void SplitInto(OpKernelContext* ctx, const Tensor& value, int axis,
                    ctx->allocate_output(i, TensorShape(out_dims), &outs[i]));
     widths[i] = sizes[i] * inner;
   }
+  if (value.num_elements() == 0) return;
   OP_REQUIRES_OK(ctx,
                  DispatchType<TW_ARRAY_TYPES>(value.dtype(), [&](auto tag) {
                    using T = decltype(tag);
@@ -226,6 +233,7 @@ class PackOp : public OpKernel {
     out_dims.insert(out_dims.begin() + axis, n);
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
+    if (out->num_elements() == 0) return;
     const int64_t outer = Product(first.shape().dims(), 0, axis);
     const int64_t inner = Product(first.shape().dims(), axis, first.rank());
     OP_REQUIRES_OK(ctx,
@@ -272,6 +280,7 @@ class UnpackOp : public OpKernel {
       OP_REQUIRES_OK(ctx,
                      ctx->allocate_output(i, TensorShape(out_dims), &outs[i]));
     }
+    if (value.num_elements() == 0) return;
     OP_REQUIRES_OK(ctx,
                    DispatchType<TW_ARRAY_TYPES>(value.dtype(), [&](auto tag) {
                      using T = decltype(tag);

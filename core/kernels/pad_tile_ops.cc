@@ -53,7 +53,12 @@ class PadOp : public OpKernel {
     }
     std::vector<int64_t> out_dims(x.rank());
     for (int d = 0; d < x.rank(); ++d) {
-      out_dims[d] = x.dim(d) + before[d] + after[d];
+      OP_REQUIRES(ctx,
+                  AddWithoutOverflow(x.dim(d), before[d], &out_dims[d]) &&
+                      AddWithoutOverflow(out_dims[d], after[d], &out_dims[d]),
+                  errors::InvalidArgument("padded size of dimension ", d, " (",
+                                          x.dim(d), " + ", before[d], " + ",
+                                          after[d], ") does not fit in int64"));
     }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
@@ -142,11 +147,13 @@ class MirrorPadGradOp : public OpKernel {
                    ReadPaddings(ctx->input(1), grad.rank(), &before, &after));
     std::vector<int64_t> out_dims(grad.rank());
     for (int d = 0; d < grad.rank(); ++d) {
+      // Both paddings are non-negative: compare before subtracting.
+      OP_REQUIRES(
+          ctx, before[d] <= grad.dim(d) && after[d] <= grad.dim(d) - before[d],
+          errors::InvalidArgument("paddings ", before[d], ", ", after[d],
+                                  " of dimension ", d, " exceed its size ",
+                                  grad.dim(d)));
       out_dims[d] = grad.dim(d) - before[d] - after[d];
-      OP_REQUIRES(ctx, out_dims[d] >= 0,
-                  errors::InvalidArgument("paddings ", before[d], ", ",
-                                          after[d], " of dimension ", d,
-                                          " exceed its size ", grad.dim(d)));
     }
     const std::vector<int64_t> strides = RowMajorStrides(out_dims);
     OffsetTables tables(grad.rank());
@@ -190,12 +197,16 @@ class TileOp : public OpKernel {
       OP_REQUIRES(ctx, multiples[d] >= 0,
                   errors::InvalidArgument("Expected multiples[", d,
                                           "] >= 0, but got ", multiples[d]));
-      out_dims[d] = x.dim(d) * multiples[d];
+      OP_REQUIRES(ctx,
+                  MultiplyWithoutOverflow(x.dim(d), multiples[d], &out_dims[d]),
+                  errors::InvalidArgument("tiled size of dimension ", d, " (",
+                                          x.dim(d), " * ", multiples[d],
+                                          ") does not fit in int64"));
     }
-    TensorShape out_shape;
-    OP_REQUIRES_OK(ctx, TensorShape::Build(out_dims, &out_shape));
+    // allocate_output checks the element count and byte size before the
+    // offset tables below take memory in proportion to the output's dims.
     Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
     if (out->num_elements() == 0) return;
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
     OffsetTables tables(x.rank());

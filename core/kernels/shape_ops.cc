@@ -52,7 +52,10 @@ class ReshapeOp : public OpKernel {
                                             " must be "
                                             "non-negative, not ",
                                             dims[i]));
-        product *= dims[i];
+        OP_REQUIRES(ctx, MultiplyWithoutOverflow(product, dims[i], &product),
+                    errors::InvalidArgument(
+                        "requested shape ", TensorShape(dims).ToString(),
+                        " has more than 2**63 - 1 elements"));
       }
     }
     const int64_t n = input.num_elements();
@@ -65,10 +68,10 @@ class ReshapeOp : public OpKernel {
       dims[unknown] = n / product;
     }
     TensorShape shape(dims);
-    OP_REQUIRES(ctx, shape.num_elements() == n,
+    OP_REQUIRES(ctx, product == n || unknown >= 0,
                 errors::InvalidArgument("Input to reshape is a tensor with ", n,
                                         " values, but the requested shape has ",
-                                        shape.num_elements()));
+                                        product));
     Tensor out;
     OP_REQUIRES_OK(ctx, input.Reshaped(shape, &out));
     ctx->set_output(0, std::move(out));

@@ -44,7 +44,7 @@ class SliceOp : public OpKernel {
                                           x.dim(d), "], but got ", begin[d]));
       if (size[d] == -1) size[d] = x.dim(d) - begin[d];
       OP_REQUIRES(
-          ctx, size[d] >= 0 && begin[d] + size[d] <= x.dim(d),
+          ctx, size[d] >= 0 && size[d] <= x.dim(d) - begin[d],
           errors::InvalidArgument("Expected size[", d, "] in [0, ",
                                   x.dim(d) - begin[d], "], but got ", size[d]));
     }

@@ -3,7 +3,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <new>
 #include <set>
+#include <stdexcept>
 
 namespace tensorweave {
 
@@ -45,6 +47,27 @@ namespace {
 Status NodeError(const Node& node, const Status& s) {
   return Status(s.code(), s.message() + "\n\t [[node " + node.name() +
                               " (op: " + node.type_string() + ")]]");
+}
+
+// Runs a kernel; the last line of defence against a kernel that allocates
+// past what the machine has (std::bad_alloc, std::length_error from a huge
+// std::vector) or otherwise throws: the exception becomes the node's error
+// instead of terminating the process. Kernels validate sizes first; a try
+// block costs nothing when nothing is thrown.
+void ComputeGuarded(OpKernel* kernel, OpKernelContext* ctx) {
+  try {
+    kernel->Compute(ctx);
+  } catch (const TensorAllocationError& e) {
+    ctx->SetStatus(errors::ResourceExhausted(e.what()));
+  } catch (const std::bad_alloc& e) {
+    ctx->SetStatus(errors::ResourceExhausted(
+        "OOM in kernel: could not allocate memory (", e.what(), ")"));
+  } catch (const std::length_error& e) {
+    ctx->SetStatus(errors::ResourceExhausted(
+        "OOM in kernel: a requested size is too large (", e.what(), ")"));
+  } catch (const std::exception& e) {
+    ctx->SetStatus(errors::Internal("kernel threw an exception: ", e.what()));
+  }
 }
 
 }  // namespace
@@ -277,7 +300,7 @@ void Executor::RunItem(StepState* state, const Item& item,
   params.intra_op_pool = state->step->intra_op_pool;
   params.step_id = state->step->step_id;
   OpKernelContext ctx(params);
-  item.kernel->Compute(&ctx);
+  ComputeGuarded(item.kernel, &ctx);
   for (int i = 0; i < node.num_inputs(); ++i) inputs[i] = TensorValue();
   if (!ctx.status().ok()) {
     state->Fail(NodeError(node, ctx.status()));

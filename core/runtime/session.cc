@@ -1,25 +1,61 @@
 #include "core/runtime/session.h"
 
+#include <map>
+#include <mutex>
+#include <utility>
+
 namespace tensorweave {
 
 namespace {
 
-// The caller of a parallel loop takes part, so the pool needs one thread
-// fewer than the loop's parallelism; a parallelism of 1 needs no pool (a
-// ThreadPool of 0 threads would mean one per core).
-std::unique_ptr<ThreadPool> MakeIntraOpPool(int intra_op_threads) {
-  const int parallelism =
-      intra_op_threads > 0 ? intra_op_threads : ThreadPool::NumCores();
-  if (parallelism <= 1) return nullptr;
-  return std::make_unique<ThreadPool>(parallelism - 1, "intra_op");
+// The process's pools, by (kind, threads): a pool lives while a session
+// uses it.
+Status SharedPool(const std::string& kind, int num_threads,
+                  std::shared_ptr<ThreadPool>* pool) {
+  static std::mutex* mu = new std::mutex();
+  static auto* pools =
+      new std::map<std::pair<std::string, int>, std::weak_ptr<ThreadPool>>();
+  std::lock_guard<std::mutex> lock(*mu);
+  std::weak_ptr<ThreadPool>& slot = (*pools)[{kind, num_threads}];
+  *pool = slot.lock();
+  if (*pool != nullptr) return Status::OK();
+  std::unique_ptr<ThreadPool> created;
+  TW_RETURN_IF_ERROR(ThreadPool::Create(num_threads, kind, &created));
+  *pool = std::shared_ptr<ThreadPool>(std::move(created));
+  slot = *pool;
+  return Status::OK();
 }
 
 }  // namespace
 
 Session::Session(std::shared_ptr<Graph> graph, const SessionOptions& options)
-    : graph_(std::move(graph)),
-      inter_op_pool_(new ThreadPool(options.inter_op_threads, "inter_op")),
-      intra_op_pool_(MakeIntraOpPool(options.intra_op_threads)) {}
+    : graph_(std::move(graph)) {
+  const int inter_op = options.inter_op_threads > 0 ? options.inter_op_threads
+                                                    : ThreadPool::NumCores();
+  init_status_ = SharedPool("inter_op", inter_op, &inter_op_pool_);
+  // The caller of a parallel loop takes part, so the intra-op pool needs one
+  // thread fewer than the loop's parallelism; a parallelism of 1 needs no
+  // pool.
+  const int parallelism = options.intra_op_threads > 0
+                              ? options.intra_op_threads
+                              : ThreadPool::NumCores();
+  if (init_status_.ok() && parallelism > 1) {
+    init_status_ = SharedPool("intra_op", parallelism - 1, &intra_op_pool_);
+  }
+  if (!init_status_.ok()) {
+    inter_op_pool_.reset();
+    intra_op_pool_.reset();
+  }
+}
+
+Status Session::Create(std::shared_ptr<Graph> graph,
+                       const SessionOptions& options,
+                       std::unique_ptr<Session>* session) {
+  auto created = std::make_unique<Session>(std::move(graph), options);
+  TW_RETURN_IF_ERROR(created->init_status());
+  *session = std::move(created);
+  return Status::OK();
+}
 
 Session::~Session() { Close(); }
 
@@ -40,6 +76,7 @@ Status Session::GetKernel(const Node* node, OpKernel** kernel) {
 }
 
 Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
+  TW_RETURN_IF_ERROR(init_status_);
   if (closed_) return errors::Cancelled("Attempted to use a closed Session.");
   ExecutorSpec exec_spec;
   for (const auto& name : spec.feeds) {
@@ -90,6 +127,7 @@ Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
 
 Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
                             std::vector<Tensor>* fetches) {
+  TW_RETURN_IF_ERROR(init_status_);
   if (closed_) return errors::Cancelled("Attempted to use a closed Session.");
   Callable* callable;
   {

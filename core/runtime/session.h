@@ -35,7 +35,14 @@ struct CallableSpec {
 
 class Session {
  public:
+  // Creates a session, or the error that prevented it (its thread pools
+  // could not be started: ResourceExhausted naming the pool and the cap).
+  static Status Create(std::shared_ptr<Graph> graph,
+                       const SessionOptions& options,
+                       std::unique_ptr<Session>* session);
+  // Where the pools cannot be started, every call returns init_status().
   Session(std::shared_ptr<Graph> graph, const SessionOptions& options);
+  const Status& init_status() const { return init_status_; }
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -65,8 +72,12 @@ class Session {
 
   std::shared_ptr<Graph> graph_;
   ResourceMgr resource_mgr_;
-  std::unique_ptr<ThreadPool> inter_op_pool_;
-  std::unique_ptr<ThreadPool> intra_op_pool_;
+  // Shared with the other sessions of the process that ask for the same
+  // number of threads (as TensorFlow's sessions share one inter-op pool),
+  // so that many open sessions do not hold many threads each.
+  std::shared_ptr<ThreadPool> inter_op_pool_;
+  std::shared_ptr<ThreadPool> intra_op_pool_;
+  Status init_status_;
   std::atomic<int64_t> next_step_id_{1};
   std::atomic<bool> closed_{false};
 

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <climits>
+#include <cstdlib>
 #include <memory>
+#include <system_error>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -46,22 +49,115 @@ int ThreadPool::NumCores() {
   return n == 0 ? 1 : static_cast<int>(n);
 }
 
+namespace {
+
+constexpr int kDefaultMaxThreads = 4096;
+std::atomic<int> max_threads{0};  // 0: not yet decided
+std::atomic<int> live_threads{0};
+
+int DefaultMaxThreads() {
+  if (const char* env = std::getenv("TW_MAX_THREADS")) {
+    char* end = nullptr;
+    const long value = std::strtol(env, &end, 10);
+    if (end != env && *end == '\0' && value > 0 && value <= INT32_MAX) {
+      return static_cast<int>(value);
+    }
+  }
+  return kDefaultMaxThreads;
+}
+
+}  // namespace
+
+int ThreadPool::MaxThreads() {
+  int cap = max_threads.load(std::memory_order_relaxed);
+  if (cap == 0) {
+    cap = DefaultMaxThreads();
+    max_threads.store(cap, std::memory_order_relaxed);
+  }
+  return cap;
+}
+
+void ThreadPool::SetMaxThreads(int cap) {
+  max_threads.store(cap > 0 ? cap : 0, std::memory_order_relaxed);
+}
+
+int ThreadPool::LiveThreads() {
+  return live_threads.load(std::memory_order_relaxed);
+}
+
+Status ThreadPool::Create(int num_threads, const std::string& name,
+                          std::unique_ptr<ThreadPool>* pool) {
+  std::unique_ptr<ThreadPool> created(new ThreadPool());
+  created->name_ = name;
+  TW_RETURN_IF_ERROR(created->Start(num_threads));
+  *pool = std::move(created);
+  return Status::OK();
+}
+
 ThreadPool::ThreadPool(int num_threads, std::string name) {
-  if (num_threads <= 0) num_threads = NumCores();
-  workers_.reserve(num_threads);
-  for (int i = 0; i < num_threads; ++i) {
-    workers_.emplace_back([this] { WorkerLoop(); });
+  name_ = std::move(name);
+  Status s = Start(num_threads);
+  if (!s.ok()) {
+    throw std::system_error(
+        std::make_error_code(std::errc::resource_unavailable_try_again),
+        s.message());
   }
 }
 
-ThreadPool::~ThreadPool() {
+// Reserves the threads against the cap, then starts them; on any failure
+// nothing is left running or reserved.
+Status ThreadPool::Start(int num_threads) {
+  if (num_threads <= 0) num_threads = NumCores();
+  const int cap = MaxThreads();
+  int live = live_threads.load(std::memory_order_relaxed);
+  do {
+    if (num_threads > cap - live) {
+      return errors::ResourceExhausted(
+          "cannot create thread pool '", name_, "' of ", num_threads,
+          " threads: tensorweave's thread pools already hold ", live,
+          " threads and the cap is ", cap,
+          " threads per process (set TW_MAX_THREADS, or ask for fewer "
+          "threads: inter_op_parallelism_threads / "
+          "intra_op_parallelism_threads)");
+    }
+  } while (!live_threads.compare_exchange_weak(live, live + num_threads,
+                                               std::memory_order_relaxed));
+  reserved_ = num_threads;
+  try {
+    workers_.reserve(num_threads);
+    for (int i = 0; i < num_threads; ++i) {
+      workers_.emplace_back([this] { WorkerLoop(); });
+    }
+  } catch (const std::exception& e) {
+    const int started = static_cast<int>(workers_.size());
+    StopAndJoin();
+    return errors::ResourceExhausted(
+        "cannot create thread pool '", name_, "' of ", num_threads,
+        " threads: the system refused to start thread ", started + 1, " (",
+        e.what(),
+        "); ask for fewer threads (inter_op_parallelism_threads / "
+        "intra_op_parallelism_threads) or raise the process's limits");
+  }
+  return Status::OK();
+}
+
+// Stops and joins the workers that started (only those are in workers_) and
+// returns the reservation.
+void ThreadPool::StopAndJoin() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
-  for (auto& worker : workers_) worker.join();
+  for (auto& worker : workers_) {
+    if (worker.joinable()) worker.join();
+  }
+  workers_.clear();
+  live_threads.fetch_sub(reserved_, std::memory_order_relaxed);
+  reserved_ = 0;
 }
+
+ThreadPool::~ThreadPool() { StopAndJoin(); }
 
 void ThreadPool::Schedule(std::function<void()> fn) {
   bool wake;

@@ -14,16 +14,29 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/framework/status.h"
+
 namespace tensorweave {
 
+// Threads are counted process-wide against a cap (MaxThreads()); a pool that
+// would pass it, or whose threads cannot all be started (std::thread throws
+// std::system_error when the system refuses one: thread limits, address
+// space), is not created: the threads it did start are stopped and joined
+// (never one that did not start) and the failure is reported.
 class ThreadPool {
  public:
-  // num_threads <= 0 means one per core.
+  // The checked form: ResourceExhausted naming the pool, the threads asked
+  // for and the cap (or the system's refusal). num_threads <= 0 means one
+  // per core.
+  static Status Create(int num_threads, const std::string& name,
+                       std::unique_ptr<ThreadPool>* pool);
+  // Throws std::system_error (with Create's message) where Create fails.
   ThreadPool(int num_threads, std::string name);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -41,8 +54,22 @@ class ThreadPool {
   // Cores of this machine.
   static int NumCores();
 
+  // The most threads all pools of the process may hold together: 4096, or
+  // TW_MAX_THREADS when set (read once); SetMaxThreads changes it (0: back
+  // to that default), for tests and embedders.
+  static int MaxThreads();
+  static void SetMaxThreads(int max_threads);
+  // Threads held by live pools now.
+  static int LiveThreads();
+
  private:
+  ThreadPool() = default;
+  Status Start(int num_threads);
+  void StopAndJoin();
   void WorkerLoop();
+
+  std::string name_;
+  int reserved_ = 0;  // threads counted against MaxThreads()
 
   std::vector<std::thread> workers_;
   std::mutex mu_;

@@ -437,7 +437,7 @@ class PySession {
     SessionOptions options;
     options.inter_op_threads = inter_op_threads;
     options.intra_op_threads = intra_op_threads;
-    session_ = std::make_unique<Session>(graph.graph(), options);
+    ThrowIfError(Session::Create(graph.graph(), options, &session_));
   }
 
   int64_t MakeCallable(const std::vector<std::string>& feeds,
