@@ -36,6 +36,27 @@ class TestIntraOpParallelismOp : public OpKernel {
 };
 REGISTER_KERNEL(KernelDef("TestIntraOpParallelism"), TestIntraOpParallelismOp);
 
+}  // namespace
+
+// Test only: a kernel that throws, as a kernel that allocates past the
+// machine's memory (a std::vector resize, operator new) does.
+REGISTER_OP("TestThrowsBadAlloc")
+    .Output("n: int32")
+    .SetShapeFn(shape_fns::Scalar)
+    .Doc("Test only: throws std::bad_alloc.");
+
+namespace {
+
+class TestThrowsBadAllocOp : public OpKernel {
+ public:
+  explicit TestThrowsBadAllocOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    std::vector<char> huge;
+    huge.resize(huge.max_size());  // std::length_error or std::bad_alloc
+  }
+};
+REGISTER_KERNEL(KernelDef("TestThrowsBadAlloc"), TestThrowsBadAllocOp);
+
 using test::AddConst;
 using test::AddOp;
 using test::AddPlaceholder;
@@ -338,6 +359,71 @@ TEST(SessionTest, CallablesAndClose) {
   EXPECT_EQ(s.code(), Code::kCancelled);
   EXPECT_EQ(sess->Run({}, {"sq:0"}, {}, &out).code(), Code::kCancelled);
   sess.reset();
+}
+
+TEST(SessionTest, KernelExceptionBecomesTheNodesError) {
+  auto g = std::make_shared<Graph>();
+  AddOp(g.get(), "TestThrowsBadAlloc", "greedy", {});
+  Session sess(g, Opts());
+  std::vector<Tensor> out;
+  Status s = sess.Run({}, {"greedy:0"}, {}, &out);
+  EXPECT_EQ(s.code(), Code::kResourceExhausted);
+  EXPECT_HAS(s, "[[node greedy (op: TestThrowsBadAlloc)]]");
+  // The session keeps working.
+  AddConst(g.get(), "c", Tensor::Scalar<float>(2));
+  TW_ASSERT_OK(sess.Run({}, {"c:0"}, {}, &out));
+}
+
+TEST(SessionTest, HugeOutputIsResourceExhaustedNamingNodeShapeAndType) {
+  auto g = std::make_shared<Graph>();
+  AddPlaceholder(g.get(), "dims", DT_INT64, PartialShape({-1}));
+  AddConst(g.get(), "zero", Tensor::Scalar<float>(0));
+  AddOp(g.get(), "Fill", "zeros", {"dims", "zero"});
+  Session sess(g, Opts());
+  std::vector<Tensor> out;
+  // 2^62 floats: the byte size 2^64 used to wrap to an empty buffer.
+  Status s = sess.Run({{"dims:0", Tensor::Vector<int64_t>(
+                                      {int64_t{1} << 31, int64_t{1} << 31})}},
+                      {"zeros:0"}, {}, &out);
+  EXPECT_EQ(s.code(), Code::kResourceExhausted);
+  EXPECT_HAS(s, "[2147483648,2147483648]");
+  EXPECT_HAS(s, "float32");
+  EXPECT_HAS(s, "[[node zeros (op: Fill)]]");
+}
+
+TEST(SessionTest, SessionsWithTheSameOptionsShareThreadPools) {
+  auto g = std::make_shared<Graph>();
+  AddConst(g.get(), "c", Tensor::Scalar<float>(2));
+  auto first = std::make_unique<Session>(g, Opts(3, 3));
+  const int live = ThreadPool::LiveThreads();
+  std::vector<std::unique_ptr<Session>> more;
+  for (int i = 0; i < 50; ++i) {
+    std::unique_ptr<Session> sess;
+    TW_ASSERT_OK(Session::Create(g, Opts(3, 3), &sess));
+    more.push_back(std::move(sess));
+  }
+  EXPECT_EQ(ThreadPool::LiveThreads(), live);
+  std::vector<Tensor> out;
+  for (auto& sess : more) TW_ASSERT_OK(sess->Run({}, {"c:0"}, {}, &out));
+}
+
+TEST(SessionTest, ThreadCapIsReportedBySessionCreate) {
+  auto g = std::make_shared<Graph>();
+  AddConst(g.get(), "c", Tensor::Scalar<float>(2));
+  ThreadPool::SetMaxThreads(ThreadPool::LiveThreads() + 8);
+  std::unique_ptr<Session> sess;
+  Status s = Session::Create(g, Opts(1000, 1), &sess);
+  ThreadPool::SetMaxThreads(0);
+  EXPECT_EQ(s.code(), Code::kResourceExhausted);
+  EXPECT_EQ(sess, nullptr);
+  EXPECT_HAS(s, "of 1000 threads");
+  EXPECT_HAS(s, "inter_op");
+  // A session built with the constructor reports it on every call.
+  ThreadPool::SetMaxThreads(ThreadPool::LiveThreads() + 8);
+  Session direct(g, Opts(1000, 1));
+  ThreadPool::SetMaxThreads(0);
+  std::vector<Tensor> out;
+  EXPECT_EQ(direct.Run({}, {"c:0"}, {}, &out).code(), Code::kResourceExhausted);
 }
 
 }  // namespace

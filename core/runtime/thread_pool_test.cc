@@ -7,6 +7,8 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -159,6 +161,42 @@ TEST(ThreadPoolTest, TasksMayScheduleMoreTasks) {
     }
   }
   EXPECT_EQ(done.load(), 11);
+}
+
+TEST(ThreadPoolTest, ThreadsAreCountedAndReturned) {
+  const int before = ThreadPool::LiveThreads();
+  {
+    std::unique_ptr<ThreadPool> pool;
+    ASSERT_TRUE(ThreadPool::Create(5, "counted", &pool).ok());
+    EXPECT_EQ(pool->num_threads(), 5);
+    EXPECT_EQ(ThreadPool::LiveThreads(), before + 5);
+  }
+  EXPECT_EQ(ThreadPool::LiveThreads(), before);
+}
+
+TEST(ThreadPoolTest, CapIsReportedNamingThePoolAndTheCap) {
+  const int before = ThreadPool::LiveThreads();
+  ThreadPool::SetMaxThreads(before + 4);
+  std::unique_ptr<ThreadPool> ok;
+  ASSERT_TRUE(ThreadPool::Create(4, "fits", &ok).ok());
+  std::unique_ptr<ThreadPool> over;
+  Status s = ThreadPool::Create(1, "one_too_many", &over);
+  EXPECT_EQ(s.code(), Code::kResourceExhausted);
+  EXPECT_EQ(over, nullptr);
+  EXPECT_NE(s.message().find("one_too_many"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("cap is " + std::to_string(before + 4)),
+            std::string::npos)
+      << s.message();
+  // The constructor reports the same failure as an exception, never a hang
+  // or std::terminate.
+  EXPECT_THROW(ThreadPool(2, "ctor"), std::system_error);
+  EXPECT_EQ(ThreadPool::LiveThreads(), before + 4);
+  ok.reset();
+  EXPECT_EQ(ThreadPool::LiveThreads(), before);
+  ASSERT_TRUE(ThreadPool::Create(4, "after", &over).ok());
+  over.reset();
+  ThreadPool::SetMaxThreads(0);
+  EXPECT_EQ(ThreadPool::MaxThreads(), 4096);  // TW_MAX_THREADS unset in tests
 }
 
 }  // namespace
