@@ -149,16 +149,30 @@ def test_model_content_is_kept_alive_without_copy(mlp_model):
     del content, data
     gc.collect()
     interpreter.allocate_tensors()
-    interpreter.set_tensor(0, np.ones((1, 4), np.float32))
+    x = np.ones((1, 4), np.float32)
+    interpreter.set_tensor(0, x)
     interpreter.invoke()
-    assert np.isfinite(interpreter.get_tensor(7)).all()
+    out = interpreter.get_output_details()[0]["index"]
+    # The weights are read from the kept-alive bytes: the model's answer.
+    np.testing.assert_allclose(
+        interpreter.get_tensor(out), twl_writer.mlp_reference(x, mlp_model[1]), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_misaligned_content_is_accepted(mlp_model):
     padded = b"\0" + mlp_model[0]
-    interpreter = twl.Interpreter(model_content=memoryview(padded)[1:])
+    content = memoryview(padded)[1:]
+    assert content.nbytes == len(mlp_model[0])
+    interpreter = twl.Interpreter(model_content=content)
     interpreter.allocate_tensors()
+    x = np.random.default_rng(3).standard_normal((1, 4)).astype(np.float32)
+    interpreter.set_tensor(0, x)
     interpreter.invoke()
+    out = interpreter.get_output_details()[0]["index"]
+    # Misaligned buffers are read correctly (not just without a crash).
+    np.testing.assert_allclose(
+        interpreter.get_tensor(out), twl_writer.mlp_reference(x, mlp_model[1]), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_arena_size_comes_from_the_runtime(mlp_model):
