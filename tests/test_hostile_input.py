@@ -18,7 +18,6 @@ import textwrap
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 
 I64 = tw.int64
@@ -197,6 +196,7 @@ def _python(code, env=None, timeout=120):
     full_env.update(env or {})
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
+        check=False,
         capture_output=True,
         text=True,
         timeout=timeout,
