@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,38 +20,75 @@
 namespace tensorweave {
 
 // ------------------------------------------------ test-only op + kernel ---
-// TestRecordThread: sleeps, records the thread it ran on, outputs its input.
-// Expensive, so the executor spreads such nodes over the inter-op pool.
+// TestRecordThread: sleeps, records the thread it ran on and the order in
+// which nodes start and end, outputs its input. With `barrier` = n > 0 it
+// first waits (at most 10 s) until n such nodes have reached the barrier:
+// nodes that all get through it ran at the same time. Expensive, so the
+// executor spreads such nodes over the inter-op pool.
 REGISTER_OP("TestRecordThread")
     .Input("x: float32")
     .Output("y: float32")
     .Attr("sleep_ms: int = 100")
+    .Attr("barrier: int = 0")
     .SetShapeFn(shape_fns::Unchanged)
-    .Doc("Test only: sleeps and records its thread id.");
+    .Doc("Test only: sleeps and records its thread id and start/end order.");
 
 namespace {
 
 std::mutex g_record_mu;
+std::condition_variable g_record_cv;
 std::map<std::string, std::thread::id>* g_record_threads =
     new std::map<std::string, std::thread::id>();
+std::vector<std::string>* g_record_events = new std::vector<std::string>();
+int g_barrier_arrived = 0;
+std::vector<std::string>* g_barrier_passed = new std::vector<std::string>();
+
+void ResetRecords() {
+  std::lock_guard<std::mutex> lock(g_record_mu);
+  g_record_threads->clear();
+  g_record_events->clear();
+  g_barrier_passed->clear();
+  g_barrier_arrived = 0;
+}
 
 class TestRecordThreadOp : public OpKernel {
  public:
   explicit TestRecordThreadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     ctx->SetStatus(ctx->GetAttr("sleep_ms", &sleep_ms_));
+    ctx->SetStatus(ctx->GetAttr("barrier", &barrier_));
   }
   bool IsExpensive() const override { return true; }
   void Compute(OpKernelContext* ctx) override {
+    Record("start:" + name());
+    if (barrier_ > 0) {
+      std::unique_lock<std::mutex> lock(g_record_mu);
+      ++g_barrier_arrived;
+      g_record_cv.notify_all();
+      // A bound for a broken executor, not a timing: the other node arrives
+      // within microseconds when the two run concurrently.
+      if (g_record_cv.wait_for(lock, std::chrono::seconds(10), [this] {
+            return g_barrier_arrived >= barrier_;
+          })) {
+        g_barrier_passed->push_back(name());
+      }
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
     {
       std::lock_guard<std::mutex> lock(g_record_mu);
       (*g_record_threads)[name()] = std::this_thread::get_id();
     }
+    Record("end:" + name());
     ctx->set_output(0, ctx->input(0));
   }
 
  private:
+  static void Record(const std::string& event) {
+    std::lock_guard<std::mutex> lock(g_record_mu);
+    g_record_events->push_back(event);
+  }
+
   int64_t sleep_ms_ = 0;
+  int64_t barrier_ = 0;
 };
 
 REGISTER_KERNEL(KernelDef("TestRecordThread"), TestRecordThreadOp);
@@ -183,49 +221,47 @@ TEST(ExecutorTest, SameTensorFetchedTwiceAndConsumedTwice) {
 }
 
 TEST(ExecutorTest, IndependentExpensiveNodesRunInParallel) {
+  // Each node waits at a barrier for the other: both get through only if the
+  // executor runs them at the same time (no wall-clock bound involved).
   Graph g;
   AddConst(&g, "c1", Tensor::Scalar<float>(1));
   AddConst(&g, "c2", Tensor::Scalar<float>(2));
-  AddOp(&g, "TestRecordThread", "slow1", {"c1"});
-  AddOp(&g, "TestRecordThread", "slow2", {"c2"});
+  AddOp(&g, "TestRecordThread", "slow1", {"c1"},
+        {{"sleep_ms", AttrInt(0)}, {"barrier", AttrInt(2)}});
+  AddOp(&g, "TestRecordThread", "slow2", {"c2"},
+        {{"sleep_ms", AttrInt(0)}, {"barrier", AttrInt(2)}});
   AddOp(&g, "Add", "sum", {"slow1", "slow2"});
   ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
   TW_ASSERT_OK(h.Create({}, {"sum:0"}, {}, &ex));
-  std::vector<Tensor> out;
-  TW_ASSERT_OK(h.Run(*ex, {}, &out));  // warm up
-  {
+  for (int run = 0; run < 3; ++run) {
+    ResetRecords();
+    std::vector<Tensor> out;
+    TW_ASSERT_OK(h.Run(*ex, {}, &out));
+    EXPECT_EQ(out[0].data<float>()[0], 3.0f);
     std::lock_guard<std::mutex> lock(g_record_mu);
-    g_record_threads->clear();
+    EXPECT_EQ(g_barrier_passed->size(), 2u)
+        << "the two independent nodes did not run concurrently";
+    ASSERT_EQ(g_record_threads->size(), 2u);
+    EXPECT_NE(g_record_threads->at("slow1"), g_record_threads->at("slow2"));
   }
-  auto start = std::chrono::steady_clock::now();
-  TW_ASSERT_OK(h.Run(*ex, {}, &out));
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
-  EXPECT_EQ(out[0].data<float>()[0], 3.0f);
-  std::lock_guard<std::mutex> lock(g_record_mu);
-  ASSERT_EQ(g_record_threads->size(), 2u);
-  EXPECT_NE(g_record_threads->at("slow1"), g_record_threads->at("slow2"));
-  EXPECT_LT(ms, 150.0) << "two 100 ms nodes did not overlap";
 }
 
 TEST(ExecutorTest, ExpensiveChainOfDependentNodesIsSequential) {
   Graph g;
   AddConst(&g, "c", Tensor::Scalar<float>(1));
-  AddOp(&g, "TestRecordThread", "s1", {"c"}, {{"sleep_ms", AttrInt(20)}});
-  AddOp(&g, "TestRecordThread", "s2", {"s1"}, {{"sleep_ms", AttrInt(20)}});
+  AddOp(&g, "TestRecordThread", "s1", {"c"}, {{"sleep_ms", AttrInt(5)}});
+  AddOp(&g, "TestRecordThread", "s2", {"s1"}, {{"sleep_ms", AttrInt(5)}});
   ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
   TW_ASSERT_OK(h.Create({}, {"s2:0"}, {}, &ex));
-  auto start = std::chrono::steady_clock::now();
+  ResetRecords();
   std::vector<Tensor> out;
   TW_ASSERT_OK(h.Run(*ex, {}, &out));
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
-  EXPECT_GE(ms, 39.0);
   EXPECT_EQ(out[0].data<float>()[0], 1.0f);
+  std::lock_guard<std::mutex> lock(g_record_mu);
+  EXPECT_EQ(*g_record_events, (std::vector<std::string>{"start:s1", "end:s1",
+                                                        "start:s2", "end:s2"}));
 }
 
 TEST(ExecutorTest, ErrorAbortsStepAndNamesNode) {
