@@ -141,7 +141,7 @@ def test_add_n_and_clip_by_value():
     np.testing.assert_allclose(run(tw.clip_by_value(t, -1.0, 1.0)), np.clip(t, -1, 1))
     with pytest.raises(ValueError, match="AddN"):
         tw.add_n([tw.constant([1.0, 2.0]), tw.constant([1.0])])
-    with pytest.raises(ValueError, match="ClipByValue"):
+    with pytest.raises(ValueError, match="clip_by_value"):
         tw.clip_by_value(t, [0.0, 1.0], 2.0)
 
 

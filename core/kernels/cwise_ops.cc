@@ -134,30 +134,29 @@ struct FloorModFunctor : SameTypeFunctor {
     }
   }
 };
+// NaN in either operand gives NaN (as TensorFlow); `x != x` keeps the select
+// branch-free, so the loops still vectorize.
 struct MaximumFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x, T y) {
-    return x > y ? x : y;
+    return (x > y || x != x) ? x : y;
   }
 };
 struct MinimumFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x, T y) {
-    return x < y ? x : y;
+    return (x < y || x != x) ? x : y;
   }
 };
+// Integers to negative integer powers have no integer value: rejected (as
+// TensorFlow) by a check of the exponents before the functor runs.
 struct PowFunctor : SameTypeFunctor {
+  static constexpr bool kChecksNegativeExponent = true;
   template <typename T>
   static T Apply(T x, T y) {
     if constexpr (std::is_floating_point_v<T>) {
       return std::pow(x, y);
     } else {
-      if (y < 0) {
-        // |x| > 1 to a negative power truncates to 0.
-        if (x == 1) return 1;
-        if (x == -1) return (y % 2 == 0) ? 1 : -1;
-        return 0;
-      }
       using U = std::make_unsigned_t<T>;
       U result = 1, base = static_cast<U>(x);
       for (T e = y; e > 0; e >>= 1) {

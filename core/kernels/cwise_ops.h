@@ -103,6 +103,23 @@ Status CheckNoZeroDivisor(const Tensor& y) {
               : Status::OK();
 }
 
+// Integer powers with a negative exponent have no integer value: ops whose
+// functor sets kChecksNegativeExponent fail on one (as TensorFlow).
+template <typename T>
+Status CheckNoNegativeExponent(const Tensor& y) {
+  if constexpr (std::is_signed_v<T>) {
+    const T* p = y.data<T>();
+    const int64_t n = y.num_elements();
+    bool negative = false;
+    for (int64_t i = 0; i < n; ++i) negative |= p[i] < T(0);
+    if (negative) {
+      return errors::InvalidArgument(
+          "Integers to negative integer powers are not allowed");
+    }
+  }
+  return Status::OK();
+}
+
 // A kernel for a binary op whose functor is Functor::Apply<T>(x, y) and
 // whose output dtype is Functor::Output<T>.
 template <typename Functor, typename... Types>
@@ -120,6 +137,10 @@ class BinaryOp : public OpKernel {
           using Out = typename Functor::template Output<T>;
           if constexpr (Functor::kChecksDivisor && std::is_integral_v<T>) {
             TW_RETURN_IF_ERROR(CheckNoZeroDivisor<T>(y));
+          }
+          if constexpr (Functor::kChecksNegativeExponent &&
+                        std::is_integral_v<T>) {
+            TW_RETURN_IF_ERROR(CheckNoNegativeExponent<T>(y));
           }
           // Work in place in whichever operand has the output's
           // size (safe: each element is read before written).
@@ -165,6 +186,7 @@ struct SameTypeFunctor {
   template <typename T>
   using Output = T;
   static constexpr bool kChecksDivisor = false;
+  static constexpr bool kChecksNegativeExponent = false;
 };
 
 // Functors whose output is bool (comparisons).
@@ -172,6 +194,7 @@ struct BoolOutFunctor {
   template <typename T>
   using Output = bool;
   static constexpr bool kChecksDivisor = false;
+  static constexpr bool kChecksNegativeExponent = false;
 };
 
 }  // namespace tensorweave

@@ -16,7 +16,11 @@ namespace {
   }
 
 TW_UNARY_FUNCTOR(NegFunctor, -x);
-TW_UNARY_FUNCTOR(AbsFunctor, x < T(0) ? T(-x) : x);
+// Floats through std::abs (clears the sign of -0.0); the most negative
+// integer wraps to itself.
+TW_UNARY_FUNCTOR(AbsFunctor, std::is_floating_point_v<T>
+                                 ? T(std::abs(x))
+                                 : (x < T(0) ? T(-x) : x));
 TW_UNARY_FUNCTOR(SquareFunctor, x* x);
 TW_UNARY_FUNCTOR(ExpFunctor, std::exp(x));
 TW_UNARY_FUNCTOR(LogFunctor, std::log(x));

@@ -45,9 +45,10 @@ struct MaxReducer {
       return std::numeric_limits<T>::lowest();
     }
   }
+  // NaN wins (as TensorFlow); `a != a` keeps the select vectorizable.
   template <typename T>
   static T Combine(T a, T b) {
-    return a > b ? a : b;
+    return (a > b || a != a) ? a : b;
   }
 };
 struct MinReducer {
@@ -61,7 +62,7 @@ struct MinReducer {
   }
   template <typename T>
   static T Combine(T a, T b) {
-    return a < b ? a : b;
+    return (a < b || a != a) ? a : b;
   }
 };
 struct AllReducer {
@@ -86,10 +87,18 @@ struct AnyReducer {
 };
 
 // Reduces n contiguous values with kLanes independent accumulators (which
-// the compiler vectorizes, and which sum floats more accurately than one).
+// the compiler vectorizes), pairwise over blocks of kPairwiseBlock: a float
+// sum's rounding error grows with log(n), not n (TensorFlow's sums are
+// accurate to about that: 1e6 additions of 0.1f give 100000.2, not 99994).
 template <typename R, typename T>
 T ReduceContiguous(const T* x, int64_t n) {
   constexpr int kLanes = 16;
+  constexpr int64_t kPairwiseBlock = 4096;
+  if (n > kPairwiseBlock) {
+    const int64_t half = (n / 2 + kLanes - 1) / kLanes * kLanes;
+    return R::Combine(ReduceContiguous<R>(x, half),
+                      ReduceContiguous<R>(x + half, n - half));
+  }
   if (n < kLanes) {
     T acc = R::template Init<T>();
     for (int64_t i = 0; i < n; ++i) acc = R::Combine(acc, x[i]);
@@ -157,12 +166,35 @@ void ReduceRows(OpKernelContext* ctx, const T* x, int64_t p, int64_t r,
   });
 }
 
+// Columns reduced per unit of work in ReduceColumns.
+constexpr int64_t kColumnBlock = 512;
+
+// o[j] = reduce over the r rows (stride k) of in[j], for j < width <=
+// kColumnBlock; pairwise over halves of the rows, as ReduceContiguous.
+template <typename R, typename T>
+void ReduceColumnBlock(const T* in, int64_t r, int64_t k, int64_t width, T* o) {
+  constexpr int64_t kPairwiseRows = 256;
+  if (r > kPairwiseRows) {
+    const int64_t half = r / 2;
+    ReduceColumnBlock<R>(in, half, k, width, o);
+    T partial[kColumnBlock];
+    ReduceColumnBlock<R>(in + half * k, r - half, k, width, partial);
+    for (int64_t j = 0; j < width; ++j) o[j] = R::Combine(o[j], partial[j]);
+    return;
+  }
+  std::copy(in, in + width, o);
+  for (int64_t ri = 1; ri < r; ++ri) {
+    const T* row = in + ri * k;
+    for (int64_t j = 0; j < width; ++j) o[j] = R::Combine(o[j], row[j]);
+  }
+}
+
 // [P, R, K] -> [P, K]: out[p, k] = reduce over r of x[p, r, k].
 template <typename R, typename T>
 void ReduceColumns(OpKernelContext* ctx, const T* x, int64_t p, int64_t r,
                    int64_t k, T* out) {
   // Units of work: (p, block of up to kBlock columns).
-  constexpr int64_t kBlock = 512;
+  constexpr int64_t kBlock = kColumnBlock;
   const int64_t blocks = (k + kBlock - 1) / kBlock;
   ParallelOver(ctx, p * blocks, r * std::min(k, kBlock),
                [&](int64_t b, int64_t e) {
@@ -170,15 +202,8 @@ void ReduceColumns(OpKernelContext* ctx, const T* x, int64_t p, int64_t r,
                    const int64_t pi = u / blocks;
                    const int64_t k0 = (u % blocks) * kBlock;
                    const int64_t width = std::min(kBlock, k - k0);
-                   const T* in = x + pi * r * k + k0;
-                   T* o = out + pi * k + k0;
-                   std::copy(in, in + width, o);
-                   for (int64_t ri = 1; ri < r; ++ri) {
-                     const T* row = in + ri * k;
-                     for (int64_t j = 0; j < width; ++j) {
-                       o[j] = R::Combine(o[j], row[j]);
-                     }
-                   }
+                   ReduceColumnBlock<R>(x + pi * r * k + k0, r, k, width,
+                                        out + pi * k + k0);
                  }
                });
 }
@@ -242,6 +267,22 @@ class ReductionOp : public OpKernel {
                          std::is_same_v<R, AnyReducer>)) {
             return errors::InvalidArgument("unsupported dtype ",
                                            DataTypeName(input.dtype()));
+          } else if constexpr (kMean && std::is_integral_v<T> &&
+                               sizeof(T) < sizeof(int64_t)) {
+            // Small integers are summed in int64, so that the mean of
+            // uint8 [200, 200] is 200 (as TensorFlow), not (400 % 256) / 2.
+            Tensor wide(DT_INT64, input.shape());
+            const T* src = input.data<T>();
+            int64_t* w = wide.data<int64_t>();
+            std::copy(src, src + input.num_elements(), w);
+            Tensor wide_out(DT_INT64, out_shape);
+            Reduce<int64_t>(ctx, wide, groups, wide_out.data<int64_t>(),
+                            out->num_elements());
+            Divide<int64_t>(ctx, &wide_out, count);
+            const int64_t* m = wide_out.data<int64_t>();
+            std::transform(m, m + out->num_elements(), out->data<T>(),
+                           [](int64_t v) { return static_cast<T>(v); });
+            return Status::OK();
           } else {
             Reduce<T>(ctx, input, groups, out->data<T>(), out->num_elements());
             if constexpr (kMean) Divide<T>(ctx, out, count);

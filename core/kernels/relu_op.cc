@@ -15,8 +15,8 @@ constexpr double kSeluScale = 1.0507009873554804934193349852946;
 // is the LeakyRelu attr (unused elsewhere).
 struct ReluFunctor {
   template <typename T>
-  static T Forward(T x, T) {
-    return x > T(0) ? x : T(0);
+  static T Forward(T x, T) {  // NaN passes through, as in TensorFlow
+    return x < T(0) ? T(0) : x;
   }
   template <typename T>
   static T Backward(T g, T x, T) {
@@ -26,7 +26,7 @@ struct ReluFunctor {
 struct Relu6Functor {
   template <typename T>
   static T Forward(T x, T) {
-    return x > T(0) ? (x < T(6) ? x : T(6)) : T(0);
+    return x < T(0) ? T(0) : (x > T(6) ? T(6) : x);  // NaN passes through
   }
   template <typename T>
   static T Backward(T g, T x, T) {
@@ -40,7 +40,7 @@ struct EluFunctor {
   }
   template <typename T>
   static T Backward(T g, T y, T) {  // from the outputs
-    return y > T(0) ? g : g * (y + T(1));
+    return y < T(0) ? g * (y + T(1)) : g;
   }
 };
 struct SeluFunctor {
@@ -50,8 +50,8 @@ struct SeluFunctor {
                     : T(kSeluScale * kSeluAlpha) * std::expm1(x);
   }
   template <typename T>
-  static T Backward(T g, T y, T) {  // from the outputs
-    return y > T(0) ? g * T(kSeluScale) : g * (y + T(kSeluScale * kSeluAlpha));
+  static T Backward(T g, T y, T) {  // from the outputs; scale at 0, as TF
+    return y < T(0) ? g * (y + T(kSeluScale * kSeluAlpha)) : g * T(kSeluScale);
   }
 };
 struct SoftplusFunctor {

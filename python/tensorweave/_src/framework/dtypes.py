@@ -141,7 +141,9 @@ def as_dtype(type_value):
         np_dtype = np.dtype(type_value)
     except TypeError:
         raise TypeError(f"Cannot convert {type_value!r} to a tensorweave DType") from None
-    found = _BY_NP.get(np_dtype) or _BY_NP.get(np.dtype(np_dtype.kind))
+    found = _BY_NP.get(np_dtype)
+    if found is None and np_dtype.kind in "SUO":  # strings of any length
+        found = _BY_NP.get(np.dtype(np_dtype.kind))
     if found is None:
         raise TypeError(
             f"numpy dtype {np_dtype} has no tensorweave DType "

@@ -9,7 +9,6 @@ from tensorweave._src.ops import math_ops
 for _op in (
     "Const",
     "Placeholder",
-    "PlaceholderWithDefault",
     "Shape",
     "Size",
     "Rank",
@@ -24,6 +23,12 @@ for _op in (
     "Multinomial",
 ):
     gradients_impl.NotDifferentiable(_op)
+
+
+@gradients_impl.RegisterGradient("PlaceholderWithDefault")
+def _placeholder_with_default_grad(op, grad):
+    # The default flows through unchanged when nothing is fed (as TensorFlow).
+    return [grad]
 
 
 def _sum_all(x):
@@ -204,7 +209,8 @@ def _gather_grad_along(params, indices, grad, axis):
         raise NotImplementedError("the gradient of gather needs the ranks of params and indices")
     num = array_ops.gather(array_ops.shape(params), axis)
     if axis == 0:
-        return array_ops.unsorted_segment_sum(grad, indices, num)
+        # Optimizers update only these rows' slots (as TensorFlow does with IndexedSlices).
+        return gradients_impl.mark_gathered_rows(array_ops.unsorted_segment_sum(grad, indices, num), indices)
     # Move the indices' dims to the front, sum, move the result back.
     front = list(range(axis, axis + i_rank)) + list(range(axis)) + list(range(axis + i_rank, p_rank + i_rank - 1))
     summed = array_ops.unsorted_segment_sum(array_ops.transpose(grad, front), indices, num)

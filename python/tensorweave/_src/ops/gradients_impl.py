@@ -8,11 +8,30 @@ and returns one gradient per input (None where there is none).
 """
 
 import collections
+import weakref
 
 from tensorweave._src.framework import ops
 
 _GRADIENTS = {}
 _NOT_DIFFERENTIABLE = set()
+
+# Gradients that are zero outside the rows a gather read: gradient tensor -> the gather's indices (TensorFlow
+# hands these to optimizers as IndexedSlices, and slot-keeping optimizers update only those rows).
+_GATHERED_ROWS = weakref.WeakKeyDictionary()
+
+
+def mark_gathered_rows(grad, indices):
+    """Records that `grad` (of a gather along axis 0) is zero outside the rows `indices`."""
+    _GATHERED_ROWS[grad] = indices
+    return grad
+
+
+def gathered_rows(grad):
+    """The indices of the rows `grad` touches when it is a gather's gradient, else None."""
+    try:
+        return _GATHERED_ROWS.get(grad)
+    except TypeError:
+        return None
 
 
 class RegisterGradient:
@@ -81,15 +100,21 @@ def _as_tensor_list(values, what):
     return out
 
 
+def _is_trainable(tensor):
+    """Whether gradients flow along `tensor`: floating-point dtypes only (as TensorFlow: an integer or bool
+    tensor carries no gradient, so `gradients(y, int_x)` is [None])."""
+    return tensor.dtype.base_dtype.is_floating
+
+
 def _ops_between(ys, xs, stop_ops):
-    """Ops on a path from some x to some y (not through stop_ops)."""
+    """Ops on a path from some x to some y (not through stop_ops) along floating-point tensors."""
     reached = set()
     queue = collections.deque(x.op for x in xs)
     consumers = collections.defaultdict(list)
     graph = ys[0].graph
     for op in graph.get_operations():
         for t in op.inputs:
-            consumers[t.op].append(op)
+            consumers[t].append(op)
     while queue:
         op = queue.popleft()
         if op in reached:
@@ -97,7 +122,9 @@ def _ops_between(ys, xs, stop_ops):
         reached.add(op)
         if op in stop_ops:
             continue
-        queue.extend(consumers[op])
+        for t in op.outputs:
+            if _is_trainable(t):
+                queue.extend(consumers[t])
     between = set()
     queue = collections.deque(y.op for y in ys)
     while queue:

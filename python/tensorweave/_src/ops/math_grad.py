@@ -136,7 +136,6 @@ for _op in (
     "LogicalAnd",
     "LogicalOr",
     "LogicalNot",
-    "Sign",
     "Floor",
     "Ceil",
     "Round",
@@ -147,6 +146,12 @@ for _op in (
     "BroadcastGradientArgs",
 ):
     gradients_impl.NotDifferentiable(_op)
+
+
+@gradients_impl.RegisterGradient("Sign")
+def _sign_grad(op, grad):
+    # Zero almost everywhere: zeros, not None (as TensorFlow), so that abs has a second derivative.
+    return [array_ops.zeros_like(op.inputs[0])]
 
 
 @gradients_impl.RegisterGradient("Select")

@@ -71,18 +71,29 @@ def multiply(x, y, name=None):
 
 
 def div(x, y, name=None):
-    """x / y with the Div op: integer division truncates toward zero."""
-    return _binary("Div", x, y, name)
+    """x / y as Python 2 divides (TensorFlow 1's `tf.div`): integers floor (FloorDiv), floats divide (RealDiv).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.div([-7, 7], [2, -2])))
+      [-4 -4]
+    """
+    x, y = _binary_operands(x, y)
+    op_type = "FloorDiv" if x.dtype.is_integer else "RealDiv"
+    return ops.get_default_graph()._create_op(op_type, [x, y], name=name or "div").outputs[0]
 
 
 def truediv(x, y, name=None):
     """x / y as Python 3 divides: integer operands become float64 first."""
     x, y = _binary_operands(x, y)
     if x.dtype.is_integer:
+        # TensorFlow's table: 8- and 16-bit integers divide in float32, wider ones in float64.
+        float_dtype = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
         graph = ops.get_default_graph()
         with graph.name_scope(name or "truediv") as scope:
-            x = cast(x, dtypes.float64)
-            y = cast(y, dtypes.float64)
+            x = cast(x, float_dtype)
+            y = cast(y, float_dtype)
             return graph._create_op("RealDiv", [x, y], name=scope).outputs[0]
     return ops.get_default_graph()._create_op("RealDiv", [x, y], name=name or "truediv").outputs[0]
 
@@ -367,7 +378,19 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     t = ops.convert_to_tensor(t)
     lo = _convert_like(clip_value_min, t.dtype)
     hi = _convert_like(clip_value_max, t.dtype)
-    return ops.get_default_graph()._create_op("ClipByValue", [t, lo, hi], name=name or "clip_by_value").outputs[0]
+    graph = ops.get_default_graph()
+
+    def fits(bound):
+        return bound.shape.ndims == 0 or (bound.shape.is_fully_defined() and bound.shape == t.shape)
+
+    if not (fits(lo) and fits(hi)):
+        # Bounds that broadcast against t (as TensorFlow allows): minimum then maximum, t's shape kept.
+        with graph.name_scope(name or "clip_by_value"):
+            clipped = maximum(minimum(t, hi), lo)
+        if not clipped.shape.is_compatible_with(t.shape):
+            raise ValueError(f"clip_by_value: the bounds broadcast t of shape {t.shape} to {clipped.shape}")
+        return clipped
+    return graph._create_op("ClipByValue", [t, lo, hi], name=name or "clip_by_value").outputs[0]
 
 
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name

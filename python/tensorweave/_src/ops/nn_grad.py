@@ -39,19 +39,40 @@ for _fwd, _bwd, _use_output in (
 
 
 # Piecewise-linear backprops are linear in `gradients` and locally constant
-# in the features: their own gradient is the same backprop, and none for the
-# features.
+# in the features: their own gradient is the same backprop, and zeros for the
+# features (as TensorFlow, which gives zeros rather than None).
 def _piecewise_linear_grad(op, grad):
     attrs = {"alpha": op.get_attr("alpha")} if op.type == "LeakyReluGrad" else None
-    return [_create(op.type, [grad, op.inputs[1]], attrs).outputs[0], None]
+    features = op.inputs[1]
+    return [_create(op.type, [grad, features], attrs).outputs[0], array_ops.zeros_like(features)]
 
 
 for _op_type in ("ReluGrad", "Relu6Grad", "LeakyReluGrad"):
     gradients_impl.RegisterGradient(_op_type)(_piecewise_linear_grad)
 
-# Second derivatives of the smooth activations are not provided.
-for _op_type in ("EluGrad", "SeluGrad", "SoftplusGrad"):
-    gradients_impl.NotDifferentiable(_op_type)
+
+# Second derivatives of the smooth activations (TensorFlow's formulas). EluGrad and SeluGrad take the forward
+# outputs y: d(backprop)/d(gradients) is the same backprop, and d/dy is the incoming gradient where y < 0.
+def _exp_family_grad_grad(op, grad):
+    dy, y = op.inputs
+    ddy = _create(op.type, [grad, y]).outputs[0]
+    zeros = array_ops.zeros_like(y)
+    d2y = math_ops.where(math_ops.less(y, zeros), grad * dy, zeros)
+    return [ddy, d2y]
+
+
+for _op_type in ("EluGrad", "SeluGrad"):
+    gradients_impl.RegisterGradient(_op_type)(_exp_family_grad_grad)
+
+
+@gradients_impl.RegisterGradient("SoftplusGrad")
+def _softplus_grad_grad(op, grad):
+    # SoftplusGrad(dy, x) = dy * sigmoid(x); its derivative in x is dy * sigmoid'(x) = dy / (e^-x + 2 + e^x).
+    dy, x = op.inputs
+    ddy = _create("SoftplusGrad", [grad, x]).outputs[0]
+    two = ops.convert_to_tensor(2, dtype=x.dtype)
+    d2x = grad * dy / (math_ops.exp(math_ops.negative(x)) + two + math_ops.exp(x))
+    return [ddy, d2x]
 
 
 # --- bias ---------------------------------------------------------------------
@@ -153,8 +174,28 @@ def _log_softmax_grad(op, grad):
     return [_create("LogSoftmaxGrad", [grad, op.outputs[0]]).outputs[0]]
 
 
-gradients_impl.NotDifferentiable("SoftmaxGrad")
-gradients_impl.NotDifferentiable("LogSoftmaxGrad")
+def _sum_last(x):
+    return math_ops.reduce_sum(x, -1, keepdims=True)
+
+
+@gradients_impl.RegisterGradient("SoftmaxGrad")
+def _softmax_grad_grad(op, grad):
+    # SoftmaxGrad(g, s) = (g - sum(g * s)) * s, linear in g (its adjoint is itself); in s:
+    # d/ds_k = grad_k * (g_k - sum(g * s)) - g_k * sum(grad * s).
+    g, s = op.inputs
+    dg = _create("SoftmaxGrad", [grad, s]).outputs[0]
+    ds = grad * (g - _sum_last(g * s)) - g * _sum_last(grad * s)
+    return [dg, ds]
+
+
+@gradients_impl.RegisterGradient("LogSoftmaxGrad")
+def _log_softmax_grad_grad(op, grad):
+    # LogSoftmaxGrad(g, l) = g - sum(g) * exp(l): in g, grad - sum(grad * exp(l)); in l, -sum(g) * grad * exp(l).
+    g, log_softmax = op.inputs
+    softmax = math_ops.exp(log_softmax)
+    dg = grad - _sum_last(grad * softmax)
+    dl = math_ops.negative(_sum_last(g)) * grad * softmax
+    return [dg, dl]
 
 
 def _column(loss_grad):
@@ -162,23 +203,32 @@ def _column(loss_grad):
     return array_ops.reshape(loss_grad, [-1, 1])
 
 
+def _xent_logits_grad(op, grad_loss, grad_backprop):
+    """The gradient in the logits of a cross-entropy op: grad_loss times its backprop output, plus (for second
+    derivatives) the gradient reaching the backprop output, softmax(logits) - labels, carried through the
+    softmax (as TensorFlow)."""
+    d_logits = None
+    if grad_loss is not None:
+        d_logits = _column(grad_loss) * op.outputs[1]
+    if grad_backprop is not None:
+        softmax = nn_ops.softmax(op.inputs[0])
+        through_softmax = (grad_backprop - _sum_last(grad_backprop * softmax)) * softmax
+        d_logits = through_softmax if d_logits is None else d_logits + through_softmax
+    return d_logits
+
+
 @gradients_impl.RegisterGradient("SoftmaxCrossEntropyWithLogits")
 def _xent_grad(op, grad_loss, grad_backprop):
-    # The backprop output is treated as a constant (as TensorFlow does when
-    # its gradient is None).
-    if grad_loss is None:
-        return [None, None]
-    column = _column(grad_loss)
-    d_logits = column * op.outputs[1]
-    d_labels = column * math_ops.negative(nn_ops.log_softmax(op.inputs[0]))
+    d_logits = _xent_logits_grad(op, grad_loss, grad_backprop)
+    d_labels = None
+    if grad_loss is not None:
+        d_labels = _column(grad_loss) * math_ops.negative(nn_ops.log_softmax(op.inputs[0]))
     return [d_logits, d_labels]
 
 
 @gradients_impl.RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_xent_grad(op, grad_loss, grad_backprop):
-    if grad_loss is None:
-        return [None, None]
-    return [_column(grad_loss) * op.outputs[1], None]
+    return [_xent_logits_grad(op, grad_loss, grad_backprop), None]
 
 
 @gradients_impl.RegisterGradient("L2Loss")

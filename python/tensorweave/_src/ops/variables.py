@@ -506,6 +506,9 @@ def get_variable(
             raise ValueError(f"Shape of a new variable ({full_name}) must be fully defined, but instead was {shape}.")
         init = lambda: initializer(shape.as_list(), dtype=dtype)  # noqa: E731
     else:
+        if shape is not None:
+            # As TensorFlow: a value initializer gives the shape (a [2] value for shape [3] is no [3] variable).
+            raise ValueError(f"If initializer is a constant, do not specify shape ({full_name}).")
         init = initializer
         dtype = None if isinstance(initializer, ops.Tensor) else dtype
     # The variable's name is the variable scope's, whatever name scope the

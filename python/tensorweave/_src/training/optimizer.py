@@ -43,6 +43,23 @@ def _cast(value, dtype):
     return math_ops.cast(value, dtype.base_dtype if hasattr(dtype, "base_dtype") else dtype)
 
 
+def _gathered_row_mask(indices, var):
+    """A bool tensor [rows, 1, ...] (broadcasting against var) true for the rows `indices` name."""
+    flat = array_ops.reshape(indices, [-1])
+    ones = array_ops.ones_like(flat, dtype=var.dtype.base_dtype)
+    num_rows = array_ops.gather(array_ops.shape(var), 0)
+    counts = array_ops.unsorted_segment_sum(ones, flat, num_rows)
+    mask = math_ops.greater(counts, array_ops.zeros_like(counts))
+    rank = var.shape.ndims
+    if rank is None:
+        raise NotImplementedError(f"a sparse update of {var.op.name} needs its rank")
+    return array_ops.reshape(mask, [-1] + [1] * (rank - 1))
+
+
+def _select_rows(mask, updated, kept):
+    return math_ops.where_v2(mask, updated, kept)
+
+
 def _readers_in_step(grads, var_list):
     """For each variable, the ops that read its value and that computing
     `grads` runs anyway (the forward and backward ops using the variable).
@@ -217,7 +234,9 @@ class Optimizer:
                     continue
                 with graph.name_scope("update_" + var.op.name), graph.device(var.device or None):
                     with graph.control_dependencies(readers[_var_key(var)]):
-                        update_ops.append(self._apply_dense(grad, var))
+                        rows = gradients_impl.gathered_rows(grad)
+                        sparse = None if rows is None else self._apply_gathered_rows(grad, rows, var)
+                        update_ops.append(sparse if sparse is not None else self._apply_dense(grad, var))
             if global_step is None:
                 apply_updates = self._finish(update_ops, scope)
             else:
@@ -301,6 +320,13 @@ class Optimizer:
 
     def _apply_dense(self, grad, var):
         raise NotImplementedError(f"{type(self).__name__} does not implement _apply_dense")
+
+    def _apply_gathered_rows(self, grad, indices, var):
+        """The update for a gather's gradient `grad`, zero outside the rows `indices` (TensorFlow's
+        `_apply_sparse`): optimizers whose slots decay implement it so that rows the step did not touch keep
+        their slots and values; None (the default) applies `grad` densely, which is what TensorFlow computes
+        for GradientDescent, Adagrad and Adam."""
+        return None
 
     def _finish(self, update_ops, name_scope):
         graph = ops.get_default_graph()
