@@ -316,3 +316,24 @@ def test_many_open_sessions_work():
     )
     assert rc == 0, out
     assert "sum 6000.0" in out, out
+
+
+# --- static shapes from constant values (shape functions) --------------------------
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: tw.tile(tw.zeros([2, 2]), [2**62, 2**62], name="static_op"),
+        lambda: tw.pad(tw.zeros([2]), [[2**62, 2**62]], name="static_op"),
+        lambda: tw.concat([tw.placeholder(tw.float32, [2**62, 0])] * 3, 0, name="static_op"),
+        lambda: tw.slice(tw.zeros([2]), [1], [2**63 - 1], name="static_op"),
+    ],
+    ids=["tile", "pad", "concat", "slice"],
+)
+def test_static_shape_overflow_is_an_error_at_construction(graph, build):
+    # As TensorFlow: a plain ValueError naming the node, raised while the
+    # graph is built (the shape function no longer wraps the dimension).
+    with pytest.raises(ValueError) as info:
+        build()
+    assert "static_op" in str(info.value), str(info.value)
