@@ -48,7 +48,7 @@ Status SliceShape(InferenceContext* c) {
                                      size[d]);
     }
     if (size[d] >= 0) {
-      if (begin_known && dim >= 0 && begin[d] + size[d] > dim) {
+      if (begin_known && dim >= 0 && size[d] > dim - begin[d]) {
         return errors::InvalidArgument("Expected size[", d, "] in [0, ",
                                        dim - begin[d], "], but got ", size[d]);
       }

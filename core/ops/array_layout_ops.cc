@@ -117,9 +117,15 @@ Status ConcatShapeOf(InferenceContext* c, int first, int n, int axis_input) {
       if (dims[d] < 0) dims[d] = s.dim(d);
     }
     if (concat_dim >= 0) {
-      concat_dim = s.dim(static_cast<int>(axis)) < 0
-                       ? -1
-                       : concat_dim + s.dim(static_cast<int>(axis));
+      const int64_t size = s.dim(static_cast<int>(axis));
+      if (size < 0) {
+        concat_dim = -1;
+      } else if (__builtin_add_overflow(concat_dim, size, &concat_dim)) {
+        return errors::InvalidArgument("ConcatOp : the concatenated dimension ",
+                                       axis, " does not fit in int64 (input ",
+                                       i - first, " has shape ", s.ToString(),
+                                       ")");
+      }
     }
   }
   dims[axis] = concat_dim;
@@ -204,8 +210,11 @@ Status SplitVShape(InferenceContext* c) {
     } else if (sizes[i] < 0) {
       return errors::InvalidArgument("size_splits[", i, "] = ", sizes[i],
                                      " is negative");
-    } else {
-      total += sizes[i];
+    } else if (__builtin_add_overflow(total, sizes[i], &total)) {
+      return errors::InvalidArgument(
+          "size_splits add up to more than int64 "
+          "holds at size_splits[",
+          i, "] = ", sizes[i]);
     }
   }
   const int64_t dim = in.dim(static_cast<int>(axis));
@@ -297,8 +306,11 @@ Status TileShape(InferenceContext* c) {
       return errors::InvalidArgument("Expected multiples[", d,
                                      "] >= 0, but got ", multiples[d]);
     }
-    if (known && in.known_rank() && in.dim(d) >= 0) {
-      dims[d] = in.dim(d) * multiples[d];
+    if (known && in.known_rank() && in.dim(d) >= 0 &&
+        __builtin_mul_overflow(in.dim(d), multiples[d], &dims[d])) {
+      return errors::InvalidArgument("tiled size of dimension ", d, " (",
+                                     in.dim(d), " * ", multiples[d],
+                                     ") does not fit in int64");
     }
   }
   c->set_output(0, PartialShape(dims));
@@ -339,8 +351,12 @@ Status PadShape(InferenceContext* c) {
         return errors::InvalidArgument("Paddings must be non-negative: ",
                                        pads[2 * d], " ", pads[2 * d + 1]);
       }
-      if (in.known_rank() && in.dim(d) >= 0) {
-        dims[d] = in.dim(d) + pads[2 * d] + pads[2 * d + 1];
+      if (in.known_rank() && in.dim(d) >= 0 &&
+          (__builtin_add_overflow(in.dim(d), pads[2 * d], &dims[d]) ||
+           __builtin_add_overflow(dims[d], pads[2 * d + 1], &dims[d]))) {
+        return errors::InvalidArgument(
+            "padded size of dimension ", d, " (", in.dim(d), " + ", pads[2 * d],
+            " + ", pads[2 * d + 1], ") does not fit in int64");
       }
     }
   }
