@@ -1,7 +1,5 @@
 """Gradient cases for the array ops."""
 
-import numpy as np
-
 import tensorweave as tw
 from gradient_cases import GradientCase
 

@@ -7,12 +7,19 @@ from gradient_cases import GradientCase
 
 _POS = dict(low=0.5, high=2.0)
 
+
+def _raw(op_type, *inputs):
+    """The op `op_type` itself (for op types no public function makes)."""
+    return tw.get_default_graph()._create_op(op_type, list(inputs)).outputs[0]
+
+
 CASES = [
     # Binary ops, with broadcasting in both directions.
     GradientCase("Add broadcast", lambda x, y: x + y, [[2, 3], [3]], ops=["Add"]),
     GradientCase("Sub broadcast", lambda x, y: x - y, [[2, 1], [1, 3]], ops=["Sub"]),
     GradientCase("Mul broadcast", lambda x, y: x * y, [[2, 3, 4], [3, 1]], ops=["Mul"]),
-    GradientCase("Div", lambda x, y: tw.div(x, y), [[2, 3], [3]], low=0.5, high=2.0, ops=["Div"]),
+    # tw.div of floats is RealDiv (as in TensorFlow 1): the Div op itself, raw.
+    GradientCase("Div", lambda x, y: _raw("Div", x, y), [[2, 3], [3]], low=0.5, high=2.0, ops=["Div"]),
     GradientCase("RealDiv", lambda x, y: x / y, [[3], [2, 3]], low=0.5, high=2.0, ops=["RealDiv"]),
     GradientCase(
         "FloorMod",
@@ -51,18 +58,40 @@ CASES = [
     GradientCase("Exp", lambda x: tw.exp(x), [[2, 3]], ops=["Exp"]),
     GradientCase("Log", lambda x: tw.log(x), [[2, 3]], **_POS, ops=["Log"]),
     GradientCase("Log1p", lambda x: tw.log1p(x), [[2, 3]], **_POS, ops=["Log1p"]),
-    GradientCase("Sqrt", lambda x: tw.sqrt(x), [[2, 3]], **_POS, ops=["Sqrt", "SqrtGrad"]),
-    GradientCase("Rsqrt", lambda x: tw.rsqrt(x), [[2, 3]], **_POS, ops=["Rsqrt", "RsqrtGrad"]),
-    GradientCase("Reciprocal", lambda x: tw.reciprocal(x), [[2, 3]], **_POS, ops=["Reciprocal", "ReciprocalGrad"]),
-    GradientCase("Tanh", lambda x: tw.tanh(x), [[2, 3]], ops=["Tanh", "TanhGrad"]),
-    GradientCase("Sigmoid", lambda x: tw.sigmoid(x), [[2, 3]], ops=["Sigmoid", "SigmoidGrad"]),
+    GradientCase("Sqrt", lambda x: tw.sqrt(x), [[2, 3]], **_POS, ops=["Sqrt"]),
+    GradientCase("Rsqrt", lambda x: tw.rsqrt(x), [[2, 3]], **_POS, ops=["Rsqrt"]),
+    GradientCase("Reciprocal", lambda x: tw.reciprocal(x), [[2, 3]], **_POS, ops=["Reciprocal"]),
+    GradientCase("Tanh", lambda x: tw.tanh(x), [[2, 3]], ops=["Tanh"]),
+    GradientCase("Sigmoid", lambda x: tw.sigmoid(x), [[2, 3]], ops=["Sigmoid"]),
     # Second derivatives go through the gradients of the *Grad ops (with
     # respect to both the forward output and the incoming gradient w).
-    GradientCase("TanhGrad", lambda x, w: tw.gradients(tw.tanh(x), x, grad_ys=w)[0], [[4], [4]]),
-    GradientCase("SigmoidGrad", lambda x, w: tw.gradients(tw.sigmoid(x), x, grad_ys=w)[0], [[4], [4]]),
-    GradientCase("SqrtGrad", lambda x, w: tw.gradients(tw.sqrt(x), x, grad_ys=w)[0], [[4], [4]], **_POS),
-    GradientCase("RsqrtGrad", lambda x, w: tw.gradients(tw.rsqrt(x), x, grad_ys=w)[0], [[4], [4]], **_POS),
-    GradientCase("ReciprocalGrad", lambda x, w: tw.gradients(tw.reciprocal(x), x, grad_ys=w)[0], [[4], [4]], **_POS),
+    GradientCase("TanhGrad", lambda x, w: tw.gradients(tw.tanh(x), x, grad_ys=w)[0], [[4], [4]], ops=["TanhGrad"]),
+    GradientCase(
+        "SigmoidGrad", lambda x, w: tw.gradients(tw.sigmoid(x), x, grad_ys=w)[0], [[4], [4]], ops=["SigmoidGrad"]
+    ),
+    GradientCase(
+        "SqrtGrad", lambda x, w: tw.gradients(tw.sqrt(x), x, grad_ys=w)[0], [[4], [4]], **_POS, ops=["SqrtGrad"]
+    ),
+    GradientCase(
+        "RsqrtGrad", lambda x, w: tw.gradients(tw.rsqrt(x), x, grad_ys=w)[0], [[4], [4]], **_POS, ops=["RsqrtGrad"]
+    ),
+    GradientCase(
+        "ReciprocalGrad",
+        lambda x, w: tw.gradients(tw.reciprocal(x), x, grad_ys=w)[0],
+        [[4], [4]],
+        **_POS,
+        ops=["ReciprocalGrad"],
+    ),
+    # Zero gradients: the numeric derivative is 0 away from the steps, and
+    # the product with x makes a wrong (non-zero) gradient through them show.
+    GradientCase(
+        "FloorDiv",
+        lambda x, y: tw.floordiv(x, y) * x,
+        None,
+        values=[[0.3, 1.7, 2.4, -0.6], [1.1, 0.7, 1.0, 0.9]],
+        ops=["FloorDiv"],
+    ),
+    GradientCase("Sign", lambda x: tw.sign(x) * x, None, values=[[-0.9, -0.3, 0.2, 0.8]], ops=["Sign"]),
     # Reductions.
     GradientCase("Sum all", lambda x: tw.reduce_sum(x), [[2, 3]], ops=["Sum"]),
     GradientCase("Sum axis 0", lambda x: tw.reduce_sum(x, 0), [[4, 3]]),

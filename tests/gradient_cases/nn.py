@@ -9,7 +9,6 @@ import numpy as np
 import tensorweave as tw
 from gradient_cases import GradientCase
 
-
 _rng = np.random.default_rng(1)
 
 
@@ -43,6 +42,24 @@ CASES = [
     GradientCase("Relu6Grad", lambda g: _grad_of(tw.nn.relu6, g, scale=8.0), [[2, 3]], ops=["Relu6Grad"]),
     GradientCase(
         "LeakyReluGrad", lambda g: _grad_of(lambda t: tw.nn.leaky_relu(t, 0.3), g), [[2, 3]], ops=["LeakyReluGrad"]
+    ),
+    # Second derivatives: the backprop ops as functions of both the features
+    # (or forward output) and the incoming gradient w.
+    GradientCase("EluGrad", lambda x, w: _second(tw.nn.elu, x, w), None, values=_vals([2, 3], [2, 3]), ops=["EluGrad"]),
+    GradientCase(
+        "SeluGrad", lambda x, w: _second(tw.nn.selu, x, w), None, values=_vals([2, 3], [2, 3]), ops=["SeluGrad"]
+    ),
+    GradientCase(
+        "SoftplusGrad",
+        lambda x, w: _second(tw.nn.softplus, x, w),
+        [[2, 3], [2, 3]],
+        low=-3.0,
+        high=3.0,
+        ops=["SoftplusGrad"],
+    ),
+    GradientCase("SoftmaxGrad", lambda x, w: _second(tw.nn.softmax, x, w), [[2, 4], [2, 4]], ops=["SoftmaxGrad"]),
+    GradientCase(
+        "LogSoftmaxGrad", lambda x, w: _second(tw.nn.log_softmax, x, w), [[2, 4], [2, 4]], ops=["LogSoftmaxGrad"]
     ),
     GradientCase("BiasAdd", lambda x, b: tw.nn.bias_add(x, b), [[2, 3, 4], [4]], ops=["BiasAdd"]),
     GradientCase("BiasAdd NCHW", lambda x, b: tw.nn.bias_add(x, b, data_format="NCHW"), [[2, 3, 2, 2], [3]]),
@@ -152,6 +169,11 @@ CASES = [
         [[2, 2, 2, 3], [3], [3]],
     ),
 ]
+
+
+def _second(activation, x, w):
+    """d activation(x) / dx applied to w: the activation's backprop op."""
+    return tw.gradients(activation(x), x, grad_ys=w)[0]
 
 
 def _grad_of(activation, g, scale=1.0):
