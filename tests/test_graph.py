@@ -20,7 +20,8 @@ def test_names_and_uniquification(graph):
     s2 = tw.add(a, b)
     s3 = a + b
     assert a.op.name == "Const" and b.op.name == "Const_1"
-    assert s1.op.name == "Add" and s2.op.name == "Add_1" and s3.op.name == "Add_2"
+    # As TF1: tf.add opens "Add", the + operator "add" (names are unique regardless of case).
+    assert s1.op.name == "Add" and s2.op.name == "Add_1" and s3.op.name == "add_2"
     assert s1.name == "Add:0"
     assert s1.op.type == "Add"
     n1 = tw.add(a, b, name="sum")
@@ -57,7 +58,7 @@ def test_name_scope_nesting(graph):
         e = tw.constant(1.0, name="e")
     assert a.op.name == "outer/a"
     assert b.op.name == "outer/inner/b"
-    assert c.op.name == "outer/inner/Add"
+    assert c.op.name == "outer/inner/add"
     assert d.op.name == "outer/inner_1/d"
     assert e.op.name == "outer_1/e"
     assert graph.get_name_scope() == ""
@@ -365,8 +366,11 @@ def test_constant_dtype_inference(graph):
     assert tw.constant("s").dtype == tw.string
     with pytest.raises(TypeError):
         tw.constant(1.5, dtype=tw.int32)
+    # TF1's constant(value, shape): too few values are padded with the last, too many are a ValueError.
     with pytest.raises(TypeError):
-        tw.constant([1, 2, 3], shape=[2, 2])
+        tw.constant([1, 2, 3], shape=[2, 2], verify_shape=True)
+    with pytest.raises(ValueError):
+        tw.constant([1, 2, 3, 4, 5], shape=[2, 2])
 
 
 def test_constant_shape_broadcast(sess):

@@ -33,7 +33,9 @@ def reshape_impossible_at_build(tf, sess):
     return tf.reshape(tf.ones([2, 3]), [4])
 
 
-@case
+@case(
+    known_difference="tensorweave rejects a shape or permutation that can never be valid when the graph is built (ValueError); TensorFlow builds it and fails when it runs (InvalidArgumentError)"
+)
 def reshape_two_unknown_dims(tf, sess):
     return tf.reshape(tf.ones([2, 3]), [-1, -1])
 
@@ -78,7 +80,9 @@ def stack_shape_mismatch(tf, sess):
     return tf.stack([tf.ones([2]), tf.ones([3])])
 
 
-@case
+@case(
+    known_difference="tensorweave rejects a shape or permutation that can never be valid when the graph is built (ValueError); TensorFlow builds it and fails when it runs (InvalidArgumentError)"
+)
 def transpose_bad_perm(tf, sess):
     return tf.transpose(tf.ones([2, 3]), [0, 0])
 

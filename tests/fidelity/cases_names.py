@@ -492,7 +492,7 @@ def slot_names_in_scope(tf, sess):
 @case
 def global_step_names(tf, sess):
     gs = tf.train.get_or_create_global_step()
-    return [gs.name, gs.dtype, [v.name for v in tf.get_collection(tf.GraphKeys.GLOBAL_STEP)]]
+    return [gs.name, gs.dtype.base_dtype, [v.name for v in tf.get_collection(tf.GraphKeys.GLOBAL_STEP)]]
 
 
 # --- losses and layers ---------------------------------------------------------------------------------------------

@@ -40,8 +40,8 @@ def _compute_weighted_loss(losses, weights, reduction, loss_collection, scope):
                     denom = math_ops.reduce_sum(math_ops.cast(nonzero, losses.dtype))
                 else:
                     raise ValueError(f"unknown reduction {reduction!r}")
-                # All-zero weights give 0, not 0/0.
-                loss = total / math_ops.maximum(denom, 1e-12)
+                # All-zero weights give 0, not 0/0; named `value`, as TF1's _safe_mean names it.
+                loss = math_ops.truediv(total, math_ops.maximum(denom, 1e-12), name="value")
         if loss_collection:
             ops.add_to_collection(loss_collection, loss)
         return loss

@@ -596,6 +596,13 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     """
     graph = ops.get_default_graph()
     with graph.name_scope(name or "one_hot") as scope:
+        if on_value is not None and off_value is not None:
+            on_dtype, off_dtype = (
+                v.dtype if hasattr(v, "dtype") and hasattr(v, "graph") else constant_op._infer_dtype(v)
+                for v in (on_value, off_value)
+            )
+            if on_dtype != off_dtype:
+                raise TypeError(f"dtype {on_dtype.name} of on_value does not match dtype {off_dtype.name} of off_value")
         if dtype is None:
             for v in (on_value, off_value):
                 if isinstance(v, ops.Tensor):

@@ -14,6 +14,9 @@ def _op(op_type, inputs, attrs=None, name=None):
 
 def _float_tensor(value, name="x"):
     t = ops.convert_to_tensor(value)
+    if not t.dtype.is_floating and isinstance(value, ops.Tensor):
+        # As TensorFlow: a tensor of a dtype the op does not take is a TypeError.
+        raise TypeError(f"Value passed to {name} has DataType {t.dtype.name}, not a floating-point type ({t.name})")
     if not t.dtype.is_floating:
         t = ops.convert_to_tensor(value, dtype=dtypes.float32)
     return t
@@ -431,23 +434,32 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim
     """
     x = _float_tensor(logits)
     y = ops.convert_to_tensor(labels, dtype=x.dtype)
-    perm = _other_axis_perm(x, dim if dim is not None else axis, "softmax_cross_entropy_with_logits")
-    if perm is not None:
-        x, y = array_ops.transpose(x, perm), array_ops.transpose(y, perm)
-    if x.shape.ndims == 2:
-        op = _op("SoftmaxCrossEntropyWithLogits", [x, y], name=name or "SoftmaxCrossEntropyWithLogits")
-        return op.outputs[0]
-    # Other ranks: the op works on [rows, classes]; the loss takes the logits' leading shape.
     graph = ops.get_default_graph()
-    with graph.name_scope(name or "softmax_cross_entropy_with_logits") as scope:
-        classes = array_ops.shape(x)[-1:]
-        flat_x = array_ops.reshape(x, array_ops.concat([[-1], classes], 0))
-        flat_y = array_ops.reshape(y, array_ops.concat([[-1], classes], 0))
-        loss = _op("SoftmaxCrossEntropyWithLogits", [flat_x, flat_y]).outputs[0]
-        out = array_ops.reshape(loss, array_ops.shape(x)[:-1], name=scope)
-        if x.shape.ndims is not None:
+    # As TensorFlow builds it (and names it): the class axis moved last, logits and labels flattened to
+    # [rows, classes] (Reshape, Reshape_1), the op, the loss reshaped to the logits' leading shape (Reshape_2).
+    with graph.name_scope(name or "softmax_cross_entropy_with_logits"):
+        perm = _other_axis_perm(x, dim if dim is not None else axis, "softmax_cross_entropy_with_logits")
+        if perm is not None:
+            x, y = array_ops.transpose(x, perm), array_ops.transpose(y, perm)
+        flat_x = array_ops.reshape(x, _flat_rows_shape(x))
+        flat_y = array_ops.reshape(y, _flat_rows_shape(y))
+        loss = _op("SoftmaxCrossEntropyWithLogits", [flat_x, flat_y], name="SoftmaxCrossEntropyWithLogits")
+        if x.shape.ndims is not None and x.shape[:-1].is_fully_defined():
+            leading = x.shape[:-1].as_list()
+        else:
+            leading = array_ops.shape(x)[:-1]
+        out = array_ops.reshape(loss.outputs[0], leading)
+        if x.shape.ndims is not None and isinstance(leading, ops.Tensor):
             out.set_shape(x.shape[:-1])
         return out
+
+
+def _flat_rows_shape(t):
+    """[-1, classes]: the static class count when known, else read at run time."""
+    classes = t.shape[-1].value if t.shape.ndims else None
+    if classes is not None:
+        return [-1, classes]
+    return array_ops.concat([[-1], array_ops.shape(t)[-1:]], 0)
 
 
 def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1, name=None, axis=None):
@@ -510,15 +522,20 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
             loss = _op(
                 "SparseSoftmaxCrossEntropyWithLogits", [flat_x, flat_y], {"Tlabels": y.dtype.as_datatype_enum}
             ).outputs[0]
+            if y.shape.is_fully_defined():
+                return array_ops.reshape(loss, y.shape.as_list(), name=scope)
             out = array_ops.reshape(loss, array_ops.shape(y), name=scope)
             out.set_shape(x.shape[:-1])
             return out
-    op = _op(
-        "SparseSoftmaxCrossEntropyWithLogits",
-        [x, y],
-        {"Tlabels": y.dtype.as_datatype_enum},
-        name=name or "SparseSoftmaxCrossEntropyWithLogits",
-    )
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits"):
+        # As TensorFlow names it: the op inside a scope of its own name.
+        op = _op(
+            "SparseSoftmaxCrossEntropyWithLogits",
+            [x, y],
+            {"Tlabels": y.dtype.as_datatype_enum},
+            name="SparseSoftmaxCrossEntropyWithLogits",
+        )
     return op.outputs[0]
 
 

@@ -42,12 +42,19 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
             span = math_ops.cast(hi - lo, dtypes.float64)
             k = math_ops.cast(math_ops.floor(u * span), dtype)
             return math_ops.add(math_ops.minimum(k, hi - lo - 1), lo, name=scope)
+    maxval = 1 if maxval is None else maxval
     with graph.name_scope(name or "random_uniform") as scope:
         shape_t = array_ops._shape_tensor(shape)
-        lo = ops.convert_to_tensor(minval, dtype=dtype, name="min")
-        hi = ops.convert_to_tensor(1 if maxval is None else maxval, dtype=dtype, name="max")
+        # As TensorFlow: [0, 1) given as Python ints is the op's own output; other bounds scale and shift it.
+        minval_is_zero = isinstance(minval, int) and minval == 0
+        maxval_is_one = isinstance(maxval, int) and maxval == 1
+        if not minval_is_zero or not maxval_is_one:
+            minval = ops.convert_to_tensor(minval, dtype=dtype, name="min")
+            maxval = ops.convert_to_tensor(maxval, dtype=dtype, name="max")
         rnd = _random("RandomUniform", shape_t, dtype, seed, "RandomUniform")
-        return math_ops.add(rnd * math_ops.subtract(hi, lo, name="sub"), lo, name=scope)
+        if minval_is_zero:
+            return rnd if maxval_is_one else math_ops.multiply(rnd, maxval)
+        return math_ops.add(rnd * (maxval - minval), minval, name=scope)
 
 
 def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
