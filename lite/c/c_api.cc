@@ -133,8 +133,8 @@ TwlModel* twl_model_create_from_file_with_flags(const char* path,
   return WrapModel(status, std::move(model));
 }
 
-TwlModel* twl_model_create_from_buffer_with_flags(const void* data,
-                                                  size_t size, uint32_t flags) {
+TwlModel* twl_model_create_from_buffer_with_flags(const void* data, size_t size,
+                                                  uint32_t flags) {
   if ((flags & ~kKnownModelFlags) != 0) return InvalidFlags(flags);
   std::unique_ptr<twl::Model> model;
   twl::Status status = twl::Model::CreateFromBuffer(

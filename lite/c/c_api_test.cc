@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "lite/runtime/checksum.h"
 #include "lite/runtime/testing/test_models.h"
 
 namespace {
@@ -120,6 +123,72 @@ TEST_F(CApiTest, ModelMayBeDeletedBeforeInterpreter) {
   model_ = nullptr;
   ASSERT_EQ(twl_interpreter_allocate_tensors(interpreter_), kTwlOk);
   EXPECT_EQ(twl_interpreter_invoke(interpreter_), kTwlOk);
+}
+
+TEST(CApiOwnershipTest, CopiedBufferMayBeOverwritten) {
+  AlignedBytes bytes = twl::testing::BuildMlp({6, 5, 3}, 1, 11);
+  auto run = [](TwlModel* model) {
+    TwlInterpreter* interpreter = twl_interpreter_create(model, nullptr);
+    EXPECT_EQ(twl_interpreter_allocate_tensors(interpreter), kTwlOk);
+    float x[6] = {1, -2, 3, -4, 5, -6};
+    twl_tensor_copy_from_buffer(
+        twl_interpreter_get_input_tensor(interpreter, 0), x, sizeof(x));
+    EXPECT_EQ(twl_interpreter_invoke(interpreter), kTwlOk);
+    std::vector<float> y(3);
+    twl_tensor_copy_to_buffer(twl_interpreter_get_output_tensor(interpreter, 0),
+                              y.data(), 12);
+    twl_interpreter_delete(interpreter);
+    return y;
+  };
+  TwlModel* borrowed = twl_model_create_from_buffer(bytes.data(), bytes.size());
+  ASSERT_NE(borrowed, nullptr) << twl_last_error_message();
+  const std::vector<float> expected = run(borrowed);
+  twl_model_delete(borrowed);
+  std::vector<uint8_t> caller(bytes.data(), bytes.data() + bytes.size());
+  TwlModel* copied =
+      twl_model_create_from_buffer_copy(caller.data(), caller.size());
+  ASSERT_NE(copied, nullptr) << twl_last_error_message();
+  std::fill(caller.begin(), caller.end(), 0xFF);
+  EXPECT_EQ(run(copied), expected);
+  twl_model_delete(copied);
+}
+
+TEST(CApiOwnershipTest, FlagsChecksumAndUnknownBits) {
+  AlignedBytes plain = twl::testing::BuildMlp({6, 5, 3}, 1, 11);
+  std::vector<uint8_t> sealed(plain.data(), plain.data() + plain.size());
+  sealed.resize(plain.size() + 16);
+  twl::AppendIntegrityTrailer(sealed.data(), plain.size());
+  TwlModel* model = twl_model_create_from_buffer_with_flags(
+      sealed.data(), sealed.size(), kTwlModelCopyBuffer);
+  ASSERT_NE(model, nullptr) << twl_last_error_message();
+  EXPECT_EQ(twl_model_has_checksum(model), 1);
+  twl_model_delete(model);
+  sealed[100] ^= 0x04;
+  EXPECT_EQ(twl_model_create_from_buffer_copy(sealed.data(), sealed.size()),
+            nullptr);
+  EXPECT_NE(std::string(twl_last_error_message()).find("checksum mismatch"),
+            std::string::npos)
+      << twl_last_error_message();
+  model = twl_model_create_from_buffer_with_flags(
+      sealed.data(), sealed.size(),
+      kTwlModelCopyBuffer | kTwlModelSkipChecksum);
+  ASSERT_NE(model, nullptr) << twl_last_error_message();
+  twl_model_delete(model);
+  EXPECT_EQ(twl_model_create_from_buffer_with_flags(sealed.data(),
+                                                    sealed.size(), 1u << 7),
+            nullptr);
+  EXPECT_NE(std::string(twl_last_error_message()).find("unknown model flags"),
+            std::string::npos);
+  std::string path = ::testing::TempDir() + "/corrupt.twl";
+  FILE* f = fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  fwrite(sealed.data(), 1, sealed.size(), f);
+  fclose(f);
+  EXPECT_EQ(twl_model_create_from_file(path.c_str()), nullptr);
+  model = twl_model_create_from_file_with_flags(path.c_str(),
+                                                kTwlModelSkipChecksum);
+  EXPECT_NE(model, nullptr) << twl_last_error_message();
+  twl_model_delete(model);
 }
 
 TEST(CApiFailureTest, MissingFile) {

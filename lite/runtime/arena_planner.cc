@@ -4,8 +4,11 @@
 
 namespace twl {
 namespace {
+// SIZE_MAX (never a valid size) when rounding up overflows.
 size_t AlignUp(size_t n) {
-  return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
+  size_t padded = 0;
+  if (__builtin_add_overflow(n, kArenaAlignment - 1, &padded)) return SIZE_MAX;
+  return padded / kArenaAlignment * kArenaAlignment;
 }
 }  // namespace
 
@@ -23,8 +26,15 @@ Status ArenaPlanner::Plan() {
   std::vector<int> placed;    // ids placed so far
   std::vector<int> overlaps;  // scratch: placed ids alive with the current
   arena_size_ = 0;
+  failed_request_ = -1;
   for (int id : order) {
     Request& r = requests_[id];
+    if (r.bytes == SIZE_MAX) {
+      failed_request_ = id;
+      return Status::Error(StatusCode::kResourceExhausted,
+                           "buffer %d: its size overflows when aligned to %zu",
+                           id, kArenaAlignment);
+    }
     overlaps.clear();
     for (int other : placed) {
       const Request& o = requests_[other];
@@ -35,17 +45,26 @@ Status ArenaPlanner::Plan() {
     std::sort(overlaps.begin(), overlaps.end(), [&](int a, int b) {
       return requests_[a].offset < requests_[b].offset;
     });
+    // Offsets and ends are checked sums: a wrap would place two live
+    // buffers on the same bytes.
     size_t candidate = 0;
+    size_t end = 0;
+    bool overflow = false;
     for (int other : overlaps) {
       const Request& o = requests_[other];
-      if (o.offset >= candidate + r.bytes) break;  // fits in the gap
-      candidate = std::max(candidate, o.offset + o.bytes);
+      overflow |= __builtin_add_overflow(candidate, r.bytes, &end);
+      if (overflow || o.offset >= end) break;               // fits in the gap
+      candidate = std::max(candidate, o.offset + o.bytes);  // placed: no wrap
     }
     r.offset = candidate;
-    if (candidate + r.bytes < candidate) {
-      return Status::Error(StatusCode::kResourceExhausted, "arena overflow");
+    if (overflow || __builtin_add_overflow(candidate, r.bytes, &end)) {
+      failed_request_ = id;
+      return Status::Error(StatusCode::kResourceExhausted,
+                           "buffer %d of %zu bytes: its arena offset "
+                           "overflows (%zu + %zu)",
+                           id, r.bytes, candidate, r.bytes);
     }
-    arena_size_ = std::max(arena_size_, candidate + r.bytes);
+    arena_size_ = std::max(arena_size_, end);
     placed.push_back(id);
   }
   return Status::Ok();

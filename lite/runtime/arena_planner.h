@@ -6,6 +6,7 @@
 #define TENSORWEAVE_LITE_RUNTIME_ARENA_PLANNER_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "lite/runtime/status.h"
@@ -23,7 +24,11 @@ class ArenaPlanner {
   // A buffer of `bytes` alive from step `first_use` to `last_use`
   // (inclusive). Returns its id.
   int Add(size_t bytes, int first_use, int last_use);
+  // Sizes and offsets are computed with checked arithmetic: a buffer whose
+  // aligned size or arena offset would overflow fails the plan
+  // (kResourceExhausted) and failed_request() names it.
   Status Plan();
+  int failed_request() const { return failed_request_; }
   size_t offset(int id) const { return requests_[id].offset; }
   size_t arena_size() const { return arena_size_; }
   int num_requests() const { return static_cast<int>(requests_.size()); }
@@ -37,6 +42,7 @@ class ArenaPlanner {
   };
   std::vector<Request> requests_;
   size_t arena_size_ = 0;
+  int failed_request_ = -1;
 };
 
 }  // namespace twl

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+
 namespace twl {
 namespace {
 
@@ -45,6 +48,24 @@ TEST(ArenaPlannerTest, FirstFitUsesGaps) {
   EXPECT_NE(planner.offset(big1), planner.offset(big2));
   EXPECT_EQ(planner.offset(small), planner.offset(big1));
   EXPECT_EQ(planner.arena_size(), 512u);
+}
+
+TEST(ArenaPlannerTest, SizesThatOverflowFailTheirRequest) {
+  ArenaPlanner planner;
+  planner.Add(128, 0, 1);
+  int huge = planner.Add(SIZE_MAX - 10, 0, 1);  // wraps when aligned
+  Status status = planner.Plan();
+  EXPECT_EQ(status.code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(planner.failed_request(), huge);
+  planner.Reset();
+  planner.Add(SIZE_MAX / 2 + 1 - 63, 0, 1);  // aligned: just over half
+  int second = planner.Add(SIZE_MAX / 2 + 1 - 63, 0, 1);
+  status = planner.Plan();
+  EXPECT_EQ(status.code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(std::string(status.message()).find("offset overflows"),
+            std::string::npos)
+      << status.message();
+  EXPECT_EQ(planner.failed_request(), second);
 }
 
 TEST(ArenaPlannerTest, EmptyPlan) {

@@ -153,11 +153,60 @@ Status Interpreter::ResizeInputTensor(int input, const Shape& shape) {
   return Status::Ok();
 }
 
+namespace {
+
+bool MatchesDeclared(const Shape& shape, const schema::Tensor* fb) {
+  const auto* dims = fb->shape();
+  const int rank = dims ? static_cast<int>(dims->size()) : 0;
+  if (rank != shape.rank) return false;
+  for (int i = 0; i < rank; ++i) {
+    if (dims->Get(i) != shape.dims[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Interpreter::InputsHaveDeclaredShapes() const {
+  const auto* fb_tensors = model_->main_subgraph()->tensors();
+  for (int t : inputs_) {
+    if (!MatchesDeclared(tensors_[t].shape, fb_tensors->Get(t))) return false;
+  }
+  return true;
+}
+
+Status Interpreter::CheckDeclaredShapes(const Node& node) const {
+  const auto* fb_tensors = model_->main_subgraph()->tensors();
+  for (int k = 0; k < node.num_outputs; ++k) {
+    const int t = node.outputs[k];
+    const schema::Tensor* fb = fb_tensors->Get(t);
+    // An empty declared shape is "not given" (writers may leave computed
+    // shapes out); a scalar output then matches trivially.
+    if (fb->shape() == nullptr || fb->shape()->size() == 0) continue;
+    if (MatchesDeclared(tensors_[t].shape, fb)) continue;
+    Shape declared;
+    const auto* dims = fb->shape();
+    TWL_RETURN_IF_ERROR(MakeShape(dims ? dims->data() : nullptr,
+                                  dims ? dims->size() : 0, &declared));
+    char computed_text[96], declared_text[96];
+    return Status::Error(
+        StatusCode::kInvalidModel,
+        "output %d '%s' has shape %s from the model's own input shapes, but "
+        "the model declares %s (corrupt or inconsistent model)",
+        k, tensors_[t].name,
+        tensors_[t].shape.ToString(computed_text, sizeof(computed_text)),
+        declared.ToString(declared_text, sizeof(declared_text)));
+  }
+  return Status::Ok();
+}
+
 Status Interpreter::PrepareNodes() {
+  const bool declared_inputs = InputsHaveDeclaredShapes();
   for (size_t i = 0; i < nodes_.size(); ++i) {
     Node& node = nodes_[i];
     node.num_scratch = 0;
     Status status = kernels_[i]->prepare(&context_, &node);
+    if (status.ok() && declared_inputs) status = CheckDeclaredShapes(node);
     if (!status.ok()) {
       return status.WithPrefix("operator %zu (%s)", i, OpName(node.op));
     }
@@ -179,7 +228,24 @@ Status Interpreter::PlanArena() {
       planner_.Add(node.scratch_bytes[s], node.index, node.index);
     }
   }
-  TWL_RETURN_IF_ERROR(planner_.Plan());
+  Status planned = planner_.Plan();
+  if (!planned.ok()) {
+    const int failed = planner_.failed_request();
+    for (size_t t = 0; t < tensors_.size(); ++t) {
+      if (failed >= 0 && tensor_ids[t] == failed) {
+        return planned.WithPrefix("tensor %zu '%s'", t, tensors_[t].name);
+      }
+    }
+    int scratch_id = first_scratch;
+    for (const Node& node : nodes_) {
+      if (failed >= scratch_id && failed < scratch_id + node.num_scratch) {
+        return planned.WithPrefix("operator %d (%s) scratch", node.index,
+                                  OpName(node.op));
+      }
+      scratch_id += node.num_scratch;
+    }
+    return planned;
+  }
   size_t size = planner_.arena_size();
   if (size > options_.max_arena_bytes) {
     return Status::Error(StatusCode::kResourceExhausted,

@@ -88,6 +88,10 @@ class Interpreter {
   Interpreter(const Model* model, const InterpreterOptions& options);
   Status Init(const OpResolver* resolver);
   Status PrepareNodes();
+  // With the model's own input shapes, the shapes prepare computed must be
+  // the shapes the file declares (a corrupt shape is caught here).
+  Status CheckDeclaredShapes(const Node& node) const;
+  bool InputsHaveDeclaredShapes() const;
   Status PlanArena();
   Status Fail(const Status& status);
   void ReportTime(int node, std::chrono::steady_clock::time_point start);
