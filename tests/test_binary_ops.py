@@ -49,14 +49,6 @@ def _values(rng, shape, dtype, nonzero=False):
     return np.asarray(v).astype(dtype)
 
 
-def _c_div(x, y):
-    """C integer division: truncation toward zero; x / 0 is 0."""
-    x64, y64 = x.astype(np.int64), y.astype(np.int64)
-    safe = np.where(y64 == 0, 1, y64)
-    q = np.abs(x64) // np.abs(safe) * np.sign(x64) * np.sign(safe)
-    return np.where(y64 == 0, 0, q)
-
-
 def _check(actual, expected, dtype):
     expected = np.asarray(expected)
     assert isinstance(actual, (np.ndarray, np.generic))
@@ -98,8 +90,8 @@ def test_div_broadcast(sess, rng, dtype, shapes):
     got = sess.run(tw.div(tw.constant(x), tw.constant(y)))
     if np.dtype(dtype).kind == "f":
         _check(got, x / y, dtype)
-    else:
-        _check(got, _c_div(*np.broadcast_arrays(x, y)), dtype)
+    else:  # TF1's tf.div floors integers (Python 2 division)
+        _check(got, np.floor_divide(*np.broadcast_arrays(x, y)), dtype)
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
@@ -112,7 +104,11 @@ def test_truediv_broadcast(sess, rng, dtype, shapes):
     t1 = tw.truediv(tx, ty)
     t2 = tx / ty
     t3 = tw.divide(tx, ty)
-    out_dtype = np.float64 if np.dtype(dtype).kind in "iu" else dtype
+    # TensorFlow's table: 8/16-bit integers divide in float32, wider ones in float64.
+    if np.dtype(dtype).kind in "iu":
+        out_dtype = np.float32 if np.dtype(dtype).itemsize <= 2 else np.float64
+    else:
+        out_dtype = dtype
     for t in (t1, t2, t3):
         assert t.dtype == TW_DTYPES[out_dtype]
     expected = x.astype(out_dtype) / y.astype(out_dtype)
@@ -121,11 +117,11 @@ def test_truediv_broadcast(sess, rng, dtype, shapes):
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64], ids=lambda d: np.dtype(d).name)
-def test_int_div_truncates_toward_zero(sess, dtype):
+def test_int_div_floors_as_tf1(sess, dtype):
     x = np.array([7, -7, 7, -7, 0, 1, -1, 9], dtype=dtype)
     y = np.array([2, 2, -2, -2, 5, 3, 3, -4], dtype=dtype)
     got = sess.run(tw.div(x, tw.constant(y)))
-    np.testing.assert_array_equal(got, np.array([3, -3, -3, 3, 0, 0, 0, -2], dtype=dtype))
+    np.testing.assert_array_equal(got, np.array([3, -4, -4, 3, 0, 0, -1, -3], dtype=dtype))
     assert got.dtype == dtype
 
 

@@ -108,8 +108,8 @@ def test_softplus_is_stable_for_large_inputs():
     [
         ("ReluGrad", lambda g, x, y: g * (x > 0)),
         ("Relu6Grad", lambda g, x, y: g * ((x > 0) & (x < 6))),
-        ("EluGrad", lambda g, x, y: np.where(y > 0, g, g * (y + 1))),
-        ("SeluGrad", lambda g, x, y: np.where(y > 0, g * SELU_SCALE, g * (y + SELU_SCALE * SELU_ALPHA))),
+        ("EluGrad", lambda g, x, y: np.where(y < 0, g * (y + 1), g)),
+        ("SeluGrad", lambda g, x, y: np.where(y < 0, g * (y + SELU_SCALE * SELU_ALPHA), g * SELU_SCALE)),
         ("SoftplusGrad", lambda g, x, y: g / (1 + np.exp(-x))),
         ("LeakyReluGrad", lambda g, x, y: np.where(x > 0, g, ALPHA * g)),
     ],
