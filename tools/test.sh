@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: C++ with Bazel (also under AddressSanitizer and
-# UndefinedBehaviorSanitizer for the lite runtime, fuzzed for a minute, and
-# cross-built for aarch64 under qemu), Python with pytest. Installs what is
-# missing first. Each stage says what it does and about how long it takes,
-# shows its progress, and the run ends with a summary of every stage.
+# UndefinedBehaviorSanitizer for the lite runtime, fuzzed for a minute, the
+# core's kernels fuzzed under ASan + UBSan (core/fuzz), and cross-built for
+# aarch64 under qemu), Python with pytest. Installs what is missing first.
+# Each stage says what it does and about how long it takes, shows its
+# progress, and the run ends with a summary of every stage.
 # Arguments are passed to the last stage's pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,8 @@ stage "lite runtime under ASan + UBSan (bazel test --config=asan //lite/...)" "a
   bazel test "${BAZEL_PROGRESS[@]}" --config=asan //lite/...
 stage "lite runtime fuzzed with libFuzzer + ASan/UBSan (60 s)" "about 2 min" \
   lite/fuzz/run_libfuzzer.sh 60
+stage "core kernels fuzzed: random graphs around every registered op, ASan + UBSan (75 s)" \
+  "about 2 min warm, 15 cold (the core's ASan build)" core/fuzz/run_kernel_fuzzer.sh 75
 stage "lite runtime cross-built for aarch64, run under qemu" "about 1 min warm, 5 cold" \
   lite/cross/build_aarch64.sh
 stage "tensorweave-lite Python package tests (pytest)" "under a minute" \

@@ -31,6 +31,14 @@ Status ArgTypes(const OpDef& op, const AttrMap& attrs, const ArgDef& arg,
   int64_t count = 1;
   if (!arg.number_attr.empty()) {
     TW_RETURN_IF_ERROR(GetAttr(attrs, arg.number_attr, &count));
+    // The length of a list of inputs or outputs: a negative or absurd
+    // value (2^62) is an error, not a vector that cannot be allocated.
+    constexpr int64_t kMaxArgListLength = int64_t{1} << 20;
+    if (count < 0 || count > kMaxArgListLength) {
+      return errors::InvalidArgument(
+          "attr '", arg.number_attr, "' = ", count, " (the length of '",
+          arg.name, "') must be in [0, ", kMaxArgListLength, "]");
+    }
   }
   types->assign(count, dtype);
   return Status::OK();

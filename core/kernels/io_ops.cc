@@ -25,6 +25,13 @@ Status ReadPrefixAndNames(OpKernelContext* ctx, int64_t count,
   if (prefix->empty()) {
     return errors::InvalidArgument("the checkpoint prefix is empty");
   }
+  // A file name ends at a NUL: the files would be written or read under a
+  // shorter name than the one asked for.
+  if (prefix->find('\0') != std::string::npos) {
+    return errors::InvalidArgument(
+        "the checkpoint prefix contains a NUL character: '",
+        prefix->substr(0, prefix->find('\0')), "\\0...'");
+  }
   if (names_t.rank() != 1 || names_t.num_elements() != count ||
       slices_t.rank() != 1 || slices_t.num_elements() != count) {
     return errors::InvalidArgument(

@@ -137,8 +137,27 @@ class AtomicFile {
 };
 
 Status ReadWholeFile(const std::string& path, std::string* out) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO (or a device) in place of a checkpoint file must be
+  // refused, not block the reader until some writer comes.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return IoError("cannot open", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    Status s = IoError("cannot stat", path);
+    close(fd);
+    return s;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    close(fd);
+    const char* kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
+                       : S_ISDIR(st.st_mode)  ? "a directory"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "a device";
+    return errors::DataLoss("checkpoint file ", path,
+                            " is not a regular file (it is ", kind, ")");
+  }
+  // Reads of a regular file do not block; clear the flag all the same.
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   out->clear();
   char buf[1 << 16];
   while (true) {

@@ -7,8 +7,10 @@ checksums); see core/util/checkpoint_format.h. Saving and restoring are ops
 in the graph (SaveV2, RestoreV2), run with the prefix fed.
 """
 
+import logging
 import os
 import re
+import stat
 import time
 
 from tensorweave._src.framework import dtypes
@@ -24,6 +26,8 @@ DATA_SUFFIX = ".safetensors"
 MANIFEST_SUFFIX = ".manifest.json"
 META_SUFFIX = ".meta"
 STATE_FILENAME = "checkpoint"
+
+_logger = logging.getLogger("tensorweave")
 
 
 # --- the checkpoint state file -------------------------------------------------
@@ -41,14 +45,64 @@ class CheckpointState:
         )
 
 
+# Escapes of TensorFlow's text format (what its "checkpoint" files hold):
+# a prefix with a newline, tab or quote round-trips like it does in TF.
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "'": "\\'", "\\": "\\\\"}
+_UNESCAPES = {"n": b"\n", "r": b"\r", "t": b"\t", '"': b'"', "'": b"'", "\\": b"\\"}
+
+
 def _quote(path):
-    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    out = []
+    for ch in path:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\{ord(ch):03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 def _unquote(text):
+    """The string of a quoted text-format value ("a\\nb" -> a, newline, b)."""
     if len(text) < 2 or text[0] != '"' or text[-1] != '"':
         raise ValueError(f"expected a quoted string, got {text!r}")
-    return re.sub(r"\\(.)", r"\1", text[1:-1])
+    body, out, i = text[1:-1], bytearray(), 0
+    while i < len(body):
+        ch = body[i]
+        if ch == '"':
+            raise ValueError(f"unescaped quote in {text!r}")
+        if ch != "\\":
+            out += ch.encode("utf-8", "surrogateescape")
+            i += 1
+            continue
+        nxt = body[i + 1 : i + 2]
+        if nxt in _UNESCAPES:
+            out += _UNESCAPES[nxt]
+            i += 2
+        elif nxt.isdigit() and nxt < "8":
+            digits = re.match(r"[0-7]{1,3}", body[i + 1 :]).group()
+            out.append(int(digits, 8) & 0xFF)
+            i += 1 + len(digits)
+        elif nxt == "x" and re.match(r"[0-9a-fA-F]{1,2}", body[i + 2 :]):
+            digits = re.match(r"[0-9a-fA-F]{1,2}", body[i + 2 :]).group()
+            out.append(int(digits, 16))
+            i += 2 + len(digits)
+        else:
+            raise ValueError(f"bad escape \\{nxt} in {text!r}")
+    value = out.decode("utf-8", "surrogateescape")
+    if "\0" in value:
+        raise ValueError(f"a path cannot contain a NUL character: {text!r}")
+    return value
+
+
+def _check_prefix(prefix):
+    """Refuses a checkpoint prefix no file can have (TensorFlow cuts it at
+    the NUL and saves under another name)."""
+    if not prefix:
+        raise ValueError("The checkpoint prefix is empty")
+    if "\0" in prefix:
+        raise ValueError(f"Checkpoint prefix {prefix!r} contains a NUL character; no file can have that name")
 
 
 def _write_atomically(path, text):
@@ -71,31 +125,77 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
     _write_atomically(os.path.join(save_dir, latest_filename or STATE_FILENAME), "\n".join(lines) + "\n")
 
 
+def _read_state_file(path):
+    """The text of a state file, or None (with a warning) when it cannot be
+    read: not a regular file (a FIFO would block the reader), unreadable,
+    or not UTF-8."""
+    try:
+        # O_NONBLOCK: opening a FIFO does not wait for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        _logger.warning("%s: cannot open the checkpoint state file (%s); ignored", path, e.strerror)
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            _logger.warning("%s: the checkpoint state file is not a regular file; ignored", path)
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read()
+    except OSError as e:
+        _logger.warning("%s: cannot read the checkpoint state file (%s); ignored", path, e.strerror)
+        return None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8", "surrogateescape")
+    except UnicodeDecodeError:  # pragma: no cover - surrogateescape decodes all bytes
+        return None
+
+
+def _parse_state(path, text):
+    """(model_checkpoint_path, [all_model_checkpoint_paths]) from the text
+    of a state file; ValueError naming the line when it is malformed."""
+    model_path, all_paths = None, []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, _, value = line.partition(":")
+        try:
+            value = _unquote(value.strip())
+        except ValueError as e:
+            raise ValueError(f"{path}:{number}: {e}") from None
+        key = key.strip()
+        if key == "model_checkpoint_path":
+            model_path = value
+        elif key == "all_model_checkpoint_paths":
+            all_paths.append(value)
+        else:
+            raise ValueError(f"{path}:{number}: unknown field {key!r}")
+    if model_path is None:
+        raise ValueError(f"{path}: no model_checkpoint_path")
+    return model_path, all_paths
+
+
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     """The CheckpointState of `checkpoint_dir`, or None without a state file.
-    Relative paths in the file are taken relative to the directory."""
+    Relative paths in the file are taken relative to the directory.
+
+    As in TensorFlow, a state file that cannot be read or parsed (corrupt,
+    not UTF-8, not a regular file) is ignored with a warning naming it and
+    the problem, and None is returned: one bad file never makes the whole
+    directory unusable."""
     path = os.path.join(checkpoint_dir, latest_filename or STATE_FILENAME)
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return None
-    model_path, all_paths = None, []
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
-                continue
-            key, _, value = line.partition(":")
-            try:
-                value = _unquote(value.strip())
-            except ValueError as e:
-                raise errors.DataLossError(None, None, f"{path}:{number}: {e}") from None
-            if key == "model_checkpoint_path":
-                model_path = value
-            elif key == "all_model_checkpoint_paths":
-                all_paths.append(value)
-            else:
-                raise errors.DataLossError(None, None, f"{path}:{number}: unknown field {key!r}")
-    if model_path is None:
-        raise errors.DataLossError(None, None, f"{path}: no model_checkpoint_path")
+    text = _read_state_file(path)
+    if text is None:
+        return None
+    try:
+        model_path, all_paths = _parse_state(path, text)
+    except ValueError as e:
+        _logger.warning("%s; checkpoint state file ignored", e)
+        return None
 
     def absolute(p):
         return p if os.path.isabs(p) else os.path.join(checkpoint_dir, p)
@@ -310,6 +410,7 @@ class Saver:
             checkpoint_file = f"{save_path}-{step}"
         else:
             checkpoint_file = save_path
+        _check_prefix(checkpoint_file)
         save_dir = os.path.dirname(checkpoint_file)
         if not hasattr(sess, "run"):
             raise TypeError("'sess' must be a Session")

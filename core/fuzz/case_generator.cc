@@ -1,0 +1,469 @@
+#include "core/fuzz/case_generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/framework/graph.h"
+#include "core/framework/types.h"
+
+namespace tensorweave {
+namespace fuzz {
+namespace {
+
+constexpr int64_t kMaxElements = 256;  // per generated tensor
+constexpr int kMaxListInputs = 6;      // longer input lists are not built
+
+const int64_t kInterestingInts[] = {
+    0,
+    1,
+    2,
+    -1,
+    -2,
+    255,
+    256,
+    (int64_t{1} << 31) - 1,
+    int64_t{1} << 31,
+    -(int64_t{1} << 31),
+    int64_t{1} << 32,
+    int64_t{1} << 61,
+    int64_t{1} << 62,
+    std::numeric_limits<int64_t>::max(),
+    std::numeric_limits<int64_t>::min(),
+};
+
+const double kInterestingFloats[] = {
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    1e-4,
+    1e-40,
+    -1e30,
+    1e30,
+    3e38,
+    -3e38,
+    1e300,
+    65536,
+    2147483648.0,
+    std::numeric_limits<double>::quiet_NaN(),
+    std::numeric_limits<double>::infinity(),
+    -std::numeric_limits<double>::infinity(),
+};
+
+const char* const kInterestingStrings[] = {
+    "", "a", "ckpt/model", "NHWC", "SAME", "\n", "x\"y", "a/b/../c",
+};
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : engine_(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  // Uniform in [0, n).
+  int64_t Below(int64_t n) {
+    return static_cast<int64_t>(engine_() % static_cast<uint64_t>(n));
+  }
+  int64_t Between(int64_t lo, int64_t hi) { return lo + Below(hi - lo + 1); }
+  bool Chance(double p) {
+    return std::uniform_real_distribution<double>(0, 1)(engine_) < p;
+  }
+  double Normal() { return std::normal_distribution<double>(0, 1)(engine_); }
+  int64_t InterestingInt() {
+    return kInterestingInts[Below(std::size(kInterestingInts))];
+  }
+  double InterestingFloat() {
+    return kInterestingFloats[Below(std::size(kInterestingFloats))];
+  }
+  template <typename T>
+  const T& Pick(const std::vector<T>& items) {
+    return items[Below(static_cast<int64_t>(items.size()))];
+  }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+// How the values of one tensor are drawn.
+enum class ValueMode { kSmallIndex, kSmallSigned, kMixed, kHostile };
+
+ValueMode PickValueMode(Rng& rng) {
+  int64_t r = rng.Below(20);
+  if (r < 9) return ValueMode::kSmallIndex;
+  if (r < 14) return ValueMode::kSmallSigned;
+  if (r < 18) return ValueMode::kMixed;
+  return ValueMode::kHostile;
+}
+
+int64_t IntValue(Rng& rng, ValueMode mode) {
+  switch (mode) {
+    case ValueMode::kSmallIndex:
+      return rng.Between(0, 3);
+    case ValueMode::kSmallSigned:
+      return rng.Between(-3, 5);
+    case ValueMode::kMixed:
+      return rng.Chance(0.3) ? rng.InterestingInt() : rng.Between(-1, 4);
+    case ValueMode::kHostile:
+      return rng.InterestingInt();
+  }
+  return 0;
+}
+
+double FloatValue(Rng& rng, ValueMode mode) {
+  switch (mode) {
+    case ValueMode::kSmallIndex:
+      return rng.Chance(0.5) ? rng.Normal() : rng.Between(0, 3);
+    case ValueMode::kSmallSigned:
+      return rng.Normal() * 3;
+    case ValueMode::kMixed:
+      return rng.Chance(0.3) ? rng.InterestingFloat() : rng.Normal();
+    case ValueMode::kHostile:
+      return rng.InterestingFloat();
+  }
+  return 0;
+}
+
+template <typename T>
+void AppendBytes(std::string* out, T value) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  out->append(bytes, sizeof(T));
+}
+
+// A TensorProto of `dtype` and `dims` with random values.
+TensorProto RandomTensor(Rng& rng, DataType dtype,
+                         const std::vector<int64_t>& dims,
+                         bool may_lie = false) {
+  TensorProto proto;
+  proto.set_dtype(static_cast<::tensorweave::DataType>(dtype));
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    proto.mutable_tensor_shape()->add_dim()->set_size(d);
+    n *= d;
+  }
+  ValueMode mode = PickValueMode(rng);
+  std::string* content = proto.mutable_tensor_content();
+  for (int64_t i = 0; i < n; ++i) {
+    switch (dtype) {
+      case DT_FLOAT:
+        AppendBytes(content, static_cast<float>(FloatValue(rng, mode)));
+        break;
+      case DT_DOUBLE:
+        AppendBytes(content, FloatValue(rng, mode));
+        break;
+      case DT_INT32:
+        AppendBytes(content, static_cast<int32_t>(IntValue(rng, mode)));
+        break;
+      case DT_INT64:
+        AppendBytes(content, IntValue(rng, mode));
+        break;
+      case DT_UINT8:
+        AppendBytes(content, static_cast<uint8_t>(IntValue(rng, mode)));
+        break;
+      case DT_BOOL:
+        AppendBytes(content, static_cast<uint8_t>(rng.Below(2)));
+        break;
+      case DT_STRING:
+        proto.add_string_val(
+            kInterestingStrings[rng.Below(std::size(kInterestingStrings))]);
+        break;
+      default:
+        break;
+    }
+  }
+  // Sometimes a proto that lies about its size: the reader must notice.
+  if (may_lie && rng.Chance(0.1)) {
+    proto.mutable_tensor_shape()->add_dim()->set_size(rng.InterestingInt());
+  }
+  return proto;
+}
+
+// Dims sharing one case's "base" shape most of the time, so that
+// elementwise and matching-dimension ops also run, not only fail.
+class ShapeSource {
+ public:
+  // `base_rank`: the rank of the shared shape, or -1 for a random one.
+  // Each case leans one way (mostly the base shape, mostly scalars, mostly
+  // fresh shapes), so that ops needing all inputs alike are built too.
+  explicit ShapeSource(Rng& rng, int64_t base_rank = -1) : rng_(rng) {
+    base_ = FreshDims(base_rank >= 0 ? base_rank : rng_.Between(0, 4));
+    const int64_t leanings[][3] = {
+        {10, 13, 15}, {17, 18, 19}, {2, 3, 18}, {5, 7, 9}};
+    std::copy_n(leanings[rng_.Below(4)], 3, cut_);
+  }
+  std::vector<int64_t> Next() {
+    int64_t r = rng_.Below(20);
+    if (r < cut_[0]) return base_;
+    if (r < cut_[1]) {  // broadcast-compatible: a suffix, some dims set to 1
+      std::vector<int64_t> dims(base_.begin() + rng_.Between(0, base_.size()),
+                                base_.end());
+      for (int64_t& d : dims) {
+        if (rng_.Chance(0.3)) d = 1;
+      }
+      return dims;
+    }
+    if (r < cut_[2]) return {};
+    return FreshDims(rng_.Between(0, 5));
+  }
+
+ private:
+  std::vector<int64_t> FreshDims(int64_t rank) {
+    std::vector<int64_t> dims;
+    int64_t elements = 1;
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t d = rng_.Chance(0.08) ? 0 : rng_.Between(1, 3);
+      if (rng_.Chance(0.03)) d = rng_.Between(8, 40);
+      if (elements * std::max<int64_t>(d, 1) > kMaxElements) d = 1;
+      elements *= std::max<int64_t>(d, 1);
+      dims.push_back(d);
+    }
+    return dims;
+  }
+  Rng& rng_;
+  std::vector<int64_t> base_;
+  int64_t cut_[3];  // base below cut_[0], broadcast, scalar, else fresh
+};
+
+void RandomShapeProto(Rng& rng, TensorShapeProto* shape) {
+  if (rng.Chance(0.2)) {
+    shape->set_unknown_rank(true);
+    return;
+  }
+  int64_t rank = rng.Between(0, 4);
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t d = rng.Chance(0.15) ? rng.InterestingInt() : rng.Between(-1, 3);
+    shape->add_dim()->set_size(d);
+  }
+}
+
+DataType RandomType(Rng& rng, const AttrDef& attr) {
+  if (!attr.allowed_types.empty() && !rng.Chance(0.03)) {
+    return rng.Pick(attr.allowed_types);
+  }
+  return rng.Pick(AllDataTypes());
+}
+
+int64_t RandomInt(Rng& rng, const AttrDef& attr) {
+  int64_t low = attr.has_minimum ? attr.minimum : -1;
+  int64_t r = rng.Below(10);
+  if (r < 6) return low + rng.Between(0, 3);
+  if (r < 9) return rng.InterestingInt();
+  return rng.Between(-3, 8);
+}
+
+int64_t RandomListLength(Rng& rng, const AttrDef& attr) {
+  int64_t low = attr.has_minimum ? attr.minimum : 0;
+  if (rng.Chance(0.05)) return rng.Between(0, 6);
+  if (rng.Chance(0.4)) return 4;  // strides, ksize, dilations
+  return low + rng.Between(0, 3);
+}
+
+// A random value for `attr`; `dtype_hint` is the case's element type (for
+// "tensor" attrs).
+AttrValue RandomAttr(Rng& rng, const AttrDef& attr, DataType dtype_hint) {
+  AttrValue value;
+  const std::string& type = attr.type;
+  if (attr.has_default && rng.Chance(0.3)) {
+    value = attr.default_value;
+    // A default list with one element changed.
+    if (value.has_list() && value.list().i_size() > 0 && rng.Chance(0.3)) {
+      auto* ints = value.mutable_list()->mutable_i();
+      ints->Set(rng.Below(ints->size()),
+                rng.Chance(0.5) ? rng.InterestingInt() : rng.Between(-1, 3));
+    }
+    return value;
+  }
+  if (type == "type") {
+    value.set_type(static_cast<::tensorweave::DataType>(RandomType(rng, attr)));
+  } else if (type == "int") {
+    value.set_i(RandomInt(rng, attr));
+  } else if (type == "float") {
+    value.set_f(static_cast<float>(rng.Chance(0.5) ? rng.Normal()
+                                                   : rng.InterestingFloat()));
+  } else if (type == "bool") {
+    value.set_b(rng.Chance(0.5));
+  } else if (type == "string") {
+    if (!attr.allowed_strings.empty() && !rng.Chance(0.05)) {
+      value.set_s(rng.Pick(attr.allowed_strings));
+    } else {
+      value.set_s(
+          kInterestingStrings[rng.Below(std::size(kInterestingStrings))]);
+    }
+  } else if (type == "shape") {
+    RandomShapeProto(rng, value.mutable_shape());
+  } else if (type == "tensor") {
+    ShapeSource shapes(rng);
+    *value.mutable_tensor() =
+        RandomTensor(rng, dtype_hint, shapes.Next(), /*may_lie=*/true);
+  } else if (type == "list(int)") {
+    int64_t n = RandomListLength(rng, attr);
+    ValueMode mode =
+        rng.Chance(0.7) ? ValueMode::kSmallIndex : PickValueMode(rng);
+    for (int64_t i = 0; i < n; ++i) {
+      value.mutable_list()->add_i(mode == ValueMode::kSmallIndex
+                                      ? (rng.Chance(0.7) ? 1 : 2)
+                                      : IntValue(rng, mode));
+    }
+  } else if (type == "list(float)") {
+    int64_t n = RandomListLength(rng, attr);
+    for (int64_t i = 0; i < n; ++i) {
+      value.mutable_list()->add_f(static_cast<float>(rng.Normal()));
+    }
+  } else if (type == "list(type)") {
+    int64_t n = RandomListLength(rng, attr) % 4;
+    if (attr.has_minimum && n < attr.minimum) n = attr.minimum;
+    for (int64_t i = 0; i < n; ++i) {
+      value.mutable_list()->add_type(
+          static_cast<::tensorweave::DataType>(RandomType(rng, attr)));
+    }
+  } else if (type == "list(shape)") {
+    int64_t n = RandomListLength(rng, attr) % 4;
+    for (int64_t i = 0; i < n; ++i) {
+      RandomShapeProto(rng, value.mutable_list()->add_shape());
+    }
+  } else if (type == "list(string)") {
+    int64_t n = RandomListLength(rng, attr) % 4;
+    for (int64_t i = 0; i < n; ++i) {
+      value.mutable_list()->add_s(
+          kInterestingStrings[rng.Below(std::size(kInterestingStrings))]);
+    }
+  } else if (type == "list(bool)") {
+    int64_t n = RandomListLength(rng, attr) % 4;
+    for (int64_t i = 0; i < n; ++i) value.mutable_list()->add_b(rng.Chance(.5));
+  }
+  return value;
+}
+
+NodeDef* AddNodeDef(FuzzCase* c, const std::string& op,
+                    const std::string& name) {
+  NodeDef* node = c->mutable_graph()->add_node();
+  node->set_op(op);
+  node->set_name(name);
+  return node;
+}
+
+AttrValue TypeAttr(DataType dtype) {
+  AttrValue v;
+  v.set_type(static_cast<::tensorweave::DataType>(dtype));
+  return v;
+}
+
+// Adds the producer of one input of the node under test and returns the
+// tensor name to connect.
+std::string AddInput(Rng& rng, ShapeSource& shapes, DataType dtype, bool is_ref,
+                     int index, FuzzCase* c) {
+  const std::string id = std::to_string(index);
+  std::vector<int64_t> dims = shapes.Next();
+  if (is_ref) {
+    NodeDef* var = AddNodeDef(c, "VariableV2", "var" + id);
+    (*var->mutable_attr())["dtype"] = TypeAttr(dtype);
+    AttrValue shape;
+    for (int64_t d : dims) shape.mutable_shape()->add_dim()->set_size(d);
+    (*var->mutable_attr())["shape"] = shape;
+    NodeDef* init_value = AddNodeDef(c, "Const", "init_value" + id);
+    (*init_value->mutable_attr())["dtype"] = TypeAttr(dtype);
+    *(*init_value->mutable_attr())["value"].mutable_tensor() =
+        RandomTensor(rng, dtype, dims);
+    NodeDef* init = AddNodeDef(c, "Assign", "init" + id);
+    init->add_input(var->name());
+    init->add_input(init_value->name());
+    if (!rng.Chance(0.1)) c->add_init_targets(init->name());
+    return var->name();
+  }
+  if (rng.Chance(0.55)) {
+    NodeDef* constant = AddNodeDef(c, "Const", "const" + id);
+    (*constant->mutable_attr())["dtype"] = TypeAttr(dtype);
+    *(*constant->mutable_attr())["value"].mutable_tensor() =
+        RandomTensor(rng, dtype, dims);
+    return constant->name();
+  }
+  NodeDef* placeholder = AddNodeDef(c, "Placeholder", "feed" + id);
+  (*placeholder->mutable_attr())["dtype"] = TypeAttr(dtype);
+  AttrValue shape;
+  if (rng.Chance(0.6)) {
+    shape.mutable_shape()->set_unknown_rank(true);
+  } else {
+    for (int64_t d : dims) {
+      shape.mutable_shape()->add_dim()->set_size(rng.Chance(0.3) ? -1 : d);
+    }
+  }
+  (*placeholder->mutable_attr())["shape"] = shape;
+  (*c->mutable_feeds())[placeholder->name() + ":0"] =
+      RandomTensor(rng, dtype, dims);
+  return placeholder->name();
+}
+
+}  // namespace
+
+FuzzCase GenerateCase(const OpDef& op, uint64_t seed) {
+  Rng rng(seed);
+  FuzzCase c;
+  c.set_op(op.name);
+  c.set_seed(seed);
+  NodeDef target;
+  target.set_name("target");
+  target.set_op(op.name);
+  auto& attrs = *target.mutable_attr();
+  // Type attributes first: "tensor" attributes take the case's dtype.
+  DataType dtype_hint = rng.Pick(AllDataTypes());
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const AttrDef& attr : op.attrs) {
+      if ((attr.type == "type") != (pass == 0)) continue;
+      if (rng.Chance(0.01)) continue;  // a missing attribute
+      attrs[attr.name] = RandomAttr(rng, attr, dtype_hint);
+      if (attr.type == "type" && attr.name != "out_type" &&
+          attr.name.find("idx") == std::string::npos) {
+        dtype_hint = static_cast<DataType>(attrs[attr.name].type());
+      }
+    }
+  }
+  // Convolutions and pools take [N,H,W,C] images.
+  const bool images =
+      op.FindAttr("strides") != nullptr || op.FindAttr("ksize") != nullptr;
+  ShapeSource shapes(rng, images && rng.Chance(0.8) ? 4 : -1);
+  int index = 0;
+  // Lists of inputs or outputs past kMaxListInputs are not built.
+  auto list_too_long = [&](const ArgDef& arg) {
+    int64_t n = 0;
+    return !arg.number_attr.empty() &&
+           (!GetAttr(attrs, arg.number_attr, &n).ok() || n < 0 ||
+            n > kMaxListInputs);
+  };
+  for (const ArgDef& arg : op.inputs) {
+    std::vector<DataType> types;
+    if (list_too_long(arg) || !ArgTypes(op, attrs, arg, &types).ok() ||
+        types.size() > kMaxListInputs) {
+      break;  // the graph must reject the node: fewer inputs than declared
+    }
+    for (DataType dtype : types) {
+      target.add_input(AddInput(rng, shapes, dtype, arg.is_ref, index++, &c));
+    }
+  }
+  if (op.name == "Placeholder" && rng.Chance(0.7)) {
+    DataType dtype = DT_FLOAT;
+    GetAttr(attrs, "dtype", &dtype);
+    (*c.mutable_feeds())["target:0"] = RandomTensor(rng, dtype, shapes.Next());
+  }
+  int num_outputs = 0;
+  for (const ArgDef& arg : op.outputs) {
+    std::vector<DataType> types;
+    if (list_too_long(arg) || !ArgTypes(op, attrs, arg, &types).ok() ||
+        types.size() > kMaxListInputs) {
+      num_outputs = 0;
+      break;
+    }
+    num_outputs += static_cast<int>(types.size());
+  }
+  for (int i = 0; i < num_outputs; ++i) {
+    c.add_fetches("target:" + std::to_string(i));
+  }
+  if (num_outputs == 0) c.add_targets("target");
+  *c.mutable_graph()->add_node() = std::move(target);
+  return c;
+}
+
+}  // namespace fuzz
+}  // namespace tensorweave
