@@ -323,7 +323,9 @@ Status Tensor::FromProto(const TensorProto& proto, Tensor* out) {
   }
   TensorShape shape;
   TW_RETURN_IF_ERROR(TensorShape::Build(partial.dims(), &shape));
-  Tensor tensor(dtype, shape);
+  // A hostile proto may declare a huge shape with a single broadcast value.
+  Tensor tensor;
+  TW_RETURN_IF_ERROR(Tensor::Allocate(dtype, shape, &tensor));
   int64_t n = tensor.num_elements();
   if (dtype == DT_STRING) {
     TW_RETURN_IF_ERROR(

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/framework/graph.pb.h"
 #include "core/framework/tensor.h"
 #include "core/framework/tensor_shape.h"
 
@@ -145,6 +146,19 @@ TEST(TensorSizeTest, ReshapedChecksTheElementCount) {
           .ok());
   EXPECT_FALSE(t.Reshaped(TensorShape({-4, -4}), &out).ok());
   EXPECT_TRUE(t.Reshaped(TensorShape({4, 4}), &out).ok());
+}
+
+TEST(TensorSizeTest, FromProtoRefusesAHugeBroadcastShape) {
+  // One value broadcast to 2^62 floats: the byte size used to wrap.
+  TensorProto proto;
+  proto.set_dtype(static_cast<::tensorweave::DataType>(DT_FLOAT));
+  proto.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 31);
+  proto.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 31);
+  proto.add_float_val(1.0f);
+  Tensor t;
+  Status s = Tensor::FromProto(proto, &t);
+  EXPECT_EQ(s.code(), Code::kResourceExhausted);
+  EXPECT_TRUE(HasSubstr(s.message(), "[2147483648,2147483648]")) << s.message();
 }
 
 }  // namespace
