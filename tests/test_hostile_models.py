@@ -194,3 +194,41 @@ def test_no_checksum_option(cnn, tmp_path):
         interpreter.allocate_tensors()
         x = np.array([[-1.0, 0.5, 2.0]], np.float32)
         np.testing.assert_array_equal(interpreter.get_signature_runner()(x=x)["y"], np.maximum(x, 0))
+
+
+# --- semantic checks when there is no checksum --------------------------------------------------------
+def _patch_dim(data, tensor_name, axis, value, field=4):
+    """`data` with dim `axis` of the named tensor's declared shape (vtable
+    offset 4; 12 for its shape_signature) set to `value`, the file's bytes
+    edited in place as a corruption would."""
+    graph = twl_writer.read_model(data).Subgraphs(0)
+    for i in range(graph.TensorsLength()):
+        tensor = graph.Tensors(i)
+        if tensor.Name().decode() == tensor_name:
+            position = tensor._tab.Vector(tensor._tab.Offset(field)) + 4 * axis
+            patched = bytearray(data)
+            patched[position : position + 4] = np.int32(value).tobytes()
+            return bytes(patched)
+    raise KeyError(tensor_name)
+
+
+def test_zero_dims_and_inconsistent_shapes_are_rejected_without_a_checksum(cnn):
+    data, feed, ref = cnn
+    plain = data[:-16]  # the same model without its trailer
+    np.testing.assert_allclose(_run(plain, feed), ref, rtol=1e-4, atol=1e-5)
+    # Input (1, 8, 8, 1) declared as (0, 8, 8, 1): every op would accept it
+    # and produce a valid-looking (0, 10) output.
+    with pytest.raises(ValueError, match=r"graph input 0: tensor \d+ declares dimension 0 of size 0"):
+        twl.Interpreter(model_content=_patch_dim(plain, "x", 0, 0))
+    # The output declared (1, 9) (shape and shape_signature: two changed
+    # bytes) while the ops compute (1, 10).
+    corrupt = _patch_dim(_patch_dim(plain, "y", 1, 9), "y", 1, 9, field=12)
+    interpreter = twl.Interpreter(model_content=corrupt)
+    with pytest.raises(
+        ValueError, match=r"operator \d+ \(FULLY_CONNECTED\): output 0 'y' has shape \[1,10\].*declares \[1,9\]"
+    ):
+        interpreter.allocate_tensors()
+    # A caller may still resize the batch to 0 explicitly.
+    interpreter = twl.Interpreter(model_content=plain)
+    interpreter.resize_tensor_input(interpreter.get_input_details()[0]["index"], [0, 8, 8, 1])
+    interpreter.allocate_tensors()

@@ -6,10 +6,10 @@
 // (see BUILD, target :model_fuzzer). Without clang, model_fuzzer_test runs
 // this same function over generated mutations of valid models.
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 
+#include "lite/runtime/checksum.h"
 #include "lite/runtime/interpreter.h"
 
 namespace twl {
@@ -17,14 +17,21 @@ namespace twl {
 // Returns 0 when the model was rejected, 1 when it loaded but failed later,
 // 2 when it ran to completion.
 int RunModelBytes(const uint8_t* data, size_t size) {
-  // Models must be 16-byte aligned; copy into aligned memory as a mapped
-  // file would be.
-  void* aligned = aligned_alloc(64, (size + 63) / 64 * 64 + 64);
-  if (aligned == nullptr) return 0;
-  if (size != 0) memcpy(aligned, data, size);
+  // The integrity trailer's parsing and check run on every input; the
+  // model is then loaded without the checksum (mutations would rarely get
+  // past it) from a copy the model owns, as Python's model_content is, so
+  // the verifier and the interpreter see every mutation.
+  Integrity integrity;
+  static_cast<void>(CheckIntegrity(data, size, /*verify=*/true, &integrity));
+  ModelOptions model_options;
+  model_options.verify_checksum = false;
+  model_options.copy_buffer = true;
   int result = 0;
   std::unique_ptr<Model> model;
-  if (Model::CreateFromBuffer(aligned, size, &model).ok()) {
+  static const uint8_t kEmpty[1] = {0};
+  if (Model::CreateFromBuffer(data == nullptr ? kEmpty : data, size,
+                              model_options, &model)
+          .ok()) {
     result = 1;
     OpResolver resolver;
     std::unique_ptr<Interpreter> interpreter;
@@ -41,7 +48,6 @@ int RunModelBytes(const uint8_t* data, size_t size) {
       if (interpreter->Invoke().ok()) result = 2;
     }
   }
-  free(aligned);
   return result;
 }
 

@@ -21,6 +21,16 @@ bazel build //lite/schema:twl_schema //lite/tools:write_test_models >/dev/null 2
 mkdir -p "$out/include/lite/schema" "$out/corpus" "$out/obj"
 cp -f bazel-bin/lite/schema/twl_generated.h "$out/include/lite/schema/"
 bazel-bin/lite/tools/write_test_models "$out/corpus" >/dev/null
+# The same models with the integrity trailer (lite/schema/README.md), so the
+# fuzzer starts from checksummed files too.
+python3 - "$out/corpus" <<'PY'
+import struct, sys, zlib, pathlib
+for p in sorted(pathlib.Path(sys.argv[1]).glob("*.twl")):
+    if p.stem.endswith("_sealed"):
+        continue
+    head = p.read_bytes() + b"TWLI" + struct.pack("<I", 1)
+    (p.parent / f"{p.stem}_sealed.twl").write_bytes(head + struct.pack("<I", zlib.crc32(head)) + b"TWLI")
+PY
 flags=(-std=c++17 -O1 -g -fno-exceptions -fno-rtti -Wno-psabi -DFLATBUFFERS_MAX_ALIGNMENT=64
        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
        -I. -isystem "$out/include")
@@ -39,4 +49,4 @@ wait
 clang++ -fsanitize=fuzzer,address,undefined "${objs[@]}" -pthread -o "$out/model_fuzzer"
 echo "== fuzzing for ${seconds}s (corpus: $(ls "$out/corpus" | wc -l) seed models)"
 "$out/model_fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-  -max_len=65536 -print_final_stats=1 "$out/corpus" 2>&1 | tail -n 15
+  -max_len=65536 -dict=lite/fuzz/twl.dict -print_final_stats=1 "$out/corpus" 2>&1 | tail -n 15

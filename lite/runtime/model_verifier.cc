@@ -108,6 +108,17 @@ class SubGraphVerifier {
       if (producer_[t] == kGraphInput) {
         return Invalid("graph input %u: tensor %d listed twice", i, t);
       }
+      const Vector<int32_t>* dims = graph_->tensors()->Get(t)->shape();
+      for (uint32_t d = 0; d < SizeOf(dims); ++d) {
+        // Converters write 1 for a dynamic dim; a caller may still resize
+        // an input to an empty batch at run time.
+        if (dims->Get(d) == 0) {
+          return Invalid(
+              "graph input %u: tensor %d declares dimension %u of size 0 "
+              "(corrupt model)",
+              i, t, d);
+        }
+      }
       producer_[t] = kGraphInput;
     }
     for (uint32_t op = 0; op < SizeOf(graph_->operators()); ++op) {
