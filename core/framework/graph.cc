@@ -5,6 +5,7 @@
 #include <deque>
 #include <set>
 
+#include "core/framework/partial_value.h"
 #include "core/framework/shape_inference.h"
 
 namespace tensorweave {
@@ -202,6 +203,25 @@ int Graph::num_nodes() const {
   return static_cast<int>(nodes_.size());
 }
 
+Status Graph::RefineOutputShape(Node* node, int index,
+                                const PartialShape& shape) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (index < 0 || index >= node->num_outputs()) {
+    return errors::InvalidArgument(node->DebugName(), " has no output ",
+                                   index);
+  }
+  PartialShape merged;
+  if (!node->output_shapes_[index].Merge(shape, &merged).ok()) {
+    return errors::InvalidArgument(
+        "Shapes ", node->output_shapes_[index].ToString(), " and ",
+        shape.ToString(), " are not compatible (output ", index, " of ",
+        node->DebugName(), ")");
+  }
+  node->output_shapes_[index] = merged;
+  node->partial_values_[index] = EvaluatePartialValue(*node, index);
+  return Status::OK();
+}
+
 Node* Graph::node(int id) const {
   std::lock_guard<std::mutex> lock(mu_);
   return id >= 0 && id < static_cast<int>(nodes_.size()) ? nodes_[id].get()
@@ -339,14 +359,28 @@ Status Graph::AddNodeLocked(NodeDef def, Node** out) {
     if (!s.ok()) return errors::InvalidArgument(s.message(), where);
   }
   // Shape inference.
+  // Each input's value where it is known: a constant, or an integer tensor
+  // that partial evaluation fully determines (materialized here, so that
+  // shape functions see it as they see a constant).
   std::vector<PartialShape> shapes;
   std::vector<const Tensor*> values;
+  std::vector<PartialValue> partial_values;
+  std::deque<Tensor> materialized;
   for (const Endpoint& src : node->inputs_) {
     shapes.push_back(src.node->output_shape(src.index));
-    values.push_back(src.node->constant_value());
+    const PartialValue& partial = src.node->partial_value(src.index);
+    const Tensor* value = src.node->constant_value();
+    if (value == nullptr && partial.fully_known()) {
+      materialized.push_back(
+          partial.ToTensor(src.node->output_type(src.index)));
+      value = &materialized.back();
+    }
+    values.push_back(value);
+    partial_values.push_back(partial);
   }
   InferenceContext ctx(&def.attr(), shapes, node->input_types_, values,
                        node->num_outputs());
+  ctx.set_input_partial_values(std::move(partial_values));
   Status shape_status = op->shape_fn(&ctx);
   if (!shape_status.ok()) {
     return Status(shape_status.code(),
@@ -356,6 +390,9 @@ Status Graph::AddNodeLocked(NodeDef def, Node** out) {
   node->output_shapes_ = ctx.outputs();
   // Commit.
   node->def_ = std::move(def);
+  for (int i = 0; i < node->num_outputs(); ++i) {
+    node->partial_values_.push_back(EvaluatePartialValue(*node, i));
+  }
   node->id_ = static_cast<int>(nodes_.size());
   Node* raw = node.get();
   for (int i = 0; i < raw->num_inputs(); ++i) {

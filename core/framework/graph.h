@@ -14,6 +14,7 @@
 #include "core/framework/attr_value.h"
 #include "core/framework/graph.pb.h"
 #include "core/framework/op_def.h"
+#include "core/framework/shape_inference.h"
 #include "core/framework/tensor.h"
 #include "core/framework/tensor_shape.h"
 
@@ -65,6 +66,9 @@ class Node {
   const Tensor* constant_value() const {
     return constant_.valid() ? &constant_ : nullptr;
   }
+  // What graph construction knows of output i's value when it is a small
+  // int32/int64 scalar or vector (partial_value.h); Unknown otherwise.
+  const PartialValue& partial_value(int i) const { return partial_values_[i]; }
   // "'name' (op: 'Type')" for messages.
   std::string DebugName() const;
 
@@ -80,6 +84,7 @@ class Node {
   std::vector<DataType> output_types_;
   std::vector<bool> output_is_ref_;
   std::vector<PartialShape> output_shapes_;
+  std::vector<PartialValue> partial_values_;
   std::vector<Edge> out_edges_;
   std::vector<Node*> control_outputs_;
   Tensor constant_;
@@ -103,6 +108,11 @@ class Graph {
   // length attrs implied by the inputs, infers output shapes, and adds the
   // node. Every error names the node and its op.
   Status AddNode(NodeDef def, Node** node);
+
+  // Refines the static shape of output `index` of `node` by merging `shape`
+  // into it (tf.Tensor.set_shape): nodes added later see the refined shape.
+  // InvalidArgument when the two are incompatible.
+  Status RefineOutputShape(Node* node, int index, const PartialShape& shape);
 
   int num_nodes() const;
   Node* node(int id) const;

@@ -88,22 +88,93 @@ Status ReadIndexVector(const Tensor& tensor, std::vector<int64_t>* values) {
   return Status::OK();
 }
 
+PartialValue PartialValue::Scalar(std::optional<int64_t> value) {
+  PartialValue v;
+  v.known_length = true;
+  v.scalar = true;
+  v.elements = {value};
+  return v;
+}
+
+PartialValue PartialValue::Vector(
+    std::vector<std::optional<int64_t>> elements) {
+  PartialValue v;
+  v.known_length = true;
+  v.elements = std::move(elements);
+  return v;
+}
+
+PartialValue PartialValue::FromTensor(const Tensor& tensor) {
+  std::vector<int64_t> values;
+  if (!tensor.valid() || tensor.rank() > 1 ||
+      !ReadIndexVector(tensor, &values).ok()) {
+    return Unknown();
+  }
+  std::vector<std::optional<int64_t>> elements(values.begin(), values.end());
+  if (tensor.rank() == 0) return Scalar(elements[0]);
+  return Vector(std::move(elements));
+}
+
+bool PartialValue::fully_known() const {
+  if (!known_length) return false;
+  for (const auto& e : elements) {
+    if (!e.has_value()) return false;
+  }
+  return true;
+}
+
+std::vector<int64_t> PartialValue::values() const {
+  std::vector<int64_t> out;
+  out.reserve(elements.size());
+  for (const auto& e : elements) out.push_back(e.value_or(-1));
+  return out;
+}
+
+Tensor PartialValue::ToTensor(DataType dtype) const {
+  const std::vector<int64_t> v = values();
+  if (dtype == DT_INT32) {
+    std::vector<int32_t> narrow(v.begin(), v.end());
+    return scalar ? Tensor::Scalar<int32_t>(narrow[0])
+                  : Tensor::Vector<int32_t>(narrow);
+  }
+  return scalar ? Tensor::Scalar<int64_t>(v[0]) : Tensor::Vector<int64_t>(v);
+}
+
+Status PartialValue::AsShape(PartialShape* shape) const {
+  if (!known_length) {
+    *shape = PartialShape::UnknownRank();
+    return Status::OK();
+  }
+  std::vector<int64_t> dims;
+  for (const auto& e : elements) {
+    if (e.has_value() && *e < -1) {
+      return errors::InvalidArgument("shape has negative dimension ", *e);
+    }
+    dims.push_back(e.value_or(-1));
+  }
+  *shape = PartialShape(std::move(dims));
+  return Status::OK();
+}
+
+PartialValue InferenceContext::input_partial_value(int i) const {
+  if (input_values_[i] != nullptr) {
+    return PartialValue::FromTensor(*input_values_[i]);
+  }
+  if (i < static_cast<int>(input_partial_values_.size())) {
+    return input_partial_values_[i];
+  }
+  return PartialValue::Unknown();
+}
+
 Status InferenceContext::ShapeFromShapeInput(int i, PartialShape* out) const {
   const PartialShape& shape = inputs_[i];
   if (shape.known_rank() && shape.rank() > 1) {
     return errors::InvalidArgument("shape input must be a vector, got shape ",
                                    shape.ToString());
   }
-  if (input_values_[i] != nullptr) {
-    std::vector<int64_t> dims;
-    TW_RETURN_IF_ERROR(ReadIndexVector(*input_values_[i], &dims));
-    for (int64_t d : dims) {
-      if (d < -1) {
-        return errors::InvalidArgument("shape has negative dimension ", d);
-      }
-    }
-    *out = PartialShape(std::move(dims));
-  } else if (shape.known_rank() && shape.rank() == 1 && shape.dim(0) >= 0) {
+  const PartialValue value = input_partial_value(i);
+  if (value.known_length) return value.AsShape(out);
+  if (shape.known_rank() && shape.rank() == 1 && shape.dim(0) >= 0) {
     *out = PartialShape::Unknown(static_cast<int>(shape.dim(0)));
   } else {
     *out = PartialShape::UnknownRank();

@@ -4,6 +4,8 @@
 #ifndef TENSORWEAVE_CORE_FRAMEWORK_SHAPE_INFERENCE_H_
 #define TENSORWEAVE_CORE_FRAMEWORK_SHAPE_INFERENCE_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,38 @@
 #include "core/framework/tensor_shape.h"
 
 namespace tensorweave {
+
+// What graph construction knows of the value of a small integer tensor, a
+// scalar or a vector such as a shape, a slice's bounds or tile multiples:
+// whether its rank and length are known, and which elements are. TensorFlow
+// computes the same by partial evaluation (constant_value_as_shape, the
+// shape refiner's ConstantPartialShape); here each node of the graph carries
+// it for its integer outputs (partial_value.h).
+struct PartialValue {
+  // False: nothing is known, not even the rank or the length.
+  bool known_length = false;
+  // Rank 0 (then exactly one element) rather than rank 1.
+  bool scalar = false;
+  // Each element, when known.
+  std::vector<std::optional<int64_t>> elements;
+
+  static PartialValue Unknown() { return PartialValue(); }
+  static PartialValue Scalar(std::optional<int64_t> value);
+  static PartialValue Vector(std::vector<std::optional<int64_t>> elements);
+  // The value of a constant int32/int64 scalar or vector; Unknown for any
+  // other tensor.
+  static PartialValue FromTensor(const Tensor& tensor);
+
+  bool fully_known() const;
+  // The elements as int64 (call only when fully_known()).
+  std::vector<int64_t> values() const;
+  // The value as an int32 or int64 tensor (call only when fully_known()).
+  Tensor ToTensor(DataType dtype) const;
+  // As a shape: element -1 (or unknown) is an unknown dim, a scalar is a
+  // one-dim shape, an unknown length is an unknown rank. Elements below -1
+  // are an error.
+  Status AsShape(PartialShape* shape) const;
+};
 
 class InferenceContext {
  public:
@@ -22,9 +56,18 @@ class InferenceContext {
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   const PartialShape& input(int i) const { return inputs_[i]; }
   DataType input_type(int i) const { return input_types_[i]; }
-  // The value of input i when it is a constant known at graph construction,
-  // else null.
+  // The value of input i when it is known at graph construction (a constant,
+  // or fully determined by partial evaluation, e.g. tf.shape(x) of a fully
+  // defined x), else null.
   const Tensor* input_value(int i) const { return input_values_[i]; }
+  // What is known of input i's value when it is a small integer scalar or
+  // vector: a constant, or computed from shapes (Shape, StridedSlice, Pack,
+  // ConcatV2, Cast, arithmetic, ...) by partial evaluation.
+  PartialValue input_partial_value(int i) const;
+  // Set by the graph: what is known of each input's value.
+  void set_input_partial_values(std::vector<PartialValue> values) {
+    input_partial_values_ = std::move(values);
+  }
 
   int num_outputs() const { return static_cast<int>(outputs_.size()); }
   void set_output(int i, PartialShape shape) { outputs_[i] = std::move(shape); }
@@ -42,8 +85,9 @@ class InferenceContext {
   // numpy broadcasting of two shapes.
   static Status BroadcastShapes(const PartialShape& a, const PartialShape& b,
                                 PartialShape* out);
-  // The shape named by a 1-D int32/int64 input (Reshape, Fill): exact when
-  // the input is constant, else of known rank when its length is known.
+  // The shape named by a 1-D int32/int64 input (Reshape, Fill): each dim
+  // that partial evaluation of the input determines, of known rank when its
+  // length is known.
   Status ShapeFromShapeInput(int i, PartialShape* out) const;
   // Every output gets the shape of input i.
   Status UnchangedShape(int i = 0);
@@ -57,6 +101,7 @@ class InferenceContext {
   std::vector<DataType> input_types_;
   std::vector<const Tensor*> input_values_;
   std::vector<PartialShape> outputs_;
+  std::vector<PartialValue> input_partial_values_;
 };
 
 // Shape functions shared by many ops.

@@ -75,7 +75,7 @@ Status ComputeStridedSlice(const std::vector<int64_t>& input_dims,
                            const std::vector<int64_t>& end,
                            const std::vector<int64_t>& strides,
                            const StridedSliceMasks& masks,
-                           StridedSliceSpec* spec) {
+                           StridedSliceSpec* spec, bool bounds_known) {
   if (begin.size() != end.size() || begin.size() != strides.size()) {
     return errors::InvalidArgument(
         "Expected begin, end, and strides to be 1D equal size tensors, but "
@@ -112,6 +112,18 @@ Status ComputeStridedSlice(const std::vector<int64_t>& input_dims,
     }
     spec->strides[d] = stride;
     if (stride != 1) spec->is_simple = false;
+    if (!bounds_known) {
+      const int64_t magnitude = stride > 0 ? stride : -stride;
+      spec->begin[d] = 0;
+      if (shrink) {
+        spec->processing[d] = 1;
+      } else if (begin_masked && end_masked && dim >= 0) {
+        spec->processing[d] = (dim + magnitude - 1) / magnitude;
+      } else {
+        spec->processing[d] = -1;
+      }
+      continue;
+    }
     if (dim < 0) {  // unknown size: only a shrunk dim is known
       spec->processing[d] = shrink ? 1 : -1;
       spec->begin[d] = dense.begin[d];

@@ -35,13 +35,16 @@ struct StridedSliceSpec {
 };
 
 // `input_dims`: the input shape (entries may be -1). `begin`, `end`,
-// `strides`: the sparse spec, all of one length.
+// `strides`: the sparse spec, all of one length. Without `bounds_known`
+// (begin and end are not known at graph construction; their values are
+// ignored) a dim's size is known only when it is shrunk (1), or masked at
+// both ends over an input dim of known size; the others get -1.
 Status ComputeStridedSlice(const std::vector<int64_t>& input_dims,
                            const std::vector<int64_t>& begin,
                            const std::vector<int64_t>& end,
                            const std::vector<int64_t>& strides,
                            const StridedSliceMasks& masks,
-                           StridedSliceSpec* spec);
+                           StridedSliceSpec* spec, bool bounds_known = true);
 
 }  // namespace tensorweave
 

@@ -77,16 +77,23 @@ Status StridedSliceShape(InferenceContext* c) {
     TW_RETURN_IF_ERROR(c->WithRank(i, 1, &unused));
   }
   std::vector<int64_t> begin, end, strides;
-  if (!in.known_rank() || !ConstantVector(c, 1, &begin) ||
-      !ConstantVector(c, 2, &end) || !ConstantVector(c, 3, &strides)) {
+  if (!in.known_rank() || !ConstantVector(c, 3, &strides)) {
     c->set_output(0, PartialShape::UnknownRank());
     return Status::OK();
+  }
+  // With begin or end unknown (x[n], x[:, n:n + 2]) the rank is still known,
+  // and so is each dim that is shrunk, new, or fully masked.
+  const bool bounds_known =
+      ConstantVector(c, 1, &begin) && ConstantVector(c, 2, &end);
+  if (!bounds_known) {
+    begin.assign(strides.size(), 0);
+    end.assign(strides.size(), 0);
   }
   StridedSliceMasks masks;
   TW_RETURN_IF_ERROR(ReadMasks(c, &masks));
   StridedSliceSpec spec;
-  TW_RETURN_IF_ERROR(
-      ComputeStridedSlice(in.dims(), begin, end, strides, masks, &spec));
+  TW_RETURN_IF_ERROR(ComputeStridedSlice(in.dims(), begin, end, strides, masks,
+                                         &spec, bounds_known));
   c->set_output(0, PartialShape(spec.final_shape));
   return Status::OK();
 }

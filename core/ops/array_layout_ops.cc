@@ -287,10 +287,13 @@ Status TileShape(InferenceContext* c) {
   PartialShape multiples_shape;
   TW_RETURN_IF_ERROR(c->WithRank(1, 1, &multiples_shape));
   const PartialShape& in = c->input(0);
-  std::vector<int64_t> multiples;
-  const bool known = ConstantVector(c, 1, &multiples);
+  // Each multiple that partial evaluation knows gives its dim.
+  const PartialValue multiples = c->input_partial_value(1);
   int rank = in.rank();
   if (rank < 0) rank = static_cast<int>(multiples_shape.dim(0));
+  if (rank < 0 && multiples.known_length && !multiples.scalar) {
+    rank = static_cast<int>(multiples.elements.size());
+  }
   if (rank < 0) {
     c->set_output(0, PartialShape::UnknownRank());
     return Status::OK();
@@ -300,18 +303,23 @@ Status TileShape(InferenceContext* c) {
         "Expected multiples argument to be a vector of length ", rank,
         " but got length ", multiples_shape.dim(0));
   }
+  const bool known_length = multiples.known_length && !multiples.scalar &&
+                            static_cast<int>(multiples.elements.size()) == rank;
   std::vector<int64_t> dims(rank, -1);
-  for (int d = 0; d < rank; ++d) {
-    if (known && multiples[d] < 0) {
+  for (int d = 0; d < rank && known_length; ++d) {
+    const std::optional<int64_t>& m = multiples.elements[d];
+    if (!m.has_value()) continue;
+    if (*m < 0) {
       return errors::InvalidArgument("Expected multiples[", d,
-                                     "] >= 0, but got ", multiples[d]);
+                                     "] >= 0, but got ", *m);
     }
-    if (known && in.known_rank() && in.dim(d) >= 0 &&
-        __builtin_mul_overflow(in.dim(d), multiples[d], &dims[d])) {
+    if (in.known_rank() && in.dim(d) >= 0 &&
+        __builtin_mul_overflow(in.dim(d), *m, &dims[d])) {
       return errors::InvalidArgument("tiled size of dimension ", d, " (",
-                                     in.dim(d), " * ", multiples[d],
+                                     in.dim(d), " * ", *m,
                                      ") does not fit in int64");
     }
+    if (*m == 0) dims[d] = 0;
   }
   c->set_output(0, PartialShape(dims));
   return Status::OK();

@@ -35,45 +35,76 @@ Status ShapeShape(InferenceContext* c) {
   return Status::OK();
 }
 
-// Reshape: the target may hold one -1, inferred from the element count.
+// The product of a shape's known dims and the index of its one unknown dim
+// (-1: none); `countable` is false with two or more unknown dims (or an
+// overflowing product).
+struct KnownElements {
+  int64_t product = 1;
+  int unknown = -1;
+  bool countable = true;
+};
+
+KnownElements CountKnownElements(const PartialShape& shape) {
+  KnownElements k;
+  for (int i = 0; i < shape.rank(); ++i) {
+    if (shape.dim(i) < 0) {
+      if (k.unknown >= 0) k.countable = false;
+      k.unknown = i;
+    } else if (__builtin_mul_overflow(k.product, shape.dim(i), &k.product)) {
+      k.countable = false;
+    }
+  }
+  return k;
+}
+
+// Reshape: the target (what partial evaluation knows of it; a -1 or an
+// unknown element is an unknown dim) with, as TensorFlow infers it, its one
+// unknown dim computed from the input's element count.
 Status ReshapeShape(InferenceContext* c) {
   PartialShape target;
   TW_RETURN_IF_ERROR(c->ShapeFromShapeInput(1, &target));
-  if (!target.known_rank()) {
+  const PartialShape& in = c->input(0);
+  if (!target.known_rank() || !in.known_rank()) {
     c->set_output(0, target);
     return Status::OK();
   }
-  const PartialShape& in = c->input(0);
-  int64_t known_product = 1;
-  int unknown = -1;
-  for (int i = 0; i < target.rank(); ++i) {
-    if (target.dim(i) < 0) {
-      if (unknown >= 0 && c->input_value(1) != nullptr) {
+  const Tensor* target_value = c->input_value(1);
+  if (target_value != nullptr) {
+    std::vector<int64_t> values;
+    TW_RETURN_IF_ERROR(ReadIndexVector(*target_value, &values));
+    int first = -1;
+    for (int i = 0; i < static_cast<int>(values.size()); ++i) {
+      if (values[i] != -1) continue;
+      if (first >= 0) {
         return errors::InvalidArgument(
-            "only one input size may be -1, not "
-            "both ",
-            unknown, " and ", i);
+            "only one input size may be -1, not both ", first, " and ", i);
       }
-      unknown = i;
-    } else {
-      known_product *= target.dim(i);
+      first = i;
     }
   }
-  int64_t n = in.num_elements();
+  const KnownElements out_k = CountKnownElements(target);
+  const KnownElements in_k = CountKnownElements(in);
   std::vector<int64_t> dims = target.dims();
-  if (c->input_value(1) != nullptr && n >= 0) {
-    if (unknown >= 0) {
-      if (known_product == 0 || n % known_product != 0) {
-        return errors::InvalidArgument("Cannot reshape a tensor with ", n,
-                                       " elements to shape ", target.ToString(),
-                                       " (the -1 dimension "
-                                       "cannot be inferred)");
+  if (out_k.countable && in_k.countable) {
+    if (in_k.unknown < 0 && out_k.unknown < 0) {
+      if (in_k.product != out_k.product) {
+        return errors::InvalidArgument(
+            "Cannot reshape a tensor with ", in_k.product, " elements to shape ",
+            target.ToString(), " (", out_k.product, " elements)");
       }
-      dims[unknown] = n / known_product;
-    } else if (known_product != n) {
-      return errors::InvalidArgument("Cannot reshape a tensor with ", n,
-                                     " elements to shape ", target.ToString(),
-                                     " (", known_product, " elements)");
+    } else if (in_k.unknown < 0 && out_k.product > 0) {
+      if (in_k.product % out_k.product != 0) {
+        return errors::InvalidArgument(
+            "Cannot reshape a tensor with ", in_k.product, " elements to shape ",
+            target.ToString(), " (the -1 dimension cannot be inferred)");
+      }
+      dims[out_k.unknown] = in_k.product / out_k.product;
+    } else if (out_k.unknown < 0 && in_k.product > 0 &&
+               out_k.product % in_k.product != 0) {
+      return errors::InvalidArgument(
+          "Cannot reshape a tensor of shape ", in.ToString(), " to shape ",
+          target.ToString(), " (", out_k.product,
+          " elements are not a multiple of ", in_k.product, ")");
     }
   }
   c->set_output(0, PartialShape(dims));

@@ -356,6 +356,21 @@ class PyGraph {
     return node;
   }
 
+  // tf.Tensor.set_shape: `shape` is None (unknown rank) or a list of ints
+  // and None.
+  void SetOutputShape(int id, int index, const py::object& shape) {
+    Node* node = GetNode(id);
+    PartialShape refined;
+    if (!shape.is_none()) {
+      std::vector<int64_t> dims;
+      for (const auto& d : shape) {
+        dims.push_back(d.is_none() ? -1 : d.cast<int64_t>());
+      }
+      refined = PartialShape(std::move(dims));
+    }
+    ThrowIfError(graph_->RefineOutputShape(node, index, refined));
+  }
+
   py::tuple NodeInfo(int id) const {
     // (name, op, device, [(input node id, index)], [control input ids],
     //  [(dtype, shape, is_ref)] per output)
@@ -525,6 +540,7 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
       .def(py::init<>())
       .def("add_node", &PyGraph::AddNode)
       .def("node_info", &PyGraph::NodeInfo)
+      .def("set_output_shape", &PyGraph::SetOutputShape)
       .def("get_attr", &PyGraph::GetAttr)
       .def("node_def", &PyGraph::NodeDefBytes)
       .def("find_node", &PyGraph::FindNode)

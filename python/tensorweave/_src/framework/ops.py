@@ -102,8 +102,11 @@ class Tensor:
         return self._shape
 
     def set_shape(self, shape):
-        """Refines the static shape (must be compatible with what is known)."""
-        self._shape = self._shape.merge_with(shape)
+        """Refines the static shape (must be compatible with what is known, else ValueError); ops added
+        afterwards see the refined shape."""
+        merged = self._shape.merge_with(shape)
+        self._op._graph._c.set_output_shape(self._op._id, self._value_index, tensor_shape.as_attr(merged))
+        self._shape = merged
 
     def consumers(self):
         return [op for op in self.graph.get_operations() if any(t is self for t in op.inputs)]
