@@ -73,11 +73,21 @@ def shape(input, name=None, out_type=dtypes.int32):  # noqa: A002
     )
 
 
+def _known_dimension_value(d):
+    if isinstance(d, tensor_shape.Dimension):
+        if d.value is None:
+            raise TypeError(f"Failed to convert a shape element to a tensor: {d!r} is unknown")
+        return d.value
+    return d
+
+
 def _shape_tensor(shape_value, name="shape"):
     if isinstance(shape_value, ops.Tensor):
         return shape_value
     if isinstance(shape_value, tensor_shape.TensorShape):
         shape_value = shape_value.as_list()
+    if isinstance(shape_value, (list, tuple)):  # Dimensions (x.shape[1] * 2) count as their values
+        shape_value = [_known_dimension_value(d) for d in shape_value]
     if isinstance(shape_value, (list, tuple)) and any(isinstance(d, ops.Tensor) for d in shape_value):
         return stack([_as_int_scalar(-1 if d is None else d) for d in shape_value], name=name)
     dims = [-1 if d is None else d for d in list(shape_value)]
@@ -270,9 +280,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             return list(op.outputs)
         sizes = _index_tensor(num_or_size_splits, "size_splits")
         if num is None:
-            if sizes.shape.ndims != 1 or sizes.shape[0] is None:
+            if sizes.shape.ndims != 1 or sizes.shape[0].value is None:
                 raise ValueError(f"Cannot infer num from shape {sizes.shape}")
-            num = sizes.shape[0]
+            num = sizes.shape[0].value
         op = _op("SplitV", [value, sizes, axis_t], {"num_split": int(num)}, name=scope)
         return list(op.outputs)
 
@@ -311,7 +321,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
             raise ValueError(f"Cannot infer num from shape {shape}")
         if not -shape.ndims <= axis < shape.ndims:
             raise ValueError(f"axis = {axis} not in [{-shape.ndims}, {shape.ndims})")
-        num = shape[axis]
+        num = shape[axis].value
         if num is None:
             raise ValueError(f"Cannot infer num from shape {shape}")
     return list(_op("Unpack", [value], {"num": int(num), "axis": int(axis)}, name=name).outputs)

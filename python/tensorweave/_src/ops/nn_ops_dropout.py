@@ -43,4 +43,6 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
         # keep + uniform lies in [keep, 1 + keep): its floor is 1 with
         # probability keep, else 0.
         mask = math_ops.floor(keep + uniform)
-        return math_ops.multiply(x / keep, mask, name=scope)
+        result = math_ops.multiply(x / keep, mask, name=scope)
+        result.set_shape(x.shape)  # as TF: a keep_prob of unknown shape must still be a scalar
+        return result
