@@ -174,9 +174,8 @@ int Interpreter_init(InterpreterObject* self, PyObject* args, PyObject* kwds) {
     // bytes (CPython aligns bytes objects) are held and read in place;
     // everything else is copied once into memory the model owns, and the
     // caller's buffer is released at once.
-    model_options.copy_buffer =
-        !IsImmutableBytes(content_object) ||
-        reinterpret_cast<uintptr_t>(data) % 16 != 0;
+    model_options.copy_buffer = !IsImmutableBytes(content_object) ||
+                                reinterpret_cast<uintptr_t>(data) % 16 != 0;
     status =
         twl::Model::CreateFromBuffer(data, size, model_options, &state->model);
     if (model_options.copy_buffer) {
@@ -571,12 +570,10 @@ PyObject* Interpreter_model_info(InterpreterObject* self, PyObject*) {
     Py_DECREF(metadata);
     return nullptr;
   }
-  return Py_BuildValue("{sIsssNsnsN}", "version", fb->version(),
-                       "description",
-                       fb->description() ? fb->description()->c_str() : "",
-                       "metadata", metadata, "size",
-                       static_cast<Py_ssize_t>(model.size()), "checksum",
-                       checksum);
+  return Py_BuildValue(
+      "{sIsssNsnsN}", "version", fb->version(), "description",
+      fb->description() ? fb->description()->c_str() : "", "metadata", metadata,
+      "size", static_cast<Py_ssize_t>(model.size()), "checksum", checksum);
 }
 
 PyObject* Interpreter_arena_size(InterpreterObject* self, PyObject*) {
