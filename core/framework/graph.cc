@@ -207,8 +207,7 @@ Status Graph::RefineOutputShape(Node* node, int index,
                                 const PartialShape& shape) {
   std::lock_guard<std::mutex> lock(mu_);
   if (index < 0 || index >= node->num_outputs()) {
-    return errors::InvalidArgument(node->DebugName(), " has no output ",
-                                   index);
+    return errors::InvalidArgument(node->DebugName(), " has no output ", index);
   }
   PartialShape merged;
   if (!node->output_shapes_[index].Merge(shape, &merged).ok()) {

@@ -123,7 +123,11 @@ Status GatherShapeWithAxis(InferenceContext* c, bool has_axis) {
   std::vector<int64_t> axis_value;
   if (has_axis) {
     if (!ConstantVector(c, 2, &axis_value)) {
-      c->set_output(0, PartialShape::UnknownRank());
+      // The axis is unknown, but not the rank.
+      c->set_output(
+          0, params.known_rank() && indices.known_rank()
+                 ? PartialShape::Unknown(params.rank() + indices.rank() - 1)
+                 : PartialShape::UnknownRank());
       return Status::OK();
     }
     axis = axis_value[0];

@@ -414,8 +414,8 @@ Status ExpandDimsShape(InferenceContext* c) {
     c->set_output(0, PartialShape::UnknownRank());
     return Status::OK();
   }
-  if (!ConstantVector(c, 1, &dim)) {
-    c->set_output(0, PartialShape::Unknown(in.rank() + 1));
+  if (!ConstantVector(c, 1, &dim)) {  // as TensorFlow: nothing is known
+    c->set_output(0, PartialShape::UnknownRank());
     return Status::OK();
   }
   if (dim.size() != 1) {

@@ -88,15 +88,17 @@ Status ReshapeShape(InferenceContext* c) {
   if (out_k.countable && in_k.countable) {
     if (in_k.unknown < 0 && out_k.unknown < 0) {
       if (in_k.product != out_k.product) {
-        return errors::InvalidArgument(
-            "Cannot reshape a tensor with ", in_k.product, " elements to shape ",
-            target.ToString(), " (", out_k.product, " elements)");
+        return errors::InvalidArgument("Cannot reshape a tensor with ",
+                                       in_k.product, " elements to shape ",
+                                       target.ToString(), " (", out_k.product,
+                                       " elements)");
       }
     } else if (in_k.unknown < 0 && out_k.product > 0) {
       if (in_k.product % out_k.product != 0) {
         return errors::InvalidArgument(
-            "Cannot reshape a tensor with ", in_k.product, " elements to shape ",
-            target.ToString(), " (the -1 dimension cannot be inferred)");
+            "Cannot reshape a tensor with ", in_k.product,
+            " elements to shape ", target.ToString(),
+            " (the -1 dimension cannot be inferred)");
       }
       dims[out_k.unknown] = in_k.product / out_k.product;
     } else if (out_k.unknown < 0 && in_k.product > 0 &&

@@ -97,7 +97,14 @@ Status WindowedShape(InferenceContext* c, const PartialShape& input,
   w.dilation_rows = dilations[1];
   w.dilation_cols = dilations[2];
   if (window_rows < 0 || window_cols < 0) {
-    c->set_output(0, PartialShape({input.dim(0), -1, -1, out_depth}));
+    // An unknown window (filter): SAME padding still gives ceil(in / stride).
+    auto same = [&](int64_t in, int64_t stride) -> int64_t {
+      return padding == "SAME" && in >= 0 && stride > 0
+                 ? (in + stride - 1) / stride
+                 : -1;
+    };
+    c->set_output(0, PartialShape({input.dim(0), same(w.in_rows, w.stride_rows),
+                                   same(w.in_cols, w.stride_cols), out_depth}));
     return Status::OK();
   }
   Status s = w.Compute(padding);
