@@ -52,3 +52,14 @@ def tw_proto_cc_library(name, src, deps = []):
         hdrs = [base + ".pb.h"],
         deps = deps + ["//third_party/system:protobuf"],
     )
+
+def tw_cc_test_per_file(srcs, deps = [], **kwargs):
+    """One tw_cc_test per source: `foo_test.cc` becomes target `foo_test`,
+    so that each test links, runs, fails and is sanitized on its own."""
+    for src in srcs:
+        tw_cc_test(
+            name = src[:-len(".cc")],
+            srcs = [src],
+            deps = deps,
+            **kwargs
+        )

@@ -4,7 +4,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/matmul_op.h"
-#include "core/runtime/thread_pool.h"
+#include "core/platform/thread_pool.h"
 
 namespace tensorweave {
 namespace {

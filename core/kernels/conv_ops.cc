@@ -2,11 +2,9 @@
 // argument checking here, the algorithms in conv_algorithms.cc.
 #include "core/kernels/conv_ops.h"
 
-#include <cblas.h>
-
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
-#include "core/runtime/thread_pool.h"
+#include "core/platform/thread_pool.h"
 
 namespace tensorweave {
 
@@ -63,12 +61,6 @@ Status ShapeFromSizes(const Tensor& sizes, const char* what,
 }
 
 ConvOpBase::ConvOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
-  // OpenBLAS's own threads would fight the session's pools.
-  static const bool blas_single_threaded = [] {
-    openblas_set_num_threads(1);
-    return true;
-  }();
-  (void)blas_single_threaded;
   ctx->SetStatus(ctx->GetAttr("strides", &strides_));
   ctx->SetStatus(ctx->GetAttr("padding", &padding_));
   ctx->SetStatus(ctx->GetAttr("dilations", &dilations_));

@@ -1,13 +1,15 @@
 // 2-D convolution in NHWC with HWIO filters: the plain reference loops that
-// define Conv2D and its two backprops, and the fast implementations the
-// kernels run. Two fast algorithms:
-//   kDirect: stride-1 convolutions with few channels (LeNet-like layers).
-//     Each input channel is expanded so that one output row (all columns
-//     times all output channels, flattened) is a contiguous vector, and the
-//     filter taps become periodic vectors: every multiply-add is a full SIMD
-//     lane, however few the output channels.
-//   kIm2col: any geometry: patches gathered into a matrix, then one BLAS
-//     GEMM per image (BLAS single-threaded; images split over the pool).
+// define Conv2D and its two backprops (conv_reference.cc), and the fast
+// implementations the kernels run, one algorithm per file:
+//   kDirect (conv_direct.cc): stride-1 convolutions with few channels
+//     (LeNet-like layers). Each input channel is expanded so that one output
+//     row (all columns times all output channels, flattened) is a contiguous
+//     vector, and the filter taps become periodic vectors: every multiply-add
+//     is a full SIMD lane, however few the output channels.
+//   kIm2col (conv_im2col.cc): any geometry: patches gathered into a matrix,
+//     then one BLAS GEMM per image (BLAS single-threaded; images split over
+//     the pool).
+// ChooseConvAlgorithm (conv_algorithms.cc) picks one and says why.
 #ifndef TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_
 #define TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_
 
@@ -32,11 +34,21 @@ struct Conv2DArgs {
   int64_t out_depth = 0;
 };
 
+// The fast algorithms; kAuto lets ChooseConvAlgorithm pick.
 enum class ConvAlgorithm { kAuto, kDirect, kIm2col };
+// The three computations of a convolution.
+enum class ConvPass { kForward, kBackpropInput, kBackpropFilter };
 
-// The algorithm kAuto picks for these args.
-ConvAlgorithm ChooseConvAlgorithm(const Conv2DArgs& args, bool backprop_input,
-                                  int element_size);
+const char* ConvAlgorithmName(ConvAlgorithm algorithm);
+const char* ConvPassName(ConvPass pass);
+
+// The algorithm FastConv2D* run for `pass` over these args with elements of
+// `element_size` bytes: `requested` where it can run (kDirect needs stride 1
+// and bounded buffers, else kIm2col), and for kAuto the faster one (never
+// kAuto).
+ConvAlgorithm ChooseConvAlgorithm(
+    const Conv2DArgs& args, ConvPass pass, int element_size,
+    ConvAlgorithm requested = ConvAlgorithm::kAuto);
 
 // References: plain loops, single-threaded.
 template <typename T>
@@ -49,8 +61,8 @@ template <typename T>
 void ReferenceConv2DBackpropFilter(const Conv2DArgs& args, const T* input,
                                    const T* out_backprop, T* filter_backprop);
 
-// Fast versions; `pool` may be null. kDirect falls back to kIm2col when the
-// geometry does not allow it.
+// Fast versions; `pool` may be null. They run the algorithm
+// ChooseConvAlgorithm(args, pass, sizeof(T), algorithm) names.
 template <typename T>
 void FastConv2D(ThreadPool* pool, const Conv2DArgs& args, const T* input,
                 const T* filter, T* output,

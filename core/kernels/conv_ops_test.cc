@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "core/runtime/thread_pool.h"
+#include "core/platform/thread_pool.h"
 
 namespace tensorweave {
 namespace {
@@ -93,13 +93,50 @@ TEST(ConvAlgorithmsTest, AlgorithmChoiceForLeNetLayers) {
   ASSERT_TRUE(conv1.w.Compute("SAME").ok());
   Conv2DArgs conv2{Window2D{64, 14, 14, 6, 5, 5}, 16};
   ASSERT_TRUE(conv2.w.Compute("VALID").ok());
-  EXPECT_EQ(ChooseConvAlgorithm(conv1, false, 4), ConvAlgorithm::kDirect);
-  EXPECT_EQ(ChooseConvAlgorithm(conv1, true, 4), ConvAlgorithm::kIm2col);
-  EXPECT_EQ(ChooseConvAlgorithm(conv2, false, 4), ConvAlgorithm::kIm2col);
-  EXPECT_EQ(ChooseConvAlgorithm(conv2, true, 4), ConvAlgorithm::kIm2col);
+  // conv1: one channel in, stride 1: direct forward and filter gradient;
+  // its input gradient has 6 channels in (out_depth): im2col.
+  EXPECT_EQ(ChooseConvAlgorithm(conv1, ConvPass::kForward, 4),
+            ConvAlgorithm::kDirect);
+  EXPECT_EQ(ChooseConvAlgorithm(conv1, ConvPass::kBackpropFilter, 4),
+            ConvAlgorithm::kDirect);
+  EXPECT_EQ(ChooseConvAlgorithm(conv1, ConvPass::kBackpropInput, 4),
+            ConvAlgorithm::kIm2col);
+  // conv2: 6 channels in, 16 out: im2col for all three.
+  for (ConvPass pass : {ConvPass::kForward, ConvPass::kBackpropInput,
+                        ConvPass::kBackpropFilter}) {
+    EXPECT_EQ(ChooseConvAlgorithm(conv2, pass, 4), ConvAlgorithm::kIm2col)
+        << ConvPassName(pass);
+  }
+  // Strided: direct cannot run, even when asked for.
   Conv2DArgs strided{Window2D{1, 8, 8, 3, 3, 3, 2, 2}, 4};
   ASSERT_TRUE(strided.w.Compute("SAME").ok());
-  EXPECT_EQ(ChooseConvAlgorithm(strided, false, 4), ConvAlgorithm::kIm2col);
+  EXPECT_EQ(ChooseConvAlgorithm(strided, ConvPass::kForward, 4),
+            ConvAlgorithm::kIm2col);
+  EXPECT_EQ(ChooseConvAlgorithm(strided, ConvPass::kForward, 4,
+                                ConvAlgorithm::kDirect),
+            ConvAlgorithm::kIm2col);
+  // Few channels both ways, stride 1: direct for every pass, in float and
+  // double; im2col when asked for.
+  Conv2DArgs narrow{Window2D{2, 10, 10, 2, 3, 3}, 3};
+  ASSERT_TRUE(narrow.w.Compute("SAME").ok());
+  for (int element_size : {4, 8}) {
+    for (ConvPass pass : {ConvPass::kForward, ConvPass::kBackpropInput,
+                          ConvPass::kBackpropFilter}) {
+      EXPECT_EQ(ChooseConvAlgorithm(narrow, pass, element_size),
+                ConvAlgorithm::kDirect)
+          << ConvPassName(pass);
+      EXPECT_EQ(ChooseConvAlgorithm(narrow, pass, element_size,
+                                    ConvAlgorithm::kIm2col),
+                ConvAlgorithm::kIm2col);
+    }
+  }
+  // An image too large for the direct algorithm's 1 MiB expanded buffer.
+  Conv2DArgs huge{Window2D{1, 600, 600, 1, 3, 3}, 2};
+  ASSERT_TRUE(huge.w.Compute("SAME").ok());
+  EXPECT_EQ(ChooseConvAlgorithm(huge, ConvPass::kForward, 4),
+            ConvAlgorithm::kIm2col);
+  EXPECT_STREQ(ConvAlgorithmName(ConvAlgorithm::kDirect), "direct");
+  EXPECT_STREQ(ConvAlgorithmName(ConvAlgorithm::kIm2col), "im2col");
 }
 
 }  // namespace

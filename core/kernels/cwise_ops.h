@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/framework/op_kernel.h"
-#include "core/runtime/thread_pool.h"
+#include "core/platform/thread_pool.h"
 
 namespace tensorweave {
 

@@ -3,13 +3,12 @@
 // reference.
 #include "core/kernels/matmul_op.h"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <type_traits>
 
 #include "core/framework/op_kernel.h"
-#include "core/runtime/thread_pool.h"
+#include "core/platform/blas.h"
+#include "core/platform/thread_pool.h"
 
 namespace tensorweave {
 
@@ -47,29 +46,14 @@ void BlasGemmBlock(const T* a, const T* b, T* c, int64_t m, int64_t n,
                    int64_t r1, int64_t c0, int64_t c1) {
   const T* a_block = ta ? a + r0 : a + r0 * k;
   const T* b_block = tb ? b + c0 * k : b + c0;
-  const auto trans_a = ta ? CblasTrans : CblasNoTrans;
-  const auto trans_b = tb ? CblasTrans : CblasNoTrans;
-  const int lda = ta ? m : k, ldb = tb ? k : n;
-  T* c_block = c + r0 * n + c0;
-  if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, trans_a, trans_b, r1 - r0, c1 - c0, k, alpha,
-                a_block, lda, b_block, ldb, beta, c_block, n);
-  } else {
-    cblas_dgemm(CblasRowMajor, trans_a, trans_b, r1 - r0, c1 - c0, k, alpha,
-                a_block, lda, b_block, ldb, beta, c_block, n);
-  }
+  const int64_t lda = ta ? m : k, ldb = tb ? k : n;
+  blas::Gemm<T>(ta, tb, r1 - r0, c1 - c0, k, alpha, a_block, lda, b_block, ldb,
+                beta, c + r0 * n + c0, n);
 }
-
-struct BlasSingleThreaded {
-  // OpenBLAS's own threads would fight the session's pools: Gemm splits the
-  // work over the intra-op pool itself.
-  BlasSingleThreaded() { openblas_set_num_threads(1); }
-};
 
 template <typename T>
 void BlasGemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m,
               int64_t n, int64_t k, bool ta, bool tb, T alpha, T beta) {
-  static BlasSingleThreaded once;
   const int64_t parts = pool == nullptr ? 1 : pool->num_threads() + 1;
   const int64_t flops = 2 * m * n * k;
   if (parts == 1 || flops < (int64_t{1} << 22)) {

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "core/kernels/kernel_test_util.h"
-#include "core/runtime/thread_pool.h"
+#include "core/platform/thread_pool.h"
 
 namespace tensorweave {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/runtime/thread_pool.h"
+#include "core/platform/thread_pool.h"
 
 #include <algorithm>
 #include <atomic>

@@ -6,8 +6,8 @@
 // they block: a step hands work between threads every few microseconds to a
 // millisecond, and a wake-up through the kernel costs 10-50 us on a virtual
 // machine (300 us measured ~10% faster MLP training steps than 50 us).
-#ifndef TENSORWEAVE_CORE_RUNTIME_THREAD_POOL_H_
-#define TENSORWEAVE_CORE_RUNTIME_THREAD_POOL_H_
+#ifndef TENSORWEAVE_CORE_PLATFORM_THREAD_POOL_H_
+#define TENSORWEAVE_CORE_PLATFORM_THREAD_POOL_H_
 
 #include <atomic>
 #include <condition_variable>
@@ -82,4 +82,4 @@ class ThreadPool {
 
 }  // namespace tensorweave
 
-#endif  // TENSORWEAVE_CORE_RUNTIME_THREAD_POOL_H_
+#endif  // TENSORWEAVE_CORE_PLATFORM_THREAD_POOL_H_

@@ -10,7 +10,7 @@
 
 #include "core/framework/graph.h"
 #include "core/framework/op_kernel.h"
-#include "core/runtime/thread_pool.h"
+#include "core/platform/thread_pool.h"
 
 namespace tensorweave {
 

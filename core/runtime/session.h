@@ -16,8 +16,8 @@
 #include "core/framework/graph.h"
 #include "core/framework/op_kernel.h"
 #include "core/framework/resource.h"
+#include "core/platform/thread_pool.h"
 #include "core/runtime/executor.h"
-#include "core/runtime/thread_pool.h"
 
 namespace tensorweave {
 

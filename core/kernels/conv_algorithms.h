@@ -1,0 +1,47 @@
+// The convolution algorithms behind FastConv2D* (conv_ops.h), one file each:
+//   conv_im2col.cc  kIm2col: any geometry; patches + one BLAS GEMM per image.
+//   conv_direct.cc  kDirect: stride 1, few channels; SIMD over output rows.
+// conv_algorithms.cc chooses among them (ChooseConvAlgorithm); the plain
+// loops that define the ops are in conv_reference.cc.
+#ifndef TENSORWEAVE_CORE_KERNELS_CONV_ALGORITHMS_H_
+#define TENSORWEAVE_CORE_KERNELS_CONV_ALGORITHMS_H_
+
+#include "core/kernels/conv_ops.h"
+#include "core/platform/thread_pool.h"
+
+namespace tensorweave {
+
+// kIm2col (conv_im2col.cc): runs any args.
+template <typename T>
+void Im2colConv2D(ThreadPool* pool, const Conv2DArgs& args, const T* input,
+                  const T* filter, T* output);
+template <typename T>
+void Im2colBackpropInput(ThreadPool* pool, const Conv2DArgs& args,
+                         const T* filter, const T* out_backprop,
+                         T* in_backprop);
+template <typename T>
+void Im2colBackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
+                          const T* input, const T* out_backprop,
+                          T* filter_backprop);
+
+// kDirect (conv_direct.cc): only where DirectFeasible(args, pass is the
+// input gradient, sizeof(T)) holds: stride 1, and the expanded image of one
+// channel plane set within 1 MiB (the backprop filter uses the forward
+// geometry).
+bool DirectFeasible(const Conv2DArgs& args, bool backprop_input,
+                    int element_size);
+template <typename T>
+void DirectConv2D(ThreadPool* pool, const Conv2DArgs& args, const T* input,
+                  const T* filter, T* output);
+template <typename T>
+void DirectBackpropInput(ThreadPool* pool, const Conv2DArgs& args,
+                         const T* filter, const T* out_backprop,
+                         T* in_backprop);
+template <typename T>
+void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
+                          const T* input, const T* out_backprop,
+                          T* filter_backprop);
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_KERNELS_CONV_ALGORITHMS_H_

@@ -1,0 +1,376 @@
+// The direct algorithm: stride-1 convolutions with few channels (LeNet-like
+// layers). Each input channel is expanded so that one output row (all
+// columns times all output channels, flattened) is a contiguous vector, and
+// the filter taps become periodic vectors: every multiply-add is a full SIMD
+// lane, however few the output channels. The input gradient is the same
+// convolution of out_backprop with the flipped filter; the filter gradient
+// accumulates expanded input rows times out_backprop rows.
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+#include "core/kernels/conv_algorithms.h"
+#include "core/kernels/conv_simd.h"
+
+namespace tensorweave {
+namespace {
+
+using conv_internal::Simd;
+
+constexpr int kMaxVectors = 12;  // accumulators held in registers
+
+// A stride-1 convolution of one image seen as rows of out_cols * out_depth
+// values. `pad_rows`/`pad_cols` may differ from the forward op's (the
+// backprop input runs this with the flipped filter and the complementary
+// padding).
+struct DirectGeometry {
+  int64_t in_rows, in_cols, in_depth, out_rows, out_cols, out_depth;
+  int64_t window_rows, window_cols, dilation_rows, dilation_cols;
+  int64_t pad_rows, pad_cols;
+  int64_t block;           // output values per accumulator block
+  int64_t row_len;         // padded length of one expanded input row
+  int64_t rep_rows;        // expanded input rows per channel
+  int64_t out_row_padded;  // out_cols*out_depth rounded up to blocks
+
+  int64_t taps() const { return window_rows * window_cols * in_depth; }
+  int64_t rep_size() const { return in_depth * rep_rows * row_len; }
+};
+
+template <typename T>
+bool MakeDirectGeometry(DirectGeometry* g) {
+  constexpr int64_t lanes = Simd<T>::kLanes;
+  const int64_t base = std::lcm(lanes, g->out_depth);
+  const int64_t base_vectors = base / lanes;
+  if (base_vectors > kMaxVectors) return false;
+  // The block (base * m values, at most 8 vectors when base allows) that
+  // pads the output row least; the larger on ties.
+  const int64_t row = g->out_cols * g->out_depth;
+  const int64_t max_m = std::max<int64_t>(1, 8 / base_vectors);
+  int64_t best_m = 1, best_padded = INT64_MAX;
+  for (int64_t m = 1; m <= max_m; ++m) {
+    const int64_t padded = (row + base * m - 1) / (base * m) * (base * m);
+    if (padded <= best_padded) {
+      best_m = m;
+      best_padded = padded;
+    }
+  }
+  g->block = base * best_m;
+  g->out_row_padded = (row + g->block - 1) / g->block * g->block;
+  g->row_len = g->out_row_padded +
+               (g->window_cols - 1) * g->dilation_cols * g->out_depth;
+  g->rep_rows = g->out_rows + (g->window_rows - 1) * g->dilation_rows;
+  return g->rep_size() * static_cast<int64_t>(sizeof(T)) <= (1 << 20);
+}
+
+// rep[ci][r][c * out_depth + co] = image[r - pad_rows, c - pad_cols, ci] (0
+// outside the image) for every co.
+template <typename T>
+void ExpandImage(const DirectGeometry& g, const T* image, T* rep) {
+  const int64_t cols = g.row_len / g.out_depth;  // row_len is a multiple
+  const int64_t plane = g.rep_rows * g.row_len;
+  for (int64_t r = 0; r < g.rep_rows; ++r) {
+    const int64_t iy = r - g.pad_rows;
+    const int64_t c0 =
+        std::min<int64_t>(cols, std::max<int64_t>(0, g.pad_cols));
+    const int64_t c1 =
+        std::max<int64_t>(c0, std::min<int64_t>(cols, g.in_cols + g.pad_cols));
+    for (int64_t ci = 0; ci < g.in_depth; ++ci) {
+      T* dst = rep + ci * plane + r * g.row_len;
+      if (iy < 0 || iy >= g.in_rows) {
+        std::fill(dst, dst + g.row_len, T(0));
+        continue;
+      }
+      // Zeros left and right of the image, its values between.
+      std::fill(dst, dst + c0 * g.out_depth, T(0));
+      std::fill(dst + c1 * g.out_depth, dst + g.row_len, T(0));
+      const T* src = image + iy * g.in_cols * g.in_depth + ci;
+      if (g.out_depth % Simd<T>::kLanes == 0) {
+        // Whole vectors of one value.
+        for (int64_t c = c0; c < c1; ++c) {
+          const typename Simd<T>::Vec v =
+              src[(c - g.pad_cols) * g.in_depth] - typename Simd<T>::Vec{};
+          for (int64_t j = c * g.out_depth; j < (c + 1) * g.out_depth;
+               j += Simd<T>::kLanes) {
+            Simd<T>::Store(dst + j, v);
+          }
+        }
+        continue;
+      }
+      for (int64_t c = c0; c < c1; ++c) {
+        const T v = src[(c - g.pad_cols) * g.in_depth];
+        for (int64_t j = c * g.out_depth; j < (c + 1) * g.out_depth; ++j)
+          dst[j] = v;
+      }
+    }
+  }
+}
+
+// tiled[tap][j] = filter[tap][j % out_depth] for j < block; taps in (ky, kx,
+// ci) order, filter laid out [taps, out_depth].
+template <typename T>
+void TileFilter(const DirectGeometry& g, const T* filter, T* tiled) {
+  for (int64_t t = 0; t < g.taps(); ++t) {
+    for (int64_t j = 0; j < g.block; ++j) {
+      tiled[t * g.block + j] = filter[t * g.out_depth + j % g.out_depth];
+    }
+  }
+}
+
+template <typename T, int NV>
+void DirectConvImage(const DirectGeometry& g, const T* rep, const T* tiled,
+                     T* out) {
+  using S = Simd<T>;
+  using Vec = typename S::Vec;
+  constexpr int64_t L = S::kLanes;
+  const int64_t row = g.out_cols * g.out_depth;
+  const int64_t plane = g.rep_rows * g.row_len;
+  for (int64_t oy = 0; oy < g.out_rows; ++oy) {
+    T* out_row = out + oy * row;
+    for (int64_t j0 = 0; j0 < row; j0 += NV * L) {
+      Vec acc[NV];
+#pragma GCC unroll 16
+      for (int v = 0; v < NV; ++v) acc[v] = Vec{};
+      const T* w = tiled;
+      for (int64_t ky = 0; ky < g.window_rows; ++ky) {
+        const T* rrow = rep + (oy + ky * g.dilation_rows) * g.row_len + j0;
+        for (int64_t kx = 0; kx < g.window_cols; ++kx) {
+          const T* p = rrow + kx * g.dilation_cols * g.out_depth;
+          for (int64_t ci = 0; ci < g.in_depth; ++ci, w += NV * L) {
+            const T* pc = p + ci * plane;
+#pragma GCC unroll 16
+            for (int v = 0; v < NV; ++v) {
+              acc[v] += S::Load(pc + v * L) * S::Load(w + v * L);
+            }
+          }
+        }
+      }
+      if (j0 + NV * L <= row) {
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v) S::Store(out_row + j0 + v * L, acc[v]);
+      } else {
+        T tail[NV * L];
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v) S::Store(tail + v * L, acc[v]);
+        std::memcpy(out_row + j0, tail, (row - j0) * sizeof(T));
+      }
+    }
+  }
+}
+
+// acc[t][j] += sum over rows and columns of rep * dy, for each tap t; dy is
+// one image of out_backprop with rows padded to out_row_padded (zeros).
+template <typename T, int NV>
+void DirectFilterImage(const DirectGeometry& g, const T* rep, const T* dy,
+                       T* acc_out) {
+  using S = Simd<T>;
+  using Vec = typename S::Vec;
+  constexpr int64_t L = S::kLanes;
+  const int64_t plane = g.rep_rows * g.row_len;
+  for (int64_t ky = 0; ky < g.window_rows; ++ky) {
+    for (int64_t kx = 0; kx < g.window_cols; ++kx) {
+      for (int64_t ci = 0; ci < g.in_depth; ++ci) {
+        const int64_t t = (ky * g.window_cols + kx) * g.in_depth + ci;
+        Vec acc[NV];
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v)
+          acc[v] = S::Load(acc_out + t * NV * L + v * L);
+        for (int64_t oy = 0; oy < g.out_rows; ++oy) {
+          const T* p = rep + ci * plane +
+                       (oy + ky * g.dilation_rows) * g.row_len +
+                       kx * g.dilation_cols * g.out_depth;
+          const T* d = dy + oy * g.out_row_padded;
+          for (int64_t j0 = 0; j0 < g.out_row_padded; j0 += NV * L) {
+#pragma GCC unroll 16
+            for (int v = 0; v < NV; ++v) {
+              acc[v] += S::Load(p + j0 + v * L) * S::Load(d + j0 + v * L);
+            }
+          }
+        }
+#pragma GCC unroll 16
+        for (int v = 0; v < NV; ++v)
+          S::Store(acc_out + t * NV * L + v * L, acc[v]);
+      }
+    }
+  }
+}
+
+template <typename T, typename Fn>
+void DispatchVectors(int64_t nv, Fn fn) {
+  switch (nv) {
+#define TW_CASE(N)                        \
+  case N:                                 \
+    fn(std::integral_constant<int, N>{}); \
+    return;
+    TW_CASE(1)
+    TW_CASE(2)
+    TW_CASE(3)
+    TW_CASE(4)
+    TW_CASE(5) TW_CASE(6) TW_CASE(7) TW_CASE(8) TW_CASE(9) TW_CASE(10)
+        TW_CASE(11) TW_CASE(12)
+#undef TW_CASE
+  }
+}
+
+// Runs the direct convolution of every image with the [taps, out_depth]
+// filter.
+template <typename T>
+void DirectConv(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
+                const T* input, const T* filter, T* output) {
+  std::vector<T> tiled(g.taps() * g.block);
+  TileFilter(g, filter, tiled.data());
+  const int64_t in_size = g.in_rows * g.in_cols * g.in_depth;
+  const int64_t out_size = g.out_rows * g.out_cols * g.out_depth;
+  DispatchVectors<T>(g.block / Simd<T>::kLanes, [&](auto nv) {
+    ParallelForParts(pool, batch, [&](int, int64_t n0, int64_t n1) {
+      std::vector<T> rep(g.rep_size());
+      for (int64_t n = n0; n < n1; ++n) {
+        ExpandImage(g, input + n * in_size, rep.data());
+        DirectConvImage<T, decltype(nv)::value>(g, rep.data(), tiled.data(),
+                                                output + n * out_size);
+      }
+    });
+  });
+}
+
+DirectGeometry ForwardGeometry(const Conv2DArgs& a) {
+  const Window2D& w = a.w;
+  return DirectGeometry{w.in_rows,
+                        w.in_cols,
+                        w.in_depth,
+                        w.out_rows,
+                        w.out_cols,
+                        a.out_depth,
+                        w.window_rows,
+                        w.window_cols,
+                        w.dilation_rows,
+                        w.dilation_cols,
+                        w.pad_rows,
+                        w.pad_cols,
+                        0,
+                        0,
+                        0,
+                        0};
+}
+
+// The backprop input as a forward convolution of out_backprop with the
+// flipped, transposed filter and the complementary padding.
+DirectGeometry BackpropInputGeometry(const Conv2DArgs& a) {
+  const Window2D& w = a.w;
+  return DirectGeometry{w.out_rows,
+                        w.out_cols,
+                        a.out_depth,
+                        w.in_rows,
+                        w.in_cols,
+                        w.in_depth,
+                        w.window_rows,
+                        w.window_cols,
+                        w.dilation_rows,
+                        w.dilation_cols,
+                        (w.window_rows - 1) * w.dilation_rows - w.pad_rows,
+                        (w.window_cols - 1) * w.dilation_cols - w.pad_cols,
+                        0,
+                        0,
+                        0,
+                        0};
+}
+
+}  // namespace
+
+bool DirectFeasible(const Conv2DArgs& a, bool backprop_input,
+                    int element_size) {
+  if (a.w.stride_rows != 1 || a.w.stride_cols != 1) return false;
+  DirectGeometry g =
+      backprop_input ? BackpropInputGeometry(a) : ForwardGeometry(a);
+  if (g.pad_rows < 0 || g.pad_cols < 0) return false;
+  return element_size == 4 ? MakeDirectGeometry<float>(&g)
+                           : MakeDirectGeometry<double>(&g);
+}
+
+template <typename T>
+void DirectConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
+                  const T* filter, T* output) {
+  DirectGeometry g = ForwardGeometry(a);
+  MakeDirectGeometry<T>(&g);
+  DirectConv(pool, g, a.w.batch, input, filter, output);
+}
+
+template <typename T>
+void DirectBackpropInput(ThreadPool* pool, const Conv2DArgs& a, const T* filter,
+                         const T* out_backprop, T* in_backprop) {
+  const Window2D& w = a.w;
+  DirectGeometry g = BackpropInputGeometry(a);
+  MakeDirectGeometry<T>(&g);
+  // flipped[ky][kx][co][ci] = filter[KH-1-ky][KW-1-kx][ci][co].
+  std::vector<T> flipped(w.window_rows * w.window_cols * w.in_depth *
+                         a.out_depth);
+  for (int64_t ky = 0; ky < w.window_rows; ++ky) {
+    for (int64_t kx = 0; kx < w.window_cols; ++kx) {
+      const T* src = filter + ((w.window_rows - 1 - ky) * w.window_cols +
+                               (w.window_cols - 1 - kx)) *
+                                  w.in_depth * a.out_depth;
+      T* dst =
+          flipped.data() + (ky * w.window_cols + kx) * w.in_depth * a.out_depth;
+      for (int64_t ci = 0; ci < w.in_depth; ++ci) {
+        for (int64_t co = 0; co < a.out_depth; ++co) {
+          dst[co * w.in_depth + ci] = src[ci * a.out_depth + co];
+        }
+      }
+    }
+  }
+  DirectConv(pool, g, w.batch, out_backprop, flipped.data(), in_backprop);
+}
+
+template <typename T>
+void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& a, const T* input,
+                          const T* out_backprop, T* filter_backprop) {
+  DirectGeometry g = ForwardGeometry(a);
+  MakeDirectGeometry<T>(&g);
+  const int64_t in_size = g.in_rows * g.in_cols * g.in_depth;
+  const int64_t row = g.out_cols * g.out_depth;
+  const int64_t acc_size = g.taps() * g.block;
+  const int parts = NumParts(pool, a.w.batch);
+  std::vector<T> partials(parts * acc_size, T(0));
+  DispatchVectors<T>(g.block / Simd<T>::kLanes, [&](auto nv) {
+    ParallelForParts(pool, a.w.batch, [&](int part, int64_t n0, int64_t n1) {
+      std::vector<T> rep(g.rep_size());
+      std::vector<T> dy(g.out_rows * g.out_row_padded, T(0));
+      for (int64_t n = n0; n < n1; ++n) {
+        ExpandImage(g, input + n * in_size, rep.data());
+        const T* src = out_backprop + n * g.out_rows * row;
+        for (int64_t oy = 0; oy < g.out_rows; ++oy) {
+          std::memcpy(dy.data() + oy * g.out_row_padded, src + oy * row,
+                      row * sizeof(T));
+        }
+        DirectFilterImage<T, decltype(nv)::value>(
+            g, rep.data(), dy.data(), partials.data() + part * acc_size);
+      }
+    });
+  });
+  // Fold: filter_backprop[t][co] = sum over parts and j = co (mod depth).
+  for (int64_t t = 0; t < g.taps(); ++t) {
+    for (int64_t co = 0; co < g.out_depth; ++co) {
+      T sum = 0;
+      for (int part = 0; part < parts; ++part) {
+        const T* acc = partials.data() + part * acc_size + t * g.block;
+        for (int64_t j = co; j < g.block; j += g.out_depth) sum += acc[j];
+      }
+      filter_backprop[t * g.out_depth + co] = sum;
+    }
+  }
+}
+
+#define TW_INSTANTIATE(T)                                                 \
+  template void DirectConv2D<T>(ThreadPool*, const Conv2DArgs&, const T*, \
+                                const T*, T*);                            \
+  template void DirectBackpropInput<T>(ThreadPool*, const Conv2DArgs&,    \
+                                       const T*, const T*, T*);           \
+  template void DirectBackpropFilter<T>(ThreadPool*, const Conv2DArgs&,   \
+                                        const T*, const T*, T*);
+TW_INSTANTIATE(float)
+TW_INSTANTIATE(double)
+#undef TW_INSTANTIATE
+
+}  // namespace tensorweave
