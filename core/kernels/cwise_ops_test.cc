@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "core/kernels/kernel_test_util.h"
@@ -78,9 +79,14 @@ TEST(CwiseOpsTest, IntegerDivisionByZeroIsAnError) {
 
 TEST(CwiseOpsTest, PowMaximumMinimum) {
   Tensor base = MakeTensor<int32_t>({4}, {2, -3, 1, 5});
-  EXPECT_EQ(ToVector<int32_t>(RunOne(
-                "Pow", {base, MakeTensor<int32_t>({4}, {10, 3, -2, 0})})),
+  EXPECT_EQ(ToVector<int32_t>(
+                RunOne("Pow", {base, MakeTensor<int32_t>({4}, {10, 3, 2, 0})})),
             (std::vector<int32_t>{1024, -27, 1, 1}));
+  // Integers to negative powers are an error (as TensorFlow), not 0.
+  std::vector<Tensor> out;
+  Status s =
+      RunOp("Pow", {base, MakeTensor<int32_t>({4}, {1, 1, -2, 1})}, {}, &out);
+  EXPECT_TRUE(MessageHas(s, "negative integer powers")) << s.ToString();
   Tensor x = MakeTensor<float>({3}, {1, 5, -2});
   EXPECT_EQ(ToVector<float>(RunOne("Maximum", {x, Tensor::Scalar<float>(0)})),
             (std::vector<float>{1, 5, 0}));
@@ -90,6 +96,21 @@ TEST(CwiseOpsTest, PowMaximumMinimum) {
       ToVector<float>(RunOne("Pow", {x, Tensor::Scalar<float>(0.5f)}));
   EXPECT_FLOAT_EQ(p[1], std::sqrt(5.0f));
   EXPECT_TRUE(std::isnan(p[2]));
+}
+
+TEST(CwiseOpsTest, MaximumAndMinimumPropagateNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Long enough for the vectorized loops, NaN on either side.
+  std::vector<float> xv(64, 1.0f), yv(64, 2.0f);
+  xv[3] = nan;
+  yv[40] = nan;
+  Tensor x = MakeTensor<float>({64}, xv), y = MakeTensor<float>({64}, yv);
+  for (const char* op : {"Maximum", "Minimum"}) {
+    std::vector<float> r = ToVector<float>(RunOne(op, {x, y}));
+    for (int i = 0; i < 64; ++i) {
+      EXPECT_EQ(std::isnan(r[i]), i == 3 || i == 40) << op << " " << i;
+    }
+  }
 }
 
 TEST(CwiseOpsTest, ComparisonsAndLogicalOpsGiveBool) {

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "core/kernels/kernel_test_util.h"
@@ -130,6 +132,44 @@ TEST(ReductionOpsTest, MeanProdMinAllAny) {
             (std::vector<float>{0, 0}));
   EXPECT_TRUE(std::isnan(
       ToVector<float>(RunOne("Mean", {empty, Tensor::Scalar<int32_t>(0)}))[0]));
+}
+
+TEST(ReductionOpsTest, MaxMinPropagateNaNAndSmallIntMeansDoNotOverflow) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> v(100, 1.0f);
+  v[77] = nan;
+  Tensor x = MakeTensor<float>({2, 50}, v);
+  for (const char* op : {"Max", "Min"}) {
+    std::vector<float> rows =
+        ToVector<float>(RunOne(op, {x, Tensor::Scalar<int32_t>(1)}));
+    EXPECT_FALSE(std::isnan(rows[0])) << op;
+    EXPECT_TRUE(std::isnan(rows[1])) << op;
+    std::vector<float> cols =
+        ToVector<float>(RunOne(op, {x, Tensor::Scalar<int32_t>(0)}));
+    EXPECT_TRUE(std::isnan(cols[27])) << op;
+    EXPECT_FALSE(std::isnan(cols[26])) << op;
+  }
+  Tensor u = MakeTensor<uint8_t>({2, 2}, {200, 250, 200, 254});
+  EXPECT_EQ(ToVector<uint8_t>(RunOne("Mean", {u, Tensor::Scalar<int32_t>(0)})),
+            (std::vector<uint8_t>{200, 252}));
+  Tensor i = MakeTensor<int32_t>({2}, {2147483647, 2147483645});
+  EXPECT_EQ(ToVector<int32_t>(RunOne("Mean", {i, Tensor::Scalar<int32_t>(0)})),
+            (std::vector<int32_t>{2147483646}));
+}
+
+TEST(ReductionOpsTest, FloatSumsArePairwise) {
+  // 2^20 additions of 0.1f: a running float sum drifts by ~1e-3 relative.
+  const int64_t n = 1 << 20;
+  Tensor row(DT_FLOAT, TensorShape({n}));
+  std::fill(row.data<float>(), row.data<float>() + n, 0.1f);
+  const float sum =
+      ToVector<float>(RunOne("Sum", {row, Tensor::Scalar<int32_t>(0)}))[0];
+  EXPECT_NEAR(sum, 0.1 * n, 0.1 * n * 1e-5);
+  Tensor col(DT_FLOAT, TensorShape({n / 2, 2}));
+  std::fill(col.data<float>(), col.data<float>() + n, 0.1f);
+  const float col_sum =
+      ToVector<float>(RunOne("Sum", {col, Tensor::Scalar<int32_t>(0)}))[1];
+  EXPECT_NEAR(col_sum, 0.05 * n, 0.05 * n * 1e-5);
 }
 
 TEST(ReductionOpsTest, BadAxesAreRejected) {

@@ -5,7 +5,7 @@ Example:
   >>> with tw.Graph().as_default():
   ...     h = tw.layers.dense(tw.placeholder(tw.float32, [None, 8]), 4, activation=tw.nn.relu)
   ...     print(h.shape)
-  (None, 4)
+  (?, 4)
 """
 
 from tensorweave._src.layers.core import average_pooling2d

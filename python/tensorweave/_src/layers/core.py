@@ -68,7 +68,7 @@ def dense(
       >>> with tw.Graph().as_default():
       ...     y = tw.layers.dense(tw.placeholder(tw.float32, [None, 4]), 3)
       ...     print(y.shape, [v.name for v in tw.trainable_variables()])
-      (None, 3) ['dense/kernel:0', 'dense/bias:0']
+      (?, 3) ['dense/kernel:0', 'dense/bias:0']
     """
     from tensorweave._src.ops import math_ops
     from tensorweave._src.ops import nn_ops
@@ -125,7 +125,7 @@ def conv2d(
       >>> with tw.Graph().as_default():
       ...     y = tw.layers.conv2d(tw.placeholder(tw.float32, [None, 28, 28, 1]), 6, 5)
       ...     print(y.shape)
-      (None, 24, 24, 6)
+      (?, 24, 24, 6)
     """
     from tensorweave._src.ops import nn_ops
 
