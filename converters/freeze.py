@@ -61,43 +61,37 @@ def _is_stateful(op_type):
 
 
 # --- tensor specs from the core's shape inference -----------------------------------
+def _imported(graph_def, batch_size):
+    """A fresh core graph holding `graph_def` (with `batch_size`, unknown
+    dims of Placeholder shapes set to it), shapes inferred by the core."""
+    import tensorweave as tw
+
+    if batch_size is not None:
+        graph_def = _with_placeholder_batch(graph_def, batch_size)
+    with tw.Graph().as_default() as g:
+        try:
+            tw.import_graph_def(graph_def, name="")
+        except tw.errors.OpError as e:
+            raise ConversionError(f"the graph does not import into the core: {e.message}") from None
+    return g
+
+
+def _spec(t):
+    return t.dtype.as_datatype_enum, t.shape.as_list() if t.shape.ndims is not None else None
+
+
 def tensor_specs(graph_def, names, batch_size=None):
     """{name: (DataType enum, shape list with None for unknown dims)} of the
     tensors `names`, from importing `graph_def` into a fresh core graph.
     With `batch_size`, unknown dims of Placeholder shapes are set to it."""
-    import tensorweave as tw
-
-    if batch_size is not None:
-        graph_def = _with_placeholder_batch(graph_def, batch_size)
-    with tw.Graph().as_default() as g:
-        try:
-            tw.import_graph_def(graph_def, name="")
-        except tw.errors.OpError as e:
-            raise ConversionError(f"the graph does not import into the core: {e.message}") from None
-        out = {}
-        for name in names:
-            t = g.get_tensor_by_name(tensor_name(name))
-            out[name] = (t.dtype.as_datatype_enum, t.shape.as_list() if t.shape.ndims is not None else None)
-        return out
+    g = _imported(graph_def, batch_size)
+    return {name: _spec(g.get_tensor_by_name(tensor_name(name))) for name in names}
 
 
 def all_tensor_specs(graph_def, batch_size=None):
     """{'node:i': (DataType enum, shape list or None)} of every tensor."""
-    import tensorweave as tw
-
-    if batch_size is not None:
-        graph_def = _with_placeholder_batch(graph_def, batch_size)
-    with tw.Graph().as_default() as g:
-        try:
-            tw.import_graph_def(graph_def, name="")
-        except tw.errors.OpError as e:
-            raise ConversionError(f"the graph does not import into the core: {e.message}") from None
-        out = {}
-        for op in g.get_operations():
-            for t in op.outputs:
-                shape = t.shape.as_list() if t.shape.ndims is not None else None
-                out[t.name] = (t.dtype.as_datatype_enum, shape)
-        return out
+    g = _imported(graph_def, batch_size)
+    return {t.name: _spec(t) for op in g.get_operations() for t in op.outputs}
 
 
 def _with_placeholder_batch(graph_def, batch_size):

@@ -27,16 +27,16 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from converters import freeze
-from converters import tables
-from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
+from converters import freeze, lowering, tables
+from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
+from converters.lowering import NHWC_TO_NCHW_AXIS, TO_NCHW, TO_NHWC, spatial_pair
+from converters.names import unique_name
 
 OPSET = 18
 PRODUCER = "tensorweave-convert"
 EXPORTERS = {}
-TO_NCHW, TO_NHWC = (0, 3, 1, 2), (0, 2, 3, 1)
 _INT64_MAX = np.iinfo(np.int64).max
 _INT64_MIN = np.iinfo(np.int64).min
 
@@ -44,25 +44,20 @@ _INT64_MIN = np.iinfo(np.int64).min
 exports = tables.registrar(EXPORTERS)
 
 
-class Context:
+class Context(lowering.GraphLowering):
+    """What an exporter sees: the frozen graph, shapes, and the ONNX nodes
+    and initializers made so far."""
+
     def __init__(self, graph_def, outputs):
-        self.view = GraphView(graph_def)
-        self.consumers = self.view.consumers()
-        self.outputs = set(outputs)
+        super().__init__(graph_def, outputs)
         self.specs = freeze.all_tensor_specs(graph_def)
         self.nodes, self.initializers = [], []
         self.values = {}  # TF tensor -> (onnx name, is_nchw)
-        self.absorbed = set()
         self._names = set()
         self._converted = {}  # (onnx name, perm) -> onnx name
 
     def unique(self, name):
-        base, n = name, 1
-        while name in self._names:
-            name = f"{base}_{n}"
-            n += 1
-        self._names.add(name)
-        return name
+        return unique_name(self._names, name)
 
     @staticmethod
     def onnx_name(tensor):
@@ -74,15 +69,6 @@ class Context:
         name = self.unique(name)
         self.initializers.append(numpy_helper.from_array(np.asarray(value), name))
         return name
-
-    def const(self, node, i):
-        return self.view.const_value(data_inputs(node)[i])
-
-    def require_const(self, node, i, what):
-        value = self.const(node, i)
-        if value is None:
-            raise _NodeError(f"{what} (input {i}) must be a constant")
-        return value
 
     def value(self, tensor):
         """(onnx name, is_nchw) of a TF tensor (constants added on use)."""
@@ -137,27 +123,6 @@ class Context:
         self.values[tensor_name(tensor)] = (name, nchw)
         return name
 
-    def sole_consumer(self, tensor, op_types):
-        tensor = tensor_name(tensor)
-        users = self.consumers.get(tensor, [])
-        if tensor in self.outputs or len(users) != 1 or users[0][0].op not in op_types:
-            return None
-        return users[0][0]
-
-    def fuse_bias(self, tensor, channels):
-        """(bias constant or None, TF tensor after the bias add)."""
-        node = self.sole_consumer(tensor, ("BiasAdd", "Add", "AddV2"))
-        if node is None:
-            return None, tensor
-        other = 1 - [tensor_name(i) for i in node.input].index(tensor_name(tensor))
-        value = self.view.const_value(node.input[other])
-        if value is None or value.ndim > 1 and any(d != 1 for d in value.shape[:-1]):
-            return None, tensor
-        if value.size != channels:
-            return None, tensor
-        self.absorbed.add(node.name)
-        return value.reshape(-1), f"{node.name}:0"
-
 
 def _onnx_type(np_dtype):
     return helper.np_dtype_to_tensor_dtype(np.dtype(np_dtype))
@@ -205,38 +170,22 @@ def _swap_last(ctx, node, name, rank):
     return out
 
 
-def _same_pads(in_size, kernel, stride, dilation):
-    out = -(-in_size // stride)
-    total = max((out - 1) * stride + (kernel - 1) * dilation + 1 - in_size, 0)
-    return total // 2, total - total // 2
-
-
-def _spatial(node, name, default=(1, 1, 1, 1)):
-    values = attr(node, name, list(default))
-    if len(values) != 4 or values[0] != 1 or values[3] != 1:
-        raise _NodeError(f"{name} {values} must be [1, h, w, 1]")
-    return values[1:3]
-
-
 def _pads(ctx, node, kernel, strides, dilations):
-    if attr(node, "data_format", "NHWC") != "NHWC":
-        raise _NodeError("data_format must be NHWC")
-    padding = attr(node, "padding")
-    if padding == "VALID":
+    """ONNX's explicit [top, left, bottom, right] of the node's padding."""
+    lowering.check_nhwc(node)
+    if lowering.padding(node) == "VALID":
         return [0, 0, 0, 0]
-    if padding != "SAME":
-        raise _NodeError(f"padding {padding!r} is not supported")
     shape = ctx.shape(node.input[0])
     if shape is None or shape[1] is None or shape[2] is None:
         raise _NodeError("SAME padding needs static spatial dims")
-    (t, b), (l, r) = (_same_pads(shape[1 + i], kernel[i], strides[i], dilations[i]) for i in (0, 1))
+    (t, b), (l, r) = (lowering.same_pads(shape[1 + i], kernel[i], strides[i], dilations[i]) for i in (0, 1))
     return [t, l, b, r]
 
 
 @exports("Conv2D", "DepthwiseConv2dNative")
 def _conv(ctx, node):
     filt = ctx.require_const(node, 1, "the filter")
-    strides, dilations = _spatial(node, "strides"), _spatial(node, "dilations")
+    strides, dilations = spatial_pair(node, "strides"), spatial_pair(node, "dilations")
     h, w, c, m = filt.shape
     pads = _pads(ctx, node, [h, w], strides, dilations)
     if node.op == "Conv2D":
@@ -262,7 +211,7 @@ def _conv(ctx, node):
 
 @exports("MaxPool", "AvgPool")
 def _pool(ctx, node):
-    kernel, strides = _spatial(node, "ksize"), _spatial(node, "strides")
+    kernel, strides = spatial_pair(node, "ksize"), spatial_pair(node, "strides")
     pads = _pads(ctx, node, kernel, strides, [1, 1])
     op = "MaxPool" if node.op == "MaxPool" else "AveragePool"
     extra = {} if op == "MaxPool" else {"count_include_pad": 0}
@@ -301,8 +250,7 @@ def _nchw_operand(ctx, tensor):
     value = ctx.view.const_value(tensor_name(tensor))
     if value is None or rank is None:
         return None
-    value = value.reshape((1,) * (4 - value.ndim) + value.shape).transpose(TO_NCHW)
-    return ctx.initializer(f"{ctx.onnx_name(tensor)}/nchw", np.ascontiguousarray(value))
+    return ctx.initializer(f"{ctx.onnx_name(tensor)}/nchw", lowering.rank4_constant(value, TO_NCHW))
 
 
 @exports(*_BINARY)
@@ -391,16 +339,14 @@ def _reduce(ctx, node):
     axes = [int(a) % rank for a in ctx.require_const(node, 1, "axes").reshape(-1)]
     keep = bool(attr(node, "keep_dims", False))
     onnx_op = "ReduceMean" if node.op == "Mean" else "ReduceSum"
-    nchw = rank == 4 and ctx.is_nchw(x)
-    if nchw:
-        position = {0: 0, 1: 2, 2: 3, 3: 1}  # TF axis -> NCHW axis
-        kept = [a for a in range(4) if a not in axes]
-        if keep or sorted(kept, key=lambda a: position[a]) == kept:
-            onnx_axes = sorted(position[a] for a in axes)
-            axes_name = ctx.initializer(f"{node.name}/axes", np.array(onnx_axes, np.int64))
-            out = ctx.output(f"{node.name}:0", nchw=keep)
-            ctx.add(onnx_op, [ctx.nchw(x), axes_name], [out], keepdims=int(keep))
-            return
+    onnx_axes = None
+    if rank == 4 and ctx.is_nchw(x):
+        onnx_axes = lowering.reduction_axes_in_layout(axes, keep, NHWC_TO_NCHW_AXIS)
+    if onnx_axes is not None:
+        axes_name = ctx.initializer(f"{node.name}/axes", np.array(onnx_axes, np.int64))
+        out = ctx.output(f"{node.name}:0", nchw=keep)
+        ctx.add(onnx_op, [ctx.nchw(x), axes_name], [out], keepdims=int(keep))
+        return
     axes_name = ctx.initializer(f"{node.name}/axes", np.array(sorted(axes), np.int64))
     ctx.add(onnx_op, [ctx.nhwc(x), axes_name], [ctx.output(f"{node.name}:0")], keepdims=int(keep))
 
@@ -414,7 +360,7 @@ def _concat(ctx, node):
     computed = [v for v in values if ctx.view.const_value(tensor_name(v)) is None]
     if rank == 4 and computed and ctx.is_nchw(computed[0]):
         inputs = [ctx.nchw(v) for v in values]
-        axis = {0: 0, 1: 2, 2: 3, 3: 1}[axis]
+        axis = NHWC_TO_NCHW_AXIS[axis]
         ctx.add("Concat", inputs, [ctx.output(f"{node.name}:0", nchw=True)], axis=axis)
         return
     ctx.add("Concat", [ctx.nhwc(v) for v in values], [ctx.output(f"{node.name}:0")], axis=axis)
@@ -567,32 +513,19 @@ def export(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None)
     inputs = [tensor_name(i) for i in inputs]
     outputs = [tensor_name(o) for o in outputs]
     view = GraphView(frozen_graph_def)
-    order = view.topological_order()
-    unsupported = [
-        (n, view.nodes[n].op)
-        for n in order
-        if view.nodes[n].op not in EXPORTERS and view.nodes[n].op not in ("Const", "Placeholder")
-    ]
-    if unsupported:
-        raise unsupported_ops_error(unsupported, "ONNX")
+    nodes = lowering.nodes_to_convert(view, EXPORTERS, "ONNX")
     ctx = Context(frozen_graph_def, outputs)
     graph_inputs = []
-    for name, key in zip(inputs, input_keys or [parse_input(i)[0] for i in inputs]):
-        if view.node(name).op != "Placeholder":
-            raise ConversionError(f"input '{name}' is not a Placeholder of the frozen graph")
+    for name, key in lowering.signature_keys(inputs, input_keys):
+        lowering.placeholder(view, name)
         dt, shape = ctx.specs[name]
         key = ctx.unique(key)
         graph_inputs.append(_value_info(key, dt, shape))
         ctx.values[name] = (key, False)
     # A node can be absorbed (fused) by one converted before it.
-    convert_nodes(
-        [view.nodes[name] for name in order if view.nodes[name].op not in ("Const", "Placeholder")],
-        lambda node: None if node.name in ctx.absorbed else EXPORTERS[node.op](ctx, node),
-        lambda node: f"'{node.name}' ({node.op})",
-        "ONNX",
-    )
+    lowering.convert_all(ctx, nodes, EXPORTERS, "ONNX")
     graph_outputs = []
-    for name, key in zip(outputs, output_keys or [parse_input(o)[0] for o in outputs]):
+    for name, key in lowering.signature_keys(outputs, output_keys):
         try:
             value = ctx.nhwc(name)
         except _NodeError as e:

@@ -29,45 +29,32 @@ import json
 
 import numpy as np
 
-from converters import freeze
-from converters import tables
-from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
+from converters import freeze, lowering, tables
+from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
+from converters.lowering import check_nhwc, spatial_pair
 from converters.twl_writer import TwlModelBuilder
 
 PRODUCER = "tensorweave-convert 0.1.0"
 LOWERINGS = {}
 ACTIVATIONS = {"Relu": "RELU", "Relu6": "RELU6", "Tanh": "TANH", "Sigmoid": "SIGMOID"}
-BIAS_ADDS = ("BiasAdd", "Add", "AddV2")
 
 
 lowers = tables.registrar(LOWERINGS)
 
 
-class Context:
+class Context(lowering.GraphLowering):
     """What a lowering sees: the frozen graph, shapes, and the model built."""
 
     def __init__(self, graph_def, outputs):
-        self.view = GraphView(graph_def)
-        self.consumers = self.view.consumers()
-        self.outputs = set(outputs)
+        super().__init__(graph_def, outputs)
         self.signature_specs = freeze.all_tensor_specs(graph_def)
         self.specs = freeze.all_tensor_specs(graph_def, batch_size=1)
         self.builder = TwlModelBuilder()
         self.tensors = {}  # TF tensor name -> twl tensor index
-        self.absorbed = set()  # node names fused into an earlier op
 
     # --- inputs -----------------------------------------------------------
-    def const(self, node, i):
-        return self.view.const_value(data_inputs(node)[i])
-
-    def require_const(self, node, i, what):
-        value = self.const(node, i)
-        if value is None:
-            raise _NodeError(f"{what} (input {i}) must be a constant")
-        return value
-
     def input(self, node, i):
         """The twl tensor of data input `i` (constants are added on use)."""
         name = tensor_name(data_inputs(node)[i])
@@ -120,29 +107,12 @@ class Context:
         self.tensors[tensor_name(tensor)] = index
 
     # --- fusion -------------------------------------------------------------
-    def sole_consumer(self, tensor, op_types):
-        """The one consumer of `tensor` if its op is in `op_types` and the
-        tensor is not a model output; else None."""
-        tensor = tensor_name(tensor)
-        users = self.consumers.get(tensor, [])
-        if tensor in self.outputs or len(users) != 1 or users[0][0].op not in op_types:
-            return None
-        return users[0][0]
-
     def fuse_bias(self, tensor, channels):
         """(bias twl index or -1, TF tensor after the bias)."""
-        node = self.sole_consumer(tensor, BIAS_ADDS)
-        if node is None:
+        value, last = super().fuse_bias(tensor, channels)
+        if value is None:
             return -1, tensor
-        other = 1 - [tensor_name(i) for i in node.input].index(tensor_name(tensor))
-        value = self.view.const_value(node.input[other])
-        if value is None or value.ndim > 1 and any(d != 1 for d in value.shape[:-1]):
-            return -1, tensor
-        value = value.reshape(-1)
-        if value.size != channels:
-            return -1, tensor
-        self.absorbed.add(node.name)
-        return self.constant(f"{node.name}/bias", value), f"{node.name}:0"
+        return self.constant(f"{parse_input(last)[0]}/bias", value), last
 
     def fuse_activation(self, tensor):
         """(fused activation name, TF tensor after it)."""
@@ -206,40 +176,18 @@ def _reciprocal(ctx, node):
 @lowers("Pow")
 def _pow(ctx, node):
     # Only the exponents with a lite op: x^2 (SQUARE), x^0.5 (SQRT), x^-0.5 (RSQRT).
-    exponent = ctx.require_const(node, 1, "the exponent")
-    opcode = {2.0: "SQUARE", 0.5: "SQRT", -0.5: "RSQRT"}.get(float(exponent) if exponent.size == 1 else None)
-    if opcode is None:
-        raise _NodeError(f"exponent {exponent.tolist()} has no lite op (2, 0.5 or -0.5)")
+    opcode = lowering.lite_pow_opcode(ctx.require_const(node, 1, "the exponent"))
     ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
-
-
-def _padding(node):
-    padding = attr(node, "padding")
-    if padding not in ("SAME", "VALID"):
-        raise _NodeError(f"padding {padding!r} is not supported (SAME or VALID)")
-    return padding
-
-
-def _nhwc_pair(node, name, default=(1, 1, 1, 1)):
-    values = attr(node, name, list(default))
-    if len(values) != 4 or values[0] != 1 or values[3] != 1:
-        raise _NodeError(f"{name} {values} must be [1, h, w, 1]")
-    return values[1], values[2]
-
-
-def _check_nhwc(node):
-    if attr(node, "data_format", "NHWC") != "NHWC":
-        raise _NodeError(f"data_format {attr(node, 'data_format')} is not supported (NHWC only)")
 
 
 @lowers("Conv2D", "DepthwiseConv2dNative")
 def _conv(ctx, node):
-    _check_nhwc(node)
+    check_nhwc(node)
     filt = ctx.require_const(node, 1, "the filter")
-    stride_h, stride_w = _nhwc_pair(node, "strides")
-    dilation_h, dilation_w = _nhwc_pair(node, "dilations")
+    stride_h, stride_w = spatial_pair(node, "strides")
+    dilation_h, dilation_w = spatial_pair(node, "dilations")
     options = {
-        "padding": _padding(node),
+        "padding": lowering.padding(node),
         "stride_h": stride_h,
         "stride_w": stride_w,
         "dilation_h_factor": dilation_h,
@@ -263,11 +211,11 @@ def _conv(ctx, node):
 
 @lowers("MaxPool", "AvgPool")
 def _pool(ctx, node):
-    _check_nhwc(node)
-    kh, kw = _nhwc_pair(node, "ksize")
-    sh, sw = _nhwc_pair(node, "strides")
+    check_nhwc(node)
+    kh, kw = spatial_pair(node, "ksize")
+    sh, sw = spatial_pair(node, "strides")
     options = {
-        "padding": _padding(node),
+        "padding": lowering.padding(node),
         "stride_h": sh,
         "stride_w": sw,
         "filter_height": kh,
@@ -293,7 +241,7 @@ _BINARY = {
 @lowers(*_BINARY)
 def _binary(ctx, node):
     if node.op == "BiasAdd":
-        _check_nhwc(node)
+        check_nhwc(node)
     opcode = _BINARY[node.op]
     a, b = ctx.input(node, 0), ctx.input(node, 1)
     if opcode in ("MAXIMUM", "MINIMUM"):
@@ -338,21 +286,25 @@ def _int32_constant(ctx, node, i, what):
     return ctx.constant(f"{node.name}/{what.replace(' ', '_')}", value.astype(np.int32))
 
 
-@lowers("Reshape")
-def _reshape(ctx, node):
-    shape = _int32_constant(ctx, node, 1, "shape")
-    ctx.builder.add_op("RESHAPE", [ctx.input(node, 0), shape], [ctx.output(f"{node.name}:0")])
+# Ops whose operands after the first are int32 constants, by name.
+_CONSTANT_OPERANDS = {
+    "Reshape": ("RESHAPE", ["shape"]),
+    "Transpose": ("TRANSPOSE", ["perm"]),
+    "ExpandDims": ("EXPAND_DIMS", ["axis"]),
+    "Slice": ("SLICE", ["begin", "size"]),
+}
+
+
+@lowers(*_CONSTANT_OPERANDS)
+def _with_constant_operands(ctx, node):
+    opcode, operands = _CONSTANT_OPERANDS[node.op]
+    constants = [_int32_constant(ctx, node, i + 1, what) for i, what in enumerate(operands)]
+    ctx.builder.add_op(opcode, [ctx.input(node, 0)] + constants, [ctx.output(f"{node.name}:0")])
 
 
 @lowers("Cast")
 def _cast(ctx, node):
     ctx.builder.add_op("CAST", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
-
-
-@lowers("Transpose")
-def _transpose(ctx, node):
-    perm = _int32_constant(ctx, node, 1, "perm")
-    ctx.builder.add_op("TRANSPOSE", [ctx.input(node, 0), perm], [ctx.output(f"{node.name}:0")])
 
 
 @lowers("Mean", "Sum")
@@ -433,19 +385,6 @@ def _squeeze(ctx, node):
     ctx.builder.add_op("SQUEEZE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], options)
 
 
-@lowers("ExpandDims")
-def _expand_dims(ctx, node):
-    axis = _int32_constant(ctx, node, 1, "axis")
-    ctx.builder.add_op("EXPAND_DIMS", [ctx.input(node, 0), axis], [ctx.output(f"{node.name}:0")])
-
-
-@lowers("Slice")
-def _slice(ctx, node):
-    begin = _int32_constant(ctx, node, 1, "begin")
-    size = _int32_constant(ctx, node, 2, "size")
-    ctx.builder.add_op("SLICE", [ctx.input(node, 0), begin, size], [ctx.output(f"{node.name}:0")])
-
-
 @lowers("StridedSlice")
 def _strided_slice(ctx, node):
     bounds = [_int32_constant(ctx, node, i, w) for i, w in ((1, "begin"), (2, "end"), (3, "strides"))]
@@ -466,7 +405,7 @@ def _arg_max(ctx, node):
 @lowers("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3")
 def _batch_norm(ctx, node):
     # Left over by freezing only when it follows no conv/matmul: x * s + b.
-    _check_nhwc(node)
+    check_nhwc(node)
     if attr(node, "is_training", True):
         raise _NodeError("is_training=True batch norm cannot run at inference")
     scale, offset, mean, variance = (
@@ -494,19 +433,10 @@ def convert(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None
     inputs = [tensor_name(i) for i in inputs]
     outputs = [tensor_name(o) for o in outputs]
     view = GraphView(frozen_graph_def)
-    order = view.topological_order()
-    unsupported = [
-        (name, view.nodes[name].op)
-        for name in order
-        if view.nodes[name].op not in LOWERINGS and view.nodes[name].op not in ("Const", "Placeholder")
-    ]
-    if unsupported:
-        raise unsupported_ops_error(unsupported, ".twl")
+    nodes = lowering.nodes_to_convert(view, LOWERINGS, ".twl")
     ctx = Context(frozen_graph_def, outputs)
-    for name, key in zip(inputs, input_keys or [parse_input(i)[0] for i in inputs]):
-        node = view.node(name)
-        if node.op != "Placeholder":
-            raise ConversionError(f"input '{name}' is not a Placeholder of the frozen graph")
+    for name, key in lowering.signature_keys(inputs, input_keys):
+        node = lowering.placeholder(view, name)
         dt, shape = ctx.specs[name]
         if shape is None:
             raise ConversionError(f"input '{name}' has unknown rank; give it a shape")
@@ -517,25 +447,17 @@ def convert(frozen_graph_def, inputs, outputs, input_keys=None, output_keys=None
         ctx.builder.signature_inputs[-1] = (key, index)
         ctx.tensors[name] = index
     # A node can be absorbed (fused) by one converted before it.
-    convert_nodes(
-        [view.nodes[name] for name in order if view.nodes[name].op not in ("Const", "Placeholder")],
-        lambda node: None if node.name in ctx.absorbed else LOWERINGS[node.op](ctx, node),
-        lambda node: f"'{node.name}' ({node.op})",
-        ".twl",
-    )
+    lowering.convert_all(ctx, nodes, LOWERINGS, ".twl")
     renamed = set()
-    for name, key in zip(outputs, output_keys or [parse_input(o)[0] for o in outputs]):
+    for name, key in lowering.signature_keys(outputs, output_keys):
         if name not in ctx.tensors:
             value = view.const_value(name)
             if value is None:
                 raise ConversionError(f"output '{name}' was not computed")
             ctx.tensors[name] = ctx.constant(parse_input(name)[0], value)
         index = ctx.tensors[name]
-        tensor = ctx.builder.tensor(index)
-        wanted = parse_input(name)[0] if name.endswith(":0") else name
-        if index not in renamed and tensor.name != wanted and wanted not in ctx.builder._names:
-            tensor.name = wanted
-            ctx.builder._names.add(wanted)
+        if index not in renamed:
+            ctx.builder.rename(index, parse_input(name)[0] if name.endswith(":0") else name)
         renamed.add(index)
         ctx.builder.add_output(key, index)
     ctx.builder.metadata["producer"] = PRODUCER

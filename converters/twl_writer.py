@@ -30,6 +30,7 @@ import numpy as np
 
 from converters import twl_schema
 from converters.errors import ConversionError
+from converters.names import unique_name
 
 SCHEMA_VERSION = 1
 BUFFER_ALIGNMENT = 64
@@ -139,12 +140,7 @@ class TwlModelBuilder:
 
     # --- tensors --------------------------------------------------------------
     def unique_name(self, name):
-        base, n = name, 1
-        while name in self._names:
-            name = f"{base}_{n}"
-            n += 1
-        self._names.add(name)
-        return name
+        return unique_name(self._names, name)
 
     def add_tensor(self, name, shape, dtype, signature=None):
         """A non-constant tensor; returns its index."""
@@ -191,6 +187,14 @@ class TwlModelBuilder:
 
     def tensor(self, index):
         return self.tensors[index]
+
+    def rename(self, index, name):
+        """Names tensor `index` `name` unless a tensor has that name already
+        (a model output named as its signature key, where it can be)."""
+        tensor = self.tensors[index]
+        if tensor.name != name and name not in self._names:
+            tensor.name = name
+            self._names.add(name)
 
     # --- serialization ------------------------------------------------------------
     def serialize(self, checksum=True):
