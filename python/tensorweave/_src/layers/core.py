@@ -271,6 +271,11 @@ def batch_normalization(
             # The batch variance FusedBatchNorm returns is already unbiased
             # (Bessel's correction), as the moving average wants it.
             y, mean, var = nn_ops.fused_batch_norm(x4, one, zero, epsilon=epsilon, is_training=True)[:3]
+            if rank != 4:
+                # TensorFlow fuses only 4-D inputs; other ranks update the moving variance with the biased
+                # batch variance of nn.moments: var * (n - 1) / n, n the values per channel.
+                n = math_ops.cast(array_ops.size(x), dtype) / float(channels)
+                var = var * ((n - 1.0) / n)
             decay = 1.0 - momentum
             ops.add_to_collection(
                 ops.GraphKeys.UPDATE_OPS,
