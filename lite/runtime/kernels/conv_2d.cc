@@ -1,16 +1,22 @@
 // CONV_2D: input NHWC, filter OHWI [Cout, KH, KW, Cin], optional bias [Cout],
 // strides, dilations, SAME/VALID padding, fused activation (float32).
 //
-// Optimized path: im2col into planned scratch + the packed GEMM. With many
-// output channels the GEMM is pixels x Cout (filter packed once in
-// prepare). With few output channels (< one 16-wide panel) it is computed
-// transposed, Cout x pixels, with im2col writing pixels straight into packed
-// panels, so the vector lanes run over pixels instead of mostly-empty
-// channel lanes; with a single input channel and stride_w 1 (first layers
-// of grayscale nets) a direct convolution over whole NHWC output rows
-// replaces im2col (DirectRows). A 1x1 stride-1 convolution reads the input
-// directly.
+// Optimized paths (Conv2DPath, conv_2d.h; ChooseConv2DPath says which wins
+// where): im2col into planned scratch + the packed GEMM. With many output
+// channels the GEMM is pixels x Cout (filter packed once in prepare). With
+// few output channels (< one 16-wide panel) it is computed transposed, Cout
+// x pixels, with im2col writing pixels straight into packed panels, so the
+// vector lanes run over pixels instead of mostly-empty channel lanes; with a
+// single input channel and stride_w 1 (first layers of grayscale nets) a
+// direct convolution over whole NHWC output rows replaces im2col
+// (DirectRows). A 1x1 stride-1 convolution reads the input directly; without
+// padding and with whole panels of output channels, UnpaddedRows reads the
+// input in place.
+#include "lite/runtime/kernels/conv_2d.h"
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "lite/runtime/gemm.h"
@@ -22,18 +28,12 @@
 namespace twl {
 namespace {
 
-struct Geometry {
-  int batch, in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w;
-  int stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
-};
+using Geometry = Conv2DGeometry;
 
 struct OpData {
   ActivationFunctionType act;
   Geometry g;
-  bool transposed;  // Cout x pixels orientation
-  bool pointwise;   // 1x1, stride 1, no padding: no im2col
-  bool direct;      // single input channel, stride_w 1: DirectRows
-  bool unpadded;    // no padding, whole-vector output channels: UnpaddedRows
+  Conv2DPath path = Conv2DPath::kReference;
   // The packed filter (GEMM paths) or, for the direct path, each tap's
   // weights tiled along an output row, then the bias tiled the same way.
   AlignedFloats packed_filter;
@@ -69,6 +69,78 @@ inline DirectLayout GetDirectLayout(const Geometry& g) {
   l.window = (g.k_h - 1) * g.dilation_h + 1;
   l.ring_rows = (kDirectRows - 1) * g.stride_h + l.window;
   return l;
+}
+
+}  // namespace
+
+const char* Conv2DPathName(Conv2DPath path) {
+  switch (path) {
+    case Conv2DPath::kReference:
+      return "reference";
+    case Conv2DPath::kPointwise:
+      return "pointwise";
+    case Conv2DPath::kIm2col:
+      return "im2col";
+    case Conv2DPath::kTransposedIm2col:
+      return "transposed_im2col";
+    case Conv2DPath::kDirectRows:
+      return "direct_rows";
+    case Conv2DPath::kUnpaddedRows:
+      return "unpadded_rows";
+  }
+  return "unknown";
+}
+
+Conv2DPath ChooseConv2DPath(const Conv2DGeometry& g, bool use_reference) {
+  if (use_reference) return Conv2DPath::kReference;
+  // 1x1, stride 1, no padding: the NHWC input already is the im2col matrix
+  // (pixels x Cin), so one GEMM against the packed filter, no copies.
+  if (g.k_h == 1 && g.k_w == 1 && g.stride_h == 1 && g.stride_w == 1 &&
+      g.pad_top == 0 && g.pad_left == 0) {
+    return Conv2DPath::kPointwise;
+  }
+  if (g.out_c < kGemmNr) {
+    // Fewer output channels than one 16-wide panel: a pixels x Cout GEMM
+    // would run mostly-empty channel lanes. With one input channel and
+    // stride_w 1 (first layers of grayscale nets) the direct path computes
+    // whole NHWC output rows from expanded input rows, every lane useful and
+    // no im2col; it needs the filter rows (k_h <= 64) and a block's rows
+    // (the ring) to fit its fixed-size tables.
+    if (g.in_c == 1 && g.stride_w == 1 && g.k_h <= 64 &&
+        GetDirectLayout(g).ring_rows <= kMaxDirectRing) {
+      return Conv2DPath::kDirectRows;
+    }
+    // Otherwise the GEMM transposed, Cout x pixels, so that the vector
+    // lanes run over pixels.
+    return Conv2DPath::kTransposedIm2col;
+  }
+  // Whole panels of output channels and a window that never leaves the
+  // input (no padding): each task reads the input in place and keeps a tile
+  // of pixels x one vector of channels in registers; no im2col scratch.
+  if (g.out_c % kGemmNr == 0 && g.pad_top == 0 && g.pad_left == 0 &&
+      (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dilation_h < g.in_h &&
+      (g.out_w - 1) * g.stride_w + (g.k_w - 1) * g.dilation_w < g.in_w) {
+    return Conv2DPath::kUnpaddedRows;
+  }
+  // Everything else: im2col into scratch, then the pixels x Cout GEMM.
+  return Conv2DPath::kIm2col;
+}
+
+namespace {
+
+Conv2DPathObserver path_observer = nullptr;
+
+// The observer and, with TWL_LITE_LOG_CONV_PATHS set (read once), stderr.
+void ReportPath(const Node& node, const Geometry& g, Conv2DPath path) {
+  static const bool log = std::getenv("TWL_LITE_LOG_CONV_PATHS") != nullptr;
+  if (log) {
+    std::fprintf(stderr,
+                 "twl: CONV_2D node %d [%d,%d,%d,%d] * [%d,%d,%d,%d] "
+                 "stride %dx%d: %s\n",
+                 node.index, g.batch, g.in_h, g.in_w, g.in_c, g.out_c, g.k_h,
+                 g.k_w, g.in_c, g.stride_h, g.stride_w, Conv2DPathName(path));
+  }
+  if (path_observer != nullptr) path_observer(node.index, path);
 }
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
@@ -120,18 +192,12 @@ Status Prepare(KernelContext* context, Node* node) {
   const int64_t k = static_cast<int64_t>(g.k_h) * g.k_w * g.in_c;
   const int64_t pixels = static_cast<int64_t>(g.batch) * g.out_h * g.out_w;
   TWL_CHECK_ARG(k <= INT32_MAX && pixels <= INT32_MAX, "conv too large");
-  data->pointwise = g.k_h == 1 && g.k_w == 1 && g.stride_h == 1 &&
-                    g.stride_w == 1 && g.pad_top == 0 && g.pad_left == 0;
-  data->transposed = !data->pointwise && g.out_c < kGemmNr;
-  data->direct = data->transposed && g.in_c == 1 && g.stride_w == 1 &&
-                 g.k_h <= 64 && GetDirectLayout(g).ring_rows <= kMaxDirectRing;
-  data->unpadded =
-      !data->pointwise && !data->transposed && !data->direct &&
-      g.out_c % kGemmNr == 0 && g.pad_top == 0 && g.pad_left == 0 &&
-      (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dilation_h < g.in_h &&
-      (g.out_w - 1) * g.stride_w + (g.k_w - 1) * g.dilation_w < g.in_w;
+  data->path = ChooseConv2DPath(g, context->use_reference());
+  ReportPath(*node, g, data->path);
   data->im2col_scratch = -1;
-  if (data->direct) {
+  if (data->path == Conv2DPath::kReference) {
+    // The plain loops read the model's filter and bias; nothing to plan.
+  } else if (data->path == Conv2DPath::kDirectRows) {
     // A ring per task (see DirectRows).
     const DirectLayout l = GetDirectLayout(g);
     const int tasks =
@@ -161,7 +227,7 @@ Status Prepare(KernelContext* context, Node* node) {
         }
       }
     }
-  } else if (data->transposed) {
+  } else if (data->path == Conv2DPath::kTransposedIm2col) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(
         node, PackedGemmBSize(static_cast<int>(pixels), k) * sizeof(float),
         &data->im2col_scratch));
@@ -170,7 +236,7 @@ Status Prepare(KernelContext* context, Node* node) {
                   "out of memory");
     PackGemmB(filter->data_as<float>(), g.out_c, static_cast<int>(k), k,
               data->packed_filter.data());
-    if (!data->pointwise && !data->unpadded) {
+    if (data->path == Conv2DPath::kIm2col) {
       TWL_RETURN_IF_ERROR(context->RequestScratch(
           node, static_cast<size_t>(pixels * k) * sizeof(float),
           &data->im2col_scratch));
@@ -569,7 +635,7 @@ Status Eval(KernelContext* context, Node* node) {
   const Tensor* bias_tensor = context->input(*node, 2);
   const float* bias = bias_tensor ? bias_tensor->data_as<float>() : nullptr;
   float* out = context->output(*node, 0)->data_as<float>();
-  if (context->use_reference()) {
+  if (data->path == Conv2DPath::kReference) {
     Reference(g, in, filter, bias, data->act, out);
     return Status::Ok();
   }
@@ -584,55 +650,69 @@ Status Eval(KernelContext* context, Node* node) {
   const int64_t macs = static_cast<int64_t>(pixels) * g.out_c * k;
   const int tasks = static_cast<int>(std::min<int64_t>(
       pool->num_threads(), std::max<int64_t>(1, macs / kMinMacsPerTask)));
-  if (data->unpadded) {
-    const float* packed = data->packed_filter.data();
-    pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
-                      [&](int64_t begin, int64_t end) {
-                        RunKernel<UnpaddedRowsOp>(&g, in, packed, bias,
-                                                  data->act, begin, end, out);
-                      });
-  } else if (data->direct) {
-    // Task t works in ring t of the scratch.
-    float* rings = static_cast<float*>(node->scratch[data->im2col_scratch]);
-    const int64_t ring_floats = GetDirectLayout(g).ring_floats();
-    const float* tiled = data->packed_filter.data();
-    pool->ParallelForTasks(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
-                           [&](int t, int64_t begin, int64_t end) {
-                             DirectRows(g, in, tiled, data->act, begin, end,
-                                        rings + t * ring_floats, out);
-                           });
-  } else if (data->transposed) {
-    float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
-    int panels = (pixels + kGemmNr - 1) / kGemmNr;
-    for (int panel = 0; panel < panels; ++panel) {
-      float* dst = packed + static_cast<int64_t>(panel) * kGemmNr * k;
-      for (int lane = 0; lane < kGemmNr; ++lane) {
-        int64_t p = static_cast<int64_t>(panel) * kGemmNr + lane;
-        if (p < pixels) {
-          Patch(g, in, p, dst + lane, kGemmNr);
-        } else {
-          for (int kk = 0; kk < k; ++kk) dst[kk * kGemmNr + lane] = 0.f;
+  switch (data->path) {
+    case Conv2DPath::kUnpaddedRows: {
+      const float* packed = data->packed_filter.data();
+      pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
+                        [&](int64_t begin, int64_t end) {
+                          RunKernel<UnpaddedRowsOp>(&g, in, packed, bias,
+                                                    data->act, begin, end, out);
+                        });
+      break;
+    }
+    case Conv2DPath::kDirectRows: {
+      // Task t works in ring t of the scratch.
+      float* rings = static_cast<float*>(node->scratch[data->im2col_scratch]);
+      const int64_t ring_floats = GetDirectLayout(g).ring_floats();
+      const float* tiled = data->packed_filter.data();
+      pool->ParallelForTasks(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
+                             [&](int t, int64_t begin, int64_t end) {
+                               DirectRows(g, in, tiled, data->act, begin, end,
+                                          rings + t * ring_floats, out);
+                             });
+      break;
+    }
+    case Conv2DPath::kTransposedIm2col: {
+      float* packed = static_cast<float*>(node->scratch[data->im2col_scratch]);
+      int panels = (pixels + kGemmNr - 1) / kGemmNr;
+      for (int panel = 0; panel < panels; ++panel) {
+        float* dst = packed + static_cast<int64_t>(panel) * kGemmNr * k;
+        for (int lane = 0; lane < kGemmNr; ++lane) {
+          int64_t p = static_cast<int64_t>(panel) * kGemmNr + lane;
+          if (p < pixels) {
+            Patch(g, in, p, dst + lane, kGemmNr);
+          } else {
+            for (int kk = 0; kk < k; ++kk) dst[kk * kGemmNr + lane] = 0.f;
+          }
         }
       }
+      epilogue.bias_per_row = true;
+      Gemm(g.out_c, pixels, k, filter, k, packed, out, 1, g.out_c, epilogue,
+           pool);
+      break;
     }
-    epilogue.bias_per_row = true;
-    Gemm(g.out_c, pixels, k, filter, k, packed, out, 1, g.out_c, epilogue,
-         pool);
-  } else {
-    float* cols =
-        data->pointwise
-            ? nullptr
-            : static_cast<float*>(node->scratch[data->im2col_scratch]);
-    const float* packed = data->packed_filter.data();
-    pool->ParallelFor(pixels, kGemmMr, tasks, [&](int64_t begin, int64_t end) {
-      const float* a = in + begin * k;
-      if (cols != nullptr) {
-        for (int64_t p = begin; p < end; ++p) Patch(g, in, p, cols + p * k, 1);
-        a = cols + begin * k;
-      }
-      Gemm(static_cast<int>(end - begin), g.out_c, k, a, k, packed,
-           out + begin * g.out_c, g.out_c, 1, epilogue, nullptr);
-    });
+    case Conv2DPath::kReference:  // returned above
+      break;
+    case Conv2DPath::kPointwise:
+    case Conv2DPath::kIm2col: {
+      float* cols =
+          data->path == Conv2DPath::kPointwise
+              ? nullptr
+              : static_cast<float*>(node->scratch[data->im2col_scratch]);
+      const float* packed = data->packed_filter.data();
+      pool->ParallelFor(
+          pixels, kGemmMr, tasks, [&](int64_t begin, int64_t end) {
+            const float* a = in + begin * k;
+            if (cols != nullptr) {
+              for (int64_t p = begin; p < end; ++p)
+                Patch(g, in, p, cols + p * k, 1);
+              a = cols + begin * k;
+            }
+            Gemm(static_cast<int>(end - begin), g.out_c, k, a, k, packed,
+                 out + begin * g.out_c, g.out_c, 1, epilogue, nullptr);
+          });
+      break;
+    }
   }
   if (data->act == ActivationFunctionType::TANH ||
       data->act == ActivationFunctionType::SIGMOID) {
@@ -643,6 +723,10 @@ Status Eval(KernelContext* context, Node* node) {
 }
 
 }  // namespace
+
+void SetConv2DPathObserver(Conv2DPathObserver observer) {
+  path_observer = observer;
+}
 
 KernelRegistration Register_CONV_2D() {
   return {BuiltinOperator::CONV_2D, 1, Init, Free, Prepare, Eval};

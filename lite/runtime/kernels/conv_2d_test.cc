@@ -1,4 +1,10 @@
+#include "lite/runtime/kernels/conv_2d.h"
+
 #include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
 
 #include "lite/runtime/testing/op_model.h"
 #include "lite/runtime/testing/test_models.h"
@@ -117,6 +123,87 @@ TEST(Conv2DTest, RejectsChannelMismatch) {
   EXPECT_NE(std::string(s.message()).find("filter has 2 input channels"),
             std::string::npos)
       << s.message();
+}
+
+std::vector<Conv2DPath>* observed_paths = nullptr;
+void RecordPath(int /*node*/, Conv2DPath path) {
+  if (observed_paths != nullptr) observed_paths->push_back(path);
+}
+
+// Each representative geometry runs the path named for it (as prepare
+// reports it), and that path matches the reference kernel.
+TEST(Conv2DTest, PathChosenForRepresentativeGeometries) {
+  struct PathCase {
+    ConvCase conv;
+    Conv2DPath expected;
+  };
+  const std::vector<PathCase> cases = {
+      // LeNet conv1: one input channel, stride 1, 6 < 16 outputs.
+      {{1, 28, 28, 1, 6, 5, 5, 1, 1, Padding::VALID}, Conv2DPath::kDirectRows},
+      {{2, 9, 11, 1, 12, 3, 3, 1, 2, Padding::SAME}, Conv2DPath::kDirectRows},
+      // LeNet conv2: 16 outputs (a whole panel), no padding.
+      {{1, 12, 12, 6, 16, 5, 5, 1, 1, Padding::VALID},
+       Conv2DPath::kUnpaddedRows},
+      {{1, 14, 19, 5, 32, 3, 2, 2, 1, Padding::VALID},
+       Conv2DPath::kUnpaddedRows},
+      // 1x1, stride 1: the input is the GEMM's operand (even with few
+      // outputs).
+      {{3, 5, 6, 8, 33, 1, 1, 1, 1, Padding::VALID}, Conv2DPath::kPointwise},
+      {{1, 4, 4, 3, 2, 1, 1, 1, 1, Padding::SAME}, Conv2DPath::kPointwise},
+      // Few outputs but not the direct case (stride 2; four channels in).
+      {{1, 11, 11, 1, 4, 3, 3, 2, 1, Padding::SAME},
+       Conv2DPath::kTransposedIm2col},
+      {{1, 10, 10, 4, 5, 3, 3, 1, 2, Padding::SAME},
+       Conv2DPath::kTransposedIm2col},
+      // Many outputs, not whole panels (20), or padded (SAME 3x3).
+      {{2, 9, 7, 3, 20, 3, 3, 2, 1, Padding::SAME}, Conv2DPath::kIm2col},
+      {{1, 8, 8, 3, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kIm2col},
+      // 1x1 stride 2 is not pointwise; SAME never pads it: unpadded.
+      {{1, 7, 7, 4, 16, 1, 1, 2, 1, Padding::SAME}, Conv2DPath::kUnpaddedRows},
+  };
+  for (const PathCase& pc : cases) {
+    const ConvCase& c = pc.conv;
+    const std::string what = std::string(Conv2DPathName(pc.expected)) + " " +
+                             std::to_string(c.h) + "x" + std::to_string(c.w) +
+                             "x" + std::to_string(c.cin) + " -> " +
+                             std::to_string(c.cout);
+    std::vector<Conv2DPath> paths;
+    observed_paths = &paths;
+    SetConv2DPathObserver(RecordPath);
+    OpModel m;
+    int x = m.AddInput(DataType::kFloat32, {c.batch, c.h, c.w, c.cin});
+    int n = c.cout * c.kh * c.kw * c.cin;
+    int w = m.AddConst<float>({c.cout, c.kh, c.kw, c.cin}, RandomFloats(n, n));
+    int b = m.AddConst<float>({c.cout}, RandomFloats(c.cout, 3));
+    int y = m.AddOutput(DataType::kFloat32);
+    m.AddOp(BuiltinOperator::CONV_2D, {x, w, b}, {y},
+            m.builder().Conv2D(c.padding, c.stride, c.stride,
+                               ActivationFunctionType::RELU, c.dilation,
+                               c.dilation));
+    Status s = m.Build(2);
+    SetConv2DPathObserver(nullptr);
+    observed_paths = nullptr;
+    ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+    // The optimized interpreter took the expected path, the reference
+    // interpreter the plain loops, and nothing else was chosen.
+    EXPECT_EQ(std::set<Conv2DPath>(paths.begin(), paths.end()),
+              (std::set<Conv2DPath>{pc.expected, Conv2DPath::kReference}))
+        << what;
+    m.SetInput<float>(0, RandomFloats(c.batch * c.h * c.w * c.cin, 4));
+    ASSERT_TRUE(m.Invoke().ok()) << what;
+    EXPECT_EQ(m.CompareWithReference(), "") << what;
+  }
+}
+
+TEST(Conv2DTest, ChoosePathDirectly) {
+  // LeNet conv1 as prepare computes it (28x28x1, 5x5 VALID, 6 outputs).
+  Conv2DGeometry g = {1, 28, 28, 1, 24, 24, 6, 5, 5, 1, 1, 1, 1, 0, 0};
+  EXPECT_EQ(ChooseConv2DPath(g, false), Conv2DPath::kDirectRows);
+  EXPECT_EQ(ChooseConv2DPath(g, true), Conv2DPath::kReference);
+  // Over 64 filter rows: the direct path's tables do not hold them.
+  Conv2DGeometry tall = {1, 100, 8, 1, 31, 8, 6, 70, 1, 1, 1, 1, 1, 0, 0};
+  EXPECT_EQ(ChooseConv2DPath(tall, false), Conv2DPath::kTransposedIm2col);
+  EXPECT_STREQ(Conv2DPathName(Conv2DPath::kUnpaddedRows), "unpadded_rows");
 }
 
 }  // namespace
