@@ -25,8 +25,35 @@ constexpr uint32_t kIntegrityMagic = 0x494C5754;  // "TWLI" little-endian
 constexpr uint32_t kChecksumCrc32 = 1;
 
 // CRC-32 of `size` bytes continuing from `crc` (0 to start); equal to zlib's
-// crc32(crc, data, size). Runs 8 bytes a step (slicing-by-8).
+// crc32(crc, data, size). Runs the fastest kernel this CPU has
+// (Crc32DefaultKernel()).
 uint32_t Crc32(const void* data, size_t size, uint32_t crc = 0);
+
+// The implementations of Crc32, which all compute the same function.
+enum class Crc32Kernel {
+  // Tables, slicing-by-8: any CPU; the reference the others are tested
+  // against.
+  kTable,
+  // x86-64 PCLMULQDQ (+ SSE4.1): carry-less multiplication folds four
+  // 128-bit lanes 64 bytes a step, then a Barrett reduction to 32 bits.
+  // Chosen at run time (cpuid), so a baseline x86-64 build has it too.
+  kPclmul,
+  // The ARMv8 CRC32 instructions (CRC32X computes this polynomial), chosen
+  // at run time from the kernel's HWCAP_CRC32 on Linux and Android, or at
+  // compile time where the target has them (__ARM_FEATURE_CRC32).
+  kArmCrc32,
+};
+
+// Whether this build and CPU can run `kernel` (kTable: always).
+bool Crc32KernelSupported(Crc32Kernel kernel);
+// The kernel Crc32 runs: the fastest one supported.
+Crc32Kernel Crc32DefaultKernel();
+// "table", "pclmul" or "armv8-crc32".
+const char* Crc32KernelName(Crc32Kernel kernel);
+// Crc32 computed by `kernel`, which must be supported (for tests and
+// benchmarks; an unsupported one computes with kTable).
+uint32_t Crc32With(Crc32Kernel kernel, const void* data, size_t size,
+                   uint32_t crc = 0);
 
 // What the end of a model file says about its integrity section.
 struct Integrity {

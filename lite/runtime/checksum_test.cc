@@ -1,12 +1,18 @@
-// The integrity trailer: CRC-32 against known values, every single-byte
-// corruption of a checksummed model rejected, skipping the check, old files
-// without a trailer, and copied buffers that the caller may overwrite.
+// CRC-32: every kernel this CPU runs (the table, PCLMULQDQ folding, ARMv8
+// CRC32) against known values, the bit-at-a-time definition and each other
+// at every alignment, length and continuation. The integrity trailer: every
+// single-byte corruption of a checksummed model rejected, skipping the check,
+// old files without a trailer, and copied buffers that the caller may
+// overwrite.
 #include "lite/runtime/checksum.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <iostream>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -20,7 +26,7 @@ namespace {
 
 using testing::AlignedBytes;
 
-// Bit-at-a-time CRC-32, the definition the table-driven one must match.
+// Bit-at-a-time CRC-32, the definition the kernels must match.
 uint32_t SlowCrc32(const uint8_t* p, size_t n) {
   uint32_t crc = 0xFFFFFFFFu;
   for (size_t i = 0; i < n; ++i) {
@@ -43,22 +49,125 @@ Status Load(const AlignedBytes& bytes, const ModelOptions& options,
   return Model::CreateFromBuffer(bytes.data(), bytes.size(), options, model);
 }
 
-TEST(Crc32Test, KnownValues) {
-  EXPECT_EQ(Crc32("", 0), 0u);
-  EXPECT_EQ(Crc32("123456789", 9), 0xCBF43926u);  // the standard check value
-  EXPECT_EQ(Crc32("The quick brown fox jumps over the lazy dog", 43),
-            0x414FA339u);
+// Every kernel this CPU runs, the table (the reference) first.
+std::vector<Crc32Kernel> SupportedKernels() {
+  std::vector<Crc32Kernel> kernels;
+  for (Crc32Kernel kernel :
+       {Crc32Kernel::kTable, Crc32Kernel::kPclmul, Crc32Kernel::kArmCrc32}) {
+    if (Crc32KernelSupported(kernel)) kernels.push_back(kernel);
+  }
+  return kernels;
 }
 
-TEST(Crc32Test, MatchesBitwiseDefinitionAtEveryAlignmentAndSplit) {
-  std::vector<uint8_t> data(1000);
-  for (size_t i = 0; i < data.size(); ++i) data[i] = (i * 2654435761u) >> 13;
+std::vector<uint8_t> RandomBytes(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> bytes(n);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng() >> 24);
+  return bytes;
+}
+
+TEST(Crc32Test, KernelSelection) {
+  const Crc32Kernel best = Crc32DefaultKernel();
+  std::cout << "Crc32 runs the " << Crc32KernelName(best) << " kernel\n";
+  EXPECT_TRUE(Crc32KernelSupported(best));
+  EXPECT_TRUE(Crc32KernelSupported(Crc32Kernel::kTable));
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  const bool pclmul =
+      __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+  EXPECT_EQ(Crc32KernelSupported(Crc32Kernel::kPclmul), pclmul);
+  EXPECT_EQ(best == Crc32Kernel::kPclmul, pclmul);
+  EXPECT_FALSE(Crc32KernelSupported(Crc32Kernel::kArmCrc32));
+#elif defined(__aarch64__) && defined(__linux__)
+  // Every ARMv8.1 CPU, and qemu-aarch64's default, has CRC32.
+  EXPECT_EQ(best, Crc32Kernel::kArmCrc32);
+#endif
+}
+
+TEST(Crc32Test, KnownValues) {
+  for (Crc32Kernel kernel : SupportedKernels()) {
+    SCOPED_TRACE(Crc32KernelName(kernel));
+    EXPECT_EQ(Crc32With(kernel, "", 0), 0u);
+    EXPECT_EQ(Crc32With(kernel, "123456789", 9), 0xCBF43926u);  // check value
+    EXPECT_EQ(
+        Crc32With(kernel, "The quick brown fox jumps over the lazy dog", 43),
+        0x414FA339u);
+    // 1 MiB of zeros and of 0xFF bytes (python3 -c "import zlib; print(
+    // hex(zlib.crc32(bytes(1 << 20))), hex(zlib.crc32(b'\xff' * (1 << 20))))").
+    std::vector<uint8_t> bytes(1 << 20, 0);
+    EXPECT_EQ(Crc32With(kernel, bytes.data(), bytes.size()), 0xA738EA1Cu);
+    std::fill(bytes.begin(), bytes.end(), 0xFF);
+    EXPECT_EQ(Crc32With(kernel, bytes.data(), bytes.size()), 0x956BAC74u);
+  }
+  EXPECT_EQ(Crc32("123456789", 9), 0xCBF43926u);
+}
+
+TEST(Crc32Test, TableMatchesBitwiseDefinitionAtEveryAlignmentAndSplit) {
+  const std::vector<uint8_t> data = RandomBytes(1100, 1);
   for (size_t start = 0; start < 9; ++start) {
-    for (size_t n : {0, 1, 7, 8, 9, 63, 500, 991}) {
+    for (size_t n : {0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 500, 991, 1091}) {
       const uint8_t* p = data.data() + start;
-      ASSERT_EQ(Crc32(p, n), SlowCrc32(p, n)) << start << " " << n;
-      ASSERT_EQ(Crc32(p + n / 3, n - n / 3, Crc32(p, n / 3)), SlowCrc32(p, n));
+      ASSERT_EQ(Crc32With(Crc32Kernel::kTable, p, n), SlowCrc32(p, n))
+          << start << " " << n;
+      ASSERT_EQ(Crc32With(Crc32Kernel::kTable, p + n / 3, n - n / 3,
+                          Crc32With(Crc32Kernel::kTable, p, n / 3)),
+                SlowCrc32(p, n));
     }
+  }
+}
+
+// Each kernel against the table on lengths 0..4096 (all of 0..300, where
+// the fast kernels change strategy, and random ones above) at every
+// alignment 0..63, whole and continued from a CRC of a random prefix.
+TEST(Crc32Test, KernelsMatchTheTableAtEveryAlignmentAndLength) {
+  const std::vector<uint8_t> data = RandomBytes(4096 + 64, 2);
+  std::mt19937 rng(3);
+  for (Crc32Kernel kernel : SupportedKernels()) {
+    SCOPED_TRACE(Crc32KernelName(kernel));
+    for (size_t offset = 0; offset < 64; ++offset) {
+      std::vector<size_t> lengths;
+      for (size_t n = 0; n <= 300; ++n) lengths.push_back(n);
+      for (int i = 0; i < 40; ++i) lengths.push_back(rng() % 4097);
+      lengths.push_back(4096);
+      for (size_t n : lengths) {
+        const uint8_t* p = data.data() + offset;
+        const uint32_t expected = Crc32With(Crc32Kernel::kTable, p, n);
+        ASSERT_EQ(Crc32With(kernel, p, n), expected) << offset << " " << n;
+        const size_t split = n == 0 ? 0 : rng() % (n + 1);
+        ASSERT_EQ(Crc32With(kernel, p + split, n - split,
+                            Crc32With(kernel, p, split)),
+                  expected)
+            << offset << " " << n << " split at " << split;
+        const uint32_t seed = rng();  // any CRC to continue from
+        ASSERT_EQ(Crc32With(kernel, p, n, seed),
+                  Crc32With(Crc32Kernel::kTable, p, n, seed))
+            << offset << " " << n << " from " << seed;
+      }
+    }
+  }
+}
+
+TEST(Crc32Test, KernelsMatchOnLargeBuffers) {
+  const std::vector<uint8_t> data = RandomBytes((16 << 20) + 100, 4);
+  // One against the bit-at-a-time definition.
+  const size_t bitwise_size = (1 << 20) + 13;
+  const uint32_t bitwise = SlowCrc32(data.data() + 3, bitwise_size);
+  for (Crc32Kernel kernel : SupportedKernels()) {
+    SCOPED_TRACE(Crc32KernelName(kernel));
+    EXPECT_EQ(Crc32With(kernel, data.data() + 3, bitwise_size), bitwise);
+  }
+  for (size_t n :
+       {size_t{16} << 20, (size_t{16} << 20) + 99, size_t{14900001}}) {
+    const uint32_t expected = Crc32With(Crc32Kernel::kTable, data.data(), n);
+    for (Crc32Kernel kernel : SupportedKernels()) {
+      SCOPED_TRACE(Crc32KernelName(kernel));
+      EXPECT_EQ(Crc32With(kernel, data.data(), n), expected) << n;
+      EXPECT_EQ(Crc32With(kernel, data.data() + n / 2, n - n / 2,
+                          Crc32With(kernel, data.data(), n / 2)),
+                expected)
+          << n;
+    }
+    EXPECT_EQ(Crc32(data.data(), n), expected);
   }
 }
 
