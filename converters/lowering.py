@@ -169,6 +169,17 @@ def reduction_axes_in_layout(axes, keep_dims, position):
     return sorted(position[a] for a in axes)
 
 
+def lite_window_options(padding, strides, dilations=None, kernel=None):
+    """The lite options of a 2-D window op: `padding` ("SAME"|"VALID"),
+    [h, w] `strides`, and the `dilations` of a conv or the `kernel` of a pool."""
+    options = {"padding": padding, "stride_h": strides[0], "stride_w": strides[1]}
+    if dilations is not None:
+        options.update(dilation_h_factor=dilations[0], dilation_w_factor=dilations[1])
+    if kernel is not None:
+        options.update(filter_height=kernel[0], filter_width=kernel[1])
+    return options
+
+
 # --- lite ops -----------------------------------------------------------------------------
 def lite_pow_opcode(exponent):
     """The lite op of x ** `exponent`: only the exponents with one, x^2

@@ -33,7 +33,7 @@ from converters import freeze, lowering, tables
 from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
-from converters.lowering import check_nhwc, spatial_pair
+from converters.lowering import check_nhwc, lite_window_options, spatial_pair
 from converters.twl_writer import TwlModelBuilder
 
 PRODUCER = "tensorweave-convert 0.1.0"
@@ -184,15 +184,8 @@ def _pow(ctx, node):
 def _conv(ctx, node):
     check_nhwc(node)
     filt = ctx.require_const(node, 1, "the filter")
-    stride_h, stride_w = spatial_pair(node, "strides")
-    dilation_h, dilation_w = spatial_pair(node, "dilations")
-    options = {
-        "padding": lowering.padding(node),
-        "stride_h": stride_h,
-        "stride_w": stride_w,
-        "dilation_h_factor": dilation_h,
-        "dilation_w_factor": dilation_w,
-    }
+    strides, dilations = spatial_pair(node, "strides"), spatial_pair(node, "dilations")
+    options = lite_window_options(lowering.padding(node), strides, dilations=dilations)
     h, w, c, m = filt.shape  # HWIO, or HWIM for depthwise
     if node.op == "Conv2D":
         opcode, table, channels = "CONV_2D", "Conv2DOptions", m
@@ -212,15 +205,8 @@ def _conv(ctx, node):
 @lowers("MaxPool", "AvgPool")
 def _pool(ctx, node):
     check_nhwc(node)
-    kh, kw = spatial_pair(node, "ksize")
-    sh, sw = spatial_pair(node, "strides")
-    options = {
-        "padding": lowering.padding(node),
-        "stride_h": sh,
-        "stride_w": sw,
-        "filter_height": kh,
-        "filter_width": kw,
-    }
+    kernel, strides = spatial_pair(node, "ksize"), spatial_pair(node, "strides")
+    options = lite_window_options(lowering.padding(node), strides, kernel=kernel)
     opcode = "MAX_POOL_2D" if node.op == "MaxPool" else "AVERAGE_POOL_2D"
     ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], ("Pool2DOptions", options))
 

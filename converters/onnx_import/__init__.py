@@ -1,0 +1,46 @@
+"""Converts ONNX models to .twl, so models from other frameworks run on the
+lite runtime.
+
+Table-driven: `IMPORTERS` maps an ONNX op type to a function emitting lite
+operators; adding an op's import is one entry. Layout: ONNX is NCHW, the
+lite runtime's Conv/Pool are NHWC. Each tensor remembers whether the lite
+tensor is the ONNX tensor or its NHWC transpose; Conv/Pool/BatchNormalization
+produce NHWC, layout-agnostic ops keep it, and a TRANSPOSE back is inserted
+only where an op needs ONNX's layout (Flatten, Reshape, Softmax over
+channels, ...) and at the outputs. The model's inputs and outputs keep their
+ONNX shapes.
+
+The modules, in the order a model meets them:
+  model.py        loading and validation at the boundary (opset in
+                  MIN_OPSET..MAX_OPSET, declared input dims, op domains), and
+                  `convert`, the driver
+  shapes.py       onnx shape inference: static shapes (every symbolic input
+                  dim set to 1) and shape signatures (-1 for the batch)
+  folding.py      constant folding with onnx's reference evaluator, only when
+                  the size of the result is known beforehand and at most
+                  FOLDABLE_LIMIT elements
+  context.py      what an importer sees: tensors, layouts, fusion; IMPORTERS
+  math_ops.py     importers: elementwise arithmetic, activations, casts, reductions
+  nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
+  array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
+
+Example:
+  >>> import numpy as np
+  >>> from onnx import TensorProto, helper
+  >>> from converters import onnx_import
+  >>> g = helper.make_graph(
+  ...     [helper.make_node("Relu", ["x"], ["y"])], "g",
+  ...     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3])],
+  ...     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])])
+  >>> data = onnx_import.convert(helper.make_model(g))
+  >>> data[4:8]
+  b'TWL1'
+"""
+
+# The importer modules fill IMPORTERS as they are imported.
+from converters.onnx_import import array_ops, math_ops, nn_ops  # noqa: F401
+from converters.onnx_import.context import IMPORTERS
+from converters.onnx_import.folding import FOLDABLE_LIMIT
+from converters.onnx_import.model import MAX_OPSET, MIN_OPSET, PRODUCER, convert, load
+
+__all__ = ["FOLDABLE_LIMIT", "IMPORTERS", "MAX_OPSET", "MIN_OPSET", "PRODUCER", "convert", "load"]

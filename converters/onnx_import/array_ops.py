@@ -1,0 +1,158 @@
+"""Importers of the ops that move data without computing: Reshape,
+Flatten, Squeeze/Unsqueeze, Transpose, Concat, Pad, Gather and Slice.
+
+A Transpose that only changes the layout the lite tensor already has costs
+nothing; Concat of NHWC tensors stays NHWC; the others read ONNX's layout.
+"""
+
+import numpy as np
+
+from converters.errors import NodeError as _NodeError
+from converters.lowering import NCHW_TO_NHWC_AXIS, TO_NCHW, TO_NHWC
+from converters.onnx_import.context import attrs, imports
+
+
+def _reshape_to(ctx, node, src, out):
+    shape = ctx.shape(out)
+    target = list(shape)
+    sig = ctx.signature_of(out, shape)
+    if sig and sig[0] == -1 and sig.count(-1) == 1:
+        target[0] = -1
+    t = ctx.constant(f"{out}/shape", np.array(target, np.int32))
+    ctx.builder.add_op("RESHAPE", [src, t], [ctx.output(out)])
+
+
+@imports("Reshape", "Flatten")
+def _reshape(ctx, node):
+    if node.op_type == "Reshape" and attrs(node).get("allowzero", 0):
+        shape = ctx.require_const(node, 1, "shape")
+        if np.any(shape == 0):
+            raise _NodeError("allowzero with a 0 dim makes an empty tensor")
+    _reshape_to(ctx, node, ctx.plain(node.input[0]), node.output[0])
+
+
+@imports("Squeeze", "Unsqueeze")
+def _squeeze(ctx, node):
+    _reshape_to(ctx, node, ctx.plain(node.input[0]), node.output[0])
+
+
+@imports("Transpose")
+def _transpose(ctx, node):
+    rank = ctx.rank(node.input[0])
+    perm = list(attrs(node).get("perm", list(range(rank))[::-1]))
+    if rank == 4 and node.input[0] not in ctx.consts:
+        # A layout change the lite tensor already has (or is) costs nothing:
+        # NCHW of a plain tensor is that tensor read as NHWC, and back.
+        index, nhwc = ctx.value(node.input[0])
+        if tuple(perm) == (TO_NCHW if not nhwc else TO_NHWC):
+            ctx.tensors[node.output[0]] = (index, not nhwc)
+            return
+    if ctx.is_nhwc(node.input[0]):
+        src = ctx.value(node.input[0])[0]
+        perm = [TO_NCHW[p] for p in perm]  # lite -> ONNX layout, then perm
+    else:
+        src = ctx.plain(node.input[0])
+    p = ctx.constant(f"{node.output[0]}/perm", np.array(perm, np.int32))
+    ctx.builder.add_op("TRANSPOSE", [src, p], [ctx.output(node.output[0])])
+
+
+@imports("Concat")
+def _concat(ctx, node):
+    inputs = [i for i in node.input if i]
+    rank = ctx.rank(node.output[0])
+    axis = attrs(node)["axis"] % rank
+    if rank == 4 and any(ctx.is_nhwc(i) for i in inputs):
+        srcs = [ctx.nhwc(i) for i in inputs]
+        options = ("ConcatenationOptions", {"axis": NCHW_TO_NHWC_AXIS[axis]})
+        ctx.builder.add_op("CONCATENATION", srcs, [ctx.output(node.output[0], nhwc=True)], options)
+        return
+    options = ("ConcatenationOptions", {"axis": axis})
+    ctx.builder.add_op("CONCATENATION", [ctx.plain(i) for i in inputs], [ctx.output(node.output[0])], options)
+
+
+@imports("Pad")
+def _pad(ctx, node):
+    a = attrs(node)
+    mode = a.get("mode", b"constant")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    if mode != "constant":
+        raise _NodeError(f"mode {mode!r} is not supported (constant only)")
+    rank = ctx.rank(node.input[0])
+    pads = np.array(a["pads"] if ctx.opset < 11 else ctx.require_const(node, 1, "pads"), np.int64)
+    value = (
+        a.get("value", 0.0)
+        if ctx.opset < 11
+        else (ctx.const(node.input[2]) if len(node.input) > 2 and node.input[2] else None)
+    )
+    axes = list(range(rank))
+    if len(node.input) > 3 and node.input[3]:
+        axes = [int(x) % rank for x in ctx.require_const(node, 3, "axes")]
+    paddings = np.zeros([rank, 2], np.int32)
+    n = len(axes)
+    for k, axis in enumerate(axes):
+        paddings[axis] = (pads[k], pads[k + n])
+    if np.any(paddings < 0):
+        raise _NodeError("negative pads (cropping) are not supported")
+    inputs = [ctx.plain(node.input[0]), ctx.constant(f"{node.output[0]}/paddings", paddings)]
+    if value is not None:
+        inputs.append(ctx.constant(f"{node.output[0]}/value", np.array(value, ctx.dtype(node.input[0]))))
+    ctx.builder.add_op("PAD", inputs, [ctx.output(node.output[0])])
+
+
+@imports("Gather")
+def _gather(ctx, node):
+    rank = ctx.rank(node.input[0])
+    axis = attrs(node).get("axis", 0) % rank
+    indices = ctx.const(node.input[1])
+    if indices is not None:
+        dim = ctx.shape(node.input[0])[axis]
+        indices = np.where(indices < 0, indices + dim, indices)
+        idx = ctx.constant(f"{node.output[0]}/indices", indices.astype(np.int32))
+    else:
+        idx = ctx.plain(node.input[1])
+    options = ("GatherOptions", {"axis": axis})
+    ctx.builder.add_op("GATHER", [ctx.plain(node.input[0]), idx], [ctx.output(node.output[0])], options)
+
+
+@imports("Slice")
+def _slice(ctx, node):
+    shape = ctx.shape(node.input[0])
+    rank = len(shape)
+    if ctx.opset < 10:
+        a = attrs(node)
+        starts, ends = a["starts"], a["ends"]
+        axes, steps = a.get("axes", list(range(len(starts)))), [1] * len(starts)
+    else:
+        starts = ctx.require_const(node, 1, "starts")
+        ends = ctx.require_const(node, 2, "ends")
+        axes = ctx.const(node.input[3]) if len(node.input) > 3 and node.input[3] else range(len(starts))
+        steps = ctx.const(node.input[4]) if len(node.input) > 4 and node.input[4] else [1] * len(starts)
+        if axes is None or steps is None:
+            raise _NodeError("axes and steps must be constants")
+    begin, end, stride = [0] * rank, list(shape), [1] * rank
+    # Dims not sliced take everything (masks, so a dynamic batch stays whole).
+    begin_mask = end_mask = (1 << rank) - 1
+    for start, stop, axis, step in zip(starts, ends, axes, steps):
+        axis, step, dim = int(axis) % rank, int(step), shape[int(axis) % rank]
+        start, stop = int(start), int(stop)
+        start = start + dim if start < 0 else start
+        stop = stop + dim if stop < 0 else stop
+        # A bound at or past the end of the dim becomes a mask bit, so that
+        # it still means "to the end" when a dynamic dim (the batch) grows.
+        if step > 0:
+            whole_start, whole_stop = start <= 0, stop >= dim
+            start, stop = min(max(start, 0), dim), min(max(stop, 0), dim)
+        else:
+            whole_start, whole_stop = start >= dim - 1, stop < 0
+            start, stop = min(max(start, 0), dim - 1), min(max(stop, -1), dim - 1)
+        if not whole_start:
+            begin_mask &= ~(1 << axis)
+        if not whole_stop:
+            end_mask &= ~(1 << axis)
+        begin[axis], end[axis], stride[axis] = start, stop, step
+    bounds = [
+        ctx.constant(f"{node.output[0]}/{w}", np.array(v, np.int32))
+        for w, v in (("begin", begin), ("end", end), ("strides", stride))
+    ]
+    options = ("StridedSliceOptions", {"begin_mask": begin_mask, "end_mask": end_mask})
+    ctx.builder.add_op("STRIDED_SLICE", [ctx.plain(node.input[0])] + bounds, [ctx.output(node.output[0])], options)

@@ -1,0 +1,218 @@
+"""Constant folding with onnx's reference evaluator, with its size checks.
+
+Before lowering, nodes whose inputs are all constants (Constant, Shape of a
+static tensor, ...) are evaluated, when the size of what they would make is
+known beforehand and at most FOLDABLE_LIMIT elements: a 100-byte
+ConstantOfShape must not allocate gigabytes before being refused. A node
+left unfolded for its size is named with the reason when no importer takes
+it (`describe_unfolded`). Shape inference's data propagation materializes
+Range values too, so `range_values_are_bounded` checks them before it runs.
+"""
+
+import numpy as np
+from onnx import helper, numpy_helper
+
+from converters.errors import ConversionError
+from converters.onnx_import.context import DEFAULT_DOMAINS, attrs
+
+FOLDABLE_LIMIT = 1 << 24
+# Ops whose output can be much larger than their inputs: folded only when
+# the size of the result is known beforehand.
+_EXPANDING_OPS = {
+    "ConstantOfShape",
+    "Tile",
+    "Expand",
+    "Range",
+    "Resize",
+    "Upsample",
+    "Pad",
+    "OneHot",
+    "MatMul",
+    "Gemm",
+    "Einsum",
+    "ConvTranspose",
+    "Col2Im",
+    "EyeLike",
+    "RandomNormal",
+    "RandomUniform",
+    "RandomNormalLike",
+    "RandomUniformLike",
+    "Bernoulli",
+    "Multinomial",
+}
+
+
+def _ints(value):
+    return [int(v) for v in np.asarray(value).reshape(-1)]
+
+
+def _range_length(start, limit, delta):
+    """The number of elements of Range(start, limit, delta); None when delta is 0."""
+    start, limit, delta = (float(np.asarray(v).reshape(-1)[0]) for v in (start, limit, delta))
+    return max(int(np.ceil((limit - start) / delta)), 0) if delta != 0 else None
+
+
+def _broadcast_size(*shapes):
+    rank = max((len(sh) for sh in shapes), default=0)
+    dims = [1] * rank
+    for sh in shapes:
+        for i, d in enumerate(sh):
+            j = rank - len(sh) + i
+            dims[j] = d if dims[j] == 1 else dims[j]
+    return int(np.prod(dims, dtype=object))
+
+
+def _fold_size(ctx, node):
+    """The number of elements folding `node` would make (its largest output),
+    computed from shapes and constant values without evaluating it; None
+    when it cannot be told beforehand."""
+    outputs = [o for o in node.output if o]
+    specs = [ctx.specs.get(o) for o in outputs]
+    if outputs and all(sp is not None and sp[1] and all(d is not None for d in sp[1]) for sp in specs):
+        return max(int(np.prod(sp[1], dtype=object)) for sp in specs)
+    consts = [ctx.consts[i] for i in node.input if i]
+    op, a = node.op_type, attrs(node)
+    try:
+        if op == "ConstantOfShape":
+            return int(np.prod(_ints(consts[0]), dtype=object))
+        if op == "Tile":
+            return consts[0].size * int(np.prod(_ints(consts[1]), dtype=object))
+        if op == "Expand":
+            return _broadcast_size(list(consts[0].shape), _ints(consts[1]))
+        if op == "Range":
+            return _range_length(*consts[:3])
+        if op == "Pad" and len(consts) > 1:
+            pads = _ints(consts[1])
+            rank = consts[0].ndim
+            return int(np.prod([consts[0].shape[i] + pads[i] + pads[i + rank] for i in range(rank)], dtype=object))
+        if op == "OneHot":
+            return consts[0].size * abs(int(np.asarray(consts[1]).reshape(-1)[0]))
+    except (IndexError, ValueError, OverflowError, TypeError):
+        return None
+    if op in _EXPANDING_OPS or "shape" in a or "sizes" in a:
+        return None
+    # Elementwise and reducing ops make at most the broadcast of their inputs.
+    try:
+        return max([_broadcast_size(*[list(c.shape) for c in consts])] + [c.size for c in consts])
+    except ValueError:
+        return None
+
+
+def _constant_value(node):
+    """The value of a Constant node; None for the kinds not read here."""
+    attribute = node.attribute[0]
+    value = helper.get_attribute_value(attribute)
+    if attribute.name == "value":
+        return numpy_helper.to_array(value)
+    if attribute.name in ("value_float", "value_floats"):
+        return np.array(value, np.float32)
+    if attribute.name in ("value_int", "value_ints"):
+        return np.array(value, np.int64)
+    return None
+
+
+def _is_static_shape(ctx, node):
+    """Whether `node` is the Shape of a tensor whose dims are all known."""
+    return (
+        node.op_type == "Shape"
+        and node.input[0] in ctx.specs
+        and all(d is not None for d in ctx.signature.get(node.input[0], (0, [None]))[1])
+    )
+
+
+def _evaluate(ctx, node, inputs, static_shape):
+    """The outputs of `node`, whose inputs are all constants (or, for a
+    static Shape, whose input's shape is known); raises when it cannot."""
+    from onnx.reference import ReferenceEvaluator
+
+    if static_shape:
+        shape = np.array(ctx.signature[node.input[0]][1], np.int64)
+        a = attrs(node)
+        return [shape[a.get("start", 0) : a.get("end", len(shape))]]
+    ins = [
+        helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(ctx.consts[i].dtype), None)
+        for i in dict.fromkeys(inputs)
+    ]
+    outs = [helper.make_tensor_value_info(o, 0, None) for o in node.output if o]
+    g = helper.make_graph([node], "fold", ins, outs)
+    m = helper.make_model(g, opset_imports=ctx.model.opset_import)
+    m.ir_version = ctx.model.ir_version
+    return ReferenceEvaluator(m).run(None, {i: ctx.consts[i] for i in dict.fromkeys(inputs)})
+
+
+def fold_constants(ctx):
+    """Adds the values of the nodes that fold to `ctx.consts`; the nodes
+    left to import, in order. A node whose result could be over
+    FOLDABLE_LIMIT is not evaluated (its size is in `ctx.unfolded`)."""
+    remaining = []
+    for node in ctx.graph.node:
+        if node.op_type == "Constant":
+            value = _constant_value(node)
+            if value is None:
+                remaining.append(node)
+            else:
+                ctx.consts[node.output[0]] = value
+            continue
+        inputs = [i for i in node.input if i]
+        static_shape = _is_static_shape(ctx, node)
+        if not static_shape and not (
+            inputs and all(i in ctx.consts for i in inputs) and node.domain in DEFAULT_DOMAINS
+        ):
+            remaining.append(node)
+            continue
+        if not static_shape:
+            size = _fold_size(ctx, node)
+            if size is None or size > FOLDABLE_LIMIT:
+                # Checked before evaluating: left to lowering, or reported.
+                ctx.unfolded[id(node)] = size
+                remaining.append(node)
+                continue
+        try:
+            results = _evaluate(ctx, node, inputs, static_shape)
+        except Exception:  # noqa: BLE001 - not foldable: lowered instead
+            remaining.append(node)
+            continue
+        if any(np.asarray(r).size > FOLDABLE_LIMIT for r in results):
+            remaining.append(node)
+            continue
+        for name, value in zip([o for o in node.output if o], results):
+            ctx.consts[name] = np.asarray(value)
+    return remaining
+
+
+def describe_unfolded(ctx, node):
+    """The op type of a node no importer takes, with why it was not folded."""
+    if id(node) not in ctx.unfolded:
+        return node.op_type
+    size = ctx.unfolded[id(node)]
+    if size is None:
+        return f"{node.op_type}; not folded: the size of its result is not known before evaluating it"
+    return f"{node.op_type}; not folded: it would make {size} elements, over the limit of {FOLDABLE_LIMIT}"
+
+
+def range_values_are_bounded(model):
+    """Whether onnx's shape inference may propagate data: it materializes the
+    values of Range nodes (a 9e8-long Range of constants is gigabytes), so
+    a Range of constants over the folding limit is an error here, and one
+    whose bounds are computed turns data propagation off."""
+    known = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].name == "value":
+            known[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
+    bounded = True
+    for node in model.graph.node:
+        if node.op_type != "Range" or node.domain not in DEFAULT_DOMAINS:
+            continue
+        if len(node.input) != 3 or not all(i in known for i in node.input):
+            bounded = False
+            continue
+        try:
+            size = _range_length(*(known[i] for i in node.input)) or 0
+        except (IndexError, ValueError, OverflowError):
+            continue  # the checker or the fold reports it
+        if size > FOLDABLE_LIMIT:
+            raise ConversionError(
+                f"1 op cannot be converted to .twl: '{node.name or node.output[0]}' (Range; not folded: it would "
+                f"make {size} elements, over the limit of {FOLDABLE_LIMIT})"
+            )
+    return bounded

@@ -1,0 +1,174 @@
+"""Importers of elementwise arithmetic, activations, casts and reductions.
+
+An elementwise op runs in the layout its inputs have (NHWC after a Conv),
+with constants broadcast to rank 4 and transposed to it; ADD/SUB/MUL/DIV
+absorb a following activation (Relu, Sigmoid, Tanh, Clip as RELU/RELU6).
+"""
+
+import numpy as np
+from onnx import helper
+
+from converters.errors import NodeError as _NodeError
+from converters.lowering import (
+    NCHW_TO_NHWC_AXIS,
+    TO_NHWC,
+    lite_pow_opcode,
+    rank4_constant,
+    reduction_axes_in_layout,
+)
+from converters.onnx_import.context import attrs, clip_activation, clip_bounds, imports, is_lite_type, nhwc_shape
+
+
+@imports("Identity")
+def _identity(ctx, node):
+    index, nhwc = ctx.value(node.input[0])
+    ctx.tensors[node.output[0]] = (index, nhwc)
+
+
+_ELEMENTWISE = {"Add": "ADD", "Sub": "SUB", "Mul": "MUL", "Div": "DIV", "Max": "MAXIMUM", "Min": "MINIMUM"}
+
+
+def _to_nhwc_operand(ctx, name, out_rank):
+    """`name` for an op running in NHWC on rank-4 tensors, or None."""
+    if ctx.is_nhwc(name):
+        return ctx.value(name)[0]
+    value = ctx.const(name)
+    if value is not None and value.ndim <= 4 and out_rank == 4:
+        return ctx.constant(f"{name}/nhwc", rank4_constant(value, TO_NHWC))
+    if value is None and ctx.rank(name) == 4:
+        return ctx.nhwc(name)
+    return None
+
+
+@imports(*_ELEMENTWISE)
+def _elementwise(ctx, node):
+    opcode = _ELEMENTWISE[node.op_type]
+    inputs = [i for i in node.input if i]
+    out = node.output[0]
+    if len(inputs) == 1:
+        return _identity(ctx, node)
+    if opcode == "DIV" and np.dtype(ctx.dtype(out)).kind in "iu":
+        raise _NodeError("integer Div truncates in ONNX; the lite DIV does not promise that")
+    nhwc = ctx.rank(out) == 4 and any(ctx.is_nhwc(i) for i in inputs)
+    operands = [_to_nhwc_operand(ctx, i, 4) for i in inputs] if nhwc else None
+    if not nhwc or any(o is None for o in operands):
+        nhwc, operands = False, [ctx.plain(i) for i in inputs]
+    activation, last = "NONE", out
+    if opcode not in ("MAXIMUM", "MINIMUM") and ctx.dtype(out) == np.float32 and len(inputs) == 2:
+        activation, last = ctx.fuse_activation(out)
+    options = (
+        None if opcode in ("MAXIMUM", "MINIMUM") else ("ArithmeticOptions", {"fused_activation_function": activation})
+    )
+    acc = operands[0]
+    for k, operand in enumerate(operands[1:]):
+        if k == len(operands) - 2:
+            target = ctx.output(last, nhwc=nhwc)
+        else:
+            shape = nhwc_shape(ctx.shape(out)) if nhwc else ctx.shape(out)
+            target = ctx.intermediate(f"{out}/partial_{k}", shape, ctx.dtype(out))
+        ctx.builder.add_op(opcode, [acc, operand], [target], options)
+        acc = target
+
+
+_UNARY = {
+    "Relu": "RELU",
+    "Sigmoid": "SIGMOID",
+    "Tanh": "TANH",
+    "Exp": "EXP",
+    "Log": "LOG",
+    "Sqrt": "SQRT",
+    "Neg": "NEG",
+    "Abs": "ABS",
+}
+
+
+@imports(*_UNARY)
+def _unary(ctx, node):
+    index, nhwc = ctx.value(node.input[0])
+    ctx.builder.add_op(_UNARY[node.op_type], [index], [ctx.output(node.output[0], nhwc=nhwc)])
+
+
+@imports("Reciprocal")
+def _reciprocal(ctx, node):
+    index, nhwc = ctx.value(node.input[0])
+    one = ctx.constant(f"{node.output[0]}/one", np.array(1, ctx.dtype(node.input[0])))
+    options = ("ArithmeticOptions", {})
+    ctx.builder.add_op("DIV", [one, index], [ctx.output(node.output[0], nhwc=nhwc)], options)
+
+
+@imports("Clip")
+def _clip(ctx, node):
+    index, nhwc = ctx.value(node.input[0])
+    low, high = clip_bounds(ctx, node)
+    out = node.output[0]
+    act = clip_activation(ctx, node)
+    if act is not None and ctx.dtype(out) == np.float32:
+        ctx.builder.add_op(act, [index], [ctx.output(out, nhwc=nhwc)])
+        return
+    dtype = ctx.dtype(out)
+    steps = [(op, v) for op, v in (("MAXIMUM", low), ("MINIMUM", high)) if np.isfinite(v)]
+    if not steps:
+        return _identity(ctx, node)
+    acc = index
+    for k, (op, v) in enumerate(steps):
+        bound = ctx.constant(f"{out}/{op.lower()}", np.array(v, dtype))
+        if k == len(steps) - 1:
+            target = ctx.output(out, nhwc=nhwc)
+        else:
+            target = ctx.intermediate(f"{out}/low", ctx.builder.tensor(index).shape, dtype)
+        ctx.builder.add_op(op, [acc, bound], [target])
+        acc = target
+
+
+@imports("ReduceMean", "ReduceSum")
+def _reduce_mean(ctx, node):
+    a = attrs(node)
+    x, out = node.input[0], node.output[0]
+    rank = ctx.rank(x)
+    if ctx.opset >= 18 or (node.op_type == "ReduceSum" and ctx.opset >= 13):
+        axes = ctx.const(node.input[1]) if len(node.input) > 1 and node.input[1] else None
+        if len(node.input) > 1 and node.input[1] and axes is None:
+            raise _NodeError("axes must be a constant")
+    else:
+        axes = a.get("axes")
+    if axes is None or len(axes) == 0:
+        if a.get("noop_with_empty_axes", 0):
+            return _identity(ctx, node)
+        axes = range(rank)
+    axes = sorted({int(v) % rank for v in axes})
+    keep = bool(a.get("keepdims", 1))
+    options = ("ReducerOptions", {"keep_dims": keep})
+    src, nhwc, lite_axes = ctx.plain, False, axes
+    nhwc_axes = reduction_axes_in_layout(axes, keep, NCHW_TO_NHWC_AXIS) if rank == 4 and ctx.is_nhwc(x) else None
+    if nhwc_axes is not None:
+        src, nhwc, lite_axes = ctx.nhwc, keep, nhwc_axes
+    t = ctx.constant(f"{out}/axes", np.array(lite_axes, np.int32))
+    if node.op_type == "ReduceMean":
+        ctx.builder.add_op("MEAN", [src(x), t], [ctx.output(out, nhwc=nhwc)], options)
+        return
+    # ReduceSum = MEAN * (number of reduced elements): there is no SUM op.
+    shape, sig = ctx.shape(x), ctx.signature_of(x, ctx.shape(x))
+    if sig and any(sig[v] == -1 for v in axes):
+        raise _NodeError("a sum over a dynamic dimension cannot be lowered (no SUM op)")
+    out_shape = nhwc_shape(ctx.shape(out)) if nhwc else ctx.shape(out)
+    mean = ctx.intermediate(f"{out}/mean", out_shape, ctx.dtype(out), like=out)
+    ctx.builder.add_op("MEAN", [src(x), t], [mean], options)
+    count = ctx.constant(f"{out}/count", np.array(int(np.prod([shape[v] for v in axes])), ctx.dtype(out)))
+    ctx.builder.add_op("MUL", [mean, count], [ctx.output(out, nhwc=nhwc)], ("ArithmeticOptions", {}))
+
+
+@imports("Pow")
+def _pow(ctx, node):
+    opcode = lite_pow_opcode(ctx.require_const(node, 1, "the exponent"))
+    index, nhwc = ctx.value(node.input[0])
+    ctx.builder.add_op(opcode, [index], [ctx.output(node.output[0], nhwc=nhwc)])
+
+
+@imports("Cast")
+def _cast(ctx, node):
+    to = helper.tensor_dtype_to_np_dtype(attrs(node)["to"])
+    src_type = ctx.dtype(node.input[0])
+    if not is_lite_type(to) or not is_lite_type(src_type):
+        raise _NodeError(f"cast from {np.dtype(src_type)} to {np.dtype(to)}: the lite runtime lacks the type")
+    index, nhwc = ctx.value(node.input[0])
+    ctx.builder.add_op("CAST", [index], [ctx.output(node.output[0], nhwc=nhwc, dtype=to)])

@@ -1,0 +1,142 @@
+"""The ONNX model at the boundary: loading and validating it before any of
+it is evaluated (the opset range, declared input dims, op domains), and the
+driver that converts a valid model to .twl bytes.
+"""
+
+import json
+
+import numpy as np
+import onnx
+from onnx import helper
+
+from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
+from converters.errors import NodeError as _NodeError
+from converters.onnx_import import folding, shapes
+from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, Context, is_lite_type
+from converters.twl_writer import checked_shape
+
+PRODUCER = "tensorweave-convert 0.1.0 (onnx)"
+# Default-domain (ai.onnx) opsets the importer reads. Below 7, Add/Mul/...
+# broadcast only with an attribute; above what the installed onnx defines,
+# its shape inference and reference evaluator (both used here) do not know
+# the ops' semantics.
+MIN_OPSET = 7
+MAX_OPSET = onnx.defs.onnx_opset_version()
+
+
+def load(path_or_bytes):
+    """An onnx.ModelProto from a path or bytes, with a ConversionError when it
+    is not a valid model."""
+    try:
+        if isinstance(path_or_bytes, (bytes, bytearray)):
+            model = onnx.load_from_string(bytes(path_or_bytes))
+        else:
+            model = onnx.load(path_or_bytes)
+        onnx.checker.check_model(model)
+    except FileNotFoundError:
+        raise ConversionError(f"no such ONNX file: {path_or_bytes}") from None
+    except Exception as e:  # noqa: BLE001 - protobuf decode errors, checker errors
+        raise ConversionError(f"not a valid ONNX model: {e}") from None
+    return model
+
+
+def _check_opset(model):
+    opsets = [o.version for o in model.opset_import if o.domain in DEFAULT_DOMAINS]
+    opset = opsets[0] if opsets else 1
+    if not MIN_OPSET <= opset <= MAX_OPSET:
+        raise ConversionError(
+            f"the model declares ONNX opset {opset} (default domain); this converter supports opsets "
+            f"{MIN_OPSET}..{MAX_OPSET}"
+        )
+
+
+def _check_input_dims(model):
+    """Graph inputs' declared dims must fit a .twl tensor (int32 dims, at
+    most 2 GiB), checked before shape inference sees them."""
+    initializers = {i.name for i in model.graph.initializer}
+    for vi in model.graph.input:
+        if vi.name in initializers or not vi.type.HasField("tensor_type"):
+            continue
+        t = vi.type.tensor_type
+        if not t.HasField("shape"):
+            continue
+        dims = [d.dim_value if d.HasField("dim_value") else 1 for d in t.shape.dim]
+        try:
+            dtype = helper.tensor_dtype_to_np_dtype(t.elem_type)
+        except KeyError:
+            dtype = None
+        checked_shape(vi.name, dims, dtype, what="input")
+        if any(d.HasField("dim_value") and d.dim_value == 0 for d in t.shape.dim):
+            raise ConversionError(f"input '{vi.name}': dimension of size 0 in shape {dims}")
+
+
+def _check_domains(model):
+    """Every node is of the default domain: the importers know no other."""
+    others = [
+        (n.name or n.output[0], f"{n.domain}.{n.op_type}") for n in model.graph.node if n.domain not in DEFAULT_DOMAINS
+    ]
+    if others:
+        raise unsupported_ops_error(others, ".twl")
+
+
+def _add_inputs(ctx, model):
+    """The model's inputs (less initializers) as the .twl inputs, in ONNX's
+    layout with their shape signatures."""
+    initializers = set(ctx.consts)
+    for vi in model.graph.input:
+        if vi.name in initializers:
+            continue
+        if not vi.type.HasField("tensor_type"):
+            raise ConversionError(f"input '{vi.name}' is not a tensor")
+        dtype = helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type)
+        try:
+            shape = ctx.shape(vi.name)
+        except _NodeError as e:
+            raise ConversionError(str(e)) from None
+        if not is_lite_type(dtype):
+            raise ConversionError(f"input '{vi.name}' is {np.dtype(dtype)}; the lite runtime lacks that type")
+        index = ctx.builder.add_input(vi.name, shape, dtype, ctx.signature_of(vi.name, shape))
+        ctx.tensors[vi.name] = (index, False)
+
+
+def _add_outputs(ctx, model):
+    """The model's outputs as the .twl outputs, in ONNX's layout."""
+    for out in model.graph.output:
+        try:
+            index = ctx.plain(out.name)
+        except _NodeError as e:
+            raise ConversionError(f"output '{out.name}': {e}") from None
+        ctx.builder.rename(index, out.name)
+        ctx.builder.add_output(out.name, index)
+
+
+def convert(model, checksum=True):
+    """.twl bytes of an ONNX model (a ModelProto, bytes or a path), ending in
+    the integrity trailer unless `checksum` is False."""
+    if not isinstance(model, onnx.ModelProto):
+        model = load(model)
+    _check_opset(model)
+    _check_input_dims(model)
+    _check_domains(model)
+    ctx = Context(model)
+    ctx.specs, ctx.signature = shapes.infer(model, data_prop=folding.range_values_are_bounded(model))
+    nodes = folding.fold_constants(ctx)
+    unsupported = [
+        (n.name or n.output[0], folding.describe_unfolded(ctx, n)) for n in nodes if n.op_type not in IMPORTERS
+    ]
+    if unsupported:
+        raise unsupported_ops_error(unsupported, ".twl")
+    _add_inputs(ctx, model)
+    # A node can be absorbed (folded) by one converted before it.
+    convert_nodes(
+        nodes,
+        lambda node: None if id(node) in ctx.absorbed else IMPORTERS[node.op_type](ctx, node),
+        lambda node: f"'{node.name or node.output[0]}' ({node.op_type})",
+        ".twl",
+    )
+    _add_outputs(ctx, model)
+    ctx.builder.metadata["producer"] = PRODUCER
+    ctx.builder.metadata["conversion_options"] = json.dumps(
+        {"source": "onnx", "opset": ctx.opset, "producer_name": model.producer_name}, sort_keys=True
+    )
+    return ctx.builder.serialize(checksum=checksum)

@@ -1,0 +1,87 @@
+"""Shapes and element types of an ONNX model's tensors.
+
+Shapes come from onnx shape inference run twice: on the model as it is
+(its symbolic dims stay unknown: the shape signature, -1 where the batch
+is) and with every symbolic input dim set to 1 (the static shapes the .twl
+tensors get). A constant's shape and type are its own.
+"""
+
+import onnx
+from onnx import helper, shape_inference
+
+from converters.errors import ConversionError
+from converters.errors import NodeError as _NodeError
+
+
+def _collect(model):
+    """{name: (elem type, dims with None where unknown)} of the graph's
+    inputs, outputs and value infos."""
+    out = {}
+    g = model.graph
+    for vi in list(g.input) + list(g.value_info) + list(g.output):
+        t = vi.type.tensor_type
+        if not vi.type.HasField("tensor_type") or not t.HasField("shape"):
+            continue
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+        out[vi.name] = (t.elem_type, dims)
+    return out
+
+
+def infer(model, data_prop):
+    """(static specs, signature specs) of every tensor shape inference
+    reaches; `data_prop` lets it propagate constant values (Shape, Range)."""
+    try:
+        inferred = shape_inference.infer_shapes(model, data_prop=data_prop)
+        static = onnx.ModelProto()
+        static.CopyFrom(model)
+        for vi in static.graph.input:
+            for d in vi.type.tensor_type.shape.dim:
+                if not d.HasField("dim_value"):
+                    d.dim_value = 1
+        static_inferred = shape_inference.infer_shapes(static, data_prop=data_prop)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
+        raise ConversionError(f"ONNX shape inference failed: {e}") from None
+    return _collect(static_inferred), _collect(inferred)
+
+
+class TensorShapes:
+    """The shape, rank, element type and shape signature of a tensor by its
+    ONNX name: the constants' in `consts`, the others' from `infer`."""
+
+    def __init__(self, consts):
+        self.consts = consts  # onnx name -> numpy value
+        self.specs, self.signature = {}, {}  # onnx name -> (elem type, dims): static, symbolic
+
+    def shape(self, name):
+        if name in self.consts:
+            return list(self.consts[name].shape)
+        spec = self.specs.get(name)
+        if spec is None or any(d is None for d in spec[1]):
+            raise _NodeError(f"'{name}' has no static shape")
+        return list(spec[1])
+
+    def dtype(self, name):
+        if name in self.consts:
+            return self.consts[name].dtype
+        spec = self.specs.get(name)
+        if spec is None:
+            raise _NodeError(f"'{name}' has no known type")
+        return helper.tensor_dtype_to_np_dtype(spec[0])
+
+    def rank(self, name):
+        return len(self.shape(name))
+
+    def signature_of(self, name, shape):
+        """`shape` with -1 where tensor `name`'s dim is symbolic, or None."""
+        spec = self.signature.get(name)
+        if spec is None or len(spec[1]) != len(shape):
+            return None
+        return [-1 if d is None else s for d, s in zip(spec[1], shape)]
+
+    def batch_signature(self, like, shape):
+        """The signature of a tensor of `shape` whose first dim is the batch
+        when tensor `like`'s is symbolic, or None."""
+        spec = self.signature.get(like)
+        if spec and spec[1] and spec[1][0] is None and shape:
+            return [-1] + list(shape[1:])
+        return None
