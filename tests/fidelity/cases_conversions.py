@@ -461,3 +461,18 @@ def variable_initializer_order_reversed(tf, sess):
     u = tf.Variable(v * v, name="u")
     sess.run(tf.variables_initializer([u, v]))
     return [u, v]
+
+
+@case
+def constant_of_empty_shape_takes_no_values(tf, sess):
+    return [tf.constant([1, 2, 3], shape=[0, 3]), tf.constant(5.0, shape=[0]), tf.zeros([0, 3]), tf.ones([2, 0])]
+
+
+@case
+def zeros_and_ones_of_bool_and_string(tf, sess):
+    return [tf.zeros([2], tf.bool), tf.ones([2], tf.bool), tf.zeros([2], tf.string), tf.zeros([0, 2], tf.bool)]
+
+
+@case
+def ones_of_strings_is_type_error(tf, sess):
+    return tf.ones([2], tf.string)

@@ -121,18 +121,23 @@ def fill(dims, value, name=None):
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros."""
-    dtype = dtypes.as_dtype(dtype)
-    if isinstance(shape, ops.Tensor) or (isinstance(shape, (list, tuple)) and ops._holds_tensors(shape)):
-        return fill(shape, constant_op.constant(0, dtype=dtype), name=name or "zeros")
-    return constant_op.constant(0, dtype=dtype, shape=tensor_shape.as_shape(shape).as_list(), name=name or "zeros")
+    return _filled(shape, dtype, 0, name or "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones."""
+    return _filled(shape, dtype, 1, name or "ones")
+
+
+def _filled(shape, dtype, number, name):
+    """zeros/ones: `number` in `dtype` (False/True for bool, "" for a string zero; ones of strings are a
+    TypeError, as in TF), as a constant when the shape
+    is known and a Fill of a shape tensor otherwise."""
     dtype = dtypes.as_dtype(dtype)
+    value = bool(number) if dtype == dtypes.bool else "" if dtype == dtypes.string and number == 0 else number
     if isinstance(shape, ops.Tensor) or (isinstance(shape, (list, tuple)) and ops._holds_tensors(shape)):
-        return fill(shape, constant_op.constant(1, dtype=dtype), name=name or "ones")
-    return constant_op.constant(1, dtype=dtype, shape=tensor_shape.as_shape(shape).as_list(), name=name or "ones")
+        return fill(shape, constant_op.constant(value, dtype=dtype), name=name)
+    return constant_op.constant(value, dtype=dtype, shape=tensor_shape.as_shape(shape).as_list(), name=name)
 
 
 # --- helpers -------------------------------------------------------------------

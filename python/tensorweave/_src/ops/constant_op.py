@@ -103,6 +103,8 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     """
     if isinstance(value, ops.Tensor):
         raise TypeError("constant() takes a Python or numpy value, not a Tensor")
+    if dtype is None and shape is not None and 0 in np.atleast_1d(np.asarray(shape)).tolist():
+        dtype = dtypes.float32  # as TF: an empty shape takes none of the values, nor their type
     dtype = dtypes.as_dtype(dtype) if dtype is not None else _infer_dtype(value)
     arr = to_numpy(value, dtype)
     if shape is not None:
@@ -126,6 +128,8 @@ def _fit_to_shape(arr, shape, verify_shape):
             raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, but got {arr.shape}.")
         return arr
     size = int(np.prod(shape))
+    if size == 0:
+        return np.empty(shape, dtype=arr.dtype)  # as TF: a shape with no elements takes none of the values
     if arr.size == size:
         return arr.reshape(shape)
     if arr.size > size:
