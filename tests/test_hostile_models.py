@@ -4,6 +4,7 @@ temporary files removed on failure, and every single-byte corruption of a
 converted .twl rejected by its integrity trailer."""
 
 import os
+import re
 import resource
 import zlib
 
@@ -109,6 +110,29 @@ def test_unsupported_opset_names_the_range(opset):
     with pytest.raises(ConversionError, match=expected):
         onnx_import.convert(_relu(opset=opset))
     assert onnx_import.MAX_OPSET == onnx.defs.onnx_opset_version()
+
+
+@pytest.mark.parametrize(
+    "op, attrs",
+    [
+        ("Conv", {"strides": [1]}),
+        ("Conv", {"dilations": [1, 1, 1]}),
+        ("MaxPool", {"kernel_shape": [2, 2], "strides": [1]}),
+    ],
+)
+def test_window_attrs_of_the_wrong_length_name_the_node(op, attrs):
+    # Shape inference lets these through (the output shape is not declared);
+    # indexing strides[1] must not be what reports them.
+    weights = [numpy_helper.from_array(np.ones([1, 1, 2, 2], np.float32), "w")] if op == "Conv" else []
+    model = _model(
+        [helper.make_node(op, ["x", "w"] if op == "Conv" else ["x"], ["y"], name="win", **attrs)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        weights,
+    )
+    name, values = next((k, v) for k, v in attrs.items() if k != "kernel_shape")
+    with pytest.raises(ConversionError, match=rf"'win' \({op}\): {name} {re.escape(str(values))} must have 2 values"):
+        onnx_import.convert(model)
 
 
 # --- the CLI's temporary file ---------------------------------------------------------------------

@@ -109,6 +109,14 @@ def _matmul(ctx, node):
     )
 
 
+def _pair(a, name):
+    """Attr `name` of a 2-D window op: [h, w], [1, 1] when absent."""
+    values = list(a.get(name, [1, 1]))
+    if len(values) != 2:
+        raise _NodeError(f"{name} {values} must have 2 values (only 2-D spatial ops are supported)")
+    return values
+
+
 def _same_padding(spatial, kernel, strides, dilations):
     """SAME's (before, after) padding of each spatial dim."""
     return [same_pads(size, k, s, d) for size, k, s, d in zip(spatial, kernel, strides, dilations)]
@@ -179,8 +187,7 @@ def _conv(ctx, node):
     x_shape = ctx.shape(x_name)
     o, i_per_group, kh, kw = weights.shape
     group = a.get("group", 1)
-    strides = list(a.get("strides", [1, 1]))
-    dilations = list(a.get("dilations", [1, 1]))
+    strides, dilations = _pair(a, "strides"), _pair(a, "dilations")
     padding, pads = _spatial_padding(ctx, node, x_shape, [kh, kw], strides, dilations)
     bias = ctx.const(node.input[2]) if len(node.input) > 2 and node.input[2] else np.zeros([o], np.float32)
     if bias is None:
@@ -220,7 +227,7 @@ def _pool(ctx, node):
         raise _NodeError("dilated pooling is not supported")
     if a.get("storage_order", 0):
         raise _NodeError("storage_order=1 is not supported")
-    strides = list(a.get("strides", [1, 1]))
+    strides = _pair(a, "strides")
     x_shape = ctx.shape(x_name)
     padding, pads = _spatial_padding(ctx, node, x_shape, kernel, strides, [1, 1])
     padded = [x_shape[2 + i] + (pads[i] + pads[i + 2] if pads else 0) for i in (0, 1)]
