@@ -135,6 +135,17 @@ def test_window_attrs_of_the_wrong_length_name_the_node(op, attrs):
         onnx_import.convert(model)
 
 
+def test_constant_without_a_value_names_the_node():
+    model = _model(
+        [helper.make_node("Constant", [], ["c"], name="empty"), helper.make_node("Add", ["x", "c"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
+    for source in (model, model.SerializeToString()):
+        with pytest.raises(ConversionError, match=r"cannot be converted to .twl: 'empty' \(Constant\)"):
+            onnx_import.convert(source)
+
+
 # --- the CLI's temporary file ---------------------------------------------------------------------
 def test_output_naming_a_directory_leaves_no_temp_file(tmp_path, capsys):
     source = tmp_path / "relu.onnx"

@@ -99,7 +99,10 @@ def _fold_size(ctx, node):
 
 
 def _constant_value(node):
-    """The value of a Constant node; None for the kinds not read here."""
+    """The value of a Constant node; None for the kinds not read here (and
+    for a Constant without its value attribute)."""
+    if not node.attribute:
+        return None
     attribute = node.attribute[0]
     value = helper.get_attribute_value(attribute)
     if attribute.name == "value":
