@@ -3,7 +3,9 @@
 #ifndef TENSORWEAVE_CORE_KERNELS_KERNEL_TEST_UTIL_H_
 #define TENSORWEAVE_CORE_KERNELS_KERNEL_TEST_UTIL_H_
 
+#include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,6 +88,34 @@ inline Status RunOpOnPlaceholders(const std::string& op,
 
 inline bool MessageHas(const Status& s, const std::string& fragment) {
   return s.message().find(fragment) != std::string::npos;
+}
+
+// A list(int) attr value (ksize, strides, dilations).
+inline AttrValue AttrInts(const std::vector<int64_t>& values) {
+  AttrValue v;
+  for (int64_t i : values) v.mutable_list()->add_i(i);
+  return v;
+}
+
+// `n` values uniform in [lo, hi) from a fixed seed.
+template <typename T>
+std::vector<T> RandomValues(int64_t n, uint32_t seed, double lo = -1,
+                            double hi = 1) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  std::vector<T> v(n);
+  for (T& x : v) x = static_cast<T>(dist(rng));
+  return v;
+}
+
+// The failure a bad input must give: InvalidArgument, naming node "op" (the
+// node RunOp and RunOpOnPlaceholders build) and containing `fragment`.
+inline void ExpectInvalidArgument(const Status& s,
+                                  const std::string& fragment) {
+  EXPECT_EQ(s.code(), Code::kInvalidArgument) << s.ToString();
+  EXPECT_TRUE(MessageHas(s, fragment)) << s.ToString();
+  EXPECT_TRUE(MessageHas(s, "node op") || MessageHas(s, "'op'"))
+      << "the node is not named: " << s.ToString();
 }
 
 }  // namespace test

@@ -1,0 +1,182 @@
+// FusedBatchNorm (training and inference) and FusedBatchNormGrad against
+// the formulas in double written here, and their errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/kernels/kernel_test_util.h"
+
+namespace tensorweave {
+namespace {
+
+using test::AttrBool;
+using test::Attrs;
+using test::ExpectInvalidArgument;
+using test::MakeTensor;
+using test::RandomValues;
+using test::ToVector;
+
+template <typename T>
+void ExpectNear(const std::vector<T>& got, const std::vector<double>& want,
+                double tol, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i])))
+        << what << " at " << i;
+  }
+}
+
+Attrs BnAttrs(bool training, float epsilon) {
+  Attrs a = {{"is_training", AttrBool(training)}};
+  a["epsilon"].set_f(epsilon);
+  return a;
+}
+
+template <typename T>
+void CheckBatchNorm(double tol) {
+  const TensorShape shape({2, 3, 4, 5});
+  const int64_t depth = 5, rows = 2 * 3 * 4;
+  const float eps = 1e-3f;
+  const auto x = RandomValues<T>(shape.num_elements(), 41, -3, 5);
+  const auto scale = RandomValues<T>(depth, 42, 0.5, 2);
+  const auto offset = RandomValues<T>(depth, 43);
+  const auto mean_in = RandomValues<T>(depth, 44);
+  const auto var_in = RandomValues<T>(depth, 45, 0.1, 2);
+  const auto dy = RandomValues<T>(shape.num_elements(), 46);
+  // Batch statistics per channel (biased variance normalizes; the reported
+  // batch variance is unbiased, as TF).
+  std::vector<double> mean(depth, 0), var(depth, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < depth; ++c)
+      mean[c] += x[r * depth + c] / double(rows);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < depth; ++c) {
+      const double d = x[r * depth + c] - mean[c];
+      var[c] += d * d / rows;
+    }
+  std::vector<double> y_train(x.size()), y_infer(x.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < depth; ++c) {
+      const int64_t i = r * depth + c;
+      y_train[i] =
+          (x[i] - mean[c]) / std::sqrt(var[c] + double(eps)) * scale[c] +
+          offset[c];
+      y_infer[i] =
+          (x[i] - mean_in[c]) / std::sqrt(var_in[c] + double(eps)) * scale[c] +
+          offset[c];
+    }
+  std::vector<double> unbiased(depth);
+  for (int64_t c = 0; c < depth; ++c) unbiased[c] = var[c] * rows / (rows - 1);
+
+  const Tensor xt = MakeTensor<T>(shape, x);
+  const Tensor st = MakeTensor<T>({depth}, scale);
+  const Tensor ot = MakeTensor<T>({depth}, offset);
+  const Tensor mt = MakeTensor<T>({depth}, mean_in);
+  const Tensor vt = MakeTensor<T>({depth}, var_in);
+  std::vector<Tensor> out;
+  // Training: mean and variance inputs are empty, as TF1's batch_norm feeds.
+  TW_ASSERT_OK(
+      test::RunOp("FusedBatchNorm",
+                  {xt, st, ot, MakeTensor<T>({0}, {}), MakeTensor<T>({0}, {})},
+                  BnAttrs(true, eps), &out, 5));
+  ExpectNear(ToVector<T>(out[0]), y_train, tol, "training y");
+  ExpectNear(ToVector<T>(out[1]), mean, tol, "batch mean");
+  ExpectNear(ToVector<T>(out[2]), unbiased, tol, "batch variance");
+  ExpectNear(ToVector<T>(out[3]), mean, tol, "reserve 1");
+  ExpectNear(ToVector<T>(out[4]), var, tol, "reserve 2");
+  TW_ASSERT_OK(test::RunOp("FusedBatchNorm", {xt, st, ot, mt, vt},
+                           BnAttrs(false, eps), &out, 5));
+  ExpectNear(ToVector<T>(out[0]), y_infer, tol, "inference y");
+
+  // Gradients (training): with x_hat = (x - mean) * inv,
+  //   dx = scale * inv * (dy - mean(dy) - x_hat * mean(dy * x_hat)),
+  //   dscale = sum(dy * x_hat), doffset = sum(dy).
+  // Inference: dx = dy * scale * inv over the given mean and variance.
+  for (bool training : {true, false}) {
+    const std::vector<double>& m =
+        training ? mean : std::vector<double>(mean_in.begin(), mean_in.end());
+    const std::vector<double>& v =
+        training ? var : std::vector<double>(var_in.begin(), var_in.end());
+    std::vector<double> inv(depth), sum_dy(depth, 0), sum_dyx(depth, 0);
+    for (int64_t c = 0; c < depth; ++c)
+      inv[c] = 1 / std::sqrt(v[c] + double(eps));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < depth; ++c) {
+        const int64_t i = r * depth + c;
+        sum_dy[c] += dy[i];
+        sum_dyx[c] += dy[i] * (x[i] - m[c]) * inv[c];
+      }
+    std::vector<double> dx(x.size());
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < depth; ++c) {
+        const int64_t i = r * depth + c;
+        const double xhat = (x[i] - m[c]) * inv[c];
+        dx[i] = training
+                    ? scale[c] * inv[c] *
+                          (dy[i] - sum_dy[c] / rows - xhat * sum_dyx[c] / rows)
+                    : dy[i] * scale[c] * inv[c];
+      }
+    std::vector<T> mv(m.begin(), m.end()), vv(v.begin(), v.end());
+    TW_ASSERT_OK(
+        test::RunOp("FusedBatchNormGrad",
+                    {MakeTensor<T>(shape, dy), xt, st,
+                     MakeTensor<T>({depth}, mv), MakeTensor<T>({depth}, vv)},
+                    BnAttrs(training, eps), &out, 5));
+    const std::string what = training ? "training " : "inference ";
+    ExpectNear(ToVector<T>(out[0]), dx, tol, what + "dx");
+    ExpectNear(ToVector<T>(out[1]), sum_dyx, tol, what + "dscale");
+    ExpectNear(ToVector<T>(out[2]), sum_dy, tol, what + "doffset");
+  }
+}
+
+TEST(FusedBatchNormOpsTest, FloatMatchesReference) {
+  CheckBatchNorm<float>(1e-4);
+}
+TEST(FusedBatchNormOpsTest, DoubleMatchesReference) {
+  CheckBatchNorm<double>(1e-10);
+}
+
+TEST(FusedBatchNormOpsTest, BadInputsAreInvalidArgument) {
+  Tensor out;
+  const Tensor x = Tensor(DT_FLOAT, TensorShape({1, 2, 2, 3}));
+  const Tensor v3 = Tensor(DT_FLOAT, TensorShape({3}));
+  const Tensor v2 = Tensor(DT_FLOAT, TensorShape({2}));
+  const Tensor empty = Tensor(DT_FLOAT, TensorShape({0}));
+  // A 3-D x.
+  ExpectInvalidArgument(
+      test::RunOpOnPlaceholders(
+          "FusedBatchNorm",
+          {Tensor(DT_FLOAT, TensorShape({2, 2, 3})), v3, v3, empty, empty},
+          BnAttrs(true, 1e-3f), &out),
+      "4-D");
+  // scale and offset of the wrong length.
+  ExpectInvalidArgument(
+      test::RunOpOnPlaceholders("FusedBatchNorm", {x, v2, v3, empty, empty},
+                                BnAttrs(true, 1e-3f), &out),
+      "scale");
+  ExpectInvalidArgument(
+      test::RunOpOnPlaceholders("FusedBatchNorm", {x, v3, v2, empty, empty},
+                                BnAttrs(true, 1e-3f), &out),
+      "offset");
+  // Inference needs the mean and variance of every channel.
+  ExpectInvalidArgument(
+      test::RunOpOnPlaceholders("FusedBatchNorm", {x, v3, v3, empty, v3},
+                                BnAttrs(false, 1e-3f), &out),
+      "mean");
+  ExpectInvalidArgument(
+      test::RunOpOnPlaceholders("FusedBatchNorm", {x, v3, v3, v3, v2},
+                                BnAttrs(false, 1e-3f), &out),
+      "variance");
+  // The gradient with y_backprop not of x's shape.
+  ExpectInvalidArgument(
+      test::RunOpOnPlaceholders(
+          "FusedBatchNormGrad",
+          {Tensor(DT_FLOAT, TensorShape({1, 2, 3, 3})), x, v3, v3, v3},
+          BnAttrs(true, 1e-3f), &out),
+      "y_backprop");
+}
+
+}  // namespace
+}  // namespace tensorweave
