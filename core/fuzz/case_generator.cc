@@ -194,6 +194,7 @@ class ShapeSource {
         {10, 13, 15}, {17, 18, 19}, {2, 3, 18}, {5, 7, 9}};
     std::copy_n(leanings[rng_.Below(4)], 3, cut_);
   }
+  const std::vector<int64_t>& base() const { return base_; }
   std::vector<int64_t> Next() {
     int64_t r = rng_.Below(20);
     if (r < cut_[0]) return base_;
@@ -298,6 +299,16 @@ AttrValue RandomAttr(Rng& rng, const AttrDef& attr, DataType dtype_hint) {
     ShapeSource shapes(rng);
     *value.mutable_tensor() =
         RandomTensor(rng, dtype_hint, shapes.Next(), /*may_lie=*/true);
+  } else if (type == "list(int)" &&
+             (attr.name == "strides" || attr.name == "ksize" ||
+              attr.name == "dilations") &&
+             rng.Chance(0.75)) {
+    // A window an NHWC convolution or pool accepts: 1 for batch and depth.
+    const bool ones = attr.name == "dilations" && rng.Chance(0.7);
+    for (int64_t v : {int64_t{1}, ones ? 1 : rng.Between(1, 3),
+                      ones ? 1 : rng.Between(1, 3), int64_t{1}}) {
+      value.mutable_list()->add_i(v);
+    }
   } else if (type == "list(int)") {
     int64_t n = RandomListLength(rng, attr);
     ValueMode mode =
@@ -337,6 +348,64 @@ AttrValue RandomAttr(Rng& rng, const AttrDef& attr, DataType dtype_hint) {
   return value;
 }
 
+// A 1-D int32/int64 tensor holding `values`.
+TensorProto IntTensor(DataType dtype, const std::vector<int64_t>& values) {
+  TensorProto proto;
+  proto.set_dtype(static_cast<::tensorweave::DataType>(dtype));
+  proto.mutable_tensor_shape()->add_dim()->set_size(values.size());
+  for (int64_t v : values) {
+    if (dtype == DT_INT64) {
+      AppendBytes(proto.mutable_tensor_content(), v);
+    } else {
+      AppendBytes(proto.mutable_tensor_content(), static_cast<int32_t>(v));
+    }
+  }
+  return proto;
+}
+
+// Some inputs have a role that random shapes rarely fill; each gets what it
+// needs most of the time (and a random tensor otherwise, like any input):
+// - an optimizer's hyper-parameters (ApplyAdam's lr, beta1, ...: the
+//   non-ref inputs other than the gradient) are scalars, the variable, its
+//   slots and the gradient share the case's base shape;
+// - "input_sizes"/"filter_sizes" of a convolution's gradient are a shape:
+//   the base [N,H,W,C] image, or a [KH,KW,C,M] filter for it.
+struct InputPlan {
+  std::vector<int64_t> dims;
+  bool has_values = false;
+  std::vector<int64_t> values;
+};
+
+InputPlan PlanInput(Rng& rng, const OpDef& op, const ArgDef& arg,
+                    DataType dtype, const std::vector<int64_t>& base,
+                    ShapeSource& shapes) {
+  InputPlan plan;
+  const bool optimizer = op.name.compare(0, 5, "Apply") == 0 &&
+                         !op.inputs.empty() && op.inputs[0].is_ref;
+  if (optimizer && rng.Chance(0.9)) {
+    const bool like_var =
+        arg.is_ref || arg.name == "grad" || arg.name == "delta";
+    if (like_var) plan.dims = base;
+    return plan;  // hyper-parameters: scalars
+  }
+  const bool is_sizes =
+      (arg.name == "input_sizes" || arg.name == "filter_sizes") &&
+      (dtype == DT_INT32 || dtype == DT_INT64) && base.size() == 4;
+  if (is_sizes && rng.Chance(0.8)) {
+    plan.dims = {4};
+    plan.has_values = true;
+    if (arg.name == "input_sizes") {
+      plan.values = base;
+    } else {
+      plan.values = {rng.Between(1, 3), rng.Between(1, 3), base[3],
+                     rng.Chance(0.5) ? 1 : base[3]};
+    }
+    return plan;
+  }
+  plan.dims = shapes.Next();
+  return plan;
+}
+
 NodeDef* AddNodeDef(FuzzCase* c, const std::string& op,
                     const std::string& name) {
   NodeDef* node = c->mutable_graph()->add_node();
@@ -353,20 +422,24 @@ AttrValue TypeAttr(DataType dtype) {
 
 // Adds the producer of one input of the node under test and returns the
 // tensor name to connect.
-std::string AddInput(Rng& rng, ShapeSource& shapes, DataType dtype, bool is_ref,
-                     int index, FuzzCase* c) {
+std::string AddInput(Rng& rng, const std::vector<int64_t>& dims,
+                     const std::vector<int64_t>* values, DataType dtype,
+                     bool is_ref, int index, FuzzCase* c) {
   const std::string id = std::to_string(index);
-  std::vector<int64_t> dims = shapes.Next();
+  auto make_value = [&] {
+    return values != nullptr ? IntTensor(dtype, *values)
+                             : RandomTensor(rng, dtype, dims);
+  };
   if (is_ref) {
     NodeDef* var = AddNodeDef(c, "VariableV2", "var" + id);
     (*var->mutable_attr())["dtype"] = TypeAttr(dtype);
     AttrValue shape;
+    shape.mutable_shape();  // a scalar's shape is set too (no dims)
     for (int64_t d : dims) shape.mutable_shape()->add_dim()->set_size(d);
     (*var->mutable_attr())["shape"] = shape;
     NodeDef* init_value = AddNodeDef(c, "Const", "init_value" + id);
     (*init_value->mutable_attr())["dtype"] = TypeAttr(dtype);
-    *(*init_value->mutable_attr())["value"].mutable_tensor() =
-        RandomTensor(rng, dtype, dims);
+    *(*init_value->mutable_attr())["value"].mutable_tensor() = make_value();
     NodeDef* init = AddNodeDef(c, "Assign", "init" + id);
     init->add_input(var->name());
     init->add_input(init_value->name());
@@ -376,13 +449,13 @@ std::string AddInput(Rng& rng, ShapeSource& shapes, DataType dtype, bool is_ref,
   if (rng.Chance(0.55)) {
     NodeDef* constant = AddNodeDef(c, "Const", "const" + id);
     (*constant->mutable_attr())["dtype"] = TypeAttr(dtype);
-    *(*constant->mutable_attr())["value"].mutable_tensor() =
-        RandomTensor(rng, dtype, dims);
+    *(*constant->mutable_attr())["value"].mutable_tensor() = make_value();
     return constant->name();
   }
   NodeDef* placeholder = AddNodeDef(c, "Placeholder", "feed" + id);
   (*placeholder->mutable_attr())["dtype"] = TypeAttr(dtype);
   AttrValue shape;
+  shape.mutable_shape();  // a scalar's shape is set too (no dims)
   if (rng.Chance(0.6)) {
     shape.mutable_shape()->set_unknown_rank(true);
   } else {
@@ -391,8 +464,7 @@ std::string AddInput(Rng& rng, ShapeSource& shapes, DataType dtype, bool is_ref,
     }
   }
   (*placeholder->mutable_attr())["shape"] = shape;
-  (*c->mutable_feeds())[placeholder->name() + ":0"] =
-      RandomTensor(rng, dtype, dims);
+  (*c->mutable_feeds())[placeholder->name() + ":0"] = make_value();
   return placeholder->name();
 }
 
@@ -439,7 +511,10 @@ FuzzCase GenerateCase(const OpDef& op, uint64_t seed) {
       break;  // the graph must reject the node: fewer inputs than declared
     }
     for (DataType dtype : types) {
-      target.add_input(AddInput(rng, shapes, dtype, arg.is_ref, index++, &c));
+      InputPlan plan = PlanInput(rng, op, arg, dtype, shapes.base(), shapes);
+      target.add_input(AddInput(rng, plan.dims,
+                                plan.has_values ? &plan.values : nullptr, dtype,
+                                arg.is_ref, index++, &c));
     }
   }
   if (op.name == "Placeholder" && rng.Chance(0.7)) {

@@ -44,6 +44,47 @@ TEST(KernelFuzzerFindings, ArgListLengthIsBounded) {
   EXPECT_FALSE(s.ok());
 }
 
+// GatherV2 of a scalar with an unknown axis asked for an unknown shape of
+// rank -1 (std::length_error: abort at graph construction); TF requires
+// params of rank >= 1.
+TEST(KernelFuzzerFindings, GatherOfScalarParams) {
+  Graph graph;
+  AddOp(&graph, "Const", "params", {},
+        {{"dtype", AttrType(DT_FLOAT)},
+         {"value", AttrTensor(Tensor::Scalar<float>(1))}});
+  AddOp(&graph, "Const", "indices", {},
+        {{"dtype", AttrType(DT_INT64)},
+         {"value", AttrTensor(Tensor::Scalar<int64_t>(2))}});
+  AddOp(&graph, "Placeholder", "axis", {}, {{"dtype", AttrType(DT_INT64)}});
+  Status s =
+      TryAddOp(&graph, "GatherV2", "gather", {"params", "indices", "axis"},
+               {{"Tparams", AttrType(DT_FLOAT)},
+                {"Tindices", AttrType(DT_INT64)},
+                {"Taxis", AttrType(DT_INT64)}});
+  EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("at least rank 1"), std::string::npos) << s;
+  EXPECT_NE(s.message().find("gather"), std::string::npos) << s;
+}
+
+// Fetching an uninitialized variable failed after the executor's nodes ran
+// (the fetch's snapshot), with an error naming no node.
+TEST(KernelFuzzerFindings, UninitializedFetchNamesTheNode) {
+  auto graph = std::make_shared<Graph>();
+  AttrValue shape;
+  shape.mutable_shape();
+  AddOp(graph.get(), "VariableV2", "weights", {},
+        {{"dtype", AttrType(DT_FLOAT)},
+         {"shape", shape},
+         {"shared_name", test::AttrString("w_storage")}});
+  Session session(graph, SessionOptions());
+  std::vector<Tensor> out;
+  Status s = session.Run({}, {"weights:0"}, {}, &out);
+  EXPECT_EQ(s.code(), Code::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("[[node weights (op: VariableV2)]]"),
+            std::string::npos)
+      << s;
+}
+
 std::vector<Tensor> RunOne(const std::string& op,
                            const std::vector<Tensor>& inputs) {
   auto graph = std::make_shared<Graph>();

@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -76,6 +77,7 @@ struct OpStats {
 struct Shared {
   std::atomic<int64_t> item;        // the work item now running
   std::atomic<int64_t> started_ms;  // when it started
+  std::atomic<int64_t> item_op;     // the op of a random item (its index)
   int64_t regressions_run;
   OpStats ops[kMaxOps];
 };
@@ -233,7 +235,28 @@ class Fuzzer {
     return static_cast<int64_t>(regressions_.size());
   }
 
-  // Item i: regression case i, then random cases op after op.
+  // The op of random item i: the even items go round the registry, the odd
+  // ones to the ops tried but never built yet (the least tried of them), so
+  // that the ops whose valid graphs are rare get the cases they need to be
+  // reached (and a run does not fail for want of luck); once every op has
+  // been built, round the registry again.
+  size_t PickOp(int64_t random_item) const {
+    const size_t n = ops_.size();
+    size_t op = static_cast<size_t>((random_item / 2) % n);
+    if (random_item % 2 == 0) return op;
+    int64_t fewest = std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < n; ++i) {
+      const OpStats& s = shared_->ops[i];
+      if (s.built == 0 && s.cases > 0 && s.cases < fewest) {
+        fewest = s.cases;
+        op = i;
+      }
+    }
+    return op;
+  }
+
+  // Item i: regression case i, then random cases (the op of a random item
+  // comes from PickOp in the child, through shared_->item_op).
   FuzzCase MakeCase(int64_t item, size_t* op_index) const {
     FuzzCase c;
     if (item < num_regressions()) {
@@ -247,17 +270,21 @@ class Fuzzer {
       return c;
     }
     int64_t random_item = item - num_regressions();
-    *op_index =
-        static_cast<size_t>(random_item % static_cast<int64_t>(ops_.size()));
+    *op_index = static_cast<size_t>(shared_->item_op.load());
     const OpDef* op = OpRegistry::Global()->Find(ops_[*op_index]);
     return GenerateCase(*op, MixSeed(options_.seed, random_item));
   }
 
   [[noreturn]] void ChildLoop(int64_t item, int64_t deadline) {
     LimitMemory();
+    // Line by line: what a child printed must not die with it in a crash.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     for (;; ++item) {
       // Regressions always replay in full; the deadline bounds the rest.
       if (item >= num_regressions() && NowMs() >= deadline) break;
+      if (item >= num_regressions()) {
+        shared_->item_op = PickOp(item - num_regressions());
+      }
       shared_->item = item;
       shared_->started_ms = NowMs();
       size_t op_index = 0;

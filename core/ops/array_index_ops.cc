@@ -109,6 +109,9 @@ Status StridedSliceGradShape(InferenceContext* c) {
 Status GatherShapeWithAxis(InferenceContext* c, bool has_axis) {
   const PartialShape& params = c->input(0);
   const PartialShape& indices = c->input(1);
+  // As TF: params of rank 0 have nothing to gather from (with an unknown
+  // axis the output rank params + indices - 1 would be negative).
+  TW_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1));
   if (has_axis) {
     PartialShape unused;
     TW_RETURN_IF_ERROR(c->WithRank(2, 0, &unused));

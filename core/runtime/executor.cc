@@ -159,6 +159,7 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
   for (const Endpoint& e : spec.fetches) {
     int fetch_slot = slot++;
     ex->fetch_slots_.push_back(fetch_slot);
+    ex->fetch_nodes_.push_back(e.node);
     int f = feed_index(e);
     if (f >= 0) {
       ex->feed_slots_[f].push_back(fetch_slot);
@@ -209,7 +210,10 @@ Status Executor::Run(const StepContext& step, const std::vector<Tensor>& feeds,
   for (size_t i = 0; i < fetch_slots_.size(); ++i) {
     TensorValue& value = state.slots[fetch_slots_[i]];
     if (value.ref != nullptr) {
-      TW_RETURN_IF_ERROR(value.ref->Snapshot(&(*fetches)[i]));
+      // A fetched variable is read here, after its node ran: an error
+      // (uninitialized) is that node's.
+      Status s = value.ref->Snapshot(&(*fetches)[i]);
+      if (!s.ok()) return NodeError(*fetch_nodes_[i], s);
     } else {
       (*fetches)[i] = std::move(value.tensor);
     }

@@ -63,6 +63,7 @@ class Executor {
   std::vector<std::vector<int>> feed_slots_;
   // Slot holding fetch i.
   std::vector<int> fetch_slots_;
+  std::vector<const Node*> fetch_nodes_;  // the node of each fetch, for errors
 };
 
 }  // namespace tensorweave
