@@ -185,12 +185,12 @@ class BaseSession:
         handle, build, feed_specs, fed_fetches = entry
         values = []
         if feed_specs:
-            for k, (dtype, enum, tensor) in zip(feed_keys, feed_specs):
+            for k, (dtype, enum, tensor, np_dtype, dims) in zip(feed_keys, feed_specs):
                 v = feed_dict[k]
-                if not (type(v) is np.ndarray and v.dtype == dtype.as_numpy_dtype and v.flags.c_contiguous):
-                    v = _convert_feed(v, dtype, tensor)
-                else:
-                    _check_feed_shape(v, tensor)
+                if not (type(v) is np.ndarray and v.dtype == np_dtype and v.flags.c_contiguous):
+                    v = _convert_feed(v, dtype, tensor, dims)
+                elif dims is not None and v.shape != dims:
+                    _check_feed_shape(v, tensor, dims)
                 values.append((v, enum))
         try:
             out = self._c.run_callable(handle, values)
@@ -211,7 +211,7 @@ class BaseSession:
             except (TypeError, ValueError, KeyError) as e:
                 raise TypeError(f"Cannot interpret feed_dict key {k!r} as a Tensor: {e}") from None
             feed_names.append(t.name)
-            feed_specs.append((t.dtype, t.dtype.as_datatype_enum, t))
+            feed_specs.append((t.dtype, t.dtype.as_datatype_enum, t, t.dtype.as_numpy_dtype, _static_dims(t)))
         try:
             handle = self._c.make_callable(feed_names, [t.name for t in plan.tensors], [op.name for op in plan.targets])
         except errors.OpError as e:
@@ -230,7 +230,7 @@ class BaseSession:
         def call(*args):
             if len(args) != len(feed_specs):
                 raise TypeError(f"expected {len(feed_specs)} feed values, got {len(args)}")
-            values = [(_convert_feed(v, dt, t), enum) for v, (dt, enum, t) in zip(args, feed_specs)]
+            values = [(_convert_feed(v, dt, t, dims), enum) for v, (dt, enum, t, _, dims) in zip(args, feed_specs)]
             try:
                 out = self._c.run_callable(handle, values)
             except errors.OpError as e:
@@ -269,7 +269,7 @@ def _structure_key(fetches):
     return fetches
 
 
-def _convert_feed(value, dtype, tensor):
+def _convert_feed(value, dtype, tensor, dims):
     if isinstance(value, ops.Tensor):
         raise TypeError(
             f"The value of a feed cannot be a tw.Tensor object (feeding {tensor.name}). "
@@ -279,15 +279,19 @@ def _convert_feed(value, dtype, tensor):
         value = constant_op.to_numpy(value, dtype, what=f"feed value for {tensor.name}", lossy=True)
     except (TypeError, ValueError) as e:
         raise type(e)(f"Cannot feed {tensor.name} (dtype {dtype.name}): {e}") from None
-    _check_feed_shape(value, tensor)
+    if dims is not None and value.shape != dims:
+        _check_feed_shape(value, tensor, dims)
     return value
 
 
-def _check_feed_shape(value, tensor):
-    """A fed value must fit the tensor's static shape (TensorFlow checks this before running: a ValueError)."""
-    dims = tensor.shape.as_list() if tensor.shape.ndims is not None else None
-    if dims is None:
-        return
+def _static_dims(tensor):
+    """The tensor's static shape as a tuple with None for unknown dims; None for an unknown rank."""
+    return tuple(tensor.shape.as_list()) if tensor.shape.ndims is not None else None
+
+
+def _check_feed_shape(value, tensor, dims):
+    """A fed value must fit the tensor's static shape `dims` (TensorFlow checks this before running: a
+    ValueError). Called only when the shapes are not equal, so with unknown dims or a real mismatch."""
     if len(dims) != value.ndim or any(d is not None and d != n for d, n in zip(dims, value.shape)):
         shape = "(" + ", ".join("?" if d is None else str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
         raise ValueError(f"Cannot feed value of shape {value.shape} for Tensor {tensor.name}, which has shape {shape}")
