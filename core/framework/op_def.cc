@@ -49,9 +49,10 @@ std::string Unquote(const std::string& s) {
 // Named groups of dtypes usable in "T: {numbertype}".
 bool ExpandTypeGroup(const std::string& name, std::vector<DataType>* out) {
   if (name == "numbertype" || name == "realnumbertype") {
-    *out = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8};
+    *out = {DT_FLOAT, DT_DOUBLE, DT_INT32,  DT_INT64,  DT_UINT8, DT_INT8,
+            DT_INT16, DT_UINT16, DT_UINT32, DT_UINT64, DT_HALF};
   } else if (name == "floattype") {
-    *out = {DT_FLOAT, DT_DOUBLE};
+    *out = {DT_FLOAT, DT_DOUBLE, DT_HALF};
   } else if (name == "inttype") {
     *out = {DT_INT32, DT_INT64};
   } else if (name == "alltypes") {

@@ -262,7 +262,8 @@ std::string Tensor::DebugString(int max_entries) const {
     if (i > 0) out << ", ";
     Status s = DispatchType<TW_POD_TYPES, std::string>(dtype_, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, bool>) {
+      if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
+                    std::is_same_v<T, bool>) {
         out << static_cast<int>(data<T>()[i]);
       } else {
         out << data<T>()[i];
@@ -361,6 +362,30 @@ Status Tensor::FromProto(const TensorProto& proto, Tensor* out) {
       case DT_BOOL:
         TW_RETURN_IF_ERROR(FillFromValues<bool>(proto.bool_val(), &tensor));
         break;
+      case DT_INT8:
+        TW_RETURN_IF_ERROR(FillFromValues<int8_t>(proto.int_val(), &tensor));
+        break;
+      case DT_INT16:
+        TW_RETURN_IF_ERROR(FillFromValues<int16_t>(proto.int_val(), &tensor));
+        break;
+      case DT_UINT16:
+        TW_RETURN_IF_ERROR(FillFromValues<uint16_t>(proto.int_val(), &tensor));
+        break;
+      case DT_UINT32:
+        TW_RETURN_IF_ERROR(
+            FillFromValues<uint32_t>(proto.uint32_val(), &tensor));
+        break;
+      case DT_UINT64:
+        TW_RETURN_IF_ERROR(
+            FillFromValues<uint64_t>(proto.uint64_val(), &tensor));
+        break;
+      case DT_HALF: {
+        // Bit patterns, read as uint16 and reinterpreted.
+        Tensor bits(DT_UINT16, shape);
+        TW_RETURN_IF_ERROR(FillFromValues<uint16_t>(proto.half_val(), &bits));
+        if (n > 0) std::memcpy(tensor.raw_data(), bits.raw_data(), 2 * n);
+        break;
+      }
       default:
         return errors::InvalidArgument("unsupported dtype in TensorProto");
     }

@@ -4,7 +4,8 @@ namespace tensorweave {
 
 const std::vector<DataType>& AllDataTypes() {
   static const std::vector<DataType> kAll = {
-      DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_STRING, DT_INT64, DT_BOOL};
+      DT_FLOAT, DT_DOUBLE, DT_INT32,  DT_UINT8,  DT_STRING, DT_INT64, DT_BOOL,
+      DT_INT8,  DT_INT16,  DT_UINT16, DT_UINT32, DT_UINT64, DT_HALF};
   return kAll;
 }
 
@@ -24,7 +25,19 @@ std::string DataTypeName(DataType dtype) {
       return "int64";
     case DT_BOOL:
       return "bool";
-    case DT_INVALID:
+    case DT_INT8:
+      return "int8";
+    case DT_INT16:
+      return "int16";
+    case DT_UINT16:
+      return "uint16";
+    case DT_UINT32:
+      return "uint32";
+    case DT_UINT64:
+      return "uint64";
+    case DT_HALF:
+      return "float16";
+    default:
       break;
   }
   return "invalid(" + std::to_string(static_cast<int>(dtype)) + ")";
@@ -35,9 +48,12 @@ bool DataTypeFromName(const std::string& name, DataType* dtype) {
     const char* name;
     DataType dtype;
   } kNames[] = {
-      {"float32", DT_FLOAT}, {"float", DT_FLOAT}, {"float64", DT_DOUBLE},
-      {"double", DT_DOUBLE}, {"int32", DT_INT32}, {"uint8", DT_UINT8},
-      {"string", DT_STRING}, {"int64", DT_INT64}, {"bool", DT_BOOL}};
+      {"float32", DT_FLOAT}, {"float", DT_FLOAT},   {"float64", DT_DOUBLE},
+      {"double", DT_DOUBLE}, {"int32", DT_INT32},   {"uint8", DT_UINT8},
+      {"string", DT_STRING}, {"int64", DT_INT64},   {"bool", DT_BOOL},
+      {"int8", DT_INT8},     {"int16", DT_INT16},   {"uint16", DT_UINT16},
+      {"uint32", DT_UINT32}, {"uint64", DT_UINT64}, {"float16", DT_HALF},
+      {"half", DT_HALF}};
   for (const auto& entry : kNames) {
     if (name == entry.name) {
       *dtype = entry.dtype;
@@ -61,6 +77,16 @@ size_t DataTypeSize(DataType dtype) {
       return 8;
     case DT_BOOL:
       return 1;
+    case DT_INT8:
+      return 1;
+    case DT_INT16:
+    case DT_UINT16:
+    case DT_HALF:
+      return 2;
+    case DT_UINT32:
+      return 4;
+    case DT_UINT64:
+      return 8;
     default:
       return 0;
   }
@@ -74,11 +100,23 @@ bool IsValidDataType(int value) {
 }
 
 bool DataTypeIsFloating(DataType dtype) {
-  return dtype == DT_FLOAT || dtype == DT_DOUBLE;
+  return dtype == DT_FLOAT || dtype == DT_DOUBLE || dtype == DT_HALF;
 }
 
 bool DataTypeIsInteger(DataType dtype) {
-  return dtype == DT_INT32 || dtype == DT_INT64 || dtype == DT_UINT8;
+  switch (dtype) {
+    case DT_INT8:
+    case DT_INT16:
+    case DT_INT32:
+    case DT_INT64:
+    case DT_UINT8:
+    case DT_UINT16:
+    case DT_UINT32:
+    case DT_UINT64:
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace tensorweave

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/framework/float16.h"
 #include "core/framework/graph.pb.h"
 #include "core/framework/status.h"
 
@@ -41,6 +42,12 @@ TW_DATATYPE_OF(uint8_t, DT_UINT8)
 TW_DATATYPE_OF(int64_t, DT_INT64)
 TW_DATATYPE_OF(bool, DT_BOOL)
 TW_DATATYPE_OF(std::string, DT_STRING)
+TW_DATATYPE_OF(int8_t, DT_INT8)
+TW_DATATYPE_OF(int16_t, DT_INT16)
+TW_DATATYPE_OF(uint16_t, DT_UINT16)
+TW_DATATYPE_OF(uint32_t, DT_UINT32)
+TW_DATATYPE_OF(uint64_t, DT_UINT64)
+TW_DATATYPE_OF(half, DT_HALF)
 #undef TW_DATATYPE_OF
 
 // Typed dispatch: calls fn(T{}) with T the C++ type of `dtype`, for the
@@ -63,10 +70,23 @@ Status DispatchType(DataType dtype, Fn&& fn) {
   return status;
 }
 
+// The dtype lists kernels dispatch over. The TW_*_TYPES lists without
+// "ALL" are the original five numeric dtypes; the small integer dtypes and
+// half are added per kernel where TensorFlow's CPU kernels have them.
 #define TW_NUMBER_TYPES float, double, int32_t, int64_t, uint8_t
 #define TW_REAL_TYPES float, double, int32_t, int64_t
 #define TW_FLOAT_TYPES float, double
-#define TW_POD_TYPES float, double, int32_t, int64_t, uint8_t, bool
+// int8, int16, uint16, uint32, uint64.
+#define TW_SMALL_INT_TYPES int8_t, int16_t, uint16_t, uint32_t, uint64_t
+// Every integer and floating dtype.
+#define TW_ALL_NUMBER_TYPES TW_NUMBER_TYPES, TW_SMALL_INT_TYPES, half
+// The signed ones (TensorFlow's Neg, Abs, Sign and Pow have no kernels for
+// the unsigned dtypes).
+#define TW_ALL_SIGNED_TYPES TW_REAL_TYPES, int8_t, int16_t, half
+// float, double, half.
+#define TW_ALL_FLOAT_TYPES TW_FLOAT_TYPES, half
+// Every dtype with a fixed size (copies, casts, comparisons for equality).
+#define TW_POD_TYPES TW_ALL_NUMBER_TYPES, bool
 
 }  // namespace tensorweave
 

@@ -42,17 +42,17 @@ class ArgOp : public OpKernel {
     }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<TW_NUMBER_TYPES>(input.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     return DispatchType<int32_t, int64_t>(
-                         out->dtype(), [&](auto index_tag) {
-                           using Index = decltype(index_tag);
-                           Run<T, Index>(ctx, input.data<T>(), outer, n, inner,
-                                         out->data<Index>());
-                           return Status::OK();
-                         });
-                   }));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_ALL_NUMBER_TYPES>(input.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          return DispatchType<int32_t, int64_t>(
+              out->dtype(), [&](auto index_tag) {
+                using Index = decltype(index_tag);
+                Run<T, Index>(ctx, input.data<T>(), outer, n, inner,
+                              out->data<Index>());
+                return Status::OK();
+              });
+        }));
   }
 
  private:

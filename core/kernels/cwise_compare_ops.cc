@@ -24,13 +24,13 @@ TW_COMPARE_FUNCTOR(LogicalOrFunctor, x || y);
 
 REGISTER_KERNEL(KernelDef("Equal"), BinaryOp<EqualFunctor, TW_POD_TYPES>);
 REGISTER_KERNEL(KernelDef("NotEqual"), BinaryOp<NotEqualFunctor, TW_POD_TYPES>);
-REGISTER_KERNEL(KernelDef("Less"), BinaryOp<LessFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Less"), BinaryOp<LessFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("LessEqual"),
-                BinaryOp<LessEqualFunctor, TW_NUMBER_TYPES>);
+                BinaryOp<LessEqualFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Greater"),
-                BinaryOp<GreaterFunctor, TW_NUMBER_TYPES>);
+                BinaryOp<GreaterFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("GreaterEqual"),
-                BinaryOp<GreaterEqualFunctor, TW_NUMBER_TYPES>);
+                BinaryOp<GreaterEqualFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("LogicalAnd"), BinaryOp<LogicalAndFunctor, bool>);
 REGISTER_KERNEL(KernelDef("LogicalOr"), BinaryOp<LogicalOrFunctor, bool>);
 

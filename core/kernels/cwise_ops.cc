@@ -208,22 +208,23 @@ struct ReciprocalGradFunctor : SameTypeFunctor {
   }
 };
 
-REGISTER_KERNEL(KernelDef("Add"), BinaryOp<AddFunctor, TW_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Sub"), BinaryOp<SubFunctor, TW_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Mul"), BinaryOp<MulFunctor, TW_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Div"), BinaryOp<DivFunctor, TW_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("RealDiv"), BinaryOp<DivFunctor, TW_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Add"), BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Sub"), BinaryOp<SubFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Mul"), BinaryOp<MulFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Div"), BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("RealDiv"),
+                BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("FloorDiv"),
-                BinaryOp<FloorDivFunctor, TW_NUMBER_TYPES>);
+                BinaryOp<FloorDivFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("FloorMod"),
-                BinaryOp<FloorModFunctor, TW_REAL_TYPES>);
+                BinaryOp<FloorModFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Maximum"),
-                BinaryOp<MaximumFunctor, TW_NUMBER_TYPES>);
+                BinaryOp<MaximumFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Minimum"),
-                BinaryOp<MinimumFunctor, TW_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Pow"), BinaryOp<PowFunctor, TW_REAL_TYPES>);
+                BinaryOp<MinimumFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Pow"), BinaryOp<PowFunctor, TW_ALL_SIGNED_TYPES>);
 REGISTER_KERNEL(KernelDef("SquaredDifference"),
-                BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES>);
+                BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES, half>);
 REGISTER_KERNEL(KernelDef("TanhGrad"),
                 BinaryOp<TanhGradFunctor, TW_FLOAT_TYPES>);
 REGISTER_KERNEL(KernelDef("SigmoidGrad"),

@@ -149,9 +149,19 @@ class BinaryOp : public OpKernel {
           Tensor* out;
           TW_RETURN_IF_ERROR(ctx->forward_input_or_allocate_output(
               forward, 0, plan.output, &out));
-          ApplyBinary<T, Out>(
-              ctx, plan, x.data<T>(), y.data<T>(), out->data<Out>(),
-              [](T a, T b) { return Functor::template Apply<T>(a, b); });
+          if constexpr (std::is_same_v<T, half>) {
+            // Computed in float, rounded per element (as Eigen::half).
+            ApplyBinary<T, Out>(
+                ctx, plan, x.data<T>(), y.data<T>(), out->data<Out>(),
+                [](T a, T b) {
+                  return static_cast<Out>(
+                      Functor::template Apply<float>(ToFloat(a), ToFloat(b)));
+                });
+          } else {
+            ApplyBinary<T, Out>(
+                ctx, plan, x.data<T>(), y.data<T>(), out->data<Out>(),
+                [](T a, T b) { return Functor::template Apply<T>(a, b); });
+          }
           return Status::OK();
         }));
   }
@@ -173,8 +183,15 @@ class UnaryOp : public OpKernel {
                      const T* in = x.data<T>();
                      Out* o = out->data<Out>();
                      ForRange(ctx, x.num_elements(), [&](int64_t b, int64_t e) {
-                       for (int64_t i = b; i < e; ++i)
-                         o[i] = Functor::template Apply<T>(in[i]);
+                       for (int64_t i = b; i < e; ++i) {
+                         if constexpr (std::is_same_v<T, half>) {
+                           // In float, rounded per element.
+                           o[i] = static_cast<Out>(
+                               Functor::template Apply<float>(ToFloat(in[i])));
+                         } else {
+                           o[i] = Functor::template Apply<T>(in[i]);
+                         }
+                       }
                      });
                      return Status::OK();
                    }));

@@ -53,22 +53,24 @@ struct LogicalNotFunctor : SameTypeFunctor {
   }
 };
 
-REGISTER_KERNEL(KernelDef("Neg"), UnaryOp<NegFunctor, TW_REAL_TYPES>);
-REGISTER_KERNEL(KernelDef("Abs"), UnaryOp<AbsFunctor, TW_REAL_TYPES>);
-REGISTER_KERNEL(KernelDef("Sign"), UnaryOp<SignFunctor, TW_REAL_TYPES>);
-REGISTER_KERNEL(KernelDef("Square"), UnaryOp<SquareFunctor, TW_REAL_TYPES>);
-REGISTER_KERNEL(KernelDef("Exp"), UnaryOp<ExpFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Log"), UnaryOp<LogFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Log1p"), UnaryOp<Log1pFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Sqrt"), UnaryOp<SqrtFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Rsqrt"), UnaryOp<RsqrtFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Neg"), UnaryOp<NegFunctor, TW_ALL_SIGNED_TYPES>);
+REGISTER_KERNEL(KernelDef("Abs"), UnaryOp<AbsFunctor, TW_ALL_SIGNED_TYPES>);
+REGISTER_KERNEL(KernelDef("Sign"), UnaryOp<SignFunctor, TW_ALL_SIGNED_TYPES>);
+REGISTER_KERNEL(KernelDef("Square"),
+                UnaryOp<SquareFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Exp"), UnaryOp<ExpFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Log"), UnaryOp<LogFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Log1p"), UnaryOp<Log1pFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Sqrt"), UnaryOp<SqrtFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Rsqrt"), UnaryOp<RsqrtFunctor, TW_ALL_FLOAT_TYPES>);
 REGISTER_KERNEL(KernelDef("Reciprocal"),
-                UnaryOp<ReciprocalFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Tanh"), UnaryOp<TanhFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Sigmoid"), UnaryOp<SigmoidFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Floor"), UnaryOp<FloorFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Ceil"), UnaryOp<CeilFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Round"), UnaryOp<RoundFunctor, TW_FLOAT_TYPES>);
+                UnaryOp<ReciprocalFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Tanh"), UnaryOp<TanhFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Sigmoid"),
+                UnaryOp<SigmoidFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Floor"), UnaryOp<FloorFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Ceil"), UnaryOp<CeilFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Round"), UnaryOp<RoundFunctor, TW_ALL_FLOAT_TYPES>);
 REGISTER_KERNEL(KernelDef("LogicalNot"), UnaryOp<LogicalNotFunctor, bool>);
 
 }  // namespace

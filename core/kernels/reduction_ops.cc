@@ -267,6 +267,20 @@ class ReductionOp : public OpKernel {
                          std::is_same_v<R, AnyReducer>)) {
             return errors::InvalidArgument("unsupported dtype ",
                                            DataTypeName(input.dtype()));
+          } else if constexpr (std::is_same_v<T, half>) {
+            // Reduced in float, rounded to half once at the end.
+            Tensor wide(DT_FLOAT, input.shape());
+            const half* src = input.data<half>();
+            std::transform(src, src + input.num_elements(), wide.data<float>(),
+                           [](half v) { return ToFloat(v); });
+            Tensor wide_out(DT_FLOAT, out_shape);
+            Reduce<float>(ctx, wide, groups, wide_out.data<float>(),
+                          out->num_elements());
+            if constexpr (kMean) Divide<float>(ctx, &wide_out, count);
+            const float* m = wide_out.data<float>();
+            std::transform(m, m + out->num_elements(), out->data<half>(),
+                           [](float v) { return half(v); });
+            return Status::OK();
           } else if constexpr (kMean && std::is_integral_v<T> &&
                                sizeof(T) < sizeof(int64_t)) {
             // Small integers are summed in int64, so that the mean of

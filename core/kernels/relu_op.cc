@@ -84,7 +84,8 @@ float ReadAlpha(OpKernelConstruction* ctx) {
   return alpha;
 }
 
-template <typename Functor>
+// Types: the dtypes it runs on (float and double unless listed).
+template <typename Functor, typename... Types>
 class ActivationOp : public OpKernel {
  public:
   explicit ActivationOp(OpKernelConstruction* ctx)
@@ -94,7 +95,7 @@ class ActivationOp : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(
         ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto tag) {
+    OP_REQUIRES_OK(ctx, DispatchType<Types...>(x.dtype(), [&](auto tag) {
                      using T = decltype(tag);
                      const T* in = x.data<T>();
                      T* o = out->data<T>();
@@ -112,7 +113,8 @@ class ActivationOp : public OpKernel {
   float alpha_;
 };
 
-template <typename Functor>
+// Types: the dtypes it runs on (float and double unless listed).
+template <typename Functor, typename... Types>
 class ActivationGradOp : public OpKernel {
  public:
   explicit ActivationGradOp(OpKernelConstruction* ctx)
@@ -131,7 +133,7 @@ class ActivationGradOp : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(
         ctx, ctx->forward_input_or_allocate_output(0, 0, g.shape(), &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto tag) {
+    OP_REQUIRES_OK(ctx, DispatchType<Types...>(x.dtype(), [&](auto tag) {
                      using T = decltype(tag);
                      const T* gp = g.data<T>();
                      const T* xp = x.data<T>();
@@ -150,18 +152,29 @@ class ActivationGradOp : public OpKernel {
   float alpha_;
 };
 
-REGISTER_KERNEL(KernelDef("Relu"), ActivationOp<ReluFunctor>);
-REGISTER_KERNEL(KernelDef("Relu6"), ActivationOp<Relu6Functor>);
-REGISTER_KERNEL(KernelDef("Elu"), ActivationOp<EluFunctor>);
-REGISTER_KERNEL(KernelDef("Selu"), ActivationOp<SeluFunctor>);
-REGISTER_KERNEL(KernelDef("Softplus"), ActivationOp<SoftplusFunctor>);
-REGISTER_KERNEL(KernelDef("LeakyRelu"), ActivationOp<LeakyReluFunctor>);
-REGISTER_KERNEL(KernelDef("ReluGrad"), ActivationGradOp<ReluFunctor>);
-REGISTER_KERNEL(KernelDef("Relu6Grad"), ActivationGradOp<Relu6Functor>);
-REGISTER_KERNEL(KernelDef("EluGrad"), ActivationGradOp<EluFunctor>);
-REGISTER_KERNEL(KernelDef("SeluGrad"), ActivationGradOp<SeluFunctor>);
-REGISTER_KERNEL(KernelDef("SoftplusGrad"), ActivationGradOp<SoftplusFunctor>);
-REGISTER_KERNEL(KernelDef("LeakyReluGrad"), ActivationGradOp<LeakyReluFunctor>);
+// Relu and Relu6 (and their gradients) on every real dtype, as TensorFlow.
+REGISTER_KERNEL(KernelDef("Relu"),
+                ActivationOp<ReluFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Relu6"),
+                ActivationOp<Relu6Functor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Elu"), ActivationOp<EluFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Selu"), ActivationOp<SeluFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Softplus"),
+                ActivationOp<SoftplusFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("LeakyRelu"),
+                ActivationOp<LeakyReluFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("ReluGrad"),
+                ActivationGradOp<ReluFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Relu6Grad"),
+                ActivationGradOp<Relu6Functor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("EluGrad"),
+                ActivationGradOp<EluFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("SeluGrad"),
+                ActivationGradOp<SeluFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("SoftplusGrad"),
+                ActivationGradOp<SoftplusFunctor, TW_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("LeakyReluGrad"),
+                ActivationGradOp<LeakyReluFunctor, TW_FLOAT_TYPES>);
 
 }  // namespace
 }  // namespace tensorweave

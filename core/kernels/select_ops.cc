@@ -156,7 +156,8 @@ class ClipByValueOp : public OpKernel {
         ctx, ctx->forward_input_or_allocate_output(0, 0, t.shape(), &out));
     const int64_t lo_step = lo.rank() == 0 ? 0 : 1;
     const int64_t hi_step = hi.rank() == 0 ? 0 : 1;
-    OP_REQUIRES_OK(ctx, DispatchType<TW_NUMBER_TYPES>(t.dtype(), [&](auto tag) {
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_ALL_NUMBER_TYPES>(t.dtype(), [&](auto tag) {
                      using T = decltype(tag);
                      const T* x = t.data<T>();
                      const T* l = lo.data<T>();
@@ -190,7 +191,7 @@ class AddNOp : public OpKernel {
     OP_REQUIRES_OK(
         ctx, ctx->forward_input_or_allocate_output(0, 0, first.shape(), &out));
     OP_REQUIRES_OK(
-        ctx, DispatchType<TW_NUMBER_TYPES>(first.dtype(), [&](auto tag) {
+        ctx, DispatchType<TW_ALL_NUMBER_TYPES>(first.dtype(), [&](auto tag) {
           using T = decltype(tag);
           T* o = out->data<T>();
           ForRange(ctx, first.num_elements(), [&](int64_t b, int64_t e) {

@@ -95,27 +95,34 @@ class CastOp : public OpKernel {
           using S = decltype(src);
           return DispatchType<TW_POD_TYPES>(dst, [&](auto dst_tag) {
             using D = decltype(dst_tag);
+            // half converts through float both ways (as Eigen::half: a
+            // double or an int64 is rounded to float first).
+            using SF = std::conditional_t<std::is_same_v<S, half>, float, S>;
             const S* in = x.data<S>();
             D* o = out->data<D>();
             for (int64_t i = 0; i < x.num_elements(); ++i) {
               if constexpr (std::is_same_v<D, bool>) {
                 o[i] = in[i] != S(0);
-              } else if constexpr (std::is_floating_point_v<S> &&
+              } else if constexpr (std::is_same_v<D, half>) {
+                o[i] = half(static_cast<float>(in[i]));
+              } else if constexpr (std::is_floating_point_v<SF> &&
                                    std::is_integral_v<D>) {
                 // Out-of-range and NaN conversions are undefined in C++; clamp
                 // them (NaN gives 0).
-                S v = in[i];
+                SF v = static_cast<SF>(in[i]);
                 if (!(v == v)) {
                   o[i] = 0;
-                } else if (v <= static_cast<S>(std::numeric_limits<D>::min())) {
+                } else if (v <=
+                           static_cast<SF>(std::numeric_limits<D>::min())) {
                   o[i] = std::numeric_limits<D>::min();
-                } else if (v >= static_cast<S>(std::numeric_limits<D>::max())) {
+                } else if (v >=
+                           static_cast<SF>(std::numeric_limits<D>::max())) {
                   o[i] = std::numeric_limits<D>::max();
                 } else {
                   o[i] = static_cast<D>(v);
                 }
               } else {
-                o[i] = static_cast<D>(in[i]);
+                o[i] = static_cast<D>(static_cast<SF>(in[i]));
               }
             }
             return Status::OK();

@@ -90,7 +90,7 @@ class AssignUpdateOp : public OpKernel {
                           ? *current
                           : Tensor(current->dtype(), current->shape());
       OP_REQUIRES_OK(
-          ctx, DispatchType<TW_NUMBER_TYPES>(value.dtype(), [&](auto tag) {
+          ctx, DispatchType<TW_ALL_NUMBER_TYPES>(value.dtype(), [&](auto tag) {
             using T = decltype(tag);
             const T* a = current->data<T>();
             const T* b = value.data<T>();

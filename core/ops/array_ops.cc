@@ -220,14 +220,14 @@ REGISTER_OP("Fill")
 REGISTER_OP("ZerosLike")
     .Input("x: T")
     .Output("y: T")
-    .Attr("T: {float32, float64, int32, int64, uint8, bool}")
+    .Attr("T: {numbertype, bool}")
     .SetShapeFn(shape_fns::Unchanged)
     .Doc("Zeros (false) of the shape and dtype of x.");
 
 REGISTER_OP("OnesLike")
     .Input("x: T")
     .Output("y: T")
-    .Attr("T: {float32, float64, int32, int64, uint8, bool}")
+    .Attr("T: {numbertype, bool}")
     .SetShapeFn(shape_fns::Unchanged)
     .Doc("Ones (true) of the shape and dtype of x.");
 

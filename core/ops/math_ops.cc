@@ -226,16 +226,16 @@ TW_BINARY_OP("RealDiv", "numbertype",
 TW_BINARY_OP("FloorDiv", "numbertype",
              "floor(x / y), with numpy broadcasting (Python's //); an integer "
              "zero divisor is an error.");
-TW_BINARY_OP("FloorMod", "float32, float64, int32, int64",
+TW_BINARY_OP("FloorMod", "numbertype",
              "x - floor(x / y) * y, with numpy broadcasting (Python's %: the "
              "result has the sign of y); an integer zero divisor is an "
              "error.");
 TW_BINARY_OP("Maximum", "numbertype", "max(x, y), with numpy broadcasting.");
 TW_BINARY_OP("Minimum", "numbertype", "min(x, y), with numpy broadcasting.");
-TW_BINARY_OP("Pow", "float32, float64, int32, int64",
+TW_BINARY_OP("Pow", "float16, float32, float64, int8, int16, int32, int64",
              "x ** y, with numpy broadcasting; an integer to a negative "
              "integer power truncates toward zero (1, -1 or 0).");
-TW_BINARY_OP("SquaredDifference", "float32, float64, int32, int64",
+TW_BINARY_OP("SquaredDifference", "float16, float32, float64, int32, int64",
              "(x - y) ** 2, with numpy broadcasting.");
 
 // The derivatives of unary ops written in terms of their outputs y and the
@@ -258,9 +258,9 @@ TW_BINARY_OP("ReciprocalGrad", "float32, float64", "-dy * y * y, y = 1 / x.");
       .SetShapeFn(shape_fns::BroadcastBinary)  \
       .Doc(DocText)
 
-TW_COMPARISON_OP("Equal", "float32, float64, int32, int64, uint8, bool",
+TW_COMPARISON_OP("Equal", "numbertype, bool",
                  "x == y element-wise, with numpy broadcasting.");
-TW_COMPARISON_OP("NotEqual", "float32, float64, int32, int64, uint8, bool",
+TW_COMPARISON_OP("NotEqual", "numbertype, bool",
                  "x != y element-wise, with numpy broadcasting.");
 TW_COMPARISON_OP("Less", "realnumbertype", "x < y, with numpy broadcasting.");
 TW_COMPARISON_OP("LessEqual", "realnumbertype",
@@ -299,23 +299,25 @@ REGISTER_OP("LogicalNot")
       .SetShapeFn(shape_fns::Unchanged)   \
       .Doc(DocText)
 
-TW_UNARY_OP("Neg", "float32, float64, int32, int64", "-x, element-wise.");
-TW_UNARY_OP("Abs", "float32, float64, int32, int64", "|x|, element-wise.");
-TW_UNARY_OP("Sign", "float32, float64, int32, int64",
+TW_UNARY_OP("Neg", "float16, float32, float64, int8, int16, int32, int64",
+            "-x, element-wise.");
+TW_UNARY_OP("Abs", "float16, float32, float64, int8, int16, int32, int64",
+            "|x|, element-wise.");
+TW_UNARY_OP("Sign", "float16, float32, float64, int8, int16, int32, int64",
             "-1, 0 or 1 by the sign of x, element-wise (0 for NaN's sign "
             "is NaN).");
-TW_UNARY_OP("Square", "float32, float64, int32, int64", "x * x, element-wise.");
-TW_UNARY_OP("Exp", "float32, float64", "e ** x, element-wise.");
-TW_UNARY_OP("Log", "float32, float64", "The natural logarithm of x.");
-TW_UNARY_OP("Log1p", "float32, float64", "log(1 + x), accurate near 0.");
-TW_UNARY_OP("Sqrt", "float32, float64", "The square root of x.");
-TW_UNARY_OP("Rsqrt", "float32, float64", "1 / sqrt(x).");
-TW_UNARY_OP("Reciprocal", "float32, float64", "1 / x.");
-TW_UNARY_OP("Tanh", "float32, float64", "The hyperbolic tangent of x.");
-TW_UNARY_OP("Sigmoid", "float32, float64", "1 / (1 + exp(-x)).");
-TW_UNARY_OP("Floor", "float32, float64", "The largest integer <= x.");
-TW_UNARY_OP("Ceil", "float32, float64", "The smallest integer >= x.");
-TW_UNARY_OP("Round", "float32, float64",
+TW_UNARY_OP("Square", "numbertype", "x * x, element-wise.");
+TW_UNARY_OP("Exp", "floattype", "e ** x, element-wise.");
+TW_UNARY_OP("Log", "floattype", "The natural logarithm of x.");
+TW_UNARY_OP("Log1p", "floattype", "log(1 + x), accurate near 0.");
+TW_UNARY_OP("Sqrt", "floattype", "The square root of x.");
+TW_UNARY_OP("Rsqrt", "floattype", "1 / sqrt(x).");
+TW_UNARY_OP("Reciprocal", "floattype", "1 / x.");
+TW_UNARY_OP("Tanh", "floattype", "The hyperbolic tangent of x.");
+TW_UNARY_OP("Sigmoid", "floattype", "1 / (1 + exp(-x)).");
+TW_UNARY_OP("Floor", "floattype", "The largest integer <= x.");
+TW_UNARY_OP("Ceil", "floattype", "The smallest integer >= x.");
+TW_UNARY_OP("Round", "floattype",
             "x rounded to the nearest integer, halves to even (banker's "
             "rounding, as TensorFlow and numpy).");
 #undef TW_UNARY_OP
@@ -323,8 +325,8 @@ TW_UNARY_OP("Round", "float32, float64",
 REGISTER_OP("Cast")
     .Input("x: SrcT")
     .Output("y: DstT")
-    .Attr("SrcT: {float32, float64, int32, int64, uint8, bool}")
-    .Attr("DstT: {float32, float64, int32, int64, uint8, bool}")
+    .Attr("SrcT: {numbertype, bool}")
+    .Attr("DstT: {numbertype, bool}")
     .Attr("Truncate: bool = false")
     .SetShapeFn(shape_fns::Unchanged)
     .Doc(

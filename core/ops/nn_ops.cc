@@ -300,24 +300,29 @@ Status FusedBatchNormGradShape(InferenceContext* c) {
 
 // --- activations ------------------------------------------------------------
 
-#define TW_ACTIVATION(Name, DocText)    \
-  REGISTER_OP(Name)                     \
-      .Input("features: T")             \
-      .Output("activations: T")         \
-      .Attr("T: {float32, float64}")    \
-      .SetShapeFn(shape_fns::Unchanged) \
+#define TW_TYPED_ACTIVATION(Name, Types, DocText) \
+  REGISTER_OP(Name)                               \
+      .Input("features: T")                       \
+      .Output("activations: T")                   \
+      .Attr("T: {" Types "}")                     \
+      .SetShapeFn(shape_fns::Unchanged)           \
+      .Doc(DocText)
+#define TW_ACTIVATION(Name, DocText) \
+  TW_TYPED_ACTIVATION(Name, "float32, float64", DocText)
+#define TW_TYPED_ACTIVATION_GRAD(Name, Types, Second, DocText) \
+  REGISTER_OP(Name)                                            \
+      .Input("gradients: T")                                   \
+      .Input(Second ": T")                                     \
+      .Output("backprops: T")                                  \
+      .Attr("T: {" Types "}")                                  \
+      .SetShapeFn(GradShape)                                   \
       .Doc(DocText)
 #define TW_ACTIVATION_GRAD(Name, Second, DocText) \
-  REGISTER_OP(Name)                               \
-      .Input("gradients: T")                      \
-      .Input(Second ": T")                        \
-      .Output("backprops: T")                     \
-      .Attr("T: {float32, float64}")              \
-      .SetShapeFn(GradShape)                      \
-      .Doc(DocText)
+  TW_TYPED_ACTIVATION_GRAD(Name, "float32, float64", Second, DocText)
 
-TW_ACTIVATION("Relu", "max(features, 0).");
-TW_ACTIVATION("Relu6", "min(max(features, 0), 6).");
+// Relu and Relu6 keep integer dtypes (as TensorFlow: relu of int32 is int32).
+TW_TYPED_ACTIVATION("Relu", "realnumbertype", "max(features, 0).");
+TW_TYPED_ACTIVATION("Relu6", "realnumbertype", "min(max(features, 0), 6).");
 TW_ACTIVATION("Elu", "features if > 0, else exp(features) - 1.");
 TW_ACTIVATION("Selu",
               "scale * features if > 0, else scale * alpha * (exp(features) - "
@@ -332,10 +337,10 @@ REGISTER_OP("LeakyRelu")
     .SetShapeFn(shape_fns::Unchanged)
     .Doc("features if > 0, else alpha * features.");
 
-TW_ACTIVATION_GRAD("ReluGrad", "features",
-                   "gradients * (features > 0): Relu's backprop.");
-TW_ACTIVATION_GRAD("Relu6Grad", "features",
-                   "gradients * (0 < features < 6): Relu6's backprop.");
+TW_TYPED_ACTIVATION_GRAD("ReluGrad", "realnumbertype", "features",
+                         "gradients * (features > 0): Relu's backprop.");
+TW_TYPED_ACTIVATION_GRAD("Relu6Grad", "realnumbertype", "features",
+                         "gradients * (0 < features < 6): Relu6's backprop.");
 TW_ACTIVATION_GRAD("EluGrad", "outputs",
                    "gradients if outputs > 0, else gradients * (outputs + 1): "
                    "Elu's backprop from its outputs.");
@@ -354,6 +359,8 @@ REGISTER_OP("LeakyReluGrad")
     .Doc("gradients if features > 0, else alpha * gradients.");
 #undef TW_ACTIVATION
 #undef TW_ACTIVATION_GRAD
+#undef TW_TYPED_ACTIVATION
+#undef TW_TYPED_ACTIVATION_GRAD
 
 // --- bias -------------------------------------------------------------------
 

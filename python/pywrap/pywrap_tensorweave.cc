@@ -41,6 +41,18 @@ py::dtype NumpyDtype(DataType dtype) {
       return py::dtype::of<int64_t>();
     case DT_BOOL:
       return py::dtype::of<bool>();
+    case DT_INT8:
+      return py::dtype::of<int8_t>();
+    case DT_INT16:
+      return py::dtype::of<int16_t>();
+    case DT_UINT16:
+      return py::dtype::of<uint16_t>();
+    case DT_UINT32:
+      return py::dtype::of<uint32_t>();
+    case DT_UINT64:
+      return py::dtype::of<uint64_t>();
+    case DT_HALF:
+      return py::dtype("float16");
     default:
       return py::dtype("O");
   }

@@ -24,12 +24,19 @@ from tensorweave._src.framework.dtypes import DType
 from tensorweave._src.framework.dtypes import as_dtype
 from tensorweave._src.framework.dtypes import bool  # noqa: A004
 from tensorweave._src.framework.dtypes import double
+from tensorweave._src.framework.dtypes import float16
 from tensorweave._src.framework.dtypes import float32
 from tensorweave._src.framework.dtypes import float64
+from tensorweave._src.framework.dtypes import half
+from tensorweave._src.framework.dtypes import int8
+from tensorweave._src.framework.dtypes import int16
 from tensorweave._src.framework.dtypes import int32
 from tensorweave._src.framework.dtypes import int64
 from tensorweave._src.framework.dtypes import string
 from tensorweave._src.framework.dtypes import uint8
+from tensorweave._src.framework.dtypes import uint16
+from tensorweave._src.framework.dtypes import uint32
+from tensorweave._src.framework.dtypes import uint64
 from tensorweave._src.framework.importer import import_graph_def
 from tensorweave._src.framework.ops import Graph
 from tensorweave._src.framework.ops import GraphKeys
@@ -188,6 +195,7 @@ from tensorweave import initializers  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import nn  # noqa: E402
+from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
 from tensorweave import train  # noqa: E402
 

@@ -37,11 +37,24 @@ class DType:
 
     @property
     def is_floating(self):
-        return self._enum in (1, 2)
+        return self._enum in _FLOATING
 
     @property
     def is_integer(self):
-        return self._enum in (3, 4, 9)
+        return self._enum in _INTEGER
+
+    @property
+    def is_unsigned(self):
+        return self._enum in _UNSIGNED
+
+    @property
+    def is_complex(self):
+        return False
+
+    @property
+    def real_dtype(self):
+        """The dtype of a real part: the dtype itself (no dtype here is complex)."""
+        return self
 
     @property
     def is_bool(self):
@@ -98,19 +111,31 @@ class DType:
         return as_dtype, (self._name,)
 
 
+# Enum values are TensorFlow's DataType numbers (graph.proto).
+_FLOATING = (1, 2, 19)
+_INTEGER = (3, 4, 5, 6, 9, 17, 22, 23)
+_UNSIGNED = (4, 17, 22, 23)
+
 float32 = DType(1, "float32", np.float32)
 float64 = DType(2, "float64", np.float64)
 int32 = DType(3, "int32", np.int32)
 uint8 = DType(4, "uint8", np.uint8)
+int16 = DType(5, "int16", np.int16)
+int8 = DType(6, "int8", np.int8)
 string = DType(7, "string", np.object_)
 int64 = DType(9, "int64", np.int64)
 bool = DType(10, "bool", np.bool_)  # noqa: A001 - TensorFlow's name
+uint16 = DType(17, "uint16", np.uint16)
+float16 = DType(19, "float16", np.float16)
+uint32 = DType(22, "uint32", np.uint32)
+uint64 = DType(23, "uint64", np.uint64)
 double = float64
+half = float16
 
-_ALL = (float32, float64, int32, uint8, string, int64, bool)
+_ALL = (float32, float64, int32, uint8, int16, int8, string, int64, bool, uint16, float16, uint32, uint64)
 _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
-_BY_NAME.update({"float": float32, "double": float64})
+_BY_NAME.update({"float": float32, "double": float64, "half": float16})
 _BY_NP = {np.dtype(d.as_numpy_dtype): d for d in _ALL if d is not string}
 _BY_NP[np.dtype(object)] = string
 _BY_NP[np.dtype("S")] = string
@@ -146,7 +171,6 @@ def as_dtype(type_value):
         found = _BY_NP.get(np.dtype(np_dtype.kind))
     if found is None:
         raise TypeError(
-            f"numpy dtype {np_dtype} has no tensorweave DType "
-            "(supported: float32, float64, int32, int64, uint8, bool, string)"
+            f"numpy dtype {np_dtype} has no tensorweave DType (supported: " + ", ".join(d.name for d in _ALL) + ")"
         )
     return found

@@ -35,7 +35,8 @@ def relu(features, name=None):
       ...     print(sess.run(tw.nn.relu([-1.0, 2.0])))
       [0. 2.]
     """
-    return _unary("Relu", features, name)
+    # Integers stay integers (as TF); the op's dtypes refuse bool and string.
+    return _op("Relu", [ops.convert_to_tensor(features)], None, name).outputs[0]
 
 
 def relu6(features, name=None):
@@ -47,7 +48,7 @@ def relu6(features, name=None):
       ...     print(sess.run(tw.nn.relu6([-1.0, 3.0, 9.0])))
       [0. 3. 6.]
     """
-    return _unary("Relu6", features, name)
+    return _op("Relu6", [ops.convert_to_tensor(features)], None, name).outputs[0]
 
 
 def elu(features, name=None):
