@@ -362,6 +362,14 @@ def test_raw_update_ops_reject_bad_shapes():
             training_ops.apply_gradient_descent(w, 0.1, [1.0, 2.0, 3.0])
         with pytest.raises(ValueError, match="lr must be a scalar"):
             training_ops.apply_adagrad(w, w, [0.1, 0.2], [1.0, 2.0])
+        # A shape known only when the graph runs: InvalidArgumentError then (TF1 raises the same two classes).
+        delta = tw.placeholder(tw.float32, [None])
+        step = training_ops.apply_gradient_descent(w, 0.1, delta)
+        with tw.Session() as sess:
+            sess.run(w.initializer)
+            with pytest.raises(tw.errors.InvalidArgumentError):
+                sess.run(step, {delta: np.ones(3, np.float32)})
+            np.testing.assert_array_equal(sess.run(w), [1.0, 2.0])
 
 
 def test_piecewise_constant_and_staircase_decay():

@@ -70,8 +70,8 @@ class DType:
 
     @property
     def min(self):
-        if self.is_floating:
-            return float(np.finfo(self._np).min)
+        if self.is_floating:  # a numpy scalar of the dtype, as TF
+            return np.finfo(self._np).min
         if self.is_integer:
             return int(np.iinfo(self._np).min)
         raise TypeError(f"{self} has no minimum")
@@ -79,7 +79,7 @@ class DType:
     @property
     def max(self):
         if self.is_floating:
-            return float(np.finfo(self._np).max)
+            return np.finfo(self._np).max
         if self.is_integer:
             return int(np.iinfo(self._np).max)
         raise TypeError(f"{self} has no maximum")
