@@ -22,9 +22,15 @@ _NUMPY_OF_DT = {
 _DT_OF_NUMPY = {np.dtype(v): k for k, v in _NUMPY_OF_DT.items()}
 
 
+# The core's dtypes that no converter handles (the lite runtime and the exporters have none of them).
+_UNCONVERTED_DT_NAMES = {5: "int16", 6: "int8", 17: "uint16", 19: "float16", 22: "uint32", 23: "uint64"}
+
+
 def numpy_dtype(dt):
     if dt not in _NUMPY_OF_DT:
-        raise ConversionError(f"unsupported tensor dtype enum {dt}")
+        name = _UNCONVERTED_DT_NAMES.get(dt, f"enum {dt}")
+        supported = ", ".join(np.dtype(t).name for t in _NUMPY_OF_DT.values())
+        raise ConversionError(f"unsupported tensor dtype {name}: the converters handle {supported}")
     return np.dtype(_NUMPY_OF_DT[dt])
 
 

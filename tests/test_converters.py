@@ -452,3 +452,14 @@ def test_unfolded_batch_norm_converts_too():
     np.testing.assert_allclose(
         _onnx_run(onnx_export.export(frozen, ["image"], ["probs"]), feed), ref, rtol=ONNX_RTOL, atol=ONNX_ATOL
     )
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "uint16", "uint32", "uint64", "float16"])
+def test_dtypes_the_converters_lack_are_refused_by_name(graph, sess, dtype):
+    dt = getattr(tw, dtype)
+    x = tw.placeholder(dt, [None, 3], name="x")
+    tw.identity(x * tw.constant(np.array([1, 2, 3]).astype(dt.as_numpy_dtype)), name="y")
+    frozen = freeze.freeze_session(sess, ["x"], ["y"])
+    for convert in (tf_to_twl.convert, onnx_export.export):
+        with pytest.raises(ConversionError, match=f"unsupported tensor dtype {dtype}"):
+            convert(frozen, ["x"], ["y"])
