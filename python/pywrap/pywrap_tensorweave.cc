@@ -513,34 +513,60 @@ class PySession {
   std::unique_ptr<Session> session_;
 };
 
+// An op's definition as Python sees it (python/tensorweave/_src/ops/gen_ops.py
+// builds the wrappers from it): inputs and outputs, attrs with their
+// defaults, allowed values and minimums, the doc.
+py::dict OpDefToPy(const OpDef& op) {
+  auto args = [](const std::vector<ArgDef>& defs) {
+    py::list l;
+    for (const auto& a : defs) {
+      l.append(py::dict(py::arg("name") = a.name,
+                        py::arg("type") = static_cast<int>(a.type),
+                        py::arg("type_attr") = a.type_attr,
+                        py::arg("number_attr") = a.number_attr,
+                        py::arg("type_list_attr") = a.type_list_attr,
+                        py::arg("is_ref") = a.is_ref));
+    }
+    return l;
+  };
+  py::list attrs;
+  for (const auto& a : op.attrs) {
+    py::list allowed_types;
+    for (DataType t : a.allowed_types)
+      allowed_types.append(static_cast<int>(t));
+    attrs.append(py::dict(
+        py::arg("name") = a.name, py::arg("type") = a.type,
+        py::arg("has_default") = a.has_default,
+        py::arg("default") =
+            a.has_default ? AttrToPy(a.default_value) : py::none(),
+        py::arg("allowed_types") = allowed_types,
+        py::arg("allowed_values") = py::cast(a.allowed_strings),
+        py::arg("minimum") =
+            a.has_minimum ? py::object(py::int_(a.minimum)) : py::none()));
+  }
+  return py::dict(
+      py::arg("name") = op.name, py::arg("inputs") = args(op.inputs),
+      py::arg("outputs") = args(op.outputs), py::arg("attrs") = attrs,
+      py::arg("is_stateful") = op.is_stateful, py::arg("doc") = op.doc);
+}
+
 py::list OpDefs() {
   py::list out;
   for (const auto& name : OpRegistry::Global()->ListOps()) {
-    const OpDef* op = OpRegistry::Global()->Find(name);
-    auto args = [](const std::vector<ArgDef>& defs) {
-      py::list l;
-      for (const auto& a : defs) {
-        l.append(py::dict(py::arg("name") = a.name,
-                          py::arg("type") = static_cast<int>(a.type),
-                          py::arg("type_attr") = a.type_attr,
-                          py::arg("number_attr") = a.number_attr,
-                          py::arg("type_list_attr") = a.type_list_attr,
-                          py::arg("is_ref") = a.is_ref));
-      }
-      return l;
-    };
-    py::list attrs;
-    for (const auto& a : op->attrs) {
-      attrs.append(py::dict(py::arg("name") = a.name, py::arg("type") = a.type,
-                            py::arg("has_default") = a.has_default));
-    }
-    out.append(py::dict(
-        py::arg("name") = op->name, py::arg("inputs") = args(op->inputs),
-        py::arg("outputs") = args(op->outputs), py::arg("attrs") = attrs,
-        py::arg("is_stateful") = op->is_stateful, py::arg("doc") = op->doc));
+    out.append(OpDefToPy(*OpRegistry::Global()->Find(name)));
   }
   return out;
 }
+
+// One op's definition (None when no op of that name is registered): cheaper
+// than op_defs() where a module needs a few ops at import.
+py::object OpDefByName(const std::string& name) {
+  const OpDef* op = OpRegistry::Global()->Find(name);
+  if (op == nullptr) return py::none();
+  return OpDefToPy(*op);
+}
+
+py::list OpNames() { return py::cast(OpRegistry::Global()->ListOps()); }
 
 }  // namespace
 }  // namespace tensorweave
@@ -565,6 +591,8 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
       .def("run_callable", &PySession::RunCallable)
       .def("close", &PySession::Close);
   m.def("op_defs", &OpDefs);
+  m.def("op_def", &OpDefByName);
+  m.def("op_names", &OpNames);
   m.def("registered_kernels",
         [] { return KernelRegistry::Global()->RegisteredOps(); });
 }
