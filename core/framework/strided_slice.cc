@@ -86,7 +86,9 @@ Status ComputeStridedSlice(const std::vector<int64_t>& input_dims,
     return errors::InvalidArgument(
         "at most 32 slice indices are supported, got ", begin.size());
   }
-  if (masks.ellipsis_mask & (masks.ellipsis_mask - 1)) {
+  // (unsigned: the mask is an int64 attr, INT64_MIN - 1 would overflow)
+  const uint64_t ellipsis = static_cast<uint64_t>(masks.ellipsis_mask);
+  if (ellipsis & (ellipsis - 1)) {
     return errors::InvalidArgument(
         "Multiple ellipses in slice spec not allowed");
   }

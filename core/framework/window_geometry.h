@@ -28,18 +28,26 @@ inline Status WindowedOutputSize(int64_t in, int64_t window, int64_t stride,
     *out = -1;
     return Status::OK();
   }
-  const int64_t effective = (window - 1) * dilation + 1;
+  // Each step is checked or rearranged not to overflow: windows, strides and
+  // dilations come from attrs and input values (2^62 is a valid int).
+  int64_t effective;  // (window - 1) * dilation + 1
+  if (__builtin_mul_overflow(window - 1, dilation, &effective) ||
+      __builtin_add_overflow(effective, 1, &effective)) {
+    return errors::InvalidArgument("window ", window, " with dilation ",
+                                   dilation, " is too large");
+  }
   if (padding == "VALID") {
     if (in < effective) {
       return errors::InvalidArgument("input size ", in,
                                      " is smaller than the window ", effective,
                                      " (VALID padding)");
     }
-    *out = (in - effective + stride) / stride;
+    *out = (in - effective) / stride + 1;
   } else if (padding == "SAME") {
-    *out = (in + stride - 1) / stride;
+    *out = in / stride + (in % stride != 0 ? 1 : 0);
+    // (out - 1) * stride <= in: no overflow, and the sum is at most effective.
     const int64_t total =
-        std::max<int64_t>((*out - 1) * stride + effective - in, 0);
+        std::max<int64_t>(((*out - 1) * stride - in) + effective, 0);
     *pad_before = total / 2;
   } else {
     return errors::InvalidArgument("padding must be SAME or VALID, got '",

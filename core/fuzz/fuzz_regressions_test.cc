@@ -4,7 +4,9 @@
 #include <dirent.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -117,6 +119,96 @@ TEST(KernelFuzzerFindings, BiasOpsOfEmptyTensors) {
                            Tensor(DT_FLOAT, TensorShape({0}))});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].shape(), TensorShape({2, 0}));
+}
+
+// One op of the inputs' dtype (attr T, plus `attrs`) run on constants.
+Tensor RunTyped(const std::string& op, const std::vector<Tensor>& inputs,
+                test::Attrs attrs = {}) {
+  auto graph = std::make_shared<Graph>();
+  std::vector<std::string> names;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    names.push_back("in" + std::to_string(i));
+    AddOp(graph.get(), "Const", names.back(), {},
+          {{"dtype", AttrType(inputs[i].dtype())},
+           {"value", AttrTensor(inputs[i])}});
+  }
+  attrs["T"] = AttrType(inputs[0].dtype());
+  AddOp(graph.get(), op, "op", names, attrs);
+  Session session(graph, SessionOptions());
+  std::vector<Tensor> out;
+  Status s = session.Run({}, {"op:0"}, {}, &out);
+  EXPECT_TRUE(s.ok()) << op << ": " << s;
+  return s.ok() ? out[0] : Tensor();
+}
+
+template <typename T>
+Tensor Vec(std::vector<T> values) {
+  Tensor t(DataTypeOf<T>::value,
+           TensorShape({static_cast<int64_t>(values.size())}));
+  std::copy(values.begin(), values.end(), t.data<T>());
+  return t;
+}
+
+template <typename T>
+T First(const Tensor& t) {
+  return t.valid() && t.num_elements() > 0 ? t.data<T>()[0] : T(12345);
+}
+
+// Integer arithmetic overflowed in C++ (undefined behaviour, reported by
+// UBSan in Add, Sub, Mul, SquaredDifference, Neg, Abs, Square, Sum, Prod,
+// MatMul, BiasAdd, BiasAddGrad, AssignAdd/Sub); it wraps around now, and the
+// expected values are TensorFlow 1's (tf.compat.v1 with the same inputs).
+TEST(KernelFuzzerFindings, IntegerArithmeticWrapsAsTensorFlow) {
+  const int32_t kMin32 = std::numeric_limits<int32_t>::min();
+  const int32_t kMax32 = std::numeric_limits<int32_t>::max();
+  const int64_t kMin64 = std::numeric_limits<int64_t>::min();
+  const int64_t kMax64 = std::numeric_limits<int64_t>::max();
+  EXPECT_EQ(First<int32_t>(
+                RunTyped("Add", {Vec<int32_t>({kMax32}), Vec<int32_t>({1})})),
+            kMin32);
+  EXPECT_EQ(First<int32_t>(RunTyped("Neg", {Vec<int32_t>({kMin32})})), kMin32);
+  EXPECT_EQ(First<int32_t>(RunTyped("Abs", {Vec<int32_t>({kMin32})})), kMin32);
+  EXPECT_EQ(First<int32_t>(RunTyped("Square", {Vec<int32_t>({kMax32})})), 1);
+  EXPECT_EQ(First<int64_t>(
+                RunTyped("Sub", {Vec<int64_t>({kMin64}), Vec<int64_t>({1})})),
+            kMax64);
+  EXPECT_EQ(First<int32_t>(
+                RunTyped("Mul", {Vec<int32_t>({4}), Vec<int32_t>({kMin32})})),
+            0);
+  EXPECT_EQ(
+      First<int32_t>(RunTyped("SquaredDifference",
+                              {Vec<int32_t>({kMin32}), Vec<int32_t>({2})})),
+      4);
+  Tensor axis = Vec<int32_t>({0});
+  auto reduce = [&](const std::string& op, const Tensor& x) {
+    auto graph = std::make_shared<Graph>();
+    AddOp(graph.get(), "Const", "x", {},
+          {{"dtype", AttrType(x.dtype())}, {"value", AttrTensor(x)}});
+    AddOp(graph.get(), "Const", "axis", {},
+          {{"dtype", AttrType(DT_INT32)}, {"value", AttrTensor(axis)}});
+    AddOp(graph.get(), op, "op", {"x", "axis"},
+          {{"T", AttrType(x.dtype())}, {"Tidx", AttrType(DT_INT32)}});
+    Session session(graph, SessionOptions());
+    std::vector<Tensor> out;
+    Status s = session.Run({}, {"op:0"}, {}, &out);
+    EXPECT_TRUE(s.ok()) << s;
+    return s.ok() ? out[0] : Tensor();
+  };
+  EXPECT_EQ(First<int64_t>(reduce("Sum", Vec<int64_t>({kMax64, 1}))), kMin64);
+  EXPECT_EQ(First<int32_t>(reduce("Prod", Vec<int32_t>({-2, kMin32}))), 0);
+  Tensor a(DT_INT32, TensorShape({1, 1})), b(DT_INT32, TensorShape({1, 1}));
+  a.data<int32_t>()[0] = 2;
+  b.data<int32_t>()[0] = kMin32;
+  EXPECT_EQ(First<int32_t>(RunTyped("MatMul", {a, b})), 0);
+  Tensor value(DT_INT64, TensorShape({1, 1}));
+  value.data<int64_t>()[0] = -1;
+  EXPECT_EQ(
+      First<int64_t>(RunTyped("BiasAdd", {value, Vec<int64_t>({kMin64})})),
+      kMax64);
+  Tensor grad(DT_INT64, TensorShape({2, 1}));
+  grad.data<int64_t>()[0] = kMax64;
+  grad.data<int64_t>()[1] = 4;
+  EXPECT_EQ(First<int64_t>(RunTyped("BiasAddGrad", {grad})), kMin64 + 3);
 }
 
 std::set<std::string> PendingOps() {

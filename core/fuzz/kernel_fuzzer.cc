@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "core/framework/op_def.h"
+#include "core/framework/tensor_size.h"
 #include "core/fuzz/case_generator.h"
 #include "core/fuzz/case_runner.h"
 
@@ -422,6 +423,11 @@ int Main(int argc, char** argv) {
       return 2;
     }
   }
+  // Tensors past 64 MB are refused (ResourceExhausted naming the node, the
+  // path hostile sizes must take): filling gigabytes under ASan would
+  // otherwise take longer than a case may (a false hang) and find nothing
+  // a smaller limit does not.
+  SetMaxTensorBytes(int64_t{64} << 20);
   // Checkpoint ops write files: keep them in a scratch directory.
   char scratch[] = "/tmp/tw-kernel-fuzz-XXXXXX";
   std::string cwd(4096, '\0');

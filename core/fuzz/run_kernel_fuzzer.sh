@@ -18,5 +18,8 @@ start=$(date +%s)
 bazel build --config=asan //core/fuzz:kernel_fuzzer >"$out.build.log" 2>&1 ||
   { tail -n 30 "$out.build.log"; exit 1; }
 echo "kernel_fuzzer: ASan + UBSan build took $(( $(date +%s) - start )) s"
-exec bazel-asan-bin/core/fuzz/kernel_fuzzer --seconds="$seconds" \
+# Bazel's own answer, not the bazel-asan-bin link (a build with another
+# output base repoints the link).
+bin=$(bazel info --config=asan bazel-bin 2>/dev/null)
+exec "$bin/core/fuzz/kernel_fuzzer" --seconds="$seconds" \
   --crash_dir="$out/crashes" "$@"

@@ -5,6 +5,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops.h"
+#include "core/kernels/wrapping_arithmetic.h"
 
 namespace tensorweave {
 namespace {
@@ -85,7 +86,9 @@ void AddBias(OpKernelContext* ctx, const T* in, const T* bias,
       for (int64_t u = b; u < e; ++u) {
         const int64_t i0 = u * stretch;
         const int64_t n = std::min(stretch, total - i0);
-        for (int64_t j = 0; j < n; ++j) out[i0 + j] = in[i0 + j] + pattern[j];
+        for (int64_t j = 0; j < n; ++j) {
+          out[i0 + j] = WrappingAdd(in[i0 + j], pattern[j]);
+        }
       }
     });
     return;
@@ -95,7 +98,7 @@ void AddBias(OpKernelContext* ctx, const T* in, const T* bias,
       const T bc = bias[plane % l.channels];
       const T* p = in + plane * l.inner;
       T* o = out + plane * l.inner;
-      for (int64_t i = 0; i < l.inner; ++i) o[i] = p[i] + bc;
+      for (int64_t i = 0; i < l.inner; ++i) o[i] = WrappingAdd(p[i], bc);
     }
   });
 }
@@ -161,12 +164,14 @@ class BiasAddGradOp : public BiasOpBase {
       const int64_t total = l.outer * l.channels;
       int64_t i = 0;
       for (; i + stretch <= total; i += stretch) {
-        for (int64_t j = 0; j < stretch; ++j) acc[j] += g[i + j];
+        for (int64_t j = 0; j < stretch; ++j)
+          acc[j] = WrappingAdd(acc[j], g[i + j]);
       }
-      for (int64_t j = 0; i + j < total; ++j) acc[j] += g[i + j];
+      for (int64_t j = 0; i + j < total; ++j)
+        acc[j] = WrappingAdd(acc[j], g[i + j]);
       for (int64_t r = 0; r < rows; ++r) {
         for (int64_t c = 0; c < l.channels; ++c) {
-          out[c] += acc[r * l.channels + c];
+          out[c] = WrappingAdd(out[c], acc[r * l.channels + c]);
         }
       }
       return;
@@ -175,8 +180,8 @@ class BiasAddGradOp : public BiasOpBase {
       for (int64_t c = 0; c < l.channels; ++c) {
         const T* p = g + (o * l.channels + c) * l.inner;
         T sum = 0;
-        for (int64_t i = 0; i < l.inner; ++i) sum += p[i];
-        out[c] += sum;
+        for (int64_t i = 0; i < l.inner; ++i) sum = WrappingAdd(sum, p[i]);
+        out[c] = WrappingAdd(out[c], sum);
       }
     }
   }

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include "core/kernels/wrapping_arithmetic.h"
+
 namespace tensorweave {
 
 Status MakeBroadcastPlan(const TensorShape& x, const TensorShape& y,
@@ -76,19 +78,19 @@ namespace {
 struct AddFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x, T y) {
-    return x + y;
+    return WrappingAdd(x, y);
   }
 };
 struct SubFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x, T y) {
-    return x - y;
+    return WrappingSub(x, y);
   }
 };
 struct MulFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x, T y) {
-    return x * y;
+    return WrappingMul(x, y);
   }
 };
 // Integer ops below never see a zero divisor (kChecksDivisor); the most
@@ -158,7 +160,7 @@ struct PowFunctor : SameTypeFunctor {
     if constexpr (std::is_floating_point_v<T>) {
       return std::pow(x, y);
     } else {
-      using U = std::make_unsigned_t<T>;
+      using U = WrapType<T>;  // no promotion to a signed int
       U result = 1, base = static_cast<U>(x);
       for (T e = y; e > 0; e >>= 1) {
         if (e & 1) result *= base;
@@ -171,8 +173,8 @@ struct PowFunctor : SameTypeFunctor {
 struct SquaredDifferenceFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x, T y) {
-    T d = x - y;
-    return d * d;
+    T d = WrappingSub(x, y);
+    return WrappingMul(d, d);
   }
 };
 

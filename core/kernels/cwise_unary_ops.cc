@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "core/kernels/cwise_ops.h"
+#include "core/kernels/wrapping_arithmetic.h"
 
 namespace tensorweave {
 namespace {
@@ -15,13 +16,13 @@ namespace {
     }                                \
   }
 
-TW_UNARY_FUNCTOR(NegFunctor, -x);
+TW_UNARY_FUNCTOR(NegFunctor, WrappingNeg(x));
 // Floats through std::abs (clears the sign of -0.0); the most negative
 // integer wraps to itself.
 TW_UNARY_FUNCTOR(AbsFunctor, std::is_floating_point_v<T>
                                  ? T(std::abs(x))
-                                 : (x < T(0) ? T(-x) : x));
-TW_UNARY_FUNCTOR(SquareFunctor, x* x);
+                                 : (x < T(0) ? WrappingNeg(x) : x));
+TW_UNARY_FUNCTOR(SquareFunctor, WrappingMul(x, x));
 TW_UNARY_FUNCTOR(ExpFunctor, std::exp(x));
 TW_UNARY_FUNCTOR(LogFunctor, std::log(x));
 TW_UNARY_FUNCTOR(Log1pFunctor, std::log1p(x));

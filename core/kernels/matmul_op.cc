@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/framework/op_kernel.h"
+#include "core/kernels/wrapping_arithmetic.h"
 #include "core/platform/blas.h"
 #include "core/platform/thread_pool.h"
 
@@ -21,7 +22,7 @@ void ReferenceMatMul(const T* a, const T* b, T* c, int64_t m, int64_t n,
       for (int64_t p = 0; p < k; ++p) {
         T av = transpose_a ? a[p * m + i] : a[i * k + p];
         T bv = transpose_b ? b[j * k + p] : b[p * n + j];
-        sum += av * bv;
+        sum = WrappingAdd(sum, WrappingMul(av, bv));
       }
       c[i * n + j] = sum;
     }

@@ -12,6 +12,7 @@
 
 #include "core/framework/shape_inference.h"
 #include "core/kernels/cwise_ops.h"
+#include "core/kernels/wrapping_arithmetic.h"
 
 namespace tensorweave {
 namespace {
@@ -23,7 +24,7 @@ struct SumReducer {
   }
   template <typename T>
   static T Combine(T a, T b) {
-    return a + b;
+    return WrappingAdd(a, b);
   }
 };
 struct ProdReducer {
@@ -33,7 +34,7 @@ struct ProdReducer {
   }
   template <typename T>
   static T Combine(T a, T b) {
-    return a * b;
+    return WrappingMul(a, b);
   }
 };
 struct MaxReducer {

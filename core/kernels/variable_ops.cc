@@ -5,6 +5,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops.h"
+#include "core/kernels/wrapping_arithmetic.h"
 
 namespace tensorweave {
 namespace {
@@ -97,7 +98,7 @@ class AssignUpdateOp : public OpKernel {
             T* o = target.data<T>();
             ForRange(ctx, value.num_elements(), [&](int64_t lo, int64_t hi) {
               for (int64_t i = lo; i < hi; ++i) {
-                o[i] = kAdd ? a[i] + b[i] : a[i] - b[i];
+                o[i] = kAdd ? WrappingAdd(a[i], b[i]) : WrappingSub(a[i], b[i]);
               }
             });
             return Status::OK();
