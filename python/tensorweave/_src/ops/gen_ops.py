@@ -484,6 +484,13 @@ def _function_names():
     return _BY_FUNCTION_NAME
 
 
+def wrapper(op_type):
+    """The generated wrapper of `op_type` (`wrapper("Conv2D") is gen_ops.conv2d`)."""
+    name = op_def(op_type).function_name
+    found = globals().get(name)
+    return found if found is not None else __getattr__(name)
+
+
 def raw_op(op_type):
     """`tw.raw_ops.<op_type>`: the keyword-only wrapper (AttributeError when no such op is registered)."""
     found = _RAW.get(op_type)

@@ -2,17 +2,16 @@
 
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import gen_ops
 from tensorweave._src.ops import gradients_impl
 from tensorweave._src.ops import math_ops
 from tensorweave._src.ops import nn_ops
 
 
-def _create(op_type, inputs, attrs=None, name=None):
-    return ops.get_default_graph()._create_op(op_type, inputs, attrs or {}, name=name or op_type)
-
-
-def _attrs(op, names):
-    return {n: op.get_attr(n) for n in names}
+def _like(op_type, inputs, op):
+    """An `op_type` node of `inputs` with the attrs it shares with `op` (by the registry's names: strides,
+    padding, alpha, ...), e.g. a convolution's backprop with the convolution's geometry."""
+    return gen_ops.wrapper(op_type)(*inputs, **gen_ops.same_attrs(op, op_type))
 
 
 # --- activations --------------------------------------------------------------
@@ -21,8 +20,7 @@ def _attrs(op, names):
 def _activation_grad(grad_op, use_output):
     def fn(op, grad):
         second = op.outputs[0] if use_output else op.inputs[0]
-        attrs = {"alpha": op.get_attr("alpha")} if op.type == "LeakyRelu" else None
-        return [_create(grad_op, [grad, second], attrs).outputs[0]]
+        return [_like(grad_op, [grad, second], op)]
 
     return fn
 
@@ -42,9 +40,8 @@ for _fwd, _bwd, _use_output in (
 # in the features: their own gradient is the same backprop, and zeros for the
 # features (as TensorFlow, which gives zeros rather than None).
 def _piecewise_linear_grad(op, grad):
-    attrs = {"alpha": op.get_attr("alpha")} if op.type == "LeakyReluGrad" else None
     features = op.inputs[1]
-    return [_create(op.type, [grad, features], attrs).outputs[0], array_ops.zeros_like(features)]
+    return [_like(op.type, [grad, features], op), array_ops.zeros_like(features)]
 
 
 for _op_type in ("ReluGrad", "Relu6Grad", "LeakyReluGrad"):
@@ -55,7 +52,7 @@ for _op_type in ("ReluGrad", "Relu6Grad", "LeakyReluGrad"):
 # outputs y: d(backprop)/d(gradients) is the same backprop, and d/dy is the incoming gradient where y < 0.
 def _exp_family_grad_grad(op, grad):
     dy, y = op.inputs
-    ddy = _create(op.type, [grad, y]).outputs[0]
+    ddy = _like(op.type, [grad, y], op)
     zeros = array_ops.zeros_like(y)
     d2y = math_ops.where(math_ops.less(y, zeros), grad * dy, zeros)
     return [ddy, d2y]
@@ -69,7 +66,7 @@ for _op_type in ("EluGrad", "SeluGrad"):
 def _softplus_grad_grad(op, grad):
     # SoftplusGrad(dy, x) = dy * sigmoid(x); its derivative in x is dy * sigmoid'(x) = dy / (e^-x + 2 + e^x).
     dy, x = op.inputs
-    ddy = _create("SoftplusGrad", [grad, x]).outputs[0]
+    ddy = gen_ops.softplus_grad(grad, x)
     two = ops.convert_to_tensor(2, dtype=x.dtype)
     d2x = grad * dy / (math_ops.exp(math_ops.negative(x)) + two + math_ops.exp(x))
     return [ddy, d2x]
@@ -80,8 +77,7 @@ def _softplus_grad_grad(op, grad):
 
 @gradients_impl.RegisterGradient("BiasAdd")
 def _bias_add_grad(op, grad):
-    data_format = op.get_attr("data_format")
-    return [grad, _create("BiasAddGrad", [grad], {"data_format": data_format}).outputs[0]]
+    return [grad, _like("BiasAddGrad", [grad], op)]
 
 
 @gradients_impl.RegisterGradient("BiasAddGrad")
@@ -89,72 +85,58 @@ def _bias_add_grad_grad(op, grad):
     # The adjoint of summing to channels: broadcast grad back over the value.
     value = op.inputs[0]
     zeros = array_ops.fill(array_ops.shape(value), ops.convert_to_tensor(0, dtype=value.dtype))
-    return [_create("BiasAdd", [zeros, grad], {"data_format": op.get_attr("data_format")}).outputs[0]]
+    return [_like("BiasAdd", [zeros, grad], op)]
 
 
 # --- convolution ----------------------------------------------------------------
 
-_CONV_ATTRS = ("strides", "padding", "use_cudnn_on_gpu", "data_format", "dilations")
-_DEPTHWISE_ATTRS = ("strides", "padding", "data_format", "dilations")
 
-
-def _register_conv_gradients(forward, backprop_input, backprop_filter, attr_names):
+def _register_conv_gradients(forward, backprop_input, backprop_filter):
     """Gradients of a convolution family: the forward op and its two
-    backprops, each expressed with the other two."""
-
-    def create(op_type, inputs, op):
-        return _create(op_type, inputs, _attrs(op, attr_names)).outputs[0]
+    backprops, each expressed with the other two (with the same attrs)."""
 
     @gradients_impl.RegisterGradient(forward)
     def _forward_grad(op, grad):
         x, f = op.inputs
         return [
-            create(backprop_input, [array_ops.shape(x), f, grad], op),
-            create(backprop_filter, [x, array_ops.shape(f), grad], op),
+            _like(backprop_input, [array_ops.shape(x), f, grad], op),
+            _like(backprop_filter, [x, array_ops.shape(f), grad], op),
         ]
 
     @gradients_impl.RegisterGradient(backprop_input)
     def _backprop_input_grad(op, grad):
         _, f, dy = op.inputs
-        return [None, create(backprop_filter, [grad, array_ops.shape(f), dy], op), create(forward, [grad, f], op)]
+        return [None, _like(backprop_filter, [grad, array_ops.shape(f), dy], op), _like(forward, [grad, f], op)]
 
     @gradients_impl.RegisterGradient(backprop_filter)
     def _backprop_filter_grad(op, grad):
         x, _, dy = op.inputs
-        return [create(backprop_input, [array_ops.shape(x), grad, dy], op), None, create(forward, [x, grad], op)]
+        return [_like(backprop_input, [array_ops.shape(x), grad, dy], op), None, _like(forward, [x, grad], op)]
 
 
-_register_conv_gradients("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", _CONV_ATTRS)
+_register_conv_gradients("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter")
 _register_conv_gradients(
-    "DepthwiseConv2dNative",
-    "DepthwiseConv2dNativeBackpropInput",
-    "DepthwiseConv2dNativeBackpropFilter",
-    _DEPTHWISE_ATTRS,
+    "DepthwiseConv2dNative", "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter"
 )
 
 
 # --- pooling --------------------------------------------------------------------
 
-_POOL_ATTRS = ("ksize", "strides", "padding", "data_format")
-
 
 @gradients_impl.RegisterGradient("MaxPool")
 def _max_pool_grad(op, grad):
-    attrs = _attrs(op, _POOL_ATTRS)
-    return [_create("MaxPoolGrad", [op.inputs[0], op.outputs[0], grad], attrs).outputs[0]]
+    return [_like("MaxPoolGrad", [op.inputs[0], op.outputs[0], grad], op)]
 
 
 @gradients_impl.RegisterGradient("AvgPool")
 def _avg_pool_grad(op, grad):
-    attrs = _attrs(op, _POOL_ATTRS)
-    return [_create("AvgPoolGrad", [array_ops.shape(op.inputs[0]), grad], attrs).outputs[0]]
+    return [_like("AvgPoolGrad", [array_ops.shape(op.inputs[0]), grad], op)]
 
 
 @gradients_impl.RegisterGradient("AvgPoolGrad")
 def _avg_pool_grad_grad(op, grad):
     # AvgPoolGrad is linear in its grad input, with AvgPool as its adjoint.
-    attrs = _attrs(op, _POOL_ATTRS)
-    return [None, _create("AvgPool", [grad], attrs).outputs[0]]
+    return [None, _like("AvgPool", [grad], op)]
 
 
 # Second derivatives through the argmax are not provided.
@@ -166,12 +148,12 @@ gradients_impl.NotDifferentiable("MaxPoolGrad")
 
 @gradients_impl.RegisterGradient("Softmax")
 def _softmax_grad(op, grad):
-    return [_create("SoftmaxGrad", [grad, op.outputs[0]]).outputs[0]]
+    return [gen_ops.softmax_grad(grad, op.outputs[0])]
 
 
 @gradients_impl.RegisterGradient("LogSoftmax")
 def _log_softmax_grad(op, grad):
-    return [_create("LogSoftmaxGrad", [grad, op.outputs[0]]).outputs[0]]
+    return [gen_ops.log_softmax_grad(grad, op.outputs[0])]
 
 
 def _sum_last(x):
@@ -183,7 +165,7 @@ def _softmax_grad_grad(op, grad):
     # SoftmaxGrad(g, s) = (g - sum(g * s)) * s, linear in g (its adjoint is itself); in s:
     # d/ds_k = grad_k * (g_k - sum(g * s)) - g_k * sum(grad * s).
     g, s = op.inputs
-    dg = _create("SoftmaxGrad", [grad, s]).outputs[0]
+    dg = gen_ops.softmax_grad(grad, s)
     ds = grad * (g - _sum_last(g * s)) - g * _sum_last(grad * s)
     return [dg, ds]
 
@@ -247,10 +229,9 @@ def _fused_batch_norm_grad(op, grad_y, *unused_stat_grads):
         mean, variance = op.outputs[3], op.outputs[4]
     else:
         mean, variance = op.inputs[3], op.inputs[4]
-    attrs = _attrs(op, ("epsilon", "data_format", "is_training"))
     if grad_y is None:
         return [None] * 5
-    outs = _create("FusedBatchNormGrad", [grad_y, x, scale, mean, variance], attrs).outputs
+    outs = _like("FusedBatchNormGrad", [grad_y, x, scale, mean, variance], op)
     return [outs[0], outs[1], outs[2], None, None]
 
 

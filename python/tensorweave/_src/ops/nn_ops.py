@@ -6,10 +6,7 @@ from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import array_ops
 from tensorweave._src.ops import constant_op
-
-
-def _op(op_type, inputs, attrs=None, name=None):
-    return ops.get_default_graph()._create_op(op_type, inputs, attrs or {}, name=name or op_type)
+from tensorweave._src.ops import gen_ops
 
 
 def _float_tensor(value, name="x"):
@@ -22,12 +19,13 @@ def _float_tensor(value, name="x"):
     return t
 
 
-def _unary(op_type, features, name, attrs=None):
-    return _op(op_type, [_float_tensor(features)], attrs, name).outputs[0]
+def _unary(op_type, features, name, **attrs):
+    return gen_ops.wrapper(op_type)(_float_tensor(features), name=name, **attrs)
 
 
+@gen_ops.doc_from("Relu")
 def relu(features, name=None):
-    """max(features, 0) element-wise.
+    """Element-wise.
 
     Example:
       >>> import tensorweave as tw
@@ -36,11 +34,12 @@ def relu(features, name=None):
       [0. 2.]
     """
     # Integers stay integers (as TF); the op's dtypes refuse bool and string.
-    return _op("Relu", [ops.convert_to_tensor(features)], None, name).outputs[0]
+    return gen_ops.relu(ops.convert_to_tensor(features), name=name)
 
 
+@gen_ops.doc_from("Relu6")
 def relu6(features, name=None):
-    """min(max(features, 0), 6) element-wise.
+    """Element-wise.
 
     Example:
       >>> import tensorweave as tw
@@ -48,11 +47,12 @@ def relu6(features, name=None):
       ...     print(sess.run(tw.nn.relu6([-1.0, 3.0, 9.0])))
       [0. 3. 6.]
     """
-    return _op("Relu6", [ops.convert_to_tensor(features)], None, name).outputs[0]
+    return gen_ops.relu6(ops.convert_to_tensor(features), name=name)
 
 
+@gen_ops.doc_from("Elu")
 def elu(features, name=None):
-    """features where > 0, else exp(features) - 1.
+    """Element-wise.
 
     Example:
       >>> import tensorweave as tw
@@ -63,8 +63,9 @@ def elu(features, name=None):
     return _unary("Elu", features, name)
 
 
+@gen_ops.doc_from("Selu")
 def selu(features, name=None):
-    """Scaled ELU: scale * (features if > 0 else alpha * (exp(features) - 1)).
+    """Scaled ELU, element-wise.
 
     Example:
       >>> import tensorweave as tw
@@ -75,8 +76,9 @@ def selu(features, name=None):
     return _unary("Selu", features, name)
 
 
+@gen_ops.doc_from("Softplus")
 def softplus(features, name=None):
-    """log(exp(features) + 1), computed without overflow.
+    """Element-wise.
 
     Example:
       >>> import tensorweave as tw
@@ -87,8 +89,9 @@ def softplus(features, name=None):
     return _unary("Softplus", features, name)
 
 
+@gen_ops.doc_from("LeakyRelu")
 def leaky_relu(features, alpha=0.2, name=None):
-    """features where > 0, else alpha * features.
+    """Element-wise; `alpha` may be a numpy scalar.
 
     Example:
       >>> import tensorweave as tw
@@ -96,12 +99,12 @@ def leaky_relu(features, alpha=0.2, name=None):
       ...     print(sess.run(tw.nn.leaky_relu([-1.0, 2.0], alpha=0.1)))
       [-0.1  2. ]
     """
-    return _unary("LeakyRelu", features, name, {"alpha": float(alpha)})
+    return _unary("LeakyRelu", features, name, alpha=float(alpha))
 
 
+@gen_ops.doc_from("BiasAdd")
 def bias_add(value, bias, data_format=None, name=None):
-    """value + bias, with bias [C] added along the last dim (NHWC) or the
-    third from last (NCHW).
+    """`data_format` None is NHWC.
 
     Example:
       >>> import tensorweave as tw
@@ -111,8 +114,7 @@ def bias_add(value, bias, data_format=None, name=None):
     """
     value = ops.convert_to_tensor(value)
     bias = ops.convert_to_tensor(bias, dtype=value.dtype)
-    attrs = {"data_format": data_format or "NHWC"}
-    return _op("BiasAdd", [value, bias], attrs, name or "BiasAdd").outputs[0]
+    return gen_ops.bias_add(value, bias, data_format=data_format or "NHWC", name=name)
 
 
 def _nhwc_list(values, what):
@@ -136,16 +138,19 @@ def _padding(padding):
     return str(padding).upper()
 
 
-def _conv_attrs(strides, padding, data_format, dilations):
-    """The attrs every convolution op (and its gradients) shares."""
-    return {
-        "strides": _nhwc_list(strides, "strides"),
-        "padding": _padding(padding),
-        "data_format": data_format,
-        "dilations": _nhwc_list(dilations, "dilations"),
-    }
+def _conv_attrs(strides, padding, data_format, dilations, **more):
+    """The attrs of a convolution op as TensorFlow 1's wrappers take them: strides and dilations as an int, a
+    pair or 4 ints, padding in any case."""
+    return dict(
+        strides=_nhwc_list(strides, "strides"),
+        padding=_padding(padding),
+        data_format=data_format,
+        dilations=_nhwc_list(dilations, "dilations"),
+        **more,
+    )
 
 
+@gen_ops.doc_from("Conv2D")
 def conv2d(
     input,  # noqa: A002
     filter=None,  # noqa: A002
@@ -157,10 +162,7 @@ def conv2d(
     name=None,
     filters=None,
 ):
-    """2-D convolution (cross-correlation) of input [N,H,W,C] with filter
-    [KH,KW,C,M], giving [N,OH,OW,M].
-
-    Args:
+    """Args:
       input: a float32 or float64 [batch, height, width, channels] tensor.
       filter: a [filter_height, filter_width, in_channels, out_channels] tensor.
       strides: 4 ints, [1, stride_h, stride_w, 1].
@@ -182,9 +184,8 @@ def conv2d(
         filter = filters  # noqa: A001
     x = _float_tensor(input)
     f = ops.convert_to_tensor(filter, dtype=x.dtype)
-    attrs = _conv_attrs(strides, padding, data_format, dilations)
-    attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
-    return _op("Conv2D", [x, f], attrs, name or "Conv2D").outputs[0]
+    attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu=bool(use_cudnn_on_gpu))
+    return gen_ops.conv2d(x, f, **attrs, name=name)
 
 
 def _sizes(value, name):
@@ -193,6 +194,7 @@ def _sizes(value, name):
     return constant_op.constant([int(v) for v in value], dtype=dtypes.int32, name=name)
 
 
+@gen_ops.doc_from("Conv2DBackpropInput")
 def conv2d_backprop_input(
     input_sizes,
     filter,  # noqa: A002
@@ -204,7 +206,7 @@ def conv2d_backprop_input(
     dilations=[1, 1, 1, 1],  # noqa: B006
     name=None,
 ):
-    """The gradient of conv2d with respect to its input (of shape input_sizes).
+    """`input_sizes`: the input's shape, a list or an int32 tensor.
 
     Example:
       >>> import numpy as np
@@ -220,12 +222,12 @@ def conv2d_backprop_input(
     graph = ops.get_default_graph()
     with graph.name_scope(name or "Conv2DBackpropInput") as scope:
         sizes = _sizes(input_sizes, "input_sizes")
-        attrs = _conv_attrs(strides, padding, data_format, dilations)
-        attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
+        attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu=bool(use_cudnn_on_gpu))
         f = ops.convert_to_tensor(filter, dtype=out_backprop.dtype)
-        return graph._create_op("Conv2DBackpropInput", [sizes, f, out_backprop], attrs, name=scope).outputs[0]
+        return gen_ops.conv2d_backprop_input(sizes, f, out_backprop, **attrs, name=scope)
 
 
+@gen_ops.doc_from("Conv2DBackpropFilter")
 def conv2d_backprop_filter(
     input,  # noqa: A002
     filter_sizes,
@@ -237,7 +239,7 @@ def conv2d_backprop_filter(
     dilations=[1, 1, 1, 1],  # noqa: B006
     name=None,
 ):
-    """The gradient of conv2d with respect to its filter (of shape filter_sizes).
+    """`filter_sizes`: the filter's shape, a list or an int32 tensor.
 
     Example:
       >>> import numpy as np
@@ -253,12 +255,12 @@ def conv2d_backprop_filter(
     graph = ops.get_default_graph()
     with graph.name_scope(name or "Conv2DBackpropFilter") as scope:
         sizes = _sizes(filter_sizes, "filter_sizes")
-        attrs = _conv_attrs(strides, padding, data_format, dilations)
-        attrs["use_cudnn_on_gpu"] = bool(use_cudnn_on_gpu)
+        attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu=bool(use_cudnn_on_gpu))
         dy = ops.convert_to_tensor(out_backprop, dtype=x.dtype)
-        return graph._create_op("Conv2DBackpropFilter", [x, sizes, dy], attrs, name=scope).outputs[0]
+        return gen_ops.conv2d_backprop_filter(x, sizes, dy, **attrs, name=scope)
 
 
+@gen_ops.doc_from("DepthwiseConv2dNative")
 def depthwise_conv2d_native(
     input,  # noqa: A002
     filter,  # noqa: A002
@@ -268,22 +270,18 @@ def depthwise_conv2d_native(
     dilations=[1, 1, 1, 1],  # noqa: B006
     name=None,
 ):
-    """Depthwise convolution: input channel c convolved with filter[:, :, c, :]
-    (M multipliers), giving output channel c*M + m.
-
-    Example:
-      >>> import numpy as np
-      >>> import tensorweave as tw
-      >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     x = tw.constant(np.ones([1, 2, 2, 2], np.float32))
-      ...     w = tw.constant(np.ones([2, 2, 2, 1], np.float32))
-      ...     print(sess.run(tw.nn.depthwise_conv2d_native(x, w, [1, 1, 1, 1], "VALID")).ravel())
-      [4. 4.]
+    """Example:
+    >>> import numpy as np
+    >>> import tensorweave as tw
+    >>> with tw.Graph().as_default(), tw.Session() as sess:
+    ...     x = tw.constant(np.ones([1, 2, 2, 2], np.float32))
+    ...     w = tw.constant(np.ones([2, 2, 2, 1], np.float32))
+    ...     print(sess.run(tw.nn.depthwise_conv2d_native(x, w, [1, 1, 1, 1], "VALID")).ravel())
+    [4. 4.]
     """
     x = _float_tensor(input)
     f = ops.convert_to_tensor(filter, dtype=x.dtype)
-    attrs = _conv_attrs(strides, padding, data_format, dilations)
-    return _op("DepthwiseConv2dNative", [x, f], attrs, name or "DepthwiseConv2dNative").outputs[0]
+    return gen_ops.depthwise_conv2d_native(x, f, **_conv_attrs(strides, padding, data_format, dilations), name=name)
 
 
 def depthwise_conv2d(
@@ -314,18 +312,19 @@ def depthwise_conv2d(
 
 
 def _pool(op_type, value, ksize, strides, padding, data_format, name):
-    x = _float_tensor(value)
-    attrs = {
-        "ksize": _nhwc_list(ksize, "ksize"),
-        "strides": _nhwc_list(strides, "strides"),
-        "padding": _padding(padding),
-        "data_format": data_format or "NHWC",
-    }
-    return _op(op_type, [x], attrs, name or op_type).outputs[0]
+    return gen_ops.wrapper(op_type)(
+        _float_tensor(value),
+        ksize=_nhwc_list(ksize, "ksize"),
+        strides=_nhwc_list(strides, "strides"),
+        padding=_padding(padding),
+        data_format=data_format or "NHWC",
+        name=name,
+    )
 
 
+@gen_ops.doc_from("MaxPool")
 def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
-    """The maximum over each ksize window of value [N,H,W,C].
+    """`input` is TensorFlow 2's name of `value`.
 
     Example:
       >>> import numpy as np
@@ -339,9 +338,9 @@ def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, inpu
     return _pool("MaxPool", value if input is None else input, ksize, strides, padding, data_format, name)
 
 
+@gen_ops.doc_from("AvgPool")
 def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
-    """The mean over each ksize window of value [N,H,W,C] (SAME windows average
-    only the elements inside the input).
+    """`input` is TensorFlow 2's name of `value`.
 
     Example:
       >>> import numpy as np
@@ -389,14 +388,15 @@ def _other_axis_perm(x, axis, fn):
 
 def _on_axis(op_type, x, axis, name, fn):
     perm = _other_axis_perm(x, axis, fn)
+    op = gen_ops.wrapper(op_type)
     if perm is None:
-        return _op(op_type, [x], name=name or op_type).outputs[0]
-    out = _op(op_type, [array_ops.transpose(x, perm)], name=name or op_type).outputs[0]
-    return array_ops.transpose(out, perm)
+        return op(x, name=name)
+    return array_ops.transpose(op(array_ops.transpose(x, perm), name=name), perm)
 
 
+@gen_ops.doc_from("Softmax")
 def softmax(logits, axis=None, name=None, dim=None):
-    """exp(logits) / sum(exp(logits)) along the last axis.
+    """Another `axis` (or its old name `dim`) is moved last and back.
 
     Example:
       >>> import tensorweave as tw
@@ -408,8 +408,9 @@ def softmax(logits, axis=None, name=None, dim=None):
     return _on_axis("Softmax", x, axis if axis is not None else dim, name, "softmax")
 
 
+@gen_ops.doc_from("LogSoftmax")
 def log_softmax(logits, axis=None, name=None, dim=None):
-    """logits - log(sum(exp(logits))) along the last axis.
+    """Another `axis` (or its old name `dim`) is moved last and back.
 
     Example:
       >>> import tensorweave as tw
@@ -444,12 +445,12 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim
             x, y = array_ops.transpose(x, perm), array_ops.transpose(y, perm)
         flat_x = array_ops.reshape(x, _flat_rows_shape(x))
         flat_y = array_ops.reshape(y, _flat_rows_shape(y))
-        loss = _op("SoftmaxCrossEntropyWithLogits", [flat_x, flat_y], name="SoftmaxCrossEntropyWithLogits")
+        loss, _ = gen_ops.softmax_cross_entropy_with_logits(flat_x, flat_y, name="SoftmaxCrossEntropyWithLogits")
         if x.shape.ndims is not None and x.shape[:-1].is_fully_defined():
             leading = x.shape[:-1].as_list()
         else:
             leading = array_ops.shape(x)[:-1]
-        out = array_ops.reshape(loss.outputs[0], leading)
+        out = array_ops.reshape(loss, leading)
         if x.shape.ndims is not None and isinstance(leading, ops.Tensor):
             out.set_shape(x.shape[:-1])
         return out
@@ -520,9 +521,7 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
         with graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
             flat_x = array_ops.reshape(x, array_ops.concat([[-1], array_ops.shape(x)[-1:]], 0))
             flat_y = array_ops.reshape(y, [-1])
-            loss = _op(
-                "SparseSoftmaxCrossEntropyWithLogits", [flat_x, flat_y], {"Tlabels": y.dtype.as_datatype_enum}
-            ).outputs[0]
+            loss, _ = gen_ops.sparse_softmax_cross_entropy_with_logits(flat_x, flat_y)
             if y.shape.is_fully_defined():
                 return array_ops.reshape(loss, y.shape.as_list(), name=scope)
             out = array_ops.reshape(loss, array_ops.shape(y), name=scope)
@@ -531,17 +530,13 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     graph = ops.get_default_graph()
     with graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits"):
         # As TensorFlow names it: the op inside a scope of its own name.
-        op = _op(
-            "SparseSoftmaxCrossEntropyWithLogits",
-            [x, y],
-            {"Tlabels": y.dtype.as_datatype_enum},
-            name="SparseSoftmaxCrossEntropyWithLogits",
-        )
-    return op.outputs[0]
+        loss, _ = gen_ops.sparse_softmax_cross_entropy_with_logits(x, y, name="SparseSoftmaxCrossEntropyWithLogits")
+    return loss
 
 
+@gen_ops.doc_from("L2Loss")
 def l2_loss(t, name=None):
-    """sum(t ** 2) / 2, a scalar.
+    """A scalar.
 
     Example:
       >>> import tensorweave as tw
@@ -549,17 +544,14 @@ def l2_loss(t, name=None):
       ...     print(sess.run(tw.nn.l2_loss([1.0, 2.0])))
       2.5
     """
-    return _op("L2Loss", [_float_tensor(t)], name=name or "L2Loss").outputs[0]
+    return gen_ops.l2_loss(_float_tensor(t), name=name)
 
 
+@gen_ops.doc_from("FusedBatchNorm")
 def fused_batch_norm(
     x, scale, offset, mean=None, variance=None, epsilon=0.001, data_format="NHWC", is_training=True, name=None
 ):
-    """Batch normalization of x [N,H,W,C] in one op.
-
-    Returns (y, batch_mean, batch_variance). In training the batch's
-    statistics normalize x and are returned (the variance with Bessel's
-    correction); in inference `mean` and `variance` are used.
+    """Returns (y, batch_mean, batch_variance); `mean` and `variance` may be left out in training.
 
     Example:
       >>> import numpy as np
@@ -582,13 +574,18 @@ def fused_batch_norm(
             raise ValueError("fused_batch_norm needs mean and variance when is_training=False")
         mean = ops.convert_to_tensor(mean, dtype=x.dtype)
         variance = ops.convert_to_tensor(variance, dtype=x.dtype)
-    attrs = {
-        "epsilon": float(epsilon),
-        "data_format": data_format,
-        "is_training": bool(is_training),
-    }
-    op = _op("FusedBatchNorm", [x, scale, offset, mean, variance], attrs, name=name or "FusedBatchNorm")
-    return op.outputs[0], op.outputs[1], op.outputs[2]
+    outputs = gen_ops.fused_batch_norm(
+        x,
+        scale,
+        offset,
+        mean,
+        variance,
+        epsilon=float(epsilon),
+        data_format=data_format,
+        is_training=bool(is_training),
+        name=name,
+    )
+    return outputs.y, outputs.batch_mean, outputs.batch_variance
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
