@@ -3,6 +3,7 @@
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import gen_ops
 from tensorweave._src.ops import gradients_impl
 from tensorweave._src.ops import math_ops
 
@@ -130,24 +131,18 @@ def _slice_grad(op, grad):
     return [array_ops.pad(grad, paddings), None, None]
 
 
-_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
-
-
 @gradients_impl.RegisterGradient("StridedSlice")
 def _strided_slice_grad(op, grad):
     x, begin, end, strides = op.inputs
-    attrs = {m: op.get_attr(m) for m in _MASKS}
     shape = array_ops.shape(x, out_type=begin.dtype)
-    dx = ops.get_default_graph()._create_op(
-        "StridedSliceGrad", [shape, begin, end, strides, grad], attrs, name="StridedSliceGrad"
-    )
-    return [dx.outputs[0], None, None, None]
+    dx = gen_ops.strided_slice_grad(shape, begin, end, strides, grad, **gen_ops.same_attrs(op, "StridedSliceGrad"))
+    return [dx, None, None, None]
 
 
 @gradients_impl.RegisterGradient("StridedSliceGrad")
 def _strided_slice_grad_grad(op, grad):
     _, begin, end, strides, _ = op.inputs
-    attrs = {m: op.get_attr(m) for m in _MASKS}
+    attrs = gen_ops.same_attrs(op, "StridedSlice")
     return [None, None, None, None, array_ops.strided_slice(grad, begin, end, strides, **attrs)]
 
 
@@ -170,10 +165,7 @@ def _pad_v2_grad(op, grad):
 
 @gradients_impl.RegisterGradient("MirrorPad")
 def _mirror_pad_grad(op, grad):
-    dx = ops.get_default_graph()._create_op(
-        "MirrorPadGrad", [grad, op.inputs[1]], {"mode": op.get_attr("mode")}, name="MirrorPadGrad"
-    )
-    return [dx.outputs[0], None]
+    return [gen_ops.mirror_pad_grad(grad, op.inputs[1], **gen_ops.same_attrs(op, "MirrorPadGrad")), None]
 
 
 @gradients_impl.RegisterGradient("MirrorPadGrad")

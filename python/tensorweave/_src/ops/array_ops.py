@@ -9,6 +9,7 @@ from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.framework import tensor_shape
 from tensorweave._src.ops import constant_op
+from tensorweave._src.ops import gen_ops
 
 
 def placeholder(dtype, shape=None, name=None):
@@ -23,13 +24,7 @@ def placeholder(dtype, shape=None, name=None):
     """
     dtype = dtypes.as_dtype(dtype)
     shape = tensor_shape.as_shape(shape) if shape is not None else tensor_shape.TensorShape(None)
-    op = ops.get_default_graph()._create_op(
-        "Placeholder",
-        [],
-        {"dtype": dtype.as_datatype_enum, "shape": tensor_shape.as_attr(shape)},
-        name=name or "Placeholder",
-    )
-    return op.outputs[0]
+    return gen_ops.placeholder(dtype=dtype, shape=tensor_shape.as_attr(shape), name=name)
 
 
 def placeholder_with_default(input, shape, name=None):  # noqa: A002
@@ -44,33 +39,20 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002
     """
     x = ops.convert_to_tensor(input)
     shape = tensor_shape.as_shape(shape)
-    return (
-        ops.get_default_graph()
-        ._create_op(
-            "PlaceholderWithDefault",
-            [x],
-            {"dtype": x.dtype.as_datatype_enum, "shape": tensor_shape.as_attr(shape)},
-            name=name or "PlaceholderWithDefault",
-        )
-        .outputs[0]
-    )
+    return gen_ops.placeholder_with_default(x, shape=tensor_shape.as_attr(shape), name=name)
 
 
 def identity(input, name=None):  # noqa: A002 - TensorFlow's signature
     """Returns a tensor with the same value (a snapshot, for a variable)."""
     x = ops.convert_to_tensor(input)
-    return ops.get_default_graph()._create_op("Identity", [x], name=name or "Identity").outputs[0]
+    return gen_ops.identity(x, name=name or "Identity")
 
 
 def shape(input, name=None, out_type=dtypes.int32):  # noqa: A002
     """The shape of `input` as a 1-D int tensor, computed at run time."""
     x = ops.convert_to_tensor(input)
     out_type = dtypes.as_dtype(out_type)
-    return (
-        ops.get_default_graph()
-        ._create_op("Shape", [x], {"out_type": out_type.as_datatype_enum}, name=name or "Shape")
-        .outputs[0]
-    )
+    return gen_ops.shape(x, out_type=out_type, name=name)
 
 
 def _known_dimension_value(d):
@@ -108,15 +90,14 @@ def reshape(tensor, shape, name=None):  # noqa: A002
     graph = ops.get_default_graph()
     with graph.name_scope(name or "Reshape") as scope:
         s = _shape_tensor(shape)
-        return graph._create_op("Reshape", [x, s], name=scope).outputs[0]
+        return gen_ops.reshape(x, s, name=scope)
 
 
 def fill(dims, value, name=None):
     """A tensor of shape `dims` with every element `value`."""
-    graph = ops.get_default_graph()
     v = ops.convert_to_tensor(value)
     d = _shape_tensor(dims, name="dims")
-    return graph._create_op("Fill", [d, v], name=name or "Fill").outputs[0]
+    return gen_ops.fill(d, v, name=name or "Fill")
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
@@ -141,10 +122,6 @@ def _filled(shape, dtype, number, name):
 
 
 # --- helpers -------------------------------------------------------------------
-
-
-def _op(op_type, inputs, attrs=None, name=None):
-    return ops.get_default_graph()._create_op(op_type, inputs, attrs, name=name or op_type)
 
 
 def _index_tensor(value, name, dtype=None):
@@ -226,7 +203,7 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
             else:
                 r = rank(a)
                 perm = range(r - 1, -1, -1)
-        return _op("Transpose", [a, _index_tensor(perm, "perm")], name=scope).outputs[0]
+        return gen_ops.transpose(a, _index_tensor(perm, "perm"), name=scope)
 
 
 def invert_permutation(x, name=None):
@@ -238,7 +215,7 @@ def invert_permutation(x, name=None):
       ...     print(sess.run(tw.invert_permutation([2, 0, 1])))
       [1 2 0]
     """
-    return _op("InvertPermutation", [_index_tensor(x, "x")], name=name).outputs[0]
+    return gen_ops.invert_permutation(_index_tensor(x, "x"), name=name)
 
 
 def concat(values, axis, name="concat"):
@@ -259,7 +236,7 @@ def concat(values, axis, name="concat"):
     graph = ops.get_default_graph()
     with graph.name_scope(name) as scope:
         tensors = _convert_all(values, "values")
-        return _op("ConcatV2", [tensors, _index_tensor(axis, "axis")], name=scope).outputs[0]
+        return gen_ops.concat_v2(tensors, _index_tensor(axis, "axis"), name=scope)
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -281,15 +258,13 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
             n = int(num_or_size_splits)
             if n < 1:
                 raise ValueError(f"num_or_size_splits must be >= 1, got {n}")
-            op = _op("Split", [axis_t, value], {"num_split": n}, name=scope)
-            return list(op.outputs)
+            return gen_ops.split(axis_t, value, num_split=n, name=scope)
         sizes = _index_tensor(num_or_size_splits, "size_splits")
         if num is None:
             if sizes.shape.ndims != 1 or sizes.shape[0].value is None:
                 raise ValueError(f"Cannot infer num from shape {sizes.shape}")
             num = sizes.shape[0].value
-        op = _op("SplitV", [value, sizes, axis_t], {"num_split": int(num)}, name=scope)
-        return list(op.outputs)
+        return gen_ops.split_v(value, sizes, axis_t, num_split=int(num), name=scope)
 
 
 def stack(values, axis=0, name="stack"):
@@ -307,7 +282,7 @@ def stack(values, axis=0, name="stack"):
         return ops.convert_to_tensor(values)
     if not tensors:
         raise ValueError("stack needs at least one value")
-    return _op("Pack", [tensors], {"axis": int(axis)}, name=name).outputs[0]
+    return gen_ops.pack(tensors, axis=int(axis), name=name)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -329,7 +304,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
         num = shape[axis].value
         if num is None:
             raise ValueError(f"Cannot infer num from shape {shape}")
-    return list(_op("Unpack", [value], {"num": int(num), "axis": int(axis)}, name=name).outputs)
+    return gen_ops.unpack(value, num=int(num), axis=int(axis), name=name)
 
 
 def tile(input, multiples, name=None):  # noqa: A002
@@ -343,7 +318,7 @@ def tile(input, multiples, name=None):  # noqa: A002
        [1 2 1 2]]
     """
     x = ops.convert_to_tensor(input)
-    return _op("Tile", [x, _index_tensor(multiples, "multiples")], name=name).outputs[0]
+    return gen_ops.tile(x, _index_tensor(multiples, "multiples"), name=name)
 
 
 def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
@@ -364,11 +339,11 @@ def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
     if mode == "CONSTANT":
         is_zero = not isinstance(constant_values, ops.Tensor) and np.all(np.asarray(constant_values) == 0)
         if is_zero:
-            return _op("Pad", [x, p], name=name or "Pad").outputs[0]
+            return gen_ops.pad(x, p, name=name or "Pad")
         value = ops.convert_to_tensor(constant_values, dtype=x.dtype)
-        return _op("PadV2", [x, p, value], name=name or "PadV2").outputs[0]
+        return gen_ops.pad_v2(x, p, value, name=name or "PadV2")
     if mode in ("REFLECT", "SYMMETRIC"):
-        return _op("MirrorPad", [x, p], {"mode": mode}, name=name or "MirrorPad").outputs[0]
+        return gen_ops.mirror_pad(x, p, mode=mode, name=name or "MirrorPad")
     raise ValueError(f"Unknown padding mode: {mode} (expected CONSTANT, REFLECT or SYMMETRIC)")
 
 
@@ -388,7 +363,7 @@ def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002
     if axis is None:
         raise ValueError("Must specify an axis argument to tw.expand_dims()")
     x = ops.convert_to_tensor(input)
-    return _op("ExpandDims", [x, _index_tensor(axis, "dim")], name=name).outputs[0]
+    return gen_ops.expand_dims(x, _index_tensor(axis, "dim"), name=name)
 
 
 def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
@@ -409,7 +384,7 @@ def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
     elif isinstance(axis, (int, np.integer)):
         axis = [int(axis)]
     x = ops.convert_to_tensor(input)
-    return _op("Squeeze", [x], {"squeeze_dims": [int(a) for a in axis]}, name=name).outputs[0]
+    return gen_ops.squeeze(x, squeeze_dims=[int(a) for a in axis], name=name)
 
 
 # --- selecting -----------------------------------------------------------------
@@ -427,7 +402,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
     """
     x = ops.convert_to_tensor(input_)
     b, s = _same_index_dtype(begin, size, names=("begin", "size"))
-    return _op("Slice", [x, b, s], name=name).outputs[0]
+    return gen_ops.slice(x, b, s, name=name)
 
 
 def strided_slice(
@@ -466,7 +441,7 @@ def strided_slice(
         "new_axis_mask": int(new_axis_mask),
         "shrink_axis_mask": int(shrink_axis_mask),
     }
-    return _op("StridedSlice", [x, b, e, s], attrs, name=name or "strided_slice").outputs[0]
+    return gen_ops.strided_slice(x, b, e, s, **attrs, name=name or "strided_slice")
 
 
 def _is_int_like(s):
@@ -577,7 +552,7 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
         p = ops.convert_to_tensor(params, name="params")
         i = _index_tensor(indices, "indices")
         a = _index_tensor(0 if axis is None else axis, "axis")
-        return _op("GatherV2", [p, i, a], {"batch_dims": 0}, name=scope).outputs[0]
+        return gen_ops.gather_v2(p, i, a, batch_dims=0, name=scope)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
@@ -595,7 +570,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
         d = ops.convert_to_tensor(data, name="data")
         ids = _index_tensor(segment_ids, "segment_ids")
         n = _index_tensor(num_segments, "num_segments")
-        return _op("UnsortedSegmentSum", [d, ids, n], name=scope).outputs[0]
+        return gen_ops.unsorted_segment_sum(d, ids, n, name=scope)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
@@ -635,7 +610,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         i = _index_tensor(indices, "indices")
         d = _index_tensor(depth, "depth", dtypes.int32)
         attrs = {"axis": -1 if axis is None else int(axis)}
-        return _op("OneHot", [i, d, on, off], attrs, name=scope).outputs[0]
+        return gen_ops.one_hot(i, d, on, off, **attrs, name=scope)
 
 
 # --- shapes and values -----------------------------------------------------------
@@ -653,7 +628,7 @@ def zeros_like(tensor, dtype=None, name=None, optimize=True):
     x = ops.convert_to_tensor(tensor)
     if dtype is not None and dtypes.as_dtype(dtype) != x.dtype:
         return zeros(shape(x), dtype=dtype, name=name)
-    return _op("ZerosLike", [x], name=name).outputs[0]
+    return gen_ops.zeros_like(x, name=name)
 
 
 def ones_like(tensor, dtype=None, name=None, optimize=True):
@@ -668,7 +643,7 @@ def ones_like(tensor, dtype=None, name=None, optimize=True):
     x = ops.convert_to_tensor(tensor)
     if dtype is not None and dtypes.as_dtype(dtype) != x.dtype:
         return ones(shape(x), dtype=dtype, name=name)
-    return _op("OnesLike", [x], name=name).outputs[0]
+    return gen_ops.ones_like(x, name=name)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
@@ -705,7 +680,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
                 v = math_ops.cast(v, dtype)
             tensors.append(ops.convert_to_tensor(v, dtype=dtype, name=n))
-        return _op("Range", tensors, name=scope).outputs[0]
+        return gen_ops.range(*tensors, name=scope)
 
 
 def size(input, name=None, out_type=dtypes.int32):  # noqa: A002
@@ -719,7 +694,7 @@ def size(input, name=None, out_type=dtypes.int32):  # noqa: A002
     """
     x = ops.convert_to_tensor(input)
     attrs = {"out_type": dtypes.as_dtype(out_type).as_datatype_enum}
-    return _op("Size", [x], attrs, name=name).outputs[0]
+    return gen_ops.size(x, **attrs, name=name)
 
 
 def rank(input, name=None):  # noqa: A002
@@ -732,7 +707,7 @@ def rank(input, name=None):  # noqa: A002
       2
     """
     x = ops.convert_to_tensor(input)
-    return _op("Rank", [x], name=name).outputs[0]
+    return gen_ops.rank(x, name=name)
 
 
 def stop_gradient(input, name=None):  # noqa: A002
@@ -746,7 +721,7 @@ def stop_gradient(input, name=None):  # noqa: A002
       [None]
     """
     x = ops.convert_to_tensor(input)
-    return _op("StopGradient", [x], name=name).outputs[0]
+    return gen_ops.stop_gradient(x, name=name)
 
 
 ops.Tensor.__getitem__ = _slice_helper

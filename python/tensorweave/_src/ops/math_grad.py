@@ -10,6 +10,7 @@ import numpy as np
 from tensorweave._src.framework import dtypes
 from tensorweave._src.ops import array_ops
 from tensorweave._src.ops import constant_op
+from tensorweave._src.ops import gen_ops
 from tensorweave._src.ops import gradients_impl
 from tensorweave._src.ops import math_ops
 
@@ -224,9 +225,7 @@ def _log1p_grad(op, grad):
 
 
 def _grad_op(op_type, y, dy):
-    from tensorweave._src.framework import ops
-
-    return ops.get_default_graph()._create_op(op_type, [y, dy]).outputs[0]
+    return gen_ops.wrapper(op_type)(y, dy)
 
 
 def _register_unary_via_grad_op(forward, grad_op):
@@ -378,9 +377,7 @@ def _matmul_grad(op, grad):
 
 
 def _batch_matmul(x, y, adj_x, adj_y):
-    from tensorweave._src.framework import ops
-
-    return ops.get_default_graph()._create_op("BatchMatMulV2", [x, y], {"adj_x": adj_x, "adj_y": adj_y}).outputs[0]
+    return gen_ops.batch_mat_mul_v2(x, y, adj_x=adj_x, adj_y=adj_y)
 
 
 @gradients_impl.RegisterGradient("BatchMatMulV2")
