@@ -206,6 +206,19 @@ def _is_tensor(value):
     return isinstance(value, ops.Tensor) or hasattr(value, "_as_graph_element")
 
 
+def _tensor_of(op, arg, value, dtype, expected):
+    """`value` as a `dtype` tensor (a Python value is converted, named by the input); a tensor of another dtype
+    is TensorFlow's TypeError, `expected` saying what it should have been."""
+    if _is_tensor(value):
+        t = ops.convert_to_tensor(value)
+        if t.dtype != dtype:
+            raise TypeError(
+                f"Input '{arg['name']}' of '{op.name}' Op has type {t.dtype.name} that does not match {expected}."
+            )
+        return t
+    return ops.convert_to_tensor(value, dtype=dtype, name=arg["name"])
+
+
 class _Inference:
     """Type attrs as the inputs fix them, and which input fixed each (for the error message)."""
 
@@ -222,15 +235,8 @@ class _Inference:
         """`value` as a tensor of the dtype `type_attr` has (fixing it if not yet fixed)."""
         dtype = self.dtype(type_attr)
         if dtype is not None:
-            if _is_tensor(value):
-                t = ops.convert_to_tensor(value)
-                if t.dtype != dtype:
-                    raise TypeError(
-                        f"Input '{arg['name']}' of '{self.op.name}' Op has type {t.dtype.name} that does not match "
-                        f"type {dtype.name} of argument '{self.source.get(type_attr, type_attr)}'."
-                    )
-                return t
-            return ops.convert_to_tensor(value, dtype=dtype, name=arg["name"])
+            source = self.source.get(type_attr, type_attr)
+            return _tensor_of(self.op, arg, value, dtype, f"type {dtype.name} of argument '{source}'")
         attr = self.op.attrs[type_attr]
         preferred = dtypes.as_dtype(attr["default"]) if attr["has_default"] else None
         t = ops.convert_to_tensor(value, name=arg["name"], preferred_dtype=preferred)
@@ -272,15 +278,7 @@ def _input(op, arg, value, inference):
     if arg["type_attr"]:
         return inference.convert(arg, value, arg["type_attr"])
     dtype = dtypes.as_dtype(arg["type"])
-    if _is_tensor(value):
-        t = ops.convert_to_tensor(value)
-        if t.dtype != dtype:
-            raise TypeError(
-                f"Input '{arg['name']}' of '{op.name}' Op has type {t.dtype.name} that does not match expected "
-                f"type of {dtype.name}."
-            )
-        return t
-    return ops.convert_to_tensor(value, dtype=dtype, name=arg["name"])
+    return _tensor_of(op, arg, value, dtype, f"expected type of {dtype.name}")
 
 
 # --- the wrappers ---------------------------------------------------------------------------------------------
