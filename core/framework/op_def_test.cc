@@ -108,7 +108,7 @@ TEST(OpDefBuilderTest, AttrForms) {
 
   const AttrDef* u = op.FindAttr("U");
   EXPECT_EQ(u->type, "type");
-  EXPECT_EQ(u->allowed_types.size(), 5u);
+  EXPECT_EQ(u->allowed_types.size(), 11u);  // numbertype
   ASSERT_TRUE(u->has_default);
   EXPECT_EQ(u->default_value.type(), DT_INT64);
   EXPECT_EQ(op.FindAttr("V")->default_value.type(), DT_DOUBLE);
@@ -209,8 +209,8 @@ TEST(OpDefBuilderTest, BadSpecsRejected) {
   ExpectBadSpec(Builder("B").Attr("T: {float32, complex64}"),
                 "bad allowed value 'complex64'");
   ExpectBadSpec(Builder("B").Attr("b: bool = yes"), "bad bool default 'yes'");
-  ExpectBadSpec(Builder("B").Attr("t: type = float16"),
-                "bad type default 'float16'");
+  ExpectBadSpec(Builder("B").Attr("t: type = bfloat16"),
+                "bad type default 'bfloat16'");
   ExpectBadSpec(Builder("B").Attr("s: shape = 2, 3"),
                 "bad shape default '2, 3'");
   ExpectBadSpec(Builder("B").Attr("l: list(int) = 1"), "bad list default");
