@@ -1,11 +1,10 @@
 """Prints how many fidelity cases behave identically to TensorFlow 1."""
 
 from tests.fidelity import harness
-from tests.fidelity import test_fidelity
 
 
 def pytest_terminal_summary(terminalreporter):
-    outcomes = test_fidelity.OUTCOMES
+    outcomes = harness.OUTCOMES
     total = sum(outcomes.values())
     if not total:
         return

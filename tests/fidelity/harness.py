@@ -60,6 +60,8 @@ class Case:
 
 
 CASES = {}
+# What the test run found, for the summary line (tests/fidelity/conftest.py).
+OUTCOMES = {"identical": 0, "different": 0, "known": 0}
 
 
 def case(fn=None, *, tol=1e-5, known_difference=None):
