@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/framework/graph.h"
@@ -146,32 +147,27 @@ TensorProto RandomTensor(Rng& rng, DataType dtype,
   }
   ValueMode mode = PickValueMode(rng);
   std::string* content = proto.mutable_tensor_content();
+  // Every dtype of the registry: integers take the int64 values modulo
+  // their width (2^31 in int8 is 0, -1 in uint16 is 65535).
   for (int64_t i = 0; i < n; ++i) {
-    switch (dtype) {
-      case DT_FLOAT:
-        AppendBytes(content, static_cast<float>(FloatValue(rng, mode)));
-        break;
-      case DT_DOUBLE:
-        AppendBytes(content, FloatValue(rng, mode));
-        break;
-      case DT_INT32:
-        AppendBytes(content, static_cast<int32_t>(IntValue(rng, mode)));
-        break;
-      case DT_INT64:
-        AppendBytes(content, IntValue(rng, mode));
-        break;
-      case DT_UINT8:
-        AppendBytes(content, static_cast<uint8_t>(IntValue(rng, mode)));
-        break;
-      case DT_BOOL:
-        AppendBytes(content, static_cast<uint8_t>(rng.Below(2)));
-        break;
-      case DT_STRING:
-        proto.add_string_val(
-            kInterestingStrings[rng.Below(std::size(kInterestingStrings))]);
-        break;
-      default:
-        break;
+    if (dtype == DT_STRING) {
+      proto.add_string_val(
+          kInterestingStrings[rng.Below(std::size(kInterestingStrings))]);
+    } else if (dtype == DT_BOOL) {
+      AppendBytes(content, static_cast<uint8_t>(rng.Below(2)));
+    } else {
+      DispatchType<TW_ALL_NUMBER_TYPES>(dtype, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_integral_v<T>) {
+          AppendBytes(content, static_cast<T>(IntValue(rng, mode)));
+        } else if constexpr (std::is_same_v<T, double>) {
+          AppendBytes(content, FloatValue(rng, mode));
+        } else {
+          AppendBytes(content, static_cast<T>(
+                                   static_cast<float>(FloatValue(rng, mode))));
+        }
+        return Status::OK();
+      }).ok();
     }
   }
   // Sometimes a proto that lies about its size: the reader must notice.

@@ -42,10 +42,18 @@ CaseResult RunCase(const FuzzCase& fuzz_case) {
   result.status = session.Run(feeds, fetches, targets, &outputs);
   if (!result.status.ok()) {
     result.kind = CaseResult::kRunError;
+    // Named: "[[node x (op: ...)]]" from the executor, or 'x' / 'x:0'
+    // quoted by the session (an unfed placeholder, a bad feed).
     const std::string& message = result.status.message();
-    result.error_names_no_node =
-        message.find("target") == std::string::npos &&
-        message.find(fuzz_case.op()) == std::string::npos;
+    result.error_names_no_node = true;
+    for (const NodeDef& node : fuzz_case.graph().node()) {
+      if (message.find("[[node " + node.name() + " ") != std::string::npos ||
+          message.find("'" + node.name() + "'") != std::string::npos ||
+          message.find("'" + node.name() + ":") != std::string::npos) {
+        result.error_names_no_node = false;
+        break;
+      }
+    }
     return result;
   }
   result.kind = CaseResult::kOk;

@@ -16,8 +16,8 @@ struct CaseResult {
   enum Kind { kGraphError, kRunError, kOk };
   Kind kind = kGraphError;
   Status status;  // the graph or run error
-  // A run error whose message does not name the node under test
-  // ("target") although the failing node was that node.
+  // A run error whose message names no node of the graph (issue 14: every
+  // run-time error names its node).
   bool error_names_no_node = false;
   // Set when the kernel produced an output whose dtype or shape disagrees
   // with what the graph inferred for it (the shape function and the kernel

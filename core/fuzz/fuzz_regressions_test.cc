@@ -156,8 +156,8 @@ T First(const Tensor& t) {
 
 // Integer arithmetic overflowed in C++ (undefined behaviour, reported by
 // UBSan in Add, Sub, Mul, SquaredDifference, Neg, Abs, Square, Sum, Prod,
-// MatMul, BiasAdd, BiasAddGrad, AssignAdd/Sub); it wraps around now, and the
-// expected values are TensorFlow 1's (tf.compat.v1 with the same inputs).
+// MatMul, BiasAdd, BiasAddGrad, AssignAdd/Sub, AddN); it wraps around now, and
+// the expected values are TensorFlow 1's (tf.compat.v1 with the same inputs).
 TEST(KernelFuzzerFindings, IntegerArithmeticWrapsAsTensorFlow) {
   const int32_t kMin32 = std::numeric_limits<int32_t>::min();
   const int32_t kMax32 = std::numeric_limits<int32_t>::max();
@@ -205,6 +205,10 @@ TEST(KernelFuzzerFindings, IntegerArithmeticWrapsAsTensorFlow) {
   EXPECT_EQ(
       First<int64_t>(RunTyped("BiasAdd", {value, Vec<int64_t>({kMin64})})),
       kMax64);
+  EXPECT_EQ(First<int64_t>(RunTyped("AddN",
+                                    {Vec<int64_t>({kMax64}), Vec<int64_t>({3})},
+                                    {{"N", AttrInt(2)}})),
+            kMin64 + 2);
   Tensor grad(DT_INT64, TensorShape({2, 1}));
   grad.data<int64_t>()[0] = kMax64;
   grad.data<int64_t>()[1] = 4;

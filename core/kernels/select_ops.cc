@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/kernels/cwise_ops.h"
+#include "core/kernels/wrapping_arithmetic.h"
 
 namespace tensorweave {
 namespace {
@@ -199,7 +200,7 @@ class AddNOp : public OpKernel {
             if (o != in0) std::copy(in0 + b, in0 + e, o + b);
             for (int k = 1; k < n; ++k) {
               const T* in = ctx->input(k).data<T>();
-              for (int64_t i = b; i < e; ++i) o[i] += in[i];
+              for (int64_t i = b; i < e; ++i) o[i] = WrappingAdd(o[i], in[i]);
             }
           });
           return Status::OK();
