@@ -6,6 +6,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
 #include "core/kernels/offset_tables.h"
+#include "core/kernels/wrapping_arithmetic.h"
 
 namespace tensorweave {
 namespace {
@@ -165,7 +166,9 @@ class UnsortedSegmentSumOp : public OpKernel {
                        if (ids[i] < 0) continue;  // dropped, as in TensorFlow
                        T* dst = o + ids[i] * inner;
                        const T* src = in + i * inner;
-                       for (int64_t j = 0; j < inner; ++j) dst[j] += src[j];
+                       for (int64_t j = 0; j < inner; ++j) {
+                         dst[j] = WrappingAdd(dst[j], src[j]);
+                       }
                      }
                      return Status::OK();
                    }));
