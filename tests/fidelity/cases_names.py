@@ -549,3 +549,11 @@ def placeholder_names(tf, sess):
         tf.placeholder(tf.float32, name="input").name,
         tf.placeholder_with_default(1.0, []).name,
     ]
+
+
+@case
+def div_and_truediv_name_their_constants(tf, sess):
+    a = tf.placeholder(tf.float32, [])
+    i = tf.placeholder(tf.int32, [])
+    outs = [tf.div(a, 2.0), tf.div(i, 2), tf.truediv(a, 2.0), tf.truediv(i, 2)]
+    return [t.name for t in outs] + [op.name for op in tf.get_default_graph().get_operations()]

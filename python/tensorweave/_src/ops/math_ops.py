@@ -79,23 +79,24 @@ def div(x, y, name=None):
       ...     print(sess.run(tw.div([-7, 7], [2, -2])))
       [-4 -4]
     """
-    x, y = _binary_operands(x, y)
-    op_type = "FloorDiv" if x.dtype.is_integer else "RealDiv"
-    return ops.get_default_graph()._create_op(op_type, [x, y], name=name or "div").outputs[0]
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "div") as scope:
+        x, y = _binary_operands(x, y)
+        op_type = "FloorDiv" if x.dtype.is_integer else "RealDiv"
+        return graph._create_op(op_type, [x, y], name=scope).outputs[0]
 
 
 def truediv(x, y, name=None):
     """x / y as Python 3 divides: integer operands become float64 first."""
-    x, y = _binary_operands(x, y)
-    if x.dtype.is_integer:
-        # TensorFlow's table: 8- and 16-bit integers divide in float32, wider ones in float64.
-        float_dtype = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
-        graph = ops.get_default_graph()
-        with graph.name_scope(name or "truediv") as scope:
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "truediv") as scope:
+        x, y = _binary_operands(x, y)
+        if x.dtype.is_integer:
+            # TensorFlow's table: 8- and 16-bit integers divide in float32, wider ones in float64.
+            float_dtype = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
             x = cast(x, float_dtype)
             y = cast(y, float_dtype)
-            return graph._create_op("RealDiv", [x, y], name=scope).outputs[0]
-    return ops.get_default_graph()._create_op("RealDiv", [x, y], name=name or "truediv").outputs[0]
+        return graph._create_op("RealDiv", [x, y], name=scope).outputs[0]
 
 
 divide = truediv
