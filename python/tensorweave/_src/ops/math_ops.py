@@ -3,6 +3,7 @@
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
+from tensorweave._src.ops import gen_ops
 
 
 def _binary_operands(x, y, x_name="x", y_name="y"):
@@ -35,7 +36,7 @@ def _convert_like(value, dtype, name=None):
 
 
 def _arg_names(op_type):
-    return [arg["name"] for arg in ops._op_defs()[op_type]["inputs"]]
+    return [arg["name"] for arg in gen_ops.op_def(op_type).inputs]
 
 
 def _binary(op_type, x, y, name):
@@ -44,11 +45,12 @@ def _binary(op_type, x, y, name):
     graph = ops.get_default_graph()
     with graph.name_scope(name or op_type) as scope:
         x, y = _binary_operands(x, y, *_arg_names(op_type)[:2])
-        return graph._create_op(op_type, [x, y], name=scope).outputs[0]
+        return gen_ops.wrapper(op_type)(x, y, name=scope)
 
 
+@gen_ops.doc_from("Add")
 def add(x, y, name=None):
-    """x + y element-wise, with numpy broadcasting.
+    """A Python operand takes the dtype of the other operand.
 
     Example:
       >>> import tensorweave as tw
@@ -60,13 +62,13 @@ def add(x, y, name=None):
     return _binary("Add", x, y, name)
 
 
+@gen_ops.doc_from("Sub")
 def subtract(x, y, name=None):
-    """x - y element-wise, with numpy broadcasting."""
     return _binary("Sub", x, y, name)
 
 
+@gen_ops.doc_from("Mul")
 def multiply(x, y, name=None):
-    """x * y element-wise, with numpy broadcasting."""
     return _binary("Mul", x, y, name)
 
 
@@ -82,8 +84,9 @@ def div(x, y, name=None):
     graph = ops.get_default_graph()
     with graph.name_scope(name or "div") as scope:
         x, y = _binary_operands(x, y)
-        op_type = "FloorDiv" if x.dtype.is_integer else "RealDiv"
-        return graph._create_op(op_type, [x, y], name=scope).outputs[0]
+        if x.dtype.is_integer:
+            return gen_ops.floor_div(x, y, name=scope)
+        return gen_ops.real_div(x, y, name=scope)
 
 
 def truediv(x, y, name=None):
@@ -96,29 +99,26 @@ def truediv(x, y, name=None):
             float_dtype = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
             x = cast(x, float_dtype)
             y = cast(y, float_dtype)
-        return graph._create_op("RealDiv", [x, y], name=scope).outputs[0]
+        return gen_ops.real_div(x, y, name=scope)
 
 
 divide = truediv
 
 
+@gen_ops.doc_from("Neg")
 def negative(x, name=None):
-    """-x element-wise."""
     x = ops.convert_to_tensor(x)
-    return ops.get_default_graph()._create_op("Neg", [x], name=name or "Neg").outputs[0]
+    return gen_ops.neg(x, name=name or "Neg")
 
 
+@gen_ops.doc_from("Cast")
 def cast(x, dtype, name=None):
-    """x converted to `dtype` element-wise (floats truncate toward zero)."""
+    """`dtype` is the op's DstT; a tensor of that dtype already is returned as it is."""
     x = ops.convert_to_tensor(x)
     dtype = dtypes.as_dtype(dtype)
     if x.dtype == dtype:
         return x
-    return (
-        ops.get_default_graph()
-        ._create_op("Cast", [x], {"DstT": dtype.as_datatype_enum}, name=name or "Cast")
-        .outputs[0]
-    )
+    return gen_ops.cast(x, DstT=dtype, name=name or "Cast")
 
 
 def to_float(x, name="ToFloat"):
@@ -155,31 +155,25 @@ def matmul(
     with graph.name_scope(name or "MatMul") as scope:
         a, b = _binary_operands(a, b, "a", "b")
         if a.shape.ndims == 2 and b.shape.ndims == 2:
-            return graph._create_op(
-                "MatMul",
-                [a, b],
-                {"transpose_a": transpose_a, "transpose_b": transpose_b},
-                name=scope,
-            ).outputs[0]
-        return graph._create_op(
-            "BatchMatMulV2", [a, b], {"adj_x": transpose_a, "adj_y": transpose_b}, name=scope
-        ).outputs[0]
+            return gen_ops.mat_mul(a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=scope)
+        return gen_ops.batch_mat_mul_v2(a, b, adj_x=transpose_a, adj_y=transpose_b, name=scope)
 
 
 def _unary(op_type, x, name):
     graph = ops.get_default_graph()
     with graph.name_scope(name or op_type) as scope:
         x = ops.convert_to_tensor(x, name=_arg_names(op_type)[0])
-        return graph._create_op(op_type, [x], name=scope).outputs[0]
+        return gen_ops.wrapper(op_type)(x, name=scope)
 
 
+@gen_ops.doc_from("RealDiv")
 def realdiv(x, y, name=None):
-    """x / y for real dtypes (the RealDiv op), with numpy broadcasting."""
     return _binary("RealDiv", x, y, name)
 
 
+@gen_ops.doc_from("FloorDiv")
 def floordiv(x, y, name=None):
-    """floor(x / y) element-wise (Python's //), with numpy broadcasting.
+    """A Python operand takes the dtype of the other operand.
 
     Example:
       >>> import tensorweave as tw
@@ -190,8 +184,9 @@ def floordiv(x, y, name=None):
     return _binary("FloorDiv", x, y, name or "floordiv")
 
 
+@gen_ops.doc_from("FloorMod")
 def floormod(x, y, name=None):
-    """x - floor(x / y) * y element-wise (Python's %: the sign of y).
+    """A Python operand takes the dtype of the other operand.
 
     Example:
       >>> import tensorweave as tw
@@ -205,8 +200,9 @@ def floormod(x, y, name=None):
 mod = floormod
 
 
+@gen_ops.doc_from("Maximum")
 def maximum(x, y, name=None):
-    """max(x, y) element-wise, with numpy broadcasting.
+    """A Python operand takes the dtype of the other operand.
 
     Example:
       >>> import tensorweave as tw
@@ -217,13 +213,14 @@ def maximum(x, y, name=None):
     return _binary("Maximum", x, y, name)
 
 
+@gen_ops.doc_from("Minimum")
 def minimum(x, y, name=None):
-    """min(x, y) element-wise, with numpy broadcasting."""
     return _binary("Minimum", x, y, name)
 
 
+@gen_ops.doc_from("Pow")
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
-    """x ** y element-wise, with numpy broadcasting.
+    """A Python operand takes the dtype of the other operand.
 
     Example:
       >>> import tensorweave as tw
@@ -234,13 +231,14 @@ def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
     return _binary("Pow", x, y, name)
 
 
+@gen_ops.doc_from("SquaredDifference")
 def squared_difference(x, y, name=None):
-    """(x - y) ** 2 element-wise, with numpy broadcasting."""
     return _binary("SquaredDifference", x, y, name)
 
 
+@gen_ops.doc_from("Equal")
 def equal(x, y, name=None):
-    """x == y element-wise (a bool tensor), with numpy broadcasting.
+    """A Python operand takes the dtype of the other operand.
 
     Example:
       >>> import tensorweave as tw
@@ -251,33 +249,34 @@ def equal(x, y, name=None):
     return _binary("Equal", x, y, name)
 
 
+@gen_ops.doc_from("NotEqual")
 def not_equal(x, y, name=None):
-    """x != y element-wise (a bool tensor), with numpy broadcasting."""
     return _binary("NotEqual", x, y, name)
 
 
+@gen_ops.doc_from("Less")
 def less(x, y, name=None):
-    """x < y element-wise (a bool tensor), with numpy broadcasting."""
     return _binary("Less", x, y, name)
 
 
+@gen_ops.doc_from("LessEqual")
 def less_equal(x, y, name=None):
-    """x <= y element-wise (a bool tensor), with numpy broadcasting."""
     return _binary("LessEqual", x, y, name)
 
 
+@gen_ops.doc_from("Greater")
 def greater(x, y, name=None):
-    """x > y element-wise (a bool tensor), with numpy broadcasting."""
     return _binary("Greater", x, y, name)
 
 
+@gen_ops.doc_from("GreaterEqual")
 def greater_equal(x, y, name=None):
-    """x >= y element-wise (a bool tensor), with numpy broadcasting."""
     return _binary("GreaterEqual", x, y, name)
 
 
+@gen_ops.doc_from("LogicalAnd")
 def logical_and(x, y, name=None):
-    """x AND y for bool tensors, with numpy broadcasting.
+    """A Python operand takes the dtype of the other operand.
 
     Example:
       >>> import tensorweave as tw
@@ -288,8 +287,8 @@ def logical_and(x, y, name=None):
     return _binary("LogicalAnd", x, y, name)
 
 
+@gen_ops.doc_from("LogicalOr")
 def logical_or(x, y, name=None):
-    """x OR y for bool tensors, with numpy broadcasting."""
     return _binary("LogicalOr", x, y, name)
 
 
@@ -300,8 +299,8 @@ def logical_xor(x, y, name="LogicalXor"):
         return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=scope)
 
 
+@gen_ops.doc_from("LogicalNot")
 def logical_not(x, name=None):
-    """NOT x for a bool tensor."""
     return _unary("LogicalNot", x, name)
 
 
@@ -316,16 +315,15 @@ def where(condition, x=None, y=None, name=None):
       ...     print(sess.run(tw.where([True, False], [1, 2], [10, 20])))
       [ 1 20]
     """
-    graph = ops.get_default_graph()
     if x is None and y is None:
         # The coordinates of the true (non-zero) elements: int64 [num_true, rank].
         c = ops.convert_to_tensor(condition)
-        return graph._create_op("Where", [c], name=name or "Where").outputs[0]
+        return gen_ops.where(c, name=name or "Where")
     if x is None or y is None:
         raise ValueError("where: x and y must both be given, or neither")
     c = ops.convert_to_tensor(condition, dtype=dtypes.bool)
     x, y = _binary_operands(x, y)
-    return graph._create_op("Select", [c, x, y], name=name or "Select").outputs[0]
+    return gen_ops.select(c, x, y, name=name or "Select")
 
 
 def where_v2(condition, x=None, y=None, name=None):
@@ -345,11 +343,12 @@ def where_v2(condition, x=None, y=None, name=None):
         raise ValueError("where_v2: x and y must both be given, or neither")
     c = ops.convert_to_tensor(condition, dtype=dtypes.bool)
     x, y = _binary_operands(x, y)
-    return ops.get_default_graph()._create_op("SelectV2", [c, x, y], name=name or "SelectV2").outputs[0]
+    return gen_ops.select_v2(c, x, y, name=name or "SelectV2")
 
 
+@gen_ops.doc_from("AddN")
 def add_n(inputs, name=None):
-    """The element-wise sum of a list of tensors of one shape and dtype.
+    """A list of one tensor, unnamed, is that tensor itself.
 
     Example:
       >>> import tensorweave as tw
@@ -364,11 +363,12 @@ def add_n(inputs, name=None):
         raise TypeError("add_n: inputs have different dtypes: " + ", ".join(t.dtype.name for t in tensors))
     if len(tensors) == 1 and name is None:
         return tensors[0]
-    return ops.get_default_graph()._create_op("AddN", [tensors], name=name or "AddN").outputs[0]
+    return gen_ops.add_n(tensors, name=name or "AddN")
 
 
+@gen_ops.doc_from("ClipByValue")
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
-    """t clipped to [clip_value_min, clip_value_max] (each a scalar or of t's shape).
+    """Bounds that broadcast against t (but are not of its shape) clip by minimum then maximum.
 
     Example:
       >>> import tensorweave as tw
@@ -391,11 +391,12 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
         if not clipped.shape.is_compatible_with(t.shape):
             raise ValueError(f"clip_by_value: the bounds broadcast t of shape {t.shape} to {clipped.shape}")
         return clipped
-    return graph._create_op("ClipByValue", [t, lo, hi], name=name or "clip_by_value").outputs[0]
+    return gen_ops.clip_by_value(t, lo, hi, name=name or "clip_by_value")
 
 
+@gen_ops.doc_from("Abs")
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name
-    """|x| element-wise.
+    """A Python value is converted to a tensor first (named `x` in the op's scope).
 
     Example:
       >>> import tensorweave as tw
@@ -406,13 +407,14 @@ def abs(x, name=None):  # noqa: A001 - TensorFlow's name
     return _unary("Abs", x, name)
 
 
+@gen_ops.doc_from("Sign")
 def sign(x, name=None):
-    """-1, 0 or 1 element-wise by the sign of x."""
     return _unary("Sign", x, name)
 
 
+@gen_ops.doc_from("Exp")
 def exp(x, name=None):
-    """e ** x element-wise.
+    """A Python value is converted to a tensor first (named `x` in the op's scope).
 
     Example:
       >>> import tensorweave as tw
@@ -423,18 +425,19 @@ def exp(x, name=None):
     return _unary("Exp", x, name)
 
 
+@gen_ops.doc_from("Log")
 def log(x, name=None):
-    """The natural logarithm, element-wise."""
     return _unary("Log", x, name)
 
 
+@gen_ops.doc_from("Log1p")
 def log1p(x, name=None):
-    """log(1 + x) element-wise, accurate for small x."""
     return _unary("Log1p", x, name)
 
 
+@gen_ops.doc_from("Sqrt")
 def sqrt(x, name=None):
-    """The square root, element-wise.
+    """A Python value is converted to a tensor first (named `x` in the op's scope).
 
     Example:
       >>> import tensorweave as tw
@@ -445,23 +448,24 @@ def sqrt(x, name=None):
     return _unary("Sqrt", x, name)
 
 
+@gen_ops.doc_from("Rsqrt")
 def rsqrt(x, name=None):
-    """1 / sqrt(x) element-wise."""
     return _unary("Rsqrt", x, name)
 
 
+@gen_ops.doc_from("Square")
 def square(x, name=None):
-    """x * x element-wise."""
     return _unary("Square", x, name)
 
 
+@gen_ops.doc_from("Reciprocal")
 def reciprocal(x, name=None):
-    """1 / x element-wise."""
     return _unary("Reciprocal", x, name)
 
 
+@gen_ops.doc_from("Tanh")
 def tanh(x, name=None):
-    """The hyperbolic tangent, element-wise.
+    """A Python value is converted to a tensor first (named `x` in the op's scope).
 
     Example:
       >>> import tensorweave as tw
@@ -472,8 +476,9 @@ def tanh(x, name=None):
     return _unary("Tanh", x, name)
 
 
+@gen_ops.doc_from("Sigmoid")
 def sigmoid(x, name=None):
-    """1 / (1 + exp(-x)) element-wise.
+    """A Python value is converted to a tensor first (named `x` in the op's scope).
 
     Example:
       >>> import tensorweave as tw
@@ -484,18 +489,19 @@ def sigmoid(x, name=None):
     return _unary("Sigmoid", x, name)
 
 
+@gen_ops.doc_from("Floor")
 def floor(x, name=None):
-    """The largest integer <= x, element-wise."""
     return _unary("Floor", x, name)
 
 
+@gen_ops.doc_from("Ceil")
 def ceil(x, name=None):
-    """The smallest integer >= x, element-wise."""
     return _unary("Ceil", x, name)
 
 
+@gen_ops.doc_from("Round")
 def round(x, name=None):  # noqa: A001 - TensorFlow's name
-    """x rounded to the nearest integer, halves to even (banker's rounding).
+    """An integer tensor is returned as it is.
 
     Example:
       >>> import tensorweave as tw
@@ -540,7 +546,7 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
 
                 flat = array_ops.reshape(x, [-1])
                 zero = constant_op.constant(0, dtype=dtypes.int32, name="axis")
-                out = graph._create_op(op_type, [flat, zero], {"keep_dims": False}).outputs[0]
+                out = gen_ops.wrapper(op_type)(flat, zero, keep_dims=False)
                 if not keep:
                     return array_ops.identity(out, name=scope)
                 ones = array_ops.fill(array_ops.shape(array_ops.shape(x)), constant_op.constant(1, dtype=dtypes.int32))
@@ -548,7 +554,7 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
             axis = list(range(rank))
         if not isinstance(axis, ops.Tensor):
             axis = constant_op.constant(axis, dtype=dtypes.int32, name="reduction_indices")
-        return graph._create_op(op_type, [x, axis], {"keep_dims": keep}, name=scope).outputs[0]
+        return gen_ops.wrapper(op_type)(x, axis, keep_dims=keep, name=scope)
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
@@ -620,12 +626,7 @@ def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
     x = ops.convert_to_tensor(input)
     if not isinstance(axis, ops.Tensor):
         axis = constant_op.constant(axis, dtype=dtypes.int32)
-    out_type = dtypes.as_dtype(output_type)
-    return (
-        ops.get_default_graph()
-        ._create_op(op_type, [x, axis], {"output_type": out_type.as_datatype_enum}, name=name or op_type)
-        .outputs[0]
-    )
+    return gen_ops.wrapper(op_type)(x, axis, output_type=dtypes.as_dtype(output_type), name=name or op_type)
 
 
 def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
@@ -645,13 +646,12 @@ def argmin(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
     return _arg("ArgMin", input, axis, name, dimension, output_type)
 
 
+@gen_ops.doc_from("BroadcastGradientArgs")
 def broadcast_gradient_args(s0, s1, name=None):
-    """For shapes s0 and s1 broadcast together: the axes over which the
-    gradient of each operand is summed (the BroadcastGradientArgs op)."""
     s0 = ops.convert_to_tensor(s0)
     s1 = ops.convert_to_tensor(s1)
-    op = ops.get_default_graph()._create_op("BroadcastGradientArgs", [s0, s1], name=name or "BroadcastGradientArgs")
-    return op.outputs[0], op.outputs[1]
+    r0, r1 = gen_ops.broadcast_gradient_args(s0, s1, name=name or "BroadcastGradientArgs")
+    return r0, r1
 
 
 def _install_operators():
