@@ -4,6 +4,7 @@ from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.framework import random_seed
 from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import gen_ops
 from tensorweave._src.ops import math_ops
 
 
@@ -12,10 +13,8 @@ def _random(op_type, shape, dtype, seed, name):
     if not dtype.is_floating:
         raise ValueError(f"{op_type} needs a float dtype, got {dtype.name}")
     seed1, seed2 = random_seed.get_seed(seed)
-    graph = ops.get_default_graph()
     shape_t = array_ops._shape_tensor(shape)
-    attrs = {"dtype": dtype.as_datatype_enum, "seed": seed1 or 0, "seed2": seed2 or 0}
-    return graph._create_op(op_type, [shape_t], attrs, name=name).outputs[0]
+    return gen_ops.wrapper(op_type)(shape_t, dtype=dtype, seed=seed1 or 0, seed2=seed2 or 0, name=name)
 
 
 def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
@@ -79,8 +78,9 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
         return math_ops.add(math_ops.multiply(rnd, stddev, name="mul"), mean, name=scope)
 
 
+@gen_ops.doc_from("RandomShuffle")
 def random_shuffle(value, seed=None, name=None):
-    """`value` with its slices along dimension 0 in a random order.
+    """The op's seeds come from `seed` and the graph's seed (`tw.set_random_seed`).
 
     Example:
       >>> import tensorweave as tw
@@ -90,14 +90,12 @@ def random_shuffle(value, seed=None, name=None):
     """
     value = ops.convert_to_tensor(value)
     seed1, seed2 = random_seed.get_seed(seed)
-    attrs = {"seed": seed1 or 0, "seed2": seed2 or 0}
-    return ops.get_default_graph()._create_op("RandomShuffle", [value], attrs, name=name or "RandomShuffle").outputs[0]
+    return gen_ops.random_shuffle(value, seed=seed1 or 0, seed2=seed2 or 0, name=name or "RandomShuffle")
 
 
+@gen_ops.doc_from("Multinomial")
 def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
-    """`num_samples` class indices per row of `logits` [batch, classes], drawn
-    with probabilities softmax(logits[row]); an int64 [batch, num_samples]
-    tensor unless `output_dtype` says int32.
+    """An int64 [batch, num_samples] tensor unless `output_dtype` says int32.
 
     Example:
       >>> import tensorweave as tw
@@ -111,5 +109,4 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
         n = ops.convert_to_tensor(num_samples, dtype=dtypes.int32, name="num_samples")
         seed1, seed2 = random_seed.get_seed(seed)
         out = dtypes.as_dtype(output_dtype or dtypes.int64)
-        attrs = {"seed": seed1 or 0, "seed2": seed2 or 0, "output_dtype": out.as_datatype_enum}
-        return graph._create_op("Multinomial", [logits, n], attrs, name=scope).outputs[0]
+        return gen_ops.multinomial(logits, n, seed=seed1 or 0, seed2=seed2 or 0, output_dtype=out, name=scope)

@@ -1,6 +1,7 @@
 """Variable updates as graph ops."""
 
 from tensorweave._src.framework import ops
+from tensorweave._src.ops import gen_ops
 
 
 def _ref(ref):
@@ -15,11 +16,12 @@ def _ref(ref):
 def _update(op_type, ref, value, name, attrs):
     ref = _ref(ref)
     value = ops.convert_to_tensor(value, dtype=ref.dtype)
-    return ops.get_default_graph()._create_op(op_type, [ref, value], attrs, name=name or op_type).outputs[0]
+    return gen_ops.wrapper(op_type)(ref, value, **attrs, name=name or op_type)
 
 
+@gen_ops.doc_from("Assign")
 def assign(ref, value, validate_shape=None, use_locking=None, name=None):
-    """Sets variable `ref` to `value`; returns the variable's new value.
+    """`ref` is a Variable (or its ref tensor); returns the variable's new value.
 
     Example:
       >>> import tensorweave as tw
@@ -36,19 +38,22 @@ def assign(ref, value, validate_shape=None, use_locking=None, name=None):
     return _update("Assign", ref, value, name, attrs)
 
 
+@gen_ops.doc_from("AssignAdd")
 def assign_add(ref, value, use_locking=None, name=None):
-    """Adds `value` to variable `ref`, atomically; returns the new value."""
+    """`ref` is a Variable (or its ref tensor); returns the variable's new value."""
     attrs = {} if use_locking is None else {"use_locking": bool(use_locking)}
     return _update("AssignAdd", ref, value, name, attrs)
 
 
+@gen_ops.doc_from("AssignSub")
 def assign_sub(ref, value, use_locking=None, name=None):
-    """Subtracts `value` from variable `ref`, atomically; returns the new value."""
+    """`ref` is a Variable (or its ref tensor); returns the variable's new value."""
     attrs = {} if use_locking is None else {"use_locking": bool(use_locking)}
     return _update("AssignSub", ref, value, name, attrs)
 
 
+@gen_ops.doc_from("IsVariableInitialized")
 def is_variable_initialized(variable):
-    """A bool tensor: whether the variable has been assigned."""
+    """A scalar bool tensor."""
     ref = _ref(variable)
-    return ops.get_default_graph()._create_op("IsVariableInitialized", [ref], name="IsVariableInitialized").outputs[0]
+    return gen_ops.is_variable_initialized(ref, name="IsVariableInitialized")
