@@ -189,6 +189,7 @@ from tensorweave._src.ops import nn_grad as _nn_grad  # noqa: F401
 from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
 from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
+from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
 from tensorweave import initializers  # noqa: E402
@@ -204,7 +205,7 @@ __version__ = "0.1.0"
 
 def no_op(name=None):
     """An op that does nothing (a target for control dependencies)."""
-    return get_default_graph()._create_op("NoOp", [], name=name or "NoOp")
+    return _gen_ops.no_op(name=name or "NoOp")
 
 
 def group(*inputs, name=None):

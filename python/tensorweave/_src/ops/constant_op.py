@@ -5,6 +5,7 @@ import numpy as np
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
+from tensorweave._src.ops import gen_ops
 
 
 def _infer_dtype(value):
@@ -110,14 +111,7 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     if shape is not None:
         shape = [int(d) for d in np.atleast_1d(np.asarray(shape, dtype=np.int64))] if np.ndim(shape) else [int(shape)]
         arr = _fit_to_shape(arr, shape, verify_shape)
-    graph = ops.get_default_graph()
-    op = graph._create_op(
-        "Const",
-        [],
-        {"value": (arr, dtype.as_datatype_enum), "dtype": dtype.as_datatype_enum},
-        name=name,
-    )
-    return op.outputs[0]
+    return gen_ops.const(value=(arr, dtype.as_datatype_enum), dtype=dtype, name=name)
 
 
 def _fit_to_shape(arr, shape, verify_shape):

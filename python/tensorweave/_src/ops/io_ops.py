@@ -2,11 +2,12 @@
 
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
+from tensorweave._src.ops import gen_ops
 
 
+@gen_ops.doc_from("SaveV2")
 def save_v2(prefix, tensor_names, shape_and_slices, tensors, name=None):
-    """An op writing `tensors` under `tensor_names` as checkpoint `prefix`
-    (prefix.safetensors + prefix.manifest.json, atomically).
+    """Returns the Operation (run it to write).
 
     Example:
       >>> import os, tempfile
@@ -19,27 +20,19 @@ def save_v2(prefix, tensor_names, shape_and_slices, tensors, name=None):
       [1. 2.]
     """
     tensors = [ops.convert_to_tensor(t) for t in tensors]
-    inputs = [
-        ops.convert_to_tensor(prefix, dtype=dtypes.string),
-        ops.convert_to_tensor(tensor_names, dtype=dtypes.string),
-        ops.convert_to_tensor(shape_and_slices, dtype=dtypes.string),
-        tensors,
-    ]
-    attrs = {"dtypes": [t.dtype.as_datatype_enum for t in tensors]}
-    return ops.get_default_graph()._create_op("SaveV2", inputs, attrs, name=name or "SaveV2")
+    return gen_ops.save_v2(*_string_inputs(prefix, tensor_names, shape_and_slices), tensors, name=name or "SaveV2")
 
 
+@gen_ops.doc_from("RestoreV2")
 def restore_v2(prefix, tensor_names, shape_and_slices, dtypes_, name=None, shapes=None):
-    """Tensors read from checkpoint `prefix`, one per name, after checking the
-    files' checksums and each tensor's dtype (and shape, when `shapes` is
-    given). Returns a list of Tensors."""
-    inputs = [
-        ops.convert_to_tensor(prefix, dtype=dtypes.string),
-        ops.convert_to_tensor(tensor_names, dtype=dtypes.string),
-        ops.convert_to_tensor(shape_and_slices, dtype=dtypes.string),
-    ]
-    attrs = {"dtypes": [dtypes.as_dtype(d).as_datatype_enum for d in dtypes_]}
+    """Returns a list of Tensors, one per name (`dtypes_` is the op's `dtypes`)."""
+    attrs = {"dtypes": [dtypes.as_dtype(d) for d in dtypes_]}
     if shapes is not None:
         attrs["shapes"] = [None if s is None else list(s) for s in shapes]
-    op = ops.get_default_graph()._create_op("RestoreV2", inputs, attrs, name=name or "RestoreV2")
-    return list(op.outputs)
+    inputs = _string_inputs(prefix, tensor_names, shape_and_slices)
+    return list(gen_ops.restore_v2(*inputs, **attrs, name=name or "RestoreV2"))
+
+
+def _string_inputs(prefix, tensor_names, shape_and_slices):
+    # Converted before the op's name scope opens: the constants keep the names they have always had.
+    return [ops.convert_to_tensor(v, dtype=dtypes.string) for v in (prefix, tensor_names, shape_and_slices)]

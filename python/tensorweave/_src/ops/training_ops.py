@@ -6,6 +6,7 @@ for users writing their own optimizers.
 """
 
 from tensorweave._src.framework import ops
+from tensorweave._src.ops import gen_ops
 from tensorweave._src.ops import state_ops
 
 
@@ -13,12 +14,12 @@ def _apply(op_type, refs, values, attrs, name):
     refs = [state_ops._ref(r) for r in refs]
     dtype = refs[0].dtype
     values = [ops.convert_to_tensor(v, dtype=dtype) for v in values]
-    graph = ops.get_default_graph()
-    return graph._create_op(op_type, refs + values, attrs, name=name or op_type).outputs[0]
+    return gen_ops.wrapper(op_type)(*refs, *values, **attrs, name=name or op_type)
 
 
+@gen_ops.doc_from("ApplyGradientDescent")
 def apply_gradient_descent(var, alpha, delta, use_locking=False, name=None):
-    """var -= alpha * delta, in place; returns the variable.
+    """Returns the variable (its ref).
 
     Example:
       >>> import tensorweave as tw
@@ -32,11 +33,11 @@ def apply_gradient_descent(var, alpha, delta, use_locking=False, name=None):
     return _apply("ApplyGradientDescent", [var], [alpha, delta], {"use_locking": bool(use_locking)}, name)
 
 
+@gen_ops.doc_from("FusedMatMulApplyGradientDescent")
 def fused_matmul_apply_gradient_descent(
     var, alpha, a, b, transpose_a=False, transpose_b=False, use_locking=False, name=None
 ):
-    """var -= alpha * matmul(a, b, transpose_a, transpose_b), in place, in one
-    GEMM that accumulates into the variable; returns the variable.
+    """Returns the variable (its ref).
 
     Example:
       >>> import numpy as np, tensorweave as tw
@@ -53,29 +54,31 @@ def fused_matmul_apply_gradient_descent(
     return _apply("FusedMatMulApplyGradientDescent", [var], [alpha, a, b], attrs, name)
 
 
+@gen_ops.doc_from("ApplyMomentum")
 def apply_momentum(var, accum, lr, grad, momentum, use_locking=False, use_nesterov=False, name=None):
-    """accum = accum * momentum + grad; var -= lr * accum (Nesterov:
-    var -= grad * lr + accum * momentum * lr)."""
+    """Returns the variable (its ref)."""
     attrs = {"use_locking": bool(use_locking), "use_nesterov": bool(use_nesterov)}
     return _apply("ApplyMomentum", [var, accum], [lr, grad, momentum], attrs, name)
 
 
+@gen_ops.doc_from("ApplyAdagrad")
 def apply_adagrad(var, accum, lr, grad, use_locking=False, update_slots=True, name=None):
-    """accum += grad^2 (when update_slots); var -= lr * grad / sqrt(accum)."""
+    """Returns the variable (its ref)."""
     attrs = {"use_locking": bool(use_locking), "update_slots": bool(update_slots)}
     return _apply("ApplyAdagrad", [var, accum], [lr, grad], attrs, name)
 
 
+@gen_ops.doc_from("ApplyRMSProp")
 def apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, use_locking=False, name=None):
-    """ms += (grad^2 - ms)(1 - rho); mom = mom * momentum + lr * grad /
-    sqrt(ms + epsilon); var -= mom."""
+    """Returns the variable (its ref)."""
     return _apply(
         "ApplyRMSProp", [var, ms, mom], [lr, rho, momentum, epsilon, grad], {"use_locking": bool(use_locking)}, name
     )
 
 
+@gen_ops.doc_from("ApplyCenteredRMSProp")
 def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, use_locking=False, name=None):
-    """RMSProp normalized by the centered second moment ms - mg^2."""
+    """RMSProp normalized by the centered second moment ms - mg^2. Returns the variable (its ref)."""
     return _apply(
         "ApplyCenteredRMSProp",
         [var, mg, ms, mom],
@@ -85,6 +88,7 @@ def apply_centered_rms_prop(var, mg, ms, mom, lr, rho, momentum, epsilon, grad, 
     )
 
 
+@gen_ops.doc_from("ApplyAdam")
 def apply_adam(
     var,
     m,
@@ -100,7 +104,6 @@ def apply_adam(
     use_nesterov=False,
     name=None,
 ):
-    """The Adam update: m, v moving moments; var -= lr_t * m / (sqrt(v) + epsilon)
-    with lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)."""
+    """The Adam update (m, v: the moving moments). Returns the variable (its ref)."""
     attrs = {"use_locking": bool(use_locking), "use_nesterov": bool(use_nesterov)}
     return _apply("ApplyAdam", [var, m, v], [beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad], attrs, name)
