@@ -16,6 +16,7 @@ namespace {
 using test::AttrInts;
 using test::Attrs;
 using test::AttrString;
+using test::ExpectAllNear;
 using test::ExpectInvalidArgument;
 using test::MakeTensor;
 using test::RandomValues;
@@ -71,16 +72,6 @@ Attrs DwAttrs(const DwCase& c) {
 }
 
 template <typename T>
-void ExpectNear(const std::vector<T>& got, const std::vector<double>& want,
-                double tol, const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) {
-    EXPECT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i])))
-        << what << " at " << i;
-  }
-}
-
-template <typename T>
 void CheckAll(double tol) {
   for (const DwCase& c : kCases) {
     const std::string what = "case " + std::to_string(&c - kCases);
@@ -105,17 +96,18 @@ void CheckAll(double tol) {
     const Tensor out =
         test::RunOne("DepthwiseConv2dNative", {xt, ft}, DwAttrs(c));
     EXPECT_EQ(out.shape(), TensorShape({c.n, oh, ow, c.c * c.m})) << what;
-    ExpectNear(ToVector<T>(out), y, tol, what + " forward");
+    ExpectAllNear(ToVector<T>(out), y, tol, what + " forward");
     const Tensor in_sizes = MakeTensor<int32_t>(
         {4}, {int32_t(c.n), int32_t(c.h), int32_t(c.w), int32_t(c.c)});
     const Tensor f_sizes = MakeTensor<int32_t>(
         {4}, {int32_t(c.kh), int32_t(c.kw), int32_t(c.c), int32_t(c.m)});
-    ExpectNear(ToVector<T>(test::RunOne("DepthwiseConv2dNativeBackpropInput",
-                                        {in_sizes, ft, dyt}, DwAttrs(c))),
-               dx, tol, what + " backprop input");
-    ExpectNear(ToVector<T>(test::RunOne("DepthwiseConv2dNativeBackpropFilter",
-                                        {xt, f_sizes, dyt}, DwAttrs(c))),
-               df, tol, what + " backprop filter");
+    ExpectAllNear(ToVector<T>(test::RunOne("DepthwiseConv2dNativeBackpropInput",
+                                           {in_sizes, ft, dyt}, DwAttrs(c))),
+                  dx, tol, what + " backprop input");
+    ExpectAllNear(
+        ToVector<T>(test::RunOne("DepthwiseConv2dNativeBackpropFilter",
+                                 {xt, f_sizes, dyt}, DwAttrs(c))),
+        df, tol, what + " backprop filter");
   }
 }
 

@@ -13,20 +13,11 @@ namespace {
 
 using test::AttrBool;
 using test::Attrs;
+using test::ExpectAllNear;
 using test::ExpectInvalidArgument;
 using test::MakeTensor;
 using test::RandomValues;
 using test::ToVector;
-
-template <typename T>
-void ExpectNear(const std::vector<T>& got, const std::vector<double>& want,
-                double tol, const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) {
-    EXPECT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i])))
-        << what << " at " << i;
-  }
-}
 
 Attrs BnAttrs(bool training, float epsilon) {
   Attrs a = {{"is_training", AttrBool(training)}};
@@ -81,14 +72,14 @@ void CheckBatchNorm(double tol) {
       test::RunOp("FusedBatchNorm",
                   {xt, st, ot, MakeTensor<T>({0}, {}), MakeTensor<T>({0}, {})},
                   BnAttrs(true, eps), &out, 5));
-  ExpectNear(ToVector<T>(out[0]), y_train, tol, "training y");
-  ExpectNear(ToVector<T>(out[1]), mean, tol, "batch mean");
-  ExpectNear(ToVector<T>(out[2]), unbiased, tol, "batch variance");
-  ExpectNear(ToVector<T>(out[3]), mean, tol, "reserve 1");
-  ExpectNear(ToVector<T>(out[4]), var, tol, "reserve 2");
+  ExpectAllNear(ToVector<T>(out[0]), y_train, tol, "training y");
+  ExpectAllNear(ToVector<T>(out[1]), mean, tol, "batch mean");
+  ExpectAllNear(ToVector<T>(out[2]), unbiased, tol, "batch variance");
+  ExpectAllNear(ToVector<T>(out[3]), mean, tol, "reserve 1");
+  ExpectAllNear(ToVector<T>(out[4]), var, tol, "reserve 2");
   TW_ASSERT_OK(test::RunOp("FusedBatchNorm", {xt, st, ot, mt, vt},
                            BnAttrs(false, eps), &out, 5));
-  ExpectNear(ToVector<T>(out[0]), y_infer, tol, "inference y");
+  ExpectAllNear(ToVector<T>(out[0]), y_infer, tol, "inference y");
 
   // Gradients (training): with x_hat = (x - mean) * inv,
   //   dx = scale * inv * (dy - mean(dy) - x_hat * mean(dy * x_hat)),
@@ -125,9 +116,9 @@ void CheckBatchNorm(double tol) {
                      MakeTensor<T>({depth}, mv), MakeTensor<T>({depth}, vv)},
                     BnAttrs(training, eps), &out, 5));
     const std::string what = training ? "training " : "inference ";
-    ExpectNear(ToVector<T>(out[0]), dx, tol, what + "dx");
-    ExpectNear(ToVector<T>(out[1]), sum_dyx, tol, what + "dscale");
-    ExpectNear(ToVector<T>(out[2]), sum_dy, tol, what + "doffset");
+    ExpectAllNear(ToVector<T>(out[0]), dx, tol, what + "dx");
+    ExpectAllNear(ToVector<T>(out[1]), sum_dyx, tol, what + "dscale");
+    ExpectAllNear(ToVector<T>(out[2]), sum_dy, tol, what + "doffset");
   }
 }
 

@@ -3,6 +3,9 @@
 #ifndef TENSORWEAVE_CORE_KERNELS_KERNEL_TEST_UTIL_H_
 #define TENSORWEAVE_CORE_KERNELS_KERNEL_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -116,6 +119,18 @@ inline void ExpectInvalidArgument(const Status& s,
   EXPECT_TRUE(MessageHas(s, fragment)) << s.ToString();
   EXPECT_TRUE(MessageHas(s, "node op") || MessageHas(s, "'op'"))
       << "the node is not named: " << s.ToString();
+}
+
+// Every element of `got` within tol * (1 + |want|) of `want`; `what` names
+// the case in failure messages.
+template <typename T>
+void ExpectAllNear(const std::vector<T>& got, const std::vector<double>& want,
+                   double tol, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i])))
+        << what << " at " << i;
+  }
 }
 
 }  // namespace test

@@ -11,6 +11,7 @@
 namespace tensorweave {
 namespace {
 
+using test::ExpectAllNear;
 using test::ExpectInvalidArgument;
 using test::MakeTensor;
 using test::RandomValues;
@@ -37,16 +38,6 @@ std::vector<double> RowSoftmax(const std::vector<double>& x, int64_t cols,
 template <typename T>
 std::vector<double> AsDouble(const std::vector<T>& v) {
   return std::vector<double>(v.begin(), v.end());
-}
-
-template <typename T>
-void ExpectAllNear(const std::vector<T>& got, const std::vector<double>& want,
-                   double tol, const std::string& what) {
-  ASSERT_EQ(got.size(), want.size()) << what;
-  for (size_t i = 0; i < got.size(); ++i) {
-    EXPECT_NEAR(got[i], want[i], tol * (1 + std::abs(want[i])))
-        << what << " at " << i;
-  }
 }
 
 template <typename T>
