@@ -74,6 +74,27 @@ struct Window2D {
   }
 };
 
+// Calls fn(oy, ox, ky, kx, iy, ix) for every output position of one image
+// and every filter tap whose input position (iy, ix) lies inside the input.
+template <typename Fn>
+void ForEachImageTap(const Window2D& w, Fn fn) {
+  for (int64_t oy = 0; oy < w.out_rows; ++oy) {
+    for (int64_t ox = 0; ox < w.out_cols; ++ox) {
+      for (int64_t ky = 0; ky < w.window_rows; ++ky) {
+        const int64_t iy =
+            oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
+        if (iy < 0 || iy >= w.in_rows) continue;
+        for (int64_t kx = 0; kx < w.window_cols; ++kx) {
+          const int64_t ix =
+              ox * w.stride_cols + kx * w.dilation_cols - w.pad_cols;
+          if (ix < 0 || ix >= w.in_cols) continue;
+          fn(oy, ox, ky, kx, iy, ix);
+        }
+      }
+    }
+  }
+}
+
 // Checks a 4-element NHWC strides/dilations/ksize attr whose batch and depth
 // entries must be 1.
 inline Status CheckNhwcAttr(const std::vector<int64_t>& values,

@@ -7,26 +7,14 @@ namespace tensorweave {
 
 namespace {
 
-// Calls fn(n, oy, ox, ky, kx, iy, ix) for every output position and filter
-// tap whose input position lies inside the input.
+// Calls fn(n, oy, ox, ky, kx, iy, ix) for every image, output position and
+// filter tap whose input position lies inside the input.
 template <typename Fn>
 void ForEachTap(const Window2D& w, Fn fn) {
   for (int64_t n = 0; n < w.batch; ++n) {
-    for (int64_t oy = 0; oy < w.out_rows; ++oy) {
-      for (int64_t ox = 0; ox < w.out_cols; ++ox) {
-        for (int64_t ky = 0; ky < w.window_rows; ++ky) {
-          const int64_t iy =
-              oy * w.stride_rows + ky * w.dilation_rows - w.pad_rows;
-          if (iy < 0 || iy >= w.in_rows) continue;
-          for (int64_t kx = 0; kx < w.window_cols; ++kx) {
-            const int64_t ix =
-                ox * w.stride_cols + kx * w.dilation_cols - w.pad_cols;
-            if (ix < 0 || ix >= w.in_cols) continue;
-            fn(n, oy, ox, ky, kx, iy, ix);
-          }
-        }
-      }
-    }
+    ForEachImageTap(
+        w, [&](int64_t oy, int64_t ox, int64_t ky, int64_t kx, int64_t iy,
+               int64_t ix) { fn(n, oy, ox, ky, kx, iy, ix); });
   }
 }
 
