@@ -8,6 +8,6 @@ PYTHON="${PYTHON:-python3}"
 echo "== building the C++ core and its Python extension with Bazel"
 echo "   (about 10 minutes on 2 cores the first time, seconds when nothing changed; Bazel's progress follows)"
 PYTHON_BIN_PATH="$("$PYTHON" -c 'import sys; print(sys.executable)')" \
-  bazel build "${BAZEL_PROGRESS[@]}" //python:_pywrap_tensorweave.so
+  bazel_shown build //python:_pywrap_tensorweave.so
 echo "== pip install -e . (tensorweave in development mode; reuses the build above)"
 "$PYTHON" -m pip install -q --no-build-isolation -e .

@@ -64,3 +64,10 @@ finish_stages() {
 
 # Bazel's own progress, one line every few seconds, readable in a log.
 BAZEL_PROGRESS=(--curses=no --color=no --show_progress_rate_limit=10)
+
+# `bazel ARGS` with its progress shown, less the linux-sandbox debug lines
+# that Debian's Bazel 4 prints with every action's output (thousands of lines
+# on a cold build); Bazel's exit status is kept.
+bazel_shown() {
+  bazel "$1" "${BAZEL_PROGRESS[@]}" "${@:2}" 2>&1 | { grep --line-buffered -v 'src/main/tools/linux-sandbox' || true; }
+}
