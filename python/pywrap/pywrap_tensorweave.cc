@@ -502,8 +502,14 @@ class PySession {
       inputs.clear();
     }
     ThrowIfError(status);
+    // As TensorFlow's Session.run: a 0-d result is a numpy scalar (bytes
+    // for a string), anything else an array.
     py::list result;
-    for (Tensor& t : outputs) result.append(TensorToNumpy(std::move(t)));
+    for (Tensor& t : outputs) {
+      const bool scalar = t.shape().dims().empty();
+      py::object value = TensorToNumpy(std::move(t));
+      result.append(scalar ? value[py::tuple()] : value);
+    }
     return result;
   }
 

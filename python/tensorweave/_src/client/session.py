@@ -253,9 +253,8 @@ class BaseSession:
 
 
 def _fetched_values(out, feeds, fed_fetches):
-    """What `run` returns for each fetched tensor: a numpy scalar for a 0-d value (bytes for a string), an array
-    otherwise, and the fed array itself for a tensor that was fed."""
-    out = [v[()] if isinstance(v, np.ndarray) and v.ndim == 0 else v for v in out]
+    """What `run` returns for each fetched tensor: the binding's value (a numpy scalar for a 0-d value, bytes for
+    a string, an array otherwise), and for a tensor that was also fed, a copy of the fed array."""
     for i, k in fed_fetches:
         out[i] = np.array(feeds[k][0])  # a copy: results never alias the caller's arrays
     return out
