@@ -29,6 +29,6 @@ stage "lite runtime cross-built for aarch64, run under qemu" "about 1 min warm, 
 stage "tensorweave-lite Python package tests (pytest)" "under a minute" \
   "$PYTHON" -m pytest lite/python/tests
 # --doctest-modules: every docstring example in the package must run.
-stage "Python tests (pytest)" "about 4 min" \
+stage "Python tests (pytest)" "about 1 min; the fidelity cases run TensorFlow in a subprocess" \
   "$PYTHON" -m pytest tests python converters --doctest-modules "$@"
 finish_stages
