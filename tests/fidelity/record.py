@@ -20,7 +20,11 @@ from tests.fidelity import harness  # noqa: E402
 
 
 def tensorflow_v1():
-    import tensorflow as tf
+    try:
+        import tensorflow as tf
+    except ImportError as e:
+        print(f"tensorflow does not import: {e}", file=sys.stderr)
+        sys.exit(harness.NO_TENSORFLOW)
 
     v1 = tf.compat.v1
     v1.disable_v2_behavior()
