@@ -28,7 +28,12 @@ stage "lite runtime cross-built for aarch64, run under qemu" "about 1 min warm, 
   lite/cross/build_aarch64.sh
 stage "tensorweave-lite Python package tests (pytest)" "under a minute" \
   "$PYTHON" -m pytest lite/python/tests
-# --doctest-modules: every docstring example in the package must run.
-stage "Python tests (pytest)" "about 1 min; the fidelity cases run TensorFlow in a subprocess" \
+# --doctest-modules: every docstring example in the package must run. The
+# tf.compat.v1 API coverage table (tools/api_coverage.py) is printed first.
+python_tests() {
+  "$PYTHON" tools/api_coverage.py
   "$PYTHON" -m pytest tests python converters --doctest-modules "$@"
+}
+stage "Python tests (pytest), after the API coverage report" \
+  "about 1 min; the fidelity cases run TensorFlow in a subprocess" python_tests "$@"
 finish_stages
