@@ -137,20 +137,23 @@ EXCLUDED: dict[str, dict[str, str]] = {
     "saved_model": {n: _V2 + " (object-based v2 SavedModel)" for n in ("save", "load_v2", "SaveOptions", "Asset")},
 }
 
-_LIST_TF = textwrap.dedent(
-    """
+_LIST_TF = (
+    textwrap.dedent(
+        """
     import json, types
     import tensorflow as tf_root
     import tensorflow.compat.v1 as tf
     out = {"tensorflow_version": tf_root.__version__, "modules": {}}
-    for m in %r:
-        obj = tf if m == %r else getattr(tf, m)
+    for m in MODULES:
+        obj = tf if m == TOP else getattr(tf, m)
         out["modules"][m] = sorted(
             n for n in dir(obj)
             if not n.startswith("_") and not isinstance(getattr(obj, n, None), types.ModuleType))
     print(json.dumps(out))
     """
-    % (MODULES, TOP)
+    )
+    .replace("MODULES", repr(MODULES))
+    .replace("TOP", repr(TOP))
 )
 
 
@@ -160,6 +163,7 @@ def list_tf_live(timeout=300):
     try:
         proc = subprocess.run(
             [sys.executable, "-c", _LIST_TF],
+            check=False,
             capture_output=True,
             text=True,
             timeout=timeout,
