@@ -1,0 +1,194 @@
+// LinSpace, Bitcast, LowerBound/UpperBound, EnsureShape, IdentityN and
+// ShapeN kernels.
+#include <algorithm>
+#include <cstring>
+
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
+
+namespace tensorweave {
+namespace {
+
+class LinSpaceOp : public OpKernel {
+ public:
+  explicit LinSpaceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& start = ctx->input(0);
+    const Tensor& stop = ctx->input(1);
+    OP_REQUIRES(
+        ctx, start.rank() == 0 && stop.rank() == 0 && ctx->input(2).rank() == 0,
+        errors::InvalidArgument(
+            "start, stop and num must be scalars, got shapes ",
+            start.shape().ToString(), ", ", stop.shape().ToString(), ", ",
+            ctx->input(2).shape().ToString()));
+    std::vector<int64_t> num;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &num));
+    OP_REQUIRES(ctx, num[0] > 0,
+                errors::InvalidArgument("Requires num > 0: ", num[0]));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({num[0]}), &out));
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_FLOAT_TYPES>(start.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     const T a = start.data<T>()[0], b = stop.data<T>()[0];
+                     T* o = out->data<T>();
+                     const int64_t n = num[0];
+                     if (n == 1) {
+                       o[0] = a;
+                       return Status::OK();
+                     }
+                     const T step = (b - a) / static_cast<T>(n - 1);
+                     for (int64_t i = 0; i < n - 1; ++i)
+                       o[i] = a + step * static_cast<T>(i);
+                     o[n - 1] = b;
+                     return Status::OK();
+                   }));
+  }
+};
+
+class BitcastOp : public OpKernel {
+ public:
+  explicit BitcastOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("type", &to_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const int64_t from_size = DataTypeSize(x.dtype());
+    const int64_t to_size = DataTypeSize(to_);
+    std::vector<int64_t> dims = x.shape().dims();
+    if (from_size > to_size) {
+      dims.push_back(from_size / to_size);
+    } else if (from_size < to_size) {
+      OP_REQUIRES(ctx, !dims.empty() && dims.back() == to_size / from_size,
+                  errors::InvalidArgument(
+                      "Cannot bitcast from ", DataTypeName(x.dtype()), " to ",
+                      DataTypeName(to_), ": shape ", x.shape().ToString()));
+      dims.pop_back();
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &out));
+    if (x.num_bytes() > 0) {
+      std::memcpy(out->raw_data(), x.raw_data(), x.num_bytes());
+    }
+  }
+
+ private:
+  DataType to_ = DT_INVALID;
+};
+
+// LowerBound (kUpper false) and UpperBound, row by row.
+template <bool kUpper>
+class BoundOp : public OpKernel {
+ public:
+  explicit BoundOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& sorted = ctx->input(0);
+    const Tensor& values = ctx->input(1);
+    OP_REQUIRES(
+        ctx, sorted.rank() >= 1 && values.rank() >= 1,
+        errors::InvalidArgument(
+            "sorted_inputs and values must be at least 1-D, got ",
+            sorted.shape().ToString(), " and ", values.shape().ToString()));
+    int64_t sorted_rows = 1, value_rows = 1;
+    for (int d = 0; d + 1 < sorted.rank(); ++d) sorted_rows *= sorted.dim(d);
+    for (int d = 0; d + 1 < values.rank(); ++d) value_rows *= values.dim(d);
+    OP_REQUIRES(
+        ctx, sorted_rows == value_rows,
+        errors::InvalidArgument(
+            "Leading dim_size of both tensors must match, got ",
+            sorted.shape().ToString(), " and ", values.shape().ToString()));
+    const int64_t n = sorted.dim(sorted.rank() - 1);
+    const int64_t m = values.dim(values.rank() - 1);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, values.shape(), &out));
+    std::vector<int64_t> found(values.num_elements());
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_ALL_NUMBER_TYPES>(sorted.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          const T* s = sorted.data<T>();
+          const T* v = values.data<T>();
+          for (int64_t r = 0; r < value_rows; ++r) {
+            const T* row = s + r * n;
+            for (int64_t j = 0; j < m; ++j) {
+              const T value = v[r * m + j];
+              const T* at = kUpper ? std::upper_bound(row, row + n, value)
+                                   : std::lower_bound(row, row + n, value);
+              found[r * m + j] = at - row;
+            }
+          }
+          return Status::OK();
+        }));
+    for (int64_t i = 0; i < out->num_elements(); ++i) {
+      if (out->dtype() == DT_INT32) {
+        OP_REQUIRES(ctx, found[i] <= INT32_MAX,
+                    errors::InvalidArgument("an index does not fit int32"));
+        out->data<int32_t>()[i] = static_cast<int32_t>(found[i]);
+      } else {
+        out->data<int64_t>()[i] = found[i];
+      }
+    }
+  }
+};
+
+class EnsureShapeOp : public OpKernel {
+ public:
+  explicit EnsureShapeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("shape", &shape_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    OP_REQUIRES(ctx, shape_.IsCompatibleWith(x.shape()),
+                errors::InvalidArgument("Shape of tensor ", node().name(), " ",
+                                        x.shape().ToString(),
+                                        " is not compatible with expected "
+                                        "shape ",
+                                        shape_.ToString(), "."));
+    ctx->set_output(0, x);
+  }
+
+ private:
+  PartialShape shape_;
+};
+
+class IdentityNOp : public OpKernel {
+ public:
+  explicit IdentityNOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    for (int i = 0; i < ctx->num_inputs(); ++i)
+      ctx->set_output(i, ctx->input(i));
+  }
+};
+
+class ShapeNOp : public OpKernel {
+ public:
+  explicit ShapeNOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    for (int i = 0; i < ctx->num_inputs(); ++i) {
+      const Tensor& x = ctx->input(i);
+      Tensor* out;
+      OP_REQUIRES_OK(ctx,
+                     ctx->allocate_output(i, TensorShape({x.rank()}), &out));
+      for (int d = 0; d < x.rank(); ++d) {
+        if (out->dtype() == DT_INT32) {
+          OP_REQUIRES(
+              ctx, x.dim(d) <= INT32_MAX,
+              errors::InvalidArgument("a dimension does not fit int32"));
+          out->data<int32_t>()[d] = static_cast<int32_t>(x.dim(d));
+        } else {
+          out->data<int64_t>()[d] = x.dim(d);
+        }
+      }
+    }
+  }
+};
+
+REGISTER_KERNEL(KernelDef("LinSpace"), LinSpaceOp);
+REGISTER_KERNEL(KernelDef("Bitcast"), BitcastOp);
+REGISTER_KERNEL(KernelDef("LowerBound"), BoundOp<false>);
+REGISTER_KERNEL(KernelDef("UpperBound"), BoundOp<true>);
+REGISTER_KERNEL(KernelDef("EnsureShape"), EnsureShapeOp);
+REGISTER_KERNEL(KernelDef("IdentityN"), IdentityNOp);
+REGISTER_KERNEL(KernelDef("ShapeN"), ShapeNOp);
+
+}  // namespace
+}  // namespace tensorweave

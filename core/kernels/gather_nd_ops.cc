@@ -1,0 +1,218 @@
+// GatherNd, ScatterNd and TensorScatterUpdate/Add/Sub. Every index row is
+// checked before any element moves: one outside the tensor is an
+// InvalidArgument naming the row and its value, never a read or write
+// outside the buffer.
+#include <string>
+
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
+#include "core/kernels/offset_tables.h"
+#include "core/kernels/wrapping_arithmetic.h"
+
+namespace tensorweave {
+namespace {
+
+// The N-d index rows of `indices` ([..., depth]) as flat slice numbers of
+// `shape`'s first `depth` dims; `what` names the tensor indexed in errors.
+Status ReadIndexRows(const Tensor& indices, const std::vector<int64_t>& shape,
+                     const char* what, std::vector<int64_t>* slices,
+                     int64_t* depth_out) {
+  if (indices.rank() < 1) {
+    return errors::InvalidArgument("indices must be at least a vector, got ",
+                                   indices.shape().ToString());
+  }
+  const int64_t depth = indices.dim(indices.rank() - 1);
+  if (depth > static_cast<int64_t>(shape.size())) {
+    return errors::InvalidArgument(
+        "indices.shape[-1] must be <= ", what,
+        ".rank, but saw indices shape: ", indices.shape().ToString(), " and ",
+        what, " shape: ", TensorShape(shape).ToString());
+  }
+  Tensor flat;
+  TW_RETURN_IF_ERROR(
+      indices.Reshaped(TensorShape({indices.num_elements()}), &flat));
+  std::vector<int64_t> values;
+  TW_RETURN_IF_ERROR(ReadIndexVector(flat, &values));
+  int64_t n = 1;
+  for (int d = 0; d + 1 < indices.rank(); ++d) n *= indices.dim(d);
+  slices->assign(n, 0);
+  for (int64_t r = 0; r < n; ++r) {
+    int64_t slice = 0;
+    for (int64_t k = 0; k < depth; ++k) {
+      const int64_t v = values[r * depth + k];
+      if (v < 0 || v >= shape[k]) {
+        std::string row = "[", index = "[";
+        int64_t rest = r;
+        std::vector<int64_t> pos(indices.rank() - 1);
+        for (int d = indices.rank() - 2; d >= 0; --d) {
+          pos[d] = rest % indices.dim(d);
+          rest /= indices.dim(d);
+        }
+        for (size_t d = 0; d < pos.size(); ++d) {
+          row += (d ? "," : "") + std::to_string(pos[d]);
+        }
+        for (int64_t j = 0; j < depth; ++j) {
+          index += (j ? ", " : "") + std::to_string(values[r * depth + j]);
+        }
+        return errors::InvalidArgument(
+            "indices", row, "] = ", index, "] does not index into ", what,
+            " shape ", TensorShape(shape).ToString());
+      }
+      slice = slice * shape[k] + v;
+    }
+    (*slices)[r] = slice;
+  }
+  *depth_out = depth;
+  return Status::OK();
+}
+
+int64_t InnerSize(const std::vector<int64_t>& shape, int64_t depth) {
+  int64_t inner = 1;
+  for (size_t d = depth; d < shape.size(); ++d) inner *= shape[d];
+  return inner;
+}
+
+class GatherNdOp : public OpKernel {
+ public:
+  explicit GatherNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& params = ctx->input(0);
+    const Tensor& indices = ctx->input(1);
+    std::vector<int64_t> slices;
+    int64_t depth = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexRows(indices, params.shape().dims(), "params",
+                                      &slices, &depth));
+    std::vector<int64_t> dims(indices.shape().dims().begin(),
+                              indices.shape().dims().end() - 1);
+    dims.insert(dims.end(), params.shape().dims().begin() + depth,
+                params.shape().dims().end());
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &out));
+    const int64_t inner = InnerSize(params.shape().dims(), depth);
+    if (out->num_elements() == 0) return;
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_ARRAY_TYPES>(params.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     const T* in = params.data<T>();
+                     T* o = out->data<T>();
+                     const int64_t n = static_cast<int64_t>(slices.size());
+                     ForRows(ctx, n, inner, [&](int64_t begin, int64_t end) {
+                       for (int64_t r = begin; r < end; ++r) {
+                         const T* src = in + slices[r] * inner;
+                         std::copy(src, src + inner, o + r * inner);
+                       }
+                     });
+                     return Status::OK();
+                   }));
+  }
+};
+
+enum class ScatterMode { kUpdate, kAdd, kSub };
+
+// Writes updates into `out` (already holding the base values) at `slices`.
+Status ScatterInto(const Tensor& updates, const std::vector<int64_t>& slices,
+                   int64_t inner, ScatterMode mode, Tensor* out) {
+  const int64_t n = static_cast<int64_t>(slices.size());
+  if (updates.num_elements() != n * inner) {
+    return errors::InvalidArgument(
+        "updates has ", updates.num_elements(), " elements (shape ",
+        updates.shape().ToString(), "), the indices address ", n * inner);
+  }
+  if (mode == ScatterMode::kUpdate) {
+    return DispatchType<TW_ARRAY_TYPES>(updates.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* u = updates.data<T>();
+      T* o = out->data<T>();
+      for (int64_t r = 0; r < n; ++r) {
+        std::copy(u + r * inner, u + (r + 1) * inner, o + slices[r] * inner);
+      }
+      return Status::OK();
+    });
+  }
+  return DispatchType<TW_ALL_NUMBER_TYPES>(updates.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* u = updates.data<T>();
+    T* o = out->data<T>();
+    for (int64_t r = 0; r < n; ++r) {
+      T* dst = o + slices[r] * inner;
+      const T* src = u + r * inner;
+      for (int64_t j = 0; j < inner; ++j) {
+        dst[j] = mode == ScatterMode::kAdd ? WrappingAdd(dst[j], src[j])
+                                           : WrappingSub(dst[j], src[j]);
+      }
+    }
+    return Status::OK();
+  });
+}
+
+class ScatterNdOp : public OpKernel {
+ public:
+  explicit ScatterNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& indices = ctx->input(0);
+    const Tensor& updates = ctx->input(1);
+    std::vector<int64_t> shape;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &shape));
+    OP_REQUIRES(ctx, ctx->input(2).rank() == 1,
+                errors::InvalidArgument("shape must be a vector, got shape ",
+                                        ctx->input(2).shape().ToString()));
+    for (int64_t d : shape) {
+      OP_REQUIRES(ctx, d >= 0,
+                  errors::InvalidArgument("shape must be non-negative, got ",
+                                          TensorShape(shape).ToString()));
+    }
+    std::vector<int64_t> slices;
+    int64_t depth = 0;
+    OP_REQUIRES_OK(ctx,
+                   ReadIndexRows(indices, shape, "output", &slices, &depth));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(shape), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_ARRAY_TYPES>(updates.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          std::fill(out->data<T>(), out->data<T>() + out->num_elements(), T());
+          return Status::OK();
+        }));
+    OP_REQUIRES_OK(ctx, ScatterInto(updates, slices, InnerSize(shape, depth),
+                                    ScatterMode::kAdd, out));
+  }
+};
+
+template <ScatterMode kMode>
+class TensorScatterOp : public OpKernel {
+ public:
+  explicit TensorScatterOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& tensor = ctx->input(0);
+    const Tensor& indices = ctx->input(1);
+    const Tensor& updates = ctx->input(2);
+    std::vector<int64_t> slices;
+    int64_t depth = 0;
+    OP_REQUIRES_OK(ctx, ReadIndexRows(indices, tensor.shape().dims(), "tensor",
+                                      &slices, &depth));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensor.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_ARRAY_TYPES>(tensor.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          std::copy(tensor.data<T>(), tensor.data<T>() + tensor.num_elements(),
+                    out->data<T>());
+          return Status::OK();
+        }));
+    OP_REQUIRES_OK(
+        ctx, ScatterInto(updates, slices,
+                         InnerSize(tensor.shape().dims(), depth), kMode, out));
+  }
+};
+
+REGISTER_KERNEL(KernelDef("GatherNd"), GatherNdOp);
+REGISTER_KERNEL(KernelDef("ScatterNd"), ScatterNdOp);
+REGISTER_KERNEL(KernelDef("TensorScatterUpdate"),
+                TensorScatterOp<ScatterMode::kUpdate>);
+REGISTER_KERNEL(KernelDef("TensorScatterAdd"),
+                TensorScatterOp<ScatterMode::kAdd>);
+REGISTER_KERNEL(KernelDef("TensorScatterSub"),
+                TensorScatterOp<ScatterMode::kSub>);
+
+}  // namespace
+}  // namespace tensorweave
