@@ -85,6 +85,9 @@ Status CompleteAttrs(const OpDef& op, const std::vector<DataType>& input_dtypes,
                      NodeDef* def) {
   auto* attrs = def->mutable_attr();
   for (const auto& entry : *attrs) {
+    // Names starting with '_' are internal attrs no op declares (TF's
+    // `_class` colocation groups): kept as given, not checked.
+    if (entry.first.rfind('_', 0) == 0) continue;
     if (op.FindAttr(entry.first) == nullptr) {
       return errors::InvalidArgument("NodeDef mentions attr '", entry.first,
                                      "' not in op '", op.name, "'");
@@ -201,6 +204,11 @@ Status CompleteAttrs(const OpDef& op, const std::vector<DataType>& input_dtypes,
 int Graph::num_nodes() const {
   std::lock_guard<std::mutex> lock(mu_);
   return static_cast<int>(nodes_.size());
+}
+
+void Graph::SetRequestedDevice(Node* node, const std::string& device) {
+  std::lock_guard<std::mutex> lock(mu_);
+  node->def_.set_device(device);
 }
 
 Status Graph::RefineOutputShape(Node* node, int index,
@@ -461,6 +469,17 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
       consumers[it->second].push_back(i);
     }
     def.set_name(prefix + def.name());
+    // TF's import prefixes the colocation groups too: "loc:@x" -> "loc:@p/x".
+    auto colocation = def.mutable_attr()->find("_class");
+    if (!prefix.empty() && colocation != def.mutable_attr()->end()) {
+      auto* groups = colocation->second.mutable_list();
+      for (int k = 0; k < groups->s_size(); ++k) {
+        const std::string& group = groups->s(k);
+        if (group.rfind("loc:@", 0) == 0) {
+          groups->set_s(k, "loc:@" + prefix + group.substr(5));
+        }
+      }
+    }
   }
   // Among the ready nodes, the earliest in the GraphDef goes first, so that
   // a GraphDef already in topological order keeps its order.

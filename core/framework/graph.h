@@ -114,6 +114,11 @@ class Graph {
   // InvalidArgument when the two are incompatible.
   Status RefineOutputShape(Node* node, int index, const PartialShape& shape);
 
+  // Sets the device `node` asks for (TF's Operation._set_device): for the
+  // Python device functions, which see the created op and run before it is
+  // returned to the caller, so before any step can reach the node.
+  void SetRequestedDevice(Node* node, const std::string& device);
+
   int num_nodes() const;
   Node* node(int id) const;
   Node* FindNode(const std::string& name) const;

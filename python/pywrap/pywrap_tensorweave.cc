@@ -265,6 +265,29 @@ void PyToAttr(const std::string& type, const py::handle& value,
   }
 }
 
+// The attr type of an internal ('_'-prefixed) attr's Python value.
+std::string InternalAttrType(const py::handle& value) {
+  if (py::isinstance<py::bool_>(value)) return "bool";
+  if (py::isinstance<py::int_>(value)) return "int";
+  if (py::isinstance<py::float_>(value)) return "float";
+  if (py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value)) {
+    return "string";
+  }
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    for (const auto& item : value) {
+      if (!py::isinstance<py::str>(item) && !py::isinstance<py::bytes>(item)) {
+        ThrowIfError(
+            errors::InvalidArgument("internal attr lists hold strings, got ",
+                                    std::string(py::repr(item))));
+      }
+    }
+    return "list(string)";
+  }
+  ThrowIfError(errors::InvalidArgument("unsupported internal attr value ",
+                                       std::string(py::repr(value))));
+  return "";
+}
+
 py::object ShapeToPy(const PartialShape& shape) {
   if (!shape.known_rank()) return py::none();
   py::list dims;
@@ -341,6 +364,12 @@ class PyGraph {
     for (const auto& item : attrs) {
       std::string attr_name = item.first.cast<std::string>();
       const AttrDef* attr_def = op_def->FindAttr(attr_name);
+      if (attr_def == nullptr && attr_name.rfind('_', 0) == 0) {
+        // An internal attr no op declares (`_class`: a list of strings).
+        PyToAttr(InternalAttrType(item.second), item.second,
+                 &(*def.mutable_attr())[attr_name]);
+        continue;
+      }
       if (attr_def == nullptr) {
         ThrowIfError(errors::InvalidArgument(
             "op '", op, "' has no attr '", attr_name, "' (node '", name, "')"));
@@ -419,6 +448,10 @@ class PyGraph {
   int FindNode(const std::string& name) const {
     Node* node = graph_->FindNode(name);
     return node == nullptr ? -1 : node->id();
+  }
+
+  void SetDevice(int id, const std::string& device) {
+    graph_->SetRequestedDevice(GetNode(id), device);
   }
 
   int NumNodes() const { return graph_->num_nodes(); }
@@ -588,6 +621,7 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
       .def("get_attr", &PyGraph::GetAttr)
       .def("node_def", &PyGraph::NodeDefBytes)
       .def("find_node", &PyGraph::FindNode)
+      .def("set_device", &PyGraph::SetDevice)
       .def("num_nodes", &PyGraph::NumNodes)
       .def("to_graph_def", &PyGraph::ToGraphDef)
       .def("import_graph_def", &PyGraph::ImportGraphDef);
