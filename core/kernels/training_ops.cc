@@ -1,6 +1,7 @@
 // Fused optimizer update kernels (ApplyGradientDescent, ApplyMomentum,
-// ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam, and
-// FusedMatMulApplyGradientDescent).
+// ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam, ApplyAdadelta,
+// ApplyFtrl(V2), ApplyProximalGradientDescent, ApplyProximalAdagrad, the
+// SparseApply* forms of the last four, and FusedMatMulApplyGradientDescent).
 //
 // One kernel class, ApplyOp<Update>, does what all of them share: it locks
 // the variables the op writes (in address order, so two ops locking
@@ -8,8 +9,10 @@
 // that shapes match, makes each buffer writable (in place when no snapshot
 // shares it, else a copy: copy-on-write) and runs Update's element-wise
 // formula over blocks of elements, in parallel on the intra-op pool for large
-// tensors. The formulas are TensorFlow's, written with Eigen arrays so that
-// they vectorize.
+// tensors. SparseApplyOp<Update> runs the same formula row by row over the
+// rows `indices` names (the input after the gradient), in index order as
+// TensorFlow does. The formulas are TensorFlow's, written with Eigen arrays so
+// that they vectorize.
 #include <Eigen/Core>
 #include <algorithm>
 #include <array>
@@ -184,6 +187,101 @@ class ApplyOp : public OpKernel {
   const Update update_;
 };
 
+// The SparseApply* form of Update: grad holds rows of var ([N] + var.shape[1:])
+// and indices (the input after grad, [N]) says which; the formula runs on each
+// of those rows of var and its slots, in index order (a repeated index is
+// updated twice, as in TensorFlow), and leaves the other rows alone.
+template <typename Update>
+class SparseApplyOp : public OpKernel {
+ public:
+  static constexpr int kNumVars = Update::kNumVars;
+  static constexpr int kNumScalars = Update::kNumScalars;
+  static constexpr int kIndicesIndex = Update::kGradIndex + 1;
+
+  explicit SparseApplyOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), update_(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    std::vector<Var*> vars;
+    OP_REQUIRES_OK(ctx, CollectVars(ctx, *this, kNumVars, &vars));
+    const Tensor& grad = ctx->input(Update::kGradIndex);
+    const Tensor& indices = ctx->input(kIndicesIndex);
+    std::array<int, kNumScalars> scalar_inputs;
+    for (int i = kNumVars, k = 0; i < ctx->num_inputs(); ++i) {
+      if (i == Update::kGradIndex || i == kIndicesIndex) continue;
+      OP_REQUIRES_OK(ctx, ScalarInput(ctx, *this, i));
+      scalar_inputs[k++] = i;
+    }
+    OP_REQUIRES(ctx, indices.rank() == 1,
+                errors::InvalidArgument("indices must be a vector, got shape ",
+                                        indices.shape().ToString()));
+    OP_REQUIRES(
+        ctx, grad.rank() >= 1 && grad.dim(0) == indices.dim(0),
+        errors::InvalidArgument("grad must have one row per index: grad is ",
+                                grad.shape().ToString(), ", indices is ",
+                                indices.shape().ToString()));
+
+    OrderedVarLocks locks(vars);
+    // The variables must have grad's shape past the first dimension.
+    const Tensor* first = vars[0]->tensor();
+    OP_REQUIRES(ctx, first->valid(),
+                errors::FailedPrecondition(
+                    "Attempting to use uninitialized value ", vars[0]->name(),
+                    " (", InputName(*this, 0), ")"));
+    std::vector<int64_t> dims = grad.shape().dims();
+    OP_REQUIRES(
+        ctx, first->rank() >= 1,
+        errors::InvalidArgument(InputName(*this, 0), " (", vars[0]->name(),
+                                ") must be at least 1-D, got a scalar"));
+    const int64_t num_rows = first->dim(0);
+    dims[0] = num_rows;
+    std::vector<Tensor> targets;
+    OP_REQUIRES_OK(ctx, WritableTargets(*this, vars, grad.dtype(),
+                                        TensorShape(dims), &targets));
+    const int64_t row_size =
+        indices.dim(0) == 0 ? 0 : grad.num_elements() / indices.dim(0);
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(grad.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          UpdateBlock<T, kNumVars, kNumScalars> block;
+          for (int k = 0; k < kNumScalars; ++k) {
+            block.scalars[k] =
+                ctx->input(scalar_inputs[k]).template data<T>()[0];
+          }
+          block.begin = 0;
+          block.end = row_size;
+          return DispatchType<int32_t, int64_t>(
+              indices.dtype(), [&](auto index_tag) -> Status {
+                using Index = decltype(index_tag);
+                const Index* rows = indices.data<Index>();
+                for (int64_t i = 0; i < indices.dim(0); ++i) {
+                  const int64_t row = rows[i];
+                  if (row < 0 || row >= num_rows) {
+                    return errors::InvalidArgument(
+                        "Index ", row, " at offset ", i,
+                        " in indices is out of range [0, ", num_rows, ")");
+                  }
+                }
+                for (int64_t i = 0; i < indices.dim(0); ++i) {
+                  auto b = block;
+                  for (int v = 0; v < kNumVars; ++v) {
+                    b.vars[v] =
+                        targets[v].template data<T>() + rows[i] * row_size;
+                  }
+                  b.grad = grad.data<T>() + i * row_size;
+                  update_.Apply(b);
+                }
+                return Status::OK();
+              });
+        }));
+    for (int i = 0; i < kNumVars; ++i) *vars[i]->tensor() = targets[i];
+    ctx->set_output_ref(0, vars[0]);
+  }
+
+ private:
+  const Update update_;
+};
+
 // var -= alpha * op(a) op(b): gradient descent whose gradient is a matrix
 // product (a dense layer's kernel), in one GEMM that accumulates into the
 // variable (beta = 1), so the gradient is never written out nor read back.
@@ -340,6 +438,117 @@ struct AdamUpdate {
   bool use_nesterov = false;
 };
 
+struct AdadeltaUpdate {
+  static constexpr int kNumVars = 3, kGradIndex = 6, kNumScalars = 3;
+  explicit AdadeltaUpdate(OpKernelConstruction*) {}
+  template <typename T, int V, int S>
+  void Apply(const UpdateBlock<T, V, S>& b) const {
+    const T lr = b.scalars[0], rho = b.scalars[1], epsilon = b.scalars[2];
+    auto var = b.var(0);
+    auto accum = b.var(1);
+    auto accum_update = b.var(2);
+    auto grad = b.grad_block();
+    accum = accum * rho + grad.square() * (T(1) - rho);
+    const Eigen::Array<T, Eigen::Dynamic, 1> update =
+        (accum_update + epsilon).sqrt() * (accum + epsilon).rsqrt() * grad;
+    var -= update * lr;
+    accum_update = accum_update * rho + update.square() * (T(1) - rho);
+  }
+};
+
+// FTRL-proximal (McMahan et al. 2013), TensorFlow's ApplyFtrl and, with
+// kShrinkage, ApplyFtrlV2 (its l2_shrinkage scalar sits before lr_power).
+template <bool kShrinkage>
+struct FtrlUpdate {
+  static constexpr int kNumVars = 3, kGradIndex = 3;
+  static constexpr int kNumScalars = kShrinkage ? 5 : 4;
+  explicit FtrlUpdate(OpKernelConstruction* ctx) {
+    ctx->SetStatus(
+        ctx->GetAttr("multiply_linear_by_lr", &multiply_linear_by_lr));
+  }
+  template <typename T, int V, int S>
+  void Apply(const UpdateBlock<T, V, S>& b) const {
+    const T lr = b.scalars[0], l1 = b.scalars[1], l2 = b.scalars[2];
+    const T l2_shrinkage = kShrinkage ? b.scalars[3] : T(0);
+    const T lr_power = b.scalars[kNumScalars - 1];
+    auto var = b.var(0);
+    auto accum = b.var(1);
+    auto linear = b.var(2);
+    auto grad = b.grad_block();
+    using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
+    const Array shrunk_grad =
+        kShrinkage ? Array(grad + T(2) * l2_shrinkage * var) : Array(grad);
+    const Array new_accum = accum + grad.square();
+    Array new_power, old_power;
+    if (lr_power == T(-0.5)) {
+      new_power = new_accum.sqrt();
+      old_power = accum.sqrt();
+    } else {
+      new_power = new_accum.pow(-lr_power);
+      old_power = accum.pow(-lr_power);
+    }
+    Array quadratic;
+    Array x;
+    if (multiply_linear_by_lr) {
+      linear += shrunk_grad * lr - (new_power - old_power) * var;
+      x = linear.sign() * (l1 * lr) - linear;
+      quadratic = new_power + T(2) * l2 * lr;
+      var = (linear.abs() > l1 * lr).select(x / quadratic, T(0));
+    } else {
+      linear += shrunk_grad - (new_power - old_power) / lr * var;
+      x = linear.sign() * l1 - linear;
+      quadratic = new_power / lr + T(2) * l2;
+      var = (linear.abs() > l1).select(x / quadratic, T(0));
+    }
+    accum = new_accum;
+  }
+  bool multiply_linear_by_lr = false;
+};
+
+// The proximal step shared by ProximalGradientDescent and ProximalAdagrad:
+// var = sign(prox_v) * max(|prox_v| - rate * l1, 0) / (1 + rate * l2), with
+// rate a scalar or a per-element array.
+template <typename Var, typename Prox, typename Rate, typename T>
+void ProximalStep(Var var, const Prox& prox_v, const Rate& rate, T l1, T l2) {
+  if (l1 > T(0)) {
+    var = prox_v.sign() * (prox_v.abs() - rate * l1).max(T(0)) /
+          (rate * l2 + T(1));
+  } else {
+    var = prox_v / (rate * l2 + T(1));
+  }
+}
+
+struct ProximalGradientDescentUpdate {
+  static constexpr int kNumVars = 1, kGradIndex = 4, kNumScalars = 3;
+  explicit ProximalGradientDescentUpdate(OpKernelConstruction*) {}
+  template <typename T, int V, int S>
+  void Apply(const UpdateBlock<T, V, S>& b) const {
+    const T alpha = b.scalars[0], l1 = b.scalars[1], l2 = b.scalars[2];
+    auto var = b.var(0);
+    const Eigen::Array<T, Eigen::Dynamic, 1> prox_v =
+        var - b.grad_block() * alpha;
+    const Eigen::Array<T, Eigen::Dynamic, 1> rate =
+        Eigen::Array<T, Eigen::Dynamic, 1>::Constant(prox_v.size(), alpha);
+    ProximalStep(var, prox_v, rate, l1, l2);
+  }
+};
+
+struct ProximalAdagradUpdate {
+  static constexpr int kNumVars = 2, kGradIndex = 5, kNumScalars = 3;
+  explicit ProximalAdagradUpdate(OpKernelConstruction*) {}
+  template <typename T, int V, int S>
+  void Apply(const UpdateBlock<T, V, S>& b) const {
+    const T lr = b.scalars[0], l1 = b.scalars[1], l2 = b.scalars[2];
+    auto var = b.var(0);
+    auto accum = b.var(1);
+    auto grad = b.grad_block();
+    accum += grad.square();
+    const Eigen::Array<T, Eigen::Dynamic, 1> rate = accum.rsqrt() * lr;
+    const Eigen::Array<T, Eigen::Dynamic, 1> prox_v = var - grad * rate;
+    ProximalStep(var, prox_v, rate, l1, l2);
+  }
+};
+
 REGISTER_KERNEL(KernelDef("ApplyGradientDescent"),
                 ApplyOp<GradientDescentUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyMomentum"), ApplyOp<MomentumUpdate>);
@@ -348,6 +557,22 @@ REGISTER_KERNEL(KernelDef("ApplyRMSProp"), ApplyOp<RMSPropUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyCenteredRMSProp"),
                 ApplyOp<CenteredRMSPropUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyAdam"), ApplyOp<AdamUpdate>);
+REGISTER_KERNEL(KernelDef("ApplyAdadelta"), ApplyOp<AdadeltaUpdate>);
+REGISTER_KERNEL(KernelDef("SparseApplyAdadelta"),
+                SparseApplyOp<AdadeltaUpdate>);
+REGISTER_KERNEL(KernelDef("ApplyFtrl"), ApplyOp<FtrlUpdate<false>>);
+REGISTER_KERNEL(KernelDef("SparseApplyFtrl"), SparseApplyOp<FtrlUpdate<false>>);
+REGISTER_KERNEL(KernelDef("ApplyFtrlV2"), ApplyOp<FtrlUpdate<true>>);
+REGISTER_KERNEL(KernelDef("SparseApplyFtrlV2"),
+                SparseApplyOp<FtrlUpdate<true>>);
+REGISTER_KERNEL(KernelDef("ApplyProximalGradientDescent"),
+                ApplyOp<ProximalGradientDescentUpdate>);
+REGISTER_KERNEL(KernelDef("SparseApplyProximalGradientDescent"),
+                SparseApplyOp<ProximalGradientDescentUpdate>);
+REGISTER_KERNEL(KernelDef("ApplyProximalAdagrad"),
+                ApplyOp<ProximalAdagradUpdate>);
+REGISTER_KERNEL(KernelDef("SparseApplyProximalAdagrad"),
+                SparseApplyOp<ProximalAdagradUpdate>);
 REGISTER_KERNEL(KernelDef("FusedMatMulApplyGradientDescent"),
                 FusedMatMulApplyGradientDescentOp);
 

@@ -48,6 +48,64 @@ ShapeFn ApplyShapeFn(ApplyInputs inputs) {
   };
 }
 
+// The shape function of a SparseApply* op: the op's dense inputs with the
+// gradient's rows selected by `indices` (the input after the gradient): grad
+// is [N] + var.shape[1:], indices is [N]; the other non-variable inputs are
+// scalars.
+ShapeFn SparseApplyShapeFn(ApplyInputs inputs) {
+  return [inputs](InferenceContext* c) -> Status {
+    PartialShape shape = c->input(0);
+    const int indices_index = inputs.grad_index + 1;
+    for (int i = 1; i < c->num_inputs(); ++i) {
+      if (i < inputs.num_vars) {
+        PartialShape merged;
+        if (!shape.Merge(c->input(i), &merged).ok()) {
+          return errors::InvalidArgument(
+              inputs.names[0], " and ", inputs.names[i],
+              " must have the same shape: ", inputs.names[0], " is ",
+              c->input(0).ToString(), ", ", inputs.names[i], " is ",
+              c->input(i).ToString());
+        }
+        shape = merged;
+      } else if (i != inputs.grad_index && i != indices_index) {
+        PartialShape unused;
+        if (!c->WithRank(i, 0, &unused).ok()) {
+          return errors::InvalidArgument(inputs.names[i],
+                                         " must be a scalar, got shape ",
+                                         c->input(i).ToString());
+        }
+      }
+    }
+    PartialShape indices;
+    if (!c->WithRank(indices_index, 1, &indices).ok()) {
+      return errors::InvalidArgument("indices must be a vector, got shape ",
+                                     c->input(indices_index).ToString());
+    }
+    const PartialShape& grad = c->input(inputs.grad_index);
+    if (shape.known_rank() && shape.rank() == 0) {
+      return errors::InvalidArgument(inputs.names[0],
+                                     " must be at least 1-D, got a scalar");
+    }
+    if (shape.known_rank() && grad.known_rank()) {
+      bool ok = grad.rank() == shape.rank();
+      for (int d = 1; ok && d < shape.rank(); ++d) {
+        ok = grad.dim(d) < 0 || shape.dim(d) < 0 || grad.dim(d) == shape.dim(d);
+      }
+      if (ok && grad.dim(0) >= 0 && indices.dim(0) >= 0) {
+        ok = grad.dim(0) == indices.dim(0);
+      }
+      if (!ok) {
+        return errors::InvalidArgument(
+            "grad must be [len(indices)] + ", inputs.names[0],
+            ".shape[1:]: ", inputs.names[0], " is ", shape.ToString(),
+            ", grad is ", grad.ToString(), ", indices is ", indices.ToString());
+      }
+    }
+    c->set_output(0, shape);
+    return Status::OK();
+  };
+}
+
 // var: [m, n], alpha: scalar, op(a): [m, k], op(b): [k, n].
 Status FusedMatMulApplyShape(InferenceContext* c) {
   PartialShape var, alpha, product;
@@ -191,6 +249,208 @@ REGISTER_OP("ApplyAdam")
         "m) * (1 - beta1); v += (grad^2 - v) * (1 - beta2); var -= alpha * m "
         "/ (sqrt(v) + epsilon) (with use_nesterov, m is replaced by "
         "grad * (1 - beta1) + beta1 * m).");
+
+// Adadelta, FTRL and the proximal methods, dense and sparse (the sparse form
+// updates only the rows `indices` names, with grad holding those rows).
+REGISTER_OP("ApplyAdadelta")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("accum_update: Ref(T)")
+    .Input("lr: T")
+    .Input("rho: T")
+    .Input("epsilon: T")
+    .Input("grad: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ApplyShapeFn({{"var", "accum", "accum_update", "lr", "rho",
+                               "epsilon", "grad"},
+                              3,
+                              6}))
+    .Doc(
+        "accum = rho * accum + (1 - rho) * grad^2; update = sqrt(accum_update "
+        "+ epsilon) / sqrt(accum + epsilon) * grad; var -= lr * update; "
+        "accum_update = rho * accum_update + (1 - rho) * update^2.");
+
+REGISTER_OP("SparseApplyAdadelta")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("accum_update: Ref(T)")
+    .Input("lr: T")
+    .Input("rho: T")
+    .Input("epsilon: T")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(SparseApplyShapeFn({{"var", "accum", "accum_update", "lr",
+                                     "rho", "epsilon", "grad", "indices"},
+                                    3,
+                                    6}))
+    .Doc(
+        "ApplyAdadelta on the rows indices[i] of var and its slots, with "
+        "grad[i] their gradient; the other rows are left as they are.");
+
+REGISTER_OP("ApplyFtrl")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("linear: Ref(T)")
+    .Input("grad: T")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("lr_power: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("use_locking: bool = false")
+    .Attr("multiply_linear_by_lr: bool = false")
+    .SetShapeFn(ApplyShapeFn({{"var", "accum", "linear", "grad", "lr", "l1",
+                               "l2", "lr_power"},
+                              3,
+                              3}))
+    .Doc(
+        "FTRL-proximal: new_accum = accum + grad^2; linear += grad - "
+        "(new_accum^-lr_power - accum^-lr_power) / lr * var; var = "
+        "(sign(linear) * l1 - linear) / (new_accum^-lr_power / lr + 2 * l2) "
+        "where |linear| > l1, else 0; accum = new_accum.");
+
+REGISTER_OP("SparseApplyFtrl")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("linear: Ref(T)")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("lr_power: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .Attr("multiply_linear_by_lr: bool = false")
+    .SetShapeFn(SparseApplyShapeFn({{"var", "accum", "linear", "grad",
+                                     "indices", "lr", "l1", "l2", "lr_power"},
+                                    3,
+                                    3}))
+    .Doc(
+        "ApplyFtrl on the rows indices[i] of var and its slots, with grad[i] "
+        "their gradient; the other rows are left as they are.");
+
+REGISTER_OP("ApplyFtrlV2")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("linear: Ref(T)")
+    .Input("grad: T")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("l2_shrinkage: T")
+    .Input("lr_power: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("use_locking: bool = false")
+    .Attr("multiply_linear_by_lr: bool = false")
+    .SetShapeFn(ApplyShapeFn({{"var", "accum", "linear", "grad", "lr", "l1",
+                               "l2", "l2_shrinkage", "lr_power"},
+                              3,
+                              3}))
+    .Doc(
+        "ApplyFtrl with online L2 shrinkage: linear takes grad + 2 * "
+        "l2_shrinkage * var in place of grad (accum still adds grad^2).");
+
+REGISTER_OP("SparseApplyFtrlV2")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("linear: Ref(T)")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("l2_shrinkage: T")
+    .Input("lr_power: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .Attr("multiply_linear_by_lr: bool = false")
+    .SetShapeFn(SparseApplyShapeFn({{"var", "accum", "linear", "grad",
+                                     "indices", "lr", "l1", "l2",
+                                     "l2_shrinkage", "lr_power"},
+                                    3,
+                                    3}))
+    .Doc(
+        "ApplyFtrlV2 on the rows indices[i] of var and its slots, with "
+        "grad[i] their gradient; the other rows are left as they are.");
+
+REGISTER_OP("ApplyProximalGradientDescent")
+    .Input("var: Ref(T)")
+    .Input("alpha: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("delta: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ApplyShapeFn({{"var", "alpha", "l1", "l2", "delta"}, 1, 4}))
+    .Doc(
+        "prox_v = var - alpha * delta; var = sign(prox_v) * max(|prox_v| - "
+        "alpha * l1, 0) / (1 + alpha * l2).");
+
+REGISTER_OP("SparseApplyProximalGradientDescent")
+    .Input("var: Ref(T)")
+    .Input("alpha: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(SparseApplyShapeFn(
+        {{"var", "alpha", "l1", "l2", "grad", "indices"}, 1, 4}))
+    .Doc(
+        "ApplyProximalGradientDescent on the rows indices[i] of var, with "
+        "grad[i] their gradient; the other rows are left as they are.");
+
+REGISTER_OP("ApplyProximalAdagrad")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("grad: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(
+        ApplyShapeFn({{"var", "accum", "lr", "l1", "l2", "grad"}, 2, 5}))
+    .Doc(
+        "accum += grad^2; rate = lr / sqrt(accum); prox_v = var - rate * "
+        "grad; var = sign(prox_v) * max(|prox_v| - rate * l1, 0) / (1 + rate "
+        "* l2).");
+
+REGISTER_OP("SparseApplyProximalAdagrad")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(SparseApplyShapeFn(
+        {{"var", "accum", "lr", "l1", "l2", "grad", "indices"}, 2, 5}))
+    .Doc(
+        "ApplyProximalAdagrad on the rows indices[i] of var and its slot, "
+        "with grad[i] their gradient; the other rows are left as they are.");
 
 // Learning-rate schedules (tw.train.exponential_decay, piecewise_constant):
 // small dedicated ops so that schedules need no general math ops.

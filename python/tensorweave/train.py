@@ -13,13 +13,17 @@ Example:
   1
 """
 
+from tensorweave._src.training.adadelta import AdadeltaOptimizer
 from tensorweave._src.training.adagrad import AdagradOptimizer
 from tensorweave._src.training.adam import AdamOptimizer
 from tensorweave._src.training.gradient_descent import GradientDescentOptimizer
 from tensorweave._src.training.learning_rate_decay import exponential_decay
 from tensorweave._src.training.learning_rate_decay import piecewise_constant
+from tensorweave._src.training.ftrl import FtrlOptimizer
 from tensorweave._src.training.momentum import MomentumOptimizer
 from tensorweave._src.training.optimizer import Optimizer
+from tensorweave._src.training.proximal import ProximalAdagradOptimizer
+from tensorweave._src.training.proximal import ProximalGradientDescentOptimizer
 from tensorweave._src.training.rmsprop import RMSPropOptimizer
 from tensorweave._src.training.saver import Saver
 from tensorweave._src.training.saver import get_checkpoint_state

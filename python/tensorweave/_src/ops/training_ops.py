@@ -107,3 +107,139 @@ def apply_adam(
     """The Adam update (m, v: the moving moments). Returns the variable (its ref)."""
     attrs = {"use_locking": bool(use_locking), "use_nesterov": bool(use_nesterov)}
     return _apply("ApplyAdam", [var, m, v], [beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad], attrs, name)
+
+
+def _apply_sparse(op_type, refs, values, indices, grad_position, attrs, name):
+    """A SparseApply* op: `values` are the non-variable inputs in order without
+    `indices`, which goes right after the gradient (values[grad_position])."""
+    refs = [state_ops._ref(r) for r in refs]
+    dtype = refs[0].dtype
+    values = [ops.convert_to_tensor(v, dtype=dtype) for v in values]
+    indices = ops.convert_to_tensor(indices)
+    if indices.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"{op_type}: indices must be int32 or int64, got {indices.dtype.name}")
+    values.insert(grad_position + 1, indices)
+    return gen_ops.wrapper(op_type)(*refs, *values, **attrs, name=name or op_type)
+
+
+@gen_ops.doc_from("ApplyAdadelta")
+def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, use_locking=False, name=None):
+    """Returns the variable (its ref)."""
+    return _apply(
+        "ApplyAdadelta", [var, accum, accum_update], [lr, rho, epsilon, grad], {"use_locking": bool(use_locking)}, name
+    )
+
+
+@gen_ops.doc_from("SparseApplyAdadelta")
+def sparse_apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, indices, use_locking=False, name=None):
+    """Returns the variable (its ref)."""
+    return _apply_sparse(
+        "SparseApplyAdadelta",
+        [var, accum, accum_update],
+        [lr, rho, epsilon, grad],
+        indices,
+        3,
+        {"use_locking": bool(use_locking)},
+        name,
+    )
+
+
+def _ftrl_values(grad, lr, l1, l2, l2_shrinkage, lr_power):
+    if l2_shrinkage is None:
+        return "", [grad, lr, l1, l2, lr_power]
+    return "V2", [grad, lr, l1, l2, l2_shrinkage, lr_power]
+
+
+@gen_ops.doc_from("ApplyFtrl")
+def apply_ftrl(
+    var,
+    accum,
+    linear,
+    grad,
+    lr,
+    l1,
+    l2,
+    lr_power,
+    use_locking=False,
+    multiply_linear_by_lr=False,
+    name=None,
+    l2_shrinkage=None,
+):
+    """Returns the variable (its ref). With `l2_shrinkage` given, builds ApplyFtrlV2.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> from tensorweave._src.ops import training_ops
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     v, a, l = tw.Variable([1.0]), tw.Variable([0.1]), tw.Variable([0.0])
+      ...     sess.run(tw.global_variables_initializer())
+      ...     print(sess.run(training_ops.apply_ftrl(v, a, l, [1.0], 1.0, 0.0, 0.0, -0.5)).round(4))
+      [-0.255]
+    """
+    suffix, values = _ftrl_values(grad, lr, l1, l2, l2_shrinkage, lr_power)
+    attrs = {"use_locking": bool(use_locking), "multiply_linear_by_lr": bool(multiply_linear_by_lr)}
+    return _apply("ApplyFtrl" + suffix, [var, accum, linear], values, attrs, name)
+
+
+@gen_ops.doc_from("SparseApplyFtrl")
+def sparse_apply_ftrl(
+    var,
+    accum,
+    linear,
+    grad,
+    indices,
+    lr,
+    l1,
+    l2,
+    lr_power,
+    use_locking=False,
+    multiply_linear_by_lr=False,
+    name=None,
+    l2_shrinkage=None,
+):
+    """Returns the variable (its ref). With `l2_shrinkage` given, builds SparseApplyFtrlV2."""
+    suffix, values = _ftrl_values(grad, lr, l1, l2, l2_shrinkage, lr_power)
+    attrs = {"use_locking": bool(use_locking), "multiply_linear_by_lr": bool(multiply_linear_by_lr)}
+    return _apply_sparse("SparseApplyFtrl" + suffix, [var, accum, linear], values, indices, 0, attrs, name)
+
+
+@gen_ops.doc_from("ApplyProximalGradientDescent")
+def apply_proximal_gradient_descent(var, alpha, l1, l2, delta, use_locking=False, name=None):
+    """Returns the variable (its ref)."""
+    return _apply(
+        "ApplyProximalGradientDescent", [var], [alpha, l1, l2, delta], {"use_locking": bool(use_locking)}, name
+    )
+
+
+@gen_ops.doc_from("SparseApplyProximalGradientDescent")
+def sparse_apply_proximal_gradient_descent(var, alpha, l1, l2, grad, indices, use_locking=False, name=None):
+    """Returns the variable (its ref)."""
+    return _apply_sparse(
+        "SparseApplyProximalGradientDescent",
+        [var],
+        [alpha, l1, l2, grad],
+        indices,
+        3,
+        {"use_locking": bool(use_locking)},
+        name,
+    )
+
+
+@gen_ops.doc_from("ApplyProximalAdagrad")
+def apply_proximal_adagrad(var, accum, lr, l1, l2, grad, use_locking=False, name=None):
+    """Returns the variable (its ref)."""
+    return _apply("ApplyProximalAdagrad", [var, accum], [lr, l1, l2, grad], {"use_locking": bool(use_locking)}, name)
+
+
+@gen_ops.doc_from("SparseApplyProximalAdagrad")
+def sparse_apply_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, use_locking=False, name=None):
+    """Returns the variable (its ref)."""
+    return _apply_sparse(
+        "SparseApplyProximalAdagrad",
+        [var, accum],
+        [lr, l1, l2, grad],
+        indices,
+        3,
+        {"use_locking": bool(use_locking)},
+        name,
+    )

@@ -18,12 +18,13 @@ GraphKeys = ops.GraphKeys
 @contextlib.contextmanager
 def _outside_scopes(graph, colocate_with=None):
     """What TensorFlow's init_scope gives: no name scope, no control
-    dependencies; placed with `colocate_with` when given."""
+    dependencies (the device scopes stay); colocated with `colocate_with`
+    (a variable) when given, as TF makes slots."""
     saved = graph._name_stack
     graph._name_stack = ""
     try:
         with graph.control_dependencies(None):
-            with graph.device(colocate_with.device if colocate_with is not None else None):
+            with graph.colocate_with(colocate_with) if colocate_with is not None else contextlib.nullcontext():
                 yield
     finally:
         graph._name_stack = saved
@@ -54,6 +55,16 @@ def _gathered_row_mask(indices, var):
     if rank is None:
         raise NotImplementedError(f"a sparse update of {var.op.name} needs its rank")
     return array_ops.reshape(mask, [-1] + [1] * (rank - 1))
+
+
+def _unique_gathered_rows(grad, indices, var):
+    """(rows, grad_rows): the distinct rows `indices` names, increasing, and those rows of the dense gather gradient
+    `grad` (repeated indices already summed there), for the SparseApply* ops (TensorFlow's
+    `_apply_sparse_duplicate_indices`)."""
+    mask = _gathered_row_mask(indices, var)
+    flat_mask = array_ops.reshape(mask, [-1])
+    rows = array_ops.reshape(math_ops.where(flat_mask), [-1])
+    return rows, array_ops.gather(grad, rows)
 
 
 def _select_rows(mask, updated, kept):
@@ -232,7 +243,7 @@ class Optimizer:
             for grad, var in converted:
                 if grad is None:
                     continue
-                with graph.name_scope("update_" + var.op.name), graph.device(var.device or None):
+                with graph.name_scope("update_" + var.op.name), graph.colocate_with(var):
                     with graph.control_dependencies(readers[_var_key(var)]):
                         rows = gradients_impl.gathered_rows(grad)
                         sparse = None if rows is None else self._apply_gathered_rows(grad, rows, var)
@@ -241,7 +252,7 @@ class Optimizer:
                 apply_updates = self._finish(update_ops, scope)
             else:
                 with graph.control_dependencies([self._finish(update_ops, "update")]):
-                    with graph.device(global_step.device or None):
+                    with graph.colocate_with(global_step):
                         apply_updates = state_ops.assign_add(global_step, 1, name=scope).op
         train_ops = graph.get_collection_ref(GraphKeys.TRAIN_OP)
         if apply_updates not in train_ops:
@@ -330,8 +341,8 @@ class Optimizer:
 
     def _finish(self, update_ops, name_scope):
         graph = ops.get_default_graph()
-        with graph.control_dependencies(update_ops):
-            return graph._create_op("NoOp", [], name=name_scope)
+        # TF's control_flow_ops.group: one NoOp per device of the updates.
+        return ops.group(*update_ops, name=name_scope)
 
     @staticmethod
     def _call_if_callable(param):

@@ -1,0 +1,302 @@
+"""Training extras against TF1: the Adadelta, FTRL and proximal optimizers (dense and sparse updates over several
+steps, their slots and errors), ExponentialMovingAverage and the learning-rate schedules."""
+
+import numpy as np
+
+from tests.fidelity.harness import case
+
+
+def _embedding_steps(tf, sess, make_optimizer, slot_names, steps=3, indices=(0, 2, 0), dense=False, dtype="float32"):
+    """Trains a [4, 2] embedding through a gather of `indices` for `steps` steps; returns the variable and its
+    slots (rows 1 and 3 are never read, and keep their values and slots in a sparse update)."""
+    emb = tf.Variable(np.array([[1.0, -2.0], [3.0, 0.05], [-5.0, 6.0], [0.01, 8.0]], dtype), name="emb")
+    rows = tf.gather(emb, list(indices))
+    weights = np.array([[1.0, 2.0], [0.5, 1.0], [2.0, 1.0]], dtype)[: len(indices)]
+    loss = tf.reduce_sum(tf.square(rows - 1.0) * weights)
+    if dense:
+        loss = loss + 0.5 * tf.reduce_sum(emb)
+    opt = make_optimizer()
+    train = opt.minimize(loss)
+    sess.run(tf.global_variables_initializer())
+    for _ in range(steps):
+        sess.run(train)
+    slots = [opt.get_slot(emb, name) for name in slot_names]
+    return [sess.run(emb)] + [sess.run(s) for s in slots] + [[s.op.name for s in slots], opt.get_slot_names()]
+
+
+# --- Adadelta ------------------------------------------------------------------------------------------------
+
+
+@case
+def adadelta_dense(tf, sess):
+    return _embedding_steps(tf, sess, lambda: tf.train.AdadeltaOptimizer(1.0), ["accum", "accum_update"], dense=True)
+
+
+@case
+def adadelta_sparse(tf, sess):
+    return _embedding_steps(
+        tf, sess, lambda: tf.train.AdadeltaOptimizer(0.5, rho=0.8, epsilon=1e-3), ["accum", "accum_update"]
+    )
+
+
+@case
+def adadelta_float64(tf, sess):
+    return _embedding_steps(
+        tf, sess, lambda: tf.train.AdadeltaOptimizer(2.0, 0.9, 1e-4), ["accum", "accum_update"], dtype="float64"
+    )
+
+
+# --- FTRL ----------------------------------------------------------------------------------------------------
+
+
+@case
+def ftrl_dense(tf, sess):
+    return _embedding_steps(tf, sess, lambda: tf.train.FtrlOptimizer(0.5), ["accum", "linear"], dense=True)
+
+
+@case
+def ftrl_dense_l1_l2(tf, sess):
+    return _embedding_steps(
+        tf,
+        sess,
+        lambda: tf.train.FtrlOptimizer(0.3, l1_regularization_strength=0.5, l2_regularization_strength=0.2),
+        ["accum", "linear"],
+        dense=True,
+        steps=4,
+    )
+
+
+@case
+def ftrl_dense_learning_rate_power(tf, sess):
+    return _embedding_steps(
+        tf,
+        sess,
+        lambda: tf.train.FtrlOptimizer(
+            0.3, learning_rate_power=-0.7, initial_accumulator_value=0.5, l1_regularization_strength=0.1
+        ),
+        ["accum", "linear"],
+        dense=True,
+    )
+
+
+@case
+def ftrl_dense_l2_shrinkage(tf, sess):
+    return _embedding_steps(
+        tf,
+        sess,
+        lambda: tf.train.FtrlOptimizer(
+            0.3,
+            l1_regularization_strength=0.05,
+            l2_regularization_strength=0.1,
+            l2_shrinkage_regularization_strength=0.2,
+        ),
+        ["accum", "linear"],
+        dense=True,
+    )
+
+
+@case
+def ftrl_sparse(tf, sess):
+    return _embedding_steps(
+        tf, sess, lambda: tf.train.FtrlOptimizer(0.5, l1_regularization_strength=0.1), ["accum", "linear"]
+    )
+
+
+@case
+def ftrl_sparse_l2_shrinkage_power(tf, sess):
+    return _embedding_steps(
+        tf,
+        sess,
+        lambda: tf.train.FtrlOptimizer(
+            0.5, learning_rate_power=-0.3, l2_regularization_strength=0.1, l2_shrinkage_regularization_strength=0.3
+        ),
+        ["accum", "linear"],
+        dtype="float64",
+    )
+
+
+@case
+def ftrl_beta_and_names(tf, sess):
+    return _embedding_steps(
+        tf,
+        sess,
+        lambda: tf.train.FtrlOptimizer(0.5, beta=0.4, accum_name="A", linear_name="L"),
+        ["accum", "linear"],
+        dense=True,
+    )
+
+
+@case
+def ftrl_bad_arguments(tf, sess):
+    out = []
+    for kwargs in (
+        {"learning_rate_power": 0.5},
+        {"initial_accumulator_value": -1.0},
+        {"l1_regularization_strength": -1.0},
+        {"l2_regularization_strength": -1.0},
+        {"l2_shrinkage_regularization_strength": -1.0},
+    ):
+        try:
+            tf.train.FtrlOptimizer(0.1, **kwargs)
+            out.append("ok")
+        except Exception as e:  # noqa: BLE001 - the class is the observation
+            out.append(type(e).__name__)
+    return out
+
+
+# --- proximal methods ------------------------------------------------------------------------------------------
+
+
+@case
+def proximal_gradient_descent_dense(tf, sess):
+    return _embedding_steps(
+        tf,
+        sess,
+        lambda: tf.train.ProximalGradientDescentOptimizer(
+            0.1, l1_regularization_strength=0.5, l2_regularization_strength=0.3
+        ),
+        [],
+        dense=True,
+    )
+
+
+@case
+def proximal_gradient_descent_no_l1(tf, sess):
+    return _embedding_steps(
+        tf, sess, lambda: tf.train.ProximalGradientDescentOptimizer(0.1, l2_regularization_strength=0.3), [], dense=True
+    )
+
+
+@case
+def proximal_gradient_descent_sparse(tf, sess):
+    return _embedding_steps(
+        tf, sess, lambda: tf.train.ProximalGradientDescentOptimizer(0.1, l1_regularization_strength=2.0), []
+    )
+
+
+@case
+def proximal_adagrad_dense(tf, sess):
+    return _embedding_steps(
+        tf,
+        sess,
+        lambda: tf.train.ProximalAdagradOptimizer(0.5, l1_regularization_strength=0.2, l2_regularization_strength=0.1),
+        ["accumulator"],
+        dense=True,
+    )
+
+
+@case
+def proximal_adagrad_sparse(tf, sess):
+    return _embedding_steps(
+        tf,
+        sess,
+        lambda: tf.train.ProximalAdagradOptimizer(0.5, 0.3, l1_regularization_strength=0.4),
+        ["accumulator"],
+    )
+
+
+@case
+def proximal_adagrad_bad_accumulator(tf, sess):
+    try:
+        tf.train.ProximalAdagradOptimizer(0.5, initial_accumulator_value=0.0)
+    except ValueError:
+        return "ValueError"
+    return "accepted"
+
+
+@case
+def optimizers_learning_rate_tensor_and_global_step(tf, sess):
+    w = tf.Variable([1.0, -2.0, 3.0])
+    step = tf.train.get_or_create_global_step()
+    lr = tf.train.exponential_decay(0.5, step, 1, 0.5)
+    loss = tf.reduce_sum(tf.square(w) * [1.0, 2.0, 3.0])
+    opts = [
+        tf.train.AdadeltaOptimizer(lr),
+        tf.train.FtrlOptimizer(lr, l1_regularization_strength=0.01),
+        tf.train.ProximalGradientDescentOptimizer(lr, 0.01, 0.01),
+        tf.train.ProximalAdagradOptimizer(lr, 0.2, 0.01, 0.01),
+    ]
+    trains = [opt.minimize(loss, global_step=step if i == 0 else None) for i, opt in enumerate(opts)]
+    sess.run(tf.global_variables_initializer())
+    out = []
+    for _ in range(3):
+        for t in trains:
+            sess.run(t)
+        out.append(sess.run([w, step]))
+    return out, [t.name for t in trains], sorted(v.op.name for v in tf.global_variables())
+
+
+@case
+def sparse_apply_ftrl_raw_out_of_range(tf, sess):
+    v = tf.Variable([[1.0], [2.0]])
+    a = tf.Variable([[0.1], [0.1]])
+    lin = tf.Variable([[0.0], [0.0]])
+    sess.run(tf.global_variables_initializer())
+    op = tf.raw_ops.SparseApplyFtrl(
+        var=v, accum=a, linear=lin, grad=[[1.0]], indices=[5], lr=0.1, l1=0.0, l2=0.0, lr_power=-0.5
+    )
+    return sess.run(op)
+
+
+@case
+def apply_adadelta_shape_mismatch(tf, sess):
+    v = tf.Variable([1.0, 2.0])
+    a = tf.Variable([1.0, 2.0, 3.0])
+    u = tf.Variable([1.0, 2.0])
+    return tf.raw_ops.ApplyAdadelta(var=v, accum=a, accum_update=u, lr=0.1, rho=0.9, epsilon=1e-6, grad=[1.0, 1.0])
+
+
+# --- the raw update ops, one step each, dense and sparse (a repeated index is applied twice, in order) ----------
+
+_VAR = [[1.0, -2.0], [3.0, 0.05], [-5.0, 6.0]]
+_SLOT = [[0.5, 0.2], [0.1, 0.3], [0.4, 0.6]]
+_GRAD = [[0.5, -1.0], [2.0, 0.25], [-0.3, 0.7]]
+_RAW_UPDATES = {
+    # op type: (slot names, scalar inputs)
+    "ApplyAdadelta": (("accum", "accum_update"), {"lr": 0.7, "rho": 0.9, "epsilon": 1e-3}),
+    "ApplyFtrl": (("accum", "linear"), {"lr": 0.3, "l1": 0.1, "l2": 0.2, "lr_power": -0.6}),
+    "ApplyFtrlV2": (("accum", "linear"), {"lr": 0.3, "l1": 0.1, "l2": 0.2, "l2_shrinkage": 0.3, "lr_power": -0.5}),
+    "ApplyProximalGradientDescent": ((), {"alpha": 0.4, "l1": 0.3, "l2": 0.2}),
+    "ApplyProximalAdagrad": (("accum",), {"lr": 0.4, "l1": 0.3, "l2": 0.2}),
+}
+
+
+def _raw_update(tf, sess, op_type, sparse):
+    slots, scalars = _RAW_UPDATES[op_type]
+    var = tf.Variable(_VAR)
+    slot_vars = [tf.Variable(_SLOT) for _ in slots]
+    sess.run(tf.global_variables_initializer())
+    kwargs = dict(scalars, var=var, **dict(zip(slots, slot_vars)))
+    grad_name = "delta" if op_type == "ApplyProximalGradientDescent" and not sparse else "grad"
+    if sparse:
+        kwargs.update(grad=[_GRAD[0], _GRAD[2], _GRAD[1]], indices=tf.constant([2, 0, 2], tf.int64))
+        out = getattr(tf.raw_ops, "Sparse" + op_type)(**kwargs)
+    else:
+        kwargs[grad_name] = _GRAD
+        out = getattr(tf.raw_ops, op_type)(**kwargs)
+    return out.shape, sess.run(out), sess.run(slot_vars)
+
+
+@case
+def raw_apply_updates(tf, sess):
+    return [_raw_update(tf, sess, op, sparse=False) for op in sorted(_RAW_UPDATES)]
+
+
+@case
+def raw_sparse_apply_updates(tf, sess):
+    assert sorted("Sparse" + op for op in _RAW_UPDATES) == [
+        "SparseApplyAdadelta",
+        "SparseApplyFtrl",
+        "SparseApplyFtrlV2",
+        "SparseApplyProximalAdagrad",
+        "SparseApplyProximalGradientDescent",
+    ]
+    return [_raw_update(tf, sess, op, sparse=True) for op in sorted(_RAW_UPDATES)]
+
+
+@case
+def raw_sparse_apply_grad_rows_mismatch(tf, sess):
+    var = tf.Variable(_VAR)
+    return tf.raw_ops.SparseApplyProximalGradientDescent(
+        var=var, alpha=0.1, l1=0.0, l2=0.0, grad=[[1.0, 2.0, 3.0]], indices=[0]
+    )
