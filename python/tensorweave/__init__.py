@@ -51,6 +51,7 @@ from tensorweave._src.framework.ops import get_collection
 from tensorweave._src.framework.ops import get_collection_ref
 from tensorweave._src.framework.ops import get_default_graph
 from tensorweave._src.framework.ops import get_default_session
+from tensorweave._src.framework.ops import group
 from tensorweave._src.framework.ops import name_scope
 from tensorweave._src.framework.ops import reset_default_graph
 from tensorweave._src.framework.random_seed import set_random_seed
@@ -206,12 +207,6 @@ __version__ = "0.1.0"
 def no_op(name=None):
     """An op that does nothing (a target for control dependencies)."""
     return _gen_ops.no_op(name=name or "NoOp")
-
-
-def group(*inputs, name=None):
-    """An op that runs after all of `inputs` (ops or tensors)."""
-    with control_dependencies([i for i in inputs if i is not None]):
-        return no_op(name=name or "group_deps")
 
 
 def initialize_all_variables():

@@ -12,6 +12,7 @@ import sys
 import threading
 
 from tensorweave import _pywrap_tensorweave as _pywrap
+from tensorweave._src.framework import device_spec as pydev
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import tensor_shape
@@ -204,8 +205,39 @@ class Operation:
         return [self._location]
 
     def get_attr(self, name):
-        value = self._graph._c.get_attr(self._id, name)
+        """The value of attr `name` (ValueError when the op has none of that name, as TF's)."""
+        try:
+            value = self._graph._c.get_attr(self._id, name)
+        except errors.InvalidArgumentError:
+            raise ValueError(f"Operation '{self._name}' has no attr named '{name}'.") from None
         return _attr_from_py(self._graph, self._id, name, value)
+
+    def colocation_groups(self):
+        """The colocation groups of the op: its `_class` attr's `loc:@<name>` entries, else `[b"loc:@<own
+        name>"]`.
+
+        Example:
+          >>> import tensorweave as tw
+          >>> with tw.Graph().as_default():
+          ...     a = tw.constant(1.0, name="a")
+          ...     with tw.colocate_with(a):
+          ...         b = tw.identity(a, name="b")
+          ...     print(a.op.colocation_groups(), b.op.colocation_groups())
+          [b'loc:@a'] [b'loc:@a']
+        """
+        default = [f"loc:@{self._name}".encode()]
+        try:
+            groups = self.get_attr("_class")
+        except ValueError:
+            return default
+        groups = [g for g in groups if g.startswith(b"loc:@")]
+        return groups or default
+
+    def _set_device(self, device):
+        """Sets the device the op asks for (a string or DeviceSpec), written as given."""
+        device = device.to_string() if isinstance(device, pydev.DeviceSpec) else device
+        self._graph._c.set_device(self._id, device)
+        self._device = device
 
     def values(self):
         return self._outputs
@@ -254,7 +286,9 @@ class Graph:
         self._ops = []  # by node id
         self._names_in_use = {}
         self._name_stack = ""
-        self._device_stack = []
+        self._device_stack = []  # _DeviceScope entries, outermost first
+        self._colocation_stack = []  # Operations, outermost first
+        self._attr_scope_map = {}
         self._control_stack = []
         self._collections = {}
         self._finalized = False
@@ -289,20 +323,45 @@ class Graph:
                 c = c if isinstance(c, Operation) else c.op
                 if c not in controls:
                     controls.append(c)
-            device = self._device_stack[-1] if self._device_stack else ""
+            attrs = dict(attrs) if attrs else {}
+            for key, value in self._attr_scope_map.items():
+                attrs.setdefault(key, value)
+            # As TF's op builder: an op taking a variable by reference is colocated with it, and the device
+            # scopes around it do not apply (colocate_with resets them).
+            colocation = list(self._colocation_stack)
+            device_stack = self._device_stack
+            for arg, value in zip(self._op_def(op_type)["inputs"], inputs):
+                if arg["is_ref"] and isinstance(value, Tensor):
+                    colocation.append(value.op)
+                    device_stack = []
+            colocation_device = ""
+            if colocation:
+                groups = set()
+                for c in reversed(colocation):  # innermost first
+                    groups.update(c.colocation_groups())
+                    if c.device and not colocation_device:
+                        colocation_device = c.device
+                attrs["_class"] = sorted(groups)
+            functions = _device_functions_apply(device_stack)
+            device = "" if functions else _merge_device_stack(device_stack, None)
             try:
                 node_id = self._c.add_node(
                     op_type,
                     name,
                     [t.name for t in flat],
                     [c.name for c in controls],
-                    attrs or {},
-                    device,
+                    attrs,
+                    colocation_device or device,
                 )
             except errors.OpError as e:
                 raise _construction_error(_with_location(e, location)) from None
             op = Operation(self, node_id, flat, controls, location)
             self._ops.append(op)
+            if functions:
+                # Device functions see the created op (TF's Graph._apply_device_functions).
+                _merge_device_stack(device_stack, op)
+                if colocation_device:
+                    op._set_device(colocation_device)
             for hook in _op_creation_hooks:
                 hook(op)
             return op
@@ -361,15 +420,89 @@ class Graph:
             self._name_stack = old
 
     @contextlib.contextmanager
-    def device(self, device_name):
-        """Places ops created inside on `device_name` (recorded on each node)."""
-        if callable(device_name):
-            raise NotImplementedError("device functions are not supported")
-        self._device_stack.append(_canonical_device(device_name or ""))
+    def device(self, device_name_or_function):
+        """Requests a device for the ops created inside (TF1's `Graph.device`).
+
+        `device_name_or_function` is a device string (full or partial: "/job:ps/task:0", "/gpu:1",
+        "/device:CPU:0"), a `DeviceSpec`, a function `f(op) -> device string or DeviceSpec`, None (the scopes
+        around it no longer apply) or "" (no effect). Nested scopes merge from the innermost out: a string
+        or spec fills only the fields the op's device does not set yet; a function's result replaces the
+        device. ValueError when a device string is malformed.
+
+        Example:
+          >>> import tensorweave as tw
+          >>> g = tw.Graph()
+          >>> with g.as_default(), g.device("/job:ps"):
+          ...     with g.device("/gpu:1"):
+          ...         a = tw.constant(1.0)
+          ...     with g.device(lambda op: "/cpu:0"):
+          ...         b = tw.constant(2.0)
+          >>> a.device, b.device
+          ('/job:ps/device:GPU:1', '/job:ps/device:CPU:0')
+        """
+        scope = _DeviceScope(device_name_or_function)
+        self._device_stack.append(scope)
         try:
             yield
         finally:
+            if not self._device_stack or self._device_stack[-1] is not scope:
+                raise RuntimeError("Exiting device scope without proper scope nesting.")
             self._device_stack.pop()
+
+    @contextlib.contextmanager
+    def colocate_with(self, op, ignore_existing=False):
+        """Creates the ops inside on the device of `op` (an Operation, Tensor or Variable), in its
+        colocation group (TF1's `Graph.colocate_with`).
+
+        Ops created inside carry the `_class` attr `[b"loc:@<name>", ...]` (the colocation groups of every
+        op colocated with, sorted) and take the device of the innermost of them that has one; the device
+        scopes around the block do not apply (those opened inside do, where the colocated ops have no
+        device). `ignore_existing=True` drops the colocations around the block; `op=None` with it clears
+        them (ValueError without it).
+
+        Example:
+          >>> import tensorweave as tw
+          >>> g = tw.Graph()
+          >>> with g.as_default():
+          ...     with g.device("/job:ps/task:0"):
+          ...         v = tw.Variable(1.0, name="v")
+          ...     with g.device("/job:worker"), g.colocate_with(v):
+          ...         w = tw.identity(v, name="w")
+          >>> w.device, w.op.get_attr("_class")
+          ('/job:ps/task:0', [b'loc:@v'])
+        """
+        if op is None and not ignore_existing:
+            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
+        op = _op_to_colocate_with(op, self)
+        saved_devices = self._device_stack
+        saved_colocation = self._colocation_stack
+        self._device_stack = []
+        if ignore_existing:
+            self._colocation_stack = []
+        if op is not None:
+            self._colocation_stack = self._colocation_stack + [op]
+        try:
+            yield
+        finally:
+            self._device_stack = saved_devices
+            self._colocation_stack = saved_colocation
+
+    @contextlib.contextmanager
+    def _attr_scope(self, attr_map):
+        """Sets the attrs in `attr_map` (name -> value, None removes) on the ops created inside that do not
+        set them (TF's Graph._attr_scope)."""
+        saved = self._attr_scope_map
+        merged = dict(saved)
+        for key, value in attr_map.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        self._attr_scope_map = merged
+        try:
+            yield
+        finally:
+            self._attr_scope_map = saved
 
     def _current_control_dependencies(self):
         deps = []
@@ -541,21 +674,82 @@ def _op_defs():
     return _OP_DEFS
 
 
-def _canonical_device(spec):
-    """'/cpu:0' -> '/device:CPU:0'; job/replica/task parts kept."""
-    if not spec:
-        return ""
-    parts = []
-    for part in spec.strip("/").split("/"):
-        low = part.lower()
-        m = re.match(r"^(?:device:)?(cpu|gpu)(?::(\d+|\*))?$", low)
-        if m:
-            parts.append(f"device:{m.group(1).upper()}:{m.group(2) or '0'}")
-        elif re.match(r"^(job|replica|task):", low):
-            parts.append(part)
-        else:
-            raise ValueError(f"'{spec}' is not a valid device name")
-    return "/" + "/".join(parts)
+class _DeviceScope:
+    """One `device()` scope: a spec merged under the op's device, a function of the op, or None (a stop)."""
+
+    __slots__ = ("spec", "function", "is_null_merge", "is_stop")
+
+    def __init__(self, device_name_or_function):
+        self.spec = None
+        self.function = None
+        self.is_stop = device_name_or_function is None
+        self.is_null_merge = False
+        if isinstance(device_name_or_function, pydev.DeviceSpec):
+            # Held by reference, as TF does: a spec changed inside the scope applies to later ops.
+            self.spec = device_name_or_function
+            self.is_null_merge = not device_name_or_function.to_string()
+        elif callable(device_name_or_function):
+            self.function = device_name_or_function
+        elif not self.is_stop:
+            if isinstance(device_name_or_function, bytes):
+                device_name_or_function = device_name_or_function.decode()
+            self.spec = pydev.DeviceSpec.from_string(device_name_or_function)  # ValueError when malformed
+            self.is_null_merge = not self.spec.to_string()
+
+    def merge(self, op, current):
+        """The op's device after this scope, given its `current` device string."""
+        if self.function is None:
+            return self.spec.make_merged_spec(pydev.DeviceSpec.from_string(current)).to_string()
+        result = self.function(op)
+        if isinstance(result, pydev.DeviceSpec):
+            return result.to_string()
+        if isinstance(result, bytes):
+            return result.decode()
+        if not isinstance(result, str):
+            raise TypeError(
+                f"Expected binary or unicode string, got {result!r} (from the device function "
+                f"{getattr(self.function, '__name__', self.function)!r} for op '{op.name}')"
+            )
+        return result
+
+
+def _device_functions_apply(stack):
+    """Whether a device function takes part in the merge of `stack` (it needs the created op)."""
+    for scope in reversed(stack):
+        if scope.is_stop:
+            return False
+        if scope.function is not None:
+            return True
+    return False
+
+
+def _merge_device_stack(stack, op):
+    """The device the scopes of `stack` give a new op, innermost scope first (TF's
+    Graph._apply_device_functions). With `op`, each step is set on the op, so that a device function sees
+    the device the scopes inside it gave."""
+    device = ""
+    for scope in reversed(stack):
+        if scope.is_null_merge:
+            continue
+        if scope.is_stop:
+            break
+        merged = scope.merge(op, device)
+        if op is not None and merged != device:
+            op._set_device(merged)
+        device = merged
+    return device
+
+
+def _op_to_colocate_with(value, graph):
+    """The Operation that `colocate_with(value)` refers to: the op itself, a tensor's op, a variable's op."""
+    if value is None or isinstance(value, Operation):
+        return value
+    if isinstance(value, Tensor):
+        return value.op
+    if hasattr(value, "_as_graph_element"):
+        element = value._as_graph_element()
+        return element if isinstance(element, Operation) else element.op
+    return convert_to_tensor(value).op
 
 
 def _with_location(error, location):
@@ -663,9 +857,79 @@ def name_scope(name, default_name=None, values=None):
     return graph.name_scope(name if name is not None else default_name)
 
 
-def device(device_name):
-    """Context manager placing ops on `device_name` ('/cpu:0', '/gpu:0', '/job:ps/task:0')."""
-    return get_default_graph().device(device_name)
+def device(device_name_or_function):
+    """Requests a device for the ops created inside, in the default graph: a device string ("/cpu:0",
+    "/job:ps/task:0/device:GPU:1"), a `DeviceSpec`, a function of the op, None or "" (see `Graph.device`).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     with tw.device("/job:ps/task:1"), tw.device("/gpu:0"):
+      ...         print(tw.constant(1.0).device)
+      /job:ps/task:1/device:GPU:0
+    """
+    return get_default_graph().device(device_name_or_function)
+
+
+def colocate_with(op, ignore_existing=False):
+    """Creates the ops inside with `op` (an Operation, Tensor or Variable): on its device, in its colocation
+    group (see `Graph.colocate_with`).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     a = tw.constant(1.0, name="a")
+      ...     with tw.colocate_with(a):
+      ...         print(tw.identity(a).op.get_attr("_class"))
+      [b'loc:@a']
+    """
+    graph = op.graph if op is not None and hasattr(op, "graph") else get_default_graph()
+    return graph.colocate_with(op, ignore_existing)
+
+
+def group(*inputs, name=None):
+    """An op that runs after all of `inputs` (ops, tensors, variables; lists of them), TF1's
+    `control_flow_ops.group`: with inputs on several devices, one NoOp per device (on that device) and the
+    returned NoOp after them.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     with tw.device("/cpu:0"):
+      ...         a = tw.constant(1.0)
+      ...     with tw.device("/cpu:1"):
+      ...         b = tw.constant(2.0)
+      ...     g = tw.group(a, b, name="both")
+      ...     print(g.name, [op.device for op in g.control_inputs])
+      both ['/device:CPU:0', '/device:CPU:1']
+    """
+    graph = get_default_graph()
+    flat = [i for i in _flatten(inputs) if i is not None]
+    with graph.name_scope(name or "group_deps") as scope:
+        if not flat:
+            return graph._create_op("NoOp", [], name=scope)
+        on_device = {}
+        for item in flat:
+            on_device.setdefault(item.device, []).append(item)
+        if len(on_device) == 1:
+            ((dev, deps),) = on_device.items()
+            return _group_control_deps(graph, dev, deps, scope)
+        deps = [_group_control_deps(graph, dev, on_device[dev], None) for dev in sorted(on_device)]
+        with graph.control_dependencies(deps):
+            return graph._create_op("NoOp", [], name=scope)
+
+
+def _group_control_deps(graph, device, deps, name):
+    with graph.control_dependencies(deps), graph.device(device):
+        return graph._create_op("NoOp", [], name=name)
+
+
+def _flatten(items):
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            yield from _flatten(item)
+        else:
+            yield item
 
 
 def control_dependencies(control_inputs):

@@ -52,11 +52,18 @@ class Variable:
             raise ValueError("initial_value must be specified.")
         graph = ops.get_default_graph()
         with graph.name_scope(name or "Variable") as scope:
-            with graph.control_dependencies(None):
-                if callable(initial_value):
-                    with graph.name_scope("Initializer"):
-                        initial_value = initial_value()
-                self._initial_value = ops.convert_to_tensor(initial_value, dtype=dtype, name="initial_value")
+            init_from_fn = callable(initial_value)
+            # As TF: the initializer of a callable initial value is built with no device, in the variable's
+            # colocation group (the variable does not exist yet to colocate with), and so is the variable.
+            class_attr = {"_class": [f"loc:@{scope[:-1]}".encode()]} if init_from_fn else {}
+            with graph._attr_scope(class_attr), graph.control_dependencies(None):
+                if init_from_fn:
+                    with graph.name_scope("Initializer"), graph.device(None):
+                        self._initial_value = ops.convert_to_tensor(
+                            initial_value(), dtype=dtype, name="initial_value"
+                        )
+                else:
+                    self._initial_value = ops.convert_to_tensor(initial_value, dtype=dtype, name="initial_value")
             dtype = self._initial_value.dtype
             shape = self._initial_value.shape if validate_shape else tensor_shape.TensorShape(None)
             if shape.ndims is not None and not shape.is_fully_defined() and validate_shape:
@@ -65,18 +72,23 @@ class Variable:
                     f"True, got {shape} for variable {scope[:-1]}"
                 )
             with graph.control_dependencies(None):
-                self._variable = graph._create_op(
-                    "VariableV2",
-                    [],
-                    {"shape": tensor_shape.as_attr(shape), "dtype": dtype.as_datatype_enum},
-                    name=scope,
-                ).outputs[0]
+                with graph._attr_scope(class_attr):
+                    self._variable = graph._create_op(
+                        "VariableV2",
+                        [],
+                        {"shape": tensor_shape.as_attr(shape), "dtype": dtype.as_datatype_enum},
+                        name=scope,
+                    ).outputs[0]
                 self._guarded_initial_value = _guard_against_uninitialized_dependencies(scope[:-1], self._initial_value)
                 self._initializer_op = state_ops.assign(
                     self._variable, self._guarded_initial_value, validate_shape=validate_shape, name="Assign"
                 ).op
-                with graph.device(self._variable.device or None):
-                    self._snapshot = array_ops.identity(self._variable, name="read")
+                if caching_device is not None:
+                    with graph.device(caching_device):
+                        self._snapshot = array_ops.identity(self._variable, name="read")
+                else:
+                    with graph.colocate_with(self._variable.op):
+                        self._snapshot = array_ops.identity(self._variable, name="read")
         self._trainable = trainable
         self._constraint = constraint
         if collections is None:

@@ -75,8 +75,7 @@ class AdamOptimizer(optimizer.Optimizer):
         graph = ops.get_default_graph()
         with graph.control_dependencies(update_ops):
             beta1_power, beta2_power = self._get_beta_accumulators(graph)
-            with graph.device(beta1_power.device or None):
+            with graph.colocate_with(beta1_power):
                 update_beta1 = beta1_power.assign(beta1_power * self._beta1_t, use_locking=self._use_locking)
                 update_beta2 = beta2_power.assign(beta2_power * self._beta2_t, use_locking=self._use_locking)
-        with graph.control_dependencies(update_ops + [update_beta1.op, update_beta2.op]):
-            return graph._create_op("NoOp", [], name=name_scope)
+        return ops.group(*update_ops, update_beta1, update_beta2, name=name_scope)
