@@ -1,11 +1,26 @@
 #include "core/framework/op_kernel.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
 
 namespace tensorweave {
 
 OpKernelContext::OpKernelContext(const Params& params)
     : params_(params), outputs_(params.kernel->node().num_outputs()) {}
+
+void AsyncOpKernel::Compute(OpKernelContext* ctx) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  ComputeAsync(ctx, [&] {
+    std::lock_guard<std::mutex> lock(mu);
+    done = true;
+    cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+}
 
 Status OpKernelContext::allocate_output(int i, const TensorShape& shape,
                                         Tensor** out) {

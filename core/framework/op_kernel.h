@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/framework/graph.h"
+#include "core/framework/rendezvous.h"
 #include "core/framework/resource.h"
 #include "core/framework/tensor.h"
 
@@ -56,8 +57,23 @@ class OpKernel {
   const std::string& name() const { return node_->name(); }
   const std::string& type_string() const { return node_->type_string(); }
 
+  // Non-null for kernels that finish later than Compute returns.
+  virtual class AsyncOpKernel* AsAsync() { return nullptr; }
+
  private:
   const Node* node_;
+};
+
+// A kernel that waits for something (a value from another device) without
+// holding a thread: ComputeAsync returns at once and calls `done` when the
+// outputs are set (or the status is), from any thread.
+class AsyncOpKernel : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  using DoneCallback = std::function<void()>;
+  virtual void ComputeAsync(OpKernelContext* ctx, DoneCallback done) = 0;
+  void Compute(OpKernelContext* ctx) final;  // ComputeAsync, then waits
+  AsyncOpKernel* AsAsync() final { return this; }
 };
 
 // What the executor hands a kernel for one step. An input is a value, or a
@@ -75,6 +91,7 @@ class OpKernelContext {
     TensorValue* inputs = nullptr;  // one per input of the node
     ResourceMgr* resource_mgr = nullptr;
     ThreadPool* intra_op_pool = nullptr;
+    Rendezvous* rendezvous = nullptr;  // the step's, for _Send and _Recv
     int64_t step_id = 0;
   };
   explicit OpKernelContext(const Params& params);
@@ -107,6 +124,7 @@ class OpKernelContext {
 
   ResourceMgr* resource_mgr() const { return params_.resource_mgr; }
   ThreadPool* intra_op_pool() const { return params_.intra_op_pool; }
+  Rendezvous* rendezvous() const { return params_.rendezvous; }
   int64_t step_id() const { return params_.step_id; }
   const OpKernel& kernel() const { return *params_.kernel; }
 

@@ -34,12 +34,31 @@ struct Executor::StepState {
   std::condition_variable done_cv;
   bool done = false;
   Status status;
+  // RunAsync only: where the fetches go and who hears of the end.
+  std::vector<Tensor>* fetches = nullptr;
+  std::function<void(const Status&)> done_callback;
 
   void Fail(const Status& s) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (status.ok()) status = s;
-    aborted = true;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (status.ok()) status = s;
+      aborted = true;
+    }
+    if (step->abort != nullptr) step->abort->Fail(s);
   }
+  // Nodes stop being started once this step, or any partition of it, failed.
+  bool Stopped() const {
+    return aborted.load(std::memory_order_relaxed) ||
+           (step->abort != nullptr && step->abort->aborted());
+  }
+};
+
+// The context of an async kernel, alive until its callback runs.
+struct Executor::AsyncCall {
+  OpKernelContext::Params params;
+  OpKernelContext ctx;
+  explicit AsyncCall(const OpKernelContext::Params& p)
+      : params(p), ctx(params) {}
 };
 
 namespace {
@@ -72,20 +91,28 @@ void ComputeGuarded(OpKernel* kernel, OpKernelContext* ctx) {
 
 }  // namespace
 
-Executor::~Executor() = default;
+void StepAbort::Fail(const Status& status) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!status_.ok()) return;
+    status_ = status;
+    aborted_ = true;
+  }
+  if (rendezvous_ != nullptr) rendezvous_->StartAbort(status);
+}
 
-Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
-                        const KernelLookup& kernels,
-                        std::unique_ptr<Executor>* out) {
-  std::unique_ptr<Executor> ex(new Executor());
+Status StepAbort::status() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return status_;
+}
+
+std::vector<bool> NodesNeeded(const Graph& graph, const ExecutorSpec& spec) {
   std::set<std::pair<int, int>> fed;
   for (const Endpoint& e : spec.feeds) fed.insert({e.node->id(), e.index});
   auto is_fed = [&fed](const Node* n, int index) {
     return fed.count({n->id(), index}) > 0;
   };
-  // Prune: walk back from the fetches and targets, stopping at feeds.
-  const int num_nodes = graph.num_nodes();
-  std::vector<bool> needed(num_nodes, false);
+  std::vector<bool> needed(graph.num_nodes(), false);
   std::vector<const Node*> stack;
   for (const Endpoint& e : spec.fetches) {
     if (!is_fed(e.node, e.index)) stack.push_back(e.node);
@@ -102,6 +129,22 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
     }
     for (const Node* c : n->control_inputs()) stack.push_back(c);
   }
+  return needed;
+}
+
+Executor::~Executor() = default;
+
+Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
+                        const KernelLookup& kernels,
+                        std::unique_ptr<Executor>* out) {
+  std::unique_ptr<Executor> ex(new Executor());
+  std::set<std::pair<int, int>> fed;
+  for (const Endpoint& e : spec.feeds) fed.insert({e.node->id(), e.index});
+  auto is_fed = [&fed](const Node* n, int index) {
+    return fed.count({n->id(), index}) > 0;
+  };
+  const int num_nodes = graph.num_nodes();
+  const std::vector<bool> needed = NodesNeeded(graph, spec);
   // Items in graph order, which is topological: a node only refers to
   // nodes added before it.
   std::vector<int> item_of(num_nodes, -1);
@@ -179,6 +222,22 @@ std::vector<const Node*> Executor::nodes() const {
   return nodes;
 }
 
+// Fills the feed slots and starts the roots: the cheap ones on this thread.
+void Executor::Start(StepState* state, const std::vector<Tensor>& feeds) const {
+  state->slots.resize(num_slots_);
+  state->pending.reset(new std::atomic<int>[items_.size()]);
+  for (size_t i = 0; i < items_.size(); ++i) {
+    state->pending[i].store(items_[i].initial_pending,
+                            std::memory_order_relaxed);
+  }
+  for (size_t f = 0; f < feeds.size(); ++f) {
+    for (int slot : feed_slots_[f]) state->slots[slot].tensor = feeds[f];
+  }
+  std::vector<int> inline_ready;
+  if (Schedule(state, roots_, &inline_ready)) return;
+  if (!inline_ready.empty()) Process(state, std::move(inline_ready));
+}
+
 Status Executor::Run(const StepContext& step, const std::vector<Tensor>& feeds,
                      std::vector<Tensor>* fetches) const {
   if (feeds.size() != feed_slots_.size()) {
@@ -187,28 +246,43 @@ Status Executor::Run(const StepContext& step, const std::vector<Tensor>& feeds,
   }
   StepState state;
   state.step = &step;
-  state.slots.resize(num_slots_);
-  state.pending.reset(new std::atomic<int>[items_.size()]);
-  for (size_t i = 0; i < items_.size(); ++i) {
-    state.pending[i].store(items_[i].initial_pending,
-                           std::memory_order_relaxed);
-  }
-  for (size_t f = 0; f < feeds.size(); ++f) {
-    for (int slot : feed_slots_[f]) state.slots[slot].tensor = feeds[f];
-  }
   if (!roots_.empty()) {
-    // The caller runs the cheap roots itself; expensive ones may go to the
-    // pool.
-    std::vector<int> inline_ready;
-    Schedule(&state, roots_, &inline_ready);
-    if (!inline_ready.empty()) Process(&state, std::move(inline_ready));
+    Start(&state, feeds);
     std::unique_lock<std::mutex> lock(state.mu);
     state.done_cv.wait(lock, [&state] { return state.done; });
+  } else {
+    Start(&state, feeds);  // fills the slots of fed fetches
   }
   if (!state.status.ok()) return state.status;
+  return CollectFetches(&state, fetches);
+}
+
+void Executor::RunAsync(const StepContext& step,
+                        const std::vector<Tensor>& feeds,
+                        std::vector<Tensor>* fetches,
+                        std::function<void(const Status&)> done) const {
+  if (feeds.size() != feed_slots_.size()) {
+    done(errors::InvalidArgument("expected ", feed_slots_.size(),
+                                 " feeds, got ", feeds.size()));
+    return;
+  }
+  auto* state = new StepState();
+  state->step = &step;
+  state->fetches = fetches;
+  state->done_callback = std::move(done);
+  if (roots_.empty()) {
+    Start(state, feeds);
+    Finish(state);
+    return;
+  }
+  Start(state, feeds);
+}
+
+Status Executor::CollectFetches(StepState* state,
+                                std::vector<Tensor>* fetches) const {
   fetches->resize(fetch_slots_.size());
   for (size_t i = 0; i < fetch_slots_.size(); ++i) {
-    TensorValue& value = state.slots[fetch_slots_[i]];
+    TensorValue& value = state->slots[fetch_slots_[i]];
     if (value.ref != nullptr) {
       // A fetched variable is read here, after its node ran: an error
       // (uninitialized) is that node's.
@@ -221,6 +295,21 @@ Status Executor::Run(const StepContext& step, const std::vector<Tensor>& feeds,
   return Status::OK();
 }
 
+// The step is over: wake Run, or hand the result to RunAsync's callback.
+void Executor::Finish(StepState* state) const {
+  if (!state->done_callback) {
+    std::lock_guard<std::mutex> lock(state->mu);
+    state->done = true;
+    state->done_cv.notify_all();
+    return;
+  }
+  Status s = state->status;
+  if (s.ok()) s = CollectFetches(state, state->fetches);
+  auto done = std::move(state->done_callback);
+  delete state;
+  done(s);
+}
+
 // Runs the nodes on `stack`, then, on this thread, every cheap node they
 // make ready.
 void Executor::Process(StepState* state, std::vector<int> stack) const {
@@ -229,11 +318,28 @@ void Executor::Process(StepState* state, std::vector<int> stack) const {
     int id = stack.back();
     stack.pop_back();
     ready.clear();
-    if (!state->aborted.load(std::memory_order_relaxed)) {
-      RunItem(state, items_[id], &ready);
-    }
+    // An async node that has not finished yet accounts for itself later.
+    if (!state->Stopped() && !RunItem(state, items_[id], &ready)) continue;
     if (Schedule(state, ready, &stack)) return;
   }
+}
+
+// Continues a step from an async kernel's callback. Callbacks can nest (a
+// _Send whose receiver goes on to send back): past a few levels the work
+// goes to the pool instead of deeper into this thread's stack.
+void Executor::ProcessAfterCallback(StepState* state,
+                                    std::vector<int> stack) const {
+  static thread_local int depth = 0;
+  if (depth >= 8 && state->step->inter_op_pool != nullptr) {
+    state->step->inter_op_pool->Schedule(
+        [this, state, stack = std::move(stack)]() mutable {
+          Process(state, std::move(stack));
+        });
+    return;
+  }
+  ++depth;
+  Process(state, std::move(stack));
+  --depth;
 }
 
 // Accounts for one finished node and its newly ready successors: the cheap
@@ -247,9 +353,7 @@ bool Executor::Schedule(StepState* state, const std::vector<int>& ready,
   if (delta != 0 &&
       state->outstanding.fetch_add(delta, std::memory_order_acq_rel) + delta ==
           0) {
-    std::lock_guard<std::mutex> lock(state->mu);
-    state->done = true;
-    state->done_cv.notify_all();
+    Finish(state);
     return true;
   }
   int kept_expensive = -1;
@@ -274,7 +378,10 @@ bool Executor::Schedule(StepState* state, const std::vector<int>& ready,
   return false;
 }
 
-void Executor::RunItem(StepState* state, const Item& item,
+// Runs one node. Returns false for an async kernel that finishes later (its
+// callback then accounts for it); else the node's newly ready successors
+// are in `ready`.
+bool Executor::RunItem(StepState* state, const Item& item,
                        std::vector<int>* ready) const {
   const Node& node = *item.node;
   TensorValue* inputs = state->slots.data() + item.input_start;
@@ -286,14 +393,14 @@ void Executor::RunItem(StepState* state, const Item& item,
             node, errors::InvalidArgument("input ", i,
                                           " must be a variable, but a value "
                                           "was fed for it")));
-        return;
+        return true;
       }
     } else if (in.ref != nullptr) {
       Status s = in.ref->Snapshot(&in.tensor);
       in.ref = nullptr;
       if (!s.ok()) {
         state->Fail(NodeError(node, s));
-        return;
+        return true;
       }
     }
   }
@@ -302,15 +409,40 @@ void Executor::RunItem(StepState* state, const Item& item,
   params.inputs = inputs;
   params.resource_mgr = state->step->resource_mgr;
   params.intra_op_pool = state->step->intra_op_pool;
+  params.rendezvous = state->step->rendezvous;
   params.step_id = state->step->step_id;
+  if (AsyncOpKernel* async = item.kernel->AsAsync()) {
+    auto* call = new AsyncCall(params);
+    async->ComputeAsync(&call->ctx, [this, state, &item, call] {
+      std::vector<int> ready;
+      FinishItem(state, item, &call->ctx, &ready);
+      delete call;
+      std::vector<int> inline_ready;
+      if (Schedule(state, ready, &inline_ready)) return;
+      if (!inline_ready.empty()) {
+        ProcessAfterCallback(state, std::move(inline_ready));
+      }
+    });
+    return false;
+  }
   OpKernelContext ctx(params);
   ComputeGuarded(item.kernel, &ctx);
+  FinishItem(state, item, &ctx, ready);
+  return true;
+}
+
+// After a node's kernel: its inputs are released, its error recorded, or its
+// outputs passed on to the successors (those made ready go on `ready`).
+void Executor::FinishItem(StepState* state, const Item& item,
+                          OpKernelContext* ctx, std::vector<int>* ready) const {
+  const Node& node = *item.node;
+  TensorValue* inputs = state->slots.data() + item.input_start;
   for (int i = 0; i < node.num_inputs(); ++i) inputs[i] = TensorValue();
-  if (!ctx.status().ok()) {
-    state->Fail(NodeError(node, ctx.status()));
+  if (!ctx->status().ok()) {
+    state->Fail(NodeError(node, ctx->status()));
     return;
   }
-  std::vector<TensorValue>& outputs = *ctx.mutable_outputs();
+  std::vector<TensorValue>& outputs = *ctx->mutable_outputs();
   for (int o = 0; o < node.num_outputs(); ++o) {
     const TensorValue& v = outputs[o];
     if (!v.has_value() ||

@@ -4,12 +4,15 @@
 #ifndef TENSORWEAVE_CORE_RUNTIME_EXECUTOR_H_
 #define TENSORWEAVE_CORE_RUNTIME_EXECUTOR_H_
 
+#include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/framework/graph.h"
 #include "core/framework/op_kernel.h"
+#include "core/framework/rendezvous.h"
 #include "core/platform/thread_pool.h"
 
 namespace tensorweave {
@@ -23,11 +26,36 @@ struct ExecutorSpec {
 // Returns the kernel of a node (owned by the caller, e.g. a session).
 using KernelLookup = std::function<Status(const Node*, OpKernel**)>;
 
+// The nodes a step runs: every node the fetches and targets depend on,
+// stopping at fed tensors. Indexed by node id.
+std::vector<bool> NodesNeeded(const Graph& graph, const ExecutorSpec& spec);
+
+// What the executors of one partitioned step share: the first error (the
+// one the step reports) and the flag that stops them all. The first error
+// also aborts the rendezvous, so that a partition waiting for a value that
+// will never be sent finishes too.
+class StepAbort {
+ public:
+  explicit StepAbort(Rendezvous* rendezvous) : rendezvous_(rendezvous) {}
+  void Fail(const Status& status);
+  bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
+  Status status() const;
+
+ private:
+  Rendezvous* rendezvous_;
+  std::atomic<bool> aborted_{false};
+  mutable std::mutex mu_;
+  Status status_;
+};
+
 struct StepContext {
   ResourceMgr* resource_mgr = nullptr;
   ThreadPool* inter_op_pool = nullptr;
   ThreadPool* intra_op_pool = nullptr;
   int64_t step_id = 0;
+  // Partitioned steps only: the step's rendezvous and abort.
+  Rendezvous* rendezvous = nullptr;
+  StepAbort* abort = nullptr;
 };
 
 class Executor {
@@ -42,6 +70,12 @@ class Executor {
   // Runs one step. Safe to call from several threads at once.
   Status Run(const StepContext& step, const std::vector<Tensor>& feeds,
              std::vector<Tensor>* fetches) const;
+  // Starts one step and returns; `done` gets its status once every node has
+  // run (from whichever thread ran the last one). `step` and `fetches` must
+  // live until then.
+  void RunAsync(const StepContext& step, const std::vector<Tensor>& feeds,
+                std::vector<Tensor>* fetches,
+                std::function<void(const Status&)> done) const;
 
   // The nodes this executor runs, in graph order (for tests and tools).
   std::vector<const Node*> nodes() const;
@@ -50,11 +84,18 @@ class Executor {
   struct Item;
   struct StepState;
   Executor() = default;
+  struct AsyncCall;
+  void Start(StepState* state, const std::vector<Tensor>& feeds) const;
   void Process(StepState* state, std::vector<int> stack) const;
-  void RunItem(StepState* state, const Item& item,
+  void ProcessAfterCallback(StepState* state, std::vector<int> stack) const;
+  bool RunItem(StepState* state, const Item& item,
                std::vector<int>* ready) const;
+  void FinishItem(StepState* state, const Item& item, OpKernelContext* ctx,
+                  std::vector<int>* ready) const;
   bool Schedule(StepState* state, const std::vector<int>& ready,
                 std::vector<int>* inline_ready) const;
+  void Finish(StepState* state) const;
+  Status CollectFetches(StepState* state, std::vector<Tensor>* fetches) const;
 
   std::vector<Item> items_;
   std::vector<int> roots_;

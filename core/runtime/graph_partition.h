@@ -1,0 +1,56 @@
+// Partitioning: the nodes of one step, placed on several devices, become one
+// graph per device. Every data edge between devices becomes a _Send on the
+// producer's device and a _Recv on the consumer's, one pair per tensor and
+// destination device however many consumers read it there; a control edge
+// between devices becomes a small constant sent the same way. Fed tensors
+// become placeholders in each partition that reads them.
+#ifndef TENSORWEAVE_CORE_RUNTIME_GRAPH_PARTITION_H_
+#define TENSORWEAVE_CORE_RUNTIME_GRAPH_PARTITION_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/framework/graph.h"
+#include "core/runtime/executor.h"
+
+namespace tensorweave {
+
+struct PartitionOptions {
+  // The full name of the device of a node of the step.
+  std::function<std::string(const Node*)> device_of;
+  // The incarnation of a device (part of every rendezvous key).
+  std::function<uint64_t(const std::string& device)> incarnation_of;
+};
+
+struct Partition {
+  std::string device;
+  GraphDef graph_def;
+  // Tensors of graph_def standing for the step's feeds ("name:0"), and which
+  // feed of the step each is.
+  std::vector<std::string> feeds;
+  std::vector<int> feed_index;
+  // Tensors of graph_def that are fetches of the step, and which fetch each
+  // is.
+  std::vector<std::string> fetches;
+  std::vector<int> fetch_index;
+  // Nodes run for their effects: the step's targets on this device and
+  // every _Send.
+  std::vector<std::string> targets;
+  // Names of the nodes partitioning added (not in the step's graph).
+  std::vector<std::string> added;
+};
+
+// Cuts the step `spec` of `graph` (its nodes `needed`, as NodesNeeded gives
+// them) into one partition per device, in the order devices first appear.
+// A fetch that is also fed is in no partition (the caller returns the fed
+// value).
+Status PartitionGraph(const Graph& graph, const ExecutorSpec& spec,
+                      const std::vector<bool>& needed,
+                      const PartitionOptions& options,
+                      std::vector<Partition>* partitions);
+
+}  // namespace tensorweave
+
+#endif  // TENSORWEAVE_CORE_RUNTIME_GRAPH_PARTITION_H_
