@@ -300,3 +300,173 @@ def raw_sparse_apply_grad_rows_mismatch(tf, sess):
     return tf.raw_ops.SparseApplyProximalGradientDescent(
         var=var, alpha=0.1, l1=0.0, l2=0.0, grad=[[1.0, 2.0, 3.0]], indices=[0]
     )
+
+
+# --- ExponentialMovingAverage ------------------------------------------------------------------------------------
+
+
+@case
+def ema_of_variables_with_num_updates(tf, sess):
+    w = tf.Variable([1.0, 2.0], name="w")
+    b = tf.Variable(3.0, name="b")
+    step = tf.Variable(0, name="step", trainable=False)
+    ema = tf.train.ExponentialMovingAverage(0.9, num_updates=step)
+    update = ema.apply([w, b])
+    sess.run(tf.global_variables_initializer())
+    out = []
+    for i in range(4):
+        sess.run([w.assign(w * 2.0 + 1.0), b.assign_sub(1.0), step.assign_add(1)])
+        sess.run(update)
+        out.append(sess.run([ema.average(w), ema.average(b)]))
+    names = [ema.average_name(w), ema.average(b).op.name, update.name, ema.name]
+    collection = [v.op.name for v in tf.get_collection(tf.GraphKeys.MOVING_AVERAGE_VARIABLES)]
+    return out, names, collection, sorted(ema.variables_to_restore()), ema.average(w).shape
+
+
+@case
+def ema_of_a_tensor_zero_debias(tf, sess):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.identity(x * 2.0, name="y")
+    ema = tf.train.ExponentialMovingAverage(0.8, zero_debias=True)
+    update = ema.apply([y])
+    sess.run(tf.global_variables_initializer())
+    out = []
+    for v in ([1.0, 2.0], [3.0, -1.0], [0.5, 0.5]):
+        sess.run(update, {x: v})
+        out.append(sess.run(ema.average(y)))
+    return out, ema.average_name(y)
+
+
+@case
+def ema_of_a_tensor_biased(tf, sess):
+    y = tf.constant([4.0, 8.0], name="y")
+    ema = tf.train.ExponentialMovingAverage(0.5)
+    update = ema.apply([y])
+    sess.run(tf.global_variables_initializer())
+    return [sess.run([update, ema.average(y)])[1] for _ in range(3)]
+
+
+@case
+def ema_variables_to_restore_restores_averages(tf, sess):
+    w = tf.Variable([1.0, 2.0], name="w")
+    other = tf.Variable(5.0, name="other", trainable=False)
+    ema = tf.train.ExponentialMovingAverage(0.5)
+    update = ema.apply([w])
+    names = sorted(ema.variables_to_restore())
+    values = sorted((k, v.op.name) for k, v in ema.variables_to_restore([w]).items())
+    sess.run(tf.global_variables_initializer())
+    sess.run(w.assign([3.0, 4.0]))
+    sess.run(update)
+    return names, values, sess.run(ema.average(w)), sess.run(other)
+
+
+@case
+def ema_rejects_integers(tf, sess):
+    v = tf.Variable(1, name="i")
+    try:
+        tf.train.ExponentialMovingAverage(0.9).apply([v])
+    except TypeError:
+        return "TypeError"
+    return "accepted"
+
+
+@case
+def ema_with_optimizer_control_dependencies(tf, sess):
+    w = tf.Variable([1.0, -1.0], name="w")
+    loss = tf.reduce_sum(tf.square(w - 3.0))
+    opt = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    ema = tf.train.ExponentialMovingAverage(0.7)
+    with tf.control_dependencies([opt]):
+        train = ema.apply(tf.trainable_variables())
+    sess.run(tf.global_variables_initializer())
+    for _ in range(5):
+        sess.run(train)
+    return sess.run(w), sess.run(ema.average(w))
+
+
+# --- learning-rate schedules ---------------------------------------------------------------------------------------
+
+
+def _schedule_values(tf, sess, make, steps=(0, 1, 3, 5, 10, 17, 30), dtype="int64"):
+    step = tf.placeholder(getattr(tf, dtype), [], name="step")
+    lr = make(step)
+    return lr.dtype, lr.shape, [sess.run(lr, {step: s}) for s in steps]
+
+
+@case
+def polynomial_decay_values(tf, sess):
+    return _schedule_values(tf, sess, lambda s: tf.train.polynomial_decay(0.1, s, 10, 0.01, power=0.5))
+
+
+@case
+def polynomial_decay_cycle(tf, sess):
+    return _schedule_values(tf, sess, lambda s: tf.train.polynomial_decay(0.1, s, 4, 0.001, power=2.0, cycle=True))
+
+
+@case
+def polynomial_decay_float64_rate(tf, sess):
+    return _schedule_values(
+        tf, sess, lambda s: tf.train.polynomial_decay(tf.constant(0.5, tf.float64), s, 7), dtype="int32"
+    )
+
+
+@case
+def natural_exp_decay_values(tf, sess):
+    return _schedule_values(tf, sess, lambda s: tf.train.natural_exp_decay(0.2, s, 5, 0.3)), _schedule_values(
+        tf, sess, lambda s: tf.train.natural_exp_decay(0.2, s, 5, 0.3, staircase=True)
+    )
+
+
+@case
+def inverse_time_decay_values(tf, sess):
+    return _schedule_values(tf, sess, lambda s: tf.train.inverse_time_decay(0.2, s, 5, 0.3)), _schedule_values(
+        tf, sess, lambda s: tf.train.inverse_time_decay(0.2, s, 5, 0.3, staircase=True)
+    )
+
+
+@case
+def cosine_decay_values(tf, sess):
+    return _schedule_values(tf, sess, lambda s: tf.train.cosine_decay(0.3, s, 12, alpha=0.1))
+
+
+@case
+def cosine_decay_restarts_values(tf, sess):
+    return (
+        _schedule_values(tf, sess, lambda s: tf.train.cosine_decay_restarts(0.3, s, 4)),
+        _schedule_values(tf, sess, lambda s: tf.train.cosine_decay_restarts(0.3, s, 4, t_mul=1.0, m_mul=0.7)),
+        _schedule_values(
+            tf, sess, lambda s: tf.train.cosine_decay_restarts(0.3, s, 3, t_mul=1.5, m_mul=0.9, alpha=0.05)
+        ),
+    )
+
+
+@case
+def linear_cosine_decay_values(tf, sess):
+    return _schedule_values(tf, sess, lambda s: tf.train.linear_cosine_decay(0.3, s, 12, num_periods=2.0, alpha=0.1))
+
+
+@case
+def noisy_linear_cosine_decay_without_noise(tf, sess):
+    return _schedule_values(
+        tf, sess, lambda s: tf.train.noisy_linear_cosine_decay(0.3, s, 12, initial_variance=0.0, beta=0.01)
+    )
+
+
+@case
+def schedules_need_a_global_step(tf, sess):
+    out = []
+    for fn in (
+        lambda: tf.train.polynomial_decay(0.1, None, 10),
+        lambda: tf.train.natural_exp_decay(0.1, None, 10, 0.5),
+        lambda: tf.train.inverse_time_decay(0.1, None, 10, 0.5),
+        lambda: tf.train.cosine_decay(0.1, None, 10),
+        lambda: tf.train.cosine_decay_restarts(0.1, None, 10),
+        lambda: tf.train.linear_cosine_decay(0.1, None, 10),
+        lambda: tf.train.noisy_linear_cosine_decay(0.1, None, 10),
+    ):
+        try:
+            fn()
+            out.append("ok")
+        except Exception as e:  # noqa: BLE001 - the class is the observation
+            out.append(type(e).__name__)
+    return out

@@ -46,6 +46,7 @@ class GraphKeys:
     GLOBAL_STEP = "global_step"
     SAVERS = "savers"
     QUEUE_RUNNERS = "queue_runners"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
 
 
 class Tensor:

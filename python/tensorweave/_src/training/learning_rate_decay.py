@@ -90,3 +90,215 @@ def piecewise_constant(x, boundaries, values, name=None):
         b = constant_op.constant(boundaries.astype(x.dtype.as_numpy_dtype).reshape(-1), name="boundaries")
         v = constant_op.constant(list(values) if not isinstance(values, np.ndarray) else values, name="values")
         return graph._create_op("PiecewiseConstant", [x, b, v], name=scope).outputs[0]
+
+
+# --- the composite schedules (TensorFlow builds these from math ops too) ---------------------------------------
+
+
+def _schedule_inputs(learning_rate, global_step, what):
+    """(learning_rate tensor, its dtype, global_step cast to it)."""
+    if global_step is None:
+        raise ValueError(f"global_step is required for {what}.")
+    learning_rate = ops.convert_to_tensor(learning_rate, name="initial_learning_rate")
+    if not learning_rate.dtype.is_floating:
+        raise TypeError(f"learning_rate must be a float, got {learning_rate.dtype.name}")
+    dtype = learning_rate.dtype
+    return learning_rate, dtype, math_ops.cast(global_step, dtype)
+
+
+def _cos_of_pi_times(fraction):
+    from tensorweave._src.ops import gen_ops
+
+    pi = constant_op.constant(np.pi, dtype=fraction.dtype)
+    return gen_ops.cos(pi * fraction)
+
+
+def polynomial_decay(
+    learning_rate, global_step, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False, name=None
+):
+    """(learning_rate - end_learning_rate) * (1 - step / decay_steps) ^ power + end_learning_rate, with step
+    capped at decay_steps; with `cycle`, decay_steps grows to the first multiple of itself above the step.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     step = tw.placeholder(tw.int64, [])
+      ...     lr = tw.train.polynomial_decay(1.0, step, 10, end_learning_rate=0.0, power=2.0)
+      ...     print([round(float(sess.run(lr, {step: s})), 4) for s in (0, 5, 20)])
+      [1.0, 0.25, 0.0]
+    """
+    with ops.get_default_graph().name_scope(name or "PolynomialDecay") as scope:
+        learning_rate, dtype, step = _schedule_inputs(learning_rate, global_step, "polynomial_decay")
+        end_learning_rate = math_ops.cast(end_learning_rate, dtype)
+        power = math_ops.cast(power, dtype)
+        decay_steps_t = math_ops.cast(decay_steps, dtype)
+        if cycle:
+            # The first multiple of decay_steps above the step (1 at step 0).
+            multiplier = math_ops.where_v2(
+                math_ops.equal(step, 0), constant_op.constant(1.0, dtype), math_ops.ceil(step / decay_steps_t)
+            )
+            decay_steps_t = math_ops.multiply(decay_steps_t, multiplier)
+        else:
+            step = math_ops.minimum(step, decay_steps_t)
+        p = math_ops.divide(step, decay_steps_t)
+        return math_ops.add(
+            math_ops.multiply(learning_rate - end_learning_rate, math_ops.pow(1 - p, power)),
+            end_learning_rate,
+            name=scope,
+        )
+
+
+def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
+    """learning_rate * exp(-decay_rate * step / decay_steps) (the exponent floored when `staircase`).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     lr = tw.train.natural_exp_decay(0.5, 10, 5, 0.5)
+      ...     print(round(float(sess.run(lr)), 4))
+      0.1839
+    """
+    if global_step is None:
+        raise ValueError("global_step is required for natural_exp_decay.")
+    with ops.get_default_graph().name_scope(name or "NaturalExpDecay"):
+        rate = math_ops.exp(-math_ops.cast(decay_rate, ops.convert_to_tensor(learning_rate).dtype))
+        return exponential_decay(learning_rate, global_step, decay_steps, rate, staircase=staircase, name="decayed")
+
+
+def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
+    """learning_rate / (1 + decay_rate * step / decay_steps) (the ratio floored when `staircase`).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     lr = tw.train.inverse_time_decay(0.5, 10, 5, 0.5)
+      ...     print(round(float(sess.run(lr)), 4))
+      0.25
+    """
+    with ops.get_default_graph().name_scope(name or "InverseTimeDecay") as scope:
+        learning_rate, dtype, step = _schedule_inputs(learning_rate, global_step, "inverse_time_decay")
+        p = step / math_ops.cast(decay_steps, dtype)
+        if staircase:
+            p = math_ops.floor(p)
+        denominator = math_ops.add(
+            constant_op.constant(1.0, dtype), math_ops.multiply(math_ops.cast(decay_rate, dtype), p)
+        )
+        return math_ops.divide(learning_rate, denominator, name=scope)
+
+
+def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
+    """learning_rate * ((1 - alpha) * 0.5 * (1 + cos(pi * min(step, decay_steps) / decay_steps)) + alpha)
+    (Loshchilov and Hutter, SGDR, 2017).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     lr = tw.train.cosine_decay(1.0, 5, 10)
+      ...     print(round(float(sess.run(lr)), 4))
+      0.5
+    """
+    with ops.get_default_graph().name_scope(name or "CosineDecay") as scope:
+        learning_rate, dtype, step = _schedule_inputs(learning_rate, global_step, "cosine_decay")
+        decay_steps = math_ops.cast(decay_steps, dtype)
+        fraction = math_ops.minimum(step, decay_steps) / decay_steps
+        cosine_decayed = 0.5 * (1.0 + _cos_of_pi_times(fraction))
+        decayed = (1 - math_ops.cast(alpha, dtype)) * cosine_decayed + math_ops.cast(alpha, dtype)
+        return math_ops.multiply(learning_rate, decayed, name=scope)
+
+
+def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name=None):
+    """Cosine decay with warm restarts (SGDR): period i lasts first_decay_steps * t_mul^i steps and starts at
+    learning_rate * m_mul^i.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     step = tw.placeholder(tw.int32, [])
+      ...     lr = tw.train.cosine_decay_restarts(1.0, step, 10, t_mul=1.0, m_mul=0.5)
+      ...     print([round(float(sess.run(lr, {step: s})), 4) for s in (0, 5, 10)])
+      [1.0, 0.5, 0.5]
+    """
+    with ops.get_default_graph().name_scope(name or "SGDRDecay") as scope:
+        learning_rate, dtype, step = _schedule_inputs(learning_rate, global_step, "cosine_decay_restarts")
+        first_decay_steps = math_ops.cast(first_decay_steps, dtype)
+        alpha = math_ops.cast(alpha, dtype)
+        t_mul = math_ops.cast(t_mul, dtype)
+        m_mul = math_ops.cast(m_mul, dtype)
+        completed = step / first_decay_steps
+        # Equal periods (t_mul == 1) and growing ones, selected as TensorFlow's cond does.
+        i_equal = math_ops.floor(completed)
+        fraction_equal = completed - i_equal
+        i_geometric = math_ops.floor(math_ops.log(1.0 - completed * (1.0 - t_mul)) / math_ops.log(t_mul))
+        sum_r = (1.0 - t_mul**i_geometric) / (1.0 - t_mul)
+        fraction_geometric = (completed - sum_r) / t_mul**i_geometric
+        equal = math_ops.equal(t_mul, constant_op.constant(1.0, dtype))
+        i_restart = math_ops.where_v2(equal, i_equal, i_geometric)
+        fraction = math_ops.where_v2(equal, fraction_equal, fraction_geometric)
+        cosine_decayed = 0.5 * m_mul**i_restart * (1.0 + _cos_of_pi_times(fraction))
+        decayed = (1 - alpha) * cosine_decayed + alpha
+        return math_ops.multiply(learning_rate, decayed, name=scope)
+
+
+def _linear_cosine(learning_rate, dtype, step, decay_steps, num_periods, alpha, beta, noise_fn, scope):
+    decay_steps = math_ops.cast(decay_steps, dtype)
+    step = math_ops.minimum(step, decay_steps)
+    linear_decayed = (decay_steps - step) / decay_steps
+    linear_decayed = noise_fn(linear_decayed, step)
+    fraction = 2.0 * math_ops.cast(num_periods, dtype) * (step / decay_steps)
+    cosine_decayed = 0.5 * (1.0 + _cos_of_pi_times(fraction))
+    decayed = (math_ops.cast(alpha, dtype) + linear_decayed) * cosine_decayed + math_ops.cast(beta, dtype)
+    return math_ops.multiply(learning_rate, decayed, name=scope)
+
+
+def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5, alpha=0.0, beta=0.001, name=None):
+    """learning_rate * ((alpha + linear) * cosine + beta) with linear = (decay_steps - step) / decay_steps and
+    cosine = 0.5 * (1 + cos(2 pi num_periods step / decay_steps)), step capped at decay_steps (Bello et al.,
+    Neural Optimizer Search, 2017).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     lr = tw.train.linear_cosine_decay(1.0, 5, 10, beta=0.0)
+      ...     print(round(float(sess.run(lr)), 4))
+      0.25
+    """
+    with ops.get_default_graph().name_scope(name or "LinearCosineDecay") as scope:
+        learning_rate, dtype, step = _schedule_inputs(learning_rate, global_step, "linear_cosine_decay")
+        return _linear_cosine(
+            learning_rate, dtype, step, decay_steps, num_periods, alpha, beta, lambda linear, _: linear, scope
+        )
+
+
+def noisy_linear_cosine_decay(
+    learning_rate,
+    global_step,
+    decay_steps,
+    initial_variance=1.0,
+    variance_decay=0.55,
+    num_periods=0.5,
+    alpha=0.0,
+    beta=0.001,
+    name=None,
+):
+    """linear_cosine_decay with Gaussian noise added to the linear term, of variance
+    initial_variance / (1 + step) ^ variance_decay (a fresh draw each run).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     lr = tw.train.noisy_linear_cosine_decay(1.0, 5, 10, initial_variance=0.0, beta=0.0)
+      ...     print(round(float(sess.run(lr)), 4))
+      0.25
+    """
+    from tensorweave._src.ops import random_ops
+
+    with ops.get_default_graph().name_scope(name or "NoisyLinearCosineDecay") as scope:
+        learning_rate, dtype, step = _schedule_inputs(learning_rate, global_step, "noisy_linear_cosine_decay")
+
+        def add_noise(linear, step):
+            variance = math_ops.cast(initial_variance, dtype) / math_ops.pow(
+                1.0 + step, math_ops.cast(variance_decay, dtype)
+            )
+            return linear + random_ops.random_normal([], stddev=math_ops.sqrt(variance), dtype=dtype)
+
+        return _linear_cosine(learning_rate, dtype, step, decay_steps, num_periods, alpha, beta, add_noise, scope)
