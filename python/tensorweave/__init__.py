@@ -19,7 +19,10 @@ from tensorweave import errors
 from tensorweave import math
 from tensorweave._src.client.session import ConfigProto
 from tensorweave._src.client.session import InteractiveSession
+from tensorweave._src.client.session import RunMetadata
+from tensorweave._src.client.session import RunOptions
 from tensorweave._src.client.session import Session
+from tensorweave._src.framework.device_spec import DeviceSpec
 from tensorweave._src.framework.dtypes import DType
 from tensorweave._src.framework.dtypes import as_dtype
 from tensorweave._src.framework.dtypes import bool  # noqa: A004
@@ -44,6 +47,7 @@ from tensorweave._src.framework.ops import Operation
 from tensorweave._src.framework.ops import Tensor
 from tensorweave._src.framework.ops import add_to_collection
 from tensorweave._src.framework.ops import add_to_collections
+from tensorweave._src.framework.ops import colocate_with
 from tensorweave._src.framework.ops import control_dependencies
 from tensorweave._src.framework.ops import convert_to_tensor
 from tensorweave._src.framework.ops import device
@@ -193,12 +197,14 @@ from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
+from tensorweave import config  # noqa: E402
 from tensorweave import initializers  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import nn  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
+from tensorweave import test  # noqa: E402
 from tensorweave import train  # noqa: E402
 
 __version__ = "0.1.0"

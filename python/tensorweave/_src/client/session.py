@@ -6,40 +6,14 @@ import threading
 import numpy as np
 
 from tensorweave import _pywrap_tensorweave as _pywrap
+from tensorweave._src.client.session_config import ConfigProto
+from tensorweave._src.client.session_config import RunMetadata
+from tensorweave._src.client.session_config import RunOptions
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
 
-
-class ConfigProto:
-    """Session options, named as TensorFlow's ConfigProto fields.
-
-    Args:
-      intra_op_parallelism_threads: threads a single large kernel may use
-        (0: one per core).
-      inter_op_parallelism_threads: threads that run independent ops at once
-        (0: one per core).
-    """
-
-    def __init__(
-        self,
-        intra_op_parallelism_threads=0,
-        inter_op_parallelism_threads=0,
-        allow_soft_placement=True,
-        log_device_placement=False,
-        device_count=None,
-        gpu_options=None,
-        graph_options=None,
-        operation_timeout_in_ms=0,
-    ):
-        self.intra_op_parallelism_threads = int(intra_op_parallelism_threads)
-        self.inter_op_parallelism_threads = int(inter_op_parallelism_threads)
-        self.allow_soft_placement = allow_soft_placement
-        self.log_device_placement = log_device_placement
-        self.device_count = dict(device_count or {})
-        self.gpu_options = gpu_options
-        self.graph_options = graph_options
-        self.operation_timeout_in_ms = operation_timeout_in_ms
+__all__ = ["BaseSession", "ConfigProto", "InteractiveSession", "RunMetadata", "RunOptions", "Session"]
 
 
 class _FetchPlan:
@@ -98,11 +72,7 @@ class BaseSession:
             raise NotImplementedError(f"Session target {target!r}: remote sessions are not supported yet; use ''")
         self._graph = graph if graph is not None else ops.get_default_graph()
         self._config = config or ConfigProto()
-        self._c = _pywrap.Session(
-            self._graph._c,
-            self._config.inter_op_parallelism_threads,
-            self._config.intra_op_parallelism_threads,
-        )
+        self._c = _new_session(self._graph, self._config)
         self._closed = False
         self._callables = {}
         self._lock = threading.Lock()
@@ -120,6 +90,25 @@ class BaseSession:
     @property
     def sess_str(self):
         return ""
+
+    def list_devices(self):
+        """The devices this session runs on: objects with `name` (the full name,
+        `/job:localhost/replica:0/task:0/device:CPU:0`), `device_type`, `memory_limit_bytes` and
+        `incarnation`, as TF's `Session.list_devices`.
+
+        Example:
+          >>> import tensorweave as tw
+          >>> with tw.Session(config=tw.ConfigProto(device_count={"CPU": 2})) as sess:
+          ...     print([d.name for d in sess.list_devices()])
+          ['/job:localhost/replica:0/task:0/device:CPU:0', '/job:localhost/replica:0/task:0/device:CPU:1']
+        """
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        if not hasattr(self._c, "list_devices"):
+            raise errors.UnimplementedError(
+                None, None, "listing devices needs the device runtime (this build has none)"
+            )
+        return [_SessionDevice(*d) for d in self._c.list_devices()]
 
     def close(self):
         """Frees the session's state (variables); later runs fail."""
@@ -156,6 +145,9 @@ class BaseSession:
           fetches: a Tensor, Operation, tensor/op name, Variable, or a nested
             list/tuple/namedtuple/dict of them. Operations give None.
           feed_dict: {Tensor or name: value} replacing those tensors' values.
+          options: a `RunOptions` (`output_partition_graphs=True` fills
+            `run_metadata.partition_graphs`).
+          run_metadata: a `RunMetadata`, cleared and filled by the step.
 
         Returns:
           Numpy values in the structure of `fetches`.
@@ -193,7 +185,10 @@ class BaseSession:
                     _check_feed_shape(v, tensor, dims)
                 values.append((v, enum))
         try:
-            out = self._c.run_callable(handle, values)
+            if options is None and run_metadata is None:
+                out = self._c.run_callable(handle, values)
+            else:
+                out = _run_with_metadata(self._c, handle, values, options, run_metadata)
         except errors.OpError as e:
             raise ops._add_node_location(e, self._graph) from None
         return build(_fetched_values(out, values, fed_fetches))
@@ -222,20 +217,35 @@ class BaseSession:
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function running `fetches`, taking the values of `feed_list` as
-        positional arguments (faster than `run` for a fixed signature)."""
+        positional arguments (faster than `run` for a fixed signature); with
+        `accept_options=True` it also takes `options=` and `run_metadata=`
+        keywords, as `run` does."""
         feed_list = list(feed_list or [])
         entry = self._prepare(fetches, tuple(feed_list))
         handle, build, feed_specs, fed_fetches = entry
 
-        def call(*args):
+        def run(args, options, run_metadata):
             if len(args) != len(feed_specs):
                 raise TypeError(f"expected {len(feed_specs)} feed values, got {len(args)}")
             values = [(_convert_feed(v, dt, t, dims), enum) for v, (dt, enum, t, _, dims) in zip(args, feed_specs)]
             try:
-                out = self._c.run_callable(handle, values)
+                if options is None and run_metadata is None:
+                    out = self._c.run_callable(handle, values)
+                else:
+                    out = _run_with_metadata(self._c, handle, values, options, run_metadata)
             except errors.OpError as e:
                 raise ops._add_node_location(e, self._graph) from None
             return build(_fetched_values(out, values, fed_fetches))
+
+        if accept_options:
+
+            def call_with_options(*args, options=None, run_metadata=None):
+                return run(args, options, run_metadata)
+
+            return call_with_options
+
+        def call(*args):
+            return run(args, None, None)
 
         return call
 
@@ -250,6 +260,62 @@ class BaseSession:
             self._load_ops[var] = entry
         ph, op = entry
         self.run(op, {ph: value})
+
+
+def _new_session(graph, config):
+    """The C++ session for `graph` under `config` (its threads, devices and placement options)."""
+    args = (graph._c, config.inter_op_parallelism_threads, config.intra_op_parallelism_threads)
+    placement = (dict(config.device_count), config.allow_soft_placement, config.log_device_placement)
+    try:
+        return _pywrap.Session(*args, *placement)
+    except TypeError as e:
+        if "incompatible constructor arguments" not in str(e):
+            raise
+    # A binding without devices (before the placer): only the default placement can be honoured.
+    if config.device_count or config.log_device_placement:
+        raise errors.UnimplementedError(
+            None, None, "device_count and log_device_placement need the placing runtime (this build has none)"
+        )
+    return _pywrap.Session(*args)
+
+
+class _SessionDevice:
+    """One device of a session, as TF's `Session.list_devices` gives it."""
+
+    __slots__ = ("device_type", "incarnation", "memory_limit_bytes", "name", "physical_device_desc")
+
+    def __init__(self, name, device_type, memory_limit, incarnation, physical_device_desc=""):
+        self.name = name
+        self.device_type = device_type
+        self.memory_limit_bytes = memory_limit
+        self.incarnation = incarnation
+        self.physical_device_desc = physical_device_desc
+
+    def __repr__(self):
+        return f"_DeviceAttributes({self.name}, {self.device_type}, {self.memory_limit_bytes}, {self.incarnation})"
+
+
+def _run_with_metadata(session_c, handle, values, options, run_metadata):
+    """One step with TF's `options` / `run_metadata`: the metadata is cleared, then filled with the
+    partition graphs when the options ask for them."""
+    if options is not None and not isinstance(options, RunOptions):
+        raise TypeError(f"options must be a tw.RunOptions, got {type(options).__name__}")
+    if run_metadata is not None and not isinstance(run_metadata, RunMetadata):
+        raise TypeError(f"run_metadata must be a tw.RunMetadata, got {type(run_metadata).__name__}")
+    want_partitions = options is not None and options.output_partition_graphs
+    if run_metadata is None or not want_partitions:
+        out = session_c.run_callable(handle, values)
+        if run_metadata is not None:
+            run_metadata.Clear()
+        return out
+    if not hasattr(session_c, "run_callable_with_metadata"):
+        raise errors.UnimplementedError(
+            None, None, "RunOptions(output_partition_graphs=True) needs the partitioning runtime (this build has none)"
+        )
+    out, metadata = session_c.run_callable_with_metadata(handle, values, True)
+    run_metadata.Clear()
+    run_metadata._set_partition_graphs(metadata.get("partition_graphs", []))
+    return out
 
 
 def _fetched_values(out, feeds, fed_fetches):

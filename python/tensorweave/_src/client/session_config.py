@@ -1,0 +1,201 @@
+"""Session and step options, with the fields and defaults of TensorFlow's `ConfigProto`, `RunOptions` and
+`RunMetadata` protocol buffers (as plain Python objects)."""
+
+from tensorweave._src.framework import graph_pb2
+
+
+def _int(value, field):
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            return int(value.__index__())
+        except AttributeError:
+            raise TypeError(f"'{type(value).__name__}' object cannot be interpreted as an integer ({field})") from None
+    return value
+
+
+def _bool(value, field):
+    if not isinstance(value, (bool, int)):
+        raise TypeError(f"{value!r} has type {type(value).__name__}, but expected one of: bool ({field})")
+    return bool(value)
+
+
+class GPUOptions:
+    """The GPU fields of ConfigProto (`allow_growth`, `per_process_gpu_memory_fraction`,
+    `visible_device_list`), kept for the GPU device."""
+
+    def __init__(self, allow_growth=False, per_process_gpu_memory_fraction=0.0, visible_device_list=""):
+        self.allow_growth = _bool(allow_growth, "allow_growth")
+        self.per_process_gpu_memory_fraction = float(per_process_gpu_memory_fraction)
+        self.visible_device_list = str(visible_device_list)
+
+
+class ConfigProto:
+    """Session options, with TensorFlow's ConfigProto field names and defaults.
+
+    Args:
+      device_count: {device type: the most devices of that type the session uses}, e.g. {"CPU": 4, "GPU": 0}
+        (several CPU devices in one process; a type left out gets what the machine has, one CPU).
+      allow_soft_placement: when an op's requested device has no kernel for it or does not exist, place it
+        on one that has (default False, as in TF: that is an error naming the op).
+      log_device_placement: print each op's device to stderr when it is placed.
+      intra_op_parallelism_threads: threads a single large kernel may use (0: one per core).
+      inter_op_parallelism_threads: threads that run independent ops at once (0: one per core).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> config = tw.ConfigProto(device_count={"CPU": 2}, allow_soft_placement=True)
+      >>> config.device_count["CPU"], config.log_device_placement, tw.ConfigProto().allow_soft_placement
+      (2, False, False)
+    """
+
+    def __init__(
+        self,
+        intra_op_parallelism_threads=0,
+        inter_op_parallelism_threads=0,
+        allow_soft_placement=False,
+        log_device_placement=False,
+        device_count=None,
+        gpu_options=None,
+        graph_options=None,
+        operation_timeout_in_ms=0,
+    ):
+        self.intra_op_parallelism_threads = _int(intra_op_parallelism_threads, "intra_op_parallelism_threads")
+        self.inter_op_parallelism_threads = _int(inter_op_parallelism_threads, "inter_op_parallelism_threads")
+        self.allow_soft_placement = _bool(allow_soft_placement, "allow_soft_placement")
+        self.log_device_placement = _bool(log_device_placement, "log_device_placement")
+        self.device_count = {}
+        for device_type, count in dict(device_count or {}).items():
+            if not isinstance(device_type, str):
+                raise TypeError(f"device_count keys are device type strings, got {device_type!r}")
+            self.device_count[device_type] = _int(count, f"device_count[{device_type!r}]")
+        self.gpu_options = gpu_options if gpu_options is not None else GPUOptions()
+        self.graph_options = graph_options
+        self.operation_timeout_in_ms = _int(operation_timeout_in_ms, "operation_timeout_in_ms")
+
+
+class RunOptions:
+    """Options of one `Session.run` step (TF's RunOptions fields).
+
+    `output_partition_graphs=True` fills `RunMetadata.partition_graphs` with the graph each device ran.
+    `trace_level` (NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE), `timeout_in_ms`,
+    `inter_op_thread_pool` and `report_tensor_allocations_upon_oom` are accepted and kept; tensorweave does
+    not trace steps yet (`RunMetadata.step_stats` stays empty) and does not enforce the timeout.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> options = tw.RunOptions(trace_level=tw.RunOptions.FULL_TRACE, output_partition_graphs=True)
+      >>> options.trace_level, options.output_partition_graphs, tw.RunOptions.TraceLevel.Name(3)
+      (3, True, 'FULL_TRACE')
+    """
+
+    NO_TRACE = 0
+    SOFTWARE_TRACE = 1
+    HARDWARE_TRACE = 2
+    FULL_TRACE = 3
+
+    class TraceLevel:
+        """The trace level enum: Name(number) and Value(name) as a protobuf enum's."""
+
+        _NAMES = {0: "NO_TRACE", 1: "SOFTWARE_TRACE", 2: "HARDWARE_TRACE", 3: "FULL_TRACE"}
+        NO_TRACE = 0
+        SOFTWARE_TRACE = 1
+        HARDWARE_TRACE = 2
+        FULL_TRACE = 3
+
+        @classmethod
+        def Name(cls, number):  # noqa: N802 - protobuf's name
+            if number not in cls._NAMES:
+                raise ValueError(f"Enum TraceLevel has no name defined for value {number!r}")
+            return cls._NAMES[number]
+
+        @classmethod
+        def Value(cls, name):  # noqa: N802 - protobuf's name
+            for number, known in cls._NAMES.items():
+                if known == name:
+                    return number
+            raise ValueError(f"Enum TraceLevel has no value defined for name {name!r}")
+
+        @classmethod
+        def keys(cls):
+            return list(cls._NAMES.values())
+
+        @classmethod
+        def values(cls):
+            return list(cls._NAMES)
+
+    def __init__(
+        self,
+        trace_level=0,
+        timeout_in_ms=0,
+        inter_op_thread_pool=0,
+        output_partition_graphs=False,
+        report_tensor_allocations_upon_oom=False,
+    ):
+        if isinstance(trace_level, str):
+            trace_level = RunOptions.TraceLevel.Value(trace_level)
+        self.trace_level = _int(trace_level, "trace_level")
+        self.timeout_in_ms = _int(timeout_in_ms, "timeout_in_ms")
+        self.inter_op_thread_pool = _int(inter_op_thread_pool, "inter_op_thread_pool")
+        self.output_partition_graphs = _bool(output_partition_graphs, "output_partition_graphs")
+        self.report_tensor_allocations_upon_oom = _bool(
+            report_tensor_allocations_upon_oom, "report_tensor_allocations_upon_oom"
+        )
+
+    def __repr__(self):
+        fields = []
+        if self.trace_level:
+            fields.append(f"trace_level: {self.TraceLevel._NAMES.get(self.trace_level, self.trace_level)}")
+        for name in ("timeout_in_ms", "inter_op_thread_pool"):
+            if getattr(self, name):
+                fields.append(f"{name}: {getattr(self, name)}")
+        for name in ("output_partition_graphs", "report_tensor_allocations_upon_oom"):
+            if getattr(self, name):
+                fields.append(f"{name}: true")
+        return "\n".join(fields)
+
+
+class StepStats:
+    """Per-device statistics of a traced step (TF's StepStats): `dev_stats`, empty as tensorweave does not
+    trace steps yet."""
+
+    def __init__(self):
+        self.dev_stats = []
+
+    def __repr__(self):
+        return ""
+
+
+class CostGraphDef:
+    """The cost model of a step's graph (TF's CostGraphDef): `node`, empty as tensorweave does not keep one."""
+
+    def __init__(self):
+        self.node = []
+
+    def __repr__(self):
+        return ""
+
+
+class RunMetadata:
+    """What a `Session.run` step reports when given one (TF's RunMetadata): `partition_graphs`, the
+    GraphDef each device ran (with `RunOptions(output_partition_graphs=True)`), `step_stats`, `cost_graph`.
+    Each run it is given to is cleared first.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> metadata = tw.RunMetadata()
+      >>> list(metadata.partition_graphs), list(metadata.step_stats.dev_stats)
+      ([], [])
+    """
+
+    def __init__(self):
+        self.partition_graphs = []
+        self.step_stats = StepStats()
+        self.cost_graph = CostGraphDef()
+
+    def Clear(self):  # noqa: N802 - protobuf's name
+        self.partition_graphs = []
+        self.step_stats = StepStats()
+        self.cost_graph = CostGraphDef()
+
+    def _set_partition_graphs(self, serialized):
+        self.partition_graphs = [graph_pb2.GraphDef.FromString(data) for data in serialized]
