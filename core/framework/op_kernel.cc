@@ -105,6 +105,21 @@ bool KernelRegistry::HasKernel(const std::string& op,
   return kernels_.count(op + "@" + device_type) > 0;
 }
 
+bool KernelRegistry::SupportsNode(const Node& node,
+                                  const std::string& device_type) const {
+  auto range = kernels_.equal_range(node.type_string() + "@" + device_type);
+  for (auto it = range.first; it != range.second; ++it) {
+    bool matches = true;
+    for (const auto& [attr, allowed] : it->second.first.constraints) {
+      DataType dtype;
+      matches = matches && GetAttr(node.attrs(), attr, &dtype).ok() &&
+                std::find(allowed.begin(), allowed.end(), dtype) != allowed.end();
+    }
+    if (matches) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> KernelRegistry::RegisteredOps() const {
   std::vector<std::string> ops;
   for (const auto& entry : kernels_) {

@@ -183,6 +183,8 @@ class KernelRegistry {
   Status CreateKernel(const Node& node, const std::string& device_type,
                       std::unique_ptr<OpKernel>* kernel) const;
   bool HasKernel(const std::string& op, const std::string& device_type) const;
+  // A kernel of `device_type` for this node's op and dtypes (the placer).
+  bool SupportsNode(const Node& node, const std::string& device_type) const;
   std::vector<std::string> RegisteredOps() const;
 
  private:
