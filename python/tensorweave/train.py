@@ -26,6 +26,12 @@ from tensorweave._src.training.learning_rate_decay import natural_exp_decay
 from tensorweave._src.training.learning_rate_decay import noisy_linear_cosine_decay
 from tensorweave._src.training.learning_rate_decay import piecewise_constant
 from tensorweave._src.training.learning_rate_decay import polynomial_decay
+from tensorweave._src.training.checkpoint_utils import NewCheckpointReader
+from tensorweave._src.training.checkpoint_utils import init_from_checkpoint
+from tensorweave._src.training.checkpoint_utils import list_variables
+from tensorweave._src.training.checkpoint_utils import load_checkpoint
+from tensorweave._src.training.checkpoint_utils import load_variable
+from tensorweave._src.training.checkpoint_utils import warm_start
 from tensorweave._src.training.ftrl import FtrlOptimizer
 from tensorweave._src.training.momentum import MomentumOptimizer
 from tensorweave._src.training.moving_averages import ExponentialMovingAverage

@@ -470,3 +470,162 @@ def schedules_need_a_global_step(tf, sess):
         except Exception as e:  # noqa: BLE001 - the class is the observation
             out.append(type(e).__name__)
     return out
+
+
+# --- checkpoint utilities ------------------------------------------------------------------------------------------
+
+
+def _saved_checkpoint(tf, sess, with_step=True):
+    """Saves three variables (one under a scope made by get_variable) in a fresh directory; returns (dir, prefix)."""
+    import os
+    import tempfile
+
+    d = tempfile.mkdtemp()
+    with tf.variable_scope("old"):
+        w = tf.get_variable("w", initializer=np.arange(6, dtype=np.float32).reshape(2, 3))
+        b = tf.get_variable("b", initializer=np.array([0.5, -1.5], np.float64))
+    step = tf.Variable(42, name="step", dtype=tf.int64)
+    sess.run(tf.global_variables_initializer())
+    prefix = tf.train.Saver([w, b, step]).save(
+        sess, os.path.join(d, "model.ckpt"), global_step=3 if with_step else None
+    )
+    return d, prefix
+
+
+@case
+def checkpoint_reader_maps_and_values(tf, sess):
+    d, prefix = _saved_checkpoint(tf, sess)
+    reader = tf.train.NewCheckpointReader(prefix)
+    return (
+        sorted(reader.get_variable_to_shape_map().items()),
+        sorted((k, v) for k, v in reader.get_variable_to_dtype_map().items()),
+        reader.has_tensor("old/w"),
+        reader.has_tensor("nope"),
+        reader.get_tensor("old/w"),
+        reader.get_tensor("old/b"),
+        reader.get_tensor("step"),
+    )
+
+
+@case
+def checkpoint_reader_missing_key(tf, sess):
+    d, prefix = _saved_checkpoint(tf, sess)
+    return tf.train.NewCheckpointReader(prefix).get_tensor("old/missing")
+
+
+@case
+def checkpoint_reader_missing_checkpoint(tf, sess):
+    import os
+    import tempfile
+
+    return tf.train.NewCheckpointReader(os.path.join(tempfile.mkdtemp(), "none.ckpt"))
+
+
+@case
+def list_and_load_variables(tf, sess):
+    d, prefix = _saved_checkpoint(tf, sess)
+    return (
+        tf.train.list_variables(d),
+        tf.train.list_variables(prefix),
+        tf.train.load_variable(d, "old/b"),
+        tf.train.load_variable(prefix, "old/w:0"),
+        tf.train.load_checkpoint(d).get_tensor("step"),
+        tf.train.latest_checkpoint(d) == prefix,
+        tf.train.checkpoint_exists(prefix),
+    )
+
+
+@case
+def load_checkpoint_of_empty_directory(tf, sess):
+    import tempfile
+
+    return tf.train.load_checkpoint(tempfile.mkdtemp())
+
+
+@case
+def init_from_checkpoint_scope_to_scope(tf, sess):
+    d, _ = _saved_checkpoint(tf, sess)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        with tf.variable_scope("new"):
+            w = tf.get_variable("w", shape=[2, 3])
+            b = tf.get_variable("b", shape=[2], dtype=tf.float64)
+        other = tf.get_variable("other", initializer=[7.0])
+        tf.train.init_from_checkpoint(d, {"old/": "new/"})
+        s.run(tf.global_variables_initializer())
+        return s.run([w, b, other])
+
+
+@case
+def init_from_checkpoint_one_variable_and_object(tf, sess):
+    d, _ = _saved_checkpoint(tf, sess)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        w = tf.get_variable("w2", shape=[2, 3])
+        b = tf.Variable([0.0, 0.0], dtype=tf.float64, name="plain_b")
+        tf.train.init_from_checkpoint(d, {"old/w": "w2", "old/b": b})
+        s.run(tf.global_variables_initializer())
+        return s.run([w, b])
+
+
+@case
+def init_from_checkpoint_root_mapping(tf, sess):
+    d, _ = _saved_checkpoint(tf, sess)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        with tf.variable_scope("outer"):
+            with tf.variable_scope("old"):
+                w = tf.get_variable("w", shape=[2, 3])
+        tf.train.init_from_checkpoint(d, {"/": "outer/"})
+        s.run(tf.global_variables_initializer())
+        return s.run(w)
+
+
+@case
+def init_from_checkpoint_errors(tf, sess):
+    d, _ = _saved_checkpoint(tf, sess)
+    out = []
+    for mapping, shape in (
+        ({"old/missing": "x"}, [2, 3]),
+        ({"old/w": "x"}, [3, 3]),
+        ({"old/w": "scope/"}, [2, 3]),
+        ({"nothere/": "x"}, [2, 3]),
+    ):
+        with tf.Graph().as_default():
+            tf.get_variable("x", shape=shape)
+            try:
+                tf.train.init_from_checkpoint(d, mapping)
+                out.append("ok")
+            except Exception as e:  # noqa: BLE001 - the class is the observation
+                out.append(type(e).__name__)
+    return out
+
+
+@case
+def warm_start_regex_and_renames(tf, sess):
+    d, _ = _saved_checkpoint(tf, sess)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        with tf.variable_scope("old"):
+            w = tf.get_variable("w", shape=[2, 3])
+        renamed = tf.get_variable("renamed_b", shape=[2], dtype=tf.float64)
+        kept = tf.get_variable("kept", initializer=[1.0, 2.0])
+        tf.train.warm_start(d, vars_to_warm_start="old/.*|renamed_b", var_name_to_prev_var_name={"renamed_b": "old/b"})
+        s.run(tf.global_variables_initializer())
+        return s.run([w, renamed, kept])
+
+
+@case
+def warm_start_errors(tf, sess):
+    d, _ = _saved_checkpoint(tf, sess)
+    out = []
+    for kwargs in (
+        {"vars_to_warm_start": ["old/w", 3]},
+        {"vars_to_warm_start": 5},
+        {"var_name_to_prev_var_name": {"nonexistent": "old/w"}},
+    ):
+        with tf.Graph().as_default():
+            with tf.variable_scope("old"):
+                tf.get_variable("w", shape=[2, 3])
+            try:
+                tf.train.warm_start(d, **kwargs)
+                out.append("ok")
+            except Exception as e:  # noqa: BLE001 - the class is the observation
+                out.append(type(e).__name__)
+    return out

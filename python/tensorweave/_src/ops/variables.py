@@ -482,6 +482,7 @@ def get_variable(
     graph = ops.get_default_graph()
     store = _var_store(graph)
     full_name = f"{scope.name}/{name}" if scope.name else name
+    dtype_given = dtype is not None
     dtype = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
     if full_name in store.vars:
         if scope.reuse is False or scope.reuse is None:
@@ -522,7 +523,9 @@ def get_variable(
             # As TensorFlow: a value initializer gives the shape (a [2] value for shape [3] is no [3] variable).
             raise ValueError(f"If initializer is a constant, do not specify shape ({full_name}).")
         init = initializer
-        dtype = None if isinstance(initializer, ops.Tensor) else dtype
+        # As TensorFlow: a Tensor or numpy value initializer gives the dtype unless one is asked for.
+        given_value_dtype = isinstance(initializer, np.ndarray) and not dtype_given
+        dtype = None if isinstance(initializer, ops.Tensor) or given_value_dtype else dtype
     # The variable's name is the variable scope's, whatever name scope the
     # caller is in.
     saved = graph._name_stack

@@ -1,0 +1,336 @@
+"""Reading checkpoints from Python (TensorFlow v1's `checkpoint_utils` and `NewCheckpointReader`) and
+initializing variables from them (`init_from_checkpoint`, `warm_start`).
+
+The listing comes from the checkpoint's manifest; tensor values are read by the core's checkpoint reader (a
+RestoreV2 op in a private graph), so sizes and checksums are verified before any value is returned.
+"""
+
+import json
+import os
+
+
+import numpy as np
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import errors
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import io_ops
+from tensorweave._src.ops import variables
+from tensorweave._src.training import saver as saver_lib
+
+_SAFETENSORS_DTYPES = {
+    "F16": dtypes.float16,
+    "F32": dtypes.float32,
+    "F64": dtypes.float64,
+    "I8": dtypes.int8,
+    "I16": dtypes.int16,
+    "I32": dtypes.int32,
+    "I64": dtypes.int64,
+    "U8": dtypes.uint8,
+    "U16": dtypes.uint16,
+    "U32": dtypes.uint32,
+    "U64": dtypes.uint64,
+    "BOOL": dtypes.bool,
+}
+
+
+class CheckpointReader:
+    """The tensors of one checkpoint, by name (what `tw.train.NewCheckpointReader` returns).
+
+    Example:
+      >>> import os, tempfile
+      >>> import tensorweave as tw
+      >>> prefix = os.path.join(tempfile.mkdtemp(), "model.ckpt")
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     w = tw.Variable([[1.0, 2.0]], name="dense/w")
+      ...     sess.run(w.initializer)
+      ...     _ = tw.train.Saver().save(sess, prefix)
+      >>> reader = tw.train.NewCheckpointReader(prefix)
+      >>> print(reader.get_variable_to_shape_map(), reader.get_tensor("dense/w"))
+      {'dense/w': [1, 2]} [[1. 2.]]
+    """
+
+    def __init__(self, filepattern):
+        prefix = os.fspath(filepattern)
+        manifest_path = prefix + saver_lib.MANIFEST_SUFFIX
+        if not os.path.isfile(manifest_path):
+            raise errors.NotFoundError(
+                None,
+                None,
+                f"Unsuccessful TensorSliceReader constructor: Failed to find any matching files for {prefix}",
+            )
+        try:
+            with open(manifest_path, encoding="utf-8") as f:
+                manifest = json.load(f)
+            tensors = manifest["tensors"]
+            self._shapes = {name: [int(d) for d in entry["shape"]] for name, entry in tensors.items()}
+            self._dtypes = {name: _SAFETENSORS_DTYPES[entry["dtype"]] for name, entry in tensors.items()}
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise errors.DataLossError(
+                None, None, f"Unable to read the manifest of checkpoint {prefix}: {e!r}"
+            ) from None
+        self._prefix = prefix
+
+    def has_tensor(self, tensor_str):
+        """Whether the checkpoint holds a tensor named `tensor_str`."""
+        return tensor_str in self._shapes
+
+    def get_variable_to_shape_map(self):
+        """{tensor name: shape as a list of ints}."""
+        return {name: list(shape) for name, shape in self._shapes.items()}
+
+    def get_variable_to_dtype_map(self):
+        """{tensor name: DType}."""
+        return dict(self._dtypes)
+
+    def get_tensor(self, tensor_str):
+        """The value of tensor `tensor_str` as a numpy array (a numpy scalar for a 0-d tensor).
+
+        Raises NotFoundError when there is no such tensor, DataLossError when the files are corrupted."""
+        if tensor_str not in self._shapes:
+            raise errors.NotFoundError(None, None, f"Key {tensor_str} not found in checkpoint")
+        return self._read([tensor_str])[0]
+
+    def _read(self, names):
+        from tensorweave._src.client import session as session_lib
+
+        with ops.Graph().as_default() as graph:
+            restored = io_ops.restore_v2(
+                self._prefix, list(names), [""] * len(names), [self._dtypes[n] for n in names], name="read"
+            )
+            with session_lib.Session(graph=graph) as sess:
+                values = sess.run(restored)
+        return [np.asarray(v) if np.ndim(v) else v for v in values]
+
+    def debug_string(self):
+        """One line per tensor: "name (dtype) [shape]", sorted by name, as bytes."""
+        lines = [f"{n} ({self._dtypes[n].name}) {self._shapes[n]}" for n in sorted(self._shapes)]
+        return ("\n".join(lines) + "\n").encode()
+
+
+def NewCheckpointReader(filepattern):  # noqa: N802 - TensorFlow's name
+    """A `CheckpointReader` of checkpoint prefix `filepattern`; NotFoundError when there is none."""
+    return CheckpointReader(filepattern)
+
+
+def _checkpoint_file(ckpt_dir_or_file):
+    path = os.fspath(ckpt_dir_or_file)
+    if os.path.isdir(path):
+        found = saver_lib.latest_checkpoint(path)
+        if found is None:
+            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given directory {path}")
+        return found
+    return path
+
+
+def load_checkpoint(ckpt_dir_or_file):
+    """A CheckpointReader of a checkpoint prefix, or of the latest checkpoint of a directory.
+
+    Raises:
+      ValueError: a directory without checkpoints.
+      NotFoundError: no checkpoint at the prefix.
+    """
+    return CheckpointReader(_checkpoint_file(ckpt_dir_or_file))
+
+
+def load_variable(ckpt_dir_or_file, name):
+    """The value of variable `name` (":0" suffix allowed) in a checkpoint, as a numpy array.
+
+    Example:
+      >>> import os, tempfile
+      >>> import tensorweave as tw
+      >>> d = tempfile.mkdtemp()
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     step = tw.Variable(7, name="step")
+      ...     sess.run(step.initializer)
+      ...     _ = tw.train.Saver().save(sess, os.path.join(d, "model.ckpt"))
+      >>> print(tw.train.load_variable(d, "step:0"), tw.train.list_variables(d))
+      7 [('step', [])]
+    """
+    if name.endswith(":0"):
+        name = name[:-2]
+    return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
+
+
+def list_variables(ckpt_dir_or_file):
+    """[(name, shape)] of the tensors of a checkpoint, sorted by name."""
+    reader = load_checkpoint(ckpt_dir_or_file)
+    return sorted(reader.get_variable_to_shape_map().items())
+
+
+# --- initializing variables from a checkpoint ----------------------------------------------------------------
+
+
+def _store_variables():
+    """{name: Variable} of the variables made by get_variable in the default graph."""
+    return dict(variables._var_store(ops.get_default_graph()).vars)
+
+
+def _set_checkpoint_initializer(variable, ckpt_file, tensor_name):
+    """Makes `variable`'s initializer assign the checkpoint's `tensor_name` (TensorFlow's
+    `_set_checkpoint_initializer`): a RestoreV2 op named checkpoint_initializer."""
+    from tensorweave._src.ops import state_ops
+
+    graph = variable.graph
+    with graph.as_default():
+        saved = graph._name_stack
+        graph._name_stack = variable.op.name + "/"
+        try:
+            with graph.control_dependencies(None), graph.device(variable.device or None):
+                (restored,) = io_ops.restore_v2(
+                    ckpt_file,
+                    [tensor_name],
+                    [""],
+                    [variable.dtype.base_dtype],
+                    shapes=[variable.shape.as_list()] if variable.shape.ndims is not None else None,
+                    name="checkpoint_initializer",
+                )
+                init_op = state_ops.assign(variable._ref(), restored, validate_shape=variable.shape.is_fully_defined())
+        finally:
+            graph._name_stack = saved
+    variable._initializer_op = init_op.op if hasattr(init_op, "op") else init_op
+    variable._initial_value = restored
+
+
+def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
+    """Replaces the initializers of variables by reads of a checkpoint, as TF1's `init_from_checkpoint`:
+    running the initializers (e.g. global_variables_initializer) then loads the checkpoint's values.
+
+    `assignment_map` maps checkpoint names to current variables:
+      {"ckpt_scope/": "scope/"}: every get_variable variable under scope/ from the tensor with the same suffix
+        under ckpt_scope/ ("/" on either side means the root);
+      {"ckpt_scope/w": "scope/w"} or {"ckpt_scope/w": variable}: one variable.
+
+    Raises:
+      ValueError: a tensor is missing from the checkpoint, a shape differs, or a scope maps to a single name.
+
+    Example:
+      >>> import os, tempfile
+      >>> import tensorweave as tw
+      >>> d = tempfile.mkdtemp()
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     with tw.variable_scope("old"):
+      ...         w = tw.get_variable("w", initializer=[1.0, 2.0])
+      ...     sess.run(w.initializer)
+      ...     _ = tw.train.Saver().save(sess, os.path.join(d, "model.ckpt"))
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     with tw.variable_scope("new"):
+      ...         w = tw.get_variable("w", shape=[2])
+      ...     tw.train.init_from_checkpoint(d, {"old/": "new/"})
+      ...     sess.run(tw.global_variables_initializer())
+      ...     print(sess.run(w))
+      [1. 2.]
+    """
+    ckpt_file = _checkpoint_file(ckpt_dir_or_file)
+    reader = CheckpointReader(ckpt_file)
+    variable_map = reader.get_variable_to_shape_map()
+    store_vars = _store_variables()
+    for tensor_name_in_ckpt, current in sorted(assignment_map.items(), key=lambda kv: kv[0]):
+        if isinstance(current, variables.Variable):
+            var = current
+        else:
+            var = store_vars.get(current)
+        if var is not None:
+            if tensor_name_in_ckpt not in variable_map:
+                raise ValueError(
+                    f"Tensor {tensor_name_in_ckpt} is not found in {ckpt_dir_or_file} checkpoint {variable_map}"
+                )
+            if not var.shape.is_compatible_with(variable_map[tensor_name_in_ckpt]):
+                raise ValueError(
+                    f"Shape of variable {var.name} ({var.shape}) doesn't match with shape of tensor "
+                    f"{tensor_name_in_ckpt} ({variable_map[tensor_name_in_ckpt]}) from checkpoint reader."
+                )
+            _set_checkpoint_initializer(var, ckpt_file, tensor_name_in_ckpt)
+            continue
+        scopes = ""
+        if "/" in current:
+            scopes = current[: current.rindex("/")]
+        if not tensor_name_in_ckpt.endswith("/"):
+            raise ValueError(
+                f"Assignment map with scope only name {scopes} should map to scope only {tensor_name_in_ckpt}. "
+                "Should be 'scope/': 'other_scope/'."
+            )
+        scope_variables = sorted(name for name in store_vars if not scopes or name.startswith(scopes + "/"))
+        for var_name in scope_variables:
+            full_tensor_name = var_name[len(scopes) :]
+            if current != "/":
+                full_tensor_name = full_tensor_name[1:]
+            if tensor_name_in_ckpt != "/":
+                full_tensor_name = tensor_name_in_ckpt + full_tensor_name
+            if full_tensor_name.endswith("/"):
+                full_tensor_name = full_tensor_name[:-1]
+            if full_tensor_name not in variable_map:
+                raise ValueError(
+                    f"Tensor {full_tensor_name} ({var_name[len(scopes) + 1 :]} in {tensor_name_in_ckpt}) is not "
+                    f"found in {ckpt_dir_or_file} checkpoint"
+                )
+            var = store_vars[var_name]
+            if not var.shape.is_compatible_with(variable_map[full_tensor_name]):
+                raise ValueError(
+                    f"Shape of variable {var.name} ({var.shape}) doesn't match with shape of tensor "
+                    f"{full_tensor_name} ({variable_map[full_tensor_name]}) from checkpoint reader."
+                )
+            _set_checkpoint_initializer(var, ckpt_file, full_tensor_name)
+
+
+def warm_start(
+    ckpt_to_initialize_from, vars_to_warm_start=".*", var_name_to_vocab_info=None, var_name_to_prev_var_name=None
+):
+    """Initializes variables from a checkpoint (TF1's `tf.train.warm_start`): the trainable variables whose
+    names match the regex `vars_to_warm_start` (or the global variables under each name of a list of strings,
+    or a list of Variables), each from the checkpoint tensor of the same name, or of the name
+    `var_name_to_prev_var_name` gives. Vocabulary remapping (`var_name_to_vocab_info`) is not supported.
+
+    Example:
+      >>> import os, tempfile
+      >>> import tensorweave as tw
+      >>> d = tempfile.mkdtemp()
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     w = tw.Variable([3.0], name="w")
+      ...     sess.run(w.initializer)
+      ...     _ = tw.train.Saver().save(sess, os.path.join(d, "model.ckpt"))
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     w = tw.Variable([0.0], name="w")
+      ...     tw.train.warm_start(d)
+      ...     sess.run(tw.global_variables_initializer())
+      ...     print(sess.run(w))
+      [3.]
+    """
+    if var_name_to_vocab_info:
+        raise NotImplementedError("warm_start with var_name_to_vocab_info (vocabulary remapping) is not supported")
+    var_name_to_prev_var_name = dict(var_name_to_prev_var_name or {})
+    if isinstance(vars_to_warm_start, str) or vars_to_warm_start is None:
+        list_of_vars = ops.get_collection(ops.GraphKeys.TRAINABLE_VARIABLES, scope=vars_to_warm_start)
+    elif isinstance(vars_to_warm_start, list):
+        if all(isinstance(v, str) for v in vars_to_warm_start):
+            list_of_vars = []
+            for v in vars_to_warm_start:
+                list_of_vars += ops.get_collection(ops.GraphKeys.GLOBAL_VARIABLES, scope=v)
+        elif all(isinstance(v, variables.Variable) for v in vars_to_warm_start):
+            list_of_vars = vars_to_warm_start
+        else:
+            raise ValueError(
+                "If `vars_to_warm_start` is a list, it must be all `Variable` or all `str`.  Given types are "
+                f"{[type(v) for v in vars_to_warm_start]}"
+            )
+    else:
+        raise ValueError(f"`vars_to_warm_start must be a `list` or `str`.  Given type is {type(vars_to_warm_start)}")
+    ckpt_file = _checkpoint_file(ckpt_to_initialize_from)
+    used = set()
+    seen = set()
+    for var in list_of_vars:
+        if id(var) in seen:
+            continue
+        seen.add(id(var))
+        name = var.op.name
+        prev = var_name_to_prev_var_name.get(name, name)
+        if name in var_name_to_prev_var_name:
+            used.add(name)
+        init_from_checkpoint(ckpt_file, {prev: var})
+    unused = set(var_name_to_prev_var_name) - used
+    if unused:
+        raise ValueError(
+            f"You provided the following variables in var_name_to_prev_var_name that were not used: {sorted(unused)}. "
+            "Perhaps you misspelled them?  Here is the list of viable variable names: "
+            f"{sorted(v.op.name for v in list_of_vars)}"
+        )
