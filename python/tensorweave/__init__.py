@@ -94,6 +94,39 @@ from tensorweave._src.ops.array_ops import unsorted_segment_sum
 from tensorweave._src.ops.array_ops import unstack
 from tensorweave._src.ops.array_ops import zeros
 from tensorweave._src.ops.array_ops import zeros_like
+from tensorweave._src.ops.array_nd_ops import batch_to_space
+from tensorweave._src.ops.array_nd_ops import batch_to_space_nd
+from tensorweave._src.ops.array_nd_ops import bitcast
+from tensorweave._src.ops.array_nd_ops import boolean_mask
+from tensorweave._src.ops.array_nd_ops import broadcast_to
+from tensorweave._src.ops.array_nd_ops import depth_to_space
+from tensorweave._src.ops.array_nd_ops import ensure_shape
+from tensorweave._src.ops.array_nd_ops import eye
+from tensorweave._src.ops.array_nd_ops import extract_image_patches
+from tensorweave._src.ops.array_nd_ops import gather_nd
+from tensorweave._src.ops.array_nd_ops import identity_n
+from tensorweave._src.ops.array_nd_ops import lin_space
+from tensorweave._src.ops.array_nd_ops import linspace
+from tensorweave._src.ops.array_nd_ops import meshgrid
+from tensorweave._src.ops.array_nd_ops import parallel_stack
+from tensorweave._src.ops.array_nd_ops import repeat
+from tensorweave._src.ops.array_nd_ops import reverse
+from tensorweave._src.ops.array_nd_ops import reverse_sequence
+from tensorweave._src.ops.array_nd_ops import reverse_v2
+from tensorweave._src.ops.array_nd_ops import roll
+from tensorweave._src.ops.array_nd_ops import scatter_nd
+from tensorweave._src.ops.array_nd_ops import searchsorted
+from tensorweave._src.ops.array_nd_ops import sequence_mask
+from tensorweave._src.ops.array_nd_ops import shape_n
+from tensorweave._src.ops.array_nd_ops import space_to_batch
+from tensorweave._src.ops.array_nd_ops import space_to_batch_nd
+from tensorweave._src.ops.array_nd_ops import space_to_depth
+from tensorweave._src.ops.array_nd_ops import tensor_scatter_add
+from tensorweave._src.ops.array_nd_ops import tensor_scatter_nd_add
+from tensorweave._src.ops.array_nd_ops import tensor_scatter_nd_sub
+from tensorweave._src.ops.array_nd_ops import tensor_scatter_nd_update
+from tensorweave._src.ops.array_nd_ops import tensor_scatter_sub
+from tensorweave._src.ops.array_nd_ops import tensor_scatter_update
 from tensorweave._src.ops.constant_op import constant
 from tensorweave._src.ops.gradients_impl import NotDifferentiable
 from tensorweave._src.ops.gradients_impl import RegisterGradient
@@ -194,10 +227,13 @@ from tensorweave._src.ops import nn_grad as _nn_grad  # noqa: F401
 from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
 from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
+from tensorweave._src.ops import array_nd_grad as _array_nd_grad  # noqa: F401
+from tensorweave._src.ops import image_grad as _image_grad  # noqa: F401
 from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
 from tensorweave import config  # noqa: E402
+from tensorweave import image  # noqa: E402
 from tensorweave import initializers  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import losses  # noqa: E402

@@ -1,0 +1,48 @@
+"""tensorweave.image: image ops, as TensorFlow v1's `tf.image` (NHWC images).
+
+Example:
+  >>> import numpy as np, tensorweave as tw
+  >>> with tw.Graph().as_default(), tw.Session() as sess:
+  ...     print(sess.run(tw.image.resize_images(np.ones([2, 2, 3], np.float32), [4, 4])).shape)
+  (4, 4, 3)
+
+The implementation lives in `tensorweave._src.ops.image_ops`; this module re-exports the public names on
+purpose. Not here yet: the codecs (decode_png, encode_png, decode_jpeg), the random color adjustments,
+sobel_edges, psnr/ssim, draw_bounding_boxes.
+"""
+
+from tensorweave._src.ops.image_ops import ResizeMethod
+from tensorweave._src.ops.image_ops import adjust_brightness
+from tensorweave._src.ops.image_ops import adjust_contrast
+from tensorweave._src.ops.image_ops import adjust_gamma
+from tensorweave._src.ops.image_ops import adjust_hue
+from tensorweave._src.ops.image_ops import adjust_saturation
+from tensorweave._src.ops.image_ops import central_crop
+from tensorweave._src.ops.image_ops import convert_image_dtype
+from tensorweave._src.ops.image_ops import crop_and_resize
+from tensorweave._src.ops.image_ops import crop_to_bounding_box
+from tensorweave._src.ops.image_ops import extract_image_patches
+from tensorweave._src.ops.image_ops import flip_left_right
+from tensorweave._src.ops.image_ops import flip_up_down
+from tensorweave._src.ops.image_ops import grayscale_to_rgb
+from tensorweave._src.ops.image_ops import hsv_to_rgb
+from tensorweave._src.ops.image_ops import image_gradients
+from tensorweave._src.ops.image_ops import non_max_suppression
+from tensorweave._src.ops.image_ops import pad_to_bounding_box
+from tensorweave._src.ops.image_ops import per_image_standardization
+from tensorweave._src.ops.image_ops import random_flip_left_right
+from tensorweave._src.ops.image_ops import random_flip_up_down
+from tensorweave._src.ops.image_ops import resize
+from tensorweave._src.ops.image_ops import resize_area
+from tensorweave._src.ops.image_ops import resize_bicubic
+from tensorweave._src.ops.image_ops import resize_bilinear
+from tensorweave._src.ops.image_ops import resize_image_with_crop_or_pad
+from tensorweave._src.ops.image_ops import resize_images
+from tensorweave._src.ops.image_ops import resize_nearest_neighbor
+from tensorweave._src.ops.image_ops import resize_with_crop_or_pad
+from tensorweave._src.ops.image_ops import rgb_to_grayscale
+from tensorweave._src.ops.image_ops import rgb_to_hsv
+from tensorweave._src.ops.image_ops import rot90
+from tensorweave._src.ops.image_ops import total_variation
+from tensorweave._src.ops.image_ops import transpose
+from tensorweave._src.ops.image_ops import transpose_image
