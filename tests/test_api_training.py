@@ -63,3 +63,80 @@ def test_sparse_update_rejects_bad_indices():
         _run_update("SparseApplyProximalAdagrad", var0, [var0], np.ones((1, 2)), np.array([-1]))
     with pytest.raises(ValueError, match="grad must be"):
         _run_update("SparseApplyAdadelta", var0, [var0, var0], np.ones((2, 2)), np.array([0]))
+
+
+# --- meta graphs ---------------------------------------------------------------------------------------------------
+
+
+def _model():
+    x = tw.constant(np.linspace(-1.0, 1.0, 8, dtype=np.float32).reshape(4, 2), name="x")
+    w = tw.Variable([[0.5], [-0.5]], name="w")
+    loss = tw.reduce_sum(tw.square(tw.matmul(x, w) - 1.0), name="loss")
+    step = tw.train.get_or_create_global_step()
+    train = tw.train.MomentumOptimizer(0.1, 0.9).minimize(loss, global_step=step)
+    return train, w
+
+
+def test_resumed_training_equals_uninterrupted_training(tmp_path):
+    prefix = str(tmp_path / "model.ckpt")
+    with tw.Graph().as_default(), tw.Session() as sess:
+        train, w = _model()
+        sess.run(tw.global_variables_initializer())
+        for i in range(8):
+            sess.run(train)
+            if i == 3:
+                path = tw.train.Saver().save(sess, prefix, global_step=4)
+        expected = sess.run(w)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        saver = tw.train.import_meta_graph(path + ".meta")
+        saver.restore(sess, path)
+        [train] = tw.get_collection(tw.GraphKeys.TRAIN_OP)
+        for _ in range(4):
+            sess.run(train)
+        [w] = tw.trainable_variables()
+        np.testing.assert_array_equal(sess.run(w), expected)
+        assert sess.run(tw.train.get_global_step()) == 8
+        # The momentum slot came back as a variable of the saver too.
+        assert sorted(v.op.name for v in tw.global_variables()) == ["global_step", "w", "w/Momentum"]
+
+
+def test_meta_graph_as_text_round_trips(tmp_path):
+    path = str(tmp_path / "graph.pbtxt")
+    with tw.Graph().as_default():
+        a = tw.placeholder(tw.float32, [2], name="a")
+        tw.add_to_collection("out", tw.add(a, 1.0, name="plus"))
+        meta = tw.train.export_meta_graph(path, as_text=True)
+    assert open(path).read().startswith("meta_info_def {")
+    with tw.Graph().as_default() as g, tw.Session() as sess:
+        assert tw.train.import_meta_graph(path) is None
+        [out] = tw.get_collection("out")
+        np.testing.assert_array_equal(sess.run(out, {g.get_tensor_by_name("a:0"): [1.0, 2.0]}), [2.0, 3.0])
+    assert meta.meta_info_def.meta_graph_version
+
+
+def test_corrupt_meta_graph_is_data_loss(tmp_path):
+    path = tmp_path / "bad.meta"
+    path.write_bytes(b"\xff\xfe not a proto \x00")
+    with tw.Graph().as_default():
+        with pytest.raises(tw.errors.DataLossError, match="not a MetaGraphDef"):
+            tw.train.import_meta_graph(str(path))
+
+
+def test_saver_def_naming_missing_ops_is_an_error():
+    from tensorweave._src.framework import meta_graph_pb2
+
+    saver_def = meta_graph_pb2.SaverDef(
+        filename_tensor_name="save/Const:0", save_tensor_name="save/SaveV2", restore_op_name="save/restore_all"
+    )
+    with tw.Graph().as_default():
+        with pytest.raises(ValueError, match="not in the graph"):
+            tw.train.Saver(saver_def=saver_def)
+
+
+def test_unserializable_collections_are_left_out():
+    with tw.Graph().as_default():
+        tw.add_to_collection("objects", object())
+        tw.add_to_collection("mixed", 1)
+        tw.add_to_collection("mixed", "a")
+        meta = tw.train.export_meta_graph()
+    assert "objects" not in meta.collection_def and "mixed" not in meta.collection_def

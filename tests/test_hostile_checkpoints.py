@@ -95,7 +95,7 @@ def test_prefix_with_nul_is_refused_before_writing(tmp_path):
             sess.run(tw.global_variables_initializer())
             with pytest.raises(ValueError, match="NUL character"):
                 saver.save(sess, str(tmp_path / "bad\x00name"))
-    assert sorted(os.listdir(tmp_path)) == sorted(["checkpoint", "good.manifest.json", "good.safetensors"])
+    assert sorted(os.listdir(tmp_path)) == sorted(["checkpoint", "good.manifest.json", "good.meta", "good.safetensors"])
     assert tw.train.latest_checkpoint(str(tmp_path)) == good
 
 

@@ -58,7 +58,12 @@ def test_files_are_safetensors_with_manifest(tmp_path):
     assert manifest["data_bytes"] == os.path.getsize(path + ".safetensors")
     assert manifest["tensors"]["w"] == {"dtype": "F32", "shape": [2, 3], "crc32c": manifest["tensors"]["w"]["crc32c"]}
     # No temporary files are left.
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model.ckpt.manifest.json", "model.ckpt.safetensors"]
+    assert sorted(os.listdir(tmp_path)) == [
+        "checkpoint",
+        "model.ckpt.manifest.json",
+        "model.ckpt.meta",
+        "model.ckpt.safetensors",
+    ]
 
 
 def test_state_file_latest_checkpoint_and_max_to_keep(tmp_path):

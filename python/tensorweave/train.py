@@ -16,6 +16,7 @@ Example:
 from tensorweave._src.training.adadelta import AdadeltaOptimizer
 from tensorweave._src.training.adagrad import AdagradOptimizer
 from tensorweave._src.training.adam import AdamOptimizer
+from tensorweave._src.training.graph_io import write_graph
 from tensorweave._src.training.gradient_descent import GradientDescentOptimizer
 from tensorweave._src.training.learning_rate_decay import cosine_decay
 from tensorweave._src.training.learning_rate_decay import cosine_decay_restarts
@@ -33,6 +34,8 @@ from tensorweave._src.training.checkpoint_utils import load_checkpoint
 from tensorweave._src.training.checkpoint_utils import load_variable
 from tensorweave._src.training.checkpoint_utils import warm_start
 from tensorweave._src.training.ftrl import FtrlOptimizer
+from tensorweave._src.training.meta_graph import export_meta_graph
+from tensorweave._src.training.meta_graph import import_meta_graph
 from tensorweave._src.training.momentum import MomentumOptimizer
 from tensorweave._src.training.moving_averages import ExponentialMovingAverage
 from tensorweave._src.training.optimizer import Optimizer

@@ -629,3 +629,160 @@ def warm_start_errors(tf, sess):
             except Exception as e:  # noqa: BLE001 - the class is the observation
                 out.append(type(e).__name__)
     return out
+
+
+# --- meta graphs -----------------------------------------------------------------------------------------------------
+
+
+def _train_model(tf):
+    """A small regression model with a global step, an Adam optimizer, a loss, a summary-like tensor collection,
+    an update op and custom collections; returns (train_op, loss, w)."""
+    x = tf.constant(np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(6, 2), name="x")
+    y = tf.constant(np.array([[1.0], [0.5], [0.0], [-0.5], [2.0], [1.5]], np.float32), name="y")
+    w = tf.get_variable("w", initializer=np.array([[0.1], [-0.2]], np.float32))
+    b = tf.Variable([0.0], name="b")
+    counter = tf.Variable(0.0, name="counter", trainable=False)
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y), name="loss")
+    tf.add_to_collection(tf.GraphKeys.LOSSES, loss)
+    tf.add_to_collection(tf.GraphKeys.UPDATE_OPS, tf.assign_add(counter, 1.0, name="count").op)
+    tf.add_to_collection(tf.GraphKeys.SUMMARIES, tf.identity(loss, name="loss_summary"))
+    tf.add_to_collection("my_strings", "hello")
+    tf.add_to_collection("my_ints", 7)
+    tf.add_to_collection("my_floats", 2.5)
+    tf.add_to_collection("my_tensors", w.value())
+    step = tf.train.get_or_create_global_step()
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        train = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=step)
+    return train, loss, w
+
+
+@case
+def meta_graph_resumes_training(tf, sess):
+    import os
+    import tempfile
+
+    prefix = os.path.join(tempfile.mkdtemp(), "model.ckpt")
+    uninterrupted = []
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        train, loss, w = _train_model(tf)
+        s.run(tf.global_variables_initializer())
+        for i in range(6):
+            s.run(train)
+            if i == 2:
+                path = tf.train.Saver().save(s, prefix, global_step=3)
+        uninterrupted = s.run([loss, w])
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        saver = tf.train.import_meta_graph(path + ".meta")
+        saver.restore(s, path)
+        [train] = tf.get_collection(tf.GraphKeys.TRAIN_OP)
+        for _ in range(3):
+            s.run(train)
+        [loss] = tf.get_collection(tf.GraphKeys.LOSSES)
+        [w] = [v for v in tf.trainable_variables() if v.op.name == "w"]
+        resumed = s.run([loss, w])
+        collections = {
+            key: [getattr(x, "name", x) for x in tf.get_collection(key)]
+            for key in (
+                tf.GraphKeys.TRAINABLE_VARIABLES,
+                tf.GraphKeys.GLOBAL_VARIABLES,
+                tf.GraphKeys.UPDATE_OPS,
+                tf.GraphKeys.SUMMARIES,
+                tf.GraphKeys.TRAIN_OP,
+                tf.GraphKeys.LOSSES,
+                tf.GraphKeys.GLOBAL_STEP,
+                "my_strings",
+                "my_ints",
+                "my_floats",
+                "my_tensors",
+            )
+        }
+        kinds = [isinstance(v, tf.Variable) for v in tf.global_variables()]
+        return (
+            uninterrupted,
+            resumed,
+            s.run(tf.train.get_global_step()),
+            collections,
+            kinds,
+            os.path.exists(path + ".meta"),
+            s.run(tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES)[2]),
+        )
+
+
+@case
+def meta_graph_saver_keeps_saving(tf, sess):
+    import os
+    import tempfile
+
+    d = tempfile.mkdtemp()
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        v = tf.Variable([1.0, 2.0], name="v")
+        s.run(v.initializer)
+        first = tf.train.Saver().save(s, os.path.join(d, "m"), global_step=1)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        saver = tf.train.import_meta_graph(first + ".meta")
+        saver.restore(s, first)
+        [v] = tf.global_variables()
+        s.run(v.assign([5.0, 6.0]))
+        second = saver.save(s, os.path.join(d, "m"), global_step=2, write_meta_graph=False)
+        exists = [os.path.exists(second + ".meta"), os.path.exists(first + ".meta")]
+    return exists, tf.train.load_variable(d, "v"), os.path.basename(tf.train.latest_checkpoint(d))
+
+
+@case
+def meta_graph_import_scope(tf, sess):
+    import os
+    import tempfile
+
+    prefix = os.path.join(tempfile.mkdtemp(), "m")
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        v = tf.Variable([1.0, 2.0], name="v")
+        tf.add_to_collection("outs", tf.multiply(v, 2.0, name="double"))
+        s.run(v.initializer)
+        tf.train.Saver().save(s, prefix)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        saver = tf.train.import_meta_graph(prefix + ".meta", import_scope="imported")
+        saver.restore(s, prefix)
+        [out] = tf.get_collection("outs")
+        return out.name, s.run(out), [v.name for v in tf.global_variables()]
+
+
+@case
+def export_meta_graph_without_saver(tf, sess):
+    import os
+    import tempfile
+
+    path = os.path.join(tempfile.mkdtemp(), "graph.meta")
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float32, [None, 2], name="a")
+        tf.add_to_collection("results", tf.reduce_sum(a, name="total"))
+        meta = tf.train.export_meta_graph(filename=path)
+        has_saver = meta.HasField("saver_def")
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        saver = tf.train.import_meta_graph(path)
+        [total] = tf.get_collection("results")
+        fed = s.run(total, {g.get_tensor_by_name("a:0"): [[1.0, 2.0], [3.0, 4.0]]})
+        return has_saver, saver is None, sorted(meta.collection_def), fed
+
+
+@case
+def import_meta_graph_missing_file(tf, sess):
+    return tf.train.import_meta_graph("/nonexistent/dir/model.meta")
+
+
+@case
+def write_graph_text_and_binary(tf, sess):
+    import os
+    import tempfile
+
+    d = os.path.join(tempfile.mkdtemp(), "sub")
+    tf.constant([1.0, 2.0], name="c")
+    text = tf.train.write_graph(sess.graph, d, "g.pbtxt")
+    binary = tf.train.write_graph(sess.graph.as_graph_def(), d, "g.pb", as_text=False)
+    with open(text) as f:
+        first_lines = f.read().splitlines()[:3]
+    with tf.Graph().as_default() as g:
+        with open(binary, "rb") as f:
+            gd = g.as_graph_def().__class__.FromString(f.read())
+        tf.import_graph_def(gd, name="")
+        names = [op.name for op in g.get_operations()]
+    return os.path.basename(text), os.path.basename(binary), first_lines, names

@@ -312,8 +312,8 @@ class Saver:
     ):
         if reshape:
             raise NotImplementedError("Saver(reshape=True) is not supported")
-        if saver_def is not None or builder is not None:
-            raise NotImplementedError("Saver(saver_def=..., builder=...) is not supported")
+        if builder is not None:
+            raise NotImplementedError("Saver(builder=...) is not supported")
         self._max_to_keep = max_to_keep
         self._keep_every_n_hours = keep_checkpoint_every_n_hours
         self._next_keep_time = time.time() + keep_checkpoint_every_n_hours * 3600
@@ -321,15 +321,34 @@ class Saver:
         self._save_relative_paths = save_relative_paths
         self._filename = filename
         self._last_checkpoints = []  # [(prefix, time saved)]
+        self._graph = ops.get_default_graph()
+        self._name = name or "save"
+        if saver_def is not None:
+            # The ops of a saver that exists in the graph (an imported meta graph's).
+            self._saveables = []
+            self._from_saver_def(saver_def)
+            return
         try:
             self._saveables = _saveables(var_list)
         except ValueError:
             if not allow_empty:
                 raise
             self._saveables = []
-        self._graph = ops.get_default_graph()
-        self._name = name or "save"
         self._build()
+
+    def _from_saver_def(self, saver_def):
+        graph = self._graph
+        try:
+            self._filename_tensor = graph.as_graph_element(saver_def.filename_tensor_name)
+            self._save_op = graph.as_graph_element(saver_def.save_tensor_name)
+            self._restore_op = graph.as_graph_element(saver_def.restore_op_name)
+        except (KeyError, ValueError) as e:
+            raise ValueError(f"The saver_def names ops that are not in the graph: {e}") from None
+        if saver_def.max_to_keep or not self._max_to_keep:
+            self._max_to_keep = saver_def.max_to_keep
+        if saver_def.keep_checkpoint_every_n_hours:
+            self._keep_every_n_hours = saver_def.keep_checkpoint_every_n_hours
+            self._next_keep_time = time.time() + self._keep_every_n_hours * 3600
 
     def _build(self):
         if not self._saveables:
@@ -386,7 +405,7 @@ class Saver:
         global_step=None,
         latest_filename=None,
         meta_graph_suffix="meta",
-        write_meta_graph=False,
+        write_meta_graph=True,
         write_state=True,
         strip_default_attrs=False,
         save_debug_info=False,
@@ -395,9 +414,10 @@ class Saver:
         appended when `global_step` is given: an int, a Tensor or Variable).
 
         Updates the "checkpoint" state file of the directory (unless
-        write_state=False) and deletes checkpoints beyond max_to_keep. With
-        write_meta_graph=True the GraphDef is written next to it as
-        <prefix>.meta (a serialized GraphDef). Returns the prefix.
+        write_state=False) and deletes checkpoints beyond max_to_keep. Unless
+        write_meta_graph=False the MetaGraphDef (graph, saver definition,
+        collections) is written beside it as <prefix>.meta, which
+        `tw.train.import_meta_graph` reads back. Returns the prefix.
         """
         if self._save_op is None:
             return None
@@ -416,9 +436,7 @@ class Saver:
             raise TypeError("'sess' must be a Session")
         sess.run(self._save_op, {self._filename_tensor: checkpoint_file})
         if write_meta_graph:
-            data = self._graph.as_graph_def().SerializeToString()
-            with open(checkpoint_file + "." + meta_graph_suffix, "wb") as f:
-                f.write(data)
+            self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix, strip_default_attrs=strip_default_attrs)
         self._record(checkpoint_file)
         if write_state:
             relative = self._save_relative_paths
@@ -467,4 +485,45 @@ class Saver:
         sess.run(self._restore_op, {self._filename_tensor: save_path})
 
     def as_saver_def(self):
-        raise NotImplementedError("SaverDef is not supported")
+        """The SaverDef of this saver: the names of its filename tensor, save op and restore op, and its
+        policy of keeping checkpoints (what a meta graph stores to rebuild the saver)."""
+        from tensorweave._src.framework import meta_graph_pb2
+
+        saver_def = meta_graph_pb2.SaverDef()
+        if self._save_op is not None:
+            saver_def.filename_tensor_name = self._filename_tensor.name
+            saver_def.save_tensor_name = self._save_op.name
+            saver_def.restore_op_name = self._restore_op.name
+        saver_def.max_to_keep = self._max_to_keep or 0
+        saver_def.keep_checkpoint_every_n_hours = self._keep_every_n_hours
+        saver_def.version = meta_graph_pb2.SaverDef.V2
+        return saver_def
+
+    @property
+    def saver_def(self):
+        return self.as_saver_def()
+
+    def export_meta_graph(
+        self,
+        filename=None,
+        collection_list=None,
+        as_text=False,
+        export_scope=None,
+        clear_devices=False,
+        clear_extraneous_savers=False,
+        strip_default_attrs=False,
+        save_debug_info=False,
+    ):
+        """Writes (and returns) the MetaGraphDef of this saver's graph with this saver's SaverDef."""
+        from tensorweave._src.training import meta_graph
+
+        return meta_graph.export_meta_graph(
+            filename=filename,
+            graph=self._graph,
+            saver_def=self.as_saver_def() if self._save_op is not None else None,
+            collection_list=collection_list,
+            as_text=as_text,
+            export_scope=export_scope,
+            clear_devices=clear_devices,
+            strip_default_attrs=strip_default_attrs,
+        )

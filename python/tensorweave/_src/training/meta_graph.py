@@ -1,0 +1,260 @@
+"""Meta graphs (TensorFlow v1's `export_meta_graph` / `import_meta_graph`): a GraphDef with the saver that
+checkpoints its variables and its collections, so that a program can rebuild the graph in a fresh process,
+restore a checkpoint and go on (training, evaluating, serving).
+
+The proto is core/framework/meta_graph.proto (TensorFlow's field names). Collections are written as TF1 writes
+them: variables (in the variable collections and GLOBAL_STEP) as VariableDef protos, operations and tensors as
+node names, strings as bytes, ints and floats as numbers; other Python objects are left out with a warning.
+"""
+
+import logging
+import os
+
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import variables
+
+GraphKeys = ops.GraphKeys
+_logger = logging.getLogger("tensorweave")
+
+META_GRAPH_VERSION = "tensorweave-1"
+# The collections whose items are Variables, written as VariableDef (TF1's registered proto functions).
+VARIABLE_COLLECTIONS = (
+    GraphKeys.GLOBAL_VARIABLES,
+    GraphKeys.TRAINABLE_VARIABLES,
+    GraphKeys.LOCAL_VARIABLES,
+    GraphKeys.MODEL_VARIABLES,
+    GraphKeys.MOVING_AVERAGE_VARIABLES,
+    GraphKeys.GLOBAL_STEP,
+    "metric_variables",
+)
+
+
+def _pb2():
+    from tensorweave._src.framework import meta_graph_pb2
+
+    return meta_graph_pb2
+
+
+def variable_to_proto(var):
+    """The VariableDef of a Variable: the names of its state op, initializer, snapshot and initial value."""
+    vdef = _pb2().VariableDef()
+    vdef.variable_name = var._variable.name
+    vdef.initializer_name = var._initializer_op.name
+    vdef.snapshot_name = var._snapshot.name
+    vdef.initial_value_name = var._initial_value.name
+    vdef.trainable = bool(var.trainable)
+    return vdef
+
+
+def variable_from_proto(vdef, graph, import_scope=None):
+    """A Variable bound to the ops a VariableDef names in `graph` (prefixed with `import_scope`)."""
+    prefix = f"{import_scope}/" if import_scope else ""
+    var = variables.Variable.__new__(variables.Variable)
+    var._variable = graph.as_graph_element(prefix + vdef.variable_name)
+    var._initializer_op = graph.as_graph_element(prefix + vdef.initializer_name)
+    var._snapshot = graph.as_graph_element(prefix + vdef.snapshot_name)
+    var._initial_value = (
+        graph.as_graph_element(prefix + vdef.initial_value_name) if vdef.initial_value_name else var._snapshot
+    )
+    var._guarded_initial_value = var._initial_value
+    var._trainable = vdef.trainable
+    var._constraint = None
+    return var
+
+
+# --- collections ---------------------------------------------------------------------------------------------
+
+
+def _add_collection_def(meta_graph_def, key, graph):
+    items = graph.get_collection(key)
+    if not items:
+        return
+    collection_def = meta_graph_def.collection_def[key]
+    try:
+        if key in VARIABLE_COLLECTIONS and all(isinstance(x, variables.Variable) for x in items):
+            collection_def.bytes_list.value.extend(variable_to_proto(x).SerializeToString() for x in items)
+        elif all(isinstance(x, (ops.Tensor, ops.Operation, variables.Variable)) for x in items):
+            collection_def.node_list.value.extend(x.name for x in items)
+        elif all(isinstance(x, (str, bytes)) for x in items):
+            collection_def.bytes_list.value.extend(x.encode() if isinstance(x, str) else x for x in items)
+        elif all(isinstance(x, bool) for x in items) or not all(isinstance(x, (int, float)) for x in items):
+            raise TypeError(f"items of types {sorted({type(x).__name__ for x in items})}")
+        elif all(isinstance(x, int) for x in items):
+            collection_def.int64_list.value.extend(items)
+        else:
+            collection_def.float_list.value.extend(float(x) for x in items)
+    except (TypeError, ValueError) as e:
+        del meta_graph_def.collection_def[key]
+        _logger.warning("Issue encountered when serializing %s: %s. The collection is not exported.", key, e)
+
+
+def _import_collections(meta_graph_def, graph, import_scope):
+    prefix = f"{import_scope}/" if import_scope else ""
+    variable_objects = {}
+    for key in sorted(meta_graph_def.collection_def):
+        collection_def = meta_graph_def.collection_def[key]
+        kind = collection_def.WhichOneof("kind")
+        if kind is None:
+            continue
+        values = getattr(collection_def, kind).value
+        if kind == "bytes_list" and key in VARIABLE_COLLECTIONS:
+            for data in values:
+                var = variable_objects.get(data)
+                if var is None:
+                    vdef = _pb2().VariableDef.FromString(data)
+                    var = variable_objects[data] = variable_from_proto(vdef, graph, import_scope)
+                graph.add_to_collection(key, var)
+        elif kind == "node_list":
+            for name in values:
+                graph.add_to_collection(key, graph.as_graph_element(prefix + name))
+        elif kind == "bytes_list":
+            for data in values:
+                graph.add_to_collection(key, data)
+        else:
+            for value in values:
+                graph.add_to_collection(key, value)
+
+
+# --- export / import -------------------------------------------------------------------------------------------
+
+
+def export_meta_graph(
+    filename=None,
+    meta_info_def=None,
+    graph_def=None,
+    saver_def=None,
+    collection_list=None,
+    as_text=False,
+    graph=None,
+    export_scope=None,
+    clear_devices=False,
+    clear_extraneous_savers=False,
+    strip_default_attrs=False,
+    save_debug_info=False,
+    **kwargs,
+):
+    """The MetaGraphDef of `graph` (default: the default graph): its GraphDef, `saver_def` and the collections
+    `collection_list` (default: all), written to `filename` when given (binary, or text with `as_text`).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     w = tw.Variable([1.0], name="w")
+      ...     tw.add_to_collection("mine", "hello")
+      ...     meta = tw.train.export_meta_graph()
+      ...     print(sorted(meta.collection_def))
+      ['mine', 'trainable_variables', 'variables']
+    """
+    from google.protobuf import text_format
+
+    if export_scope:
+        raise NotImplementedError("export_meta_graph(export_scope=...) is not supported")
+    if kwargs:
+        raise TypeError(f"export_meta_graph got unexpected arguments {sorted(kwargs)}")
+    graph = graph or ops.get_default_graph()
+    pb2 = _pb2()
+    meta_graph_def = pb2.MetaGraphDef()
+    if meta_info_def is not None:
+        meta_graph_def.meta_info_def.CopyFrom(meta_info_def)
+    meta_graph_def.meta_info_def.meta_graph_version = META_GRAPH_VERSION
+    meta_graph_def.meta_info_def.stripped_default_attrs = bool(strip_default_attrs)
+    if graph_def is None:
+        graph_def = graph.as_graph_def()
+    if clear_devices:
+        for node in graph_def.node:
+            node.device = ""
+    meta_graph_def.graph_def = graph_def.SerializeToString() if hasattr(graph_def, "SerializeToString") else graph_def
+    if saver_def is not None:
+        meta_graph_def.saver_def.CopyFrom(saver_def)
+    keys = graph.get_all_collection_keys() if collection_list is None else collection_list
+    for key in sorted(keys):
+        _add_collection_def(meta_graph_def, key, graph)
+    if filename:
+        filename = os.fspath(filename)
+        data = text_format.MessageToString(meta_graph_def).encode() if as_text else meta_graph_def.SerializeToString()
+        directory = os.path.dirname(filename)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        tmp = f"{filename}.tmp{os.getpid()}"
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, filename)
+    return meta_graph_def
+
+
+def read_meta_graph_file(filename):
+    """The MetaGraphDef in `filename` (binary, or text when the binary parse fails)."""
+    from google.protobuf import message
+    from google.protobuf import text_format
+
+    from tensorweave._src.framework import errors
+
+    pb2 = _pb2()
+    filename = os.fspath(filename)
+    if not os.path.isfile(filename):
+        raise OSError(f"File {filename} does not exist.")
+    with open(filename, "rb") as f:
+        data = f.read()
+    meta_graph_def = pb2.MetaGraphDef()
+    try:
+        meta_graph_def.ParseFromString(data)
+        return meta_graph_def
+    except message.DecodeError:
+        pass
+    try:
+        text_format.Merge(data.decode("utf-8"), meta_graph_def)
+    except (text_format.ParseError, UnicodeDecodeError) as e:
+        raise errors.DataLossError(None, None, f"{filename} is not a MetaGraphDef: {e}") from None
+    return meta_graph_def
+
+
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, **kwargs):
+    """Rebuilds a meta graph in the default graph: its ops (names prefixed with `import_scope`), its collections
+    (variables bound to the imported ops, TRAIN_OP, LOSSES, SUMMARIES, UPDATE_OPS, custom collections) and
+    returns a Saver for its checkpoints: the exported one when there is a saver_def, a new one over the
+    imported variables when there are variables only, else None.
+
+    Example:
+      >>> import os, tempfile
+      >>> import tensorweave as tw
+      >>> prefix = os.path.join(tempfile.mkdtemp(), "model.ckpt")
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     w = tw.Variable([1.0, 2.0], name="w")
+      ...     sess.run(w.initializer)
+      ...     _ = tw.train.Saver().save(sess, prefix)
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     saver = tw.train.import_meta_graph(prefix + ".meta")
+      ...     saver.restore(sess, prefix)
+      ...     [w] = tw.global_variables()
+      ...     print(w.name, sess.run(w))
+      w:0 [1. 2.]
+    """
+    from tensorweave._src.framework import graph_pb2
+    from tensorweave._src.framework import importer
+    from tensorweave._src.training import saver as saver_lib
+
+    if isinstance(meta_graph_or_file, (str, os.PathLike)):
+        meta_graph_def = read_meta_graph_file(meta_graph_or_file)
+    else:
+        meta_graph_def = meta_graph_or_file
+    graph = ops.get_default_graph()
+    graph_def = graph_pb2.GraphDef.FromString(meta_graph_def.graph_def)
+    if clear_devices:
+        for node in graph_def.node:
+            node.device = ""
+    input_map = kwargs.pop("input_map", None)
+    if kwargs:
+        raise TypeError(f"import_meta_graph got unexpected arguments {sorted(kwargs)}")
+    importer.import_graph_def(graph_def, input_map=input_map, name=import_scope or "")
+    _import_collections(meta_graph_def, graph, import_scope)
+    if meta_graph_def.HasField("saver_def"):
+        saver_def = _pb2().SaverDef()
+        saver_def.CopyFrom(meta_graph_def.saver_def)
+        if import_scope:
+            for field in ("filename_tensor_name", "save_tensor_name", "restore_op_name"):
+                setattr(saver_def, field, f"{import_scope}/{getattr(saver_def, field)}")
+        return saver_lib.Saver(saver_def=saver_def)
+    if variables.global_variables():
+        return saver_lib.Saver()
+    _logger.info("Saver not created because there are no variables in the graph to restore")
+    return None
