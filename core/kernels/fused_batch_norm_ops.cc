@@ -1,5 +1,6 @@
-// FusedBatchNorm and FusedBatchNormGrad (NHWC): x viewed as [rows, C], the
-// statistics per channel. Sums over rows are accumulated in double.
+// FusedBatchNorm and FusedBatchNormGrad (NHWC or NCHW): x viewed as
+// [outer, C, inner] (NHWC: [N*H*W, C, 1]; NCHW: [N, C, H*W]), the statistics
+// per channel. Sums are accumulated in double.
 #include <cmath>
 #include <vector>
 
@@ -15,13 +16,39 @@ class BatchNormOpBase : public OpKernel {
     ctx->SetStatus(ctx->GetAttr("is_training", &is_training_));
     std::string data_format;
     ctx->SetStatus(ctx->GetAttr("data_format", &data_format));
-    if (ctx->status().ok() && data_format != "NHWC") {
-      ctx->SetStatus(errors::InvalidArgument(
-          "only data_format NHWC is supported on CPU, got ", data_format));
-    }
+    channels_first_ = data_format == "NCHW";
   }
 
  protected:
+  // x as [outer, depth, inner]: element (o, c, k) at (o * depth + c) * inner
+  // + k.
+  struct Layout {
+    int64_t outer = 0, depth = 0, inner = 0;
+    int64_t rows() const { return outer * inner; }  // values per channel
+    template <typename Fn>
+    void ForEach(Fn fn) const {  // fn(flat index, channel)
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t c = 0; c < depth; ++c) {
+          const int64_t base = (o * depth + c) * inner;
+          for (int64_t k = 0; k < inner; ++k) fn(base + k, c);
+        }
+      }
+    }
+  };
+  Layout LayoutOf(const Tensor& x) const {
+    Layout l;
+    if (channels_first_) {
+      l.outer = x.dim(0);
+      l.depth = x.dim(1);
+      l.inner = x.dim(2) * x.dim(3);
+    } else {
+      l.depth = x.dim(3);
+      l.outer = l.depth == 0 ? 0 : x.num_elements() / l.depth;
+      l.inner = 1;
+    }
+    return l;
+  }
+
   Status CheckVector(OpKernelContext* ctx, int i, const char* what,
                      int64_t depth) const {
     const Tensor& v = ctx->input(i);
@@ -35,6 +62,7 @@ class BatchNormOpBase : public OpKernel {
 
   float epsilon_ = 1e-4f;
   bool is_training_ = true;
+  bool channels_first_ = false;
 };
 
 class FusedBatchNormOp : public BatchNormOpBase {
@@ -42,11 +70,12 @@ class FusedBatchNormOp : public BatchNormOpBase {
   using BatchNormOpBase::BatchNormOpBase;
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    OP_REQUIRES(ctx, x.rank() == 4,
-                errors::InvalidArgument("x must be 4-D [N,H,W,C], got ",
-                                        x.shape().ToString()));
-    const int64_t depth = x.dim(3);
-    const int64_t rows = depth == 0 ? 0 : x.num_elements() / depth;
+    OP_REQUIRES(
+        ctx, x.rank() == 4,
+        errors::InvalidArgument("x must be 4-D, got ", x.shape().ToString()));
+    const Layout layout = LayoutOf(x);
+    const int64_t depth = layout.depth;
+    const int64_t rows = layout.rows();
     OP_REQUIRES_OK(ctx, CheckVector(ctx, 1, "scale", depth));
     OP_REQUIRES_OK(ctx, CheckVector(ctx, 2, "offset", depth));
     if (!is_training_) {
@@ -66,17 +95,13 @@ class FusedBatchNormOp : public BatchNormOpBase {
           std::vector<double> mean(depth), var(depth);
           if (is_training_) {
             std::vector<double> sum(depth, 0.0), sq(depth, 0.0);
-            for (int64_t r = 0; r < rows; ++r) {
-              for (int64_t c = 0; c < depth; ++c) sum[c] += xp[r * depth + c];
-            }
+            layout.ForEach([&](int64_t i, int64_t c) { sum[c] += xp[i]; });
             for (int64_t c = 0; c < depth; ++c)
               mean[c] = rows ? sum[c] / rows : 0.0;
-            for (int64_t r = 0; r < rows; ++r) {
-              for (int64_t c = 0; c < depth; ++c) {
-                const double d = xp[r * depth + c] - mean[c];
-                sq[c] += d * d;
-              }
-            }
+            layout.ForEach([&](int64_t i, int64_t c) {
+              const double d = xp[i] - mean[c];
+              sq[c] += d * d;
+            });
             for (int64_t c = 0; c < depth; ++c)
               var[c] = rows ? sq[c] / rows : 0.0;
           } else {
@@ -94,11 +119,8 @@ class FusedBatchNormOp : public BatchNormOpBase {
             b[c] = static_cast<T>(offset[c] - mean[c] * scale[c] * inv);
           }
           T* y = outs[0]->data<T>();
-          for (int64_t r = 0; r < rows; ++r) {
-            for (int64_t c = 0; c < depth; ++c) {
-              y[r * depth + c] = xp[r * depth + c] * a[c] + b[c];
-            }
-          }
+          layout.ForEach(
+              [&](int64_t i, int64_t c) { y[i] = xp[i] * a[c] + b[c]; });
           // Bessel's correction for the reported batch variance.
           const double adjust = rows > 1 ? double(rows) / (rows - 1) : 1.0;
           for (int64_t c = 0; c < depth; ++c) {
@@ -123,8 +145,9 @@ class FusedBatchNormGradOp : public BatchNormOpBase {
                 errors::InvalidArgument(
                     "y_backprop and x must have one 4-D shape, got ",
                     dy.shape().ToString(), " and ", x.shape().ToString()));
-    const int64_t depth = x.dim(3);
-    const int64_t rows = depth == 0 ? 0 : x.num_elements() / depth;
+    const Layout layout = LayoutOf(x);
+    const int64_t depth = layout.depth;
+    const int64_t rows = layout.rows();
     OP_REQUIRES_OK(ctx, CheckVector(ctx, 2, "scale", depth));
     OP_REQUIRES_OK(ctx, CheckVector(ctx, 3, "reserve_space_1 (mean)", depth));
     OP_REQUIRES_OK(ctx,
@@ -148,21 +171,18 @@ class FusedBatchNormGradOp : public BatchNormOpBase {
           std::vector<double> inv(depth), sum_g(depth, 0.0), sum_gx(depth, 0.0);
           for (int64_t c = 0; c < depth; ++c)
             inv[c] = 1.0 / std::sqrt(double(var[c]) + epsilon_);
-          for (int64_t r = 0; r < rows; ++r) {
-            for (int64_t c = 0; c < depth; ++c) {
-              const double gv = g[r * depth + c];
-              sum_g[c] += gv;
-              sum_gx[c] += gv * (xp[r * depth + c] - mean[c]);
-            }
-          }
+          layout.ForEach([&](int64_t i, int64_t c) {
+            const double gv = g[i];
+            sum_g[c] += gv;
+            sum_gx[c] += gv * (xp[i] - mean[c]);
+          });
           T* dx = outs[0]->data<T>();
           for (int64_t c = 0; c < depth; ++c) {
             outs[1]->data<T>()[c] = static_cast<T>(sum_gx[c] * inv[c]);
             outs[2]->data<T>()[c] = static_cast<T>(sum_g[c]);
           }
-          for (int64_t r = 0; r < rows; ++r) {
-            for (int64_t c = 0; c < depth; ++c) {
-              const int64_t i = r * depth + c;
+          layout.ForEach([&](int64_t i, int64_t c) {
+            {
               if (is_training_) {
                 // dx = scale * inv * (g - mean(g) - xhat * mean(g * xhat)).
                 const double xhat = (xp[i] - mean[c]) * inv[c];
@@ -173,7 +193,7 @@ class FusedBatchNormGradOp : public BatchNormOpBase {
                 dx[i] = static_cast<T>(g[i] * scale[c] * inv[c]);
               }
             }
-          }
+          });
           return Status::OK();
         }));
   }

@@ -240,11 +240,20 @@ Status XentShape(InferenceContext* c, bool sparse) {
 }
 
 // FusedBatchNorm: y like x; four [C] statistics.
+// The channel dim of a 4-D batch-norm input: 3 (NHWC) or 1 (NCHW).
+Status BatchNormChannelDim(InferenceContext* c, int* dim) {
+  std::string data_format;
+  TW_RETURN_IF_ERROR(c->GetAttr("data_format", &data_format));
+  *dim = data_format == "NCHW" ? 1 : 3;
+  return Status::OK();
+}
+
 Status FusedBatchNormShape(InferenceContext* c) {
-  TW_RETURN_IF_ERROR(CheckDataFormatNhwc(c));
+  int channel_dim;
+  TW_RETURN_IF_ERROR(BatchNormChannelDim(c, &channel_dim));
   PartialShape x;
   TW_RETURN_IF_ERROR(c->WithRank(0, 4, &x));
-  int64_t depth = x.dim(3);
+  int64_t depth = x.dim(channel_dim);
   bool is_training;
   TW_RETURN_IF_ERROR(c->GetAttr("is_training", &is_training));
   const int num_vectors = is_training ? 2 : 4;
@@ -269,7 +278,8 @@ Status FusedBatchNormShape(InferenceContext* c) {
 }
 
 Status FusedBatchNormGradShape(InferenceContext* c) {
-  TW_RETURN_IF_ERROR(CheckDataFormatNhwc(c));
+  int channel_dim;
+  TW_RETURN_IF_ERROR(BatchNormChannelDim(c, &channel_dim));
   PartialShape dy, x;
   TW_RETURN_IF_ERROR(c->WithRank(0, 4, &dy));
   TW_RETURN_IF_ERROR(c->WithRank(1, 4, &x));
@@ -278,7 +288,7 @@ Status FusedBatchNormGradShape(InferenceContext* c) {
     return errors::InvalidArgument("y_backprop and x must have one shape, got ",
                                    c->InputShapesString());
   }
-  int64_t depth = merged.dim(3);
+  int64_t depth = merged.dim(channel_dim);
   for (int i = 2; i < 5; ++i) {
     PartialShape v;
     TW_RETURN_IF_ERROR(c->WithRank(i, 1, &v));
@@ -588,7 +598,8 @@ REGISTER_OP("FusedBatchNorm")
     .Attr("is_training: bool = true")
     .SetShapeFn(FusedBatchNormShape)
     .Doc(
-        "Batch normalization of x [N,H,W,C]: y = scale * (x - m) / sqrt(v + "
+        "Batch normalization of x [N,H,W,C] (NCHW: [N,C,H,W]): y = scale * (x "
+        "- m) / sqrt(v + "
         "epsilon) + offset. Training uses the batch's mean and (biased) "
         "variance and outputs them (batch_variance Bessel-corrected); "
         "inference uses the given mean and variance. reserve_space_1/2 hold "

@@ -224,6 +224,7 @@ from tensorweave._src.training.gradient_clipping import global_norm
 from tensorweave._src.ops import array_grad as _array_grad  # noqa: F401
 from tensorweave._src.ops import math_grad as _math_grad  # noqa: F401
 from tensorweave._src.ops import nn_grad as _nn_grad  # noqa: F401
+from tensorweave._src.ops import nn_volume_grad as _nn_volume_grad  # noqa: F401
 from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
 from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
