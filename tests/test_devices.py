@@ -330,11 +330,31 @@ def test_optimizer_state_colocated(graph, make, slots):
     assert all(op.get_attr("_class") == [b"loc:@v"] for op in updates)
     # The training op: the group of updates on their device, under the worker's scope.
     assert train.device == "/job:ps/task:1/device:CPU:0"
-    with tw.Session() as sess:  # and it still trains
+
+
+@pytest.mark.skipif(not _HAS_DEVICE_BINDINGS, reason="the device runtime's bindings are not built yet")
+def test_training_with_state_on_another_device(graph):
+    """The variable and its Adam slots on CPU:1, the model on CPU:0: the step trains as on one device."""
+    with tw.device("/cpu:1"):
+        v = tw.Variable([1.0, -2.0], name="v")
+    with tw.device("/cpu:0"):
+        loss = tw.reduce_sum(v * v)
+        train = tw.train.AdamOptimizer(0.1).minimize(loss)
+    ops = {op.name: op for op in graph.get_operations()}
+    assert ops["v/Adam"].device == ops["v/Adam_1"].device == "/device:CPU:1"
+    with tw.Session(config=tw.ConfigProto(device_count={"CPU": 2})) as sess:
         sess.run(tw.global_variables_initializer())
-        before = sess.run(v)
-        sess.run(train)
-        assert not np.allclose(sess.run(v), before)
+        for _ in range(3):
+            sess.run(train)
+        after = sess.run(v)
+    # The same three Adam steps in numpy (TF's update rule, gradient 2v).
+    x, m, s = np.array([1.0, -2.0]), np.zeros(2), np.zeros(2)
+    for t in range(1, 4):
+        g = 2 * x
+        m = 0.9 * m + 0.1 * g
+        s = 0.999 * s + 0.001 * g * g
+        x = x - 0.1 * np.sqrt(1 - 0.999**t) / (1 - 0.9**t) * m / (np.sqrt(s) + 1e-8)
+    np.testing.assert_allclose(after, x, rtol=1e-5)
 
 
 def test_group_across_devices(graph):

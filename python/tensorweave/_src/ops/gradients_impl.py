@@ -8,6 +8,7 @@ and returns one gradient per input (None where there is none).
 """
 
 import collections
+import contextlib
 import weakref
 
 from tensorweave._src.framework import ops
@@ -139,6 +140,8 @@ def _ops_between(ys, xs, stop_ops):
 
 
 def _aggregate(grads, name):
+    """The sum of `grads` as TF's _MultiDeviceAddN: the gradients on each device summed there (an AddN
+    colocated with the first of them), then the per-device sums."""
     grads = [g for g in grads if g is not None]
     if not grads:
         return None
@@ -146,7 +149,16 @@ def _aggregate(grads, name):
         return grads[0]
     from tensorweave._src.ops import math_ops
 
-    return math_ops.add_n(grads, name=name)
+    graph = grads[0].graph
+    on_device = {}
+    for g in grads:
+        on_device.setdefault(g.device, []).append(g)
+    summands = []
+    for device in sorted(on_device):
+        tensors = on_device[device]
+        with graph.colocate_with(tensors[0].op, ignore_existing=True):
+            summands.append(math_ops.add_n(tensors))
+    return math_ops.add_n(summands, name=name)
 
 
 def gradients(
@@ -196,9 +208,10 @@ def gradients(
         between = _ops_between(ys, xs, stop_ops)
         # Gradients received so far, per tensor.
         received = collections.defaultdict(list)
-        for y, gy in zip(ys, grad_ys):
+        for i, (y, gy) in enumerate(zip(ys, grad_ys)):
             if gy is None:
-                gy = array_ops.fill(array_ops.shape(y), ops.convert_to_tensor(1, dtype=y.dtype))
+                with graph.colocate_with(y.op) if colocate_gradients_with_ops else contextlib.nullcontext():
+                    gy = array_ops.ones(array_ops.shape(y), dtype=y.dtype, name=f"grad_ys_{i}")
             else:
                 gy = ops.convert_to_tensor(gy, dtype=y.dtype)
             received[y].append(gy)
@@ -216,7 +229,11 @@ def gradients(
             if op in done:
                 continue
             done.add(op)
-            out_grads = [_aggregate(received.get(t, []), None) for t in op.outputs]
+            # colocate_gradients_with_ops: an op's gradient ops go with it (its device and colocation group).
+            with graph.colocate_with(op) if colocate_gradients_with_ops else contextlib.nullcontext():
+                out_grads = [_aggregate(received.get(t, []), None) for t in op.outputs]
+            for t, g in zip(op.outputs, out_grads):
+                received[t] = [] if g is None else [g]  # summed once: an x's gradient is this sum
             # Only ops with inputs inside `between` pass gradients on.
             propagate = (
                 op not in stop_ops and any(g is not None for g in out_grads) and any(t.op in between for t in op.inputs)
@@ -224,8 +241,9 @@ def gradients(
             if propagate:
                 fn = get_gradient_function(op)
                 if fn is not None:
-                    with graph.name_scope(op.name + "_grad"):
-                        in_grads = fn(op, *out_grads)
+                    with graph.colocate_with(op) if colocate_gradients_with_ops else contextlib.nullcontext():
+                        with graph.name_scope(op.name + "_grad"):
+                            in_grads = fn(op, *out_grads)
                     if not isinstance(in_grads, (list, tuple)):
                         in_grads = [in_grads]
                     if len(in_grads) != len(op.inputs):
