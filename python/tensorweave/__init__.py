@@ -201,6 +201,55 @@ from tensorweave._src.ops.random_ops import random_normal
 from tensorweave._src.ops.random_ops import random_shuffle
 from tensorweave._src.ops.random_ops import random_uniform
 from tensorweave._src.ops.random_ops import truncated_normal
+from tensorweave._src.ops.special_math_ops import accumulate_n
+from tensorweave._src.ops.special_math_ops import acos
+from tensorweave._src.ops.special_math_ops import acosh
+from tensorweave._src.ops.special_math_ops import angle
+from tensorweave._src.ops.special_math_ops import asin
+from tensorweave._src.ops.special_math_ops import asinh
+from tensorweave._src.ops.special_math_ops import atan
+from tensorweave._src.ops.special_math_ops import atan2
+from tensorweave._src.ops.special_math_ops import atanh
+from tensorweave._src.ops.special_math_ops import betainc
+from tensorweave._src.ops.special_math_ops import clip_by_average_norm
+from tensorweave._src.ops.special_math_ops import clip_by_norm
+from tensorweave._src.ops.special_math_ops import conj
+from tensorweave._src.ops.special_math_ops import cos
+from tensorweave._src.ops.special_math_ops import cosh
+from tensorweave._src.ops.special_math_ops import count_nonzero
+from tensorweave._src.ops.special_math_ops import cumprod
+from tensorweave._src.ops.special_math_ops import cumsum
+from tensorweave._src.ops.special_math_ops import digamma
+from tensorweave._src.ops.special_math_ops import div_no_nan
+from tensorweave._src.ops.special_math_ops import erf
+from tensorweave._src.ops.special_math_ops import erfc
+from tensorweave._src.ops.special_math_ops import expm1
+from tensorweave._src.ops.special_math_ops import floor_div
+from tensorweave._src.ops.special_math_ops import igamma
+from tensorweave._src.ops.special_math_ops import igammac
+from tensorweave._src.ops.special_math_ops import imag
+from tensorweave._src.ops.special_math_ops import is_finite
+from tensorweave._src.ops.special_math_ops import is_inf
+from tensorweave._src.ops.special_math_ops import is_nan
+from tensorweave._src.ops.special_math_ops import is_non_decreasing
+from tensorweave._src.ops.special_math_ops import is_strictly_increasing
+from tensorweave._src.ops.special_math_ops import lbeta
+from tensorweave._src.ops.special_math_ops import lgamma
+from tensorweave._src.ops.special_math_ops import polygamma
+from tensorweave._src.ops.special_math_ops import real
+from tensorweave._src.ops.special_math_ops import reduce_logsumexp
+from tensorweave._src.ops.special_math_ops import rint
+from tensorweave._src.ops.special_math_ops import scalar_mul
+from tensorweave._src.ops.special_math_ops import sin
+from tensorweave._src.ops.special_math_ops import sinh
+from tensorweave._src.ops.special_math_ops import tan
+from tensorweave._src.ops.special_math_ops import truncatediv
+from tensorweave._src.ops.special_math_ops import truncatemod
+from tensorweave._src.ops.special_math_ops import zeta
+from tensorweave._src.ops.random_ops import random_crop
+from tensorweave._src.ops.random_ops import random_gamma
+from tensorweave._src.ops.random_ops import random_poisson
+from tensorweave._src.framework.random_seed import get_seed
 from tensorweave._src.ops.state_ops import assign
 from tensorweave._src.ops.state_ops import assign_add
 from tensorweave._src.ops.state_ops import assign_sub
@@ -230,6 +279,7 @@ from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 from tensorweave._src.ops import array_nd_grad as _array_nd_grad  # noqa: F401
 from tensorweave._src.ops import image_grad as _image_grad  # noqa: F401
+from tensorweave._src.ops import special_math_grad as _special_math_grad  # noqa: F401
 from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
@@ -239,6 +289,7 @@ from tensorweave import initializers  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import nn  # noqa: E402
+from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
 from tensorweave import test  # noqa: E402

@@ -8,51 +8,116 @@ Example:
   [4 6]
 """
 
-from tensorweave._src.ops.math_ops import abs  # noqa: A004
-from tensorweave._src.ops.math_ops import add
-from tensorweave._src.ops.math_ops import add_n
-from tensorweave._src.ops.math_ops import argmax
-from tensorweave._src.ops.math_ops import argmin
-from tensorweave._src.ops.math_ops import ceil
-from tensorweave._src.ops.math_ops import divide
-from tensorweave._src.ops.math_ops import equal
-from tensorweave._src.ops.math_ops import exp
-from tensorweave._src.ops.math_ops import floor
-from tensorweave._src.ops.math_ops import floordiv
-from tensorweave._src.ops.math_ops import floormod
-from tensorweave._src.ops.math_ops import greater
-from tensorweave._src.ops.math_ops import greater_equal
-from tensorweave._src.ops.math_ops import less
-from tensorweave._src.ops.math_ops import less_equal
-from tensorweave._src.ops.math_ops import log
-from tensorweave._src.ops.math_ops import log1p
-from tensorweave._src.ops.math_ops import logical_and
-from tensorweave._src.ops.math_ops import logical_not
-from tensorweave._src.ops.math_ops import logical_or
-from tensorweave._src.ops.math_ops import maximum
-from tensorweave._src.ops.math_ops import minimum
-from tensorweave._src.ops.math_ops import multiply
-from tensorweave._src.ops.math_ops import negative
-from tensorweave._src.ops.math_ops import not_equal
-from tensorweave._src.ops.math_ops import pow  # noqa: A004
-from tensorweave._src.ops.math_ops import realdiv
-from tensorweave._src.ops.math_ops import reciprocal
-from tensorweave._src.ops.math_ops import reduce_all
-from tensorweave._src.ops.math_ops import reduce_any
-from tensorweave._src.ops.math_ops import reduce_max
-from tensorweave._src.ops.math_ops import reduce_mean
-from tensorweave._src.ops.math_ops import reduce_min
-from tensorweave._src.ops.math_ops import reduce_prod
-from tensorweave._src.ops.math_ops import reduce_sum
-from tensorweave._src.ops.math_ops import round  # noqa: A004
-from tensorweave._src.ops.math_ops import rsqrt
-from tensorweave._src.ops.math_ops import sigmoid
-from tensorweave._src.ops.math_ops import sign
-from tensorweave._src.ops.math_ops import sqrt
-from tensorweave._src.ops.math_ops import square
-from tensorweave._src.ops.math_ops import squared_difference
-from tensorweave._src.ops.math_ops import subtract
-from tensorweave._src.ops.math_ops import tanh
-from tensorweave._src.ops.math_ops import truediv
+from tensorweave._src.ops.array_ops import invert_permutation
+from tensorweave._src.ops.math_ops import (
+    abs,
+    add,
+    add_n,
+    argmax,
+    argmin,
+    ceil,
+    divide,
+    equal,
+    exp,
+    floor,
+    floordiv,
+    floormod,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    log,
+    log1p,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    maximum,
+    minimum,
+    multiply,
+    negative,
+    not_equal,
+    pow,
+    realdiv,
+    reciprocal,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+    round,
+    rsqrt,
+    sigmoid,
+    sign,
+    sqrt,
+    square,
+    squared_difference,
+    subtract,
+    tanh,
+    truediv,
+)
+from tensorweave._src.ops.nn_ops import l2_normalize, log_softmax, softmax, softplus
+from tensorweave._src.ops.special_math_ops import (
+    accumulate_n,
+    acos,
+    acosh,
+    angle,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    bessel_i0,
+    bessel_i0e,
+    bessel_i1,
+    bessel_i1e,
+    betainc,
+    conj,
+    cos,
+    cosh,
+    count_nonzero,
+    cumprod,
+    cumsum,
+    cumulative_logsumexp,
+    digamma,
+    divide_no_nan,
+    erf,
+    erfc,
+    erfinv,
+    expm1,
+    igamma,
+    igammac,
+    imag,
+    is_finite,
+    is_inf,
+    is_nan,
+    is_non_decreasing,
+    is_strictly_increasing,
+    lbeta,
+    lgamma,
+    log_sigmoid,
+    multiply_no_nan,
+    ndtri,
+    nextafter,
+    polygamma,
+    polyval,
+    real,
+    reciprocal_no_nan,
+    reduce_euclidean_norm,
+    reduce_logsumexp,
+    reduce_std,
+    reduce_variance,
+    rint,
+    scalar_mul,
+    sin,
+    sinh,
+    tan,
+    xdivy,
+    xlog1py,
+    xlogy,
+    zeta,
+)
 
 mod = floormod

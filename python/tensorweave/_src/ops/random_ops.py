@@ -110,3 +110,106 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
         seed1, seed2 = random_seed.get_seed(seed)
         out = dtypes.as_dtype(output_dtype or dtypes.int64)
         return gen_ops.multinomial(logits, n, seed=seed1 or 0, seed2=seed2 or 0, output_dtype=out, name=scope)
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """Draws from the categorical distributions of each row of `logits` (tf.random.categorical: one Multinomial op).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.random.categorical([[-1e9, 0.0]], 2, seed=1)))
+      [[1 1]]
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "categorical") as scope:
+        logits = ops.convert_to_tensor(logits, name="logits")
+        n = ops.convert_to_tensor(num_samples, dtype=dtypes.int32, name="num_samples")
+        seed1, seed2 = random_seed.get_seed(seed)
+        out = dtypes.as_dtype(dtype or dtypes.int64)
+        return gen_ops.multinomial(logits, n, seed=seed1 or 0, seed2=seed2 or 0, output_dtype=out, name=scope)
+
+
+def random_gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
+    """`shape` draws from Gamma(alpha, beta) for each element of broadcast(alpha, beta): the result is
+    [shape..., broadcast shape...]. beta is the rate (inverse scale), 1 by default.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.random_gamma([10], [0.5, 1.5], seed=1)).shape)
+      (10, 2)
+    """
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"random_gamma needs a float dtype, got {dtype.name}")
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "random_gamma"):
+        shape_t = array_ops._shape_tensor(shape)
+        alpha = ops.convert_to_tensor(alpha, dtype=dtype, name="alpha")
+        beta = ops.convert_to_tensor(beta if beta is not None else 1, dtype=dtype, name="beta")
+        alpha_broadcast = alpha + array_ops.zeros_like(beta)
+        seed1, seed2 = random_seed.get_seed(seed)
+        draws = gen_ops.random_gamma(shape_t, alpha_broadcast, seed=seed1 or 0, seed2=seed2 or 0)
+        tiny = ops.convert_to_tensor(dtype.as_numpy_dtype(_tiny(dtype)), dtype=dtype)
+        return math_ops.maximum(tiny, draws / beta)
+
+
+def _tiny(dtype):
+    import numpy as np
+
+    return np.finfo(dtype.as_numpy_dtype).tiny
+
+
+def random_poisson(lam, shape, dtype=dtypes.float32, seed=None, name=None):
+    """`shape` draws from Poisson(lam) for each element of `lam`: the result is [shape..., lam's shape...].
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.random_poisson([0.0, 0.0], [3], seed=1)))
+      [[0. 0.]
+       [0. 0.]
+       [0. 0.]]
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "random_poisson") as scope:
+        shape_t = array_ops._shape_tensor(shape)
+        lam = ops.convert_to_tensor(lam, name="lam")
+        seed1, seed2 = random_seed.get_seed(seed)
+        return gen_ops.random_poisson_v2(
+            shape_t, lam, seed=seed1 or 0, seed2=seed2 or 0, dtype=dtypes.as_dtype(dtype), name=scope
+        )
+
+
+def random_crop(value, size, seed=None, name=None):
+    """A random `size` slice of `value` (each dim of size at most value's): an offset drawn uniformly per dim.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.random_crop([[1, 2], [3, 4]], [2, 2], seed=1)))
+      [[1 2]
+       [3 4]]
+    """
+    from tensorweave._src.framework import errors
+
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "random_crop") as scope:
+        value = ops.convert_to_tensor(value, name="value")
+        size = ops.convert_to_tensor(size, dtype=dtypes.int32, name="size")
+        shape = array_ops.shape(value)
+        static_value, static_size = value.shape, array_ops.constant_value(size)
+        if static_value.ndims is not None and static_size is not None:
+            if len(static_size) != static_value.ndims:
+                raise ValueError(f"random_crop: size {list(static_size)} must have one entry per dim of {static_value}")
+            for want, have in zip(static_size, static_value.as_list()):
+                if have is not None and want > have:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"Need value.shape >= size, got {static_value} and {list(static_size)}"
+                    )
+        limit = shape - size + 1
+        # Offsets in [0, limit): a uniform float draw floored, as random_uniform's integer form.
+        u = random_uniform(array_ops.shape(shape), dtype=dtypes.float64, seed=seed)
+        offset = math_ops.cast(math_ops.floor(u * math_ops.cast(limit, dtypes.float64)), dtypes.int32)
+        return array_ops.slice(value, offset, size, name=scope)

@@ -1,0 +1,183 @@
+// RandomGamma and RandomPoissonV2 kernels: `shape` draws for each parameter
+// value, from the node's Philox stream (seeded by its seed and seed2 attrs).
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <random>
+#include <vector>
+
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
+#include "core/kernels/random_ops.h"
+
+namespace tensorweave {
+namespace {
+
+// Words from a Philox stream, one at a time.
+class WordSource {
+ public:
+  explicit WordSource(Philox* gen) : gen_(gen) {}
+  uint32_t Next() {
+    if (used_ == 4) {
+      block_ = gen_->Next();
+      used_ = 0;
+    }
+    return block_[used_++];
+  }
+  // Uniform in (0, 1): 53 bits, never 0.
+  double Uniform() {
+    const uint64_t bits = (static_cast<uint64_t>(Next()) << 32) | Next();
+    return (static_cast<double>(bits >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+  }
+  double Normal() {
+    constexpr double kTwoPi = 6.283185307179586;
+    return std::sqrt(-2.0 * std::log(Uniform())) * std::cos(kTwoPi * Uniform());
+  }
+
+ private:
+  Philox* gen_;
+  Philox::Block block_{};
+  int used_ = 4;
+};
+
+Philox SeededGenerator(OpKernelConstruction* ctx) {
+  int64_t seed = 0, seed2 = 0;
+  ctx->SetStatus(ctx->GetAttr("seed", &seed));
+  ctx->SetStatus(ctx->GetAttr("seed2", &seed2));
+  if (seed == 0 && seed2 == 0) {
+    std::random_device device;
+    seed = (static_cast<int64_t>(device()) << 32) | device();
+    seed2 = (static_cast<int64_t>(device()) << 32) | device();
+  }
+  return Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
+}
+
+// Marsaglia and Tsang (2000); alpha < 1 through alpha + 1 and u^(1/alpha).
+double SampleGamma(WordSource* words, double alpha) {
+  if (!(alpha > 0)) return std::numeric_limits<double>::quiet_NaN();
+  double boost = 1.0;
+  if (alpha < 1.0) {
+    boost = std::pow(words->Uniform(), 1.0 / alpha);
+    alpha += 1.0;
+  }
+  const double d = alpha - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+  while (true) {
+    double x, v;
+    do {
+      x = words->Normal();
+      v = 1.0 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const double u = words->Uniform();
+    if (u < 1.0 - 0.0331 * x * x * x * x ||
+        std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v))) {
+      return d * v * boost;
+    }
+  }
+}
+
+// Below rate 10: count uniforms until their product drops below exp(-rate).
+// Above: Hormann's transformed rejection with squeeze (PTRS, 1993).
+double SamplePoisson(WordSource* words, double rate) {
+  if (!(rate > 0))
+    return rate == 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+  if (rate < 10) {
+    const double limit = std::exp(-rate);
+    double product = words->Uniform();
+    int64_t k = 0;
+    while (product > limit) {
+      product *= words->Uniform();
+      ++k;
+    }
+    return static_cast<double>(k);
+  }
+  const double log_rate = std::log(rate);
+  const double b = 0.931 + 2.53 * std::sqrt(rate);
+  const double a = -0.059 + 0.02483 * b;
+  const double inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
+  const double vr = 0.9277 - 3.6224 / (b - 2);
+  while (true) {
+    const double u = words->Uniform() - 0.5;
+    const double v = words->Uniform();
+    const double us = 0.5 - std::fabs(u);
+    const double k = std::floor((2 * a / us + b) * u + rate + 0.43);
+    if (us >= 0.07 && v <= vr) return k;
+    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (std::log(v * inv_alpha / (a / (us * us) + b)) <=
+        -rate + k * log_rate - std::lgamma(k + 1)) {
+      return k;
+    }
+  }
+}
+
+// Output [shape..., param...]: draw s of parameter j at s * params + j.
+template <double (*Sample)(WordSource*, double)>
+class DrawsOp : public OpKernel {
+ public:
+  explicit DrawsOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), gen_(SeededGenerator(ctx)) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& shape_tensor = ctx->input(0);
+    const Tensor& param = ctx->input(1);
+    OP_REQUIRES(ctx, shape_tensor.rank() == 1,
+                errors::InvalidArgument("shape must be a vector, got shape ",
+                                        shape_tensor.shape().ToString()));
+    std::vector<int64_t> dims;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(shape_tensor, &dims));
+    int64_t draws = 1;
+    for (int64_t d : dims) {
+      OP_REQUIRES(
+          ctx, d >= 0,
+          errors::InvalidArgument("shape has a negative dimension: ", d));
+      draws *= d;
+    }
+    for (int i = 0; i < param.rank(); ++i) dims.push_back(param.dim(i));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &out));
+    const int64_t params = param.num_elements();
+    std::vector<double> values(params);
+    OP_REQUIRES_OK(ctx, DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
+                            param.dtype(), [&](auto tag) {
+                              using P = decltype(tag);
+                              const P* p = param.data<P>();
+                              for (int64_t j = 0; j < params; ++j) {
+                                values[j] = static_cast<double>(ToDouble(p[j]));
+                              }
+                              return Status::OK();
+                            }));
+    std::lock_guard<std::mutex> lock(mu_);
+    WordSource words(&gen_);
+    OP_REQUIRES_OK(ctx, DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
+                            out->dtype(), [&](auto tag) {
+                              using T = decltype(tag);
+                              T* o = out->data<T>();
+                              for (int64_t s = 0; s < draws; ++s) {
+                                for (int64_t j = 0; j < params; ++j) {
+                                  o[s * params + j] =
+                                      static_cast<T>(Sample(&words, values[j]));
+                                }
+                              }
+                              return Status::OK();
+                            }));
+  }
+
+ private:
+  template <typename P>
+  static double ToDouble(P v) {
+    if constexpr (std::is_same_v<P, half>) {
+      return ToFloat(v);
+    } else {
+      return static_cast<double>(v);
+    }
+  }
+
+  std::mutex mu_;
+  Philox gen_;
+};
+
+REGISTER_KERNEL(KernelDef("RandomGamma"), DrawsOp<SampleGamma>);
+REGISTER_KERNEL(KernelDef("RandomPoissonV2"), DrawsOp<SamplePoisson>);
+
+}  // namespace
+}  // namespace tensorweave
