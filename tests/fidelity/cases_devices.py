@@ -483,3 +483,66 @@ def run_with_options_and_metadata(tf, sess):
     f = sess.make_callable(a, accept_options=True)
     again = f(options=tf.RunOptions(trace_level=tf.RunOptions.NO_TRACE), run_metadata=m)
     return [value, again, len(m.partition_graphs)]
+
+
+# --- gradients -------------------------------------------------------------------------------------------------------
+
+
+def _grad_placement(graph):
+    """Where the gradient ops went, independent of their names (tensorweave's gradient functions build other
+    ops than TF's): per forward op X, the (device, _class) pairs of the ops under gradients/X_grad/; for the
+    other gradient ops, their device and the devices of the ops they are colocated with."""
+    per_op, others = {}, []
+    for op in graph.get_operations():
+        if not op.name.startswith("gradients/"):
+            continue
+        try:
+            groups = [g.decode() for g in op.get_attr("_class")]
+        except ValueError:
+            groups = None
+        scope = op.name.split("/")[1]
+        if scope.endswith("_grad") and op.name.count("/") >= 2:
+            per_op.setdefault(scope, set()).add((op.device, tuple(groups or ())))
+        else:
+            targets = sorted(graph.get_operation_by_name(g[len("loc:@") :]).device for g in groups or ())
+            others.append((op.device, tuple(targets)))  # (TF folds a known Shape to a Const: no op types)
+    return [sorted([k, sorted(v)] for k, v in per_op.items()), sorted(set(others))]
+
+
+def _two_device_model(tf):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    with tf.device("/job:a"):
+        a = tf.multiply(x, 2.0, name="a")
+    with tf.device("/job:b"):
+        b = tf.multiply(x, x, name="b")
+        c = tf.multiply(a, b, name="c")
+    return x, c
+
+
+@case
+def gradients_colocated_with_ops(tf, sess):
+    x, c = _two_device_model(tf)
+    with tf.device("/job:worker"):
+        tf.gradients(c, [x], colocate_gradients_with_ops=True)
+    return _grad_placement(tf.get_default_graph())
+
+
+@case
+def gradients_in_the_callers_scope(tf, sess):
+    x, c = _two_device_model(tf)
+    with tf.device("/job:worker"):
+        tf.gradients(c, [x])
+    return _grad_placement(tf.get_default_graph())
+
+
+@case
+def gradients_summed_per_device(tf, sess):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    parts = []
+    for i, job in enumerate(["a", "a", "b"]):
+        with tf.device(f"/job:{job}"):
+            parts.append(tf.multiply(x, float(i + 1), name=f"m{i}"))
+    with tf.device("/job:b"):
+        total = tf.add_n(parts, name="total")
+    tf.gradients(total, [x], colocate_gradients_with_ops=True)
+    return _grad_placement(tf.get_default_graph())
