@@ -786,3 +786,154 @@ def write_graph_text_and_binary(tf, sess):
         tf.import_graph_def(gd, name="")
         names = [op.name for op in g.get_operations()]
     return os.path.basename(text), os.path.basename(binary), first_lines, names
+
+
+# --- SavedModel --------------------------------------------------------------------------------------------------
+
+
+def _export_model(tf, export_dir, as_text=False):
+    """A builder with two meta graphs (serve; train) over one variable; returns what save() returned."""
+    builder = tf.saved_model.builder.SavedModelBuilder(export_dir)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        w = tf.Variable([[1.0], [-2.0]], name="w")
+        counter = tf.Variable(0.0, name="counter", trainable=False)
+        y = tf.matmul(x, w, name="y")
+        s.run(tf.global_variables_initializer())
+        s.run(w.assign([[3.0], [4.0]]))
+        predict = tf.saved_model.signature_def_utils.predict_signature_def({"x": x}, {"y": y})
+        custom = tf.saved_model.signature_def_utils.build_signature_def(
+            inputs={"x": tf.saved_model.utils.build_tensor_info(x)},
+            outputs={"w": tf.saved_model.utils.build_tensor_info(w.value())},
+            method_name="custom/method",
+        )
+        builder.add_meta_graph_and_variables(
+            s,
+            [tf.saved_model.tag_constants.SERVING],
+            signature_def_map={
+                tf.saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY: predict,
+                "custom": custom,
+            },
+            main_op=tf.group(tf.assign_add(counter, 10.0), name="main_op"),
+        )
+        builder.add_meta_graph([tf.saved_model.tag_constants.TRAINING, "extra"])
+    return builder.save(as_text=as_text)
+
+
+@case
+def saved_model_builder_and_loader(tf, sess):
+    import os
+    import tempfile
+
+    export_dir = os.path.join(tempfile.mkdtemp(), "model")
+    path = _export_model(tf, export_dir)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        meta = tf.saved_model.loader.load(s, [tf.saved_model.tag_constants.SERVING], export_dir)
+        sig = meta.signature_def["serving_default"]
+        y = s.run(sig.outputs["y"].name, {sig.inputs["x"].name: [[1.0, 1.0], [2.0, 0.0]]})
+        counter = s.run("counter:0")
+        info = sig.inputs["x"]
+        x = tf.saved_model.utils.get_tensor_from_tensor_info(info)
+        custom = meta.signature_def["custom"]
+        listing = sorted(os.listdir(export_dir))
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        train_meta = tf.saved_model.loader.load(s, ["extra", "train"], export_dir)
+        w_train = s.run("w:0")
+    return (
+        os.path.basename(path),
+        listing,
+        sorted(meta.signature_def),
+        sig.method_name,
+        custom.method_name,
+        sorted(custom.outputs),
+        info.name,
+        tf.as_dtype(info.dtype),
+        x.shape,
+        y,
+        counter,
+        list(meta.meta_info_def.tags),
+        sorted(train_meta.meta_info_def.tags),
+        w_train,
+        tf.saved_model.loader.maybe_saved_model_directory(export_dir),
+    )
+
+
+@case
+def saved_model_as_text(tf, sess):
+    import os
+    import tempfile
+
+    export_dir = os.path.join(tempfile.mkdtemp(), "model")
+    path = _export_model(tf, export_dir, as_text=True)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        meta = tf.saved_model.loader.load(s, ["serve"], export_dir)
+        return os.path.basename(path), s.run("w:0"), sorted(meta.signature_def)
+
+
+@case
+def saved_model_errors(tf, sess):
+    import os
+    import tempfile
+
+    out = []
+    export_dir = os.path.join(tempfile.mkdtemp(), "model")
+    _export_model(tf, export_dir)
+
+    def attempt(fn):
+        try:
+            fn()
+            out.append("ok")
+        except Exception as e:  # noqa: BLE001 - the class is the observation
+            out.append(type(e).__name__)
+
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        attempt(lambda: tf.saved_model.loader.load(s, ["nope"], export_dir))
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        attempt(lambda: tf.saved_model.loader.load(s, ["serve"], os.path.join(export_dir, "missing")))
+    attempt(lambda: tf.saved_model.builder.SavedModelBuilder(export_dir))
+    fresh = tf.saved_model.builder.SavedModelBuilder(os.path.join(tempfile.mkdtemp(), "m2"))
+    attempt(lambda: fresh.add_meta_graph(["serve"]))
+    with tf.Graph().as_default():
+        attempt(lambda: tf.saved_model.signature_def_utils.predict_signature_def({}, {"y": tf.constant(1.0)}))
+        attempt(lambda: tf.saved_model.signature_def_utils.predict_signature_def({"x": tf.constant(1.0)}, None))
+    return out
+
+
+@case
+def simple_save_loads_with_the_loader(tf, sess):
+    import os
+    import tempfile
+
+    export_dir = os.path.join(tempfile.mkdtemp(), "model")
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        x = tf.placeholder(tf.float32, [None], name="x")
+        w = tf.Variable(2.5, name="w")
+        s.run(w.initializer)
+        tf.saved_model.simple_save(s, export_dir, {"x": x}, {"y": x * w})
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        meta = tf.saved_model.loader.load(s, [tf.saved_model.SERVING], export_dir)
+        sig = meta.signature_def[tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
+        return (
+            sig.method_name,
+            sorted(sig.inputs),
+            s.run(sig.outputs["y"].name, {sig.inputs["x"].name: [1.0, 2.0]}),
+            list(meta.meta_info_def.tags),
+        )
+
+
+@case
+def signature_defs_classify_regress(tf, sess):
+    examples = tf.placeholder(tf.string, [None], name="examples")
+    scores = tf.constant([[0.1, 0.9]], name="scores")
+    classes = tf.constant([["a", "b"]], name="classes")
+    c = tf.saved_model.signature_def_utils.classification_signature_def(examples, classes, scores)
+    r = tf.saved_model.signature_def_utils.regression_signature_def(examples, tf.constant([1.5], name="pred"))
+    out = [c.method_name, sorted(c.outputs), r.method_name, sorted(r.inputs), sorted(r.outputs)]
+    out.append(tf.saved_model.signature_def_utils.is_valid_signature(c))
+    out.append(tf.saved_model.signature_def_utils.is_valid_signature(r))
+    try:
+        tf.saved_model.signature_def_utils.regression_signature_def(tf.constant([1.0]), scores)
+        out.append("ok")
+    except ValueError:
+        out.append("ValueError")
+    return out

@@ -7,7 +7,10 @@ An export directory holds
                     "checkpoint" state file);
   signature.json    {"format": "tensorweave.saved_model", "version": 1,
                      "signature_key": "serving_default",
-                     "inputs": {key: tensor name}, "outputs": {key: tensor name}}.
+                     "inputs": {key: tensor name}, "outputs": {key: tensor name}};
+  saved_model.pb    the same model as a SavedModel proto (meta graph tagged
+                    "serve" with its "serving_default" predict signature),
+                    what `tw.saved_model.loader.load` reads.
 """
 
 import json
@@ -52,7 +55,7 @@ def simple_save(session, export_dir, inputs, outputs, legacy_init_op=None):
       ...     sess.run(tw.global_variables_initializer())
       ...     tw.saved_model.simple_save(sess, export_dir, {"x": x}, {"y": tw.matmul(x, w)})
       >>> sorted(os.listdir(export_dir))
-      ['graph.pb', 'signature.json', 'variables']
+      ['graph.pb', 'saved_model.pb', 'signature.json', 'variables']
     """
     from tensorweave._src.ops import variables
     from tensorweave._src.training import saver as saver_lib
@@ -68,6 +71,12 @@ def simple_save(session, export_dir, inputs, outputs, legacy_init_op=None):
         "inputs": _tensor_names(inputs, "inputs"),
         "outputs": _tensor_names(outputs, "outputs"),
     }
+    from tensorweave._src.framework import meta_graph_pb2
+    from tensorweave._src.saved_model import constants
+    from tensorweave._src.saved_model import signature_def_utils
+    from tensorweave._src.saved_model import tag_constants
+    from tensorweave._src.training import meta_graph
+
     graph = session.graph
     os.makedirs(os.path.join(export_dir, VARIABLES_DIRECTORY), exist_ok=True)
     graph_def = graph.as_graph_def()
@@ -76,7 +85,16 @@ def simple_save(session, export_dir, inputs, outputs, legacy_init_op=None):
         var_list = [v for v in var_list if isinstance(v, variables.Variable)]
         if var_list:
             saver = saver_lib.Saver(var_list=var_list, max_to_keep=None)
-            saver.save(session, os.path.join(export_dir, VARIABLES_PREFIX))
+            saver.save(session, os.path.join(export_dir, VARIABLES_PREFIX), write_meta_graph=False)
+            meta_graph_def = saver.export_meta_graph()
+        else:
+            meta_graph_def = meta_graph.export_meta_graph(graph=graph)
+        # The same model as a SavedModel (saved_model.pb), for tw.saved_model.loader.load.
+        meta_graph_def.meta_info_def.tags.append(tag_constants.SERVING)
+        meta_graph_def.signature_def[SERVING_KEY].CopyFrom(signature_def_utils.predict_signature_def(inputs, outputs))
+    saved_model = meta_graph_pb2.SavedModel(saved_model_schema_version=constants.SAVED_MODEL_SCHEMA_VERSION)
+    saved_model.meta_graphs.add().CopyFrom(meta_graph_def)
+    _write(os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PB), saved_model.SerializeToString(), "wb")
     _write(os.path.join(export_dir, GRAPH_FILENAME), graph_def.SerializeToString(), "wb")
     _write(
         os.path.join(export_dir, SIGNATURE_FILENAME),
