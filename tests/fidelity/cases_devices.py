@@ -546,3 +546,60 @@ def gradients_summed_per_device(tf, sess):
         total = tf.add_n(parts, name="total")
     tf.gradients(total, [x], colocate_gradients_with_ops=True)
     return _grad_placement(tf.get_default_graph())
+
+
+# --- import_graph_def ------------------------------------------------------------------------------------------------
+
+
+def _graph_def_with_devices(tf):
+    with tf.Graph().as_default() as g:
+        with tf.device("/job:ps/task:0"):
+            a = tf.constant(1.0, name="a")
+        with tf.device("/gpu:1"):
+            b = tf.identity(a, name="b")
+        c = tf.identity(b, name="c")
+        with tf.colocate_with(a):
+            tf.identity(c, name="d")
+        e = tf.constant(2.0, name="e")
+        with tf.colocate_with(e):
+            tf.identity(e, name="f")
+    return g.as_graph_def()
+
+
+def _imported(tf, graph_def, scope):
+    with tf.Graph().as_default() as g:
+        with tf.device(scope):
+            tf.import_graph_def(graph_def, name="i")
+        return [[op.name, op.device] for op in g.get_operations()]
+
+
+@case
+def import_keeps_devices(tf, sess):
+    return _imported(tf, _graph_def_with_devices(tf), None)
+
+
+@case
+def import_merges_devices_under_scope(tf, sess):
+    return _imported(tf, _graph_def_with_devices(tf), "/job:w/cpu:0")
+
+
+@case
+def import_applies_device_functions(tf, sess):
+    return _imported(tf, _graph_def_with_devices(tf), lambda op: "/cpu:3" if op.type == "Const" else "/cpu:4")
+
+
+@case
+def import_malformed_device_raises(tf, sess):
+    graph_def = _graph_def_with_devices(tf)
+    graph_def.node[2].device = "/bogus:1"
+    tf.import_graph_def(graph_def, name="")
+
+
+@case
+def import_colocation_with_unknown_node_raises(tf, sess):
+    graph_def = _graph_def_with_devices(tf)
+    for node in graph_def.node:
+        if node.name == "d":
+            del node.attr["_class"].list.s[:]
+            node.attr["_class"].list.s.append(b"loc:@nothere")
+    tf.import_graph_def(graph_def, name="")

@@ -1,8 +1,6 @@
 """Session and step options, with the fields and defaults of TensorFlow's `ConfigProto`, `RunOptions` and
 `RunMetadata` protocol buffers (as plain Python objects)."""
 
-from tensorweave._src.framework import graph_pb2
-
 
 def _int(value, field):
     if isinstance(value, bool) or not isinstance(value, int):
@@ -198,4 +196,6 @@ class RunMetadata:
         self.cost_graph = CostGraphDef()
 
     def _set_partition_graphs(self, serialized):
+        from tensorweave._src.framework import graph_pb2  # protobuf loads lazily (a fast `import tensorweave`)
+
         self.partition_graphs = [graph_pb2.GraphDef.FromString(data) for data in serialized]

@@ -1,5 +1,6 @@
 """import_graph_def: copies a serialized graph into the default graph."""
 
+from tensorweave._src.framework import device_spec
 from tensorweave._src.framework import ops
 
 
@@ -14,6 +15,11 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     Returns:
       The requested elements, or None.
 
+    Devices as TF1's import: each imported node's device is merged under the `device()` scopes around the
+    call (device functions see the imported op), and a node colocated with another (`_class` `loc:@x`)
+    takes that node's device. ValueError, before anything is imported, for a malformed device or a
+    colocation with a node the GraphDef does not have.
+
     Example:
       >>> import tensorweave as tw
       >>> g = tw.Graph()
@@ -26,6 +32,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
     """
     graph = ops.get_default_graph()
     data = graph_def if isinstance(graph_def, (bytes, bytearray)) else graph_def.SerializeToString()
+    _check_devices(data)
     prefix = "import" if name is None else name
     if prefix:
         prefix = graph.unique_name(prefix)
@@ -34,6 +41,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         tensor = ops.convert_to_tensor(value)
         mapping[key if ":" in key else key + ":0"] = tensor.name
     ops_added = graph._import_graph_def_bytes(bytes(data), prefix, mapping)
+    graph._place_imported(ops_added)
     if return_elements is None:
         return None
     scoped = (prefix + "/") if prefix else ""
@@ -45,3 +53,24 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
             results.append(graph.get_operation_by_name(scoped + element))
     del ops_added
     return results
+
+
+def _check_devices(data):
+    """ValueError for a node whose device does not parse or that is colocated with a node not in the GraphDef
+    (TF's importer raises both)."""
+    from tensorweave._src.framework import graph_pb2  # protobuf loads lazily (a fast `import tensorweave`)
+
+    try:
+        parsed = graph_pb2.GraphDef.FromString(bytes(data))
+    except Exception:  # noqa: BLE001 - the C++ import reports bytes that are no GraphDef
+        return
+    names = {node.name for node in parsed.node}
+    for node in parsed.node:
+        if node.device:
+            device_spec.DeviceSpec.from_string(node.device)
+        if "_class" in node.attr:
+            for group in node.attr["_class"].list.s:
+                if group.startswith(b"loc:@") and group[5:].decode() not in names:
+                    raise ValueError(
+                        f"Node '{node.name}' expects to be colocated with unknown node '{group[5:].decode()}'"
+                    )

@@ -613,6 +613,34 @@ class Graph:
             self._ops.append(op)
         return [self._ops[i] for i in ids]
 
+    def _place_imported(self, new_ops):
+        """Devices of imported ops as TF's importer (_ProcessNewOps): an op colocated with another takes that
+        op's device (canonical); the others their own device merged under this graph's device scopes."""
+        colocated = []
+        for op in new_ops:
+            original = op.device
+            names = [n for n in (g[5:].decode() for g in op.colocation_groups()) if n != op.name]
+            if names:
+                colocated.append((op, names))
+                if original:
+                    op._set_device("")
+                continue
+            stack = self._device_stack + ([_DeviceScope(original)] if original else [])
+            if _device_functions_apply(stack):
+                if original:
+                    op._set_device("")
+                _merge_device_stack(stack, op)
+            else:
+                device = _merge_device_stack(stack, None)
+                if device != original:
+                    op._set_device(device)
+        for op, names in colocated:
+            for name in names:
+                other = self.get_operation_by_name(name)
+                if other.device:
+                    op._set_device(pydev.DeviceSpec.from_string(other.device).to_string())
+                    break
+
     # --- collections --------------------------------------------------------
     def _check_not_finalized(self):
         if self._finalized:
