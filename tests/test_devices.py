@@ -516,3 +516,26 @@ def test_device_lib_module_path():
     code = "from tensorweave.python.client import device_lib; print(device_lib.list_local_devices.__name__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "list_local_devices", out.stderr
+
+
+# --- replica_device_setter ---------------------------------------------------------------------------------------------
+
+
+def test_replica_device_setter(graph):
+    setter = tw.train.replica_device_setter(ps_tasks=2, worker_device="/job:worker/task:3")
+    with tw.device(setter):
+        a = tw.Variable(1.0, name="a")
+        b = tw.Variable(2.0, name="b")
+        c = tw.Variable(3.0, name="c")
+        with tw.device("/job:ps/task:1"):
+            d = tw.Variable(4.0, name="d")  # a task set inside is kept (no task taken from the cycle)
+        s = a + b
+    assert [v.device for v in (a, b, c, d)] == ["/job:ps/task:0", "/job:ps/task:1", "/job:ps/task:0", "/job:ps/task:1"]
+    assert s.device == "/job:worker/task:3"
+    assert a.initial_value.device == "/job:worker/task:3"  # only the variable ops go to the ps
+    assert tw.train.replica_device_setter() is None
+    assert tw.train.replica_device_setter(cluster={"worker": ["w:1"]}) is None
+    with pytest.raises(TypeError, match="ps_strategy must be callable"):
+        tw.train.replica_device_setter(ps_tasks=1, ps_strategy="round")
+    with pytest.raises(TypeError, match="cluster must be"):
+        tw.train.replica_device_setter(cluster=["ps"])
