@@ -603,3 +603,42 @@ def import_colocation_with_unknown_node_raises(tf, sess):
             del node.attr["_class"].list.s[:]
             node.attr["_class"].list.s.append(b"loc:@nothere")
     tf.import_graph_def(graph_def, name="")
+
+
+# --- replica_device_setter ------------------------------------------------------------------------------------------
+
+
+@case
+def replica_device_setter_round_robin(tf, sess):
+    cluster = {"ps": ["a:1", "b:1", "c:1"], "worker": ["w:1", "w:2"]}
+    with tf.device(tf.train.replica_device_setter(cluster=cluster, worker_device="/job:worker/task:1")):
+        v = [tf.Variable(float(i), name=f"v{i}") for i in range(4)]
+        with tf.device("/gpu:0"):
+            x = v[0] + v[1]
+            tf.Variable(1.0, name="w")
+        with tf.device("/job:ps/task:2"):
+            tf.Variable(1.0, name="u")
+        with tf.device("/job:other"):
+            tf.Variable(1.0, name="z")
+        tf.train.GradientDescentOptimizer(0.1).minimize(x * x)
+    return _placement(tf.get_default_graph(), skip=("gradients",))
+
+
+@case
+def replica_device_setter_without_merging(tf, sess):
+    with tf.device(tf.train.replica_device_setter(ps_tasks=2, merge_devices=False, ps_device="/job:ps/cpu:0")):
+        tf.Variable(1.0, name="a")
+        with tf.device("/cpu:1"):
+            tf.Variable(1.0, name="b")
+        tf.Variable(1.0, name="c")
+    return _placement(tf.get_default_graph())
+
+
+@case
+def replica_device_setter_without_ps(tf, sess):
+    return [tf.train.replica_device_setter(), tf.train.replica_device_setter(cluster={"worker": ["w:1"]})]
+
+
+@case
+def replica_device_setter_bad_strategy_raises(tf, sess):
+    tf.train.replica_device_setter(ps_tasks=1, ps_strategy=3)
