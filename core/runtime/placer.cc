@@ -227,14 +227,15 @@ bool IsGenerator(const Node* node) {
          node->num_outputs() == 1 && !node->output_is_ref(0);
 }
 
-// The device all placed data consumers of `node` share, or nullptr.
+// The device that the placed data consumers of `node` share (consumers not
+// placed are outside this step), or nullptr when none is or they differ.
 Device* ConsumersDevice(const Node* node,
                         const std::vector<Device*>& placement) {
   Device* shared = nullptr;
   for (const Edge& edge : node->out_edges()) {
     Device* device = placement[edge.dst->id()];
-    if (device == nullptr || (shared != nullptr && device != shared))
-      return nullptr;
+    if (device == nullptr) continue;
+    if (shared != nullptr && device != shared) return nullptr;
     shared = device;
   }
   return shared;

@@ -390,6 +390,17 @@ TEST_F(PlacerTest, AConstGoesWithItsConsumers) {
   EXPECT_EQ(DeviceOf(pinned), Cpu(0));  // its own request first
 }
 
+TEST_F(PlacerTest, AConstFollowsTheConsumersOfThisStep) {
+  UseDevices(4, false);
+  Node* c = Const("", "c");
+  Node* used = On("/cpu:3", "Identity", "used", {"c"});
+  On("/cpu:1", "Identity", "not_run", {"c"});  // not in this step
+  PlacementOptions options;
+  TW_ASSERT_OK(PlaceNodes(graph_, {c, used}, *devices_, options, &placement_));
+  EXPECT_EQ(DeviceOf(c), Cpu(3));
+  EXPECT_EQ(DeviceOf(graph_.FindNode("not_run")), "(none)");
+}
+
 TEST_F(PlacerTest, LogDevicePlacementPrintsNewlyPlacedNodes) {
   UseDevices(2, false);
   Const("", "a");
