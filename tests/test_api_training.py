@@ -18,6 +18,7 @@ SPARSE_PAIRS = {
     ),
     "ApplyProximalGradientDescent": ("SparseApplyProximalGradientDescent", 0, {"alpha": 0.4, "l1": 0.3, "l2": 0.2}),
     "ApplyProximalAdagrad": ("SparseApplyProximalAdagrad", 1, {"lr": 0.4, "l1": 0.3, "l2": 0.2}),
+    "ApplyAdagradDA": ("SparseApplyAdagradDA", 2, {"lr": 0.4, "l1": 0.3, "l2": 0.2, "global_step": 3}),
 }
 
 
@@ -31,7 +32,7 @@ def _run_update(op_type, var0, slots0, grad, indices=None, dtype=np.float32):
         names = [a["name"] for a in op_def.inputs]
         _, _, scalars = SPARSE_PAIRS[op_type.removeprefix("Sparse")]
         values = {"grad": grad.astype(dtype), "delta": grad.astype(dtype), "indices": indices}
-        values.update({k: np.array(v, dtype) for k, v in scalars.items()})
+        values.update({k: np.array(v, np.int64 if k == "global_step" else dtype) for k, v in scalars.items()})
         args += [values[n] for n in names[len(args) :]]
         out = gen_ops.wrapper(op_type)(*args)
         sess.run(out)

@@ -1,7 +1,8 @@
 // Fused optimizer update kernels (ApplyGradientDescent, ApplyMomentum,
 // ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam, ApplyAdadelta,
-// ApplyFtrl(V2), ApplyProximalGradientDescent, ApplyProximalAdagrad, the
-// SparseApply* forms of the last four, and FusedMatMulApplyGradientDescent).
+// ApplyFtrl(V2), ApplyProximalGradientDescent, ApplyProximalAdagrad,
+// ApplyAdagradDA, the SparseApply* forms of the last five, and
+// FusedMatMulApplyGradientDescent).
 //
 // One kernel class, ApplyOp<Update>, does what all of them share: it locks
 // the variables the op writes (in address order, so two ops locking
@@ -131,6 +132,20 @@ Status ScalarInput(OpKernelContext* ctx, const OpKernel& kernel, int i) {
   return Status::OK();
 }
 
+// The scalar input `t` as a T: its own dtype may differ (AdagradDA's int64
+// global_step).
+template <typename T>
+T ScalarAs(const Tensor& t) {
+  T value = T(0);
+  Status s =
+      DispatchType<float, double, int32_t, int64_t>(t.dtype(), [&](auto tag) {
+        value = static_cast<T>(t.data<decltype(tag)>()[0]);
+        return Status::OK();
+      });
+  (void)s;  // the op definitions allow only these dtypes
+  return value;
+}
+
 // Update is a functor with kNumVars (the leading Ref inputs), kGradIndex,
 // kNumScalars (every other input), a constructor taking the
 // OpKernelConstruction (for its attrs) and
@@ -168,8 +183,7 @@ class ApplyOp : public OpKernel {
           }
           block.grad = grad.data<T>();
           for (int k = 0; k < kNumScalars; ++k) {
-            block.scalars[k] =
-                ctx->input(scalar_inputs[k]).template data<T>()[0];
+            block.scalars[k] = ScalarAs<T>(ctx->input(scalar_inputs[k]));
           }
           ForRange(ctx, grad.num_elements(), [&](int64_t begin, int64_t end) {
             auto b = block;
@@ -245,8 +259,7 @@ class SparseApplyOp : public OpKernel {
           using T = decltype(tag);
           UpdateBlock<T, kNumVars, kNumScalars> block;
           for (int k = 0; k < kNumScalars; ++k) {
-            block.scalars[k] =
-                ctx->input(scalar_inputs[k]).template data<T>()[0];
+            block.scalars[k] = ScalarAs<T>(ctx->input(scalar_inputs[k]));
           }
           block.begin = 0;
           block.end = row_size;
@@ -505,6 +518,31 @@ struct FtrlUpdate {
   bool multiply_linear_by_lr = false;
 };
 
+struct AdagradDAUpdate {
+  static constexpr int kNumVars = 3, kGradIndex = 3, kNumScalars = 4;
+  explicit AdagradDAUpdate(OpKernelConstruction*) {}
+  template <typename T, int V, int S>
+  void Apply(const UpdateBlock<T, V, S>& b) const {
+    const T lr = b.scalars[0], l1 = b.scalars[1], l2 = b.scalars[2],
+            global_step = b.scalars[3];
+    auto var = b.var(0);
+    auto gradient_accum = b.var(1);
+    auto gradient_squared_accum = b.var(2);
+    auto grad = b.grad_block();
+    gradient_accum += grad;
+    gradient_squared_accum += grad.square();
+    const auto denominator =
+        gradient_squared_accum.sqrt() + l2 * global_step * lr;
+    if (l1 > T(0)) {
+      var = (-gradient_accum.sign()) *
+            (gradient_accum.abs() - l1 * global_step).max(T(0)) * lr /
+            denominator;
+    } else {
+      var = (-gradient_accum) * lr / denominator;
+    }
+  }
+};
+
 // The proximal step shared by ProximalGradientDescent and ProximalAdagrad:
 // var = sign(prox_v) * max(|prox_v| - rate * l1, 0) / (1 + rate * l2), with
 // rate a scalar or a per-element array.
@@ -573,6 +611,9 @@ REGISTER_KERNEL(KernelDef("ApplyProximalAdagrad"),
                 ApplyOp<ProximalAdagradUpdate>);
 REGISTER_KERNEL(KernelDef("SparseApplyProximalAdagrad"),
                 SparseApplyOp<ProximalAdagradUpdate>);
+REGISTER_KERNEL(KernelDef("ApplyAdagradDA"), ApplyOp<AdagradDAUpdate>);
+REGISTER_KERNEL(KernelDef("SparseApplyAdagradDA"),
+                SparseApplyOp<AdagradDAUpdate>);
 REGISTER_KERNEL(KernelDef("FusedMatMulApplyGradientDescent"),
                 FusedMatMulApplyGradientDescentOp);
 

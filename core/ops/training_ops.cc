@@ -452,6 +452,51 @@ REGISTER_OP("SparseApplyProximalAdagrad")
         "ApplyProximalAdagrad on the rows indices[i] of var and its slot, "
         "with grad[i] their gradient; the other rows are left as they are.");
 
+REGISTER_OP("ApplyAdagradDA")
+    .Input("var: Ref(T)")
+    .Input("gradient_accumulator: Ref(T)")
+    .Input("gradient_squared_accumulator: Ref(T)")
+    .Input("grad: T")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("global_step: int64")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ApplyShapeFn({{"var", "gradient_accumulator",
+                               "gradient_squared_accumulator", "grad", "lr",
+                               "l1", "l2", "global_step"},
+                              3,
+                              3}))
+    .Doc(
+        "Adagrad dual averaging: g += grad; gg += grad^2; var = lr * "
+        "sign(-g) * max(|g| - l1 * global_step, 0) / (l2 * global_step * lr "
+        "+ sqrt(gg)) (without the l1 shrinkage when l1 is 0).");
+
+REGISTER_OP("SparseApplyAdagradDA")
+    .Input("var: Ref(T)")
+    .Input("gradient_accumulator: Ref(T)")
+    .Input("gradient_squared_accumulator: Ref(T)")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Input("lr: T")
+    .Input("l1: T")
+    .Input("l2: T")
+    .Input("global_step: int64")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(SparseApplyShapeFn(
+        {{"var", "gradient_accumulator", "gradient_squared_accumulator", "grad",
+          "indices", "lr", "l1", "l2", "global_step"},
+         3,
+         3}))
+    .Doc(
+        "ApplyAdagradDA on the rows indices[i] of var and its slots, with "
+        "grad[i] their gradient; the other rows are left as they are.");
+
 // Learning-rate schedules (tw.train.exponential_decay, piecewise_constant):
 // small dedicated ops so that schedules need no general math ops.
 REGISTER_OP("ExponentialDecay")

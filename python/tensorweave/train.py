@@ -15,6 +15,7 @@ Example:
 
 from tensorweave._src.training.adadelta import AdadeltaOptimizer
 from tensorweave._src.training.adagrad import AdagradOptimizer
+from tensorweave._src.training.adagrad_da import AdagradDAOptimizer
 from tensorweave._src.training.adam import AdamOptimizer
 from tensorweave._src.training.device_setter import replica_device_setter
 from tensorweave._src.training.graph_io import write_graph

@@ -937,3 +937,71 @@ def signature_defs_classify_regress(tf, sess):
     except ValueError:
         out.append("ValueError")
     return out
+
+
+# --- AdagradDA -------------------------------------------------------------------------------------------------------
+
+
+def _adagrad_da_steps(tf, sess, dense, **kwargs):
+    emb = tf.Variable(np.array([[1.0, -2.0], [3.0, 0.05], [-5.0, 6.0], [0.01, 8.0]], np.float32), name="emb")
+    rows = tf.gather(emb, [0, 2, 0])
+    loss = tf.reduce_sum(tf.square(rows - 1.0) * [[1.0, 2.0], [0.5, 1.0], [2.0, 1.0]])
+    if dense:
+        loss = loss + 0.5 * tf.reduce_sum(emb)
+    step = tf.train.get_or_create_global_step()
+    opt = tf.train.AdagradDAOptimizer(0.3, step, **kwargs)
+    train = opt.minimize(loss, global_step=step)
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        sess.run(train)
+    slots = [opt.get_slot(emb, n) for n in ("gradient_accumulator", "gradient_squared_accumulator")]
+    return sess.run([emb] + slots), [s.op.name for s in slots], sess.run(step)
+
+
+@case
+def adagrad_da_dense(tf, sess):
+    return _adagrad_da_steps(tf, sess, True)
+
+
+@case
+def adagrad_da_dense_l1_l2(tf, sess):
+    return _adagrad_da_steps(tf, sess, True, l1_regularization_strength=0.4, l2_regularization_strength=0.2)
+
+
+@case
+def adagrad_da_sparse(tf, sess):
+    return _adagrad_da_steps(
+        tf, sess, False, initial_gradient_squared_accumulator_value=0.5, l1_regularization_strength=0.1
+    )
+
+
+@case
+def raw_apply_adagrad_da(tf, sess):
+    v = tf.Variable([[1.0, -2.0], [3.0, 0.05]])
+    g = tf.Variable([[0.5, 0.2], [0.1, 0.3]])
+    gg = tf.Variable([[0.5, 0.2], [0.1, 0.3]])
+    sess.run(tf.global_variables_initializer())
+    dense = tf.raw_ops.ApplyAdagradDA(
+        var=v,
+        gradient_accumulator=g,
+        gradient_squared_accumulator=gg,
+        grad=[[1.0, -1.0], [0.5, 2.0]],
+        lr=0.5,
+        l1=0.2,
+        l2=0.1,
+        global_step=tf.constant(4, tf.int64),
+    )
+    out = [sess.run(dense)]
+    sparse = tf.raw_ops.SparseApplyAdagradDA(
+        var=v,
+        gradient_accumulator=g,
+        gradient_squared_accumulator=gg,
+        grad=[[1.0, -1.0]],
+        indices=[1],
+        lr=0.5,
+        l1=0.0,
+        l2=0.1,
+        global_step=tf.constant(2, tf.int64),
+    )
+    out.append(sess.run(sparse))
+    return out, sess.run([g, gg])

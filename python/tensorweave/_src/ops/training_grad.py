@@ -20,6 +20,8 @@ for _op in (
     "SparseApplyProximalGradientDescent",
     "ApplyProximalAdagrad",
     "SparseApplyProximalAdagrad",
+    "ApplyAdagradDA",
+    "SparseApplyAdagradDA",
     "ExponentialDecay",
     "PiecewiseConstant",
 ):

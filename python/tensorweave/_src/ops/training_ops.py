@@ -243,3 +243,66 @@ def sparse_apply_proximal_adagrad(var, accum, lr, l1, l2, grad, indices, use_loc
         {"use_locking": bool(use_locking)},
         name,
     )
+
+
+def _global_step_input(global_step):
+    from tensorweave._src.framework import dtypes
+    from tensorweave._src.ops import math_ops
+
+    global_step = ops.convert_to_tensor(global_step)
+    return global_step if global_step.dtype == dtypes.int64 else math_ops.cast(global_step, dtypes.int64)
+
+
+@gen_ops.doc_from("ApplyAdagradDA")
+def apply_adagrad_da(
+    var,
+    gradient_accumulator,
+    gradient_squared_accumulator,
+    grad,
+    lr,
+    l1,
+    l2,
+    global_step,
+    use_locking=False,
+    name=None,
+):
+    """Returns the variable (its ref); `global_step` is an int64 scalar."""
+    refs = [state_ops._ref(r) for r in (var, gradient_accumulator, gradient_squared_accumulator)]
+    dtype = refs[0].dtype
+    values = [ops.convert_to_tensor(v, dtype=dtype) for v in (grad, lr, l1, l2)]
+    return gen_ops.wrapper("ApplyAdagradDA")(
+        *refs, *values, _global_step_input(global_step), use_locking=bool(use_locking), name=name or "ApplyAdagradDA"
+    )
+
+
+@gen_ops.doc_from("SparseApplyAdagradDA")
+def sparse_apply_adagrad_da(
+    var,
+    gradient_accumulator,
+    gradient_squared_accumulator,
+    grad,
+    indices,
+    lr,
+    l1,
+    l2,
+    global_step,
+    use_locking=False,
+    name=None,
+):
+    """Returns the variable (its ref); `global_step` is an int64 scalar."""
+    refs = [state_ops._ref(r) for r in (var, gradient_accumulator, gradient_squared_accumulator)]
+    dtype = refs[0].dtype
+    grad = ops.convert_to_tensor(grad, dtype=dtype)
+    lr, l1, l2 = [ops.convert_to_tensor(v, dtype=dtype) for v in (lr, l1, l2)]
+    indices = ops.convert_to_tensor(indices)
+    return gen_ops.wrapper("SparseApplyAdagradDA")(
+        *refs,
+        grad,
+        indices,
+        lr,
+        l1,
+        l2,
+        _global_step_input(global_step),
+        use_locking=bool(use_locking),
+        name=name or "SparseApplyAdagradDA",
+    )
