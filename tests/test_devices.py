@@ -539,3 +539,36 @@ def test_replica_device_setter(graph):
         tw.train.replica_device_setter(ps_tasks=1, ps_strategy="round")
     with pytest.raises(TypeError, match="cluster must be"):
         tw.train.replica_device_setter(cluster=["ps"])
+
+
+# --- the session's placement options reach the runtime ---------------------------------------------------------------
+
+
+@_needs_devices
+@pytest.mark.skipif(not _no_gpu_here(), reason="this machine has a GPU")
+def test_soft_placement_is_off_by_default(graph):
+    with tw.device("/gpu:0"):
+        c = tw.multiply(tw.constant(1.0, name="one"), 2.0, name="c")
+    with tw.Session() as sess:
+        with pytest.raises(tw.errors.InvalidArgumentError, match="Cannot assign a device for operation"):
+            sess.run(c)
+    with tw.Session(config=tw.ConfigProto(allow_soft_placement=True)) as sess:
+        assert sess.run(c) == 2.0
+
+
+@_needs_devices
+def test_log_device_placement():
+    code = (
+        "import tensorweave as tw\n"
+        "with tw.device('/cpu:1'):\n"
+        "    a = tw.constant(1.0, name='a')\n"
+        "b = tw.multiply(a, 2.0, name='b')\n"
+        "config = tw.ConfigProto(device_count={'CPU': 2}, log_device_placement=True)\n"
+        "with tw.Session(config=config) as sess:\n"
+        "    print(sess.run(b))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "2.0"
+    assert "a: (Const): /job:localhost/replica:0/task:0/device:CPU:1" in proc.stderr
+    assert "b: (Mul): /job:localhost/replica:0/task:0/device:CPU:0" in proc.stderr
