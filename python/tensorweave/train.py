@@ -28,7 +28,15 @@ from tensorweave._src.training.learning_rate_decay import linear_cosine_decay
 from tensorweave._src.training.learning_rate_decay import natural_exp_decay
 from tensorweave._src.training.learning_rate_decay import noisy_linear_cosine_decay
 from tensorweave._src.training.learning_rate_decay import piecewise_constant
+from tensorweave._src.training.learning_rate_decay import piecewise_constant as piecewise_constant_decay
 from tensorweave._src.training.learning_rate_decay import polynomial_decay
+from tensorweave._src.framework.meta_graph_pb2 import SaverDef
+from tensorweave._src.training.basic_session_run_hooks import NanLossDuringTrainingError
+from tensorweave._src.training.checkpoint_management import VocabInfo
+from tensorweave._src.training.checkpoint_management import checkpoints_iterator
+from tensorweave._src.training.checkpoint_management import generate_checkpoint_state_proto
+from tensorweave._src.training.checkpoint_management import get_checkpoint_mtimes
+from tensorweave._src.training.checkpoint_management import remove_checkpoint
 from tensorweave._src.training.checkpoint_utils import NewCheckpointReader
 from tensorweave._src.training.checkpoint_utils import init_from_checkpoint
 from tensorweave._src.training.checkpoint_utils import list_variables
@@ -47,7 +55,9 @@ from tensorweave._src.training.rmsprop import RMSPropOptimizer
 from tensorweave._src.training.saver import Saver
 from tensorweave._src.training.saver import get_checkpoint_state
 from tensorweave._src.training.saver import latest_checkpoint
+from tensorweave._src.training.saver import update_checkpoint_state
 from tensorweave._src.training.saver import checkpoint_exists
+from tensorweave._src.training.training_util import assert_global_step
 from tensorweave._src.training.training_util import create_global_step
 from tensorweave._src.training.training_util import get_global_step
 from tensorweave._src.training.training_util import get_or_create_global_step

@@ -1005,3 +1005,72 @@ def raw_apply_adagrad_da(tf, sess):
     )
     out.append(sess.run(sparse))
     return out, sess.run([g, gg])
+
+
+# --- checkpoint management --------------------------------------------------------------------------------------------
+
+
+@case
+def checkpoint_management_helpers(tf, sess):
+    import os
+    import tempfile
+
+    d = tempfile.mkdtemp()
+    v = tf.Variable(1.0, name="v")
+    sess.run(v.initializer)
+    saver = tf.train.Saver(max_to_keep=None)
+    paths = [saver.save(sess, os.path.join(d, "m"), global_step=i) for i in (1, 2)]
+    mtimes = tf.train.get_checkpoint_mtimes(paths + [os.path.join(d, "absent")])
+    tf.train.remove_checkpoint(paths[0])
+    remaining = tf.train.checkpoint_exists(paths[0]), tf.train.checkpoint_exists(paths[1])
+    found = [os.path.basename(p) for p in tf.train.checkpoints_iterator(d, timeout=0)]
+    state = tf.train.generate_checkpoint_state_proto("run", "run/m-3", ["run/m-1", "run/m-2"])
+    absolute = tf.train.generate_checkpoint_state_proto("/abs/run", "/abs/run/m-3")
+    tf.train.update_checkpoint_state(d, paths[1], [paths[1]])
+    latest = os.path.basename(tf.train.get_checkpoint_state(d).model_checkpoint_path)
+    return (
+        len(mtimes),
+        remaining,
+        found,
+        state.model_checkpoint_path,
+        list(state.all_model_checkpoint_paths),
+        list(absolute.all_model_checkpoint_paths),
+        latest,
+        tf.train.piecewise_constant_decay(5, [3], [1.0, 0.5]),
+    )
+
+
+@case
+def assert_global_step_checks(tf, sess):
+    out = []
+    for value in (tf.Variable(0, name="ok"), tf.Variable(0.0, name="flt"), tf.Variable([1, 2], name="vec"), 3):
+        try:
+            tf.train.assert_global_step(value)
+            out.append("ok")
+        except TypeError:
+            out.append("TypeError")
+    return out
+
+
+@case
+def saver_def_and_vocab_info(tf, sess):
+    v = tf.Variable(1.0, name="v")
+    saver = tf.train.Saver(max_to_keep=3)
+    d = saver.as_saver_def()
+    info = tf.train.VocabInfo("new.txt", 10, 1, "old.txt")
+    try:
+        tf.train.VocabInfo("a", 1, 0, "b", axis=2)
+        bad_axis = "ok"
+    except ValueError:
+        bad_axis = "ValueError"
+    return (
+        d.max_to_keep,
+        d.version == tf.train.SaverDef.V2,
+        d.restore_op_name,
+        d.filename_tensor_name,
+        isinstance(d, tf.train.SaverDef),
+        info.old_vocab_size,
+        info.axis,
+        bad_axis,
+        str(tf.train.NanLossDuringTrainingError()),
+    )

@@ -74,3 +74,16 @@ def get_or_create_global_step(graph=None):
 def global_step(sess, global_step_tensor):
     """The value of the global step, as a Python int."""
     return int(sess.run(global_step_tensor))
+
+
+def assert_global_step(global_step_tensor):
+    """Raises TypeError unless `global_step_tensor` is an integer scalar Variable or Tensor (TF1's check)."""
+    from tensorweave._src.ops import variables
+
+    if not isinstance(global_step_tensor, (variables.Variable, ops.Tensor)):
+        raise TypeError(f'Existing "global_step" must be a Variable or Tensor: {global_step_tensor}.')
+    if not global_step_tensor.dtype.base_dtype.is_integer:
+        raise TypeError(f'Existing "global_step" does not have integer type: {global_step_tensor.dtype}')
+    shape = global_step_tensor.shape
+    if shape.ndims != 0 and shape.is_fully_defined():
+        raise TypeError(f'Existing "global_step" is not scalar: {shape}')
