@@ -703,6 +703,10 @@ def _op_defs():
     return _OP_DEFS
 
 
+# (scope spec, the op's device so far) -> merged device: merges are pure, and a program uses few of them.
+_MERGE_CACHE = {}
+
+
 class _DeviceScope:
     """One `device()` scope: a spec merged under the op's device, a function of the op, or None (a stop)."""
 
@@ -728,7 +732,12 @@ class _DeviceScope:
     def merge(self, op, current):
         """The op's device after this scope, given its `current` device string."""
         if self.function is None:
-            return self.spec.make_merged_spec(pydev.DeviceSpec.from_string(current)).to_string()
+            key = (self.spec.to_string(), current)  # a DeviceSpec may change while the scope is open
+            merged = _MERGE_CACHE.get(key)
+            if merged is None:
+                merged = self.spec.make_merged_spec(pydev.DeviceSpec.from_string(current)).to_string()
+                _MERGE_CACHE[key] = merged
+            return merged
         result = self.function(op)
         if isinstance(result, pydev.DeviceSpec):
             return result.to_string()
