@@ -150,7 +150,7 @@ def sufficient_statistics(x, axes, shift=None, keep_dims=None, name=None, keepdi
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.nn.sufficient_statistics([1.0, 3.0], [0])[:3]))
+      ...     print([float(v) for v in sess.run(tw.nn.sufficient_statistics([1.0, 3.0], [0])[:3])])
       [2.0, 4.0, 10.0]
     """
     keep = bool(keepdims if keepdims is not None else keep_dims)
@@ -182,8 +182,8 @@ def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.nn.normalize_moments(2.0, 4.0, 10.0, None)))
-      (2.0, 1.0)
+      ...     print([float(v) for v in sess.run(tw.nn.normalize_moments(2.0, 4.0, 10.0, None))])
+      [2.0, 1.0]
     """
     with _scope(name, "normalize"):
         mean_ss = ops.convert_to_tensor(mean_ss)
@@ -208,8 +208,8 @@ def weighted_moments(x, axes, frequency_weights, name=None, keep_dims=None, keep
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.nn.weighted_moments([1.0, 3.0], [0], [1.0, 3.0])))
-      (2.5, 0.75)
+      ...     print([float(v) for v in sess.run(tw.nn.weighted_moments([1.0, 3.0], [0], [1.0, 3.0]))])
+      [2.5, 0.75]
     """
     keep = bool(keepdims if keepdims is not None else keep_dims)
     with _scope(name, "weighted_moments"):
@@ -271,8 +271,8 @@ def swish(features, beta=1.0, name=None):
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.nn.swish([0.0, 2.0])))
-      [0.        1.7615942]
+      ...     print(sess.run(tw.nn.swish([0.0, 2.0])).round(4))
+      [0.     1.7616]
     """
     with _scope(name, "swish"):
         features = ops.convert_to_tensor(features, name="features")
@@ -351,7 +351,7 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.nn.embedding_lookup([[1.0], [2.0], [3.0]], [2, 0])))
+      ...     print(sess.run(tw.nn.embedding_lookup(tw.constant([[1.0], [2.0], [3.0]]), [2, 0])))
       [[3.]
        [1.]]
     """

@@ -1,0 +1,267 @@
+"""tw.layers' class forms (TensorFlow v1's `tf.layers.Dense`, `Conv2D`, ..., `Layer`): a layer object makes its
+variables on its first call, inside a variable scope of its own name ("dense", "dense_1", ...), and reuses them on
+every later call; `weights`/`trainable_weights`/`updates`/`losses` list what its calls made."""
+
+import inspect
+import re
+
+from tensorweave._src.framework import ops
+from tensorweave._src.layers import convolutional, core
+from tensorweave._src.ops import variables as variables_lib
+
+
+class InputSpec:
+    """What a layer expects of its input: dtype, shape, ndim, max_ndim, min_ndim, axes (as tf.layers.InputSpec).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> print(tw.layers.InputSpec(ndim=4).ndim)
+      4
+    """
+
+    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None, axes=None):
+        self.dtype = dtype
+        self.shape = shape
+        self.ndim = len(shape) if shape is not None else ndim
+        self.max_ndim = max_ndim
+        self.min_ndim = min_ndim
+        self.axes = axes or {}
+
+    def __repr__(self):
+        fields = ("dtype", "shape", "ndim", "max_ndim", "min_ndim", "axes")
+        return "InputSpec(" + ", ".join(f"{f}={getattr(self, f)}" for f in fields if getattr(self, f)) + ")"
+
+
+def _snake(name):
+    """TensorFlow's to_snake_case: "Conv2DTranspose" -> "conv2d_transpose"."""
+    intermediate = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    insecure = re.sub("([a-z])([A-Z])", r"\1_\2", intermediate).lower()
+    # A name scope cannot start with "_": TF prefixes private class names with "private".
+    return "private" + insecure if insecure.startswith("_") else insecure
+
+
+class Layer:
+    """The base of the layer classes: subclass it with `build(input_shape)` (making weights with `add_weight`) and
+    `call(inputs)`.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> class Scale(tw.layers.Layer):
+      ...     def build(self, input_shape):
+      ...         self.k = self.add_weight("k", [], initializer=tw.ones_initializer())
+      ...     def call(self, inputs):
+      ...         return inputs * self.k
+      >>> with tw.Graph().as_default():
+      ...     layer = Scale()
+      ...     y = layer(tw.constant([1.0, 2.0]))
+      ...     print([v.name for v in layer.trainable_weights])
+      ['scale/k:0']
+    """
+
+    def __init__(self, trainable=True, name=None, dtype=None, _scope=None, _reuse=None, **kwargs):
+        unknown = set(kwargs) - {"input_shape", "batch_input_shape", "batch_size", "weights", "activity_regularizer"}
+        if unknown:
+            raise TypeError(f"Keyword argument not understood: {sorted(unknown)}")
+        self.trainable = trainable
+        self._name = name or _scope
+        self.dtype = dtype
+        self._reuse = _reuse
+        self._scope_name = None
+        self.built = False
+        self.input_spec = None
+        self._variables = []
+        self._updates = []
+        self._losses = []
+
+    @property
+    def name(self):
+        return self._scope_name or self._name or _snake(type(self).__name__)
+
+    # --- what the calls made ---
+
+    @property
+    def weights(self):
+        return list(self._variables)
+
+    variables = weights
+
+    @property
+    def trainable_weights(self):
+        trainable = {id(v) for v in variables_lib.trainable_variables()}
+        return [v for v in self._variables if id(v) in trainable] if self.trainable else []
+
+    trainable_variables = trainable_weights
+
+    @property
+    def non_trainable_weights(self):
+        trainable = {id(v) for v in self.trainable_weights}
+        return [v for v in self._variables if id(v) not in trainable]
+
+    non_trainable_variables = non_trainable_weights
+
+    @property
+    def updates(self):
+        return list(self._updates)
+
+    @property
+    def losses(self):
+        return list(self._losses)
+
+    def get_weights(self):
+        from tensorweave._src.client import session as session_lib
+
+        sess = session_lib.get_default_session()
+        if sess is None:
+            raise ValueError("get_weights needs a default session (with tw.Session() as sess: ...)")
+        return sess.run(self.weights)
+
+    # --- building ---
+
+    def add_weight(
+        self,
+        name,
+        shape,
+        dtype=None,
+        initializer=None,
+        regularizer=None,
+        trainable=True,
+        constraint=None,
+        **kwargs,
+    ):
+        var = variables_lib.get_variable(
+            name,
+            shape,
+            dtype=dtype or self.dtype,
+            initializer=initializer,
+            trainable=trainable and self.trainable,
+        )
+        core._regularize(var, regularizer)
+        return var
+
+    add_variable = add_weight
+
+    def build(self, input_shape):
+        self.built = True
+
+    def call(self, inputs, **kwargs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        raise NotImplementedError(f"{type(self).__name__}.compute_output_shape is not implemented")
+
+    def _apply(self, inputs, scope_name, reuse, *args, **kwargs):
+        with core._scope(scope_name, None, reuse):
+            if not self.built:
+                x = ops.convert_to_tensor(inputs) if not isinstance(inputs, (list, tuple)) else inputs
+                self.build(x.shape if hasattr(x, "shape") else None)
+                self.built = True
+            return self.call(inputs, *args, **kwargs)
+
+    def __call__(self, inputs, *args, **kwargs):
+        graph = ops.get_default_graph()
+        known = {id(v) for v in variables_lib.global_variables()}
+        n_updates = len(ops.get_collection(ops.GraphKeys.UPDATE_OPS))
+        n_losses = len(ops.get_collection(ops.GraphKeys.REGULARIZATION_LOSSES))
+        if self._scope_name is None:
+            base = self._name or graph.unique_name(_snake(type(self).__name__), mark_as_used=False).split("/")[-1]
+            out = self._apply(inputs, base, self._reuse, *args, **kwargs)
+            self._scope_name = base
+        else:
+            out = self._apply(inputs, self._scope_name, True, *args, **kwargs)
+        for v in variables_lib.global_variables():
+            if id(v) not in known:
+                self._variables.append(v)
+                attr = v.op.name.rsplit("/", 1)[-1]
+                if not hasattr(type(self), attr):
+                    setattr(self, attr, v)
+        self._updates += ops.get_collection(ops.GraphKeys.UPDATE_OPS)[n_updates:]
+        self._losses += ops.get_collection(ops.GraphKeys.REGULARIZATION_LOSSES)[n_losses:]
+        self.built = True
+        return out
+
+    apply = __call__
+
+
+def _layer_class(class_name, fn, call_args=(), doc=""):
+    """A Layer class whose constructor takes `fn`'s configuration arguments (all but inputs, name, reuse and the
+    call-time `call_args`) and whose call runs `fn` in the layer's scope."""
+    params = inspect.signature(fn).parameters
+    skip = {"inputs", "name", "reuse", *call_args}
+    config_names = [p for p in params if p not in skip]
+
+    def __init__(self, *args, name=None, **kwargs):
+        base_kwargs = {k: kwargs.pop(k) for k in ("dtype", "_scope", "_reuse") if k in kwargs}
+        config = {}
+        for key, value in zip(config_names, args):
+            config[key] = value
+        if len(args) > len(config_names):
+            raise TypeError(f"{class_name} takes at most {len(config_names)} positional arguments")
+        for key in list(kwargs):
+            if key in params and key not in skip:
+                if key in config:
+                    raise TypeError(f"{class_name} got multiple values for argument '{key}'")
+                config[key] = kwargs.pop(key)
+        required = [p for p in config_names if params[p].default is inspect.Parameter.empty and p not in config]
+        if required:
+            raise TypeError(f"{class_name}.__init__() missing required arguments: {required}")
+        Layer.__init__(self, trainable=config.get("trainable", True), name=name, **base_kwargs, **kwargs)
+        self._config = config
+        for key, value in config.items():
+            if not hasattr(type(self), key):
+                setattr(self, key, value)
+
+    def _apply(self, inputs, scope_name, reuse, *args, **kwargs):
+        call = {k: v for k, v in zip(call_args, args)}
+        call.update(kwargs)
+        extra = {"reuse": reuse} if "reuse" in params else {}
+        return fn(inputs, name=scope_name, **self._config, **call, **extra)
+
+    def get_config(self):
+        return dict(self._config, name=self.name)
+
+    return type(
+        class_name,
+        (Layer,),
+        {"__init__": __init__, "_apply": _apply, "get_config": get_config, "__doc__": doc, "__module__": __name__},
+    )
+
+
+Dense = _layer_class("Dense", core.dense, doc="The class form of `tw.layers.dense`.")
+Conv1D = _layer_class("Conv1D", convolutional.conv1d, doc="The class form of `tw.layers.conv1d`.")
+Conv2D = _layer_class("Conv2D", core.conv2d, doc="The class form of `tw.layers.conv2d`.")
+Conv3D = _layer_class("Conv3D", convolutional.conv3d, doc="The class form of `tw.layers.conv3d`.")
+Conv2DTranspose = _layer_class(
+    "Conv2DTranspose", convolutional.conv2d_transpose, doc="The class form of `tw.layers.conv2d_transpose`."
+)
+Conv3DTranspose = _layer_class(
+    "Conv3DTranspose", convolutional.conv3d_transpose, doc="The class form of `tw.layers.conv3d_transpose`."
+)
+SeparableConv1D = _layer_class(
+    "SeparableConv1D", convolutional.separable_conv1d, doc="The class form of `tw.layers.separable_conv1d`."
+)
+SeparableConv2D = _layer_class(
+    "SeparableConv2D", convolutional.separable_conv2d, doc="The class form of `tw.layers.separable_conv2d`."
+)
+MaxPooling1D = _layer_class("MaxPooling1D", convolutional.max_pooling1d, doc="tw.layers.max_pooling1d as a class.")
+MaxPooling2D = _layer_class("MaxPooling2D", core.max_pooling2d, doc="tw.layers.max_pooling2d as a class.")
+MaxPooling3D = _layer_class("MaxPooling3D", convolutional.max_pooling3d, doc="tw.layers.max_pooling3d as a class.")
+AveragePooling1D = _layer_class(
+    "AveragePooling1D", convolutional.average_pooling1d, doc="tw.layers.average_pooling1d as a class."
+)
+AveragePooling2D = _layer_class(
+    "AveragePooling2D", core.average_pooling2d, doc="tw.layers.average_pooling2d as a class."
+)
+AveragePooling3D = _layer_class(
+    "AveragePooling3D", convolutional.average_pooling3d, doc="tw.layers.average_pooling3d as a class."
+)
+Flatten = _layer_class("Flatten", core.flatten, doc="The class form of `tw.layers.flatten`.")
+Dropout = _layer_class(
+    "Dropout", core.dropout, call_args=("training",), doc="tw.layers.dropout as a class; call(inputs, training=False)."
+)
+BatchNormalization = _layer_class(
+    "BatchNormalization",
+    core.batch_normalization,
+    call_args=("training",),
+    doc="tw.layers.batch_normalization as a class; call(inputs, training=False). Its moving-average updates go "
+    "to UPDATE_OPS and to `updates`.",
+)
