@@ -18,7 +18,10 @@ public names on purpose.
 from tensorweave import errors
 from tensorweave import math
 from tensorweave._src.client.session import ConfigProto
+from tensorweave._src.client.session import GPUOptions
+from tensorweave._src.client.session import GraphOptions
 from tensorweave._src.client.session import InteractiveSession
+from tensorweave._src.client.session import OptimizerOptions
 from tensorweave._src.client.session import RunMetadata
 from tensorweave._src.client.session import RunOptions
 from tensorweave._src.client.session import Session

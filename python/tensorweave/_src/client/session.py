@@ -7,13 +7,26 @@ import numpy as np
 
 from tensorweave import _pywrap_tensorweave as _pywrap
 from tensorweave._src.client.session_config import ConfigProto
+from tensorweave._src.client.session_config import GPUOptions
+from tensorweave._src.client.session_config import GraphOptions
+from tensorweave._src.client.session_config import OptimizerOptions
 from tensorweave._src.client.session_config import RunMetadata
 from tensorweave._src.client.session_config import RunOptions
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
 
-__all__ = ["BaseSession", "ConfigProto", "InteractiveSession", "RunMetadata", "RunOptions", "Session"]
+__all__ = [
+    "BaseSession",
+    "ConfigProto",
+    "GPUOptions",
+    "GraphOptions",
+    "InteractiveSession",
+    "OptimizerOptions",
+    "RunMetadata",
+    "RunOptions",
+    "Session",
+]
 
 
 class _FetchPlan:

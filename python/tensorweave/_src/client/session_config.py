@@ -19,12 +19,69 @@ def _bool(value, field):
 
 class GPUOptions:
     """The GPU fields of ConfigProto (`allow_growth`, `per_process_gpu_memory_fraction`,
-    `visible_device_list`), kept for the GPU device."""
+    `visible_device_list`), kept for the GPU device.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> config = tw.ConfigProto(gpu_options=tw.GPUOptions(per_process_gpu_memory_fraction=0.5))
+      >>> config.gpu_options.per_process_gpu_memory_fraction, config.gpu_options.allow_growth
+      (0.5, False)
+    """
 
     def __init__(self, allow_growth=False, per_process_gpu_memory_fraction=0.0, visible_device_list=""):
         self.allow_growth = _bool(allow_growth, "allow_growth")
         self.per_process_gpu_memory_fraction = float(per_process_gpu_memory_fraction)
         self.visible_device_list = str(visible_device_list)
+
+
+class OptimizerOptions:
+    """The graph optimizer fields of TF's GraphOptions.optimizer_options (kept; tensorweave's runtime has no
+    optimizer passes or JIT that read them yet)."""
+
+    L1 = 0
+    L0 = -1
+    DEFAULT = 0
+    OFF = -1
+    ON_1 = 1
+    ON_2 = 2
+
+    def __init__(
+        self,
+        do_common_subexpression_elimination=False,
+        do_constant_folding=False,
+        max_folded_constant_in_bytes=0,
+        do_function_inlining=False,
+        opt_level=0,
+        global_jit_level=0,
+    ):
+        self.do_common_subexpression_elimination = _bool(
+            do_common_subexpression_elimination, "do_common_subexpression_elimination"
+        )
+        self.do_constant_folding = _bool(do_constant_folding, "do_constant_folding")
+        self.max_folded_constant_in_bytes = _int(max_folded_constant_in_bytes, "max_folded_constant_in_bytes")
+        self.do_function_inlining = _bool(do_function_inlining, "do_function_inlining")
+        self.opt_level = _int(opt_level, "opt_level")
+        self.global_jit_level = _int(global_jit_level, "global_jit_level")
+
+
+class GraphOptions:
+    """TF's ConfigProto.graph_options (kept, as OptimizerOptions)."""
+
+    def __init__(
+        self,
+        optimizer_options=None,
+        build_cost_model=0,
+        infer_shapes=False,
+        place_pruned_graph=False,
+        enable_bfloat16_sendrecv=False,
+        timeline_step=0,
+    ):
+        self.optimizer_options = optimizer_options if optimizer_options is not None else OptimizerOptions()
+        self.build_cost_model = _int(build_cost_model, "build_cost_model")
+        self.infer_shapes = _bool(infer_shapes, "infer_shapes")
+        self.place_pruned_graph = _bool(place_pruned_graph, "place_pruned_graph")
+        self.enable_bfloat16_sendrecv = _bool(enable_bfloat16_sendrecv, "enable_bfloat16_sendrecv")
+        self.timeline_step = _int(timeline_step, "timeline_step")
 
 
 class ConfigProto:
@@ -67,7 +124,7 @@ class ConfigProto:
                 raise TypeError(f"device_count keys are device type strings, got {device_type!r}")
             self.device_count[device_type] = _int(count, f"device_count[{device_type!r}]")
         self.gpu_options = gpu_options if gpu_options is not None else GPUOptions()
-        self.graph_options = graph_options
+        self.graph_options = graph_options if graph_options is not None else GraphOptions()
         self.operation_timeout_in_ms = _int(operation_timeout_in_ms, "operation_timeout_in_ms")
 
 

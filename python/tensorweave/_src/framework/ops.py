@@ -921,8 +921,7 @@ def colocate_with(op, ignore_existing=False):
       ...         print(tw.identity(a).op.get_attr("_class"))
       [b'loc:@a']
     """
-    graph = op.graph if op is not None and hasattr(op, "graph") else get_default_graph()
-    return graph.colocate_with(op, ignore_existing)
+    return get_default_graph().colocate_with(op, ignore_existing)
 
 
 def group(*inputs, name=None):
