@@ -538,6 +538,7 @@ def get_variable(
             name=full_name,
             dtype=dtype,
             validate_shape=validate_shape,
+            caching_device=caching_device,
         )
     finally:
         graph._name_stack = saved
