@@ -642,3 +642,27 @@ def replica_device_setter_without_ps(tf, sess):
 @case
 def replica_device_setter_bad_strategy_raises(tf, sess):
     tf.train.replica_device_setter(ps_tasks=1, ps_strategy=3)
+
+
+@case
+def config_proto_option_messages(tf, sess):
+    gpu = tf.GPUOptions(per_process_gpu_memory_fraction=0.5, allow_growth=True)
+    c = tf.ConfigProto(gpu_options=gpu)
+    c.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+    o = tf.OptimizerOptions()
+    return [
+        c.gpu_options.per_process_gpu_memory_fraction,
+        c.gpu_options.allow_growth,
+        c.graph_options.optimizer_options.global_jit_level,
+        [tf.OptimizerOptions.OFF, tf.OptimizerOptions.ON_2, tf.OptimizerOptions.L0, tf.OptimizerOptions.L1],
+        [o.do_constant_folding, o.opt_level, o.global_jit_level],
+        tf.GraphOptions().place_pruned_graph,
+    ]
+
+
+@case
+def variable_caching_device(tf, sess):
+    with tf.device("/job:ps"):
+        v = tf.Variable(1.0, name="v", caching_device="/job:worker/cpu:0")
+        g = tf.get_variable("g", [2], caching_device="/job:worker/cpu:1")
+    return _placement(tf.get_default_graph())
