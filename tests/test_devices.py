@@ -197,8 +197,8 @@ def test_device_scope_errors(graph):
             pass
     scope = tw.device("/bogus:0")  # nothing is parsed before the scope is entered
     assert scope is not None
-    with pytest.raises(AttributeError):
-        with tw.device(3):  # as TF: not a string, spec or function
+    with pytest.raises(AttributeError, match="device string, a DeviceSpec, a function of the op or None, got int"):
+        with tw.device(3):  # TF's class: not a string, spec or function
             pass
     assert tw.constant(1.0, name="after").device == ""  # a failed scope leaves nothing behind
 
@@ -483,6 +483,8 @@ def test_no_gpu_on_this_machine():
     cpus = tw.config.list_physical_devices("CPU")
     assert [(d.name, d.device_type) for d in cpus] == [("/physical_device:CPU:0", "CPU")]
     assert tw.config.list_physical_devices() == cpus
+    assert tw.config.list_logical_devices() == [("/device:CPU:0", "CPU")]
+    assert tw.config.experimental.list_logical_devices("GPU") == []
 
 
 @_needs_devices

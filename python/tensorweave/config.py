@@ -8,9 +8,13 @@ Example:
 
 import types
 
+from tensorweave._src.client.device_lib import LogicalDevice
 from tensorweave._src.client.device_lib import PhysicalDevice
+from tensorweave._src.client.device_lib import list_logical_devices
 from tensorweave._src.client.device_lib import list_physical_devices
 
-experimental = types.SimpleNamespace(list_physical_devices=list_physical_devices)
+experimental = types.SimpleNamespace(
+    list_logical_devices=list_logical_devices, list_physical_devices=list_physical_devices
+)
 
-__all__ = ["PhysicalDevice", "experimental", "list_physical_devices"]
+__all__ = ["LogicalDevice", "PhysicalDevice", "experimental", "list_logical_devices", "list_physical_devices"]

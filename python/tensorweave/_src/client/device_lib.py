@@ -87,6 +87,9 @@ def gpu_device_name():
     return ""
 
 
+LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
+LogicalDevice.__doc__ = """A device the runtime runs ops on: `name` ("/device:CPU:0") and `device_type`."""
+
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
 PhysicalDevice.__doc__ = """A device of the machine: `name` ("/physical_device:CPU:0") and `device_type`."""
 
@@ -106,3 +109,18 @@ def list_physical_devices(device_type=None):
         if m and (device_type is None or m.group(1) == device_type.upper()):
             out.append(PhysicalDevice(f"/physical_device:{m.group(1)}:{m.group(2)}", m.group(1)))
     return out
+
+
+def list_logical_devices(device_type=None):
+    """The devices ops run on, of `device_type` only when given, as TF's `tf.config.list_logical_devices`.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> tw.config.list_logical_devices("CPU")
+      [LogicalDevice(name='/device:CPU:0', device_type='CPU')]
+    """
+    return [
+        LogicalDevice(d.name, d.device_type)
+        for d in list_local_devices()
+        if device_type is None or d.device_type == device_type.upper()
+    ]

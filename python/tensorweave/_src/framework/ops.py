@@ -726,6 +726,12 @@ class _DeviceScope:
         elif not self.is_stop:
             if isinstance(device_name_or_function, bytes):
                 device_name_or_function = device_name_or_function.decode()
+            if not isinstance(device_name_or_function, str):
+                # TF fails here with an AttributeError (it calls .split on the value): the same class, clearer.
+                raise AttributeError(
+                    "device() takes a device string, a DeviceSpec, a function of the op or None, got "
+                    f"{type(device_name_or_function).__name__} {device_name_or_function!r}"
+                )
             self.spec = pydev.DeviceSpec.from_string(device_name_or_function)  # ValueError when malformed
             self.is_null_merge = not self.spec.to_string()
 
