@@ -574,3 +574,25 @@ def test_log_device_placement():
     assert proc.stdout.strip() == "2.0"
     assert "a: (Const): /job:localhost/replica:0/task:0/device:CPU:1" in proc.stderr
     assert "b: (Mul): /job:localhost/replica:0/task:0/device:CPU:0" in proc.stderr
+
+
+@pytest.mark.skipif(
+    not hasattr(_pywrap.Session, "run_callable_with_metadata"), reason="the partitioning runtime is not built yet"
+)
+def test_class_attr_reaches_the_placer(graph):
+    """An op with no device of its own goes where its colocation group is placed (the `_class` attr is what
+    the C++ placer reads)."""
+    a = tw.constant([1.0, 2.0], name="a")
+    with tw.colocate_with(a):
+        with tw.device("/cpu:1"):
+            c = tw.identity(a, name="c")
+    d = tw.multiply(c, 2.0, name="d")
+    assert a.device == "" and c.device == "/device:CPU:1"
+    with tw.Session(config=tw.ConfigProto(device_count={"CPU": 2})) as sess:
+        m = tw.RunMetadata()
+        np.testing.assert_allclose(
+            sess.run(d, options=tw.RunOptions(output_partition_graphs=True), run_metadata=m), [2.0, 4.0]
+        )
+    placed = {n.name: n.device for g in m.partition_graphs for n in g.node}
+    assert placed["a"] == placed["c"] == "/job:localhost/replica:0/task:0/device:CPU:1"
+    assert placed["d"] == "/job:localhost/replica:0/task:0/device:CPU:0"

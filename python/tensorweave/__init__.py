@@ -266,6 +266,7 @@ from tensorweave._src.ops.variables import global_variables
 from tensorweave._src.ops.variables import global_variables_initializer
 from tensorweave._src.ops.variables import local_variables
 from tensorweave._src.ops.variables import local_variables_initializer
+from tensorweave._src.ops.variables import report_uninitialized_variables
 from tensorweave._src.ops.variables import trainable_variables
 from tensorweave._src.ops.variables import variable_scope
 from tensorweave._src.ops.variables import variables_initializer
