@@ -1074,3 +1074,217 @@ def saver_def_and_vocab_info(tf, sess):
         bad_axis,
         str(tf.train.NanLossDuringTrainingError()),
     )
+
+
+# --- MonitoredSession and hooks ------------------------------------------------------------------------------------
+
+
+@case
+def monitored_training_session_checkpoints_and_resumes(tf, sess):
+    import os
+    import tempfile
+
+    d = tempfile.mkdtemp()
+    out = []
+    for hook in (tf.train.StopAtStepHook(num_steps=5), tf.train.StopAtStepHook(last_step=8)):
+        with tf.Graph().as_default():
+            step = tf.train.get_or_create_global_step()
+            w = tf.Variable([1.0, -1.0], name="w")
+            loss = tf.reduce_sum(tf.square(w - 2.0))
+            train = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step)
+            seen = []
+            with tf.train.MonitoredTrainingSession(checkpoint_dir=d, save_checkpoint_steps=2, hooks=[hook]) as s:
+                while not s.should_stop():
+                    seen.append(s.run([train, step])[1])
+            out.append(seen)
+    state = tf.train.get_checkpoint_state(d)
+    return (
+        out,
+        [os.path.basename(p) for p in state.all_model_checkpoint_paths],
+        tf.train.load_variable(d, "w"),
+        os.path.exists(os.path.join(d, "graph.pbtxt")),
+    )
+
+
+@case
+def hooks_see_every_stage(tf, sess):
+    events = []
+
+    class Recorder(tf.train.SessionRunHook):
+        def begin(self):
+            events.append("begin")
+
+        def after_create_session(self, session, coord):
+            events.append(("created", session.run("v:0"), coord.should_stop()))
+
+        def before_run(self, run_context):
+            events.append(("before", len(events)))
+            return tf.train.SessionRunArgs({"double": double}, feed_dict={scale: 3.0})
+
+        def after_run(self, run_context, run_values):
+            events.append(("after", run_values.results["double"]))
+            if run_values.results["double"] > 7.0:
+                run_context.request_stop()
+
+        def end(self, session):
+            events.append(("end", session.run("v:0")))
+
+    v = tf.Variable(1.0, name="v")
+    scale = tf.placeholder(tf.float32, [], name="scale")
+    bump = tf.assign_add(v, scale)
+    double = v * 2.0
+    final = tf.train.FinalOpsHook(v * 10.0)
+    results = []
+    with tf.train.MonitoredSession(hooks=[Recorder(), final]) as s:
+        while not s.should_stop():
+            results.append(s.run(bump))
+        stopped = s.should_stop()
+    return events, results, stopped, final.final_ops_values
+
+
+@case
+def monitored_session_feed_hook_and_errors(tf, sess):
+    out = []
+    x = tf.placeholder(tf.float32, [], name="x")
+    y = x * 2.0
+    step = tf.train.get_or_create_global_step()
+    s = tf.train.MonitoredSession(hooks=[tf.train.FeedFnHook(lambda: {x: 4.0})])
+    out.append(s.run(y))
+    try:
+        s.run(y, feed_dict={x: 1.0})
+        out.append("ok")
+    except RuntimeError:
+        out.append("RuntimeError")
+    s.close()
+    try:
+        s.close()
+        out.append("ok")
+    except RuntimeError:
+        out.append("RuntimeError")
+    out.append(tf.get_default_graph().finalized)
+    del step
+    return out
+
+
+@case
+def monitored_session_swallows_out_of_range(tf, sess):
+    counter = tf.Variable(0, name="counter")
+    bump = tf.assign_add(counter, 1)
+    n = 0
+    with tf.train.MonitoredSession() as s:
+        n = s.run(bump)
+        raise tf.errors.OutOfRangeError(None, None, "end of input")
+    return n
+
+
+@case
+def nan_tensor_hook(tf, sess):
+    x = tf.placeholder(tf.float32, [], name="x")
+    loss = tf.sqrt(x)
+    out = []
+    with tf.train.MonitoredSession(hooks=[tf.train.NanTensorHook(loss, fail_on_nan_loss=False)]) as s:
+        out.append(s.run(loss, {x: 4.0}))
+        s.run(loss, {x: -1.0})
+        out.append(s.should_stop())
+    try:
+        with tf.train.MonitoredSession(hooks=[tf.train.NanTensorHook(loss)]) as s:
+            s.run(loss, {x: -1.0})
+        out.append("ok")
+    except tf.train.NanLossDuringTrainingError:
+        out.append("NanLossDuringTrainingError")
+    return out
+
+
+@case
+def hook_argument_errors(tf, sess):
+    out = []
+
+    def attempt(fn):
+        try:
+            fn()
+            out.append("ok")
+        except Exception as e:  # noqa: BLE001 - the class is the observation
+            out.append(type(e).__name__)
+
+    attempt(lambda: tf.train.StopAtStepHook())
+    attempt(lambda: tf.train.StopAtStepHook(num_steps=1, last_step=2))
+    attempt(lambda: tf.train.SecondOrStepTimer())
+    attempt(lambda: tf.train.SecondOrStepTimer(every_secs=1, every_steps=1))
+    attempt(lambda: tf.train.LoggingTensorHook(["a"]))
+    attempt(lambda: tf.train.CheckpointSaverHook("/tmp/x"))
+    attempt(lambda: tf.train.StopAtStepHook(num_steps=3).begin())
+    attempt(lambda: tf.train.CheckpointSaverHook("/tmp/x", save_steps=1).begin())
+    return out
+
+
+@case
+def second_or_step_timer(tf, sess):
+    timer = tf.train.SecondOrStepTimer(every_steps=3)
+    out = []
+    for step in range(8):
+        trigger = timer.should_trigger_for_step(step)
+        if trigger:
+            out.append((step, timer.update_last_triggered_step(step)[1]))
+    return out, timer.last_triggered_step()
+
+
+@case
+def scaffold_init_fn_and_ready_check(tf, sess):
+    v = tf.Variable(5.0, name="v")
+    w = tf.Variable(7.0, name="w")
+    calls = []
+
+    def init_fn(scaffold, session):
+        calls.append(session.run(v))
+
+    scaffold = tf.train.Scaffold(init_fn=init_fn)
+    with tf.train.SingularMonitoredSession(scaffold=scaffold) as s:
+        value = s.run(v + w)
+        raw = s.raw_session().run(w)
+    with tf.Graph().as_default():
+        tf.Variable(1.0, name="u")
+        try:
+            tf.train.MonitoredSession(tf.train.ChiefSessionCreator(tf.train.Scaffold(init_op=tf.no_op())))
+            error = "ok"
+        except RuntimeError:
+            error = "RuntimeError"
+    return calls, value, raw, error, scaffold.init_op.type, scaffold.ready_op.dtype
+
+
+@case
+def coordinator_joins_threads(tf, sess):
+    import threading
+
+    coord = tf.train.Coordinator()
+    seen = []
+
+    def worker(i):
+        with coord.stop_on_exception():
+            while not coord.should_stop():
+                seen.append(i)
+                if len(seen) > 5:
+                    raise ValueError("stop now")
+                coord.wait_for_stop(0.01)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    try:
+        coord.join(threads)
+        result = "joined"
+    except ValueError as e:
+        result = str(e)
+    clean = tf.train.Coordinator()
+    clean.request_stop(tf.errors.OutOfRangeError(None, None, "done"))
+    clean.join([])
+    return result, coord.should_stop(), coord.joined, clean.should_stop()
+
+
+@case
+def report_uninitialized_variables_names(tf, sess):
+    a = tf.Variable(1.0, name="a")
+    tf.Variable(2.0, name="b")
+    report = tf.report_uninitialized_variables()
+    before = sess.run(report)
+    sess.run(a.initializer)
+    return before, sess.run(report), report.shape, report.dtype

@@ -355,7 +355,23 @@ def is_variable_initialized(variable):
 
 
 def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
-    raise NotImplementedError("report_uninitialized_variables is not implemented yet")
+    """A 1-D string tensor of the names of the variables of `var_list` (default: global and local variables)
+    that are not initialized; empty when all are (what a MonitoredSession's ready_op is)."""
+    from tensorweave._src.ops import array_nd_ops
+    from tensorweave._src.ops import constant_op
+    from tensorweave._src.ops import math_ops
+
+    graph = ops.get_default_graph()
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+        if not var_list:
+            var_list = [op.outputs[0] for op in graph.get_operations() if op.type in ("Variable", "VariableV2")]
+    with graph.name_scope(name):
+        if not var_list:
+            return constant_op.constant([], dtype=dtypes.string)
+        initialized = array_ops.stack([state_ops.is_variable_initialized(v) for v in var_list])
+        names = constant_op.constant([v.op.name for v in var_list], dtype=dtypes.string)
+        return array_nd_ops.boolean_mask(names, math_ops.logical_not(initialized))
 
 
 # --- variable scopes ---------------------------------------------------------------

@@ -3,8 +3,8 @@ checkpoints its variables and its collections, so that a program can rebuild the
 restore a checkpoint and go on (training, evaluating, serving).
 
 The proto is core/framework/meta_graph.proto (TensorFlow's field names). Collections are written as TF1 writes
-them: variables (in the variable collections and GLOBAL_STEP) as VariableDef protos, operations and tensors as
-node names, strings as bytes, ints and floats as numbers; other Python objects are left out with a warning.
+them: variables (in the variable collections and GLOBAL_STEP) as VariableDef protos, savers (SAVERS) as SaverDef
+protos, operations and tensors as node names, strings as bytes, ints and floats as numbers; other Python objects are left out with a warning.
 """
 
 import logging
@@ -71,7 +71,9 @@ def _add_collection_def(meta_graph_def, key, graph):
         return
     collection_def = meta_graph_def.collection_def[key]
     try:
-        if key in VARIABLE_COLLECTIONS and all(isinstance(x, variables.Variable) for x in items):
+        if key == GraphKeys.SAVERS and all(hasattr(x, "as_saver_def") for x in items):
+            collection_def.bytes_list.value.extend(x.as_saver_def().SerializeToString() for x in items)
+        elif key in VARIABLE_COLLECTIONS and all(isinstance(x, variables.Variable) for x in items):
             collection_def.bytes_list.value.extend(variable_to_proto(x).SerializeToString() for x in items)
         elif all(isinstance(x, (ops.Tensor, ops.Operation, variables.Variable)) for x in items):
             collection_def.node_list.value.extend(x.name for x in items)
@@ -104,6 +106,18 @@ def _import_collections(meta_graph_def, graph, import_scope):
                     vdef = _pb2().VariableDef.FromString(data)
                     var = variable_objects[data] = variable_from_proto(vdef, graph, import_scope)
                 graph.add_to_collection(key, var)
+        elif kind == "bytes_list" and key == GraphKeys.SAVERS:
+            from tensorweave._src.training import saver as saver_lib
+
+            for data in values:
+                saver_def = _pb2().SaverDef.FromString(data)
+                if not saver_def.restore_op_name:
+                    continue  # a saver with nothing to save
+                if import_scope:
+                    for field in ("filename_tensor_name", "save_tensor_name", "restore_op_name"):
+                        setattr(saver_def, field, f"{import_scope}/{getattr(saver_def, field)}")
+                with graph.as_default():
+                    graph.add_to_collection(key, saver_lib.Saver(saver_def=saver_def))
         elif kind == "node_list":
             for name in values:
                 graph.add_to_collection(key, graph.as_graph_element(prefix + name))

@@ -8,6 +8,7 @@ in the graph (SaveV2, RestoreV2), run with the prefix fed.
 """
 
 import logging
+import numbers
 import os
 import re
 import stat
@@ -424,7 +425,9 @@ class Saver:
         if latest_filename and os.path.basename(latest_filename) != latest_filename:
             raise ValueError("'latest_filename' collides with 'save_path': it must be a plain file name")
         if global_step is not None:
-            if not isinstance(global_step, int):
+            if isinstance(global_step, numbers.Integral):
+                global_step = int(global_step)  # Python and numpy integers (a fetched step)
+            else:
                 global_step = training_util.global_step(sess, global_step)
             step = f"{global_step:08d}" if self._pad_step_number else str(global_step)
             checkpoint_file = f"{save_path}-{step}"
