@@ -352,7 +352,7 @@ class Graph:
                     [t.name for t in flat],
                     [c.name for c in controls],
                     attrs,
-                    colocation_device or device,
+                    "" if functions else colocation_device or device,
                 )
             except errors.OpError as e:
                 raise _construction_error(_with_location(e, location)) from None
