@@ -1132,7 +1132,7 @@ def hooks_see_every_stage(tf, sess):
     v = tf.Variable(1.0, name="v")
     scale = tf.placeholder(tf.float32, [], name="scale")
     bump = tf.assign_add(v, scale)
-    double = v * 2.0
+    double = bump * 2.0  # read after the update (a plain read of v would race with it)
     final = tf.train.FinalOpsHook(v * 10.0)
     results = []
     with tf.train.MonitoredSession(hooks=[Recorder(), final]) as s:
