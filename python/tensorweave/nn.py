@@ -10,77 +10,112 @@ The implementation lives in `tensorweave._src.ops.nn_ops`; this module
 re-exports the public names on purpose.
 """
 
-from tensorweave._src.ops.math_ops import sigmoid
-from tensorweave._src.ops.math_ops import tanh
-from tensorweave._src.ops.nn_ops import l2_normalize
-from tensorweave._src.ops.nn_ops import moments
+from tensorweave._src.ops.array_nd_ops import depth_to_space, space_to_batch, space_to_depth
+from tensorweave._src.ops.math_ops import sigmoid, tanh
+from tensorweave._src.ops.nn_conv_ops import (
+    atrous_conv2d,
+    atrous_conv2d_transpose,
+    avg_pool1d,
+    avg_pool_v2,
+    conv1d,
+    conv1d_transpose,
+    conv2d_transpose,
+    conv_transpose,
+    convolution,
+    depthwise_conv2d_native_backprop_filter,
+    depthwise_conv2d_native_backprop_input,
+    max_pool1d,
+    max_pool_v2,
+    pool,
+    separable_conv2d,
+)
+from tensorweave._src.ops.nn_impl import (
+    batch_norm_with_global_normalization,
+    batch_normalization,
+    compute_average_loss,
+    crelu,
+    embedding_lookup,
+    log_poisson_loss,
+    normalize_moments,
+    relu_layer,
+    scale_regularization_loss,
+    sigmoid_cross_entropy_with_logits,
+    silu,
+    softsign,
+    sufficient_statistics,
+    swish,
+    weighted_cross_entropy_with_logits,
+    weighted_moments,
+    xw_plus_b,
+    zero_fraction,
+)
+from tensorweave._src.ops.nn_ops import (
+    avg_pool,
+    bias_add,
+    conv2d,
+    conv2d_backprop_filter,
+    conv2d_backprop_input,
+    depthwise_conv2d,
+    depthwise_conv2d_native,
+    elu,
+    fused_batch_norm,
+    l2_loss,
+    l2_normalize,
+    leaky_relu,
+    log_softmax,
+    max_pool,
+    moments,
+    relu,
+    relu6,
+    selu,
+    softmax,
+    softmax_cross_entropy_with_logits,
+    softmax_cross_entropy_with_logits_v2,
+    softplus,
+    sparse_softmax_cross_entropy_with_logits,
+)
 from tensorweave._src.ops.nn_ops_dropout import dropout
-from tensorweave._src.ops.nn_ops import avg_pool
-from tensorweave._src.ops.nn_ops import bias_add
-from tensorweave._src.ops.nn_ops import conv2d
-from tensorweave._src.ops.nn_ops import conv2d_backprop_filter
-from tensorweave._src.ops.nn_ops import conv2d_backprop_input
-from tensorweave._src.ops.nn_ops import depthwise_conv2d
-from tensorweave._src.ops.nn_ops import depthwise_conv2d_native
-from tensorweave._src.ops.nn_ops import elu
-from tensorweave._src.ops.nn_ops import fused_batch_norm
-from tensorweave._src.ops.nn_ops import l2_loss
-from tensorweave._src.ops.nn_ops import leaky_relu
-from tensorweave._src.ops.nn_ops import log_softmax
-from tensorweave._src.ops.nn_ops import max_pool
-from tensorweave._src.ops.nn_ops import relu
-from tensorweave._src.ops.nn_ops import relu6
-from tensorweave._src.ops.nn_ops import selu
-from tensorweave._src.ops.nn_ops import softmax
-from tensorweave._src.ops.nn_ops import softmax_cross_entropy_with_logits
-from tensorweave._src.ops.nn_ops import softmax_cross_entropy_with_logits_v2
-from tensorweave._src.ops.nn_ops import softplus
-from tensorweave._src.ops.nn_ops import sparse_softmax_cross_entropy_with_logits
-from tensorweave._src.ops.nn_conv_ops import atrous_conv2d
-from tensorweave._src.ops.nn_conv_ops import atrous_conv2d_transpose
-from tensorweave._src.ops.nn_conv_ops import avg_pool1d
-from tensorweave._src.ops.nn_conv_ops import avg_pool_v2
-from tensorweave._src.ops.nn_conv_ops import conv1d
-from tensorweave._src.ops.nn_conv_ops import conv1d_transpose
-from tensorweave._src.ops.nn_conv_ops import conv2d_transpose
-from tensorweave._src.ops.nn_conv_ops import conv_transpose
-from tensorweave._src.ops.nn_conv_ops import convolution
-from tensorweave._src.ops.nn_conv_ops import depthwise_conv2d_native_backprop_filter
-from tensorweave._src.ops.nn_conv_ops import depthwise_conv2d_native_backprop_input
-from tensorweave._src.ops.nn_conv_ops import max_pool1d
-from tensorweave._src.ops.nn_conv_ops import max_pool_v2
-from tensorweave._src.ops.nn_conv_ops import pool
-from tensorweave._src.ops.nn_conv_ops import separable_conv2d
-from tensorweave._src.ops.nn_impl import batch_norm_with_global_normalization
-from tensorweave._src.ops.nn_impl import batch_normalization
-from tensorweave._src.ops.nn_impl import compute_average_loss
-from tensorweave._src.ops.nn_impl import crelu
-from tensorweave._src.ops.nn_impl import embedding_lookup
-from tensorweave._src.ops.nn_impl import log_poisson_loss
-from tensorweave._src.ops.nn_impl import normalize_moments
-from tensorweave._src.ops.nn_impl import relu_layer
-from tensorweave._src.ops.nn_impl import scale_regularization_loss
-from tensorweave._src.ops.nn_impl import sigmoid_cross_entropy_with_logits
-from tensorweave._src.ops.nn_impl import silu
-from tensorweave._src.ops.nn_impl import softsign
-from tensorweave._src.ops.nn_impl import sufficient_statistics
-from tensorweave._src.ops.nn_impl import swish
-from tensorweave._src.ops.nn_impl import weighted_cross_entropy_with_logits
-from tensorweave._src.ops.nn_impl import weighted_moments
-from tensorweave._src.ops.nn_impl import xw_plus_b
-from tensorweave._src.ops.nn_impl import zero_fraction
-from tensorweave._src.ops.nn_volume_ops import avg_pool3d
-from tensorweave._src.ops.nn_volume_ops import conv3d
-from tensorweave._src.ops.nn_volume_ops import conv3d_backprop_filter
-from tensorweave._src.ops.nn_volume_ops import conv3d_backprop_filter_v2
-from tensorweave._src.ops.nn_volume_ops import conv3d_transpose
-from tensorweave._src.ops.nn_volume_ops import local_response_normalization
-from tensorweave._src.ops.nn_volume_ops import lrn
-from tensorweave._src.ops.nn_volume_ops import max_pool3d
-from tensorweave._src.ops.nn_volume_ops import max_pool_with_argmax
+from tensorweave._src.ops.nn_volume_ops import (
+    avg_pool3d,
+    conv3d,
+    conv3d_backprop_filter,
+    conv3d_backprop_filter_v2,
+    conv3d_transpose,
+    local_response_normalization,
+    lrn,
+    max_pool3d,
+    max_pool_with_argmax,
+)
+from tensorweave._src.ops.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn
 
 # TF1's aliases.
 avg_pool2d = avg_pool
 max_pool2d = max_pool
 depthwise_conv2d_backprop_filter = depthwise_conv2d_native_backprop_filter
 depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input
+
+
+def _rnn_cell_module():
+    """tw.nn.rnn_cell: TF1's RNN cells, re-exported on purpose."""
+    import types
+
+    from tensorweave._src.ops import rnn_cell_impl
+
+    module = types.ModuleType("tensorweave.nn.rnn_cell", _rnn_cell_module.__doc__)
+    for name in (
+        "BasicLSTMCell",
+        "BasicRNNCell",
+        "DeviceWrapper",
+        "DropoutWrapper",
+        "GRUCell",
+        "LSTMCell",
+        "LSTMStateTuple",
+        "MultiRNNCell",
+        "RNNCell",
+        "ResidualWrapper",
+    ):
+        setattr(module, name, getattr(rnn_cell_impl, name))
+    return module
+
+
+rnn_cell = _rnn_cell_module()
