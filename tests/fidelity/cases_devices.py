@@ -666,3 +666,18 @@ def variable_caching_device(tf, sess):
         v = tf.Variable(1.0, name="v", caching_device="/job:worker/cpu:0")
         g = tf.get_variable("g", [2], caching_device="/job:worker/cpu:1")
     return _placement(tf.get_default_graph())
+
+
+@case
+def device_function_inside_colocate_with(tf, sess):
+    with tf.device("/job:x"):
+        a = tf.constant(1.0, name="a")
+    b_seen, c_seen = [], []
+    with tf.colocate_with(a):
+        with tf.device(lambda op: b_seen.append(op.device) or "/cpu:0"):
+            b = tf.identity(a, name="b")
+    u = tf.constant(1.0, name="u")
+    with tf.colocate_with(u):
+        with tf.device(lambda op: c_seen.append(op.device) or "/cpu:0"):
+            c = tf.identity(u, name="c")
+    return [b_seen, b.device, c_seen, c.device, c.op.get_attr("_class")]
