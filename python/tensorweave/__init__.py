@@ -288,8 +288,10 @@ from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
 from tensorweave import config  # noqa: E402
+from tensorweave import gfile  # noqa: E402
 from tensorweave import image  # noqa: E402
 from tensorweave import initializers  # noqa: E402
+from tensorweave import io  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import nn  # noqa: E402

@@ -1288,3 +1288,92 @@ def report_uninitialized_variables_names(tf, sess):
     before = sess.run(report)
     sess.run(a.initializer)
     return before, sess.run(report), report.shape, report.dtype
+
+
+# --- gfile -----------------------------------------------------------------------------------------------------------
+
+
+@case
+def gfile_files_and_directories(tf, sess):
+    import os
+    import tempfile
+
+    root = tempfile.mkdtemp()
+    d = os.path.join(root, "a", "b")
+    tf.gfile.MakeDirs(d)
+    tf.gfile.MakeDirs(d)
+    path = os.path.join(d, "f.txt")
+    with tf.gfile.GFile(path, "w") as f:
+        f.write("line one\nline two\n")
+    with tf.gfile.GFile(path, "rb") as f:
+        raw = f.read()
+    with tf.gfile.GFile(path) as f:
+        first = f.readline()
+        position = f.tell()
+        rest = [line for line in f]
+        size = f.size()
+    tf.gfile.Copy(path, os.path.join(d, "g.txt"))
+    tf.gfile.Rename(os.path.join(d, "g.txt"), os.path.join(d, "h.txt"))
+    listing = sorted(tf.gfile.ListDirectory(d))
+    globbed = sorted(os.path.basename(p) for p in tf.gfile.Glob(os.path.join(d, "*.txt")))
+    walked = [(os.path.relpath(top, root), sorted(dirs), sorted(files)) for top, dirs, files in tf.gfile.Walk(root)]
+    stat = tf.gfile.Stat(path)
+    tf.gfile.Remove(path)
+    after_remove = tf.gfile.Exists(path)
+    tf.gfile.DeleteRecursively(os.path.join(root, "a"))
+    return (
+        raw,
+        first,
+        position,
+        rest,
+        size,
+        listing,
+        globbed,
+        walked,
+        stat.length,
+        stat.is_directory,
+        tf.gfile.IsDirectory(root),
+        after_remove,
+        tf.gfile.Exists(os.path.join(root, "a")),
+    )
+
+
+@case
+def gfile_errors(tf, sess):
+    import os
+    import tempfile
+
+    root = tempfile.mkdtemp()
+    existing = os.path.join(root, "x")
+    with tf.gfile.GFile(existing, "w") as f:
+        f.write("x")
+    missing = os.path.join(root, "missing")
+    out = []
+    for fn in (
+        lambda: tf.gfile.GFile(missing).read(),
+        lambda: tf.gfile.Remove(missing),
+        lambda: tf.gfile.ListDirectory(missing),
+        lambda: tf.gfile.DeleteRecursively(missing),
+        lambda: tf.gfile.Stat(missing),
+        lambda: tf.gfile.MkDir(root),
+        lambda: tf.gfile.Rename(existing, existing),
+        lambda: tf.gfile.Copy(existing, existing),
+        lambda: tf.gfile.MkDir(os.path.join(missing, "child")),
+    ):
+        try:
+            fn()
+            out.append("ok")
+        except Exception as e:  # noqa: BLE001 - the class is the observation
+            out.append(type(e).__name__)
+    return out
+
+
+@case
+def io_gfile_and_write_graph(tf, sess):
+    import os
+    import tempfile
+
+    root = tempfile.mkdtemp()
+    tf.constant(1.0, name="c")
+    path = tf.io.write_graph(sess.graph, os.path.join(root, "g"), "graph.pbtxt")
+    return os.path.basename(path), tf.io.gfile.exists(path), tf.io.gfile.isdir(os.path.dirname(path))

@@ -1,0 +1,34 @@
+"""tw.io: files (TensorFlow v1's `tf.io`): `write_graph`, and `gfile` with TF2's lower-case names
+(`tw.io.gfile.exists`, `GFile`, `makedirs`, ...).
+
+Example:
+  >>> import os, tempfile
+  >>> import tensorweave as tw
+  >>> d = tempfile.mkdtemp()
+  >>> with tw.Graph().as_default() as g:
+  ...     _ = tw.constant(1.0, name="c")
+  ...     path = tw.io.write_graph(g, d, "g.pb", as_text=False)
+  >>> tw.io.gfile.exists(path)
+  True
+"""
+
+import types as _types
+
+from tensorweave._src.platform import gfile as _gfile
+from tensorweave._src.training.graph_io import write_graph
+
+gfile = _types.SimpleNamespace(
+    GFile=_gfile.GFile,
+    copy=_gfile.copy,
+    exists=_gfile.exists,
+    glob=_gfile.glob,
+    isdir=_gfile.isdir,
+    listdir=_gfile.listdir,
+    makedirs=_gfile.makedirs,
+    mkdir=_gfile.mkdir,
+    remove=_gfile.remove,
+    rename=_gfile.rename,
+    rmtree=_gfile.rmtree,
+    stat=_gfile.stat,
+    walk=_gfile.walk,
+)
