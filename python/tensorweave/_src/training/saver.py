@@ -364,14 +364,16 @@ class Saver:
             slices_t = constant_op.constant([""] * len(names), dtype=dtypes.string, name="shape_and_slices")
             self._save_op = io_ops.save_v2(self._filename_tensor, names_t, slices_t, refs, name="SaveV2")
             shapes = [v.shape.as_list() if v.shape.ndims is not None else None for _, v in self._saveables]
-            restored = io_ops.restore_v2(
-                self._filename_tensor,
-                names_t,
-                slices_t,
-                [v.dtype for _, v in self._saveables],
-                shapes=shapes,
-                name="RestoreV2",
-            )
+            # As TF's BulkSaverBuilder: the tensors are loaded on CPU 0 (under the scopes around the Saver).
+            with graph.device("cpu:0"):
+                restored = io_ops.restore_v2(
+                    self._filename_tensor,
+                    names_t,
+                    slices_t,
+                    [v.dtype for _, v in self._saveables],
+                    shapes=shapes,
+                    name="RestoreV2",
+                )
             # RestoreV2 verifies every tensor (checksums, dtypes, shapes)
             # before producing any, so either all variables are assigned or
             # none is.
@@ -379,8 +381,8 @@ class Saver:
                 state_ops.assign(ref, value, validate_shape=v.shape.is_fully_defined()).op
                 for ref, value, (_, v) in zip(refs, restored, self._saveables)
             ]
-            with graph.control_dependencies(assigns):
-                self._restore_op = graph._create_op("NoOp", [], name="restore_all")
+            # One NoOp per device of the assigns (TF's group), the returned one after them.
+            self._restore_op = ops.group(*assigns, name="restore_all")
 
     # --- properties ----------------------------------------------------------
     @property
