@@ -129,6 +129,86 @@ TEST(FusedBatchNormOpsTest, DoubleMatchesReference) {
   CheckBatchNorm<double>(1e-10);
 }
 
+// NCHW gives the NHWC results on the transposed x (both modes, and the
+// gradients).
+TEST(FusedBatchNormOpsTest, NchwMatchesNhwc) {
+  const int64_t n = 2, c = 3, h = 4, w = 5;
+  const auto x = RandomValues<double>(n * c * h * w, 51, -2, 3);
+  const auto dy = RandomValues<double>(n * c * h * w, 52);
+  std::vector<double> x_nhwc(x.size()), dy_nhwc(x.size());
+  auto nchw = [&](int64_t b, int64_t k, int64_t y, int64_t q) {
+    return ((b * c + k) * h + y) * w + q;
+  };
+  auto nhwc = [&](int64_t b, int64_t k, int64_t y, int64_t q) {
+    return ((b * h + y) * w + q) * c + k;
+  };
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t y = 0; y < h; ++y)
+        for (int64_t q = 0; q < w; ++q) {
+          x_nhwc[nhwc(b, k, y, q)] = x[nchw(b, k, y, q)];
+          dy_nhwc[nhwc(b, k, y, q)] = dy[nchw(b, k, y, q)];
+        }
+  const Tensor scale = MakeTensor<double>({c}, RandomValues<double>(c, 53));
+  const Tensor offset = MakeTensor<double>({c}, RandomValues<double>(c, 54));
+  const Tensor mean = MakeTensor<double>({c}, RandomValues<double>(c, 55));
+  const Tensor var =
+      MakeTensor<double>({c}, RandomValues<double>(c, 56, 0.5, 2));
+  for (bool training : {true, false}) {
+    Attrs nchw_attrs = BnAttrs(training, 1e-3f);
+    nchw_attrs["data_format"].set_s("NCHW");
+    const Tensor m = training ? MakeTensor<double>({0}, {}) : mean;
+    const Tensor v = training ? MakeTensor<double>({0}, {}) : var;
+    std::vector<Tensor> a, b, ga, gb;
+    TW_ASSERT_OK(
+        test::RunOp("FusedBatchNorm",
+                    {MakeTensor<double>({n, c, h, w}, x), scale, offset, m, v},
+                    nchw_attrs, &a, 5));
+    TW_ASSERT_OK(test::RunOp(
+        "FusedBatchNorm",
+        {MakeTensor<double>({n, h, w, c}, x_nhwc), scale, offset, m, v},
+        BnAttrs(training, 1e-3f), &b, 5));
+    const auto ya = ToVector<double>(a[0]), yb = ToVector<double>(b[0]);
+    std::vector<double> yb_nchw(ya.size());
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < c; ++k)
+        for (int64_t y = 0; y < h; ++y)
+          for (int64_t q = 0; q < w; ++q)
+            yb_nchw[nchw(i, k, y, q)] = yb[nhwc(i, k, y, q)];
+    ExpectAllNear(ya, yb_nchw, 1e-12, "y");
+    for (int i = 1; i < 5; ++i) {
+      const auto sb = ToVector<double>(b[i]);
+      ExpectAllNear(ToVector<double>(a[i]),
+                    std::vector<double>(sb.begin(), sb.end()), 1e-12,
+                    "statistic");
+    }
+    TW_ASSERT_OK(
+        test::RunOp("FusedBatchNormGrad",
+                    {MakeTensor<double>({n, c, h, w}, dy),
+                     MakeTensor<double>({n, c, h, w}, x), scale, a[3], a[4]},
+                    nchw_attrs, &ga, 5));
+    TW_ASSERT_OK(test::RunOp(
+        "FusedBatchNormGrad",
+        {MakeTensor<double>({n, h, w, c}, dy_nhwc),
+         MakeTensor<double>({n, h, w, c}, x_nhwc), scale, b[3], b[4]},
+        BnAttrs(training, 1e-3f), &gb, 5));
+    const auto dxa = ToVector<double>(ga[0]), dxb = ToVector<double>(gb[0]);
+    std::vector<double> dxb_nchw(dxa.size());
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < c; ++k)
+        for (int64_t y = 0; y < h; ++y)
+          for (int64_t q = 0; q < w; ++q)
+            dxb_nchw[nchw(i, k, y, q)] = dxb[nhwc(i, k, y, q)];
+    ExpectAllNear(dxa, dxb_nchw, 1e-10, "dx");
+    for (int i = 1; i < 3; ++i) {
+      const auto sb = ToVector<double>(gb[i]);
+      ExpectAllNear(ToVector<double>(ga[i]),
+                    std::vector<double>(sb.begin(), sb.end()), 1e-10,
+                    "dscale/doffset");
+    }
+  }
+}
+
 TEST(FusedBatchNormOpsTest, BadInputsAreInvalidArgument) {
   Tensor out;
   const Tensor x = Tensor(DT_FLOAT, TensorShape({1, 2, 2, 3}));
