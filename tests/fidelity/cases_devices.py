@@ -681,3 +681,21 @@ def device_function_inside_colocate_with(tf, sess):
         with tf.device(lambda op: c_seen.append(op.device) or "/cpu:0"):
             c = tf.identity(u, name="c")
     return [b_seen, b.device, c_seen, c.device, c.op.get_attr("_class")]
+
+
+@case
+def saver_restores_on_cpu_and_groups_per_device(tf, sess):
+    with tf.device("/job:ps/task:0"):
+        tf.Variable([1.0], name="v")
+    with tf.device("/job:ps/task:1"):
+        tf.Variable([1.0], name="w")
+    with tf.device("/job:worker"):
+        tf.train.Saver()
+    graph = tf.get_default_graph()
+    restore = graph.get_operation_by_name("save/restore_all")
+    return [
+        graph.get_operation_by_name("save/RestoreV2").device,
+        graph.get_operation_by_name("save/SaveV2").device,
+        restore.device,
+        sorted(op.device for op in restore.control_inputs),
+    ]
