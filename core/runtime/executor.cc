@@ -1,5 +1,6 @@
 #include "core/runtime/executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -214,6 +215,13 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
   ex->num_slots_ = slot;
   *out = std::move(ex);
   return Status::OK();
+}
+
+bool Executor::StartsWithAsyncWaits() const {
+  return !roots_.empty() &&
+         std::all_of(roots_.begin(), roots_.end(), [this](int id) {
+           return items_[id].kernel->AsAsync() != nullptr;
+         });
 }
 
 std::vector<const Node*> Executor::nodes() const {

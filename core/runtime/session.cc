@@ -1,7 +1,10 @@
 #include "core/runtime/session.h"
 
+#include <algorithm>
+#include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 
 namespace tensorweave {
@@ -42,6 +45,11 @@ Session::Session(std::shared_ptr<Graph> graph, const SessionOptions& options)
   if (init_status_.ok() && parallelism > 1) {
     init_status_ = SharedPool("intra_op", parallelism - 1, &intra_op_pool_);
   }
+  if (init_status_.ok()) {
+    init_status_ = DeviceSet::CreateLocal(options.device_count, "localhost", 0,
+                                          0, &devices_);
+  }
+  placement_options_ = options.placement;
   if (!init_status_.ok()) {
     inter_op_pool_.reset();
     intra_op_pool_.reset();
@@ -64,14 +72,86 @@ Status Session::Close() {
   return Status::OK();
 }
 
+const Device* Session::placement(const Node* node) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return node->id() < static_cast<int>(placement_.size())
+             ? placement_[node->id()]
+             : nullptr;
+}
+
 Status Session::GetKernel(const Node* node, OpKernel** kernel) {
-  // Called with mu_ held (from MakeCallable).
+  // Called with mu_ held (from MakeCallable), for a placed node. A node's
+  // kernel is built once per session and shared by every step that runs it
+  // (stateful kernels, such as random ops, keep their state across steps).
   auto& slot = kernels_[node->id()];
   if (slot == nullptr) {
-    TW_RETURN_IF_ERROR(
-        KernelRegistry::Global()->CreateKernel(*node, DEVICE_CPU, &slot));
+    TW_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
+        *node, placement_[node->id()]->device_type(), &slot));
   }
   *kernel = slot.get();
+  return Status::OK();
+}
+
+Status Session::MakePartitions(const ExecutorSpec& spec,
+                               const std::vector<bool>& needed,
+                               Callable* callable) {
+  // Called with mu_ held.
+  PartitionOptions options;
+  options.device_of = [this](const Node* node) {
+    return placement_[node->id()]->name();
+  };
+  options.incarnation_of = [this](const std::string& device) {
+    return devices_->FindByName(device)->attributes().incarnation;
+  };
+  std::vector<Partition> partitions;
+  TW_RETURN_IF_ERROR(
+      PartitionGraph(*graph_, spec, needed, options, &partitions));
+  for (Partition& partition : partitions) {
+    auto run = std::make_unique<PartitionRun>();
+    run->partition = std::move(partition);
+    run->graph = std::make_unique<Graph>();
+    std::vector<Node*> added;
+    Status s = run->graph->ImportGraphDef(run->partition.graph_def,
+                                          ImportOptions(), &added);
+    if (!s.ok()) {
+      return errors::Internal("the partition for ", run->partition.device,
+                              " does not import: ", s.message());
+    }
+    ExecutorSpec part_spec;
+    for (const std::string& name : run->partition.feeds) {
+      Endpoint e;
+      TW_RETURN_IF_ERROR(run->graph->ParseTensorName(name, &e));
+      part_spec.feeds.push_back(e);
+    }
+    for (const std::string& name : run->partition.fetches) {
+      Endpoint e;
+      TW_RETURN_IF_ERROR(run->graph->ParseTensorName(name, &e));
+      part_spec.fetches.push_back(e);
+    }
+    for (const std::string& name : run->partition.targets) {
+      part_spec.targets.push_back(run->graph->FindNode(name));
+    }
+    const std::set<std::string> added_names(run->partition.added.begin(),
+                                            run->partition.added.end());
+    const std::string device_type =
+        devices_->FindByName(run->partition.device)->device_type();
+    PartitionRun* r = run.get();
+    TW_RETURN_IF_ERROR(Executor::Create(
+        *run->graph, part_spec,
+        [&](const Node* node, OpKernel** kernel) {
+          if (added_names.count(node->name()) == 0) {
+            // A node of the session's graph: its kernel is the session's.
+            return GetKernel(graph_->FindNode(node->name()), kernel);
+          }
+          auto& slot = r->added_kernels[node->id()];
+          TW_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
+              *node, device_type, &slot));
+          *kernel = slot.get();
+          return Status::OK();
+        },
+        &run->executor));
+    callable->partitions.push_back(std::move(run));
+  }
   return Status::OK();
 }
 
@@ -114,12 +194,40 @@ Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
   std::lock_guard<std::mutex> lock(mu_);
   auto callable = std::make_unique<Callable>();
   callable->feeds = exec_spec.feeds;
-  TW_RETURN_IF_ERROR(Executor::Create(
-      *graph_, exec_spec,
-      [this](const Node* node, OpKernel** kernel) {
-        return GetKernel(node, kernel);
-      },
-      &callable->executor));
+  const std::vector<bool> needed = NodesNeeded(*graph_, exec_spec);
+  std::vector<const Node*> nodes;
+  for (int id = 0; id < static_cast<int>(needed.size()); ++id) {
+    if (needed[id]) {
+      nodes.push_back(graph_->node(id));
+      callable->nodes.push_back(id);
+    }
+  }
+  TW_RETURN_IF_ERROR(
+      PlaceNodes(*graph_, nodes, *devices_, placement_options_, &placement_));
+  const bool one_device =
+      std::all_of(nodes.begin(), nodes.end(), [&](const Node* n) {
+        return placement_[n->id()] == placement_[nodes.front()->id()];
+      });
+  if (one_device) {
+    TW_RETURN_IF_ERROR(Executor::Create(
+        *graph_, exec_spec,
+        [this](const Node* node, OpKernel** kernel) {
+          return GetKernel(node, kernel);
+        },
+        &callable->executor));
+  } else {
+    TW_RETURN_IF_ERROR(MakePartitions(exec_spec, needed, callable.get()));
+    for (const Endpoint& fetch : exec_spec.fetches) {
+      int from_feed = -1;
+      for (size_t f = 0; f < exec_spec.feeds.size(); ++f) {
+        if (exec_spec.feeds[f].node == fetch.node &&
+            exec_spec.feeds[f].index == fetch.index) {
+          from_feed = static_cast<int>(f);
+        }
+      }
+      callable->fetch_from_feed.push_back(from_feed);
+    }
+  }
   *handle = static_cast<int64_t>(callables_.size());
   callables_.push_back(std::move(callable));
   return Status::OK();
@@ -127,6 +235,13 @@ Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
 
 Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
                             std::vector<Tensor>* fetches) {
+  return RunCallable(handle, feeds, RunOptions(), fetches, nullptr);
+}
+
+Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
+                            const RunOptions& options,
+                            std::vector<Tensor>* fetches,
+                            RunMetadata* metadata) {
   TW_RETURN_IF_ERROR(init_status_);
   if (closed_) return errors::Cancelled("Attempted to use a closed Session.");
   Callable* callable;
@@ -163,7 +278,97 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
   step.inter_op_pool = inter_op_pool_.get();
   step.intra_op_pool = intra_op_pool_.get();
   step.step_id = next_step_id_.fetch_add(1);
-  return callable->executor->Run(step, feeds, fetches);
+  if (metadata != nullptr && options.output_partition_graphs) {
+    PartitionGraphs(*callable, &metadata->partition_graphs);
+  }
+  if (callable->executor != nullptr) {
+    return callable->executor->Run(step, feeds, fetches);
+  }
+  return RunPartitions(*callable, &step, feeds, fetches);
+}
+
+// Runs every partition of a step and waits for all: the step's error is the
+// first one, after which the others stop (their waits for values from the
+// failed partition end with it).
+Status Session::RunPartitions(const Callable& callable, StepContext* step,
+                              const std::vector<Tensor>& feeds,
+                              std::vector<Tensor>* fetches) {
+  LocalRendezvous rendezvous;
+  StepAbort abort(&rendezvous);
+  step->rendezvous = &rendezvous;
+  step->abort = &abort;
+  const size_t n = callable.partitions.size();
+  std::vector<std::vector<Tensor>> inputs(n), outputs(n);
+  for (size_t p = 0; p < n; ++p) {
+    for (int f : callable.partitions[p]->partition.feed_index) {
+      inputs[p].push_back(feeds[f]);
+    }
+  }
+  std::mutex mu;
+  std::condition_variable all_done;
+  size_t remaining = n;
+  auto start = [&](size_t p) {
+    callable.partitions[p]->executor->RunAsync(
+        *step, inputs[p], &outputs[p], [&](const Status& s) {
+          if (!s.ok()) abort.Fail(s);
+          std::lock_guard<std::mutex> lock(mu);
+          if (--remaining == 0) all_done.notify_all();
+        });
+  };
+  // Partitions that start by waiting for values only register their waits:
+  // they start here, first. The others run at once, each on its own thread
+  // (the last on this one), so that partitions run concurrently.
+  std::vector<size_t> busy;
+  for (size_t p = 0; p < n; ++p) {
+    if (callable.partitions[p]->executor->StartsWithAsyncWaits()) {
+      start(p);
+    } else {
+      busy.push_back(p);
+    }
+  }
+  for (size_t i = 0; i + 1 < busy.size(); ++i) {
+    step->inter_op_pool->Schedule([&start, p = busy[i]] { start(p); });
+  }
+  if (!busy.empty()) start(busy.back());
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    all_done.wait(lock, [&] { return remaining == 0; });
+  }
+  if (abort.aborted()) return abort.status();
+  fetches->resize(callable.fetch_from_feed.size());
+  for (size_t p = 0; p < n; ++p) {
+    const std::vector<int>& index =
+        callable.partitions[p]->partition.fetch_index;
+    for (size_t j = 0; j < index.size(); ++j) {
+      (*fetches)[index[j]] = std::move(outputs[p][j]);
+    }
+  }
+  for (size_t f = 0; f < callable.fetch_from_feed.size(); ++f) {
+    if (callable.fetch_from_feed[f] >= 0) {
+      (*fetches)[f] = feeds[callable.fetch_from_feed[f]];
+    }
+  }
+  return Status::OK();
+}
+
+// The graphs a step runs, one per device, with each node's device.
+void Session::PartitionGraphs(const Callable& callable,
+                              std::vector<GraphDef>* graphs) {
+  graphs->clear();
+  if (callable.executor == nullptr) {
+    for (const auto& run : callable.partitions) {
+      graphs->push_back(run->partition.graph_def);
+    }
+    return;
+  }
+  GraphDef def;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (int id : callable.nodes) {
+    NodeDef* node = def.add_node();
+    *node = graph_->node(id)->def();
+    node->set_device(placement_[id]->name());
+  }
+  graphs->push_back(std::move(def));
 }
 
 Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& feeds,

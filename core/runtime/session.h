@@ -17,13 +17,29 @@
 #include "core/framework/op_kernel.h"
 #include "core/framework/resource.h"
 #include "core/platform/thread_pool.h"
+#include "core/runtime/device.h"
 #include "core/runtime/executor.h"
+#include "core/runtime/graph_partition.h"
+#include "core/runtime/placer.h"
 
 namespace tensorweave {
 
 struct SessionOptions {
   int inter_op_threads = 0;  // 0: one per core
   int intra_op_threads = 0;  // 0: one per core
+  // Devices per type ({"CPU": 4}); a type not named gets its default (one
+  // CPU, every GPU).
+  std::map<std::string, int> device_count;
+  PlacementOptions placement;
+};
+
+// What one step reports besides its fetches (TensorFlow's RunOptions and
+// RunMetadata, the parts implemented).
+struct RunOptions {
+  bool output_partition_graphs = false;
+};
+struct RunMetadata {
+  std::vector<GraphDef> partition_graphs;  // one per device, as run
 };
 
 // What one kind of step feeds, fetches and runs, by tensor/node name.
@@ -53,6 +69,9 @@ class Session {
   // dtype and a compatible shape.
   Status RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
                      std::vector<Tensor>* fetches);
+  Status RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
+                     const RunOptions& options, std::vector<Tensor>* fetches,
+                     RunMetadata* metadata);
   // One-off form: prepares (or reuses) the callable for this signature.
   Status Run(const std::vector<std::pair<std::string, Tensor>>& feeds,
              const std::vector<std::string>& fetches,
@@ -62,13 +81,35 @@ class Session {
 
   Graph* graph() const { return graph_.get(); }
   ResourceMgr* resource_mgr() { return &resource_mgr_; }
+  const DeviceSet* devices() const { return devices_.get(); }
+  // The device a node was placed on (nullptr: not placed yet).
+  const Device* placement(const Node* node);
 
  private:
-  struct Callable {
+  // One device's part of a step that spans several.
+  struct PartitionRun {
+    Partition partition;
+    std::unique_ptr<Graph> graph;
     std::unique_ptr<Executor> executor;
+    // Kernels of the nodes partitioning added (_Send, _Recv, ...).
+    std::unordered_map<int, std::unique_ptr<OpKernel>> added_kernels;
+  };
+  struct Callable {
     std::vector<Endpoint> feeds;
+    // One device: the executor runs the step on the session's graph.
+    std::unique_ptr<Executor> executor;
+    std::vector<int> nodes;  // the step's nodes, for partition_graphs
+    // Several devices: one executor per device.
+    std::vector<std::unique_ptr<PartitionRun>> partitions;
+    std::vector<int> fetch_from_feed;  // per fetch: the feed it is, or -1
   };
   Status GetKernel(const Node* node, OpKernel** kernel);
+  Status MakePartitions(const ExecutorSpec& spec,
+                        const std::vector<bool>& needed, Callable* callable);
+  Status RunPartitions(const Callable& callable, StepContext* step,
+                       const std::vector<Tensor>& feeds,
+                       std::vector<Tensor>* fetches);
+  void PartitionGraphs(const Callable& callable, std::vector<GraphDef>* graphs);
 
   std::shared_ptr<Graph> graph_;
   ResourceMgr resource_mgr_;
@@ -77,12 +118,15 @@ class Session {
   // so that many open sessions do not hold many threads each.
   std::shared_ptr<ThreadPool> inter_op_pool_;
   std::shared_ptr<ThreadPool> intra_op_pool_;
+  std::unique_ptr<DeviceSet> devices_;
+  PlacementOptions placement_options_;
   Status init_status_;
   std::atomic<int64_t> next_step_id_{1};
   std::atomic<bool> closed_{false};
 
   std::mutex mu_;  // guards the maps below
   std::unordered_map<int, std::unique_ptr<OpKernel>> kernels_;
+  std::vector<Device*> placement_;  // by node id
   std::vector<std::unique_ptr<Callable>> callables_;
   std::map<std::string, int64_t> callable_by_signature_;
 };

@@ -491,14 +491,41 @@ class PyGraph {
   std::shared_ptr<Graph> graph_;
 };
 
+// A device as Python sees it: (name, device_type, memory_limit,
+// incarnation, physical_device_desc).
+py::list DevicesToPy(const std::vector<Device*>& devices) {
+  py::list out;
+  for (const Device* d : devices) {
+    const DeviceAttributes& a = d->attributes();
+    out.append(py::make_tuple(a.name, a.device_type, a.memory_limit,
+                              a.incarnation, a.physical_device_desc));
+  }
+  return out;
+}
+
+// The devices a session with this device_count would have.
+py::list ListLocalDevices(const std::map<std::string, int>& device_count) {
+  std::unique_ptr<DeviceSet> devices;
+  ThrowIfError(
+      DeviceSet::CreateLocal(device_count, "localhost", 0, 0, &devices));
+  return DevicesToPy(devices->devices());
+}
+
 class PySession {
  public:
-  PySession(const PyGraph& graph, int inter_op_threads, int intra_op_threads) {
+  PySession(const PyGraph& graph, int inter_op_threads, int intra_op_threads,
+            const std::map<std::string, int>& device_count,
+            bool allow_soft_placement, bool log_device_placement) {
     SessionOptions options;
     options.inter_op_threads = inter_op_threads;
     options.intra_op_threads = intra_op_threads;
+    options.device_count = device_count;
+    options.placement.allow_soft_placement = allow_soft_placement;
+    options.placement.log_device_placement = log_device_placement;
     ThrowIfError(Session::Create(graph.graph(), options, &session_));
   }
+
+  py::list ListDevices() { return DevicesToPy(session_->devices()->devices()); }
 
   int64_t MakeCallable(const std::vector<std::string>& feeds,
                        const std::vector<std::string>& fetches,
@@ -516,6 +543,30 @@ class PySession {
 
   // feeds: (array, dtype enum) pairs in the callable's feed order.
   py::list RunCallable(int64_t handle, const py::list& feeds) {
+    return Run(handle, feeds, nullptr, nullptr);
+  }
+
+  // As run_callable, with RunOptions' fields; returns (outputs, metadata)
+  // with metadata {"partition_graphs": [serialized GraphDef, ...]}.
+  py::tuple RunCallableWithMetadata(int64_t handle, const py::list& feeds,
+                                    bool output_partition_graphs) {
+    RunOptions options;
+    options.output_partition_graphs = output_partition_graphs;
+    RunMetadata metadata;
+    py::list outputs = Run(handle, feeds, &options, &metadata);
+    py::list graphs;
+    for (const GraphDef& g : metadata.partition_graphs) {
+      graphs.append(py::bytes(g.SerializeAsString()));
+    }
+    return py::make_tuple(outputs,
+                          py::dict(py::arg("partition_graphs") = graphs));
+  }
+
+  void Close() { session_->Close(); }
+
+ private:
+  py::list Run(int64_t handle, const py::list& feeds, const RunOptions* options,
+               RunMetadata* metadata) {
     DeferredDecrefs::BeginRun();
     struct EndRun {
       ~EndRun() { DeferredDecrefs::EndRun(); }
@@ -531,7 +582,10 @@ class PySession {
     Status status;
     {
       py::gil_scoped_release release;
-      status = session_->RunCallable(handle, inputs, &outputs);
+      status = options == nullptr
+                   ? session_->RunCallable(handle, inputs, &outputs)
+                   : session_->RunCallable(handle, inputs, *options, &outputs,
+                                           metadata);
       inputs.clear();
     }
     ThrowIfError(status);
@@ -546,9 +600,6 @@ class PySession {
     return result;
   }
 
-  void Close() { session_->Close(); }
-
- private:
   std::unique_ptr<Session> session_;
 };
 
@@ -626,10 +677,20 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
       .def("to_graph_def", &PyGraph::ToGraphDef)
       .def("import_graph_def", &PyGraph::ImportGraphDef);
   py::class_<PySession>(m, "Session")
-      .def(py::init<const PyGraph&, int, int>())
+      .def(py::init<const PyGraph&, int, int, const std::map<std::string, int>&,
+                    bool, bool>(),
+           py::arg("graph"), py::arg("inter_op_threads"),
+           py::arg("intra_op_threads"),
+           py::arg("device_count") = std::map<std::string, int>(),
+           py::arg("allow_soft_placement") = false,
+           py::arg("log_device_placement") = false)
       .def("make_callable", &PySession::MakeCallable)
       .def("run_callable", &PySession::RunCallable)
+      .def("run_callable_with_metadata", &PySession::RunCallableWithMetadata)
+      .def("list_devices", &PySession::ListDevices)
       .def("close", &PySession::Close);
+  m.def("list_local_devices", &ListLocalDevices,
+        py::arg("device_count") = std::map<std::string, int>());
   m.def("op_defs", &OpDefs);
   m.def("op_def", &OpDefByName);
   m.def("op_names", &OpNames);
