@@ -188,8 +188,11 @@ class GroupPlacer {
           prefix, "{{node ", requester->name(),
           "}} was explicitly assigned to ", requester->device(),
           " but available devices are ", DeviceList(devices_.devices()),
-          ". Make sure the device specification refers to a valid "
-          "device.");
+          ". Make sure the device specification refers to a valid device.",
+          constraint.type == "GPU" && DeviceFactory::Get("GPU") == nullptr
+              ? " The requested device appears to be a GPU, but CUDA is not "
+                "enabled."
+              : "");
     }
     std::vector<Device*> with_kernels;
     for (Device* device : devices_.devices()) {

@@ -259,7 +259,8 @@ TEST_F(PlacerTest, ADeviceThatDoesNotExist) {
             "Cannot assign a device for operation a: {{node a}} was explicitly "
             "assigned to /device:GPU:0 but available devices are [ "
             "/job:localhost/replica:0/task:0/device:CPU:0 ]. Make sure the "
-            "device specification refers to a valid device.");
+            "device specification refers to a valid device. The requested "
+            "device appears to be a GPU, but CUDA is not enabled.");
   TW_ASSERT_OK(Place(/*soft=*/true));
   EXPECT_EQ(DeviceOf(graph_.FindNode("a")), Cpu(0));
 }
