@@ -50,10 +50,10 @@ class CropAndResizeOp : public OpKernel {
                 errors::InvalidArgument("crop dimensions must be positive"));
     const int32_t* ind = box_ind.data<int32_t>();
     for (int64_t b = 0; b < n; ++b) {
-      OP_REQUIRES(ctx, ind[b] >= 0 && ind[b] < batch,
-                  errors::InvalidArgument("box_index[", b, "] = ", ind[b],
-                                          " is outside [0, batch_size) = [0, ",
-                                          batch, ")"));
+      OP_REQUIRES(
+          ctx, ind[b] >= 0 && ind[b] < batch,
+          errors::OutOfRange("box_index[", b, "] = ", ind[b],
+                             " is outside [0, batch_size) = [0, ", batch, ")"));
     }
     std::vector<float> in;
     OP_REQUIRES_OK(ctx, ReadAsFloat(image, &in));

@@ -8,9 +8,35 @@
 namespace tensorweave {
 namespace {
 
+// The values of constant input i, flattened (false when not constant).
 bool ConstantValues(InferenceContext* c, int i, std::vector<int64_t>* values) {
   const Tensor* t = c->input_value(i);
-  return t != nullptr && ReadIndexVector(*t, values).ok();
+  Tensor flat;
+  return t != nullptr &&
+         t->Reshaped(TensorShape({t->num_elements()}), &flat).ok() &&
+         ReadIndexVector(flat, values).ok();
+}
+
+Status ReverseV2Shape(InferenceContext* c) {
+  const PartialShape& in = c->input(0);
+  std::vector<int64_t> axes;
+  if (in.known_rank() && ConstantValues(c, 1, &axes)) {
+    const int rank = in.rank();
+    std::vector<bool> seen(rank, false);
+    for (int64_t a : axes) {
+      if (a < -rank || a >= rank) {
+        return errors::InvalidArgument("axis ", a, " is out of valid range [",
+                                       -rank, ", ", rank, ")");
+      }
+      const int axis = static_cast<int>(a < 0 ? a + rank : a);
+      if (seen[axis]) {
+        return errors::InvalidArgument("axis ", axis,
+                                       " specified more than once.");
+      }
+      seen[axis] = true;
+    }
+  }
+  return c->UnchangedShape(0);
 }
 
 // indices.shape[:-1] + params.shape[indices.shape[-1]:].
@@ -395,7 +421,7 @@ REGISTER_OP("ReverseV2")
     .Output("output: T")
     .Attr("Tidx: {int32, int64} = int32")
     .Attr("T: type")
-    .SetShapeFn([](InferenceContext* c) { return c->UnchangedShape(0); })
+    .SetShapeFn(ReverseV2Shape)
     .Doc("tensor with the order of the dims listed in axis reversed.");
 
 REGISTER_OP("Roll")

@@ -219,7 +219,11 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     """
     with ops.name_scope(name, "SequenceMask", [lengths, maxlen]):
         lengths = ops.convert_to_tensor(lengths)
-        if maxlen is None:
+        known = array_ops.constant_value(lengths) if maxlen is None else None
+        if known is not None:
+            # TensorFlow folds the maximum of constant lengths into the static shape; so does this.
+            maxlen = ops.convert_to_tensor(max(0, int(np.max(known))) if known.size else 0, dtype=lengths.dtype)
+        elif maxlen is None:
             maxlen = math_ops.reduce_max(lengths)
             maxlen = math_ops.maximum(ops.convert_to_tensor(0, dtype=maxlen.dtype), maxlen)
         else:
@@ -487,6 +491,16 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
             raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
         if axis < 0:
             axis += rank
+        counts_value = array_ops.constant_value(repeats)
+        axis_len = data.shape.dims[axis].value
+        if counts_value is not None and axis_len is not None and (counts_value.size == 1 or axis > 0):
+            # (TensorFlow's static shape knows the new length for a scalar count, or off axis 0 where it
+            # reshapes to the folded sum of the counts.)
+            counts_value = np.broadcast_to(np.reshape(counts_value, [-1]), [axis_len])
+            if np.any(counts_value < 0):
+                raise ValueError(f"repeats must be non-negative, got {counts_value.tolist()}")
+            index = ops.convert_to_tensor(np.repeat(np.arange(axis_len), counts_value).astype(np.int32))
+            return array_ops.gather(data, index, axis=axis)
         data_shape = array_ops.shape(data, out_type=repeats.dtype)
         # One index per output element along axis: element i of the axis `repeats[i]` times.
         counts = broadcast_to(array_ops.reshape(repeats, [-1]), data_shape[axis : axis + 1])
@@ -544,7 +558,8 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    """`num` evenly spaced values from `start` to `stop`, both included (LinSpace).
+    """`num` evenly spaced values from `start` to `stop`, both included; TF's composite (start + delta * i
+    between the two ends, then a slice of `num`, so num = 0 gives an empty tensor and num = 1 `start`).
 
     Example:
       >>> import tensorweave as tw
@@ -552,11 +567,29 @@ def linspace(start, stop, num, name=None, axis=0):
       ...     print(sess.run(tw.linspace(0.0, 1.0, 5)))
       [0.   0.25 0.5  0.75 1.  ]
     """
-    start = ops.convert_to_tensor(start, name="start")
-    stop = ops.convert_to_tensor(stop, name="stop", dtype=start.dtype)
-    if start.shape.ndims != 0 or stop.shape.ndims != 0 or axis not in (0, -1):
-        raise NotImplementedError("linspace supports scalar start and stop only (axis 0)")
-    return gen_ops.lin_space(start, stop, num, name=name)
+    with ops.name_scope(name, "linspace", [start, stop]):
+        start = ops.convert_to_tensor(start, name="start")
+        stop = ops.convert_to_tensor(stop, name="stop", dtype=start.dtype)
+        if start.shape.ndims != 0 or stop.shape.ndims != 0 or axis not in (0, -1):
+            raise NotImplementedError("linspace supports scalar start and stop only (axis 0)")
+        num_int = num if isinstance(num, ops.Tensor) else ops.convert_to_tensor(num, dtypes.int32, name="num")
+        if not num_int.dtype.is_integer:
+            raise TypeError(f"num must be an integer, got {num_int.dtype.name}")
+        one = ops.convert_to_tensor(1, dtype=num_int.dtype)
+        n_steps = math_ops.maximum(math_ops.subtract(num_int, one), one)
+        delta = math_ops.divide(math_ops.subtract(stop, start), math_ops.cast(n_steps, start.dtype))
+        range_end = math_ops.where_v2(
+            math_ops.greater_equal(num_int, ops.convert_to_tensor(0, dtype=num_int.dtype)),
+            n_steps,
+            ops.convert_to_tensor(-1, dtype=num_int.dtype),
+        )
+        steps = math_ops.cast(
+            array_ops.range(ops.convert_to_tensor(1, dtypes.int64), math_ops.cast(range_end, dtypes.int64)), start.dtype
+        )
+        middle = math_ops.add(start, math_ops.multiply(delta, steps))
+        ends = [array_ops.reshape(start, [1]), middle, array_ops.reshape(stop, [1])]
+        size = [int(num)] if not isinstance(num, ops.Tensor) else array_ops.reshape(num_int, [1])
+        return array_ops.slice(array_ops.concat(ends, 0), [0], size)
 
 
 lin_space = linspace

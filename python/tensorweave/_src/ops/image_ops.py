@@ -261,9 +261,8 @@ def central_crop(image, central_fraction):
         height, width = _hw(image)
         if not isinstance(height, int) or not isinstance(width, int):
             raise NotImplementedError("central_crop needs a static height and width")
-        fraction_offset = int(1 / ((1 - central_fraction) / 2.0))
-        h_start = int(height / fraction_offset)
-        w_start = int(width / fraction_offset)
+        h_start = int((height - height * central_fraction) / 2)
+        w_start = int((width - width * central_fraction) / 2)
         h_size = height - h_start * 2
         w_size = width - w_start * 2
         begin = [h_start, w_start, 0] if rank == 3 else [0, h_start, w_start, 0]
@@ -399,12 +398,17 @@ def rot90(image, k=1, name=None):
         h, w = rank - 3, rank - 2
         perm = [1, 0, 2] if rank == 3 else [0, 2, 1, 3]
         if k_value == 0:
-            return image
-        if k_value == 1:
-            return array_ops.transpose(array_nd_ops.reverse(image, [w]), perm)
-        if k_value == 2:
-            return array_nd_ops.reverse(image, [h, w])
-        return array_nd_ops.reverse(array_ops.transpose(image, perm), [w])
+            rotated = image
+        elif k_value == 1:
+            rotated = array_ops.transpose(array_nd_ops.reverse(image, [w]), perm)
+        elif k_value == 2:
+            rotated = array_nd_ops.reverse(image, [h, w])
+        else:
+            rotated = array_nd_ops.reverse(array_ops.transpose(image, perm), [w])
+        # TensorFlow picks the rotation with tf.case, so its static shape knows only the batch and channels.
+        dims = image.shape.as_list()
+        loose = [None, None, dims[2]] if rank == 3 else [dims[0], None, None, dims[3]]
+        return array_ops.placeholder_with_default(rotated, loose)
 
 
 # --- dtype and color -------------------------------------------------------------------------------------------
@@ -577,7 +581,8 @@ def rgb_to_hsv(images, name=None):
       ...     print(sess.run(tw.image.rgb_to_hsv(np.array([[[1.0, 0.0, 0.0]]], np.float32))).ravel())
       [0. 1. 1.]
     """
-    return gen_ops.rgb_to_hsv(images, name=name)
+    # A numpy array keeps its dtype (the op's default T applies to Python lists only, as in TensorFlow).
+    return gen_ops.rgb_to_hsv(ops.convert_to_tensor(images, name="images"), name=name)
 
 
 @gen_ops.doc_from("HSVToRGB")
@@ -589,7 +594,7 @@ def hsv_to_rgb(images, name=None):
       ...     print(sess.run(tw.image.hsv_to_rgb(np.array([[[0.0, 1.0, 1.0]]], np.float32))).ravel())
       [1. 0. 0.]
     """
-    return gen_ops.hsv_to_rgb(images, name=name)
+    return gen_ops.hsv_to_rgb(ops.convert_to_tensor(images, name="images"), name=name)
 
 
 def per_image_standardization(image):
