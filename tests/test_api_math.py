@@ -168,3 +168,51 @@ def test_random_crop_is_a_slice_of_the_value():
     assert found
     with pytest.raises(tw.errors.InvalidArgumentError):
         tw.random_crop(x, [4, 1, 1])
+
+
+@pytest.mark.parametrize(
+    "fn, reduce, empty",
+    [
+        (tw.segment_sum, np.sum, 0.0),
+        (tw.segment_mean, np.mean, 0.0),
+        (tw.segment_prod, np.prod, 1.0),
+        (tw.segment_min, np.min, 0.0),
+        (tw.segment_max, np.max, 0.0),
+    ],
+)
+def test_sorted_segments_against_numpy(fn, reduce, empty):
+    rng = np.random.default_rng(1)
+    data = rng.normal(size=(7, 3))
+    ids = np.array([0, 0, 1, 4, 4, 4, 6])
+    got = _run(fn(data, ids))
+    expected = np.full((7, 3), empty)
+    for s in np.unique(ids):
+        expected[s] = reduce(data[ids == s], axis=0)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "fn, reduce, empty",
+    [
+        (tw.unsorted_segment_prod, np.prod, 1.0),
+        (tw.unsorted_segment_min, np.min, np.finfo(np.float64).max),
+        (tw.unsorted_segment_max, np.max, np.finfo(np.float64).min),
+        (tw.unsorted_segment_mean, np.mean, 0.0),
+    ],
+)
+def test_unsorted_segments_against_numpy(fn, reduce, empty):
+    rng = np.random.default_rng(2)
+    data = rng.normal(size=(6, 2))
+    ids = np.array([3, -1, 0, 3, 0, 3])
+    got = _run(fn(data, ids, 5))
+    expected = np.full((5, 2), empty)
+    for s in (0, 3):
+        expected[s] = reduce(data[ids == s], axis=0)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_segment_ids_must_be_sorted_and_in_range():
+    with pytest.raises(tw.errors.InvalidArgumentError, match="not increasing"):
+        _run(tw.segment_sum([1.0, 2.0], [1, 0]))
+    with pytest.raises(tw.errors.InvalidArgumentError, match="out of range"):
+        _run(tw.unsorted_segment_max([1.0, 2.0], [0, 3], 2))

@@ -205,6 +205,22 @@ from tensorweave._src.ops.random_ops import random_shuffle
 from tensorweave._src.ops.random_ops import random_uniform
 from tensorweave._src.ops.random_ops import truncated_normal
 from tensorweave._src.ops.special_math_ops import accumulate_n
+from tensorweave._src.ops.segment_ops import segment_max
+from tensorweave._src.ops.segment_ops import segment_mean
+from tensorweave._src.ops.segment_ops import segment_min
+from tensorweave._src.ops.segment_ops import segment_prod
+from tensorweave._src.ops.segment_ops import segment_sum
+from tensorweave._src.ops.segment_ops import unsorted_segment_max
+from tensorweave._src.ops.segment_ops import unsorted_segment_mean
+from tensorweave._src.ops.segment_ops import unsorted_segment_min
+from tensorweave._src.ops.segment_ops import unsorted_segment_prod
+from tensorweave._src.ops.segment_ops import unsorted_segment_sqrt_n
+from tensorweave._src.ops.special_math_ops import arg_max
+from tensorweave._src.ops.special_math_ops import arg_min
+from tensorweave._src.ops.special_math_ops import saturate_cast
+from tensorweave._src.ops.special_math_ops import to_double
+from tensorweave._src.ops.special_math_ops import to_int32
+from tensorweave._src.ops.special_math_ops import to_int64
 from tensorweave._src.ops.special_math_ops import acos
 from tensorweave._src.ops.special_math_ops import acosh
 from tensorweave._src.ops.special_math_ops import angle
@@ -284,6 +300,7 @@ from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
 from tensorweave._src.ops import array_nd_grad as _array_nd_grad  # noqa: F401
 from tensorweave._src.ops import image_grad as _image_grad  # noqa: F401
 from tensorweave._src.ops import special_math_grad as _special_math_grad  # noqa: F401
+from tensorweave._src.ops import segment_grad as _segment_grad  # noqa: F401
 from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.

@@ -8,7 +8,7 @@ Example:
   [4 6]
 """
 
-from tensorweave._src.ops.array_ops import invert_permutation
+from tensorweave._src.ops.array_ops import invert_permutation, unsorted_segment_sum
 from tensorweave._src.ops.math_ops import (
     abs,
     add,
@@ -58,7 +58,20 @@ from tensorweave._src.ops.math_ops import (
     tanh,
     truediv,
 )
+from tensorweave._src.ops.nn_impl import softsign, zero_fraction
 from tensorweave._src.ops.nn_ops import l2_normalize, log_softmax, softmax, softplus
+from tensorweave._src.ops.segment_ops import (
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+)
 from tensorweave._src.ops.special_math_ops import (
     accumulate_n,
     acos,
@@ -85,6 +98,7 @@ from tensorweave._src.ops.special_math_ops import (
     divide_no_nan,
     erf,
     erfc,
+    erfcinv,
     erfinv,
     expm1,
     igamma,

@@ -225,7 +225,8 @@ def _gather_grad(op, grad):
 
 @gradients_impl.RegisterGradient("UnsortedSegmentSum")
 def _unsorted_segment_sum_grad(op, grad):
-    """data[j] received grad[segment_ids[j]]. (A negative id, which the
-    forward op drops, makes this gather fail with InvalidArgumentError:
-    masking it needs comparison ops this family does not have.)"""
-    return [array_ops.gather(grad, op.inputs[1]), None, None]
+    """data[j] received grad[segment_ids[j]]; a negative id, which the
+    forward op drops, receives 0 (TensorFlow's _GatherDropNegatives)."""
+    from tensorweave._src.ops.segment_grad import _gather_drop_negatives
+
+    return [_gather_drop_negatives(grad, op.inputs[1])[0], None, None]

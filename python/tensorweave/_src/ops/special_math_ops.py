@@ -417,3 +417,61 @@ def angle(input, name=None):
         x = ops.convert_to_tensor(input, name="input")
         pi = constant_op.constant(3.141592653589793, dtype=x.dtype)
         return math_ops.where(math_ops.less(x, 0), array_ops.ones_like(x) * pi, array_ops.zeros_like(x))
+
+
+def erfcinv(x, name=None):
+    """The inverse of erfc, on [0, 2]: -ndtri(x / 2) / sqrt(2) (TF's composite)."""
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "erfcinv"):
+        x = ops.convert_to_tensor(x, name="start")
+        return -ndtri(0.5 * x) * constant_op.constant(0.7071067811865476, dtype=x.dtype)
+
+
+def arg_max(input, dimension, output_type=dtypes.int64, name=None):  # noqa: A002 - TensorFlow's name
+    """TF1's deprecated spelling of argmax (one ArgMax op)."""
+    return math_ops.argmax(input, axis=dimension, name=name, output_type=output_type)
+
+
+def arg_min(input, dimension, output_type=dtypes.int64, name=None):  # noqa: A002 - TensorFlow's name
+    """TF1's deprecated spelling of argmin (one ArgMin op)."""
+    return math_ops.argmin(input, axis=dimension, name=name, output_type=output_type)
+
+
+def to_double(x, name="ToDouble"):
+    """x cast to float64."""
+    return math_ops.cast(x, dtypes.float64, name=name)
+
+
+def to_int32(x, name="ToInt32"):
+    """x cast to int32."""
+    return math_ops.cast(x, dtypes.int32, name=name)
+
+
+def to_int64(x, name="ToInt64"):
+    """x cast to int64."""
+    return math_ops.cast(x, dtypes.int64, name=name)
+
+
+def saturate_cast(value, dtype, name=None):
+    """value cast to `dtype`, first clamped to the range `dtype` can hold (TF's composite).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.saturate_cast([-5.0, 300.0], tw.uint8)))
+      [  0 255]
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "saturate_cast") as scope:
+        value = ops.convert_to_tensor(value, name="value")
+        dtype = dtypes.as_dtype(dtype)
+        in_dtype = value.dtype
+        if in_dtype.min < dtype.min:
+            value = math_ops.maximum(
+                value, ops.convert_to_tensor(in_dtype.as_numpy_dtype(dtype.min), dtype=in_dtype, name="min")
+            )
+        if in_dtype.max > dtype.max:
+            value = math_ops.minimum(
+                value, ops.convert_to_tensor(in_dtype.as_numpy_dtype(dtype.max), dtype=in_dtype, name="max")
+            )
+        return math_ops.cast(value, dtype, name=scope)
