@@ -273,6 +273,9 @@ from tensorweave._src.ops.state_ops import assign
 from tensorweave._src.ops.state_ops import assign_add
 from tensorweave._src.ops.state_ops import assign_sub
 from tensorweave._src.ops.state_ops import is_variable_initialized
+from tensorweave._src.ops.file_ops import matching_files
+from tensorweave._src.ops.file_ops import read_file
+from tensorweave._src.ops.file_ops import write_file
 from tensorweave._src.ops.variables import AUTO_REUSE
 from tensorweave._src.ops.variables import Variable
 from tensorweave._src.ops.variables import VariableScope

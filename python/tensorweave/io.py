@@ -1,5 +1,5 @@
-"""tw.io: files (TensorFlow v1's `tf.io`): `write_graph`, and `gfile` with TF2's lower-case names
-(`tw.io.gfile.exists`, `GFile`, `makedirs`, ...).
+"""tw.io: files (TensorFlow v1's `tf.io`): `read_file`, `write_file`, `matching_files`, `write_graph`, and
+`gfile` with TF2's lower-case names (`tw.io.gfile.exists`, `GFile`, `makedirs`, ...).
 
 Example:
   >>> import os, tempfile
@@ -14,6 +14,9 @@ Example:
 
 import types as _types
 
+from tensorweave._src.ops.file_ops import matching_files
+from tensorweave._src.ops.file_ops import read_file
+from tensorweave._src.ops.file_ops import write_file
 from tensorweave._src.platform import gfile as _gfile
 from tensorweave._src.training.graph_io import write_graph
 

@@ -31,6 +31,7 @@ from tensorweave._src.training.learning_rate_decay import piecewise_constant
 from tensorweave._src.training.learning_rate_decay import piecewise_constant as piecewise_constant_decay
 from tensorweave._src.training.learning_rate_decay import polynomial_decay
 from tensorweave._src.framework.meta_graph_pb2 import SaverDef
+from tensorweave._src.ops.file_ops import match_filenames_once
 from tensorweave._src.training.basic_session_run_hooks import CheckpointSaverHook
 from tensorweave._src.training.basic_session_run_hooks import CheckpointSaverListener
 from tensorweave._src.training.basic_session_run_hooks import FeedFnHook

@@ -1377,3 +1377,55 @@ def io_gfile_and_write_graph(tf, sess):
     tf.constant(1.0, name="c")
     path = tf.io.write_graph(sess.graph, os.path.join(root, "g"), "graph.pbtxt")
     return os.path.basename(path), tf.io.gfile.exists(path), tf.io.gfile.isdir(os.path.dirname(path))
+
+
+@case
+def read_write_matching_files(tf, sess):
+    import os
+    import tempfile
+
+    root = tempfile.mkdtemp()
+    path = os.path.join(root, "sub", "f.bin")
+    write = tf.io.write_file(path, tf.constant(b"\x00bytes\xff"))
+    sess.run(write)
+    for name in ("b.txt", "a.txt", "c.dat"):
+        with open(os.path.join(root, name), "w") as f:
+            f.write(name)
+    contents = tf.io.read_file(path)
+    matches = tf.io.matching_files(os.path.join(root, "*.txt"))
+    both = tf.io.matching_files([os.path.join(root, "*.dat"), os.path.join(root, "a*")])
+    none = tf.io.matching_files(os.path.join(root, "*.none"))
+    names = [os.path.basename(p) for p in sess.run(matches)]
+    return (
+        sess.run(contents),
+        contents.shape,
+        matches.shape,
+        names,
+        [os.path.basename(p) for p in sess.run(both)],
+        sess.run(none).shape,
+        write.type,
+        tf.read_file(path).op.type,
+    )
+
+
+@case
+def read_file_missing(tf, sess):
+    return tf.io.read_file("/nonexistent/path/file.txt")
+
+
+@case
+def read_file_needs_a_scalar(tf, sess):
+    return tf.io.read_file(["a", "b"])
+
+
+@case
+def match_filenames_once_variable(tf, sess):
+    import os
+    import tempfile
+
+    root = tempfile.mkdtemp()
+    for name in ("x1", "x2"):
+        open(os.path.join(root, name), "w").close()
+    files = tf.train.match_filenames_once(os.path.join(root, "x*"))
+    sess.run(tf.local_variables_initializer())
+    return [os.path.basename(p) for p in sess.run(files)], files.op.name, len(tf.local_variables())
