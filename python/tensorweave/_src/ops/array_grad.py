@@ -199,7 +199,8 @@ def _gather_grad_along(params, indices, grad, axis):
     p_rank, i_rank = params.shape.ndims, indices.shape.ndims
     if p_rank is None or i_rank is None:
         raise NotImplementedError("the gradient of gather needs the ranks of params and indices")
-    num = array_ops.gather(array_ops.shape(params), axis)
+    static_num = params.shape.dims[axis].value
+    num = static_num if static_num is not None else array_ops.gather(array_ops.shape(params), axis)
     if axis == 0:
         # Optimizers update only these rows' slots (as TensorFlow does with IndexedSlices).
         return gradients_impl.mark_gathered_rows(array_ops.unsorted_segment_sum(grad, indices, num), indices)
