@@ -141,3 +141,28 @@ def test_unserializable_collections_are_left_out():
         tw.add_to_collection("mixed", "a")
         meta = tw.train.export_meta_graph()
     assert "objects" not in meta.collection_def and "mixed" not in meta.collection_def
+
+
+# --- file ops ------------------------------------------------------------------------------------------------------
+
+
+def test_file_ops_against_the_file_system(tmp_path):
+    path = tmp_path / "deep" / "f.bin"
+    payload = bytes(range(256)) * 3
+    with tw.Graph().as_default(), tw.Session() as sess:
+        write = tw.io.write_file(str(path), payload)
+        assert write.type == "WriteFile"
+        sess.run(write)
+        assert path.read_bytes() == payload
+        read = tw.io.read_file(str(path))
+        assert read.op.type == "ReadFile"
+        assert sess.run(read) == payload
+        for name in ("b1", "a1", "a2"):
+            (tmp_path / name).write_text(name)
+        matches = tw.io.matching_files(str(tmp_path / "a*"))
+        assert matches.op.type == "MatchingFiles"
+        assert [p.decode() for p in sess.run(matches)] == sorted(str(p) for p in tmp_path.glob("a*"))
+        with pytest.raises(tw.errors.NotFoundError, match="No such file"):
+            sess.run(tw.io.read_file(str(tmp_path / "missing")))
+        with pytest.raises(tw.errors.FailedPreconditionError, match="Is a directory"):
+            sess.run(tw.io.read_file(str(tmp_path)))
