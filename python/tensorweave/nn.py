@@ -11,6 +11,7 @@ re-exports the public names on purpose.
 """
 
 from tensorweave._src.ops.array_nd_ops import depth_to_space, space_to_batch, space_to_depth
+from tensorweave._src.ops.ctc_ops import collapse_repeated, ctc_loss_v2
 from tensorweave._src.ops.math_ops import sigmoid, tanh
 from tensorweave._src.ops.nn_conv_ops import (
     atrous_conv2d,

@@ -445,3 +445,30 @@ def embedding_lookup(tf, sess):
         tf.nn.embedding_lookup(mod_shards, ids),
         tf.nn.embedding_lookup(single, ids, max_norm=0.5),
     ]
+
+
+# --- CTC (dense labels) ---------------------------------------------------------------
+
+
+@case
+def ctc_loss_v2_dense(tf, sess):
+    logits = tf.constant(_rand(6, 3, 5, low=-2, high=2))
+    labels = tf.constant([[1, 2, 2, 0], [3, 3, 1, 4], [4, 0, 0, 0]])
+    loss = tf.nn.ctc_loss_v2(labels, logits, label_length=[3, 4, 1], logit_length=[6, 6, 4])
+    return [loss, loss.shape, tf.gradients(tf.reduce_sum(loss), logits)]
+
+
+@case
+def ctc_loss_v2_batch_major_blank_last(tf, sess):
+    logits = tf.constant(_rand(2, 5, 4, seed=3, low=-2, high=2))
+    labels = tf.constant([[0, 1], [2, 2]])
+    loss = tf.nn.ctc_loss_v2(
+        labels, logits, label_length=[2, 2], logit_length=[5, 5], logits_time_major=False, blank_index=-1
+    )
+    return [loss, tf.gradients(tf.reduce_sum(loss), logits)]
+
+
+@case
+def collapse_repeated(tf, sess):
+    labels, lengths = tf.nn.collapse_repeated(tf.constant([[1, 1, 2, 2, 3, 3], [4, 4, 4, 5, 0, 0]]), [5, 4])
+    return [labels, lengths]
