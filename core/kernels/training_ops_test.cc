@@ -358,5 +358,210 @@ TEST(TrainingOpsTest, LargeTensorsInParallelAndConcurrentStepsAreAtomic) {
   }
 }
 
+// --- Adadelta, FTRL, the proximal methods, AdagradDA
+// --------------------------
+
+// Runs `op` three times on variables initialized to `init` (the first is
+// "var") with the scalars `scalars` (name, value) and the gradient kGrad,
+// passing inputs in `inputs` order; returns each variable's final value.
+template <typename T>
+std::vector<std::vector<T>> RunUpdate(
+    const std::string& op, const std::vector<std::string>& vars,
+    const std::vector<std::vector<double>>& init,
+    const std::vector<std::pair<std::string, double>>& scalars,
+    const std::vector<std::string>& inputs) {
+  std::vector<std::vector<T>> init_t;
+  for (const auto& v : init) init_t.push_back(As<T>(v));
+  auto g = GraphWithVars<T>(vars, init_t, As<T>(kGrad));
+  for (const auto& [name, value] : scalars) {
+    if (name == "global_step") {
+      AddConst(g.get(), name, Tensor::Scalar<int64_t>(int64_t(value)));
+    } else {
+      AddScalar<T>(g.get(), name, T(value));
+    }
+  }
+  AddOp(g.get(), op, "apply", inputs);
+  Session sess(g, Opts());
+  std::vector<Tensor> out;
+  TW_EXPECT_OK(sess.Run({}, {}, InitTargets(vars), &out));
+  for (int step = 0; step < 3; ++step) {
+    TW_EXPECT_OK(sess.Run({}, {}, {"apply"}, &out));
+  }
+  std::vector<std::vector<T>> result;
+  for (const auto& v : vars) result.push_back(Fetch<T>(&sess, v));
+  return result;
+}
+
+double Sign(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
+
+TYPED_TEST(TrainingOpsTest, Adadelta) {
+  using T = TypeParam;
+  auto got = RunUpdate<T>(
+      "ApplyAdadelta", {"var", "accum", "accum_update"},
+      {kVar, {0, 0, 0, 0}, {0, 0, 0, 0}},
+      {{"lr", 1.0}, {"rho", 0.9}, {"epsilon", 1e-3}},
+      {"var", "accum", "accum_update", "lr", "rho", "epsilon", "grad"});
+  std::vector<double> var = kVar, accum(4, 0.0), accum_update(4, 0.0);
+  for (int step = 0; step < 3; ++step) {
+    for (size_t i = 0; i < var.size(); ++i) {
+      accum[i] = 0.9 * accum[i] + 0.1 * kGrad[i] * kGrad[i];
+      const double update = std::sqrt(accum_update[i] + 1e-3) /
+                            std::sqrt(accum[i] + 1e-3) * kGrad[i];
+      var[i] -= update;
+      accum_update[i] = 0.9 * accum_update[i] + 0.1 * update * update;
+    }
+  }
+  ExpectNear(got[0], var, 1e-5);
+  ExpectNear(got[1], accum, 1e-5);
+  ExpectNear(got[2], accum_update, 1e-5);
+}
+
+// FTRL-proximal, scalar reference (TensorFlow's formula).
+void FtrlReference(double lr, double l1, double l2, double shrinkage,
+                   double lr_power, std::vector<double>* var,
+                   std::vector<double>* accum, std::vector<double>* linear) {
+  for (size_t i = 0; i < var->size(); ++i) {
+    const double g = kGrad[i];
+    const double shrunk = g + 2 * shrinkage * (*var)[i];
+    const double new_accum = (*accum)[i] + g * g;
+    const double new_power = std::pow(new_accum, -lr_power);
+    const double old_power = std::pow((*accum)[i], -lr_power);
+    (*linear)[i] += shrunk - (new_power - old_power) / lr * (*var)[i];
+    const double quadratic = new_power / lr + 2 * l2;
+    (*var)[i] = std::abs((*linear)[i]) > l1
+                    ? (Sign((*linear)[i]) * l1 - (*linear)[i]) / quadratic
+                    : 0.0;
+    (*accum)[i] = new_accum;
+  }
+}
+
+TYPED_TEST(TrainingOpsTest, Ftrl) {
+  using T = TypeParam;
+  for (double lr_power : {-0.5, -0.7}) {
+    auto got = RunUpdate<T>(
+        "ApplyFtrl", {"var", "accum", "linear"},
+        {kVar, {0.1, 0.1, 0.1, 0.1}, {0, 0, 0, 0}},
+        {{"lr", 0.3}, {"l1", 0.05}, {"l2", 0.2}, {"lr_power", lr_power}},
+        {"var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power"});
+    std::vector<double> var = kVar, accum(4, 0.1), linear(4, 0.0);
+    for (int step = 0; step < 3; ++step) {
+      FtrlReference(0.3, 0.05, 0.2, 0.0, lr_power, &var, &accum, &linear);
+    }
+    ExpectNear(got[0], var, 1e-4);
+    ExpectNear(got[1], accum, 1e-5);
+    ExpectNear(got[2], linear, 1e-4);
+  }
+}
+
+TYPED_TEST(TrainingOpsTest, FtrlV2Shrinkage) {
+  using T = TypeParam;
+  auto got = RunUpdate<T>("ApplyFtrlV2", {"var", "accum", "linear"},
+                          {kVar, {0.1, 0.1, 0.1, 0.1}, {0, 0, 0, 0}},
+                          {{"lr", 0.3},
+                           {"l1", 0.05},
+                           {"l2", 0.2},
+                           {"l2_shrinkage", 0.4},
+                           {"lr_power", -0.5}},
+                          {"var", "accum", "linear", "grad", "lr", "l1", "l2",
+                           "l2_shrinkage", "lr_power"});
+  std::vector<double> var = kVar, accum(4, 0.1), linear(4, 0.0);
+  for (int step = 0; step < 3; ++step) {
+    FtrlReference(0.3, 0.05, 0.2, 0.4, -0.5, &var, &accum, &linear);
+  }
+  ExpectNear(got[0], var, 1e-4);
+  ExpectNear(got[2], linear, 1e-4);
+}
+
+double Proximal(double prox, double rate, double l1, double l2) {
+  if (l1 > 0) {
+    return Sign(prox) * std::max(std::abs(prox) - rate * l1, 0.0) /
+           (1 + rate * l2);
+  }
+  return prox / (1 + rate * l2);
+}
+
+TYPED_TEST(TrainingOpsTest, ProximalGradientDescentAndAdagrad) {
+  using T = TypeParam;
+  for (double l1 : {0.0, 0.3}) {
+    auto pgd = RunUpdate<T>("ApplyProximalGradientDescent", {"var"}, {kVar},
+                            {{"alpha", 0.4}, {"l1", l1}, {"l2", 0.2}},
+                            {"var", "alpha", "l1", "l2", "grad"});
+    auto pa = RunUpdate<T>("ApplyProximalAdagrad", {"var", "accum"},
+                           {kVar, {0.1, 0.1, 0.1, 0.1}},
+                           {{"lr", 0.4}, {"l1", l1}, {"l2", 0.2}},
+                           {"var", "accum", "lr", "l1", "l2", "grad"});
+    std::vector<double> var_pgd = kVar, var_pa = kVar, accum(4, 0.1);
+    for (int step = 0; step < 3; ++step) {
+      for (size_t i = 0; i < kVar.size(); ++i) {
+        var_pgd[i] = Proximal(var_pgd[i] - 0.4 * kGrad[i], 0.4, l1, 0.2);
+        accum[i] += kGrad[i] * kGrad[i];
+        const double rate = 0.4 / std::sqrt(accum[i]);
+        var_pa[i] = Proximal(var_pa[i] - rate * kGrad[i], rate, l1, 0.2);
+      }
+    }
+    ExpectNear(pgd[0], var_pgd, 1e-5);
+    ExpectNear(pa[0], var_pa, 1e-5);
+    ExpectNear(pa[1], accum, 1e-5);
+  }
+}
+
+TYPED_TEST(TrainingOpsTest, AdagradDA) {
+  using T = TypeParam;
+  for (double l1 : {0.0, 0.1}) {
+    auto got = RunUpdate<T>(
+        "ApplyAdagradDA", {"var", "g", "gg"},
+        {kVar, {0, 0, 0, 0}, {0.1, 0.1, 0.1, 0.1}},
+        {{"lr", 0.5}, {"l1", l1}, {"l2", 0.2}, {"global_step", 3}},
+        {"var", "g", "gg", "grad", "lr", "l1", "l2", "global_step"});
+    std::vector<double> var = kVar, g(4, 0.0), gg(4, 0.1);
+    for (int step = 0; step < 3; ++step) {
+      for (size_t i = 0; i < var.size(); ++i) {
+        g[i] += kGrad[i];
+        gg[i] += kGrad[i] * kGrad[i];
+        const double denominator = 0.2 * 3 * 0.5 + std::sqrt(gg[i]);
+        var[i] = l1 > 0 ? -Sign(g[i]) * std::max(std::abs(g[i]) - l1 * 3, 0.0) *
+                              0.5 / denominator
+                        : -g[i] * 0.5 / denominator;
+      }
+    }
+    ExpectNear(got[0], var, 1e-5);
+    ExpectNear(got[1], g, 1e-5);
+    ExpectNear(got[2], gg, 1e-5);
+  }
+}
+
+// SparseApply*: only the rows named change, a repeated index is applied
+// twice in order, an index out of range is InvalidArgument naming it.
+TEST(SparseTrainingOpsTest, RowsInIndexOrderAndRangeCheck) {
+  auto g = std::make_shared<Graph>();
+  const TensorShape shape({3, 2});
+  AddVariable(g.get(), "var", DT_FLOAT, PartialShape(shape));
+  AddConst(g.get(), "var/value",
+           test::MakeTensor<float>(shape, {1, 2, 3, 4, 5, 6}));
+  AddOp(g.get(), "Assign", "var/init", {"var", "var/value"});
+  AddConst(g.get(), "rows",
+           test::MakeTensor<float>(TensorShape({3, 2}), {1, 1, 2, 2, 4, 4}));
+  AddConst(g.get(), "indices", Tensor::Vector<int32_t>({2, 0, 2}));
+  AddConst(g.get(), "bad_indices", Tensor::Vector<int64_t>({0, 3, 1}));
+  AddScalar<float>(g.get(), "alpha", 0.5f);
+  AddScalar<float>(g.get(), "l1", 0.0f);
+  AddScalar<float>(g.get(), "l2", 0.0f);
+  AddOp(g.get(), "SparseApplyProximalGradientDescent", "apply",
+        {"var", "alpha", "l1", "l2", "rows", "indices"});
+  AddOp(g.get(), "SparseApplyProximalGradientDescent", "bad",
+        {"var", "alpha", "l1", "l2", "rows", "bad_indices"});
+  Session sess(g, Opts());
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(sess.Run({}, {}, {"var/init"}, &out));
+  TW_ASSERT_OK(sess.Run({}, {}, {"apply"}, &out));
+  // Row 2 gets -0.5 * (1 + 4), row 0 gets -0.5 * 2, row 1 is untouched.
+  ExpectNear(Fetch<float>(&sess, "var"), {0, 1, 3, 4, 2.5, 3.5}, 1e-6);
+  Status s = sess.Run({}, {}, {"bad"}, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
+  EXPECT_NE(s.ToString().find("Index 3 at offset 1"), std::string::npos) << s;
+  // Nothing was written by the failing step.
+  ExpectNear(Fetch<float>(&sess, "var"), {0, 1, 3, 4, 2.5, 3.5}, 1e-6);
+}
+
 }  // namespace
 }  // namespace tensorweave
