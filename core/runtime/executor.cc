@@ -217,11 +217,9 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
   return Status::OK();
 }
 
-bool Executor::StartsWithAsyncWaits() const {
-  return !roots_.empty() &&
-         std::all_of(roots_.begin(), roots_.end(), [this](int id) {
-           return items_[id].kernel->AsAsync() != nullptr;
-         });
+bool Executor::StartsCheap() const {
+  return std::none_of(roots_.begin(), roots_.end(),
+                      [this](int id) { return items_[id].expensive; });
 }
 
 std::vector<const Node*> Executor::nodes() const {

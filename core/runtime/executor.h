@@ -77,9 +77,10 @@ class Executor {
                 std::vector<Tensor>* fetches,
                 std::function<void(const Status&)> done) const;
 
-  // True when every node a step starts with is an async kernel (a _Recv):
-  // starting such a step only registers waits.
-  bool StartsWithAsyncWaits() const;
+  // True when no node a step starts with is expensive (cheap ones and
+  // _Recv waits): such a step can start on the caller's thread without
+  // holding up the others.
+  bool StartsCheap() const;
 
   // The nodes this executor runs, in graph order (for tests and tools).
   std::vector<const Node*> nodes() const;

@@ -48,6 +48,7 @@ class TestRendezvousBarrierOp : public OpKernel {
   explicit TestRendezvousBarrierOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     ctx->SetStatus(ctx->GetAttr("parties", &parties_));
   }
+  bool IsExpensive() const override { return true; }  // it blocks
   void Compute(OpKernelContext* ctx) override {
     Barrier* b = TheBarrier();
     std::unique_lock<std::mutex> lock(b->mu);

@@ -315,12 +315,15 @@ Status Session::RunPartitions(const Callable& callable, StepContext* step,
           if (--remaining == 0) all_done.notify_all();
         });
   };
-  // Partitions that start by waiting for values only register their waits:
-  // they start here, first. The others run at once, each on its own thread
+  // Partitions that start with cheap nodes (and waits for values) start
+  // here, one after the other: their expensive nodes go to the pool as they
+  // become ready, and a value one sends to another continues the receiver
+  // on the sender's thread, without a hand-over between threads. Those
+  // that start with expensive nodes run at once, each on its own thread
   // (the last on this one), so that partitions run concurrently.
   std::vector<size_t> busy;
   for (size_t p = 0; p < n; ++p) {
-    if (callable.partitions[p]->executor->StartsWithAsyncWaits()) {
+    if (callable.partitions[p]->executor->StartsCheap()) {
       start(p);
     } else {
       busy.push_back(p);

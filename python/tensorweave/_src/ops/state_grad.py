@@ -1,4 +1,4 @@
-"""Variables, random and control ops carry no gradient."""
+"""Variables, random and control ops, and the Send/Recv pairs partitioning adds, carry no gradient."""
 
 from tensorweave._src.ops import gradients_impl
 
@@ -12,5 +12,7 @@ for _op in (
     "RandomUniform",
     "RandomStandardNormal",
     "TruncatedNormal",
+    "_Send",
+    "_Recv",
 ):
     gradients_impl.NotDifferentiable(_op)
