@@ -1,7 +1,9 @@
-// LinSpace, Bitcast, LowerBound/UpperBound, EnsureShape, IdentityN and
-// ShapeN kernels.
+// LinSpace, Bitcast, LowerBound/UpperBound, EnsureShape, IdentityN, ShapeN,
+// BroadcastArgs, UnravelIndex, CheckNumerics, Diag and DiagPart kernels.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <string>
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
@@ -182,6 +184,178 @@ class ShapeNOp : public OpKernel {
   }
 };
 
+// An int32 or int64 output vector from int64 values.
+void WriteIndexValues(const std::vector<int64_t>& values, Tensor* out) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (out->dtype() == DT_INT32) {
+      out->data<int32_t>()[i] = static_cast<int32_t>(values[i]);
+    } else {
+      out->data<int64_t>()[i] = values[i];
+    }
+  }
+}
+
+class BroadcastArgsOp : public OpKernel {
+ public:
+  explicit BroadcastArgsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES(
+        ctx, ctx->input(0).rank() == 1 && ctx->input(1).rank() == 1,
+        errors::InvalidArgument("s0 and s1 must be vectors, got ",
+                                ctx->input(0).shape().ToString(), " and ",
+                                ctx->input(1).shape().ToString()));
+    std::vector<int64_t> a, b;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(0), &a));
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &b));
+    const size_t n = std::max(a.size(), b.size());
+    std::vector<int64_t> r(n);
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t x = i < n - a.size() ? 1 : a[i - (n - a.size())];
+      const int64_t y = i < n - b.size() ? 1 : b[i - (n - b.size())];
+      OP_REQUIRES(ctx, x == y || x == 1 || y == 1,
+                  errors::InvalidArgument(
+                      "Incompatible shapes: ", TensorShape(a).ToString(),
+                      " vs. ", TensorShape(b).ToString()));
+      r[i] = x == 1 ? y : x;
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                            0, TensorShape({static_cast<int64_t>(n)}), &out));
+    WriteIndexValues(r, out);
+  }
+};
+
+class UnravelIndexOp : public OpKernel {
+ public:
+  explicit UnravelIndexOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& indices_t = ctx->input(0);
+    OP_REQUIRES(
+        ctx, indices_t.rank() <= 1 && ctx->input(1).rank() == 1,
+        errors::InvalidArgument(
+            "indices must be a scalar or vector and dims a vector, got ",
+            indices_t.shape().ToString(), " and ",
+            ctx->input(1).shape().ToString()));
+    std::vector<int64_t> dims, indices;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &dims));
+    Tensor flat;
+    OP_REQUIRES_OK(ctx, indices_t.Reshaped(
+                            TensorShape({indices_t.num_elements()}), &flat));
+    OP_REQUIRES_OK(ctx, ReadIndexVector(flat, &indices));
+    int64_t total = 1;
+    for (int64_t d : dims) {
+      OP_REQUIRES(ctx, d > 0,
+                  errors::InvalidArgument("dims must contain positive values, "
+                                          "got ",
+                                          TensorShape(dims).ToString()));
+      total *= d;
+    }
+    const int64_t n = static_cast<int64_t>(indices.size());
+    for (int64_t i = 0; i < n; ++i) {
+      OP_REQUIRES(ctx, indices[i] >= 0 && indices[i] < total,
+                  errors::InvalidArgument("index out of bounds: indices[", i,
+                                          "] = ", indices[i], " is not in [0, ",
+                                          total, ")"));
+    }
+    const int64_t k = static_cast<int64_t>(dims.size());
+    std::vector<int64_t> out_values(k * n);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t rest = indices[i];
+      for (int64_t d = k - 1; d >= 0; --d) {
+        out_values[d * n + i] = rest % dims[d];
+        rest /= dims[d];
+      }
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(
+        ctx,
+        ctx->allocate_output(
+            0, indices_t.rank() == 0 ? TensorShape({k}) : TensorShape({k, n}),
+            &out));
+    WriteIndexValues(out_values, out);
+  }
+};
+
+class CheckNumericsOp : public OpKernel {
+ public:
+  explicit CheckNumericsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("message", &message_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    bool nan = false, inf = false;
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_ALL_FLOAT_TYPES>(x.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     const T* v = x.data<T>();
+                     for (int64_t i = 0; i < x.num_elements(); ++i) {
+                       const float f = static_cast<float>(v[i]);
+                       nan = nan || std::isnan(f);
+                       inf = inf || std::isinf(f);
+                     }
+                     return Status::OK();
+                   }));
+    OP_REQUIRES(ctx, !nan && !inf,
+                errors::InvalidArgument(message_, " : Tensor had ",
+                                        nan && inf ? "NaN and Inf"
+                                        : nan      ? "NaN"
+                                                   : "Inf",
+                                        " values"));
+    ctx->set_output(0, x);
+  }
+
+ private:
+  std::string message_;
+};
+
+// Diag (kPart false) and DiagPart.
+template <bool kPart>
+class DiagOp : public OpKernel {
+ public:
+  explicit DiagOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    std::vector<int64_t> dims = x.shape().dims();
+    int64_t n = x.num_elements();
+    if (kPart) {
+      const int r = x.rank();
+      OP_REQUIRES(ctx, r >= 2 && r % 2 == 0,
+                  errors::InvalidArgument("The rank of the tensor should be "
+                                          "even and positive, got shape ",
+                                          x.shape().ToString()));
+      for (int i = 0; i < r / 2; ++i) {
+        OP_REQUIRES(ctx, x.dim(i) == x.dim(i + r / 2),
+                    errors::InvalidArgument(
+                        "Invalid shape ", x.shape().ToString(), ": dimensions ",
+                        i, " and ", i + r / 2, " are not equal"));
+      }
+      dims.resize(r / 2);
+      n = 1;
+      for (int64_t d : dims) n *= d;
+    } else {
+      OP_REQUIRES(ctx, x.rank() >= 1,
+                  errors::InvalidArgument("Input must be at least rank 1, got ",
+                                          x.shape().ToString()));
+      dims.insert(dims.end(), x.shape().dims().begin(), x.shape().dims().end());
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &out));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_POD_TYPES, std::string>(x.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          const T* in = x.data<T>();
+          T* o = out->data<T>();
+          if (kPart) {
+            for (int64_t i = 0; i < n; ++i) o[i] = in[i * (n + 1)];
+          } else {
+            std::fill(o, o + out->num_elements(), T());
+            for (int64_t i = 0; i < n; ++i) o[i * (n + 1)] = in[i];
+          }
+          return Status::OK();
+        }));
+  }
+};
+
 REGISTER_KERNEL(KernelDef("LinSpace"), LinSpaceOp);
 REGISTER_KERNEL(KernelDef("Bitcast"), BitcastOp);
 REGISTER_KERNEL(KernelDef("LowerBound"), BoundOp<false>);
@@ -189,6 +363,11 @@ REGISTER_KERNEL(KernelDef("UpperBound"), BoundOp<true>);
 REGISTER_KERNEL(KernelDef("EnsureShape"), EnsureShapeOp);
 REGISTER_KERNEL(KernelDef("IdentityN"), IdentityNOp);
 REGISTER_KERNEL(KernelDef("ShapeN"), ShapeNOp);
+REGISTER_KERNEL(KernelDef("BroadcastArgs"), BroadcastArgsOp);
+REGISTER_KERNEL(KernelDef("UnravelIndex"), UnravelIndexOp);
+REGISTER_KERNEL(KernelDef("CheckNumerics"), CheckNumericsOp);
+REGISTER_KERNEL(KernelDef("Diag"), DiagOp<false>);
+REGISTER_KERNEL(KernelDef("DiagPart"), DiagOp<true>);
 
 }  // namespace
 }  // namespace tensorweave

@@ -107,7 +107,7 @@ class GatherNdOp : public OpKernel {
   }
 };
 
-enum class ScatterMode { kUpdate, kAdd, kSub };
+enum class ScatterMode { kUpdate, kAdd, kSub, kMax, kMin };
 
 // Writes updates into `out` (already holding the base values) at `slices`.
 Status ScatterInto(const Tensor& updates, const std::vector<int64_t>& slices,
@@ -137,8 +137,20 @@ Status ScatterInto(const Tensor& updates, const std::vector<int64_t>& slices,
       T* dst = o + slices[r] * inner;
       const T* src = u + r * inner;
       for (int64_t j = 0; j < inner; ++j) {
-        dst[j] = mode == ScatterMode::kAdd ? WrappingAdd(dst[j], src[j])
-                                           : WrappingSub(dst[j], src[j]);
+        switch (mode) {
+          case ScatterMode::kAdd:
+            dst[j] = WrappingAdd(dst[j], src[j]);
+            break;
+          case ScatterMode::kSub:
+            dst[j] = WrappingSub(dst[j], src[j]);
+            break;
+          case ScatterMode::kMax:
+            if (dst[j] < src[j]) dst[j] = src[j];
+            break;
+          default:
+            if (src[j] < dst[j]) dst[j] = src[j];
+            break;
+        }
       }
     }
     return Status::OK();
@@ -213,6 +225,10 @@ REGISTER_KERNEL(KernelDef("TensorScatterAdd"),
                 TensorScatterOp<ScatterMode::kAdd>);
 REGISTER_KERNEL(KernelDef("TensorScatterSub"),
                 TensorScatterOp<ScatterMode::kSub>);
+REGISTER_KERNEL(KernelDef("TensorScatterMax"),
+                TensorScatterOp<ScatterMode::kMax>);
+REGISTER_KERNEL(KernelDef("TensorScatterMin"),
+                TensorScatterOp<ScatterMode::kMin>);
 
 }  // namespace
 }  // namespace tensorweave

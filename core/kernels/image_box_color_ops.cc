@@ -116,6 +116,202 @@ class CropAndResizeOp : public OpKernel {
   float extrapolation_ = 0;
 };
 
+// What the CropAndResize gradients share: the checked inputs and, per crop
+// pixel inside the image, its sampling position.
+struct CropGeometry {
+  int64_t num_boxes = 0, crop_h = 0, crop_w = 0, depth = 0;
+};
+
+Status CheckCropGradInputs(const Tensor& grads, const Tensor& boxes,
+                           const Tensor& box_ind, int64_t batch,
+                           CropGeometry* g) {
+  if (grads.rank() != 4) {
+    return errors::InvalidArgument("grads image must be 4-D, got ",
+                                   grads.shape().ToString());
+  }
+  g->num_boxes = grads.dim(0);
+  g->crop_h = grads.dim(1);
+  g->crop_w = grads.dim(2);
+  g->depth = grads.dim(3);
+  if (g->crop_h <= 0 || g->crop_w <= 0) {
+    return errors::InvalidArgument("grads dimensions must be positive");
+  }
+  if (boxes.rank() != 2 || boxes.dim(0) != g->num_boxes || boxes.dim(1) != 4) {
+    return errors::InvalidArgument("boxes must be [", g->num_boxes,
+                                   ", 4], got ", boxes.shape().ToString());
+  }
+  if (box_ind.rank() != 1 || box_ind.dim(0) != g->num_boxes) {
+    return errors::InvalidArgument("box_index has incompatible shape ",
+                                   box_ind.shape().ToString());
+  }
+  const int32_t* ind = box_ind.data<int32_t>();
+  for (int64_t b = 0; b < g->num_boxes; ++b) {
+    if (ind[b] < 0 || ind[b] >= batch) {
+      return errors::OutOfRange("box_index[", b, "] = ", ind[b],
+                                " is outside [0, batch_size) = [0, ", batch,
+                                ")");
+    }
+  }
+  return Status::OK();
+}
+
+// Calls fn(b, y, x, in_y, in_x) for each crop pixel that samples inside the
+// image (as CropAndResize computes in_y and in_x).
+template <typename Fn>
+void ForEachCropSample(const CropGeometry& g, const float* boxes, int64_t h,
+                       int64_t w, Fn fn) {
+  for (int64_t b = 0; b < g.num_boxes; ++b) {
+    const float y1 = boxes[b * 4], x1 = boxes[b * 4 + 1], y2 = boxes[b * 4 + 2],
+                x2 = boxes[b * 4 + 3];
+    const float hs = g.crop_h > 1 ? (y2 - y1) * (h - 1) / (g.crop_h - 1) : 0;
+    const float ws = g.crop_w > 1 ? (x2 - x1) * (w - 1) / (g.crop_w - 1) : 0;
+    for (int64_t y = 0; y < g.crop_h; ++y) {
+      const float in_y =
+          g.crop_h > 1 ? y1 * (h - 1) + y * hs : 0.5f * (y1 + y2) * (h - 1);
+      if (in_y < 0 || in_y > h - 1) continue;
+      for (int64_t x = 0; x < g.crop_w; ++x) {
+        const float in_x =
+            g.crop_w > 1 ? x1 * (w - 1) + x * ws : 0.5f * (x1 + x2) * (w - 1);
+        if (in_x < 0 || in_x > w - 1) continue;
+        fn(b, y, x, in_y, in_x);
+      }
+    }
+  }
+}
+
+class CropAndResizeGradImageOp : public OpKernel {
+ public:
+  explicit CropAndResizeGradImageOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("method", &method_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grads = ctx->input(0);
+    const Tensor& boxes = ctx->input(1);
+    const Tensor& box_ind = ctx->input(2);
+    const Tensor& size_t_ = ctx->input(3);
+    OP_REQUIRES(ctx, size_t_.rank() == 1 && size_t_.num_elements() == 4,
+                errors::InvalidArgument("image_size must be 1-D with 4 "
+                                        "elements, got ",
+                                        size_t_.shape().ToString()));
+    const int32_t* size = size_t_.data<int32_t>();
+    const int64_t batch = size[0], h = size[1], w = size[2], c = size[3];
+    OP_REQUIRES(ctx, batch > 0 && h > 0 && w > 0,
+                errors::InvalidArgument("image dimensions must be positive"));
+    CropGeometry g;
+    OP_REQUIRES_OK(ctx, CheckCropGradInputs(grads, boxes, box_ind, batch, &g));
+    OP_REQUIRES(ctx, g.depth == c,
+                errors::InvalidArgument("image_size and grads are "
+                                        "incompatible: depth ",
+                                        c, " vs ", g.depth));
+    std::vector<float> acc(batch * h * w * c, 0.0f);
+    const float* gr = grads.data<float>();
+    const int32_t* ind = box_ind.data<int32_t>();
+    const bool bilinear = method_ == "bilinear";
+    ForEachCropSample(
+        g, boxes.data<float>(), h, w,
+        [&](int64_t b, int64_t y, int64_t x, float in_y, float in_x) {
+          float* img = acc.data() + ind[b] * h * w * c;
+          const float* gp = gr + ((b * g.crop_h + y) * g.crop_w + x) * c;
+          if (!bilinear) {
+            const int64_t yy = static_cast<int64_t>(std::round(in_y));
+            const int64_t xx = static_cast<int64_t>(std::round(in_x));
+            for (int64_t k = 0; k < c; ++k) img[(yy * w + xx) * c + k] += gp[k];
+            return;
+          }
+          const int64_t top = static_cast<int64_t>(std::floor(in_y));
+          const int64_t bottom = static_cast<int64_t>(std::ceil(in_y));
+          const int64_t left = static_cast<int64_t>(std::floor(in_x));
+          const int64_t right = static_cast<int64_t>(std::ceil(in_x));
+          const float yl = in_y - top, xl = in_x - left;
+          for (int64_t k = 0; k < c; ++k) {
+            const float dtop = (1 - yl) * gp[k], dbottom = yl * gp[k];
+            img[(top * w + left) * c + k] += (1 - xl) * dtop;
+            img[(top * w + right) * c + k] += xl * dtop;
+            img[(bottom * w + left) * c + k] += (1 - xl) * dbottom;
+            img[(bottom * w + right) * c + k] += xl * dbottom;
+          }
+        });
+    Tensor* out;
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(0, TensorShape({batch, h, w, c}), &out));
+    OP_REQUIRES_OK(ctx, WriteFromFloat(acc, out));
+  }
+
+ private:
+  std::string method_;
+};
+
+class CropAndResizeGradBoxesOp : public OpKernel {
+ public:
+  explicit CropAndResizeGradBoxesOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grads = ctx->input(0);
+    const Tensor& image = ctx->input(1);
+    const Tensor& boxes = ctx->input(2);
+    const Tensor& box_ind = ctx->input(3);
+    OP_REQUIRES(ctx, image.rank() == 4,
+                errors::InvalidArgument("input image must be 4-D, got ",
+                                        image.shape().ToString()));
+    const int64_t batch = image.dim(0), h = image.dim(1), w = image.dim(2),
+                  c = image.dim(3);
+    OP_REQUIRES(ctx, h > 0 && w > 0,
+                errors::InvalidArgument("image dimensions must be positive"));
+    CropGeometry g;
+    OP_REQUIRES_OK(ctx, CheckCropGradInputs(grads, boxes, box_ind, batch, &g));
+    OP_REQUIRES(ctx, g.depth == c,
+                errors::InvalidArgument("image and grads differ in depth: ", c,
+                                        " vs ", g.depth));
+    std::vector<float> in;
+    OP_REQUIRES_OK(ctx, ReadAsFloat(image, &in));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, boxes.shape(), &out));
+    float* gb = out->data<float>();
+    std::fill(gb, gb + out->num_elements(), 0.0f);
+    const float* gr = grads.data<float>();
+    const int32_t* ind = box_ind.data<int32_t>();
+    const float hr =
+        g.crop_h > 1 ? static_cast<float>(h - 1) / (g.crop_h - 1) : 0.0f;
+    const float wr =
+        g.crop_w > 1 ? static_cast<float>(w - 1) / (g.crop_w - 1) : 0.0f;
+    ForEachCropSample(
+        g, boxes.data<float>(), h, w,
+        [&](int64_t b, int64_t y, int64_t x, float in_y, float in_x) {
+          const float* img = in.data() + ind[b] * h * w * c;
+          const float* gp = gr + ((b * g.crop_h + y) * g.crop_w + x) * c;
+          const int64_t top = static_cast<int64_t>(std::floor(in_y));
+          const int64_t bottom = static_cast<int64_t>(std::ceil(in_y));
+          const int64_t left = static_cast<int64_t>(std::floor(in_x));
+          const int64_t right = static_cast<int64_t>(std::ceil(in_x));
+          const float yl = in_y - top, xl = in_x - left;
+          for (int64_t k = 0; k < c; ++k) {
+            const float tl = img[(top * w + left) * c + k];
+            const float tr = img[(top * w + right) * c + k];
+            const float bl = img[(bottom * w + left) * c + k];
+            const float br = img[(bottom * w + right) * c + k];
+            const float grad_y =
+                ((1 - xl) * (bl - tl) + xl * (br - tr)) * gp[k];
+            const float grad_x =
+                ((1 - yl) * (tr - tl) + yl * (br - bl)) * gp[k];
+            if (g.crop_h > 1) {
+              gb[b * 4] += grad_y * (h - 1 - y * hr);
+              gb[b * 4 + 2] += grad_y * (y * hr);
+            } else {
+              gb[b * 4] += grad_y * 0.5f * (h - 1);
+              gb[b * 4 + 2] += grad_y * 0.5f * (h - 1);
+            }
+            if (g.crop_w > 1) {
+              gb[b * 4 + 1] += grad_x * (w - 1 - x * wr);
+              gb[b * 4 + 3] += grad_x * (x * wr);
+            } else {
+              gb[b * 4 + 1] += grad_x * 0.5f * (w - 1);
+              gb[b * 4 + 3] += grad_x * 0.5f * (w - 1);
+            }
+          }
+        });
+  }
+};
+
 float Iou(const float* a, const float* b) {
   const float ymin_a = std::min(a[0], a[2]), xmin_a = std::min(a[1], a[3]);
   const float ymax_a = std::max(a[0], a[2]), xmax_a = std::max(a[1], a[3]);
@@ -339,6 +535,8 @@ class AdjustContrastOp : public OpKernel {
 };
 
 REGISTER_KERNEL(KernelDef("CropAndResize"), CropAndResizeOp);
+REGISTER_KERNEL(KernelDef("CropAndResizeGradImage"), CropAndResizeGradImageOp);
+REGISTER_KERNEL(KernelDef("CropAndResizeGradBoxes"), CropAndResizeGradBoxesOp);
 REGISTER_KERNEL(KernelDef("NonMaxSuppressionV3"), NonMaxSuppressionV3Op);
 REGISTER_KERNEL(KernelDef("RGBToHSV"), RgbToHsvOp);
 REGISTER_KERNEL(KernelDef("HSVToRGB"), HsvToRgbOp);

@@ -367,6 +367,58 @@ class ResizeBicubicOp : public ResizeOpBase {
   }
 };
 
+// The transpose of ResizeBicubic: each output gradient spread over the 16
+// taps that produced it.
+class ResizeBicubicGradOp : public ResizeOpBase {
+ public:
+  using ResizeOpBase::ResizeOpBase;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& grads = ctx->input(0);
+    const Tensor& original = ctx->input(1);
+    OP_REQUIRES(ctx, grads.rank() == 4,
+                errors::InvalidArgument("input_grad must be 4-dimensional",
+                                        grads.shape().ToString()));
+    ResizeGeometry g;
+    OP_REQUIRES_OK(ctx, MakeGeometry(original, grads.dim(1), grads.dim(2),
+                                     align_corners_, half_pixel_, &g));
+    OP_REQUIRES(ctx, grads.dim(0) == g.batch && grads.dim(3) == g.channels,
+                errors::InvalidArgument("grads ", grads.shape().ToString(),
+                                        " and original_image ",
+                                        original.shape().ToString(),
+                                        " differ in batch or channels"));
+    const std::vector<float> table = CubicTable(half_pixel_ ? -0.5 : -0.75);
+    std::vector<CubicTaps> xs(g.out_w);
+    for (int64_t x = 0; x < g.out_w; ++x) {
+      xs[x] = Taps(x, g.width_scale, g.in_w, half_pixel_, table);
+    }
+    std::vector<float> acc(original.num_elements(), 0.0f);
+    const float* gr = grads.data<float>();
+    const int64_t c = g.channels;
+    for (int64_t b = 0; b < g.batch; ++b) {
+      float* image = acc.data() + b * g.in_h * g.in_w * c;
+      for (int64_t y = 0; y < g.out_h; ++y) {
+        const CubicTaps ty =
+            Taps(y, g.height_scale, g.in_h, half_pixel_, table);
+        for (int64_t x = 0; x < g.out_w; ++x) {
+          const CubicTaps& tx = xs[x];
+          for (int64_t k = 0; k < c; ++k) {
+            const float v = *gr++;
+            for (int r = 0; r < 4; ++r) {
+              float* row = image + ty.index[r] * g.in_w * c;
+              for (int t = 0; t < 4; ++t) {
+                row[tx.index[t] * c + k] += v * ty.weight[r] * tx.weight[t];
+              }
+            }
+          }
+        }
+      }
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, original.shape(), &out));
+    OP_REQUIRES_OK(ctx, WriteFromFloat(acc, out));
+  }
+};
+
 // The share of source pixel i in the output span [in, in1).
 float AreaWeight(int64_t i, float in, float in1, float scale) {
   if (i < in) return i + 1 > in1 ? scale : i + 1 - in;
@@ -428,6 +480,7 @@ REGISTER_KERNEL(KernelDef("ResizeNearestNeighbor"), ResizeNearestNeighborOp);
 REGISTER_KERNEL(KernelDef("ResizeNearestNeighborGrad"),
                 ResizeNearestNeighborGradOp);
 REGISTER_KERNEL(KernelDef("ResizeBicubic"), ResizeBicubicOp);
+REGISTER_KERNEL(KernelDef("ResizeBicubicGrad"), ResizeBicubicGradOp);
 REGISTER_KERNEL(KernelDef("ResizeArea"), ResizeAreaOp);
 
 }  // namespace

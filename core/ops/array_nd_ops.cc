@@ -591,4 +591,135 @@ REGISTER_OP("ShapeN")
     .SetShapeFn(ShapeNShape)
     .Doc("The shape of each input.");
 
+REGISTER_OP("TensorScatterMax")
+    .Input("tensor: T")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(TensorScatterShape)
+    .Doc(
+        "A copy of tensor with each slice at indices the maximum of itself and "
+        "its updates.");
+
+REGISTER_OP("TensorScatterMin")
+    .Input("tensor: T")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetShapeFn(TensorScatterShape)
+    .Doc(
+        "A copy of tensor with each slice at indices the minimum of itself and "
+        "its updates.");
+
+REGISTER_OP("BroadcastArgs")
+    .Input("s0: T")
+    .Input("s1: T")
+    .Output("r0: T")
+    .Attr("T: {int32, int64} = int32")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialShape a, b;
+      TW_RETURN_IF_ERROR(c->WithRank(0, 1, &a));
+      TW_RETURN_IF_ERROR(c->WithRank(1, 1, &b));
+      const int64_t n =
+          a.dim(0) < 0 || b.dim(0) < 0 ? -1 : std::max(a.dim(0), b.dim(0));
+      c->set_output(0, PartialShape({n}));
+      return Status::OK();
+    })
+    .Doc("The shape that shapes s0 and s1 broadcast to.");
+
+REGISTER_OP("UnravelIndex")
+    .Input("indices: Tidx")
+    .Input("dims: Tidx")
+    .Output("output: Tidx")
+    .Attr("Tidx: {int32, int64} = int32")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialShape dims;
+      TW_RETURN_IF_ERROR(c->WithRank(1, 1, &dims));
+      const PartialShape& in = c->input(0);
+      if (!in.known_rank()) {
+        c->set_output(0, PartialShape::UnknownRank());
+      } else if (in.rank() == 0) {
+        c->set_output(0, PartialShape({dims.dim(0)}));
+      } else if (in.rank() == 1) {
+        c->set_output(0, PartialShape({dims.dim(0), in.dim(0)}));
+      } else {
+        return errors::InvalidArgument(
+            "indices must be a scalar or a vector, got ", in.ToString());
+      }
+      return Status::OK();
+    })
+    .Doc(
+        "The coordinates of flat indices in an array of shape dims "
+        "(row-major).");
+
+REGISTER_OP("CheckNumerics")
+    .Input("tensor: T")
+    .Output("output: T")
+    .Attr("T: {float16, float32, float64}")
+    .Attr("message: string")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) { return c->UnchangedShape(0); })
+    .Doc(
+        "tensor unchanged; an InvalidArgument error naming message if it holds "
+        "a NaN or an infinity.");
+
+REGISTER_OP("Diag")
+    .Input("diagonal: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetShapeFn([](InferenceContext* c) {
+      const PartialShape& in = c->input(0);
+      if (!in.known_rank()) {
+        c->set_output(0, PartialShape::UnknownRank());
+        return Status::OK();
+      }
+      if (in.rank() < 1) {
+        return errors::InvalidArgument("Input must be at least rank 1, got ",
+                                       in.ToString());
+      }
+      std::vector<int64_t> dims = in.dims();
+      dims.insert(dims.end(), in.dims().begin(), in.dims().end());
+      c->set_output(0, PartialShape(dims));
+      return Status::OK();
+    })
+    .Doc(
+        "A tensor of rank 2k with diagonal on its diagonal: output[i, j] = "
+        "diagonal[i] if i == j, else 0 (i, j multi-indices).");
+
+REGISTER_OP("DiagPart")
+    .Input("input: T")
+    .Output("diagonal: T")
+    .Attr("T: type")
+    .SetShapeFn([](InferenceContext* c) {
+      const PartialShape& in = c->input(0);
+      if (!in.known_rank()) {
+        c->set_output(0, PartialShape::UnknownRank());
+        return Status::OK();
+      }
+      if (in.rank() < 2 || in.rank() % 2 != 0) {
+        return errors::InvalidArgument(
+            "Input must have even and non-zero rank, input rank is ",
+            in.rank());
+      }
+      const int k = in.rank() / 2;
+      std::vector<int64_t> dims(k);
+      for (int i = 0; i < k; ++i) {
+        const int64_t a = in.dim(i), b = in.dim(i + k);
+        if (a >= 0 && b >= 0 && a != b) {
+          return errors::InvalidArgument("Dimensions must be equal, but are ",
+                                         a, " and ", b);
+        }
+        dims[i] = a >= 0 ? a : b;
+      }
+      c->set_output(0, PartialShape(dims));
+      return Status::OK();
+    })
+    .Doc(
+        "The diagonal of a tensor of rank 2k: diagonal[i] = input[i, i] (i a "
+        "multi-index).");
+
 }  // namespace tensorweave

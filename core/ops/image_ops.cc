@@ -245,4 +245,48 @@ REGISTER_OP("AdjustHue")
     .SetShapeFn(AdjustShape)
     .Doc("RGB images with delta added to their HSV hue (wrapping).");
 
+REGISTER_OP("ResizeBicubicGrad")
+    .Input("grads: float32")
+    .Input("original_image: T")
+    .Output("output: T")
+    .Attr("T: {float32, float64}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(ResizeBilinearGradShape)
+    .Doc("The gradient of ResizeBicubic with respect to its images.");
+
+REGISTER_OP("CropAndResizeGradImage")
+    .Input("grads: float32")
+    .Input("boxes: float32")
+    .Input("box_ind: int32")
+    .Input("image_size: int32")
+    .Output("output: T")
+    .Attr("T: {float32, float16, float64}")
+    .Attr("method: {'bilinear', 'nearest'} = 'bilinear'")
+    .SetShapeFn([](InferenceContext* c) {
+      PartialShape shape;
+      TW_RETURN_IF_ERROR(c->ShapeFromShapeInput(3, &shape));
+      if (shape.known_rank() && shape.rank() != 4) {
+        return errors::InvalidArgument("image_size must have 4 elements, got ",
+                                       shape.ToString());
+      }
+      c->set_output(0, shape.known_rank() ? shape : PartialShape::Unknown(4));
+      return Status::OK();
+    })
+    .Doc("The gradient of CropAndResize with respect to its image.");
+
+REGISTER_OP("CropAndResizeGradBoxes")
+    .Input("grads: float32")
+    .Input("image: T")
+    .Input("boxes: float32")
+    .Input("box_ind: int32")
+    .Output("output: float32")
+    .Attr("T: " TW_RESIZE_INPUT_TYPES)
+    .Attr("method: {'bilinear'} = 'bilinear'")
+    .SetShapeFn([](InferenceContext* c) {
+      c->set_output(0, c->input(2));
+      return Status::OK();
+    })
+    .Doc("The gradient of CropAndResize with respect to its boxes.");
+
 }  // namespace tensorweave

@@ -130,6 +130,14 @@ from tensorweave._src.ops.array_nd_ops import tensor_scatter_nd_sub
 from tensorweave._src.ops.array_nd_ops import tensor_scatter_nd_update
 from tensorweave._src.ops.array_nd_ops import tensor_scatter_sub
 from tensorweave._src.ops.array_nd_ops import tensor_scatter_update
+from tensorweave._src.ops.array_nd_ops import broadcast_dynamic_shape
+from tensorweave._src.ops.array_nd_ops import broadcast_static_shape
+from tensorweave._src.ops.array_nd_ops import check_numerics
+from tensorweave._src.ops.array_nd_ops import diag
+from tensorweave._src.ops.array_nd_ops import diag_part
+from tensorweave._src.ops.array_nd_ops import tensor_scatter_nd_max
+from tensorweave._src.ops.array_nd_ops import tensor_scatter_nd_min
+from tensorweave._src.ops.array_nd_ops import unravel_index
 from tensorweave._src.ops.constant_op import constant
 from tensorweave._src.ops.gradients_impl import NotDifferentiable
 from tensorweave._src.ops.gradients_impl import RegisterGradient

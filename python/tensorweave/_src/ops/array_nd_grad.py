@@ -119,3 +119,45 @@ def _ensure_shape_grad(op, grad):
 @gradients_impl.RegisterGradient("IdentityN")
 def _identity_n_grad(op, *grads):
     return list(grads)
+
+
+for _op in ("BroadcastArgs", "UnravelIndex"):
+    gradients_impl.NotDifferentiable(_op)
+
+
+def _tensor_scatter_min_or_max_grad(op, grad):
+    # As TensorFlow: the gradient goes to whichever of tensor and updates gave the output, split evenly on ties.
+    x, indices, y = op.inputs
+    output = op.outputs[0]
+    x_indicators = math_ops.cast(math_ops.equal(x, output), grad.dtype)
+    y_output = gen_ops.gather_nd(output, indices)
+    y_indicators = math_ops.cast(math_ops.equal(y, y_output), grad.dtype)
+    ys_indicators = gen_ops.scatter_nd(indices, y_indicators, array_ops.shape(x, out_type=indices.dtype))
+    indicators = x_indicators + ys_indicators
+    x_grad = grad * x_indicators / indicators
+    y_grad = gen_ops.gather_nd(grad / indicators, indices) * y_indicators
+    return [x_grad, None, y_grad]
+
+
+gradients_impl.RegisterGradient("TensorScatterMax")(_tensor_scatter_min_or_max_grad)
+gradients_impl.RegisterGradient("TensorScatterMin")(_tensor_scatter_min_or_max_grad)
+
+
+@gradients_impl.RegisterGradient("CheckNumerics")
+def _check_numerics_grad(op, grad):
+    message = op.get_attr("message")
+    if isinstance(message, bytes):
+        message = message.decode()
+    return [
+        gen_ops.check_numerics(grad, "Not a number (NaN) or infinity (Inf) values detected in gradient. " + message)
+    ]
+
+
+@gradients_impl.RegisterGradient("Diag")
+def _diag_grad(op, grad):
+    return [gen_ops.diag_part(grad)]
+
+
+@gradients_impl.RegisterGradient("DiagPart")
+def _diag_part_grad(op, grad):
+    return [gen_ops.diag(grad)]

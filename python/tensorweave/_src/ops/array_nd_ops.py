@@ -605,3 +605,120 @@ def bitcast(input, type, name=None):  # noqa: A002
       1065353216
     """
     return gen_ops.bitcast(input, type, name=name)
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """A copy of `tensor` with each slice at `indices` the maximum of itself and `updates` (TensorScatterMax).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.tensor_scatter_nd_max([1, 5, 3], [[0], [1]], [4, 4])))
+      [4 5 3]
+    """
+    return _tensor_scatter(gen_ops.tensor_scatter_max, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """A copy of `tensor` with each slice at `indices` the minimum of itself and `updates` (TensorScatterMin).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.tensor_scatter_nd_min([1, 5, 3], [[0], [1]], [4, 4])))
+      [1 4 3]
+    """
+    return _tensor_scatter(gen_ops.tensor_scatter_min, tensor, indices, updates, name)
+
+
+@gen_ops.doc_from("BroadcastArgs")
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.broadcast_dynamic_shape([2, 1, 3], [4, 1])))
+      [2 4 3]
+    """
+    return gen_ops.broadcast_args(shape_x, shape_y)
+
+
+def broadcast_static_shape(shape_x, shape_y):
+    """The TensorShape that two TensorShapes broadcast to (ValueError when they cannot).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> print(tw.broadcast_static_shape(tw.TensorShape([2, 1]), tw.TensorShape([3])))
+      (2, 3)
+    """
+    x, y = tensor_shape.TensorShape(shape_x), tensor_shape.TensorShape(shape_y)
+    if x.ndims is None or y.ndims is None:
+        return tensor_shape.TensorShape(None)
+    a, b = x.as_list(), y.as_list()
+    n = max(len(a), len(b))
+    a, b = [1] * (n - len(a)) + a, [1] * (n - len(b)) + b
+    dims = []
+    for da, db in zip(a, b):
+        if da is None or db is None:
+            known = da if db is None else db
+            dims.append(known if known is not None and known > 1 else None)
+        elif da == db or db == 1:
+            dims.append(da)
+        elif da == 1:
+            dims.append(db)
+        else:
+            raise ValueError(
+                f"Incompatible shapes for broadcasting. Two shapes are compatible if for each "
+                f"dimension pair they are either equal or one of them is 1. Received: {x} and {y}."
+            )
+    return tensor_shape.TensorShape(dims)
+
+
+@gen_ops.doc_from("UnravelIndex")
+def unravel_index(indices, dims, name=None):
+    """
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.unravel_index([5, 7], [3, 4])))
+      [[1 1]
+       [1 3]]
+    """
+    return gen_ops.unravel_index(indices, dims, name=name)
+
+
+@gen_ops.doc_from("CheckNumerics")
+def check_numerics(tensor, message, name=None):
+    """
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.check_numerics([1.0, 2.0], "bad")))
+      [1. 2.]
+    """
+    return gen_ops.check_numerics(tensor, message, name=name)
+
+
+@gen_ops.doc_from("Diag")
+def diag(diagonal, name=None):
+    """
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.diag([1, 2])))
+      [[1 0]
+       [0 2]]
+    """
+    return gen_ops.diag(diagonal, name=name)
+
+
+@gen_ops.doc_from("DiagPart")
+def diag_part(input, name=None):  # noqa: A002
+    """
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.diag_part([[1, 2], [3, 4]])))
+      [1 4]
+    """
+    return gen_ops.diag_part(input, name=name)

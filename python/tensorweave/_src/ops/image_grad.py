@@ -18,10 +18,45 @@ for _op in (
 ):
     gradients_impl.NotDifferentiable(_op)
 
-# Not yet: TensorFlow differentiates these (ResizeBicubicGrad, CropAndResizeGradImage/Boxes, the RGBToHSV
-# composite); here they are declared not differentiable until those kernels land.
-for _op in ("ResizeBicubic", "CropAndResize", "RGBToHSV", "HSVToRGB"):
+for _op in ("ResizeBicubicGrad", "CropAndResizeGradImage", "CropAndResizeGradBoxes"):
     gradients_impl.NotDifferentiable(_op)
+
+# Not yet: TensorFlow differentiates RGBToHSV (a long composite); here it is declared not differentiable, as
+# HSVToRGB is in TensorFlow.
+for _op in ("RGBToHSV", "HSVToRGB"):
+    gradients_impl.NotDifferentiable(_op)
+
+
+@gradients_impl.RegisterGradient("ResizeBicubic")
+def _resize_bicubic_grad(op, grad):
+    image = op.inputs[0]
+    if image.dtype not in (dtypes.float32, dtypes.float64):
+        return [None, None]
+    return [
+        gen_ops.resize_bicubic_grad(
+            grad,
+            image,
+            align_corners=op.get_attr("align_corners"),
+            half_pixel_centers=op.get_attr("half_pixel_centers"),
+        ),
+        None,
+    ]
+
+
+@gradients_impl.RegisterGradient("CropAndResize")
+def _crop_and_resize_grad(op, grad):
+    image, boxes, box_ind, _ = op.inputs
+    if image.shape.is_fully_defined():
+        image_shape = image.shape.as_list()
+    else:
+        image_shape = array_ops.shape(image)
+    grad_image = None
+    if image.dtype in (dtypes.float16, dtypes.float32, dtypes.float64):
+        grad_image = gen_ops.crop_and_resize_grad_image(
+            grad, boxes, box_ind, image_shape, T=image.dtype, method=op.get_attr("method")
+        )
+    grad_boxes = gen_ops.crop_and_resize_grad_boxes(grad, image, boxes, box_ind)
+    return [grad_image, grad_boxes, None, None]
 
 
 @gradients_impl.RegisterGradient("ResizeBilinear")
