@@ -24,6 +24,7 @@ Example:
 from tensorweave._src.saved_model import builder
 from tensorweave._src.saved_model import constants
 from tensorweave._src.saved_model import loader
+from tensorweave._src.saved_model import main_op
 from tensorweave._src.saved_model import signature_constants
 from tensorweave._src.saved_model import signature_def_utils
 from tensorweave._src.saved_model import tag_constants
@@ -31,6 +32,8 @@ from tensorweave._src.saved_model import utils
 from tensorweave._src.saved_model.builder import Builder
 from tensorweave._src.saved_model.constants import ASSETS_DIRECTORY
 from tensorweave._src.saved_model.constants import ASSETS_KEY
+from tensorweave._src.saved_model.constants import DEBUG_DIRECTORY
+from tensorweave._src.saved_model.constants import DEBUG_INFO_FILENAME_PB
 from tensorweave._src.saved_model.constants import LEGACY_INIT_OP_KEY
 from tensorweave._src.saved_model.constants import MAIN_OP_KEY
 from tensorweave._src.saved_model.constants import SAVED_MODEL_FILENAME_PB
@@ -40,6 +43,7 @@ from tensorweave._src.saved_model.constants import VARIABLES_DIRECTORY
 from tensorweave._src.saved_model.constants import VARIABLES_FILENAME
 from tensorweave._src.saved_model.loader import contains_saved_model
 from tensorweave._src.saved_model.loader import maybe_saved_model_directory
+from tensorweave._src.saved_model.main_op import main_op_with_restore
 from tensorweave._src.saved_model.signature_constants import CLASSIFY_INPUTS
 from tensorweave._src.saved_model.signature_constants import CLASSIFY_METHOD_NAME
 from tensorweave._src.saved_model.signature_constants import CLASSIFY_OUTPUT_CLASSES

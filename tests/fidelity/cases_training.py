@@ -1429,3 +1429,23 @@ def match_filenames_once_variable(tf, sess):
     files = tf.train.match_filenames_once(os.path.join(root, "x*"))
     sess.run(tf.local_variables_initializer())
     return [os.path.basename(p) for p in sess.run(files)], files.op.name, len(tf.local_variables())
+
+
+@case
+def saved_model_main_op_runs_after_restore(tf, sess):
+    import os
+    import tempfile
+
+    export_dir = os.path.join(tempfile.mkdtemp(), "model")
+    builder = tf.saved_model.builder.SavedModelBuilder(export_dir)
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        w = tf.Variable(3.0, name="w")
+        local = tf.Variable(5.0, name="local", collections=[tf.GraphKeys.LOCAL_VARIABLES])
+        s.run(tf.global_variables_initializer())
+        builder.add_meta_graph_and_variables(s, ["serve"], main_op=tf.saved_model.main_op.main_op())
+    builder.save()
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as s:
+        tf.saved_model.loader.load(s, ["serve"], export_dir)
+        values = s.run(["w:0", "local:0"])
+    del w, local
+    return values, tf.saved_model.DEBUG_DIRECTORY, tf.saved_model.DEBUG_INFO_FILENAME_PB
