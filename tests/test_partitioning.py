@@ -4,7 +4,6 @@ destination device; a failing partition ends the step with its own node's error 
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 
 
@@ -134,9 +133,8 @@ def test_feeds_fetches_and_control_dependencies_across_devices():
         with tw.device("/cpu:1"):
             v = tw.Variable(tw.zeros([3]), name="v")
             bump = tw.assign_add(v, x)
-        with tw.device("/cpu:2"):
-            with tw.control_dependencies([bump]):
-                after = tw.identity(x * 2.0)
+        with tw.device("/cpu:2"), tw.control_dependencies([bump]):
+            after = tw.identity(x * 2.0)
         with tw.device("/cpu:3"):
             y = x + 1.0
         init = tw.global_variables_initializer()
@@ -152,12 +150,10 @@ def test_feeds_fetches_and_control_dependencies_across_devices():
 
 def test_explicit_device_that_does_not_exist_is_an_error_naming_node_and_devices():
     g = tw.Graph()
-    with g.as_default():
-        with tw.device("/cpu:3"):
-            y = tw.constant(1.0, name="lonely") + 1.0
-    with tw.Session(graph=g, config=_config(2)) as sess:
-        with pytest.raises(tw.errors.InvalidArgumentError) as info:
-            sess.run(y)
+    with g.as_default(), tw.device("/cpu:3"):
+        y = tw.constant(1.0, name="lonely") + 1.0
+    with tw.Session(graph=g, config=_config(2)) as sess, pytest.raises(tw.errors.InvalidArgumentError) as info:
+        sess.run(y)
     msg = str(info.value)
     assert "lonely" in msg or "add" in msg
     assert "/device:CPU:3" in msg and "device:CPU:1" in msg
