@@ -30,7 +30,6 @@ from tensorweave._src.training.learning_rate_decay import noisy_linear_cosine_de
 from tensorweave._src.training.learning_rate_decay import piecewise_constant
 from tensorweave._src.training.learning_rate_decay import piecewise_constant as piecewise_constant_decay
 from tensorweave._src.training.learning_rate_decay import polynomial_decay
-from tensorweave._src.framework.meta_graph_pb2 import SaverDef
 from tensorweave._src.ops.file_ops import match_filenames_once
 from tensorweave._src.training.basic_session_run_hooks import CheckpointSaverHook
 from tensorweave._src.training.basic_session_run_hooks import CheckpointSaverListener
@@ -87,3 +86,12 @@ from tensorweave._src.training.training_util import create_global_step
 from tensorweave._src.training.training_util import get_global_step
 from tensorweave._src.training.training_util import get_or_create_global_step
 from tensorweave._src.training.training_util import global_step
+
+
+def __getattr__(name):
+    # SaverDef is a protobuf class: loaded on first use, so that `import tensorweave` does not load protobuf.
+    if name == "SaverDef":
+        from tensorweave._src.framework.meta_graph_pb2 import SaverDef
+
+        return SaverDef
+    raise AttributeError(f"module 'tensorweave.train' has no attribute {name!r}")
