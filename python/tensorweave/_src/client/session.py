@@ -117,10 +117,6 @@ class BaseSession:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        if not hasattr(self._c, "list_devices"):
-            raise errors.UnimplementedError(
-                None, None, "listing devices needs the device runtime (this build has none)"
-            )
         return [_SessionDevice(*d) for d in self._c.list_devices()]
 
     def close(self):
@@ -279,17 +275,7 @@ def _new_session(graph, config):
     """The C++ session for `graph` under `config` (its threads, devices and placement options)."""
     args = (graph._c, config.inter_op_parallelism_threads, config.intra_op_parallelism_threads)
     placement = (dict(config.device_count), config.allow_soft_placement, config.log_device_placement)
-    try:
-        return _pywrap.Session(*args, *placement)
-    except TypeError as e:
-        if "incompatible constructor arguments" not in str(e):
-            raise
-    # A binding without devices (before the placer): only the default placement can be honoured.
-    if config.device_count or config.log_device_placement:
-        raise errors.UnimplementedError(
-            None, None, "device_count and log_device_placement need the placing runtime (this build has none)"
-        )
-    return _pywrap.Session(*args)
+    return _pywrap.Session(*args, *placement)
 
 
 class _SessionDevice:
@@ -321,10 +307,6 @@ def _run_with_metadata(session_c, handle, values, options, run_metadata):
         if run_metadata is not None:
             run_metadata.Clear()
         return out
-    if not hasattr(session_c, "run_callable_with_metadata"):
-        raise errors.UnimplementedError(
-            None, None, "RunOptions(output_partition_graphs=True) needs the partitioning runtime (this build has none)"
-        )
     out, metadata = session_c.run_callable_with_metadata(handle, values, True)
     run_metadata.Clear()
     run_metadata._set_partition_graphs(metadata.get("partition_graphs", []))
