@@ -1449,3 +1449,66 @@ def saved_model_main_op_runs_after_restore(tf, sess):
         values = s.run(["w:0", "local:0"])
     del w, local
     return values, tf.saved_model.DEBUG_DIRECTORY, tf.saved_model.DEBUG_INFO_FILENAME_PB
+
+
+# --- Supervisor --------------------------------------------------------------------------------------------------------
+
+
+@case
+def supervisor_restores_from_logdir(tf, sess):
+    import os
+    import tempfile
+
+    logdir = tempfile.mkdtemp()
+    out = []
+    for _ in range(2):
+        with tf.Graph().as_default() as g:
+            step = tf.train.get_or_create_global_step()
+            w = tf.Variable([1.0, 2.0], name="w")
+            train = tf.group(tf.assign_add(step, 1), tf.assign_add(w, [0.5, 0.5]))
+            sv = tf.train.Supervisor(logdir=logdir, save_model_secs=0)
+            finalized = g.finalized
+            with sv.managed_session() as s:
+                start = s.run(step)
+                for _ in range(3):
+                    s.run(train)
+                sv.saver.save(s, sv.save_path, global_step=sv.global_step)
+                out.append((start, s.run(step), s.run(w), finalized))
+    return (
+        out,
+        os.path.basename(tf.train.latest_checkpoint(logdir)),
+        os.path.exists(os.path.join(logdir, "graph.pbtxt")),
+    )
+
+
+@case
+def supervisor_managed_session_exceptions(tf, sess):
+    out = []
+    v = tf.Variable(1.0, name="v")
+    sv = tf.train.Supervisor(logdir=None)
+    with sv.managed_session() as s:
+        out.append(s.run(v))
+        raise tf.errors.OutOfRangeError(None, None, "input ended")
+    out.append(sv.should_stop())
+    try:
+        with sv.managed_session() as s:
+            raise ValueError("in the loop")
+    except ValueError as e:
+        out.append(str(e))
+    return out
+
+
+@case
+def basic_train_loop_until_stop(tf, sess):
+    step = tf.train.get_or_create_global_step()
+    bump = tf.assign_add(step, 1)
+    sv = tf.train.Supervisor(logdir=None)
+    seen = []
+
+    def train_step(session, increment):
+        seen.append(session.run(bump) * increment)
+        if len(seen) == 4:
+            sv.request_stop()
+
+    tf.train.basic_train_loop(sv, train_step, args=[10])
+    return seen
