@@ -331,12 +331,15 @@ void Executor::Process(StepState* state, std::vector<int> stack) const {
 }
 
 // Continues a step from an async kernel's callback. Callbacks can nest (a
-// _Send whose receiver goes on to send back): past a few levels the work
-// goes to the pool instead of deeper into this thread's stack.
+// _Send whose receiver goes on to send back): past kMaxCallbackDepth levels
+// (a few kilobytes of stack each) the work goes to the pool instead of
+// deeper into this thread's stack.
+constexpr int kMaxCallbackDepth = 64;
+
 void Executor::ProcessAfterCallback(StepState* state,
                                     std::vector<int> stack) const {
   static thread_local int depth = 0;
-  if (depth >= 8 && state->step->inter_op_pool != nullptr) {
+  if (depth >= kMaxCallbackDepth && state->step->inter_op_pool != nullptr) {
     state->step->inter_op_pool->Schedule(
         [this, state, stack = std::move(stack)]() mutable {
           Process(state, std::move(stack));
