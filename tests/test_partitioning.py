@@ -33,14 +33,29 @@ def _lenet(devices):
     return x, y, loss, train
 
 
-def _train(devices, make_optimizer_model=_lenet, steps=8):
+def _mlp(devices):
+    """The MLP of benchmarks/train_step.py in small, trained with Adam, its layers on `devices` devices."""
+    x = tw.placeholder(tw.float32, [None, 8, 8, 1], name="x")
+    y = tw.placeholder(tw.int64, [None], name="y")
+    with tw.device("/cpu:0"):
+        h = tw.reshape(x, [-1, 64])
+    for i, width in enumerate([32, 32, 3]):
+        with tw.device(f"/cpu:{(i + 1) % devices}"):
+            h = tw.layers.dense(h, width, activation=tw.nn.relu if width != 3 else None)
+    with tw.device(f"/cpu:{3 % devices}"):
+        loss = tw.losses.sparse_softmax_cross_entropy(labels=y, logits=h)
+    train = tw.train.AdamOptimizer(0.01).minimize(loss)
+    return x, y, loss, train
+
+
+def _train(devices, make_model, steps=8):
     rng = np.random.RandomState(0)
     xs = rng.randn(16, 8, 8, 1).astype(np.float32)
     ys = rng.randint(0, 3, 16)
     g = tw.Graph()
     with g.as_default():
         tw.set_random_seed(7)
-        x, y, loss, train = make_optimizer_model(devices)
+        x, y, loss, train = make_model(devices)
         init = tw.global_variables_initializer()
         variables = tw.global_variables()
     with tw.Session(graph=g, config=_config(devices)) as sess:
@@ -49,11 +64,12 @@ def _train(devices, make_optimizer_model=_lenet, steps=8):
         return losses, sess.run(variables)
 
 
-def test_training_is_bit_identical_on_1_2_and_4_devices():
-    base_losses, base_vars = _train(1)
+@pytest.mark.parametrize("make_model", [_lenet, _mlp], ids=["lenet_momentum", "mlp_adam"])
+def test_training_is_bit_identical_on_1_2_and_4_devices(make_model):
+    base_losses, base_vars = _train(1, make_model)
     assert base_losses[-1] < base_losses[0]  # it trains
     for n in (2, 4):
-        losses, values = _train(n)
+        losses, values = _train(n, make_model)
         assert losses == base_losses, n
         assert len(values) == len(base_vars)
         for a, b in zip(values, base_vars):
