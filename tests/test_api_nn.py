@@ -191,3 +191,40 @@ def test_embedding_lookup_refuses_out_of_range_ids():
         _run(y, {ids: [4]})
     with pytest.raises(ValueError, match="partition_strategy"):
         tw.nn.embedding_lookup(tw.ones([2, 3]), [0], partition_strategy="foo")
+
+
+def _dilation_numpy(x, f):
+    """VALID, stride 1, rate 1: the value and the (input, filter) tap of each window's first maximum."""
+    n, h, w, c = x.shape
+    kh, kw, _ = f.shape
+    out = np.zeros((n, h - kh + 1, w - kw + 1, c))
+    taps = {}
+    for b, y, q, ch in np.ndindex(*out.shape):
+        window = x[b, y : y + kh, q : q + kw, ch] + f[:, :, ch]
+        k = np.argmax(window)
+        out[b, y, q, ch] = window.flat[k]
+        taps[(b, y, q, ch)] = ((b, y + k // kw, q + k % kw, ch), (k // kw, k % kw, ch))
+    return out, taps
+
+
+def test_dilation2d_backprops_route_to_the_window_maximum():
+    rng = np.random.default_rng(4)
+    x = rng.permutation(2 * 4 * 5 * 2).reshape([2, 4, 5, 2]).astype(np.float64)
+    f = rng.standard_normal((2, 3, 2)) * 0.1
+    xt, ft = tw.constant(x), tw.constant(f)
+    y = tw.nn.dilation2d(xt, ft, [1, 1, 1, 1], [1, 1, 1, 1], "VALID")
+    g = rng.standard_normal(y.shape.as_list())
+    dx, df = tw.gradients(y, [xt, ft], grad_ys=tw.constant(g))
+    assert {op.type for op in tw.get_default_graph().get_operations()} >= {
+        "Dilation2DBackpropInput",
+        "Dilation2DBackpropFilter",
+    }
+    got_y, got_dx, got_df = _run([y, dx, df])
+    want_y, taps = _dilation_numpy(x, f)
+    want_dx, want_df = np.zeros_like(x), np.zeros_like(f)
+    for out_index, (in_index, tap) in taps.items():
+        want_dx[in_index] += g[out_index]
+        want_df[tap] += g[out_index]
+    np.testing.assert_allclose(got_y, want_y)
+    np.testing.assert_allclose(got_dx, want_dx)
+    np.testing.assert_allclose(got_df, want_df)

@@ -14,6 +14,8 @@ from tensorweave._src.ops.array_nd_ops import depth_to_space, space_to_batch, sp
 from tensorweave._src.ops.ctc_ops import collapse_repeated, ctc_loss_v2
 from tensorweave._src.ops.math_ops import sigmoid, tanh
 from tensorweave._src.ops.nn_conv_ops import (
+    dilation2d,
+    erosion2d,
     atrous_conv2d,
     atrous_conv2d_transpose,
     avg_pool1d,
@@ -88,6 +90,7 @@ from tensorweave._src.ops.nn_volume_ops import (
     max_pool_with_argmax,
 )
 from tensorweave._src.ops.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn
+from tensorweave._src.ops.selection_ops import in_top_k, top_k
 
 # TF1's aliases.
 avg_pool2d = avg_pool

@@ -472,3 +472,28 @@ def ctc_loss_v2_batch_major_blank_last(tf, sess):
 def collapse_repeated(tf, sess):
     labels, lengths = tf.nn.collapse_repeated(tf.constant([[1, 1, 2, 2, 3, 3], [4, 4, 4, 5, 0, 0]]), [5, 4])
     return [labels, lengths]
+
+
+# --- morphology ---------------------------------------------------------------------
+
+
+@case
+def dilation2d(tf, sess):
+    x = tf.constant(_distinct(2, 6, 5, 2))
+    f = tf.constant(_rand(2, 3, 2, seed=4))
+    same = tf.nn.dilation2d(x, f, [1, 2, 1, 1], [1, 1, 2, 1], "SAME")
+    valid = tf.nn.dilation2d(x, f, [1, 1, 1, 1], [1, 1, 1, 1], "VALID")
+    return _with_grads(tf, same, [x, f]) + _with_grads(tf, valid, [x, f])
+
+
+@case
+def erosion2d(tf, sess):
+    x = tf.constant(_distinct(1, 5, 6, 3))
+    k = tf.constant(_rand(3, 2, 3, seed=5))
+    y = tf.nn.erosion2d(x, k, [1, 1, 2, 1], [1, 2, 1, 1], "SAME")
+    return _with_grads(tf, y, [x, k]) + [y.op.name]
+
+
+@case
+def dilation2d_depth_mismatch(tf, sess):
+    return tf.nn.dilation2d(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 3]), [1, 1, 1, 1], [1, 1, 1, 1], "SAME")

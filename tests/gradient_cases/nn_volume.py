@@ -73,3 +73,13 @@ CASES = [
         ops=["MaxPoolWithArgmax"],
     ),
 ]
+
+CASES.append(
+    GradientCase(
+        "Dilation2D",
+        lambda x, f: tw.nn.dilation2d(x, f, [1, 2, 1, 1], [1, 1, 2, 1], "SAME"),
+        None,
+        values=[_distinct(2, 5, 5, 2), _distinct(2, 2, 2) * 0.1],
+        ops=["Dilation2D"],
+    )
+)

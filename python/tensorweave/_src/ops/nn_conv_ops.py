@@ -560,3 +560,65 @@ def conv_transpose(
                 dilations=None if dilations is None else _full(dilations, 3), name=scope,
             )  # fmt: skip
         raise ValueError(f"output_shape must have length 3, 4 or 5 (1 to 3 spatial dimensions), got {n}")
+
+
+def _morphology_attrs(strides, rates, padding):
+    return {
+        "strides": nn_ops._nhwc_list(strides, "strides"),
+        "rates": nn_ops._nhwc_list(rates, "rates"),
+        "padding": nn_ops._padding(padding),
+    }
+
+
+@gen_ops.doc_from("Dilation2D")
+def dilation2d(
+    input,
+    filter=None,
+    strides=None,
+    rates=None,
+    padding=None,
+    name=None,
+    filters=None,
+    dilations=None,
+):
+    """input [batch, h, w, depth], filter [kh, kw, depth]; strides and rates 4 ints [1, r, c, 1].
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant([[[[1.0], [5.0], [2.0]]]])
+      ...     y = tw.nn.dilation2d(x, tw.zeros([1, 2, 1]), [1, 1, 1, 1], [1, 1, 1, 1], "VALID")
+      ...     print(sess.run(y).ravel())
+      [5. 5.]
+    """
+    filter = filters if filter is None else filter
+    rates = dilations if dilations is not None else rates
+    x = ops.convert_to_tensor(input)
+    f = ops.convert_to_tensor(filter, dtype=x.dtype)
+    return gen_ops.dilation2d(x, f, **_morphology_attrs(strides, rates, padding), name=name)
+
+
+def erosion2d(value, kernel, strides, rates, padding, name=None):
+    """Grayscale erosion: -dilation2d(-value, kernel reversed in both spatial dims).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant([[[[1.0], [5.0], [2.0]]]])
+      ...     y = tw.nn.erosion2d(x, tw.zeros([1, 2, 1]), [1, 1, 1, 1], [1, 1, 1, 1], "VALID")
+      ...     print(sess.run(y).ravel())
+      [1. 2.]
+    """
+    from tensorweave._src.ops import array_nd_ops, math_ops
+
+    with _scope(name, "erosion2d") as scope:
+        value = ops.convert_to_tensor(value, name="value")
+        kernel = ops.convert_to_tensor(kernel, dtype=value.dtype, name="kernel")
+        # As TF names them: the Dilation2D op takes the scope's name, the final Neg is "<scope>/Neg_1".
+        dilated = gen_ops.dilation2d(
+            math_ops.negative(value),
+            array_nd_ops.reverse_v2(kernel, [0, 1]),
+            **_morphology_attrs(strides, rates, padding),
+            name=scope,
+        )
+        return math_ops.negative(dilated)

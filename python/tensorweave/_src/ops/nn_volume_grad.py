@@ -1,4 +1,4 @@
-"""Gradients of the 3-D convolution and pooling ops, LRN and MaxPoolWithArgmax."""
+"""Gradients of the 3-D convolution and pooling ops, LRN, MaxPoolWithArgmax and Dilation2D."""
 
 from tensorweave._src.ops import array_ops, gradients_impl, nn_grad
 
@@ -37,3 +37,16 @@ def _max_pool_with_argmax_grad(op, grad, unused_argmax_grad):
 gradients_impl.NotDifferentiable("MaxPool3DGrad")
 gradients_impl.NotDifferentiable("LRNGrad")
 gradients_impl.NotDifferentiable("MaxPoolGradWithArgmax")
+
+
+@gradients_impl.RegisterGradient("Dilation2D")
+def _dilation2d_grad(op, grad):
+    x, f = op.inputs
+    return [
+        _like("Dilation2DBackpropInput", [x, f, grad], op),
+        _like("Dilation2DBackpropFilter", [x, f, grad], op),
+    ]
+
+
+gradients_impl.NotDifferentiable("Dilation2DBackpropInput")
+gradients_impl.NotDifferentiable("Dilation2DBackpropFilter")
