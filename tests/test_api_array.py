@@ -185,3 +185,34 @@ def test_repeat_sequence_mask_boolean_mask_eye_match_numpy():
     mask = x > 0
     np.testing.assert_array_equal(run(tw.boolean_mask(x, mask)), x[mask])
     np.testing.assert_array_equal(run(tw.eye(3, 5, batch_shape=[2])), np.broadcast_to(np.eye(3, 5), [2, 3, 5]))
+
+
+def test_broadcast_args_unravel_index_diag_check_numerics():
+    s = tw.broadcast_dynamic_shape([5, 1, 3], [4, 1])
+    assert s.op.type == "BroadcastArgs"
+    np.testing.assert_array_equal(run(s), np.broadcast_shapes((5, 1, 3), (4, 1)))
+    with pytest.raises(tw.errors.InvalidArgumentError, match="Incompatible shapes"):
+        run(tw.broadcast_dynamic_shape([2, 3], [4]))
+    flat = RNG.integers(0, 60, size=[7])
+    u = tw.unravel_index(flat, [3, 4, 5])
+    assert u.op.type == "UnravelIndex"
+    np.testing.assert_array_equal(run(u), np.stack(np.unravel_index(flat, (3, 4, 5))))
+    with pytest.raises(tw.errors.InvalidArgumentError, match="out of bounds"):
+        run(tw.unravel_index([60], [3, 4, 5]))
+    x = RNG.normal(size=[2, 3])
+    d = run(tw.diag(x))
+    np.testing.assert_array_equal(d, np.diag(x.ravel()).reshape(2, 3, 2, 3))
+    np.testing.assert_array_equal(run(tw.diag_part(d)), x)
+    ok = tw.check_numerics(x, "fine")
+    np.testing.assert_array_equal(run(ok), x)
+    with pytest.raises(tw.errors.InvalidArgumentError, match="probe : Tensor had Inf values"):
+        run(tw.check_numerics([1.0, np.inf], "probe"))
+    t = RNG.normal(size=[4, 3])
+    idx = np.array([[3], [1]])
+    upd = RNG.normal(size=[2, 3])
+    want = t.copy()
+    want[[3, 1]] = np.maximum(t[[3, 1]], upd)
+    np.testing.assert_array_equal(run(tw.tensor_scatter_nd_max(t, idx, upd)), want)
+    want = t.copy()
+    want[[3, 1]] = np.minimum(t[[3, 1]], upd)
+    np.testing.assert_array_equal(run(tw.tensor_scatter_nd_min(t, idx, upd)), want)

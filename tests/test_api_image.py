@@ -170,3 +170,39 @@ def test_crops_pads_flips_match_numpy():
     np.testing.assert_array_equal(run(tw.image.transpose_image(x)), x.transpose(1, 0, 2))
     std = run(tw.image.per_image_standardization(x))
     np.testing.assert_allclose(std, (x - x.mean()) / x.std(), rtol=1e-4, atol=1e-5)
+
+
+def test_crop_and_resize_gradients_match_finite_differences():
+    image_value = RNG.uniform(size=[2, 4, 5, 2]).astype(np.float32)
+    boxes_value = np.array([[0.11, 0.13, 0.82, 0.77], [0.21, 0.06, 0.64, 0.93]], np.float32)
+    image = tw.placeholder(tw.float32, image_value.shape)
+    boxes = tw.placeholder(tw.float32, [2, 4])
+    crops = tw.image.crop_and_resize(image, boxes, [0, 1], [3, 4])
+    v = RNG.normal(size=[2, 3, 4, 2]).astype(np.float32)
+    loss = tw.reduce_sum(crops * v)
+    g_image, g_boxes = tw.gradients(loss, [image, boxes])
+    assert g_image.op.type == "CropAndResizeGradImage" and g_boxes.op.type == "CropAndResizeGradBoxes"
+    with tw.Session() as sess:
+        feed = {image: image_value, boxes: boxes_value}
+        got_boxes = sess.run(g_boxes, feed)
+        eps = 1e-3  # the sampling stays between the same pixels within eps of these boxes
+        for b in range(2):
+            for k in range(4):
+                up, down = boxes_value.copy(), boxes_value.copy()
+                up[b, k] += eps
+                down[b, k] -= eps
+                numeric = (
+                    sess.run(loss, {image: image_value, boxes: up}) - sess.run(loss, {image: image_value, boxes: down})
+                ) / (2 * eps)
+                np.testing.assert_allclose(got_boxes[b, k], numeric, rtol=2e-2, atol=2e-3)
+
+
+def test_resize_bicubic_gradient_is_the_adjoint():
+    x_value = RNG.normal(size=[1, 4, 5, 2]).astype(np.float32)
+    x = tw.placeholder(tw.float32, x_value.shape)
+    y = tw.image.resize_bicubic(x, [7, 3], half_pixel_centers=True)
+    v = RNG.normal(size=[1, 7, 3, 2]).astype(np.float32)
+    (g,) = tw.gradients(tw.reduce_sum(y * v), [x])
+    assert g.op.type == "ResizeBicubicGrad"
+    y_value, g_value = run([y, g], {x: x_value})
+    np.testing.assert_allclose(np.sum(y_value * v), np.sum(x_value * g_value), rtol=1e-4)

@@ -458,3 +458,82 @@ def bitcast_bad_last_dimension(tf, sess):
 def dimension_value_and_at_index(tf, sess):
     s = tf.TensorShape([3, None])
     return [tf.dimension_value(s[0]), tf.dimension_value(s[1]), tf.dimension_value(tf.dimension_at_index(s, 0))]
+
+
+@case
+def tensor_scatter_nd_max_min_and_gradients(tf, sess):
+    t = tf.constant([[1.0, 5.0], [3.0, 3.0], [0.0, 2.0]])
+    u = tf.constant([[4.0, 4.0], [3.0, 1.0]])
+    w = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    out = []
+    for fn in (tf.tensor_scatter_nd_max, tf.tensor_scatter_nd_min):
+        y = fn(t, [[0], [1]], u)
+        out.append([sess.run(y), y.shape, sess.run(tf.gradients(tf.reduce_sum(y * w), [t, u]))])
+    return out
+
+
+@case
+def broadcast_dynamic_and_static_shape(tf, sess):
+    a = tf.broadcast_dynamic_shape([2, 1, 3], [4, 1])
+    b = tf.broadcast_static_shape(tf.TensorShape([2, 1, None]), tf.TensorShape([5, 3]))
+    return [sess.run(a), a.shape, b]
+
+
+@case
+def broadcast_static_shape_incompatible(tf, sess):
+    return tf.broadcast_static_shape(tf.TensorShape([2, 3]), tf.TensorShape([4]))
+
+
+@case
+def broadcast_dynamic_shape_incompatible(tf, sess):
+    return sess.run(tf.broadcast_dynamic_shape(tf.constant([2, 3]), tf.constant([4])))
+
+
+@case
+def unravel_index_scalar_and_vector(tf, sess):
+    a = tf.unravel_index(7, [3, 4])
+    b = tf.unravel_index([0, 5, 11], [3, 4])
+    c = tf.unravel_index(tf.constant([3], tf.int64), tf.constant([2, 2], tf.int64))
+    return [sess.run([a, b, c]), a.shape, b.shape, c.dtype]
+
+
+@case
+def unravel_index_out_of_bounds(tf, sess):
+    return sess.run(tf.unravel_index([12], [3, 4]))
+
+
+@case
+def check_numerics_passes_and_fails(tf, sess):
+    ok = tf.check_numerics([1.0, 2.0], "fine")
+    return [sess.run(ok), ok.shape]
+
+
+@case
+def check_numerics_nan_is_invalid_argument(tf, sess):
+    return sess.run(tf.check_numerics(tf.constant([1.0, np.nan]), "probe"))
+
+
+@case
+def check_numerics_gradient(tf, sess):
+    return _grad(tf, sess, lambda x: tf.check_numerics(x, "x") * x, X)
+
+
+@case
+def diag_and_diag_part(tf, sess):
+    a = tf.diag([1, 2, 3])
+    b = tf.diag(np.arange(6.0).reshape(2, 3))
+    c = tf.diag_part(b)
+    return [sess.run([a, b, c]), a.shape, b.shape, c.shape]
+
+
+@case
+def diag_part_odd_rank(tf, sess):
+    return tf.diag_part(np.zeros([2, 2, 2]))
+
+
+@case
+def diag_gradients(tf, sess):
+    return [
+        _grad(tf, sess, tf.diag, np.arange(6.0, dtype=np.float32).reshape(2, 3)),
+        _grad(tf, sess, tf.diag_part, np.arange(16.0, dtype=np.float32).reshape(4, 4)),
+    ]

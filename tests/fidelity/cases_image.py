@@ -102,7 +102,8 @@ def _grad(tf, sess, fn, x):
     x = tf.constant(x)
     y = fn(x)
     shape = sess.run(tf.shape(y))
-    w = tf.constant(RNG.uniform(-1, 1, shape).astype(np.float32))
+    # A generator of its own: the weights must not depend on which cases ran before.
+    w = tf.constant(np.random.RandomState(7).uniform(-1, 1, shape).astype(np.float32))
     (g,) = tf.gradients(tf.reduce_sum(y * w), [x])
     return [sess.run(g), g.shape]
 
@@ -375,3 +376,34 @@ def crop_and_resize_methods(tf, sess):
 @case
 def crop_and_resize_bad_box_index(tf, sess):
     return sess.run(tf.image.crop_and_resize(IMG, [[0, 0, 1, 1]], tf.constant([2]), [2, 2]))
+
+
+@case
+def resize_bicubic_gradients(tf, sess):
+    out = []
+    for size in ([8, 11], [2, 3]):
+        for align, half in FLAGS:
+            out.append(
+                _grad(
+                    tf,
+                    sess,
+                    lambda x: tf.image.resize_bicubic(x, size, align_corners=align, half_pixel_centers=half),
+                    SMALL,
+                )
+            )
+    return out
+
+
+@case(tol=1e-4)
+def crop_and_resize_gradients(tf, sess):
+    image = tf.constant(IMG)
+    # (No crop pixel samples exactly on a pixel centre: the boxes' gradient jumps there, and the side float
+    # rounding lands on differs between compilers.)
+    boxes = tf.constant([[0.1, 0.2, 0.8, 0.7], [0.3, 0.05, 0.9, 0.95], [-0.2, 0.1, 0.52, 1.27]])
+    w = tf.constant(np.random.RandomState(8).uniform(-1, 1, [3, 3, 4, 3]).astype(np.float32))
+    out = []
+    for method in ("bilinear", "nearest"):
+        y = tf.image.crop_and_resize(image, boxes, [1, 0, 1], [3, 4], method=method)
+        g = tf.gradients(tf.reduce_sum(y * w), [image, boxes])
+        out.append([sess.run(g), [t.shape for t in g]])
+    return out
