@@ -216,3 +216,35 @@ def test_segment_ids_must_be_sorted_and_in_range():
         _run(tw.segment_sum([1.0, 2.0], [1, 0]))
     with pytest.raises(tw.errors.InvalidArgumentError, match="out of range"):
         _run(tw.unsorted_segment_max([1.0, 2.0], [0, 3], 2))
+
+
+def test_selection_ops_against_numpy():
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(4, 6))
+    r = tw.nn.top_k(x, 3)
+    assert r.values.op.type == "TopKV2"
+    order = np.argsort(-x, axis=1, kind="stable")[:, :3]
+    np.testing.assert_array_equal(_run(r.indices), order)
+    np.testing.assert_array_equal(_run(tw.sort(x, axis=0)), np.sort(x, axis=0))
+    np.testing.assert_array_equal(_run(tw.argsort(x)), np.argsort(x, axis=1, kind="stable"))
+    hit = tw.nn.in_top_k(x.astype(np.float32), [0, 1, 2, 3], 2)
+    assert hit.op.type == "InTopKV2"
+    np.testing.assert_array_equal(_run(hit), [t in order[i, :2] for i, t in enumerate([0, 1, 2, 3])])
+
+
+def test_unique_setdiff_bincount_against_numpy():
+    x = np.array([5, 2, 5, 7, 2, 2])
+    u = tw.unique_with_counts(x)
+    assert u.y.op.type == "UniqueWithCounts" and tw.unique(x).y.op.type == "Unique"
+    y, idx, count = _run(u)
+    np.testing.assert_array_equal(y, [5, 2, 7])
+    np.testing.assert_array_equal(y[idx], x)
+    np.testing.assert_array_equal(count, [2, 3, 1])
+    d = tw.setdiff1d(x, [2])
+    assert d.out.op.type == "ListDiff"
+    np.testing.assert_array_equal(_run(d.out), [5, 5, 7])
+    b = tw.bincount(x)
+    assert "Bincount" in [o.type for o in b.graph.get_operations()]
+    np.testing.assert_array_equal(_run(b), np.bincount(x))
+    with pytest.raises(tw.errors.InvalidArgumentError):
+        _run(tw.bincount([1, -2]))

@@ -213,6 +213,13 @@ from tensorweave._src.ops.random_ops import random_shuffle
 from tensorweave._src.ops.random_ops import random_uniform
 from tensorweave._src.ops.random_ops import truncated_normal
 from tensorweave._src.ops.special_math_ops import accumulate_n
+from tensorweave._src.ops.selection_ops import argsort
+from tensorweave._src.ops.selection_ops import bincount
+from tensorweave._src.ops.selection_ops import confusion_matrix
+from tensorweave._src.ops.selection_ops import setdiff1d
+from tensorweave._src.ops.selection_ops import sort
+from tensorweave._src.ops.selection_ops import unique
+from tensorweave._src.ops.selection_ops import unique_with_counts
 from tensorweave._src.ops.segment_ops import segment_max
 from tensorweave._src.ops.segment_ops import segment_mean
 from tensorweave._src.ops.segment_ops import segment_min
@@ -312,6 +319,7 @@ from tensorweave._src.ops import array_nd_grad as _array_nd_grad  # noqa: F401
 from tensorweave._src.ops import image_grad as _image_grad  # noqa: F401
 from tensorweave._src.ops import special_math_grad as _special_math_grad  # noqa: F401
 from tensorweave._src.ops import segment_grad as _segment_grad  # noqa: F401
+from tensorweave._src.ops import selection_grad as _selection_grad  # noqa: F401
 from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.

@@ -72,6 +72,7 @@ from tensorweave._src.ops.segment_ops import (
     unsorted_segment_prod,
     unsorted_segment_sqrt_n,
 )
+from tensorweave._src.ops.selection_ops import bincount, confusion_matrix, in_top_k, top_k
 from tensorweave._src.ops.special_math_ops import (
     accumulate_n,
     acos,
