@@ -166,3 +166,72 @@ def test_file_ops_against_the_file_system(tmp_path):
             sess.run(tw.io.read_file(str(tmp_path / "missing")))
         with pytest.raises(tw.errors.FailedPreconditionError, match="Is a directory"):
             sess.run(tw.io.read_file(str(tmp_path)))
+
+
+# --- MonitoredSession recovery -------------------------------------------------------------------------------------
+
+
+class _FlakyCreator(tw.train.SessionCreator):
+    """Makes sessions whose first `run` raises `error` once (a parameter server restarting)."""
+
+    def __init__(self, error):
+        self.created = 0
+        self.error = error
+        self.init = tw.global_variables_initializer()
+
+    def create_session(self):
+        self.created += 1
+        sess = tw.Session()
+        sess.run(self.init)
+        real_run = sess.run
+        error = self.error if self.created == 1 else None
+
+        def run(*args, **kwargs):
+            nonlocal error
+            if error is not None:
+                e, error = error, None
+                raise e
+            return real_run(*args, **kwargs)
+
+        sess.run = run
+        return sess
+
+
+class _CountCreations(tw.train.SessionRunHook):
+    def begin(self):
+        self.created = 0
+
+    def after_create_session(self, session, coord):
+        self.created += 1
+
+
+@pytest.mark.parametrize("error_class", [tw.errors.AbortedError, tw.errors.UnavailableError])
+def test_monitored_session_recreates_its_session_after_a_preemption(error_class):
+    with tw.Graph().as_default():
+        v = tw.Variable(3.0, name="v")
+        creator = _FlakyCreator(error_class(None, None, "worker restarted"))
+        hook = _CountCreations()
+        with tw.train.MonitoredSession(session_creator=creator, hooks=[hook]) as sess:
+            assert sess.run(v) == 3.0
+        assert creator.created == 2 and hook.created == 2
+
+
+def test_singular_monitored_session_does_not_recover():
+    with tw.Graph().as_default():
+        v = tw.Variable(3.0, name="v")
+        creator = _FlakyCreator(tw.errors.AbortedError(None, None, "worker restarted"))
+        sess = tw.train.SingularMonitoredSession()
+        sess._session_creator = creator
+        sess._tf_sess.run = creator.create_session().run
+        with pytest.raises(tw.errors.AbortedError):
+            sess.run(v)
+        sess.close()
+
+
+def test_monitored_session_other_errors_are_raised():
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None], name="x")
+        y = tw.reshape(x, [2])
+        with pytest.raises(tw.errors.InvalidArgumentError):
+            with tw.train.MonitoredSession() as sess:
+                sess.run(y, {x: [1.0, 2.0, 3.0]})

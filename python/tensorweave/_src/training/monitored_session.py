@@ -3,8 +3,7 @@ runs hooks around every step, and closes cleanly.
 
 `MonitoredTrainingSession` is the usual entry point: it restores the latest checkpoint of `checkpoint_dir` (or
 runs the initializers), saves checkpoints on a timer (CheckpointSaverHook), logs the step rate and stops when a
-hook asks (StopAtStepHook) or the input ends (OutOfRangeError is swallowed by `with`). Unlike TF1, a session
-that fails with AbortedError/UnavailableError is not re-created (no recovery wrapper).
+hook asks (StopAtStepHook) or the input ends (OutOfRangeError is swallowed by `with`).
 """
 
 import logging
@@ -454,8 +453,12 @@ def _merge_feeds(base, extra, message):
     return merged
 
 
+# A session that fails with these (a worker or parameter server restarted) is re-created by MonitoredSession.
+_PREEMPTION_ERRORS = (errors.AbortedError, errors.UnavailableError)
+
+
 class _MonitoredSession:
-    def __init__(self, session_creator, hooks, stop_grace_period_secs):
+    def __init__(self, session_creator, hooks, stop_grace_period_secs, should_recover):
         graph = ops.get_default_graph()
         self._graph = graph
         self._graph_was_finalized = graph.finalized
@@ -464,12 +467,37 @@ class _MonitoredSession:
             hook.begin()
         self._session_creator = session_creator or ChiefSessionCreator()
         self._stop_grace_period_secs = stop_grace_period_secs
-        self._tf_sess = self._session_creator.create_session()
+        self._should_recover = should_recover
+        self._should_stop = False
+        self._closed = False
+        self._create_session()
+
+    def _create_session(self):
+        while True:
+            try:
+                self._tf_sess = self._session_creator.create_session()
+                break
+            except _PREEMPTION_ERRORS as e:
+                if not self._should_recover:
+                    raise
+                _logger.info("An error was raised while a session was being created (%s); trying again.", e)
         self._coord = coordinator.Coordinator(clean_stop_exception_types=[])
         for hook in self._hooks:
             hook.after_create_session(self._tf_sess, self._coord)
-        self._should_stop = False
-        self._closed = False
+
+    def _recover(self, error):
+        _logger.info(
+            "An error was raised. This may be due to a preemption in a connected worker or parameter server. The "
+            "current session will be closed and a new session will be created. Error: %s",
+            error,
+        )
+        try:
+            self._coord.request_stop()
+            self._coord.join(stop_grace_period_secs=self._stop_grace_period_secs, ignore_live_threads=True)
+            self._tf_sess.close()
+        except Exception:  # noqa: BLE001 - the session is being replaced; TF1 ignores errors closing it
+            pass
+        self._create_session()
 
     @property
     def graph(self):
@@ -480,11 +508,21 @@ class _MonitoredSession:
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Runs one step with the hooks: their before_run fetches and feeds join the caller's; returns the
-        caller's fetches."""
+        caller's fetches. A MonitoredSession re-creates its session (and runs the step again) after an
+        AbortedError or UnavailableError."""
         if self._closed:
             raise RuntimeError("Session is already closed.")
         if self._should_stop:
             raise RuntimeError("Run called even after should_stop requested.")
+        while True:
+            try:
+                return self._run_with_hooks(fetches, feed_dict, options, run_metadata)
+            except _PREEMPTION_ERRORS as e:
+                if not self._should_recover:
+                    raise
+                self._recover(e)
+
+    def _run_with_hooks(self, fetches, feed_dict, options, run_metadata):
         run_context = SessionRunContext(SessionRunArgs(fetches, feed_dict, options), self._tf_sess)
         hook_fetches = {}
         hook_feeds = {}
@@ -570,7 +608,7 @@ class MonitoredSession(_MonitoredSession):
     """
 
     def __init__(self, session_creator=None, hooks=None, stop_grace_period_secs=120):
-        super().__init__(session_creator, hooks, stop_grace_period_secs)
+        super().__init__(session_creator, hooks, stop_grace_period_secs, should_recover=True)
 
 
 class SingularMonitoredSession(_MonitoredSession):
@@ -594,7 +632,7 @@ class SingularMonitoredSession(_MonitoredSession):
             checkpoint_dir=checkpoint_dir,
             checkpoint_filename_with_path=checkpoint_filename_with_path,
         )
-        super().__init__(creator, hooks, stop_grace_period_secs)
+        super().__init__(creator, hooks, stop_grace_period_secs, should_recover=False)
 
     def raw_session(self):
         return self._tf_sess
