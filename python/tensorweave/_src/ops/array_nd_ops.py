@@ -418,7 +418,7 @@ def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.shape_n([[1, 2], [[3.0]]])))
+      ...     print(sess.run(tw.shape_n([[1.0, 2.0], [[3.0]]])))
       [array([2], dtype=int32), array([1, 1], dtype=int32)]
     """
     return gen_ops.shape_n([ops.convert_to_tensor(x) for x in input], out_type=out_type, name=name)

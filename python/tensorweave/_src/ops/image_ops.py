@@ -541,8 +541,8 @@ def rgb_to_grayscale(images, name=None):
     Example:
       >>> import numpy as np, tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.image.rgb_to_grayscale(np.ones([1, 1, 3], np.float32))).ravel())
-      [0.9999]
+      ...     print(sess.run(tw.image.rgb_to_grayscale(np.array([[[1.0, 0.0, 0.0]]], np.float32))).ravel())
+      [0.2989]
     """
     with ops.name_scope(name, "rgb_to_grayscale", [images]):
         images = ops.convert_to_tensor(images, name="images")
