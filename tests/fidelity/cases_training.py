@@ -1512,3 +1512,42 @@ def basic_train_loop_until_stop(tf, sess):
 
     tf.train.basic_train_loop(sv, train_step, args=[10])
     return seen
+
+
+# --- op names --------------------------------------------------------------------------------------------------------
+
+
+@case
+def update_and_schedule_op_names(tf, sess):
+    emb = tf.Variable(np.ones((4, 2), np.float32), name="emb")
+    dense = tf.Variable(np.ones((2,), np.float32), name="dense")
+    loss = tf.reduce_sum(tf.gather(emb, [1, 3])) + tf.reduce_sum(dense * dense)
+    step = tf.train.get_or_create_global_step()
+    names = []
+    for opt in (
+        tf.train.AdadeltaOptimizer(0.1),
+        tf.train.FtrlOptimizer(0.1),
+        tf.train.FtrlOptimizer(0.1, l2_shrinkage_regularization_strength=0.1, name="FtrlV2"),
+        tf.train.ProximalGradientDescentOptimizer(0.1),
+        tf.train.ProximalAdagradOptimizer(0.1),
+        tf.train.AdagradDAOptimizer(0.1, step),
+    ):
+        train = opt.minimize(loss)
+        names.append(train.name)
+    updates = sorted(
+        (op.name, op.type)
+        for op in tf.get_default_graph().get_operations()
+        if op.type.startswith(("Apply", "SparseApply"))
+    )
+    schedules = [
+        tf.train.polynomial_decay(0.1, step, 10).name,
+        tf.train.natural_exp_decay(0.1, step, 10, 0.5).op.type,
+        tf.train.inverse_time_decay(0.1, step, 10, 0.5).name,
+        tf.train.cosine_decay(0.1, step, 10).name,
+        tf.train.cosine_decay_restarts(0.1, step, 10).name,
+        tf.train.linear_cosine_decay(0.1, step, 10).name,
+        tf.train.noisy_linear_cosine_decay(0.1, step, 10).name,
+    ]
+    ema = tf.train.ExponentialMovingAverage(0.9)
+    ema_op = ema.apply([dense])
+    return names, updates, schedules, ema_op.name, ema.average(dense).name

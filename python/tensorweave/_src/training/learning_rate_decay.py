@@ -160,9 +160,14 @@ def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, stair
     """
     if global_step is None:
         raise ValueError("global_step is required for natural_exp_decay.")
-    with ops.get_default_graph().name_scope(name or "NaturalExpDecay"):
-        rate = math_ops.exp(-math_ops.cast(decay_rate, ops.convert_to_tensor(learning_rate).dtype))
-        return exponential_decay(learning_rate, global_step, decay_steps, rate, staircase=staircase, name="decayed")
+    natural_exp_rate = math_ops.exp(math_ops.negative(decay_rate))
+    # TensorFlow's composite (its ExponentialDecay schedule), op for op.
+    with ops.get_default_graph().name_scope(name or "ExponentialDecay") as scope:
+        learning_rate, dtype, step = _schedule_inputs(learning_rate, global_step, "natural_exp_decay")
+        p = step / math_ops.cast(decay_steps, dtype)
+        if staircase:
+            p = math_ops.floor(p)
+        return math_ops.multiply(learning_rate, math_ops.pow(math_ops.cast(natural_exp_rate, dtype), p), name=scope)
 
 
 def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
@@ -203,7 +208,8 @@ def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
         fraction = math_ops.minimum(step, decay_steps) / decay_steps
         cosine_decayed = 0.5 * (1.0 + _cos_of_pi_times(fraction))
         decayed = (1 - math_ops.cast(alpha, dtype)) * cosine_decayed + math_ops.cast(alpha, dtype)
-        return math_ops.multiply(learning_rate, decayed, name=scope)
+        del scope  # TensorFlow leaves this product unnamed (CosineDecay/Mul_3)
+        return math_ops.multiply(learning_rate, decayed)
 
 
 def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name=None):
