@@ -14,6 +14,7 @@ from tensorweave._src.ops.array_nd_ops import depth_to_space, space_to_batch, sp
 from tensorweave._src.ops.ctc_ops import collapse_repeated, ctc_loss_v2
 from tensorweave._src.ops.math_ops import sigmoid, tanh
 from tensorweave._src.ops.nn_conv_ops import (
+    with_space_to_batch,
     dilation2d,
     erosion2d,
     atrous_conv2d,

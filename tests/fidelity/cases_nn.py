@@ -497,3 +497,20 @@ def erosion2d(tf, sess):
 @case
 def dilation2d_depth_mismatch(tf, sess):
     return tf.nn.dilation2d(tf.ones([1, 3, 3, 2]), tf.ones([2, 2, 3]), [1, 1, 1, 1], [1, 1, 1, 1], "SAME")
+
+
+@case
+def with_space_to_batch(tf, sess):
+    x = tf.constant(_rand(2, 7, 9, 2))
+    f = tf.constant(_rand(3, 2, 2, 3, seed=1))
+
+    def conv(t, num_spatial_dims, padding):
+        return tf.nn.conv2d(t, f, [1, 1, 1, 1], padding)
+
+    def pool(t, num_spatial_dims, padding):
+        return tf.nn.max_pool(t, [1, 2, 2, 1], [1, 1, 1, 1], padding)
+
+    same = tf.nn.with_space_to_batch(x, [2, 3], "SAME", conv, filter_shape=[3, 2])
+    valid = tf.nn.with_space_to_batch(x, [2, 2], "VALID", pool)
+    plain = tf.nn.with_space_to_batch(x, [1, 1], "SAME", conv)
+    return _with_grads(tf, same, [x, f]) + [valid, valid.shape, plain]

@@ -622,3 +622,71 @@ def erosion2d(value, kernel, strides, rates, padding, name=None):
             name=scope,
         )
         return math_ops.negative(dilated)
+
+
+def with_space_to_batch(
+    input,  # noqa: A002
+    dilation_rate,
+    padding,
+    op,
+    filter_shape=None,
+    spatial_dims=None,
+    data_format=None,
+):
+    """op(input, num_spatial_dims, padding) applied with dilation `dilation_rate`: the input is rearranged by
+    space_to_batch_nd (padded as `padding` and `filter_shape` require), `op` runs with VALID padding and
+    batch_to_space_nd puts the result back, as TensorFlow builds it.
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.constant(np.arange(8, dtype=np.float32).reshape([1, 1, 8, 1]))
+      ...     op = lambda t, n, p: tw.nn.max_pool(t, [1, 1, 2, 1], [1, 1, 1, 1], p)
+      ...     print(sess.run(tw.nn.with_space_to_batch(x, [1, 2], "VALID", op)).ravel())
+      [2. 3. 4. 5. 6. 7.]
+    """
+    import numpy as np
+
+    from tensorweave._src.ops import array_nd_ops
+
+    x = ops.convert_to_tensor(input, name="input")
+    rates = np.asarray(dilation_rate, dtype=np.int64).reshape(-1)
+    n = rates.size
+    if spatial_dims is None:
+        spatial_dims = list(range(1, n + 1))
+    spatial_dims = sorted(int(d) for d in spatial_dims)
+    if len(spatial_dims) != n or spatial_dims != list(range(spatial_dims[0], spatial_dims[0] + n)):
+        raise ValueError("spatial_dims must be a contiguous, increasing list of dilation_rate's length")
+    if spatial_dims[0] < 1:
+        raise ValueError("spatial_dims must be >= 1")
+    if np.any(rates < 1):
+        raise ValueError(f"dilation_rate must be positive, got {list(rates)}")
+    padding = nn_ops._padding(padding)
+    if np.all(rates == 1):
+        return op(x, n, padding)
+    if padding == "SAME":
+        if filter_shape is None:
+            raise ValueError("filter_shape must be specified for SAME padding")
+        filter_shape = np.asarray(filter_shape, dtype=np.int64).reshape(-1)
+        dilated = (filter_shape - 1) * rates + 1
+        pad_extra = dilated - 1
+        base = np.stack([pad_extra // 2, pad_extra - pad_extra // 2], axis=1)
+    elif padding == "VALID":
+        base = np.zeros([n, 2], np.int64)
+    else:
+        raise ValueError(f"Invalid padding method {padding!r}")
+    sizes = [x.shape[d].value if x.shape.ndims else None for d in spatial_dims]
+    if any(s is None for s in sizes):
+        raise NotImplementedError("with_space_to_batch needs the spatial dimensions known statically in tensorweave")
+    full = np.asarray(sizes) + base[:, 0] + base[:, 1]
+    pad_end_extra = (rates - full % rates) % rates
+    paddings = np.stack([base[:, 0], base[:, 1] + pad_end_extra], axis=1)
+    crops = np.stack([np.zeros(n, np.int64), pad_end_extra], axis=1)
+    lead = spatial_dims[0] - 1
+    if lead:
+        # Leading dims between batch and space: TF moves none; space_to_batch_nd works on dims 1..n only.
+        raise NotImplementedError("with_space_to_batch with spatial_dims not starting at 1 is not supported")
+    converted = array_nd_ops.space_to_batch_nd(x, rates, paddings)
+    result = op(converted, n, "VALID")
+    return array_nd_ops.batch_to_space_nd(result, rates, crops)
