@@ -625,7 +625,7 @@ def erosion2d(value, kernel, strides, rates, padding, name=None):
 
 
 def with_space_to_batch(
-    input,  # noqa: A002
+    input,
     dilation_rate,
     padding,
     op,
