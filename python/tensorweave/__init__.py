@@ -331,6 +331,7 @@ from tensorweave import io  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import nn  # noqa: E402
+from tensorweave import python_io  # noqa: E402
 from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402

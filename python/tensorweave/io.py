@@ -1,4 +1,5 @@
-"""tw.io: files (TensorFlow v1's `tf.io`): `read_file`, `write_file`, `matching_files`, `write_graph`, and
+"""tw.io: files (TensorFlow v1's `tf.io`): `read_file`, `write_file`, `matching_files`, `write_graph`, TFRecord
+files (`TFRecordWriter`, `tf_record_iterator`, `TFRecordOptions`), and
 `gfile` with TF2's lower-case names (`tw.io.gfile.exists`, `GFile`, `makedirs`, ...).
 
 Example:
@@ -18,6 +19,10 @@ from tensorweave._src.ops.file_ops import matching_files
 from tensorweave._src.ops.file_ops import read_file
 from tensorweave._src.ops.file_ops import write_file
 from tensorweave._src.platform import gfile as _gfile
+from tensorweave._src.platform.tf_record import TFRecordCompressionType
+from tensorweave._src.platform.tf_record import TFRecordOptions
+from tensorweave._src.platform.tf_record import TFRecordWriter
+from tensorweave._src.platform.tf_record import tf_record_iterator
 from tensorweave._src.training.graph_io import write_graph
 
 gfile = _types.SimpleNamespace(

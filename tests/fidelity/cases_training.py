@@ -1551,3 +1551,79 @@ def update_and_schedule_op_names(tf, sess):
     ema = tf.train.ExponentialMovingAverage(0.9)
     ema_op = ema.apply([dense])
     return names, updates, schedules, ema_op.name, ema.average(dense).name
+
+
+# --- TFRecord files ----------------------------------------------------------------------------------------------
+
+
+_RECORDS = [b"", b"a", b"hello world", bytes(range(256)) * 5, "unicode \u00e9".encode()]
+
+
+@case
+def tf_record_bytes_match(tf, sess):
+    import os
+    import tempfile
+
+    path = os.path.join(tempfile.mkdtemp(), "data.tfrecord")
+    with tf.python_io.TFRecordWriter(path) as writer:
+        for r in _RECORDS:
+            writer.write(r)
+    with open(path, "rb") as f:
+        raw = f.read()
+    return np.frombuffer(raw, np.uint8), list(tf.python_io.tf_record_iterator(path)) == _RECORDS
+
+
+@case
+def tf_record_compressed(tf, sess):
+    import gzip
+    import os
+    import tempfile
+    import zlib
+
+    d = tempfile.mkdtemp()
+    out = []
+    for kind, decompress in (("GZIP", gzip.decompress), ("ZLIB", zlib.decompress)):
+        path = os.path.join(d, kind)
+        options = tf.python_io.TFRecordOptions(kind)
+        with tf.python_io.TFRecordWriter(path, options) as writer:
+            for r in _RECORDS:
+                writer.write(r)
+        with open(path, "rb") as f:
+            plain = decompress(f.read())
+        out.append((np.frombuffer(plain, np.uint8), list(tf.python_io.tf_record_iterator(path, options)) == _RECORDS))
+    out.append(tf.python_io.TFRecordOptions.get_compression_type_string(tf.python_io.TFRecordOptions("GZIP")))
+    out.append(tf.python_io.TFRecordCompressionType.ZLIB)
+    return out
+
+
+@case
+def tf_record_corruption_is_data_loss(tf, sess):
+    import os
+    import tempfile
+
+    d = tempfile.mkdtemp()
+    path = os.path.join(d, "data.tfrecord")
+    with tf.io.TFRecordWriter(path) as writer:
+        writer.write(b"some payload")
+        writer.write(b"another")
+    with open(path, "rb") as f:
+        raw = bytearray(f.read())
+    out = []
+    for position in (3, 14, len(raw) - 2):
+        damaged = bytearray(raw)
+        damaged[position] ^= 0xFF
+        bad = os.path.join(d, f"bad{position}")
+        with open(bad, "wb") as f:
+            f.write(bytes(damaged))
+        try:
+            out.append(list(tf.io.tf_record_iterator(bad)))
+        except tf.errors.DataLossError:
+            out.append("DataLossError")
+    truncated = os.path.join(d, "truncated")
+    with open(truncated, "wb") as f:
+        f.write(bytes(raw[:-3]))
+    try:
+        out.append(list(tf.io.tf_record_iterator(truncated)))
+    except tf.errors.DataLossError:
+        out.append("DataLossError")
+    return out
