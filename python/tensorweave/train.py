@@ -90,10 +90,28 @@ from tensorweave._src.training.training_util import get_or_create_global_step
 from tensorweave._src.training.training_util import global_step
 
 
+_EXAMPLE_PROTOS = (
+    "BytesList",
+    "Example",
+    "Feature",
+    "FeatureList",
+    "FeatureLists",
+    "Features",
+    "FloatList",
+    "Int64List",
+    "SequenceExample",
+)
+
+
 def __getattr__(name):
-    # SaverDef is a protobuf class: loaded on first use, so that `import tensorweave` does not load protobuf.
+    # The protobuf classes (SaverDef; Example and its parts, byte-compatible with TensorFlow's) are loaded on
+    # first use, so that `import tensorweave` does not load protobuf.
     if name == "SaverDef":
         from tensorweave._src.framework.meta_graph_pb2 import SaverDef
 
         return SaverDef
+    if name in _EXAMPLE_PROTOS:
+        from tensorweave._src.framework import example_pb2
+
+        return getattr(example_pb2, name)
     raise AttributeError(f"module 'tensorweave.train' has no attribute {name!r}")

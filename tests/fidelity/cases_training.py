@@ -1627,3 +1627,30 @@ def tf_record_corruption_is_data_loss(tf, sess):
     except tf.errors.DataLossError:
         out.append("DataLossError")
     return out
+
+
+@case
+def example_protos_serialize_as_tensorflow(tf, sess):
+    feature = {
+        "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[3, -7, 2**40])),
+        "weights": tf.train.Feature(float_list=tf.train.FloatList(value=[0.5, -1.25])),
+        "name": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"abc", b""])),
+    }
+    example = tf.train.Example(features=tf.train.Features(feature=feature))
+    data = example.SerializeToString(deterministic=True)
+    back = tf.train.Example.FromString(data)
+    sequence = tf.train.SequenceExample(
+        context=tf.train.Features(feature={"id": feature["label"]}),
+        feature_lists=tf.train.FeatureLists(
+            feature_list={"steps": tf.train.FeatureList(feature=[feature["weights"], feature["weights"]])}
+        ),
+    )
+    seq_data = sequence.SerializeToString(deterministic=True)
+    return (
+        np.frombuffer(data, np.uint8),
+        list(back.features.feature["label"].int64_list.value),
+        list(back.features.feature["weights"].float_list.value),
+        back.features.feature["name"].WhichOneof("kind"),
+        np.frombuffer(seq_data, np.uint8),
+        len(tf.train.SequenceExample.FromString(seq_data).feature_lists.feature_list["steps"].feature),
+    )
