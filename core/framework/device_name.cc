@@ -173,7 +173,8 @@ Status DeviceName::MergeFrom(const DeviceName& other,
   if (other.has_type) {
     if (has_type && type != other.type) {
       if (!allow_soft_placement) return incompatible("types");
-      return Status::OK();  // soft placement: keep this type and id
+      has_type = has_id = false;  // soft placement: any device
+      return Status::OK();
     }
     has_type = true;
     type = other.type;
@@ -181,7 +182,8 @@ Status DeviceName::MergeFrom(const DeviceName& other,
   if (other.has_id) {
     if (has_id && id != other.id) {
       if (!allow_soft_placement) return incompatible("ids");
-      return Status::OK();  // soft placement: keep this id
+      has_id = false;  // soft placement: any device of the type
+      return Status::OK();
     }
     has_id = true;
     id = other.id;

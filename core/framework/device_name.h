@@ -42,9 +42,9 @@ struct DeviceName {
 
   // TF's MergeDevNames: fields set in `other` and unset here are taken; a
   // field set in both must agree, else InvalidArgument naming both names.
-  // With allow_soft_placement, a type/id conflict keeps this name's type/id
-  // (TF's placer then drops both; keeping them makes the first member of a
-  // colocation group win, which the placer relaxes further when needed).
+  // With allow_soft_placement, a type conflict clears the type and id and an
+  // id conflict clears the id instead (TF's placer: the group may then go to
+  // any device).
   Status MergeFrom(const DeviceName& other, bool allow_soft_placement = false);
 
   bool operator==(const DeviceName& other) const;

@@ -1,5 +1,6 @@
 #include "core/runtime/placer.h"
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <numeric>
@@ -304,7 +305,12 @@ Status PlaceNodes(const Graph& graph, const std::vector<const Node*>& nodes,
     }
     placed[node->id()] = device;
   }
-  if (options.log_device_placement) {
+  if (options.log_device_placement) {  // in the order placed, as TF
+    std::stable_partition(
+        unplaced.begin(), unplaced.end(), [&](const Node* node) {
+          return std::find(generators.begin(), generators.end(), node) ==
+                 generators.end();
+        });
     for (const Node* node : unplaced) {
       std::cerr << node->name() << ": (" << node->type_string()
                 << "): " << placed[node->id()]->name() << "\n";
