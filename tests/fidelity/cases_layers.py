@@ -198,3 +198,14 @@ def layer_errors(tf, sess):
         except Exception as e:  # noqa: BLE001 - the class is what a TF1 program would catch
             outcomes.append(type(e).__name__ if type(e).__module__ == "builtins" else "other")
     return outcomes
+
+
+@case
+def batch_normalization_channels_first(tf, sess):
+    x = tf.constant(_rand(4, 3, 2, 5) * 2.0 + 0.5)
+    layer = tf.layers.BatchNormalization(axis=1, momentum=0.8)
+    y = layer(x, training=True)
+    sess.run(tf.global_variables_initializer())
+    out = sess.run(y)
+    sess.run(layer.updates)
+    return [out, y.shape, sess.run([layer.moving_mean, layer.moving_variance]), layer.gamma.shape]

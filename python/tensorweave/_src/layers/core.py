@@ -246,9 +246,12 @@ def batch_normalization(
 
     x = ops.convert_to_tensor(inputs)
     rank = x.shape.ndims
-    if rank is None or axis not in (-1, rank - 1):
-        raise ValueError("batch_normalization supports the last axis (channels_last) only")
-    channels = x.shape[-1].value
+    if isinstance(axis, (list, tuple)) and len(axis) == 1:
+        axis = axis[0]
+    channels_first = rank == 4 and axis in (1, -3)
+    if rank is None or not (channels_first or axis in (-1, rank - 1)):
+        raise ValueError("batch_normalization supports the last axis, or axis 1 of a 4-D input (NCHW), only")
+    channels = x.shape[1 if channels_first else -1].value
     if renorm or virtual_batch_size is not None or adjustment is not None:
         raise NotImplementedError("batch renormalization / virtual batches are not supported")
     with _scope(name, "batch_normalization", reuse):
@@ -266,11 +269,14 @@ def batch_normalization(
         one = array_ops.ones([channels], dtype) if gamma is None else gamma
         zero = array_ops.zeros([channels], dtype) if beta is None else beta
         x4 = x if rank == 4 else array_ops.reshape(x, [-1, 1, 1, channels])
+        data_format = "NCHW" if channels_first else "NHWC"
 
         def train():
             # The batch variance FusedBatchNorm returns is already unbiased
             # (Bessel's correction), as the moving average wants it.
-            y, mean, var = nn_ops.fused_batch_norm(x4, one, zero, epsilon=epsilon, is_training=True)[:3]
+            y, mean, var = nn_ops.fused_batch_norm(
+                x4, one, zero, epsilon=epsilon, is_training=True, data_format=data_format
+            )[:3]
             if rank != 4:
                 # TensorFlow fuses only 4-D inputs; other ranks update the moving variance with the biased
                 # batch variance of nn.moments: var * (n - 1) / n, n the values per channel.
@@ -289,7 +295,14 @@ def batch_normalization(
 
         def infer():
             return nn_ops.fused_batch_norm(
-                x4, one, zero, mean=moving_mean.value(), variance=moving_var.value(), epsilon=epsilon, is_training=False
+                x4,
+                one,
+                zero,
+                mean=moving_mean.value(),
+                variance=moving_var.value(),
+                epsilon=epsilon,
+                is_training=False,
+                data_format=data_format,
             )[0]
 
         y = _select_training(training, train, infer)
