@@ -304,6 +304,26 @@ from tensorweave._src.ops.variables import report_uninitialized_variables
 from tensorweave._src.ops.variables import trainable_variables
 from tensorweave._src.ops.variables import variable_scope
 from tensorweave._src.ops.variables import variables_initializer
+from tensorweave._src.ops.linalg_ops import (  # noqa: E402
+    cholesky,
+    cholesky_solve,
+    matrix_band_part,
+    matrix_determinant,
+    matrix_diag,
+    matrix_diag_part,
+    matrix_inverse,
+    matrix_set_diag,
+    matrix_solve,
+    matrix_solve_ls,
+    matrix_transpose,
+    matrix_triangular_solve,
+    norm,
+    qr,
+    self_adjoint_eig,
+    self_adjoint_eigvals,
+    svd,
+    trace,
+)
 from tensorweave._src.training.gradient_clipping import clip_by_global_norm
 from tensorweave._src.training.gradient_clipping import global_norm
 
@@ -329,6 +349,7 @@ from tensorweave import image  # noqa: E402
 from tensorweave import initializers  # noqa: E402
 from tensorweave import io  # noqa: E402
 from tensorweave import layers  # noqa: E402
+from tensorweave import linalg  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import nn  # noqa: E402
 from tensorweave import python_io  # noqa: E402

@@ -1,0 +1,78 @@
+"""tw.linalg: linear algebra with TensorFlow 1's tf.linalg names, batched over the leading dims.
+
+Factorizations, solves and determinants are single ops (Eigen's dense decompositions in the C++ core);
+the rest are TensorFlow's composites of them. Gradients follow TensorFlow's formulas.
+
+Example:
+  >>> import tensorweave as tw
+  >>> with tw.Graph().as_default(), tw.Session() as sess:
+  ...     print(sess.run(tw.linalg.det([[1.0, 2.0], [3.0, 4.0]])))
+  -2.0
+"""
+
+from tensorweave._src.ops import linalg_grad as _linalg_grad  # noqa: F401
+from tensorweave._src.ops.linalg_ops import (
+    adjoint,
+    band_part,
+    cholesky,
+    cholesky_solve,
+    det,
+    diag,
+    diag_part,
+    eigh,
+    eigvalsh,
+    eye,
+    inv,
+    l2_normalize,
+    logdet,
+    lstsq,
+    matrix_transpose,
+    matvec,
+    norm,
+    pinv,
+    qr,
+    set_diag,
+    slogdet,
+    solve,
+    svd,
+    tensor_diag,
+    tensor_diag_part,
+    trace,
+    transpose,
+    triangular_solve,
+)
+from tensorweave._src.ops.math_ops import matmul
+from tensorweave._src.training.gradient_clipping import global_norm
+
+__all__ = [
+    "adjoint",
+    "band_part",
+    "cholesky",
+    "cholesky_solve",
+    "det",
+    "diag",
+    "diag_part",
+    "eigh",
+    "eigvalsh",
+    "eye",
+    "global_norm",
+    "inv",
+    "l2_normalize",
+    "logdet",
+    "lstsq",
+    "matmul",
+    "matrix_transpose",
+    "matvec",
+    "norm",
+    "pinv",
+    "qr",
+    "set_diag",
+    "slogdet",
+    "solve",
+    "svd",
+    "tensor_diag",
+    "tensor_diag_part",
+    "trace",
+    "transpose",
+    "triangular_solve",
+]
