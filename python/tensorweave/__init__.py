@@ -213,6 +213,8 @@ from tensorweave._src.ops.random_ops import random_shuffle
 from tensorweave._src.ops.random_ops import random_uniform
 from tensorweave._src.ops.random_ops import truncated_normal
 from tensorweave._src.ops.special_math_ops import accumulate_n
+from tensorweave._src.ops.einsum_ops import einsum
+from tensorweave._src.ops.einsum_ops import tensordot
 from tensorweave._src.ops.selection_ops import argsort
 from tensorweave._src.ops.selection_ops import bincount
 from tensorweave._src.ops.selection_ops import confusion_matrix
