@@ -5,10 +5,12 @@
 #include <cfloat>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
 #include "core/kernels/image_util.h"
+#include "core/kernels/offset_tables.h"
 
 namespace tensorweave {
 namespace {
@@ -132,29 +134,65 @@ class ResizeBilinearOp : public ResizeOpBase {
     ResizeGeometry g;
     Tensor* out;
     OP_REQUIRES_OK(ctx, Prepare(ctx, &g, &out));
-    std::vector<float> in;
-    OP_REQUIRES_OK(ctx, ReadAsFloat(ctx->input(0), &in));
+    const Tensor& input = ctx->input(0);
+    std::vector<float> converted;
+    const float* in = nullptr;
+    if (input.dtype() == DT_FLOAT) {
+      in = input.data<float>();
+    } else {
+      OP_REQUIRES_OK(ctx, ReadAsFloat(input, &converted));
+      in = converted.data();
+    }
     const auto ys = LerpTable(g.out_h, g.in_h, g.height_scale, half_pixel_);
     const auto xs = LerpTable(g.out_w, g.in_w, g.width_scale, half_pixel_);
+    const int64_t c = g.channels, row_len = g.out_w * c;
+    // Element offsets of each output column's two source pixels.
+    std::vector<int64_t> left(g.out_w), right(g.out_w);
+    for (int64_t x = 0; x < g.out_w; ++x) {
+      left[x] = xs[x].lower * c;
+      right[x] = xs[x].upper * c;
+    }
     float* o = out->data<float>();
-    const int64_t c = g.channels;
-    for (int64_t b = 0; b < g.batch; ++b) {
-      const float* image = in.data() + b * g.in_h * g.in_w * c;
-      for (int64_t y = 0; y < g.out_h; ++y) {
-        const float* top = image + ys[y].lower * g.in_w * c;
-        const float* bottom = image + ys[y].upper * g.in_w * c;
-        for (int64_t x = 0; x < g.out_w; ++x) {
-          for (int64_t k = 0; k < c; ++k) {
-            const float tl = top[xs[x].lower * c + k];
-            const float tr = top[xs[x].upper * c + k];
-            const float bl = bottom[xs[x].lower * c + k];
-            const float br = bottom[xs[x].upper * c + k];
-            const float t = tl + (tr - tl) * xs[x].lerp;
-            const float bo = bl + (br - bl) * xs[x].lerp;
-            *o++ = t + (bo - t) * ys[y].lerp;
+    // The channel count known at compile time for the common 1, 3 and 4
+    // (the inner loop unrolls); any other count at run time.
+    auto resize_rows = [&](auto channels_tag) {
+      constexpr int64_t kC = decltype(channels_tag)::value;
+      const int64_t cc = kC > 0 ? kC : c;
+      ForRows(ctx, g.batch * g.out_h, row_len, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          const int64_t b = r / g.out_h, y = r % g.out_h;
+          const float* image = in + b * g.in_h * g.in_w * cc;
+          const float* top = image + ys[y].lower * g.in_w * cc;
+          const float* bottom = image + ys[y].upper * g.in_w * cc;
+          const float yl = ys[y].lerp;
+          float* dst = o + r * row_len;
+          for (int64_t x = 0; x < g.out_w; ++x) {
+            const float xl = xs[x].lerp;
+            const float* tl = top + left[x];
+            const float* tr = top + right[x];
+            const float* bl = bottom + left[x];
+            const float* br = bottom + right[x];
+            for (int64_t k = 0; k < cc; ++k) {
+              const float t = tl[k] + (tr[k] - tl[k]) * xl;
+              const float bo = bl[k] + (br[k] - bl[k]) * xl;
+              dst[x * cc + k] = t + (bo - t) * yl;
+            }
           }
         }
-      }
+      });
+    };
+    switch (c) {
+      case 1:
+        resize_rows(std::integral_constant<int64_t, 1>());
+        break;
+      case 3:
+        resize_rows(std::integral_constant<int64_t, 3>());
+        break;
+      case 4:
+        resize_rows(std::integral_constant<int64_t, 4>());
+        break;
+      default:
+        resize_rows(std::integral_constant<int64_t, 0>());
     }
   }
 };
