@@ -17,8 +17,8 @@ uint64_t RandomIncarnation() {
   return value;
 }
 
-// The CPU: one device per request (count devices when asked for more, as
-// ConfigProto.device_count {"CPU": n} does), reporting 256 MiB as TF does.
+// The CPU: one device by default, `count` when ConfigProto.device_count
+// {"CPU": n} asks for them; each reports 256 MiB, as TF's CPU devices do.
 class CpuDeviceFactory : public DeviceFactory {
  public:
   Status CreateDevices(int count, const std::string& name_prefix,
