@@ -11,6 +11,14 @@ re-exports the public names on purpose.
 """
 
 from tensorweave._src.ops.array_nd_ops import depth_to_space, space_to_batch, space_to_depth
+from tensorweave._src.ops.candidate_sampling_ops import (
+    all_candidate_sampler,
+    compute_accidental_hits,
+    log_uniform_candidate_sampler,
+    nce_loss,
+    sampled_softmax_loss,
+    uniform_candidate_sampler,
+)
 from tensorweave._src.ops.ctc_ops import collapse_repeated, ctc_loss_v2
 from tensorweave._src.ops.math_ops import sigmoid, tanh
 from tensorweave._src.ops.nn_conv_ops import (

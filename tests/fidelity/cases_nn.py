@@ -514,3 +514,72 @@ def with_space_to_batch(tf, sess):
     valid = tf.nn.with_space_to_batch(x, [2, 2], "VALID", pool)
     plain = tf.nn.with_space_to_batch(x, [1, 1], "SAME", conv)
     return _with_grads(tf, same, [x, f]) + [valid, valid.shape, plain]
+
+
+# --- candidate sampling and sampled losses ----------------------------------------------
+
+
+def _sampled_values(tf):
+    sampled = tf.constant([3, 0, 7, 5], tf.int64)
+    true_expected = tf.constant([[0.5, 0.25], [0.75, 0.1], [0.3, 0.6]])
+    sampled_expected = tf.constant([0.2, 0.9, 0.4, 0.05])
+    return sampled, true_expected, sampled_expected
+
+
+@case
+def nce_loss_with_sampled_values(tf, sess):
+    weights = tf.constant(_rand(10, 4))
+    biases = tf.constant(_rand(10, seed=1))
+    inputs = tf.constant(_rand(3, 4, seed=2))
+    labels = tf.constant([[1, 3], [0, 9], [5, 2]], tf.int64)
+    loss = tf.nn.nce_loss(weights, biases, labels, inputs, 4, 10, num_true=2, sampled_values=_sampled_values(tf))
+    hits = tf.nn.nce_loss(
+        weights, biases, labels, inputs, 4, 10, num_true=2, sampled_values=_sampled_values(tf),
+        remove_accidental_hits=True,
+    )  # fmt: skip
+    return [loss, loss.shape, hits, tf.gradients(tf.reduce_sum(loss), [weights, biases, inputs])[2]]
+
+
+@case
+def sampled_softmax_loss_with_sampled_values(tf, sess):
+    weights = [tf.constant(_rand(5, 4)), tf.constant(_rand(5, 4, seed=3))]
+    biases = tf.constant(_rand(10, seed=1))
+    inputs = tf.constant(_rand(3, 4, seed=2))
+    labels = tf.constant([[1, 3], [0, 9], [5, 2]], tf.int64)
+    loss = tf.nn.sampled_softmax_loss(
+        weights, biases, labels, inputs, 4, 10, num_true=2, sampled_values=_sampled_values(tf)
+    )
+    div = tf.nn.sampled_softmax_loss(
+        weights, biases, labels, inputs, 4, 10, num_true=2, sampled_values=_sampled_values(tf),
+        remove_accidental_hits=False, partition_strategy="div",
+    )  # fmt: skip
+    return [loss, div, tf.gradients(tf.reduce_sum(loss), inputs)]
+
+
+@case
+def all_candidate_sampler_and_accidental_hits(tf, sess):
+    true_classes = tf.constant([[1, 4], [2, 0]], tf.int64)
+    sampled, true_expected, sampled_expected = tf.nn.all_candidate_sampler(true_classes, 2, 5, True)
+    indices, ids, weights = tf.nn.compute_accidental_hits(true_classes, tf.constant([4, 2, 6], tf.int64), 2)
+    return [sampled, true_expected, sampled_expected, sampled.shape, true_expected.shape, indices, ids, weights]
+
+
+@case
+def candidate_samplers_draw_in_range(tf, sess):
+    true_classes = tf.constant([[1], [3]], tf.int64)
+    uniform = tf.nn.uniform_candidate_sampler(true_classes, 1, 6, True, 6, seed=3)
+    log_uniform = tf.nn.log_uniform_candidate_sampler(true_classes, 1, 20, False, 50, seed=4)
+    u, lu = sess.run([uniform, log_uniform])
+    return [
+        sorted(u[0].tolist()),
+        [s.shape for s in uniform],
+        [s.dtype for s in log_uniform],
+        bool((lu[0] >= 0).all() and (lu[0] < 50).all()),
+        # Without repeats the expected count is p * num_sampled: 20 * log((k + 2) / (k + 1)) / log(51).
+        np.allclose(lu[2], 20 * np.log((lu[0] + 2.0) / (lu[0] + 1.0)) / np.log(51.0), rtol=1e-5),
+    ]
+
+
+@case
+def uniform_candidate_sampler_range_too_small(tf, sess):
+    return tf.nn.uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 5, True, 3)[0]

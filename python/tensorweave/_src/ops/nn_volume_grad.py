@@ -50,3 +50,12 @@ def _dilation2d_grad(op, grad):
 
 gradients_impl.NotDifferentiable("Dilation2DBackpropInput")
 gradients_impl.NotDifferentiable("Dilation2DBackpropFilter")
+
+# Samplers draw classes: no gradient flows through them (as in TF).
+for _op_type in (
+    "UniformCandidateSampler",
+    "LogUniformCandidateSampler",
+    "AllCandidateSampler",
+    "ComputeAccidentalHits",
+):
+    gradients_impl.NotDifferentiable(_op_type)

@@ -1,0 +1,201 @@
+// UniformCandidateSampler, LogUniformCandidateSampler, AllCandidateSampler
+// and ComputeAccidentalHits. A unique draw repeats until num_sampled distinct
+// classes are found; the expected counts then follow TensorFlow:
+// -expm1(tries * log1p(-p)), or p * num_sampled for a draw with repeats.
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <random>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/framework/op_kernel.h"
+#include "core/kernels/random_ops.h"
+
+namespace tensorweave {
+namespace {
+
+enum class Sampler { kUniform, kLogUniform, kAll };
+
+template <Sampler kKind>
+class CandidateSamplerOp : public OpKernel {
+ public:
+  explicit CandidateSamplerOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), gen_(0, 0) {
+    int64_t seed = 0, seed2 = 0;
+    ctx->SetStatus(ctx->GetAttr("num_true", &num_true_));
+    ctx->SetStatus(ctx->GetAttr("num_sampled", &num_sampled_));
+    ctx->SetStatus(ctx->GetAttr("unique", &unique_));
+    ctx->SetStatus(ctx->GetAttr("seed", &seed));
+    ctx->SetStatus(ctx->GetAttr("seed2", &seed2));
+    if (kKind == Sampler::kAll) {
+      range_max_ = num_sampled_;
+    } else {
+      ctx->SetStatus(ctx->GetAttr("range_max", &range_max_));
+    }
+    if (!ctx->status().ok()) return;
+    if (range_max_ < 1) {
+      ctx->SetStatus(
+          errors::InvalidArgument("range_max must be >= 1, got ", range_max_));
+    } else if (unique_ && num_sampled_ > range_max_) {
+      ctx->SetStatus(errors::InvalidArgument(
+          "Sampler's range is too small: num_sampled ", num_sampled_,
+          " unique candidates from range_max ", range_max_));
+    }
+    if (seed == 0 && seed2 == 0) {
+      std::random_device device;
+      seed = (static_cast<int64_t>(device()) << 32) | device();
+      seed2 = (static_cast<int64_t>(device()) << 32) | device();
+    }
+    gen_ = Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
+    log_range_ = std::log(range_max_ + 1.0);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& true_classes = ctx->input(0);
+    OP_REQUIRES(
+        ctx, true_classes.rank() == 2 && true_classes.dim(1) == num_true_,
+        errors::InvalidArgument("true_classes must be a matrix of num_true (",
+                                num_true_, ") columns, got ",
+                                true_classes.shape().ToString()));
+    Tensor *sampled, *true_count, *sampled_count;
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(0, TensorShape({num_sampled_}), &sampled));
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(1, true_classes.shape(), &true_count));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({num_sampled_}),
+                                             &sampled_count));
+    int64_t* s = sampled->data<int64_t>();
+    int64_t tries = num_sampled_;
+    if (kKind == Sampler::kAll) {
+      for (int64_t i = 0; i < num_sampled_; ++i) s[i] = i;
+    } else {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (unique_) {
+        std::unordered_set<int64_t> seen;
+        tries = 0;
+        for (int64_t i = 0; i < num_sampled_;) {
+          const int64_t v = Sample();
+          ++tries;
+          if (seen.insert(v).second) s[i++] = v;
+        }
+      } else {
+        for (int64_t i = 0; i < num_sampled_; ++i) s[i] = Sample();
+      }
+    }
+    auto expected = [&](int64_t k) -> float {
+      if (kKind == Sampler::kAll) return 1.0f;
+      const double p = Probability(k);
+      if (tries == num_sampled_) return static_cast<float>(p * num_sampled_);
+      return static_cast<float>(-std::expm1(tries * std::log1p(-p)));
+    };
+    for (int64_t i = 0; i < num_sampled_; ++i) {
+      sampled_count->data<float>()[i] = expected(s[i]);
+    }
+    const int64_t* t = true_classes.data<int64_t>();
+    for (int64_t i = 0; i < true_classes.num_elements(); ++i) {
+      true_count->data<float>()[i] = expected(t[i]);
+    }
+  }
+
+ private:
+  double NextDouble() {
+    if (block_pos_ == 4) {
+      block_ = gen_.Next();
+      block_pos_ = 0;
+    }
+    const uint32_t hi = block_[block_pos_++];
+    if (block_pos_ == 4) {
+      block_ = gen_.Next();
+      block_pos_ = 0;
+    }
+    const uint32_t lo = block_[block_pos_++];
+    const uint64_t bits = (static_cast<uint64_t>(hi) << 32) | lo;
+    return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
+  }
+
+  int64_t Sample() {
+    if (kKind == Sampler::kUniform) {
+      return std::min<int64_t>(static_cast<int64_t>(NextDouble() * range_max_),
+                               range_max_ - 1);
+    }
+    const int64_t v =
+        static_cast<int64_t>(std::exp(NextDouble() * log_range_)) - 1;
+    return v % range_max_;
+  }
+
+  double Probability(int64_t k) const {
+    if (k < 0 || k >= range_max_) return 0.0;
+    if (kKind == Sampler::kUniform) return 1.0 / range_max_;
+    return std::log((k + 2.0) / (k + 1.0)) / log_range_;
+  }
+
+  int64_t num_true_ = 1, num_sampled_ = 1, range_max_ = 1;
+  bool unique_ = true;
+  double log_range_ = 0;
+  std::mutex mu_;
+  Philox gen_;
+  Philox::Block block_{};
+  int block_pos_ = 4;
+};
+
+class ComputeAccidentalHitsOp : public OpKernel {
+ public:
+  explicit ComputeAccidentalHitsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("num_true", &num_true_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& true_classes = ctx->input(0);
+    const Tensor& sampled = ctx->input(1);
+    OP_REQUIRES(
+        ctx, true_classes.rank() == 2 && true_classes.dim(1) == num_true_,
+        errors::InvalidArgument("true_classes must be a matrix of num_true (",
+                                num_true_, ") columns, got ",
+                                true_classes.shape().ToString()));
+    OP_REQUIRES(ctx, sampled.rank() == 1,
+                errors::InvalidArgument("sampled_candidates must be a vector, "
+                                        "got ",
+                                        sampled.shape().ToString()));
+    std::unordered_map<int64_t, int64_t> position;  // the last wins, as TF
+    for (int64_t j = 0; j < sampled.dim(0); ++j) {
+      position[sampled.data<int64_t>()[j]] = j;
+    }
+    std::vector<int32_t> rows;
+    std::vector<int64_t> ids;
+    const int64_t* t = true_classes.data<int64_t>();
+    for (int64_t i = 0; i < true_classes.dim(0); ++i) {
+      for (int64_t j = 0; j < num_true_; ++j) {
+        auto found = position.find(t[i * num_true_ + j]);
+        if (found != position.end()) {
+          rows.push_back(static_cast<int32_t>(i));
+          ids.push_back(found->second);
+        }
+      }
+    }
+    const int64_t n = static_cast<int64_t>(rows.size());
+    Tensor *indices, *out_ids, *weights;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n}), &indices));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n}), &out_ids));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({n}), &weights));
+    for (int64_t k = 0; k < n; ++k) {
+      indices->data<int32_t>()[k] = rows[k];
+      out_ids->data<int64_t>()[k] = ids[k];
+      weights->data<float>()[k] = -std::numeric_limits<float>::max();
+    }
+  }
+
+ private:
+  int64_t num_true_ = 1;
+};
+
+REGISTER_KERNEL(KernelDef("UniformCandidateSampler"),
+                CandidateSamplerOp<Sampler::kUniform>);
+REGISTER_KERNEL(KernelDef("LogUniformCandidateSampler"),
+                CandidateSamplerOp<Sampler::kLogUniform>);
+REGISTER_KERNEL(KernelDef("AllCandidateSampler"),
+                CandidateSamplerOp<Sampler::kAll>);
+REGISTER_KERNEL(KernelDef("ComputeAccidentalHits"), ComputeAccidentalHitsOp);
+
+}  // namespace
+}  // namespace tensorweave
