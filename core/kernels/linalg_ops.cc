@@ -159,24 +159,26 @@ class CholeskyOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckMatrices(in, "input", true));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_FLOAT_TYPES>(in.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          const int64_t n = in.dim(in.rank() - 1);
-          for (int64_t b = 0; b < NumMatrices(in); ++b) {
-            if (n == 0) continue;
-            ConstMatrixMap<T> a(in.data<T>() + b * n * n, n, n);
-            MatrixMap<T> l(out->data<T>() + b * n * n, n, n);
-            Eigen::LLT<Matrix<T>, Eigen::Lower> llt(a);
-            if (llt.info() != Eigen::Success) {
-              return errors::InvalidArgument(
-                  "Cholesky decomposition was not successful. The input might "
-                  "not be valid.");
-            }
-            l = llt.matrixL();
-          }
-          return Status::OK();
-        }));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(in.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     const int64_t n = in.dim(in.rank() - 1);
+                     for (int64_t b = 0; b < NumMatrices(in); ++b) {
+                       if (n == 0) continue;
+                       ConstMatrixMap<T> a(in.data<T>() + b * n * n, n, n);
+                       MatrixMap<T> l(out->data<T>() + b * n * n, n, n);
+                       Eigen::LLT<Matrix<T>, Eigen::Lower> llt(a);
+                       if (llt.info() != Eigen::Success) {
+                         // As TensorFlow's CPU kernel: no error, the lower
+                         // triangle NaN.
+                         l.setZero();
+                         l.template triangularView<Eigen::Lower>().setConstant(
+                             std::numeric_limits<T>::quiet_NaN());
+                         continue;
+                       }
+                       l = llt.matrixL();
+                     }
+                     return Status::OK();
+                   }));
   }
 };
 

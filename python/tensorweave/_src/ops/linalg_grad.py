@@ -8,6 +8,11 @@ from tensorweave._src.ops import linalg_ops
 from tensorweave._src.ops import math_ops
 
 _register = gradients_impl.RegisterGradient
+
+
+def _zeros_for_none(op, grads):
+    # TF hands a multi-output op's gradient function zeros for the outputs nothing depends on.
+    return [array_ops.zeros_like(out) if g is None else g for out, g in zip(op.outputs, grads)]
 _adjoint = linalg_ops.adjoint
 
 
@@ -83,16 +88,7 @@ def _matrix_triangular_solve_grad(op, grad):
     return grad_a, grad_b
 
 
-def _regularized_gramian_cholesky(matrix, l2_regularizer, first_kind):
-    # TF's _RegularizedGramianCholesky.
-    gramian = math_ops.matmul(matrix, matrix, adjoint_a=first_kind, adjoint_b=not first_kind)
-    if l2_regularizer is not None:
-        shape = array_ops.shape(matrix)
-        batch_shape = shape[:-2]
-        small_dim = shape[-1] if first_kind else shape[-2]
-        identity = array_nd_ops.eye(small_dim, batch_shape=batch_shape, dtype=matrix.dtype)
-        gramian += l2_regularizer * identity
-    return linalg_ops.cholesky(gramian)
+_regularized_gramian_cholesky = linalg_ops._regularized_gramian_cholesky
 
 
 @_register("MatrixSolveLs")
@@ -127,8 +123,9 @@ def _safe_reciprocal(x, epsilon=1e-20):
 
 @_register("SelfAdjointEigV2")
 def _self_adjoint_eig_v2_grad(op, grad_e, grad_v):
+    grad_e, grad_v = _zeros_for_none(op, [grad_e, grad_v])
     e = op.outputs[0]
-    with ops.control_dependencies([t for t in (grad_e, grad_v) if t is not None]):
+    with ops.control_dependencies([grad_e, grad_v]):
         if op.get_attr("compute_v"):
             v = op.outputs[1]
             f = linalg_ops.matrix_set_diag(
@@ -152,6 +149,7 @@ def _self_adjoint_eig_v2_grad(op, grad_e, grad_v):
 
 @_register("Svd")
 def _svd_grad(op, grad_s, grad_u, grad_v):
+    grad_s, grad_u, grad_v = _zeros_for_none(op, [grad_s, grad_u, grad_v])
     a = op.inputs[0]
     grad_s_mat = linalg_ops.matrix_diag(grad_s)
     if not op.get_attr("compute_uv"):
@@ -213,6 +211,7 @@ def _svd_grad(op, grad_s, grad_u, grad_v):
 
 @_register("Qr")
 def _qr_grad(op, dq, dr):
+    dq, dr = _zeros_for_none(op, [dq, dr])
     q, r = op.outputs
     if r.shape.ndims is None or None in r.shape.as_list()[-2:]:
         raise NotImplementedError(f"QrGrad not implemented with dynamic shapes. Received r.shape: {r.shape}")

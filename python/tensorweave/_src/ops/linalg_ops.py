@@ -23,7 +23,8 @@ def _two(op_type, a, b, name, arg_names=("matrix", "rhs"), **attrs):
     graph = ops.get_default_graph()
     with graph.name_scope(name or op_type) as scope:
         a = ops.convert_to_tensor(a, name=arg_names[0])
-        b = ops.convert_to_tensor(b, dtype=a.dtype, name=arg_names[1])
+        # A tensor of another dtype is the op's TypeError (as TF), not a conversion's ValueError.
+        b = ops.convert_to_tensor(b, preferred_dtype=a.dtype, name=arg_names[1])
         return gen_ops.wrapper(op_type)(a, b, name=scope, **attrs)
 
 
@@ -135,8 +136,38 @@ def cholesky_solve(chol, rhs, name=None):
         return matrix_triangular_solve(chol, y, adjoint=True, lower=True)
 
 
+def _regularized_gramian_cholesky(matrix, l2_regularizer, first_kind):
+    """The Cholesky factor of A^H A + l2 I (first kind) or A A^H + l2 I (TF's _RegularizedGramianCholesky)."""
+    gramian = math_ops.matmul(matrix, matrix, adjoint_a=first_kind, adjoint_b=not first_kind)
+    if isinstance(l2_regularizer, ops.Tensor) or l2_regularizer != 0:
+        matrix_shape = array_ops.shape(matrix)
+        batch_shape = matrix_shape[:-2]
+        small_dim = matrix_shape[-1] if first_kind else matrix_shape[-2]
+        identity = array_nd_ops.eye(small_dim, batch_shape=batch_shape, dtype=matrix.dtype)
+        gramian += l2_regularizer * identity
+    return gen_ops.cholesky(gramian)
+
+
+def _use_composite_ls(fast, matrix):
+    # TF: the composite (Cholesky of the Gramian, two triangular solves) unless fast is off, or the batch is
+    # large and I/O bound (more than L2-sized and more matrices than the smaller matrix dim).
+    if not fast:
+        return False
+    shape = matrix.shape
+    if not shape.is_fully_defined():
+        return True
+    dims = shape.as_list()
+    batch = int(np.prod(dims[:-2])) if len(dims) > 2 else 1
+    size = int(np.prod(dims)) * matrix.dtype.size
+    return not (size > 256000 and batch > min(dims[-2:]))
+
+
 def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """The least-squares solution of matrix @ X = rhs (+ l2_regularizer * ||X||^2).
+
+    As TF: with fast (the default) the regularized normal equations through a Cholesky factor, built from ops
+    (MatrixSolveLs only for large I/O-bound batches); fast=False the MatrixSolveLs op's complete orthogonal
+    decomposition (the minimum-norm solution; no gradient).
 
     Example:
       >>> import tensorweave as tw
@@ -145,11 +176,22 @@ def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
       [[2.]]
     """
     graph = ops.get_default_graph()
-    with graph.name_scope(name or "MatrixSolveLs") as scope:
-        matrix = ops.convert_to_tensor(matrix, name="matrix")
-        rhs = ops.convert_to_tensor(rhs, dtype=matrix.dtype, name="rhs")
-        l2 = ops.convert_to_tensor(l2_regularizer, dtype=dtypes.float64, name="l2_regularizer")
-        return gen_ops.matrix_solve_ls(matrix, rhs, l2, fast=fast, name=scope)
+    matrix = ops.convert_to_tensor(matrix, name="matrix")
+    if not _use_composite_ls(fast, matrix):
+        with graph.name_scope(name or "MatrixSolveLs") as scope:
+            rhs = ops.convert_to_tensor(rhs, preferred_dtype=matrix.dtype, name="rhs")
+            l2 = ops.convert_to_tensor(l2_regularizer, dtype=dtypes.float64, name="l2_regularizer")
+            return gen_ops.matrix_solve_ls(matrix, rhs, l2, fast=fast, name=scope)
+    with graph.name_scope(name or "matrix_solve_ls"):
+        rhs = ops.convert_to_tensor(rhs, preferred_dtype=matrix.dtype, name="rhs")
+        m, n = matrix.shape.as_list()[-2:] if matrix.shape.ndims is not None else (None, None)
+        if m is None or n is None:
+            raise ValueError("matrix_solve_ls needs static matrix dims (TF builds a cond here)")
+        if m >= n:
+            chol = _regularized_gramian_cholesky(matrix, l2_regularizer, first_kind=True)
+            return cholesky_solve(chol, math_ops.matmul(matrix, rhs, adjoint_a=True))
+        chol = _regularized_gramian_cholesky(matrix, l2_regularizer, first_kind=False)
+        return math_ops.matmul(matrix, cholesky_solve(chol, rhs), adjoint_a=True)
 
 
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
