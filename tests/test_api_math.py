@@ -5,7 +5,6 @@ import math
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 
 
@@ -248,3 +247,19 @@ def test_unique_setdiff_bincount_against_numpy():
     np.testing.assert_array_equal(_run(b), np.bincount(x))
     with pytest.raises(tw.errors.InvalidArgumentError):
         _run(tw.bincount([1, -2]))
+
+
+def test_v2_switches_refuse_and_are_not_counted_as_coverage():
+    for switch in (tw.enable_eager_execution, tw.enable_v2_behavior, tw.enable_resource_variables):
+        with pytest.raises(NotImplementedError, match="TF1"):
+            switch()
+        assert switch._tw_unsupported
+    assert tw.disable_v2_behavior() is None and tw.executing_eagerly() is False
+
+
+def test_histogram_fixed_width_against_numpy():
+    rng = np.random.default_rng(3)
+    v = rng.uniform(-1.0, 6.0, size=200)
+    got = _run(tw.histogram_fixed_width(v, [0.0, 5.0], nbins=5))
+    expected = np.histogram(np.clip(v, 0.0, 5.0 - 1e-9), bins=5, range=(0.0, 5.0))[0]
+    np.testing.assert_array_equal(got, expected)

@@ -93,7 +93,7 @@ def unary_math_rejects_integers(tf, sess):
         try:
             f(tf.constant([1, 2]))
             out.append("ok")
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - the class is the observation
             out.append(type(e).__name__)
     return out
 
@@ -436,4 +436,64 @@ def gradients_of_predicates_and_rint_are_none(tf, sess):
     return [
         tf.gradients(tf.cast(tf.is_nan(x), tf.float32), x)[0] is None,
         tf.gradients(tf.rint(x), x),
+    ]
+
+
+# --- histograms, numerics checks, v1/v2 switches ----------------------------------------------------------------
+@case
+def histogram_fixed_width_and_bins(tf, sess):
+    v = tf.constant([[-1.0, 0.0, 1.5], [2.0, 5.0, 4.99]])
+    h = tf.histogram_fixed_width(v, [0.0, 5.0], nbins=5)
+    b = tf.histogram_fixed_width_bins(v, [0.0, 5.0], nbins=5)
+    return [h, h.dtype, b, b.shape, tf.histogram_fixed_width(tf.constant([1, 7, 3]), [0, 8], nbins=4)]
+
+
+@case
+def verify_tensor_all_finite_passes_finite_values(tf, sess):
+    t = tf.constant([1.0, 2.0])
+    return [tf.verify_tensor_all_finite(t, "finite"), tf.verify_tensor_all_finite(x=t, message="m").shape]
+
+
+@case
+def verify_tensor_all_finite_fails_on_inf(tf, sess):
+    return tf.verify_tensor_all_finite(tf.constant([1.0]) / 0.0, "inf here")
+
+
+@case
+def add_check_numerics_ops_passes_a_finite_graph(tf, sess):
+    x = tf.constant([1.0, 4.0])
+    y = tf.sqrt(x) * 2.0
+    check = tf.add_check_numerics_ops()
+    return sess.run([y, check])[0]
+
+
+@case
+def add_check_numerics_ops_finds_a_nan(tf, sess):
+    x = tf.constant([-1.0, 4.0])
+    tf.sqrt(x)
+    return sess.run(tf.add_check_numerics_ops())
+
+
+@case
+def v1_v2_switches_and_queries(tf, sess):
+    return [
+        tf.disable_v2_behavior(),
+        tf.disable_eager_execution(),
+        tf.disable_control_flow_v2(),
+        tf.disable_resource_variables(),
+        tf.disable_v2_tensorshape(),
+        tf.executing_eagerly(),
+        tf.control_flow_v2_enabled(),
+        tf.resource_variables_enabled(),
+    ]
+
+
+@case
+def log_sigmoid_and_is_numeric_tensor(tf, sess):
+    x = tf.constant([-3.0, 0.0, 30.0])
+    return [
+        tf.log_sigmoid(x),
+        tf.is_numeric_tensor(x),
+        tf.is_numeric_tensor(tf.constant(["a"])),
+        tf.is_numeric_tensor(3.0),
     ]

@@ -427,12 +427,12 @@ def erfcinv(x, name=None):
         return -ndtri(0.5 * x) * constant_op.constant(0.7071067811865476, dtype=x.dtype)
 
 
-def arg_max(input, dimension, output_type=dtypes.int64, name=None):  # noqa: A002 - TensorFlow's name
+def arg_max(input, dimension, output_type=dtypes.int64, name=None):
     """TF1's deprecated spelling of argmax (one ArgMax op)."""
     return math_ops.argmax(input, axis=dimension, name=name, output_type=output_type)
 
 
-def arg_min(input, dimension, output_type=dtypes.int64, name=None):  # noqa: A002 - TensorFlow's name
+def arg_min(input, dimension, output_type=dtypes.int64, name=None):
     """TF1's deprecated spelling of argmin (one ArgMin op)."""
     return math_ops.argmin(input, axis=dimension, name=name, output_type=output_type)
 
@@ -475,3 +475,95 @@ def saturate_cast(value, dtype, name=None):
                 value, ops.convert_to_tensor(in_dtype.as_numpy_dtype(dtype.max), dtype=in_dtype, name="max")
             )
         return math_ops.cast(value, dtype, name=scope)
+
+
+# --- numerics checks -----------------------------------------------------------------------------------------
+def _check_numerics(tensor, message):
+    from tensorweave._src.ops.array_nd_ops import check_numerics
+
+    return check_numerics(tensor, message)
+
+
+def verify_tensor_all_finite(t=None, msg=None, name=None, x=None, message=None):
+    """t, after a CheckNumerics of it has run (TF1's composite: an Identity with a control dependency)."""
+    t = x if t is None else t
+    msg = message if msg is None else msg
+    if t is None or msg is None:
+        raise ValueError("verify_tensor_all_finite needs a tensor (t or x) and a message (msg or message)")
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "VerifyFinite") as scope:
+        t = ops.convert_to_tensor(t, name="t")
+        verify_input = _check_numerics(t, msg)
+        with ops.control_dependencies([verify_input]):
+            return array_ops.identity(t, name=scope)
+
+
+def add_check_numerics_ops():
+    """A CheckNumerics op for every float output of the default graph (message "<op name>:<output index>"), run one
+    after another; returns the group of them."""
+    graph = ops.get_default_graph()
+    check_op = None
+    for op in list(graph.get_operations()):
+        for i, output in enumerate(op.outputs):
+            if output.dtype.is_floating:
+                message = f"{op.name}:{i}"
+                deps = [check_op] if check_op is not None else []
+                with ops.control_dependencies(deps):
+                    check_op = _check_numerics(output, message).op
+    if check_op is None:
+        return gen_ops.no_op(name="CheckNumerics")
+    with ops.control_dependencies([check_op]):
+        return gen_ops.no_op(name="group_deps")
+
+
+# --- histograms -------------------------------------------------------------------------------------------------
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    """The bin (of nbins equal bins over value_range, the outer ones open-ended) of each value.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.histogram_fixed_width_bins([-1.0, 0.0, 1.5, 2.0, 5.0], [0.0, 5.0], nbins=5)))
+      [0 0 1 2 4]
+    """
+    from tensorweave._src.ops import math_ops as m
+
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "histogram_fixed_width"):
+        values = ops.convert_to_tensor(values, name="values")
+        shape = array_ops.shape(values)
+        values = array_ops.reshape(values, [-1])
+        value_range = ops.convert_to_tensor(value_range, dtype=values.dtype, name="value_range")
+        nbins = ops.convert_to_tensor(nbins, dtype=dtypes.int32, name="nbins")
+        nbins_float = m.cast(nbins, values.dtype)
+        scaled_values = m.truediv(values - value_range[0], value_range[1] - value_range[0], name="scaled_values")
+        indices = m.floor(nbins_float * scaled_values, name="indices")
+        indices = m.cast(m.clip_by_value(indices, 0, nbins_float - 1), dtype)
+        return array_ops.reshape(indices, shape)
+
+
+def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    """How many values fall in each of nbins equal bins over value_range (values outside go to the outer bins).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.histogram_fixed_width([-1.0, 0.0, 1.5, 2.0, 5.0], [0.0, 5.0], nbins=5)))
+      [2 1 1 0 1]
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "histogram_fixed_width"):
+        values = ops.convert_to_tensor(values, name="values")
+        value_range = ops.convert_to_tensor(value_range, dtype=values.dtype, name="value_range")
+        if values.dtype.is_integer:  # TensorFlow's HistogramFixedWidth kernel takes integers too
+            values = math_ops.cast(values, dtypes.float64)
+            value_range = math_ops.cast(value_range, dtypes.float64)
+        bins = histogram_fixed_width_bins(values, value_range, nbins=nbins, dtype=dtypes.int32)
+        flat = array_ops.reshape(bins, [-1])
+        ones = math_ops.cast(array_ops.ones_like(flat), dtype)
+        return array_ops.unsorted_segment_sum(ones, flat, nbins)
+
+
+def is_numeric_tensor(tensor):
+    """Whether `tensor` is a Tensor of a numeric dtype."""
+    return isinstance(tensor, ops.Tensor) and (tensor.dtype.is_floating or tensor.dtype.is_integer)
