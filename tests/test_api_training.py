@@ -235,3 +235,52 @@ def test_monitored_session_other_errors_are_raised():
         with pytest.raises(tw.errors.InvalidArgumentError):
             with tw.train.MonitoredSession() as sess:
                 sess.run(y, {x: [1.0, 2.0, 3.0]})
+
+
+# --- parsing Examples ----------------------------------------------------------------------------------------------
+
+
+def _example(**features):
+    feature = {}
+    for key, values in features.items():
+        if isinstance(values[0], bytes):
+            feature[key] = tw.train.Feature(bytes_list=tw.train.BytesList(value=values))
+        elif isinstance(values[0], float):
+            feature[key] = tw.train.Feature(float_list=tw.train.FloatList(value=values))
+        else:
+            feature[key] = tw.train.Feature(int64_list=tw.train.Int64List(value=values))
+    return tw.train.Example(features=tw.train.Features(feature=feature)).SerializeToString()
+
+
+def test_parse_example_against_the_protos():
+    rng = np.random.default_rng(1)
+    labels = rng.integers(-(2**40), 2**40, size=5)
+    weights = rng.normal(size=(5, 3)).astype(np.float32)
+    serialized = [
+        _example(label=[int(labels[i])], w=[float(x) for x in weights[i]], **({"s": [b"x%d" % i]} if i % 2 else {}))
+        for i in range(5)
+    ]
+    with tw.Graph().as_default(), tw.Session() as sess:
+        parsed = tw.io.parse_example(
+            serialized,
+            {
+                "label": tw.io.FixedLenFeature([1], tw.int64),
+                "w": tw.io.FixedLenFeature([3], tw.float32),
+                "s": tw.io.FixedLenFeature([], tw.string, default_value=b"-"),
+            },
+        )
+        assert {v.op.type for v in parsed.values()} == {"ParseExampleV2"}
+        out = sess.run(parsed)
+    np.testing.assert_array_equal(out["label"][:, 0], labels)
+    np.testing.assert_array_equal(out["w"], weights)
+    assert list(out["s"]) == [b"-", b"x1", b"-", b"x3", b"-"]
+
+
+def test_parse_example_bad_input_is_invalid_argument_with_escaped_bytes():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        parsed = tw.io.parse_example([b"\xff\xfe\x00"], {"a": tw.io.FixedLenFeature([], tw.int64)})
+        with pytest.raises(tw.errors.InvalidArgumentError, match=r"\\xff\\xfe\\x00"):
+            sess.run(parsed)
+    with tw.Graph().as_default():
+        with pytest.raises(NotImplementedError, match="VarLenFeature"):
+            tw.io.parse_example([b""], {"a": tw.io.VarLenFeature(tw.int64)})

@@ -314,6 +314,10 @@ from tensorweave._src.ops.state_ops import is_variable_initialized
 from tensorweave._src.ops.file_ops import matching_files
 from tensorweave._src.ops.file_ops import read_file
 from tensorweave._src.ops.file_ops import write_file
+from tensorweave._src.ops.parsing_ops import FixedLenFeature
+from tensorweave._src.ops.parsing_ops import VarLenFeature
+from tensorweave._src.ops.parsing_ops import parse_example
+from tensorweave._src.ops.parsing_ops import parse_single_example
 from tensorweave._src.ops.variables import AUTO_REUSE
 from tensorweave._src.ops.variables import Variable
 from tensorweave._src.ops.variables import VariableScope

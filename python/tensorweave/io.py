@@ -18,6 +18,10 @@ import types as _types
 from tensorweave._src.ops.file_ops import matching_files
 from tensorweave._src.ops.file_ops import read_file
 from tensorweave._src.ops.file_ops import write_file
+from tensorweave._src.ops.parsing_ops import FixedLenFeature
+from tensorweave._src.ops.parsing_ops import VarLenFeature
+from tensorweave._src.ops.parsing_ops import parse_example
+from tensorweave._src.ops.parsing_ops import parse_single_example
 from tensorweave._src.platform import gfile as _gfile
 from tensorweave._src.platform.tf_record import TFRecordCompressionType
 from tensorweave._src.platform.tf_record import TFRecordOptions

@@ -1654,3 +1654,72 @@ def example_protos_serialize_as_tensorflow(tf, sess):
         np.frombuffer(seq_data, np.uint8),
         len(tf.train.SequenceExample.FromString(seq_data).feature_lists.feature_list["steps"].feature),
     )
+
+
+# --- parsing Examples ------------------------------------------------------------------------------------------------
+
+
+def _examples(tf):
+    def example(label, weights, name=None):
+        feature = {
+            "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
+            "weights": tf.train.Feature(float_list=tf.train.FloatList(value=weights)),
+        }
+        if name is not None:
+            feature["name"] = tf.train.Feature(bytes_list=tf.train.BytesList(value=[name]))
+        return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+    return [example(1, [0.5, 1.5, 2.5, 3.5], b"first"), example(-4, [1.0, 2.0, 3.0, 4.0])]
+
+
+@case
+def parse_example_dense_features(tf, sess):
+    serialized = tf.placeholder(tf.string, [None], name="serialized")
+    features = {
+        "label": tf.io.FixedLenFeature([], tf.int64),
+        "weights": tf.io.FixedLenFeature([2, 2], tf.float32),
+        "name": tf.io.FixedLenFeature([], tf.string, default_value="unnamed"),
+    }
+    parsed = tf.io.parse_example(serialized, features)
+    values = sess.run(parsed, {serialized: _examples(tf)})
+    return (
+        values,
+        {k: v.shape for k, v in parsed.items()},
+        {k: v.dtype for k, v in parsed.items()},
+        sorted(v.op.type for v in parsed.values()),
+        parsed["label"].op.name,
+    )
+
+
+@case
+def parse_single_example_dense(tf, sess):
+    features = {"label": tf.FixedLenFeature([1], tf.int64), "weights": tf.FixedLenFeature([4], tf.float32)}
+    parsed = tf.parse_single_example(_examples(tf)[1], features)
+    return sess.run(parsed), {k: v.shape for k, v in parsed.items()}
+
+
+@case
+def parse_example_errors(tf, sess):
+    serialized = tf.placeholder(tf.string, [None], name="serialized")
+    out = []
+    for features in (
+        {"name": tf.io.FixedLenFeature([], tf.string)},
+        {"label": tf.io.FixedLenFeature([], tf.float32)},
+        {"weights": tf.io.FixedLenFeature([3], tf.float32)},
+    ):
+        parsed = tf.io.parse_example(serialized, features)
+        try:
+            sess.run(parsed, {serialized: _examples(tf)})
+            out.append("ok")
+        except tf.errors.InvalidArgumentError:
+            out.append("InvalidArgumentError")
+    for fn in (
+        lambda: tf.io.parse_example(serialized, {}),
+        lambda: tf.io.parse_example(serialized, {"x": tf.io.FixedLenFeature([None], tf.float32)}),
+    ):
+        try:
+            fn()
+            out.append("ok")
+        except ValueError:
+            out.append("ValueError")
+    return out

@@ -1,0 +1,66 @@
+// Parsing serialized tf.train.Example protos (tf.io.parse_example,
+// parse_single_example). ParseExampleV2 has TensorFlow's signature; the
+// kernel parses dense (FixedLenFeature) keys only: num_sparse and the ragged
+// lists must be empty (VarLenFeature needs SparseTensor, not here yet).
+#include <vector>
+
+#include "core/framework/op_def.h"
+#include "core/framework/shape_inference.h"
+
+namespace tensorweave {
+
+REGISTER_OP("ParseExampleV2")
+    .Input("serialized: string")
+    .Input("names: string")
+    .Input("sparse_keys: string")
+    .Input("dense_keys: string")
+    .Input("ragged_keys: string")
+    .Input("dense_defaults: Tdense")
+    .Output("sparse_indices: num_sparse * int64")
+    .Output("sparse_values: sparse_types")
+    .Output("sparse_shapes: num_sparse * int64")
+    .Output("dense_values: Tdense")
+    .Output("ragged_values: ragged_value_types")
+    .Output("ragged_row_splits: ragged_split_types")
+    .Attr("Tdense: list({float32, int64, string}) >= 0")
+    .Attr("num_sparse: int >= 0")
+    .Attr("sparse_types: list({float32, int64, string}) >= 0")
+    .Attr("ragged_value_types: list({float32, int64, string}) >= 0")
+    .Attr("ragged_split_types: list({int32, int64}) >= 0")
+    .Attr("dense_shapes: list(shape) >= 0")
+    .SetShapeFn([](InferenceContext* c) {
+      int64_t num_sparse = 0;
+      TW_RETURN_IF_ERROR(c->GetAttr("num_sparse", &num_sparse));
+      std::vector<PartialShape> dense_shapes;
+      TW_RETURN_IF_ERROR(c->GetAttr("dense_shapes", &dense_shapes));
+      if (num_sparse != 0 ||
+          c->num_outputs() != static_cast<int>(dense_shapes.size())) {
+        return errors::Unimplemented(
+            "ParseExampleV2 parses dense features (FixedLenFeature) only: "
+            "sparse and ragged features are not supported");
+      }
+      const PartialShape& serialized = c->input(0);
+      if (serialized.known_rank() && serialized.rank() > 1) {
+        return errors::InvalidArgument(
+            "serialized must be a scalar or a vector, got shape ",
+            serialized.ToString());
+      }
+      for (size_t i = 0; i < dense_shapes.size(); ++i) {
+        if (!serialized.known_rank() || !dense_shapes[i].known_rank()) {
+          c->set_output(static_cast<int>(i), PartialShape::UnknownRank());
+          continue;
+        }
+        std::vector<int64_t> dims = serialized.dims();
+        for (int64_t d : dense_shapes[i].dims()) dims.push_back(d);
+        c->set_output(static_cast<int>(i), PartialShape(dims));
+      }
+      return Status::OK();
+    })
+    .Doc(
+        "Parses serialized Example protos (a scalar or a vector of them) into "
+        "one tensor per dense key: [batch] + dense_shapes[i], from the "
+        "feature's values, or dense_defaults[i] where the feature is missing "
+        "(an error when that default is empty). Sparse and ragged features "
+        "are not supported.");
+
+}  // namespace tensorweave
