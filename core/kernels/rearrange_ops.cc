@@ -2,7 +2,6 @@
 // BroadcastTo, SpaceToDepth, DepthToSpace, SpaceToBatchND, BatchToSpaceND
 // and ExtractImagePatches. Each says, for every output element, which input
 // element it reads (or none: a zero), and one copy does the rest.
-#include <functional>
 #include <string>
 
 #include "core/framework/op_kernel.h"
@@ -12,10 +11,9 @@
 namespace tensorweave {
 namespace {
 
-// The flat input position read by each output element (-1: a zero).
-using SourceFn = std::function<int64_t(const std::vector<int64_t>& out_index)>;
-
-// Allocates output 0 of `out_shape` and fills it by `source`.
+// Allocates output 0 of `out_shape` and fills it by `source`, which gives
+// the flat input position each output element reads (-1: a zero).
+template <typename SourceFn>
 Status CopyFromSource(OpKernelContext* ctx, const Tensor& in,
                       const TensorShape& out_shape, const SourceFn& source) {
   Tensor* out;
@@ -37,6 +35,21 @@ Status CopyFromSource(OpKernelContext* ctx, const Tensor& in,
     const T* x = in.data<T>();
     T* o = out->data<T>();
     for (int64_t i = 0; i < n; ++i) o[i] = src[i] < 0 ? T() : x[src[i]];
+    return Status::OK();
+  });
+}
+
+// Allocates output 0 of `out_shape` and fills it by offset tables (one per
+// output dim: element (i0, ..., ik) reads table[0][i0] + ... + table[k][ik]),
+// in parallel over rows: the rearrangements whose dims map independently.
+Status CopyByTables(OpKernelContext* ctx, const Tensor& in,
+                    const TensorShape& out_shape, const OffsetTables& tables) {
+  Tensor* out;
+  TW_RETURN_IF_ERROR(ctx->allocate_output(0, out_shape, &out));
+  if (out->num_elements() == 0) return Status::OK();
+  return DispatchType<TW_ARRAY_TYPES>(in.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    GatherByTables(ctx, in.data<T>(), tables, out->data<T>());
     return Status::OK();
   });
 }
@@ -81,14 +94,13 @@ class ReverseV2Op : public OpKernel {
       flip[a] = true;
     }
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
-    OP_REQUIRES_OK(
-        ctx, CopyFromSource(ctx, x, x.shape(), [&](const auto& index) {
-          int64_t flat = 0;
-          for (int d = 0; d < x.rank(); ++d) {
-            flat += (flip[d] ? x.dim(d) - 1 - index[d] : index[d]) * strides[d];
-          }
-          return flat;
-        }));
+    OffsetTables tables(x.rank());
+    for (int d = 0; d < x.rank(); ++d) {
+      const int64_t n = x.dim(d);
+      tables[d] = flip[d] ? AffineTable(n, n - 1, -1, strides[d])
+                          : AffineTable(n, 0, 1, strides[d]);
+    }
+    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, x.shape(), tables));
   }
 };
 
@@ -122,16 +134,16 @@ class RollOp : public OpKernel {
         total[d] = ((total[d] % x.dim(d)) + x.dim(d)) % x.dim(d);
     }
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
-    OP_REQUIRES_OK(ctx,
-                   CopyFromSource(ctx, x, x.shape(), [&](const auto& index) {
-                     int64_t flat = 0;
-                     for (int d = 0; d < x.rank(); ++d) {
-                       int64_t i = index[d] - total[d];
-                       if (i < 0) i += x.dim(d);
-                       flat += i * strides[d];
-                     }
-                     return flat;
-                   }));
+    OffsetTables tables(x.rank());
+    for (int d = 0; d < x.rank(); ++d) {
+      tables[d].resize(x.dim(d));
+      for (int64_t i = 0; i < x.dim(d); ++i) {
+        int64_t j = i - total[d];
+        if (j < 0) j += x.dim(d);
+        tables[d][i] = j * strides[d];
+      }
+    }
+    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, x.shape(), tables));
   }
 };
 
@@ -206,16 +218,14 @@ class BroadcastToOp : public OpKernel {
                                 x.shape().ToString(), " to tensor of shape ",
                                 TensorShape(shape).ToString()));
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
-    OP_REQUIRES_OK(
-        ctx, CopyFromSource(ctx, x, TensorShape(shape), [&](const auto& index) {
-          int64_t flat = 0;
-          for (int d = 0; d < x.rank(); ++d) {
-            if (x.dim(d) != 1) {
-              flat += index[offset + d] * strides[d];
-            }
-          }
-          return flat;
-        }));
+    OffsetTables tables(out_rank);
+    for (int d = 0; d < out_rank; ++d) {
+      const int in_d = d - offset;
+      const bool repeat = in_d < 0 || x.dim(in_d) == 1;
+      tables[d] =
+          AffineTable(shape[d], 0, repeat ? 0 : 1, repeat ? 0 : strides[in_d]);
+    }
+    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, TensorShape(shape), tables));
   }
 };
 
