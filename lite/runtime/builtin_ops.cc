@@ -51,6 +51,10 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::SqueezeOptions;
     case O::ARG_MAX:
       return BuiltinOptions::ArgMaxOptions;
+    case O::LAYER_NORM:
+      return BuiltinOptions::LayerNormOptions;
+    case O::GELU:
+      return BuiltinOptions::GeluOptions;
     default:
       return BuiltinOptions::NONE;
   }

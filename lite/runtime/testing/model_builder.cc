@@ -198,5 +198,15 @@ Options ModelBuilder::ArgMax(DataType output_type) {
               .Union()};
 }
 
+Options ModelBuilder::LayerNorm(int axis, float epsilon) {
+  return {s::BuiltinOptions::LayerNormOptions,
+          s::CreateLayerNormOptions(fbb_, axis, epsilon).Union()};
+}
+
+Options ModelBuilder::Gelu(bool approximate) {
+  return {s::BuiltinOptions::GeluOptions,
+          s::CreateGeluOptions(fbb_, approximate).Union()};
+}
+
 }  // namespace testing
 }  // namespace twl

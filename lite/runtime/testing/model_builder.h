@@ -110,6 +110,8 @@ class ModelBuilder {
                        int new_axis_mask, int shrink_axis_mask);
   Options Squeeze(const std::vector<int32_t>& dims);
   Options ArgMax(DataType output_type);
+  Options LayerNorm(int axis, float epsilon);
+  Options Gelu(bool approximate);
 
   flatbuffers::FlatBufferBuilder& fbb() { return fbb_; }
 
