@@ -15,6 +15,7 @@ Example:
 
 import types as _types
 
+from tensorweave._src.ops.file_ops import match_filenames_once
 from tensorweave._src.ops.file_ops import matching_files
 from tensorweave._src.ops.file_ops import read_file
 from tensorweave._src.ops.file_ops import write_file
