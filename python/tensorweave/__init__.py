@@ -351,6 +351,21 @@ from tensorweave._src.ops.linalg_ops import (  # noqa: E402
     svd,
     trace,
 )
+from tensorweave._src.framework.sparse_tensor import (  # noqa: E402
+    SparseTensor,
+    SparseTensorValue,
+)
+from tensorweave._src.ops.string_ops import (  # noqa: E402
+    as_string,
+    reduce_join,
+    regex_replace,
+    string_join,
+    string_split,
+    string_strip,
+    string_to_hash_bucket_fast,
+    string_to_number,
+    substr,
+)
 from tensorweave._src.training.gradient_clipping import clip_by_global_norm
 from tensorweave._src.training.gradient_clipping import global_norm
 
@@ -383,6 +398,7 @@ from tensorweave import python_io  # noqa: E402
 from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
+from tensorweave import strings  # noqa: E402
 from tensorweave import test  # noqa: E402
 from tensorweave import train  # noqa: E402
 

@@ -77,7 +77,7 @@ CASES = [
     ),
     GradientCase(
         "MatrixSolveLs op (large batch)",
-        lambda a, b: tw.matrix_solve_ls(tw.tile(a, [4000, 1, 1]), tw.tile(b, [4000, 1, 1]))[:1],
+        lambda a, b: tw.matrix_solve_ls(tw.tile(a, [5000, 1, 1]), tw.tile(b, [5000, 1, 1]))[:1],
         [[1, 4, 2], [1, 4, 1]],
         ops=["MatrixSolveLs"],
     ),

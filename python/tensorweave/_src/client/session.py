@@ -49,6 +49,10 @@ class _FetchPlan:
     def _compile(self, graph, fetch):
         if fetch is None:
             raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch)}")
+        if hasattr(fetch, "_tw_fetch_components"):  # a composite such as SparseTensor
+            parts = [self._compile(graph, f) for f in fetch._tw_fetch_components()]
+            rebuild = fetch._tw_from_fetched
+            return lambda values: rebuild(*[p(values) for p in parts])
         if isinstance(fetch, (list, tuple)):
             parts = [self._compile(graph, f) for f in fetch]
             if isinstance(fetch, tuple) and hasattr(fetch, "_fields"):

@@ -259,6 +259,9 @@ def _list_input(op, arg, value, inference):
             )
         inference.attrs[number_attr] = len(value)
         type_attr = arg["type_attr"]
+        if not type_attr:  # a list of one fixed dtype ("N * string")
+            dtype = dtypes.as_dtype(arg["type"])
+            return [_tensor_of(op, arg, v, dtype, f"expected type of {dtype.name}") for v in value]
         if inference.dtype(type_attr) is None:
             # As TensorFlow: the list's dtype is that of its first tensor, Python values follow it.
             first = next((v for v in value if _is_tensor(v)), None)

@@ -1,0 +1,839 @@
+// String kernels (host only): joins, splits, substrings, parsing and
+// formatting numbers, TensorFlow's Fingerprint64 hash buckets, regular
+// expressions (std::regex, ECMAScript syntax), case, strip and ReduceJoin.
+#include <cctype>
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <regex>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/framework/op_kernel.h"
+#include "core/framework/shape_inference.h"
+
+namespace tensorweave {
+namespace {
+
+// TensorFlow's Fingerprint64: FarmHash's Fingerprint64 (farmhashna::Hash64),
+// so that hash buckets equal TensorFlow's.
+namespace farmhash {
+constexpr uint64_t k0 = 0xc3a5c85c97cb3127ULL;
+constexpr uint64_t k1 = 0xb492b66fbe98f273ULL;
+constexpr uint64_t k2 = 0x9ae16a3b2f90404fULL;
+
+uint64_t Fetch64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;  // little-endian hosts (x86-64, aarch64)
+}
+uint32_t Fetch32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+uint64_t Rotate(uint64_t v, int shift) {
+  return shift == 0 ? v : ((v >> shift) | (v << (64 - shift)));
+}
+uint64_t ShiftMix(uint64_t v) { return v ^ (v >> 47); }
+uint64_t HashLen16(uint64_t u, uint64_t v, uint64_t mul) {
+  uint64_t a = (u ^ v) * mul;
+  a ^= (a >> 47);
+  uint64_t b = (v ^ a) * mul;
+  b ^= (b >> 47);
+  return b * mul;
+}
+uint64_t HashLen0to16(const char* s, size_t len) {
+  if (len >= 8) {
+    const uint64_t mul = k2 + len * 2;
+    const uint64_t a = Fetch64(s) + k2;
+    const uint64_t b = Fetch64(s + len - 8);
+    const uint64_t c = Rotate(b, 37) * mul + a;
+    const uint64_t d = (Rotate(a, 25) + b) * mul;
+    return HashLen16(c, d, mul);
+  }
+  if (len >= 4) {
+    const uint64_t mul = k2 + len * 2;
+    const uint64_t a = Fetch32(s);
+    return HashLen16(len + (a << 3), Fetch32(s + len - 4), mul);
+  }
+  if (len > 0) {
+    const uint8_t a = static_cast<uint8_t>(s[0]);
+    const uint8_t b = static_cast<uint8_t>(s[len >> 1]);
+    const uint8_t c = static_cast<uint8_t>(s[len - 1]);
+    const uint32_t y =
+        static_cast<uint32_t>(a) + (static_cast<uint32_t>(b) << 8);
+    const uint32_t z =
+        static_cast<uint32_t>(len) + (static_cast<uint32_t>(c) << 2);
+    return ShiftMix(y * k2 ^ z * k0) * k2;
+  }
+  return k2;
+}
+uint64_t HashLen17to32(const char* s, size_t len) {
+  const uint64_t mul = k2 + len * 2;
+  const uint64_t a = Fetch64(s) * k1;
+  const uint64_t b = Fetch64(s + 8);
+  const uint64_t c = Fetch64(s + len - 8) * mul;
+  const uint64_t d = Fetch64(s + len - 16) * k2;
+  return HashLen16(Rotate(a + b, 43) + Rotate(c, 30) + d,
+                   a + Rotate(b + k2, 18) + c, mul);
+}
+std::pair<uint64_t, uint64_t> WeakHashLen32WithSeeds(uint64_t w, uint64_t x,
+                                                     uint64_t y, uint64_t z,
+                                                     uint64_t a, uint64_t b) {
+  a += w;
+  b = Rotate(b + a + z, 21);
+  const uint64_t c = a;
+  a += x;
+  a += y;
+  b += Rotate(a, 44);
+  return {a + z, b + c};
+}
+std::pair<uint64_t, uint64_t> WeakHashLen32WithSeeds(const char* s, uint64_t a,
+                                                     uint64_t b) {
+  return WeakHashLen32WithSeeds(Fetch64(s), Fetch64(s + 8), Fetch64(s + 16),
+                                Fetch64(s + 24), a, b);
+}
+uint64_t HashLen33to64(const char* s, size_t len) {
+  const uint64_t mul = k2 + len * 2;
+  const uint64_t a = Fetch64(s) * k2;
+  const uint64_t b = Fetch64(s + 8);
+  const uint64_t c = Fetch64(s + len - 8) * mul;
+  const uint64_t d = Fetch64(s + len - 16) * k2;
+  const uint64_t y = Rotate(a + b, 43) + Rotate(c, 30) + d;
+  const uint64_t z = HashLen16(y, a + Rotate(b + k2, 18) + c, mul);
+  const uint64_t e = Fetch64(s + 16) * mul;
+  const uint64_t f = Fetch64(s + 24);
+  const uint64_t g = (y + Fetch64(s + len - 32)) * mul;
+  const uint64_t h = (z + Fetch64(s + len - 24)) * mul;
+  return HashLen16(Rotate(e + f, 43) + Rotate(g, 30) + h,
+                   e + Rotate(f + a, 18) + g, mul);
+}
+uint64_t Hash64(const char* s, size_t len) {
+  constexpr uint64_t seed = 81;
+  if (len <= 32) {
+    return len <= 16 ? HashLen0to16(s, len) : HashLen17to32(s, len);
+  }
+  if (len <= 64) return HashLen33to64(s, len);
+  uint64_t x = seed;
+  uint64_t y = seed * k1 + 113;
+  uint64_t z = ShiftMix(y * k2 + 113) * k2;
+  std::pair<uint64_t, uint64_t> v = {0, 0}, w = {0, 0};
+  x = x * k2 + Fetch64(s);
+  const char* end = s + ((len - 1) / 64) * 64;
+  const char* last64 = end + ((len - 1) & 63) - 63;
+  do {
+    x = Rotate(x + y + v.first + Fetch64(s + 8), 37) * k1;
+    y = Rotate(y + v.second + Fetch64(s + 48), 42) * k1;
+    x ^= w.second;
+    y += v.first + Fetch64(s + 40);
+    z = Rotate(z + w.first, 33) * k1;
+    v = WeakHashLen32WithSeeds(s, v.second * k1, x + w.first);
+    w = WeakHashLen32WithSeeds(s + 32, z + w.second, y + Fetch64(s + 16));
+    std::swap(z, x);
+    s += 64;
+  } while (s != end);
+  const uint64_t mul = k1 + ((z & 0xff) << 1);
+  s = last64;
+  w.first += ((len - 1) & 63);
+  v.first += w.first;
+  w.first += v.first;
+  x = Rotate(x + y + v.first + Fetch64(s + 8), 37) * mul;
+  y = Rotate(y + v.second + Fetch64(s + 48), 42) * mul;
+  x ^= w.second * 9;
+  y += v.first * 9 + Fetch64(s + 40);
+  z = Rotate(z + w.first, 33) * mul;
+  v = WeakHashLen32WithSeeds(s, v.second * mul, x + w.first);
+  w = WeakHashLen32WithSeeds(s + 32, z + w.second, y + Fetch64(s + 16));
+  std::swap(z, x);
+  return HashLen16(HashLen16(v.first, w.first, mul) + ShiftMix(y) * k0 + z,
+                   HashLen16(v.second, w.second, mul) + x, mul);
+}
+}  // namespace farmhash
+
+uint64_t Fingerprint64(const char* s, size_t len) {
+  return farmhash::Hash64(s, len);
+}
+
+const std::string* Strings(const Tensor& t) { return t.data<std::string>(); }
+std::string* Strings(Tensor* t) { return t->data<std::string>(); }
+
+Status ScalarString(const Tensor& t, const char* what, std::string* out) {
+  if (t.rank() != 0) {
+    return errors::InvalidArgument(what, " must be a scalar, got shape ",
+                                   t.shape().ToString());
+  }
+  *out = Strings(t)[0];
+  return Status::OK();
+}
+
+class StringJoinOp : public OpKernel {
+ public:
+  explicit StringJoinOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("separator", &separator_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    TensorShape shape;
+    bool have_shape = false;
+    for (int i = 0; i < ctx->num_inputs(); ++i) {
+      const Tensor& t = ctx->input(i);
+      if (t.rank() == 0) continue;
+      if (have_shape) {
+        OP_REQUIRES(ctx, t.shape() == shape,
+                    errors::InvalidArgument(
+                        "Input shapes do not match: ", shape.ToString(),
+                        " vs. ", t.shape().ToString()));
+      }
+      shape = t.shape();
+      have_shape = true;
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    for (int64_t e = 0; e < out->num_elements(); ++e) {
+      std::string joined;
+      for (int i = 0; i < ctx->num_inputs(); ++i) {
+        const Tensor& t = ctx->input(i);
+        if (i > 0) joined += separator_;
+        joined += Strings(t)[t.rank() == 0 ? 0 : e];
+      }
+      Strings(out)[e] = std::move(joined);
+    }
+  }
+
+ private:
+  std::string separator_;
+};
+
+// Writes the (indices, values, shape) of a SparseTensor of tokens.
+void EmitSparse(OpKernelContext* ctx,
+                const std::vector<std::vector<std::string>>& tokens) {
+  int64_t total = 0, widest = 0;
+  for (const auto& row : tokens) {
+    total += static_cast<int64_t>(row.size());
+    widest = std::max<int64_t>(widest, static_cast<int64_t>(row.size()));
+  }
+  Tensor *indices, *values, *shape;
+  OP_REQUIRES_OK(ctx,
+                 ctx->allocate_output(0, TensorShape({total, 2}), &indices));
+  OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({total}), &values));
+  OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({2}), &shape));
+  int64_t k = 0;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    for (size_t j = 0; j < tokens[i].size(); ++j, ++k) {
+      indices->data<int64_t>()[2 * k] = static_cast<int64_t>(i);
+      indices->data<int64_t>()[2 * k + 1] = static_cast<int64_t>(j);
+      Strings(values)[k] = tokens[i][j];
+    }
+  }
+  shape->data<int64_t>()[0] = static_cast<int64_t>(tokens.size());
+  shape->data<int64_t>()[1] = widest;
+}
+
+Status VectorInput(const Tensor& t) {
+  if (t.rank() != 1) {
+    return errors::InvalidArgument("input must be a vector, got shape: ",
+                                   t.shape().ToString());
+  }
+  return Status::OK();
+}
+
+class StringSplitOp : public OpKernel {
+ public:
+  explicit StringSplitOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("skip_empty", &skip_empty_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    OP_REQUIRES_OK(ctx, VectorInput(in));
+    std::string delimiter;
+    OP_REQUIRES_OK(ctx, ScalarString(ctx->input(1), "delimiter", &delimiter));
+    std::vector<std::vector<std::string>> tokens(in.num_elements());
+    for (int64_t i = 0; i < in.num_elements(); ++i) {
+      const std::string& s = Strings(in)[i];
+      if (delimiter.empty()) {
+        for (char ch : s) tokens[i].emplace_back(1, ch);
+        continue;
+      }
+      size_t start = 0;
+      for (size_t p = 0; p <= s.size(); ++p) {
+        if (p == s.size() || delimiter.find(s[p]) != std::string::npos) {
+          if (!(skip_empty_ && p == start)) {
+            tokens[i].push_back(s.substr(start, p - start));
+          }
+          start = p + 1;
+        }
+      }
+    }
+    EmitSparse(ctx, tokens);
+  }
+
+ private:
+  bool skip_empty_ = true;
+};
+
+bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)); }
+
+class StringSplitV2Op : public OpKernel {
+ public:
+  explicit StringSplitV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("maxsplit", &maxsplit_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    OP_REQUIRES_OK(ctx, VectorInput(in));
+    std::string sep;
+    OP_REQUIRES_OK(ctx, ScalarString(ctx->input(1), "sep", &sep));
+    std::vector<std::vector<std::string>> tokens(in.num_elements());
+    for (int64_t i = 0; i < in.num_elements(); ++i) {
+      const std::string& s = Strings(in)[i];
+      auto& row = tokens[i];
+      if (sep.empty()) {
+        // Python's str.split(): runs of whitespace, no empty tokens.
+        size_t p = 0;
+        while (p < s.size()) {
+          while (p < s.size() && IsSpace(s[p])) ++p;
+          if (p == s.size()) break;
+          if (maxsplit_ >= 0 && static_cast<int64_t>(row.size()) == maxsplit_) {
+            // The rest, trailing whitespace included (TensorFlow).
+            row.push_back(s.substr(p));
+            break;
+          }
+          size_t q = p;
+          while (q < s.size() && !IsSpace(s[q])) ++q;
+          row.push_back(s.substr(p, q - p));
+          p = q;
+        }
+        continue;
+      }
+      size_t start = 0;
+      while (true) {
+        const size_t p =
+            (maxsplit_ >= 0 && static_cast<int64_t>(row.size()) == maxsplit_)
+                ? std::string::npos
+                : s.find(sep, start);
+        if (p == std::string::npos) {
+          row.push_back(s.substr(start));
+          break;
+        }
+        row.push_back(s.substr(start, p - start));
+        start = p + sep.size();
+      }
+    }
+    EmitSparse(ctx, tokens);
+  }
+
+ private:
+  int64_t maxsplit_ = -1;
+};
+
+// Index of element e of an output of shape `out` in an input broadcast to it.
+int64_t BroadcastIndex(const TensorShape& in, const TensorShape& out,
+                       int64_t e) {
+  int64_t index = 0, stride = 1;
+  const int offset = out.rank() - in.rank();
+  for (int d = out.rank() - 1; d >= 0; --d) {
+    const int64_t coord = e % out.dim(d);
+    e /= out.dim(d);
+    const int id = d - offset;
+    if (id < 0) break;
+    if (in.dim(id) != 1) index += coord * stride;
+    stride *= in.dim(id);
+  }
+  return index;
+}
+
+Status BroadcastShape(const std::vector<const Tensor*>& ts, TensorShape* out) {
+  PartialShape shape({});
+  for (const Tensor* t : ts) {
+    PartialShape next;
+    Status s = InferenceContext::BroadcastShapes(
+        shape, PartialShape(t->shape()), &next);
+    if (!s.ok()) {
+      return errors::InvalidArgument("Incompatible shapes: ", shape.ToString(),
+                                     " vs. ", t->shape().ToString());
+    }
+    shape = next;
+  }
+  *out = TensorShape(shape.dims());
+  return Status::OK();
+}
+
+// UTF-8: the byte offset of character `chars` from `from` (or npos).
+size_t Utf8Advance(const std::string& s, size_t from, int64_t chars) {
+  size_t p = from;
+  while (chars > 0) {
+    if (p >= s.size()) return std::string::npos;
+    ++p;
+    while (p < s.size() && (static_cast<unsigned char>(s[p]) & 0xC0) == 0x80) {
+      ++p;
+    }
+    --chars;
+  }
+  return p;
+}
+
+int64_t Utf8Length(const std::string& s) {
+  int64_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+class SubstrOp : public OpKernel {
+ public:
+  explicit SubstrOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string unit;
+    ctx->SetStatus(ctx->GetAttr("unit", &unit));
+    utf8_ = unit == "UTF8_CHAR";
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    const Tensor& pos_t = ctx->input(1);
+    const Tensor& len_t = ctx->input(2);
+    OP_REQUIRES(
+        ctx, pos_t.shape() == len_t.shape(),
+        errors::InvalidArgument("pos and len should have the same shape, got: ",
+                                pos_t.shape().ToString(), " vs. ",
+                                len_t.shape().ToString()));
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, BroadcastShape({&in, &pos_t}, &shape));
+    std::vector<int64_t> pos, len;
+    OP_REQUIRES_OK(ctx, ReadAll(pos_t, &pos));
+    OP_REQUIRES_OK(ctx, ReadAll(len_t, &len));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    for (int64_t e = 0; e < out->num_elements(); ++e) {
+      const int64_t si = BroadcastIndex(in.shape(), shape, e);
+      const int64_t pi = BroadcastIndex(pos_t.shape(), shape, e);
+      const std::string& s = Strings(in)[si];
+      const int64_t size =
+          utf8_ ? Utf8Length(s) : static_cast<int64_t>(s.size());
+      int64_t p = pos[pi];
+      OP_REQUIRES(
+          ctx, p <= size && p >= -size,
+          errors::InvalidArgument("pos ", p, " out of range for string b'", s,
+                                  "' at index ", e));
+      if (p < 0) p += size;
+      const int64_t n = std::max<int64_t>(0, std::min(len[pi], size - p));
+      if (!utf8_) {
+        Strings(out)[e] = s.substr(p, n);
+      } else {
+        const size_t begin = Utf8Advance(s, 0, p);
+        const size_t end = Utf8Advance(s, begin, n);
+        Strings(out)[e] = s.substr(
+            begin, end == std::string::npos ? std::string::npos : end - begin);
+      }
+    }
+  }
+
+ private:
+  static Status ReadAll(const Tensor& t, std::vector<int64_t>* v) {
+    Tensor flat;
+    TW_RETURN_IF_ERROR(t.Reshaped(TensorShape({t.num_elements()}), &flat));
+    return ReadIndexVector(flat, v);
+  }
+  bool utf8_ = false;
+};
+
+// TensorFlow's safe_strto*: surrounding whitespace allowed, the rest must
+// be the number; integers must fit.
+template <typename T>
+bool ParseNumber(const std::string& s, T* value) {
+  const char* begin = s.c_str();
+  char* end = nullptr;
+  errno = 0;
+  if constexpr (std::is_floating_point_v<T>) {
+    const double v = std::strtod(begin, &end);
+    if (end == begin) return false;
+    if constexpr (std::is_same_v<T, float>) {
+      *value = static_cast<float>(v);
+    } else {
+      *value = v;
+    }
+  } else {
+    while (IsSpace(*begin)) ++begin;
+    const long long v = std::strtoll(begin, &end, 10);
+    if (end == begin || errno == ERANGE || v < std::numeric_limits<T>::min() ||
+        v > std::numeric_limits<T>::max()) {
+      return false;
+    }
+    *value = static_cast<T>(v);
+  }
+  while (*end != '\0' && IsSpace(*end)) ++end;
+  return *end == '\0' && end == s.c_str() + s.size();
+}
+
+class StringToNumberOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    DataType out_type;
+    OP_REQUIRES_OK(ctx, GetAttr(node().attrs(), "out_type", &out_type));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    OP_REQUIRES_OK(
+        ctx,
+        DispatchType<float, double, int32_t, int64_t>(out_type, [&](auto tag) {
+          using T = decltype(tag);
+          for (int64_t i = 0; i < in.num_elements(); ++i) {
+            if (!ParseNumber(Strings(in)[i], &out->data<T>()[i])) {
+              return errors::InvalidArgument(
+                  "StringToNumberOp could not correctly convert "
+                  "string: ",
+                  Strings(in)[i]);
+            }
+          }
+          return Status::OK();
+        }));
+  }
+};
+
+class StringToHashBucketFastOp : public OpKernel {
+ public:
+  explicit StringToHashBucketFastOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("num_buckets", &num_buckets_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    for (int64_t i = 0; i < in.num_elements(); ++i) {
+      const std::string& s = Strings(in)[i];
+      out->data<int64_t>()[i] =
+          static_cast<int64_t>(Fingerprint64(s.data(), s.size()) %
+                               static_cast<uint64_t>(num_buckets_));
+    }
+  }
+
+ private:
+  int64_t num_buckets_ = 1;
+};
+
+class AsStringOp : public OpKernel {
+ public:
+  explicit AsStringOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    int64_t precision, width;
+    bool scientific, shortest;
+    std::string fill;
+    ctx->SetStatus(ctx->GetAttr("precision", &precision));
+    ctx->SetStatus(ctx->GetAttr("scientific", &scientific));
+    ctx->SetStatus(ctx->GetAttr("shortest", &shortest));
+    ctx->SetStatus(ctx->GetAttr("width", &width));
+    ctx->SetStatus(ctx->GetAttr("fill", &fill));
+    DataType dtype;
+    ctx->SetStatus(GetAttr(ctx->node().attrs(), "T", &dtype));
+    if (!ctx->status().ok()) return;
+    const bool is_float = dtype == DT_FLOAT || dtype == DT_DOUBLE;
+    if (scientific && shortest) {
+      ctx->SetStatus(errors::InvalidArgument(
+          "Cannot select both scientific and shortest notation"));
+      return;
+    }
+    if ((scientific || shortest || precision > -1) && !is_float) {
+      ctx->SetStatus(errors::InvalidArgument(
+          "scientific, shortest and precision apply only to float types, "
+          "not ",
+          DataTypeName(dtype)));
+      return;
+    }
+    if (fill.size() > 1) {
+      ctx->SetStatus(errors::InvalidArgument(
+          "Fill string must be one or fewer characters"));
+      return;
+    }
+    format_ = "%";
+    if (!fill.empty()) {
+      if (std::string(" +-0#").find(fill[0]) == std::string::npos) {
+        ctx->SetStatus(errors::InvalidArgument(
+            "Fill argument not supported: \"", fill, "\""));
+        return;
+      }
+      format_ += fill;
+    }
+    if (width > -1) format_ += std::to_string(width);
+    if (precision > -1) format_ += "." + std::to_string(precision);
+    if (is_float) {
+      format_ += shortest ? "g" : (scientific ? "e" : "f");
+    } else if (dtype == DT_BOOL) {
+      format_ += "s";
+    } else {
+      format_ += PRId64;
+    }
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    char buffer[512];
+    OP_REQUIRES_OK(
+        ctx, DispatchType<float, double, int32_t, int64_t, uint8_t, int8_t,
+                          int16_t, bool>(in.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          for (int64_t i = 0; i < in.num_elements(); ++i) {
+            const T v = in.data<T>()[i];
+            if constexpr (std::is_same_v<T, bool>) {
+              std::snprintf(buffer, sizeof(buffer), format_.c_str(),
+                            v ? "true" : "false");
+            } else if constexpr (std::is_floating_point_v<T>) {
+              std::snprintf(buffer, sizeof(buffer), format_.c_str(),
+                            static_cast<double>(v));
+            } else {
+              std::snprintf(buffer, sizeof(buffer), format_.c_str(),
+                            static_cast<int64_t>(v));
+            }
+            Strings(out)[i] = buffer;
+          }
+          return Status::OK();
+        }));
+  }
+
+ private:
+  std::string format_;
+};
+
+Status CompileRegex(const std::string& pattern, std::regex* re) {
+  try {
+    *re = std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    return errors::InvalidArgument("Invalid pattern: ", pattern,
+                                   ", error: ", e.what());
+  }
+  return Status::OK();
+}
+
+// RE2's rewrite (\0..\9 name groups, \\ a backslash) as a std::regex format
+// string ($& / $n, $$ a dollar sign).
+Status TranslateRewrite(const std::string& rewrite, std::string* format) {
+  format->clear();
+  for (size_t i = 0; i < rewrite.size(); ++i) {
+    const char c = rewrite[i];
+    if (c == '$') {
+      *format += "$$";
+    } else if (c == '\\') {
+      if (i + 1 >= rewrite.size()) {
+        return errors::InvalidArgument("Invalid rewrite pattern: ", rewrite,
+                                       " (a trailing backslash)");
+      }
+      const char next = rewrite[++i];
+      if (next == '\\') {
+        *format += '\\';
+      } else if (next == '0') {
+        *format += "$&";
+      } else if (next >= '1' && next <= '9') {
+        *format += '$';
+        *format += next;
+      } else {
+        return errors::InvalidArgument("Invalid rewrite pattern: ", rewrite);
+      }
+    } else {
+      *format += c;
+    }
+  }
+  return Status::OK();
+}
+
+class RegexReplaceOp : public OpKernel {
+ public:
+  explicit RegexReplaceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("replace_global", &global_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    std::string pattern, rewrite, format;
+    OP_REQUIRES_OK(ctx, ScalarString(ctx->input(1), "Pattern", &pattern));
+    OP_REQUIRES_OK(ctx, ScalarString(ctx->input(2), "Rewrite", &rewrite));
+    OP_REQUIRES_OK(ctx, TranslateRewrite(rewrite, &format));
+    std::regex re;
+    OP_REQUIRES_OK(ctx, CompileRegex(pattern, &re));
+    const auto flags = global_ ? std::regex_constants::format_default
+                               : std::regex_constants::format_first_only;
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    for (int64_t i = 0; i < in.num_elements(); ++i) {
+      Strings(out)[i] = std::regex_replace(Strings(in)[i], re, format, flags);
+    }
+  }
+
+ private:
+  bool global_ = true;
+};
+
+class RegexFullMatchOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    std::string pattern;
+    OP_REQUIRES_OK(ctx, ScalarString(ctx->input(1), "Pattern", &pattern));
+    std::regex re;
+    OP_REQUIRES_OK(ctx, CompileRegex(pattern, &re));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    for (int64_t i = 0; i < in.num_elements(); ++i) {
+      out->data<bool>()[i] = std::regex_match(Strings(in)[i], re);
+    }
+  }
+};
+
+class StringLengthOp : public OpKernel {
+ public:
+  explicit StringLengthOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string unit;
+    ctx->SetStatus(ctx->GetAttr("unit", &unit));
+    utf8_ = unit == "UTF8_CHAR";
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    for (int64_t i = 0; i < in.num_elements(); ++i) {
+      const std::string& s = Strings(in)[i];
+      out->data<int32_t>()[i] = static_cast<int32_t>(
+          utf8_ ? Utf8Length(s) : static_cast<int64_t>(s.size()));
+    }
+  }
+
+ private:
+  bool utf8_ = false;
+};
+
+// StringLower / StringUpper / StringStrip: one string to one string.
+template <typename Fn>
+class StringMapOp : public OpKernel {
+ public:
+  explicit StringMapOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string encoding;
+    if (ctx->GetAttr("encoding", &encoding).ok() && !encoding.empty() &&
+        encoding != "utf-8") {
+      ctx->SetStatus(errors::InvalidArgument(
+          "encoding must be '' or 'utf-8', got '", encoding, "'"));
+    }
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    for (int64_t i = 0; i < in.num_elements(); ++i) {
+      Strings(out)[i] = Fn::Apply(Strings(in)[i]);
+    }
+  }
+};
+
+struct LowerFn {
+  static std::string Apply(std::string s) {
+    for (char& c : s)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  }
+};
+struct UpperFn {
+  static std::string Apply(std::string s) {
+    for (char& c : s)
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+  }
+};
+struct StripFn {
+  static std::string Apply(const std::string& s) {
+    size_t begin = 0, end = s.size();
+    while (begin < end && IsSpace(s[begin])) ++begin;
+    while (end > begin && IsSpace(s[end - 1])) --end;
+    return s.substr(begin, end - begin);
+  }
+};
+
+// ReduceJoin: the first listed dim varies fastest in each joined sequence
+// (TensorFlow: reduce_join([["a","b"],["c","d"]], [0, 1]) is "acbd").
+class ReduceJoinOp : public OpKernel {
+ public:
+  explicit ReduceJoinOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("keep_dims", &keep_dims_));
+    ctx->SetStatus(ctx->GetAttr("separator", &separator_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    std::vector<int64_t> axes;
+    Tensor flat;
+    OP_REQUIRES_OK(
+        ctx, ctx->input(1).Reshaped(TensorShape({ctx->input(1).num_elements()}),
+                                    &flat));
+    OP_REQUIRES_OK(ctx, ReadIndexVector(flat, &axes));
+    const int rank = in.rank();
+    std::vector<bool> reduced(rank, false);
+    std::vector<int> order;
+    for (int64_t a : axes) {
+      OP_REQUIRES(
+          ctx, a >= -rank && a < rank,
+          errors::InvalidArgument("Invalid reduction dimension ", a,
+                                  " for input with ", rank, " dimensions."));
+      const int d = static_cast<int>(a < 0 ? a + rank : a);
+      OP_REQUIRES(ctx, !reduced[d],
+                  errors::InvalidArgument("Duplicate reduction dimension ", a));
+      reduced[d] = true;
+      order.push_back(d);
+    }
+    std::vector<int64_t> out_dims, kept;
+    for (int d = 0; d < rank; ++d) {
+      if (!reduced[d]) {
+        out_dims.push_back(in.dim(d));
+        kept.push_back(d);
+      } else if (keep_dims_) {
+        out_dims.push_back(1);
+      }
+    }
+    std::vector<int64_t> strides(rank, 1);
+    for (int d = rank - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * in.dim(d + 1);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
+    int64_t group = 1;
+    for (int d : order) group *= in.dim(d);
+    for (int64_t o = 0; o < out->num_elements(); ++o) {
+      int64_t base = 0, rest = o;
+      for (int k = static_cast<int>(kept.size()) - 1; k >= 0; --k) {
+        const int d = static_cast<int>(kept[k]);
+        base += (rest % in.dim(d)) * strides[d];
+        rest /= in.dim(d);
+      }
+      std::string joined;
+      for (int64_t g = 0; g < group; ++g) {
+        int64_t offset = base, r = g;
+        for (int d : order) {
+          offset += (r % in.dim(d)) * strides[d];
+          r /= in.dim(d);
+        }
+        if (g > 0) joined += separator_;
+        joined += Strings(in)[offset];
+      }
+      Strings(out)[o] = std::move(joined);
+    }
+  }
+
+ private:
+  bool keep_dims_ = false;
+  std::string separator_;
+};
+
+REGISTER_KERNEL(KernelDef("StringJoin"), StringJoinOp);
+REGISTER_KERNEL(KernelDef("StringSplit"), StringSplitOp);
+REGISTER_KERNEL(KernelDef("StringSplitV2"), StringSplitV2Op);
+REGISTER_KERNEL(KernelDef("Substr"), SubstrOp);
+REGISTER_KERNEL(KernelDef("StringToNumber"), StringToNumberOp);
+REGISTER_KERNEL(KernelDef("StringToHashBucketFast"), StringToHashBucketFastOp);
+REGISTER_KERNEL(KernelDef("AsString"), AsStringOp);
+REGISTER_KERNEL(KernelDef("RegexReplace"), RegexReplaceOp);
+REGISTER_KERNEL(KernelDef("RegexFullMatch"), RegexFullMatchOp);
+REGISTER_KERNEL(KernelDef("StringLength"), StringLengthOp);
+REGISTER_KERNEL(KernelDef("StringLower"), StringMapOp<LowerFn>);
+REGISTER_KERNEL(KernelDef("StringUpper"), StringMapOp<UpperFn>);
+REGISTER_KERNEL(KernelDef("StringStrip"), StringMapOp<StripFn>);
+REGISTER_KERNEL(KernelDef("ReduceJoin"), ReduceJoinOp);
+
+}  // namespace
+}  // namespace tensorweave
