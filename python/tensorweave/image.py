@@ -7,8 +7,8 @@ Example:
   (4, 4, 3)
 
 The implementation lives in `tensorweave._src.ops.image_ops`; this module re-exports the public names on
-purpose. Not here yet: the codecs (decode_png, encode_png, decode_jpeg), the random color adjustments,
-sobel_edges, psnr/ssim, draw_bounding_boxes.
+purpose. Not here yet: the codecs (decode_png, encode_png, decode_jpeg), sobel_edges, ssim,
+draw_bounding_boxes, random_crop (tw.random).
 """
 
 from tensorweave._src.ops.image_ops import ResizeMethod
@@ -30,13 +30,19 @@ from tensorweave._src.ops.image_ops import image_gradients
 from tensorweave._src.ops.image_ops import non_max_suppression
 from tensorweave._src.ops.image_ops import pad_to_bounding_box
 from tensorweave._src.ops.image_ops import per_image_standardization
+from tensorweave._src.ops.image_ops import psnr
+from tensorweave._src.ops.image_ops import random_brightness
+from tensorweave._src.ops.image_ops import random_contrast
 from tensorweave._src.ops.image_ops import random_flip_left_right
 from tensorweave._src.ops.image_ops import random_flip_up_down
+from tensorweave._src.ops.image_ops import random_hue
+from tensorweave._src.ops.image_ops import random_saturation
 from tensorweave._src.ops.image_ops import resize
 from tensorweave._src.ops.image_ops import resize_area
 from tensorweave._src.ops.image_ops import resize_bicubic
 from tensorweave._src.ops.image_ops import resize_bilinear
 from tensorweave._src.ops.image_ops import resize_image_with_crop_or_pad
+from tensorweave._src.ops.image_ops import resize_image_with_pad
 from tensorweave._src.ops.image_ops import resize_images
 from tensorweave._src.ops.image_ops import resize_nearest_neighbor
 from tensorweave._src.ops.image_ops import resize_with_crop_or_pad

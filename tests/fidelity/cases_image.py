@@ -407,3 +407,56 @@ def crop_and_resize_gradients(tf, sess):
         g = tf.gradients(tf.reduce_sum(y * w), [image, boxes])
         out.append([sess.run(g), [t.shape for t in g]])
     return out
+
+
+@case
+def resize_image_with_pad_shapes_and_values(tf, sess):
+    ys = [
+        tf.image.resize_image_with_pad(IMG[0], 8, 8),
+        tf.image.resize_image_with_pad(IMG, 4, 9, method=1),
+        tf.image.resize_image_with_pad(UINT8, 6, 3, method=1),
+    ]
+    return [sess.run(ys), [y.shape for y in ys], [y.dtype for y in ys]]
+
+
+@case
+def psnr_values(tf, sess):
+    other = np.clip(IMG + 0.05, 0, 1)
+    a = tf.image.psnr(IMG, other, 1.0)
+    b = tf.image.psnr(UINT8, np.clip(UINT8.astype(np.int32) + 3, 0, 255).astype(np.uint8), 255)
+    return [sess.run([a, b]), a.shape, b.shape, a.dtype]
+
+
+@case
+def random_adjustments_stay_in_range(tf, sess):
+    # The random numbers differ from TensorFlow's; shapes, dtypes and the bounds both keep are compared.
+    x = IMG[0]
+    ys = [
+        tf.image.random_brightness(x, 0.2, seed=1),
+        tf.image.random_contrast(x, 0.5, 1.5, seed=2),
+        tf.image.random_saturation(x, 0.5, 1.5, seed=3),
+        tf.image.random_hue(x, 0.2, seed=4),
+    ]
+    v = sess.run(ys)
+    return [
+        [y.shape for y in ys],
+        [y.dtype for y in ys],
+        bool(np.allclose(v[0] - x, (v[0] - x).mean(), atol=1e-5) and abs((v[0] - x).mean()) <= 0.2),
+        bool(np.all(v[2] >= -1e-6) and np.all(v[2] <= 1 + 1e-6)),
+    ]
+
+
+@case
+def random_adjustment_bad_bounds(tf, sess):
+    out = []
+    for build in (
+        lambda: tf.image.random_contrast(IMG, 1.0, 0.5),
+        lambda: tf.image.random_saturation(IMG, -1.0, 0.5),
+        lambda: tf.image.random_hue(IMG, 0.7),
+    ):
+        try:
+            build()
+            out.append("built")
+        except ValueError:
+            out.append("ValueError")
+    return out

@@ -716,3 +716,104 @@ def crop_and_resize(
 def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding=None, name=None, sizes=None):
     """tw.extract_image_patches under tw.image (TF1 has both names)."""
     return array_nd_ops.extract_image_patches(images, ksizes, strides, rates, padding, name=name, sizes=sizes)
+
+
+# --- random adjustments, padding resize, quality ---------------------------------------------------------------
+
+
+def random_brightness(image, max_delta, seed=None):
+    """adjust_brightness by a delta drawn uniformly from [-max_delta, max_delta)."""
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    delta = random_ops.random_uniform([], -max_delta, max_delta, seed=seed)
+    return adjust_brightness(image, delta)
+
+
+def random_contrast(image, lower, upper, seed=None):
+    """adjust_contrast by a factor drawn uniformly from [lower, upper)."""
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust_contrast(image, random_ops.random_uniform([], lower, upper, seed=seed))
+
+
+def random_saturation(image, lower, upper, seed=None):
+    """adjust_saturation by a factor drawn uniformly from [lower, upper)."""
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    return adjust_saturation(image, random_ops.random_uniform([], lower, upper, seed=seed))
+
+
+def random_hue(image, max_delta, seed=None):
+    """adjust_hue by a delta drawn uniformly from [-max_delta, max_delta) (max_delta in [0, 0.5])."""
+    if max_delta > 0.5:
+        raise ValueError("max_delta must be <= 0.5.")
+    if max_delta < 0:
+        raise ValueError("max_delta must be non-negative.")
+    return adjust_hue(image, random_ops.random_uniform([], -max_delta, max_delta, seed=seed))
+
+
+def resize_image_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR, align_corners=False):
+    """`image` resized to fit [target_height, target_width] keeping its aspect ratio, then zero-padded to it
+    (TF1's arithmetic, in float32; static image and target sizes).
+
+    Example:
+      >>> import numpy as np, tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.image.resize_image_with_pad(np.ones([2, 4, 1], np.float32), 4, 4))[..., 0])
+      [[0. 0. 0. 0.]
+       [1. 1. 1. 1.]
+       [1. 1. 1. 1.]
+       [0. 0. 0. 0.]]
+    """
+    with ops.name_scope(None, "resize_image_with_pad", [image]):
+        image = ops.convert_to_tensor(image, name="image")
+        rank = _image_rank(image)
+        is_batch = rank == 4
+        if not is_batch:
+            image = array_ops.expand_dims(image, 0)
+        _, height, width, _ = image.shape.as_list()
+        if height is None or width is None:
+            raise NotImplementedError("resize_image_with_pad needs a static height and width")
+        th, tw_ = int(target_height), int(target_width)
+        if tw_ <= 0:
+            raise ValueError("target_width must be > 0.")
+        if th <= 0:
+            raise ValueError("target_height must be > 0.")
+        f32 = np.float32
+        ratio = max(f32(width) / f32(tw_), f32(height) / f32(th))
+        resized_h, resized_w = f32(height) / ratio, f32(width) / ratio
+        pad_h = max(0, int(np.floor((f32(th) - resized_h) / f32(2))))
+        pad_w = max(0, int(np.floor((f32(tw_) - resized_w) / f32(2))))
+        resized = resize_images(
+            image, [int(np.floor(resized_h)), int(np.floor(resized_w))], method, align_corners=align_corners
+        )
+        padded = pad_to_bounding_box(resized, pad_h, pad_w, th, tw_)
+        return padded if is_batch else array_ops.squeeze(padded, axis=[0])
+
+
+def psnr(a, b, max_val, name=None):
+    """Peak signal-to-noise ratio of each image of `a` against `b`, in dB (values converted to float32 as
+    convert_image_dtype does).
+
+    Example:
+      >>> import numpy as np, tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(round(float(sess.run(tw.image.psnr(np.zeros([2, 2, 1]), np.full([2, 2, 1], 0.1), 1.0))), 3))
+      20.0
+    """
+    with ops.name_scope(name, "PSNR", [a, b]):
+        a = ops.convert_to_tensor(a, name="a")
+        b = ops.convert_to_tensor(b, name="b", dtype=a.dtype)
+        max_val = convert_image_dtype(math_ops.cast(max_val, a.dtype), dtypes.float32)
+        a = convert_image_dtype(a, dtypes.float32)
+        b = convert_image_dtype(b, dtypes.float32)
+        mse = math_ops.reduce_mean(math_ops.squared_difference(a, b), [-3, -2, -1])
+        ten = ops.convert_to_tensor(np.float32(20.0), dtypes.float32)
+        return math_ops.subtract(
+            math_ops.divide(math_ops.multiply(ten, math_ops.log(max_val)), np.float32(np.log(10.0))),
+            math_ops.multiply(ops.convert_to_tensor(np.float32(10 / np.log(10)), dtypes.float32), math_ops.log(mse)),
+        )
