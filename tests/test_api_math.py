@@ -263,3 +263,38 @@ def test_histogram_fixed_width_against_numpy():
     got = _run(tw.histogram_fixed_width(v, [0.0, 5.0], nbins=5))
     expected = np.histogram(np.clip(v, 0.0, 5.0 - 1e-9), bins=5, range=(0.0, 5.0))[0]
     np.testing.assert_array_equal(got, expected)
+
+
+def test_stateless_ops_depend_on_the_seed_only():
+    def draws(seed):
+        with tw.Graph().as_default():
+            ops_ = [
+                tw.random.stateless_uniform([50], seed),
+                tw.random.stateless_normal([50], seed),
+                tw.random.stateless_truncated_normal([50], seed),
+                tw.random.stateless_uniform([50], seed, minval=0, maxval=10, dtype=tw.int64),
+                tw.random.stateless_categorical(np.zeros([1, 4], np.float32), 50, seed),
+                tw.random.stateless_gamma([50], seed, alpha=2.0),
+                tw.random.stateless_poisson([50], seed, lam=3.0),
+            ]
+            types = {op.type for op in tw.get_default_graph().get_operations()}
+            return _run(ops_), types
+
+    a, types = draws([1, 2])
+    b, _ = draws([1, 2])
+    c, _ = draws([1, 3])
+    for name in (
+        "StatelessRandomUniform",
+        "StatelessRandomNormal",
+        "StatelessTruncatedNormal",
+        "StatelessRandomUniformInt",
+        "StatelessMultinomial",
+        "StatelessRandomGammaV2",
+        "StatelessRandomPoisson",
+    ):
+        assert any(name in t for t in types), name
+    for x, y, z in zip(a, b, c):
+        np.testing.assert_array_equal(x, y)
+        assert not np.array_equal(x, z)
+    assert np.abs(a[2]).max() <= 2.0 and a[3].min() >= 0 and a[3].max() < 10
+    np.testing.assert_allclose([a[0].mean(), a[1].mean()], [0.5, 0.0], atol=0.35)

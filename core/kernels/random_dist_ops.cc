@@ -1,5 +1,6 @@
 // RandomGamma and RandomPoissonV2 kernels: `shape` draws for each parameter
 // value, from the node's Philox stream (seeded by its seed and seed2 attrs).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -50,6 +51,15 @@ Philox SeededGenerator(OpKernelConstruction* ctx) {
     seed2 = (static_cast<int64_t>(device()) << 32) | device();
   }
   return Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
+}
+
+template <typename P>
+double ToDouble(P v) {
+  if constexpr (std::is_same_v<P, half>) {
+    return ToFloat(v);
+  } else {
+    return static_cast<double>(v);
+  }
 }
 
 // Marsaglia and Tsang (2000); alpha < 1 through alpha + 1 and u^(1/alpha).
@@ -176,6 +186,224 @@ class DrawsOp : public OpKernel {
   Philox gen_;
 };
 
+// --- stateless ops: a fresh generator from the seed input on every run ---
+
+Status StatelessSetup(OpKernelContext* ctx, Philox* gen, TensorShape* shape) {
+  const Tensor& seed = ctx->input(1);
+  if (seed.rank() != 1 || seed.dim(0) != 2) {
+    return errors::InvalidArgument("seed must have shape [2], not ",
+                                   seed.shape().ToString());
+  }
+  std::vector<int64_t> s, dims;
+  TW_RETURN_IF_ERROR(ReadIndexVector(seed, &s));
+  const Tensor& shape_tensor = ctx->input(0);
+  if (shape_tensor.rank() != 1) {
+    return errors::InvalidArgument("shape must be a vector, got shape ",
+                                   shape_tensor.shape().ToString());
+  }
+  TW_RETURN_IF_ERROR(ReadIndexVector(shape_tensor, &dims));
+  for (int64_t d : dims) {
+    if (d < 0) {
+      return errors::InvalidArgument("shape has a negative dimension: ", d);
+    }
+  }
+  *gen = Philox(static_cast<uint64_t>(s[0]), static_cast<uint64_t>(s[1]));
+  *shape = TensorShape(dims);
+  return Status::OK();
+}
+
+enum class Stateless { kUniform, kNormal, kTruncatedNormal };
+
+template <Stateless kDist>
+class StatelessRandomOp : public OpKernel {
+ public:
+  explicit StatelessRandomOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    Philox gen(0, 0);
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    WordSource words(&gen);
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_ALL_FLOAT_TYPES>(out->dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          T* o = out->data<T>();
+          for (int64_t i = 0; i < out->num_elements(); ++i) {
+            double v;
+            if (kDist == Stateless::kUniform) {
+              v = UniformDouble(words.Next());
+            } else {
+              do {
+                v = words.Normal();
+              } while (kDist == Stateless::kTruncatedNormal &&
+                       std::fabs(v) > 2.0);
+            }
+            o[i] = static_cast<T>(v);
+          }
+          return Status::OK();
+        }));
+  }
+};
+
+class StatelessRandomUniformIntOp : public OpKernel {
+ public:
+  explicit StatelessRandomUniformIntOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    Philox gen(0, 0);
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape));
+    std::vector<int64_t> lo, hi;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &lo));
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(3), &hi));
+    OP_REQUIRES(ctx, ctx->input(2).rank() == 0 && ctx->input(3).rank() == 0,
+                errors::InvalidArgument("minval and maxval must be scalars"));
+    OP_REQUIRES(ctx, lo[0] < hi[0],
+                errors::InvalidArgument("Need minval < maxval: ", lo[0],
+                                        " >= ", hi[0]));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    WordSource words(&gen);
+    const uint64_t span = static_cast<uint64_t>(hi[0] - lo[0]);
+    OP_REQUIRES_OK(
+        ctx, DispatchType<int32_t, int64_t>(out->dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          T* o = out->data<T>();
+          for (int64_t i = 0; i < out->num_elements(); ++i) {
+            const uint64_t bits =
+                (static_cast<uint64_t>(words.Next()) << 32) | words.Next();
+            o[i] = static_cast<T>(lo[0] + static_cast<int64_t>(bits % span));
+          }
+          return Status::OK();
+        }));
+  }
+};
+
+class StatelessMultinomialOp : public OpKernel {
+ public:
+  explicit StatelessMultinomialOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& logits = ctx->input(0);
+    const Tensor& seed = ctx->input(2);
+    OP_REQUIRES(ctx, logits.rank() == 2,
+                errors::InvalidArgument("logits should be a matrix, got shape ",
+                                        logits.shape().ToString()));
+    OP_REQUIRES(ctx, seed.rank() == 1 && seed.dim(0) == 2,
+                errors::InvalidArgument("seed must have shape [2], not ",
+                                        seed.shape().ToString()));
+    const int64_t num_samples = ctx->input(1).data<int32_t>()[0];
+    OP_REQUIRES(ctx, num_samples >= 0,
+                errors::InvalidArgument("num_samples should be nonnegative, "
+                                        "got ",
+                                        num_samples));
+    std::vector<int64_t> s;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(seed, &s));
+    Philox gen(static_cast<uint64_t>(s[0]), static_cast<uint64_t>(s[1]));
+    WordSource words(&gen);
+    const int64_t batch = logits.dim(0), classes = logits.dim(1);
+    OP_REQUIRES(ctx, classes > 0 || num_samples == 0 || batch == 0,
+                errors::InvalidArgument("num_classes should be positive, got ",
+                                        classes));
+    Tensor* out;
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(0, TensorShape({batch, num_samples}), &out));
+    std::vector<double> cdf(classes);
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_ALL_FLOAT_TYPES>(logits.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          return DispatchType<int32_t, int64_t>(out->dtype(), [&](auto otag) {
+            using Out = decltype(otag);
+            const T* l = logits.data<T>();
+            Out* o = out->data<Out>();
+            for (int64_t b = 0; b < batch; ++b) {
+              double max_logit = -std::numeric_limits<double>::infinity();
+              for (int64_t j = 0; j < classes; ++j) {
+                const double v = ToDouble(l[b * classes + j]);
+                if (std::isfinite(v)) max_logit = std::max(max_logit, v);
+              }
+              double total = 0;
+              for (int64_t j = 0; j < classes; ++j) {
+                const double v = ToDouble(l[b * classes + j]);
+                if (std::isfinite(v)) total += std::exp(v - max_logit);
+                cdf[j] = total;
+              }
+              for (int64_t k = 0; k < num_samples; ++k) {
+                const double u = words.Uniform() * total;
+                const int64_t j =
+                    std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
+                o[b * num_samples + k] =
+                    static_cast<Out>(std::min(j, classes - 1));
+              }
+            }
+            return Status::OK();
+          });
+        }));
+  }
+};
+
+// Draws of the given shape; the parameter (input 2) is a scalar or of the
+// output's trailing shape.
+template <double (*Sample)(WordSource*, double)>
+class StatelessDrawsOp : public OpKernel {
+ public:
+  explicit StatelessDrawsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  void Compute(OpKernelContext* ctx) override {
+    Philox gen(0, 0);
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape));
+    const Tensor& param = ctx->input(2);
+    bool suffix = param.rank() <= shape.rank();
+    for (int i = 0; suffix && i < param.rank(); ++i) {
+      suffix =
+          param.dim(param.rank() - 1 - i) == shape.dim(shape.rank() - 1 - i);
+    }
+    OP_REQUIRES(ctx, param.num_elements() == 1 || suffix,
+                errors::InvalidArgument(
+                    "the parameter's shape ", param.shape().ToString(),
+                    " must be a scalar or the trailing dims of shape ",
+                    shape.ToString()));
+    const int64_t params = param.num_elements();
+    std::vector<double> values(params);
+    OP_REQUIRES_OK(ctx, DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
+                            param.dtype(), [&](auto tag) {
+                              using P = decltype(tag);
+                              const P* p = param.data<P>();
+                              for (int64_t j = 0; j < params; ++j) {
+                                values[j] = ToDouble(p[j]);
+                              }
+                              return Status::OK();
+                            }));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    WordSource words(&gen);
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
+                       out->dtype(), [&](auto tag) {
+                         using T = decltype(tag);
+                         T* o = out->data<T>();
+                         for (int64_t i = 0; i < out->num_elements(); ++i) {
+                           o[i] = static_cast<T>(
+                               Sample(&words, values[params ? i % params : 0]));
+                         }
+                         return Status::OK();
+                       }));
+  }
+};
+
+REGISTER_KERNEL(KernelDef("StatelessRandomUniform"),
+                StatelessRandomOp<Stateless::kUniform>);
+REGISTER_KERNEL(KernelDef("StatelessRandomNormal"),
+                StatelessRandomOp<Stateless::kNormal>);
+REGISTER_KERNEL(KernelDef("StatelessTruncatedNormal"),
+                StatelessRandomOp<Stateless::kTruncatedNormal>);
+REGISTER_KERNEL(KernelDef("StatelessRandomUniformInt"),
+                StatelessRandomUniformIntOp);
+REGISTER_KERNEL(KernelDef("StatelessMultinomial"), StatelessMultinomialOp);
+REGISTER_KERNEL(KernelDef("StatelessRandomGammaV2"),
+                StatelessDrawsOp<SampleGamma>);
+REGISTER_KERNEL(KernelDef("StatelessRandomPoisson"),
+                StatelessDrawsOp<SamplePoisson>);
 REGISTER_KERNEL(KernelDef("RandomGamma"), DrawsOp<SampleGamma>);
 REGISTER_KERNEL(KernelDef("RandomPoissonV2"), DrawsOp<SamplePoisson>);
 

@@ -12,12 +12,23 @@ Example:
 """
 
 from tensorweave._src.framework.random_seed import get_seed, set_random_seed
-from tensorweave._src.ops.random_ops import categorical, multinomial, truncated_normal
+from tensorweave._src.ops.random_ops import (
+    categorical,
+    multinomial,
+    stateless_categorical,
+    stateless_multinomial,
+    stateless_truncated_normal,
+    truncated_normal,
+)
 from tensorweave._src.ops.random_ops import random_gamma as gamma
 from tensorweave._src.ops.random_ops import random_normal as normal
 from tensorweave._src.ops.random_ops import random_poisson as poisson
 from tensorweave._src.ops.random_ops import random_shuffle as shuffle
 from tensorweave._src.ops.random_ops import random_uniform as uniform
+from tensorweave._src.ops.random_ops import stateless_random_gamma as stateless_gamma
+from tensorweave._src.ops.random_ops import stateless_random_normal as stateless_normal
+from tensorweave._src.ops.random_ops import stateless_random_poisson as stateless_poisson
+from tensorweave._src.ops.random_ops import stateless_random_uniform as stateless_uniform
 
 __all__ = [
     "categorical",
@@ -28,6 +39,13 @@ __all__ = [
     "poisson",
     "set_random_seed",
     "shuffle",
+    "stateless_categorical",
+    "stateless_gamma",
+    "stateless_multinomial",
+    "stateless_normal",
+    "stateless_poisson",
+    "stateless_truncated_normal",
+    "stateless_uniform",
     "truncated_normal",
     "uniform",
 ]

@@ -101,3 +101,43 @@ def random_shuffle_and_uniform_aliases(tf, sess):
     n = tf.random.normal([2, 3], mean=1.0, stddev=0.0, seed=1)
     t = tf.random.truncated_normal([4], stddev=0.0, mean=-1.0, seed=1)
     return [sorted(sess.run(s).tolist()), u, n, t, s.shape, n.shape]
+
+
+@case
+def stateless_ops_shapes_dtypes_and_repeatability(tf, sess):
+    seed = tf.constant([7, 11], tf.int64)
+    ops = [
+        tf.random.stateless_uniform([2, 3], seed),
+        tf.random.stateless_uniform([4], [1, 2], minval=3, maxval=9, dtype=tf.int64),
+        tf.random.stateless_normal([3], seed, dtype=tf.float64),
+        tf.random.stateless_truncated_normal([2, 2], seed, stddev=0.5),
+        tf.random.stateless_categorical([[0.0, 1.0, 2.0]], 5, seed),
+        tf.random.stateless_multinomial([[0.0, 1.0]], 3, seed, output_dtype=tf.int32),
+        tf.random.stateless_gamma([5, 2], seed, alpha=[0.5, 3.0]),
+        tf.random.stateless_poisson([4, 2], seed, lam=[1.0, 20.0]),
+    ]
+    first = sess.run(ops)
+    again = sess.run(ops)
+    return [[o.shape, o.dtype] for o in ops] + [bool((a == b).all()) for a, b in zip(first, again)]
+
+
+@case
+def stateless_ops_deterministic_values(tf, sess):
+    seed = [3, 4]
+    return [
+        tf.random.stateless_uniform([3], seed, minval=2.0, maxval=2.0),
+        tf.random.stateless_normal([2], seed, mean=5.0, stddev=0.0),
+        tf.random.stateless_categorical([[-1e9, 0.0]], 4, seed),
+        tf.random.stateless_poisson([3], seed, lam=0.0),
+        bool(sess.run(tf.reduce_all(tf.abs(tf.random.stateless_truncated_normal([500], seed)) <= 2.0))),
+    ]
+
+
+@case
+def stateless_seed_of_the_wrong_shape(tf, sess):
+    return tf.random.stateless_uniform([2], seed=[1, 2, 3])
+
+
+@case
+def stateless_uniform_int_needs_maxval(tf, sess):
+    return tf.random.stateless_uniform([2], seed=[1, 2], dtype=tf.int32)

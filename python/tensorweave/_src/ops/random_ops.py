@@ -213,3 +213,105 @@ def random_crop(value, size, seed=None, name=None):
         u = random_uniform(array_ops.shape(shape), dtype=dtypes.float64, seed=seed)
         offset = math_ops.cast(math_ops.floor(u * math_ops.cast(limit, dtypes.float64)), dtypes.int32)
         return array_ops.slice(value, offset, size, name=scope)
+
+
+# --- stateless: the values are a function of the seed tensor ([2]) and the shape ---------------------------------
+def _stateless_seed(seed):
+    seed = ops.convert_to_tensor(seed, name="seed")
+    if seed.dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"seed must be int32 or int64, got {seed.dtype.name}")
+    if seed.shape.ndims is not None and seed.shape.as_list() not in ([2], [None]):
+        raise ValueError(f"seed must have shape [2], not {seed.shape}")
+    return seed
+
+
+def stateless_random_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+    """Uniform values in [minval, maxval), the same for the same seed ([2] ints) in every run (tensorweave's
+    generator: not TensorFlow's numbers).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     a, b = sess.run([tw.random.stateless_uniform([3], [1, 2])] * 2)
+      ...     print(bool((a == b).all()))
+      True
+    """
+    dtype = dtypes.as_dtype(dtype)
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "stateless_random_uniform") as scope:
+        shape_t = array_ops._shape_tensor(shape)
+        seed = _stateless_seed(seed)
+        if dtype.is_integer:
+            if maxval is None:
+                raise ValueError(f"Must specify maxval for integer dtype {dtype.name}")
+            lo = ops.convert_to_tensor(minval, dtype=dtype, name="min")
+            hi = ops.convert_to_tensor(maxval, dtype=dtype, name="max")
+            return gen_ops.stateless_random_uniform_int(shape_t, seed, lo, hi, name=scope)
+        rnd = gen_ops.stateless_random_uniform(shape_t, seed, dtype=dtype)
+        maxval = 1 if maxval is None else maxval
+        lo = ops.convert_to_tensor(minval, dtype=dtype, name="min")
+        hi = ops.convert_to_tensor(maxval, dtype=dtype, name="max")
+        return math_ops.add(rnd * (hi - lo), lo, name=scope)
+
+
+def stateless_random_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+    """Normal values, the same for the same seed ([2] ints) in every run."""
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "stateless_random_normal") as scope:
+        shape_t = array_ops._shape_tensor(shape)
+        seed = _stateless_seed(seed)
+        mean = ops.convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev = ops.convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = gen_ops.stateless_random_normal(shape_t, seed, dtype=dtypes.as_dtype(dtype))
+        return math_ops.add(rnd * stddev, mean, name=scope)
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+    """Normal values within 2 standard deviations, the same for the same seed in every run."""
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "stateless_truncated_normal") as scope:
+        shape_t = array_ops._shape_tensor(shape)
+        seed = _stateless_seed(seed)
+        mean = ops.convert_to_tensor(mean, dtype=dtype, name="mean")
+        stddev = ops.convert_to_tensor(stddev, dtype=dtype, name="stddev")
+        rnd = gen_ops.stateless_truncated_normal(shape_t, seed, dtype=dtypes.as_dtype(dtype))
+        return math_ops.add(rnd * stddev, mean, name=scope)
+
+
+def stateless_multinomial(logits, num_samples, seed, output_dtype=dtypes.int64, name=None):
+    """Class draws from each row of logits, the same for the same seed in every run."""
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "stateless_multinomial") as scope:
+        logits = ops.convert_to_tensor(logits, name="logits")
+        n = ops.convert_to_tensor(num_samples, dtype=dtypes.int32, name="num_samples")
+        seed = _stateless_seed(seed)
+        return gen_ops.stateless_multinomial(logits, n, seed, output_dtype=dtypes.as_dtype(output_dtype), name=scope)
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
+    """Class draws from each row of logits, the same for the same seed in every run."""
+    return stateless_multinomial(logits, num_samples, seed, output_dtype=dtype, name=name or "stateless_categorical")
+
+
+def stateless_random_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
+    """Gamma(alpha, beta) draws of `shape` (alpha, beta: scalars or its trailing shape), the same for the same seed."""
+    dtype = dtypes.as_dtype(dtype)
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "stateless_random_gamma") as scope:
+        shape_t = array_ops._shape_tensor(shape)
+        seed = _stateless_seed(seed)
+        alpha = ops.convert_to_tensor(alpha, dtype=dtype, name="alpha")
+        beta = ops.convert_to_tensor(1 if beta is None else beta, dtype=dtype, name="beta")
+        alpha_broadcast = alpha + array_ops.zeros_like(beta)
+        draws = gen_ops.stateless_random_gamma_v2(shape_t, seed, alpha_broadcast)
+        return math_ops.truediv(draws, beta, name=scope)
+
+
+def stateless_random_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
+    """Poisson(lam) draws of `shape` (lam: a scalar or its trailing shape), the same for the same seed."""
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "stateless_random_poisson") as scope:
+        shape_t = array_ops._shape_tensor(shape)
+        seed = _stateless_seed(seed)
+        lam = ops.convert_to_tensor(lam, name="lam")
+        return gen_ops.stateless_random_poisson(shape_t, seed, lam, dtype=dtypes.as_dtype(dtype), name=scope)

@@ -290,5 +290,15 @@ for _op_type in ("IsNan", "IsInf", "IsFinite", "TruncateDiv", "TruncateMod", "Ne
 
 # Random draws: no gradient here. (TensorFlow differentiates RandomGamma's samples with respect to alpha through
 # its RandomGammaGrad kernel, which tensorweave does not have; RandomPoissonV2 is not differentiable there either.)
-for _op_type in ("RandomGamma", "RandomPoissonV2"):
+for _op_type in (
+    "RandomGamma",
+    "RandomPoissonV2",
+    "StatelessRandomUniform",
+    "StatelessRandomNormal",
+    "StatelessTruncatedNormal",
+    "StatelessRandomUniformInt",
+    "StatelessMultinomial",
+    "StatelessRandomGammaV2",
+    "StatelessRandomPoisson",
+):
     gradients_impl.NotDifferentiable(_op_type)
