@@ -79,11 +79,14 @@ _UNARY = {
     "Sqrt": "SQRT",
     "Neg": "NEG",
     "Abs": "ABS",
+    "Erf": "ERF",
 }
 
 
 @imports(*_UNARY)
 def _unary(ctx, node):
+    if node.op_type == "Erf" and ctx.dtype(node.input[0]) != np.float32:
+        raise _NodeError(f"input is {np.dtype(ctx.dtype(node.input[0]))}; ERF computes in float32")
     index, nhwc = ctx.value(node.input[0])
     ctx.builder.add_op(_UNARY[node.op_type], [index], [ctx.output(node.output[0], nhwc=nhwc)])
 

@@ -11,7 +11,7 @@ from onnx import helper
 
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
-from converters.onnx_import import folding, shapes
+from converters.onnx_import import folding, fusion, shapes
 from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, Context, is_lite_type
 from converters.twl_writer import checked_shape
 
@@ -120,7 +120,12 @@ def convert(model, checksum=True):
     _check_domains(model)
     ctx = Context(model)
     ctx.specs, ctx.signature = shapes.infer(model, data_prop=folding.range_values_are_bounded(model))
-    nodes = folding.fold_constants(ctx)
+    nodes = fusion.fuse_patterns(ctx, folding.fold_constants(ctx))
+    ctx.consumers = {}
+    for node in nodes:
+        for name in node.input:
+            if name:
+                ctx.consumers.setdefault(name, []).append(node)
     unsupported = [
         (n.name or n.output[0], folding.describe_unfolded(ctx, n)) for n in nodes if n.op_type not in IMPORTERS
     ]

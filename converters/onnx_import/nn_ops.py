@@ -90,14 +90,31 @@ def _gemm(ctx, node):
     ctx.builder.add_op("ADD", [y, c], [ctx.output(out)], ("ArithmeticOptions", {}))
 
 
+def _fuse_matmul_bias(ctx, out, n):
+    """(bias tensor or -1, ONNX tensor after it): a following Add of a
+    constant [n] (or [1, ..., n]) becomes FULLY_CONNECTED's bias, as
+    PyTorch exports Linear on 3-d inputs as MatMul + Add."""
+    add = ctx.sole_consumer(out, ("Add",))
+    if add is None or len(add.input) != 2:
+        return -1, out
+    other = add.input[1] if add.input[0] == out else add.input[0]
+    c = ctx.const(other)
+    if c is None or other == out or c.dtype != np.float32 or c.size != n or c.shape[-1:] != (n,):
+        return -1, out
+    if c.ndim > ctx.rank(out):
+        return -1, out
+    ctx.absorbed.add(id(add))
+    return ctx.constant(f"{add.output[0]}/bias", np.ascontiguousarray(c.reshape(n))), add.output[0]
+
+
 @imports("MatMul")
 def _matmul(ctx, node):
     a_name, b_name, out = node.input[0], node.input[1], node.output[0]
     b_value = ctx.const(b_name)
     a_rank = ctx.rank(a_name)
     if b_value is not None and b_value.ndim == 2 and a_rank >= 2:
-        bias, last = -1, out
-        activation, last = ctx.fuse_activation(out)
+        bias, last = _fuse_matmul_bias(ctx, out, b_value.shape[1])
+        activation, last = ctx.fuse_activation(last)
         w = ctx.constant(f"{out}/weights", np.ascontiguousarray(b_value.T))
         options = ("FullyConnectedOptions", {"fused_activation_function": activation, "keep_num_dims": a_rank > 2})
         ctx.builder.add_op("FULLY_CONNECTED", [ctx.plain(a_name), w, bias], [ctx.output(last)], options)
@@ -297,3 +314,59 @@ def _batch_norm(ctx, node):
     scaled = ctx.intermediate(f"{out}/scaled", shape, np.float32)
     ctx.builder.add_op("MUL", [src, s_t], [scaled], ("ArithmeticOptions", {}))
     ctx.builder.add_op("ADD", [scaled, b_t], [ctx.output(out, nhwc=nhwc)], ("ArithmeticOptions", {}))
+
+
+@imports("LayerNormalization")
+def _layer_norm(ctx, node):
+    """LAYER_NORM over dims [axis, rank): scale and bias broadcast to those
+    dims (constants) or of exactly that shape."""
+    a = attrs(node)
+    x, out = node.input[0], node.output[0]
+    if any(o for o in node.output[1:]):
+        raise _NodeError("the Mean and InvStdDev outputs are not supported (inference uses Y only)")
+    if ctx.dtype(x) != np.float32:
+        raise _NodeError(f"input is {np.dtype(ctx.dtype(x))}; LAYER_NORM computes in float32")
+    stash = a.get("stash_type", 1)
+    if stash != 1:
+        raise _NodeError(f"stash_type {stash} is not supported (float32 only)")
+    shape = ctx.shape(x)
+    rank = len(shape)
+    axis = a.get("axis", -1)
+    if not -rank <= axis < rank:
+        raise _NodeError(f"axis {axis} is out of range for rank {rank}")
+    axis %= rank
+    normalized = shape[axis:]
+    sig = ctx.signature_of(x, shape)
+    if sig and any(d == -1 for d in sig[axis:]):
+        raise _NodeError("the normalized dims must be static")
+    params = []
+    for i, what in ((1, "scale"), (2, "bias")):
+        if i >= len(node.input) or not node.input[i]:
+            params.append(-1)
+            continue
+        value = ctx.const(node.input[i])
+        if value is not None:
+            try:
+                value = np.ascontiguousarray(np.broadcast_to(value, normalized), np.float32)
+            except ValueError:
+                raise _NodeError(f"{what} of shape {list(value.shape)} does not broadcast to {normalized}") from None
+            params.append(ctx.constant(f"{out}/{what}", value))
+        elif ctx.shape(node.input[i]) == normalized:
+            params.append(ctx.plain(node.input[i]))
+        else:
+            raise _NodeError(f"a computed {what} must have the normalized shape {normalized}")
+    options = ("LayerNormOptions", {"axis": axis, "epsilon": float(a.get("epsilon", 1e-5))})
+    ctx.builder.add_op("LAYER_NORM", [ctx.plain(x)] + params, [ctx.output(out)], options)
+
+
+@imports("Gelu")
+def _gelu(ctx, node):
+    approximate = attrs(node).get("approximate", "none")
+    approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
+    if approximate not in ("none", "tanh"):
+        raise _NodeError(f"approximate {approximate!r} is not 'none' or 'tanh'")
+    if ctx.dtype(node.input[0]) != np.float32:
+        raise _NodeError(f"input is {np.dtype(ctx.dtype(node.input[0]))}; GELU computes in float32")
+    index, nhwc = ctx.value(node.input[0])
+    options = ("GeluOptions", {"approximate": approximate == "tanh"})
+    ctx.builder.add_op("GELU", [index], [ctx.output(node.output[0], nhwc=nhwc)], options)

@@ -1,0 +1,240 @@
+"""Pattern fusion before lowering: subgraphs that exporters write out op by
+op and the lite runtime has one fused kernel for are rewritten into one
+ONNX node, which its importer then lowers.
+
+  GELU       x * 0.5 * (1 + Erf(x / sqrt(2)))  (PyTorch's export of exact
+             GELU before opset 20, in any order of the two Muls, with
+             x * 0.7071... for the Div)              -> Gelu
+  LayerNorm  m = ReduceMean(x); d = x - m; v = ReduceMean(d^2 or d*d);
+             y = d / Sqrt(v + eps) [* gamma] [+ beta], over trailing axes
+                                                      -> LayerNormalization
+
+A pattern is fused only when every intermediate tensor is used inside the
+pattern alone (not a graph output, no other consumer) and the constants
+are what the formula needs; otherwise the ops are lowered one by one, as
+before.
+"""
+
+import numpy as np
+from onnx import helper
+
+from converters.onnx_import.context import attrs
+
+_SQRT2 = float(np.sqrt(2.0))
+
+
+class _Graph:
+    """Producers and consumers of the nodes left to import."""
+
+    def __init__(self, ctx, nodes):
+        self.ctx = ctx
+        self.producer = {o: n for n in nodes for o in n.output if o}
+        self.consumers = {}
+        for n in nodes:
+            for i in n.input:
+                if i:
+                    self.consumers.setdefault(i, []).append(n)
+        self.outputs = {o.name for o in ctx.graph.output}
+
+    def const(self, name):
+        return self.ctx.consts.get(name)
+
+    def scalar(self, name):
+        """The float value of a one-element constant, else None."""
+        v = self.const(name)
+        if v is None or v.size != 1 or v.dtype.kind not in "fiu":
+            return None
+        return float(v.reshape(-1)[0])
+
+    def only_user(self, name, op_type):
+        """The one consumer of `name` when it is of `op_type` and `name` is
+        no graph output; else None."""
+        users = self.consumers.get(name, [])
+        if name in self.outputs or len(users) != 1 or users[0].op_type != op_type:
+            return None
+        return users[0]
+
+    def other_input(self, node, name):
+        """The input of binary `node` that is not `name` (None if both are)."""
+        a, b = node.input[0], node.input[1]
+        if a == name and b != name:
+            return b
+        if b == name and a != name:
+            return a
+        return None
+
+
+def _close(value, target, tol=1e-4):
+    return value is not None and abs(value - target) <= tol * max(1.0, abs(target))
+
+
+def _match_gelu(g, erf):
+    """(nodes, x, out) of the exact-GELU pattern around `erf`, or None."""
+    scaled = erf.input[0]
+    head = g.producer.get(scaled)
+    if head is None or g.only_user(scaled, "Erf") is None or len(head.input) != 2:
+        return None
+    if (
+        head.op_type == "Div"
+        and _close(g.scalar(head.input[1]), _SQRT2)
+        or head.op_type == "Mul"
+        and _close(g.scalar(head.input[1]), 1 / _SQRT2)
+    ):
+        x = head.input[0]
+    elif head.op_type == "Mul" and _close(g.scalar(head.input[0]), 1 / _SQRT2):
+        x = head.input[1]
+    else:
+        return None
+    if g.const(x) is not None:
+        return None
+    add = g.only_user(erf.output[0], "Add")
+    if add is None or not _close(g.scalar(g.other_input(add, erf.output[0])), 1.0):
+        return None
+    mul = g.only_user(add.output[0], "Mul")
+    if mul is None:
+        return None
+    other = g.other_input(mul, add.output[0])
+    if other == x:
+        # (x * (1 + erf)) * 0.5
+        half = g.only_user(mul.output[0], "Mul")
+        if half is None or not _close(g.scalar(g.other_input(half, mul.output[0])), 0.5):
+            return None
+        return [head, erf, add, mul, half], x, half.output[0]
+    # (x * 0.5) * (1 + erf), the half computed first
+    pre = g.producer.get(other)
+    if pre is None or pre.op_type != "Mul" or g.only_user(other, "Mul") is not mul:
+        return None
+    if g.other_input(pre, x) is None or not _close(g.scalar(g.other_input(pre, x)), 0.5):
+        return None
+    return [pre, head, erf, add, mul], x, mul.output[0]
+
+
+def _reduce_axes(g, node):
+    """The sorted, non-negative axes of a ReduceMean with keepdims, or None."""
+    a = attrs(node)
+    if not a.get("keepdims", 1):
+        return None
+    if len(node.input) > 1 and node.input[1]:
+        axes = g.const(node.input[1])
+        if axes is None:
+            return None
+    else:
+        axes = a.get("axes")
+    rank = g.ctx.rank(node.input[0])
+    if axes is None or len(axes) == 0:
+        return None
+    return sorted({int(v) % rank for v in np.asarray(axes).reshape(-1)}), rank
+
+
+def _match_layer_norm(g, mean):
+    """(nodes, x, out, axis, epsilon, scale, bias) of the ReduceMean chain
+    starting at `mean`, or None."""
+    found = _reduce_axes(g, mean)
+    if found is None:
+        return None
+    axes, rank = found
+    if axes != list(range(axes[0], rank)):
+        return None
+    x = mean.input[0]
+    sub = g.only_user(mean.output[0], "Sub")
+    if sub is None or sub.input[0] != x or sub.input[1] != mean.output[0]:
+        return None
+    d = sub.output[0]
+    users = g.consumers.get(d, [])
+    if d in g.outputs or len(users) != 2:
+        return None
+    square = next((u for u in users if u.op_type in ("Pow", "Mul")), None)
+    div = next((u for u in users if u.op_type == "Div" and u.input[0] == d), None)
+    if square is None or div is None or square is div:
+        return None
+    if square.op_type == "Pow" and (square.input[0] != d or not _close(g.scalar(square.input[1]), 2.0)):
+        return None
+    if square.op_type == "Mul" and list(square.input) != [d, d]:
+        return None
+    var = g.only_user(square.output[0], "ReduceMean")
+    if var is None or _reduce_axes(g, var) != found:
+        return None
+    add = g.only_user(var.output[0], "Add")
+    eps = g.scalar(g.other_input(add, var.output[0])) if add is not None else None
+    if eps is None or eps < 0:
+        return None
+    sqrt = g.only_user(add.output[0], "Sqrt")
+    if sqrt is None or div.input[1] != sqrt.output[0] or g.only_user(sqrt.output[0], "Div") is not div:
+        return None
+    nodes, out = [mean, sub, square, var, add, sqrt, div], div.output[0]
+    normalized = g.ctx.shape(x)[axes[0] :]
+    scale = bias = None
+    mul = g.only_user(out, "Mul")
+    if mul is not None:
+        gamma = g.const(g.other_input(mul, out))
+        if gamma is not None and _broadcasts_to(gamma, normalized):
+            nodes.append(mul)
+            out, scale = mul.output[0], gamma
+    beta_add = g.only_user(out, "Add")
+    if beta_add is not None:
+        beta = g.const(g.other_input(beta_add, out))
+        if beta is not None and _broadcasts_to(beta, normalized):
+            if scale is None:
+                scale = np.ones(normalized, np.float32)
+            nodes.append(beta_add)
+            out, bias = beta_add.output[0], beta
+    if scale is None:
+        scale = np.ones(normalized, np.float32)
+    return nodes, x, out, axes[0], eps, scale, bias
+
+
+def _broadcasts_to(value, shape):
+    """Whether a constant broadcasts to `shape` without growing past it."""
+    if value.dtype != np.float32 or value.ndim > len(shape):
+        return False
+    try:
+        return list(np.broadcast_shapes(value.shape, tuple(shape))) == list(shape)
+    except ValueError:
+        return False
+
+
+def _replace(nodes, pattern, fused):
+    """`nodes` without those of `pattern`, `fused` at the last one's place."""
+    ids = {id(n) for n in pattern}
+    last = max(i for i, n in enumerate(nodes) if id(n) in ids)
+    return [fused if i == last else n for i, n in enumerate(nodes) if id(n) not in ids or i == last]
+
+
+def fuse_patterns(ctx, nodes):
+    """`nodes` with every GELU and LayerNorm pattern replaced by one node;
+    the fused ops' counts are in ctx.fused ({op type: count})."""
+    ctx.fused = {}
+    changed = True
+    while changed:
+        changed = False
+        g = _Graph(ctx, nodes)
+        for node in nodes:
+            if node.op_type == "Erf":
+                m = _match_gelu(g, node)
+                if m is not None:
+                    pattern, x, out = m
+                    fused = helper.make_node("Gelu", [x], [out], name=f"{out}/fused_gelu", approximate="none")
+                    nodes = _replace(nodes, pattern, fused)
+                    ctx.fused["Gelu"] = ctx.fused.get("Gelu", 0) + 1
+                    changed = True
+                    break
+            elif node.op_type == "ReduceMean" and ctx.dtype(node.input[0]) == np.float32:
+                m = _match_layer_norm(g, node)
+                if m is not None:
+                    pattern, x, out, axis, eps, scale, bias = m
+                    normalized = ctx.shape(x)[axis:]
+                    scale_name = f"{out}/fused_scale"
+                    ctx.consts[scale_name] = np.ascontiguousarray(np.broadcast_to(scale, normalized), np.float32)
+                    inputs = [x, scale_name]
+                    if bias is not None:
+                        bias_name = f"{out}/fused_bias"
+                        ctx.consts[bias_name] = np.ascontiguousarray(np.broadcast_to(bias, normalized), np.float32)
+                        inputs.append(bias_name)
+                    fused = helper.make_node(
+                        "LayerNormalization", inputs, [out], name=f"{out}/fused_layer_norm", axis=axis, epsilon=eps
+                    )
+                    nodes = _replace(nodes, pattern, fused)
+                    ctx.fused["LayerNormalization"] = ctx.fused.get("LayerNormalization", 0) + 1
+                    changed = True
+                    break
+    return nodes
