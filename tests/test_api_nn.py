@@ -238,6 +238,8 @@ def test_candidate_samplers_and_accidental_hits():
     hits = tw.nn.compute_accidental_hits(true_classes, tw.constant([3, 1, 3], tw.int64), 1)
     types = {op.type for op in tw.get_default_graph().get_operations()}
     assert types >= {"UniformCandidateSampler", "LogUniformCandidateSampler", "AllCandidateSampler"}
+    f = tw.nn.fixed_unigram_candidate_sampler(true_classes, 1, 2, True, 4, unigrams=[0.0, 1.0, 0.0, 3.0])
+    assert f[0].op.type == "FixedUnigramCandidateSampler" and sorted(_run(f[0])) == [1, 3]
     assert "ComputeAccidentalHits" in types
     (us, ut, ue), (ls, _, le), (as_, _, _), (hi, hd, hw) = _run([u, lu, a, hits])
     assert sorted(us) == [0, 1, 2, 3, 4] and len(set(ls)) == 4 and list(as_) == [0, 1, 2]

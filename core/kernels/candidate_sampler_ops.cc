@@ -2,10 +2,14 @@
 // and ComputeAccidentalHits. A unique draw repeats until num_sampled distinct
 // classes are found; the expected counts then follow TensorFlow:
 // -expm1(tries * log1p(-p)), or p * num_sampled for a draw with repeats.
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <mutex>
 #include <random>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -16,7 +20,7 @@
 namespace tensorweave {
 namespace {
 
-enum class Sampler { kUniform, kLogUniform, kAll };
+enum class Sampler { kUniform, kLogUniform, kAll, kFixedUnigram };
 
 template <Sampler kKind>
 class CandidateSamplerOp : public OpKernel {
@@ -50,6 +54,9 @@ class CandidateSamplerOp : public OpKernel {
     }
     gen_ = Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
     log_range_ = std::log(range_max_ + 1.0);
+    if (kKind == Sampler::kFixedUnigram && ctx->status().ok()) {
+      ctx->SetStatus(LoadUnigrams(ctx));
+    }
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -115,7 +122,78 @@ class CandidateSamplerOp : public OpKernel {
     return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
   }
 
+  // The weights of a fixed-unigram sampler: num_reserved_ids zeros, then each
+  // unigram (from the attr or the vocabulary file) ** distortion; ids of
+  // other shards weigh 0.
+  Status LoadUnigrams(OpKernelConstruction* ctx) {
+    std::string vocab_file;
+    std::vector<float> unigrams;
+    float distortion = 1.0f;
+    int64_t reserved = 0, num_shards = 1, shard = 0;
+    TW_RETURN_IF_ERROR(ctx->GetAttr("vocab_file", &vocab_file));
+    TW_RETURN_IF_ERROR(ctx->GetAttr("unigrams", &unigrams));
+    TW_RETURN_IF_ERROR(ctx->GetAttr("distortion", &distortion));
+    TW_RETURN_IF_ERROR(ctx->GetAttr("num_reserved_ids", &reserved));
+    TW_RETURN_IF_ERROR(ctx->GetAttr("num_shards", &num_shards));
+    TW_RETURN_IF_ERROR(ctx->GetAttr("shard", &shard));
+    if (vocab_file.empty() == unigrams.empty()) {
+      return errors::InvalidArgument(
+          "Must provide either vocab_file or unigrams, and not both");
+    }
+    if (num_shards < 1 || shard < 0 || shard >= num_shards) {
+      return errors::InvalidArgument("shard ", shard, " must be in [0, ",
+                                     num_shards, ")");
+    }
+    if (!vocab_file.empty()) {
+      std::ifstream in(vocab_file);
+      if (!in) {
+        return errors::NotFound("vocab_file ", vocab_file, " cannot be opened");
+      }
+      std::string line;
+      while (std::getline(in, line)) {
+        const size_t comma = line.rfind(',');
+        const std::string field =
+            comma == std::string::npos ? line : line.substr(comma + 1);
+        char* end = nullptr;
+        const double w = std::strtod(field.c_str(), &end);
+        if (end == field.c_str()) {
+          return errors::InvalidArgument("vocab_file ", vocab_file,
+                                         ": no weight on line '", line, "'");
+        }
+        unigrams.push_back(static_cast<float>(w));
+      }
+    }
+    weights_.assign(reserved, 0.0);
+    for (float u : unigrams)
+      weights_.push_back(std::pow(double(u), distortion));
+    if (static_cast<int64_t>(weights_.size()) != range_max_) {
+      return errors::InvalidArgument(
+          "range_max ", range_max_, " must equal num_reserved_ids + the ",
+          "number of unigrams (", weights_.size(), ")");
+    }
+    for (int64_t i = 0; i < range_max_; ++i) {
+      if (i % num_shards != shard) weights_[i] = 0.0;
+    }
+    cumulative_.resize(weights_.size());
+    double total = 0;
+    for (size_t i = 0; i < weights_.size(); ++i) {
+      total += weights_[i];
+      cumulative_[i] = total;
+    }
+    if (!(total > 0)) {
+      return errors::InvalidArgument("the unigram weights sum to ", total);
+    }
+    total_weight_ = total;
+    return Status::OK();
+  }
+
   int64_t Sample() {
+    if (kKind == Sampler::kFixedUnigram) {
+      const double r = NextDouble() * total_weight_;
+      const auto it =
+          std::upper_bound(cumulative_.begin(), cumulative_.end(), r);
+      return std::min<int64_t>(it - cumulative_.begin(), range_max_ - 1);
+    }
     if (kKind == Sampler::kUniform) {
       return std::min<int64_t>(static_cast<int64_t>(NextDouble() * range_max_),
                                range_max_ - 1);
@@ -128,12 +206,15 @@ class CandidateSamplerOp : public OpKernel {
   double Probability(int64_t k) const {
     if (k < 0 || k >= range_max_) return 0.0;
     if (kKind == Sampler::kUniform) return 1.0 / range_max_;
+    if (kKind == Sampler::kFixedUnigram) return weights_[k] / total_weight_;
     return std::log((k + 2.0) / (k + 1.0)) / log_range_;
   }
 
   int64_t num_true_ = 1, num_sampled_ = 1, range_max_ = 1;
   bool unique_ = true;
   double log_range_ = 0;
+  std::vector<double> weights_, cumulative_;
+  double total_weight_ = 1;
   std::mutex mu_;
   Philox gen_;
   Philox::Block block_{};
@@ -195,6 +276,8 @@ REGISTER_KERNEL(KernelDef("LogUniformCandidateSampler"),
                 CandidateSamplerOp<Sampler::kLogUniform>);
 REGISTER_KERNEL(KernelDef("AllCandidateSampler"),
                 CandidateSamplerOp<Sampler::kAll>);
+REGISTER_KERNEL(KernelDef("FixedUnigramCandidateSampler"),
+                CandidateSamplerOp<Sampler::kFixedUnigram>);
 REGISTER_KERNEL(KernelDef("ComputeAccidentalHits"), ComputeAccidentalHitsOp);
 
 }  // namespace

@@ -63,6 +63,31 @@ TW_SAMPLER_OP("AllCandidateSampler", ,
               "The classes 0 .. num_sampled - 1, each with expected count 1.");
 #undef TW_SAMPLER_OP
 
+REGISTER_OP("FixedUnigramCandidateSampler")
+    .Input("true_classes: int64")
+    .Output("sampled_candidates: int64")
+    .Output("true_expected_count: float")
+    .Output("sampled_expected_count: float")
+    .Attr("num_true: int")
+    .Attr("num_sampled: int")
+    .Attr("unique: bool")
+    .Attr("range_max: int")
+    .Attr("vocab_file: string = ''")
+    .Attr("distortion: float = 1.0")
+    .Attr("num_reserved_ids: int = 0")
+    .Attr("num_shards: int = 1")
+    .Attr("shard: int = 0")
+    .Attr("unigrams: list(float) = []")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .SetIsStateful()
+    .SetShapeFn(SamplerShape)
+    .Doc(
+        "num_sampled classes from [0, range_max) with P(k) proportional to "
+        "weight(k) ** distortion, the weights from `unigrams` or the last "
+        "comma-separated field of each line of `vocab_file` (after "
+        "num_reserved_ids ids of weight 0), this shard's ids only.");
+
 REGISTER_OP("ComputeAccidentalHits")
     .Input("true_classes: int64")
     .Input("sampled_candidates: int64")

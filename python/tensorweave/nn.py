@@ -14,6 +14,7 @@ from tensorweave._src.ops.array_nd_ops import depth_to_space, space_to_batch, sp
 from tensorweave._src.ops.candidate_sampling_ops import (
     all_candidate_sampler,
     compute_accidental_hits,
+    fixed_unigram_candidate_sampler,
     log_uniform_candidate_sampler,
     nce_loss,
     sampled_softmax_loss,

@@ -583,3 +583,23 @@ def candidate_samplers_draw_in_range(tf, sess):
 @case
 def uniform_candidate_sampler_range_too_small(tf, sess):
     return tf.nn.uniform_candidate_sampler(tf.constant([[1]], tf.int64), 1, 5, True, 3)[0]
+
+
+@case
+def fixed_unigram_candidate_sampler(tf, sess):
+    true_classes = tf.constant([[2, 5], [0, 4]], tf.int64)
+    unigrams = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0]
+    # With repeats the expected counts are p * num_sampled, p from unigrams ** distortion: no randomness.
+    _, true_expected, _ = tf.nn.fixed_unigram_candidate_sampler(
+        true_classes, 2, 7, False, 8, distortion=0.75, num_reserved_ids=2, unigrams=unigrams, seed=1
+    )
+    sampled, _, sampled_expected = tf.nn.fixed_unigram_candidate_sampler(
+        true_classes, 2, 3, True, 6, unigrams=[0.0, 2.0, 0.0, 1.0, 0.0, 5.0], seed=2
+    )
+    s, e = sess.run([sampled, sampled_expected])
+    return [true_expected, sorted(s.tolist()), e.shape, true_expected.shape]
+
+
+@case
+def fixed_unigram_candidate_sampler_needs_weights(tf, sess):
+    return tf.nn.fixed_unigram_candidate_sampler(tf.constant([[1]], tf.int64), 1, 1, True, 3)[0]

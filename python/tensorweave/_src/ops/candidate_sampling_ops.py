@@ -50,6 +50,42 @@ def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, r
     return tuple(out)
 
 
+@gen_ops.doc_from("FixedUnigramCandidateSampler")
+def fixed_unigram_candidate_sampler(
+    true_classes,
+    num_true,
+    num_sampled,
+    unique,
+    range_max,
+    vocab_file="",
+    distortion=1.0,
+    num_reserved_ids=0,
+    num_shards=1,
+    shard=0,
+    unigrams=(),
+    seed=None,
+    name=None,
+):
+    """Returns (sampled_candidates, true_expected_count, sampled_expected_count).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     s, t, e = sess.run(tw.nn.fixed_unigram_candidate_sampler([[1]], 1, 2, True, 3, unigrams=[0, 1, 1]))
+      ...     print(sorted(s.tolist()))
+      [1, 2]
+    """
+    if num_shards != 1:
+        raise NotImplementedError("fixed_unigram_candidate_sampler with num_shards > 1 is not supported by tensorweave")
+    out = gen_ops.fixed_unigram_candidate_sampler(
+        _true_classes(true_classes), num_true=num_true, num_sampled=num_sampled, unique=bool(unique),
+        range_max=range_max, vocab_file=vocab_file, distortion=float(distortion),
+        num_reserved_ids=num_reserved_ids, num_shards=num_shards, shard=shard,
+        unigrams=[float(u) for u in unigrams], name=name, **_seeds(seed),
+    )  # fmt: skip
+    return tuple(out)
+
+
 @gen_ops.doc_from("AllCandidateSampler")
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
     """Returns (sampled_candidates, true_expected_count, sampled_expected_count).

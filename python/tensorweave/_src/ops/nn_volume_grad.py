@@ -56,6 +56,7 @@ for _op_type in (
     "UniformCandidateSampler",
     "LogUniformCandidateSampler",
     "AllCandidateSampler",
+    "FixedUnigramCandidateSampler",
     "ComputeAccidentalHits",
 ):
     gradients_impl.NotDifferentiable(_op_type)
