@@ -140,7 +140,7 @@ def _match_layer_norm(g, mean):
     if sub is None or sub.input[0] != x or sub.input[1] != mean.output[0]:
         return None
     d = sub.output[0]
-    users = g.consumers.get(d, [])
+    users = list({id(u): u for u in g.consumers.get(d, [])}.values())
     if d in g.outputs or len(users) != 2:
         return None
     square = next((u for u in users if u.op_type in ("Pow", "Mul")), None)
