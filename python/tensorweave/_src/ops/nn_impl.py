@@ -380,10 +380,14 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
                 offsets = constant_op.constant(np.concatenate([[0], np.cumsum(sizes)[:-1]]), dtype=ids.dtype)
                 shard = math_ops.floormod(ids, n)
                 index = array_ops.gather(offsets, shard) + math_ops.floordiv(ids, n)
-                # An id past the table would land in another shard's rows: refuse it as gather would.
+                # An id outside the table (negative or past it) would land in another shard's rows: refuse it as
+                # gather would.
                 total = sum(sizes)
+                in_range = math_ops.logical_and(
+                    math_ops.greater_equal(ids, ops.convert_to_tensor(0, dtype=ids.dtype)), math_ops.less(ids, total)
+                )
                 index = math_ops.where(
-                    math_ops.less(ids, total),
+                    in_range,
                     index,
                     array_ops.fill(array_ops.shape(ids), ops.convert_to_tensor(total, dtype=ids.dtype)),
                 )
