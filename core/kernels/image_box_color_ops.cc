@@ -203,7 +203,10 @@ class CropAndResizeGradImageOp : public OpKernel {
                 errors::InvalidArgument("image_size and grads are "
                                         "incompatible: depth ",
                                         c, " vs ", g.depth));
-    std::vector<float> acc(batch * h * w * c, 0.0f);
+    Tensor* out;
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(0, TensorShape({batch, h, w, c}), &out));
+    std::vector<float> acc(out->num_elements(), 0.0f);
     const float* gr = grads.data<float>();
     const int32_t* ind = box_ind.data<int32_t>();
     const bool bilinear = method_ == "bilinear";
@@ -231,9 +234,6 @@ class CropAndResizeGradImageOp : public OpKernel {
             img[(bottom * w + right) * c + k] += xl * dbottom;
           }
         });
-    Tensor* out;
-    OP_REQUIRES_OK(
-        ctx, ctx->allocate_output(0, TensorShape({batch, h, w, c}), &out));
     OP_REQUIRES_OK(ctx, WriteFromFloat(acc, out));
   }
 

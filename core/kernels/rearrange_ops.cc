@@ -42,11 +42,16 @@ Status CopyFromSource(OpKernelContext* ctx, const Tensor& in,
 // Allocates output 0 of `out_shape` and fills it by offset tables (one per
 // output dim: element (i0, ..., ik) reads table[0][i0] + ... + table[k][ik]),
 // in parallel over rows: the rearrangements whose dims map independently.
+// The tables come from make_tables(), called once the output is allocated
+// (so a hostile size is the allocation's error, never a huge table).
+template <typename MakeTables>
 Status CopyByTables(OpKernelContext* ctx, const Tensor& in,
-                    const TensorShape& out_shape, const OffsetTables& tables) {
+                    const TensorShape& out_shape,
+                    const MakeTables& make_tables) {
   Tensor* out;
   TW_RETURN_IF_ERROR(ctx->allocate_output(0, out_shape, &out));
   if (out->num_elements() == 0) return Status::OK();
+  const OffsetTables tables = make_tables();
   return DispatchType<TW_ARRAY_TYPES>(in.dtype(), [&](auto tag) {
     using T = decltype(tag);
     GatherByTables(ctx, in.data<T>(), tables, out->data<T>());
@@ -94,13 +99,16 @@ class ReverseV2Op : public OpKernel {
       flip[a] = true;
     }
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
-    OffsetTables tables(x.rank());
-    for (int d = 0; d < x.rank(); ++d) {
-      const int64_t n = x.dim(d);
-      tables[d] = flip[d] ? AffineTable(n, n - 1, -1, strides[d])
-                          : AffineTable(n, 0, 1, strides[d]);
-    }
-    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, x.shape(), tables));
+    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, x.shape(), [&] {
+                     OffsetTables tables(x.rank());
+                     for (int d = 0; d < x.rank(); ++d) {
+                       const int64_t n = x.dim(d);
+                       tables[d] = flip[d]
+                                       ? AffineTable(n, n - 1, -1, strides[d])
+                                       : AffineTable(n, 0, 1, strides[d]);
+                     }
+                     return tables;
+                   }));
   }
 };
 
@@ -134,16 +142,18 @@ class RollOp : public OpKernel {
         total[d] = ((total[d] % x.dim(d)) + x.dim(d)) % x.dim(d);
     }
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
-    OffsetTables tables(x.rank());
-    for (int d = 0; d < x.rank(); ++d) {
-      tables[d].resize(x.dim(d));
-      for (int64_t i = 0; i < x.dim(d); ++i) {
-        int64_t j = i - total[d];
-        if (j < 0) j += x.dim(d);
-        tables[d][i] = j * strides[d];
-      }
-    }
-    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, x.shape(), tables));
+    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, x.shape(), [&] {
+                     OffsetTables tables(x.rank());
+                     for (int d = 0; d < x.rank(); ++d) {
+                       tables[d].resize(x.dim(d));
+                       for (int64_t i = 0; i < x.dim(d); ++i) {
+                         int64_t j = i - total[d];
+                         if (j < 0) j += x.dim(d);
+                         tables[d][i] = j * strides[d];
+                       }
+                     }
+                     return tables;
+                   }));
   }
 };
 
@@ -218,14 +228,16 @@ class BroadcastToOp : public OpKernel {
                                 x.shape().ToString(), " to tensor of shape ",
                                 TensorShape(shape).ToString()));
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
-    OffsetTables tables(out_rank);
-    for (int d = 0; d < out_rank; ++d) {
-      const int in_d = d - offset;
-      const bool repeat = in_d < 0 || x.dim(in_d) == 1;
-      tables[d] =
-          AffineTable(shape[d], 0, repeat ? 0 : 1, repeat ? 0 : strides[in_d]);
-    }
-    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, TensorShape(shape), tables));
+    OP_REQUIRES_OK(ctx, CopyByTables(ctx, x, TensorShape(shape), [&] {
+                     OffsetTables tables(out_rank);
+                     for (int d = 0; d < out_rank; ++d) {
+                       const int in_d = d - offset;
+                       const bool repeat = in_d < 0 || x.dim(in_d) == 1;
+                       tables[d] = AffineTable(shape[d], 0, repeat ? 0 : 1,
+                                               repeat ? 0 : strides[in_d]);
+                     }
+                     return tables;
+                   }));
   }
 };
 
@@ -392,6 +404,19 @@ class ExtractImagePatchesOp : public OpKernel {
                     rates_[2] >= 1,
                 errors::InvalidArgument("ksizes, strides and rates must be "
                                         "[1, r, c, 1] with positive r, c"));
+    for (int d = 1; d <= 2; ++d) {
+      OP_REQUIRES(
+          ctx, ksizes_[d] <= (1 << 20) && rates_[d] <= (1 << 20),
+          errors::InvalidArgument("ksizes and rates must be at most ", 1 << 20,
+                                  ", got ksizes[", d, "] = ", ksizes_[d],
+                                  ", rates[", d, "] = ", rates_[d]));
+    }
+    int64_t depth_out = 0;
+    OP_REQUIRES(
+        ctx,
+        !__builtin_mul_overflow(ksizes_[1] * ksizes_[2], x.dim(3), &depth_out),
+        errors::InvalidArgument("the patch depth ksizes[1] * "
+                                "ksizes[2] * depth overflows"));
     int64_t out[3], pad[3], k[3];
     for (int d = 1; d <= 2; ++d) {
       k[d] = ksizes_[d] + (ksizes_[d] - 1) * (rates_[d] - 1);

@@ -268,6 +268,15 @@ Status ExtractImagePatchesShape(InferenceContext* c) {
           "across the batch and depth dimensions.");
     }
   }
+  for (int d = 1; d <= 2; ++d) {
+    if (ksizes[d] < 1 || ksizes[d] > (1 << 20) || rates[d] < 1 ||
+        rates[d] > (1 << 20) || strides[d] < 1) {
+      return errors::InvalidArgument(
+          "ksizes and rates must be in [1, ", 1 << 20,
+          "] and strides positive, got ksizes[", d, "] = ", ksizes[d],
+          ", rates[", d, "] = ", rates[d], ", strides[", d, "] = ", strides[d]);
+    }
+  }
   PartialShape in;
   TW_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
   std::vector<int64_t> dims = in.dims();
