@@ -284,3 +284,16 @@ def test_parse_example_bad_input_is_invalid_argument_with_escaped_bytes():
     with tw.Graph().as_default():
         with pytest.raises(NotImplementedError, match="VarLenFeature"):
             tw.io.parse_example([b""], {"a": tw.io.VarLenFeature(tw.int64)})
+
+
+def test_decode_raw_against_numpy():
+    rng = np.random.default_rng(2)
+    values = rng.normal(size=(4, 5))
+    with tw.Graph().as_default(), tw.Session() as sess:
+        for dtype, np_dtype in ((tw.float64, "f8"), (tw.float32, "f4"), (tw.int32, "i4"), (tw.uint16, "u2")):
+            arr = values.astype(np_dtype)
+            for little in (True, False):
+                raw = [row.astype(("<" if little else ">") + np_dtype).tobytes() for row in arr]
+                op = tw.io.decode_raw(raw, dtype, little_endian=little)
+                assert op.op.type == "DecodeRaw"
+                np.testing.assert_array_equal(sess.run(op), arr)

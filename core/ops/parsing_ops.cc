@@ -63,4 +63,28 @@ REGISTER_OP("ParseExampleV2")
         "(an error when that default is empty). Sparse and ragged features "
         "are not supported.");
 
+REGISTER_OP("DecodeRaw")
+    .Input("bytes: string")
+    .Output("output: out_type")
+    .Attr(
+        "out_type: {float16, float32, float64, int8, int16, int32, int64, "
+        "uint8, uint16, bool}")
+    .Attr("little_endian: bool = true")
+    .SetShapeFn([](InferenceContext* c) {
+      const PartialShape& in = c->input(0);
+      if (!in.known_rank()) {
+        c->set_output(0, PartialShape::UnknownRank());
+        return Status::OK();
+      }
+      std::vector<int64_t> dims = in.dims();
+      dims.push_back(-1);
+      c->set_output(0, PartialShape(dims));
+      return Status::OK();
+    })
+    .Doc(
+        "Reinterprets the bytes of each string as a vector of out_type "
+        "(little- or big-endian): output shape bytes.shape + [length / "
+        "sizeof(out_type)]. Every string must have the same length, a "
+        "multiple of the element size.");
+
 }  // namespace tensorweave

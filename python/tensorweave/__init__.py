@@ -316,6 +316,7 @@ from tensorweave._src.ops.file_ops import read_file
 from tensorweave._src.ops.file_ops import write_file
 from tensorweave._src.ops.parsing_ops import FixedLenFeature
 from tensorweave._src.ops.parsing_ops import VarLenFeature
+from tensorweave._src.ops.parsing_ops import decode_raw
 from tensorweave._src.ops.parsing_ops import parse_example
 from tensorweave._src.ops.parsing_ops import parse_single_example
 from tensorweave._src.ops.variables import AUTO_REUSE

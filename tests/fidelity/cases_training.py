@@ -1723,3 +1723,22 @@ def parse_example_errors(tf, sess):
         except ValueError:
             out.append("ValueError")
     return out
+
+
+@case
+def decode_raw_values_and_errors(tf, sess):
+    data = np.arange(6, dtype=np.int16).astype("<i2").tobytes()
+    big = np.array([1.5, -2.25], ">f4").tobytes()
+    out = [
+        sess.run(tf.io.decode_raw([data, data[::-1]], tf.int16)),
+        sess.run(tf.io.decode_raw(big, tf.float32, little_endian=False)),
+        sess.run(tf.decode_raw(bytes=data, out_type=tf.uint8)),
+        tf.io.decode_raw(tf.placeholder(tf.string, [3]), tf.float64).shape,
+    ]
+    for values, dtype in (([b"abcd", b"abc"], tf.uint8), ([b"abc"], tf.int32)):
+        try:
+            sess.run(tf.io.decode_raw(values, dtype))
+            out.append("ok")
+        except tf.errors.InvalidArgumentError:
+            out.append("InvalidArgumentError")
+    return out

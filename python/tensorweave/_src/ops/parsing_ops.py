@@ -109,3 +109,30 @@ def parse_single_example(serialized, features, name=None, example_names=None):
 
 
 gradients_impl.NotDifferentiable("ParseExampleV2")
+
+
+@gen_ops.doc_from("DecodeRaw")
+def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None, bytes=None):  # noqa: A002 - TF1's
+    """The numbers in each string (TF1's `tf.decode_raw`; `bytes` is its old name for `input_bytes`).
+
+    Example:
+      >>> import numpy as np, tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.io.decode_raw(np.array([1, 2], np.int32).tobytes(), tw.int32)))
+      [1 2]
+    """
+    if input_bytes is None:
+        input_bytes = bytes
+    elif bytes is not None:
+        raise ValueError("decode_raw takes input_bytes or bytes, not both")
+    if out_type is None:
+        raise TypeError("decode_raw needs out_type")
+    return gen_ops.decode_raw(
+        ops.convert_to_tensor(input_bytes, dtype=dtypes.string),
+        out_type=dtypes.as_dtype(out_type),
+        little_endian=bool(little_endian),
+        name=name,
+    )
+
+
+gradients_impl.NotDifferentiable("DecodeRaw")
