@@ -216,3 +216,26 @@ def test_broadcast_args_unravel_index_diag_check_numerics():
     want = t.copy()
     want[[3, 1]] = np.minimum(t[[3, 1]], upd)
     np.testing.assert_array_equal(run(tw.tensor_scatter_nd_min(t, idx, upd)), want)
+
+
+def test_hostile_sizes_are_errors_naming_the_node():
+    shape = tw.placeholder(tw.int64, [2])
+    b = tw.broadcast_to(tw.constant([1], tw.uint8), shape, name="wide")
+    with pytest.raises(tw.errors.ResourceExhaustedError, match="wide"):
+        run(b, {shape: [1, 2**50]})
+    size = tw.placeholder(tw.int32, [4])
+    g = tw.raw_ops.CropAndResizeGradImage(
+        grads=np.zeros([1, 2, 2, 1], np.float32),
+        boxes=[[0.0, 0.0, 1.0, 1.0]],
+        box_ind=[0],
+        image_size=size,
+        T=tw.float32,
+        name="huge",
+    )
+    with pytest.raises((tw.errors.InvalidArgumentError, tw.errors.ResourceExhaustedError), match="huge"):
+        run(g, {size: [2**30, 2**30, 2**30, 1]})
+    with pytest.raises(ValueError, match="ksizes and rates"):
+        tw.extract_image_patches(np.zeros([1, 4, 4, 1]), [1, 2**40, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")
+    dims = tw.placeholder(tw.int32, [2])
+    with pytest.raises(tw.errors.InvalidArgumentError, match="out of bounds"):
+        run(tw.unravel_index([5], dims), {dims: [2, 2]})
