@@ -232,10 +232,55 @@ def test_embedding_gather():
     _compare(m, {"ids": np.array([[0, 49, 3, 3, 17, 8]], np.int64)})
 
 
+def test_where_equal_mask():
+    """masked_fill(mask == 0, -inf) as PyTorch exports it, then Softmax."""
+    n = helper.make_node
+    nodes = [
+        n("Equal", ["mask", "zero"], ["c"]),
+        n("Where", ["c", "neg_inf", "s"], ["sm"]),
+        n("Softmax", ["sm"], ["y"], axis=-1),
+    ]
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [
+            helper.make_tensor_value_info("s", TensorProto.FLOAT, [2, 4, 6, 6]),
+            helper.make_tensor_value_info("mask", TensorProto.INT64, [2, 1, 1, 6]),
+        ],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [
+            numpy_helper.from_array(np.array(0, np.int64), "zero"),
+            numpy_helper.from_array(np.float32(-np.inf), "neg_inf"),
+        ],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    mask = np.ones([2, 1, 1, 6], np.int64)
+    mask[0, ..., 4:] = 0
+    data = _compare(m, {"s": _x([2, 4, 6, 6]), "mask": mask})
+    assert _ops(data) == {"EQUAL": 1, "SELECT": 1, "SOFTMAX": 1}
+
+
+def test_where_needs_a_bool_condition():
+    node = helper.make_node("Where", ["c", "x", "x"], ["y"], name="w")
+    g = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info(v, TensorProto.FLOAT, [2]) for v in ("c", "x")],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    with pytest.raises(ConversionError):
+        onnx_import.convert(m)
+
+
 # --- the whole encoder ------------------------------------------------------------------------
-@pytest.mark.parametrize("layer_norm,gelu", [("op", "erf"), ("chain", "erf"), ("op", "op"), ("chain", "tanh")])
-def test_text_encoder_matches_onnxruntime(layer_norm, gelu):
-    model = transformer_models.encoder(layers=4, layer_norm=layer_norm, gelu=gelu)
+@pytest.mark.parametrize(
+    "layer_norm,gelu,mask",
+    [("op", "erf", True), ("chain", "erf", True), ("op", "op", "where"), ("chain", "tanh", "where")],
+)
+def test_text_encoder_matches_onnxruntime(layer_norm, gelu, mask):
+    model = transformer_models.encoder(layers=4, layer_norm=layer_norm, gelu=gelu, mask=mask)
     data = _compare(model, transformer_models.feeds())
     ops = _ops(data)
     # every LayerNorm and GELU is one fused op; Linear biases are in FULLY_CONNECTED

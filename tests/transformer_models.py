@@ -7,7 +7,8 @@ axis), residual adds, LayerNorm, and a feed-forward block with GELU.
 
 `layer_norm`: "op" (LayerNormalization, opset 17) or "chain" (the
 ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div/Mul/Add chain older exports
-write). `gelu`: "erf" (x * (1 + erf(x / sqrt 2)) * 0.5, PyTorch's export
+write). `mask`: True (an additive mask, (1 - mask) * -10000), "where"
+(masked_fill's Where(Equal(mask, 0), -inf, scores)) or False. `gelu`: "erf" (x * (1 + erf(x / sqrt 2)) * 0.5, PyTorch's export
 before opset 20), "op" (Gelu, opset 20) or "tanh" (Gelu approximate=tanh).
 
 Example:
@@ -77,6 +78,8 @@ def encoder(layers=4, hidden=128, heads=4, ffn=512, seq=32, vocab=1000, layer_no
     """The encoder as an onnx.ModelProto: inputs input_ids and
     attention_mask (int64 [1, seq]), output last_hidden_state [1, seq, hidden]."""
     opset = 20 if gelu in ("op", "tanh") else (17 if layer_norm == "op" else 13)
+    if mask == "where":
+        opset = max(opset, 13)
     b = _Builder(seed)
     head_dim = hidden // heads
     word = b.weight([vocab, hidden], 0.5, "word_embeddings")
@@ -84,8 +87,11 @@ def encoder(layers=4, hidden=128, heads=4, ffn=512, seq=32, vocab=1000, layer_no
     positions = b.const(np.arange(seq, dtype=np.int64)[None, :], "position_ids")
     h = b.op("Add", [b.op("Gather", [word, "input_ids"]), b.op("Gather", [pos_table, positions])])
     h = b.layer_norm(h, hidden, layer_norm, opset)
-    add_mask = None
-    if mask:
+    add_mask = where_mask = None
+    if mask == "where":  # masked_fill(mask == 0, -inf)
+        m = b.op("Unsqueeze", ["attention_mask", b.const(np.array([1, 2], np.int64))])
+        where_mask = b.op("Equal", [m, b.const(np.array(0, np.int64))])
+    elif mask:
         m = b.op("Cast", ["attention_mask"], to=TensorProto.FLOAT)
         if opset >= 13:
             m = b.op("Unsqueeze", [m, b.const(np.array([1, 2], np.int64))])
@@ -102,6 +108,8 @@ def encoder(layers=4, hidden=128, heads=4, ffn=512, seq=32, vocab=1000, layer_no
         scores = b.op("Div", [b.op("MatMul", [q, k]), b.const(np.float32(np.sqrt(head_dim)))])
         if add_mask is not None:
             scores = b.op("Add", [scores, add_mask])
+        if where_mask is not None:
+            scores = b.op("Where", [where_mask, b.const(np.float32(-np.inf)), scores])
         probs = b.op("Softmax", [scores], axis=-1)
         context = b.op("Transpose", [b.op("MatMul", [probs, v])], perm=[0, 2, 1, 3])
         context = b.op("Reshape", [context, merge])

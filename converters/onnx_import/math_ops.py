@@ -175,3 +175,25 @@ def _cast(ctx, node):
         raise _NodeError(f"cast from {np.dtype(src_type)} to {np.dtype(to)}: the lite runtime lacks the type")
     index, nhwc = ctx.value(node.input[0])
     ctx.builder.add_op("CAST", [index], [ctx.output(node.output[0], nhwc=nhwc, dtype=to)])
+
+
+@imports("Where")
+def _where(ctx, node):
+    """SELECT(condition, x, y): masks such as masked_fill's
+    Where(Equal(mask, 0), -inf, scores)."""
+    cond, x, y = node.input[:3]
+    if ctx.dtype(cond) != np.bool_:
+        raise _NodeError(f"the condition is {np.dtype(ctx.dtype(cond))}, not bool")
+    if ctx.dtype(x) != ctx.dtype(y) or not is_lite_type(ctx.dtype(x)):
+        raise _NodeError(f"x and y are {np.dtype(ctx.dtype(x))} and {np.dtype(ctx.dtype(y))}")
+    inputs = [ctx.plain(cond), ctx.plain(x), ctx.plain(y)]
+    ctx.builder.add_op("SELECT", inputs, [ctx.output(node.output[0])])
+
+
+@imports("Equal")
+def _equal(ctx, node):
+    a, b = node.input[:2]
+    dtype = np.dtype(ctx.dtype(a))
+    if dtype != np.dtype(ctx.dtype(b)) or dtype not in (np.float32, np.int32, np.int64, np.bool_):
+        raise _NodeError(f"operands are {dtype} and {np.dtype(ctx.dtype(b))}; EQUAL takes float32, int32, int64, bool")
+    ctx.builder.add_op("EQUAL", [ctx.plain(a), ctx.plain(b)], [ctx.output(node.output[0], dtype=np.bool_)])
