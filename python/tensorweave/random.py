@@ -14,7 +14,9 @@ Example:
 from tensorweave._src.framework.random_seed import get_seed, set_random_seed
 from tensorweave._src.ops.random_ops import (
     categorical,
+    fold_in,
     multinomial,
+    split,
     stateless_categorical,
     stateless_multinomial,
     stateless_truncated_normal,
@@ -32,6 +34,7 @@ from tensorweave._src.ops.random_ops import stateless_random_uniform as stateles
 
 __all__ = [
     "categorical",
+    "fold_in",
     "gamma",
     "get_seed",
     "multinomial",
@@ -39,6 +42,7 @@ __all__ = [
     "poisson",
     "set_random_seed",
     "shuffle",
+    "split",
     "stateless_categorical",
     "stateless_gamma",
     "stateless_multinomial",

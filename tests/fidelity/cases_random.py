@@ -141,3 +141,12 @@ def stateless_seed_of_the_wrong_shape(tf, sess):
 @case
 def stateless_uniform_int_needs_maxval(tf, sess):
     return tf.random.stateless_uniform([2], seed=[1, 2], dtype=tf.int32)
+
+
+@case
+def split_and_fold_in_shapes_and_dtypes(tf, sess):
+    s = tf.random.split(tf.constant([1, 2], tf.int64), 3)
+    f = tf.random.fold_in([1, 2], 7)
+    s2 = tf.random.split([5, 6])
+    fv, sv = sess.run([f, s])
+    return [s.shape, s.dtype, f.shape, f.dtype, s2.shape, int(fv[1]), bool((sess.run(s) == sv).all())]

@@ -1,11 +1,7 @@
 """Random tensors, reproducible under graph- and op-level seeds."""
 
-from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import ops
-from tensorweave._src.framework import random_seed
-from tensorweave._src.ops import array_ops
-from tensorweave._src.ops import gen_ops
-from tensorweave._src.ops import math_ops
+from tensorweave._src.framework import dtypes, ops, random_seed
+from tensorweave._src.ops import array_ops, gen_ops, math_ops
 
 
 def _random(op_type, shape, dtype, seed, name):
@@ -315,3 +311,34 @@ def stateless_random_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
         seed = _stateless_seed(seed)
         lam = ops.convert_to_tensor(lam, name="lam")
         return gen_ops.stateless_random_poisson(shape_t, seed, lam, dtype=dtypes.as_dtype(dtype), name=scope)
+
+
+def _full_int(shape, seed, dtype):
+    """Integers over (nearly) all of dtype's range from a stateless draw."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"seeds must be int32 or int64, got {dtype.name}")
+    bound = 2**31 - 1 if dtype == dtypes.int32 else 2**62
+    return stateless_random_uniform(shape, seed, minval=-bound, maxval=bound, dtype=dtype)
+
+
+def split(seed, num=2, alg="auto_select"):
+    """`num` new [2] seeds derived from `seed` (a [num, 2] tensor), for the stateless ops.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.random.split([1, 2], 3)).shape)
+      (3, 2)
+    """
+    del alg
+    seed = _stateless_seed(seed)
+    return _full_int([num, 2], seed, seed.dtype)
+
+
+def fold_in(seed, data, alg="auto_select"):
+    """A new [2] seed from `seed` and the integer `data` (a stateless draw from seed, beside data)."""
+    del alg
+    data = ops.convert_to_tensor(data, name="data")
+    seed1 = _full_int([], _stateless_seed(seed), data.dtype)
+    return array_ops.stack([seed1, data])
