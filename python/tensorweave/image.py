@@ -22,6 +22,7 @@ from tensorweave._src.ops.image_ops import convert_image_dtype
 from tensorweave._src.ops.image_ops import crop_and_resize
 from tensorweave._src.ops.image_ops import crop_to_bounding_box
 from tensorweave._src.ops.image_ops import extract_image_patches
+from tensorweave._src.ops.image_ops import extract_patches
 from tensorweave._src.ops.image_ops import flip_left_right
 from tensorweave._src.ops.image_ops import flip_up_down
 from tensorweave._src.ops.image_ops import grayscale_to_rgb

@@ -460,3 +460,9 @@ def random_adjustment_bad_bounds(tf, sess):
         except ValueError:
             out.append("ValueError")
     return out
+
+
+@case
+def extract_patches_alias(tf, sess):
+    y = tf.image.extract_patches(IMG, sizes=[1, 2, 3, 1], strides=[1, 2, 2, 1], rates=[1, 1, 1, 1], padding="SAME")
+    return [sess.run(y), y.shape]

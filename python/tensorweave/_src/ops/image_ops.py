@@ -817,3 +817,8 @@ def psnr(a, b, max_val, name=None):
             math_ops.divide(math_ops.multiply(ten, math_ops.log(max_val)), np.float32(np.log(10.0))),
             math_ops.multiply(ops.convert_to_tensor(np.float32(10 / np.log(10)), dtypes.float32), math_ops.log(mse)),
         )
+
+
+def extract_patches(images, sizes, strides, rates, padding, name=None):
+    """TF2's name of extract_image_patches (`sizes` for `ksizes`)."""
+    return array_nd_ops.extract_image_patches(images, sizes, strides, rates, padding, name=name)
