@@ -119,3 +119,12 @@ def test_string_ops_are_not_differentiable():
     x = tw.constant(1.0)
     y = tw.string_to_number(tw.as_string(x))
     assert tw.gradients(y, [x]) == [None]
+
+
+def test_strong_hash_is_siphash_2_4():
+    # SipHash-2-4's reference vector: key 00..0f, message 00..0e (15 bytes) -> 0xa129ca6149be45e5.
+    key = [int.from_bytes(bytes(range(8)), "little"), int.from_bytes(bytes(range(8, 16)), "little")]
+    message = bytes(range(15))
+    y = tw.string_to_hash_bucket_strong(tw.constant([message]), 2**63 - 1, key)
+    assert y.op.type == "StringToHashBucketStrong"
+    assert int(run(y)[0]) == 0xA129CA6149BE45E5 % (2**63 - 1)

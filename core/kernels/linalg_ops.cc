@@ -666,3 +666,42 @@ REGISTER_KERNEL(KernelDef("MatrixSetDiag"), MatrixSetDiagOp);
 
 }  // namespace
 }  // namespace tensorweave
+
+namespace tensorweave {
+namespace {
+
+class CrossOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& a = ctx->input(0);
+    const Tensor& b = ctx->input(1);
+    OP_REQUIRES(ctx, a.shape() == b.shape(),
+                errors::InvalidArgument(
+                    "Both inputs must be of same shape: ", a.shape().ToString(),
+                    " vs. ", b.shape().ToString()));
+    OP_REQUIRES(ctx, a.rank() >= 1 && a.dim(a.rank() - 1) == 3,
+                errors::InvalidArgument(
+                    "Trailing dimension must be of size 3, got shape ",
+                    a.shape().ToString()));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, a.shape(), &out));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(a.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     const T* u = a.data<T>();
+                     const T* v = b.data<T>();
+                     T* w = out->data<T>();
+                     for (int64_t i = 0; i < a.num_elements(); i += 3) {
+                       w[i] = u[i + 1] * v[i + 2] - u[i + 2] * v[i + 1];
+                       w[i + 1] = u[i + 2] * v[i] - u[i] * v[i + 2];
+                       w[i + 2] = u[i] * v[i + 1] - u[i + 1] * v[i];
+                     }
+                     return Status::OK();
+                   }));
+  }
+};
+
+REGISTER_KERNEL(KernelDef("Cross"), CrossOp);
+
+}  // namespace
+}  // namespace tensorweave

@@ -515,6 +515,83 @@ class StringToHashBucketFastOp : public OpKernel {
   int64_t num_buckets_ = 1;
 };
 
+// SipHash-2-4 with a 128-bit key (TensorFlow's StrongKeyedHash).
+uint64_t SipHash24(const uint64_t key[2], const char* s, size_t len) {
+  uint64_t v0 = key[0] ^ 0x736f6d6570736575ULL;
+  uint64_t v1 = key[1] ^ 0x646f72616e646f6dULL;
+  uint64_t v2 = key[0] ^ 0x6c7967656e657261ULL;
+  uint64_t v3 = key[1] ^ 0x7465646279746573ULL;
+  auto rotl = [](uint64_t x, int b) { return (x << b) | (x >> (64 - b)); };
+  auto round = [&] {
+    v0 += v1;
+    v1 = rotl(v1, 13);
+    v1 ^= v0;
+    v0 = rotl(v0, 32);
+    v2 += v3;
+    v3 = rotl(v3, 16);
+    v3 ^= v2;
+    v0 += v3;
+    v3 = rotl(v3, 21);
+    v3 ^= v0;
+    v2 += v1;
+    v1 = rotl(v1, 17);
+    v1 ^= v2;
+    v2 = rotl(v2, 32);
+  };
+  const size_t full = len - len % 8;
+  for (size_t i = 0; i < full; i += 8) {
+    const uint64_t m = farmhash::Fetch64(s + i);
+    v3 ^= m;
+    round();
+    round();
+    v0 ^= m;
+  }
+  uint64_t last = static_cast<uint64_t>(len & 0xff) << 56;
+  for (size_t i = 0; i < len % 8; ++i) {
+    last |= static_cast<uint64_t>(static_cast<uint8_t>(s[full + i])) << (8 * i);
+  }
+  v3 ^= last;
+  round();
+  round();
+  v0 ^= last;
+  v2 ^= 0xff;
+  for (int i = 0; i < 4; ++i) round();
+  return v0 ^ v1 ^ v2 ^ v3;
+}
+
+class StringToHashBucketStrongOp : public OpKernel {
+ public:
+  explicit StringToHashBucketStrongOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("num_buckets", &num_buckets_));
+    std::vector<int64_t> key;
+    ctx->SetStatus(ctx->GetAttr("key", &key));
+    if (ctx->status().ok() && key.size() != 2) {
+      ctx->SetStatus(errors::InvalidArgument("Key must have 2 elements"));
+      return;
+    }
+    if (key.size() == 2) {
+      key_[0] = static_cast<uint64_t>(key[0]);
+      key_[1] = static_cast<uint64_t>(key[1]);
+    }
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
+    for (int64_t i = 0; i < in.num_elements(); ++i) {
+      const std::string& s = Strings(in)[i];
+      out->data<int64_t>()[i] =
+          static_cast<int64_t>(SipHash24(key_, s.data(), s.size()) %
+                               static_cast<uint64_t>(num_buckets_));
+    }
+  }
+
+ private:
+  int64_t num_buckets_ = 1;
+  uint64_t key_[2] = {0, 0};
+};
+
 class AsStringOp : public OpKernel {
  public:
   explicit AsStringOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -826,6 +903,8 @@ REGISTER_KERNEL(KernelDef("StringSplitV2"), StringSplitV2Op);
 REGISTER_KERNEL(KernelDef("Substr"), SubstrOp);
 REGISTER_KERNEL(KernelDef("StringToNumber"), StringToNumberOp);
 REGISTER_KERNEL(KernelDef("StringToHashBucketFast"), StringToHashBucketFastOp);
+REGISTER_KERNEL(KernelDef("StringToHashBucketStrong"),
+                StringToHashBucketStrongOp);
 REGISTER_KERNEL(KernelDef("AsString"), AsStringOp);
 REGISTER_KERNEL(KernelDef("RegexReplace"), RegexReplaceOp);
 REGISTER_KERNEL(KernelDef("RegexFullMatch"), RegexFullMatchOp);

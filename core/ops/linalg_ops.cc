@@ -399,3 +399,33 @@ REGISTER_OP("MatrixSetDiag")
     .Doc("Each matrix with its main diagonal replaced.");
 
 }  // namespace tensorweave
+
+namespace tensorweave {
+namespace {
+
+// Cross: both inputs of one shape whose last dim is 3.
+Status CrossShape(InferenceContext* c) {
+  TW_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1));
+  PartialShape merged;
+  TW_RETURN_IF_ERROR(c->input(0).Merge(c->input(1), &merged));
+  if (merged.known_rank() && merged.dim(merged.rank() - 1) >= 0 &&
+      merged.dim(merged.rank() - 1) != 3) {
+    return errors::InvalidArgument("Dimension must be 3 but is ",
+                                   merged.dim(merged.rank() - 1),
+                                   " for the last dim of ", merged.ToString());
+  }
+  c->set_output(0, merged);
+  return Status::OK();
+}
+
+}  // namespace
+
+REGISTER_OP("Cross")
+    .Input("a: T")
+    .Input("b: T")
+    .Output("product: T")
+    .Attr("T: {float, double, int32, int64}")
+    .SetShapeFn(CrossShape)
+    .Doc("The cross product of the 3-vectors in the last dim of a and b.");
+
+}  // namespace tensorweave

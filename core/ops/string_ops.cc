@@ -142,6 +142,14 @@ REGISTER_OP("StringToHashBucketFast")
     .SetShapeFn(shape_fns::Unchanged)
     .Doc("Fingerprint64(s) mod num_buckets (TensorFlow's buckets).");
 
+REGISTER_OP("StringToHashBucketStrong")
+    .Input("input: string")
+    .Output("output: int64")
+    .Attr("num_buckets: int >= 1")
+    .Attr("key: list(int)")
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("SipHash-2-4(key, s) mod num_buckets (TensorFlow's buckets).");
+
 REGISTER_OP("AsString")
     .Input("input: T")
     .Output("output: string")

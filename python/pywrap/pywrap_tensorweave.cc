@@ -9,6 +9,7 @@
 
 #include "core/framework/graph.h"
 #include "core/framework/op_def.h"
+#include "core/kernels/script_ops.h"
 #include "core/runtime/session.h"
 
 namespace py = pybind11;
@@ -658,6 +659,36 @@ py::object OpDefByName(const std::string& name) {
 
 py::list OpNames() { return py::cast(OpRegistry::Global()->ListOps()); }
 
+// Installs the Python side of PyFunc: trampoline(token, [arrays]) returns
+// (code, message, [(array, dtype enum), ...]); a nonzero code is the error.
+void SetPyFuncTrampoline(py::function trampoline) {
+  // Lives as long as the process (kernels may call it from any thread).
+  auto* keep = new py::object(std::move(trampoline));
+  SetPyFuncCallback([keep](const std::string& token,
+                           const std::vector<Tensor>& inputs,
+                           std::vector<Tensor>* outputs) -> Status {
+    py::gil_scoped_acquire gil;
+    try {
+      py::list args;
+      for (const Tensor& t : inputs) args.append(TensorToNumpy(t.DeepCopy()));
+      py::tuple result = (*keep)(token, args);
+      const int code = result[0].cast<int>();
+      if (code != 0) {
+        return Status(static_cast<Code>(code), result[1].cast<std::string>());
+      }
+      for (auto item : result[2]) {
+        py::tuple pair = item.cast<py::tuple>();
+        const auto dtype = static_cast<DataType>(pair[1].cast<int>());
+        outputs->push_back(NumpyToTensor(pair[0].cast<py::array>(), dtype));
+      }
+      return Status::OK();
+    } catch (const std::exception& e) {
+      return errors::Internal("calling the Python function ", token, ": ",
+                              e.what());
+    }
+  });
+}
+
 }  // namespace
 }  // namespace tensorweave
 
@@ -694,6 +725,7 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
   m.def("op_defs", &OpDefs);
   m.def("op_def", &OpDefByName);
   m.def("op_names", &OpNames);
+  m.def("set_py_func_trampoline", &SetPyFuncTrampoline);
   m.def("registered_kernels",
         [] { return KernelRegistry::Global()->RegisteredOps(); });
 }

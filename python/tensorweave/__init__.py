@@ -335,6 +335,7 @@ from tensorweave._src.ops.variables import variables_initializer
 from tensorweave._src.ops.linalg_ops import (  # noqa: E402
     cholesky,
     cholesky_solve,
+    cross,
     matrix_band_part,
     matrix_determinant,
     matrix_diag,
@@ -364,8 +365,13 @@ from tensorweave._src.ops.string_ops import (  # noqa: E402
     string_split,
     string_strip,
     string_to_hash_bucket_fast,
+    string_to_hash_bucket_strong,
     string_to_number,
     substr,
+)
+from tensorweave._src.ops.script_ops import (  # noqa: E402
+    numpy_function,
+    py_func,
 )
 from tensorweave._src.training.gradient_clipping import clip_by_global_norm
 from tensorweave._src.training.gradient_clipping import global_norm

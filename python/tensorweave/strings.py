@@ -16,6 +16,7 @@ from tensorweave._src.ops.string_ops import string_join as join
 from tensorweave._src.ops.string_ops import string_length as length
 from tensorweave._src.ops.string_ops import string_strip as strip
 from tensorweave._src.ops.string_ops import string_to_hash_bucket_fast as to_hash_bucket_fast
+from tensorweave._src.ops.string_ops import string_to_hash_bucket_strong as to_hash_bucket_strong
 from tensorweave._src.ops.string_ops import string_to_number as to_number
 from tensorweave._src.ops.string_ops import strings_split_v1 as split
 from tensorweave._src.ops.string_ops import substr
@@ -33,6 +34,7 @@ __all__ = [
     "strip",
     "substr",
     "to_hash_bucket_fast",
+    "to_hash_bucket_strong",
     "to_number",
     "upper",
 ]

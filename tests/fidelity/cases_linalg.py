@@ -253,3 +253,19 @@ def empty_and_unknown_shapes(tf, sess):
         sess.run(tf.matrix_determinant(tf.zeros([2, 0, 0]))),
         sess.run(inv, {p: np.tile(np.eye(3), (2, 1, 1))}),
     ]
+
+
+@case
+def cross_product(tf, sess):
+    a = tf.constant([[1.0, 2.0, 3.0], [0.0, -1.0, 2.0]])
+    b = tf.constant([[4.0, 5.0, 6.0], [1.0, 1.0, 1.0]])
+    c = tf.cross(a, b)
+    ci = tf.linalg.cross(tf.constant([1, 0, 0]), tf.constant([0, 1, 0]))
+    return [
+        c,
+        c.shape,
+        c.op.type,
+        ci,
+        tf.gradients(tf.reduce_sum(c * [[1.0, 2.0, 3.0]]), [a, b]),
+        _error(lambda: tf.cross(tf.ones([2, 2]), tf.ones([2, 2]))),
+    ]

@@ -66,6 +66,9 @@ def hash_bucket_fast(tf, sess):
         tf.string_to_hash_bucket_fast(_HASH_INPUTS, 2**62),
         tf.strings.to_hash_bucket_fast(["a", "hello", ""], 10),
         tf.string_to_hash_bucket_fast([["x", "y"]], 3).shape,
+        tf.string_to_hash_bucket_strong(_HASH_INPUTS, 2**62, [123456789, 987654321]),
+        tf.strings.to_hash_bucket_strong(["a", "b"], 97, [-1, 2**62]),
+        _error(lambda: tf.string_to_hash_bucket_strong(["a"], 10, [1])),
     ]
 
 

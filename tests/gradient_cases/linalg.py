@@ -92,5 +92,6 @@ CASES = [
     GradientCase("MatrixDiagPart", lambda x: tw.matrix_diag_part(x), [[2, 3, 4]], ops=["MatrixDiagPart"]),
     GradientCase("MatrixSetDiag", lambda x, d: tw.matrix_set_diag(x, d), [[2, 3, 4], [2, 3]], ops=["MatrixSetDiag"]),
     GradientCase("norm ord=2 over two axes", lambda x: tw.norm(x, ord=2, axis=[0, 1]), [[3, 2]]),
+    GradientCase("Cross", lambda a, b: tw.cross(a, b), [[2, 3], [2, 3]], ops=["Cross"]),
     GradientCase("logdet", lambda x: tw.linalg.logdet(_spd(x)), [[3, 3]]),
 ]

@@ -271,3 +271,9 @@ def _matrix_set_diag_grad(op, grad):
     grad_input = linalg_ops.matrix_set_diag(grad, array_ops.zeros_like(op.inputs[1]))
     grad_diag = linalg_ops.matrix_diag_part(grad)
     return grad_input, grad_diag
+
+
+@_register("Cross")
+def _cross_grad(op, grad):
+    u, v = op.inputs
+    return linalg_ops.cross(v, grad), linalg_ops.cross(grad, u)

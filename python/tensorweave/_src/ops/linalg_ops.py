@@ -521,6 +521,18 @@ def pinv(a, rcond=None, validate_args=False, name=None):
         return math_ops.matmul(v / array_ops.expand_dims(s, -2), u, adjoint_b=True)
 
 
+def cross(a, b, name=None):
+    """The cross product of the 3-vectors in the last dim of `a` and `b`.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.cross([1.0, 0.0, 0.0], [0.0, 1.0, 0.0])))
+      [0. 0. 1.]
+    """
+    return _two("Cross", a, b, name, arg_names=("a", "b"))
+
+
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """tf.linalg.l2_normalize: tf.nn.l2_normalize."""
     from tensorweave._src.ops import nn_ops

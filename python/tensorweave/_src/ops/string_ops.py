@@ -142,6 +142,18 @@ def string_to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
     return _unary("StringToHashBucketFast", input, name, num_buckets=num_buckets)
 
 
+def string_to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    """SipHash-2-4 of each string under the 2-element `key`, mod num_buckets (TensorFlow's strong hash).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.string_to_hash_bucket_strong(["a"], 1, [1, 2])))
+      [0]
+    """
+    return _unary("StringToHashBucketStrong", input, name, num_buckets=num_buckets, key=list(key))
+
+
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="", name=None):  # noqa: A002
     """Each element as a string (printf's %f / %e / %g for floats, %d for integers, "true"/"false").
 
@@ -280,6 +292,7 @@ for _op in (
     "Substr",
     "StringToNumber",
     "StringToHashBucketFast",
+    "StringToHashBucketStrong",
     "AsString",
     "RegexReplace",
     "RegexFullMatch",
