@@ -17,10 +17,22 @@ struct TwlInterpreterOptions {
   twl::InterpreterOptions options;
 };
 
+// Forwards the interpreter's per-node times to a C callback.
+class CallbackProfiler : public twl::Profiler {
+ public:
+  void OnNodeDone(int node, twl::BuiltinOperator op,
+                  double microseconds) override {
+    callback(user_data, node, twl::OpName(op), microseconds);
+  }
+  TwlOpProfileCallback callback = nullptr;
+  void* user_data = nullptr;
+};
+
 struct TwlInterpreter {
   std::shared_ptr<twl::Model> model;  // keeps the model alive
   twl::OpResolver resolver;
   std::unique_ptr<twl::Interpreter> interpreter;
+  CallbackProfiler profiler;
   char error[twl::Status::kMaxMessage] = "";
 };
 
@@ -212,6 +224,16 @@ TwlStatus twl_interpreter_resize_input_tensor(TwlInterpreter* interpreter,
 TwlStatus twl_interpreter_invoke(TwlInterpreter* interpreter) {
   if (interpreter == nullptr) return ToC(NullArgument("interpreter"));
   return Record(interpreter, interpreter->interpreter->Invoke());
+}
+
+void twl_interpreter_set_op_profiler(TwlInterpreter* interpreter,
+                                     TwlOpProfileCallback callback,
+                                     void* user_data) {
+  if (interpreter == nullptr) return;
+  interpreter->profiler.callback = callback;
+  interpreter->profiler.user_data = user_data;
+  interpreter->interpreter->set_profiler(
+      callback != nullptr ? &interpreter->profiler : nullptr);
 }
 
 const char* twl_interpreter_error_message(const TwlInterpreter* interpreter) {

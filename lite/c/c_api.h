@@ -132,6 +132,16 @@ TWL_CAPI_EXPORT TwlStatus twl_interpreter_resize_input_tensor(
     TwlInterpreter* interpreter, int index, const int* dims, int num_dims);
 /* Runs the model; allocates no memory. */
 TWL_CAPI_EXPORT TwlStatus twl_interpreter_invoke(TwlInterpreter* interpreter);
+/* Per-op profiling (as LiteRT's op profiling): while set, `callback` is
+ * called after every op of every invoke with the op's position in the
+ * execution plan, its op name ("CONV_2D", ...) and its eval time in
+ * microseconds, on the invoking thread. NULL removes it. The callback must
+ * not call back into this interpreter. */
+typedef void (*TwlOpProfileCallback)(void* user_data, int node_index,
+                                     const char* op_name, double microseconds);
+TWL_CAPI_EXPORT void twl_interpreter_set_op_profiler(
+    TwlInterpreter* interpreter, TwlOpProfileCallback callback,
+    void* user_data);
 /* Text of the interpreter's last failure ("" if none). */
 TWL_CAPI_EXPORT const char* twl_interpreter_error_message(
     const TwlInterpreter* interpreter);

@@ -61,6 +61,36 @@ TEST_F(CApiTest, RunsModel) {
             static_cast<const void*>(twl_tensor_data(output)));
 }
 
+struct ProfileLog {
+  std::vector<std::pair<int, std::string>> calls;
+  double total_us = 0;
+};
+
+void RecordOp(void* user_data, int node, const char* op_name, double us) {
+  auto* log = static_cast<ProfileLog*>(user_data);
+  log->calls.emplace_back(node, op_name);
+  log->total_us += us;
+}
+
+TEST_F(CApiTest, OpProfilerSeesEveryOpOfEveryInvoke) {
+  ASSERT_EQ(twl_interpreter_allocate_tensors(interpreter_), kTwlOk);
+  ProfileLog log;
+  twl_interpreter_set_op_profiler(interpreter_, RecordOp, &log);
+  ASSERT_EQ(twl_interpreter_invoke(interpreter_), kTwlOk);
+  ASSERT_EQ(twl_interpreter_invoke(interpreter_), kTwlOk);
+  // The MLP 6-5-3: two FULLY_CONNECTED and a SOFTMAX, twice.
+  std::vector<std::pair<int, std::string>> once = {
+      {0, "FULLY_CONNECTED"}, {1, "FULLY_CONNECTED"}, {2, "SOFTMAX"}};
+  std::vector<std::pair<int, std::string>> twice = once;
+  twice.insert(twice.end(), once.begin(), once.end());
+  EXPECT_EQ(log.calls, twice);
+  EXPECT_GE(log.total_us, 0.0);
+  twl_interpreter_set_op_profiler(interpreter_, nullptr, nullptr);
+  ASSERT_EQ(twl_interpreter_invoke(interpreter_), kTwlOk);
+  EXPECT_EQ(log.calls.size(), 6u);
+  twl_interpreter_set_op_profiler(nullptr, RecordOp, &log);  // no crash
+}
+
 TEST_F(CApiTest, LookupsByNameAndSignature) {
   EXPECT_EQ(twl_interpreter_get_input_tensor_by_name(interpreter_, "input"),
             twl_interpreter_get_input_tensor(interpreter_, 0));

@@ -25,7 +25,9 @@ bool Flag(const char* arg, const char* name, std::string* value) {
   return true;
 }
 
-// Sums per-node times over the timed runs.
+// Sums per-node times over the timed runs; prints them by op type (time
+// per invoke, share of the total, number of nodes), as LiteRT's
+// benchmark_model --enable_op_profiling does, then the slowest nodes.
 class NodeTimes : public twl::Profiler {
  public:
   void OnNodeDone(int node, twl::BuiltinOperator op, double us) override {
@@ -36,8 +38,44 @@ class NodeTimes : public twl::Profiler {
     total_[node] += us;
   }
   void Print(int runs) const {
+    struct Row {
+      const char* name;
+      double us = 0;
+      int count = 0;
+    };
+    std::vector<Row> rows;
+    double sum = 0;
     for (size_t i = 0; i < total_.size(); ++i) {
-      printf("  node %2zu %-18s %8.2f us\n", i, twl::OpName(ops_[i]),
+      const char* name = twl::OpName(ops_[i]);
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
+        return strcmp(r.name, name) == 0;
+      });
+      if (it == rows.end()) it = rows.insert(rows.end(), Row{name});
+      it->us += total_[i] / runs;
+      it->count += 1;
+      sum += total_[i] / runs;
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const Row& a, const Row& b) { return a.us > b.us; });
+    printf("op profile (per invoke, summed over nodes of each type):\n");
+    printf("  %-20s %6s %12s %8s %8s\n", "op", "count", "time (us)", "share",
+           "cumul.");
+    double cumulative = 0;
+    for (const Row& r : rows) {
+      cumulative += r.us;
+      printf("  %-20s %6d %12.2f %7.2f%% %7.2f%%\n", r.name, r.count, r.us,
+             sum > 0 ? 100 * r.us / sum : 0,
+             sum > 0 ? 100 * cumulative / sum : 0);
+    }
+    printf("  %-20s %6zu %12.2f\n", "total", total_.size(), sum);
+    std::vector<size_t> order(total_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return total_[a] > total_[b]; });
+    printf("slowest nodes:\n");
+    for (size_t k = 0; k < order.size() && k < 10; ++k) {
+      size_t i = order[k];
+      printf("  node %3zu %-18s %10.2f us\n", i, twl::OpName(ops_[i]),
              total_[i] / runs);
     }
   }
