@@ -72,9 +72,12 @@ Status Interpreter::Init(const OpResolver* resolver) {
     if (first_use_[t] < 0 || step < first_use_[t]) first_use_[t] = step;
     if (step > last_use_[t]) last_use_[t] = step;
   };
+  // Graph inputs live through the whole plan, as in TFLite: a caller may
+  // invoke again without setting them again.
   for (int t : *graph->inputs()) {
     inputs_.push_back(t);
     use(t, 0);
+    use(t, num_ops > 0 ? num_ops - 1 : 0);
   }
   for (int t : *graph->outputs()) {
     outputs_.push_back(t);
