@@ -27,9 +27,11 @@ from tensorweave._src.ops.linalg_ops import (
     l2_normalize,
     logdet,
     lstsq,
+    matrix_rank,
     matrix_transpose,
     matvec,
     norm,
+    normalize,
     pinv,
     qr,
     set_diag,
@@ -42,6 +44,7 @@ from tensorweave._src.ops.linalg_ops import (
     transpose,
     triangular_solve,
 )
+from tensorweave._src.ops.einsum_ops import einsum, tensordot
 from tensorweave._src.ops.math_ops import matmul
 from tensorweave._src.training.gradient_clipping import global_norm
 
@@ -56,6 +59,7 @@ __all__ = [
     "diag_part",
     "eigh",
     "eigvalsh",
+    "einsum",
     "eye",
     "global_norm",
     "inv",
@@ -63,15 +67,18 @@ __all__ = [
     "logdet",
     "lstsq",
     "matmul",
+    "matrix_rank",
     "matrix_transpose",
     "matvec",
     "norm",
+    "normalize",
     "pinv",
     "qr",
     "set_diag",
     "slogdet",
     "solve",
     "svd",
+    "tensordot",
     "tensor_diag",
     "tensor_diag_part",
     "trace",

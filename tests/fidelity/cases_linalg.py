@@ -269,3 +269,13 @@ def cross_product(tf, sess):
         tf.gradients(tf.reduce_sum(c * [[1.0, 2.0, 3.0]]), [a, b]),
         _error(lambda: tf.cross(tf.ones([2, 2]), tf.ones([2, 2]))),
     ]
+
+
+@case(tol=1e-6)
+def rank_normalize_einsum(tf, sess):
+    r = tf.linalg.matrix_rank(tf.constant([[[1.0, 2.0], [2.0, 4.0]], [[1.0, 0.0], [0.0, 1.0]]]))
+    n, nn = tf.linalg.normalize(tf.constant([[3.0, 4.0], [1.0, 0.0]]), axis=1)
+    f, fn = tf.linalg.normalize(tf.constant([[3.0, 4.0], [1.0, 0.0]]), ord="fro", axis=[0, 1])
+    e = tf.linalg.einsum("ij,jk->ik", tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]]))
+    t = tf.linalg.tensordot(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]), 1)
+    return [r, r.shape, r.dtype, n, nn, nn.shape, f, fn, e, t]

@@ -533,6 +533,47 @@ def cross(a, b, name=None):
     return _two("Cross", a, b, name, arg_names=("a", "b"))
 
 
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The number of singular values above `tol` (default eps * max(m, n) * the largest), as TF's composite.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.linalg.matrix_rank([[1.0, 2.0], [2.0, 4.0]])))
+      1
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "matrix_rank"):
+        a = ops.convert_to_tensor(a, preferred_dtype=dtypes.float32, name="a")
+        s = svd(a, compute_uv=False)
+        if tol is None:
+            dims = a.shape.as_list()[-2:] if a.shape.ndims is not None else [None, None]
+            if None not in dims:
+                m = max(dims)
+            else:
+                m = math_ops.reduce_max(array_ops.shape(a)[-2:])
+            eps = np.finfo(a.dtype.as_numpy_dtype).eps
+            tol = eps * math_ops.cast(m, a.dtype) * math_ops.reduce_max(s, axis=-1, keepdims=True)
+        return math_ops.reduce_sum(math_ops.cast(math_ops.greater(s, tol), dtypes.int32), axis=-1)
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
+    """(tensor / norm, norm) with the norm kept in the reduced dims (TF's tf.linalg.normalize).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.linalg.normalize([3.0, 4.0]))[0])
+      [0.6 0.8]
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "normalize"):
+        tensor = ops.convert_to_tensor(tensor)
+        n = norm(tensor, ord, axis, keepdims=True)
+        n = math_ops.cast(n, tensor.dtype)
+        return tensor / n, n
+
+
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """tf.linalg.l2_normalize: tf.nn.l2_normalize."""
     from tensorweave._src.ops import nn_ops
