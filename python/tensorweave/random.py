@@ -12,6 +12,12 @@ Example:
 """
 
 from tensorweave._src.framework.random_seed import get_seed, set_random_seed
+from tensorweave._src.ops.candidate_sampling_ops import (
+    all_candidate_sampler,
+    fixed_unigram_candidate_sampler,
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 from tensorweave._src.ops.random_ops import (
     categorical,
     fold_in,
@@ -33,10 +39,13 @@ from tensorweave._src.ops.random_ops import stateless_random_poisson as stateles
 from tensorweave._src.ops.random_ops import stateless_random_uniform as stateless_uniform
 
 __all__ = [
+    "all_candidate_sampler",
     "categorical",
+    "fixed_unigram_candidate_sampler",
     "fold_in",
     "gamma",
     "get_seed",
+    "log_uniform_candidate_sampler",
     "multinomial",
     "normal",
     "poisson",
@@ -52,4 +61,5 @@ __all__ = [
     "stateless_uniform",
     "truncated_normal",
     "uniform",
+    "uniform_candidate_sampler",
 ]

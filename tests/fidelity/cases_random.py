@@ -150,3 +150,11 @@ def split_and_fold_in_shapes_and_dtypes(tf, sess):
     s2 = tf.random.split([5, 6])
     fv, sv = sess.run([f, s])
     return [s.shape, s.dtype, f.shape, f.dtype, s2.shape, int(fv[1]), bool((sess.run(s) == sv).all())]
+
+
+@case
+def candidate_samplers_are_the_nn_functions(tf, sess):
+    names = ["all_candidate_sampler", "fixed_unigram_candidate_sampler", "log_uniform_candidate_sampler"]
+    names.append("uniform_candidate_sampler")
+    sampled = tf.random.uniform_candidate_sampler(tf.constant([[1], [3]], tf.int64), 1, 4, True, 10, seed=1)
+    return [getattr(tf.random, n) is getattr(tf.nn, n) for n in names] + [sampled[0].shape, sampled[1].shape]
