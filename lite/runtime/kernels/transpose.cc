@@ -1,5 +1,7 @@
 // TRANSPOSE: output dim i is input dim perm[i] (perm a constant int
 // tensor). Any dtype (moves elements as bytes of the dtype's size).
+#include <cstring>
+
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
 
@@ -59,6 +61,39 @@ void Transpose(const Shape& out_shape, const int64_t* in_strides,
   }
 }
 
+// Optimized: the innermost output dim as one tight loop per row (a memcpy
+// when it is the input's innermost dim too), the carry only between rows.
+template <typename T>
+void TransposeRows(const Shape& out_shape, const int64_t* in_strides,
+                   const int* perm, const T* in, T* out) {
+  const int rank = out_shape.rank;
+  if (rank == 0) {
+    out[0] = in[0];
+    return;
+  }
+  int64_t stride[kMaxDims];
+  for (int i = 0; i < rank; ++i) stride[i] = in_strides[perm[i]];
+  const int64_t inner = out_shape.dims[rank - 1];
+  const int64_t inner_stride = stride[rank - 1];
+  const int64_t rows = inner == 0 ? 0 : out_shape.NumElements() / inner;
+  int64_t index[kMaxDims] = {};
+  int64_t offset = 0;
+  for (int64_t r = 0; r < rows; ++r, out += inner) {
+    const T* src = in + offset;
+    if (inner_stride == 1) {
+      memcpy(out, src, inner * sizeof(T));
+    } else {
+      for (int64_t j = 0; j < inner; ++j) out[j] = src[j * inner_stride];
+    }
+    for (int k = rank - 2; k >= 0; --k) {
+      offset += stride[k];
+      if (++index[k] < out_shape.dims[k]) break;
+      offset -= stride[k] * index[k];
+      index[k] = 0;
+    }
+  }
+}
+
 Status Eval(KernelContext* context, Node* node) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const Tensor* input = context->input(*node, 0);
@@ -67,8 +102,13 @@ Status Eval(KernelContext* context, Node* node) {
   ComputeStrides(input->shape, strides);
   return DispatchAll(input->type, [&](auto zero) {
     using T = decltype(zero);
-    Transpose<T>(output->shape, strides, d.perm, input->data_as<T>(),
-                 output->data_as<T>());
+    if (context->use_reference()) {
+      Transpose<T>(output->shape, strides, d.perm, input->data_as<T>(),
+                   output->data_as<T>());
+    } else {
+      TransposeRows<T>(output->shape, strides, d.perm, input->data_as<T>(),
+                       output->data_as<T>());
+    }
     return Status::Ok();
   });
 }
