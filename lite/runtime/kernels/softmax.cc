@@ -1,6 +1,11 @@
 // SOFTMAX and LOG_SOFTMAX over the last axis (float32), with beta:
 //   softmax(x)_i = exp(beta * (x_i - max)) / sum_j exp(beta * (x_j - max)).
+// The optimized SOFTMAX path computes exp by a polynomial the compiler
+// vectorizes (FastExp); the reference path and LOG_SOFTMAX call std::exp.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
@@ -18,6 +23,55 @@ Status Prepare(KernelContext* context, Node* node) {
   return context->ResizeTensor(output, input->shape);
 }
 
+// exp(x) for the optimized path: x = n ln2 + r, |r| <= ln2 / 2, exp(r) by
+// Cephes' polynomial (relative error about 1e-7), 2^n through the exponent
+// bits; x clamped to the normal range (exp(-inf) gives 2^-126, not 0). No
+// library call, so the loops over a row vectorize.
+inline float FastExp(float x) {
+  x = std::min(88.f, std::max(-87.f, x));
+  const float n = std::floor(x * 1.44269504088896341f + 0.5f);
+  float r = x - n * 0.693359375f;
+  r = r + n * 2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float e = p * r * r + r + 1.f;
+  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  float scale;
+  memcpy(&scale, &bits, sizeof(scale));
+  return e * scale;
+}
+
+constexpr int kLanes = 8;
+
+// Softmax of one row with the sums and max in kLanes partial lanes.
+void OptimizedRow(const float* in, float* out, int depth, float beta) {
+  float lane_max[kLanes];
+  for (int l = 0; l < kLanes; ++l) lane_max[l] = in[0];
+  int i = 0;
+  for (; i + kLanes <= depth; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) {
+      lane_max[l] = in[i + l] > lane_max[l] ? in[i + l] : lane_max[l];
+    }
+  }
+  float max = in[0];
+  for (; i < depth; ++i) max = in[i] > max ? in[i] : max;
+  for (int l = 0; l < kLanes; ++l) max = lane_max[l] > max ? lane_max[l] : max;
+  for (i = 0; i < depth; ++i) out[i] = FastExp(beta * (in[i] - max));
+  float lane_sum[kLanes] = {};
+  for (i = 0; i + kLanes <= depth; i += kLanes) {
+    for (int l = 0; l < kLanes; ++l) lane_sum[l] += out[i + l];
+  }
+  float sum = 0.f;
+  for (; i < depth; ++i) sum += out[i];
+  for (int l = 0; l < kLanes; ++l) sum += lane_sum[l];
+  const float scale = 1.f / sum;
+  for (i = 0; i < depth; ++i) out[i] *= scale;
+}
+
 template <bool kLog>
 Status Eval(KernelContext* context, Node* node) {
   const Tensor* input = context->input(*node, 0);
@@ -28,6 +82,12 @@ Status Eval(KernelContext* context, Node* node) {
   const int64_t rows = input->num_elements() / depth;
   const float* in = input->data_as<float>();
   float* out = output->data_as<float>();
+  if (!kLog && !context->use_reference()) {
+    for (int64_t r = 0; r < rows; ++r) {
+      OptimizedRow(in + r * depth, out + r * depth, depth, beta);
+    }
+    return Status::Ok();
+  }
   for (int64_t r = 0; r < rows; ++r, in += depth, out += depth) {
     float max = in[0];
     for (int i = 1; i < depth; ++i) max = in[i] > max ? in[i] : max;
