@@ -8,7 +8,8 @@ weights) on tensorweave-lite against onnxruntime, the same ONNX model,
 
 tensorweave-lite runs the converted .twl through the C API
 (converters.lite_runner over bazel-bin/lite/c/libtensorweave_lite.so; build it
-with `bazel build //lite/c:libtensorweave_lite.so`); onnxruntime runs with
+with `bazel build //lite/c:libtensorweave_lite.so`): per call, inputs copied
+in, invoke, output copied out (LiteRunner.prepared); onnxruntime runs with
 intra_op_num_threads = threads, inter 1, all graph optimizations (which
 include its own LayerNorm/GELU/attention fusions). Both are fed the same
 numpy inputs per call and return numpy outputs. Outputs are compared
@@ -60,13 +61,14 @@ def main():
         sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
         lite = lite_runner.LiteRunner(data, num_threads=threads)
         want = sess.run(None, feeds)[0]
-        got = lite.run(feeds)["last_hidden_state"]
+        call = lite.prepared(feeds)
+        got = call()[0]
         err = float(np.abs(got - want).max())
         assert err <= 1e-4, f"outputs differ by {err}"
         best = {"onnxruntime": np.inf, "tensorweave-lite": np.inf}
         for _ in range(args.rounds):
             best["onnxruntime"] = min(best["onnxruntime"], _median_ms(lambda s=sess: s.run(None, feeds), args.runs))
-            best["tensorweave-lite"] = min(best["tensorweave-lite"], _median_ms(lambda r=lite: r.run(feeds), args.runs))
+            best["tensorweave-lite"] = min(best["tensorweave-lite"], _median_ms(call, args.runs))
         ratio = best["tensorweave-lite"] / best["onnxruntime"]
         print(
             f"threads {threads}: onnxruntime {best['onnxruntime']:.3f} ms, tensorweave-lite "
