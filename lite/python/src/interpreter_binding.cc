@@ -18,6 +18,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "lite/runtime/interpreter.h"
 #include "lite/runtime/vector.h"
@@ -588,6 +589,53 @@ PyObject* Interpreter_tensors_allocated(InterpreterObject* self, PyObject*) {
   return PyBool_FromLong(interpreter->tensors_allocated());
 }
 
+// Sums each node's eval time over profiled invokes.
+class NodeTimeProfiler : public twl::Profiler {
+ public:
+  explicit NodeTimeProfiler(std::vector<double>* times) : times_(times) {}
+  void OnNodeDone(int node, twl::BuiltinOperator, double us) override {
+    if (node >= 0 && static_cast<size_t>(node) < times_->size()) {
+      (*times_)[node] += us;
+    }
+  }
+
+ private:
+  std::vector<double>* times_;
+};
+
+// profile_invoke(runs) -> [microseconds per node, summed over the runs].
+PyObject* Interpreter_profile_invoke(InterpreterObject* self, PyObject* arg) {
+  twl::Interpreter* interpreter = Get(self);
+  if (interpreter == nullptr) return nullptr;
+  long runs = PyLong_AsLong(arg);
+  if (runs == -1 && PyErr_Occurred()) return nullptr;
+  if (runs < 1) {
+    PyErr_SetString(PyExc_ValueError, "runs must be at least 1");
+    return nullptr;
+  }
+  const auto* operators = self->state->model->main_subgraph()->operators();
+  std::vector<double> times(operators ? operators->size() : 0, 0.0);
+  NodeTimeProfiler profiler(&times);
+  twl::Status status;
+  self->busy = true;
+  Py_BEGIN_ALLOW_THREADS interpreter->set_profiler(&profiler);
+  for (long i = 0; i < runs && status.ok(); ++i) status = interpreter->Invoke();
+  interpreter->set_profiler(nullptr);
+  Py_END_ALLOW_THREADS self->busy = false;
+  if (!status.ok()) return SetStatusError(status);
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(times.size()));
+  if (list == nullptr) return nullptr;
+  for (size_t i = 0; i < times.size(); ++i) {
+    PyObject* value = PyFloat_FromDouble(times[i]);
+    if (value == nullptr) {
+      Py_DECREF(list);
+      return nullptr;
+    }
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), value);
+  }
+  return list;
+}
+
 PyObject* Interpreter_num_views(InterpreterObject* self, PyObject*) {
   return PyLong_FromSsize_t(self->exports);
 }
@@ -632,6 +680,9 @@ PyMethodDef kInterpreterMethods[] = {
     {"tensors_allocated",
      reinterpret_cast<PyCFunction>(Interpreter_tensors_allocated), METH_NOARGS,
      "True after a successful allocate_tensors() with nothing resized since."},
+    {"profile_invoke",
+     reinterpret_cast<PyCFunction>(Interpreter_profile_invoke), METH_O,
+     "profile_invoke(runs) -> [microseconds of each node, summed over runs]"},
     {"num_views", reinterpret_cast<PyCFunction>(Interpreter_num_views),
      METH_NOARGS, "Live buffer views of tensor memory."},
     {nullptr, nullptr, 0, nullptr},

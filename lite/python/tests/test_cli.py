@@ -82,3 +82,27 @@ def test_benchmark(mlp_path, capsys):
     assert cli.main(["benchmark", mlp_path, "--runs", "50", "--num_threads", "2", "--batch", "4"]) == 0
     out = capsys.readouterr().out
     assert "mean" in out and "median" in out and "p90" in out
+
+
+def test_benchmark_profile(mlp_path, capsys):
+    assert cli.main(["benchmark", mlp_path, "--runs", "20", "--profile"]) == 0
+    out = capsys.readouterr().out
+    assert "op profile" in out
+    rows = [
+        l.split() for l in out.splitlines() if l.startswith("  ") and l.split()[0] in ("FULLY_CONNECTED", "SOFTMAX")
+    ]
+    counts = {r[0]: int(r[1]) for r in rows}
+    assert counts == {"FULLY_CONNECTED": 2, "SOFTMAX": 1}
+    assert abs(sum(float(r[3].rstrip("%")) for r in rows) - 100) < 0.1
+
+
+def test_profile_ops_counts_every_node(mlp_path):
+    from tensorweave_lite import Interpreter
+
+    interpreter = Interpreter(model_path=mlp_path)
+    interpreter.allocate_tensors()
+    rows = interpreter.profile_ops(5)
+    assert sorted((r["op"], r["count"]) for r in rows) == [("FULLY_CONNECTED", 2), ("SOFTMAX", 1)]
+    assert all(r["us"] >= 0 for r in rows) and abs(sum(r["share"] for r in rows) - 1) < 1e-9
+    with pytest.raises(ValueError):
+        interpreter.profile_ops(0)

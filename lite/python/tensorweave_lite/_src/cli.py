@@ -2,7 +2,7 @@
 
 tensorweave-lite inspect model.twl [--batch N]
 tensorweave-lite run model.twl --input NAME=FILE.npy ... --output OUT.npz
-tensorweave-lite benchmark model.twl --num_threads 2 --runs 1000 [--batch N]
+tensorweave-lite benchmark model.twl --num_threads 2 --runs 1000 [--batch N] [--profile]
 """
 
 import argparse
@@ -186,6 +186,13 @@ def benchmark(args):
         f"median {np.median(times):.1f} us, p90 "
         f"{np.percentile(times, 90):.1f} us, min {times.min():.1f} us"
     )
+    if args.profile:
+        rows = interpreter.profile_ops(args.runs)
+        print("op profile (per invoke, summed over nodes of each type):")
+        print(f"  {'op':<20} {'count':>6} {'time (us)':>12} {'share':>8}")
+        for r in rows:
+            print(f"  {r['op']:<20} {r['count']:>6} {r['us']:>12.2f} {100 * r['share']:>7.2f}%")
+        print(f"  {'total':<20} {sum(r['count'] for r in rows):>6} {sum(r['us'] for r in rows):>12.2f}")
     return 0
 
 
@@ -218,6 +225,7 @@ def _parser():
     p.add_argument("--runs", type=int, default=1000)
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--batch", type=int, default=None)
+    p.add_argument("--profile", action="store_true", help="then time each op (its time, share and count)")
     p.set_defaults(func=benchmark)
     return parser
 
