@@ -176,6 +176,9 @@ class BaseSession:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         feed_keys = tuple(feed_dict) if feed_dict else ()
+        if feed_keys and any(hasattr(k, "_tw_fetch_components") for k in feed_keys):
+            feed_dict = _expand_composite_feeds(feed_dict)  # a SparseTensor fed a SparseTensorValue
+            feed_keys = tuple(feed_dict)
         # Structures are keyed with their types: a tuple and a namedtuple of
         # the same tensors compare equal but must be rebuilt differently.
         key = (_structure_key(fetches), feed_keys)
@@ -331,6 +334,24 @@ def _structure_key(fetches):
     if isinstance(fetches, collections.abc.Mapping):
         return (type(fetches),) + tuple((k, _structure_key(v)) for k, v in fetches.items())
     return fetches
+
+
+def _expand_composite_feeds(feed_dict):
+    """{SparseTensor: SparseTensorValue or (indices, values, dense_shape)} -> one entry per component tensor."""
+    out = {}
+    for k, v in feed_dict.items():
+        if hasattr(k, "_tw_fetch_components"):
+            parts = k._tw_fetch_components()
+            if not (isinstance(v, (tuple, list)) and len(v) == len(parts)):
+                raise TypeError(
+                    f"The value of a {type(k).__name__} feed must be a {type(k).__name__}Value or a tuple of "
+                    f"{len(parts)} values (indices, values, dense_shape), got {type(v).__name__}"
+                )
+            for t, part in zip(parts, v):
+                out[t] = part
+        else:
+            out[k] = v
+    return out
 
 
 def _convert_feed(value, dtype, tensor, dims):

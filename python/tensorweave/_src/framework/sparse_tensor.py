@@ -68,6 +68,9 @@ class SparseTensor:
         """The static shape: dense_shape's value where it is a constant, else of its static length."""
         from tensorweave._src.ops.array_ops import constant_value
 
+        static = getattr(self, "_static_shape", None)  # set by the sparse ops that know more than dense_shape
+        if static is not None and static.ndims is not None:
+            return static
         value = constant_value(self._dense_shape)
         if value is not None:
             return tensor_shape.TensorShape([int(d) for d in value])

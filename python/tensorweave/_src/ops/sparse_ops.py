@@ -1,0 +1,604 @@
+"""The sparse ops of TF1 (tf.sparse_* and tf.sparse.*) as composites over the dense ops.
+
+A SparseTensor is (indices [N, rank] int64, values [N], dense_shape [rank] int64). Each function here builds
+its result from gather/scatter/segment/sort ops, so the results (in TF's canonical row-major order) and the
+gradients with respect to the values follow from those ops' own kernels and gradients.
+"""
+
+import numpy as np
+
+from tensorweave._src.framework import dtypes, ops, tensor_shape
+from tensorweave._src.framework.sparse_tensor import SparseTensor, SparseTensorValue
+
+
+def _tw():
+    import tensorweave
+
+    return tensorweave
+
+
+def _convert(sp):
+    if isinstance(sp, SparseTensor):
+        return sp
+    if isinstance(sp, SparseTensorValue) or (isinstance(sp, tuple) and len(sp) == 3):
+        return SparseTensor.from_value(SparseTensorValue(*sp))
+    raise TypeError(f"Input must be a SparseTensor, got {type(sp).__name__}")
+
+
+def _scope(name, default):
+    return ops.get_default_graph().name_scope(name or default)
+
+
+def _strides(shape):
+    """Row-major strides of an int64 shape vector."""
+    tw = _tw()
+    return tw.math.cumprod(shape, exclusive=True, reverse=True)
+
+
+def _linearize(indices, shape):
+    tw = _tw()
+    return tw.reduce_sum(indices * tw.expand_dims(_strides(shape), 0), axis=1)
+
+
+def _unravel(lin, shape):
+    tw = _tw()
+    strides = tw.expand_dims(_strides(shape), 0)
+    return tw.floormod(tw.floordiv(tw.expand_dims(lin, 1), strides), tw.expand_dims(shape, 0))
+
+
+def _with_static(sp, static_shape):
+    sp._static_shape = tensor_shape.TensorShape(static_shape)
+    return sp
+
+
+def _assert(condition, data):
+    """A check when the graph runs: InvalidArgumentError with `data` in its message when `condition` is false.
+
+    (Through py_func, which raises the error class given; an Assert kernel is not in the runtime yet.)
+    """
+    from tensorweave import errors
+    from tensorweave._src.ops.script_ops import py_func
+
+    texts = [d for d in data if isinstance(d, str)]
+    tensors = [ops.convert_to_tensor(d) for d in data if not isinstance(d, str)]
+    order = [isinstance(d, str) for d in data]
+
+    def check(cond, *vals):
+        if not bool(cond):
+            it_t, it_v = iter(texts), iter(vals)
+            msg = " ".join(next(it_t) if is_text else str(next(it_v).tolist()) for is_text in order)
+            raise errors.InvalidArgumentError(None, None, msg)
+        return np.int64(0)
+
+    return py_func(
+        check, [ops.convert_to_tensor(condition, dtype=dtypes.bool)] + tensors, dtypes.int64, stateful=True
+    ).op
+
+
+def _check_indices(sp):
+    """An InvalidArgumentError naming the first index outside dense_shape (checked when the graph runs)."""
+    tw = _tw()
+    idx, shape = sp.indices, sp.dense_shape
+    bad = tw.logical_or(idx < 0, idx >= tw.expand_dims(shape, 0))
+    ok = tw.logical_not(tw.reduce_any(bad))
+    first = tw.where(tw.reduce_any(bad, axis=1))
+    return _assert(
+        ok,
+        [
+            "indices out of bounds: first bad index at position",
+            first[:1, 0],
+            "index",
+            tw.gather(idx, first[:1, 0]),
+            "dense_shape",
+            shape,
+        ],
+    )
+
+
+# --- construction and conversion ----------------------------------------------------------------------------
+
+
+def sparse_placeholder(dtype, shape=None, name=None):
+    """A SparseTensor of placeholders (TF1's tf.sparse_placeholder): feed it a SparseTensorValue."""
+    tw = _tw()
+    base = name or "Placeholder"
+    if shape is not None:
+        static = tensor_shape.TensorShape(shape)
+        rank = static.ndims
+    else:
+        static, rank = tensor_shape.TensorShape(None), None
+    values = tw.placeholder(dtype, shape=[None], name=base + "/values")
+    indices = tw.placeholder(dtypes.int64, shape=[None, rank], name=base + "/indices")
+    if static.is_fully_defined():
+        dense_shape = tw.placeholder_with_default(
+            np.array(static.as_list(), np.int64), shape=[rank], name=base + "/shape_default"
+        )
+    else:
+        dense_shape = tw.placeholder(dtypes.int64, shape=[rank], name=base + "/shape")
+    sp = SparseTensor(indices, values, dense_shape)
+    return _with_static(sp, static)
+
+
+def sparse_tensor_to_dense(sp_input, default_value=0, validate_indices=True, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "SparseToDense"):
+        default = tw.cast(default_value, sp.dtype)
+        deps = [_check_indices(sp)] if validate_indices else []
+        with tw.control_dependencies(deps):
+            base = tw.fill(sp.dense_shape, default)
+            out = tw.tensor_scatter_nd_update(base, sp.indices, sp.values)
+        out.set_shape(sp.shape)
+        return out
+
+
+to_dense = sparse_tensor_to_dense
+
+
+def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0, validate_indices=True, name=None):
+    tw = _tw()
+    with _scope(name, "SparseToDense"):
+        idx = tw.cast(sparse_indices, dtypes.int64)
+        shape = tw.cast(output_shape, dtypes.int64)
+        if idx.shape.ndims == 0:
+            idx = tw.reshape(idx, [1, 1])
+        elif idx.shape.ndims == 1:
+            idx = tw.expand_dims(idx, 1)
+        values = ops.convert_to_tensor(sparse_values)
+        values = values + tw.zeros([tw.shape(idx)[0]], values.dtype) if values.shape.ndims == 0 else values
+        shape = tw.reshape(shape, [-1])
+        sp = SparseTensor(idx, values, shape)
+        return sparse_tensor_to_dense(sp, default_value, validate_indices)
+
+
+def from_dense(tensor, name=None):
+    tw = _tw()
+    with _scope(name, "dense_to_sparse"):
+        tensor = ops.convert_to_tensor(tensor)
+        indices = tw.where(tw.not_equal(tensor, tw.zeros_like(tensor)))
+        values = tw.gather_nd(tensor, indices)
+        shape = tw.shape(tensor, out_type=dtypes.int64)
+        return _with_static(SparseTensor(indices, values, shape), tensor.shape)
+
+
+def _rebuild(sp, indices, values, dense_shape, static):
+    return _with_static(SparseTensor(indices, values, dense_shape), static)
+
+
+# --- reordering and reshaping ---------------------------------------------------------------------------------
+
+
+def sparse_reorder(sp_input, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "SparseReorder"):
+        order = tw.argsort(_linearize(sp.indices, sp.dense_shape), stable=True)
+        return _rebuild(sp, tw.gather(sp.indices, order), tw.gather(sp.values, order), sp.dense_shape, sp.shape)
+
+
+def sparse_reshape(sp_input, shape, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "SparseReshape"):
+        shape_arg = shape if isinstance(shape, ops.Tensor) else ops.convert_to_tensor(np.asarray(shape, np.int64))
+        shape = tw.cast(shape_arg, dtypes.int64)
+        total = tw.reduce_prod(sp.dense_shape)
+        known = tw.reduce_prod(tw.where(shape < 0, tw.ones_like(shape), shape))
+        new_shape = tw.where(shape < 0, tw.fill(tw.shape(shape), total // tw.maximum(known, 1)), shape)
+        check = _assert(
+            tw.equal(tw.reduce_prod(new_shape), total),
+            ["Input to reshape is a SparseTensor with", total, "dense values, but the requested shape", new_shape],
+        )
+        with tw.control_dependencies([check]):
+            lin = _linearize(sp.indices, sp.dense_shape)
+            new_indices = _unravel(lin, new_shape)
+        from tensorweave._src.ops.array_ops import constant_value
+
+        sv = constant_value(shape_arg)
+        static = tensor_shape.TensorShape(None)
+        if sv is not None:
+            dims = [int(d) for d in sv]
+            if -1 in dims and sp.shape.is_fully_defined():
+                n = int(np.prod(sp.shape.as_list()))
+                k = int(np.prod([d for d in dims if d >= 0]))
+                dims = [n // max(k, 1) if d == -1 else d for d in dims]
+            static = tensor_shape.TensorShape([None if d < 0 else d for d in dims])
+        return _rebuild(sp, new_indices, sp.values, new_shape, static)
+
+
+def sparse_transpose(sp_input, perm=None, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "SparseTranspose"):
+        rank = tw.size(sp.dense_shape)
+        if perm is None:
+            perm = tw.range(rank - 1, -1, -1)
+        perm = tw.cast(perm, dtypes.int32)
+        indices = tw.gather(sp.indices, perm, axis=1)
+        shape = tw.gather(sp.dense_shape, perm)
+        out = SparseTensor(indices, sp.values, shape)
+        return sparse_reorder(out)
+
+
+def sparse_reset_shape(sp_input, new_shape=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(None, "SparseResetShape"):
+        if new_shape is None:
+            rank = tw.size(sp.dense_shape)
+            empty = tw.zeros(tw.reshape(rank, [1]), dtypes.int64)
+            shape = tw.reduce_max(tw.concat([tw.expand_dims(empty - 1, 0), sp.indices], 0), axis=0) + 1
+            return SparseTensor(sp.indices, sp.values, shape)
+        shape = tw.cast(new_shape, dtypes.int64)
+        check = _assert(tw.reduce_all(shape >= sp.dense_shape), ["new_shape must not be smaller than dense_shape"])
+        with tw.control_dependencies([check]):
+            shape = tw.identity(shape)
+        return SparseTensor(sp.indices, sp.values, shape)
+
+
+def expand_dims(sp_input, axis=None, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "expand_dims"):
+        axis = -1 if axis is None else axis
+        rank = tw.size(sp.dense_shape)
+        ax = tw.where(axis < 0, axis + rank + 1, axis) if isinstance(axis, int) else axis
+        n = tw.shape(sp.indices, out_type=dtypes.int64)[0]
+        zeros = tw.zeros(tw.stack([n, 1]), dtypes.int64)
+        indices = tw.concat([sp.indices[:, :ax], zeros, sp.indices[:, ax:]], axis=1)
+        shape = tw.concat([sp.dense_shape[:ax], tw.constant([1], dtypes.int64), sp.dense_shape[ax:]], 0)
+        static = tensor_shape.TensorShape(None)
+        if sp.shape.ndims is not None and isinstance(axis, int):
+            dims = sp.shape.as_list()
+            a = axis if axis >= 0 else axis + len(dims) + 1
+            static = tensor_shape.TensorShape(dims[:a] + [1] + dims[a:])
+        return _with_static(SparseTensor(indices, sp.values, shape), static)
+
+
+def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
+    tw = _tw()
+    with _scope(name, "eye"):
+        num_columns = num_rows if num_columns is None else num_columns
+        rows = tw.cast(num_rows, dtypes.int64)
+        cols = tw.cast(num_columns, dtypes.int64)
+        n = tw.minimum(rows, cols)
+        diag = tw.range(n)
+        indices = tw.stack([diag, diag], axis=1)
+        values = tw.ones(tw.reshape(n, [1]), dtype)
+        shape = tw.stack([rows, cols])
+        static = [
+            num_rows if isinstance(num_rows, int) else None,
+            num_columns if isinstance(num_columns, int) else None,
+        ]
+        return _with_static(SparseTensor(indices, values, shape), static)
+
+
+# --- selection -----------------------------------------------------------------------------------------------
+
+
+def sparse_retain(sp_input, to_retain):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(None, "SparseRetain"):
+        keep = tw.where(tw.cast(to_retain, dtypes.bool))[:, 0]
+        return _rebuild(sp, tw.gather(sp.indices, keep), tw.gather(sp.values, keep), sp.dense_shape, sp.shape)
+
+
+def sparse_slice(sp_input, start, size, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "SparseSlice"):
+        start = tw.cast(start, dtypes.int64)
+        size = tw.cast(size, dtypes.int64)
+        end = tw.minimum(start + size, sp.dense_shape)
+        inside = tw.logical_and(sp.indices >= tw.expand_dims(start, 0), sp.indices < tw.expand_dims(end, 0))
+        keep = tw.where(tw.reduce_all(inside, axis=1))[:, 0]
+        indices = tw.gather(sp.indices, keep) - tw.expand_dims(start, 0)
+        shape = tw.maximum(end - start, 0)
+        return SparseTensor(indices, tw.gather(sp.values, keep), shape)
+
+
+def sparse_split(keyword_required=None, sp_input=None, num_split=None, axis=None, name=None, split_dim=None):
+    tw = _tw()
+    if keyword_required is not None:
+        raise ValueError("Keyword arguments are required for this function.")
+    if sp_input is None:
+        raise ValueError("sp_input is required")
+    if num_split is None:
+        raise ValueError("num_split is required")
+    if axis is None:
+        axis = split_dim
+    if axis is None:
+        raise ValueError("axis is required")
+    sp = _convert(sp_input)
+    with _scope(name, "SparseSplit"):
+        rank = tw.size(sp.dense_shape)
+        dim = sp.dense_shape[axis]
+        base, extra = dim // num_split, dim % num_split
+        onehot = tw.one_hot(axis, rank, dtype=dtypes.int64)
+        outs, offset = [], tw.constant(0, dtypes.int64)
+        for i in range(num_split):
+            n = base + tw.cast(i < extra, dtypes.int64)
+            start = onehot * offset
+            size = tw.where(tf_bool(onehot), tw.fill(tw.shape(onehot), n), sp.dense_shape)
+            outs.append(sparse_slice(sp, start, size))
+            offset = offset + n
+        return outs
+
+
+def tf_bool(x):
+    return _tw().cast(x, dtypes.bool)
+
+
+def sparse_fill_empty_rows(sp_input, default_value, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "SparseFillEmptyRows"):
+        nrows = sp.dense_shape[0]
+        rows = sp.indices[:, 0]
+        counts = tw.math.unsorted_segment_sum(tw.ones_like(rows), rows, nrows)
+        empty = tw.equal(counts, 0)
+        new_rows = tw.where(empty)  # [M, 1]
+        m = tw.shape(new_rows, out_type=dtypes.int64)[0]
+        rest = tw.zeros(tw.stack([m, tw.size(sp.dense_shape, out_type=dtypes.int64) - 1]), dtypes.int64)
+        new_indices = tw.concat([new_rows, rest], axis=1)
+        new_values = tw.fill(tw.reshape(m, [1]), tw.cast(default_value, sp.dtype))
+        all_indices = tw.concat([sp.indices, new_indices], 0)
+        all_values = tw.concat([sp.values, new_values], 0)
+        out = sparse_reorder(SparseTensor(all_indices, all_values, sp.dense_shape))
+        return _with_static(out, sp.shape), empty
+
+
+# --- elementwise combinations ---------------------------------------------------------------------------------
+
+
+def _union(a, b):
+    """The sorted union of two sparse tensors' positions and each one's values there (zero where absent)."""
+    tw = _tw()
+    la = _linearize(a.indices, a.dense_shape)
+    lb = _linearize(b.indices, a.dense_shape)
+    lin = tw.concat([la, lb], 0)
+    uniq, idx = tw.unique(lin, out_idx=dtypes.int64)
+    nu = tw.size(uniq, out_type=dtypes.int64)
+    na = tw.size(la, out_type=dtypes.int64)
+    order = tw.argsort(uniq, stable=True)
+    va = tw.gather(tw.math.unsorted_segment_sum(a.values, idx[:na], nu), order)
+    vb = tw.gather(tw.math.unsorted_segment_sum(b.values, idx[na:], nu), order)
+    indices = _unravel(tw.gather(uniq, order), a.dense_shape)
+    return indices, va, vb
+
+
+def sparse_add(a, b, threshold=0, thresh=None):
+    tw = _tw()
+    if thresh is not None:
+        threshold = thresh
+    a_sparse = isinstance(a, (SparseTensor, SparseTensorValue))
+    b_sparse = isinstance(b, (SparseTensor, SparseTensorValue))
+    if not a_sparse and not b_sparse:
+        raise TypeError("At least one input should be SparseTensor; do you mean to use tf.add()?")
+    if a_sparse and b_sparse:
+        a, b = _convert(a), _convert(b)
+        with _scope(None, "SparseAdd"):
+            check = _assert(
+                tw.reduce_all(tw.equal(a.dense_shape, b.dense_shape)),
+                ["Operands do not have the same ranks or shapes:", a.dense_shape, b.dense_shape],
+            )
+            with tw.control_dependencies([check]):
+                indices, va, vb = _union(a, b)
+            s = va + vb
+            keep = tw.where(tw.abs(s) >= tw.cast(threshold, s.dtype.real_dtype if s.dtype.is_complex else s.dtype))
+            keep = keep[:, 0]
+            return _rebuild(a, tw.gather(indices, keep), tw.gather(s, keep), a.dense_shape, a.shape)
+    if b_sparse:
+        a, b = b, a
+    a = _convert(a)
+    with _scope(None, "SparseTensorDenseAdd"):
+        b = ops.convert_to_tensor(b, dtype=a.dtype)
+        return tw.tensor_scatter_nd_add(b, a.indices, a.values)
+
+
+def _elementwise(a, b, fn, name):
+    tw = _tw()
+    a, b = _convert(a), _convert(b)
+    with _scope(None, name):
+        check = _assert(
+            tw.reduce_all(tw.equal(a.dense_shape, b.dense_shape)),
+            ["Operands do not have the same ranks or shapes:", a.dense_shape, b.dense_shape],
+        )
+        with tw.control_dependencies([check]):
+            indices, va, vb = _union(a, b)
+        return _rebuild(a, indices, fn(va, vb), a.dense_shape, a.shape)
+
+
+def sparse_maximum(sp_a, sp_b, name=None):
+    return _elementwise(sp_a, sp_b, _tw().maximum, name or "SparseSparseMaximum")
+
+
+def sparse_minimum(sp_a, sp_b, name=None):
+    return _elementwise(sp_a, sp_b, _tw().minimum, name or "SparseSparseMinimum")
+
+
+def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat_dim=None, expand_nonconcat_dims=None):
+    tw = _tw()
+    if concat_dim is not None:
+        axis = concat_dim
+    if expand_nonconcat_dims is not None:
+        expand_nonconcat_dim = expand_nonconcat_dims
+    sps = [_convert(s) for s in sp_inputs]
+    with _scope(name, "SparseConcat"):
+        rank = tw.size(sps[0].dense_shape)
+        ax = axis if axis >= 0 else axis + sps[0].shape.ndims
+        onehot = tw.one_hot(ax, rank, dtype=dtypes.int64)
+        shapes = tw.stack([s.dense_shape for s in sps])
+        dims = shapes[:, ax]
+        offsets = tw.math.cumsum(dims, exclusive=True)
+        indices = tw.concat([s.indices + onehot * offsets[i] for i, s in enumerate(sps)], 0)
+        values = tw.concat([s.values for s in sps], 0)
+        other = tw.reduce_max(shapes, 0) if expand_nonconcat_dim else shapes[0]
+        if not expand_nonconcat_dim:
+            same = tw.reduce_all(tw.equal(shapes * (1 - onehot), tw.expand_dims(shapes[0] * (1 - onehot), 0)))
+            check = _assert(same, ["Input shapes must match except on the concat dimension:", shapes])
+            with tw.control_dependencies([check]):
+                other = tw.identity(other)
+        shape = other * (1 - onehot) + onehot * tw.reduce_sum(dims)
+        out = sparse_reorder(SparseTensor(indices, values, shape))
+        static = tensor_shape.TensorShape(None)
+        if all(s.shape.is_fully_defined() for s in sps) and not expand_nonconcat_dim:
+            d = sps[0].shape.as_list()
+            d[ax] = sum(s.shape.as_list()[ax] for s in sps)
+            static = tensor_shape.TensorShape(d)
+        return _with_static(out, static)
+
+
+# --- reductions and softmax -----------------------------------------------------------------------------------
+
+
+def _axes(axis, reduction_axes):
+    return reduction_axes if axis is None else axis
+
+
+def sparse_reduce_sum(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    tw = _tw()
+    keepdims = bool(keepdims if keepdims is not None else keep_dims)
+    sp = _convert(sp_input)
+    with _scope(None, "SparseReduceSum"):
+        dense = tw.tensor_scatter_nd_add(tw.zeros(sp.dense_shape, sp.dtype), sp.indices, sp.values)
+        dense.set_shape(sp.shape)
+        return tw.reduce_sum(dense, axis=_axes(axis, reduction_axes), keepdims=keepdims)
+
+
+def sparse_reduce_max(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    """The max over the present values (TF's SparseReduceMax: implicit entries are not counted)."""
+    tw = _tw()
+    keepdims = bool(keepdims if keepdims is not None else keep_dims)
+    sp = _convert(sp_input)
+    with _scope(None, "SparseReduceMax"):
+        low = sp.dtype.min
+        dense = tw.tensor_scatter_nd_update(tw.fill(sp.dense_shape, tw.cast(low, sp.dtype)), sp.indices, sp.values)
+        dense.set_shape(sp.shape)
+        return tw.reduce_max(dense, axis=_axes(axis, reduction_axes), keepdims=keepdims)
+
+
+def sparse_reduce_sum_sparse(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    return from_dense(sparse_reduce_sum(sp_input, axis, keepdims, reduction_axes, keep_dims))
+
+
+def sparse_reduce_max_sparse(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    return from_dense(sparse_reduce_max(sp_input, axis, keepdims, reduction_axes, keep_dims))
+
+
+def sparse_softmax(sp_input, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "SparseSoftmax"):
+        outer = sp.indices[:, :-1]
+        outer_shape = sp.dense_shape[:-1]
+        group = _linearize(outer, outer_shape)
+        uniq, seg = tw.unique(group, out_idx=dtypes.int64)
+        n = tw.size(uniq, out_type=dtypes.int64)
+        mx = tw.math.unsorted_segment_max(sp.values, seg, n)
+        e = tw.exp(sp.values - tw.gather(mx, seg))
+        total = tw.math.unsorted_segment_sum(e, seg, n)
+        return _rebuild(sp, sp.indices, e / tw.gather(total, seg), sp.dense_shape, sp.shape)
+
+
+# --- products and embeddings ----------------------------------------------------------------------------------
+
+
+def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    tw = _tw()
+    sp = _convert(sp_a)
+    with _scope(name, "SparseTensorDenseMatMul"):
+        b = ops.convert_to_tensor(b, dtype=sp.dtype)
+        if adjoint_b:
+            b = tw.transpose(b)
+            if b.dtype.is_complex:
+                b = tw.math.conj(b)
+        rows, cols = sp.indices[:, 0], sp.indices[:, 1]
+        nrows = sp.dense_shape[0]
+        values = sp.values
+        if adjoint_a:
+            rows, cols, nrows = cols, rows, sp.dense_shape[1]
+            if values.dtype.is_complex:
+                values = tw.math.conj(values)
+        k = sp.dense_shape[0] if adjoint_a else sp.dense_shape[1]
+        check = _assert(
+            tw.equal(k, tw.shape(b, out_type=dtypes.int64)[0]),
+            ["Cannot multiply A and B because inner dimension does not match:", k, tw.shape(b)],
+        )
+        with tw.control_dependencies([check]):
+            rows_b = tw.gather(b, cols)
+        prod = rows_b * tw.expand_dims(values, 1)
+        out = tw.math.unsorted_segment_sum(prod, rows, nrows)
+        m = sp.shape.as_list()[1 if adjoint_a else 0] if sp.shape.ndims == 2 else None
+        out.set_shape([m, b.shape[1]])
+        return out
+
+
+sparse_dense_matmul = sparse_tensor_dense_matmul
+
+
+def sparse_to_indicator(sp_input, vocab_size, name=None):
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(name, "SparseToIndicator"):
+        ids = tw.cast(sp.values, dtypes.int64)
+        indices = tw.concat([sp.indices[:, :-1], tw.expand_dims(ids, 1)], 1)
+        shape = tw.concat([sp.dense_shape[:-1], tw.reshape(tw.cast(vocab_size, dtypes.int64), [1])], 0)
+        n = tw.shape(ids)[0]
+        out = SparseTensor(indices, tw.ones([n], dtypes.bool), shape)
+        dense = tw.tensor_scatter_nd_update(tw.zeros(shape, dtypes.bool), out.indices, out.values)
+        if sp.shape.ndims is not None:
+            dense.set_shape(sp.shape.as_list()[:-1] + [vocab_size if isinstance(vocab_size, int) else None])
+        return dense
+
+
+def sparse_merge(sp_ids, sp_values, vocab_size, name=None, already_sorted=False):
+    tw = _tw()
+    ids_sp, vals_sp = _convert(sp_ids), _convert(sp_values)
+    with _scope(name, "SparseMerge"):
+        ids = tw.cast(ids_sp.values, dtypes.int64)
+        indices = tw.concat([ids_sp.indices[:, :-1], tw.expand_dims(ids, 1)], 1)
+        shape = tw.concat([ids_sp.dense_shape[:-1], tw.reshape(tw.cast(vocab_size, dtypes.int64), [1])], 0)
+        out = SparseTensor(indices, vals_sp.values, shape)
+        return out if already_sorted else sparse_reorder(out)
+
+
+def _segment_ids_check(segment_ids):
+    return segment_ids
+
+
+def sparse_segment_sum(data, indices, segment_ids, name=None, num_segments=None):
+    tw = _tw()
+    with _scope(name, "SparseSegmentSum"):
+        rows = tw.gather(data, indices)
+        if num_segments is not None:
+            return tw.math.unsorted_segment_sum(rows, segment_ids, num_segments)
+        return tw.math.segment_sum(rows, segment_ids)
+
+
+def sparse_segment_mean(data, indices, segment_ids, name=None, num_segments=None):
+    tw = _tw()
+    with _scope(name, "SparseSegmentMean"):
+        rows = tw.gather(data, indices)
+        if num_segments is not None:
+            s = tw.math.unsorted_segment_sum(rows, segment_ids, num_segments)
+            c = tw.math.unsorted_segment_sum(tw.ones_like(segment_ids, rows.dtype), segment_ids, num_segments)
+            c = tw.reshape(tw.maximum(c, 1), tw.concat([[-1], tw.ones([tw.rank(rows) - 1], dtypes.int32)], 0))
+            return s / c
+        return tw.math.segment_mean(rows, segment_ids)
+
+
+def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=None):
+    tw = _tw()
+    with _scope(name, "SparseSegmentSqrtN"):
+        rows = tw.gather(data, indices)
+        ones = tw.ones(tw.shape(segment_ids), rows.dtype)
+        if num_segments is not None:
+            s = tw.math.unsorted_segment_sum(rows, segment_ids, num_segments)
+            c = tw.math.unsorted_segment_sum(ones, segment_ids, num_segments)
+        else:
+            s = tw.math.segment_sum(rows, segment_ids)
+            c = tw.math.segment_sum(ones, segment_ids)
+        c = tw.reshape(tw.sqrt(tw.maximum(c, 1)), tw.concat([[-1], tw.ones([tw.rank(rows) - 1], dtypes.int32)], 0))
+        return s / c
