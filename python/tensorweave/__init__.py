@@ -402,6 +402,79 @@ from tensorweave._src.ops.script_ops import (  # noqa: E402
     numpy_function,
     py_func,
 )
+from tensorweave._src.ops.logging_ops import (  # noqa: E402
+    Assert,
+    Print,
+    assert_equal,
+    assert_greater,
+    assert_greater_equal,
+    assert_integer,
+    assert_less,
+    assert_less_equal,
+    assert_near,
+    assert_negative,
+    assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
+    assert_proper_iterable,
+    assert_rank,
+    assert_rank_at_least,
+    assert_rank_in,
+    assert_same_float_dtype,
+    assert_scalar,
+    assert_type,
+)
+from tensorweave._src.ops.scatter_var_ops import (  # noqa: E402
+    batch_gather,
+    batch_scatter_update,
+    count_up_to,
+    scatter_add,
+    scatter_div,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+    scatter_nd_add,
+    scatter_nd_sub,
+    scatter_nd_update,
+    scatter_sub,
+    scatter_update,
+)
+from tensorweave._src.framework.misc_api import (  # noqa: E402
+    GRAPH_DEF_VERSION,
+    GRAPH_DEF_VERSION_MIN_CONSUMER,
+    GRAPH_DEF_VERSION_MIN_PRODUCER,
+    VERSION,
+    AggregationMethod,
+    AttrValue,
+    GraphDef,
+    MetaGraphDef,
+    NameAttrList,
+    NodeDef,
+    TensorInfo,
+    UnconnectedGradients,
+    VariableAggregation,
+    VariableSynchronization,
+    all_variables,
+    assert_variables_initialized,
+    get_local_variable,
+    get_static_value,
+    init_scope,
+    initialize_all_tables,
+    initialize_local_variables,
+    initialize_variables,
+    is_tensor,
+    make_ndarray,
+    make_tensor_proto,
+    moving_average_variables,
+    no_regularizer,
+    op_scope,
+    tables_initializer,
+    tuple,  # noqa: A004
+    variable_op_scope,
+)
+from tensorweave._src.ops.variables import model_variables  # noqa: E402
+from tensorweave._src.ops.gradients_impl import NotDifferentiable as NoGradient  # noqa: E402
 from tensorweave._src.training.gradient_clipping import clip_by_global_norm
 from tensorweave._src.training.gradient_clipping import global_norm
 
@@ -435,6 +508,7 @@ from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
 from tensorweave import strings  # noqa: E402
+from tensorweave import summary  # noqa: E402
 from tensorweave import test  # noqa: E402
 from tensorweave import train  # noqa: E402
 
@@ -449,3 +523,15 @@ def no_op(name=None):
 def initialize_all_variables():
     """Deprecated alias of global_variables_initializer."""
     return global_variables_initializer()
+
+
+# TF1's top-level summary and event protos (tw.Summary, tw.Event, ...), loaded with protobuf on first use.
+_SUMMARY_PROTOS = ("Summary", "SummaryMetadata", "HistogramProto", "Event", "SessionLog", "LogMessage")
+
+
+def __getattr__(name):
+    if name in _SUMMARY_PROTOS:
+        from tensorweave._src.summary import protos as _summary_protos
+
+        return getattr(_summary_protos.pb2(), name)
+    raise AttributeError(f"module 'tensorweave' has no attribute '{name}'")

@@ -1,0 +1,202 @@
+"""TF1's `tf.summary.FileWriter` and `FileWriterCache`: Event protos in a TFRecord file
+`<logdir>/events.out.tfevents.<seconds>.<hostname><suffix>` (masked CRC32C framing, tensorweave's TFRecord
+writer), first the `file_version` event "brain.Event:2" as TensorFlow writes it, readable by TensorBoard.
+
+Events are written as they are added (no writer thread) and flushed at `flush()`, `close()` and after
+`flush_secs`. As TF1, using a closed writer warns and does nothing until `reopen()` (which starts a new file).
+"""
+
+import os
+import socket
+import threading
+import time
+import warnings
+
+from tensorweave._src.framework import ops
+from tensorweave._src.platform import tf_record
+from tensorweave._src.summary import protos
+
+
+class _EventFileWriter:
+    def __init__(self, logdir, max_queue=10, flush_secs=120, filename_suffix=None):
+        self._logdir = str(logdir)
+        os.makedirs(self._logdir, exist_ok=True)
+        self._flush_secs = flush_secs
+        self._suffix = filename_suffix or ""
+        self._lock = threading.Lock()
+        self._writer = None
+        self._closed = False
+        self._open()
+
+    def _open(self):
+        now = time.time()
+        name = "events.out.tfevents.%010d.%s%s" % (int(now), socket.gethostname(), self._suffix)
+        self._path = os.path.join(self._logdir, name)
+        self._writer = tf_record.TFRecordWriter(self._path)
+        self._last_flush = now
+        first = protos.pb2().Event(wall_time=now, file_version="brain.Event:2")
+        self._writer.write(first.SerializeToString())
+        self._writer.flush()
+
+    def add_event(self, event):
+        with self._lock:
+            if self._closed:
+                return
+            self._writer.write(event.SerializeToString())
+            if time.time() - self._last_flush >= self._flush_secs:
+                self._writer.flush()
+                self._last_flush = time.time()
+
+    def flush(self):
+        with self._lock:
+            if not self._closed:
+                self._writer.flush()
+                self._last_flush = time.time()
+
+    def close(self):
+        with self._lock:
+            if not self._closed:
+                self._writer.close()
+                self._closed = True
+
+    def reopen(self):
+        with self._lock:
+            if self._closed:
+                self._closed = False
+                self._open()
+
+
+class FileWriter:
+    """Writes Summary protocol buffers (and graphs, session logs, events) to event files for TensorBoard.
+
+    Example:
+      >>> import tempfile
+      >>> import tensorweave as tw
+      >>> logdir = tempfile.mkdtemp()
+      >>> with tw.Graph().as_default() as g, tw.Session() as sess:
+      ...     s = tw.summary.scalar("loss", tw.constant(0.25))
+      ...     with tw.summary.FileWriter(logdir, graph=g) as writer:
+      ...         writer.add_summary(sess.run(s), global_step=3)
+    """
+
+    def __init__(
+        self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None, filename_suffix=None, session=None
+    ):
+        self.event_writer = _EventFileWriter(logdir, max_queue, flush_secs, filename_suffix)
+        self._closed = False
+        self._seen_summary_tags = set()
+        if graph is not None or graph_def is not None:
+            self.add_graph(graph, graph_def=graph_def)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        self.close()
+
+    def get_logdir(self):
+        """The directory the event files are written in."""
+        return self.event_writer._logdir
+
+    def _warn_if_event_writer_is_closed(self):
+        if self._closed:
+            warnings.warn(
+                "Attempting to use a closed FileWriter. The operation will be a noop unless the FileWriter "
+                "is explicitly reopened.",
+                stacklevel=3,
+            )
+
+    def _add_event(self, event, step):
+        self._warn_if_event_writer_is_closed()
+        event.wall_time = time.time()
+        if step is not None:
+            event.step = int(step)
+        self.event_writer.add_event(event)
+
+    def add_summary(self, summary, global_step=None):
+        """Adds a Summary (a proto, or its serialized bytes as a summary op returns) at `global_step`. As TF1,
+        a value's metadata is kept only the first time its tag is written."""
+        pb2 = protos.pb2()
+        if isinstance(summary, bytes):
+            summary = pb2.Summary.FromString(summary)
+        elif not isinstance(summary, pb2.Summary):
+            # A tensorflow-built (or other) Summary proto: the same fields on the wire.
+            summary = pb2.Summary.FromString(summary.SerializeToString())
+        for value in summary.value:
+            if not value.HasField("metadata"):
+                continue
+            if value.tag in self._seen_summary_tags:
+                value.ClearField("metadata")
+                continue
+            self._seen_summary_tags.add(value.tag)
+        self._add_event(pb2.Event(summary=summary), global_step)
+
+    def add_session_log(self, session_log, global_step=None):
+        """Adds a SessionLog (START, STOP, CHECKPOINT) at `global_step`."""
+        self._add_event(protos.pb2().Event(session_log=session_log), global_step)
+
+    def add_graph(self, graph, global_step=None, graph_def=None):
+        """Adds a graph (a Graph, or a GraphDef with graph_def=) for TensorBoard's graph view."""
+        if graph is not None and graph_def is not None:
+            raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
+        if isinstance(graph, ops.Graph) or graph_def is not None:
+            true_graph_def = graph.as_graph_def(add_shapes=True) if graph is not None else graph_def
+        else:
+            raise TypeError("The passed graph must be an instance of `Graph` or the deprecated `GraphDef`")
+        data = true_graph_def if isinstance(true_graph_def, bytes) else true_graph_def.SerializeToString()
+        self._add_event(protos.pb2().Event(graph_def=data), global_step)
+
+    def add_meta_graph(self, meta_graph_def, global_step=None):
+        """Adds a MetaGraphDef (a proto or its bytes)."""
+        data = meta_graph_def if isinstance(meta_graph_def, bytes) else meta_graph_def.SerializeToString()
+        self._add_event(protos.pb2().Event(meta_graph_def=data), global_step)
+
+    def add_run_metadata(self, run_metadata, tag, global_step=None):
+        """Adds step statistics (a RunMetadata proto or its bytes) under `tag`."""
+        pb2 = protos.pb2()
+        data = run_metadata if isinstance(run_metadata, bytes) else run_metadata.SerializeToString()
+        event = pb2.Event(tagged_run_metadata=pb2.TaggedRunMetadata(tag=tag, run_metadata=data))
+        self._add_event(event, global_step)
+
+    def add_event(self, event):
+        """Adds an Event proto as it is."""
+        self._warn_if_event_writer_is_closed()
+        self.event_writer.add_event(event)
+
+    def flush(self):
+        """Writes the pending events to disk."""
+        self._warn_if_event_writer_is_closed()
+        self.event_writer.flush()
+
+    def close(self):
+        """Flushes and closes the event file."""
+        self.event_writer.close()
+        self._closed = True
+
+    def reopen(self):
+        """After close(): a new event file in the same directory takes the events."""
+        self.event_writer.reopen()
+        self._closed = False
+
+
+class FileWriterCache:
+    """One FileWriter per log directory, shared (TF1's FileWriterCache)."""
+
+    _cache = {}
+    _lock = threading.RLock()
+
+    @staticmethod
+    def clear():
+        """Closes and forgets every cached FileWriter."""
+        with FileWriterCache._lock:
+            for item in FileWriterCache._cache.values():
+                item.close()
+            FileWriterCache._cache = {}
+
+    @staticmethod
+    def get(logdir):
+        """The FileWriter of `logdir`, created (with the default graph) the first time."""
+        with FileWriterCache._lock:
+            if logdir not in FileWriterCache._cache:
+                FileWriterCache._cache[logdir] = FileWriter(logdir, graph=ops.get_default_graph())
+            return FileWriterCache._cache[logdir]

@@ -1,0 +1,47 @@
+"""tw.summary: TF1's tf.compat.v1.summary — summary ops, their protos and FileWriter for TensorBoard.
+
+Example:
+  >>> import tensorweave as tw
+  >>> with tw.Graph().as_default(), tw.Session() as sess:
+  ...     tw.summary.scalar("loss", tw.constant(0.5))
+  ...     merged = tw.summary.merge_all()
+  ...     print([v.simple_value for v in tw.summary.Summary.FromString(sess.run(merged)).value])
+  [0.5]
+"""
+
+from tensorweave._src.summary import protos as _protos
+from tensorweave._src.summary.summary_ops import histogram
+from tensorweave._src.summary.summary_ops import image
+from tensorweave._src.summary.summary_ops import merge
+from tensorweave._src.summary.summary_ops import merge_all
+from tensorweave._src.summary.summary_ops import scalar
+from tensorweave._src.summary.summary_ops import tensor_summary
+from tensorweave._src.summary.summary_ops import text
+from tensorweave._src.summary.writer import FileWriter
+from tensorweave._src.summary.writer import FileWriterCache
+
+_PROTOS = ("Summary", "SummaryDescription", "Event", "SessionLog", "TaggedRunMetadata")
+
+
+def __getattr__(name):
+    if name in _PROTOS:
+        return getattr(_protos.pb2(), name)
+    raise AttributeError(f"module 'tensorweave.summary' has no attribute '{name}'")
+
+
+__all__ = [
+    "Event",
+    "FileWriter",
+    "FileWriterCache",
+    "SessionLog",
+    "Summary",
+    "SummaryDescription",
+    "TaggedRunMetadata",
+    "histogram",
+    "image",
+    "merge",
+    "merge_all",
+    "scalar",
+    "tensor_summary",
+    "text",
+]
