@@ -1,5 +1,6 @@
 #include "core/framework/rendezvous.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <utility>
@@ -24,8 +25,18 @@ std::string Rendezvous::CreateKey(const std::string& src_device,
 LocalRendezvous::LocalRendezvous() { ++live_rendezvous; }
 
 LocalRendezvous::~LocalRendezvous() {
-  // Receivers still waiting learn that the step is over.
-  StartAbort(errors::Cancelled("the step ended before the value arrived"));
+  // Receivers still waiting (none, after a step that ran to its end) learn
+  // that the step is over.
+  bool waiting;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    waiting = std::any_of(table_.begin(), table_.end(), [](const auto& entry) {
+      return !entry.second.has_value;
+    });
+  }
+  if (waiting) {
+    StartAbort(errors::Cancelled("the step ended before the value arrived"));
+  }
   --live_rendezvous;
 }
 

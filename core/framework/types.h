@@ -56,8 +56,7 @@ TW_DATATYPE_OF(half, DT_HALF)
 //   decltype(tag); ... });
 template <typename... Types, typename Fn>
 Status DispatchType(DataType dtype, Fn&& fn) {
-  Status status =
-      errors::InvalidArgument("unsupported dtype ", DataTypeName(dtype));
+  Status status;
   bool done = false;
   auto try_one = [&](auto tag) {
     using T = decltype(tag);
@@ -67,6 +66,11 @@ Status DispatchType(DataType dtype, Fn&& fn) {
     }
   };
   (try_one(Types{}), ...);
+  // The message is built only when it is needed: every kernel call passes
+  // here.
+  if (!done) {
+    status = errors::InvalidArgument("unsupported dtype ", DataTypeName(dtype));
+  }
   return status;
 }
 
