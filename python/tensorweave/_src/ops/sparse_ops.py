@@ -128,8 +128,19 @@ def sparse_tensor_to_dense(sp_input, default_value=0, validate_indices=True, nam
         with tw.control_dependencies(deps):
             base = tw.fill(sp.dense_shape, default)
             out = tw.tensor_scatter_nd_update(base, sp.indices, sp.values)
-        out.set_shape(sp.shape)
+        out.set_shape(_dense_static(sp))
         return out
+
+
+def _dense_static(sp):
+    """The static shape TF1 gives a dense result: dense_shape's constant value, else only its length."""
+    from tensorweave._src.ops.array_ops import constant_value
+
+    value = constant_value(sp.dense_shape)
+    if value is not None:
+        return tensor_shape.TensorShape([int(d) for d in value])
+    n = sp.dense_shape.shape.as_list()[0] if sp.dense_shape.shape.ndims == 1 else None
+    return tensor_shape.TensorShape(None if n is None else [None] * n)
 
 
 to_dense = sparse_tensor_to_dense
@@ -195,6 +206,13 @@ def sparse_reshape(sp_input, shape, name=None):
         from tensorweave._src.ops.array_ops import constant_value
 
         sv = constant_value(shape_arg)
+        src = _dense_static(sp)
+        if sv is not None and src.is_fully_defined() and -1 not in [int(d) for d in sv]:
+            if int(np.prod([int(d) for d in sv])) != int(np.prod(src.as_list())):
+                raise ValueError(
+                    f"Cannot reshape a tensor with {int(np.prod(src.as_list()))} elements to shape "
+                    f"{[int(d) for d in sv]} ({int(np.prod([int(d) for d in sv]))} elements)"
+                )
         static = tensor_shape.TensorShape(None)
         if sv is not None:
             dims = [int(d) for d in sv]
@@ -249,7 +267,7 @@ def expand_dims(sp_input, axis=None, name=None):
         shape = tw.concat([sp.dense_shape[:ax], tw.constant([1], dtypes.int64), sp.dense_shape[ax:]], 0)
         static = tensor_shape.TensorShape(None)
         if sp.shape.ndims is not None and isinstance(axis, int):
-            dims = sp.shape.as_list()
+            dims = [None] * sp.shape.ndims  # TF1 keeps only the rank and the new 1
             a = axis if axis >= 0 else axis + len(dims) + 1
             static = tensor_shape.TensorShape(dims[:a] + [1] + dims[a:])
         return _with_static(SparseTensor(indices, sp.values, shape), static)
@@ -368,6 +386,12 @@ def _union(a, b):
     return indices, va, vb
 
 
+def _static_same_shape(a, b):
+    sa, sb = _dense_static(a), _dense_static(b)
+    if sa.is_fully_defined() and sb.is_fully_defined() and sa != sb:
+        raise ValueError(f"Operands do not have the same shapes: {sa} and {sb}")
+
+
 def sparse_add(a, b, threshold=0, thresh=None):
     tw = _tw()
     if thresh is not None:
@@ -378,6 +402,7 @@ def sparse_add(a, b, threshold=0, thresh=None):
         raise TypeError("At least one input should be SparseTensor; do you mean to use tf.add()?")
     if a_sparse and b_sparse:
         a, b = _convert(a), _convert(b)
+        _static_same_shape(a, b)
         with _scope(None, "SparseAdd"):
             check = _assert(
                 tw.reduce_all(tw.equal(a.dense_shape, b.dense_shape)),
@@ -400,6 +425,7 @@ def sparse_add(a, b, threshold=0, thresh=None):
 def _elementwise(a, b, fn, name):
     tw = _tw()
     a, b = _convert(a), _convert(b)
+    _static_same_shape(a, b)
     with _scope(None, name):
         check = _assert(
             tw.reduce_all(tw.equal(a.dense_shape, b.dense_shape)),
@@ -457,34 +483,52 @@ def _axes(axis, reduction_axes):
     return reduction_axes if axis is None else axis
 
 
-def sparse_reduce_sum(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+def _reduce(sp_input, axis, keepdims, reduction_axes, keep_dims, kind):
+    """The dense reduction over the present values and how many values each result has."""
     tw = _tw()
     keepdims = bool(keepdims if keepdims is not None else keep_dims)
+    axis = _axes(axis, reduction_axes)
     sp = _convert(sp_input)
-    with _scope(None, "SparseReduceSum"):
+    static = _dense_static(sp)
+    count = tw.tensor_scatter_nd_add(tw.zeros(sp.dense_shape, dtypes.int64), sp.indices, tw.ones_like(sp.indices[:, 0]))
+    count.set_shape(static)
+    count = tw.reduce_sum(count, axis=axis, keepdims=keepdims)
+    if kind == "sum":
         dense = tw.tensor_scatter_nd_add(tw.zeros(sp.dense_shape, sp.dtype), sp.indices, sp.values)
-        dense.set_shape(sp.shape)
-        return tw.reduce_sum(dense, axis=_axes(axis, reduction_axes), keepdims=keepdims)
+        dense.set_shape(static)
+        return tw.reduce_sum(dense, axis=axis, keepdims=keepdims), count
+    low = tw.cast(sp.dtype.min, sp.dtype)
+    dense = tw.tensor_scatter_nd_update(tw.fill(sp.dense_shape, low), sp.indices, sp.values)
+    dense.set_shape(static)
+    mx = tw.reduce_max(dense, axis=axis, keepdims=keepdims)
+    return tw.where(count > 0, mx, tw.zeros_like(mx)), count  # an empty group gives 0, as TF's kernel
+
+
+def _to_sparse(dense, count):
+    tw = _tw()
+    indices = tw.where(count > 0)
+    return SparseTensor(indices, tw.gather_nd(dense, indices), tw.shape(dense, out_type=dtypes.int64))
+
+
+def sparse_reduce_sum(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    with _scope(None, "SparseReduceSum"):
+        return _reduce(sp_input, axis, keepdims, reduction_axes, keep_dims, "sum")[0]
 
 
 def sparse_reduce_max(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
-    """The max over the present values (TF's SparseReduceMax: implicit entries are not counted)."""
-    tw = _tw()
-    keepdims = bool(keepdims if keepdims is not None else keep_dims)
-    sp = _convert(sp_input)
+    """The max over the present values (TF's SparseReduceMax: implicit entries are not counted; empty gives 0)."""
     with _scope(None, "SparseReduceMax"):
-        low = sp.dtype.min
-        dense = tw.tensor_scatter_nd_update(tw.fill(sp.dense_shape, tw.cast(low, sp.dtype)), sp.indices, sp.values)
-        dense.set_shape(sp.shape)
-        return tw.reduce_max(dense, axis=_axes(axis, reduction_axes), keepdims=keepdims)
+        return _reduce(sp_input, axis, keepdims, reduction_axes, keep_dims, "max")[0]
 
 
 def sparse_reduce_sum_sparse(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
-    return from_dense(sparse_reduce_sum(sp_input, axis, keepdims, reduction_axes, keep_dims))
+    with _scope(None, "SparseReduceSumSparse"):
+        return _to_sparse(*_reduce(sp_input, axis, keepdims, reduction_axes, keep_dims, "sum"))
 
 
 def sparse_reduce_max_sparse(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
-    return from_dense(sparse_reduce_max(sp_input, axis, keepdims, reduction_axes, keep_dims))
+    with _scope(None, "SparseReduceMaxSparse"):
+        return _to_sparse(*_reduce(sp_input, axis, keepdims, reduction_axes, keep_dims, "max"))
 
 
 def sparse_softmax(sp_input, name=None):
