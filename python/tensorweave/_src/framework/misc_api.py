@@ -1,0 +1,336 @@
+"""Small TF1 top-level names: protos, enums, constants, tensor protos, scopes and collection helpers."""
+
+import contextlib
+import enum
+
+import numpy as np
+
+from tensorweave._src.framework import dtypes, graph_pb2, meta_graph_pb2, ops, tensor_shape
+from tensorweave._src.framework.ops import GraphKeys
+
+GraphDef = graph_pb2.GraphDef
+NodeDef = graph_pb2.NodeDef
+AttrValue = graph_pb2.AttrValue
+NameAttrList = graph_pb2.NameAttrList
+TensorInfo = meta_graph_pb2.TensorInfo
+MetaGraphDef = meta_graph_pb2.MetaGraphDef
+
+VERSION = "0.1.0"  # tensorweave's version (tw.__version__), not TensorFlow's
+# The GraphDef version tensorweave writes (VersionDef.producer of every as_graph_def()) and reads.
+GRAPH_DEF_VERSION = 1
+GRAPH_DEF_VERSION_MIN_CONSUMER = 0
+GRAPH_DEF_VERSION_MIN_PRODUCER = 0
+
+
+class AggregationMethod:
+    """How tw.gradients adds the gradients reaching one tensor (all sum the same values here)."""
+
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+class UnconnectedGradients(enum.Enum):
+    """What tw.gradients returns for an x that ys do not depend on: None, or zeros of x's shape."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable is aggregated (one process here: recorded, all behave as NONE)."""
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How a distributed variable's updates are combined (TF1's names, ONLY_FIRST_TOWER included)."""
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3  # noqa: PIE796 (TF1's alias of ONLY_FIRST_REPLICA)
+
+
+def is_tensor(x):
+    """True for graph tensors, variables and sparse tensors (what TF's is_tensor accepts), False for values."""
+    from tensorweave._src.framework.sparse_tensor import SparseTensor
+    from tensorweave._src.ops.variables import Variable
+
+    return isinstance(x, (ops.Tensor, Variable, SparseTensor))
+
+
+def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_broadcast=False):
+    """A TensorProto of `values` (TF's tensor_util.make_tensor_proto: dtype and shape as asked, a scalar filled)."""
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else None
+    if isinstance(values, np.ndarray) and dtype is None:
+        nparray = values
+    else:
+        np_dtype = dtype.as_numpy_dtype if dtype is not None else None
+        if dtype is not None and dtype == dtypes.string:
+            np_dtype = object
+        nparray = np.array(values, dtype=np_dtype)
+        if dtype is None and nparray.dtype == np.float64 and not isinstance(values, np.ndarray):
+            nparray = nparray.astype(np.float32)  # Python floats are float32, as TF
+        fits_int32 = nparray.dtype == np.int64 and (
+            nparray.size == 0 or (nparray.min() >= -(2**31) and nparray.max() < 2**31)
+        )
+        if dtype is None and fits_int32 and not isinstance(values, np.ndarray):
+            nparray = nparray.astype(np.int32)
+    if nparray.dtype.kind in "USO":
+        tw_dtype = dtypes.string
+    else:
+        tw_dtype = dtypes.as_dtype(nparray.dtype)
+    if dtype is not None and dtype != tw_dtype:
+        raise TypeError(f"Incompatible types: {dtype!r} vs. {nparray.dtype}. Value is {values}")
+    if shape is None:
+        shape = list(nparray.shape)
+    else:
+        shape = [int(d) for d in shape]
+        n = int(np.prod(shape, dtype=np.int64))
+        if verify_shape and list(nparray.shape) != shape:
+            raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, got {nparray.shape}.")
+        if nparray.size != n:
+            if allow_broadcast and nparray.ndim == 0:
+                nparray = np.broadcast_to(nparray, shape)
+            elif nparray.size == 1 and not allow_broadcast:
+                nparray = np.full(shape, nparray.reshape(()), dtype=nparray.dtype)
+            elif nparray.size < n and not allow_broadcast:
+                raise ValueError(f"Too few elements for TensorProto: {nparray.size} < {n}")
+            else:
+                raise ValueError(f"Too many elements provided. Needed at most {n}, but received {nparray.size}")
+        else:
+            nparray = nparray.reshape(shape)
+    proto = graph_pb2.TensorProto()
+    proto.dtype = tw_dtype.as_datatype_enum
+    for d in shape:
+        proto.tensor_shape.dim.add().size = d
+    if tw_dtype == dtypes.string:
+        for s in nparray.reshape(-1):
+            proto.string_val.append(s if isinstance(s, bytes) else str(s).encode("utf-8"))
+    else:
+        proto.tensor_content = np.ascontiguousarray(nparray, dtype=tw_dtype.as_numpy_dtype).tobytes()
+    return proto
+
+
+def make_ndarray(tensor):
+    """The numpy array of a TensorProto (tensor_content, or the typed *_val fields with the last value repeated)."""
+    shape = [d.size for d in tensor.tensor_shape.dim]
+    n = int(np.prod(shape, dtype=np.int64))
+    dtype = dtypes.as_dtype(tensor.dtype)
+    if dtype == dtypes.string:
+        values = list(tensor.string_val)
+        arr = np.empty(n, dtype=object)
+        if values:
+            arr[: len(values)] = values
+            arr[len(values) :] = values[-1]
+        return arr.reshape(shape)
+    np_dtype = dtype.as_numpy_dtype
+    if tensor.tensor_content:
+        return np.frombuffer(tensor.tensor_content, dtype=np_dtype).copy().reshape(shape)
+    for field in (
+        "half_val",
+        "float_val",
+        "double_val",
+        "int_val",
+        "int64_val",
+        "bool_val",
+        "uint32_val",
+        "uint64_val",
+    ):
+        if field in tensor.DESCRIPTOR.fields_by_name:
+            values = list(getattr(tensor, field))
+            if values:
+                if field == "half_val":
+                    values = np.array(values, dtype=np.uint16).view(np.float16)
+                arr = np.empty(n, dtype=np_dtype)
+                arr[: len(values)] = values[:n]
+                arr[len(values) :] = values[-1]
+                return arr.reshape(shape)
+    return np.zeros(shape, dtype=np_dtype)
+
+
+def get_static_value(tensor, partial=False):
+    """The value of `tensor` when it is known while building the graph (Const, shapes, ranks, sizes, casts,
+    identities, packs of known values), else None; a value that is not a tensor is returned as it is."""
+    if not isinstance(tensor, ops.Tensor):
+        if hasattr(tensor, "_variable"):
+            return None
+        return tensor
+    op = tensor.op
+    if op.type == "Const":
+        return np.asarray(op.get_attr("value"))
+    if op.type == "Shape":
+        shape = op.inputs[0].shape
+        if shape.is_fully_defined():
+            return np.array(shape.as_list(), dtype=tensor.dtype.as_numpy_dtype)
+        return None
+    if op.type == "Size":
+        shape = op.inputs[0].shape
+        if shape.is_fully_defined():
+            return np.array(shape.num_elements(), dtype=tensor.dtype.as_numpy_dtype)
+        return None
+    if op.type == "Rank":
+        ndims = op.inputs[0].shape.ndims
+        return np.array(ndims, dtype=np.int32) if ndims is not None else None
+    if op.type in ("Identity", "StopGradient"):
+        return get_static_value(op.inputs[0])
+    if op.type == "Cast":
+        value = get_static_value(op.inputs[0])
+        return None if value is None else value.astype(tensor.dtype.as_numpy_dtype)
+    if op.type == "Pack":
+        values = [get_static_value(t) for t in op.inputs]
+        if any(v is None for v in values):
+            return None
+        return np.stack(values, axis=op.get_attr("axis"))
+    if op.type == "Fill":
+        dims, value = get_static_value(op.inputs[0]), get_static_value(op.inputs[1])
+        if dims is None or value is None:
+            return None
+        return np.full(dims, value)
+    return None
+
+
+@contextlib.contextmanager
+def init_scope():
+    """TF1's init_scope in a graph: clears the control dependencies (the name scope stays), so that ops made
+    inside (variable initializers, say) do not wait on the surrounding control dependencies."""
+    with ops.get_default_graph().control_dependencies(None):
+        yield
+
+
+def all_variables():
+    """Deprecated alias of global_variables."""
+    from tensorweave._src.ops.variables import global_variables
+
+    return global_variables()
+
+
+def moving_average_variables(scope=None):
+    """Variables in MOVING_AVERAGE_VARIABLES (those an ExponentialMovingAverage tracks)."""
+    return ops.get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def initialize_variables(var_list, name="init"):
+    """Deprecated alias of variables_initializer."""
+    from tensorweave._src.ops.variables import variables_initializer
+
+    return variables_initializer(var_list, name=name)
+
+
+def initialize_local_variables():
+    """Deprecated alias of local_variables_initializer."""
+    from tensorweave._src.ops.variables import local_variables_initializer
+
+    return local_variables_initializer()
+
+
+def tables_initializer(name="init_all_tables"):
+    """An op that runs every initializer in TABLE_INITIALIZERS; a NoOp when there are none (as TF)."""
+    initializers = ops.get_collection(GraphKeys.TABLE_INITIALIZERS) if hasattr(GraphKeys, "TABLE_INITIALIZERS") else []
+    initializers = initializers or ops.get_collection("table_initializer")
+    if initializers:
+        return ops.group(*initializers, name=name)
+    from tensorweave._src.ops import gen_ops
+
+    return gen_ops.no_op(name=name)
+
+
+def initialize_all_tables(name="init_all_tables"):
+    """Deprecated alias of tables_initializer."""
+    return tables_initializer(name=name)
+
+
+def tuple(tensors, name=None, control_inputs=None):
+    """Each tensor passed on only after all of `tensors` (and `control_inputs`) are computed (TF1's tf.tuple)."""
+    from tensorweave._src.ops import array_ops
+
+    if isinstance(tensors, (ops.Tensor, str, bytes)) or not hasattr(tensors, "__iter__"):
+        raise TypeError(f"tensors must be a list or tuple: {tensors!r}")
+    with ops.name_scope(name, "tuple") as scope:
+        tensors = [
+            ops.convert_to_tensor(t) if t is not None and not isinstance(t, ops.Operation) else t for t in tensors
+        ]
+        gating = [t.op if isinstance(t, ops.Tensor) else t for t in tensors if t is not None]
+        if control_inputs:
+            for c in control_inputs:
+                if isinstance(c, ops.Tensor):
+                    c = c.op
+                elif not isinstance(c, ops.Operation):
+                    raise TypeError(f"'control_inputs' must only contain Operation or Tensor. Received: {type(c)}")
+                gating.append(c)
+        gate = ops.group(*gating)
+        out = []
+        for t in tensors:
+            if isinstance(t, ops.Tensor):
+                with ops.control_dependencies([gate]):
+                    out.append(array_ops.identity(t))
+            elif isinstance(t, ops.Operation):
+                with ops.control_dependencies([gate]):
+                    out.append(ops.group(t))
+            else:
+                out.append(None)
+        del scope
+        return out
+
+
+def op_scope(values, name, default_name=None):
+    """Deprecated: name_scope(name, default_name, values)."""
+    return ops.name_scope(name, default_name, values)
+
+
+def variable_op_scope(values, name_or_scope, default_name=None, initializer=None, reuse=None, dtype=None):
+    """Deprecated: variable_scope(name_or_scope, default_name, values, ...)."""
+    from tensorweave._src.ops.variables import variable_scope
+
+    return variable_scope(
+        name_or_scope, default_name=default_name, values=values, initializer=initializer, reuse=reuse, dtype=dtype
+    )
+
+
+def get_local_variable(
+    name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=False, collections=None, **kwargs
+):
+    """get_variable in LOCAL_VARIABLES (not trainable, not saved with the global variables)."""
+    from tensorweave._src.ops.variables import get_variable
+
+    collections = list(collections or []) + [GraphKeys.LOCAL_VARIABLES]
+    return get_variable(
+        name,
+        shape=shape,
+        dtype=dtype,
+        initializer=initializer,
+        regularizer=regularizer,
+        trainable=False,
+        collections=collections,
+        **kwargs,
+    )
+
+
+def no_regularizer(_):
+    """The regularizer that adds nothing (returns None)."""
+    return
+
+
+del tensor_shape
+
+
+def assert_variables_initialized(var_list=None):
+    """Reads each variable's rank (a Rank op on its value): running it is a FailedPreconditionError while any of
+    `var_list` (default: global and local variables) is uninitialized. None when there are no variables, the one
+    rank for one variable, else their stack (as TF1)."""
+    from tensorweave._src.ops import array_ops, gen_ops
+    from tensorweave._src.ops.variables import global_variables, local_variables
+
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+    if not var_list:
+        return None
+    with ops.name_scope("assert_variables_initialized"):
+        ranks = [gen_ops.rank(ops.convert_to_tensor(v)) for v in var_list]
+        return ranks[0] if len(ranks) == 1 else array_ops.stack(ranks)
