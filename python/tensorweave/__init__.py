@@ -358,6 +358,8 @@ from tensorweave._src.framework.sparse_tensor import (  # noqa: E402
     SparseTensorValue,
 )
 from tensorweave._src.ops.sparse_ops import (  # noqa: E402
+    convert_to_tensor_or_sparse_tensor,
+    sparse_matmul,
     sparse_add,
     sparse_concat,
     sparse_fill_empty_rows,
@@ -474,6 +476,13 @@ from tensorweave._src.framework.misc_api import (  # noqa: E402
     variable_op_scope,
 )
 from tensorweave._src.ops.variables import model_variables  # noqa: E402
+from tensorweave._src.ops.init_partition_ops import (  # noqa: E402
+    fixed_size_partitioner,
+    min_max_variable_partitioner,
+    orthogonal_initializer,
+    uniform_unit_scaling_initializer,
+    variable_axis_size_partitioner,
+)
 from tensorweave._src.ops.gradients_impl import NotDifferentiable as NoGradient  # noqa: E402
 from tensorweave._src.training.gradient_clipping import clip_by_global_norm
 from tensorweave._src.training.gradient_clipping import global_norm

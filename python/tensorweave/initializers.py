@@ -20,3 +20,12 @@ from tensorweave._src.ops.init_ops import glorot_normal_initializer as glorot_no
 from tensorweave._src.ops.init_ops import glorot_uniform_initializer as glorot_uniform
 from tensorweave._src.ops.init_ops import he_normal
 from tensorweave._src.ops.init_ops import he_uniform
+from tensorweave._src.ops.init_partition_ops import Identity as identity
+from tensorweave._src.ops.init_partition_ops import Orthogonal as orthogonal
+from tensorweave._src.ops.init_partition_ops import UniformUnitScaling as uniform_unit_scaling
+from tensorweave._src.ops.init_partition_ops import lecun_normal
+from tensorweave._src.ops.init_partition_ops import lecun_uniform
+from tensorweave._src.framework.misc_api import tables_initializer
+from tensorweave._src.ops.variables import global_variables_initializer as global_variables
+from tensorweave._src.ops.variables import local_variables_initializer as local_variables
+from tensorweave._src.ops.variables import variables_initializer as variables
