@@ -133,3 +133,7 @@ def _rnn_cell_module():
 
 
 rnn_cell = _rnn_cell_module()
+from tensorweave._src.ops.sparse_ops import (  # noqa: E402, F401
+    embedding_lookup_sparse,
+    safe_embedding_lookup_sparse,
+)

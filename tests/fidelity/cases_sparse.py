@@ -200,3 +200,41 @@ def reductions_of_empty_and_negative_groups(tf, sess):
         tf.sparse.reduce_max_sparse(sp, 0, keepdims=True),
         tf.sparse_reduce_sum(sp, 1, keepdims=True),
     ]
+
+
+@case
+def embedding_lookup_sparse_combiners(tf, sess):
+    params = tf.constant(np.arange(20, dtype=np.float32).reshape(5, 4))
+    ids = tf.SparseTensor([[0, 0], [0, 1], [2, 0], [2, 1], [2, 2]], np.array([1, 3, 0, 0, 4], np.int64), [3, 3])
+    w = tf.SparseTensor(
+        [[0, 0], [0, 1], [2, 0], [2, 1], [2, 2]], np.array([1.0, 2.0, 0.5, 1.0, 3.0], np.float32), [3, 3]
+    )
+    out = [tf.nn.embedding_lookup_sparse(params, ids, None, combiner=c) for c in ("sum", "mean", "sqrtn")]
+    out += [tf.nn.embedding_lookup_sparse(params, ids, w, combiner=c) for c in ("sum", "mean", "sqrtn")]
+    grad = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(out[4] * out[1]), params)[0])  # TF: IndexedSlices
+    shards = [tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4)), tf.constant(np.ones([2, 4], np.float32))]
+    sharded = tf.nn.embedding_lookup_sparse(shards, ids, None, combiner="sum")
+    return out + [grad, sharded]
+
+
+@case
+def safe_embedding_lookup_sparse_prunes_and_fills(tf, sess):
+    params = tf.constant(np.arange(20, dtype=np.float32).reshape(5, 4))
+    ids = tf.SparseTensor([[0, 0], [0, 1], [2, 0], [3, 0]], np.array([1, -1, 4, 2], np.int64), [4, 2])
+    w = tf.SparseTensor([[0, 0], [0, 1], [2, 0], [3, 0]], np.array([2.0, 1.0, 1.0, 0.0], np.float32), [4, 2])
+    a = tf.nn.safe_embedding_lookup_sparse(params, ids)
+    b = tf.nn.safe_embedding_lookup_sparse(params, ids, w, combiner="sum", default_id=3)
+    ids3 = tf.SparseTensor([[0, 0, 0], [1, 1, 1]], np.array([2, 3], np.int64), [2, 2, 2])
+    c = tf.nn.safe_embedding_lookup_sparse(params, ids3)
+    return [a, b, c, a.shape, c.shape]
+
+
+@case
+def sparse_matmul_and_conversion(tf, sess):
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.ones([2, 3], np.float32)
+    m = tf.sparse_matmul(a, b, transpose_b=True, a_is_sparse=True)
+    sp = tf.convert_to_tensor_or_sparse_tensor(tf.SparseTensorValue([[0, 0]], np.array([1.0], np.float32), [2, 2]))
+    t = tf.convert_to_tensor_or_sparse_tensor([1, 2])
+    mm = tf.sparse.matmul(_sp(tf), np.ones([5, 2], np.float32))
+    return [m, m.shape, m.dtype, sp, t, mm]

@@ -207,12 +207,16 @@ def sparse_reshape(sp_input, shape, name=None):
 
         sv = constant_value(shape_arg)
         src = _dense_static(sp)
-        if sv is not None and src.is_fully_defined() and -1 not in [int(d) for d in sv]:
-            if int(np.prod([int(d) for d in sv])) != int(np.prod(src.as_list())):
-                raise ValueError(
-                    f"Cannot reshape a tensor with {int(np.prod(src.as_list()))} elements to shape "
-                    f"{[int(d) for d in sv]} ({int(np.prod([int(d) for d in sv]))} elements)"
-                )
+        if (
+            sv is not None
+            and src.is_fully_defined()
+            and -1 not in [int(d) for d in sv]
+            and int(np.prod([int(d) for d in sv])) != int(np.prod(src.as_list()))
+        ):
+            raise ValueError(
+                f"Cannot reshape a tensor with {int(np.prod(src.as_list()))} elements to shape "
+                f"{[int(d) for d in sv]} ({int(np.prod([int(d) for d in sv]))} elements)"
+            )
         static = tensor_shape.TensorShape(None)
         if sv is not None:
             dims = [int(d) for d in sv]
@@ -646,3 +650,121 @@ def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=No
             c = tw.math.segment_sum(ones, segment_ids)
         c = tw.reshape(tw.sqrt(tw.maximum(c, 1)), tw.concat([[-1], tw.ones([tw.rank(rows) - 1], dtypes.int32)], 0))
         return s / c
+
+
+# --- conversions, products and the sparse embedding lookups -------------------------------------------------
+
+
+def convert_to_tensor_or_sparse_tensor(value, dtype=None, name=None):
+    """A SparseTensor (or SparseTensorValue, made a SparseTensor) unchanged, anything else a Tensor."""
+    if isinstance(value, SparseTensorValue):
+        value = SparseTensor.from_value(value)
+    if isinstance(value, SparseTensor):
+        if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
+            raise ValueError(f"Sparse dtype: requested = {dtypes.as_dtype(dtype).name}, actual = {value.dtype.name}")
+        return value
+    return ops.convert_to_tensor(value, dtype=dtype, name=name)
+
+
+def sparse_matmul(a, b, transpose_a=False, transpose_b=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    """TF1's tf.sparse_matmul: a dense matmul (the sparsity flags are hints); float32 result as TF's SparseMatMul."""
+    tw = _tw()
+    with _scope(name, "SparseMatMul"):
+        a = tw.cast(a, dtypes.float32)
+        b = tw.cast(b, dtypes.float32)
+        return tw.matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b)
+
+
+def embedding_lookup_sparse(
+    params, sp_ids, sp_weights, partition_strategy="mod", name=None, combiner=None, max_norm=None
+):
+    """TF1's tf.nn.embedding_lookup_sparse: per row of `sp_ids`, the combined embeddings of its ids."""
+    tw = _tw()
+    from tensorweave._src.ops import nn_impl
+
+    if combiner is None:
+        combiner = "mean"
+    if combiner not in ("mean", "sqrtn", "sum"):
+        raise ValueError("combiner must be one of 'mean', 'sqrtn' or 'sum'")
+    if not isinstance(params, (list, tuple)):
+        params = [params]
+    sp_ids = _convert(sp_ids)
+    ignore_weights = sp_weights is None
+    if not ignore_weights:
+        sp_weights = _convert(sp_weights)
+    with _scope(name, "embedding_lookup_sparse"):
+        segment_ids = tw.cast(sp_ids.indices[:, 0], dtypes.int32)
+        ids, idx = tw.unique(sp_ids.values)
+        embeddings = nn_impl.embedding_lookup(params, ids, partition_strategy=partition_strategy, max_norm=max_norm)
+        if ignore_weights:
+            fn = {"sum": sparse_segment_sum, "mean": sparse_segment_mean, "sqrtn": sparse_segment_sqrt_n}[combiner]
+            return fn(embeddings, idx, segment_ids)
+        weights = sp_weights.values
+        embeddings = tw.gather(embeddings, idx)
+        rank = embeddings.shape.ndims
+        wshape = [-1] + [1] * (rank - 1) if rank is not None else None
+        w = tw.reshape(weights, wshape) if wshape is not None else weights
+        total = tw.math.segment_sum(embeddings * tw.cast(w, embeddings.dtype), segment_ids)
+        if combiner == "sum":
+            return total
+        if combiner == "mean":
+            denom = tw.math.segment_sum(weights, segment_ids)
+        else:
+            denom = tw.sqrt(tw.math.segment_sum(weights * weights, segment_ids))
+        return tw.math.divide_no_nan(total, tw.reshape(tw.cast(denom, total.dtype), wshape))
+
+
+def safe_embedding_lookup_sparse(
+    embedding_weights,
+    sparse_ids,
+    sparse_weights=None,
+    combiner="mean",
+    default_id=None,
+    name=None,
+    partition_strategy="div",
+    max_norm=None,
+):
+    """TF1's tf.nn.safe_embedding_lookup_sparse: invalid ids (< 0) and weights (<= 0) pruned, empty rows get
+    `default_id`'s embedding (or zeros), any rank of ids (the last dimension is combined)."""
+    tw = _tw()
+    if not isinstance(embedding_weights, (list, tuple)):
+        embedding_weights = [embedding_weights]
+    sparse_ids = _convert(sparse_ids)
+    if sparse_weights is not None:
+        sparse_weights = _convert(sparse_weights)
+    with _scope(name, "embedding_lookup"):
+        original_shape = sparse_ids.dense_shape
+        original_rank = tw.size(original_shape)
+        batch = tw.reduce_prod(original_shape[:-1], keepdims=True)
+        new_shape = tw.concat([batch, original_shape[-1:]], 0)
+        sparse_ids = sparse_reshape(sparse_ids, new_shape)
+        if sparse_weights is not None:
+            sparse_weights = SparseTensor(sparse_ids.indices, sparse_weights.values, sparse_ids.dense_shape)
+        keep = tw.greater_equal(sparse_ids.values, 0)
+        if sparse_weights is not None:
+            if combiner != "sum":  # TF prunes weights <= 0 only for mean and sqrtn
+                keep = tw.logical_and(keep, tw.greater(sparse_weights.values, 0))
+            sparse_weights = sparse_retain(sparse_weights, keep)
+        sparse_ids = sparse_retain(sparse_ids, keep)
+        sparse_ids, is_empty = sparse_fill_empty_rows(sparse_ids, default_id or 0)
+        if sparse_weights is not None:
+            sparse_weights, _ = sparse_fill_empty_rows(sparse_weights, 1.0)
+        result = embedding_lookup_sparse(
+            embedding_weights,
+            sparse_ids,
+            sparse_weights,
+            combiner=combiner,
+            partition_strategy=partition_strategy,
+            max_norm=max_norm,
+        )
+        if default_id is None:
+            rank = result.shape.ndims
+            mask = tw.reshape(is_empty, [-1] + [1] * (rank - 1))
+            result = tw.where(tw.broadcast_to(mask, tw.shape(result)), tw.zeros_like(result), result)
+        final_shape = tw.concat([original_shape[:-1], tw.cast(tw.shape(result)[1:], dtypes.int64)], 0)
+        final = tw.reshape(result, tw.cast(final_shape, dtypes.int32))
+        rank_dim = original_shape.shape.as_list()[0] if original_shape.shape.ndims == 1 else None
+        lead = tensor_shape.TensorShape(None if rank_dim is None else [None] * (rank_dim - 1))
+        final.set_shape(lead.concatenate(result.shape[1:]))
+        del original_rank
+        return final
