@@ -6,8 +6,6 @@ from tensorweave._src.ops.sparse_ops import (  # noqa: F401
     eye,
     from_dense,
     sparse_dense_matmul,
-    sparse_dense_matmul as matmul,
-    sparse_placeholder as placeholder,
     to_dense,
 )
 from tensorweave._src.ops.sparse_ops import sparse_add as add  # noqa: F401
