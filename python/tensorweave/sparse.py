@@ -14,6 +14,7 @@ from tensorweave._src.ops.sparse_ops import sparse_fill_empty_rows as fill_empty
 from tensorweave._src.ops.sparse_ops import sparse_maximum as maximum  # noqa: F401
 from tensorweave._src.ops.sparse_ops import sparse_merge as merge  # noqa: F401
 from tensorweave._src.ops.sparse_ops import sparse_minimum as minimum  # noqa: F401
+from tensorweave._src.ops.sparse_ops import sparse_placeholder as placeholder  # noqa: F401
 from tensorweave._src.ops.sparse_ops import sparse_reduce_max as reduce_max  # noqa: F401
 from tensorweave._src.ops.sparse_ops import sparse_reduce_max_sparse as reduce_max_sparse  # noqa: F401
 from tensorweave._src.ops.sparse_ops import sparse_reduce_sum as reduce_sum  # noqa: F401
@@ -30,3 +31,5 @@ from tensorweave._src.ops.sparse_ops import sparse_softmax as softmax  # noqa: F
 from tensorweave._src.ops.sparse_ops import sparse_split as split  # noqa: F401
 from tensorweave._src.ops.sparse_ops import sparse_to_indicator as to_indicator  # noqa: F401
 from tensorweave._src.ops.sparse_ops import sparse_transpose as transpose  # noqa: F401
+
+matmul = sparse_dense_matmul
