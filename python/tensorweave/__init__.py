@@ -476,6 +476,12 @@ from tensorweave._src.framework.misc_api import (  # noqa: E402
     variable_op_scope,
 )
 from tensorweave._src.ops.variables import model_variables  # noqa: E402
+from tensorweave._src.ops.custom_gradient_ops import (  # noqa: E402
+    custom_gradient,
+    grad_pass_through,
+    hessians,
+    make_template,
+)
 from tensorweave._src.ops.init_partition_ops import (  # noqa: E402
     fixed_size_partitioner,
     min_max_variable_partitioner,

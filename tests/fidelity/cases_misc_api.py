@@ -371,3 +371,69 @@ def partitioners(tf, sess):
         tf.min_max_variable_partitioner(max_partitions=8, min_slice_size=1000)(shape, tf.string),
         _error(lambda: tf.min_max_variable_partitioner(axis=2)(shape, tf.float32)),
     ]
+
+
+@case
+def custom_gradient_and_pass_through(tf, sess):
+    @tf.custom_gradient
+    def clip_grad(x):
+        def grad(dy):
+            return tf.clip_by_value(dy, -0.5, 0.5)
+
+        return tf.identity(x * 3.0), grad
+
+    @tf.custom_gradient
+    def two_in(a, b):
+        def grad(dy):
+            return [dy * 10.0, dy * 100.0]
+
+        return a * b, grad
+
+    x = tf.constant([1.0, 2.0])
+    y = clip_grad(x)
+    [gx] = tf.gradients(y * 2.0, [x])
+    a, b = tf.constant(2.0), tf.constant(3.0)
+    ab = two_in(a, b)
+    ga, gb = tf.gradients(ab, [a, b])
+    rounded = tf.grad_pass_through(tf.round)(x * 1.4)
+    [gr] = tf.gradients(rounded * 5.0, [x])
+    v = tf.Variable([0.0, 0.0])
+    assign_through = tf.grad_pass_through(lambda t: tf.assign(v, t))(x)
+    [gv] = tf.gradients(tf.reduce_sum(assign_through * x), [x])
+    sess.run(v.initializer)
+    return [y, y.shape, gx, ab, ga, gb, rounded, gr, gv]
+
+
+@case
+def hessians_and_unconnected(tf, sess):
+    x = tf.constant([1.0, 2.0, 3.0])
+    y = tf.reduce_sum(x**3) + x[0] * x[1]
+    [h] = tf.hessians(y, x)
+    m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    [hm] = tf.hessians(tf.reduce_sum(m * m * m), m)
+    z = tf.constant(5.0)
+    none_grad = tf.gradients(x * 2.0, [z])
+    zero_grad = tf.gradients(x * 2.0, [z], unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    zero_str = tf.gradients(x * 2.0, [z], unconnected_gradients="zero")
+    return [h, hm, hm.shape.as_list() if hm.shape.ndims is not None else None, none_grad, zero_grad, zero_str]
+
+
+@case
+def make_template_shares_variables(tf, sess):
+    def dense(x, units):
+        w = tf.get_variable("w", [2, units], initializer=tf.ones_initializer())
+        return tf.matmul(x, w)
+
+    t = tf.make_template("dense", dense, units=3)
+    other = tf.make_template("dense", dense, units=1)
+    a = t(tf.constant([[1.0, 2.0]]))
+    b = t(tf.constant([[3.0, 4.0]]))
+    c = other(tf.constant([[1.0, 1.0]]))
+    sess.run(tf.global_variables_initializer())
+    return [
+        sess.run([a, b, c]),
+        [v.op.name for v in tf.global_variables()],
+        t.variable_scope.name,
+        other.variable_scope.name,
+        [v.op.name for v in t.trainable_variables],
+    ]

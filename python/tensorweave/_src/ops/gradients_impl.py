@@ -70,6 +70,9 @@ no_gradient = NotDifferentiable
 
 def get_gradient_function(op):
     """The registered gradient function of `op`, None if not differentiable."""
+    override = getattr(op, "_custom_gradient_fn", None)  # tw.custom_gradient's IdentityN
+    if override is not None:
+        return override
     if op.type in _NOT_DIFFERENTIABLE:
         return None
     try:
@@ -170,6 +173,7 @@ def gradients(
     gate_gradients=False,
     aggregation_method=None,
     stop_gradients=None,
+    unconnected_gradients="none",
 ):
     """The symbolic derivatives of sum(ys) with respect to each x in xs.
 
@@ -178,6 +182,8 @@ def gradients(
       xs: a Tensor, Variable or list of them.
       grad_ys: optional gradients of ys (default: ones).
       stop_gradients: Tensors treated as constants.
+      unconnected_gradients: "none" (tw.UnconnectedGradients.NONE): None for an x that ys do not depend on;
+        "zero": zeros of x's shape.
 
     Returns:
       A list with one Tensor per x, None where x does not affect ys.
@@ -259,7 +265,13 @@ def gradients(
                     pending[t.op] -= 1
                     if pending[t.op] == 0:
                         ready.append(t.op)
+        unconnected = getattr(unconnected_gradients, "value", unconnected_gradients)
+        if unconnected not in ("none", "zero"):
+            raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
         results = []
         for x in xs:
-            results.append(_aggregate(received.get(x, []), None))
+            g = _aggregate(received.get(x, []), None)
+            if g is None and unconnected == "zero":
+                g = array_ops.zeros_like(x)
+            results.append(g)
         return results
