@@ -396,10 +396,10 @@ class ImageSummaryOp : public OpKernel {
       PutInt(3, depth, &image);
       PutBytes(4, png, &image);
       std::string value;
-      PutBytes(
-          1,
-          batch == 1 ? name + "/image" : name + "/image/" + std::to_string(i),
-          &value);
+      PutBytes(1,
+               max_images_ == 1 ? name + "/image"
+                                : name + "/image/" + std::to_string(i),
+               &value);
       PutBytes(4, image, &value);
       PutBytes(1, value, &out);
     }

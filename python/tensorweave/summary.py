@@ -10,15 +10,8 @@ Example:
 """
 
 from tensorweave._src.summary import protos as _protos
-from tensorweave._src.summary.summary_ops import histogram
-from tensorweave._src.summary.summary_ops import image
-from tensorweave._src.summary.summary_ops import merge
-from tensorweave._src.summary.summary_ops import merge_all
-from tensorweave._src.summary.summary_ops import scalar
-from tensorweave._src.summary.summary_ops import tensor_summary
-from tensorweave._src.summary.summary_ops import text
-from tensorweave._src.summary.writer import FileWriter
-from tensorweave._src.summary.writer import FileWriterCache
+from tensorweave._src.summary.summary_ops import histogram, image, merge, merge_all, scalar, tensor_summary, text
+from tensorweave._src.summary.writer import FileWriter, FileWriterCache
 
 _PROTOS = ("Summary", "SummaryDescription", "Event", "SessionLog", "TaggedRunMetadata")
 
@@ -29,7 +22,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'tensorweave.summary' has no attribute '{name}'")
 
 
-__all__ = [
+__all__ = [  # noqa: F822 - the protos come from __getattr__
     "Event",
     "FileWriter",
     "FileWriterCache",

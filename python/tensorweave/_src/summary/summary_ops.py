@@ -67,7 +67,7 @@ def histogram(name, values, collections=None, family=None):
 
 def image(name, tensor, max_outputs=3, collections=None, family=None):
     """Up to `max_outputs` PNG images from a [batch, height, width, channels] tensor (uint8, or floats scaled
-    as TF1 does), tagged `<tag>/image/<i>` (`<tag>/image` for a batch of one)."""
+    as TF1 does), tagged `<tag>/image/<i>` (`<tag>/image` when max_outputs is 1)."""
     with _summary_scope(name, family, values=[tensor]) as (tag, scope):
         val = gen_ops.image_summary(tag=tag, tensor=tensor, max_images=max_outputs, name=scope)
     _collect(val, collections, [ops.GraphKeys.SUMMARIES])

@@ -30,7 +30,7 @@ class _EventFileWriter:
 
     def _open(self):
         now = time.time()
-        name = "events.out.tfevents.%010d.%s%s" % (int(now), socket.gethostname(), self._suffix)
+        name = f"events.out.tfevents.{int(now):010d}.{socket.gethostname()}{self._suffix}"
         self._path = os.path.join(self._logdir, name)
         self._writer = tf_record.TFRecordWriter(self._path)
         self._last_flush = now
@@ -182,7 +182,7 @@ class FileWriter:
 class FileWriterCache:
     """One FileWriter per log directory, shared (TF1's FileWriterCache)."""
 
-    _cache = {}
+    _cache = {}  # noqa: RUF012 - the shared cache, as TF1's
     _lock = threading.RLock()
 
     @staticmethod
