@@ -156,7 +156,7 @@ def scatter_ops_on_variables(tf, sess):
     ]:
         sess.run(tf.assign(v, base))
         r = fn(v, [2, 0], upd)
-        out.append([sess.run(r), r.shape, r.dtype])
+        out.append([sess.run(r), r.shape, r.dtype.base_dtype])
     sess.run(tf.assign(v, base))
     out.append(sess.run(tf.scatter_add(v, [1, 1, 3], np.ones([3, 3], np.float32))))
     out.append(sess.run(tf.scatter_update(v, tf.constant([0], tf.int64), [[7.0, 7.0, 7.0]])))
@@ -436,4 +436,58 @@ def make_template_shares_variables(tf, sess):
         t.variable_scope.name,
         other.variable_scope.name,
         [v.op.name for v in t.trainable_variables],
+    ]
+
+
+@case
+def dynamic_partition_and_stitch(tf, sess):
+    data = tf.constant(np.arange(12, dtype=np.float32).reshape(6, 2))
+    parts = tf.dynamic_partition(data, [0, 2, 1, 0, 2, 2], 3)
+    flat = tf.dynamic_partition(tf.constant([[1, 2], [3, 4]]), [[1, 0], [0, 1]], 2)
+    strings = tf.dynamic_partition(tf.constant(["a", "b", "c"]), [1, 1, 0], 2)
+    stitched = tf.dynamic_stitch([[0, 3], [1, 2, 3]], [[[1.0, 1.0], [2.0, 2.0]], [[3.0, 3.0], [4.0, 4.0], [5.0, 5.0]]])
+    gaps = tf.dynamic_stitch([tf.constant([4]), tf.constant([0, 1])], [tf.constant([7]), tf.constant([8, 9])])
+    p = tf.placeholder(tf.int32, [None])
+    dyn = tf.dynamic_stitch([p], [tf.constant([1, 2, 3])])
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
+    px = tf.dynamic_partition(x, [1, 0, 1], 2)
+    loss = tf.reduce_sum(px[0] * 2.0) + tf.reduce_sum(px[1] * px[1])
+    [gx] = tf.gradients(loss, [x])
+    a = tf.constant([1.0, 2.0])
+    b = tf.constant([3.0])
+    st = tf.dynamic_stitch([[0, 1], [1]], [a, b])
+    ga, gb = tf.gradients(st * tf.constant([10.0, 20.0]), [a, b])
+    return [
+        parts,
+        [t.shape for t in parts],
+        flat,
+        strings,
+        stitched,
+        stitched.shape,
+        gaps,
+        gaps.shape,
+        sess.run(dyn, {p: [2, 0, 1]}),
+        dyn.shape,
+        gx,
+        ga,
+        gb,
+        _error(lambda: sess.run(tf.dynamic_partition(data, [0, 3, 1, 0, 2, 2], 3))),
+        _error(lambda: tf.dynamic_partition(data, [0, 1], 3)),
+        _error(lambda: sess.run(tf.dynamic_stitch([p], [tf.constant([1, 2])]), {p: [0, 1, 2]})),
+    ]
+
+
+@case
+def base64_round_trip(tf, sess):
+    raw = tf.constant([b"", b"a", b"ab", b"abc", b"\xff\xfe\x00hello?>", b"tensorweave"])
+    enc = tf.encode_base64(raw)
+    enc_pad = tf.encode_base64(raw, pad=True)
+    return [
+        enc,
+        enc_pad,
+        tf.decode_base64(enc),
+        tf.decode_base64(enc_pad),
+        enc.shape,
+        tf.decode_base64(tf.constant([["YWJj", "eA"]])),
+        _error(lambda: sess.run(tf.decode_base64(tf.constant("ab+c")))),
     ]
