@@ -13,7 +13,6 @@ import warnings
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 from tensorweave._src.platform import tf_record
 
@@ -24,6 +23,7 @@ event_file_loader = pytest.importorskip("tensorboard.backend.event_processing.ev
 def _events(path):
     """The Event protos of one file, as TensorBoard's loader reads them (its own TFRecord reader and protos)."""
     return list(event_file_loader.LegacyEventFileLoader(path).Load())
+
 
 # One program, run by tensorweave (tf = tensorweave) and by TF1 (tf = tensorflow.compat.v1).
 PROGRAM = textwrap.dedent(
@@ -53,7 +53,7 @@ PROGRAM = textwrap.dedent(
 
 def _run_tensorweave(logdir):
     with tw.Graph().as_default():
-        exec(PROGRAM, {"tf": tw, "LOGDIR": logdir})
+        exec(PROGRAM, {"tf": tw, "LOGDIR": logdir})  # noqa: S102 - the same program text TF1 runs
 
 
 def _run_tensorflow(logdir):
@@ -103,22 +103,24 @@ def test_event_file_read_by_tensorboard(tmp_path):
     assert obs["first"] == "brain.Event:2"
     assert os.path.basename(path).startswith("events.out.tfevents.")
     assert os.path.basename(path).endswith("." + socket.gethostname())
-    assert obs["scalars"]["train/mean"] == [
+    # TF1: "train/Mean" exists and names are unique case-insensitively, so the summary is "train/mean_1".
+    assert obs["scalars"]["train/mean_1"] == [
         (s, pytest.approx(np.mean([s, -1.5, 2.25, 100.0 * s + 0.5]))) for s in range(3)
     ]
     assert obs["scalars"]["stats/stats/count"] == [(0, 4.0), (1, 4.0), (2, 4.0)]
     assert obs["scalars"]["manual"] == [(10, 7.5), (11, 7.5)]
-    h0 = obs["histograms"]["train/values"][0]
-    step, lo, hi, num, total, sq, limits, counts = h0
-    data = np.array([0, -1.5, 2.25, 0.5])
-    assert (step, lo, hi, num) == (0, -1.5, 2.25, 4)
+    # The accumulator keeps the last histogram by default: step 2's.
+    step, lo, hi, num, total, sq, limits, counts = obs["histograms"]["train/values"][-1]
+    data = np.array([2, -1.5, 2.25, 200.5])
+    assert (step, lo, hi, num) == (2, -1.5, 200.5, 4)
     assert total == pytest.approx(data.sum()) and sq == pytest.approx((data**2).sum())
     assert sum(counts) == 4
+    assert limits[-1] == np.finfo(np.float64).max  # TF's last default bucket
     assert obs["images"]["pic/image"] == [(0, 3, 4), (1, 3, 4), (2, 3, 4)]
     assert obs["tensors"]["note"][0] == (0, b"step note")
     assert obs["graph"] is True
     graph = acc.Graph()
-    assert any(n.name == "train/mean" and n.op == "ScalarSummary" for n in graph.node)
+    assert any(n.name == "train/mean_1" and n.op == "ScalarSummary" for n in graph.node)
     assert obs["session_log"] == [(0, 1)]
 
 

@@ -66,6 +66,16 @@ class _EventFileWriter:
                 self._open()
 
 
+def _serialized(message):
+    return message if isinstance(message, bytes) else message.SerializeToString()
+
+
+def _meta_graph_pb2():
+    from tensorweave._src.training import meta_graph
+
+    return meta_graph._pb2()
+
+
 class FileWriter:
     """Writes Summary protocol buffers (and graphs, session logs, events) to event files for TensorBoard.
 
@@ -87,6 +97,9 @@ class FileWriter:
         self._seen_summary_tags = set()
         if graph is not None or graph_def is not None:
             self.add_graph(graph, graph_def=graph_def)
+            # As TF1, a graph given at construction is also written as a MetaGraphDef (its graph only).
+            gdef = graph.as_graph_def(add_shapes=True) if isinstance(graph, ops.Graph) else graph_def
+            self.add_meta_graph(_meta_graph_pb2().MetaGraphDef(graph_def=_serialized(gdef)))
 
     def __enter__(self):
         return self
@@ -143,8 +156,7 @@ class FileWriter:
             true_graph_def = graph.as_graph_def(add_shapes=True) if graph is not None else graph_def
         else:
             raise TypeError("The passed graph must be an instance of `Graph` or the deprecated `GraphDef`")
-        data = true_graph_def if isinstance(true_graph_def, bytes) else true_graph_def.SerializeToString()
-        self._add_event(protos.pb2().Event(graph_def=data), global_step)
+        self._add_event(protos.pb2().Event(graph_def=_serialized(true_graph_def)), global_step)
 
     def add_meta_graph(self, meta_graph_def, global_step=None):
         """Adds a MetaGraphDef (a proto or its bytes)."""
