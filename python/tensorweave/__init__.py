@@ -476,6 +476,11 @@ from tensorweave._src.framework.misc_api import (  # noqa: E402
     variable_op_scope,
 )
 from tensorweave._src.ops.variables import model_variables  # noqa: E402
+from tensorweave._src.framework.indexed_slices import (  # noqa: E402
+    IndexedSlices,
+    convert_to_tensor_or_indexed_slices,
+    register_tensor_conversion_function,
+)
 from tensorweave._src.ops.encode_ops import decode_base64, encode_base64  # noqa: E402
 from tensorweave._src.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402
 from tensorweave._src.ops.custom_gradient_ops import (  # noqa: E402

@@ -491,3 +491,34 @@ def base64_round_trip(tf, sess):
         tf.decode_base64(tf.constant([["YWJj", "eA"]])),
         _error(lambda: sess.run(tf.decode_base64(tf.constant("ab+c")))),
     ]
+
+
+@case
+def indexed_slices_and_conversion(tf, sess):
+    values = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    s = tf.IndexedSlices(values, tf.constant([0, 2, 0]), tf.constant([4, 2]))
+    dense = tf.convert_to_tensor(s)
+    neg = -s
+    same = tf.convert_to_tensor_or_indexed_slices(s)
+    t = tf.convert_to_tensor_or_indexed_slices([1, 2])
+
+    class Celsius:
+        def __init__(self, deg):
+            self.deg = deg
+
+    tf.register_tensor_conversion_function(
+        Celsius, lambda value, dtype=None, name=None, as_ref=False: tf.constant(value.deg, dtype=dtype, name=name)
+    )
+    c = tf.add(Celsius(3.0), 1.0)
+    return [
+        dense,
+        dense.shape,
+        s.shape,
+        s.dtype,
+        sess.run(neg.values),
+        same is s,
+        t,
+        c,
+        _error(lambda: tf.convert_to_tensor(tf.IndexedSlices(values, tf.constant([0, 1, 2])))),
+        _error(lambda: tf.convert_to_tensor_or_indexed_slices(s, dtype=tf.int32)),
+    ]
