@@ -105,3 +105,15 @@ def test_cholesky_of_an_indefinite_matrix_is_nan_as_tensorflow():
     out = run(tw.cholesky([[1.0, 2.0], [2.0, 1.0]]))
     lower = np.tril_indices(2)
     assert np.isnan(out[lower]).all() and out[0, 1] == 0
+
+
+def test_lu_reconstructs_and_solves_as_numpy():
+    lu, p = tw.linalg.lu(A)
+    assert lu.op.type == "Lu" and p.dtype == tw.int32
+    luv, pv = run([lu, p])
+    lower = np.tril(luv, -1) + np.eye(4)
+    upper = np.triu(luv)
+    np.testing.assert_allclose(np.take_along_axis(A, pv[..., None], axis=-2), lower @ upper, atol=1e-12)
+    np.testing.assert_allclose(run(tw.linalg.lu_solve(lu, p, B)), np.linalg.solve(A, B), atol=1e-10)
+    np.testing.assert_allclose(run(tw.linalg.lu_matrix_inverse(lu, p)), np.linalg.inv(A), atol=1e-10)
+    np.testing.assert_allclose(run(tw.linalg.lu_reconstruct(lu, p)), A, atol=1e-12)

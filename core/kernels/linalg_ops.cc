@@ -705,3 +705,49 @@ REGISTER_KERNEL(KernelDef("Cross"), CrossOp);
 
 }  // namespace
 }  // namespace tensorweave
+
+namespace tensorweave {
+namespace {
+
+class LuOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& in = ctx->input(0);
+    OP_REQUIRES_OK(ctx, CheckMatrices(in, "input", true));
+    const int64_t n = in.dim(in.rank() - 1);
+    std::vector<int64_t> p_dims = BatchOnly(in);
+    p_dims.push_back(n);
+    Tensor *lu_t, *p_t;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &lu_t));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape(p_dims), &p_t));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(in.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          return DispatchType<int32_t, int64_t>(p_t->dtype(), [&](auto itag) {
+            using I = decltype(itag);
+            for (int64_t b = 0; b < NumMatrices(in); ++b) {
+              if (n == 0) continue;
+              ConstMatrixMap<T> a(in.data<T>() + b * n * n, n, n);
+              Eigen::PartialPivLU<Matrix<T>> lu(a);
+              // As TensorFlow: an exact zero pivot is an error.
+              if (!(lu.matrixLU().diagonal().cwiseAbs().minCoeff() > T(0))) {
+                return errors::InvalidArgument("Input is not invertible.");
+              }
+              MatrixMap<T>(lu_t->data<T>() + b * n * n, n, n) = lu.matrixLU();
+              // P A = L U moves row i of A to row indices[i]; p lists, for each
+              // row of L U, the row of A it came from.
+              const auto& indices = lu.permutationP().indices();
+              I* p = p_t->data<I>() + b * n;
+              for (int64_t i = 0; i < n; ++i) p[indices[i]] = static_cast<I>(i);
+            }
+            return Status::OK();
+          });
+        }));
+  }
+};
+
+REGISTER_KERNEL(KernelDef("Lu"), LuOp);
+
+}  // namespace
+}  // namespace tensorweave

@@ -429,3 +429,46 @@ REGISTER_OP("Cross")
     .Doc("The cross product of the 3-vectors in the last dim of a and b.");
 
 }  // namespace tensorweave
+
+namespace tensorweave {
+namespace {
+
+// Lu: lu [..., N, N] and the permutation p [..., N].
+Status LuShape(InferenceContext* c) {
+  TW_RETURN_IF_ERROR(c->WithRankAtLeast(0, 2));
+  const PartialShape& s = c->input(0);
+  if (!s.known_rank()) {
+    c->set_output(0, PartialShape::UnknownRank());
+    c->set_output(1, PartialShape::UnknownRank());
+    return Status::OK();
+  }
+  const int64_t m = s.dim(s.rank() - 2), n = s.dim(s.rank() - 1);
+  if (m >= 0 && n >= 0 && m != n) {
+    return errors::InvalidArgument("Input must be a square matrix, got shape ",
+                                   s.ToString());
+  }
+  const int64_t k = m >= 0 ? m : n;
+  std::vector<int64_t> dims(s.dims().begin(), s.dims().end() - 2);
+  std::vector<int64_t> p = dims;
+  p.push_back(k);
+  dims.push_back(k);
+  dims.push_back(k);
+  c->set_output(0, PartialShape(dims));
+  c->set_output(1, PartialShape(p));
+  return Status::OK();
+}
+
+}  // namespace
+
+REGISTER_OP("Lu")
+    .Input("input: T")
+    .Output("lu: T")
+    .Output("p: output_idx_type")
+    .Attr("T: {float, double}")
+    .Attr("output_idx_type: {int32, int64} = int32")
+    .SetShapeFn(LuShape)
+    .Doc(
+        "The LU decomposition with partial pivoting of each square matrix: "
+        "lu holds L (unit diagonal, below) and U; input[p] = L U.");
+
+}  // namespace tensorweave

@@ -279,3 +279,33 @@ def rank_normalize_einsum(tf, sess):
     e = tf.linalg.einsum("ij,jk->ik", tf.constant([[1.0, 2.0]]), tf.constant([[3.0], [4.0]]))
     t = tf.linalg.tensordot(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]), 1)
     return [r, r.shape, r.dtype, n, nn, nn.shape, f, fn, e, t]
+
+
+@case(tol=1e-6)
+def lu_family(tf, sess):
+    a = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]], tf.float64)
+    lu, p = tf.linalg.lu(a)
+    batch = tf.constant(_A)
+    blu, bp = tf.linalg.lu(batch)
+    p64 = tf.linalg.lu(batch, output_idx_type=tf.int64)[1]
+    rhs = tf.constant(_B)
+    return [
+        lu,
+        p,
+        lu.shape,
+        p.shape,
+        p.dtype,
+        lu.op.type,
+        blu,
+        bp,
+        p64,
+        p64.dtype,
+        tf.linalg.lu_solve(lu, p, tf.constant([[1.0], [2.0], [3.0]], tf.float64)),
+        tf.linalg.lu_solve(blu, bp, rhs),
+        tf.linalg.lu_matrix_inverse(lu, p),
+        tf.linalg.lu_matrix_inverse(blu, bp),
+        tf.linalg.lu_reconstruct(lu, p),
+        tf.linalg.lu_reconstruct(blu, bp),
+        _error(lambda: sess.run(tf.linalg.lu(tf.constant([[0.0, 1.0], [0.0, 1.0]])))),
+        _error(lambda: tf.linalg.lu(tf.ones([2, 3]))),
+    ]

@@ -277,3 +277,7 @@ def _matrix_set_diag_grad(op, grad):
 def _cross_grad(op, grad):
     u, v = op.inputs
     return linalg_ops.cross(v, grad), linalg_ops.cross(grad, u)
+
+
+# TensorFlow registers no gradient for Lu (differentiate through lu_solve / matrix_inverse instead).
+gradients_impl.NotDifferentiable("Lu")

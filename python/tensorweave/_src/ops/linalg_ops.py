@@ -574,6 +574,107 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
         return tensor / n, n
 
 
+def lu(input, output_idx_type=dtypes.int32, name=None):  # noqa: A002
+    """(lu, p): the LU decomposition with partial pivoting of each square matrix, L's unit diagonal implied;
+    input[p] = L @ U.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.linalg.lu([[1.0, 2.0], [3.0, 4.0]])).p)
+      [1 0]
+    """
+    return _one("Lu", input, name, output_idx_type=dtypes.as_dtype(output_idx_type))
+
+
+def _permute_rows(x, perm):
+    # x[..., perm, :] per batch entry (TF's gather_nd over flattened batches; equal batch shapes).
+    from tensorweave._src.ops import array_nd_ops as _nd
+
+    if perm.shape.ndims == 1:
+        return array_ops.gather(x, perm, axis=-2)
+    shape = array_ops.shape(x)
+    d, m = shape[-2], shape[-1]
+    flat_x = array_ops.reshape(x, array_ops.stack([-1, d, m]))
+    flat_perm = math_ops.cast(array_ops.reshape(perm, array_ops.stack([-1, d])), dtypes.int32)
+    batch = array_ops.shape(flat_perm)[0]
+    batch_indices = _nd.broadcast_to(array_ops.expand_dims(gen_ops.range(0, batch, 1), 1), array_ops.stack([batch, d]))
+    permuted = _nd.gather_nd(flat_x, array_ops.stack([batch_indices, flat_perm], axis=-1))
+    return array_ops.reshape(permuted, shape)
+
+
+def _lower_unit(lower_upper):
+    return matrix_set_diag(
+        matrix_band_part(lower_upper, -1, 0),
+        array_ops.ones(array_ops.shape(lower_upper)[:-1], dtype=lower_upper.dtype),
+    )
+
+
+def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
+    """X with A X = rhs from A's LU decomposition (TF's composite: permute, then two triangular solves).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     lu, p = tw.linalg.lu([[2.0, 0.0], [0.0, 4.0]])
+      ...     print(sess.run(tw.linalg.lu_solve(lu, p, [[2.0], [8.0]])))
+      [[1.]
+       [2.]]
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "lu_solve"):
+        lower_upper = ops.convert_to_tensor(lower_upper, preferred_dtype=dtypes.float32, name="lower_upper")
+        perm = ops.convert_to_tensor(perm, preferred_dtype=dtypes.int32, name="perm")
+        rhs = ops.convert_to_tensor(rhs, preferred_dtype=lower_upper.dtype, name="rhs")
+        permuted_rhs = _permute_rows(rhs, perm)
+        return matrix_triangular_solve(
+            lower_upper, matrix_triangular_solve(_lower_unit(lower_upper), permuted_rhs), lower=False
+        )
+
+
+def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
+    """The inverse of A from its LU decomposition (lu_solve against the identity, as TF).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.linalg.lu_matrix_inverse(*tw.linalg.lu([[2.0, 0.0], [0.0, 4.0]]))))
+      [[0.5  0.  ]
+       [0.   0.25]]
+    """
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "lu_matrix_inverse"):
+        lower_upper = ops.convert_to_tensor(lower_upper, preferred_dtype=dtypes.float32, name="lower_upper")
+        perm = ops.convert_to_tensor(perm, preferred_dtype=dtypes.int32, name="perm")
+        shape = array_ops.shape(lower_upper)
+        identity = array_nd_ops.eye(shape[-1], batch_shape=shape[:-2], dtype=lower_upper.dtype)
+        return lu_solve(lower_upper, perm, identity)
+
+
+def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
+    """A = P^-1 L U from its LU decomposition.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     print(sess.run(tw.linalg.lu_reconstruct(*tw.linalg.lu([[1.0, 2.0], [3.0, 4.0]]))))
+      [[1. 2.]
+       [3. 4.]]
+    """
+    from tensorweave._src.ops import selection_ops
+
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "lu_reconstruct"):
+        lower_upper = ops.convert_to_tensor(lower_upper, preferred_dtype=dtypes.float32, name="lower_upper")
+        perm = ops.convert_to_tensor(perm, preferred_dtype=dtypes.int32, name="perm")
+        x = math_ops.matmul(_lower_unit(lower_upper), matrix_band_part(lower_upper, 0, -1))
+        if perm.shape.ndims == 1:
+            inverse = array_ops.invert_permutation(perm)
+        else:
+            inverse = selection_ops.argsort(perm, axis=-1)
+        return _permute_rows(x, inverse)
+
+
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """tf.linalg.l2_normalize: tf.nn.l2_normalize."""
     from tensorweave._src.ops import nn_ops
