@@ -238,3 +238,28 @@ def sparse_matmul_and_conversion(tf, sess):
     t = tf.convert_to_tensor_or_sparse_tensor([1, 2])
     mm = tf.sparse.matmul(_sp(tf), np.ones([5, 2], np.float32))
     return [m, m.shape, m.dtype, sp, t, mm]
+
+
+@case
+def sparse_segment_kernels_with_num_segments_and_int64(tf, sess):
+    data = tf.constant(np.arange(24, dtype=np.float64).reshape(4, 3, 2))
+    idx = tf.constant([3, 1, 1, 0], tf.int64)
+    seg = tf.constant([0, 2, 2, 3], tf.int64)
+    out = [
+        tf.sparse.segment_mean(data, idx, seg, num_segments=5),
+        tf.sparse.segment_sqrt_n(data, idx, seg, num_segments=4),
+        tf.sparse_segment_sum(data, idx, seg),
+    ]
+    grads = tf.gradients(tf.reduce_sum(out[0] * 2.0) + tf.reduce_sum(out[1] * out[1]) + tf.reduce_sum(out[2]), data)
+    return out + [o.shape for o in out] + [tf.convert_to_tensor(grads[0]), [o.op.type for o in out]]
+
+
+@case
+def sparse_segment_bad_ids(tf, sess):
+    data = tf.constant(np.ones([3, 2], np.float32))
+    return [
+        _error(lambda: sess.run(tf.sparse_segment_sum(data, [0, 3], [0, 0]))),
+        _error(lambda: sess.run(tf.sparse_segment_mean(data, [0, 1], [1, 0]))),
+        _error(lambda: sess.run(tf.sparse.segment_sum(data, [0, 1], [0, 4], num_segments=2))),
+        _error(lambda: sess.run(tf.sparse_segment_sqrt_n(data, [0, 1, 2], [0, 0]))),
+    ]

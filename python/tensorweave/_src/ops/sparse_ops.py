@@ -612,44 +612,64 @@ def sparse_merge(sp_ids, sp_values, vocab_size, name=None, already_sorted=False)
         return out if already_sorted else sparse_reorder(out)
 
 
-def _segment_ids_check(segment_ids):
-    return segment_ids
+def _sparse_segment(op_type, data, indices, segment_ids, name, num_segments):
+    from tensorweave._src.ops import gen_ops
+
+    with _scope(name, op_type):
+        data = ops.convert_to_tensor(data, name="data")
+        indices = ops.convert_to_tensor(indices, name="indices")
+        segment_ids = ops.convert_to_tensor(segment_ids, name="segment_ids")
+        if num_segments is not None:
+            num = ops.convert_to_tensor(num_segments, name="num_segments")
+            return gen_ops.wrapper(op_type + "WithNumSegments")(data, indices, segment_ids, num, name=op_type)
+        return gen_ops.wrapper(op_type)(data, indices, segment_ids, name=op_type)
 
 
 def sparse_segment_sum(data, indices, segment_ids, name=None, num_segments=None):
-    tw = _tw()
-    with _scope(name, "SparseSegmentSum"):
-        rows = tw.gather(data, indices)
-        if num_segments is not None:
-            return tw.math.unsorted_segment_sum(rows, segment_ids, num_segments)
-        return tw.math.segment_sum(rows, segment_ids)
+    """TF1's tf.sparse.segment_sum: out[segment_ids[i]] += data[indices[i]] (the SparseSegmentSum kernel)."""
+    return _sparse_segment("SparseSegmentSum", data, indices, segment_ids, name, num_segments)
 
 
 def sparse_segment_mean(data, indices, segment_ids, name=None, num_segments=None):
-    tw = _tw()
-    with _scope(name, "SparseSegmentMean"):
-        rows = tw.gather(data, indices)
-        if num_segments is not None:
-            s = tw.math.unsorted_segment_sum(rows, segment_ids, num_segments)
-            c = tw.math.unsorted_segment_sum(tw.ones_like(segment_ids, rows.dtype), segment_ids, num_segments)
-            c = tw.reshape(tw.maximum(c, 1), tw.concat([[-1], tw.ones([tw.rank(rows) - 1], dtypes.int32)], 0))
-            return s / c
-        return tw.math.segment_mean(rows, segment_ids)
+    """TF1's tf.sparse.segment_mean (the SparseSegmentMean kernel)."""
+    return _sparse_segment("SparseSegmentMean", data, indices, segment_ids, name, num_segments)
 
 
 def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=None):
-    tw = _tw()
-    with _scope(name, "SparseSegmentSqrtN"):
-        rows = tw.gather(data, indices)
-        ones = tw.ones(tw.shape(segment_ids), rows.dtype)
-        if num_segments is not None:
-            s = tw.math.unsorted_segment_sum(rows, segment_ids, num_segments)
-            c = tw.math.unsorted_segment_sum(ones, segment_ids, num_segments)
-        else:
-            s = tw.math.segment_sum(rows, segment_ids)
-            c = tw.math.segment_sum(ones, segment_ids)
-        c = tw.reshape(tw.sqrt(tw.maximum(c, 1)), tw.concat([[-1], tw.ones([tw.rank(rows) - 1], dtypes.int32)], 0))
-        return s / c
+    """TF1's tf.sparse.segment_sqrt_n: the sum over sqrt(count) (the SparseSegmentSqrtN kernel)."""
+    return _sparse_segment("SparseSegmentSqrtN", data, indices, segment_ids, name, num_segments)
+
+
+def _sparse_segment_grad(kind):
+    """d data = unsorted_segment_sum(scale[seg] * grad[seg], indices, rows of data) (TF's dense gradient)."""
+
+    def grad_fn(op, grad):
+        tw = _tw()
+        data, indices, segment_ids = op.inputs[0], op.inputs[1], op.inputs[2]
+        rows = tw.gather(grad, segment_ids)
+        if kind != "sum":
+            n = tw.shape(grad)[0]
+            ones = tw.ones(tw.shape(segment_ids), grad.dtype)
+            count = tw.math.unsorted_segment_sum(ones, segment_ids, n)
+            count = tw.maximum(count, 1) if kind == "mean" else tw.sqrt(tw.maximum(count, 1))
+            scale = tw.gather(1.0 / count, segment_ids)
+            shape = tw.concat([[-1], tw.ones([tw.rank(grad) - 1], dtypes.int32)], 0)
+            rows = rows * tw.reshape(scale, shape)
+        d = tw.math.unsorted_segment_sum(rows, indices, tw.shape(data)[0])
+        return [d, None, None] + [None] * (len(op.inputs) - 3)
+
+    return grad_fn
+
+
+def _register_sparse_segment_grads():
+    from tensorweave._src.ops import gradients_impl
+
+    for op_type, kind in (("SparseSegmentSum", "sum"), ("SparseSegmentMean", "mean"), ("SparseSegmentSqrtN", "sqrtn")):
+        gradients_impl.RegisterGradient(op_type)(_sparse_segment_grad(kind))
+        gradients_impl.RegisterGradient(op_type + "WithNumSegments")(_sparse_segment_grad(kind))
+
+
+_register_sparse_segment_grads()
 
 
 # --- conversions, products and the sparse embedding lookups -------------------------------------------------
