@@ -476,6 +476,8 @@ from tensorweave._src.framework.misc_api import (  # noqa: E402
     variable_op_scope,
 )
 from tensorweave._src.ops.variables import model_variables  # noqa: E402
+from tensorweave._src.framework.errors import OpError  # noqa: E402
+from tensorweave._src.framework.misc_api import get_logger  # noqa: E402
 from tensorweave._src.framework.indexed_slices import (  # noqa: E402
     IndexedSlices,
     convert_to_tensor_or_indexed_slices,

@@ -522,3 +522,15 @@ def indexed_slices_and_conversion(tf, sess):
         _error(lambda: tf.convert_to_tensor(tf.IndexedSlices(values, tf.constant([0, 1, 2])))),
         _error(lambda: tf.convert_to_tensor_or_indexed_slices(s, dtype=tf.int32)),
     ]
+
+
+@case
+def op_error_and_logger(tf, sess):
+    import logging
+
+    caught = None
+    try:
+        sess.run(tf.Assert(False, ["no"]))
+    except tf.OpError as e:
+        caught = [isinstance(e, tf.errors.InvalidArgumentError), tf.OpError is tf.errors.OpError]
+    return [caught, isinstance(tf.get_logger(), logging.Logger)]

@@ -334,3 +334,10 @@ def assert_variables_initialized(var_list=None):
     with ops.name_scope("assert_variables_initialized"):
         ranks = [gen_ops.rank(ops.convert_to_tensor(v)) for v in var_list]
         return ranks[0] if len(ranks) == 1 else array_ops.stack(ranks)
+
+
+def get_logger():
+    """The package's logging.Logger (TF1's get_logger returns the "tensorflow" logger; this is "tensorweave")."""
+    import logging
+
+    return logging.getLogger("tensorweave")
