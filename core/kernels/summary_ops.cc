@@ -463,6 +463,93 @@ class ImageSummaryOp : public OpKernel {
   int64_t max_images_ = 3;
 };
 
+void PutLE(uint32_t v, int bytes, std::string* out) {
+  for (int i = 0; i < bytes; ++i)
+    out->push_back(static_cast<char>(v >> (8 * i)));
+}
+
+// A 16-bit little-endian PCM WAV file of interleaved float samples (as
+// TensorFlow's EncodeAudioAsS16LEWav: rounded, clamped to int16).
+std::string EncodeWav(const float* samples, int64_t frames, int channels,
+                      uint32_t rate) {
+  const uint32_t data_size = static_cast<uint32_t>(frames * channels * 2);
+  std::string wav = "RIFF";
+  PutLE(36 + data_size, 4, &wav);
+  wav += "WAVEfmt ";
+  PutLE(16, 4, &wav);
+  PutLE(1, 2, &wav);
+  PutLE(static_cast<uint32_t>(channels), 2, &wav);
+  PutLE(rate, 4, &wav);
+  PutLE(rate * channels * 2, 4, &wav);
+  PutLE(static_cast<uint32_t>(channels * 2), 2, &wav);
+  PutLE(16, 2, &wav);
+  wav += "data";
+  PutLE(data_size, 4, &wav);
+  for (int64_t i = 0; i < frames * channels; ++i) {
+    const float v = std::min(
+        std::max(std::round(samples[i] * 32768.0f), -32768.0f), 32767.0f);
+    PutLE(static_cast<uint16_t>(static_cast<int16_t>(v)), 2, &wav);
+  }
+  return wav;
+}
+
+class AudioSummaryV2Op : public OpKernel {
+ public:
+  explicit AudioSummaryV2Op(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("max_outputs", &max_outputs_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& tag = ctx->input(0);
+    OP_REQUIRES(ctx, tag.rank() == 0,
+                errors::InvalidArgument("Tag must be a scalar"));
+    const Tensor& rate_t = ctx->input(2);
+    OP_REQUIRES(ctx, rate_t.rank() == 0,
+                errors::InvalidArgument("sample_rate must be rank-0"));
+    const float rate = rate_t.data<float>()[0];
+    OP_REQUIRES(ctx, rate > 0.0f,
+                errors::InvalidArgument("sample_rate must be > 0"));
+    const Tensor& tensor = ctx->input(1);
+    OP_REQUIRES(ctx, tensor.rank() == 2 || tensor.rank() == 3,
+                errors::InvalidArgument("Tensor must be 3-D or 2-D, got: ",
+                                        tensor.shape().ToString()));
+    const std::string& name = tag.data<std::string>()[0];
+    const int64_t batch = tensor.shape().dim(0);
+    const int64_t frames = tensor.shape().dim(1);
+    const int64_t channels = tensor.rank() == 3 ? tensor.shape().dim(2) : 1;
+    OP_REQUIRES(ctx,
+                channels > 0 && channels < (1 << 15) &&
+                    frames * channels * 2 < (int64_t{1} << 31),
+                errors::InvalidArgument("Audio too large: ", frames,
+                                        " frames of ", channels, " channels"));
+    const int64_t n = std::min(batch, max_outputs_);
+    std::string out;
+    for (int64_t i = 0; i < n; ++i) {
+      std::string audio;
+      PutFloat(1, rate, &audio);
+      PutInt(2, channels, &audio);
+      PutInt(3, frames, &audio);
+      PutBytes(
+          4,
+          EncodeWav(tensor.data<float>() + i * frames * channels, frames,
+                    static_cast<int>(channels), static_cast<uint32_t>(rate)),
+          &audio);
+      PutBytes(5, "audio/wav", &audio);
+      std::string value;
+      PutBytes(1,
+               max_outputs_ == 1 ? name + "/audio"
+                                 : name + "/audio/" + std::to_string(i),
+               &value);
+      PutBytes(6, audio, &value);
+      PutBytes(1, value, &out);
+    }
+    OP_REQUIRES_OK(ctx, WriteScalarString(ctx, out));
+  }
+
+ private:
+  int64_t max_outputs_ = 3;
+};
+
 class TensorSummaryV2Op : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -518,6 +605,7 @@ class MergeSummaryOp : public OpKernel {
 REGISTER_KERNEL(KernelDef("ScalarSummary"), ScalarSummaryOp);
 REGISTER_KERNEL(KernelDef("HistogramSummary"), HistogramSummaryOp);
 REGISTER_KERNEL(KernelDef("ImageSummary"), ImageSummaryOp);
+REGISTER_KERNEL(KernelDef("AudioSummaryV2"), AudioSummaryV2Op);
 REGISTER_KERNEL(KernelDef("TensorSummaryV2"), TensorSummaryV2Op);
 REGISTER_KERNEL(KernelDef("MergeSummary"), MergeSummaryOp);
 

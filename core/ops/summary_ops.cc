@@ -59,6 +59,18 @@ REGISTER_OP("ImageSummary")
         "width, channels] tensor (channels 1, 3 or 4); float images are "
         "scaled into [0, 255] as TensorFlow does (non-finite pixels red).");
 
+REGISTER_OP("AudioSummaryV2")
+    .Input("tag: string")
+    .Input("tensor: float")
+    .Input("sample_rate: float")
+    .Output("summary: string")
+    .Attr("max_outputs: int >= 1 = 3")
+    .SetShapeFn(ScalarTagScalarOutput)
+    .Doc(
+        "A Summary with up to max_outputs 16-bit PCM WAV clips from a "
+        "[batch, frames] or [batch, frames, channels] tensor of samples in "
+        "[-1, 1] (clamped) at sample_rate frames per second.");
+
 REGISTER_OP("TensorSummaryV2")
     .Input("tag: string")
     .Input("tensor: T")

@@ -74,6 +74,18 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
     return val
 
 
+def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=None):
+    """Up to `max_outputs` 16-bit WAV clips from a [batch, frames] or [batch, frames, channels] float tensor
+    of samples in [-1, 1], tagged `<tag>/audio/<i>` (`<tag>/audio` when max_outputs is 1)."""
+    with _summary_scope(name, family, values=[tensor]) as (tag, scope):
+        sample_rate = ops.convert_to_tensor(sample_rate, dtype="float32", name="sample_rate")
+        val = gen_ops.audio_summary_v2(
+            tag=tag, tensor=tensor, max_outputs=max_outputs, sample_rate=sample_rate, name=scope
+        )
+    _collect(val, collections, [ops.GraphKeys.SUMMARIES])
+    return val
+
+
 def tensor_summary(
     name, tensor, summary_description=None, collections=None, summary_metadata=None, family=None, display_name=None
 ):
