@@ -208,3 +208,25 @@ def test_add_graph_needs_a_graph(tmp_path):
     with pytest.raises(TypeError):
         writer.add_graph("not a graph")
     writer.close()
+
+
+def test_serialized_summary_parses_with_tensorboards_proto():
+    from tensorboard.compat.proto import summary_pb2 as tb_summary_pb2
+
+    with tw.Graph().as_default(), tw.Session() as sess:
+        tw.summary.scalar("s", tw.constant(2.5))
+        tw.summary.histogram("h", tw.constant([1.0, -2.0]))
+        tw.summary.text("t", tw.constant("x"))
+        parsed = tb_summary_pb2.Summary.FromString(sess.run(tw.summary.merge_all()))
+    assert [v.tag for v in parsed.value] == ["s", "h", "t"]
+    assert parsed.value[0].simple_value == 2.5
+    assert (parsed.value[1].histo.min, parsed.value[1].histo.max, parsed.value[1].histo.num) == (-2.0, 1.0, 2.0)
+    assert parsed.value[2].metadata.plugin_data.plugin_name == "text"
+    assert list(parsed.value[2].tensor.string_val) == [b"x"]
+
+
+def test_merge_of_garbage_is_invalid_argument():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        merged = tw.summary.merge([tw.constant(b"\xff\xff\xff")], name="m")
+        with pytest.raises(tw.errors.InvalidArgumentError, match="parse"):
+            sess.run(merged)
