@@ -8,7 +8,7 @@ DEBIAN_PACKAGES=(
   libopenblas-dev libgtest-dev libbenchmark-dev libflatbuffers-dev
   flatbuffers-compiler clang-format
 )
-PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime setuptools wheel tensorflow-cpu)
+PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime setuptools wheel tensorflow-cpu tensorboard)
 
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do
