@@ -363,6 +363,7 @@ from tensorweave._src.ops.sparse_ops import (  # noqa: E402
     sparse_add,
     sparse_concat,
     sparse_fill_empty_rows,
+    sparse_mask,
     sparse_maximum,
     sparse_merge,
     sparse_minimum,

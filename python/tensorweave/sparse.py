@@ -33,3 +33,4 @@ from tensorweave._src.ops.sparse_ops import sparse_to_indicator as to_indicator 
 from tensorweave._src.ops.sparse_ops import sparse_transpose as transpose  # noqa: F401
 
 matmul = sparse_dense_matmul
+from tensorweave._src.ops.sparse_ops import sparse_mask as mask  # noqa: F401

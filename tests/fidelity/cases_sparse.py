@@ -263,3 +263,12 @@ def sparse_segment_bad_ids(tf, sess):
         _error(lambda: sess.run(tf.sparse.segment_sum(data, [0, 1], [0, 4], num_segments=2))),
         _error(lambda: sess.run(tf.sparse_segment_sqrt_n(data, [0, 1, 2], [0, 0]))),
     ]
+
+
+@case
+def sparse_mask_drops_rows(tf, sess):
+    values = tf.constant(np.arange(10, dtype=np.float32).reshape(5, 2))
+    a = tf.IndexedSlices(values, tf.constant([12, 26, 37, 45, 50]), tf.constant([60, 2]))
+    m = tf.sparse_mask(a, [12, 45])
+    m2 = tf.sparse.mask(a, tf.constant([26, 99]))
+    return [m.values, m.indices, m.dense_shape, m2.values, m2.indices]

@@ -788,3 +788,12 @@ def safe_embedding_lookup_sparse(
         final.set_shape(lead.concatenate(result.shape[1:]))
         del original_rank
         return final
+
+
+def sparse_mask(a, mask_indices, name=None):
+    """TF1's tf.sparse_mask: the IndexedSlices `a` without the rows whose index is in `mask_indices`."""
+    tw = _tw()
+    with _scope(name, "sparse_mask"):
+        out_indices, to_gather = tw.setdiff1d(a.indices, mask_indices)
+        out_values = tw.gather(a.values, to_gather)
+        return tw.IndexedSlices(out_values, out_indices, a.dense_shape)
