@@ -8,6 +8,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops.h"
 #include "core/kernels/offset_tables.h"
+#include "core/kernels/wrapping_arithmetic.h"
 
 namespace tensorweave {
 namespace {
@@ -19,6 +20,8 @@ struct SumScan {
   }
   template <typename T>
   static T Combine(T acc, T x) {
+    // Integers wrap, as TF's kernels do (signed overflow is undefined).
+    if constexpr (kWrapsAround<T>) return WrappingAdd(acc, x);
     return static_cast<T>(acc + x);
   }
 };
@@ -30,6 +33,7 @@ struct ProdScan {
   }
   template <typename T>
   static T Combine(T acc, T x) {
+    if constexpr (kWrapsAround<T>) return WrappingMul(acc, x);
     return static_cast<T>(acc * x);
   }
 };
