@@ -449,12 +449,6 @@ from tensorweave._src.framework.misc_api import (  # noqa: E402
     GRAPH_DEF_VERSION_MIN_PRODUCER,
     VERSION,
     AggregationMethod,
-    AttrValue,
-    GraphDef,
-    MetaGraphDef,
-    NameAttrList,
-    NodeDef,
-    TensorInfo,
     UnconnectedGradients,
     VariableAggregation,
     VariableSynchronization,
@@ -554,7 +548,16 @@ def initialize_all_variables():
 _SUMMARY_PROTOS = ("Summary", "SummaryMetadata", "HistogramProto", "Event", "SessionLog", "LogMessage")
 
 
+# The graph protos, loaded on first use (import tensorweave does not load protobuf).
+_GRAPH_PROTOS = {"GraphDef": "graph_pb2", "NodeDef": "graph_pb2", "AttrValue": "graph_pb2",
+                 "NameAttrList": "graph_pb2", "TensorInfo": "meta_graph_pb2", "MetaGraphDef": "meta_graph_pb2"}
+
+
 def __getattr__(name):
+    if name in _GRAPH_PROTOS:
+        import importlib
+
+        return getattr(importlib.import_module("tensorweave._src.framework." + _GRAPH_PROTOS[name]), name)
     if name in _SUMMARY_PROTOS:
         from tensorweave._src.summary import protos as _summary_protos
 

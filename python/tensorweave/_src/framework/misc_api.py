@@ -5,15 +5,9 @@ import enum
 
 import numpy as np
 
-from tensorweave._src.framework import dtypes, graph_pb2, meta_graph_pb2, ops, tensor_shape
+from tensorweave._src.framework import dtypes, ops, tensor_shape
 from tensorweave._src.framework.ops import GraphKeys
 
-GraphDef = graph_pb2.GraphDef
-NodeDef = graph_pb2.NodeDef
-AttrValue = graph_pb2.AttrValue
-NameAttrList = graph_pb2.NameAttrList
-TensorInfo = meta_graph_pb2.TensorInfo
-MetaGraphDef = meta_graph_pb2.MetaGraphDef
 
 VERSION = "0.1.0"  # tensorweave's version (tw.__version__), not TensorFlow's
 # The GraphDef version tensorweave writes (VersionDef.producer of every as_graph_def()) and reads.
@@ -106,6 +100,8 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
                 raise ValueError(f"Too many elements provided. Needed at most {n}, but received {nparray.size}")
         else:
             nparray = nparray.reshape(shape)
+    from tensorweave._src.framework import graph_pb2
+
     proto = graph_pb2.TensorProto()
     proto.dtype = tw_dtype.as_datatype_enum
     for d in shape:

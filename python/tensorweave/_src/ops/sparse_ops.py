@@ -120,6 +120,7 @@ def sparse_placeholder(dtype, shape=None, name=None):
 
 
 def sparse_tensor_to_dense(sp_input, default_value=0, validate_indices=True, name=None):
+    """The dense tensor of a SparseTensor, `default_value` where it has no entry."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseToDense"):
@@ -147,6 +148,7 @@ to_dense = sparse_tensor_to_dense
 
 
 def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0, validate_indices=True, name=None):
+    """The dense tensor of shape `output_shape` with `sparse_values` at `sparse_indices` and `default_value` elsewhere."""
     tw = _tw()
     with _scope(name, "SparseToDense"):
         idx = tw.cast(sparse_indices, dtypes.int64)
@@ -180,6 +182,7 @@ def _rebuild(sp, indices, values, dense_shape, static):
 
 
 def sparse_reorder(sp_input, name=None):
+    """The SparseTensor with its entries in row-major (canonical) order."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseReorder"):
@@ -188,6 +191,7 @@ def sparse_reorder(sp_input, name=None):
 
 
 def sparse_reshape(sp_input, shape, name=None):
+    """The SparseTensor reshaped to `shape` (one dimension may be -1)."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseReshape"):
@@ -229,6 +233,7 @@ def sparse_reshape(sp_input, shape, name=None):
 
 
 def sparse_transpose(sp_input, perm=None, name=None):
+    """The SparseTensor transposed by `perm` (reversed dimensions by default)."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseTranspose"):
@@ -243,6 +248,7 @@ def sparse_transpose(sp_input, perm=None, name=None):
 
 
 def sparse_reset_shape(sp_input, new_shape=None):
+    """The SparseTensor with dense_shape `new_shape` (or the tightest shape holding its entries)."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(None, "SparseResetShape"):
@@ -299,6 +305,7 @@ def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
 
 
 def sparse_retain(sp_input, to_retain):
+    """The entries of a SparseTensor where the boolean vector `to_retain` is true."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(None, "SparseRetain"):
@@ -307,6 +314,7 @@ def sparse_retain(sp_input, to_retain):
 
 
 def sparse_slice(sp_input, start, size, name=None):
+    """The entries of a SparseTensor inside the box `start`, `size`, re-based to `start`."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseSlice"):
@@ -321,6 +329,7 @@ def sparse_slice(sp_input, start, size, name=None):
 
 
 def sparse_split(keyword_required=None, sp_input=None, num_split=None, axis=None, name=None, split_dim=None):
+    """Splits a SparseTensor into `num_split` SparseTensors along `axis`."""
     tw = _tw()
     if keyword_required is not None:
         raise ValueError("Keyword arguments are required for this function.")
@@ -353,6 +362,7 @@ def tf_bool(x):
 
 
 def sparse_fill_empty_rows(sp_input, default_value, name=None):
+    """Gives every empty row of a 2-D SparseTensor one entry `default_value`; returns it and the empty-row indicator."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseFillEmptyRows"):
@@ -397,6 +407,7 @@ def _static_same_shape(a, b):
 
 
 def sparse_add(a, b, threshold=0, thresh=None):
+    """Sums two SparseTensors (entries below `threshold` dropped), or a SparseTensor and a dense tensor (dense result)."""
     tw = _tw()
     if thresh is not None:
         threshold = thresh
@@ -441,14 +452,17 @@ def _elementwise(a, b, fn, name):
 
 
 def sparse_maximum(sp_a, sp_b, name=None):
+    """The element-wise maximum of two SparseTensors of the same shape."""
     return _elementwise(sp_a, sp_b, _tw().maximum, name or "SparseSparseMaximum")
 
 
 def sparse_minimum(sp_a, sp_b, name=None):
+    """The element-wise minimum of two SparseTensors of the same shape."""
     return _elementwise(sp_a, sp_b, _tw().minimum, name or "SparseSparseMinimum")
 
 
 def sparse_concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat_dim=None, expand_nonconcat_dims=None):
+    """Concatenates SparseTensors along `axis` (TF1's sparse_concat, `expand_nonconcat_dim` included)."""
     tw = _tw()
     if concat_dim is not None:
         axis = concat_dim
@@ -515,6 +529,7 @@ def _to_sparse(dense, count):
 
 
 def sparse_reduce_sum(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    """The sum over `axis` of a SparseTensor's entries, as a dense tensor."""
     with _scope(None, "SparseReduceSum"):
         return _reduce(sp_input, axis, keepdims, reduction_axes, keep_dims, "sum")[0]
 
@@ -526,16 +541,19 @@ def sparse_reduce_max(sp_input, axis=None, keepdims=None, reduction_axes=None, k
 
 
 def sparse_reduce_sum_sparse(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    """The sum over `axis` of a SparseTensor's entries, as a SparseTensor."""
     with _scope(None, "SparseReduceSumSparse"):
         return _to_sparse(*_reduce(sp_input, axis, keepdims, reduction_axes, keep_dims, "sum"))
 
 
 def sparse_reduce_max_sparse(sp_input, axis=None, keepdims=None, reduction_axes=None, keep_dims=None):
+    """The maximum over `axis` of a SparseTensor's entries, as a SparseTensor."""
     with _scope(None, "SparseReduceMaxSparse"):
         return _to_sparse(*_reduce(sp_input, axis, keepdims, reduction_axes, keep_dims, "max"))
 
 
 def sparse_softmax(sp_input, name=None):
+    """Softmax over the entries of each innermost row of a SparseTensor (missing entries count as absent)."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseSoftmax"):
@@ -554,6 +572,7 @@ def sparse_softmax(sp_input, name=None):
 
 
 def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """The product of a 2-D SparseTensor and a dense matrix (with TF1's adjoint flags and gradients)."""
     tw = _tw()
     sp = _convert(sp_a)
     with _scope(name, "SparseTensorDenseMatMul"):
@@ -587,6 +606,7 @@ sparse_dense_matmul = sparse_tensor_dense_matmul
 
 
 def sparse_to_indicator(sp_input, vocab_size, name=None):
+    """A boolean tensor with one more dimension, true at the ids a SparseTensor holds (TF1's sparse_to_indicator)."""
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseToIndicator"):
@@ -602,6 +622,7 @@ def sparse_to_indicator(sp_input, vocab_size, name=None):
 
 
 def sparse_merge(sp_ids, sp_values, vocab_size, name=None, already_sorted=False):
+    """Merges ids and values SparseTensors into one SparseTensor with `vocab_size` columns (TF1's sparse_merge)."""
     tw = _tw()
     ids_sp, vals_sp = _convert(sp_ids), _convert(sp_values)
     with _scope(name, "SparseMerge"):
