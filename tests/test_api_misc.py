@@ -85,3 +85,39 @@ def test_make_tensor_proto_round_trips_through_a_const():
     with tw.Graph().as_default(), tw.Session() as sess:
         c = tw.constant(tw.make_ndarray(proto))
         np.testing.assert_array_equal(sess.run(c), np.arange(6).reshape(2, 3))
+
+
+def test_wrappers_build_the_ops_tensorflow_names_and_they_run():
+    """Each wrapper builds the op TF1 builds (its type, as TF's GraphDef would show it) and the op runs."""
+    with tw.Graph().as_default(), tw.Session() as sess:
+        v = tw.Variable([1.0, 2.0, 3.0])
+        counter = tw.Variable(0)
+        sess.run(tw.global_variables_initializer())
+        built = {
+            "ScatterUpdate": tw.scatter_update(v, [0], [5.0]),
+            "ScatterAdd": tw.scatter_add(v, [1], [1.0]),
+            "ScatterSub": tw.scatter_sub(v, [1], [1.0]),
+            "ScatterMul": tw.scatter_mul(v, [2], [2.0]),
+            "ScatterDiv": tw.scatter_div(v, [2], [2.0]),
+            "ScatterMin": tw.scatter_min(v, [0], [4.0]),
+            "ScatterMax": tw.scatter_max(v, [0], [6.0]),
+            "ScatterNdUpdate": tw.scatter_nd_update(v, [[1]], [7.0]),
+            "ScatterNdAdd": tw.scatter_nd_add(v, [[1]], [1.0]),
+            "ScatterNdSub": tw.scatter_nd_sub(v, [[1]], [1.0]),
+            "CountUpTo": tw.count_up_to(counter, 3),
+            "EncodeBase64": tw.encode_base64(tw.constant(["ab"])),
+            "ScalarSummary": tw.summary.scalar("s", tw.constant(1.0)),
+            "HistogramSummary": tw.summary.histogram("h", tw.constant([1.0, 2.0])),
+            "ImageSummary": tw.summary.image("i", tw.zeros([1, 2, 2, 3])),
+            "AudioSummaryV2": tw.summary.audio("a", tw.zeros([1, 8]), 8000),
+            "TensorSummaryV2": tw.summary.tensor_summary("t", tw.constant([1.0])),
+        }
+        built["MergeSummary"] = tw.summary.merge([built["ScalarSummary"], built["HistogramSummary"]])
+        built["Assert"] = tw.Assert(tw.constant(True), [tw.constant(1.0)])
+        built["Print"] = tw.Print(tw.constant(1.0), [])
+        built["DecodeBase64"] = tw.decode_base64(built["EncodeBase64"])
+        for op_type, t in built.items():
+            op = t if isinstance(t, tw.Operation) else t.op
+            assert op.type == op_type, (op_type, op.type)
+            sess.run(op)
+        np.testing.assert_array_equal(sess.run(built["DecodeBase64"]), [b"ab"])
