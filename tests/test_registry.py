@@ -101,6 +101,15 @@ def test_every_lite_builtin_has_a_comparison_case(lite_coverage):
     assert not missing, f"lite builtins that no case of tests/test_lite_vs_core.py converts to: {missing}"
 
 
+def test_onnx_only_builtins_are_compared_in_the_onnx_tests(lite_coverage):
+    harness, _ = lite_coverage
+    with open(os.path.join(TESTS_DIR, "test_converters_transformer.py")) as f:
+        text = f.read()
+    schema = {k for k in vars(harness.twl_schema.enum("BuiltinOperator")) if not k.startswith("_")}
+    assert harness.ONNX_ONLY_BUILTINS <= schema
+    assert [b for b in sorted(harness.ONNX_ONLY_BUILTINS) if f'"{b}"' not in text] == []
+
+
 def test_every_tf_to_twl_lowering_has_a_comparison_case_or_a_reason(lite_coverage):
     harness, coverage = lite_coverage
     assert all(harness.NO_CASE.values()), "each op type without a case needs its reason"
