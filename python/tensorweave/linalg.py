@@ -6,7 +6,7 @@ the rest are TensorFlow's composites of them. Gradients follow TensorFlow's form
 Example:
   >>> import tensorweave as tw
   >>> with tw.Graph().as_default(), tw.Session() as sess:
-  ...     print(sess.run(tw.linalg.det([[1.0, 2.0], [3.0, 4.0]])))
+  ...     print(round(float(sess.run(tw.linalg.det([[1.0, 2.0], [3.0, 4.0]]))), 4))
   -2.0
 """
 

@@ -3,7 +3,7 @@
 Example:
   >>> import tensorweave as tw
   >>> with tw.Graph().as_default(), tw.Session() as sess:
-  ...     tw.summary.scalar("loss", tw.constant(0.5))
+  ...     _ = tw.summary.scalar("loss", tw.constant(0.5))
   ...     merged = tw.summary.merge_all()
   ...     print([v.simple_value for v in tw.summary.Summary.FromString(sess.run(merged)).value])
   [0.5]

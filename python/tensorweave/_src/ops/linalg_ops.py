@@ -47,7 +47,7 @@ def matrix_determinant(input, name=None):  # noqa: A002
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.matrix_determinant([[1.0, 2.0], [3.0, 4.0]])))
+      ...     print(round(float(sess.run(tw.matrix_determinant([[1.0, 2.0], [3.0, 4.0]]))), 4))
       -2.0
     """
     return _one("MatrixDeterminant", input, name)
@@ -172,7 +172,7 @@ def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.matrix_solve_ls([[1.0], [1.0]], [[1.0], [3.0]])))
+      ...     print(sess.run(tw.matrix_solve_ls([[1.0], [1.0]], [[1.0], [3.0]])).round(4))
       [[2.]]
     """
     graph = ops.get_default_graph()
