@@ -161,6 +161,7 @@ class Operation:
         self._inputs = tuple(inputs)
         self._control_inputs = tuple(control_inputs)
         self._location = location
+        self._control_flow_context = None  # the CondContext / WhileContext the op was created in
         self._outputs = tuple(
             Tensor(self, i, dtypes.as_dtype(dt), tensor_shape.TensorShape(shape), is_ref)
             for i, (dt, shape, is_ref) in enumerate(outputs)
@@ -293,6 +294,7 @@ class Graph:
         self._control_stack = []
         self._collections = {}
         self._finalized = False
+        self._control_flow_context = None  # control_flow_ops' CondContext / WhileContext being built
         self.seed = None
         self._last_op_seed = 0
 
@@ -324,6 +326,12 @@ class Graph:
                 c = c if isinstance(c, Operation) else c.op
                 if c not in controls:
                     controls.append(c)
+            context = self._control_flow_context
+            if context is not None:
+                # Inside a cond branch or a while body: external inputs come in through a Switch / Enter, an op
+                # without inputs gets the context's pivot as a control input (control_flow_ops).
+                flat, controls = context._prepare_op(name, op_type, flat, controls)
+                inputs = _restructure(inputs, flat)
             attrs = dict(attrs) if attrs else {}
             for key, value in self._attr_scope_map.items():
                 attrs.setdefault(key, value)
@@ -357,7 +365,10 @@ class Graph:
             except errors.OpError as e:
                 raise _construction_error(_with_location(e, location)) from None
             op = Operation(self, node_id, flat, controls, location)
+            op._control_flow_context = context
             self._ops.append(op)
+            if context is not None:
+                context._op_added(op)
             if functions:
                 # Device functions see the created op (TF's Graph._apply_device_functions).
                 _merge_device_stack(device_stack, op)
@@ -505,6 +516,13 @@ class Graph:
         finally:
             self._attr_scope_map = saved
 
+    def _get_control_flow_context(self):
+        """The control-flow context (cond branch, while body) new ops are created in, or None."""
+        return self._control_flow_context
+
+    def _set_control_flow_context(self, context):
+        self._control_flow_context = context
+
     def _current_control_dependencies(self):
         deps = []
         for frame in self._control_stack:
@@ -516,9 +534,12 @@ class Graph:
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
-        """Ops created inside run only after `control_inputs` (None clears)."""
+        """Ops created inside run only after `control_inputs` (None clears them, and the control-flow context
+        too, as TF's)."""
+        saved_context = self._control_flow_context
         if control_inputs is None:
             frame = None
+            self._control_flow_context = None
         else:
             frame = []
             for c in control_inputs:
@@ -534,6 +555,7 @@ class Graph:
             yield
         finally:
             self._control_stack.pop()
+            self._control_flow_context = saved_context
 
     # --- lookups ----------------------------------------------------------
     def get_operations(self):
@@ -794,6 +816,12 @@ def _op_to_colocate_with(value, graph):
         element = value._as_graph_element()
         return element if isinstance(element, Operation) else element.op
     return convert_to_tensor(value).op
+
+
+def _restructure(inputs, flat):
+    """`inputs` (Tensors and lists of them) with its tensors replaced, in order, by those of `flat`."""
+    it = iter(flat)
+    return [[next(it) for _ in item] if isinstance(item, (list, tuple)) else next(it) for item in inputs]
 
 
 def _with_location(error, location):

@@ -142,6 +142,16 @@ def _ops_between(ys, xs, stop_ops):
     return between
 
 
+def _loop_state(between):
+    """control_flow_grad's ControlFlowState when a while loop's Exit is among `between` (which then also gets
+    the loops' other Exits), else None."""
+    if not any(op.type in ("Exit", "RefExit") for op in between):
+        return None
+    from tensorweave._src.ops import control_flow_grad
+
+    return control_flow_grad.maybe_create_control_flow_state(list(between), between)
+
+
 def _aggregate(grads, name):
     """The sum of `grads` as TF's _MultiDeviceAddN: the gradients on each device summed there (an AddN
     colocated with the first of them), then the per-device sums."""
@@ -212,6 +222,7 @@ def gradients(
 
     with graph.name_scope(name):
         between = _ops_between(ys, xs, stop_ops)
+        loop_state = _loop_state(between)  # the gradients' while loops (control_flow_grad); None without loops
         # Gradients received so far, per tensor.
         received = collections.defaultdict(list)
         for i, (y, gy) in enumerate(zip(ys, grad_ys)):
@@ -229,15 +240,18 @@ def gradients(
                 if t.op in between:
                     pending[t.op] += 1
         ready = [op for op in between if pending[op] == 0]
+        if loop_state is not None:
+            ready = loop_state.initial_ready(ready, {y.op for y in ys}, pending, received)
         done = set()
         while ready:
             op = ready.pop()
-            if op in done:
+            if op in done and not (loop_state is not None and loop_state.is_loop_switch(op)):
                 continue
             done.add(op)
             # colocate_gradients_with_ops: an op's gradient ops go with it (its device and colocation group).
             with graph.colocate_with(op) if colocate_gradients_with_ops else contextlib.nullcontext():
-                out_grads = [_aggregate(received.get(t, []), None) for t in op.outputs]
+                with loop_state.grad_context(op, before=True) if loop_state else contextlib.nullcontext():
+                    out_grads = [_aggregate(received.get(t, []), None) for t in op.outputs]
             for t, g in zip(op.outputs, out_grads):
                 received[t] = [] if g is None else [g]  # summed once: an x's gradient is this sum
             # Only ops with inputs inside `between` pass gradients on.
@@ -248,8 +262,11 @@ def gradients(
                 fn = get_gradient_function(op)
                 if fn is not None:
                     with graph.colocate_with(op) if colocate_gradients_with_ops else contextlib.nullcontext():
-                        with graph.name_scope(op.name + "_grad"):
-                            in_grads = fn(op, *out_grads)
+                        with loop_state.grad_context(op, before=False) if loop_state else contextlib.nullcontext():
+                            if loop_state is not None:
+                                out_grads = loop_state.fill_missing(op, out_grads)
+                            with graph.name_scope(op.name + "_grad"):
+                                in_grads = fn(op, *out_grads)
                     if not isinstance(in_grads, (list, tuple)):
                         in_grads = [in_grads]
                     if len(in_grads) != len(op.inputs):
@@ -260,11 +277,16 @@ def gradients(
                     for t, g in zip(op.inputs, in_grads):
                         if g is not None and t.op in between:
                             received[t].append(g)
+            if loop_state is not None:
+                loop_state.update_pending(op, between, pending, ready, received)
+                continue
             for t in op.inputs:
                 if t.op in between:
                     pending[t.op] -= 1
                     if pending[t.op] == 0:
                         ready.append(t.op)
+        if loop_state is not None:
+            loop_state.PostProcessing()
         unconnected = getattr(unconnected_gradients, "value", unconnected_gradients)
         if unconnected not in ("none", "zero"):
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
