@@ -17,6 +17,7 @@
 
 namespace tensorweave {
 
+class CancellationManager;
 class OpKernelContext;
 class ThreadPool;
 
@@ -92,6 +93,8 @@ class OpKernelContext {
     ResourceMgr* resource_mgr = nullptr;
     ThreadPool* intra_op_pool = nullptr;
     Rendezvous* rendezvous = nullptr;  // the step's, for _Send and _Recv
+    // The step's: a kernel that blocks registers how to stop waiting.
+    CancellationManager* cancellation_manager = nullptr;
     int64_t step_id = 0;
   };
   explicit OpKernelContext(const Params& params);
@@ -125,10 +128,14 @@ class OpKernelContext {
   ResourceMgr* resource_mgr() const { return params_.resource_mgr; }
   ThreadPool* intra_op_pool() const { return params_.intra_op_pool; }
   Rendezvous* rendezvous() const { return params_.rendezvous; }
+  CancellationManager* cancellation_manager() const {
+    return params_.cancellation_manager;
+  }
   int64_t step_id() const { return params_.step_id; }
   const OpKernel& kernel() const { return *params_.kernel; }
 
   std::vector<TensorValue>* mutable_outputs() { return &outputs_; }
+  const std::vector<TensorValue>& outputs() const { return outputs_; }
 
  private:
   const Params& params_;

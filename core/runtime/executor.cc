@@ -3,32 +3,140 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <deque>
+#include <map>
 #include <mutex>
 #include <new>
 #include <set>
 #include <stdexcept>
+#include <string>
 
 namespace tensorweave {
 
 struct Executor::Item {
+  enum Kind : uint8_t {
+    kNormal,
+    kSwitch,
+    kMerge,
+    kEnter,
+    kExit,
+    kNextIteration,
+    kControlTrigger
+  };
   struct OutEdge {
     int src_output;
-    int slot;
-    int dst;  // item to notify, or -1 for a fetch slot
+    int slot;  // in the frame the edge leads to
+    int dst;   // item to notify, or -1 for a fetch slot
   };
   const Node* node = nullptr;
   OpKernel* kernel = nullptr;
-  int input_start = 0;
+  Kind kind = kNormal;
+  int frame = 0;        // the frame the node runs in
+  int local = 0;        // its index among the nodes of that frame
+  int input_start = 0;  // its first input slot, among the frame's slots
   int initial_pending = 0;
   bool expensive = false;
+  // Merge: its index among the frame's merges, its data inputs, and
+  // whether one of them is fed (live from the start).
+  int merge_index = -1;
+  int num_data_inputs = 0;
+  bool merge_fed = false;
+  // Enter: the frame its output goes to; a constant reaches every
+  // iteration of it, a loop variable only the first.
+  int child_frame = -1;
+  bool is_constant = false;
   std::vector<OutEdge> out_edges;
   std::vector<int> control_dsts;
 };
 
-struct Executor::StepState {
-  const StepContext* step = nullptr;
+// A static frame: the root (the whole step) or the body of one while loop,
+// named by its Enter nodes' frame_name.
+struct Executor::FrameInfo {
+  std::string name;
+  int parent = -1;
+  int num_items = 0;
+  int num_slots = 0;
+  int num_merges = 0;
+  int num_enters = 0;  // Enter nodes feeding it: each fires once per instance
+  int parallel_iterations = 1;
+  std::vector<int> exits;            // its Exit nodes
+  std::vector<int> initial_pending;  // by local index
+  std::vector<int> fed_merges;       // local merge indexes with a fed input
+};
+
+// The state of one iteration of one frame instance.
+struct Executor::IterState {
+  struct MergeState {
+    int dead_inputs = 0;
+    bool live = false;        // a live input arrived (and was kept)
+    bool enter_dead = false;  // a dead Enter: the loop never runs
+    bool fired = false;
+  };
   std::vector<TensorValue> slots;
   std::unique_ptr<std::atomic<int>[]> pending;
+  std::unique_ptr<std::atomic<bool>[]> dead;  // with control flow only
+  std::unique_ptr<MergeState[]> merges;
+  // Frames other than the root, under the frame's mutex: nodes of this
+  // iteration ready or running, and child frames (inner loops) alive.
+  int outstanding_ops = 0;
+  int outstanding_frames = 0;
+
+  IterState(const FrameInfo& info, bool with_control_flow)
+      : slots(info.num_slots), pending(new std::atomic<int>[info.num_items]) {
+    for (int i = 0; i < info.num_items; ++i) {
+      pending[i].store(info.initial_pending[i], std::memory_order_relaxed);
+    }
+    if (with_control_flow) {
+      dead.reset(new std::atomic<bool>[info.num_items]);
+      for (int i = 0; i < info.num_items; ++i) {
+        dead[i].store(false, std::memory_order_relaxed);
+      }
+      merges.reset(new MergeState[info.num_merges]);
+    }
+  }
+};
+
+// One instance of a frame: the root, or one execution of a loop (an inner
+// loop has an instance per iteration of the outer one). Its iterations
+// live from the first node that reaches them until every node of theirs
+// has run; at most parallel_iterations at once.
+struct Executor::FrameState {
+  const FrameInfo* info = nullptr;
+  FrameState* parent = nullptr;  // null for the root
+  int64_t parent_iter = 0;
+  // Guards everything below, and all activation in a frame other than the
+  // root (the root's pending counts are atomic; its merges take `mu`).
+  std::mutex mu;
+  std::deque<std::unique_ptr<IterState>> iterations;
+  int64_t first_iter = 0;       // the oldest iteration still alive
+  int64_t iteration_count = 0;  // the newest iteration started
+  int num_outstanding_iterations = 1;
+  int pending_enters = 0;
+  std::vector<std::pair<const Item*, TensorValue>> constants;
+  // NextIteration values waiting for an iteration slot.
+  std::vector<std::pair<const Item*, TensorValue>> deferred;
+  std::set<int> live_exits;
+  std::map<std::pair<int64_t, int>, std::unique_ptr<FrameState>> children;
+
+  bool is_root() const { return parent == nullptr; }
+  IterState* iteration(int64_t i) {
+    return iterations[static_cast<size_t>(i - first_iter)].get();
+  }
+};
+
+// A node made ready in one iteration of one frame instance; `dead` when an
+// input is dead (it then only passes the deadness on).
+struct Executor::Tagged {
+  int item;
+  FrameState* frame;
+  IterState* iter_state;
+  int64_t iter;
+  bool dead;
+};
+
+struct Executor::StepState {
+  const StepContext* step = nullptr;
+  FrameState root;
   std::atomic<int64_t> outstanding{0};
   std::atomic<bool> aborted{false};
   std::mutex mu;
@@ -419,23 +527,34 @@ bool Executor::RunItem(StepState* state, const Item& item,
   params.resource_mgr = state->step->resource_mgr;
   params.intra_op_pool = state->step->intra_op_pool;
   params.rendezvous = state->step->rendezvous;
+  params.cancellation_manager = state->step->cancellation_manager;
   params.step_id = state->step->step_id;
+  StepStatsCollector* stats = state->step->stats;
+  const int64_t start_us = stats != nullptr ? NowMicrosSinceEpoch() : 0;
   if (AsyncOpKernel* async = item.kernel->AsAsync()) {
     auto* call = new AsyncCall(params);
-    async->ComputeAsync(&call->ctx, [this, state, &item, call] {
-      std::vector<int> ready;
-      FinishItem(state, item, &call->ctx, &ready);
-      delete call;
-      std::vector<int> inline_ready;
-      if (Schedule(state, ready, &inline_ready)) return;
-      if (!inline_ready.empty()) {
-        ProcessAfterCallback(state, std::move(inline_ready));
-      }
-    });
+    async->ComputeAsync(
+        &call->ctx, [this, state, &item, call, stats, start_us] {
+          if (stats != nullptr) {
+            stats->RecordNode(*item.node, start_us, NowMicrosSinceEpoch(),
+                              call->ctx);
+          }
+          std::vector<int> ready;
+          FinishItem(state, item, &call->ctx, &ready);
+          delete call;
+          std::vector<int> inline_ready;
+          if (Schedule(state, ready, &inline_ready)) return;
+          if (!inline_ready.empty()) {
+            ProcessAfterCallback(state, std::move(inline_ready));
+          }
+        });
     return false;
   }
   OpKernelContext ctx(params);
   ComputeGuarded(item.kernel, &ctx);
+  if (stats != nullptr) {
+    stats->RecordNode(node, start_us, NowMicrosSinceEpoch(), ctx);
+  }
   FinishItem(state, item, &ctx, ready);
   return true;
 }

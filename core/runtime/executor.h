@@ -5,14 +5,17 @@
 #define TENSORWEAVE_CORE_RUNTIME_EXECUTOR_H_
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "core/framework/cancellation.h"
 #include "core/framework/graph.h"
 #include "core/framework/op_kernel.h"
 #include "core/framework/rendezvous.h"
+#include "core/framework/step_stats.h"
 #include "core/platform/thread_pool.h"
 
 namespace tensorweave {
@@ -56,12 +59,19 @@ struct StepContext {
   // Partitioned steps only: the step's rendezvous and abort.
   Rendezvous* rendezvous = nullptr;
   StepAbort* abort = nullptr;
+  // Optional: how blocked kernels are stopped (timeout, Session::Close),
+  // and where traced steps record each node's times.
+  CancellationManager* cancellation_manager = nullptr;
+  StepStatsCollector* stats = nullptr;
 };
 
 class Executor {
  public:
   // Prunes `graph` to what the fetches and targets need given the feeds,
-  // and prepares the kernels.
+  // finds the frame of every node (control flow: the nodes between a loop's
+  // Enter and Exit nodes run once per iteration, in a frame of their own),
+  // and prepares the kernels. A malformed loop structure, or a feed or fetch
+  // inside a loop, is InvalidArgument naming the node.
   static Status Create(const Graph& graph, const ExecutorSpec& spec,
                        const KernelLookup& kernels,
                        std::unique_ptr<Executor>* executor);
@@ -82,32 +92,59 @@ class Executor {
   // holding up the others.
   bool StartsCheap() const;
 
+  // True when the graph has loops or conditionals (Switch, Merge, Enter...).
+  bool has_control_flow() const { return has_control_flow_; }
+
   // The nodes this executor runs, in graph order (for tests and tools).
   std::vector<const Node*> nodes() const;
 
  private:
   struct Item;
+  struct FrameInfo;
+  struct IterState;
+  struct FrameState;
+  struct Tagged;
   struct StepState;
-  Executor() = default;
   struct AsyncCall;
+  Executor() = default;
+  Status BuildFrames();
   void Start(StepState* state, const std::vector<Tensor>& feeds) const;
-  void Process(StepState* state, std::vector<int> stack) const;
-  void ProcessAfterCallback(StepState* state, std::vector<int> stack) const;
-  bool RunItem(StepState* state, const Item& item,
-               std::vector<int>* ready) const;
-  void FinishItem(StepState* state, const Item& item, OpKernelContext* ctx,
-                  std::vector<int>* ready) const;
-  bool Schedule(StepState* state, const std::vector<int>& ready,
-                std::vector<int>* inline_ready) const;
+  void Process(StepState* state, std::vector<Tagged> stack) const;
+  void ProcessAfterCallback(StepState* state, std::vector<Tagged> stack) const;
+  bool RunItem(StepState* state, const Tagged& tagged,
+               std::vector<Tagged>* ready) const;
+  void FinishItem(StepState* state, const Tagged& tagged,
+                  OpKernelContext* ctx, std::vector<Tagged>* ready) const;
+  void PropagateOutputs(StepState* state, const Tagged& tagged,
+                        const TensorValue* outputs,
+                        std::vector<Tagged>* ready) const;
+  void ActivateNodes(StepState* state, const Item& item,
+                     const TensorValue* outputs, bool dead, FrameState* frame,
+                     int64_t iter, std::vector<Tagged>* ready) const;
+  void ActivateMerge(StepState* state, const Item& dst, int slot,
+                     const TensorValue* value, bool control, bool from_enter,
+                     FrameState* frame, int64_t iter,
+                     std::vector<Tagged>* ready) const;
+  void NewIteration(StepState* state, FrameState* frame,
+                    std::vector<Tagged>* ready) const;
+  FrameState* ChildFrame(StepState* state, FrameState* parent,
+                         int64_t parent_iter, const Item& enter) const;
+  void NodeDone(StepState* state, FrameState* frame, int64_t iter,
+                std::vector<Tagged>* ready) const;
+  void CleanupIterations(StepState* state, FrameState* frame, int64_t iter,
+                         std::vector<Tagged>* ready) const;
+  bool Schedule(StepState* state, const std::vector<Tagged>& ready,
+                std::vector<Tagged>* inline_ready, bool is_start) const;
   void Finish(StepState* state) const;
   Status CollectFetches(StepState* state, std::vector<Tensor>* fetches) const;
 
   std::vector<Item> items_;
+  std::vector<FrameInfo> frames_;  // frames_[0] is the step's root frame
   std::vector<int> roots_;
-  int num_slots_ = 0;
-  // Slots to fill from feed i.
+  bool has_control_flow_ = false;
+  // Slots of the root frame to fill from feed i.
   std::vector<std::vector<int>> feed_slots_;
-  // Slot holding fetch i.
+  // Root-frame slot holding fetch i.
   std::vector<int> fetch_slots_;
   std::vector<const Node*> fetch_nodes_;  // the node of each fetch, for errors
 };
