@@ -1,1 +1,1 @@
-"""TensorFlow's `tensorflow.python` paths that TF1 programs import directly (`device_lib`)."""
+"""TensorFlow's `tensorflow.python` paths that TF1 programs import directly (`client.device_lib`, `client.timeline`)."""

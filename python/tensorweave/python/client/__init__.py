@@ -1,1 +1,1 @@
-"""`tensorflow.python.client` paths: `device_lib`."""
+"""`tensorflow.python.client` paths: `device_lib`, `timeline`."""
