@@ -497,6 +497,7 @@ from tensorweave._src.ops.gradients_impl import NotDifferentiable as NoGradient 
 from tensorweave._src.ops.control_flow_ops import case  # noqa: E402
 from tensorweave._src.ops.control_flow_ops import cond  # noqa: E402
 from tensorweave._src.ops.control_flow_ops import while_loop  # noqa: E402
+from tensorweave._src.ops.tensor_array_ops import TensorArray  # noqa: E402
 from tensorweave._src.training.gradient_clipping import clip_by_global_norm
 from tensorweave._src.training.gradient_clipping import global_norm
 
@@ -514,6 +515,7 @@ from tensorweave._src.ops import special_math_grad as _special_math_grad  # noqa
 from tensorweave._src.ops import segment_grad as _segment_grad  # noqa: F401
 from tensorweave._src.ops import selection_grad as _selection_grad  # noqa: F401
 from tensorweave._src.ops import control_flow_grad as _control_flow_grad  # noqa: F401
+from tensorweave._src.ops import tensor_array_grad as _tensor_array_grad  # noqa: F401
 from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
