@@ -10,7 +10,17 @@ Example:
 """
 
 from tensorweave._src.summary import protos as _protos
-from tensorweave._src.summary.summary_ops import audio, histogram, image, merge, merge_all, scalar, tensor_summary, text
+from tensorweave._src.summary.summary_ops import (
+    audio,
+    get_summary_description,
+    histogram,
+    image,
+    merge,
+    merge_all,
+    scalar,
+    tensor_summary,
+    text,
+)
 from tensorweave._src.summary.writer import FileWriter, FileWriterCache
 
 _PROTOS = ("Summary", "SummaryDescription", "Event", "SessionLog", "TaggedRunMetadata")
@@ -31,6 +41,7 @@ __all__ = [  # noqa: F822 - the protos come from __getattr__
     "SummaryDescription",
     "TaggedRunMetadata",
     "audio",
+    "get_summary_description",
     "histogram",
     "image",
     "merge",

@@ -128,3 +128,30 @@ def merge_all(key=ops.GraphKeys.SUMMARIES, scope=None, name=None):
     if not summary_ops:
         return None
     return merge(summary_ops, name=name)
+
+
+def get_summary_description(node_def):
+    """The SummaryDescription stored in a `TensorSummary` node's `description` attr (JSON), as TF1's
+    `summary.get_summary_description`; a NodeDef of any other op (TensorSummaryV2, which `tensor_summary`
+    makes, included) is a ValueError, as in TF1.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     s = tw.summary.tensor_summary("t", tw.constant([1.0]))
+      ...     try:
+      ...         tw.summary.get_summary_description(s.op.node_def)
+      ...     except ValueError as e:
+      ...         print(e)
+      Can't get_summary_description on TensorSummaryV2
+    """
+    if node_def.op != "TensorSummary":
+        raise ValueError(f"Can't get_summary_description on {node_def.op}")
+    from google.protobuf import json_format
+
+    description = node_def.attr["description"].s
+    if isinstance(description, bytes):
+        description = description.decode("utf-8")
+    summary_description = protos.pb2().SummaryDescription()
+    json_format.Parse(description, summary_description)
+    return summary_description

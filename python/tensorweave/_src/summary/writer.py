@@ -95,6 +95,7 @@ class FileWriter:
         self.event_writer = _EventFileWriter(logdir, max_queue, flush_secs, filename_suffix)
         self._closed = False
         self._seen_summary_tags = set()
+        self._session_run_tags = set()
         if graph is not None or graph_def is not None:
             self.add_graph(graph, graph_def=graph_def)
             # As TF1, a graph given at construction is also written as a MetaGraphDef (its graph only).
@@ -149,24 +150,37 @@ class FileWriter:
         self._add_event(protos.pb2().Event(session_log=session_log), global_step)
 
     def add_graph(self, graph, global_step=None, graph_def=None):
-        """Adds a graph (a Graph, or a GraphDef with graph_def=) for TensorBoard's graph view."""
+        """Adds a graph (a Graph, or the deprecated GraphDef, as `graph` or `graph_def`) for TensorBoard's
+        graph view; anything else is a TypeError, both at once a ValueError (as TF1)."""
+        from tensorweave._src.framework import graph_pb2
+
         if graph is not None and graph_def is not None:
             raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
-        if isinstance(graph, ops.Graph) or graph_def is not None:
-            true_graph_def = graph.as_graph_def(add_shapes=True) if graph is not None else graph_def
+        given = graph if graph is not None else graph_def
+        if isinstance(given, ops.Graph):
+            true_graph_def = given.as_graph_def(add_shapes=True)
+        elif isinstance(given, graph_pb2.GraphDef) or type(given).__name__ == "GraphDef":
+            true_graph_def = given  # tensorweave's GraphDef, or another with TF's fields
         else:
             raise TypeError("The passed graph must be an instance of `Graph` or the deprecated `GraphDef`")
         self._add_event(protos.pb2().Event(graph_def=_serialized(true_graph_def)), global_step)
 
     def add_meta_graph(self, meta_graph_def, global_step=None):
-        """Adds a MetaGraphDef (a proto or its bytes)."""
-        data = meta_graph_def if isinstance(meta_graph_def, bytes) else meta_graph_def.SerializeToString()
-        self._add_event(protos.pb2().Event(meta_graph_def=data), global_step)
+        """Adds a MetaGraphDef (from which `train.import_meta_graph` rebuilds the graph); anything else is a
+        TypeError (as TF1)."""
+        if type(meta_graph_def).__name__ != "MetaGraphDef":
+            raise TypeError(f"meta_graph_def must be type MetaGraphDef, saw type: {type(meta_graph_def)}")
+        self._add_event(protos.pb2().Event(meta_graph_def=meta_graph_def.SerializeToString()), global_step)
 
     def add_run_metadata(self, run_metadata, tag, global_step=None):
-        """Adds step statistics (a RunMetadata proto or its bytes) under `tag`."""
+        """Adds a step's RunMetadata (`tw.RunMetadata` from a traced `Session.run`: its step_stats and
+        partition graphs) under `tag`, for TensorBoard's graph view. A tag used before is a ValueError (as
+        TF1)."""
+        if tag in self._session_run_tags:
+            raise ValueError("The provided tag was already used for this event type")
+        self._session_run_tags.add(tag)
         pb2 = protos.pb2()
-        data = run_metadata if isinstance(run_metadata, bytes) else run_metadata.SerializeToString()
+        data = run_metadata.SerializeToString()
         event = pb2.Event(tagged_run_metadata=pb2.TaggedRunMetadata(tag=tag, run_metadata=data))
         self._add_event(event, global_step)
 
