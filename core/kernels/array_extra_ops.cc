@@ -248,7 +248,11 @@ class UnravelIndexOp : public OpKernel {
                   errors::InvalidArgument("dims must contain positive values, "
                                           "got ",
                                           TensorShape(dims).ToString()));
-      total *= d;
+      // An error as TensorFlow's (whose product wraps), not a wrapped bound.
+      OP_REQUIRES(ctx, MultiplyWithoutOverflow(total, d, &total),
+                  errors::InvalidArgument("the product of dims ",
+                                          TensorShape(dims).ToString(),
+                                          " overflows int64"));
     }
     const int64_t n = static_cast<int64_t>(indices.size());
     for (int64_t i = 0; i < n; ++i) {

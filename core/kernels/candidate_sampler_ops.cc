@@ -140,6 +140,18 @@ class CandidateSamplerOp : public OpKernel {
       return errors::InvalidArgument(
           "Must provide either vocab_file or unigrams, and not both");
     }
+    if (reserved < 0) {
+      return errors::InvalidArgument("num_reserved_ids must be >= 0, got ",
+                                     reserved);
+    }
+    // The weights table has range_max doubles: bounded as a tensor is.
+    int64_t table_bytes = 0;
+    if (!MultiplyWithoutOverflow(range_max_, int64_t{2 * sizeof(double)},
+                                 &table_bytes) ||
+        table_bytes > MaxTensorBytes()) {
+      return errors::ResourceExhausted("range_max ", range_max_,
+                                       " is too large for the unigram table");
+    }
     if (num_shards < 1 || shard < 0 || shard >= num_shards) {
       return errors::InvalidArgument("shard ", shard, " must be in [0, ",
                                      num_shards, ")");
@@ -163,14 +175,16 @@ class CandidateSamplerOp : public OpKernel {
         unigrams.push_back(static_cast<float>(w));
       }
     }
+    // Checked before the table is sized (reserved may be huge).
+    if (reserved > range_max_ ||
+        static_cast<int64_t>(unigrams.size()) != range_max_ - reserved) {
+      return errors::InvalidArgument(
+          "range_max ", range_max_, " must equal num_reserved_ids (", reserved,
+          ") + the number of unigrams (", unigrams.size(), ")");
+    }
     weights_.assign(reserved, 0.0);
     for (float u : unigrams)
       weights_.push_back(std::pow(double(u), distortion));
-    if (static_cast<int64_t>(weights_.size()) != range_max_) {
-      return errors::InvalidArgument(
-          "range_max ", range_max_, " must equal num_reserved_ids + the ",
-          "number of unigrams (", weights_.size(), ")");
-    }
     for (int64_t i = 0; i < range_max_; ++i) {
       if (i % num_shards != shard) weights_[i] = 0.0;
     }

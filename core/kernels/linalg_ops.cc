@@ -13,6 +13,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
+#include "core/kernels/wrapping_arithmetic.h"
 
 namespace tensorweave {
 namespace {
@@ -691,10 +692,14 @@ class CrossOp : public OpKernel {
                      const T* u = a.data<T>();
                      const T* v = b.data<T>();
                      T* w = out->data<T>();
+                     // Integers wrap around, as TensorFlow's kernel.
+                     auto det = [](T p, T q, T r, T s) {
+                       return WrappingSub(WrappingMul(p, q), WrappingMul(r, s));
+                     };
                      for (int64_t i = 0; i < a.num_elements(); i += 3) {
-                       w[i] = u[i + 1] * v[i + 2] - u[i + 2] * v[i + 1];
-                       w[i + 1] = u[i + 2] * v[i] - u[i] * v[i + 2];
-                       w[i + 2] = u[i] * v[i + 1] - u[i + 1] * v[i];
+                       w[i] = det(u[i + 1], v[i + 2], u[i + 2], v[i + 1]);
+                       w[i + 1] = det(u[i + 2], v[i], u[i], v[i + 2]);
+                       w[i + 2] = det(u[i], v[i + 1], u[i + 1], v[i]);
                      }
                      return Status::OK();
                    }));

@@ -120,6 +120,26 @@ double SamplePoisson(WordSource* words, double rate) {
   }
 }
 
+// A draw converted to the output dtype. An integer output cannot hold a
+// NaN draw (a NaN or negative parameter) or one past its range (a huge
+// rate): InvalidArgument, not an undefined conversion.
+template <typename T>
+Status StoreDraw(double draw, double param, T* out) {
+  if constexpr (std::is_integral_v<T>) {
+    // 2^63 and 2^31 are exact doubles; the largest values below them are
+    // the largest T that a double converts to without overflow.
+    constexpr double kLimit =
+        static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
+    if (!(draw >= 0 && draw < kLimit)) {
+      return errors::InvalidArgument("a draw for parameter ", param,
+                                     " does not fit the output dtype ",
+                                     DataTypeName(DataTypeOf<T>::value));
+    }
+  }
+  *out = static_cast<T>(draw);
+  return Status::OK();
+}
+
 // Output [shape..., param...]: draw s of parameter j at s * params + j.
 template <double (*Sample)(WordSource*, double)>
 class DrawsOp : public OpKernel {
@@ -135,17 +155,19 @@ class DrawsOp : public OpKernel {
                                         shape_tensor.shape().ToString()));
     std::vector<int64_t> dims;
     OP_REQUIRES_OK(ctx, ReadIndexVector(shape_tensor, &dims));
-    int64_t draws = 1;
     for (int64_t d : dims) {
       OP_REQUIRES(
           ctx, d >= 0,
           errors::InvalidArgument("shape has a negative dimension: ", d));
-      draws *= d;
     }
     for (int i = 0; i < param.rank(); ++i) dims.push_back(param.dim(i));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &out));
     const int64_t params = param.num_elements();
+    // From the output's checked size: the product of `shape` alone may
+    // overflow, or be huge while no parameter makes the output empty (a
+    // loop of that many empty rows would hang).
+    const int64_t draws = params == 0 ? 0 : out->num_elements() / params;
     std::vector<double> values(params);
     OP_REQUIRES_OK(ctx, DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
                             param.dtype(), [&](auto tag) {
@@ -164,8 +186,9 @@ class DrawsOp : public OpKernel {
                               T* o = out->data<T>();
                               for (int64_t s = 0; s < draws; ++s) {
                                 for (int64_t j = 0; j < params; ++j) {
-                                  o[s * params + j] =
-                                      static_cast<T>(Sample(&words, values[j]));
+                                  TW_RETURN_IF_ERROR(
+                                      StoreDraw(Sample(&words, values[j]),
+                                                values[j], &o[s * params + j]));
                                 }
                               }
                               return Status::OK();
@@ -265,7 +288,9 @@ class StatelessRandomUniformIntOp : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     WordSource words(&gen);
-    const uint64_t span = static_cast<uint64_t>(hi[0] - lo[0]);
+    // In uint64: hi - lo and lo + offset may exceed int64 (they wrap back).
+    const uint64_t span =
+        static_cast<uint64_t>(hi[0]) - static_cast<uint64_t>(lo[0]);
     OP_REQUIRES_OK(
         ctx, DispatchType<int32_t, int64_t>(out->dtype(), [&](auto tag) {
           using T = decltype(tag);
@@ -273,7 +298,8 @@ class StatelessRandomUniformIntOp : public OpKernel {
           for (int64_t i = 0; i < out->num_elements(); ++i) {
             const uint64_t bits =
                 (static_cast<uint64_t>(words.Next()) << 32) | words.Next();
-            o[i] = static_cast<T>(lo[0] + static_cast<int64_t>(bits % span));
+            o[i] = static_cast<T>(static_cast<int64_t>(
+                static_cast<uint64_t>(lo[0]) + bits % span));
           }
           return Status::OK();
         }));
@@ -292,6 +318,10 @@ class StatelessMultinomialOp : public OpKernel {
     OP_REQUIRES(ctx, seed.rank() == 1 && seed.dim(0) == 2,
                 errors::InvalidArgument("seed must have shape [2], not ",
                                         seed.shape().ToString()));
+    OP_REQUIRES(ctx, ctx->input(1).num_elements() == 1,
+                errors::InvalidArgument("num_samples should be a scalar, got "
+                                        "shape ",
+                                        ctx->input(1).shape().ToString()));
     const int64_t num_samples = ctx->input(1).data<int32_t>()[0];
     OP_REQUIRES(ctx, num_samples >= 0,
                 errors::InvalidArgument("num_samples should be nonnegative, "
@@ -301,7 +331,10 @@ class StatelessMultinomialOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadIndexVector(seed, &s));
     Philox gen(static_cast<uint64_t>(s[0]), static_cast<uint64_t>(s[1]));
     WordSource words(&gen);
-    const int64_t batch = logits.dim(0), classes = logits.dim(1);
+    // No rows: classes is not bounded by the logits' size then (and sizes
+    // the cdf below).
+    const int64_t batch = logits.dim(0),
+                  classes = batch == 0 ? 0 : logits.dim(1);
     OP_REQUIRES(ctx, classes > 0 || num_samples == 0 || batch == 0,
                 errors::InvalidArgument("num_classes should be positive, got ",
                                         classes));
@@ -383,8 +416,9 @@ class StatelessDrawsOp : public OpKernel {
                          using T = decltype(tag);
                          T* o = out->data<T>();
                          for (int64_t i = 0; i < out->num_elements(); ++i) {
-                           o[i] = static_cast<T>(
-                               Sample(&words, values[params ? i % params : 0]));
+                           const double param = values[params ? i % params : 0];
+                           TW_RETURN_IF_ERROR(
+                               StoreDraw(Sample(&words, param), param, &o[i]));
                          }
                          return Status::OK();
                        }));

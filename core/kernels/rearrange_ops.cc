@@ -2,6 +2,8 @@
 // BroadcastTo, SpaceToDepth, DepthToSpace, SpaceToBatchND, BatchToSpaceND
 // and ExtractImagePatches. Each says, for every output element, which input
 // element it reads (or none: a zero), and one copy does the rest.
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "core/framework/op_kernel.h"
@@ -252,22 +254,36 @@ class SpaceDepthOp : public OpKernel {
     OP_REQUIRES(ctx, x.rank() == 4,
                 errors::InvalidArgument("Input rank should be: 4 instead of: ",
                                         x.rank()));
+    // block_size is an int32 in TensorFlow: b * b fits int64, the dims
+    // times it may not (an error, not a wrapped shape).
+    OP_REQUIRES(ctx,
+                block_ >= 2 && block_ <= std::numeric_limits<int32_t>::max(),
+                errors::InvalidArgument("Attr block_size has value ", block_,
+                                        " out of range for an int32 >= 2"));
     const int64_t b = block_, n = x.dim(0), h = x.dim(1), w = x.dim(2),
                   c = x.dim(3);
     std::vector<int64_t> dims;
+    bool fits = true;
     if (kToDepth) {
       OP_REQUIRES(ctx, h % b == 0 && w % b == 0,
                   errors::InvalidArgument("Image width ", w, " and height ", h,
                                           " should be divisible by "
                                           "block_size: ",
                                           b));
-      dims = {n, h / b, w / b, c * b * b};
+      dims = {n, h / b, w / b, 0};
+      fits = MultiplyWithoutOverflow(c, b * b, &dims[3]);
     } else {
       OP_REQUIRES(ctx, c % (b * b) == 0,
                   errors::InvalidArgument("Input depth dimension ", c,
                                           " should be divisible by: ", b * b));
-      dims = {n, h * b, w * b, c / (b * b)};
+      dims = {n, 0, 0, c / (b * b)};
+      fits = MultiplyWithoutOverflow(h, b, &dims[1]) &&
+             MultiplyWithoutOverflow(w, b, &dims[2]);
     }
+    OP_REQUIRES(
+        ctx, fits,
+        errors::InvalidArgument("the output shape of ", x.shape().ToString(),
+                                " with block_size ", b, " overflows int64"));
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
     OP_REQUIRES_OK(
         ctx, CopyFromSource(ctx, x, TensorShape(dims), [&](const auto& i) {

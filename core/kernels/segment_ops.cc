@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
@@ -31,9 +32,21 @@ struct SumReducer {
   }
 };
 struct MeanReducer : SumReducer {
+  // Integers divide as int64: the count as T may wrap to 0 or -1 (uint8
+  // 256, int8 255), a division by zero or an overflow.
   template <typename T>
   static T Finish(T acc, int64_t count) {
-    return count == 0 ? T(0) : static_cast<T>(acc / static_cast<T>(count));
+    if (count == 0) return T(0);
+    if constexpr (kWrapsAround<T>) {
+      if constexpr (std::is_unsigned_v<T>) {
+        return static_cast<T>(static_cast<uint64_t>(acc) /
+                              static_cast<uint64_t>(count));
+      } else {
+        return static_cast<T>(static_cast<int64_t>(acc) / count);
+      }
+    } else {
+      return static_cast<T>(acc / static_cast<T>(count));
+    }
   }
 };
 struct ProdReducer {
@@ -93,6 +106,9 @@ Status Reduce(OpKernelContext* ctx, const Tensor& data,
     using T = decltype(tag);
     const T* in = data.data<T>();
     T* o = out->data<T>();
+    // No rows: nothing to reduce, and num_segments (not bounded by the
+    // output's size then) must not size a table or a loop.
+    if (inner == 0 || out->num_elements() == 0) return Status::OK();
     std::vector<int64_t> count(num_segments, 0);
     std::fill(o, o + out->num_elements(), Reducer::template Init<T>());
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -150,6 +166,11 @@ class SegmentOp : public OpKernel {
                       "segment ids are not increasing: ", ids[i - 1],
                       " at position ", i - 1, " before ", ids[i]));
     }
+    // The last id + 1 (an id of INT64_MAX has no + 1: too many segments).
+    OP_REQUIRES(ctx,
+                ids.empty() || ids.back() < std::numeric_limits<int64_t>::max(),
+                errors::InvalidArgument("segment id ", ids.back(),
+                                        " gives too many segments"));
     const int64_t num_segments = ids.empty() ? 0 : ids.back() + 1;
     std::vector<int64_t> dims = data.shape().dims();
     dims[0] = num_segments;
@@ -171,7 +192,8 @@ class UnsortedSegmentOp : public OpKernel {
     const Tensor& ids_tensor = ctx->input(1);
     std::vector<int64_t> num;
     OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &num));
-    OP_REQUIRES(ctx, ctx->input(2).rank() == 0 && num[0] >= 0,
+    OP_REQUIRES(ctx,
+                ctx->input(2).rank() == 0 && num.size() == 1 && num[0] >= 0,
                 errors::InvalidArgument(
                     "num_segments must be a non-negative scalar, got ",
                     ctx->input(2).DebugString()));

@@ -2,6 +2,7 @@
 // reduces data[indices[i]]. Bad indices or ids are InvalidArgument errors
 // naming the position, checked before any element moves.
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,12 @@ class SparseSegmentOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadIndexVector(idx_t, &idx));
     OP_REQUIRES_OK(ctx, ReadIndexVector(seg_t, &seg));
     const int64_t rows = data.dim(0);
-    int64_t num_segments = seg.empty() ? 0 : seg.back() + 1;
+    // The last id + 1; an id of INT64_MAX is out of range below (its + 1
+    // would overflow).
+    int64_t num_segments = seg.empty() ? 0
+                           : seg.back() == std::numeric_limits<int64_t>::max()
+                               ? seg.back()
+                               : seg.back() + 1;
     if (kWithNum) {
       std::vector<int64_t> num;
       OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(3), &num));
@@ -72,22 +78,24 @@ class SparseSegmentOp : public OpKernel {
           using T = decltype(tag);
           const T* in = data.data<T>();
           T* o = out->data<T>();
-          std::vector<int64_t> count(num_segments, 0);
           for (int64_t k = 0; k < out->num_elements(); ++k) o[k] = T(0);
+          if (inner == 0) return Status::OK();  // num_segments may be huge
           for (size_t i = 0; i < idx.size(); ++i) {
-            ++count[seg[i]];
             T* dst = o + seg[i] * inner;
             const T* src = in + idx[i] * inner;
             for (int64_t j = 0; j < inner; ++j) dst[j] += src[j];
           }
-          if (kKind != Kind::kSum) {
-            for (int64_t s = 0; s < num_segments; ++s) {
-              if (count[s] == 0) continue;
-              const T scale = kKind == Kind::kMean
-                                  ? T(1) / static_cast<T>(count[s])
-                                  : T(1) / std::sqrt(static_cast<T>(count[s]));
-              for (int64_t j = 0; j < inner; ++j) o[s * inner + j] *= scale;
-            }
+          // The ids are sorted: each segment's count is the length of its run
+          // (no table of num_segments counts).
+          for (size_t begin = 0; kKind != Kind::kSum && begin < seg.size();) {
+            size_t end = begin + 1;
+            while (end < seg.size() && seg[end] == seg[begin]) ++end;
+            const T count = static_cast<T>(end - begin);
+            const T scale =
+                kKind == Kind::kMean ? T(1) / count : T(1) / std::sqrt(count);
+            T* dst = o + seg[begin] * inner;
+            for (int64_t j = 0; j < inner; ++j) dst[j] *= scale;
+            begin = end;
           }
           return Status::OK();
         }));

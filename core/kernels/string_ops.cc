@@ -1,6 +1,7 @@
 // String kernels (host only): joins, splits, substrings, parsing and
 // formatting numbers, TensorFlow's Fingerprint64 hash buckets, regular
 // expressions (std::regex, ECMAScript syntax), case, strip and ReduceJoin.
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cinttypes>
@@ -624,6 +625,20 @@ class AsStringOp : public OpKernel {
           "Fill string must be one or fewer characters"));
       return;
     }
+    // TensorFlow reads width and precision as int32s (printf's too).
+    for (auto [name, value] : {std::pair<const char*, int64_t>{"width", width},
+                               {"precision", precision}}) {
+      if (value > std::numeric_limits<int32_t>::max() ||
+          value < std::numeric_limits<int32_t>::min()) {
+        ctx->SetStatus(errors::InvalidArgument(
+            "Attr ", name, " has value ", value, " out of range for an int32"));
+        return;
+      }
+    }
+    // The longest string one element may format to (a double's integer part
+    // has at most 309 digits), to bound the output before formatting.
+    max_element_bytes_ =
+        std::max<int64_t>(width, 0) + std::max<int64_t>(precision, 0) + 320;
     format_ = "%";
     if (!fill.empty()) {
       if (std::string(" +-0#").find(fill[0]) == std::string::npos) {
@@ -645,26 +660,44 @@ class AsStringOp : public OpKernel {
   }
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
+    // A width of 2^31 - 1 asks for 2 GB per element: bounded as a tensor's
+    // bytes are (ResourceExhausted, not minutes of padding).
+    int64_t bytes = 0;
+    OP_REQUIRES(ctx,
+                MultiplyWithoutOverflow(in.num_elements(), max_element_bytes_,
+                                        &bytes) &&
+                    bytes <= MaxTensorBytes(),
+                errors::ResourceExhausted(
+                    "OOM: formatting ", in.num_elements(),
+                    " elements of up to ", max_element_bytes_,
+                    " bytes each (width, precision) exceeds the tensor limit"));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
-    char buffer[512];
+    // Formatted to its full length (a fixed buffer cut wide fields short).
+    auto format = [&](std::string* dst, auto value) {
+      const int n = std::snprintf(nullptr, 0, format_.c_str(), value);
+      if (n <= 0) {
+        dst->clear();
+        return;
+      }
+      dst->assign(static_cast<size_t>(n) + 1, '\0');
+      std::snprintf(dst->data(), dst->size(), format_.c_str(), value);
+      dst->resize(static_cast<size_t>(n));
+    };
     OP_REQUIRES_OK(
         ctx, DispatchType<float, double, int32_t, int64_t, uint8_t, int8_t,
                           int16_t, bool>(in.dtype(), [&](auto tag) {
           using T = decltype(tag);
           for (int64_t i = 0; i < in.num_elements(); ++i) {
             const T v = in.data<T>()[i];
+            std::string& dst = Strings(out)[i];
             if constexpr (std::is_same_v<T, bool>) {
-              std::snprintf(buffer, sizeof(buffer), format_.c_str(),
-                            v ? "true" : "false");
+              format(&dst, v ? "true" : "false");
             } else if constexpr (std::is_floating_point_v<T>) {
-              std::snprintf(buffer, sizeof(buffer), format_.c_str(),
-                            static_cast<double>(v));
+              format(&dst, static_cast<double>(v));
             } else {
-              std::snprintf(buffer, sizeof(buffer), format_.c_str(),
-                            static_cast<int64_t>(v));
+              format(&dst, static_cast<int64_t>(v));
             }
-            Strings(out)[i] = buffer;
           }
           return Status::OK();
         }));
@@ -672,6 +705,7 @@ class AsStringOp : public OpKernel {
 
  private:
   std::string format_;
+  int64_t max_element_bytes_ = 320;
 };
 
 Status CompileRegex(const std::string& pattern, std::regex* re) {

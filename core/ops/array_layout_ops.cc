@@ -396,7 +396,18 @@ Status MirrorPadGradShape(InferenceContext* c) {
     std::vector<int64_t> pads;
     TW_RETURN_IF_ERROR(ReadIndexVector(flat, &pads));
     for (int d = 0; d < in.rank(); ++d) {
-      if (in.dim(d) >= 0) dims[d] = in.dim(d) - pads[2 * d] - pads[2 * d + 1];
+      if (pads[2 * d] < 0 || pads[2 * d + 1] < 0) {
+        return errors::InvalidArgument(
+            "Paddings must be non-negative: ", pads[2 * d], " ",
+            pads[2 * d + 1], " (dimension ", d, ")");
+      }
+      // Compared before subtracting (huge pads must not overflow).
+      const int64_t size = in.dim(d), before = pads[2 * d],
+                    after = pads[2 * d + 1];
+      if (size >= 0) {
+        dims[d] =
+            before > size || after > size - before ? -1 : size - before - after;
+      }
       if (in.dim(d) >= 0 && dims[d] < 0) {
         return errors::InvalidArgument("paddings of dimension ", d,
                                        " exceed its size ", in.dim(d));

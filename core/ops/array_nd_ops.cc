@@ -2,8 +2,11 @@
 // reversals and rolls, broadcasting, the space/depth/batch rearrangements,
 // image patches, LinSpace, Bitcast, sorted search, EnsureShape, IdentityN
 // and ShapeN.
+#include <limits>
+
 #include "core/framework/op_def.h"
 #include "core/framework/shape_inference.h"
+#include "core/framework/tensor_size.h"
 
 namespace tensorweave {
 namespace {
@@ -136,10 +139,23 @@ Status BroadcastToShape(InferenceContext* c) {
 Status SpaceDepthShape(InferenceContext* c, bool to_depth) {
   int64_t block = 0;
   TW_RETURN_IF_ERROR(c->GetAttr("block_size", &block));
+  // TensorFlow reads block_size as an int32 (so block_size^2 fits int64).
+  if (block > std::numeric_limits<int32_t>::max()) {
+    return errors::InvalidArgument("Attr block_size has value ", block,
+                                   " out of range for an int32");
+  }
   PartialShape in;
   TW_RETURN_IF_ERROR(c->WithRank(0, 4, &in));
   std::vector<int64_t> dims = in.dims();
   const int64_t area = block * block;
+  // A known dim times the block (or its square); too large is an error.
+  auto times = [&](int64_t* d, int64_t by) {
+    if (*d >= 0 && !MultiplyWithoutOverflow(*d, by, d)) {
+      return errors::InvalidArgument("dimension ", *d, " times ", by,
+                                     " overflows int64");
+    }
+    return Status::OK();
+  };
   auto scaled = [&](int64_t d, bool divide, int64_t by, const char* what) {
     if (d < 0) return Status::OK();
     if (divide && d % by != 0) {
@@ -154,11 +170,11 @@ Status SpaceDepthShape(InferenceContext* c, bool to_depth) {
     TW_RETURN_IF_ERROR(scaled(dims[2], true, block, "Image width"));
     if (dims[1] >= 0) dims[1] /= block;
     if (dims[2] >= 0) dims[2] /= block;
-    if (dims[3] >= 0) dims[3] *= area;
+    TW_RETURN_IF_ERROR(times(&dims[3], area));
   } else {
     TW_RETURN_IF_ERROR(scaled(dims[3], true, area, "Input depth"));
-    if (dims[1] >= 0) dims[1] *= block;
-    if (dims[2] >= 0) dims[2] *= block;
+    TW_RETURN_IF_ERROR(times(&dims[1], block));
+    TW_RETURN_IF_ERROR(times(&dims[2], block));
     if (dims[3] >= 0) dims[3] /= area;
   }
   c->set_output(0, PartialShape(dims));

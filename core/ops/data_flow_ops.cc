@@ -58,7 +58,9 @@ REGISTER_OP("DynamicStitch")
           break;
         }
         for (int64_t j = 0; j < t->num_elements(); ++j) {
-          first = std::max<int64_t>(first, t->data<int32_t>()[j] + 1);
+          // In int64: index INT32_MAX + 1 does not fit an int32.
+          first = std::max<int64_t>(
+              first, static_cast<int64_t>(t->data<int32_t>()[j]) + 1);
         }
       }
       const PartialShape& idx = c->input(0);

@@ -405,7 +405,9 @@ namespace {
 
 // Cross: both inputs of one shape whose last dim is 3.
 Status CrossShape(InferenceContext* c) {
+  // Both: a of unknown rank merged with a scalar b had no last dim to read.
   TW_RETURN_IF_ERROR(c->WithRankAtLeast(0, 1));
+  TW_RETURN_IF_ERROR(c->WithRankAtLeast(1, 1));
   PartialShape merged;
   TW_RETURN_IF_ERROR(c->input(0).Merge(c->input(1), &merged));
   if (merged.known_rank() && merged.dim(merged.rank() - 1) >= 0 &&

@@ -8,11 +8,13 @@ namespace {
 
 // [last id + 1 (unknown) or num_segments] + data.shape[1:].
 Status SparseSegmentShape(InferenceContext* c, bool with_num) {
-  PartialShape unused;
-  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &unused));
-  TW_RETURN_IF_ERROR(c->WithRank(2, 1, &unused));
-  const int64_t num_indices = c->input(1).dim(0);
-  const int64_t num_ids = c->input(2).dim(0);
+  // The checked shapes, not c->input(i): an input of unknown rank has no
+  // dim 0 to read (WithRank gives it one, unknown).
+  PartialShape indices, ids, unused;
+  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &indices));
+  TW_RETURN_IF_ERROR(c->WithRank(2, 1, &ids));
+  const int64_t num_indices = indices.dim(0);
+  const int64_t num_ids = ids.dim(0);
   if (num_indices >= 0 && num_ids >= 0 && num_indices != num_ids) {
     return errors::InvalidArgument(
         "segment_ids and indices should have same size, got ", num_ids, " and ",
@@ -24,6 +26,14 @@ Status SparseSegmentShape(InferenceContext* c, bool with_num) {
     if (const Tensor* t = c->input_value(3)) {
       std::vector<int64_t> num;
       TW_RETURN_IF_ERROR(ReadIndexVector(*t, &num));
+      if (num.size() != 1) {
+        return errors::InvalidArgument("num_segments must be a scalar, got ",
+                                       t->shape().ToString());
+      }
+      if (num[0] < 0) {
+        return errors::InvalidArgument(
+            "Cannot specify a negative value for num_segments: ", num[0]);
+      }
       n = num[0];
     }
   }
