@@ -338,15 +338,28 @@ class SpaceBatchOp : public OpKernel {
       OP_REQUIRES(ctx, pads[2 * i] >= 0 && pads[2 * i + 1] >= 0,
                   errors::InvalidArgument(kToBatch ? "paddings" : "crops",
                                           " must be non-negative"));
-      prod *= block[i];
+      OP_REQUIRES(
+          ctx, MultiplyWithoutOverflow(prod, block[i], &prod),
+          errors::InvalidArgument("the product of block_shape ",
+                                  block_t.DebugString(), " overflows int64"));
     }
+    // Sizes from hostile blocks and paddings are checked, not wrapped.
+    const auto too_large = [&](const char* what) {
+      return errors::InvalidArgument(what, " of input shape ",
+                                     x.shape().ToString(), " overflows int64");
+    };
     std::vector<int64_t> dims = x.shape().dims();
     int64_t batch;  // the batch of the space-side tensor
     if (kToBatch) {
       batch = x.dim(0);
-      dims[0] = batch * prod;
+      OP_REQUIRES(ctx, MultiplyWithoutOverflow(batch, prod, &dims[0]),
+                  too_large("the output batch"));
       for (int i = 0; i < m; ++i) {
-        const int64_t padded = x.dim(i + 1) + pads[2 * i] + pads[2 * i + 1];
+        int64_t padded = 0;
+        OP_REQUIRES(ctx,
+                    AddWithoutOverflow(x.dim(i + 1), pads[2 * i], &padded) &&
+                        AddWithoutOverflow(padded, pads[2 * i + 1], &padded),
+                    too_large("a padded dimension"));
         OP_REQUIRES(ctx, padded % block[i] == 0,
                     errors::InvalidArgument("padded_shape[", i, "]=", padded,
                                             " is not divisible by block_shape[",
@@ -362,8 +375,12 @@ class SpaceBatchOp : public OpKernel {
       batch = x.dim(0) / prod;
       dims[0] = batch;
       for (int i = 0; i < m; ++i) {
-        const int64_t full = x.dim(i + 1) * block[i];
-        OP_REQUIRES(ctx, pads[2 * i] + pads[2 * i + 1] <= full,
+        int64_t full = 0, crop = 0;
+        OP_REQUIRES(ctx,
+                    MultiplyWithoutOverflow(x.dim(i + 1), block[i], &full) &&
+                        AddWithoutOverflow(pads[2 * i], pads[2 * i + 1], &crop),
+                    too_large("a block-scaled dimension"));
+        OP_REQUIRES(ctx, crop <= full,
                     errors::InvalidArgument("Cropped size must be "
                                             "non-negative: crops ",
                                             pads[2 * i], "+", pads[2 * i + 1],

@@ -204,7 +204,15 @@ Status SpaceBatchShape(InferenceContext* c, bool to_batch) {
     }
   }
   int64_t prod = 1;
-  for (int64_t b : block) prod *= b;
+  for (int64_t b : block) {
+    if (!MultiplyWithoutOverflow(prod, b, &prod)) {
+      return errors::InvalidArgument("the product of block_shape overflows");
+    }
+  }
+  const auto too_large = [&](const char* what) {
+    return errors::InvalidArgument(what, " of input shape ", in.ToString(),
+                                   " overflows int64");
+  };
   std::vector<int64_t> dims = in.dims();
   const bool pads_known = ConstantValues(c, 2, &pad);
   if (pads_known && static_cast<int>(pad.size()) != 2 * m) {
@@ -212,7 +220,9 @@ Status SpaceBatchShape(InferenceContext* c, bool to_batch) {
                                    ", 2]");
   }
   if (to_batch) {
-    if (dims[0] >= 0) dims[0] *= prod;
+    if (dims[0] >= 0 && !MultiplyWithoutOverflow(dims[0], prod, &dims[0])) {
+      return too_large("the output batch");
+    }
   } else if (dims[0] >= 0) {
     if (dims[0] % prod != 0) {
       return errors::InvalidArgument("Input batch dimension (", dims[0],
@@ -233,7 +243,11 @@ Status SpaceBatchShape(InferenceContext* c, bool to_batch) {
     }
     if (d < 0) continue;
     if (to_batch) {
-      const int64_t padded = d + pad[2 * i] + pad[2 * i + 1];
+      int64_t padded = 0;
+      if (!AddWithoutOverflow(d, pad[2 * i], &padded) ||
+          !AddWithoutOverflow(padded, pad[2 * i + 1], &padded)) {
+        return too_large("a padded dimension");
+      }
       if (padded % block[i] != 0) {
         return errors::InvalidArgument("padded_shape[", i, "]=", padded,
                                        " is not divisible by block_shape[", i,
@@ -241,8 +255,12 @@ Status SpaceBatchShape(InferenceContext* c, bool to_batch) {
       }
       d = padded / block[i];
     } else {
-      const int64_t full = d * block[i];
-      if (pad[2 * i] + pad[2 * i + 1] > full) {
+      int64_t full = 0, crop = 0;
+      if (!MultiplyWithoutOverflow(d, block[i], &full) ||
+          !AddWithoutOverflow(pad[2 * i], pad[2 * i + 1], &crop)) {
+        return too_large("a block-scaled dimension");
+      }
+      if (crop > full) {
         return errors::InvalidArgument(
             "Crops must be less than or equal to "
             "the block-scaled size ",
