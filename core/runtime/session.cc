@@ -209,6 +209,8 @@ Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
         return placement_[n->id()] == placement_[nodes.front()->id()];
       });
   if (one_device) {
+    callable->device = nodes.empty() ? devices_->devices().front()->name()
+                                     : placement_[nodes.front()->id()]->name();
     TW_RETURN_IF_ERROR(Executor::Create(
         *graph_, exec_spec,
         [this](const Node* node, OpKernel** kernel) {
@@ -281,10 +283,24 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
   if (metadata != nullptr && options.output_partition_graphs) {
     PartitionGraphs(*callable, &metadata->partition_graphs);
   }
-  if (callable->executor != nullptr) {
-    return callable->executor->Run(step, feeds, fetches);
+  // A traced step records each node run (an untraced one pays nothing: the
+  // executor skips the recording when step.stats is null).
+  std::unique_ptr<StepStatsRecorder> recorder;
+  if (metadata != nullptr && options.trace_level > RunOptions::NO_TRACE) {
+    recorder = std::make_unique<StepStatsRecorder>();
+    if (callable->executor != nullptr) {
+      step.stats = recorder->ForDevice(callable->device);
+    }
   }
-  return RunPartitions(*callable, &step, feeds, fetches);
+  Status status =
+      callable->executor != nullptr
+          ? callable->executor->Run(step, feeds, fetches)
+          : RunPartitions(*callable, &step, feeds, fetches, recorder.get());
+  if (recorder != nullptr) {
+    metadata->step_stats.Clear();
+    recorder->Finalize(&metadata->step_stats);
+  }
+  return status;
 }
 
 // Runs every partition of a step and waits for all: the step's error is the
@@ -292,13 +308,22 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
 // failed partition end with it).
 Status Session::RunPartitions(const Callable& callable, StepContext* step,
                               const std::vector<Tensor>& feeds,
-                              std::vector<Tensor>* fetches) {
+                              std::vector<Tensor>* fetches,
+                              StepStatsRecorder* recorder) {
   LocalRendezvous rendezvous;
   StepAbort abort(&rendezvous);
   step->rendezvous = &rendezvous;
   step->abort = &abort;
   const size_t n = callable.partitions.size();
   std::vector<std::vector<Tensor>> inputs(n), outputs(n);
+  // Each partition's step: the shared one, with its device's collector.
+  std::vector<StepContext> part_steps(n, *step);
+  if (recorder != nullptr) {
+    for (size_t p = 0; p < n; ++p) {
+      part_steps[p].stats =
+          recorder->ForDevice(callable.partitions[p]->partition.device);
+    }
+  }
   for (size_t p = 0; p < n; ++p) {
     for (int f : callable.partitions[p]->partition.feed_index) {
       inputs[p].push_back(feeds[f]);
@@ -309,7 +334,7 @@ Status Session::RunPartitions(const Callable& callable, StepContext* step,
   size_t remaining = n;
   auto start = [&](size_t p) {
     callable.partitions[p]->executor->RunAsync(
-        *step, inputs[p], &outputs[p], [&](const Status& s) {
+        part_steps[p], inputs[p], &outputs[p], [&](const Status& s) {
           if (!s.ok()) abort.Fail(s);
           std::lock_guard<std::mutex> lock(mu);
           if (--remaining == 0) all_done.notify_all();

@@ -16,11 +16,13 @@
 #include "core/framework/graph.h"
 #include "core/framework/op_kernel.h"
 #include "core/framework/resource.h"
+#include "core/framework/step_stats.pb.h"
 #include "core/platform/thread_pool.h"
 #include "core/runtime/device.h"
 #include "core/runtime/executor.h"
 #include "core/runtime/graph_partition.h"
 #include "core/runtime/placer.h"
+#include "core/runtime/step_stats_collector.h"
 
 namespace tensorweave {
 
@@ -36,10 +38,21 @@ struct SessionOptions {
 // What one step reports besides its fetches (TensorFlow's RunOptions and
 // RunMetadata, the parts implemented).
 struct RunOptions {
+  // TensorFlow's RunOptions.TraceLevel.
+  enum TraceLevel {
+    NO_TRACE = 0,
+    SOFTWARE_TRACE = 1,
+    HARDWARE_TRACE = 2,
+    FULL_TRACE = 3
+  };
+  // Above NO_TRACE: every node run is recorded into RunMetadata.step_stats
+  // (times, thread, outputs), one DeviceStepStats per device.
+  int trace_level = NO_TRACE;
   bool output_partition_graphs = false;
 };
 struct RunMetadata {
   std::vector<GraphDef> partition_graphs;  // one per device, as run
+  StepStats step_stats;                    // traced steps only
 };
 
 // What one kind of step feeds, fetches and runs, by tensor/node name.
@@ -99,6 +112,7 @@ class Session {
     // One device: the executor runs the step on the session's graph.
     std::unique_ptr<Executor> executor;
     std::vector<int> nodes;  // the step's nodes, for partition_graphs
+    std::string device;      // the device it runs on, for step_stats
     // Several devices: one executor per device.
     std::vector<std::unique_ptr<PartitionRun>> partitions;
     std::vector<int> fetch_from_feed;  // per fetch: the feed it is, or -1
@@ -106,9 +120,11 @@ class Session {
   Status GetKernel(const Node* node, OpKernel** kernel);
   Status MakePartitions(const ExecutorSpec& spec,
                         const std::vector<bool>& needed, Callable* callable);
+  // With `recorder`, each partition's nodes are recorded as its device's.
   Status RunPartitions(const Callable& callable, StepContext* step,
                        const std::vector<Tensor>& feeds,
-                       std::vector<Tensor>* fetches);
+                       std::vector<Tensor>* fetches,
+                       StepStatsRecorder* recorder = nullptr);
   void PartitionGraphs(const Callable& callable, std::vector<GraphDef>* graphs);
 
   std::shared_ptr<Graph> graph_;

@@ -548,19 +548,24 @@ class PySession {
   }
 
   // As run_callable, with RunOptions' fields; returns (outputs, metadata)
-  // with metadata {"partition_graphs": [serialized GraphDef, ...]}.
+  // with metadata {"partition_graphs": [serialized GraphDef, ...],
+  // "step_stats": serialized StepStats (b"" when not traced)}.
   py::tuple RunCallableWithMetadata(int64_t handle, const py::list& feeds,
-                                    bool output_partition_graphs) {
+                                    bool output_partition_graphs,
+                                    int trace_level) {
     RunOptions options;
     options.output_partition_graphs = output_partition_graphs;
+    options.trace_level = trace_level;
     RunMetadata metadata;
     py::list outputs = Run(handle, feeds, &options, &metadata);
     py::list graphs;
     for (const GraphDef& g : metadata.partition_graphs) {
       graphs.append(py::bytes(g.SerializeAsString()));
     }
+    py::bytes step_stats(metadata.step_stats.SerializeAsString());
     return py::make_tuple(outputs,
-                          py::dict(py::arg("partition_graphs") = graphs));
+                          py::dict(py::arg("partition_graphs") = graphs,
+                                   py::arg("step_stats") = step_stats));
   }
 
   void Close() { session_->Close(); }
@@ -717,7 +722,9 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
            py::arg("log_device_placement") = false)
       .def("make_callable", &PySession::MakeCallable)
       .def("run_callable", &PySession::RunCallable)
-      .def("run_callable_with_metadata", &PySession::RunCallableWithMetadata)
+      .def("run_callable_with_metadata", &PySession::RunCallableWithMetadata,
+           py::arg("handle"), py::arg("feeds"),
+           py::arg("output_partition_graphs"), py::arg("trace_level") = 0)
       .def("list_devices", &PySession::ListDevices)
       .def("close", &PySession::Close);
   m.def("list_local_devices", &ListLocalDevices,

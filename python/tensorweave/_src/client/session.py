@@ -159,7 +159,8 @@ class BaseSession:
             list/tuple/namedtuple/dict of them. Operations give None.
           feed_dict: {Tensor or name: value} replacing those tensors' values.
           options: a `RunOptions` (`output_partition_graphs=True` fills
-            `run_metadata.partition_graphs`).
+            `run_metadata.partition_graphs`; `trace_level=RunOptions.FULL_TRACE`
+            fills `run_metadata.step_stats`).
           run_metadata: a `RunMetadata`, cleared and filled by the step.
 
         Returns:
@@ -309,14 +310,18 @@ def _run_with_metadata(session_c, handle, values, options, run_metadata):
     if run_metadata is not None and not isinstance(run_metadata, RunMetadata):
         raise TypeError(f"run_metadata must be a tw.RunMetadata, got {type(run_metadata).__name__}")
     want_partitions = options is not None and options.output_partition_graphs
-    if run_metadata is None or not want_partitions:
+    trace_level = options.trace_level if options is not None else RunOptions.NO_TRACE
+    if run_metadata is None or not (want_partitions or trace_level > RunOptions.NO_TRACE):
         out = session_c.run_callable(handle, values)
         if run_metadata is not None:
             run_metadata.Clear()
         return out
-    out, metadata = session_c.run_callable_with_metadata(handle, values, True)
+    out, metadata = session_c.run_callable_with_metadata(handle, values, want_partitions, trace_level)
     run_metadata.Clear()
-    run_metadata._set_partition_graphs(metadata.get("partition_graphs", []))
+    if want_partitions:
+        run_metadata._set_partition_graphs(metadata.get("partition_graphs", []))
+    if trace_level > RunOptions.NO_TRACE:
+        run_metadata._set_step_stats(metadata["step_stats"])
     return out
 
 
