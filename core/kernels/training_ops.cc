@@ -1,8 +1,8 @@
 // Fused optimizer update kernels (ApplyGradientDescent, ApplyMomentum,
 // ApplyAdagrad, ApplyRMSProp, ApplyCenteredRMSProp, ApplyAdam, ApplyAdadelta,
 // ApplyFtrl(V2), ApplyProximalGradientDescent, ApplyProximalAdagrad,
-// ApplyAdagradDA, the SparseApply* forms of the last five, and
-// FusedMatMulApplyGradientDescent).
+// ApplyAdagradDA, the SparseApply* forms of Momentum, Adagrad,
+// (Centered)RMSProp and the last five, and FusedMatMulApplyGradientDescent).
 //
 // One kernel class, ApplyOp<Update>, does what all of them share: it locks
 // the variables the op writes (in address order, so two ops locking
@@ -594,6 +594,12 @@ REGISTER_KERNEL(KernelDef("ApplyAdagrad"), ApplyOp<AdagradUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyRMSProp"), ApplyOp<RMSPropUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyCenteredRMSProp"),
                 ApplyOp<CenteredRMSPropUpdate>);
+REGISTER_KERNEL(KernelDef("SparseApplyMomentum"),
+                SparseApplyOp<MomentumUpdate>);
+REGISTER_KERNEL(KernelDef("SparseApplyAdagrad"), SparseApplyOp<AdagradUpdate>);
+REGISTER_KERNEL(KernelDef("SparseApplyRMSProp"), SparseApplyOp<RMSPropUpdate>);
+REGISTER_KERNEL(KernelDef("SparseApplyCenteredRMSProp"),
+                SparseApplyOp<CenteredRMSPropUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyAdam"), ApplyOp<AdamUpdate>);
 REGISTER_KERNEL(KernelDef("ApplyAdadelta"), ApplyOp<AdadeltaUpdate>);
 REGISTER_KERNEL(KernelDef("SparseApplyAdadelta"),

@@ -225,6 +225,86 @@ REGISTER_OP("ApplyCenteredRMSProp")
         "mom = mom * momentum + lr * grad / sqrt(ms - mg^2 + epsilon); "
         "var -= mom.");
 
+REGISTER_OP("SparseApplyMomentum")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("lr: T")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Input("momentum: T")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .Attr("use_nesterov: bool = false")
+    .SetShapeFn(SparseApplyShapeFn(
+        {{"var", "accum", "lr", "grad", "indices", "momentum"}, 2, 3}))
+    .Doc(
+        "ApplyMomentum on the rows indices[i] of var and accum, with grad[i] "
+        "their gradient; the other rows are left as they are.");
+
+REGISTER_OP("SparseApplyAdagrad")
+    .Input("var: Ref(T)")
+    .Input("accum: Ref(T)")
+    .Input("lr: T")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .Attr("update_slots: bool = true")
+    .SetShapeFn(
+        SparseApplyShapeFn({{"var", "accum", "lr", "grad", "indices"}, 2, 3}))
+    .Doc(
+        "ApplyAdagrad on the rows indices[i] of var and accum, with grad[i] "
+        "their gradient; the other rows are left as they are.");
+
+REGISTER_OP("SparseApplyRMSProp")
+    .Input("var: Ref(T)")
+    .Input("ms: Ref(T)")
+    .Input("mom: Ref(T)")
+    .Input("lr: T")
+    .Input("rho: T")
+    .Input("momentum: T")
+    .Input("epsilon: T")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(SparseApplyShapeFn({{"var", "ms", "mom", "lr", "rho",
+                                     "momentum", "epsilon", "grad", "indices"},
+                                    3,
+                                    7}))
+    .Doc(
+        "ApplyRMSProp on the rows indices[i] of var, ms and mom, with grad[i] "
+        "their gradient; the other rows are left as they are.");
+
+REGISTER_OP("SparseApplyCenteredRMSProp")
+    .Input("var: Ref(T)")
+    .Input("mg: Ref(T)")
+    .Input("ms: Ref(T)")
+    .Input("mom: Ref(T)")
+    .Input("lr: T")
+    .Input("rho: T")
+    .Input("momentum: T")
+    .Input("epsilon: T")
+    .Input("grad: T")
+    .Input("indices: Tindices")
+    .Output("out: Ref(T)")
+    .Attr("T: {float32, float64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(SparseApplyShapeFn({{"var", "mg", "ms", "mom", "lr", "rho",
+                                     "momentum", "epsilon", "grad", "indices"},
+                                    4,
+                                    8}))
+    .Doc(
+        "ApplyCenteredRMSProp on the rows indices[i] of var, mg, ms and mom, "
+        "with grad[i] their gradient; the other rows are left as they are.");
+
 REGISTER_OP("ApplyAdam")
     .Input("var: Ref(T)")
     .Input("m: Ref(T)")

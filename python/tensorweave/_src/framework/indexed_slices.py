@@ -1,7 +1,12 @@
 """TF1's IndexedSlices: a sparse representation of a dense tensor's slices (values at indices along dim 0), and
 the conversion helpers that take it."""
 
+import collections
+
 from tensorweave._src.framework import ops
+
+# What Session.run returns for an IndexedSlices (TF1's indexed_slices.IndexedSlicesValue).
+IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue", ["values", "indices", "dense_shape"])
 
 
 class IndexedSlices:
@@ -59,6 +64,15 @@ class IndexedSlices:
 
     def get_shape(self):
         return self.shape
+
+    # Session.run's hook: what to fetch, and the value built from it (no dense_shape: None, as TF1).
+    def _tw_fetch_components(self):
+        parts = [self._values, self._indices]
+        return parts + ([self._dense_shape] if self._dense_shape is not None else [])
+
+    @staticmethod
+    def _tw_from_fetched(values, indices, dense_shape=None):
+        return IndexedSlicesValue(values, indices, dense_shape)
 
     def __neg__(self):
         from tensorweave._src.ops import math_ops

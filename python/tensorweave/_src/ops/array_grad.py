@@ -196,14 +196,23 @@ def _tile_grad(op, grad):
 def _gather_grad_along(params, indices, grad, axis):
     """Scatters grad (shaped like a gather of params at indices along axis)
     back onto params' shape, summing repeated indices."""
+    if axis == 0:
+        # TF's IndexedSlices: the gradient rows as they are, with the indices flattened (repeats add when made
+        # dense); optimizers apply them as sparse updates, never as a dense copy of the table.
+        from tensorweave._src.framework.indexed_slices import IndexedSlices
+
+        with grad.graph.colocate_with(params.op, ignore_existing=True):
+            params_shape = array_ops.shape(params)
+        size = array_ops.expand_dims(array_ops.size(indices), 0)
+        values_shape = array_ops.concat([size, params_shape[1:]], 0)
+        values = array_ops.reshape(grad, values_shape)
+        flat_indices = array_ops.reshape(indices, size)
+        return IndexedSlices(values, flat_indices, params_shape)
     p_rank, i_rank = params.shape.ndims, indices.shape.ndims
     if p_rank is None or i_rank is None:
         raise NotImplementedError("the gradient of gather needs the ranks of params and indices")
     static_num = params.shape.dims[axis].value
     num = static_num if static_num is not None else array_ops.gather(array_ops.shape(params), axis)
-    if axis == 0:
-        # Optimizers update only these rows' slots (as TensorFlow does with IndexedSlices).
-        return gradients_impl.mark_gathered_rows(array_ops.unsorted_segment_sum(grad, indices, num), indices)
     # Move the indices' dims to the front, sum, move the result back.
     front = list(range(axis, axis + i_rank)) + list(range(axis)) + list(range(axis + i_rank, p_rank + i_rank - 1))
     summed = array_ops.unsorted_segment_sum(array_ops.transpose(grad, front), indices, num)

@@ -545,14 +545,92 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
       ...     print(sess.run(tw.gather([10, 20, 30], [[2, 0]])))
       [[30 10]]
     """
-    if batch_dims != 0:
-        raise ValueError(f"gather supports batch_dims=0 only, got {batch_dims}")
+    # As TF1's gather: axis defaults to batch_dims, and an axis of 0 gathers plainly (batch_dims unused).
+    if batch_dims != 0 and (batch_dims if axis is None else axis) != 0:
+        return _batch_gather(params, indices, axis, batch_dims, name)
+    if axis is None:
+        axis = batch_dims
     graph = ops.get_default_graph()
     with graph.name_scope(name or "GatherV2") as scope:
         p = ops.convert_to_tensor(params, name="params")
         i = _index_tensor(indices, "indices")
         a = _index_tensor(0 if axis is None else axis, "axis")
         return gen_ops.gather_v2(p, i, a, batch_dims=0, name=scope)
+
+
+def _batch_gather(params, indices, axis, batch_dims, name):
+    """gather with batch_dims b (TF's GatherV2 batch_dims): out[i_0..i_b-1, m..., j..., r...] =
+    params[i_0..i_b-1, m..., indices[i_0..i_b-1, j...], r...]. Built from one plain gather over the batch
+    dimensions flattened, after an Assert that each index is in [0, params.shape[axis]) (an index past its batch's
+    rows would otherwise read another batch's)."""
+    from tensorweave._src.ops import logging_ops, math_ops
+
+    graph = ops.get_default_graph()
+    with graph.name_scope(name or "GatherV2"):
+        p = ops.convert_to_tensor(params, name="params")
+        i = _index_tensor(indices, "indices")
+        p_rank, i_rank = p.shape.ndims, i.shape.ndims
+        if p_rank is None or i_rank is None:
+            raise ValueError("gather with batch_dims needs params and indices of known rank")
+        b = int(batch_dims)
+        if b < 0:
+            b += i_rank
+        if b < 0 or b > i_rank:
+            raise ValueError(f"batch_dims = {batch_dims} must be in [{-i_rank}, {i_rank}] (the rank of indices)")
+        if b >= p_rank:
+            raise ValueError(f"batch_dims = {b} must be less than rank(params) = {p_rank}")
+        a = int(batch_dims) if axis is None else int(axis)  # TF: axis defaults to batch_dims as given
+        if a < 0:
+            a += p_rank
+        if a < b:
+            raise ValueError(f"batch_dims = {b} must be less than or equal to axis = {a}")
+        if a >= p_rank:
+            raise ValueError(f"axis = {a} out of range for params of rank {p_rank}")
+        for d in builtins.range(b):
+            pd, idim = p.shape.dims[d].value, i.shape.dims[d].value
+            if pd is not None and idim is not None and pd != idim:
+                raise ValueError(
+                    f"params.shape[:{b}] must equal indices.shape[:{b}] (the batch dimensions): "
+                    f"{p.shape} vs {i.shape}"
+                )
+        if b == 0:
+            return gather(p, i, axis=a)
+        # params: B + M + [A] + R -> B + [A] + M + R, so that the gathered axis follows the batch dimensions.
+        perm = list(builtins.range(b)) + [a] + list(builtins.range(b, a)) + list(builtins.range(a + 1, p_rank))
+        moved = transpose(p, perm) if a != b else p
+        p_shape = shape(moved)
+        num_batch = math_ops.reduce_prod(p_shape[:b])
+        axis_size = p_shape[b]
+        flat_p = reshape(moved, concat([[-1], p_shape[b + 1 :]], 0))
+        i = math_ops.cast(i, dtypes.int64) if i.dtype != dtypes.int32 else i
+        size = math_ops.cast(axis_size, i.dtype)
+        in_range = math_ops.logical_and(
+            math_ops.greater_equal(i, ops.convert_to_tensor(0, dtype=i.dtype)), math_ops.less(i, size)
+        )
+        check = logging_ops.Assert(
+            math_ops.reduce_all(in_range),
+            ["gather with batch_dims: indices out of range [0, params.shape[axis]); indices =", i, "range", size],
+            name="check_indices",
+        )
+        i_shape = shape(i)
+        batch_index = reshape(range(0, math_ops.cast(num_batch, i.dtype), 1, dtype=i.dtype), i_shape[:b])
+        offsets = reshape(batch_index * size, concat([i_shape[:b], ones([i_rank - b], dtypes.int32)], 0))
+        with graph.control_dependencies([check]):
+            flat_i = identity(i + offsets)
+        out = gather(flat_p, reshape(flat_i, concat([[-1], i_shape[b:]], 0)))
+        # out: [prod(B)] + I + M + R -> B + I + M + R -> B + M + I + R.
+        out_shape = concat([shape(p)[:b], i_shape[b:], shape(p)[b:a], shape(p)[a + 1 :]], 0)
+        out = reshape(out, out_shape)
+        m_rank, idx_rank = a - b, i_rank - b
+        if m_rank and idx_rank:
+            back = (
+                list(builtins.range(b))
+                + list(builtins.range(b + idx_rank, b + idx_rank + m_rank))
+                + list(builtins.range(b, b + idx_rank))
+                + list(builtins.range(b + idx_rank + m_rank, p_rank - 1 + idx_rank))
+            )
+            out = transpose(out, back)
+        return out
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None):

@@ -143,8 +143,7 @@ def _compute_sampled_logits(
 ):
     from tensorweave._src.ops import array_nd_ops, nn_impl
 
-    if not isinstance(weights, (list, tuple)):
-        weights = [weights]
+    weights = nn_impl._shard_list(weights)  # a PartitionedVariable's parts, read shard by shard
     with ops.get_default_graph().name_scope(name or "compute_sampled_logits"):
         inputs = ops.convert_to_tensor(inputs, name="inputs")
         labels = math_ops.cast(ops.convert_to_tensor(labels, name="labels"), dtypes.int64)

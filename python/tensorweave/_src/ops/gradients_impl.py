@@ -16,23 +16,21 @@ from tensorweave._src.framework import ops
 _GRADIENTS = {}
 _NOT_DIFFERENTIABLE = set()
 
-# Gradients that are zero outside the rows a gather read: gradient tensor -> the gather's indices (TensorFlow
-# hands these to optimizers as IndexedSlices, and slot-keeping optimizers update only those rows).
-_GATHERED_ROWS = weakref.WeakKeyDictionary()
+# The op types whose gradient functions take an IndexedSlices gradient as it is (a gather's gradient passing
+# through a variable's read); every other gradient function gets it converted to a dense tensor first.
+_TAKES_INDEXED_SLICES = {"Identity", "Snapshot", "ReadVariableOp"}
 
 
-def mark_gathered_rows(grad, indices):
-    """Records that `grad` (of a gather along axis 0) is zero outside the rows `indices`."""
-    _GATHERED_ROWS[grad] = indices
+def _indexed_slices_class():
+    from tensorweave._src.framework.indexed_slices import IndexedSlices
+
+    return IndexedSlices
+
+
+def _densify(grad):
+    if isinstance(grad, _indexed_slices_class()):
+        return ops.convert_to_tensor(grad)
     return grad
-
-
-def gathered_rows(grad):
-    """The indices of the rows `grad` touches when it is a gather's gradient, else None."""
-    try:
-        return _GATHERED_ROWS.get(grad)
-    except TypeError:
-        return None
 
 
 class RegisterGradient:
@@ -152,14 +150,33 @@ def _loop_state(between):
     return control_flow_grad.maybe_create_control_flow_state(list(between), between)
 
 
+def _aggregate_indexed_slices(grads):
+    """TF's _AggregateIndexedSlicesGradients: IndexedSlices summed by concatenating their values and indices
+    (int64 indices when their dtypes differ)."""
+    from tensorweave._src.framework import dtypes
+    from tensorweave._src.ops import array_ops, math_ops
+
+    indices = [g.indices for g in grads]
+    if len({i.dtype for i in indices}) > 1:
+        indices = [math_ops.cast(i, dtypes.int64) for i in indices]
+    return _indexed_slices_class()(
+        array_ops.concat([g.values for g in grads], 0), array_ops.concat(indices, 0), grads[0].dense_shape
+    )
+
+
 def _aggregate(grads, name):
     """The sum of `grads` as TF's _MultiDeviceAddN: the gradients on each device summed there (an AddN
-    colocated with the first of them), then the per-device sums."""
+    colocated with the first of them), then the per-device sums. IndexedSlices alone stay IndexedSlices
+    (concatenated, as TF); mixed with dense gradients they are converted to dense first."""
     grads = [g for g in grads if g is not None]
     if not grads:
         return None
     if len(grads) == 1:
         return grads[0]
+    sliced = _indexed_slices_class()
+    if all(isinstance(g, sliced) for g in grads):
+        return _aggregate_indexed_slices(grads)
+    grads = [_densify(g) for g in grads]
     from tensorweave._src.ops import math_ops
 
     graph = grads[0].graph
@@ -196,7 +213,8 @@ def gradients(
         "zero": zeros of x's shape.
 
     Returns:
-      A list with one Tensor per x, None where x does not affect ys.
+      A list with one Tensor per x (an IndexedSlices where x is read only by gathers along axis 0, as in TF1),
+      None where x does not affect ys.
 
     Example:
       >>> import tensorweave as tw
@@ -260,6 +278,8 @@ def gradients(
             )
             if propagate:
                 fn = get_gradient_function(op)
+                if fn is not None and op.type not in _TAKES_INDEXED_SLICES:
+                    out_grads = [_densify(g) for g in out_grads]
                 if fn is not None:
                     with graph.colocate_with(op) if colocate_gradients_with_ops else contextlib.nullcontext():
                         with loop_state.grad_context(op, before=False) if loop_state else contextlib.nullcontext():

@@ -331,22 +331,61 @@ def relu_layer(x, weights, biases, name=None):
         return nn_ops.relu(xw_b, name=scope)
 
 
-def _clip_rows(embeddings, ids, max_norm):
-    """Each embedding scaled down to L2 norm at most max_norm (over its non-id dimensions)."""
-    rank = embeddings.shape.ndims
-    ids_rank = ids.shape.ndims
-    if rank is None or ids_rank is None:
-        raise ValueError("embedding_lookup with max_norm needs embeddings and ids of known rank")
-    axes = list(range(ids_rank, rank))
-    if not axes:
-        return embeddings
-    norm = math_ops.sqrt(math_ops.reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
-    return embeddings * (max_norm / math_ops.maximum(norm, max_norm))
+def _clip(params, ids, max_norm):
+    """TF's embedding _clip: each embedding (over the dimensions past ids' rank) clipped to L2 norm max_norm."""
+    if max_norm is None:
+        return params
+    from tensorweave._src.ops import special_math_ops
+
+    ids_rank, params_rank = ids.shape.ndims, params.shape.ndims
+    if ids_rank and params_rank:
+        axes = list(range(ids_rank, params_rank))
+    else:
+        axes = array_ops.range(array_ops.rank(ids), array_ops.rank(params))
+    return special_math_ops.clip_by_norm(params, max_norm, axes=axes)
+
+
+def _shard_list(params):
+    """The shards of `params`: a PartitionedVariable's parts, a list as it is, anything else one shard."""
+    from tensorweave._src.ops.partitioned_variables import PartitionedVariable
+
+    if isinstance(params, PartitionedVariable):
+        return list(params)
+    if isinstance(params, (list, tuple)):
+        return list(params)
+    return [params]
+
+
+def _div_assignments(params, flat_ids):
+    """(shard, row within it) of each id under "div": the first (total % n) shards hold one id more."""
+    n = len(params)
+    dims = [p.shape[0].value if p.shape.ndims else None for p in params]
+    if all(d is not None for d in dims):
+        num_total_ids = constant_op.constant(sum(dims), flat_ids.dtype)
+    else:
+        sizes = []
+        for p, d in zip(params, dims):
+            if d is not None:
+                sizes.append(constant_op.constant(d, dtypes.int32))
+            else:
+                with ops.get_default_graph().colocate_with(p):
+                    sizes.append(array_ops.shape(p)[0])
+        num_total_ids = math_ops.reduce_sum(math_ops.cast(array_ops.stack(sizes), flat_ids.dtype))
+    ids_per_partition = num_total_ids // n
+    extras = num_total_ids % n
+    assignments = math_ops.maximum(flat_ids // (ids_per_partition + 1), (flat_ids - extras) // ids_per_partition)
+    new_ids = math_ops.where(
+        assignments < extras, flat_ids % (ids_per_partition + 1), (flat_ids - extras) % ids_per_partition
+    )
+    return assignments, new_ids
 
 
 def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True, max_norm=None):
-    """Rows `ids` of `params`: one tensor, or a list of shards split by `partition_strategy` ("mod": id i in
-    shard i % n at row i // n; "div": contiguous ranges). Out-of-range ids are an InvalidArgumentError.
+    """Rows `ids` of `params`: one tensor or variable, a list of shards or a PartitionedVariable, split as TF1
+    splits them: "mod" puts id i in shard i % n at row i // n; "div" gives each shard a contiguous range, the first
+    (total % n) shards one id more. Each shard is gathered on its own and the rows stitched back in order, so the
+    gradient of each shard is an IndexedSlices of the rows it gave. An id outside the table is an
+    InvalidArgumentError of the gather that reads it.
 
     Example:
       >>> import tensorweave as tw
@@ -355,46 +394,48 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
       [[3.]
        [1.]]
     """
-    if isinstance(params, (list, tuple)):
-        params = list(params)
-    else:
-        params = [params]
+    params = _shard_list(params)
     if not params:
         raise ValueError("Need at least one param")
     if partition_strategy not in ("mod", "div"):
         raise ValueError(f"Unrecognized partition_strategy: {partition_strategy}")
+    graph = ops.get_default_graph()
     with _scope(name, "embedding_lookup") as scope:
-        params = [ops.convert_to_tensor(p, name="params") for p in params]
+        n = len(params)
+        params = [p if isinstance(p, ops.Tensor) else ops.convert_to_tensor(p, name="params") for p in params]
         ids = ops.convert_to_tensor(ids, name="ids")
-        if len(params) == 1:
-            result = array_ops.gather(params[0], ids, name=scope if max_norm is None else None)
+        if n == 1:
+            with graph.colocate_with(params[0]):
+                result = _clip(array_ops.gather(params[0], ids), ids, max_norm)
+            return array_ops.identity(result, name=scope)
+        flat_ids = array_ops.reshape(ids, [-1])
+        original_indices = array_ops.range(array_ops.size(flat_ids))
+        if partition_strategy == "mod":
+            p_assignments = flat_ids % n
+            new_ids = flat_ids // n
         else:
-            sizes = [p.shape[0].value if p.shape.ndims else None for p in params]
-            if any(s is None for s in sizes):
-                raise ValueError("embedding_lookup over several shards needs each shard's first dimension known")
-            table = array_ops.concat(params, 0)
-            if partition_strategy == "div":
-                index = ids
-            else:
-                n = len(params)
-                offsets = constant_op.constant(np.concatenate([[0], np.cumsum(sizes)[:-1]]), dtype=ids.dtype)
-                shard = math_ops.floormod(ids, n)
-                index = array_ops.gather(offsets, shard) + math_ops.floordiv(ids, n)
-                # An id outside the table (negative or past it) would land in another shard's rows: refuse it as
-                # gather would.
-                total = sum(sizes)
-                in_range = math_ops.logical_and(
-                    math_ops.greater_equal(ids, ops.convert_to_tensor(0, dtype=ids.dtype)), math_ops.less(ids, total)
-                )
-                index = math_ops.where(
-                    in_range,
-                    index,
-                    array_ops.fill(array_ops.shape(ids), ops.convert_to_tensor(total, dtype=ids.dtype)),
-                )
-            result = array_ops.gather(table, index, name=scope if max_norm is None else None)
-        if max_norm is not None:
-            result = array_ops.identity(_clip_rows(result, ids, max_norm), name=scope)
-        return result
+            p_assignments, new_ids = _div_assignments(params, flat_ids)
+        p_assignments = math_ops.cast(p_assignments, dtypes.int32)
+        from tensorweave._src.ops import data_flow_ops
+
+        gather_ids = data_flow_ops.dynamic_partition(new_ids, p_assignments, n)
+        pindices = data_flow_ops.dynamic_partition(original_indices, p_assignments, n)
+        partitioned_result = []
+        for p in range(n):
+            with graph.colocate_with(params[p]):
+                partitioned_result.append(array_ops.gather(params[p], gather_ids[p]))
+        ret = data_flow_ops.dynamic_stitch(pindices, partitioned_result, name=None if max_norm else scope)
+        element_shape_s = params[0].shape[1:]
+        for p in params[1:]:
+            element_shape_s = element_shape_s.merge_with(p.shape[1:])
+        if element_shape_s.is_fully_defined():
+            element_shape_d = constant_op.constant(element_shape_s.as_list(), dtypes.int32)
+        else:
+            with graph.colocate_with(params[0]):
+                element_shape_d = array_ops.shape(params[0])[1:]
+        ret = array_ops.reshape(ret, array_ops.concat([array_ops.shape(ids), element_shape_d], 0))
+        ret.set_shape(ids.shape.concatenate(element_shape_s))
+        return _clip(ret, ids, max_norm)
 
 
 def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):

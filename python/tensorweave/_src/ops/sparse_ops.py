@@ -594,7 +594,8 @@ def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=N
             ["Cannot multiply A and B because inner dimension does not match:", k, tw.shape(b)],
         )
         with tw.control_dependencies([check]):
-            rows_b = tw.gather(b, cols)
+            # gather_nd, not gather: b's gradient is dense, as TF's SparseTensorDenseMatMul gradient.
+            rows_b = tw.gather_nd(b, tw.expand_dims(cols, 1))
         prod = rows_b * tw.expand_dims(values, 1)
         out = tw.math.unsorted_segment_sum(prod, rows, nrows)
         m = sp.shape.as_list()[1 if adjoint_a else 0] if sp.shape.ndims == 2 else None
@@ -727,8 +728,7 @@ def embedding_lookup_sparse(
         combiner = "mean"
     if combiner not in ("mean", "sqrtn", "sum"):
         raise ValueError("combiner must be one of 'mean', 'sqrtn' or 'sum'")
-    if not isinstance(params, (list, tuple)):
-        params = [params]
+    params = nn_impl._shard_list(params)
     sp_ids = _convert(sp_ids)
     ignore_weights = sp_weights is None
     if not ignore_weights:
@@ -768,8 +768,9 @@ def safe_embedding_lookup_sparse(
     """TF1's tf.nn.safe_embedding_lookup_sparse: invalid ids (< 0) and weights (<= 0) pruned, empty rows get
     `default_id`'s embedding (or zeros), any rank of ids (the last dimension is combined)."""
     tw = _tw()
-    if not isinstance(embedding_weights, (list, tuple)):
-        embedding_weights = [embedding_weights]
+    from tensorweave._src.ops import nn_impl
+
+    embedding_weights = nn_impl._shard_list(embedding_weights)
     sparse_ids = _convert(sparse_ids)
     if sparse_weights is not None:
         sparse_weights = _convert(sparse_weights)

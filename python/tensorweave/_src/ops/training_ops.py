@@ -122,6 +122,69 @@ def _apply_sparse(op_type, refs, values, indices, grad_position, attrs, name):
     return gen_ops.wrapper(op_type)(*refs, *values, **attrs, name=name or op_type)
 
 
+def sparse_apply_momentum(var, accum, lr, grad, indices, momentum, use_locking=False, use_nesterov=False, name=None):
+    """SparseApplyMomentum: ApplyMomentum on the rows `indices` of var and accum, grad[i] the gradient of row
+    indices[i]. Returns the variable (its ref).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> from tensorweave._src.ops import training_ops
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     v, a = tw.Variable([1.0, 2.0]), tw.Variable([0.0, 0.0])
+      ...     sess.run(tw.global_variables_initializer())
+      ...     print(sess.run(training_ops.sparse_apply_momentum(v, a, 0.5, [2.0], [1], 0.9)))
+      [1. 1.]
+    """
+    attrs = {"use_locking": bool(use_locking), "use_nesterov": bool(use_nesterov)}
+    return _apply_sparse("SparseApplyMomentum", [var, accum], [lr, grad, momentum], indices, 1, attrs, name)
+
+
+def sparse_apply_adagrad(var, accum, lr, grad, indices, use_locking=False, update_slots=True, name=None):
+    """SparseApplyAdagrad: ApplyAdagrad on the rows `indices` of var and accum, grad[i] the gradient of row
+    indices[i]. Returns the variable (its ref).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> from tensorweave._src.ops import training_ops
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     v, a = tw.Variable([1.0, 2.0]), tw.Variable([0.0, 0.0])
+      ...     sess.run(tw.global_variables_initializer())
+      ...     print(sess.run(training_ops.sparse_apply_adagrad(v, a, 0.5, [2.0], [1])))
+      [1.  1.5]
+    """
+    attrs = {"use_locking": bool(use_locking), "update_slots": bool(update_slots)}
+    return _apply_sparse("SparseApplyAdagrad", [var, accum], [lr, grad], indices, 1, attrs, name)
+
+
+def sparse_apply_rms_prop(var, ms, mom, lr, rho, momentum, epsilon, grad, indices, use_locking=False, name=None):
+    """SparseApplyRMSProp: ApplyRMSProp on the rows `indices` of var, ms and mom. Returns the variable (its ref)."""
+    return _apply_sparse(
+        "SparseApplyRMSProp",
+        [var, ms, mom],
+        [lr, rho, momentum, epsilon, grad],
+        indices,
+        4,
+        {"use_locking": bool(use_locking)},
+        name,
+    )
+
+
+def sparse_apply_centered_rms_prop(
+    var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices, use_locking=False, name=None
+):
+    """SparseApplyCenteredRMSProp: ApplyCenteredRMSProp on the rows `indices` of var, mg, ms and mom. Returns the
+    variable (its ref)."""
+    return _apply_sparse(
+        "SparseApplyCenteredRMSProp",
+        [var, mg, ms, mom],
+        [lr, rho, momentum, epsilon, grad],
+        indices,
+        4,
+        {"use_locking": bool(use_locking)},
+        name,
+    )
+
+
 @gen_ops.doc_from("ApplyAdadelta")
 def apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad, use_locking=False, name=None):
     """Returns the variable (its ref)."""

@@ -527,6 +527,15 @@ def get_variable(
         initializer = scope.initializer
     if initializer is None:
         initializer = init_ops.glorot_uniform_initializer() if dtype.is_floating else init_ops.zeros_initializer()
+    if partitioner is None:
+        partitioner = getattr(scope, "partitioner", None)
+    if partitioner is not None:
+        var = _get_partitioned_variable(
+            graph, full_name, shape, dtype, initializer, partitioner, trainable, collections, validate_shape,
+            caching_device,
+        )  # fmt: skip
+        store.vars[full_name] = var
+        return var
     if callable(initializer):
         if shape is None:
             raise ValueError(f"The shape of a new variable ({full_name}) must be fully defined")
@@ -565,3 +574,39 @@ def get_variable(
             graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     store.vars[full_name] = var
     return var
+
+
+def _get_partitioned_variable(
+    graph, full_name, shape, dtype, initializer, partitioner, trainable, collections, validate_shape, caching_device
+):
+    """get_variable with a partitioner: a PartitionedVariable of parts `<name>/part_<i>` (TF1's
+    `_get_partitioned_variable`); each part's initializer gets its slice's shape and a `partition_info`."""
+    from tensorweave._src.ops import partitioned_variables
+
+    if shape is None:
+        raise ValueError(f"The shape of a new partitioned variable ({full_name}) must be given")
+    if not callable(initializer):
+        raise ValueError(f"A partitioned variable ({full_name}) needs a callable initializer, got {initializer!r}")
+
+    def make_part(part_name, part_shape, partition_info):
+        def init():
+            if isinstance(initializer, init_ops.Initializer):
+                return initializer(part_shape, dtype=dtype, partition_info=partition_info)
+            return initializer(part_shape, dtype=dtype)
+
+        saved = graph._name_stack
+        graph._name_stack = ""
+        try:
+            return Variable(
+                init,
+                trainable=trainable,
+                collections=collections,
+                name=part_name,
+                dtype=dtype,
+                validate_shape=validate_shape,
+                caching_device=caching_device,
+            )
+        finally:
+            graph._name_stack = saved
+
+    return partitioned_variables.make_partitioned_variable(full_name, shape, dtype, partitioner, make_part)

@@ -53,8 +53,8 @@ class AdadeltaOptimizer(optimizer.Optimizer):
             var, accum, accum_update, *self._hyper(var), grad, use_locking=self._use_locking
         ).op
 
-    def _apply_gathered_rows(self, grad, indices, var):
-        rows, grad_rows = optimizer._unique_gathered_rows(grad, indices, var)
+    def _apply_sparse(self, grad, var):
+        rows, grad_rows = grad.indices, grad.values
         return training_ops.sparse_apply_adadelta(
             var,
             self.get_slot(var, "accum"),

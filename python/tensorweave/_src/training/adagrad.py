@@ -47,3 +47,13 @@ class AdagradOptimizer(optimizer.Optimizer):
             grad,
             use_locking=self._use_locking,
         ).op
+
+    def _apply_sparse(self, grad, var):
+        return training_ops.sparse_apply_adagrad(
+            var,
+            self.get_slot(var, "accumulator"),
+            optimizer._cast(self._learning_rate_tensor, var.dtype),
+            grad.values,
+            grad.indices,
+            use_locking=self._use_locking,
+        ).op

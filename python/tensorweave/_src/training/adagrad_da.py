@@ -91,8 +91,8 @@ class AdagradDAOptimizer(optimizer.Optimizer):
             use_locking=self._use_locking,
         ).op
 
-    def _apply_gathered_rows(self, grad, indices, var):
-        rows, grad_rows = optimizer._unique_gathered_rows(grad, indices, var)
+    def _apply_sparse(self, grad, var):
+        rows, grad_rows = grad.indices, grad.values
         return training_ops.sparse_apply_adagrad_da(
             var,
             self.get_slot(var, "gradient_accumulator"),

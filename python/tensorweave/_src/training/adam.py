@@ -1,6 +1,9 @@
 """Adam (Kingma and Ba, 2015)."""
 
 from tensorweave._src.framework import ops
+from tensorweave._src.ops import math_ops
+from tensorweave._src.ops import scatter_var_ops
+from tensorweave._src.ops import state_ops
 from tensorweave._src.ops import training_ops
 from tensorweave._src.training import optimizer
 
@@ -70,6 +73,31 @@ class AdamOptimizer(optimizer.Optimizer):
             grad,
             use_locking=self._use_locking,
         ).op
+
+    def _apply_sparse(self, grad, var):
+        # TF1's AdamOptimizer._apply_sparse: m and v decay on every row (m = beta1 * m, then the gradient's rows
+        # scatter-added) and var takes the dense step lr_t * m / (sqrt(v) + epsilon) -- not the lazy variant.
+        beta1_power, beta2_power = self._get_beta_accumulators(var.graph)
+        cast = optimizer._cast
+        beta1_power, beta2_power = cast(beta1_power, var.dtype), cast(beta2_power, var.dtype)
+        lr_t, beta1_t = cast(self._lr_t, var.dtype), cast(self._beta1_t, var.dtype)
+        beta2_t, epsilon_t = cast(self._beta2_t, var.dtype), cast(self._epsilon_t, var.dtype)
+        lr = lr_t * math_ops.sqrt(1 - beta2_power) / (1 - beta1_power)
+        graph = ops.get_default_graph()
+        locking = self._use_locking
+        m = self.get_slot(var, "m")
+        m_scaled_g_values = grad.values * (1 - beta1_t)
+        m_t = state_ops.assign(m, m * beta1_t, use_locking=locking)
+        with graph.control_dependencies([m_t]):
+            m_t = scatter_var_ops.scatter_add(m, grad.indices, m_scaled_g_values, use_locking=locking)
+        v = self.get_slot(var, "v")
+        v_scaled_g_values = (grad.values * grad.values) * (1 - beta2_t)
+        v_t = state_ops.assign(v, v * beta2_t, use_locking=locking)
+        with graph.control_dependencies([v_t]):
+            v_t = scatter_var_ops.scatter_add(v, grad.indices, v_scaled_g_values, use_locking=locking)
+        v_sqrt = math_ops.sqrt(v_t)
+        var_update = state_ops.assign_sub(var, lr * m_t / (v_sqrt + epsilon_t), use_locking=locking)
+        return ops.group(var_update, m_t, v_t)
 
     def _finish(self, update_ops, name_scope):
         graph = ops.get_default_graph()

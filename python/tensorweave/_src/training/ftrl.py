@@ -117,8 +117,8 @@ class FtrlOptimizer(optimizer.Optimizer):
             **self._args(var),
         ).op
 
-    def _apply_gathered_rows(self, grad, indices, var):
-        rows, grad_rows = optimizer._unique_gathered_rows(grad, indices, var)
+    def _apply_sparse(self, grad, var):
+        rows, grad_rows = grad.indices, grad.values
         return training_ops.sparse_apply_ftrl(
             var,
             self.get_slot(var, "accum"),

@@ -2,6 +2,7 @@
 
 import tensorweave as _tw  # reductions come from the public namespace
 from tensorweave._src.framework import ops
+from tensorweave._src.framework.indexed_slices import IndexedSlices
 
 
 def global_norm(t_list, name=None):
@@ -16,7 +17,8 @@ def global_norm(t_list, name=None):
     """
     if isinstance(t_list, ops.Tensor) or not isinstance(t_list, (list, tuple)):
         raise TypeError("t_list should be a sequence of tensors")
-    tensors = [ops.convert_to_tensor(t) for t in t_list if t is not None]
+    # An IndexedSlices counts by its values (as TF1: repeated indices are not summed first).
+    tensors = [ops.convert_to_tensor(t.values if isinstance(t, IndexedSlices) else t) for t in t_list if t is not None]
     if not tensors:
         raise ValueError("global_norm needs at least one tensor")
     with ops.name_scope(name, "global_norm"):
@@ -53,6 +55,10 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         for i, t in enumerate(t_list):
             if t is None:
                 clipped.append(None)
+                continue
+            if isinstance(t, IndexedSlices):
+                values = _tw.identity(t.values * _tw.cast(scale, t.dtype), name=f"clip_by_global_norm_{i}")
+                clipped.append(IndexedSlices(values, t.indices, t.dense_shape))
                 continue
             t = ops.convert_to_tensor(t)
             clipped.append(_tw.identity(t * _tw.cast(scale, t.dtype), name=f"clip_by_global_norm_{i}"))

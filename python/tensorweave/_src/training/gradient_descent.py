@@ -1,6 +1,7 @@
 """Plain gradient descent."""
 
 from tensorweave._src.framework import ops
+from tensorweave._src.ops import scatter_var_ops
 from tensorweave._src.ops import training_ops
 from tensorweave._src.training import optimizer
 
@@ -45,3 +46,11 @@ class GradientDescentOptimizer(optimizer.Optimizer):
                 use_locking=self._use_locking,
             ).op
         return training_ops.apply_gradient_descent(var, lr, grad, use_locking=self._use_locking).op
+
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        # As TensorFlow: var.scatter_sub(values * lr), repeated indices each subtracting (no deduplication).
+        lr = optimizer._cast(self._learning_rate_tensor, var.dtype)
+        return scatter_var_ops.scatter_sub(var, grad.indices, grad.values * lr, use_locking=self._use_locking).op
+
+    def _apply_sparse(self, grad, var):
+        return self._apply_sparse_duplicate_indices(grad, var)

@@ -1,8 +1,6 @@
 """Gradient descent with momentum (optionally Nesterov's)."""
 
 from tensorweave._src.framework import ops
-from tensorweave._src.ops import array_ops
-from tensorweave._src.ops import state_ops
 from tensorweave._src.ops import training_ops
 from tensorweave._src.training import optimizer
 
@@ -54,17 +52,15 @@ class MomentumOptimizer(optimizer.Optimizer):
             use_nesterov=self._use_nesterov,
         ).op
 
-    def _apply_gathered_rows(self, grad, indices, var):
-        # TensorFlow's SparseApplyMomentum: only the rows the gather read change, in accum and in var.
-        accum = self.get_slot(var, "momentum")
-        lr = optimizer._cast(self._learning_rate_tensor, var.dtype)
-        momentum = optimizer._cast(self._momentum_tensor, var.dtype)
-        mask = optimizer._gathered_row_mask(indices, var)
-        graph = ops.get_default_graph()
-        accum_t = state_ops.assign(
-            accum, optimizer._select_rows(mask, accum * momentum + grad, accum), use_locking=self._use_locking
-        )
-        with graph.control_dependencies([accum_t]):
-            step = lr * grad + lr * momentum * accum_t if self._use_nesterov else lr * accum_t
-            delta = optimizer._select_rows(mask, step, array_ops.zeros_like(step))
-            return state_ops.assign_sub(var, delta, use_locking=self._use_locking).op
+    def _apply_sparse(self, grad, var):
+        # TensorFlow's SparseApplyMomentum: only the rows of the (deduplicated) gradient change, in accum and var.
+        return training_ops.sparse_apply_momentum(
+            var,
+            self.get_slot(var, "momentum"),
+            optimizer._cast(self._learning_rate_tensor, var.dtype),
+            grad.values,
+            grad.indices,
+            optimizer._cast(self._momentum_tensor, var.dtype),
+            use_locking=self._use_locking,
+            use_nesterov=self._use_nesterov,
+        ).op

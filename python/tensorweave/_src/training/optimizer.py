@@ -5,10 +5,13 @@ kept as non-trainable variables named `<var>/<OptimizerName>`."""
 import contextlib
 
 from tensorweave._src.framework import ops
+from tensorweave._src.framework import indexed_slices
+from tensorweave._src.framework.indexed_slices import IndexedSlices
 from tensorweave._src.ops import array_ops
 from tensorweave._src.ops import gradients_impl
 from tensorweave._src.ops import init_ops
 from tensorweave._src.ops import math_ops
+from tensorweave._src.ops import selection_ops
 from tensorweave._src.ops import state_ops
 from tensorweave._src.ops import variables
 
@@ -44,31 +47,24 @@ def _cast(value, dtype):
     return math_ops.cast(value, dtype.base_dtype if hasattr(dtype, "base_dtype") else dtype)
 
 
-def _gathered_row_mask(indices, var):
-    """A bool tensor [rows, 1, ...] (broadcasting against var) true for the rows `indices` name."""
-    flat = array_ops.reshape(indices, [-1])
-    ones = array_ops.ones_like(flat, dtype=var.dtype.base_dtype)
-    num_rows = array_ops.gather(array_ops.shape(var), 0)
-    counts = array_ops.unsorted_segment_sum(ones, flat, num_rows)
-    mask = math_ops.greater(counts, array_ops.zeros_like(counts))
-    rank = var.shape.ndims
-    if rank is None:
-        raise NotImplementedError(f"a sparse update of {var.op.name} needs its rank")
-    return array_ops.reshape(mask, [-1] + [1] * (rank - 1))
+def _deduplicate_indexed_slices(values, indices):
+    """(summed values, unique indices): the rows of `values` with the same index summed, the indices in order of
+    first appearance (TensorFlow's `_deduplicate_indexed_slices`)."""
+    unique_indices, new_index_positions = selection_ops.unique(indices)
+    summed_values = array_ops.unsorted_segment_sum(values, new_index_positions, array_ops.shape(unique_indices)[0])
+    return summed_values, unique_indices
 
 
-def _unique_gathered_rows(grad, indices, var):
-    """(rows, grad_rows): the distinct rows `indices` names, increasing, and those rows of the dense gather gradient
-    `grad` (repeated indices already summed there), for the SparseApply* ops (TensorFlow's
-    `_apply_sparse_duplicate_indices`)."""
-    mask = _gathered_row_mask(indices, var)
-    flat_mask = array_ops.reshape(mask, [-1])
-    rows = array_ops.reshape(math_ops.where(flat_mask), [-1])
-    return rows, array_ops.gather(grad, rows)
+def _identity(grad):
+    if isinstance(grad, IndexedSlices):
+        return IndexedSlices(array_ops.identity(grad.values), array_ops.identity(grad.indices), grad.dense_shape)
+    return array_ops.identity(grad)
 
 
-def _select_rows(mask, updated, kept):
-    return math_ops.where_v2(mask, updated, kept)
+def _grad_tensors(grad):
+    if isinstance(grad, IndexedSlices):
+        return [grad.values, grad.indices]
+    return [grad]
 
 
 def _readers_in_step(grads, var_list):
@@ -82,7 +78,7 @@ def _readers_in_step(grads, var_list):
     snapshots = {id(v.value()): _var_key(v) for v in var_list}
     readers = {key: [] for key in snapshots.values()}
     seen = set()
-    stack = [g.op for g in grads]
+    stack = [t.op for g in grads for t in _grad_tensors(g)]
     while stack:
         op = stack.pop()
         if id(op) in seen:
@@ -201,8 +197,8 @@ class Optimizer:
         grads = gradients_impl.gradients(loss, var_list, grad_ys=grad_loss)
         if gate_gradients == Optimizer.GATE_GRAPH:
             present = [g for g in grads if g is not None]
-            with ops.control_dependencies(present):
-                grads = [None if g is None else array_ops.identity(g) for g in grads]
+            with ops.control_dependencies([t for g in present for t in _grad_tensors(g)]):
+                grads = [None if g is None else _identity(g) for g in grads]
         return list(zip(grads, var_list))
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
@@ -222,7 +218,7 @@ class Optimizer:
             v = _as_variable(v)
             if g is not None:
                 try:
-                    g = ops.convert_to_tensor(g)
+                    g = indexed_slices.convert_to_tensor_or_indexed_slices(g)
                 except (TypeError, ValueError) as e:
                     raise TypeError(f"Gradient must be convertible to a Tensor: {g!r} ({e})") from None
                 if g.dtype != v.dtype:
@@ -245,9 +241,10 @@ class Optimizer:
                     continue
                 with graph.name_scope("update_" + var.op.name), graph.colocate_with(var):
                     with graph.control_dependencies(readers[_var_key(var)]):
-                        rows = gradients_impl.gathered_rows(grad)
-                        sparse = None if rows is None else self._apply_gathered_rows(grad, rows, var)
-                        update_ops.append(sparse if sparse is not None else self._apply_dense(grad, var))
+                        if isinstance(grad, IndexedSlices):
+                            update_ops.append(self._apply_sparse_duplicate_indices(grad, var))
+                        else:
+                            update_ops.append(self._apply_dense(grad, var))
             if global_step is None:
                 apply_updates = self._finish(update_ops, scope)
             else:
@@ -332,12 +329,16 @@ class Optimizer:
     def _apply_dense(self, grad, var):
         raise NotImplementedError(f"{type(self).__name__} does not implement _apply_dense")
 
-    def _apply_gathered_rows(self, grad, indices, var):
-        """The update for a gather's gradient `grad`, zero outside the rows `indices` (TensorFlow's
-        `_apply_sparse`): optimizers whose slots decay implement it so that rows the step did not touch keep
-        their slots and values; None (the default) applies `grad` densely, which is what TensorFlow computes
-        for GradientDescent, Adagrad and Adam."""
-        return None
+    def _apply_sparse_duplicate_indices(self, grad, var):
+        """The update for an IndexedSlices gradient whose indices may repeat (a gather's gradient): TensorFlow's
+        default sums the rows of each index first, then `_apply_sparse`."""
+        summed_values, unique_indices = _deduplicate_indexed_slices(grad.values, grad.indices)
+        return self._apply_sparse(IndexedSlices(summed_values, unique_indices, grad.dense_shape), var)
+
+    def _apply_sparse(self, grad, var):
+        """The update for an IndexedSlices gradient with distinct indices (only those rows of `var` and its
+        slots change, as TensorFlow's SparseApply* ops)."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement _apply_sparse")
 
     def _finish(self, update_ops, name_scope):
         graph = ops.get_default_graph()

@@ -68,8 +68,8 @@ class ProximalGradientDescentOptimizer(_Proximal):
             var, *self._hyper(var), grad, use_locking=self._use_locking
         ).op
 
-    def _apply_gathered_rows(self, grad, indices, var):
-        rows, grad_rows = optimizer._unique_gathered_rows(grad, indices, var)
+    def _apply_sparse(self, grad, var):
+        rows, grad_rows = grad.indices, grad.values
         return training_ops.sparse_apply_proximal_gradient_descent(
             var, *self._hyper(var), grad_rows, rows, use_locking=self._use_locking
         ).op
@@ -123,8 +123,8 @@ class ProximalAdagradOptimizer(_Proximal):
             var, self.get_slot(var, "accumulator"), *self._hyper(var), grad, use_locking=self._use_locking
         ).op
 
-    def _apply_gathered_rows(self, grad, indices, var):
-        rows, grad_rows = optimizer._unique_gathered_rows(grad, indices, var)
+    def _apply_sparse(self, grad, var):
+        rows, grad_rows = grad.indices, grad.values
         return training_ops.sparse_apply_proximal_adagrad(
             var,
             self.get_slot(var, "accumulator"),

@@ -1,10 +1,7 @@
 """RMSProp (Hinton's lecture 6e), optionally centered."""
 
 from tensorweave._src.framework import ops
-from tensorweave._src.ops import array_ops
 from tensorweave._src.ops import init_ops
-from tensorweave._src.ops import math_ops
-from tensorweave._src.ops import state_ops
 from tensorweave._src.ops import training_ops
 from tensorweave._src.training import optimizer
 
@@ -76,31 +73,19 @@ class RMSPropOptimizer(optimizer.Optimizer):
             ).op
         return training_ops.apply_rms_prop(var, rms, mom, *hyper, grad, use_locking=self._use_locking).op
 
-    def _apply_gathered_rows(self, grad, indices, var):
-        # TensorFlow's SparseApply(Centered)RMSProp: only the rows the gather read change, in the slots and var.
-        lr, decay, momentum, epsilon = [
+    def _apply_sparse(self, grad, var):
+        # TensorFlow's SparseApply(Centered)RMSProp: only the gradient's rows change, in the slots and var.
+        hyper = [
             optimizer._cast(t, var.dtype)
             for t in (self._learning_rate_tensor, self._decay_tensor, self._momentum_tensor, self._epsilon_tensor)
         ]
-        mask = optimizer._gathered_row_mask(indices, var)
-        select = optimizer._select_rows
-        locking = self._use_locking
-        graph = ops.get_default_graph()
         rms = self.get_slot(var, "rms")
         mom = self.get_slot(var, "momentum")
-        one = ops.convert_to_tensor(1, dtype=var.dtype.base_dtype)
-        rms_t = state_ops.assign(rms, select(mask, rms + (grad * grad - rms) * (one - decay), rms), use_locking=locking)
-        updates = [rms_t]
-        denominator = rms_t + epsilon
         if self._centered:
             mg = self.get_slot(var, "mg")
-            mg_t = state_ops.assign(mg, select(mask, mg + (grad - mg) * (one - decay), mg), use_locking=locking)
-            updates.append(mg_t)
-            denominator = denominator - mg_t * mg_t
-        with graph.control_dependencies(updates):
-            mom_t = state_ops.assign(
-                mom, select(mask, mom * momentum + lr * grad / math_ops.sqrt(denominator), mom), use_locking=locking
-            )
-        with graph.control_dependencies([mom_t]):
-            delta = select(mask, mom_t, array_ops.zeros_like(mom_t))
-            return state_ops.assign_sub(var, delta, use_locking=locking).op
+            return training_ops.sparse_apply_centered_rms_prop(
+                var, mg, rms, mom, *hyper, grad.values, grad.indices, use_locking=self._use_locking
+            ).op
+        return training_ops.sparse_apply_rms_prop(
+            var, rms, mom, *hyper, grad.values, grad.indices, use_locking=self._use_locking
+        ).op
