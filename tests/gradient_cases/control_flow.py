@@ -1,0 +1,45 @@
+"""Gradient cases through cond and while_loop: the gradients of Switch, Merge, Enter, Exit and NextIteration
+(and the stacks a while loop's gradient keeps) against central differences."""
+
+import tensorweave as tw
+
+from gradient_cases import GradientCase
+
+
+def _power_loop(x):
+    """x ** 3 (elementwise) by a while loop: x enters as a loop invariant, the product is a loop variable."""
+    return tw.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x), [tw.constant(0), tw.ones_like(x)])[1]
+
+
+def _cond_in_loop(x):
+    def body(i, a):
+        return i + 1, tw.cond(tw.equal(i % 2, 0), lambda: a * x, lambda: a + tw.sin(x))
+
+    return tw.while_loop(lambda i, a: i < 4, body, [tw.constant(0), x])[1]
+
+
+CASES = [
+    GradientCase(
+        "cond taken branch",
+        lambda x: tw.cond(tw.reduce_sum(x) > 0, lambda: x * x, lambda: tw.sin(x)),
+        [[3]],
+        values=[[0.5, -0.2, 0.4]],
+        ops=["Switch", "Merge"],
+    ),
+    GradientCase(
+        "cond other branch",
+        lambda x: tw.cond(tw.reduce_sum(x) > 0, lambda: x * x, lambda: tw.sin(x) * 3.0),
+        [[3]],
+        values=[[-0.5, -0.2, 0.4]],
+        ops=["Switch", "Merge"],
+    ),
+    GradientCase("while power", _power_loop, [[2, 2]], ops=["Enter", "Exit", "NextIteration", "Merge", "Switch"]),
+    GradientCase(
+        "while loop variable",
+        lambda x: tw.while_loop(lambda a: tw.reduce_sum(a) < 20.0, lambda a: a * a + 1.0, [x]),
+        [[2]],
+        values=[[0.5, 1.0]],
+        ops=["Enter", "Exit", "NextIteration"],
+    ),
+    GradientCase("cond in while", _cond_in_loop, [[3]], low=0.2, high=1.0, ops=["Switch", "Merge"]),
+]

@@ -1,0 +1,290 @@
+"""cond, case and while_loop: the graph they build (TF1's structure), what runs, their results against numpy,
+their errors, and their gradients against central differences."""
+
+import numpy as np
+import pytest
+import tensorweave as tw
+from tensorweave._src.ops import control_flow_ops
+
+
+def _ops_of_type(graph, op_type):
+    return [op for op in graph.get_operations() if op.type == op_type]
+
+
+# --- the graph built -----------------------------------------------------------------------------------------------
+
+
+def test_cond_routes_outside_values_through_switch_and_pivots_constants():
+    g = tw.Graph()
+    with g.as_default():
+        x = tw.placeholder(tw.float32, [], name="x")
+        y = tw.cond(x > 0, lambda: x * 2.0, lambda: tw.constant(3.0))
+    mul = g.get_operation_by_name("cond/mul")
+    switch = mul.inputs[0].op
+    assert switch.type == "Switch" and switch.name == "cond/mul/Switch"
+    assert mul.inputs[0].value_index == 1  # the true branch's output
+    assert switch.inputs[0] is x and switch.inputs[1].op.name == "cond/pred_id"
+    # A constant in a branch runs only when its branch is taken: a control input from the branch's pivot.
+    assert [c.name for c in g.get_operation_by_name("cond/mul/y").control_inputs] == ["cond/switch_t"]
+    assert [c.name for c in g.get_operation_by_name("cond/Const").control_inputs] == ["cond/switch_f"]
+    assert y.op.type == "Merge" and [t.name for t in y.op.inputs] == ["cond/Const:0", "cond/mul:0"]
+
+
+def test_while_loop_structure_enters_invariants_and_pivots_constants():
+    g = tw.Graph()
+    with g.as_default():
+        x = tw.placeholder(tw.float32, [], name="x")
+        i, a = tw.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x), [tw.constant(0), tw.constant(1.0)])
+    assert (i.name, a.name) == ("while/Exit:0", "while/Exit_1:0")
+    merge = g.get_operation_by_name("while/Merge")
+    assert [t.op.type for t in merge.inputs] == ["Enter", "NextIteration"]
+    enter = merge.inputs[0].op
+    assert enter.get_attr("frame_name") == b"while/while_context" and not enter.get_attr("is_constant")
+    invariant = g.get_operation_by_name("while/mul").inputs[1].op
+    assert invariant.type == "Enter" and invariant.name == "while/mul/Enter"
+    assert invariant.inputs[0] is x and invariant.get_attr("is_constant")
+    assert [c.name for c in g.get_operation_by_name("while/Less/y").control_inputs] == ["while/Merge"]
+    assert [c.name for c in g.get_operation_by_name("while/add/y").control_inputs] == ["while/Identity"]
+    assert g.get_operation_by_name("while/LoopCond").inputs[0].op.name == "while/Less"
+
+
+def test_control_dependency_on_an_outside_op_goes_through_the_frame():
+    g = tw.Graph()
+    with g.as_default():
+        outside = tw.constant(5.0, name="outside")
+
+        def body(i):
+            with tw.control_dependencies([outside]):
+                return i + 1
+
+        tw.while_loop(lambda i: i < 3, body, [tw.constant(0)])
+    add = g.get_operation_by_name("while/add")
+    (carried,) = add.control_inputs
+    assert carried.type == "Identity" and carried.inputs[0].op.type == "Enter"
+    assert carried.inputs[0].op.inputs[0] is outside
+
+
+def test_nested_while_loops_enter_through_each_frame():
+    g = tw.Graph()
+    with g.as_default():
+        x = tw.constant(2.0, name="x")
+
+        def outer(i, a):
+            return i + 1, tw.while_loop(lambda j, b: j < 2, lambda j, b: (j + 1, b * x), [0, a])[1]
+
+        tw.while_loop(lambda i, a: i < 2, outer, [0, 1.0])
+    mul = g.get_operation_by_name("while/while/mul")
+    inner_enter = mul.inputs[1].op
+    assert inner_enter.type == "Enter" and inner_enter.get_attr("frame_name") == b"while/while/while_context"
+    outer_enter = inner_enter.inputs[0].op
+    assert outer_enter.type == "Enter" and outer_enter.get_attr("frame_name") == b"while/while_context"
+    assert outer_enter.inputs[0] is x
+
+
+# --- values ------------------------------------------------------------------------------------------------------
+
+
+def test_cond_values_and_only_the_taken_branch_runs():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        v = tw.Variable(0.0)
+        p = tw.placeholder(tw.bool, [])
+        r = tw.cond(p, lambda: tw.assign_add(v, 1.0), lambda: tw.assign_add(v, 100.0))
+        sess.run(tw.global_variables_initializer())
+        assert sess.run(r, {p: True}) == 1.0
+        assert sess.run(r, {p: False}) == 101.0
+        assert sess.run(v) == 101.0
+
+
+def test_cond_nested_structures_and_numpy():
+    rng = np.random.default_rng(0)
+    data = rng.normal(size=(3, 4)).astype(np.float32)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.float32, [3, 4])
+        p = tw.placeholder(tw.bool, [])
+        r = tw.cond(
+            p,
+            lambda: (tw.reduce_sum(x, 0), {"m": tw.matmul(x, x, transpose_b=True)}),
+            lambda: (tw.reduce_max(x, 0), {"m": tw.zeros([3, 3])}),
+        )
+        t = sess.run(r, {x: data, p: True})
+        f = sess.run(r, {x: data, p: False})
+    np.testing.assert_allclose(t[0], data.sum(0), rtol=1e-5)
+    np.testing.assert_allclose(t[1]["m"], data @ data.T, rtol=1e-5)
+    np.testing.assert_allclose(f[0], data.max(0))
+    np.testing.assert_array_equal(f[1]["m"], np.zeros((3, 3)))
+
+
+def test_case_picks_the_first_true_predicate():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.int32, [])
+        y = tw.case(
+            [(x < 0, lambda: tw.constant(-1)), (x > 10, lambda: tw.constant(10)), (x > 0, lambda: tw.constant(1))],
+            default=lambda: tw.constant(0),
+        )
+        assert [sess.run(y, {x: v}) for v in (-4, 0, 5, 50)] == [-1, 0, 1, 10]
+
+
+def test_while_loop_fibonacci_against_python():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        n = tw.placeholder(tw.int32, [])
+        _, a, b = tw.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, b, a + b), [0, 0, 1])
+        for count in (0, 1, 10, 30):
+            x, y = 0, 1
+            for _ in range(count):
+                x, y = y, x + y
+            assert sess.run(a, {n: count}) == x
+
+
+def test_while_loop_nested_with_cond_and_maximum_iterations():
+    with tw.Graph().as_default(), tw.Session() as sess:
+
+        def outer(i, total):
+            inner = tw.while_loop(lambda j, t: j < i, lambda j, t: (j + 1, t + j * i), [0, total])[1]
+            return i + 1, tw.cond(tw.equal(i % 3, 0), lambda: inner * 2, lambda: inner)
+
+        r = tw.while_loop(lambda i, t: i < 100, outer, [0, 0], maximum_iterations=6)
+        total = 0
+        for i in range(6):
+            total += sum(j * i for j in range(i))
+            total = total * 2 if i % 3 == 0 else total
+        assert sess.run(r)[1] == total
+
+
+def test_while_loop_shape_invariants_let_a_shape_grow():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.constant([[1.0, 2.0]])
+        _, r = tw.while_loop(
+            lambda i, x: i < 3,
+            lambda i, x: (i + 1, tw.concat([x, x + 1.0], 0)),
+            [0, x],
+            shape_invariants=[tw.TensorShape([]), tw.TensorShape([None, 2])],
+        )
+        assert r.shape.as_list() == [None, 2]
+        out = sess.run(r)
+    expected = np.array([[1.0, 2.0]])
+    for _ in range(3):
+        expected = np.concatenate([expected, expected + 1.0])
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_while_loop_runs_an_assign_once_per_iteration():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        v = tw.Variable(0)
+
+        def body(i):
+            with tw.control_dependencies([tw.assign_add(v, i)]):
+                return i + 1
+
+        r = tw.while_loop(lambda i: i < 5, body, [0])
+        sess.run(tw.global_variables_initializer())
+        assert sess.run(r) == 5
+        assert sess.run(v) == 0 + 1 + 2 + 3 + 4
+
+
+# --- errors ------------------------------------------------------------------------------------------------------
+
+
+def test_cond_branches_with_different_structures():
+    with tw.Graph().as_default():
+        p = tw.constant(True)
+        with pytest.raises(ValueError, match="same nested structure"):
+            tw.cond(p, lambda: (tw.constant(1.0), tw.constant(2.0)), lambda: tw.constant(1.0))
+        with pytest.raises(TypeError, match="same nested structure"):
+            tw.cond(p, lambda: (tw.constant(1.0),) * 2, lambda: [tw.constant(1.0)] * 2)
+        with pytest.raises(ValueError, match="same type"):
+            tw.cond(p, lambda: tw.constant(1.0), lambda: tw.constant(1))
+        with pytest.raises(TypeError, match="Python bool"):
+            tw.cond(True, lambda: 1.0, lambda: 2.0)
+
+
+def test_while_loop_shape_change_names_the_loop_variable():
+    with tw.Graph().as_default():
+        x = tw.constant([1.0], name="growing")
+        with pytest.raises(ValueError, match="'growing:0' enters the loop with shape \\(1,\\), but has shape \\(2,\\)"):
+            tw.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, tw.concat([x, x], 0)), [0, x])
+
+
+def test_while_loop_body_structure_and_dtype_errors():
+    with tw.Graph().as_default():
+        with pytest.raises(ValueError, match="same nested structure"):
+            tw.while_loop(lambda i: i < 3, lambda i: (i + 1, i), [tw.constant(0)])
+        with pytest.raises(TypeError, match="callable"):
+            tw.while_loop(None, lambda i: i, [0])
+        with pytest.raises(ValueError, match="loop_vars"):
+            tw.while_loop(lambda: True, lambda: 1, [])
+
+
+def test_case_without_default_asserts_some_predicate_holds():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.int32, [])
+        y = tw.case([(x > 0, lambda: tw.constant(1)), (x < 0, lambda: tw.constant(2))])
+        assert sess.run(y, {x: -1}) == 2
+        with pytest.raises(tw.errors.InvalidArgumentError, match="None of conditions evaluated as True"):
+            sess.run(y, {x: 0})
+
+
+# --- gradients ---------------------------------------------------------------------------------------------------
+
+
+def _central_difference(f, x, eps=1e-6):
+    g = np.zeros_like(x)
+    for k in range(x.size):
+        up, down = x.copy(), x.copy()
+        up.flat[k] += eps
+        down.flat[k] -= eps
+        g.flat[k] = (f(up) - f(down)) / (2 * eps)
+    return g
+
+
+@pytest.mark.parametrize("value", [0.7, -0.7])
+def test_gradient_through_cond_against_central_differences(value):
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.float64, [2])
+        w = tw.constant(np.array([1.5, -2.0]))
+        y = tw.reduce_sum(tw.cond(tw.reduce_sum(x) > 0, lambda: x * x * w, lambda: tw.sin(x) + w))
+        gx, gw = tw.gradients(y, [x, w])
+        point = np.array([value, value / 2])
+        got_x, got_w = sess.run([gx, gw], {x: point})
+        np.testing.assert_allclose(got_x, _central_difference(lambda v: sess.run(y, {x: v}), point), rtol=1e-6)
+        if value > 0:
+            np.testing.assert_allclose(got_w, point * point)
+        else:
+            np.testing.assert_allclose(got_w, [1.0, 1.0])
+
+
+def test_gradient_through_while_loop_against_central_differences():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.float64, [3])
+
+        def body(i, a):
+            return i + 1, tw.sin(a) * x + a
+
+        _, y = tw.while_loop(lambda i, a: i < 5, body, [0, x])
+        loss = tw.reduce_sum(y * y)
+        (g,) = tw.gradients(loss, [x])
+        point = np.array([0.3, -0.8, 1.1])
+        got = sess.run(g, {x: point})
+        np.testing.assert_allclose(got, _central_difference(lambda v: sess.run(loss, {x: v}), point), rtol=1e-6)
+
+
+def test_gradient_through_nested_while_loops():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.float64, [2])
+
+        def outer(i, a):
+            inner = tw.while_loop(lambda j, b: j < 3, lambda j, b: (j + 1, b * x + 0.1), [0, a])[1]
+            return i + 1, tw.tanh(inner)
+
+        _, y = tw.while_loop(lambda i, a: i < 2, outer, [0, tw.ones_like(x)])
+        loss = tw.reduce_sum(y)
+        (g,) = tw.gradients(loss, [x])
+        point = np.array([0.4, -0.9])
+        np.testing.assert_allclose(
+            sess.run(g, {x: point}), _central_difference(lambda v: sess.run(loss, {x: v}), point), rtol=1e-6
+        )
+
+
+def test_internal_helpers_keep_tf_structure_rules():
+    assert control_flow_ops.flatten({"b": 1, "a": (2, [3])}) == [2, 3, 1]
+    packed = control_flow_ops.pack_sequence_as({"b": 0, "a": (0, [0])}, [7, 8, 9])
+    assert packed == {"b": 9, "a": (7, [8])}
