@@ -142,7 +142,7 @@ def test_while_loop_nested_with_cond_and_maximum_iterations():
             inner = tw.while_loop(lambda j, t: j < i, lambda j, t: (j + 1, t + j * i), [0, total])[1]
             return i + 1, tw.cond(tw.equal(i % 3, 0), lambda: inner * 2, lambda: inner)
 
-        r = tw.while_loop(lambda i, t: i < 100, outer, [0, 0], maximum_iterations=6)
+        r = tw.while_loop(lambda i, t: i < 100, outer, (0, 0), maximum_iterations=6)
         total = 0
         for i in range(6):
             total += sum(j * i for j in range(i))
@@ -264,7 +264,9 @@ def test_gradient_through_while_loop_against_central_differences():
         (g,) = tw.gradients(loss, [x])
         point = np.array([0.3, -0.8, 1.1])
         got = sess.run(g, {x: point})
-        np.testing.assert_allclose(got, _central_difference(lambda v: sess.run(loss, {x: v}), point), rtol=1e-6)
+        np.testing.assert_allclose(
+            got, _central_difference(lambda v: sess.run(loss, {x: v}), point), rtol=1e-6, atol=1e-8
+        )
 
 
 def test_gradient_through_nested_while_loops():

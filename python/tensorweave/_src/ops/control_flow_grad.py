@@ -358,12 +358,14 @@ class GradLoopState:
             push_op = trigger
         _gate(self.forward_index.op, 0, [push_op])
 
-    def order_pop(self, pop_op):
-        """The backward counter steps to the next iteration only after `pop_op` (through a ControlTrigger, as
-        TF's grad_sync: the pop may be in a dead branch)."""
-        with ops.control_dependencies(None):
-            trigger = _created_in(self.grad_context, lambda: _control_trigger_after([pop_op], "b_sync"))
-        _gate(self.grad_index.op, 0, [trigger])
+    def order_pop(self, pop_op, in_cond=False):
+        """The backward counter steps to the next iteration only after `pop_op` (a pop in a cond branch may be
+        dead: it is waited for through a ControlTrigger, as TF's grad_sync)."""
+        if in_cond:
+            with ops.control_dependencies(None):
+                trigger = _created_in(self.grad_context, lambda: _control_trigger_after([pop_op], "b_sync"))
+            pop_op = trigger
+        _gate(self.grad_index.op, 0, [pop_op])
 
     def AddForwardAccumulator(self, value, dead_branch=False):
         """A stack with `value` pushed in every forward iteration (built in the forward loop)."""
@@ -436,7 +438,7 @@ class GradLoopState:
             finally:
                 self.grad_context.Exit()
         if self.grad_context.parallel_iterations > 1:
-            self.order_pop(pop.op)
+            self.order_pop(pop.op, in_cond=cond_context is not None)
         return pop
 
     def GetRealValue(self, value):

@@ -202,8 +202,9 @@ def merge(inputs, name=None):
         raise ValueError(f"At least one of the merge inputs is None: {inputs}")
     with ops.name_scope(name, "Merge", inputs) as scope:
         inputs = [ops.convert_to_tensor(x) for x in inputs]
-        fn = gen_ops.ref_merge if all(x._is_ref for x in inputs) else gen_ops.merge
-        return tuple(fn(inputs, name=scope))
+        # TF merges references with RefMerge; the values they hold are what a cond returns, and a Merge of them
+        # (reading each) gives the same (tensorweave's variables are read as values, see the README).
+        return tuple(gen_ops.merge(inputs, name=scope))
 
 
 def _enter(data, frame_name, is_constant=False, parallel_iterations=10, use_input_shape=True, name="Enter"):
