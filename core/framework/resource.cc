@@ -37,6 +37,7 @@ Var* ResourceMgr::FindVar(const std::string& name) {
 void ResourceMgr::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
   vars_.clear();
+  resources_.clear();
 }
 
 }  // namespace tensorweave

@@ -3,10 +3,13 @@
 #ifndef TENSORWEAVE_CORE_FRAMEWORK_RESOURCE_H_
 #define TENSORWEAVE_CORE_FRAMEWORK_RESOURCE_H_
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "core/framework/tensor.h"
 
@@ -40,8 +43,30 @@ class Var {
   Tensor tensor_;
 };
 
+// Any other state a session holds between steps (a queue, ...), by
+// (container, name). Shared by the steps and kernels that look it up.
+class ResourceBase {
+ public:
+  virtual ~ResourceBase() = default;
+  // What kind of resource this is ("FIFOQueue"), for errors.
+  virtual std::string DebugString() const = 0;
+};
+
 class ResourceMgr {
  public:
+  // Returns the resource (container, name) as a T, creating it with
+  // `create` when absent. One of another type is InvalidArgument.
+  template <typename T>
+  Status LookupOrCreate(const std::string& container, const std::string& name,
+                        const std::function<Status(std::shared_ptr<T>*)>& create,
+                        std::shared_ptr<T>* out);
+  // The resource (container, name) as a T; NotFound when absent.
+  template <typename T>
+  Status Lookup(const std::string& container, const std::string& name,
+                std::shared_ptr<T>* out);
+  // A number unique in this manager (names of unshared resources).
+  int64_t GenerateUniqueId() { return next_id_.fetch_add(1); }
+
   // Returns the variable `name`, creating it if absent. An existing variable
   // of another dtype or incompatible shape is an error.
   Status LookupOrCreateVar(const std::string& name, DataType dtype,
@@ -52,7 +77,53 @@ class ResourceMgr {
  private:
   std::mutex mu_;
   std::map<std::string, std::unique_ptr<Var>> vars_;
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<ResourceBase>>
+      resources_;
+  std::atomic<int64_t> next_id_{0};
 };
+
+template <typename T>
+Status ResourceMgr::Lookup(const std::string& container,
+                           const std::string& name, std::shared_ptr<T>* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = resources_.find({container, name});
+  if (it == resources_.end()) {
+    return errors::NotFound("Resource ", container, "/", name,
+                            " does not exist.");
+  }
+  *out = std::dynamic_pointer_cast<T>(it->second);
+  if (*out == nullptr) {
+    return errors::InvalidArgument("Resource ", container, "/", name,
+                                   " is a ", it->second->DebugString(),
+                                   ", not the kind asked for");
+  }
+  return Status::OK();
+}
+
+template <typename T>
+Status ResourceMgr::LookupOrCreate(
+    const std::string& container, const std::string& name,
+    const std::function<Status(std::shared_ptr<T>*)>& create,
+    std::shared_ptr<T>* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& slot = resources_[{container, name}];
+  if (slot == nullptr) {
+    std::shared_ptr<T> created;
+    Status s = create(&created);
+    if (!s.ok()) {
+      resources_.erase({container, name});
+      return s;
+    }
+    slot = created;
+  }
+  *out = std::dynamic_pointer_cast<T>(slot);
+  if (*out == nullptr) {
+    return errors::InvalidArgument("Resource ", container, "/", name,
+                                   " is a ", slot->DebugString(),
+                                   ", not the kind asked for");
+  }
+  return Status::OK();
+}
 
 }  // namespace tensorweave
 

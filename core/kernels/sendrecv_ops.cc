@@ -1,5 +1,6 @@
 // _Send and _Recv: a tensor crossing a device boundary through the step's
 // rendezvous. The key is built once, when the kernel is.
+#include "core/framework/cancellation.h"
 #include "core/framework/op_kernel.h"
 
 namespace tensorweave {
@@ -49,9 +50,28 @@ class RecvOp : public AsyncOpKernel {
       done();
       return;
     }
+    // A cancelled step (timeout, Session::Close) stops waiting: the step's
+    // rendezvous is aborted, which ends every receive of the step.
+    CancellationManager* cancellation = ctx->cancellation_manager();
+    CancellationManager::Token token = 0;
+    bool registered = false;
+    if (cancellation != nullptr) {
+      Rendezvous* rendezvous = ctx->rendezvous();
+      registered = cancellation->RegisterCallback(&token, [rendezvous] {
+        rendezvous->StartAbort(
+            errors::Cancelled("Recv operation was cancelled"));
+      });
+      if (!registered) {
+        ctx->SetStatus(errors::Cancelled("Recv operation was cancelled"));
+        done();
+        return;
+      }
+    }
     ctx->rendezvous()->RecvAsync(
-        key_, [this, ctx, done = std::move(done)](
-                  const Status& s, const Tensor& value, bool is_dead) {
+        key_,
+        [this, ctx, cancellation, token, registered, done = std::move(done)](
+            const Status& s, const Tensor& value, bool is_dead) {
+          if (registered) cancellation->DeregisterCallback(token);
           if (!s.ok()) {
             ctx->SetStatus(s);
           } else if (value.dtype() != dtype_) {

@@ -7,6 +7,8 @@
 #include <set>
 #include <utility>
 
+#include "core/runtime/deadline_timer.h"
+
 namespace tensorweave {
 
 namespace {
@@ -50,6 +52,7 @@ Session::Session(std::shared_ptr<Graph> graph, const SessionOptions& options)
                                           0, &devices_);
   }
   placement_options_ = options.placement;
+  operation_timeout_in_ms_ = options.operation_timeout_in_ms;
   if (!init_status_.ok()) {
     inter_op_pool_.reset();
     intra_op_pool_.reset();
@@ -68,7 +71,18 @@ Status Session::Create(std::shared_ptr<Graph> graph,
 Session::~Session() { Close(); }
 
 Status Session::Close() {
-  closed_ = true;
+  {
+    std::lock_guard<std::mutex> lock(steps_mu_);
+    closed_ = true;
+  }
+  // Steps blocked in another thread (a dequeue from an empty queue) end
+  // with Cancelled.
+  std::set<std::shared_ptr<CancellationManager>> running;
+  {
+    std::lock_guard<std::mutex> lock(steps_mu_);
+    running = running_steps_;
+  }
+  for (const auto& cancellation : running) cancellation->StartCancel();
   return Status::OK();
 }
 
@@ -278,6 +292,38 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
   StepContext step;
   step.resource_mgr = &resource_mgr_;
   step.inter_op_pool = inter_op_pool_.get();
+  // Cancellation: Close() cancels every running step, and a step with a
+  // timeout is cancelled once it passes (on a pool thread: what the
+  // cancelled kernels finish may continue the step there).
+  auto cancellation = std::make_shared<CancellationManager>();
+  step.cancellation_manager = cancellation.get();
+  {
+    std::lock_guard<std::mutex> lock(steps_mu_);
+    if (closed_) return errors::Cancelled("Attempted to use a closed Session.");
+    running_steps_.insert(cancellation);
+  }
+  const int64_t timeout_ms = options.timeout_in_ms > 0
+                                 ? options.timeout_in_ms
+                                 : operation_timeout_in_ms_;
+  auto timed_out = std::make_shared<std::atomic<bool>>(false);
+  DeadlineTimer::Id timer = -1;
+  if (timeout_ms > 0) {
+    timer = DeadlineTimer::Global()->Schedule(
+        timeout_ms, [cancellation, timed_out, pool = inter_op_pool_] {
+          timed_out->store(true);
+          pool->Schedule([cancellation] { cancellation->StartCancel(); });
+        });
+  }
+  struct StepEnd {
+    Session* session;
+    std::shared_ptr<CancellationManager> cancellation;
+    DeadlineTimer::Id timer;
+    ~StepEnd() {
+      if (timer >= 0) DeadlineTimer::Global()->Cancel(timer);
+      std::lock_guard<std::mutex> lock(session->steps_mu_);
+      session->running_steps_.erase(cancellation);
+    }
+  } step_end{this, cancellation, timer};
   step.intra_op_pool = intra_op_pool_.get();
   step.step_id = next_step_id_.fetch_add(1);
   if (metadata != nullptr && options.output_partition_graphs) {
@@ -298,6 +344,9 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
           : RunPartitions(*callable, &step, feeds, fetches, recorder.get());
   if (recorder != nullptr) {
     metadata->step_stats.Clear();
+  if (!status.ok() && timed_out->load()) {
+    return errors::DeadlineExceeded("Timed out waiting for notification");
+  }
     recorder->Finalize(&metadata->step_stats);
   }
   return status;

@@ -9,10 +9,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "core/framework/cancellation.h"
 #include "core/framework/graph.h"
 #include "core/framework/op_kernel.h"
 #include "core/framework/resource.h"
@@ -34,6 +36,9 @@ struct SessionOptions {
   std::map<std::string, int> device_count;
   PlacementOptions placement;
 };
+  // ConfigProto.operation_timeout_in_ms: the timeout of a step whose
+  // RunOptions give none (0: none).
+  int64_t operation_timeout_in_ms = 0;
 
 // What one step reports besides its fetches (TensorFlow's RunOptions and
 // RunMetadata, the parts implemented).
@@ -50,6 +55,9 @@ struct RunOptions {
   int trace_level = NO_TRACE;
   bool output_partition_graphs = false;
 };
+  // > 0: a step still running after this long is cancelled (its blocked
+  // kernels, e.g. a dequeue, fail) and returns DeadlineExceeded.
+  int64_t timeout_in_ms = 0;
 struct RunMetadata {
   std::vector<GraphDef> partition_graphs;  // one per device, as run
   StepStats step_stats;                    // traced steps only
@@ -150,3 +158,7 @@ class Session {
 }  // namespace tensorweave
 
 #endif  // TENSORWEAVE_CORE_RUNTIME_SESSION_H_
+  int64_t operation_timeout_in_ms_ = 0;
+  // The cancellation of each running step: Close() cancels them all.
+  std::mutex steps_mu_;
+  std::set<std::shared_ptr<CancellationManager>> running_steps_;

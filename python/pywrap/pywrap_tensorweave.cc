@@ -516,7 +516,8 @@ class PySession {
  public:
   PySession(const PyGraph& graph, int inter_op_threads, int intra_op_threads,
             const std::map<std::string, int>& device_count,
-            bool allow_soft_placement, bool log_device_placement) {
+            bool allow_soft_placement, bool log_device_placement,
+            int64_t operation_timeout_in_ms) {
     SessionOptions options;
     options.inter_op_threads = inter_op_threads;
     options.intra_op_threads = intra_op_threads;
@@ -552,10 +553,11 @@ class PySession {
   // "step_stats": serialized StepStats (b"" when not traced)}.
   py::tuple RunCallableWithMetadata(int64_t handle, const py::list& feeds,
                                     bool output_partition_graphs,
-                                    int trace_level) {
+                                    int trace_level, int64_t timeout_in_ms) {
     RunOptions options;
     options.output_partition_graphs = output_partition_graphs;
     options.trace_level = trace_level;
+    options.operation_timeout_in_ms = operation_timeout_in_ms;
     RunMetadata metadata;
     py::list outputs = Run(handle, feeds, &options, &metadata);
     py::list graphs;
@@ -568,7 +570,12 @@ class PySession {
                                    py::arg("step_stats") = step_stats));
   }
 
-  void Close() { session_->Close(); }
+  // Without the GIL: steps blocked in other threads are cancelled, and
+  // what they finish may run Python (py_func).
+  void Close() {
+    py::gil_scoped_release release;
+    session_->Close();
+  }
 
  private:
   py::list Run(int64_t handle, const py::list& feeds, const RunOptions* options,
@@ -594,6 +601,7 @@ class PySession {
                                            metadata);
       inputs.clear();
     }
+    options.timeout_in_ms = timeout_in_ms;
     ThrowIfError(status);
     // As TensorFlow's Session.run: a 0-d result is a numpy scalar (bytes
     // for a string), anything else an array.
@@ -714,17 +722,19 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
       .def("import_graph_def", &PyGraph::ImportGraphDef);
   py::class_<PySession>(m, "Session")
       .def(py::init<const PyGraph&, int, int, const std::map<std::string, int>&,
-                    bool, bool>(),
+                    bool, bool, int64_t>(),
            py::arg("graph"), py::arg("inter_op_threads"),
            py::arg("intra_op_threads"),
            py::arg("device_count") = std::map<std::string, int>(),
            py::arg("allow_soft_placement") = false,
-           py::arg("log_device_placement") = false)
+           py::arg("log_device_placement") = false,
+           py::arg("operation_timeout_in_ms") = 0)
       .def("make_callable", &PySession::MakeCallable)
       .def("run_callable", &PySession::RunCallable)
       .def("run_callable_with_metadata", &PySession::RunCallableWithMetadata,
            py::arg("handle"), py::arg("feeds"),
-           py::arg("output_partition_graphs"), py::arg("trace_level") = 0)
+           py::arg("output_partition_graphs"), py::arg("trace_level") = 0,
+           py::arg("timeout_in_ms") = 0)
       .def("list_devices", &PySession::ListDevices)
       .def("close", &PySession::Close);
   m.def("list_local_devices", &ListLocalDevices,

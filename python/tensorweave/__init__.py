@@ -480,6 +480,13 @@ from tensorweave._src.framework.indexed_slices import (  # noqa: E402
 )
 from tensorweave._src.ops.encode_ops import decode_base64, encode_base64  # noqa: E402
 from tensorweave._src.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402
+from tensorweave._src.ops.queue_ops import (  # noqa: E402
+    FIFOQueue,
+    PaddingFIFOQueue,
+    PriorityQueue,
+    QueueBase,
+    RandomShuffleQueue,
+)
 from tensorweave._src.ops.custom_gradient_ops import (  # noqa: E402
     custom_gradient,
     grad_pass_through,

@@ -283,7 +283,8 @@ def _new_session(graph, config):
     """The C++ session for `graph` under `config` (its threads, devices and placement options)."""
     args = (graph._c, config.inter_op_parallelism_threads, config.intra_op_parallelism_threads)
     placement = (dict(config.device_count), config.allow_soft_placement, config.log_device_placement)
-    return _pywrap.Session(*args, *placement)
+    session = _pywrap.Session(*args, *placement, operation_timeout_in_ms=config.operation_timeout_in_ms)
+    return session
 
 
 class _SessionDevice:
@@ -312,11 +313,15 @@ def _run_with_metadata(session_c, handle, values, options, run_metadata):
     want_partitions = options is not None and options.output_partition_graphs
     trace_level = options.trace_level if options is not None else RunOptions.NO_TRACE
     if run_metadata is None or not (want_partitions or trace_level > RunOptions.NO_TRACE):
-        out = session_c.run_callable(handle, values)
+    timeout_in_ms = options.timeout_in_ms if options is not None else 0
+        if timeout_in_ms > 0:  # a step that is cancelled (DeadlineExceededError) once it takes longer
+            out, _ = session_c.run_callable_with_metadata(handle, values, False, 0, timeout_in_ms)
+        else:
+            out = session_c.run_callable(handle, values)
         if run_metadata is not None:
             run_metadata.Clear()
         return out
-    out, metadata = session_c.run_callable_with_metadata(handle, values, want_partitions, trace_level)
+    out, metadata = session_c.run_callable_with_metadata(handle, values, want_partitions, trace_level, timeout_in_ms)
     run_metadata.Clear()
     if want_partitions:
         run_metadata._set_partition_graphs(metadata.get("partition_graphs", []))

@@ -482,6 +482,11 @@ class _MonitoredSession:
                     raise
                 _logger.info("An error was raised while a session was being created (%s); trying again.", e)
         self._coord = coordinator.Coordinator(clean_stop_exception_types=[])
+        # As TF1: the graph's queue runners start with the session, and stop with its coordinator.
+        if self._tf_sess.graph.get_collection(ops.GraphKeys.QUEUE_RUNNERS):
+            from tensorweave._src.training import queue_runner
+
+            queue_runner.start_queue_runners(sess=self._tf_sess, coord=self._coord)
         for hook in self._hooks:
             hook.after_create_session(self._tf_sess, self._coord)
 
