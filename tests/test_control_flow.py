@@ -127,7 +127,7 @@ def test_case_picks_the_first_true_predicate():
 def test_while_loop_fibonacci_against_python():
     with tw.Graph().as_default(), tw.Session() as sess:
         n = tw.placeholder(tw.int32, [])
-        _, a, b = tw.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, b, a + b), [0, 0, 1])
+        _, a, _ = tw.while_loop(lambda i, a, b: i < n, lambda i, a, b: (i + 1, b, a + b), [0, 0, 1])
         for count in (0, 1, 10, 30):
             x, y = 0, 1
             for _ in range(count):
@@ -290,3 +290,36 @@ def test_internal_helpers_keep_tf_structure_rules():
     assert control_flow_ops.flatten({"b": 1, "a": (2, [3])}) == [2, 3, 1]
     packed = control_flow_ops.pack_sequence_as({"b": 0, "a": (0, [0])}, [7, 8, 9])
     assert packed == {"b": 9, "a": (7, [8])}
+
+
+def test_references_enter_control_flow_as_references_and_carry_no_gradient():
+    from tensorweave._src.ops import gen_ops
+    from tensorweave._src.ops import gradients_impl
+
+    g = tw.Graph()
+    with g.as_default(), tw.Session() as sess:
+        v = tw.Variable(1.0)
+        p = tw.placeholder(tw.bool, [])
+        r = tw.cond(p, lambda: tw.assign(v, 5.0), lambda: tw.identity(v))
+        counter = tw.Variable(0)
+
+        def body(i):
+            with tw.control_dependencies([tw.assign_add(counter, 1)]):
+                return i + 1
+
+        tw.while_loop(lambda i: i < 3, body, [0])
+        types = {op.type for op in g.get_operations()}
+        assert {"RefSwitch", "RefEnter", "LoopCond"} <= types
+        ref = v._ref() if hasattr(v, "_ref") else v._variable
+        built = [
+            g._create_op("RefMerge", [[ref, ref]], {"T": tw.float32.as_datatype_enum, "N": 2}),
+            gen_ops.ref_exit(ref).op,
+            gen_ops.ref_next_iteration(ref).op,
+            control_flow_ops.control_trigger(),
+        ]
+        assert [op.type for op in built] == ["RefMerge", "RefExit", "RefNextIteration", "ControlTrigger"]
+        for op_type in ("RefSwitch", "RefMerge", "RefEnter", "RefExit", "RefNextIteration", "ControlTrigger"):
+            assert op_type in gradients_impl.registered_gradients()[1]
+        sess.run(tw.global_variables_initializer())
+        assert sess.run(r, {p: False}) == 1.0
+        assert sess.run(r, {p: True}) == 5.0

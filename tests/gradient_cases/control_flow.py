@@ -39,7 +39,7 @@ CASES = [
         lambda x: tw.while_loop(lambda a: tw.reduce_sum(a) < 20.0, lambda a: a * a + 1.0, [x]),
         [[2]],
         values=[[0.5, 1.0]],
-        ops=["Enter", "Exit", "NextIteration"],
+        ops=["Enter", "Exit"],
     ),
     GradientCase("cond in while", _cond_in_loop, [[3]], low=0.2, high=1.0, ops=["Switch", "Merge"]),
 ]

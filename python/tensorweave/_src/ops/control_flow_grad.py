@@ -73,7 +73,6 @@ def _switch_grad(op, *grad):
 
 
 gradients_impl.RegisterGradient("Switch")(_switch_grad)
-gradients_impl.RegisterGradient("RefSwitch")(_switch_grad)
 
 
 def _merge_grad(op, grad, _):
@@ -104,7 +103,6 @@ def _merge_grad(op, grad, _):
 
 
 gradients_impl.RegisterGradient("Merge")(_merge_grad)
-gradients_impl.RegisterGradient("RefMerge")(_merge_grad)
 
 
 def _exit_grad(op, grad):
@@ -132,7 +130,6 @@ def _exit_grad(op, grad):
 
 
 gradients_impl.RegisterGradient("Exit")(_exit_grad)
-gradients_impl.RegisterGradient("RefExit")(_exit_grad)
 
 
 def _next_iteration_grad(_, grad):
@@ -140,7 +137,6 @@ def _next_iteration_grad(_, grad):
 
 
 gradients_impl.RegisterGradient("NextIteration")(_next_iteration_grad)
-gradients_impl.RegisterGradient("RefNextIteration")(_next_iteration_grad)
 
 
 def _enter_grad(op, grad):
@@ -159,7 +155,12 @@ def _enter_grad(op, grad):
 
 
 gradients_impl.RegisterGradient("Enter")(_enter_grad)
-gradients_impl.RegisterGradient("RefEnter")(_enter_grad)
+
+# The reference forms carry a variable itself into a branch or a loop, for ops that update it (assign, scatter):
+# tensorweave reads a variable as a value (its `read` Identity) everywhere a value is differentiated, so no
+# gradient flows along a reference (TF registers the value forms' functions for them; nothing here reaches them).
+for _op in ("RefSwitch", "RefMerge", "RefEnter", "RefExit", "RefNextIteration"):
+    gradients_impl.NotDifferentiable(_op)
 
 gradients_impl.NotDifferentiable("LoopCond")
 gradients_impl.NotDifferentiable("ControlTrigger")
@@ -735,10 +736,17 @@ class ControlFlowState:
 def maybe_create_control_flow_state(between_list, between):
     """A ControlFlowState when the ops between xs and ys include a loop's Exit, else None (adds the loops'
     other Exits to `between`)."""
+
+    def depth(op):  # outer loops first: an inner loop's grad loop is built inside its outer loop's
+        count, context = 0, cf._while_context_of(op)
+        while context is not None:
+            count += 1
+            context = context.outer_context.GetWhileContext() if context.outer_context is not None else None
+        return count
+
     state = None
-    for op in list(between_list):
-        if cf._is_loop_exit(op):
-            if state is None:
-                state = ControlFlowState()
-            state.AddWhileContext(op, between_list, between)
+    for op in sorted((op for op in between_list if cf._is_loop_exit(op)), key=depth):
+        if state is None:
+            state = ControlFlowState()
+        state.AddWhileContext(op, between_list, between)
     return state
