@@ -293,8 +293,7 @@ def test_internal_helpers_keep_tf_structure_rules():
 
 
 def test_references_enter_control_flow_as_references_and_carry_no_gradient():
-    from tensorweave._src.ops import gen_ops
-    from tensorweave._src.ops import gradients_impl
+    from tensorweave._src.ops import gen_ops, gradients_impl
 
     g = tw.Graph()
     with g.as_default(), tw.Session() as sess:

@@ -53,6 +53,7 @@ Session::Session(std::shared_ptr<Graph> graph, const SessionOptions& options)
   }
   placement_options_ = options.placement;
   operation_timeout_in_ms_ = options.operation_timeout_in_ms;
+  optimizer_options_ = options.graph_optimizer;
   if (!init_status_.ok()) {
     inter_op_pool_.reset();
     intra_op_pool_.reset();
@@ -225,12 +226,10 @@ Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
   if (one_device) {
     callable->device = nodes.empty() ? devices_->devices().front()->name()
                                      : placement_[nodes.front()->id()]->name();
-    TW_RETURN_IF_ERROR(Executor::Create(
-        *graph_, exec_spec,
-        [this](const Node* node, OpKernel** kernel) {
-          return GetKernel(node, kernel);
-        },
-        &callable->executor));
+    TW_RETURN_IF_ERROR(CreateOptimizedExecutor(
+        exec_spec,
+        nodes.empty() ? devices_->devices().front() : placement_[nodes.front()->id()],
+        callable.get()));
   } else {
     TW_RETURN_IF_ERROR(MakePartitions(exec_spec, needed, callable.get()));
     for (const Endpoint& fetch : exec_spec.fetches) {
@@ -292,6 +291,8 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
   StepContext step;
   step.resource_mgr = &resource_mgr_;
   step.inter_op_pool = inter_op_pool_.get();
+  step.intra_op_pool = intra_op_pool_.get();
+  step.step_id = next_step_id_.fetch_add(1);
   // Cancellation: Close() cancels every running step, and a step with a
   // timeout is cancelled once it passes (on a pool thread: what the
   // cancelled kernels finish may continue the step there).
@@ -324,8 +325,6 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
       session->running_steps_.erase(cancellation);
     }
   } step_end{this, cancellation, timer};
-  step.intra_op_pool = intra_op_pool_.get();
-  step.step_id = next_step_id_.fetch_add(1);
   if (metadata != nullptr && options.output_partition_graphs) {
     PartitionGraphs(*callable, &metadata->partition_graphs);
   }
@@ -344,10 +343,10 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
           : RunPartitions(*callable, &step, feeds, fetches, recorder.get());
   if (recorder != nullptr) {
     metadata->step_stats.Clear();
+    recorder->Finalize(&metadata->step_stats);
+  }
   if (!status.ok() && timed_out->load()) {
     return errors::DeadlineExceeded("Timed out waiting for notification");
-  }
-    recorder->Finalize(&metadata->step_stats);
   }
   return status;
 }
@@ -439,6 +438,11 @@ void Session::PartitionGraphs(const Callable& callable,
     return;
   }
   GraphDef def;
+  if (callable.optimized != nullptr) {
+    OptimizedGraphDef(callable, &def);
+    graphs->push_back(std::move(def));
+    return;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   for (int id : callable.nodes) {
     NodeDef* node = def.add_node();

@@ -22,6 +22,7 @@
 #include "core/platform/thread_pool.h"
 #include "core/runtime/device.h"
 #include "core/runtime/executor.h"
+#include "core/runtime/graph_optimizer.h"
 #include "core/runtime/graph_partition.h"
 #include "core/runtime/placer.h"
 #include "core/runtime/step_stats_collector.h"
@@ -35,10 +36,12 @@ struct SessionOptions {
   // CPU, every GPU).
   std::map<std::string, int> device_count;
   PlacementOptions placement;
-};
   // ConfigProto.operation_timeout_in_ms: the timeout of a step whose
   // RunOptions give none (0: none).
   int64_t operation_timeout_in_ms = 0;
+  // The passes run on each step's pruned graph (ConfigProto.graph_options).
+  GraphOptimizerOptions graph_optimizer;
+};
 
 // What one step reports besides its fetches (TensorFlow's RunOptions and
 // RunMetadata, the parts implemented).
@@ -54,10 +57,10 @@ struct RunOptions {
   // (times, thread, outputs), one DeviceStepStats per device.
   int trace_level = NO_TRACE;
   bool output_partition_graphs = false;
-};
   // > 0: a step still running after this long is cancelled (its blocked
   // kernels, e.g. a dequeue, fail) and returns DeadlineExceeded.
   int64_t timeout_in_ms = 0;
+};
 struct RunMetadata {
   std::vector<GraphDef> partition_graphs;  // one per device, as run
   StepStats step_stats;                    // traced steps only
@@ -99,6 +102,9 @@ class Session {
              const std::vector<std::string>& targets,
              std::vector<Tensor>* outputs);
   Status Close();
+  // The graph optimizer passes of the steps prepared from now on (those
+  // already prepared keep theirs).
+  void SetGraphOptimizerOptions(const GraphOptimizerOptions& options);
 
   Graph* graph() const { return graph_.get(); }
   ResourceMgr* resource_mgr() { return &resource_mgr_; }
@@ -124,8 +130,18 @@ class Session {
     // Several devices: one executor per device.
     std::vector<std::unique_ptr<PartitionRun>> partitions;
     std::vector<int> fetch_from_feed;  // per fetch: the feed it is, or -1
+    // One device, optimized: the graph the executor runs, the kernels of
+    // the nodes the optimizer made, and the device (for partition_graphs).
+    std::unique_ptr<OptimizedGraph> optimized;
+    std::unordered_map<int, std::unique_ptr<OpKernel>> optimized_kernels;
+    std::string optimized_device;
   };
   Status GetKernel(const Node* node, OpKernel** kernel);
+  // Sets callable->executor for a one-device step: on the optimized graph
+  // (session_graph_optimization.cc), or on graph_ when that fails.
+  Status CreateOptimizedExecutor(const ExecutorSpec& spec, const Device* device,
+                                 Callable* callable);
+  void OptimizedGraphDef(const Callable& callable, GraphDef* def);
   Status MakePartitions(const ExecutorSpec& spec,
                         const std::vector<bool>& needed, Callable* callable);
   // With `recorder`, each partition's nodes are recorded as its device's.
@@ -144,9 +160,14 @@ class Session {
   std::shared_ptr<ThreadPool> intra_op_pool_;
   std::unique_ptr<DeviceSet> devices_;
   PlacementOptions placement_options_;
+  GraphOptimizerOptions optimizer_options_;
   Status init_status_;
   std::atomic<int64_t> next_step_id_{1};
   std::atomic<bool> closed_{false};
+  int64_t operation_timeout_in_ms_ = 0;
+  // The cancellation of each running step: Close() cancels them all.
+  std::mutex steps_mu_;
+  std::set<std::shared_ptr<CancellationManager>> running_steps_;
 
   std::mutex mu_;  // guards the maps below
   std::unordered_map<int, std::unique_ptr<OpKernel>> kernels_;
@@ -158,7 +179,3 @@ class Session {
 }  // namespace tensorweave
 
 #endif  // TENSORWEAVE_CORE_RUNTIME_SESSION_H_
-  int64_t operation_timeout_in_ms_ = 0;
-  // The cancellation of each running step: Close() cancels them all.
-  std::mutex steps_mu_;
-  std::set<std::shared_ptr<CancellationManager>> running_steps_;

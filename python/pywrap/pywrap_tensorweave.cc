@@ -512,6 +512,33 @@ py::list ListLocalDevices(const std::map<std::string, int>& device_count) {
   return DevicesToPy(devices->devices());
 }
 
+// ConfigProto's graph optimizer switches, as session_config.py's
+// graph_optimizer_options() computes them (a name left out keeps its
+// default: on).
+GraphOptimizerOptions ToGraphOptimizerOptions(
+    const std::map<std::string, int64_t>& values) {
+  GraphOptimizerOptions options;
+  const std::map<std::string, bool*> flags = {
+      {"constant_folding", &options.constant_folding},
+      {"arithmetic_optimization", &options.arithmetic_optimization},
+      {"common_subexpression_elimination",
+       &options.common_subexpression_elimination},
+      {"dependency_optimization", &options.dependency_optimization},
+      {"remapping", &options.remapping},
+      {"model_pruning", &options.model_pruning}};
+  for (const auto& [name, value] : values) {
+    auto flag = flags.find(name);
+    if (flag != flags.end()) {
+      *flag->second = value != 0;
+    } else if (name == "max_constant_bytes") {
+      options.max_constant_bytes = value;
+    } else {
+      throw py::value_error("unknown graph optimizer option '" + name + "'");
+    }
+  }
+  return options;
+}
+
 class PySession {
  public:
   PySession(const PyGraph& graph, int inter_op_threads, int intra_op_threads,
@@ -524,10 +551,16 @@ class PySession {
     options.device_count = device_count;
     options.placement.allow_soft_placement = allow_soft_placement;
     options.placement.log_device_placement = log_device_placement;
+    options.operation_timeout_in_ms = operation_timeout_in_ms;
     ThrowIfError(Session::Create(graph.graph(), options, &session_));
   }
 
   py::list ListDevices() { return DevicesToPy(session_->devices()->devices()); }
+
+  // The graph optimizer passes of the steps prepared from now on.
+  void SetGraphOptimizer(const std::map<std::string, int64_t>& values) {
+    session_->SetGraphOptimizerOptions(ToGraphOptimizerOptions(values));
+  }
 
   int64_t MakeCallable(const std::vector<std::string>& feeds,
                        const std::vector<std::string>& fetches,
@@ -557,7 +590,7 @@ class PySession {
     RunOptions options;
     options.output_partition_graphs = output_partition_graphs;
     options.trace_level = trace_level;
-    options.operation_timeout_in_ms = operation_timeout_in_ms;
+    options.timeout_in_ms = timeout_in_ms;
     RunMetadata metadata;
     py::list outputs = Run(handle, feeds, &options, &metadata);
     py::list graphs;
@@ -601,7 +634,6 @@ class PySession {
                                            metadata);
       inputs.clear();
     }
-    options.timeout_in_ms = timeout_in_ms;
     ThrowIfError(status);
     // As TensorFlow's Session.run: a 0-d result is a numpy scalar (bytes
     // for a string), anything else an array.
@@ -736,6 +768,7 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
            py::arg("output_partition_graphs"), py::arg("trace_level") = 0,
            py::arg("timeout_in_ms") = 0)
       .def("list_devices", &PySession::ListDevices)
+      .def("set_graph_optimizer", &PySession::SetGraphOptimizer)
       .def("close", &PySession::Close);
   m.def("list_local_devices", &ListLocalDevices,
         py::arg("device_count") = std::map<std::string, int>());

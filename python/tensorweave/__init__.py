@@ -516,6 +516,7 @@ from tensorweave._src.ops import nn_volume_grad as _nn_volume_grad  # noqa: F401
 from tensorweave._src.ops import state_grad as _state_grad  # noqa: F401
 from tensorweave._src.ops import training_grad as _training_grad  # noqa: F401
 from tensorweave._src.ops import io_grad as _io_grad  # noqa: F401
+from tensorweave._src.ops import fused_grad as _fused_grad  # noqa: E402, F401
 from tensorweave._src.ops import array_nd_grad as _array_nd_grad  # noqa: F401
 from tensorweave._src.ops import image_grad as _image_grad  # noqa: F401
 from tensorweave._src.ops import special_math_grad as _special_math_grad  # noqa: F401

@@ -12,6 +12,7 @@ from tensorweave._src.client.session_config import GraphOptions
 from tensorweave._src.client.session_config import OptimizerOptions
 from tensorweave._src.client.session_config import RunMetadata
 from tensorweave._src.client.session_config import RunOptions
+from tensorweave._src.client.session_config import graph_optimizer_options
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
@@ -284,6 +285,7 @@ def _new_session(graph, config):
     args = (graph._c, config.inter_op_parallelism_threads, config.intra_op_parallelism_threads)
     placement = (dict(config.device_count), config.allow_soft_placement, config.log_device_placement)
     session = _pywrap.Session(*args, *placement, operation_timeout_in_ms=config.operation_timeout_in_ms)
+    session.set_graph_optimizer({name: int(value) for name, value in graph_optimizer_options(config).items()})
     return session
 
 
@@ -312,8 +314,8 @@ def _run_with_metadata(session_c, handle, values, options, run_metadata):
         raise TypeError(f"run_metadata must be a tw.RunMetadata, got {type(run_metadata).__name__}")
     want_partitions = options is not None and options.output_partition_graphs
     trace_level = options.trace_level if options is not None else RunOptions.NO_TRACE
-    if run_metadata is None or not (want_partitions or trace_level > RunOptions.NO_TRACE):
     timeout_in_ms = options.timeout_in_ms if options is not None else 0
+    if run_metadata is None or not (want_partitions or trace_level > RunOptions.NO_TRACE):
         if timeout_in_ms > 0:  # a step that is cancelled (DeadlineExceededError) once it takes longer
             out, _ = session_c.run_callable_with_metadata(handle, values, False, 0, timeout_in_ms)
         else:

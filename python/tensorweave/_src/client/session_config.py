@@ -35,8 +35,19 @@ class GPUOptions:
 
 
 class OptimizerOptions:
-    """The graph optimizer fields of TF's GraphOptions.optimizer_options (kept; tensorweave's runtime has no
-    optimizer passes or JIT that read them yet)."""
+    """TF's GraphOptions.optimizer_options. `opt_level=L1` (the default) turns on constant folding and
+    common-subexpression elimination of each step's graph; with `opt_level=L0` each runs only when its
+    `do_constant_folding` / `do_common_subexpression_elimination` is True. `max_folded_constant_in_bytes`
+    bounds a folded value (0: 10 MB). `do_function_inlining` and `global_jit_level` are kept (tensorweave
+    has no functions or JIT to apply them to).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> off = tw.OptimizerOptions(opt_level=tw.OptimizerOptions.L0)
+      >>> config = tw.ConfigProto(graph_options=tw.GraphOptions(optimizer_options=off))
+      >>> config.graph_options.optimizer_options.opt_level, config.graph_options.optimizer_options.do_constant_folding
+      (-1, False)
+    """
 
     L1 = 0
     L0 = -1
@@ -64,8 +75,145 @@ class OptimizerOptions:
         self.global_jit_level = _int(global_jit_level, "global_jit_level")
 
 
+class _Enum:
+    """A protobuf enum's Name(number) / Value(name) / keys() / values() over `_NAMES`."""
+
+    _NAMES = {}
+
+    @classmethod
+    def Name(cls, number):  # noqa: N802 - protobuf's name
+        if number not in cls._NAMES:
+            raise ValueError(f"Enum {cls.__name__} has no name defined for value {number!r}")
+        return cls._NAMES[number]
+
+    @classmethod
+    def Value(cls, name):  # noqa: N802 - protobuf's name
+        for number, known in cls._NAMES.items():
+            if known == name:
+                return number
+        raise ValueError(f"Enum {cls.__name__} has no value defined for name {name!r}")
+
+    @classmethod
+    def keys(cls):
+        return list(cls._NAMES.values())
+
+    @classmethod
+    def values(cls):
+        return list(cls._NAMES)
+
+
+class RewriterConfig:
+    """TF's GraphOptions.rewrite_options (the Grappler switches), with TF's field names, enum values and
+    defaults. Each toggle is DEFAULT (0, on), ON (1), OFF (2) or AGGRESSIVE (3, on); a toggle's name
+    ("OFF") is accepted too. tensorweave's passes read: `constant_folding`, `arithmetic_optimization`
+    (x*1, x+0, double transposes, reshape of reshape, squeeze/expand_dims pairs),
+    `common_subgraph_elimination`, `dependency_optimization` (Identity/NoOp removal), `remapping`
+    (MatMul/Conv2D + BiasAdd + activation fusion), `disable_model_pruning` (keep nodes the optimized graph
+    no longer needs) and `disable_meta_optimizer` (all of them off). The other fields are kept.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> from tensorweave.core.protobuf import rewriter_config_pb2
+      >>> rw = rewriter_config_pb2.RewriterConfig(constant_folding=rewriter_config_pb2.RewriterConfig.OFF)
+      >>> rw.constant_folding, rw.remapping, rewriter_config_pb2.RewriterConfig.Toggle.Name(rw.constant_folding)
+      (2, 0, 'OFF')
+    """
+
+    DEFAULT = 0
+    ON = 1
+    OFF = 2
+    AGGRESSIVE = 3
+    EXPERIMENTAL_MLIR = 4
+    EXPERIMENTAL_BOTH = 5
+    DEFAULT_NUM_ITERS = 0
+    ONE = 1
+    TWO = 2
+
+    class Toggle(_Enum):
+        """The on/off enum of a rewriter (TF's RewriterConfig.Toggle)."""
+
+        _NAMES = {0: "DEFAULT", 1: "ON", 2: "OFF", 3: "AGGRESSIVE", 4: "EXPERIMENTAL_MLIR", 5: "EXPERIMENTAL_BOTH"}
+
+    class NumIterationsType(_Enum):
+        """How often the meta optimizer runs its passes (TF's RewriterConfig.NumIterationsType)."""
+
+        _NAMES = {0: "DEFAULT_NUM_ITERS", 1: "ONE", 2: "TWO"}
+
+    _TOGGLES = (
+        "layout_optimizer",
+        "constant_folding",
+        "shape_optimization",
+        "remapping",
+        "common_subgraph_elimination",
+        "arithmetic_optimization",
+        "dependency_optimization",
+        "loop_optimization",
+        "function_optimization",
+        "debug_stripper",
+        "scoped_allocator_optimization",
+        "pin_to_host_optimization",
+        "implementation_selector",
+        "auto_mixed_precision",
+    )
+
+    def __init__(
+        self,
+        disable_model_pruning=False,
+        disable_meta_optimizer=False,
+        meta_optimizer_iterations=0,
+        min_graph_nodes=0,
+        optimizers=(),
+        **toggles,
+    ):
+        for name in toggles:
+            if name not in self._TOGGLES:
+                raise ValueError(f'Protocol message RewriterConfig has no "{name}" field.')
+        for name in self._TOGGLES:
+            value = toggles.get(name, 0)
+            if isinstance(value, str):
+                value = RewriterConfig.Toggle.Value(value)
+            setattr(self, name, _int(value, name))  # proto3 enums are open: any number is kept
+        self.disable_model_pruning = _bool(disable_model_pruning, "disable_model_pruning")
+        self.disable_meta_optimizer = _bool(disable_meta_optimizer, "disable_meta_optimizer")
+        if isinstance(meta_optimizer_iterations, str):
+            meta_optimizer_iterations = RewriterConfig.NumIterationsType.Value(meta_optimizer_iterations)
+        self.meta_optimizer_iterations = _int(meta_optimizer_iterations, "meta_optimizer_iterations")
+        self.min_graph_nodes = _int(min_graph_nodes, "min_graph_nodes")
+        self.optimizers = [str(o) for o in optimizers]
+
+
+def graph_optimizer_options(config):
+    """The switches of the C++ graph optimizer (core/runtime/graph_optimizer.h) that `config` asks for."""
+    graph_options = config.graph_options
+    classic = graph_options.optimizer_options
+    rewrite = graph_options.rewrite_options
+    on = not rewrite.disable_meta_optimizer
+    level_on = classic.opt_level >= OptimizerOptions.L1
+
+    def toggle(value):
+        return on and value != RewriterConfig.OFF
+
+    return {
+        "constant_folding": toggle(rewrite.constant_folding) and (level_on or classic.do_constant_folding),
+        "common_subexpression_elimination": toggle(rewrite.common_subgraph_elimination)
+        and (level_on or classic.do_common_subexpression_elimination),
+        "arithmetic_optimization": toggle(rewrite.arithmetic_optimization),
+        "dependency_optimization": toggle(rewrite.dependency_optimization),
+        "remapping": toggle(rewrite.remapping),
+        "model_pruning": on and not rewrite.disable_model_pruning,
+        "max_constant_bytes": classic.max_folded_constant_in_bytes or (10 << 20),
+    }
+
+
 class GraphOptions:
-    """TF's ConfigProto.graph_options (kept, as OptimizerOptions)."""
+    """TF's ConfigProto.graph_options: `optimizer_options` (OptimizerOptions) and `rewrite_options`
+    (RewriterConfig) switch the graph optimizer's passes; the other fields are kept.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> tw.GraphOptions().optimizer_options.opt_level, tw.GraphOptions().rewrite_options.constant_folding
+      (0, 0)
+    """
 
     def __init__(
         self,
@@ -75,8 +223,10 @@ class GraphOptions:
         place_pruned_graph=False,
         enable_bfloat16_sendrecv=False,
         timeline_step=0,
+        rewrite_options=None,
     ):
         self.optimizer_options = optimizer_options if optimizer_options is not None else OptimizerOptions()
+        self.rewrite_options = rewrite_options if rewrite_options is not None else RewriterConfig()
         self.build_cost_model = _int(build_cost_model, "build_cost_model")
         self.infer_shapes = _bool(infer_shapes, "infer_shapes")
         self.place_pruned_graph = _bool(place_pruned_graph, "place_pruned_graph")

@@ -1,0 +1,208 @@
+// _FusedMatMul and _FusedConv2D: the product (or convolution) with the bias
+// and activation applied as the output is written, instead of three passes
+// over it (MatMul, BiasAdd, Relu). _FusedMatMul computes C in row blocks of
+// about 64 KB, each by BLAS on one thread of the intra-op pool and then
+// finished (bias, activation) while it is still in cache. _FusedConv2D runs
+// the convolution, then one sweep that adds the bias and applies the
+// activation together. Each matches the unfused ops' kernels (same
+// activation formulas); the tests compare against them.
+#include <algorithm>
+#include <cmath>
+
+#include "core/framework/op_kernel.h"
+#include "core/kernels/conv_ops.h"
+#include "core/kernels/matmul_op.h"
+#include "core/platform/blas.h"
+#include "core/platform/thread_pool.h"
+
+namespace tensorweave {
+namespace {
+
+enum class Activation { kNone, kRelu, kRelu6, kElu, kTanh, kSigmoid };
+
+Status ParseFusedOps(OpKernelConstruction* ctx, Activation* activation) {
+  std::vector<std::string> ops;
+  TW_RETURN_IF_ERROR(ctx->GetAttr("fused_ops", &ops));
+  const std::string& name = ctx->node().name();
+  if (ops.empty() || ops[0] != "BiasAdd" || ops.size() > 2) {
+    return errors::Unimplemented("node '", name,
+                                 "': fused_ops must start with BiasAdd and "
+                                 "hold at most one activation");
+  }
+  *activation = Activation::kNone;
+  if (ops.size() == 2) {
+    static const std::map<std::string, Activation> known = {
+        {"Relu", Activation::kRelu},
+        {"Relu6", Activation::kRelu6},
+        {"Elu", Activation::kElu},
+        {"Tanh", Activation::kTanh},
+        {"Sigmoid", Activation::kSigmoid}};
+    auto it = known.find(ops[1]);
+    if (it == known.end()) {
+      return errors::Unimplemented("node '", name, "': fused activation '",
+                                   ops[1], "' is not supported");
+    }
+    *activation = it->second;
+  }
+  return Status::OK();
+}
+
+// out[r, c] = act(out[r, c] + bias[c]) for `rows` rows of `depth`; the
+// activation formulas are those of the Relu, Relu6, Elu, Tanh and Sigmoid
+// kernels.
+template <typename T, typename Fn>
+void BiasThen(T* out, int64_t rows, int64_t depth, const T* bias, Fn fn) {
+  for (int64_t r = 0; r < rows; ++r) {
+    T* row = out + r * depth;
+    for (int64_t c = 0; c < depth; ++c) row[c] = fn(row[c] + bias[c]);
+  }
+}
+
+template <typename T>
+void BiasActivation(Activation activation, T* out, int64_t rows, int64_t depth,
+                    const T* bias) {
+  switch (activation) {
+    case Activation::kNone:
+      return BiasThen(out, rows, depth, bias, [](T x) { return x; });
+    case Activation::kRelu:
+      return BiasThen(out, rows, depth, bias,
+                      [](T x) { return x < T(0) ? T(0) : x; });
+    case Activation::kRelu6:
+      return BiasThen(out, rows, depth, bias, [](T x) {
+        return x < T(0) ? T(0) : (x > T(6) ? T(6) : x);
+      });
+    case Activation::kElu:
+      return BiasThen(out, rows, depth, bias,
+                      [](T x) { return x > T(0) ? x : std::expm1(x); });
+    case Activation::kTanh:
+      return BiasThen(out, rows, depth, bias, [](T x) { return std::tanh(x); });
+    case Activation::kSigmoid:
+      return BiasThen(out, rows, depth, bias,
+                      [](T x) { return T(1) / (T(1) + std::exp(-x)); });
+  }
+}
+
+Status CheckBias(const OpKernelContext* ctx, const Tensor& bias,
+                 int64_t depth) {
+  if (bias.rank() != 1 || bias.dim(0) != depth) {
+    return errors::InvalidArgument(
+        "node '", ctx->kernel().name(), "': bias must be a vector of ", depth,
+        " elements (the output's depth), got ", bias.shape().ToString());
+  }
+  return Status::OK();
+}
+
+class FusedMatMulOp : public OpKernel {
+ public:
+  explicit FusedMatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("transpose_a", &transpose_a_));
+    ctx->SetStatus(ctx->GetAttr("transpose_b", &transpose_b_));
+    ctx->SetStatus(ParseFusedOps(ctx, &activation_));
+  }
+  bool IsExpensive() const override { return true; }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& a = ctx->input(0);
+    const Tensor& b = ctx->input(1);
+    int64_t m, n, k;
+    OP_REQUIRES_OK(ctx, MatMulDims(a, b, transpose_a_, transpose_b_, "In[0]",
+                                   "In[1]", &m, &n, &k));
+    const Tensor& bias = ctx->input(2);
+    OP_REQUIRES_OK(ctx, CheckBias(ctx, bias, n));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
+    if (m == 0 || n == 0) return;
+    OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(a.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     Run<T>(ctx->intra_op_pool(), a.data<T>(), b.data<T>(),
+                            bias.data<T>(), out->data<T>(), m, n, k);
+                     return Status::OK();
+                   }));
+  }
+
+ private:
+  template <typename T>
+  void Run(ThreadPool* pool, const T* a, const T* b, const T* bias, T* c,
+           int64_t m, int64_t n, int64_t k) const {
+    // Rows per block: about 64 KB of C, so that the block BLAS just wrote
+    // is still in cache when the bias and activation pass over it.
+    const int64_t block =
+        std::max<int64_t>(4, (int64_t{64} << 10) / (n * sizeof(T)));
+    auto rows = [&](int64_t begin, int64_t end) {
+      for (int64_t r0 = begin; r0 < end; r0 += block) {
+        const int64_t r1 = std::min(end, r0 + block);
+        T* c_block = c + r0 * n;
+        if (k == 0) {
+          std::fill(c_block, c + r1 * n, T(0));
+        } else {
+          const T* a_block = transpose_a_ ? a + r0 : a + r0 * k;
+          blas::Gemm<T>(transpose_a_, transpose_b_, r1 - r0, n, k, T(1),
+                        a_block, transpose_a_ ? m : k, b, transpose_b_ ? k : n,
+                        T(0), c_block, n);
+        }
+        BiasActivation<T>(activation_, c_block, r1 - r0, n, bias);
+      }
+    };
+    const int64_t flops = 2 * m * n * k;
+    if (pool == nullptr || flops < (int64_t{1} << 22) || m < 2 * block) {
+      rows(0, m);
+      return;
+    }
+    const int64_t parts = pool->num_threads() + 1;
+    pool->ParallelFor(m, std::max<int64_t>(block, m / parts), rows);
+  }
+
+  bool transpose_a_ = false;
+  bool transpose_b_ = false;
+  Activation activation_ = Activation::kNone;
+};
+
+class FusedConv2DOp : public ConvOpBase {
+ public:
+  explicit FusedConv2DOp(OpKernelConstruction* ctx) : ConvOpBase(ctx) {
+    ctx->SetStatus(ParseFusedOps(ctx, &activation_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    const Tensor& filter = ctx->input(1);
+    Conv2DArgs args;
+    TensorShape out_shape;
+    OP_REQUIRES_OK(
+        ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_, dilations_,
+                            padding_, false, &args, &out_shape));
+    const Tensor& bias = ctx->input(2);
+    OP_REQUIRES_OK(ctx, CheckBias(ctx, bias, args.out_depth));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
+    if (out->num_elements() == 0) return;
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          T* data = out->data<T>();
+          if (filter.num_elements() == 0) {
+            std::fill(data, data + out->num_elements(), T(0));
+          } else {
+            FastConv2D<T>(ctx->intra_op_pool(), args, input.data<T>(),
+                          filter.data<T>(), data);
+          }
+          const int64_t depth = args.out_depth;
+          const int64_t rows = out->num_elements() / depth;
+          ParallelForParts(
+              ctx->intra_op_pool(), rows, [&](int, int64_t begin, int64_t end) {
+                BiasActivation<T>(activation_, data + begin * depth,
+                                  end - begin, depth, bias.data<T>());
+              });
+          return Status::OK();
+        }));
+  }
+
+ private:
+  Activation activation_ = Activation::kNone;
+};
+
+REGISTER_KERNEL(KernelDef("_FusedMatMul"), FusedMatMulOp);
+REGISTER_KERNEL(KernelDef("_FusedConv2D"), FusedConv2DOp);
+
+}  // namespace
+}  // namespace tensorweave

@@ -1,0 +1,1 @@
+"""Mirrors `tensorflow.core`: the protobuf message classes a TF1 program imports from there."""

@@ -1,0 +1,1 @@
+"""Mirrors `tensorflow.core.protobuf`: `rewriter_config_pb2.RewriterConfig`."""
