@@ -439,3 +439,31 @@ def test_string_and_range_input_producers(sess):
         tw.train.string_input_producer([])
     with pytest.raises(ValueError, match="num_epochs must be > 0 not 0"):
         tw.train.limit_epochs(tw.constant(1), 0)
+
+
+def test_each_queue_op_is_the_op_tensorflow_builds(sess):
+    fifo = tw.FIFOQueue(3, tw.int32, shapes=[[]])
+    shuffle = tw.RandomShuffleQueue(3, 0, tw.int32, shapes=[[]], seed=1)
+    padding = tw.PaddingFIFOQueue(3, [tw.int32], shapes=[[None]])
+    priority = tw.PriorityQueue(3, [tw.int32], shapes=[[]])
+    built = {
+        "FIFOQueueV2": fifo.queue_ref.op,
+        "RandomShuffleQueueV2": shuffle.queue_ref.op,
+        "PaddingFIFOQueueV2": padding.queue_ref.op,
+        "PriorityQueueV2": priority.queue_ref.op,
+        "QueueEnqueueV2": fifo.enqueue(1),
+        "QueueEnqueueManyV2": fifo.enqueue_many([[2, 3]]),
+        "QueueDequeueV2": fifo.dequeue().op,
+        "QueueDequeueManyV2": fifo.dequeue_many(1).op,
+        "QueueDequeueUpToV2": fifo.dequeue_up_to(1).op,
+        "QueueCloseV2": fifo.close(),
+        "QueueSizeV2": fifo.size().op,
+        "QueueIsClosedV2": fifo.is_closed().op,
+    }
+    for op_type, op in built.items():
+        assert op.type == op_type
+    assert built["QueueCloseV2"].get_attr("cancel_pending_enqueues") is False
+    assert shuffle.queue_ref.op.get_attr("seed2") == 1
+    sess.run(built["QueueEnqueueV2"])
+    sess.run(built["QueueEnqueueManyV2"])
+    assert sess.run(built["QueueSizeV2"].outputs[0]) == 3
