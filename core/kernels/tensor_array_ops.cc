@@ -18,6 +18,19 @@ namespace {
 struct TensorArray;
 using TensorArrayRegistry = HandleRegistry<TensorArray>;
 
+// An array's bookkeeping for `size` elements must fit the limit on one
+// tensor's bytes (a random or wrong size fails cleanly instead of exhausting
+// memory).
+Status CheckSize(const std::string& name, int64_t size) {
+  const int64_t bytes_per_element = 128;
+  if (size > MaxTensorBytes() / bytes_per_element) {
+    return errors::ResourceExhausted("TensorArray ", name, ": size ", size,
+                                     " exceeds the largest supported, ",
+                                     MaxTensorBytes() / bytes_per_element);
+  }
+  return Status::OK();
+}
+
 struct TensorArray {
   struct Element {
     Tensor value;
@@ -82,6 +95,7 @@ struct TensorArray {
       element_shape = PartialShape(value.shape());
     }
     if (index >= static_cast<int64_t>(elements.size())) {
+      TW_RETURN_IF_ERROR(CheckSize(name, index + 1));
       elements.resize(index + 1);
     }
     Element& element = elements[index];
@@ -222,6 +236,7 @@ class TensorArrayOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ScalarIndex(ctx->input(0), "size", &size));
     OP_REQUIRES(ctx, size >= 0,
                 errors::InvalidArgument("Size should be >= 0, got ", size));
+    OP_REQUIRES_OK(ctx, CheckSize(name_, size));
     auto ta = std::make_shared<TensorArray>();
     ta->name = name_;
     ta->dtype = dtype_;

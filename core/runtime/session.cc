@@ -226,10 +226,11 @@ Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
   if (one_device) {
     callable->device = nodes.empty() ? devices_->devices().front()->name()
                                      : placement_[nodes.front()->id()]->name();
-    TW_RETURN_IF_ERROR(CreateOptimizedExecutor(
-        exec_spec,
-        nodes.empty() ? devices_->devices().front() : placement_[nodes.front()->id()],
-        callable.get()));
+    TW_RETURN_IF_ERROR(
+        CreateOptimizedExecutor(exec_spec,
+                                nodes.empty() ? devices_->devices().front()
+                                              : placement_[nodes.front()->id()],
+                                callable.get()));
   } else {
     TW_RETURN_IF_ERROR(MakePartitions(exec_spec, needed, callable.get()));
     for (const Endpoint& fetch : exec_spec.fetches) {

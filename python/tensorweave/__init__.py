@@ -505,6 +505,7 @@ from tensorweave._src.ops.control_flow_ops import case  # noqa: E402
 from tensorweave._src.ops.control_flow_ops import cond  # noqa: E402
 from tensorweave._src.ops.control_flow_ops import while_loop  # noqa: E402
 from tensorweave._src.ops.tensor_array_ops import TensorArray  # noqa: E402
+from tensorweave._src.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from tensorweave._src.training.gradient_clipping import clip_by_global_norm
 from tensorweave._src.training.gradient_clipping import global_norm
 

@@ -88,7 +88,7 @@ class TensorArray:
                     dynamic_size=self._dynamic_size,
                     clear_after_read=bool(clear_after_read),
                     tensor_array_name=tensor_array_name or "",
-                    name=scope.rstrip("/") if scope else None,
+                    name=scope,
                 )
 
     @property
@@ -188,7 +188,7 @@ class TensorArray:
         """All elements stacked along a new first dimension."""
         with ops.colocate_with(self._handle):
             with ops.name_scope(name, "TensorArrayStack", [self._handle]):
-                value = self.gather(math_ops.range(0, self.size()), name=name)
+                value = self.gather(array_ops.range(0, self.size()), name=name)
                 if self.element_shape.dims is not None and not self._dynamic_size and self._size is not None:
                     size = _constant_int(self._size)
                     if size is not None:
@@ -222,7 +222,7 @@ class TensorArray:
         with ops.name_scope(name, "TensorArrayUnstack", [self._handle, value]):
             value = ops.convert_to_tensor(value, preferred_dtype=self._dtype, name="value")
             num_elements = array_ops.shape(value)[0]
-            return self.scatter(indices=math_ops.range(0, num_elements), value=value, name=name)
+            return self.scatter(indices=array_ops.range(0, num_elements), value=value, name=name)
 
     def scatter(self, indices, value, name=None):
         """Writes value[i] at indices[i] for each i."""
