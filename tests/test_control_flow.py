@@ -322,3 +322,65 @@ def test_references_enter_control_flow_as_references_and_carry_no_gradient():
         sess.run(tw.global_variables_initializer())
         assert sess.run(r, {p: False}) == 1.0
         assert sess.run(r, {p: True}) == 5.0
+
+
+def test_print_in_the_untaken_branch_prints_nothing(capfd):
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.float32, [])
+        y = tw.cond(
+            x > 0,
+            lambda: tw.Print(x, [x], message="TAKEN-TRUE "),
+            lambda: tw.Print(-x, [x], message="TAKEN-FALSE "),
+        )
+        assert sess.run(y, {x: 2.0}) == 2.0
+        out = capfd.readouterr()
+        assert "TAKEN-TRUE" in out.err and "TAKEN-FALSE" not in out.err
+        assert sess.run(y, {x: -3.0}) == 3.0
+        out = capfd.readouterr()
+        assert "TAKEN-FALSE" in out.err and "TAKEN-TRUE" not in out.err
+
+
+def test_group_tuple_and_control_dependencies_inside_a_loop_body():
+    with tw.Graph().as_default(), tw.Session() as sess:
+        v = tw.Variable(0.0)
+        w = tw.Variable(0.0)
+        scale = tw.constant(2.0)
+
+        def body(i, acc):
+            step = tw.group(tw.assign_add(v, 1.0), tw.assign_add(w, scale))
+            with tw.control_dependencies([step]):
+                a, b = tw.tuple([acc + 1.0, tw.identity(scale)])
+            return i + 1, a * b
+
+        r = tw.while_loop(lambda i, acc: i < 4, body, [0, 0.0])
+        sess.run(tw.global_variables_initializer())
+        acc = 0.0
+        for _ in range(4):
+            acc = (acc + 1.0) * 2.0
+        assert sess.run(r)[1] == acc
+        assert sess.run([v, w]) == [4.0, 8.0]
+
+
+def test_tensor_array_written_in_a_loop_and_its_gradient():
+    rng = np.random.default_rng(1)
+    data = rng.normal(size=(4, 3))
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.float64, [4, 3])
+        inputs = tw.TensorArray(tw.float64, size=4).unstack(x)
+
+        def body(i, out, h):
+            h = tw.tanh(inputs.read(i) + 0.5 * h)
+            return i + 1, out.write(i, h), h
+
+        _, out, _ = tw.while_loop(
+            lambda i, *_: i < 4, body, [0, tw.TensorArray(tw.float64, size=4), tw.zeros([3], tw.float64)]
+        )
+        loss = tw.reduce_sum(out.stack() ** 2)
+        (g,) = tw.gradients(loss, [x])
+        h, expected = np.zeros(3), []
+        for row in data:
+            h = np.tanh(row + 0.5 * h)
+            expected.append(h)
+        np.testing.assert_allclose(sess.run(out.stack(), {x: data}), np.array(expected), rtol=1e-12)
+        numeric = _central_difference(lambda v: sess.run(loss, {x: v}), data)
+        np.testing.assert_allclose(sess.run(g, {x: data}), numeric, rtol=1e-6, atol=1e-8)
