@@ -104,12 +104,14 @@ class Timeline:
       >>> import tensorweave as tw
       >>> from tensorweave.python.client import timeline
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     y = tw.square(tw.constant([1.0, 2.0], name="x"), name="y")
+      ...     x = tw.placeholder(tw.float32, [None], name="x")
+      ...     y = tw.square(x, name="y")
       ...     metadata = tw.RunMetadata()
-      ...     _ = sess.run(y, options=tw.RunOptions(trace_level=tw.RunOptions.FULL_TRACE), run_metadata=metadata)
+      ...     options = tw.RunOptions(trace_level=tw.RunOptions.FULL_TRACE)
+      ...     _ = sess.run(y, {x: [1.0, 2.0]}, options=options, run_metadata=metadata)
       >>> trace = json.loads(timeline.Timeline(metadata.step_stats).generate_chrome_trace_format())
-      >>> sorted(e["args"]["name"] for e in trace["traceEvents"] if e["ph"] == "X")
-      ['x', 'y']
+      >>> [(e["name"], e["args"]) for e in trace["traceEvents"] if e["ph"] == "X"]
+      [('Square', {'name': 'y', 'op': 'Square', 'input0': 'x'})]
     """
 
     def __init__(self, step_stats, graph=None):
