@@ -384,3 +384,35 @@ def test_tensor_array_written_in_a_loop_and_its_gradient():
         np.testing.assert_allclose(sess.run(out.stack(), {x: data}), np.array(expected), rtol=1e-12)
         numeric = _central_difference(lambda v: sess.run(loss, {x: v}), data)
         np.testing.assert_allclose(sess.run(g, {x: data}), numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_while_gradients_unused_result_zero_iterations_and_unknown_shapes():
+    rng = np.random.default_rng(2)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        a0 = tw.placeholder(tw.float64, [])
+        b0 = tw.placeholder(tw.float64, [])
+        # Only `a` is asked for; `b` feeds it, so its Exit gets a zero gradient and its history is kept.
+        _, a, _ = tw.while_loop(lambda i, a, b: i < 3, lambda i, a, b: (i + 1, a * b, b * b + 1.0), [0, a0, b0])
+        ga, gb = tw.gradients(a, [a0, b0])
+        point = np.array([1.3, 0.7])
+
+        def f(p):
+            return sess.run(a, {a0: p[0], b0: p[1]})
+
+        np.testing.assert_allclose(sess.run([ga, gb], {a0: 1.3, b0: 0.7}), _central_difference(f, point), rtol=1e-6)
+        # A loop that runs no iteration: the gradient is the identity.
+        z = tw.while_loop(lambda x: x < 0.0, lambda x: x * 3.0, [a0])
+        assert sess.run(tw.gradients(z, [a0]), {a0: 2.0}) == [1.0]
+        # Shapes known only at run time: a loop-invariant matrix and a loop variable of unknown length.
+        m = tw.placeholder(tw.float64, [None, None])
+        v = tw.placeholder(tw.float64, [None])
+
+        def body(i, v):
+            return i + 1, tw.tanh(tw.reshape(tw.matmul(m, tw.reshape(v, [-1, 1])), [-1]))
+
+        loss = tw.reduce_sum(tw.while_loop(lambda i, v: i < 3, body, [0, v])[1])
+        gm, gv = tw.gradients(loss, [m, v])
+        mv, vv = rng.normal(size=(3, 3)), rng.normal(size=3)
+        got_m, got_v = sess.run([gm, gv], {m: mv, v: vv})
+        np.testing.assert_allclose(got_m, _central_difference(lambda x: sess.run(loss, {m: x, v: vv}), mv), atol=1e-8)
+        np.testing.assert_allclose(got_v, _central_difference(lambda x: sess.run(loss, {m: mv, v: x}), vv), atol=1e-8)
