@@ -48,7 +48,10 @@ def build(seed):
         partitioner=tw.fixed_size_partitioner(SHARDS),
     )
     out_w = tw.get_variable(
-        "softmax_w", [CLASSES, DIM], initializer=tw.zeros_initializer(), partitioner=tw.fixed_size_partitioner(SHARDS)
+        "softmax_w",
+        [CLASSES, DIM],
+        initializer=tw.random_uniform_initializer(-0.5, 0.5),
+        partitioner=tw.fixed_size_partitioner(SHARDS),
     )
     out_b = tw.get_variable("softmax_b", [CLASSES], initializer=tw.zeros_initializer())
     features = tw.nn.embedding_lookup_sparse(embeddings, sp_ids, None, combiner="mean", partition_strategy="div")
@@ -63,7 +66,7 @@ def build(seed):
             partition_strategy="div",
         )
     )
-    train = tw.train.AdagradOptimizer(0.5).minimize(loss)
+    train = tw.train.AdagradOptimizer(1.0).minimize(loss)
     logits = tw.matmul(features, tw.convert_to_tensor(out_w), transpose_b=True) + out_b
     full_loss = tw.reduce_mean(tw.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
     accuracy = tw.reduce_mean(tw.cast(tw.equal(tw.argmax(logits, 1), labels), tw.float32))

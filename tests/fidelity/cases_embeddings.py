@@ -407,3 +407,12 @@ def sparse_placeholder_and_dense_matmul(tf, sess):
     except Exception as e:  # noqa: BLE001 - the class is the observation
         out.append(type(e).__name__)
     return out
+
+
+@case
+def embedding_lookup_names_and_static_shapes(tf, sess):
+    one = tf.nn.embedding_lookup(tf.constant([[1.0], [2.0]]), [1])
+    two = tf.nn.embedding_lookup([tf.constant([[1.0], [2.0]])] * 2, [[1, 0]], name="lookup")
+    clipped = tf.nn.embedding_lookup([tf.constant([[3.0, 4.0]])] * 3, [2], max_norm=1.0)
+    unknown = tf.nn.embedding_lookup([tf.placeholder(tf.float32, [None, 2]), tf.ones([3, 2])], [0], "div")
+    return [one.name, one.op.inputs[0].op.name, two.name, two.shape, clipped, unknown.shape]

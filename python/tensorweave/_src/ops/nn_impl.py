@@ -406,8 +406,9 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         ids = ops.convert_to_tensor(ids, name="ids")
         if n == 1:
             with graph.colocate_with(params[0]):
-                result = _clip(array_ops.gather(params[0], ids), ids, max_norm)
-            return array_ops.identity(result, name=scope)
+                result = _clip(array_ops.gather(params[0], ids, name=scope), ids, max_norm)
+            # As TF: the result free of the params' colocation ("embedding_lookup/Identity").
+            return array_ops.identity(result)
         flat_ids = array_ops.reshape(ids, [-1])
         original_indices = array_ops.range(array_ops.size(flat_ids))
         if partition_strategy == "mod":
@@ -424,7 +425,7 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         for p in range(n):
             with graph.colocate_with(params[p]):
                 partitioned_result.append(array_ops.gather(params[p], gather_ids[p]))
-        ret = data_flow_ops.dynamic_stitch(pindices, partitioned_result, name=None if max_norm else scope)
+        ret = data_flow_ops.dynamic_stitch(pindices, partitioned_result, name=scope)
         element_shape_s = params[0].shape[1:]
         for p in params[1:]:
             element_shape_s = element_shape_s.merge_with(p.shape[1:])
