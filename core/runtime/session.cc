@@ -346,7 +346,10 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
     metadata->step_stats.Clear();
     recorder->Finalize(&metadata->step_stats);
   }
-  if (!status.ok() && timed_out->load()) {
+  // A step that failed because its timeout cancelled it (a dequeue that
+  // stopped waiting) reports the timeout, as TensorFlow; one that failed on
+  // its own keeps its error.
+  if (status.code() == Code::kCancelled && timed_out->load()) {
     return errors::DeadlineExceeded("Timed out waiting for notification");
   }
   return status;
