@@ -277,3 +277,18 @@ def functional_gradients(tf, sess):
         tf.reduce_sum(tf.foldr(lambda a, r: a * tf.cos(r), x, initializer=tf.ones([2]))),
     ]
     return sess.run([tf.gradients(y, x)[0] for y in ys])
+
+
+@case
+def dynamic_rnn_of_unknown_length_runs_a_while_loop(tf, sess):
+    x = tf.placeholder(tf.float32, [2, None, 3])
+    cell = tf.nn.rnn_cell.BasicLSTMCell(4, name="lstm")
+    outputs, state = tf.nn.dynamic_rnn(cell, x, sequence_length=[3, 1], dtype=tf.float32)
+    loss = tf.reduce_sum(outputs) + tf.reduce_sum(state.h)
+    variables = tf.global_variables()
+    sess.run([v.initializer for v in variables])
+    # The weights are fixed values (the random initializers draw different numbers from TF's).
+    sess.run([v.assign(np.linspace(-0.5, 0.5, v.shape.num_elements()).reshape(v.shape.as_list())) for v in variables])
+    data = np.linspace(-1.0, 1.0, 18).reshape(2, 3, 3).astype(np.float32)
+    ops_in_loop = any(op.type == "TensorArrayReadV3" for op in tf.get_default_graph().get_operations())
+    return [outputs.shape, sess.run([outputs, state, tf.gradients(loss, x)[0]], {x: data}), ops_in_loop]

@@ -1,7 +1,8 @@
 """TensorFlow 1's RNN drivers: static_rnn, static_bidirectional_rnn, dynamic_rnn and bidirectional_dynamic_rnn.
 
-tensorweave has no while_loop yet, so dynamic_rnn unrolls over a statically known number of time steps (the
-values, final states and gradients are TensorFlow's; the graph is the unrolled one). Past an example's
+dynamic_rnn unrolls over a statically known number of time steps (the values, final states and gradients are
+TensorFlow's; the graph is the unrolled one); when the time dimension is not known statically it runs the cell in
+a `while_loop` over TensorArrays of the inputs and outputs, as TF1's `_dynamic_rnn_loop`. Past an example's
 `sequence_length` the outputs are zeros and the state is carried through, as TF1 defines it."""
 
 from tensorweave._src.framework import dtypes, ops
@@ -117,11 +118,60 @@ def dynamic_rnn(
         if inputs.shape.ndims is not None and inputs.shape.ndims < 3:
             raise ValueError(f"Input must have rank at least 3 ([batch, time, depth]), got shape {inputs.shape}")
         time_axis = 0 if time_major else 1
+        if inputs.shape.ndims is not None and inputs.shape[time_axis].value is None:
+            return _dynamic_rnn_loop(
+                cell, inputs, sequence_length, initial_state, dtype, time_major, parallel_iterations
+            )
         steps = _time_steps(inputs, time_axis)
         per_step = array_ops.unstack(inputs, num=steps, axis=time_axis)
         state = _initial_state(cell, initial_state, _batch_size(per_step[0]), dtype)
         outputs, state = _unroll(cell, per_step, state, sequence_length)
         return array_ops.stack(outputs, axis=time_axis), state
+
+
+def _dynamic_rnn_loop(cell, inputs, sequence_length, initial_state, dtype, time_major, parallel_iterations):
+    """dynamic_rnn over a time dimension known only when the graph runs: a while_loop reads step t of a
+    TensorArray of the (time-major) inputs, runs the cell and writes its output into another TensorArray."""
+    from tensorweave._src.ops import control_flow_ops, tensor_array_ops
+
+    if not time_major:
+        perm = [1, 0] + list(range(2, inputs.shape.ndims))
+        inputs = array_ops.transpose(inputs, perm)
+    batch_size = inputs.shape[1].value
+    batch = batch_size if batch_size is not None else array_ops.shape(inputs)[1]
+    state = _initial_state(cell, initial_state, batch, dtype)
+    time_steps = array_ops.shape(inputs)[0]
+    zero_output = None
+    if sequence_length is not None:
+        sequence_length = math_ops.cast(ops.convert_to_tensor(sequence_length, name="sequence_length"), dtypes.int32)
+        if sequence_length.shape.ndims not in (None, 1):
+            raise ValueError(f"sequence_length must be a vector of length batch_size, but saw shape: "
+                             f"{sequence_length.shape}")  # fmt: skip
+        zero_output = array_ops.zeros(array_ops.stack([batch, cell.output_size]), dtype=inputs.dtype)
+        zero_output.set_shape([batch_size, cell.output_size])
+    with ops.name_scope("dynamic_rnn"):
+        input_ta = tensor_array_ops.TensorArray(
+            inputs.dtype, size=time_steps, element_shape=inputs.shape[1:], tensor_array_name="input"
+        ).unstack(inputs)
+        output_ta = tensor_array_ops.TensorArray(inputs.dtype, size=time_steps, tensor_array_name="output")
+
+    def body(t, state, output_ta):
+        x = input_ta.read(t)
+        output, new_state = _masked_step(cell, x, state, t, sequence_length, zero_output)
+        return t + 1, new_state, output_ta.write(t, output)
+
+    _, state, output_ta = control_flow_ops.while_loop(
+        lambda t, *_: t < time_steps,
+        body,
+        (ops.convert_to_tensor(0, dtype=dtypes.int32), state, output_ta),
+        parallel_iterations=parallel_iterations or 32,
+        maximum_iterations=time_steps,
+    )
+    outputs = output_ta.stack()
+    outputs.set_shape([None, batch_size, cell.output_size])
+    if not time_major:
+        outputs = array_ops.transpose(outputs, [1, 0, 2])
+    return outputs, state
 
 
 def _reverse_steps(steps, sequence_length, batch_axis=0):
