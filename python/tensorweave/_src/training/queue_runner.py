@@ -22,7 +22,7 @@ class QueueRunner:
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default():
-      ...     q = tw.FIFOQueue(10, tw.float32)
+      ...     q = tw.FIFOQueue(10, tw.float32, shapes=[[]])
       ...     qr = tw.train.QueueRunner(q, [q.enqueue(1.0)] * 2)
       ...     with tw.Session() as sess:
       ...         coord = tw.train.Coordinator()
@@ -255,7 +255,7 @@ def start_queue_runners(sess=None, coord=None, daemon=True, start=True, collecti
       ...         sess.run(tw.local_variables_initializer())
       ...         coord = tw.train.Coordinator()
       ...         threads = tw.train.start_queue_runners(sess, coord)
-      ...         print(sess.run(batch)[0].tolist())
+      ...         print(sess.run(batch).tolist())
       ...         coord.request_stop(); coord.join(threads)
       [1, 2, 3]
     """
