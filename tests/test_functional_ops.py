@@ -4,7 +4,6 @@ an RNN written with while_loop + TensorArray trained by backpropagation through 
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 
 

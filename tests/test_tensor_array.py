@@ -4,7 +4,6 @@ trained by backpropagation through time)."""
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 from tensorweave._src.ops import gen_ops
 

@@ -2,6 +2,7 @@
 functional ops built on them, against central differences."""
 
 import tensorweave as tw
+
 from gradient_cases import GradientCase
 
 

@@ -102,7 +102,7 @@ def dynamic_rnn(
     scope=None,
 ):
     """Runs `cell` over inputs [batch, time, depth] (or [time, batch, depth] when `time_major`); returns (outputs
-    of the same layout, final state). The time dimension must be known statically (see the module doc).
+    of the same layout, final state). A time dimension not known statically runs a while_loop (see the module doc).
 
     Example:
       >>> import tensorweave as tw

@@ -149,20 +149,19 @@ class TensorArray:
         """The gradient TensorArray of this one for the gradient computation named `source`."""
         if flow is None:
             flow = self.flow
-        with ops.name_scope(name, "TensorArrayGrad", [self._handle]):
-            with ops.colocate_with(self._handle):
-                g_handle, _ = gen_ops.tensor_array_grad_v3(self._handle, flow, source=source, name=name)
-                with ops.control_dependencies([g_handle]):
-                    flow = array_ops.identity(flow, name="gradient_flow")
-                g = TensorArray(
-                    dtype=self._dtype,
-                    handle=g_handle,
-                    flow=flow,
-                    infer_shape=self._infer_shape,
-                    colocate_with_first_write_call=False,
-                )
-                g._element_shape = self._element_shape
-                return g
+        with ops.name_scope(name, "TensorArrayGrad", [self._handle]), ops.colocate_with(self._handle):
+            g_handle, _ = gen_ops.tensor_array_grad_v3(self._handle, flow, source=source, name=name)
+            with ops.control_dependencies([g_handle]):
+                flow = array_ops.identity(flow, name="gradient_flow")
+            g = TensorArray(
+                dtype=self._dtype,
+                handle=g_handle,
+                flow=flow,
+                infer_shape=self._infer_shape,
+                colocate_with_first_write_call=False,
+            )
+            g._element_shape = self._element_shape
+            return g
 
     def read(self, index, name=None):
         """The element at `index` (a scalar int32)."""
@@ -186,14 +185,13 @@ class TensorArray:
 
     def stack(self, name=None):
         """All elements stacked along a new first dimension."""
-        with ops.colocate_with(self._handle):
-            with ops.name_scope(name, "TensorArrayStack", [self._handle]):
-                value = self.gather(array_ops.range(0, self.size()), name=name)
-                if self.element_shape.dims is not None and not self._dynamic_size and self._size is not None:
-                    size = _constant_int(self._size)
-                    if size is not None:
-                        value.set_shape(tensor_shape.TensorShape([size]).concatenate(self.element_shape))
-                return value
+        with ops.colocate_with(self._handle), ops.name_scope(name, "TensorArrayStack", [self._handle]):
+            value = self.gather(array_ops.range(0, self.size()), name=name)
+            if self.element_shape.dims is not None and not self._dynamic_size and self._size is not None:
+                size = _constant_int(self._size)
+                if size is not None:
+                    value.set_shape(tensor_shape.TensorShape([size]).concatenate(self.element_shape))
+            return value
 
     def gather(self, indices, name=None):
         """The elements at `indices`, stacked along a new first dimension."""
@@ -245,11 +243,14 @@ class TensorArray:
             with self._maybe_colocate_with(value):
                 clengths = _constant_array(lengths)
                 lengths_64 = math_ops.cast(lengths, dtypes.int64)
-                if value.shape.dims is not None and clengths is not None:
-                    if clengths.shape and clengths.size and clengths.max() == clengths.min():
-                        self._check_element_shape(
-                            tensor_shape.TensorShape([int(clengths[0])]).concatenate(value.shape[1:])
-                        )
+                if (
+                    value.shape.dims is not None
+                    and clengths is not None
+                    and clengths.shape
+                    and clengths.size
+                    and clengths.max() == clengths.min()
+                ):
+                    self._check_element_shape(tensor_shape.TensorShape([int(clengths[0])]).concatenate(value.shape[1:]))
                 flow_out = gen_ops.tensor_array_split_v3(self._handle, value, lengths_64, self._flow, name=name)
             return build_ta_with_new_flow(self, flow_out)
 
