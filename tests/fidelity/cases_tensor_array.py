@@ -292,3 +292,11 @@ def dynamic_rnn_of_unknown_length_runs_a_while_loop(tf, sess):
     data = np.linspace(-1.0, 1.0, 18).reshape(2, 3, 3).astype(np.float32)
     ops_in_loop = any(op.type == "TensorArrayReadV3" for op in tf.get_default_graph().get_operations())
     return [outputs.shape, sess.run([outputs, state, tf.gradients(loss, x)[0]], {x: data}), ops_in_loop]
+
+
+@case(
+    known_difference="a TensorArray's handle is a scalar string tensor naming the per-step array; TensorFlow's is "
+    "a resource tensor (tensorweave has no resource dtype)"
+)
+def ta_handle_dtype(tf, sess):
+    return tf.TensorArray(tf.float32, size=1).handle.dtype
