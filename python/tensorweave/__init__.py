@@ -503,6 +503,7 @@ from tensorweave._src.ops.init_partition_ops import (  # noqa: E402
 from tensorweave._src.ops.gradients_impl import NotDifferentiable as NoGradient  # noqa: E402
 from tensorweave._src.ops.control_flow_ops import case  # noqa: E402
 from tensorweave._src.ops.control_flow_ops import cond  # noqa: E402
+from tensorweave._src.ops.control_flow_ops import switch_case  # noqa: E402
 from tensorweave._src.ops.control_flow_ops import while_loop  # noqa: E402
 from tensorweave._src.ops.tensor_array_ops import TensorArray  # noqa: E402
 from tensorweave._src.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402

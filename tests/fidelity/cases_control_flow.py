@@ -181,6 +181,24 @@ def case_not_pairs(tf, sess):
     return tf.case([tf.constant(True)])
 
 
+@case
+def switch_case_values(tf, sess):
+    i = tf.placeholder(tf.int32, [])
+    a = tf.switch_case(i, [lambda: tf.constant(10), lambda: tf.constant(20)], default=lambda: tf.constant(-1))
+    b = tf.switch_case(i, {1: lambda: tf.constant(2.0), 0: lambda: tf.constant(1.0)})
+    return [[sess.run(a, {i: v}) for v in (0, 1, 2, -3)], [sess.run(b, {i: v}) for v in (0, 1, 9)]]
+
+
+@case
+def switch_case_keys_not_a_range(tf, sess):
+    return tf.switch_case(tf.constant(0), {0: lambda: tf.constant(1), 2: lambda: tf.constant(2)})
+
+
+@case
+def switch_case_float_index(tf, sess):
+    return tf.switch_case(tf.constant(1.0), [lambda: tf.constant(1)])
+
+
 # --- while_loop --------------------------------------------------------------------------------------------------
 
 

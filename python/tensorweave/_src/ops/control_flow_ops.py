@@ -930,6 +930,59 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
         return fn()
 
 
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """The result of `branch_fns[branch_index]()` (TF1's `tf.switch_case`); only that branch runs.
+
+    `branch_fns` is a list of callables, a list of `(int, callable)` pairs or a dict, its keys forming the range
+    `[0, n)`. An index outside it runs `default`, or the last branch when there is none. Built as `case` over
+    `branch_index == k` (TensorFlow builds a functional Case op; the values are the same).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     i = tw.placeholder(tw.int32, [])
+      ...     y = tw.switch_case(i, [lambda: tw.constant(10), lambda: tw.constant(20)], default=lambda: tw.constant(-1))
+      ...     print([int(sess.run(y, {i: v})) for v in (0, 1, 7)])
+      [10, 20, -1]
+    """
+    from tensorweave._src.ops import math_ops
+
+    if not isinstance(branch_index, ops.Tensor):
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise TypeError("'branch_fns' must be a list, tuple, or dict")
+    if isinstance(branch_fns, dict):
+        branch_fns = list(branch_fns.items())
+    if all(callable(fn) for fn in branch_fns):
+        branch_fns = list(enumerate(branch_fns))
+    for pair in branch_fns:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
+        key, fn = pair
+        if not isinstance(key, int):
+            raise TypeError(f"key must be a Python `int`, got {type(key)}")
+        if not callable(fn):
+            raise TypeError(f"fn for key {key} must be callable.")
+    keys = [p[0] for p in branch_fns]
+    if min(keys) < 0 or max(keys) >= len(keys) or len(set(keys)) != len(keys):
+        found = ",".join(map(str, sorted(keys)))
+        raise ValueError(
+            f"branch indices (keys) must form contiguous range of [0 to {len(keys)}) but found {{{found}}}"
+        )
+    actions = [fn for _, fn in sorted(branch_fns, key=lambda p: p[0])]
+    if default is not None:
+        actions.append(default)
+    with ops.name_scope(name, "switch_case", [branch_index]):
+        pairs = [(math_ops.equal(branch_index, k), fn) for k, fn in enumerate(actions[:-1])]
+        if not pairs:
+            return actions[-1]()
+        return case(pairs, default=actions[-1])
+
+
 def while_loop(
     cond,
     body,
