@@ -416,3 +416,18 @@ def test_while_gradients_unused_result_zero_iterations_and_unknown_shapes():
         got_m, got_v = sess.run([gm, gv], {m: mv, v: vv})
         np.testing.assert_allclose(got_m, _central_difference(lambda x: sess.run(loss, {m: x, v: vv}), mv), atol=1e-8)
         np.testing.assert_allclose(got_v, _central_difference(lambda x: sess.run(loss, {m: mv, v: x}), vv), atol=1e-8)
+
+
+def test_cond_gradient_structure_switch_of_merge_and_merge_of_switch():
+    g = tw.Graph()
+    with g.as_default():
+        x = tw.placeholder(tw.float32, [], name="x")
+        y = tw.cond(x > 0, lambda: x * 3.0, lambda: x - 1.0)
+        (dx,) = tw.gradients(y, [x])
+    merge_grad = [op for op in g.get_operations() if op.name.startswith("gradients/cond/Merge_grad/")]
+    (switch,) = [op for op in merge_grad if op.type == "Switch"]
+    assert switch.name == "gradients/cond/Merge_grad/cond_grad" and switch.inputs[1].op.name == "cond/pred_id"
+    # Each branch's Switch of x gets a Merge of its branch's gradient and zeros made only in the other branch.
+    assert dx.op.type == "AddN"
+    for summand in dx.op.inputs:
+        assert summand.op.type == "Merge" and summand.op.name.endswith("cond_grad")
