@@ -120,3 +120,26 @@ def test_hogwild_sgd_from_four_threads_converges():
             final = sess.run(loss, {x: data, y: labels})
             np.testing.assert_allclose(sess.run(w), true_w, atol=0.05)
     assert final < 1e-3 * initial
+
+
+def test_concurrent_momentum_updates_are_atomic_over_variable_and_slot(sess):
+    # Each ApplyMomentum updates the accumulator and the variable under both their locks, so 400 steps from 4
+    # threads with a constant gradient end exactly where 400 steps in a row do (numpy oracle).
+    w = tw.Variable(tw.zeros([4], tw.float64))
+    grad = tw.constant([1.0, -2.0, 0.5, 4.0], tw.float64)
+    train = tw.train.MomentumOptimizer(0.01, 0.9, use_locking=True).apply_gradients([(grad, w)])
+    sess.run(tw.global_variables_initializer())
+
+    def work(_):
+        for _ in range(100):
+            sess.run(train)
+
+    _threads(4, work)
+    # The optimizer makes its hyperparameters float32 constants cast to the variable's dtype, as TF1's.
+    lr, momentum = np.float64(np.float32(0.01)), np.float64(np.float32(0.9))
+    accum, var = np.zeros(4), np.zeros(4)
+    g = np.array([1.0, -2.0, 0.5, 4.0])
+    for _ in range(400):
+        accum = momentum * accum + g
+        var -= lr * accum
+    np.testing.assert_allclose(sess.run(w), var, rtol=1e-12)
