@@ -1,5 +1,8 @@
 // _Send and _Recv: a tensor crossing a device boundary through the step's
 // rendezvous. The key is built once, when the kernel is.
+#include <memory>
+#include <mutex>
+
 #include "core/framework/cancellation.h"
 #include "core/framework/op_kernel.h"
 
@@ -38,6 +41,12 @@ class SendOp : public OpKernel {
   std::string key_;
 };
 
+// Whether a receive has finished, for its cancellation callback.
+struct RecvGuard {
+  std::recursive_mutex mu;
+  bool finished = false;
+};
+
 class RecvOp : public AsyncOpKernel {
  public:
   explicit RecvOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
@@ -51,13 +60,19 @@ class RecvOp : public AsyncOpKernel {
       return;
     }
     // A cancelled step (timeout, Session::Close) stops waiting: the step's
-    // rendezvous is aborted, which ends every receive of the step.
+    // rendezvous is aborted, which ends every receive of the step. The
+    // callback aborts only while this receive is pending (the step, and its
+    // rendezvous, cannot end before it finishes); `guard` orders the two
+    // (recursive: the abort may finish this receive on the same thread).
     CancellationManager* cancellation = ctx->cancellation_manager();
     CancellationManager::Token token = 0;
     bool registered = false;
+    auto guard = std::make_shared<RecvGuard>();
     if (cancellation != nullptr) {
       Rendezvous* rendezvous = ctx->rendezvous();
-      registered = cancellation->RegisterCallback(&token, [rendezvous] {
+      registered = cancellation->RegisterCallback(&token, [guard, rendezvous] {
+        std::lock_guard<std::recursive_mutex> lock(guard->mu);
+        if (guard->finished) return;
         rendezvous->StartAbort(
             errors::Cancelled("Recv operation was cancelled"));
       });
@@ -68,9 +83,13 @@ class RecvOp : public AsyncOpKernel {
       }
     }
     ctx->rendezvous()->RecvAsync(
-        key_,
-        [this, ctx, cancellation, token, registered, done = std::move(done)](
-            const Status& s, const Tensor& value, bool is_dead) {
+        key_, [this, ctx, cancellation, token, registered, guard,
+               done = std::move(done)](const Status& s, const Tensor& value,
+                                       bool is_dead) {
+          {
+            std::lock_guard<std::recursive_mutex> lock(guard->mu);
+            guard->finished = true;
+          }
           if (registered) cancellation->DeregisterCallback(token);
           if (!s.ok()) {
             ctx->SetStatus(s);
