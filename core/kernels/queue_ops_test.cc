@@ -12,6 +12,10 @@
 namespace tensorweave {
 namespace {
 
+using test::AddConst;
+using test::AddOp;
+using test::AddPlaceholder;
+using test::AttrInt;
 using test::HasSubstr;
 
 AttrValue TypeList(std::vector<DataType> types) {
