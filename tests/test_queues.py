@@ -467,3 +467,14 @@ def test_each_queue_op_is_the_op_tensorflow_builds(sess):
     sess.run(built["QueueEnqueueV2"])
     sess.run(built["QueueEnqueueManyV2"])
     assert sess.run(built["QueueSizeV2"].outputs[0]) == 3
+
+
+def test_monitored_session_starts_the_queue_runners_and_stops_at_the_end_of_input():
+    with tw.Graph().as_default():
+        x = tw.train.limit_epochs(tw.constant([1, 2, 3, 4, 5, 6]), num_epochs=1)
+        b = tw.train.batch([x], batch_size=2, enqueue_many=True)
+        seen = []
+        with tw.train.MonitoredSession() as sess:
+            while not sess.should_stop():
+                seen.extend(sess.run(b).tolist())
+        assert seen == [1, 2, 3, 4, 5, 6]
