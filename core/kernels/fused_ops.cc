@@ -1,10 +1,10 @@
 // _FusedMatMul and _FusedConv2D: the product (or convolution) with the bias
 // and activation applied as the output is written, instead of three passes
-// over it (MatMul, BiasAdd, Relu). _FusedMatMul computes C in row blocks of
-// about 64 KB, each by BLAS on one thread of the intra-op pool and then
-// finished (bias, activation) while it is still in cache. _FusedConv2D runs
-// the convolution, then one sweep that adds the bias and applies the
-// activation together. Each matches the unfused ops' kernels (same
+// over it (MatMul, BiasAdd, Relu). _FusedMatMul splits C by rows over the
+// intra-op pool as MatMul does; each thread's rows are computed by BLAS and
+// then finished (bias, activation) by the same thread while still in cache.
+// _FusedConv2D runs the convolution, then one sweep that adds the bias and
+// applies the activation together. Each matches the unfused ops' kernels (same
 // activation formulas); the tests compare against them.
 #include <algorithm>
 #include <cmath>
@@ -47,37 +47,58 @@ Status ParseFusedOps(OpKernelConstruction* ctx, Activation* activation) {
   return Status::OK();
 }
 
-// out[r, c] = act(out[r, c] + bias[c]) for `rows` rows of `depth`; the
+// out[r, c] = act(out[r, c] + bias[c]) for `rows` rows of `depth` (rows
+// `stride` apart); the
 // activation formulas are those of the Relu, Relu6, Elu, Tanh and Sigmoid
 // kernels.
 template <typename T, typename Fn>
-void BiasThen(T* out, int64_t rows, int64_t depth, const T* bias, Fn fn) {
+void BiasThen(T* out, int64_t rows, int64_t depth, int64_t stride,
+              const T* bias, Fn fn) {
+  // Few channels (a LeNet convolution's 6): the bias repeated over a tile of
+  // whole rows (on the stack), so that the loop runs over long contiguous
+  // spans and vectorizes.
+  constexpr int64_t kTile = 256;
+  if (stride == depth && depth * 4 <= kTile) {
+    const int64_t tile_rows = kTile / depth;
+    T tiled[kTile];
+    for (int64_t i = 0; i < tile_rows * depth; ++i) tiled[i] = bias[i % depth];
+    int64_t r = 0;
+    for (; r + tile_rows <= rows; r += tile_rows) {
+      T* span = out + r * depth;
+      for (int64_t i = 0; i < tile_rows * depth; ++i) {
+        span[i] = fn(span[i] + tiled[i]);
+      }
+    }
+    out += r * depth;
+    rows -= r;
+  }
   for (int64_t r = 0; r < rows; ++r) {
-    T* row = out + r * depth;
+    T* row = out + r * stride;
     for (int64_t c = 0; c < depth; ++c) row[c] = fn(row[c] + bias[c]);
   }
 }
 
 template <typename T>
 void BiasActivation(Activation activation, T* out, int64_t rows, int64_t depth,
-                    const T* bias) {
+                    int64_t stride, const T* bias) {
   switch (activation) {
     case Activation::kNone:
-      return BiasThen(out, rows, depth, bias, [](T x) { return x; });
+      return BiasThen(out, rows, depth, stride, bias, [](T x) { return x; });
     case Activation::kRelu:
-      return BiasThen(out, rows, depth, bias,
+      return BiasThen(out, rows, depth, stride, bias,
                       [](T x) { return x < T(0) ? T(0) : x; });
     case Activation::kRelu6:
-      return BiasThen(out, rows, depth, bias, [](T x) {
+      return BiasThen(out, rows, depth, stride, bias, [](T x) {
         return x < T(0) ? T(0) : (x > T(6) ? T(6) : x);
       });
     case Activation::kElu:
-      return BiasThen(out, rows, depth, bias,
+      return BiasThen(out, rows, depth, stride, bias,
                       [](T x) { return x > T(0) ? x : std::expm1(x); });
     case Activation::kTanh:
-      return BiasThen(out, rows, depth, bias, [](T x) { return std::tanh(x); });
+      return BiasThen(out, rows, depth, stride, bias,
+                      [](T x) { return std::tanh(x); });
     case Activation::kSigmoid:
-      return BiasThen(out, rows, depth, bias,
+      return BiasThen(out, rows, depth, stride, bias,
                       [](T x) { return T(1) / (T(1) + std::exp(-x)); });
   }
 }
@@ -124,32 +145,41 @@ class FusedMatMulOp : public OpKernel {
   template <typename T>
   void Run(ThreadPool* pool, const T* a, const T* b, const T* bias, T* c,
            int64_t m, int64_t n, int64_t k) const {
-    // Rows per block: about 64 KB of C, so that the block BLAS just wrote
-    // is still in cache when the bias and activation pass over it.
-    const int64_t block =
-        std::max<int64_t>(4, (int64_t{64} << 10) / (n * sizeof(T)));
-    auto rows = [&](int64_t begin, int64_t end) {
-      for (int64_t r0 = begin; r0 < end; r0 += block) {
-        const int64_t r1 = std::min(end, r0 + block);
-        T* c_block = c + r0 * n;
-        if (k == 0) {
-          std::fill(c_block, c + r1 * n, T(0));
-        } else {
-          const T* a_block = transpose_a_ ? a + r0 : a + r0 * k;
-          blas::Gemm<T>(transpose_a_, transpose_b_, r1 - r0, n, k, T(1),
-                        a_block, transpose_a_ ? m : k, b, transpose_b_ ? k : n,
-                        T(0), c_block, n);
+    // C is split as Gemm splits it (along its longer side, one range per
+    // thread, from 4M flops on). Each thread computes its block of C by one
+    // BLAS call, then adds the bias and applies the activation to that block
+    // while it is still in cache.
+    auto block = [&](int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+      T* c_block = c + r0 * n + c0;
+      if (k == 0) {
+        for (int64_t r = r0; r < r1; ++r) {
+          std::fill(c + r * n + c0, c + r * n + c1, T(0));
         }
-        BiasActivation<T>(activation_, c_block, r1 - r0, n, bias);
+      } else {
+        const T* a_block = transpose_a_ ? a + r0 : a + r0 * k;
+        const T* b_block = transpose_b_ ? b + c0 * k : b + c0;
+        blas::Gemm<T>(transpose_a_, transpose_b_, r1 - r0, c1 - c0, k, T(1),
+                      a_block, transpose_a_ ? m : k, b_block,
+                      transpose_b_ ? k : n, T(0), c_block, n);
       }
+      BiasActivation<T>(activation_, c_block, r1 - r0, c1 - c0, n, bias + c0);
     };
     const int64_t flops = 2 * m * n * k;
-    if (pool == nullptr || flops < (int64_t{1} << 22) || m < 2 * block) {
-      rows(0, m);
+    if (pool == nullptr || flops < (int64_t{1} << 22)) {
+      block(0, m, 0, n);
       return;
     }
     const int64_t parts = pool->num_threads() + 1;
-    pool->ParallelFor(m, std::max<int64_t>(block, m / parts), rows);
+    const bool by_rows = m >= n;
+    const int64_t extent = by_rows ? m : n;
+    pool->ParallelFor(extent, std::max<int64_t>(16, extent / parts),
+                      [&](int64_t begin, int64_t end) {
+                        if (by_rows) {
+                          block(begin, end, 0, n);
+                        } else {
+                          block(0, m, begin, end);
+                        }
+                      });
   }
 
   bool transpose_a_ = false;
@@ -191,7 +221,7 @@ class FusedConv2DOp : public ConvOpBase {
           ParallelForParts(
               ctx->intra_op_pool(), rows, [&](int, int64_t begin, int64_t end) {
                 BiasActivation<T>(activation_, data + begin * depth,
-                                  end - begin, depth, bias.data<T>());
+                                  end - begin, depth, depth, bias.data<T>());
               });
           return Status::OK();
         }));
