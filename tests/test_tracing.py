@@ -247,6 +247,9 @@ def test_partitioned_trace_shows_send_before_recv():
     assert send["pid"] == pids[f"{CPU0} Compute"] and recv["pid"] == pids[f"{CPU1} Compute"]
     assert send["ts"] <= recv["ts"] + recv["dur"]  # the value arrived after it was sent
     assert send["args"]["input0"].startswith("a/read:0 @" + CPU1)
+    # Inputs are named as TF names them (output 0 by its node's name), in partition graphs too.
+    (read,) = [e for e in regions if e["name"] == "Identity"]
+    assert (read["args"]["name"], read["args"]["input0"]) == ("a/read", "a")
     (square,) = [e for e in regions if e["name"] == "Square"]
     assert square["args"]["input0"] == recv["args"]["name"]
     assert square["ts"] >= recv["ts"] + recv["dur"]
