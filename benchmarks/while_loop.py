@@ -10,8 +10,7 @@ pushing its values on stacks, backward loop popping them).
 
 import os
 
-from harness import report
-from harness import time_call
+from harness import report, time_call
 
 ITERATIONS = 1000
 GRAD_ITERATIONS = 100
