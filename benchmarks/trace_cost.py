@@ -1,16 +1,21 @@
 """What tracing a step costs: the LeNet-5 training step of train_step.py (batch 64) untraced, with
 `RunOptions(trace_level=FULL_TRACE)` filling a RunMetadata, and with the Chrome trace made from it by
-`timeline.Timeline`, in tensorweave and in TensorFlow's compat.v1 Session, in one run.
+`timeline.Timeline`, in tensorweave and in TensorFlow's compat.v1 Session, in one run. The variants of one
+system are called in turn, one call each, and each one's median call time is reported: on a busy machine
+that compares them under the same load (batches of calls, as time_interleaved takes, were dominated by the
+load's swings here).
 
-  python benchmarks/trace_cost.py [--threads 2] [--rounds 15]
+  python benchmarks/trace_cost.py [--threads 2] [--calls 200]
 """
 
 import argparse
 import os
+import statistics
+import time
 
 import numpy as np
 import train_step
-from harness import report, time_interleaved
+from harness import report
 
 
 def _lenet(tf1, nn, threads, rng):
@@ -65,10 +70,24 @@ def _variants(tf1, nn, timeline, threads, rng):
     }
 
 
+def _alternating(fns, calls, warmup=10):
+    """Median seconds per call of each fn in {name: fn}, calling them in turn, one call each."""
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
+    samples = {name: [] for name in fns}
+    for _ in range(calls):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            samples[name].append(time.perf_counter() - start)
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--calls", type=int, default=200)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     import tensorweave as tw
@@ -84,9 +103,10 @@ def main():
     else:
         tf.compat.v1.disable_v2_behavior()
         systems["tf.compat.v1"] = _variants(tf.compat.v1, tf.nn, tf_timeline, args.threads, rng)
-    rows = {}
-    for case in systems["tensorweave"]:
-        rows[case] = time_interleaved({s: v[case] for s, v in systems.items()}, rounds=args.rounds)
+    rows = {case: {} for case in systems["tensorweave"]}
+    for system, variants in systems.items():
+        for case, seconds in _alternating(variants, args.calls).items():
+            rows[case][system] = seconds
     report(f"LeNet-5 training step, {args.threads} threads: the cost of tracing", rows, ["tf.compat.v1"])
     for system in systems:
         base = rows["untraced"][system]
