@@ -138,5 +138,18 @@ TEST(StepStatsCollectorTest, PartitionedStepReportsEachDevice) {
   EXPECT_TRUE(recv);
 }
 
+TEST(StepStatsCollectorTest, TimelineLabelNamesOutputZeroByItsNode) {
+  Graph g;
+  AddConst(&g, "a", Tensor::Vector<float>({1, 2}));
+  AddOp(&g, "Unique", "u", {"a:0"});
+  AddOp(&g, "Neg", "m", {"u:1"});
+  AddOp(&g, "Neg", "s", {"u:0"});
+  AddOp(&g, "Neg", "n", {"a:0", "^s"});
+  EXPECT_EQ(TimelineLabel(*g.FindNode("u")), "u = Unique(a)");
+  EXPECT_EQ(TimelineLabel(*g.FindNode("m")), "m = Neg(u:1)");
+  EXPECT_EQ(TimelineLabel(*g.FindNode("s")), "s = Neg(u)");
+  EXPECT_EQ(TimelineLabel(*g.FindNode("n")), "n = Neg(a, ^s)");
+}
+
 }  // namespace
 }  // namespace tensorweave
