@@ -519,6 +519,13 @@ class TensorArrayUnpackOp : public OpKernel {
         OP_REQUIRES(
             ctx, n >= 0,
             errors::InvalidArgument("lengths[", i, "] = ", n, " is negative"));
+        // The sum may not overflow: past the value's rows it is an error.
+        OP_REQUIRES(
+            ctx, n <= value.dim(0) - total,
+            errors::InvalidArgument(
+                "Expected sum of lengths to be equal to values.shape[0], but "
+                "sum of lengths exceeds it at lengths[",
+                i, "] and value's shape is: ", value.shape().ToString()));
         targets.push_back(i);
         lengths.push_back(n);
         total += n;
