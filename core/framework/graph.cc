@@ -413,6 +413,42 @@ Status Graph::AddNodeLocked(NodeDef def, Node** out) {
   return Status::OK();
 }
 
+Status Graph::UpdateInput(Node* dst, int index, const Endpoint& src) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return UpdateInputLocked(dst, index, src);
+}
+
+Status Graph::UpdateInputLocked(Node* dst, int index, const Endpoint& src) {
+  if (index < 0 || index >= dst->num_inputs()) {
+    return errors::InvalidArgument("node ", dst->DebugName(), " has no input ",
+                                   index);
+  }
+  if (src.index < 0 || src.index >= src.node->num_outputs()) {
+    return errors::InvalidArgument("node ", src.node->DebugName(),
+                                   " has no output ", src.index);
+  }
+  if (src.node->output_type(src.index) != dst->input_type(index)) {
+    return errors::InvalidArgument(
+        "Input ", index, " of node ", dst->DebugName(), " has type ",
+        DataTypeName(dst->input_type(index)), ", but '", src.ToString(),
+        "' is ", DataTypeName(src.node->output_type(src.index)));
+  }
+  if (dst->input_is_ref(index) && !src.node->output_is_ref(src.index)) {
+    return errors::InvalidArgument("Input ", index, " of node ",
+                                   dst->DebugName(), " must be a ref, but '",
+                                   src.ToString(), "' is a value");
+  }
+  Endpoint& old = dst->inputs_[index];
+  auto& edges = old.node->out_edges_;
+  edges.erase(std::find_if(edges.begin(), edges.end(), [&](const Edge& e) {
+    return e.dst == dst && e.dst_input == index;
+  }));
+  old = src;
+  src.node->out_edges_.push_back(Edge{src.node, src.index, dst, index});
+  dst->def_.set_input(index, src.ToString());
+  return Status::OK();
+}
+
 void Graph::ToGraphDef(GraphDef* graph_def) const {
   std::lock_guard<std::mutex> lock(mu_);
   graph_def->Clear();
@@ -437,9 +473,21 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
   std::vector<int> pending(graph_def.node_size(), 0);
   std::vector<std::vector<int>> consumers(graph_def.node_size());
   std::vector<NodeDef> defs(graph_def.node().begin(), graph_def.node().end());
+  // A while loop's back edges (a Merge's input from a NextIteration) close
+  // cycles: the Merge is added first with another input in their place, and
+  // they are set once every node exists.
+  struct BackEdge {
+    int dst;
+    int input;
+    std::string src;
+  };
+  std::vector<BackEdge> back_edges;
   for (int i = 0; i < graph_def.node_size(); ++i) {
     NodeDef& def = defs[i];
+    const bool is_merge = def.op() == "Merge" || def.op() == "RefMerge";
+    int input_index = -1;
     for (std::string& input : *def.mutable_input()) {
+      ++input_index;
       std::string name;
       int out_index;
       bool is_control;
@@ -465,6 +513,12 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
           !is_control && input.find(':') != std::string::npos;
       input = (is_control ? "^" : "") + prefix + name +
               (explicit_index ? ":" + std::to_string(out_index) : "");
+      const std::string& src_op = graph_def.node(it->second).op();
+      if (is_merge && !is_control &&
+          (src_op == "NextIteration" || src_op == "RefNextIteration")) {
+        back_edges.push_back({i, input_index, input});
+        continue;
+      }
       ++pending[i];
       consumers[it->second].push_back(i);
     }
@@ -504,11 +558,49 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
       }
     }
   }
+  // A Merge is added with a forward input in place of each back edge.
+  for (const BackEdge& b : back_edges) {
+    NodeDef& def = defs[b.dst];
+    int forward = -1;
+    for (int k = 0; k < def.input_size(); ++k) {
+      const std::string& in = def.input(k);
+      bool is_back = false;
+      for (const BackEdge& o : back_edges) {
+        if (o.dst == b.dst && o.input == k) is_back = true;
+      }
+      if (!is_back && !in.empty() && in[0] != '^') {
+        forward = k;
+        break;
+      }
+    }
+    if (forward < 0) {
+      return errors::InvalidArgument("node '", def.name(),
+                                     "' (op: 'Merge') has only back edges "
+                                     "from NextIteration nodes as inputs");
+    }
+    def.set_input(b.input, def.input(forward));
+  }
   const size_t first_new = nodes_.size();
   const size_t first_added = added != nullptr ? added->size() : 0;
+  std::vector<Node*> by_index(defs.size(), nullptr);
+  Status s;
   for (int i : order) {
     Node* node;
-    Status s = AddNodeLocked(defs[i], &node);
+    s = AddNodeLocked(defs[i], &node);
+    if (!s.ok()) break;
+    by_index[i] = node;
+    if (added != nullptr) added->push_back(node);
+  }
+  for (size_t k = 0; s.ok() && k < back_edges.size(); ++k) {
+    const BackEdge& b = back_edges[k];
+    std::string name;
+    int index;
+    bool is_control;
+    SplitTensorName(b.src, &name, &index, &is_control);
+    s = UpdateInputLocked(by_index[b.dst], b.input,
+                          Endpoint{by_name_.at(name), index});
+  }
+  {
     if (!s.ok()) {
       // Roll back: the new nodes are last, and only they point at each other
       // or have edges recorded on older nodes.
@@ -532,7 +624,6 @@ Status Graph::ImportGraphDef(const GraphDef& graph_def,
       if (added != nullptr) added->resize(first_added);
       return s;
     }
-    if (added != nullptr) added->push_back(node);
   }
   return Status::OK();
 }

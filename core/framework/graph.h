@@ -119,6 +119,14 @@ class Graph {
   // returned to the caller, so before any step can reach the node.
   void SetRequestedDevice(Node* node, const std::string& device);
 
+  // Re-points data input `index` of `dst` at `src` (TF's
+  // Operation._update_input): how a while loop's Merge, created with its
+  // Enter twice, gets the NextIteration back edge that closes the loop. The
+  // new source must have the input's dtype (and be a ref where one is
+  // needed). Shapes inferred before are kept: the caller (the while loop)
+  // checks its shape invariants.
+  Status UpdateInput(Node* dst, int index, const Endpoint& src);
+
   int num_nodes() const;
   Node* node(int id) const;
   Node* FindNode(const std::string& name) const;
@@ -134,6 +142,7 @@ class Graph {
 
  private:
   Status AddNodeLocked(NodeDef def, Node** node);
+  Status UpdateInputLocked(Node* dst, int index, const Endpoint& src);
 
   mutable std::mutex mu_;
   std::vector<std::unique_ptr<Node>> nodes_;

@@ -13,16 +13,23 @@
 
 namespace tensorweave {
 
+namespace {
+
+// TF's control-flow primitives (their Ref forms alike); every other op is a
+// plain node.
+enum class NodeKind : uint8_t {
+  kNormal,
+  kSwitch,
+  kMerge,
+  kEnter,
+  kExit,
+  kNextIteration,
+  kControlTrigger
+};
+
+}  // namespace
+
 struct Executor::Item {
-  enum Kind : uint8_t {
-    kNormal,
-    kSwitch,
-    kMerge,
-    kEnter,
-    kExit,
-    kNextIteration,
-    kControlTrigger
-  };
   struct OutEdge {
     int src_output;
     int slot;  // in the frame the edge leads to
@@ -30,7 +37,7 @@ struct Executor::Item {
   };
   const Node* node = nullptr;
   OpKernel* kernel = nullptr;
-  Kind kind = kNormal;
+  NodeKind kind = NodeKind::kNormal;
   int frame = 0;        // the frame the node runs in
   int local = 0;        // its index among the nodes of that frame
   int input_start = 0;  // its first input slot, among the frame's slots
@@ -243,6 +250,28 @@ std::vector<bool> NodesNeeded(const Graph& graph, const ExecutorSpec& spec) {
 
 Executor::~Executor() = default;
 
+namespace {
+
+NodeKind KindOf(const std::string& op) {
+  static const std::map<std::string, NodeKind> kinds = {
+      {"Switch", NodeKind::kSwitch},
+      {"RefSwitch", NodeKind::kSwitch},
+      {"Merge", NodeKind::kMerge},
+      {"RefMerge", NodeKind::kMerge},
+      {"Enter", NodeKind::kEnter},
+      {"RefEnter", NodeKind::kEnter},
+      {"Exit", NodeKind::kExit},
+      {"RefExit", NodeKind::kExit},
+      {"NextIteration", NodeKind::kNextIteration},
+      {"RefNextIteration", NodeKind::kNextIteration},
+      {"ControlTrigger", NodeKind::kControlTrigger},
+  };
+  auto it = kinds.find(op);
+  return it == kinds.end() ? NodeKind::kNormal : it->second;
+}
+
+}  // namespace
+
 Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
                         const KernelLookup& kernels,
                         std::unique_ptr<Executor>* out) {
@@ -254,23 +283,25 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
   };
   const int num_nodes = graph.num_nodes();
   const std::vector<bool> needed = NodesNeeded(graph, spec);
-  // Items in graph order, which is topological: a node only refers to
-  // nodes added before it.
   std::vector<int> item_of(num_nodes, -1);
-  int slot = 0;
   for (int id = 0; id < num_nodes; ++id) {
     if (!needed[id]) continue;
     Item item;
     item.node = graph.node(id);
-    item.input_start = slot;
-    slot += item.node->num_inputs();
+    item.kind = KindOf(item.node->type_string());
     for (int i = 0; i < item.node->num_inputs(); ++i) {
       const Endpoint& src = item.node->input(i);
-      if (!is_fed(src.node, src.index)) ++item.initial_pending;
+      if (is_fed(src.node, src.index)) {
+        item.merge_fed = item.kind == NodeKind::kMerge;
+      } else if (item.kind != NodeKind::kMerge) {
+        ++item.initial_pending;
+      }
     }
+    item.num_data_inputs = item.node->num_inputs();
     item.initial_pending += item.node->control_inputs().size();
     TW_RETURN_IF_ERROR(kernels(item.node, &item.kernel));
     item.expensive = item.kernel->IsExpensive();
+    if (item.kind != NodeKind::kNormal) ex->has_control_flow_ = true;
     item_of[id] = static_cast<int>(ex->items_.size());
     ex->items_.push_back(std::move(item));
   }
@@ -278,50 +309,208 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
     for (const Edge& e : item.node->out_edges()) {
       int dst = item_of[e.dst->id()];
       if (dst < 0 || is_fed(item.node, e.src_output)) continue;
-      item.out_edges.push_back(
-          {e.src_output, ex->items_[dst].input_start + e.dst_input, dst});
+      item.out_edges.push_back({e.src_output, e.dst_input, dst});
     }
     for (const Node* c : item.node->control_outputs()) {
       if (item_of[c->id()] >= 0) item.control_dsts.push_back(item_of[c->id()]);
     }
-    if (item.initial_pending == 0) {
+  }
+  TW_RETURN_IF_ERROR(ex->BuildFrames());
+  // Input slots, per frame; an out edge's slot is in its destination's frame.
+  for (Item& item : ex->items_) {
+    FrameInfo& frame = ex->frames_[item.frame];
+    item.local = frame.num_items++;
+    item.input_start = frame.num_slots;
+    frame.num_slots += item.node->num_inputs();
+    frame.initial_pending.push_back(item.initial_pending);
+    if (item.kind == NodeKind::kMerge) {
+      item.merge_index = frame.num_merges++;
+      if (item.merge_fed) frame.fed_merges.push_back(item.merge_index);
+    }
+    if (item.kind == NodeKind::kExit) {
+      frame.exits.push_back(&item - ex->items_.data());
+    }
+    if (item.kind == NodeKind::kEnter)
+      ++ex->frames_[item.child_frame].num_enters;
+  }
+  for (Item& item : ex->items_) {
+    for (Item::OutEdge& e : item.out_edges) {
+      e.slot += ex->items_[e.dst].input_start;
+    }
+    const bool ready_at_start =
+        item.initial_pending == 0 &&
+        (item.kind != NodeKind::kMerge || item.merge_fed);
+    if (ready_at_start) {
+      if (item.frame != 0) {
+        return errors::InvalidArgument(
+            "node ", item.node->DebugName(), " is inside the while loop '",
+            ex->frames_[item.frame].name,
+            "' but has no input from it: a node in a loop needs an input or "
+            "a control input from the loop");
+      }
       ex->roots_.push_back(&item - ex->items_.data());
     }
   }
   // Feeds go to every slot that reads them; fetches get slots of their own.
+  // Both are in the root frame: a value inside a loop has one instance per
+  // iteration.
+  FrameInfo& root = ex->frames_[0];
   ex->feed_slots_.resize(spec.feeds.size());
-  auto feed_index = [&spec](const Endpoint& e) {
-    for (size_t f = 0; f < spec.feeds.size(); ++f) {
-      if (spec.feeds[f].node == e.node && spec.feeds[f].index == e.index) {
-        return static_cast<int>(f);
-      }
-    }
-    return -1;
-  };
   for (size_t f = 0; f < spec.feeds.size(); ++f) {
     const Endpoint& e = spec.feeds[f];
     for (const Edge& edge : e.node->out_edges()) {
       int dst = item_of[edge.dst->id()];
-      if (dst >= 0 && edge.src_output == e.index) {
-        ex->feed_slots_[f].push_back(ex->items_[dst].input_start +
-                                     edge.dst_input);
+      if (dst < 0 || edge.src_output != e.index) continue;
+      const Item& item = ex->items_[dst];
+      if (item.frame != 0) {
+        return errors::InvalidArgument(
+            "cannot feed '", e.ToString(), "': it is read by node ",
+            item.node->DebugName(), " inside the while loop '",
+            ex->frames_[item.frame].name, "'");
       }
+      ex->feed_slots_[f].push_back(item.input_start + edge.dst_input);
     }
   }
   for (const Endpoint& e : spec.fetches) {
-    int fetch_slot = slot++;
+    int fetch_slot = root.num_slots++;
     ex->fetch_slots_.push_back(fetch_slot);
     ex->fetch_nodes_.push_back(e.node);
-    int f = feed_index(e);
-    if (f >= 0) {
-      ex->feed_slots_[f].push_back(fetch_slot);
-    } else {
-      ex->items_[item_of[e.node->id()]].out_edges.push_back(
-          {e.index, fetch_slot, -1});
+    auto fed_at = std::find_if(spec.feeds.begin(), spec.feeds.end(),
+                               [&e](const Endpoint& f) {
+                                 return f.node == e.node && f.index == e.index;
+                               });
+    if (fed_at != spec.feeds.end()) {
+      ex->feed_slots_[fed_at - spec.feeds.begin()].push_back(fetch_slot);
+      continue;
+    }
+    Item& producer = ex->items_[item_of[e.node->id()]];
+    if (ex->OutputFrame(producer) != 0) {
+      return errors::InvalidArgument(
+          "cannot fetch '", e.ToString(), "': it is inside the while loop '",
+          ex->frames_[ex->OutputFrame(producer)].name,
+          "' (fetch a value the loop returns)");
+    }
+    producer.out_edges.push_back({e.index, fetch_slot, -1});
+  }
+  *out = std::move(ex);
+  return Status::OK();
+}
+
+int Executor::OutputFrame(const Item& item) const {
+  if (item.kind == NodeKind::kEnter) return item.child_frame;
+  if (item.kind == NodeKind::kExit) return frames_[item.frame].parent;
+  return item.frame;
+}
+
+// Finds the frame of every node: a node runs in the frame of its inputs,
+// an Enter's successors in the loop it enters, an Exit's in the loop's
+// parent. Also checks that the graph's only cycles are while loops (each
+// passes a NextIteration -> Merge back edge).
+Status Executor::BuildFrames() {
+  frames_.assign(1, FrameInfo());
+  const int n = static_cast<int>(items_.size());
+  // Cycles: a topological order must exist without the back edges.
+  std::vector<int> pending(n, 0);
+  for (const Item& item : items_) {
+    if (item.kind == NodeKind::kNextIteration) continue;
+    for (const Item::OutEdge& e : item.out_edges) ++pending[e.dst];
+    for (int c : item.control_dsts) ++pending[c];
+  }
+  std::vector<int> order;
+  for (int i = 0; i < n; ++i) {
+    if (pending[i] == 0) order.push_back(i);
+  }
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Item& item = items_[order[k]];
+    if (item.kind == NodeKind::kNextIteration) continue;
+    auto release = [&](int dst) {
+      if (--pending[dst] == 0) order.push_back(dst);
+    };
+    for (const Item::OutEdge& e : item.out_edges) release(e.dst);
+    for (int c : item.control_dsts) release(c);
+  }
+  if (static_cast<int>(order.size()) != n) {
+    for (int i = 0; i < n; ++i) {
+      if (pending[i] > 0) {
+        return errors::InvalidArgument(
+            "the graph has a cycle through node ", items_[i].node->DebugName(),
+            " that is not a while loop (a loop's only back edge runs from a "
+            "NextIteration node to a Merge node)");
+      }
     }
   }
-  ex->num_slots_ = slot;
-  *out = std::move(ex);
+  if (!has_control_flow_) return Status::OK();
+  // Frames, in topological order: each node's frame is known before its
+  // successors are visited.
+  std::map<std::string, int> frame_by_name;
+  std::vector<bool> assigned(n, false);
+  for (int i : order) {
+    Item& item = items_[i];
+    if (!assigned[i]) {
+      item.frame = 0;  // a root, or fed only: the step's frame
+      assigned[i] = true;
+    }
+    if (item.kind == NodeKind::kEnter) {
+      std::string name;
+      TW_RETURN_IF_ERROR(GetAttr(item.node->attrs(), "frame_name", &name));
+      TW_RETURN_IF_ERROR(
+          GetAttr(item.node->attrs(), "is_constant", &item.is_constant));
+      int64_t parallel = 10;
+      TW_RETURN_IF_ERROR(
+          GetAttr(item.node->attrs(), "parallel_iterations", &parallel));
+      if (parallel < 1) {
+        return errors::InvalidArgument(
+            "node ", item.node->DebugName(),
+            ": parallel_iterations must be at least 1, got ", parallel);
+      }
+      auto it = frame_by_name.find(name);
+      if (it == frame_by_name.end()) {
+        it = frame_by_name.emplace(name, frames_.size()).first;
+        FrameInfo info;
+        info.name = name;
+        info.parent = item.frame;
+        info.parallel_iterations = static_cast<int>(parallel);
+        frames_.push_back(std::move(info));
+      } else if (frames_[it->second].parent != item.frame) {
+        return errors::InvalidArgument(
+            "node ", item.node->DebugName(), " enters the frame '", name,
+            "' from the frame '", frames_[item.frame].name,
+            "', but other Enter nodes enter it from the frame '",
+            frames_[frames_[it->second].parent].name, "'");
+      }
+      item.child_frame = it->second;
+    }
+    if (item.kind == NodeKind::kExit && item.frame == 0) {
+      return errors::InvalidArgument("node ", item.node->DebugName(),
+                                     " is an Exit outside any while loop");
+    }
+    if (item.kind == NodeKind::kNextIteration && item.frame == 0) {
+      return errors::InvalidArgument(
+          "node ", item.node->DebugName(),
+          " is a NextIteration outside any while loop");
+    }
+    const int out_frame = OutputFrame(item);
+    auto visit = [&](int dst) -> Status {
+      // A back edge goes from an iteration to the next of the same frame.
+      if (!assigned[dst]) {
+        items_[dst].frame = out_frame;
+        assigned[dst] = true;
+      } else if (items_[dst].frame != out_frame) {
+        return errors::InvalidArgument(
+            "node ", items_[dst].node->DebugName(),
+            " has inputs from the "
+            "frame '",
+            frames_[items_[dst].frame].name, "' and the frame '",
+            frames_[out_frame].name,
+            "': a value from outside a while loop must enter it through an "
+            "Enter node, and leave it through an Exit node");
+      }
+      return Status::OK();
+    };
+    for (const Item::OutEdge& e : item.out_edges)
+      TW_RETURN_IF_ERROR(visit(e.dst));
+    for (int c : item.control_dsts) TW_RETURN_IF_ERROR(visit(c));
+  }
   return Status::OK();
 }
 
@@ -338,17 +527,20 @@ std::vector<const Node*> Executor::nodes() const {
 
 // Fills the feed slots and starts the roots: the cheap ones on this thread.
 void Executor::Start(StepState* state, const std::vector<Tensor>& feeds) const {
-  state->slots.resize(num_slots_);
-  state->pending.reset(new std::atomic<int>[items_.size()]);
-  for (size_t i = 0; i < items_.size(); ++i) {
-    state->pending[i].store(items_[i].initial_pending,
-                            std::memory_order_relaxed);
-  }
+  FrameState& root = state->root;
+  root.info = &frames_[0];
+  root.iterations.push_back(
+      std::make_unique<IterState>(frames_[0], has_control_flow_));
+  IterState* iter_state = root.iterations[0].get();
   for (size_t f = 0; f < feeds.size(); ++f) {
-    for (int slot : feed_slots_[f]) state->slots[slot].tensor = feeds[f];
+    for (int slot : feed_slots_[f]) iter_state->slots[slot].tensor = feeds[f];
   }
-  std::vector<int> inline_ready;
-  if (Schedule(state, roots_, &inline_ready)) return;
+  for (int m : frames_[0].fed_merges) iter_state->merges[m].live = true;
+  std::vector<Tagged> ready;
+  ready.reserve(roots_.size());
+  for (int id : roots_) ready.push_back({id, &root, iter_state, 0, false});
+  std::vector<Tagged> inline_ready;
+  if (Schedule(state, ready, &inline_ready, /*is_start=*/true)) return;
   if (!inline_ready.empty()) Process(state, std::move(inline_ready));
 }
 
@@ -360,12 +552,10 @@ Status Executor::Run(const StepContext& step, const std::vector<Tensor>& feeds,
   }
   StepState state;
   state.step = &step;
+  Start(&state, feeds);
   if (!roots_.empty()) {
-    Start(&state, feeds);
     std::unique_lock<std::mutex> lock(state.mu);
     state.done_cv.wait(lock, [&state] { return state.done; });
-  } else {
-    Start(&state, feeds);  // fills the slots of fed fetches
   }
   if (!state.status.ok()) return state.status;
   return CollectFetches(&state, fetches);
@@ -384,24 +574,27 @@ void Executor::RunAsync(const StepContext& step,
   state->step = &step;
   state->fetches = fetches;
   state->done_callback = std::move(done);
-  if (roots_.empty()) {
-    Start(state, feeds);
-    Finish(state);
-    return;
-  }
   Start(state, feeds);
+  if (roots_.empty()) Finish(state);
 }
 
 Status Executor::CollectFetches(StepState* state,
                                 std::vector<Tensor>* fetches) const {
   fetches->resize(fetch_slots_.size());
+  IterState* root = state->root.iterations[0].get();
   for (size_t i = 0; i < fetch_slots_.size(); ++i) {
-    TensorValue& value = state->slots[fetch_slots_[i]];
+    TensorValue& value = root->slots[fetch_slots_[i]];
     if (value.ref != nullptr) {
       // A fetched variable is read here, after its node ran: an error
       // (uninitialized) is that node's.
       Status s = value.ref->Snapshot(&(*fetches)[i]);
       if (!s.ok()) return NodeError(*fetch_nodes_[i], s);
+    } else if (!value.tensor.valid()) {
+      return NodeError(
+          *fetch_nodes_[i],
+          errors::InvalidArgument(
+              "the fetched tensor was not computed: it is dead (on the "
+              "untaken side of a cond's Switch)"));
     } else {
       (*fetches)[i] = std::move(value.tensor);
     }
@@ -426,15 +619,15 @@ void Executor::Finish(StepState* state) const {
 
 // Runs the nodes on `stack`, then, on this thread, every cheap node they
 // make ready.
-void Executor::Process(StepState* state, std::vector<int> stack) const {
-  std::vector<int> ready;
+void Executor::Process(StepState* state, std::vector<Tagged> stack) const {
+  std::vector<Tagged> ready;
   while (!stack.empty()) {
-    int id = stack.back();
+    Tagged tagged = stack.back();
     stack.pop_back();
     ready.clear();
     // An async node that has not finished yet accounts for itself later.
-    if (!state->Stopped() && !RunItem(state, items_[id], &ready)) continue;
-    if (Schedule(state, ready, &stack)) return;
+    if (!state->Stopped() && !RunItem(state, tagged, &ready)) continue;
+    if (Schedule(state, ready, &stack, /*is_start=*/false)) return;
   }
 }
 
@@ -445,7 +638,7 @@ void Executor::Process(StepState* state, std::vector<int> stack) const {
 constexpr int kMaxCallbackDepth = 64;
 
 void Executor::ProcessAfterCallback(StepState* state,
-                                    std::vector<int> stack) const {
+                                    std::vector<Tagged> stack) const {
   static thread_local int depth = 0;
   if (depth >= kMaxCallbackDepth && state->step->inter_op_pool != nullptr) {
     state->step->inter_op_pool->Schedule(
@@ -459,37 +652,39 @@ void Executor::ProcessAfterCallback(StepState* state,
   --depth;
 }
 
-// Accounts for one finished node and its newly ready successors: the cheap
-// ones are pushed on `inline_ready`, one expensive one too when nothing
-// else is, the other expensive ones go to the pool. Returns true when the
-// step is complete (the state must not be touched afterwards).
-bool Executor::Schedule(StepState* state, const std::vector<int>& ready,
-                        std::vector<int>* inline_ready) const {
-  const bool is_roots = &ready == &roots_;
-  const int64_t delta = static_cast<int64_t>(ready.size()) - (is_roots ? 0 : 1);
+// Accounts for one finished node (none at the start) and its newly ready
+// successors: the cheap ones are pushed on `inline_ready`, one expensive one
+// too when nothing else is, the other expensive ones go to the pool.
+// Returns true when the step is complete (the state must not be touched
+// afterwards).
+bool Executor::Schedule(StepState* state, const std::vector<Tagged>& ready,
+                        std::vector<Tagged>* inline_ready,
+                        bool is_start) const {
+  const int64_t delta = static_cast<int64_t>(ready.size()) - (is_start ? 0 : 1);
   if (delta != 0 &&
       state->outstanding.fetch_add(delta, std::memory_order_acq_rel) + delta ==
           0) {
     Finish(state);
     return true;
   }
-  int kept_expensive = -1;
-  for (int id : ready) {
-    if (!items_[id].expensive) {
-      inline_ready->push_back(id);
-    } else if (kept_expensive < 0) {
-      kept_expensive = id;
+  const Tagged* kept_expensive = nullptr;
+  for (const Tagged& t : ready) {
+    // A dead node only passes its deadness on: never worth a thread.
+    if (t.dead || !items_[t.item].expensive) {
+      inline_ready->push_back(t);
+    } else if (kept_expensive == nullptr) {
+      kept_expensive = &t;
     } else {
       state->step->inter_op_pool->Schedule(
-          [this, state, id] { Process(state, {id}); });
+          [this, state, t] { Process(state, {t}); });
     }
   }
-  if (kept_expensive >= 0) {
+  if (kept_expensive != nullptr) {
     if (inline_ready->empty()) {
-      inline_ready->push_back(kept_expensive);
+      inline_ready->push_back(*kept_expensive);
     } else {
       state->step->inter_op_pool->Schedule(
-          [this, state, kept_expensive] { Process(state, {kept_expensive}); });
+          [this, state, t = *kept_expensive] { Process(state, {t}); });
     }
   }
   return false;
@@ -498,14 +693,21 @@ bool Executor::Schedule(StepState* state, const std::vector<int>& ready,
 // Runs one node. Returns false for an async kernel that finishes later (its
 // callback then accounts for it); else the node's newly ready successors
 // are in `ready`.
-bool Executor::RunItem(StepState* state, const Item& item,
-                       std::vector<int>* ready) const {
+bool Executor::RunItem(StepState* state, const Tagged& tagged,
+                       std::vector<Tagged>* ready) const {
+  const Item& item = items_[tagged.item];
   const Node& node = *item.node;
-  TensorValue* inputs = state->slots.data() + item.input_start;
+  TensorValue* inputs = tagged.iter_state->slots.data() + item.input_start;
+  if (tagged.dead) {  // passes the deadness on; its live inputs are dropped
+    for (int i = 0; i < node.num_inputs(); ++i) inputs[i] = TensorValue();
+    PropagateOutputs(state, tagged, nullptr, ready);
+    return true;
+  }
   for (int i = 0; i < node.num_inputs(); ++i) {
     TensorValue& in = inputs[i];
     if (node.input_is_ref(i)) {
-      if (in.ref == nullptr) {
+      if (in.ref == nullptr &&
+          !(item.kind == NodeKind::kMerge && !in.has_value())) {
         state->Fail(NodeError(
             node, errors::InvalidArgument("input ", i,
                                           " must be a variable, but a value "
@@ -534,16 +736,16 @@ bool Executor::RunItem(StepState* state, const Item& item,
   if (AsyncOpKernel* async = item.kernel->AsAsync()) {
     auto* call = new AsyncCall(params);
     async->ComputeAsync(
-        &call->ctx, [this, state, &item, call, stats, start_us] {
+        &call->ctx, [this, state, tagged, call, stats, start_us] {
           if (stats != nullptr) {
-            stats->RecordNode(*item.node, start_us, NowMicrosSinceEpoch(),
-                              call->ctx);
+            stats->RecordNode(*items_[tagged.item].node, start_us,
+                              NowMicrosSinceEpoch(), call->ctx);
           }
-          std::vector<int> ready;
-          FinishItem(state, item, &call->ctx, &ready);
+          std::vector<Tagged> ready;
+          FinishItem(state, tagged, &call->ctx, &ready);
           delete call;
-          std::vector<int> inline_ready;
-          if (Schedule(state, ready, &inline_ready)) return;
+          std::vector<Tagged> inline_ready;
+          if (Schedule(state, ready, &inline_ready, /*is_start=*/false)) return;
           if (!inline_ready.empty()) {
             ProcessAfterCallback(state, std::move(inline_ready));
           }
@@ -555,16 +757,18 @@ bool Executor::RunItem(StepState* state, const Item& item,
   if (stats != nullptr) {
     stats->RecordNode(node, start_us, NowMicrosSinceEpoch(), ctx);
   }
-  FinishItem(state, item, &ctx, ready);
+  FinishItem(state, tagged, &ctx, ready);
   return true;
 }
 
 // After a node's kernel: its inputs are released, its error recorded, or its
 // outputs passed on to the successors (those made ready go on `ready`).
-void Executor::FinishItem(StepState* state, const Item& item,
-                          OpKernelContext* ctx, std::vector<int>* ready) const {
+void Executor::FinishItem(StepState* state, const Tagged& tagged,
+                          OpKernelContext* ctx,
+                          std::vector<Tagged>* ready) const {
+  const Item& item = items_[tagged.item];
   const Node& node = *item.node;
-  TensorValue* inputs = state->slots.data() + item.input_start;
+  TensorValue* inputs = tagged.iter_state->slots.data() + item.input_start;
   for (int i = 0; i < node.num_inputs(); ++i) inputs[i] = TensorValue();
   if (!ctx->status().ok()) {
     state->Fail(NodeError(node, ctx->status()));
@@ -573,6 +777,8 @@ void Executor::FinishItem(StepState* state, const Item& item,
   std::vector<TensorValue>& outputs = *ctx->mutable_outputs();
   for (int o = 0; o < node.num_outputs(); ++o) {
     const TensorValue& v = outputs[o];
+    // A Switch leaves its untaken output unset: dead.
+    if (!v.has_value() && item.kind == NodeKind::kSwitch) continue;
     if (!v.has_value() ||
         (v.ref == nullptr && v.tensor.dtype() != node.output_type(o))) {
       state->Fail(
@@ -582,17 +788,257 @@ void Executor::FinishItem(StepState* state, const Item& item,
       return;
     }
   }
-  for (const Item::OutEdge& e : item.out_edges) {
-    state->slots[e.slot] = outputs[e.src_output];
-    if (e.dst >= 0 &&
-        state->pending[e.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      ready->push_back(e.dst);
+  PropagateOutputs(state, tagged, outputs.data(), ready);
+}
+
+// Passes a node's outputs (null: its deadness) to the iteration and frame
+// they belong to: an Enter's to its loop's first iteration (a constant's to
+// every iteration), an Exit's to the parent frame, a NextIteration's to the
+// next iteration of its loop, every other node's to its own iteration.
+void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
+                                const TensorValue* outputs,
+                                std::vector<Tagged>* ready) const {
+  const Item& item = items_[tagged.item];
+  FrameState* frame = tagged.frame;
+  const bool dead = outputs == nullptr;
+  switch (item.kind) {
+    case NodeKind::kEnter: {
+      FrameState* child = ChildFrame(state, frame, tagged.iter, item);
+      bool first_done = false;
+      {
+        std::lock_guard<std::mutex> lock(child->mu);
+        if (!dead && item.is_constant) {
+          child->constants.emplace_back(&item, outputs[0]);
+          for (int64_t i = child->first_iter; i <= child->iteration_count;
+               ++i) {
+            ActivateNodes(state, item, outputs, false, child, i, ready);
+          }
+        } else {
+          ActivateNodes(state, item, outputs, dead, child, child->first_iter,
+                        ready);
+        }
+        first_done = --child->pending_enters == 0;
+      }
+      if (first_done) CleanupIterations(state, child, ready);
+      break;
+    }
+    case NodeKind::kExit: {
+      // Live in the loop's last iteration only; an Exit that never is
+      // passes its deadness on when the loop's frame ends.
+      if (dead) break;
+      {
+        std::lock_guard<std::mutex> lock(frame->mu);
+        if (!frame->live_exits.insert(tagged.item).second) {
+          state->Fail(NodeError(
+              *item.node, errors::Internal("an Exit node produced a value in "
+                                           "two iterations of its loop")));
+          break;
+        }
+      }
+      FrameState* parent = frame->parent;
+      std::unique_lock<std::mutex> lock(parent->mu, std::defer_lock);
+      if (!parent->is_root()) lock.lock();
+      ActivateNodes(state, item, outputs, false, parent, frame->parent_iter,
+                    ready);
+      break;
+    }
+    case NodeKind::kNextIteration: {
+      if (dead) break;  // the loop's last iteration: no next one
+      std::lock_guard<std::mutex> lock(frame->mu);
+      if (tagged.iter == frame->iteration_count) {
+        if (frame->num_outstanding_iterations ==
+            frame->info->parallel_iterations) {
+          frame->deferred.emplace_back(&item, outputs[0]);
+          break;
+        }
+        NewIteration(state, frame, ready);
+      }
+      ActivateNodes(state, item, outputs, false, frame, tagged.iter + 1, ready);
+      break;
+    }
+    default: {
+      std::unique_lock<std::mutex> lock(frame->mu, std::defer_lock);
+      if (!frame->is_root()) lock.lock();
+      ActivateNodes(state, item, outputs, dead, frame, tagged.iter, ready);
     }
   }
-  for (int dst : item.control_dsts) {
-    if (state->pending[dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      ready->push_back(dst);
+  if (!frame->is_root()) NodeDone(state, frame, tagged.iter, ready);
+}
+
+// Delivers the outputs of `item` (its deadness when `dead`) to its
+// successors in iteration `iter` of `frame`; those made ready go on
+// `ready`. Outside the root frame the caller holds frame->mu.
+void Executor::ActivateNodes(StepState* state, const Item& item,
+                             const TensorValue* outputs, bool dead,
+                             FrameState* frame, int64_t iter,
+                             std::vector<Tagged>* ready) const {
+  IterState* it = frame->iteration(iter);
+  const bool from_enter = item.kind == NodeKind::kEnter;
+  auto arrive = [&](int dst_id, int slot, const TensorValue* value,
+                    bool control) {
+    const Item& dst = items_[dst_id];
+    if (dst.kind == NodeKind::kMerge) {
+      ActivateMerge(state, dst, slot, value, control, from_enter, frame, iter,
+                    ready);
+      return;
     }
+    if (slot >= 0 && value != nullptr) it->slots[slot] = *value;
+    if (value == nullptr)
+      it->dead[dst.local].store(true, std::memory_order_relaxed);
+    if (it->pending[dst.local].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      const bool dst_dead = has_control_flow_ &&
+                            dst.kind != NodeKind::kControlTrigger &&
+                            it->dead[dst.local].load(std::memory_order_relaxed);
+      ready->push_back({dst_id, frame, it, iter, dst_dead});
+      if (!frame->is_root()) ++it->outstanding_ops;
+    }
+  };
+  for (const Item::OutEdge& e : item.out_edges) {
+    const TensorValue* value = !dead && outputs[e.src_output].has_value()
+                                   ? &outputs[e.src_output]
+                                   : nullptr;
+    if (e.dst < 0) {  // a fetch
+      if (value != nullptr) it->slots[e.slot] = *value;
+      continue;
+    }
+    arrive(e.dst, e.slot, value, false);
+  }
+  static const TensorValue kControl;
+  for (int c : item.control_dsts)
+    arrive(c, -1, dead ? nullptr : &kControl, true);
+}
+
+// A Merge is ready once its control inputs have arrived and either a live
+// data input has (the first one is kept) or every data input is dead (a
+// dead Enter counts for all: the loop it starts never runs).
+void Executor::ActivateMerge(StepState* state, const Item& dst, int slot,
+                             const TensorValue* value, bool control,
+                             bool from_enter, FrameState* frame, int64_t iter,
+                             std::vector<Tagged>* ready) const {
+  std::unique_lock<std::mutex> lock(frame->mu, std::defer_lock);
+  if (frame->is_root()) lock.lock();
+  IterState* it = frame->iteration(iter);
+  IterState::MergeState& m = it->merges[dst.merge_index];
+  if (m.fired) return;
+  if (control) {
+    it->pending[dst.local].fetch_sub(1, std::memory_order_relaxed);
+  } else if (value != nullptr) {
+    if (!m.live) it->slots[slot] = *value;
+    m.live = true;
+  } else {
+    ++m.dead_inputs;
+    m.enter_dead = m.enter_dead || from_enter;
+  }
+  if (it->pending[dst.local].load(std::memory_order_relaxed) != 0) return;
+  const bool all_dead =
+      !m.live && (m.enter_dead || m.dead_inputs == dst.num_data_inputs);
+  if (!m.live && !all_dead) return;
+  m.fired = true;
+  ready->push_back(
+      {static_cast<int>(&dst - items_.data()), frame, it, iter, !m.live});
+  if (!frame->is_root()) ++it->outstanding_ops;
+}
+
+// Starts the next iteration of `frame` (whose mutex the caller holds): the
+// loop constants that have arrived reach it at once.
+void Executor::NewIteration(StepState* state, FrameState* frame,
+                            std::vector<Tagged>* ready) const {
+  ++frame->iteration_count;
+  ++frame->num_outstanding_iterations;
+  frame->iterations.push_back(
+      std::make_unique<IterState>(*frame->info, has_control_flow_));
+  for (auto& [enter, value] : frame->constants) {
+    ActivateNodes(state, *enter, &value, false, frame, frame->iteration_count,
+                  ready);
+  }
+}
+
+// The instance of the loop `enter` enters, for iteration `parent_iter` of
+// `parent`: created by the first of its Enter nodes to fire.
+Executor::FrameState* Executor::ChildFrame(StepState* state, FrameState* parent,
+                                           int64_t parent_iter,
+                                           const Item& enter) const {
+  std::lock_guard<std::mutex> lock(parent->mu);
+  auto& child = parent->children[{parent_iter, enter.child_frame}];
+  if (child == nullptr) {
+    child = std::make_unique<FrameState>();
+    child->info = &frames_[enter.child_frame];
+    child->parent = parent;
+    child->parent_iter = parent_iter;
+    child->pending_enters = child->info->num_enters;
+    child->iterations.push_back(
+        std::make_unique<IterState>(*child->info, has_control_flow_));
+    if (!parent->is_root())
+      ++parent->iteration(parent_iter)->outstanding_frames;
+  }
+  return child.get();
+}
+
+// A node of iteration `iter` of `frame` (not the root) has run and passed
+// its outputs on.
+void Executor::NodeDone(StepState* state, FrameState* frame, int64_t iter,
+                        std::vector<Tagged>* ready) const {
+  bool idle;
+  {
+    std::lock_guard<std::mutex> lock(frame->mu);
+    idle = --frame->iteration(iter)->outstanding_ops == 0;
+  }
+  if (idle) CleanupIterations(state, frame, ready);
+}
+
+// Deletes the finished iterations of `frame`, oldest first (starting the
+// iterations that waited for a slot), and the frame itself once every
+// iteration is finished and every Enter has fired: its Exit nodes that
+// never produced a value pass their deadness on, and the parent's
+// iteration may finish in turn.
+void Executor::CleanupIterations(StepState* state, FrameState* frame,
+                                 std::vector<Tagged>* ready) const {
+  while (!frame->is_root()) {
+    {
+      std::lock_guard<std::mutex> lock(frame->mu);
+      while (frame->first_iter <= frame->iteration_count) {
+        IterState* it = frame->iteration(frame->first_iter);
+        const bool done = it->outstanding_ops == 0 &&
+                          it->outstanding_frames == 0 &&
+                          (frame->first_iter > 0 || frame->pending_enters == 0);
+        if (!done) break;
+        frame->iterations.pop_front();
+        ++frame->first_iter;
+        --frame->num_outstanding_iterations;
+        if (!frame->deferred.empty()) {
+          NewIteration(state, frame, ready);
+          for (auto& [next, value] : frame->deferred) {
+            ActivateNodes(state, *next, &value, false, frame,
+                          frame->iteration_count, ready);
+          }
+          frame->deferred.clear();
+        }
+      }
+      if (frame->num_outstanding_iterations > 0 || frame->pending_enters > 0) {
+        return;
+      }
+    }
+    FrameState* parent = frame->parent;
+    const int64_t parent_iter = frame->parent_iter;
+    std::unique_lock<std::mutex> lock(parent->mu, std::defer_lock);
+    if (!parent->is_root()) lock.lock();
+    for (int exit : frame->info->exits) {
+      if (frame->live_exits.count(exit) == 0) {
+        ActivateNodes(state, items_[exit], nullptr, true, parent, parent_iter,
+                      ready);
+      }
+    }
+    if (parent->is_root()) lock.lock();
+    bool parent_idle = false;
+    if (!parent->is_root()) {
+      IterState* it = parent->iteration(parent_iter);
+      parent_idle = --it->outstanding_frames == 0 && it->outstanding_ops == 0;
+    }
+    parent->children.erase(
+        {parent_iter, static_cast<int>(frame->info - frames_.data())});
+    lock.unlock();
+    if (!parent_idle) return;
+    frame = parent;
   }
 }
 

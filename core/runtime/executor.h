@@ -108,13 +108,14 @@ class Executor {
   struct AsyncCall;
   Executor() = default;
   Status BuildFrames();
+  int OutputFrame(const Item& item) const;
   void Start(StepState* state, const std::vector<Tensor>& feeds) const;
   void Process(StepState* state, std::vector<Tagged> stack) const;
   void ProcessAfterCallback(StepState* state, std::vector<Tagged> stack) const;
   bool RunItem(StepState* state, const Tagged& tagged,
                std::vector<Tagged>* ready) const;
-  void FinishItem(StepState* state, const Tagged& tagged,
-                  OpKernelContext* ctx, std::vector<Tagged>* ready) const;
+  void FinishItem(StepState* state, const Tagged& tagged, OpKernelContext* ctx,
+                  std::vector<Tagged>* ready) const;
   void PropagateOutputs(StepState* state, const Tagged& tagged,
                         const TensorValue* outputs,
                         std::vector<Tagged>* ready) const;
@@ -131,7 +132,7 @@ class Executor {
                          int64_t parent_iter, const Item& enter) const;
   void NodeDone(StepState* state, FrameState* frame, int64_t iter,
                 std::vector<Tagged>* ready) const;
-  void CleanupIterations(StepState* state, FrameState* frame, int64_t iter,
+  void CleanupIterations(StepState* state, FrameState* frame,
                          std::vector<Tagged>* ready) const;
   bool Schedule(StepState* state, const std::vector<Tagged>& ready,
                 std::vector<Tagged>* inline_ready, bool is_start) const;

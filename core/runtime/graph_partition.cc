@@ -139,6 +139,22 @@ Status PartitionGraph(const Graph& graph, const ExecutorSpec& spec,
   for (int id = 0; id < graph.num_nodes(); ++id) {
     if (needed[id]) device[id] = options.device_of(graph.node(id));
   }
+  // A loop or conditional split across devices would need its frames and
+  // deadness carried through the rendezvous (TF's control-loop state
+  // machines); not built yet.
+  static const std::set<std::string> kControlFlow = {
+      "Switch",        "RefSwitch",        "Merge",   "RefMerge",
+      "Enter",         "RefEnter",         "Exit",    "RefExit",
+      "NextIteration", "RefNextIteration", "LoopCond"};
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    if (needed[id] && kControlFlow.count(graph.node(id)->type_string())) {
+      return errors::Unimplemented(
+          "a step that runs on several devices cannot contain control flow "
+          "yet: node ",
+          graph.node(id)->DebugName(), " is a ", graph.node(id)->type_string(),
+          "; place the whole step on one device (with tw.device)");
+    }
+  }
   for (int id = 0; id < graph.num_nodes(); ++id) {
     if (!needed[id]) continue;
     const Node& node = *graph.node(id);

@@ -455,6 +455,12 @@ class PyGraph {
     graph_->SetRequestedDevice(GetNode(id), device);
   }
 
+  // Re-points input `index` of node `dst` at output `src_index` of `src`.
+  void UpdateInput(int dst, int index, int src, int src_index) {
+    ThrowIfError(graph_->UpdateInput(GetNode(dst), index,
+                                     Endpoint{GetNode(src), src_index}));
+  }
+
   int NumNodes() const { return graph_->num_nodes(); }
 
   py::bytes ToGraphDef() const {
@@ -749,6 +755,7 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
       .def("node_def", &PyGraph::NodeDefBytes)
       .def("find_node", &PyGraph::FindNode)
       .def("set_device", &PyGraph::SetDevice)
+      .def("update_input", &PyGraph::UpdateInput)
       .def("num_nodes", &PyGraph::NumNodes)
       .def("to_graph_def", &PyGraph::ToGraphDef)
       .def("import_graph_def", &PyGraph::ImportGraphDef);
