@@ -469,3 +469,17 @@ def test_gradient_of_cond_inside_while_against_central_differences():
         point = np.array([0.3, 0.6, 0.9])
         numeric = _central_difference(lambda v: sess.run(loss, {x: v}), point)
         np.testing.assert_allclose(sess.run(g, {x: point}), numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_a_graph_with_a_loop_round_trips_through_graph_def():
+    g = tw.Graph()
+    with g.as_default():
+        x = tw.placeholder(tw.float32, [], name="x")
+        r = tw.while_loop(lambda i, a: i < 4, lambda i, a: (i + 1, a * x), [0, 1.0])
+        graph_def = g.as_graph_def()
+    with tw.Graph().as_default() as h, tw.Session() as sess:
+        tw.import_graph_def(graph_def, name="copy")
+        merge = h.get_operation_by_name("copy/while/Merge_1")
+        assert [t.op.type for t in merge.inputs] == ["Enter", "NextIteration"]
+        out = h.get_tensor_by_name("copy/" + r[1].name)
+        assert sess.run(out, {h.get_tensor_by_name("copy/x:0"): 1.5}) == np.float32(1.5**4)

@@ -622,17 +622,17 @@ class Graph:
     def _import_graph_def_bytes(self, data, prefix, input_map):
         ids = self._c.import_graph_def(data, prefix, input_map)
         location = _user_location()
+        edges = []
         for node_id in ids:
             name, _, _, inputs, controls, _ = self._c.node_info(node_id)
             self._mark_name_used(name)
-            op = Operation(
-                self,
-                node_id,
-                [self._ops[i].outputs[k] for i, k in inputs],
-                [self._ops[i] for i in controls],
-                location,
-            )
-            self._ops.append(op)
+            self._ops.append(Operation(self, node_id, [], [], location))
+            edges.append((node_id, inputs, controls))
+        # Inputs once every node exists: a loop's Merge reads its NextIteration, imported after it.
+        for node_id, inputs, controls in edges:
+            op = self._ops[node_id]
+            op._inputs = tuple(self._ops[i].outputs[k] for i, k in inputs)
+            op._control_inputs = tuple(self._ops[i] for i in controls)
         return [self._ops[i] for i in ids]
 
     def _place_imported(self, new_ops):

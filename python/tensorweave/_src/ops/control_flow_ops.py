@@ -1047,8 +1047,6 @@ def while_loop(
             back_prop=back_prop,
             swap_memory=swap_memory,
         )
-        if context.outer_context is None:
-            ops.add_to_collection("while_context", context)
         result = context.BuildLoop(cond, body, loop_vars, shape_invariants, return_same_structure)
         if maximum_iterations is not None:
             return result[1]
