@@ -90,16 +90,26 @@ struct Executor::IterState {
 
   IterState(const FrameInfo& info, bool with_control_flow)
       : slots(info.num_slots), pending(new std::atomic<int>[info.num_items]) {
+    if (with_control_flow) {
+      dead.reset(new std::atomic<bool>[info.num_items]);
+      merges.reset(new MergeState[info.num_merges]);
+    }
+    Reset(info);
+  }
+  // Makes a finished iteration's state new again, for a later iteration.
+  void Reset(const FrameInfo& info) {
     for (int i = 0; i < info.num_items; ++i) {
       pending[i].store(info.initial_pending[i], std::memory_order_relaxed);
     }
-    if (with_control_flow) {
-      dead.reset(new std::atomic<bool>[info.num_items]);
+    if (dead != nullptr) {
       for (int i = 0; i < info.num_items; ++i) {
         dead[i].store(false, std::memory_order_relaxed);
       }
-      merges.reset(new MergeState[info.num_merges]);
+      std::fill(merges.get(), merges.get() + info.num_merges, MergeState());
     }
+    std::fill(slots.begin(), slots.end(), TensorValue());
+    outstanding_ops = 0;
+    outstanding_frames = 0;
   }
 };
 
@@ -115,6 +125,7 @@ struct Executor::FrameState {
   // root (the root's pending counts are atomic; its merges take `mu`).
   std::mutex mu;
   std::deque<std::unique_ptr<IterState>> iterations;
+  std::vector<std::unique_ptr<IterState>> finished;  // for reuse
   int64_t first_iter = 0;       // the oldest iteration still alive
   int64_t iteration_count = 0;  // the newest iteration started
   int num_outstanding_iterations = 1;
@@ -843,23 +854,39 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
       break;
     }
     case NodeKind::kNextIteration: {
-      if (dead) break;  // the loop's last iteration: no next one
-      std::lock_guard<std::mutex> lock(frame->mu);
-      if (tagged.iter == frame->iteration_count) {
-        if (frame->num_outstanding_iterations ==
-            frame->info->parallel_iterations) {
+      bool idle;
+      {
+        std::lock_guard<std::mutex> lock(frame->mu);
+        // A dead one is the loop's last iteration: no next one.
+        if (!dead && tagged.iter == frame->iteration_count &&
+            frame->num_outstanding_iterations ==
+                frame->info->parallel_iterations) {
           frame->deferred.emplace_back(&item, outputs[0]);
-          break;
+        } else if (!dead) {
+          if (tagged.iter == frame->iteration_count) {
+            NewIteration(state, frame, ready);
+          }
+          ActivateNodes(state, item, outputs, false, frame, tagged.iter + 1,
+                        ready);
         }
-        NewIteration(state, frame, ready);
+        idle = --tagged.iter_state->outstanding_ops == 0;
       }
-      ActivateNodes(state, item, outputs, false, frame, tagged.iter + 1, ready);
-      break;
+      if (idle) CleanupIterations(state, frame, ready);
+      return;
     }
     default: {
-      std::unique_lock<std::mutex> lock(frame->mu, std::defer_lock);
-      if (!frame->is_root()) lock.lock();
-      ActivateNodes(state, item, outputs, dead, frame, tagged.iter, ready);
+      if (frame->is_root()) {
+        ActivateNodes(state, item, outputs, dead, frame, tagged.iter, ready);
+        return;
+      }
+      bool idle;
+      {
+        std::lock_guard<std::mutex> lock(frame->mu);
+        ActivateNodes(state, item, outputs, dead, frame, tagged.iter, ready);
+        idle = --tagged.iter_state->outstanding_ops == 0;
+      }
+      if (idle) CleanupIterations(state, frame, ready);
+      return;
     }
   }
   if (!frame->is_root()) NodeDone(state, frame, tagged.iter, ready);
@@ -945,8 +972,14 @@ void Executor::NewIteration(StepState* state, FrameState* frame,
                             std::vector<Tagged>* ready) const {
   ++frame->iteration_count;
   ++frame->num_outstanding_iterations;
-  frame->iterations.push_back(
-      std::make_unique<IterState>(*frame->info, has_control_flow_));
+  if (frame->finished.empty()) {
+    frame->iterations.push_back(
+        std::make_unique<IterState>(*frame->info, has_control_flow_));
+  } else {
+    frame->finished.back()->Reset(*frame->info);
+    frame->iterations.push_back(std::move(frame->finished.back()));
+    frame->finished.pop_back();
+  }
   for (auto& [enter, value] : frame->constants) {
     ActivateNodes(state, *enter, &value, false, frame, frame->iteration_count,
                   ready);
@@ -1002,6 +1035,7 @@ void Executor::CleanupIterations(StepState* state, FrameState* frame,
                           it->outstanding_frames == 0 &&
                           (frame->first_iter > 0 || frame->pending_enters == 0);
         if (!done) break;
+        frame->finished.push_back(std::move(frame->iterations.front()));
         frame->iterations.pop_front();
         ++frame->first_iter;
         --frame->num_outstanding_iterations;
