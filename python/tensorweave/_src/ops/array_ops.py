@@ -118,7 +118,12 @@ def _filled(shape, dtype, number, name):
     value = bool(number) if dtype == dtypes.bool else "" if dtype == dtypes.string and number == 0 else number
     if isinstance(shape, ops.Tensor) or (isinstance(shape, (list, tuple)) and ops._holds_tensors(shape)):
         return fill(shape, constant_op.constant(value, dtype=dtype), name=name)
-    return constant_op.constant(value, dtype=dtype, shape=tensor_shape.as_shape(shape).as_list(), name=name)
+    dims = tensor_shape.as_shape(shape).as_list()
+    if int(np.prod(dims, dtype=np.int64)) >= 1000:
+        # As TF's _constant_if_small: a large shape is a Fill, so that the graph holds no copy of the values
+        # (an embedding table's zeros slot would otherwise sit in the GraphDef and in the Const kernel).
+        return fill(dims, constant_op.constant(value, dtype=dtype), name=name)
+    return constant_op.constant(value, dtype=dtype, shape=dims, name=name)
 
 
 # --- helpers -------------------------------------------------------------------

@@ -43,9 +43,12 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None, partition_info=None):
-        return constant_op.constant(
-            self.value, dtype=dtype or self.dtype, shape=[tensor_shape.dimension_value(d) for d in shape]
-        )
+        dims = [tensor_shape.dimension_value(d) for d in shape]
+        if np.ndim(self.value) == 0 and None not in dims and int(np.prod(dims, dtype=np.int64)) >= 1000:
+            # A scalar over a large shape (an optimizer's accumulator of an embedding table): a Fill, as TF keeps
+            # such a constant compact (one value in its TensorProto) instead of a full copy in the graph.
+            return array_ops.fill(dims, constant_op.constant(self.value, dtype=dtype or self.dtype))
+        return constant_op.constant(self.value, dtype=dtype or self.dtype, shape=dims)
 
 
 class RandomUniform(Initializer):
