@@ -8,11 +8,11 @@ It prints the median step time of each system and their ratio (goal: tensorweave
 peak RSS with the table at --rows and at --memory-rows, and its RSS growth over the timed steps: a sparse step
 touches only the rows it reads, so memory must not grow per step nor hold a dense copy of the table.
 
-Measured 2026-11-26 on the shared 2-core build machine (others' builds running; read the ratio, not the times):
-step 0.615 ms (tensorweave) vs 1.639 ms (TF 2.21 compat.v1), tw/TF 0.375; RSS growth over 200 timed steps
-+1 MB at 1M rows and +1 MB at 4M rows (no per-step growth); RSS after initialization 1536 MB (1M rows) and
-5942 MB (4M rows), peak 2570 / 10083 MB during initialization -- about 6x the table after init, against TF's
-~3x: the initializer's memory is not yet understood (left open).
+Measured 2026-11-26 14:10 on the shared 2-core build machine (others' builds running; read the ratio, not the
+times; best of two alternating rounds each): step 0.315 ms (tensorweave) vs 0.910 ms (TF 2.21 compat.v1),
+tw/TF 0.347. tensorweave RSS: 1M rows (table 244 MB) 547 MB after init, 550 MB after 210 steps, peak 550 MB;
+4M rows (977 MB) 2012 MB after init, 2016 MB after 60 steps, peak 2016 MB -- table + accumulator + ~60 MB, no
+per-step growth. TF's RSS at 1M rows: 1354 MB after init, 1368 MB after the steps.
 """
 
 import argparse
