@@ -334,6 +334,20 @@ TEST(ControlFlowTest, CycleWithoutNextIterationIsAnError) {
   EXPECT_TRUE(HasSubstr(s.message(), "cycle")) << s;
 }
 
+TEST(ControlFlowTest, NodeWithoutOutputsReleasesItsControlEdges) {
+  // A node with no outputs is not dead: its control successors run.
+  Graph g;
+  AddPlaceholder(&g, "x", DT_FLOAT);
+  AddOp(&g, "NoOp", "first", {});
+  AddOp(&g, "Identity", "y", {"x", "^first"});
+  Harness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({"x"}, {"y"}, &ex));
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(h.Run(*ex, {Float(3)}, &out));
+  EXPECT_EQ(ToVector<float>(out[0]), std::vector<float>{3});
+}
+
 TEST(ControlFlowTest, UpdateInputChecksTypes) {
   Graph g;
   AddConst(&g, "f", Float(1));

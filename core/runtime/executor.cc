@@ -802,16 +802,17 @@ void Executor::FinishItem(StepState* state, const Tagged& tagged,
   PropagateOutputs(state, tagged, outputs.data(), ready);
 }
 
-// Passes a node's outputs (null: its deadness) to the iteration and frame
-// they belong to: an Enter's to its loop's first iteration (a constant's to
-// every iteration), an Exit's to the parent frame, a NextIteration's to the
+// Passes a node's outputs (its deadness when tagged dead) to the iteration and
+// frame they belong to: an Enter's to its loop's first iteration (a constant's
+// to every iteration), an Exit's to the parent frame, a NextIteration's to the
 // next iteration of its loop, every other node's to its own iteration.
 void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
                                 const TensorValue* outputs,
                                 std::vector<Tagged>* ready) const {
   const Item& item = items_[tagged.item];
   FrameState* frame = tagged.frame;
-  const bool dead = outputs == nullptr;
+  const bool dead =
+      tagged.dead;  // (a node with no outputs has outputs == nullptr)
   switch (item.kind) {
     case NodeKind::kEnter: {
       FrameState* child = ChildFrame(state, frame, tagged.iter, item);
