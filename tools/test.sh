@@ -20,7 +20,7 @@ stage "C++ tests (bazel test //...)" "about 1 min warm, 12 cold" \
 stage "lite runtime under ASan + UBSan (bazel test --config=asan //lite/...)" "about 1 min warm, 6 cold" \
   bazel_shown test --config=asan //lite/...
 stage "core concurrency tests under ThreadSanitizer (executor, sessions, rendezvous, queues)" \
-  "about 3 min warm on 2 cores, 8 cold" \
+  "warm: the test runs only; cold: the whole core instrumented, 30+ min on a busy 2-core machine" \
   bazel_shown test --config=tsan //core/runtime:runtime_test \
   //core/runtime:partitioned_session_test //core/kernels:queue_ops_test
 stage "lite runtime fuzzed with libFuzzer + ASan/UBSan (60 s)" "about 2 min" \
