@@ -11,26 +11,6 @@ def _ops_of_type(graph, op_type):
     return [op for op in graph.get_operations() if op.type == op_type]
 
 
-def _require_live_outputless_nodes():
-    """xfails the calling test when the executor treats a node without outputs (NoOp, Assert, ControlTrigger)
-    as dead, so that a control dependency on one kills the ops after it (core/runtime/executor.cc passes such a
-    node's empty output list on as its deadness); the test runs in full once the executor runs them live."""
-    with tw.Graph().as_default(), tw.Session() as sess:
-        p = tw.placeholder(tw.bool, [])
-
-        def branch():
-            with tw.control_dependencies([tw.no_op()]):
-                return tw.constant(1)
-
-        y = tw.cond(p, branch, lambda: tw.constant(2))
-        try:
-            sess.run(y, {p: True})
-        except tw.errors.InvalidArgumentError as e:
-            if "dead" not in str(e):
-                raise
-            pytest.xfail("the executor treats nodes without outputs as dead (control dependencies on them fail)")
-
-
 # --- the graph built -----------------------------------------------------------------------------------------------
 
 
@@ -235,7 +215,6 @@ def test_while_loop_body_structure_and_dtype_errors():
 
 
 def test_case_without_default_asserts_some_predicate_holds():
-    _require_live_outputless_nodes()
     with tw.Graph().as_default(), tw.Session() as sess:
         x = tw.placeholder(tw.int32, [])
         y = tw.case([(x > 0, lambda: tw.constant(1)), (x < 0, lambda: tw.constant(2))])
@@ -362,7 +341,6 @@ def test_print_in_the_untaken_branch_prints_nothing(capfd):
 
 
 def test_group_tuple_and_control_dependencies_inside_a_loop_body():
-    _require_live_outputless_nodes()
     with tw.Graph().as_default(), tw.Session() as sess:
         v = tw.Variable(0.0)
         w = tw.Variable(0.0)
@@ -457,7 +435,6 @@ def test_cond_gradient_structure_switch_of_merge_and_merge_of_switch():
 
 def test_gradient_of_cond_inside_while_against_central_differences():
     # The forward values pushed inside a branch are ordered through a ControlTrigger (TF's design).
-    _require_live_outputless_nodes()
     with tw.Graph().as_default(), tw.Session() as sess:
         x = tw.placeholder(tw.float64, [3])
 

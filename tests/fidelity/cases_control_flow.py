@@ -5,11 +5,6 @@ import numpy as np
 
 from tests.fidelity.harness import case
 
-_OUTPUTLESS_DEAD = (
-    "not deliberate, a limitation: the executor runs a node without outputs (NoOp, Assert, ControlTrigger) as "
-    "dead, so an op with a control dependency on one inside a cond branch or a loop does not run"
-)
-
 # --- cond --------------------------------------------------------------------------------------------------------
 
 
@@ -50,7 +45,7 @@ def cond_singleton_unpacked_unless_strict(tf, sess):
     return [isinstance(a, list), isinstance(b, list), len(b), sess.run(a), sess.run(b)]
 
 
-@case(known_difference=_OUTPUTLESS_DEAD)
+@case
 def cond_branch_returns_op(tf, sess):
     v = tf.Variable(1.0)
     p = tf.placeholder(tf.bool, [])
@@ -151,7 +146,7 @@ def case_first_true_wins(tf, sess):
     return sess.run(y, {x: 10})
 
 
-@case(known_difference=_OUTPUTLESS_DEAD)
+@case
 def case_dict_exclusive(tf, sess):
     x = tf.placeholder(tf.int32, [])
     y = tf.case(
@@ -169,7 +164,7 @@ def case_no_default_none_true(tf, sess):
     return sess.run(y, {x: -1})
 
 
-@case(known_difference=_OUTPUTLESS_DEAD)
+@case
 def case_no_default(tf, sess):
     x = tf.placeholder(tf.int32, [])
     y = tf.case([(x > 0, lambda: tf.constant(1)), (x < 0, lambda: tf.constant(5))])
@@ -379,7 +374,7 @@ def grad_through_while_loop_var(tf, sess):
     return sess.run([y, g], {x: np.array([1.0, 2.0], np.float32)})
 
 
-@case(tol=1e-5, known_difference=_OUTPUTLESS_DEAD)
+@case(tol=1e-5)
 def grad_through_cond_in_while(tf, sess):
     x = tf.placeholder(tf.float32, [])
 

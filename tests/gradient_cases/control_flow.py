@@ -1,6 +1,6 @@
 """Gradient cases through cond and while_loop: the gradients of Switch, Merge, Enter, Exit and NextIteration
-(and the stacks a while loop's gradient keeps) against central differences. A cond inside a loop is checked in
-tests/test_control_flow.py (it needs the executor to run output-less nodes live)."""
+(and the stacks a while loop's gradient keeps) against central differences.
+A cond inside a loop is checked in tests/test_control_flow.py."""
 
 import tensorweave as tw
 
