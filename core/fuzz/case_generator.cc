@@ -331,6 +331,17 @@ AttrValue RandomAttr(Rng& rng, const AttrDef& attr, DataType dtype_hint) {
     for (int64_t i = 0; i < n; ++i) {
       RandomShapeProto(rng, value.mutable_list()->add_shape());
     }
+  } else if (type == "list(string)" && attr.name == "fused_ops" &&
+             rng.Chance(0.8)) {
+    // What the fused ops (_FusedMatMul, _FusedConv2D) accept: BiasAdd, then
+    // at most one activation.
+    static const char* const kActivations[] = {"Relu", "Relu6", "Elu", "Tanh",
+                                               "Sigmoid"};
+    value.mutable_list()->add_s("BiasAdd");
+    if (rng.Chance(0.7)) {
+      value.mutable_list()->add_s(
+          kActivations[rng.Below(std::size(kActivations))]);
+    }
   } else if (type == "list(string)") {
     int64_t n = RandomListLength(rng, attr) % 4;
     for (int64_t i = 0; i < n; ++i) {
