@@ -460,3 +460,17 @@ def test_a_graph_with_a_loop_round_trips_through_graph_def():
         assert [t.op.type for t in merge.inputs] == ["Enter", "NextIteration"]
         out = h.get_tensor_by_name("copy/" + r[1].name)
         assert sess.run(out, {h.get_tensor_by_name("copy/x:0"): 1.5}) == np.float32(1.5**4)
+
+
+def test_optimizer_trains_a_variable_read_inside_a_while_loop():
+    # The update of a variable the loop reads directly (through an Enter):
+    # a = w ** 3 after three iterations, d a / d w = 3 w ** 2 = 12 at w = 2.
+    g = tw.Graph()
+    with g.as_default():
+        w = tw.Variable(2.0)
+        _, a = tw.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * w), [tw.constant(0), tw.constant(1.0)])
+        train = tw.train.GradientDescentOptimizer(0.01).minimize(a)
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            sess.run(train)
+            np.testing.assert_allclose(sess.run(w), 2.0 - 0.01 * 12.0, rtol=1e-6)

@@ -74,7 +74,10 @@ def _readers_in_step(grads, var_list):
     An update waits for these: a reader holds a snapshot of the variable's
     buffer until it has run, and an update meeting a snapshot must copy the
     whole variable (copy-on-write). Only ops the step runs anyway are
-    waited for, so the update pulls nothing new into the step."""
+    waited for, so the update pulls nothing new into the step. An Enter
+    (the variable read inside a while loop) is not waited for: its control
+    edge would lead into the loop's frame, and the gradient already waits
+    for the loop."""
     snapshots = {id(v.value()): _var_key(v) for v in var_list}
     readers = {key: [] for key in snapshots.values()}
     seen = set()
@@ -86,7 +89,7 @@ def _readers_in_step(grads, var_list):
         seen.add(id(op))
         for t in op.inputs:
             key = snapshots.get(id(t))
-            if key is not None:
+            if key is not None and op.type not in ("Enter", "RefEnter"):
                 readers[key].append(op)
             stack.append(t.op)
         stack.extend(op.control_inputs)
