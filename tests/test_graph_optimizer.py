@@ -328,3 +328,18 @@ def test_random_graphs_same_with_and_without_optimization(seed):
             results.append(sess.run(fetches, {x: xv}) + sess.run(fetches, {x: xv, fed: fv}))
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_folding_a_deep_shared_subgraph_keeps_one_copy_of_each_control_input():
+    # x = x + x sixty times over a constant with a control input: every path
+    # of the folded subgraph carries that control input (2 ** 60 paths); the
+    # folded node keeps it once (a list per path ran out of memory).
+    g = tw.Graph()
+    with g.as_default():
+        first = tw.no_op(name="first")
+        with tw.control_dependencies([first]):
+            x = tw.constant(1.0)
+        for _ in range(60):
+            x = x + x
+        with tw.Session(config=config()) as sess:
+            assert sess.run(x) == 2.0**60

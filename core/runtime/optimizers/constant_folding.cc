@@ -6,6 +6,7 @@
 // (variables, random ops, queues), control flow, fed tensors, nodes with
 // reference inputs or outputs, values over max_constant_bytes, and nodes
 // whose kernel fails here (the step reports that error when it runs them).
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -170,6 +171,12 @@ int FoldConstants(const PassContext& ctx, GraphEditor* editor) {
     }
     if (!small) continue;
     values[id] = std::move(outputs);
+    // Without duplicates: the lists merge along every path of the folded
+    // subgraph, which would otherwise grow exponentially with its depth.
+    std::sort(input_controls.begin(), input_controls.end());
+    input_controls.erase(
+        std::unique(input_controls.begin(), input_controls.end()),
+        input_controls.end());
     controls[id] = std::move(input_controls);
   }
   for (int id = 0; id < n; ++id) {
