@@ -19,10 +19,10 @@ stage "C++ tests (bazel test //...)" "about 1 min warm, 12 cold" \
   bazel_shown test //...
 stage "lite runtime under ASan + UBSan (bazel test --config=asan //lite/...)" "about 1 min warm, 6 cold" \
   bazel_shown test --config=asan //lite/...
-stage "core concurrency tests under ThreadSanitizer (executor, sessions, rendezvous, queues)" \
-  "warm: the test runs only; cold: the whole core instrumented, 30+ min on a busy 2-core machine" \
-  bazel_shown test --config=tsan //core/runtime:runtime_test \
-  //core/runtime:partitioned_session_test //core/kernels:queue_ops_test
+# ThreadSanitizer (bazel test --config=tsan //core/runtime:runtime_test
+# //core/runtime:partitioned_session_test //core/kernels:queue_ops_test) is
+# not a stage yet: its cold build of the instrumented core has not been
+# measured on an idle machine, and it has not yet run to completion once.
 stage "lite runtime fuzzed with libFuzzer + ASan/UBSan (60 s)" "about 2 min" \
   lite/fuzz/run_libfuzzer.sh 60
 stage "core kernels fuzzed: random graphs around every registered op, ASan + UBSan (75 s)" \
