@@ -12,6 +12,7 @@
 #include "core/framework/graph_test_util.h"
 #include "core/framework/op_kernel.h"
 #include "core/runtime/executor.h"
+#include "core/runtime/executor_test_util.h"
 
 namespace tensorweave {
 namespace {
@@ -22,60 +23,12 @@ using test::AddPlaceholder;
 using test::AttrBool;
 using test::AttrInt;
 using test::AttrString;
+using test::ExecutorHarness;
 using test::ToVector;
 
 bool HasSubstr(const std::string& s, const std::string& sub) {
   return s.find(sub) != std::string::npos;
 }
-
-class Harness {
- public:
-  explicit Harness(Graph* graph)
-      : graph_(graph), pool_(std::make_unique<ThreadPool>(4, "inter")) {}
-
-  Status Create(const std::vector<std::string>& feeds,
-                const std::vector<std::string>& fetches,
-                std::unique_ptr<Executor>* executor) {
-    ExecutorSpec spec;
-    for (const auto& f : feeds) {
-      Endpoint e;
-      TW_RETURN_IF_ERROR(graph_->ParseTensorName(f, &e));
-      spec.feeds.push_back(e);
-    }
-    for (const auto& f : fetches) {
-      Endpoint e;
-      TW_RETURN_IF_ERROR(graph_->ParseTensorName(f, &e));
-      spec.fetches.push_back(e);
-    }
-    return Executor::Create(
-        *graph_, spec,
-        [this](const Node* node, OpKernel** kernel) {
-          auto& slot = kernels_[node->id()];
-          if (!slot) {
-            TW_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
-                *node, DEVICE_CPU, &slot));
-          }
-          *kernel = slot.get();
-          return Status::OK();
-        },
-        executor);
-  }
-
-  Status Run(const Executor& ex, const std::vector<Tensor>& feeds,
-             std::vector<Tensor>* fetches) {
-    StepContext step;
-    step.resource_mgr = &resources_;
-    step.inter_op_pool = pool_.get();
-    step.intra_op_pool = pool_.get();
-    return ex.Run(step, feeds, fetches);
-  }
-
- private:
-  Graph* graph_;
-  std::unique_ptr<ThreadPool> pool_;
-  ResourceMgr resources_;
-  std::map<int, std::unique_ptr<OpKernel>> kernels_;
-};
 
 Tensor Int(int32_t v) { return Tensor::Scalar<int32_t>(v); }
 Tensor Float(float v) { return Tensor::Scalar<float>(v); }
@@ -134,9 +87,9 @@ TEST(ControlFlowTest, CondRunsOnlyTheTakenBranch) {
   AddOp(&g, "Mul", "false_branch", {"sw:0", "ten"});
   AddOp(&g, "Add", "true_branch", {"sw:1", "ten"});
   AddOp(&g, "Merge", "merge", {"false_branch", "true_branch"});
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  TW_ASSERT_OK(h.Create({"x", "p"}, {"merge:0", "merge:1"}, &ex));
+  TW_ASSERT_OK(h.Create({"x", "p"}, {"merge:0", "merge:1"}, {}, &ex));
   EXPECT_TRUE(ex->has_control_flow());
   std::vector<Tensor> out;
   TW_ASSERT_OK(h.Run(*ex, {Float(2), Bool(true)}, &out));
@@ -160,9 +113,9 @@ TEST(ControlFlowTest, UntakenBranchHasNoSideEffect) {
   AddOp(&g, "Identity", "true_side", {"sw:1", "^check"});
   AddOp(&g, "Identity", "false_side", {"sw:0"});
   AddOp(&g, "Merge", "merge", {"false_side", "true_side"});
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  TW_ASSERT_OK(h.Create({"p"}, {"merge"}, &ex));
+  TW_ASSERT_OK(h.Create({"p"}, {"merge"}, {}, &ex));
   std::vector<Tensor> out;
   TW_EXPECT_OK(h.Run(*ex, {Bool(false)}, &out));
   Status s = h.Run(*ex, {Bool(true)}, &out);
@@ -176,9 +129,9 @@ TEST(ControlFlowTest, FetchingADeadTensorIsAnError) {
   AddPlaceholder(&g, "p", DT_BOOL);
   AddOp(&g, "Switch", "sw", {"x", "p"});
   AddOp(&g, "Identity", "t", {"sw:1"});
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  TW_ASSERT_OK(h.Create({"x", "p"}, {"t"}, &ex));
+  TW_ASSERT_OK(h.Create({"x", "p"}, {"t"}, {}, &ex));
   std::vector<Tensor> out;
   Status s = h.Run(*ex, {Float(1), Bool(false)}, &out);
   EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
@@ -194,9 +147,9 @@ TEST(ControlFlowTest, WhileLoopCounts) {
     AddPlaceholder(&g, "limit", DT_INT32);
     std::string exit =
         CountingLoop(&g, "w/", "w", "zero", "zero", "limit", "one", parallel);
-    Harness h(&g);
+    ExecutorHarness h(&g);
     std::unique_ptr<Executor> ex;
-    TW_ASSERT_OK(h.Create({"limit"}, {exit, "w/exit_i"}, &ex));
+    TW_ASSERT_OK(h.Create({"limit"}, {exit, "w/exit_i"}, {}, &ex));
     for (int limit : {0, 1, 10, 1000}) {
       std::vector<Tensor> out;
       TW_ASSERT_OK(h.Run(*ex, {Int(limit)}, &out));
@@ -244,9 +197,9 @@ TEST(ControlFlowTest, NestedLoops) {
   TW_ASSERT_OK(g.UpdateInput(mi, 1, Endpoint{ni, 0}));
   TW_ASSERT_OK(g.UpdateInput(ma, 1, Endpoint{na, 0}));
   AddOp(&g, "Exit", "o/exit_acc", {"o/switch_acc:0"});
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  TW_ASSERT_OK(h.Create({"n", "m"}, {"o/exit_acc"}, &ex));
+  TW_ASSERT_OK(h.Create({"n", "m"}, {"o/exit_acc"}, {}, &ex));
   for (auto [n, m] :
        std::vector<std::pair<int, int>>{{0, 3}, {1, 0}, {3, 4}, {20, 30}}) {
     std::vector<Tensor> out;
@@ -268,9 +221,9 @@ TEST(ControlFlowTest, LoopInsideUntakenBranchIsDead) {
       CountingLoop(&g, "w/", "w", "sw:1", "sw:1", "limit", "one");
   AddOp(&g, "Neg", "false_branch", {"sw:0"});
   AddOp(&g, "Merge", "merge", {"false_branch", exit});
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  TW_ASSERT_OK(h.Create({"x", "p"}, {"merge"}, &ex));
+  TW_ASSERT_OK(h.Create({"x", "p"}, {"merge"}, {}, &ex));
   std::vector<Tensor> out;
   TW_ASSERT_OK(h.Run(*ex, {Int(2), Bool(false)}, &out));
   EXPECT_EQ(ToVector<int32_t>(out[0])[0], -2);
@@ -285,9 +238,9 @@ TEST(ControlFlowTest, ConcurrentStepsOfOneLoop) {
   AddPlaceholder(&g, "limit", DT_INT32);
   std::string exit =
       CountingLoop(&g, "w/", "w", "zero", "zero", "limit", "one");
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  TW_ASSERT_OK(h.Create({"limit"}, {exit}, &ex));
+  TW_ASSERT_OK(h.Create({"limit"}, {exit}, {}, &ex));
   std::vector<std::thread> threads;
   std::atomic<int> wrong{0};
   for (int t = 0; t < 4; ++t) {
@@ -311,12 +264,12 @@ TEST(ControlFlowTest, FeedOrFetchInsideALoopIsAnError) {
   AddConst(&g, "one", Int(1));
   AddConst(&g, "limit", Int(3));
   CountingLoop(&g, "w/", "w", "zero", "zero", "limit", "one");
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  Status s = h.Create({}, {"w/body_i"}, &ex);
+  Status s = h.Create({}, {"w/body_i"}, {}, &ex);
   EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
   EXPECT_TRUE(HasSubstr(s.message(), "inside the while loop 'w'")) << s;
-  s = h.Create({"w/body_i"}, {"w/exit_acc"}, &ex);
+  s = h.Create({"w/body_i"}, {"w/exit_acc"}, {}, &ex);
   EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
   EXPECT_TRUE(HasSubstr(s.message(), "cannot feed 'w/body_i:0'")) << s;
 }
@@ -327,9 +280,9 @@ TEST(ControlFlowTest, CycleWithoutNextIterationIsAnError) {
   Node* a = AddOp(&g, "Add", "a", {"one", "one"});
   Node* b = AddOp(&g, "Neg", "b", {"a"});
   TW_ASSERT_OK(g.UpdateInput(a, 1, Endpoint{b, 0}));
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  Status s = h.Create({}, {"b"}, &ex);
+  Status s = h.Create({}, {"b"}, {}, &ex);
   EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
   EXPECT_TRUE(HasSubstr(s.message(), "cycle")) << s;
 }
@@ -340,9 +293,9 @@ TEST(ControlFlowTest, NodeWithoutOutputsReleasesItsControlEdges) {
   AddPlaceholder(&g, "x", DT_FLOAT);
   AddOp(&g, "NoOp", "first", {});
   AddOp(&g, "Identity", "y", {"x", "^first"});
-  Harness h(&g);
+  ExecutorHarness h(&g);
   std::unique_ptr<Executor> ex;
-  TW_ASSERT_OK(h.Create({"x"}, {"y"}, &ex));
+  TW_ASSERT_OK(h.Create({"x"}, {"y"}, {}, &ex));
   std::vector<Tensor> out;
   TW_ASSERT_OK(h.Run(*ex, {Float(3)}, &out));
   EXPECT_EQ(ToVector<float>(out[0]), std::vector<float>{3});

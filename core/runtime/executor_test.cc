@@ -16,6 +16,7 @@
 #include "core/framework/graph_test_util.h"
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
+#include "core/runtime/executor_test_util.h"
 
 namespace tensorweave {
 
@@ -103,61 +104,7 @@ bool HasSubstr(const std::string& s, const std::string& sub) {
   return s.find(sub) != std::string::npos;
 }
 
-// Owns the kernels, pools and resources an executor needs.
-class ExecutorHarness {
- public:
-  explicit ExecutorHarness(Graph* graph)
-      : graph_(graph),
-        inter_(std::make_unique<ThreadPool>(4, "inter")),
-        intra_(std::make_unique<ThreadPool>(1, "intra")) {}
-
-  Status Create(const std::vector<std::string>& feeds,
-                const std::vector<std::string>& fetches,
-                const std::vector<std::string>& targets,
-                std::unique_ptr<Executor>* executor) {
-    ExecutorSpec spec;
-    for (const auto& f : feeds) {
-      Endpoint e;
-      TW_RETURN_IF_ERROR(graph_->ParseTensorName(f, &e));
-      spec.feeds.push_back(e);
-    }
-    for (const auto& f : fetches) {
-      Endpoint e;
-      TW_RETURN_IF_ERROR(graph_->ParseTensorName(f, &e));
-      spec.fetches.push_back(e);
-    }
-    for (const auto& t : targets) spec.targets.push_back(graph_->FindNode(t));
-    return Executor::Create(
-        *graph_, spec,
-        [this](const Node* node, OpKernel** kernel) {
-          auto& slot = kernels_[node->id()];
-          if (!slot) {
-            TW_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
-                *node, DEVICE_CPU, &slot));
-          }
-          *kernel = slot.get();
-          return Status::OK();
-        },
-        executor);
-  }
-
-  Status Run(const Executor& ex, const std::vector<Tensor>& feeds,
-             std::vector<Tensor>* fetches) {
-    StepContext step;
-    step.resource_mgr = &resources_;
-    step.inter_op_pool = inter_.get();
-    step.intra_op_pool = intra_.get();
-    step.step_id = ++step_id_;
-    return ex.Run(step, feeds, fetches);
-  }
-
- private:
-  Graph* graph_;
-  std::unique_ptr<ThreadPool> inter_, intra_;
-  ResourceMgr resources_;
-  std::map<int, std::unique_ptr<OpKernel>> kernels_;
-  std::atomic<int64_t> step_id_{0};
-};
+using test::ExecutorHarness;
 
 std::vector<std::string> Names(const Executor& ex) {
   std::vector<std::string> names;
