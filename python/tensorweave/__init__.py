@@ -15,6 +15,8 @@ The implementation lives in `tensorweave._src`; this module re-exports the
 public names on purpose.
 """
 
+# First: loads the core extension with OpenBLAS's kernels for this CPU (OpenBLAS picks them as it loads).
+from tensorweave._src.platform import blas_core as _blas_core  # noqa: F401  # isort: skip
 from tensorweave import errors
 from tensorweave import math
 from tensorweave._src.client.session import ConfigProto
