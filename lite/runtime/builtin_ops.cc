@@ -55,6 +55,10 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::LayerNormOptions;
     case O::GELU:
       return BuiltinOptions::GeluOptions;
+    case O::LSTM:
+      return BuiltinOptions::LSTMOptions;
+    case O::GRU:
+      return BuiltinOptions::GRUOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "lite/runtime/kernel_util.h"
+#include "lite/runtime/kernels/fast_math.h"
 #include "lite/runtime/kernels/kernels.h"
 
 namespace twl {
@@ -20,28 +21,6 @@ Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckType(output, "output", DataType::kFloat32));
   TWL_RETURN_IF_ERROR(CheckRank(input, "input", 1, kMaxDims));
   return context->ResizeTensor(output, input->shape);
-}
-
-// exp(x) for the optimized path: x = n ln2 + r, |r| <= ln2 / 2 (about), exp(r)
-// by Cephes' polynomial (relative error about 1e-7), 2^n through the exponent
-// bits; x clamped to the normal range (exp(-inf) gives 2^-126, not 0). No
-// library call, so the loops over a row vectorize.
-inline float FastExp(float x) {
-  x = std::min(88.f, std::max(-87.f, x));
-  // Round to nearest by adding and subtracting 1.5 * 2^23 (std::floor
-  // would keep GCC from vectorizing the loop).
-  const float n = (x * 1.44269504088896341f + 12582912.f) - 12582912.f;
-  float r = x - n * 0.693359375f;
-  r = r + n * 2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  const float e = p * r * r + r + 1.f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  return e * __builtin_bit_cast(float, bits);
 }
 
 constexpr int kLanes = 8;

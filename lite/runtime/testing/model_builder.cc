@@ -208,5 +208,22 @@ Options ModelBuilder::Gelu(bool approximate) {
           s::CreateGeluOptions(fbb_, approximate).Union()};
 }
 
+Options ModelBuilder::Lstm(int hidden_size, s::RNNDirection direction,
+                           bool batch_major, float clip, bool input_forget) {
+  return {s::BuiltinOptions::LSTMOptions,
+          s::CreateLSTMOptions(fbb_, hidden_size, direction, batch_major, clip,
+                               input_forget)
+              .Union()};
+}
+
+Options ModelBuilder::Gru(int hidden_size, s::RNNDirection direction,
+                          bool batch_major, float clip,
+                          bool linear_before_reset) {
+  return {s::BuiltinOptions::GRUOptions,
+          s::CreateGRUOptions(fbb_, hidden_size, direction, batch_major, clip,
+                              linear_before_reset)
+              .Union()};
+}
+
 }  // namespace testing
 }  // namespace twl

@@ -112,6 +112,12 @@ class ModelBuilder {
   Options ArgMax(DataType output_type);
   Options LayerNorm(int axis, float epsilon);
   Options Gelu(bool approximate);
+  Options Lstm(int hidden_size, schema::RNNDirection direction,
+               bool batch_major = false, float clip = 0,
+               bool input_forget = false);
+  Options Gru(int hidden_size, schema::RNNDirection direction,
+              bool batch_major = false, float clip = 0,
+              bool linear_before_reset = false);
 
   flatbuffers::FlatBufferBuilder& fbb() { return fbb_; }
 
