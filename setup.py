@@ -70,8 +70,22 @@ class BazelBuildExt(build_ext):
         os.chmod(dest, 0o755)
 
 
+def _packages():
+    """tensorweave (under python/), its distributed runtime (top-level distributed/, imported as
+    tensorweave.distributed) and the converters (top level)."""
+    from setuptools import find_packages
+
+    return (
+        find_packages("python", include=["tensorweave", "tensorweave.*"])
+        + ["tensorweave.distributed"]
+        + ["tensorweave.distributed." + p for p in find_packages("distributed")]
+        + find_packages(".", include=["converters", "converters.*"])
+    )
+
+
 setup(
-    package_dir={"": "python", "converters": "converters"},
+    package_dir={"": "python", "converters": "converters", "tensorweave.distributed": "distributed"},
+    packages=_packages(),
     ext_modules=[BazelExtension("tensorweave._pywrap_tensorweave", "//python:_pywrap_tensorweave.so")],
     cmdclass={"build_py": BuildPy, "build_ext": BazelBuildExt},
 )

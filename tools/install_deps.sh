@@ -8,7 +8,7 @@ DEBIAN_PACKAGES=(
   libopenblas-dev libgtest-dev libbenchmark-dev libflatbuffers-dev
   flatbuffers-compiler clang-format
 )
-PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime setuptools wheel tensorflow-cpu tensorboard)
+PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime setuptools wheel tensorflow-cpu tensorboard grpcio cryptography)
 
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do
@@ -30,6 +30,7 @@ for pkg in "${PYTHON_PACKAGES[@]}"; do
   [ "$pkg" = "protobuf" ] && module="google.protobuf"
   [ "$pkg" = "safetensors" ] && module="safetensors.numpy"
   [ "$pkg" = "tensorflow-cpu" ] && module="tensorflow"
+  [ "$pkg" = "grpcio" ] && module="grpc"
   "$PYTHON" -c "import $module" >/dev/null 2>&1 || pip_missing+=("$pkg")
 done
 if [ ${#pip_missing[@]} -gt 0 ]; then

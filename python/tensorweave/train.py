@@ -18,6 +18,9 @@ from tensorweave._src.training.adagrad import AdagradOptimizer
 from tensorweave._src.training.adagrad_da import AdagradDAOptimizer
 from tensorweave._src.training.adam import AdamOptimizer
 from tensorweave._src.training.device_setter import replica_device_setter
+from tensorweave.distributed.cluster_spec import ClusterSpec
+from tensorweave.distributed.server import Server
+from tensorweave.distributed.server import ServerDef
 from tensorweave._src.training.graph_io import write_graph
 from tensorweave._src.training.gradient_descent import GradientDescentOptimizer
 from tensorweave._src.training.learning_rate_decay import cosine_decay

@@ -86,11 +86,15 @@ class _FetchPlan:
 
 class BaseSession:
     def __init__(self, target="", graph=None, config=None):
-        if target not in ("", None):
-            raise NotImplementedError(f"Session target {target!r}: remote sessions are not supported yet; use ''")
         self._graph = graph if graph is not None else ops.get_default_graph()
         self._config = config or ConfigProto()
-        self._c = _new_session(self._graph, self._config)
+        self._target = target or ""
+        if self._target:  # "grpc://host:port": the master of a tensorweave server runs the steps
+            from tensorweave.distributed import remote_session
+
+            self._c = remote_session.RemoteSession(self._target, self._graph, self._config)
+        else:
+            self._c = _new_session(self._graph, self._config)
         self._closed = False
         self._callables = {}
         self._lock = threading.Lock()
@@ -107,7 +111,7 @@ class BaseSession:
 
     @property
     def sess_str(self):
-        return ""
+        return self._target
 
     def list_devices(self):
         """The devices this session runs on: objects with `name` (the full name,
@@ -395,8 +399,9 @@ def _check_feed_shape(value, tensor, dims):
 
 
 class Session(BaseSession):
-    """Runs a graph: `Session(graph=None, config=None)`; a context manager
-    that closes itself and is the default session inside.
+    """Runs a graph: `Session(target="", graph=None, config=None)`; a context manager
+    that closes itself and is the default session inside. A target `grpc://host:port` runs the steps on the
+    cluster of the tensorweave server there (`tw.train.Server`).
 
     Example:
       >>> import tensorweave as tw
@@ -407,6 +412,14 @@ class Session(BaseSession):
       ...         print(sess.run(y, feed_dict={x: [1.0, 2.0]}))
       [3. 6.]
     """
+
+    @staticmethod
+    def reset(target, containers=None, config=None):
+        """Frees the resources (variables, queues) of every task of the cluster whose server is at `target`
+        (`grpc://host:port`), as TF's `Session.reset`: sessions there lose their variables."""
+        from tensorweave.distributed import remote_session
+
+        remote_session.reset(target, containers)
 
 
 class InteractiveSession(BaseSession):

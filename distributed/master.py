@@ -1,0 +1,344 @@
+"""The Master service of a task: remote sessions run here. A session holds the client's GraphDef (grown by
+ExtendSession); each step signature (feeds, fetches, targets, graph version) is placed and partitioned once
+for the cluster's devices (`partition_for_cluster`), each task's part registered on that task once, and a
+step is then one RunGraph per task, all in parallel under one fresh step id. A failure anywhere aborts the
+step on every task and is reported with its own error class (a task that is down: UnavailableError)."""
+
+import logging
+import random
+import threading
+from concurrent import futures
+
+import grpc
+
+from tensorweave import _pywrap_tensorweave as _pywrap
+from tensorweave._src.framework import errors
+from tensorweave.distributed import rpc
+from tensorweave.distributed import wire
+from tensorweave.distributed.worker_service import _int
+from tensorweave.distributed.worker_service import _names
+from tensorweave.distributed.worker_service import handler
+
+_log = logging.getLogger("tensorweave.distributed")
+_CONNECT_TIMEOUT = 60.0
+
+
+def task_of(device):
+    """("job", index) of a device or task name "/job:j/replica:0/task:i[/device:...]"."""
+    job = task = None
+    for part in device.strip("/").split("/"):
+        if part.startswith("job:"):
+            job = part[4:]
+        elif part.startswith("task:"):
+            task = int(part[5:])
+    if job is None or task is None:
+        raise errors.InvalidArgumentError(None, None, f"{device!r} names no task")
+    return job, task
+
+
+class _Plan:
+    """One step signature's registered parts: [(address, task name, graph handle, feeds, fetches)]."""
+
+    def __init__(self, parts, fetch_owner):
+        self.parts = parts
+        self.fetch_owner = fetch_owner  # fetch name -> (part index, position in that part's fetches)
+
+
+class MasterSession:
+    def __init__(self, master, handle, graph_def, version, config):
+        self.master = master
+        self.handle = handle
+        self.graph_def = graph_def
+        self.version = version
+        self.config = config
+        self.lock = threading.Lock()
+        self.plans = {}
+
+    def extend(self, graph_def, version):
+        with self.lock:
+            if version < self.version:
+                raise errors.FailedPreconditionError(
+                    None, None, f"graph version {version} is older than the session's {self.version}"
+                )
+            self.graph_def, self.version = graph_def, version
+
+    def plan(self, feeds, fetches, targets):
+        key = (self.version, tuple(feeds), tuple(fetches), tuple(targets))
+        with self.lock:
+            plan = self.plans.get(key)
+            if plan is not None:
+                return plan
+            graph_def, version = self.graph_def, self.version
+            plan = self.master._make_plan(graph_def, feeds, fetches, targets, self.config)
+            self.plans[(version,) + key[1:]] = plan
+            return plan
+
+    def forget_plans(self):
+        with self.lock:
+            plans, self.plans = list(self.plans.values()), {}
+        for plan in plans:
+            for address, _, handle, _, _ in plan.parts:
+                try:
+                    self.master.channels.future(address, rpc.WORKER, "DeregisterGraph", wire.encode({"handle": handle}))
+                except Exception:  # noqa: BLE001 - best effort: the task may be gone
+                    pass
+
+
+class MasterService:
+    """`server` gives the cluster, this task's name and the channels to the other tasks."""
+
+    def __init__(self, server):
+        self.server = server
+        self.channels = server.channels
+        self._lock = threading.Lock()
+        self._sessions = {}
+        self._next = 1
+        self._devices = None  # [(name, type, memory, incarnation, ...)] of every task, on first need
+        self._pool = futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="tw-master")
+
+    def handlers(self):
+        methods = {
+            "CreateSession": handler(self.create_session),
+            "ExtendSession": handler(self.extend_session),
+            "RunStep": handler(self.run_step),
+            "CloseSession": handler(self.close_session),
+            "ListDevices": handler(self.list_devices),
+            "Reset": handler(self.reset),
+        }
+        return grpc.method_handlers_generic_handler(rpc.MASTER, methods)
+
+    # --- cluster ----------------------------------------------------------------
+    def _task_addresses(self):
+        cluster = self.server.cluster
+        return [(f"/job:{job}/replica:0/task:{i}", address) for job, i, address in cluster.tasks()]
+
+    def devices(self, refresh=False):
+        """Every device of the cluster; waits (up to a deadline) for tasks that are not up yet."""
+        with self._lock:
+            if self._devices is not None and not refresh:
+                return self._devices
+        calls = []
+        for task, address in self._task_addresses():
+            m = self.channels.method(address, rpc.WORKER, "GetStatus")
+            calls.append(
+                (
+                    task,
+                    address,
+                    m.future(
+                        wire.encode({}), timeout=_CONNECT_TIMEOUT, metadata=self.channels.metadata, wait_for_ready=True
+                    ),
+                )
+            )
+        devices = []
+        for task, address, f in calls:
+            try:
+                header, _ = wire.decode(f.result())
+            except grpc.RpcError as e:
+                err = rpc.error_from_rpc(e, f"GetStatus of {task} at {address}")
+                if isinstance(err, errors.DeadlineExceededError):
+                    err = errors.UnavailableError(
+                        None, None, f"{task} at {address} did not answer within {_CONNECT_TIMEOUT:.0f} s: {err.message}"
+                    )
+                raise err from None
+            devices.extend(tuple(d) for d in header["devices"])
+        with self._lock:
+            self._devices = devices
+        return devices
+
+    def address_of(self, task):
+        job, index = task_of(task)
+        try:
+            return self.server.cluster.task_address(job, index)
+        except ValueError:
+            raise errors.InvalidArgumentError(None, None, f"{task} is not a task of the cluster") from None
+
+    def _make_plan(self, graph_def, feeds, fetches, targets, config):
+        devices = self.devices()
+        parts_by_task = _pywrap.partition_for_cluster(
+            graph_def,
+            [(d[0], d[1], int(d[3])) for d in devices],
+            feeds,
+            fetches,
+            targets,
+            self.server.task_name,
+            bool(config.get("allow_soft_placement", False)),
+        )
+        registered = []
+        calls = []
+        for task, (gdef, t_feeds, t_fetches, _t_targets) in sorted(parts_by_task.items()):
+            address = self.address_of(task)
+            calls.append(
+                (
+                    task,
+                    address,
+                    list(t_feeds),
+                    list(t_fetches),
+                    self.channels.future(address, rpc.WORKER, "RegisterGraph", wire.encode({}, [gdef])),
+                )
+            )
+        for task, address, t_feeds, t_fetches, f in calls:
+            header, _ = wire.decode(rpc.result(f, f"RegisterGraph on {task} at {address}"))
+            registered.append((address, task, header["handle"], t_feeds, t_fetches))
+        fetch_owner = {}
+        for i, part in enumerate(registered):
+            for j, name in enumerate(part[4]):
+                fetch_owner.setdefault(name, (i, j))
+        missing = [f for f in fetches if f not in fetch_owner]
+        if missing:
+            raise errors.InternalError(None, None, f"no task fetches {missing}")
+        return _Plan(registered, fetch_owner)
+
+    # --- handlers ---------------------------------------------------------------
+    def _session(self, header):
+        handle = header.get("session")
+        with self._lock:
+            s = self._sessions.get(handle)
+        if s is None:
+            raise errors.AbortedError(
+                None, None, f"session {handle!r} is not open on this master (it was closed, or the server restarted)"
+            )
+        return s
+
+    def create_session(self, header, payload):
+        config = header.get("config") or {}
+        if not isinstance(config, dict):
+            raise errors.InvalidArgumentError(None, None, "malformed CreateSession: config is not an object")
+        version = _int(header, "version", "graph version")
+        with self._lock:
+            handle = f"{self.server.task_name}/session:{self._next}:{random.getrandbits(32):08x}"
+            self._next += 1
+            self._sessions[handle] = MasterSession(self, handle, bytes(payload), version, config)
+        return wire.encode({"session": handle})
+
+    def extend_session(self, header, payload):
+        self._session(header).extend(bytes(payload), _int(header, "version", "graph version"))
+        return wire.encode({})
+
+    def close_session(self, header, payload):
+        with self._lock:
+            s = self._sessions.pop(header.get("session"), None)
+        if s is not None:
+            s.forget_plans()
+        return wire.encode({})
+
+    def list_devices(self, header, payload):
+        return wire.encode({"devices": [list(d) for d in self.devices(refresh=True)]})
+
+    def reset(self, header, payload):
+        containers = _names(header, "containers")
+        calls = [
+            (task, address, self.channels.future(address, rpc.WORKER, "Reset", wire.encode({"containers": containers})))
+            for task, address in self._task_addresses()
+        ]
+        for task, address, f in calls:
+            rpc.result(f, f"Reset of {task} at {address}")
+        with self._lock:
+            sessions, self._sessions = list(self._sessions.values()), {}
+        return wire.encode({})
+
+    def run_step(self, header, payload):
+        session = self._session(header)
+        feeds = _names(header, "feeds")
+        fetches = _names(header, "fetches")
+        targets = _names(header, "targets")
+        timeout_ms = header.get("timeout_ms", 0)
+        if not isinstance(timeout_ms, int) or timeout_ms < 0:
+            raise errors.InvalidArgumentError(None, None, f"malformed RunStep: timeout {timeout_ms!r}")
+        values = wire.decode_tensors(header, payload)
+        if len(values) != len(feeds):
+            raise errors.InvalidArgumentError(
+                None, None, f"malformed RunStep: {len(feeds)} feeds, {len(values)} values"
+            )
+        feed_values = dict(zip(feeds, values))
+        plan = session.plan(feeds, fetches, targets)
+        outputs = self._run_plan(session, plan, feed_values, timeout_ms)
+        result = []
+        for name in fetches:
+            i, j = plan.fetch_owner[name]
+            result.append(outputs[i][j])
+        return wire.encode_tensors({}, result)
+
+    def _run_plan(self, session, plan, feed_values, timeout_ms):
+        step_id = random.getrandbits(62) + 1
+        deadline = timeout_ms / 1000.0 if timeout_ms else rpc.STEP_TIMEOUT
+        calls = []
+        for address, task, handle, t_feeds, t_fetches in plan.parts:
+            req = wire.encode_tensors(
+                {
+                    "handle": handle,
+                    "step_id": step_id,
+                    "feeds": t_feeds,
+                    "fetches": t_fetches,
+                    "timeout_ms": timeout_ms,
+                },
+                [feed_values[n] for n in t_feeds],
+            )
+            m = self.channels.method(address, rpc.WORKER, "RunGraph")
+            calls.append((task, address, m.future(req, timeout=deadline + 5.0, metadata=self.channels.metadata)))
+        if len(calls) == 1:
+            task, address, f = calls[0]
+            try:
+                return [wire.decode_tensors(*wire.decode(rpc.result(f, f"RunGraph on {task} at {address}")))]
+            except errors.OpError as e:
+                self._step_failed(session, plan, step_id, e)
+                raise
+        # Wait for all; the first failure aborts the step everywhere (the others then end at once).
+        done = threading.Event()
+        first_error = []
+        lock = threading.Lock()
+        remaining = [len(calls)]
+
+        def on_done(task, address):
+            def cb(f):
+                err = None
+                try:
+                    f.result()
+                except grpc.RpcError as e:
+                    err = rpc.error_from_rpc(e, f"RunGraph on {task} at {address}")
+                with lock:
+                    if err is not None and not first_error:
+                        first_error.append(err)
+                        self._pool.submit(self._abort_everywhere, plan, step_id, err)
+                    remaining[0] -= 1
+                    if remaining[0] == 0:
+                        done.set()
+
+            return cb
+
+        for task, address, f in calls:
+            f.add_done_callback(on_done(task, address))
+        done.wait()
+        if first_error:
+            err = _root_cause(first_error[0], [c[2] for c in calls], [c[:2] for c in calls])
+            self._step_failed(session, plan, step_id, err)
+            raise err
+        return [wire.decode_tensors(*wire.decode(f.result())) for _, _, f in calls]
+
+    def _abort_everywhere(self, plan, step_id, err):
+        msg = wire.encode({"step_id": step_id, "code": err.error_code, "message": err.message})
+        for address, task, _, _, _ in plan.parts:
+            try:
+                self.channels.future(address, rpc.WORKER, "AbortStep", msg, timeout=rpc.CONTROL_TIMEOUT)
+            except Exception:  # noqa: BLE001 - best effort
+                pass
+
+    def _step_failed(self, session, plan, step_id, err):
+        if isinstance(err, (errors.UnavailableError, errors.NotFoundError, errors.FailedPreconditionError)):
+            # A task may have restarted (its registered graphs are gone): register again next time.
+            session.forget_plans()
+            with self._lock:
+                self._devices = None
+
+
+def _root_cause(first, futs, tasks):
+    """The most telling error of a failed step: a task's own failure rather than the aborts it caused."""
+    best = first
+    if isinstance(best, (errors.AbortedError, errors.CancelledError)):
+        for (task, address), f in zip(tasks, futs):
+            try:
+                f.result()
+            except grpc.RpcError as e:
+                err = rpc.error_from_rpc(e, f"RunGraph on {task} at {address}")
+                if not isinstance(err, (errors.AbortedError, errors.CancelledError)):
+                    return err
+    return best

@@ -1,0 +1,150 @@
+"""The client of a remote session (`Session("grpc://host:port")`): an object with the interface of the C++
+session the local `Session` drives (`make_callable`, `run_callable`, `list_devices`, `close`), so feeds,
+fetch structures and their checks are the local session's. It ships the graph to the master (CreateSession,
+and ExtendSession when the graph grew between runs) and runs each step there (RunStep)."""
+
+import threading
+
+import numpy as np
+
+from tensorweave._src.framework import errors
+from tensorweave.distributed import rpc
+from tensorweave.distributed import security as _security
+from tensorweave.distributed import wire
+
+
+def parse_target(target):
+    if isinstance(target, bytes):
+        target = target.decode()
+    if not target.startswith("grpc://") or not target[len("grpc://") :]:
+        raise ValueError(f"Session target {target!r} is not '' or 'grpc://host:port'")
+    return target[len("grpc://") :]
+
+
+_channels = {}
+_channels_lock = threading.Lock()
+
+
+def _process_channels():
+    sec = _security.process_default()
+    with _channels_lock:
+        ch = _channels.get(id(sec))
+        if ch is None:
+            ch = _channels[id(sec)] = (sec, rpc.Channels(sec))
+        return ch[1]
+
+
+class RemoteSession:
+    def __init__(self, target, graph, config):
+        self._address = parse_target(target)
+        self._graph = graph
+        self._channels = _process_channels()
+        self._lock = threading.Lock()
+        self._callables = {}
+        self._version = None
+        self._handle = None
+        self._config = {
+            "allow_soft_placement": bool(getattr(config, "allow_soft_placement", False)),
+            "operation_timeout_in_ms": int(getattr(config, "operation_timeout_in_ms", 0) or 0),
+        }
+        self._closed = False
+        self._sync_graph()
+
+    def _call(self, name, header, buffers=(), timeout=None):
+        return self._channels.call(self._address, rpc.MASTER, name, wire.encode(header, buffers), timeout)
+
+    def _sync_graph(self):
+        """Ships the graph to the master when it is new or grew since it was last shipped."""
+        version = self._graph.version
+        if version == self._version:
+            return
+        with self._lock:
+            if version == self._version:
+                return
+            graph_def = self._graph._c.to_graph_def()
+            if self._handle is None:
+                header, _ = wire.decode(
+                    self._call("CreateSession", {"version": version, "config": self._config}, [graph_def])
+                )
+                self._handle = header["session"]
+            else:
+                self._call("ExtendSession", {"session": self._handle, "version": version}, [graph_def])
+            self._version = version
+
+    def set_graph_optimizer(self, options):
+        self._config["graph_optimizer"] = options
+
+    def make_callable(self, feed_names, fetch_names, target_names):
+        for name in list(fetch_names) + list(feed_names):
+            self._graph.get_tensor_by_name(name)
+        with self._lock:
+            handle = len(self._callables) + 1
+            self._callables[handle] = (list(feed_names), list(fetch_names), list(target_names))
+        return handle
+
+    def run_callable(self, handle, values, timeout_in_ms=0):
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        self._sync_graph()
+        feeds, fetches, targets = self._callables[handle]
+        timeout_in_ms = timeout_in_ms or self._config["operation_timeout_in_ms"]
+        request = wire.encode_tensors(
+            {
+                "session": self._handle,
+                "feeds": feeds,
+                "fetches": fetches,
+                "targets": targets,
+                "timeout_ms": timeout_in_ms,
+            },
+            [(v, enum) for v, enum in values],
+        )
+        timeout = timeout_in_ms / 1000.0 + 10.0 if timeout_in_ms else rpc.STEP_TIMEOUT + 10.0
+        m = self._channels.method(self._address, rpc.MASTER, "RunStep")
+        try:
+            reply = m(request, timeout=timeout, metadata=self._channels.metadata)
+        except Exception as e:  # grpc.RpcError
+            if hasattr(e, "code"):
+                raise rpc.error_from_rpc(e, f"RunStep on {self._address}") from None
+            raise
+        header, payload = wire.decode(reply)
+        return [_fetched(v) for v in wire.decode_tensors(header, payload)]
+
+    def run_callable_with_metadata(self, handle, values, want_partitions, trace_level, timeout_in_ms):
+        out = self.run_callable(handle, values, timeout_in_ms)
+        return out, {"partition_graphs": [], "step_stats": b""}
+
+    def list_devices(self):
+        header, _ = wire.decode(self._call("ListDevices", {}, timeout=rpc.CONTROL_TIMEOUT * 6))
+        return [tuple(d[:4]) for d in header["devices"]]
+
+    def close(self):
+        if not self._closed:
+            self._closed = True
+            if self._handle is not None:
+                try:
+                    self._call("CloseSession", {"session": self._handle})
+                except errors.OpError:
+                    pass  # the master is gone: nothing to free
+
+
+def _fetched(value):
+    """A fetched value as the local session gives it: numpy scalar for 0-d, bytes for a string scalar, a
+    writable array otherwise."""
+    if value.dtype == object:
+        return value[()] if value.ndim == 0 else value
+    if value.ndim == 0:
+        return value[()]
+    return np.array(value)  # a writable copy of the reply's bytes
+
+
+def reset(target, containers=None):
+    """Frees every resource (variables, queues) of every task of the cluster `target`'s server is in."""
+    address = parse_target(target)
+    channels = _process_channels()
+    channels.call(
+        address,
+        rpc.MASTER,
+        "Reset",
+        wire.encode({"containers": list(containers or [])}),
+        timeout=rpc.CONTROL_TIMEOUT * 6,
+    )

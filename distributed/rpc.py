@@ -1,0 +1,131 @@
+"""grpcio plumbing shared by the services and their clients: method names, channels (one per address and
+security settings, cached), calls with deadlines, and the mapping of gRPC statuses to tensorweave's error
+classes (gRPC's status codes are TensorFlow's error codes)."""
+
+import os
+import threading
+
+import grpc
+
+from tensorweave._src.framework import errors
+
+WORKER = "tensorweave.WorkerService"
+MASTER = "tensorweave.MasterService"
+# Tensors above this size are pushed in chunks of this size (a client-streaming call).
+CHUNK_BYTES = 1 << 20
+# The largest message a task sends or accepts (a tensor fed or fetched in one RunStep/RunGraph travels whole).
+MAX_MESSAGE_BYTES = int(os.environ.get("TW_MAX_MESSAGE_BYTES", str((1 << 31) - 1)))
+# Deadlines (seconds): control calls, and steps when neither RunOptions nor the config gives one.
+CONTROL_TIMEOUT = float(os.environ.get("TW_RPC_TIMEOUT", "10"))
+STEP_TIMEOUT = float(os.environ.get("TW_STEP_TIMEOUT", "3600"))
+CHANNEL_OPTIONS = [
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.keepalive_time_ms", 10000),
+    ("grpc.keepalive_timeout_ms", 5000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1000),
+    ("grpc.enable_retries", 0),
+]
+SERVER_OPTIONS = [
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.min_ping_interval_without_data_ms", 5000),
+    ("grpc.http2.max_ping_strikes", 0),
+    ("grpc.so_reuseport", 0),
+]
+_STATUS_BY_CODE = {s.value[0]: s for s in grpc.StatusCode}
+
+
+def status_code(code):
+    """The grpc.StatusCode of a TensorFlow error code."""
+    return _STATUS_BY_CODE.get(code, grpc.StatusCode.UNKNOWN)
+
+
+def abort(context, error):
+    """Ends a handler's call with `error` (an OpError) as its status."""
+    context.abort(status_code(error.error_code), error.message)
+
+
+def error_from_rpc(e, what):
+    """The tensorweave error of a failed call (`what` names the call and its peer)."""
+    code = e.code() if hasattr(e, "code") else grpc.StatusCode.UNKNOWN
+    details = e.details() if hasattr(e, "details") else str(e)
+    value = code.value[0] if code is not None else errors.UNKNOWN
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED and not details.startswith("Deadline"):
+        details = f"Deadline Exceeded: {details}"
+    return errors.exception_type_from_error_code(value)(None, None, f"{what}: {details}")
+
+
+class Channels:
+    """Channels to the cluster's tasks, one per address, made on first use, with the security settings of
+    this process; the callables of the methods."""
+
+    def __init__(self, security):
+        self._security = security
+        self._lock = threading.Lock()
+        self._channels = {}
+        self._methods = {}
+        self.metadata = security.metadata()
+
+    def channel(self, address):
+        with self._lock:
+            ch = self._channels.get(address)
+            if ch is None:
+                creds = self._security.channel_credentials()
+                if creds is None:
+                    ch = grpc.insecure_channel(address, options=CHANNEL_OPTIONS)
+                else:
+                    ch = grpc.secure_channel(address, creds, options=CHANNEL_OPTIONS)
+                self._channels[address] = ch
+            return ch
+
+    def method(self, address, service, name, streaming=False):
+        key = (address, service, name)
+        m = self._methods.get(key)
+        if m is None:
+            ch = self.channel(address)
+            path = f"/{service}/{name}"
+            m = ch.stream_unary(path) if streaming else ch.unary_unary(path)
+            self._methods[key] = m
+        return m
+
+    def call(self, address, service, name, request, timeout=None):
+        """One unary call, its reply's bytes; the tensorweave error of its failure."""
+        m = self.method(address, service, name)
+        try:
+            return m(request, timeout=timeout or CONTROL_TIMEOUT, metadata=self.metadata)
+        except grpc.RpcError as e:
+            raise error_from_rpc(e, f"{name} on {address}") from None
+
+    def future(self, address, service, name, request, timeout=None):
+        m = self.method(address, service, name)
+        return m.future(request, timeout=timeout or CONTROL_TIMEOUT, metadata=self.metadata)
+
+    def drop(self, address):
+        """Forgets the channel of `address` (a task that restarted gets a fresh one)."""
+        with self._lock:
+            ch = self._channels.pop(address, None)
+            for key in [k for k in self._methods if k[0] == address]:
+                del self._methods[key]
+        if ch is not None:
+            ch.close()
+
+    def close(self):
+        with self._lock:
+            channels, self._channels = list(self._channels.values()), {}
+            self._methods = {}
+        for ch in channels:
+            ch.close()
+
+
+def result(future, what):
+    """A future's reply; its failure as a tensorweave error."""
+    try:
+        return future.result()
+    except grpc.RpcError as e:
+        raise error_from_rpc(e, what) from None

@@ -1,0 +1,162 @@
+"""The wire form of tensorweave's RPC messages: a 4-byte little-endian header length, a small JSON header,
+then the raw bytes of the tensors the header describes, back to back. Tensors are encoded from their buffers
+(no `tobytes()`: the one copy is the join into the message) and decoded with `np.frombuffer` on the received
+bytes (no copy). Everything received is validated: a malformed message is an `InvalidArgumentError` naming
+what is wrong, never a crash."""
+
+import json
+import struct
+
+import numpy as np
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import errors
+
+_LEN = struct.Struct("<I")
+STRING = dtypes.string.as_datatype_enum
+# DataType enum -> numpy dtype of every dtype that crosses the wire (strings apart).
+_NP_BY_ENUM = {d.as_datatype_enum: np.dtype(d.as_numpy_dtype) for d in dtypes._ALL if d is not dtypes.string}
+_ENUM_BY_NP = {v: k for k, v in _NP_BY_ENUM.items()}
+# The largest tensor a message may describe (a message itself is bounded by grpc's max message length).
+MAX_TENSOR_BYTES = 1 << 34
+
+
+def _invalid(message):
+    return errors.InvalidArgumentError(None, None, message)
+
+
+def dtype_enum(array):
+    """The DataType enum of a numpy array (strings and object arrays: DT_STRING)."""
+    if array.dtype.kind in "OSU":
+        return STRING
+    try:
+        return _ENUM_BY_NP[array.dtype]
+    except KeyError:
+        raise _invalid(f"tensors of numpy dtype {array.dtype} cannot be sent") from None
+
+
+def numpy_dtype(enum):
+    """The numpy dtype of a DataType enum; InvalidArgumentError for one that cannot cross the wire."""
+    try:
+        return _NP_BY_ENUM[enum]
+    except (KeyError, TypeError):
+        raise _invalid(f"unknown dtype {enum!r} in a tensor message") from None
+
+
+def tensor_parts(value, dtype=None):
+    """(meta, buffers) of a value: meta {"dtype", "shape", "nbytes"[, "lengths"]} and the byte buffers of its
+    contents (views of the array's memory for numeric tensors)."""
+    array = value if isinstance(value, np.ndarray) else np.asarray(value)
+    if dtype is None:
+        dtype = dtype_enum(array)
+    if dtype == STRING:
+        items = [x if isinstance(x, bytes) else str(x).encode() for x in array.reshape(-1).tolist()]
+        lengths = [len(x) for x in items]
+        return {"dtype": STRING, "shape": list(array.shape), "nbytes": sum(lengths), "lengths": lengths}, items
+    np_dtype = numpy_dtype(dtype)
+    if array.dtype != np_dtype:
+        array = array.astype(np_dtype)
+    if not array.flags.c_contiguous:
+        array = array.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
+    flat = array.reshape(-1).view(np.uint8)
+    return {"dtype": int(dtype), "shape": list(array.shape), "nbytes": int(array.nbytes)}, [flat.data]
+
+
+def encode(header, buffers=()):
+    """One message: the header (a JSON-able dict) and the payload buffers."""
+    head = json.dumps(header, separators=(",", ":")).encode()
+    return b"".join([_LEN.pack(len(head)), head, *buffers])
+
+
+def encode_tensors(header, tensors, key="tensors"):
+    """A message whose header lists, under `key`, the metas of `tensors` (arrays or (array, dtype enum))."""
+    metas, buffers = [], []
+    for t in tensors:
+        meta, bufs = tensor_parts(*t) if isinstance(t, tuple) else tensor_parts(t)
+        metas.append(meta)
+        buffers.extend(bufs)
+    header = dict(header)
+    header[key] = metas
+    return encode(header, buffers)
+
+
+def decode(data):
+    """(header dict, payload memoryview) of a message; InvalidArgumentError when it is not one."""
+    view = memoryview(data)
+    if len(view) < _LEN.size:
+        raise _invalid(f"truncated message: {len(view)} bytes, shorter than its header length")
+    (n,) = _LEN.unpack_from(view, 0)
+    if n > len(view) - _LEN.size:
+        raise _invalid(f"truncated message: header of {n} bytes in a message of {len(view)}")
+    try:
+        header = json.loads(bytes(view[_LEN.size : _LEN.size + n]))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise _invalid(f"malformed message header: {e}") from None
+    if not isinstance(header, dict):
+        raise _invalid("malformed message header: not an object")
+    return header, view[_LEN.size + n :]
+
+
+def check_meta(meta):
+    """(dtype enum, shape tuple, nbytes) of a tensor meta after checking that its fields agree."""
+    if not isinstance(meta, dict):
+        raise _invalid("malformed tensor meta: not an object")
+    dtype = meta.get("dtype")
+    shape = meta.get("shape")
+    nbytes = meta.get("nbytes")
+    if not isinstance(shape, list) or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape):
+        raise _invalid(f"malformed tensor shape {shape!r}: not a list of non-negative integers")
+    if not isinstance(nbytes, int) or nbytes < 0:
+        raise _invalid(f"malformed tensor byte length {nbytes!r}")
+    if nbytes > MAX_TENSOR_BYTES:
+        raise errors.ResourceExhaustedError(
+            None, None, f"a tensor of {nbytes} bytes is over the limit of {MAX_TENSOR_BYTES}"
+        )
+    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    if dtype == STRING:
+        lengths = meta.get("lengths")
+        if not isinstance(lengths, list) or len(lengths) != count:
+            raise _invalid(
+                f"string tensor of shape {shape} has {len(lengths) if isinstance(lengths, list) else 'no'} lengths"
+            )
+        if not all(isinstance(n, int) and n >= 0 for n in lengths) or sum(lengths) != nbytes:
+            raise _invalid(f"string tensor of shape {shape}: its lengths do not add up to its {nbytes} bytes")
+    else:
+        itemsize = numpy_dtype(dtype).itemsize
+        if count * itemsize != nbytes:
+            raise _invalid(
+                f"tensor of dtype {dtypes.as_dtype(dtype).name} and shape {shape} needs {count * itemsize} bytes, "
+                f"the message has {nbytes}"
+            )
+    return dtype, tuple(shape), nbytes
+
+
+def tensor_from(meta, buffer, offset=0):
+    """The array a meta describes, read from `buffer` at `offset` (numeric: a view, no copy)."""
+    dtype, shape, nbytes = check_meta(meta)
+    if offset + nbytes > len(buffer):
+        raise _invalid(f"truncated tensor: {nbytes} bytes at offset {offset} of a {len(buffer)}-byte payload")
+    if dtype == STRING:
+        out = np.empty(len(meta["lengths"]), dtype=object)
+        pos = offset
+        for i, n in enumerate(meta["lengths"]):
+            out[i] = bytes(buffer[pos : pos + n])
+            pos += n
+        return out.reshape(shape)
+    np_dtype = numpy_dtype(dtype)
+    return np.frombuffer(buffer, dtype=np_dtype, count=nbytes // np_dtype.itemsize, offset=offset).reshape(shape)
+
+
+def decode_tensors(header, payload, key="tensors"):
+    """The tensors a message's header lists under `key`, read from its payload; the payload must hold exactly
+    them."""
+    metas = header.get(key, [])
+    if not isinstance(metas, list):
+        raise _invalid(f"malformed message: '{key}' is not a list")
+    out, offset = [], 0
+    for meta in metas:
+        out.append(tensor_from(meta, payload, offset))
+        offset += meta["nbytes"]
+    if offset != len(payload):
+        raise _invalid(f"malformed message: {len(payload) - offset} bytes after its tensors")
+    return out
