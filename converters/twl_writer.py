@@ -71,6 +71,7 @@ _ENUM_FIELDS = {
     "padding": "Padding",
     "fused_activation_function": "ActivationFunctionType",
     "output_type": "TensorType",
+    "direction": "RNNDirection",
 }
 
 

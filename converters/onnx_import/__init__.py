@@ -23,6 +23,7 @@ The modules, in the order a model meets them:
   math_ops.py     importers: elementwise arithmetic, activations, casts, reductions
   nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
+  rnn_ops.py      importers: LSTM, GRU
 
 Example:
   >>> import numpy as np
@@ -38,7 +39,7 @@ Example:
 """
 
 # The importer modules fill IMPORTERS as they are imported.
-from converters.onnx_import import array_ops, math_ops, nn_ops  # noqa: F401
+from converters.onnx_import import array_ops, math_ops, nn_ops, rnn_ops  # noqa: F401
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT
 from converters.onnx_import.model import MAX_OPSET, MIN_OPSET, PRODUCER, convert, load
