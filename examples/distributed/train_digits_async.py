@@ -34,7 +34,9 @@ def load_digits():
 
 def build(cluster, task_index, hidden=64, lr=0.1):
     """The model on the cluster: variables on the ps tasks, the rest on this worker."""
-    device = tw.train.replica_device_setter(cluster=cluster, worker_device=f"/job:worker/task:{task_index}")
+    device = None
+    if cluster is not None:
+        device = tw.train.replica_device_setter(cluster=cluster, worker_device=f"/job:worker/task:{task_index}")
     with tw.device(device):
         tw.set_random_seed(7)
         x = tw.placeholder(tw.float32, [None, 64], name="x")
@@ -76,12 +78,28 @@ def main(argv=None):
             else:
                 while not sess.run(m["ready"]):
                     time.sleep(0.1)
-            rng = np.random.default_rng(task.task_id)
-            step = 0
-            while step < a.steps:
-                idx = rng.integers(0, len(xtr), a.batch)
-                _, step = sess.run([m["train"], m["global_step"]], {m["x"]: xtr[idx], m["y"]: ytr[idx]})
-            print("ACCURACY", float(sess.run(m["accuracy"], {m["x"]: xte, m["y"]: yte})), flush=True)
+            accuracy = train(sess, m, xtr, ytr, xte, yte, a.steps, a.batch, seed=task.task_id)
+            print("ACCURACY", accuracy, flush=True)
+
+
+def train(sess, m, xtr, ytr, xte, yte, steps, batch, seed=0):
+    """Runs train steps until the global step reaches `steps`; the test accuracy then."""
+    rng = np.random.default_rng(seed)
+    step = 0
+    while step < steps:
+        idx = rng.integers(0, len(xtr), batch)
+        _, step = sess.run([m["train"], m["global_step"]], {m["x"]: xtr[idx], m["y"]: ytr[idx]})
+    return float(sess.run(m["accuracy"], {m["x"]: xte, m["y"]: yte}))
+
+
+def train_single_process(steps=300, batch=32):
+    """The same model and steps in one process (a local session): the accuracy to compare with."""
+    (xtr, ytr), (xte, yte) = load_digits()
+    with tw.Graph().as_default():
+        m = build(None, 0)
+        with tw.Session() as sess:
+            sess.run(m["init"])
+            return train(sess, m, xtr, ytr, xte, yte, steps, batch)
 
 
 if __name__ == "__main__":
