@@ -21,7 +21,8 @@ namespace {
 using testing::AlignedBytes;
 
 std::vector<AlignedBytes> Seeds() {
-  return {testing::BuildMlp({6, 5, 3}, 1, 1), testing::BuildManyOpsModel()};
+  return {testing::BuildMlp({6, 5, 3}, 1, 1), testing::BuildManyOpsModel(),
+          testing::BuildRecurrentModel()};
 }
 
 TEST(ModelFuzzerTest, SeedsRun) {

@@ -150,5 +150,39 @@ AlignedBytes BuildManyOpsModel() {
   return b.Finish();
 }
 
+AlignedBytes BuildRecurrentModel() {
+  ModelBuilder b;
+  auto f = DataType::kFloat32;
+  const int H = 3;
+  int x = b.AddTensor(f, {4, 2, 3}, "x");
+  int w =
+      b.AddConstant<float>({2, 4 * H, 3}, RandomFloats(2 * 4 * H * 3, 1, 0.5f));
+  int r =
+      b.AddConstant<float>({2, 4 * H, H}, RandomFloats(2 * 4 * H * H, 2, 0.5f));
+  int bias = b.AddConstant<float>({2, 8 * H}, RandomFloats(2 * 8 * H, 3, 0.5f));
+  int lens = b.AddConstant<int32_t>({2}, {4, 3});
+  int h0 = b.AddConstant<float>({2, 2, H}, RandomFloats(2 * 2 * H, 4, 0.5f));
+  int p = b.AddConstant<float>({2, 3 * H}, RandomFloats(2 * 3 * H, 5, 0.5f));
+  int y = b.AddTensor(f, {}, "lstm_y");
+  int yh = b.AddTensor(f, {}, "lstm_y_h");
+  int yc = b.AddTensor(f, {}, "lstm_y_c");
+  b.AddOperator(BuiltinOperator::LSTM, {x, w, r, bias, lens, h0, h0, p},
+                {y, yh, yc},
+                b.Lstm(H, schema::RNNDirection::BIDIRECTIONAL, false, 2.f));
+  int shape = b.AddConstant<int32_t>({3}, {2, 4, 2 * H});
+  int seq = b.AddTensor(f, {}, "batch_major");
+  b.AddOperator(BuiltinOperator::RESHAPE, {y, shape}, {seq});
+  int gw =
+      b.AddConstant<float>({1, 3 * H, 2 * H}, RandomFloats(9 * 2 * H, 6, 0.5f));
+  int gr = b.AddConstant<float>({1, 3 * H, H}, RandomFloats(9 * H, 7, 0.5f));
+  int gy = b.AddTensor(f, {}, "gru_y");
+  int gyh = b.AddTensor(f, {}, "gru_y_h");
+  b.AddOperator(BuiltinOperator::GRU, {seq, gw, gr}, {gy, gyh},
+                b.Gru(H, schema::RNNDirection::REVERSE, true, 0.f, true));
+  b.SetInputs({x});
+  b.SetOutputs({gy, gyh, yc});
+  return b.Finish();
+}
+
 }  // namespace testing
 }  // namespace twl

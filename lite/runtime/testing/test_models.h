@@ -30,6 +30,12 @@ AlignedBytes BuildLeNet(int batch, uint32_t seed);
 // Add, ArgMax, BatchMatMul and Cast; outputs "argmax" and "cast".
 AlignedBytes BuildManyOpsModel();
 
+// One input [4, 2, 3] (time-major) through a bidirectional LSTM with
+// sequence lengths, initial states and peepholes, a Reshape of its Y to
+// [4, 2, 6] and a reverse batch-major GRU with linear_before_reset; outputs
+// the GRU's Y and Y_h and the LSTM's Y_c.
+AlignedBytes BuildRecurrentModel();
+
 }  // namespace testing
 }  // namespace twl
 
