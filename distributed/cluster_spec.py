@@ -200,7 +200,7 @@ def cluster_resolver(environ=None):
     except json.JSONDecodeError as e:
         raise ValueError(f"TW_CONFIG is not valid JSON: {e}") from None
     if not isinstance(config, dict):
-        raise ValueError(f"TW_CONFIG must be a JSON object, got {type(config).__name__}")
+        raise ValueError(f"TW_CONFIG must be a JSON object, got {type(config).__name__}")  # noqa: TRY004
     if "cluster" not in config:
         raise ValueError("TW_CONFIG has no 'cluster'")
     try:
@@ -209,7 +209,7 @@ def cluster_resolver(environ=None):
         raise ValueError(f"TW_CONFIG's cluster is malformed: {e}") from None
     task = config.get("task") or {}
     if not isinstance(task, dict):
-        raise ValueError("TW_CONFIG's 'task' must be an object with 'type' and 'index'")
+        raise ValueError("TW_CONFIG's 'task' must be an object with 'type' and 'index'")  # noqa: TRY004
     task_type = task.get("type")
     try:
         task_id = int(task.get("index", 0))
@@ -222,5 +222,5 @@ def cluster_resolver(environ=None):
             raise ValueError(f"TW_CONFIG's task {task_type}:{task_id} is not in its cluster {cluster}")
     security = config.get("security") or {}
     if not isinstance(security, dict):
-        raise ValueError("TW_CONFIG's 'security' must be an object")
+        raise ValueError("TW_CONFIG's 'security' must be an object")  # noqa: TRY004
     return TaskConfig(cluster, task_type, task_id, security, config)

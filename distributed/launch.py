@@ -70,7 +70,7 @@ class LocalCluster:
                 e = dict(os.environ if env is None else env)
                 e["TW_CONFIG"] = tw_config(self.cluster, job, i, security)
                 e.setdefault("PYTHONUNBUFFERED", "1")
-                log = open(self.log_path(job, i), "wb")
+                log = open(self.log_path(job, i), "wb")  # noqa: SIM115 - closed by shutdown()
                 self._logs[(job, i)] = log
                 self.procs[(job, i)] = subprocess.Popen(
                     command,

@@ -10,14 +10,10 @@ import threading
 from concurrent import futures
 
 import grpc
-
 from tensorweave import _pywrap_tensorweave as _pywrap
 from tensorweave._src.framework import errors
-from tensorweave.distributed import rpc
-from tensorweave.distributed import wire
-from tensorweave.distributed.worker_service import _int
-from tensorweave.distributed.worker_service import _names
-from tensorweave.distributed.worker_service import handler
+from tensorweave.distributed import rpc, wire
+from tensorweave.distributed.worker_service import _int, _names, handler
 
 _log = logging.getLogger("tensorweave.distributed")
 _CONNECT_TIMEOUT = 60.0
@@ -80,7 +76,7 @@ class MasterSession:
             for address, _, handle, _, _ in plan.parts:
                 try:
                     self.master.channels.future(address, rpc.WORKER, "DeregisterGraph", wire.encode({"handle": handle}))
-                except Exception:  # noqa: BLE001 - best effort: the task may be gone
+                except Exception:  # noqa: BLE001, S110 - best effort: the task may be gone
                     pass
 
 
@@ -183,7 +179,7 @@ class MasterService:
         for i, part in enumerate(registered):
             for j, name in enumerate(part[4]):
                 fetch_owner.setdefault(name, (i, j))
-        missing = [f for f in fetches if f not in fetch_owner]
+        missing = [f for f in fetches if f not in fetch_owner and f not in feeds]  # a fed fetch: the fed value
         if missing:
             raise errors.InternalError(None, None, f"no task fetches {missing}")
         return _Plan(registered, fetch_owner)
@@ -233,7 +229,7 @@ class MasterService:
         for task, address, f in calls:
             rpc.result(f, f"Reset of {task} at {address}")
         with self._lock:
-            sessions, self._sessions = list(self._sessions.values()), {}
+            self._sessions = {}  # their graphs' registrations went with the reset
         return wire.encode({})
 
     def run_step(self, header, payload):
@@ -254,15 +250,48 @@ class MasterService:
         outputs = self._run_plan(session, plan, feed_values, timeout_ms)
         result = []
         for name in fetches:
-            i, j = plan.fetch_owner[name]
-            result.append(outputs[i][j])
+            owner = plan.fetch_owner.get(name)
+            result.append(feed_values[name] if owner is None else outputs[owner[0]][owner[1]])
         return wire.encode_tensors({}, result)
 
     def _run_plan(self, session, plan, feed_values, timeout_ms):
+        """One step: RunGraph on every task of the plan, in parallel, under one fresh step id (this task's own
+        part runs in this thread, the others through their RPCs); a failure aborts the step everywhere."""
         step_id = random.getrandbits(62) + 1
         deadline = timeout_ms / 1000.0 if timeout_ms else rpc.STEP_TIMEOUT
-        calls = []
-        for address, task, handle, t_feeds, t_fetches in plan.parts:
+        own = self.server.task_name
+        state = {"error": None, "remaining": 0}
+        lock = threading.Lock()
+        all_done = threading.Event()
+
+        def failed(err):
+            with lock:
+                first = state["error"] is None
+                if first:
+                    state["error"] = err
+            if first:
+                self._pool.submit(self._abort_everywhere, plan, step_id, err)
+
+        def on_done(task, address):
+            def cb(f):
+                try:
+                    f.result()
+                except grpc.RpcError as e:
+                    failed(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"))
+                except Exception as e:  # noqa: BLE001
+                    failed(errors.InternalError(None, None, f"RunGraph on {task}: {e}"))
+                with lock:
+                    state["remaining"] -= 1
+                    if state["remaining"] == 0:
+                        all_done.set()
+
+            return cb
+
+        remote, local = [], None
+        for i, (address, task, handle, t_feeds, t_fetches) in enumerate(plan.parts):
+            if task == own:
+                local = (i, handle, t_feeds, t_fetches)
+                continue
             req = wire.encode_tensors(
                 {
                     "handle": handle,
@@ -274,56 +303,47 @@ class MasterService:
                 [feed_values[n] for n in t_feeds],
             )
             m = self.channels.method(address, rpc.WORKER, "RunGraph")
-            calls.append((task, address, m.future(req, timeout=deadline + 5.0, metadata=self.channels.metadata)))
-        if len(calls) == 1:
-            task, address, f = calls[0]
-            try:
-                return [wire.decode_tensors(*wire.decode(rpc.result(f, f"RunGraph on {task} at {address}")))]
-            except errors.OpError as e:
-                self._step_failed(session, plan, step_id, e)
-                raise
-        # Wait for all; the first failure aborts the step everywhere (the others then end at once).
-        done = threading.Event()
-        first_error = []
-        lock = threading.Lock()
-        remaining = [len(calls)]
-
-        def on_done(task, address):
-            def cb(f):
-                err = None
-                try:
-                    f.result()
-                except grpc.RpcError as e:
-                    err = rpc.error_from_rpc(e, f"RunGraph on {task} at {address}")
-                with lock:
-                    if err is not None and not first_error:
-                        first_error.append(err)
-                        self._pool.submit(self._abort_everywhere, plan, step_id, err)
-                    remaining[0] -= 1
-                    if remaining[0] == 0:
-                        done.set()
-
-            return cb
-
-        for task, address, f in calls:
+            remote.append((i, task, address, m.future(req, timeout=deadline + 5.0, metadata=self.channels.metadata)))
+        state["remaining"] = len(remote)
+        if not remote:
+            all_done.set()
+        for _, task, address, f in remote:
             f.add_done_callback(on_done(task, address))
-        done.wait()
-        if first_error:
-            err = _root_cause(first_error[0], [c[2] for c in calls], [c[:2] for c in calls])
-            self._step_failed(session, plan, step_id, err)
+        outputs = [None] * len(plan.parts)
+        if local is not None:
+            i, handle, t_feeds, t_fetches = local
+            try:
+                outputs[i] = self.server._worker.run_local(
+                    handle, step_id, {n: feed_values[n] for n in t_feeds}, t_fetches, timeout_ms
+                )
+            except errors.OpError as e:
+                failed(e)
+        all_done.wait()
+        err = state["error"]
+        if err is not None:
+            err = _root_cause(err, [r[3] for r in remote], [r[1:3] for r in remote])
+            self._step_failed(session, err)
             raise err
-        return [wire.decode_tensors(*wire.decode(f.result())) for _, _, f in calls]
+        for i, task, address, f in remote:
+            outputs[i] = wire.decode_tensors(*wire.decode(f.result()))
+        return outputs
 
     def _abort_everywhere(self, plan, step_id, err):
         msg = wire.encode({"step_id": step_id, "code": err.error_code, "message": err.message})
         for address, task, _, _, _ in plan.parts:
+            if task == self.server.task_name:
+                try:
+                    self.server._worker.env.abort_step(step_id, err.error_code, err.message)
+                except errors.OpError:
+                    pass
+                continue
             try:
                 self.channels.future(address, rpc.WORKER, "AbortStep", msg, timeout=rpc.CONTROL_TIMEOUT)
-            except Exception:  # noqa: BLE001 - best effort
+            except Exception:  # noqa: BLE001, S110 - best effort
                 pass
 
-    def _step_failed(self, session, plan, step_id, err):
-        if isinstance(err, (errors.UnavailableError, errors.NotFoundError, errors.FailedPreconditionError)):
+    def _step_failed(self, session, err):
+        if isinstance(err, (errors.UnavailableError, errors.NotFoundError)):
             # A task may have restarted (its registered graphs are gone): register again next time.
             session.forget_plans()
             with self._lock:

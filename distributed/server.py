@@ -101,28 +101,24 @@ class Server:
         tls_client_auth=None,
         max_workers=64,
     ):
-        import grpc
         from concurrent import futures
 
+        import grpc
         from tensorweave import _pywrap_tensorweave as _pywrap
         from tensorweave.distributed import master as _master
-        from tensorweave.distributed import rpc
-        from tensorweave.distributed import worker_service
+        from tensorweave.distributed import rpc, worker_service
 
         self._server_def = _server_def(server_or_cluster_def, job_name, task_index, protocol, config)
         d = self._server_def
-        settings = {
-            k: v
-            for k, v in dict(
-                secret=secret,
-                secret_file=secret_file,
-                tls_cert=tls_cert,
-                tls_key=tls_key,
-                tls_ca=tls_ca,
-                tls_client_auth=tls_client_auth,
-            ).items()
-            if v is not None
+        given = {
+            "secret": secret,
+            "secret_file": secret_file,
+            "tls_cert": tls_cert,
+            "tls_key": tls_key,
+            "tls_ca": tls_ca,
+            "tls_client_auth": tls_client_auth,
         }
+        settings = {k: v for k, v in given.items() if v is not None}
         self._security = _security.Security.resolve(settings)
         if d.protocol == "grpc+tls" and self._security.tls_cert is None:
             raise ValueError("protocol 'grpc+tls' needs tls_cert and tls_key")
@@ -219,7 +215,7 @@ class Server:
     def __del__(self):
         try:
             self.stop()
-        except Exception:  # noqa: BLE001 - interpreter shutdown
+        except Exception:  # noqa: BLE001, S110 - interpreter shutdown
             pass
 
     @staticmethod

@@ -6,14 +6,13 @@ tasks. Every handler validates what it receives: a malformed request ends with a
 """
 
 import logging
+import random
 import threading
 
 import grpc
 import numpy as np
-
 from tensorweave._src.framework import errors
-from tensorweave.distributed import rpc
-from tensorweave.distributed import wire
+from tensorweave.distributed import rpc, wire
 
 _log = logging.getLogger("tensorweave.distributed")
 
@@ -55,6 +54,23 @@ class WorkerService:
         self.env = env
         self.task_name = task_name
         self._lock = threading.Lock()
+        # Graph handles given out carry this server's instance in their high bits: a master's handle from an
+        # earlier run of this task (which restarted since) is NotFound, never another graph.
+        self._instance = random.getrandbits(30) + 1
+
+    def _external(self, handle):
+        return (self._instance << 32) | handle
+
+    def _internal(self, handle):
+        if handle >> 32 != self._instance:
+            raise errors.NotFoundError(
+                None, None, f"no graph registered with handle {handle} on {self.task_name} (it restarted since?)"
+            )
+        return handle & 0xFFFFFFFF
+
+    def run_local(self, handle, step_id, feeds, fetches, timeout_ms):
+        """RunGraph from the master of this same task (no RPC)."""
+        return self.env.run_graph(self._internal(handle), step_id, feeds, fetches, timeout_ms)
 
     def handlers(self):
         methods = {
@@ -77,7 +93,7 @@ class WorkerService:
 
     def register_graph(self, header, payload):
         handle = self.env.register_graph(bytes(payload))
-        return wire.encode({"handle": handle})
+        return wire.encode({"handle": self._external(handle)})
 
     def run_graph(self, header, payload):
         handle = _int(header, "handle", "graph handle")
@@ -92,11 +108,11 @@ class WorkerService:
             raise errors.InvalidArgumentError(
                 None, None, f"malformed request: {len(feed_names)} feed names and {len(values)} feed values"
             )
-        out = self.env.run_graph(handle, step_id, dict(zip(feed_names, values)), fetches, timeout_ms)
+        out = self.env.run_graph(self._internal(handle), step_id, dict(zip(feed_names, values)), fetches, timeout_ms)
         return wire.encode_tensors({}, [_as_array(v) for v in out])
 
     def deregister_graph(self, header, payload):
-        self.env.deregister_graph(_int(header, "handle", "graph handle"))
+        self.env.deregister_graph(self._internal(_int(header, "handle", "graph handle")))
         return wire.encode({})
 
     def cleanup_step(self, header, payload):
@@ -140,7 +156,7 @@ class WorkerService:
             metas = header.get("tensors")
             if not isinstance(key, str) or not isinstance(metas, list) or len(metas) != 1:
                 raise errors.InvalidArgumentError(None, None, "malformed push: no key or not one tensor")
-            dtype, shape, nbytes = wire.check_meta(metas[0])
+            dtype, _, nbytes = wire.check_meta(metas[0])
             if dtype == wire.STRING:
                 raise errors.InvalidArgumentError(None, None, f"malformed push of {key}: a streamed string tensor")
             buf = np.empty(nbytes, dtype=np.uint8)
