@@ -119,8 +119,9 @@ def classifier_model(
         "h0": np.zeros([layers * dirs, batch, hidden], np.float32),
         "axes1": np.array([1], np.int64),
         "last": np.array(-1, np.int64),
-        "seq_shape": np.array([steps, batch, hidden * dirs], np.int64),
     }
+    if bidirectional:
+        inits["seq_shape"] = np.array([steps, batch, hidden * dirs], np.int64)
     nodes = [
         n("Gather", ["embedding.weight", "input_ids"], ["emb"], name="/embedding/Gather"),
         n("Transpose", ["emb"], ["x0"], perm=[1, 0, 2], name="/rnn/Transpose"),
