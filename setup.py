@@ -34,7 +34,7 @@ def _check_prerequisites():
 def _generate_protos():
     out = os.path.join(ROOT, "python", "tensorweave", "_src", "framework")
     for proto in ("graph.proto", "meta_graph.proto", "example.proto", "summary.proto", "step_stats.proto",
-                  "run_metadata.proto"):
+                  "run_metadata.proto", "control_flow.proto"):
         subprocess.check_call(["protoc", f"--python_out={out}", "-Icore/framework", f"core/framework/{proto}"], cwd=ROOT)
 
 
