@@ -146,6 +146,21 @@ TEST(InterpreterTest, LeNetInvokeAllocatesNothing) {
   }
 }
 
+TEST(InterpreterTest, RecurrentInvokeAllocatesNothing) {
+  for (int threads : {1, 2}) {
+    auto l = Load(testing::BuildRecurrentModel(), threads);
+    Interpreter* in = l->interpreter.get();
+    ASSERT_TRUE(in->AllocateTensors().ok());
+    std::vector<float> x = testing::RandomFloats(24, 3);
+    memcpy(in->input(0)->data, x.data(), 24 * 4);
+    ASSERT_TRUE(in->Invoke().ok()) << in->error_message();
+    long before = g_allocations.load();
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(in->Invoke().ok());
+    EXPECT_EQ(g_allocations.load(), before);
+    EXPECT_EQ(in->output(0)->shape, Shape({2, 4, 1, 3}));
+  }
+}
+
 TEST(InterpreterTest, ManyOpsInvokeAllocatesNothing) {
   auto l = Load(testing::BuildManyOpsModel(), 2);
   Interpreter* in = l->interpreter.get();
