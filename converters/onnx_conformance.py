@@ -61,7 +61,9 @@ INCLUDE = [
     "test_reduce_mean",
     "test_relu",
     "test_reshape",
+    "test_rnn_seq_length",
     "test_sigmoid",
+    "test_simple_rnn",
     "test_slice",
     "test_softmax",
     "test_sqrt",
@@ -266,6 +268,8 @@ CONSTANT_PARAMETERS = [
     "test_gru_",
     "test_lstm_",
     "test_reduce_mean",
+    "test_rnn_seq_length",
+    "test_simple_rnn",
     "test_slice",
 ]
 

@@ -8,7 +8,7 @@ benchmarks/lite_models.py.
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
-GATES = {"LSTM": 4, "GRU": 3}
+GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
 
 
 def _w(rng, shape, scale):
@@ -32,7 +32,7 @@ def rnn_node_model(
     time_major_equivalent=False,
     **attributes,
 ):
-    """One LSTM/GRU node with random constant weights; X, sequence_lens and
+    """One LSTM/GRU/RNN node with random constant weights; X, sequence_lens and
     the initial states are graph inputs. Returns (model, feeds).
 
     `time_major_equivalent` (layout 1 only): the same function written as

@@ -1,4 +1,4 @@
-"""ONNX LSTM and GRU on the lite runtime, against onnxruntime: every
+"""ONNX LSTM, GRU and RNN on the lite runtime, against onnxruntime: every
 direction and layout, with and without sequence_lens and initial states,
 bias, peepholes, clip, input_forget, linear_before_reset, several batch and
 sequence sizes; whole text classifiers as PyTorch exports them; and the
@@ -57,7 +57,7 @@ def _compare(model, feeds, threads=(1, 2), reference=None):
 _GRID = list(itertools.product(["forward", "reverse", "bidirectional"], [0, 1], [False, True], [False, True]))
 
 
-@pytest.mark.parametrize("op", ["LSTM", "GRU"])
+@pytest.mark.parametrize("op", ["LSTM", "GRU", "RNN"])
 @pytest.mark.parametrize("direction,layout,lens,initial", _GRID)
 def test_rnn_node(op, direction, layout, lens, initial):
     i = _GRID.index((direction, layout, lens, initial))
@@ -74,7 +74,7 @@ def test_lstm_peepholes(direction, layout):
     _node_test("LSTM", 6, 3, 4, 8, direction, layout, sequence_lens=True, initial=True, peepholes=True, seed=3)
 
 
-@pytest.mark.parametrize("op,extra", [("LSTM", {"input_forget": 1}), ("LSTM", {}), ("GRU", {})])
+@pytest.mark.parametrize("op,extra", [("LSTM", {"input_forget": 1}), ("LSTM", {}), ("GRU", {}), ("RNN", {})])
 def test_clip_and_input_forget(op, extra):
     model, feeds = rnn_models.rnn_node_model(
         op, 7, 2, 3, 5, "bidirectional", 0, sequence_lens=True, initial=True, clip=0.6, seed=4, **extra
@@ -93,9 +93,9 @@ def test_gru_linear_before_reset(direction, layout, lens):
     )
 
 
-@pytest.mark.parametrize("op", ["LSTM", "GRU"])
+@pytest.mark.parametrize("op", ["LSTM", "GRU", "RNN"])
 def test_opset7_and_explicit_default_activations(op):
-    acts = ["Sigmoid", "Tanh", "Tanh"] if op == "LSTM" else ["Sigmoid", "Tanh"]
+    acts = {"LSTM": ["Sigmoid", "Tanh", "Tanh"], "GRU": ["Sigmoid", "Tanh"], "RNN": ["Tanh"]}[op]
     model, feeds = rnn_models.rnn_node_model(
         op, 4, 2, 3, 4, "bidirectional", opset=7, initial=True, activations=acts * 2, seed=6
     )
@@ -158,6 +158,8 @@ def test_wrong_weight_shapes_are_refused():
     [
         ("LSTM", {"activations": ["Relu", "Tanh", "Tanh"]}, r"unsupported attribute activations=\['Relu'"),
         ("GRU", {"activations": ["Sigmoid", "HardSigmoid"]}, r"unsupported attribute activations"),
+        ("RNN", {"activations": ["Relu"]}, r"unsupported attribute activations=\['Relu'\]"),
+        ("RNN", {"input_forget": 1}, r"unsupported attribute input_forget"),
         ("GRU", {"clip": -1.0}, r"clip -1.0 must be positive"),
         ("LSTM", {"direction": "sideways"}, r"direction 'sideways'"),
     ],

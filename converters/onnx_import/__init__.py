@@ -23,7 +23,7 @@ The modules, in the order a model meets them:
   math_ops.py     importers: elementwise arithmetic, activations, casts, reductions
   nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
-  rnn_ops.py      importers: LSTM, GRU
+  rnn_ops.py      importers: LSTM, GRU, RNN
 
 Example:
   >>> import numpy as np

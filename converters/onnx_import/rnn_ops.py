@@ -1,6 +1,6 @@
-"""Importers of ONNX's recurrent ops: LSTM and GRU (opsets 7-22 forms)
-become the lite LSTM and GRU ops, which keep ONNX's operand layouts and
-semantics (lite/schema/twl.fbs, LSTMOptions and GRUOptions).
+"""Importers of ONNX's recurrent ops: LSTM, GRU and RNN (opsets 7-22 forms)
+become the lite LSTM, GRU and RNN ops, which keep ONNX's operand layouts and
+semantics (lite/schema/twl.fbs, LSTMOptions, GRUOptions, RNNOptions).
 
 Supported: every direction, `layout` 0 and 1, `sequence_lens`,
 `initial_h`/`initial_c`, LSTM peepholes `P`, `clip`, `input_forget`, GRU's
@@ -20,9 +20,10 @@ from converters.onnx_import.context import attrs, imports
 _SPECS = {
     "LSTM": (4, ["Sigmoid", "Tanh", "Tanh"], ["X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"]),
     "GRU": (3, ["Sigmoid", "Tanh"], ["X", "W", "R", "B", "sequence_lens", "initial_h"]),
+    "RNN": (1, ["Tanh"], ["X", "W", "R", "B", "sequence_lens", "initial_h"]),
 }
 _DIRECTIONS = {"forward": ("FORWARD", 1), "reverse": ("REVERSE", 1), "bidirectional": ("BIDIRECTIONAL", 2)}
-_OPTIONS = {"LSTM": "LSTMOptions", "GRU": "GRUOptions"}
+_OPTIONS = {"LSTM": "LSTMOptions", "GRU": "GRUOptions", "RNN": "RNNOptions"}
 
 
 def _text(value):
@@ -31,7 +32,7 @@ def _text(value):
 
 def _check_attributes(node, a, defaults, dirs):
     known = {"hidden_size", "direction", "layout", "activations", "activation_alpha", "activation_beta", "clip"}
-    known |= {"input_forget"} if node.op_type == "LSTM" else {"linear_before_reset"}
+    known |= {"LSTM": {"input_forget"}, "GRU": {"linear_before_reset"}, "RNN": set()}[node.op_type]
     for name in a:
         if name not in known:
             raise _NodeError(f"unsupported attribute {name}")
@@ -51,7 +52,7 @@ def _shape_error(what, got, want, meaning):
     return _NodeError(f"{what} has shape {list(got)}; expected {list(want)} ({meaning})")
 
 
-@imports("LSTM", "GRU")
+@imports("LSTM", "GRU", "RNN")
 def _rnn(ctx, node):
     gates, defaults, names = _SPECS[node.op_type]
     a = attrs(node)
@@ -131,6 +132,6 @@ def _rnn(ctx, node):
         options["clip"] = float(a["clip"])
     if node.op_type == "LSTM":
         options["input_forget"] = bool(a.get("input_forget", 0))
-    else:
+    elif node.op_type == "GRU":
         options["linear_before_reset"] = bool(a.get("linear_before_reset", 0))
     ctx.builder.add_op(node.op_type, operands, outputs, (_OPTIONS[node.op_type], options))

@@ -59,6 +59,8 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::LSTMOptions;
     case O::GRU:
       return BuiltinOptions::GRUOptions;
+    case O::RNN:
+      return BuiltinOptions::RNNOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -1,9 +1,9 @@
-// LSTM and GRU (float32) with ONNX's semantics and operand layouts (see
-// LSTMOptions and GRUOptions in lite/schema/twl.fbs): one or two directions,
-// per-sequence lengths (steps past a sequence's end leave its state alone and
-// give zeros in Y; a sequence of length 0 gives zero final states, as
-// onnxruntime does), optional initial states, LSTM peepholes, cell clip and
-// coupled input/forget gates, GRU's linear_before_reset, time- or
+// LSTM, GRU and RNN (float32) with ONNX's semantics and operand layouts
+// (see LSTMOptions, GRUOptions and RNNOptions in lite/schema/twl.fbs): one or
+// two directions, per-sequence lengths (steps past a sequence's end leave its
+// state alone and give zeros in Y; a sequence of length 0 gives zero final
+// states, as onnxruntime does), optional initial states, LSTM peepholes, cell
+// clip and coupled input/forget gates, GRU's linear_before_reset, time- or
 // batch-major layouts.
 //
 // Optimized path: W and R are packed into GEMM panels and the biases folded
@@ -29,8 +29,8 @@ namespace {
 enum InputIndex { kX, kW, kR, kB, kSequenceLens, kInitialH, kInitialC, kP };
 
 struct OpData {
-  bool lstm = true;
-  int gates = 4;  // G: 4 (LSTM: i, o, f, c) or 3 (GRU: z, r, h)
+  bool lstm = true, gru = false;  // neither: RNN
+  int gates = 4;  // G: 4 (LSTM: i, o, f, c), 3 (GRU: z, r, h) or 1 (RNN)
   int dirs = 1, steps = 0, batch = 0, input_size = 0, hidden = 0;
   bool reverse = false;  // the one direction runs backwards
   bool batch_major = false, input_forget = false, linear_before_reset = false;
@@ -54,7 +54,16 @@ void* InitGru(const schema::Operator&) {
   OpData* d = new (std::nothrow) OpData();
   if (d != nullptr) {
     d->lstm = false;
+    d->gru = true;
     d->gates = 3;
+  }
+  return d;
+}
+void* InitRnn(const schema::Operator&) {
+  OpData* d = new (std::nothrow) OpData();
+  if (d != nullptr) {
+    d->lstm = false;
+    d->gates = 1;
   }
   return d;
 }
@@ -93,13 +102,19 @@ Status ReadOptions(const Node& node, OpData* d) {
     d->batch_major = o->batch_major();
     d->clip = o->clip();
     d->input_forget = o->input_forget();
-  } else {
+  } else if (d->gru) {
     const auto* o = GetOptions<schema::GRUOptions>(node);
     direction = o->direction();
     hidden = o->hidden_size();
     d->batch_major = o->batch_major();
     d->clip = o->clip();
     d->linear_before_reset = o->linear_before_reset();
+  } else {
+    const auto* o = GetOptions<schema::RNNOptions>(node);
+    direction = o->direction();
+    hidden = o->hidden_size();
+    d->batch_major = o->batch_major();
+    d->clip = o->clip();
   }
   TWL_CHECK_ARG(direction >= schema::RNNDirection::MIN &&
                     direction <= schema::RNNDirection::MAX,
@@ -120,7 +135,7 @@ Status PackWeights(KernelContext* context, Node* node, OpData* d) {
   const float* r = context->input(*node, kR)->data_as<float>();
   const Tensor* b = context->input(*node, kB);
   const Tensor* p = d->lstm ? context->input(*node, kP) : nullptr;
-  const bool split_r = !d->lstm && !d->linear_before_reset;
+  const bool split_r = d->gru && !d->linear_before_reset;
   d->packed_w_size = PackedGemmBSize(GH, I);
   d->packed_r_size = PackedGemmBSize(split_r ? 2 * H : GH, H);
   d->packed_rh_size = split_r ? PackedGemmBSize(H, H) : 0;
@@ -151,7 +166,7 @@ Status PackWeights(KernelContext* context, Node* node, OpData* d) {
       const float* bd =
           b ? b->data_as<float>() + int64_t{dir} * 2 * GH : nullptr;
       const float wb = bd ? bd[j] : 0.f, rb = bd ? bd[GH + j] : 0.f;
-      if (!d->lstm && d->linear_before_reset) {
+      if (d->gru && d->linear_before_reset) {
         in_bias[j] = wb;
         rec_bias[j] = rb;
       } else {
@@ -353,6 +368,13 @@ __attribute__((noinline)) void GruCell(const float* __restrict xw,
   }
 }
 
+// One RNN step of one sequence: h = tanh(xw + hr).
+__attribute__((noinline)) void RnnCell(const float* __restrict xw,
+                                       const float* __restrict hr, int H,
+                                       float clip, float* __restrict h) {
+  for (int j = 0; j < H; ++j) h[j] = FastTanh(Clip(xw[j] + hr[j], clip));
+}
+
 // rh = sigmoid(r pre-activation) * h (GRU without linear_before_reset).
 __attribute__((noinline)) void ResetHidden(const float* __restrict x_r,
                                            const float* __restrict h_r,
@@ -384,7 +406,7 @@ Status EvalOptimized(KernelContext* context, Node* node, OpData* d) {
     TWL_RETURN_IF_ERROR(SequenceLength(lens, n, T, &length));
   }
   if (N == 0) return Status::Ok();  // every output is empty
-  const bool split_r = !d->lstm && !d->linear_before_reset;
+  const bool split_r = d->gru && !d->linear_before_reset;
   for (int dir = 0; dir < d->dirs; ++dir) {
     const bool reverse = d->reverse || dir == 1;
     GemmEpilogue in_epilogue;
@@ -402,7 +424,7 @@ Status EvalOptimized(KernelContext* context, Node* node, OpData* d) {
       }
     }
     GemmEpilogue rec_epilogue;
-    if (!d->lstm && d->linear_before_reset) {
+    if (d->gru && d->linear_before_reset) {
       rec_epilogue.bias = d->recurrent_bias.data() + int64_t{dir} * GH;
     }
     const float* packed_r = d->packed_r.data() + dir * d->packed_r_size;
@@ -438,8 +460,10 @@ Status EvalOptimized(KernelContext* context, Node* node, OpData* d) {
           LstmCell<false>(x_n, p_n, peep, H, clip, h_n, c + int64_t{n} * H);
         } else if (split_r) {
           GruCell<false>(x_n, p_n, H, clip, h_n);
-        } else {
+        } else if (d->gru) {
           GruCell<true>(x_n, p_n, H, clip, h_n);
+        } else {
+          RnnCell(x_n, p_n, H, clip, h_n);
         }
         memcpy(y_row, h_n, sizeof(float) * H);
       }
@@ -536,6 +560,8 @@ Status EvalReference(KernelContext* context, Node* node, OpData* d) {
             double o = pre(1, true) + (pd ? pd[H + j] * new_cell : 0.0);
             o = Sigmoid(ClipD(o, clip));
             out = o * std::tanh(new_cell);
+          } else if (!d->gru) {
+            out = std::tanh(ClipD(pre(0, true), clip));
           } else {
             const double z = Sigmoid(ClipD(pre(0, true), clip));
             double candidate;
@@ -592,6 +618,9 @@ KernelRegistration Register_LSTM() {
 }
 KernelRegistration Register_GRU() {
   return {BuiltinOperator::GRU, 1, InitGru, Free, Prepare, Eval};
+}
+KernelRegistration Register_RNN() {
+  return {BuiltinOperator::RNN, 1, InitRnn, Free, Prepare, Eval};
 }
 
 }  // namespace twl

@@ -1,4 +1,4 @@
-// LSTM and GRU: the optimized path against the reference path over every
+// LSTM, GRU and RNN: the optimized path against the reference path over every
 // option (directions, layouts, sequence lengths, initial states, peepholes,
 // clip, input_forget, linear_before_reset), one step against the equations
 // written out, and the errors. tests/test_converters_rnn.py checks both
@@ -27,6 +27,7 @@ std::vector<float> Random(int n, unsigned seed, float scale = 0.5f) {
 
 struct Case {
   bool lstm = true;
+  bool rnn = false;  // with lstm false: RNN, not GRU
   RNNDirection direction = RNNDirection::FORWARD;
   bool batch_major = false;
   int steps = 5, batch = 3, input = 4, hidden = 6;
@@ -39,7 +40,8 @@ struct Case {
 // Builds the op, runs optimized and reference paths and compares them.
 void Check(const Case& c) {
   const int D = c.direction == RNNDirection::BIDIRECTIONAL ? 2 : 1;
-  const int G = c.lstm ? 4 : 3, H = c.hidden, T = c.steps, N = c.batch;
+  const int G = c.lstm ? 4 : (c.rnn ? 1 : 3), H = c.hidden, T = c.steps,
+            N = c.batch;
   OpModel m;
   std::vector<int32_t> x_shape = c.batch_major
                                      ? std::vector<int32_t>{N, T, c.input}
@@ -66,6 +68,9 @@ void Check(const Case& c) {
     m.AddOp(BuiltinOperator::LSTM, {x, w, r, b, lens, h0, c0, p}, outs,
             m.builder().Lstm(H, c.direction, c.batch_major, c.clip,
                              c.input_forget));
+  } else if (c.rnn) {
+    m.AddOp(BuiltinOperator::RNN, {x, w, r, b, lens, h0}, outs,
+            m.builder().Rnn(H, c.direction, c.batch_major, c.clip));
   } else {
     m.AddOp(BuiltinOperator::GRU, {x, w, r, b, lens, h0}, outs,
             m.builder().Gru(H, c.direction, c.batch_major, c.clip,
@@ -151,6 +156,23 @@ TEST(GruTest, ReverseBatchMajorClip) {
   c.clip = 0.5f;
   c.bias = false;
   c.lengths = {2, 0, 5};
+  Check(c);
+}
+
+TEST(RnnTest, Forward) {
+  Case c;
+  c.lstm = false;
+  c.rnn = true;
+  Check(c);
+}
+TEST(RnnTest, BidirectionalBatchMajorLengthsClip) {
+  Case c;
+  c.lstm = false;
+  c.rnn = true;
+  c.direction = RNNDirection::BIDIRECTIONAL;
+  c.batch_major = true;
+  c.lengths = {4, 0, 5};
+  c.clip = 0.8f;
   Check(c);
 }
 

@@ -225,5 +225,12 @@ Options ModelBuilder::Gru(int hidden_size, s::RNNDirection direction,
               .Union()};
 }
 
+Options ModelBuilder::Rnn(int hidden_size, s::RNNDirection direction,
+                          bool batch_major, float clip) {
+  return {s::BuiltinOptions::RNNOptions,
+          s::CreateRNNOptions(fbb_, hidden_size, direction, batch_major, clip)
+              .Union()};
+}
+
 }  // namespace testing
 }  // namespace twl

@@ -118,6 +118,8 @@ class ModelBuilder {
   Options Gru(int hidden_size, schema::RNNDirection direction,
               bool batch_major = false, float clip = 0,
               bool linear_before_reset = false);
+  Options Rnn(int hidden_size, schema::RNNDirection direction,
+              bool batch_major = false, float clip = 0);
 
   flatbuffers::FlatBufferBuilder& fbb() { return fbb_; }
 

@@ -179,8 +179,13 @@ AlignedBytes BuildRecurrentModel() {
   int gyh = b.AddTensor(f, {}, "gru_y_h");
   b.AddOperator(BuiltinOperator::GRU, {seq, gw, gr}, {gy, gyh},
                 b.Gru(H, schema::RNNDirection::REVERSE, true, 0.f, true));
+  int rw = b.AddConstant<float>({1, H, 2 * H}, RandomFloats(6 * H, 8, 0.5f));
+  int rr = b.AddConstant<float>({1, H, H}, RandomFloats(H * H, 9, 0.5f));
+  int ry = b.AddTensor(f, {}, "rnn_y");
+  b.AddOperator(BuiltinOperator::RNN, {seq, rw, rr}, {ry},
+                b.Rnn(H, schema::RNNDirection::FORWARD, false, 1.f));
   b.SetInputs({x});
-  b.SetOutputs({gy, gyh, yc});
+  b.SetOutputs({gy, gyh, yc, ry});
   return b.Finish();
 }
 

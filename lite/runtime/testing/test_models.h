@@ -32,8 +32,9 @@ AlignedBytes BuildManyOpsModel();
 
 // One input [4, 2, 3] (time-major) through a bidirectional LSTM with
 // sequence lengths, initial states and peepholes, a Reshape of its Y to
-// [4, 2, 6] and a reverse batch-major GRU with linear_before_reset; outputs
-// the GRU's Y and Y_h and the LSTM's Y_c.
+// [2, 4, 6], a reverse batch-major GRU with linear_before_reset and a
+// time-major RNN over it; outputs the GRU's Y and Y_h, the LSTM's Y_c and
+// the RNN's Y.
 AlignedBytes BuildRecurrentModel();
 
 }  // namespace testing
