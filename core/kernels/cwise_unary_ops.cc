@@ -1,4 +1,5 @@
 // Element-wise unary math: one functor per op over UnaryOp.
+#include <Eigen/Core>
 #include <cmath>
 #include <type_traits>
 
@@ -54,6 +55,39 @@ struct LogicalNotFunctor : SameTypeFunctor {
   }
 };
 
+// float32 Tanh and Sigmoid over whole arrays with Eigen's vectorized functors
+// (TensorFlow's: a rational approximation for tanh, and for the logistic
+// one with exp below -9), ~10x std::tanh per element; other types per
+// element through Functor.
+template <typename Functor, void (*kFloatArray)(const float*, float*, int64_t)>
+class FloatArrayUnaryOp : public UnaryOp<Functor, TW_ALL_FLOAT_TYPES> {
+ public:
+  using UnaryOp<Functor, TW_ALL_FLOAT_TYPES>::UnaryOp;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    if (x.dtype() != DT_FLOAT) {
+      UnaryOp<Functor, TW_ALL_FLOAT_TYPES>::Compute(ctx);
+      return;
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(
+        ctx, ctx->forward_input_or_allocate_output(0, 0, x.shape(), &out));
+    const float* in = x.data<float>();
+    float* o = out->data<float>();
+    ForRange(ctx, x.num_elements(),
+             [&](int64_t b, int64_t e) { kFloatArray(in + b, o + b, e - b); });
+  }
+};
+
+void TanhFloatArray(const float* in, float* out, int64_t n) {
+  Eigen::Map<Eigen::ArrayXf>(out, n) =
+      Eigen::Map<const Eigen::ArrayXf>(in, n).tanh();
+}
+void SigmoidFloatArray(const float* in, float* out, int64_t n) {
+  Eigen::Map<Eigen::ArrayXf>(out, n) =
+      Eigen::Map<const Eigen::ArrayXf>(in, n).logistic();
+}
+
 REGISTER_KERNEL(KernelDef("Neg"), UnaryOp<NegFunctor, TW_ALL_SIGNED_TYPES>);
 REGISTER_KERNEL(KernelDef("Abs"), UnaryOp<AbsFunctor, TW_ALL_SIGNED_TYPES>);
 REGISTER_KERNEL(KernelDef("Sign"), UnaryOp<SignFunctor, TW_ALL_SIGNED_TYPES>);
@@ -66,9 +100,10 @@ REGISTER_KERNEL(KernelDef("Sqrt"), UnaryOp<SqrtFunctor, TW_ALL_FLOAT_TYPES>);
 REGISTER_KERNEL(KernelDef("Rsqrt"), UnaryOp<RsqrtFunctor, TW_ALL_FLOAT_TYPES>);
 REGISTER_KERNEL(KernelDef("Reciprocal"),
                 UnaryOp<ReciprocalFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Tanh"), UnaryOp<TanhFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Tanh"),
+                FloatArrayUnaryOp<TanhFunctor, TanhFloatArray>);
 REGISTER_KERNEL(KernelDef("Sigmoid"),
-                UnaryOp<SigmoidFunctor, TW_ALL_FLOAT_TYPES>);
+                FloatArrayUnaryOp<SigmoidFunctor, SigmoidFloatArray>);
 REGISTER_KERNEL(KernelDef("Floor"), UnaryOp<FloorFunctor, TW_ALL_FLOAT_TYPES>);
 REGISTER_KERNEL(KernelDef("Ceil"), UnaryOp<CeilFunctor, TW_ALL_FLOAT_TYPES>);
 REGISTER_KERNEL(KernelDef("Round"), UnaryOp<RoundFunctor, TW_ALL_FLOAT_TYPES>);
