@@ -5,6 +5,7 @@ step is then one RunGraph per task, all in parallel under one fresh step id. A f
 step on every task and is reported with its own error class (a task that is down: UnavailableError)."""
 
 import logging
+import os
 import random
 import threading
 from concurrent import futures
@@ -16,7 +17,8 @@ from tensorweave.distributed import rpc, wire
 from tensorweave.distributed.worker_service import _int, _names, handler
 
 _log = logging.getLogger("tensorweave.distributed")
-_CONNECT_TIMEOUT = 60.0
+# How long a master waits for the tasks of its cluster to come up (they may start in any order).
+_CONNECT_TIMEOUT = float(os.environ.get("TW_CONNECT_TIMEOUT", "60"))
 
 
 def task_of(device):
@@ -56,7 +58,10 @@ class MasterSession:
                 raise errors.FailedPreconditionError(
                     None, None, f"graph version {version} is older than the session's {self.version}"
                 )
+            grew = version != self.version
             self.graph_def, self.version = graph_def, version
+        if grew:  # the old version's parts are not run again: free them on their tasks
+            self.forget_plans()
 
     def plan(self, feeds, fetches, targets):
         key = (self.version, tuple(feeds), tuple(fetches), tuple(targets))
