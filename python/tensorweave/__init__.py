@@ -482,6 +482,11 @@ from tensorweave._src.framework.indexed_slices import (  # noqa: E402
 )
 from tensorweave._src.ops.encode_ops import decode_base64, encode_base64  # noqa: E402
 from tensorweave._src.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402
+from tensorweave._src.ops.accumulator_ops import (  # noqa: E402
+    ConditionalAccumulator,
+    ConditionalAccumulatorBase,
+    SparseConditionalAccumulator,
+)
 from tensorweave._src.ops.queue_ops import (  # noqa: E402
     FIFOQueue,
     PaddingFIFOQueue,

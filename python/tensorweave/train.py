@@ -91,6 +91,7 @@ from tensorweave._src.training.rmsprop import RMSPropOptimizer
 from tensorweave._src.training.saver import Saver
 from tensorweave._src.training.session_run_hook import SessionRunArgs
 from tensorweave._src.training.supervisor import Supervisor
+from tensorweave._src.training.sync_replicas_optimizer import SyncReplicasOptimizer
 from tensorweave._src.training.supervisor import basic_train_loop
 from tensorweave._src.training.session_run_hook import SessionRunContext
 from tensorweave._src.training.session_run_hook import SessionRunHook
