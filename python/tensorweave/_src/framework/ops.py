@@ -47,6 +47,8 @@ class GraphKeys:
     SAVERS = "savers"
     QUEUE_RUNNERS = "queue_runners"
     MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    WHILE_CONTEXT = "while_context"
+    COND_CONTEXT = "cond_context"
 
 
 class Tensor:

@@ -205,13 +205,47 @@ def _while_context_of(op):
 
 
 class ControlFlowContext:
-    """The base of CondContext and WhileContext: which values are defined inside, and the outer context."""
+    """The base of CondContext and WhileContext: which values are defined inside, and the outer context.
 
-    def __init__(self):
+    A context is saved in a meta graph as its proto (`to_proto`, TF's CondContextDef / WhileContextDef in
+    core/framework/control_flow.proto) and rebuilt from it (`from_proto`), which also sets the context of every
+    op that the proto's values name, so that gradients and new ops can be built through imported control flow.
+    """
+
+    def __init__(self, values_def=None, import_scope=None):
+        self._nested_contexts = []  # the contexts built inside this one (saved in its proto)
         self._outer_context = ops.get_default_graph()._get_control_flow_context()
+        if self._outer_context is not None:
+            self._outer_context._nested_contexts.append(self)
         self._context_stack = []
         self._values = set()  # names of the tensors defined in (or made available to) this context
         self._external_values = {}  # name of an outside tensor -> the tensor that stands for it inside
+        if values_def is not None:
+            self._init_values_from_proto(values_def, import_scope)
+
+    def _to_values_def(self, export_scope=None):
+        """The ValuesDef of this context: its values and external values, by name."""
+        values_def = _control_flow_pb2().ValuesDef()
+        values_def.values.extend(_strip_name_scope(v, export_scope) for v in sorted(self._values))
+        for k, v in self._external_values.items():
+            values_def.external_values[_strip_name_scope(k, export_scope)] = _strip_name_scope(v.name, export_scope)
+        return values_def
+
+    def _init_values_from_proto(self, values_def, import_scope=None):
+        """Reads the values of a ValuesDef and makes this the context of the ops that define them (not of the
+        outside tensors, the keys of its external values)."""
+        graph = ops.get_default_graph()
+        self._values = {_prepend_name_scope(v, import_scope) for v in values_def.values}
+        self._external_values = {
+            _prepend_name_scope(k, import_scope): _graph_element(graph, _prepend_name_scope(v, import_scope))
+            for k, v in values_def.external_values.items()
+        }
+        for op_name in sorted({v.split(":")[0] for v in self._values - set(self._external_values)}):
+            _graph_element(graph, op_name)._control_flow_context = self
+
+    def to_control_flow_context_def(self, context_def, export_scope=None):
+        """Fills a ControlFlowContextDef (the proto of a nested context) with this context."""
+        raise NotImplementedError("Abstract method")
 
     @property
     def name(self):
@@ -296,6 +330,61 @@ class ControlFlowContext:
         return self.name
 
 
+# --- contexts in meta graphs (TF's to_proto / from_proto) -------------------------------------------------------------
+
+WHILE_CONTEXT = "while_context"  # the GraphKeys collection of the outermost while loops' contexts
+COND_CONTEXT = "cond_context"  # ... and of the outermost conds' branch contexts
+
+
+def _control_flow_pb2():
+    from tensorweave._src.framework import control_flow_pb2  # protobuf loads lazily (a fast `import tensorweave`)
+
+    return control_flow_pb2
+
+
+def _strip_name_scope(name, export_scope):
+    """`name` without the leading `export_scope/` (TF's ops.strip_name_scope)."""
+    if export_scope and name.startswith(export_scope + "/"):
+        return name[len(export_scope) + 1 :]
+    return name
+
+
+def _prepend_name_scope(name, import_scope):
+    """`import_scope/name` (TF's ops.prepend_name_scope)."""
+    return f"{import_scope}/{name}" if import_scope else name
+
+
+def _graph_element(graph, name):
+    """The tensor or op `name` names in `graph`; a proto naming something the graph lacks is a ValueError."""
+    try:
+        return graph.as_graph_element(name)
+    except (KeyError, ValueError) as e:
+        raise ValueError(
+            f"The control-flow context being imported names '{name}', which is not in the graph: {e}"
+        ) from None
+
+
+def _from_control_flow_context_def(context_def, import_scope=None):
+    """A CondContext or WhileContext from a ControlFlowContextDef (a nested context in a proto)."""
+    kind = context_def.WhichOneof("ctxt")
+    if kind == "cond_ctxt":
+        return CondContext.from_proto(context_def.cond_ctxt, import_scope=import_scope)
+    if kind == "while_ctxt":
+        return WhileContext.from_proto(context_def.while_ctxt, import_scope=import_scope)
+    raise ValueError(f"Unknown ControlFlowContextDef field: {kind}")
+
+
+def _nested_from_proto(context, nested_defs, import_scope):
+    """Rebuilds the nested contexts of `context` inside it (their ops then belong to them, not to `context`)."""
+    context.Enter()
+    try:
+        for nested_def in nested_defs:
+            _from_control_flow_context_def(nested_def, import_scope=import_scope)
+    finally:
+        context.Exit()
+    return context
+
+
 def _create_inside(context, fn, name_scope=None):
     """Runs fn() with no control-flow context and no control dependencies (ops TF's contexts add themselves:
     Switch, Enter), then marks the ops it created as belonging to `context`."""
@@ -316,7 +405,10 @@ class CondContext(ControlFlowContext):
     """The context of one branch of a `cond`: `pred` chooses, `pivot` (an Identity of the Switch of the predicate)
     stands for "this branch is taken", `branch` is 1 for the true branch and 0 for the false one."""
 
-    def __init__(self, pred=None, pivot=None, branch=None, name="cond_text"):
+    def __init__(self, pred=None, pivot=None, branch=None, name="cond_text", context_def=None, import_scope=None):
+        if context_def is not None:
+            self._init_from_proto(context_def, import_scope)
+            return
         super().__init__()
         self._name = ops.get_default_graph().unique_name(name)
         self._pred = pred
@@ -326,6 +418,48 @@ class CondContext(ControlFlowContext):
         self._external_values[pred.name] = pred
         self._values.add(pivot.name)
         pivot.op._control_flow_context = self
+
+    def _init_from_proto(self, context_def, import_scope=None):
+        graph = ops.get_default_graph()
+        self._name = _prepend_name_scope(context_def.context_name, import_scope)
+        self._pred = _graph_element(graph, _prepend_name_scope(context_def.pred_name, import_scope))
+        self._pivot = _graph_element(graph, _prepend_name_scope(context_def.pivot_name, import_scope))
+        self._branch = context_def.branch
+        super().__init__(values_def=context_def.values_def, import_scope=import_scope)
+
+    def to_proto(self, export_scope=None):
+        """This branch as a CondContextDef (names relative to `export_scope`); None when it is outside it.
+
+        Example:
+          >>> import tensorweave as tw
+          >>> with tw.Graph().as_default():
+          ...     y = tw.cond(tw.constant(True), lambda: tw.constant(1.0), lambda: tw.constant(2.0))
+          ...     proto = tw.get_collection(tw.GraphKeys.COND_CONTEXT)[0].to_proto()
+          ...     print(proto.context_name, proto.pred_name, proto.pivot_name, proto.branch)
+          cond/cond_text cond/pred_id:0 cond/switch_t:0 1
+        """
+        if export_scope and not self.name.startswith(export_scope):
+            return None
+        context_def = _control_flow_pb2().CondContextDef()
+        context_def.context_name = _strip_name_scope(self.name, export_scope)
+        context_def.pred_name = _strip_name_scope(self._pred.name, export_scope)
+        context_def.pivot_name = _strip_name_scope(self._pivot.name, export_scope)
+        context_def.branch = self._branch
+        context_def.values_def.MergeFrom(self._to_values_def(export_scope))
+        for nested in self._nested_contexts:
+            nested.to_control_flow_context_def(context_def.nested_contexts.add(), export_scope)
+        return context_def
+
+    @staticmethod
+    def from_proto(context_def, import_scope=None):
+        """The CondContext a CondContextDef describes, over the ops of the default graph (named with
+        `import_scope/` before them), with its nested contexts; the ops it names get it as their context."""
+        return _nested_from_proto(
+            CondContext(context_def=context_def, import_scope=import_scope), context_def.nested_contexts, import_scope
+        )
+
+    def to_control_flow_context_def(self, context_def, export_scope=None):
+        context_def.cond_ctxt.CopyFrom(self.to_proto(export_scope=export_scope))
 
     @property
     def pred(self):
@@ -444,7 +578,12 @@ class WhileContext(ControlFlowContext):
         swap_memory=False,
         name="while_context",
         grad_state=None,
+        context_def=None,
+        import_scope=None,
     ):
+        if context_def is not None:
+            self._init_from_proto(context_def, import_scope)
+            return
         super().__init__()
         self._name = ops.get_default_graph().unique_name(name)
         self._maximum_iterations = maximum_iterations
@@ -457,6 +596,78 @@ class WhileContext(ControlFlowContext):
         self._loop_exits = []
         self._loop_enters = []
         self._grad_state = grad_state
+
+    def _init_from_proto(self, context_def, import_scope=None):
+        graph = ops.get_default_graph()
+
+        def element(name):
+            return _graph_element(graph, _prepend_name_scope(name, import_scope))
+
+        self._name = _prepend_name_scope(context_def.context_name, import_scope)
+        names = context_def.maximum_iterations_name
+        self._maximum_iterations = element(names) if names else None
+        self._parallel_iterations = context_def.parallel_iterations
+        self._back_prop = context_def.back_prop
+        self._swap_memory = context_def.swap_memory
+        self._pivot_for_pred = element(context_def.pivot_for_pred_name)
+        self._pivot_for_body = element(context_def.pivot_for_body_name)
+        self._pivot = element(context_def.pivot_name)
+        self._loop_exits = [element(name) for name in context_def.loop_exit_names]
+        self._loop_enters = [element(name) for name in context_def.loop_enter_names]
+        self._grad_state = None
+        super().__init__(values_def=context_def.values_def, import_scope=import_scope)
+        # The Switches of the loop variables (on the LoopCond) are the loop's switches for its gradient.
+        for name in self._values:
+            op = graph.as_graph_element(name).op
+            if (
+                op.type in ("Switch", "RefSwitch")
+                and op._control_flow_context is self
+                and op.inputs[1].op is self._pivot.op
+            ):
+                op._is_loop_switch = True
+
+    def to_proto(self, export_scope=None):
+        """This loop as a WhileContextDef (names relative to `export_scope`); None when it is outside it.
+
+        Example:
+          >>> import tensorweave as tw
+          >>> with tw.Graph().as_default():
+          ...     i = tw.while_loop(lambda i: i < 3, lambda i: i + 1, [0])
+          ...     proto = tw.get_collection(tw.GraphKeys.WHILE_CONTEXT)[0].to_proto()
+          ...     print(proto.context_name, proto.pivot_name, list(proto.loop_exit_names))
+          while/while_context while/LoopCond:0 ['while/Exit:0']
+        """
+        if export_scope and not self.name.startswith(export_scope):
+            return None
+        context_def = _control_flow_pb2().WhileContextDef()
+        context_def.context_name = _strip_name_scope(self.name, export_scope)
+        context_def.parallel_iterations = self._parallel_iterations
+        if self._maximum_iterations is not None:
+            context_def.maximum_iterations_name = _strip_name_scope(self._maximum_iterations.name, export_scope)
+        context_def.back_prop = self._back_prop
+        context_def.swap_memory = self._swap_memory
+        context_def.pivot_for_pred_name = _strip_name_scope(self._pivot_for_pred.name, export_scope)
+        context_def.pivot_for_body_name = _strip_name_scope(self._pivot_for_body.name, export_scope)
+        context_def.pivot_name = _strip_name_scope(self._pivot.name, export_scope)
+        context_def.loop_exit_names.extend(_strip_name_scope(x.name, export_scope) for x in self._loop_exits)
+        context_def.loop_enter_names.extend(_strip_name_scope(x.name, export_scope) for x in self._loop_enters)
+        context_def.values_def.MergeFrom(self._to_values_def(export_scope))
+        for nested in self._nested_contexts:
+            nested.to_control_flow_context_def(context_def.nested_contexts.add(), export_scope)
+        return context_def
+
+    @staticmethod
+    def from_proto(context_def, import_scope=None):
+        """The WhileContext a WhileContextDef describes, over the ops of the default graph (named with
+        `import_scope/` before them), with its nested contexts; the ops it names get it as their context.
+        The loop's Enter ops must already have the frame name `import_scope/context_name` (import_meta_graph
+        renames the frames of the GraphDef it imports)."""
+        return _nested_from_proto(
+            WhileContext(context_def=context_def, import_scope=import_scope), context_def.nested_contexts, import_scope
+        )
+
+    def to_control_flow_context_def(self, context_def, export_scope=None):
+        context_def.while_ctxt.CopyFrom(self.to_proto(export_scope=export_scope))
 
     @property
     def maximum_iterations(self):
@@ -818,6 +1029,10 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
             context_f.ExitResult(res_f)
         finally:
             context_f.Exit()
+        # Only the outermost conds go into the collection: a nested context is saved inside its outer one.
+        if context_t.outer_context is None:
+            ops.add_to_collection(COND_CONTEXT, context_t)
+            ops.add_to_collection(COND_CONTEXT, context_f)
 
         if not strict:
             orig_res_t = _unpack_if_singleton(orig_res_t)
@@ -1047,6 +1262,9 @@ def while_loop(
             back_prop=back_prop,
             swap_memory=swap_memory,
         )
+        # Only the outermost loops go into the collection: a nested context is saved inside its outer one.
+        if context.outer_context is None:
+            ops.add_to_collection(WHILE_CONTEXT, context)
         result = context.BuildLoop(cond, body, loop_vars, shape_invariants, return_same_structure)
         if maximum_iterations is not None:
             return result[1]

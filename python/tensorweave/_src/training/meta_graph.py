@@ -4,14 +4,16 @@ restore a checkpoint and go on (training, evaluating, serving).
 
 The proto is core/framework/meta_graph.proto (TensorFlow's field names). Collections are written as TF1 writes
 them: variables (in the variable collections and GLOBAL_STEP) as VariableDef protos, savers (SAVERS) as SaverDef
-protos, operations and tensors as node names, strings as bytes, ints and floats as numbers; other Python objects are left out with a warning.
+protos, the outermost control-flow contexts (WHILE_CONTEXT, COND_CONTEXT) as WhileContextDef / CondContextDef
+protos (core/framework/control_flow.proto; nested contexts inside them), operations and tensors as node names,
+strings as bytes, ints and floats as numbers; other Python objects are left out with a warning.
 """
 
 import logging
 import os
 
-from tensorweave._src.framework import ops
-from tensorweave._src.ops import variables
+from tensorweave._src.framework import ops, tensor_shape
+from tensorweave._src.ops import control_flow_ops, variables
 
 GraphKeys = ops.GraphKeys
 _logger = logging.getLogger("tensorweave")
@@ -27,6 +29,8 @@ VARIABLE_COLLECTIONS = (
     GraphKeys.GLOBAL_STEP,
     "metric_variables",
 )
+# The collections of control-flow contexts, written as their protos (TF1's registered proto functions).
+CONTEXT_COLLECTIONS = (GraphKeys.WHILE_CONTEXT, GraphKeys.COND_CONTEXT)
 
 
 def _pb2():
@@ -75,6 +79,8 @@ def _add_collection_def(meta_graph_def, key, graph):
             collection_def.bytes_list.value.extend(x.as_saver_def().SerializeToString() for x in items)
         elif key in VARIABLE_COLLECTIONS and all(isinstance(x, variables.Variable) for x in items):
             collection_def.bytes_list.value.extend(variable_to_proto(x).SerializeToString() for x in items)
+        elif key in CONTEXT_COLLECTIONS and all(isinstance(x, control_flow_ops.ControlFlowContext) for x in items):
+            collection_def.bytes_list.value.extend(x.to_proto().SerializeToString() for x in items)
         elif all(isinstance(x, (ops.Tensor, ops.Operation, variables.Variable)) for x in items):
             collection_def.node_list.value.extend(x.name for x in items)
         elif all(isinstance(x, (str, bytes)) for x in items):
@@ -118,6 +124,9 @@ def _import_collections(meta_graph_def, graph, import_scope):
                         setattr(saver_def, field, f"{import_scope}/{getattr(saver_def, field)}")
                 with graph.as_default():
                     graph.add_to_collection(key, saver_lib.Saver(saver_def=saver_def))
+        elif kind == "bytes_list" and key in CONTEXT_COLLECTIONS:
+            for data in values:
+                graph.add_to_collection(key, _context_from_bytes(key, data, graph, import_scope))
         elif kind == "node_list":
             for name in values:
                 graph.add_to_collection(key, graph.as_graph_element(prefix + name))
@@ -127,6 +136,89 @@ def _import_collections(meta_graph_def, graph, import_scope):
         else:
             for value in values:
                 graph.add_to_collection(key, value)
+
+
+def _context_from_bytes(key, data, graph, import_scope):
+    """The WhileContext / CondContext (with its nested contexts) a serialized proto of collection `key`
+    describes, over the imported ops; its ops get it as their control-flow context."""
+    from google.protobuf import message
+
+    pb2 = control_flow_ops._control_flow_pb2()
+    is_while = key == GraphKeys.WHILE_CONTEXT
+    try:
+        context_def = (pb2.WhileContextDef if is_while else pb2.CondContextDef).FromString(data)
+    except message.DecodeError as e:
+        raise ValueError(f"The '{key}' collection of the meta graph holds a malformed context proto: {e}") from None
+    with graph.as_default():
+        saved = graph._get_control_flow_context()
+        graph._set_control_flow_context(None)
+        try:
+            if is_while:
+                return control_flow_ops.WhileContext.from_proto(context_def, import_scope=import_scope)
+            return control_flow_ops.CondContext.from_proto(context_def, import_scope=import_scope)
+        finally:
+            graph._set_control_flow_context(saved)
+
+
+def _rename_frames(graph_def, import_scope):
+    """Puts `import_scope/` before the frame name of every Enter of `graph_def` (the name of the loop's imported
+    WhileContext), so that the loops of two imports of one meta graph run in frames of their own."""
+    for node in graph_def.node:
+        if node.op in ("Enter", "RefEnter") and "frame_name" in node.attr:
+            frame = node.attr["frame_name"].s
+            node.attr["frame_name"].s = import_scope.encode() + b"/" + frame
+
+
+def _add_output_shapes(graph_def, graph):
+    """Writes each node's static output shapes into its `_output_shapes` attr (TF's as_graph_def(add_shapes=True),
+    which TF1's export_meta_graph uses): an imported loop gets back the shapes its build gave the loop variables,
+    which shape inference cannot see through the back edges."""
+    for node in graph_def.node:
+        op = graph.get_operation_by_name(node.name)
+        shapes = node.attr["_output_shapes"].list.shape
+        for tensor in op.outputs:
+            proto = shapes.add()
+            if tensor.shape.dims is None:
+                proto.unknown_rank = True
+            else:
+                for d in tensor.shape.dims:
+                    size = tensor_shape.dimension_value(d)
+                    proto.dim.add().size = -1 if size is None else size
+
+
+def _pop_output_shapes(graph_def):
+    """{node name: [TensorShape per output]} from the `_output_shapes` attrs of `graph_def`, which it removes."""
+    shapes = {}
+    for node in graph_def.node:
+        if "_output_shapes" in node.attr:
+            protos = node.attr["_output_shapes"].list.shape
+            shapes[node.name] = [
+                tensor_shape.TensorShape(None if p.unknown_rank else [d.size if d.size >= 0 else None for d in p.dim])
+                for p in protos
+            ]
+            del node.attr["_output_shapes"]
+    return shapes
+
+
+def _refine_output_shapes(graph, shapes, import_scope):
+    """Refines the static shapes of the imported ops with the recorded ones (where inference knew less: around a
+    loop's back edges); a recorded shape that contradicts inference is left out (the inferred one stands)."""
+    from tensorweave._src.framework import errors
+
+    prefix = f"{import_scope}/" if import_scope else ""
+    for name, recorded in shapes.items():
+        try:
+            op = graph.get_operation_by_name(prefix + name)
+        except (KeyError, ValueError):
+            continue  # replaced through input_map
+        for tensor, shape in zip(op.outputs, recorded):
+            if shape.dims is None or tensor.shape.is_fully_defined():
+                continue
+            try:
+                graph._c.set_output_shape(op._id, tensor.value_index, tensor_shape.as_attr(shape))
+            except errors.InvalidArgumentError:
+                continue
+            tensor._shape = tensor.shape.merge_with(shape)
 
 
 # --- export / import -------------------------------------------------------------------------------------------
@@ -174,6 +266,7 @@ def export_meta_graph(
     meta_graph_def.meta_info_def.stripped_default_attrs = bool(strip_default_attrs)
     if graph_def is None:
         graph_def = graph.as_graph_def()
+        _add_output_shapes(graph_def, graph)
     if clear_devices:
         for node in graph_def.node:
             node.device = ""
@@ -256,10 +349,14 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     if clear_devices:
         for node in graph_def.node:
             node.device = ""
+    if import_scope:
+        _rename_frames(graph_def, import_scope)
     input_map = kwargs.pop("input_map", None)
     if kwargs:
         raise TypeError(f"import_meta_graph got unexpected arguments {sorted(kwargs)}")
+    shapes = _pop_output_shapes(graph_def)
     importer.import_graph_def(graph_def, input_map=input_map, name=import_scope or "")
+    _refine_output_shapes(graph, shapes, import_scope)
     _import_collections(meta_graph_def, graph, import_scope)
     if meta_graph_def.HasField("saver_def"):
         saver_def = _pb2().SaverDef()
