@@ -17,6 +17,8 @@ from tensorweave._src.training.adadelta import AdadeltaOptimizer
 from tensorweave._src.training.adagrad import AdagradOptimizer
 from tensorweave._src.training.adagrad_da import AdagradDAOptimizer
 from tensorweave._src.training.adam import AdamOptimizer
+from tensorweave._src.training.device_setter import GreedyLoadBalancingStrategy
+from tensorweave._src.training.device_setter import byte_size_load_fn
 from tensorweave._src.training.device_setter import replica_device_setter
 from tensorweave.distributed.cluster_spec import ClusterSpec
 from tensorweave.distributed.server import Server

@@ -155,13 +155,10 @@ def sync_replicas_one_replica_step(tf, sess):
     after_one = sess.run([w, step])
     sess.run(train)  # its gradient is stale (local step 0, global step 1): dropped
     stale = sess.run(opt._accumulator_list[0][0].num_accumulated())
-    sess.run(train)  # local step 1 now
-    sess.run(sync_op)
     return (
         after_one,
         stale,
-        sess.run([w, step]),
-        type(train).__name__,
+        sess.run([w, step, opt._local_step]),
         train.op.type if hasattr(train, "op") else train.type,
         opt.get_slot_names(),
         sorted(v.op.name for v in tf.local_variables()),

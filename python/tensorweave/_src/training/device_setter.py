@@ -2,6 +2,7 @@
 the parameter-server tasks, every other op on the worker)."""
 
 from tensorweave._src.framework import device_spec as pydev
+from tensorweave._src.framework import tensor_shape
 
 # The op types placed on the ps tasks by default (TF's STANDARD_PS_OPS).
 STANDARD_PS_OPS = (
@@ -33,6 +34,55 @@ class _RoundRobinStrategy:
         task = self._next_task
         self._next_task = (self._next_task + 1) % self._num_tasks
         return task
+
+
+class GreedyLoadBalancingStrategy:
+    """A ps_strategy for replica_device_setter: each ps op goes to the ps task with the least load so far (ties:
+    the lowest task), and adds `load_fn(op)` to it (TF1's tf.contrib.training.GreedyLoadBalancingStrategy).
+
+    Args:
+      num_tasks: the number of ps tasks.
+      load_fn: the load of an op, e.g. byte_size_load_fn.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     greedy = tw.train.GreedyLoadBalancingStrategy(2, tw.train.byte_size_load_fn)
+      ...     with tw.device(tw.train.replica_device_setter(ps_tasks=2, ps_strategy=greedy)):
+      ...         big = tw.Variable(tw.zeros([100]))
+      ...         small = [tw.Variable(tw.zeros([10])) for _ in range(3)]
+      ...     print(big.device, [v.device for v in small])
+      /job:ps/task:0 ['/job:ps/task:1', '/job:ps/task:1', '/job:ps/task:1']
+    """
+
+    def __init__(self, num_tasks, load_fn):
+        self._num_tasks = num_tasks
+        self._load_fn = load_fn
+        self._ps_loads = [0] * num_tasks
+
+    def __call__(self, op):
+        """The task for `op` (the least loaded); its load is added to that task."""
+        task = min(range(self._num_tasks), key=lambda t: (self._ps_loads[t], t))
+        self._ps_loads[task] += self._load_fn(op)
+        return task
+
+
+def byte_size_load_fn(op):
+    """The load of a variable op for GreedyLoadBalancingStrategy: the bytes of its single output (its declared
+    shape when the output's is not fully defined).
+
+    Raises:
+      ValueError: when the op has not exactly one output or its shape is not fully defined.
+    """
+    if len(op.outputs) != 1:
+        raise ValueError(f"Op {op.name} must have a single output")
+    output = op.outputs[0]
+    elem_size = output.dtype.base_dtype.size
+    shape = output.get_shape()
+    if not shape.is_fully_defined():
+        shape = tensor_shape.TensorShape(op.get_attr("shape"))
+    shape.assert_is_fully_defined()
+    return shape.num_elements() * elem_size
 
 
 class _ReplicaDeviceChooser:
