@@ -5,14 +5,25 @@ A checkpoint with prefix P is P.safetensors (the tensors, in the
 safetensors layout) and P.manifest.json (dtypes, shapes and CRC32C
 checksums); see core/util/checkpoint_format.h. Saving and restoring are ops
 in the graph (SaveV2, RestoreV2), run with the prefix fed.
+
+A sharded checkpoint (`Saver(sharded=True)`) is one such file pair per device
+holding variables (on a cluster, per parameter-server task: each shard is
+written by a SaveV2 on the variables' device), named
+P.shard-<save id>-<i>-of-<n>, and P.shards.json, written last and atomically,
+which commits them: it names each shard, its tensors and the SHA-256 of its
+manifest. Shards no commit names (an interrupted save) are ignored; a named
+shard that is missing or altered is an error.
 """
 
+import hashlib
+import json
 import logging
 import numbers
 import os
 import re
 import stat
 import time
+import uuid
 
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import errors
@@ -25,6 +36,8 @@ from tensorweave._src.training import training_util
 
 DATA_SUFFIX = ".safetensors"
 MANIFEST_SUFFIX = ".manifest.json"
+SHARDS_SUFFIX = ".shards.json"
+SHARDS_FORMAT = "tensorweave-sharded-checkpoint"
 META_SUFFIX = ".meta"
 STATE_FILENAME = "checkpoint"
 
@@ -206,8 +219,8 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
 
 def checkpoint_exists(checkpoint_prefix):
     """Whether a complete checkpoint with this prefix exists (its manifest,
-    written last, is there)."""
-    return os.path.exists(checkpoint_prefix + MANIFEST_SUFFIX)
+    written last, is there; for a sharded one, its commit file)."""
+    return os.path.exists(checkpoint_prefix + MANIFEST_SUFFIX) or os.path.exists(checkpoint_prefix + SHARDS_SUFFIX)
 
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):
@@ -228,11 +241,69 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
 
 def _delete_checkpoint(prefix):
     # The manifest first: a checkpoint without it no longer exists.
-    for suffix in (MANIFEST_SUFFIX, DATA_SUFFIX, META_SUFFIX):
+    shards = _shard_prefixes(prefix)
+    for suffix in (SHARDS_SUFFIX, MANIFEST_SUFFIX, DATA_SUFFIX, META_SUFFIX):
         try:
             os.remove(prefix + suffix)
         except FileNotFoundError:
             pass
+    for shard in shards:
+        _delete_files(shard)
+
+
+def _delete_files(prefix):
+    for suffix in (MANIFEST_SUFFIX, DATA_SUFFIX):
+        try:
+            os.remove(prefix + suffix)
+        except FileNotFoundError:
+            pass
+
+
+# --- sharded checkpoints -------------------------------------------------------
+def _sha256_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _read_shards(prefix):
+    """The commit of sharded checkpoint `prefix`: [(shard prefix, tensor names)], each shard checked to be there
+    and unaltered (its manifest's SHA-256). NotFoundError for a missing shard, DataLossError for an altered one or
+    an unreadable commit."""
+    path = prefix + SHARDS_SUFFIX
+    try:
+        with open(path, encoding="utf-8") as f:
+            commit = json.load(f)
+        if commit.get("format") != SHARDS_FORMAT or not isinstance(commit.get("shards"), list):
+            raise ValueError("not a sharded checkpoint commit")
+        shards = [(s["prefix"], list(s["tensors"]), s["manifest_sha256"]) for s in commit["shards"]]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise errors.DataLossError(None, None, f"Sharded checkpoint {prefix}: unreadable {path}: {e}") from None
+    out = []
+    directory = os.path.dirname(prefix)
+    for name, tensors, digest in shards:
+        if os.path.basename(name) != name:
+            raise errors.DataLossError(None, None, f"Sharded checkpoint {prefix}: bad shard name {name!r}")
+        shard = os.path.join(directory, name)
+        manifest = shard + MANIFEST_SUFFIX
+        if not (os.path.exists(manifest) and os.path.exists(shard + DATA_SUFFIX)):
+            raise errors.NotFoundError(None, None, f"Sharded checkpoint {prefix}: shard {shard} is missing")
+        if _sha256_of(manifest) != digest:
+            raise errors.DataLossError(
+                None, None, f"Sharded checkpoint {prefix}: shard {shard} is not the one its commit names (altered)"
+            )
+        out.append((shard, tensors))
+    return out
+
+
+def _shard_prefixes(prefix):
+    """The shard prefixes the commit of `prefix` names (none when it has no readable commit)."""
+    try:
+        with open(prefix + SHARDS_SUFFIX, encoding="utf-8") as f:
+            commit = json.load(f)
+        directory = os.path.dirname(prefix)
+        return [os.path.join(directory, os.path.basename(s["prefix"])) for s in commit["shards"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
 
 
 # --- Saver ---------------------------------------------------------------------
@@ -324,6 +395,8 @@ class Saver:
         self._last_checkpoints = []  # [(prefix, time saved)]
         self._graph = ops.get_default_graph()
         self._name = name or "save"
+        self._sharded = bool(sharded)
+        self._shards = []  # sharded: [(device, [names], filename tensor)]
         if saver_def is not None:
             # The ops of a saver that exists in the graph (an imported meta graph's).
             self._saveables = []
@@ -355,6 +428,9 @@ class Saver:
         if not self._saveables:
             self._filename_tensor = self._save_op = self._restore_op = None
             return
+        if self._sharded:
+            self._build_sharded()
+            return
         graph = self._graph
         names = [n for n, _ in self._saveables]
         refs = [v._ref() for _, v in self._saveables]
@@ -383,6 +459,93 @@ class Saver:
             ]
             # One NoOp per device of the assigns (TF's group), the returned one after them.
             self._restore_op = ops.group(*assigns, name="restore_all")
+
+    def _build_sharded(self):
+        # One SaveV2 and one RestoreV2 per device holding variables, on that device (TF's sharded saver: on a
+        # cluster, each parameter server writes and reads its own variables), each with its own filename.
+        graph = self._graph
+        by_device = {}
+        for name, v in self._saveables:
+            by_device.setdefault(v.device or "", []).append((name, v))
+        saves, assigns = [], []
+        with graph.name_scope(self._name):
+            self._filename_tensor = constant_op.constant(self._filename or "model", dtype=dtypes.string)
+            for i, device in enumerate(sorted(by_device)):
+                items = by_device[device]
+                names = [n for n, _ in items]
+                refs = [v._ref() for _, v in items]
+                with graph.device(device):
+                    filename = constant_op.constant("model", dtype=dtypes.string, name=f"shard_{i}_filename")
+                    names_t = constant_op.constant(names, dtype=dtypes.string, name=f"shard_{i}_tensor_names")
+                    slices_t = constant_op.constant([""] * len(names), dtype=dtypes.string, name=f"shard_{i}_slices")
+                    saves.append(io_ops.save_v2(filename, names_t, slices_t, refs, name=f"SaveV2_{i}"))
+                    restored = io_ops.restore_v2(
+                        filename,
+                        names_t,
+                        slices_t,
+                        [v.dtype for _, v in items],
+                        shapes=[v.shape.as_list() if v.shape.ndims is not None else None for _, v in items],
+                        name=f"RestoreV2_{i}",
+                    )
+                    assigns.extend(
+                        state_ops.assign(ref, value, validate_shape=v.shape.is_fully_defined()).op
+                        for ref, value, (_, v) in zip(refs, restored, items)
+                    )
+                self._shards.append((device, names, filename))
+            self._save_op = ops.group(*saves, name="save_all_shards")
+            self._restore_op = ops.group(*assigns, name="restore_all")
+
+    def _save_sharded(self, sess, prefix):
+        """Writes a shard per device, then commits them with prefix.shards.json (atomically); the shards of an
+        earlier checkpoint of the same prefix are deleted once the new one is committed."""
+        save_id = uuid.uuid4().hex[:12]
+        n = len(self._shards)
+        paths = [f"{prefix}.shard-{save_id}-{i:05d}-of-{n:05d}" for i in range(n)]
+        sess.run(self._save_op, {filename: path for (_, _, filename), path in zip(self._shards, paths)})
+        commit = {
+            "format": SHARDS_FORMAT,
+            "version": 1,
+            "shards": [
+                {
+                    "prefix": os.path.basename(path),
+                    "device": device,
+                    "tensors": names,
+                    "manifest_sha256": _sha256_of(path + MANIFEST_SUFFIX),
+                }
+                for (device, names, _), path in zip(self._shards, paths)
+            ],
+        }
+        old = _shard_prefixes(prefix)
+        _write_atomically(prefix + SHARDS_SUFFIX, json.dumps(commit, indent=1, sort_keys=True))
+        _delete_files(prefix)  # an unsharded checkpoint of the same prefix is replaced too
+        for shard in old:
+            if shard not in paths:
+                _delete_files(shard)
+
+    def _restore_feeds(self, save_path):
+        """The feeds that point each restore shard at the file holding its tensors."""
+        if os.path.exists(save_path + SHARDS_SUFFIX):
+            shards = _read_shards(save_path)
+        else:  # an unsharded checkpoint holds every tensor
+            shards = [(save_path, None)]
+        groups = self._shards or [(None, [n for n, _ in self._saveables], self._filename_tensor)]
+        feeds = {}
+        for _, names, filename in groups:
+            holder = [path for path, tensors in shards if tensors is None or set(names) <= set(tensors)]
+            if not holder:
+                missing = sorted(set(names) - {t for _, tensors in shards for t in tensors})
+                if missing:
+                    raise errors.NotFoundError(
+                        None, None, f"Key {missing[0]} not found in checkpoint {save_path} (in none of its shards)"
+                    )
+                raise errors.InvalidArgumentError(
+                    None,
+                    None,
+                    f"The variables {names} are read by one restore op but lie in several shards of {save_path}; "
+                    "restore it with a Saver(sharded=True) that places them as the one that saved it",
+                )
+            feeds[filename] = holder[0]
+        return feeds
 
     # --- properties ----------------------------------------------------------
     @property
@@ -439,7 +602,10 @@ class Saver:
         save_dir = os.path.dirname(checkpoint_file)
         if not hasattr(sess, "run"):
             raise TypeError("'sess' must be a Session")
-        sess.run(self._save_op, {self._filename_tensor: checkpoint_file})
+        if self._sharded:
+            self._save_sharded(sess, checkpoint_file)
+        else:
+            sess.run(self._save_op, {self._filename_tensor: checkpoint_file})
         if write_meta_graph:
             self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix, strip_default_attrs=strip_default_attrs)
         self._record(checkpoint_file)
@@ -487,7 +653,10 @@ class Saver:
             return
         if not checkpoint_exists(save_path):
             raise errors.NotFoundError(None, None, f"The passed save_path is not a valid checkpoint: {save_path}")
-        sess.run(self._restore_op, {self._filename_tensor: save_path})
+        if self._sharded or os.path.exists(save_path + SHARDS_SUFFIX):
+            sess.run(self._restore_op, self._restore_feeds(save_path))
+        else:
+            sess.run(self._restore_op, {self._filename_tensor: save_path})
 
     def as_saver_def(self):
         """The SaverDef of this saver: the names of its filename tensor, save op and restore op, and its
