@@ -741,6 +741,10 @@ void SetPyFuncTrampoline(py::function trampoline) {
 }
 
 }  // namespace
+
+// The distributed runtime's classes (pywrap_distributed.cc).
+void RegisterDistributedBindings(py::module_& m);
+
 }  // namespace tensorweave
 
 PYBIND11_MODULE(_pywrap_tensorweave, m) {
@@ -785,4 +789,5 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
   m.def("set_py_func_trampoline", &SetPyFuncTrampoline);
   m.def("registered_kernels",
         [] { return KernelRegistry::Global()->RegisteredOps(); });
+  RegisterDistributedBindings(m);
 }
