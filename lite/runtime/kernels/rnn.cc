@@ -162,9 +162,8 @@ Status PackWeights(KernelContext* context, Node* node, OpData* d) {
     }
     float* in_bias = d->input_bias.data() + int64_t{dir} * GH;
     float* rec_bias = d->recurrent_bias.data() + int64_t{dir} * GH;
+    const float* bd = b ? b->data_as<float>() + int64_t{dir} * 2 * GH : nullptr;
     for (int j = 0; j < GH; ++j) {
-      const float* bd =
-          b ? b->data_as<float>() + int64_t{dir} * 2 * GH : nullptr;
       const float wb = bd ? bd[j] : 0.f, rb = bd ? bd[GH + j] : 0.f;
       if (d->gru && d->linear_before_reset) {
         in_bias[j] = wb;
