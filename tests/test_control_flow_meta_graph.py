@@ -362,3 +362,26 @@ def test_tensorflow_and_tensorweave_import_each_others_loops(tmp_path):
             got = sess.run({"loss": loss, "dx": dx, "dw": dw}, {x: X})
     for key in ("loss", "dx", "dw"):
         np.testing.assert_allclose(got[key], fresh[key], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["nested_loops", "cond_in_loop", "loop_in_cond"])
+def test_a_meta_graph_saved_after_minimize_resumes_training_and_differentiates_again(tmp_path, name):
+    """The exported graph already holds the backward loops (its train op): the imported train op takes the
+    original's steps, and gradients taken again through the imported loops are the original's."""
+    prefix = str(tmp_path / "model.ckpt")
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x, w, loss = _build(MODELS[name])
+        train = tw.train.GradientDescentOptimizer(0.05).minimize(loss)
+        sess.run(w.initializer)
+        path = tw.train.Saver().save(sess, prefix)
+        original = [sess.run([loss, train], {x: X})[0] for _ in range(4)]
+        original_grads = sess.run(tw.gradients(loss, [x, w]), {x: X})
+    with tw.Graph().as_default() as graph, tw.Session() as sess:
+        tw.train.import_meta_graph(path + ".meta").restore(sess, path)
+        loss, x, w = _imported(graph)
+        [train] = tw.get_collection(tw.GraphKeys.TRAIN_OP)
+        losses = [sess.run([loss, train], {x: X})[0] for _ in range(4)]
+        grads = sess.run(tw.gradients(loss, [x, w]), {x: X})
+    np.testing.assert_allclose(losses, original, rtol=1e-12)
+    np.testing.assert_allclose(grads, original_grads, rtol=1e-12, atol=1e-12)
+    assert losses[-1] < losses[0]

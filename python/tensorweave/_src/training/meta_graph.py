@@ -173,17 +173,17 @@ def _add_output_shapes(graph_def, graph):
     """Writes each node's static output shapes into its `_output_shapes` attr (TF's as_graph_def(add_shapes=True),
     which TF1's export_meta_graph uses): an imported loop gets back the shapes its build gave the loop variables,
     which shape inference cannot see through the back edges."""
+    from tensorweave._src.framework import graph_pb2
+
+    ops_by_name = {op.name: op for op in graph.get_operations()}
     for node in graph_def.node:
-        op = graph.get_operation_by_name(node.name)
         shapes = node.attr["_output_shapes"].list.shape
-        for tensor in op.outputs:
-            proto = shapes.add()
-            if tensor.shape.dims is None:
-                proto.unknown_rank = True
+        for tensor in ops_by_name[node.name].outputs:
+            dims = tensor.shape.as_list() if tensor.shape.dims is not None else None
+            if dims is None:
+                shapes.add(unknown_rank=True)
             else:
-                for d in tensor.shape.dims:
-                    size = tensor_shape.dimension_value(d)
-                    proto.dim.add().size = -1 if size is None else size
+                shapes.add().dim.extend(graph_pb2.TensorShapeProto.Dim(size=-1 if d is None else d) for d in dims)
 
 
 def _pop_output_shapes(graph_def):
