@@ -64,6 +64,7 @@ class LocalCluster:
         self.logdir = logdir or tempfile.mkdtemp(prefix="tw-cluster-")
         os.makedirs(self.logdir, exist_ok=True)
         self.procs = {}  # (job, index) -> Popen
+        self._killed = set()
         self._logs = {}
         for job, addresses in self.cluster.items():
             for i in range(len(addresses)):
@@ -105,8 +106,8 @@ class LocalCluster:
                     pending.discard(k)
                     if rc != 0 and not keep_going:
                         return codes
-            for k, p in self.procs.items():  # a parameter server that died is a failure too
-                if k[0] == "ps" and k not in codes and p.poll() is not None:
+            for k, p in self.procs.items():  # a parameter server that died (not killed by kill()) is a failure too
+                if k[0] == "ps" and k not in codes and k not in self._killed and p.poll() is not None:
                     codes[k] = p.returncode
                     if not keep_going:
                         return codes
@@ -117,6 +118,8 @@ class LocalCluster:
         return codes
 
     def kill(self, job, index, sig=signal.SIGKILL):
+        """Kills one task (its process group) and waits for it; `wait` then ignores it."""
+        self._killed.add((job, index))
         p = self.procs[(job, index)]
         if p.poll() is None:
             try:

@@ -1,0 +1,312 @@
+"""The distributed runtime in one process: servers on 127.0.0.1 (a local server, or a ps and a worker task),
+remote sessions against local sessions, tensors crossing tasks (chunked when large), errors with their
+classes, the shared secret, TLS and mutual TLS, and malformed RPCs (each an error status, never a crash)."""
+
+import collections
+import json
+import logging
+import time
+
+import numpy as np
+import pytest
+import tensorweave as tw
+from tensorweave.distributed import launch, rpc, security, wire
+
+from tests import distributed_certs
+
+
+@pytest.fixture(autouse=True)
+def _restore_process_security():
+    saved = security._default
+    yield
+    security.set_process_default(saved)
+
+
+@pytest.fixture(scope="module")
+def local_server():
+    s = tw.train.Server.create_local_server()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A ps task and a worker task, each its own server, in this process."""
+    ps_port, worker_port = launch.free_ports(2)
+    spec = {"ps": [f"127.0.0.1:{ps_port}"], "worker": [f"127.0.0.1:{worker_port}"]}
+    ps = tw.train.Server(spec, "ps", 0)
+    worker = tw.train.Server(spec, "worker", 0)
+    yield ps, worker
+    worker.stop()
+    ps.stop()
+
+
+def _both(fn, target):
+    """fn(sess) in a local session and in a remote one on `target`, each on a fresh graph built by fn."""
+    out = []
+    for t in ("", target):
+        with tw.Graph().as_default() as g:
+            build = fn()
+            with tw.Session(t, graph=g) as sess:
+                out.append(build(sess))
+    return out
+
+
+def test_server_basics(local_server):
+    assert local_server.target.startswith("grpc://127.0.0.1:")
+    assert local_server.server_def.job_name == "localhost" and local_server.server_def.task_index == 0
+    with pytest.raises(ValueError, match="Must specify an explicit `job_name`"):
+        tw.train.Server({"a": ["127.0.0.1:0"], "b": ["127.0.0.1:0"]}, start=False)
+    with pytest.raises(ValueError, match="No task with index 3 in job 'a'"):
+        tw.train.Server({"a": ["127.0.0.1:0"]}, "a", 3, start=False)
+
+
+def test_remote_session_runs_like_a_local_one(local_server):
+    Pair = collections.namedtuple("Pair", "a b")
+
+    def model():
+        x = tw.placeholder(tw.float32, [None, 3], name="x")
+        v = tw.Variable(np.arange(6, dtype=np.float32).reshape(3, 2), name="v")
+        y = tw.matmul(x, v)
+        s = tw.reduce_sum(y)
+        names = tw.constant([b"ab", b"c"])
+        inc = tw.assign_add(v, tw.ones_like(v))
+        feed = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+
+        def run(sess):
+            sess.run(tw.global_variables_initializer())
+            first = sess.run({"y": y, "pair": Pair(s, [x, names]), "none": inc.op}, {x: feed})
+            sess.run(inc)
+            second = sess.run(y, {"x:0": feed[:1]})
+            return first, second, sess.run(s, {x: feed}).dtype
+
+        return run
+
+    (local1, local2, ldt), (remote1, remote2, rdt) = _both(model, local_server.target)
+    np.testing.assert_array_equal(local1["y"], remote1["y"])
+    assert isinstance(remote1["pair"], Pair) and remote1["none"] is None and rdt == ldt == np.float32
+    assert float(remote1["pair"].a) == float(local1["pair"].a)
+    np.testing.assert_array_equal(remote1["pair"].b[0], local1["pair"].b[0])  # a fetched feed
+    assert list(remote1["pair"].b[1]) == [b"ab", b"c"]
+    np.testing.assert_array_equal(local2, remote2)
+    remote1["y"] += 1  # results are the caller's own arrays
+
+
+def test_remote_session_ships_the_graph_as_it_grows(local_server):
+    with tw.Graph().as_default(), tw.Session(local_server.target) as sess:
+        a = tw.constant(2.0)
+        assert sess.run(a) == 2.0
+        b = a * 5.0  # added after the first run
+        assert sess.run(b) == 10.0
+        assert sess.sess_str == local_server.target
+        names = [d.name for d in sess.list_devices()]
+        assert names == ["/job:localhost/replica:0/task:0/device:CPU:0"]
+
+
+def test_remote_errors_keep_their_class_and_node(local_server):
+    with tw.Graph().as_default(), tw.Session(local_server.target) as sess:
+        x = tw.placeholder(tw.float32, [None])
+        r = tw.reshape(x, [2, 2], name="the_reshape")
+        v = tw.Variable(1.0, name="uninit")
+        with pytest.raises(tw.errors.InvalidArgumentError, match="the_reshape"):
+            sess.run(r, {x: [1.0, 2.0, 3.0]})
+        with pytest.raises(tw.errors.FailedPreconditionError, match="uninit"):
+            sess.run(v)
+        with pytest.raises(ValueError, match="Cannot feed value of shape"):  # checked before the RPC
+            sess.run(r, {x: [[1.0]]})
+
+
+def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster):
+    ps, worker = cluster
+    rng = np.random.default_rng(0)
+    big = rng.standard_normal((1024, 768)).astype(np.float32)  # 3 MB: pushed in chunks
+    with tw.Graph().as_default():
+        with tw.device("/job:ps/task:0"):
+            w = tw.Variable(big, name="w")
+            words = tw.constant([b"x", b"yz"])
+        with tw.device("/job:worker/task:0"):
+            x = tw.placeholder(tw.float32, [None, 1024])
+            y = tw.matmul(x, w)
+            joined = tw.strings.join([words, words], separator="-") if hasattr(tw, "strings") else words
+            update = tw.assign_add(w, tw.ones_like(w))
+        with tw.Session(worker.target) as sess:
+            sess.run(w.initializer)
+            feed = rng.standard_normal((4, 1024)).astype(np.float32)
+            np.testing.assert_allclose(sess.run(y, {x: feed}), feed @ big, rtol=1e-4, atol=1e-4)
+            sess.run(update.op)
+            np.testing.assert_array_equal(sess.run(w), big + 1)  # the ps variable, 3 MB back
+            assert list(sess.run(joined)) == [b"x-x", b"yz-yz"]
+        # The variable lives on the ps task: a second session (another client) sees the update.
+        with tw.Session(ps.target) as other:
+            np.testing.assert_array_equal(other.run(w), big + 1)
+        tw.Session.reset(worker.target)
+        with tw.Session(worker.target) as sess, pytest.raises(tw.errors.FailedPreconditionError):
+            sess.run(w)
+
+
+def test_a_task_that_is_down_is_unavailable_within_seconds():
+    (port,) = launch.free_ports(1)
+    start = time.monotonic()
+    with tw.Graph().as_default():
+        c = tw.constant(1.0)
+        with pytest.raises(tw.errors.UnavailableError), tw.Session(f"grpc://127.0.0.1:{port}") as sess:
+            sess.run(c)
+    assert time.monotonic() - start < 10
+
+
+# --- security ------------------------------------------------------------------------------------------------
+def _raw_list_devices(address, sec):
+    ch = rpc.Channels(sec)
+    try:
+        return wire.decode(ch.call(address, rpc.MASTER, "ListDevices", wire.encode({})))[0]
+    finally:
+        ch.close()
+
+
+def test_shared_secret(caplog):
+    server = tw.train.Server({"w": ["127.0.0.1:0"]}, "w", 0, secret="s3cret")
+    try:
+        with tw.Graph().as_default():
+            c = tw.constant(4.0) + 1.0
+            with tw.Session(server.target) as sess:  # the process's settings are the server's
+                assert sess.run(c) == 5.0
+        assert _raw_list_devices(server.address, security.Security(secret="s3cret"))["devices"]
+        with caplog.at_level(logging.WARNING, logger="tensorweave.distributed"):
+            with pytest.raises(tw.errors.UnauthenticatedError, match="no credentials"):
+                _raw_list_devices(server.address, security.Security())
+            with pytest.raises(tw.errors.UnauthenticatedError, match="wrong secret"):
+                _raw_list_devices(server.address, security.Security(secret="guess"))
+        assert sum("refused /tensorweave.MasterService/ListDevices" in r.getMessage() for r in caplog.records) == 2
+        # A session whose process has another secret is refused too.
+        security.set_process_default(security.Security(secret="guess"))
+        with tw.Graph().as_default():
+            c = tw.constant(1.0)
+            with pytest.raises(tw.errors.UnauthenticatedError):
+                tw.Session(server.target).run(c)
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory):
+    c = distributed_certs.make_certs()
+    if c is None:
+        pytest.skip("the `cryptography` package is not installed: cannot make test certificates")
+    d = tmp_path_factory.mktemp("certs")
+    for k, v in c.items():
+        (d / f"{k}.pem").write_bytes(v)
+    return {k: str(d / f"{k}.pem") for k in c}
+
+
+def test_tls(certs):
+    server = tw.train.Server(
+        {"w": ["127.0.0.1:0"]},
+        "w",
+        0,
+        protocol="grpc+tls",
+        tls_cert=certs["server_cert"],
+        tls_key=certs["server_key"],
+        tls_ca=certs["ca"],
+    )
+    try:
+        with tw.Graph().as_default():
+            c = tw.constant(2.0) * 3.0
+            with tw.Session(server.target) as sess:
+                assert sess.run(c) == 6.0
+        with pytest.raises(tw.errors.UnavailableError):  # plaintext to a TLS server
+            _raw_list_devices(server.address, security.Security())
+        with pytest.raises(tw.errors.UnavailableError):  # a client that trusts another CA
+            _raw_list_devices(server.address, security.Security.resolve({"tls_ca": certs["other_ca"]}, environ={}))
+    finally:
+        server.stop()
+
+
+def test_mutual_tls(certs):
+    server = tw.train.Server(
+        {"w": ["127.0.0.1:0"]},
+        "w",
+        0,
+        tls_cert=certs["server_cert"],
+        tls_key=certs["server_key"],
+        tls_ca=certs["ca"],
+        tls_client_auth=True,
+        secret="k",
+    )
+    try:
+        client = security.Security.resolve(
+            {
+                "tls_ca": certs["ca"],
+                "tls_cert": certs["client_cert"],
+                "tls_key": certs["client_key"],
+                "tls_client_auth": True,
+                "secret": "k",
+            },
+            environ={},
+        )
+        assert _raw_list_devices(server.address, client)["devices"]
+        no_cert = security.Security.resolve({"tls_ca": certs["ca"], "secret": "k"}, environ={})
+        with pytest.raises(tw.errors.UnavailableError):
+            _raw_list_devices(server.address, no_cert)
+    finally:
+        server.stop()
+
+
+def test_security_settings_from_tw_config_and_env(tmp_path):
+    secret_file = tmp_path / "secret"
+    secret_file.write_text("from-file\n")
+    env = {"TW_CONFIG": json.dumps({"cluster": {"w": ["h:1"]}, "security": {"secret_file": str(secret_file)}})}
+    assert security.Security.resolve(environ=env).secret == b"from-file"
+    assert security.Security.resolve({"secret": "kw"}, environ=env).secret == b"kw"
+    assert security.Security.resolve(environ={"TW_SECRET": "e"}).secret == b"e"
+    with pytest.raises(ValueError, match="unknown security settings"):
+        security.Security.resolve({"secrt": "x"}, environ={})
+    with pytest.raises(ValueError, match="needs both a certificate"):
+        security.Security(tls_cert=b"x")
+
+
+# --- malformed RPCs ------------------------------------------------------------------------------------------
+def test_malformed_worker_calls_are_errors(local_server):
+    ch = rpc.Channels(security.Security())
+    a = local_server.address
+
+    def call(method, data):
+        return ch.call(a, rpc.WORKER, method, data)
+
+    try:
+        with pytest.raises(tw.errors.InvalidArgumentError, match="truncated message"):
+            call("RunGraph", b"\x00")
+        with pytest.raises(tw.errors.InvalidArgumentError, match="graph handle"):
+            call("RunGraph", wire.encode({"handle": "x", "step_id": 1}))
+        with pytest.raises(tw.errors.OpError, match="123456"):  # an unknown graph handle
+            call("RunGraph", wire.encode({"handle": 123456, "step_id": 1, "feeds": [], "fetches": []}))
+        with pytest.raises(tw.errors.InvalidArgumentError):
+            call("RegisterGraph", wire.encode({}, [b"\xff\x00garbage"]))
+        push = {
+            "step_id": 5,
+            "key": "/job:localhost/replica:0/task:0/device:CPU:0;1;"
+            "/job:localhost/replica:0/task:0/device:CPU:0;t:0;0:0",
+            "is_dead": False,
+        }
+        with pytest.raises(tw.errors.InvalidArgumentError, match="unknown dtype"):
+            call("PushTensor", wire.encode(dict(push, tensors=[{"dtype": 77, "shape": [1], "nbytes": 4}]), [b"abcd"]))
+        with pytest.raises(tw.errors.InvalidArgumentError, match="needs 8 bytes"):
+            call("PushTensor", wire.encode(dict(push, tensors=[{"dtype": 1, "shape": [2], "nbytes": 4}]), [b"abcd"]))
+        with pytest.raises(tw.errors.InvalidArgumentError, match="not one tensor"):
+            call("PushTensor", wire.encode(push))
+        stream = ch.method(a, rpc.WORKER, "PushTensorStream", streaming=True)
+        header = dict(push, tensors=[{"dtype": 1, "shape": [4], "nbytes": 16}])
+        for chunks, message in [
+            ([wire.encode(header, [b"x" * 8]), b"y" * 16], "more than the 16 bytes"),
+            ([wire.encode(header, [b"x" * 8])], "truncated push"),
+        ]:
+            with pytest.raises(Exception) as e:
+                stream(iter(chunks), timeout=5)
+            assert message in e.value.details()
+        with pytest.raises(tw.errors.AbortedError, match="not open"):
+            ch.call(
+                a, rpc.MASTER, "RunStep", wire.encode({"session": "nope", "feeds": [], "fetches": [], "targets": []})
+            )
+        # The server still serves.
+        assert _raw_list_devices(a, security.Security())["devices"]
+    finally:
+        ch.close()
