@@ -385,3 +385,13 @@ def test_a_meta_graph_saved_after_minimize_resumes_training_and_differentiates_a
     np.testing.assert_allclose(losses, original, rtol=1e-12)
     np.testing.assert_allclose(grads, original_grads, rtol=1e-12, atol=1e-12)
     assert losses[-1] < losses[0]
+
+
+def test_a_loop_whose_construction_failed_is_not_exported():
+    with tw.Graph().as_default():
+        with pytest.raises(ValueError, match="shape"):
+            tw.while_loop(lambda v: tw.size(v) < 4, lambda v: tw.concat([v, v], 0), [tw.ones([1])])
+        assert tw.get_collection(tw.GraphKeys.WHILE_CONTEXT) == []
+        _build(_loop)
+        meta = tw.train.export_meta_graph()
+    assert len(meta.collection_def["while_context"].bytes_list.value) == 1

@@ -332,9 +332,6 @@ class ControlFlowContext:
 
 # --- contexts in meta graphs (TF's to_proto / from_proto) -------------------------------------------------------------
 
-WHILE_CONTEXT = "while_context"  # the GraphKeys collection of the outermost while loops' contexts
-COND_CONTEXT = "cond_context"  # ... and of the outermost conds' branch contexts
-
 
 def _control_flow_pb2():
     from tensorweave._src.framework import control_flow_pb2  # protobuf loads lazily (a fast `import tensorweave`)
@@ -1031,8 +1028,8 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
             context_f.Exit()
         # Only the outermost conds go into the collection: a nested context is saved inside its outer one.
         if context_t.outer_context is None:
-            ops.add_to_collection(COND_CONTEXT, context_t)
-            ops.add_to_collection(COND_CONTEXT, context_f)
+            ops.add_to_collection(ops.GraphKeys.COND_CONTEXT, context_t)
+            ops.add_to_collection(ops.GraphKeys.COND_CONTEXT, context_f)
 
         if not strict:
             orig_res_t = _unpack_if_singleton(orig_res_t)
@@ -1262,10 +1259,11 @@ def while_loop(
             back_prop=back_prop,
             swap_memory=swap_memory,
         )
-        # Only the outermost loops go into the collection: a nested context is saved inside its outer one.
-        if context.outer_context is None:
-            ops.add_to_collection(WHILE_CONTEXT, context)
         result = context.BuildLoop(cond, body, loop_vars, shape_invariants, return_same_structure)
+        # Only the outermost loops go into the collection (a nested context is saved inside its outer one), and
+        # only once built: a loop whose construction raised is not exported.
+        if context.outer_context is None:
+            ops.add_to_collection(ops.GraphKeys.WHILE_CONTEXT, context)
         if maximum_iterations is not None:
             return result[1]
         return result
