@@ -74,6 +74,71 @@ Status ApplyDefaultTask(Graph* graph, const std::string& default_device) {
   return Status::OK();
 }
 
+// The task graph of a step whose nodes are all on `device`: its nodes, with
+// each fed tensor replaced by a placeholder that carries the feed's name.
+Status OneDeviceTask(const Graph& graph, const ExecutorSpec& spec,
+                     const std::vector<bool>& needed,
+                     const std::vector<std::string>& feeds,
+                     const std::vector<std::string>& fetches,
+                     const std::vector<std::string>& targets,
+                     const std::string& device, std::vector<TaskGraph>* tasks) {
+  TaskGraph t;
+  TW_RETURN_IF_ERROR(TaskOfDevice(device, &t.task));
+  std::map<std::pair<int, int>, int> feed_of;
+  for (size_t f = 0; f < spec.feeds.size(); ++f) {
+    feed_of.emplace(
+        std::make_pair(spec.feeds[f].node->id(), spec.feeds[f].index),
+        static_cast<int>(f));
+  }
+  std::map<int, std::string> placeholder_of;  // feed index -> node name
+  int64_t counter = 0;
+  auto placeholder = [&](int f) {
+    auto it = placeholder_of.find(f);
+    if (it != placeholder_of.end()) return it->second;
+    const Endpoint& e = spec.feeds[f];
+    std::string name;
+    do {
+      name = e.node->name() + "_feed/_" + std::to_string(counter++);
+    } while (graph.FindNode(name) != nullptr);
+    NodeDef* def = t.graph_def.add_node();
+    def->set_name(name);
+    def->set_op("Placeholder");
+    def->set_device(device);
+    (*def->mutable_attr())["dtype"].set_type(e.node->output_type(e.index));
+    (*def->mutable_attr())[kFeedAttr].set_s(feeds[f]);
+    t.feeds.push_back(feeds[f]);
+    t.feed_index.push_back(f);
+    return placeholder_of[f] = name;
+  };
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    if (!needed[id]) continue;
+    const Node& node = *graph.node(id);
+    NodeDef def = node.def();
+    def.clear_input();
+    def.set_device(device);
+    for (int i = 0; i < node.num_inputs(); ++i) {
+      const Endpoint& in = node.input(i);
+      auto fed = feed_of.find({in.node->id(), in.index});
+      def.add_input(fed != feed_of.end()
+                        ? placeholder(fed->second) + ":0"
+                        : in.node->name() + ":" + std::to_string(in.index));
+    }
+    for (const Node* c : node.control_inputs()) {
+      def.add_input("^" + c->name());
+    }
+    *t.graph_def.add_node() = std::move(def);
+  }
+  for (size_t f = 0; f < spec.fetches.size(); ++f) {
+    const Endpoint& e = spec.fetches[f];
+    if (feed_of.count({e.node->id(), e.index}) > 0) continue;
+    t.fetches.push_back(fetches[f]);
+    t.fetch_index.push_back(static_cast<int>(f));
+  }
+  for (const Node* n : spec.targets) t.targets.push_back(n->name());
+  tasks->push_back(std::move(t));
+  return Status::OK();
+}
+
 }  // namespace
 
 Status PartitionForCluster(const GraphDef& graph_def,
@@ -154,6 +219,15 @@ Status PartitionForCluster(const GraphDef& graph_def,
   TW_RETURN_IF_ERROR(
       PlaceNodes(graph, nodes, device_set, options.placement, &placement));
 
+  // One device: the step as it is (PartitionGraph cuts steps that span
+  // devices, and refuses control flow in them).
+  if (!nodes.empty() &&
+      std::all_of(nodes.begin(), nodes.end(), [&](const Node* n) {
+        return placement[n->id()] == placement[nodes.front()->id()];
+      })) {
+    return OneDeviceTask(graph, spec, needed, feeds, fetches, targets,
+                         placement[nodes.front()->id()]->name(), tasks);
+  }
   PartitionOptions partition_options;
   partition_options.device_of = [&placement](const Node* node) {
     return placement[node->id()]->name();

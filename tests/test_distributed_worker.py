@@ -242,3 +242,21 @@ def test_register_graph_errors(cluster):
         env.deregister_graph(12345)
     with pytest.raises(tw.errors.InvalidArgumentError, match="not a full device name"):
         pw.partition_for_cluster(g._c.to_graph_def(), [("/job:ps", "CPU", 1)], [], ["c:0"], [], WORKER)
+
+
+def test_a_one_task_step_keeps_its_control_flow(cluster):
+    """A step on one device goes to its task whole (a while loop and a cond included)."""
+    g = tw.Graph()
+    with g.as_default(), tw.device(WORKER):
+        n = tw.placeholder(tw.int32, [], name="n")
+        _, total = tw.while_loop(lambda i, acc: i < n, lambda i, acc: (i + 1, acc + i), [0, 0])
+        picked = tw.cond(total > 10, lambda: total * 2, lambda: total - 1)
+    parts = pw.partition_for_cluster(g._c.to_graph_def(), cluster.devices(), [n.name], [picked.name], [], WORKER)
+    assert list(parts) == [WORKER]
+    graph_def, feeds, fetches, _ = parts[WORKER]
+    env = cluster.envs[WORKER]
+    handle = env.register_graph(graph_def)
+    for step, value in enumerate([3, 6]):
+        expected = sum(range(value))
+        expected = expected * 2 if expected > 10 else expected - 1
+        assert env.run_graph(handle, 100 + step, {n.name: np.int32(value)}, fetches)[0] == expected
