@@ -30,9 +30,13 @@ std::vector<T> Random(int64_t n, int seed) {
 TEST(MatMulTest, GemmMatchesReferenceOnEveryPathAndSplit) {
   ThreadPool pool(1, "test");
   // Shapes that run unsplit, split by rows (m >= n), split by columns and
-  // with sizes that do not divide evenly.
-  const int64_t shapes[][3] = {{3, 5, 4},       {1000, 24, 300}, {40, 900, 128},
-                               {257, 259, 131}, {1, 1, 1},       {5, 3, 0}};
+  // with sizes that do not divide evenly; and SmallGemm's (m a multiple of
+  // 8, n of 32, m <= 64 or k <= 64: a recurrent cell's products, whole and
+  // split into row or column blocks).
+  const int64_t shapes[][3] = {
+      {3, 5, 4},       {1000, 24, 300}, {40, 900, 128}, {257, 259, 131},
+      {1, 1, 1},       {5, 3, 0},       {8, 32, 1},     {32, 1024, 384},
+      {384, 1024, 32}, {64, 96, 7},     {16, 4096, 48}, {24, 64, 65}};
   for (const auto& s : shapes) {
     const int64_t m = s[0], n = s[1], k = s[2];
     for (int t = 0; t < 4; ++t) {
