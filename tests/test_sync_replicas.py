@@ -152,6 +152,35 @@ def test_session_close_unblocks_take_grad():
         assert "TakeGrad operation was cancelled" in str(box[0][1])
 
 
+def test_the_python_api_builds_the_accumulator_ops():
+    with tw.Graph().as_default():
+        dense = tw.ConditionalAccumulator(tw.float32, shape=[1])
+        sparse = tw.SparseConditionalAccumulator(tw.float32, shape=[2, 1])
+        built = [
+            dense.accumulator_ref.op,
+            dense.apply_grad([1.0]),
+            dense.take_grad(1).op,
+            dense.num_accumulated().op,
+            dense.set_global_step(1),
+            sparse.accumulator_ref.op,
+            sparse.apply_grad([0], [[1.0]]),
+            sparse.take_grad(1).indices.op,
+        ]
+        assert [op.type for op in built] == [
+            "ConditionalAccumulator",
+            "AccumulatorApplyGradient",
+            "AccumulatorTakeGradient",
+            "AccumulatorNumAccumulated",
+            "AccumulatorSetGlobalStep",
+            "SparseConditionalAccumulator",
+            "SparseAccumulatorApplyGradient",
+            "SparseAccumulatorTakeGradient",
+        ]
+        assert built[0].name == "conditional_accumulator" and dense.num_accumulated().op.name.endswith(
+            "conditional_accumulator_NumAccumulated_1"
+        )
+
+
 # --- SparseConditionalAccumulator --------------------------------------------------------------------------------
 
 
