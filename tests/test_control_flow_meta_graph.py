@@ -309,32 +309,38 @@ TF_BOTH_WAYS = textwrap.dedent(
     import make_tf1_loop_meta_graph as make
     import tensorflow.compat.v1 as tf
     make.main(sys.argv[2])  # TensorFlow exports its meta graph again (and disables v2 behaviour)
-    with tf.Graph().as_default() as g:
-        tf.train.import_meta_graph(sys.argv[3])
-        [loss] = tf.get_collection("loss")
-        [w] = tf.global_variables()
-        x = g.get_tensor_by_name("x:0")
-        contexts = [c.name for c in tf.get_collection("while_context")]
-        dx, dw = tf.gradients(loss, [x, w])
-        with tf.Session() as sess:
-            sess.run(tf.global_variables_initializer())
-            values = sess.run({"loss": loss, "dx": dx, "dw": dw}, {x: make.X})
-    print(json.dumps({"contexts": contexts, **{k: [float(v) for v in (vs if vs.ndim else [vs])] for k, vs in values.items()}}))
+    results = []
+    for path in sys.argv[3:]:
+        with tf.Graph().as_default() as g:
+            tf.train.import_meta_graph(path)
+            [loss] = tf.get_collection("loss")
+            [w] = tf.global_variables()
+            x = g.get_tensor_by_name("x:0")
+            contexts = [[c.name for c in tf.get_collection(key)] for key in ("while_context", "cond_context")]
+            dx, dw = tf.gradients(loss, [x, w])
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                values = sess.run({"loss": loss, "dx": dx, "dw": dw}, {x: make.X})
+        results.append({"contexts": contexts, **{k: v.tolist() for k, v in values.items()}})
+    print(json.dumps(results))
     """
 )
 
 
 def test_tensorflow_and_tensorweave_import_each_others_loops(tmp_path):
-    """TensorFlow 1 (in a subprocess) imports a meta graph tensorweave exported, with the model of
-    make_tf1_loop_meta_graph.py, and gets tensorweave's gradients; the meta graph it exports again imports into
-    tensorweave with the same values as the checked-in one (which is thereby current)."""
+    """TensorFlow 1 (in a subprocess) imports meta graphs tensorweave exported (the model of
+    make_tf1_loop_meta_graph.py, and a loop inside a cond) and gets tensorweave's values and gradients; the meta
+    graph it exports again imports into tensorweave with the same values as the checked-in one (which is thereby
+    current)."""
     if importlib.util.find_spec("tensorflow") is None:
         pytest.skip("tensorflow is not installed")
-    ours_path = str(tmp_path / "tensorweave_loop.meta")
-    _, ours = _export(_tf1_model, ours_path)
+    paths, ours = [], []
+    for name, model in (("tf1_model", _tf1_model), ("loop_in_cond", _loop_in_cond)):
+        paths.append(str(tmp_path / f"tensorweave_{name}.meta"))
+        ours.append(_export(model, paths[-1])[1])
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
     done = subprocess.run(
-        [sys.executable, "-c", TF_BOTH_WAYS, DATA, str(tmp_path), ours_path],
+        [sys.executable, "-c", TF_BOTH_WAYS, DATA, str(tmp_path), *paths],
         env=env,
         capture_output=True,
         text=True,
@@ -343,17 +349,20 @@ def test_tensorflow_and_tensorweave_import_each_others_loops(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     theirs = json.loads(done.stdout.strip().splitlines()[-1])
-    assert theirs["contexts"] == ["while/while_context"]
-    np.testing.assert_allclose(theirs["loss"], [ours["loss"]], rtol=1e-12)
-    np.testing.assert_allclose(theirs["dx"], ours["dx"], rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(theirs["dw"], ours["dw"], rtol=1e-10, atol=1e-12)
+    assert [t["contexts"] for t in theirs] == [
+        [["while/while_context"], []],
+        [[], ["cond/cond_text", "cond/cond_text_1"]],
+    ]
+    for mine, their in zip(ours, theirs):
+        for key in ("loss", "dx", "dw"):
+            np.testing.assert_allclose(their[key], mine[key], rtol=1e-10, atol=1e-12)
     with open(os.path.join(DATA, "tf1_loop.json")) as f:
         checked_in = json.load(f)
     with open(tmp_path / "tf1_loop.json") as f:
         fresh = json.load(f)
     for key in ("loss", "dx", "dw"):
         np.testing.assert_allclose(fresh[key], checked_in[key], rtol=1e-12)
-        np.testing.assert_allclose(ours[key], checked_in[key], rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(ours[0][key], checked_in[key], rtol=1e-10, atol=1e-12)
     with tw.Graph().as_default() as graph:
         loss, x, w = _import_tf1_file(graph, str(tmp_path / "tf1_loop.meta"))
         dx, dw = tw.gradients(loss, [x, w])
