@@ -381,9 +381,13 @@ Status WorkerEnv::RunGraph(
   // Any cancellation (the timeout, an abort of the step) aborts the step's
   // rendezvous: receivers stop waiting, and so does the wait for sends.
   CancellationManager::Token abort_token;
-  cancellation->RegisterCallback(&abort_token, [r = rendezvous.get()] {
-    r->StartAbort(errors::Cancelled("the step was cancelled"));
-  });
+  // (A weak reference: a late timeout may cancel after this call returned.)
+  cancellation->RegisterCallback(
+      &abort_token, [weak = std::weak_ptr<StepRendezvous>(rendezvous)] {
+        if (auto r = weak.lock()) {
+          r->StartAbort(errors::Cancelled("the step was cancelled"));
+        }
+      });
   rendezvous->AddCancellation(cancellation);
   auto timed_out = std::make_shared<std::atomic<bool>>(false);
   DeadlineTimer::Id timer = -1;
