@@ -404,3 +404,26 @@ def test_a_loop_whose_construction_failed_is_not_exported():
         _build(_loop)
         meta = tw.train.export_meta_graph()
     assert len(meta.collection_def["while_context"].bytes_list.value) == 1
+
+
+def test_new_ops_built_in_an_imported_loop_context_enter_its_frame():
+    meta, original = _export(_loop)
+    with tw.Graph().as_default() as graph:
+        tw.train.import_meta_graph(meta, import_scope="m")
+        [context] = tw.get_collection(tw.GraphKeys.WHILE_CONTEXT)
+        outside = tw.constant(np.ones(3), name="outside")
+        body_value = graph.get_tensor_by_name("m/while/Identity_1:0")
+        context.Enter()
+        try:
+            added = body_value + outside
+        finally:
+            context.Exit()
+        enter = added.op.inputs[1].op
+        assert added.op._control_flow_context is context
+        assert enter.type == "Enter" and enter.get_attr("is_constant")
+        assert enter.get_attr("frame_name") == b"m/while/while_context" == context.name.encode()
+        # The imported loop still runs as before.
+        loss, x, _ = _imported(graph, "m")
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            np.testing.assert_allclose(sess.run(loss, {x: X}), original["loss"], rtol=1e-12)
