@@ -445,3 +445,36 @@ def test_sync_replicas_argument_errors():
             tw.train.SyncReplicasOptimizer(tw.train.GradientDescentOptimizer(0.1), 3, 1)  # fine to build
             opt._replicas_to_aggregate, opt._total_num_replicas = 3, 1
             opt.get_init_tokens_op(num_tokens=1)
+
+
+# --- a real cluster ------------------------------------------------------------------------------------------------
+
+
+def test_sync_training_with_a_backup_worker_on_a_local_cluster(tmp_path):
+    """1 ps + 3 worker processes on 127.0.0.1, 2 gradients aggregated per step, worker 2 slowed by a sleep: the
+    steps advance, every worker ends, and the model reaches the single-process accuracy. The launcher's
+    timeout is the watchdog (a hang fails, and LocalCluster kills the processes on exit)."""
+    pytest.importorskip("sklearn")
+    import os
+    import sys
+
+    from tensorweave.distributed import launch
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, os.path.join(root, "examples", "distributed"))
+    try:
+        import train_digits_async
+    finally:
+        sys.path.pop(0)
+    single = train_digits_async.train_single_process(steps=150)
+    script = os.path.join(root, "tests", "distributed_sync_task.py")
+    command = [sys.executable, script, "--steps", "150", "--aggregate", "2", "--slow_worker", "2"]
+    with launch.LocalCluster(command + ["--slow_seconds", "0.05"], num_ps=1, num_workers=3, logdir=str(tmp_path)) as c:
+        codes = c.wait(timeout=240)
+        logs = {k: c.log(*k) for k in c.procs if k[0] == "worker"}
+    assert codes == {("worker", 0): 0, ("worker", 1): 0, ("worker", 2): 0}, logs
+    accuracies = [float(x.split()[1]) for log in logs.values() for x in log.splitlines() if x.startswith("ACCURACY")]
+    assert len(accuracies) == 3, logs
+    assert single > 0.85
+    for a in accuracies:
+        assert a >= single - 0.05, (accuracies, single)
