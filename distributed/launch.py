@@ -117,6 +117,20 @@ class LocalCluster:
                 time.sleep(0.05)
         return codes
 
+    def wait_until_serving(self, timeout=60.0):
+        """Waits until every task accepts connections (its server started); TimeoutError naming the tasks
+        that did not in `timeout` seconds (their logs say why)."""
+        import grpc
+
+        deadline = time.monotonic() + timeout
+        for job, addresses in self.cluster.items():
+            for i, address in enumerate(addresses):
+                with grpc.insecure_channel(address) as ch:
+                    try:
+                        grpc.channel_ready_future(ch).result(timeout=max(0.1, deadline - time.monotonic()))
+                    except grpc.FutureTimeoutError:
+                        raise TimeoutError(f"{job}:{i} is not serving at {address} after {timeout} s") from None
+
     def kill(self, job, index, sig=signal.SIGKILL):
         """Kills one task (its process group) and waits for it; `wait` then ignores it."""
         self._killed.add((job, index))
