@@ -231,6 +231,65 @@ TEST(WorkerEnvTest, PlacementPinsAndDefaultsAndFeedsByName) {
   EXPECT_NE(s.message().find("c"), std::string::npos) << s;
 }
 
+TEST(WorkerEnvTest, ConcurrentStepsStayApart) {
+  // x (fed on the worker) -> ps: d = x * 2 -> worker: y = d + 1; several
+  // steps in flight at once, values pushed before or after the receiving
+  // task's RunGraph starts.
+  TwoTasks tasks;
+  Graph g;
+  test::AddPlaceholder(&g, "x", DT_FLOAT, PartialShape({}));
+  AddConst(&g, "two", Tensor::Scalar<float>(2.0f));
+  AddOp(&g, "Mul", "d", {"x", "two"});
+  for (const char* n : {"two", "d"}) g.SetRequestedDevice(g.FindNode(n), kPs);
+  AddConst(&g, "one", Tensor::Scalar<float>(1.0f));
+  AddOp(&g, "Add", "y", {"d", "one"});
+  GraphDef def;
+  g.ToGraphDef(&def);
+  ClusterPlacementOptions options;
+  options.default_device = "/job:worker/replica:0/task:0";
+  std::vector<TaskGraph> parts;
+  TW_ASSERT_OK(PartitionForCluster(def, tasks.Devices(), {"x:0"}, {"y:0"}, {},
+                                   options, &parts));
+  ASSERT_EQ(parts.size(), 2u);
+  std::map<std::string, int64_t> handle;
+  for (const TaskGraph& t : parts) {
+    TW_ASSERT_OK(tasks.by_task.at(t.task)->RegisterGraph(t.graph_def, {},
+                                                         &handle[t.task]));
+  }
+  const std::string worker = tasks.worker->task_name();
+  const std::string ps = tasks.ps->task_name();
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int thread = 0; thread < 4; ++thread) {
+    threads.emplace_back([&, thread] {
+      for (int i = 0; i < 25; ++i) {
+        const int64_t step = 1000 + thread * 100 + i;
+        const float x = static_cast<float>(step);
+        RunGraphOptions run_options;
+        run_options.timeout_ms = 20000;
+        auto ps_run = std::async(std::launch::async, [&] {
+          std::vector<Tensor> out;
+          return tasks.ps->RunGraph(handle[ps], step,
+                                    {{"x:0", Tensor::Scalar<float>(x)}}, {},
+                                    run_options, &out);
+        });
+        std::vector<Tensor> out;
+        Status s = tasks.worker->RunGraph(handle[worker], step, {}, {"y:0"},
+                                          run_options, &out);
+        Status ps_status = ps_run.get();
+        if (!s.ok() || !ps_status.ok() || out.size() != 1 ||
+            out[0].data<float>()[0] != 2 * x + 1) {
+          ++wrong;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(tasks.ps->rendezvous_mgr()->NumSteps(), 0u);
+  EXPECT_EQ(tasks.worker->rendezvous_mgr()->NumSteps(), 0u);
+}
+
 // The worker's part of a step that waits for a value from the ps task.
 int64_t RegisterWaitingPart(TwoTasks* tasks) {
   Graph g;
