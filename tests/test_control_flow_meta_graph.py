@@ -322,6 +322,21 @@ TF_BOTH_WAYS = textwrap.dedent(
                 sess.run(tf.global_variables_initializer())
                 values = sess.run({"loss": loss, "dx": dx, "dw": dw}, {x: make.X})
         results.append({"contexts": contexts, **{k: v.tolist() for k, v in values.items()}})
+    # A loop inside a top-level cond, exported by TensorFlow (raw Add: TF's `+` builds AddV2).
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float64, [3], name="x")
+        w = tf.Variable([0.5, -0.3, 0.8], dtype=tf.float64, name="w")
+        p = tf.placeholder_with_default(True, [], name="p")
+        loop = lambda: tf.while_loop(lambda i, h: i < 4, lambda i, h: (tf.raw_ops.Add(x=i, y=1),
+                                     tf.tanh(tf.raw_ops.Add(x=h * w, y=x))), [0, tf.ones([3], tf.float64)])[1]
+        loss = tf.reduce_sum(tf.square(tf.cond(p, loop, lambda: x * w)), name="loss")
+        tf.add_to_collection("loss", loss)
+        tf.train.export_meta_graph(os.path.join(sys.argv[2], "tf1_loop_in_cond.meta"))
+        dx, dw = tf.gradients(loss, [x, w])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values = sess.run({"loss": loss, "dx": dx, "dw": dw}, {x: make.X})
+        results.append({k: v.tolist() for k, v in values.items()})
     print(json.dumps(results))
     """
 )
@@ -349,13 +364,25 @@ def test_tensorflow_and_tensorweave_import_each_others_loops(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     theirs = json.loads(done.stdout.strip().splitlines()[-1])
-    assert [t["contexts"] for t in theirs] == [
+    assert [t.get("contexts") for t in theirs] == [
         [["while/while_context"], []],
         [[], ["cond/cond_text", "cond/cond_text_1"]],
+        None,
     ]
     for mine, their in zip(ours, theirs):
         for key in ("loss", "dx", "dw"):
             np.testing.assert_allclose(their[key], mine[key], rtol=1e-10, atol=1e-12)
+    # TensorFlow's loop-in-cond imports here with its cond contexts and TensorFlow's values and gradients.
+    with tw.Graph().as_default() as graph:
+        loss, x, w = _import_tf1_file(graph, str(tmp_path / "tf1_loop_in_cond.meta"))
+        assert [c.name for c in tw.get_collection("cond_context")] == ["cond/cond_text", "cond/cond_text_1"]
+        dx, dw = tw.gradients(loss, [x, w])
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            got = sess.run({"loss": loss, "dx": dx, "dw": dw}, {x: X})
+    for key in ("loss", "dx", "dw"):
+        np.testing.assert_allclose(got[key], theirs[2][key], rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(got[key], ours[1][key], rtol=1e-10, atol=1e-12)
     with open(os.path.join(DATA, "tf1_loop.json")) as f:
         checked_in = json.load(f)
     with open(tmp_path / "tf1_loop.json") as f:
