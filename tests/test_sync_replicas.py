@@ -478,3 +478,23 @@ def test_sync_training_with_a_backup_worker_on_a_local_cluster(tmp_path):
     assert single > 0.85
     for a in accuracies:
         assert a >= single - 0.05, (accuracies, single)
+
+
+def test_variable_averages_are_updated_after_each_step(sess):
+    w = tw.Variable([4.0], name="w")
+    step = tw.train.get_or_create_global_step()
+    ema = tw.train.ExponentialMovingAverage(0.5)
+    opt = tw.train.SyncReplicasOptimizer(
+        tw.train.GradientDescentOptimizer(0.25), 1, variable_averages=ema, variables_to_average=[w]
+    )
+    train = opt.minimize(tw.reduce_sum(w * w), global_step=step)
+    sync_op = opt.get_chief_queue_runner().enqueue_ops[0]
+    sess.run(tw.global_variables_initializer())
+    sess.run(tw.local_variables_initializer())
+    sess.run(opt.chief_init_op)
+    sess.run(opt.get_init_tokens_op())
+    sess.run(train, options=LONG)
+    sess.run(sync_op, options=LONG)  # w: 4 -> 2, then the average: 0.5 * 4 + 0.5 * 2
+    assert sess.run(w).tolist() == [2.0]
+    assert sess.run(ema.average(w)).tolist() == [3.0]
+    assert sess.run(step) == 1
