@@ -6,8 +6,8 @@ Each task reads its role from TW_CONFIG (set by the launcher, Kubernetes or Slur
 
   python -m tensorweave.distributed.launch --ps 1 --workers 2 examples/distributed/train_digits_async.py
 
-Worker 0 (the chief) initializes the variables; the others wait for them. Every worker prints its final test
-accuracy as `ACCURACY <value>`.
+Each worker trains in a `MonitoredTrainingSession` (worker 0, the chief, initializes the variables; the others
+wait for them) until the global step reaches --steps, then prints the test accuracy as `ACCURACY <value>`.
 """
 
 import argparse
@@ -15,7 +15,6 @@ import sys
 import time
 
 import numpy as np
-
 import tensorweave as tw
 from tensorweave.distributed import cluster_resolver
 
@@ -45,20 +44,30 @@ def build(cluster, task_index, hidden=64, lr=0.1):
         b1 = tw.Variable(tw.zeros([hidden]), name="b1")
         w2 = tw.Variable(tw.random_normal([hidden, 10], stddev=0.1, seed=2), name="w2")
         b2 = tw.Variable(tw.zeros([10]), name="b2")
-        global_step = tw.Variable(0, dtype=tw.int64, trainable=False, name="global_step")
+        global_step = tw.train.get_or_create_global_step()
         logits = tw.matmul(tw.nn.relu(tw.matmul(x, w1) + b1), w2) + b2
         loss = tw.reduce_mean(tw.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
         train = tw.train.GradientDescentOptimizer(lr).minimize(loss, global_step=global_step)
         accuracy = tw.reduce_mean(tw.cast(tw.equal(tw.argmax(logits, 1), y), tw.float32))
         init = tw.global_variables_initializer()
         ready = tw.reduce_all(tw.stack([tw.is_variable_initialized(v) for v in (w1, b1, w2, b2, global_step)]))
-    return dict(x=x, y=y, loss=loss, train=train, accuracy=accuracy, init=init, ready=ready, global_step=global_step)
+    return {
+        "x": x,
+        "y": y,
+        "loss": loss,
+        "train": train,
+        "accuracy": accuracy,
+        "init": init,
+        "ready": ready,
+        "global_step": global_step,
+    }
 
 
 def main(argv=None):
     p = argparse.ArgumentParser()
     p.add_argument("--steps", type=int, default=300, help="global steps to train for (all workers together)")
     p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--plain", action="store_true", help="plain sessions instead of MonitoredTrainingSession")
     a = p.parse_args(argv)
     task = cluster_resolver()
     if task is None:
@@ -72,14 +81,24 @@ def main(argv=None):
     xtr, ytr = xtr[task.task_id :: num_workers], ytr[task.task_id :: num_workers]  # this worker's shard
     with tw.Graph().as_default():
         m = build(task.cluster, task.task_id)
-        with tw.Session(server.target) as sess:
-            if task.is_chief:
-                sess.run(m["init"])
-            else:
-                while not sess.run(m["ready"]):
-                    time.sleep(0.1)
-            accuracy = train(sess, m, xtr, ytr, xte, yte, a.steps, a.batch, seed=task.task_id)
-            print("ACCURACY", accuracy, flush=True)
+        if a.plain:  # a plain session: the chief initializes, the others wait until it has
+            with tw.Session(server.target) as sess:
+                if task.is_chief:
+                    sess.run(m["init"])
+                else:
+                    while not sess.run(m["ready"]):
+                        time.sleep(0.1)
+                print("ACCURACY", train(sess, m, xtr, ytr, xte, yte, a.steps, a.batch, seed=task.task_id), flush=True)
+            return
+        # The chief's MonitoredTrainingSession initializes the variables on the ps; the others wait for them.
+        hooks = [tw.train.StopAtStepHook(last_step=a.steps)]
+        rng = np.random.default_rng(task.task_id)
+        with tw.train.MonitoredTrainingSession(master=server.target, is_chief=task.is_chief, hooks=hooks) as sess:
+            while not sess.should_stop():
+                idx = rng.integers(0, len(xtr), a.batch)
+                sess.run(m["train"], {m["x"]: xtr[idx], m["y"]: ytr[idx]})
+        with tw.Session(server.target) as sess:  # the trained variables live on the ps
+            print("ACCURACY", float(sess.run(m["accuracy"], {m["x"]: xte, m["y"]: yte})), flush=True)
 
 
 def train(sess, m, xtr, ytr, xte, yte, steps, batch, seed=0):
