@@ -144,6 +144,17 @@ def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster):
             sess.run(w)
 
 
+def test_step_timeouts_end_a_blocked_remote_step(local_server):
+    with tw.Graph().as_default():
+        dequeue = tw.FIFOQueue(3, tw.float32).dequeue()
+        with tw.Session(local_server.target) as sess:
+            with pytest.raises(tw.errors.DeadlineExceededError, match="timed out after 200 ms"):
+                sess.run(dequeue, options=tw.RunOptions(timeout_in_ms=200))
+        with tw.Session(local_server.target, config=tw.ConfigProto(operation_timeout_in_ms=200)) as sess:
+            with pytest.raises(tw.errors.DeadlineExceededError):
+                sess.run(dequeue)
+
+
 def test_a_task_that_is_down_is_unavailable_within_seconds():
     (port,) = launch.free_ports(1)
     start = time.monotonic()
@@ -151,7 +162,7 @@ def test_a_task_that_is_down_is_unavailable_within_seconds():
         c = tw.constant(1.0)
         with pytest.raises(tw.errors.UnavailableError), tw.Session(f"grpc://127.0.0.1:{port}") as sess:
             sess.run(c)
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 20  # a bound on a hang (it fails at once), not a performance figure
 
 
 # --- security ------------------------------------------------------------------------------------------------

@@ -59,4 +59,4 @@ def test_a_killed_parameter_server_is_unavailable_within_seconds(tmp_path):
     line = next(x for x in log.splitlines() if x.startswith("ERROR"))
     _, cls, when, _ = line.split(" ", 3)
     assert cls == "UnavailableError", line
-    assert float(when) - killed_at < 10, line
+    assert float(when) - killed_at < 20, line  # a bound on a hang (it fails at once), not a performance figure
