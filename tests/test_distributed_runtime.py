@@ -147,12 +147,12 @@ def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster):
 def test_step_timeouts_end_a_blocked_remote_step(local_server):
     with tw.Graph().as_default():
         dequeue = tw.FIFOQueue(3, tw.float32).dequeue()
-        with tw.Session(local_server.target) as sess:
+        config = tw.ConfigProto(operation_timeout_in_ms=200)
+        with tw.Session(local_server.target) as sess, tw.Session(local_server.target, config=config) as sess2:
             with pytest.raises(tw.errors.DeadlineExceededError, match="timed out after 200 ms"):
                 sess.run(dequeue, options=tw.RunOptions(timeout_in_ms=200))
-        with tw.Session(local_server.target, config=tw.ConfigProto(operation_timeout_in_ms=200)) as sess:
             with pytest.raises(tw.errors.DeadlineExceededError):
-                sess.run(dequeue)
+                sess2.run(dequeue)
 
 
 def test_a_task_that_is_down_is_unavailable_within_seconds():
