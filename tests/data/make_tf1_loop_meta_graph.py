@@ -13,12 +13,11 @@ import os
 import sys
 
 import numpy as np
-import tensorflow.compat.v1 as tf
 
 X = [0.1, 0.2, -0.3]
 
 
-def build():
+def build(tf):
     """The model: the loss, and the x placeholder and w variable it depends on."""
     x = tf.placeholder(tf.float64, [3], name="x")
     w = tf.Variable(np.array([0.5, -0.3, 0.8]), name="w")
@@ -38,8 +37,11 @@ def build():
 
 
 def main(out_dir):
+    # Imported here: `pytest --doctest-modules` imports this file, also where TensorFlow is not installed.
+    import tensorflow.compat.v1 as tf
+
     tf.disable_v2_behavior()
-    x, w, loss = build()
+    x, w, loss = build(tf)
     tf.train.export_meta_graph(os.path.join(out_dir, "tf1_loop.meta"))
     dx, dw = tf.gradients(loss, [x, w])
     with tf.Session() as sess:
