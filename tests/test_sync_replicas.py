@@ -409,7 +409,9 @@ def test_monitored_training_session_with_the_hook():
         opt = tw.train.SyncReplicasOptimizer(tw.train.GradientDescentOptimizer(0.25), replicas_to_aggregate=1)
         train = opt.minimize(tw.reduce_sum(w * w), global_step=step)
         assert opt.get_slot_names() == [] and opt.variables() == []
-        with tw.train.MonitoredTrainingSession(hooks=[opt.make_session_run_hook(is_chief=True)]) as sess:
+        # The chief's queue runner waits in take_grad when the session closes (as in TF): a short grace period.
+        hooks = [opt.make_session_run_hook(is_chief=True)]
+        with tw.train.MonitoredTrainingSession(hooks=hooks, stop_grace_period_secs=1) as sess:
             for _ in range(6):
                 sess.run(train, options=LONG)
             # Each applied step halves w (w <- w - 0.25 * 2w) from the gradient of that step's w; a gradient of an
