@@ -95,6 +95,7 @@ class MasterService:
         self._sessions = {}
         self._next = 1
         self._devices = None  # [(name, type, memory, incarnation, ...)] of every task, on first need
+        self._discovered = False
         self._pool = futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="tw-master")
 
     def handlers(self):
@@ -114,22 +115,19 @@ class MasterService:
         return [(f"/job:{job}/replica:0/task:{i}", address) for job, i, address in cluster.tasks()]
 
     def devices(self, refresh=False):
-        """Every device of the cluster; waits (up to a deadline) for tasks that are not up yet."""
+        """Every device of the cluster. The first time, it waits (up to TW_CONNECT_TIMEOUT) for tasks that are
+        not up yet (a cluster's tasks start in any order); later (after a task failed), a task that is down is
+        an UnavailableError at once."""
         with self._lock:
             if self._devices is not None and not refresh:
                 return self._devices
+            first = not self._discovered
+        timeout = _CONNECT_TIMEOUT if first else rpc.CONTROL_TIMEOUT
         calls = []
         for task, address in self._task_addresses():
             m = self.channels.method(address, rpc.WORKER, "GetStatus")
-            calls.append(
-                (
-                    task,
-                    address,
-                    m.future(
-                        wire.encode({}), timeout=_CONNECT_TIMEOUT, metadata=self.channels.metadata, wait_for_ready=True
-                    ),
-                )
-            )
+            f = m.future(wire.encode({}), timeout=timeout, metadata=self.channels.metadata, wait_for_ready=first)
+            calls.append((task, address, f))
         devices = []
         for task, address, f in calls:
             try:
@@ -138,12 +136,13 @@ class MasterService:
                 err = rpc.error_from_rpc(e, f"GetStatus of {task} at {address}")
                 if isinstance(err, errors.DeadlineExceededError):
                     err = errors.UnavailableError(
-                        None, None, f"{task} at {address} did not answer within {_CONNECT_TIMEOUT:.0f} s: {err.message}"
+                        None, None, f"{task} at {address} did not answer within {timeout:.0f} s: {err.message}"
                     )
                 raise err from None
             devices.extend(tuple(d) for d in header["devices"])
         with self._lock:
             self._devices = devices
+            self._discovered = True
         return devices
 
     def address_of(self, task):

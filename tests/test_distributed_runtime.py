@@ -165,6 +165,43 @@ def test_a_task_that_is_down_is_unavailable_within_seconds():
     assert time.monotonic() - start < 20  # a bound on a hang (it fails at once), not a performance figure
 
 
+def test_a_restarted_ps_task_is_unavailable_while_down_then_fresh():
+    ps_port, worker_port = launch.free_ports(2)
+    spec = {"ps": [f"127.0.0.1:{ps_port}"], "worker": [f"127.0.0.1:{worker_port}"]}
+    ps, worker = tw.train.Server(spec, "ps", 0), tw.train.Server(spec, "worker", 0)
+    try:
+        with tw.Graph().as_default():
+            with tw.device("/job:ps/task:0"):
+                v = tw.Variable(1.0)
+            with tw.device("/job:worker/task:0"):
+                y = v * 2.0
+            with tw.Session(worker.target) as sess:
+                sess.run(v.initializer)
+                assert sess.run(y) == 2.0
+                ps.stop()
+                for _ in range(2):  # the step and the next (which looks for the ps again) fail at once
+                    with pytest.raises(tw.errors.UnavailableError, match="ps/replica:0/task:0"):
+                        sess.run(y)
+                ps = tw.train.Server(spec, "ps", 0)  # started again: its variables are gone
+                deadline = time.monotonic() + 20
+                while True:
+                    try:
+                        sess.run(y)
+                    except tw.errors.UnavailableError:  # until the channel reconnects
+                        assert time.monotonic() < deadline
+                        time.sleep(0.2)
+                        continue
+                    except tw.errors.FailedPreconditionError as e:
+                        assert "uninitialized" in e.message
+                        break
+                    raise AssertionError("a restarted ps kept its variables")
+                sess.run(v.initializer)
+                assert sess.run(y) == 2.0
+    finally:
+        worker.stop()
+        ps.stop()
+
+
 # --- security ------------------------------------------------------------------------------------------------
 def _raw_list_devices(address, sec):
     ch = rpc.Channels(sec)
