@@ -94,7 +94,7 @@ class MasterService:
         self._lock = threading.Lock()
         self._sessions = {}
         self._next = 1
-        self._devices = None  # [(name, type, memory, incarnation, ...)] of every task, on first need
+        self._by_task = {}  # task -> its devices [(name, type, memory, incarnation, ...)], on first need
         self._discovered = False
         self._pool = futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="tw-master")
 
@@ -115,35 +115,44 @@ class MasterService:
         return [(f"/job:{job}/replica:0/task:{i}", address) for job, i, address in cluster.tasks()]
 
     def devices(self, refresh=False):
-        """Every device of the cluster. The first time, it waits (up to TW_CONNECT_TIMEOUT) for tasks that are
-        not up yet (a cluster's tasks start in any order); later (after a task failed), a task that is down is
-        an UnavailableError at once."""
+        """Every device of the cluster, in task order. The first time, it waits (up to TW_CONNECT_TIMEOUT) for
+        tasks that are not up yet (a cluster's tasks start in any order); later, only the tasks a failed step
+        pointed at are asked again, and one that is down is an UnavailableError at once."""
+        tasks = self._task_addresses()
         with self._lock:
-            if self._devices is not None and not refresh:
-                return self._devices
             first = not self._discovered
-        timeout = _CONNECT_TIMEOUT if first else rpc.CONTROL_TIMEOUT
-        calls = []
-        for task, address in self._task_addresses():
-            m = self.channels.method(address, rpc.WORKER, "GetStatus")
-            f = m.future(wire.encode({}), timeout=timeout, metadata=self.channels.metadata, wait_for_ready=first)
-            calls.append((task, address, f))
-        devices = []
-        for task, address, f in calls:
-            try:
-                header, _ = wire.decode(f.result())
-            except grpc.RpcError as e:
-                err = rpc.error_from_rpc(e, f"GetStatus of {task} at {address}")
-                if isinstance(err, errors.DeadlineExceededError):
-                    err = errors.UnavailableError(
-                        None, None, f"{task} at {address} did not answer within {timeout:.0f} s: {err.message}"
-                    )
-                raise err from None
-            devices.extend(tuple(d) for d in header["devices"])
+            if refresh:
+                self._by_task = {}
+            missing = [(t, a) for t, a in tasks if t not in self._by_task]
+        if missing:
+            timeout = _CONNECT_TIMEOUT if first else rpc.CONTROL_TIMEOUT
+            calls = []
+            for task, address in missing:
+                m = self.channels.method(address, rpc.WORKER, "GetStatus")
+                f = m.future(wire.encode({}), timeout=timeout, metadata=self.channels.metadata, wait_for_ready=first)
+                calls.append((task, address, f))
+            found = {}
+            for task, address, f in calls:
+                try:
+                    header, _ = wire.decode(f.result())
+                except grpc.RpcError as e:
+                    err = rpc.error_from_rpc(e, f"GetStatus of {task} at {address}")
+                    if isinstance(err, errors.DeadlineExceededError):
+                        err = errors.UnavailableError(
+                            None, None, f"{task} at {address} did not answer within {timeout:.0f} s: {err.message}"
+                        )
+                    raise err from None
+                found[task] = [tuple(d) for d in header["devices"]]
+            with self._lock:
+                self._by_task.update(found)
+                self._discovered = True
         with self._lock:
-            self._devices = devices
-            self._discovered = True
-        return devices
+            return [d for t, _ in tasks for d in self._by_task.get(t, [])]
+
+    def forget_task(self, task):
+        """A task failed a step: ask it for its devices again (it may have restarted with new ones)."""
+        with self._lock:
+            self._by_task.pop(task, None)
 
     def address_of(self, task):
         job, index = task_of(task)
@@ -177,7 +186,11 @@ class MasterService:
                 )
             )
         for task, address, t_feeds, t_fetches, f in calls:
-            header, _ = wire.decode(rpc.result(f, f"RegisterGraph on {task} at {address}"))
+            try:
+                header, _ = wire.decode(rpc.result(f, f"RegisterGraph on {task} at {address}"))
+            except (errors.UnavailableError, errors.FailedPreconditionError):
+                self.forget_task(task)  # down, or restarted (another incarnation): ask it again next time
+                raise
             registered.append((address, task, header["handle"], t_feeds, t_fetches))
         fetch_owner = {}
         for i, part in enumerate(registered):
@@ -281,7 +294,7 @@ class MasterService:
                 try:
                     f.result()
                 except grpc.RpcError as e:
-                    failed(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"))
+                    failed(_tagged(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"), task))
                 except Exception as e:  # noqa: BLE001
                     failed(errors.InternalError(None, None, f"RunGraph on {task}: {e}"))
                 with lock:
@@ -350,8 +363,14 @@ class MasterService:
         if isinstance(err, (errors.UnavailableError, errors.NotFoundError)):
             # A task may have restarted (its registered graphs are gone): register again next time.
             session.forget_plans()
-            with self._lock:
-                self._devices = None
+            task = getattr(err, "_tw_task", None)
+            if task is not None:
+                self.forget_task(task)
+
+
+def _tagged(err, task):
+    err._tw_task = task  # the task whose call failed
+    return err
 
 
 def _root_cause(first, futs, tasks):
@@ -364,5 +383,5 @@ def _root_cause(first, futs, tasks):
             except grpc.RpcError as e:
                 err = rpc.error_from_rpc(e, f"RunGraph on {task} at {address}")
                 if not isinstance(err, (errors.AbortedError, errors.CancelledError)):
-                    return err
+                    return _tagged(err, task)
     return best

@@ -1,6 +1,7 @@
 """The distributed runtime with real processes on 127.0.0.1, started by the local launcher with TW_CONFIG:
-asynchronous between-graph training (1 ps, 2 workers) reaching the single-process accuracy, and a killed
-parameter server noticed within seconds (UnavailableError, never a hang). Every cluster is killed by a
+asynchronous between-graph training (1 ps, 2 workers) reaching the single-process accuracy, a killed
+parameter server noticed within seconds (UnavailableError, never a hang), and a killed worker that the other
+workers of asynchronous training do not notice. Every cluster is killed by a
 watchdog (the launcher's timeout, `LocalCluster` on exit)."""
 
 import os
@@ -60,3 +61,20 @@ def test_a_killed_parameter_server_is_unavailable_within_seconds(tmp_path):
     _, cls, when, _ = line.split(" ", 3)
     assert cls == "UnavailableError", line
     assert float(when) - killed_at < 20, line  # a bound on a hang (it fails at once), not a performance figure
+
+
+def _steps(log):
+    return max([int(x.split()[1]) for x in log.splitlines() if x.startswith("STEP ")], default=0)
+
+
+def test_asynchronous_workers_go_on_when_one_is_killed(tmp_path):
+    script = os.path.join(ROOT, "tests", "distributed_fault_task.py")
+    with launch.LocalCluster([sys.executable, script], num_ps=1, num_workers=2, logdir=str(tmp_path)) as cluster:
+        for i in (0, 1):
+            _wait_for(lambda i=i: "STEPPING" in cluster.log("worker", i), 60, f"worker {i}'s first steps")
+        cluster.kill("worker", 1, signal.SIGKILL)
+        at_kill = _steps(cluster.log("worker", 0))
+        _wait_for(lambda: _steps(cluster.log("worker", 0)) >= at_kill + 60, 60, "worker 0 to go on")
+        log = cluster.log("worker", 0)
+        assert cluster.procs[("worker", 0)].poll() is None, log
+    assert "ERROR" not in log, log
