@@ -52,14 +52,16 @@ namespace {
 // there. This kernel packs only 32 columns of B at a time into a contiguous
 // [k, 32] panel (a copy of 128-byte rows), reads op(A) in place and keeps
 // each 8 x 32 block of C in 16 AVX-512 accumulators over the whole inner
-// dimension: ~1.3x OpenBLAS's SkylakeX kernels at these sizes. B transposed
-// stays with OpenBLAS (its panel would be a strided gather).
+// dimension: ~1.3x OpenBLAS's SkylakeX kernels at these sizes. A transposed
+// B (the cell's input gradient [32, 1024] x [384, 1024]^T) is packed by 8 x 8
+// register transposes (k a multiple of 8).
 constexpr int64_t kSmallRows = 8, kSmallCols = 32, kSmallMaxInner = 4096;
 
 bool SmallGemmApplies(int64_t m, int64_t n, int64_t k, bool tb) {
 #if defined(__AVX512F__)
-  return !tb && m > 0 && k > 0 && m % kSmallRows == 0 && n % kSmallCols == 0 &&
-         n > 0 && k <= kSmallMaxInner && (m <= 64 || k <= 64);
+  return m > 0 && k > 0 && m % kSmallRows == 0 && n % kSmallCols == 0 &&
+         n > 0 && k <= kSmallMaxInner && (m <= 64 || k <= 64) &&
+         (!tb || k % 8 == 0);
 #else
   (void)m, (void)n, (void)k, (void)tb;
   return false;
@@ -103,9 +105,50 @@ void SmallGemmBlock(const float* a, int64_t ars, int64_t aps,
   }
 }
 
-// C[m, n] = alpha op(A) B + beta C, row-major with leading dimensions, where
-// SmallGemmApplies.
-void SmallGemm(bool ta, int64_t m, int64_t n, int64_t k, float alpha,
+// panel[p * 32 + c] = op(B)[p, j0 + c] for p in [0, k), c in [0, 32).
+void PackPanel(bool tb, const float* b, int64_t ldb, int64_t k, int64_t j0,
+               float* panel) {
+  if (!tb) {
+    for (int64_t p = 0; p < k; ++p) {
+      const float* row = b + p * ldb + j0;
+      _mm512_store_ps(panel + p * kSmallCols, _mm512_loadu_ps(row));
+      _mm512_store_ps(panel + p * kSmallCols + 16, _mm512_loadu_ps(row + 16));
+    }
+    return;
+  }
+  // op(B)[p, j] = B[j, p]: rows j0..j0+31 of B, each contiguous in p,
+  // transposed 8 x 8 at a time (k % 8 == 0).
+  for (int64_t c = 0; c < kSmallCols; c += 8) {
+    const float* rows = b + (j0 + c) * ldb;
+    for (int64_t p = 0; p < k; p += 8) {
+      __m256 r[8], t[8], u[8];
+      for (int q = 0; q < 8; ++q) r[q] = _mm256_loadu_ps(rows + q * ldb + p);
+      for (int q = 0; q < 8; q += 2) {
+        t[q] = _mm256_unpacklo_ps(r[q], r[q + 1]);
+        t[q + 1] = _mm256_unpackhi_ps(r[q], r[q + 1]);
+      }
+      for (int q = 0; q < 8; q += 4) {
+        u[q] = _mm256_shuffle_ps(t[q], t[q + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        u[q + 1] = _mm256_shuffle_ps(t[q], t[q + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        u[q + 2] =
+            _mm256_shuffle_ps(t[q + 1], t[q + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        u[q + 3] =
+            _mm256_shuffle_ps(t[q + 1], t[q + 3], _MM_SHUFFLE(3, 2, 3, 2));
+      }
+      float* out = panel + p * kSmallCols + c;
+      for (int q = 0; q < 4; ++q) {
+        _mm256_storeu_ps(out + q * kSmallCols,
+                         _mm256_permute2f128_ps(u[q], u[q + 4], 0x20));
+        _mm256_storeu_ps(out + (q + 4) * kSmallCols,
+                         _mm256_permute2f128_ps(u[q], u[q + 4], 0x31));
+      }
+    }
+  }
+}
+
+// C[m, n] = alpha op(A) op(B) + beta C, row-major with leading dimensions,
+// where SmallGemmApplies.
+void SmallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t lda, const float* b, int64_t ldb,
                float beta, float* c, int64_t ldc) {
   thread_local std::vector<float> buffer;
@@ -115,11 +158,7 @@ void SmallGemm(bool ta, int64_t m, int64_t n, int64_t k, float alpha,
       (reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63});
   const int64_t ars = ta ? 1 : lda, aps = ta ? lda : 1;
   for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
-    for (int64_t p = 0; p < k; ++p) {
-      const float* row = b + p * ldb + j0;
-      _mm512_store_ps(panel + p * kSmallCols, _mm512_loadu_ps(row));
-      _mm512_store_ps(panel + p * kSmallCols + 16, _mm512_loadu_ps(row + 16));
-    }
+    PackPanel(tb, b, ldb, k, j0, panel);
     for (int64_t i0 = 0; i0 < m; i0 += kSmallRows) {
       SmallGemmBlock(a + i0 * ars, ars, aps, panel, k, alpha, beta,
                      c + i0 * ldc + j0, ldc);
@@ -141,7 +180,7 @@ void BlasGemmBlock(const T* a, const T* b, T* c, int64_t m, int64_t n,
 #if defined(__AVX512F__)
   if constexpr (std::is_same_v<T, float>) {
     if (SmallGemmApplies(r1 - r0, c1 - c0, k, tb)) {
-      SmallGemm(ta, r1 - r0, c1 - c0, k, alpha, a_block, lda, b_block, ldb,
+      SmallGemm(ta, tb, r1 - r0, c1 - c0, k, alpha, a_block, lda, b_block, ldb,
                 beta, c + r0 * n + c0, n);
       return;
     }
