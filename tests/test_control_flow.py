@@ -474,3 +474,50 @@ def test_optimizer_trains_a_variable_read_inside_a_while_loop():
             sess.run(tw.global_variables_initializer())
             sess.run(train)
             np.testing.assert_allclose(sess.run(w), 2.0 - 0.01 * 12.0, rtol=1e-6)
+
+
+def test_a_loop_that_never_ends_is_stopped_by_a_timeout_and_by_close():
+    """Cancellation reaches a running loop, not only blocked kernels: a timed-out step ends with
+    DeadlineExceededError and the session stays usable; Session.close() from another thread ends a
+    step stuck in a loop with CancelledError."""
+    import threading
+
+    with tw.Graph().as_default():
+        forever = tw.while_loop(lambda i: i >= 0, lambda i: i + 1, [tw.constant(0)])
+        finite = tw.while_loop(lambda i: i < 5, lambda i: i + 1, [tw.constant(0)])
+        sess = tw.Session()
+        with pytest.raises(tw.errors.DeadlineExceededError):
+            sess.run(forever, options=tw.RunOptions(timeout_in_ms=200))
+        assert sess.run(finite) == 5
+        errors = []
+
+        def run_forever():
+            try:
+                sess.run(forever)
+            except tw.errors.OpError as e:
+                errors.append(e)
+
+        thread = threading.Thread(target=run_forever)
+        thread.start()
+        thread.join(0.3)
+        sess.close()
+        thread.join(30)
+        assert not thread.is_alive()
+        assert len(errors) == 1 and isinstance(errors[0], tw.errors.CancelledError)
+
+
+def test_an_error_cancels_a_kernel_blocked_in_the_same_step():
+    """A failing node ends its step at once: a dequeue blocked in the same step is cancelled rather
+    than left waiting for the step's timeout, and the error reported is the failing node's."""
+    import time
+
+    with tw.Graph().as_default():
+        q = tw.FIFOQueue(2, tw.float32)
+        bad = tw.check_numerics(tw.constant(np.nan), "found a NaN")
+        with tw.Session() as sess:
+            start = time.monotonic()
+            with pytest.raises(tw.errors.InvalidArgumentError, match="found a NaN"):
+                sess.run([q.dequeue(), bad], options=tw.RunOptions(timeout_in_ms=60000))
+            assert time.monotonic() - start < 30
+            sess.run(q.enqueue(1.0))
+            assert sess.run(q.dequeue()) == 1.0

@@ -6,6 +6,7 @@
 #ifndef TENSORWEAVE_CORE_FRAMEWORK_CANCELLATION_H_
 #define TENSORWEAVE_CORE_FRAMEWORK_CANCELLATION_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -24,21 +25,21 @@ class CancellationManager {
     std::map<Token, Callback> callbacks;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      if (cancelled_) return;
-      cancelled_ = true;
+      if (cancelled_.load(std::memory_order_relaxed)) return;
+      cancelled_.store(true, std::memory_order_release);
       callbacks.swap(callbacks_);
     }
     for (auto& [token, callback] : callbacks) callback();
   }
+  // Lock-free: cheap enough to ask before every node of a step.
   bool IsCancelled() const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return cancelled_;
+    return cancelled_.load(std::memory_order_acquire);
   }
   // Registers `callback` and returns true, or returns false (callback not
   // registered, not run) when cancellation has already started.
   bool RegisterCallback(Token* token, Callback callback) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (cancelled_) return false;
+    if (cancelled_.load(std::memory_order_relaxed)) return false;
     *token = next_token_++;
     callbacks_.emplace(*token, std::move(callback));
     return true;
@@ -51,7 +52,7 @@ class CancellationManager {
 
  private:
   mutable std::mutex mu_;
-  bool cancelled_ = false;
+  std::atomic<bool> cancelled_{false};  // written under mu_
   Token next_token_ = 0;
   std::map<Token, Callback> callbacks_;
 };

@@ -7,7 +7,13 @@
 namespace tensorweave {
 
 OpKernelContext::OpKernelContext(const Params& params)
-    : params_(params), outputs_(params.kernel->node().num_outputs()) {}
+    : params_(params),
+      num_outputs_(params.kernel->node().num_outputs()),
+      heap_outputs_(num_outputs_ > kInlineOutputs
+                        ? new TensorValue[num_outputs_]
+                        : nullptr),
+      outputs_(heap_outputs_ != nullptr ? heap_outputs_.get()
+                                        : inline_outputs_) {}
 
 void AsyncOpKernel::Compute(OpKernelContext* ctx) {
   std::mutex mu;

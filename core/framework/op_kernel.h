@@ -98,11 +98,13 @@ class OpKernelContext {
     int64_t step_id = 0;
   };
   explicit OpKernelContext(const Params& params);
+  OpKernelContext(const OpKernelContext&) = delete;
+  OpKernelContext& operator=(const OpKernelContext&) = delete;
 
   int num_inputs() const { return params_.kernel->node().num_inputs(); }
   const Tensor& input(int i) const { return params_.inputs[i].tensor; }
   Var* input_ref(int i) const { return params_.inputs[i].ref; }
-  int num_outputs() const { return static_cast<int>(outputs_.size()); }
+  int num_outputs() const { return num_outputs_; }
 
   // Allocates output i (uninitialized contents). A negative dimension is
   // InvalidArgument; a size that overflows, exceeds MaxTensorBytes() or
@@ -134,12 +136,19 @@ class OpKernelContext {
   int64_t step_id() const { return params_.step_id; }
   const OpKernel& kernel() const { return *params_.kernel; }
 
-  std::vector<TensorValue>* mutable_outputs() { return &outputs_; }
-  const std::vector<TensorValue>& outputs() const { return outputs_; }
+  // num_outputs() values, one per output of the node.
+  TensorValue* mutable_outputs() { return outputs_; }
+  const TensorValue* outputs() const { return outputs_; }
 
  private:
   const Params& params_;
-  std::vector<TensorValue> outputs_;
+  // Most nodes have one or two outputs: those live in the context, so that
+  // running a kernel allocates nothing for them.
+  static constexpr int kInlineOutputs = 2;
+  int num_outputs_;
+  TensorValue inline_outputs_[kInlineOutputs];
+  std::unique_ptr<TensorValue[]> heap_outputs_;
+  TensorValue* outputs_;
   Status status_;
 };
 

@@ -111,9 +111,26 @@ void* AllocateAligned(size_t capacity) {
 
 }  // namespace
 
+// A buffer and its shared_ptr control block are one allocation (make_shared);
+// a small one (a scalar, a shape) holds its data in that allocation too: one
+// malloc per small tensor instead of three, which is most of what a loop of
+// scalar ops allocates.
+struct TensorBuffer::Heap : TensorBuffer {};
+struct TensorBuffer::Inline : TensorBuffer {
+  alignas(kTensorAlignment) unsigned char storage[kTensorAlignment];
+};
+
 std::shared_ptr<TensorBuffer> TensorBuffer::Allocate(size_t bytes) {
-  std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
   const size_t capacity = BufferCapacity(bytes);
+  if (capacity <= sizeof(Inline::storage)) {
+    auto buffer = std::make_shared<Inline>();
+    buffer->data_ = buffer->storage;
+    buffer->inline_ = true;
+    buffer->size_ = bytes;
+    buffer->capacity_ = capacity;
+    return buffer;
+  }
+  std::shared_ptr<TensorBuffer> buffer = std::make_shared<Heap>();
   if (capacity >= LargeBufferCache::kMinBytes) {
     buffer->data_ = LargeBufferCache::Get()->Take(capacity);
   }
@@ -139,7 +156,7 @@ std::shared_ptr<TensorBuffer> TensorBuffer::AllocateStrings(
 
 std::shared_ptr<TensorBuffer> TensorBuffer::Borrow(
     void* data, size_t bytes, std::function<void()> release) {
-  std::shared_ptr<TensorBuffer> buffer(new TensorBuffer());
+  std::shared_ptr<TensorBuffer> buffer = std::make_shared<Heap>();
   buffer->data_ = data;
   buffer->size_ = bytes;
   buffer->release_ = release ? std::move(release) : [] {};
@@ -153,6 +170,7 @@ TensorBuffer::~TensorBuffer() {
   }
   auto* strings = static_cast<std::string*>(data_);
   for (int64_t i = 0; i < num_strings_; ++i) strings[i].~basic_string();
+  if (inline_) return;
   if (capacity_ >= LargeBufferCache::kMinBytes) {
     LargeBufferCache::Get()->Give(data_, capacity_);
   } else {

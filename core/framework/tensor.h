@@ -44,8 +44,11 @@ class TensorBuffer {
   static size_t CachedBytesForTesting();
 
  private:
+  struct Heap;
+  struct Inline;
   TensorBuffer() = default;
   void* data_ = nullptr;
+  bool inline_ = false;  // data_ is in this object's own allocation
   size_t size_ = 0;
   size_t capacity_ = 0;  // allocated bytes of an owned buffer
   int64_t num_strings_ = 0;
@@ -55,6 +58,32 @@ class TensorBuffer {
 class Tensor {
  public:
   Tensor() = default;  // an empty, invalid tensor (dtype DT_INVALID)
+  Tensor(const Tensor&) = default;
+  Tensor& operator=(const Tensor&) = default;
+  // A moved-from tensor is empty and invalid again.
+  Tensor(Tensor&& other) noexcept
+      : dtype_(other.dtype_),
+        shape_(std::move(other.shape_)),
+        num_elements_(other.num_elements_),
+        buffer_(std::move(other.buffer_)),
+        offset_(other.offset_) {
+    other.dtype_ = DT_INVALID;
+    other.num_elements_ = 0;
+    other.offset_ = 0;
+  }
+  Tensor& operator=(Tensor&& other) noexcept {
+    if (this != &other) {
+      dtype_ = other.dtype_;
+      shape_ = std::move(other.shape_);
+      num_elements_ = other.num_elements_;
+      buffer_ = std::move(other.buffer_);
+      offset_ = other.offset_;
+      other.dtype_ = DT_INVALID;
+      other.num_elements_ = 0;
+      other.offset_ = 0;
+    }
+    return *this;
+  }
   // Allocates an uninitialized tensor. The shape must be valid; a byte size
   // that overflows, or memory that cannot be had, throws
   // TensorAllocationError (a std::bad_alloc naming the shape and dtype).

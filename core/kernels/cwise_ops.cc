@@ -9,6 +9,11 @@ namespace tensorweave {
 
 Status MakeBroadcastPlan(const TensorShape& x, const TensorShape& y,
                          BroadcastPlan* plan) {
+  if (x == y) {  // the common case, without the work below
+    plan->output = x;
+    plan->kind = BroadcastPlan::kSameShape;
+    return Status::OK();
+  }
   const int rank = std::max(x.rank(), y.rank());
   std::vector<int64_t> xd(rank, 1), yd(rank, 1), out(rank);
   for (int i = 0; i < x.rank(); ++i) xd[rank - x.rank() + i] = x.dim(i);

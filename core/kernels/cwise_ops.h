@@ -28,13 +28,17 @@ Status MakeBroadcastPlan(const TensorShape& x, const TensorShape& y,
 // Work below this many elements runs on one thread.
 inline constexpr int64_t kParallelElementThreshold = 32768;
 
-// Calls fn(begin, end) over [0, n), in parallel when n is large.
-inline void ForRange(OpKernelContext* ctx, int64_t n,
-                     const std::function<void(int64_t, int64_t)>& fn) {
+// Calls fn(begin, end) over [0, n), in parallel when n is large. A
+// template, so that the common small case calls fn directly (a
+// std::function of a lambda with several captures is a heap allocation).
+template <typename F>
+inline void ForRange(OpKernelContext* ctx, int64_t n, const F& fn) {
   if (n < kParallelElementThreshold || ctx->intra_op_pool() == nullptr) {
-    fn(0, n);
+    fn(int64_t{0}, n);
   } else {
-    ctx->intra_op_pool()->ParallelFor(n, kParallelElementThreshold / 4, fn);
+    ctx->intra_op_pool()->ParallelFor(
+        n, kParallelElementThreshold / 4,
+        std::function<void(int64_t, int64_t)>(std::cref(fn)));
   }
 }
 

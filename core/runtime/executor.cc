@@ -34,6 +34,9 @@ struct Executor::Item {
     int src_output;
     int slot;  // in the frame the edge leads to
     int dst;   // item to notify, or -1 for a fetch slot
+    // The output's last edge: its value is moved there, not copied (so
+    // that a consumer holding the only reference can reuse the buffer).
+    bool last_use = false;
   };
   const Node* node = nullptr;
   OpKernel* kernel = nullptr;
@@ -43,6 +46,11 @@ struct Executor::Item {
   int input_start = 0;  // its first input slot, among the frame's slots
   int initial_pending = 0;
   bool expensive = false;
+  // In a loop's frame, not an Enter, Exit or NextIteration, and no Merge
+  // among its successors: its outputs reach only plain nodes of its own
+  // iteration (pending counts and slots), so it passes them on without
+  // taking the frame's mutex.
+  bool lock_free = false;
   // Merge: its index among the frame's merges, its data inputs, and
   // whether one of them is fed (live from the start).
   int merge_index = -1;
@@ -83,9 +91,13 @@ struct Executor::IterState {
   std::unique_ptr<std::atomic<int>[]> pending;
   std::unique_ptr<std::atomic<bool>[]> dead;  // with control flow only
   std::unique_ptr<MergeState[]> merges;
-  // Frames other than the root, under the frame's mutex: nodes of this
-  // iteration ready or running, and child frames (inner loops) alive.
-  int outstanding_ops = 0;
+  // Frames other than the root: nodes of this iteration ready or running
+  // (atomic: a node whose successors are all plain nodes of its own
+  // iteration passes its outputs on without the frame's mutex; see
+  // Item::lock_free), and child frames (inner loops) alive (under the
+  // frame's mutex). The iteration is finished once both are zero: then no
+  // node of it runs, and only the mutex's holders touch it.
+  std::atomic<int> outstanding_ops{0};
   int outstanding_frames = 0;
 
   IterState(const FrameInfo& info, bool with_control_flow)
@@ -107,8 +119,10 @@ struct Executor::IterState {
       }
       std::fill(merges.get(), merges.get() + info.num_merges, MergeState());
     }
-    std::fill(slots.begin(), slots.end(), TensorValue());
-    outstanding_ops = 0;
+    for (TensorValue& slot : slots) {
+      if (slot.has_value()) slot = TensorValue();  // left by a stopped step
+    }
+    outstanding_ops.store(0, std::memory_order_relaxed);
     outstanding_frames = 0;
   }
 };
@@ -165,6 +179,11 @@ struct Executor::StepState {
   std::vector<Tensor>* fetches = nullptr;
   std::function<void(const Status&)> done_callback;
 
+  // Records the step's first error and stops it: no node starts any more,
+  // the other partitions stop, and kernels blocked in this step (a dequeue,
+  // a _Recv) are cancelled rather than left waiting for their timeout.
+  // The caller must hold no frame lock (cancelled kernels finish at once,
+  // on this thread).
   void Fail(const Status& s) {
     {
       std::lock_guard<std::mutex> lock(mu);
@@ -172,11 +191,24 @@ struct Executor::StepState {
       aborted = true;
     }
     if (step->abort != nullptr) step->abort->Fail(s);
+    if (step->cancellation_manager != nullptr) {
+      step->cancellation_manager->StartCancel();
+    }
   }
-  // Nodes stop being started once this step, or any partition of it, failed.
-  bool Stopped() const {
-    return aborted.load(std::memory_order_relaxed) ||
-           (step->abort != nullptr && step->abort->aborted());
+  // Nodes stop being started once this step, or any partition of it, failed
+  // or the step was cancelled (a timeout, Session::Close: a loop that would
+  // run forever stops too).
+  bool Stopped() {
+    if (aborted.load(std::memory_order_relaxed) ||
+        (step->abort != nullptr && step->abort->aborted())) {
+      return true;
+    }
+    if (step->cancellation_manager != nullptr &&
+        step->cancellation_manager->IsCancelled()) {
+      Fail(errors::Cancelled("the step was cancelled"));
+      return true;
+    }
+    return false;
   }
 };
 
@@ -403,6 +435,23 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
     }
     producer.out_edges.push_back({e.index, fetch_slot, -1});
   }
+  for (Item& item : ex->items_) {
+    std::set<int> seen;
+    for (auto e = item.out_edges.rbegin(); e != item.out_edges.rend(); ++e) {
+      e->last_use = seen.insert(e->src_output).second;
+    }
+    auto is_merge = [&ex](int dst) {
+      return dst >= 0 && ex->items_[dst].kind == NodeKind::kMerge;
+    };
+    item.lock_free =
+        item.frame != 0 && item.kind != NodeKind::kEnter &&
+        item.kind != NodeKind::kExit &&
+        item.kind != NodeKind::kNextIteration &&
+        std::none_of(item.out_edges.begin(), item.out_edges.end(),
+                     [&](const Item::OutEdge& e) { return is_merge(e.dst); }) &&
+        std::none_of(item.control_dsts.begin(), item.control_dsts.end(),
+                     is_merge);
+  }
   *out = std::move(ex);
   return Status::OK();
 }
@@ -585,8 +634,11 @@ void Executor::RunAsync(const StepContext& step,
   state->step = &step;
   state->fetches = fetches;
   state->done_callback = std::move(done);
+  // Once started, the step can end on another thread, and its caller then
+  // free this executor: nothing of it is read after Start.
+  const bool no_roots = roots_.empty();
   Start(state, feeds);
-  if (roots_.empty()) Finish(state);
+  if (no_roots) Finish(state);
 }
 
 Status Executor::CollectFetches(StepState* state,
@@ -785,7 +837,7 @@ void Executor::FinishItem(StepState* state, const Tagged& tagged,
     state->Fail(NodeError(node, ctx->status()));
     return;
   }
-  std::vector<TensorValue>& outputs = *ctx->mutable_outputs();
+  TensorValue* outputs = ctx->mutable_outputs();
   for (int o = 0; o < node.num_outputs(); ++o) {
     const TensorValue& v = outputs[o];
     // A Switch leaves its untaken output unset: dead.
@@ -799,7 +851,7 @@ void Executor::FinishItem(StepState* state, const Tagged& tagged,
       return;
     }
   }
-  PropagateOutputs(state, tagged, outputs.data(), ready);
+  PropagateOutputs(state, tagged, outputs, ready);
 }
 
 // Passes a node's outputs (its deadness when tagged dead) to the iteration and
@@ -807,7 +859,7 @@ void Executor::FinishItem(StepState* state, const Tagged& tagged,
 // to every iteration), an Exit's to the parent frame, a NextIteration's to the
 // next iteration of its loop, every other node's to its own iteration.
 void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
-                                const TensorValue* outputs,
+                                TensorValue* outputs,
                                 std::vector<Tagged>* ready) const {
   const Item& item = items_[tagged.item];
   FrameState* frame = tagged.frame;
@@ -823,7 +875,8 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
           child->constants.emplace_back(&item, outputs[0]);
           for (int64_t i = child->first_iter; i <= child->iteration_count;
                ++i) {
-            ActivateNodes(state, item, outputs, false, child, i, ready);
+            ActivateNodes(state, item, outputs, false, child, i, ready,
+                          /*reused=*/true);
           }
         } else {
           ActivateNodes(state, item, outputs, dead, child, child->first_iter,
@@ -838,14 +891,16 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
       // Live in the loop's last iteration only; an Exit that never is
       // passes its deadness on when the loop's frame ends.
       if (dead) break;
+      bool twice;
       {
         std::lock_guard<std::mutex> lock(frame->mu);
-        if (!frame->live_exits.insert(tagged.item).second) {
-          state->Fail(NodeError(
-              *item.node, errors::Internal("an Exit node produced a value in "
-                                           "two iterations of its loop")));
-          break;
-        }
+        twice = !frame->live_exits.insert(tagged.item).second;
+      }
+      if (twice) {
+        state->Fail(NodeError(
+            *item.node, errors::Internal("an Exit node produced a value in "
+                                         "two iterations of its loop")));
+        break;
       }
       FrameState* parent = frame->parent;
       std::unique_lock<std::mutex> lock(parent->mu, std::defer_lock);
@@ -862,7 +917,7 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
         if (!dead && tagged.iter == frame->iteration_count &&
             frame->num_outstanding_iterations ==
                 frame->info->parallel_iterations) {
-          frame->deferred.emplace_back(&item, outputs[0]);
+          frame->deferred.emplace_back(&item, std::move(outputs[0]));
         } else if (!dead) {
           if (tagged.iter == frame->iteration_count) {
             NewIteration(state, frame, ready);
@@ -870,7 +925,8 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
           ActivateNodes(state, item, outputs, false, frame, tagged.iter + 1,
                         ready);
         }
-        idle = --tagged.iter_state->outstanding_ops == 0;
+        idle = tagged.iter_state->outstanding_ops.fetch_sub(
+                   1, std::memory_order_acq_rel) == 1;
       }
       if (idle) CleanupIterations(state, frame, ready);
       return;
@@ -880,12 +936,13 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
         ActivateNodes(state, item, outputs, dead, frame, tagged.iter, ready);
         return;
       }
-      bool idle;
-      {
-        std::lock_guard<std::mutex> lock(frame->mu);
-        ActivateNodes(state, item, outputs, dead, frame, tagged.iter, ready);
-        idle = --tagged.iter_state->outstanding_ops == 0;
-      }
+      std::unique_lock<std::mutex> lock(frame->mu, std::defer_lock);
+      if (!item.lock_free) lock.lock();
+      ActivateNodes(state, item, outputs, dead, frame, tagged.iter, ready,
+                    /*reused=*/false, tagged.iter_state);
+      const bool idle = tagged.iter_state->outstanding_ops.fetch_sub(
+                            1, std::memory_order_acq_rel) == 1;
+      if (lock.owns_lock()) lock.unlock();
       if (idle) CleanupIterations(state, frame, ready);
       return;
     }
@@ -897,50 +954,57 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
 // successors in iteration `iter` of `frame`; those made ready go on
 // `ready`. Outside the root frame the caller holds frame->mu.
 void Executor::ActivateNodes(StepState* state, const Item& item,
-                             const TensorValue* outputs, bool dead,
+                             TensorValue* outputs, bool dead,
                              FrameState* frame, int64_t iter,
-                             std::vector<Tagged>* ready) const {
-  IterState* it = frame->iteration(iter);
+                             std::vector<Tagged>* ready, bool reused,
+                             IterState* it) const {
+  if (it == nullptr) it = frame->iteration(iter);
   const bool from_enter = item.kind == NodeKind::kEnter;
-  auto arrive = [&](int dst_id, int slot, const TensorValue* value,
+  // `value`: the input (null for a dead one, or a control edge).
+  auto arrive = [&](int dst_id, int slot, TensorValue* value, bool move,
                     bool control) {
     const Item& dst = items_[dst_id];
     if (dst.kind == NodeKind::kMerge) {
-      ActivateMerge(state, dst, slot, value, control, from_enter, frame, iter,
-                    ready);
+      ActivateMerge(state, dst, slot, value, move, control, from_enter, frame,
+                    iter, ready);
       return;
     }
-    if (slot >= 0 && value != nullptr) it->slots[slot] = *value;
-    if (value == nullptr)
+    if (value != nullptr) {
+      it->slots[slot] = move ? std::move(*value) : *value;
+    } else if (!control || dead) {
       it->dead[dst.local].store(true, std::memory_order_relaxed);
+    }
     if (it->pending[dst.local].fetch_sub(1, std::memory_order_acq_rel) == 1) {
       const bool dst_dead = has_control_flow_ &&
                             dst.kind != NodeKind::kControlTrigger &&
                             it->dead[dst.local].load(std::memory_order_relaxed);
       ready->push_back({dst_id, frame, it, iter, dst_dead});
-      if (!frame->is_root()) ++it->outstanding_ops;
+      if (!frame->is_root()) {
+        it->outstanding_ops.fetch_add(1, std::memory_order_relaxed);
+      }
     }
   };
   for (const Item::OutEdge& e : item.out_edges) {
-    const TensorValue* value = !dead && outputs[e.src_output].has_value()
-                                   ? &outputs[e.src_output]
-                                   : nullptr;
+    TensorValue* value = !dead && outputs[e.src_output].has_value()
+                             ? &outputs[e.src_output]
+                             : nullptr;
+    const bool move = e.last_use && !reused;
     if (e.dst < 0) {  // a fetch
-      if (value != nullptr) it->slots[e.slot] = *value;
+      if (value != nullptr) {
+        it->slots[e.slot] = move ? std::move(*value) : *value;
+      }
       continue;
     }
-    arrive(e.dst, e.slot, value, false);
+    arrive(e.dst, e.slot, value, move, false);
   }
-  static const TensorValue kControl;
-  for (int c : item.control_dsts)
-    arrive(c, -1, dead ? nullptr : &kControl, true);
+  for (int c : item.control_dsts) arrive(c, -1, nullptr, false, true);
 }
 
 // A Merge is ready once its control inputs have arrived and either a live
 // data input has (the first one is kept) or every data input is dead (a
 // dead Enter counts for all: the loop it starts never runs).
 void Executor::ActivateMerge(StepState* state, const Item& dst, int slot,
-                             const TensorValue* value, bool control,
+                             TensorValue* value, bool move, bool control,
                              bool from_enter, FrameState* frame, int64_t iter,
                              std::vector<Tagged>* ready) const {
   std::unique_lock<std::mutex> lock(frame->mu, std::defer_lock);
@@ -951,7 +1015,7 @@ void Executor::ActivateMerge(StepState* state, const Item& dst, int slot,
   if (control) {
     it->pending[dst.local].fetch_sub(1, std::memory_order_relaxed);
   } else if (value != nullptr) {
-    if (!m.live) it->slots[slot] = *value;
+    if (!m.live) it->slots[slot] = move ? std::move(*value) : *value;
     m.live = true;
   } else {
     ++m.dead_inputs;
@@ -964,7 +1028,9 @@ void Executor::ActivateMerge(StepState* state, const Item& dst, int slot,
   m.fired = true;
   ready->push_back(
       {static_cast<int>(&dst - items_.data()), frame, it, iter, !m.live});
-  if (!frame->is_root()) ++it->outstanding_ops;
+  if (!frame->is_root()) {
+    it->outstanding_ops.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 // Starts the next iteration of `frame` (whose mutex the caller holds): the
@@ -983,7 +1049,7 @@ void Executor::NewIteration(StepState* state, FrameState* frame,
   }
   for (auto& [enter, value] : frame->constants) {
     ActivateNodes(state, *enter, &value, false, frame, frame->iteration_count,
-                  ready);
+                  ready, /*reused=*/true);
   }
 }
 
@@ -1015,7 +1081,8 @@ void Executor::NodeDone(StepState* state, FrameState* frame, int64_t iter,
   bool idle;
   {
     std::lock_guard<std::mutex> lock(frame->mu);
-    idle = --frame->iteration(iter)->outstanding_ops == 0;
+    idle = frame->iteration(iter)->outstanding_ops.fetch_sub(
+               1, std::memory_order_acq_rel) == 1;
   }
   if (idle) CleanupIterations(state, frame, ready);
 }
@@ -1032,7 +1099,7 @@ void Executor::CleanupIterations(StepState* state, FrameState* frame,
       std::lock_guard<std::mutex> lock(frame->mu);
       while (frame->first_iter <= frame->iteration_count) {
         IterState* it = frame->iteration(frame->first_iter);
-        const bool done = it->outstanding_ops == 0 &&
+        const bool done = it->outstanding_ops.load() == 0 &&
                           it->outstanding_frames == 0 &&
                           (frame->first_iter > 0 || frame->pending_enters == 0);
         if (!done) break;
@@ -1067,7 +1134,8 @@ void Executor::CleanupIterations(StepState* state, FrameState* frame,
     bool parent_idle = false;
     if (!parent->is_root()) {
       IterState* it = parent->iteration(parent_iter);
-      parent_idle = --it->outstanding_frames == 0 && it->outstanding_ops == 0;
+      parent_idle =
+          --it->outstanding_frames == 0 && it->outstanding_ops.load() == 0;
     }
     parent->children.erase(
         {parent_iter, static_cast<int>(frame->info - frames_.data())});

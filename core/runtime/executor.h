@@ -117,14 +117,19 @@ class Executor {
   void FinishItem(StepState* state, const Tagged& tagged, OpKernelContext* ctx,
                   std::vector<Tagged>* ready) const;
   void PropagateOutputs(StepState* state, const Tagged& tagged,
-                        const TensorValue* outputs,
+                        TensorValue* outputs,
                         std::vector<Tagged>* ready) const;
-  void ActivateNodes(StepState* state, const Item& item,
-                     const TensorValue* outputs, bool dead, FrameState* frame,
-                     int64_t iter, std::vector<Tagged>* ready) const;
+  // `reused`: the outputs are delivered again later (a loop constant, to
+  // each iteration), so they are copied; else each output is moved to the
+  // last of its consumers. `it`: the iteration's state when the caller has
+  // it (else it is looked up, under the frame's mutex).
+  void ActivateNodes(StepState* state, const Item& item, TensorValue* outputs,
+                     bool dead, FrameState* frame, int64_t iter,
+                     std::vector<Tagged>* ready, bool reused = false,
+                     IterState* it = nullptr) const;
   void ActivateMerge(StepState* state, const Item& dst, int slot,
-                     const TensorValue* value, bool control, bool from_enter,
-                     FrameState* frame, int64_t iter,
+                     TensorValue* value, bool move, bool control,
+                     bool from_enter, FrameState* frame, int64_t iter,
                      std::vector<Tagged>* ready) const;
   void NewIteration(StepState* state, FrameState* frame,
                     std::vector<Tagged>* ready) const;

@@ -83,8 +83,8 @@ void DeviceStepStatsCollector::RecordNode(const Node& node, int64_t start_us,
   stats.set_thread_id(CurrentThreadId());
   stats.set_timeline_label(TimelineLabel(node));
   const std::string allocator = AllocatorName(device_);
-  const std::vector<TensorValue>& outputs = ctx.outputs();
-  for (int slot = 0; slot < static_cast<int>(outputs.size()); ++slot) {
+  const TensorValue* outputs = ctx.outputs();
+  for (int slot = 0; slot < ctx.num_outputs(); ++slot) {
     const TensorValue& value = outputs[slot];
     if (!value.has_value()) continue;  // failed, or not produced
     NodeOutput* output = stats.add_output();
