@@ -7,7 +7,11 @@ each figure beside its reference, in one run:
   worker: one push of its bytes per step) against a bare grpcio call carrying the same bytes between two
   processes; goal: at least 0.8x of it at every size.
 
-  python benchmarks/distributed.py [--steps 300] [--max-workers 4] [--sizes 4K,64K,1M,16M,64M]
+- asynchronous data-parallel training of the MLP of benchmarks/train_step.py (784-512-512-10, batch 128, SGD)
+  on 1 ps + 2 workers (variables on the ps, each worker's steps through its own server): examples/s of all
+  workers together against one process.
+
+  python benchmarks/distributed.py [--steps 300] [--max-workers 4] [--sizes 4K,64K,1M,16M,64M] [--mlp-seconds 10]
 """
 
 import argparse
@@ -15,6 +19,8 @@ import os
 import statistics
 import sys
 import time
+
+import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SERVE = "import tensorweave as tw; tw.train.Server.from_env().join()"
@@ -69,6 +75,81 @@ def transfer(sizes, steps):
             n = max(5, min(steps, int(2e9 // max(size, 1) // 10)))
             out[size] = _time_steps(lambda head=head: sess.run(head), n, warmup=3)
     return out
+
+
+MLP_BATCH = 128
+
+
+def _mlp(cluster, task_index):
+    import tensorweave as tw
+
+    device = None
+    if cluster is not None:
+        device = tw.train.replica_device_setter(cluster=cluster, worker_device=f"/job:worker/task:{task_index}")
+    with tw.device(device):
+        tw.set_random_seed(0)
+        x = tw.placeholder(tw.float32, [MLP_BATCH, 784])
+        labels = tw.placeholder(tw.int64, [MLP_BATCH])
+        h = tw.layers.dense(x, 512, activation=tw.nn.relu)
+        h = tw.layers.dense(h, 512, activation=tw.nn.relu)
+        logits = tw.layers.dense(h, 10)
+        loss = tw.reduce_mean(tw.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+        train = tw.train.GradientDescentOptimizer(0.01).minimize(loss)
+        init = tw.global_variables_initializer()
+        ready = tw.report_uninitialized_variables()
+    return x, labels, train, init, ready
+
+
+def _mlp_examples_per_second(sess, x, labels, train, seconds):
+    rng = np.random.default_rng(0)
+    xv = rng.standard_normal((MLP_BATCH, 784)).astype(np.float32)
+    yv = rng.integers(0, 10, MLP_BATCH).astype(np.int64)
+    step = sess.make_callable(train, [x, labels])
+    for _ in range(5):
+        step(xv, yv)
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        step(xv, yv)
+        n += 1
+    return n * MLP_BATCH / (time.perf_counter() - start)
+
+
+def _mlp_task(seconds):
+    """A task of the MLP run (TW_CONFIG): the ps serves, each worker trains and prints its examples/s."""
+    import tensorweave as tw
+    from tensorweave.distributed import cluster_resolver
+
+    t = cluster_resolver()
+    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
+    if t.task_type == "ps":
+        server.join()
+    with tw.Graph().as_default():
+        x, labels, train, init, ready = _mlp(t.cluster, t.task_id)
+        with tw.Session(server.target) as sess:
+            if t.is_chief:
+                sess.run(init)
+            while len(sess.run(ready)):
+                time.sleep(0.05)
+            print("EXAMPLES_PER_S", _mlp_examples_per_second(sess, x, labels, train, seconds), flush=True)
+
+
+def mlp_async(seconds):
+    """(examples/s in one process, examples/s of 2 workers together on 1 ps + 2 workers)."""
+    import tensorweave as tw
+    from tensorweave.distributed import launch
+
+    with tw.Graph().as_default():
+        x, labels, train, init, _ = _mlp(None, 0)
+        with tw.Session() as sess:
+            sess.run(init)
+            single = _mlp_examples_per_second(sess, x, labels, train, seconds)
+    with launch.LocalCluster([sys.executable, __file__, "--mlp-task", str(seconds)], 1, 2) as c:
+        codes = c.wait(timeout=seconds * 4 + 120)
+        logs = [c.log("worker", i) for i in range(2)]
+    rates = [float(x.split()[1]) for log in logs for x in log.splitlines() if x.startswith("EXAMPLES_PER_S")]
+    if len(rates) != 2:
+        raise RuntimeError(f"the workers failed ({codes}): {logs}")
+    return single, sum(rates)
 
 
 def _echo_server(port):
@@ -128,10 +209,15 @@ def main():
     p.add_argument("--steps", type=int, default=300)
     p.add_argument("--max-workers", type=int, default=4)
     p.add_argument("--sizes", default="4K,64K,1M,4M,16M,64M")
+    p.add_argument("--mlp-seconds", type=float, default=10.0)
     p.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--mlp-task", type=float, default=None, help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.echo_server is not None:
         _echo_server(a.echo_server)
+        return
+    if a.mlp_task is not None:
+        _mlp_task(a.mlp_task)
         return
     print("null step (1 ps + n workers, a NoOp on every task), median of", a.steps, "steps")
     print(f"{'workers':>8} {'ms/step':>9}   reference: paper 1.8 ms (1 worker, 16 ps); goal <= 1.0 ms for 1 worker")
@@ -151,6 +237,12 @@ def main():
             f"{s:>10} {s / ours[s] / 1e6:>9.1f} {s / e / 1e6:>10.1f} {e / ours[s]:>6.2f} {s / o / 1e6:>11.1f} "
             f"{o / ours[s]:>6.2f}",
             flush=True,
+        )
+    if a.mlp_seconds > 0:
+        single, cluster = mlp_async(a.mlp_seconds)
+        print(
+            f"\nasynchronous MLP 784-512-512-10 training, batch {MLP_BATCH}: one process {single:.0f} examples/s; "
+            f"1 ps + 2 workers {cluster:.0f} examples/s ({cluster / single:.2f}x) on {os.cpu_count()} cores"
         )
 
 
