@@ -74,6 +74,46 @@ def transfer(sizes, steps):
             sess.run(v.initializer)
             n = max(5, min(steps, int(2e9 // max(size, 1) // 10)))
             out[size] = _time_steps(lambda head=head: sess.run(head), n, warmup=3)
+        pushes = _push_only(c.cluster["worker"][0], sizes, steps)
+    return out, pushes
+
+
+def _push_only(address, sizes, steps):
+    """{size: seconds per push}: the transport alone (what a task's _Send does: PushTensor, chunked above
+    1 MB, delivered into the receiving task's rendezvous), from this process to the task at `address`."""
+    import random
+    import threading
+
+    from tensorweave.distributed import rpc, security, wire, worker_service
+
+    channels = rpc.Channels(security.Security())
+    transport = worker_service.Transport(channels, lambda task: address)
+    device = "/job:worker/replica:0/task:0/device:CPU:0"
+    key = f"/job:ps/replica:0/task:0/device:CPU:0;1;{device};bench:0;0:0"
+    out = {}
+    for size in sizes:
+        value = np.zeros(size // 4, np.float32)
+        n = max(5, min(steps, int(2e9 // max(size, 1) // 10)))
+        times = []
+        for i in range(n + 3):
+            step_id = random.getrandbits(62) + 1
+            done = threading.Event()
+            status = []
+
+            def finished(code, message="", status=status, done=done):
+                status.append((code, message))
+                done.set()
+
+            t = time.perf_counter()
+            transport("/job:worker/replica:0/task:0", step_id, key, value, False, finished)
+            done.wait()
+            if i >= 3:
+                times.append(time.perf_counter() - t)
+            if status[0][0] != 0:
+                raise RuntimeError(f"push failed: {status[0]}")
+            channels.call(address, rpc.WORKER, "CleanupStep", wire.encode({"step_id": step_id}))
+        out[size] = statistics.median(times)
+    channels.close()
     return out
 
 
@@ -224,18 +264,20 @@ def main():
     for n in range(1, a.max_workers + 1):
         print(f"{n:>8} {null_step(n, a.steps) * 1e3:>9.3f}", flush=True)
     sizes = [_parse_size(s) for s in a.sizes.split(",")]
-    ours = transfer(sizes, a.steps)
+    ours, pushes = transfer(sizes, a.steps)
     bare = bare_grpc(sizes, a.steps)
     print("\ntensor transfer ps -> worker (a whole step: RunStep, RunGraph on both tasks, the push of the bytes)")
     print("vs bare grpcio calls carrying the same bytes between two processes (echo: and back; one way: 2-byte reply)")
+    print("and the push alone (tw's transport: PushTensor into the receiving task's rendezvous) vs the one-way call")
     print(
-        f"{'bytes':>10} {'tw MB/s':>9} {'echo MB/s':>10} {'ratio':>6} {'1-way MB/s':>11} {'ratio':>6}   goal: >= 0.8x echo"
+        f"{'bytes':>10} {'tw MB/s':>9} {'echo MB/s':>10} {'ratio':>6} {'1-way MB/s':>11} {'ratio':>6} "
+        f"{'push MB/s':>10} {'vs 1-way':>8}   goal: >= 0.8x echo"
     )
     for s in sizes:
         e, o = bare[s]
         print(
             f"{s:>10} {s / ours[s] / 1e6:>9.1f} {s / e / 1e6:>10.1f} {e / ours[s]:>6.2f} {s / o / 1e6:>11.1f} "
-            f"{o / ours[s]:>6.2f}",
+            f"{o / ours[s]:>6.2f} {s / pushes[s] / 1e6:>10.1f} {o / pushes[s]:>8.2f}",
             flush=True,
         )
     if a.mlp_seconds > 0:
