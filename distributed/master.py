@@ -304,6 +304,26 @@ class MasterService:
 
             return cb
 
+        if len(plan.parts) == 1 and plan.parts[0][1] != own:  # one task, another: a plain call (fewest threads)
+            address, task, handle, t_feeds, t_fetches = plan.parts[0]
+            req = wire.encode_tensors(
+                {
+                    "handle": handle,
+                    "step_id": step_id,
+                    "feeds": t_feeds,
+                    "fetches": t_fetches,
+                    "timeout_ms": timeout_ms,
+                },
+                [feed_values[n] for n in t_feeds],
+            )
+            m = self.channels.method(address, rpc.WORKER, "RunGraph")
+            try:
+                reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
+            except grpc.RpcError as e:
+                err = _tagged(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"), task)
+                self._step_failed(session, err)
+                raise err from None
+            return [wire.decode_tensors(*wire.decode(reply))]
         remote, local = [], None
         for i, (address, task, handle, t_feeds, t_fetches) in enumerate(plan.parts):
             if task == own:
