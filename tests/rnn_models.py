@@ -98,7 +98,17 @@ def rnn_node_model(
 
 
 def classifier_model(
-    op, vocab=1000, embed=64, hidden=128, layers=2, classes=10, batch=1, steps=32, bidirectional=False, seed=0
+    op,
+    vocab=1000,
+    embed=64,
+    hidden=128,
+    layers=2,
+    classes=10,
+    batch=1,
+    steps=32,
+    bidirectional=False,
+    seed=0,
+    dynamic_batch=False,
 ):
     """A text classifier as torch.onnx.export writes `nn.Embedding ->
     nn.LSTM/GRU(batch_first=True, num_layers=layers) -> Linear(h_n[-1])`:
@@ -106,7 +116,10 @@ def classifier_model(
     initial states are Slices of one zeros constant and whose Y is
     Squeezed (bidirectional: Transposed and Reshaped) into the next layer's
     X, the layers' Y_h Concatenated into h_n, Gather(-1) and Gemm. GRU is
-    exported with linear_before_reset=1. Returns (model, feeds)."""
+    exported with linear_before_reset=1. `dynamic_batch`: the batch dim is
+    symbolic (dynamic_axes) and the zero initial states are made as the
+    exporter then writes them, ConstantOfShape(Concat([L*D], Shape(ids)[0],
+    [H])). Returns (model, feeds)."""
     rng = np.random.default_rng(seed)
     dirs = 2 if bidirectional else 1
     g = GATES[op]
@@ -126,6 +139,24 @@ def classifier_model(
         n("Gather", ["embedding.weight", "input_ids"], ["emb"], name="/embedding/Gather"),
         n("Transpose", ["emb"], ["x0"], perm=[1, 0, 2], name="/rnn/Transpose"),
     ]
+    if dynamic_batch:
+        del inits["h0"]
+        inits["zero_idx"] = np.array(0, np.int64)
+        inits["state_lead"] = np.array([layers * dirs], np.int64)
+        inits["state_tail"] = np.array([hidden], np.int64)
+        nodes += [
+            n("Shape", ["input_ids"], ["ids_shape"]),
+            n("Gather", ["ids_shape", "zero_idx"], ["batch_dim"], axis=0),
+            n("Unsqueeze", ["batch_dim", "axes0_"], ["batch_1d"]),
+            n("Concat", ["state_lead", "batch_1d", "state_tail"], ["state_shape"], axis=0),
+            n(
+                "ConstantOfShape",
+                ["state_shape"],
+                ["h0"],
+                value=numpy_helper.from_array(np.zeros([1], np.float32)),
+            ),
+        ]
+        inits["axes0_"] = np.array([0], np.int64)
     x, h_ns = "x0", []
     for layer in range(layers):
         in_size = embed if layer == 0 else hidden * dirs
@@ -167,8 +198,8 @@ def classifier_model(
     graph = helper.make_graph(
         nodes,
         "classifier",
-        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [batch, steps])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [batch, classes])],
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch" if dynamic_batch else batch, steps])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch" if dynamic_batch else batch, classes])],
         [numpy_helper.from_array(v, k) for k, v in inits.items()],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])

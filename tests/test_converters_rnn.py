@@ -193,3 +193,27 @@ def test_sequence_length_past_the_end_is_a_runtime_error():
         runner.run(feeds)
     feeds["sequence_lens"] = np.array([4, 2, 1], np.int32)
     runner.run(feeds)  # the interpreter is still usable
+
+
+@pytest.mark.parametrize("op", ["LSTM", "GRU"])
+def test_dynamic_batch_classifier_resizes(op):
+    """PyTorch's export with a dynamic batch makes the zero initial states at
+    run time (Shape -> ConstantOfShape -> Slice): the importer leaves them
+    out (ONNX's zero default), and one interpreter runs every batch size."""
+    model, _ = rnn_models.classifier_model(op, vocab=300, embed=32, hidden=48, steps=12, dynamic_batch=True)
+    assert "ConstantOfShape" in [n.op_type for n in model.graph.node]
+    data = onnx_import.convert(model)
+    assert set(_ops(data)) == {"GATHER", "TRANSPOSE", op, "RESHAPE", "CONCATENATION", "FULLY_CONNECTED"}
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(data, num_threads=2)
+    for batch in (1, 4, 2):
+        feeds = {"input_ids": np.random.default_rng(batch).integers(0, 300, [batch, 12]).astype(np.int64)}
+        (want,) = sess.run(None, feeds)
+        np.testing.assert_allclose(runner.run(feeds)["logits"], want, rtol=RTOL, atol=ATOL, err_msg=f"batch {batch}")
+
+
+def test_nonzero_runtime_initial_state_is_not_dropped():
+    model, _ = rnn_models.classifier_model("GRU", vocab=50, embed=8, hidden=8, steps=4, dynamic_batch=True)
+    fill = next(n for n in model.graph.node if n.op_type == "ConstantOfShape")
+    fill.attribute[0].t.CopyFrom(numpy_helper.from_array(np.array([0.5], np.float32)))
+    _refused(model, r"\(ConstantOfShape\)")

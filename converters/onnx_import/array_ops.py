@@ -16,8 +16,8 @@ def _reshape_to(ctx, node, src, out):
     shape = ctx.shape(out)
     target = list(shape)
     sig = ctx.signature_of(out, shape)
-    if sig and sig[0] == -1 and sig.count(-1) == 1:
-        target[0] = -1
+    if sig and sig.count(-1) == 1:  # the one dynamic dim (the batch, wherever it is) is inferred
+        target[sig.index(-1)] = -1
     t = ctx.constant(f"{out}/shape", np.array(target, np.int32))
     ctx.builder.add_op("RESHAPE", [src, t], [ctx.output(out)])
 

@@ -8,6 +8,11 @@ ONNX node, which its importer then lowers.
   LayerNorm  m = ReduceMean(x); d = x - m; v = ReduceMean(d^2 or d*d);
              y = d / Sqrt(v + eps) [* gamma] [+ beta], over trailing axes
                                                       -> LayerNormalization
+  RNN zero   an LSTM/GRU/RNN initial state made of zeros at run time
+  states     (PyTorch's export with a dynamic batch: ConstantOfShape(
+             Concat([L], Shape(x)[0], [H])), Sliced per layer)
+                                                      -> the input left out
+                                                         (ONNX's zero default)
 
 A pattern is fused only when every intermediate tensor is used inside the
 pattern alone (not a graph output, no other consumer) and the constants
@@ -16,7 +21,7 @@ before.
 """
 
 import numpy as np
-from onnx import helper
+from onnx import NodeProto, helper, numpy_helper
 
 from converters.onnx_import.context import attrs
 
@@ -200,10 +205,71 @@ def _replace(nodes, pattern, fused):
     return [fused if i == last else n for i, n in enumerate(nodes) if id(n) not in ids or i == last]
 
 
+# The initial-state inputs of the recurrent ops.
+_STATE_INPUTS = {"LSTM": (5, 6), "GRU": (5,), "RNN": (5,)}
+
+
+def _is_runtime_zeros(g, name):
+    """Whether non-constant tensor `name` is all zeros by construction: a
+    ConstantOfShape of 0, or a Slice/Expand of one."""
+    while g.const(name) is None:
+        node = g.producer.get(name)
+        if node is None:
+            return False
+        if node.op_type in ("Slice", "Expand"):
+            name = node.input[0]
+            continue
+        if node.op_type == "ConstantOfShape":
+            value = attrs(node).get("value")
+            return value is None or not np.any(numpy_helper.to_array(value))
+        return False
+    return False
+
+
+def _without_dead_producers(ctx, nodes, roots):
+    """`nodes` less the producers of tensors `roots` (and, transitively, of
+    their inputs) that nothing uses any more."""
+    outputs = {o.name for o in ctx.graph.output}
+    candidates = set(roots)
+    while True:
+        used = {i for n in nodes for i in n.input if i} | outputs
+        dead = {
+            id(n) for n in nodes if any(o in candidates for o in n.output) and not any(o in used for o in n.output if o)
+        }
+        if not dead:
+            return nodes
+        candidates.update(i for n in nodes if id(n) in dead for i in n.input if i)
+        nodes = [n for n in nodes if id(n) not in dead]
+
+
+def _drop_zero_initial_states(ctx, nodes):
+    """`nodes` with the recurrent ops' run-time zero initial states left out
+    (absent means zeros in ONNX) and the ops that made them dropped."""
+    g = _Graph(ctx, nodes)
+    dropped, out = [], []
+    for node in nodes:
+        slots = [
+            i
+            for i in _STATE_INPUTS.get(node.op_type, ())
+            if i < len(node.input) and node.input[i] and _is_runtime_zeros(g, node.input[i])
+        ]
+        if slots:
+            copy = NodeProto()
+            copy.CopyFrom(node)
+            for i in slots:
+                dropped.append(copy.input[i])
+                copy.input[i] = ""
+            node = copy
+        out.append(node)
+    return _without_dead_producers(ctx, out, dropped) if dropped else nodes
+
+
 def fuse_patterns(ctx, nodes):
-    """`nodes` with every GELU and LayerNorm pattern replaced by one node;
-    the fused ops' counts are in ctx.fused ({op type: count})."""
+    """`nodes` with every GELU and LayerNorm pattern replaced by one node and
+    the recurrent ops' run-time zero initial states left out; the fused
+    ops' counts are in ctx.fused ({op type: count})."""
     ctx.fused = {}
+    nodes = _drop_zero_initial_states(ctx, nodes)
     changed = True
     while changed:
         changed = False
