@@ -84,7 +84,10 @@ def _push_only(address, sizes, steps):
     import random
     import threading
 
-    from tensorweave.distributed import rpc, security, wire, worker_service
+    from tensorweave.distributed import rpc
+    from tensorweave.distributed import security
+    from tensorweave.distributed import wire
+    from tensorweave.distributed import worker_service
 
     channels = rpc.Channels(security.Security())
     transport = worker_service.Transport(channels, lambda task: address)
@@ -215,6 +218,7 @@ def bare_grpc(sizes, steps):
     import subprocess
 
     import grpc
+
     from tensorweave.distributed import launch
 
     (port,) = launch.free_ports(1)

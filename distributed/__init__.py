@@ -6,7 +6,9 @@ Importing this package imports neither grpc nor protobuf; the server and the rem
 they are made.
 """
 
-from tensorweave.distributed.cluster_spec import ClusterSpec, TaskConfig, cluster_resolver
+from tensorweave.distributed.cluster_spec import ClusterSpec
+from tensorweave.distributed.cluster_spec import TaskConfig
+from tensorweave.distributed.cluster_spec import cluster_resolver
 
 __all__ = ["ClusterSpec", "Server", "TaskConfig", "cluster_resolver"]
 

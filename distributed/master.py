@@ -11,10 +11,14 @@ import threading
 from concurrent import futures
 
 import grpc
+
 from tensorweave import _pywrap_tensorweave as _pywrap
 from tensorweave._src.framework import errors
-from tensorweave.distributed import rpc, wire
-from tensorweave.distributed.worker_service import _int, _names, handler
+from tensorweave.distributed import rpc
+from tensorweave.distributed import wire
+from tensorweave.distributed.worker_service import _int
+from tensorweave.distributed.worker_service import _names
+from tensorweave.distributed.worker_service import handler
 
 _log = logging.getLogger("tensorweave.distributed")
 # How long a master waits for the tasks of its cluster to come up (they may start in any order).

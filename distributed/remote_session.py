@@ -6,9 +6,11 @@ and ExtendSession when the graph grew between runs) and runs each step there (Ru
 import threading
 
 import numpy as np
+
 from tensorweave._src.framework import errors
-from tensorweave.distributed import rpc, wire
+from tensorweave.distributed import rpc
 from tensorweave.distributed import security as _security
+from tensorweave.distributed import wire
 
 
 def parse_target(target):

@@ -6,6 +6,7 @@ import os
 import threading
 
 import grpc
+
 from tensorweave._src.framework import errors
 
 WORKER = "tensorweave.WorkerService"

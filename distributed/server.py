@@ -104,9 +104,11 @@ class Server:
         from concurrent import futures
 
         import grpc
+
         from tensorweave import _pywrap_tensorweave as _pywrap
         from tensorweave.distributed import master as _master
-        from tensorweave.distributed import rpc, worker_service
+        from tensorweave.distributed import rpc
+        from tensorweave.distributed import worker_service
 
         self._server_def = _server_def(server_or_cluster_def, job_name, task_index, protocol, config)
         d = self._server_def

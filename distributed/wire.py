@@ -8,7 +8,9 @@ import json
 import struct
 
 import numpy as np
-from tensorweave._src.framework import dtypes, errors
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import errors
 
 _LEN = struct.Struct("<I")
 STRING = dtypes.string.as_datatype_enum

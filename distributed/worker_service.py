@@ -11,8 +11,10 @@ import threading
 
 import grpc
 import numpy as np
+
 from tensorweave._src.framework import errors
-from tensorweave.distributed import rpc, wire
+from tensorweave.distributed import rpc
+from tensorweave.distributed import wire
 
 _log = logging.getLogger("tensorweave.distributed")
 

@@ -9,9 +9,12 @@ import time
 
 import numpy as np
 import pytest
-import tensorweave as tw
-from tensorweave.distributed import launch, rpc, security, wire
 
+import tensorweave as tw
+from tensorweave.distributed import launch
+from tensorweave.distributed import rpc
+from tensorweave.distributed import security
+from tensorweave.distributed import wire
 from tests import distributed_certs
 
 

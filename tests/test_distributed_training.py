@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+
 from tensorweave.distributed import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

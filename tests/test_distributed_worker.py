@@ -9,6 +9,7 @@ import threading
 
 import numpy as np
 import pytest
+
 import tensorweave as tw
 from tensorweave import _pywrap_tensorweave as pw
 

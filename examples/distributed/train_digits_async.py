@@ -15,6 +15,7 @@ import sys
 import time
 
 import numpy as np
+
 import tensorweave as tw
 from tensorweave.distributed import cluster_resolver
 
