@@ -13,6 +13,12 @@ Both systems start from the same weights (numpy, seeded) and are fed the same in
 training steps are checked to agree before anything is timed. Timings are interleaved rounds (the machine is
 noisy: read the ratios, not the absolute figures); each round also records the process's CPU time, which on
 a shared, loaded machine is the steadier of the two.
+
+Measured 2026-11-26 on the shared 2-core dev machine (Xeon with AVX-512, load average 12-20 from other builds),
+`--rounds 9`: process CPU time tw/TF 0.83 forward, 1.18 training; wall time 1.02 forward, 1.26 training. Before
+this session's kernel work both ratios were 3.8 (OpenBLAS ran its SSE3 kernels on this CPU; libm tanh/sigmoid).
+The goal of 0.8x for the training step is not met: the remaining time is the step's 300 small GEMMs (~57% of
+tensorweave's CPU time) and the per-iteration gradient accumulation Adds (~9%).
 """
 
 import argparse
