@@ -134,7 +134,8 @@ def classifier_model(
         "last": np.array(-1, np.int64),
     }
     if bidirectional:
-        inits["seq_shape"] = np.array([steps, batch, hidden * dirs], np.int64)
+        # y.view(steps, batch, -1); a symbolic batch is kept by a 0 (copy the dim).
+        inits["seq_shape"] = np.array([steps, 0 if dynamic_batch else batch, hidden * dirs], np.int64)
     nodes = [
         n("Gather", ["embedding.weight", "input_ids"], ["emb"], name="/embedding/Gather"),
         n("Transpose", ["emb"], ["x0"], perm=[1, 0, 2], name="/rnn/Transpose"),

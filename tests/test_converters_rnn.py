@@ -195,12 +195,14 @@ def test_sequence_length_past_the_end_is_a_runtime_error():
     runner.run(feeds)  # the interpreter is still usable
 
 
-@pytest.mark.parametrize("op", ["LSTM", "GRU"])
-def test_dynamic_batch_classifier_resizes(op):
+@pytest.mark.parametrize("op,bidirectional", [("LSTM", False), ("GRU", False), ("LSTM", True)])
+def test_dynamic_batch_classifier_resizes(op, bidirectional):
     """PyTorch's export with a dynamic batch makes the zero initial states at
     run time (Shape -> ConstantOfShape -> Slice): the importer leaves them
     out (ONNX's zero default), and one interpreter runs every batch size."""
-    model, _ = rnn_models.classifier_model(op, vocab=300, embed=32, hidden=48, steps=12, dynamic_batch=True)
+    model, _ = rnn_models.classifier_model(
+        op, vocab=300, embed=32, hidden=48, steps=12, dynamic_batch=True, bidirectional=bidirectional
+    )
     assert "ConstantOfShape" in [n.op_type for n in model.graph.node]
     data = onnx_import.convert(model)
     assert set(_ops(data)) == {"GATHER", "TRANSPOSE", op, "RESHAPE", "CONCATENATION", "FULLY_CONNECTED"}
