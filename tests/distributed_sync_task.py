@@ -4,6 +4,7 @@ model of examples/distributed/train_digits_async.py with tw.train.SyncReplicasOp
 the parameter server; worker 0 is the chief (it initializes and runs the chief's queue runner).
 
   python tests/distributed_sync_task.py --steps 150 --aggregate 2 [--slow_worker 2 --slow_seconds 0.05]
+      [--checkpoint PREFIX]
 
 Each worker prints `STEPS <its train runs>` and `ACCURACY <test accuracy>`.
 """
@@ -42,6 +43,7 @@ def build(cluster, task_index, aggregate, total, lr=0.1, hidden=64):
         ready = tw.reduce_all(tw.stack([tw.is_variable_initialized(v) for v in (w1, b1, w2, b2, global_step)]))
         local_init = tw.local_variables_initializer()
         release = opt.get_init_tokens_op(num_tokens=total)  # the chief frees waiting workers when it stops
+        saver = tw.train.Saver(sharded=True)  # a shard per ps task, written by that task
     return locals()
 
 
@@ -52,6 +54,7 @@ def main():
     p.add_argument("--batch", type=int, default=32)
     p.add_argument("--slow_worker", type=int, default=-1)
     p.add_argument("--slow_seconds", type=float, default=0.0)
+    p.add_argument("--checkpoint", default="", help="the chief saves a sharded checkpoint here at the end")
     a = p.parse_args()
     task = cluster_resolver()
     server = tw.train.Server(task.cluster, task.task_type, task.task_id)
@@ -90,6 +93,8 @@ def main():
                 runs += 1
             accuracy = float(sess.run(m["accuracy"], {m["x"]: xte, m["y"]: yte}))
             if task.is_chief:
+                if a.checkpoint:
+                    print("SAVED", m["saver"].save(sess, a.checkpoint, global_step=m["global_step"]), flush=True)
                 sess.run(m["release"])
                 coord.request_stop()
                 del threads

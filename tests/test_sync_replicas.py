@@ -453,10 +453,12 @@ def test_sync_replicas_argument_errors():
 
 
 def test_sync_training_with_a_backup_worker_on_a_local_cluster(tmp_path):
-    """1 ps + 3 worker processes on 127.0.0.1, 2 gradients aggregated per step, worker 2 slowed by a sleep: the
-    steps advance, every worker ends, and the model reaches the single-process accuracy. The launcher's
-    timeout is the watchdog (a hang fails, and LocalCluster kills the processes on exit)."""
+    """2 ps + 3 worker processes on 127.0.0.1, 2 gradients aggregated per step, worker 2 slowed by a sleep: the
+    steps advance, every worker ends, the model reaches the single-process accuracy, and the chief's sharded
+    checkpoint has one shard per ps task. The launcher's timeout is the watchdog (a hang fails, and
+    LocalCluster kills the processes on exit)."""
     pytest.importorskip("sklearn")
+    import json
     import os
     import sys
 
@@ -470,8 +472,11 @@ def test_sync_training_with_a_backup_worker_on_a_local_cluster(tmp_path):
         sys.path.pop(0)
     single = train_digits_async.train_single_process(steps=150)
     script = os.path.join(root, "tests", "distributed_sync_task.py")
+    prefix = str(tmp_path / "ckpt" / "model")
+    os.makedirs(os.path.dirname(prefix))
     command = [sys.executable, script, "--steps", "150", "--aggregate", "2", "--slow_worker", "2"]
-    with launch.LocalCluster(command + ["--slow_seconds", "0.05"], num_ps=1, num_workers=3, logdir=str(tmp_path)) as c:
+    command += ["--slow_seconds", "0.05", "--checkpoint", prefix]
+    with launch.LocalCluster(command, num_ps=2, num_workers=3, logdir=str(tmp_path)) as c:
         codes = c.wait(timeout=240)
         logs = {k: c.log(*k) for k in c.procs if k[0] == "worker"}
     assert codes == {("worker", 0): 0, ("worker", 1): 0, ("worker", 2): 0}, logs
@@ -480,6 +485,13 @@ def test_sync_training_with_a_backup_worker_on_a_local_cluster(tmp_path):
     assert single > 0.85
     for a in accuracies:
         assert a >= single - 0.05, (accuracies, single)
+    saved = next(x.split()[1] for x in logs[("worker", 0)].splitlines() if x.startswith("SAVED"))
+    with open(saved + ".shards.json") as f:
+        shards = json.load(f)["shards"]
+    assert sorted(s["device"] for s in shards) == ["/job:ps/task:0", "/job:ps/task:1"]
+    assert sorted(t for s in shards for t in s["tensors"]) == ["b1", "b2", "global_step", "w1", "w2"]
+    holder = next(s for s in shards if "global_step" in s["tensors"])
+    assert tw.train.load_variable(os.path.join(os.path.dirname(prefix), holder["prefix"]), "global_step") >= 150
 
 
 def test_variable_averages_are_updated_after_each_step(sess):
