@@ -9,7 +9,6 @@ import threading
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 from tensorweave import _pywrap_tensorweave as pw
 
@@ -255,9 +254,44 @@ def test_a_one_task_step_keeps_its_control_flow(cluster):
     parts = pw.partition_for_cluster(g._c.to_graph_def(), cluster.devices(), [n.name], [picked.name], [], WORKER)
     assert list(parts) == [WORKER]
     graph_def, feeds, fetches, _ = parts[WORKER]
+    assert feeds == [n.name]
     env = cluster.envs[WORKER]
     handle = env.register_graph(graph_def)
     for step, value in enumerate([3, 6]):
         expected = sum(range(value))
         expected = expected * 2 if expected > 10 else expected - 1
         assert env.run_graph(handle, 100 + step, {n.name: np.int32(value)}, fetches)[0] == expected
+
+
+@pytest.mark.parametrize("failure", ["raises", "drops_done", "reports_error"])
+def test_a_failed_send_fails_the_sending_step(failure):
+    """A transport that raises, drops its done uncalled or reports an error: the sending task's step fails with
+    that error (never waits forever)."""
+    c = Cluster()
+    try:
+        ps = c.envs[PS]
+
+        def transport(dst_task, step_id, key, value, is_dead, done):
+            if failure == "raises":
+                raise RuntimeError("no route")
+            if failure == "reports_error":
+                threading.Thread(target=done, args=(tw.errors.UNAVAILABLE, "worker gone")).start()
+            # drops_done: returns without keeping `done`
+
+        ps.set_transport(transport)
+        g = tw.Graph()
+        with g.as_default():
+            with tw.device(PS):
+                a = tw.constant(2.0, name="a")
+            tw.negative(a, name="b")
+        parts = pw.partition_for_cluster(g._c.to_graph_def(), c.devices(), [], ["b:0"], [], WORKER)
+        handle = ps.register_graph(parts[PS][0])
+        expected = {
+            "raises": (tw.errors.InternalError, "no route"),
+            "drops_done": (tw.errors.InternalError, "dropped its done callback"),
+            "reports_error": (tw.errors.UnavailableError, "worker gone"),
+        }[failure]
+        with pytest.raises(expected[0], match=expected[1]):
+            ps.run_graph(handle, 1, {}, [], 20000)
+    finally:
+        c.close()

@@ -23,7 +23,8 @@
 //         memory is shared; an object array of bytes for a string tensor).
 //         It must return quickly and call done(code, message="") exactly
 //         once (code 0: delivered), from any thread. An exception raised by
-//         fn fails the send with it.
+//         fn fails the send with it, and so does a done that Python drops
+//         uncalled (the step ends instead of waiting for it).
 //     .deliver(step_id, key, value, dtype, shape, is_dead=False) -> bool
 //         value: any C-contiguous buffer (bytes, bytearray, memoryview,
 //         ndarray) holding the tensor's bytes, or a list or object array of
@@ -49,6 +50,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <thread>
 
 #include "distributed/cluster_partition.h"
 #include "distributed/worker_env.h"
@@ -159,6 +161,33 @@ std::shared_ptr<py::object> KeepPy(py::object object) {
                                      });
 }
 
+// The `done` of one send as Python holds it: called at most once; one that
+// Python drops without calling fails the send (on a thread of its own, not
+// under the GIL), so the step ends instead of waiting for it forever.
+class DoneOnce {
+ public:
+  DoneOnce(TransportDone done, std::string key, std::string dst_task)
+      : done_(std::move(done)),
+        key_(std::move(key)),
+        dst_task_(std::move(dst_task)) {}
+  ~DoneOnce() {
+    if (called_.exchange(true)) return;
+    Status status =
+        errors::Internal("the transport of ", key_, " to ", dst_task_,
+                         " dropped its done callback uncalled");
+    std::thread([done = std::move(done_), status] { done(status); }).detach();
+  }
+  void Call(const Status& status) {
+    if (called_.exchange(true)) return;
+    done_(status);
+  }
+
+ private:
+  TransportDone done_;
+  const std::string key_, dst_task_;
+  std::atomic<bool> called_{false};
+};
+
 class PyWorkerEnv {
  public:
   PyWorkerEnv(const std::string& job, int task,
@@ -244,18 +273,19 @@ class PyWorkerEnv {
     Transport transport = [keep](const std::string& dst_task, int64_t step_id,
                                  const std::string& key, const Tensor& value,
                                  bool is_dead, TransportDone done) {
+      auto once = std::make_shared<DoneOnce>(std::move(done), key, dst_task);
       Status error;
       {
         py::gil_scoped_acquire gil;
         try {
           py::object py_value = TensorToPy(value);
           py::cpp_function py_done(
-              [done](int code, const std::string& message) {
+              [once](int code, const std::string& message) {
                 Status status = code == 0
                                     ? Status::OK()
                                     : Status(static_cast<Code>(code), message);
                 py::gil_scoped_release release;
-                done(status);
+                once->Call(status);
               },
               py::arg("code"), py::arg("message") = "");
           (*keep)(dst_task, step_id, key, py_value, is_dead, py_done);
@@ -267,7 +297,7 @@ class PyWorkerEnv {
                                    " failed: ", e.what());
         }
       }
-      if (!error.ok()) done(error);
+      if (!error.ok()) once->Call(error);
     };
     py::gil_scoped_release release;
     env_->rendezvous_mgr()->SetTransport(std::move(transport));
