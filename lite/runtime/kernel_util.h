@@ -13,10 +13,16 @@ namespace twl {
 using schema::ActivationFunctionType;
 
 // The options table of `node`, or a default-constructed one when absent
-// (a flatbuffer table with no fields reads every field's default).
+// (a flatbuffer table with no fields reads every field's default). A table
+// whose union type is NONE is absent: the verifier checks a union member's
+// table against its type only, so such a table was never verified (a fuzzed
+// model read past its buffer through one).
 template <typename T>
 const T* GetOptions(const Node& node) {
-  const T* options = static_cast<const T*>(node.fb->builtin_options());
+  const T* options =
+      node.fb->builtin_options_type() == schema::BuiltinOptions::NONE
+          ? nullptr
+          : static_cast<const T*>(node.fb->builtin_options());
   if (options != nullptr) return options;
   // Root offset 8 -> table at 8 whose vtable (at 4) declares no fields.
   alignas(8) static const uint8_t kEmptyTable[] = {8, 0, 0, 0, 4, 0,
