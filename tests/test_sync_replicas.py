@@ -320,6 +320,38 @@ def test_each_step_applies_the_mean_of_exactly_m_gradients_and_drops_the_backup(
     np.testing.assert_array_equal(sess.run(reps.w), w1)
 
 
+def test_sparse_gradients_are_averaged_per_row_over_the_replicas_that_had_it(sess):
+    """An embedding's IndexedSlices gradients go through a SparseConditionalAccumulator: each row is the mean of
+    the gradients of the replicas whose batch had that row (TF's SyncReplicasOptimizer with shape=())."""
+    table = tw.Variable(np.arange(12, dtype=np.float32).reshape(6, 2), name="table")
+    step = tw.train.get_or_create_global_step()
+    ids, train_ops, opts = [], [], []
+    for r in range(2):
+        with tw.name_scope(f"replica_{r}"):
+            i = tw.placeholder(tw.int32, [None])
+            loss = tw.reduce_sum(tw.nn.embedding_lookup(table, i) * float(r + 1))
+            opt = tw.train.SyncReplicasOptimizer(tw.train.GradientDescentOptimizer(0.5), 2)
+            gv = opt.compute_gradients(loss, var_list=[table])
+            assert isinstance(gv[0][0], tw.IndexedSlices)
+            train_ops.append(opt.apply_gradients(gv, global_step=step))
+        ids.append(i)
+        opts.append(opt)
+    sess.run(tw.global_variables_initializer())
+    sess.run(tw.local_variables_initializer())
+    sess.run(opts[0].chief_init_op)
+    sess.run(opts[1].local_step_init_op)
+    sess.run(opts[0].get_init_tokens_op())
+    before = sess.run(table)
+    sess.run(train_ops[0], {ids[0]: [1, 4, 4]}, options=LONG)  # rows 1 and 4 (twice): gradient 1 each time
+    sess.run(train_ops[1], {ids[1]: [4, 5]}, options=LONG)  # gradient 2
+    sess.run(opts[0].get_chief_queue_runner().enqueue_ops[0], options=LONG)
+    want = before.copy()
+    want[1] -= 0.5 * 1.0  # replica 0 only
+    want[4] -= 0.5 * (2.0 + 2.0) / 2  # replica 0's summed rows (2) and replica 1's (2), over 2 replicas
+    want[5] -= 0.5 * 2.0  # replica 1 only
+    np.testing.assert_allclose(sess.run(table), want)
+
+
 def _replica_loop(sess, reps, r, data, stop, counter, pause=None):
     try:
         while not stop.is_set():

@@ -336,9 +336,11 @@ class SparseAccumulator : public AccumulatorBase {
       }
       const int64_t* s = dense_shape.data<int64_t>();
       const int64_t rank = dense_shape.dim(0);
-      if (shape_.known_rank() && shape_.rank() != rank) {
-        return errors::InvalidArgument("Shape mismatch: expected shape rank ",
-                                       shape_.rank(), ", got ", rank);
+      // The declared shape constrains the dims it has (TF: "at least").
+      if (shape_.known_rank() && shape_.rank() > rank) {
+        return errors::InvalidArgument(
+            "Shape mismatch: expected shape rank at least ", shape_.rank(),
+            ", got ", rank);
       }
       for (int i = 0; shape_.known_rank() && i < shape_.rank(); ++i) {
         if (shape_.dim(i) >= 0 && shape_.dim(i) != s[i]) {
@@ -349,26 +351,32 @@ class SparseAccumulator : public AccumulatorBase {
       }
       if (rank > 0) limit = s[0];
     }
-    // The rows must match the accumulated ones, or the declared shape.
-    const std::vector<int64_t>* expect = nullptr;
-    std::vector<int64_t> declared;
+    // The rows must match the accumulated ones exactly, or the dims the
+    // declared shape has.
     if (counter_ > 0) {
-      expect = &row_dims_;
-    } else if (shape_.known_rank() && shape_.rank() > 0) {
-      declared.assign(shape_.dims().begin() + 1, shape_.dims().end());
-      expect = &declared;
-    }
-    if (expect != nullptr) {
-      if (expect->size() != row_dims.size()) {
+      if (row_dims_.size() != row_dims.size()) {
         return errors::InvalidArgument("Shape mismatch: expected values rank ",
-                                       expect->size() + 1, ", got ",
+                                       row_dims_.size() + 1, ", got ",
                                        values.rank());
       }
       for (size_t i = 0; i < row_dims.size(); ++i) {
-        if ((*expect)[i] >= 0 && (*expect)[i] != row_dims[i]) {
+        if (row_dims_[i] != row_dims[i]) {
           return errors::InvalidArgument("Shape mismatch: expected values dim ",
-                                         i + 1, " to be ", (*expect)[i],
+                                         i + 1, " to be ", row_dims_[i],
                                          ", got ", row_dims[i]);
+        }
+      }
+    } else if (shape_.known_rank()) {
+      if (shape_.rank() > values.rank()) {
+        return errors::InvalidArgument(
+            "Shape mismatch: expected values rank at least ", shape_.rank(),
+            ", got ", values.rank());
+      }
+      for (int i = 1; i < shape_.rank(); ++i) {
+        if (shape_.dim(i) >= 0 && shape_.dim(i) != values.dim(i)) {
+          return errors::InvalidArgument("Shape mismatch: expected values dim ",
+                                         i, " to be ", shape_.dim(i), ", got ",
+                                         values.dim(i));
         }
       }
     }
@@ -444,12 +452,14 @@ class SparseAccumulator : public AccumulatorBase {
     TensorShape values_shape;
     TW_RETURN_IF_ERROR(TensorShape::Build(dims, &values_shape));
     TW_RETURN_IF_ERROR(Tensor::Allocate(dtype_, values_shape, &values));
-    std::vector<int64_t> dense;
-    if (shape_.known_rank()) {
-      dense = shape_.dims();
-    } else {
-      dense = {-1};
-      dense.insert(dense.end(), row_dims_.begin(), row_dims_.end());
+    // The values' rank; each dim the declared shape knows, else the
+    // accumulated rows' (dim 0 unknown unless declared), as TensorFlow.
+    std::vector<int64_t> dense = {-1};
+    dense.insert(dense.end(), row_dims_.begin(), row_dims_.end());
+    for (int i = 0; shape_.known_rank() && i < shape_.rank() &&
+                    i < static_cast<int>(dense.size());
+         ++i) {
+      if (shape_.dim(i) >= 0) dense[i] = shape_.dim(i);
     }
     TW_RETURN_IF_ERROR(Tensor::Allocate(
         DT_INT64, TensorShape({static_cast<int64_t>(dense.size())}), &shape));

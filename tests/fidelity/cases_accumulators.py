@@ -163,3 +163,17 @@ def sync_replicas_one_replica_step(tf, sess):
         opt.get_slot_names(),
         sorted(v.op.name for v in tf.local_variables()),
     )
+
+
+@case
+def sparse_declared_shape_is_a_lower_bound(tf, sess):
+    out = []
+    for shape in [(), [None], [None, 2], [None, None, 2]]:
+        acc = tf.SparseConditionalAccumulator(tf.float32, shape=shape)
+        try:
+            sess.run(acc.apply_grad([1, 3], np.float32([[1, 1], [2, 2]]), grad_shape=[5, 2]))
+            sess.run(acc.apply_grad([1], np.float32([[3, 5]]), grad_shape=[5, 2]))
+            out.append(list(sess.run(acc.take_grad(2))))
+        except tf.errors.OpError as e:
+            out.append((type(e).__name__, _message(e)))
+    return out

@@ -191,9 +191,9 @@ class SparseConditionalAccumulator(ConditionalAccumulatorBase):
             _local_step(local_step),
             math_ops.cast(ops.convert_to_tensor(grad_indices), _dtypes.int64),
             grad_values,
-            math_ops.cast(
-                ops.convert_to_tensor([] if grad_shape is None else grad_shape, _dtypes.int64), _dtypes.int64
-            ),
+            ops.convert_to_tensor([], _dtypes.int64)
+            if grad_shape is None
+            else math_ops.cast(ops.convert_to_tensor(grad_shape), _dtypes.int64),
             has_known_shape=grad_shape is not None,
             name=name,
         )
