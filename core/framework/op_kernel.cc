@@ -118,8 +118,9 @@ bool KernelRegistry::SupportsNode(const Node& node,
     bool matches = true;
     for (const auto& [attr, allowed] : it->second.first.constraints) {
       DataType dtype;
-      matches = matches && GetAttr(node.attrs(), attr, &dtype).ok() &&
-                std::find(allowed.begin(), allowed.end(), dtype) != allowed.end();
+      matches =
+          matches && GetAttr(node.attrs(), attr, &dtype).ok() &&
+          std::find(allowed.begin(), allowed.end(), dtype) != allowed.end();
     }
     if (matches) return true;
   }

@@ -214,6 +214,9 @@ Status BatchMatMulShape(InferenceContext* c) {
       .Doc(DocText)
 
 TW_BINARY_OP("Add", "numbertype", "x + y, with numpy broadcasting.");
+// What TensorFlow 1.15 and compat.v1 build for `+` (graphs they wrote name
+// it); the same computation as Add.
+TW_BINARY_OP("AddV2", "numbertype", "x + y, with numpy broadcasting.");
 TW_BINARY_OP("Sub", "numbertype", "x - y, with numpy broadcasting.");
 TW_BINARY_OP("Mul", "numbertype", "x * y, with numpy broadcasting.");
 TW_BINARY_OP("Div", "numbertype",

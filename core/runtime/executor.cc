@@ -51,6 +51,12 @@ struct Executor::Item {
   // iteration (pending counts and slots), so it passes them on without
   // taking the frame's mutex.
   bool lock_free = false;
+  bool is_async = false;
+  // Nodes the executor runs itself, without their kernel: Identity, Enter,
+  // Exit and NextIteration pass their input on, a Switch routes it (their
+  // Ref forms, and traced steps, use the kernels).
+  enum class Inline : uint8_t { kNone, kForward, kSwitch };
+  Inline inline_kind = Inline::kNone;
   // Merge: its index among the frame's merges, its data inputs, and
   // whether one of them is fed (live from the start).
   int merge_index = -1;
@@ -344,6 +350,14 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
     item.initial_pending += item.node->control_inputs().size();
     TW_RETURN_IF_ERROR(kernels(item.node, &item.kernel));
     item.expensive = item.kernel->IsExpensive();
+    item.is_async = item.kernel->AsAsync() != nullptr;
+    const std::string& op = item.node->type_string();
+    if (op == "Identity" || op == "Enter" || op == "Exit" ||
+        op == "NextIteration") {
+      item.inline_kind = Item::Inline::kForward;
+    } else if (op == "Switch") {
+      item.inline_kind = Item::Inline::kSwitch;
+    }
     if (item.kind != NodeKind::kNormal) ex->has_control_flow_ = true;
     item_of[id] = static_cast<int>(ex->items_.size());
     ex->items_.push_back(std::move(item));
@@ -445,8 +459,7 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
     };
     item.lock_free =
         item.frame != 0 && item.kind != NodeKind::kEnter &&
-        item.kind != NodeKind::kExit &&
-        item.kind != NodeKind::kNextIteration &&
+        item.kind != NodeKind::kExit && item.kind != NodeKind::kNextIteration &&
         std::none_of(item.out_edges.begin(), item.out_edges.end(),
                      [&](const Item::OutEdge& e) { return is_merge(e.dst); }) &&
         std::none_of(item.control_dsts.begin(), item.control_dsts.end(),
@@ -681,16 +694,70 @@ void Executor::Finish(StepState* state) const {
 }
 
 // Runs the nodes on `stack`, then, on this thread, every cheap node they
-// make ready.
+// make ready. The step's outstanding count includes the nodes on `stack`:
+// while this thread works, those `owned` counts stand for everything it
+// holds, so the nodes it makes ready and runs itself are not counted one by
+// one (one atomic operation per call rather than per node); a node it hands
+// to another thread (the pool, an async kernel's callback) gets a count of
+// its own first.
 void Executor::Process(StepState* state, std::vector<Tagged> stack) const {
+  int64_t owned = static_cast<int64_t>(stack.size());
   std::vector<Tagged> ready;
   while (!stack.empty()) {
-    Tagged tagged = stack.back();
+    const Tagged tagged = stack.back();
     stack.pop_back();
+    if (state->Stopped()) continue;
+    const bool async = items_[tagged.item].is_async && !tagged.dead;
+    if (async) HandOver(state, &owned);
     ready.clear();
-    // An async node that has not finished yet accounts for itself later.
-    if (!state->Stopped() && !RunItem(state, tagged, &ready)) continue;
-    if (Schedule(state, ready, &stack, /*is_start=*/false)) return;
+    if (!RunItem(state, tagged, &ready)) continue;  // its callback goes on
+    if (async) ++owned;  // it failed before starting: its count is ours
+    Distribute(state, ready, &stack, &owned);
+  }
+  if (state->outstanding.fetch_sub(owned, std::memory_order_acq_rel) == owned) {
+    Finish(state);
+  }
+}
+
+// Gives a node its own count of the step's outstanding nodes, before another
+// thread gets it: one of `owned` when the caller has more than the one it
+// keeps, else a new one.
+void Executor::HandOver(StepState* state, int64_t* owned) const {
+  if (owned != nullptr && *owned > 1) {
+    --*owned;
+  } else if (owned != nullptr) {
+    state->outstanding.fetch_add(1, std::memory_order_acq_rel);
+  }
+}
+
+// Newly ready nodes: the cheap ones (and dead ones: they only pass their
+// deadness on) go on `inline_ready`, one expensive one too when nothing else
+// is there, the other expensive ones to the pool. With `owned`, the nodes
+// are not counted yet (see Process); without, each already is.
+void Executor::Distribute(StepState* state, const std::vector<Tagged>& ready,
+                          std::vector<Tagged>* inline_ready,
+                          int64_t* owned) const {
+  auto to_pool = [&](const Tagged& t) {
+    HandOver(state, owned);
+    state->step->inter_op_pool->Schedule(
+        [this, state, t] { Process(state, {t}); });
+  };
+  const Tagged* kept_expensive = nullptr;
+  for (const Tagged& t : ready) {
+    if (t.dead || !items_[t.item].expensive) {
+      inline_ready->push_back(t);
+    } else if (kept_expensive == nullptr) {
+      kept_expensive = &t;
+    } else {
+      to_pool(t);
+    }
+  }
+  if (kept_expensive != nullptr) {
+    if (inline_ready->empty()) {
+      inline_ready->push_back(*kept_expensive);
+    } else {
+      to_pool(*kept_expensive);
+    }
   }
 }
 
@@ -716,10 +783,9 @@ void Executor::ProcessAfterCallback(StepState* state,
 }
 
 // Accounts for one finished node (none at the start) and its newly ready
-// successors: the cheap ones are pushed on `inline_ready`, one expensive one
-// too when nothing else is, the other expensive ones go to the pool.
-// Returns true when the step is complete (the state must not be touched
-// afterwards).
+// successors, then distributes them (the caller runs `inline_ready` with
+// Process). Returns true when the step is complete (the state must not be
+// touched afterwards).
 bool Executor::Schedule(StepState* state, const std::vector<Tagged>& ready,
                         std::vector<Tagged>* inline_ready,
                         bool is_start) const {
@@ -730,26 +796,7 @@ bool Executor::Schedule(StepState* state, const std::vector<Tagged>& ready,
     Finish(state);
     return true;
   }
-  const Tagged* kept_expensive = nullptr;
-  for (const Tagged& t : ready) {
-    // A dead node only passes its deadness on: never worth a thread.
-    if (t.dead || !items_[t.item].expensive) {
-      inline_ready->push_back(t);
-    } else if (kept_expensive == nullptr) {
-      kept_expensive = &t;
-    } else {
-      state->step->inter_op_pool->Schedule(
-          [this, state, t] { Process(state, {t}); });
-    }
-  }
-  if (kept_expensive != nullptr) {
-    if (inline_ready->empty()) {
-      inline_ready->push_back(*kept_expensive);
-    } else {
-      state->step->inter_op_pool->Schedule(
-          [this, state, t = *kept_expensive] { Process(state, {t}); });
-    }
-  }
+  Distribute(state, ready, inline_ready, /*owned=*/nullptr);
   return false;
 }
 
@@ -786,6 +833,11 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
       }
     }
   }
+  StepStatsCollector* stats = state->step->stats;
+  if (item.inline_kind != Item::Inline::kNone && stats == nullptr &&
+      RunInline(state, tagged, inputs, ready)) {
+    return true;
+  }
   OpKernelContext::Params params;
   params.kernel = item.kernel;
   params.inputs = inputs;
@@ -794,7 +846,6 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
   params.rendezvous = state->step->rendezvous;
   params.cancellation_manager = state->step->cancellation_manager;
   params.step_id = state->step->step_id;
-  StepStatsCollector* stats = state->step->stats;
   const int64_t start_us = stats != nullptr ? NowMicrosSinceEpoch() : 0;
   if (AsyncOpKernel* async = item.kernel->AsAsync()) {
     auto* call = new AsyncCall(params);
@@ -821,6 +872,26 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
     stats->RecordNode(node, start_us, NowMicrosSinceEpoch(), ctx);
   }
   FinishItem(state, tagged, &ctx, ready);
+  return true;
+}
+
+// Runs a forwarding node (Item::inline_kind) without its kernel: its input
+// moves to its output. False when the kernel must run instead (a Switch's
+// predicate that is not a scalar bool: the kernel reports it).
+bool Executor::RunInline(StepState* state, const Tagged& tagged,
+                         TensorValue* inputs,
+                         std::vector<Tagged>* ready) const {
+  const Item& item = items_[tagged.item];
+  TensorValue outputs[2];
+  if (item.inline_kind == Item::Inline::kSwitch) {
+    const Tensor& pred = inputs[1].tensor;
+    if (pred.dtype() != DT_BOOL || pred.shape().rank() != 0) return false;
+    outputs[pred.data<bool>()[0] ? 1 : 0] = std::move(inputs[0]);
+    inputs[1] = TensorValue();
+  } else {
+    outputs[0] = std::move(inputs[0]);
+  }
+  PropagateOutputs(state, tagged, outputs, ready);
   return true;
 }
 
@@ -954,10 +1025,9 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
 // successors in iteration `iter` of `frame`; those made ready go on
 // `ready`. Outside the root frame the caller holds frame->mu.
 void Executor::ActivateNodes(StepState* state, const Item& item,
-                             TensorValue* outputs, bool dead,
-                             FrameState* frame, int64_t iter,
-                             std::vector<Tagged>* ready, bool reused,
-                             IterState* it) const {
+                             TensorValue* outputs, bool dead, FrameState* frame,
+                             int64_t iter, std::vector<Tagged>* ready,
+                             bool reused, IterState* it) const {
   if (it == nullptr) it = frame->iteration(iter);
   const bool from_enter = item.kind == NodeKind::kEnter;
   // `value`: the input (null for a dead one, or a control edge).
@@ -969,11 +1039,17 @@ void Executor::ActivateNodes(StepState* state, const Item& item,
                     iter, ready);
       return;
     }
-    if (value != nullptr) {
-      it->slots[slot] = move ? std::move(*value) : *value;
-    } else if (!control || dead) {
-      it->dead[dst.local].store(true, std::memory_order_relaxed);
+    if (value != nullptr) it->slots[slot] = move ? std::move(*value) : *value;
+    const bool input_dead = control ? dead : value == nullptr;
+    if (dst.initial_pending == 1) {  // its only input: ready now
+      ready->push_back({dst_id, frame, it, iter,
+                        input_dead && dst.kind != NodeKind::kControlTrigger});
+      if (!frame->is_root()) {
+        it->outstanding_ops.fetch_add(1, std::memory_order_relaxed);
+      }
+      return;
     }
+    if (input_dead) it->dead[dst.local].store(true, std::memory_order_relaxed);
     if (it->pending[dst.local].fetch_sub(1, std::memory_order_acq_rel) == 1) {
       const bool dst_dead = has_control_flow_ &&
                             dst.kind != NodeKind::kControlTrigger &&

@@ -117,8 +117,7 @@ class Executor {
   void FinishItem(StepState* state, const Tagged& tagged, OpKernelContext* ctx,
                   std::vector<Tagged>* ready) const;
   void PropagateOutputs(StepState* state, const Tagged& tagged,
-                        TensorValue* outputs,
-                        std::vector<Tagged>* ready) const;
+                        TensorValue* outputs, std::vector<Tagged>* ready) const;
   // `reused`: the outputs are delivered again later (a loop constant, to
   // each iteration), so they are copied; else each output is moved to the
   // last of its consumers. `it`: the iteration's state when the caller has
@@ -141,6 +140,11 @@ class Executor {
                          std::vector<Tagged>* ready) const;
   bool Schedule(StepState* state, const std::vector<Tagged>& ready,
                 std::vector<Tagged>* inline_ready, bool is_start) const;
+  void Distribute(StepState* state, const std::vector<Tagged>& ready,
+                  std::vector<Tagged>* inline_ready, int64_t* owned) const;
+  void HandOver(StepState* state, int64_t* owned) const;
+  bool RunInline(StepState* state, const Tagged& tagged, TensorValue* inputs,
+                 std::vector<Tagged>* ready) const;
   void Finish(StepState* state) const;
   Status CollectFetches(StepState* state, std::vector<Tensor>* fetches) const;
 

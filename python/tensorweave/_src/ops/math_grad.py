@@ -51,6 +51,7 @@ def _scalar(value, dtype):
 
 
 @gradients_impl.RegisterGradient("Add")
+@gradients_impl.RegisterGradient("AddV2")
 def _add_grad(op, grad):
     return _binary_result(op, grad, grad)
 
