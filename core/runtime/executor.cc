@@ -1009,10 +1009,19 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
       }
       std::unique_lock<std::mutex> lock(frame->mu, std::defer_lock);
       if (!item.lock_free) lock.lock();
+      // The iteration's count changes by the successors made ready less
+      // this node: one atomic operation, none for a node that makes one
+      // successor ready (the count cannot reach zero meanwhile: this node's
+      // part of it stands until then).
+      int made_ready = 0;
       ActivateNodes(state, item, outputs, dead, frame, tagged.iter, ready,
-                    /*reused=*/false, tagged.iter_state);
-      const bool idle = tagged.iter_state->outstanding_ops.fetch_sub(
-                            1, std::memory_order_acq_rel) == 1;
+                    /*reused=*/false, tagged.iter_state, &made_ready);
+      const int delta = made_ready - 1;
+      const bool idle =
+          delta != 0 && tagged.iter_state->outstanding_ops.fetch_add(
+                            delta, std::memory_order_acq_rel) +
+                                delta ==
+                            0;
       if (lock.owns_lock()) lock.unlock();
       if (idle) CleanupIterations(state, frame, ready);
       return;
@@ -1027,8 +1036,18 @@ void Executor::PropagateOutputs(StepState* state, const Tagged& tagged,
 void Executor::ActivateNodes(StepState* state, const Item& item,
                              TensorValue* outputs, bool dead, FrameState* frame,
                              int64_t iter, std::vector<Tagged>* ready,
-                             bool reused, IterState* it) const {
+                             bool reused, IterState* it,
+                             int* made_ready) const {
   if (it == nullptr) it = frame->iteration(iter);
+  // A node made ready in a loop's iteration is counted there: by the caller
+  // when it asks (made_ready), else here.
+  auto count_ready = [&] {
+    if (made_ready != nullptr) {
+      ++*made_ready;
+    } else if (!frame->is_root()) {
+      it->outstanding_ops.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
   const bool from_enter = item.kind == NodeKind::kEnter;
   // `value`: the input (null for a dead one, or a control edge).
   auto arrive = [&](int dst_id, int slot, TensorValue* value, bool move,
@@ -1044,9 +1063,7 @@ void Executor::ActivateNodes(StepState* state, const Item& item,
     if (dst.initial_pending == 1) {  // its only input: ready now
       ready->push_back({dst_id, frame, it, iter,
                         input_dead && dst.kind != NodeKind::kControlTrigger});
-      if (!frame->is_root()) {
-        it->outstanding_ops.fetch_add(1, std::memory_order_relaxed);
-      }
+      count_ready();
       return;
     }
     if (input_dead) it->dead[dst.local].store(true, std::memory_order_relaxed);
@@ -1055,9 +1072,7 @@ void Executor::ActivateNodes(StepState* state, const Item& item,
                             dst.kind != NodeKind::kControlTrigger &&
                             it->dead[dst.local].load(std::memory_order_relaxed);
       ready->push_back({dst_id, frame, it, iter, dst_dead});
-      if (!frame->is_root()) {
-        it->outstanding_ops.fetch_add(1, std::memory_order_relaxed);
-      }
+      count_ready();
     }
   };
   for (const Item::OutEdge& e : item.out_edges) {

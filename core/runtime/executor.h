@@ -121,11 +121,13 @@ class Executor {
   // `reused`: the outputs are delivered again later (a loop constant, to
   // each iteration), so they are copied; else each output is moved to the
   // last of its consumers. `it`: the iteration's state when the caller has
-  // it (else it is looked up, under the frame's mutex).
+  // it (else it is looked up, under the frame's mutex). `made_ready`: where
+  // to count the nodes made ready (else they are added to the iteration's
+  // outstanding count here).
   void ActivateNodes(StepState* state, const Item& item, TensorValue* outputs,
                      bool dead, FrameState* frame, int64_t iter,
                      std::vector<Tagged>* ready, bool reused = false,
-                     IterState* it = nullptr) const;
+                     IterState* it = nullptr, int* made_ready = nullptr) const;
   void ActivateMerge(StepState* state, const Item& dst, int slot,
                      TensorValue* value, bool move, bool control,
                      bool from_enter, FrameState* frame, int64_t iter,
