@@ -58,8 +58,10 @@ Status WorkerEnv::Create(const WorkerEnvOptions& options,
                                             0, options.task, &env->devices_));
   const int inter_op = options.inter_op_threads > 0 ? options.inter_op_threads
                                                     : ThreadPool::NumCores();
+  std::unique_ptr<ThreadPool> inter_op_pool;
   TW_RETURN_IF_ERROR(
-      ThreadPool::Create(inter_op, "worker_inter_op", &env->inter_op_pool_));
+      ThreadPool::Create(inter_op, "worker_inter_op", &inter_op_pool));
+  env->inter_op_pool_ = std::move(inter_op_pool);
   // The caller of a parallel loop takes part (as in Session).
   const int parallelism = options.intra_op_threads > 0
                               ? options.intra_op_threads
@@ -392,7 +394,9 @@ Status WorkerEnv::RunGraph(
   auto timed_out = std::make_shared<std::atomic<bool>>(false);
   DeadlineTimer::Id timer = -1;
   if (options.timeout_ms > 0) {
-    ThreadPool* pool = inter_op_pool_.get();
+    // The pool by a shared reference: the timer may fire as this call
+    // returns and the environment goes away.
+    std::shared_ptr<ThreadPool> pool = inter_op_pool_;
     timer = DeadlineTimer::Global()->Schedule(
         options.timeout_ms, [cancellation, timed_out, pool] {
           timed_out->store(true);

@@ -105,7 +105,8 @@ class WorkerEnv {
   std::string task_name_;
   std::unique_ptr<DeviceSet> devices_;
   ResourceMgr resource_mgr_;
-  std::unique_ptr<ThreadPool> inter_op_pool_;
+  // Shared with the step timers (one may fire as a call returns).
+  std::shared_ptr<ThreadPool> inter_op_pool_;
   std::unique_ptr<ThreadPool> intra_op_pool_;
   std::unique_ptr<RemoteRendezvousMgr> rendezvous_mgr_;
 
