@@ -20,6 +20,7 @@
 #include "core/framework/cancellation.h"
 #include "core/framework/op_kernel.h"
 #include "core/framework/types.h"
+#include "core/kernels/session_resource_handle.h"
 
 namespace tensorweave {
 namespace {
@@ -27,36 +28,6 @@ namespace {
 #define TW_ACCUMULATOR_TYPES float, double, half
 
 // --- handles -----------------------------------------------------------------
-
-// The handle's text: the container's length, ':', the container, the name.
-std::string EncodeHandle(const std::string& container,
-                         const std::string& name) {
-  return std::to_string(container.size()) + ":" + container + name;
-}
-
-Status DecodeHandle(const Tensor& handle, std::string* container,
-                    std::string* name) {
-  if (handle.dtype() != DT_STRING || handle.num_elements() != 1 ||
-      handle.rank() != 0) {
-    return errors::InvalidArgument(
-        "an accumulator handle must be a string scalar, got ",
-        DataTypeName(handle.dtype()), " ", handle.shape().ToString());
-  }
-  const std::string& text = handle.data<std::string>()[0];
-  const size_t colon = text.find(':');
-  size_t length = 0;
-  bool ok = colon != std::string::npos && colon > 0;
-  for (size_t i = 0; ok && i < colon; ++i) {
-    ok = text[i] >= '0' && text[i] <= '9' && length < (1u << 20);
-    length = length * 10 + (text[i] - '0');
-  }
-  if (!ok || colon + 1 + length > text.size()) {
-    return errors::InvalidArgument("'", text, "' is not an accumulator handle");
-  }
-  *container = text.substr(colon + 1, length);
-  *name = text.substr(colon + 1 + length);
-  return Status::OK();
-}
 
 Status ScalarInput(const Tensor& t, DataType dtype, const char* what) {
   if (t.dtype() != dtype || t.rank() != 0) {
@@ -502,7 +473,8 @@ class SparseAccumulator : public AccumulatorBase {
 Status GetAccumulator(OpKernelContext* ctx,
                       std::shared_ptr<AccumulatorBase>* acc) {
   std::string container, name;
-  TW_RETURN_IF_ERROR(DecodeHandle(ctx->input(0), &container, &name));
+  TW_RETURN_IF_ERROR(DecodeSessionResourceHandle(
+      ctx->input(0), "an accumulator", &container, &name));
   return ctx->resource_mgr()->Lookup(container, name, acc);
 }
 
@@ -554,7 +526,7 @@ class AccumulatorOp : public OpKernel {
                               },
                               &acc));
       OP_REQUIRES_OK(ctx, acc->MatchesDefinition(*created));
-      handle_ = EncodeHandle(container_, name);
+      handle_ = EncodeSessionResourceHandle(container_, name);
     }
     ctx->set_output(0, Tensor::Scalar<std::string>(handle_));
   }
