@@ -54,20 +54,12 @@
 
 #include "distributed/cluster_partition.h"
 #include "distributed/worker_env.h"
+#include "python/pywrap/pywrap_status.h"
 
 namespace py = pybind11;
 
 namespace tensorweave {
 namespace {
-
-void RaiseIfError(const Status& status) {
-  if (status.ok()) return;
-  static py::object* raise_fn =
-      new py::object(py::module_::import("tensorweave._src.framework.errors")
-                         .attr("_raise_from_status"));
-  (*raise_fn)(static_cast<int>(status.code()), status.message());
-  throw std::runtime_error("unreachable: _raise_from_status returned");
-}
 
 // An ndarray viewing `tensor`'s memory (it keeps the buffer alive); read-only
 // unless the tensor is its buffer's only user.
@@ -131,23 +123,23 @@ Tensor FeedToTensor(const std::string& name, const py::handle& value) {
       } else if (py::isinstance<py::str>(item)) {
         elements.push_back(item.cast<std::string>());
       } else {
-        RaiseIfError(errors::InvalidArgument(
+        ThrowIfError(errors::InvalidArgument(
             "the feed '", name, "' holds a ",
             std::string(py::str(py::type::handle_of(item).attr("__name__"))),
             " where bytes or str were expected"));
       }
     }
-    RaiseIfError(TensorFromStrings(shape, std::move(elements), &tensor));
+    ThrowIfError(TensorFromStrings(shape, std::move(elements), &tensor));
     return tensor;
   }
   DataType dtype;
   const std::string dtype_name = py::str(array.dtype().attr("name"));
   if (!DataTypeFromName(dtype_name, &dtype)) {
-    RaiseIfError(errors::InvalidArgument("the feed '", name, "' has dtype ",
+    ThrowIfError(errors::InvalidArgument("the feed '", name, "' has dtype ",
                                          dtype_name,
                                          ", which tensorweave has not"));
   }
-  RaiseIfError(TensorFromBytes(dtype, shape, array.data(),
+  ThrowIfError(TensorFromBytes(dtype, shape, array.data(),
                                static_cast<size_t>(array.nbytes()), &tensor));
   return tensor;
 }
@@ -201,7 +193,7 @@ class PyWorkerEnv {
     options.inter_op_threads = inter_op_threads;
     options.intra_op_threads = intra_op_threads;
     options.rendezvous.stale_step_timeout_ms = stale_step_timeout_ms;
-    RaiseIfError(WorkerEnv::Create(options, &env_));
+    ThrowIfError(WorkerEnv::Create(options, &env_));
   }
   ~PyWorkerEnv() {
     // Executor threads may be waiting for the GIL (a transport call).
@@ -225,7 +217,7 @@ class PyWorkerEnv {
     GraphDef def;
     const std::string data = serialized;
     if (!def.ParseFromString(data)) {
-      RaiseIfError(errors::InvalidArgument(
+      ThrowIfError(errors::InvalidArgument(
           "register_graph: the bytes are not a serialized GraphDef"));
     }
     int64_t handle = 0;
@@ -234,7 +226,7 @@ class PyWorkerEnv {
       py::gil_scoped_release release;
       status = env_->RegisterGraph(def, RegisterGraphOptions(), &handle);
     }
-    RaiseIfError(status);
+    ThrowIfError(status);
     return handle;
   }
 
@@ -257,7 +249,7 @@ class PyWorkerEnv {
           env_->RunGraph(handle, step_id, inputs, fetches, options, &outputs);
       inputs.clear();
     }
-    RaiseIfError(status);
+    ThrowIfError(status);
     py::list result;
     for (const Tensor& t : outputs) result.append(TensorToPy(t));
     return result;
@@ -306,7 +298,7 @@ class PyWorkerEnv {
   bool Deliver(int64_t step_id, const std::string& key, const py::object& value,
                int dtype_enum, const py::object& shape_obj, bool is_dead) {
     if (!IsValidDataType(dtype_enum) || dtype_enum == DT_INVALID) {
-      RaiseIfError(errors::InvalidArgument("deliver of ", key,
+      ThrowIfError(errors::InvalidArgument("deliver of ", key,
                                            ": unknown dtype ", dtype_enum));
     }
     const DataType dtype = static_cast<DataType>(dtype_enum);
@@ -320,14 +312,14 @@ class PyWorkerEnv {
         items = value.attr("ravel")().attr("tolist")();
       } else if (!py::isinstance<py::list>(value) &&
                  !py::isinstance<py::tuple>(value)) {
-        RaiseIfError(errors::InvalidArgument(
+        ThrowIfError(errors::InvalidArgument(
             "deliver of ", key,
             ": a string tensor comes as a list or object array of bytes"));
       }
       std::vector<std::string> elements;
       for (const auto& item : items) {
         if (!py::isinstance<py::bytes>(item)) {
-          RaiseIfError(errors::InvalidArgument(
+          ThrowIfError(errors::InvalidArgument(
               "deliver of ", key, ": a string tensor's elements are bytes"));
         }
         elements.push_back(std::string(item.cast<py::bytes>()));
@@ -342,7 +334,7 @@ class PyWorkerEnv {
       Py_buffer view;
       if (PyObject_GetBuffer(value.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
         PyErr_Clear();
-        RaiseIfError(errors::InvalidArgument(
+        ThrowIfError(errors::InvalidArgument(
             "deliver of ", key,
             ": the value is not a C-contiguous buffer (bytes, bytearray, "
             "memoryview or ndarray)"));
@@ -359,7 +351,7 @@ class PyWorkerEnv {
       PyBuffer_Release(&view);
     }
     if (!status.ok()) {
-      RaiseIfError(
+      ThrowIfError(
           Status(status.code(), "deliver of " + key + ": " + status.message()));
     }
     return accepted;
@@ -381,7 +373,7 @@ class PyWorkerEnv {
   }
 
   void DeregisterGraph(int64_t handle) {
-    RaiseIfError(env_->DeregisterGraph(handle));
+    ThrowIfError(env_->DeregisterGraph(handle));
   }
 
   void Reset(const std::vector<std::string>& containers) {
@@ -390,7 +382,7 @@ class PyWorkerEnv {
       py::gil_scoped_release release;
       status = env_->Reset(containers);
     }
-    RaiseIfError(status);
+    ThrowIfError(status);
   }
 
   size_t NumSteps() const { return env_->rendezvous_mgr()->NumSteps(); }
@@ -416,14 +408,14 @@ py::dict PyPartitionForCluster(const py::bytes& serialized,
   GraphDef def;
   const std::string data = serialized;
   if (!def.ParseFromString(data)) {
-    RaiseIfError(errors::InvalidArgument(
+    ThrowIfError(errors::InvalidArgument(
         "partition_for_cluster: the bytes are not a serialized GraphDef"));
   }
   std::vector<ClusterDevice> cluster;
   for (const auto& item : devices) {
     py::tuple t = item.cast<py::tuple>();
     if (t.size() < 3) {
-      RaiseIfError(errors::InvalidArgument(
+      ThrowIfError(errors::InvalidArgument(
           "partition_for_cluster: a device is (name, type, incarnation)"));
     }
     ClusterDevice d;
@@ -442,7 +434,7 @@ py::dict PyPartitionForCluster(const py::bytes& serialized,
     status = PartitionForCluster(def, cluster, feeds, fetches, targets, options,
                                  &tasks);
   }
-  RaiseIfError(status);
+  ThrowIfError(status);
   py::dict out;
   for (const TaskGraph& t : tasks) {
     out[py::str(t.task)] = py::make_tuple(

@@ -11,21 +11,12 @@
 #include "core/framework/op_def.h"
 #include "core/kernels/script_ops.h"
 #include "core/runtime/session.h"
+#include "python/pywrap/pywrap_status.h"
 
 namespace py = pybind11;
 
 namespace tensorweave {
 namespace {
-
-// Raises the tensorweave.errors exception for a failed status.
-void ThrowIfError(const Status& status) {
-  if (status.ok()) return;
-  static py::object* raise_fn =
-      new py::object(py::module_::import("tensorweave._src.framework.errors")
-                         .attr("_raise_from_status"));
-  (*raise_fn)(static_cast<int>(status.code()), status.message());
-  throw std::runtime_error("unreachable: _raise_from_status returned");
-}
 
 // numpy dtype numbers for each DataType (string tensors are object arrays).
 py::dtype NumpyDtype(DataType dtype) {
