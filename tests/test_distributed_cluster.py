@@ -167,7 +167,7 @@ _TASK_SCRIPT = textwrap.dedent(
     import json, os, sys, time
     from tensorweave.distributed import cluster_resolver
     t = cluster_resolver()
-    print("ROLE", t.task_type, t.task_id, t.address, json.dumps(t.cluster.as_dict()))
+    print("ROLE", t.task_type, t.task_id, t.address, json.dumps(t.cluster.as_dict()), flush=True)
     if t.task_type == "ps":
         time.sleep(600)  # a parameter server serves until the launcher stops it
     sys.exit(int(sys.argv[1]) if t.task_id == 1 else 0)
