@@ -230,16 +230,16 @@ def _train(build, feed_values, steps, cfg):
 
 
 def _compare(build, feed_values, steps=4):
-    """Trains with the passes on and off; the losses, outputs and weights are bit-identical (the fused kernels
-    split the product as MatMul does and apply the same bias and activation formulas; folding runs the same
-    kernels)."""
+    """Trains with the passes on and off; the losses, outputs and weights agree to float32 rounding. (They were
+    bit-identical until MatMul got a small-matrix kernel that _FusedMatMul does not use: the two sum in a
+    different order, last-bit differences. Restoring bit identity means giving the fused op the same kernel.)"""
     on = _train(build, feed_values, steps, None)
     off = _train(build, feed_values, steps, config(off=True))
     for a, b in zip(on[0], off[0]):
         for x, y in zip(a, b):
-            np.testing.assert_array_equal(x, y)
+            np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-6)
     for x, y in zip(on[1], off[1]):
-        np.testing.assert_array_equal(x, y)
+        np.testing.assert_allclose(x, y, rtol=1e-5, atol=1e-6)
     return on[2], off[2]
 
 
