@@ -27,7 +27,7 @@ stage "core concurrency tests under ThreadSanitizer (bazel test --config=tsan)" 
   "about 1 min warm, 5 cold (the instrumented core: 4m50s on this 2-core machine)" \
   bazel_shown test --config=tsan //core/runtime:runtime_test \
   //core/runtime:partitioned_session_test //core/kernels:queue_ops_test \
-  //distributed:worker_env_test
+  //distributed:worker_env_test //core/gpu:bfc_allocator_test
 stage "lite runtime fuzzed with libFuzzer + ASan/UBSan (60 s)" "about 2 min" \
   lite/fuzz/run_libfuzzer.sh 60
 stage "core kernels fuzzed: random graphs around every registered op, ASan + UBSan (75 s)" \
