@@ -142,3 +142,10 @@ if [[ -n "$ext" ]]; then
     echo "build_gpu: every core symbol it needs is exported by $ext"
   fi
 fi
+
+# The ops it has kernels for: the op names that appear as strings in it.
+ops="$("${PYTHON:-python3}" -c 'from tensorweave import _pywrap_tensorweave as p; print("\n".join(p.op_names()))' 2>/dev/null || true)"
+if [[ -n "$ops" ]]; then
+  named="$(comm -12 <(strings -a "$OUT" | sort -u) <(echo "$ops" | sort -u) | tr '\n' ' ')"
+  echo "build_gpu: op names in the library ($(echo "$named" | wc -w)): $named"
+fi

@@ -503,8 +503,9 @@ class GpuDeviceFactory : public DeviceFactory {
  public:
   Status CreateDevices(int count, const std::string& name_prefix,
                        std::vector<std::unique_ptr<Device>>* devices) override {
+    if (count == 0) return Status::OK();  // not even CUDA's initialization
     int n = VisibleDeviceCount();
-    if (count >= 0) n = std::min(n, count);
+    if (count > 0) n = std::min(n, count);
     for (int i = 0; i < n; ++i) {
       GpuState* state = nullptr;
       TW_RETURN_IF_ERROR(GetState(i, &state));
