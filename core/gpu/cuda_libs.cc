@@ -97,6 +97,7 @@ Loaded* LoadCublas() {
   Bind(lib, "cublasDgemm_v2", &a.Dgemm, &missing);
   Bind(lib, "cublasSgemmStridedBatched", &a.SgemmStridedBatched, &missing);
   Bind(lib, "cublasDgemmStridedBatched", &a.DgemmStridedBatched, &missing);
+  Bind(lib, "cublasSetPointerMode_v2", &a.SetPointerMode, &missing);
   if (!missing.empty()) {
     loaded->status = errors::FailedPrecondition("cuBLAS loaded from ", from,
                                                 " lacks ", missing);
