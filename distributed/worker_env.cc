@@ -18,7 +18,7 @@ namespace tensorweave {
 
 // One device's nodes of a registered graph, with their kernels.
 struct DevicePart {
-  const Device* device = nullptr;
+  Device* device = nullptr;
   std::unique_ptr<Graph> graph;
   std::unordered_map<int, std::unique_ptr<OpKernel>> kernels;  // by node id
 };
@@ -101,7 +101,7 @@ Status WorkerEnv::RegisterGraph(const GraphDef& graph_def,
   std::vector<std::string> devices;  // in order of first appearance
   for (int id = 0; id < full->num_nodes(); ++id) {
     const Node* node = full->node(id);
-    const Device* device = devices_->FindByName(node->device());
+    Device* device = devices_->FindByName(node->device());
     if (device == nullptr) {
       std::string known;
       for (const Device* d : devices_->devices()) known += " " + d->name();
@@ -189,7 +189,7 @@ Status WorkerEnv::RegisterGraph(const GraphDef& graph_def,
       const Node* node = part->graph->node(id);
       std::unique_ptr<OpKernel> kernel;
       Status s = KernelRegistry::Global()->CreateKernel(
-          *node, part->device->device_type(), &kernel);
+          *node, part->device->device_type(), &kernel, part->device);
       if (!s.ok()) {
         return Status(
             s.code() == Code::kNotFound ? Code::kInvalidArgument : s.code(),

@@ -30,8 +30,14 @@ void AsyncOpKernel::Compute(OpKernelContext* ctx) {
 
 Status OpKernelContext::allocate_output(int i, const TensorShape& shape,
                                         Tensor** out) {
-  TW_RETURN_IF_ERROR(Tensor::Allocate(kernel().node().output_type(i), shape,
-                                      &outputs_[i].tensor));
+  const DataType dtype = kernel().node().output_type(i);
+  DeviceBase* dev = device();
+  if (dev->host_memory() ||
+      kernel().output_memory_type(i) == MemoryType::kHost) {
+    TW_RETURN_IF_ERROR(Tensor::Allocate(dtype, shape, &outputs_[i].tensor));
+  } else {
+    TW_RETURN_IF_ERROR(dev->AllocateTensor(dtype, shape, &outputs_[i].tensor));
+  }
   *out = &outputs_[i].tensor;
   return Status::OK();
 }
@@ -41,6 +47,8 @@ Status OpKernelContext::forward_input_or_allocate_output(
   TensorValue& in = params_.inputs[input];
   DataType dtype = kernel().node().output_type(output);
   if (in.ref == nullptr && in.tensor.dtype() == dtype && dtype != DT_STRING &&
+      (device()->host_memory() || kernel().input_memory_type(input) ==
+                                      kernel().output_memory_type(output)) &&
       in.tensor.BufferUniquelyOwned() &&
       in.tensor.num_elements() == shape.num_elements() &&
       in.tensor.raw_data() == in.tensor.buffer()->data()) {
@@ -50,6 +58,11 @@ Status OpKernelContext::forward_input_or_allocate_output(
     return Status::OK();
   }
   return allocate_output(output, shape, out);
+}
+
+DeviceBase* DeviceBase::HostDefault() {
+  static DeviceBase* device = new DeviceBase();
+  return device;
 }
 
 KernelRegistry* KernelRegistry::Global() {
@@ -62,11 +75,10 @@ void KernelRegistry::Register(KernelDef def, KernelFactory factory) {
   kernels_.emplace(key, std::make_pair(std::move(def), std::move(factory)));
 }
 
-Status KernelRegistry::CreateKernel(const Node& node,
-                                    const std::string& device_type,
-                                    std::unique_ptr<OpKernel>* kernel) const {
+const std::pair<KernelDef, KernelFactory>* KernelRegistry::Find(
+    const Node& node, const std::string& device_type,
+    std::string* registered) const {
   auto range = kernels_.equal_range(node.type_string() + "@" + device_type);
-  std::string registered;
   for (auto it = range.first; it != range.second; ++it) {
     const KernelDef& def = it->second.first;
     bool matches = true;
@@ -81,19 +93,18 @@ Status KernelRegistry::CreateKernel(const Node& node,
       for (DataType t : allowed) constraint_text += DataTypeName(t) + " ";
       constraint_text += "}";
     }
-    if (!matches) {
-      registered += "\n  " + device_type + constraint_text;
-      continue;
+    if (matches) return &it->second;
+    if (registered != nullptr) {
+      *registered += "\n  " + device_type + constraint_text;
     }
-    OpKernelConstruction ctx(&node, device_type);
-    std::unique_ptr<OpKernel> built = it->second.second(&ctx);
-    if (!ctx.status().ok()) {
-      return Status(ctx.status().code(), ctx.status().message() + " (node " +
-                                             node.DebugName() + ")");
-    }
-    *kernel = std::move(built);
-    return Status::OK();
   }
+  return nullptr;
+}
+
+namespace {
+
+Status NoKernel(const Node& node, const std::string& device_type,
+                const std::string& registered) {
   std::string attrs;
   for (const auto& [name, value] : node.attrs()) {
     if (value.value_case() == AttrValue::kType) {
@@ -106,6 +117,60 @@ Status KernelRegistry::CreateKernel(const Node& node,
       "'). Registered:", registered.empty() ? " none" : registered);
 }
 
+// Per argument: host memory when the def says so (a negative index counts
+// from the end).
+std::vector<MemoryType> ArgMemory(int n, bool all_host,
+                                  const std::vector<int>& host) {
+  std::vector<MemoryType> types(
+      n, all_host ? MemoryType::kHost : MemoryType::kDevice);
+  for (int i : host) {
+    const int index = i < 0 ? n + i : i;
+    if (index >= 0 && index < n) types[index] = MemoryType::kHost;
+  }
+  return types;
+}
+
+}  // namespace
+
+Status KernelRegistry::CreateKernel(const Node& node,
+                                    const std::string& device_type,
+                                    std::unique_ptr<OpKernel>* kernel,
+                                    DeviceBase* device) const {
+  std::string registered;
+  const auto* entry = Find(node, device_type, &registered);
+  if (entry == nullptr) return NoKernel(node, device_type, registered);
+  OpKernelConstruction ctx(&node, device_type, device);
+  std::unique_ptr<OpKernel> built = entry->second(&ctx);
+  if (!ctx.status().ok()) {
+    return Status(ctx.status().code(), ctx.status().message() + " (node " +
+                                           node.DebugName() + ")");
+  }
+  const KernelDef& def = entry->first;
+  if (def.all_host_memory || !def.host_inputs.empty() ||
+      !def.host_outputs.empty()) {
+    built->input_memory_ =
+        ArgMemory(node.num_inputs(), def.all_host_memory, def.host_inputs);
+    built->output_memory_ =
+        ArgMemory(node.num_outputs(), def.all_host_memory, def.host_outputs);
+  }
+  *kernel = std::move(built);
+  return Status::OK();
+}
+
+Status KernelRegistry::MemoryTypes(const Node& node,
+                                   const std::string& device_type,
+                                   std::vector<MemoryType>* inputs,
+                                   std::vector<MemoryType>* outputs) const {
+  std::string registered;
+  const auto* entry = Find(node, device_type, &registered);
+  if (entry == nullptr) return NoKernel(node, device_type, registered);
+  const KernelDef& def = entry->first;
+  *inputs = ArgMemory(node.num_inputs(), def.all_host_memory, def.host_inputs);
+  *outputs =
+      ArgMemory(node.num_outputs(), def.all_host_memory, def.host_outputs);
+  return Status::OK();
+}
+
 bool KernelRegistry::HasKernel(const std::string& op,
                                const std::string& device_type) const {
   return kernels_.count(op + "@" + device_type) > 0;
@@ -113,18 +178,7 @@ bool KernelRegistry::HasKernel(const std::string& op,
 
 bool KernelRegistry::SupportsNode(const Node& node,
                                   const std::string& device_type) const {
-  auto range = kernels_.equal_range(node.type_string() + "@" + device_type);
-  for (auto it = range.first; it != range.second; ++it) {
-    bool matches = true;
-    for (const auto& [attr, allowed] : it->second.first.constraints) {
-      DataType dtype;
-      matches =
-          matches && GetAttr(node.attrs(), attr, &dtype).ok() &&
-          std::find(allowed.begin(), allowed.end(), dtype) != allowed.end();
-    }
-    if (matches) return true;
-  }
-  return false;
+  return Find(node, device_type, nullptr) != nullptr;
 }
 
 std::vector<std::string> KernelRegistry::RegisteredOps() const {

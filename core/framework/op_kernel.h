@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/framework/device_base.h"
 #include "core/framework/graph.h"
 #include "core/framework/rendezvous.h"
 #include "core/framework/resource.h"
@@ -25,10 +26,16 @@ inline constexpr const char* DEVICE_CPU = "CPU";
 
 class OpKernelConstruction {
  public:
-  OpKernelConstruction(const Node* node, const std::string& device_type)
-      : node_(node), device_type_(device_type) {}
+  OpKernelConstruction(const Node* node, const std::string& device_type,
+                       DeviceBase* device = nullptr)
+      : node_(node),
+        device_type_(device_type),
+        device_(device != nullptr ? device : DeviceBase::HostDefault()) {}
   const Node& node() const { return *node_; }
   const std::string& device_type() const { return device_type_; }
+  // The device the kernel will run on (never null: a host memory default
+  // for kernels built outside a device).
+  DeviceBase* device() const { return device_; }
   template <typename T>
   Status GetAttr(const std::string& name, T* value) const {
     return ::tensorweave::GetAttr(node_->attrs(), name, value);
@@ -42,6 +49,7 @@ class OpKernelConstruction {
  private:
   const Node* node_;
   std::string device_type_;
+  DeviceBase* device_;
   Status status_;
 };
 
@@ -61,8 +69,29 @@ class OpKernel {
   // Non-null for kernels that finish later than Compute returns.
   virtual class AsyncOpKernel* AsAsync() { return nullptr; }
 
+  // Whether the device work of one step may be recorded and replayed for
+  // later steps (CapturedStep): false for a kernel whose work changes from
+  // step to step in a way its inputs do not show (a random op that passes
+  // a host-side counter to its device kernel). Kernels that run on the
+  // host read only inputs the replay checks, so they may stay true.
+  virtual bool CanBeCaptured() const { return true; }
+
+  // Where each input and output lives on a device with memory of its own
+  // (KernelDef::HostMemory*); kDevice for arguments not declared.
+  MemoryType input_memory_type(int i) const {
+    return i < static_cast<int>(input_memory_.size()) ? input_memory_[i]
+                                                      : MemoryType::kDevice;
+  }
+  MemoryType output_memory_type(int i) const {
+    return i < static_cast<int>(output_memory_.size()) ? output_memory_[i]
+                                                       : MemoryType::kDevice;
+  }
+
  private:
+  friend class KernelRegistry;
   const Node* node_;
+  std::vector<MemoryType> input_memory_;
+  std::vector<MemoryType> output_memory_;
 };
 
 // A kernel that waits for something (a value from another device) without
@@ -96,6 +125,8 @@ class OpKernelContext {
     // The step's: a kernel that blocks registers how to stop waiting.
     CancellationManager* cancellation_manager = nullptr;
     int64_t step_id = 0;
+    // The device the kernel runs on (nullptr: DeviceBase::HostDefault()).
+    DeviceBase* device = nullptr;
   };
   explicit OpKernelContext(const Params& params);
   OpKernelContext(const OpKernelContext&) = delete;
@@ -106,11 +137,16 @@ class OpKernelContext {
   Var* input_ref(int i) const { return params_.inputs[i].ref; }
   int num_outputs() const { return num_outputs_; }
 
-  // Allocates output i (uninitialized contents). A negative dimension is
-  // InvalidArgument; a size that overflows, exceeds MaxTensorBytes() or
+  // Allocates output i (uninitialized contents), in the device's memory
+  // unless the kernel declares the output HostMemory. A negative dimension
+  // is InvalidArgument; a size that overflows, exceeds MaxTensorBytes() or
   // cannot be allocated is ResourceExhausted naming the shape and dtype (the
   // executor adds the node).
   Status allocate_output(int i, const TensorShape& shape, Tensor** out);
+  // A scratch tensor in the device's memory, for this kernel's work only.
+  Status allocate_temp(DataType dtype, const TensorShape& shape, Tensor* out) {
+    return device()->AllocateTensor(dtype, shape, out);
+  }
   // Reuses the buffer of input `input` for output `output` when this step
   // holds the only reference to it and dtype and size agree; else
   // allocates. Lets element-wise kernels work in place.
@@ -135,6 +171,10 @@ class OpKernelContext {
   }
   int64_t step_id() const { return params_.step_id; }
   const OpKernel& kernel() const { return *params_.kernel; }
+  DeviceBase* device() const {
+    return params_.device != nullptr ? params_.device
+                                     : DeviceBase::HostDefault();
+  }
 
   // num_outputs() values, one per output of the node.
   TensorValue* mutable_outputs() { return outputs_; }
@@ -182,9 +222,30 @@ struct KernelDef {
     constraints[std::move(attr)] = std::move(allowed);
     return *this;
   }
+  // On a device with memory of its own: input (output) `i` is read
+  // (written) in host memory. A negative index counts from the end (-1: the
+  // last), for ops with a list argument before it.
+  KernelDef& HostMemoryInput(int i) {
+    host_inputs.push_back(i);
+    return *this;
+  }
+  KernelDef& HostMemoryOutput(int i) {
+    host_outputs.push_back(i);
+    return *this;
+  }
+  // Every argument in host memory: a CPU kernel registered for another
+  // device, for small int32 shape arithmetic that should not cross to the
+  // host and back (Shape, BroadcastGradientArgs, ...).
+  KernelDef& AllHostMemory() {
+    all_host_memory = true;
+    return *this;
+  }
   std::string op;
   std::string device = DEVICE_CPU;
   std::map<std::string, std::vector<DataType>> constraints;
+  std::vector<int> host_inputs;
+  std::vector<int> host_outputs;
+  bool all_host_memory = false;
 };
 
 using KernelFactory =
@@ -194,16 +255,28 @@ class KernelRegistry {
  public:
   static KernelRegistry* Global();
   void Register(KernelDef def, KernelFactory factory);
-  // Builds the kernel for `node` on `device_type`; NotFound names the
-  // dtypes asked for and what is registered.
+  // Builds the kernel for `node` on `device_type` (for `device`, when
+  // given); NotFound names the dtypes asked for and what is registered.
   Status CreateKernel(const Node& node, const std::string& device_type,
-                      std::unique_ptr<OpKernel>* kernel) const;
+                      std::unique_ptr<OpKernel>* kernel,
+                      DeviceBase* device = nullptr) const;
+  // The memory type of each input and output of the kernel `node` would
+  // get on `device_type` (partitioning decides by them where values are
+  // copied). NotFound as CreateKernel.
+  Status MemoryTypes(const Node& node, const std::string& device_type,
+                     std::vector<MemoryType>* inputs,
+                     std::vector<MemoryType>* outputs) const;
   bool HasKernel(const std::string& op, const std::string& device_type) const;
   // A kernel of `device_type` for this node's op and dtypes (the placer).
   bool SupportsNode(const Node& node, const std::string& device_type) const;
   std::vector<std::string> RegisteredOps() const;
 
  private:
+  // The registration matching `node`'s dtypes (nullptr: none; `registered`
+  // then lists what there is).
+  const std::pair<KernelDef, KernelFactory>* Find(
+      const Node& node, const std::string& device_type,
+      std::string* registered) const;
   std::multimap<std::string, std::pair<KernelDef, KernelFactory>> kernels_;
 };
 

@@ -163,6 +163,13 @@ std::shared_ptr<TensorBuffer> TensorBuffer::Borrow(
   return buffer;
 }
 
+std::shared_ptr<TensorBuffer> TensorBuffer::Adopt(
+    void* data, size_t bytes, std::function<void()> release) {
+  std::shared_ptr<TensorBuffer> buffer = Borrow(data, bytes, std::move(release));
+  buffer->adopted_ = true;
+  return buffer;
+}
+
 TensorBuffer::~TensorBuffer() {
   if (release_) {
     release_();

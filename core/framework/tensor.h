@@ -30,13 +30,18 @@ class TensorBuffer {
   static std::shared_ptr<TensorBuffer> AllocateStrings(int64_t num_strings);
   static std::shared_ptr<TensorBuffer> Borrow(void* data, size_t bytes,
                                               std::function<void()> release);
+  // Memory given to the buffer for good (a block of a device allocator):
+  // `release` returns it when the buffer dies. Unlike a borrowed buffer, a
+  // tensor that holds the only reference may write it in place.
+  static std::shared_ptr<TensorBuffer> Adopt(void* data, size_t bytes,
+                                             std::function<void()> release);
   ~TensorBuffer();
   TensorBuffer(const TensorBuffer&) = delete;
   TensorBuffer& operator=(const TensorBuffer&) = delete;
 
   void* data() const { return data_; }
   size_t size() const { return size_; }
-  bool owned() const { return !release_; }
+  bool owned() const { return !release_ || adopted_; }
 
   // Bytes held in the process-wide cache of freed large buffers (owned
   // buffers of 64 KiB and more are recycled for allocations of the same
@@ -49,6 +54,7 @@ class TensorBuffer {
   TensorBuffer() = default;
   void* data_ = nullptr;
   bool inline_ = false;  // data_ is in this object's own allocation
+  bool adopted_ = false;  // Adopt: released by release_, yet owned
   size_t size_ = 0;
   size_t capacity_ = 0;  // allocated bytes of an owned buffer
   int64_t num_strings_ = 0;

@@ -1,9 +1,15 @@
 // _Send and _Recv: a tensor crossing a device boundary through the step's
-// rendezvous. The key is built once, when the kernel is.
+// rendezvous. The key is built once, when the kernel is. The rendezvous
+// carries host tensors: on a device with memory of its own (a GPU, where
+// the same kernels are registered) the device copies the value out before
+// sending and in after receiving (DeviceBase::TransferOut / TransferIn),
+// unless partitioning marked it host_memory.
 #include <memory>
 #include <mutex>
 
 #include "core/framework/cancellation.h"
+#include "core/kernels/sendrecv_ops.h"
+
 #include "core/framework/op_kernel.h"
 
 namespace tensorweave {
@@ -27,18 +33,32 @@ Status NoRendezvous(const OpKernelContext& ctx) {
       " needs the rendezvous of a partitioned step; this step has none");
 }
 
+// The optional host_memory attr (false when absent: graphs from before it).
+bool HostMemoryAttr(OpKernelConstruction* ctx) {
+  bool host_memory = false;
+  if (ctx->node().attrs().count("host_memory") > 0) {
+    ctx->SetStatus(ctx->GetAttr("host_memory", &host_memory));
+  }
+  return host_memory;
+}
+
 class SendOp : public OpKernel {
  public:
-  explicit SendOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit SendOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), host_memory_(HostMemoryAttr(ctx)) {
     ctx->SetStatus(RendezvousKey(ctx, &key_));
   }
   void Compute(OpKernelContext* ctx) override {
     OP_REQUIRES(ctx, ctx->rendezvous() != nullptr, NoRendezvous(*ctx));
-    OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(key_, ctx->input(0), false));
+    Tensor host;
+    OP_REQUIRES_OK(ctx, ctx->device()->TransferOut(key_, host_memory_,
+                                                   ctx->input(0), &host));
+    OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(key_, host, false));
   }
 
  private:
   std::string key_;
+  const bool host_memory_;
 };
 
 // Whether a receive has finished, for its cancellation callback.
@@ -49,7 +69,8 @@ struct RecvGuard {
 
 class RecvOp : public AsyncOpKernel {
  public:
-  explicit RecvOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
+  explicit RecvOp(OpKernelConstruction* ctx)
+      : AsyncOpKernel(ctx), host_memory_(HostMemoryAttr(ctx)) {
     ctx->SetStatus(RendezvousKey(ctx, &key_));
     ctx->SetStatus(ctx->GetAttr("tensor_type", &dtype_));
   }
@@ -98,7 +119,14 @@ class RecvOp : public AsyncOpKernel {
                 errors::Internal("received a ", DataTypeName(value.dtype()),
                                  " tensor, expected ", DataTypeName(dtype_)));
           } else {
-            ctx->set_output(0, value);
+            Tensor out;
+            Status moved =
+                ctx->device()->TransferIn(key_, host_memory_, value, &out);
+            if (moved.ok()) {
+              ctx->set_output(0, std::move(out));
+            } else {
+              ctx->SetStatus(moved);
+            }
           }
           done();
         });
@@ -107,10 +135,24 @@ class RecvOp : public AsyncOpKernel {
  private:
   std::string key_;
   DataType dtype_;
+  const bool host_memory_;
 };
 
 REGISTER_KERNEL(KernelDef("_Send"), SendOp);
 REGISTER_KERNEL(KernelDef("_Recv"), RecvOp);
+// The GPU's: the same kernels, the device moves the values (GPU devices
+// exist only when the GPU library is loaded).
+REGISTER_KERNEL(KernelDef("_Send").Device("GPU"), SendOp);
+REGISTER_KERNEL(KernelDef("_Recv").Device("GPU"), RecvOp);
 
 }  // namespace
+
+void RegisterSendRecvKernels(const std::string& device_type) {
+  KernelRegistry::Global()->Register(
+      KernelDef("_Send").Device(device_type),
+      [](OpKernelConstruction* c) { return std::make_unique<SendOp>(c); });
+  KernelRegistry::Global()->Register(
+      KernelDef("_Recv").Device(device_type),
+      [](OpKernelConstruction* c) { return std::make_unique<RecvOp>(c); });
+}
 }  // namespace tensorweave

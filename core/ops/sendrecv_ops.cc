@@ -14,6 +14,9 @@ REGISTER_OP("_Send")
     .Attr("send_device_incarnation: int")
     .Attr("recv_device: string")
     .Attr("client_terminated: bool = false")
+    // On a device with memory of its own: `tensor` is in host memory (no
+    // copy to the host is needed).
+    .Attr("host_memory: bool = false")
     .SetIsStateful()
     .SetShapeFn(shape_fns::NoOutputs)
     .Doc(
@@ -28,6 +31,9 @@ REGISTER_OP("_Recv")
     .Attr("send_device_incarnation: int")
     .Attr("recv_device: string")
     .Attr("client_terminated: bool = false")
+    // On a device with memory of its own: deliver `tensor` in host memory
+    // (its consumers read it there), not copied to the device.
+    .Attr("host_memory: bool = false")
     .SetIsStateful()
     .SetShapeFn(shape_fns::UnknownShape)
     .Doc(

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/framework/device_base.h"
 #include "core/framework/device_name.h"
 #include "core/framework/status.h"
 
@@ -24,12 +25,12 @@ struct DeviceAttributes {
   std::string physical_device_desc;
 };
 
-class Device {
+class Device : public DeviceBase {
  public:
   // `attributes.name` must be a fully specified device name; an incarnation
   // of 0 is replaced by a random nonzero one.
   explicit Device(DeviceAttributes attributes);
-  virtual ~Device();
+  ~Device() override;
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
@@ -55,6 +56,15 @@ class DeviceFactory {
   virtual Status CreateDevices(
       int count, const std::string& name_prefix,
       std::vector<std::unique_ptr<Device>>* devices) = 0;
+
+  // Memory use of the process's device `index` of this type (all sessions
+  // together), as tf.config.experimental.get_memory_info: bytes in use now
+  // and at the peak since the start or the last ResetMemoryStats. False
+  // for types that do not track it (the CPU) or an index out of range.
+  virtual bool GetMemoryInfo(int index, int64_t* current, int64_t* peak) {
+    return false;
+  }
+  virtual bool ResetMemoryStats(int index) { return false; }
 
   static void Register(const std::string& device_type,
                        std::unique_ptr<DeviceFactory> factory, int priority);

@@ -846,6 +846,7 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
   params.rendezvous = state->step->rendezvous;
   params.cancellation_manager = state->step->cancellation_manager;
   params.step_id = state->step->step_id;
+  params.device = state->step->device;
   const int64_t start_us = stats != nullptr ? NowMicrosSinceEpoch() : 0;
   if (AsyncOpKernel* async = item.kernel->AsAsync()) {
     auto* call = new AsyncCall(params);

@@ -63,6 +63,8 @@ struct StepContext {
   // and where traced steps record each node's times.
   CancellationManager* cancellation_manager = nullptr;
   StepStatsCollector* stats = nullptr;
+  // The device the executor's kernels run on (nullptr: host memory).
+  DeviceBase* device = nullptr;
 };
 
 class Executor {

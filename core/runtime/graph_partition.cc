@@ -60,14 +60,20 @@ class Partitioner {
 
   // The _Recv in `dst` of tensor `tensor` (an input string of `src`'s
   // partition: "x:1", or the name of an added node), with its _Send.
+  // `send_host`: the tensor is in host memory on `src`; `recv_host`: its
+  // consumers on `dst` read it in host memory (both false between devices
+  // that compute in host memory).
   std::string Transfer(const std::string& src, const std::string& tensor,
                        const std::string& base, DataType dtype,
-                       const std::string& dst) {
-    auto key = std::make_tuple(src, tensor, dst);
+                       const std::string& dst, bool send_host = false,
+                       bool recv_host = false) {
+    auto key = std::make_tuple(src, tensor, dst, recv_host);
     auto it = recvs_.find(key);
     if (it != recvs_.end()) return it->second;
     AttrMap attrs;
-    attrs["tensor_name"].set_s(tensor);
+    // One tensor may go to both memories of a device: two keys.
+    attrs["tensor_name"].set_s(recv_host && !IsHostDevice(dst) ? tensor + ";host"
+                                                                : tensor);
     attrs["send_device"].set_s(src);
     attrs["send_device_incarnation"].set_i(
         static_cast<int64_t>(options_.incarnation_of(src)));
@@ -80,6 +86,7 @@ class Partitioner {
     send_def->add_input(tensor);
     *send_def->mutable_attr() = attrs;
     (*send_def->mutable_attr())["T"].set_type(dtype);
+    if (send_host) (*send_def->mutable_attr())["host_memory"].set_b(true);
     sp.targets.push_back(send);
 
     Partition& dp = PartitionFor(dst);
@@ -87,7 +94,18 @@ class Partitioner {
     NodeDef* recv_def = AddNode(dp, recv, "_Recv");
     *recv_def->mutable_attr() = attrs;
     (*recv_def->mutable_attr())["tensor_type"].set_type(dtype);
+    if (recv_host) (*recv_def->mutable_attr())["host_memory"].set_b(true);
     return recvs_[key] = recv;
+  }
+
+  bool IsHostDevice(const std::string& device) const {
+    return !options_.host_memory_device || options_.host_memory_device(device);
+  }
+  // Where `node`'s argument lives on `device`.
+  bool OnHost(const Node* node, const std::string& device, int index,
+              bool input) const {
+    return IsHostDevice(device) || !options_.memory_type ||
+           options_.memory_type(node, index, input) == MemoryType::kHost;
   }
 
   // A control edge from `src_node` (on `src`) to a node on `dst`: a scalar
@@ -116,7 +134,8 @@ class Partitioner {
   std::map<std::string, size_t> index_;
   int64_t counter_ = 0;
   std::map<std::pair<int, std::string>, std::string> feeds_;
-  std::map<std::tuple<std::string, std::string, std::string>, std::string>
+  std::map<std::tuple<std::string, std::string, std::string, bool>,
+           std::string>
       recvs_;
   std::map<std::pair<int, std::string>, std::string> control_recvs_;
 };
@@ -165,14 +184,24 @@ Status PartitionGraph(const Graph& graph, const ExecutorSpec& spec,
     def.set_device(dst);
     for (int i = 0; i < node.num_inputs(); ++i) {
       const Endpoint& in = node.input(i);
+      const bool recv_host = parts.OnHost(&node, dst, i, /*input=*/true);
       auto fed = feed_of.find({in.node->id(), in.index});
       if (fed != feed_of.end()) {
-        def.add_input(parts.FeedInput(in, fed->second, dst));
+        if (parts.IsHostDevice(dst) || options.client_device.empty()) {
+          def.add_input(parts.FeedInput(in, fed->second, dst));
+        } else {
+          const std::string& client = options.client_device;
+          def.add_input(parts.Transfer(
+              client, parts.FeedInput(in, fed->second, client),
+              in.node->name(), in.node->output_type(in.index), dst,
+              /*send_host=*/true, recv_host));
+        }
         continue;
       }
       const std::string& src = device[in.node->id()];
       std::string tensor = in.node->name() + ":" + std::to_string(in.index);
-      if (src == dst) {
+      const bool send_host = parts.OnHost(in.node, src, in.index, false);
+      if (src == dst && send_host == recv_host) {
         def.add_input(tensor);
       } else if (node.input_is_ref(i)) {
         return errors::InvalidArgument(
@@ -181,7 +210,8 @@ Status PartitionGraph(const Graph& graph, const ExecutorSpec& spec,
             " by reference, and a reference cannot cross devices");
       } else {
         def.add_input(parts.Transfer(src, tensor, in.node->name(),
-                                     in.node->output_type(in.index), dst));
+                                     in.node->output_type(in.index), dst,
+                                     send_host, recv_host));
       }
     }
     for (const Node* c : node.control_inputs()) {
@@ -194,8 +224,21 @@ Status PartitionGraph(const Graph& graph, const ExecutorSpec& spec,
   for (size_t f = 0; f < spec.fetches.size(); ++f) {
     const Endpoint& e = spec.fetches[f];
     if (feed_of.count({e.node->id(), e.index}) > 0) continue;
-    Partition& p = parts.PartitionFor(device[e.node->id()]);
-    p.fetches.push_back(e.ToString());
+    const std::string& src = device[e.node->id()];
+    if (parts.IsHostDevice(src) || options.client_device.empty()) {
+      Partition& p = parts.PartitionFor(src);
+      p.fetches.push_back(e.ToString());
+      p.fetch_index.push_back(static_cast<int>(f));
+      continue;
+    }
+    // Fetched from a device's memory: sent to the client.
+    const std::string& client = options.client_device;
+    std::string recv = parts.Transfer(
+        src, e.node->name() + ":" + std::to_string(e.index), e.node->name(),
+        e.node->output_type(e.index), client,
+        parts.OnHost(e.node, src, e.index, false), false);
+    Partition& p = parts.PartitionFor(client);
+    p.fetches.push_back(recv + ":0");
     p.fetch_index.push_back(static_cast<int>(f));
   }
   for (const Node* n : spec.targets) {

@@ -4,6 +4,12 @@
 // destination device however many consumers read it there; a control edge
 // between devices becomes a small constant sent the same way. Fed tensors
 // become placeholders in each partition that reads them.
+//
+// Devices with memory of their own (a GPU): a value moves between host and
+// device memory only through a _Send/_Recv pair, whose device-side kernel
+// copies it. So an edge whose producer writes one memory and whose consumer
+// reads the other is cut even on one device, and the step's feeds and
+// fetches of such a device pass through the client's device.
 #ifndef TENSORWEAVE_CORE_RUNTIME_GRAPH_PARTITION_H_
 #define TENSORWEAVE_CORE_RUNTIME_GRAPH_PARTITION_H_
 
@@ -12,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/framework/device_base.h"
 #include "core/framework/graph.h"
 #include "core/runtime/executor.h"
 
@@ -22,6 +29,15 @@ struct PartitionOptions {
   std::function<std::string(const Node*)> device_of;
   // The incarnation of a device (part of every rendezvous key).
   std::function<uint64_t(const std::string& device)> incarnation_of;
+  // Optional (unset: every device computes in host memory). Whether a
+  // device computes in host memory, and, for a node on a device that does
+  // not, where input (`input` true) or output `index` of its kernel lives.
+  std::function<bool(const std::string& device)> host_memory_device;
+  std::function<MemoryType(const Node* node, int index, bool input)>
+      memory_type;
+  // Where feeds and fetches of devices without host memory enter and leave
+  // (the session's CPU).
+  std::string client_device;
 };
 
 struct Partition {

@@ -100,8 +100,9 @@ Status Session::GetKernel(const Node* node, OpKernel** kernel) {
   // (stateful kernels, such as random ops, keep their state across steps).
   auto& slot = kernels_[node->id()];
   if (slot == nullptr) {
+    Device* device = placement_[node->id()];
     TW_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
-        *node, placement_[node->id()]->device_type(), &slot));
+        *node, device->device_type(), &slot, device));
   }
   *kernel = slot.get();
   return Status::OK();
@@ -118,6 +119,18 @@ Status Session::MakePartitions(const ExecutorSpec& spec,
   options.incarnation_of = [this](const std::string& device) {
     return devices_->FindByName(device)->attributes().incarnation;
   };
+  options.host_memory_device = [this](const std::string& device) {
+    return devices_->FindByName(device)->host_memory();
+  };
+  options.memory_type = [this](const Node* node, int index, bool input) {
+    // The node's kernel, built on its device, knows (GetKernel keeps it
+    // for the executor; a node without a kernel fails there).
+    OpKernel* kernel = nullptr;
+    if (!GetKernel(node, &kernel).ok()) return MemoryType::kDevice;
+    return input ? kernel->input_memory_type(index)
+                 : kernel->output_memory_type(index);
+  };
+  options.client_device = devices_->client_device()->name();
   std::vector<Partition> partitions;
   TW_RETURN_IF_ERROR(
       PartitionGraph(*graph_, spec, needed, options, &partitions));
@@ -148,8 +161,8 @@ Status Session::MakePartitions(const ExecutorSpec& spec,
     }
     const std::set<std::string> added_names(run->partition.added.begin(),
                                             run->partition.added.end());
-    const std::string device_type =
-        devices_->FindByName(run->partition.device)->device_type();
+    Device* part_device = devices_->FindByName(run->partition.device);
+    const std::string device_type = part_device->device_type();
     PartitionRun* r = run.get();
     TW_RETURN_IF_ERROR(Executor::Create(
         *run->graph, part_spec,
@@ -160,11 +173,12 @@ Status Session::MakePartitions(const ExecutorSpec& spec,
           }
           auto& slot = r->added_kernels[node->id()];
           TW_RETURN_IF_ERROR(KernelRegistry::Global()->CreateKernel(
-              *node, device_type, &slot));
+              *node, device_type, &slot, part_device));
           *kernel = slot.get();
           return Status::OK();
         },
         &run->executor));
+    run->device = part_device;
     callable->partitions.push_back(std::move(run));
   }
   return Status::OK();
@@ -219,10 +233,15 @@ Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
   }
   TW_RETURN_IF_ERROR(
       PlaceNodes(*graph_, nodes, *devices_, placement_options_, &placement_));
+  // A device without host memory (a GPU) gets its feeds and returns its
+  // fetches through the client's CPU: a partitioned step, always.
   const bool one_device =
-      std::all_of(nodes.begin(), nodes.end(), [&](const Node* n) {
-        return placement_[n->id()] == placement_[nodes.front()->id()];
-      });
+      std::all_of(nodes.begin(), nodes.end(),
+                  [&](const Node* n) {
+                    return placement_[n->id()] ==
+                           placement_[nodes.front()->id()];
+                  }) &&
+      (nodes.empty() || placement_[nodes.front()->id()]->host_memory());
   if (one_device) {
     callable->device = nodes.empty() ? devices_->devices().front()->name()
                                      : placement_[nodes.front()->id()]->name();
@@ -243,6 +262,7 @@ Status Session::MakeCallable(const CallableSpec& spec, int64_t* handle) {
       }
       callable->fetch_from_feed.push_back(from_feed);
     }
+    PrepareCapture(callable.get());
   }
   *handle = static_cast<int64_t>(callables_.size());
   callables_.push_back(std::move(callable));
@@ -338,10 +358,13 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
       step.stats = recorder->ForDevice(callable->device);
     }
   }
-  Status status =
-      callable->executor != nullptr
-          ? callable->executor->Run(step, feeds, fetches)
-          : RunPartitions(*callable, &step, feeds, fetches, recorder.get());
+  Status status;
+  if (callable->executor != nullptr) {
+    status = callable->executor->Run(step, feeds, fetches);
+  } else if (callable->capture == nullptr || recorder != nullptr ||
+             !RunCaptured(*callable, &step, feeds, fetches, &status)) {
+    status = RunPartitions(*callable, &step, feeds, fetches, recorder.get());
+  }
   if (recorder != nullptr) {
     metadata->step_stats.Clear();
     recorder->Finalize(&metadata->step_stats);
@@ -361,7 +384,8 @@ Status Session::RunCallable(int64_t handle, const std::vector<Tensor>& feeds,
 Status Session::RunPartitions(const Callable& callable, StepContext* step,
                               const std::vector<Tensor>& feeds,
                               std::vector<Tensor>* fetches,
-                              StepStatsRecorder* recorder) {
+                              StepStatsRecorder* recorder, int replay,
+                              const Replayer& replayer) {
   LocalRendezvous rendezvous;
   StepAbort abort(&rendezvous);
   step->rendezvous = &rendezvous;
@@ -370,6 +394,9 @@ Status Session::RunPartitions(const Callable& callable, StepContext* step,
   std::vector<std::vector<Tensor>> inputs(n), outputs(n);
   // Each partition's step: the shared one, with its device's collector.
   std::vector<StepContext> part_steps(n, *step);
+  for (size_t p = 0; p < n; ++p) {
+    part_steps[p].device = callable.partitions[p]->device;
+  }
   if (recorder != nullptr) {
     for (size_t p = 0; p < n; ++p) {
       part_steps[p].stats =
@@ -385,12 +412,17 @@ Status Session::RunPartitions(const Callable& callable, StepContext* step,
   std::condition_variable all_done;
   size_t remaining = n;
   auto start = [&](size_t p) {
-    callable.partitions[p]->executor->RunAsync(
-        part_steps[p], inputs[p], &outputs[p], [&](const Status& s) {
-          if (!s.ok()) abort.Fail(s);
-          std::lock_guard<std::mutex> lock(mu);
-          if (--remaining == 0) all_done.notify_all();
-        });
+    auto done = [&](const Status& s) {
+      if (!s.ok()) abort.Fail(s);
+      std::lock_guard<std::mutex> lock(mu);
+      if (--remaining == 0) all_done.notify_all();
+    };
+    if (static_cast<int>(p) == replay) {
+      replayer(&rendezvous, done);
+      return;
+    }
+    callable.partitions[p]->executor->RunAsync(part_steps[p], inputs[p],
+                                               &outputs[p], done);
   };
   // Partitions that start with cheap nodes (and waits for values) start
   // here, one after the other: their expensive nodes go to the pool as they
@@ -398,13 +430,19 @@ Status Session::RunPartitions(const Callable& callable, StepContext* step,
   // on the sender's thread, without a hand-over between threads. Those
   // that start with expensive nodes run at once, each on its own thread
   // (the last on this one), so that partitions run concurrently.
+  // A replayed partition waits for its inputs: it starts last, here.
   std::vector<size_t> busy;
   for (size_t p = 0; p < n; ++p) {
-    if (callable.partitions[p]->executor->StartsCheap()) {
+    if (static_cast<int>(p) != replay &&
+        callable.partitions[p]->executor->StartsCheap()) {
       start(p);
     } else {
       busy.push_back(p);
     }
+  }
+  if (replay >= 0) {
+    busy.erase(std::remove(busy.begin(), busy.end(), replay), busy.end());
+    busy.push_back(replay);
   }
   for (size_t i = 0; i + 1 < busy.size(); ++i) {
     step->inter_op_pool->Schedule([&start, p = busy[i]] { start(p); });
@@ -413,6 +451,16 @@ Status Session::RunPartitions(const Callable& callable, StepContext* step,
   {
     std::unique_lock<std::mutex> lock(mu);
     all_done.wait(lock, [&] { return remaining == 0; });
+  }
+  // Devices that run asynchronously (a GPU's stream) finish the step's
+  // work before it returns, as TensorFlow's sync_on_finish: the next step
+  // (or the caller) sees it done, and a kernel's fault is this step's.
+  for (size_t p = 0; p < n; ++p) {
+    Device* device = callable.partitions[p]->device;
+    if (!device->host_memory() && static_cast<int>(p) != replay) {
+      Status s = device->Sync();
+      if (!s.ok()) abort.Fail(s);
+    }
   }
   if (abort.aborted()) return abort.status();
   fetches->resize(callable.fetch_from_feed.size());

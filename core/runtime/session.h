@@ -118,8 +118,24 @@ class Session {
     Partition partition;
     std::unique_ptr<Graph> graph;
     std::unique_ptr<Executor> executor;
+    Device* device = nullptr;  // the device the partition runs on
     // Kernels of the nodes partitioning added (_Send, _Recv, ...).
     std::unordered_map<int, std::unique_ptr<OpKernel>> added_kernels;
+  };
+  // Capture of a partitioned step's device work (session_capture.cc): once
+  // the same callable has run with the same feed shapes a few times, its
+  // device partition is recorded (a CUDA graph) and later steps replay the
+  // recording instead of running the partition's kernels.
+  struct CaptureState {
+    std::mutex mu;  // held by the step that uses the state
+    int partition = -1;  // the captured partition
+    int stable_runs = 0;  // consecutive runs with the feed shapes below
+    std::vector<TensorShape> feed_shapes;
+    std::unique_ptr<CapturedStep> captured;
+    // The variables the partition uses and their buffers at capture: a
+    // variable given a new buffer since makes the recording stale.
+    std::vector<std::pair<Var*, const void*>> var_buffers;
+    int failures = 0;  // captures that failed; at 2 it stops trying
   };
   struct Callable {
     std::vector<Endpoint> feeds;
@@ -135,6 +151,8 @@ class Session {
     std::unique_ptr<OptimizedGraph> optimized;
     std::unordered_map<int, std::unique_ptr<OpKernel>> optimized_kernels;
     std::string optimized_device;
+    // Set when the step can be captured (PrepareCapture).
+    std::unique_ptr<CaptureState> capture;
   };
   Status GetKernel(const Node* node, OpKernel** kernel);
   // Sets callable->executor for a one-device step: on the optimized graph
@@ -144,12 +162,26 @@ class Session {
   void OptimizedGraphDef(const Callable& callable, GraphDef* def);
   Status MakePartitions(const ExecutorSpec& spec,
                         const std::vector<bool>& needed, Callable* callable);
-  // With `recorder`, each partition's nodes are recorded as its device's.
+  // With `recorder`, each partition's nodes are recorded as its device's;
+  // with `replay`, that partition is run by `replayer` (a captured step)
+  // instead of its executor.
+  using Replayer = std::function<void(
+      Rendezvous*, std::function<void(const Status&)>)>;
   Status RunPartitions(const Callable& callable, StepContext* step,
                        const std::vector<Tensor>& feeds,
                        std::vector<Tensor>* fetches,
-                       StepStatsRecorder* recorder = nullptr);
+                       StepStatsRecorder* recorder = nullptr,
+                       int replay = -1, const Replayer& replayer = nullptr);
   void PartitionGraphs(const Callable& callable, std::vector<GraphDef>* graphs);
+  // Step capture (session_capture.cc). PrepareCapture sets
+  // callable->capture when the step qualifies: one partition on a device
+  // that captures, whose kernels all can be, and host partitions that only
+  // feed it and fetch from it. RunCaptured runs a step of such a callable:
+  // normally, capturing, or replaying (false: run it normally instead).
+  void PrepareCapture(Callable* callable);
+  bool RunCaptured(const Callable& callable, StepContext* step,
+                   const std::vector<Tensor>& feeds,
+                   std::vector<Tensor>* fetches, Status* status);
 
   std::shared_ptr<Graph> graph_;
   ResourceMgr resource_mgr_;

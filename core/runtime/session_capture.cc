@@ -1,0 +1,220 @@
+// Step capture: a graph-mode system knows a whole step before it runs it.
+// After a partitioned step has run a few times with the same feed shapes,
+// the work of its device partition (a GPU's kernels) is recorded once (a
+// CUDA graph) and replayed by later steps: the host partitions still run
+// (they feed values in and take fetches out through the rendezvous), but
+// the device partition's kernels are no longer dispatched one by one.
+//
+// A replay is only right when the step would do the same device work, so
+// each replay first receives the partition's inputs and checks them against
+// the recording: the dtypes and shapes of values copied to the device, the
+// values of those its kernels read on the host (shapes, axes: they are part
+// of the recording), and the buffers of the variables it uses. On any
+// difference the values go back into the rendezvous and the partition runs
+// normally; a new recording is made once the new shapes have held for a few
+// steps.
+#include <cstdlib>
+#include <cstring>
+
+#include "core/runtime/session.h"
+
+namespace tensorweave {
+
+namespace {
+
+// Normal runs with the same feed shapes before one is captured (the first
+// runs also let kernels settle: cuDNN's algorithm search, allocations).
+constexpr int kRunsBeforeCapture = 2;
+
+bool CaptureDisabledByEnv() {
+  static const bool disabled = [] {
+    const char* v = std::getenv("TW_CUDA_GRAPHS");
+    return v != nullptr && (std::strcmp(v, "0") == 0 ||
+                            std::strcmp(v, "false") == 0);
+  }();
+  return disabled;
+}
+
+bool SameHostValue(const Tensor& a, const Tensor& b) {
+  return a.dtype() == b.dtype() && a.shape() == b.shape() &&
+         a.dtype() != DT_STRING &&
+         std::memcmp(a.raw_data(), b.raw_data(), a.num_bytes()) == 0;
+}
+
+// Waits for the value of `key` (the step's host partitions send it).
+Status BlockingRecv(Rendezvous* rendezvous, const std::string& key,
+                    Tensor* value) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  Status status;
+  rendezvous->RecvAsync(key, [&](const Status& s, const Tensor& v, bool dead) {
+    std::lock_guard<std::mutex> lock(mu);
+    status = s;
+    if (s.ok() && dead) {
+      status = errors::Internal("a dead value reached a captured step");
+    }
+    *value = v;
+    done = true;
+    cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  return status;
+}
+
+}  // namespace
+
+void Session::PrepareCapture(Callable* callable) {
+  // Called with mu_ held, once the partitions are made.
+  if (CaptureDisabledByEnv()) return;
+  int device_partition = -1;
+  const int n = static_cast<int>(callable->partitions.size());
+  for (int p = 0; p < n; ++p) {
+    const Device* device = callable->partitions[p]->device;
+    if (device->host_memory()) continue;
+    if (device_partition >= 0 || !device->SupportsCapture()) return;
+    device_partition = p;
+  }
+  if (device_partition < 0) return;
+  const PartitionRun& part = *callable->partitions[device_partition];
+  for (const Node* node : part.executor->nodes()) {
+    OpKernel* kernel = nullptr;
+    auto added = part.added_kernels.find(node->id());
+    if (added != part.added_kernels.end()) {
+      kernel = added->second.get();
+    } else {
+      const Node* original = graph_->FindNode(node->name());
+      if (original == nullptr || !GetKernel(original, &kernel).ok()) return;
+    }
+    if (kernel == nullptr || !kernel->CanBeCaptured()) return;
+  }
+  // The host partitions may feed the device and fetch from it, but not
+  // compute on what it sends them: during the capturing step those values
+  // exist only once the recording has run, after every partition is done.
+  const std::string& device_name = part.partition.device;
+  for (int p = 0; p < n; ++p) {
+    if (p == device_partition) continue;
+    const Graph& g = *callable->partitions[p]->graph;
+    for (int id = 0; id < g.num_nodes(); ++id) {
+      const Node* node = g.node(id);
+      if (node == nullptr || node->type_string() != "_Recv") continue;
+      std::string send_device;
+      if (!GetAttr(node->attrs(), "send_device", &send_device).ok() ||
+          send_device != device_name) {
+        continue;
+      }
+      if (!node->out_edges().empty()) return;
+    }
+  }
+  callable->capture = std::make_unique<CaptureState>();
+  callable->capture->partition = device_partition;
+}
+
+bool Session::RunCaptured(const Callable& callable, StepContext* step,
+                          const std::vector<Tensor>& feeds,
+                          std::vector<Tensor>* fetches, Status* status) {
+  CaptureState& state = *callable.capture;
+  // Concurrent steps of one callable: the first uses the capture state,
+  // the others run normally.
+  std::unique_lock<std::mutex> lock(state.mu, std::try_to_lock);
+  if (!lock.owns_lock() || state.failures >= 2) return false;
+  std::vector<TensorShape> shapes;
+  shapes.reserve(feeds.size());
+  for (const Tensor& f : feeds) shapes.push_back(f.shape());
+  if (shapes != state.feed_shapes) {
+    state.feed_shapes = std::move(shapes);
+    state.stable_runs = 0;
+    state.captured.reset();
+  }
+  const int p = state.partition;
+  Device* device = callable.partitions[p]->device;
+
+  if (state.captured == nullptr) {
+    if (++state.stable_runs <= kRunsBeforeCapture) return false;
+    // Capture this step. Another session's step on the device meanwhile
+    // would be recorded too: the device refuses to begin then.
+    if (!device->BeginCapture().ok()) return false;
+    Status run = RunPartitions(callable, step, feeds, fetches);
+    std::unique_ptr<CapturedStep> captured;
+    Status end = device->EndCapture(run, &captured);
+    if (run.ok() && end.ok()) {
+      state.captured = std::move(captured);
+      state.var_buffers.clear();
+      for (const Node* node : callable.partitions[p]->executor->nodes()) {
+        if (node->type_string() != "VariableV2") continue;
+        std::string shared_name;
+        GetAttr(node->attrs(), "shared_name", &shared_name);
+        Var* var = resource_mgr_.FindVar(shared_name.empty() ? node->name()
+                                                             : shared_name);
+        if (var == nullptr) continue;
+        std::lock_guard<std::mutex> var_lock(*var->mu());
+        state.var_buffers.emplace_back(var, var->tensor()->raw_data());
+      }
+      *status = run;
+      return true;
+    }
+    // The recording failed (a kernel that cannot be captured after all):
+    // nothing ran on the device, so the step runs again, normally.
+    ++state.failures;
+    state.stable_runs = 0;
+    return false;
+  }
+
+  // Replay: the device partition is replaced by the recording.
+  bool replayed = false;
+  CapturedStep* captured = state.captured.get();
+  auto replayer = [&](Rendezvous* rendezvous,
+                      std::function<void(const Status&)> done) {
+    const auto& in = captured->inputs();
+    std::vector<Tensor> values(in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+      Status s = BlockingRecv(rendezvous, in[i].key, &values[i]);
+      if (!s.ok()) return done(s);
+    }
+    bool same = true;
+    for (size_t i = 0; i < in.size() && same; ++i) {
+      same = in[i].host_memory ? SameHostValue(values[i], in[i].value)
+                               : values[i].dtype() == in[i].dtype &&
+                                     values[i].shape() == in[i].shape;
+    }
+    for (const auto& [var, buffer] : state.var_buffers) {
+      std::lock_guard<std::mutex> var_lock(*var->mu());
+      same = same && var->tensor()->raw_data() == buffer;
+    }
+    if (!same) {
+      // Hand the values back and run the partition's kernels.
+      for (size_t i = 0; i < in.size(); ++i) {
+        Status s = rendezvous->Send(in[i].key, values[i], false);
+        if (!s.ok()) return done(s);
+      }
+      StepContext part_step = *step;
+      part_step.rendezvous = rendezvous;
+      part_step.device = device;
+      auto outputs = std::make_shared<std::vector<Tensor>>();
+      Status run =
+          callable.partitions[p]->executor->Run(part_step, {}, outputs.get());
+      if (run.ok()) run = device->Sync();
+      return done(run);
+    }
+    std::vector<Tensor> outputs;
+    Status s = captured->Replay(values, &outputs);
+    if (!s.ok()) return done(s);
+    const auto& out = captured->outputs();
+    for (size_t i = 0; i < out.size(); ++i) {
+      s = rendezvous->Send(out[i].key, outputs[i], false);
+      if (!s.ok()) return done(s);
+    }
+    replayed = true;
+    done(Status::OK());
+  };
+  *status = RunPartitions(callable, step, feeds, fetches, nullptr, p, replayer);
+  if (!replayed) {
+    // The step differed from the recording: record again once it is stable.
+    state.captured.reset();
+    state.stable_runs = 0;
+  }
+  return true;
+}
+
+}  // namespace tensorweave

@@ -1,0 +1,77 @@
+"""What the GPU tests share: skip without a GPU, run one graph on /cpu:0 and on /gpu:0, and
+check that the GPU ran the ops under test (soft placement must not quietly compare the CPU with
+itself) and agrees with the CPU kernels, forward and gradient."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tw
+
+HAS_GPU = tw.test.is_gpu_available()
+requires_gpu = pytest.mark.skipif(not HAS_GPU, reason="no GPU on this machine")
+
+
+def gpu_node_types(graph_defs):
+    """The op types of the nodes the step ran on a GPU, from RunMetadata.partition_graphs."""
+    types = set()
+    for g in graph_defs:
+        for node in g.node:
+            if "GPU" in node.device.upper():
+                types.add(node.op)
+    return types
+
+
+def run_on(device, build, inputs, grads=True, seed=0):
+    """Builds `build(*placeholders)` under `tw.device(device)`, feeds `inputs` (numpy arrays), and
+    returns (outputs, gradients of a random projection of the float outputs wrt the float inputs,
+    the op types run on a GPU)."""
+    graph = tw.Graph()
+    with graph.as_default():
+        tw.set_random_seed(seed)
+        with tw.device(device):
+            phs = [tw.placeholder(tw.as_dtype(x.dtype), x.shape) for x in inputs]
+            outs = build(*phs)
+            if not isinstance(outs, (list, tuple)):
+                outs = [outs]
+            grad_ts = []
+            if grads:
+                rng = np.random.default_rng(seed + 1)
+                float_outs = [o for o in outs if o.dtype.is_floating]
+                float_ins = [p for p in phs if p.dtype.is_floating]
+                if float_outs and float_ins:
+                    loss = tw.add_n(
+                        [
+                            tw.reduce_sum(
+                                o * tw.constant(rng.standard_normal(o.shape.as_list()).astype(o.dtype.as_numpy_dtype))
+                            )
+                            for o in float_outs
+                        ]
+                    )
+                    grad_ts = [g for g in tw.gradients(loss, float_ins) if g is not None]
+        config = tw.ConfigProto(allow_soft_placement=True)
+        with tw.Session(graph=graph, config=config) as sess:
+            options = tw.RunOptions(output_partition_graphs=True)
+            metadata = tw.RunMetadata()
+            values = sess.run(
+                list(outs) + grad_ts,
+                feed_dict=dict(zip(phs, inputs)),
+                options=options,
+                run_metadata=metadata,
+            )
+    return values[: len(outs)], values[len(outs) :], gpu_node_types(metadata.partition_graphs)
+
+
+def assert_gpu_matches_cpu(build, inputs, ops, rtol=1e-5, atol=1e-5, grads=True):
+    """Runs `build` on the CPU and on the GPU: every op type in `ops` must have run on the GPU, and
+    the outputs (and gradients) must agree to rtol/atol."""
+    cpu_out, cpu_grads, _ = run_on("/cpu:0", build, inputs, grads)
+    gpu_out, gpu_grads, gpu_ops = run_on("/gpu:0", build, inputs, grads)
+    missing = set(ops) - gpu_ops
+    assert not missing, f"not run on the GPU: {sorted(missing)} (GPU ran {sorted(gpu_ops)})"
+    for c, g in zip(cpu_out + cpu_grads, gpu_out + gpu_grads):
+        c, g = np.asarray(c), np.asarray(g)
+        assert c.shape == g.shape and c.dtype == g.dtype, (c.shape, g.shape, c.dtype, g.dtype)
+        if c.dtype.kind in "fc":
+            np.testing.assert_allclose(g, c, rtol=rtol, atol=atol)
+        else:
+            np.testing.assert_array_equal(g, c)
