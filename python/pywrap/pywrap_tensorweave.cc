@@ -1,11 +1,15 @@
 // The Python bindings of the core: graphs, sessions and the op registry.
 // Errors come back to Python as tensorweave.errors exceptions.
+#include <dlfcn.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <utility>
 
 #include "core/framework/graph.h"
 #include "core/framework/op_def.h"
@@ -509,6 +513,112 @@ py::list ListLocalDevices(const std::map<std::string, int>& device_count) {
   return DevicesToPy(devices->devices());
 }
 
+// Loads a device plug-in library (the CUDA device, libtensorweave_gpu.so)
+// into the process and runs its TW_GpuPluginInit. The plug-in leaves the
+// core's symbols (the kernel and device registries, Tensor, ...) undefined:
+// they must resolve against this extension, which Python loaded with
+// RTLD_LOCAL, so it is first promoted to global scope (dlopen of itself with
+// RTLD_NOLOAD | RTLD_GLOBAL). Returns (loaded, count, message): loaded is
+// false when the library could not be loaded or has no entry point (message:
+// why); else count is what TW_GpuPluginInit returned (the number of GPUs, or
+// -1 when CUDA is not usable) and message what it said. Never throws.
+py::tuple LoadGpuPlugin(const std::string& path) {
+  auto failed = [](const std::string& why) {
+    return py::make_tuple(false, -1, why);
+  };
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&LoadGpuPlugin), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return failed("cannot find the path of the core extension (dladdr failed)");
+  }
+  if (dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) == nullptr) {
+    const char* e = dlerror();
+    return failed(std::string("cannot make the core extension's symbols "
+                              "global: ") +
+                  (e ? e : "unknown dlopen error"));
+  }
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* e = dlerror();
+    return failed(std::string("cannot load ") + path + ": " +
+                  (e ? e : "unknown dlopen error"));
+  }
+  using InitFn = int (*)(char*, int);
+  auto init = reinterpret_cast<InitFn>(dlsym(handle, "TW_GpuPluginInit"));
+  if (init == nullptr) {
+    // The library stays loaded: its static registrations may have run, and
+    // unloading a library whose factories are registered is unsafe.
+    return failed(path + " has no TW_GpuPluginInit entry point");
+  }
+  char message[1024] = {0};
+  int count = init(message, sizeof(message));
+  message[sizeof(message) - 1] = '\0';
+  return py::make_tuple(true, count, std::string(message));
+}
+
+// "GPU:0", "/device:GPU:0", "/physical_device:GPU:0", "gpu:1" -> (type, index).
+std::pair<std::string, int> ParseMemoryDevice(const std::string& device) {
+  std::string d = device;
+  for (const char* prefix : {"/physical_device:", "/device:", "/"}) {
+    if (d.rfind(prefix, 0) == 0) {
+      d = d.substr(std::strlen(prefix));
+      break;
+    }
+  }
+  const size_t colon = d.find(':');
+  std::string type = d.substr(0, colon);
+  for (char& c : type) c = static_cast<char>(std::toupper(c));
+  int index = 0;
+  if (colon != std::string::npos) {
+    const std::string digits = d.substr(colon + 1);
+    if (digits.empty() ||
+        digits.find_first_not_of("0123456789") != std::string::npos ||
+        digits.size() > 6) {
+      throw py::value_error("Invalid device name '" + device +
+                            "': expected \"<TYPE>:<index>\", e.g. \"GPU:0\"");
+    }
+    index = std::stoi(digits);
+  }
+  if (type.empty()) {
+    throw py::value_error("Invalid device name '" + device + "'");
+  }
+  return {type, index};
+}
+
+// tf.config.experimental.get_memory_info: {"current": bytes, "peak": bytes}
+// of the device; ValueError for a device type that does not track memory
+// (the CPU, as in TF) or a device that does not exist.
+py::dict GetMemoryInfo(const std::string& device) {
+  auto [type, index] = ParseMemoryDevice(device);
+  DeviceFactory* factory = DeviceFactory::Get(type);
+  if (factory == nullptr) {
+    throw py::value_error("No matching devices found for '" + device + "'");
+  }
+  int64_t current = 0, peak = 0;
+  if (!factory->GetMemoryInfo(index, &current, &peak)) {
+    throw py::value_error("Device '" + device +
+                          "' does not support getting memory information "
+                          "(or does not exist)");
+  }
+  py::dict out;
+  out["current"] = current;
+  out["peak"] = peak;
+  return out;
+}
+
+void ResetMemoryStats(const std::string& device) {
+  auto [type, index] = ParseMemoryDevice(device);
+  DeviceFactory* factory = DeviceFactory::Get(type);
+  if (factory == nullptr) {
+    throw py::value_error("No matching devices found for '" + device + "'");
+  }
+  if (!factory->ResetMemoryStats(index)) {
+    throw py::value_error("Device '" + device +
+                          "' does not support resetting memory statistics "
+                          "(or does not exist)");
+  }
+}
+
 // ConfigProto's graph optimizer switches, as session_config.py's
 // graph_optimizer_options() computes them (a name left out keeps its
 // default: on).
@@ -780,5 +890,8 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
   m.def("set_py_func_trampoline", &SetPyFuncTrampoline);
   m.def("registered_kernels",
         [] { return KernelRegistry::Global()->RegisteredOps(); });
+  m.def("load_gpu_plugin", &LoadGpuPlugin, py::arg("path"));
+  m.def("get_memory_info", &GetMemoryInfo, py::arg("device"));
+  m.def("reset_memory_stats", &ResetMemoryStats, py::arg("device"));
   RegisterDistributedBindings(m);
 }

@@ -17,6 +17,8 @@ public names on purpose.
 
 # First: loads the core extension with OpenBLAS's kernels for this CPU (OpenBLAS picks them as it loads).
 from tensorweave._src.platform import blas_core as _blas_core  # noqa: F401  # isort: skip
+# Then: the CUDA GPU device (libtensorweave_gpu.so next to the extension) when it is there, unless TW_GPU=0.
+from tensorweave._src.platform import gpu_loader as _gpu_loader  # noqa: F401  # isort: skip
 from tensorweave import errors
 from tensorweave import math
 from tensorweave._src.client.session import ConfigProto

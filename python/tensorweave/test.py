@@ -8,5 +8,6 @@ Example:
 
 from tensorweave._src.client.device_lib import gpu_device_name
 from tensorweave._src.client.device_lib import is_gpu_available
+from tensorweave._src.platform.gpu_loader import gpu_unavailable_reason
 
-__all__ = ["gpu_device_name", "is_gpu_available"]
+__all__ = ["gpu_device_name", "gpu_unavailable_reason", "is_gpu_available"]

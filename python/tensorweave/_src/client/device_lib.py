@@ -120,3 +120,25 @@ def list_logical_devices(device_type=None):
         for d in list_local_devices()
         if device_type is None or d.device_type == device_type.upper()
     ]
+
+
+def get_memory_info(device):
+    """The memory use of a GPU ("GPU:0", "/device:GPU:0", "/physical_device:GPU:0"), as TF's
+    `tf.config.experimental.get_memory_info`: {"current": bytes in use now, "peak": the most in use since the
+    start or the last `reset_memory_stats`}, over every session of the process. Raises ValueError for a device
+    that does not track its memory (the CPU, as in TF) or does not exist.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> tw.config.experimental.get_memory_info("CPU:0")
+      Traceback (most recent call last):
+      ...
+      ValueError: Device 'CPU:0' does not support getting memory information (or does not exist)
+    """
+    return _pywrap.get_memory_info(str(device))
+
+
+def reset_memory_stats(device):
+    """Starts a new peak for `get_memory_info(device)` (TF's `tf.config.experimental.reset_memory_stats`);
+    ValueError for a device that does not track its memory (the CPU) or does not exist."""
+    _pywrap.reset_memory_stats(str(device))
