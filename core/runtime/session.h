@@ -106,6 +106,16 @@ class Session {
   // already prepared keep theirs).
   void SetGraphOptimizerOptions(const GraphOptimizerOptions& options);
 
+  // Process-wide counts of captured steps (session_capture.cc): steps
+  // recorded, replayed, and replays that fell back to running the kernels
+  // (the step differed from its recording).
+  struct CaptureCounters {
+    int64_t captures = 0;
+    int64_t replays = 0;
+    int64_t fallbacks = 0;
+  };
+  static CaptureCounters GetCaptureCounters();
+
   Graph* graph() const { return graph_.get(); }
   ResourceMgr* resource_mgr() { return &resource_mgr_; }
   const DeviceSet* devices() const { return devices_.get(); }

@@ -13,6 +13,7 @@
 // difference the values go back into the rendezvous and the partition runs
 // normally; a new recording is made once the new shapes have held for a few
 // steps.
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -25,6 +26,8 @@ namespace {
 // Normal runs with the same feed shapes before one is captured (the first
 // runs also let kernels settle: cuDNN's algorithm search, allocations).
 constexpr int kRunsBeforeCapture = 2;
+
+std::atomic<int64_t> g_captures{0}, g_replays{0}, g_fallbacks{0};
 
 bool CaptureDisabledByEnv() {
   static const bool disabled = [] {
@@ -64,6 +67,14 @@ Status BlockingRecv(Rendezvous* rendezvous, const std::string& key,
 }
 
 }  // namespace
+
+Session::CaptureCounters Session::GetCaptureCounters() {
+  CaptureCounters c;
+  c.captures = g_captures.load();
+  c.replays = g_replays.load();
+  c.fallbacks = g_fallbacks.load();
+  return c;
+}
 
 void Session::PrepareCapture(Callable* callable) {
   // Called with mu_ held, once the partitions are made.
@@ -139,6 +150,7 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
     std::unique_ptr<CapturedStep> captured;
     Status end = device->EndCapture(run, &captured);
     if (run.ok() && end.ok()) {
+      ++g_captures;
       state.captured = std::move(captured);
       state.var_buffers.clear();
       for (const Node* node : callable.partitions[p]->executor->nodes()) {
@@ -183,6 +195,7 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
       same = same && var->tensor()->raw_data() == buffer;
     }
     if (!same) {
+      ++g_fallbacks;
       // Hand the values back and run the partition's kernels.
       for (size_t i = 0; i < in.size(); ++i) {
         Status s = rendezvous->Send(in[i].key, values[i], false);
@@ -206,6 +219,7 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
       if (!s.ok()) return done(s);
     }
     replayed = true;
+    ++g_replays;
     done(Status::OK());
   };
   *status = RunPartitions(callable, step, feeds, fetches, nullptr, p, replayer);

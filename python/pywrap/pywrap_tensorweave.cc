@@ -890,6 +890,11 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
   m.def("set_py_func_trampoline", &SetPyFuncTrampoline);
   m.def("registered_kernels",
         [] { return KernelRegistry::Global()->RegisteredOps(); });
+  // (captures, replays, fallbacks) of captured device steps, process-wide.
+  m.def("step_capture_counters", [] {
+    Session::CaptureCounters c = Session::GetCaptureCounters();
+    return py::make_tuple(c.captures, c.replays, c.fallbacks);
+  });
   m.def("load_gpu_plugin", &LoadGpuPlugin, py::arg("path"));
   m.def("get_memory_info", &GetMemoryInfo, py::arg("device"));
   m.def("reset_memory_stats", &ResetMemoryStats, py::arg("device"));
