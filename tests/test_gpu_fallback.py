@@ -237,7 +237,7 @@ def test_memory_info_without_a_gpu_is_a_value_error():
 def test_loaded_library_without_a_gpu_reports_it():
     # Without a GPU (or without a CUDA driver, as on CI) the library loads and says why it has no GPU.
     reason = tw.test.gpu_unavailable_reason()
-    assert reason.startswith("the GPU library is loaded but"), reason
+    assert reason.startswith("the GPU library is loaded, but"), reason
     assert "no CUDA GPU is visible" in reason or "CUDA is not usable" in reason, reason
     assert tw.config.list_physical_devices("GPU") == []
     assert tw.test.is_gpu_available() is False

@@ -108,9 +108,9 @@ def load(force=False):
             if not loaded:
                 reason = f"the GPU library could not be loaded: {message}"
             elif count < 0:
-                reason = f"the GPU library is loaded but CUDA is not usable: {message}"
+                reason = f"the GPU library is loaded, but {message}"
             elif count == 0:
-                reason = f"the GPU library is loaded but sees no GPU: {message}"
+                reason = f"the GPU library is loaded, but sees no GPU: {message}"
             else:
                 _state["gpu_count"] = count
                 if os.environ.get("TW_GPU_VERBOSE") == "1":
