@@ -160,5 +160,28 @@ REGISTER_KERNEL(KernelDef("OnesLike"), ConstantLikeOp<1>);
 REGISTER_KERNEL(KernelDef("StopGradient"), StopGradientOp);
 REGISTER_KERNEL(KernelDef("Range"), RangeOp);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("Range")
+                    .Device("GPU")
+                    .TypeConstraint("Tidx", {DT_INT32})
+                    .AllHostMemory(),
+                RangeOp);
+REGISTER_KERNEL(KernelDef("ExpandDims")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ExpandDimsOp);
+REGISTER_KERNEL(KernelDef("Squeeze")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                SqueezeOp);
+// Size and Rank read only their input's shape: it stays in device memory.
+REGISTER_KERNEL(KernelDef("Size").Device("GPU").HostMemoryOutput(0),
+                CountOp<false>);
+REGISTER_KERNEL(KernelDef("Rank").Device("GPU").HostMemoryOutput(0),
+                CountOp<true>);
+
 }  // namespace
 }  // namespace tensorweave

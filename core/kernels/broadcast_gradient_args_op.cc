@@ -54,5 +54,13 @@ class BroadcastGradientArgsOp : public OpKernel {
 
 REGISTER_KERNEL(KernelDef("BroadcastGradientArgs"), BroadcastGradientArgsOp);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("BroadcastGradientArgs")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32, DT_INT64})
+                    .AllHostMemory(),
+                BroadcastGradientArgsOp);
+
 }  // namespace
 }  // namespace tensorweave

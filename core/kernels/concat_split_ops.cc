@@ -302,5 +302,18 @@ REGISTER_KERNEL(KernelDef("SplitV"), SplitVOp);
 REGISTER_KERNEL(KernelDef("Pack"), PackOp);
 REGISTER_KERNEL(KernelDef("Unpack"), UnpackOp);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("ConcatV2")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ConcatV2Op);
+REGISTER_KERNEL(KernelDef("Pack")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                PackOp);
+
 }  // namespace
 }  // namespace tensorweave

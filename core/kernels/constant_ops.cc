@@ -62,5 +62,18 @@ REGISTER_KERNEL(KernelDef("Const"), ConstOp);
 REGISTER_KERNEL(KernelDef("Placeholder"), PlaceholderOp);
 REGISTER_KERNEL(KernelDef("Fill"), FillOp);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("Fill")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                FillOp);
+REGISTER_KERNEL(KernelDef("Const")
+                    .Device("GPU")
+                    .TypeConstraint("dtype", {DT_INT32})
+                    .AllHostMemory(),
+                ConstOp);
+
 }  // namespace
 }  // namespace tensorweave

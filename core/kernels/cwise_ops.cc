@@ -244,5 +244,48 @@ REGISTER_KERNEL(KernelDef("RsqrtGrad"),
 REGISTER_KERNEL(KernelDef("ReciprocalGrad"),
                 BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES>);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("Add")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("AddV2")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Sub")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                BinaryOp<SubFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Mul")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                BinaryOp<MulFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("FloorDiv")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                BinaryOp<FloorDivFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("FloorMod")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                BinaryOp<FloorModFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Maximum")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                BinaryOp<MaximumFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Minimum")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                BinaryOp<MinimumFunctor, TW_ALL_NUMBER_TYPES>);
+
 }  // namespace
 }  // namespace tensorweave

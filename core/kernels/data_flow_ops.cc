@@ -135,5 +135,13 @@ class DynamicStitchOp : public OpKernel {
 REGISTER_KERNEL(KernelDef("DynamicPartition"), DynamicPartitionOp);
 REGISTER_KERNEL(KernelDef("DynamicStitch"), DynamicStitchOp);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("DynamicStitch")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                DynamicStitchOp);
+
 }  // namespace
 }  // namespace tensorweave

@@ -22,5 +22,13 @@ REGISTER_KERNEL(KernelDef("Identity"), IdentityOp);
 REGISTER_KERNEL(KernelDef("PlaceholderWithDefault"), IdentityOp);
 REGISTER_KERNEL(KernelDef("NoOp"), NoOp);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("Identity")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                IdentityOp);
+
 }  // namespace
 }  // namespace tensorweave

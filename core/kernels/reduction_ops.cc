@@ -386,5 +386,18 @@ REGISTER_KERNEL(KernelDef("Min"), ReductionOp<MinReducer, false>);
 REGISTER_KERNEL(KernelDef("All"), ReductionOp<AllReducer, false>);
 REGISTER_KERNEL(KernelDef("Any"), ReductionOp<AnyReducer, false>);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("Sum")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ReductionOp<SumReducer, false>);
+REGISTER_KERNEL(KernelDef("Prod")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ReductionOp<ProdReducer, false>);
+
 }  // namespace
 }  // namespace tensorweave

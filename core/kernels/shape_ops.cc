@@ -135,5 +135,15 @@ REGISTER_KERNEL(KernelDef("Shape"), ShapeOp);
 REGISTER_KERNEL(KernelDef("Reshape"), ReshapeOp);
 REGISTER_KERNEL(KernelDef("Cast"), CastOp);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("Reshape")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ReshapeOp);
+// Shape reads only its input's shape: the input stays in device memory.
+REGISTER_KERNEL(KernelDef("Shape").Device("GPU").HostMemoryOutput(0), ShapeOp);
+
 }  // namespace
 }  // namespace tensorweave

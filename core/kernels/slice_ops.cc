@@ -147,5 +147,18 @@ REGISTER_KERNEL(KernelDef("Slice"), SliceOp);
 REGISTER_KERNEL(KernelDef("StridedSlice"), StridedSliceOp);
 REGISTER_KERNEL(KernelDef("StridedSliceGrad"), StridedSliceGradOp);
 
+// GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
+// of these ops keep int32 on the host); the CPU kernel runs there.
+REGISTER_KERNEL(KernelDef("StridedSlice")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                StridedSliceOp);
+REGISTER_KERNEL(KernelDef("Slice")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                SliceOp);
+
 }  // namespace
 }  // namespace tensorweave
