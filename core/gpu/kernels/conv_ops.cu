@@ -117,6 +117,13 @@ __global__ void FilterTransposeKernel(const T* src, T* dst, int64_t rsc,
   }
 }
 
+// Held around every use of the shared per-device cuDNN handle (kernels may
+// run Compute on several executor threads; a handle is not thread-safe).
+std::mutex& CudnnCallMutex() {
+  static std::mutex* mu = new std::mutex();
+  return *mu;
+}
+
 enum class Pass { kForward, kBackpropInput, kBackpropFilter };
 
 // One shape's cuDNN setup.
@@ -159,6 +166,10 @@ class ConvGpuOp : public ConvOpBase {
     }
     api_ = api;
   }
+
+  // Compute only enqueues work: run it inline (ConvOpBase says expensive,
+  // which would hand it to the inter-op pool).
+  bool IsExpensive() const override { return false; }
 
   ~ConvGpuOp() override {
     if (api_ == nullptr) return;
@@ -299,6 +310,7 @@ class ConvGpuOp : public ConvOpBase {
         CudnnCheck(a->SetConvolutionMathType(plan.conv, kCudnnFmaMath),
                    "cudnnSetConvolutionMathType(CUDNN_FMA_MATH)"));
     GpuDevice* device = GetGpuDevice(ctx);
+    std::lock_guard<std::mutex> cudnn_lock(CudnnCallMutex());
     TW_RETURN_IF_ERROR(
         CudnnCheck(a->SetStream(handle_, device->stream()), "cudnnSetStream"));
     constexpr int kMaxAlgos = 16;
@@ -354,6 +366,7 @@ class ConvGpuOp : public ConvOpBase {
     GpuDevice* device = GetGpuDevice(ctx);
     const ConvGeom g = ToGeom(args);
     const CudnnApi* a = api_;
+    std::lock_guard<std::mutex> cudnn_lock(CudnnCallMutex());
     TW_RETURN_IF_ERROR(
         CudnnCheck(a->SetStream(handle_, device->stream()), "cudnnSetStream"));
     Tensor workspace;

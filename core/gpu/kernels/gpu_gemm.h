@@ -9,6 +9,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <mutex>
 #include <type_traits>
 
 #include "core/framework/status.h"
@@ -16,6 +17,16 @@
 
 namespace tensorweave {
 namespace gpu {
+
+// Held around every use of the device's cuBLAS handle from these kernels:
+// kernels of one device may run Compute on several executor threads, and a
+// handle is not thread-safe (FusedMatMulApplyGradientDescent also switches
+// its pointer mode for the length of one call). Recursive: the fused op
+// holds it across its calls to the helpers below.
+inline std::recursive_mutex& CublasCallMutex() {
+  static std::recursive_mutex* mu = new std::recursive_mutex();
+  return *mu;
+}
 
 inline Status CublasCheck(cublasStatus_t status, const char* what) {
   if (status == 0) return Status::OK();
@@ -42,6 +53,7 @@ Status RowMajorGemm(const CublasApi* api, cublasHandle_t handle, bool trans_a,
                     const T* alpha, const T* a, const T* b, const T* beta,
                     T* c) {
   TW_RETURN_IF_ERROR(GemmSizesFit(m, n, k));
+  std::lock_guard<std::recursive_mutex> lock(CublasCallMutex());
   const int lda = static_cast<int>(trans_a ? m : k);
   const int ldb = static_cast<int>(trans_b ? k : n);
   const int opa = trans_a ? TW_CUBLAS_OP_T : TW_CUBLAS_OP_N;
@@ -72,6 +84,7 @@ Status RowMajorGemmStridedBatched(const CublasApi* api, cublasHandle_t handle,
                                   int64_t stride_c, int64_t batch) {
   TW_RETURN_IF_ERROR(GemmSizesFit(m, n, k));
   TW_RETURN_IF_ERROR(GemmSizesFit(batch, 1, 1));
+  std::lock_guard<std::recursive_mutex> lock(CublasCallMutex());
   const int lda = static_cast<int>(trans_a ? m : k);
   const int ldb = static_cast<int>(trans_b ? k : n);
   const int opa = trans_a ? TW_CUBLAS_OP_T : TW_CUBLAS_OP_N;

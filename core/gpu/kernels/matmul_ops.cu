@@ -244,6 +244,7 @@ class FusedMatMulApplyGradientDescentGpuOp : public OpKernel {
             const CublasApi* api;
             cublasHandle_t handle;
             TW_RETURN_IF_ERROR(device->Cublas(&api, &handle));
+            std::lock_guard<std::recursive_mutex> lock(CublasCallMutex());
             TW_RETURN_IF_ERROR(CublasCheck(api->SetPointerMode(handle, 1),
                                            "cublasSetPointerMode(DEVICE)"));
             Status st = RowMajorGemm<T>(api, handle, transpose_a_, transpose_b_,
