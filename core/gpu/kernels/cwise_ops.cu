@@ -507,8 +507,12 @@ TW_GPU_BINARY("Less", LessF, TW_FI);
 TW_GPU_BINARY("LessEqual", LessEqualF, TW_FI);
 TW_GPU_BINARY("Greater", GreaterF, TW_FI);
 TW_GPU_BINARY("GreaterEqual", GreaterEqualF, TW_FI);
-TW_GPU_BINARY("LogicalAnd", LogicalAndF, bool);
-TW_GPU_BINARY("LogicalOr", LogicalOrF, bool);
+// No "T" attr: bool only.
+REGISTER_KERNEL(KernelDef("LogicalAnd").Device("GPU"),
+                GpuBinaryOp<LogicalAndF, false, bool>);
+// No "T" attr: bool only.
+REGISTER_KERNEL(KernelDef("LogicalOr").Device("GPU"),
+                GpuBinaryOp<LogicalOrF, false, bool>);
 TW_GPU_BINARY("TanhGrad", TanhGradF, TW_F);
 TW_GPU_BINARY("SigmoidGrad", SigmoidGradF, TW_F);
 TW_GPU_BINARY("SqrtGrad", SqrtGradF, TW_F);
@@ -540,7 +544,9 @@ TW_GPU_UNARY("Relu6", Relu6F, TW_FI);
 TW_GPU_UNARY("Elu", EluF, TW_F);
 TW_GPU_UNARY("Softplus", SoftplusF, TW_F);
 TW_GPU_UNARY("LeakyRelu", LeakyReluF, TW_F);
-TW_GPU_UNARY("LogicalNot", LogicalNotF, bool);
+// No "T" attr: bool only.
+REGISTER_KERNEL(KernelDef("LogicalNot").Device("GPU"),
+                GpuUnaryOp<LogicalNotF, bool>);
 TW_GPU_UNARY("IsFinite", IsFiniteF, TW_F);
 
 REGISTER_KERNEL(KernelDef("ZerosLike")

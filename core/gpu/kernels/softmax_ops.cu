@@ -42,7 +42,8 @@ __device__ __forceinline__ T WarpSum(T v) {
 // The row's max and log(sum(exp(x - max))).
 template <typename T>
 __device__ __forceinline__ void RowStats(const T* x, int64_t cols, int lane,
-                                         T* max_out, T* log_sum_out) {
+                                         T* max_out, T* log_sum_out,
+                                         T* sum_out = nullptr) {
   T m = -INFINITY;
   for (int64_t c = lane; c < cols; c += kWarp) m = x[c] > m ? x[c] : m;
   m = WarpMax(m);
@@ -51,6 +52,7 @@ __device__ __forceinline__ void RowStats(const T* x, int64_t cols, int lane,
   s = WarpSum(s);
   *max_out = m;
   *log_sum_out = log(s);
+  if (sum_out != nullptr) *sum_out = s;
 }
 
 // Launch: a warp per row. The row index is uniform over the warp, so a
@@ -67,11 +69,14 @@ __global__ void SoftmaxKernel(const T* __restrict__ x, T* __restrict__ out,
   TW_ROW_PROLOGUE
   const T* xr = x + row * cols;
   T* o = out + row * cols;
-  T m, log_sum;
-  RowStats(xr, cols, lane, &m, &log_sum);
-  for (int64_t c = lane; c < cols; c += kWarp) {
-    const T v = xr[c] - m - log_sum;
-    o[c] = kLog ? v : exp(v);
+  T m, log_sum, sum;
+  RowStats(xr, cols, lane, &m, &log_sum, &sum);
+  if (kLog) {
+    for (int64_t c = lane; c < cols; c += kWarp) o[c] = xr[c] - m - log_sum;
+  } else {
+    // As the CPU: exp(x - max) / sum, the sum's reciprocal taken once.
+    const T inv = T(1) / sum;
+    for (int64_t c = lane; c < cols; c += kWarp) o[c] = exp(xr[c] - m) * inv;
   }
 }
 
