@@ -252,6 +252,28 @@ class ConvGpuOp : public ConvOpBase {
     }
     CudnnPlan& plan = plans_[key];
     *out = &plan;
+    Status s = MakePlan(ctx, args, &plan);
+    if (!s.ok()) {
+      // cuDNN refused this shape (or a sub-library failed to load): the
+      // im2col path serves it, and the reason is said once.
+      plan.usable = false;
+      static std::once_flag warned;
+      std::call_once(warned, [&] {
+        std::fprintf(stderr,
+                     "tensorweave: a GPU convolution falls back to im2col + "
+                     "cuBLAS: %s\n",
+                     s.ToString().c_str());
+      });
+    }
+    return Status::OK();
+  }
+
+  // Descriptors and algorithm of one shape into *plan (usable when cuDNN
+  // can run it).
+  Status MakePlan(OpKernelContext* ctx, const Conv2DArgs& args,
+                  CudnnPlan* plan_out) {
+    const ConvGeom g = ToGeom(args);
+    CudnnPlan& plan = *plan_out;
     // cuDNN pads symmetrically: usable only when its output size with
     // pad_before on both sides is the one wanted.
     auto fits = [](int64_t in, int64_t window, int64_t dilation, int64_t stride,
