@@ -16,6 +16,7 @@
 // Every buffer comes from ctx->allocate_temp; work runs on the device's
 // stream only (capturable).
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -264,6 +265,14 @@ class ConvGpuOp : public ConvOpBase {
                      "cuBLAS: %s\n",
                      s.ToString().c_str());
       });
+    }
+    if (const char* v = std::getenv("TW_GPU_CONV_VERBOSE"); v && *v == '1') {
+      std::fprintf(
+          stderr,
+          "tensorweave: %s %s input %s: %s (algo %d, workspace %zu "
+          "bytes)\n",
+          name().c_str(), type_string().c_str(), input_shape.ToString().c_str(),
+          plan.usable ? "cuDNN" : "im2col+cuBLAS", plan.algo, plan.workspace);
     }
     return Status::OK();
   }
