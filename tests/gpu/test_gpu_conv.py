@@ -15,6 +15,10 @@ FusedBatchNormGrad come from the gradients):
 - bad shapes giving the CPU's error class.
 Skips without a GPU."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import tensorweave as tw
@@ -279,3 +283,37 @@ def test_fused_batch_norm_bad_scale_same_error_class():
     gpu = error_class("/gpu:0", build, inputs)
     assert cpu is tw.errors.InvalidArgumentError, cpu
     assert gpu is cpu
+
+
+PATH_SCRIPT = """
+import numpy as np, tensorweave as tw
+from tests.gpu.gpu_util import run_on
+x = np.random.default_rng(0).standard_normal((2, 8, 8, 3)).astype(np.float32)
+f = np.random.default_rng(1).standard_normal((3, 3, 3, 4)).astype(np.float32)
+run_on("/gpu:0", lambda a, b: tw.nn.conv2d(a, b, [1, 1, 1, 1], "SAME"), [x, f])
+"""
+
+
+@pytest.mark.parametrize("disable", [False, True])
+def test_conv_path_taken(disable):
+    """With cuDNN loadable, a symmetric float32 convolution and both its backprops run on cuDNN (and on
+    im2col with TW_GPU_DISABLE_CUDNN=1): TW_GPU_CONV_VERBOSE=1 makes the kernels say which."""
+    env = dict(os.environ, TW_GPU_CONV_VERBOSE="1")
+    env.pop("TW_GPU_DISABLE_CUDNN", None)
+    if disable:
+        env["TW_GPU_DISABLE_CUDNN"] = "1"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    proc = subprocess.run(
+        [sys.executable, "-c", PATH_SCRIPT], check=False, env=env, cwd=root, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    lines = [line for line in proc.stderr.splitlines() if "tensorweave: " in line]
+    ops = {"Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"}
+    seen = {op: line for line in lines for op in ops if f" {op} input" in line}
+    assert set(seen) == ops, lines
+    if disable:
+        assert all("im2col" in line for line in seen.values()), lines
+        return
+    if any("could not be loaded" in line for line in lines):
+        pytest.skip("cuDNN is not loadable here: " + " | ".join(lines))
+    assert all("cuDNN" in line for line in seen.values()), lines
