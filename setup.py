@@ -1,5 +1,7 @@
 """Builds the tensorweave pip package: the C++ core with Bazel, the Python
-package around it. `pip install .` or, for development, `pip install -e .`."""
+package around it. `pip install .` or, for development, `pip install -e .`;
+`TW_CUDA=1 pip install .` also builds the CUDA GPU device
+(libtensorweave_gpu.so, with tools/build_gpu.sh; needs nvcc)."""
 
 import os
 import shutil
@@ -68,6 +70,17 @@ class BazelBuildExt(build_ext):
             os.remove(dest)  # the copy in bazel-bin is read-only
         shutil.copyfile(built, dest)
         os.chmod(dest, 0o755)
+        if os.environ.get("TW_CUDA") == "1":
+            _build_gpu_library(os.path.join(os.path.dirname(dest), "libtensorweave_gpu.so"), env)
+
+
+def _build_gpu_library(dest, env):
+    """TW_CUDA=1: the CUDA GPU device, libtensorweave_gpu.so, next to the extension (tensorweave loads it at
+    import when it is there; tools/build_gpu.sh needs nvcc, and cuBLAS/cuDNN are found at run time)."""
+    if shutil.which(env.get("NVCC", "nvcc")) is None:
+        raise SystemExit("TW_CUDA=1: nvcc is not on PATH (the CUDA toolkit is needed to build the GPU library)")
+    env = dict(env, TW_BAZEL_BIN=env.get("TW_BAZEL_BIN", os.path.join(ROOT, "bazel-bin")))
+    subprocess.check_call([os.path.join(ROOT, "tools", "build_gpu.sh"), dest], cwd=ROOT, env=env)
 
 
 def _packages():

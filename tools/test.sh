@@ -37,6 +37,36 @@ stage "lite runtime cross-built for aarch64, run under qemu" "about 1 min warm, 
   lite/cross/build_aarch64.sh
 stage "tensorweave-lite Python package tests (pytest)" "under a minute" \
   "$PYTHON" -m pytest lite/python/tests
+# The CUDA GPU library (core/gpu, tools/build_gpu.sh) builds wherever nvcc is,
+# so that a GPU build cannot silently rot: it must load into the core
+# extension with every symbol resolved and report its GPUs (here: none,
+# cleanly), and the CPU-fallback tests must pass with it loaded.
+gpu_library_builds() {
+  local dir rc=0
+  dir="$(mktemp -d)"
+  tools/build_gpu.sh "$dir/libtensorweave_gpu.so" || rc=$?
+  if ((rc == 0)); then
+    TW_GPU=0 "$PYTHON" - "$dir/libtensorweave_gpu.so" <<'PYEOF' || rc=$?
+import sys
+from tensorweave._src.platform import gpu_loader
+loaded, count, message = gpu_loader.load_library(sys.argv[1])
+print(f"GPU library: loaded={loaded}, TW_GpuPluginInit={count}: {message}")
+sys.exit(0 if loaded else 1)
+PYEOF
+  fi
+  if ((rc == 0)); then
+    TW_GPU_LIBRARY="$dir/libtensorweave_gpu.so" TW_GPU_VERBOSE=1 \
+      "$PYTHON" -m pytest tests/test_gpu_fallback.py -q -p no:cacheprovider || rc=$?
+  fi
+  rm -rf "$dir"
+  return $rc
+}
+if command -v "${NVCC:-nvcc}" >/dev/null; then
+  stage "GPU library builds (tools/build_gpu.sh), loads, CPU fallback with it" \
+    "about 4 min cold, seconds when its objects are cached" gpu_library_builds
+else
+  printf '\n== GPU library builds: skipped (nvcc is not on PATH)\n'
+fi
 # --doctest-modules: every docstring example in the package must run. The
 # tf.compat.v1 API coverage table (tools/api_coverage.py) is printed first.
 python_tests() {
