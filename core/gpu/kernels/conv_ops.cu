@@ -185,7 +185,6 @@ class ConvGpuOp : public ConvOpBase {
   void Compute(OpKernelContext* ctx) override {
     Conv2DArgs args;
     TensorShape input_shape, filter_shape, out_shape;
-    const Tensor* result_source = nullptr;  // what the output's shape is
     if constexpr (kPass == Pass::kForward) {
       input_shape = ctx->input(0).shape();
       filter_shape = ctx->input(1).shape();
@@ -206,7 +205,6 @@ class ConvGpuOp : public ConvOpBase {
                               padding_, false, &args, &out_shape));
       OP_REQUIRES_OK(ctx, CheckOutBackprop(ctx->input(2), out_shape));
     }
-    (void)result_source;
     const TensorShape& result_shape =
         kPass == Pass::kForward
             ? out_shape
