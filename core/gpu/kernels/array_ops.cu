@@ -1,10 +1,12 @@
 // Array ops on the GPU: Const (copied to the device once, at construction),
-// the identities, Reshape/ExpandDims/Squeeze (zero-copy: the output shares the
-// input's buffer), Transpose, Slice, StridedSlice, StridedSliceGrad, Tile and
-// Pad (one index-math kernel over up to 8 dims), ConcatV2, Pack, Unpack,
-// Split and SplitV (2-D device copies, cudaMemcpy2DAsync), Fill and OneHot.
-// Shapes, axes, sizes, perms and paddings are HostMemory inputs; their
-// validation and error messages are the CPU kernels'.
+// the identities (Identity, IdentityN, StopGradient, PlaceholderWithDefault;
+// the core has no Snapshot or PreventGradient op), Reshape/ExpandDims/Squeeze
+// (zero-copy: the output shares the input's buffer), Transpose, Slice,
+// StridedSlice, StridedSliceGrad, Tile and Pad (one index-math kernel over up
+// to 8 dims), ConcatV2, Pack, Unpack, Split and SplitV (2-D device copies,
+// cudaMemcpy2DAsync), Fill and OneHot. Shapes, axes, sizes, perms and paddings
+// are HostMemory inputs; their validation and error messages are the CPU
+// kernels'.
 //
 // Element copies go by element size (1, 2, 4 or 8 bytes), so every dtype of
 // that size shares one kernel instantiation.
@@ -923,15 +925,7 @@ REGISTER_KERNEL(KernelDef("Identity")
                     .Device(DEVICE_GPU)
                     .TypeConstraint("T", TW_GPU_ARRAY_TYPES),
                 IdentityGpuOp);
-REGISTER_KERNEL(KernelDef("Snapshot")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("T", TW_GPU_ARRAY_TYPES),
-                IdentityGpuOp);
 REGISTER_KERNEL(KernelDef("StopGradient")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("T", TW_GPU_ARRAY_TYPES),
-                IdentityGpuOp);
-REGISTER_KERNEL(KernelDef("PreventGradient")
                     .Device(DEVICE_GPU)
                     .TypeConstraint("T", TW_GPU_ARRAY_TYPES),
                 IdentityGpuOp);
