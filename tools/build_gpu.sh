@@ -143,9 +143,10 @@ if [[ -n "$ext" ]]; then
   fi
 fi
 
-# The ops it has kernels for: the op names that appear as strings in it.
+# The ops it has kernels for: the op names that appear as strings in its
+# objects (not in the .so, where the linker merges "Relu" into "LeakyRelu").
 ops="$("${PYTHON:-python3}" -c 'from tensorweave import _pywrap_tensorweave as p; print("\n".join(p.op_names()))' 2>/dev/null || true)"
 if [[ -n "$ops" ]]; then
-  named="$(comm -12 <(strings -a "$OUT" | sort -u) <(echo "$ops" | sort -u) | tr '\n' ' ')"
-  echo "build_gpu: op names in the library ($(echo "$named" | wc -w)): $named"
+  named="$(comm -12 <(strings -a $(cat "$objects") | sort -u) <(echo "$ops" | sort -u) | tr '\n' ' ')"
+  echo "build_gpu: op names in its objects, about the kernels it registers ($(echo "$named" | wc -w)): $named"
 fi
