@@ -1,7 +1,8 @@
 // Array ops on the GPU: Const (copied to the device once, at construction),
 // the identities (Identity, IdentityN, StopGradient, PlaceholderWithDefault;
 // the core has no Snapshot or PreventGradient op), Reshape/ExpandDims/Squeeze
-// (zero-copy: the output shares the input's buffer), Transpose, Slice,
+// (zero-copy: the output shares the input's buffer), Transpose (32x32
+// shared-memory tiles when it swaps the last two dims), Slice,
 // StridedSlice, StridedSliceGrad, Tile and Pad (one index-math kernel over up
 // to 8 dims), ConcatV2, Pack, Unpack, Split and SplitV (2-D device copies,
 // cudaMemcpy2DAsync), Fill and OneHot. Shapes, axes, sizes, perms and paddings
@@ -277,6 +278,69 @@ class SqueezeGpuOp : public OpKernel {
 
 // --- index-map ops -----------------------------------------------------------
 
+// out[b, c, r] = in[b, r, c] for in of shape [batch, rows, cols]: 32x32 tiles
+// through shared memory (padded against bank conflicts), so that both the
+// reads and the writes are coalesced.
+constexpr int kTile = 32, kTileRows = 8;
+template <typename U>
+__global__ void Transpose2DKernel(const U* in, U* out, int64_t rows,
+                                  int64_t cols) {
+  __shared__ U tile[kTile][kTile + 1];
+  const int64_t batch_offset = static_cast<int64_t>(blockIdx.z) * rows * cols;
+  in += batch_offset;
+  out += batch_offset;
+  const int64_t c0 = static_cast<int64_t>(blockIdx.x) * kTile;
+  const int64_t r0 = static_cast<int64_t>(blockIdx.y) * kTile;
+  for (int k = threadIdx.y; k < kTile; k += kTileRows) {
+    const int64_t r = r0 + k, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) tile[k][threadIdx.x] = in[r * cols + c];
+  }
+  __syncthreads();
+  for (int k = threadIdx.y; k < kTile; k += kTileRows) {
+    const int64_t c = c0 + k, r = r0 + threadIdx.x;
+    if (r < rows && c < cols) out[c * rows + r] = tile[threadIdx.x][k];
+  }
+}
+
+// The tiled path for a perm that swaps the last two of (batch, rows, cols)
+// after merging: rank 2 (1, 0) and rank 3 (0, 2, 1). False: not applicable.
+bool TryTranspose2D(OpKernelContext* ctx, const Tensor& x,
+                    const std::vector<int64_t>& perm, Tensor* out,
+                    Status* status) {
+  int64_t batch = 1, rows, cols;
+  if (perm.size() == 2 && perm[0] == 1 && perm[1] == 0) {
+    rows = x.dim(0);
+    cols = x.dim(1);
+  } else if (perm.size() == 3 && perm[0] == 0 && perm[1] == 2 && perm[2] == 1) {
+    batch = x.dim(0);
+    rows = x.dim(1);
+    cols = x.dim(2);
+  } else {
+    return false;
+  }
+  const int64_t grid_x = (cols + kTile - 1) / kTile;
+  const int64_t grid_y = (rows + kTile - 1) / kTile;
+  if (batch > 65535 || grid_y > 65535 || grid_x > (int64_t{1} << 31) - 1) {
+    return false;
+  }
+  if (x.num_elements() == 0) {
+    *status = Status::OK();
+    return true;
+  }
+  GpuDevice* device = GetGpuDevice(ctx);
+  *status = DispatchBySize(x.dtype(), [&](auto tag) -> Status {
+    using U = decltype(tag);
+    Transpose2DKernel<U>
+        <<<dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y),
+                static_cast<unsigned>(batch)),
+           dim3(kTile, kTileRows), 0, device->stream()>>>(
+            static_cast<const U*>(x.raw_data()),
+            static_cast<U*>(out->raw_data()), rows, cols);
+    return CheckLaunch(device, "Transpose2DKernel");
+  });
+  return true;
+}
+
 class TransposeGpuOp : public OpKernel {
  public:
   explicit TransposeGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -316,6 +380,11 @@ class TransposeGpuOp : public OpKernel {
     }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
+    Status tiled;
+    if (TryTranspose2D(ctx, x, perm, out, &tiled)) {
+      OP_REQUIRES_OK(ctx, tiled);
+      return;
+    }
     OP_REQUIRES_OK(
         ctx, RunIndexMap(ctx, x, out, out_dims, out_dims, strides, 0, false));
   }
