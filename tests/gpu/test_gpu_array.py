@@ -87,7 +87,15 @@ def test_const_is_reused_across_runs():
 @pytest.mark.parametrize("dtype", FLOATS + [np.int64, np.bool_])
 @pytest.mark.parametrize(
     "shape,perm",
-    [((3, 4), (1, 0)), ((2, 3, 4), (2, 0, 1)), ((2, 3, 4, 5, 1), (4, 3, 0, 2, 1)), ((0, 3), (1, 0)), ((4,), (0,))],
+    [
+        ((3, 4), (1, 0)),
+        ((70, 130), (1, 0)),
+        ((3, 33, 65), (0, 2, 1)),
+        ((2, 3, 4), (2, 0, 1)),
+        ((2, 3, 4, 5, 1), (4, 3, 0, 2, 1)),
+        ((0, 3), (1, 0)),
+        ((4,), (0,)),
+    ],
 )
 def test_transpose(dtype, shape, perm):
     assert_gpu_matches_cpu(lambda x: tw.transpose(x, perm), [rand(shape, dtype)], ops=["Transpose"])
