@@ -5,6 +5,7 @@
 #define TENSORWEAVE_CORE_GPU_KERNELS_GPU_BROADCAST_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops.h"
@@ -14,7 +15,10 @@ namespace gpu {
 
 inline constexpr int kMaxBroadcastRank = 8;
 
-// mode: 0 same shape, 1 x is a scalar, 2 y is a scalar, 3 general strided.
+// mode: 0 same shape, 1 x is a scalar, 2 y is a scalar, 3 general strided;
+// over two collapsed dims [d0, d1] with one operand full: 4 y is a row
+// vector [d1] (the bias pattern), 5 y is a column [d0, 1], 6 and 7 the same
+// with x the vector.
 struct BroadcastIndex {
   int mode = 0;
   int rank = 0;
@@ -46,6 +50,18 @@ inline Status MakeBroadcastIndex(const BroadcastPlan& plan,
   }
   index->mode = 3;
   index->rank = static_cast<int>(plan.dims.size());
+  if (index->rank == 2) {
+    const int64_t d1 = plan.dims[1];
+    auto is = [](const std::vector<int64_t>& s, int64_t a, int64_t b) {
+      return s[0] == a && s[1] == b;
+    };
+    const bool x_full = is(plan.x_strides, d1, 1);
+    const bool y_full = is(plan.y_strides, d1, 1);
+    if (x_full && is(plan.y_strides, 0, 1)) index->mode = 4;
+    if (x_full && is(plan.y_strides, 1, 0)) index->mode = 5;
+    if (y_full && is(plan.x_strides, 0, 1)) index->mode = 6;
+    if (y_full && is(plan.x_strides, 1, 0)) index->mode = 7;
+  }
   for (int d = 0; d < index->rank; ++d) {
     index->dims[d] = plan.dims[d];
     index->x_strides[d] = plan.x_strides[d];
@@ -71,6 +87,22 @@ __device__ __forceinline__ void BroadcastOffsets(const BroadcastIndex& b,
     case 2:
       *xi = i;
       *yi = 0;
+      return;
+    case 4:
+      *xi = i;
+      *yi = i % b.dims[1];
+      return;
+    case 5:
+      *xi = i;
+      *yi = i / b.dims[1];
+      return;
+    case 6:
+      *xi = i % b.dims[1];
+      *yi = i;
+      return;
+    case 7:
+      *xi = i / b.dims[1];
+      *yi = i;
       return;
     default:
       break;

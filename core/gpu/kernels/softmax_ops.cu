@@ -9,6 +9,7 @@
 // CUDA-graph capture). As TensorFlow's GPU kernel, that row's loss and
 // every element of its backprop row are NaN instead; other rows are
 // unaffected.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -261,19 +262,26 @@ class GpuXentOp : public OpKernel {
   }
 };
 
-// L2Loss: sum(x^2) / 2 in one block (a tree over 256 threads' partials).
-template <typename T>
-__global__ void L2LossKernel(const T* __restrict__ x, T* out, int64_t n) {
-  __shared__ T buf[256];
+// L2Loss: sum(x^2) / 2. Blocks of 256 threads each write a partial sum
+// (grid-stride, then a shared-memory tree); with several blocks a second
+// one-block launch sums the partials (kSquare false) and halves.
+constexpr int kL2Threads = 256;
+template <typename T, bool kSquare>
+__global__ void L2LossKernel(const T* __restrict__ x, T* out, int64_t n,
+                             bool halve) {
+  __shared__ T buf[kL2Threads];
   T acc = 0;
-  for (int64_t i = threadIdx.x; i < n; i += 256) acc += x[i] * x[i];
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(kL2Threads) + threadIdx.x;
+       i < n; i += static_cast<int64_t>(kL2Threads) * gridDim.x) {
+    acc += kSquare ? x[i] * x[i] : x[i];
+  }
   buf[threadIdx.x] = acc;
   __syncthreads();
-  for (int width = 128; width > 0; width /= 2) {
+  for (int width = kL2Threads / 2; width > 0; width /= 2) {
     if (threadIdx.x < width) buf[threadIdx.x] += buf[threadIdx.x + width];
     __syncthreads();
   }
-  if (threadIdx.x == 0) out[0] = buf[0] / T(2);
+  if (threadIdx.x == 0) out[blockIdx.x] = halve ? buf[0] / T(2) : buf[0];
 }
 
 class GpuL2LossOp : public OpKernel {
@@ -284,12 +292,27 @@ class GpuL2LossOp : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(), &out));
     GpuDevice* device = GetGpuDevice(ctx);
-    OP_REQUIRES_OK(ctx, DispatchType<float, double>(x.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     L2LossKernel<T><<<1, 256, 0, device->stream()>>>(
-                         x.data<T>(), out->data<T>(), x.num_elements());
-                     return CheckLaunch(device, "L2LossKernel");
-                   }));
+    const int64_t n = x.num_elements();
+    const int blocks = static_cast<int>(
+        std::min<int64_t>(1024, std::max<int64_t>(1, n / (kL2Threads * 16))));
+    OP_REQUIRES_OK(
+        ctx, DispatchType<float, double>(x.dtype(), [&](auto t) {
+          using T = decltype(t);
+          if (blocks == 1) {
+            L2LossKernel<T, true><<<1, kL2Threads, 0, device->stream()>>>(
+                x.data<T>(), out->data<T>(), n, true);
+            return CheckLaunch(device, "L2LossKernel");
+          }
+          Tensor partial;
+          TW_RETURN_IF_ERROR(
+              ctx->allocate_temp(x.dtype(), TensorShape({blocks}), &partial));
+          L2LossKernel<T, true><<<blocks, kL2Threads, 0, device->stream()>>>(
+              x.data<T>(), partial.data<T>(), n, false);
+          TW_RETURN_IF_ERROR(CheckLaunch(device, "L2LossKernel"));
+          L2LossKernel<T, false><<<1, kL2Threads, 0, device->stream()>>>(
+              partial.data<T>(), out->data<T>(), blocks, true);
+          return CheckLaunch(device, "L2LossKernel");
+        }));
   }
 };
 
