@@ -237,7 +237,7 @@ def test_one_hot(axis, index_dtype):
 # --- gather / scatter ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("dtype", FLOATS + [np.int64])
+@pytest.mark.parametrize("dtype", FLOATS + [np.int32, np.int64])
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_gather(dtype, index_dtype, axis):

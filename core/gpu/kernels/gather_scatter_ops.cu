@@ -278,15 +278,15 @@ class ScatterGpuOp : public OpKernel {
   { DT_INT32, DT_INT64 }
 REGISTER_KERNEL(KernelDef("GatherV2")
                     .Device(DEVICE_GPU)
-                    .TypeConstraint("Tparams",
-                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL})
+                    .TypeConstraint("Tparams", {DT_FLOAT, DT_DOUBLE, DT_INT32,
+                                                DT_INT64, DT_BOOL})
                     .TypeConstraint("Tindices", TW_GPU_INDEX_TYPES)
                     .HostMemoryInput(2),
                 GatherGpuOp);
 REGISTER_KERNEL(KernelDef("Gather")
                     .Device(DEVICE_GPU)
-                    .TypeConstraint("Tparams",
-                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL})
+                    .TypeConstraint("Tparams", {DT_FLOAT, DT_DOUBLE, DT_INT32,
+                                                DT_INT64, DT_BOOL})
                     .TypeConstraint("Tindices", TW_GPU_INDEX_TYPES),
                 GatherGpuOp);
 REGISTER_KERNEL(KernelDef("UnsortedSegmentSum")
