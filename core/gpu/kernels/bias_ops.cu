@@ -15,9 +15,8 @@ namespace {
 
 // inner == 1 (NHWC, and NCHW with 1x1 planes): the channel is i % C.
 template <typename T>
-__global__ void BiasAddKernel(const T* __restrict__ x, const T* __restrict__ b,
-                              T* out, int64_t n, int64_t channels,
-                              int64_t inner) {
+__global__ void BiasAddKernel(const T* x, const T* b, T* out, int64_t n,
+                              int64_t channels, int64_t inner) {
   if (inner == 1) {
     TW_GPU_LOOP(i, n) { out[i] = x[i] + b[i % channels]; }
   } else {

@@ -25,9 +25,10 @@ namespace {
 
 // ---------------------------------------------------------------- kernels
 
+// No __restrict__: the output may be one of the inputs (forwarded buffer).
 template <typename T, typename Out, typename F>
-__global__ void BinaryKernel(const T* __restrict__ x, const T* __restrict__ y,
-                             Out* out, int64_t n, BroadcastIndex b, F f) {
+__global__ void BinaryKernel(const T* x, const T* y, Out* out, int64_t n,
+                             BroadcastIndex b, F f) {
   TW_GPU_LOOP(i, n) {
     int64_t xi, yi;
     BroadcastOffsets(b, i, &xi, &yi);
