@@ -134,9 +134,9 @@ struct GpuDevice::Capture {
   Status error;  // the first failure of a transfer while recording
 };
 
-BFCAllocator* GpuDevice::capture_pool() const {
+std::shared_ptr<BFCAllocator> GpuDevice::capture_pool() const {
   Capture* c = capture_.load(std::memory_order_acquire);
-  return c != nullptr ? c->pool.get() : nullptr;
+  return c != nullptr ? c->pool : nullptr;
 }
 
 Status GpuDevice::BeginCapture() {

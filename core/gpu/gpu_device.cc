@@ -327,8 +327,10 @@ Status GpuDevice::AllocateTensor(DataType dtype, const TensorShape& shape,
     *out = Tensor(dtype, shape, TensorBuffer::Adopt(nullptr, 0, [] {}));
     return Status::OK();
   }
-  BFCAllocator* allocator = capture_pool();
-  if (allocator == nullptr) allocator = allocator_;
+  // While capturing, from the recording's own pool (held by the tensor:
+  // it may outlive the recording).
+  std::shared_ptr<BFCAllocator> pool = capture_pool();
+  BFCAllocator* allocator = pool != nullptr ? pool.get() : allocator_;
   if (allocator == nullptr) {
     return errors::FailedPrecondition(name(), " was not initialized");
   }
@@ -339,7 +341,8 @@ Status GpuDevice::AllocateTensor(DataType dtype, const TensorShape& shape,
                                      TfTypeName(dtype), " on ", name(),
                                      " by allocator ", allocator->name());
   }
-  *out = Tensor(dtype, shape, TensorBuffer::Adopt(p, bytes, [allocator, p] {
+  *out = Tensor(dtype, shape,
+                TensorBuffer::Adopt(p, bytes, [allocator, pool, p] {
                   allocator->Deallocate(p);
                 }));
   return Status::OK();

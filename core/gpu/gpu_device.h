@@ -68,7 +68,8 @@ class GpuDevice : public Device {
   bool capturing() const { return capture_ != nullptr; }
   // The pool AllocateTensor takes from while capturing (nullptr: the
   // device's allocator).
-  BFCAllocator* capture_pool() const;
+  // (shared: a tensor from it may outlive the recording).
+  std::shared_ptr<BFCAllocator> capture_pool() const;
 
  private:
   struct Capture;  // the recording in progress
