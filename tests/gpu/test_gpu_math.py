@@ -119,6 +119,15 @@ def test_compare_and_logical(row, dtype, xs, ys):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_maximum_minimum_propagate_nan(dtype):
+    x = np.array([np.nan, 1.0, np.nan, -2.0], dtype)
+    y = np.array([1.0, np.nan, np.nan, 3.0], dtype)
+    assert_gpu_matches_cpu(
+        lambda a, b: [tw.maximum(a, b), tw.minimum(a, b)], [x, y], ops=["Maximum", "Minimum"], grads=False
+    )
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("xs,ys", [((3, 4), (3, 4)), ((5,), ()), ((2, 3, 1), (4,))])
 def test_pow(dtype, xs, ys):
     x = _values(xs, dtype, 0.5, 2.0)

@@ -74,15 +74,14 @@ __device__ __forceinline__ T FloorModValue(T a, T b) {
   if (r != T(0) && ((r < T(0)) != (b < T(0)))) r += b;
   return r;
 }
+// NaN in either operand gives NaN, as the CPU (and TensorFlow).
 template <typename T>
 __device__ __forceinline__ T MaxValue(T a, T b) {
-  // NaN propagates, as std::max(a, b) with a NaN first... the CPU uses
-  // a > b ? a : b semantics through its functor; keep that.
-  return a > b ? a : b;
+  return (a > b || a != a) ? a : b;
 }
 template <typename T>
 __device__ __forceinline__ T MinValue(T a, T b) {
-  return a < b ? a : b;
+  return (a < b || a != a) ? a : b;
 }
 
 TW_BINARY_FUNCTOR(AddF, SameOut, a + b)
@@ -129,11 +128,16 @@ TW_BINARY_FUNCTOR(LeakyReluGradF, SameOut,
 
 template <typename T>
 __device__ __forceinline__ T AbsValue(T a) {
-  return a < T(0) ? -a : a;
+  if constexpr (std::is_floating_point_v<T>) {
+    return fabs(a);  // clears the sign of -0.0, as the CPU
+  } else {
+    return a < T(0) ? -a : a;
+  }
 }
 template <typename T>
 __device__ __forceinline__ T SignValue(T a) {
-  return a > T(0) ? T(1) : (a < T(0) ? T(-1) : a);  // NaN and 0 pass
+  // NaN passes; -0.0 gives 0, as the CPU.
+  return a != a ? a : static_cast<T>((T(0) < a) - (a < T(0)));
 }
 template <typename T>
 __device__ __forceinline__ T SigmoidValue(T a) {
