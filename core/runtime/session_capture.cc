@@ -145,24 +145,48 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
     if (++state.stable_runs <= kRunsBeforeCapture) return false;
     // Capture this step. Another session's step on the device meanwhile
     // would be recorded too: the device refuses to begin then.
+    // The variables the partition uses, and their buffers now: the
+    // recording reads and writes these addresses.
+    std::vector<std::pair<Var*, const void*>> buffers;
+    for (const Node* node : callable.partitions[p]->executor->nodes()) {
+      if (node->type_string() != "VariableV2") continue;
+      std::string shared_name;
+      GetAttr(node->attrs(), "shared_name", &shared_name);
+      Var* var = resource_mgr_.FindVar(shared_name.empty() ? node->name()
+                                                           : shared_name);
+      if (var == nullptr) continue;
+      std::lock_guard<std::mutex> var_lock(*var->mu());
+      buffers.emplace_back(var, var->tensor()->raw_data());
+    }
     if (!device->BeginCapture().ok()) return false;
     Status run = RunPartitions(callable, step, feeds, fetches);
     std::unique_ptr<CapturedStep> captured;
     Status end = device->EndCapture(run, &captured);
-    if (run.ok() && end.ok()) {
+    if (!run.ok()) {
+      // The step's own error: nothing ran on the device; run it again
+      // normally for its error (and effects on the host, if any).
+      ++state.failures;
+      state.stable_runs = 0;
+      return false;
+    }
+    // A variable given a new buffer by the step (an update that met a
+    // reader and copied) would make the replay read the old one: such a
+    // recording is dropped, the step's values stand (the recording ran).
+    bool moved = false;
+    for (const auto& [var, buffer] : buffers) {
+      std::lock_guard<std::mutex> var_lock(*var->mu());
+      moved = moved || var->tensor()->raw_data() != buffer;
+    }
+    if (end.ok() && !moved) {
       ++g_captures;
       state.captured = std::move(captured);
-      state.var_buffers.clear();
-      for (const Node* node : callable.partitions[p]->executor->nodes()) {
-        if (node->type_string() != "VariableV2") continue;
-        std::string shared_name;
-        GetAttr(node->attrs(), "shared_name", &shared_name);
-        Var* var = resource_mgr_.FindVar(shared_name.empty() ? node->name()
-                                                             : shared_name);
-        if (var == nullptr) continue;
-        std::lock_guard<std::mutex> var_lock(*var->mu());
-        state.var_buffers.emplace_back(var, var->tensor()->raw_data());
-      }
+      state.var_buffers = std::move(buffers);
+      *status = run;
+      return true;
+    }
+    if (end.ok()) {
+      ++state.failures;
+      state.stable_runs = 0;
       *status = run;
       return true;
     }
