@@ -57,7 +57,8 @@ def _fn(path):
 
 # name, tw function, op types, dtypes, value kwargs for y (x: default), tolerance
 BINARY = [
-    ("add", "add", ["AddV2"], [np.float32, np.float64, np.int64], {}),
+    ("add", "add", ["Add"], [np.float32, np.float64, np.int64], {}),
+    ("add_v2", "raw_ops.AddV2", ["AddV2"], [np.float32, np.float64, np.int64], {}),
     ("sub", "subtract", ["Sub"], [np.float32, np.float64, np.int64], {}),
     ("mul", "multiply", ["Mul"], [np.float32, np.float64, np.int64], {}),
     ("realdiv", "realdiv", ["RealDiv"], [np.float32, np.float64], {"away_from_zero": True}),
