@@ -314,7 +314,7 @@ def run(args):
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    torch.backends.cudnn.benchmark = True  # torch's best conv algorithms (tensorweave searches its own)
+    torch.backends.cudnn.benchmark = args.cudnn_benchmark  # torch's default: off
     only = set(args.only.split(",")) if args.only else None
     warmup, windows, spw = (5, 3, 10) if args.quick else (25, 5, 40)
     names = [n for n in MODELS if only is None or n in only]
@@ -327,6 +327,7 @@ def run(args):
         "tensorweave_gpu": tw.test.gpu_device_name(),
         "quick": args.quick,
         "cuda_graphs": os.environ.get("TW_CUDA_GRAPHS", "on (default)"),
+        "torch_cudnn_benchmark": args.cudnn_benchmark,
         "results": {},
     }
     print(f"gpu_train_step on {device_name}, torch {torch.__version__}, fp32, TF32 off, SGD, fed from numpy")
@@ -461,6 +462,9 @@ def main():
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--only", help="comma-separated: " + ",".join(MODELS + ["matmul_4096"]))
     parser.add_argument("--time-budget", type=float, default=120.0, help="about how long the timing may take (s)")
+    parser.add_argument(
+        "--cudnn-benchmark", action="store_true", help="torch.backends.cudnn.benchmark = True (default: off)"
+    )
     parser.add_argument("--cpu-smoke", action="store_true", help="check the tensorweave graphs on the CPU")
     args = parser.parse_args()
     if args.cpu_smoke:

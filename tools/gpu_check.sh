@@ -23,18 +23,18 @@
 # benchmark's table.
 #
 # Environment: PYTHON (default python3), TW_GPU_BUNDLE (default
-# build/gpu_bundle), TW_CHECK_FILE_TIMEOUT (s per test file, default 150),
-# TW_CHECK_TESTS_BUDGET (s for all test files, default 330; files not started
-# by then are reported as skipped), TW_CHECK_BENCH_TIMEOUT (default 150).
+# build/gpu_bundle), TW_CHECK_FILE_TIMEOUT (s per test file, default 120),
+# TW_CHECK_TESTS_BUDGET (s for all test files, default 300; files not started
+# by then are reported as skipped), TW_CHECK_BENCH_TIMEOUT (default 130).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
 PY="${PYTHON:-python3}"
 BUNDLE="${TW_GPU_BUNDLE:-$ROOT/build/gpu_bundle}"
 OUT="${OUT:-/tmp/gpu_check}"
-FILE_TIMEOUT="${TW_CHECK_FILE_TIMEOUT:-150}"
-TESTS_BUDGET="${TW_CHECK_TESTS_BUDGET:-330}"
-BENCH_TIMEOUT="${TW_CHECK_BENCH_TIMEOUT:-150}"
+FILE_TIMEOUT="${TW_CHECK_FILE_TIMEOUT:-120}"
+TESTS_BUDGET="${TW_CHECK_TESTS_BUDGET:-300}"
+BENCH_TIMEOUT="${TW_CHECK_BENCH_TIMEOUT:-130}"
 run_tests=1
 run_bench=1
 quick=()
@@ -100,6 +100,24 @@ except Exception as e:
   ls -la "$BUNDLE/tensorweave/"*.so 2>&1
 } 2>&1 | tee "$OUT/env.log"
 
+# The bundle's core may use the build machine's instruction set
+# (tools/build_gpu_bundle.sh, -march=native): any it needs that this CPU lacks
+# would kill the import with SIGILL.
+if [[ -f "$BUNDLE/BUILD_INFO" ]]; then
+  sed 's/^/bundle /' "$BUNDLE/BUILD_INFO"
+  here=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+  lacking=""
+  for flag in $(grep '^cpu_flags:' "$BUNDLE/BUILD_INFO" | cut -d: -f2); do
+    [[ "$here" == *" $flag "* ]] || lacking+=" $flag"
+  done
+  if [[ -n "$lacking" ]]; then
+    note "!!! this CPU lacks instructions the bundle was built for:$lacking (expect SIGILL;" \
+      "rebuild with TW_BUNDLE_MARCH=x86-64-v3 tools/build_gpu_bundle.sh)"
+  else
+    note "bundle CPU flags: all present on this CPU"
+  fi
+fi
+
 echo "=== import ==="
 stage "import tensorweave (bundle)" 120 "$OUT/import.log" "$PY" -c '
 import os, sys
@@ -116,7 +134,9 @@ sys.exit(0 if tw.test.is_gpu_available() else 3)
 '
 import_rc=$?
 cat "$OUT/import.log"
-if ((import_rc != 0)); then
+if ((import_rc == 132)); then
+  note "!!! the import died of SIGILL: the bundle uses instructions this CPU lacks (see BUILD_INFO above)"
+elif ((import_rc != 0)); then
   note "!!! the bundle does not see a GPU (rc $import_rc): GPU tests will skip; see import.log"
 fi
 
@@ -177,7 +197,7 @@ if ((run_bench)); then
   rm -f "$OUT/bench.json"
   env -u TW_GPU_SYNC_CHECK TW_GPU_VERBOSE=0 \
     timeout -k 10 "$BENCH_TIMEOUT" "$PY" benchmarks/gpu_train_step.py --json "$OUT/bench.json" \
-    --time-budget $((BENCH_TIMEOUT - 20)) "${quick[@]}" >"$OUT/bench.log" 2>&1
+    --time-budget $((BENCH_TIMEOUT - 50)) "${quick[@]}" >"$OUT/bench.log" 2>&1
   rc=$?
   st="ok"
   ((rc == 124 || rc == 137)) && st="TIMEOUT after ${BENCH_TIMEOUT}s"
