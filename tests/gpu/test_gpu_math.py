@@ -360,9 +360,9 @@ def _error_class(device, build, feeds):
         with tw.device(device):
             phs = [tw.placeholder(tw.as_dtype(v.dtype), None) for v in feeds]
             out = build(*phs)
-        with tw.Session(graph=graph, config=tw.ConfigProto(allow_soft_placement=True)) as sess:
-            with pytest.raises(tw.errors.OpError) as info:
-                sess.run(out, dict(zip(phs, feeds)))
+        config = tw.ConfigProto(allow_soft_placement=True)
+        with tw.Session(graph=graph, config=config) as sess, pytest.raises(tw.errors.OpError) as info:
+            sess.run(out, dict(zip(phs, feeds)))
     return type(info.value)
 
 
