@@ -212,9 +212,12 @@ Status Reduce3(OpKernelContext* ctx, GpuDevice* device, const T* in, T* out,
   }
   const int64_t kblocks = (K + kColX - 1) / kColX;
   int splits = 1;
-  if (R > 4 * kColY && P * kblocks < 512) {
+  // Split long columns (over 128 rows per lane) when there are few blocks;
+  // short ones stay one launch (the launch costs more than the rows).
+  constexpr int64_t kSplitRows = 32 * kColY;
+  if (R > 4 * kSplitRows && P * kblocks < 512) {
     splits = static_cast<int>(
-        std::min<int64_t>((R + 4 * kColY - 1) / (4 * kColY),
+        std::min<int64_t>((R + kSplitRows - 1) / kSplitRows,
                           std::max<int64_t>(1, 1024 / (P * kblocks))));
   }
   const dim3 block(kColX, kColY);
