@@ -247,8 +247,11 @@ CAPTURE_SCRIPT = textwrap.dedent(
     import json, sys
     sys.path.insert(0, sys.argv[1])
     from tests.gpu.test_gpu_training import mlp_batches, mlp_init, train_mlp
+    from tensorweave import _pywrap_tensorweave as pywrap
     losses, weights, _ = train_mlp("/gpu:0", 30, mlp_init(seed=5), mlp_batches(30, seed=6))
-    print(json.dumps({"losses": [float(v) for v in losses], "w0": weights[0].ravel()[:50].tolist()}))
+    captures, replays, fallbacks = pywrap.step_capture_counters()
+    print(json.dumps({"losses": [float(v) for v in losses], "w0": weights[0].ravel()[:50].tolist(),
+                      "replays": replays}))
     """
 )
 
@@ -265,6 +268,8 @@ def test_captured_steps_give_the_uncaptured_numbers():
         )
         assert proc.returncode == 0, proc.stderr[-3000:]
         runs[graphs] = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert runs["1"]["replays"] > 0, "no step was replayed as a CUDA graph: the comparison would be vacuous"
+    assert runs["0"]["replays"] == 0, "TW_CUDA_GRAPHS=0 still replayed steps"
     # The same kernels in the same order: the same bits, captured or not.
     assert runs["1"]["losses"] == runs["0"]["losses"]
     assert runs["1"]["w0"] == runs["0"]["w0"]
