@@ -244,3 +244,20 @@ def test_loaded_library_without_a_gpu_reports_it():
     # Loading it again is harmless and gives the same answer.
     loaded, count, message = gpu_loader.load_library(gpu_loader.default_library_path())
     assert loaded and count <= 0 and message in reason, (loaded, count, message)
+
+
+def test_a_gpu_library_older_than_the_extension_is_not_loaded_in_a_checkout(tmp_path):
+    ext_dir = os.path.dirname(os.path.abspath(pywrap.__file__))
+    in_checkout = os.path.isdir(os.path.join(ext_dir, os.pardir, os.pardir, ".git"))
+    old = tmp_path / "libtensorweave_gpu.so"
+    old.write_bytes(b"")
+    os.utime(old, (1, 1))
+    reason = gpu_loader.stale_in_checkout(str(old))
+    if in_checkout:
+        assert reason is not None and "older than the core extension" in reason and "tools/build_gpu.sh" in reason
+    else:
+        assert reason is None  # an installed package: never second-guessed
+    new = tmp_path / "new.so"
+    new.write_bytes(b"")
+    assert gpu_loader.stale_in_checkout(str(new)) is None
+    assert gpu_loader.stale_in_checkout(str(tmp_path / "absent.so")) is None

@@ -61,6 +61,28 @@ def nvidia_lib_dirs(path=None):
     return roots + libs
 
 
+def stale_in_checkout(path):
+    """In a source checkout (the package under python/ of a git tree, as `pip install -e .` leaves it), why the
+    GPU library at `path` must not be loaded: it is older than the core extension, so it was compiled against
+    core headers that may have changed since (a changed class layout would not show as a missing symbol, and
+    its registrations run at load). None when it is newer, or outside a checkout."""
+    from tensorweave import _pywrap_tensorweave as pywrap
+
+    ext = os.path.abspath(pywrap.__file__)
+    package = os.path.dirname(ext)
+    if not os.path.isdir(os.path.join(package, os.pardir, os.pardir, ".git")):
+        return None
+    try:
+        if os.path.getmtime(path) < os.path.getmtime(ext):
+            return (
+                f"{path} is older than the core extension {os.path.basename(ext)} in this source checkout: "
+                "rebuild it (tools/build_gpu.sh), or set TW_GPU_LIBRARY to load it anyway"
+            )
+    except OSError:
+        return None
+    return None
+
+
 def default_library_path():
     """libtensorweave_gpu.so next to the core extension (TW_GPU_LIBRARY overrides it)."""
     override = os.environ.get("TW_GPU_LIBRARY")
@@ -96,8 +118,11 @@ def load(force=False):
     reason = disabled_reason()
     if reason is None:
         path = default_library_path()
+        stale = None if os.environ.get("TW_GPU_LIBRARY") else stale_in_checkout(path)
         if not os.path.exists(path):
             reason = f"tensorweave was built without the GPU library ({path} does not exist)"
+        elif stale is not None:
+            reason = stale
         else:
             if "TW_NVIDIA_LIB_DIRS" not in os.environ:
                 dirs = nvidia_lib_dirs()
