@@ -146,7 +146,7 @@ if ((run_tests)); then
     mapfile -t files < <(ls tests/gpu/test_*.py 2>/dev/null | sort)
   fi
   : >"$OUT/pytest_gpu.log"
-  rm -f "$OUT"/junit_*.xml
+  rm -f "$OUT"/junit_*.xml "$OUT"/pytest_test_*.log
   tests_t0=$SECONDS
   for f in "${files[@]}"; do
     base="$(basename "$f" .py)"
