@@ -344,7 +344,11 @@ def run(args):
         try:
             m = TwModel(tw, name)
             row["tw_cpu_ops"] = m.cpu_ops()
+            before = tw._pywrap_tensorweave.step_capture_counters()
             t, n = time_steps(m.step, warmup, windows, spw, budget)
+            after = tw._pywrap_tensorweave.step_capture_counters()
+            # (captures, replays, fallbacks) of CUDA-graph steps while timed.
+            row["tw_cuda_graphs"] = [a - b for a, b in zip(after, before)]
             row.update(tw_ms=t * 1e3, tw_steps_per_window=n, tw_loss=m.loss_value())
             if name == "mlp_wide":
                 tw.config.experimental.reset_memory_stats("GPU:0")

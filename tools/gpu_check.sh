@@ -157,7 +157,7 @@ if ((run_tests)); then
     fi
     limit=$((left < FILE_TIMEOUT ? left : FILE_TIMEOUT))
     TW_GPU_SYNC_CHECK=1 stage "$base" "$limit" "$OUT/pytest_$base.log" \
-      "$PY" -m pytest "$f" -v -rfE --tb=short -p no:cacheprovider "${kexpr[@]}" \
+      "$PY" -m pytest "$f" -v -rfE --tb=short --maxfail=6 -p no:cacheprovider "${kexpr[@]}" \
       --junitxml="$OUT/junit_$base.xml"
     {
       echo "===== $f"
@@ -207,5 +207,12 @@ if ((run_bench)); then
 fi
 
 note "gpu_check: $((SECONDS - T0)) s in all; logs in $OUT"
+# The run tool returns at most 8 files: the per-file logs and junit files go
+# into one archive; summary.txt, pytest_gpu.log and the benchmark's stay.
+(
+  cd "$OUT" &&
+    packed=$(ls | grep -vE '^(summary.txt|pytest_gpu.log|bench.json|bench.log|logs.tgz)$') &&
+    [[ -n "$packed" ]] && tar czf logs.tgz $packed && rm -f $packed
+) || true
 echo "=== summary ==="
 cat "$SUMMARY"

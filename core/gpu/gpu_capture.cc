@@ -70,6 +70,7 @@ Status NewPinned(size_t bytes, std::unique_ptr<PinnedBlock>* out) {
 class GpuCapturedStep : public CapturedStep {
  public:
   ~GpuCapturedStep() override {
+    if (device_ != nullptr && reserved_ != 0) device_->AddGraphPoolBytes(-reserved_);
     if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
     if (graph_ != nullptr) cudaGraphDestroy(graph_);
   }
@@ -124,6 +125,7 @@ class GpuCapturedStep : public CapturedStep {
   std::shared_ptr<BFCAllocator> pool_;
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t exec_ = nullptr;
+  int64_t reserved_ = 0;  // counted in the device's memory in use
 };
 
 }  // namespace
@@ -206,6 +208,8 @@ Status GpuDevice::EndCapture(const Status& step_status,
     }
   }
   step.first_outputs_.clear();
+  step.reserved_ = capture->pool->GetStats().peak_bytes_in_use;
+  AddGraphPoolBytes(step.reserved_);
   *captured = std::move(capture->step);
   return Status::OK();
 }

@@ -175,6 +175,9 @@ struct GpuState {
   PinnedPool pinned;
   std::mutex kept_mu;
   std::vector<void*> kept;  // pinned blocks baked into captured steps
+  // Device memory reserved by live captured steps (their pools' peaks: a
+  // replay writes all of it), counted as in use by GetMemoryInfo.
+  std::atomic<int64_t> graph_pool_bytes{0};
   std::mutex cublas_mu;
   bool cublas_tried = false;
   Status cublas_status;
@@ -313,6 +316,10 @@ Status GpuDevice::Init() {
 }
 
 void GpuDevice::MakeCurrent() const { SetCurrent(ordinal_); }
+
+void GpuDevice::AddGraphPoolBytes(int64_t delta) {
+  if (GpuState* state = StateOf(ordinal_)) state->graph_pool_bytes += delta;
+}
 
 Status GpuDevice::AllocateTensor(DataType dtype, const TensorShape& shape,
                                  Tensor* out) {
@@ -540,8 +547,9 @@ class GpuDeviceFactory : public DeviceFactory {
     GpuState* state = StateOf(index);
     if (state == nullptr) return false;
     BFCAllocator::Stats stats = state->allocator->GetStats();
-    *current = stats.bytes_in_use;
-    *peak = stats.peak_bytes_in_use;
+    const int64_t graphs = state->graph_pool_bytes.load();
+    *current = stats.bytes_in_use + graphs;
+    *peak = stats.peak_bytes_in_use + graphs;
     return true;
   }
 

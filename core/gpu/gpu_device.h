@@ -70,6 +70,9 @@ class GpuDevice : public Device {
   // device's allocator).
   // (shared: a tensor from it may outlive the recording).
   std::shared_ptr<BFCAllocator> capture_pool() const;
+  // Device memory a live captured step keeps (its pool's peak), counted by
+  // the factory's GetMemoryInfo.
+  void AddGraphPoolBytes(int64_t delta);
 
  private:
   struct Capture;  // the recording in progress

@@ -398,6 +398,21 @@ REGISTER_KERNEL(KernelDef("Prod")
                     .TypeConstraint("T", {DT_INT32})
                     .AllHostMemory(),
                 ReductionOp<ProdReducer, false>);
+REGISTER_KERNEL(KernelDef("Mean")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ReductionOp<SumReducer, true>);
+REGISTER_KERNEL(KernelDef("Max")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ReductionOp<MaxReducer, false>);
+REGISTER_KERNEL(KernelDef("Min")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ReductionOp<MinReducer, false>);
 
 }  // namespace
 }  // namespace tensorweave

@@ -203,8 +203,15 @@ class AccDevice : public Device {
     }
   }
 
+  bool capturing() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return recording_ != nullptr;
+  }
+
   int captures = 0;
   Recording* last_ = nullptr;
+  // Kernels fail while a step is captured (a kernel that cannot be).
+  bool fail_while_capturing = false;
 
  private:
   std::mutex mu_;
@@ -234,6 +241,9 @@ class AccScaleOp : public OpKernel {
  public:
   explicit AccScaleOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
+    auto* acc = static_cast<AccDevice*>(ctx->device());
+    OP_REQUIRES(ctx, !(acc->fail_while_capturing && acc->capturing()),
+                errors::Internal("this kernel cannot be captured"));
     const Tensor& x = ctx->input(0);
     OP_REQUIRES(ctx, Memory()->Contains(x.buffer()->data()),
                 errors::Internal("x is not in device memory"));
@@ -423,6 +433,23 @@ TEST(AcceleratorSessionTest, HostReadValueChangeFallsBack) {
   }
   EXPECT_EQ(acc->captures, 1);
   EXPECT_EQ(acc->last_->replays, 1);  // step 3; step 4 ran normally
+}
+
+TEST(AcceleratorSessionTest, AFailedCaptureRunsTheStepNormally) {
+  auto g = ScaleGraph(false);
+  Session sess(g, Options());
+  int64_t handle;
+  TW_ASSERT_OK(sess.MakeCallable({{"x:0"}, {"y:0"}, {}}, &handle));
+  AccDevice* acc = AccFactory::last;
+  acc->fail_while_capturing = true;
+  std::vector<Tensor> out;
+  for (int step = 0; step < 8; ++step) {
+    TW_ASSERT_OK(
+        sess.RunCallable(handle, {Tensor::Vector<float>({1, 2})}, &out));
+    EXPECT_EQ(ToVector<float>(out[0]), (std::vector<float>{3, 12}));
+  }
+  // Two captures were tried (steps 2 and 5), then no more.
+  EXPECT_EQ(acc->captures, 2);
 }
 
 TEST(AcceleratorSessionTest, HostComputingOnDeviceOutputsIsNotCaptured) {

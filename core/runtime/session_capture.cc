@@ -14,9 +14,12 @@
 // normally; a new recording is made once the new shapes have held for a few
 // steps.
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
+#include "core/framework/cancellation.h"
 #include "core/runtime/session.h"
 
 namespace tensorweave {
@@ -36,6 +39,23 @@ bool CaptureDisabledByEnv() {
                             std::strcmp(v, "false") == 0);
   }();
   return disabled;
+}
+
+// TW_CUDA_GRAPHS_VERBOSE=1: why a step is not captured, or not replayed.
+bool Verbose() {
+  static const bool verbose = [] {
+    const char* v = std::getenv("TW_CUDA_GRAPHS_VERBOSE");
+    return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+  }();
+  return verbose;
+}
+
+template <typename... Args>
+void Explain(const Args&... args) {
+  if (Verbose()) {
+    std::fprintf(stderr, "tensorweave step capture: %s\n",
+                 StrCat(args...).c_str());
+  }
 }
 
 bool SameHostValue(const Tensor& a, const Tensor& b) {
@@ -84,7 +104,10 @@ void Session::PrepareCapture(Callable* callable) {
   for (int p = 0; p < n; ++p) {
     const Device* device = callable->partitions[p]->device;
     if (device->host_memory()) continue;
-    if (device_partition >= 0 || !device->SupportsCapture()) return;
+    if (device_partition >= 0 || !device->SupportsCapture()) {
+      return Explain("not captured: the step runs on several devices with "
+                     "memory of their own, or on one that cannot capture");
+    }
     device_partition = p;
   }
   if (device_partition < 0) return;
@@ -98,7 +121,29 @@ void Session::PrepareCapture(Callable* callable) {
       const Node* original = graph_->FindNode(node->name());
       if (original == nullptr || !GetKernel(original, &kernel).ok()) return;
     }
-    if (kernel == nullptr || !kernel->CanBeCaptured()) return;
+    if (kernel == nullptr || !kernel->CanBeCaptured()) {
+      return Explain("not captured: node ", node->name(), " (",
+                     node->type_string(), ") cannot be captured");
+    }
+  }
+  // A value the device computes and its own kernels then read on the host
+  // (a same-device copy to host memory) exists only once the recording has
+  // run: the host part of the capturing step would read it too early.
+  for (const Node* node : part.executor->nodes()) {
+    if (node->type_string() != "_Recv") continue;
+    bool host_memory = false;
+    std::string send_device;
+    GetAttr(node->attrs(), "host_memory", &host_memory);
+    GetAttr(node->attrs(), "send_device", &send_device);
+    if (host_memory && send_device == part.partition.device) {
+      std::string tensor;
+      GetAttr(node->attrs(), "tensor_name", &tensor);
+      return Explain("not captured: ", tensor, " is computed in ",
+                     send_device, "'s memory and read on the host by ",
+                     node->out_edges().empty()
+                         ? std::string("a kernel")
+                         : node->out_edges()[0].dst->name());
+    }
   }
   // The host partitions may feed the device and fetch from it, but not
   // compute on what it sends them: during the capturing step those values
@@ -115,7 +160,15 @@ void Session::PrepareCapture(Callable* callable) {
           send_device != device_name) {
         continue;
       }
-      if (!node->out_edges().empty()) return;
+      if (!node->out_edges().empty() || !node->control_outputs().empty()) {
+        const Node* user = !node->out_edges().empty()
+                               ? node->out_edges()[0].dst
+                               : node->control_outputs()[0];
+        return Explain("not captured: ", user->name(), " (",
+                       user->type_string(), ") on ",
+                       callable->partitions[p]->partition.device,
+                       " waits for a value from ", device_name);
+      }
     }
   }
   callable->capture = std::make_unique<CaptureState>();
@@ -159,9 +212,27 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
       buffers.emplace_back(var, var->tensor()->raw_data());
     }
     if (!device->BeginCapture().ok()) return false;
+    // Its own cancellation: a capture that fails cancels only itself, and
+    // the step then runs normally with the caller's (which Close and the
+    // timeout still reach through the forwarding below).
+    // (Shared: the forwarding callback may still run as this returns.)
+    auto capture_cancel = std::make_shared<CancellationManager>();
+    CancellationManager* outer = step->cancellation_manager;
+    CancellationManager::Token token = 0;
+    const bool forwarded =
+        outer == nullptr || outer->RegisterCallback(&token, [capture_cancel] {
+          capture_cancel->StartCancel();
+        });
+    if (!forwarded) capture_cancel->StartCancel();
+    step->cancellation_manager = capture_cancel.get();
     Status run = RunPartitions(callable, step, feeds, fetches);
+    step->cancellation_manager = outer;
+    if (outer != nullptr && forwarded) outer->DeregisterCallback(token);
     std::unique_ptr<CapturedStep> captured;
     Status end = device->EndCapture(run, &captured);
+    if (!run.ok() || !end.ok()) {
+      Explain("the capture failed: ", run.ok() ? end.ToString() : run.ToString());
+    }
     if (!run.ok()) {
       // The step's own error: nothing ran on the device; run it again
       // normally for its error (and effects on the host, if any).
@@ -185,6 +256,7 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
       return true;
     }
     if (end.ok()) {
+      Explain("recording dropped: the step gave a variable a new buffer");
       ++state.failures;
       state.stable_runs = 0;
       *status = run;
@@ -220,6 +292,8 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
     }
     if (!same) {
       ++g_fallbacks;
+      Explain("replay skipped: an input's shape or host value, or a "
+              "variable's buffer, differs from the recording");
       // Hand the values back and run the partition's kernels.
       for (size_t i = 0; i < in.size(); ++i) {
         Status s = rendezvous->Send(in[i].key, values[i], false);

@@ -152,12 +152,28 @@ class ConstGpuOp : public OpKernel {
       ctx->SetStatus(errors::Internal("Const node ", name(), " has no value"));
       return;
     }
-    // Once, here: every step outputs the same device tensor.
-    ctx->SetStatus(ctx->device()->CopyFromHost(*host, &value_));
+    host_ = *host;
+    // Small constants (hyperparameters, masks) are copied once, here, and
+    // every step outputs the same device tensor. Large ones (initial values
+    // of variables, run once) are copied when they run, so that they do not
+    // hold device memory for the session's life.
+    if (host_.num_bytes() <= kResidentBytes) {
+      ctx->SetStatus(ctx->device()->CopyFromHost(host_, &value_));
+    }
   }
-  void Compute(OpKernelContext* ctx) override { ctx->set_output(0, value_); }
+  void Compute(OpKernelContext* ctx) override {
+    if (value_.valid()) {
+      ctx->set_output(0, value_);
+      return;
+    }
+    Tensor value;
+    OP_REQUIRES_OK(ctx, ctx->device()->CopyFromHost(host_, &value));
+    ctx->set_output(0, std::move(value));
+  }
 
  private:
+  static constexpr size_t kResidentBytes = 1 << 20;
+  Tensor host_;
   Tensor value_;
 };
 

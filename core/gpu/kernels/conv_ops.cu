@@ -228,6 +228,19 @@ class ConvGpuOp : public ConvOpBase {
         return;
       }
     }
+    if (dtype != DT_FLOAT || api_ == nullptr) {
+      // (No plan was made: say which path serves the kernel, once.)
+      std::call_once(said_im2col_, [&] {
+        if (const char* v = std::getenv("TW_GPU_CONV_VERBOSE"); v && *v == '1') {
+          std::fprintf(stderr,
+                       "tensorweave: %s %s input %s: im2col+cuBLAS (%s)\n",
+                       name().c_str(), type_string().c_str(),
+                       input_shape.ToString().c_str(),
+                       dtype != DT_FLOAT ? "not float32"
+                                         : "cuDNN disabled or not loaded");
+        }
+      });
+    }
     OP_REQUIRES_OK(ctx, DispatchType<TW_FLOAT_TYPES>(dtype, [&](auto t) {
                      using T = decltype(t);
                      return RunIm2col<T>(ctx, args, out);
@@ -235,6 +248,7 @@ class ConvGpuOp : public ConvOpBase {
   }
 
  private:
+  std::once_flag said_im2col_;
   // The cached cuDNN setup for this input shape (made on first sight).
   Status PlanFor(OpKernelContext* ctx, const Conv2DArgs& args,
                  const TensorShape& input_shape, const CudnnPlan** out) {

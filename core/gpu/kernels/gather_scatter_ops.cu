@@ -241,8 +241,10 @@ class ScatterGpuOp : public OpKernel {
                     " must equal indices.shape + params.shape[1:] (",
                     TensorShape(want).ToString(), ") or be a scalar"));
     // Readers holding a snapshot keep their buffer: update a copy then.
+    // (Asked before `target` takes a reference of its own.)
+    const bool shared = !current->BufferUniquelyOwned();
     Tensor target = *current;
-    if (!current->BufferUniquelyOwned()) {
+    if (shared) {
       OP_REQUIRES_OK(
           ctx, ctx->allocate_temp(current->dtype(), current->shape(), &target));
       if (current->num_bytes() > 0) {

@@ -220,8 +220,10 @@ class FusedMatMulApplyGradientDescentGpuOp : public OpKernel {
                                         shape.ToString()));
     GpuDevice* device = GetGpuDevice(ctx);
     // Readers holding a snapshot of the buffer keep it: update a copy then.
+    // (Asked before `target` takes a reference of its own.)
+    const bool shared = !current->BufferUniquelyOwned();
     Tensor target = *current;
-    if (!current->BufferUniquelyOwned()) {
+    if (shared) {
       OP_REQUIRES_OK(ctx, ctx->allocate_temp(current->dtype(), shape, &target));
       if (current->num_bytes() > 0) {
         OP_REQUIRES_CUDA_OK(

@@ -132,8 +132,10 @@ class AssignUpdateGpuOp : public OpKernel {
                       DataTypeName(current->dtype()), ", the update ",
                       DataTypeName(value.dtype())));
       // Readers hold snapshots of the current buffer: write a new one then.
+      // (Asked before `target` takes a reference of its own.)
+      const bool shared = !current->BufferUniquelyOwned();
       Tensor target = *current;
-      if (!current->BufferUniquelyOwned()) {
+      if (shared) {
         OP_REQUIRES_OK(ctx, ctx->allocate_temp(current->dtype(),
                                                current->shape(), &target));
       }

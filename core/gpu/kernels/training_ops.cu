@@ -250,8 +250,10 @@ class ApplyGpuOp : public OpKernel {
     std::vector<Tensor> targets;
     for (Var* var : vars) {
       Tensor* current = var->tensor();
+      // (Asked before `target` takes a reference of its own.)
+      const bool shared = !current->BufferUniquelyOwned();
       Tensor target = *current;
-      if (!current->BufferUniquelyOwned()) {
+      if (shared) {
         OP_REQUIRES_OK(ctx, ctx->allocate_temp(current->dtype(),
                                                current->shape(), &target));
         if (current->num_bytes() > 0) {
