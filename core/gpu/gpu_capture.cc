@@ -128,6 +128,19 @@ class GpuCapturedStep : public CapturedStep {
   int64_t reserved_ = 0;  // counted in the device's memory in use
 };
 
+// Whether a rendezvous key ("src;incarnation;dst;tensor;frame") names a
+// transfer from a device to itself (between its host and device memory).
+bool WithinDevice(const std::string& key) {
+  const size_t a = key.find(';');
+  const size_t b = key.find(';', a + 1);
+  const size_t c = key.find(';', b + 1);
+  if (a == std::string::npos || b == std::string::npos ||
+      c == std::string::npos) {
+    return false;
+  }
+  return key.compare(0, a, key, b + 1, c - b - 1) == 0;
+}
+
 }  // namespace
 
 struct GpuDevice::Capture {
@@ -224,6 +237,17 @@ Status GpuDevice::TransferIn(const std::string& key, bool host_memory,
     }
     return CopyFromHost(host, out);
   }
+  if (WithinDevice(key)) {
+    // A value the device's own kernels computed on the host (from shapes,
+    // and from host inputs the replay checks by value): the same in every
+    // replay, so the recording keeps it (CopyFromHost bakes it in), and the
+    // replay does not wait for it (nothing sends it then).
+    if (host_memory) {
+      *out = host;
+      return Status::OK();
+    }
+    return CopyFromHost(host, out);
+  }
   std::lock_guard<std::mutex> lock(capture_mu_);
   GpuCapturedStep& step = *capture->step;
   CapturedStep::Transfer t;
@@ -261,6 +285,16 @@ Status GpuDevice::TransferOut(const std::string& key, bool host_memory,
                               const Tensor& value, Tensor* host_out) {
   Capture* capture = capture_.load(std::memory_order_acquire);
   if (capture == nullptr) {
+    if (host_memory) {
+      *host_out = value;
+      return Status::OK();
+    }
+    return CopyToHost(value, host_out);
+  }
+  if (WithinDevice(key)) {
+    // To this device's own kernels (TransferIn above keeps it): not an
+    // output of the recording. (A device value read on the host here is
+    // refused by the session; CopyToHost fails while capturing.)
     if (host_memory) {
       *host_out = value;
       return Status::OK();

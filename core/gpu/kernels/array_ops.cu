@@ -891,11 +891,14 @@ class UnpackGpuOp : public OpKernel {
 // --- Fill and OneHot ---------------------------------------------------------
 
 template <typename U>
-__global__ void FillKernel(U* out, int64_t n, U value) {
-  TW_GPU_LOOP(i, n) { out[i] = value; }
+__global__ void FillKernel(U* out, int64_t n, const U* value) {
+  const U v = *value;
+  TW_GPU_LOOP(i, n) { out[i] = v; }
 }
 
-// Fill: dims and value in host memory; the fill runs on the device.
+// Fill: dims in host memory, the value in device memory (read by the
+// kernel: no copy to the host, and a captured step takes each step's
+// value).
 class FillGpuOp : public OpKernel {
  public:
   explicit FillGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -916,11 +919,10 @@ class FillGpuOp : public OpKernel {
     OP_REQUIRES_OK(
         ctx, DispatchBySize(value.dtype(), [&](auto tag) -> Status {
           using U = decltype(tag);
-          U v;
-          std::memcpy(&v, value.raw_data(), sizeof(U));
           FillKernel<U>
               <<<BlocksFor(n), kThreadsPerBlock, 0, device->stream()>>>(
-                  static_cast<U*>(out->raw_data()), n, v);
+                  static_cast<U*>(out->raw_data()), n,
+                  static_cast<const U*>(value.raw_data()));
           return CheckLaunch(device, "FillKernel");
         }));
   }
@@ -1102,8 +1104,7 @@ REGISTER_KERNEL(KernelDef("SplitV")
 REGISTER_KERNEL(KernelDef("Fill")
                     .Device(DEVICE_GPU)
                     .TypeConstraint("T", TW_GPU_ARRAY_TYPES)
-                    .HostMemoryInput(0)
-                    .HostMemoryInput(1),
+                    .HostMemoryInput(0),
                 FillGpuOp);
 REGISTER_KERNEL(KernelDef("OneHot")
                     .Device(DEVICE_GPU)
