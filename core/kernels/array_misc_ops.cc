@@ -177,6 +177,16 @@ REGISTER_KERNEL(KernelDef("Squeeze")
                     .TypeConstraint("T", {DT_INT32})
                     .AllHostMemory(),
                 SqueezeOp);
+REGISTER_KERNEL(KernelDef("ZerosLike")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ConstantLikeOp<0>);
+REGISTER_KERNEL(KernelDef("OnesLike")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                ConstantLikeOp<1>);
 // Size and Rank read only their input's shape: it stays in device memory.
 REGISTER_KERNEL(KernelDef("Size").Device("GPU").HostMemoryOutput(0),
                 CountOp<false>);

@@ -210,6 +210,24 @@ class AddNOp : public OpKernel {
 
 REGISTER_KERNEL(KernelDef("Select"), SelectOp);
 REGISTER_KERNEL(KernelDef("SelectV2"), SelectV2Op);
+// GPU: selections among int32 shapes (gradients of reductions over dynamic
+// shapes) stay in host memory, as TensorFlow's GPU kernels; the CPU kernel
+// runs there.
+REGISTER_KERNEL(KernelDef("Select")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                SelectOp);
+REGISTER_KERNEL(KernelDef("SelectV2")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                SelectV2Op);
+REGISTER_KERNEL(KernelDef("AddN")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                AddNOp);
 REGISTER_KERNEL(KernelDef("ClipByValue"), ClipByValueOp);
 REGISTER_KERNEL(KernelDef("AddN"), AddNOp);
 

@@ -193,6 +193,10 @@ class GroupPlacer {
           constraint.type == "GPU" && DeviceFactory::Get("GPU") == nullptr
               ? " The requested device appears to be a GPU, but CUDA is not "
                 "enabled."
+              : "",
+          constraint.type == "GPU"
+              ? " To run it on the CPU instead, create the session with "
+                "config=tw.ConfigProto(allow_soft_placement=True)."
               : "");
     }
     std::vector<Device*> with_kernels;

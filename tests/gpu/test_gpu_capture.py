@@ -68,14 +68,16 @@ def _train(env_extra):
     assert out.returncode == 0, out.stderr[-3000:]
     import json
 
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    result["stderr"] = out.stderr[-3000:]
+    return result
 
 
 def test_captured_training_gives_the_uncaptured_numbers():
-    captured = _train({})
+    captured = _train({"TW_CUDA_GRAPHS_VERBOSE": "1"})
     plain = _train({"TW_CUDA_GRAPHS": "0"})
     assert plain["counters"] == [0, 0, 0]
-    assert captured["counters"][0] >= 1, captured["counters"]  # a capture happened
+    assert captured["counters"][0] >= 1, (captured["counters"], captured["stderr"])  # a capture happened
     assert captured["counters"][1] >= 4, captured["counters"]  # and later steps replayed it
     np.testing.assert_array_equal(np.array(captured["losses"]), np.array(plain["losses"]))
     np.testing.assert_array_equal(np.array(captured["w2"]), np.array(plain["w2"]))

@@ -556,24 +556,26 @@ TW_GPU_UNARY("IsFinite", IsFiniteF, TW_F);
 
 REGISTER_KERNEL(KernelDef("ZerosLike")
                     .Device("GPU")
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT32,
-                                          DT_INT64, DT_BOOL}),
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT64,
+                                          DT_BOOL}),
                 GpuConstantLikeOp<0>);
 REGISTER_KERNEL(KernelDef("OnesLike")
                     .Device("GPU")
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT32,
-                                          DT_INT64, DT_BOOL}),
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT64,
+                                          DT_BOOL}),
                 GpuConstantLikeOp<1>);
 REGISTER_KERNEL(KernelDef("AddN").Device("GPU").TypeConstraint(
                     "T", {DT_FLOAT, DT_DOUBLE, DT_INT64}),
                 GpuAddNOp);
+// (int32 Select, SelectV2, ZerosLike and OnesLike are shape arithmetic:
+// registered for the GPU in host memory by the core, as TensorFlow's.)
 REGISTER_KERNEL(KernelDef("Select").Device("GPU").TypeConstraint(
-                    "T", {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_BOOL}),
+                    "T", {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
                 GpuSelectOp<false>);
 REGISTER_KERNEL(KernelDef("SelectV2")
                     .Device("GPU")
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT32,
-                                          DT_INT64, DT_BOOL}),
+                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT64,
+                                          DT_BOOL}),
                 GpuSelectOp<true>);
 
 }  // namespace

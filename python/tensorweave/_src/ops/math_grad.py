@@ -288,11 +288,19 @@ def _kept_shape(op):
     if axes.op.type == "Const" and x.shape.is_fully_defined():
         reduced = {int(a) % rank if rank else 0 for a in np.ravel(axes.op.get_attr("value"))}
         return [1 if i in reduced else d for i, d in enumerate(x.shape.as_list())]
-    axes = math_ops.cast(axes, dtypes.int32)
-    positions = constant_op.constant(np.arange(rank, dtype=np.int32).reshape(-1, 1))
-    normalized = array_ops.reshape(math_ops.floormod(axes, _scalar(max(rank, 1), dtypes.int32)), [1, -1])
-    mask = math_ops.reduce_any(math_ops.equal(positions, normalized), axis=1)
-    return math_ops.where_v2(mask, _scalar(1, dtypes.int32), array_ops.shape(x))
+    if rank == 0:
+        return []
+    # TF's reduced_shape: the input's shape with 1 stitched in at the reduced axes. Only int32 shape
+    # arithmetic (kept in host memory on a GPU, as TF's kernels of these ops), so that a GPU step
+    # never copies a shape to the device and back (and can be captured as one CUDA graph).
+    from tensorweave._src.ops import data_flow_ops
+
+    if axes.dtype != dtypes.int32:
+        axes = math_ops.cast(axes, dtypes.int32)
+    axes = array_ops.reshape(math_ops.floormod(axes, _scalar(rank, dtypes.int32)), [-1])
+    positions = constant_op.constant(np.arange(rank, dtype=np.int32))
+    ones = array_ops.fill(array_ops.shape(axes), _scalar(1, dtypes.int32))
+    return data_flow_ops.dynamic_stitch([positions, axes], [array_ops.shape(x), ones])
 
 
 def _broadcast_to_input(op, grad):
