@@ -142,8 +142,8 @@ Status KernelRegistry::CreateKernel(const Node& node,
   OpKernelConstruction ctx(&node, device_type, device);
   std::unique_ptr<OpKernel> built = entry->second(&ctx);
   if (!ctx.status().ok()) {
-    return Status(ctx.status().code(), ctx.status().message() + " (node " +
-                                           node.DebugName() + ")");
+    return Status(ctx.status().code(),
+                  ctx.status().message() + " (node " + node.DebugName() + ")");
   }
   const KernelDef& def = entry->first;
   if (def.all_host_memory || !def.host_inputs.empty() ||

@@ -27,17 +27,17 @@ class SubAllocator {
 class BFCAllocator {
  public:
   struct Stats {
-    int64_t num_allocs = 0;          // Allocate calls that succeeded
-    int64_t bytes_in_use = 0;        // in live blocks (rounded sizes)
-    int64_t peak_bytes_in_use = 0;   // since construction or ResetPeak
+    int64_t num_allocs = 0;         // Allocate calls that succeeded
+    int64_t bytes_in_use = 0;       // in live blocks (rounded sizes)
+    int64_t peak_bytes_in_use = 0;  // since construction or ResetPeak
     int64_t largest_alloc_size = 0;
-    int64_t bytes_reserved = 0;      // regions held from the sub-allocator
+    int64_t bytes_reserved = 0;  // regions held from the sub-allocator
     int64_t bytes_limit = 0;
   };
 
   // `memory_limit`: the most bytes of regions it may hold.
-  BFCAllocator(std::unique_ptr<SubAllocator> sub_allocator,
-               size_t memory_limit, std::string name);
+  BFCAllocator(std::unique_ptr<SubAllocator> sub_allocator, size_t memory_limit,
+               std::string name);
   ~BFCAllocator();  // returns every region (live blocks are a caller bug)
   BFCAllocator(const BFCAllocator&) = delete;
   BFCAllocator& operator=(const BFCAllocator&) = delete;

@@ -25,19 +25,21 @@ struct CublasApi {
   cublasStatus_t (*SetStream)(cublasHandle_t, cudaStream_t);
   cublasStatus_t (*SetWorkspace)(cublasHandle_t, void*, size_t);
   cublasStatus_t (*SetMathMode)(cublasHandle_t, int);
-  cublasStatus_t (*Sgemm)(cublasHandle_t, int transa, int transb, int m,
-                          int n, int k, const float* alpha, const float* A,
-                          int lda, const float* B, int ldb, const float* beta,
-                          float* C, int ldc);
-  cublasStatus_t (*Dgemm)(cublasHandle_t, int transa, int transb, int m,
-                          int n, int k, const double* alpha, const double* A,
-                          int lda, const double* B, int ldb,
-                          const double* beta, double* C, int ldc);
-  cublasStatus_t (*SgemmStridedBatched)(
-      cublasHandle_t, int transa, int transb, int m, int n, int k,
-      const float* alpha, const float* A, int lda, long long strideA,
-      const float* B, int ldb, long long strideB, const float* beta, float* C,
-      int ldc, long long strideC, int batchCount);
+  cublasStatus_t (*Sgemm)(cublasHandle_t, int transa, int transb, int m, int n,
+                          int k, const float* alpha, const float* A, int lda,
+                          const float* B, int ldb, const float* beta, float* C,
+                          int ldc);
+  cublasStatus_t (*Dgemm)(cublasHandle_t, int transa, int transb, int m, int n,
+                          int k, const double* alpha, const double* A, int lda,
+                          const double* B, int ldb, const double* beta,
+                          double* C, int ldc);
+  cublasStatus_t (*SgemmStridedBatched)(cublasHandle_t, int transa, int transb,
+                                        int m, int n, int k, const float* alpha,
+                                        const float* A, int lda,
+                                        long long strideA, const float* B,
+                                        int ldb, long long strideB,
+                                        const float* beta, float* C, int ldc,
+                                        long long strideC, int batchCount);
   cublasStatus_t (*DgemmStridedBatched)(
       cublasHandle_t, int transa, int transb, int m, int n, int k,
       const double* alpha, const double* A, int lda, long long strideA,

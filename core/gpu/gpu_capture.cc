@@ -70,7 +70,8 @@ Status NewPinned(size_t bytes, std::unique_ptr<PinnedBlock>* out) {
 class GpuCapturedStep : public CapturedStep {
  public:
   ~GpuCapturedStep() override {
-    if (device_ != nullptr && reserved_ != 0) device_->AddGraphPoolBytes(-reserved_);
+    if (device_ != nullptr && reserved_ != 0)
+      device_->AddGraphPoolBytes(-reserved_);
     if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
     if (graph_ != nullptr) cudaGraphDestroy(graph_);
   }
@@ -174,9 +175,9 @@ Status GpuDevice::BeginCapture() {
   capture->step->pool_ = capture->pool;
   // Relaxed: a kernel's first use of the pool may cudaMalloc a region
   // meanwhile (not recorded; the region belongs to the pool).
-  TW_RETURN_IF_ERROR(CudaStatus(
-      cudaStreamBeginCapture(stream(), cudaStreamCaptureModeRelaxed),
-      "cudaStreamBeginCapture"));
+  TW_RETURN_IF_ERROR(
+      CudaStatus(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeRelaxed),
+                 "cudaStreamBeginCapture"));
   capture_.store(capture.release(), std::memory_order_release);
   return Status::OK();
 }
@@ -196,8 +197,8 @@ Status GpuDevice::EndCapture(const Status& step_status,
   // The capture must end even when the step failed (else the stream stays
   // in capture mode).
   cudaGraph_t graph = nullptr;
-  Status end =
-      CudaStatus(cudaStreamEndCapture(stream(), &graph), "cudaStreamEndCapture");
+  Status end = CudaStatus(cudaStreamEndCapture(stream(), &graph),
+                          "cudaStreamEndCapture");
   step.graph_ = graph;
   TW_RETURN_IF_ERROR(step_status);
   TW_RETURN_IF_ERROR(capture->error);
@@ -206,8 +207,8 @@ Status GpuDevice::EndCapture(const Status& step_status,
     return errors::Internal("the capture of a step on ", name(),
                             " recorded no graph");
   }
-  TW_RETURN_IF_ERROR(CudaStatus(
-      cudaGraphInstantiate(&step.exec_, graph, 0), "cudaGraphInstantiate"));
+  TW_RETURN_IF_ERROR(CudaStatus(cudaGraphInstantiate(&step.exec_, graph, 0),
+                                "cudaGraphInstantiate"));
   // Run it once: the capturing step gets its values.
   TW_RETURN_IF_ERROR(CudaStatus(cudaGraphLaunch(step.exec_, stream()),
                                 "cudaGraphLaunch (the captured step)"));
@@ -266,10 +267,10 @@ Status GpuDevice::TransferIn(const std::string& key, bool host_memory,
     }
     s = AllocateTensor(host.dtype(), host.shape(), out);
     if (s.ok() && host.num_bytes() > 0) {
-      s = CudaStatus(cudaMemcpyAsync(out->raw_data(), staging->data,
-                                     host.num_bytes(), cudaMemcpyHostToDevice,
-                                     stream()),
-                     "cudaMemcpyAsync (host to device, captured)");
+      s = CudaStatus(
+          cudaMemcpyAsync(out->raw_data(), staging->data, host.num_bytes(),
+                          cudaMemcpyHostToDevice, stream()),
+          "cudaMemcpyAsync (host to device, captured)");
     }
   }
   if (!s.ok()) {
@@ -316,10 +317,10 @@ Status GpuDevice::TransferOut(const std::string& key, bool host_memory,
       // Computed on the host while recording: the same every replay.
       std::memcpy(staging->data, value.raw_data(), value.num_bytes());
     } else {
-      s = CudaStatus(cudaMemcpyAsync(staging->data, value.raw_data(),
-                                     value.num_bytes(), cudaMemcpyDeviceToHost,
-                                     stream()),
-                     "cudaMemcpyAsync (device to host, captured)");
+      s = CudaStatus(
+          cudaMemcpyAsync(staging->data, value.raw_data(), value.num_bytes(),
+                          cudaMemcpyDeviceToHost, stream()),
+          "cudaMemcpyAsync (device to host, captured)");
     }
   }
   if (!s.ok()) {

@@ -348,10 +348,10 @@ Status GpuDevice::AllocateTensor(DataType dtype, const TensorShape& shape,
                                      TfTypeName(dtype), " on ", name(),
                                      " by allocator ", allocator->name());
   }
-  *out = Tensor(dtype, shape,
-                TensorBuffer::Adopt(p, bytes, [allocator, pool, p] {
-                  allocator->Deallocate(p);
-                }));
+  *out =
+      Tensor(dtype, shape, TensorBuffer::Adopt(p, bytes, [allocator, pool, p] {
+               allocator->Deallocate(p);
+             }));
   return Status::OK();
 }
 

@@ -28,16 +28,17 @@ inline constexpr int kThreadsPerBlock = 256;
 // that very large n loop rather than launch huge grids).
 inline int BlocksFor(int64_t n, int threads = kThreadsPerBlock) {
   int64_t blocks = (n + threads - 1) / threads;
-  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(blocks, 65535 * 8)));
+  return static_cast<int>(
+      std::max<int64_t>(1, std::min<int64_t>(blocks, 65535 * 8)));
 }
 
 }  // namespace gpu
 }  // namespace tensorweave
 
 #ifdef __CUDACC__
-#define TW_GPU_LOOP(i, n)                                                  \
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) +         \
-                   threadIdx.x;                                            \
+#define TW_GPU_LOOP(i, n)                                               \
+  for (int64_t i =                                                      \
+           blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; \
        i < (n); i += static_cast<int64_t>(blockDim.x) * gridDim.x)
 #endif
 
@@ -45,8 +46,8 @@ inline int BlocksFor(int64_t n, int threads = kThreadsPerBlock) {
 #define OP_REQUIRES_CUDA_OK(ctx, expr) \
   OP_REQUIRES_OK(ctx, ::tensorweave::gpu::CudaStatus((expr), #expr))
 // After launching `name<<<...>>>` on the device's stream.
-#define OP_REQUIRES_LAUNCH_OK(ctx, name) \
-  OP_REQUIRES_OK(ctx, ::tensorweave::gpu::CheckLaunch(      \
+#define OP_REQUIRES_LAUNCH_OK(ctx, name)               \
+  OP_REQUIRES_OK(ctx, ::tensorweave::gpu::CheckLaunch( \
                           ::tensorweave::gpu::GetGpuDevice(ctx), name))
 
 #endif  // TENSORWEAVE_CORE_GPU_GPU_KERNEL_UTIL_H_

@@ -37,11 +37,12 @@ REGISTER_KERNEL(KernelDef("LogicalOr"), BinaryOp<LogicalOrFunctor, bool>);
 // GPU: comparisons of int32 shapes (gradients of reductions emit them) stay
 // in host memory, as TensorFlow's GPU kernels of these ops; the CPU kernel
 // runs there.
-#define TW_GPU_HOST_INT32(Op, Functor)                                     \
-  REGISTER_KERNEL(                                                         \
-      KernelDef(Op).Device("GPU").TypeConstraint("T", {DT_INT32})          \
-          .AllHostMemory(),                                                \
-      BinaryOp<Functor, TW_ALL_NUMBER_TYPES>)
+#define TW_GPU_HOST_INT32(Op, Functor)                 \
+  REGISTER_KERNEL(KernelDef(Op)                        \
+                      .Device("GPU")                   \
+                      .TypeConstraint("T", {DT_INT32}) \
+                      .AllHostMemory(),                \
+                  BinaryOp<Functor, TW_ALL_NUMBER_TYPES>)
 TW_GPU_HOST_INT32("Equal", EqualFunctor);
 TW_GPU_HOST_INT32("NotEqual", NotEqualFunctor);
 TW_GPU_HOST_INT32("Less", LessFunctor);

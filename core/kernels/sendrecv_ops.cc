@@ -4,12 +4,12 @@
 // the same kernels are registered) the device copies the value out before
 // sending and in after receiving (DeviceBase::TransferOut / TransferIn),
 // unless partitioning marked it host_memory.
+#include "core/kernels/sendrecv_ops.h"
+
 #include <memory>
 #include <mutex>
 
 #include "core/framework/cancellation.h"
-#include "core/kernels/sendrecv_ops.h"
-
 #include "core/framework/op_kernel.h"
 
 namespace tensorweave {

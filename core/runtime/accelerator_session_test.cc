@@ -64,7 +64,7 @@ struct Recording : public CapturedStep {
   std::vector<Transfer> ins, outs;
   std::vector<std::function<void()>> work;
   std::vector<Tensor> in_staging, out_staging;  // host blocks the work uses
-  std::vector<Tensor> pending_outs;  // the capturing step's outputs
+  std::vector<Tensor> pending_outs;             // the capturing step's outputs
   const std::vector<Transfer>& inputs() const override { return ins; }
   const std::vector<Transfer>& outputs() const override { return outs; }
   Status Replay(const std::vector<Tensor>& inputs,
@@ -448,8 +448,7 @@ TEST(AcceleratorSessionTest, HostReadValueChangeFallsBack) {
     TW_ASSERT_OK(sess.RunCallable(
         handle, {Tensor::Vector<float>({1, 2}), Tensor::Scalar<int32_t>(k)},
         &out));
-    EXPECT_EQ(ToVector<float>(out[0]),
-              (std::vector<float>{1.0f * k, 4.0f * k}))
+    EXPECT_EQ(ToVector<float>(out[0]), (std::vector<float>{1.0f * k, 4.0f * k}))
         << "step " << step;
   }
   EXPECT_EQ(acc->captures, 1);

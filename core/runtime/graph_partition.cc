@@ -72,8 +72,8 @@ class Partitioner {
     if (it != recvs_.end()) return it->second;
     AttrMap attrs;
     // One tensor may go to both memories of a device: two keys.
-    attrs["tensor_name"].set_s(recv_host && !IsHostDevice(dst) ? tensor + ";host"
-                                                                : tensor);
+    attrs["tensor_name"].set_s(
+        recv_host && !IsHostDevice(dst) ? tensor + ";host" : tensor);
     attrs["send_device"].set_s(src);
     attrs["send_device_incarnation"].set_i(
         static_cast<int64_t>(options_.incarnation_of(src)));
@@ -134,8 +134,7 @@ class Partitioner {
   std::map<std::string, size_t> index_;
   int64_t counter_ = 0;
   std::map<std::pair<int, std::string>, std::string> feeds_;
-  std::map<std::tuple<std::string, std::string, std::string, bool>,
-           std::string>
+  std::map<std::tuple<std::string, std::string, std::string, bool>, std::string>
       recvs_;
   std::map<std::pair<int, std::string>, std::string> control_recvs_;
 };
@@ -192,8 +191,8 @@ Status PartitionGraph(const Graph& graph, const ExecutorSpec& spec,
         } else {
           const std::string& client = options.client_device;
           def.add_input(parts.Transfer(
-              client, parts.FeedInput(in, fed->second, client),
-              in.node->name(), in.node->output_type(in.index), dst,
+              client, parts.FeedInput(in, fed->second, client), in.node->name(),
+              in.node->output_type(in.index), dst,
               /*send_host=*/true, recv_host));
         }
         continue;
@@ -233,10 +232,10 @@ Status PartitionGraph(const Graph& graph, const ExecutorSpec& spec,
     }
     // Fetched from a device's memory: sent to the client.
     const std::string& client = options.client_device;
-    std::string recv = parts.Transfer(
-        src, e.node->name() + ":" + std::to_string(e.index), e.node->name(),
-        e.node->output_type(e.index), client,
-        parts.OnHost(e.node, src, e.index, false), false);
+    std::string recv =
+        parts.Transfer(src, e.node->name() + ":" + std::to_string(e.index),
+                       e.node->name(), e.node->output_type(e.index), client,
+                       parts.OnHost(e.node, src, e.index, false), false);
     Partition& p = parts.PartitionFor(client);
     p.fetches.push_back(recv + ":0");
     p.fetch_index.push_back(static_cast<int>(f));

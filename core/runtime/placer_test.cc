@@ -265,7 +265,9 @@ TEST_F(PlacerTest, ADeviceThatDoesNotExist) {
             "assigned to /device:GPU:0 but available devices are [ "
             "/job:localhost/replica:0/task:0/device:CPU:0 ]. Make sure the "
             "device specification refers to a valid device. The requested "
-            "device appears to be a GPU, but CUDA is not enabled.");
+            "device appears to be a GPU, but CUDA is not enabled. To run it "
+            "on the CPU instead, create the session with "
+            "config=tw.ConfigProto(allow_soft_placement=True).");
   TW_ASSERT_OK(Place(/*soft=*/true));
   EXPECT_EQ(DeviceOf(graph_.FindNode("a")), Cpu(0));
 }

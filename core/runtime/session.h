@@ -137,8 +137,8 @@ class Session {
   // device partition is recorded (a CUDA graph) and later steps replay the
   // recording instead of running the partition's kernels.
   struct CaptureState {
-    std::mutex mu;  // held by the step that uses the state
-    int partition = -1;  // the captured partition
+    std::mutex mu;        // held by the step that uses the state
+    int partition = -1;   // the captured partition
     int stable_runs = 0;  // consecutive runs with the feed shapes below
     std::vector<TensorShape> feed_shapes;
     std::unique_ptr<CapturedStep> captured;
@@ -175,13 +175,13 @@ class Session {
   // With `recorder`, each partition's nodes are recorded as its device's;
   // with `replay`, that partition is run by `replayer` (a captured step)
   // instead of its executor.
-  using Replayer = std::function<void(
-      Rendezvous*, std::function<void(const Status&)>)>;
+  using Replayer =
+      std::function<void(Rendezvous*, std::function<void(const Status&)>)>;
   Status RunPartitions(const Callable& callable, StepContext* step,
                        const std::vector<Tensor>& feeds,
                        std::vector<Tensor>* fetches,
-                       StepStatsRecorder* recorder = nullptr,
-                       int replay = -1, const Replayer& replayer = nullptr);
+                       StepStatsRecorder* recorder = nullptr, int replay = -1,
+                       const Replayer& replayer = nullptr);
   void PartitionGraphs(const Callable& callable, std::vector<GraphDef>* graphs);
   // Step capture (session_capture.cc). PrepareCapture sets
   // callable->capture when the step qualifies: one partition on a device

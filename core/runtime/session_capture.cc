@@ -35,8 +35,8 @@ std::atomic<int64_t> g_captures{0}, g_replays{0}, g_fallbacks{0};
 bool CaptureDisabledByEnv() {
   static const bool disabled = [] {
     const char* v = std::getenv("TW_CUDA_GRAPHS");
-    return v != nullptr && (std::strcmp(v, "0") == 0 ||
-                            std::strcmp(v, "false") == 0);
+    return v != nullptr &&
+           (std::strcmp(v, "0") == 0 || std::strcmp(v, "false") == 0);
   }();
   return disabled;
 }
@@ -105,8 +105,9 @@ void Session::PrepareCapture(Callable* callable) {
     const Device* device = callable->partitions[p]->device;
     if (device->host_memory()) continue;
     if (device_partition >= 0 || !device->SupportsCapture()) {
-      return Explain("not captured: the step runs on several devices with "
-                     "memory of their own, or on one that cannot capture");
+      return Explain(
+          "not captured: the step runs on several devices with "
+          "memory of their own, or on one that cannot capture");
     }
     device_partition = p;
   }
@@ -138,8 +139,8 @@ void Session::PrepareCapture(Callable* callable) {
     if (host_memory && send_device == part.partition.device) {
       std::string tensor;
       GetAttr(node->attrs(), "tensor_name", &tensor);
-      return Explain("not captured: ", tensor, " is computed in ",
-                     send_device, "'s memory and read on the host by ",
+      return Explain("not captured: ", tensor, " is computed in ", send_device,
+                     "'s memory and read on the host by ",
                      node->out_edges().empty()
                          ? std::string("a kernel")
                          : node->out_edges()[0].dst->name());
@@ -231,7 +232,8 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
     std::unique_ptr<CapturedStep> captured;
     Status end = device->EndCapture(run, &captured);
     if (!run.ok() || !end.ok()) {
-      Explain("the capture failed: ", run.ok() ? end.ToString() : run.ToString());
+      Explain("the capture failed: ",
+              run.ok() ? end.ToString() : run.ToString());
     }
     if (!run.ok()) {
       // The step's own error: nothing ran on the device; run it again
@@ -292,8 +294,9 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
     }
     if (!same) {
       ++g_fallbacks;
-      Explain("replay skipped: an input's shape or host value, or a "
-              "variable's buffer, differs from the recording");
+      Explain(
+          "replay skipped: an input's shape or host value, or a "
+          "variable's buffer, differs from the recording");
       // Hand the values back and run the partition's kernels.
       for (size_t i = 0; i < in.size(); ++i) {
         Status s = rendezvous->Send(in[i].key, values[i], false);

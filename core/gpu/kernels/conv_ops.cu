@@ -231,7 +231,8 @@ class ConvGpuOp : public ConvOpBase {
     if (dtype != DT_FLOAT || api_ == nullptr) {
       // (No plan was made: say which path serves the kernel, once.)
       std::call_once(said_im2col_, [&] {
-        if (const char* v = std::getenv("TW_GPU_CONV_VERBOSE"); v && *v == '1') {
+        if (const char* v = std::getenv("TW_GPU_CONV_VERBOSE");
+            v && *v == '1') {
           std::fprintf(stderr,
                        "tensorweave: %s %s input %s: im2col+cuBLAS (%s)\n",
                        name().c_str(), type_string().c_str(),

@@ -556,13 +556,13 @@ TW_GPU_UNARY("IsFinite", IsFiniteF, TW_F);
 
 REGISTER_KERNEL(KernelDef("ZerosLike")
                     .Device("GPU")
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT64,
-                                          DT_BOOL}),
+                    .TypeConstraint("T",
+                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
                 GpuConstantLikeOp<0>);
 REGISTER_KERNEL(KernelDef("OnesLike")
                     .Device("GPU")
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT64,
-                                          DT_BOOL}),
+                    .TypeConstraint("T",
+                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
                 GpuConstantLikeOp<1>);
 REGISTER_KERNEL(KernelDef("AddN").Device("GPU").TypeConstraint(
                     "T", {DT_FLOAT, DT_DOUBLE, DT_INT64}),
@@ -574,8 +574,8 @@ REGISTER_KERNEL(KernelDef("Select").Device("GPU").TypeConstraint(
                 GpuSelectOp<false>);
 REGISTER_KERNEL(KernelDef("SelectV2")
                     .Device("GPU")
-                    .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_INT64,
-                                          DT_BOOL}),
+                    .TypeConstraint("T",
+                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
                 GpuSelectOp<true>);
 
 }  // namespace
