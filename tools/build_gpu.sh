@@ -11,7 +11,8 @@
 #
 # Environment:
 #   TW_CUDA_ARCHS  real architectures to compile for (default "90"; e.g.
-#                  "80 90"); PTX for compute_80 is always added for the rest.
+#                  "80 90"); PTX for compute_80 is added for the rest
+#   TW_CUDA_PTX    0: no PTX (a build that only needs to compile and load)
 #   TW_BAZEL_BIN   the Bazel bin dir holding the generated *.pb.h (default:
 #                  `bazel info bazel-bin`, with TW_OUTPUT_BASE if set).
 #   TW_GPU_JOBS    parallel compiles (default 2).
@@ -93,7 +94,11 @@ fi
 
 gencode=""
 for a in $ARCHS; do gencode+=" -gencode arch=compute_$a,code=sm_$a"; done
-gencode+=" -gencode arch=compute_80,code=compute_80"
+# PTX for compute_80 lets other GPUs JIT the kernels; TW_CUDA_PTX=0 leaves it
+# out (CI only checks that the library builds and loads: half the compile).
+if [[ "${TW_CUDA_PTX:-1}" != 0 ]]; then
+  gencode+=" -gencode arch=compute_80,code=compute_80"
+fi
 common="-O2 -std=c++17 -DNDEBUG -I$ROOT -I$TW_BAZEL_BIN -I$CUDA_HOME/include"
 export TW_GPU_CXX_FLAGS="$common -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers"
 export TW_GPU_NVCC_FLAGS="$common -Xcompiler -fPIC $gencode"
