@@ -18,47 +18,6 @@ namespace {
 
 constexpr const char* kCublasSoname = "libcublas.so.13";
 
-// Where to look, in order (see GetCublas in cuda_libs.h).
-std::vector<std::string> CublasCandidates() {
-  std::vector<std::string> paths;
-  if (const char* lib = std::getenv("TW_CUBLAS_LIBRARY"); lib && *lib) {
-    paths.push_back(lib);
-  }
-  paths.push_back(kCublasSoname);  // the loader's path
-  if (const char* home = std::getenv("CUDA_HOME"); home && *home) {
-    paths.push_back(std::string(home) + "/lib64/" + kCublasSoname);
-  }
-  paths.push_back(std::string("/usr/local/cuda/lib64/") + kCublasSoname);
-  // The nvidia-cublas pip package, under each site-packages dir the Python
-  // loader lists (a colon-separated list of dirs that hold `nvidia/`).
-  if (const char* dirs = std::getenv("TW_NVIDIA_LIB_DIRS"); dirs && *dirs) {
-    std::string all(dirs);
-    size_t start = 0;
-    while (start <= all.size()) {
-      size_t end = all.find(':', start);
-      if (end == std::string::npos) end = all.size();
-      std::string dir = all.substr(start, end - start);
-      if (!dir.empty()) {
-        paths.push_back(dir + "/nvidia/cu13/lib/" + kCublasSoname);
-        paths.push_back(dir + "/nvidia/cublas/lib/" + kCublasSoname);
-      }
-      start = end + 1;
-    }
-  }
-  return paths;
-}
-
-template <typename F>
-bool Bind(void* lib, const char* symbol, F* fn, std::string* missing) {
-  *fn = reinterpret_cast<F>(dlsym(lib, symbol));
-  if (*fn == nullptr) {
-    if (!missing->empty()) *missing += ", ";
-    *missing += symbol;
-    return false;
-  }
-  return true;
-}
-
 struct Loaded {
   CublasApi api{};
   Status status;
@@ -66,18 +25,10 @@ struct Loaded {
 
 Loaded* LoadCublas() {
   auto* loaded = new Loaded();
-  std::string tried;
-  void* lib = nullptr;
-  std::string from;
-  for (const std::string& path : CublasCandidates()) {
-    lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (lib != nullptr) {
-      from = path;
-      break;
-    }
-    const char* why = dlerror();
-    tried += "\n  " + path + ": " + (why != nullptr ? why : "not loadable");
-  }
+  std::string tried, from;
+  void* lib =
+      OpenCudaLibrary(kCublasSoname, "TW_CUBLAS_LIBRARY",
+                      {"nvidia/cu13/lib", "nvidia/cublas/lib"}, &from, &tried);
   if (lib == nullptr) {
     loaded->status = errors::FailedPrecondition(
         "cuBLAS (", kCublasSoname,
@@ -88,16 +39,18 @@ Loaded* LoadCublas() {
   }
   CublasApi& a = loaded->api;
   std::string missing;
-  Bind(lib, "cublasCreate_v2", &a.Create, &missing);
-  Bind(lib, "cublasDestroy_v2", &a.Destroy, &missing);
-  Bind(lib, "cublasSetStream_v2", &a.SetStream, &missing);
-  Bind(lib, "cublasSetWorkspace_v2", &a.SetWorkspace, &missing);
-  Bind(lib, "cublasSetMathMode", &a.SetMathMode, &missing);
-  Bind(lib, "cublasSgemm_v2", &a.Sgemm, &missing);
-  Bind(lib, "cublasDgemm_v2", &a.Dgemm, &missing);
-  Bind(lib, "cublasSgemmStridedBatched", &a.SgemmStridedBatched, &missing);
-  Bind(lib, "cublasDgemmStridedBatched", &a.DgemmStridedBatched, &missing);
-  Bind(lib, "cublasSetPointerMode_v2", &a.SetPointerMode, &missing);
+  BindSymbol(lib, "cublasCreate_v2", &a.Create, &missing);
+  BindSymbol(lib, "cublasDestroy_v2", &a.Destroy, &missing);
+  BindSymbol(lib, "cublasSetStream_v2", &a.SetStream, &missing);
+  BindSymbol(lib, "cublasSetWorkspace_v2", &a.SetWorkspace, &missing);
+  BindSymbol(lib, "cublasSetMathMode", &a.SetMathMode, &missing);
+  BindSymbol(lib, "cublasSgemm_v2", &a.Sgemm, &missing);
+  BindSymbol(lib, "cublasDgemm_v2", &a.Dgemm, &missing);
+  BindSymbol(lib, "cublasSgemmStridedBatched", &a.SgemmStridedBatched,
+             &missing);
+  BindSymbol(lib, "cublasDgemmStridedBatched", &a.DgemmStridedBatched,
+             &missing);
+  BindSymbol(lib, "cublasSetPointerMode_v2", &a.SetPointerMode, &missing);
   if (!missing.empty()) {
     loaded->status = errors::FailedPrecondition("cuBLAS loaded from ", from,
                                                 " lacks ", missing);
@@ -106,6 +59,45 @@ Loaded* LoadCublas() {
 }
 
 }  // namespace
+
+void* OpenCudaLibrary(const char* soname, const char* env_var,
+                      const std::vector<std::string>& pip_subdirs,
+                      std::string* from, std::string* tried) {
+  std::vector<std::string> paths;
+  if (const char* lib = std::getenv(env_var); lib && *lib) {
+    paths.push_back(lib);
+  }
+  paths.push_back(soname);  // the loader's path
+  if (const char* dirs = std::getenv("TW_NVIDIA_LIB_DIRS"); dirs && *dirs) {
+    const std::string all(dirs);
+    size_t start = 0;
+    while (start <= all.size()) {
+      size_t end = all.find(':', start);
+      if (end == std::string::npos) end = all.size();
+      const std::string dir = all.substr(start, end - start);
+      if (!dir.empty()) {
+        for (const std::string& sub : pip_subdirs) {
+          paths.push_back(dir + "/" + sub + "/" + soname);
+        }
+        paths.push_back(dir + "/" + soname);
+      }
+      start = end + 1;
+    }
+  }
+  if (const char* home = std::getenv("CUDA_HOME"); home && *home) {
+    paths.push_back(std::string(home) + "/lib64/" + soname);
+  }
+  paths.push_back(std::string("/usr/local/cuda/lib64/") + soname);
+  for (const std::string& path : paths) {
+    if (void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      *from = path;
+      return lib;
+    }
+    const char* why = dlerror();
+    *tried += "\n  " + path + ": " + (why != nullptr ? why : "not loadable");
+  }
+  return nullptr;
+}
 
 Status GetCublas(const CublasApi** api) {
   static Loaded* loaded = LoadCublas();  // once; never unloaded

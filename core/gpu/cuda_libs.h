@@ -7,6 +7,10 @@
 #define TENSORWEAVE_CORE_GPU_CUDA_LIBS_H_
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <string>
+#include <vector>
 
 #include "core/framework/status.h"
 
@@ -49,9 +53,28 @@ struct CublasApi {
   cublasStatus_t (*SetPointerMode)(cublasHandle_t, int mode);
 };
 
-// The process's cuBLAS, loaded on first use (TW_CUBLAS_LIBRARY, else
-// libcublas.so.13 from the loader's path, CUDA_HOME/lib64,
-// /usr/local/cuda/lib64, and the nvidia-cublas pip package). Unavailable
+// A CUDA library (`soname`) opened with dlopen from the first place it
+// loads: $`env_var` (a path), the loader's path, each TW_NVIDIA_LIB_DIRS
+// entry (a site-packages dir holding nvidia/, where each of `pip_subdirs`
+// is tried, or such a lib dir itself), CUDA_HOME/lib64 and
+// /usr/local/cuda/lib64. nullptr when none does; `tried` then lists each
+// place and why, `from` names where it came from otherwise.
+void* OpenCudaLibrary(const char* soname, const char* env_var,
+                      const std::vector<std::string>& pip_subdirs,
+                      std::string* from, std::string* tried);
+
+// *fn = the library's `symbol`; a missing one is added to `missing`.
+template <typename F>
+void BindSymbol(void* lib, const char* symbol, F* fn, std::string* missing) {
+  *fn = reinterpret_cast<F>(dlsym(lib, symbol));
+  if (*fn == nullptr) {
+    if (!missing->empty()) *missing += ", ";
+    *missing += symbol;
+  }
+}
+
+// The process's cuBLAS, loaded on first use (OpenCudaLibrary with
+// TW_CUBLAS_LIBRARY and the nvidia-cublas package). Unavailable
 // (FailedPrecondition naming where it looked) when none loads.
 Status GetCublas(const CublasApi** api);
 std::string CublasStatusString(cublasStatus_t status);

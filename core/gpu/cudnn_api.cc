@@ -9,50 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "core/gpu/cuda_libs.h"
+
 namespace tensorweave {
 namespace gpu {
 namespace {
 
 constexpr const char* kCudnnSoname = "libcudnn.so.9";
-
-std::vector<std::string> CudnnCandidates() {
-  std::vector<std::string> paths;
-  if (const char* lib = std::getenv("TW_CUDNN_LIBRARY"); lib && *lib) {
-    paths.push_back(lib);
-  }
-  paths.push_back(kCudnnSoname);  // the loader's path
-  if (const char* dirs = std::getenv("TW_NVIDIA_LIB_DIRS"); dirs && *dirs) {
-    std::string all(dirs);
-    size_t start = 0;
-    while (start <= all.size()) {
-      size_t end = all.find(':', start);
-      if (end == std::string::npos) end = all.size();
-      std::string dir = all.substr(start, end - start);
-      if (!dir.empty()) {
-        // The loader lists site-packages dirs (holding nvidia/) or the
-        // nvidia/*/lib dirs themselves: try both.
-        paths.push_back(dir + "/nvidia/cudnn/lib/" + kCudnnSoname);
-        paths.push_back(dir + "/nvidia/cu13/lib/" + kCudnnSoname);
-        paths.push_back(dir + "/" + kCudnnSoname);
-      }
-      start = end + 1;
-    }
-  }
-  if (const char* home = std::getenv("CUDA_HOME"); home && *home) {
-    paths.push_back(std::string(home) + "/lib64/" + kCudnnSoname);
-  }
-  paths.push_back(std::string("/usr/local/cuda/lib64/") + kCudnnSoname);
-  return paths;
-}
-
-template <typename F>
-void Bind(void* lib, const char* symbol, F* fn, std::string* missing) {
-  *fn = reinterpret_cast<F>(dlsym(lib, symbol));
-  if (*fn == nullptr) {
-    if (!missing->empty()) *missing += ", ";
-    *missing += symbol;
-  }
-}
 
 struct Loaded {
   CudnnApi api{};
@@ -61,18 +24,10 @@ struct Loaded {
 
 Loaded* LoadCudnn() {
   auto* loaded = new Loaded();
-  std::string tried;
-  void* lib = nullptr;
-  std::string from;
-  for (const std::string& path : CudnnCandidates()) {
-    lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (lib != nullptr) {
-      from = path;
-      break;
-    }
-    const char* why = dlerror();
-    tried += "\n  " + path + ": " + (why != nullptr ? why : "not loadable");
-  }
+  std::string tried, from;
+  void* lib =
+      OpenCudaLibrary(kCudnnSoname, "TW_CUDNN_LIBRARY",
+                      {"nvidia/cudnn/lib", "nvidia/cu13/lib"}, &from, &tried);
   if (lib == nullptr) {
     loaded->status = errors::FailedPrecondition(
         "cuDNN (", kCudnnSoname,
@@ -84,42 +39,47 @@ Loaded* LoadCudnn() {
   }
   CudnnApi& a = loaded->api;
   std::string missing;
-  Bind(lib, "cudnnGetVersion", &a.GetVersion, &missing);
-  Bind(lib, "cudnnGetErrorString", &a.GetErrorString, &missing);
-  Bind(lib, "cudnnCreate", &a.Create, &missing);
-  Bind(lib, "cudnnSetStream", &a.SetStream, &missing);
-  Bind(lib, "cudnnCreateTensorDescriptor", &a.CreateTensorDescriptor, &missing);
-  Bind(lib, "cudnnDestroyTensorDescriptor", &a.DestroyTensorDescriptor,
-       &missing);
-  Bind(lib, "cudnnSetTensor4dDescriptor", &a.SetTensor4dDescriptor, &missing);
-  Bind(lib, "cudnnCreateFilterDescriptor", &a.CreateFilterDescriptor, &missing);
-  Bind(lib, "cudnnDestroyFilterDescriptor", &a.DestroyFilterDescriptor,
-       &missing);
-  Bind(lib, "cudnnSetFilter4dDescriptor", &a.SetFilter4dDescriptor, &missing);
-  Bind(lib, "cudnnCreateConvolutionDescriptor", &a.CreateConvolutionDescriptor,
-       &missing);
-  Bind(lib, "cudnnDestroyConvolutionDescriptor",
-       &a.DestroyConvolutionDescriptor, &missing);
-  Bind(lib, "cudnnSetConvolution2dDescriptor", &a.SetConvolution2dDescriptor,
-       &missing);
-  Bind(lib, "cudnnSetConvolutionMathType", &a.SetConvolutionMathType, &missing);
-  Bind(lib, "cudnnGetConvolutionForwardAlgorithm_v7",
-       &a.GetConvolutionForwardAlgorithm_v7, &missing);
-  Bind(lib, "cudnnGetConvolutionForwardWorkspaceSize",
-       &a.GetConvolutionForwardWorkspaceSize, &missing);
-  Bind(lib, "cudnnConvolutionForward", &a.ConvolutionForward, &missing);
-  Bind(lib, "cudnnGetConvolutionBackwardDataAlgorithm_v7",
-       &a.GetConvolutionBackwardDataAlgorithm_v7, &missing);
-  Bind(lib, "cudnnGetConvolutionBackwardDataWorkspaceSize",
-       &a.GetConvolutionBackwardDataWorkspaceSize, &missing);
-  Bind(lib, "cudnnConvolutionBackwardData", &a.ConvolutionBackwardData,
-       &missing);
-  Bind(lib, "cudnnGetConvolutionBackwardFilterAlgorithm_v7",
-       &a.GetConvolutionBackwardFilterAlgorithm_v7, &missing);
-  Bind(lib, "cudnnGetConvolutionBackwardFilterWorkspaceSize",
-       &a.GetConvolutionBackwardFilterWorkspaceSize, &missing);
-  Bind(lib, "cudnnConvolutionBackwardFilter", &a.ConvolutionBackwardFilter,
-       &missing);
+  BindSymbol(lib, "cudnnGetVersion", &a.GetVersion, &missing);
+  BindSymbol(lib, "cudnnGetErrorString", &a.GetErrorString, &missing);
+  BindSymbol(lib, "cudnnCreate", &a.Create, &missing);
+  BindSymbol(lib, "cudnnSetStream", &a.SetStream, &missing);
+  BindSymbol(lib, "cudnnCreateTensorDescriptor", &a.CreateTensorDescriptor,
+             &missing);
+  BindSymbol(lib, "cudnnDestroyTensorDescriptor", &a.DestroyTensorDescriptor,
+             &missing);
+  BindSymbol(lib, "cudnnSetTensor4dDescriptor", &a.SetTensor4dDescriptor,
+             &missing);
+  BindSymbol(lib, "cudnnCreateFilterDescriptor", &a.CreateFilterDescriptor,
+             &missing);
+  BindSymbol(lib, "cudnnDestroyFilterDescriptor", &a.DestroyFilterDescriptor,
+             &missing);
+  BindSymbol(lib, "cudnnSetFilter4dDescriptor", &a.SetFilter4dDescriptor,
+             &missing);
+  BindSymbol(lib, "cudnnCreateConvolutionDescriptor",
+             &a.CreateConvolutionDescriptor, &missing);
+  BindSymbol(lib, "cudnnDestroyConvolutionDescriptor",
+             &a.DestroyConvolutionDescriptor, &missing);
+  BindSymbol(lib, "cudnnSetConvolution2dDescriptor",
+             &a.SetConvolution2dDescriptor, &missing);
+  BindSymbol(lib, "cudnnSetConvolutionMathType", &a.SetConvolutionMathType,
+             &missing);
+  BindSymbol(lib, "cudnnGetConvolutionForwardAlgorithm_v7",
+             &a.GetConvolutionForwardAlgorithm_v7, &missing);
+  BindSymbol(lib, "cudnnGetConvolutionForwardWorkspaceSize",
+             &a.GetConvolutionForwardWorkspaceSize, &missing);
+  BindSymbol(lib, "cudnnConvolutionForward", &a.ConvolutionForward, &missing);
+  BindSymbol(lib, "cudnnGetConvolutionBackwardDataAlgorithm_v7",
+             &a.GetConvolutionBackwardDataAlgorithm_v7, &missing);
+  BindSymbol(lib, "cudnnGetConvolutionBackwardDataWorkspaceSize",
+             &a.GetConvolutionBackwardDataWorkspaceSize, &missing);
+  BindSymbol(lib, "cudnnConvolutionBackwardData", &a.ConvolutionBackwardData,
+             &missing);
+  BindSymbol(lib, "cudnnGetConvolutionBackwardFilterAlgorithm_v7",
+             &a.GetConvolutionBackwardFilterAlgorithm_v7, &missing);
+  BindSymbol(lib, "cudnnGetConvolutionBackwardFilterWorkspaceSize",
+             &a.GetConvolutionBackwardFilterWorkspaceSize, &missing);
+  BindSymbol(lib, "cudnnConvolutionBackwardFilter",
+             &a.ConvolutionBackwardFilter, &missing);
   if (!missing.empty()) {
     loaded->status = errors::FailedPrecondition("cuDNN loaded from ", from,
                                                 " lacks ", missing);
