@@ -91,9 +91,13 @@ class GpuDevice : public Device {
   void* cublas_workspace_ = nullptr;
 };
 
-// The GPU device a kernel runs on (kernels registered for DEVICE_GPU only).
+// The GPU device a kernel runs on (kernels registered for DEVICE_GPU only),
+// made the calling thread's current CUDA device: executor threads run the
+// kernels of every GPU, and a launch on another GPU's stream would fail.
 inline GpuDevice* GetGpuDevice(OpKernelContext* ctx) {
-  return static_cast<GpuDevice*>(ctx->device());
+  auto* device = static_cast<GpuDevice*>(ctx->device());
+  device->MakeCurrent();
+  return device;
 }
 inline GpuDevice* GetGpuDevice(OpKernelConstruction* ctx) {
   return static_cast<GpuDevice*>(ctx->device());
