@@ -177,6 +177,16 @@ REGISTER_KERNEL(KernelDef("Squeeze")
                     .TypeConstraint("T", {DT_INT32})
                     .AllHostMemory(),
                 SqueezeOp);
+// Other dtypes: the same kernels relabel the device buffer (no copy).
+REGISTER_KERNEL(KernelDef("ExpandDims")
+                    .Device("GPU")
+                    .TypeConstraint("T",
+                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL})
+                    .HostMemoryInput(1),
+                ExpandDimsOp);
+REGISTER_KERNEL(KernelDef("Squeeze").Device("GPU").TypeConstraint(
+                    "T", {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
+                SqueezeOp);
 REGISTER_KERNEL(KernelDef("ZerosLike")
                     .Device("GPU")
                     .TypeConstraint("T", {DT_INT32})

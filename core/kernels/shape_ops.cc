@@ -142,6 +142,14 @@ REGISTER_KERNEL(KernelDef("Reshape")
                     .TypeConstraint("T", {DT_INT32})
                     .AllHostMemory(),
                 ReshapeOp);
+// Other dtypes: the same kernel relabels the device buffer (no copy); only
+// the shape is read on the host.
+REGISTER_KERNEL(KernelDef("Reshape")
+                    .Device("GPU")
+                    .TypeConstraint("T",
+                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL})
+                    .HostMemoryInput(1),
+                ReshapeOp);
 // Shape reads only its input's shape: the input stays in device memory.
 REGISTER_KERNEL(KernelDef("Shape").Device("GPU").HostMemoryOutput(0), ShapeOp);
 

@@ -187,111 +187,6 @@ class IdentityGpuOp : public OpKernel {
   }
 };
 
-// --- zero-copy reshapes ----------------------------------------------------
-
-class ReshapeGpuOp : public OpKernel {
- public:
-  explicit ReshapeGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& input = ctx->input(0);
-    std::vector<int64_t> dims;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &dims));
-    int unknown = -1;
-    int64_t product = 1;
-    for (size_t i = 0; i < dims.size(); ++i) {
-      if (dims[i] == -1) {
-        OP_REQUIRES(ctx, unknown < 0,
-                    errors::InvalidArgument("only one input size may be -1"));
-        unknown = static_cast<int>(i);
-      } else {
-        OP_REQUIRES(ctx, dims[i] >= 0,
-                    errors::InvalidArgument(
-                        "size ", i, " must be non-negative, not ", dims[i]));
-        OP_REQUIRES(ctx, MultiplyWithoutOverflow(product, dims[i], &product),
-                    errors::InvalidArgument(
-                        "requested shape ", TensorShape(dims).ToString(),
-                        " has more than 2**63 - 1 elements"));
-      }
-    }
-    const int64_t n = input.num_elements();
-    if (unknown >= 0) {
-      OP_REQUIRES(ctx, product > 0 && n % product == 0,
-                  errors::InvalidArgument(
-                      "Input to reshape is a tensor with ", n,
-                      " values, which cannot be reshaped to ",
-                      TensorShape(dims).ToString(), " with one -1"));
-      dims[unknown] = n / product;
-    }
-    OP_REQUIRES(ctx, product == n || unknown >= 0,
-                errors::InvalidArgument("Input to reshape is a tensor with ", n,
-                                        " values, but the requested shape has ",
-                                        product));
-    Tensor out;
-    OP_REQUIRES_OK(ctx, input.Reshaped(TensorShape(dims), &out));
-    ctx->set_output(0, std::move(out));
-  }
-};
-
-class ExpandDimsGpuOp : public OpKernel {
- public:
-  explicit ExpandDimsGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(0);
-    std::vector<int64_t> dim;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &dim));
-    OP_REQUIRES(ctx, dim.size() == 1,
-                errors::InvalidArgument(
-                    "'dim' must be a tensor with a single value, got shape ",
-                    ctx->input(1).shape().ToString()));
-    const int rank = x.rank() + 1;
-    int64_t axis = dim[0];
-    OP_REQUIRES(
-        ctx, axis >= -rank && axis < rank,
-        errors::InvalidArgument("Tried to expand dim index ", axis,
-                                " for tensor with ", x.rank(), " dimensions."));
-    if (axis < 0) axis += rank;
-    std::vector<int64_t> dims = x.shape().dims();
-    dims.insert(dims.begin() + axis, 1);
-    Tensor out;
-    OP_REQUIRES_OK(ctx, x.Reshaped(TensorShape(dims), &out));
-    ctx->set_output(0, std::move(out));
-  }
-};
-
-class SqueezeGpuOp : public OpKernel {
- public:
-  explicit SqueezeGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    ctx->SetStatus(ctx->GetAttr("squeeze_dims", &squeeze_dims_));
-  }
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(0);
-    const int rank = x.rank();
-    std::vector<bool> remove(rank, squeeze_dims_.empty());
-    for (int64_t d : squeeze_dims_) {
-      OP_REQUIRES(
-          ctx, d >= -rank && d < rank,
-          errors::InvalidArgument("Tried to squeeze dim index ", d,
-                                  " for tensor with ", rank, " dimensions."));
-      const int axis = static_cast<int>(d < 0 ? d + rank : d);
-      OP_REQUIRES(ctx, x.dim(axis) == 1,
-                  errors::InvalidArgument("Can not squeeze dim[", axis,
-                                          "], expected a dimension of 1, got ",
-                                          x.dim(axis)));
-      remove[axis] = true;
-    }
-    std::vector<int64_t> dims;
-    for (int d = 0; d < rank; ++d) {
-      if (!(remove[d] && x.dim(d) == 1)) dims.push_back(x.dim(d));
-    }
-    Tensor out;
-    OP_REQUIRES_OK(ctx, x.Reshaped(TensorShape(dims), &out));
-    ctx->set_output(0, std::move(out));
-  }
-
- private:
-  std::vector<int64_t> squeeze_dims_;
-};
-
 // --- index-map ops -----------------------------------------------------------
 
 // out[b, c, r] = in[b, r, c] for in of shape [batch, rows, cols]: 32x32 tiles
@@ -1021,20 +916,8 @@ REGISTER_KERNEL(KernelDef("PlaceholderWithDefault")
                     .TypeConstraint("dtype", TW_GPU_ARRAY_TYPES),
                 IdentityGpuOp);
 REGISTER_KERNEL(KernelDef("IdentityN").Device(DEVICE_GPU), IdentityGpuOp);
-REGISTER_KERNEL(KernelDef("Reshape")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("T", TW_GPU_ARRAY_TYPES)
-                    .HostMemoryInput(1),
-                ReshapeGpuOp);
-REGISTER_KERNEL(KernelDef("ExpandDims")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("T", TW_GPU_ARRAY_TYPES)
-                    .HostMemoryInput(1),
-                ExpandDimsGpuOp);
-REGISTER_KERNEL(KernelDef("Squeeze")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("T", TW_GPU_ARRAY_TYPES),
-                SqueezeGpuOp);
+// (Reshape, ExpandDims and Squeeze only relabel their input's buffer: the
+// CPU kernels serve the GPU too, registered in core/kernels.)
 REGISTER_KERNEL(KernelDef("Transpose")
                     .Device(DEVICE_GPU)
                     .TypeConstraint("T", TW_GPU_ARRAY_TYPES)
