@@ -29,6 +29,18 @@ REGISTER_KERNEL(KernelDef("Identity")
                     .TypeConstraint("T", {DT_INT32})
                     .AllHostMemory(),
                 IdentityOp);
+// Other dtypes, and NoOp: the same kernels pass the device tensor on.
+REGISTER_KERNEL(KernelDef("Identity")
+                    .Device("GPU")
+                    .TypeConstraint("T",
+                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
+                IdentityOp);
+REGISTER_KERNEL(KernelDef("PlaceholderWithDefault")
+                    .Device("GPU")
+                    .TypeConstraint("dtype",
+                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
+                IdentityOp);
+REGISTER_KERNEL(KernelDef("NoOp").Device("GPU"), NoOp);
 
 }  // namespace
 }  // namespace tensorweave

@@ -1,8 +1,8 @@
 // Array ops on the GPU: Const (copied to the device once, at construction),
-// the identities (Identity, IdentityN, StopGradient, PlaceholderWithDefault;
-// the core has no Snapshot or PreventGradient op), Reshape/ExpandDims/Squeeze
-// (zero-copy: the output shares the input's buffer), Transpose (32x32
-// shared-memory tiles when it swaps the last two dims), Slice,
+// IdentityN and StopGradient (Identity, PlaceholderWithDefault, NoOp,
+// Reshape, ExpandDims and Squeeze are the CPU kernels, registered for the GPU
+// in core/kernels: they only pass on or relabel the device buffer), Transpose
+// (32x32 shared-memory tiles when it swaps the last two dims), Slice,
 // StridedSlice, StridedSliceGrad, Tile and Pad (one index-math kernel over up
 // to 8 dims), ConcatV2, Pack, Unpack, Split and SplitV (2-D device copies,
 // cudaMemcpy2DAsync), Fill and OneHot. Shapes, axes, sizes, perms and paddings
@@ -903,17 +903,9 @@ REGISTER_KERNEL(KernelDef("Const")
                     .Device(DEVICE_GPU)
                     .TypeConstraint("dtype", TW_GPU_ARRAY_TYPES),
                 ConstGpuOp);
-REGISTER_KERNEL(KernelDef("Identity")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("T", TW_GPU_ARRAY_TYPES),
-                IdentityGpuOp);
 REGISTER_KERNEL(KernelDef("StopGradient")
                     .Device(DEVICE_GPU)
                     .TypeConstraint("T", TW_GPU_ARRAY_TYPES),
-                IdentityGpuOp);
-REGISTER_KERNEL(KernelDef("PlaceholderWithDefault")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("dtype", TW_GPU_ARRAY_TYPES),
                 IdentityGpuOp);
 REGISTER_KERNEL(KernelDef("IdentityN").Device(DEVICE_GPU), IdentityGpuOp);
 // (Reshape, ExpandDims and Squeeze only relabel their input's buffer: the
