@@ -4,7 +4,6 @@ itself) and agrees with the CPU kernels, forward and gradient."""
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 
 HAS_GPU = tw.test.is_gpu_available()
@@ -76,3 +75,19 @@ def assert_gpu_matches_cpu(build, inputs, ops, rtol=1e-5, atol=1e-5, grads=True)
             np.testing.assert_allclose(g, c, rtol=rtol, atol=atol)
         else:
             np.testing.assert_array_equal(g, c)
+
+
+def error_class(device, build, inputs, soft_placement=False):
+    """The exception class that running `build(*placeholders of unknown shape)` on `device` with `inputs`
+    fed raises (None when it runs): the GPU must fail a bad input as the CPU does."""
+    with tw.Graph().as_default() as g:
+        with tw.device(device):
+            phs = [tw.placeholder(tw.as_dtype(x.dtype)) for x in inputs]
+            out = build(*phs)
+        config = tw.ConfigProto(allow_soft_placement=soft_placement)
+        with tw.Session(graph=g, config=config) as sess:
+            try:
+                sess.run(out, feed_dict=dict(zip(phs, inputs)))
+            except Exception as e:  # noqa: BLE001 - the class is what is compared
+                return type(e)
+    return None

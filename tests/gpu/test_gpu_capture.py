@@ -9,7 +9,6 @@ import sys
 import textwrap
 
 import numpy as np
-
 import tensorweave as tw
 from tensorweave import _pywrap_tensorweave as _pywrap
 

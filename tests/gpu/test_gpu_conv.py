@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 import tensorweave as tw
 
-from tests.gpu.gpu_util import assert_gpu_matches_cpu, requires_gpu, run_on
+from tests.gpu.gpu_util import assert_gpu_matches_cpu, error_class, requires_gpu, run_on
 
 pytestmark = requires_gpu
 
@@ -134,19 +134,6 @@ def test_conv2d_empty_batch_and_zero_channels(conv_path):
             ops=["Conv2D"],
             grads=False,
         )
-
-
-def error_class(device, build, inputs):
-    with tw.Graph().as_default() as g:
-        with tw.device(device):
-            phs = [tw.placeholder(tw.as_dtype(x.dtype)) for x in inputs]
-            out = build(*phs)
-        with tw.Session(graph=g) as sess:
-            try:
-                sess.run(out, feed_dict=dict(zip(phs, inputs)))
-            except Exception as e:  # noqa: BLE001 - the class is what is compared
-                return type(e)
-    return None
 
 
 @pytest.mark.parametrize(

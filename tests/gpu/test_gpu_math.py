@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import tensorweave as tw
 
-from tests.gpu.gpu_util import assert_gpu_matches_cpu, requires_gpu
+from tests.gpu.gpu_util import assert_gpu_matches_cpu, error_class, requires_gpu
 
 pytestmark = requires_gpu
 
@@ -355,22 +355,10 @@ def test_cast_gradient_and_shapes():
 # -------------------------------------------------------------------------------- errors
 
 
-def _error_class(device, build, feeds):
-    graph = tw.Graph()
-    with graph.as_default():
-        with tw.device(device):
-            phs = [tw.placeholder(tw.as_dtype(v.dtype), None) for v in feeds]
-            out = build(*phs)
-        config = tw.ConfigProto(allow_soft_placement=True)
-        with tw.Session(graph=graph, config=config) as sess, pytest.raises(tw.errors.OpError) as info:
-            sess.run(out, dict(zip(phs, feeds)))
-    return type(info.value)
-
-
 def assert_same_error(build, feeds, expected=None):
     expected = expected or tw.errors.InvalidArgumentError
-    cpu = _error_class("/cpu:0", build, feeds)
-    gpu = _error_class("/gpu:0", build, feeds)
+    cpu = error_class("/cpu:0", build, feeds, soft_placement=True)
+    gpu = error_class("/gpu:0", build, feeds, soft_placement=True)
     assert cpu is expected, cpu
     assert gpu is cpu, (gpu, cpu)
 

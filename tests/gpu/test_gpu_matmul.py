@@ -10,7 +10,7 @@ import pytest
 import tensorweave as tw
 from tensorweave._src.ops import training_ops
 
-from tests.gpu.gpu_util import assert_gpu_matches_cpu, gpu_node_types, requires_gpu
+from tests.gpu.gpu_util import assert_gpu_matches_cpu, error_class, gpu_node_types, requires_gpu
 
 pytestmark = requires_gpu
 
@@ -96,20 +96,6 @@ def test_batch_matmul_adjoints(adj_x, adj_y):
         rtol=1e-4,
         atol=1e-4,
     )
-
-
-def error_class(device, build, inputs):
-    """The exception class running build(*placeholders of unknown shape) raises on `device`."""
-    with tw.Graph().as_default() as g:
-        with tw.device(device):
-            phs = [tw.placeholder(tw.as_dtype(x.dtype)) for x in inputs]
-            out = build(*phs)
-        with tw.Session(graph=g) as sess:
-            try:
-                sess.run(out, feed_dict=dict(zip(phs, inputs)))
-            except Exception as e:  # noqa: BLE001 - the class is what is compared
-                return type(e)
-    return None
 
 
 @pytest.mark.parametrize(
