@@ -155,6 +155,10 @@ struct Executor::FrameState {
   std::vector<std::pair<const Item*, TensorValue>> deferred;
   std::set<int> live_exits;
   std::map<std::pair<int64_t, int>, std::unique_ptr<FrameState>> children;
+  // Set (under mu) by the one thread that ends the frame: others that reach
+  // CleanupIterations for it afterwards (their counts reached zero on other
+  // paths, outside the lock) leave it alone.
+  bool ended = false;
 
   bool is_root() const { return parent == nullptr; }
   IterState* iteration(int64_t i) {
@@ -175,6 +179,10 @@ struct Executor::Tagged {
 struct Executor::StepState {
   const StepContext* step = nullptr;
   FrameState root;
+  // Frames that have ended, kept until the step ends: a thread may still
+  // hold one (on its way into CleanupIterations) when another ends it.
+  std::mutex ended_mu;
+  std::vector<std::unique_ptr<FrameState>> ended_frames;
   std::atomic<int64_t> outstanding{0};
   std::atomic<bool> aborted{false};
   std::mutex mu;
@@ -1208,9 +1216,11 @@ void Executor::CleanupIterations(StepState* state, FrameState* frame,
           frame->deferred.clear();
         }
       }
-      if (frame->num_outstanding_iterations > 0 || frame->pending_enters > 0) {
+      if (frame->num_outstanding_iterations > 0 || frame->pending_enters > 0 ||
+          frame->ended) {
         return;
       }
+      frame->ended = true;
     }
     FrameState* parent = frame->parent;
     const int64_t parent_iter = frame->parent_iter;
@@ -1229,8 +1239,13 @@ void Executor::CleanupIterations(StepState* state, FrameState* frame,
       parent_idle =
           --it->outstanding_frames == 0 && it->outstanding_ops.load() == 0;
     }
-    parent->children.erase(
+    auto child = parent->children.find(
         {parent_iter, static_cast<int>(frame->info - frames_.data())});
+    if (child != parent->children.end()) {
+      std::lock_guard<std::mutex> ended_lock(state->ended_mu);
+      state->ended_frames.push_back(std::move(child->second));
+      parent->children.erase(child);
+    }
     lock.unlock();
     if (!parent_idle) return;
     frame = parent;
