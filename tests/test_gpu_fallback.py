@@ -94,7 +94,9 @@ def test_verbose_warns_why_cpu_only():
 
 
 def test_missing_library_is_a_reason_not_an_error(tmp_path):
-    lines, _ = probe(TW_GPU_LIBRARY=str(tmp_path / "nowhere" / "libtensorweave_gpu.so"), TW_GPU=None)
+    lines, _ = probe(
+        TW_GPU_LIBRARY=str(tmp_path / "nowhere" / "libtensorweave_gpu.so"), TW_GPU=None, CUDA_VISIBLE_DEVICES=None
+    )
     assert "does not exist" in lines["REASON"]
     assert lines["AVAILABLE"] == "False"
 
