@@ -9,40 +9,6 @@
 
 namespace tensorweave {
 
-Status ParseRendezvousKey(const std::string& key, ParsedKey* parsed) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (;;) {
-    size_t end = key.find(';', start);
-    if (end == std::string::npos) {
-      parts.push_back(key.substr(start));
-      break;
-    }
-    parts.push_back(key.substr(start, end - start));
-    start = end + 1;
-  }
-  if (parts.size() != 5 || parts[0].empty() || parts[1].empty() ||
-      parts[2].empty() || parts[3].empty()) {
-    return errors::InvalidArgument(
-        "malformed rendezvous key '", key,
-        "': expected 'src_device;incarnation;dst_device;tensor;frame'");
-  }
-  char* end = nullptr;
-  const unsigned long long incarnation =
-      std::strtoull(parts[1].c_str(), &end, 16);
-  if (end == nullptr || *end != '\0') {
-    return errors::InvalidArgument("malformed rendezvous key '", key,
-                                   "': the incarnation '", parts[1],
-                                   "' is not a hexadecimal number");
-  }
-  parsed->src_device = parts[0];
-  parsed->src_incarnation = static_cast<uint64_t>(incarnation);
-  parsed->dst_device = parts[2];
-  parsed->tensor_name = parts[3];
-  parsed->frame = parts[4];
-  return Status::OK();
-}
-
 Status TaskOfDevice(const std::string& device, std::string* task) {
   DeviceName name;
   if (!DeviceName::Parse(device, &name) || !name.has_job || !name.has_replica ||
@@ -68,8 +34,8 @@ StepRendezvous::~StepRendezvous() = default;
 
 Status StepRendezvous::Send(const std::string& key, const Tensor& value,
                             bool is_dead) {
-  ParsedKey parsed;
-  TW_RETURN_IF_ERROR(ParseRendezvousKey(key, &parsed));
+  Rendezvous::ParsedKey parsed;
+  TW_RETURN_IF_ERROR(Rendezvous::ParseKey(key, &parsed));
   if (mgr_->IsLocalDevice(parsed.dst_device)) {
     return local_.Send(key, value, is_dead);
   }
@@ -110,8 +76,8 @@ void StepRendezvous::SendDone(const Status& status) {
 }
 
 void StepRendezvous::RecvAsync(const std::string& key, DoneCallback done) {
-  ParsedKey parsed;
-  Status status = ParseRendezvousKey(key, &parsed);
+  Rendezvous::ParsedKey parsed;
+  Status status = Rendezvous::ParseKey(key, &parsed);
   if (status.ok() && !mgr_->IsLocalDevice(parsed.dst_device)) {
     status = errors::InvalidArgument("a receive of ", parsed.tensor_name,
                                      " for ", parsed.dst_device,
@@ -141,8 +107,8 @@ void StepRendezvous::StartAbort(const Status& status) {
 
 Status StepRendezvous::Deliver(const std::string& key, const Tensor& value,
                                bool is_dead) {
-  ParsedKey parsed;
-  TW_RETURN_IF_ERROR(ParseRendezvousKey(key, &parsed));
+  Rendezvous::ParsedKey parsed;
+  TW_RETURN_IF_ERROR(Rendezvous::ParseKey(key, &parsed));
   if (!mgr_->IsLocalDevice(parsed.dst_device)) {
     return errors::InvalidArgument(
         "a value delivered for ", parsed.dst_device,

@@ -49,17 +49,6 @@ using Transport = std::function<void(
     const std::string& dst_task, int64_t step_id, const std::string& key,
     const Tensor& value, bool is_dead, TransportDone done)>;
 
-// The fields of a rendezvous key "src;incarnation;dst;tensor;frame".
-struct ParsedKey {
-  std::string src_device;
-  uint64_t src_incarnation = 0;
-  std::string dst_device;
-  std::string tensor_name;
-  std::string frame;
-};
-// InvalidArgument naming the key when it is malformed.
-Status ParseRendezvousKey(const std::string& key, ParsedKey* parsed);
-
 // "/job:j/replica:r/task:t" of a full device name; InvalidArgument when the
 // name has no job, replica or task.
 Status TaskOfDevice(const std::string& device, std::string* task);

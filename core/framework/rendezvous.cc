@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,40 @@ std::string Rendezvous::CreateKey(const std::string& src_device,
   std::snprintf(incarnation, sizeof(incarnation), "%" PRIx64, src_incarnation);
   return src_device + ";" + incarnation + ";" + dst_device + ";" + tensor_name +
          ";0:0";
+}
+
+Status Rendezvous::ParseKey(const std::string& key, ParsedKey* parsed) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t end = key.find(';', start);
+    if (end == std::string::npos) {
+      parts.push_back(key.substr(start));
+      break;
+    }
+    parts.push_back(key.substr(start, end - start));
+    start = end + 1;
+  }
+  if (parts.size() != 5 || parts[0].empty() || parts[1].empty() ||
+      parts[2].empty() || parts[3].empty()) {
+    return errors::InvalidArgument(
+        "malformed rendezvous key '", key,
+        "': expected 'src_device;incarnation;dst_device;tensor;frame'");
+  }
+  char* end = nullptr;
+  const unsigned long long incarnation =
+      std::strtoull(parts[1].c_str(), &end, 16);
+  if (end == nullptr || *end != '\0') {
+    return errors::InvalidArgument("malformed rendezvous key '", key,
+                                   "': the incarnation '", parts[1],
+                                   "' is not a hexadecimal number");
+  }
+  parsed->src_device = parts[0];
+  parsed->src_incarnation = static_cast<uint64_t>(incarnation);
+  parsed->dst_device = parts[2];
+  parsed->tensor_name = parts[3];
+  parsed->frame = parts[4];
+  return Status::OK();
 }
 
 LocalRendezvous::LocalRendezvous() { ++live_rendezvous; }

@@ -32,6 +32,16 @@ class Rendezvous {
                                uint64_t src_incarnation,
                                const std::string& dst_device,
                                const std::string& tensor_name);
+  // The fields of a key CreateKey made; InvalidArgument naming the key when
+  // it is malformed.
+  struct ParsedKey {
+    std::string src_device;
+    uint64_t src_incarnation = 0;
+    std::string dst_device;
+    std::string tensor_name;
+    std::string frame;
+  };
+  static Status ParseKey(const std::string& key, ParsedKey* parsed);
 
   // Hands over `value` under `key`. A second Send of one key is an error
   // (each key is one transfer); after StartAbort, the abort status.

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/framework/rendezvous.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_kernel_util.h"
 
@@ -129,17 +130,12 @@ class GpuCapturedStep : public CapturedStep {
   int64_t reserved_ = 0;  // counted in the device's memory in use
 };
 
-// Whether a rendezvous key ("src;incarnation;dst;tensor;frame") names a
-// transfer from a device to itself (between its host and device memory).
+// Whether a rendezvous key names a transfer from a device to itself
+// (between its host and device memory).
 bool WithinDevice(const std::string& key) {
-  const size_t a = key.find(';');
-  const size_t b = key.find(';', a + 1);
-  const size_t c = key.find(';', b + 1);
-  if (a == std::string::npos || b == std::string::npos ||
-      c == std::string::npos) {
-    return false;
-  }
-  return key.compare(0, a, key, b + 1, c - b - 1) == 0;
+  Rendezvous::ParsedKey parsed;
+  return Rendezvous::ParseKey(key, &parsed).ok() &&
+         parsed.src_device == parsed.dst_device;
 }
 
 }  // namespace

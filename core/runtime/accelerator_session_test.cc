@@ -131,9 +131,9 @@ class AccDevice : public Device {
   // the same in every replay (computed from shapes), so it is recorded as
   // work, not as an input or output of the recording.
   static bool WithinDevice(const std::string& key) {
-    const size_t a = key.find(';'), b = key.find(';', a + 1),
-                 c = key.find(';', b + 1);
-    return key.compare(0, a, key, b + 1, c - b - 1) == 0;
+    Rendezvous::ParsedKey parsed;
+    return Rendezvous::ParseKey(key, &parsed).ok() &&
+           parsed.src_device == parsed.dst_device;
   }
   Status TransferIn(const std::string& key, bool host_memory,
                     const Tensor& host, Tensor* out) override {

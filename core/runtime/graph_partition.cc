@@ -71,9 +71,10 @@ class Partitioner {
     auto it = recvs_.find(key);
     if (it != recvs_.end()) return it->second;
     AttrMap attrs;
-    // One tensor may go to both memories of a device: two keys.
+    // One tensor may go to both memories of a device: two keys. (';'
+    // separates a key's fields: not in a tensor name.)
     attrs["tensor_name"].set_s(
-        recv_host && !IsHostDevice(dst) ? tensor + ";host" : tensor);
+        recv_host && !IsHostDevice(dst) ? tensor + "@host" : tensor);
     attrs["send_device"].set_s(src);
     attrs["send_device_incarnation"].set_i(
         static_cast<int64_t>(options_.incarnation_of(src)));
