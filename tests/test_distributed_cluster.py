@@ -168,13 +168,13 @@ _TASK_SCRIPT = textwrap.dedent(
     from tensorweave.distributed import cluster_resolver
     t = cluster_resolver()
     print("ROLE", t.task_type, t.task_id, t.address, json.dumps(t.cluster.as_dict()), flush=True)
-    ready = os.path.join(os.environ["TW_TEST_MARKERS"], "ps-ready")
+    markers = os.environ["TW_TEST_MARKERS"]
+    open(os.path.join(markers, f"{t.task_type}-{t.task_id}"), "w").close()
     if t.task_type == "ps":
-        open(ready, "w").close()
         time.sleep(600)  # a parameter server serves until the launcher stops it
-    # The workers end only once the ps has started (else the launcher may stop it before it runs).
+    # Worker 1's failure stops the cluster: it ends only once every task has printed its role.
     deadline = time.time() + 60
-    while not os.path.exists(ready) and time.time() < deadline:
+    while len(os.listdir(markers)) < 3 and time.time() < deadline:
         time.sleep(0.05)
     sys.exit(int(sys.argv[1]) if t.task_id == 1 else 0)
     """
@@ -200,7 +200,8 @@ def test_launcher_runs_every_task_with_its_config_and_logs(tmp_path):
         str(script),
         "3",
     ]
-    env = dict(os.environ, TW_TEST_MARKERS=str(tmp_path))
+    (tmp_path / "markers").mkdir()
+    env = dict(os.environ, TW_TEST_MARKERS=str(tmp_path / "markers"))
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=90, check=False, env=env)
     assert r.returncode == 3, r.stdout + r.stderr  # worker 1's status
     assert sorted(os.listdir(logdir)) == ["ps-0.log", "worker-0.log", "worker-1.log"]
