@@ -539,6 +539,7 @@ from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
 from tensorweave import config  # noqa: E402
+from tensorweave import data  # noqa: E402
 from tensorweave import gfile  # noqa: E402
 from tensorweave import image  # noqa: E402
 from tensorweave import initializers  # noqa: E402

@@ -1,0 +1,880 @@
+"""tf.data datasets in TensorFlow 1's graph API (`tf.compat.v1.data.Dataset`, DatasetV1 semantics).
+
+A `Dataset` is a graph tensor (a scalar string *handle*, where TensorFlow has a variant) produced by a dataset op,
+together with the structure of its elements: a nest of tuples, namedtuples and dicts whose leaves are components
+with a dtype and a static shape (`output_types`, `output_shapes`, `output_classes`). Transformations add ops;
+nothing runs until an iterator's `get_next()` is fetched in a session.
+
+Example:
+  >>> import tensorweave as tw
+  >>> with tw.Graph().as_default():
+  ...     ds = tw.data.Dataset.from_tensor_slices([1, 2, 3, 4, 5]).map(lambda x: x * 10).batch(2)
+  ...     nxt = tw.data.make_one_shot_iterator(ds).get_next()
+  ...     with tw.Session() as sess:
+  ...         print([sess.run(nxt).tolist() for _ in range(3)])
+  [[10, 20], [30, 40], [50]]
+"""
+
+import threading
+import warnings
+
+import numpy as np
+
+from tensorweave._src.data import structure
+from tensorweave._src.framework import dtypes as _dtypes
+from tensorweave._src.framework import ops, random_seed, tensor_shape
+from tensorweave._src.ops import array_ops, gen_ops, gradients_impl
+
+AUTOTUNE = -1
+INFINITE = -1
+UNKNOWN = -2
+
+DATASET_OPS = (
+    "TensorDataset",
+    "TensorSliceDataset",
+    "RangeDataset",
+    "BatchDatasetV2",
+    "PaddedBatchDatasetV2",
+    "ShuffleDataset",
+    "RepeatDataset",
+    "TakeDataset",
+    "SkipDataset",
+    "ShardDataset",
+    "ZipDataset",
+    "ConcatenateDataset",
+    "PrefetchDataset",
+    "CacheDataset",
+    "UnbatchDataset",
+    "MapDataset",
+    "ParallelMapDatasetV2",
+    "FilterDataset",
+    "FlatMapDataset",
+    "InterleaveDataset",
+    "ParallelInterleaveDatasetV4",
+    "TFRecordDataset",
+    "TextLineDataset",
+    "FixedLengthRecordDatasetV2",
+    "IteratorV2",
+    "OneShotIterator",
+    "MakeIterator",
+    "IteratorGetNext",
+    "IteratorToStringHandle",
+    "IteratorFromStringHandleV2",
+    "DatasetCardinality",
+)
+for _op_type in DATASET_OPS:
+    gradients_impl.NotDifferentiable(_op_type)
+
+
+def _int64(value, name):
+    return ops.convert_to_tensor(value, dtype=_dtypes.int64, name=name)
+
+
+def _const_value(tensor):
+    value = array_ops.constant_value(tensor)
+    return None if value is None else value.item() if value.ndim == 0 else value
+
+
+def _shape_attrs(shapes):
+    return [tensor_shape.as_attr(s) for s in shapes]
+
+
+class DatasetV1:
+    """A sequence of elements, each a nest of tensors (TF1's `tf.data.Dataset`).
+
+    Build one with the static constructors (`from_tensor_slices`, `from_tensors`, `from_generator`, `range`,
+    `zip`, `list_files`) or a file dataset (`TFRecordDataset`, ...), transform it (`map`, `batch`, ...), and read it
+    through an iterator (`make_one_shot_iterator()`, `make_initializable_iterator()`).
+    """
+
+    def __init__(self, variant_tensor, output_types, output_shapes):
+        self._variant_tensor = variant_tensor
+        self._output_types = output_types
+        self._output_shapes = output_shapes
+
+    # --- structure ---------------------------------------------------------------------------------------------
+
+    @property
+    def output_types(self):
+        """The dtype of each component, nested as the elements are."""
+        return self._output_types
+
+    @property
+    def output_shapes(self):
+        """The static shape (a TensorShape) of each component, nested as the elements are."""
+        return self._output_shapes
+
+    @property
+    def output_classes(self):
+        """The class of each component (always `tw.Tensor`: tensorweave's datasets hold dense tensors)."""
+        return structure.map_structure(lambda _: ops.Tensor, self._output_types)
+
+    @property
+    def element_spec(self):
+        """A `TensorSpec` per component, nested as the elements are."""
+        return structure.map_structure(lambda t, s: structure.TensorSpec(s, t), self._output_types, self._output_shapes)
+
+    def _flat_types(self):
+        return structure.flatten(self._output_types)
+
+    def _flat_shapes(self):
+        return structure.flatten(self._output_shapes)
+
+    def _attrs(self, types_key="output_types"):
+        return {types_key: self._flat_types(), "output_shapes": _shape_attrs(self._flat_shapes())}
+
+    def __iter__(self):
+        raise RuntimeError(
+            "`tf.data.Dataset` only supports Python-style iteration in eager mode or within tf.function."
+        )
+
+    def __repr__(self):
+        return f"<{type(self).__name__} shapes: {self._output_shapes}, types: {self._output_types}>"
+
+    def _as_variant_tensor(self):
+        return self._variant_tensor
+
+    # --- sources -----------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        """A dataset of one element, `tensors` (a nest of tensors or values to convert)."""
+        element = structure.normalize_element(tensors)
+        flat = structure.flatten(element)
+        types = structure.leaf_types(element)
+        shapes = structure.leaf_shapes(element)
+        handle = gen_ops.apply_op(
+            "TensorDataset",
+            {
+                "components": flat,
+                "Toutput_types": [t.dtype for t in flat],
+                "output_shapes": _shape_attrs([t.get_shape() for t in flat]),
+                "name": name,
+            },
+        )
+        return DatasetV1(handle, types, shapes)
+
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        """A dataset of the slices of `tensors` along dimension 0 (every component must have the same size
+        there)."""
+        element = structure.normalize_element(tensors)
+        flat = structure.flatten(element)
+        batch_dim = tensor_shape.Dimension(None)
+        for t in flat:
+            shape = t.get_shape()
+            if shape.rank == 0:
+                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+            if shape.rank is not None:
+                batch_dim = batch_dim.merge_with(shape[0])
+        shapes = structure.map_structure(
+            lambda t: t.get_shape()[1:] if t.get_shape().rank is not None else t.get_shape(), element
+        )
+        types = structure.leaf_types(element)
+        handle = gen_ops.apply_op(
+            "TensorSliceDataset",
+            {
+                "components": flat,
+                "Toutput_types": [t.dtype for t in flat],
+                "output_shapes": _shape_attrs(structure.flatten(shapes)),
+                "name": name,
+            },
+        )
+        return DatasetV1(handle, types, shapes)
+
+    @staticmethod
+    def range(*args, output_type=_dtypes.int64, name=None):
+        """`range(stop)`, `range(start, stop)` or `range(start, stop, step)`: int64 scalars as Python's range."""
+        if len(args) == 1:
+            start, stop, step = 0, args[0], 1
+        elif len(args) == 2:
+            start, stop, step = args[0], args[1], 1
+        elif len(args) == 3:
+            start, stop, step = args
+        else:
+            raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 but was {len(args)}.")
+        output_type = _dtypes.as_dtype(output_type)
+        start, stop, step = _int64(start, "start"), _int64(stop, "stop"), _int64(step, "step")
+        handle = gen_ops.apply_op(
+            "RangeDataset",
+            {
+                "start": start,
+                "stop": stop,
+                "step": step,
+                "output_types": [_dtypes.int64],
+                "output_shapes": [[]],
+                "name": name,
+            },
+        )
+        ds = DatasetV1(handle, _dtypes.int64, tensor_shape.TensorShape([]))
+        if output_type != _dtypes.int64:
+            from tensorweave._src.ops import math_ops
+
+            ds = ds.map(lambda x: math_ops.cast(x, output_type))
+        return ds
+
+    @staticmethod
+    def zip(*args, datasets=None, name=None):
+        """A dataset of the elements of `datasets` (a nest of tuples/dicts of datasets) side by side; it ends with
+        the shortest."""
+        if datasets is None:
+            if not args:
+                raise TypeError("Must pass at least one dataset to `zip`.")
+            datasets = args[0] if len(args) == 1 else tuple(args)
+        elif args:
+            raise TypeError("Both `*args` and `datasets` cannot be set.")
+
+        def check(d):
+            if isinstance(d, list):
+                raise TypeError(
+                    "Invalid input to `zip`. Inputs are expected to be (nested) structures of `tf.data.Dataset` "
+                    "objects. Python `list` is not supported and you should use `tuple` instead."
+                )
+            if structure.is_sequence(d):
+                for c in structure._children(d):
+                    check(c)
+            elif not isinstance(d, DatasetV1):
+                raise TypeError(
+                    "Invalid input to `zip`. Inputs are expected to be (nested) structures of `tf.data.Dataset` "
+                    f"objects but encountered object of type {type(d)}."
+                )
+
+        check(datasets)
+        flat = structure.flatten(datasets)
+        types = structure.map_structure(lambda d: d.output_types, datasets)
+        shapes = structure.map_structure(lambda d: d.output_shapes, datasets)
+        flat_types = [t for d in flat for t in d._flat_types()]
+        flat_shapes = [s for d in flat for s in d._flat_shapes()]
+        handle = gen_ops.apply_op(
+            "ZipDataset",
+            {
+                "input_datasets": [d._variant_tensor for d in flat],
+                "output_types": flat_types,
+                "output_shapes": _shape_attrs(flat_shapes),
+                "name": name,
+            },
+        )
+        return DatasetV1(handle, types, shapes)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None, name=None):
+        """A dataset of the elements `generator(*args)` yields, converted to `output_types` (checked against
+        `output_shapes`). Each iterator (each run of an initializer) calls `generator` anew."""
+        return _from_generator(generator, output_types, output_shapes, args, output_signature)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        """A dataset of the file names matching `file_pattern` (a pattern or a list of them), shuffled unless
+        `shuffle=False` (sorted otherwise). No match: an empty dataset (as TensorFlow 2.x's compat.v1 does)."""
+        from tensorweave._src.ops import file_ops, math_ops
+
+        with ops.name_scope("list_files"):
+            if shuffle is None:
+                shuffle = True
+            file_pattern = ops.convert_to_tensor(file_pattern, dtype=_dtypes.string, name="file_pattern")
+            matching = file_ops.matching_files(file_pattern)
+            dataset = DatasetV1.from_tensor_slices(matching)
+            if shuffle:
+                count = math_ops.maximum(math_ops.cast(array_ops.shape(matching)[0], _dtypes.int64), 1)
+                dataset = dataset.shuffle(count, seed=seed)
+            return dataset
+
+    # --- transformations ---------------------------------------------------------------------------------------
+
+    def _unary(self, op_type, inputs, types=None, shapes=None, name=None, types_key="output_types", **attrs):
+        types = self._output_types if types is None else types
+        shapes = self._output_shapes if shapes is None else shapes
+        arguments = {"input_dataset": self._variant_tensor, **inputs, **attrs}
+        arguments[types_key] = structure.flatten(types)
+        arguments["output_shapes"] = _shape_attrs(structure.flatten(shapes))
+        arguments["name"] = name
+        return DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes)
+
+    def apply(self, transformation_func):
+        """`transformation_func(self)`, which must return a dataset."""
+        dataset = transformation_func(self)
+        if not isinstance(dataset, DatasetV1):
+            raise TypeError(f"`transformation_func` must return a `tf.data.Dataset` object. Got {type(dataset)}.")
+        return dataset
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        """Combines `batch_size` consecutive elements into one (a new leading dimension; the last batch may be
+        smaller unless `drop_remainder`)."""
+        del num_parallel_calls, deterministic
+        batch_size = _int64(batch_size, "batch_size")
+        drop_remainder = ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+        size, drop = _const_value(batch_size), _const_value(drop_remainder)
+        dim = size if drop is True and size is not None else None
+        shapes = structure.map_structure(lambda s: tensor_shape.TensorShape([dim]).concatenate(s), self._output_shapes)
+        return self._unary(
+            "BatchDatasetV2", {"batch_size": batch_size, "drop_remainder": drop_remainder}, shapes=shapes, name=name
+        )
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
+        """Batches elements whose shapes differ, padding each component to `padded_shapes` (None or -1 in a
+        dimension: the longest in the batch) with `padding_values` (default 0, or "" for strings)."""
+        batch_size = _int64(batch_size, "batch_size")
+        flat_types = self._flat_types()
+        flat_input_shapes = self._flat_shapes()
+        if padded_shapes is None:
+            padded_shapes = self._output_shapes
+            for i, s in enumerate(flat_input_shapes):
+                if s.rank is None:
+                    raise ValueError(
+                        f"You must provide `padded_shapes` argument because component {i} has unknown rank."
+                    )
+        flat_padded = structure.flatten(
+            structure.map_structure_up_to(self._output_types, lambda _t, s: s, self._output_types, padded_shapes)
+        )
+        shape_tensors, static_padded = [], []
+        for i, (padded, input_shape) in enumerate(zip(flat_padded, flat_input_shapes)):
+            t, static = _padded_shape_to_tensor(padded, input_shape)
+            shape_tensors.append(t)
+            static_padded.append(static)
+        if padding_values is None:
+            flat_values = [None] * len(flat_types)
+        else:
+            flat_values = structure.flatten(
+                structure.map_structure_up_to(self._output_types, lambda _t, v: v, self._output_types, padding_values)
+            )
+        value_tensors = [_padding_value_to_tensor(v, t) for v, t in zip(flat_values, flat_types)]
+        drop_remainder = ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+        size, drop = _const_value(batch_size), _const_value(drop_remainder)
+        dim = size if drop is True and size is not None else None
+        out_shapes = structure.pack_sequence_as(
+            self._output_shapes, [tensor_shape.TensorShape([dim]).concatenate(s) for s in static_padded]
+        )
+        return self._unary(
+            "PaddedBatchDatasetV2",
+            {
+                "batch_size": batch_size,
+                "padded_shapes": shape_tensors,
+                "padding_values": value_tensors,
+                "drop_remainder": drop_remainder,
+            },
+            shapes=out_shapes,
+            name=name,
+            types_key="Toutput_types",
+        )
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        """Shuffles the elements through a buffer of `buffer_size`; seeded by the graph- and op-level seeds as
+        the random ops are; a new order each epoch unless `reshuffle_each_iteration=False`."""
+        buffer_size = _int64(buffer_size, "buffer_size")
+        seed, seed2 = random_seed.get_seed(seed)
+        seed = _int64(0 if seed is None else seed, "seed")
+        seed2 = _int64(0 if seed2 is None else seed2, "seed2")
+        if reshuffle_each_iteration is None:
+            reshuffle_each_iteration = True
+        return self._unary(
+            "ShuffleDataset",
+            {"buffer_size": buffer_size, "seed": seed, "seed2": seed2},
+            name=name,
+            reshuffle_each_iteration=bool(reshuffle_each_iteration),
+        )
+
+    def repeat(self, count=None, name=None):
+        """The dataset `count` times over (None or -1: forever)."""
+        return self._unary("RepeatDataset", {"count": _int64(-1 if count is None else count, "count")}, name=name)
+
+    def take(self, count, name=None):
+        """The first `count` elements (-1: all)."""
+        return self._unary("TakeDataset", {"count": _int64(count, "count")}, name=name)
+
+    def skip(self, count, name=None):
+        """All but the first `count` elements (-1: none)."""
+        return self._unary("SkipDataset", {"count": _int64(count, "count")}, name=name)
+
+    def shard(self, num_shards, index, name=None):
+        """Every `num_shards`-th element, from element `index`."""
+        return self._unary(
+            "ShardDataset",
+            {"num_shards": _int64(num_shards, "num_shards"), "index": _int64(index, "index")},
+            name=name,
+        )
+
+    def prefetch(self, buffer_size, name=None):
+        """Produces up to `buffer_size` elements ahead in the background (AUTOTUNE: a size the runtime picks)."""
+        return self._unary("PrefetchDataset", {"buffer_size": _int64(buffer_size, "buffer_size")}, name=name)
+
+    def cache(self, filename="", name=None):
+        """Caches the elements the first full pass produces (in memory, or in files named by `filename`)."""
+        filename = ops.convert_to_tensor(filename, dtype=_dtypes.string, name="filename")
+        return self._unary("CacheDataset", {"filename": filename}, name=name)
+
+    def concatenate(self, dataset, name=None):
+        """This dataset's elements, then `dataset`'s (the same structure and dtypes)."""
+        if not isinstance(dataset, DatasetV1):
+            raise TypeError(
+                f"Invalid `dataset`. `dataset` is expected to be a `tf.data.Dataset` but got {type(dataset)}."
+            )
+        if not structure.same_structure(self._output_types, dataset._output_types) or any(
+            a != b for a, b in zip(self._flat_types(), dataset._flat_types())
+        ):
+            specs = "\n".join(
+                f"  {a} vs.   {b}"
+                for a, b in zip(structure.flatten(self.element_spec), structure.flatten(dataset.element_spec))
+            )
+            raise TypeError(f"Incompatible dataset elements:\n{specs}")
+        shapes = structure.map_structure(
+            lambda a, b: a.most_specific_compatible_shape(b), self._output_shapes, dataset._output_shapes
+        )
+        return self._unary("ConcatenateDataset", {"another_dataset": dataset._variant_tensor}, shapes=shapes, name=name)
+
+    def unbatch(self, name=None):
+        """Splits each element along its dimension 0 into elements (the inverse of `batch`)."""
+        for s in self._flat_shapes():
+            if s.rank == 0:
+                raise ValueError("Cannot unbatch an input with scalar components.")
+        shapes = structure.map_structure(lambda s: s[1:] if s.rank is not None else s, self._output_shapes)
+        return self._unary("UnbatchDataset", {}, shapes=shapes, name=name)
+
+    def enumerate(self, start=0, name=None):
+        """(index, element) pairs, the index an int64 counting from `start`."""
+        max_value = np.iinfo(np.int64).max
+        return DatasetV1.zip((DatasetV1.range(start, max_value), self))
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        """`map_func` applied to each element (a tuple element is passed as separate arguments); with
+        `num_parallel_calls`, that many at once, the order kept."""
+        fn = _StructuredFunction(map_func, self, "map")
+        args = {"other_arguments": fn.captured_inputs}
+        attrs = {"f": fn.serialized, "use_inter_op_parallelism": True, "preserve_cardinality": False}
+        if num_parallel_calls is None:
+            return self._unary("MapDataset", args, fn.output_types, fn.output_shapes, name=name, **attrs)
+        args["num_parallel_calls"] = _int64(num_parallel_calls, "num_parallel_calls")
+        attrs["deterministic"] = "default" if deterministic is None else "true" if deterministic else "false"
+        return self._unary("ParallelMapDatasetV2", args, fn.output_types, fn.output_shapes, name=name, **attrs)
+
+    def filter(self, predicate, name=None):
+        """The elements for which `predicate` (a scalar bool) holds."""
+        fn = _StructuredFunction(predicate, self, "filter")
+        flat_types = structure.flatten(fn.output_types)
+        flat_shapes = structure.flatten(fn.output_shapes)
+        if (
+            structure.is_sequence(fn.output_types)
+            or flat_types[0] != _dtypes.bool
+            or not flat_shapes[0].is_compatible_with(tensor_shape.TensorShape([]))
+        ):
+            spec = structure.map_structure(lambda t, s: structure.TensorSpec(s, t), fn.output_types, fn.output_shapes)
+            raise ValueError(
+                "Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its return type is "
+                f"{spec}."
+            )
+        return self._unary("FilterDataset", {"other_arguments": fn.captured_inputs}, name=name, predicate=fn.serialized)
+
+    def flat_map(self, map_func, name=None):
+        """The elements of the datasets `map_func` returns, one dataset after another."""
+        fn = _StructuredFunction(map_func, self, "flat_map", returns_dataset=True)
+        return self._unary(
+            "FlatMapDataset",
+            {"other_arguments": fn.captured_inputs},
+            fn.dataset_types,
+            fn.dataset_shapes,
+            name=name,
+            f=fn.serialized,
+        )
+
+    def interleave(
+        self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None, deterministic=None, name=None
+    ):
+        """The elements of the datasets `map_func` returns, `cycle_length` of them at once, `block_length`
+        elements from each in turn."""
+        fn = _StructuredFunction(map_func, self, "interleave", returns_dataset=True)
+        cycle = _int64(AUTOTUNE if cycle_length is None else cycle_length, "cycle_length")
+        block = _int64(1 if block_length is None else block_length, "block_length")
+        args = {"other_arguments": fn.captured_inputs, "cycle_length": cycle, "block_length": block}
+        if num_parallel_calls is None:
+            return self._unary(
+                "InterleaveDataset", args, fn.dataset_types, fn.dataset_shapes, name=name, f=fn.serialized
+            )
+        args["buffer_output_elements"] = _int64(AUTOTUNE, "buffer_output_elements")
+        args["prefetch_input_elements"] = _int64(AUTOTUNE, "prefetch_input_elements")
+        args["num_parallel_calls"] = _int64(num_parallel_calls, "num_parallel_calls")
+        return self._unary(
+            "ParallelInterleaveDatasetV4",
+            args,
+            fn.dataset_types,
+            fn.dataset_shapes,
+            name=name,
+            f=fn.serialized,
+            deterministic="default" if deterministic is None else "true" if deterministic else "false",
+        )
+
+    def cardinality(self):
+        """An int64 scalar tensor: the number of elements, INFINITE_CARDINALITY (-1) or UNKNOWN_CARDINALITY
+        (-2)."""
+        return gen_ops.apply_op("DatasetCardinality", {"input_dataset": self._variant_tensor})
+
+    # --- iterators ---------------------------------------------------------------------------------------------
+
+    def make_one_shot_iterator(self):
+        """An iterator that starts itself on its first `get_next()` and walks the dataset once (TF1's
+        `make_one_shot_iterator`; it needs no initializer)."""
+        from tensorweave._src.data import iterator_ops
+
+        return iterator_ops.Iterator._one_shot(self)
+
+    def make_initializable_iterator(self, shared_name=None):
+        """An iterator that its `initializer` (re)starts at the beginning of this dataset."""
+        from tensorweave._src.data import iterator_ops
+
+        return iterator_ops.Iterator._initializable(self, shared_name)
+
+
+Dataset = DatasetV1
+
+
+def _padded_shape_to_tensor(padded_shape, input_shape):
+    """(int64 vector tensor, static TensorShape) for one component's padded shape (-1: the batch's longest)."""
+    if isinstance(padded_shape, ops.Tensor):
+        t = ops.convert_to_tensor(padded_shape, dtype=_dtypes.int64)
+        value = _const_value(t)
+        static = (
+            tensor_shape.TensorShape([None if d == -1 else int(d) for d in np.asarray(value).reshape(-1)])
+            if value is not None
+            else tensor_shape.unknown_shape(t.get_shape()[0].value if t.get_shape().rank == 1 else None)
+        )
+        if t.get_shape().rank is not None and t.get_shape().rank != 1:
+            raise ValueError(
+                f"Invalid `padded_shapes`. Padded shape {padded_shape} must be a 1-D tensor of `tf.int64` values, "
+                f"but its shape was {t.get_shape()}."
+            )
+    else:
+        static = tensor_shape.as_shape(padded_shape)
+        if static.rank is None:
+            raise ValueError(
+                f"Padded shape {padded_shape} must be a 1-D tensor of tf.int64 values, but it has unknown rank."
+            )
+        dims = [-1 if d is None else d for d in static.as_list()]
+        t = ops.convert_to_tensor(np.asarray(dims, dtype=np.int64).reshape([len(dims)]), dtype=_dtypes.int64)
+    if not static.is_compatible_with(input_shape):
+        raise ValueError(
+            f"The padded shape {static} is not compatible with the shape {input_shape} of the corresponding input "
+            "component."
+        )
+    return t, static
+
+
+def _padding_value_to_tensor(value, dtype):
+    if value is None:
+        value = b"" if dtype == _dtypes.string else np.zeros([], dtype.as_numpy_dtype)
+        return ops.convert_to_tensor(value, dtype=dtype, name="padding_value")
+    t = ops.convert_to_tensor(value, name="padding_value")
+    if t.get_shape().rank is not None and t.get_shape().rank != 0:
+        raise ValueError(
+            f"Invalid `padding_values`. `padding_values` values should be scalars, but got {t.get_shape()}."
+        )
+    if t.dtype != dtype:
+        raise TypeError(
+            f"Invalid `padding_values`. `padding_values` values type {t.dtype!r} does not match type {dtype!r} of "
+            "the corresponding input component."
+        )
+    return t
+
+
+class _StructuredFunction:
+    """A Python function of dataset elements traced into a function (the FN engineer's `function.trace`): what
+    the op needs (`serialized`, `captured_inputs`) and the structure of what it returns."""
+
+    def __init__(self, func, dataset, name, returns_dataset=False):
+        from tensorweave._src.data import function
+
+        if not callable(func):
+            raise TypeError(f"`{name}` expects a callable, got {type(func).__name__}.")
+        input_types = dataset.output_types
+        input_shapes = dataset.output_shapes
+        template = input_types
+        self._output_structure = None
+        self._dataset_structure = None
+
+        def flat_fn(args):
+            nested = structure.pack_sequence_as(template, args)
+            for t, s in zip(args, structure.flatten(input_shapes)):
+                t.set_shape(s)
+            ret = func(*nested) if type(nested) is tuple else func(nested)
+            if returns_dataset:
+                if not isinstance(ret, DatasetV1):
+                    raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(ret)}.")
+                self._dataset_structure = (ret.output_types, ret.output_shapes)
+                self._output_structure = _dtypes.string
+                return [ret._variant_tensor]
+            if isinstance(ret, list):
+                warnings.warn(
+                    "The `map_func` returned a list; tf.data converts it to a tuple (as TensorFlow does).", stacklevel=3
+                )
+                ret = tuple(ret)
+            if isinstance(ret, DatasetV1):
+                raise TypeError(f"`{name}`'s function returned a Dataset; use `flat_map` or `interleave` for that.")
+            element = structure.normalize_element(ret, name="normalize_element") if ret is not None else None
+            if element is None:
+                raise TypeError(f"`{name}`'s function must return a value, got None.")
+            self._output_structure = element
+            return structure.flatten(element)
+
+        traced = function.trace(
+            flat_fn, structure.flatten(input_types), structure.flatten(input_shapes), name=f"{name}_fn"
+        )
+        self.serialized = traced.serialized
+        self.captured_inputs = list(traced.captured_inputs)
+        flat_types = [_dtypes.as_dtype(t) for t in traced.output_dtypes]
+        flat_shapes = [tensor_shape.as_shape(s) for s in traced.output_shapes]
+        self.output_types = structure.pack_sequence_as(self._output_structure, flat_types)
+        self.output_shapes = structure.pack_sequence_as(self._output_structure, flat_shapes)
+        if returns_dataset:
+            self.dataset_types, self.dataset_shapes = self._dataset_structure
+
+
+# --- from_generator --------------------------------------------------------------------------------------------
+
+
+class _GeneratorState:
+    """The generators of one `from_generator` dataset: one per iterator id."""
+
+    def __init__(self, generator):
+        self._generator = generator
+        self._lock = threading.Lock()
+        self._next_id = 0
+        self._args = {}
+        self._iterators = {}
+
+    def get_next_id(self, *args):
+        with self._lock:
+            iterator_id = self._next_id
+            self._next_id += 1
+            self._args[iterator_id] = args
+        return np.array(iterator_id, dtype=np.int64)
+
+    def get_iterator(self, iterator_id):
+        with self._lock:
+            it = self._iterators.get(iterator_id)
+            if it is not None:
+                return it
+            if iterator_id not in self._args:  # already exhausted
+                return iter(())
+            args = self._args.pop(iterator_id)
+        it = iter(self._generator(*args))
+        with self._lock:
+            self._iterators[iterator_id] = it
+        return it
+
+    def completed(self, iterator_id):
+        with self._lock:
+            self._iterators.pop(iterator_id, None)
+
+
+def _from_generator(generator, output_types, output_shapes, args, output_signature):
+    if not callable(generator):
+        raise TypeError("`generator` must be a Python callable.")
+    if output_signature is not None:
+        if output_types is not None or output_shapes is not None:
+            raise TypeError(
+                "The `output_types` and `output_shapes` arguments cannot be used together with the "
+                "`output_signature` argument."
+            )
+        output_types = structure.map_structure(lambda s: s.dtype, output_signature)
+        output_shapes = structure.map_structure(lambda s: s.shape, output_signature)
+    if output_types is None:
+        raise TypeError("The `output_types` argument can not be None.")
+    output_types = structure.types_from_structure(output_types)
+    output_shapes = structure.shapes_from_structure(output_shapes, output_types)
+    flat_types = structure.flatten(output_types)
+    flat_shapes = structure.flatten(output_shapes)
+    state = _GeneratorState(generator)
+    from tensorweave._src.ops import script_ops
+
+    arg_tensors = (
+        []
+        if args is None
+        else [
+            ops.convert_to_tensor(a, name=f"args_{i}")
+            for i, a in enumerate(args if isinstance(args, (list, tuple)) else [args])
+        ]
+    )
+
+    def get_iterator_id_fn(unused_dummy):
+        del unused_dummy
+        return script_ops.py_func(state.get_next_id, arg_tensors, _dtypes.int64, stateful=True)
+
+    def generator_py_func(iterator_id):
+        iterator_id = int(iterator_id)
+        try:
+            values = next(state.get_iterator(iterator_id))
+        except StopIteration:
+            state.completed(iterator_id)
+            raise
+        try:
+            flat_values = structure.flatten(
+                structure.map_structure_up_to(output_types, lambda _t, v: v, output_types, values)
+            )
+        except (TypeError, ValueError):
+            raise TypeError(
+                "`generator` yielded an element that did not match the expected structure. The expected structure "
+                f"was {output_types}, but the yielded element was {values}."
+            ) from None
+        arrays = []
+        for value, dtype, shape in zip(flat_values, flat_types, flat_shapes):
+            try:
+                array = structure.numpy_value(value, dtype)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    "`generator` yielded an element that could not be converted to the expected type. The expected "
+                    f"type was {dtype.name}, but the yielded element was {value}."
+                ) from None
+            if not shape.is_compatible_with(tensor_shape.TensorShape(list(array.shape))):
+                raise ValueError(
+                    f"`generator` yielded an element of shape {tensor_shape.TensorShape(list(array.shape))} where an "
+                    f"element of shape {shape} was expected."
+                )
+            arrays.append(array)
+        return arrays
+
+    def generator_next_fn(iterator_id_t):
+        flat = script_ops.py_func(generator_py_func, [iterator_id_t], flat_types, stateful=True)
+        for t, s in zip(flat, flat_shapes):
+            t.set_shape(s)
+        return structure.pack_sequence_as(output_types, flat)
+
+    def flat_map_fn(iterator_id_t):
+        return DatasetV1.from_tensors(iterator_id_t).repeat().map(generator_next_fn)
+
+    id_dataset = DatasetV1.from_tensors(0).map(get_iterator_id_fn)
+    return id_dataset.flat_map(flat_map_fn)
+
+
+# --- file datasets ---------------------------------------------------------------------------------------------
+
+
+def _filenames(filenames):
+    t = ops.convert_to_tensor(filenames, dtype=_dtypes.string, name="filenames")
+    if t.get_shape().rank is not None and t.get_shape().rank > 1:
+        raise TypeError("`filenames` must be a `tf.Tensor` of dimension 0 or 1.")
+    return array_ops.reshape(t, [-1], name="flat_filenames") if t.get_shape().rank != 1 else t
+
+
+def _file_dataset(op_type, filenames, inputs, num_parallel_reads, make):
+    """One file op over all `filenames`, or, with `num_parallel_reads`, one per file interleaved as TF does."""
+    filenames = _filenames(filenames)
+    if num_parallel_reads is None:
+        return make(filenames)
+    files = DatasetV1.from_tensor_slices(filenames)
+    return files.interleave(
+        lambda f: make(f), cycle_length=num_parallel_reads, block_length=1, num_parallel_calls=num_parallel_reads
+    )
+
+
+class _FileDataset(DatasetV1):
+    def __init__(self, dataset):
+        super().__init__(dataset._variant_tensor, dataset._output_types, dataset._output_shapes)
+
+
+def _compression(compression_type):
+    return ops.convert_to_tensor(
+        "" if compression_type is None else compression_type, dtype=_dtypes.string, name="compression_type"
+    )
+
+
+class TFRecordDatasetV1(_FileDataset):
+    """The records of TFRecord files, as string scalars (TF1's `tf.data.TFRecordDataset`)."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
+        def make(f):
+            handle = gen_ops.apply_op(
+                "TFRecordDataset",
+                {
+                    "filenames": f,
+                    "compression_type": _compression(compression_type),
+                    "buffer_size": _int64(-1 if buffer_size is None else buffer_size, "buffer_size"),
+                    "output_types": [_dtypes.string],
+                    "output_shapes": [[]],
+                    "name": name,
+                },
+            )
+            return DatasetV1(handle, _dtypes.string, tensor_shape.TensorShape([]))
+
+        super().__init__(_file_dataset("TFRecordDataset", filenames, None, num_parallel_reads, make))
+
+
+class TextLineDatasetV1(_FileDataset):
+    """The lines of text files, without their line ends, as string scalars."""
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
+        def make(f):
+            handle = gen_ops.apply_op(
+                "TextLineDataset",
+                {
+                    "filenames": f,
+                    "compression_type": _compression(compression_type),
+                    "buffer_size": _int64(-1 if buffer_size is None else buffer_size, "buffer_size"),
+                    "output_types": [_dtypes.string],
+                    "output_shapes": [[]],
+                    "name": name,
+                },
+            )
+            return DatasetV1(handle, _dtypes.string, tensor_shape.TensorShape([]))
+
+        super().__init__(_file_dataset("TextLineDataset", filenames, None, num_parallel_reads, make))
+
+
+class FixedLengthRecordDatasetV1(_FileDataset):
+    """The fixed-length records of files (after `header_bytes`, before `footer_bytes`), as string scalars."""
+
+    def __init__(
+        self,
+        filenames,
+        record_bytes,
+        header_bytes=None,
+        footer_bytes=None,
+        buffer_size=None,
+        compression_type=None,
+        num_parallel_reads=None,
+        name=None,
+    ):
+        def make(f):
+            handle = gen_ops.apply_op(
+                "FixedLengthRecordDatasetV2",
+                {
+                    "filenames": f,
+                    "header_bytes": _int64(0 if header_bytes is None else header_bytes, "header_bytes"),
+                    "record_bytes": _int64(record_bytes, "record_bytes"),
+                    "footer_bytes": _int64(0 if footer_bytes is None else footer_bytes, "footer_bytes"),
+                    "buffer_size": _int64(-1 if buffer_size is None else buffer_size, "buffer_size"),
+                    "compression_type": _compression(compression_type),
+                    "output_types": [_dtypes.string],
+                    "output_shapes": [[]],
+                    "name": name,
+                },
+            )
+            return DatasetV1(handle, _dtypes.string, tensor_shape.TensorShape([]))
+
+        super().__init__(_file_dataset("FixedLengthRecordDatasetV2", filenames, None, num_parallel_reads, make))
+
+
+def get_output_types(dataset_or_iterator):
+    """The `output_types` of a dataset or iterator."""
+    return dataset_or_iterator.output_types
+
+
+def get_output_shapes(dataset_or_iterator):
+    """The `output_shapes` of a dataset or iterator."""
+    return dataset_or_iterator.output_shapes
+
+
+def get_output_classes(dataset_or_iterator):
+    """The `output_classes` of a dataset or iterator."""
+    return dataset_or_iterator.output_classes
+
+
+def make_one_shot_iterator(dataset):
+    """`dataset.make_one_shot_iterator()`."""
+    return dataset.make_one_shot_iterator()
+
+
+def make_initializable_iterator(dataset, shared_name=None):
+    """`dataset.make_initializable_iterator(shared_name)`."""
+    return dataset.make_initializable_iterator(shared_name)
+
+
+def cardinality(dataset):
+    """`dataset.cardinality()` (tf.data.experimental.cardinality)."""
+    return dataset.cardinality()

@@ -1,0 +1,238 @@
+"""The element structures of tf.data, as TensorFlow's `tf.data` nest treats them.
+
+An element is a nest of tuples (namedtuples included) and dicts whose leaves are tensors. Unlike the general
+`nest` (`tensorweave._src.framework.nest`), a *list* is not a structure here but a value: tf.data converts
+`[1, 2]` to one int32 tensor, as TensorFlow does (`from_tensor_slices([1, 2])` is a dataset of int32 scalars).
+Dicts are flattened in sorted key order and rebuilt with their own key order.
+
+Example:
+  >>> from tensorweave._src.data import structure
+  >>> structure.flatten({"b": 1, "a": (2, [3])})
+  [2, [3], 1]
+"""
+
+import numpy as np
+
+from tensorweave._src.framework import dtypes as _dtypes
+from tensorweave._src.framework import ops, tensor_shape
+from tensorweave._src.framework import sparse_tensor as _sparse_tensor
+
+
+def is_sequence(x):
+    return isinstance(x, (tuple, dict))
+
+
+def _sorted_keys(d):
+    try:
+        return sorted(d)
+    except TypeError:
+        return list(d)
+
+
+def _children(x):
+    if isinstance(x, dict):
+        return [x[k] for k in _sorted_keys(x)]
+    return list(x)
+
+
+def flatten(structure):
+    """The leaves of an element structure, depth first (dict values in sorted key order)."""
+    if not is_sequence(structure):
+        return [structure]
+    out = []
+    for child in _children(structure):
+        out.extend(flatten(child))
+    return out
+
+
+def _sequence_like(instance, values):
+    if isinstance(instance, dict):
+        result = dict(zip(_sorted_keys(instance), values))
+        return type(instance)((k, result[k]) for k in instance)
+    if hasattr(instance, "_fields"):
+        return type(instance)(*values)
+    return type(instance)(values)
+
+
+def pack_sequence_as(structure, flat_sequence):
+    """`flat_sequence` packed into the nesting of `structure`."""
+    flat_sequence = list(flat_sequence)
+    count = len(flatten(structure))
+    if count != len(flat_sequence):
+        raise ValueError(
+            f"Could not pack sequence. Structure had {count} elements, but flat_sequence had "
+            f"{len(flat_sequence)} elements.  Structure: {structure}, flat_sequence: {flat_sequence}."
+        )
+
+    def pack(s, index):
+        if not is_sequence(s):
+            return flat_sequence[index], index + 1
+        packed = []
+        for child in _children(s):
+            value, index = pack(child, index)
+            packed.append(value)
+        return _sequence_like(s, packed), index
+
+    return pack(structure, 0)[0]
+
+
+def map_structure(fn, *structures):
+    for s in structures[1:]:
+        assert_same_structure(structures[0], s)
+    flats = [flatten(s) for s in structures]
+    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)])
+
+
+def same_structure(a, b):
+    """True when `a` and `b` nest the same way (same sequence types, same dict keys, same lengths)."""
+    if is_sequence(a) != is_sequence(b):
+        return False
+    if not is_sequence(a):
+        return True
+    if isinstance(a, dict) != isinstance(b, dict):
+        return False
+    if isinstance(a, dict):
+        if set(a) != set(b):
+            return False
+    elif type(a) is not type(b) or len(a) != len(b):
+        return False
+    return all(same_structure(x, y) for x, y in zip(_children(a), _children(b)))
+
+
+def assert_same_structure(a, b):
+    if not same_structure(a, b):
+        raise ValueError(
+            f"The two structures don't have the same nested structure.\n\nFirst structure: {a}\n\nSecond structure: {b}"
+        )
+
+
+def normalize_element(element, name="normalize_element"):
+    """`element` with every leaf converted to a tensor (TensorFlow's `structure.normalize_element`): Python
+    scalars and lists as `convert_to_tensor` makes them (int32, float32, string), numpy arrays keep their dtype.
+    The constants are named `normalize_element/component_<i>`."""
+    flat = flatten(element)
+    with ops.name_scope(name):
+        tensors = []
+        for i, value in enumerate(flat):
+            if isinstance(value, (_sparse_tensor.SparseTensor, _sparse_tensor.SparseTensorValue)):
+                raise TypeError(
+                    f"tensorweave's tf.data takes dense components only; component {i} is a {type(value).__name__}"
+                )
+            if value is None:
+                raise TypeError(
+                    f"Failed to convert elements of {element} to Tensor. Consider casting elements to a supported "
+                    "type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes."
+                )
+            tensors.append(ops.convert_to_tensor(value, name=f"component_{i}"))
+    return pack_sequence_as(element, tensors)
+
+
+class TensorSpec:
+    """The type of one component: its static shape and dtype (TensorFlow's `tf.TensorSpec`, as `element_spec`
+    reports it)."""
+
+    def __init__(self, shape, dtype=_dtypes.float32, name=None):
+        self._shape = tensor_shape.as_shape(shape)
+        self._dtype = _dtypes.as_dtype(dtype)
+        self._name = name
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    def is_compatible_with(self, other):
+        return self._dtype == other.dtype and self._shape.is_compatible_with(other.shape)
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, TensorSpec)
+            and self._dtype == other._dtype
+            and self._shape == other._shape
+            and self._name == other._name
+        )
+
+    def __hash__(self):
+        return hash((self._dtype, tuple(self._shape.as_list()) if self._shape.dims is not None else None))
+
+    def __repr__(self):
+        dims = self._shape.as_list() if self._shape.dims is not None else None
+        shape = (
+            "None"
+            if dims is None
+            else "(" + "".join(f"{d}, " for d in dims)[:-2] + ("," if len(dims) == 1 else "") + ")"
+        )
+        return f"TensorSpec(shape={shape}, dtype=tw.{self._dtype.name}, name={self._name!r})"
+
+
+def leaf_types(element):
+    return map_structure(lambda t: t.dtype, element)
+
+
+def leaf_shapes(element):
+    return map_structure(lambda t: t.get_shape(), element)
+
+
+def as_numpy_dtype_or_object(dtype):
+    return object if dtype == _dtypes.string else dtype.as_numpy_dtype
+
+
+def shapes_from_structure(output_shapes, output_types):
+    """`output_shapes` (None: all unknown) as a structure of TensorShapes like `output_types`. A list of ints or
+    Nones is one shape (as TF's nest treats lists)."""
+    if output_shapes is None:
+        return map_structure(lambda _: tensor_shape.unknown_shape(), output_types)
+    return _map_up_to(output_types, lambda _t, s: tensor_shape.as_shape(s), output_types, output_shapes)
+
+
+def types_from_structure(output_types):
+    return map_structure(_dtypes.as_dtype, output_types)
+
+
+def _map_up_to(shallow, fn, *structures):
+    """fn over the leaves of `shallow`, taking from the other structures the subtree at each of its leaves."""
+
+    def walk(s, subtrees):
+        if not is_sequence(s):
+            return fn(*subtrees)
+        for t in subtrees:
+            if not is_sequence(t) or isinstance(t, dict) != isinstance(s, dict):
+                raise TypeError(
+                    f"If shallow structure is a sequence, input must also be a sequence. Input has type: {type(t).__name__}."
+                )
+            if isinstance(s, dict):
+                if set(t) != set(s):
+                    raise ValueError(f"The two structures don't have the same keys: {sorted(s)} and {sorted(t)}")
+            elif len(t) != len(s):
+                raise ValueError(
+                    f"The two structures don't have the same sequence length. Input structure has length {len(t)}, "
+                    f"while shallow structure has length {len(s)}."
+                )
+        if isinstance(s, dict):
+            keys = _sorted_keys(s)
+            values = [walk(s[k], [t[k] for t in subtrees]) for k in keys]
+        else:
+            values = [walk(c, [list(t)[i] for t in subtrees]) for i, c in enumerate(s)]
+        return _sequence_like(s, values)
+
+    return walk(shallow, list(structures))
+
+
+map_structure_up_to = _map_up_to
+
+
+def numpy_value(value, dtype):
+    """`value` as a numpy array of `dtype` (for from_generator), or TypeError/ValueError when it cannot be."""
+    if dtype == _dtypes.string:
+        arr = np.asarray(value)
+        if arr.dtype.kind in ("U", "S", "O"):
+            return arr
+        raise TypeError(f"cannot convert {value!r} to string")
+    return np.asarray(value, dtype=dtype.as_numpy_dtype)
