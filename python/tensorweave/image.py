@@ -7,10 +7,27 @@ Example:
   (4, 4, 3)
 
 The implementation lives in `tensorweave._src.ops.image_ops`; this module re-exports the public names on
-purpose. Not here yet: the codecs (decode_png, encode_png, decode_jpeg), sobel_edges, ssim,
-draw_bounding_boxes, random_crop (tw.random).
+purpose; the codecs and the composites built on them are in `tensorweave._src.ops.image_codec_ops`.
+Not here yet: draw_bounding_boxes, the non_max_suppression variants, extract_glimpse.
 """
 
+from tensorweave._src.ops.image_codec_ops import adjust_jpeg_quality
+from tensorweave._src.ops.image_codec_ops import decode_and_crop_jpeg
+from tensorweave._src.ops.image_codec_ops import decode_bmp
+from tensorweave._src.ops.image_codec_ops import decode_gif
+from tensorweave._src.ops.image_codec_ops import decode_image
+from tensorweave._src.ops.image_codec_ops import decode_jpeg
+from tensorweave._src.ops.image_codec_ops import decode_png
+from tensorweave._src.ops.image_codec_ops import encode_jpeg
+from tensorweave._src.ops.image_codec_ops import encode_png
+from tensorweave._src.ops.image_codec_ops import extract_jpeg_shape
+from tensorweave._src.ops.image_codec_ops import is_jpeg
+from tensorweave._src.ops.image_codec_ops import random_jpeg_quality
+from tensorweave._src.ops.image_codec_ops import rgb_to_yiq
+from tensorweave._src.ops.image_codec_ops import rgb_to_yuv
+from tensorweave._src.ops.image_codec_ops import sobel_edges
+from tensorweave._src.ops.image_codec_ops import yiq_to_rgb
+from tensorweave._src.ops.image_codec_ops import yuv_to_rgb
 from tensorweave._src.ops.image_ops import ResizeMethod
 from tensorweave._src.ops.image_ops import adjust_brightness
 from tensorweave._src.ops.image_ops import adjust_contrast

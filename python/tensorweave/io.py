@@ -15,6 +15,16 @@ Example:
 
 import types as _types
 
+from tensorweave._src.ops.image_codec_ops import decode_and_crop_jpeg
+from tensorweave._src.ops.image_codec_ops import decode_bmp
+from tensorweave._src.ops.image_codec_ops import decode_gif
+from tensorweave._src.ops.image_codec_ops import decode_image
+from tensorweave._src.ops.image_codec_ops import decode_jpeg
+from tensorweave._src.ops.image_codec_ops import decode_png
+from tensorweave._src.ops.image_codec_ops import encode_jpeg
+from tensorweave._src.ops.image_codec_ops import encode_png
+from tensorweave._src.ops.image_codec_ops import extract_jpeg_shape
+from tensorweave._src.ops.image_codec_ops import is_jpeg
 from tensorweave._src.ops.file_ops import match_filenames_once
 from tensorweave._src.ops.file_ops import matching_files
 from tensorweave._src.ops.file_ops import read_file

@@ -1,0 +1,183 @@
+// Image codecs, as TensorFlow's: PNG (libpng), JPEG (libjpeg-turbo), GIF
+// (giflib) and BMP, decoding and encoding; ExtractJpegShape.
+#include "core/framework/op_def.h"
+#include "core/framework/shape_inference.h"
+
+namespace tensorweave {
+namespace {
+
+Status ScalarContents(InferenceContext* c) {
+  PartialShape unused;
+  return c->WithRank(0, 0, &unused);
+}
+
+// [height?, width?, channels or ?] for the 3-D decoders.
+Status DecodeImageShape(InferenceContext* c) {
+  TW_RETURN_IF_ERROR(ScalarContents(c));
+  int64_t channels = 0;
+  TW_RETURN_IF_ERROR(c->GetAttr("channels", &channels));
+  if (channels < 0) {
+    return errors::InvalidArgument("channels must be non-negative, got ",
+                                   channels);
+  }
+  c->set_output(0, PartialShape({-1, -1, channels == 0 ? -1 : channels}));
+  return Status::OK();
+}
+
+Status DecodeAndCropJpegShape(InferenceContext* c) {
+  TW_RETURN_IF_ERROR(DecodeImageShape(c));
+  PartialShape window;
+  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &window));
+  if (window.dim(0) >= 0 && window.dim(0) != 4) {
+    return errors::InvalidArgument(
+        "crop_window must have 4 elements, got shape ", window.ToString());
+  }
+  return Status::OK();
+}
+
+Status DecodeGifShape(InferenceContext* c) {
+  TW_RETURN_IF_ERROR(ScalarContents(c));
+  c->set_output(0, PartialShape({-1, -1, -1, 3}));
+  return Status::OK();
+}
+
+// DecodeImage: 3-D, or of unknown rank when animations are expanded (a GIF
+// gives a 4-D batch of frames).
+Status DecodeAnyImageShape(InferenceContext* c) {
+  TW_RETURN_IF_ERROR(ScalarContents(c));
+  int64_t channels = 0;
+  bool expand = true;
+  TW_RETURN_IF_ERROR(c->GetAttr("channels", &channels));
+  TW_RETURN_IF_ERROR(c->GetAttr("expand_animations", &expand));
+  if (channels < 0) {
+    return errors::InvalidArgument("channels must be non-negative, got ",
+                                   channels);
+  }
+  if (expand) {
+    c->set_output(0, PartialShape::UnknownRank());
+  } else {
+    c->set_output(0, PartialShape({-1, -1, channels == 0 ? -1 : channels}));
+  }
+  return Status::OK();
+}
+
+Status EncodeImageShape(InferenceContext* c) {
+  PartialShape unused;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 3, &unused));
+  c->set_output(0, PartialShape({}));
+  return Status::OK();
+}
+
+Status EncodeJpegVariableQualityShape(InferenceContext* c) {
+  PartialShape unused;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 3, &unused));
+  TW_RETURN_IF_ERROR(c->WithRank(1, 0, &unused));
+  c->set_output(0, PartialShape({}));
+  return Status::OK();
+}
+
+Status ExtractJpegShapeShape(InferenceContext* c) {
+  TW_RETURN_IF_ERROR(ScalarContents(c));
+  c->set_output(0, PartialShape({3}));
+  return Status::OK();
+}
+
+}  // namespace
+
+REGISTER_OP("DecodePng")
+    .Input("contents: string")
+    .Output("image: dtype")
+    .Attr("channels: int = 0")
+    .Attr("dtype: {uint8, uint16} = uint8")
+    .SetShapeFn(DecodeImageShape)
+    .Doc(
+        "A PNG image as [height, width, channels] (channels 0: the file's; 1, "
+        "3 or 4 convert).");
+
+REGISTER_OP("EncodePng")
+    .Input("image: T")
+    .Output("contents: string")
+    .Attr("compression: int = -1")
+    .Attr("T: {uint8, uint16} = uint8")
+    .SetShapeFn(EncodeImageShape)
+    .Doc("A [height, width, 1..4] image as PNG (compression -1..9).");
+
+#define TW_JPEG_DECODE_ATTRS                       \
+  Attr("channels: int = 0")                        \
+      .Attr("ratio: int = 1")                      \
+      .Attr("fancy_upscaling: bool = true")        \
+      .Attr("try_recover_truncated: bool = false") \
+      .Attr("acceptable_fraction: float = 1.0")    \
+      .Attr("dct_method: string = ''")
+
+REGISTER_OP("DecodeJpeg")
+    .Input("contents: string")
+    .Output("image: uint8")
+    .TW_JPEG_DECODE_ATTRS.SetShapeFn(DecodeImageShape)
+    .Doc("A JPEG image as [height, width, channels] uint8 (libjpeg-turbo).");
+
+REGISTER_OP("DecodeAndCropJpeg")
+    .Input("contents: string")
+    .Input("crop_window: int32")
+    .Output("image: uint8")
+    .TW_JPEG_DECODE_ATTRS.SetShapeFn(DecodeAndCropJpegShape)
+    .Doc(
+        "The crop_window [y, x, height, width] of a JPEG image, decoded as "
+        "DecodeJpeg.");
+
+#undef TW_JPEG_DECODE_ATTRS
+
+REGISTER_OP("EncodeJpeg")
+    .Input("image: uint8")
+    .Output("contents: string")
+    .Attr("format: {'', 'grayscale', 'rgb'} = ''")
+    .Attr("quality: int = 95")
+    .Attr("progressive: bool = false")
+    .Attr("optimize_size: bool = false")
+    .Attr("chroma_downsampling: bool = true")
+    .Attr("density_unit: {'in', 'cm'} = 'in'")
+    .Attr("x_density: int = 300")
+    .Attr("y_density: int = 300")
+    .Attr("xmp_metadata: string = ''")
+    .SetShapeFn(EncodeImageShape)
+    .Doc("A [height, width, 1 or 3] uint8 image as JPEG (libjpeg-turbo).");
+
+REGISTER_OP("EncodeJpegVariableQuality")
+    .Input("images: uint8")
+    .Input("quality: int32")
+    .Output("contents: string")
+    .SetShapeFn(EncodeJpegVariableQualityShape)
+    .Doc("EncodeJpeg with its quality (0..100) given as a scalar input.");
+
+REGISTER_OP("ExtractJpegShape")
+    .Input("contents: string")
+    .Output("image_shape: output_type")
+    .Attr("output_type: {int32, int64} = int32")
+    .SetShapeFn(ExtractJpegShapeShape)
+    .Doc("[height, width, channels] of a JPEG image, from its header only.");
+
+REGISTER_OP("DecodeBmp")
+    .Input("contents: string")
+    .Output("image: uint8")
+    .Attr("channels: int = 0")
+    .SetShapeFn(DecodeImageShape)
+    .Doc("A BMP image (uncompressed, 24 or 32 bits) as [height, width, 3/4].");
+
+REGISTER_OP("DecodeGif")
+    .Input("contents: string")
+    .Output("image: uint8")
+    .SetShapeFn(DecodeGifShape)
+    .Doc("The frames of a GIF image as [frames, height, width, 3] (giflib).");
+
+REGISTER_OP("DecodeImage")
+    .Input("contents: string")
+    .Output("image: dtype")
+    .Attr("channels: int = 0")
+    .Attr("dtype: {uint8, uint16, float32} = uint8")
+    .Attr("expand_animations: bool = true")
+    .SetShapeFn(DecodeAnyImageShape)
+    .Doc(
+        "A PNG, JPEG, GIF or BMP image, by its first bytes; float32 scales to "
+        "[0, 1].");
+
+}  // namespace tensorweave
