@@ -32,6 +32,27 @@ inline int BlocksFor(int64_t n, int threads = kThreadsPerBlock) {
       std::max<int64_t>(1, std::min<int64_t>(blocks, 65535 * 8)));
 }
 
+// Calls fn(U{}) with the unsigned integer type of `dtype`'s element size:
+// kernels that only move elements (gather, slice, pad...) move their bits.
+template <typename Fn>
+Status DispatchBySize(DataType dtype, Fn&& fn) {
+  switch (DataTypeSize(dtype)) {
+    case 1:
+      return fn(uint8_t{});
+    case 2:
+      return fn(uint16_t{});
+    case 4:
+      return fn(uint32_t{});
+    case 8:
+      return fn(uint64_t{});
+    default:
+      return errors::Unimplemented(
+          "the GPU kernels that move elements do not "
+          "support ",
+          DataTypeName(dtype));
+  }
+}
+
 }  // namespace gpu
 }  // namespace tensorweave
 

@@ -5,89 +5,21 @@
 #include <vector>
 
 #include "core/framework/op_kernel.h"
+#include "core/kernels/fused_batch_norm.h"
 
 namespace tensorweave {
 namespace {
-
-class BatchNormOpBase : public OpKernel {
- public:
-  explicit BatchNormOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    ctx->SetStatus(ctx->GetAttr("epsilon", &epsilon_));
-    ctx->SetStatus(ctx->GetAttr("is_training", &is_training_));
-    std::string data_format;
-    ctx->SetStatus(ctx->GetAttr("data_format", &data_format));
-    channels_first_ = data_format == "NCHW";
-  }
-
- protected:
-  // x as [outer, depth, inner]: element (o, c, k) at (o * depth + c) * inner
-  // + k.
-  struct Layout {
-    int64_t outer = 0, depth = 0, inner = 0;
-    int64_t rows() const { return outer * inner; }  // values per channel
-    template <typename Fn>
-    void ForEach(Fn fn) const {  // fn(flat index, channel)
-      for (int64_t o = 0; o < outer; ++o) {
-        for (int64_t c = 0; c < depth; ++c) {
-          const int64_t base = (o * depth + c) * inner;
-          for (int64_t k = 0; k < inner; ++k) fn(base + k, c);
-        }
-      }
-    }
-  };
-  Layout LayoutOf(const Tensor& x) const {
-    Layout l;
-    if (channels_first_) {
-      l.outer = x.dim(0);
-      l.depth = x.dim(1);
-      l.inner = x.dim(2) * x.dim(3);
-    } else {
-      l.depth = x.dim(3);
-      l.outer = l.depth == 0 ? 0 : x.num_elements() / l.depth;
-      l.inner = 1;
-    }
-    return l;
-  }
-
-  Status CheckVector(OpKernelContext* ctx, int i, const char* what,
-                     int64_t depth) const {
-    const Tensor& v = ctx->input(i);
-    if (v.rank() != 1 || v.dim(0) != depth) {
-      return errors::InvalidArgument(what, " must be a vector of ", depth,
-                                     " elements (the depth of x), got shape ",
-                                     v.shape().ToString());
-    }
-    return Status::OK();
-  }
-
-  float epsilon_ = 1e-4f;
-  bool is_training_ = true;
-  bool channels_first_ = false;
-};
 
 class FusedBatchNormOp : public BatchNormOpBase {
  public:
   using BatchNormOpBase::BatchNormOpBase;
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    OP_REQUIRES(
-        ctx, x.rank() == 4,
-        errors::InvalidArgument("x must be 4-D, got ", x.shape().ToString()));
-    const Layout layout = LayoutOf(x);
+    BatchNormLayout layout;
+    Tensor* outs[5];
+    OP_REQUIRES_OK(ctx, PrepareForward(ctx, &layout, outs));
     const int64_t depth = layout.depth;
     const int64_t rows = layout.rows();
-    OP_REQUIRES_OK(ctx, CheckVector(ctx, 1, "scale", depth));
-    OP_REQUIRES_OK(ctx, CheckVector(ctx, 2, "offset", depth));
-    if (!is_training_) {
-      OP_REQUIRES_OK(ctx, CheckVector(ctx, 3, "mean", depth));
-      OP_REQUIRES_OK(ctx, CheckVector(ctx, 4, "variance", depth));
-    }
-    Tensor* outs[5];
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &outs[0]));
-    for (int i = 1; i < 5; ++i) {
-      OP_REQUIRES_OK(ctx,
-                     ctx->allocate_output(i, TensorShape({depth}), &outs[i]));
-    }
     OP_REQUIRES_OK(
         ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto t) {
           using T = decltype(t);
@@ -141,25 +73,11 @@ class FusedBatchNormGradOp : public BatchNormOpBase {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& dy = ctx->input(0);
     const Tensor& x = ctx->input(1);
-    OP_REQUIRES(ctx, x.rank() == 4 && dy.shape() == x.shape(),
-                errors::InvalidArgument(
-                    "y_backprop and x must have one 4-D shape, got ",
-                    dy.shape().ToString(), " and ", x.shape().ToString()));
-    const Layout layout = LayoutOf(x);
+    BatchNormLayout layout;
+    Tensor* outs[5];
+    OP_REQUIRES_OK(ctx, PrepareBackward(ctx, &layout, outs));
     const int64_t depth = layout.depth;
     const int64_t rows = layout.rows();
-    OP_REQUIRES_OK(ctx, CheckVector(ctx, 2, "scale", depth));
-    OP_REQUIRES_OK(ctx, CheckVector(ctx, 3, "reserve_space_1 (mean)", depth));
-    OP_REQUIRES_OK(ctx,
-                   CheckVector(ctx, 4, "reserve_space_2 (variance)", depth));
-    Tensor* outs[5];
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &outs[0]));
-    OP_REQUIRES_OK(ctx,
-                   ctx->allocate_output(1, TensorShape({depth}), &outs[1]));
-    OP_REQUIRES_OK(ctx,
-                   ctx->allocate_output(2, TensorShape({depth}), &outs[2]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(3, TensorShape({0}), &outs[3]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(4, TensorShape({0}), &outs[4]));
     OP_REQUIRES_OK(
         ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto t) {
           using T = decltype(t);

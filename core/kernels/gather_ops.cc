@@ -5,6 +5,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
+#include "core/kernels/array_op_shapes.h"
 #include "core/kernels/offset_tables.h"
 #include "core/kernels/wrapping_arithmetic.h"
 
@@ -53,37 +54,14 @@ class GatherOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& params = ctx->input(0);
     const Tensor& indices_tensor = ctx->input(1);
-    OP_REQUIRES(ctx, batch_dims_ == 0,
-                errors::Unimplemented("GatherV2 supports batch_dims=0 only, "
-                                      "got ",
-                                      batch_dims_));
-    int64_t axis = 0;
-    if (ctx->num_inputs() == 3) {
-      std::vector<int64_t> axis_value;
-      OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &axis_value));
-      OP_REQUIRES(ctx, axis_value.size() == 1,
-                  errors::InvalidArgument("axis must be a scalar, got shape ",
-                                          ctx->input(2).shape().ToString()));
-      axis = axis_value[0];
-    }
+    int axis;
+    std::vector<int64_t> out_dims;
+    OP_REQUIRES_OK(ctx, GatherArgs(*ctx, batch_dims_, &axis, &out_dims));
     const int rank = params.rank();
-    OP_REQUIRES(ctx, rank >= 1,
-                errors::InvalidArgument("params must be at least 1 "
-                                        "dimensional"));
-    OP_REQUIRES(ctx, axis >= -rank && axis < rank,
-                errors::InvalidArgument("Expected axis in the range [", -rank,
-                                        ", ", rank, "), but got ", axis));
-    if (axis < 0) axis += rank;
-    const int64_t limit = params.dim(static_cast<int>(axis));
+    const int64_t limit = params.dim(axis);
     std::vector<int64_t> indices;
     OP_REQUIRES_OK(ctx,
                    ReadIndices(indices_tensor, limit, "indices", &indices));
-    std::vector<int64_t> out_dims(params.shape().dims().begin(),
-                                  params.shape().dims().begin() + axis);
-    out_dims.insert(out_dims.end(), indices_tensor.shape().dims().begin(),
-                    indices_tensor.shape().dims().end());
-    out_dims.insert(out_dims.end(), params.shape().dims().begin() + axis + 1,
-                    params.shape().dims().end());
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
     if (out->num_elements() == 0) return;

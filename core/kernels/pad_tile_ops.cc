@@ -5,36 +5,11 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
+#include "core/kernels/array_op_shapes.h"
 #include "core/kernels/offset_tables.h"
 
 namespace tensorweave {
 namespace {
-
-// paddings: a [rank, 2] int tensor of non-negative values.
-Status ReadPaddings(const Tensor& paddings, int rank,
-                    std::vector<int64_t>* before, std::vector<int64_t>* after) {
-  if (paddings.rank() != 2 || paddings.dim(0) != rank || paddings.dim(1) != 2) {
-    return errors::InvalidArgument("paddings must be a matrix of shape [", rank,
-                                   ", 2] (the input's rank by 2), got shape ",
-                                   paddings.shape().ToString());
-  }
-  Tensor flat;
-  TW_RETURN_IF_ERROR(paddings.Reshaped(TensorShape({2 * rank}), &flat));
-  std::vector<int64_t> values;
-  TW_RETURN_IF_ERROR(ReadIndexVector(flat, &values));
-  before->resize(rank);
-  after->resize(rank);
-  for (int d = 0; d < rank; ++d) {
-    (*before)[d] = values[2 * d];
-    (*after)[d] = values[2 * d + 1];
-    if ((*before)[d] < 0 || (*after)[d] < 0) {
-      return errors::InvalidArgument(
-          "Paddings must be non-negative: ", (*before)[d], " ", (*after)[d],
-          " (dimension ", d, ")");
-    }
-  }
-  return Status::OK();
-}
 
 // Pad and PadV2 (constant_values is input 2).
 class PadOp : public OpKernel {
@@ -42,24 +17,9 @@ class PadOp : public OpKernel {
   explicit PadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    std::vector<int64_t> before, after;
-    OP_REQUIRES_OK(ctx, ReadPaddings(ctx->input(1), x.rank(), &before, &after));
+    std::vector<int64_t> before, after, out_dims;
+    OP_REQUIRES_OK(ctx, PadArgs(*ctx, &before, &after, &out_dims));
     const bool has_value = ctx->num_inputs() == 3;
-    if (has_value) {
-      OP_REQUIRES(ctx, ctx->input(2).rank() == 0,
-                  errors::InvalidArgument(
-                      "constant_values must be a scalar, got shape ",
-                      ctx->input(2).shape().ToString()));
-    }
-    std::vector<int64_t> out_dims(x.rank());
-    for (int d = 0; d < x.rank(); ++d) {
-      OP_REQUIRES(ctx,
-                  AddWithoutOverflow(x.dim(d), before[d], &out_dims[d]) &&
-                      AddWithoutOverflow(out_dims[d], after[d], &out_dims[d]),
-                  errors::InvalidArgument("padded size of dimension ", d, " (",
-                                          x.dim(d), " + ", before[d], " + ",
-                                          after[d], ") does not fit in int64"));
-    }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
     const std::vector<int64_t> strides = RowMajorStrides(out_dims);
@@ -183,26 +143,8 @@ class TileOp : public OpKernel {
   explicit TileOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    std::vector<int64_t> multiples;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &multiples));
-    OP_REQUIRES(
-        ctx,
-        ctx->input(1).rank() == 1 &&
-            static_cast<int>(multiples.size()) == x.rank(),
-        errors::InvalidArgument(
-            "Expected multiples argument to be a vector of length ", x.rank(),
-            " but got shape ", ctx->input(1).shape().ToString()));
-    std::vector<int64_t> out_dims(x.rank());
-    for (int d = 0; d < x.rank(); ++d) {
-      OP_REQUIRES(ctx, multiples[d] >= 0,
-                  errors::InvalidArgument("Expected multiples[", d,
-                                          "] >= 0, but got ", multiples[d]));
-      OP_REQUIRES(ctx,
-                  MultiplyWithoutOverflow(x.dim(d), multiples[d], &out_dims[d]),
-                  errors::InvalidArgument("tiled size of dimension ", d, " (",
-                                          x.dim(d), " * ", multiples[d],
-                                          ") does not fit in int64"));
-    }
+    std::vector<int64_t> multiples, out_dims;
+    OP_REQUIRES_OK(ctx, TileArgs(*ctx, &multiples, &out_dims));
     // allocate_output checks the element count and byte size before the
     // offset tables below take memory in proportion to the output's dims.
     Tensor* out;

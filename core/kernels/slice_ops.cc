@@ -3,6 +3,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
 #include "core/framework/strided_slice.h"
+#include "core/kernels/array_op_shapes.h"
 #include "core/kernels/offset_tables.h"
 
 namespace tensorweave {
@@ -27,27 +28,8 @@ class SliceOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     std::vector<int64_t> begin, size;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &begin));
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &size));
+    OP_REQUIRES_OK(ctx, SliceArgs(*ctx, &begin, &size));
     const int rank = x.rank();
-    OP_REQUIRES(
-        ctx,
-        static_cast<int>(begin.size()) == rank &&
-            static_cast<int>(size.size()) == rank,
-        errors::InvalidArgument(
-            "Expected begin and size arguments to be 1-D tensors of size ",
-            rank, ", but got shapes ", ctx->input(1).shape().ToString(),
-            " and ", ctx->input(2).shape().ToString(), " instead."));
-    for (int d = 0; d < rank; ++d) {
-      OP_REQUIRES(ctx, begin[d] >= 0 && begin[d] <= x.dim(d),
-                  errors::InvalidArgument("Expected begin[", d, "] in [0, ",
-                                          x.dim(d), "], but got ", begin[d]));
-      if (size[d] == -1) size[d] = x.dim(d) - begin[d];
-      OP_REQUIRES(
-          ctx, size[d] >= 0 && size[d] <= x.dim(d) - begin[d],
-          errors::InvalidArgument("Expected size[", d, "] in [0, ",
-                                  x.dim(d) - begin[d], "], but got ", size[d]));
-    }
     if (TensorShape(size) == x.shape()) {
       ctx->set_output(0, x);
       return;

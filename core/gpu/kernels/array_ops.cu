@@ -19,6 +19,7 @@
 #include "core/framework/strided_slice.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_kernel_util.h"
+#include "core/kernels/array_op_shapes.h"
 
 namespace tensorweave {
 namespace gpu {
@@ -51,23 +52,6 @@ __global__ void IndexMapKernel(const U* in, U* out, int64_t n, IndexMap m) {
     } else {
       out[i] = in[off];
     }
-  }
-}
-
-template <typename Fn>
-Status DispatchBySize(DataType dtype, Fn&& fn) {
-  switch (DataTypeSize(dtype)) {
-    case 1:
-      return fn(uint8_t{});
-    case 2:
-      return fn(uint16_t{});
-    case 4:
-      return fn(uint32_t{});
-    case 8:
-      return fn(uint64_t{});
-    default:
-      return errors::Unimplemented("GPU array kernels do not support ",
-                                   DataTypeName(dtype));
   }
 }
 
@@ -134,12 +118,6 @@ Status Copy2D(GpuDevice* device, void* dst, int64_t dpitch, const void* src,
       cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, rows,
                         cudaMemcpyDeviceToDevice, device->stream()),
       "cudaMemcpy2DAsync (device to device)");
-}
-
-int64_t Product(const std::vector<int64_t>& dims, int begin, int end) {
-  int64_t p = 1;
-  for (int i = begin; i < end; ++i) p *= dims[i];
-  return p;
 }
 
 // --- Const and identities ----------------------------------------------------
@@ -307,27 +285,8 @@ class SliceGpuOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     std::vector<int64_t> begin, size;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &begin));
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &size));
+    OP_REQUIRES_OK(ctx, SliceArgs(*ctx, &begin, &size));
     const int rank = x.rank();
-    OP_REQUIRES(
-        ctx,
-        static_cast<int>(begin.size()) == rank &&
-            static_cast<int>(size.size()) == rank,
-        errors::InvalidArgument(
-            "Expected begin and size arguments to be 1-D tensors of size ",
-            rank, ", but got shapes ", ctx->input(1).shape().ToString(),
-            " and ", ctx->input(2).shape().ToString(), " instead."));
-    for (int d = 0; d < rank; ++d) {
-      OP_REQUIRES(ctx, begin[d] >= 0 && begin[d] <= x.dim(d),
-                  errors::InvalidArgument("Expected begin[", d, "] in [0, ",
-                                          x.dim(d), "], but got ", begin[d]));
-      if (size[d] == -1) size[d] = x.dim(d) - begin[d];
-      OP_REQUIRES(
-          ctx, size[d] >= 0 && size[d] <= x.dim(d) - begin[d],
-          errors::InvalidArgument("Expected size[", d, "] in [0, ",
-                                  x.dim(d) - begin[d], "], but got ", size[d]));
-    }
     if (TensorShape(size) == x.shape()) {
       ctx->set_output(0, x);
       return;
@@ -436,26 +395,8 @@ class TileGpuOp : public OpKernel {
   explicit TileGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    std::vector<int64_t> multiples;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &multiples));
-    OP_REQUIRES(
-        ctx,
-        ctx->input(1).rank() == 1 &&
-            static_cast<int>(multiples.size()) == x.rank(),
-        errors::InvalidArgument(
-            "Expected multiples argument to be a vector of length ", x.rank(),
-            " but got shape ", ctx->input(1).shape().ToString()));
-    std::vector<int64_t> out_dims(x.rank());
-    for (int d = 0; d < x.rank(); ++d) {
-      OP_REQUIRES(ctx, multiples[d] >= 0,
-                  errors::InvalidArgument("Expected multiples[", d,
-                                          "] >= 0, but got ", multiples[d]));
-      OP_REQUIRES(ctx,
-                  MultiplyWithoutOverflow(x.dim(d), multiples[d], &out_dims[d]),
-                  errors::InvalidArgument("tiled size of dimension ", d, " (",
-                                          x.dim(d), " * ", multiples[d],
-                                          ") does not fit in int64"));
-    }
+    std::vector<int64_t> multiples, out_dims;
+    OP_REQUIRES_OK(ctx, TileArgs(*ctx, &multiples, &out_dims));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
     if (out->num_elements() == 0) return;
@@ -489,43 +430,22 @@ class PadGpuOp : public OpKernel {
   explicit PadGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    const Tensor& paddings = ctx->input(1);
     const int rank = x.rank();
-    OP_REQUIRES(
-        ctx,
-        paddings.rank() == 2 && paddings.dim(0) == rank && paddings.dim(1) == 2,
-        errors::InvalidArgument("paddings must be a matrix of shape [", rank,
-                                ", 2] (the input's rank by 2), got shape ",
-                                paddings.shape().ToString()));
     OP_REQUIRES(ctx, rank <= kMaxDims,
                 errors::Unimplemented("GPU Pad supports up to ", kMaxDims,
                                       " dimensions, got ", rank));
-    Tensor flat;
-    OP_REQUIRES_OK(ctx, paddings.Reshaped(TensorShape({2 * rank}), &flat));
-    std::vector<int64_t> values;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(flat, &values));
+    std::vector<int64_t> before_dims, after_dims, out_dims;
+    OP_REQUIRES_OK(ctx, PadArgs(*ctx, &before_dims, &after_dims, &out_dims));
     IndexMap m, before;
     m.rank = rank;
-    std::vector<int64_t> out_dims(rank);
     const std::vector<int64_t> strides = RowMajorStrides(x.shape().dims());
     for (int d = 0; d < rank; ++d) {
-      const int64_t lo = values[2 * d], hi = values[2 * d + 1];
-      OP_REQUIRES(ctx, lo >= 0 && hi >= 0,
-                  errors::InvalidArgument("Paddings must be non-negative: ", lo,
-                                          " ", hi, " (dimension ", d, ")"));
-      out_dims[d] = x.dim(d) + lo + hi;
       m.out_dims[d] = out_dims[d];
       m.mod[d] = x.dim(d);
       m.strides[d] = strides[d];
-      before.out_dims[d] = lo;
+      before.out_dims[d] = before_dims[d];
     }
     const bool has_value = ctx->num_inputs() > 2;
-    if (has_value) {
-      OP_REQUIRES(ctx, ctx->input(2).num_elements() == 1,
-                  errors::InvalidArgument(
-                      "constant_values must be a scalar, got shape ",
-                      ctx->input(2).shape().ToString()));
-    }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
     const int64_t n = out->num_elements();
@@ -548,65 +468,28 @@ class PadGpuOp : public OpKernel {
 
 // --- concatenation and splitting (2-D copies) --------------------------------
 
-Status ReadAxis(const Tensor& t, int rank, const char* what, int* axis) {
-  std::vector<int64_t> v;
-  TW_RETURN_IF_ERROR(ReadIndexVector(t, &v));
-  if (v.size() != 1) {
-    return errors::InvalidArgument(what, " must be a scalar, got shape ",
-                                   t.shape().ToString());
-  }
-  if (v[0] < -rank || v[0] >= rank) {
-    return errors::InvalidArgument(what, " ", v[0], " is out of range [", -rank,
-                                   ", ", rank, ")");
-  }
-  *axis = static_cast<int>(v[0] < 0 ? v[0] + rank : v[0]);
-  return Status::OK();
-}
-
 class ConcatV2GpuOp : public OpKernel {
  public:
   explicit ConcatV2GpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
     const int n = ctx->num_inputs() - 1;
     const Tensor& first = ctx->input(0);
-    OP_REQUIRES(ctx, first.rank() > 0,
-                errors::InvalidArgument("Can't concatenate scalars (use "
-                                        "tw.stack instead)"));
     int axis;
-    OP_REQUIRES_OK(ctx, ReadAxis(ctx->input(n), first.rank(), "axis", &axis));
-    std::vector<int64_t> out_dims = first.shape().dims();
-    out_dims[axis] = 0;
-    for (int i = 0; i < n; ++i) {
-      const Tensor& t = ctx->input(i);
-      OP_REQUIRES(ctx, t.rank() == first.rank(),
-                  errors::InvalidArgument(
-                      "ConcatOp : Ranks of all input tensors should match: "
-                      "shape[0] = ",
-                      first.shape().ToString(), " vs. shape[", i,
-                      "] = ", t.shape().ToString()));
-      for (int d = 0; d < t.rank(); ++d) {
-        OP_REQUIRES(ctx, d == axis || t.dim(d) == first.dim(d),
-                    errors::InvalidArgument(
-                        "ConcatOp : Dimension ", d,
-                        " in both shapes must be equal: shape[0] = ",
-                        first.shape().ToString(), " vs. shape[", i,
-                        "] = ", t.shape().ToString()));
-      }
-      out_dims[axis] += t.dim(axis);
-    }
+    std::vector<int64_t> out_dims, widths;
+    OP_REQUIRES_OK(ctx, ConcatArgs(*ctx, &axis, &out_dims, &widths));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
     if (out->num_elements() == 0) return;
     const int64_t esize = DataTypeSize(out->dtype());
-    const int64_t outer = Product(out_dims, 0, axis);
-    const int64_t out_width = Product(out_dims, axis, first.rank()) * esize;
+    const int64_t outer = DimsProduct(out_dims, 0, axis);
+    const int64_t out_width = DimsProduct(out_dims, axis, first.rank()) * esize;
     int64_t col = 0;
     for (int i = 0; i < n; ++i) {
-      const Tensor& t = ctx->input(i);
-      const int64_t width = Product(t.shape().dims(), axis, t.rank()) * esize;
-      OP_REQUIRES_OK(ctx, Copy2D(GetGpuDevice(ctx),
-                                 static_cast<char*>(out->raw_data()) + col,
-                                 out_width, t.raw_data(), width, width, outer));
+      const int64_t width = widths[i] * esize;
+      OP_REQUIRES_OK(
+          ctx,
+          Copy2D(GetGpuDevice(ctx), static_cast<char*>(out->raw_data()) + col,
+                 out_width, ctx->input(i).raw_data(), width, width, outer));
       col += width;
     }
   }
@@ -621,27 +504,16 @@ class PackGpuOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const int n = ctx->num_inputs();
     const Tensor& first = ctx->input(0);
-    const int rank = first.rank() + 1;
-    OP_REQUIRES(ctx, axis_ >= -rank && axis_ < rank,
-                errors::InvalidArgument("axis = ", axis_, " not in [", -rank,
-                                        ", ", rank, ")"));
-    const int axis = static_cast<int>(axis_ < 0 ? axis_ + rank : axis_);
-    for (int i = 1; i < n; ++i) {
-      OP_REQUIRES(ctx, ctx->input(i).shape() == first.shape(),
-                  errors::InvalidArgument(
-                      "Shapes of all inputs must match: values[0].shape = ",
-                      first.shape().ToString(), " != values[", i,
-                      "].shape = ", ctx->input(i).shape().ToString()));
-    }
-    std::vector<int64_t> out_dims = first.shape().dims();
-    out_dims.insert(out_dims.begin() + axis, n);
+    int axis;
+    std::vector<int64_t> out_dims;
+    OP_REQUIRES_OK(ctx, PackArgs(*ctx, axis_, &axis, &out_dims));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
     if (out->num_elements() == 0) return;
     const int64_t esize = DataTypeSize(out->dtype());
-    const int64_t outer = Product(first.shape().dims(), 0, axis);
+    const int64_t outer = DimsProduct(first.shape().dims(), 0, axis);
     const int64_t width =
-        Product(first.shape().dims(), axis, first.rank()) * esize;
+        DimsProduct(first.shape().dims(), axis, first.rank()) * esize;
     for (int i = 0; i < n; ++i) {
       OP_REQUIRES_OK(
           ctx,
@@ -660,8 +532,8 @@ void SplitInto(OpKernelContext* ctx, const Tensor& x, int axis,
                const std::vector<int64_t>& sizes) {
   const int64_t esize = DataTypeSize(x.dtype());
   const std::vector<int64_t> dims = x.shape().dims();
-  const int64_t outer = Product(dims, 0, axis);
-  const int64_t inner = Product(dims, axis + 1, x.rank());
+  const int64_t outer = DimsProduct(dims, 0, axis);
+  const int64_t inner = DimsProduct(dims, axis + 1, x.rank());
   const int64_t in_width = dims[axis] * inner * esize;
   int64_t col = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
@@ -684,18 +556,10 @@ class SplitGpuOp : public OpKernel {
  public:
   explicit SplitGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(1);
-    OP_REQUIRES(ctx, x.rank() > 0,
-                errors::InvalidArgument("Can't split a scalar"));
     int axis;
-    OP_REQUIRES_OK(ctx, ReadAxis(ctx->input(0), x.rank(), "axis", &axis));
-    const int n = ctx->num_outputs();
-    OP_REQUIRES(ctx, x.dim(axis) % n == 0,
-                errors::InvalidArgument(
-                    "Number of ways to split should evenly divide the split "
-                    "dimension, but got split_dim ",
-                    axis, " (size = ", x.dim(axis), ") and num_split ", n));
-    SplitInto(ctx, x, axis, std::vector<int64_t>(n, x.dim(axis) / n));
+    std::vector<int64_t> sizes;
+    OP_REQUIRES_OK(ctx, SplitArgs(*ctx, &axis, &sizes));
+    SplitInto(ctx, ctx->input(1), axis, sizes);
   }
 };
 
@@ -703,45 +567,10 @@ class SplitVGpuOp : public OpKernel {
  public:
   explicit SplitVGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(0);
-    OP_REQUIRES(ctx, x.rank() > 0,
-                errors::InvalidArgument("Can't split a scalar"));
     int axis;
-    OP_REQUIRES_OK(ctx, ReadAxis(ctx->input(2), x.rank(), "axis", &axis));
     std::vector<int64_t> sizes;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(1), &sizes));
-    const int n = ctx->num_outputs();
-    OP_REQUIRES(ctx, static_cast<int>(sizes.size()) == n,
-                errors::InvalidArgument("size_splits has ", sizes.size(),
-                                        " values but num_split is ", n));
-    int unknown = -1;
-    int64_t total = 0;
-    for (int i = 0; i < n; ++i) {
-      if (sizes[i] == -1) {
-        OP_REQUIRES(ctx, unknown < 0,
-                    errors::InvalidArgument(
-                        "Only one dimensions can have a value of -1. Second "
-                        "one found at dimension ",
-                        i));
-        unknown = i;
-      } else {
-        OP_REQUIRES(ctx, sizes[i] >= 0,
-                    errors::InvalidArgument("size_splits[", i,
-                                            "] must be >= 0, got ", sizes[i]));
-        total += sizes[i];
-      }
-    }
-    if (unknown >= 0) sizes[unknown] = x.dim(axis) - total;
-    OP_REQUIRES(ctx,
-                (unknown < 0 && total == x.dim(axis)) ||
-                    (unknown >= 0 && total <= x.dim(axis)),
-                errors::InvalidArgument(
-                    "Determined shape must either match input shape along "
-                    "split_dim exactly if fully specified, or be less than the "
-                    "size of the input along split_dim if not fully "
-                    "specified.  Got: ",
-                    total));
-    SplitInto(ctx, x, axis, sizes);
+    OP_REQUIRES_OK(ctx, SplitVArgs(*ctx, &axis, &sizes));
+    SplitInto(ctx, ctx->input(0), axis, sizes);
   }
 };
 
@@ -753,21 +582,14 @@ class UnpackGpuOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const int rank = x.rank();
-    OP_REQUIRES(ctx, axis_ >= -rank && axis_ < rank,
-                errors::InvalidArgument("axis = ", axis_, " not in [", -rank,
-                                        ", ", rank, ")"));
-    const int axis = static_cast<int>(axis_ < 0 ? axis_ + rank : axis_);
     const int n = ctx->num_outputs();
-    OP_REQUIRES(
-        ctx, x.dim(axis) == n,
-        errors::InvalidArgument("Input shape axis ", axis, " must equal ", n,
-                                ", got shape ", x.shape().ToString()));
-    std::vector<int64_t> dims = x.shape().dims();
+    int axis;
+    std::vector<int64_t> out_dims;
+    OP_REQUIRES_OK(ctx, UnpackArgs(*ctx, axis_, &axis, &out_dims));
+    const std::vector<int64_t>& dims = x.shape().dims();
     const int64_t esize = DataTypeSize(x.dtype());
-    const int64_t outer = Product(dims, 0, axis);
-    const int64_t width = Product(dims, axis + 1, rank) * esize;
-    std::vector<int64_t> out_dims = dims;
-    out_dims.erase(out_dims.begin() + axis);
+    const int64_t outer = DimsProduct(dims, 0, axis);
+    const int64_t width = DimsProduct(dims, axis + 1, rank) * esize;
     for (int i = 0; i < n; ++i) {
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(i, TensorShape(out_dims), &out));
@@ -872,7 +694,7 @@ class OneHotGpuOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &out));
     const int64_t n = out->num_elements();
     if (n == 0) return;
-    const int64_t suffix = Product(indices.shape().dims(), axis, rank);
+    const int64_t suffix = DimsProduct(indices.shape().dims(), axis, rank);
     GpuDevice* device = GetGpuDevice(ctx);
     OP_REQUIRES_OK(
         ctx, DispatchType<float, double, int64_t, int32_t,

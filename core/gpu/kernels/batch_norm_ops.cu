@@ -9,6 +9,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_kernel_util.h"
+#include "core/kernels/fused_batch_norm.h"
 
 namespace tensorweave {
 namespace gpu {
@@ -16,12 +17,9 @@ namespace {
 
 constexpr int kReduceThreads = 256;
 
-struct BnLayout {
-  int64_t outer, depth, inner;
-};
-
 // Offset of row r (of outer * inner) of channel c.
-__device__ inline int64_t BnOffset(const BnLayout& l, int64_t c, int64_t r) {
+__device__ inline int64_t BnOffset(const BatchNormLayout& l, int64_t c,
+                                   int64_t r) {
   const int64_t o = r / l.inner;
   const int64_t k = r - o * l.inner;
   return (o * l.depth + c) * l.inner + k;
@@ -44,7 +42,7 @@ __device__ inline double BlockSum(double v, double* shared) {
 // inference: the inputs), the affine a, b with y = x * a + b, and outputs
 // 1..4.
 template <typename T>
-__global__ void BnStatsKernel(BnLayout l, bool training, float epsilon,
+__global__ void BnStatsKernel(BatchNormLayout l, bool training, float epsilon,
                               const T* x, const T* scale, const T* offset,
                               const T* in_mean, const T* in_var, T* batch_mean,
                               T* batch_var, T* reserve1, T* reserve2, T* a,
@@ -85,8 +83,8 @@ __global__ void BnStatsKernel(BnLayout l, bool training, float epsilon,
 }
 
 template <typename T>
-__global__ void BnApplyKernel(BnLayout l, const T* x, const T* a, const T* b,
-                              T* y, int64_t total) {
+__global__ void BnApplyKernel(BatchNormLayout l, const T* x, const T* a,
+                              const T* b, T* y, int64_t total) {
   TW_GPU_LOOP(i, total) {
     const int64_t c = (i / l.inner) % l.depth;
     y[i] = x[i] * a[c] + b[c];
@@ -97,7 +95,7 @@ __global__ void BnApplyKernel(BnLayout l, const T* x, const T* a, const T* b,
 // offset_backprop; the doubles the dx kernel needs in `stats` (3 per
 // channel: sum_g, sum_gx, inv).
 template <typename T>
-__global__ void BnGradReduceKernel(BnLayout l, float epsilon, const T* g,
+__global__ void BnGradReduceKernel(BatchNormLayout l, float epsilon, const T* g,
                                    const T* x, const T* mean, const T* var,
                                    T* scale_backprop, T* offset_backprop,
                                    double* stats) {
@@ -126,7 +124,7 @@ __global__ void BnGradReduceKernel(BnLayout l, float epsilon, const T* g,
 }
 
 template <typename T>
-__global__ void BnGradApplyKernel(BnLayout l, bool training, const T* g,
+__global__ void BnGradApplyKernel(BatchNormLayout l, bool training, const T* g,
                                   const T* x, const T* scale, const T* mean,
                                   const double* stats, T* dx, int64_t total) {
   const double rows = static_cast<double>(l.outer * l.inner);
@@ -146,69 +144,15 @@ __global__ void BnGradApplyKernel(BnLayout l, bool training, const T* g,
   }
 }
 
-class BatchNormGpuBase : public OpKernel {
+class FusedBatchNormGpuOp : public BatchNormOpBase {
  public:
-  explicit BatchNormGpuBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    ctx->SetStatus(ctx->GetAttr("epsilon", &epsilon_));
-    ctx->SetStatus(ctx->GetAttr("is_training", &is_training_));
-    std::string data_format;
-    ctx->SetStatus(ctx->GetAttr("data_format", &data_format));
-    channels_first_ = data_format == "NCHW";
-  }
-
- protected:
-  BnLayout LayoutOf(const Tensor& x) const {
-    BnLayout l;
-    if (channels_first_) {
-      l.outer = x.dim(0);
-      l.depth = x.dim(1);
-      l.inner = x.dim(2) * x.dim(3);
-    } else {
-      l.depth = x.dim(3);
-      l.outer = l.depth == 0 ? 0 : x.num_elements() / l.depth;
-      l.inner = 1;
-    }
-    return l;
-  }
-
-  Status CheckVector(OpKernelContext* ctx, int i, const char* what,
-                     int64_t depth) const {
-    const Tensor& v = ctx->input(i);
-    if (v.rank() != 1 || v.dim(0) != depth) {
-      return errors::InvalidArgument(what, " must be a vector of ", depth,
-                                     " elements (the depth of x), got shape ",
-                                     v.shape().ToString());
-    }
-    return Status::OK();
-  }
-
-  float epsilon_ = 1e-4f;
-  bool is_training_ = true;
-  bool channels_first_ = false;
-};
-
-class FusedBatchNormGpuOp : public BatchNormGpuBase {
- public:
-  using BatchNormGpuBase::BatchNormGpuBase;
+  using BatchNormOpBase::BatchNormOpBase;
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
-    OP_REQUIRES(
-        ctx, x.rank() == 4,
-        errors::InvalidArgument("x must be 4-D, got ", x.shape().ToString()));
-    const BnLayout l = LayoutOf(x);
-    const int64_t depth = l.depth;
-    OP_REQUIRES_OK(ctx, CheckVector(ctx, 1, "scale", depth));
-    OP_REQUIRES_OK(ctx, CheckVector(ctx, 2, "offset", depth));
-    if (!is_training_) {
-      OP_REQUIRES_OK(ctx, CheckVector(ctx, 3, "mean", depth));
-      OP_REQUIRES_OK(ctx, CheckVector(ctx, 4, "variance", depth));
-    }
+    BatchNormLayout l;
     Tensor* outs[5];
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &outs[0]));
-    for (int i = 1; i < 5; ++i) {
-      OP_REQUIRES_OK(ctx,
-                     ctx->allocate_output(i, TensorShape({depth}), &outs[i]));
-    }
+    OP_REQUIRES_OK(ctx, PrepareForward(ctx, &l, outs));
+    const int64_t depth = l.depth;
     if (depth == 0) return;
     GpuDevice* device = GetGpuDevice(ctx);
     OP_REQUIRES_OK(
@@ -237,30 +181,16 @@ class FusedBatchNormGpuOp : public BatchNormGpuBase {
   }
 };
 
-class FusedBatchNormGradGpuOp : public BatchNormGpuBase {
+class FusedBatchNormGradGpuOp : public BatchNormOpBase {
  public:
-  using BatchNormGpuBase::BatchNormGpuBase;
+  using BatchNormOpBase::BatchNormOpBase;
   void Compute(OpKernelContext* ctx) override {
     const Tensor& dy = ctx->input(0);
     const Tensor& x = ctx->input(1);
-    OP_REQUIRES(ctx, x.rank() == 4 && dy.shape() == x.shape(),
-                errors::InvalidArgument(
-                    "y_backprop and x must have one 4-D shape, got ",
-                    dy.shape().ToString(), " and ", x.shape().ToString()));
-    const BnLayout l = LayoutOf(x);
-    const int64_t depth = l.depth;
-    OP_REQUIRES_OK(ctx, CheckVector(ctx, 2, "scale", depth));
-    OP_REQUIRES_OK(ctx, CheckVector(ctx, 3, "reserve_space_1 (mean)", depth));
-    OP_REQUIRES_OK(ctx,
-                   CheckVector(ctx, 4, "reserve_space_2 (variance)", depth));
+    BatchNormLayout l;
     Tensor* outs[5];
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &outs[0]));
-    OP_REQUIRES_OK(ctx,
-                   ctx->allocate_output(1, TensorShape({depth}), &outs[1]));
-    OP_REQUIRES_OK(ctx,
-                   ctx->allocate_output(2, TensorShape({depth}), &outs[2]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(3, TensorShape({0}), &outs[3]));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(4, TensorShape({0}), &outs[4]));
+    OP_REQUIRES_OK(ctx, PrepareBackward(ctx, &l, outs));
+    const int64_t depth = l.depth;
     if (depth == 0) return;
     GpuDevice* device = GetGpuDevice(ctx);
     OP_REQUIRES_OK(

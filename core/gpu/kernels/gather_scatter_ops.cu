@@ -17,6 +17,7 @@
 #include "core/framework/shape_inference.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_kernel_util.h"
+#include "core/kernels/array_op_shapes.h"
 
 namespace tensorweave {
 namespace gpu {
@@ -38,23 +39,6 @@ __global__ void GatherKernel(const U* params, const I* indices, U* out,
   }
 }
 
-template <typename Fn>
-Status DispatchBySize(DataType dtype, Fn&& fn) {
-  switch (DataTypeSize(dtype)) {
-    case 1:
-      return fn(uint8_t{});
-    case 2:
-      return fn(uint16_t{});
-    case 4:
-      return fn(uint32_t{});
-    case 8:
-      return fn(uint64_t{});
-    default:
-      return errors::Unimplemented("GPU gather does not support ",
-                                   DataTypeName(dtype));
-  }
-}
-
 class GatherGpuOp : public OpKernel {
  public:
   explicit GatherGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -65,34 +49,11 @@ class GatherGpuOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& params = ctx->input(0);
     const Tensor& indices = ctx->input(1);
-    OP_REQUIRES(ctx, batch_dims_ == 0,
-                errors::Unimplemented("GatherV2 supports batch_dims=0 only, "
-                                      "got ",
-                                      batch_dims_));
-    int64_t axis = 0;
-    if (ctx->num_inputs() == 3) {
-      std::vector<int64_t> axis_value;
-      OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &axis_value));
-      OP_REQUIRES(ctx, axis_value.size() == 1,
-                  errors::InvalidArgument("axis must be a scalar, got shape ",
-                                          ctx->input(2).shape().ToString()));
-      axis = axis_value[0];
-    }
+    int axis;
+    std::vector<int64_t> out_dims;
+    OP_REQUIRES_OK(ctx, GatherArgs(*ctx, batch_dims_, &axis, &out_dims));
     const int rank = params.rank();
-    OP_REQUIRES(ctx, rank >= 1,
-                errors::InvalidArgument("params must be at least 1 "
-                                        "dimensional"));
-    OP_REQUIRES(ctx, axis >= -rank && axis < rank,
-                errors::InvalidArgument("Expected axis in the range [", -rank,
-                                        ", ", rank, "), but got ", axis));
-    if (axis < 0) axis += rank;
-    const int64_t limit = params.dim(static_cast<int>(axis));
-    std::vector<int64_t> out_dims(params.shape().dims().begin(),
-                                  params.shape().dims().begin() + axis);
-    out_dims.insert(out_dims.end(), indices.shape().dims().begin(),
-                    indices.shape().dims().end());
-    out_dims.insert(out_dims.end(), params.shape().dims().begin() + axis + 1,
-                    params.shape().dims().end());
+    const int64_t limit = params.dim(axis);
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(out_dims), &out));
     const int64_t total = out->num_elements();

@@ -16,6 +16,7 @@
 #include "core/framework/op_kernel.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_kernel_util.h"
+#include "core/kernels/softmax_op_shapes.h"
 
 namespace tensorweave {
 namespace gpu {
@@ -158,13 +159,9 @@ class GpuSoftmaxOp : public OpKernel {
   using OpKernel::OpKernel;
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
-    OP_REQUIRES(
-        ctx, logits.rank() >= 1,
-        errors::InvalidArgument("logits must have rank >= 1, got shape ",
-                                logits.shape().ToString()));
     Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, logits.shape(), &out));
-    const int64_t cols = logits.dim(logits.rank() - 1);
+    int64_t cols;
+    OP_REQUIRES_OK(ctx, PrepareSoftmax(ctx, &out, &cols));
     if (cols == 0 || logits.num_elements() == 0) return;
     const int64_t rows = logits.num_elements() / cols;
     GpuDevice* device = GetGpuDevice(ctx);
@@ -186,14 +183,9 @@ class GpuSoftmaxGradOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& grad = ctx->input(0);
     const Tensor& y = ctx->input(1);
-    OP_REQUIRES(ctx, grad.shape() == y.shape() && y.rank() >= 1,
-                errors::InvalidArgument(
-                    "gradients and ", kLog ? "logsoftmax" : "softmax",
-                    " must have one shape of rank >= 1, got ",
-                    grad.shape().ToString(), " and ", y.shape().ToString()));
     Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, y.shape(), &out));
-    const int64_t cols = y.dim(y.rank() - 1);
+    int64_t cols;
+    OP_REQUIRES_OK(ctx, PrepareSoftmaxGrad(ctx, kLog, &out, &cols));
     if (cols == 0 || y.num_elements() == 0) return;
     const int64_t rows = y.num_elements() / cols;
     GpuDevice* device = GetGpuDevice(ctx);
@@ -215,26 +207,10 @@ class GpuXentOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
     const Tensor& labels = ctx->input(1);
-    OP_REQUIRES(
-        ctx, logits.rank() == 2,
-        errors::InvalidArgument("logits must be 2-D [batch, classes], got ",
-                                logits.shape().ToString()));
-    const int64_t rows = logits.dim(0), cols = logits.dim(1);
-    if (kSparse) {
-      OP_REQUIRES(ctx, labels.rank() == 1 && labels.dim(0) == rows,
-                  errors::InvalidArgument("labels must be a vector of ", rows,
-                                          " class indices, got shape ",
-                                          labels.shape().ToString()));
-    } else {
-      OP_REQUIRES(
-          ctx, labels.shape() == logits.shape(),
-          errors::InvalidArgument(
-              "logits and labels must have the same shape, got ",
-              logits.shape().ToString(), " and ", labels.shape().ToString()));
-    }
     Tensor *loss, *backprop;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({rows}), &loss));
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, logits.shape(), &backprop));
+    int64_t rows, cols;
+    OP_REQUIRES_OK(ctx,
+                   PrepareXent(ctx, kSparse, &loss, &backprop, &rows, &cols));
     if (rows == 0) return;
     OP_REQUIRES(ctx, cols > 0,
                 errors::InvalidArgument("logits must have at least one class"));
