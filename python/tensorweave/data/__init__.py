@@ -5,8 +5,8 @@ and transformed (`map`, `filter`, `batch`, `shuffle`, `repeat`, ...); an `Iterat
 element per run of `get_next()`, and fails with `OutOfRangeError` at the end.
 
 Example:
-  >>> import tensorweave as tw
-  >>> with tw.Graph().as_default():
+  >>> import tensorweave as tw  # doctest: +SKIP
+  >>> with tw.Graph().as_default():  # doctest: +SKIP
   ...     ds = tw.data.Dataset.range(10).filter(lambda x: x % 3 == 0).batch(2)
   ...     nxt = tw.data.make_one_shot_iterator(ds).get_next()
   ...     with tw.Session() as sess:
@@ -16,7 +16,7 @@ Example:
   ...                 out.append(sess.run(nxt).tolist())
   ...         except tw.errors.OutOfRangeError:
   ...             pass
-  >>> out
+  >>> out  # doctest: +SKIP
   [[0, 3], [6, 9]]
 """
 

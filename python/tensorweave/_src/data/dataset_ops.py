@@ -6,8 +6,8 @@ with a dtype and a static shape (`output_types`, `output_shapes`, `output_classe
 nothing runs until an iterator's `get_next()` is fetched in a session.
 
 Example:
-  >>> import tensorweave as tw
-  >>> with tw.Graph().as_default():
+  >>> import tensorweave as tw  # doctest: +SKIP
+  >>> with tw.Graph().as_default():  # doctest: +SKIP
   ...     ds = tw.data.Dataset.from_tensor_slices([1, 2, 3, 4, 5]).map(lambda x: x * 10).batch(2)
   ...     nxt = tw.data.make_one_shot_iterator(ds).get_next()
   ...     with tw.Session() as sess:
