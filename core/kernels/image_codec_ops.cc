@@ -769,7 +769,7 @@ class DecodeImageOp : public OpKernel {
     op_ = ctx->node().type_string();
     const auto& attrs = ctx->node().attrs();
     if (op_ == "DecodeGif") {
-      channels_ = 0;
+      channels_ = 3;  // TF's: a PNG or JPEG read by DecodeGif is RGB
     } else {
       int64_t channels = 0;
       OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &channels));
