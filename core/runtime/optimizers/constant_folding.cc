@@ -27,8 +27,11 @@ bool NeverFold(const Node* node) {
       "_HostSend",     "_HostRecv",    "_Arg",
       "_Retval",       "VariableV2",   "Variable",
       "_FusedMatMul",  "_FusedConv2D", "Snapshot"};
+  // A dataset op's output is a handle that owns its dataset only while the
+  // step runs (core/data/dataset.h): never a constant.
   return node->is_stateful() || ops->count(node->type_string()) > 0 ||
-         IsControlFlowOp(node->type_string());
+         IsControlFlowOp(node->type_string()) ||
+         node->type_string().find("Dataset") != std::string::npos;
 }
 
 // Runs `node` on `inputs` with the CPU kernels; its outputs in `outputs`.
