@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "core/framework/shape_inference.h"
+#include "core/kernels/array_op_shapes.h"
 #include "core/kernels/cwise_ops.h"
 
 namespace tensorweave {
@@ -14,32 +15,11 @@ class ArgOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    const Tensor& dimension = ctx->input(1);
-    OP_REQUIRES(
-        ctx, dimension.rank() == 0,
-        errors::InvalidArgument("dimension must be a scalar, got shape ",
-                                dimension.shape().ToString()));
-    std::vector<int64_t> axis_value;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(dimension, &axis_value));
-    const int rank = input.rank();
-    int64_t axis = axis_value[0];
-    OP_REQUIRES(ctx, rank > 0 && axis >= -rank && axis < rank,
-                errors::InvalidArgument("Invalid dimension ", axis,
-                                        " for input of shape ",
-                                        input.shape().ToString()));
-    if (axis < 0) axis += rank;
-    const int64_t n = input.dim(axis);
-    OP_REQUIRES(
-        ctx, n > 0,
-        errors::InvalidArgument("Reduction axis ", axis, " is empty in shape ",
-                                input.shape().ToString()));
-    int64_t outer = 1, inner = 1;
+    int axis;
     TensorShape out_shape;
-    for (int i = 0; i < rank; ++i) {
-      if (i < axis) outer *= input.dim(i);
-      if (i > axis) inner *= input.dim(i);
-      if (i != axis) out_shape.AddDim(input.dim(i));
-    }
+    int64_t outer, n, inner;
+    OP_REQUIRES_OK(
+        ctx, ArgReductionArgs(*ctx, &axis, &out_shape, &outer, &n, &inner));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     OP_REQUIRES_OK(

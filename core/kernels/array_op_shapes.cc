@@ -302,4 +302,93 @@ Status GatherArgs(const OpKernelContext& ctx, int64_t batch_dims, int* axis,
   return Status::OK();
 }
 
+Status ReadReductionAxes(const Tensor& input, const Tensor& axes_tensor,
+                         std::vector<bool>* reduced) {
+  if (axes_tensor.rank() > 1) {
+    return errors::InvalidArgument(
+        "reduction_indices must be a scalar or a vector, got shape ",
+        axes_tensor.shape().ToString());
+  }
+  std::vector<int64_t> axes;
+  TW_RETURN_IF_ERROR(ReadIndexVector(axes_tensor, &axes));
+  const int rank = input.rank();
+  reduced->assign(rank, false);
+  for (int64_t axis : axes) {
+    if (axis < -rank || axis >= rank) {
+      return errors::InvalidArgument("Invalid reduction dimension ", axis,
+                                     " for input of shape ",
+                                     input.shape().ToString());
+    }
+    const int64_t a = axis < 0 ? axis + rank : axis;
+    if ((*reduced)[a]) {
+      return errors::InvalidArgument("Duplicate reduction dimension ", axis,
+                                     " in reduction_indices");
+    }
+    (*reduced)[a] = true;
+  }
+  return Status::OK();
+}
+
+Status ArgReductionArgs(const OpKernelContext& ctx, int* axis,
+                        TensorShape* out_shape, int64_t* outer, int64_t* n,
+                        int64_t* inner) {
+  const Tensor& input = ctx.input(0);
+  const Tensor& dimension = ctx.input(1);
+  if (dimension.rank() != 0) {
+    return errors::InvalidArgument("dimension must be a scalar, got shape ",
+                                   dimension.shape().ToString());
+  }
+  std::vector<int64_t> axis_value;
+  TW_RETURN_IF_ERROR(ReadIndexVector(dimension, &axis_value));
+  const int rank = input.rank();
+  const int64_t a = axis_value[0];
+  if (rank == 0 || a < -rank || a >= rank) {
+    return errors::InvalidArgument("Invalid dimension ", a,
+                                   " for input of shape ",
+                                   input.shape().ToString());
+  }
+  *axis = static_cast<int>(a < 0 ? a + rank : a);
+  *n = input.dim(*axis);
+  if (*n == 0) {
+    return errors::InvalidArgument("Reduction axis ", *axis,
+                                   " is empty in shape ",
+                                   input.shape().ToString());
+  }
+  *outer = 1;
+  *inner = 1;
+  *out_shape = TensorShape();
+  for (int i = 0; i < rank; ++i) {
+    if (i < *axis) *outer *= input.dim(i);
+    if (i > *axis) *inner *= input.dim(i);
+    if (i != *axis) out_shape->AddDim(input.dim(i));
+  }
+  return Status::OK();
+}
+
+Status SelectArgs(const OpKernelContext& ctx, bool* rows) {
+  const Tensor& cond = ctx.input(0);
+  const Tensor& t = ctx.input(1);
+  const Tensor& e = ctx.input(2);
+  if (t.shape() != e.shape()) {
+    return errors::InvalidArgument(
+        "Select: t and e must have the same shape, got ", t.shape().ToString(),
+        " and ", e.shape().ToString());
+  }
+  const bool scalar = cond.rank() == 0;
+  *rows = cond.rank() == 1 && t.rank() > 1;
+  if (!scalar && cond.shape() != t.shape() && !*rows) {
+    return errors::InvalidArgument(
+        "Select: condition of shape ", cond.shape().ToString(),
+        " must be a scalar, a vector over the first dimension or of the shape "
+        "of t, ",
+        t.shape().ToString());
+  }
+  if (*rows && cond.dim(0) != t.dim(0)) {
+    return errors::InvalidArgument("Select: condition of length ", cond.dim(0),
+                                   " must match the first dimension of t, ",
+                                   t.shape().ToString());
+  }
+  return Status::OK();
+}
+
 }  // namespace tensorweave

@@ -62,6 +62,22 @@ Status UnpackArgs(const OpKernelContext& ctx, int64_t axis_attr, int* axis,
 Status GatherArgs(const OpKernelContext& ctx, int64_t batch_dims, int* axis,
                   std::vector<int64_t>* out_dims);
 
+// The reduction ops (Sum, Mean, Max...; input 1 the reduction_indices):
+// which of the input's dims are reduced.
+Status ReadReductionAxes(const Tensor& input, const Tensor& axes,
+                         std::vector<bool>* reduced);
+
+// ArgMax / ArgMin(input, dimension): the axis, the output shape, and the
+// input as [outer, n, inner] around the axis.
+Status ArgReductionArgs(const OpKernelContext& ctx, int* axis,
+                        TensorShape* out_shape, int64_t* outer, int64_t* n,
+                        int64_t* inner);
+
+// Select(condition, t, e) (TF1's rules, not SelectV2's broadcasting): t and e
+// of one shape; the condition a scalar, a vector over the first dimension
+// (*rows set) or of t's shape.
+Status SelectArgs(const OpKernelContext& ctx, bool* rows);
+
 }  // namespace tensorweave
 
 #endif  // TENSORWEAVE_CORE_KERNELS_ARRAY_OP_SHAPES_H_

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "core/framework/shape_inference.h"
+#include "core/kernels/array_op_shapes.h"
 #include "core/kernels/cwise_ops.h"
 #include "core/kernels/wrapping_arithmetic.h"
 
@@ -220,26 +221,9 @@ class ReductionOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& axes_tensor = ctx->input(1);
-    OP_REQUIRES(ctx, axes_tensor.rank() <= 1,
-                errors::InvalidArgument(
-                    "reduction_indices must be a scalar or a vector, got "
-                    "shape ",
-                    axes_tensor.shape().ToString()));
-    std::vector<int64_t> axes;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(axes_tensor, &axes));
     const int rank = input.rank();
-    std::vector<bool> reduced(rank, false);
-    for (int64_t axis : axes) {
-      OP_REQUIRES(ctx, axis >= -rank && axis < rank,
-                  errors::InvalidArgument("Invalid reduction dimension ", axis,
-                                          " for input of shape ",
-                                          input.shape().ToString()));
-      const int64_t a = axis < 0 ? axis + rank : axis;
-      OP_REQUIRES(ctx, !reduced[a],
-                  errors::InvalidArgument("Duplicate reduction dimension ",
-                                          axis, " in reduction_indices"));
-      reduced[a] = true;
-    }
+    std::vector<bool> reduced;
+    OP_REQUIRES_OK(ctx, ReadReductionAxes(input, axes_tensor, &reduced));
     TensorShape out_shape;
     int64_t count = 1;  // elements reduced into each output
     // Groups of collapsed dims: (size, reduced).

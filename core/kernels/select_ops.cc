@@ -1,6 +1,7 @@
 // Select / SelectV2 (where with three arguments), ClipByValue and AddN.
 #include <algorithm>
 
+#include "core/kernels/array_op_shapes.h"
 #include "core/kernels/cwise_ops.h"
 #include "core/kernels/wrapping_arithmetic.h"
 
@@ -65,23 +66,9 @@ class SelectOp : public OpKernel {
     const Tensor& cond = ctx->input(0);
     const Tensor& t = ctx->input(1);
     const Tensor& e = ctx->input(2);
-    OP_REQUIRES(ctx, t.shape() == e.shape(),
-                errors::InvalidArgument(
-                    "Select: t and e must have the same shape, got ",
-                    t.shape().ToString(), " and ", e.shape().ToString()));
+    bool rows;
+    OP_REQUIRES_OK(ctx, SelectArgs(*ctx, &rows));
     const bool scalar = cond.rank() == 0;
-    const bool rows = cond.rank() == 1 && t.rank() > 1;
-    OP_REQUIRES(ctx, scalar || cond.shape() == t.shape() || rows,
-                errors::InvalidArgument(
-                    "Select: condition of shape ", cond.shape().ToString(),
-                    " must be a scalar, a vector over the first "
-                    "dimension or of the shape of t, ",
-                    t.shape().ToString()));
-    OP_REQUIRES(
-        ctx, !rows || cond.dim(0) == t.dim(0),
-        errors::InvalidArgument("Select: condition of length ", cond.dim(0),
-                                " must match the first dimension of t, ",
-                                t.shape().ToString()));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, t.shape(), &out));
     const bool* c = cond.data<bool>();

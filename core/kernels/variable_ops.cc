@@ -127,5 +127,21 @@ REGISTER_KERNEL(KernelDef("AssignAdd"), AssignUpdateOp<true>);
 REGISTER_KERNEL(KernelDef("AssignSub"), AssignUpdateOp<false>);
 REGISTER_KERNEL(KernelDef("IsVariableInitialized"), IsVariableInitializedOp);
 
+// On the GPU, VariableV2 hands out the same Var (Assign there writes its
+// tensor in device memory) and IsVariableInitialized writes its flag in host
+// memory: the same kernels, for the dtypes the GPU's Assign supports.
+#define TW_GPU_VARIABLE_TYPES \
+  { DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL }
+REGISTER_KERNEL(KernelDef("VariableV2")
+                    .Device("GPU")
+                    .TypeConstraint("dtype", TW_GPU_VARIABLE_TYPES),
+                VariableOp);
+REGISTER_KERNEL(KernelDef("IsVariableInitialized")
+                    .Device("GPU")
+                    .TypeConstraint("dtype", TW_GPU_VARIABLE_TYPES)
+                    .HostMemoryOutput(0),
+                IsVariableInitializedOp);
+#undef TW_GPU_VARIABLE_TYPES
+
 }  // namespace
 }  // namespace tensorweave

@@ -17,6 +17,7 @@
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_kernel_util.h"
 #include "core/gpu/kernels/gpu_broadcast.h"
+#include "core/kernels/array_op_shapes.h"
 #include "core/kernels/cwise_ops.h"
 
 namespace tensorweave {
@@ -413,6 +414,7 @@ class GpuSelectOp : public OpKernel {
     const Tensor& e = ctx->input(2);
     Select3Index s;
     TensorShape out_shape;
+    bool rows = false;  // Select: the condition is over t's first dimension
     if (kV2) {
       // NumPy broadcasting of all three.
       BroadcastPlan p1, p2;
@@ -420,23 +422,7 @@ class GpuSelectOp : public OpKernel {
       OP_REQUIRES_OK(ctx, MakeBroadcastPlan(cond.shape(), p1.output, &p2));
       out_shape = p2.output;
     } else {
-      OP_REQUIRES(ctx, t.shape() == e.shape(),
-                  errors::InvalidArgument(
-                      "Select: t and e must have the same shape, got ",
-                      t.shape().ToString(), " and ", e.shape().ToString()));
-      const bool scalar = cond.rank() == 0;
-      const bool rows = cond.rank() == 1 && t.rank() > 1;
-      OP_REQUIRES(ctx, scalar || cond.shape() == t.shape() || rows,
-                  errors::InvalidArgument(
-                      "Select: condition of shape ", cond.shape().ToString(),
-                      " must be a scalar, a vector over the first "
-                      "dimension or of the shape of t, ",
-                      t.shape().ToString()));
-      OP_REQUIRES(
-          ctx, !rows || cond.dim(0) == t.dim(0),
-          errors::InvalidArgument("Select: condition of length ", cond.dim(0),
-                                  " must match the first dimension of t, ",
-                                  t.shape().ToString()));
+      OP_REQUIRES_OK(ctx, SelectArgs(*ctx, &rows));
       out_shape = t.shape();
     }
     OP_REQUIRES(
@@ -445,7 +431,7 @@ class GpuSelectOp : public OpKernel {
                               " dims, got shape ", out_shape.ToString()));
     s.rank = out_shape.rank();
     for (int d = 0; d < s.rank; ++d) s.dims[d] = out_shape.dim(d);
-    if (!kV2 && cond.rank() == 1 && t.rank() > 1) {
+    if (!kV2 && rows) {
       s.strides[0][0] = cond.dim(0) == 1 ? 0 : 1;  // one per first-dim row
     } else {
       RightAlignedStrides(cond.shape(), out_shape, s.strides[0]);

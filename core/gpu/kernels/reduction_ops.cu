@@ -22,6 +22,7 @@
 #include "core/framework/shape_inference.h"
 #include "core/gpu/gpu_device.h"
 #include "core/gpu/gpu_kernel_util.h"
+#include "core/kernels/array_op_shapes.h"
 
 namespace tensorweave {
 namespace gpu {
@@ -294,26 +295,9 @@ class GpuReductionOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& axes_tensor = ctx->input(1);  // host memory
-    OP_REQUIRES(ctx, axes_tensor.rank() <= 1,
-                errors::InvalidArgument(
-                    "reduction_indices must be a scalar or a vector, got "
-                    "shape ",
-                    axes_tensor.shape().ToString()));
-    std::vector<int64_t> axes;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(axes_tensor, &axes));
     const int rank = input.rank();
-    std::vector<bool> reduced(rank, false);
-    for (int64_t axis : axes) {
-      OP_REQUIRES(ctx, axis >= -rank && axis < rank,
-                  errors::InvalidArgument("Invalid reduction dimension ", axis,
-                                          " for input of shape ",
-                                          input.shape().ToString()));
-      const int64_t a = axis < 0 ? axis + rank : axis;
-      OP_REQUIRES(ctx, !reduced[a],
-                  errors::InvalidArgument("Duplicate reduction dimension ",
-                                          axis, " in reduction_indices"));
-      reduced[a] = true;
-    }
+    std::vector<bool> reduced;
+    OP_REQUIRES_OK(ctx, ReadReductionAxes(input, axes_tensor, &reduced));
     TensorShape out_shape;
     int64_t count = 1;
     Groups groups;
@@ -383,32 +367,11 @@ class GpuArgOp : public OpKernel {
   explicit GpuArgOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    const Tensor& dimension = ctx->input(1);  // host memory
-    OP_REQUIRES(
-        ctx, dimension.rank() == 0,
-        errors::InvalidArgument("dimension must be a scalar, got shape ",
-                                dimension.shape().ToString()));
-    std::vector<int64_t> axis_value;
-    OP_REQUIRES_OK(ctx, ReadIndexVector(dimension, &axis_value));
-    const int rank = input.rank();
-    int64_t axis = axis_value[0];
-    OP_REQUIRES(ctx, rank > 0 && axis >= -rank && axis < rank,
-                errors::InvalidArgument("Invalid dimension ", axis,
-                                        " for input of shape ",
-                                        input.shape().ToString()));
-    if (axis < 0) axis += rank;
-    const int64_t n = input.dim(axis);
-    OP_REQUIRES(
-        ctx, n > 0,
-        errors::InvalidArgument("Reduction axis ", axis, " is empty in shape ",
-                                input.shape().ToString()));
-    int64_t outer = 1, inner = 1;
+    int axis;
     TensorShape out_shape;
-    for (int i = 0; i < rank; ++i) {
-      if (i < axis) outer *= input.dim(i);
-      if (i > axis) inner *= input.dim(i);
-      if (i != axis) out_shape.AddDim(input.dim(i));
-    }
+    int64_t outer, n, inner;
+    OP_REQUIRES_OK(
+        ctx, ArgReductionArgs(*ctx, &axis, &out_shape, &outer, &n, &inner));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (out->num_elements() == 0) return;

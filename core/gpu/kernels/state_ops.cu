@@ -1,6 +1,7 @@
-// Variables on the GPU: VariableV2 (the session's Var, as on the CPU; its
-// tensor lives in device memory because Assign writes it there), Assign,
-// AssignAdd, AssignSub and IsVariableInitialized (output in host memory).
+// Variables on the GPU: Assign, AssignAdd and AssignSub. (VariableV2 and
+// IsVariableInitialized are the CPU kernels, registered for the GPU in
+// core/kernels/variable_ops.cc: the variable's tensor lives in device memory
+// because Assign writes it there.)
 //
 // Assign copies INTO the variable's buffer (device to device, on the
 // stream) whenever the variable already has one of the value's shape and
@@ -18,28 +19,6 @@
 namespace tensorweave {
 namespace gpu {
 namespace {
-
-class VariableGpuOp : public OpKernel {
- public:
-  explicit VariableGpuOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    ctx->SetStatus(ctx->GetAttr("dtype", &dtype_));
-    ctx->SetStatus(ctx->GetAttr("shape", &shape_));
-    std::string shared_name;
-    ctx->SetStatus(ctx->GetAttr("shared_name", &shared_name));
-    var_name_ = shared_name.empty() ? name() : shared_name;
-  }
-  void Compute(OpKernelContext* ctx) override {
-    Var* var;
-    OP_REQUIRES_OK(ctx, ctx->resource_mgr()->LookupOrCreateVar(
-                            var_name_, dtype_, shape_, &var));
-    ctx->set_output_ref(0, var);
-  }
-
- private:
-  DataType dtype_;
-  PartialShape shape_;
-  std::string var_name_;
-};
 
 // A device-to-device copy of `src` into `dst` (same byte size) on the stream.
 Status CopyOnDevice(GpuDevice* device, const Tensor& src, Tensor* dst) {
@@ -159,26 +138,8 @@ class AssignUpdateGpuOp : public OpKernel {
   }
 };
 
-class IsVariableInitializedGpuOp : public OpKernel {
- public:
-  explicit IsVariableInitializedGpuOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx) {}
-  void Compute(OpKernelContext* ctx) override {
-    Var* var = ctx->input_ref(0);
-    Tensor* out;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(), &out));
-    std::lock_guard<std::mutex> lock(*var->mu());
-    out->data<bool>()[0] = var->initialized();  // host memory output
-  }
-};
-
 #define TW_GPU_VAR_TYPES \
   { DT_FLOAT, DT_DOUBLE, DT_INT64 }
-REGISTER_KERNEL(KernelDef("VariableV2")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("dtype",
-                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
-                VariableGpuOp);
 REGISTER_KERNEL(KernelDef("Assign")
                     .Device(DEVICE_GPU)
                     .TypeConstraint("T",
@@ -192,12 +153,6 @@ REGISTER_KERNEL(KernelDef("AssignSub")
                     .Device(DEVICE_GPU)
                     .TypeConstraint("T", TW_GPU_VAR_TYPES),
                 AssignUpdateGpuOp<false>);
-REGISTER_KERNEL(KernelDef("IsVariableInitialized")
-                    .Device(DEVICE_GPU)
-                    .TypeConstraint("dtype",
-                                    {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL})
-                    .HostMemoryOutput(0),
-                IsVariableInitializedGpuOp);
 #undef TW_GPU_VAR_TYPES
 
 }  // namespace
