@@ -26,9 +26,12 @@ from tensorweave._src.ops.image_codec_ops import random_jpeg_quality
 from tensorweave._src.ops.image_codec_ops import rgb_to_yiq
 from tensorweave._src.ops.image_codec_ops import rgb_to_yuv
 from tensorweave._src.ops.image_codec_ops import sobel_edges
+from tensorweave._src.ops.image_codec_ops import ssim
+from tensorweave._src.ops.image_codec_ops import ssim_multiscale
 from tensorweave._src.ops.image_codec_ops import yiq_to_rgb
 from tensorweave._src.ops.image_codec_ops import yuv_to_rgb
 from tensorweave._src.ops.image_ops import ResizeMethod
+from tensorweave._src.ops.random_ops import random_crop
 from tensorweave._src.ops.image_ops import adjust_brightness
 from tensorweave._src.ops.image_ops import adjust_contrast
 from tensorweave._src.ops.image_ops import adjust_gamma

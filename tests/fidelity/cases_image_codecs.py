@@ -300,3 +300,30 @@ def sobel_edges_values_and_grad(tf, sess):
     e = tf.image.sobel_edges(x)
     g = tf.gradients(tf.reduce_sum(e * e), x)[0]
     return [sess.run(e), e.shape, sess.run(g)]
+
+
+@case(tol=1e-4)
+def ssim_values_and_gradient(tf, sess):
+    a = RNG.uniform(0, 1, [2, 16, 20, 3]).astype(np.float32)
+    b = np.clip(a + RNG.normal(0, 0.1, a.shape), 0, 1).astype(np.float32)
+    x = tf.constant(a)
+    v = tf.image.ssim(x, b, 1.0)
+    u8 = tf.image.ssim((a * 255).astype(np.uint8), (b * 255).astype(np.uint8), 255, filter_size=7, k2=0.05)
+    index_map = tf.image.ssim(a[0], b[0], 1.0, filter_size=5, return_index_map=True)
+    g = tf.gradients(tf.reduce_sum(v), x)[0]
+    return [sess.run(v), v.shape, sess.run(u8), sess.run(index_map), sess.run(g)]
+
+
+@case(tol=1e-4)
+def ssim_multiscale_values(tf, sess):
+    a = RNG.uniform(0, 1, [1, 181, 171, 3]).astype(np.float32)
+    b = np.clip(a + RNG.normal(0, 0.05, a.shape), 0, 1).astype(np.float32)
+    v = tf.image.ssim_multiscale(a, b, 1.0)
+    w = tf.image.ssim_multiscale(a, b, 1.0, power_factors=(0.5, 0.5), filter_size=5)
+    return [sess.run(v), v.shape, sess.run(w)]
+
+
+@case
+def random_crop_under_image(tf, sess):
+    y = tf.image.random_crop(RGB, [4, 5, 3], seed=3)
+    return [sess.run(y).shape, y.shape, y.dtype]

@@ -262,3 +262,153 @@ def sobel_edges(image):
     output = array_ops.reshape(output, shape)
     output.set_shape(tensor_shape.TensorShape(static_image_shape).concatenate([num_kernels]))
     return output
+
+
+def _tw():
+    import tensorweave
+
+    return tensorweave
+
+
+def _verify_compatible_image_shapes(img1, img2):
+    tw = _tw()
+    shape1 = img1.shape.with_rank_at_least(3)
+    shape2 = img2.shape.with_rank_at_least(3)
+    shape1[-3:].assert_is_compatible_with(shape2[-3:])
+    if shape1.ndims is not None and shape2.ndims is not None:
+        for dim1, dim2 in zip(reversed(shape1.dims[:-3]), reversed(shape2.dims[:-3])):
+            if not (dim1 == 1 or dim2 == 1 or tensor_shape.Dimension(dim1).is_compatible_with(dim2)):
+                raise ValueError(f"Two images are not compatible: {shape1} and {shape2}")
+    shape1, shape2 = tw.shape_n([img1, img2])
+    checks = [
+        tw.Assert(tw.greater_equal(tw.size(shape1), 3), [shape1, shape2], summarize=10),
+        tw.Assert(tw.reduce_all(tw.equal(shape1[-3:], shape2[-3:])), [shape1, shape2], summarize=10),
+    ]
+    return shape1, shape2, checks
+
+
+def _fspecial_gauss(size, sigma):
+    tw = _tw()
+    size = tw.convert_to_tensor(size, tw.int32)
+    sigma = tw.convert_to_tensor(sigma)
+    coords = tw.cast(tw.range(size), sigma.dtype)
+    coords -= tw.cast(size - 1, sigma.dtype) / 2.0
+    g = tw.square(coords)
+    g *= -0.5 / tw.square(sigma)
+    g = tw.reshape(g, shape=[1, -1]) + tw.reshape(g, shape=[-1, 1])
+    g = tw.reshape(g, shape=[1, -1])
+    g = tw.nn.softmax(g)
+    return tw.reshape(g, shape=tw.stack([size, size, 1, 1]))
+
+
+def _ssim_helper(x, y, reducer, max_val, compensation=1.0, k1=0.01, k2=0.03):
+    tw = _tw()
+    c1 = (k1 * max_val) ** 2
+    c2 = (k2 * max_val) ** 2
+    mean0 = reducer(x)
+    mean1 = reducer(y)
+    num0 = mean0 * mean1 * 2.0
+    den0 = tw.square(mean0) + tw.square(mean1)
+    luminance = (num0 + c1) / (den0 + c1)
+    num1 = reducer(x * y) * 2.0
+    den1 = reducer(tw.square(x) + tw.square(y))
+    c2 *= compensation
+    cs = (num1 - num0 + c2) / (den1 - den0 + c2)
+    return luminance, cs
+
+
+def _ssim_per_channel(img1, img2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, index_map=False):
+    tw = _tw()
+    filter_size = tw.constant(filter_size, dtype=tw.int32)
+    filter_sigma = tw.constant(filter_sigma, dtype=img1.dtype)
+    shape1, shape2 = tw.shape_n([img1, img2])
+    checks = [
+        tw.Assert(tw.reduce_all(tw.greater_equal(shape1[-3:-1], filter_size)), [shape1, filter_size], summarize=8),
+        tw.Assert(tw.reduce_all(tw.greater_equal(shape2[-3:-1], filter_size)), [shape2, filter_size], summarize=8),
+    ]
+    with tw.control_dependencies(checks):
+        img1 = tw.identity(img1)
+    kernel = _fspecial_gauss(filter_size, filter_sigma)
+    kernel = tw.tile(kernel, multiples=tw.stack([1, 1, shape1[-1], 1]))
+
+    def reducer(x):
+        shape = tw.shape(x)
+        x = tw.reshape(x, shape=tw.concat([[-1], shape[-3:]], 0))
+        y = tw.nn.depthwise_conv2d(x, kernel, strides=[1, 1, 1, 1], padding="VALID")
+        return tw.reshape(y, tw.concat([shape[:-3], tw.shape(y)[1:]], 0))
+
+    luminance, cs = _ssim_helper(img1, img2, reducer, max_val, 1.0, k1, k2)
+    if index_map:
+        return luminance * cs, cs
+    axes = tw.constant([-3, -2], dtype=tw.int32)
+    return tw.reduce_mean(luminance * cs, axes), tw.reduce_mean(cs, axes)
+
+
+def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, return_index_map=False):
+    """The structural similarity index of `img1` and `img2` ([..., h, w, c]; a Gaussian window), averaged over
+    channels: TF's composite, differentiable."""
+    tw = _tw()
+    with ops.name_scope(None, "SSIM", [img1, img2]):
+        img1 = tw.convert_to_tensor(img1, name="img1")
+        img2 = tw.convert_to_tensor(img2, name="img2")
+        _, _, checks = _verify_compatible_image_shapes(img1, img2)
+        with tw.control_dependencies(checks):
+            img1 = tw.identity(img1)
+        max_val = tw.cast(max_val, img1.dtype)
+        max_val = image_ops.convert_image_dtype(max_val, dtypes.float32)
+        img1 = image_ops.convert_image_dtype(img1, dtypes.float32)
+        img2 = image_ops.convert_image_dtype(img2, dtypes.float32)
+        per_channel, _ = _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, return_index_map)
+        return tw.reduce_mean(per_channel, [-1])
+
+
+_MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
+
+
+def ssim_multiscale(
+    img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
+):
+    """Multi-scale SSIM (one scale per power factor, each half the last by 2x2 average pooling, symmetric
+    padding of odd sizes): TF's composite."""
+    tw = _tw()
+    with ops.name_scope(None, "MS-SSIM", [img1, img2]):
+        img1 = tw.convert_to_tensor(img1, name="img1")
+        img2 = tw.convert_to_tensor(img2, name="img2")
+        shape1, shape2, checks = _verify_compatible_image_shapes(img1, img2)
+        with tw.control_dependencies(checks):
+            img1 = tw.identity(img1)
+        max_val = tw.cast(max_val, img1.dtype)
+        max_val = image_ops.convert_image_dtype(max_val, dtypes.float32)
+        img1 = image_ops.convert_image_dtype(img1, dtypes.float32)
+        img2 = image_ops.convert_image_dtype(img2, dtypes.float32)
+        imgs = [img1, img2]
+        shapes = [shape1, shape2]
+        heads = [s[:-3] for s in shapes]
+        tails = [s[-3:] for s in shapes]
+        divisor = [1, 2, 2, 1]
+        divisor_tensor = tw.constant(divisor[1:], dtype=tw.int32)
+
+        def do_pad(images, remainder):
+            padding = tw.expand_dims(remainder, -1)
+            padding = tw.pad(padding, [[1, 0], [1, 0]])
+            return [tw.pad(x, padding, mode="SYMMETRIC") for x in images]
+
+        mcs = []
+        for k in range(len(power_factors)):
+            with ops.name_scope(None, "Scale%d" % k, imgs):
+                if k > 0:
+                    flat = [tw.reshape(x, tw.concat([[-1], t], 0)) for x, t in zip(imgs, tails)]
+                    remainder = tails[0] % divisor_tensor
+                    need_padding = tw.reduce_any(tw.not_equal(remainder, 0))
+                    padded = tw.cond(need_padding, lambda: do_pad(flat, remainder), lambda: flat)
+                    downscaled = [tw.nn.avg_pool(x, ksize=divisor, strides=divisor, padding="VALID") for x in padded]
+                    tails = [x[1:] for x in tw.shape_n(downscaled)]
+                    imgs = [tw.reshape(x, tw.concat([h, t], 0)) for x, h, t in zip(downscaled, heads, tails)]
+                per_channel, cs = _ssim_per_channel(
+                    *imgs, max_val=max_val, filter_size=filter_size, filter_sigma=filter_sigma, k1=k1, k2=k2
+                )
+                mcs.append(tw.nn.relu(cs))
+        mcs.pop()
+        mcs_and_ssim = tw.stack(mcs + [tw.nn.relu(per_channel)], axis=-1)
+        ms_ssim = tw.reduce_prod(tw.pow(mcs_and_ssim, power_factors), [-1])
+        return tw.reduce_mean(ms_ssim, [-1])
