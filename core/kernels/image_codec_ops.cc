@@ -9,6 +9,8 @@
 // return: libjpeg's default one calls exit(). Each decoder installs its own,
 // which longjmps back to a setjmp in a function whose frame holds only plain C
 // data (no destructors are skipped).
+#include <algorithm>
+#include <array>
 #include <csetjmp>
 #include <cstdint>
 #include <cstdio>
@@ -1313,6 +1315,128 @@ class ExtractJpegShapeOp : public OpKernel {
 };
 
 REGISTER_KERNEL(KernelDef("ExtractJpegShape"), ExtractJpegShapeOp);
+
+// TF's DrawBoundingBoxesOp: box outlines, one color per box (cycled), boxes
+// inverted or wholly outside the image skipped.
+class DrawBoundingBoxesOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& images = ctx->input(0);
+    const Tensor& boxes = ctx->input(1);
+    OP_REQUIRES(ctx, images.shape().rank() == 4,
+                errors::InvalidArgument("The rank of the images should be 4"));
+    const int64_t batch = images.shape().dim(0), height = images.shape().dim(1),
+                  width = images.shape().dim(2), depth = images.shape().dim(3);
+    OP_REQUIRES(ctx, depth == 1 || depth == 3 || depth == 4,
+                errors::InvalidArgument("Channel depth should be either 1 "
+                                        "(GRY), 3 (RGB), or 4 (RGBA)"));
+    OP_REQUIRES(ctx,
+                boxes.shape().rank() == 3 && boxes.shape().dim(2) == 4 &&
+                    boxes.shape().dim(0) == batch,
+                errors::InvalidArgument(
+                    "boxes must be [batch, num_boxes, 4] with the images' "
+                    "batch ",
+                    batch, ", got ", boxes.shape().ToString()));
+    std::vector<std::array<float, 4>> colors;
+    if (ctx->num_inputs() == 3) {
+      const Tensor& t = ctx->input(2);
+      OP_REQUIRES(ctx, t.shape().rank() == 2,
+                  errors::InvalidArgument("colors must be a 2-D matrix",
+                                          t.shape().ToString()));
+      OP_REQUIRES(ctx, t.shape().dim(1) >= depth,
+                  errors::InvalidArgument("colors must have equal or more "
+                                          "channels than the image provided: ",
+                                          t.shape().ToString()));
+      OP_REQUIRES(ctx, t.num_elements() != 0,
+                  errors::InvalidArgument("colors must not be empty"));
+      const int64_t cols = t.shape().dim(1);
+      for (int64_t i = 0; i < t.shape().dim(0); ++i) {
+        std::array<float, 4> c = {0, 0, 0, 0};
+        for (int64_t j = 0; j < 4 && j < cols; ++j) {
+          c[j] = t.data<float>()[i * cols + j];
+        }
+        colors.push_back(c);
+      }
+    }
+    if (colors.empty()) {
+      colors = {{1, 1, 0, 1},   {0, 0, 1, 1},     {1, 0, 0, 1},
+                {0, 1, 0, 1},   {0.5, 0, 0.5, 1}, {0.5, 0.5, 0, 1},
+                {0.5, 0, 0, 1}, {0, 0, 0.5, 1},   {0, 1, 1, 1},
+                {1, 0, 1, 1}};
+      if (depth == 1) {
+        for (auto& c : colors) c[0] = 1;
+      }
+    }
+    Tensor* output;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, images.shape(), &output));
+    if (images.dtype() == DT_HALF) {
+      Draw<half>(images, boxes, colors, output);
+    } else {
+      Draw<float>(images, boxes, colors, output);
+    }
+  }
+
+ private:
+  template <typename T>
+  static void Draw(const Tensor& images, const Tensor& boxes,
+                   const std::vector<std::array<float, 4>>& colors,
+                   Tensor* output) {
+    const int64_t batch = images.shape().dim(0), height = images.shape().dim(1),
+                  width = images.shape().dim(2), depth = images.shape().dim(3);
+    std::memcpy(output->data<T>(), images.data<T>(),
+                images.num_elements() * sizeof(T));
+    T* canvas = output->data<T>();
+    auto at = [&](int64_t b, int64_t i, int64_t j) {
+      return canvas + ((b * height + i) * width + j) * depth;
+    };
+    const int64_t num_boxes = boxes.shape().dim(1);
+    const float* tb = boxes.data<float>();
+    for (int64_t b = 0; b < batch; ++b) {
+      for (int64_t bb = 0; bb < num_boxes; ++bb) {
+        const auto& color = colors[bb % colors.size()];
+        const float* box = tb + (b * num_boxes + bb) * 4;
+        const int64_t min_row =
+            static_cast<int64_t>(box[0] * static_cast<float>(height - 1));
+        const int64_t max_row =
+            static_cast<int64_t>(box[2] * static_cast<float>(height - 1));
+        const int64_t min_col =
+            static_cast<int64_t>(box[1] * static_cast<float>(width - 1));
+        const int64_t max_col =
+            static_cast<int64_t>(box[3] * static_cast<float>(width - 1));
+        if (min_row > max_row || min_col > max_col) continue;
+        if (min_row >= height || max_row < 0 || min_col >= width ||
+            max_col < 0) {
+          continue;
+        }
+        const int64_t min_row_c = std::max<int64_t>(min_row, 0);
+        const int64_t max_row_c = std::min<int64_t>(max_row, height - 1);
+        const int64_t min_col_c = std::max<int64_t>(min_col, 0);
+        const int64_t max_col_c = std::min<int64_t>(max_col, width - 1);
+        auto paint = [&](int64_t i, int64_t j) {
+          T* p = at(b, i, j);
+          for (int64_t c = 0; c < depth; ++c) p[c] = static_cast<T>(color[c]);
+        };
+        if (min_row >= 0) {
+          for (int64_t j = min_col_c; j <= max_col_c; ++j) paint(min_row, j);
+        }
+        if (max_row < height) {
+          for (int64_t j = min_col_c; j <= max_col_c; ++j) paint(max_row, j);
+        }
+        if (min_col >= 0) {
+          for (int64_t i = min_row_c; i <= max_row_c; ++i) paint(i, min_col);
+        }
+        if (max_col < width) {
+          for (int64_t i = min_row_c; i <= max_row_c; ++i) paint(i, max_col);
+        }
+      }
+    }
+  }
+};
+
+REGISTER_KERNEL(KernelDef("DrawBoundingBoxes"), DrawBoundingBoxesOp);
+REGISTER_KERNEL(KernelDef("DrawBoundingBoxesV2"), DrawBoundingBoxesOp);
 
 }  // namespace
 }  // namespace tensorweave

@@ -82,6 +82,27 @@ Status ExtractJpegShapeShape(InferenceContext* c) {
   return Status::OK();
 }
 
+Status DrawBoundingBoxesShape(InferenceContext* c) {
+  PartialShape images, boxes;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 4, &images));
+  TW_RETURN_IF_ERROR(c->WithRank(1, 3, &boxes));
+  if (c->num_inputs() == 3) {
+    PartialShape colors;
+    TW_RETURN_IF_ERROR(c->WithRank(2, 2, &colors));
+  }
+  const int64_t depth = images.dim(3);
+  if (depth >= 0 && depth != 1 && depth != 3 && depth != 4) {
+    return errors::InvalidArgument(
+        "Channel depth should be either 1 (GRY), 3 (RGB), or 4 (RGBA), got ",
+        depth);
+  }
+  if (boxes.dim(2) >= 0 && boxes.dim(2) != 4) {
+    return errors::InvalidArgument("boxes must have 4 coordinates, got shape ",
+                                   boxes.ToString());
+  }
+  return c->UnchangedShape(0);
+}
+
 }  // namespace
 
 REGISTER_OP("DecodePng")
@@ -179,5 +200,24 @@ REGISTER_OP("DecodeImage")
     .Doc(
         "A PNG, JPEG, GIF or BMP image, by its first bytes; float32 scales to "
         "[0, 1].");
+
+REGISTER_OP("DrawBoundingBoxes")
+    .Input("images: T")
+    .Input("boxes: float32")
+    .Output("output: T")
+    .Attr("T: {float32, float16} = float32")
+    .SetShapeFn(DrawBoundingBoxesShape)
+    .Doc(
+        "images with the outline of each [y_min, x_min, y_max, x_max] box "
+        "(normalized) drawn in TF's default colors.");
+
+REGISTER_OP("DrawBoundingBoxesV2")
+    .Input("images: T")
+    .Input("boxes: float32")
+    .Input("colors: float32")
+    .Output("output: T")
+    .Attr("T: {float32, float16} = float32")
+    .SetShapeFn(DrawBoundingBoxesShape)
+    .Doc("DrawBoundingBoxes with the colors ([n, 4] RGBA rows) cycled.");
 
 }  // namespace tensorweave

@@ -8,11 +8,12 @@ Example:
 
 The implementation lives in `tensorweave._src.ops.image_ops`; this module re-exports the public names on
 purpose; the codecs and the composites built on them are in `tensorweave._src.ops.image_codec_ops`.
-Not here yet: draw_bounding_boxes, the non_max_suppression variants, extract_glimpse.
+Not here yet: sample_distorted_bounding_box, the non_max_suppression variants, extract_glimpse.
 """
 
 from tensorweave._src.ops.image_codec_ops import adjust_jpeg_quality
 from tensorweave._src.ops.image_codec_ops import decode_and_crop_jpeg
+from tensorweave._src.ops.image_codec_ops import draw_bounding_boxes
 from tensorweave._src.ops.image_codec_ops import decode_bmp
 from tensorweave._src.ops.image_codec_ops import decode_gif
 from tensorweave._src.ops.image_codec_ops import decode_image

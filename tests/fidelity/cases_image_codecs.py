@@ -327,3 +327,24 @@ def ssim_multiscale_values(tf, sess):
 def random_crop_under_image(tf, sess):
     y = tf.image.random_crop(RGB, [4, 5, 3], seed=3)
     return [sess.run(y).shape, y.shape, y.dtype]
+
+
+@case
+def draw_bounding_boxes_default_and_given_colors(tf, sess):
+    boxes = np.array(
+        [
+            [[0.1, 0.2, 0.6, 0.7], [-0.3, -0.2, 0.5, 1.4], [0.7, 0.7, 0.2, 0.9], [1.5, 1.5, 2.0, 2.0]],
+            [[0.0, 0.0, 1.0, 1.0], [0.33, 0.41, 0.34, 0.42], [0.5, -1.0, 0.6, -0.5], [0.2, 0.2, 0.9, 0.3]],
+        ],
+        np.float32,
+    )
+    out = []
+    for depth in (1, 3, 4):
+        img = RNG.uniform(0, 1, [2, 9, 11, depth]).astype(np.float32)
+        y = tf.image.draw_bounding_boxes(img, boxes)
+        out.append([sess.run(y), y.shape])
+        colors = np.array([[0.2, 0.4, 0.6, 0.8], [0.9, 0.1, 0.3, 0.5]], np.float32)
+        out.append(sess.run(tf.image.draw_bounding_boxes(img, boxes, colors=colors)))
+    half = tf.image.draw_bounding_boxes(np.zeros([2, 5, 5, 3], np.float16), boxes)
+    out.append([sess.run(half), half.dtype])
+    return out

@@ -412,3 +412,13 @@ def ssim_multiscale(
         mcs_and_ssim = tw.stack(mcs + [tw.nn.relu(per_channel)], axis=-1)
         ms_ssim = tw.reduce_prod(tw.pow(mcs_and_ssim, power_factors), [-1])
         return tw.reduce_mean(ms_ssim, [-1])
+
+
+def draw_bounding_boxes(images, boxes, name=None, colors=None):
+    """`images` ([batch, h, w, 1/3/4], float) with the outline of each normalized [y_min, x_min, y_max, x_max]
+    box of `boxes` ([batch, num_boxes, 4]) drawn: in TF's default colors (DrawBoundingBoxes), or cycling
+    through the RGBA rows of `colors` (DrawBoundingBoxesV2)."""
+    images = ops.convert_to_tensor(images, name="images")  # its own dtype, not the attr's default
+    if colors is None:
+        return gen_ops.draw_bounding_boxes(images, boxes, name=name)
+    return gen_ops.draw_bounding_boxes_v2(images, boxes, colors, name=name)
