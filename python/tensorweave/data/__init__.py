@@ -5,9 +5,9 @@ and transformed (`map`, `filter`, `batch`, `shuffle`, `repeat`, ...); an `Iterat
 element per run of `get_next()`, and fails with `OutOfRangeError` at the end.
 
 Example:
-  >>> import tensorweave as tw  # doctest: +SKIP
-  >>> with tw.Graph().as_default():  # doctest: +SKIP
-  ...     ds = tw.data.Dataset.range(10).filter(lambda x: x % 3 == 0).batch(2)
+  >>> import tensorweave as tw
+  >>> with tw.Graph().as_default():
+  ...     ds = tw.data.Dataset.range(10).filter(lambda x: tw.equal(x % 3, 0)).batch(2)
   ...     nxt = tw.data.make_one_shot_iterator(ds).get_next()
   ...     with tw.Session() as sess:
   ...         out = []
@@ -16,7 +16,7 @@ Example:
   ...                 out.append(sess.run(nxt).tolist())
   ...         except tw.errors.OutOfRangeError:
   ...             pass
-  >>> out  # doctest: +SKIP
+  >>> out
   [[0, 3], [6, 9]]
 """
 

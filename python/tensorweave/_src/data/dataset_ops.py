@@ -6,8 +6,8 @@ with a dtype and a static shape (`output_types`, `output_shapes`, `output_classe
 nothing runs until an iterator's `get_next()` is fetched in a session.
 
 Example:
-  >>> import tensorweave as tw  # doctest: +SKIP
-  >>> with tw.Graph().as_default():  # doctest: +SKIP
+  >>> import tensorweave as tw
+  >>> with tw.Graph().as_default():
   ...     ds = tw.data.Dataset.from_tensor_slices([1, 2, 3, 4, 5]).map(lambda x: x * 10).batch(2)
   ...     nxt = tw.data.make_one_shot_iterator(ds).get_next()
   ...     with tw.Session() as sess:
@@ -548,12 +548,21 @@ def _padded_shape_to_tensor(padded_shape, input_shape):
             )
         dims = [-1 if d is None else d for d in static.as_list()]
         t = ops.convert_to_tensor(np.asarray(dims, dtype=np.int64).reshape([len(dims)]), dtype=_dtypes.int64)
-    if not static.is_compatible_with(input_shape):
+    if not _padded_shape_fits(static, input_shape):
         raise ValueError(
             f"The padded shape {static} is not compatible with the shape {input_shape} of the corresponding input "
             "component."
         )
     return t, static
+
+
+def _padded_shape_fits(padded, input_shape):
+    """TensorFlow's rule: the same rank, and no known padded dimension smaller than the input's."""
+    if padded.rank is None or input_shape.rank is None:
+        return True
+    if padded.rank != input_shape.rank:
+        return False
+    return all(p is None or i is None or p >= i for p, i in zip(padded.as_list(), input_shape.as_list()))
 
 
 def _padding_value_to_tensor(value, dtype):

@@ -15,8 +15,8 @@ as in TF1:
 The initializer is put in no collection: run it yourself (TF1 does the same).
 
 Example:
-  >>> import tensorweave as tw  # doctest: +SKIP
-  >>> with tw.Graph().as_default():  # doctest: +SKIP
+  >>> import tensorweave as tw
+  >>> with tw.Graph().as_default():
   ...     x = tw.placeholder(tw.int32, [None])
   ...     it = tw.data.Dataset.from_tensor_slices(x).make_initializable_iterator()
   ...     nxt = it.get_next()

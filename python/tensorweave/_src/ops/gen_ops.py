@@ -143,7 +143,12 @@ def _scalar_attr(op, attr, kind, value):
         return bool(value)
     if kind == "string":
         if isinstance(value, bytes):
-            value = value.decode()
+            try:
+                value = value.decode()
+            except UnicodeDecodeError:
+                if not attr["allowed_values"]:
+                    return value  # binary, e.g. a serialized tf.data function: the graph keeps the bytes
+                raise
         if not isinstance(value, str):
             raise TypeError(f"Expected string for argument '{name}' not {value!r}.")
         if attr["allowed_values"] and value not in attr["allowed_values"]:
