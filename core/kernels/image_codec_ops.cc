@@ -11,13 +11,16 @@
 // data (no destructors are skipped).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <csetjmp>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -1437,6 +1440,206 @@ class DrawBoundingBoxesOp : public OpKernel {
 
 REGISTER_KERNEL(KernelDef("DrawBoundingBoxes"), DrawBoundingBoxesOp);
 REGISTER_KERNEL(KernelDef("DrawBoundingBoxesV2"), DrawBoundingBoxesOp);
+
+// ------------------------------------------------------------------ NMS ----
+
+// TF's IOU (non_max_suppression_op.cc): corners in either order; 0 for an
+// empty box.
+float BoxIou(const float* b, int64_t i, int64_t j) {
+  const float* p = b + 4 * i;
+  const float* q = b + 4 * j;
+  const float ymin_i = std::min(p[0], p[2]), xmin_i = std::min(p[1], p[3]);
+  const float ymax_i = std::max(p[0], p[2]), xmax_i = std::max(p[1], p[3]);
+  const float ymin_j = std::min(q[0], q[2]), xmin_j = std::min(q[1], q[3]);
+  const float ymax_j = std::max(q[0], q[2]), xmax_j = std::max(q[1], q[3]);
+  const float area_i = (ymax_i - ymin_i) * (xmax_i - xmin_i);
+  const float area_j = (ymax_j - ymin_j) * (xmax_j - xmin_j);
+  if (area_i <= 0 || area_j <= 0) return 0.0f;
+  const float iy =
+      std::max(std::min(ymax_i, ymax_j) - std::max(ymin_i, ymin_j), 0.0f);
+  const float ix =
+      std::max(std::min(xmax_i, xmax_j) - std::max(xmin_i, xmin_j), 0.0f);
+  const float inter = iy * ix;
+  return inter / (area_i + area_j - inter);
+}
+
+// TF's DoNonMaxSuppressionOp: candidates by descending score (ties: lower
+// index first); hard suppression above the threshold, or Soft-NMS decay.
+void SuppressGreedily(int64_t n, const std::vector<float>& scores,
+                      int output_size, float threshold, float score_threshold,
+                      float soft_nms_sigma,
+                      const std::function<float(int64_t, int64_t)>& similarity,
+                      std::vector<int>* selected,
+                      std::vector<float>* selected_scores) {
+  struct Candidate {
+    int index;
+    float score;
+    int suppress_begin;
+  };
+  auto cmp = [](const Candidate& a, const Candidate& b) {
+    return (a.score == b.score && a.index > b.index) || a.score < b.score;
+  };
+  std::priority_queue<Candidate, std::deque<Candidate>, decltype(cmp)> queue(
+      cmp);
+  for (int64_t i = 0; i < n; ++i) {
+    if (scores[i] > score_threshold) {
+      queue.push(Candidate{static_cast<int>(i), scores[i], 0});
+    }
+  }
+  const bool soft = soft_nms_sigma > 0.0f;
+  const float scale = soft ? -0.5f / soft_nms_sigma : 0.0f;
+  auto weight = [&](float sim) {
+    const float w = std::exp(scale * sim * sim);
+    return soft || sim <= threshold ? w : 0.0f;
+  };
+  while (static_cast<int>(selected->size()) < output_size && !queue.empty()) {
+    Candidate next = queue.top();
+    const float original = next.score;
+    queue.pop();
+    bool hard = false;
+    for (int j = static_cast<int>(selected->size()) - 1;
+         j >= next.suppress_begin; --j) {
+      const float sim = similarity(next.index, (*selected)[j]);
+      next.score *= weight(sim);
+      if (!soft && sim > threshold) {
+        hard = true;
+        break;
+      }
+      if (next.score <= score_threshold) break;
+    }
+    next.suppress_begin = static_cast<int>(selected->size());
+    if (!hard) {
+      if (next.score == original) {
+        selected->push_back(next.index);
+        selected_scores->push_back(next.score);
+        continue;
+      }
+      if (next.score > score_threshold) queue.push(next);
+    }
+  }
+}
+
+float ScalarAsFloat(const Tensor& t) {
+  return t.dtype() == DT_HALF ? static_cast<float>(t.data<half>()[0])
+                              : t.data<float>()[0];
+}
+
+std::vector<float> AsFloats(const Tensor& t) {
+  std::vector<float> v(t.num_elements());
+  for (int64_t i = 0; i < t.num_elements(); ++i) {
+    v[i] = t.dtype() == DT_HALF ? static_cast<float>(t.data<half>()[i])
+                                : t.data<float>()[i];
+  }
+  return v;
+}
+
+// NonMaxSuppressionV4 / V5 / WithOverlaps.
+class NonMaxSuppressionOp : public OpKernel {
+ public:
+  explicit NonMaxSuppressionOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    op_ = ctx->node().type_string();
+    if (op_ != "NonMaxSuppressionWithOverlaps") {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("pad_to_max_output_size", &pad_));
+    }
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const bool overlaps = op_ == "NonMaxSuppressionWithOverlaps";
+    const Tensor& boxes = ctx->input(0);
+    const Tensor& scores = ctx->input(1);
+    const Tensor& max_output_size = ctx->input(2);
+    OP_REQUIRES(
+        ctx, max_output_size.shape().rank() == 0,
+        errors::InvalidArgument("max_output_size must be 0-D, got shape ",
+                                max_output_size.shape().ToString()));
+    for (int i = 3; i < ctx->num_inputs(); ++i) {
+      OP_REQUIRES(
+          ctx, ctx->input(i).shape().rank() == 0,
+          errors::InvalidArgument("input ", i, " must be 0-D, got shape ",
+                                  ctx->input(i).shape().ToString()));
+    }
+    const float threshold = ScalarAsFloat(ctx->input(3));
+    const float score_threshold = ScalarAsFloat(ctx->input(4));
+    float sigma = 0.0f;
+    if (op_ == "NonMaxSuppressionV5") {
+      sigma = ScalarAsFloat(ctx->input(5));
+      OP_REQUIRES(ctx, sigma >= 0.0f,
+                  errors::InvalidArgument("soft_nms_sigma must be >= 0"));
+    }
+    if (!overlaps) {
+      OP_REQUIRES(ctx, threshold >= 0.0f && threshold <= 1.0f,
+                  errors::InvalidArgument("iou_threshold must be in [0, 1]"));
+    }
+    OP_REQUIRES(
+        ctx, boxes.shape().rank() == 2,
+        errors::InvalidArgument(overlaps ? "overlaps" : "boxes", " must be 2-D",
+                                boxes.shape().ToString()));
+    const int64_t n = boxes.shape().dim(0);
+    OP_REQUIRES(
+        ctx, overlaps ? boxes.shape().dim(1) == n : boxes.shape().dim(1) == 4,
+        errors::InvalidArgument(overlaps ? "overlaps must be square, got "
+                                         : "boxes must have 4 columns, got ",
+                                boxes.shape().ToString()));
+    OP_REQUIRES(ctx, scores.shape().rank() == 1 && scores.shape().dim(0) == n,
+                errors::InvalidArgument("scores has incompatible shape ",
+                                        scores.shape().ToString(), " for ", n,
+                                        " boxes"));
+    const int output_size = max_output_size.data<int32_t>()[0];
+    OP_REQUIRES(
+        ctx, output_size >= 0,
+        errors::InvalidArgument("max_output_size must be non-negative"));
+    const std::vector<float> box_values = AsFloats(boxes);
+    std::function<float(int64_t, int64_t)> similarity;
+    if (overlaps) {
+      similarity = [&](int64_t i, int64_t j) { return box_values[i * n + j]; };
+    } else {
+      similarity = [&](int64_t i, int64_t j) {
+        return BoxIou(box_values.data(), i, j);
+      };
+    }
+    std::vector<int> selected;
+    std::vector<float> selected_scores;
+    SuppressGreedily(n, AsFloats(scores), output_size, threshold,
+                     score_threshold, sigma, similarity, &selected,
+                     &selected_scores);
+    const int valid = static_cast<int>(selected.size());
+    if (pad_) {
+      selected.resize(output_size, 0);
+      selected_scores.resize(output_size, 0.0f);
+    }
+    const int64_t count = static_cast<int64_t>(selected.size());
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({count}), &out));
+    std::copy(selected.begin(), selected.end(), out->data<int32_t>());
+    int next = 1;
+    if (op_ == "NonMaxSuppressionV5") {
+      Tensor* s;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({count}), &s));
+      for (int64_t i = 0; i < count; ++i) {
+        if (s->dtype() == DT_HALF) {
+          s->data<half>()[i] = half(selected_scores[i]);
+        } else {
+          s->data<float>()[i] = selected_scores[i];
+        }
+      }
+      next = 2;
+    }
+    if (!overlaps) {
+      Tensor* v;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(next, TensorShape({}), &v));
+      v->data<int32_t>()[0] = valid;
+    }
+  }
+
+ private:
+  std::string op_;
+  bool pad_ = false;
+};
+
+REGISTER_KERNEL(KernelDef("NonMaxSuppressionV4"), NonMaxSuppressionOp);
+REGISTER_KERNEL(KernelDef("NonMaxSuppressionV5"), NonMaxSuppressionOp);
+REGISTER_KERNEL(KernelDef("NonMaxSuppressionWithOverlaps"),
+                NonMaxSuppressionOp);
 
 }  // namespace
 }  // namespace tensorweave

@@ -103,6 +103,42 @@ Status DrawBoundingBoxesShape(InferenceContext* c) {
   return c->UnchangedShape(0);
 }
 
+Status NmsV5Shape(InferenceContext* c) {
+  PartialShape boxes, scores, unused;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 2, &boxes));
+  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &scores));
+  for (int i = 2; i < c->num_inputs(); ++i) {
+    TW_RETURN_IF_ERROR(c->WithRank(i, 0, &unused));
+  }
+  if (boxes.dim(1) >= 0 && boxes.dim(1) != 4) {
+    return errors::InvalidArgument("boxes must have shape [num_boxes, 4], got ",
+                                   boxes.ToString());
+  }
+  bool pad = false;
+  int64_t size = -1;
+  if (c->GetAttr("pad_to_max_output_size", &pad).ok() && pad) {
+    const Tensor* t = c->input_value(2);
+    if (t != nullptr) size = t->data<int32_t>()[0];
+  }
+  c->set_output(0, PartialShape({size}));
+  if (c->num_outputs() == 3) {
+    c->set_output(1, PartialShape({size}));
+    c->set_output(2, PartialShape({}));
+  } else if (c->num_outputs() == 2) {
+    c->set_output(1, PartialShape({}));
+  }
+  return Status::OK();
+}
+
+Status NmsOverlapsShape(InferenceContext* c) {
+  PartialShape overlaps, scores, unused;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 2, &overlaps));
+  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &scores));
+  for (int i = 2; i < 5; ++i) TW_RETURN_IF_ERROR(c->WithRank(i, 0, &unused));
+  c->set_output(0, PartialShape({-1}));
+  return Status::OK();
+}
+
 }  // namespace
 
 REGISTER_OP("DecodePng")
@@ -219,5 +255,47 @@ REGISTER_OP("DrawBoundingBoxesV2")
     .Attr("T: {float32, float16} = float32")
     .SetShapeFn(DrawBoundingBoxesShape)
     .Doc("DrawBoundingBoxes with the colors ([n, 4] RGBA rows) cycled.");
+
+REGISTER_OP("NonMaxSuppressionV4")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T")
+    .Input("score_threshold: T")
+    .Output("selected_indices: int32")
+    .Output("valid_outputs: int32")
+    .Attr("T: {float16, float32} = float32")
+    .Attr("pad_to_max_output_size: bool = false")
+    .SetShapeFn(NmsV5Shape)
+    .Doc(
+        "NonMaxSuppressionV3, optionally padded with zeros to "
+        "max_output_size.");
+
+REGISTER_OP("NonMaxSuppressionV5")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T")
+    .Input("score_threshold: T")
+    .Input("soft_nms_sigma: T")
+    .Output("selected_indices: int32")
+    .Output("selected_scores: T")
+    .Output("valid_outputs: int32")
+    .Attr("T: {float16, float32} = float32")
+    .Attr("pad_to_max_output_size: bool = false")
+    .SetShapeFn(NmsV5Shape)
+    .Doc(
+        "Greedy non-max suppression with the selected scores; soft_nms_sigma > "
+        "0 decays overlapping scores (Soft-NMS) instead of removing them.");
+
+REGISTER_OP("NonMaxSuppressionWithOverlaps")
+    .Input("overlaps: float32")
+    .Input("scores: float32")
+    .Input("max_output_size: int32")
+    .Input("overlap_threshold: float32")
+    .Input("score_threshold: float32")
+    .Output("selected_indices: int32")
+    .SetShapeFn(NmsOverlapsShape)
+    .Doc("Greedy non-max suppression over a given [n, n] overlap matrix.");
 
 }  // namespace tensorweave

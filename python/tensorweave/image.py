@@ -8,7 +8,7 @@ Example:
 
 The implementation lives in `tensorweave._src.ops.image_ops`; this module re-exports the public names on
 purpose; the codecs and the composites built on them are in `tensorweave._src.ops.image_codec_ops`.
-Not here yet: sample_distorted_bounding_box, the non_max_suppression variants, extract_glimpse.
+Not here yet: sample_distorted_bounding_box, non_max_suppression_padded, combined_non_max_suppression, extract_glimpse.
 """
 
 from tensorweave._src.ops.image_codec_ops import adjust_jpeg_quality
@@ -23,6 +23,8 @@ from tensorweave._src.ops.image_codec_ops import encode_jpeg
 from tensorweave._src.ops.image_codec_ops import encode_png
 from tensorweave._src.ops.image_codec_ops import extract_jpeg_shape
 from tensorweave._src.ops.image_codec_ops import is_jpeg
+from tensorweave._src.ops.image_codec_ops import non_max_suppression_overlaps
+from tensorweave._src.ops.image_codec_ops import non_max_suppression_with_scores
 from tensorweave._src.ops.image_codec_ops import random_jpeg_quality
 from tensorweave._src.ops.image_codec_ops import rgb_to_yiq
 from tensorweave._src.ops.image_codec_ops import rgb_to_yuv

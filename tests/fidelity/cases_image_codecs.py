@@ -348,3 +348,54 @@ def draw_bounding_boxes_default_and_given_colors(tf, sess):
     half = tf.image.draw_bounding_boxes(np.zeros([2, 5, 5, 3], np.float16), boxes)
     out.append([sess.run(half), half.dtype])
     return out
+
+
+_NMS_BOXES = np.concatenate([RNG.uniform(0, 0.6, [40, 2]), RNG.uniform(0.05, 0.4, [40, 2])], 1).astype(np.float32)
+_NMS_BOXES[:, 2:] += _NMS_BOXES[:, :2]
+_NMS_BOXES[::7] = _NMS_BOXES[::7][:, [2, 3, 0, 1]]  # some corners given max first
+_NMS_SCORES = RNG.uniform(0, 1, [40]).astype(np.float32)
+_NMS_SCORES[5] = _NMS_SCORES[9]  # a tie
+
+
+@case
+def non_max_suppression_with_scores_hard_and_soft(tf, sess):
+    out = []
+    for sigma in (0.0, 0.5, 0.1):
+        for iou, score_t, k in ((0.5, float("-inf"), 40), (0.3, 0.2, 10), (0.7, 0.5, 3), (1.0, 0.0, 0)):
+            idx, sc = tf.image.non_max_suppression_with_scores(
+                _NMS_BOXES, _NMS_SCORES, k, iou_threshold=iou, score_threshold=score_t, soft_nms_sigma=sigma
+            )
+            out.append([sess.run(idx), sess.run(sc), idx.shape, sc.dtype])
+    return out
+
+
+@case
+def non_max_suppression_overlaps_matrix(tf, sess):
+    ov = RNG.uniform(0, 1, [12, 12]).astype(np.float32)
+    sc = RNG.uniform(0, 1, [12]).astype(np.float32)
+    return [
+        sess.run(tf.image.non_max_suppression_overlaps(ov, sc, 12)),
+        sess.run(tf.image.non_max_suppression_overlaps(ov, sc, 5, overlap_threshold=0.8, score_threshold=0.3)),
+    ]
+
+
+@case
+def non_max_suppression_v4_v5_padded_raw(tf, sess):
+    v4 = tf.raw_ops.NonMaxSuppressionV4(
+        boxes=_NMS_BOXES,
+        scores=_NMS_SCORES,
+        max_output_size=30,
+        iou_threshold=0.4,
+        score_threshold=0.3,
+        pad_to_max_output_size=True,
+    )
+    v5 = tf.raw_ops.NonMaxSuppressionV5(
+        boxes=_NMS_BOXES,
+        scores=_NMS_SCORES,
+        max_output_size=30,
+        iou_threshold=0.4,
+        score_threshold=0.3,
+        soft_nms_sigma=0.3,
+        pad_to_max_output_size=True,
+    )
+    return [sess.run(list(v4)), sess.run(list(v5)), v4[0].shape, v5[1].shape]

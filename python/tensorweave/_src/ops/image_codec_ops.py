@@ -422,3 +422,44 @@ def draw_bounding_boxes(images, boxes, name=None, colors=None):
     if colors is None:
         return gen_ops.draw_bounding_boxes(images, boxes, name=name)
     return gen_ops.draw_bounding_boxes_v2(images, boxes, colors, name=name)
+
+
+# --- non-max suppression variants ------------------------------------------------------------------------------
+
+for _op in ("NonMaxSuppressionV4", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps"):
+    gradients_impl.NotDifferentiable(_op)
+
+
+def non_max_suppression_with_scores(
+    boxes, scores, max_output_size, iou_threshold=0.5, score_threshold=float("-inf"), soft_nms_sigma=0.0, name=None
+):
+    """(selected indices, their scores) of greedy non-max suppression (NonMaxSuppressionV5); with
+    `soft_nms_sigma` > 0, Soft-NMS: overlapping boxes' scores decay by exp(-iou^2 / (2 sigma)) instead."""
+    with ops.name_scope(name, "non_max_suppression_with_scores"):
+        boxes = ops.convert_to_tensor(boxes, name="boxes")
+        dtype = boxes.dtype
+        iou_threshold = ops.convert_to_tensor(iou_threshold, dtype, name="iou_threshold")
+        score_threshold = ops.convert_to_tensor(score_threshold, dtype, name="score_threshold")
+        soft_nms_sigma = ops.convert_to_tensor(soft_nms_sigma, dtype, name="soft_nms_sigma")
+        out = gen_ops.non_max_suppression_v5(
+            boxes,
+            scores,
+            max_output_size,
+            iou_threshold,
+            score_threshold,
+            soft_nms_sigma,
+            pad_to_max_output_size=False,
+        )
+        return out[0], out[1]
+
+
+def non_max_suppression_overlaps(
+    overlaps, scores, max_output_size, overlap_threshold=0.5, score_threshold=float("-inf"), name=None
+):
+    """Greedy non-max suppression over a given [n, n] overlap matrix (NonMaxSuppressionWithOverlaps)."""
+    with ops.name_scope(name, "non_max_suppression_overlaps"):
+        overlap_threshold = ops.convert_to_tensor(overlap_threshold, dtypes.float32, name="overlap_threshold")
+        score_threshold = ops.convert_to_tensor(score_threshold, dtypes.float32, name="score_threshold")
+        return gen_ops.non_max_suppression_with_overlaps(
+            overlaps, scores, max_output_size, overlap_threshold, score_threshold
+        )
