@@ -2,7 +2,10 @@
 // checked before any element moves: one outside the tensor is an
 // InvalidArgument naming the row and its value, never a read or write
 // outside the buffer.
+#include <atomic>
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
@@ -72,38 +75,89 @@ int64_t InnerSize(const std::vector<int64_t>& shape, int64_t depth) {
   return inner;
 }
 
+// Copies params slices to output rows in one parallel pass that reads the
+// index rows as they are (int32 or int64) and checks each; a bad row is
+// reported by ReadIndexRows' message (the first bad row, as before).
+template <typename T, typename I>
+bool GatherNdRows(OpKernelContext* ctx, const T* in, const I* index,
+                  int64_t depth, const std::vector<int64_t>& shape, int64_t n,
+                  int64_t inner, T* out) {
+  std::atomic<bool> bad{false};
+  ForRows(ctx, n, inner + depth, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const I* row = index + r * depth;
+      int64_t slice = 0;
+      bool ok = true;
+      for (int64_t k = 0; k < depth; ++k) {
+        const int64_t v = static_cast<int64_t>(row[k]);
+        ok &= v >= 0 && v < shape[k];
+        slice = slice * shape[k] + v;
+      }
+      if (!ok) {
+        bad.store(true, std::memory_order_relaxed);
+        continue;
+      }
+      const T* src = in + slice * inner;
+      T* dst = out + r * inner;
+      if constexpr (std::is_trivially_copyable_v<T>) {
+        std::memcpy(dst, src, inner * sizeof(T));
+      } else {
+        std::copy(src, src + inner, dst);
+      }
+    }
+  });
+  return !bad.load();
+}
+
 class GatherNdOp : public OpKernel {
  public:
   explicit GatherNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& params = ctx->input(0);
     const Tensor& indices = ctx->input(1);
-    std::vector<int64_t> slices;
-    int64_t depth = 0;
-    OP_REQUIRES_OK(ctx, ReadIndexRows(indices, params.shape().dims(), "params",
-                                      &slices, &depth));
+    const std::vector<int64_t>& shape = params.shape().dims();
+    OP_REQUIRES(
+        ctx, indices.rank() >= 1,
+        errors::InvalidArgument("indices must be at least a vector, got ",
+                                indices.shape().ToString()));
+    const int64_t depth = indices.dim(indices.rank() - 1);
+    OP_REQUIRES(ctx, depth <= static_cast<int64_t>(shape.size()),
+                errors::InvalidArgument(
+                    "indices.shape[-1] must be <= params.rank, but saw "
+                    "indices shape: ",
+                    indices.shape().ToString(),
+                    " and params shape: ", params.shape().ToString()));
     std::vector<int64_t> dims(indices.shape().dims().begin(),
                               indices.shape().dims().end() - 1);
-    dims.insert(dims.end(), params.shape().dims().begin() + depth,
-                params.shape().dims().end());
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    dims.insert(dims.end(), shape.begin() + depth, shape.end());
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &out));
-    const int64_t inner = InnerSize(params.shape().dims(), depth);
-    if (out->num_elements() == 0) return;
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<TW_ARRAY_TYPES>(params.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     const T* in = params.data<T>();
-                     T* o = out->data<T>();
-                     const int64_t n = static_cast<int64_t>(slices.size());
-                     ForRows(ctx, n, inner, [&](int64_t begin, int64_t end) {
-                       for (int64_t r = begin; r < end; ++r) {
-                         const T* src = in + slices[r] * inner;
-                         std::copy(src, src + inner, o + r * inner);
-                       }
-                     });
-                     return Status::OK();
-                   }));
+    const int64_t inner = InnerSize(shape, depth);
+    bool ok = true;
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_ARRAY_TYPES>(params.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          return DispatchType<int32_t, int64_t>(
+              indices.dtype(), [&](auto itag) {
+                using I = decltype(itag);
+                ok =
+                    GatherNdRows<T, I>(ctx, params.data<T>(), indices.data<I>(),
+                                       depth, shape, n, inner, out->data<T>());
+                return Status::OK();
+              });
+        }));
+    if (!ok) {
+      // The message (the first bad row and its value) from the checker.
+      std::vector<int64_t> slices;
+      int64_t unused = 0;
+      OP_REQUIRES_OK(ctx,
+                     ReadIndexRows(indices, shape, "params", &slices, &unused));
+      ctx->SetStatus(
+          errors::Internal("GatherNd: a bad index row was not "
+                           "found again"));
+    }
   }
 };
 

@@ -12,6 +12,12 @@
 #include "core/kernels/image_util.h"
 #include "core/kernels/offset_tables.h"
 
+// TensorFlow's kernels round every product and sum (no fused multiply-add):
+// so do these (-march=native would otherwise contract a + (b - a) * w into
+// an FMA and differ from TF in the last bits). Only this file's functions.
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+
 namespace tensorweave {
 namespace {
 
@@ -76,7 +82,9 @@ std::vector<Lerp> LerpTable(int64_t out_size, int64_t in_size, float scale,
                             bool half_pixel) {
   std::vector<Lerp> table(out_size);
   for (int64_t i = 0; i < out_size; ++i) {
-    const float in = SourcePosition(i, scale, half_pixel);
+    // SourcePosition's formula, here so that it is not contracted either.
+    const float in = half_pixel ? (static_cast<float>(i) + 0.5f) * scale - 0.5f
+                                : static_cast<float>(i) * scale;
     const float in_f = std::floor(in);
     table[i].lower = std::max<int64_t>(static_cast<int64_t>(in_f), 0);
     table[i].upper =
@@ -146,54 +154,63 @@ class ResizeBilinearOp : public ResizeOpBase {
     const auto ys = LerpTable(g.out_h, g.in_h, g.height_scale, half_pixel_);
     const auto xs = LerpTable(g.out_w, g.in_w, g.width_scale, half_pixel_);
     const int64_t c = g.channels, row_len = g.out_w * c;
-    // Element offsets of each output column's two source pixels.
-    std::vector<int64_t> left(g.out_w), right(g.out_w);
+    // Per output element of a row: the offsets of its two source elements in
+    // a source row and the weight of the second (the interpolation table).
+    std::vector<int32_t> left(row_len), right(row_len);
+    std::vector<float> weight(row_len);
     for (int64_t x = 0; x < g.out_w; ++x) {
-      left[x] = xs[x].lower * c;
-      right[x] = xs[x].upper * c;
+      for (int64_t k = 0; k < c; ++k) {
+        left[x * c + k] = static_cast<int32_t>(xs[x].lower * c + k);
+        right[x * c + k] = static_cast<int32_t>(xs[x].upper * c + k);
+        weight[x * c + k] = xs[x].lerp;
+      }
     }
     float* o = out->data<float>();
-    // The channel count known at compile time for the common 1, 3 and 4
-    // (the inner loop unrolls); any other count at run time.
-    auto resize_rows = [&](auto channels_tag) {
-      constexpr int64_t kC = decltype(channels_tag)::value;
-      const int64_t cc = kC > 0 ? kC : c;
-      ForRows(ctx, g.batch * g.out_h, row_len, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-          const int64_t b = r / g.out_h, y = r % g.out_h;
-          const float* image = in + b * g.in_h * g.in_w * cc;
-          const float* top = image + ys[y].lower * g.in_w * cc;
-          const float* bottom = image + ys[y].upper * g.in_w * cc;
-          const float yl = ys[y].lerp;
-          float* dst = o + r * row_len;
-          for (int64_t x = 0; x < g.out_w; ++x) {
-            const float xl = xs[x].lerp;
-            const float* tl = top + left[x];
-            const float* tr = top + right[x];
-            const float* bl = bottom + left[x];
-            const float* br = bottom + right[x];
-            for (int64_t k = 0; k < cc; ++k) {
-              const float t = tl[k] + (tr[k] - tl[k]) * xl;
-              const float bo = bl[k] + (br[k] - bl[k]) * xl;
-              dst[x * cc + k] = t + (bo - t) * yl;
+    const int32_t* lo = left.data();
+    const int32_t* hi = right.data();
+    const float* wx = weight.data();
+    // Each output row is the vertical lerp of two horizontally interpolated
+    // source rows; consecutive output rows mostly share their source rows,
+    // so each part keeps the last two interpolated rows and reuses them.
+    // The arithmetic is the direct formula's, element by element:
+    // t = tl + (tr - tl) * xl, b = bl + (br - bl) * xl, t + (b - t) * yl.
+    ForRows(
+        ctx, g.batch * g.out_h, row_len * 4, [&](int64_t begin, int64_t end) {
+          std::vector<float> buffers(2 * row_len);
+          float* rows[2] = {buffers.data(), buffers.data() + row_len};
+          int64_t cached[2] = {-1, -1};  // the flat source row in each buffer
+          auto interpolated = [&](int64_t source_row,
+                                  int slot) -> const float* {
+            for (int s = 0; s < 2; ++s) {
+              if (cached[s] == source_row) return rows[s];
+            }
+            // Never overwrite the row the other slot of this output row uses.
+            float* dst = rows[slot];
+            cached[slot] = source_row;
+            const float* src = in + source_row * g.in_w * c;
+            for (int64_t j = 0; j < row_len; ++j) {
+              const float l = src[lo[j]];
+              dst[j] = l + (src[hi[j]] - l) * wx[j];
+            }
+            return dst;
+          };
+          for (int64_t r = begin; r < end; ++r) {
+            const int64_t b = r / g.out_h, y = r % g.out_h;
+            const int64_t top_row = b * g.in_h + ys[y].lower;
+            const int64_t bottom_row = b * g.in_h + ys[y].upper;
+            // The slot to fill for the top row: one not holding the bottom row.
+            const int top_slot = cached[0] == bottom_row ? 1 : 0;
+            const float* top = interpolated(top_row, top_slot);
+            const int bottom_slot = top == rows[0] ? 1 : 0;
+            const float* bottom = interpolated(bottom_row, bottom_slot);
+            const float yl = ys[y].lerp;
+            float* dst = o + r * row_len;
+            for (int64_t j = 0; j < row_len; ++j) {
+              const float t = top[j];
+              dst[j] = t + (bottom[j] - t) * yl;
             }
           }
-        }
-      });
-    };
-    switch (c) {
-      case 1:
-        resize_rows(std::integral_constant<int64_t, 1>());
-        break;
-      case 3:
-        resize_rows(std::integral_constant<int64_t, 3>());
-        break;
-      case 4:
-        resize_rows(std::integral_constant<int64_t, 4>());
-        break;
-      default:
-        resize_rows(std::integral_constant<int64_t, 0>());
-    }
+        });
   }
 };
 
@@ -523,3 +540,5 @@ REGISTER_KERNEL(KernelDef("ResizeArea"), ResizeAreaOp);
 
 }  // namespace
 }  // namespace tensorweave
+
+#pragma GCC pop_options

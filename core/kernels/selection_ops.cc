@@ -18,6 +18,48 @@ namespace {
 #define TW_HASHABLE_TYPES \
   TW_REAL_TYPES, uint8_t, TW_SMALL_INT_TYPES, bool, std::string
 
+// The k largest of each row of [rows, n], largest first; of equal values
+// the lower index first (TF's order). A heap of the k best seen so far, the
+// worst on top: a later element enters only if strictly larger than the
+// worst (an equal one has a higher index, so it comes after).
+template <typename T>
+void TopKRows(OpKernelContext* ctx, const T* in, int64_t rows, int64_t n,
+              int64_t k, T* vo, int32_t* io) {
+  if (k == 0) return;
+  struct Entry {
+    T value;
+    int32_t index;
+  };
+  // a before b: larger, or equal and a lower index.
+  auto before = [](const Entry& a, const Entry& b) {
+    return b.value < a.value || (!(a.value < b.value) && a.index < b.index);
+  };
+  ForRows(ctx, rows, n, [&](int64_t begin, int64_t end) {
+    std::vector<Entry> heap(k);
+    for (int64_t r = begin; r < end; ++r) {
+      const T* row = in + r * n;
+      for (int64_t j = 0; j < k; ++j) {
+        heap[j] = {row[j], static_cast<int32_t>(j)};
+      }
+      std::make_heap(heap.begin(), heap.end(), before);
+      T worst = heap.front().value;
+      for (int64_t j = k; j < n; ++j) {
+        if (worst < row[j]) {
+          std::pop_heap(heap.begin(), heap.end(), before);
+          heap.back() = {row[j], static_cast<int32_t>(j)};
+          std::push_heap(heap.begin(), heap.end(), before);
+          worst = heap.front().value;
+        }
+      }
+      std::sort_heap(heap.begin(), heap.end(), before);
+      for (int64_t j = 0; j < k; ++j) {
+        vo[r * k + j] = heap[j].value;
+        io[r * k + j] = heap[j].index;
+      }
+    }
+  });
+}
+
 class TopKOp : public OpKernel {
  public:
   explicit TopKOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -45,31 +87,13 @@ class TopKOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &values));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape(dims), &indices));
     const int64_t rows = n == 0 ? 0 : x.num_elements() / n;
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_ALL_NUMBER_TYPES>(x.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          const T* in = x.data<T>();
-          T* vo = values->data<T>();
-          int32_t* io = indices->data<int32_t>();
-          ForRows(ctx, rows, n, [&](int64_t begin, int64_t end) {
-            std::vector<int32_t> order(n);
-            for (int64_t r = begin; r < end; ++r) {
-              const T* row = in + r * n;
-              std::iota(order.begin(), order.end(), 0);
-              // Larger first; of equal values, the lower index first.
-              auto before = [row](int32_t a, int32_t b) {
-                return row[b] < row[a] || (!(row[a] < row[b]) && a < b);
-              };
-              std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                                before);
-              for (int64_t j = 0; j < k; ++j) {
-                vo[r * k + j] = row[order[j]];
-                io[r * k + j] = order[j];
-              }
-            }
-          });
-          return Status::OK();
-        }));
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_ALL_NUMBER_TYPES>(x.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     TopKRows<T>(ctx, x.data<T>(), rows, n, k,
+                                 values->data<T>(), indices->data<int32_t>());
+                     return Status::OK();
+                   }));
   }
 
  private:
