@@ -538,6 +538,7 @@ from tensorweave._src.ops import tensor_array_grad as _tensor_array_grad  # noqa
 from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
+from tensorweave import compat  # noqa: E402
 from tensorweave import config  # noqa: E402
 from tensorweave import data  # noqa: E402
 from tensorweave import gfile  # noqa: E402
@@ -546,7 +547,9 @@ from tensorweave import initializers  # noqa: E402
 from tensorweave import io  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import linalg  # noqa: E402
+from tensorweave import logging  # noqa: E402
 from tensorweave import losses  # noqa: E402
+from tensorweave import metrics  # noqa: E402
 from tensorweave import nn  # noqa: E402
 from tensorweave import python_io  # noqa: E402
 from tensorweave import random  # noqa: E402

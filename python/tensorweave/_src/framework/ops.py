@@ -35,6 +35,7 @@ class GraphKeys:
 
     GLOBAL_VARIABLES = "variables"
     LOCAL_VARIABLES = "local_variables"
+    METRIC_VARIABLES = "metric_variables"
     TRAINABLE_VARIABLES = "trainable_variables"
     MODEL_VARIABLES = "model_variables"
     UPDATE_OPS = "update_ops"
