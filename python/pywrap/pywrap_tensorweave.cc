@@ -661,6 +661,13 @@ class PySession {
     options.operation_timeout_in_ms = operation_timeout_in_ms;
     ThrowIfError(Session::Create(graph.graph(), options, &session_));
   }
+  // Without the GIL: destroying the session destroys its resources, and an
+  // iterator's threads (tf.data's parallel map) may be waiting for the GIL
+  // in a py_func when the iterator joins them.
+  ~PySession() {
+    py::gil_scoped_release release;
+    session_.reset();
+  }
 
   py::list ListDevices() { return DevicesToPy(session_->devices()->devices()); }
 

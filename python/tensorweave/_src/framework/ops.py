@@ -1032,12 +1032,19 @@ def get_collection_ref(key):
 
 
 def _get_graph_from_inputs(values):
+    default = get_default_graph()
     for v in values:
-        if isinstance(v, (Tensor, Operation)):
-            return v.graph
-        if hasattr(v, "graph") and isinstance(getattr(v, "graph"), Graph):
-            return v.graph
-    return get_default_graph()
+        graph = getattr(v, "graph", None)
+        if isinstance(graph, Graph):
+            # A tf.data function graph being traced (data/function.py) captures the tensors of the graphs around
+            # it: ops built from them belong to it.
+            outer = getattr(default, "_outer_graph", None)
+            while outer is not None:
+                if outer is graph:
+                    return default
+                outer = getattr(outer, "_outer_graph", None)
+            return graph
+    return default
 
 
 # --- conversion to tensors ---------------------------------------------------
