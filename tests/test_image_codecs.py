@@ -298,3 +298,37 @@ def test_static_shapes_and_no_gradient():
             tw.image.encode_png(np.zeros([2, 2], np.uint8))
         x = tw.constant(RGB)
         assert tw.gradients(tw.cast(tw.image.decode_png(tw.image.encode_png(x)), tw.float32), x) == [None]
+
+
+def test_wrappers_build_tf_op_types():
+    u8 = np.zeros([2, 2, 3], np.uint8)
+    boxes = np.zeros([3, 4], np.float32)
+    scores = np.zeros([3], np.float32)
+    with tw.Graph().as_default():
+        built = {
+            "DecodePng": tw.image.decode_png(b"x"),
+            "DecodeJpeg": tw.image.decode_jpeg(b"x"),
+            "DecodeAndCropJpeg": tw.image.decode_and_crop_jpeg(b"x", [0, 0, 1, 1]),
+            "DecodeGif": tw.io.decode_gif(b"x"),
+            "DecodeBmp": tw.io.decode_bmp(b"x"),
+            "DecodeImage": tw.image.decode_image(b"x"),
+            "EncodePng": tw.image.encode_png(u8),
+            "EncodeJpeg": tw.image.encode_jpeg(u8),
+            "ExtractJpegShape": tw.image.extract_jpeg_shape(b"x"),
+            "DrawBoundingBoxes": tw.image.draw_bounding_boxes(np.zeros([1, 2, 2, 3], np.float32), [[boxes[0]]]),
+            "DrawBoundingBoxesV2": tw.image.draw_bounding_boxes(
+                np.zeros([1, 2, 2, 3], np.float32), [[boxes[0]]], colors=[[1.0, 0, 0, 1]]
+            ),
+            "NonMaxSuppressionV5": tw.image.non_max_suppression_with_scores(boxes, scores, 2)[0],
+            "NonMaxSuppressionWithOverlaps": tw.image.non_max_suppression_overlaps(
+                np.zeros([3, 3], np.float32), scores, 2
+            ),
+            "NonMaxSuppressionV4": tw.raw_ops.NonMaxSuppressionV4(
+                boxes=boxes, scores=scores, max_output_size=2, iou_threshold=0.5, score_threshold=0.0
+            )[0],
+        }
+        jpeg_quality = tw.image.adjust_jpeg_quality(u8, 50)
+        for op_type, t in built.items():
+            assert t.op.type == op_type
+        types = {op.type for op in tw.get_default_graph().get_operations()}
+        assert "EncodeJpegVariableQuality" in types and jpeg_quality.dtype == tw.uint8

@@ -426,7 +426,13 @@ def draw_bounding_boxes(images, boxes, name=None, colors=None):
 
 # --- non-max suppression variants ------------------------------------------------------------------------------
 
-for _op in ("NonMaxSuppressionV4", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps"):
+for _op in (
+    "NonMaxSuppressionV4",
+    "NonMaxSuppressionV5",
+    "NonMaxSuppressionWithOverlaps",
+    "DrawBoundingBoxes",
+    "DrawBoundingBoxesV2",
+):
     gradients_impl.NotDifferentiable(_op)
 
 
