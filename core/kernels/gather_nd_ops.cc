@@ -78,12 +78,13 @@ int64_t InnerSize(const std::vector<int64_t>& shape, int64_t depth) {
 // Copies params slices to output rows in one parallel pass that reads the
 // index rows as they are (int32 or int64) and checks each; a bad row is
 // reported by ReadIndexRows' message (the first bad row, as before).
-template <typename T, typename I>
-bool GatherNdRows(OpKernelContext* ctx, const T* in, const I* index,
-                  int64_t depth, const std::vector<int64_t>& shape, int64_t n,
-                  int64_t inner, T* out) {
+template <typename T, typename I, typename Copy>
+bool GatherNdRowsWith(OpKernelContext* ctx, const T* in, const I* index,
+                      int64_t depth, const std::vector<int64_t>& shape,
+                      int64_t n, int64_t inner, T* out, Copy copy) {
   std::atomic<bool> bad{false};
   ForRows(ctx, n, inner + depth, [&](int64_t begin, int64_t end) {
+    bool part_bad = false;
     for (int64_t r = begin; r < end; ++r) {
       const I* row = index + r * depth;
       int64_t slice = 0;
@@ -94,19 +95,50 @@ bool GatherNdRows(OpKernelContext* ctx, const T* in, const I* index,
         slice = slice * shape[k] + v;
       }
       if (!ok) {
-        bad.store(true, std::memory_order_relaxed);
+        part_bad = true;
         continue;
       }
-      const T* src = in + slice * inner;
-      T* dst = out + r * inner;
-      if constexpr (std::is_trivially_copyable_v<T>) {
-        std::memcpy(dst, src, inner * sizeof(T));
-      } else {
-        std::copy(src, src + inner, dst);
-      }
+      copy(out + r * inner, in + slice * inner);
     }
+    if (part_bad) bad.store(true, std::memory_order_relaxed);
   });
   return !bad.load();
+}
+
+// Slices of a few bytes (an embedding row of 8 floats) copy with a memcpy
+// of a size known at compile time (a few vector moves, not a call).
+template <typename T, typename I>
+bool GatherNdRows(OpKernelContext* ctx, const T* in, const I* index,
+                  int64_t depth, const std::vector<int64_t>& shape, int64_t n,
+                  int64_t inner, T* out) {
+  auto run = [&](auto copy) {
+    return GatherNdRowsWith(ctx, in, index, depth, shape, n, inner, out, copy);
+  };
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    auto fixed = [&](auto bytes_tag) {
+      constexpr size_t kBytes = decltype(bytes_tag)::value;
+      return run([](T* dst, const T* src) { std::memcpy(dst, src, kBytes); });
+    };
+    switch (inner * sizeof(T)) {
+      case 4:
+        return fixed(std::integral_constant<size_t, 4>());
+      case 8:
+        return fixed(std::integral_constant<size_t, 8>());
+      case 16:
+        return fixed(std::integral_constant<size_t, 16>());
+      case 32:
+        return fixed(std::integral_constant<size_t, 32>());
+      case 64:
+        return fixed(std::integral_constant<size_t, 64>());
+      default:
+        return run([inner](T* dst, const T* src) {
+          std::memcpy(dst, src, inner * sizeof(T));
+        });
+    }
+  } else {
+    return run(
+        [inner](T* dst, const T* src) { std::copy(src, src + inner, dst); });
+  }
 }
 
 class GatherNdOp : public OpKernel {
