@@ -483,6 +483,12 @@ from tensorweave._src.framework.indexed_slices import (  # noqa: E402
     register_tensor_conversion_function,
 )
 from tensorweave._src.ops.encode_ops import decode_base64, encode_base64  # noqa: E402
+from tensorweave._src.ops.io_extra_ops import (  # noqa: E402
+    decode_compressed,
+    decode_csv,
+    parse_tensor,
+    serialize_tensor,
+)
 from tensorweave._src.ops.data_flow_ops import dynamic_partition, dynamic_stitch  # noqa: E402
 from tensorweave._src.ops.accumulator_ops import (  # noqa: E402
     ConditionalAccumulator,

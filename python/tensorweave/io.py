@@ -1,6 +1,7 @@
 """tw.io: files (TensorFlow v1's `tf.io`): `read_file`, `write_file`, `matching_files`, `write_graph`, TFRecord
-files (`TFRecordWriter`, `tf_record_iterator`, `TFRecordOptions`), and
-`gfile` with TF2's lower-case names (`tw.io.gfile.exists`, `GFile`, `makedirs`, ...).
+files (`TFRecordWriter`, `tf_record_iterator`, `TFRecordOptions`), `decode_csv`, `decode_compressed`,
+`decode_base64`/`encode_base64`, `serialize_tensor`/`parse_tensor`, and `gfile` with TF2's lower-case names
+(`tw.io.gfile.exists`, `GFile`, `makedirs`, ...).
 
 Example:
   >>> import os, tempfile
@@ -25,6 +26,12 @@ from tensorweave._src.ops.image_codec_ops import encode_jpeg
 from tensorweave._src.ops.image_codec_ops import encode_png
 from tensorweave._src.ops.image_codec_ops import extract_jpeg_shape
 from tensorweave._src.ops.image_codec_ops import is_jpeg
+from tensorweave._src.ops.encode_ops import decode_base64
+from tensorweave._src.ops.encode_ops import encode_base64
+from tensorweave._src.ops.io_extra_ops import decode_compressed
+from tensorweave._src.ops.io_extra_ops import decode_csv
+from tensorweave._src.ops.io_extra_ops import parse_tensor
+from tensorweave._src.ops.io_extra_ops import serialize_tensor
 from tensorweave._src.ops.file_ops import match_filenames_once
 from tensorweave._src.ops.file_ops import matching_files
 from tensorweave._src.ops.file_ops import read_file
