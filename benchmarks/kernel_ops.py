@@ -14,6 +14,15 @@ Timings are interleaved rounds (every case of both systems in turn, so slow spel
 all of them alike); each round records wall time and the process's CPU time (all threads; time spent waiting
 for a core is not in it, so on a loaded machine it is the steadier figure). Read the ratios of one run, never
 absolute figures across runs or machines (the CPU model varies: AVX-512 or AVX2 only).
+
+Measured 2026-11-26 on the shared 2-core dev machine (Xeon with AVX-512, load average 8-14 from others' builds),
+`--rounds 5`, tw/TF process CPU time (wall) before -> after this session's kernel work:
+  resize 224->299 1.83 (1.64) -> 1.05 (0.92); align_corners 1.49 (1.58) -> 1.11 (1.18); half-pixel 1.52 (1.94) ->
+  0.98 (0.89); half-pixel 224->112 1.05 (1.27) -> 0.99 (1.00); top_k k=5 0.34 (0.38) -> 0.24 (0.23); k=100 0.62
+  (0.69) -> 0.64 (0.55); gather_nd 0.85 (2.15) -> 0.90 (0.79) (`--rounds 9 --only gather_nd`);
+  unsorted_segment_sum 0.08 and cumsum 0.05-0.34 unchanged (already below TF).
+The resize cases were ~40% page faults: the 34 MiB output was freed to mmap each run (core/framework/tensor.cc's
+buffer cache now keeps it). align_corners 224->299 is still at ~1.1x in this run.
 """
 
 import argparse
