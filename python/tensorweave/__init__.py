@@ -544,6 +544,8 @@ from tensorweave._src.ops import tensor_array_grad as _tensor_array_grad  # noqa
 from tensorweave._src.ops import gen_ops as _gen_ops
 
 # Namespaces, after the ops they re-export.
+from tensorweave import flags  # noqa: E402
+from tensorweave import app  # noqa: E402
 from tensorweave import compat  # noqa: E402
 from tensorweave import config  # noqa: E402
 from tensorweave import data  # noqa: E402
@@ -565,6 +567,18 @@ from tensorweave import strings  # noqa: E402
 from tensorweave import summary  # noqa: E402
 from tensorweave import test  # noqa: E402
 from tensorweave import train  # noqa: E402
+from tensorweave import debugging  # noqa: E402
+from tensorweave import dtypes  # noqa: E402
+from tensorweave import nest  # noqa: E402
+from tensorweave import version  # noqa: E402
+from tensorweave._src.ops.print_ops import print_v2 as print  # noqa: E402, A004
+from tensorweave._src.ops.print_ops import py_function  # noqa: E402
+from tensorweave._src.platform.versions import (  # noqa: E402
+    COMPILER_VERSION,
+    CXX11_ABI_FLAG,
+    GIT_VERSION,
+    MONOLITHIC_BUILD,
+)
 
 __version__ = "0.1.0"
 

@@ -11,7 +11,7 @@ Example:
 import sys as _sys
 
 import tensorweave as _tensorweave
-from tensorweave._src.compat import *  # noqa: F403
+from tensorweave._src.compat import *
 from tensorweave._src.compat import __all__ as _names
 
 v1 = _tensorweave

@@ -11,5 +11,5 @@ Example:
   0.6667 accuracy/value:0
 """
 
-from tensorweave._src.metrics.metrics_impl import *  # noqa: F403
+from tensorweave._src.metrics.metrics_impl import *
 from tensorweave._src.metrics.metrics_impl import __all__  # noqa: F401

@@ -94,7 +94,7 @@ def mean_and_mean_tensor(tf, sess):
 
 @case
 def mean_collections(tf, sess):
-    value, update = tf.metrics.mean([1.0, 2.0], metrics_collections=["mc"], updates_collections=["uc"])
+    value, _ = tf.metrics.mean([1.0, 2.0], metrics_collections=["mc"], updates_collections=["uc"])
     return [tf.get_collection("mc")[0].name, tf.get_collection("uc")[0].name, value.name]
 
 
@@ -179,7 +179,7 @@ def auc_errors(tf, sess):
 
 @case
 def auc_predictions_out_of_range(tf, sess):
-    value, update = tf.metrics.auc(tf.constant([1, 0]), tf.constant([1.5, 0.5]))
+    _, update = tf.metrics.auc(tf.constant([1, 0]), tf.constant([1.5, 0.5]))
     sess.run(tf.local_variables_initializer())
     return _error(lambda: sess.run(update))
 

@@ -93,7 +93,7 @@ def _update_date_number(date_to_override=None):
         from tensorweave._src.platform import tf_logging
 
         tf_logging.warning(
-            "Trying to set the forward compatibility date to the past date %s. This will be ignored." % date
+            "Trying to set the forward compatibility date to the past date %s. This will be ignored." % date  # noqa: UP031
         )
         return
     _date_number = _date_to_date_number(date.year, date.month, date.day)

@@ -6,17 +6,18 @@ updated value; `value` reads the accumulated state. Variables and ops are named 
 ("accuracy/total:0", "accuracy/count:0", "accuracy/value:0", "accuracy/update_op:0").
 """
 
-from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import ops
-from tensorweave._src.ops import array_nd_ops
-from tensorweave._src.ops import array_ops
-from tensorweave._src.ops import logging_ops
-from tensorweave._src.ops import math_ops
-from tensorweave._src.ops import scatter_var_ops
-from tensorweave._src.ops import selection_ops
-from tensorweave._src.ops import special_math_ops
-from tensorweave._src.ops import state_ops
-from tensorweave._src.ops import variables
+from tensorweave._src.framework import dtypes, ops
+from tensorweave._src.ops import (
+    array_nd_ops,
+    array_ops,
+    logging_ops,
+    math_ops,
+    scatter_var_ops,
+    selection_ops,
+    special_math_ops,
+    state_ops,
+    variables,
+)
 
 __all__ = [
     "accuracy",
@@ -338,7 +339,9 @@ def auc(
         return auc_value, update_op
 
 
-def mean_absolute_error(labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None):
+def mean_absolute_error(
+    labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None
+):
     _check_graph_mode("mean_absolute_error")
     predictions, labels, weights = _remove_squeezable_dimensions(
         predictions=predictions, labels=labels, weights=weights
@@ -413,14 +416,14 @@ def _streaming_confusion_matrix(labels, predictions, num_classes, weights=None):
         weights = ops.convert_to_tensor(weights)
         if weights.get_shape().ndims > 1:
             weights = array_ops.reshape(weights, [-1])
-    current_cm = selection_ops.confusion_matrix(
-        labels, predictions, num_classes, weights=weights, dtype=dtypes.float64
-    )
+    current_cm = selection_ops.confusion_matrix(labels, predictions, num_classes, weights=weights, dtype=dtypes.float64)
     update_op = state_ops.assign_add(total_cm, current_cm)
     return total_cm, update_op
 
 
-def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections=None, updates_collections=None, name=None):
+def mean_iou(
+    labels, predictions, num_classes, weights=None, metrics_collections=None, updates_collections=None, name=None
+):
     """The mean intersection-over-union over the classes that occur (update_op returns the confusion matrix)."""
     _check_graph_mode("mean_iou")
     with variables.variable_scope(name, "mean_iou", (predictions, labels, weights)):
@@ -433,9 +436,7 @@ def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections
         cm_diag = math_ops.cast(array_nd_ops.diag_part(total_cm), dtypes.float32)
         denominator = sum_over_row + sum_over_col - cm_diag
         num_valid_entries = math_ops.reduce_sum(math_ops.cast(math_ops.not_equal(denominator, 0), dtypes.float32))
-        denominator = math_ops.where(
-            math_ops.greater(denominator, 0), denominator, array_ops.ones_like(denominator)
-        )
+        denominator = math_ops.where(math_ops.greater(denominator, 0), denominator, array_ops.ones_like(denominator))
         iou = math_ops.divide(cm_diag, denominator)
         result = math_ops.where(
             math_ops.greater(num_valid_entries, 0),
@@ -464,7 +465,9 @@ def mean_relative_error(
     return mean(relative_errors, weights, metrics_collections, updates_collections, name or "mean_relative_error")
 
 
-def mean_squared_error(labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None):
+def mean_squared_error(
+    labels, predictions, weights=None, metrics_collections=None, updates_collections=None, name=None
+):
     _check_graph_mode("mean_squared_error")
     predictions, labels, weights = _remove_squeezable_dimensions(
         predictions=predictions, labels=labels, weights=weights
@@ -655,9 +658,7 @@ def sensitivity_at_specificity(
 ):
     _check_graph_mode("sensitivity_at_specificity")
     if specificity < 0 or specificity > 1:
-        raise ValueError(
-            f"`specificity` must be in the range [0, 1]. Currently, `specificity` got {specificity}."
-        )
+        raise ValueError(f"`specificity` must be in the range [0, 1]. Currently, `specificity` got {specificity}.")
     with variables.variable_scope(name, "sensitivity_at_specificity", (predictions, labels, weights)):
         kepsilon = 1e-7
         thresholds = _uniform_thresholds(num_thresholds)
@@ -688,9 +689,7 @@ def specificity_at_sensitivity(
 ):
     _check_graph_mode("specificity_at_sensitivity")
     if sensitivity < 0 or sensitivity > 1:
-        raise ValueError(
-            f"`sensitivity` must be in the range [0, 1]. Currently, `sensitivity` is {sensitivity}."
-        )
+        raise ValueError(f"`sensitivity` must be in the range [0, 1]. Currently, `sensitivity` is {sensitivity}.")
     with variables.variable_scope(name, "specificity_at_sensitivity", (predictions, labels, weights)):
         kepsilon = 1e-7
         # TF1's last threshold is 1 - epsilon here (1 + epsilon in the others).
@@ -712,4 +711,3 @@ def specificity_at_sensitivity(
         update_op = compute(update_ops["tp"], update_ops["tn"], update_ops["fp"], update_ops["fn"], "update_op")
         _add_collections(updates_collections, update_op)
         return value, update_op
-

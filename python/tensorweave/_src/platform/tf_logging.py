@@ -13,7 +13,7 @@ DEBUG = _logging.DEBUG
 ERROR = _logging.ERROR
 FATAL = _logging.FATAL
 INFO = _logging.INFO
-WARN = _logging.WARN
+WARN = _logging.WARNING
 WARNING = _logging.WARNING
 
 _logger = None
@@ -71,7 +71,7 @@ def warning(msg, *args, **kwargs):
     get_logger().warning(msg, *args, **kwargs)
 
 
-def TaskLevelStatusMessage(msg):  # noqa: N802 - TF's name
+def TaskLevelStatusMessage(msg):
     """Logs `msg` at ERROR (TF1's)."""
     error(msg)
 
