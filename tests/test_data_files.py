@@ -294,3 +294,26 @@ def test_files_written_by_tensorweave_are_read_by_tensorflow(tmp_path):
                 w.write(b"tw %d " % i + bytes(range(i % 256)) * 2)
         args += [path, comp]
     assert "OK" in _tensorflow(_TF_READ, *args)
+
+
+def test_wrappers_build_tensorflows_op_types():
+    """Each wrapper builds TF's op type (imported TF graphs and tools name ops by type)."""
+    with tw.Graph().as_default() as g:
+        tw.data.FixedLengthRecordDataset(["f"], 4)
+        ds = tw.data.Dataset.range(3)
+        ds.interleave(lambda x: tw.data.Dataset.range(x), cycle_length=2)
+        ds.interleave(lambda x: tw.data.Dataset.range(x), cycle_length=2, num_parallel_calls=2)
+        tw.io.decode_csv(["1,2"], [[0], [0]])
+        tw.io.decode_compressed([b""], compression_type="GZIP")
+        tw.io.parse_tensor(tw.io.serialize_tensor(tw.constant([1.0])), tw.float32)
+    types = {op.type for op in g.get_operations()}
+    expected = {
+        "FixedLengthRecordDatasetV2",
+        "InterleaveDataset",
+        "ParallelInterleaveDatasetV4",
+        "DecodeCSV",
+        "DecodeCompressed",
+        "SerializeTensor",
+        "ParseTensor",
+    }
+    assert expected <= types, expected - types

@@ -35,9 +35,15 @@ Var* ResourceMgr::FindVar(const std::string& name) {
 }
 
 void ResourceMgr::Clear() {
-  std::lock_guard<std::mutex> lock(mu_);
-  vars_.clear();
-  resources_.clear();
+  // Destroyed after the lock is released: a resource's destructor may wait
+  // for threads of its own that look resources up (an iterator's prefetch).
+  decltype(vars_) vars;
+  decltype(resources_) resources;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    vars.swap(vars_);
+    resources.swap(resources_);
+  }
 }
 
 }  // namespace tensorweave

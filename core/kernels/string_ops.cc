@@ -18,6 +18,7 @@
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
+#include "core/kernels/parse_number.h"
 
 namespace tensorweave {
 namespace {
@@ -440,34 +441,6 @@ class SubstrOp : public OpKernel {
   }
   bool utf8_ = false;
 };
-
-// TensorFlow's safe_strto*: surrounding whitespace allowed, the rest must
-// be the number; integers must fit.
-template <typename T>
-bool ParseNumber(const std::string& s, T* value) {
-  const char* begin = s.c_str();
-  char* end = nullptr;
-  errno = 0;
-  if constexpr (std::is_floating_point_v<T>) {
-    const double v = std::strtod(begin, &end);
-    if (end == begin) return false;
-    if constexpr (std::is_same_v<T, float>) {
-      *value = static_cast<float>(v);
-    } else {
-      *value = v;
-    }
-  } else {
-    while (IsSpace(*begin)) ++begin;
-    const long long v = std::strtoll(begin, &end, 10);
-    if (end == begin || errno == ERANGE || v < std::numeric_limits<T>::min() ||
-        v > std::numeric_limits<T>::max()) {
-      return false;
-    }
-    *value = static_cast<T>(v);
-  }
-  while (*end != '\0' && IsSpace(*end)) ++end;
-  return *end == '\0' && end == s.c_str() + s.size();
-}
 
 class StringToNumberOp : public OpKernel {
  public:

@@ -69,7 +69,13 @@ Status Session::Create(std::shared_ptr<Graph> graph,
   return Status::OK();
 }
 
-Session::~Session() { Close(); }
+Session::~Session() {
+  Close();
+  // Resources go before the thread pools (members are destroyed in reverse
+  // order, the pools last): an iterator's background threads may still run
+  // kernels on the intra-op pool until the iterator is destroyed.
+  resource_mgr_.Clear();
+}
 
 Status Session::Close() {
   {
