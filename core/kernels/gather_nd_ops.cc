@@ -91,7 +91,10 @@ bool GatherNdRowsWith(OpKernelContext* ctx, const T* in, const I* index,
       bool ok = true;
       for (int64_t k = 0; k < depth; ++k) {
         const int64_t v = static_cast<int64_t>(row[k]);
-        ok &= v >= 0 && v < shape[k];
+        if (v < 0 || v >= shape[k]) {  // (before it could overflow `slice`)
+          ok = false;
+          break;
+        }
         slice = slice * shape[k] + v;
       }
       if (!ok) {
