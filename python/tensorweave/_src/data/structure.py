@@ -14,6 +14,7 @@ Example:
 import numpy as np
 
 from tensorweave._src.framework import dtypes as _dtypes
+from tensorweave._src.framework import nest as _nest
 from tensorweave._src.framework import ops, tensor_shape
 from tensorweave._src.framework import sparse_tensor as _sparse_tensor
 
@@ -22,36 +23,15 @@ def is_sequence(x):
     return isinstance(x, (tuple, dict))
 
 
-def _sorted_keys(d):
-    try:
-        return sorted(d)
-    except TypeError:
-        return list(d)
-
-
-def _children(x):
-    if isinstance(x, dict):
-        return [x[k] for k in _sorted_keys(x)]
-    return list(x)
+# The nesting helpers are tf.nest's, with tf.data's rule of what nests.
+_sorted_keys = _nest._sorted_keys
+_children = _nest._children
+_sequence_like = _nest._sequence_like
 
 
 def flatten(structure):
     """The leaves of an element structure, depth first (dict values in sorted key order)."""
-    if not is_sequence(structure):
-        return [structure]
-    out = []
-    for child in _children(structure):
-        out.extend(flatten(child))
-    return out
-
-
-def _sequence_like(instance, values):
-    if isinstance(instance, dict):
-        result = dict(zip(_sorted_keys(instance), values))
-        return type(instance)((k, result[k]) for k in instance)
-    if hasattr(instance, "_fields"):
-        return type(instance)(*values)
-    return type(instance)(values)
+    return _nest.flatten(structure, is_sequence)
 
 
 def pack_sequence_as(structure, flat_sequence):
@@ -63,17 +43,7 @@ def pack_sequence_as(structure, flat_sequence):
             f"Could not pack sequence. Structure had {count} elements, but flat_sequence had "
             f"{len(flat_sequence)} elements.  Structure: {structure}, flat_sequence: {flat_sequence}."
         )
-
-    def pack(s, index):
-        if not is_sequence(s):
-            return flat_sequence[index], index + 1
-        packed = []
-        for child in _children(s):
-            value, index = pack(child, index)
-            packed.append(value)
-        return _sequence_like(s, packed), index
-
-    return pack(structure, 0)[0]
+    return _nest.pack_sequence_as(structure, flat_sequence, is_sequence)
 
 
 def map_structure(fn, *structures):

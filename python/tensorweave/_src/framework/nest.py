@@ -26,13 +26,14 @@ def _children(x):
     return list(x)
 
 
-def flatten(structure):
-    """The leaves of a nested structure, depth first (dict values in key order)."""
-    if not _is_sequence(structure):
+def flatten(structure, is_sequence=_is_sequence):
+    """The leaves of a nested structure, depth first (dict values in key order). `is_sequence` says what nests
+    (tf.data's structures do not nest lists)."""
+    if not is_sequence(structure):
         return [structure]
     out = []
     for child in _children(structure):
-        out.extend(flatten(child))
+        out.extend(flatten(child, is_sequence))
     return out
 
 
@@ -45,12 +46,12 @@ def _sequence_like(instance, values):
     return type(instance)(values)
 
 
-def pack_sequence_as(structure, flat_sequence):
+def pack_sequence_as(structure, flat_sequence, is_sequence=_is_sequence):
     """`flat_sequence` packed into the nesting of `structure`."""
     flat_sequence = list(flat_sequence)
 
     def pack(s, index):
-        if not _is_sequence(s):
+        if not is_sequence(s):
             return flat_sequence[index], index + 1
         packed = []
         for child in _children(s):
@@ -58,9 +59,9 @@ def pack_sequence_as(structure, flat_sequence):
             packed.append(value)
         return _sequence_like(s, packed), index
 
-    if len(flatten(structure)) != len(flat_sequence):
+    if len(flatten(structure, is_sequence)) != len(flat_sequence):
         raise ValueError(
-            f"Could not pack sequence. Structure had {len(flatten(structure))} elements, but flat_sequence had "
+            f"Could not pack sequence. Structure had {len(flatten(structure, is_sequence))} elements, but flat_sequence had "
             f"{len(flat_sequence)} elements."
         )
     return pack(structure, 0)[0]
