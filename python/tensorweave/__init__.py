@@ -8,8 +8,8 @@ Example:
   ...     y = tw.matmul(x, w)
   ...     with tw.Session() as sess:
   ...         sess.run(tw.global_variables_initializer())
-  ...         print(sess.run(y, {x: [[3.0, 4.0]]}))
-  [[11.]]
+  ...         sess.run(y, {x: [[3.0, 4.0]]})
+  array([[11.]], dtype=float32)
 
 The implementation lives in `tensorweave._src`; this module re-exports the
 public names on purpose.
