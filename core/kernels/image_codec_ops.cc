@@ -248,6 +248,9 @@ struct JpegSource {
   const JOCTET* data;
   size_t size;
   bool try_recover;
+  // Where a fill found bytes still unread: a second fill there with nothing
+  // consumed is an error (libjpeg would otherwise ask again without end).
+  const JOCTET* stalled_at;
 };
 
 const JOCTET kEoi[2] = {0xFF, JPEG_EOI};
@@ -261,7 +264,13 @@ boolean JpegFill(j_decompress_ptr cinfo) {
     ERREXIT(cinfo, JERR_INPUT_EMPTY);
     return FALSE;
   } else if (src->pub.bytes_in_buffer) {
-    return src->try_recover ? TRUE : FALSE;
+    if (!src->try_recover) return FALSE;
+    if (src->stalled_at == src->pub.next_input_byte) {
+      ERREXIT(cinfo, JERR_FILE_READ);
+      return FALSE;
+    }
+    src->stalled_at = src->pub.next_input_byte;
+    return TRUE;
   } else if (src->pub.next_input_byte != kEoi && src->try_recover) {
     WARNMS(cinfo, JWRN_JPEG_EOF);
     src->pub.next_input_byte = kEoi;
@@ -294,6 +303,7 @@ void JpegSetSource(j_decompress_ptr cinfo, JpegSource* src, const void* data,
   src->data = static_cast<const JOCTET*>(data);
   src->size = size;
   src->try_recover = try_recover;
+  src->stalled_at = nullptr;
   src->pub.bytes_in_buffer = size;
   src->pub.next_input_byte = src->data;
   cinfo->src = &src->pub;
