@@ -52,6 +52,11 @@ TEST(ModelFuzzerTest, RegressionInputs) {
   EXPECT_EQ(RunModelBytes(fuzz_regressions::kOptionsTypeNoneWithTable,
                           sizeof(fuzz_regressions::kOptionsTypeNoneWithTable)),
             1);
+  // No list of graph inputs: loads as a graph without inputs, and fails
+  // later (the interpreter once read through the absent list).
+  EXPECT_EQ(RunModelBytes(fuzz_regressions::kGraphWithoutInputList,
+                          sizeof(fuzz_regressions::kGraphWithoutInputList)),
+            1);
 }
 
 TEST(ModelFuzzerTest, EveryTruncationIsRejected) {

@@ -74,10 +74,13 @@ Status Interpreter::Init(const OpResolver* resolver) {
   };
   // Graph inputs live through the whole plan, as in TFLite: a caller may
   // invoke again without setting them again.
-  for (int t : *graph->inputs()) {
-    inputs_.push_back(t);
-    use(t, 0);
-    use(t, num_ops > 0 ? num_ops - 1 : 0);
+  // A graph with no inputs (all constants) may leave the list out.
+  if (graph->inputs() != nullptr) {
+    for (int t : *graph->inputs()) {
+      inputs_.push_back(t);
+      use(t, 0);
+      use(t, num_ops > 0 ? num_ops - 1 : 0);
+    }
   }
   for (int t : *graph->outputs()) {
     outputs_.push_back(t);
