@@ -357,6 +357,7 @@ from tensorweave._src.ops.linalg_ops import (  # noqa: E402
     svd,
     trace,
 )
+from tensorweave._src.ops.linalg_extra_ops import matrix_square_root  # noqa: E402
 from tensorweave._src.framework.sparse_tensor import (  # noqa: E402
     SparseTensor,
     SparseTensorValue,

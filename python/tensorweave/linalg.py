@@ -49,6 +49,13 @@ from tensorweave._src.ops.linalg_ops import (
     triangular_solve,
 )
 from tensorweave._src.ops.einsum_ops import einsum, tensordot
+from tensorweave._src.ops.linalg_extra_ops import (
+    eigh_tridiagonal,
+    tridiagonal_matmul,
+    tridiagonal_solve,
+)
+from tensorweave._src.ops.linalg_extra_ops import matrix_exponential as expm
+from tensorweave._src.ops.linalg_extra_ops import matrix_square_root as sqrtm
 from tensorweave._src.ops.math_ops import matmul
 from tensorweave._src.training.gradient_clipping import global_norm
 
@@ -62,8 +69,10 @@ __all__ = [
     "diag",
     "diag_part",
     "eigh",
+    "eigh_tridiagonal",
     "eigvalsh",
     "einsum",
+    "expm",
     "eye",
     "global_norm",
     "inv",
@@ -85,6 +94,7 @@ __all__ = [
     "set_diag",
     "slogdet",
     "solve",
+    "sqrtm",
     "svd",
     "tensordot",
     "tensor_diag",
@@ -92,4 +102,6 @@ __all__ = [
     "trace",
     "transpose",
     "triangular_solve",
+    "tridiagonal_matmul",
+    "tridiagonal_solve",
 ]
