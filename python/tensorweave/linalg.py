@@ -56,10 +56,50 @@ from tensorweave._src.ops.linalg_extra_ops import (
 )
 from tensorweave._src.ops.linalg_extra_ops import matrix_exponential as expm
 from tensorweave._src.ops.linalg_extra_ops import matrix_square_root as sqrtm
+from tensorweave._src.ops.linear_operator import LinearOperator
+from tensorweave._src.ops.linear_operator_basic import (
+    LinearOperatorDiag,
+    LinearOperatorFullMatrix,
+    LinearOperatorIdentity,
+    LinearOperatorLowerTriangular,
+    LinearOperatorScaledIdentity,
+    LinearOperatorZeros,
+)
+from tensorweave._src.ops.linear_operator_structured import (
+    LinearOperatorAdjoint,
+    LinearOperatorBlockDiag,
+    LinearOperatorBlockLowerTriangular,
+    LinearOperatorComposition,
+    LinearOperatorHouseholder,
+    LinearOperatorInversion,
+    LinearOperatorKronecker,
+    LinearOperatorLowRankUpdate,
+    LinearOperatorPermutation,
+    LinearOperatorToeplitz,
+    LinearOperatorTridiag,
+)
 from tensorweave._src.ops.math_ops import matmul
 from tensorweave._src.training.gradient_clipping import global_norm
 
 __all__ = [
+    "LinearOperator",
+    "LinearOperatorAdjoint",
+    "LinearOperatorBlockDiag",
+    "LinearOperatorBlockLowerTriangular",
+    "LinearOperatorComposition",
+    "LinearOperatorDiag",
+    "LinearOperatorFullMatrix",
+    "LinearOperatorHouseholder",
+    "LinearOperatorIdentity",
+    "LinearOperatorInversion",
+    "LinearOperatorKronecker",
+    "LinearOperatorLowRankUpdate",
+    "LinearOperatorLowerTriangular",
+    "LinearOperatorPermutation",
+    "LinearOperatorScaledIdentity",
+    "LinearOperatorToeplitz",
+    "LinearOperatorTridiag",
+    "LinearOperatorZeros",
     "adjoint",
     "band_part",
     "cholesky",

@@ -85,7 +85,7 @@ def _pade13(matrix):
     return u, v
 
 
-def matrix_exponential(input, name=None):  # noqa: A002
+def matrix_exponential(input, name=None):
     """exp(A) of each square matrix in the last two dims: Pade approximation with scaling and squaring.
 
     float16/float32 use the order 3/5/7 approximants, float64 3/5/7/9/13 (TF's thresholds); a matrix with a
@@ -164,7 +164,7 @@ def matrix_exponential(input, name=None):  # noqa: A002
 
 
 # ---------------------------------------------------------------------------------------------- sqrtm
-def matrix_square_root(input, name=None):  # noqa: A002
+def matrix_square_root(input, name=None):
     """The principal square root of each square matrix (float32/float64), as tf.linalg.sqrtm.
 
     The matrices must have no eigenvalue on the closed negative real axis (as TF's). Computed by the
@@ -401,7 +401,7 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.linalg.eigh_tridiagonal([2.0, 2.0], [1.0])))
+      ...     print(sess.run(tw.linalg.eigh_tridiagonal([2.0, 2.0], [1.0])).round(4))
       [1. 3.]
     """
     with _tw.name_scope(name or "eigh_tridiagonal"):
