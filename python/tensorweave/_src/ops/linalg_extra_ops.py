@@ -102,6 +102,9 @@ def matrix_exponential(input, name=None):
         matrix = _tw.convert_to_tensor(input, name="input")
         if matrix.shape.rank is not None and matrix.shape.rank < 2:
             raise ValueError(f"tf.linalg.expm expects a tensor of rank >= 2, got shape {matrix.shape}")
+        m, n = (_dim(d) for d in matrix.shape[-2:])
+        if m is not None and n is not None and m != n:
+            raise ValueError(f"tf.linalg.expm expects square matrices, got shape {matrix.shape}")
         if matrix.shape[-2:] == [0, 0]:
             return matrix
         batch_shape = matrix.shape[:-2]
@@ -167,9 +170,10 @@ def matrix_exponential(input, name=None):
 def matrix_square_root(input, name=None):
     """The principal square root of each square matrix (float32/float64), as tf.linalg.sqrtm.
 
-    The matrices must have no eigenvalue on the closed negative real axis (as TF's). Computed by the
-    determinant-scaled Denman-Beavers iteration (at most 64 steps, stopping when the update is below the
-    dtype's precision); differentiable through the iteration.
+    A matrix with an eigenvalue on the closed negative real axis has no real principal root: NaNs, as TF.
+    Computed by the determinant-scaled Denman-Beavers iteration (at most 64 steps, stopping when the update is
+    below the dtype's precision; convergence is judged over the whole batch); differentiable through the
+    iteration.
 
     Example:
       >>> import tensorweave as tw
@@ -212,7 +216,12 @@ def matrix_square_root(input, name=None):
             change = _tw.reduce_max(_tw.abs(y_next - y)) / (_tw.reduce_max(_tw.abs(y_next)) + eps)
             return k + 1, y_next, z_next, change
 
-        _, root, _, _ = _tw.while_loop(cond, body, [_tw.constant(0), matrix, ident, _tw.constant(np.inf, matrix.dtype)])
+        loop_vars = [_tw.constant(0), matrix, ident, _tw.constant(np.inf, matrix.dtype)]
+        _, root, _, delta = _tw.while_loop(cond, body, loop_vars)
+        # No real principal root (an eigenvalue on the negative real axis): the iteration does not settle;
+        # NaNs, as TF's real Schur method gives for such a matrix.
+        converged = delta <= 10.0 * eps
+        root = _tw.where_v2(converged, root, _tw.fill(_tw.shape(root), _tw.constant(np.nan, matrix.dtype)))
         return _tw.reshape(root, _tw.shape(matrix)) if not shape.is_fully_defined() else _tw.ensure_shape(root, shape)
 
 
@@ -273,6 +282,15 @@ def _check_float(t, what):
         raise TypeError(f"{what}: diagonals must be float32 or float64, got {t.dtype.name}")
 
 
+def _convert_rhs(rhs, dtype, op_name):
+    rhs = _tw.convert_to_tensor(rhs, preferred_dtype=dtype, name="rhs")
+    if rhs.dtype != dtype:
+        raise TypeError(
+            f"Input 'rhs' of '{op_name}' Op has type {rhs.dtype.name} that does not match type {dtype.name}"
+        )
+    return rhs
+
+
 def tridiagonal_solve(
     diagonals,
     rhs,
@@ -287,9 +305,9 @@ def tridiagonal_solve(
     sub); 'sequence' [super, main, sub] each [..., M] (or M-1 for super/sub); 'matrix' [..., M, M]).
 
     rhs is [..., M, K] (or [..., M]: a vector per batch entry); transpose_rhs solves against rhs^T. Solved by
-    LU with partial pivoting on the assembled matrix (InvalidArgumentError when A is singular).
-    `partial_pivoting=False` is accepted (TF's Thomas algorithm): the result is the same whenever the
-    unpivoted elimination exists. `perturb_singular` is not supported (NotImplementedError).
+    LU with partial pivoting on the assembled matrix; as TF's kernel, a batch entry whose matrix is singular
+    gives NaNs, and with `partial_pivoting=False` (TF's Thomas algorithm) so does one whose unpivoted
+    elimination meets a zero pivot. `perturb_singular` is not supported (NotImplementedError).
 
     Example:
       >>> import tensorweave as tw
@@ -312,11 +330,11 @@ def tridiagonal_solve(
         else:
             raise ValueError(f"Unrecognized diagonals_format: {diagonals_format}")
         _check_float(diagonals, "tridiagonal_solve")
-        rhs = _tw.convert_to_tensor(rhs, dtype=diagonals.dtype, name="rhs")
-        return _solve_compact(diagonals, rhs, transpose_rhs)
+        rhs = _convert_rhs(rhs, diagonals.dtype, "TridiagonalSolve")
+        return _solve_compact(diagonals, rhs, transpose_rhs, partial_pivoting)
 
 
-def _solve_compact(diagonals, rhs, transpose_rhs):
+def _solve_compact(diagonals, rhs, transpose_rhs, partial_pivoting):
     diags_rank, rhs_rank = diagonals.shape.rank, rhs.shape.rank
     if diags_rank is None:
         raise ValueError("tridiagonal_solve: the rank of diagonals must be known at graph construction")
@@ -343,8 +361,47 @@ def _solve_compact(diagonals, rhs, transpose_rhs):
     if _dim(diagonals.shape[-1]) == 0:
         solution = rhs
     else:
-        solution = _tw.matrix_solve(_compact_to_dense(diagonals), rhs)
+        solution = _solve_or_nan(diagonals, rhs, partial_pivoting)
     return _tw.squeeze(solution, -1) if vector_rhs else solution
+
+
+def _thomas_pivots_nonzero(diagonals):
+    """Whether the unpivoted elimination (the Thomas algorithm) meets no zero pivot: p_0 = b_0,
+    p_i = b_i - a_i c_(i-1) / p_(i-1) (a: sub-, b: main, c: superdiagonal), per batch entry."""
+    rank = diagonals.shape.rank
+    perm = [rank - 2] + list(range(rank - 2))  # [..., M] -> [M, ...]
+    lead = [[0, 0]] * (rank - 2)
+    main = _tw.transpose(diagonals[..., 1, :], perm)
+    sub = _tw.transpose(diagonals[..., 2, :] * _tw.pad(_tw.ones_like(diagonals[..., 2, 1:]), lead + [[1, 0]]), perm)
+    sup = _tw.transpose(_tw.pad(diagonals[..., 0, :-1], lead + [[1, 0]]), perm)  # c_(i-1), 0 for i = 0
+    pivots = _tw.scan(lambda p, e: e[0] - e[1] * e[2] / p, (main, sub, sup), initializer=_tw.ones_like(main[0]))
+    return _tw.reduce_all(_tw.abs(pivots) > 0, axis=0)
+
+
+def _solve_or_nan(diagonals, rhs, partial_pivoting):
+    """The solution by LU with partial pivoting; NaN for a batch entry whose matrix is singular (a zero pivot),
+    as TF's kernel; without partial pivoting also NaN where the unpivoted elimination meets a zero pivot."""
+    dense = _compact_to_dense(diagonals)
+    dense, rhs = _broadcast_batch(dense, rhs)
+    sign, _ = _tw.linalg.slogdet(_tw.stop_gradient(dense))
+    ok = _tw.logical_and(_tw.not_equal(sign, 0), _tw.reduce_all(_tw.is_finite(dense), axis=[-2, -1]))
+    if not partial_pivoting:
+        ok = _tw.logical_and(ok, _thomas_pivots_nonzero(_tw.stop_gradient(diagonals)))
+    ok = _tw.broadcast_to(ok[..., None, None], _tw.shape(dense))
+    safe = _tw.where_v2(ok, dense, _tw.eye(_tw.shape(dense)[-1], dtype=dense.dtype))
+    solution = _tw.matrix_solve(safe, rhs)
+    ok_rows = _tw.broadcast_to(ok[..., :1], _tw.shape(solution))
+    return _tw.where_v2(ok_rows, solution, _tw.fill(_tw.shape(solution), _tw.constant(np.nan, rhs.dtype)))
+
+
+def _broadcast_batch(matrix, rhs):
+    """matrix and rhs with their batch dims broadcast together (MatrixSolve needs equal batch dims)."""
+    ms, rs = _tw.shape(matrix), _tw.shape(rhs)
+    batch = _tw.broadcast_dynamic_shape(ms[:-2], rs[:-2])
+    return (
+        _tw.broadcast_to(matrix, _tw.concat([batch, ms[-2:]], 0)),
+        _tw.broadcast_to(rhs, _tw.concat([batch, rs[-2:]], 0)),
+    )
 
 
 def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
@@ -371,7 +428,7 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
         else:
             raise ValueError(f"Unrecognized diagonals_format: {diagonals_format}")
         _check_float(maindiag, "tridiagonal_matmul")
-        rhs = _tw.convert_to_tensor(rhs, dtype=maindiag.dtype, name="rhs")
+        rhs = _convert_rhs(rhs, maindiag.dtype, "TridiagonalMatMul")
         if rhs.shape.rank is not None and rhs.shape.rank < 2:
             raise ValueError(f"TridiagonalMatMul: rhs must be at least rank 2, got shape {rhs.shape}")
         for t in (superdiag, subdiag):
