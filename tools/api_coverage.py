@@ -119,6 +119,7 @@ EXCLUDED: dict[str, dict[str, str]] = {
         **{n: _RAW for n in ("ragged_fill_empty_rows", "ragged_fill_empty_rows_grad")},
         "approx_top_k": _TPU,
         "random_index_shuffle": _RNG2,
+        "LMDBReader": "reads LMDB databases: tensorweave builds without the LMDB library (the other TF1 readers are there)",
     },
     "nn": {
         **{n: _QUANT for n in ("quantized_avg_pool", "quantized_conv2d", "quantized_max_pool", "quantized_relu_x")},

@@ -503,6 +503,14 @@ from tensorweave._src.ops.queue_ops import (  # noqa: E402
     QueueBase,
     RandomShuffleQueue,
 )
+from tensorweave._src.ops.reader_ops import (  # noqa: E402
+    FixedLengthRecordReader,
+    IdentityReader,
+    ReaderBase,
+    TextLineReader,
+    TFRecordReader,
+    WholeFileReader,
+)
 from tensorweave._src.ops.custom_gradient_ops import (  # noqa: E402
     custom_gradient,
     grad_pass_through,

@@ -1,7 +1,8 @@
 """tw.io: files (TensorFlow v1's `tf.io`): `read_file`, `write_file`, `matching_files`, `write_graph`, TFRecord
 files (`TFRecordWriter`, `tf_record_iterator`, `TFRecordOptions`), `decode_csv`, `decode_compressed`,
 `decode_base64`/`encode_base64`, `serialize_tensor`/`parse_tensor`, and `gfile` with TF2's lower-case names
-(`tw.io.gfile.exists`, `GFile`, `makedirs`, ...).
+(`tw.io.gfile.exists`, `GFile`, `makedirs`, ...), and the queue classes TF1's tf.io names (`PaddingFIFOQueue`,
+`PriorityQueue`, `QueueBase`, `RandomShuffleQueue`).
 
 Example:
   >>> import os, tempfile
@@ -41,6 +42,10 @@ from tensorweave._src.ops.parsing_ops import VarLenFeature
 from tensorweave._src.ops.parsing_ops import decode_raw
 from tensorweave._src.ops.parsing_ops import parse_example
 from tensorweave._src.ops.parsing_ops import parse_single_example
+from tensorweave._src.ops.queue_ops import PaddingFIFOQueue
+from tensorweave._src.ops.queue_ops import PriorityQueue
+from tensorweave._src.ops.queue_ops import QueueBase
+from tensorweave._src.ops.queue_ops import RandomShuffleQueue
 from tensorweave._src.platform import gfile as _gfile
 from tensorweave._src.platform.tf_record import TFRecordCompressionType
 from tensorweave._src.platform.tf_record import TFRecordOptions
