@@ -30,6 +30,7 @@ def _cases():
     tril = np.tril(_well_conditioned(3))
     spd = _spd(3)
     a2, b3 = _well_conditioned(2), _well_conditioned(3)
+    k_rect = RNG.randn(2, 2, 3)
     u = RNG.randn(3, 2)
     diag_update = RNG.rand(2) + 0.5
     v = RNG.randn(3, 2)
@@ -81,6 +82,22 @@ def _cases():
             "kronecker",
             lambda: L.LinearOperatorKronecker([L.LinearOperatorFullMatrix(a2), L.LinearOperatorFullMatrix(b3)]),
             _kron(a2, b3),
+            True,
+        ),
+        (
+            "kronecker3_batched_rectangular",
+            lambda: L.LinearOperatorKronecker(
+                [L.LinearOperatorFullMatrix(k_rect), L.LinearOperatorDiag(d[:, :2]), L.LinearOperatorFullMatrix(a2)]
+            ),
+            _kron(_kron(k_rect, np.stack([np.diag(x) for x in d[:, :2]])), np.stack([a2, a2])),
+            False,
+        ),
+        (
+            "kronecker3_batched_square",
+            lambda: L.LinearOperatorKronecker(
+                [L.LinearOperatorDiag(d[:, :2]), L.LinearOperatorFullMatrix(b3), L.LinearOperatorLowerTriangular(tril)]
+            ),
+            _kron(_kron(np.stack([np.diag(x) for x in d[:, :2]]), np.stack([b3, b3])), np.stack([tril, tril])),
             True,
         ),
         (

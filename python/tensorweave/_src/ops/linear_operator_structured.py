@@ -349,9 +349,47 @@ def _kron_vectors(a, b):
     return _tw.reshape(product, _tw.concat([shape[:-2], [shape[-2] * shape[-1]]], 0))
 
 
+def _swap_last_two_batch_axes(x):
+    """[..., a, b, k] -> [..., b, a, k]."""
+    rank = x.shape.rank
+    perm = list(range(rank - 3)) + [rank - 2, rank - 3, rank - 1]
+    return _tw.transpose(x, perm)
+
+
+def _kron_matmul(operators, x, adjoint):
+    """(A (x) B) x applied factor by factor (Roth's column lemma): x [..., n*q, k] is viewed as [..., n, q, k];
+    B acts on the q axis, then A on the n axis, each through its own matmul."""
+    if len(operators) == 1:
+        return operators[0].matmul(x, adjoint=adjoint)
+    first, rest = operators[0], operators[1:]
+
+    def in_dim(op):
+        return op.range_dimension_tensor() if adjoint else op.domain_dimension_tensor()
+
+    def out_dim(op):
+        return op.domain_dimension_tensor() if adjoint else op.range_dimension_tensor()
+
+    n, m = in_dim(first), out_dim(first)
+    q, p = in_dim(rest[0]), out_dim(rest[0])
+    for op in rest[1:]:
+        q, p = q * in_dim(op), p * out_dim(op)
+    shape = _tw.shape(x)
+    batch, k = shape[:-2], shape[-1:]
+    x = _tw.reshape(x, _tw.concat([batch, [n, q], k], 0))
+    x = _tw.reshape(_swap_last_two_batch_axes(x), _tw.concat([batch, [q], n * k], 0))  # [..., q, n*k]
+    y = _kron_matmul(rest, x, adjoint)  # [..., p, n*k]
+    batch = _tw.shape(y)[:-2]
+    y = _tw.reshape(y, _tw.concat([batch, [p, n], k], 0))
+    y = _tw.reshape(_swap_last_two_batch_axes(y), _tw.concat([batch, [n], p * k], 0))  # [..., n, p*k]
+    z = first.matmul(y, adjoint=adjoint)  # [..., m, p*k]
+    batch = _tw.shape(z)[:-2]
+    return _tw.reshape(z, _tw.concat([batch, [m * p], k], 0))
+
+
 class LinearOperatorKronecker(LinearOperator):
-    """The Kronecker product A1 (x) A2 (x) ... of operators: determinants, traces, diagonals and inverses come
-    from the factors; products and solves use the dense Kronecker product.
+    """The Kronecker product A1 (x) A2 (x) ... of operators: products and solves apply the factors one at a time
+    (never forming the product), determinants, traces, diagonals, inverses and Cholesky factors come from the
+    factors.
 
     Example:
       >>> import tensorweave as tw
@@ -441,13 +479,19 @@ class LinearOperatorKronecker(LinearOperator):
         return result
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
-        return _tw.matmul(self.to_dense(), x, adjoint_a=adjoint, adjoint_b=adjoint_arg)
+        x = _adjoint(x) if adjoint_arg else x
+        if x.shape.rank is None:
+            return _tw.matmul(self.to_dense(), x, adjoint_a=adjoint)
+        return _kron_matmul(self._operators, x, adjoint)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         if not all(op.is_square for op in self._operators):
             return self._dense_solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
-        inverse = LinearOperatorKronecker([op.inverse() for op in self._operators])
-        return inverse.matmul(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
+        rhs = _adjoint(rhs) if adjoint_arg else rhs
+        if rhs.shape.rank is None:
+            return self._dense_solve(rhs, adjoint=adjoint)
+        # (A1 (x) A2 ...)^-1 = A1^-1 (x) A2^-1 ...: each factor's own (structured) solve.
+        return _kron_matmul([op.inverse() for op in self._operators], rhs, adjoint)
 
     def _total_dimension(self):
         n = self.domain_dimension_tensor()
