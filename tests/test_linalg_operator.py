@@ -308,3 +308,59 @@ def test_matmul_of_operators_is_a_composition():
         assert isinstance(op, L.LinearOperatorComposition)
         np.testing.assert_allclose(sess.run(op.to_dense()), a @ b)
         assert isinstance(L.LinearOperatorDiag([1.0, 2.0]).inverse(), L.LinearOperatorDiag)
+
+
+def test_unknown_batch_dimension():
+    """Operators over placeholders with an unknown batch dim: shape_tensor, to_dense, matmul, solve and
+    log_abs_determinant at run time, against numpy on the fed values."""
+    dv = RNG.rand(2, 3) + 1.0
+    mv = RNG.randn(2, 3, 3) + 5 * np.eye(3)
+    xv = RNG.randn(2, 3, 2)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        pd = tw.placeholder(tw.float64, [None, 3])
+        pm = tw.placeholder(tw.float64, [None, 3, 3])
+        px = tw.placeholder(tw.float64, [None, 3, 2])
+        feed = {pd: dv, pm: mv, px: xv}
+        diag_dense = np.stack([np.diag(x) for x in dv])
+        ops = {
+            "diag": (L.LinearOperatorDiag(pd), diag_dense),
+            "full": (L.LinearOperatorFullMatrix(pm), mv),
+            "tril": (L.LinearOperatorLowerTriangular(pm), np.tril(mv)),
+            "composition": (
+                L.LinearOperatorComposition([L.LinearOperatorFullMatrix(pm), L.LinearOperatorDiag(pd)]),
+                mv @ diag_dense,
+            ),
+            "low_rank_update": (
+                L.LinearOperatorLowRankUpdate(
+                    L.LinearOperatorDiag(pd, is_positive_definite=True), tw.ones([3, 1], tw.float64)
+                ),
+                diag_dense + 1.0,
+            ),
+            "kronecker": (
+                L.LinearOperatorKronecker(
+                    [L.LinearOperatorDiag(tw.constant([1.0, 2.0], tw.float64)), L.LinearOperatorFullMatrix(pm)]
+                ),
+                _kron(np.stack([np.diag([1.0, 2.0])] * 2), mv),
+            ),
+            "block_diag": (
+                L.LinearOperatorBlockDiag([L.LinearOperatorFullMatrix(pm), L.LinearOperatorDiag(pd)]),
+                np.stack([np.block([[m, np.zeros((3, 3))], [np.zeros((3, 3)), np.diag(d)]]) for m, d in zip(mv, dv)]),
+            ),
+            "scaled_identity": (L.LinearOperatorScaledIdentity(3, pd[:, 0]), dv[:, 0, None, None] * np.eye(3)),
+            "tridiag": (
+                L.LinearOperatorTridiag(pm, diagonals_format="matrix"),
+                np.triu(np.tril(mv, 1), -1),
+            ),
+        }
+        for key, (op, dense) in ops.items():
+            assert op.shape.as_list()[0] is None, key
+            x = px if dense.shape[-1] == 3 else tw.concat([px, px], axis=1)
+            xx = np.concatenate([xv] * (dense.shape[-1] // 3), axis=1)
+            got = sess.run(
+                [op.shape_tensor(), op.to_dense(), op.matmul(x), op.solve(x), op.log_abs_determinant()], feed
+            )
+            np.testing.assert_array_equal(got[0], dense.shape, err_msg=key)
+            np.testing.assert_allclose(got[1], dense, rtol=1e-10, err_msg=key)
+            np.testing.assert_allclose(got[2], dense @ xx, rtol=1e-10, err_msg=key)
+            np.testing.assert_allclose(got[3], np.linalg.solve(dense, xx), rtol=1e-9, err_msg=key)
+            np.testing.assert_allclose(got[4], np.linalg.slogdet(dense)[1], rtol=1e-10, err_msg=key)
