@@ -209,13 +209,14 @@ def test_counters_answer_while_a_read_waits_for_a_work_unit(sess):
     q = tw.FIFOQueue(2, tw.string)
     reader = tw.IdentityReader()
     value = reader.read(q)[1]
+    counters = [reader.num_records_produced(), reader.num_work_units_completed()]
     box = []
     reading = threading.Thread(target=lambda: box.append(sess.run(value)), daemon=True)
     reading.start()
     time.sleep(0.3)
     counts = []
     counting = threading.Thread(
-        target=lambda: counts.append(sess.run([reader.num_records_produced(), reader.num_work_units_completed()])),
+        target=lambda: counts.append(sess.run(counters)),
         daemon=True,
     )
     counting.start()
