@@ -364,3 +364,19 @@ def test_unknown_batch_dimension():
             np.testing.assert_allclose(got[2], dense @ xx, rtol=1e-10, err_msg=key)
             np.testing.assert_allclose(got[3], np.linalg.solve(dense, xx), rtol=1e-9, err_msg=key)
             np.testing.assert_allclose(got[4], np.linalg.slogdet(dense)[1], rtol=1e-10, err_msg=key)
+
+
+def test_cond_and_assert_self_adjoint():
+    a = _well_conditioned(3)
+    spd = _spd(3)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        np.testing.assert_allclose(sess.run(L.LinearOperatorFullMatrix(a).cond()), np.linalg.cond(a), rtol=1e-10)
+        np.testing.assert_allclose(
+            sess.run(L.LinearOperatorFullMatrix(spd, is_self_adjoint=True).cond()), np.linalg.cond(spd), rtol=1e-10
+        )
+        sess.run(L.LinearOperatorFullMatrix(spd).assert_self_adjoint())
+        with pytest.raises(tw.errors.InvalidArgumentError):
+            sess.run(L.LinearOperatorFullMatrix(a).assert_self_adjoint())
+        sess.run(L.LinearOperatorFullMatrix(spd, is_self_adjoint=True).assert_positive_definite())
+        with pytest.raises(tw.errors.InvalidArgumentError):
+            sess.run(L.LinearOperatorFullMatrix(-spd, is_self_adjoint=True).assert_positive_definite())

@@ -193,9 +193,10 @@ class LinearOperator:
     def _max_condition_number_to_be_non_singular(self):
         with _tw.name_scope("max_nonsingular_condition_number"):
             dtype_eps = float(np.finfo(self.dtype.as_numpy_dtype).eps)
-            eps = _tw.cast(
-                _tw.reduce_max([100.0, _tw.cast(self.range_dimension_tensor(), _tw.float32)]), self.dtype
-            ) * _tw.constant(dtype_eps, self.dtype)
+            size = _tw.cast(self.range_dimension_tensor(), self.dtype) * _tw.cast(
+                self.domain_dimension_tensor(), self.dtype
+            )
+            eps = _tw.maximum(_tw.constant(100.0, self.dtype), size) * dtype_eps
             return 1.0 / eps
 
     def _assert_non_singular(self):
