@@ -240,6 +240,7 @@ from tensorweave._src.framework.behavior import executing_eagerly
 from tensorweave._src.framework.behavior import resource_variables_enabled
 from tensorweave._src.ops.einsum_ops import einsum
 from tensorweave._src.ops.einsum_ops import tensordot
+from tensorweave._src.ops.ctc_ops import edit_distance
 from tensorweave._src.ops.selection_ops import argsort
 from tensorweave._src.ops.selection_ops import bincount
 from tensorweave._src.ops.selection_ops import confusion_matrix

@@ -20,7 +20,15 @@ from tensorweave._src.ops.candidate_sampling_ops import (
     sampled_softmax_loss,
     uniform_candidate_sampler,
 )
-from tensorweave._src.ops.ctc_ops import collapse_repeated, ctc_loss_v2
+from tensorweave._src.ops.ctc_ops import (
+    collapse_repeated,
+    ctc_beam_search_decoder,
+    ctc_beam_search_decoder_v2,
+    ctc_greedy_decoder,
+    ctc_loss,
+    ctc_loss_v2,
+    ctc_unique_labels,
+)
 from tensorweave._src.ops.math_ops import sigmoid, tanh
 from tensorweave._src.ops.nn_conv_ops import (
     with_space_to_batch,

@@ -3,12 +3,17 @@
 
 The forward (alpha) recursion runs in log space over the labels with blanks between them, unrolled over the
 statically known number of time steps (tensorweave has no while_loop yet); its gradient is that of the unrolled
-graph. The sparse-label forms (`ctc_loss`, the decoders) need SparseTensor, which tensorweave does not have yet."""
+graph. With SparseTensor labels `ctc_loss_v2` uses the CTCLoss kernel, as TensorFlow does.
+
+The sparse-label forms (`ctc_loss`, `ctc_greedy_decoder`, `ctc_beam_search_decoder`) and `edit_distance` wrap the
+C++ ops CTCLoss, CTCGreedyDecoder, CTCBeamSearchDecoder and EditDistance (TensorFlow's algorithms; the blank is
+the last class)."""
 
 import numpy as np
 
 from tensorweave._src.framework import dtypes, ops
-from tensorweave._src.ops import array_ops, math_ops, nn_ops, special_math_ops
+from tensorweave._src.framework.sparse_tensor import SparseTensor, SparseTensorValue
+from tensorweave._src.ops import array_ops, gen_ops, gradients_impl, math_ops, nn_ops, special_math_ops
 
 # Log of an impossible path: finite, so that the sums and their gradients stay free of inf - inf.
 _LOG_ZERO = -1e30
@@ -53,6 +58,8 @@ def ctc_loss_v2(
       ...     print(round(float(sess.run(loss)[0]), 4))  # paths "1 1", "b 1", "1 b" of 9
       1.0986
     """
+    if isinstance(labels, (SparseTensor, SparseTensorValue)):
+        return _ctc_loss_v2_sparse(labels, logits, logit_length, logits_time_major, blank_index, name)
     if unique is not None:
         # An optimization hint in TensorFlow; the result is the same without it.
         pass
@@ -161,3 +168,230 @@ def collapse_repeated(labels, seq_length, name=None):
         placed = math_ops.reduce_sum(onehot * array_ops.expand_dims(labels, 2), axis=1)  # [B, maxlen]
         collapsed = placed[:, :new_maxlen]
         return collapsed, new_seq_len
+
+
+def _ctc_loss_v2_sparse(labels, logits, logit_length, logits_time_major, blank_index, name):
+    """TensorFlow's ctc_loss_v2 with SparseTensor labels: the blank class moved last, then the CTCLoss kernel."""
+    if blank_index is None:
+        raise ValueError("blank_index must be given when using SparseTensor labels.")
+    with ops.get_default_graph().name_scope(name or "ctc_loss_dense"):
+        labels = SparseTensor.from_value(labels)
+        logits = ops.convert_to_tensor(logits, name="logits")
+        num_classes = logits.shape[2].value if logits.shape.ndims == 3 else None
+        if blank_index < 0:
+            if num_classes is None:
+                raise ValueError("a negative blank_index needs the number of classes known statically")
+            blank_index += num_classes
+        if num_classes is None or blank_index != num_classes - 1:
+            logits = array_ops.concat(
+                [
+                    logits[:, :, :blank_index],
+                    logits[:, :, blank_index + 1 :],
+                    logits[:, :, blank_index : blank_index + 1],
+                ],
+                axis=2,
+            )
+            values = math_ops.cast(labels.values, dtypes.int32)
+            values = math_ops.where(math_ops.less(values, blank_index), values, values - 1)
+            labels = SparseTensor(labels.indices, values, labels.dense_shape)
+        return ctc_loss(labels, logits, logit_length, time_major=logits_time_major)
+
+
+def _sparse_labels(labels, what):
+    if isinstance(labels, SparseTensorValue):
+        return SparseTensor.from_value(labels)
+    if not isinstance(labels, SparseTensor):
+        raise TypeError(f"Expected {what} to be a SparseTensor")
+    return labels
+
+
+def ctc_loss(
+    labels,
+    inputs=None,
+    sequence_length=None,
+    preprocess_collapse_repeated=False,
+    ctc_merge_repeated=True,
+    ignore_longer_outputs_than_inputs=False,
+    time_major=True,
+    logits=None,
+):
+    """The CTC loss -log p(labels | inputs) per batch entry (TF1's `tf.nn.ctc_loss`).
+
+    `labels` is a SparseTensor [batch, max_label] of int32 classes in [0, num_classes - 1) (the last class is the
+    blank), `inputs` (or `logits`) the unnormalized logits [max_time, batch, num_classes] ([batch, max_time,
+    num_classes] when not `time_major`), `sequence_length` [batch] the steps of each entry.
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     labels = tw.SparseTensor([[0, 0]], tw.constant([0], tw.int32), [1, 1])
+      ...     loss = tw.nn.ctc_loss(labels, tw.zeros([2, 1, 2]), [2])  # paths "0 0", "b 0", "0 b" of 4
+      ...     print(round(float(sess.run(loss)[0]), 4))
+      0.2877
+    """
+    labels = _sparse_labels(labels, "labels (first argument)")
+    if inputs is not None and logits is not None:
+        raise ValueError("Cannot specify both 'logits' and 'inputs'")
+    inputs = logits if inputs is None else inputs
+    with ops.get_default_graph().name_scope("CTCLoss"):
+        inputs = ops.convert_to_tensor(inputs, name="logits")
+        if not time_major:
+            inputs = array_ops.transpose(inputs, [1, 0, 2])
+        loss, _ = gen_ops.ctc_loss(
+            inputs,
+            labels.indices,
+            math_ops.cast(labels.values, dtypes.int32) if labels.values.dtype != dtypes.int32 else labels.values,
+            sequence_length,
+            preprocess_collapse_repeated=preprocess_collapse_repeated,
+            ctc_merge_repeated=ctc_merge_repeated,
+            ignore_longer_outputs_than_inputs=ignore_longer_outputs_than_inputs,
+        )
+        return loss
+
+
+@gradients_impl.RegisterGradient("CTCLoss")
+def _ctc_loss_grad(op, grad_loss, grad_gradient=None):
+    """TensorFlow's _CTCLossGrad: the kernel's gradient output scaled by the loss's gradient. The gradient output
+    has no gradient itself (TF wraps it in PreventGradient): a second derivative is a LookupError."""
+    if grad_gradient is not None:
+        raise LookupError(
+            "Currently there is no way to take the second derivative of ctc_loss due to the fused "
+            "implementation's interaction with tf.gradients()"
+        )
+    gradient = op.outputs[1]
+    if grad_loss is None:
+        return [None, None, None, None]
+    return [array_ops.expand_dims(grad_loss, -1) * gradient, None, None, None]
+
+
+def _decoded(indices, values, shapes):
+    return [SparseTensor(i, v, s) for i, v, s in zip(indices, values, shapes)]
+
+
+def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index=None):
+    """Best-path decoding of logits [max_time, batch, num_classes] (TF1's `tf.nn.ctc_greedy_decoder`): returns
+    ([SparseTensor of the decoded classes [batch, max_decoded]], log_probabilities [batch, 1]), the latter minus the
+    sum of each step's largest logit. The blank is `blank_index` (default the last class).
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     logits = np.log(np.array([[[0.1, 0.9]], [[0.8, 0.2]], [[0.9, 0.1]]], np.float32))
+      ...     (decoded,), _ = tw.nn.ctc_greedy_decoder(logits, [3])
+      ...     print(sess.run(decoded).values)
+      [0]
+    """
+    with ops.get_default_graph().name_scope("CTCGreedyDecoder"):
+        inputs = ops.convert_to_tensor(inputs, name="inputs")
+        outputs = gen_ops.ctc_greedy_decoder(
+            inputs,
+            sequence_length,
+            merge_repeated=merge_repeated,
+            blank_index=-1 if blank_index is None else int(blank_index),
+        )
+        indices, values, shape, log_probability = outputs
+        return [SparseTensor(indices, values, shape)], log_probability
+
+
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1, merge_repeated=True):
+    """Prefix beam search over logits [max_time, batch, num_classes] (TF1's `tf.nn.ctc_beam_search_decoder`; the
+    blank is the last class): returns ([top_paths SparseTensors, best first], log_probabilities [batch,
+    top_paths]).
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     logits = np.log(np.array([[[0.1, 0.9]], [[0.8, 0.2]], [[0.9, 0.1]]], np.float32))
+      ...     (decoded,), _ = tw.nn.ctc_beam_search_decoder(logits, [3], beam_width=4)
+      ...     print(sess.run(decoded).values)
+      [0]
+    """
+    with ops.get_default_graph().name_scope("CTCBeamSearchDecoder"):
+        inputs = ops.convert_to_tensor(inputs, name="inputs")
+        outputs = gen_ops.ctc_beam_search_decoder(
+            inputs, sequence_length, beam_width=beam_width, top_paths=top_paths, merge_repeated=merge_repeated
+        )
+        n = int(top_paths)
+        flat = list(outputs)
+        if len(flat) == 4 and isinstance(flat[0], (list, tuple)):
+            indices, values, shapes, log_probability = flat
+        else:
+            indices, values, shapes, log_probability = flat[:n], flat[n : 2 * n], flat[2 * n : 3 * n], flat[3 * n]
+        return _decoded(indices, values, shapes), log_probability
+
+
+def ctc_beam_search_decoder_v2(inputs, sequence_length, beam_width=100, top_paths=1):
+    """`ctc_beam_search_decoder` without merging repeated classes (TensorFlow 2's `tf.nn.ctc_beam_search_decoder`).
+
+    Example:
+      >>> import numpy as np
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     logits = np.log(np.array([[[0.9, 0.1]], [[0.9, 0.1]]], np.float32))
+      ...     (decoded,), _ = tw.nn.ctc_beam_search_decoder_v2(logits, [2], beam_width=4)
+      ...     print(sess.run(decoded).values)
+      [0]
+    """
+    return ctc_beam_search_decoder(inputs, sequence_length, beam_width, top_paths, merge_repeated=False)
+
+
+def ctc_unique_labels(labels, name=None):
+    """For each row of dense labels [batch, max_length]: its distinct labels in order of first appearance, padded
+    with 0 to max_length (int64), and each label's index into them (TF's `tf.nn.ctc_unique_labels`).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     y, idx = sess.run(tw.nn.ctc_unique_labels([[3, 4, 4, 3]]))
+      ...     print(y, idx)
+      [[3 4 0 0]] [[0 1 1 0]]
+    """
+    from tensorweave._src.ops import functional_ops, selection_ops
+
+    with ops.get_default_graph().name_scope(name or "ctc_unique_labels"):
+        labels = ops.convert_to_tensor(labels, name="labels")
+
+        def _unique(x):
+            u = selection_ops.unique(x)
+            pad = array_ops.shape(u.idx)[0] - array_ops.shape(u.y)[0]
+            y = array_ops.pad(u.y, array_ops.reshape(array_ops.stack([0, pad]), [1, 2]))
+            return [math_ops.cast(y, dtypes.int64), u.idx]
+
+        return functional_ops.map_fn(_unique, labels, dtype=[dtypes.int64, dtypes.int32])
+
+
+def edit_distance(hypothesis, truth, normalize=True, name="edit_distance"):
+    """The Levenshtein distance between the sequences (last dimension) of two SparseTensors, one per position of
+    the other dimensions; divided by the truth's length when `normalize` (TF1's `tf.edit_distance`).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     h = tw.SparseTensor([[0, 0], [0, 1]], ["a", "b"], [1, 2])
+      ...     t = tw.SparseTensor([[0, 0], [0, 1], [0, 2]], ["a", "c", "b"], [1, 3])
+      ...     print(sess.run(tw.edit_distance(h, t, normalize=False)))
+      [1.]
+    """
+    if not isinstance(hypothesis, (SparseTensor, SparseTensorValue)):
+        raise TypeError("Hypothesis must be a SparseTensor.")
+    if not isinstance(truth, (SparseTensor, SparseTensorValue)):
+        raise TypeError("Truth must be a SparseTensor.")
+    hypothesis = SparseTensor.from_value(hypothesis)
+    truth = SparseTensor.from_value(truth)
+    return gen_ops.edit_distance(
+        hypothesis.indices,
+        hypothesis.values,
+        hypothesis.dense_shape,
+        truth.indices,
+        truth.values,
+        truth.dense_shape,
+        normalize=normalize,
+        name=name,
+    )
+
+
+for _op_type in ("CTCGreedyDecoder", "CTCBeamSearchDecoder", "EditDistance"):
+    gradients_impl.NotDifferentiable(_op_type)
