@@ -110,6 +110,7 @@ from tensorweave._src.ops.array_nd_ops import depth_to_space
 from tensorweave._src.ops.array_nd_ops import ensure_shape
 from tensorweave._src.ops.array_nd_ops import eye
 from tensorweave._src.ops.array_nd_ops import extract_image_patches
+from tensorweave._src.ops.image_box_ops import extract_volume_patches
 from tensorweave._src.ops.array_nd_ops import gather_nd
 from tensorweave._src.ops.array_nd_ops import identity_n
 from tensorweave._src.ops.array_nd_ops import lin_space

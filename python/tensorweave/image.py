@@ -8,9 +8,14 @@ Example:
 
 The implementation lives in `tensorweave._src.ops.image_ops`; this module re-exports the public names on
 purpose; the codecs and the composites built on them are in `tensorweave._src.ops.image_codec_ops`.
-Not here yet: sample_distorted_bounding_box, non_max_suppression_padded, combined_non_max_suppression, extract_glimpse.
+The box ops of detection and Inception-style pipelines are in `tensorweave._src.ops.image_box_ops`.
 """
 
+from tensorweave._src.ops.image_box_ops import combined_non_max_suppression
+from tensorweave._src.ops.image_box_ops import extract_glimpse
+from tensorweave._src.ops.image_box_ops import non_max_suppression_padded
+from tensorweave._src.ops.image_box_ops import sample_distorted_bounding_box
+from tensorweave._src.ops.image_box_ops import stateless_sample_distorted_bounding_box
 from tensorweave._src.ops.image_codec_ops import adjust_jpeg_quality
 from tensorweave._src.ops.image_codec_ops import decode_and_crop_jpeg
 from tensorweave._src.ops.image_codec_ops import draw_bounding_boxes
