@@ -76,6 +76,12 @@ def test_expm_unknown_batch_and_non_finite_and_empty():
 def test_expm_gradient():
     _check_gradient(tw.linalg.expm, RNG.randn(3, 3) * 0.3)
     _check_gradient(tw.linalg.expm, RNG.randn(2, 3, 3) * 2.0, rtol=1e-4)
+    # Norms past the Pade-13 threshold: the gradient flows through the scaling and the squaring loop.
+    big = RNG.randn(2, 3, 3) * 6.0
+    with tw.Graph().as_default(), tw.Session() as sess:
+        l1_norms = sess.run(tw.reduce_max(tw.reduce_sum(tw.abs(big), axis=-2), axis=-1))
+    assert (l1_norms > 2 * 5.371920351148152).all()  # at least one squaring each
+    _check_gradient(tw.linalg.expm, big, rtol=1e-4, atol=1e-4)
 
 
 def test_expm_errors():
