@@ -110,6 +110,13 @@ def test_sqrtm_matches_scipy():
 
 def test_sqrtm_negative_eigenvalue_is_nan_and_errors():
     assert np.isnan(_run(tw.linalg.sqrtm, np.diag([-4.0, 9.0]))).all()
+    # Per matrix: a negative eigenvalue or a singular matrix gives NaNs for that matrix only.
+    good = np.array([[2.0, 1.0], [1.0, 2.0]])
+    batch = np.stack([np.diag([-4.0, 9.0]), good, np.zeros((2, 2)), np.diag([1.0, 0.0]), 4.0 * good])
+    got = _run(tw.linalg.sqrtm, batch)
+    assert np.isnan(got[[0, 2, 3]]).all()
+    np.testing.assert_allclose(got[1], scipy.linalg.sqrtm(good).real, rtol=1e-12)
+    np.testing.assert_allclose(got[4], 2.0 * scipy.linalg.sqrtm(good).real, rtol=1e-12)
     with tw.Graph().as_default():
         with pytest.raises(ValueError, match="square"):
             tw.linalg.sqrtm(np.ones((2, 3)))

@@ -170,10 +170,10 @@ def matrix_exponential(input, name=None):
 def matrix_square_root(input, name=None):
     """The principal square root of each square matrix (float32/float64), as tf.linalg.sqrtm.
 
-    A matrix with an eigenvalue on the closed negative real axis has no real principal root: NaNs, as TF.
-    Computed by the determinant-scaled Denman-Beavers iteration (at most 64 steps, stopping when the update is
-    below the dtype's precision; convergence is judged over the whole batch); differentiable through the
-    iteration.
+    A matrix with an eigenvalue on the closed negative real axis has no real principal root: NaNs for it, as
+    TF. Computed by the determinant-scaled Denman-Beavers iteration, per matrix (at most 64 steps, each matrix
+    stopping when its update is below the dtype's precision); differentiable through the iteration. Unlike TF's
+    real Schur method, the iteration needs invertible matrices: a singular one gives NaNs (TF: its root).
 
     Example:
       >>> import tensorweave as tw
@@ -199,28 +199,47 @@ def matrix_square_root(input, name=None):
         n_float = _tw.cast(_tw.shape(matrix)[-1], matrix.dtype)
         ident = _eye_like(matrix)
 
-        def scale_of(y, z):
-            # |det(Y Z)|^(-1/(2n)), from the LU factors (well defined while the iteration converges).
-            _, log_abs = _tw.linalg.slogdet(_tw.matmul(y, z))
-            return _tw.exp(-log_abs / (2.0 * n_float))[..., None, None]
+        tol = 10.0 * eps
+        batch_eye = _tw.broadcast_to(ident, _tw.shape(matrix))
+
+        def settled(delta):
+            return delta <= tol  # False for NaN: a failed matrix never settles
 
         def cond(k, y, z, delta):
-            return _tw.logical_and(k < 64, delta > 10.0 * eps)
+            running = _tw.logical_not(_tw.logical_or(settled(delta), _tw.is_nan(delta)))
+            return _tw.logical_and(k < 64, _tw.reduce_any(running))
 
         def body(k, y, z, delta):
-            mu = scale_of(y, z)
-            y_inv = _tw.matrix_inverse(y)
-            z_inv = _tw.matrix_inverse(z)
+            # Per matrix: the determinant scaling mu = |det(Y Z)|^(-1/(2n)); a singular Y or Z ends that matrix's
+            # iteration (NaN), the others go on.
+            sign_y, log_y = _tw.linalg.slogdet(y)
+            sign_z, log_z = _tw.linalg.slogdet(z)
+            bad = _tw.logical_or(_tw.equal(sign_y * sign_z, 0), _tw.logical_not(_tw.is_finite(log_y + log_z)))
+            bad = _tw.logical_or(bad, _tw.is_nan(delta))  # failed once, failed for good
+            bad_m = _tw.broadcast_to(bad[..., None, None], _tw.shape(y))
+            mu = _tw.where_v2(bad, _tw.ones_like(log_y), _tw.exp(-(log_y + log_z) / (2.0 * n_float)))[..., None, None]
+            y_inv = _tw.matrix_inverse(_tw.where_v2(bad_m, batch_eye, y))
+            z_inv = _tw.matrix_inverse(_tw.where_v2(bad_m, batch_eye, z))
             y_next = 0.5 * (mu * y + z_inv / mu)
             z_next = 0.5 * (mu * z + y_inv / mu)
-            change = _tw.reduce_max(_tw.abs(y_next - y)) / (_tw.reduce_max(_tw.abs(y_next)) + eps)
-            return k + 1, y_next, z_next, change
+            change = _tw.reduce_max(_tw.abs(y_next - y), axis=[-2, -1]) / (
+                _tw.reduce_max(_tw.abs(y_next), axis=[-2, -1]) + eps
+            )
+            change = _tw.where_v2(bad, _tw.fill(_tw.shape(change), _tw.constant(np.nan, matrix.dtype)), change)
+            done = settled(delta)
+            done_m = _tw.broadcast_to(done[..., None, None], _tw.shape(y))
+            return (
+                k + 1,
+                _tw.where_v2(done_m, y, y_next),
+                _tw.where_v2(done_m, z, z_next),
+                _tw.where_v2(done, delta, change),
+            )
 
-        loop_vars = [_tw.constant(0), matrix, ident, _tw.constant(np.inf, matrix.dtype)]
-        _, root, _, delta = _tw.while_loop(cond, body, loop_vars)
-        # No real principal root (an eigenvalue on the negative real axis): the iteration does not settle;
-        # NaNs, as TF's real Schur method gives for such a matrix.
-        converged = delta <= 10.0 * eps
+        delta0 = _tw.fill(_tw.shape(matrix)[:-2], _tw.constant(np.inf, matrix.dtype))
+        _, root, _, delta = _tw.while_loop(cond, body, [_tw.constant(0), matrix, batch_eye, delta0])
+        # No real principal root (an eigenvalue on the negative real axis) or a singular matrix: the iteration
+        # does not settle: NaNs for that matrix.
+        converged = _tw.broadcast_to(settled(delta)[..., None, None], _tw.shape(root))
         root = _tw.where_v2(converged, root, _tw.fill(_tw.shape(root), _tw.constant(np.nan, matrix.dtype)))
         return _tw.reshape(root, _tw.shape(matrix)) if not shape.is_fully_defined() else _tw.ensure_shape(root, shape)
 
