@@ -335,3 +335,17 @@ def linop_method_errors(tf, sess):
         _error(lambda: sess.run(L.LinearOperatorDiag(tf.constant([1.0, 2.0])).assert_non_singular())),
         _error(lambda: sess.run(L.LinearOperatorFullMatrix(tf.ones([2, 2])).assert_non_singular())),
     ]
+
+
+@case(
+    known_difference="sqrtm is a Denman-Beavers iteration, which needs invertible matrices: a singular matrix "
+    "gives NaNs, where TF's real Schur method returns its root"
+)
+def sqrtm_singular_matrix(tf, sess):
+    return tf.linalg.sqrtm(tf.constant([[1.0, 0.0], [0.0, 0.0]], tf.float64))
+
+
+@case(known_difference="tridiagonal_solve's perturb_singular=True is not implemented (NotImplementedError)")
+def tridiagonal_solve_perturb_singular(tf, sess):
+    singular = tf.constant([[1.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.0, 1.0, 1.0]])
+    return tf.linalg.tridiagonal_solve(singular, tf.ones([3, 1]), perturb_singular=True)
