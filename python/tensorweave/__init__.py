@@ -396,6 +396,7 @@ from tensorweave._src.ops.sparse_ops import (  # noqa: E402
     sparse_transpose,
 )
 from tensorweave import sparse  # noqa: E402
+from tensorweave._src.ops.string_extra_ops import fingerprint, string_to_hash_bucket  # noqa: E402
 from tensorweave._src.ops.string_ops import (  # noqa: E402
     as_string,
     reduce_join,
@@ -557,6 +558,7 @@ from tensorweave._src.ops import gen_ops as _gen_ops
 # Namespaces, after the ops they re-export.
 from tensorweave import flags  # noqa: E402
 from tensorweave import app  # noqa: E402
+from tensorweave import bitwise  # noqa: E402
 from tensorweave import compat  # noqa: E402
 from tensorweave import config  # noqa: E402
 from tensorweave import data  # noqa: E402
@@ -574,6 +576,7 @@ from tensorweave import python_io  # noqa: E402
 from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
+from tensorweave import sets  # noqa: E402
 from tensorweave import strings  # noqa: E402
 from tensorweave import summary  # noqa: E402
 from tensorweave import test  # noqa: E402

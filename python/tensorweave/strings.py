@@ -7,11 +7,18 @@ Example:
   b'a+b'
 """
 
-from tensorweave._src.ops.string_ops import as_string
-from tensorweave._src.ops.string_ops import lower
-from tensorweave._src.ops.string_ops import reduce_join
-from tensorweave._src.ops.string_ops import regex_full_match
-from tensorweave._src.ops.string_ops import regex_replace
+from tensorweave._src.ops.string_extra_ops import ngrams, unicode_encode, unicode_transcode, unsorted_segment_join
+from tensorweave._src.ops.string_extra_ops import string_format as format
+from tensorweave._src.ops.string_extra_ops import string_to_hash_bucket as to_hash_bucket
+from tensorweave._src.ops.string_ops import (
+    as_string,
+    lower,
+    reduce_join,
+    regex_full_match,
+    regex_replace,
+    substr,
+    upper,
+)
 from tensorweave._src.ops.string_ops import string_join as join
 from tensorweave._src.ops.string_ops import string_length as length
 from tensorweave._src.ops.string_ops import string_strip as strip
@@ -19,22 +26,26 @@ from tensorweave._src.ops.string_ops import string_to_hash_bucket_fast as to_has
 from tensorweave._src.ops.string_ops import string_to_hash_bucket_strong as to_hash_bucket_strong
 from tensorweave._src.ops.string_ops import string_to_number as to_number
 from tensorweave._src.ops.string_ops import strings_split_v1 as split
-from tensorweave._src.ops.string_ops import substr
-from tensorweave._src.ops.string_ops import upper
 
 __all__ = [
     "as_string",
+    "format",
     "join",
     "length",
     "lower",
+    "ngrams",
     "reduce_join",
     "regex_full_match",
     "regex_replace",
     "split",
     "strip",
     "substr",
+    "to_hash_bucket",
     "to_hash_bucket_fast",
     "to_hash_bucket_strong",
     "to_number",
+    "unicode_encode",
+    "unicode_transcode",
+    "unsorted_segment_join",
     "upper",
 ]
