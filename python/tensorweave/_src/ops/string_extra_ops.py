@@ -137,8 +137,8 @@ def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input
     Example:
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     print(sess.run(tw.strings.to_hash_bucket(["hello", "a"], 1000)))
-      [938 179]
+      ...     print(sess.run(tw.strings.to_hash_bucket(["hello", ""], 1000)))
+      [938 899]
     """
     if string_tensor is not None and input is not None:
         raise ValueError("Cannot specify both 'string_tensor' and 'input'.")
