@@ -897,9 +897,13 @@ class ExtractVolumePatchesOp : public OpKernel {
                     "input must be 5-D [batch, planes, rows, cols, depth], "
                     "got ",
                     x.shape().ToString()));
-    OP_REQUIRES(ctx, ksizes_.size() == 5 && strides_.size() == 5,
-                errors::InvalidArgument("ksizes and strides must have 5 "
-                                        "elements"));
+    OP_REQUIRES(ctx,
+                ksizes_.size() == 5 && strides_.size() == 5 &&
+                    ksizes_[0] == 1 && ksizes_[4] == 1 && strides_[0] == 1 &&
+                    strides_[4] == 1,
+                errors::Unimplemented(
+                    "Only support ksizes and strides of the form [1, p, r, c, "
+                    "1] across the batch and depth dimensions."));
     for (int d = 1; d <= 3; ++d) {
       OP_REQUIRES(
           ctx, ksizes_[d] >= 1 && ksizes_[d] <= (1 << 20) && strides_[d] >= 1,

@@ -40,6 +40,13 @@ Status CombinedNmsShape(InferenceContext* c) {
         "q, 4], got ",
         boxes.ToString());
   }
+  if (boxes.dim(2) >= 0 && scores.dim(2) >= 0 && boxes.dim(2) != 1 &&
+      boxes.dim(2) != scores.dim(2)) {
+    return errors::InvalidArgument(
+        "third dimension of boxes must be either 1 or equal to the third "
+        "dimension of scores, got ",
+        boxes.ToString(), " and ", scores.ToString());
+  }
   const int64_t batch = boxes.dim(0) >= 0 ? boxes.dim(0) : scores.dim(0);
   int64_t total = -1;
   const Tensor* per_class = c->input_value(2);
@@ -93,6 +100,22 @@ Status GlimpseShape(InferenceContext* c) {
     return errors::InvalidArgument("size must have 2 elements, got ",
                                    size.ToString());
   }
+  if (offsets.dim(0) >= 0 && input.dim(0) >= 0 &&
+      offsets.dim(0) != input.dim(0)) {
+    return errors::InvalidArgument("offsets ", offsets.ToString(),
+                                   " and input ", input.ToString(),
+                                   " differ in the batch dimension");
+  }
+  bool uniform_noise = true;
+  std::string noise;
+  TW_RETURN_IF_ERROR(c->GetAttr("uniform_noise", &uniform_noise));
+  TW_RETURN_IF_ERROR(c->GetAttr("noise", &noise));
+  if (uniform_noise && !noise.empty() && noise != "uniform") {
+    return errors::InvalidArgument(
+        "The uniform_noise should not be True when noise is not uniform, got "
+        "noise '",
+        noise, "'");
+  }
   if (offsets.dim(1) >= 0 && offsets.dim(1) != 2) {
     return errors::InvalidArgument("offsets must have shape [batch, 2], got ",
                                    offsets.ToString());
@@ -114,23 +137,23 @@ Status VolumePatchesShape(InferenceContext* c) {
   TW_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
   TW_RETURN_IF_ERROR(c->GetAttr("padding", &padding));
   for (const auto* v : {&ksizes, &strides}) {
-    if (v->size() != 5 || (*v)[0] != 1 || (*v)[4] != 1) {
+    if (v->size() != 5) {
       return errors::Unimplemented(
           "Only support ksizes and strides of the form [1, p, r, c, 1] across "
           "the batch and depth dimensions.");
     }
   }
-  for (int d = 1; d <= 3; ++d) {
-    if (ksizes[d] < 1 || ksizes[d] > (1 << 20) || strides[d] < 1) {
-      return errors::InvalidArgument("ksizes must be in [1, ", 1 << 20,
-                                     "] and strides positive, got "
-                                     "ksizes[",
-                                     d, "] = ", ksizes[d], ", strides[", d,
-                                     "] = ", strides[d]);
-    }
-  }
   PartialShape in;
   TW_RETURN_IF_ERROR(c->WithRank(0, 5, &in));
+  for (int d = 0; d <= 4; ++d) {
+    const bool inner = d >= 1 && d <= 3;
+    if ((inner && (ksizes[d] < 1 || ksizes[d] > (1 << 20) || strides[d] < 1)) ||
+        (!inner && (ksizes[d] != 1 || strides[d] != 1))) {
+      // As TensorFlow's, the graph builds; the kernel rejects the sizes.
+      c->set_output(0, PartialShape({-1, -1, -1, -1, -1}));
+      return Status::OK();
+    }
+  }
   std::vector<int64_t> dims = in.dims();
   for (int d = 1; d <= 3; ++d) {
     if (dims[d] < 0) continue;

@@ -73,6 +73,7 @@ _PAD_SCORES = RNG.uniform(0, 1, [40]).astype(np.float32)
 @case
 def nms_padded_single_image(tf, sess):
     out = []
+    boxes, scores = tf.constant(_PAD_BOXES), tf.constant(_PAD_SCORES)  # TF's wrapper takes tensors only
     for k, iou, score_t, tile in (
         (10, 0.5, float("-inf"), 512),
         (40, 0.3, 0.3, 8),
@@ -80,11 +81,11 @@ def nms_padded_single_image(tf, sess):
         (5, 0.2, 0.5, 3),
     ):
         idx, n = tf.image.non_max_suppression_padded(
-            _PAD_BOXES, _PAD_SCORES, k, iou_threshold=iou, score_threshold=score_t, tile_size=tile
+            boxes, scores, k, iou_threshold=iou, score_threshold=score_t, tile_size=tile
         )
         idx_p, n_p = tf.image.non_max_suppression_padded(
-            _PAD_BOXES,
-            _PAD_SCORES,
+            boxes,
+            scores,
             k,
             iou_threshold=iou,
             score_threshold=score_t,
@@ -97,27 +98,29 @@ def nms_padded_single_image(tf, sess):
 
 @case
 def nms_padded_batch_sorted_and_flipped_corners(tf, sess):
-    boxes = np.stack([_boxes(30), _boxes(30), _boxes(30)]).reshape(3, 1, 30, 4)
-    scores = RNG.uniform(0, 1, [3, 1, 30]).astype(np.float32)
+    rng = np.random.RandomState(5)
+    boxes = np.stack([_boxes(30, rng=rng) for _ in range(3)]).reshape(3, 1, 30, 4)
+    scores = rng.uniform(0, 1, [3, 1, 30]).astype(np.float32)
     out = []
-    idx, n = tf.image.non_max_suppression_padded(boxes, scores, 12, 0.4, pad_to_max_output_size=True, tile_size=8)
+    c = tf.constant
+    idx, n = tf.image.non_max_suppression_padded(c(boxes), c(scores), 12, 0.4, pad_to_max_output_size=True, tile_size=8)
     out.append(sess.run([idx, n]))
     order = np.argsort(-scores, axis=-1, kind="stable")
     sorted_boxes = np.take_along_axis(boxes, order[..., None], axis=2)
     sorted_scores = np.take_along_axis(scores, order, axis=2)
     idx, n = tf.image.non_max_suppression_padded(
-        sorted_boxes, sorted_scores, 12, 0.4, pad_to_max_output_size=True, sorted_input=True, tile_size=5
+        c(sorted_boxes), c(sorted_scores), 12, 0.4, pad_to_max_output_size=True, sorted_input=True, tile_size=5
     )
     out.append(sess.run([idx, n]))
     flipped = boxes[..., [2, 3, 0, 1]]
-    idx, n = tf.image.non_max_suppression_padded(flipped, scores, 12, 0.4, pad_to_max_output_size=True)
+    idx, n = tf.image.non_max_suppression_padded(c(flipped), c(scores), 12, 0.4, pad_to_max_output_size=True)
     out.append(sess.run([idx, n]))
     idx, n = tf.image.non_max_suppression_padded(
-        boxes, scores, 12, 0.4, pad_to_max_output_size=True, canonicalized_coordinates=True
+        c(boxes), c(scores), 12, 0.4, pad_to_max_output_size=True, canonicalized_coordinates=True
     )
     out.append(sess.run([idx, n]))
     try:
-        tf.image.non_max_suppression_padded(boxes, scores, 12)
+        tf.image.non_max_suppression_padded(c(boxes), c(scores), 12)
     except ValueError:
         out.append("ValueError")
     return out
@@ -133,8 +136,8 @@ def extract_glimpse_inside_the_image(tf, sess):
     for centered, normalized, offs, size in (
         (True, True, offsets, [3, 4]),
         (True, True, offsets, [4, 3]),
-        (False, True, np.array([[0.1, 0.2], [0.3, 0.0], [0.5, 0.5]], np.float32), [2, 3]),
-        (False, False, np.array([[1.0, 2.0], [3.7, 0.2], [4.0, 5.0]], np.float32), [3, 3]),
+        (False, True, np.array([[0.1, 0.2], [0.3, 0.3], [0.5, 0.5]], np.float32), [2, 3]),
+        (False, False, np.array([[1.0, 2.0], [3.7, 2.2], [4.0, 5.0]], np.float32), [3, 3]),
         (True, False, np.array([[0.0, 0.0], [1.5, -2.0], [-1.0, 1.0]], np.float32), [2, 2]),
     ):
         g = tf.image.extract_glimpse(_IMAGES, size, offs, centered=centered, normalized=normalized)

@@ -168,7 +168,7 @@ def non_max_suppression_padded(
 ):
     """Hard non-max suppression of one image ([num_boxes, 4] boxes) or a batch ([..., num_boxes, 4]) by
     TensorFlow's tiled algorithm. Returns (selected indices, number valid): with `pad_to_max_output_size`,
-    indices [..., max_output_size] padded with 0 and num_valid [batch] (batch dims flattened, as TF's);
+    indices [..., max_output_size] padded with 0 and num_valid [...] (the batch dimensions);
     without it (one image only), the valid indices. Boxes overlapping a selected one with IoU >=
     `iou_threshold` are suppressed; boxes whose score is not above `score_threshold` are dropped.
     `sorted_input` says scores are already in descending order; `canonicalized_coordinates` that boxes are
@@ -211,8 +211,10 @@ def non_max_suppression_padded(
             tile_size=int(tile_size),
             filter_scores=filter_scores,
         )
+        count = array_ops.reshape(num_valid, [-1])[:1]
+        num_valid = array_ops.reshape(num_valid, shape[:-2])  # the batch dimensions ([] for one image)
         if not pad_to_max_output_size:
-            idx = array_ops.slice(idx[0], [0], array_ops.reshape(num_valid, [-1])[:1])
+            idx = array_ops.slice(idx[0], [0], count)
         else:
             batch_dims = array_ops.concat([shape[:-2], array_ops.expand_dims(max_output_size, 0)], 0)
             idx = array_ops.reshape(idx, batch_dims)
