@@ -399,10 +399,15 @@ class CombinedNonMaxSuppressionOp : public OpKernel {
     OP_REQUIRES(ctx, iou_threshold >= 0 && iou_threshold <= 1,
                 errors::InvalidArgument("iou_threshold must be in [0, 1], got ",
                                         iou_threshold));
-    const int64_t per_batch = pad_per_class_
-                                  ? std::min(max_total, per_class * num_classes)
-                                  : max_total;
-    OP_REQUIRES(ctx, batch * per_batch <= kMaxOutputElements / 4,
+    int64_t per_batch = max_total, all_classes = 0, outputs = 0;
+    if (pad_per_class_) {
+      per_batch = __builtin_mul_overflow(per_class, num_classes, &all_classes)
+                      ? max_total
+                      : std::min(max_total, all_classes);
+    }
+    OP_REQUIRES(ctx,
+                !__builtin_mul_overflow(batch, per_batch, &outputs) &&
+                    outputs <= kMaxOutputElements / 4,
                 errors::InvalidArgument("the output of ", batch, " x ",
                                         per_batch, " detections is too large"));
     Tensor *out_boxes, *out_scores, *out_classes, *out_valid;
@@ -423,8 +428,9 @@ class CombinedNonMaxSuppressionOp : public OpKernel {
       float score;
       int64_t box, cls;
     };
-    std::vector<float> class_boxes(num_boxes * 4);
+    std::vector<float> class_boxes;
     for (int64_t b = 0; b < batch; ++b) {
+      if (num_classes > 0) class_boxes.resize(num_boxes * 4);
       std::vector<Selected> chosen;
       for (int64_t c = 0; c < num_classes; ++c) {
         const int64_t qc = q == 1 ? 0 : c;
@@ -552,7 +558,11 @@ class NonMaxSuppressionPaddedTiledOp : public OpKernel {
     OP_REQUIRES(ctx, max_out >= 0,
                 errors::InvalidArgument(
                     "max_output_size must be non-negative, got ", max_out));
-    OP_REQUIRES(ctx, batch * max_out <= kMaxOutputElements,
+    int64_t outputs = 0;
+    OP_REQUIRES(ctx,
+                !__builtin_mul_overflow(batch, max_out, &outputs) &&
+                    outputs <= kMaxOutputElements &&
+                    batch <= kMaxOutputElements,
                 errors::InvalidArgument("the output of ", batch, " x ", max_out,
                                         " indices is too large"));
     // Score filter, canonical corners (decided by the first box of the first
@@ -624,10 +634,10 @@ class NonMaxSuppressionPaddedTiledOp : public OpKernel {
   // The while loop over tiles of _suppression_loop_body, all images in step.
   void Suppress(int64_t batch, int64_t n, int64_t max_out, float threshold,
                 std::vector<float>* boxes) {
-    const int64_t tile = tile_size_;
+    const int64_t tile = std::min(tile_size_, n);  // the IoU matrices' stride
     selected_.assign(batch, 0);
-    const int64_t tiles = (n + tile - 1) / tile;
-    std::vector<float> iou(tile * tile);
+    if (n == 0) return;
+    const int64_t tiles = (n + tile_size_ - 1) / tile_size_;
     std::vector<std::vector<float>> ious(batch,
                                          std::vector<float>(tile * tile));
     for (int64_t t = 0; t < tiles; ++t) {
@@ -635,7 +645,8 @@ class NonMaxSuppressionPaddedTiledOp : public OpKernel {
       if (*std::min_element(selected_.begin(), selected_.end()) >= max_out) {
         break;
       }
-      const int64_t begin = t * tile, end = std::min(n, begin + tile);
+      const int64_t begin = t * tile_size_;
+      const int64_t end = std::min(n, begin + tile_size_);
       const int64_t m = end - begin;
       // Suppression by the earlier tiles (their survivors; suppressed boxes
       // are zeros, whose IoU is 0).
@@ -918,7 +929,7 @@ class ExtractVolumePatchesOp : public OpKernel {
       if (padding_ == "VALID") {
         out[d] = in < k ? 0 : (in - k) / s + 1;
       } else {
-        out[d] = (in + s - 1) / s;
+        out[d] = in == 0 ? 0 : (in - 1) / s + 1;
         pad[d] = std::max<int64_t>(0, (out[d] - 1) * s + k - in) / 2;
       }
     }

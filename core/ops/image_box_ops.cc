@@ -161,7 +161,7 @@ Status VolumePatchesShape(InferenceContext* c) {
       dims[d] =
           dims[d] < ksizes[d] ? 0 : (dims[d] - ksizes[d]) / strides[d] + 1;
     } else {
-      dims[d] = (dims[d] + strides[d] - 1) / strides[d];
+      dims[d] = dims[d] == 0 ? 0 : (dims[d] - 1) / strides[d] + 1;
     }
   }
   if (dims[4] >= 0) dims[4] *= ksizes[1] * ksizes[2] * ksizes[3];
