@@ -281,9 +281,10 @@ def test_parse_example_bad_input_is_invalid_argument_with_escaped_bytes():
         parsed = tw.io.parse_example([b"\xff\xfe\x00"], {"a": tw.io.FixedLenFeature([], tw.int64)})
         with pytest.raises(tw.errors.InvalidArgumentError, match=r"\\xff\\xfe\\x00"):
             sess.run(parsed)
-    with tw.Graph().as_default():
-        with pytest.raises(NotImplementedError, match="VarLenFeature"):
-            tw.io.parse_example([b""], {"a": tw.io.VarLenFeature(tw.int64)})
+    with tw.Graph().as_default(), tw.Session() as sess:
+        # VarLenFeature parses to a SparseTensor (more in tests/test_sequence_example.py).
+        value = sess.run(tw.io.parse_example([b""], {"a": tw.io.VarLenFeature(tw.int64)})["a"])
+        assert value.values.shape == (0,) and list(value.dense_shape) == [1, 0]
 
 
 def test_decode_raw_against_numpy():

@@ -1,7 +1,7 @@
 // Parsing serialized tf.train.Example protos (tf.io.parse_example,
 // parse_single_example). ParseExampleV2 has TensorFlow's signature; the
-// kernel parses dense (FixedLenFeature) keys only: num_sparse and the ragged
-// lists must be empty (VarLenFeature needs SparseTensor, not here yet).
+// kernel (core/kernels/sequence_example_ops.cc) parses sparse and dense keys;
+// the ragged lists must be empty.
 #include <vector>
 
 #include "core/framework/op_def.h"
@@ -33,11 +33,11 @@ REGISTER_OP("ParseExampleV2")
       TW_RETURN_IF_ERROR(c->GetAttr("num_sparse", &num_sparse));
       std::vector<PartialShape> dense_shapes;
       TW_RETURN_IF_ERROR(c->GetAttr("dense_shapes", &dense_shapes));
-      if (num_sparse != 0 ||
-          c->num_outputs() != static_cast<int>(dense_shapes.size())) {
+      if (c->num_outputs() !=
+          static_cast<int>(3 * num_sparse + dense_shapes.size())) {
         return errors::Unimplemented(
-            "ParseExampleV2 parses dense features (FixedLenFeature) only: "
-            "sparse and ragged features are not supported");
+            "ParseExampleV2: ragged features (RaggedFeature) are not "
+            "supported");
       }
       const PartialShape& serialized = c->input(0);
       if (serialized.known_rank() && serialized.rank() > 1) {
@@ -45,23 +45,35 @@ REGISTER_OP("ParseExampleV2")
             "serialized must be a scalar or a vector, got shape ",
             serialized.ToString());
       }
+      const int64_t rank = serialized.known_rank() ? serialized.rank() + 1 : -1;
+      const int n = static_cast<int>(num_sparse);
+      for (int i = 0; i < n; ++i) {
+        c->set_output(i, PartialShape({-1, rank}));
+        c->set_output(n + i, PartialShape({-1}));
+        c->set_output(2 * n + i, PartialShape({rank}));
+      }
       for (size_t i = 0; i < dense_shapes.size(); ++i) {
+        const int o = 3 * n + static_cast<int>(i);
         if (!serialized.known_rank() || !dense_shapes[i].known_rank()) {
-          c->set_output(static_cast<int>(i), PartialShape::UnknownRank());
+          c->set_output(o, PartialShape::UnknownRank());
           continue;
         }
         std::vector<int64_t> dims = serialized.dims();
         for (int64_t d : dense_shapes[i].dims()) dims.push_back(d);
-        c->set_output(static_cast<int>(i), PartialShape(dims));
+        c->set_output(o, PartialShape(dims));
       }
       return Status::OK();
     })
     .Doc(
-        "Parses serialized Example protos (a scalar or a vector of them) into "
-        "one tensor per dense key: [batch] + dense_shapes[i], from the "
-        "feature's values, or dense_defaults[i] where the feature is missing "
-        "(an error when that default is empty). Sparse and ragged features "
-        "are not supported.");
+        "Parses serialized Example protos (a scalar or a vector of them). "
+        "Sparse keys give (indices, values, dense_shape) of a SparseTensor "
+        "[batch, max count]; dense keys give [batch] + dense_shapes[i] from "
+        "the feature's values, or dense_defaults[i] where the feature is "
+        "missing (an error when that default is empty). A dense shape whose "
+        "first dimension is unknown is variable-length "
+        "(FixedLenSequenceFeature):"
+        " [batch, max rows] + rest, padded with the scalar default. Ragged "
+        "features are not supported.");
 
 REGISTER_OP("DecodeRaw")
     .Input("bytes: string")

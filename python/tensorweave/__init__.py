@@ -322,6 +322,13 @@ from tensorweave._src.ops.file_ops import read_file
 from tensorweave._src.ops.file_ops import write_file
 from tensorweave._src.ops.parsing_ops import FixedLenFeature
 from tensorweave._src.ops.parsing_ops import VarLenFeature
+from tensorweave._src.ops.parsing_ops import FixedLenSequenceFeature
+from tensorweave._src.ops.parsing_ops import SparseFeature
+from tensorweave._src.ops.parsing_ops import decode_json_example
+from tensorweave._src.ops.parsing_ops import deserialize_many_sparse
+from tensorweave._src.ops.parsing_ops import parse_single_sequence_example
+from tensorweave._src.ops.parsing_ops import serialize_many_sparse
+from tensorweave._src.ops.parsing_ops import serialize_sparse
 from tensorweave._src.ops.parsing_ops import decode_raw
 from tensorweave._src.ops.parsing_ops import parse_example
 from tensorweave._src.ops.parsing_ops import parse_single_example
