@@ -227,6 +227,11 @@ class CTCLossOp : public OpKernel {
                 errors::InvalidArgument("batch_size must not be 0"));
     std::vector<std::vector<int>> labels;
     OP_REQUIRES_OK(ctx, ReadLabels(indices, values, batch, &labels));
+    for (int64_t b = 0; b < batch; ++b) {
+      OP_REQUIRES(
+          ctx, !labels[b].empty(),
+          errors::InvalidArgument("Labels length is zero in batch ", b));
+    }
     const int32_t* len = seq_len.data<int32_t>();
     for (int64_t b = 0; b < batch; ++b) {
       OP_REQUIRES(
@@ -258,7 +263,8 @@ class CTCLossOp : public OpKernel {
                                     num_classes, ", batch: ", b,
                                     " labels: ", JoinLabels(l)));
       }
-      const int64_t required = static_cast<int64_t>(l.size());
+      const int64_t required =
+          static_cast<int64_t>(labels[b].size());  // before collapsing, as TF
       if (!ignore_longer_outputs_than_inputs_) {
         OP_REQUIRES(ctx, required <= len[b],
                     errors::InvalidArgument(
@@ -349,7 +355,8 @@ Status ValidateDecoderInputs(const Tensor& inputs, const Tensor& seq_len) {
   const int32_t* len = seq_len.data<int32_t>();
   for (int64_t b = 0; b < batch; ++b) {
     if (len[b] > max_time) {
-      return errors::InvalidArgument("sequence_length(", b, ") <= ", max_time);
+      return errors::FailedPrecondition("sequence_length(", b,
+                                        ") <= ", max_time);
     }
   }
   if (inputs.dim(2) > (int64_t{1} << 30)) {

@@ -31,9 +31,11 @@ Status EditDistanceShape(InferenceContext* c) {
         "Num elements of hypothesis_shape does not match truth_shape: ",
         h.size(), " vs. ", t.size());
   }
-  if (h.empty()) {
+  if (t.size() < 2) {
     return errors::InvalidArgument(
-        "hypothesis_shape and truth_shape must not be empty");
+        "Input SparseTensors must have rank at least 2, but truth_shape rank "
+        "is: ",
+        t.size());
   }
   std::vector<int64_t> dims(h.size() - 1);
   for (size_t i = 0; i < dims.size(); ++i) {
