@@ -403,3 +403,39 @@ def test_extract_volume_patches_hostile_inputs():
         with pytest.raises(tw.errors.InvalidArgumentError, match="5-D"):
             sess.run(p, {x: np.zeros([2, 2, 2, 2], np.float32)})
         assert sess.run(p, {x: np.zeros([0, 3, 3, 3, 1], np.float32)}).shape == (0, 3, 3, 3, 8)
+
+
+def test_wrappers_build_tensorflows_op_types():
+    boxes4 = np.zeros([1, 2, 1, 4], np.float32)
+    built = {
+        "SampleDistortedBoundingBoxV2": tw.image.sample_distorted_bounding_box([4, 4, 3], [[[0, 0, 1, 1]]])[0],
+        "SampleDistortedBoundingBox": tw.raw_ops.SampleDistortedBoundingBox(
+            image_size=[4, 4, 3], bounding_boxes=[[[0.0, 0.0, 1.0, 1.0]]], seed=1
+        )[0],
+        "StatelessSampleDistortedBoundingBox": tw.image.stateless_sample_distorted_bounding_box(
+            [4, 4, 3], [[[0, 0, 1, 1]]], [1, 2]
+        )[0],
+        "CombinedNonMaxSuppression": tw.image.combined_non_max_suppression(
+            boxes4, np.zeros([1, 2, 3], np.float32), 2, 3
+        )[0],
+        "NonMaxSuppressionPaddedTiled": tw.image.non_max_suppression_padded(
+            np.zeros([2, 4], np.float32), [0.5, 0.4], 2
+        )[1],
+        "ExtractGlimpse": tw.image.extract_glimpse(np.zeros([1, 4, 4, 1], np.float32), [2, 2], [[0.0, 0.0]]),
+        "ExtractGlimpseV2": tw.raw_ops.ExtractGlimpseV2(
+            input=np.zeros([1, 4, 4, 1], np.float32),
+            size=[2, 2],
+            offsets=[[0.0, 0.0]],
+            uniform_noise=False,
+            noise="zero",
+        ),
+    }
+    graph = tw.get_default_graph()
+    types = {op.type for op in graph.get_operations()}
+    for op_type, tensor in built.items():
+        assert op_type in types
+        if op_type != "NonMaxSuppressionPaddedTiled":  # its output passes through a reshape
+            assert tensor.op.type == op_type
+    # the box ops have no gradient (as TensorFlow's): gradients through them are None
+    x = tw.constant(np.zeros([1, 2, 1, 4], np.float32))
+    assert tw.gradients(tw.image.combined_non_max_suppression(x, np.ones([1, 2, 1], np.float32), 1, 1)[0], x) == [None]
