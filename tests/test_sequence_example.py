@@ -132,6 +132,26 @@ def test_serialize_sparse_components_parse_as_tensors():
     np.testing.assert_array_equal(shape, [3, 2])
 
 
+def test_wrappers_build_tensorflows_op_types():
+    sp = tw.SparseTensor([[0, 1]], np.array([1.5], np.float32), [3, 2])
+    built = {
+        "SerializeSparse": tw.io.serialize_sparse(sp),
+        "SerializeManySparse": tw.io.serialize_many_sparse(sp),
+        "DeserializeManySparse": tw.io.deserialize_many_sparse(
+            tw.io.serialize_many_sparse(sp), tw.float32, rank=2
+        ).values,
+        "DecodeJSONExample": tw.io.decode_json_example(["{}"]),
+        "ParseSequenceExampleV2": tw.io.parse_sequence_example(
+            [b""], sequence_features={"x": tw.io.FixedLenSequenceFeature([], tw.int64)}
+        )[1]["x"],
+    }
+    graph = tw.get_default_graph()
+    for op_type, t in built.items():
+        producers = [t.op.type] + [i.op.type for i in t.op.inputs]
+        assert op_type in producers, (op_type, producers)
+    assert {"SerializeSparse", "DecodeJSONExample"} <= {op.type for op in graph.get_operations()}
+
+
 # --- hostile input: every malformed input is an InvalidArgument naming what is wrong -----------------------
 
 
