@@ -193,6 +193,7 @@ def test_edit_distance_rejects_bad_dense_shapes(h_shape, t_shape, error):
             truth_values=np.zeros([0], np.int32),
             truth_shape=np.array(t_shape, np.int64),
         )
+        assert d.op.type == "EditDistance"
         with pytest.raises(error):
             sess.run(d, {hs: h_shape})
 
