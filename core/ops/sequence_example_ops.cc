@@ -58,6 +58,18 @@ REGISTER_OP("ParseSequenceExampleV2")
       std::vector<PartialShape> cds, fds;
       TW_RETURN_IF_ERROR(c->GetAttr("context_dense_shapes", &cds));
       TW_RETURN_IF_ERROR(c->GetAttr("feature_list_dense_shapes", &fds));
+      std::vector<DataType> cdt, fdt;
+      TW_RETURN_IF_ERROR(c->GetAttr("Tcontext_dense", &cdt));
+      TW_RETURN_IF_ERROR(c->GetAttr("feature_list_dense_types", &fdt));
+      if (cds.size() != cdt.size() || fds.size() != static_cast<size_t>(nfd) ||
+          fdt.size() != static_cast<size_t>(nfd)) {
+        return errors::InvalidArgument(
+            "ParseSequenceExampleV2: context_dense_shapes has ", cds.size(),
+            " entries for ", cdt.size(),
+            " Tcontext_dense; feature_list_dense_shapes has ", fds.size(),
+            " and feature_list_dense_types ", fdt.size(),
+            " for Nfeature_list_dense = ", nfd);
+      }
       if (c->num_outputs() !=
           static_cast<int>(3 * ncs + cds.size() + 3 * nfs + 2 * nfd)) {
         return errors::Unimplemented(

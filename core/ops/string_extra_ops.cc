@@ -90,8 +90,8 @@ Status SegmentJoinShape(InferenceContext* c) {
 Status EncodeShape(InferenceContext* c) {
   PartialShape s;
   TW_RETURN_IF_ERROR(c->WithRank(0, 1, &s));
-  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &s));
-  const PartialShape& splits = c->input(1);
+  PartialShape splits;  // rank 1 (an unknown rank becomes [?])
+  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &splits));
   const int64_t n = splits.dim(0);
   c->set_output(0, PartialShape({n < 1 ? -1 : n - 1}));
   return Status::OK();
