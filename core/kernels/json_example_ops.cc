@@ -37,10 +37,9 @@ class DecodeJSONExampleOp : public OpKernel {
     for (int64_t i = 0; i < in.num_elements(); ++i) {
       auto status = google::protobuf::util::JsonToBinaryString(
           resolver_.get(), type_url_, src[i], &dst[i]);
-      OP_REQUIRES(
-          ctx, status.ok(),
-          errors::InvalidArgument("Error while parsing JSON (element ", i,
-                                  "): ", status.ToString()));
+      OP_REQUIRES(ctx, status.ok(),
+                  errors::InvalidArgument("Error while parsing JSON (element ",
+                                          i, "): ", status.ToString()));
     }
     ctx->set_output(0, out);
   }

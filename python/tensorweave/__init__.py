@@ -17,6 +17,7 @@ public names on purpose.
 
 # First: loads the core extension with OpenBLAS's kernels for this CPU (OpenBLAS picks them as it loads).
 from tensorweave._src.platform import blas_core as _blas_core  # noqa: F401  # isort: skip
+
 # Then: the CUDA GPU device (libtensorweave_gpu.so next to the extension) when it is there, unless TW_GPU=0.
 from tensorweave._src.platform import gpu_loader as _gpu_loader  # noqa: F401  # isort: skip
 from tensorweave import errors
@@ -619,8 +620,14 @@ _SUMMARY_PROTOS = ("Summary", "SummaryMetadata", "HistogramProto", "Event", "Ses
 
 
 # The graph protos, loaded on first use (import tensorweave does not load protobuf).
-_GRAPH_PROTOS = {"GraphDef": "graph_pb2", "NodeDef": "graph_pb2", "AttrValue": "graph_pb2",
-                 "NameAttrList": "graph_pb2", "TensorInfo": "meta_graph_pb2", "MetaGraphDef": "meta_graph_pb2"}
+_GRAPH_PROTOS = {
+    "GraphDef": "graph_pb2",
+    "NodeDef": "graph_pb2",
+    "AttrValue": "graph_pb2",
+    "NameAttrList": "graph_pb2",
+    "TensorInfo": "meta_graph_pb2",
+    "MetaGraphDef": "meta_graph_pb2",
+}
 
 
 def __getattr__(name):
