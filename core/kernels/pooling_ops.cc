@@ -73,13 +73,20 @@ class PoolOpBase : public OpKernel {
 };
 
 #ifdef __AVX512F__
-// Pixels of at most 16 float channels as one masked AVX-512 vector: the
-// whole channel loop of a window tap is one compare and one blend (the
-// layers this is tuned for have 6 and 16 channels).
+// Float pixels as masked AVX-512 vectors of 16 channels (a shorter masked
+// one for the last): each window tap of a channel chunk is one compare and
+// one blend.
 bool FitsOneVector(const Window2D& w, float) { return w.in_depth <= 16; }
 template <typename T>
 bool FitsOneVector(const Window2D&, T) {
   return false;
+}
+
+// The mask of the channel chunk starting at channel `c0` of `c`.
+inline __mmask16 ChunkMask(int64_t c, int64_t c0) {
+  const int64_t left = c - c0;
+  return left >= 16 ? static_cast<__mmask16>(0xFFFF)
+                    : static_cast<__mmask16>((1u << left) - 1);
 }
 
 void MaxPoolImageVector(const Window2D& w, const float* in, float* out) {
@@ -101,10 +108,11 @@ void MaxPoolImageVector(const Window2D& w, const float* in, float* out) {
   }
 }
 
+// Any number of channels, 16 at a time. `offsets` holds window_rows *
+// window_cols entries.
 void MaxPoolGradImageVector(const Window2D& w, const float* in,
                             const float* grad, float* din, int64_t* offsets) {
   const int64_t c = w.in_depth;
-  const __mmask16 mask = static_cast<__mmask16>((1u << c) - 1);
   // Windows that do not overlap (stride >= window, the common 2x2/2) write
   // each of their pixels once: the gradient at the first maximum, zeros
   // elsewhere, as whole vectors. Pixels no window covers still need zeros.
@@ -141,28 +149,34 @@ void MaxPoolGradImageVector(const Window2D& w, const float* in,
           }
         }
       }
-      __m512 best = _mm512_maskz_loadu_ps(mask, in + offsets[0]);
-      __m512i where = _mm512_setzero_si512();
-      for (int32_t t = 1; t < n; ++t) {
-        const __m512 v = _mm512_maskz_loadu_ps(mask, in + offsets[t]);
-        // Strictly greater: the first maximum keeps its tap.
-        const __mmask16 better = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ);
-        best = _mm512_mask_blend_ps(better, best, v);
-        where = _mm512_mask_blend_epi32(better, where, _mm512_set1_epi32(t));
-      }
       const float* g = grad + (oy * w.out_cols + ox) * c;
-      if (disjoint) {
-        const __m512 gv = _mm512_maskz_loadu_ps(mask, g);
-        for (int32_t t = 0; t < n; ++t) {
-          const __mmask16 here =
-              _mm512_cmpeq_epi32_mask(where, _mm512_set1_epi32(t));
-          _mm512_mask_storeu_ps(din + offsets[t], mask,
-                                _mm512_maskz_mov_ps(here, gv));
+      for (int64_t c0 = 0; c0 < c; c0 += 16) {
+        const __mmask16 mask = ChunkMask(c, c0);
+        __m512 best = _mm512_maskz_loadu_ps(mask, in + offsets[0] + c0);
+        __m512i where = _mm512_setzero_si512();
+        for (int32_t t = 1; t < n; ++t) {
+          const __m512 v = _mm512_maskz_loadu_ps(mask, in + offsets[t] + c0);
+          // Strictly greater: the first maximum keeps its tap.
+          const __mmask16 better = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ);
+          best = _mm512_mask_blend_ps(better, best, v);
+          where = _mm512_mask_blend_epi32(better, where, _mm512_set1_epi32(t));
         }
-        continue;
+        if (disjoint) {
+          const __m512 gv = _mm512_maskz_loadu_ps(mask, g + c0);
+          for (int32_t t = 0; t < n; ++t) {
+            const __mmask16 here =
+                _mm512_cmpeq_epi32_mask(where, _mm512_set1_epi32(t));
+            _mm512_mask_storeu_ps(din + offsets[t] + c0, mask,
+                                  _mm512_maskz_mov_ps(here, gv));
+          }
+          continue;
+        }
+        _mm512_store_si512(taps, where);
+        const int64_t len = std::min<int64_t>(16, c - c0);
+        for (int64_t i = 0; i < len; ++i) {
+          din[offsets[taps[i]] + c0 + i] += g[c0 + i];
+        }
       }
-      _mm512_store_si512(taps, where);
-      for (int64_t i = 0; i < c; ++i) din[offsets[taps[i]] + i] += g[i];
     }
   }
 }
@@ -221,9 +235,7 @@ void MaxPoolGradImage(const Window2D& w, const T* in, const T* grad, T* din,
                       int64_t* offsets) {
 #ifdef __AVX512F__
   if constexpr (std::is_same_v<T, float>) {
-    if (FitsOneVector(w, T())) {
-      return MaxPoolGradImageVector(w, in, grad, din, offsets);
-    }
+    return MaxPoolGradImageVector(w, in, grad, din, offsets);
   }
 #endif
   const int64_t c = w.in_depth;

@@ -1,0 +1,95 @@
+"""The CIFAR-CNN training step's kernels outside the large convolutions
+(issue 16): MaxPoolGrad over many channels (vectors of 16 channels plus a
+masked tail), against a numpy reference written here, including ties, padding,
+strides, overlapping windows and batch 1."""
+
+import numpy as np
+import pytest
+import tensorweave as tw
+
+RNG = np.random.default_rng(16)
+TOL = {np.float32: {"rtol": 1e-5, "atol": 1e-6}, np.float64: {"rtol": 1e-12, "atol": 1e-12}}
+
+
+def np_window(in_size, k, stride, padding):
+    if padding == "VALID":
+        return (in_size - k + stride) // stride, 0
+    out = -(-in_size // stride)
+    return out, max((out - 1) * stride + k - in_size, 0) // 2
+
+
+def np_max_pool_grad(x, g, kh, kw, sh, sw, padding):
+    """The gradient routed to the first maximum (row-major scan) of each window."""
+    n, h, w, c = x.shape
+    oh, pt = np_window(h, kh, sh, padding)
+    ow, pl = np_window(w, kw, sw, padding)
+    out = np.zeros_like(x)
+    for oy in range(oh):
+        for ox in range(ow):
+            y0, x0 = max(oy * sh - pt, 0), max(ox * sw - pl, 0)
+            y1, x1 = min(oy * sh - pt + kh, h), min(ox * sw - pl + kw, w)
+            win = x[:, y0:y1, x0:x1, :].reshape(n, -1, c)
+            first = np.argmax(win, axis=1)  # the first maximum on ties
+            iy, ix = np.unravel_index(first, (y1 - y0, x1 - x0))
+            for b in range(n):
+                out[b, y0 + iy[b], x0 + ix[b], np.arange(c)] += g[b, oy, ox]
+    return out
+
+
+def max_pool_grad(x, g, kh, kw, sh, sw, padding):
+    with tw.Graph().as_default(), tw.Session() as sess:
+        xt = tw.constant(x)
+        y = tw.nn.max_pool(xt, [1, kh, kw, 1], [1, sh, sw, 1], padding)
+        assert y.shape.as_list() == list(g.shape)
+        [dx] = tw.gradients(y, [xt], grad_ys=tw.constant(g))
+        assert dx.op.type == "MaxPoolGrad"
+        return sess.run(dx)
+
+
+CASES = [
+    # batch, in [h, w], window [kh, kw], stride [sh, sw], padding, channels
+    (4, (32, 32), (2, 2), (2, 2), "SAME", 64),  # the CIFAR layers: tiled
+    (2, (16, 16), (2, 2), (2, 2), "VALID", 128),
+    (1, (8, 8), (2, 2), (2, 2), "SAME", 256),  # batch 1
+    (2, (7, 9), (2, 2), (2, 2), "SAME", 33),  # odd sizes: padded last window, tail of 1
+    (2, (7, 9), (2, 2), (2, 2), "VALID", 31),  # odd sizes: uncovered last row/column
+    (2, (9, 8), (3, 3), (2, 2), "SAME", 40),  # overlapping windows, padded
+    (1, (6, 7), (3, 2), (1, 1), "VALID", 20),  # stride 1, non-square window
+    (2, (11, 10), (2, 3), (3, 4), "SAME", 48),  # stride > window: gaps
+    (3, (5, 5), (5, 5), (1, 1), "VALID", 17),  # one window over the whole image
+    (1, (1, 1), (1, 1), (1, 1), "SAME", 70),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", CASES, ids=[str(c) for c in CASES])
+def test_max_pool_grad_many_channels(case, dtype):
+    n, (h, w), (kh, kw), (sh, sw), padding, c = case
+    x = RNG.standard_normal((n, h, w, c)).astype(dtype)
+    oh, ow = np_window(h, kh, sh, padding)[0], np_window(w, kw, sw, padding)[0]
+    g = RNG.standard_normal((n, oh, ow, c)).astype(dtype)
+    got = max_pool_grad(x, g, kh, kw, sh, sw, padding)
+    np.testing.assert_allclose(got, np_max_pool_grad(x, g, kh, kw, sh, sw, padding), **TOL[dtype])
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+def test_max_pool_grad_ties_go_to_the_first_maximum(padding):
+    # Small integers (and the zeros after a relu) tie often, in every channel
+    # chunk; the gradient goes to the first maximum of the window only.
+    x = np.maximum(RNG.integers(-2, 3, size=(2, 9, 10, 37)), 0).astype(np.float32)
+    for (kh, kw), (sh, sw) in [((2, 2), (2, 2)), ((3, 3), (2, 2)), ((2, 2), (1, 1))]:
+        oh, ow = np_window(9, kh, sh, padding)[0], np_window(10, kw, sw, padding)[0]
+        g = RNG.integers(1, 9, size=(2, oh, ow, 37)).astype(np.float32)
+        got = max_pool_grad(x, g, kh, kw, sh, sw, padding)
+        np.testing.assert_array_equal(got, np_max_pool_grad(x, g, kh, kw, sh, sw, padding))
+
+
+def test_max_pool_grad_nan_and_inf():
+    x = RNG.standard_normal((1, 4, 4, 19)).astype(np.float32)
+    x[0, 0, 1, 3] = np.inf
+    x[0, 2, 2, 18] = -np.inf
+    x[0, 3, 3, 5] = np.nan  # NaN is never "greater": the first finite maximum wins
+    g = RNG.standard_normal((1, 2, 2, 19)).astype(np.float32)
+    got = max_pool_grad(x, g, 2, 2, 2, 2, "VALID")
+    ref = np_max_pool_grad(np.nan_to_num(x, nan=-np.inf), g, 2, 2, 2, 2, "VALID")
+    np.testing.assert_allclose(got, ref)
