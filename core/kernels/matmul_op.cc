@@ -152,11 +152,35 @@ void SmallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha,
                const float* a, int64_t lda, const float* b, int64_t ldb,
                float beta, float* c, int64_t ldc) {
   thread_local std::vector<float> buffer;
-  const size_t need = static_cast<size_t>(k * kSmallCols + 16);
+  const int64_t ars = ta ? 1 : lda, aps = ta ? lda : 1;
+  const int64_t panel_size = k * kSmallCols;
+  // When all of op(B) packed fits well in L2 (a dense layer's weight
+  // gradient [4096, 64] x [64, 512]: 128 KB), it is packed once and C is
+  // computed 8 rows at a time across all its columns: the 8 rows of op(A)
+  // stay in L1 (a transposed A is read down its columns, one cache line per
+  // inner index) and C is written row block by row block. Each element is
+  // computed as in the panel-outer order below, so the results are the same.
+  if (n * k * static_cast<int64_t>(sizeof(float)) <= (256 << 10)) {
+    const size_t need = static_cast<size_t>(n * k + 16);
+    if (buffer.size() < need) buffer.resize(need);
+    float* panels = reinterpret_cast<float*>(
+        (reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63});
+    for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
+      PackPanel(tb, b, ldb, k, j0, panels + (j0 / kSmallCols) * panel_size);
+    }
+    for (int64_t i0 = 0; i0 < m; i0 += kSmallRows) {
+      for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
+        SmallGemmBlock(a + i0 * ars, ars, aps,
+                       panels + (j0 / kSmallCols) * panel_size, k, alpha, beta,
+                       c + i0 * ldc + j0, ldc);
+      }
+    }
+    return;
+  }
+  const size_t need = static_cast<size_t>(panel_size + 16);
   if (buffer.size() < need) buffer.resize(need);
   float* panel = reinterpret_cast<float*>(
       (reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63});
-  const int64_t ars = ta ? 1 : lda, aps = ta ? lda : 1;
   for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
     PackPanel(tb, b, ldb, k, j0, panel);
     for (int64_t i0 = 0; i0 < m; i0 += kSmallRows) {

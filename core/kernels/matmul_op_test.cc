@@ -32,12 +32,28 @@ TEST(MatMulTest, GemmMatchesReferenceOnEveryPathAndSplit) {
   // Shapes that run unsplit, split by rows (m >= n), split by columns and
   // with sizes that do not divide evenly; and SmallGemm's (m a multiple of
   // 8, n of 32, m <= 64 or k <= 64, with B transposed k a multiple of 8: a
-  // recurrent cell's products, whole and split into row or column blocks).
-  const int64_t shapes[][3] = {
-      {3, 5, 4},       {1000, 24, 300}, {40, 900, 128}, {257, 259, 131},
-      {1, 1, 1},       {5, 3, 0},       {8, 32, 1},     {32, 1024, 384},
-      {384, 1024, 32}, {64, 96, 7},     {16, 4096, 48}, {24, 64, 65},
-      {32, 384, 1024}, {8, 64, 8},      {40, 32, 12}};
+  // recurrent cell's products, whole and split into row or column blocks;
+  // op(B) packed whole when it takes at most 256 KB, panel by panel above).
+  const int64_t shapes[][3] = {{3, 5, 4},
+                               {1000, 24, 300},
+                               {40, 900, 128},
+                               {257, 259, 131},
+                               {1, 1, 1},
+                               {5, 3, 0},
+                               {8, 32, 1},
+                               {32, 1024, 384},
+                               {384, 1024, 32},
+                               {64, 96, 7},
+                               {16, 4096, 48},
+                               {24, 64, 65},
+                               {32, 384, 1024},
+                               {8, 64, 8},
+                               {40, 32, 12},
+                               // A dense layer's weight gradient (all of op(B)
+                               // packed once) and the largest op(B) packed so.
+                               {4096, 512, 64},
+                               {2048, 2048, 32},
+                               {2048, 2080, 32}};
   for (const auto& s : shapes) {
     const int64_t m = s[0], n = s[1], k = s[2];
     for (int t = 0; t < 4; ++t) {
