@@ -93,3 +93,72 @@ def test_max_pool_grad_nan_and_inf():
     got = max_pool_grad(x, g, 2, 2, 2, 2, "VALID")
     ref = np_max_pool_grad(np.nan_to_num(x, nan=-np.inf), g, 2, 2, 2, 2, "VALID")
     np.testing.assert_allclose(got, ref)
+
+
+# --- convolutions with few input channels into multiples of 16 ------------------------
+# (conv_direct.cc's broadcast kernels: the direct algorithm's forward pass and
+# filter gradient when 1-4 channels go in and a multiple of 16 come out, and its
+# input gradient when 1-4 channels come out of a multiple of 16.)
+
+
+def np_conv2d_and_grads(x, w, dy, padding, dilation):
+    """conv2d (stride 1, SAME or VALID, dilated) and its input and filter
+    gradients for out_backprop dy, in float64 on the zero-padded input."""
+    n, h, wd, cin = x.shape
+    kh, kw, _, m = w.shape
+    eh, ew = (kh - 1) * dilation + 1, (kw - 1) * dilation + 1
+    if padding == "VALID":
+        oh, ow, pt, pl = h - eh + 1, wd - ew + 1, 0, 0
+    else:
+        oh, ow, pt, pl = h, wd, (eh - 1) // 2, (ew - 1) // 2
+    hp, wp = max(oh + eh - 1, pt + h), max(ow + ew - 1, pl + wd)
+    xp = np.zeros((n, hp, wp, cin))
+    xp[:, pt : pt + h, pl : pl + wd] = x
+    y = np.zeros((n, oh, ow, m))
+    dxp = np.zeros_like(xp)
+    dw = np.zeros((kh, kw, cin, m))
+    for ky in range(kh):
+        for kx in range(kw):
+            y0, x0 = ky * dilation, kx * dilation
+            patch = xp[:, y0 : y0 + oh, x0 : x0 + ow]
+            y += patch @ w[ky, kx]
+            dw[ky, kx] = np.einsum("nhwc,nhwm->cm", patch, dy)
+            dxp[:, y0 : y0 + oh, x0 : x0 + ow] += dy @ w[ky, kx].T
+    return y, dxp[:, pt : pt + h, pl : pl + wd], dw
+
+
+CONV_CASES = [
+    # batch, [h, w], [kh, kw], channels in, out, padding, dilation
+    (4, (32, 32), (3, 3), 3, 64, "SAME", 1),  # the CIFAR CNN's first layer
+    (1, (9, 7), (3, 3), 3, 80, "SAME", 2),  # 5 vectors, dilation, pixel tail, batch 1
+    (2, (7, 5), (2, 3), 2, 16, "VALID", 1),
+    (3, (5, 9), (5, 4), 1, 32, "SAME", 1),  # even window: more padding after
+    (2, (6, 6), (1, 1), 4, 128, "VALID", 1),
+    (2, (3, 4), (3, 3), 3, 48, "VALID", 1),  # one output row
+    (2, (6, 5), (3, 3), 48, 2, "SAME", 1),  # input gradient into 48 channels
+    (1, (1, 1), (3, 3), 3, 16, "SAME", 1),  # one pixel, all taps but one padding
+]
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=[str(c) for c in CONV_CASES])
+def test_conv2d_few_channels_against_numpy(case):
+    n, (h, w), (kh, kw), cin, cout, padding, dil = case
+    x = RNG.standard_normal((n, h, w, cin)).astype(np.float32)
+    f = RNG.standard_normal((kh, kw, cin, cout)).astype(np.float32)
+    b = RNG.standard_normal(cout).astype(np.float32)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        xt, ft, bt = tw.constant(x), tw.constant(f), tw.constant(b)
+        y = tw.nn.conv2d(xt, ft, [1, 1, 1, 1], padding, dilations=[1, dil, dil, 1])
+        yb = tw.nn.relu(tw.nn.bias_add(y, bt))
+        dy = RNG.standard_normal(y.shape.as_list()).astype(np.float32)
+        dx, df = tw.gradients(y, [xt, ft], grad_ys=tw.constant(dy))
+        assert (dx.op.type, df.op.type) == ("Conv2DBackpropInput", "Conv2DBackpropFilter")
+        got_y, got_yb, got_dx, got_df = sess.run([y, yb, dx, df])
+    f64 = [a.astype(np.float64) for a in (x, f, dy)]
+    ref_y, ref_dx, ref_df = np_conv2d_and_grads(*f64, padding, dil)
+    # float32 sums of kh*kw*cin (forward), kh*kw*cout (input gradient) and
+    # n*oh*ow (filter gradient) unit-variance products.
+    np.testing.assert_allclose(got_y, ref_y, rtol=1e-4, atol=1e-5 * kh * kw * cin)
+    np.testing.assert_allclose(got_yb, np.maximum(ref_y + b, 0), rtol=1e-4, atol=1e-5 * kh * kw * cin)
+    np.testing.assert_allclose(got_dx, ref_dx, rtol=1e-4, atol=1e-5 * kh * kw * cout)
+    np.testing.assert_allclose(got_df, ref_df, rtol=1e-4, atol=1e-5 * dy[..., 0].size)

@@ -11,6 +11,9 @@
 #include <numeric>
 #include <type_traits>
 #include <vector>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include "core/kernels/conv_algorithms.h"
 #include "core/kernels/conv_simd.h"
@@ -208,17 +211,262 @@ void DispatchVectors(int64_t nv, Fn fn) {
     TW_CASE(2)
     TW_CASE(3)
     TW_CASE(4)
-    TW_CASE(5) TW_CASE(6) TW_CASE(7) TW_CASE(8) TW_CASE(9) TW_CASE(10)
-        TW_CASE(11) TW_CASE(12)
+    TW_CASE(5)
+    TW_CASE(6) TW_CASE(7) TW_CASE(8) TW_CASE(9) TW_CASE(10) TW_CASE(11)
+        TW_CASE(12)
 #undef TW_CASE
   }
 }
+
+#ifdef __AVX512F__
+// Float convolutions into a multiple of 16 channels (an image network's first
+// layer, 3 -> 64): the input is not expanded. Each image is copied once with
+// its padding (rep_rows x padded_cols pixels of in_depth values), and a block
+// of P output pixels x V vectors of output channels is held in registers while
+// each tap's V filter vectors multiply the P pixels' input value, broadcast
+// (an implicit GEMM with k = taps). The filter gradient is the same product
+// the other way: a block of TB taps x V vectors of output channels in
+// registers over all pixels of the image, the out_backprop vectors times the
+// TB input values broadcast.
+constexpr int kBroadcastPixels = 6;  // P: 6 x 4 accumulators + 4 + 1 of 32
+constexpr int kBroadcastVectors = 4;
+constexpr int kBroadcastTaps = 6;
+
+bool BroadcastApplies(const DirectGeometry& g) { return g.out_depth % 16 == 0; }
+
+int64_t PaddedCols(const DirectGeometry& g) {
+  return g.out_cols + (g.window_cols - 1) * g.dilation_cols;
+}
+
+// padded[r][c][ci] = image[r - pad_rows][c - pad_cols][ci], 0 outside.
+void PadImage(const DirectGeometry& g, const float* image, float* padded) {
+  const int64_t rows = g.rep_rows, cols = PaddedCols(g), cin = g.in_depth;
+  std::fill(padded, padded + rows * cols * cin, 0.0f);
+  const int64_t c0 = std::min<int64_t>(cols, g.pad_cols);
+  const int64_t c1 =
+      std::max<int64_t>(c0, std::min<int64_t>(cols, g.in_cols + g.pad_cols));
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t iy = r - g.pad_rows;
+    if (iy < 0 || iy >= g.in_rows || c1 == c0) continue;
+    std::memcpy(padded + (r * cols + c0) * cin,
+                image + (iy * g.in_cols + c0 - g.pad_cols) * cin,
+                (c1 - c0) * cin * sizeof(float));
+  }
+}
+
+// The offset in the padded image of each tap (ky, kx, ci) from its pixel.
+std::vector<int64_t> TapOffsets(const DirectGeometry& g) {
+  std::vector<int64_t> off(g.taps());
+  const int64_t cols = PaddedCols(g);
+  for (int64_t ky = 0; ky < g.window_rows; ++ky) {
+    for (int64_t kx = 0; kx < g.window_cols; ++kx) {
+      for (int64_t ci = 0; ci < g.in_depth; ++ci) {
+        off[(ky * g.window_cols + kx) * g.in_depth + ci] =
+            (ky * g.dilation_rows * cols + kx * g.dilation_cols) * g.in_depth +
+            ci;
+      }
+    }
+  }
+  return off;
+}
+
+// out[i][v * 16 ..] (pixels `depth` apart) = sum over taps t of
+// pix[i * cin + off[t]] * filter[t * depth + v * 16 ..].
+template <int P, int V>
+void BroadcastForwardBlock(const float* pix, int64_t cin, const int64_t* off,
+                           int64_t taps, const float* filter, int64_t depth,
+                           float* out) {
+  __m512 acc[P][V];
+#pragma GCC unroll 8
+  for (int i = 0; i < P; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) acc[i][v] = _mm512_setzero_ps();
+  }
+  for (int64_t t = 0; t < taps; ++t) {
+    __m512 w[V];
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) {
+      w[v] = _mm512_loadu_ps(filter + t * depth + v * 16);
+    }
+    const float* p = pix + off[t];
+#pragma GCC unroll 8
+    for (int i = 0; i < P; ++i) {
+      const __m512 x = _mm512_set1_ps(p[i * cin]);
+#pragma GCC unroll 4
+      for (int v = 0; v < V; ++v)
+        acc[i][v] = _mm512_fmadd_ps(x, w[v], acc[i][v]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < P; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) {
+      _mm512_storeu_ps(out + i * depth + v * 16, acc[i][v]);
+    }
+  }
+}
+
+// acc_out[j * depth + v * 16 ..] += sum over the image's pixels q of
+// padded[q + off[j]] * dy[q][v * 16 ..], for j < TB.
+template <int TB, int V>
+void BroadcastFilterBlock(const DirectGeometry& g, const float* padded,
+                          const float* dy, const int64_t* off, float* acc_out) {
+  const int64_t cols = PaddedCols(g), cin = g.in_depth, depth = g.out_depth;
+  __m512 acc[TB][V];
+#pragma GCC unroll 8
+  for (int j = 0; j < TB; ++j) {
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) acc[j][v] = _mm512_setzero_ps();
+  }
+  int64_t o[TB];
+#pragma GCC unroll 8
+  for (int j = 0; j < TB; ++j) o[j] = off[j];
+  for (int64_t oy = 0; oy < g.out_rows; ++oy) {
+    const float* prow = padded + oy * cols * cin;
+    const float* drow = dy + oy * g.out_cols * depth;
+    for (int64_t ox = 0; ox < g.out_cols; ++ox) {
+      __m512 d[V];
+#pragma GCC unroll 4
+      for (int v = 0; v < V; ++v) {
+        d[v] = _mm512_loadu_ps(drow + ox * depth + v * 16);
+      }
+      const float* p = prow + ox * cin;
+#pragma GCC unroll 8
+      for (int j = 0; j < TB; ++j) {
+        const __m512 x = _mm512_set1_ps(p[o[j]]);
+#pragma GCC unroll 4
+        for (int v = 0; v < V; ++v)
+          acc[j][v] = _mm512_fmadd_ps(x, d[v], acc[j][v]);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int j = 0; j < TB; ++j) {
+#pragma GCC unroll 4
+    for (int v = 0; v < V; ++v) {
+      float* a = acc_out + j * depth + v * 16;
+      _mm512_storeu_ps(a, _mm512_add_ps(_mm512_loadu_ps(a), acc[j][v]));
+    }
+  }
+}
+
+// fn(std::integral_constant<int, A>, std::integral_constant<int, B>) for
+// 1 <= a <= 6, 1 <= b <= 4.
+template <typename Fn>
+void Dispatch6x4(int a, int b, Fn fn) {
+  auto inner = [&](auto ac) {
+    switch (b) {
+      case 1:
+        return fn(ac, std::integral_constant<int, 1>{});
+      case 2:
+        return fn(ac, std::integral_constant<int, 2>{});
+      case 3:
+        return fn(ac, std::integral_constant<int, 3>{});
+      default:
+        return fn(ac, std::integral_constant<int, 4>{});
+    }
+  };
+  switch (a) {
+    case 1:
+      return inner(std::integral_constant<int, 1>{});
+    case 2:
+      return inner(std::integral_constant<int, 2>{});
+    case 3:
+      return inner(std::integral_constant<int, 3>{});
+    case 4:
+      return inner(std::integral_constant<int, 4>{});
+    case 5:
+      return inner(std::integral_constant<int, 5>{});
+    default:
+      return inner(std::integral_constant<int, 6>{});
+  }
+}
+
+void BroadcastConv(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
+                   const float* input, const float* filter, float* output) {
+  const std::vector<int64_t> off = TapOffsets(g);
+  const int64_t cols = PaddedCols(g), cin = g.in_depth, depth = g.out_depth;
+  const int64_t in_size = g.in_rows * g.in_cols * cin;
+  const int64_t out_size = g.out_rows * g.out_cols * depth;
+  ParallelForParts(pool, batch, [&](int, int64_t n0, int64_t n1) {
+    std::vector<float> padded(g.rep_rows * cols * cin);
+    for (int64_t n = n0; n < n1; ++n) {
+      PadImage(g, input + n * in_size, padded.data());
+      float* out = output + n * out_size;
+      for (int64_t oy = 0; oy < g.out_rows; ++oy) {
+        for (int64_t co = 0; co < depth; co += 16 * kBroadcastVectors) {
+          const int nv = static_cast<int>(
+              std::min<int64_t>(kBroadcastVectors, (depth - co) / 16));
+          for (int64_t ox = 0; ox < g.out_cols; ox += kBroadcastPixels) {
+            const int np = static_cast<int>(
+                std::min<int64_t>(kBroadcastPixels, g.out_cols - ox));
+            Dispatch6x4(np, nv, [&](auto p, auto v) {
+              BroadcastForwardBlock<decltype(p)::value, decltype(v)::value>(
+                  padded.data() + (oy * cols + ox) * cin, cin, off.data(),
+                  g.taps(), filter + co, depth,
+                  out + (oy * g.out_cols + ox) * depth + co);
+            });
+          }
+        }
+      }
+    }
+  });
+}
+
+// filter_backprop[t][co] = sum over images and pixels of the input at tap t
+// times out_backprop.
+void BroadcastFilter(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
+                     const float* input, const float* out_backprop,
+                     float* filter_backprop) {
+  const std::vector<int64_t> off = TapOffsets(g);
+  const int64_t cols = PaddedCols(g), cin = g.in_depth, depth = g.out_depth;
+  const int64_t taps = g.taps();
+  const int64_t in_size = g.in_rows * g.in_cols * cin;
+  const int64_t out_size = g.out_rows * g.out_cols * depth;
+  const int parts = NumParts(pool, batch);
+  std::vector<float> partials(parts * taps * depth, 0.0f);
+  ParallelForParts(pool, batch, [&](int part, int64_t n0, int64_t n1) {
+    std::vector<float> padded(g.rep_rows * cols * cin);
+    float* acc = partials.data() + part * taps * depth;
+    for (int64_t n = n0; n < n1; ++n) {
+      PadImage(g, input + n * in_size, padded.data());
+      const float* dy = out_backprop + n * out_size;
+      for (int64_t co = 0; co < depth; co += 16 * kBroadcastVectors) {
+        const int nv = static_cast<int>(
+            std::min<int64_t>(kBroadcastVectors, (depth - co) / 16));
+        for (int64_t t = 0; t < taps; t += kBroadcastTaps) {
+          const int nt =
+              static_cast<int>(std::min<int64_t>(kBroadcastTaps, taps - t));
+          Dispatch6x4(nt, nv, [&](auto tb, auto v) {
+            BroadcastFilterBlock<decltype(tb)::value, decltype(v)::value>(
+                g, padded.data(), dy + co, off.data() + t,
+                acc + t * depth + co);
+          });
+        }
+      }
+    }
+  });
+  for (int64_t i = 0; i < taps * depth; ++i) {
+    float sum = 0;
+    for (int part = 0; part < parts; ++part)
+      sum += partials[part * taps * depth + i];
+    filter_backprop[i] = sum;
+  }
+}
+#endif  // __AVX512F__
 
 // Runs the direct convolution of every image with the [taps, out_depth]
 // filter.
 template <typename T>
 void DirectConv(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
                 const T* input, const T* filter, T* output) {
+#ifdef __AVX512F__
+  if constexpr (std::is_same_v<T, float>) {
+    if (BroadcastApplies(g)) {
+      return BroadcastConv(pool, g, batch, input, filter, output);
+    }
+  }
+#endif
   std::vector<T> tiled(g.taps() * g.block);
   TileFilter(g, filter, tiled.data());
   const int64_t in_size = g.in_rows * g.in_cols * g.in_depth;
@@ -328,6 +576,14 @@ void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& a, const T* input,
                           const T* out_backprop, T* filter_backprop) {
   DirectGeometry g = ForwardGeometry(a);
   MakeDirectGeometry<T>(&g);
+#ifdef __AVX512F__
+  if constexpr (std::is_same_v<T, float>) {
+    if (BroadcastApplies(g)) {
+      return BroadcastFilter(pool, g, a.w.batch, input, out_backprop,
+                             filter_backprop);
+    }
+  }
+#endif
   const int64_t in_size = g.in_rows * g.in_cols * g.in_depth;
   const int64_t row = g.out_cols * g.out_depth;
   const int64_t acc_size = g.taps() * g.block;

@@ -27,6 +27,15 @@ const Case kCases[] = {
     {2, 9, 8, 3, 3, 2, 4, 2, 1, "SAME"},      // strided: im2col only
     {1, 6, 6, 40, 3, 3, 32, 1, 1, "VALID"},   // many channels
     {2, 4, 4, 8, 1, 1, 4, 1, 1, "VALID"},     // pointwise
+    // Direct into multiples of 16 channels (conv_direct.cc's broadcast
+    // kernels): the CIFAR first layer, 5 vectors (a chunk of 4 and 1) with
+    // dilation and a pixel tail, a non-square window, and an input gradient
+    // into 48 channels (the direct algorithm run on 2 channels of dy).
+    {2, 32, 32, 3, 3, 3, 64, 1, 1, "SAME"},
+    {2, 9, 7, 3, 3, 3, 80, 1, 2, "SAME"},
+    {1, 7, 5, 2, 2, 3, 16, 1, 1, "VALID"},
+    {2, 6, 5, 48, 3, 3, 2, 1, 1, "SAME"},
+    {1, 5, 9, 1, 5, 4, 32, 1, 1, "SAME"},
 };
 
 template <typename T>
