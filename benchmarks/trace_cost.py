@@ -20,7 +20,7 @@ from harness import report
 
 def _lenet(tf1, nn, threads, rng):
     """A LeNet-5 training step as a callable taking options= and run_metadata=, built with TF1's op API."""
-    batch = train_step.CNN_BATCH
+    batch, shape, _ = train_step.MODELS["LeNet-5 CNN"]
     g = tf1.Graph()
     with g.as_default():
         tf1.set_random_seed(0)
@@ -49,7 +49,7 @@ def _lenet(tf1, nn, threads, rng):
     config = tf1.ConfigProto(intra_op_parallelism_threads=threads, inter_op_parallelism_threads=threads)
     sess = tf1.Session(graph=g, config=config)
     sess.run(init)
-    xv, yv = train_step.data(rng, batch, True)
+    xv, yv = train_step.data(rng, batch, shape)
     step = sess.make_callable(train, [x, labels], accept_options=True)
     return lambda **kwargs: step(xv, yv, **kwargs)
 

@@ -17,6 +17,8 @@ const char* ConvAlgorithmName(ConvAlgorithm algorithm) {
       return "direct";
     case ConvAlgorithm::kIm2col:
       return "im2col";
+    case ConvAlgorithm::kWinograd:
+      return "winograd";
   }
   return "unknown";
 }
@@ -72,8 +74,23 @@ ConvAlgorithm ChooseConvAlgorithm(const Conv2DArgs& args, ConvPass pass,
       return DirectFeasible(args, backprop_input, element_size)
                  ? ConvAlgorithm::kDirect
                  : ConvAlgorithm::kIm2col;
+    case ConvAlgorithm::kWinograd:
+      return WinogradFeasible(args) ? ConvAlgorithm::kWinograd
+                                    : ConvAlgorithm::kIm2col;
     case ConvAlgorithm::kAuto:
       break;
+  }
+  // kWinograd where its GEMMs are long enough to pay for the transforms
+  // (16+ channels each way) and the 4x4 output tiles are mostly inside the
+  // output (a 2x2 output would compute 16 values for 4). Float only: in
+  // double, im2col's exactness is worth more than the speed. Measured on
+  // the CIFAR CNN (benchmarks/train_step.py): all three passes of its
+  // 64->128 and 128->256 layers run 2-3x faster than im2col.
+  const Window2D& w = args.w;
+  const int64_t tiled = ((w.out_rows + 3) / 4 * 4) * ((w.out_cols + 3) / 4 * 4);
+  if (element_size == 4 && WinogradFeasible(args) && w.in_depth >= 16 &&
+      args.out_depth >= 16 && 2 * w.out_rows * w.out_cols >= tiled) {
+    return ConvAlgorithm::kWinograd;
   }
   // kDirect wins where im2col would copy each input value KH*KW times in
   // runs of one to four values (1-4 channels into the pass) and the direct
@@ -97,6 +114,9 @@ void FastConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
     case ConvAlgorithm::kDirect:
       DirectConv2D(pool, a, input, filter, output);
       return;
+    case ConvAlgorithm::kWinograd:
+      WinogradConv2D(pool, a, input, filter, output);
+      return;
     default:
       Im2colConv2D(pool, a, input, filter, output);
       return;
@@ -112,6 +132,9 @@ void FastConv2DBackpropInput(ThreadPool* pool, const Conv2DArgs& a,
     case ConvAlgorithm::kDirect:
       DirectBackpropInput(pool, a, filter, out_backprop, in_backprop);
       return;
+    case ConvAlgorithm::kWinograd:
+      WinogradBackpropInput(pool, a, filter, out_backprop, in_backprop);
+      return;
     default:
       Im2colBackpropInput(pool, a, filter, out_backprop, in_backprop);
       return;
@@ -126,6 +149,9 @@ void FastConv2DBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
       ChooseConvAlgorithm(a, ConvPass::kBackpropFilter, sizeof(T), algorithm)) {
     case ConvAlgorithm::kDirect:
       DirectBackpropFilter(pool, a, input, out_backprop, filter_backprop);
+      return;
+    case ConvAlgorithm::kWinograd:
+      WinogradBackpropFilter(pool, a, input, out_backprop, filter_backprop);
       return;
     default:
       Im2colBackpropFilter(pool, a, input, out_backprop, filter_backprop);

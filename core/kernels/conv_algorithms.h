@@ -1,6 +1,7 @@
 // The convolution algorithms behind FastConv2D* (conv_ops.h), one file each:
 //   conv_im2col.cc  kIm2col: any geometry; patches + one BLAS GEMM per image.
 //   conv_direct.cc  kDirect: stride 1, few channels; SIMD over output rows.
+//   conv_winograd.cc  kWinograd: 3x3 stride 1, many channels; F(4x4, 3x3).
 // conv_algorithms.cc chooses among them (ChooseConvAlgorithm); the plain
 // loops that define the ops are in conv_reference.cc.
 #ifndef TENSORWEAVE_CORE_KERNELS_CONV_ALGORITHMS_H_
@@ -41,6 +42,22 @@ template <typename T>
 void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
                           const T* input, const T* out_backprop,
                           T* filter_backprop);
+
+// kWinograd (conv_winograd.cc): only where WinogradFeasible(args) holds: a
+// 3x3 window, stride 1, no dilation (any padding). Exact in
+// real arithmetic; in float its rounding errors are a few times im2col's.
+bool WinogradFeasible(const Conv2DArgs& args);
+template <typename T>
+void WinogradConv2D(ThreadPool* pool, const Conv2DArgs& args, const T* input,
+                    const T* filter, T* output);
+template <typename T>
+void WinogradBackpropInput(ThreadPool* pool, const Conv2DArgs& args,
+                           const T* filter, const T* out_backprop,
+                           T* in_backprop);
+template <typename T>
+void WinogradBackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
+                            const T* input, const T* out_backprop,
+                            T* filter_backprop);
 
 }  // namespace tensorweave
 

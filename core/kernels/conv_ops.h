@@ -9,6 +9,9 @@
 //   kIm2col (conv_im2col.cc): any geometry: patches gathered into a matrix,
 //     then one BLAS GEMM per image (BLAS single-threaded; images split over
 //     the pool).
+//   kWinograd (conv_winograd.cc): 3x3 stride-1 convolutions with many
+//     channels, in F(4x4, 3x3)'s transformed domain: 36 GEMMs over blocks of
+//     output tiles, a quarter of im2col's multiplies.
 // ChooseConvAlgorithm (conv_algorithms.cc) picks one and says why.
 #ifndef TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_
 #define TENSORWEAVE_CORE_KERNELS_CONV_OPS_H_
@@ -35,7 +38,7 @@ struct Conv2DArgs {
 };
 
 // The fast algorithms; kAuto lets ChooseConvAlgorithm pick.
-enum class ConvAlgorithm { kAuto, kDirect, kIm2col };
+enum class ConvAlgorithm { kAuto, kDirect, kIm2col, kWinograd };
 // The three computations of a convolution.
 enum class ConvPass { kForward, kBackpropInput, kBackpropFilter };
 
@@ -44,8 +47,8 @@ const char* ConvPassName(ConvPass pass);
 
 // The algorithm FastConv2D* run for `pass` over these args with elements of
 // `element_size` bytes: `requested` where it can run (kDirect needs stride 1
-// and bounded buffers, else kIm2col), and for kAuto the faster one (never
-// kAuto).
+// and bounded buffers, kWinograd a 3x3 stride-1 undilated window, else
+// kIm2col), and for kAuto the fastest one (never kAuto).
 ConvAlgorithm ChooseConvAlgorithm(
     const Conv2DArgs& args, ConvPass pass, int element_size,
     ConvAlgorithm requested = ConvAlgorithm::kAuto);

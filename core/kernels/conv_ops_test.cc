@@ -1,6 +1,6 @@
-// The fast convolution algorithms (direct and im2col + GEMM, on one and
-// several threads) against the reference loops, per dtype tolerance; and
-// the "Conv2D" kernel's error path.
+// The fast convolution algorithms (direct, im2col + GEMM and Winograd, on
+// one and several threads) against the reference loops, per dtype tolerance;
+// and the "Conv2D" kernel's error path.
 #include "core/kernels/conv_ops.h"
 
 #include <gtest/gtest.h>
@@ -36,6 +36,15 @@ const Case kCases[] = {
     {1, 7, 5, 2, 2, 3, 16, 1, 1, "VALID"},
     {2, 6, 5, 48, 3, 3, 2, 1, 1, "SAME"},
     {1, 5, 9, 1, 5, 4, 32, 1, 1, "SAME"},
+    // Winograd F(4x4, 3x3) (conv_winograd.cc): outputs not a multiple of
+    // the 4x4 tile, channel counts off the vector width and the 64-wide
+    // panels, VALID, an image smaller than one tile, and enough tiles for
+    // several blocks per thread.
+    {2, 11, 13, 20, 3, 3, 24, 1, 1, "SAME"},
+    {3, 8, 8, 64, 3, 3, 80, 1, 1, "SAME"},
+    {2, 6, 9, 17, 3, 3, 5, 1, 1, "VALID"},
+    {1, 2, 3, 16, 3, 3, 16, 1, 1, "SAME"},
+    {9, 32, 32, 16, 3, 3, 16, 1, 1, "SAME"},
 };
 
 template <typename T>
@@ -46,12 +55,18 @@ std::vector<T> Random(int64_t n, std::mt19937* rng) {
   return v;
 }
 
+// |got - want| <= tol (1 + |want| + rms(want)): float sums of thousands of
+// products (a filter gradient over a batch) carry rounding errors in
+// proportion to the sum's typical size, not to one entry's.
 template <typename T>
 void ExpectNear(const std::vector<T>& got, const std::vector<T>& want,
                 double tol, const std::string& what) {
   ASSERT_EQ(got.size(), want.size());
+  double squares = 0;
+  for (T w : want) squares += double(w) * double(w);
+  const double rms = want.empty() ? 0 : std::sqrt(squares / want.size());
   for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_NEAR(got[i], want[i], tol * (1 + std::abs(double(want[i]))))
+    ASSERT_NEAR(got[i], want[i], tol * (1 + std::abs(double(want[i])) + rms))
         << what << " at " << i;
   }
 }
@@ -76,12 +91,12 @@ void CheckAll(double tol) {
     ReferenceConv2D(a, x.data(), f.data(), ref_y.data());
     ReferenceConv2DBackpropInput(a, f.data(), dy.data(), ref_dx.data());
     ReferenceConv2DBackpropFilter(a, x.data(), dy.data(), ref_df.data());
-    for (ConvAlgorithm alg : {ConvAlgorithm::kDirect, ConvAlgorithm::kIm2col}) {
+    for (ConvAlgorithm alg : {ConvAlgorithm::kDirect, ConvAlgorithm::kIm2col,
+                              ConvAlgorithm::kWinograd}) {
       for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
-        const std::string what =
-            std::string(alg == ConvAlgorithm::kDirect ? "direct" : "im2col") +
-            (p ? " pooled" : " single") + " case " +
-            std::to_string(&k - kCases);
+        const std::string what = std::string(ConvAlgorithmName(alg)) +
+                                 (p ? " pooled" : " single") + " case " +
+                                 std::to_string(&k - kCases);
         std::vector<T> y(out_size), dx(in_size), df(f_size);
         FastConv2D(p, a, x.data(), f.data(), y.data(), alg);
         ExpectNear(y, ref_y, tol, what + " forward");
@@ -139,6 +154,26 @@ TEST(ConvAlgorithmsTest, AlgorithmChoiceForLeNetLayers) {
                 ConvAlgorithm::kIm2col);
     }
   }
+  // The CIFAR CNN's 64->128 layer (3x3, stride 1): Winograd for every pass
+  // in float, im2col in double; strided or 5x5, never Winograd.
+  Conv2DArgs cifar{Window2D{64, 16, 16, 64, 3, 3}, 128};
+  ASSERT_TRUE(cifar.w.Compute("SAME").ok());
+  for (ConvPass pass : {ConvPass::kForward, ConvPass::kBackpropInput,
+                        ConvPass::kBackpropFilter}) {
+    EXPECT_EQ(ChooseConvAlgorithm(cifar, pass, 4), ConvAlgorithm::kWinograd)
+        << ConvPassName(pass);
+    EXPECT_EQ(ChooseConvAlgorithm(cifar, pass, 8), ConvAlgorithm::kIm2col)
+        << ConvPassName(pass);
+  }
+  Conv2DArgs cifar_strided{Window2D{64, 16, 16, 64, 3, 3, 2, 2}, 128};
+  ASSERT_TRUE(cifar_strided.w.Compute("SAME").ok());
+  EXPECT_EQ(ChooseConvAlgorithm(cifar_strided, ConvPass::kForward, 4,
+                                ConvAlgorithm::kWinograd),
+            ConvAlgorithm::kIm2col);
+  Conv2DArgs five{Window2D{64, 16, 16, 64, 5, 5}, 128};
+  ASSERT_TRUE(five.w.Compute("SAME").ok());
+  EXPECT_EQ(ChooseConvAlgorithm(five, ConvPass::kForward, 4),
+            ConvAlgorithm::kIm2col);
   // An image too large for the direct algorithm's 1 MiB expanded buffer.
   Conv2DArgs huge{Window2D{1, 600, 600, 1, 3, 3}, 2};
   ASSERT_TRUE(huge.w.Compute("SAME").ok());
