@@ -1,9 +1,13 @@
 #include "core/framework/tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <sstream>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -167,7 +171,8 @@ std::shared_ptr<TensorBuffer> TensorBuffer::Borrow(
 
 std::shared_ptr<TensorBuffer> TensorBuffer::Adopt(
     void* data, size_t bytes, std::function<void()> release) {
-  std::shared_ptr<TensorBuffer> buffer = Borrow(data, bytes, std::move(release));
+  std::shared_ptr<TensorBuffer> buffer =
+      Borrow(data, bytes, std::move(release));
   buffer->adopted_ = true;
   return buffer;
 }
@@ -318,22 +323,192 @@ void Tensor::ToProto(TensorProto* proto) const {
 
 namespace {
 
-// Fills `out` from a repeated *_val field: all values, or one broadcast.
-template <typename T, typename Field>
-Status FillFromValues(const Field& values, Tensor* out) {
-  int64_t n = out->num_elements();
-  if (values.size() != n && !(values.size() == 1 && n > 0) &&
-      !(values.empty() && n == 0)) {
-    return errors::InvalidArgument("TensorProto has ", values.size(),
-                                   " values for shape ",
-                                   out->shape().ToString());
+// Bytes of memory this process can still get without swapping or the OOM
+// killer: the smaller of the kernel's MemAvailable and the room left under
+// a cgroup (v2) memory limit; max() where neither can be read.
+int64_t AvailableMemoryBytes() {
+  int64_t available = std::numeric_limits<int64_t>::max();
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  int64_t kib;
+  std::string unit;
+  while (meminfo >> key >> kib) {
+    std::getline(meminfo, unit);
+    if (key == "MemAvailable:") {
+      int64_t bytes;
+      if (MultiplyWithoutOverflow(kib, 1024, &bytes)) available = bytes;
+      break;
+    }
   }
-  T* data = out->data<T>();
-  for (int64_t i = 0; i < n; ++i) {
-    data[i] = static_cast<T>(values.size() == 1 ? values[0] : values[i]);
+  std::ifstream max_file("/sys/fs/cgroup/memory.max");
+  std::ifstream current_file("/sys/fs/cgroup/memory.current");
+  int64_t limit, current;
+  if ((max_file >> limit) && (current_file >> current) && limit > current) {
+    available = std::min(available, limit - current);
   }
-  return Status::OK();
+  return available;
 }
+
+// A TensorProto's dtype, shape and values travel with it, and each of them
+// may lie. As TensorFlow's FromProto: a tensor of N > 0 elements takes its
+// values from tensor_content (exactly N elements' bytes; strings in
+// TensorFlow's encoding: N varint32 lengths, then the bytes) or else from
+// the dtype's *_val field: none fills zeros (empty strings), K < N values
+// are followed by copies of the last, more than N are cut to N. N == 0
+// ignores the values. Every failure is InvalidArgument (TensorFlow's class
+// for a proto it cannot turn into a tensor, including one too large to
+// allocate) and names the dtype and shape.
+class ProtoDecoder {
+ public:
+  ProtoDecoder(const TensorProto& proto, DataType dtype,
+               const TensorShape& shape)
+      : proto_(proto), dtype_(dtype), shape_(shape) {}
+
+  Status Error(const std::string& what) const {
+    return errors::InvalidArgument("Cannot parse a ", DataTypeName(dtype_),
+                                   " tensor of shape ", shape_.ToString(),
+                                   " from a TensorProto: ", what);
+  }
+
+  // Allocates `tensor` after checking its size: `given_bytes` is how much of
+  // it the proto's own data covers; a fill of the rest must fit in the
+  // memory that is free, not only under MaxTensorBytes().
+  Status Allocate(int64_t given_bytes, Tensor* tensor) const {
+    Status s = CheckTensorAllocation(dtype_, shape_);
+    if (!s.ok()) return Error(s.message());
+    int64_t bytes = 0;
+    TensorByteSize(dtype_, shape_.num_elements(), &bytes);  // checked above
+    constexpr int64_t kCheckFillsFrom = int64_t{64} << 20;
+    if (bytes - given_bytes > kCheckFillsFrom) {
+      const int64_t available = AvailableMemoryBytes();
+      if (bytes > available) {
+        return Error(StrCat("its ", bytes, " bytes, filled from ", given_bytes,
+                            " bytes of values, exceed the ", available,
+                            " bytes of memory available"));
+      }
+    }
+    s = Tensor::Allocate(dtype_, shape_, tensor);
+    return s.ok() ? s : Error(s.message());
+  }
+
+  // tensor_content of a numeric dtype: exactly the tensor's bytes.
+  Status FromContent(Tensor* out) const {
+    const std::string& content = proto_.tensor_content();
+    int64_t count = shape_.num_elements(), bytes;
+    if (!TensorByteSize(dtype_, count, &bytes)) {
+      return Error(StrCat("tensor_content has ", content.size(),
+                          " bytes, but the tensor's ", count,
+                          " elements do not fit in int64 bytes"));
+    }
+    if (static_cast<int64_t>(content.size()) != bytes) {
+      return Error(StrCat("tensor_content has ", content.size(),
+                          " bytes, but the tensor needs ", bytes, " (", count,
+                          " elements of ", DataTypeSize(dtype_), " bytes)"));
+    }
+    TW_RETURN_IF_ERROR(Allocate(bytes, out));
+    std::memcpy(out->raw_data(), content.data(), bytes);
+    return Status::OK();
+  }
+
+  // tensor_content of a string tensor: N varint32 lengths, then the bytes.
+  Status StringsFromContent(Tensor* out) const {
+    const std::string& content = proto_.tensor_content();
+    const int64_t n = shape_.num_elements();
+    // Each string takes at least one byte (its length).
+    if (n > static_cast<int64_t>(content.size())) {
+      return Error(StrCat("tensor_content of ", content.size(),
+                          " bytes is too short for ", n, " strings"));
+    }
+    std::vector<uint32_t> lengths(n);
+    size_t pos = 0;
+    uint64_t total = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t v = 0;
+      for (int shift = 0;; shift += 7) {
+        if (pos >= content.size() || shift > 28) {
+          return Error(
+              StrCat("malformed length of string ", i, " in tensor_content"));
+        }
+        const unsigned char c = static_cast<unsigned char>(content[pos++]);
+        v |= static_cast<uint32_t>(c & 0x7f) << shift;
+        if (c < 0x80) break;
+      }
+      lengths[i] = v;
+      total += v;
+    }
+    if (total != content.size() - pos) {
+      return Error(StrCat("tensor_content has ", content.size() - pos,
+                          " bytes for strings of ", total, " bytes"));
+    }
+    TW_RETURN_IF_ERROR(Allocate(content.size(), out));
+    std::string* strings = out->data<std::string>();
+    for (int64_t i = 0; i < n; ++i) {
+      strings[i].assign(content, pos, lengths[i]);
+      pos += lengths[i];
+    }
+    return Status::OK();
+  }
+
+  // A *_val field, stored as T in the tensor.
+  template <typename T, typename Field>
+  Status FromValues(const Field& values, Tensor* out) const {
+    const int64_t n = shape_.num_elements();
+    const int64_t k = std::min<int64_t>(values.size(), n);
+    int64_t given = 0;
+    if constexpr (std::is_same_v<T, std::string>) {
+      for (int64_t i = 0; i < k; ++i) given += values[i].size();
+    } else {
+      given = k * static_cast<int64_t>(DataTypeSize(dtype_));
+    }
+    TW_RETURN_IF_ERROR(Allocate(given, out));
+    T* data = reinterpret_cast<T*>(out->raw_data());
+    for (int64_t i = 0; i < k; ++i) data[i] = static_cast<T>(values[i]);
+    const T fill = k > 0 ? data[k - 1] : T();
+    std::fill(data + k, data + n, fill);
+    return Status::OK();
+  }
+
+  Status Decode(Tensor* out) const {
+    if (dtype_ == DT_STRING) {
+      if (!proto_.tensor_content().empty()) return StringsFromContent(out);
+      return FromValues<std::string>(proto_.string_val(), out);
+    }
+    if (!proto_.tensor_content().empty()) return FromContent(out);
+    switch (dtype_) {
+      case DT_FLOAT:
+        return FromValues<float>(proto_.float_val(), out);
+      case DT_DOUBLE:
+        return FromValues<double>(proto_.double_val(), out);
+      case DT_INT32:
+        return FromValues<int32_t>(proto_.int_val(), out);
+      case DT_UINT8:
+        return FromValues<uint8_t>(proto_.int_val(), out);
+      case DT_INT8:
+        return FromValues<int8_t>(proto_.int_val(), out);
+      case DT_INT16:
+        return FromValues<int16_t>(proto_.int_val(), out);
+      case DT_UINT16:
+        return FromValues<uint16_t>(proto_.int_val(), out);
+      case DT_INT64:
+        return FromValues<int64_t>(proto_.int64_val(), out);
+      case DT_BOOL:
+        return FromValues<bool>(proto_.bool_val(), out);
+      case DT_UINT32:
+        return FromValues<uint32_t>(proto_.uint32_val(), out);
+      case DT_UINT64:
+        return FromValues<uint64_t>(proto_.uint64_val(), out);
+      case DT_HALF:  // bit patterns in half_val
+        return FromValues<uint16_t>(proto_.half_val(), out);
+      default:
+        return Error("unsupported dtype");
+    }
+  }
+
+ private:
+  const TensorProto& proto_;
+  const DataType dtype_;
+  const TensorShape& shape_;
+};
 
 }  // namespace
 
@@ -342,7 +517,7 @@ Status Tensor::FromProto(const TensorProto& proto, Tensor* out) {
     return errors::InvalidArgument("TensorProto has unsupported dtype ",
                                    static_cast<int>(proto.dtype()));
   }
-  DataType dtype = static_cast<DataType>(proto.dtype());
+  const DataType dtype = static_cast<DataType>(proto.dtype());
   PartialShape partial;
   TW_RETURN_IF_ERROR(PartialShape::FromProto(proto.tensor_shape(), &partial));
   if (!partial.IsFullyDefined()) {
@@ -350,72 +525,18 @@ Status Tensor::FromProto(const TensorProto& proto, Tensor* out) {
                                    " is not fully defined");
   }
   TensorShape shape;
-  TW_RETURN_IF_ERROR(TensorShape::Build(partial.dims(), &shape));
-  // A hostile proto may declare a huge shape with a single broadcast value.
+  Status s = TensorShape::Build(partial.dims(), &shape);
+  if (!s.ok()) {
+    return errors::InvalidArgument("TensorProto of type ", DataTypeName(dtype),
+                                   ": ", s.message());
+  }
+  ProtoDecoder decoder(proto, dtype, shape);
   Tensor tensor;
-  TW_RETURN_IF_ERROR(Tensor::Allocate(dtype, shape, &tensor));
-  int64_t n = tensor.num_elements();
-  if (dtype == DT_STRING) {
-    TW_RETURN_IF_ERROR(
-        FillFromValues<std::string>(proto.string_val(), &tensor));
-  } else if (!proto.tensor_content().empty() || n == 0) {
-    if (proto.tensor_content().size() != tensor.num_bytes()) {
-      return errors::InvalidArgument(
-          "TensorProto content has ", proto.tensor_content().size(),
-          " bytes, but a ", DataTypeName(dtype), " tensor of shape ",
-          shape.ToString(), " needs ", tensor.num_bytes());
-    }
-    if (n > 0) {
-      std::memcpy(tensor.raw_data(), proto.tensor_content().data(),
-                  tensor.num_bytes());
-    }
+  if (shape.num_elements() == 0) {
+    // TensorFlow ignores the values of an empty tensor.
+    TW_RETURN_IF_ERROR(decoder.Allocate(0, &tensor));
   } else {
-    switch (dtype) {
-      case DT_FLOAT:
-        TW_RETURN_IF_ERROR(FillFromValues<float>(proto.float_val(), &tensor));
-        break;
-      case DT_DOUBLE:
-        TW_RETURN_IF_ERROR(FillFromValues<double>(proto.double_val(), &tensor));
-        break;
-      case DT_INT32:
-        TW_RETURN_IF_ERROR(FillFromValues<int32_t>(proto.int_val(), &tensor));
-        break;
-      case DT_UINT8:
-        TW_RETURN_IF_ERROR(FillFromValues<uint8_t>(proto.int_val(), &tensor));
-        break;
-      case DT_INT64:
-        TW_RETURN_IF_ERROR(FillFromValues<int64_t>(proto.int64_val(), &tensor));
-        break;
-      case DT_BOOL:
-        TW_RETURN_IF_ERROR(FillFromValues<bool>(proto.bool_val(), &tensor));
-        break;
-      case DT_INT8:
-        TW_RETURN_IF_ERROR(FillFromValues<int8_t>(proto.int_val(), &tensor));
-        break;
-      case DT_INT16:
-        TW_RETURN_IF_ERROR(FillFromValues<int16_t>(proto.int_val(), &tensor));
-        break;
-      case DT_UINT16:
-        TW_RETURN_IF_ERROR(FillFromValues<uint16_t>(proto.int_val(), &tensor));
-        break;
-      case DT_UINT32:
-        TW_RETURN_IF_ERROR(
-            FillFromValues<uint32_t>(proto.uint32_val(), &tensor));
-        break;
-      case DT_UINT64:
-        TW_RETURN_IF_ERROR(
-            FillFromValues<uint64_t>(proto.uint64_val(), &tensor));
-        break;
-      case DT_HALF: {
-        // Bit patterns, read as uint16 and reinterpreted.
-        Tensor bits(DT_UINT16, shape);
-        TW_RETURN_IF_ERROR(FillFromValues<uint16_t>(proto.half_val(), &bits));
-        if (n > 0) std::memcpy(tensor.raw_data(), bits.raw_data(), 2 * n);
-        break;
-      }
-      default:
-        return errors::InvalidArgument("unsupported dtype in TensorProto");
-    }
+    TW_RETURN_IF_ERROR(decoder.Decode(&tensor));
   }
   *out = std::move(tensor);
   return Status::OK();

@@ -414,12 +414,14 @@ TEST(TensorProtoTest, FromProtoErrors) {
   EXPECT_TRUE(HasSubstr(s.message(), "12")) << s.message();
   EXPECT_FALSE(out.valid());  // untouched on error
 
-  // Content for an empty tensor.
+  // Content for an empty tensor: ignored, as TensorFlow does.
   TensorProto p0;
   p0.set_dtype(DT_INT32);
   p0.mutable_tensor_shape()->add_dim()->set_size(0);
   p0.set_tensor_content(std::string(4, '\0'));
-  EXPECT_FALSE(Tensor::FromProto(p0, &out).ok());
+  TW_EXPECT_OK(Tensor::FromProto(p0, &out));
+  EXPECT_EQ(out.shape(), TensorShape({0}));
+  out = Tensor();
 
   // Bad dtypes.
   for (int bad : {0, 8, 14, 99}) {  // 14: bfloat16
@@ -452,23 +454,12 @@ TEST(TensorProtoTest, FromProtoErrors) {
   big.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 40);
   EXPECT_FALSE(Tensor::FromProto(big, &out).ok());
 
-  // Wrong number of *_val values (neither 1 nor all).
-  TensorProto pv;
-  pv.set_dtype(DT_INT32);
-  pv.mutable_tensor_shape()->add_dim()->set_size(4);
-  pv.add_int_val(1);
-  pv.add_int_val(2);
-  s = Tensor::FromProto(pv, &out);
-  EXPECT_EQ(s.code(), Code::kInvalidArgument);
-  EXPECT_TRUE(HasSubstr(s.message(), "2 values")) << s.message();
-
-  // A string tensor with too few values.
-  TensorProto ps;
-  ps.set_dtype(DT_STRING);
-  ps.mutable_tensor_shape()->add_dim()->set_size(3);
-  ps.add_string_val("a");
-  ps.add_string_val("b");
-  EXPECT_FALSE(Tensor::FromProto(ps, &out).ok());
+  // A negative dimension.
+  TensorProto pn;
+  pn.set_dtype(DT_FLOAT);
+  pn.mutable_tensor_shape()->add_dim()->set_size(-7);
+  pn.add_float_val(1.0f);
+  EXPECT_EQ(Tensor::FromProto(pn, &out).code(), Code::kInvalidArgument);
   EXPECT_FALSE(out.valid());
 }
 
@@ -538,6 +529,151 @@ TEST(TensorProtoTest, SingleValueIsBroadcast) {
   TW_ASSERT_OK(Tensor::FromProto(scalar, &out));
   EXPECT_EQ(out.rank(), 0);
   EXPECT_EQ(out.data<float>()[0], 3.0f);
+}
+
+// TensorFlow's FromProto: K < N values are followed by copies of the last,
+// none fill zeros (empty strings), more than N are cut to N.
+TEST(TensorProtoTest, ValueCountsAsTensorFlow) {
+  Tensor out;
+  TensorProto pv;
+  pv.set_dtype(DT_INT32);
+  pv.mutable_tensor_shape()->add_dim()->set_size(4);
+  pv.add_int_val(1);
+  pv.add_int_val(2);
+  TW_ASSERT_OK(Tensor::FromProto(pv, &out));
+  EXPECT_EQ(ToVector<int32_t>(out), (std::vector<int32_t>{1, 2, 2, 2}));
+
+  TensorProto many;
+  many.set_dtype(DT_FLOAT);
+  many.mutable_tensor_shape()->add_dim()->set_size(2);
+  for (float v : {1.f, 2.f, 3.f, 4.f}) many.add_float_val(v);
+  TW_ASSERT_OK(Tensor::FromProto(many, &out));
+  EXPECT_EQ(ToVector<float>(out), (std::vector<float>{1.f, 2.f}));
+
+  TensorProto none;
+  none.set_dtype(DT_DOUBLE);
+  none.mutable_tensor_shape()->add_dim()->set_size(3);
+  TW_ASSERT_OK(Tensor::FromProto(none, &out));
+  EXPECT_EQ(ToVector<double>(out), std::vector<double>(3, 0.0));
+
+  TensorProto ps;
+  ps.set_dtype(DT_STRING);
+  ps.mutable_tensor_shape()->add_dim()->set_size(3);
+  ps.add_string_val("a");
+  ps.add_string_val("b");
+  TW_ASSERT_OK(Tensor::FromProto(ps, &out));
+  EXPECT_EQ(ToVector<std::string>(out),
+            (std::vector<std::string>{"a", "b", "b"}));
+  TensorProto pse;
+  pse.set_dtype(DT_STRING);
+  pse.mutable_tensor_shape()->add_dim()->set_size(2);
+  TW_ASSERT_OK(Tensor::FromProto(pse, &out));
+  EXPECT_EQ(ToVector<std::string>(out), std::vector<std::string>(2, ""));
+
+  // int_val into int8 wraps as a C++ cast, as TensorFlow (300 -> 44).
+  TensorProto p8;
+  p8.set_dtype(DT_INT8);
+  p8.mutable_tensor_shape()->add_dim()->set_size(2);
+  p8.add_int_val(300);
+  p8.add_int_val(-1);
+  TW_ASSERT_OK(Tensor::FromProto(p8, &out));
+  EXPECT_EQ(ToVector<int8_t>(out), (std::vector<int8_t>{44, -1}));
+}
+
+// Strings in tensor_content, TensorFlow's encoding (Tensor::
+// AsProtoTensorContent): the varint32 lengths, then the bytes.
+TEST(TensorProtoTest, StringsFromTensorContent) {
+  const std::string long_string(200, 'x');  // a two-byte length: 0xc8 0x01
+  TensorProto p;
+  p.set_dtype(DT_STRING);
+  p.mutable_tensor_shape()->add_dim()->set_size(3);
+  p.set_tensor_content(std::string("\x02\x00\xc8\x01", 4) + "ab" + long_string);
+  Tensor out;
+  TW_ASSERT_OK(Tensor::FromProto(p, &out));
+  EXPECT_EQ(ToVector<std::string>(out),
+            (std::vector<std::string>{"ab", "", long_string}));
+
+  struct Bad {
+    std::string content;
+    const char* why;
+  };
+  for (const Bad& bad : std::vector<Bad>{
+           {std::string("\x02\x00", 2), "too short"},
+           {std::string("\x02\x00\x01", 3) + "abcd", "bytes for strings"},
+           {std::string("\x02\x00\x05", 3) + "ab", "bytes for strings"},
+           {std::string("\xff\xff\xff\xff\xff\x0f", 6), "malformed"},
+           {std::string("\x80\x80\x80", 3), "malformed"},
+       }) {
+    TensorProto pb = p;
+    pb.set_tensor_content(bad.content);
+    Tensor t;
+    Status s = Tensor::FromProto(pb, &t);
+    EXPECT_EQ(s.code(), Code::kInvalidArgument) << bad.why;
+    EXPECT_TRUE(HasSubstr(s.message(), bad.why)) << s.message();
+    EXPECT_TRUE(HasSubstr(s.message(), "string tensor of shape [3]"))
+        << s.message();
+    EXPECT_FALSE(t.valid());
+  }
+}
+
+// Hostile shapes: every one an InvalidArgument naming the shape, never an
+// allocation (TensorFlow's ParseTensor answers InvalidArgument too).
+TEST(TensorProtoTest, HostileShapesAreInvalidArgument) {
+  struct Case {
+    std::vector<int64_t> dims;
+    DataType dtype;
+    const char* shape;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{int64_t{1} << 40}, DT_FLOAT, "[1099511627776]"},
+           {{int64_t{1} << 31, int64_t{1} << 31}, DT_DOUBLE, "[2147483648,"},
+           {{int64_t{1} << 40, int64_t{1} << 40}, DT_INT8, "[1099511627776,"},
+           {{INT64_MAX}, DT_FLOAT, "9223372036854775807"},
+           {{INT64_MAX / 2}, DT_STRING, "4611686018427387903"},
+           {{3, -2}, DT_INT32, "-2"},
+       }) {
+    for (int values : {0, 1, 2}) {
+      TensorProto p;
+      p.set_dtype(static_cast<::tensorweave::DataType>(c.dtype));
+      for (int64_t d : c.dims) p.mutable_tensor_shape()->add_dim()->set_size(d);
+      for (int i = 0; i < values; ++i) {
+        if (c.dtype == DT_STRING) p.add_string_val("s");
+        if (c.dtype == DT_FLOAT) p.add_float_val(1.0f);
+        if (c.dtype == DT_DOUBLE) p.add_double_val(1.0);
+        if (c.dtype == DT_INT8 || c.dtype == DT_INT32) p.add_int_val(1);
+      }
+      Tensor out;
+      Status s = Tensor::FromProto(p, &out);
+      EXPECT_EQ(s.code(), Code::kInvalidArgument) << c.shape << s.message();
+      EXPECT_TRUE(HasSubstr(s.message(), c.shape)) << s.message();
+      EXPECT_FALSE(out.valid());
+    }
+  }
+  // Content that lies about the shape, either way.
+  for (int64_t d : {int64_t{3}, int64_t{1} << 40, INT64_MAX}) {
+    TensorProto p;
+    p.set_dtype(DT_FLOAT);
+    p.mutable_tensor_shape()->add_dim()->set_size(d);
+    p.set_tensor_content(std::string(16, '\0'));
+    Tensor out;
+    EXPECT_EQ(Tensor::FromProto(p, &out).code(), Code::kInvalidArgument) << d;
+  }
+}
+
+// A fill larger than the memory that is free is refused before allocating,
+// even under a per-tensor limit that would allow it.
+TEST(TensorProtoTest, FillBeyondAvailableMemoryIsRefused) {
+  SetMaxTensorBytes(INT64_MAX);
+  TensorProto p;
+  p.set_dtype(DT_FLOAT);
+  p.mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 44);  // 64 TiB
+  p.add_float_val(2.0f);
+  Tensor out;
+  Status s = Tensor::FromProto(p, &out);
+  SetMaxTensorBytes(0);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_TRUE(HasSubstr(s.message(), "memory available")) << s.message();
+  EXPECT_FALSE(out.valid());
 }
 
 TEST(TensorTest, DebugString) {

@@ -114,41 +114,101 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
     return proto
 
 
+def _decode_string_list(content, n):
+    """TensorFlow's string tensor_content: n varint32 lengths, then the bytes."""
+    lengths, pos = [], 0
+    for _ in range(n):
+        value = shift = 0
+        while True:
+            if pos >= len(content) or shift > 28:
+                raise ValueError("Malformed string tensor_content in TensorProto")
+            byte = content[pos]
+            pos += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                break
+        lengths.append(value)
+    if sum(lengths) != len(content) - pos:
+        raise ValueError(f"String tensor_content has {len(content) - pos} bytes for strings of {sum(lengths)} bytes")
+    out = []
+    for length in lengths:
+        out.append(content[pos : pos + length])
+        pos += length
+    return out
+
+
+# The *_val field each dtype's values are in (TensorFlow's ProtoHelper).
+_VALUE_FIELDS = {
+    "float32": "float_val",
+    "float64": "double_val",
+    "int32": "int_val",
+    "uint8": "int_val",
+    "int8": "int_val",
+    "int16": "int_val",
+    "uint16": "int_val",
+    "int64": "int64_val",
+    "bool": "bool_val",
+    "uint32": "uint32_val",
+    "uint64": "uint64_val",
+    "float16": "half_val",
+    "string": "string_val",
+}
+
+
 def make_ndarray(tensor):
-    """The numpy array of a TensorProto (tensor_content, or the typed *_val fields with the last value repeated)."""
+    """The numpy array of a TensorProto, read as TensorFlow's C++ Tensor::FromProto reads it.
+
+    Values come from tensor_content (exactly the tensor's bytes; strings in TensorFlow's length-prefixed encoding)
+    or from the dtype's *_val field: none gives zeros (empty strings), fewer values than elements repeat the last,
+    more are cut; an empty tensor ignores its values. A shape with a negative dimension, a content of the wrong
+    size or a malformed string content is a ValueError.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> tw.make_ndarray(tw.make_tensor_proto([[1, 2]]))
+      array([[1, 2]], dtype=int32)
+    """
     shape = [d.size for d in tensor.tensor_shape.dim]
-    n = int(np.prod(shape, dtype=np.int64))
+    if any(d < 0 for d in shape):
+        raise ValueError(f"TensorProto shape {shape} has a negative dimension")
+    n = 1
+    for d in shape:
+        n *= d
     dtype = dtypes.as_dtype(tensor.dtype)
-    if dtype == dtypes.string:
-        values = list(tensor.string_val)
-        arr = np.empty(n, dtype=object)
-        if values:
-            arr[: len(values)] = values
-            arr[len(values) :] = values[-1]
-        return arr.reshape(shape)
-    np_dtype = dtype.as_numpy_dtype
+    np_dtype = object if dtype == dtypes.string else dtype.as_numpy_dtype
+    if n == 0:
+        return np.zeros(shape, dtype=np_dtype)
     if tensor.tensor_content:
+        if dtype == dtypes.string:
+            arr = np.empty(n, dtype=object)
+            arr[:] = _decode_string_list(tensor.tensor_content, n)
+            return arr.reshape(shape)
+        if len(tensor.tensor_content) != n * np.dtype(np_dtype).itemsize:
+            raise ValueError(
+                f"TensorProto tensor_content has {len(tensor.tensor_content)} bytes, but a {dtype.name} tensor "
+                f"of shape {shape} needs {n * np.dtype(np_dtype).itemsize}"
+            )
         return np.frombuffer(tensor.tensor_content, dtype=np_dtype).copy().reshape(shape)
-    for field in (
-        "half_val",
-        "float_val",
-        "double_val",
-        "int_val",
-        "int64_val",
-        "bool_val",
-        "uint32_val",
-        "uint64_val",
-    ):
-        if field in tensor.DESCRIPTOR.fields_by_name:
-            values = list(getattr(tensor, field))
-            if values:
-                if field == "half_val":
-                    values = np.array(values, dtype=np.uint16).view(np.float16)
-                arr = np.empty(n, dtype=np_dtype)
-                arr[: len(values)] = values[:n]
-                arr[len(values) :] = values[-1]
-                return arr.reshape(shape)
-    return np.zeros(shape, dtype=np_dtype)
+    values = list(getattr(tensor, _VALUE_FIELDS[dtype.name]))[:n]
+    if dtype == dtypes.string:
+        arr = np.empty(n, dtype=object)
+        arr[:] = b""
+    else:
+        arr = np.zeros(n, dtype=np_dtype)
+    if values:
+        if dtype == dtypes.float16:
+            given = np.array(values, dtype=np.uint16).view(np.float16)
+        elif dtype == dtypes.string:
+            given = values
+        else:
+            # A C++ cast, as TensorFlow: int_val 300 into int8 is 44.
+            wide = np.uint64 if dtype == dtypes.uint64 else np.int64 if dtype.is_integer else None
+            given = np.array(values, dtype=wide)
+            given = given.astype(np_dtype)
+        arr[: len(values)] = given
+        arr[len(values) :] = arr[len(values) - 1]
+    return arr.reshape(shape)
 
 
 def get_static_value(tensor, partial=False):
