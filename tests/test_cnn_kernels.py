@@ -6,8 +6,10 @@ strides, overlapping windows and batch 1."""
 import numpy as np
 import pytest
 import tensorweave as tw
+from tensorweave.core.protobuf import rewriter_config_pb2
 
 RNG = np.random.default_rng(16)
+RewriterConfig = rewriter_config_pb2.RewriterConfig
 TOL = {np.float32: {"rtol": 1e-5, "atol": 1e-6}, np.float64: {"rtol": 1e-12, "atol": 1e-12}}
 
 
@@ -162,3 +164,57 @@ def test_conv2d_few_channels_against_numpy(case):
     np.testing.assert_allclose(got_yb, np.maximum(ref_y + b, 0), rtol=1e-4, atol=1e-5 * kh * kw * cin)
     np.testing.assert_allclose(got_dx, ref_dx, rtol=1e-4, atol=1e-5 * kh * kw * cout)
     np.testing.assert_allclose(got_df, ref_df, rtol=1e-4, atol=1e-5 * dy[..., 0].size)
+
+
+# --- Relu fused into the convolution in training graphs ----------------------------------
+
+
+def test_training_step_fuses_conv_bias_relu_and_matches_the_unfused_step():
+    # ReluGrad reads the Relu's output (as TensorFlow's _ReluGrad), so the BiasAdd
+    # has the Relu as its only reader and the remapper fuses Conv2D + BiasAdd + Relu
+    # (and MatMul + BiasAdd + Relu) in the training step; the gradients are those of
+    # the unfused graph (the same mask: relu(x) > 0 exactly where x > 0).
+    data = {
+        "x": (2, 8, 8, 3),
+        "f": (3, 3, 3, 16),
+        "b": (16,),
+        "w": (4 * 4 * 16, 8),
+        "c": (8,),
+    }
+    data = {k: RNG.standard_normal(v).astype(np.float32) for k, v in data.items()}
+
+    def build():
+        g = tw.Graph()
+        with g.as_default():
+            x = tw.constant(data["x"])
+            f, b, w, c = (tw.Variable(data[k], name=k) for k in "fbwc")
+            h = tw.nn.relu(tw.nn.bias_add(tw.nn.conv2d(x, f, [1, 1, 1, 1], "SAME"), b), name="act")
+            h = tw.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+            y = tw.nn.relu6(tw.nn.bias_add(tw.matmul(tw.reshape(h, [2, -1]), w), c))
+            loss = tw.reduce_sum(tw.square(y))
+            grads = tw.gradients(loss, [f, b, w, c])
+            init = tw.global_variables_initializer()
+        return g, grads, init
+
+    results = []
+    for remap in (True, False):
+        g, grads, init = build()
+        with g.as_default():
+            cfg = tw.ConfigProto()
+            if not remap:
+                cfg.graph_options.rewrite_options.remapping = RewriterConfig.OFF
+            with tw.Session(config=cfg) as sess:
+                sess.run(init)
+                md = tw.RunMetadata()
+                got = sess.run(grads, options=tw.RunOptions(output_partition_graphs=True), run_metadata=md)
+                fused = {
+                    n.op: list(n.attr["fused_ops"].list.s)
+                    for pg in md.partition_graphs
+                    for n in pg.node
+                    if n.op.startswith("_Fused")
+                }
+        results.append((fused, got))
+    assert results[0][0] == {"_FusedConv2D": [b"BiasAdd", b"Relu"], "_FusedMatMul": [b"BiasAdd", b"Relu6"]}
+    assert results[1][0] == {}
+    for a, b in zip(results[0][1], results[1][1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)

@@ -25,9 +25,13 @@ def _activation_grad(grad_op, use_output):
     return fn
 
 
+# Relu and Relu6 read their outputs, as TensorFlow's _ReluGrad/_Relu6Grad (the
+# same mask: relu(x) > 0 exactly where x > 0, relu6(x) in (0, 6) where x is); the
+# pre-activation then has the activation as its only reader, so the remapper fuses
+# Conv2D/MatMul + BiasAdd + Relu in training graphs too.
 for _fwd, _bwd, _use_output in (
-    ("Relu", "ReluGrad", False),
-    ("Relu6", "Relu6Grad", False),
+    ("Relu", "ReluGrad", True),
+    ("Relu6", "Relu6Grad", True),
     ("Elu", "EluGrad", True),
     ("Selu", "SeluGrad", True),
     ("Softplus", "SoftplusGrad", False),
