@@ -218,3 +218,26 @@ def test_training_step_fuses_conv_bias_relu_and_matches_the_unfused_step():
     assert results[1][0] == {}
     for a, b in zip(results[0][1], results[1][1]):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+# --- float Relu and ReluGrad (AVX-512 loops with a masked tail) ---------------------------
+
+
+@pytest.mark.parametrize("n", [1, 15, 16, 17, 100, 70001])
+def test_relu_and_relu_grad_float32(n):
+    x = RNG.standard_normal(n).astype(np.float32)
+    specials = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-45, -1e-45], np.float32)
+    x[: min(n, len(specials))] = specials[: min(n, len(specials))]
+    g = RNG.standard_normal(n).astype(np.float32)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        xt, gt = tw.placeholder(tw.float32, [n]), tw.placeholder(tw.float32, [n])  # nothing folds
+        y = tw.nn.relu(xt)
+        [dx] = tw.gradients(y, [xt], grad_ys=gt)
+        assert dx.op.type == "ReluGrad"
+        raw = tw.get_default_graph()._create_op("ReluGrad", [gt, xt], {}).outputs[0]
+        got_y, got_dx, got_raw = sess.run([y, dx, raw], {xt: x, gt: g})
+    want_y = np.where(x < 0, np.float32(0), x)  # NaN and -0 pass through, as TensorFlow
+    np.testing.assert_array_equal(got_y, want_y)
+    assert np.array_equal(np.signbit(got_y), np.signbit(want_y))
+    np.testing.assert_array_equal(got_raw, np.where(x > 0, g, np.float32(0)))
+    np.testing.assert_array_equal(got_dx, np.where(want_y > 0, g, np.float32(0)))
