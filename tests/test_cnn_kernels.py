@@ -241,3 +241,40 @@ def test_relu_and_relu_grad_float32(n):
     assert np.array_equal(np.signbit(got_y), np.signbit(want_y))
     np.testing.assert_array_equal(got_raw, np.where(x > 0, g, np.float32(0)))
     np.testing.assert_array_equal(got_dx, np.where(want_y > 0, g, np.float32(0)))
+
+
+# --- the fused kernels' bias + activation sweep (float, AVX-512) ---------------------------
+
+
+@pytest.mark.parametrize("act", [None, "relu", "relu6"])
+@pytest.mark.parametrize("depth", [1, 6, 15, 16, 17, 64, 100])
+def test_fused_bias_activation_equals_the_unfused_ops(act, depth):
+    # _FusedConv2D / _FusedMatMul (remapper on) against Conv2D/MatMul + BiasAdd + the
+    # activation (remapping off): the same float arithmetic, so equal exactly,
+    # NaN included.
+    x = (RNG.standard_normal((2, 5, 7, 3)) * 4).astype(np.float32)
+    x[0, 1, 2, 0] = np.nan
+    f = RNG.standard_normal((3, 3, 3, depth)).astype(np.float32)
+    w = RNG.standard_normal((5 * 7 * 3, depth)).astype(np.float32)
+    b = (RNG.standard_normal(depth) * 3).astype(np.float32)
+    outs = []
+    for remap in (True, False):
+        g = tw.Graph()
+        with g.as_default():
+            xt = tw.placeholder(tw.float32, x.shape)
+            fn = {None: tw.identity, "relu": tw.nn.relu, "relu6": tw.nn.relu6}[act]
+            conv = fn(tw.nn.bias_add(tw.nn.conv2d(xt, f, [1, 1, 1, 1], "SAME"), b))
+            dense = fn(tw.nn.bias_add(tw.matmul(tw.reshape(xt, [2, -1]), w), b))
+            cfg = tw.ConfigProto()
+            if not remap:
+                cfg.graph_options.rewrite_options.remapping = RewriterConfig.OFF
+            with tw.Session(config=cfg) as sess:
+                md = tw.RunMetadata()
+                out = sess.run(
+                    [conv, dense], {xt: x}, options=tw.RunOptions(output_partition_graphs=True), run_metadata=md
+                )
+                types = {n.op for pg in md.partition_graphs for n in pg.node}
+        assert ({"_FusedConv2D", "_FusedMatMul"} <= types) == remap
+        outs.append(out)
+    for a, b_ in zip(*outs):
+        np.testing.assert_array_equal(a, b_)

@@ -8,6 +8,10 @@
 // activation formulas); the tests compare against them.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/conv_ops.h"
@@ -78,9 +82,76 @@ void BiasThen(T* out, int64_t rows, int64_t depth, int64_t stride,
   }
 }
 
+#ifdef __AVX512F__
+// out[i] = act(out[i] + pattern[i]) for i < n, 16 floats at a time (the -O2
+// build leaves BiasThen's loops scalar), the tail masked; the formulas of the
+// functors below: x < 0 ? 0 : x, then x > 6 ? 6 : x (NaN passes through).
+template <Activation kAct>
+void AddThenFloat(float* out, const float* pattern, int64_t n) {
+  const __m512 zero = _mm512_setzero_ps(), six = _mm512_set1_ps(6.0f);
+  auto act = [&](__m512 x) {
+    if (kAct == Activation::kNone) return x;
+    x = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, zero, _CMP_LT_OQ), x, zero);
+    if (kAct == Activation::kRelu6) {
+      x = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, six, _CMP_GT_OQ), x, six);
+    }
+    return x;
+  };
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    _mm512_storeu_ps(out + i, act(_mm512_add_ps(_mm512_loadu_ps(out + i),
+                                                _mm512_loadu_ps(pattern + i))));
+  }
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(
+        out + i, m,
+        act(_mm512_add_ps(_mm512_maskz_loadu_ps(m, out + i),
+                          _mm512_maskz_loadu_ps(m, pattern + i))));
+  }
+}
+
+// BiasThen for float and the piecewise-linear activations.
+template <Activation kAct>
+void BiasThenFloat(float* out, int64_t rows, int64_t depth, int64_t stride,
+                   const float* bias) {
+  constexpr int64_t kTile = 256;
+  if (stride == depth && depth < 16) {
+    // Few channels: the bias repeated over a tile of whole rows.
+    const int64_t tile_rows = kTile / depth;
+    float tiled[kTile];
+    for (int64_t i = 0; i < tile_rows * depth; ++i) tiled[i] = bias[i % depth];
+    int64_t r = 0;
+    for (; r + tile_rows <= rows; r += tile_rows) {
+      AddThenFloat<kAct>(out + r * depth, tiled, tile_rows * depth);
+    }
+    AddThenFloat<kAct>(out + r * depth, tiled, (rows - r) * depth);
+    return;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    AddThenFloat<kAct>(out + r * stride, bias, depth);
+  }
+}
+#endif  // __AVX512F__
+
 template <typename T>
 void BiasActivation(Activation activation, T* out, int64_t rows, int64_t depth,
                     int64_t stride, const T* bias) {
+#ifdef __AVX512F__
+  if constexpr (std::is_same_v<T, float>) {
+    switch (activation) {
+      case Activation::kNone:
+        return BiasThenFloat<Activation::kNone>(out, rows, depth, stride, bias);
+      case Activation::kRelu:
+        return BiasThenFloat<Activation::kRelu>(out, rows, depth, stride, bias);
+      case Activation::kRelu6:
+        return BiasThenFloat<Activation::kRelu6>(out, rows, depth, stride,
+                                                 bias);
+      default:
+        break;
+    }
+  }
+#endif
   switch (activation) {
     case Activation::kNone:
       return BiasThen(out, rows, depth, stride, bias, [](T x) { return x; });
