@@ -21,9 +21,7 @@ import os
 import time
 
 import numpy as np
-
-from harness import report
-from harness import time_interleaved
+from harness import report, time_interleaved
 
 LR = 0.01
 
@@ -72,7 +70,7 @@ def step_flops(batch, shape, layers):
     """Multiply-adds x 2 of one training step: the forward pass, the weight gradients, and the input
     gradients of every layer but the first (which has none to compute)."""
     total = 0
-    h, w, c = shape if len(shape) == 3 else (1, 1, shape[0])
+    h, w = shape[:2] if len(shape) == 3 else (1, 1)
     first = True
     for layer in layers:
         if layer[0] == "conv":
@@ -81,7 +79,6 @@ def step_flops(batch, shape, layers):
                 h, w = h - k + 1, w - k + 1
             fwd = 2 * batch * h * w * cout * cin * k * k
             total += fwd * (2 if first else 3)
-            c = cout
             first = False
         elif layer[0] == "pool":
             h, w = h // 2, w // 2
