@@ -542,13 +542,17 @@ Status TensorFromBytes(DataType dtype, const std::vector<int64_t>& shape,
 Status TensorFromStrings(const std::vector<int64_t>& shape,
                          std::vector<std::string> elements, Tensor* out) {
   TensorShape tensor_shape(shape);
+  // The count first: a peer's shape must not allocate (and construct) more
+  // strings than it sent.
+  int64_t count;
+  TW_RETURN_IF_ERROR(NumElementsOf(shape, &count));
+  if (static_cast<uint64_t>(count) != elements.size()) {
+    return errors::InvalidArgument("a string tensor of shape ",
+                                   tensor_shape.ToString(), " has ", count,
+                                   " elements, got ", elements.size());
+  }
   Tensor tensor;
   TW_RETURN_IF_ERROR(Tensor::Allocate(DT_STRING, tensor_shape, &tensor));
-  if (static_cast<size_t>(tensor.num_elements()) != elements.size()) {
-    return errors::InvalidArgument(
-        "a string tensor of shape ", tensor_shape.ToString(), " has ",
-        tensor.num_elements(), " elements, got ", elements.size());
-  }
   for (size_t i = 0; i < elements.size(); ++i) {
     tensor.data<std::string>()[i] = std::move(elements[i]);
   }

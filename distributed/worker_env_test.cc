@@ -419,6 +419,13 @@ TEST(WorkerEnvTest, MalformedDeliveriesAreInvalidArgument) {
   EXPECT_EQ(t.shape(), TensorShape({5}));
   EXPECT_EQ(TensorFromStrings({3}, {"a", "b"}, &t).code(),
             Code::kInvalidArgument);
+  // A peer's shape of 2^29 strings (16 GiB of std::string) with one string
+  // sent, and negative or overflowing shapes: refused before allocating.
+  EXPECT_EQ(TensorFromStrings({int64_t{1} << 29}, {"a"}, &t).code(),
+            Code::kInvalidArgument);
+  EXPECT_EQ(TensorFromStrings({-1}, {"a"}, &t).code(), Code::kInvalidArgument);
+  EXPECT_EQ(TensorFromStrings({int64_t{1} << 62, 8}, {}, &t).code(),
+            Code::kInvalidArgument);
   TW_ASSERT_OK(TensorFromStrings({2}, {"a", "b"}, &t));
   bool accepted = true;
   Status s = mgr->Deliver(1, "not a key", t, false, &accepted);
