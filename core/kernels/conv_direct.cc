@@ -212,8 +212,8 @@ void DispatchVectors(int64_t nv, Fn fn) {
     TW_CASE(3)
     TW_CASE(4)
     TW_CASE(5)
-    TW_CASE(6) TW_CASE(7) TW_CASE(8) TW_CASE(9) TW_CASE(10) TW_CASE(11)
-        TW_CASE(12)
+    TW_CASE(6)
+    TW_CASE(7) TW_CASE(8) TW_CASE(9) TW_CASE(10) TW_CASE(11) TW_CASE(12)
 #undef TW_CASE
   }
 }
@@ -272,10 +272,10 @@ std::vector<int64_t> TapOffsets(const DirectGeometry& g) {
 
 // out[i][v * 16 ..] (pixels `depth` apart) = sum over taps t of
 // pix[i * cin + off[t]] * filter[t * depth + v * 16 ..].
-template <int P, int V>
+template <int P, int V, int kEpilogue>
 void BroadcastForwardBlock(const float* pix, int64_t cin, const int64_t* off,
                            int64_t taps, const float* filter, int64_t depth,
-                           float* out) {
+                           const float* bias, float* out) {
   __m512 acc[P][V];
 #pragma GCC unroll 8
   for (int i = 0; i < P; ++i) {
@@ -297,11 +297,28 @@ void BroadcastForwardBlock(const float* pix, int64_t cin, const int64_t* off,
         acc[i][v] = _mm512_fmadd_ps(x, w[v], acc[i][v]);
     }
   }
+  // kEpilogue: 0 the sum, 1 plus the bias, 2 then Relu, 3 then Relu6.
+  __m512 b[V];
+#pragma GCC unroll 4
+  for (int v = 0; v < V; ++v) {
+    b[v] = kEpilogue > 0 ? _mm512_loadu_ps(bias + v * 16) : _mm512_setzero_ps();
+  }
+  const __m512 zero = _mm512_setzero_ps(), six = _mm512_set1_ps(6.0f);
 #pragma GCC unroll 8
   for (int i = 0; i < P; ++i) {
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
-      _mm512_storeu_ps(out + i * depth + v * 16, acc[i][v]);
+      __m512 y = acc[i][v];
+      if (kEpilogue > 0) y = _mm512_add_ps(y, b[v]);
+      if (kEpilogue > 1) {
+        y = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(y, zero, _CMP_LT_OQ), y,
+                                 zero);
+      }
+      if (kEpilogue > 2) {
+        y = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(y, six, _CMP_GT_OQ), y,
+                                 six);
+      }
+      _mm512_storeu_ps(out + i * depth + v * 16, y);
     }
   }
 }
@@ -382,8 +399,11 @@ void Dispatch6x4(int a, int b, Fn fn) {
   }
 }
 
+// With kEpilogue (BroadcastForwardBlock's) and its bias.
+template <int kEpilogue = 0>
 void BroadcastConv(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
-                   const float* input, const float* filter, float* output) {
+                   const float* input, const float* filter, float* output,
+                   const float* bias = nullptr) {
   const std::vector<int64_t> off = TapOffsets(g);
   const int64_t cols = PaddedCols(g), cin = g.in_depth, depth = g.out_depth;
   const int64_t in_size = g.in_rows * g.in_cols * cin;
@@ -401,9 +421,11 @@ void BroadcastConv(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
             const int np = static_cast<int>(
                 std::min<int64_t>(kBroadcastPixels, g.out_cols - ox));
             Dispatch6x4(np, nv, [&](auto p, auto v) {
-              BroadcastForwardBlock<decltype(p)::value, decltype(v)::value>(
+              BroadcastForwardBlock<decltype(p)::value, decltype(v)::value,
+                                    kEpilogue>(
                   padded.data() + (oy * cols + ox) * cin, cin, off.data(),
                   g.taps(), filter + co, depth,
+                  kEpilogue > 0 ? bias + co : nullptr,
                   out + (oy * g.out_cols + ox) * depth + co);
             });
           }
@@ -616,6 +638,43 @@ void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& a, const T* input,
       filter_backprop[t * g.out_depth + co] = sum;
     }
   }
+}
+
+// output = act(conv(input, filter) + bias) where ChooseConvAlgorithm picked
+// kDirect for the forward pass, the bias and activation applied as each block
+// is stored; activation 0: none, 1: Relu (x < 0 ? 0 : x), 2: Relu6 (then
+// x > 6 ? 6 : x), the formulas of the Relu kernels. False, writing nothing,
+// where this build has no such kernel (not AVX-512, out_depth not a multiple
+// of 16). _FusedConv2D (fused_ops.cc) declares and calls it: no header, so
+// that no new header becomes an input of every kernel's compile.
+bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
+                                const float* input, const float* filter,
+                                const float* bias, int activation,
+                                float* output);
+bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
+                                const float* input, const float* filter,
+                                const float* bias, int activation,
+                                float* output) {
+#ifdef __AVX512F__
+  DirectGeometry g = ForwardGeometry(a);
+  if (!MakeDirectGeometry<float>(&g) || !BroadcastApplies(g)) return false;
+  switch (activation) {
+    case 0:
+      BroadcastConv<1>(pool, g, a.w.batch, input, filter, output, bias);
+      return true;
+    case 1:
+      BroadcastConv<2>(pool, g, a.w.batch, input, filter, output, bias);
+      return true;
+    case 2:
+      BroadcastConv<3>(pool, g, a.w.batch, input, filter, output, bias);
+      return true;
+    default:
+      return false;
+  }
+#endif
+  (void)pool, (void)a, (void)input, (void)filter, (void)bias, (void)activation,
+      (void)output;
+  return false;
 }
 
 #define TW_INSTANTIATE(T)                                                 \

@@ -20,6 +20,14 @@
 #include "core/platform/thread_pool.h"
 
 namespace tensorweave {
+
+// conv_direct.cc: act(conv + bias) by the direct algorithm's stores
+// (activation 0 none, 1 Relu, 2 Relu6); false where it has no such kernel.
+bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
+                                const float* input, const float* filter,
+                                const float* bias, int activation,
+                                float* output);
+
 namespace {
 
 enum class Activation { kNone, kRelu, kRelu6, kElu, kTanh, kSigmoid };
@@ -281,6 +289,25 @@ class FusedConv2DOp : public ConvOpBase {
         ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto tag) {
           using T = decltype(tag);
           T* data = out->data<T>();
+          if constexpr (std::is_same_v<T, float>) {
+            // Few channels in (the direct algorithm): the bias and a
+            // piecewise-linear activation go into the convolution's stores.
+            const bool linear = activation_ == Activation::kNone ||
+                                activation_ == Activation::kRelu ||
+                                activation_ == Activation::kRelu6;
+            if (linear && filter.num_elements() > 0 &&
+                ChooseConvAlgorithm(args, ConvPass::kForward, sizeof(T)) ==
+                    ConvAlgorithm::kDirect &&
+                DirectConv2DBiasActivation(
+                    ctx->intra_op_pool(), args, input.data<T>(),
+                    filter.data<T>(), bias.data<T>(),
+                    activation_ == Activation::kNone
+                        ? 0
+                        : (activation_ == Activation::kRelu ? 1 : 2),
+                    data)) {
+              return Status::OK();
+            }
+          }
           if (filter.num_elements() == 0) {
             std::fill(data, data + out->num_elements(), T(0));
           } else {
