@@ -265,8 +265,8 @@ int64_t Panels(int64_t n) {
 // waits without running other work).
 enum ScratchSlot {
   kFilterSlot,      // outer: the transformed filter, padded
-  kFilterTmpSlot,   // outer: filter transform temporaries, dU
-  kFilterTmp2Slot,  // outer: the rotated filter, the unpadded transform
+  kFilterTmpSlot,   // outer: filter transform temporaries
+  kFilterTmp2Slot,  // outer: the rotated filter, dU
   kPartialsSlot,    // outer: the filter gradient's per-part sums
   kBlockInSlot,     // inner: a block's transformed inputs
   kBlockOutSlot,    // inner: a block's products / transformed dY
@@ -350,26 +350,32 @@ int64_t BlockTiles(const TileGeometry& g, int element_size, int64_t cap) {
 }
 
 // U [36][in_depth][Panels(out_depth)] = G f G^T of an HWIO filter
-// [3][3][in][out], in the thread's kFilterSlot; the padding columns are
-// zeros. `filter` may be in kFilterTmp2Slot.
+// [3][3][in][out], in the calling thread's kFilterSlot; the padding columns
+// are zeros. Input channels are split over the pool.
 template <typename T>
-const T* TransformFilter(const T* filter, int64_t in_depth, int64_t out_depth) {
+const T* TransformFilter(ThreadPool* pool, const T* filter, int64_t in_depth,
+                         int64_t out_depth) {
   const int64_t cc = in_depth * out_depth, padded = Panels<T>(out_depth);
   T* tmp = Scratch<T>(kFilterTmpSlot, kAlpha * 3 * cc);
-  for (int kx = 0; kx < 3; ++kx) {  // along ky: tmp[i][kx]
-    FilterTransform1D(filter + kx * cc, 3 * cc, tmp + kx * cc, 3 * cc, cc);
-  }
   T* u = Scratch<T>(kFilterSlot, kPoints * in_depth * padded);
-  T* rows = padded == out_depth ? u : Scratch<T>(kFilterTmp2Slot, kPoints * cc);
-  for (int i = 0; i < kAlpha; ++i) {  // along kx: u[i][j]
-    FilterTransform1D(tmp + i * 3 * cc, cc, rows + i * kAlpha * cc, cc, cc);
-  }
-  if (rows == u) return u;
-  for (int64_t row = 0; row < kPoints * in_depth; ++row) {
-    std::copy(rows + row * out_depth, rows + (row + 1) * out_depth,
-              u + row * padded);
-    std::fill(u + row * padded + out_depth, u + (row + 1) * padded, T(0));
-  }
+  ParallelForParts(pool, in_depth, [&](int, int64_t c0, int64_t c1) {
+    const int64_t at = c0 * out_depth, n = (c1 - c0) * out_depth;
+    for (int kx = 0; kx < 3; ++kx) {  // along ky: tmp[i][kx]
+      FilterTransform1D(filter + kx * cc + at, 3 * cc, tmp + kx * cc + at,
+                        3 * cc, n);
+    }
+    for (int64_t c = c0; c < c1; ++c) {
+      for (int i = 0; i < kAlpha; ++i) {  // along kx: u[i][j][c]
+        T* row = u + (i * kAlpha * in_depth + c) * padded;
+        FilterTransform1D(tmp + i * 3 * cc + c * out_depth, cc, row,
+                          in_depth * padded, out_depth);
+        for (int j = 0; j < kAlpha; ++j) {
+          T* pad = row + j * in_depth * padded;
+          std::fill(pad + out_depth, pad + padded, T(0));
+        }
+      }
+    }
+  });
   return u;
 }
 
@@ -445,7 +451,7 @@ bool WinogradFeasible(const Conv2DArgs& a) {
 template <typename T>
 void WinogradConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
                     const T* filter, T* output) {
-  const T* u = TransformFilter(filter, a.w.in_depth, a.out_depth);
+  const T* u = TransformFilter(pool, filter, a.w.in_depth, a.out_depth);
   WinogradForward(pool, ForwardTiles(a), input, u, output);
 }
 
@@ -467,9 +473,7 @@ void WinogradBackpropInput(ThreadPool* pool, const Conv2DArgs& a,
       }
     }
   }
-  // TransformFilter reads `rotated` into its temporaries before it reuses
-  // kFilterTmp2Slot.
-  const T* u = TransformFilter<T>(rotated, cout, cin);
+  const T* u = TransformFilter<T>(pool, rotated, cout, cin);
   const TileGeometry g = {w.batch, w.out_rows,     w.out_cols,
                           cout,    w.in_rows,      w.in_cols,
                           cin,     2 - w.pad_rows, 2 - w.pad_cols};
@@ -525,26 +529,33 @@ void WinogradBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
       }
     }
   });
-  // The parts' sum, without the padding columns: dU [36][cin][cout].
+  // filter_backprop = G^T dU G, dU the parts' sum: per input channel c,
+  // dU[.][c] summed (without the padding columns), along i (6 -> 3) for
+  // each j, then along j. Input channels are split over the pool.
   const int64_t cc = cin * cout;
   T* du = Scratch<T>(kFilterTmp2Slot, kPoints * cc);
-  for (int64_t row = 0; row < kPoints * cin; ++row) {
-    T* dst = du + row * cout;
-    std::copy(partials + row * coutp, partials + row * coutp + cout, dst);
-    for (int part = 1; part < parts; ++part) {
-      const T* src = partials + (part * kPoints * cin + row) * coutp;
-      for (int64_t c = 0; c < cout; ++c) dst[c] += src[c];
-    }
-  }
-  // filter_backprop = G^T dU G: along i (6 -> 3) for each j, then along j.
   T* gtmp = Scratch<T>(kFilterTmpSlot, 3 * kAlpha * cc);
-  for (int j = 0; j < kAlpha; ++j) {
-    FilterAdjoint1D(du + j * cc, kAlpha * cc, gtmp + j * cc, kAlpha * cc, cc);
-  }
-  for (int ky = 0; ky < 3; ++ky) {
-    FilterAdjoint1D(gtmp + ky * kAlpha * cc, cc, filter_backprop + ky * 3 * cc,
-                    cc, cc);
-  }
+  ParallelForParts(pool, cin, [&](int, int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      for (int e = 0; e < kPoints; ++e) {
+        T* dst = du + e * cc + c * cout;
+        const T* src = partials + (e * cin + c) * coutp;
+        std::copy(src, src + cout, dst);
+        for (int part = 1; part < parts; ++part) {
+          const T* more = src + part * kPoints * ccp;
+          for (int64_t k = 0; k < cout; ++k) dst[k] += more[k];
+        }
+      }
+      for (int j = 0; j < kAlpha; ++j) {
+        FilterAdjoint1D(du + j * cc + c * cout, kAlpha * cc,
+                        gtmp + j * cc + c * cout, kAlpha * cc, cout);
+      }
+      for (int ky = 0; ky < 3; ++ky) {
+        FilterAdjoint1D(gtmp + ky * kAlpha * cc + c * cout, cc,
+                        filter_backprop + ky * 3 * cc + c * cout, cc, cout);
+      }
+    }
+  });
 }
 
 #define TW_INSTANTIATE(T)                                                   \
