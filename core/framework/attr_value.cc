@@ -191,8 +191,23 @@ std::string AttrValueToString(const AttrValue& value) {
       break;
     }
     case AttrValue::kTensor: {
+      // Printing decodes the values only of a small tensor: a proto's shape
+      // (a hostile one's too) may ask for gigabytes from a single value.
+      constexpr int64_t kMaxDecodedElements = int64_t{1} << 16;
+      const TensorProto& proto = value.tensor();
+      PartialShape shape;
+      int64_t count = -1;
+      if (PartialShape::FromProto(proto.tensor_shape(), &shape).ok() &&
+          shape.IsFullyDefined() && !NumElementsOf(shape.dims(), &count).ok()) {
+        count = -1;
+      }
       Tensor tensor;
-      if (Tensor::FromProto(value.tensor(), &tensor).ok()) {
+      if (count < 0 || !IsValidDataType(proto.dtype())) {
+        out << "<invalid tensor>";
+      } else if (count > kMaxDecodedElements) {
+        out << "Tensor<" << DataTypeName(static_cast<DataType>(proto.dtype()))
+            << " " << shape.ToString() << "> [...]";
+      } else if (Tensor::FromProto(proto, &tensor).ok()) {
         out << tensor.DebugString();
       } else {
         out << "<invalid tensor>";

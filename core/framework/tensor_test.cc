@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/framework/attr_value.h"
 #include "core/framework/graph.pb.h"
 #include "core/framework/graph_test_util.h"
 #include "core/framework/tensor_shape.h"
@@ -674,6 +675,22 @@ TEST(TensorProtoTest, FillBeyondAvailableMemoryIsRefused) {
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
   EXPECT_TRUE(HasSubstr(s.message(), "memory available")) << s.message();
   EXPECT_FALSE(out.valid());
+}
+
+// Printing a tensor attr (error messages, node summaries) decodes only a
+// small tensor: a huge fill prints its dtype and shape.
+TEST(TensorProtoTest, AttrValueToStringOfAHugeFill) {
+  AttrValue huge;
+  huge.mutable_tensor()->set_dtype(DT_FLOAT);
+  huge.mutable_tensor()->mutable_tensor_shape()->add_dim()->set_size(int64_t{1}
+                                                                     << 33);
+  huge.mutable_tensor()->add_float_val(1.0f);
+  EXPECT_EQ(AttrValueToString(huge), "Tensor<float32 [8589934592]> [...]");
+  huge.mutable_tensor()->mutable_tensor_shape()->mutable_dim(0)->set_size(-4);
+  EXPECT_EQ(AttrValueToString(huge), "<invalid tensor>");
+  AttrValue small;
+  Tensor::Vector<int32_t>({1, 2}).ToProto(small.mutable_tensor());
+  EXPECT_EQ(AttrValueToString(small), "Tensor<int32 [2]> [1, 2]");
 }
 
 TEST(TensorTest, DebugString) {
