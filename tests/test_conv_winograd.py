@@ -6,6 +6,9 @@ VALID, images smaller than a tile, batches with several blocks per thread)."""
 import numpy as np
 import pytest
 import tensorweave as tw
+from tensorweave.core.protobuf import rewriter_config_pb2
+
+RewriterConfig = rewriter_config_pb2.RewriterConfig
 
 
 def reference(x, f, dy, padding):
@@ -73,3 +76,32 @@ def test_double_stays_exact():
         got = sess.run(y)
     want, _, _ = reference(x, f, np.zeros((2, 8, 8, 32)), "SAME")
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("act", [None, "relu", "relu6"])
+@pytest.mark.parametrize("depth", [16, 40, 128])
+def test_fused_bias_activation_equals_the_unfused_ops(act, depth):
+    """_FusedConv2D on the Winograd path applies the bias and activation as each tile is stored: the same
+    float arithmetic as Conv2D + BiasAdd + the activation (remapping off), so equal exactly, NaN included."""
+    rng = np.random.default_rng(2)
+    x = (rng.standard_normal((2, 9, 10, 24)) * 4).astype(np.float32)
+    x[0, 1, 2, 0] = np.nan
+    f = rng.standard_normal((3, 3, 24, depth)).astype(np.float32)
+    b = (rng.standard_normal(depth) * 3).astype(np.float32)
+    outs = []
+    for remap in (True, False):
+        g = tw.Graph()
+        with g.as_default():
+            xt = tw.placeholder(tw.float32, x.shape)
+            fn = {None: tw.identity, "relu": tw.nn.relu, "relu6": tw.nn.relu6}[act]
+            y = fn(tw.nn.bias_add(tw.nn.conv2d(xt, f, [1, 1, 1, 1], "SAME"), b))
+            cfg = tw.ConfigProto()
+            if not remap:
+                cfg.graph_options.rewrite_options.remapping = RewriterConfig.OFF
+            with tw.Session(config=cfg) as sess:
+                md = tw.RunMetadata()
+                outs.append(sess.run(y, {xt: x}, options=tw.RunOptions(output_partition_graphs=True), run_metadata=md))
+                types = {n.op for pg in md.partition_graphs for n in pg.node}
+        assert ("_FusedConv2D" in types) == remap
+    np.testing.assert_array_equal(outs[0], outs[1])
+    assert np.isnan(outs[0]).any()

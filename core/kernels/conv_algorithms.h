@@ -43,6 +43,14 @@ void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& args,
                           const T* input, const T* out_backprop,
                           T* filter_backprop);
 
+// act(conv + bias) (activation 0 none, 1 Relu, 2 Relu6: _FusedConv2D's) by
+// the direct algorithm's stores, in float; false where it has no such
+// kernel (the caller then convolves and adds the bias itself).
+bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
+                                const float* input, const float* filter,
+                                const float* bias, int activation,
+                                float* output);
+
 // kWinograd (conv_winograd.cc): only where WinogradFeasible(args) holds: a
 // 3x3 window, stride 1, no dilation (any padding). Exact in
 // real arithmetic; in float its rounding errors are a few times im2col's.
@@ -50,6 +58,12 @@ bool WinogradFeasible(const Conv2DArgs& args);
 template <typename T>
 void WinogradConv2D(ThreadPool* pool, const Conv2DArgs& args, const T* input,
                     const T* filter, T* output);
+// act(conv + bias) (activation 0 none, 1 Relu, 2 Relu6: _FusedConv2D's),
+// applied to each output tile as it is stored.
+template <typename T>
+void WinogradConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& args,
+                                  const T* input, const T* filter,
+                                  const T* bias, int activation, T* output);
 template <typename T>
 void WinogradBackpropInput(ThreadPool* pool, const Conv2DArgs& args,
                            const T* filter, const T* out_backprop,

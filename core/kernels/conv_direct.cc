@@ -645,12 +645,8 @@ void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& a, const T* input,
 // is stored; activation 0: none, 1: Relu (x < 0 ? 0 : x), 2: Relu6 (then
 // x > 6 ? 6 : x), the formulas of the Relu kernels. False, writing nothing,
 // where this build has no such kernel (not AVX-512, out_depth not a multiple
-// of 16). _FusedConv2D (fused_ops.cc) declares and calls it: no header, so
-// that no new header becomes an input of every kernel's compile.
-bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
-                                const float* input, const float* filter,
-                                const float* bias, int activation,
-                                float* output);
+// of 16). _FusedConv2D (fused_ops.cc) calls it (declared in
+// conv_algorithms.h).
 bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
                                 const float* input, const float* filter,
                                 const float* bias, int activation,

@@ -254,6 +254,41 @@ int64_t Panels(int64_t n) {
   return (n + kPanel<T> - 1) / kPanel<T> * kPanel<T>;
 }
 
+// --- the forward pass's epilogue ---------------------------------------------
+// _FusedConv2D's bias and activation, applied to each output row while it is
+// in L1: x = act(x + bias[c]) with act none (0), Relu (1) or Relu6 (2), the
+// formulas of the unfused ops (NaN passes through both).
+template <typename T>
+struct Epilogue {
+  const T* bias = nullptr;  // none: a plain convolution
+  int activation = 0;
+};
+
+template <typename T>
+void ApplyEpilogue(const Epilogue<T>& epilogue, T* out, int64_t pixels,
+                   int64_t depth) {
+  using V = typename Vec<T>::Type;
+  constexpr int L = Vec<T>::kLanes;
+  const int activation = epilogue.activation;
+  auto act = [activation](auto x) {
+    if (activation == 0) return x;
+    x = x < T(0) ? T(0) : x;
+    return activation == 1 ? x : (x > T(6) ? T(6) : x);
+  };
+  for (int64_t p = 0; p < pixels; ++p) {
+    T* row = out + p * depth;
+    int64_t c = 0;
+    for (; c + L <= depth; c += L) {
+      V x, b;
+      std::memcpy(&x, row + c, sizeof(V));
+      std::memcpy(&b, epilogue.bias + c, sizeof(V));
+      x = act(x + b);
+      std::memcpy(row + c, &x, sizeof(V));
+    }
+    for (; c < depth; ++c) row[c] = act(row[c] + epilogue.bias[c]);
+  }
+}
+
 // --- scratch memory ----------------------------------------------------------
 // Each thread keeps its buffers between calls: a training step runs the same
 // convolutions every time, and fresh multi-megabyte vectors would be fresh
@@ -385,7 +420,7 @@ const T* TransformFilter(ThreadPool* pool, const T* filter, int64_t in_depth,
 // write one contiguous run.
 template <typename T>
 void WinogradForward(ThreadPool* pool, const TileGeometry& g, const T* input,
-                     const T* u, T* output) {
+                     const T* u, T* output, const Epilogue<T>& epilogue = {}) {
   const int64_t cin = g.in_depth, cout = g.out_depth;
   const int64_t coutp = Panels<T>(cout);
   const int64_t block = BlockTiles(g, sizeof(T), 128);
@@ -425,6 +460,8 @@ void WinogradForward(ThreadPool* pool, const TileGeometry& g, const T* input,
           T* dst = cols == kTile ? corner + r * g.out_cols * cout
                                  : patch + r * kTile * cout;
           OutputTransform1D(tmp + r * kAlpha * cout, cout, dst, cout, cout);
+          if (epilogue.bias != nullptr)
+            ApplyEpilogue(epilogue, dst, cols, cout);
           if (cols < kTile) {
             std::copy(dst, dst + cols * cout, corner + r * g.out_cols * cout);
           }
@@ -453,6 +490,15 @@ void WinogradConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
                     const T* filter, T* output) {
   const T* u = TransformFilter(pool, filter, a.w.in_depth, a.out_depth);
   WinogradForward(pool, ForwardTiles(a), input, u, output);
+}
+
+template <typename T>
+void WinogradConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
+                                  const T* input, const T* filter,
+                                  const T* bias, int activation, T* output) {
+  const T* u = TransformFilter(pool, filter, a.w.in_depth, a.out_depth);
+  WinogradForward(pool, ForwardTiles(a), input, u, output,
+                  Epilogue<T>{bias, activation});
 }
 
 template <typename T>
@@ -558,12 +604,14 @@ void WinogradBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
   });
 }
 
-#define TW_INSTANTIATE(T)                                                   \
-  template void WinogradConv2D<T>(ThreadPool*, const Conv2DArgs&, const T*, \
-                                  const T*, T*);                            \
-  template void WinogradBackpropInput<T>(ThreadPool*, const Conv2DArgs&,    \
-                                         const T*, const T*, T*);           \
-  template void WinogradBackpropFilter<T>(ThreadPool*, const Conv2DArgs&,   \
+#define TW_INSTANTIATE(T)                                                     \
+  template void WinogradConv2D<T>(ThreadPool*, const Conv2DArgs&, const T*,   \
+                                  const T*, T*);                              \
+  template void WinogradConv2DBiasActivation<T>(                              \
+      ThreadPool*, const Conv2DArgs&, const T*, const T*, const T*, int, T*); \
+  template void WinogradBackpropInput<T>(ThreadPool*, const Conv2DArgs&,      \
+                                         const T*, const T*, T*);             \
+  template void WinogradBackpropFilter<T>(ThreadPool*, const Conv2DArgs&,     \
                                           const T*, const T*, T*);
 TW_INSTANTIATE(float)
 TW_INSTANTIATE(double)

@@ -14,19 +14,13 @@
 #endif
 
 #include "core/framework/op_kernel.h"
+#include "core/kernels/conv_algorithms.h"
 #include "core/kernels/conv_ops.h"
 #include "core/kernels/matmul_op.h"
 #include "core/platform/blas.h"
 #include "core/platform/thread_pool.h"
 
 namespace tensorweave {
-
-// conv_direct.cc: act(conv + bias) by the direct algorithm's stores
-// (activation 0 none, 1 Relu, 2 Relu6); false where it has no such kernel.
-bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
-                                const float* input, const float* filter,
-                                const float* bias, int activation,
-                                float* output);
 
 namespace {
 
@@ -290,22 +284,30 @@ class FusedConv2DOp : public ConvOpBase {
           using T = decltype(tag);
           T* data = out->data<T>();
           if constexpr (std::is_same_v<T, float>) {
-            // Few channels in (the direct algorithm): the bias and a
-            // piecewise-linear activation go into the convolution's stores.
+            // The direct (few channels in) and Winograd (3x3, many
+            // channels) algorithms put the bias and a piecewise-linear
+            // activation into the convolution's stores.
             const bool linear = activation_ == Activation::kNone ||
                                 activation_ == Activation::kRelu ||
                                 activation_ == Activation::kRelu6;
-            if (linear && filter.num_elements() > 0 &&
-                ChooseConvAlgorithm(args, ConvPass::kForward, sizeof(T)) ==
-                    ConvAlgorithm::kDirect &&
-                DirectConv2DBiasActivation(
+            const int act = activation_ == Activation::kNone
+                                ? 0
+                                : (activation_ == Activation::kRelu ? 1 : 2);
+            const ConvAlgorithm algorithm =
+                ChooseConvAlgorithm(args, ConvPass::kForward, sizeof(T));
+            if (linear && filter.num_elements() > 0) {
+              if (algorithm == ConvAlgorithm::kDirect &&
+                  DirectConv2DBiasActivation(ctx->intra_op_pool(), args,
+                                             input.data<T>(), filter.data<T>(),
+                                             bias.data<T>(), act, data)) {
+                return Status::OK();
+              }
+              if (algorithm == ConvAlgorithm::kWinograd) {
+                WinogradConv2DBiasActivation<T>(
                     ctx->intra_op_pool(), args, input.data<T>(),
-                    filter.data<T>(), bias.data<T>(),
-                    activation_ == Activation::kNone
-                        ? 0
-                        : (activation_ == Activation::kRelu ? 1 : 2),
-                    data)) {
-              return Status::OK();
+                    filter.data<T>(), bias.data<T>(), act, data);
+                return Status::OK();
+              }
             }
           }
           if (filter.num_elements() == 0) {
