@@ -380,8 +380,9 @@ TileIndex TileAt(const TileGeometry& g, int64_t t) {
 int64_t BlockTiles(const TileGeometry& g, int element_size, int64_t cap) {
   const int64_t per_tile = kPoints * (g.in_depth + g.out_depth) * element_size;
   const int64_t filter = kPoints * g.in_depth * g.out_depth * element_size;
-  return std::clamp<int64_t>(std::max<int64_t>(1 << 20, filter) / per_tile, 8,
-                             cap);
+  const int64_t tiles = std::clamp<int64_t>(
+      std::max<int64_t>(1 << 20, filter) / per_tile, 8, cap);
+  return tiles / kRows * kRows;  // whole row groups for the micro-kernel
 }
 
 // U [36][in_depth][Panels(out_depth)] = G f G^T of an HWIO filter
@@ -510,15 +511,17 @@ void WinogradBackpropInput(ThreadPool* pool, const Conv2DArgs& a,
   const Window2D& w = a.w;
   const int64_t cin = w.in_depth, cout = a.out_depth;
   T* rotated = Scratch<T>(kFilterTmp2Slot, 9 * cin * cout);
-  for (int k = 0; k < 9; ++k) {
-    const T* src = filter + (8 - k) * cin * cout;
-    T* dst = rotated + k * cin * cout;
-    for (int64_t ci = 0; ci < cin; ++ci) {
-      for (int64_t co = 0; co < cout; ++co) {
-        dst[co * cin + ci] = src[ci * cout + co];
+  ParallelForParts(pool, cout, [&](int, int64_t c0, int64_t c1) {
+    for (int k = 0; k < 9; ++k) {
+      const T* src = filter + (8 - k) * cin * cout;
+      T* dst = rotated + k * cin * cout;
+      for (int64_t co = c0; co < c1; ++co) {
+        for (int64_t ci = 0; ci < cin; ++ci) {
+          dst[co * cin + ci] = src[ci * cout + co];
+        }
       }
     }
-  }
+  });
   const T* u = TransformFilter<T>(pool, rotated, cout, cin);
   const TileGeometry g = {w.batch, w.out_rows,     w.out_cols,
                           cout,    w.in_rows,      w.in_cols,
