@@ -179,6 +179,13 @@ def main(out_dir):
         (np.arange(6, dtype=np.uint16).reshape(2, 3), None, None),
         (0.5, "float16", [3]),
         (True, "bool", [2]),
+        (5, None, None),
+        ([1, 2], "int32", [4]),
+        (7, "int64", [2, 0]),
+        ([True, False], None, None),
+        (3, "uint16", [2, 2]),
+        ([[1.5]], None, None),
+        ("ab", None, [3]),
     ]:
         values, dtype, shape = args
         proto = tf.make_tensor_proto(values, dtype=getattr(tf, dtype) if dtype else None, shape=shape)

@@ -60,7 +60,17 @@ def is_tensor(x):
 
 
 def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_broadcast=False):
-    """A TensorProto of `values` (TF's tensor_util.make_tensor_proto: dtype and shape as asked, a scalar filled)."""
+    """A TensorProto of `values`, byte for byte as TF's tensor_util.make_tensor_proto writes it.
+
+    A whole tensor of more than one element goes to tensor_content (except uint16, bool and strings); otherwise the
+    values go to the dtype's *_val field, so a `shape` larger than the values (a fill) keeps only the values given
+    and a reader repeats the last. More values than `shape` holds is a ValueError.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> tw.make_tensor_proto(0.0, shape=[2, 3]).float_val
+      [0.0]
+    """
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None
     if isinstance(values, np.ndarray) and dtype is None:
         nparray = values
@@ -82,36 +92,51 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
         tw_dtype = dtypes.as_dtype(nparray.dtype)
     if dtype is not None and dtype != tw_dtype:
         raise TypeError(f"Incompatible types: {dtype!r} vs. {nparray.dtype}. Value is {values}")
+    is_same_size = True
     if shape is None:
         shape = list(nparray.shape)
     else:
         shape = [int(d) for d in shape]
         n = int(np.prod(shape, dtype=np.int64))
-        if verify_shape and list(nparray.shape) != shape:
-            raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, got {nparray.shape}.")
-        if nparray.size != n:
-            if allow_broadcast and nparray.ndim == 0:
-                nparray = np.broadcast_to(nparray, shape)
-            elif nparray.size == 1 and not allow_broadcast:
-                nparray = np.full(shape, nparray.reshape(()), dtype=nparray.dtype)
-            elif nparray.size < n and not allow_broadcast:
-                raise ValueError(f"Too few elements for TensorProto: {nparray.size} < {n}")
-            else:
-                raise ValueError(f"Too many elements provided. Needed at most {n}, but received {nparray.size}")
+        if n == 0:  # TensorFlow takes no values for an empty shape
+            nparray = np.empty(shape, dtype=nparray.dtype)
+        is_same_size = n == nparray.size
+        if allow_broadcast:
+            if nparray.shape not in ((1,), ()) and nparray.size != n:
+                raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, but got {nparray.shape}.")
         else:
-            nparray = nparray.reshape(shape)
+            if verify_shape and list(nparray.shape) != shape:
+                raise TypeError(f"Expected Tensor's shape: {tuple(shape)}, but got {nparray.shape}.")
+            if nparray.size > n:
+                raise ValueError(f"Too many elements provided. Takes at most {n}, but got {nparray.size}.")
     from tensorweave._src.framework import graph_pb2
 
     proto = graph_pb2.TensorProto()
     proto.dtype = tw_dtype.as_datatype_enum
+    proto.tensor_shape.SetInParent()
     for d in shape:
         proto.tensor_shape.dim.add().size = d
-    if tw_dtype == dtypes.string:
-        for s in nparray.reshape(-1):
-            proto.string_val.append(s if isinstance(s, bytes) else str(s).encode("utf-8"))
-    else:
+    # As TensorFlow: tensor_content for a whole tensor of more than one element of these dtypes; otherwise the
+    # values in the dtype's *_val field (a fill keeps its one value, a reader repeats the last).
+    if is_same_size and tw_dtype.name in _TENSOR_CONTENT_DTYPES and nparray.size > 1:
+        if nparray.nbytes >= 1 << 31:
+            raise ValueError("Cannot create a tensor proto whose content is larger than 2GB.")
         proto.tensor_content = np.ascontiguousarray(nparray, dtype=tw_dtype.as_numpy_dtype).tobytes()
+        return proto
+    flat = nparray.reshape(-1)
+    if tw_dtype == dtypes.string:
+        proto.string_val.extend(s if isinstance(s, bytes) else str(s).encode("utf-8") for s in flat)
+    elif tw_dtype == dtypes.float16:
+        proto.half_val.extend(flat.astype(np.float16).view(np.uint16).tolist())
+    else:
+        getattr(proto, _VALUE_FIELDS[tw_dtype.name]).extend(flat.astype(tw_dtype.as_numpy_dtype).tolist())
     return proto
+
+
+# The dtypes whose values TensorFlow's make_tensor_proto writes to tensor_content (not uint16, bool or string).
+_TENSOR_CONTENT_DTYPES = frozenset(
+    ["float16", "float32", "float64", "int32", "uint8", "int16", "int8", "int64", "uint32", "uint64"]
+)
 
 
 def _decode_string_list(content, n):
