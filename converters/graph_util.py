@@ -63,11 +63,39 @@ def data_inputs(node):
 
 
 # --- tensors and attrs --------------------------------------------------------------
+def _available_memory_bytes():
+    """MemAvailable from /proc/meminfo (bytes), or None where it cannot be read."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def tensor_proto_to_numpy(proto):
+    """The array of a Const's TensorProto, read as TensorFlow's FromProto reads it (tensor_content of exactly the
+    tensor's bytes, or the *_val field: none gives zeros, fewer values repeat the last, more are cut). A model is
+    untrusted input: a negative dimension, a content of the wrong size or a fill larger than the free memory is a
+    ConversionError, never an allocation the shape alone asks for."""
     dtype = numpy_dtype(proto.dtype)
     shape = [d.size for d in proto.tensor_shape.dim]
-    count = int(np.prod(shape)) if shape else 1
+    if any(d < 0 for d in shape):
+        raise ConversionError(f"a {dtype} tensor of shape {shape} has a negative dimension")
+    count = 1
+    for d in shape:
+        count *= d  # Python ints: no overflow
+    if count == 0:
+        return np.zeros(shape, dtype)
+    nbytes = count * dtype.itemsize
     if proto.tensor_content:
+        if len(proto.tensor_content) != nbytes:
+            raise ConversionError(
+                f"a {dtype} tensor of shape {shape} needs {nbytes} bytes, its tensor_content has "
+                f"{len(proto.tensor_content)}"
+            )
         arr = np.frombuffer(proto.tensor_content, dtype=dtype.newbyteorder("<")).astype(dtype)
         return arr.reshape(shape)
     field = {
@@ -78,9 +106,15 @@ def tensor_proto_to_numpy(proto):
         DT_INT64: "int64_val",
         DT_BOOL: "bool_val",
     }[proto.dtype]
-    values = np.array(getattr(proto, field), dtype=dtype)
+    values = np.array(getattr(proto, field)[:count], dtype=dtype)
     if values.size == count:
         return values.reshape(shape)
+    available = _available_memory_bytes()
+    if nbytes >= 2**63 or (available is not None and nbytes > available):
+        raise ConversionError(
+            f"a {dtype} tensor of shape {shape} ({nbytes} bytes) filled from {values.size} values is larger than "
+            f"the {available} bytes of memory available"
+        )
     if values.size == 0:
         return np.zeros(shape, dtype)
     out = np.empty(count, dtype)

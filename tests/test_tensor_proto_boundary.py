@@ -282,3 +282,36 @@ def test_tensorflow_agrees_with_the_stored_file_and_reads_tensorweaves_bytes(tmp
     for entry, got in zip(TF["serialized"], tf_read):
         assert got["shape"] == entry["value"]["shape"]
         assert got["values"] == entry["value"]["values"], entry["dtype"]
+
+
+_CONVERTER_DTYPES = ("float32", "float64", "int32", "uint8", "int64", "bool")
+
+
+@pytest.mark.parametrize(
+    "entry", [e for e in TF["protos"] if "value" in e and e["out_type"] in _CONVERTER_DTYPES], ids=lambda e: e["name"]
+)
+def test_converters_read_const_values_as_tensorflow(entry):
+    from converters import graph_util
+
+    proto = graph_pb2.TensorProto.FromString(bytes.fromhex(entry["hex"]))
+    assert_same(graph_util.tensor_proto_to_numpy(proto), from_json(entry["value"]))
+
+
+@pytest.mark.parametrize(
+    "proto",
+    [
+        _proto(tw.float32, [2**40], float_val=[1.0]),
+        _proto(tw.int64, [2**20, 2**20]),
+        _proto(tw.float32, [2**40, 2**40], float_val=[1.0]),
+        _proto(tw.float32, [-3], float_val=[1.0]),
+        _proto(tw.float32, [3], tensor_content=b"\x00" * 8),
+        _proto(tw.float64, [2**62], tensor_content=b"\x00" * 8),
+    ],
+    ids=["fill", "zero_fill", "overflow", "negative", "short_content", "content_huge_shape"],
+)
+def test_converters_refuse_hostile_const_values(proto):
+    from converters import graph_util
+    from converters.errors import ConversionError
+
+    with pytest.raises(ConversionError):
+        graph_util.tensor_proto_to_numpy(proto)
