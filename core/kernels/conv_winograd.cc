@@ -71,43 +71,54 @@ template <typename T>
 constexpr int64_t kPanel = Vec<T>::kLanes* kVectors;
 
 // --- the 1-D transforms, over vectors of n values (channels) ----------------
-// Transform1D applies `formula` to in[k * is + c] -> out[i * os + c] for
-// every c < n, a vector of channels at a time, then the scalar tail. The
-// formula is written once for both: formula(ld, st) reads input k as ld(k)
-// and writes output i with st(i, value).
+// Transform1D applies `formula` to in[(first + k) * is + c] -> out[i * os + c]
+// for every c < n, a vector of channels at a time, then the scalar tail.
+// Inputs k whose bit in `present` is clear are zeros and never read (rows
+// past an image's edges: `first` may be negative). The formula is written
+// once for vectors and scalars: formula(ld, st) reads input k as ld(k) and
+// writes output i with st(i, value).
 template <typename T, typename Formula>
 void Transform1D(const T* in, int64_t is, T* out, int64_t os, int64_t n,
-                 Formula formula) {
+                 Formula formula, int64_t first = 0, unsigned present = ~0u) {
   using V = typename Vec<T>::Type;
   constexpr int L = Vec<T>::kLanes;
   int64_t c = 0;
   for (; c + L <= n; c += L) {
     formula(
         [&](int k) {
-          V x;
-          std::memcpy(&x, in + k * is + c, sizeof(V));
+          V x = {};
+          if (present >> k & 1) {
+            std::memcpy(&x, in + (first + k) * is + c, sizeof(V));
+          }
           return x;
         },
         [&](int i, V y) { std::memcpy(out + i * os + c, &y, sizeof(V)); });
   }
   for (; c < n; ++c) {
-    formula([&](int k) { return in[k * is + c]; },
-            [&](int i, T y) { out[i * os + c] = y; });
+    formula(
+        [&](int k) {
+          return (present >> k & 1) ? in[(first + k) * is + c] : T(0);
+        },
+        [&](int i, T y) { out[i * os + c] = y; });
   }
 }
 
 // B^T d (6 -> 6).
 template <typename T>
-void InputTransform1D(const T* in, int64_t is, T* out, int64_t os, int64_t n) {
-  Transform1D(in, is, out, os, n, [](auto ld, auto st) {
-    const auto d0 = ld(0), d1 = ld(1), d2 = ld(2), d3 = ld(3), d4 = ld(4);
-    st(0, T(4) * d0 - T(5) * d2 + d4);
-    st(1, d3 + d4 - T(4) * (d1 + d2));
-    st(2, d4 - d3 + T(4) * (d1 - d2));
-    st(3, d4 - d2 + T(2) * (d3 - d1));
-    st(4, d4 - d2 + T(2) * (d1 - d3));
-    st(5, T(4) * d1 - T(5) * d3 + ld(5));
-  });
+void InputTransform1D(const T* in, int64_t is, T* out, int64_t os, int64_t n,
+                      int64_t first = 0, unsigned present = ~0u) {
+  Transform1D(
+      in, is, out, os, n,
+      [](auto ld, auto st) {
+        const auto d0 = ld(0), d1 = ld(1), d2 = ld(2), d3 = ld(3), d4 = ld(4);
+        st(0, T(4) * d0 - T(5) * d2 + d4);
+        st(1, d3 + d4 - T(4) * (d1 + d2));
+        st(2, d4 - d3 + T(4) * (d1 - d2));
+        st(3, d4 - d2 + T(2) * (d3 - d1));
+        st(4, d4 - d2 + T(2) * (d1 - d3));
+        st(5, T(4) * d1 - T(5) * d3 + ld(5));
+      },
+      first, present);
 }
 
 // A^T m (6 -> 4).
@@ -139,18 +150,22 @@ void FilterTransform1D(const T* in, int64_t is, T* out, int64_t os, int64_t n) {
 
 // A dy (4 -> 6): the adjoint of OutputTransform1D.
 template <typename T>
-void OutputAdjoint1D(const T* in, int64_t is, T* out, int64_t os, int64_t n) {
-  Transform1D(in, is, out, os, n, [](auto ld, auto st) {
-    const auto y0 = ld(0), y1 = ld(1), y2 = ld(2), y3 = ld(3);
-    const auto s02 = y0 + y2, s13 = y1 + y3;
-    const auto q02 = y0 + T(4) * y2, q13 = T(2) * y1 + T(8) * y3;
-    st(0, y0);
-    st(1, s02 + s13);
-    st(2, s02 - s13);
-    st(3, q02 + q13);
-    st(4, q02 - q13);
-    st(5, y3);
-  });
+void OutputAdjoint1D(const T* in, int64_t is, T* out, int64_t os, int64_t n,
+                     int64_t first = 0, unsigned present = ~0u) {
+  Transform1D(
+      in, is, out, os, n,
+      [](auto ld, auto st) {
+        const auto y0 = ld(0), y1 = ld(1), y2 = ld(2), y3 = ld(3);
+        const auto s02 = y0 + y2, s13 = y1 + y3;
+        const auto q02 = y0 + T(4) * y2, q13 = T(2) * y1 + T(8) * y3;
+        st(0, y0);
+        st(1, s02 + s13);
+        st(2, s02 - s13);
+        st(3, q02 + q13);
+        st(4, q02 - q13);
+        st(5, y3);
+      },
+      first, present);
 }
 
 // G^T s (6 -> 3): the adjoint of FilterTransform1D.
@@ -305,7 +320,7 @@ enum ScratchSlot {
   kPartialsSlot,    // outer: the filter gradient's per-part sums
   kBlockInSlot,     // inner: a block's transformed inputs
   kBlockOutSlot,    // inner: a block's products / transformed dY
-  kPatchSlot,       // inner: one tile's patch
+  kPatchSlot,       // inner: a partial output tile
   kTmpSlot,         // inner: one tile's transform temporaries
   kNumSlots
 };
@@ -322,35 +337,33 @@ T* Scratch(ScratchSlot slot, int64_t n) {
 
 // --- tiles -------------------------------------------------------------------
 
-// The 6x6 patch [6][6][depth] of `image` ([rows, cols, depth]) whose corner
-// is (y0, x0), zeros outside the image.
-template <typename T>
-void GatherPatch(const T* image, int64_t rows, int64_t cols, int64_t depth,
-                 int64_t y0, int64_t x0, int64_t size, T* patch) {
-  for (int64_t i = 0; i < size; ++i) {
-    T* dst = patch + i * size * depth;
-    const int64_t y = y0 + i;
-    if (y < 0 || y >= rows) {
-      std::fill(dst, dst + size * depth, T(0));
-      continue;
-    }
-    const int64_t j0 = std::max<int64_t>(0, -x0);
-    const int64_t j1 = std::max(j0, std::min<int64_t>(size, cols - x0));
-    std::fill(dst, dst + j0 * depth, T(0));
-    std::copy(image + (y * cols + x0 + j0) * depth,
-              image + (y * cols + x0 + j1) * depth, dst + j0 * depth);
-    std::fill(dst + j1 * depth, dst + size * depth, T(0));
+// Bit k set where row first + k of `size` rows is inside [0, rows).
+unsigned RowsInside(int64_t first, int size, int64_t rows) {
+  unsigned present = 0;
+  for (int k = 0; k < size; ++k) {
+    if (first + k >= 0 && first + k < rows) present |= 1u << k;
   }
+  return present;
 }
 
-// V[e][t][c] for e = (i, j) of the 6x6 domain: B^T d B of patch [6][6][c].
-// `tmp` holds 36 * depth values.
+// V[e] (e = (i, j) of the 6x6 domain, points `point_stride` apart) = B^T d B
+// of the 6x6 patch d of `image` [rows, cols, depth] whose corner is (y0, x0),
+// zeros outside the image, read in place. `tmp` holds 36 * depth values.
 template <typename T>
-void TransformPatch(const T* patch, int64_t depth, T* tmp, T* v,
-                    int64_t point_stride) {
-  for (int j = 0; j < kAlpha; ++j) {  // columns: along i
-    InputTransform1D(patch + j * depth, kAlpha * depth, tmp + j * depth,
-                     kAlpha * depth, depth);
+void TransformImagePatch(const T* image, int64_t rows, int64_t cols,
+                         int64_t depth, int64_t y0, int64_t x0, T* tmp, T* v,
+                         int64_t point_stride) {
+  const unsigned present = RowsInside(y0, kAlpha, rows);
+  for (int j = 0; j < kAlpha; ++j) {  // columns: along i, into tmp[i][j]
+    const int64_t x = x0 + j;
+    if (x < 0 || x >= cols) {
+      for (int i = 0; i < kAlpha; ++i) {
+        std::fill_n(tmp + (i * kAlpha + j) * depth, depth, T(0));
+      }
+      continue;
+    }
+    InputTransform1D(image + x * depth, cols * depth, tmp + j * depth,
+                     kAlpha * depth, depth, y0, present);
   }
   for (int i = 0; i < kAlpha; ++i) {  // rows: along j
     InputTransform1D(tmp + i * kAlpha * depth, depth,
@@ -430,16 +443,16 @@ void WinogradForward(ThreadPool* pool, const TileGeometry& g, const T* input,
   ParallelForParts(pool, g.tiles(), [&](int, int64_t t0, int64_t t1) {
     T* v = Scratch<T>(kBlockInSlot, kPoints * block * cin);
     T* m = Scratch<T>(kBlockOutSlot, kPoints * block * coutp);
-    // The patch, then (for a tile past the output's right edge) its rows.
-    T* patch = Scratch<T>(kPatchSlot, kPoints * std::max(cin, cout));
+    // A tile past the output's right edge: its rows, before their copy.
+    T* partial = Scratch<T>(kPatchSlot, kTile * kTile * cout);
     T* tmp = Scratch<T>(kTmpSlot, kPoints * std::max(cin, coutp));
     for (int64_t b0 = t0; b0 < t1; b0 += block) {
       const int64_t nb = std::min(block, t1 - b0);
       for (int64_t t = 0; t < nb; ++t) {
         const TileIndex tile = TileAt(g, b0 + t);
-        GatherPatch(input + tile.image * in_image, g.in_rows, g.in_cols, cin,
-                    tile.y0 - g.pad_top, tile.x0 - g.pad_left, kAlpha, patch);
-        TransformPatch(patch, cin, tmp, v + t * kPoints * cin, cin);
+        TransformImagePatch(input + tile.image * in_image, g.in_rows, g.in_cols,
+                            cin, tile.y0 - g.pad_top, tile.x0 - g.pad_left, tmp,
+                            v + t * kPoints * cin, cin);
       }
       for (int e = 0; e < kPoints; ++e) {
         PanelGemm<T>(nb, coutp, cin, v + e * cin, kPoints * cin, 1,
@@ -459,7 +472,7 @@ void WinogradForward(ThreadPool* pool, const TileGeometry& g, const T* input,
                     (tile.y0 * g.out_cols + tile.x0) * cout;
         for (int r = 0; r < rows; ++r) {  // along j: y[r][s]
           T* dst = cols == kTile ? corner + r * g.out_cols * cout
-                                 : patch + r * kTile * cout;
+                                 : partial + r * kTile * cout;
           OutputTransform1D(tmp + r * kAlpha * cout, cout, dst, cout, cout);
           if (epilogue.bias != nullptr)
             ApplyEpilogue(epilogue, dst, cols, cout);
@@ -548,22 +561,29 @@ void WinogradBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
     // ady's padding columns stay zero: the transforms write cout of coutp.
     T* ady = Scratch<T>(kBlockOutSlot, kPoints * block * coutp);
     std::fill(ady, ady + kPoints * block * coutp, T(0));
-    T* patch = Scratch<T>(kPatchSlot, kPoints * std::max(cin, cout));
     T* tmp = Scratch<T>(kTmpSlot, kPoints * std::max(cin, cout));
     T* du = partials + part * kPoints * ccp;
     for (int64_t b0 = t0; b0 < t1; b0 += block) {
       const int64_t nb = std::min(block, t1 - b0);
       for (int64_t t = 0; t < nb; ++t) {
         const TileIndex tile = TileAt(g, b0 + t);
-        GatherPatch(input + tile.image * in_image, g.in_rows, g.in_cols, cin,
-                    tile.y0 - g.pad_top, tile.x0 - g.pad_left, kAlpha, patch);
-        TransformPatch(patch, cin, tmp, v + t * cin, nb * cin);
-        // A dY A^T of the 4x4 out_backprop tile (zeros past the edges).
-        GatherPatch(out_backprop + tile.image * out_image, g.out_rows,
-                    g.out_cols, cout, tile.y0, tile.x0, kTile, patch);
+        TransformImagePatch(input + tile.image * in_image, g.in_rows, g.in_cols,
+                            cin, tile.y0 - g.pad_top, tile.x0 - g.pad_left, tmp,
+                            v + t * cin, nb * cin);
+        // A dY A^T of the 4x4 out_backprop tile (zeros past the edges),
+        // read in place.
+        const T* dy = out_backprop + tile.image * out_image;
+        const unsigned present = RowsInside(tile.y0, kTile, g.out_rows);
         for (int s = 0; s < kTile; ++s) {  // along r: tmp[i][s]
-          OutputAdjoint1D(patch + s * cout, kTile * cout, tmp + s * cout,
-                          kTile * cout, cout);
+          const int64_t x = tile.x0 + s;
+          if (x >= g.out_cols) {
+            for (int i = 0; i < kAlpha; ++i) {
+              std::fill_n(tmp + (i * kTile + s) * cout, cout, T(0));
+            }
+            continue;
+          }
+          OutputAdjoint1D(dy + x * cout, g.out_cols * cout, tmp + s * cout,
+                          kTile * cout, cout, tile.y0, present);
         }
         for (int i = 0; i < kAlpha; ++i) {  // along s: ady[i][j]
           OutputAdjoint1D(tmp + i * kTile * cout, cout,
