@@ -21,6 +21,7 @@
 
 #include "lite/runtime/gemm.h"
 #include "lite/runtime/kernel_util.h"
+#include "lite/runtime/kernels/conv_2d_winograd.h"
 #include "lite/runtime/kernels/kernels.h"
 #include "lite/runtime/thread_pool.h"
 #include "lite/runtime/vector.h"
@@ -87,8 +88,16 @@ const char* Conv2DPathName(Conv2DPath path) {
       return "direct_rows";
     case Conv2DPath::kUnpaddedRows:
       return "unpadded_rows";
+    case Conv2DPath::kWinograd:
+      return "winograd";
   }
   return "unknown";
+}
+
+static bool WinogradWins(const Conv2DGeometry& g) {
+  return g.k_h == 3 && g.k_w == 3 && g.stride_h == 1 && g.stride_w == 1 &&
+         g.dilation_h == 1 && g.dilation_w == 1 && g.in_c >= 16 &&
+         g.out_c >= kGemmNr && g.out_h >= 3 && g.out_w >= 3;
 }
 
 Conv2DPath ChooseConv2DPath(const Conv2DGeometry& g, bool use_reference) {
@@ -114,6 +123,10 @@ Conv2DPath ChooseConv2DPath(const Conv2DGeometry& g, bool use_reference) {
     // lanes run over pixels.
     return Conv2DPath::kTransposedIm2col;
   }
+  // 3x3, stride 1, undilated, with many channels in and out: Winograd
+  // F(4x4, 3x3) (conv_2d_winograd.cc), 36 multiplies per 16 outputs and
+  // channel pair instead of 144.
+  if (WinogradWins(g)) return Conv2DPath::kWinograd;
   // Whole panels of output channels and a window that never leaves the
   // input (no padding): each task reads the input in place and keeps a tile
   // of pixels x one vector of channels in registers; no im2col scratch.
@@ -227,6 +240,25 @@ Status Prepare(KernelContext* context, Node* node) {
         }
       }
     }
+  } else if (data->path == Conv2DPath::kWinograd) {
+    // U, the transformed filter (36 packed Cin x Cout matrices), and a
+    // block's buffers per task.
+    const int tasks =
+        context->thread_pool() ? context->thread_pool()->num_threads() : 1;
+    const int64_t u = WinogradFilterFloats(g.in_c, g.out_c);
+    const int64_t per_task = WinogradTaskScratchFloats(g);
+    TWL_CHECK_ARG(u <= kMaxTensorBytes && per_task * tasks <= kMaxTensorBytes,
+                  "conv too large");
+    TWL_CHECK_ARG(data->packed_filter.Resize(static_cast<size_t>(u)),
+                  "out of memory");
+    AlignedFloats tmp;  // the transformed filter before packing
+    TWL_CHECK_ARG(tmp.Resize(static_cast<size_t>(36) * g.in_c * g.out_c),
+                  "out of memory");
+    WinogradTransformFilter(filter->data_as<float>(), g.in_c, g.out_c,
+                            tmp.data(), data->packed_filter.data());
+    TWL_RETURN_IF_ERROR(context->RequestScratch(
+        node, static_cast<size_t>(per_task * tasks) * sizeof(float),
+        &data->im2col_scratch));
   } else if (data->path == Conv2DPath::kTransposedIm2col) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(
         node, PackedGemmBSize(static_cast<int>(pixels), k) * sizeof(float),
@@ -651,6 +683,12 @@ Status Eval(KernelContext* context, Node* node) {
   const int tasks = static_cast<int>(std::min<int64_t>(
       pool->num_threads(), std::max<int64_t>(1, macs / kMinMacsPerTask)));
   switch (data->path) {
+    case Conv2DPath::kWinograd:
+      // Every activation is applied as the tiles are stored.
+      WinogradConv2D(
+          g, in, data->packed_filter.data(), bias, data->act, pool, tasks,
+          static_cast<float*>(node->scratch[data->im2col_scratch]), out);
+      return Status::Ok();
     case Conv2DPath::kUnpaddedRows: {
       const float* packed = data->packed_filter.data();
       pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <string>
 #include <vector>
@@ -130,6 +131,112 @@ void RecordPath(int /*node*/, Conv2DPath path) {
   if (observed_paths != nullptr) observed_paths->push_back(path);
 }
 
+// The Winograd path (3x3, stride 1, >= 16 channels in and out) against the
+// reference loops: outputs not multiples of the 4x4 tile, channels off the
+// vector widths and the 16-wide panel, SAME and VALID, batch > 1 (tiles of
+// several images in a block), blocks split over 1 and 3 threads, every fused
+// activation. Winograd rounds differently from the direct sum: the error is
+// bounded relative to the outputs' scale (RMS), not to each value.
+TEST(Conv2DTest, WinogradMatchesReference) {
+  const std::vector<ConvCase> cases = {
+      {1, 8, 8, 16, 16, 3, 3, 1, 1, Padding::SAME},
+      {1, 7, 7, 16, 16, 3, 3, 1, 1, Padding::SAME},     // 2x2 tiles, cut
+      {2, 9, 11, 17, 19, 3, 3, 1, 1, Padding::SAME},    // odd channels
+      {1, 13, 10, 24, 33, 3, 3, 1, 1, Padding::VALID},  // 11x8 outputs
+      {3, 6, 5, 20, 40, 3, 3, 1, 1, Padding::VALID},    // 4x3 outputs
+      {1, 3, 3, 16, 16, 3, 3, 1, 1, Padding::SAME},     // 3x3: one tile
+      {2, 30, 23, 16, 48, 3, 3, 1, 1, Padding::SAME},   // many blocks
+      {1, 5, 40, 36, 17, 3, 3, 1, 1, Padding::SAME},    // wide rows
+  };
+  const ActivationFunctionType acts[] = {
+      ActivationFunctionType::NONE, ActivationFunctionType::RELU,
+      ActivationFunctionType::RELU6, ActivationFunctionType::TANH,
+      ActivationFunctionType::SIGMOID};
+  for (const ConvCase& c : cases) {
+    for (ActivationFunctionType act : acts) {
+      for (int threads : {1, 3}) {
+        for (bool with_bias : {true, false}) {
+          const std::string what =
+              std::to_string(c.batch) + "x" + std::to_string(c.h) + "x" +
+              std::to_string(c.w) + "x" + std::to_string(c.cin) + " -> " +
+              std::to_string(c.cout) + " act " +
+              std::to_string(static_cast<int>(act)) + " threads " +
+              std::to_string(threads) + (with_bias ? " bias" : "");
+          std::vector<Conv2DPath> paths;
+          observed_paths = &paths;
+          SetConv2DPathObserver(RecordPath);
+          OpModel m;
+          int x = m.AddInput(DataType::kFloat32, {c.batch, c.h, c.w, c.cin});
+          int n = c.cout * c.kh * c.kw * c.cin;
+          int w = m.AddConst<float>({c.cout, c.kh, c.kw, c.cin},
+                                    RandomFloats(n, n));
+          int y = m.AddOutput(DataType::kFloat32);
+          std::vector<int> inputs = {x, w};
+          if (with_bias) {
+            inputs.push_back(
+                m.AddConst<float>({c.cout}, RandomFloats(c.cout, 3, 2.f)));
+          }
+          m.AddOp(BuiltinOperator::CONV_2D, inputs, {y},
+                  m.builder().Conv2D(c.padding, 1, 1, act));
+          Status s = m.Build(threads);
+          SetConv2DPathObserver(nullptr);
+          observed_paths = nullptr;
+          ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+          ASSERT_EQ(std::set<Conv2DPath>(paths.begin(), paths.end()),
+                    (std::set<Conv2DPath>{Conv2DPath::kWinograd,
+                                          Conv2DPath::kReference}))
+              << what;
+          m.SetInput<float>(0, RandomFloats(c.batch * c.h * c.w * c.cin, 4));
+          ASSERT_TRUE(m.Invoke().ok()) << what;
+          const Tensor* got = m.interpreter()->output(0);
+          const Tensor* want = m.reference()->output(0);
+          ASSERT_EQ(got->shape, want->shape) << what;
+          const int64_t count = want->num_elements();
+          ASSERT_GT(count, 0) << what;
+          double sum_sq = 0;
+          for (int64_t i = 0; i < count; ++i) {
+            sum_sq +=
+                double{want->data_as<float>()[i]} * want->data_as<float>()[i];
+          }
+          const double rms = std::sqrt(sum_sq / count);
+          ASSERT_GT(rms, 0.0) << what;
+          double worst = 0;
+          for (int64_t i = 0; i < count; ++i) {
+            worst =
+                std::max<double>(worst, std::fabs(got->data_as<float>()[i] -
+                                                  want->data_as<float>()[i]));
+          }
+          EXPECT_LE(worst, 1e-5 * 10 * rms) << what << " rms " << rms;
+        }
+      }
+    }
+  }
+}
+
+// A Winograd convolution whose output is cut by the right and bottom edges
+// equals a hand-checkable one: a filter that is 1 at the center tap of
+// input channel 0 for every output channel copies that channel (identity).
+TEST(Conv2DTest, WinogradIdentityFilter) {
+  const int h = 6, w = 7, cin = 16, cout = 16;
+  std::vector<float> filter(cout * 9 * cin, 0.f);
+  for (int co = 0; co < cout; ++co) filter[(co * 9 + 4) * cin + co] = 1.f;
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, h, w, cin});
+  int f = m.AddConst<float>({cout, 3, 3, cin}, filter);
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::CONV_2D, {x, f}, {y},
+          m.builder().Conv2D(Padding::SAME, 1, 1));
+  ASSERT_TRUE(m.Build().ok());
+  const std::vector<float> input = RandomFloats(h * w * cin, 9);
+  m.SetInput<float>(0, input);
+  ASSERT_TRUE(m.Invoke().ok());
+  const std::vector<float> out = m.GetOutput<float>(0);
+  ASSERT_EQ(out.size(), input.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    ASSERT_NEAR(out[i], input[i], 1e-5f * (1 + std::fabs(input[i]))) << i;
+  }
+}
+
 // Each representative geometry runs the path named for it (as prepare
 // reports it), and that path matches the reference kernel.
 TEST(Conv2DTest, PathChosenForRepresentativeGeometries) {
@@ -160,6 +267,16 @@ TEST(Conv2DTest, PathChosenForRepresentativeGeometries) {
       {{1, 8, 8, 3, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kIm2col},
       // 1x1 stride 2 is not pointwise; SAME never pads it: unpadded.
       {{1, 7, 7, 4, 16, 1, 1, 2, 1, Padding::SAME}, Conv2DPath::kUnpaddedRows},
+      // 3x3 stride 1 with >= 16 channels in and out: Winograd, padded or not
+      // (ResNet's 3x3 layers).
+      {{1, 14, 14, 64, 64, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kWinograd},
+      {{1, 10, 10, 16, 32, 3, 3, 1, 1, Padding::VALID}, Conv2DPath::kWinograd},
+      // ... but not strided, dilated, with few channels in or out.
+      {{1, 14, 14, 64, 64, 3, 3, 2, 1, Padding::SAME}, Conv2DPath::kIm2col},
+      {{1, 14, 14, 32, 32, 3, 3, 1, 2, Padding::SAME}, Conv2DPath::kIm2col},
+      {{1, 14, 14, 8, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kIm2col},
+      {{1, 14, 14, 32, 8, 3, 3, 1, 1, Padding::SAME},
+       Conv2DPath::kTransposedIm2col},
   };
   for (const PathCase& pc : cases) {
     const ConvCase& c = pc.conv;
@@ -204,6 +321,19 @@ TEST(Conv2DTest, ChoosePathDirectly) {
   Conv2DGeometry tall = {1, 100, 8, 1, 31, 8, 6, 70, 1, 1, 1, 1, 1, 0, 0};
   EXPECT_EQ(ChooseConv2DPath(tall, false), Conv2DPath::kTransposedIm2col);
   EXPECT_STREQ(Conv2DPathName(Conv2DPath::kUnpaddedRows), "unpadded_rows");
+  // ResNet-18's 3x3 layers: Winograd from 56x56 down to 7x7 (4 tiles).
+  for (int side : {56, 28, 14, 7}) {
+    const int c = 64 * 56 / side;
+    Conv2DGeometry r = {1, side, side, c, side, side, c, 3,
+                        3, 1,    1,    1, 1,    1,    1};
+    EXPECT_EQ(ChooseConv2DPath(r, false), Conv2DPath::kWinograd) << side;
+  }
+  // A 2x2 output (one tile for 4 values) and 5x5 filters are not.
+  Conv2DGeometry small = {1, 2, 2, 64, 2, 2, 64, 3, 3, 1, 1, 1, 1, 1, 1};
+  EXPECT_NE(ChooseConv2DPath(small, false), Conv2DPath::kWinograd);
+  Conv2DGeometry five = {1, 9, 9, 64, 9, 9, 64, 5, 5, 1, 1, 1, 1, 2, 2};
+  EXPECT_NE(ChooseConv2DPath(five, false), Conv2DPath::kWinograd);
+  EXPECT_STREQ(Conv2DPathName(Conv2DPath::kWinograd), "winograd");
 }
 
 }  // namespace
