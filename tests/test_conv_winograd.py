@@ -39,6 +39,7 @@ def reference(x, f, dy, padding):
         (2, 10, 7, 17, 16, "VALID"),
         (1, 3, 2, 16, 33, "SAME"),  # smaller than one tile
         (7, 32, 32, 16, 16, "SAME"),  # several blocks per thread
+        (2, 6, 5, 512, 512, "SAME"),  # scratch past 16 MiB, given back after each call
     ],
 )
 def test_conv_and_gradients_match_float64_reference(n, h, w, c, m, padding):

@@ -326,13 +326,27 @@ enum ScratchSlot {
 };
 
 template <typename T>
-T* Scratch(ScratchSlot slot, int64_t n) {
+std::vector<T>& ScratchBuffer(ScratchSlot slot) {
   thread_local std::vector<T> buffers[kNumSlots];
-  std::vector<T>& buffer = buffers[slot];
-  if (static_cast<int64_t>(buffer.size()) < n) {
-    buffer = std::vector<T>(n);
-  }
+  return buffers[slot];
+}
+
+template <typename T>
+T* Scratch(ScratchSlot slot, int64_t n) {
+  std::vector<T>& buffer = ScratchBuffer<T>(slot);
+  if (static_cast<int64_t>(buffer.size()) < n) buffer = std::vector<T>(n);
   return buffer.data();
+}
+
+// Frees the calling thread's buffers [first, last] above 16 MiB once a call
+// is done with them: a model's largest layers must not pin that much memory
+// per thread for the life of the process.
+template <typename T>
+void TrimScratch(ScratchSlot first, ScratchSlot last) {
+  for (int slot = first; slot <= last; ++slot) {
+    std::vector<T>& buffer = ScratchBuffer<T>(static_cast<ScratchSlot>(slot));
+    if (buffer.size() * sizeof(T) > (16u << 20)) std::vector<T>().swap(buffer);
+  }
 }
 
 // --- tiles -------------------------------------------------------------------
@@ -482,6 +496,7 @@ void WinogradForward(ThreadPool* pool, const TileGeometry& g, const T* input,
         }
       }
     }
+    TrimScratch<T>(kBlockInSlot, kTmpSlot);
   });
 }
 
@@ -504,6 +519,7 @@ void WinogradConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
                     const T* filter, T* output) {
   const T* u = TransformFilter(pool, filter, a.w.in_depth, a.out_depth);
   WinogradForward(pool, ForwardTiles(a), input, u, output);
+  TrimScratch<T>(kFilterSlot, kPartialsSlot);
 }
 
 template <typename T>
@@ -513,6 +529,7 @@ void WinogradConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
   const T* u = TransformFilter(pool, filter, a.w.in_depth, a.out_depth);
   WinogradForward(pool, ForwardTiles(a), input, u, output,
                   Epilogue<T>{bias, activation});
+  TrimScratch<T>(kFilterSlot, kPartialsSlot);
 }
 
 template <typename T>
@@ -540,6 +557,60 @@ void WinogradBackpropInput(ThreadPool* pool, const Conv2DArgs& a,
                           cout,    w.in_rows,      w.in_cols,
                           cin,     2 - w.pad_rows, 2 - w.pad_cols};
   WinogradForward(pool, g, out_backprop, u, in_backprop);
+  TrimScratch<T>(kFilterSlot, kPartialsSlot);
+}
+
+// Adds sum over tiles [t0, t1) of V^T (A dY A^T) to du [36][cin][coutp]
+// (the filter gradient in the transformed domain), a block of tiles at a
+// time.
+template <typename T>
+void AccumulateFilterGradient(const TileGeometry& g, const T* input,
+                              const T* out_backprop, int64_t block, int64_t t0,
+                              int64_t t1, T* du) {
+  const int64_t cin = g.in_depth, cout = g.out_depth, coutp = Panels<T>(cout);
+  const int64_t ccp = cin * coutp;
+  const int64_t in_image = g.in_rows * g.in_cols * cin;
+  const int64_t out_image = g.out_rows * g.out_cols * cout;
+
+  T* v = Scratch<T>(kBlockInSlot, kPoints * block * cin);
+  // ady's padding columns stay zero: the transforms write cout of coutp.
+  T* ady = Scratch<T>(kBlockOutSlot, kPoints * block * coutp);
+  std::fill(ady, ady + kPoints * block * coutp, T(0));
+  T* tmp = Scratch<T>(kTmpSlot, kPoints * std::max(cin, cout));
+  for (int64_t b0 = t0; b0 < t1; b0 += block) {
+    const int64_t nb = std::min(block, t1 - b0);
+    for (int64_t t = 0; t < nb; ++t) {
+      const TileIndex tile = TileAt(g, b0 + t);
+      TransformImagePatch(input + tile.image * in_image, g.in_rows, g.in_cols,
+                          cin, tile.y0 - g.pad_top, tile.x0 - g.pad_left, tmp,
+                          v + t * cin, nb * cin);
+      // A dY A^T of the 4x4 out_backprop tile (zeros past the edges),
+      // read in place.
+      const T* dy = out_backprop + tile.image * out_image;
+      const unsigned present = RowsInside(tile.y0, kTile, g.out_rows);
+      for (int s = 0; s < kTile; ++s) {  // along r: tmp[i][s]
+        const int64_t x = tile.x0 + s;
+        if (x >= g.out_cols) {
+          for (int i = 0; i < kAlpha; ++i) {
+            std::fill_n(tmp + (i * kTile + s) * cout, cout, T(0));
+          }
+          continue;
+        }
+        OutputAdjoint1D(dy + x * cout, g.out_cols * cout, tmp + s * cout,
+                        kTile * cout, cout, tile.y0, present);
+      }
+      for (int i = 0; i < kAlpha; ++i) {  // along s: ady[i][j]
+        OutputAdjoint1D(tmp + i * kTile * cout, cout,
+                        ady + i * kAlpha * nb * coutp + t * coutp, nb * coutp,
+                        cout);
+      }
+    }
+    for (int e = 0; e < kPoints; ++e) {
+      PanelGemm<T>(cin, coutp, nb, v + e * nb * cin, 1, cin,
+                   ady + e * nb * coutp, coutp, du + e * ccp, coutp,
+                   /*accumulate=*/true);
+    }
+  }
 }
 
 template <typename T>
@@ -550,53 +621,22 @@ void WinogradBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
   const int64_t cin = g.in_depth, cout = g.out_depth, coutp = Panels<T>(cout);
   const int64_t ccp = cin * coutp;
   const int64_t block = BlockTiles(g, sizeof(T), 256);
-  const int64_t in_image = g.in_rows * g.in_cols * cin;
-  const int64_t out_image = g.out_rows * g.out_cols * cout;
-  const int parts = NumParts(pool, g.tiles());
   // dU [36][cin][coutp] per part: the sum over its tiles of V^T (A dY A^T).
+  // At most 128 MiB of them (a 512->512 layer's dU is 36 MiB): fewer parts
+  // than threads on the largest layers.
+  const int64_t part_bytes = kPoints * ccp * sizeof(T);
+  const int parts = static_cast<int>(std::min<int64_t>(
+      NumParts(pool, g.tiles()),
+      std::max<int64_t>(1, (int64_t{128} << 20) / part_bytes)));
   T* partials = Scratch<T>(kPartialsSlot, parts * kPoints * ccp);
   std::fill(partials, partials + parts * kPoints * ccp, T(0));
-  ParallelForParts(pool, g.tiles(), [&](int part, int64_t t0, int64_t t1) {
-    T* v = Scratch<T>(kBlockInSlot, kPoints * block * cin);
-    // ady's padding columns stay zero: the transforms write cout of coutp.
-    T* ady = Scratch<T>(kBlockOutSlot, kPoints * block * coutp);
-    std::fill(ady, ady + kPoints * block * coutp, T(0));
-    T* tmp = Scratch<T>(kTmpSlot, kPoints * std::max(cin, cout));
-    T* du = partials + part * kPoints * ccp;
-    for (int64_t b0 = t0; b0 < t1; b0 += block) {
-      const int64_t nb = std::min(block, t1 - b0);
-      for (int64_t t = 0; t < nb; ++t) {
-        const TileIndex tile = TileAt(g, b0 + t);
-        TransformImagePatch(input + tile.image * in_image, g.in_rows, g.in_cols,
-                            cin, tile.y0 - g.pad_top, tile.x0 - g.pad_left, tmp,
-                            v + t * cin, nb * cin);
-        // A dY A^T of the 4x4 out_backprop tile (zeros past the edges),
-        // read in place.
-        const T* dy = out_backprop + tile.image * out_image;
-        const unsigned present = RowsInside(tile.y0, kTile, g.out_rows);
-        for (int s = 0; s < kTile; ++s) {  // along r: tmp[i][s]
-          const int64_t x = tile.x0 + s;
-          if (x >= g.out_cols) {
-            for (int i = 0; i < kAlpha; ++i) {
-              std::fill_n(tmp + (i * kTile + s) * cout, cout, T(0));
-            }
-            continue;
-          }
-          OutputAdjoint1D(dy + x * cout, g.out_cols * cout, tmp + s * cout,
-                          kTile * cout, cout, tile.y0, present);
-        }
-        for (int i = 0; i < kAlpha; ++i) {  // along s: ady[i][j]
-          OutputAdjoint1D(tmp + i * kTile * cout, cout,
-                          ady + i * kAlpha * nb * coutp + t * coutp, nb * coutp,
-                          cout);
-        }
-      }
-      for (int e = 0; e < kPoints; ++e) {
-        PanelGemm<T>(cin, coutp, nb, v + e * nb * cin, 1, cin,
-                     ady + e * nb * coutp, coutp, du + e * ccp, coutp,
-                     /*accumulate=*/true);
-      }
+  ParallelForParts(pool, parts, [&](int, int64_t p0, int64_t p1) {
+    for (int64_t part = p0; part < p1; ++part) {
+      AccumulateFilterGradient(
+          g, input, out_backprop, block, g.tiles() * part / parts,
+          g.tiles() * (part + 1) / parts, partials + part * kPoints * ccp);
     }
+    TrimScratch<T>(kBlockInSlot, kTmpSlot);
   });
   // filter_backprop = G^T dU G, dU the parts' sum: per input channel c,
   // dU[.][c] summed (without the padding columns), along i (6 -> 3) for
@@ -625,6 +665,7 @@ void WinogradBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
       }
     }
   });
+  TrimScratch<T>(kFilterSlot, kPartialsSlot);
 }
 
 #define TW_INSTANTIATE(T)                                                     \
