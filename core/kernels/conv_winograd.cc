@@ -239,26 +239,14 @@ void PanelGemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t a_rs,
       MicroKernel<T, kRows>(k, a + r * a_rs, a_rs, a_ks, b + j, ldb,
                             c + r * ldc + j, ldc, accumulate);
     }
-    const T* ar = a + r * a_rs;
-    T* cr = c + r * ldc + j;
-    switch (m - r) {
-      case 5:
-        MicroKernel<T, 5>(k, ar, a_rs, a_ks, b + j, ldb, cr, ldc, accumulate);
-        break;
-      case 4:
-        MicroKernel<T, 4>(k, ar, a_rs, a_ks, b + j, ldb, cr, ldc, accumulate);
-        break;
-      case 3:
-        MicroKernel<T, 3>(k, ar, a_rs, a_ks, b + j, ldb, cr, ldc, accumulate);
-        break;
-      case 2:
-        MicroKernel<T, 2>(k, ar, a_rs, a_ks, b + j, ldb, cr, ldc, accumulate);
-        break;
-      case 1:
-        MicroKernel<T, 1>(k, ar, a_rs, a_ks, b + j, ldb, cr, ldc, accumulate);
-        break;
-      default:
-        break;
+    if (r < m) {  // the last 1-5 rows
+      using Kernel = void (*)(int64_t, const T*, int64_t, int64_t, const T*,
+                              int64_t, T*, int64_t, bool);
+      static constexpr Kernel kTails[kRows] = {
+          nullptr,           MicroKernel<T, 1>, MicroKernel<T, 2>,
+          MicroKernel<T, 3>, MicroKernel<T, 4>, MicroKernel<T, 5>};
+      kTails[m - r](k, a + r * a_rs, a_rs, a_ks, b + j, ldb, c + r * ldc + j,
+                    ldc, accumulate);
     }
   }
 }
