@@ -94,10 +94,16 @@ const char* Conv2DPathName(Conv2DPath path) {
   return "unknown";
 }
 
+// TWL_LITE_CONV_WINOGRAD=0 (read once) turns the Winograd path off, for
+// measuring it against the path the geometry ran before (benchmarks).
 static bool WinogradWins(const Conv2DGeometry& g) {
-  return g.k_h == 3 && g.k_w == 3 && g.stride_h == 1 && g.stride_w == 1 &&
-         g.dilation_h == 1 && g.dilation_w == 1 && g.in_c >= 16 &&
-         g.out_c >= kGemmNr && g.out_h >= 3 && g.out_w >= 3;
+  static const bool disabled = [] {
+    const char* v = std::getenv("TWL_LITE_CONV_WINOGRAD");
+    return v != nullptr && std::strcmp(v, "0") == 0;
+  }();
+  return !disabled && g.k_h == 3 && g.k_w == 3 && g.stride_h == 1 &&
+         g.stride_w == 1 && g.dilation_h == 1 && g.dilation_w == 1 &&
+         g.in_c >= 16 && g.out_c >= kGemmNr && g.out_h >= 3 && g.out_w >= 3;
 }
 
 Conv2DPath ChooseConv2DPath(const Conv2DGeometry& g, bool use_reference) {

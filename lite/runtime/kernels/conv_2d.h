@@ -1,7 +1,8 @@
 // CONV_2D's optimized paths, by name: which one a node runs is chosen once,
 // in prepare, by ChooseConv2DPath (conv_2d.cc says why each one wins), and
 // can be observed (tests) or logged (TWL_LITE_LOG_CONV_PATHS=1 prints each
-// node's path to stderr when it is prepared).
+// node's path to stderr when it is prepared). TWL_LITE_CONV_WINOGRAD=0 turns
+// kWinograd off (the geometry then runs the path it would without it).
 #ifndef TENSORWEAVE_LITE_RUNTIME_KERNELS_CONV_2D_H_
 #define TENSORWEAVE_LITE_RUNTIME_KERNELS_CONV_2D_H_
 
