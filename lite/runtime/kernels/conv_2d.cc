@@ -94,16 +94,29 @@ const char* Conv2DPathName(Conv2DPath path) {
   return "unknown";
 }
 
-// TWL_LITE_CONV_WINOGRAD=0 (read once) turns the Winograd path off, for
-// measuring it against the path the geometry ran before (benchmarks).
+// Winograd reads its transformed filter (36 x Cin x Cout floats, 4x the
+// filter) once per call and saves multiplies per 4x4 output tile: with few
+// tiles and a large filter the filter's traffic costs more than the
+// multiplies saved. Measured on ResNet-18's layers (1 thread, AVX-512):
+// 56x56x64 1.3 vs 3.6 ms (im2col), 28x28x128 0.94 vs 2.5, 14x14x256 1.1 vs
+// 2.4, 8x8x256 (4 tiles) 0.53 vs 0.65, but 7x7x512 (4 tiles, 38 MB of
+// transformed filter) 2.7 vs 2.4; 7x7x512 at batch 2 (8 tiles) is even.
+// A 2x2 output (one tile, 4 outputs) saves nothing. TWL_LITE_CONV_WINOGRAD=0
+// (read once) turns the path off, for measuring it against the path the
+// geometry ran before (benchmarks).
 static bool WinogradWins(const Conv2DGeometry& g) {
   static const bool disabled = [] {
     const char* v = std::getenv("TWL_LITE_CONV_WINOGRAD");
     return v != nullptr && std::strcmp(v, "0") == 0;
   }();
-  return !disabled && g.k_h == 3 && g.k_w == 3 && g.stride_h == 1 &&
-         g.stride_w == 1 && g.dilation_h == 1 && g.dilation_w == 1 &&
-         g.in_c >= 16 && g.out_c >= kGemmNr && g.out_h >= 3 && g.out_w >= 3;
+  if (disabled || g.k_h != 3 || g.k_w != 3 || g.stride_h != 1 ||
+      g.stride_w != 1 || g.dilation_h != 1 || g.dilation_w != 1 ||
+      g.in_c < 16 || g.out_c < kGemmNr || g.out_h < 3 || g.out_w < 3) {
+    return false;
+  }
+  const int64_t tiles =
+      int64_t{g.batch} * ((g.out_h + 3) / 4) * ((g.out_w + 3) / 4);
+  return tiles >= 8 || int64_t{g.in_c} * g.out_c <= 256 * 256;
 }
 
 Conv2DPath ChooseConv2DPath(const Conv2DGeometry& g, bool use_reference) {

@@ -134,9 +134,11 @@ void RecordPath(int /*node*/, Conv2DPath path) {
 // The Winograd path (3x3, stride 1, >= 16 channels in and out) against the
 // reference loops: outputs not multiples of the 4x4 tile, channels off the
 // vector widths and the 16-wide panel, SAME and VALID, batch > 1 (tiles of
-// several images in a block), blocks split over 1 and 3 threads, every fused
-// activation. Winograd rounds differently from the direct sum: the error is
-// bounded relative to the outputs' scale (RMS), not to each value.
+// several images in a block), one block (its GEMMs split over the threads)
+// and many (tiles split over the threads), 1 and 3 threads, every fused
+// activation, with and without bias. Winograd rounds differently from the
+// direct sum: the error is bounded relative to the outputs' scale (RMS), not to
+// each value.
 TEST(Conv2DTest, WinogradMatchesReference) {
   const std::vector<ConvCase> cases = {
       {1, 8, 8, 16, 16, 3, 3, 1, 1, Padding::SAME},
@@ -145,8 +147,11 @@ TEST(Conv2DTest, WinogradMatchesReference) {
       {1, 13, 10, 24, 33, 3, 3, 1, 1, Padding::VALID},  // 11x8 outputs
       {3, 6, 5, 20, 40, 3, 3, 1, 1, Padding::VALID},    // 4x3 outputs
       {1, 3, 3, 16, 16, 3, 3, 1, 1, Padding::SAME},     // 3x3: one tile
-      {2, 30, 23, 16, 48, 3, 3, 1, 1, Padding::SAME},   // many blocks
-      {1, 5, 40, 36, 17, 3, 3, 1, 1, Padding::SAME},    // wide rows
+      {2, 30, 23, 16, 48, 3, 3, 1, 1, Padding::SAME},   // one 96-tile block
+      // 2 x 10 x 10 tiles, blocks of 128: the tiles split over the tasks
+      // (3 threads), several blocks per task (1 thread).
+      {2, 40, 37, 16, 16, 3, 3, 1, 1, Padding::SAME},
+      {1, 5, 40, 36, 17, 3, 3, 1, 1, Padding::SAME},  // wide rows
   };
   const ActivationFunctionType acts[] = {
       ActivationFunctionType::NONE, ActivationFunctionType::RELU,
@@ -321,13 +326,21 @@ TEST(Conv2DTest, ChoosePathDirectly) {
   Conv2DGeometry tall = {1, 100, 8, 1, 31, 8, 6, 70, 1, 1, 1, 1, 1, 0, 0};
   EXPECT_EQ(ChooseConv2DPath(tall, false), Conv2DPath::kTransposedIm2col);
   EXPECT_STREQ(Conv2DPathName(Conv2DPath::kUnpaddedRows), "unpadded_rows");
-  // ResNet-18's 3x3 layers: Winograd from 56x56 down to 7x7 (4 tiles).
+  // ResNet-18's 3x3 layers: Winograd from 56x56 down to 14x14; at 7x7x512
+  // (4 tiles, the largest filter) im2col, at batch 2 (8 tiles) Winograd.
   for (int side : {56, 28, 14, 7}) {
     const int c = 64 * 56 / side;
     Conv2DGeometry r = {1, side, side, c, side, side, c, 3,
                         3, 1,    1,    1, 1,    1,    1};
+    EXPECT_EQ(ChooseConv2DPath(r, false),
+              side == 7 ? Conv2DPath::kIm2col : Conv2DPath::kWinograd)
+        << side;
+    r.batch = 2;
     EXPECT_EQ(ChooseConv2DPath(r, false), Conv2DPath::kWinograd) << side;
   }
+  // Few tiles but a smaller filter: Winograd (8x8x256, 4 tiles).
+  Conv2DGeometry eight = {1, 8, 8, 256, 8, 8, 256, 3, 3, 1, 1, 1, 1, 1, 1};
+  EXPECT_EQ(ChooseConv2DPath(eight, false), Conv2DPath::kWinograd);
   // A 2x2 output (one tile for 4 values) and 5x5 filters are not.
   Conv2DGeometry small = {1, 2, 2, 64, 2, 2, 64, 3, 3, 1, 1, 1, 1, 1, 1};
   EXPECT_NE(ChooseConv2DPath(small, false), Conv2DPath::kWinograd);

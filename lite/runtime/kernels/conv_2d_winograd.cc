@@ -356,38 +356,59 @@ void WinogradConv2D(const Conv2DGeometry& g, const float* in,
   const int64_t packed_size = PackedGemmBSize(g.out_c, g.in_c);
   float low, high;
   ActivationRange(act, &low, &high);
-  // Few tiles (deep layers at batch 1): one block, its GEMMs split over the
-  // pool by columns, so each core reads its share of the filter only.
-  // Otherwise the tiles are split over the tasks, each running its blocks
-  // end to end.
-  const bool one_block = tiles <= block || max_tasks <= 1;
-  const int tasks = one_block ? 1 : max_tasks;
+  // Few tiles (deep layers at batch 1): one block; its transforms run on
+  // the calling thread and its 36 GEMMs are split over the pool by
+  // position, so each core reads its share of the transformed filter only,
+  // with one fork and join. Otherwise the tiles are split over the tasks,
+  // each running its blocks end to end.
+  BlockArgs a;
+  a.g = &g;
+  a.in = in;
+  a.bias = bias;
+  a.low = low;
+  a.high = high;
+  auto gemms = [&](const BlockArgs& b, const float* v, float* m, int e0,
+                   int e1) {
+    GemmEpilogue none;
+    for (int e = e0; e < e1; ++e) {
+      Gemm(b.n, g.out_c, g.in_c, v + e * g.in_c, int64_t{kPoints} * g.in_c,
+           packed + e * packed_size, m + e * g.out_c,
+           int64_t{kPoints} * g.out_c, 1, none, nullptr);
+    }
+  };
+  auto carve = [&](int task, BlockArgs* b, float** v, float** m) {
+    *v = scratch + task * layout.total();
+    *m = *v + layout.v;
+    b->patch = *m + layout.m;
+    b->tmp = b->patch + layout.patch;
+    b->row = b->tmp + layout.tmp;
+  };
+  if (tiles <= block || max_tasks <= 1) {
+    for (int64_t t0 = 0; t0 < tiles; t0 += block) {
+      float *v, *m;
+      carve(0, &a, &v, &m);
+      a.t0 = t0;
+      a.n = static_cast<int>(std::min<int64_t>(block, tiles - t0));
+      RunKernel<InputBlockOp>(static_cast<const BlockArgs*>(&a), v);
+      pool->ParallelFor(kPoints, 1, max_tasks, [&](int64_t e0, int64_t e1) {
+        gemms(a, v, m, static_cast<int>(e0), static_cast<int>(e1));
+      });
+      RunKernel<OutputBlockOp>(static_cast<const BlockArgs*>(&a),
+                               static_cast<const float*>(m), act, out);
+    }
+    return;
+  }
   pool->ParallelForTasks(
-      tiles, 1, tasks, [&](int task, int64_t begin, int64_t end) {
-        float* v = scratch + task * layout.total();
-        float* m = v + layout.v;
-        BlockArgs a;
-        a.g = &g;
-        a.in = in;
-        a.bias = bias;
-        a.low = low;
-        a.high = high;
-        a.patch = m + layout.m;
-        a.tmp = a.patch + layout.patch;
-        a.row = a.tmp + layout.tmp;
-        ThreadPool* gemm_pool = one_block ? pool : nullptr;
+      tiles, 1, max_tasks, [&](int task, int64_t begin, int64_t end) {
+        BlockArgs b = a;
+        float *v, *m;
+        carve(task, &b, &v, &m);
         for (int64_t t0 = begin; t0 < end; t0 += block) {
-          a.t0 = t0;
-          a.n = static_cast<int>(std::min<int64_t>(block, end - t0));
-          RunKernel<InputBlockOp>(static_cast<const BlockArgs*>(&a), v);
-          GemmEpilogue none;
-          for (int e = 0; e < kPoints; ++e) {
-            Gemm(a.n, g.out_c, g.in_c, v + e * g.in_c,
-                 int64_t{kPoints} * g.in_c, packed + e * packed_size,
-                 m + e * g.out_c, int64_t{kPoints} * g.out_c, 1, none,
-                 gemm_pool);
-          }
-          RunKernel<OutputBlockOp>(static_cast<const BlockArgs*>(&a),
+          b.t0 = t0;
+          b.n = static_cast<int>(std::min<int64_t>(block, end - t0));
+          RunKernel<InputBlockOp>(static_cast<const BlockArgs*>(&b), v);
+          gemms(b, v, m, 0, kPoints);
+          RunKernel<OutputBlockOp>(static_cast<const BlockArgs*>(&b),
                                    static_cast<const float*>(m), act, out);
         }
       });
