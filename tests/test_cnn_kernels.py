@@ -278,3 +278,35 @@ def test_fused_bias_activation_equals_the_unfused_ops(act, depth):
         outs.append(out)
     for a, b_ in zip(*outs):
         np.testing.assert_array_equal(a, b_)
+
+
+@pytest.mark.parametrize("act", [None, "relu", "relu6", "tanh"])
+def test_fused_matmul_few_rows_equals_matmul_bias_activation(act):
+    # At most 64 rows and enough work to split: _FusedMatMul runs MatMul's own
+    # Gemm, then the bias and activation: equal to the unfused ops exactly.
+    x = RNG.standard_normal((64, 520)).astype(np.float32)
+    w = (RNG.standard_normal((520, 96)) * 0.1).astype(np.float32)
+    b = RNG.standard_normal(96).astype(np.float32)
+    outs = []
+    for remap in (True, False):
+        g = tw.Graph()
+        with g.as_default():
+            xt = tw.placeholder(tw.float32, x.shape)
+            fn = {None: tw.identity, "relu": tw.nn.relu, "relu6": tw.nn.relu6, "tanh": tw.nn.tanh}[act]
+            y = fn(tw.nn.bias_add(tw.matmul(xt, w), b))
+            cfg = tw.ConfigProto(intra_op_parallelism_threads=2)
+            if not remap:
+                cfg.graph_options.rewrite_options.remapping = RewriterConfig.OFF
+            with tw.Session(config=cfg) as sess:
+                md = tw.RunMetadata()
+                out = sess.run(y, {xt: x}, options=tw.RunOptions(output_partition_graphs=True), run_metadata=md)
+                types = {n.op for pg in md.partition_graphs for n in pg.node}
+        assert ("_FusedMatMul" in types) == remap
+        outs.append(out)
+    if act == "tanh":  # the Tanh kernel's own formula differs from std::tanh in the last bits
+        np.testing.assert_allclose(outs[0], outs[1], rtol=1e-6, atol=1e-6)
+    else:
+        np.testing.assert_array_equal(outs[0], outs[1])
+    ref = x.astype(np.float64) @ w.astype(np.float64) + b
+    ref = {None: ref, "relu": np.maximum(ref, 0), "relu6": np.clip(ref, 0, 6), "tanh": np.tanh(ref)}[act]
+    np.testing.assert_allclose(outs[0], ref, rtol=1e-4, atol=1e-4)
