@@ -266,8 +266,9 @@ Status Prepare(KernelContext* context, Node* node) {
         context->thread_pool() ? context->thread_pool()->num_threads() : 1;
     const int64_t u = WinogradFilterFloats(g.in_c, g.out_c);
     const int64_t per_task = WinogradTaskScratchFloats(g);
-    TWL_CHECK_ARG(u <= kMaxTensorBytes && per_task * tasks <= kMaxTensorBytes,
-                  "conv too large");
+    TWL_CHECK_ARG(
+        u <= kMaxTensorBytes / 4 && per_task * tasks <= kMaxTensorBytes / 4,
+        "conv too large");
     TWL_CHECK_ARG(data->packed_filter.Resize(static_cast<size_t>(u)),
                   "out of memory");
     AlignedFloats tmp;  // the transformed filter before packing
