@@ -7,6 +7,7 @@
 // the product and the bias are fused. The fused node takes the name of the
 // last node it replaces, so consumers and fetches of that value are
 // unchanged.
+#include "core/framework/op_def.h"
 #include "core/framework/op_kernel.h"
 #include "core/runtime/optimizers/graph_editor.h"
 
@@ -82,8 +83,16 @@ int FuseBiasAndActivation(const PassContext& ctx, GraphEditor* editor) {
     const Endpoint& b = bias->input(1);
     fused.add_input(TensorName(b.node->name(), b.index));
     auto& attrs = *fused.mutable_attr();
+    // Only the attrs the fused op declares (a MatMul's grad_a/grad_b, say,
+    // are not _FusedMatMul's: copied, the rewritten graph would not import).
+    const OpDef* fused_def = OpRegistry::Global()->Find(fused.op());
     for (const auto& [name, value] : base->attrs()) {
-      if (name != "_class") attrs[name] = value;
+      if (name == "_class") continue;
+      if (fused_def != nullptr && name[0] != '_' &&
+          fused_def->FindAttr(name) == nullptr) {
+        continue;
+      }
+      attrs[name] = value;
     }
     attrs.erase("use_cudnn_on_gpu");
     if (conv) {
