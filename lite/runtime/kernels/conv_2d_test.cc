@@ -278,6 +278,10 @@ TEST(Conv2DTest, PathChosenForRepresentativeGeometries) {
       // (ResNet's 3x3 layers).
       {{1, 14, 14, 64, 64, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kWinograd},
       {{1, 10, 10, 16, 32, 3, 3, 1, 1, Padding::VALID}, Conv2DPath::kWinograd},
+      // Unpadded with 16 or more channels in (ResNet's PAD + VALID stride-2
+      // layers): the GEMM, not the unpadded rows.
+      {{1, 17, 17, 64, 32, 3, 3, 2, 1, Padding::VALID}, Conv2DPath::kIm2col},
+      {{1, 14, 14, 32, 64, 1, 1, 2, 1, Padding::VALID}, Conv2DPath::kIm2col},
       // ... but not strided, dilated, with few channels in or out.
       {{1, 14, 14, 64, 64, 3, 3, 2, 1, Padding::SAME}, Conv2DPath::kIm2col},
       {{1, 14, 14, 32, 32, 3, 3, 1, 2, Padding::SAME}, Conv2DPath::kIm2col},
