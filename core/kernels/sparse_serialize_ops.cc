@@ -76,8 +76,8 @@ Status Serialize(const Tensor& t, std::string* out) {
   return Status::OK();
 }
 
-// A TensorProto to a tensor: as Tensor::FromProto, and strings also from
-// tensor_content (TensorFlow's encoding, validated byte by byte).
+// A TensorProto to a tensor: Tensor::FromProto (which reads strings from
+// tensor_content too, in TensorFlow's encoding), errors naming `what`.
 Status Deserialize(const std::string& data, const std::string& what,
                    Tensor* out) {
   TensorProto proto;
@@ -85,53 +85,8 @@ Status Deserialize(const std::string& data, const std::string& what,
     return errors::InvalidArgument("Could not parse ", what,
                                    " as a TensorProto");
   }
-  if (proto.dtype() != DT_STRING || proto.tensor_content().empty()) {
-    return Tensor::FromProto(proto, out);
-  }
-  const std::string& content = proto.tensor_content();
-  PartialShape partial;
-  TW_RETURN_IF_ERROR(PartialShape::FromProto(proto.tensor_shape(), &partial));
-  if (!partial.IsFullyDefined()) {
-    return errors::InvalidArgument(what, ": shape ", partial.ToString(),
-                                   " is not fully defined");
-  }
-  TensorShape shape;
-  TW_RETURN_IF_ERROR(TensorShape::Build(partial.dims(), &shape));
-  const int64_t n = shape.num_elements();
-  // Each string takes at least one byte (its length).
-  if (n > static_cast<int64_t>(content.size())) {
-    return errors::InvalidArgument(what, ": tensor_content of ", content.size(),
-                                   " bytes is too short for ", n, " strings");
-  }
-  std::vector<uint64_t> lengths(n);
-  size_t pos = 0;
-  uint64_t total = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t v = 0;
-    int shift = 0;
-    while (true) {
-      if (pos >= content.size() || shift > 28) {
-        return errors::InvalidArgument(what,
-                                       ": malformed string tensor_content");
-      }
-      const unsigned char c = static_cast<unsigned char>(content[pos++]);
-      v |= static_cast<uint64_t>(c & 0x7f) << shift;
-      shift += 7;
-      if (c < 0x80) break;
-    }
-    lengths[i] = v;
-    total += v;
-  }
-  if (total != content.size() - pos) {
-    return errors::InvalidArgument(what, ": string tensor_content has ",
-                                   content.size() - pos, " bytes for ", total,
-                                   " bytes of strings");
-  }
-  TW_RETURN_IF_ERROR(Tensor::Allocate(DT_STRING, shape, out));
-  for (int64_t i = 0; i < n; ++i) {
-    out->data<std::string>()[i] = content.substr(pos, lengths[i]);
-    pos += lengths[i];
-  }
+  Status s = Tensor::FromProto(proto, out);
+  if (!s.ok()) return errors::InvalidArgument(what, ": ", s.message());
   return Status::OK();
 }
 
