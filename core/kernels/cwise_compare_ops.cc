@@ -22,8 +22,39 @@ TW_COMPARE_FUNCTOR(LogicalAndFunctor, x&& y);
 TW_COMPARE_FUNCTOR(LogicalOrFunctor, x || y);
 #undef TW_COMPARE_FUNCTOR
 
-REGISTER_KERNEL(KernelDef("Equal"), BinaryOp<EqualFunctor, TW_POD_TYPES>);
-REGISTER_KERNEL(KernelDef("NotEqual"), BinaryOp<NotEqualFunctor, TW_POD_TYPES>);
+// Equal/NotEqual with TF's incompatible_shape_error: when false, shapes that
+// do not broadcast give a scalar false (Equal) or true (NotEqual).
+template <typename Functor, bool kNotEqual, typename... Types>
+class EqualityOp : public BinaryOp<Functor, Types...> {
+ public:
+  explicit EqualityOp(OpKernelConstruction* ctx)
+      : BinaryOp<Functor, Types...>(ctx) {
+    ctx->SetStatus(
+        ctx->GetAttr("incompatible_shape_error", &incompatible_shape_error_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    if (!incompatible_shape_error_) {
+      BroadcastPlan plan;
+      if (!MakeBroadcastPlan(ctx->input(0).shape(), ctx->input(1).shape(),
+                             &plan)
+               .ok()) {
+        Tensor* out;
+        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));
+        out->data<bool>()[0] = kNotEqual;
+        return;
+      }
+    }
+    BinaryOp<Functor, Types...>::Compute(ctx);
+  }
+
+ private:
+  bool incompatible_shape_error_ = true;
+};
+
+REGISTER_KERNEL(KernelDef("Equal"),
+                EqualityOp<EqualFunctor, false, TW_POD_TYPES>);
+REGISTER_KERNEL(KernelDef("NotEqual"),
+                EqualityOp<NotEqualFunctor, true, TW_POD_TYPES>);
 REGISTER_KERNEL(KernelDef("Less"), BinaryOp<LessFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("LessEqual"),
                 BinaryOp<LessEqualFunctor, TW_ALL_NUMBER_TYPES>);
@@ -43,8 +74,16 @@ REGISTER_KERNEL(KernelDef("LogicalOr"), BinaryOp<LogicalOrFunctor, bool>);
                       .TypeConstraint("T", {DT_INT32}) \
                       .AllHostMemory(),                \
                   BinaryOp<Functor, TW_ALL_NUMBER_TYPES>)
-TW_GPU_HOST_INT32("Equal", EqualFunctor);
-TW_GPU_HOST_INT32("NotEqual", NotEqualFunctor);
+REGISTER_KERNEL(KernelDef("Equal")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                EqualityOp<EqualFunctor, false, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("NotEqual")
+                    .Device("GPU")
+                    .TypeConstraint("T", {DT_INT32})
+                    .AllHostMemory(),
+                EqualityOp<NotEqualFunctor, true, TW_ALL_NUMBER_TYPES>);
 TW_GPU_HOST_INT32("Less", LessFunctor);
 TW_GPU_HOST_INT32("LessEqual", LessEqualFunctor);
 TW_GPU_HOST_INT32("Greater", GreaterFunctor);

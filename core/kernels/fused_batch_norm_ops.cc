@@ -12,13 +12,31 @@ namespace {
 
 class FusedBatchNormOp : public BatchNormOpBase {
  public:
-  using BatchNormOpBase::BatchNormOpBase;
+  explicit FusedBatchNormOp(OpKernelConstruction* ctx) : BatchNormOpBase(ctx) {
+    ctx->SetStatus(
+        ctx->GetAttr("exponential_avg_factor", &exponential_avg_factor_));
+  }
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     BatchNormLayout layout;
     Tensor* outs[5];
     OP_REQUIRES_OK(ctx, PrepareForward(ctx, &layout, outs));
     const int64_t depth = layout.depth;
+    // TF: in training with exponential_avg_factor f != 1, batch_mean and
+    // batch_variance are (1 - f) * running + f * batch statistics, the
+    // running values being the mean and variance inputs.
+    const bool blend = is_training_ && exponential_avg_factor_ != 1.0f;
+    if (blend) {
+      for (int i = 3; i <= 4; ++i) {
+        const Tensor& v = ctx->input(i);
+        OP_REQUIRES(ctx, v.rank() == 1 && v.dim(0) == depth,
+                    errors::InvalidArgument(
+                        i == 3 ? "mean" : "variance", " must have ", depth,
+                        " elements (the depth of x) when is_training and "
+                        "exponential_avg_factor != 1, got ",
+                        v.shape().ToString()));
+      }
+    }
     const int64_t rows = layout.rows();
     OP_REQUIRES_OK(
         ctx, DispatchType<TW_FLOAT_TYPES>(x.dtype(), [&](auto t) {
@@ -55,16 +73,29 @@ class FusedBatchNormOp : public BatchNormOpBase {
               [&](int64_t i, int64_t c) { y[i] = xp[i] * a[c] + b[c]; });
           // Bessel's correction for the reported batch variance.
           const double adjust = rows > 1 ? double(rows) / (rows - 1) : 1.0;
+          const double f = exponential_avg_factor_;
           for (int64_t c = 0; c < depth; ++c) {
-            outs[1]->data<T>()[c] = static_cast<T>(mean[c]);
-            outs[2]->data<T>()[c] =
-                static_cast<T>(is_training_ ? var[c] * adjust : var[c]);
+            double out_mean = mean[c];
+            double out_var = is_training_ ? var[c] * adjust : var[c];
+            if (blend) {
+              out_mean =
+                  (1.0 - f) * static_cast<double>(ctx->input(3).data<T>()[c]) +
+                  f * out_mean;
+              out_var =
+                  (1.0 - f) * static_cast<double>(ctx->input(4).data<T>()[c]) +
+                  f * out_var;
+            }
+            outs[1]->data<T>()[c] = static_cast<T>(out_mean);
+            outs[2]->data<T>()[c] = static_cast<T>(out_var);
             outs[3]->data<T>()[c] = static_cast<T>(mean[c]);
             outs[4]->data<T>()[c] = static_cast<T>(var[c]);
           }
           return Status::OK();
         }));
   }
+
+ private:
+  float exponential_avg_factor_ = 1.0f;
 };
 
 class FusedBatchNormGradOp : public BatchNormOpBase {

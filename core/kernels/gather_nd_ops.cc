@@ -17,9 +17,11 @@ namespace {
 
 // The N-d index rows of `indices` ([..., depth]) as flat slice numbers of
 // `shape`'s first `depth` dims; `what` names the tensor indexed in errors.
+// With `ignore_bad` (TF's bad_indices_policy IGNORE) a row outside the
+// tensor is no error: its slice number is -1.
 Status ReadIndexRows(const Tensor& indices, const std::vector<int64_t>& shape,
                      const char* what, std::vector<int64_t>* slices,
-                     int64_t* depth_out) {
+                     int64_t* depth_out, bool ignore_bad = false) {
   if (indices.rank() < 1) {
     return errors::InvalidArgument("indices must be at least a vector, got ",
                                    indices.shape().ToString());
@@ -43,6 +45,10 @@ Status ReadIndexRows(const Tensor& indices, const std::vector<int64_t>& shape,
     int64_t slice = 0;
     for (int64_t k = 0; k < depth; ++k) {
       const int64_t v = values[r * depth + k];
+      if ((v < 0 || v >= shape[k]) && ignore_bad) {
+        slice = -1;
+        break;
+      }
       if (v < 0 || v >= shape[k]) {
         std::string row = "[", index = "[";
         int64_t rest = r;
@@ -81,7 +87,8 @@ int64_t InnerSize(const std::vector<int64_t>& shape, int64_t depth) {
 template <typename T, typename I, typename Copy>
 bool GatherNdRowsWith(OpKernelContext* ctx, const T* in, const I* index,
                       int64_t depth, const std::vector<int64_t>& shape,
-                      int64_t n, int64_t inner, T* out, Copy copy) {
+                      int64_t n, int64_t inner, T* out, bool ignore_bad,
+                      Copy copy) {
   std::atomic<bool> bad{false};
   ForRows(ctx, n, inner + depth, [&](int64_t begin, int64_t end) {
     bool part_bad = false;
@@ -96,6 +103,10 @@ bool GatherNdRowsWith(OpKernelContext* ctx, const T* in, const I* index,
           break;
         }
         slice = slice * shape[k] + v;
+      }
+      if (!ok && ignore_bad) {  // TF's IGNORE: the output row is zeros
+        std::fill(out + r * inner, out + (r + 1) * inner, T());
+        continue;
       }
       if (!ok) {
         part_bad = true;
@@ -113,9 +124,10 @@ bool GatherNdRowsWith(OpKernelContext* ctx, const T* in, const I* index,
 template <typename T, typename I>
 bool GatherNdRows(OpKernelContext* ctx, const T* in, const I* index,
                   int64_t depth, const std::vector<int64_t>& shape, int64_t n,
-                  int64_t inner, T* out) {
+                  int64_t inner, T* out, bool ignore_bad) {
   auto run = [&](auto copy) {
-    return GatherNdRowsWith(ctx, in, index, depth, shape, n, inner, out, copy);
+    return GatherNdRowsWith(ctx, in, index, depth, shape, n, inner, out,
+                            ignore_bad, copy);
   };
   if constexpr (std::is_trivially_copyable_v<T>) {
     auto fixed = [&](auto bytes_tag) {
@@ -144,9 +156,19 @@ bool GatherNdRows(OpKernelContext* ctx, const T* in, const I* index,
   }
 }
 
+// TF's bad_indices_policy: "", "DEFAULT" and "ERROR" make an index outside
+// the tensor an error on CPU; "IGNORE" skips it (GatherNd: a zero row). The
+// op definitions allow no other value.
+bool IgnoresBadIndices(OpKernelConstruction* ctx) {
+  std::string policy;
+  ctx->SetStatus(ctx->GetAttr("bad_indices_policy", &policy));
+  return policy == "IGNORE";
+}
+
 class GatherNdOp : public OpKernel {
  public:
-  explicit GatherNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit GatherNdOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), ignore_bad_(IgnoresBadIndices(ctx)) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& params = ctx->input(0);
     const Tensor& indices = ctx->input(1);
@@ -177,9 +199,9 @@ class GatherNdOp : public OpKernel {
           return DispatchType<int32_t, int64_t>(
               indices.dtype(), [&](auto itag) {
                 using I = decltype(itag);
-                ok =
-                    GatherNdRows<T, I>(ctx, params.data<T>(), indices.data<I>(),
-                                       depth, shape, n, inner, out->data<T>());
+                ok = GatherNdRows<T, I>(ctx, params.data<T>(),
+                                        indices.data<I>(), depth, shape, n,
+                                        inner, out->data<T>(), ignore_bad_);
                 return Status::OK();
               });
         }));
@@ -194,6 +216,9 @@ class GatherNdOp : public OpKernel {
                            "found again"));
     }
   }
+
+ private:
+  const bool ignore_bad_;
 };
 
 enum class ScatterMode { kUpdate, kAdd, kSub, kMax, kMin };
@@ -213,6 +238,7 @@ Status ScatterInto(const Tensor& updates, const std::vector<int64_t>& slices,
       const T* u = updates.data<T>();
       T* o = out->data<T>();
       for (int64_t r = 0; r < n; ++r) {
+        if (slices[r] < 0) continue;  // ignored (bad_indices_policy IGNORE)
         std::copy(u + r * inner, u + (r + 1) * inner, o + slices[r] * inner);
       }
       return Status::OK();
@@ -223,6 +249,7 @@ Status ScatterInto(const Tensor& updates, const std::vector<int64_t>& slices,
     const T* u = updates.data<T>();
     T* o = out->data<T>();
     for (int64_t r = 0; r < n; ++r) {
+      if (slices[r] < 0) continue;  // ignored (bad_indices_policy IGNORE)
       T* dst = o + slices[r] * inner;
       const T* src = u + r * inner;
       for (int64_t j = 0; j < inner; ++j) {
@@ -248,7 +275,8 @@ Status ScatterInto(const Tensor& updates, const std::vector<int64_t>& slices,
 
 class ScatterNdOp : public OpKernel {
  public:
-  explicit ScatterNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit ScatterNdOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), ignore_bad_(IgnoresBadIndices(ctx)) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& indices = ctx->input(0);
     const Tensor& updates = ctx->input(1);
@@ -264,8 +292,8 @@ class ScatterNdOp : public OpKernel {
     }
     std::vector<int64_t> slices;
     int64_t depth = 0;
-    OP_REQUIRES_OK(ctx,
-                   ReadIndexRows(indices, shape, "output", &slices, &depth));
+    OP_REQUIRES_OK(ctx, ReadIndexRows(indices, shape, "output", &slices, &depth,
+                                      ignore_bad_));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(shape), &out));
     OP_REQUIRES_OK(
@@ -277,12 +305,16 @@ class ScatterNdOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ScatterInto(updates, slices, InnerSize(shape, depth),
                                     ScatterMode::kAdd, out));
   }
+
+ private:
+  const bool ignore_bad_;
 };
 
 template <ScatterMode kMode>
 class TensorScatterOp : public OpKernel {
  public:
-  explicit TensorScatterOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit TensorScatterOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), ignore_bad_(IgnoresBadIndices(ctx)) {}
   void Compute(OpKernelContext* ctx) override {
     const Tensor& tensor = ctx->input(0);
     const Tensor& indices = ctx->input(1);
@@ -290,7 +322,7 @@ class TensorScatterOp : public OpKernel {
     std::vector<int64_t> slices;
     int64_t depth = 0;
     OP_REQUIRES_OK(ctx, ReadIndexRows(indices, tensor.shape().dims(), "tensor",
-                                      &slices, &depth));
+                                      &slices, &depth, ignore_bad_));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, tensor.shape(), &out));
     OP_REQUIRES_OK(
@@ -304,6 +336,9 @@ class TensorScatterOp : public OpKernel {
         ctx, ScatterInto(updates, slices,
                          InnerSize(tensor.shape().dims(), depth), kMode, out));
   }
+
+ private:
+  const bool ignore_bad_;
 };
 
 REGISTER_KERNEL(KernelDef("GatherNd"), GatherNdOp);

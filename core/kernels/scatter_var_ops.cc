@@ -66,7 +66,15 @@ Status Apply(T* dst, const T& src) {
 template <ScatterKind kKind, bool kNd>
 class ScatterVarOp : public OpKernel {
  public:
-  explicit ScatterVarOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+  explicit ScatterVarOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    if constexpr (kNd) {
+      // TF's bad_indices_policy: "IGNORE" skips an index outside ref; "",
+      // "DEFAULT" and "ERROR" make it an error (the op allows no other).
+      std::string policy;
+      ctx->SetStatus(ctx->GetAttr("bad_indices_policy", &policy));
+      ignore_bad_ = policy == "IGNORE";
+    }
+  }
 
   void Compute(OpKernelContext* ctx) override {
     Var* var = ctx->input_ref(0);
@@ -130,8 +138,13 @@ class ScatterVarOp : public OpKernel {
           depth == 0 ? 0 : static_cast<int64_t>(idx.size()) / depth;
       for (int64_t i = 0; i < n; ++i) {
         int64_t offset = 0;
+        bool skip = false;
         for (int k = 0; k < depth; ++k) {
           const int64_t v = idx[i * depth + k];
+          if ((v < 0 || v >= shape.dim(k)) && ignore_bad_) {
+            skip = true;
+            break;
+          }
           if (v < 0 || v >= shape.dim(k)) {
             std::string where;
             for (int j = 0; j < depth; ++j) {
@@ -144,7 +157,7 @@ class ScatterVarOp : public OpKernel {
           }
           offset = offset * shape.dim(k) + v;
         }
-        offsets.push_back(offset * slice);
+        offsets.push_back(skip ? -1 : offset * slice);
       }
     }
     Tensor target =
@@ -157,6 +170,7 @@ class ScatterVarOp : public OpKernel {
                    T* out = target.data<T>();
                    const T* in = updates.data<T>();
                    for (size_t i = 0; i < offsets.size(); ++i) {
+                     if (offsets[i] < 0) continue;  // ignored (IGNORE)
                      for (int64_t j = 0; j < slice; ++j) {
                        const T& src = scalar_update ? in[0] : in[i * slice + j];
                        TW_RETURN_IF_ERROR(
@@ -168,6 +182,9 @@ class ScatterVarOp : public OpKernel {
     *current = std::move(target);
     ctx->set_output_ref(0, var);
   }
+
+ private:
+  bool ignore_bad_ = false;
 };
 
 class CountUpToOp : public OpKernel {

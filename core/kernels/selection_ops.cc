@@ -1,6 +1,7 @@
 // TopKV2, InTopKV2, Unique, UniqueWithCounts, ListDiff and Bincount kernels.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -64,6 +65,7 @@ class TopKOp : public OpKernel {
  public:
   explicit TopKOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("sorted", &sorted_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("index_type", &index_type_));
   }
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
@@ -71,7 +73,23 @@ class TopKOp : public OpKernel {
     OP_REQUIRES(ctx, k_tensor.rank() == 0,
                 errors::InvalidArgument("k must be scalar, got shape ",
                                         k_tensor.shape().ToString()));
-    const int64_t k = k_tensor.data<int32_t>()[0];
+    int64_t k = 0;
+    switch (k_tensor.dtype()) {
+      case DT_INT16:
+        k = k_tensor.data<int16_t>()[0];
+        break;
+      case DT_INT32:
+        k = k_tensor.data<int32_t>()[0];
+        break;
+      case DT_INT64:
+        k = k_tensor.data<int64_t>()[0];
+        break;
+      default:
+        ctx->SetStatus(
+            errors::InvalidArgument("k must be int16, int32 or int64, got ",
+                                    DataTypeName(k_tensor.dtype())));
+        return;
+    }
     OP_REQUIRES(ctx, k >= 0, errors::InvalidArgument("Need k >= 0, got ", k));
     OP_REQUIRES(ctx, x.rank() >= 1,
                 errors::InvalidArgument("input must be >= 1-D, got shape ",
@@ -81,23 +99,60 @@ class TopKOp : public OpKernel {
                 errors::InvalidArgument("input must have at least k columns. "
                                         "Had ",
                                         n, ", needed ", k));
+    // The indices' dtype (TF's index_type) must hold every index of a row.
+    const DataType index_type = index_type_;
+    const int64_t index_max =
+        index_type == DT_INT16   ? std::numeric_limits<int16_t>::max()
+        : index_type == DT_INT32 ? std::numeric_limits<int32_t>::max()
+                                 : std::numeric_limits<int64_t>::max();
+    OP_REQUIRES(ctx,
+                index_type == DT_INT16 || index_type == DT_INT32 ||
+                    index_type == DT_INT64,
+                errors::InvalidArgument("index_type must be int16, int32 or "
+                                        "int64, got ",
+                                        DataTypeName(index_type)));
+    OP_REQUIRES(
+        ctx, n == 0 || n - 1 <= index_max,
+        errors::InvalidArgument("input's last dimension (", n,
+                                ") has indices that index_type ",
+                                DataTypeName(index_type), " cannot hold"));
+    OP_REQUIRES(ctx, n - 1 <= std::numeric_limits<int32_t>::max(),
+                errors::InvalidArgument("input's last dimension (", n,
+                                        ") must be at most 2^31"));
     std::vector<int64_t> dims = x.shape().dims();
     dims.back() = k;
     Tensor *values, *indices;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &values));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape(dims), &indices));
     const int64_t rows = n == 0 ? 0 : x.num_elements() / n;
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<TW_ALL_NUMBER_TYPES>(x.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     TopKRows<T>(ctx, x.data<T>(), rows, n, k,
-                                 values->data<T>(), indices->data<int32_t>());
-                     return Status::OK();
-                   }));
+    std::vector<int32_t> index32;
+    int32_t* io = nullptr;
+    if (index_type == DT_INT32) {
+      io = indices->data<int32_t>();
+    } else {
+      index32.resize(indices->num_elements());
+      io = index32.data();
+    }
+    OP_REQUIRES_OK(
+        ctx, DispatchType<TW_ALL_NUMBER_TYPES>(x.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          TopKRows<T>(ctx, x.data<T>(), rows, n, k, values->data<T>(), io);
+          return Status::OK();
+        }));
+    if (index_type == DT_INT16) {
+      int16_t* out = indices->data<int16_t>();
+      for (size_t i = 0; i < index32.size(); ++i) {
+        out[i] = static_cast<int16_t>(index32[i]);
+      }
+    } else if (index_type == DT_INT64) {
+      int64_t* out = indices->data<int64_t>();
+      for (size_t i = 0; i < index32.size(); ++i) out[i] = index32[i];
+    }
   }
 
  private:
   bool sorted_ = true;  // the result is always sorted
+  DataType index_type_ = DT_INT32;
 };
 
 class InTopKOp : public OpKernel {

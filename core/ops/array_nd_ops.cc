@@ -411,6 +411,7 @@ REGISTER_OP("GatherNd")
     .Output("output: Tparams")
     .Attr("Tparams: type")
     .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: {'', 'DEFAULT', 'ERROR', 'IGNORE'} = ''")
     .SetShapeFn(GatherNdShape)
     .Doc(
         "Slices of params at N-d indices: output[i...] = params[indices[i..."
@@ -423,6 +424,7 @@ REGISTER_OP("ScatterNd")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: {'', 'DEFAULT', 'ERROR', 'IGNORE'} = ''")
     .SetShapeFn(ScatterNdShape)
     .Doc(
         "Zeros of `shape` with updates summed in at the N-d indices "
@@ -435,6 +437,7 @@ REGISTER_OP("TensorScatterUpdate")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: {'', 'DEFAULT', 'ERROR', 'IGNORE'} = ''")
     .SetShapeFn(TensorScatterShape)
     .Doc("A copy of tensor with the slices at indices replaced by updates.");
 
@@ -445,6 +448,7 @@ REGISTER_OP("TensorScatterAdd")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: {'', 'DEFAULT', 'ERROR', 'IGNORE'} = ''")
     .SetShapeFn(TensorScatterShape)
     .Doc("A copy of tensor with updates added at indices.");
 
@@ -455,6 +459,7 @@ REGISTER_OP("TensorScatterSub")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: {'', 'DEFAULT', 'ERROR', 'IGNORE'} = ''")
     .SetShapeFn(TensorScatterShape)
     .Doc("A copy of tensor with updates subtracted at indices.");
 
@@ -641,6 +646,7 @@ REGISTER_OP("TensorScatterMax")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: {'', 'DEFAULT', 'ERROR', 'IGNORE'} = ''")
     .SetShapeFn(TensorScatterShape)
     .Doc(
         "A copy of tensor with each slice at indices the maximum of itself and "
@@ -653,6 +659,7 @@ REGISTER_OP("TensorScatterMin")
     .Output("output: T")
     .Attr("T: type")
     .Attr("Tindices: {int32, int64}")
+    .Attr("bad_indices_policy: {'', 'DEFAULT', 'ERROR', 'IGNORE'} = ''")
     .SetShapeFn(TensorScatterShape)
     .Doc(
         "A copy of tensor with each slice at indices the minimum of itself and "

@@ -39,6 +39,7 @@ REGISTER_OP("TFRecordDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(FileDatasetShape)
     .Doc(
         "The records of TFRecord files (string scalars), file after file; "
@@ -53,6 +54,7 @@ REGISTER_OP("TextLineDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(FileDatasetShape)
     .Doc(
         "The lines of text files (string scalars without the newline), file "
@@ -69,6 +71,7 @@ REGISTER_OP("FixedLengthRecordDatasetV2")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(FileDatasetShape)
     .Doc(
         "The record_bytes-long records of binary files, after header_bytes "

@@ -30,6 +30,8 @@ REGISTER_OP("MapDataset")
     .Attr("output_shapes: list(shape) >= 1")
     .Attr("use_inter_op_parallelism: bool = true")
     .Attr("preserve_cardinality: bool = false")
+    .Attr("force_synchronous: bool = false")
+    .Attr("metadata: string = ''")
     .SetShapeFn(DatasetHandleOutput)
     .Doc(
         "The dataset of f(element, *other_arguments) for each element of "
@@ -47,6 +49,8 @@ REGISTER_OP("ParallelMapDatasetV2")
     .Attr("use_inter_op_parallelism: bool = true")
     .Attr("deterministic: string = 'default'")
     .Attr("preserve_cardinality: bool = false")
+    .Attr("use_unbounded_threadpool: bool = false")
+    .Attr("metadata: string = ''")
     .SetShapeFn(DatasetHandleOutput)
     .Doc(
         "MapDataset with num_parallel_calls calls of f at once (-1: one per "
@@ -61,6 +65,7 @@ REGISTER_OP("FilterDataset")
     .Attr("Targuments: list(type) >= 0")
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(DatasetHandleOutput)
     .Doc(
         "The elements of input_dataset for which predicate (returning one "
@@ -74,6 +79,7 @@ REGISTER_OP("FlatMapDataset")
     .Attr("Targuments: list(type) >= 0")
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(DatasetHandleOutput)
     .Doc(
         "The concatenation of the datasets f (returning one dataset handle) "
@@ -89,6 +95,7 @@ REGISTER_OP("InterleaveDataset")
     .Attr("Targuments: list(type) >= 0")
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(DatasetHandleOutput)
     .Doc(
         "The elements of the datasets f makes of input_dataset's elements, "
@@ -108,6 +115,7 @@ REGISTER_OP("ParallelInterleaveDatasetV4")
     .Attr("Targuments: list(type) >= 0")
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .Attr("deterministic: string = 'default'")
     .SetShapeFn(DatasetHandleOutput)
     .Doc(

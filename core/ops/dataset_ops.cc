@@ -44,6 +44,7 @@ REGISTER_OP("TensorDataset")
     .SetIsStateful()
     .Attr("Toutput_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc("A dataset of one element: the components.");
 
@@ -53,6 +54,9 @@ REGISTER_OP("TensorSliceDataset")
     .SetIsStateful()
     .Attr("Toutput_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("is_files: bool = false")
+    .Attr("metadata: string = ''")
+    .Attr("replicate_on_split: bool = false")
     .SetShapeFn(ScalarOutput)
     .Doc(
         "A dataset of the slices of the components along dimension 0 (the "
@@ -66,6 +70,8 @@ REGISTER_OP("RangeDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
+    .Attr("replicate_on_split: bool = false")
     .SetShapeFn(ScalarOutput)
     .Doc("The int64 scalars start, start + step, ... up to stop (excluded).");
 
@@ -80,6 +86,7 @@ REGISTER_OP("BatchDatasetV2")
     .Attr("parallel_copy: bool = false")
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc(
         "Stacks batch_size consecutive elements; the last batch may be "
@@ -96,6 +103,7 @@ REGISTER_OP("PaddedBatchDatasetV2")
     .Attr("parallel_copy: bool = false")
     .Attr("Toutput_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .Attr("N: int >= 1")
     .SetShapeFn(ScalarOutput)
     .Doc(
@@ -112,6 +120,7 @@ REGISTER_OP("ShuffleDataset")
     .Attr("reshuffle_each_iteration: bool = true")
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc(
         "Shuffles through a buffer of buffer_size elements. seed and seed2 "
@@ -124,6 +133,7 @@ REGISTER_OP("RepeatDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc("Repeats the input count times (-1: forever).");
 
@@ -134,6 +144,7 @@ REGISTER_OP("TakeDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc("The first count elements of the input (-1: all).");
 
@@ -144,6 +155,7 @@ REGISTER_OP("SkipDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc("The input without its first count elements (-1: all).");
 
@@ -156,6 +168,7 @@ REGISTER_OP("ShardDataset")
     .Attr("require_non_empty: bool = false")
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc("Every num_shards-th element of the input, from element index.");
 
@@ -165,6 +178,7 @@ REGISTER_OP("ZipDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .Attr("N: int >= 1")
     .SetShapeFn(ScalarOutput)
     .Doc(
@@ -178,6 +192,7 @@ REGISTER_OP("ConcatenateDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc("The elements of input_dataset, then those of another_dataset.");
 
@@ -188,6 +203,7 @@ REGISTER_OP("PrefetchDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .Attr("slack_period: int = 0")
     .Attr("legacy_autotune: bool = true")
     .Attr("buffer_size_min: int = 0")
@@ -203,6 +219,7 @@ REGISTER_OP("CacheDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc(
         "The input's elements, kept by the first complete pass (in memory for "
@@ -214,12 +231,14 @@ REGISTER_OP("UnbatchDataset")
     .SetIsStateful()
     .Attr("output_types: list(type) >= 1")
     .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc("The slices along dimension 0 of each input element.");
 
 REGISTER_OP("DatasetCardinality")
     .Input("input_dataset: string")
     .Output("cardinality: int64")
+    .Attr("cardinality_options: string = ''")
     .SetShapeFn(ScalarOutput)
     .Doc("The number of elements of the dataset; -1 infinite, -2 unknown.");
 

@@ -6,6 +6,23 @@
 namespace tensorweave {
 namespace {
 
+// Equal/NotEqual: with incompatible_shape_error false, shapes that do not
+// broadcast give a scalar, so only fully known shapes fix the output's.
+Status EqualityShape(InferenceContext* c) {
+  bool incompatible_shape_error = true;
+  TW_RETURN_IF_ERROR(
+      c->GetAttr("incompatible_shape_error", &incompatible_shape_error));
+  if (incompatible_shape_error) return shape_fns::BroadcastBinary(c);
+  PartialShape out;
+  Status s = InferenceContext::BroadcastShapes(c->input(0), c->input(1), &out);
+  if (c->input(0).IsFullyDefined() && c->input(1).IsFullyDefined()) {
+    c->set_output(0, s.ok() ? out : PartialShape({}));
+  } else {
+    c->set_output(0, PartialShape::UnknownRank());
+  }
+  return Status::OK();
+}
+
 Status MatMulShape(InferenceContext* c) {
   PartialShape product;
   TW_RETURN_IF_ERROR(shape_fns::MatMulProduct(c, 0, 1, &product));
@@ -261,10 +278,30 @@ TW_BINARY_OP("ReciprocalGrad", "float32, float64", "-dy * y * y, y = 1 / x.");
       .SetShapeFn(shape_fns::BroadcastBinary)  \
       .Doc(DocText)
 
-TW_COMPARISON_OP("Equal", "numbertype, bool",
-                 "x == y element-wise, with numpy broadcasting.");
-TW_COMPARISON_OP("NotEqual", "numbertype, bool",
-                 "x != y element-wise, with numpy broadcasting.");
+// Equal and NotEqual take TF's incompatible_shape_error: when false, shapes
+// that do not broadcast give a scalar false (Equal) or true (NotEqual).
+REGISTER_OP("Equal")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: {numbertype, bool}")
+    .Attr("incompatible_shape_error: bool = true")
+    .SetShapeFn(EqualityShape)
+    .Doc(
+        "x == y element-wise, with numpy broadcasting; shapes that do not "
+        "broadcast give a scalar false when incompatible_shape_error is "
+        "false.");
+REGISTER_OP("NotEqual")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .Attr("T: {numbertype, bool}")
+    .Attr("incompatible_shape_error: bool = true")
+    .SetShapeFn(EqualityShape)
+    .Doc(
+        "x != y element-wise, with numpy broadcasting; shapes that do not "
+        "broadcast give a scalar true when incompatible_shape_error is "
+        "false.");
 TW_COMPARISON_OP("Less", "realnumbertype", "x < y, with numpy broadcasting.");
 TW_COMPARISON_OP("LessEqual", "realnumbertype",
                  "x <= y, with numpy broadcasting.");
@@ -343,8 +380,13 @@ REGISTER_OP("MatMul")
     .Attr("transpose_a: bool = false")
     .Attr("transpose_b: bool = false")
     .Attr("T: {float32, float64, int32, int64}")
+    .Attr("grad_a: bool = false")
+    .Attr("grad_b: bool = false")
     .SetShapeFn(MatMulShape)
-    .Doc("The matrix product of a and b (each optionally transposed).");
+    .Doc(
+        "The matrix product of a and b (each optionally transposed). grad_a "
+        "and grad_b are TF's hints that the op computes a gradient; "
+        "accepted and ignored.");
 
 REGISTER_OP("Select")
     .Input("condition: bool")
@@ -451,6 +493,8 @@ REGISTER_OP("BatchMatMulV2")
     .Attr("T: {float32, float64, int32, int64}")
     .Attr("adj_x: bool = false")
     .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false")
     .SetShapeFn(BatchMatMulShape)
     .Doc(
         "Matrix products over the last two dims of x and y (each optionally "

@@ -168,6 +168,16 @@ Status ShapeFromInput(InferenceContext* c, int i) {
 
 Status PoolShape(InferenceContext* c) {
   TW_RETURN_IF_ERROR(CheckDataFormatNhwc(c));
+  // MaxPool/MaxPoolGrad take TF's explicit_paddings attr, but their padding
+  // is SAME or VALID only, where TF requires the list to be empty.
+  std::vector<int64_t> pool_paddings;
+  if (c->GetAttr("explicit_paddings", &pool_paddings).ok() &&
+      !pool_paddings.empty()) {
+    return errors::InvalidArgument(
+        "explicit_paddings must be empty: padding EXPLICIT is not supported "
+        "by this pooling op (padding must be SAME or VALID), got ",
+        pool_paddings.size(), " values");
+  }
   std::vector<int64_t> ksize, strides;
   TW_RETURN_IF_ERROR(c->GetAttr("ksize", &ksize));
   TW_RETURN_IF_ERROR(c->GetAttr("strides", &strides));
@@ -481,7 +491,8 @@ REGISTER_OP("DepthwiseConv2dNativeBackpropFilter")
 REGISTER_OP("MaxPool")
     .Input("input: T")
     .Output("output: T")
-    .TW_POOL_ATTRS.SetShapeFn(PoolShape)
+    .TW_POOL_ATTRS.Attr("explicit_paddings: list(int) = []")
+    .SetShapeFn(PoolShape)
     .Doc("The maximum over each window of input [N,H,W,C] (padding ignored).");
 
 REGISTER_OP("AvgPool")
@@ -497,7 +508,8 @@ REGISTER_OP("MaxPoolGrad")
     .Input("orig_output: T")
     .Input("grad: T")
     .Output("output: T")
-    .TW_POOL_ATTRS.SetShapeFn(MaxPoolGradShape)
+    .TW_POOL_ATTRS.Attr("explicit_paddings: list(int) = []")
+    .SetShapeFn(MaxPoolGradShape)
     .Doc(
         "MaxPool's backprop: each window's grad goes to the first position "
         "of its maximum in orig_input.");
@@ -594,6 +606,7 @@ REGISTER_OP("FusedBatchNorm")
     .Output("reserve_space_2: T")
     .Attr("T: {float32, float64}")
     .Attr("epsilon: float = 0.0001")
+    .Attr("exponential_avg_factor: float = 1.0")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
     .Attr("is_training: bool = true")
     .SetShapeFn(FusedBatchNormShape)

@@ -123,6 +123,15 @@ Status Pool3DShape(InferenceContext* c) {
 }
 
 Status MaxPool3DGradShape(InferenceContext* c) {
+  DataType t, t_input;
+  TW_RETURN_IF_ERROR(c->GetAttr("T", &t));
+  TW_RETURN_IF_ERROR(c->GetAttr("TInput", &t_input));
+  if (t != t_input) {
+    return errors::InvalidArgument(
+        "MaxPool3DGrad: orig_input and orig_output (TInput ",
+        DataTypeName(t_input), ") must have grad's dtype (T ", DataTypeName(t),
+        ")");
+  }
   TW_RETURN_IF_ERROR(Pool3DShape(c));
   PartialShape input, output, grad;
   TW_RETURN_IF_ERROR(c->WithRank(0, 5, &input));
@@ -274,11 +283,12 @@ REGISTER_OP("AvgPool3D")
         "average only the elements inside the input.");
 
 REGISTER_OP("MaxPool3DGrad")
-    .Input("orig_input: T")
-    .Input("orig_output: T")
+    .Input("orig_input: TInput")
+    .Input("orig_output: TInput")
     .Input("grad: T")
     .Output("output: T")
-    .TW_POOL3D_ATTRS.SetShapeFn(MaxPool3DGradShape)
+    .TW_POOL3D_ATTRS.Attr("TInput: {float32, float64} = float32")
+    .SetShapeFn(MaxPool3DGradShape)
     .Doc(
         "MaxPool3D's backprop: each window's grad goes to the first position "
         "of its maximum in orig_input.");

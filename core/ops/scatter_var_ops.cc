@@ -92,12 +92,21 @@ TW_REGISTER_SCATTER("ScatterMin", "{realnumbertype}", "false",
 TW_REGISTER_SCATTER("ScatterMax", "{realnumbertype}", "false",
                     ScatterUpdateShape,
                     "ref[indices, ...] = max(ref[indices, ...], updates).");
-TW_REGISTER_SCATTER("ScatterNdUpdate", "type", "true", ScatterNdUpdateShape,
-                    "ref[indices] = updates (indices' last dim indexes ref).");
-TW_REGISTER_SCATTER("ScatterNdAdd", "{numbertype}", "false",
-                    ScatterNdUpdateShape, "ref[indices] += updates.");
-TW_REGISTER_SCATTER("ScatterNdSub", "{numbertype}", "false",
-                    ScatterNdUpdateShape, "ref[indices] -= updates.");
+// The Nd ones take TF's bad_indices_policy: "IGNORE" skips an index outside
+// ref; "", "DEFAULT" and "ERROR" make it an error.
+#define TW_REGISTER_SCATTER_ND(NAME, TYPES, LOCKING, DOC)           \
+  TW_REGISTER_SCATTER(                                              \
+      NAME, TYPES, LOCKING, ScatterNdUpdateShape,                   \
+      DOC " bad_indices_policy IGNORE skips an index outside ref.") \
+      .Attr("bad_indices_policy: {'', 'DEFAULT', 'ERROR', 'IGNORE'} = ''")
+TW_REGISTER_SCATTER_ND(
+    "ScatterNdUpdate", "type", "true",
+    "ref[indices] = updates (indices' last dim indexes ref).");
+TW_REGISTER_SCATTER_ND("ScatterNdAdd", "{numbertype}", "false",
+                       "ref[indices] += updates.");
+TW_REGISTER_SCATTER_ND("ScatterNdSub", "{numbertype}", "false",
+                       "ref[indices] -= updates.");
+#undef TW_REGISTER_SCATTER_ND
 
 #undef TW_REGISTER_SCATTER
 

@@ -14,9 +14,17 @@ Status TopKShape(InferenceContext* c) {
   const PartialShape& in = c->input(0);
   int64_t k = -1;
   if (const Tensor* t = c->input_value(1)) {
-    std::vector<int64_t> v;
-    TW_RETURN_IF_ERROR(ReadIndexVector(*t, &v));
-    k = v[0];
+    if (t->dtype() == DT_INT16 && t->num_elements() == 1) {
+      k = t->data<int16_t>()[0];
+    } else {
+      std::vector<int64_t> v;
+      TW_RETURN_IF_ERROR(ReadIndexVector(*t, &v));
+      if (v.size() != 1) {
+        return errors::InvalidArgument("k must be a scalar, got ", v.size(),
+                                       " values");
+      }
+      k = v[0];
+    }
     if (k < 0) {
       return errors::InvalidArgument("Input k must be >= 0, got ", k);
     }
@@ -92,13 +100,15 @@ Status BincountShape(InferenceContext* c) {
 
 REGISTER_OP("TopKV2")
     .Input("input: T")
-    .Input("k: int32")
+    .Input("k: Tk")
     .Output("values: T")
-    .Output("indices: int32")
+    .Output("indices: index_type")
     .Attr("sorted: bool = true")
     .Attr(
         "T: {float32, float64, int32, int64, uint8, int8, int16, uint16, "
         "float16}")
+    .Attr("Tk: {int16, int32, int64} = int32")
+    .Attr("index_type: {int16, int32, int64} = int32")
     .SetShapeFn(TopKShape)
     .Doc(
         "The k largest entries along the last dimension and their indices, "

@@ -70,11 +70,13 @@ Status SparseSegmentNumShapeFn(InferenceContext* c) {
       .Attr("T: {float32, float64}")                                         \
       .Attr("Tidx: {int32, int64} = int32")                                  \
       .Attr("Tsegmentids: {int32, int64} = int32")                           \
+      .Attr("sparse_gradient: bool = false")                                 \
       .SetShapeFn(SparseSegmentShapeFn)                                      \
       .Doc(DocText                                                           \
            " of the rows data[indices[i]] in each segment: segment_ids "     \
            "(one per index, sorted, non-negative) name them; the output "    \
-           "has last id + 1 rows.");                                         \
+           "has last id + 1 rows. sparse_gradient (TF: a sparse gradient) "  \
+           "is accepted; the gradient stays dense.");                        \
   REGISTER_OP(Name "WithNumSegments")                                        \
       .Input("data: T")                                                      \
       .Input("indices: Tidx")                                                \
@@ -85,10 +87,12 @@ Status SparseSegmentNumShapeFn(InferenceContext* c) {
       .Attr("Tidx: {int32, int64} = int32")                                  \
       .Attr("Tnumsegments: {int32, int64} = int32")                          \
       .Attr("Tsegmentids: {int32, int64} = int32")                           \
+      .Attr("sparse_gradient: bool = false")                                 \
       .SetShapeFn(SparseSegmentNumShapeFn)                                   \
       .Doc(DocText                                                           \
            " of the rows data[indices[i]] in each of num_segments segments " \
-           "(segment_ids sorted, each < num_segments).")
+           "(segment_ids sorted, each < num_segments). sparse_gradient "     \
+           "(TF: a sparse gradient) is accepted; the gradient stays dense.")
 
 TW_SPARSE_SEGMENT_OP("SparseSegmentSum", "The sum (0 for an empty segment)");
 TW_SPARSE_SEGMENT_OP("SparseSegmentMean", "The mean (0 for an empty segment)");

@@ -66,6 +66,7 @@ def _check_devices(data):
         return
     names = {node.name for node in parsed.node}
     for node in parsed.node:
+        _check_function_attrs(node)
         if node.device:
             device_spec.DeviceSpec.from_string(node.device)
         if "_class" in node.attr:
@@ -74,3 +75,22 @@ def _check_devices(data):
                     raise ValueError(
                         f"Node '{node.name}' expects to be colocated with unknown node '{group[5:].decode()}'"
                     )
+
+
+def _check_function_attrs(node):
+    """UnimplementedError naming the node for an attr holding a function of the GraphDef's library (TF's
+    tf.data ops: MapDataset `f`, OneShotIterator `dataset_factory`...): tensorweave's dataset ops take their
+    function serialized in a string attr and output string handles where TF's output variants, so TF's tf.data
+    graphs do not import."""
+    from tensorweave._src.framework import errors
+
+    for key in sorted(node.attr):
+        value = node.attr[key]
+        if value.WhichOneof("value") == "func":
+            raise errors.UnimplementedError(
+                None,
+                None,
+                f"Node '{node.name}' (op '{node.op}'): attr '{key}' is a function of the GraphDef's function "
+                "library (TensorFlow's form); importing functions is not supported (tensorweave's tf.data ops "
+                "take a serialized function in a string attr and output string dataset handles, not variants)",
+            )
