@@ -135,6 +135,16 @@ def padding(node):
     return value
 
 
+def explicit_pads(node):
+    """[(top, bottom), (left, right)] of a convolution with padding "EXPLICIT", else None."""
+    if attr(node, "padding") != "EXPLICIT":
+        return None
+    values = list(attr(node, "explicit_paddings", []))
+    if len(values) != 8 or any(values[i] for i in (0, 1, 6, 7)) or min(values) < 0:
+        raise NodeError(f"explicit_paddings {values} must be 8 non-negative values, zero on N and C")
+    return [(values[2], values[3]), (values[4], values[5])]
+
+
 def spatial_pair(node, name, default=(1, 1, 1, 1)):
     """[h, w] of an NHWC attr [1, h, w, 1] (strides, dilations, ksize)."""
     values = attr(node, name, list(default))

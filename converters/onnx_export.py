@@ -173,6 +173,10 @@ def _swap_last(ctx, node, name, rank):
 def _pads(ctx, node, kernel, strides, dilations):
     """ONNX's explicit [top, left, bottom, right] of the node's padding."""
     lowering.check_nhwc(node)
+    explicit = lowering.explicit_pads(node)
+    if explicit is not None:
+        (t, b), (l, r) = explicit
+        return [t, l, b, r]
     if lowering.padding(node) == "VALID":
         return [0, 0, 0, 0]
     shape = ctx.shape(node.input[0])

@@ -180,12 +180,26 @@ def _pow(ctx, node):
     ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
 
 
+def _explicit_pad(ctx, node, x, explicit):
+    """A PAD of the convolution's input by its explicit [(top, bottom), (left, right)] paddings."""
+    dt, shape = ctx.specs[tensor_name(node.input[0])]
+    pads = np.array([[0, 0], *explicit, [0, 0]], np.int32)
+    padded_shape = None
+    if shape is not None:
+        padded_shape = [d if d is None or i in (0, 3) else d + int(sum(pads[i])) for i, d in enumerate(shape)]
+    padded = ctx.intermediate(f"{node.name}/explicit_pad", padded_shape, numpy_dtype(dt), like=node.input[0])
+    ctx.builder.add_op("PAD", [x, ctx.constant(f"{node.name}/explicit_paddings", pads)], [padded])
+    return padded
+
+
 @lowers("Conv2D", "DepthwiseConv2dNative")
 def _conv(ctx, node):
     check_nhwc(node)
     filt = ctx.require_const(node, 1, "the filter")
     strides, dilations = spatial_pair(node, "strides"), spatial_pair(node, "dilations")
-    options = lite_window_options(lowering.padding(node), strides, dilations=dilations)
+    explicit = lowering.explicit_pads(node)
+    padding = "VALID" if explicit is not None else lowering.padding(node)
+    options = lite_window_options(padding, strides, dilations=dilations)
     h, w, c, m = filt.shape  # HWIO, or HWIM for depthwise
     if node.op == "Conv2D":
         opcode, table, channels = "CONV_2D", "Conv2DOptions", m
@@ -195,6 +209,8 @@ def _conv(ctx, node):
         filt = filt.reshape(1, h, w, c * m)  # output channel c * M + m
         options["depth_multiplier"] = m
     x = ctx.input(node, 0)
+    if explicit is not None:  # a PAD, then the convolution VALID
+        x = _explicit_pad(ctx, node, x, explicit)
     f = ctx.constant(f"{node.name}/filter", filt)
     bias, last = ctx.fuse_bias(f"{node.name}:0", channels)
     activation, last = ctx.fuse_activation(last)

@@ -213,6 +213,29 @@ def test_transpose_b_and_conv_filter_layouts():
     np.testing.assert_allclose(_onnx_run(onnx_export.export(frozen, ["x"], ["y"]), feed), ref, rtol=1e-5, atol=1e-6)
 
 
+def test_explicit_padding_converts_to_twl_and_onnx():
+    # padding=[[0, 0], [t, b], [l, r], [0, 0]] (Conv2D and DepthwiseConv2dNative with padding EXPLICIT): a PAD
+    # before a VALID convolution in .twl, the pads themselves in ONNX; bias and relu still fused.
+    rng = np.random.default_rng(5)
+    pads = [[0, 0], [2, 0], [1, 3], [0, 0]]
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.placeholder(tw.float32, [None, 7, 6, 3], name="x")
+        f = tw.constant(rng.normal(size=[3, 3, 3, 8]).astype(np.float32))
+        b = tw.constant(rng.normal(size=[8]).astype(np.float32))
+        h = tw.nn.relu(tw.nn.bias_add(tw.nn.conv2d(x, f, [1, 1, 1, 1], pads), b))
+        d = tw.constant(rng.normal(size=[3, 3, 8, 1]).astype(np.float32))
+        y = tw.identity(tw.nn.depthwise_conv2d(h, d, [1, 2, 2, 1], [[0, 0], [0, 1], [1, 0], [0, 0]]), name="y")
+        feed = rng.normal(size=[2, 7, 6, 3]).astype(np.float32)
+        ref = sess.run(y, {x: feed})
+        frozen = freeze.freeze_session(sess, [x], [y])
+    assert ref.shape == (2, 3, 4, 8)
+    data = tf_to_twl.convert(frozen, ["x"], ["y"])
+    assert "PAD" in _twl_ops(data)
+    got = lite_runner.LiteRunner(data).run({"x": feed})["y"]
+    np.testing.assert_allclose(got, ref, rtol=LITE_RTOL, atol=LITE_ATOL)
+    np.testing.assert_allclose(_onnx_run(onnx_export.export(frozen, ["x"], ["y"]), feed), ref, rtol=1e-5, atol=1e-5)
+
+
 # --- core -> ONNX -> onnxruntime -----------------------------------------------------------------
 def test_onnx_export_matches_the_core(model):
     proto = onnx_export.export(model["frozen"], [model["x"]], [model["y"]])

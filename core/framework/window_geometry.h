@@ -1,6 +1,7 @@
 // Geometry of 2-D windowed ops (convolutions, pooling) in NHWC, as
-// TensorFlow defines it: output sizes and padding for SAME and VALID, shared
-// by the shape functions and the kernels so that both agree.
+// TensorFlow defines it: output sizes and padding for SAME, VALID and (for
+// convolutions) EXPLICIT, shared by the shape functions and the kernels so
+// that both agree.
 #ifndef TENSORWEAVE_CORE_FRAMEWORK_WINDOW_GEOMETRY_H_
 #define TENSORWEAVE_CORE_FRAMEWORK_WINDOW_GEOMETRY_H_
 
@@ -65,14 +66,76 @@ struct Window2D {
   int64_t out_rows = 0, out_cols = 0;
   int64_t pad_rows = 0, pad_cols = 0;  // padding before the first row/col
 
-  Status Compute(const std::string& padding) {
-    TW_RETURN_IF_ERROR(WindowedOutputSize(in_rows, window_rows, stride_rows,
-                                          dilation_rows, padding, &out_rows,
-                                          &pad_rows));
-    return WindowedOutputSize(in_cols, window_cols, stride_cols, dilation_cols,
-                              padding, &out_cols, &pad_cols);
+  // SAME or VALID; or EXPLICIT with `explicit_paddings` (checked by
+  // CheckExplicitPaddings): the window runs VALID over the input padded by
+  // [before, after] on each spatial dim.
+  Status Compute(const std::string& padding,
+                 const std::vector<int64_t>& explicit_paddings = {}) {
+    if (padding != "EXPLICIT") {
+      TW_RETURN_IF_ERROR(WindowedOutputSize(in_rows, window_rows, stride_rows,
+                                            dilation_rows, padding, &out_rows,
+                                            &pad_rows));
+      return WindowedOutputSize(in_cols, window_cols, stride_cols,
+                                dilation_cols, padding, &out_cols, &pad_cols);
+    }
+    if (explicit_paddings.size() != 8) {
+      return errors::InvalidArgument(
+          "explicit_paddings attribute must contain 8 values, but got: ",
+          explicit_paddings.size());
+    }
+    auto padded = [](int64_t in, int64_t before, int64_t after, int64_t window,
+                     int64_t stride, int64_t dilation, int64_t* out,
+                     int64_t* pad) {
+      *pad = before;
+      int64_t unused;
+      // Pads are at most 2^31 (CheckExplicitPaddings): no overflow.
+      return WindowedOutputSize(in < 0 ? in : in + before + after, window,
+                                stride, dilation, "VALID", out, &unused);
+    };
+    TW_RETURN_IF_ERROR(padded(in_rows, explicit_paddings[2],
+                              explicit_paddings[3], window_rows, stride_rows,
+                              dilation_rows, &out_rows, &pad_rows));
+    return padded(in_cols, explicit_paddings[4], explicit_paddings[5],
+                  window_cols, stride_cols, dilation_cols, &out_cols,
+                  &pad_cols);
   }
 };
+
+// A convolution's explicit_paddings attr against its padding, as
+// TensorFlow checks it: empty unless padding is EXPLICIT; then 8 values
+// ([before, after] for N, H, W, C), non-negative, zero on N and C.
+inline Status CheckExplicitPaddings(
+    const std::string& padding, const std::vector<int64_t>& explicit_paddings) {
+  if (padding != "EXPLICIT") {
+    if (!explicit_paddings.empty()) {
+      return errors::InvalidArgument(
+          "explicit_paddings attribute must be empty if the padding attribute "
+          "is not EXPLICIT");
+    }
+    return Status::OK();
+  }
+  if (explicit_paddings.size() != 8) {
+    return errors::InvalidArgument(
+        "explicit_paddings attribute must contain 8 values, but got: ",
+        explicit_paddings.size());
+  }
+  for (int64_t pad : explicit_paddings) {
+    if (pad < 0) {
+      return errors::InvalidArgument(
+          "All elements of explicit_paddings must be nonnegative, got ", pad);
+    }
+    if (pad > (int64_t{1} << 31)) {
+      return errors::InvalidArgument("explicit padding ", pad, " is too large");
+    }
+  }
+  if (explicit_paddings[0] != 0 || explicit_paddings[1] != 0 ||
+      explicit_paddings[6] != 0 || explicit_paddings[7] != 0) {
+    return errors::InvalidArgument(
+        "Nonzero explicit padding in the batch or depth dimensions is not "
+        "supported");
+  }
+  return Status::OK();
+}
 
 // Calls fn(oy, ox, ky, kx, iy, ix) for every output position of one image
 // and every filter tap whose input position (iy, ix) lies inside the input.

@@ -11,8 +11,10 @@ namespace tensorweave {
 Status MakeConv2DArgs(const TensorShape& input, const TensorShape& filter,
                       const std::vector<int64_t>& strides,
                       const std::vector<int64_t>& dilations,
-                      const std::string& padding, bool depthwise,
-                      Conv2DArgs* args, TensorShape* out_shape) {
+                      const std::string& padding,
+                      const std::vector<int64_t>& explicit_paddings,
+                      bool depthwise, Conv2DArgs* args,
+                      TensorShape* out_shape) {
   if (input.rank() != 4) {
     return errors::InvalidArgument("input must be 4-D [N,H,W,C], got ",
                                    input.ToString());
@@ -38,14 +40,15 @@ Status MakeConv2DArgs(const TensorShape& input, const TensorShape& filter,
   w.stride_cols = strides[2];
   w.dilation_rows = dilations[1];
   w.dilation_cols = dilations[2];
-  Status s = w.Compute(padding);
+  Status s = w.Compute(padding, explicit_paddings);
   if (!s.ok()) {
     return errors::InvalidArgument(s.message(), " (input ", input.ToString(),
                                    ", filter ", filter.ToString(), ")");
   }
   args->out_depth = depthwise ? filter.dim(2) * filter.dim(3) : filter.dim(3);
-  *out_shape = TensorShape({w.batch, w.out_rows, w.out_cols, args->out_depth});
-  return Status::OK();
+  // Checked: explicit padding can make the output far larger than the input.
+  return TensorShape::Build({w.batch, w.out_rows, w.out_cols, args->out_depth},
+                            out_shape);
 }
 
 // The shape held by an int32 sizes input (input_sizes, filter_sizes).
@@ -64,11 +67,15 @@ ConvOpBase::ConvOpBase(OpKernelConstruction* ctx) : OpKernel(ctx) {
   ctx->SetStatus(ctx->GetAttr("strides", &strides_));
   ctx->SetStatus(ctx->GetAttr("padding", &padding_));
   ctx->SetStatus(ctx->GetAttr("dilations", &dilations_));
+  if (ctx->node().attrs().count("explicit_paddings")) {
+    ctx->SetStatus(ctx->GetAttr("explicit_paddings", &explicit_paddings_));
+  }
   std::string data_format;
   ctx->SetStatus(ctx->GetAttr("data_format", &data_format));
   if (!ctx->status().ok()) return;
   ctx->SetStatus(CheckNhwcAttr(strides_, "strides"));
   ctx->SetStatus(CheckNhwcAttr(dilations_, "dilations"));
+  ctx->SetStatus(CheckExplicitPaddings(padding_, explicit_paddings_));
   if (data_format != "NHWC") {
     ctx->SetStatus(errors::InvalidArgument(
         "only data_format NHWC is supported on CPU, got ", data_format));

@@ -89,19 +89,22 @@ void ParallelForParts(
 int NumParts(ThreadPool* pool, int64_t n);
 
 // Checks input [N,H,W,C] against filter [KH,KW,C,M] and fills the geometry
-// and the output shape (depth M, or C*M when `depthwise`).
+// and the output shape (depth M, or C*M when `depthwise`). `padding` is
+// SAME, VALID or EXPLICIT (with `explicit_paddings`, 8 values).
 Status MakeConv2DArgs(const TensorShape& input, const TensorShape& filter,
                       const std::vector<int64_t>& strides,
                       const std::vector<int64_t>& dilations,
-                      const std::string& padding, bool depthwise,
-                      Conv2DArgs* args, TensorShape* out_shape);
+                      const std::string& padding,
+                      const std::vector<int64_t>& explicit_paddings,
+                      bool depthwise, Conv2DArgs* args, TensorShape* out_shape);
 
 // The shape held by a 4-element int32 sizes input (input_sizes,
 // filter_sizes).
 Status ShapeFromSizes(const Tensor& sizes, const char* what,
                       TensorShape* shape);
 
-// Kernels of the convolution ops: their strides, dilations and padding.
+// Kernels of the convolution ops: their strides, dilations and padding
+// (explicit_paddings where the op has that attr).
 class ConvOpBase : public OpKernel {
  public:
   explicit ConvOpBase(OpKernelConstruction* ctx);
@@ -112,7 +115,7 @@ class ConvOpBase : public OpKernel {
   Status CheckOutBackprop(const Tensor& out_backprop,
                           const TensorShape& expected) const;
 
-  std::vector<int64_t> strides_, dilations_;
+  std::vector<int64_t> strides_, dilations_, explicit_paddings_;
   std::string padding_;
 };
 
@@ -129,9 +132,9 @@ class ConvForwardOp : public ConvOpBase {
     const Tensor& filter = ctx->input(1);
     Conv2DArgs args;
     TensorShape out_shape;
-    OP_REQUIRES_OK(
-        ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_, dilations_,
-                            padding_, kDepthwise, &args, &out_shape));
+    OP_REQUIRES_OK(ctx, MakeConv2DArgs(input.shape(), filter.shape(), strides_,
+                                       dilations_, padding_, explicit_paddings_,
+                                       kDepthwise, &args, &out_shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (out->num_elements() == 0) return;
@@ -167,9 +170,9 @@ class ConvBackpropOp : public ConvOpBase {
     const TensorShape& filter_shape =
         kInputGradient ? other.shape() : result_shape;
     Conv2DArgs args;
-    OP_REQUIRES_OK(
-        ctx, MakeConv2DArgs(input_shape, filter_shape, strides_, dilations_,
-                            padding_, kDepthwise, &args, &out_shape));
+    OP_REQUIRES_OK(ctx, MakeConv2DArgs(input_shape, filter_shape, strides_,
+                                       dilations_, padding_, explicit_paddings_,
+                                       kDepthwise, &args, &out_shape));
     OP_REQUIRES_OK(ctx, CheckOutBackprop(out_backprop, out_shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, result_shape, &out));

@@ -71,6 +71,39 @@ void ExpectNear(const std::vector<T>& got, const std::vector<T>& want,
   }
 }
 
+// Every algorithm (on one thread and on the pool) against the reference
+// loops over the geometry `a`.
+template <typename T>
+void CheckArgs(const Conv2DArgs& a, double tol, const std::string& label,
+               std::mt19937* rng, ThreadPool* pool) {
+  const Window2D& w = a.w;
+  const int64_t in_size = w.batch * w.in_rows * w.in_cols * w.in_depth;
+  const int64_t f_size =
+      w.window_rows * w.window_cols * w.in_depth * a.out_depth;
+  const int64_t out_size = w.batch * w.out_rows * w.out_cols * a.out_depth;
+  auto x = Random<T>(in_size, rng);
+  auto f = Random<T>(f_size, rng);
+  auto dy = Random<T>(out_size, rng);
+  std::vector<T> ref_y(out_size), ref_dx(in_size), ref_df(f_size);
+  ReferenceConv2D(a, x.data(), f.data(), ref_y.data());
+  ReferenceConv2DBackpropInput(a, f.data(), dy.data(), ref_dx.data());
+  ReferenceConv2DBackpropFilter(a, x.data(), dy.data(), ref_df.data());
+  for (ConvAlgorithm alg : {ConvAlgorithm::kDirect, ConvAlgorithm::kIm2col,
+                            ConvAlgorithm::kWinograd}) {
+    for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), pool}) {
+      const std::string what = std::string(ConvAlgorithmName(alg)) +
+                               (p ? " pooled " : " single ") + label;
+      std::vector<T> y(out_size), dx(in_size), df(f_size);
+      FastConv2D(p, a, x.data(), f.data(), y.data(), alg);
+      ExpectNear(y, ref_y, tol, what + " forward");
+      FastConv2DBackpropInput(p, a, f.data(), dy.data(), dx.data(), alg);
+      ExpectNear(dx, ref_dx, tol, what + " backprop input");
+      FastConv2DBackpropFilter(p, a, x.data(), dy.data(), df.data(), alg);
+      ExpectNear(df, ref_df, tol, what + " backprop filter");
+    }
+  }
+}
+
 template <typename T>
 void CheckAll(double tol) {
   std::mt19937 rng(7);
@@ -81,36 +114,46 @@ void CheckAll(double tol) {
                    k.kw, k.stride, k.stride, k.dilation, k.dilation};
     ASSERT_TRUE(a.w.Compute(k.padding).ok());
     a.out_depth = k.m;
-    const int64_t in_size = k.n * k.h * k.w * k.c;
-    const int64_t f_size = k.kh * k.kw * k.c * k.m;
-    const int64_t out_size = k.n * a.w.out_rows * a.w.out_cols * k.m;
-    auto x = Random<T>(in_size, &rng);
-    auto f = Random<T>(f_size, &rng);
-    auto dy = Random<T>(out_size, &rng);
-    std::vector<T> ref_y(out_size), ref_dx(in_size), ref_df(f_size);
-    ReferenceConv2D(a, x.data(), f.data(), ref_y.data());
-    ReferenceConv2DBackpropInput(a, f.data(), dy.data(), ref_dx.data());
-    ReferenceConv2DBackpropFilter(a, x.data(), dy.data(), ref_df.data());
-    for (ConvAlgorithm alg : {ConvAlgorithm::kDirect, ConvAlgorithm::kIm2col,
-                              ConvAlgorithm::kWinograd}) {
-      for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
-        const std::string what = std::string(ConvAlgorithmName(alg)) +
-                                 (p ? " pooled" : " single") + " case " +
-                                 std::to_string(&k - kCases);
-        std::vector<T> y(out_size), dx(in_size), df(f_size);
-        FastConv2D(p, a, x.data(), f.data(), y.data(), alg);
-        ExpectNear(y, ref_y, tol, what + " forward");
-        FastConv2DBackpropInput(p, a, f.data(), dy.data(), dx.data(), alg);
-        ExpectNear(dx, ref_dx, tol, what + " backprop input");
-        FastConv2DBackpropFilter(p, a, x.data(), dy.data(), df.data(), alg);
-        ExpectNear(df, ref_df, tol, what + " backprop filter");
-      }
-    }
+    CheckArgs<T>(a, tol, "case " + std::to_string(&k - kCases), &rng, &pool);
   }
 }
 
 TEST(ConvAlgorithmsTest, FloatMatchesReference) { CheckAll<float>(1e-4); }
 TEST(ConvAlgorithmsTest, DoubleMatchesReference) { CheckAll<double>(1e-11); }
+
+// padding EXPLICIT: [before, after] per NHWC dimension; the window runs
+// VALID over the padded input. Checked as TensorFlow checks it.
+TEST(ConvAlgorithmsTest, ExplicitPadding) {
+  const std::vector<int64_t> pads = {0, 0, 2, 0, 1, 3, 0, 0};
+  ASSERT_TRUE(CheckExplicitPaddings("EXPLICIT", pads).ok());
+  EXPECT_FALSE(CheckExplicitPaddings("SAME", pads).ok());
+  EXPECT_TRUE(CheckExplicitPaddings("SAME", {}).ok());
+  EXPECT_FALSE(CheckExplicitPaddings("EXPLICIT", {0, 0, 1, 1}).ok());
+  EXPECT_FALSE(
+      CheckExplicitPaddings("EXPLICIT", {1, 0, 1, 1, 1, 1, 0, 0}).ok());
+  EXPECT_FALSE(
+      CheckExplicitPaddings("EXPLICIT", {0, 0, -1, 1, 1, 1, 0, 0}).ok());
+  EXPECT_FALSE(
+      CheckExplicitPaddings("EXPLICIT", {0, 0, int64_t{1} << 40, 0, 0, 0, 0, 0})
+          .ok());
+  std::mt19937 rng(11);
+  ThreadPool pool(2, "test");
+  // 3x3 over 9x8 padded to 11x12: 9x10 outputs; 20 -> 24 channels run the
+  // Winograd algorithm too; stride 2 rows: 5 outputs.
+  for (int64_t stride : {1, 2}) {
+    Conv2DArgs a{Window2D{2, 9, 8, 20, 3, 3, stride, 1}, 24};
+    ASSERT_TRUE(a.w.Compute("EXPLICIT", pads).ok());
+    EXPECT_EQ(a.w.out_rows, stride == 1 ? 9 : 5);
+    EXPECT_EQ(a.w.out_cols, 10);
+    EXPECT_EQ(a.w.pad_rows, 2);
+    EXPECT_EQ(a.w.pad_cols, 1);
+    CheckArgs<float>(a, 1e-4, "explicit stride " + std::to_string(stride), &rng,
+                     &pool);
+  }
+  // Padded, the input is still smaller than the window: an error.
+  Conv2DArgs small{Window2D{1, 2, 2, 1, 4, 4}, 1};
+  EXPECT_FALSE(small.w.Compute("EXPLICIT", {0, 0, 1, 0, 0, 1, 0, 0}).ok());
+}
 
 TEST(ConvAlgorithmsTest, AlgorithmChoiceForLeNetLayers) {
   Conv2DArgs conv1{Window2D{64, 28, 28, 1, 5, 5}, 6};

@@ -84,16 +84,23 @@ Status FusedConv2DShape(InferenceContext* c) {
                                    " does not match the filter's in_channels ",
                                    filter.dim(2));
   }
-  int64_t rows = -1, cols = -1, pad;
-  if (filter.dim(0) >= 0) {
-    TW_RETURN_IF_ERROR(WindowedOutputSize(input.dim(1), filter.dim(0),
-                                          strides[1], dilations[1], padding,
-                                          &rows, &pad));
-  }
-  if (filter.dim(1) >= 0) {
-    TW_RETURN_IF_ERROR(WindowedOutputSize(input.dim(2), filter.dim(1),
-                                          strides[2], dilations[2], padding,
-                                          &cols, &pad));
+  std::vector<int64_t> explicit_paddings;
+  TW_RETURN_IF_ERROR(c->GetAttr("explicit_paddings", &explicit_paddings));
+  TW_RETURN_IF_ERROR(CheckExplicitPaddings(padding, explicit_paddings));
+  int64_t rows = -1, cols = -1;
+  if (filter.dim(0) >= 0 && filter.dim(1) >= 0) {
+    Window2D w;
+    w.in_rows = input.dim(1);
+    w.in_cols = input.dim(2);
+    w.window_rows = filter.dim(0);
+    w.window_cols = filter.dim(1);
+    w.stride_rows = strides[1];
+    w.stride_cols = strides[2];
+    w.dilation_rows = dilations[1];
+    w.dilation_cols = dilations[2];
+    TW_RETURN_IF_ERROR(w.Compute(padding, explicit_paddings));
+    rows = w.out_rows;
+    cols = w.out_cols;
   }
   TW_RETURN_IF_ERROR(CheckBias(c, filter.dim(3)));
   c->set_output(0, PartialShape({input.dim(0), rows, cols, filter.dim(3)}));
@@ -127,7 +134,7 @@ REGISTER_OP("_FusedConv2D")
     .Attr("T: {float32, float64}")
     .Attr("num_args: int >= 0")
     .Attr("strides: list(int)")
-    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
     .Attr("explicit_paddings: list(int) = []")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
     .Attr("dilations: list(int) = [1, 1, 1, 1]")

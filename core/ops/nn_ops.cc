@@ -80,6 +80,17 @@ Status BiasAddGradShape(InferenceContext* c) {
   return Status::OK();
 }
 
+// The explicit_paddings attr of a windowed op (empty where the op has none),
+// checked against `padding`.
+Status ExplicitPaddingsAttr(InferenceContext* c, const std::string& padding,
+                            std::vector<int64_t>* explicit_paddings) {
+  explicit_paddings->clear();
+  if (!c->GetAttr("explicit_paddings", explicit_paddings).ok()) {
+    explicit_paddings->clear();  // pooling ops: SAME or VALID only
+  }
+  return CheckExplicitPaddings(padding, *explicit_paddings);
+}
+
 // Output shape of a windowed NHWC op with `out_depth` output channels.
 Status WindowedShape(InferenceContext* c, const PartialShape& input,
                      int64_t window_rows, int64_t window_cols,
@@ -87,6 +98,8 @@ Status WindowedShape(InferenceContext* c, const PartialShape& input,
                      const std::vector<int64_t>& dilations, int64_t out_depth) {
   std::string padding;
   TW_RETURN_IF_ERROR(c->GetAttr("padding", &padding));
+  std::vector<int64_t> explicit_paddings;
+  TW_RETURN_IF_ERROR(ExplicitPaddingsAttr(c, padding, &explicit_paddings));
   Window2D w;
   w.in_rows = input.dim(1);
   w.in_cols = input.dim(2);
@@ -107,7 +120,7 @@ Status WindowedShape(InferenceContext* c, const PartialShape& input,
                                    same(w.in_cols, w.stride_cols), out_depth}));
     return Status::OK();
   }
-  Status s = w.Compute(padding);
+  Status s = w.Compute(padding, explicit_paddings);
   if (!s.ok()) {
     return errors::InvalidArgument(s.message(), " (input shapes ",
                                    c->InputShapesString(), ")");
@@ -409,7 +422,8 @@ REGISTER_OP("BiasAddGrad")
   Attr("T: {float32, float64}")                       \
       .Attr("strides: list(int)")                     \
       .Attr("use_cudnn_on_gpu: bool = true")          \
-      .Attr("padding: {'SAME', 'VALID'}")             \
+      .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}") \
+      .Attr("explicit_paddings: list(int) = []")      \
       .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'") \
       .Attr("dilations: list(int) = [1, 1, 1, 1]")
 
@@ -445,7 +459,8 @@ REGISTER_OP("Conv2DBackpropFilter")
 #define TW_DEPTHWISE_ATTRS                            \
   Attr("T: {float32, float64}")                       \
       .Attr("strides: list(int)")                     \
-      .Attr("padding: {'SAME', 'VALID'}")             \
+      .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}") \
+      .Attr("explicit_paddings: list(int) = []")      \
       .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'") \
       .Attr("dilations: list(int) = [1, 1, 1, 1]")
 

@@ -190,7 +190,8 @@ class ConvGpuOp : public ConvOpBase {
       filter_shape = ctx->input(1).shape();
       OP_REQUIRES_OK(
           ctx, MakeConv2DArgs(input_shape, filter_shape, strides_, dilations_,
-                              padding_, false, &args, &out_shape));
+                              padding_, explicit_paddings_, false, &args,
+                              &out_shape));
     } else {
       constexpr bool kInput = kPass == Pass::kBackpropInput;
       TensorShape result_shape;
@@ -202,7 +203,8 @@ class ConvGpuOp : public ConvOpBase {
       filter_shape = kInput ? ctx->input(1).shape() : result_shape;
       OP_REQUIRES_OK(
           ctx, MakeConv2DArgs(input_shape, filter_shape, strides_, dilations_,
-                              padding_, false, &args, &out_shape));
+                              padding_, explicit_paddings_, false, &args,
+                              &out_shape));
       OP_REQUIRES_OK(ctx, CheckOutBackprop(ctx->input(2), out_shape));
     }
     const TensorShape& result_shape =

@@ -138,12 +138,30 @@ def _padding(padding):
     return str(padding).upper()
 
 
+def _padding_attrs(padding):
+    """{padding, explicit_paddings}: "SAME"/"VALID" in any case, or a list of 4 [before, after] pairs (one per
+    NHWC dimension), which becomes padding "EXPLICIT" with the 8 values flattened, as TensorFlow's wrappers do."""
+    if not isinstance(padding, (list, tuple)):
+        value = _padding(padding)
+        if value == "EXPLICIT":
+            raise ValueError("padding 'EXPLICIT' is not a value to pass: give the explicit paddings as a list instead")
+        return {"padding": value}
+    flat = []
+    for i, pair in enumerate(padding):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise ValueError(f"each element of a padding list must be a [before, after] pair; element {i} of {padding}")
+        flat.extend(int(v) for v in pair)
+    if len(padding) != 4:
+        raise ValueError(f"a padding list must have 4 pairs (N, H, W, C), got {len(padding)}: {padding}")
+    return {"padding": "EXPLICIT", "explicit_paddings": flat}
+
+
 def _conv_attrs(strides, padding, data_format, dilations, **more):
     """The attrs of a convolution op as TensorFlow 1's wrappers take them: strides and dilations as an int, a
-    pair or 4 ints, padding in any case."""
+    pair or 4 ints, padding in any case or as a list of explicit [before, after] pairs."""
     return dict(
         strides=_nhwc_list(strides, "strides"),
-        padding=_padding(padding),
+        **_padding_attrs(padding),
         data_format=data_format,
         dilations=_nhwc_list(dilations, "dilations"),
         **more,
@@ -166,7 +184,7 @@ def conv2d(
       input: a float32 or float64 [batch, height, width, channels] tensor.
       filter: a [filter_height, filter_width, in_channels, out_channels] tensor.
       strides: 4 ints, [1, stride_h, stride_w, 1].
-      padding: "SAME" or "VALID".
+      padding: "SAME" or "VALID", or explicit paddings [[0, 0], [top, bottom], [left, right], [0, 0]].
       data_format: only "NHWC" runs on CPU.
       dilations: 4 ints, [1, dilation_h, dilation_w, 1].
 
