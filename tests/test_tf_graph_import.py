@@ -28,7 +28,17 @@ import make_tf_graph_import as make
 sys.path.remove(DATA)
 
 
+def _needs_conv_explicit_paddings():
+    # Conv2D's explicit_paddings (which every TF-written Conv2D carries) comes with the explicit padding of
+    # convolutions, landed separately.
+    from tensorweave import _pywrap_tensorweave as pywrap
+
+    if "explicit_paddings" not in {a["name"] for a in pywrap.op_def("Conv2D")["attrs"]}:
+        pytest.skip("Conv2D has no explicit_paddings attr yet (explicit padding of convolutions not landed)")
+
+
 def _run_imported(pb_path, npz_path):
+    _needs_conv_explicit_paddings()
     with open(pb_path, "rb") as f:
         data = f.read()
     expected = np.load(npz_path)
