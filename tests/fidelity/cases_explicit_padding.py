@@ -23,7 +23,16 @@ def conv2d_explicit_padding_forward_gradients_and_shapes(tf, sess):
     ys = tf.nn.conv2d(x, f, [1, 2, 3, 1], [[0, 0], [1, 1], [0, 2], [0, 0]])
     dy = tf.constant(_f32(2, 7, 9, 4))
     dx, df = tf.gradients(y, [x, f], grad_ys=dy)
-    return [y.shape.as_list(), ys.shape.as_list(), y.op.get_attr("padding"), y.op.get_attr("explicit_paddings"), y, ys, dx, df]
+    return [
+        y.shape.as_list(),
+        ys.shape.as_list(),
+        y.op.get_attr("padding"),
+        y.op.get_attr("explicit_paddings"),
+        y,
+        ys,
+        dx,
+        df,
+    ]
 
 
 @case(tol=1e-4)
