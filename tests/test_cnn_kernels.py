@@ -248,14 +248,15 @@ def test_relu_and_relu_grad_float32(n):
 
 @pytest.mark.parametrize("act", [None, "relu", "relu6"])
 @pytest.mark.parametrize("depth", [1, 6, 15, 16, 17, 64, 100])
-def test_fused_bias_activation_equals_the_unfused_ops(act, depth):
+@pytest.mark.parametrize("channels", [3, 24])
+def test_fused_bias_activation_equals_the_unfused_ops(act, depth, channels):
     # _FusedConv2D / _FusedMatMul (remapper on) against Conv2D/MatMul + BiasAdd + the
     # activation (remapping off): the same float arithmetic, so equal exactly,
-    # NaN included.
-    x = (RNG.standard_normal((2, 5, 7, 3)) * 4).astype(np.float32)
+    # NaN included. 3 channels in: the direct algorithm; 24 into 16+: Winograd.
+    x = (RNG.standard_normal((2, 5, 7, channels)) * 4).astype(np.float32)
     x[0, 1, 2, 0] = np.nan
-    f = RNG.standard_normal((3, 3, 3, depth)).astype(np.float32)
-    w = RNG.standard_normal((5 * 7 * 3, depth)).astype(np.float32)
+    f = RNG.standard_normal((3, 3, channels, depth)).astype(np.float32)
+    w = RNG.standard_normal((5 * 7 * channels, depth)).astype(np.float32)
     b = (RNG.standard_normal(depth) * 3).astype(np.float32)
     outs = []
     for remap in (True, False):

@@ -102,13 +102,14 @@ def test_the_checks_fail_on_an_op_without_or_with_a_wrong_wrapper():
 
 
 def test_conv2d_signature_is_tensorflows():
-    # TF1's gen_nn_ops.conv2d, without explicit_paddings (not registered here).
+    # TF's gen_nn_ops.conv2d (tf.raw_ops.Conv2D).
     assert str(inspect.signature(gen_ops.conv2d)) == (
-        "(input, filter, strides, padding, use_cudnn_on_gpu=True, data_format='NHWC', dilations=[1, 1, 1, 1], "
-        "name=None)"
+        "(input, filter, strides, padding, use_cudnn_on_gpu=True, explicit_paddings=[], data_format='NHWC', "
+        "dilations=[1, 1, 1, 1], name=None)"
     )
     assert str(inspect.signature(gen_ops.fused_batch_norm)) == (
-        "(x, scale, offset, mean, variance, epsilon=0.0001, data_format='NHWC', is_training=True, name=None)"
+        "(x, scale, offset, mean, variance, epsilon=0.0001, exponential_avg_factor=1.0, data_format='NHWC', "
+        "is_training=True, name=None)"
     )
 
 
@@ -147,6 +148,7 @@ def test_same_attrs_reads_the_shared_attrs_by_the_registrys_names():
             "strides": [1, 2, 2, 1],
             "padding": b"SAME",
             "use_cudnn_on_gpu": True,
+            "explicit_paddings": [],
             "data_format": b"NHWC",
             "dilations": [1, 1, 1, 1],
         }

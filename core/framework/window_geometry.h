@@ -101,6 +101,25 @@ struct Window2D {
   }
 };
 
+// The window of an NHWC op over input rows x cols with a window_rows x
+// window_cols window and NHWC strides and dilations ([1, h, w, 1]; checked
+// by the caller); Compute fills the output sizes and padding.
+inline Window2D MakeWindow2D(int64_t in_rows, int64_t in_cols,
+                             int64_t window_rows, int64_t window_cols,
+                             const std::vector<int64_t>& strides,
+                             const std::vector<int64_t>& dilations) {
+  Window2D w;
+  w.in_rows = in_rows;
+  w.in_cols = in_cols;
+  w.window_rows = window_rows;
+  w.window_cols = window_cols;
+  w.stride_rows = strides[1];
+  w.stride_cols = strides[2];
+  w.dilation_rows = dilations[1];
+  w.dilation_cols = dilations[2];
+  return w;
+}
+
 // A convolution's explicit_paddings attr against its padding, as
 // TensorFlow checks it: empty unless padding is EXPLICIT; then 8 values
 // ([before, after] for N, H, W, C), non-negative, zero on N and C.

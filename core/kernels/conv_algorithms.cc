@@ -4,7 +4,9 @@
 #include "core/kernels/conv_algorithms.h"
 
 #include <algorithm>
+#include <atomic>
 
+#include "core/kernels/conv_simd.h"
 #include "core/platform/thread_pool.h"
 
 namespace tensorweave {
@@ -107,6 +109,30 @@ ConvAlgorithm ChooseConvAlgorithm(const Conv2DArgs& args, ConvPass pass,
   return ConvAlgorithm::kIm2col;
 }
 
+// Whether all n values are finite (split over the pool). Winograd's
+// transforms mix a tile's inputs: a NaN or Inf input spreads to its whole 4x4
+// output tile (Inf - Inf), where a direct convolution (and TensorFlow) puts
+// it only in the outputs that read it. Such results are recomputed by
+// im2col: the check costs one pass over the output.
+template <typename T>
+bool AllFinite(ThreadPool* pool, const T* values, int64_t n) {
+  using S = conv_internal::Simd<T>;
+  std::atomic<bool> finite{true};
+  ParallelForParts(pool, n, [&](int, int64_t begin, int64_t end) {
+    typename S::Vec acc = {};
+    int64_t i = begin;
+    for (; i + S::kLanes <= end; i += S::kLanes) {
+      const typename S::Vec v = S::Load(values + i);
+      acc += v - v;  // 0, or NaN for an Inf or a NaN
+    }
+    T tail = 0;
+    for (; i < end; ++i) tail += values[i] - values[i];
+    for (int lane = 0; lane < S::kLanes; ++lane) tail += acc[lane];
+    if (tail != tail) finite.store(false, std::memory_order_relaxed);
+  });
+  return finite.load();
+}
+
 template <typename T>
 void FastConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
                 const T* filter, T* output, ConvAlgorithm algorithm) {
@@ -116,11 +142,15 @@ void FastConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
       return;
     case ConvAlgorithm::kWinograd:
       WinogradConv2D(pool, a, input, filter, output);
-      return;
+      if (AllFinite(pool, output,
+                    a.w.batch * a.w.out_rows * a.w.out_cols * a.out_depth)) {
+        return;
+      }
+      break;  // recomputed below
     default:
-      Im2colConv2D(pool, a, input, filter, output);
-      return;
+      break;
   }
+  Im2colConv2D(pool, a, input, filter, output);
 }
 
 template <typename T>
@@ -134,11 +164,15 @@ void FastConv2DBackpropInput(ThreadPool* pool, const Conv2DArgs& a,
       return;
     case ConvAlgorithm::kWinograd:
       WinogradBackpropInput(pool, a, filter, out_backprop, in_backprop);
-      return;
+      if (AllFinite(pool, in_backprop,
+                    a.w.batch * a.w.in_rows * a.w.in_cols * a.w.in_depth)) {
+        return;
+      }
+      break;  // recomputed below
     default:
-      Im2colBackpropInput(pool, a, filter, out_backprop, in_backprop);
-      return;
+      break;
   }
+  Im2colBackpropInput(pool, a, filter, out_backprop, in_backprop);
 }
 
 template <typename T>
@@ -152,14 +186,20 @@ void FastConv2DBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
       return;
     case ConvAlgorithm::kWinograd:
       WinogradBackpropFilter(pool, a, input, out_backprop, filter_backprop);
-      return;
+      if (AllFinite(
+              pool, filter_backprop,
+              a.w.window_rows * a.w.window_cols * a.w.in_depth * a.out_depth)) {
+        return;
+      }
+      break;  // recomputed below
     default:
-      Im2colBackpropFilter(pool, a, input, out_backprop, filter_backprop);
-      return;
+      break;
   }
+  Im2colBackpropFilter(pool, a, input, out_backprop, filter_backprop);
 }
 
 #define TW_INSTANTIATE(T)                                                     \
+  template bool AllFinite<T>(ThreadPool*, const T*, int64_t);                 \
   template void FastConv2D<T>(ThreadPool*, const Conv2DArgs&, const T*,       \
                               const T*, T*, ConvAlgorithm);                   \
   template void FastConv2DBackpropInput<T>(                                   \

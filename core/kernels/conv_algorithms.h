@@ -12,6 +12,11 @@
 
 namespace tensorweave {
 
+// Whether all n values are finite (split over the pool): the check on
+// Winograd's results (conv_algorithms.cc).
+template <typename T>
+bool AllFinite(ThreadPool* pool, const T* values, int64_t n);
+
 // kIm2col (conv_im2col.cc): runs any args.
 template <typename T>
 void Im2colConv2D(ThreadPool* pool, const Conv2DArgs& args, const T* input,
@@ -59,9 +64,11 @@ template <typename T>
 void WinogradConv2D(ThreadPool* pool, const Conv2DArgs& args, const T* input,
                     const T* filter, T* output);
 // act(conv + bias) (activation 0 none, 1 Relu, 2 Relu6: _FusedConv2D's),
-// applied to each output tile as it is stored.
+// applied to each output tile as it is stored; false if the output is not
+// all finite (a NaN or Inf input spreads over Winograd's whole tiles: the
+// caller recomputes by im2col, as FastConv2D* do).
 template <typename T>
-void WinogradConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& args,
+bool WinogradConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& args,
                                   const T* input, const T* filter,
                                   const T* bias, int activation, T* output);
 template <typename T>

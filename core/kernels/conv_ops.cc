@@ -30,16 +30,10 @@ Status MakeConv2DArgs(const TensorShape& input, const TensorShape& filter,
         filter.ToString(), ")");
   }
   Window2D& w = args->w;
+  w = MakeWindow2D(input.dim(1), input.dim(2), filter.dim(0), filter.dim(1),
+                   strides, dilations);
   w.batch = input.dim(0);
-  w.in_rows = input.dim(1);
-  w.in_cols = input.dim(2);
   w.in_depth = input.dim(3);
-  w.window_rows = filter.dim(0);
-  w.window_cols = filter.dim(1);
-  w.stride_rows = strides[1];
-  w.stride_cols = strides[2];
-  w.dilation_rows = dilations[1];
-  w.dilation_cols = dilations[2];
   Status s = w.Compute(padding, explicit_paddings);
   if (!s.ok()) {
     return errors::InvalidArgument(s.message(), " (input ", input.ToString(),

@@ -384,6 +384,21 @@ TileIndex TileAt(const TileGeometry& g, int64_t t) {
           (r % g.tile_cols()) * kTile};
 }
 
+// V = B^T d B of the input patches of tiles [b0, b0 + nb): tile t's point e
+// at v + t * tile_stride + e * point_stride.
+template <typename T>
+void TransformInputTiles(const TileGeometry& g, const T* input, int64_t b0,
+                         int64_t nb, T* tmp, T* v, int64_t tile_stride,
+                         int64_t point_stride) {
+  const int64_t in_image = g.in_rows * g.in_cols * g.in_depth;
+  for (int64_t t = 0; t < nb; ++t) {
+    const TileIndex tile = TileAt(g, b0 + t);
+    TransformImagePatch(input + tile.image * in_image, g.in_rows, g.in_cols,
+                        g.in_depth, tile.y0 - g.pad_top, tile.x0 - g.pad_left,
+                        tmp, v + t * tile_stride, point_stride);
+  }
+}
+
 // Tiles per block. Each block streams the whole transformed filter (36 x in
 // x out values) through the GEMMs, and its own transformed inputs and
 // products (36 x tiles x (in + out)) through the transforms: a block holds
@@ -440,7 +455,6 @@ void WinogradForward(ThreadPool* pool, const TileGeometry& g, const T* input,
   const int64_t cin = g.in_depth, cout = g.out_depth;
   const int64_t coutp = Panels<T>(cout);
   const int64_t block = BlockTiles(g, sizeof(T), 128);
-  const int64_t in_image = g.in_rows * g.in_cols * cin;
   const int64_t out_image = g.out_rows * g.out_cols * cout;
   ParallelForParts(pool, g.tiles(), [&](int, int64_t t0, int64_t t1) {
     T* v = Scratch<T>(kBlockInSlot, kPoints * block * cin);
@@ -450,12 +464,7 @@ void WinogradForward(ThreadPool* pool, const TileGeometry& g, const T* input,
     T* tmp = Scratch<T>(kTmpSlot, kPoints * std::max(cin, coutp));
     for (int64_t b0 = t0; b0 < t1; b0 += block) {
       const int64_t nb = std::min(block, t1 - b0);
-      for (int64_t t = 0; t < nb; ++t) {
-        const TileIndex tile = TileAt(g, b0 + t);
-        TransformImagePatch(input + tile.image * in_image, g.in_rows, g.in_cols,
-                            cin, tile.y0 - g.pad_top, tile.x0 - g.pad_left, tmp,
-                            v + t * kPoints * cin, cin);
-      }
+      TransformInputTiles(g, input, b0, nb, tmp, v, kPoints * cin, cin);
       for (int e = 0; e < kPoints; ++e) {
         PanelGemm<T>(nb, coutp, cin, v + e * cin, kPoints * cin, 1,
                      u + e * cin * coutp, coutp, m + e * coutp, kPoints * coutp,
@@ -511,13 +520,15 @@ void WinogradConv2D(ThreadPool* pool, const Conv2DArgs& a, const T* input,
 }
 
 template <typename T>
-void WinogradConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
+bool WinogradConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
                                   const T* input, const T* filter,
                                   const T* bias, int activation, T* output) {
   const T* u = TransformFilter(pool, filter, a.w.in_depth, a.out_depth);
   WinogradForward(pool, ForwardTiles(a), input, u, output,
                   Epilogue<T>{bias, activation});
   TrimScratch<T>(kFilterSlot, kPartialsSlot);
+  return AllFinite(pool, output,
+                   a.w.batch * a.w.out_rows * a.w.out_cols * a.out_depth);
 }
 
 template <typename T>
@@ -557,7 +568,6 @@ void AccumulateFilterGradient(const TileGeometry& g, const T* input,
                               int64_t t1, T* du) {
   const int64_t cin = g.in_depth, cout = g.out_depth, coutp = Panels<T>(cout);
   const int64_t ccp = cin * coutp;
-  const int64_t in_image = g.in_rows * g.in_cols * cin;
   const int64_t out_image = g.out_rows * g.out_cols * cout;
 
   T* v = Scratch<T>(kBlockInSlot, kPoints * block * cin);
@@ -567,11 +577,9 @@ void AccumulateFilterGradient(const TileGeometry& g, const T* input,
   T* tmp = Scratch<T>(kTmpSlot, kPoints * std::max(cin, cout));
   for (int64_t b0 = t0; b0 < t1; b0 += block) {
     const int64_t nb = std::min(block, t1 - b0);
+    TransformInputTiles(g, input, b0, nb, tmp, v, cin, nb * cin);
     for (int64_t t = 0; t < nb; ++t) {
       const TileIndex tile = TileAt(g, b0 + t);
-      TransformImagePatch(input + tile.image * in_image, g.in_rows, g.in_cols,
-                          cin, tile.y0 - g.pad_top, tile.x0 - g.pad_left, tmp,
-                          v + t * cin, nb * cin);
       // A dY A^T of the 4x4 out_backprop tile (zeros past the edges),
       // read in place.
       const T* dy = out_backprop + tile.image * out_image;
@@ -659,7 +667,7 @@ void WinogradBackpropFilter(ThreadPool* pool, const Conv2DArgs& a,
 #define TW_INSTANTIATE(T)                                                     \
   template void WinogradConv2D<T>(ThreadPool*, const Conv2DArgs&, const T*,   \
                                   const T*, T*);                              \
-  template void WinogradConv2DBiasActivation<T>(                              \
+  template bool WinogradConv2DBiasActivation<T>(                              \
       ThreadPool*, const Conv2DArgs&, const T*, const T*, const T*, int, T*); \
   template void WinogradBackpropInput<T>(ThreadPool*, const Conv2DArgs&,      \
                                          const T*, const T*, T*);             \

@@ -310,10 +310,12 @@ class FusedConv2DOp : public ConvOpBase {
                                              bias.data<T>(), act, data)) {
                 return Status::OK();
               }
-              if (algorithm == ConvAlgorithm::kWinograd) {
-                WinogradConv2DBiasActivation<T>(
-                    ctx->intra_op_pool(), args, input.data<T>(),
-                    filter.data<T>(), bias.data<T>(), act, data);
+              // (Not finite: a NaN or Inf input spread over Winograd's tiles;
+              // FastConv2D below recomputes it by im2col.)
+              if (algorithm == ConvAlgorithm::kWinograd &&
+                  WinogradConv2DBiasActivation<T>(
+                      ctx->intra_op_pool(), args, input.data<T>(),
+                      filter.data<T>(), bias.data<T>(), act, data)) {
                 return Status::OK();
               }
             }

@@ -89,15 +89,8 @@ Status FusedConv2DShape(InferenceContext* c) {
   TW_RETURN_IF_ERROR(CheckExplicitPaddings(padding, explicit_paddings));
   int64_t rows = -1, cols = -1;
   if (filter.dim(0) >= 0 && filter.dim(1) >= 0) {
-    Window2D w;
-    w.in_rows = input.dim(1);
-    w.in_cols = input.dim(2);
-    w.window_rows = filter.dim(0);
-    w.window_cols = filter.dim(1);
-    w.stride_rows = strides[1];
-    w.stride_cols = strides[2];
-    w.dilation_rows = dilations[1];
-    w.dilation_cols = dilations[2];
+    Window2D w = MakeWindow2D(input.dim(1), input.dim(2), filter.dim(0),
+                              filter.dim(1), strides, dilations);
     TW_RETURN_IF_ERROR(w.Compute(padding, explicit_paddings));
     rows = w.out_rows;
     cols = w.out_cols;

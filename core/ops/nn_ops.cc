@@ -100,15 +100,8 @@ Status WindowedShape(InferenceContext* c, const PartialShape& input,
   TW_RETURN_IF_ERROR(c->GetAttr("padding", &padding));
   std::vector<int64_t> explicit_paddings;
   TW_RETURN_IF_ERROR(ExplicitPaddingsAttr(c, padding, &explicit_paddings));
-  Window2D w;
-  w.in_rows = input.dim(1);
-  w.in_cols = input.dim(2);
-  w.window_rows = window_rows;
-  w.window_cols = window_cols;
-  w.stride_rows = strides[1];
-  w.stride_cols = strides[2];
-  w.dilation_rows = dilations[1];
-  w.dilation_cols = dilations[2];
+  Window2D w = MakeWindow2D(input.dim(1), input.dim(2), window_rows,
+                            window_cols, strides, dilations);
   if (window_rows < 0 || window_cols < 0) {
     // An unknown window (filter): SAME padding still gives ceil(in / stride).
     auto same = [&](int64_t in, int64_t stride) -> int64_t {
