@@ -45,6 +45,12 @@ if [[ ! -x "$PY312" ]]; then
 fi
 suffix="$("$PY312" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
 
+# The build needs pybind11 for 3.12's headers, the import check numpy and
+# protobuf (a fresh machine's 3.12 has none of them).
+if ! "$PY312" -c 'import pybind11, numpy, google.protobuf' >/dev/null 2>&1; then
+  echo "build_gpu_bundle: pip install pybind11 numpy protobuf for $PY312"
+  "$PY312" -m pip install -q --progress-bar off pybind11 numpy protobuf
+fi
 echo "build_gpu_bundle: the core extension for $("$PY312" --version) (output base $OB)"
 # .bazelrc builds for this machine's CPU (-march=native: here AVX-512 with
 # FP16 and AMX), and the disk cache holds those objects, so that is the

@@ -25,7 +25,8 @@
 # Environment: PYTHON (default python3), TW_GPU_BUNDLE (default
 # build/gpu_bundle), TW_CHECK_FILE_TIMEOUT (s per test file, default 120),
 # TW_CHECK_TESTS_BUDGET (s for all test files, default 300; files not started
-# by then are reported as skipped), TW_CHECK_BENCH_TIMEOUT (default 130).
+# by then are reported as skipped), TW_CHECK_BENCH_TIMEOUT (default 130),
+# TW_CHECK_JOBS (test files run at once, default 4; the benchmark runs alone).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -35,6 +36,7 @@ OUT="${OUT:-/tmp/gpu_check}"
 FILE_TIMEOUT="${TW_CHECK_FILE_TIMEOUT:-120}"
 TESTS_BUDGET="${TW_CHECK_TESTS_BUDGET:-300}"
 BENCH_TIMEOUT="${TW_CHECK_BENCH_TIMEOUT:-130}"
+JOBS="${TW_CHECK_JOBS:-4}"
 run_tests=1
 run_bench=1
 quick=()
@@ -141,35 +143,51 @@ elif ((import_rc != 0)); then
 fi
 
 if ((run_tests)); then
-  echo "=== GPU tests (TW_GPU_SYNC_CHECK=1, ${FILE_TIMEOUT}s per file, ${TESTS_BUDGET}s in all) ==="
+  echo "=== GPU tests (TW_GPU_SYNC_CHECK=1, ${FILE_TIMEOUT}s per file, ${TESTS_BUDGET}s in all, $JOBS files at once) ==="
   if ((${#files[@]} == 0)); then
     mapfile -t files < <(ls tests/gpu/test_*.py 2>/dev/null | sort)
   fi
   : >"$OUT/pytest_gpu.log"
-  rm -f "$OUT"/junit_*.xml "$OUT"/pytest_test_*.log
+  rm -f "$OUT"/junit_*.xml "$OUT"/pytest_test_*.log "$OUT"/summary_test_*.txt
   tests_t0=$SECONDS
-  for f in "${files[@]}"; do
+  # run_file FILE: one test file under its time limit; its summary lines go
+  # to summary_<file>.txt (files run JOBS at a time: their lines are put
+  # together in order at the end).
+  run_file() {
+    local f="$1" base left limit counts
     base="$(basename "$f" .py)"
+    SUMMARY="$OUT/summary_$base.txt"
+    : >"$SUMMARY"
     left=$((TESTS_BUDGET - (SECONDS - tests_t0)))
     if ((left < 20)); then
       note "$(printf '%-40s %s' "$base" "NOT RUN (tests budget spent)")"
-      continue
+      return
     fi
     limit=$((left < FILE_TIMEOUT ? left : FILE_TIMEOUT))
     TW_GPU_SYNC_CHECK=1 stage "$base" "$limit" "$OUT/pytest_$base.log" \
       "$PY" -m pytest "$f" -v -rfE --tb=short --maxfail=6 -p no:cacheprovider "${kexpr[@]}" \
       --junitxml="$OUT/junit_$base.xml"
-    {
-      echo "===== $f"
-      cat "$OUT/pytest_$base.log"
-    } >>"$OUT/pytest_gpu.log"
     # The file's last pytest line (counts), in the summary.
     counts="$(grep -E '(passed|failed|skipped|error|no tests ran)' "$OUT/pytest_$base.log" | tail -1)"
     note "    ${counts:-(no pytest summary: crashed or timed out; see pytest_$base.log)}"
     if ! grep -qE '^=+ .*(passed|failed|skipped|error|no tests ran)' "$OUT/pytest_$base.log"; then
       note "    last lines of pytest_$base.log:"
-      tail -15 "$OUT/pytest_$base.log" | sed 's/^/      /' | tee -a "$SUMMARY"
+      tail -15 "$OUT/pytest_$base.log" | sed 's/^/      /' >>"$SUMMARY"
     fi
+  }
+  for f in "${files[@]}"; do
+    while (($(jobs -rp | wc -l) >= JOBS)); do wait -n; done
+    run_file "$f" >/dev/null &
+  done
+  wait
+  for f in "${files[@]}"; do
+    base="$(basename "$f" .py)"
+    {
+      echo "===== $f"
+      cat "$OUT/pytest_$base.log" 2>/dev/null
+    } >>"$OUT/pytest_gpu.log"
+    cat "$OUT/summary_$base.txt" | tee -a "$SUMMARY"
+    rm -f "$OUT/summary_$base.txt"
   done
   # One junit.xml of every file's.
   "$PY" - "$OUT" <<'EOF' || true
