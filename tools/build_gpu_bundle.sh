@@ -2,6 +2,7 @@
 # Builds build/gpu_bundle/: tensorweave for the GPU machine (Python 3.12, no
 # Bazel there), as a directory to put on PYTHONPATH:
 #
+#   build/gpu_bundle/lib/                      the image codecs' shared libraries
 #   build/gpu_bundle/tensorweave/              the package's .py files
 #     _pywrap_tensorweave.cpython-312-*.so     the core extension for 3.12
 #     libtensorweave_gpu.so                    the CUDA device (tools/build_gpu.sh)
@@ -103,6 +104,14 @@ if [[ -n "$gpu_lib" ]]; then
   install -m 755 "$gpu_lib" "$pkg/libtensorweave_gpu.so"
   strip --strip-debug "$pkg/libtensorweave_gpu.so"
 fi
+# The image codecs' libraries (libgif, libjpeg-turbo's libjpeg.so.62,
+# libpng16) are not on the GPU machine (Ubuntu 24.04 has libjpeg.so.8):
+# they go to lib/, which tools/gpu_check.sh puts on LD_LIBRARY_PATH.
+mkdir -p "$tmp/lib"
+for soname in libgif.so.7 libjpeg.so.62 libpng16.so.16; do
+  path="$(ldd "$pkg/_pywrap_tensorweave$suffix" | awk -v s="$soname" '$1 == s {print $3}')"
+  [[ -n "$path" ]] && cp -L "$path" "$tmp/lib/$soname"
+done
 {
   echo "built: $(date -u +%FT%TZ) from $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "march: $MARCH"

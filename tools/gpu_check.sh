@@ -78,6 +78,8 @@ stage() {
 }
 
 export PYTHONPATH="$BUNDLE${PYTHONPATH:+:$PYTHONPATH}"
+# The image codecs' libraries that the GPU machine lacks (build_gpu_bundle.sh).
+export LD_LIBRARY_PATH="$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PYTHONDONTWRITEBYTECODE=1
 export TW_GPU_VERBOSE=1
 

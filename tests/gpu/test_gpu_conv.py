@@ -69,6 +69,9 @@ def test_conv2d_and_grads(conv_path, xs, fs, stride, padding, dilation):
         ops=["Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter"],
         rtol=1e-4,
         atol=1e-4,
+        # The CPU takes Winograd F(4x4,3x3) for the CNN-sized layer: its filter gradient (sums of
+        # 4*16*16 products, up to ~50) differs from a direct sum by ~3e-6 of its largest value.
+        atol_of_max=1e-5,
     )
 
 
