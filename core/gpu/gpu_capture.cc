@@ -94,7 +94,7 @@ class GpuCapturedStep : public CapturedStep {
                                 " changed size");
       }
       if (in.num_bytes() > 0) {
-        std::memcpy(in_staging_[i]->data, in.raw_data(), in.num_bytes());
+        HostCopy(in_staging_[i]->data, in.raw_data(), in.num_bytes());
       }
     }
     TW_RETURN_IF_ERROR(CudaStatus(cudaGraphLaunch(exec_, device_->stream()),
@@ -109,7 +109,7 @@ class GpuCapturedStep : public CapturedStep {
       TW_RETURN_IF_ERROR(
           Tensor::Allocate(outputs_[i].dtype, outputs_[i].shape, &out));
       if (out.num_bytes() > 0) {
-        std::memcpy(out.raw_data(), out_staging_[i]->data, out.num_bytes());
+        HostCopy(out.raw_data(), out_staging_[i]->data, out.num_bytes());
       }
       outputs->push_back(std::move(out));
     }
@@ -214,7 +214,7 @@ Status GpuDevice::EndCapture(const Status& step_status,
   for (size_t i = 0; i < step.outputs_.size(); ++i) {
     Tensor& out = step.first_outputs_[i];
     if (out.num_bytes() > 0) {
-      std::memcpy(out.raw_data(), step.out_staging_[i]->data, out.num_bytes());
+      HostCopy(out.raw_data(), step.out_staging_[i]->data, out.num_bytes());
     }
   }
   step.first_outputs_.clear();
@@ -259,7 +259,7 @@ Status GpuDevice::TransferIn(const std::string& key, bool host_memory,
     *out = host;
   } else if (s.ok()) {
     if (host.num_bytes() > 0) {
-      std::memcpy(staging->data, host.raw_data(), host.num_bytes());
+      HostCopy(staging->data, host.raw_data(), host.num_bytes());
     }
     s = AllocateTensor(host.dtype(), host.shape(), out);
     if (s.ok() && host.num_bytes() > 0) {
@@ -311,7 +311,7 @@ Status GpuDevice::TransferOut(const std::string& key, bool host_memory,
   if (s.ok() && value.num_bytes() > 0) {
     if (host_memory) {
       // Computed on the host while recording: the same every replay.
-      std::memcpy(staging->data, value.raw_data(), value.num_bytes());
+      HostCopy(staging->data, value.raw_data(), value.num_bytes());
     } else {
       s = CudaStatus(
           cudaMemcpyAsync(staging->data, value.raw_data(), value.num_bytes(),

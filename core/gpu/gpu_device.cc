@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/framework/tensor_size.h"
+#include "core/platform/thread_pool.h"
 #include "core/gpu/gpu_kernel_util.h"
 
 namespace tensorweave {
@@ -371,7 +372,7 @@ Status GpuDevice::CopyFromHost(const Tensor& host, Tensor* out) {
     void* p = nullptr;
     TW_RETURN_IF_ERROR(CudaStatus(
         cudaHostAlloc(&p, bytes, cudaHostAllocPortable), what.c_str()));
-    std::memcpy(p, host.raw_data(), bytes);
+    HostCopy(p, host.raw_data(), bytes);
     {
       std::lock_guard<std::mutex> lock(state->kept_mu);
       state->kept.push_back(p);
@@ -390,7 +391,7 @@ Status GpuDevice::CopyFromHost(const Tensor& host, Tensor* out) {
                                       cudaMemcpyHostToDevice, stream_),
                       what.c_str());
   }
-  std::memcpy(staging, host.raw_data(), bytes);
+  HostCopy(staging, host.raw_data(), bytes);
   Status s = CudaStatus(cudaMemcpyAsync(out->raw_data(), staging, bytes,
                                         cudaMemcpyHostToDevice, stream_),
                         what.c_str());
@@ -433,7 +434,7 @@ Status GpuDevice::CopyToHost(const Tensor& device, Tensor* out) {
     }
   }
   if (s.ok() && staging != nullptr) {
-    std::memcpy(out->raw_data(), staging, bytes);
+    HostCopy(out->raw_data(), staging, bytes);
   }
   if (staging != nullptr) {
     if (s.ok()) {
@@ -570,6 +571,30 @@ struct RegisterGpuDeviceFactory {
 } register_gpu_device_factory;
 
 }  // namespace
+
+void HostCopy(void* dst, const void* src, size_t bytes) {
+  constexpr size_t kBlock = size_t{1} << 20;
+  // Leaked: copies may still run while the process exits.
+  static ThreadPool* const pool = []() -> ThreadPool* {
+    const int threads = std::min(4, ThreadPool::NumCores() - 1);
+    std::unique_ptr<ThreadPool> p;
+    if (threads < 1 || !ThreadPool::Create(threads, "gpu_host_copy", &p).ok()) {
+      return nullptr;
+    }
+    return p.release();
+  }();
+  if (bytes < 2 * kBlock || pool == nullptr) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  const int64_t blocks = static_cast<int64_t>((bytes + kBlock - 1) / kBlock);
+  pool->ParallelFor(blocks, 1, [&](int64_t begin, int64_t end) {
+    const size_t from = static_cast<size_t>(begin) * kBlock;
+    const size_t to = std::min(bytes, static_cast<size_t>(end) * kBlock);
+    std::memcpy(static_cast<char*>(dst) + from,
+                static_cast<const char*>(src) + from, to - from);
+  });
+}
 
 }  // namespace gpu
 }  // namespace tensorweave

@@ -63,6 +63,28 @@ Status DispatchBySize(DataType dtype, Fn&& fn) {
        i < (n); i += static_cast<int64_t>(blockDim.x) * gridDim.x)
 #endif
 
+#ifdef __CUDACC__
+namespace tensorweave {
+namespace gpu {
+// 16 bytes of T, loaded and stored as one vector access: element-wise
+// kernels over 4- and 8-byte types move kPackOf<T> elements per thread
+// through it (the memory system needs the wider accesses to reach its
+// bandwidth) where their buffers are 16-byte aligned.
+template <typename T>
+struct alignas(16) Pack {
+  T v[16 / sizeof(T)];
+};
+template <typename T>
+inline constexpr int kPackOf = 16 / sizeof(T);
+template <typename T>
+inline bool PackAligned(const void* p) {
+  return (sizeof(T) == 4 || sizeof(T) == 8) &&
+         reinterpret_cast<uintptr_t>(p) % 16 == 0;
+}
+}  // namespace gpu
+}  // namespace tensorweave
+#endif
+
 // In Compute: a CUDA call that fails ends the kernel with its error.
 #define OP_REQUIRES_CUDA_OK(ctx, expr) \
   OP_REQUIRES_OK(ctx, ::tensorweave::gpu::CudaStatus((expr), #expr))

@@ -24,6 +24,22 @@ __global__ void BiasAddKernel(const T* x, const T* b, T* out, int64_t n,
   }
 }
 
+// NHWC with channels a multiple of kPackOf<T>, 16-byte aligned buffers: a
+// Pack of x and the Pack of bias it lines up with (32-bit indices).
+template <typename T>
+__global__ void BiasAddPackKernel(const T* x, const T* b, T* out,
+                                  uint32_t packs, uint32_t channel_packs) {
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < packs;
+       i += blockDim.x * gridDim.x) {
+    const Pack<T> a = reinterpret_cast<const Pack<T>*>(x)[i];
+    const Pack<T> c = reinterpret_cast<const Pack<T>*>(b)[i % channel_packs];
+    Pack<T> r;
+#pragma unroll
+    for (int j = 0; j < kPackOf<T>; ++j) r.v[j] = a.v[j] + c.v[j];
+    reinterpret_cast<Pack<T>*>(out)[i] = r;
+  }
+}
+
 class GpuBiasAddOp : public OpKernel {
  public:
   explicit GpuBiasAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -56,6 +72,18 @@ class GpuBiasAddOp : public OpKernel {
     OP_REQUIRES_OK(
         ctx, DispatchType<float, double, int64_t>(value.dtype(), [&](auto t) {
           using T = decltype(t);
+          constexpr int k = kPackOf<T>;
+          if (inner == 1 && channels % k == 0 && n / k <= UINT32_MAX &&
+              PackAligned<T>(value.data<T>()) &&
+              PackAligned<T>(bias.data<T>()) &&
+              PackAligned<T>(out->data<T>())) {
+            BiasAddPackKernel<T><<<BlocksFor(n / k), kThreadsPerBlock, 0,
+                                   device->stream()>>>(
+                value.data<T>(), bias.data<T>(), out->data<T>(),
+                static_cast<uint32_t>(n / k),
+                static_cast<uint32_t>(channels / k));
+            return CheckLaunch(device, "BiasAddPackKernel");
+          }
           BiasAddKernel<T>
               <<<BlocksFor(n), kThreadsPerBlock, 0, device->stream()>>>(
                   value.data<T>(), bias.data<T>(), out->data<T>(), n, channels,

@@ -11,6 +11,7 @@
 // values feed shapes and stay in host memory (registered elsewhere).
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
@@ -40,6 +41,40 @@ __global__ void BinaryKernel(const T* x, const T* y, Out* out, int64_t n,
 template <typename T, typename Out, typename F>
 __global__ void UnaryKernel(const T* x, Out* out, int64_t n, F f) {
   TW_GPU_LOOP(i, n) { out[i] = f(x[i]); }
+}
+
+// The same-shape binary and the unary kernels over Packs (x, y and out
+// 16-byte aligned, Out == T); the n % kPackOf<T> last elements one each.
+template <typename T, typename F>
+__global__ void BinaryPackKernel(const T* x, const T* y, T* out, int64_t n,
+                                 F f) {
+  constexpr int k = kPackOf<T>;
+  const int64_t packs = n / k;
+  TW_GPU_LOOP(i, packs) {
+    const Pack<T> a = reinterpret_cast<const Pack<T>*>(x)[i];
+    const Pack<T> b = reinterpret_cast<const Pack<T>*>(y)[i];
+    Pack<T> r;
+#pragma unroll
+    for (int j = 0; j < k; ++j) r.v[j] = f(a.v[j], b.v[j]);
+    reinterpret_cast<Pack<T>*>(out)[i] = r;
+  }
+  const int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (t < n - packs * k) out[packs * k + t] = f(x[packs * k + t], y[packs * k + t]);
+}
+
+template <typename T, typename F>
+__global__ void UnaryPackKernel(const T* x, T* out, int64_t n, F f) {
+  constexpr int k = kPackOf<T>;
+  const int64_t packs = n / k;
+  TW_GPU_LOOP(i, packs) {
+    const Pack<T> a = reinterpret_cast<const Pack<T>*>(x)[i];
+    Pack<T> r;
+#pragma unroll
+    for (int j = 0; j < k; ++j) r.v[j] = f(a.v[j]);
+    reinterpret_cast<Pack<T>*>(out)[i] = r;
+  }
+  const int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+  if (t < n - packs * k) out[packs * k + t] = f(x[packs * k + t]);
 }
 
 // ---------------------------------------------------------------- functors
@@ -236,6 +271,15 @@ class GpuBinaryOp : public OpKernel {
               (AllocateElementwiseOutput<T, Out>(ctx, 2, plan.output, &out)));
           const int64_t n = plan.output.num_elements();
           if (n == 0) return Status::OK();
+          if constexpr (std::is_same_v<Out, T> && sizeof(T) >= 4) {
+            if (index.mode == 0 && PackAligned<T>(x.data<T>()) &&
+                PackAligned<T>(y.data<T>()) && PackAligned<T>(out->data<T>())) {
+              BinaryPackKernel<T, F><<<BlocksFor(n / kPackOf<T> + 1),
+                                       kThreadsPerBlock, 0, device->stream()>>>(
+                  x.data<T>(), y.data<T>(), out->data<T>(), n, f_);
+              return CheckLaunch(device, "BinaryPackKernel");
+            }
+          }
           BinaryKernel<T, Out, F>
               <<<BlocksFor(n), kThreadsPerBlock, 0, device->stream()>>>(
                   x.data<T>(), y.data<T>(), out->data<Out>(), n, index, f_);
@@ -265,6 +309,14 @@ class GpuUnaryOp : public OpKernel {
               (AllocateElementwiseOutput<T, Out>(ctx, 1, x.shape(), &out)));
           const int64_t n = x.num_elements();
           if (n == 0) return Status::OK();
+          if constexpr (std::is_same_v<Out, T> && sizeof(T) >= 4) {
+            if (PackAligned<T>(x.data<T>()) && PackAligned<T>(out->data<T>())) {
+              UnaryPackKernel<T, F><<<BlocksFor(n / kPackOf<T> + 1),
+                                      kThreadsPerBlock, 0, device->stream()>>>(
+                  x.data<T>(), out->data<T>(), n, f_);
+              return CheckLaunch(device, "UnaryPackKernel");
+            }
+          }
           UnaryKernel<T, Out, F>
               <<<BlocksFor(n), kThreadsPerBlock, 0, device->stream()>>>(
                   x.data<T>(), out->data<Out>(), n, f_);

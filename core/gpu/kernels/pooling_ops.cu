@@ -3,7 +3,12 @@
 // for the forward ops; the backprops gather (one thread per input element,
 // summing the windows that cover it) so that they need no atomics and are
 // deterministic. MaxPoolGrad follows the CPU's tie rule: each window's grad
-// goes to the FIRST maximum in scan order (rows, then columns).
+// goes to the FIRST maximum in scan order (rows, then columns). Where the
+// windows do not overlap (stride >= window: the 2x2/2 pools of CNNs) each
+// input element is in at most one window, and MaxPoolGrad scatters instead:
+// one thread per window finds its first maximum once and writes its whole
+// window (4x fewer window scans than gathering). Indices are 32-bit where
+// the tensors allow (64-bit division is slow on a GPU).
 #include <string>
 #include <vector>
 
@@ -63,16 +68,18 @@ __device__ inline int64_t FirstMax(const PoolGeom& g, const T* in, int64_t n,
   return where;
 }
 
-template <typename T, bool kMax>
+template <typename T, bool kMax, typename Index>
 __global__ void PoolForwardKernel(PoolGeom g, const T* in, T* out,
-                                  int64_t total) {
-  TW_GPU_LOOP(i, total) {
-    const int64_t c = i % g.depth;
-    int64_t rest = i / g.depth;
-    const int64_t ox = rest % g.out_cols;
-    rest /= g.out_cols;
-    const int64_t oy = rest % g.out_rows;
-    const int64_t n = rest / g.out_rows;
+                                  Index total) {
+  const Index depth = g.depth, out_cols = g.out_cols, out_rows = g.out_rows;
+  for (Index i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
+       i += blockDim.x * gridDim.x) {
+    const Index c = i % depth;
+    Index rest = i / depth;
+    const Index ox = rest % out_cols;
+    rest /= out_cols;
+    const Index oy = rest % out_rows;
+    const Index n = rest / out_rows;
     if (kMax) {
       out[i] = in[FirstMax(g, in, n, oy, ox, c)];
     } else {
@@ -126,6 +133,49 @@ __global__ void MaxPoolGradKernel(PoolGeom g, const T* in, const T* grad,
       }
     }
     din[i] = sum;
+  }
+}
+
+// Windows that do not overlap: the thread of output (n, oy, ox, c) writes
+// grad to its window's first maximum and 0 to the rest of its window (input
+// elements in no window are zeroed before, where there are any).
+template <typename T, typename Index>
+__global__ void MaxPoolGradScatterKernel(PoolGeom g, const T* in,
+                                         const T* grad, T* din, Index total) {
+  const Index depth = g.depth, out_cols = g.out_cols, out_rows = g.out_rows;
+  for (Index i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
+       i += blockDim.x * gridDim.x) {
+    const Index c = i % depth;
+    Index rest = i / depth;
+    const Index ox = rest % out_cols;
+    rest /= out_cols;
+    const Index oy = rest % out_rows;
+    const Index n = rest / out_rows;
+    int64_t y0, y1, x0, x1;
+    WindowOf(g, oy, ox, &y0, &y1, &x0, &x1);
+    const Index row = static_cast<Index>(g.in_cols) * depth;
+    const Index base = (n * static_cast<Index>(g.in_rows) + Index(y0)) * row +
+                       Index(x0) * depth + c;
+    const Index h = Index(y1 - y0), w = Index(x1 - x0);
+    Index best_at = base;
+    T best = in[base];
+    for (Index y = 0; y < h; ++y) {
+      for (Index x = 0; x < w; ++x) {
+        const Index at = base + y * row + x * depth;
+        const T v = in[at];
+        if (v > best) {
+          best = v;
+          best_at = at;
+        }
+      }
+    }
+    const T dy = grad[i];
+    for (Index y = 0; y < h; ++y) {
+      for (Index x = 0; x < w; ++x) {
+        const Index at = base + y * row + x * depth;
+        din[at] = at == best_at ? dy : T(0);
+      }
+    }
   }
 }
 
@@ -226,9 +276,16 @@ class PoolGpuOp : public PoolGpuBase {
     OP_REQUIRES_OK(
         ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
           using T = decltype(t);
-          PoolForwardKernel<T, kMax>
-              <<<BlocksFor(total), kThreadsPerBlock, 0, device->stream()>>>(
-                  ToGeom(w), input.data<T>(), out->data<T>(), total);
+          if (input.num_elements() <= INT32_MAX) {
+            PoolForwardKernel<T, kMax, int32_t>
+                <<<BlocksFor(total), kThreadsPerBlock, 0, device->stream()>>>(
+                    ToGeom(w), input.data<T>(), out->data<T>(),
+                    static_cast<int32_t>(total));
+          } else {
+            PoolForwardKernel<T, kMax, int64_t>
+                <<<BlocksFor(total), kThreadsPerBlock, 0, device->stream()>>>(
+                    ToGeom(w), input.data<T>(), out->data<T>(), total);
+          }
           return CheckLaunch(device, kMax ? "MaxPool" : "AvgPool");
         }));
   }
@@ -258,6 +315,31 @@ class MaxPoolGradGpuOp : public PoolGpuBase {
         ctx, DispatchType<TW_FLOAT_TYPES>(input.dtype(), [&](auto t) {
           using T = decltype(t);
           if (out_shape.num_elements() == 0) return ZeroFill<T>(device, din);
+          if (w.stride_rows >= w.window_rows &&
+              w.stride_cols >= w.window_cols) {
+            // Every input element in exactly one window: no zeroing.
+            const bool tiled = w.stride_rows == w.window_rows &&
+                               w.stride_cols == w.window_cols &&
+                               w.pad_rows == 0 && w.pad_cols == 0 &&
+                               w.out_rows * w.stride_rows == w.in_rows &&
+                               w.out_cols * w.stride_cols == w.in_cols;
+            if (!tiled) TW_RETURN_IF_ERROR(ZeroFill<T>(device, din));
+            const int64_t windows = out_shape.num_elements();
+            if (total <= INT32_MAX) {
+              MaxPoolGradScatterKernel<T, int32_t>
+                  <<<BlocksFor(windows), kThreadsPerBlock, 0,
+                     device->stream()>>>(ToGeom(w), input.data<T>(),
+                                         grad.data<T>(), din->data<T>(),
+                                         static_cast<int32_t>(windows));
+            } else {
+              MaxPoolGradScatterKernel<T, int64_t>
+                  <<<BlocksFor(windows), kThreadsPerBlock, 0,
+                     device->stream()>>>(ToGeom(w), input.data<T>(),
+                                         grad.data<T>(), din->data<T>(),
+                                         windows);
+            }
+            return CheckLaunch(device, "MaxPoolGrad(scatter)");
+          }
           MaxPoolGradKernel<T>
               <<<BlocksFor(total), kThreadsPerBlock, 0, device->stream()>>>(
                   ToGeom(w), input.data<T>(), grad.data<T>(), din->data<T>(),
