@@ -150,7 +150,11 @@ if ((run_tests)); then
     mapfile -t files < <(ls tests/gpu/test_*.py 2>/dev/null | sort)
   fi
   : >"$OUT/pytest_gpu.log"
-  rm -f "$OUT"/junit_*.xml "$OUT"/pytest_test_*.log "$OUT"/summary_test_*.txt
+  rm -rf "$OUT"/junit_*.xml "$OUT"/pytest_test_*.log "$OUT"/summary_test_*.txt "$OUT/ops_ran"
+  # Each test process writes the op types it saw run on the GPU here
+  # (tests/gpu/gpu_util.py); the coverage line below compares them with the
+  # GPU kernels the library registers.
+  export TW_GPU_OPS_RAN_DIR="$OUT/ops_ran"
   tests_t0=$SECONDS
   # run_file FILE: one test file under its time limit; its summary lines go
   # to summary_<file>.txt (files run JOBS at a time: their lines are put
@@ -205,6 +209,19 @@ for path in sorted(glob.glob(f"{out}/junit_*.xml")):
     suites.extend(root.iter("testsuite"))
 ET.ElementTree(suites).write(f"{out}/junit.xml", encoding="utf-8", xml_declaration=True)
 EOF
+  echo "=== GPU kernels the tests ran ==="
+  "$PY" - "$OUT/ops_ran" <<'EOF' 2>/dev/null | tee -a "$SUMMARY"
+import glob, sys
+import tensorweave as tw  # noqa: F401 - loads the GPU library
+from tensorweave import _pywrap_tensorweave as pywrap
+ran = set()
+for path in glob.glob(f"{sys.argv[1]}/*.txt"):
+    ran |= set(open(path).read().split())
+kernels = set(pywrap.registered_kernels("GPU"))
+missing = sorted(kernels - ran)
+print(f"GPU kernels run on the GPU by the tests: {len(kernels & ran)} of {len(kernels)}")
+print("  not run:", " ".join(missing) if missing else "(none)")
+EOF
   echo "=== failing tests ==="
   grep -hE '^(FAILED|ERROR) ' "$OUT"/pytest_test_*.log 2>/dev/null | cut -c1-240 | head -30 |
     tee -a "$SUMMARY"
@@ -232,7 +249,7 @@ note "gpu_check: $((SECONDS - T0)) s in all; logs in $OUT"
 (
   cd "$OUT" &&
     packed=$(ls | grep -vE '^(summary.txt|pytest_gpu.log|bench.json|bench.log|logs.tgz)$') &&
-    [[ -n "$packed" ]] && tar czf logs.tgz $packed && rm -f $packed
+    [[ -n "$packed" ]] && tar czf logs.tgz $packed && rm -rf $packed
 ) || true
 echo "=== summary ==="
 cat "$SUMMARY"

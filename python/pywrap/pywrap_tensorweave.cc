@@ -895,8 +895,21 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
   m.def("op_def", &OpDefByName);
   m.def("op_names", &OpNames);
   m.def("set_py_func_trampoline", &SetPyFuncTrampoline);
-  m.def("registered_kernels",
-        [] { return KernelRegistry::Global()->RegisteredOps(); });
+  // The ops with a kernel (for `device_type` only, e.g. "GPU", when given).
+  m.def(
+      "registered_kernels",
+      [](const std::string& device_type) {
+        std::vector<std::string> ops = KernelRegistry::Global()->RegisteredOps();
+        if (device_type.empty()) return ops;
+        std::vector<std::string> on_device;
+        for (const std::string& op : ops) {
+          if (KernelRegistry::Global()->HasKernel(op, device_type)) {
+            on_device.push_back(op);
+          }
+        }
+        return on_device;
+      },
+      py::arg("device_type") = "");
   // (captures, replays, fallbacks) of captured device steps, process-wide.
   m.def("step_capture_counters", [] {
     Session::CaptureCounters c = Session::GetCaptureCounters();

@@ -2,12 +2,29 @@
 check that the GPU ran the ops under test (soft placement must not quietly compare the CPU with
 itself) and agrees with the CPU kernels, forward and gradient."""
 
+import atexit
+import os
+
 import numpy as np
 import pytest
 import tensorweave as tw
 
 HAS_GPU = tw.test.is_gpu_available()
 requires_gpu = pytest.mark.skipif(not HAS_GPU, reason="no GPU on this machine")
+
+# The op types seen on a GPU by gpu_node_types in this process. With TW_GPU_OPS_RAN_DIR set
+# (tools/gpu_check.sh sets it) they are written there at exit, and the check lists the GPU kernels
+# that no test ran.
+RAN_ON_GPU = set()
+
+
+@atexit.register
+def _write_ops_ran():
+    out = os.environ.get("TW_GPU_OPS_RAN_DIR")
+    if out and RAN_ON_GPU:
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, f"{os.getpid()}.txt"), "w") as f:
+            f.write("\n".join(sorted(RAN_ON_GPU)) + "\n")
 
 
 def gpu_node_types(graph_defs):
@@ -17,7 +34,17 @@ def gpu_node_types(graph_defs):
         for node in g.node:
             if "GPU" in node.device.upper():
                 types.add(node.op)
+    RAN_ON_GPU.update(types)
     return types
+
+
+def run_recorded(sess, fetches, feed_dict=None):
+    """sess.run(fetches, feed_dict), and the op types the step ran on a GPU."""
+    metadata = tw.RunMetadata()
+    value = sess.run(
+        fetches, feed_dict=feed_dict, options=tw.RunOptions(output_partition_graphs=True), run_metadata=metadata
+    )
+    return value, gpu_node_types(metadata.partition_graphs)
 
 
 def run_on(device, build, inputs, grads=True, seed=0):

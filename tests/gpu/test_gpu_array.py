@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import tensorweave as tw
 
-from tests.gpu.gpu_util import assert_gpu_matches_cpu, gpu_node_types, requires_gpu, run_on
+from tests.gpu.gpu_util import assert_gpu_matches_cpu, gpu_node_types, requires_gpu, run_on, run_recorded
 
 pytestmark = requires_gpu
 
@@ -273,14 +273,22 @@ def test_unsorted_segment_sum(dtype):
     )
 
 
-def _run_var_program(device, dtype, fn):
+def _run_var_program(device, dtype, fn, ops=()):
+    """The fetches of fn() run one by one; on a GPU, each op type in `ops` must have run there."""
     g = tw.Graph()
     with g.as_default(), tw.device(device):
         fetches = fn()
         init = tw.global_variables_initializer()
     with tw.Session(graph=g, config=tw.ConfigProto(allow_soft_placement=True)) as sess:
         sess.run(init)
-        return [sess.run(f) for f in fetches]
+        values, ran = [], set()
+        for f in fetches:
+            value, types = run_recorded(sess, f)
+            values.append(value)
+            ran |= types
+    if "gpu" in device:
+        assert not set(ops) - ran, f"not run on the GPU: {sorted(set(ops) - ran)}"
+    return values
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -299,7 +307,7 @@ def test_scatter_ops_match_cpu(dtype):
         ]
 
     cpu = _run_var_program("/cpu:0", dtype, fn)
-    gpu = _run_var_program("/gpu:0", dtype, fn)
+    gpu = _run_var_program("/gpu:0", dtype, fn, ops=["ScatterAdd", "ScatterSub", "ScatterUpdate"])
     for c, g_ in zip(cpu, gpu):
         np.testing.assert_allclose(g_, c, rtol=1e-6, atol=1e-6)
 
@@ -323,7 +331,7 @@ def test_variables_assign_add_sub(dtype):
         ]
 
     cpu = _run_var_program("/cpu:0", dtype, fn)
-    gpu = _run_var_program("/gpu:0", dtype, fn)
+    gpu = _run_var_program("/gpu:0", dtype, fn, ops=["AssignAdd", "AssignSub", "Assign", "IsVariableInitialized"])
     for c, g_ in zip(cpu, gpu):
         np.testing.assert_array_equal(g_, c)
     np.testing.assert_array_equal(gpu[3], delta)
@@ -384,7 +392,7 @@ def _draw(device, op, shape, dtype=tw.float32, seed=5, runs=2):
             r = op(shape, dtype=dtype)
             y = r * 1.0
     with tw.Session(graph=g) as sess:
-        return [sess.run(y) for _ in range(runs)]
+        return [run_recorded(sess, y)[0] for _ in range(runs)]
 
 
 @pytest.mark.parametrize("dtype", [tw.float32, tw.float64])
@@ -460,3 +468,22 @@ def test_gradient_shape_arithmetic_on_gpu():
     assert {"Shape", "BroadcastGradientArgs", "Reshape"} <= ops, sorted(ops)
     for c, g_ in zip(cpu, gpu):
         np.testing.assert_allclose(g_, c, rtol=1e-6, atol=1e-6)
+
+
+def test_gather_v1_range_and_rank_run_on_the_gpu():
+    """The kernels no other GPU test reaches: Gather (TF1's, before GatherV2), and Range and Rank (int32
+    shape arithmetic, registered for the GPU in host memory), fed so that nothing folds them away."""
+    params = rand((5, 3))
+    g = tw.Graph()
+    with g.as_default(), tw.device("/gpu:0"):
+        n = tw.placeholder(tw.int32, [])
+        x = tw.placeholder(tw.float32)  # unknown rank: Rank is computed when the step runs
+        p = tw.placeholder(tw.float32, [5, 3])
+        idx = tw.placeholder(tw.int32, [3])
+        outs = [tw.range(1, n, 2), tw.rank(x), tw.raw_ops.Gather(params=p * 1.0, indices=idx)]
+    with tw.Session(graph=g, config=tw.ConfigProto(allow_soft_placement=True)) as sess:
+        values, ran = run_recorded(sess, outs, {n: 8, x: np.zeros((2, 3, 4), np.float32), p: params, idx: [4, 1, 4]})
+    assert {"Range", "Rank", "Gather"} <= ran, sorted(ran)
+    np.testing.assert_array_equal(values[0], [1, 3, 5, 7])
+    assert values[1] == 3
+    np.testing.assert_array_equal(values[2], params[[4, 1, 4]])
