@@ -126,10 +126,71 @@ struct TensorBuffer::Inline : TensorBuffer {
   alignas(kTensorAlignment) unsigned char storage[kTensorAlignment];
 };
 
+namespace {
+
+// The blocks of small tensors (an Inline buffer with its control block,
+// 64-byte aligned), recycled per thread. Through aligned operator new they
+// would come from glibc's memalign, which bypasses its per-thread cache:
+// ~100 ns for each allocation and free, 17% of a while_loop of scalar ops.
+// Each thread keeps up to kKept freed blocks; a block freed on another
+// thread than its allocation's simply joins that thread's list.
+struct SmallBlockCache {
+  static constexpr int kKept = 64;
+  void* blocks[kKept];
+  int count;
+  bool gone;  // the thread is exiting: its cache is freed
+};
+thread_local SmallBlockCache small_blocks{};  // trivially destructible
+struct SmallBlockCacheFreer {
+  bool registered = false;
+  ~SmallBlockCacheFreer() {
+    for (int i = 0; i < small_blocks.count; ++i) std::free(small_blocks.blocks[i]);
+    small_blocks.count = 0;
+    small_blocks.gone = true;
+  }
+};
+thread_local SmallBlockCacheFreer small_blocks_freer;
+
+template <typename T>
+struct SmallBlockAllocator {
+  using value_type = T;
+  SmallBlockAllocator() = default;
+  template <typename U>
+  SmallBlockAllocator(const SmallBlockAllocator<U>&) {}
+  T* allocate(size_t n) {
+    static_assert(sizeof(T) % alignof(T) == 0);
+    if (n == 1 && small_blocks.count > 0) {
+      return static_cast<T*>(small_blocks.blocks[--small_blocks.count]);
+    }
+    void* p = std::aligned_alloc(alignof(T), n * sizeof(T));
+    if (p == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) {
+    if (n == 1 && !small_blocks.gone &&
+        small_blocks.count < SmallBlockCache::kKept) {
+      small_blocks_freer.registered = true;  // its destructor runs at exit
+      small_blocks.blocks[small_blocks.count++] = p;
+      return;
+    }
+    std::free(p);
+  }
+  template <typename U>
+  bool operator==(const SmallBlockAllocator<U>&) const {
+    return true;
+  }
+  template <typename U>
+  bool operator!=(const SmallBlockAllocator<U>&) const {
+    return false;
+  }
+};
+
+}  // namespace
+
 std::shared_ptr<TensorBuffer> TensorBuffer::Allocate(size_t bytes) {
   const size_t capacity = BufferCapacity(bytes);
   if (capacity <= sizeof(Inline::storage)) {
-    auto buffer = std::make_shared<Inline>();
+    auto buffer = std::allocate_shared<Inline>(SmallBlockAllocator<Inline>());
     buffer->data_ = buffer->storage;
     buffer->inline_ = true;
     buffer->size_ = bytes;
