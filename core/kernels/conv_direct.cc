@@ -11,9 +11,6 @@
 #include <numeric>
 #include <type_traits>
 #include <vector>
-#ifdef __AVX512F__
-#include <immintrin.h>
-#endif
 
 #include "core/kernels/conv_algorithms.h"
 #include "core/kernels/conv_simd.h"
@@ -218,21 +215,45 @@ void DispatchVectors(int64_t nv, Fn fn) {
   }
 }
 
-#ifdef __AVX512F__
-// Float convolutions into a multiple of 16 channels (an image network's first
-// layer, 3 -> 64): the input is not expanded. Each image is copied once with
-// its padding (rep_rows x padded_cols pixels of in_depth values), and a block
-// of P output pixels x V vectors of output channels is held in registers while
-// each tap's V filter vectors multiply the P pixels' input value, broadcast
-// (an implicit GEMM with k = taps). The filter gradient is the same product
-// the other way: a block of TB taps x V vectors of output channels in
+// Float convolutions into a multiple of kBLanes channels (an image network's
+// first layer, 3 -> 64): the input is not expanded. Each image is copied once
+// with its padding (rep_rows x padded_cols pixels of in_depth values), and a
+// block of P output pixels x V vectors of output channels is held in registers
+// while each tap's V filter vectors multiply the P pixels' input value,
+// broadcast (an implicit GEMM with k = taps). The filter gradient is the same
+// product the other way: a block of TB taps x V vectors of output channels in
 // registers over all pixels of the image, the out_backprop vectors times the
 // TB input values broadcast.
-constexpr int kBroadcastPixels = 6;  // P: 6 x 4 accumulators + 4 + 1 of 32
-constexpr int kBroadcastVectors = 4;
+// The vectors are the machine's registers (written with GCC's vector types,
+// so the same code is AVX-512, AVX2 or SSE): 6 pixels x 4 vectors of
+// accumulators + 4 + 1 of AVX-512's 32 registers, 6 x 2 + 2 + 1 of AVX2's 16.
+#if defined(__AVX512F__)
+constexpr int kBVecBytes = 64, kBroadcastVectors = 4;
+#elif defined(__AVX__)
+constexpr int kBVecBytes = 32, kBroadcastVectors = 2;
+#else
+constexpr int kBVecBytes = 16, kBroadcastVectors = 2;
+#endif
+typedef float BVec __attribute__((vector_size(kBVecBytes)));
+constexpr int kBLanes = kBVecBytes / sizeof(float);
+constexpr int kBroadcastPixels = 6;
 constexpr int kBroadcastTaps = 6;
 
-bool BroadcastApplies(const DirectGeometry& g) { return g.out_depth % 16 == 0; }
+BVec LoadB(const float* p) {
+  BVec v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+void StoreB(float* p, BVec v) { std::memcpy(p, &v, sizeof(v)); }
+BVec BroadcastB(float x) {  // one broadcast load (BVec{} + x would add)
+  BVec v;
+  for (int i = 0; i < kBLanes; ++i) v[i] = x;
+  return v;
+}
+
+bool BroadcastApplies(const DirectGeometry& g) {
+  return g.out_depth % kBLanes == 0;
+}
 
 int64_t PaddedCols(const DirectGeometry& g) {
   return g.out_cols + (g.window_cols - 1) * g.dilation_cols;
@@ -270,70 +291,62 @@ std::vector<int64_t> TapOffsets(const DirectGeometry& g) {
   return off;
 }
 
-// out[i][v * 16 ..] (pixels `depth` apart) = sum over taps t of
-// pix[i * cin + off[t]] * filter[t * depth + v * 16 ..].
+// out[i][v * kBLanes ..] (pixels `depth` apart) = sum over taps t of
+// pix[i * cin + off[t]] * filter[t * depth + v * kBLanes ..].
 template <int P, int V, int kEpilogue>
 void BroadcastForwardBlock(const float* pix, int64_t cin, const int64_t* off,
                            int64_t taps, const float* filter, int64_t depth,
                            const float* bias, float* out) {
-  __m512 acc[P][V];
+  BVec acc[P][V];
 #pragma GCC unroll 8
   for (int i = 0; i < P; ++i) {
 #pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) acc[i][v] = _mm512_setzero_ps();
+    for (int v = 0; v < V; ++v) acc[i][v] = BVec{};
   }
   for (int64_t t = 0; t < taps; ++t) {
-    __m512 w[V];
+    BVec w[V];
 #pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) {
-      w[v] = _mm512_loadu_ps(filter + t * depth + v * 16);
-    }
+    for (int v = 0; v < V; ++v) w[v] = LoadB(filter + t * depth + v * kBLanes);
     const float* p = pix + off[t];
 #pragma GCC unroll 8
     for (int i = 0; i < P; ++i) {
-      const __m512 x = _mm512_set1_ps(p[i * cin]);
+      const BVec x = BroadcastB(p[i * cin]);
 #pragma GCC unroll 4
-      for (int v = 0; v < V; ++v)
-        acc[i][v] = _mm512_fmadd_ps(x, w[v], acc[i][v]);
+      for (int v = 0; v < V; ++v) acc[i][v] += x * w[v];
     }
   }
-  // kEpilogue: 0 the sum, 1 plus the bias, 2 then Relu, 3 then Relu6.
-  __m512 b[V];
+  // kEpilogue: 0 the sum, 1 plus the bias, 2 then Relu, 3 then Relu6 (a NaN
+  // stays NaN, as in the separate ops).
+  BVec b[V];
 #pragma GCC unroll 4
   for (int v = 0; v < V; ++v) {
-    b[v] = kEpilogue > 0 ? _mm512_loadu_ps(bias + v * 16) : _mm512_setzero_ps();
+    b[v] = kEpilogue > 0 ? LoadB(bias + v * kBLanes) : BVec{};
   }
-  const __m512 zero = _mm512_setzero_ps(), six = _mm512_set1_ps(6.0f);
+  const BVec zero = BVec{}, six = BroadcastB(6.0f);
 #pragma GCC unroll 8
   for (int i = 0; i < P; ++i) {
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
-      __m512 y = acc[i][v];
-      if (kEpilogue > 0) y = _mm512_add_ps(y, b[v]);
-      if (kEpilogue > 1) {
-        y = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(y, zero, _CMP_LT_OQ), y,
-                                 zero);
-      }
-      if (kEpilogue > 2) {
-        y = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(y, six, _CMP_GT_OQ), y,
-                                 six);
-      }
-      _mm512_storeu_ps(out + i * depth + v * 16, y);
+      BVec y = acc[i][v];
+      if (kEpilogue > 0) y += b[v];
+      if (kEpilogue > 1) y = y < zero ? zero : y;
+      if (kEpilogue > 2) y = y > six ? six : y;
+      StoreB(out + i * depth + v * kBLanes, y);
     }
   }
 }
 
-// acc_out[j * depth + v * 16 ..] += sum over the image's pixels q of
-// padded[q + off[j]] * dy[q][v * 16 ..], for j < TB.
+// acc_out[j * depth + v * kBLanes ..] += sum over the image's pixels q of
+// padded[q + off[j]] * dy[q][v * kBLanes ..], for j < TB.
 template <int TB, int V>
 void BroadcastFilterBlock(const DirectGeometry& g, const float* padded,
                           const float* dy, const int64_t* off, float* acc_out) {
   const int64_t cols = PaddedCols(g), cin = g.in_depth, depth = g.out_depth;
-  __m512 acc[TB][V];
+  BVec acc[TB][V];
 #pragma GCC unroll 8
   for (int j = 0; j < TB; ++j) {
 #pragma GCC unroll 4
-    for (int v = 0; v < V; ++v) acc[j][v] = _mm512_setzero_ps();
+    for (int v = 0; v < V; ++v) acc[j][v] = BVec{};
   }
   int64_t o[TB];
 #pragma GCC unroll 8
@@ -342,18 +355,15 @@ void BroadcastFilterBlock(const DirectGeometry& g, const float* padded,
     const float* prow = padded + oy * cols * cin;
     const float* drow = dy + oy * g.out_cols * depth;
     for (int64_t ox = 0; ox < g.out_cols; ++ox) {
-      __m512 d[V];
+      BVec d[V];
 #pragma GCC unroll 4
-      for (int v = 0; v < V; ++v) {
-        d[v] = _mm512_loadu_ps(drow + ox * depth + v * 16);
-      }
+      for (int v = 0; v < V; ++v) d[v] = LoadB(drow + ox * depth + v * kBLanes);
       const float* p = prow + ox * cin;
 #pragma GCC unroll 8
       for (int j = 0; j < TB; ++j) {
-        const __m512 x = _mm512_set1_ps(p[o[j]]);
+        const BVec x = BroadcastB(p[o[j]]);
 #pragma GCC unroll 4
-        for (int v = 0; v < V; ++v)
-          acc[j][v] = _mm512_fmadd_ps(x, d[v], acc[j][v]);
+        for (int v = 0; v < V; ++v) acc[j][v] += x * d[v];
       }
     }
   }
@@ -361,8 +371,8 @@ void BroadcastFilterBlock(const DirectGeometry& g, const float* padded,
   for (int j = 0; j < TB; ++j) {
 #pragma GCC unroll 4
     for (int v = 0; v < V; ++v) {
-      float* a = acc_out + j * depth + v * 16;
-      _mm512_storeu_ps(a, _mm512_add_ps(_mm512_loadu_ps(a), acc[j][v]));
+      float* a = acc_out + j * depth + v * kBLanes;
+      StoreB(a, LoadB(a) + acc[j][v]);
     }
   }
 }
@@ -414,9 +424,9 @@ void BroadcastConv(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
       PadImage(g, input + n * in_size, padded.data());
       float* out = output + n * out_size;
       for (int64_t oy = 0; oy < g.out_rows; ++oy) {
-        for (int64_t co = 0; co < depth; co += 16 * kBroadcastVectors) {
+        for (int64_t co = 0; co < depth; co += kBLanes * kBroadcastVectors) {
           const int nv = static_cast<int>(
-              std::min<int64_t>(kBroadcastVectors, (depth - co) / 16));
+              std::min<int64_t>(kBroadcastVectors, (depth - co) / kBLanes));
           for (int64_t ox = 0; ox < g.out_cols; ox += kBroadcastPixels) {
             const int np = static_cast<int>(
                 std::min<int64_t>(kBroadcastPixels, g.out_cols - ox));
@@ -453,9 +463,9 @@ void BroadcastFilter(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
     for (int64_t n = n0; n < n1; ++n) {
       PadImage(g, input + n * in_size, padded.data());
       const float* dy = out_backprop + n * out_size;
-      for (int64_t co = 0; co < depth; co += 16 * kBroadcastVectors) {
+      for (int64_t co = 0; co < depth; co += kBLanes * kBroadcastVectors) {
         const int nv = static_cast<int>(
-            std::min<int64_t>(kBroadcastVectors, (depth - co) / 16));
+            std::min<int64_t>(kBroadcastVectors, (depth - co) / kBLanes));
         for (int64_t t = 0; t < taps; t += kBroadcastTaps) {
           const int nt =
               static_cast<int>(std::min<int64_t>(kBroadcastTaps, taps - t));
@@ -475,20 +485,17 @@ void BroadcastFilter(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
     filter_backprop[i] = sum;
   }
 }
-#endif  // __AVX512F__
 
 // Runs the direct convolution of every image with the [taps, out_depth]
 // filter.
 template <typename T>
 void DirectConv(ThreadPool* pool, const DirectGeometry& g, int64_t batch,
                 const T* input, const T* filter, T* output) {
-#ifdef __AVX512F__
   if constexpr (std::is_same_v<T, float>) {
     if (BroadcastApplies(g)) {
       return BroadcastConv(pool, g, batch, input, filter, output);
     }
   }
-#endif
   std::vector<T> tiled(g.taps() * g.block);
   TileFilter(g, filter, tiled.data());
   const int64_t in_size = g.in_rows * g.in_cols * g.in_depth;
@@ -598,14 +605,12 @@ void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& a, const T* input,
                           const T* out_backprop, T* filter_backprop) {
   DirectGeometry g = ForwardGeometry(a);
   MakeDirectGeometry<T>(&g);
-#ifdef __AVX512F__
   if constexpr (std::is_same_v<T, float>) {
     if (BroadcastApplies(g)) {
       return BroadcastFilter(pool, g, a.w.batch, input, out_backprop,
                              filter_backprop);
     }
   }
-#endif
   const int64_t in_size = g.in_rows * g.in_cols * g.in_depth;
   const int64_t row = g.out_cols * g.out_depth;
   const int64_t acc_size = g.taps() * g.block;
@@ -644,14 +649,12 @@ void DirectBackpropFilter(ThreadPool* pool, const Conv2DArgs& a, const T* input,
 // kDirect for the forward pass, the bias and activation applied as each block
 // is stored; activation 0: none, 1: Relu (x < 0 ? 0 : x), 2: Relu6 (then
 // x > 6 ? 6 : x), the formulas of the Relu kernels. False, writing nothing,
-// where this build has no such kernel (not AVX-512, out_depth not a multiple
-// of 16). _FusedConv2D (fused_ops.cc) calls it (declared in
-// conv_algorithms.h).
+// where this layer has no such kernel (out_depth not a multiple of kBLanes).
+// _FusedConv2D (fused_ops.cc) calls it (declared in conv_algorithms.h).
 bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
                                 const float* input, const float* filter,
                                 const float* bias, int activation,
                                 float* output) {
-#ifdef __AVX512F__
   DirectGeometry g = ForwardGeometry(a);
   if (!MakeDirectGeometry<float>(&g) || !BroadcastApplies(g)) return false;
   switch (activation) {
@@ -667,10 +670,6 @@ bool DirectConv2DBiasActivation(ThreadPool* pool, const Conv2DArgs& a,
     default:
       return false;
   }
-#endif
-  (void)pool, (void)a, (void)input, (void)filter, (void)bias, (void)activation,
-      (void)output;
-  return false;
 }
 
 #define TW_INSTANTIATE(T)                                                 \

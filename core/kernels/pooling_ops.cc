@@ -1,6 +1,8 @@
 // MaxPool, AvgPool and their backprops (NHWC). The inner loops run over the
 // contiguous channels of a pixel; images are split over the intra-op pool.
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 #ifdef __AVX512F__
@@ -82,13 +84,6 @@ bool FitsOneVector(const Window2D&, T) {
   return false;
 }
 
-// The mask of the channel chunk starting at channel `c0` of `c`.
-inline __mmask16 ChunkMask(int64_t c, int64_t c0) {
-  const int64_t left = c - c0;
-  return left >= 16 ? static_cast<__mmask16>(0xFFFF)
-                    : static_cast<__mmask16>((1u << left) - 1);
-}
-
 void MaxPoolImageVector(const Window2D& w, const float* in, float* out) {
   const int64_t c = w.in_depth;
   const __mmask16 mask = static_cast<__mmask16>((1u << c) - 1);
@@ -108,8 +103,23 @@ void MaxPoolImageVector(const Window2D& w, const float* in, float* out) {
   }
 }
 
-// Any number of channels, 16 at a time. `offsets` holds window_rows *
-// window_cols entries.
+#endif  // __AVX512F__
+
+// The machine's vectors (GCC vector types: AVX-512, AVX2 or SSE) of float
+// channels and of the int32 taps that hold their maxima.
+#if defined(__AVX512F__)
+constexpr int kPoolVecBytes = 64;
+#elif defined(__AVX__)
+constexpr int kPoolVecBytes = 32;
+#else
+constexpr int kPoolVecBytes = 16;
+#endif
+typedef float PoolFloats __attribute__((vector_size(kPoolVecBytes)));
+typedef int32_t PoolTaps __attribute__((vector_size(kPoolVecBytes)));
+constexpr int kPoolLanes = kPoolVecBytes / sizeof(float);
+
+// Any number of channels, a vector at a time (the last channels one by one).
+// `offsets` holds window_rows * window_cols entries.
 void MaxPoolGradImageVector(const Window2D& w, const float* in,
                             const float* grad, float* din, int64_t* offsets) {
   const int64_t c = w.in_depth;
@@ -124,7 +134,11 @@ void MaxPoolGradImageVector(const Window2D& w, const float* in,
                      w.out_rows * w.stride_rows == w.in_rows &&
                      w.out_cols * w.stride_cols == w.in_cols;
   if (!tiled) std::fill(din, din + w.in_rows * w.in_cols * c, 0.0f);
-  alignas(64) int32_t taps[16];
+  auto load = [](const float* p) {
+    PoolFloats v;
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
   // A window inside the image has its taps at fixed offsets from its corner.
   const int64_t kh = w.window_rows, kw = w.window_cols;
   int64_t corner_offsets[64];
@@ -150,37 +164,45 @@ void MaxPoolGradImageVector(const Window2D& w, const float* in,
         }
       }
       const float* g = grad + (oy * w.out_cols + ox) * c;
-      for (int64_t c0 = 0; c0 < c; c0 += 16) {
-        const __mmask16 mask = ChunkMask(c, c0);
-        __m512 best = _mm512_maskz_loadu_ps(mask, in + offsets[0] + c0);
-        __m512i where = _mm512_setzero_si512();
+      int64_t c0 = 0;
+      for (; c0 + kPoolLanes <= c; c0 += kPoolLanes) {
+        PoolFloats best = load(in + offsets[0] + c0);
+        PoolTaps where = PoolTaps{};
         for (int32_t t = 1; t < n; ++t) {
-          const __m512 v = _mm512_maskz_loadu_ps(mask, in + offsets[t] + c0);
+          const PoolFloats v = load(in + offsets[t] + c0);
           // Strictly greater: the first maximum keeps its tap.
-          const __mmask16 better = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ);
-          best = _mm512_mask_blend_ps(better, best, v);
-          where = _mm512_mask_blend_epi32(better, where, _mm512_set1_epi32(t));
+          const PoolTaps better = v > best;
+          best = better ? v : best;
+          where = better ? PoolTaps{} + t : where;
         }
+        const PoolFloats gv = load(g + c0);
         if (disjoint) {
-          const __m512 gv = _mm512_maskz_loadu_ps(mask, g + c0);
           for (int32_t t = 0; t < n; ++t) {
-            const __mmask16 here =
-                _mm512_cmpeq_epi32_mask(where, _mm512_set1_epi32(t));
-            _mm512_mask_storeu_ps(din + offsets[t] + c0, mask,
-                                  _mm512_maskz_mov_ps(here, gv));
+            const PoolFloats out = where == t ? gv : PoolFloats{};
+            std::memcpy(din + offsets[t] + c0, &out, sizeof(out));
           }
           continue;
         }
-        _mm512_store_si512(taps, where);
-        const int64_t len = std::min<int64_t>(16, c - c0);
-        for (int64_t i = 0; i < len; ++i) {
-          din[offsets[taps[i]] + c0 + i] += g[c0 + i];
+        for (int i = 0; i < kPoolLanes; ++i) {
+          din[offsets[where[i]] + c0 + i] += gv[i];
+        }
+      }
+      for (; c0 < c; ++c0) {  // the last channels
+        int32_t at = 0;
+        for (int32_t t = 1; t < n; ++t) {
+          if (in[offsets[t] + c0] > in[offsets[at] + c0]) at = t;
+        }
+        if (disjoint) {
+          for (int32_t t = 0; t < n; ++t) {
+            din[offsets[t] + c0] = t == at ? g[c0] : 0.0f;
+          }
+        } else {
+          din[offsets[at] + c0] += g[c0];
         }
       }
     }
   }
 }
-#endif  // __AVX512F__
 
 template <typename T>
 void MaxPoolImage(const Window2D& w, const T* in, T* out) {
@@ -233,11 +255,9 @@ void AvgPoolImage(const Window2D& w, const T* in, T* out) {
 template <typename T>
 void MaxPoolGradImage(const Window2D& w, const T* in, const T* grad, T* din,
                       int64_t* offsets) {
-#ifdef __AVX512F__
   if constexpr (std::is_same_v<T, float>) {
     return MaxPoolGradImageVector(w, in, grad, din, offsets);
   }
-#endif
   const int64_t c = w.in_depth;
   std::fill(din, din + w.in_rows * w.in_cols * c, T(0));
   for (int64_t oy = 0; oy < w.out_rows; ++oy) {

@@ -10,10 +10,52 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 namespace tensorweave {
 
 namespace {
+
+// Results too small for a normal float flushed to zero while kernels run
+// (flush-to-zero), as TensorFlow's CPU kernels run: TF's sigmoid(-100),
+// exp(-90) and 1e-40 * 1.0 are 0, not denormals, and a chain of products
+// never slows down 100x on denormals. (TF also reads denormal inputs as zero;
+// here they stay what they are, so comparisons such as Relu's see their
+// sign.) Process holds one while it runs kernels; the thread's own mode is
+// restored after.
+class ScopedFlushDenormal {
+ public:
+  ScopedFlushDenormal() {
+#if defined(__SSE__)
+    saved_ = _mm_getcsr();
+    _mm_setcsr(saved_ | kFlushToZero);
+#elif defined(__aarch64__)
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(saved_));
+    const uint64_t flush = saved_ | kFlushToZero;
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(flush));
+#endif
+  }
+  ~ScopedFlushDenormal() {
+#if defined(__SSE__)
+    _mm_setcsr(saved_);
+#elif defined(__aarch64__)
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(saved_));
+#endif
+  }
+  ScopedFlushDenormal(const ScopedFlushDenormal&) = delete;
+  ScopedFlushDenormal& operator=(const ScopedFlushDenormal&) = delete;
+
+ private:
+#if defined(__SSE__)
+  static constexpr unsigned kFlushToZero = 0x8000;  // MXCSR.FTZ
+  unsigned saved_ = 0;
+#elif defined(__aarch64__)
+  static constexpr uint64_t kFlushToZero = uint64_t{1} << 24;  // FPCR.FZ
+  uint64_t saved_ = 0;
+#endif
+};
 
 // TF's control-flow primitives (their Ref forms alike); every other op is a
 // plain node.
@@ -709,6 +751,7 @@ void Executor::Finish(StepState* state) const {
 // to another thread (the pool, an async kernel's callback) gets a count of
 // its own first.
 void Executor::Process(StepState* state, std::vector<Tagged> stack) const {
+  const ScopedFlushDenormal flush_denormals;  // as TF's CPU kernels
   int64_t owned = static_cast<int64_t>(stack.size());
   std::vector<Tagged> ready;
   while (!stack.empty()) {

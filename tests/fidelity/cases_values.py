@@ -801,3 +801,16 @@ def matmul_of_ints(tf, sess):
 @case
 def matmul_with_nan_and_inf(tf, sess):
     return tf.matmul([[NAN, 1.0], [INF, 0.0]], [[1.0], [2.0]])
+
+
+# --- denormal results ----------------------------------------------------------------------------------------
+
+
+@case(tol=0)
+def denormal_results_flush_to_zero(tf, sess):
+    """TF's CPU kernels run with flush-to-zero: a result below the smallest normal float is 0 (sigmoid's exp
+    path, exp itself, a product), exactly, not a denormal."""
+    x = tf.placeholder(tf.float32, [3])
+    v = np.array([-100.0, -90.0, -88.0], np.float32)
+    y = tf.placeholder(tf.float32, [2])
+    return sess.run([tf.sigmoid(x), tf.exp(x), y * 1e-10], {x: v, y: np.array([1e-30, -1e-29], np.float32)})
