@@ -144,7 +144,8 @@ thread_local SmallBlockCache small_blocks{};  // trivially destructible
 struct SmallBlockCacheFreer {
   bool registered = false;
   ~SmallBlockCacheFreer() {
-    for (int i = 0; i < small_blocks.count; ++i) std::free(small_blocks.blocks[i]);
+    for (int i = 0; i < small_blocks.count; ++i)
+      std::free(small_blocks.blocks[i]);
     small_blocks.count = 0;
     small_blocks.gone = true;
   }

@@ -173,9 +173,9 @@ TEST(TensorTest, SmallBuffersRecycledAcrossThreads) {
       }
       made[i] = Tensor();  // freed here, on another thread
       Tensor reused(DT_INT64, TensorShape({8}));  // from this thread's cache
-      EXPECT_EQ(reinterpret_cast<uintptr_t>(reused.raw_data()) %
-                    kTensorAlignment,
-                0u);
+      EXPECT_EQ(
+          reinterpret_cast<uintptr_t>(reused.raw_data()) % kTensorAlignment,
+          0u);
       reused.data<int64_t>()[7] = i;
       EXPECT_EQ(reused.data<int64_t>()[7], i);
     }

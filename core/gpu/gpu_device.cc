@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "core/framework/tensor_size.h"
-#include "core/platform/thread_pool.h"
 #include "core/gpu/gpu_kernel_util.h"
+#include "core/platform/thread_pool.h"
 
 namespace tensorweave {
 namespace gpu {

@@ -899,7 +899,8 @@ PYBIND11_MODULE(_pywrap_tensorweave, m) {
   m.def(
       "registered_kernels",
       [](const std::string& device_type) {
-        std::vector<std::string> ops = KernelRegistry::Global()->RegisteredOps();
+        std::vector<std::string> ops =
+            KernelRegistry::Global()->RegisteredOps();
         if (device_type.empty()) return ops;
         std::vector<std::string> on_device;
         for (const std::string& op : ops) {
