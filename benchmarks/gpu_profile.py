@@ -73,8 +73,9 @@ def main():
     for name in args.models.split(","):
         m = bench.TwModel(tw, name)
         totals, wall = profile(torch, m.step, args.steps)
-        print_table(f"{name}: tensorweave (TW_CUDA_GRAPHS={os.environ['TW_CUDA_GRAPHS']})", totals, wall, args.steps,
-                    args.top)
+        print_table(
+            f"{name}: tensorweave (TW_CUDA_GRAPHS={os.environ['TW_CUDA_GRAPHS']})", totals, wall, args.steps, args.top
+        )
         m.close()
         tm = bench.TorchModel(torch, name)
         totals, wall = profile(torch, tm.step, args.steps)

@@ -77,11 +77,11 @@ class GpuBiasAddOp : public OpKernel {
               PackAligned<T>(value.data<T>()) &&
               PackAligned<T>(bias.data<T>()) &&
               PackAligned<T>(out->data<T>())) {
-            BiasAddPackKernel<T><<<BlocksFor(n / k), kThreadsPerBlock, 0,
-                                   device->stream()>>>(
-                value.data<T>(), bias.data<T>(), out->data<T>(),
-                static_cast<uint32_t>(n / k),
-                static_cast<uint32_t>(channels / k));
+            BiasAddPackKernel<T>
+                <<<BlocksFor(n / k), kThreadsPerBlock, 0, device->stream()>>>(
+                    value.data<T>(), bias.data<T>(), out->data<T>(),
+                    static_cast<uint32_t>(n / k),
+                    static_cast<uint32_t>(channels / k));
             return CheckLaunch(device, "BiasAddPackKernel");
           }
           BiasAddKernel<T>

@@ -59,7 +59,8 @@ __global__ void BinaryPackKernel(const T* x, const T* y, T* out, int64_t n,
     reinterpret_cast<Pack<T>*>(out)[i] = r;
   }
   const int64_t t = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
-  if (t < n - packs * k) out[packs * k + t] = f(x[packs * k + t], y[packs * k + t]);
+  if (t < n - packs * k)
+    out[packs * k + t] = f(x[packs * k + t], y[packs * k + t]);
 }
 
 template <typename T, typename F>
@@ -311,9 +312,9 @@ class GpuUnaryOp : public OpKernel {
           if (n == 0) return Status::OK();
           if constexpr (std::is_same_v<Out, T> && sizeof(T) >= 4) {
             if (PackAligned<T>(x.data<T>()) && PackAligned<T>(out->data<T>())) {
-              UnaryPackKernel<T, F><<<BlocksFor(n / kPackOf<T> + 1),
-                                      kThreadsPerBlock, 0, device->stream()>>>(
-                  x.data<T>(), out->data<T>(), n, f_);
+              UnaryPackKernel<T, F>
+                  <<<BlocksFor(n / kPackOf<T> + 1), kThreadsPerBlock, 0,
+                     device->stream()>>>(x.data<T>(), out->data<T>(), n, f_);
               return CheckLaunch(device, "UnaryPackKernel");
             }
           }

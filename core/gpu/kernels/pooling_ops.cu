@@ -68,18 +68,27 @@ __device__ inline int64_t FirstMax(const PoolGeom& g, const T* in, int64_t n,
   return where;
 }
 
+// (n, oy, ox, c) of element i of the pooled [batch, out_rows, out_cols,
+// depth] tensor, in Index arithmetic.
+template <typename Index>
+__device__ inline void PooledPosition(const PoolGeom& g, Index i, Index* n,
+                                      Index* oy, Index* ox, Index* c) {
+  const Index depth = g.depth, out_cols = g.out_cols, out_rows = g.out_rows;
+  *c = i % depth;
+  Index rest = i / depth;
+  *ox = rest % out_cols;
+  rest /= out_cols;
+  *oy = rest % out_rows;
+  *n = rest / out_rows;
+}
+
 template <typename T, bool kMax, typename Index>
 __global__ void PoolForwardKernel(PoolGeom g, const T* in, T* out,
                                   Index total) {
-  const Index depth = g.depth, out_cols = g.out_cols, out_rows = g.out_rows;
   for (Index i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
        i += blockDim.x * gridDim.x) {
-    const Index c = i % depth;
-    Index rest = i / depth;
-    const Index ox = rest % out_cols;
-    rest /= out_cols;
-    const Index oy = rest % out_rows;
-    const Index n = rest / out_rows;
+    Index n, oy, ox, c;
+    PooledPosition(g, i, &n, &oy, &ox, &c);
     if (kMax) {
       out[i] = in[FirstMax(g, in, n, oy, ox, c)];
     } else {
@@ -140,19 +149,15 @@ __global__ void MaxPoolGradKernel(PoolGeom g, const T* in, const T* grad,
 // grad to its window's first maximum and 0 to the rest of its window (input
 // elements in no window are zeroed before, where there are any).
 template <typename T, typename Index>
-__global__ void MaxPoolGradScatterKernel(PoolGeom g, const T* in,
-                                         const T* grad, T* din, Index total) {
-  const Index depth = g.depth, out_cols = g.out_cols, out_rows = g.out_rows;
+__global__ void MaxPoolGradScatterKernel(PoolGeom g, const T* in, const T* grad,
+                                         T* din, Index total) {
   for (Index i = blockIdx.x * blockDim.x + threadIdx.x; i < total;
        i += blockDim.x * gridDim.x) {
-    const Index c = i % depth;
-    Index rest = i / depth;
-    const Index ox = rest % out_cols;
-    rest /= out_cols;
-    const Index oy = rest % out_rows;
-    const Index n = rest / out_rows;
+    Index n, oy, ox, c;
+    PooledPosition(g, i, &n, &oy, &ox, &c);
     int64_t y0, y1, x0, x1;
     WindowOf(g, oy, ox, &y0, &y1, &x0, &x1);
+    const Index depth = g.depth;
     const Index row = static_cast<Index>(g.in_cols) * depth;
     const Index base = (n * static_cast<Index>(g.in_rows) + Index(y0)) * row +
                        Index(x0) * depth + c;
