@@ -1,9 +1,15 @@
 """Shared fixtures: every test builds into its own fresh default graph."""
 
-import numpy as np
-import pytest
+import os
 
-import tensorweave as tw
+# Tests that compare with TensorFlow get the same TensorFlow on every machine: its oneDNN kernels, which it turns
+# on by itself only on CPUs with AVX-512 VNNI and the like (tests/fidelity/record.py says why).
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import tensorweave as tw  # noqa: E402
 
 
 @pytest.fixture

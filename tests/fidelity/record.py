@@ -15,6 +15,10 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
 # compat.v1.layers come from tf-keras (Keras 3 has no tf.layers); tools/install_deps.sh installs it.
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+# TensorFlow turns its oneDNN kernels on by itself only on CPUs with AVX-512 VNNI and the like; elsewhere (AVX2
+# machines) its Eigen kernels refuse what oneDNN's do (dilated Conv3D and dilated Conv2D gradients are errors there)
+# and a few values differ (softmax beside a NaN). The oracle is the same TensorFlow on every machine: oneDNN on.
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
 
 from tests.fidelity import harness  # noqa: E402
 
