@@ -47,3 +47,16 @@ def test_float64_is_exact():
     x = np.linspace(-20, 20, 4001)
     np.testing.assert_allclose(_run(tw.tanh, x), np.tanh(x), rtol=1e-15)
     np.testing.assert_allclose(_run(tw.sigmoid, x), _sigmoid(x), rtol=1e-15)
+
+
+def test_denormal_results_are_zero_on_every_thread():
+    """Kernels run with flush-to-zero as TensorFlow's (sigmoid(-100) and 1e-30 * 1e-10 are 0, not denormals), on
+    the calling thread and on the intra-op pool's threads that share a large array (executor.cc, thread_pool.cc)."""
+    n = 1 << 20
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [n])
+        with tw.Session(config=tw.ConfigProto(intra_op_parallelism_threads=2)) as sess:
+            s, p = sess.run([tw.sigmoid(x), x * np.float32(1e-10)], {x: np.full(n, -100.0, np.float32)})
+            tiny = sess.run(x * np.float32(1e-10), {x: np.full(n, 1e-30, np.float32)})
+    assert not np.any(s) and not np.any(tiny)
+    np.testing.assert_array_equal(p, np.float32(-1e-8))

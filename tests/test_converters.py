@@ -213,6 +213,7 @@ def test_transpose_b_and_conv_filter_layouts():
     np.testing.assert_allclose(_onnx_run(onnx_export.export(frozen, ["x"], ["y"]), feed), ref, rtol=1e-5, atol=1e-6)
 
 
+@needs_lite
 def test_explicit_padding_converts_to_twl_and_onnx():
     # padding=[[0, 0], [t, b], [l, r], [0, 0]] (Conv2D and DepthwiseConv2dNative with padding EXPLICIT): a PAD
     # before a VALID convolution in .twl, the pads themselves in ONNX; bias and relu still fused.

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <system_error>
@@ -22,6 +23,20 @@ inline void CpuRelax() {
   _mm_pause();
 #elif defined(__aarch64__)
   asm volatile("yield");
+#endif
+}
+
+// A pool's threads run kernels with flush-to-zero, as TensorFlow's pool
+// threads do: results below the smallest normal float are 0 (the executor
+// sets it around the kernels it runs on other threads, executor.cc).
+void FlushDenormalResults() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_setcsr(_mm_getcsr() | 0x8000);  // MXCSR.FTZ
+#elif defined(__aarch64__)
+  uint64_t fpcr;
+  asm volatile("mrs %0, fpcr" : "=r"(fpcr));
+  fpcr |= uint64_t{1} << 24;  // FPCR.FZ
+  asm volatile("msr fpcr, %0" : : "r"(fpcr));
 #endif
 }
 
@@ -173,6 +188,7 @@ void ThreadPool::Schedule(std::function<void()> fn) {
 }
 
 void ThreadPool::WorkerLoop() {
+  FlushDenormalResults();
   for (;;) {
     SpinUntil([this] { return queued_.load(std::memory_order_acquire) > 0; });
     std::function<void()> fn;
