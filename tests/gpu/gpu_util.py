@@ -77,15 +77,8 @@ def run_on(device, build, inputs, grads=True, seed=0):
                     grad_ts = [tw.convert_to_tensor(g) for g in tw.gradients(loss, float_ins) if g is not None]
         config = tw.ConfigProto(allow_soft_placement=True)
         with tw.Session(graph=graph, config=config) as sess:
-            options = tw.RunOptions(output_partition_graphs=True)
-            metadata = tw.RunMetadata()
-            values = sess.run(
-                list(outs) + grad_ts,
-                feed_dict=dict(zip(phs, inputs)),
-                options=options,
-                run_metadata=metadata,
-            )
-    return values[: len(outs)], values[len(outs) :], gpu_node_types(metadata.partition_graphs)
+            values, ran = run_recorded(sess, list(outs) + grad_ts, dict(zip(phs, inputs)))
+    return values[: len(outs)], values[len(outs) :], ran
 
 
 def assert_gpu_matches_cpu(build, inputs, ops, rtol=1e-5, atol=1e-5, grads=True, atol_of_max=0.0):

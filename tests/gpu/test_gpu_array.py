@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import tensorweave as tw
 
-from tests.gpu.gpu_util import assert_gpu_matches_cpu, gpu_node_types, requires_gpu, run_on, run_recorded
+from tests.gpu.gpu_util import assert_gpu_matches_cpu, requires_gpu, run_on, run_recorded
 
 pytestmark = requires_gpu
 
@@ -448,14 +448,7 @@ def _mean_grad_step(device, x, b):
         loss = tw.reduce_mean(tw.reshape(xp + bp, [-1, 4]) * 2.0)
         grads = tw.gradients(loss, [xp, bp])
     with tw.Session(graph=g) as sess:
-        metadata = tw.RunMetadata()
-        values = sess.run(
-            grads,
-            {xp: x, bp: b},
-            options=tw.RunOptions(output_partition_graphs=True),
-            run_metadata=metadata,
-        )
-    return values, gpu_node_types(metadata.partition_graphs)
+        return run_recorded(sess, grads, {xp: x, bp: b})
 
 
 def test_gradient_shape_arithmetic_on_gpu():

@@ -17,7 +17,7 @@ import pytest
 import tensorweave as tw
 from tensorweave.python.client import device_lib
 
-from tests.gpu.gpu_util import gpu_node_types, requires_gpu
+from tests.gpu.gpu_util import requires_gpu, run_recorded
 
 pytestmark = requires_gpu
 
@@ -62,16 +62,9 @@ def test_values_cross_host_gpu_host_exactly(dtype, shape):
     with tw.Session(graph=graph) as sess:
         for step in range(3):
             value = rng.standard_normal(shape).astype(dtype)
-            metadata = tw.RunMetadata()
-            out = sess.run(
-                z,
-                feed_dict={x: value},
-                options=tw.RunOptions(output_partition_graphs=True),
-                run_metadata=metadata,
-            )
+            out, ran = run_recorded(sess, z, {x: value})
             assert out.dtype == value.dtype and out.shape == value.shape
             np.testing.assert_array_equal(out, value, err_msg=f"step {step}")
-            ran = gpu_node_types(metadata.partition_graphs)
             assert {"_Recv", "Identity", "_Send"} <= ran, sorted(ran)
 
 

@@ -10,7 +10,7 @@ import pytest
 import tensorweave as tw
 from tensorweave._src.ops import training_ops
 
-from tests.gpu.gpu_util import assert_gpu_matches_cpu, error_class, gpu_node_types, requires_gpu
+from tests.gpu.gpu_util import assert_gpu_matches_cpu, error_class, requires_gpu, run_recorded
 
 pytestmark = requires_gpu
 
@@ -128,14 +128,8 @@ def test_fused_matmul_apply_gradient_descent(dtype, ta, tb):
             )
         with tw.Session(graph=g) as sess:
             sess.run(v.initializer)
-            meta = tw.RunMetadata()
-            first = sess.run(
-                update,
-                feed_dict={lr_t: lr},
-                options=tw.RunOptions(output_partition_graphs=True),
-                run_metadata=meta,
-            )
-            assert "FusedMatMulApplyGradientDescent" in gpu_node_types(meta.partition_graphs)
+            first, ran = run_recorded(sess, update, {lr_t: lr})
+            assert "FusedMatMulApplyGradientDescent" in ran
             # A different lr each step: alpha is read from device memory every run.
             second = sess.run(update, feed_dict={lr_t: 2 * lr})
             final = sess.run(v)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import tensorweave as tw
 
-from tests.gpu.gpu_util import gpu_node_types, requires_gpu
+from tests.gpu.gpu_util import requires_gpu, run_recorded
 
 pytestmark = requires_gpu
 
@@ -90,14 +90,7 @@ def _train(device, make_opt, w0, c, dtype):
     with tw.Session(graph=g) as sess:
         sess.run(init)
         for _ in range(STEPS):
-            metadata = tw.RunMetadata()
-            sess.run(
-                train,
-                {cp: c.astype(dtype)},
-                options=tw.RunOptions(output_partition_graphs=True),
-                run_metadata=metadata,
-            )
-            ops |= gpu_node_types(metadata.partition_graphs)
+            ops |= run_recorded(sess, train, {cp: c.astype(dtype)})[1]
             values.append(sess.run(w))
     return values, ops
 
