@@ -90,7 +90,7 @@ void ReluFloat(const float* x, float* out, int64_t n) {
     const S::Vec v = S::Load(x + i);
     S::Store(out + i, v < zero ? zero : v);
   }
-  for (; i < n; ++i) out[i] = x[i] < 0.0f ? 0.0f : x[i];
+  for (; i < n; ++i) out[i] = ReluFunctor::Forward(x[i], 0.0f);
 }
 
 void ReluGradFloat(const float* g, const float* x, float* out, int64_t n) {
@@ -100,7 +100,7 @@ void ReluGradFloat(const float* g, const float* x, float* out, int64_t n) {
   for (; i + S::kLanes <= n; i += S::kLanes) {
     S::Store(out + i, S::Load(x + i) > zero ? S::Load(g + i) : zero);
   }
-  for (; i < n; ++i) out[i] = x[i] > 0.0f ? g[i] : 0.0f;
+  for (; i < n; ++i) out[i] = ReluFunctor::Backward(g[i], x[i], 0.0f);
 }
 
 float ReadAlpha(OpKernelConstruction* ctx) {
