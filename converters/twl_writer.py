@@ -64,6 +64,12 @@ _TENSOR_TYPES = {
     np.dtype(np.uint8): "UINT8",
     np.dtype(np.int8): "INT8",
     np.dtype(np.bool_): "BOOL",
+    np.dtype(np.float64): "FLOAT64",
+    np.dtype(np.int16): "INT16",
+    np.dtype(np.uint16): "UINT16",
+    np.dtype(np.uint32): "UINT32",
+    np.dtype(np.uint64): "UINT64",
+    np.dtype(np.float16): "FLOAT16",
 }
 
 # Option fields whose values are schema enums, given by name ("SAME", "RELU").

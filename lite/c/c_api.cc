@@ -42,6 +42,7 @@ static_assert(kTwlInternal == static_cast<int>(twl::StatusCode::kInternal) &&
                   kTwlIoError == static_cast<int>(twl::StatusCode::kIoError),
               "TwlStatus must mirror twl::StatusCode");
 static_assert(kTwlBool == static_cast<int>(twl::DataType::kBool) &&
+                  kTwlFloat16 == static_cast<int>(twl::DataType::kFloat16) &&
                   kTwlInt64 == static_cast<int>(twl::DataType::kInt64),
               "TwlType must mirror twl::DataType");
 

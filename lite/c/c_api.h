@@ -58,6 +58,12 @@ typedef enum TwlType {
   kTwlUInt8 = 3,
   kTwlInt8 = 4,
   kTwlBool = 5,
+  kTwlFloat64 = 6,
+  kTwlInt16 = 7,
+  kTwlUInt16 = 8,
+  kTwlUInt32 = 9,
+  kTwlUInt64 = 10,
+  kTwlFloat16 = 11, /* IEEE binary16 bits */
 } TwlType;
 
 typedef struct TwlModel TwlModel;

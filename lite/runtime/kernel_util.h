@@ -53,12 +53,37 @@ Status DispatchNumeric(DataType type, const char* op, F&& f) {
                            op, DataTypeName(type));
   }
 }
+// Every arithmetic element type (all but bool and float16). Costs code size:
+// use it only where ONNX/TFLite define the op on all of them.
+template <typename F>
+Status DispatchAllNumeric(DataType type, const char* op, F&& f) {
+  switch (type) {
+    case DataType::kFloat64:
+      return f(double{});
+    case DataType::kInt8:
+      return f(int8_t{});
+    case DataType::kUInt8:
+      return f(uint8_t{});
+    case DataType::kInt16:
+      return f(int16_t{});
+    case DataType::kUInt16:
+      return f(uint16_t{});
+    case DataType::kUInt32:
+      return f(uint32_t{});
+    case DataType::kUInt64:
+      return f(uint64_t{});
+    default:
+      return DispatchNumeric(type, op, static_cast<F&&>(f));
+  }
+}
 // Every dtype, copying bytes (for data-movement ops).
 template <typename F>
 Status DispatchAll(DataType type, F&& f) {
   switch (DataTypeSize(type)) {
     case 1:
       return f(uint8_t{});
+    case 2:
+      return f(uint16_t{});
     case 4:
       return f(int32_t{});
     case 8:

@@ -20,6 +20,16 @@ size_t DataTypeSize(DataType type) {
       return 1;
     case DataType::kBool:
       return 1;
+    case DataType::kFloat64:
+      return 8;
+    case DataType::kInt16:
+    case DataType::kUInt16:
+    case DataType::kFloat16:
+      return 2;
+    case DataType::kUInt32:
+      return 4;
+    case DataType::kUInt64:
+      return 8;
   }
   return 0;
 }
@@ -38,6 +48,18 @@ const char* DataTypeName(DataType type) {
       return "int8";
     case DataType::kBool:
       return "bool";
+    case DataType::kFloat64:
+      return "float64";
+    case DataType::kInt16:
+      return "int16";
+    case DataType::kUInt16:
+      return "uint16";
+    case DataType::kUInt32:
+      return "uint32";
+    case DataType::kUInt64:
+      return "uint64";
+    case DataType::kFloat16:
+      return "float16";
   }
   return "unknown";
 }

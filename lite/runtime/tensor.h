@@ -18,8 +18,14 @@ enum class DataType : int8_t {
   kUInt8 = 3,
   kInt8 = 4,
   kBool = 5,
+  kFloat64 = 6,
+  kInt16 = 7,
+  kUInt16 = 8,
+  kUInt32 = 9,
+  kUInt64 = 10,
+  kFloat16 = 11,  // IEEE binary16 bits; no C++ arithmetic type
 };
-constexpr int kNumDataTypes = 6;
+constexpr int kNumDataTypes = 12;
 
 bool IsKnownDataType(int value);
 size_t DataTypeSize(DataType type);
@@ -50,6 +56,26 @@ struct DataTypeOf<int8_t> {
 template <>
 struct DataTypeOf<bool> {
   static constexpr DataType value = DataType::kBool;
+};
+template <>
+struct DataTypeOf<double> {
+  static constexpr DataType value = DataType::kFloat64;
+};
+template <>
+struct DataTypeOf<int16_t> {
+  static constexpr DataType value = DataType::kInt16;
+};
+template <>
+struct DataTypeOf<uint16_t> {
+  static constexpr DataType value = DataType::kUInt16;
+};
+template <>
+struct DataTypeOf<uint32_t> {
+  static constexpr DataType value = DataType::kUInt32;
+};
+template <>
+struct DataTypeOf<uint64_t> {
+  static constexpr DataType value = DataType::kUInt64;
 };
 
 // Largest rank the runtime handles.

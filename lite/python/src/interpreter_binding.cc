@@ -60,6 +60,18 @@ const char* BufferFormat(twl::DataType type) {
       return "b";
     case twl::DataType::kBool:
       return "?";
+    case twl::DataType::kFloat64:
+      return "d";
+    case twl::DataType::kInt16:
+      return "h";
+    case twl::DataType::kUInt16:
+      return "H";
+    case twl::DataType::kUInt32:
+      return "I";
+    case twl::DataType::kUInt64:
+      return "Q";
+    case twl::DataType::kFloat16:
+      return "e";
   }
   return "B";
 }
