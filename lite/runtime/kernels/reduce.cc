@@ -1,6 +1,6 @@
 // MEAN, REDUCE_SUM, REDUCE_PROD, REDUCE_MAX, REDUCE_MIN over constant `axes`
 // (an int tensor; negative allowed, duplicates ignored), with keep_dims.
-// Every arithmetic type; REDUCE_MAX/REDUCE_MIN also bool (any/all).
+// float32, float64, int32, int64; REDUCE_MAX/REDUCE_MIN also bool (any/all).
 // Floats accumulate sums and products in double; integers wrap (two's
 // complement), and an integer MEAN truncates. Reducing an empty set gives
 // the identity: 0 for sums, 1 for products, -inf/+inf (the type's lowest and
@@ -20,7 +20,7 @@
 namespace twl {
 namespace {
 
-enum class Reduce { kMean, kSum, kProd, kMax, kMin };
+enum class Reduce { kSum, kProd, kMax, kMin };  // MEAN: kSum, then divided
 
 template <typename T>
 inline bool IsNan(T x) {
@@ -62,10 +62,9 @@ struct Reducer {
         return acc + static_cast<Acc>(x);
     }
   }
-  static T Result(Acc acc, int64_t count) {
-    if constexpr (kOp != Reduce::kMean) {
-      return static_cast<T>(acc);
-    } else if constexpr (kFloat) {
+  static T Result(Acc acc, int64_t count, bool mean) {
+    if (!mean) return static_cast<T>(acc);
+    if constexpr (kFloat) {
       return static_cast<T>(acc / static_cast<double>(count));
     } else if constexpr (std::is_signed<T>::value) {
       return count == 0 ? T(0)
@@ -91,18 +90,28 @@ struct Dims {
   }
 };
 
+// Calls f(T{}) for float32, float64, int32, int64 (the types ONNX models
+// reduce; each costs code for five ops).
+template <typename F>
+Status Dispatch(DataType type, F&& f) {
+  if (type == DataType::kFloat64) return f(double{});
+  return DispatchNumeric(type, "this reduction", static_cast<F&&>(f));
+}
+
 struct OpData {
   Dims kept, reduced;
   int64_t count;  // reduced elements per output
+  bool mean;      // divide the sum by count
 };
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
 void Free(void* data) { delete static_cast<OpData*>(data); }
 
-template <Reduce kOp>
+template <Reduce kOp, bool kMean = false>
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
+  d->mean = kMean;
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
@@ -110,8 +119,8 @@ Status Prepare(KernelContext* context, Node* node) {
                 "input type %s and output type %s differ",
                 DataTypeName(input->type), DataTypeName(output->type));
   if (!Reducer<kOp, float>::kExtremum || input->type != DataType::kBool) {
-    TWL_RETURN_IF_ERROR(DispatchAllNumeric(input->type, "this reduction",
-                                           [](auto) { return Status::Ok(); }));
+    TWL_RETURN_IF_ERROR(
+        Dispatch(input->type, [](auto) { return Status::Ok(); }));
   }
   int64_t axes[kMaxDims * 2];
   int count = 0;
@@ -166,7 +175,7 @@ void Run(const OpData& d, const T* in, T* out, int64_t begin, int64_t end) {
         index[k] = 0;
       }
     }
-    out[o] = R::Result(acc, d.count);
+    out[o] = R::Result(acc, d.count, d.mean);
   }
 }
 
@@ -194,18 +203,18 @@ Status Eval(KernelContext* context, Node* node) {
     for (int64_t i = 0; i < n; ++i) out[i] = out[i] != 0;
     return Status::Ok();
   }
-  return DispatchAllNumeric(input->type, "this reduction", run);
+  return Dispatch(input->type, run);
 }
 
-template <Reduce kOp>
+template <Reduce kOp, bool kMean = false>
 KernelRegistration Make(BuiltinOperator op) {
-  return {op, 1, Init, Free, Prepare<kOp>, Eval<kOp>};
+  return {op, 1, Init, Free, Prepare<kOp, kMean>, Eval<kOp>};
 }
 
 }  // namespace
 
 KernelRegistration Register_MEAN() {
-  return Make<Reduce::kMean>(BuiltinOperator::MEAN);
+  return Make<Reduce::kSum, true>(BuiltinOperator::MEAN);
 }
 KernelRegistration Register_REDUCE_SUM() {
   return Make<Reduce::kSum>(BuiltinOperator::REDUCE_SUM);
