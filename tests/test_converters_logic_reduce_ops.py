@@ -221,3 +221,23 @@ def test_bitwise_and_shifts(dtype):
     want = [a & b, a | b, a ^ b, ~a, a << s, a >> s]  # numpy: wrapping, arithmetic for signed
     for name, w in zip(outs, want):
         np.testing.assert_array_equal(got[name], w.astype(dtype), err_msg=name)
+
+
+@pytest.mark.parametrize(
+    "op,dtype,match",
+    [
+        ("Less", np.float16, r"\(Less\): operands are float16 and float16; the lite kernel does not take it"),
+        ("BitwiseAnd", np.float32, r"\(BitwiseAnd\): operands are float32 and float32"),
+        ("And", np.int32, r"\(And\): operands are int32 and int32"),
+        ("ReduceSum", np.int8, r"\(ReduceSum\): input is int8; REDUCE_SUM takes float32, float64, int32, int64$"),
+    ],
+)
+def test_types_the_kernels_lack_are_refused_at_conversion(op, dtype, match):
+    from converters.errors import ConversionError
+
+    binary = op not in ("ReduceSum",)
+    node = helper.make_node(op, ["x", "x"] if binary else ["x"], ["y"])
+    out = np.bool_ if op == "Less" or op == "And" else dtype
+    model = _model([node], [("x", [2, 3], dtype)], [("y", out)])
+    with pytest.raises(ConversionError, match=match):
+        onnx_import.convert(model)

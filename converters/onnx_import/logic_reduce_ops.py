@@ -13,40 +13,53 @@ from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS, reduction_axes_in_layout
 from converters.onnx_import.context import attrs, imports, is_lite_type
 
-# ONNX op -> (lite op, whether the output is bool).
+# The element types (numpy kinds) the lite kernels take.
+_NUMERIC, _INTEGER, _BOOL = "fiu", "iu", "b"
+# ONNX op -> (lite op, the operand kinds it takes, whether the output is bool).
 _BINARY = {
-    "Equal": ("EQUAL", True),
-    "Less": ("LESS", True),
-    "LessOrEqual": ("LESS_EQUAL", True),
-    "Greater": ("GREATER", True),
-    "GreaterOrEqual": ("GREATER_EQUAL", True),
-    "And": ("LOGICAL_AND", True),
-    "Or": ("LOGICAL_OR", True),
-    "Xor": ("NOT_EQUAL", True),
-    "BitwiseAnd": ("BITWISE_AND", False),
-    "BitwiseOr": ("BITWISE_OR", False),
-    "BitwiseXor": ("BITWISE_XOR", False),
-    "BitShift": (None, False),  # LEFT_SHIFT or RIGHT_SHIFT by `direction`
+    "Equal": ("EQUAL", _NUMERIC + _BOOL, True),
+    "Less": ("LESS", _NUMERIC, True),
+    "LessOrEqual": ("LESS_EQUAL", _NUMERIC, True),
+    "Greater": ("GREATER", _NUMERIC, True),
+    "GreaterOrEqual": ("GREATER_EQUAL", _NUMERIC, True),
+    "And": ("LOGICAL_AND", _BOOL, True),
+    "Or": ("LOGICAL_OR", _BOOL, True),
+    "Xor": ("NOT_EQUAL", _BOOL, True),
+    "BitwiseAnd": ("BITWISE_AND", _INTEGER, False),
+    "BitwiseOr": ("BITWISE_OR", _INTEGER, False),
+    "BitwiseXor": ("BITWISE_XOR", _INTEGER, False),
+    "BitShift": (None, _INTEGER, False),  # LEFT_SHIFT or RIGHT_SHIFT by `direction`
 }
+_UNARY = {"Not": ("LOGICAL_NOT", _BOOL), "BitwiseNot": ("BITWISE_NOT", _INTEGER)}
+
+
+def _check_type(ctx, kinds, *names):
+    """The one element type of tensors `names`, one of `kinds` (float16 only
+    stored, no arithmetic)."""
+    dtypes = {np.dtype(ctx.dtype(n)) for n in names}
+    dtype = dtypes.pop()
+    if dtypes or dtype.kind not in kinds or dtype == np.float16 or not is_lite_type(dtype):
+        got = " and ".join(str(np.dtype(ctx.dtype(n))) for n in names)
+        raise _NodeError(f"{'operands are' if len(names) > 1 else 'input is'} {got}; the lite kernel does not take it")
+    return dtype
 
 
 @imports(*_BINARY)
 def _binary(ctx, node):
     a, b = node.input[:2]
-    dtype = np.dtype(ctx.dtype(a))
-    if dtype != np.dtype(ctx.dtype(b)) or not is_lite_type(dtype):
-        raise _NodeError(f"operands are {dtype} and {np.dtype(ctx.dtype(b))}")
-    opcode, to_bool = _BINARY[node.op_type]
+    opcode, kinds, to_bool = _BINARY[node.op_type]
+    dtype = _check_type(ctx, kinds, a, b)
     if node.op_type == "BitShift":
         opcode = {b"LEFT": "LEFT_SHIFT", b"RIGHT": "RIGHT_SHIFT"}[attrs(node)["direction"]]
     out = ctx.output(node.output[0], dtype=np.bool_ if to_bool else dtype)
     ctx.builder.add_op(opcode, [ctx.plain(a), ctx.plain(b)], [out])
 
 
-@imports("Not", "BitwiseNot")
-def _not(ctx, node):
+@imports(*_UNARY)
+def _unary(ctx, node):
+    opcode, kinds = _UNARY[node.op_type]
+    _check_type(ctx, kinds, node.input[0])
     index, nhwc = ctx.value(node.input[0])
-    opcode = "LOGICAL_NOT" if node.op_type == "Not" else "BITWISE_NOT"
     ctx.builder.add_op(opcode, [index], [ctx.output(node.output[0], nhwc=nhwc)])
 
 
@@ -83,10 +96,20 @@ def _reduced_axes(ctx, node):
     return sorted({int(v) % rank for v in np.asarray(axes).reshape(-1)})
 
 
+def _check_reduced_type(ctx, node, opcode):
+    dtype = np.dtype(ctx.dtype(node.input[0]))
+    types = (np.float32, np.float64, np.int32, np.int64) + (
+        (np.bool_,) if opcode in ("REDUCE_MAX", "REDUCE_MIN") else ()
+    )
+    if dtype not in types:
+        raise _NodeError(f"input is {dtype}; {opcode} takes {', '.join(np.dtype(t).name for t in types)}")
+
+
 @imports(*_REDUCTIONS)
 def _reduce(ctx, node):
     x, out = node.input[0], node.output[0]
     before, opcode, after = _REDUCTIONS[node.op_type]
+    _check_reduced_type(ctx, node, opcode)
     axes = _reduced_axes(ctx, node)
     keep = bool(attrs(node).get("keepdims", 1))
     steps = [s for s in (before, None if axes is None else opcode, after) if s]
@@ -122,6 +145,7 @@ def _reduce(ctx, node):
 def _reduce_log_sum_exp(ctx, node):
     """max + log(sum(exp(x - max))), max over the reduced axes (kept as 1s)."""
     x, out = node.input[0], node.output[0]
+    _check_reduced_type(ctx, node, "REDUCE_SUM")
     axes = _reduced_axes(ctx, node)
     if axes is None:  # log(exp(x - x)) + x
         ctx.tensors[out] = ctx.value(x)
@@ -160,6 +184,7 @@ def _reduce_log_sum_exp(ctx, node):
 def _global_max_pool(ctx, node):
     """REDUCE_MAX over the spatial dims, kept as 1s."""
     x, out = node.input[0], node.output[0]
+    _check_reduced_type(ctx, node, "REDUCE_MAX")
     rank = ctx.rank(x)
     options = ("ReducerOptions", {"keep_dims": True})
     if rank == 4:
