@@ -20,10 +20,12 @@ The modules, in the order a model meets them:
                   the size of the result is known beforehand and at most
                   FOLDABLE_LIMIT elements
   context.py      what an importer sees: tensors, layouts, fusion; IMPORTERS
-  math_ops.py     importers: elementwise arithmetic, activations, casts, reductions
+  math_ops.py     importers: elementwise arithmetic, activations, casts
   nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
   rnn_ops.py      importers: LSTM, GRU, RNN
+  logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
+                  ArgMax/ArgMin
 
 Example:
   >>> import numpy as np
@@ -39,7 +41,13 @@ Example:
 """
 
 # The importer modules fill IMPORTERS as they are imported.
-from converters.onnx_import import array_ops, math_ops, nn_ops, rnn_ops  # noqa: F401
+from converters.onnx_import import (  # noqa: F401
+    array_ops,
+    logic_reduce_ops,
+    math_ops,
+    nn_ops,
+    rnn_ops,
+)
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT
 from converters.onnx_import.model import MAX_OPSET, MIN_OPSET, PRODUCER, convert, load

@@ -1,4 +1,4 @@
-"""Importers of elementwise arithmetic, activations, casts and reductions.
+"""Importers of elementwise arithmetic, activations and casts.
 
 An elementwise op runs in the layout its inputs have (NHWC after a Conv),
 with constants broadcast to rank 4 and transposed to it; ADD/SUB/MUL/DIV
@@ -9,13 +9,7 @@ import numpy as np
 from onnx import helper
 
 from converters.errors import NodeError as _NodeError
-from converters.lowering import (
-    NCHW_TO_NHWC_AXIS,
-    TO_NHWC,
-    lite_pow_opcode,
-    rank4_constant,
-    reduction_axes_in_layout,
-)
+from converters.lowering import TO_NHWC, lite_pow_opcode, rank4_constant
 from converters.onnx_import.context import attrs, clip_activation, clip_bounds, imports, is_lite_type, nhwc_shape
 
 
@@ -123,43 +117,6 @@ def _clip(ctx, node):
         acc = target
 
 
-@imports("ReduceMean", "ReduceSum")
-def _reduce_mean(ctx, node):
-    a = attrs(node)
-    x, out = node.input[0], node.output[0]
-    rank = ctx.rank(x)
-    if ctx.opset >= 18 or (node.op_type == "ReduceSum" and ctx.opset >= 13):
-        axes = ctx.const(node.input[1]) if len(node.input) > 1 and node.input[1] else None
-        if len(node.input) > 1 and node.input[1] and axes is None:
-            raise _NodeError("axes must be a constant")
-    else:
-        axes = a.get("axes")
-    if axes is None or len(axes) == 0:
-        if a.get("noop_with_empty_axes", 0):
-            return _identity(ctx, node)
-        axes = range(rank)
-    axes = sorted({int(v) % rank for v in axes})
-    keep = bool(a.get("keepdims", 1))
-    options = ("ReducerOptions", {"keep_dims": keep})
-    src, nhwc, lite_axes = ctx.plain, False, axes
-    nhwc_axes = reduction_axes_in_layout(axes, keep, NCHW_TO_NHWC_AXIS) if rank == 4 and ctx.is_nhwc(x) else None
-    if nhwc_axes is not None:
-        src, nhwc, lite_axes = ctx.nhwc, keep, nhwc_axes
-    t = ctx.constant(f"{out}/axes", np.array(lite_axes, np.int32))
-    if node.op_type == "ReduceMean":
-        ctx.builder.add_op("MEAN", [src(x), t], [ctx.output(out, nhwc=nhwc)], options)
-        return
-    # ReduceSum = MEAN * (number of reduced elements): there is no SUM op.
-    shape, sig = ctx.shape(x), ctx.signature_of(x, ctx.shape(x))
-    if sig and any(sig[v] == -1 for v in axes):
-        raise _NodeError("a sum over a dynamic dimension cannot be lowered (no SUM op)")
-    out_shape = nhwc_shape(ctx.shape(out)) if nhwc else ctx.shape(out)
-    mean = ctx.intermediate(f"{out}/mean", out_shape, ctx.dtype(out), like=out)
-    ctx.builder.add_op("MEAN", [src(x), t], [mean], options)
-    count = ctx.constant(f"{out}/count", np.array(int(np.prod([shape[v] for v in axes])), ctx.dtype(out)))
-    ctx.builder.add_op("MUL", [mean, count], [ctx.output(out, nhwc=nhwc)], ("ArithmeticOptions", {}))
-
-
 @imports("Pow")
 def _pow(ctx, node):
     opcode = lite_pow_opcode(ctx.require_const(node, 1, "the exponent"))
@@ -188,12 +145,3 @@ def _where(ctx, node):
         raise _NodeError(f"x and y are {np.dtype(ctx.dtype(x))} and {np.dtype(ctx.dtype(y))}")
     inputs = [ctx.plain(cond), ctx.plain(x), ctx.plain(y)]
     ctx.builder.add_op("SELECT", inputs, [ctx.output(node.output[0])])
-
-
-@imports("Equal")
-def _equal(ctx, node):
-    a, b = node.input[:2]
-    dtype = np.dtype(ctx.dtype(a))
-    if dtype != np.dtype(ctx.dtype(b)) or dtype not in (np.float32, np.int32, np.int64, np.bool_):
-        raise _NodeError(f"operands are {dtype} and {np.dtype(ctx.dtype(b))}; EQUAL takes float32, int32, int64, bool")
-    ctx.builder.add_op("EQUAL", [ctx.plain(a), ctx.plain(b)], [ctx.output(node.output[0], dtype=np.bool_)])

@@ -61,6 +61,13 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::GRUOptions;
     case O::RNN:
       return BuiltinOptions::RNNOptions;
+    case O::REDUCE_SUM:
+    case O::REDUCE_MAX:
+    case O::REDUCE_MIN:
+    case O::REDUCE_PROD:
+      return BuiltinOptions::ReducerOptions;
+    case O::ARG_MIN:
+      return BuiltinOptions::ArgMaxOptions;
     default:
       return BuiltinOptions::NONE;
   }

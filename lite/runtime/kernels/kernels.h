@@ -23,7 +23,26 @@ namespace twl {
                   X(SQUEEZE) X(EXPAND_DIMS) X(ARG_MAX) X(EXP) X(LOG) X(SQRT) \
                       X(RSQRT) X(SQUARE) X(NEG) X(ABS) X(CAST) X(LAYER_NORM) \
                           X(GELU) X(ERF) X(SELECT) X(EQUAL) X(LSTM) X(GRU)   \
-                              X(RNN)
+                              X(RNN) \
+  X(NOT_EQUAL) \
+  X(LESS) \
+  X(LESS_EQUAL) \
+  X(GREATER) \
+  X(GREATER_EQUAL) \
+  X(LOGICAL_AND) \
+  X(LOGICAL_OR) \
+  X(LOGICAL_NOT) \
+  X(BITWISE_AND) \
+  X(BITWISE_OR) \
+  X(BITWISE_XOR) \
+  X(BITWISE_NOT) \
+  X(LEFT_SHIFT) \
+  X(RIGHT_SHIFT) \
+  X(REDUCE_SUM) \
+  X(REDUCE_MAX) \
+  X(REDUCE_MIN) \
+  X(REDUCE_PROD) \
+  X(ARG_MIN)
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
 TWL_FOR_EACH_BUILTIN_KERNEL(TWL_DECLARE_REGISTRATION)

@@ -1,8 +1,6 @@
-// SELECT (ONNX Where): out = condition ? x : y, and EQUAL: out = (a == b),
-// both with numpy broadcasting of their operands. SELECT takes a bool
-// condition and x, y of one type (any dtype, copied as bytes); EQUAL takes
-// two float32, int32, int64 or bool operands of one type and writes bool.
-// These build attention masks, so they run once per inference on small
+// SELECT (ONNX Where): out = condition ? x : y, with numpy broadcasting of
+// its operands: a bool condition and x, y of one type (any dtype, copied as
+// bytes). It builds attention masks, so it runs once per inference on small
 // tensors: one path, an index counter over the output.
 #include <cstring>
 
@@ -96,63 +94,10 @@ Status EvalSelect(KernelContext* context, Node* node) {
   });
 }
 
-Status PrepareEqual(KernelContext* context, Node* node) {
-  OpData* d = static_cast<OpData*>(node->user_data);
-  TWL_CHECK_ARG(d != nullptr, "out of memory");
-  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
-  const Tensor* a = context->input(*node, 0);
-  const Tensor* b = context->input(*node, 1);
-  Tensor* out = context->output(*node, 0);
-  TWL_CHECK_ARG(a != nullptr && b != nullptr, "two operands are required");
-  TWL_CHECK_ARG(a->type == b->type, "operands have types %s and %s",
-                DataTypeName(a->type), DataTypeName(b->type));
-  TWL_CHECK_ARG(a->type == DataType::kFloat32 || a->type == DataType::kInt32 ||
-                    a->type == DataType::kInt64 || a->type == DataType::kBool,
-                "unsupported operand type %s", DataTypeName(a->type));
-  TWL_RETURN_IF_ERROR(CheckType(out, "output", DataType::kBool));
-  TWL_RETURN_IF_ERROR(PrepareBroadcast(context, node, 2, d));
-  return context->ResizeTensor(out, d->out_shape);
-}
-
-template <typename T>
-void Equal(const OpData& d, const T* a, const T* b, bool* o) {
-  ForEachElement(
-      d, [&](int64_t i, const int64_t* off) { o[i] = a[off[0]] == b[off[1]]; });
-}
-
-Status EvalEqual(KernelContext* context, Node* node) {
-  const OpData& d = *static_cast<OpData*>(node->user_data);
-  const Tensor* a = context->input(*node, 0);
-  const Tensor* b = context->input(*node, 1);
-  bool* o = context->output(*node, 0)->data_as<bool>();
-  switch (a->type) {
-    case DataType::kFloat32:
-      Equal(d, a->data_as<float>(), b->data_as<float>(), o);
-      break;
-    case DataType::kInt32:
-      Equal(d, a->data_as<int32_t>(), b->data_as<int32_t>(), o);
-      break;
-    case DataType::kInt64:
-      Equal(d, a->data_as<int64_t>(), b->data_as<int64_t>(), o);
-      break;
-    default: {  // bool, read as bytes
-      const uint8_t* x = a->data_as<uint8_t>();
-      const uint8_t* y = b->data_as<uint8_t>();
-      ForEachElement(d, [&](int64_t i, const int64_t* off) {
-        o[i] = (x[off[0]] != 0) == (y[off[1]] != 0);
-      });
-    }
-  }
-  return Status::Ok();
-}
-
 }  // namespace
 
 KernelRegistration Register_SELECT() {
   return {BuiltinOperator::SELECT, 1, Init, Free, PrepareSelect, EvalSelect};
-}
-KernelRegistration Register_EQUAL() {
-  return {BuiltinOperator::EQUAL, 1, Init, Free, PrepareEqual, EvalEqual};
 }
 
 }  // namespace twl

@@ -67,39 +67,5 @@ TEST(SelectTest, RejectsNonBoolConditionAndMixedTypes) {
   }
 }
 
-TEST(EqualTest, Int64MaskAgainstZero) {
-  OpModel m;
-  int a = m.AddInput(DataType::kInt64, {1, 4});
-  int zero = m.AddConst<int64_t>({}, {0});
-  int out = m.AddOutput(DataType::kBool);
-  m.AddOp(BuiltinOperator::EQUAL, {a, zero}, {out});
-  ASSERT_TRUE(m.Build().ok());
-  m.SetInput<int64_t>(0, {1, 0, 1, 0});
-  ASSERT_TRUE(m.Invoke().ok());
-  EXPECT_EQ(m.CompareWithReference(), "");
-  EXPECT_EQ(m.GetOutput<bool>(0),
-            (std::vector<bool>{false, true, false, true}));
-}
-
-TEST(EqualTest, FloatBroadcastAndTypeErrors) {
-  OpModel m;
-  int a = m.AddInput(DataType::kFloat32, {2, 1});
-  int b = m.AddInput(DataType::kFloat32, {1, 2});
-  int out = m.AddOutput(DataType::kBool);
-  m.AddOp(BuiltinOperator::EQUAL, {a, b}, {out});
-  ASSERT_TRUE(m.Build().ok());
-  m.SetInput<float>(0, {1, 2});
-  m.SetInput<float>(1, {2, 1});
-  ASSERT_TRUE(m.Invoke().ok());
-  EXPECT_EQ(m.GetOutput<bool>(0),
-            (std::vector<bool>{false, true, true, false}));
-  OpModel bad;
-  int x = bad.AddInput(DataType::kFloat32, {2});
-  int y = bad.AddInput(DataType::kInt32, {2});
-  int o = bad.AddOutput(DataType::kBool);
-  bad.AddOp(BuiltinOperator::EQUAL, {x, y}, {o});
-  EXPECT_FALSE(bad.Build().ok());
-}
-
 }  // namespace
 }  // namespace twl

@@ -192,9 +192,11 @@ Options ModelBuilder::Squeeze(const std::vector<int32_t>& dims) {
           s::CreateSqueezeOptionsDirect(fbb_, &dims).Union()};
 }
 
-Options ModelBuilder::ArgMax(DataType output_type) {
+Options ModelBuilder::ArgMax(DataType output_type, bool select_last_index,
+                             bool keep_dims) {
   return {s::BuiltinOptions::ArgMaxOptions,
-          s::CreateArgMaxOptions(fbb_, static_cast<s::TensorType>(output_type))
+          s::CreateArgMaxOptions(fbb_, static_cast<s::TensorType>(output_type),
+                                 select_last_index, keep_dims)
               .Union()};
 }
 

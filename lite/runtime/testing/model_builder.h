@@ -109,7 +109,8 @@ class ModelBuilder {
   Options StridedSlice(int begin_mask, int end_mask, int ellipsis_mask,
                        int new_axis_mask, int shrink_axis_mask);
   Options Squeeze(const std::vector<int32_t>& dims);
-  Options ArgMax(DataType output_type);
+  Options ArgMax(DataType output_type, bool select_last_index = false,
+                 bool keep_dims = false);
   Options LayerNorm(int axis, float epsilon);
   Options Gelu(bool approximate);
   Options Lstm(int hidden_size, schema::RNNDirection direction,
