@@ -73,6 +73,12 @@ INCLUDE = [
     "test_transpose",
     "test_unsqueeze",
     "test_where",
+    # Casts, Dropout, Resize (converters/onnx_import/resize_cast_ops.py).
+    "test_cast",
+    "test_castlike",
+    "test_dropout",
+    "test_resize",
+    "test_upsample",
 ]
 
 
@@ -271,6 +277,12 @@ CONSTANT_PARAMETERS = [
     "test_rnn_seq_length",
     "test_simple_rnn",
     "test_slice",
+    # The type model of CastLike (only its type is read), Dropout's ratio,
+    # Resize's roi, scales and sizes.
+    "test_castlike",
+    "test_dropout",
+    "test_resize",
+    "test_upsample",
 ]
 
 RTOL, ATOL = 1e-4, 1e-5  # the lite runtime's float32 kernels vs onnx's float32/64 references

@@ -20,10 +20,11 @@ The modules, in the order a model meets them:
                   the size of the result is known beforehand and at most
                   FOLDABLE_LIMIT elements
   context.py      what an importer sees: tensors, layouts, fusion; IMPORTERS
-  math_ops.py     importers: elementwise arithmetic, activations, casts, reductions
+  math_ops.py     importers: elementwise arithmetic, activations, reductions
   nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
   rnn_ops.py      importers: LSTM, GRU, RNN
+  resize_cast_ops.py  importers: Cast, CastLike, Dropout, Resize, Upsample
 
 Example:
   >>> import numpy as np
@@ -40,6 +41,7 @@ Example:
 
 # The importer modules fill IMPORTERS as they are imported.
 from converters.onnx_import import array_ops, math_ops, nn_ops, rnn_ops  # noqa: F401
+from converters.onnx_import import resize_cast_ops  # noqa: F401
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT
 from converters.onnx_import.model import MAX_OPSET, MIN_OPSET, PRODUCER, convert, load

@@ -61,6 +61,8 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::GRUOptions;
     case O::RNN:
       return BuiltinOptions::RNNOptions;
+    case O::RESIZE:
+      return BuiltinOptions::ResizeOptions;
     default:
       return BuiltinOptions::NONE;
   }

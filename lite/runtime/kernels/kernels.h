@@ -23,7 +23,7 @@ namespace twl {
                   X(SQUEEZE) X(EXPAND_DIMS) X(ARG_MAX) X(EXP) X(LOG) X(SQRT) \
                       X(RSQRT) X(SQUARE) X(NEG) X(ABS) X(CAST) X(LAYER_NORM) \
                           X(GELU) X(ERF) X(SELECT) X(EQUAL) X(LSTM) X(GRU)   \
-                              X(RNN)
+                              X(RNN) X(RESIZE)
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
 TWL_FOR_EACH_BUILTIN_KERNEL(TWL_DECLARE_REGISTRATION)
