@@ -236,7 +236,7 @@ def test_resize_after_conv_stays_nhwc(mode, coordinates):
     assert _ops(data)["TRANSPOSE"] == 2, _ops(data)
 
 
-def test_upsample_opset7_scales_attribute_and_resize_opset10():
+def test_upsample_opset7_scales_attribute():
     x = np.arange(2 * 3 * 4, dtype=np.int32).reshape(1, 2, 3, 4)
     up = _model(
         [helper.make_node("Upsample", ["x"], ["y"], mode="nearest", scales=[1.0, 1.0, 2.0, 3.0])],
@@ -246,20 +246,68 @@ def test_upsample_opset7_scales_attribute_and_resize_opset10():
     )
     _, got = _run(up, {"x": x})
     np.testing.assert_array_equal(got["y"], x.repeat(2, axis=2).repeat(3, axis=3))
-    xf = x.astype(np.float32)
-    resize10 = _model(
-        [helper.make_node("Resize", ["x", "scales"], ["y"], mode="linear")],
-        [_info("x", np.float32, [1, 2, 3, 4])],
-        [_info("y", np.float32, [1, 2, 6, 8])],
-        [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")],
-        opset=10,
-    )
-    _, got = _run(resize10, {"x": xf})
+
+
+@pytest.mark.parametrize(
+    "op,opset,mode,scales",
+    [
+        ("Resize", 10, "nearest", [1, 1, 1.5, 2.5]),
+        ("Resize", 10, "nearest", [1, 1, 0.6, 0.5]),  # downsampling takes the ceiling
+        ("Resize", 10, "linear", [1, 1, 0.6, 0.5]),
+        ("Upsample", 9, "nearest", [1, 1, 1.5, 3]),
+        ("Upsample", 9, "linear", [1, 1, 2, 1.5]),
+    ],
+)
+def test_upsample_and_resize10_against_onnxruntime(op, opset, mode, scales):
+    # Neither onnx's reference nor its node tests define these (asymmetric,
+    # nearest by floor up and ceiling down): onnxruntime does.
     ort = pytest.importorskip("onnxruntime")
-    want = ort.InferenceSession(resize10.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": xf})[
-        0
-    ]
+    x = np.random.default_rng(0).standard_normal((1, 2, 5, 7)).astype(np.float32)
+    out = [1, 2, int(5 * scales[2]), int(7 * scales[3])]
+    model = _model(
+        [helper.make_node(op, ["x", "scales"], ["y"], mode=mode)],
+        [_info("x", np.float32, [1, 2, 5, 7])],
+        [_info("y", np.float32, out)],
+        [numpy_helper.from_array(np.array(scales, np.float32), "scales")],
+        opset=opset,
+    )
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    _, got = _run(model, {"x": x})
     np.testing.assert_allclose(got["y"], want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "attributes,shape,scales",
+    [
+        (
+            {"mode": "cubic", "exclude_outside": 1, "coordinate_transformation_mode": "half_pixel_symmetric"},
+            [2, 5, 7],
+            [1, 0.6, 1.7],
+        ),
+        ({"mode": "linear", "antialias": 1}, [2, 9, 6], [1, 0.4, 0.7]),
+        ({"mode": "cubic", "antialias": 1, "cubic_coeff_a": -0.5}, [1, 9, 11], [1, 0.35, 0.5]),
+        ({"mode": "nearest", "nearest_mode": "round_prefer_ceil"}, [3, 4, 5], [1.5, 0.75, 2.2]),
+        (
+            {"mode": "linear", "coordinate_transformation_mode": "tf_crop_and_resize", "extrapolation_value": -3.0},
+            [2, 6, 6],
+            [1, 1.5, 0.8],
+        ),
+    ],
+)
+def test_resize_rank3_against_onnx_reference(attributes, shape, scales):
+    x = np.random.default_rng(5).standard_normal(shape).astype(np.float32)
+    roi = numpy_helper.from_array(np.array([0, 0.1, -0.2, 1, 0.8, 1.1], np.float32), "roi")
+    out = [int(np.float64(np.float32(s)) * d) for s, d in zip(scales, shape)]
+    model = _model(
+        [helper.make_node("Resize", ["x", "roi", "scales"], ["y"], **attributes)],
+        [_info("x", np.float32, shape)],
+        [_info("y", np.float32, out)],
+        [roi, numpy_helper.from_array(np.array(scales, np.float32), "scales")],
+    )
+    want = ReferenceEvaluator(model).run(None, {"x": x})[0]
+    for threads in (1, 2):
+        _, got = _run(model, {"x": x}, threads)
+        np.testing.assert_allclose(got["y"], want, rtol=1e-5, atol=1e-5)
 
 
 def test_resize_refusals_name_the_problem():

@@ -133,6 +133,15 @@ def _resize_geometry(ctx, node, a, rank, in_shape):
     return scales, sizes, full_roi
 
 
+def _old_nearest_rounding(interpolation, scales):
+    """Upsample and Resize-10 sample asymmetrically and, as onnxruntime
+    does, take the floor when upsampling and the ceiling when downsampling."""
+    down = [s < 1 for s in scales]
+    if interpolation == "NEAREST" and any(down) and not all(down):
+        raise _NodeError("nearest Upsample/Resize-10 that downsamples some axes and upsamples others is not supported")
+    return "CEIL" if any(down) else "FLOOR"
+
+
 @imports("Resize", "Upsample")
 def _resize(ctx, node):
     """RESIZE on the lite tensor's layout (NHWC after a Conv: the scales,
@@ -148,9 +157,7 @@ def _resize(ctx, node):
         "coordinate_transformation_mode",
         "asymmetric" if old else _text(a.get("coordinate_transformation_mode", "half_pixel")),
     )
-    rounding = _choice(
-        _ROUNDING, "nearest_mode", "floor" if old else _text(a.get("nearest_mode", "round_prefer_floor"))
-    )
+    rounding = _choice(_ROUNDING, "nearest_mode", _text(a.get("nearest_mode", "round_prefer_floor")))
     if interpolation != "NEAREST" and ctx.dtype(x) != np.float32:
         raise _NodeError(f"{interpolation.lower()} interpolation of {np.dtype(ctx.dtype(x))}: RESIZE takes float32")
     if coordinates == "TF_CROP_AND_RESIZE" and ctx.dtype(x) != np.float32:
@@ -168,6 +175,8 @@ def _resize(ctx, node):
     sig = ctx.signature_of(x, in_shape)
     if sig and any(s == -1 and r for s, r in zip(sig, resized)):
         raise _NodeError("resizing a dynamic dimension is not supported")
+    if old:
+        rounding = _old_nearest_rounding(interpolation, [s for s, r in zip(scales, resized) if r])
     option_sizes = [int(s) if r else -1 for s, r in zip(sizes, resized)]
     roi = roi if roi is not None else np.array([0.0] * rank + [1.0] * rank)
     nhwc = rank == 4 and ctx.is_nhwc(x)
