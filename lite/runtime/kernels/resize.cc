@@ -94,13 +94,16 @@ double Cubic(double d, double a) {
   return 0;
 }
 
-// Taps per output index of a resized axis.
+constexpr int kMaxTaps = 64;
+
+// Taps per output index of a resized axis (kMaxTaps + 1 when more).
 int TapCount(const schema::ResizeOptions& o, double scale) {
   if (o.interpolation() == ResizeInterpolation::NEAREST) return 1;
   const double support =
       o.interpolation() == ResizeInterpolation::LINEAR ? 1 : 2;
   if (!o.antialias() || scale >= 1) return static_cast<int>(2 * support);
-  return static_cast<int>(-2 * std::floor(-support / scale));
+  const double taps = -2 * std::floor(-support / scale);
+  return taps > kMaxTaps ? kMaxTaps + 1 : static_cast<int>(taps);
 }
 
 // The taps of output index x of a resized axis into `taps` (count `n`).
@@ -109,11 +112,15 @@ int TapCount(const schema::ResizeOptions& o, double scale) {
 bool AxisTaps(const schema::ResizeOptions& o, int x, int in, int out,
               double scale, double roi_start, double roi_end, int64_t stride,
               int n, Tap* taps) {
-  const double c = SourceCoordinate(o.coordinate_transformation(), x, in, out,
-                                    scale, roi_start, roi_end);
+  double c = SourceCoordinate(o.coordinate_transformation(), x, in, out, scale,
+                              roi_start, roi_end);
   const bool outside =
       o.coordinate_transformation() == ResizeCoordinates::TF_CROP_AND_RESIZE &&
       (c < 0 || c > in - 1);
+  // Far outside the input every index clamps to an edge: bounding c keeps
+  // its conversions to integers defined (a tiny scale, a huge roi).
+  constexpr double kFar = 1e12;
+  c = c > -kFar ? (c < kFar ? c : kFar) : -kFar;  // NaN -> -kFar
   auto clamp = [in](int64_t i) { return i < 0 ? 0 : (i >= in ? in - 1 : i); };
   if (o.interpolation() == ResizeInterpolation::NEAREST) {
     taps[0] = {clamp(NearestIndex(o.nearest_rounding(), c)) * stride, 1.0f};
@@ -124,7 +131,7 @@ bool AxisTaps(const schema::ResizeOptions& o, int x, int in, int out,
   const int64_t first =
       static_cast<int64_t>(lower) - n / 2 + (c == lower ? 0 : 1);
   const double s = o.antialias() && scale < 1 ? scale : 1.0;
-  double weights[64];
+  double weights[kMaxTaps];
   double sum = 0;
   for (int k = 0; k < n; ++k) {
     const double d = std::fabs((first + k - c) * s);
@@ -206,9 +213,9 @@ Status Prepare(KernelContext* context, Node* node) {
                             std::isfinite(o->roi()->Get(rank + a))),
                   "roi of axis %d is not finite", a);
     taps_per_index[a] = TapCount(*o, scale);
-    TWL_CHECK_ARG(taps_per_index[a] <= 64,
-                  "antialias over scale %g of axis %d needs more than 64 taps",
-                  scale, a);
+    TWL_CHECK_ARG(taps_per_index[a] <= kMaxTaps,
+                  "antialias over scale %g of axis %d needs more than %d taps",
+                  scale, a, kMaxTaps);
     shape.dims[a] = size;
     d->rank = a + 1;
   }

@@ -193,6 +193,32 @@ TEST(ResizeTest, RejectsBadOptions) {
       RunResize<float>(r, DataType::kFloat32, {2, 2}, {1, 2, 3, 4}, &out).ok());
 }
 
+TEST(ResizeTest, ExtremeScalesAndRoiClampToTheEdges) {
+  // Coordinates far outside the input (scale 1e-30: x / s = 1e30) sample
+  // the edge instead of overflowing an integer.
+  Resize r;
+  r.coordinates = ResizeCoordinates::ASYMMETRIC;
+  r.sizes = {2};
+  r.scales = {1e-30};
+  std::vector<float> out;
+  ASSERT_TRUE(
+      RunResize<float>(r, DataType::kFloat32, {3}, {1, 2, 3}, &out).ok());
+  EXPECT_EQ(out, (std::vector<float>{1, 3}));
+  r.interpolation = ResizeInterpolation::LINEAR;
+  r.coordinates = ResizeCoordinates::TF_CROP_AND_RESIZE;
+  r.roi = {-1e300, 1e300};
+  r.extrapolation = 5;
+  ASSERT_TRUE(
+      RunResize<float>(r, DataType::kFloat32, {3}, {1, 2, 3}, &out).ok());
+  EXPECT_EQ(out, (std::vector<float>{5, 5}));
+  // Antialias over a tiny scale would need too many taps: an error.
+  r.coordinates = ResizeCoordinates::HALF_PIXEL;
+  r.antialias = true;
+  Status s = RunResize<float>(r, DataType::kFloat32, {3}, {1, 2, 3}, &out);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(std::string(s.message()).find("taps"), std::string::npos);
+}
+
 TEST(ResizeTest, LargeNhwcSplitAcrossThreads) {
   Resize r;
   r.interpolation = ResizeInterpolation::LINEAR;
