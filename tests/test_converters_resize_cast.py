@@ -276,6 +276,28 @@ def test_upsample_and_resize10_against_onnxruntime(op, opset, mode, scales):
     np.testing.assert_allclose(got["y"], want, rtol=1e-5, atol=1e-5)
 
 
+def test_resize11_tf_half_pixel_for_nn_against_onnxruntime():
+    ort = pytest.importorskip("onnxruntime")
+    x = np.random.default_rng(0).standard_normal((1, 2, 5, 7)).astype(np.float32)
+    model = _model(
+        [
+            helper.make_node(
+                "Resize", ["x", "roi", "scales"], ["y"], coordinate_transformation_mode="tf_half_pixel_for_nn"
+            )
+        ],
+        [_info("x", np.float32, [1, 2, 5, 7])],
+        [_info("y", np.float32, [1, 2, 8, 3])],
+        [
+            numpy_helper.from_array(np.zeros(0, np.float32), "roi"),
+            numpy_helper.from_array(np.array([1, 1, 1.7, 0.5], np.float32), "scales"),
+        ],
+        opset=11,
+    )
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    _, got = _run(model, {"x": x})
+    np.testing.assert_array_equal(got["y"], want)
+
+
 @pytest.mark.parametrize(
     "attributes,shape,scales",
     [

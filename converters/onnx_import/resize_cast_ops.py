@@ -59,6 +59,7 @@ _COORDINATES = {
     "asymmetric": "ASYMMETRIC",
     "tf_crop_and_resize": "TF_CROP_AND_RESIZE",
     "half_pixel_symmetric": "HALF_PIXEL_SYMMETRIC",
+    "tf_half_pixel_for_nn": "TF_HALF_PIXEL_FOR_NN",
 }
 _ROUNDING = {
     "round_prefer_floor": "ROUND_PREFER_FLOOR",

@@ -60,6 +60,8 @@ double SourceCoordinate(ResizeCoordinates mode, double x, int in, int out,
              roi_start * (in - 1);
     case ResizeCoordinates::PYTORCH_HALF_PIXEL:
       return width == 1 ? -0.5 : (x + 0.5) / scale - 0.5;
+    case ResizeCoordinates::TF_HALF_PIXEL_FOR_NN:
+      return (x + 0.5) / scale;
     case ResizeCoordinates::HALF_PIXEL_SYMMETRIC:
       return in / 2.0 * (1 - out / width) + (x + 0.5) / scale - 0.5;
     default:  // HALF_PIXEL
