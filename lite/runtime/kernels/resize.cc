@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
@@ -256,56 +257,132 @@ Status Prepare(KernelContext* context, Node* node) {
   return context->ResizeTensor(output, shape);
 }
 
-// Output positions [begin, end) over the table axes.
-void ResizeRange(const OpData& d, const char* in, char* out,
-                 size_t element_size, int64_t begin, int64_t end) {
+// The taps of output position p over the table axes before `end_axis`;
+// true when one of them is extrapolated.
+bool PositionTaps(const OpData& d, int64_t p, int end_axis, const Tap** taps) {
+  bool outside = false;
+  for (int a = end_axis - 1; a >= 0; --a) {
+    const int64_t x = p % d.out_dims[a];
+    p /= d.out_dims[a];
+    taps[a] = &d.taps[d.axes[a].begin + x * d.axes[a].taps];
+    if (d.axes[a].outside >= 0 && d.outside[d.axes[a].outside + x]) {
+      outside = true;
+    }
+  }
+  return outside;
+}
+
+// Advances an odometer k over the taps of axes [0, end_axis); false after
+// the last combination. `weight` and `offset` are the combination's.
+bool NextCombination(const OpData& d, int end_axis, const Tap* const* taps,
+                     int* k, float* weight, int64_t* offset) {
+  int a = end_axis - 1;
+  while (a >= 0 && ++k[a] == d.axes[a].taps) k[a--] = 0;
+  if (a < 0) return false;
+  *weight = 1;
+  *offset = 0;
+  for (int b = 0; b < end_axis; ++b) {
+    *weight *= taps[b][k[b]].weight;
+    *offset += taps[b][k[b]].offset;
+  }
+  return true;
+}
+
+// The reference: output positions [begin, end) over the table axes one at
+// a time, each the sum over every combination of one tap per axis.
+void ResizePositions(const OpData& d, const char* in, char* out,
+                     size_t element_size, int64_t begin, int64_t end) {
   const int64_t inner = d.inner;
   for (int64_t p = begin; p < end; ++p) {
     const Tap* taps[kMaxDims];
-    bool outside = false;
-    int64_t rest = p;
-    for (int a = d.rank - 1; a >= 0; --a) {
-      const int64_t x = rest % d.out_dims[a];
-      rest /= d.out_dims[a];
-      taps[a] = &d.taps[d.axes[a].begin + x * d.axes[a].taps];
-      if (d.axes[a].outside >= 0 && d.outside[d.axes[a].outside + x]) {
-        outside = true;
-      }
-    }
+    const bool outside = PositionTaps(d, p, d.rank, taps);
     char* dst = out + p * inner * element_size;
-    if (d.nearest && !outside) {
+    if ((d.nearest || d.rank == 0) && !outside) {
       int64_t offset = 0;
       for (int a = 0; a < d.rank; ++a) offset += taps[a][0].offset;
       std::memcpy(dst, in + offset * element_size, inner * element_size);
       continue;
     }
     float* o = reinterpret_cast<float*>(dst);
+    for (int64_t i = 0; i < inner; ++i) o[i] = outside ? d.extrapolation : 0;
+    if (outside) continue;
+    int k[kMaxDims] = {};
+    k[d.rank - 1] = -1;  // the first NextCombination makes it 0
+    float w;
+    int64_t offset;
+    while (NextCombination(d, d.rank, taps, k, &w, &offset)) {
+      if (w == 0) continue;
+      const float* src = reinterpret_cast<const float*>(in) + offset;
+      for (int64_t i = 0; i < inner; ++i) o[i] += w * src[i];
+    }
+  }
+}
+
+// One output row of LINEAR or CUBIC (see ResizeRows).
+void InterpolateRow(const OpData& d, const Tap* const* taps, const float* in,
+                    float* o) {
+  const int last = d.rank - 1;
+  const int64_t inner = d.inner, width = d.out_dims[last];
+  const int n = d.axes[last].taps;
+  const Tap* row_taps = &d.taps[d.axes[last].begin];
+  for (int64_t i = 0; i < width * inner; ++i) o[i] = 0;
+  int k[kMaxDims] = {};
+  if (last > 0) k[last - 1] = -1;  // the first NextCombination makes it 0
+  float w = 1;
+  int64_t base = 0;
+  // With no axes before the last, the one combination is (1, 0).
+  while (last == 0 ? k[0]++ == 0
+                   : NextCombination(d, last, taps, k, &w, &base)) {
+    if (w == 0) continue;
+    for (int64_t x = 0; x < width; ++x) {
+      const Tap* t = row_taps + x * n;
+      float* dst = o + x * inner;
+      for (int j = 0; j < n; ++j) {
+        const float wj = w * t[j].weight;
+        if (wj == 0) continue;
+        const float* src = in + base + t[j].offset;
+        for (int64_t i = 0; i < inner; ++i) dst[i] += wj * src[i];
+      }
+    }
+  }
+}
+
+// The fast path: output rows [begin, end) (positions over the table axes
+// but the last), each resized along the last table axis in one pass; the
+// same sums in the same order as ResizePositions.
+template <typename T>
+void ResizeRows(const OpData& d, const T* in, T* out, int64_t begin,
+                int64_t end) {
+  const int last = d.rank - 1;
+  const int64_t inner = d.inner, width = d.out_dims[last];
+  const Tap* row_taps = &d.taps[d.axes[last].begin];
+  const bool* row_outside =
+      d.axes[last].outside >= 0 ? &d.outside[d.axes[last].outside] : nullptr;
+  T extrapolation{};  // TF_CROP_AND_RESIZE takes float32 only
+  if constexpr (std::is_same<T, float>::value) extrapolation = d.extrapolation;
+  for (int64_t r = begin; r < end; ++r) {
+    const Tap* taps[kMaxDims];
+    const bool outside = PositionTaps(d, r, last, taps);
+    T* o = out + r * width * inner;
     if (outside) {
-      for (int64_t i = 0; i < inner; ++i) o[i] = d.extrapolation;
+      for (int64_t i = 0; i < width * inner; ++i) o[i] = extrapolation;
       continue;
     }
-    // Every combination of one tap per axis (an odometer over the taps).
-    int k[kMaxDims] = {};
-    bool first = true;
-    for (;;) {
-      float w = 1;
-      int64_t offset = 0;
-      for (int a = 0; a < d.rank; ++a) {
-        w *= taps[a][k[a]].weight;
-        offset += taps[a][k[a]].offset;
+    if (d.nearest) {
+      int64_t base = 0;
+      for (int a = 0; a < last; ++a) base += taps[a][0].offset;
+      for (int64_t x = 0; x < width; ++x) {
+        const T* src = in + base + row_taps[x].offset;
+        for (int64_t i = 0; i < inner; ++i) o[x * inner + i] = src[i];
       }
-      if (w != 0 || first) {
-        const float* src = reinterpret_cast<const float*>(in) + offset;
-        if (first) {
-          for (int64_t i = 0; i < inner; ++i) o[i] = w * src[i];
-        } else {
-          for (int64_t i = 0; i < inner; ++i) o[i] += w * src[i];
-        }
-        first = false;
+    } else if constexpr (std::is_same<T, float>::value) {
+      InterpolateRow(d, taps, in, o);
+    }
+    if (row_outside != nullptr) {
+      for (int64_t x = 0; x < width; ++x) {
+        if (!row_outside[x]) continue;
+        for (int64_t i = 0; i < inner; ++i) o[x * inner + i] = extrapolation;
       }
-      int a = d.rank - 1;
-      while (a >= 0 && ++k[a] == d.axes[a].taps) k[a--] = 0;
-      if (a < 0) break;
     }
   }
 }
@@ -314,21 +391,37 @@ Status Eval(KernelContext* context, Node* node) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
-  const int64_t positions = output->shape.Product(0, d.rank);
   const size_t element_size = DataTypeSize(input->type);
-  auto run = [&](int64_t b, int64_t e) {
-    ResizeRange(d, static_cast<const char*>(input->data),
-                static_cast<char*>(output->data), element_size, b, e);
-  };
-  if (positions == 0 || d.inner == 0) return Status::Ok();
-  if (context->use_reference()) {
-    run(0, positions);
-  } else {
-    const int64_t grain = 16384 / (d.inner > 0 ? d.inner : 1) + 1;
-    context->thread_pool()->ParallelFor(
-        positions, grain, context->thread_pool()->num_threads(), run);
+  const char* in = static_cast<const char*>(input->data);
+  char* out = static_cast<char*>(output->data);
+  if (output->num_elements() == 0) return Status::Ok();
+  if (context->use_reference() || d.rank == 0) {
+    ResizePositions(d, in, out, element_size, 0,
+                    output->shape.Product(0, d.rank));
+    return Status::Ok();
   }
-  return Status::Ok();
+  const int64_t rows = output->shape.Product(0, d.rank - 1);
+  const int64_t row_elements =
+      output->shape.Product(d.rank - 1, d.rank) * d.inner;
+  const int64_t grain = 16384 / row_elements + 1;
+  ThreadPool* pool = context->thread_pool();
+  if (input->type == DataType::kFloat32) {
+    pool->ParallelFor(rows, grain, pool->num_threads(),
+                      [&](int64_t b, int64_t e) {
+                        ResizeRows(d, input->data_as<float>(),
+                                   output->data_as<float>(), b, e);
+                      });
+    return Status::Ok();
+  }
+  return DispatchAll(input->type, [&](auto zero) {  // NEAREST: any type
+    using T = decltype(zero);
+    pool->ParallelFor(rows, grain, pool->num_threads(),
+                      [&](int64_t b, int64_t e) {
+                        ResizeRows(d, reinterpret_cast<const T*>(in),
+                                   reinterpret_cast<T*>(out), b, e);
+                      });
+    return Status::Ok();
+  });
 }
 
 }  // namespace

@@ -219,6 +219,40 @@ TEST(ResizeTest, ExtremeScalesAndRoiClampToTheEdges) {
   EXPECT_NE(std::string(s.message()).find("taps"), std::string::npos);
 }
 
+TEST(ResizeTest, RowsMatchTheReference) {
+  // The row-at-a-time path against the position-at-a-time reference
+  // (RunResize compares them): a middle axis alone (the rows carry a block
+  // of 4), and both spatial axes of NCHW (a block of 1), cubic, antialias.
+  std::vector<float> in(2 * 3 * 5 * 6);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i * 7 % 11);
+  std::vector<float> out;
+  Resize middle;
+  middle.interpolation = ResizeInterpolation::LINEAR;
+  middle.sizes = {-1, 7, -1};
+  middle.scales = {1, 7.0 / 3, 1};
+  ASSERT_TRUE(
+      RunResize<float>(middle, DataType::kFloat32, {10, 3, 6}, in, &out).ok());
+  ASSERT_EQ(out.size(), 10u * 7 * 6);
+  EXPECT_FLOAT_EQ(out[0], in[0]);  // coordinate < 0 clamps to row 0
+  Resize nchw;
+  nchw.interpolation = ResizeInterpolation::CUBIC;
+  nchw.antialias = true;
+  nchw.exclude_outside = true;
+  nchw.sizes = {-1, -1, 3, 4};
+  nchw.scales = {1, 1, 0.6, 4.0 / 6};
+  ASSERT_TRUE(
+      RunResize<float>(nchw, DataType::kFloat32, {2, 3, 5, 6}, in, &out).ok());
+  ASSERT_EQ(out.size(), 2u * 3 * 3 * 4);
+  std::vector<int8_t> bytes(in.begin(), in.end()), nearest;
+  Resize r;
+  r.sizes = {-1, -1, 9, 2};
+  r.scales = {1, 1, 1.8, 1.0 / 3};
+  ASSERT_TRUE(
+      RunResize<int8_t>(r, DataType::kInt8, {2, 3, 5, 6}, bytes, &nearest)
+          .ok());
+  ASSERT_EQ(nearest.size(), 2u * 3 * 9 * 2);
+}
+
 TEST(ResizeTest, LargeNhwcSplitAcrossThreads) {
   Resize r;
   r.interpolation = ResizeInterpolation::LINEAR;
