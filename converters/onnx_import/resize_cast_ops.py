@@ -36,12 +36,12 @@ def _cast_like(ctx, node):
 @imports("Dropout")
 def _dropout(ctx, node):
     """Inference: the output is the input; the ratio is not read."""
-    a = attrs(node)
-    training = ctx.const(node.input[2]) if len(node.input) > 2 and node.input[2] else None
-    if len(node.input) > 2 and node.input[2] and training is None:
-        raise _NodeError("training_mode is a model input; the lite runtime runs inference only (make it false)")
-    if (training is not None and bool(training)) or a.get("is_test", 1) == 0:
-        raise _NodeError("training mode dropout: the lite runtime runs inference only")
+    if len(node.input) > 2 and node.input[2]:
+        training = ctx.const(node.input[2])
+        if training is None:
+            raise _NodeError("training_mode is a model input; the lite runtime runs inference only (make it false)")
+        if bool(training):
+            raise _NodeError("training mode dropout: the lite runtime runs inference only")
     ctx.tensors[node.output[0]] = ctx.value(node.input[0])
     if len(node.output) > 1 and node.output[1]:
         mask = node.output[1]

@@ -1,10 +1,12 @@
 // RESIZE (ONNX Resize; see ResizeOptions in twl.fbs). Prepare turns each
 // axis up to the last resized one into a table: for every output index, the
 // input offsets (index * stride, clamped into the axis) and weights of its
-// taps (1 tap on an axis kept as is). Eval visits the output positions over
-// those axes; each is the weighted sum of the taps' products of the
+// taps (1 tap on an axis kept as is). Each output position over those axes
+// is the weighted sum, over the products of the axes' taps, of the
 // contiguous block after them (the channels of an NHWC tensor resized on H
-// and W), or, for NEAREST, a copy of one block (any type).
+// and W), or, for NEAREST, a copy of one block (any type). The reference
+// computes one position at a time; the fast path one output row along the
+// last table axis at a time, split across threads.
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -222,6 +224,7 @@ Status Prepare(KernelContext* context, Node* node) {
     shape.dims[a] = size;
     d->rank = a + 1;
   }
+  TWL_RETURN_IF_ERROR(context->ResizeTensor(output, shape));
   int64_t strides[kMaxDims];
   ComputeStrides(input->shape, strides);
   d->inner = input->shape.Product(d->rank, rank);
@@ -234,6 +237,9 @@ Status Prepare(KernelContext* context, Node* node) {
     if (resized && crop) total_outside += shape.dims[a];
     d->out_dims[a] = shape.dims[a];
   }
+  TWL_CHECK_ARG(total_taps <= kMaxTensorBytes / int64_t{sizeof(Tap)},
+                "the resize tables would exceed %lld bytes",
+                static_cast<long long>(kMaxTensorBytes));
   d->taps.reset(new (std::nothrow) Tap[total_taps > 0 ? total_taps : 1]);
   d->outside.reset(new (std::nothrow) bool[total_outside + 1]);
   TWL_CHECK_ARG(d->taps != nullptr && d->outside != nullptr, "out of memory");
@@ -254,7 +260,7 @@ Status Prepare(KernelContext* context, Node* node) {
     }
   }
   d->extrapolation = o->extrapolation_value();
-  return context->ResizeTensor(output, shape);
+  return Status::Ok();
 }
 
 // The taps of output position p over the table axes before `end_axis`;
