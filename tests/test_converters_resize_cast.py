@@ -350,3 +350,32 @@ def test_resize_refusals_name_the_problem():
     )
     with pytest.raises(ConversionError, match=r"\(Resize\): scales \(input 2\) must be a constant"):
         onnx_import.convert(variable_scales)
+
+
+def test_pytorch_interpolate_export_runs_nhwc():
+    # F.interpolate as PyTorch exports it: scales as a constant, sizes as
+    # Concat(Slice(Shape(x)), constant), which folding makes constant.
+    torch = pytest.importorskip("torch")
+    import io
+
+    import onnx
+
+    class Decoder(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+            self.head = torch.nn.Conv2d(8, 4, 1)
+
+        def forward(self, x):
+            y = torch.nn.functional.interpolate(self.conv(x), scale_factor=2, mode="nearest")
+            y = torch.nn.functional.interpolate(y, size=(20, 30), mode="bilinear", align_corners=False)
+            return self.head(y)
+
+    module = Decoder().eval()
+    x = torch.randn(1, 3, 8, 12)
+    f = io.BytesIO()
+    torch.onnx.export(module, (x,), f, opset_version=17, dynamo=False)
+    model = onnx.load_from_string(f.getvalue())
+    data, got = _run(model, {model.graph.input[0].name: x.numpy()})
+    np.testing.assert_allclose(next(iter(got.values())), module(x).detach().numpy(), rtol=1e-4, atol=1e-5)
+    assert _ops(data) == {"TRANSPOSE": 2, "CONV_2D": 2, "RESIZE": 2}
