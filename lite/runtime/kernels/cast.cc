@@ -1,10 +1,10 @@
 // CAST between any two of the 12 element types (the output tensor's type).
 //
-// Each value widens exactly to a canonical type (double for float16/32/64,
-// int64 for the signed integers and bool, uint64 for the unsigned ones) and
-// narrows from it to the output type, so the code is 12 widening loops and
-// 12 x 3 narrowing loops rather than 12 x 12 conversions. Every step is the
-// direct conversion's rounding:
+// Each value widens exactly to a canonical type (float for float16/32,
+// double for float64, int64 for the signed integers and bool, uint64 for the
+// unsigned ones) and narrows from it to the output type, so the code is 12
+// widening loops and 12 x 4 narrowing loops rather than 12 x 12 conversions.
+// Every step is the direct conversion's rounding:
 //   float -> float16: IEEE round to nearest even, with subnormals, Inf, NaN;
 //   float -> narrower float: round to nearest even (C++ conversion);
 //   integer -> float: round to nearest even from the exact integer;
@@ -13,6 +13,7 @@
 //     answers are the platform's);
 //   integer -> integer: wraps modulo 2^bits (numpy's astype);
 //   anything -> bool: x != 0 (NaN is true).
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -43,7 +44,39 @@ float HalfToFloat(uint16_t h) {
   return out;
 }
 
-// double -> IEEE binary16 bits, rounded to nearest even.
+inline uint32_t FloatBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+inline float BitsFloat(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+// float -> IEEE binary16 bits, rounded to nearest even, without branches
+// (Maratyszcza's FP16 library): scaling by 2^112 * 2^-110 lets the float
+// unit's own rounding to nearest even round at the half's precision (normal
+// and subnormal alike) and overflow to Inf; NaN becomes a quiet NaN.
+inline uint16_t FloatToHalf(float f) {
+  float base = (std::fabs(f) * 0x1.0p+112f) * 0x1.0p-110f;
+  const uint32_t w = FloatBits(f);
+  const uint32_t shl1_w = w + w;
+  const uint32_t sign = w & 0x80000000u;
+  uint32_t bias = shl1_w & 0xff000000u;
+  if (bias < 0x71000000u) bias = 0x71000000u;
+  base = BitsFloat((bias >> 1) + 0x07800000u) + base;
+  const uint32_t bits = FloatBits(base);
+  const uint32_t exp_bits = (bits >> 13) & 0x00007c00u;
+  const uint32_t mantissa_bits = bits & 0x00000fffu;
+  const uint32_t nonsign = exp_bits + mantissa_bits;
+  return static_cast<uint16_t>((sign >> 16) |
+                               (shl1_w > 0xff000000u ? 0x7e00u : nonsign));
+}
+
+// double -> IEEE binary16 bits, rounded to nearest even (once: rounding
+// through float could round twice).
 uint16_t DoubleToHalf(double v) {
   uint64_t bits;
   std::memcpy(&bits, &v, 8);
@@ -88,12 +121,14 @@ Status DispatchCastType(DataType type, F&& f) {
 // The type a value widens to exactly.
 template <typename T>
 using Canonical = typename std::conditional<
-    std::is_floating_point<T>::value || std::is_same<T, Half>::value, double,
-    typename std::conditional<std::is_signed<T>::value ||
-                                  std::is_same<T, bool>::value,
-                              int64_t, uint64_t>::type>::type;
+    std::is_same<T, float>::value || std::is_same<T, Half>::value, float,
+    typename std::conditional<
+        std::is_same<T, double>::value, double,
+        typename std::conditional<std::is_signed<T>::value ||
+                                      std::is_same<T, bool>::value,
+                                  int64_t, uint64_t>::type>::type>::type;
 
-inline double Widen(Half h) { return HalfToFloat(h.bits); }
+inline float Widen(Half h) { return HalfToFloat(h.bits); }
 template <typename T>
 inline Canonical<T> Widen(T v) {
   return static_cast<Canonical<T>>(v);
@@ -106,9 +141,11 @@ inline To Narrow(C v) {
   } else if constexpr (std::is_same<To, Half>::value) {
     // An integer rounds to float first: exact up to 2^24, and any larger
     // integer overflows float16 either way.
-    return Half{DoubleToHalf(std::is_floating_point<C>::value
-                                 ? static_cast<double>(v)
-                                 : static_cast<double>(static_cast<float>(v)))};
+    if constexpr (std::is_same<C, double>::value) {
+      return Half{DoubleToHalf(v)};
+    } else {
+      return Half{FloatToHalf(static_cast<float>(v))};
+    }
   } else if constexpr (std::is_floating_point<C>::value &&
                        std::is_integral<To>::value) {
     if (!(v == v)) return To(0);  // NaN
