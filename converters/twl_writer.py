@@ -78,6 +78,9 @@ _ENUM_FIELDS = {
     "fused_activation_function": "ActivationFunctionType",
     "output_type": "TensorType",
     "direction": "RNNDirection",
+    "interpolation": "ResizeInterpolation",
+    "coordinate_transformation": "ResizeCoordinates",
+    "nearest_rounding": "ResizeNearestRounding",
 }
 
 
@@ -265,9 +268,14 @@ class TwlModelBuilder:
 
     @staticmethod
     def _ints(b, start, values):
+        """A vector of int32, or of float64 for a float64 numpy array."""
         start(b, len(values))
-        for v in reversed(values):
-            b.PrependInt32(int(v))
+        if isinstance(values, np.ndarray) and values.dtype == np.float64:
+            for v in reversed(values):
+                b.PrependFloat64(float(v))
+        else:
+            for v in reversed(values):
+                b.PrependInt32(int(v))
         return b.EndVector()
 
     @staticmethod
@@ -303,7 +311,7 @@ class TwlModelBuilder:
         m = twl_schema.module(table)
         vectors = {}
         for field, value in fields.items():
-            if isinstance(value, (list, tuple)):
+            if isinstance(value, (list, tuple, np.ndarray)):
                 start = getattr(m, f"{table}Start{_camel(field)}Vector")
                 vectors[field] = self._ints(b, start, value)
         getattr(m, f"{table}Start")(b)

@@ -33,3 +33,17 @@ def sess(graph):
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """After a run of the ONNX node conformance tests, their count (how many
+    of onnx's node tests pass through the importer and the lite runtime)."""
+    reports = [r for kind in ("passed", "failed", "skipped") for r in terminalreporter.stats.get(kind, [])]
+    node_tests = [r for r in reports if "::test_onnx_node[" in getattr(r, "nodeid", "") and r.when == "call"]
+    if not node_tests:
+        return
+    from converters import onnx_conformance
+
+    passed = sum(1 for r in node_tests if r.passed)
+    terminalreporter.write_sep("-", "ONNX conformance")
+    terminalreporter.write_line(onnx_conformance.summary(onnx_conformance.data_dir(), passed))

@@ -91,3 +91,18 @@ def test_every_include_prefix_names_tests_of_the_suite(data_dir):
         if not any(n == p or n.startswith(p if p.endswith("_") else p + "_") for n in names)
     ]
     assert not idle, f"INCLUDE prefixes that match no test: {idle}"
+
+
+def test_the_summary_counts_passes_exclusions_and_missing_ops(data_dir, monkeypatch):
+    # The line the run prints (tests/conftest.py): the pass count it is given,
+    # the suite's size, its excluded tests and the op types with no importer.
+    from converters.onnx_import import IMPORTERS
+
+    total = len(glob.glob(os.path.join(data_dir, "test_*")))
+    excluded = sum(1 for n in onnx_conformance.EXCLUDE if os.path.isdir(os.path.join(data_dir, n)))
+    line = onnx_conformance.summary(data_dir, 7)
+    assert line.startswith(f"ONNX node tests: 7 of {total} pass through the importer and the lite runtime; ")
+    assert f"; {excluded} excluded with reasons; " in line
+    missing = int(line.rsplit("; ", 1)[1].split()[0])
+    monkeypatch.delitem(IMPORTERS, "Relu")
+    assert int(onnx_conformance.summary(data_dir, 7).rsplit("; ", 1)[1].split()[0]) == missing + 1

@@ -20,12 +20,13 @@ The modules, in the order a model meets them:
                   the size of the result is known beforehand and at most
                   FOLDABLE_LIMIT elements
   context.py      what an importer sees: tensors, layouts, fusion; IMPORTERS
-  math_ops.py     importers: elementwise arithmetic, activations, casts
+  math_ops.py     importers: elementwise arithmetic, activations
   nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
   rnn_ops.py      importers: LSTM, GRU, RNN
   logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
                   ArgMax/ArgMin
+  resize_cast_ops.py  importers: Cast, CastLike, Dropout, Resize, Upsample
 
 Example:
   >>> import numpy as np
@@ -46,6 +47,7 @@ from converters.onnx_import import (  # noqa: F401
     logic_reduce_ops,
     math_ops,
     nn_ops,
+    resize_cast_ops,
     rnn_ops,
 )
 from converters.onnx_import.context import IMPORTERS

@@ -1,4 +1,4 @@
-"""Importers of elementwise arithmetic, activations and casts.
+"""Importers of elementwise arithmetic and activations.
 
 An elementwise op runs in the layout its inputs have (NHWC after a Conv),
 with constants broadcast to rank 4 and transposed to it; ADD/SUB/MUL/DIV
@@ -6,7 +6,6 @@ absorb a following activation (Relu, Sigmoid, Tanh, Clip as RELU/RELU6).
 """
 
 import numpy as np
-from onnx import helper
 
 from converters.errors import NodeError as _NodeError
 from converters.lowering import TO_NHWC, lite_pow_opcode, rank4_constant
@@ -122,16 +121,6 @@ def _pow(ctx, node):
     opcode = lite_pow_opcode(ctx.require_const(node, 1, "the exponent"))
     index, nhwc = ctx.value(node.input[0])
     ctx.builder.add_op(opcode, [index], [ctx.output(node.output[0], nhwc=nhwc)])
-
-
-@imports("Cast")
-def _cast(ctx, node):
-    to = helper.tensor_dtype_to_np_dtype(attrs(node)["to"])
-    src_type = ctx.dtype(node.input[0])
-    if not is_lite_type(to) or not is_lite_type(src_type):
-        raise _NodeError(f"cast from {np.dtype(src_type)} to {np.dtype(to)}: the lite runtime lacks the type")
-    index, nhwc = ctx.value(node.input[0])
-    ctx.builder.add_op("CAST", [index], [ctx.output(node.output[0], nhwc=nhwc, dtype=to)])
 
 
 @imports("Where")

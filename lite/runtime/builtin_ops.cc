@@ -68,6 +68,8 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::ReducerOptions;
     case O::ARG_MIN:
       return BuiltinOptions::ArgMaxOptions;
+    case O::RESIZE:
+      return BuiltinOptions::ResizeOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -1,0 +1,201 @@
+"""Importers of Cast, CastLike, Dropout, Resize and Upsample.
+
+Cast and CastLike are CAST between any two lite element types. Dropout at
+inference is its input (and an all-true mask). Resize (opsets 10-19) and
+Upsample are RESIZE, which resizes the lite tensor as it is: the NHWC output
+of a Conv is resized on H and W in NHWC, with no transposes.
+"""
+
+import numpy as np
+from onnx import helper
+
+from converters.errors import NodeError as _NodeError
+from converters.lowering import TO_NHWC
+from converters.onnx_import.context import attrs, imports, is_lite_type
+
+
+def _cast_to(ctx, node, to):
+    src = ctx.dtype(node.input[0])
+    if not is_lite_type(to) or not is_lite_type(src):
+        raise _NodeError(f"cast from {np.dtype(src)} to {np.dtype(to)}: the lite runtime lacks the type")
+    index, nhwc = ctx.value(node.input[0])
+    ctx.builder.add_op("CAST", [index], [ctx.output(node.output[0], nhwc=nhwc, dtype=to)])
+
+
+@imports("Cast")
+def _cast(ctx, node):
+    _cast_to(ctx, node, helper.tensor_dtype_to_np_dtype(attrs(node)["to"]))
+
+
+@imports("CastLike")
+def _cast_like(ctx, node):
+    """CAST to the type of the second input (only its type is read)."""
+    _cast_to(ctx, node, ctx.dtype(node.input[1]))
+
+
+@imports("Dropout")
+def _dropout(ctx, node):
+    """Inference: the output is the input; the ratio is not read."""
+    if len(node.input) > 2 and node.input[2]:
+        training = ctx.const(node.input[2])
+        if training is None:
+            raise _NodeError("training_mode is a model input; the lite runtime runs inference only (make it false)")
+        if bool(training):
+            raise _NodeError("training mode dropout: the lite runtime runs inference only")
+    ctx.tensors[node.output[0]] = ctx.value(node.input[0])
+    if len(node.output) > 1 and node.output[1]:
+        mask = node.output[1]
+        shape = ctx.shape(mask)
+        if ctx.signature_of(mask, shape) and -1 in ctx.signature_of(mask, shape):
+            raise _NodeError("the mask of a dynamic-shaped Dropout is not supported")
+        ctx.tensors[mask] = (ctx.constant(mask, np.ones(shape, ctx.dtype(mask))), False)
+
+
+_INTERPOLATION = {"nearest": "NEAREST", "linear": "LINEAR", "bilinear": "LINEAR", "cubic": "CUBIC"}
+_COORDINATES = {
+    "half_pixel": "HALF_PIXEL",
+    "pytorch_half_pixel": "PYTORCH_HALF_PIXEL",
+    "align_corners": "ALIGN_CORNERS",
+    "asymmetric": "ASYMMETRIC",
+    "tf_crop_and_resize": "TF_CROP_AND_RESIZE",
+    "half_pixel_symmetric": "HALF_PIXEL_SYMMETRIC",
+    "tf_half_pixel_for_nn": "TF_HALF_PIXEL_FOR_NN",
+}
+_ROUNDING = {
+    "round_prefer_floor": "ROUND_PREFER_FLOOR",
+    "round_prefer_ceil": "ROUND_PREFER_CEIL",
+    "floor": "FLOOR",
+    "ceil": "CEIL",
+}
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _choice(table, what, value):
+    if value not in table:
+        raise _NodeError(f"{what} '{value}' is not supported (one of {', '.join(table)})")
+    return table[value]
+
+
+def _optional_const(ctx, node, i, what):
+    """Constant input i, or None when absent or empty."""
+    if len(node.input) <= i or not node.input[i]:
+        return None
+    value = ctx.require_const(node, i, what)
+    return value if value.size else None
+
+
+def _resize_geometry(ctx, node, a, rank, in_shape):
+    """(scales, output sizes, roi) over every axis, as ONNX's reference
+    computes them (scales in double: given, or output / input size)."""
+    if node.op_type == "Upsample" or ctx.opset < 11:
+        given = (
+            a.get("scales") if node.op_type == "Upsample" and ctx.opset < 9 else ctx.require_const(node, 1, "scales")
+        )
+        scales = np.asarray(given, np.float32).astype(np.float64)
+        if scales.shape != (rank,):
+            raise _NodeError(f"scales has {scales.size} values for a rank-{rank} input")
+        return scales, (scales * np.array(in_shape)).astype(np.int64), None
+    axes = [int(v) + rank if v < 0 else int(v) for v in a.get("axes", range(rank))]
+    if sorted(set(axes)) != sorted(axes) or any(not 0 <= v < rank for v in axes):
+        raise _NodeError(f"axes {a.get('axes')} are not distinct axes of a rank-{rank} input")
+    roi = _optional_const(ctx, node, 1, "roi")
+    given_scales = _optional_const(ctx, node, 2, "scales")
+    given_sizes = _optional_const(ctx, node, 3, "sizes")
+    if (given_scales is None) == (given_sizes is None):
+        raise _NodeError("exactly one of scales and sizes must be given")
+    full_roi = None
+    if roi is not None:
+        if roi.size != 2 * len(axes):
+            raise _NodeError(f"roi has {roi.size} values for {len(axes)} axes")
+        full_roi = np.array([0.0] * rank + [1.0] * rank)
+        for i, d in enumerate(axes):
+            full_roi[d], full_roi[rank + d] = roi[i], roi[len(axes) + i]
+    if given_scales is not None:
+        if given_scales.size != len(axes):
+            raise _NodeError(f"scales has {given_scales.size} values for {len(axes)} axes")
+        scales = np.ones(rank)
+        scales[axes] = given_scales.astype(np.float64)
+        return scales, (scales * np.array(in_shape)).astype(np.int64), full_roi
+    if given_sizes.size != len(axes):
+        raise _NodeError(f"sizes has {given_sizes.size} values for {len(axes)} axes")
+    sizes = np.array(in_shape, np.int64)
+    sizes[axes] = given_sizes
+    scales = sizes / np.array(in_shape, np.float64)
+    policy = _text(a.get("keep_aspect_ratio_policy", "stretch"))
+    if policy != "stretch":
+        if policy not in ("not_larger", "not_smaller"):
+            raise _NodeError(f"keep_aspect_ratio_policy '{policy}' is not supported")
+        scale = scales[axes].min() if policy == "not_larger" else scales[axes].max()
+        scales = np.array([scale if i in axes else 1.0 for i in range(rank)])
+        sizes = np.array([int(scale * in_shape[i] + 0.5) if i in axes else in_shape[i] for i in range(rank)])
+    return scales, sizes, full_roi
+
+
+def _old_nearest_rounding(interpolation, scales):
+    """Upsample and Resize-10 sample asymmetrically and, as onnxruntime
+    does, take the floor when upsampling and the ceiling when downsampling."""
+    down = [s < 1 for s in scales]
+    if interpolation == "NEAREST" and any(down) and not all(down):
+        raise _NodeError("nearest Upsample/Resize-10 that downsamples some axes and upsamples others is not supported")
+    return "CEIL" if any(down) else "FLOOR"
+
+
+@imports("Resize", "Upsample")
+def _resize(ctx, node):
+    """RESIZE on the lite tensor's layout (NHWC after a Conv: the scales,
+    sizes and roi are permuted to it)."""
+    a = attrs(node)
+    x, out = node.input[0], node.output[0]
+    in_shape = ctx.shape(x)
+    rank = len(in_shape)
+    interpolation = _choice(_INTERPOLATION, "mode", _text(a.get("mode", "nearest")))
+    old = node.op_type == "Upsample" or ctx.opset < 11
+    coordinates = _choice(
+        _COORDINATES,
+        "coordinate_transformation_mode",
+        "asymmetric" if old else _text(a.get("coordinate_transformation_mode", "half_pixel")),
+    )
+    rounding = _choice(_ROUNDING, "nearest_mode", _text(a.get("nearest_mode", "round_prefer_floor")))
+    if interpolation != "NEAREST" and ctx.dtype(x) != np.float32:
+        raise _NodeError(f"{interpolation.lower()} interpolation of {np.dtype(ctx.dtype(x))}: RESIZE takes float32")
+    if coordinates == "TF_CROP_AND_RESIZE" and ctx.dtype(x) != np.float32:
+        raise _NodeError(f"tf_crop_and_resize of {np.dtype(ctx.dtype(x))}: RESIZE takes float32")
+    scales, sizes, roi = _resize_geometry(ctx, node, a, rank, in_shape)
+    if coordinates == "TF_CROP_AND_RESIZE" and roi is None:
+        raise _NodeError("tf_crop_and_resize needs a constant roi")
+    if list(sizes) != ctx.shape(out):
+        raise _NodeError(f"output shape {list(sizes)} differs from the inferred {ctx.shape(out)}")
+    resized = [
+        not (np.isclose(scales[i], 1.0) and sizes[i] == in_shape[i])
+        or (coordinates == "TF_CROP_AND_RESIZE" and (roi[i] != 0 or roi[rank + i] != 1))
+        for i in range(rank)
+    ]
+    sig = ctx.signature_of(x, in_shape)
+    if sig and any(s == -1 and r for s, r in zip(sig, resized)):
+        raise _NodeError("resizing a dynamic dimension is not supported")
+    if old:
+        rounding = _old_nearest_rounding(interpolation, [s for s, r in zip(scales, resized) if r])
+    option_sizes = [int(s) if r else -1 for s, r in zip(sizes, resized)]
+    roi = roi if roi is not None else np.array([0.0] * rank + [1.0] * rank)
+    nhwc = rank == 4 and ctx.is_nhwc(x)
+    if nhwc:
+        option_sizes = [option_sizes[p] for p in TO_NHWC]
+        scales = scales[list(TO_NHWC)]
+        roi = np.concatenate([roi[:rank][list(TO_NHWC)], roi[rank:][list(TO_NHWC)]])
+    options = {
+        "interpolation": interpolation,
+        "coordinate_transformation": coordinates,
+        "nearest_rounding": rounding,
+        "cubic_coeff_a": float(a.get("cubic_coeff_a", -0.75)),
+        "exclude_outside": bool(a.get("exclude_outside", 0)),
+        "extrapolation_value": float(a.get("extrapolation_value", 0.0)),
+        "antialias": bool(a.get("antialias", 0)),
+        "sizes": option_sizes,
+        "scales": np.asarray(scales, np.float64),
+        "roi": np.asarray(roi, np.float64),
+    }
+    src = ctx.value(x)[0] if nhwc else ctx.plain(x)
+    ctx.builder.add_op("RESIZE", [src], [ctx.output(out, nhwc=nhwc)], ("ResizeOptions", options))
