@@ -24,6 +24,9 @@ The modules, in the order a model meets them:
   nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
   rnn_ops.py      importers: LSTM, GRU, RNN
+  attention_norm_ops.py  importers: Attention, the normalizations (RMS,
+                  instance, group, mean-variance, Lp, LRN), the NLL and
+                  softmax cross-entropy losses, Einsum
 
 Example:
   >>> import numpy as np
@@ -40,6 +43,7 @@ Example:
 
 # The importer modules fill IMPORTERS as they are imported.
 from converters.onnx_import import array_ops, math_ops, nn_ops, rnn_ops  # noqa: F401
+from converters.onnx_import import attention_norm_ops  # noqa: F401
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT
 from converters.onnx_import.model import MAX_OPSET, MIN_OPSET, PRODUCER, convert, load

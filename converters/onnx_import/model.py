@@ -119,8 +119,11 @@ def convert(model, checksum=True):
     _check_input_dims(model)
     _check_domains(model)
     ctx = Context(model)
-    ctx.specs, ctx.signature = shapes.infer(model, data_prop=folding.range_values_are_bounded(model))
-    nodes = fusion.fuse_patterns(ctx, folding.fold_constants(ctx))
+    data_prop = folding.range_values_are_bounded(model)
+    ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
+    nodes = folding.fold_constants(ctx)
+    shapes.infer_after_folding(ctx, model, nodes, data_prop)
+    nodes = fusion.fuse_patterns(ctx, nodes)
     ctx.consumers = {}
     for node in nodes:
         for name in node.input:

@@ -11,6 +11,7 @@ import numpy as np
 
 from converters.errors import NodeError as _NodeError
 from converters.lowering import lite_window_options, same_pads
+from converters.onnx_import import attention_norm_ops
 from converters.onnx_import.context import attrs, imports, nhwc_shape
 
 
@@ -322,8 +323,6 @@ def _layer_norm(ctx, node):
     dims (constants) or of exactly that shape."""
     a = attrs(node)
     x, out = node.input[0], node.output[0]
-    if any(o for o in node.output[1:]):
-        raise _NodeError("the Mean and InvStdDev outputs are not supported (inference uses Y only)")
     if ctx.dtype(x) != np.float32:
         raise _NodeError(f"input is {np.dtype(ctx.dtype(x))}; LAYER_NORM computes in float32")
     stash = a.get("stash_type", 1)
@@ -357,6 +356,8 @@ def _layer_norm(ctx, node):
             raise _NodeError(f"a computed {what} must have the normalized shape {normalized}")
     options = ("LayerNormOptions", {"axis": axis, "epsilon": float(a.get("epsilon", 1e-5))})
     ctx.builder.add_op("LAYER_NORM", [ctx.plain(x)] + params, [ctx.output(out)], options)
+    if any(o for o in node.output[1:]):
+        attention_norm_ops.layer_norm_statistics(ctx, node, axis)
 
 
 @imports("Gelu")
