@@ -42,8 +42,13 @@ Example:
 """
 
 # The importer modules fill IMPORTERS as they are imported.
-from converters.onnx_import import array_ops, math_ops, nn_ops, rnn_ops  # noqa: F401
-from converters.onnx_import import attention_norm_ops  # noqa: F401
+from converters.onnx_import import (  # noqa: F401
+    array_ops,
+    attention_norm_ops,
+    math_ops,
+    nn_ops,
+    rnn_ops,
+)
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT
 from converters.onnx_import.model import MAX_OPSET, MIN_OPSET, PRODUCER, convert, load

@@ -26,7 +26,6 @@ of (bias != -inf) is 0.
 """
 
 import numpy as np
-from onnx import helper
 
 from converters.errors import NodeError as _NodeError
 from converters.onnx_import.context import attrs, imports
@@ -118,10 +117,13 @@ class _Emitter:
         return self.scaled(self.mean(a, axes, keep), n, out)
 
     def reshape(self, a, shape, out=None):
+        if not shape:  # to a scalar: a constant shape cannot be empty
+            return self.op("SQUEEZE", [a], [], self.dtype(a), ("SqueezeOptions", {}), out)
         return self.op("RESHAPE", [a, self.const(shape, np.int32)], list(shape), self.dtype(a), None, out)
 
     def transpose(self, a, perm, out=None):
-        if list(perm) == list(range(len(perm))) and not out:
+        if list(perm) == list(range(len(perm))):
+            self.bind(a, out)
             return a
         shape = [self.shape(a)[p] for p in perm]
         return self.op("TRANSPOSE", [a, self.const(perm, np.int32)], shape, self.dtype(a), None, out)
@@ -576,3 +578,102 @@ def _softmax_cross_entropy_loss(ctx, node):
     log_prob = e.transpose(e.softmax(scores, log=True), back)
     e.bind(log_prob, outs[1])
     _nll_loss(ctx, e, node, log_prob, names[1], names[2], outs[0])
+
+
+# --- Einsum ---------------------------------------------------------------------
+
+
+def _einsum_terms(equation, ranks):
+    """([letters of each operand], output letters) with "..." spelled out
+    as upper-case letters (the equation's own are lower-case)."""
+    equation = equation.replace(" ", "")
+    lhs, arrow, rhs = equation.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ranks):
+        raise _NodeError(f"equation {equation!r} has {len(terms)} operands, the node {len(ranks)}")
+    ellipsis_rank = 0
+    for term, rank in zip(terms, ranks):
+        if "..." in term:
+            ellipsis_rank = max(ellipsis_rank, rank - len(term.replace("...", "")))
+    filler = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:ellipsis_rank]
+
+    def spelled(term, rank):
+        if "..." not in term:
+            return term
+        return term.replace("...", filler[ellipsis_rank - (rank - len(term.replace("...", ""))) :])
+
+    terms = [spelled(t, r) for t, r in zip(terms, ranks)]
+    if arrow:
+        out = spelled(rhs, ellipsis_rank + len(rhs.replace("...", "")))
+    else:  # implicit: "..." then the letters used once, in order
+        letters = "".join(terms)
+        out = filler + "".join(sorted(c for c in set(letters) if c.islower() and letters.count(c) == 1))
+    for term, rank in zip(terms, ranks):
+        if len(term) != rank:
+            raise _NodeError(f"operand term {term!r} does not match its rank {rank}")
+    return terms, out
+
+
+def _einsum_diagonal(e, t, term):
+    """Takes the diagonal of each letter repeated in `term` (moved last as a
+    pair, flattened, GATHERed every n + 1)."""
+    while len(set(term)) != len(term):
+        letter = next(c for c in term if term.count(c) > 1)
+        i = term.index(letter)
+        j = term.index(letter, i + 1)
+        rest = [k for k in range(len(term)) if k not in (i, j)]
+        t = e.transpose(t, rest + [i, j])
+        shape = e.shape(t)
+        n = shape[-1]
+        flat = e.reshape(t, shape[:-2] + [n * n])
+        t = e.gather(flat, e.const(np.arange(n) * (n + 1), np.int32), axis=len(shape) - 2)
+        term = "".join(term[k] for k in rest) + letter
+    return t, term
+
+
+@imports("Einsum")
+def _einsum(ctx, node):
+    """One or two operands: diagonals, sums over the letters the other
+    operand and the output lack (MEAN * n), then BATCH_MATMUL over
+    [batch, free, contracted] x [batch, contracted, free], then the
+    output's order (TRANSPOSE)."""
+    e = _Emitter(ctx, node)
+    names = [n for n in node.input if n]
+    if len(names) not in (1, 2):
+        raise _NodeError(f"{len(names)} operands; Einsum takes 1 or 2 here")
+    dtype = np.dtype(ctx.dtype(names[0]))
+    terms, out = _einsum_terms(_text(attrs(node)["equation"]), [ctx.rank(n) for n in names])
+    operands = []
+    for name, term in zip(names, terms):
+        t, term = _einsum_diagonal(e, ctx.plain(name), term)
+        others = "".join(x for x in terms if x is not term) + out
+        lone = [k for k, c in enumerate(term) if c not in others]
+        if lone:  # summed: the lite runtime computes sums in float32
+            t = e.sum(e.cast(t, np.float32), lone, keep=False)
+            term = "".join(c for k, c in enumerate(term) if k not in lone)
+        operands.append((t, term))
+    if len(operands) == 1:
+        t, term = operands[0]
+        if sorted(term) != sorted(out):
+            raise _NodeError(f"output {out!r} is not a reordering of {term!r}")
+        result = e.transpose(t, [term.index(c) for c in out])
+        return e.finish(result, node.output[0], dtype)
+    (a, ta), (b, tb) = operands
+    size = {c: e.shape(a)[k] for k, c in enumerate(ta)}
+    for k, c in enumerate(tb):
+        if size.setdefault(c, e.shape(b)[k]) != e.shape(b)[k]:
+            raise _NodeError(f"index {c!r} has sizes {size[c]} and {e.shape(b)[k]} (no broadcasting here)")
+    batch = [c for c in ta if c in tb and c in out]
+    summed = [c for c in ta if c in tb and c not in out]
+    free_a = [c for c in ta if c not in tb]
+    free_b = [c for c in tb if c not in ta]
+
+    def grouped(t, term, groups):
+        letters = [c for g in groups for c in g]
+        t = e.transpose(e.cast(t, np.float32), [term.index(c) for c in letters])
+        return e.reshape(t, [int(np.prod([size[c] for c in g])) for g in groups])
+
+    product = e.matmul(grouped(a, ta, [batch, free_a, summed]), grouped(b, tb, [batch, summed, free_b]))
+    letters = batch + free_a + free_b
+    product = e.reshape(product, [size[c] for c in letters])
+    e.finish(e.transpose(product, [letters.index(c) for c in out]), node.output[0], dtype)

@@ -122,7 +122,10 @@ def convert(model, checksum=True):
     data_prop = folding.range_values_are_bounded(model)
     ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
     nodes = folding.fold_constants(ctx)
-    shapes.infer_after_folding(ctx, model, nodes, data_prop)
+    # Shapes learnt from folded values can make more nodes fold (a Shape of
+    # a tensor reshaped to a computed shape), and so on.
+    while shapes.infer_after_folding(ctx, model, nodes, data_prop):
+        nodes = folding.fold_constants(ctx, nodes)
     nodes = fusion.fuse_patterns(ctx, nodes)
     ctx.consumers = {}
     for node in nodes:

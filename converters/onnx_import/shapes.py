@@ -49,14 +49,15 @@ def infer_after_folding(shapes, model, nodes, data_prop):
     the folded values they read as initializers, when an output of them
     has no static shape yet: shapes that hang on computed values (a
     Reshape to Concat(Shape(x), ...), a ReduceMean over Range axes) are
-    known once those values are. Fills what `shapes` lacks."""
+    known once those values are. Fills what `shapes` lacks; returns
+    whether it learnt any shape."""
 
     def known(name):
         spec = shapes.specs.get(name)
         return name in shapes.consts or (spec is not None and all(d is not None for d in spec[1]))
 
     if all(known(o) for n in nodes for o in n.output if o):
-        return
+        return False
     folded = onnx.ModelProto()
     folded.CopyFrom(model)
     del folded.graph.node[:]
@@ -66,11 +67,12 @@ def infer_after_folding(shapes, model, nodes, data_prop):
     read = dict.fromkeys(i for n in nodes for i in n.input if i in shapes.consts and i not in present)
     folded.graph.initializer.extend(numpy_helper.from_array(shapes.consts[i], i) for i in read)
     static, signature = infer(folded, data_prop)
-    for name, spec in static.items():
-        if not known(name):
-            shapes.specs[name] = spec
-            if name in signature:
-                shapes.signature[name] = signature[name]
+    learnt = [name for name, spec in static.items() if not known(name) and all(d is not None for d in spec[1])]
+    for name in learnt:
+        shapes.specs[name] = static[name]
+        if name in signature:
+            shapes.signature[name] = signature[name]
+    return bool(learnt)
 
 
 class TensorShapes:
