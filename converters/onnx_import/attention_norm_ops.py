@@ -644,9 +644,9 @@ def _einsum(ctx, node):
     dtype = np.dtype(ctx.dtype(names[0]))
     terms, out = _einsum_terms(_text(attrs(node)["equation"]), [ctx.rank(n) for n in names])
     operands = []
-    for name, term in zip(names, terms):
+    for k, (name, term) in enumerate(zip(names, terms)):
         t, term = _einsum_diagonal(e, ctx.plain(name), term)
-        others = "".join(x for x in terms if x is not term) + out
+        others = "".join(terms[:k] + terms[k + 1 :]) + out
         lone = [k for k, c in enumerate(term) if c not in others]
         if lone:  # summed: the lite runtime computes sums in float32
             t = e.sum(e.cast(t, np.float32), lone, keep=False)
