@@ -6,6 +6,7 @@ Attention op in the cases the node tests leave out (grouped-query 3-D
 attention with a cache and a runtime mask, fully masked rows), the losses'
 reductions, and Einsum equations beyond the node tests' (against numpy)."""
 
+import collections
 import io
 
 import numpy as np
@@ -14,7 +15,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
-from converters import lite_runner, onnx_import
+from converters import lite_runner, onnx_import, twl_writer
 from converters.lite_runner import LiteError
 
 ort = pytest.importorskip("onnxruntime")
@@ -60,6 +61,14 @@ def _compare(model, feeds, rtol=RTOL, atol=ATOL, reference=False):
         for o, got, w in zip(model.graph.output, _run(model, feeds, threads), want):
             assert got.shape == w.shape, o.name
             np.testing.assert_allclose(got, w, rtol=rtol, atol=atol, err_msg=f"{o.name}, {threads} threads")
+
+
+def _ops(model):
+    """{lite opcode: count} of `model` converted."""
+    m = twl_writer.read_model(onnx_import.convert(model))
+    g = m.Subgraphs(0)
+    names = {v: k for k, v in vars(twl_writer.twl_schema.enum("BuiltinOperator")).items() if not k.startswith("_")}
+    return collections.Counter(names[g.Operators(i).Opcode()] for i in range(g.OperatorsLength()))
 
 
 def _x(shape, seed=0, scale=1.0):
@@ -116,11 +125,17 @@ class _RMSNorm(torch.nn.Module):
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
 
 
-def test_pytorch_rms_norm():
+class _RMSNormByDivision(_RMSNorm):
+    def forward(self, x):
+        return self.weight * (x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
+
+
+@pytest.mark.parametrize("norm", [_RMSNorm, _RMSNormByDivision])
+def test_pytorch_rms_norm_fuses_to_one_op(norm):
     torch.manual_seed(2)
-    model = torch.nn.Sequential(torch.nn.Linear(16, 16), _RMSNorm(16)).eval()
-    x = torch.randn(3, 5, 16)
-    _compare(_export(model, (x,), ["x"]), {"x": x.numpy()}, atol=1e-5)
+    model = _export(torch.nn.Sequential(torch.nn.Linear(16, 16), norm(16)).eval(), (torch.randn(1, 1, 16),), ["x"])
+    assert _ops(model) == {"FULLY_CONNECTED": 1, "LAYER_NORM": 1}
+    _compare(model, {"x": _x([1, 1, 16], 3)})
 
 
 # --- Attention --------------------------------------------------------------------------------------
@@ -193,12 +208,20 @@ def test_attention_runtime_mask_on_a_padded_cache():
 
 
 # --- normalizations -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("axis", [-1, 1])
-def test_rms_normalization(axis):
+@pytest.mark.parametrize("axis,scale_shape", [(-1, [6]), (1, [4, 6]), (1, [6])])
+@pytest.mark.parametrize("constant_scale", [True, False])
+def test_rms_normalization(axis, scale_shape, constant_scale):
+    """LAYER_NORM with rms where the scale is constant or of the normalized
+    shape; decomposed where a computed scale broadcasts."""
     feeds = {"x": _x([2, 4, 6], 0, 3.0)}
-    scale = _x([4, 6][axis:] if axis == 1 else [6], 1)
+    inits = [("scale", _x(scale_shape, 1))]
+    if not constant_scale:
+        feeds, inits = {**feeds, "scale": inits[0][1]}, []
     node = helper.make_node("RMSNormalization", ["x", "scale"], ["y"], axis=axis, epsilon=1e-3)
-    _compare(_model([node], feeds, ["y"], [("scale", scale)]), feeds)
+    model = _model([node], feeds, ["y"], inits)
+    normalized = [2, 4, 6][axis % 3 :]
+    assert ("LAYER_NORM" in _ops(model)) == (constant_scale or scale_shape == normalized)
+    _compare(model, feeds)
 
 
 def test_layer_normalization_statistics_outputs():

@@ -375,22 +375,75 @@ def _check_stash_type(node):
         raise _NodeError(f"stash_type {stash} is not supported (float32 only)")
 
 
-def layer_norm_statistics(ctx, node, axis):
-    """LayerNormalization's optional Mean and InvStdDev outputs (over dims
-    [axis, rank), kept as 1s); Y is the LAYER_NORM kernel's."""
-    e = _Emitter(ctx, node)
-    x = ctx.plain(node.input[0])
-    axes = list(range(axis, ctx.rank(node.input[0])))
+def _lite_layer_norm_params(ctx, node, normalized):
+    """[scale, bias or -1] as LAYER_NORM takes them (of the normalized dims'
+    shape: constants broadcast at conversion), or None when a computed one
+    has another shape."""
+    params = []
+    for i, what in ((1, "scale"), (2, "bias")):
+        if i >= len(node.input) or not node.input[i]:
+            params.append(-1)
+            continue
+        value = ctx.const(node.input[i])
+        if value is not None:
+            try:
+                value = np.ascontiguousarray(np.broadcast_to(value, normalized), np.float32)
+            except ValueError:
+                raise _NodeError(f"{what} of shape {list(value.shape)} does not broadcast to {normalized}") from None
+            params.append(ctx.constant(f"{node.output[0]}/{what}", value))
+        elif ctx.shape(node.input[i]) == normalized and ctx.dtype(node.input[i]) == _F32:
+            params.append(ctx.plain(node.input[i]))
+        else:
+            return None
+    return params
+
+
+def _lite_layer_norm(ctx, node, rms):
+    """LAYER_NORM over dims [axis, rank) (`rms`: RMS normalization); None,
+    or why it cannot take the node."""
+    x = node.input[0]
+    shape = ctx.shape(x)
+    axis = _axis(ctx, node, x, -1)
+    sig = ctx.signature_of(x, shape)
+    if ctx.dtype(x) != _F32:
+        return f"input is {np.dtype(ctx.dtype(x))}; LAYER_NORM computes in float32"
+    if sig and any(d == -1 for d in sig[axis:]):
+        return "the normalized dims must be static"
+    params = _lite_layer_norm_params(ctx, node, shape[axis:])
+    if params is None:
+        return f"a computed scale or bias must have the normalized shape {shape[axis:]}"
+    options = {"axis": axis, "epsilon": float(attrs(node).get("epsilon", 1e-5)), "rms": rms}
+    ctx.builder.add_op(
+        "LAYER_NORM", [ctx.plain(x)] + params, [ctx.output(node.output[0])], ("LayerNormOptions", options)
+    )
+    return None
+
+
+@imports("LayerNormalization")
+def _layer_norm(ctx, node):
+    """LAYER_NORM for Y; the optional Mean and InvStdDev outputs (over dims
+    [axis, rank), kept as 1s) decomposed beside it."""
+    _check_stash_type(node)
+    x = node.input[0]
+    refusal = _lite_layer_norm(ctx, node, rms=False)
+    if refusal:
+        raise _NodeError(refusal)
     outs = _padded(node.output, 3)
-    _, mean, inv_std = e.normalized(x, axes, attrs(node).get("epsilon", 1e-5))
-    e.bind(mean, outs[1])
-    e.bind(inv_std, outs[2])
+    if outs[1] or outs[2]:
+        e = _Emitter(ctx, node)
+        axes = list(range(_axis(ctx, node, x, -1), ctx.rank(x)))
+        _, mean, inv_std = e.normalized(ctx.plain(x), axes, attrs(node).get("epsilon", 1e-5))
+        e.bind(mean, outs[1])
+        e.bind(inv_std, outs[2])
 
 
 @imports("RMSNormalization")
 def _rms_norm(ctx, node):
-    """y = x * RSQRT(MEAN(x^2 over dims [axis, rank)) + epsilon) * scale."""
+    """LAYER_NORM with rms; else (a computed scale that broadcasts) the
+    decomposition y = x * RSQRT(MEAN(x^2 over dims [axis, rank)) + eps) * scale."""
     _check_stash_type(node)
+    if _lite_layer_norm(ctx, node, rms=True) is None:
+        return
     e = _Emitter(ctx, node)
     x_name = node.input[0]
     dtype = ctx.dtype(x_name)

@@ -198,9 +198,9 @@ Options ModelBuilder::ArgMax(DataType output_type) {
               .Union()};
 }
 
-Options ModelBuilder::LayerNorm(int axis, float epsilon) {
+Options ModelBuilder::LayerNorm(int axis, float epsilon, bool rms) {
   return {s::BuiltinOptions::LayerNormOptions,
-          s::CreateLayerNormOptions(fbb_, axis, epsilon).Union()};
+          s::CreateLayerNormOptions(fbb_, axis, epsilon, rms).Union()};
 }
 
 Options ModelBuilder::Gelu(bool approximate) {

@@ -110,7 +110,7 @@ class ModelBuilder {
                        int new_axis_mask, int shrink_axis_mask);
   Options Squeeze(const std::vector<int32_t>& dims);
   Options ArgMax(DataType output_type);
-  Options LayerNorm(int axis, float epsilon);
+  Options LayerNorm(int axis, float epsilon, bool rms = false);
   Options Gelu(bool approximate);
   Options Lstm(int hidden_size, schema::RNNDirection direction,
                bool batch_major = false, float clip = 0,
