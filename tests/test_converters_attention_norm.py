@@ -16,6 +16,7 @@ from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 
 from converters import lite_runner, onnx_import, twl_writer
+from converters.errors import ConversionError
 from converters.lite_runner import LiteError
 
 ort = pytest.importorskip("onnxruntime")
@@ -196,6 +197,14 @@ def test_attention_nonpad_lengths_out_of_range_is_an_error():
         _run(model, feeds)
 
 
+def test_attention_refusals_name_the_node():
+    feeds = {"Q": _x([1, 3, 2, 4], 0), "K": _x([1, 2, 2, 4], 1), "V": _x([1, 2, 2, 4], 2)}
+    model = _attention(feeds, feeds)
+    model.graph.node[0].name = "att"
+    with pytest.raises(ConversionError, match=r"'att' \(Attention\): 3 query heads cannot share 2 key/value heads"):
+        onnx_import.convert(model)
+
+
 def test_attention_runtime_mask_on_a_padded_cache():
     """A float mask shorter than the keys is padded with -inf."""
     feeds = {
@@ -251,11 +260,22 @@ def test_lp_normalization_with_a_zero_row(p):
     np.testing.assert_allclose(y, want, rtol=1e-5, atol=1e-7)
 
 
+def test_instance_normalization_after_a_conv_stays_nhwc():
+    feeds = {"x": _x([2, 3, 5, 5], 0)}
+    conv = helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1])
+    norm = helper.make_node("InstanceNormalization", ["c", "s", "b"], ["y"], epsilon=1e-3)
+    inits = [("w", _x([4, 3, 3, 3], 1)), ("s", _x([4], 2)), ("b", _x([4], 3))]
+    model = _model([conv, norm], feeds, ["y"], inits, opset=13)
+    assert _ops(model)["TRANSPOSE"] == 2  # the input to NHWC and the output back
+    _compare(model, feeds)
+
+
 def test_lrn_after_a_conv_stays_nhwc():
     feeds = {"x": _x([1, 3, 6, 6], 0)}
     conv = helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1])
     lrn = helper.make_node("LRN", ["c"], ["y"], size=5, alpha=1e-2, beta=0.6, bias=1.5)
     model = _model([conv, lrn], feeds, ["y"], [("w", _x([7, 3, 3, 3], 1))], opset=13)
+    assert _ops(model)["TRANSPOSE"] == 2
     _compare(model, feeds)
 
 

@@ -1,5 +1,6 @@
-"""Importers of attention, the normalizations, the losses and Einsum, each
-decomposed onto existing lite ops (MEAN, BATCH_MATMUL, SOFTMAX, SELECT, ...):
+"""Importers of attention, the normalizations, the losses and Einsum, the
+layer and RMS norms on the fused LAYER_NORM kernel, the others decomposed
+onto existing lite ops (MEAN, BATCH_MATMUL, SOFTMAX, SELECT, ...):
 
   Attention                 scores = (Q * scale) K^T in one BATCH_MATMUL per
                             head group (grouped-query heads share their K/V
@@ -8,12 +9,12 @@ decomposed onto existing lite ops (MEAN, BATCH_MATMUL, SOFTMAX, SELECT, ...):
                             sliding window; a table GATHERed by
                             nonpad_kv_seqlen), SOFTMAX, a guard zeroing rows
                             with every key masked, then P V
-  RMSNormalization,         MEAN-based: x * RSQRT(MEAN(x^2) + eps) and
-  Instance-, Group-,        (x - MEAN(x)) * RSQRT(MEAN((x - mean)^2) + eps);
-  MeanVariance-, Lp-        LayerNormalization's Mean and InvStdDev outputs
-  Normalization, LRN        (Y stays the LAYER_NORM kernel's); LRN's window
-                            sum over channels is a FULLY_CONNECTED with a band
-                            matrix in NHWC
+  LayerNormalization,       LAYER_NORM (RMSNormalization: its rms option);
+  RMSNormalization          Mean and InvStdDev, and an RMS norm whose computed
+                            scale only broadcasts, MEAN-based as below
+  Instance-, Group-,        MEAN-based: (x - MEAN(x)) * RSQRT(MEAN((x -
+  MeanVariance-, Lp-        mean)^2) + eps); LRN's window sum over channels
+  Normalization, LRN        is a FULLY_CONNECTED with a band matrix in NHWC
   NegativeLogLikelihoodLoss, the target class picked with EQUAL against a
   SoftmaxCrossEntropyLoss   constant iota of the classes + SELECT, weights
                             GATHERed, sums as MEAN times the count
@@ -307,6 +308,8 @@ def _attention(ctx, node):
     q, k, v = (ctx.plain(n) for n in (q_name, k_name, v_name))
     rank = ctx.rank(q_name)
     if rank == 3:
+        if "q_num_heads" not in a or "kv_num_heads" not in a:
+            raise _NodeError("3-D inputs need the q_num_heads and kv_num_heads attributes")
         q = _split_heads(e, q, a["q_num_heads"])
         k = _split_heads(e, k, a["kv_num_heads"])
         v = _split_heads(e, v, a["kv_num_heads"])
@@ -463,14 +466,21 @@ def _channel_param(ctx, e, name, rank):
 
 @imports("InstanceNormalization")
 def _instance_norm(ctx, node):
+    """Normalized over the spatial dims; after a Conv (NHWC) in NHWC, with
+    no TRANSPOSE."""
     e = _Emitter(ctx, node)
-    x_name = node.input[0]
+    x_name, out = node.input[0], node.output[0]
     rank = ctx.rank(x_name)
-    x = _float_input(ctx, e, x_name)
-    y, _, _ = e.normalized(x, list(range(2, rank)), attrs(node).get("epsilon", 1e-5))
+    epsilon = attrs(node).get("epsilon", 1e-5)
+    if rank == 4 and ctx.is_nhwc(x_name) and ctx.dtype(x_name) == _F32:
+        y, _, _ = e.normalized(ctx.nhwc(x_name), [1, 2], epsilon)
+        scale, bias = (_float_input(ctx, e, node.input[i], "scale and bias") for i in (1, 2))
+        ctx.builder.add_op("ADD", [e.binary("MUL", y, scale), bias], [ctx.output(out, nhwc=True)])
+        return
+    y, _, _ = e.normalized(_float_input(ctx, e, x_name), list(range(2, rank)), epsilon)
     y = e.binary("MUL", y, _channel_param(ctx, e, node.input[1], rank))
     y = e.binary("ADD", y, _channel_param(ctx, e, node.input[2], rank))
-    e.finish(y, node.output[0], ctx.dtype(x_name))
+    e.finish(y, out, ctx.dtype(x_name))
 
 
 @imports("GroupNormalization")
