@@ -425,6 +425,19 @@ EXCLUDE.update(
 # absolute tolerance, instead of ATOL.
 ROUNDED_REFERENCE_ATOL = {
     "test_averagepool_2d_ceil_last_window_starts_on_pad": 1e-4,
+    # Attention in float16: onnx's reference computes in float16, the lite
+    # decomposition in float32; they differ by up to one float16 step
+    # (4.9e-4 at these magnitudes). Excluded until CAST takes float16.
+    **{
+        f"test_attention_{v}": 1e-3
+        for v in [
+            "4d_fp16",
+            "4d_causal_fp16",
+            "4d_gqa_causal_nonpad_decode_fp16",
+            "4d_gqa_with_past_and_present_fp16",
+            "24_qk_matmul_output_mode3_softmax_precision",
+        ]
+    },
 }
 
 # Tests whose parameters are graph inputs, where the lite ops need them
