@@ -245,6 +245,40 @@ def _attention_mask_part(ctx, e, name, kv_len):
     return bias
 
 
+def _external_cache_bias(ctx, e, name, batch, q_len, kv_len, causal, left, right):
+    """The bias [B, 1, q_len, kv_len] of an external cache, nonpad_kv_seqlen
+    `name` (n[b] valid keys): keys j >= n[b] are padding, and query i sits
+    at position i + n[b] - q_len for the causal and window rules. Each rule
+    is a function of n[b] minus a constant index (n - j; n - (j - i +
+    q_len) = the query's distance to key j), so it is a GATHER from a 1-D
+    table by that difference: memory O(kv_len), and an n[b] outside [0,
+    kv_len] indexes past a table (a GATHER error, not a read out of
+    bounds)."""
+    n = e.reshape(ctx.plain(name), [batch, 1, 1])
+    dtype = e.dtype(n)
+    keys = np.arange(kv_len)
+    # Padding: n - j + kv_len in [1, 2 kv_len]; visible where n - j >= 1.
+    steps = np.arange(2 * kv_len + 1) - kv_len
+    index = e.binary("SUB", n, e.const(keys - kv_len, dtype))
+    bias = e.gather(e.const(_additive(steps >= 1)), index)  # [B, 1, kv_len]
+    if causal or left >= 0 or right >= 0:
+        # distance = n - (j - i + q_len), shifted by kv_len + q_len - 1 to
+        # index [0, 2 kv_len + q_len - 2].
+        shift = kv_len + q_len - 1
+        relative = keys[None, :] - np.arange(q_len)[:, None] + q_len
+        distance = np.arange(2 * kv_len + q_len - 1) - shift
+        visible = np.ones_like(distance, bool)
+        if causal:
+            visible &= distance >= 0
+        if left >= 0:
+            visible &= distance <= left
+        if right >= 0:
+            visible &= -distance <= right
+        index = e.binary("SUB", n, e.const(relative - shift, dtype))
+        bias = e.binary("ADD", e.gather(e.const(_additive(visible)), index), bias)  # [B, q_len, kv_len]
+    return e.reshape(bias, [batch, 1, e.shape(bias)[1], kv_len])
+
+
 def _attention_bias(ctx, e, node, a, batch, q_len, kv_len, past_len):
     """(additive bias tensor or None, "row fully masked" bool tensor or
     None) for scores [B, H, q_len, kv_len]."""
@@ -253,19 +287,7 @@ def _attention_bias(ctx, e, node, a, batch, q_len, kv_len, past_len):
     left, right = a.get("left_window_size", -1), a.get("right_window_size", -1)
     static, runtime = None, []
     if names[6]:
-        # External cache: the frontier of batch b is nonpad_kv_seqlen[b] -
-        # q_len and keys past nonpad_kv_seqlen[b] are padding; a table of
-        # the bias for every length, GATHERed by it (a length outside
-        # [0, kv_len] is an error of GATHER, not a read out of bounds).
-        keys = np.arange(kv_len)
-        table = np.stack(
-            [
-                _additive(_allowed_keys(q_len, kv_len, n - q_len, causal, left, right) & (keys < n)[None, :])
-                for n in range(kv_len + 1)
-            ]
-        )
-        lengths = ctx.plain(names[6])
-        runtime.append(e.reshape(e.gather(e.const(table), lengths), [batch, 1, q_len, kv_len]))
+        runtime.append(_external_cache_bias(ctx, e, names[6], batch, q_len, kv_len, causal, left, right))
     elif causal or left >= 0 or right >= 0:
         static = _additive(_allowed_keys(q_len, kv_len, past_len, causal, left, right))
     if names[3]:
