@@ -173,13 +173,18 @@ class _Emitter:
             else:
                 self.bind(t, out)
 
-    def normalized(self, x, axes, epsilon):
-        """(centered * inv_std, mean, inv_std): mean and variance over `axes`."""
+    def moments(self, x, axes, epsilon):
+        """(x - mean, mean, 1 / sqrt(variance + epsilon)) over `axes`."""
         mean = self.mean(x, axes)
         centered = self.binary("SUB", x, mean)
         variance = self.mean(self.unary("SQUARE", centered), axes)
         inv_std = self.unary("RSQRT", self.binary("ADD", variance, self.const(epsilon)))
-        return self.binary("MUL", centered, inv_std), mean, inv_std
+        return centered, mean, inv_std
+
+    def normalized(self, x, axes, epsilon):
+        """(x - mean) / sqrt(variance + epsilon) over `axes`."""
+        centered, _, inv_std = self.moments(x, axes, epsilon)
+        return self.binary("MUL", centered, inv_std)
 
 
 def _float_input(ctx, e, name, what="input"):
@@ -457,7 +462,7 @@ def _layer_norm(ctx, node):
     if outs[1] or outs[2]:
         e = _Emitter(ctx, node)
         axes = list(range(_axis(ctx, node, x, -1), ctx.rank(x)))
-        _, mean, inv_std = e.normalized(ctx.plain(x), axes, attrs(node).get("epsilon", 1e-5))
+        _, mean, inv_std = e.moments(ctx.plain(x), axes, attrs(node).get("epsilon", 1e-5))
         e.bind(mean, outs[1])
         e.bind(inv_std, outs[2])
 
@@ -495,11 +500,11 @@ def _instance_norm(ctx, node):
     rank = ctx.rank(x_name)
     epsilon = attrs(node).get("epsilon", 1e-5)
     if rank == 4 and ctx.is_nhwc(x_name) and ctx.dtype(x_name) == _F32:
-        y, _, _ = e.normalized(ctx.nhwc(x_name), [1, 2], epsilon)
+        y = e.normalized(ctx.nhwc(x_name), [1, 2], epsilon)
         scale, bias = (_float_input(ctx, e, node.input[i], "scale and bias") for i in (1, 2))
         ctx.builder.add_op("ADD", [e.binary("MUL", y, scale), bias], [ctx.output(out, nhwc=True)])
         return
-    y, _, _ = e.normalized(_float_input(ctx, e, x_name), list(range(2, rank)), epsilon)
+    y = e.normalized(_float_input(ctx, e, x_name), list(range(2, rank)), epsilon)
     y = e.binary("MUL", y, _channel_param(ctx, e, node.input[1], rank))
     y = e.binary("ADD", y, _channel_param(ctx, e, node.input[2], rank))
     e.finish(y, out, ctx.dtype(x_name))
@@ -518,7 +523,7 @@ def _group_norm(ctx, node):
     if groups <= 0 or shape[1] % groups:
         raise _NodeError(f"{shape[1]} channels do not split into {groups} groups")
     grouped = [shape[0], groups, int(np.prod(shape[1:])) // groups]
-    y, _, _ = e.normalized(e.reshape(_float_input(ctx, e, x_name), grouped), [2], a.get("epsilon", 1e-5))
+    y = e.normalized(e.reshape(_float_input(ctx, e, x_name), grouped), [2], a.get("epsilon", 1e-5))
     if ctx.opset >= 21:
         y = e.reshape(y, shape)
         scale, bias = (_channel_param(ctx, e, node.input[i], len(shape)) for i in (1, 2))
