@@ -240,6 +240,20 @@ def test_layer_normalization_statistics_outputs():
     _compare(model, feeds)
 
 
+@pytest.mark.parametrize("opset", [18, 21])
+def test_group_normalization_after_a_conv_stays_nhwc(opset):
+    feeds = {"x": _x([2, 3, 5, 5], 0)}
+    conv = helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1])
+    norm = helper.make_node("GroupNormalization", ["c", "s", "b"], ["y"], num_groups=3, epsilon=1e-3)
+    params = 3 if opset == 18 else 6
+    inits = [("w", _x([6, 3, 3, 3], 1)), ("s", _x([params], 2)), ("b", _x([params], 3))]
+    model = _model([conv, norm], feeds, ["y"], inits, opset=opset)
+    model.graph.output[0].CopyFrom(helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 6, 5, 5]))
+    assert _ops(model)["TRANSPOSE"] == 2
+    x = ReferenceEvaluator(model).run(None, feeds)[0]
+    np.testing.assert_allclose(_run(model, feeds)[0], x, rtol=1e-4, atol=1e-5)
+
+
 def test_group_normalization_opset18_scales_per_group():
     feeds = {"x": _x([2, 6, 3, 3], 0)}
     node = helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=3, epsilon=1e-4)

@@ -76,13 +76,14 @@ class _Emitter:
         self.made.add(t)
         return t
 
-    def bind(self, t, out):
-        """Makes lite tensor `t` ONNX output `out` (a copy when `t` is not
-        this node's own result, e.g. a graph input passed through)."""
+    def bind(self, t, out, nhwc=False):
+        """Makes lite tensor `t` (the NHWC transpose of it when `nhwc`) ONNX
+        output `out` (a copy when `t` is not this node's own result, e.g. a
+        graph input passed through)."""
         if not out:
             return
         if t in self.made:
-            self.ctx.tensors[out] = (t, False)
+            self.ctx.tensors[out] = (t, nhwc)
         else:
             self.reshape(t, self.shape(t), out=out)
 
@@ -185,6 +186,16 @@ class _Emitter:
         """(x - mean) / sqrt(variance + epsilon) over `axes`."""
         centered, _, inv_std = self.moments(x, axes, epsilon)
         return self.binary("MUL", centered, inv_std)
+
+
+def _has_static_shape(ctx, name):
+    """Whether shape inference gave tensor `name` a static shape (needed
+    where a result stays NHWC: its ONNX layout is made on use)."""
+    try:
+        ctx.shape(name)
+    except _NodeError:
+        return False
+    return True
 
 
 def _float_input(ctx, e, name, what="input"):
@@ -499,7 +510,7 @@ def _instance_norm(ctx, node):
     x_name, out = node.input[0], node.output[0]
     rank = ctx.rank(x_name)
     epsilon = attrs(node).get("epsilon", 1e-5)
-    if rank == 4 and ctx.is_nhwc(x_name) and ctx.dtype(x_name) == _F32:
+    if rank == 4 and ctx.is_nhwc(x_name) and ctx.dtype(x_name) == _F32 and _has_static_shape(ctx, out):
         y = e.normalized(ctx.nhwc(x_name), [1, 2], epsilon)
         scale, bias = (_float_input(ctx, e, node.input[i], "scale and bias") for i in (1, 2))
         ctx.builder.add_op("ADD", [e.binary("MUL", y, scale), bias], [ctx.output(out, nhwc=True)])
@@ -512,8 +523,9 @@ def _instance_norm(ctx, node):
 
 @imports("GroupNormalization")
 def _group_norm(ctx, node):
-    """Normalized over [N, groups, C / groups * spatial]; scale and bias are
-    per channel (opset 21) or per group (opset 18)."""
+    """Normalized over [N, groups, C / groups * spatial] ([N, H * W, groups,
+    C / groups] after a Conv, in NHWC); scale and bias are per channel
+    (opset 21) or per group (opset 18)."""
     _check_stash_type(node)
     a = attrs(node)
     e = _Emitter(ctx, node)
@@ -522,17 +534,31 @@ def _group_norm(ctx, node):
     groups = a["num_groups"]
     if groups <= 0 or shape[1] % groups:
         raise _NodeError(f"{shape[1]} channels do not split into {groups} groups")
-    grouped = [shape[0], groups, int(np.prod(shape[1:])) // groups]
-    y = e.normalized(e.reshape(_float_input(ctx, e, x_name), grouped), [2], a.get("epsilon", 1e-5))
-    if ctx.opset >= 21:
-        y = e.reshape(y, shape)
-        scale, bias = (_channel_param(ctx, e, node.input[i], len(shape)) for i in (1, 2))
+    nhwc = (
+        len(shape) == 4 and ctx.is_nhwc(x_name) and ctx.dtype(x_name) == _F32 and _has_static_shape(ctx, node.output[0])
+    )
+    if nhwc:
+        n, c, h, w = shape
+        x, layout = ctx.nhwc(x_name), [n, h, w, c]
+        grouped, axes = [n, h * w, groups, c // groups], [1, 3]
     else:
-        scale, bias = (e.reshape(_float_input(ctx, e, node.input[i], "scale and bias"), [groups, 1]) for i in (1, 2))
-    y = e.binary("ADD", e.binary("MUL", y, scale), bias)
+        x, layout = _float_input(ctx, e, x_name), shape
+        grouped, axes = [shape[0], groups, int(np.prod(shape[1:])) // groups], [2]
+    y = e.normalized(e.reshape(x, grouped), axes, a.get("epsilon", 1e-5))
+    params = [_float_input(ctx, e, node.input[i], "scale and bias") for i in (1, 2)]
+    if ctx.opset >= 21:
+        y = e.reshape(y, layout)
+        if not nhwc:
+            params = [e.reshape(t, [shape[1]] + [1] * (len(shape) - 2)) for t in params]
+    else:
+        params = [e.reshape(t, [groups, 1]) for t in params]
+    y = e.binary("ADD", e.binary("MUL", y, params[0]), params[1])
     if ctx.opset < 21:
-        y = e.reshape(y, shape)
-    e.finish(y, node.output[0], ctx.dtype(x_name))
+        y = e.reshape(y, layout)
+    if nhwc:
+        e.bind(y, node.output[0], nhwc=True)
+    else:
+        e.finish(y, node.output[0], ctx.dtype(x_name))
 
 
 @imports("MeanVarianceNormalization")
