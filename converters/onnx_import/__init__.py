@@ -24,9 +24,9 @@ The modules, in the order a model meets them:
   nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
   rnn_ops.py      importers: LSTM, GRU, RNN
-  attention_norm_ops.py  importers: Attention, the normalizations (RMS,
-                  instance, group, mean-variance, Lp, LRN), the NLL and
-                  softmax cross-entropy losses, Einsum
+  attention_norm_ops.py  importers: Attention, the normalizations (layer,
+                  RMS, instance, group, mean-variance, Lp, LRN), the NLL
+                  and softmax cross-entropy losses, Einsum
 
 Example:
   >>> import numpy as np
