@@ -205,6 +205,33 @@ def test_attention_refusals_name_the_node():
         onnx_import.convert(model)
 
 
+@pytest.mark.parametrize("rank", [3, 4])
+def test_attention_with_a_dynamic_batch(rank):
+    """A symbolic batch (1 at conversion) runs at batch 3: the head RESHAPEs
+    keep it as -1."""
+    shapes = {"Q": [8, 5, 4], "K": [2, 6, 4], "V": [2, 6, 3]}
+    if rank == 3:
+        shapes = {n: [s[1], s[0] * s[2]] for n, s in shapes.items()}
+    g = helper.make_graph(
+        [
+            helper.make_node(
+                "Attention",
+                ["Q", "K", "V"],
+                ["Y"],
+                is_causal=1,
+                **({} if rank == 4 else {"q_num_heads": 8, "kv_num_heads": 2}),
+            )
+        ],
+        "g",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, ["batch"] + s) for n, s in shapes.items()],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 23)])
+    feeds = {n: _x([3] + s, i) for i, (n, s) in enumerate(shapes.items())}
+    want = ReferenceEvaluator(model).run(None, feeds)[0]
+    np.testing.assert_allclose(_run(model, feeds)[0], want, rtol=RTOL, atol=ATOL)
+
+
 def test_attention_runtime_mask_on_a_padded_cache():
     """A float mask shorter than the keys is padded with -inf."""
     feeds = {

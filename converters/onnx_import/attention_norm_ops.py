@@ -53,6 +53,11 @@ class _Emitter:
         self.prefix = node.output[0] or node.name
         self.count = 0
         self.made = set()  # tensors this emitter computed
+        # A symbolic dim 0 of the first input (1 in the static shapes) is the
+        # batch: RESHAPEs keep it as -1, so the model runs at any batch.
+        x = node.input[0] if node.input else ""
+        sig = ctx.signature_of(x, ctx.shape(x)) if x and _has_static_shape(ctx, x) else None
+        self.dynamic_batch = bool(sig) and sig[0] == -1
 
     def shape(self, t):
         return list(self.ctx.builder.tensor(t).shape)
@@ -121,7 +126,10 @@ class _Emitter:
     def reshape(self, a, shape, out=None):
         if not shape:  # to a scalar: a constant shape cannot be empty
             return self.op("SQUEEZE", [a], [], self.dtype(a), ("SqueezeOptions", {}), out)
-        return self.op("RESHAPE", [a, self.const(shape, np.int32)], list(shape), self.dtype(a), None, out)
+        target = list(shape)
+        if self.dynamic_batch and target[0] == 1 and self.shape(a)[:1] == [1] and -1 not in target:
+            target[0] = -1
+        return self.op("RESHAPE", [a, self.const(target, np.int32)], list(shape), self.dtype(a), None, out)
 
     def transpose(self, a, perm, out=None):
         if list(perm) == list(range(len(perm))):
@@ -754,6 +762,9 @@ def _einsum(ctx, node):
     [batch, free, contracted] x [batch, contracted, free], then the
     output's order (TRANSPOSE)."""
     e = _Emitter(ctx, node)
+    # The operands' groups are reshaped by their static sizes: a batch
+    # that grows at run time fails in RESHAPE instead of mixing groups.
+    e.dynamic_batch = False
     names = [n for n in node.input if n]
     if len(names) not in (1, 2):
         raise _NodeError(f"{len(names)} operands; Einsum takes 1 or 2 here")
