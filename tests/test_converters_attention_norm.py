@@ -113,6 +113,33 @@ def test_pytorch_multihead_attention_with_causal_mask():
     _compare(model, {"x": x.numpy(), "mask": mask.numpy()}, atol=1e-4)
 
 
+def test_pytorch_cross_attention_with_averaged_weights():
+    """nn.MultiheadAttention with need_weights (the heads' mean of the
+    attention weights as a second output) over a longer key sequence."""
+
+    class CrossAttention(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attention = torch.nn.MultiheadAttention(24, 3, batch_first=True)
+
+        def forward(self, q, kv):
+            return self.attention(q, kv, kv)
+
+    torch.manual_seed(3)
+    q, kv = torch.randn(2, 5, 24), torch.randn(2, 7, 24)
+    buffer = io.BytesIO()
+    torch.onnx.export(
+        CrossAttention().eval(),
+        (q, kv),
+        buffer,
+        input_names=["q", "kv"],
+        output_names=["y", "weights"],
+        opset_version=17,
+        dynamo=False,
+    )
+    _compare(onnx.load_from_string(buffer.getvalue()), {"q": q.numpy(), "kv": kv.numpy()}, atol=1e-5)
+
+
 class _RMSNorm(torch.nn.Module):
     """LLaMA's RMSNorm, x * rsqrt(mean(x^2) + eps) * weight (the legacy
     exporter cannot export torch.nn.RMSNorm)."""
