@@ -101,6 +101,17 @@ INCLUDE = [
     "test_dropout",
     "test_resize",
     "test_upsample",
+    # Attention, normalizations, losses, Einsum (attention_norm_ops.py).
+    "test_attention",
+    "test_rms_normalization",
+    "test_instancenorm",
+    "test_group_normalization",
+    "test_mvn",
+    "test_lpnormalization",
+    "test_lrn",
+    "test_sce",
+    "test_nllloss",
+    "test_einsum",
 ]
 
 
@@ -270,34 +281,196 @@ EXCLUDE.update(
             )
             for v in ("default_1", "default_2", "tanh_1", "tanh_2")
         },
+    }
+)
+
+# Attention, the normalizations, the losses and Einsum (attention_norm_ops.py).
+_FLOAT16_CAST = Excluded(
+    "needs CAST to and from float16 (being added): the decomposition computes in float32",
+    LiteError,
+    r"\(CAST\): CAST: unknown type",
+)
+_FLOAT64_CAST = Excluded(
+    "needs CAST to and from float64 (being added): BATCH_MATMUL and MEAN compute in float32",
+    LiteError,
+    r"\(CAST\): CAST: unknown type",
+)
+
+
+def _needs(*ops):
+    return Excluded(
+        f"needs {', '.join(ops)} (being added)",
+        ConversionError,
+        r"cannot be converted to \.twl: .*\((?:" + "|".join(ops) + r")\)",
+    )
+
+
+EXCLUDE.update(
+    {
         **{
-            f"test_layer_normalization_{v}": _converter_refuses(
-                "the Mean and InvStdDev outputs are training outputs; LAYER_NORM computes Y only (the _expanded "
-                "variants of the same cases pass)",
-                r"the Mean and InvStdDev outputs are not supported",
-            )
+            f"test_attention_{v}_expanded": _needs("Expand")
             for v in [
-                "2d_axis0",
-                "2d_axis1",
-                "2d_axis_negative_1",
-                "2d_axis_negative_2",
-                "3d_axis0_epsilon",
-                "3d_axis1_epsilon",
-                "3d_axis2_epsilon",
-                "3d_axis_negative_1_epsilon",
-                "3d_axis_negative_2_epsilon",
-                "3d_axis_negative_3_epsilon",
-                "4d_axis0",
-                "4d_axis1",
-                "4d_axis2",
-                "4d_axis3",
-                "4d_axis_negative_1",
-                "4d_axis_negative_2",
-                "4d_axis_negative_3",
-                "4d_axis_negative_4",
-                "default_axis",
+                "23_boolmask_fullymasked_row_nan_robustness",
+                "23_fullymasked_qk_matmul_output_mode3_zero",
+                "3d_diff_heads_sizes_attn_mask",
+                "3d_diff_heads_sizes_causal",
+                "3d_diff_heads_sizes_scaled",
+                "3d_diff_heads_sizes_softcap",
+                "3d_diff_heads_with_past_and_present",
+                "3d_gqa_with_past_and_present",
+                "3d_transpose_verification",
+                "3d_with_past_and_present",
+                "3d_with_past_and_present_qk_matmul_bias",
+                "3d_with_past_and_present_qk_matmul",
+                "3d_with_past_and_present_qk_matmul_softcap",
+                "3d_with_past_and_present_qk_matmul_softmax",
+                "4d_causal_with_past_and_present",
+                "4d_diff_heads_sizes_attn_mask",
+                "4d_diff_heads_sizes_causal",
+                "4d_diff_heads_sizes_scaled",
+                "4d_diff_heads_sizes_softcap",
+                "4d_diff_heads_with_past_and_present",
+                "4d_diff_heads_with_past_and_present_mask3d",
+                "4d_diff_heads_with_past_and_present_mask4d",
+                "4d_gqa_with_past_and_present",
+                "4d_gqa_with_past_and_present_fp16",
+                "4d_softcap_neginf_mask",
+                "4d_softcap_neginf_mask_poison",
+                "4d_with_past_and_present",
+                "4d_with_past_and_present_qk_matmul_bias_3d_mask",
+                "4d_with_past_and_present_qk_matmul_bias_4d_mask",
+                "4d_with_past_and_present_qk_matmul_bias",
+                "4d_with_past_and_present_qk_matmul",
+                "4d_with_qk_matmul_bias",
+                "4d_with_qk_matmul_softcap",
+                "4d_with_qk_matmul_softmax",
             ]
         },
+        **{
+            f"test_attention_{v}_expanded": _needs("CastLike", "Expand")
+            for v in [
+                "24_fullymasked_qk_matmul_output_mode3_zero",
+                "24_qk_matmul_output_mode3_softmax_precision",
+                "3d_causal_bf16",
+                "3d_causal",
+                "3d_diff_heads_sizes",
+                "3d",
+                "3d_gqa_causal",
+                "3d_gqa",
+                "3d_gqa_scaled",
+                "3d_gqa_softcap",
+                "3d_local_window",
+                "3d_scaled",
+                "3d_softcap",
+                "4d_attn_mask_3d_causal",
+                "4d_attn_mask_4d_causal",
+                "4d_attn_mask_causal_bf16",
+                "4d_causal_bf16",
+                "4d_causal",
+                "4d_causal_fp16",
+                "4d_diff_heads_sizes",
+                "4d",
+                "4d_fp16",
+                "4d_gqa_causal",
+                "4d_gqa",
+                "4d_gqa_scaled",
+                "4d_gqa_softcap",
+                "4d_scaled",
+                "4d_softcap",
+                "4d_with_past_and_present_qk_matmul_bias_3d_mask_causal",
+                "4d_with_past_and_present_qk_matmul_bias_4d_mask_causal",
+                "4d_with_qk_matmul",
+                "bidirectional_window",
+                "local_window_default",
+                "local_window",
+                "local_window_with_past",
+            ]
+        },
+        **{
+            f"test_attention_{v}_expanded": _needs("Expand", "ReduceMax")
+            for v in [
+                "3d_attn_mask",
+                "3d_gqa_attn_mask",
+                "4d_attn_mask_3d",
+                "4d_attn_mask_4d",
+                "4d_attn_mask_bool_4d",
+                "4d_attn_mask_bool",
+                "4d_attn_mask",
+                "4d_gqa_attn_mask",
+            ]
+        },
+        **{
+            f"test_attention_{v}_expanded": _needs("CastLike", "Less")
+            for v in [
+                "4d_causal_nonpad_attn_mask_composition",
+                "4d_causal_nonpad_batch_prefill",
+                "4d_causal_nonpad_continued_prefill",
+                "4d_causal_nonpad_negative_offset_structural_empty",
+                "4d_causal_padded_kv_bf16",
+                "4d_diff_heads_mask4d_padded_kv",
+                "4d_gqa_causal_nonpad_decode",
+                "4d_gqa_causal_nonpad_decode_fp16",
+                "4d_padded_kv_bf16",
+                "local_window_ext_cache_float16_mask",
+                "local_window_ext_cache_rank2_mask",
+                "local_window_ext_cache_rank3_head_mask",
+                "local_window_ext_cache_rank4_batch_mask",
+            ]
+        },
+        **{
+            f"test_attention_{v}_expanded": _needs("CastLike")
+            for v in [
+                "causal_boolmask_nan_robustness",
+                "local_window_gqa_rank4_mask",
+                "local_window_rank1_boolean_mask",
+            ]
+        },
+        **{
+            f"test_nllloss_{v}_expanded": _needs("GatherElements")
+            for v in [
+                "NC",
+                "NCd1",
+                "NCd1_ii",
+                "NCd1_mean_weight_negative_ii",
+                "NCd1_weight",
+                "NCd1_weight_ii",
+                "NCd1d2",
+                "NCd1d2_no_weight_reduction_mean_ii",
+                "NCd1d2_reduction_mean",
+                "NCd1d2_reduction_sum",
+                "NCd1d2_with_weight",
+                "NCd1d2_with_weight_reduction_mean",
+                "NCd1d2_with_weight_reduction_sum",
+                "NCd1d2_with_weight_reduction_sum_ii",
+                "NCd1d2d3_none_no_weight_negative_ii",
+                "NCd1d2d3_sum_weight_high_ii",
+                "NCd1d2d3d4d5_mean_weight",
+                "NCd1d2d3d4d5_none_no_weight",
+            ]
+        },
+        **{
+            f"test_attention_{v}": _FLOAT16_CAST
+            for v in [
+                "24_qk_matmul_output_mode3_softmax_precision",
+                "4d_causal_fp16",
+                "4d_fp16",
+                "4d_gqa_causal_nonpad_decode_fp16",
+                "4d_gqa_with_past_and_present_fp16",
+                "local_window_ext_cache_float16_mask",
+            ]
+        },
+        **{
+            f"test_attention_{v}": _lacks_input_type("bfloat16")
+            for v in [
+                "3d_causal_bf16",
+                "4d_attn_mask_causal_bf16",
+                "4d_causal_bf16",
+                "4d_causal_padded_kv_bf16",
+                "4d_padded_kv_bf16",
+            ]
+        },
+        **{f"test_einsum_{v}": _FLOAT64_CAST for v in ["batch_matmul", "inner_prod", "sum"]},
+        **{f"test_einsum_{v}_bfloat16": _lacks_input_type("bfloat16") for v in ["batch_matmul", "sum", "transpose"]},
     }
 )
 
@@ -358,6 +531,19 @@ EXCLUDE.update(
 # absolute tolerance, instead of ATOL.
 ROUNDED_REFERENCE_ATOL = {
     "test_averagepool_2d_ceil_last_window_starts_on_pad": 1e-4,
+    # Attention in float16: onnx's reference computes in float16, the lite
+    # decomposition in float32; they differ by up to one float16 step
+    # (4.9e-4 at these magnitudes). Excluded until CAST takes float16.
+    **{
+        f"test_attention_{v}": 1e-3
+        for v in [
+            "4d_fp16",
+            "4d_causal_fp16",
+            "4d_gqa_causal_nonpad_decode_fp16",
+            "4d_gqa_with_past_and_present_fp16",
+            "24_qk_matmul_output_mode3_softmax_precision",
+        ]
+    },
 }
 
 # Tests whose parameters are graph inputs, where the lite ops need them

@@ -27,6 +27,9 @@ The modules, in the order a model meets them:
   logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
                   ArgMax/ArgMin
   resize_cast_ops.py  importers: Cast, CastLike, Dropout, Resize, Upsample
+  attention_norm_ops.py  importers: Attention, the normalizations (layer,
+                  RMS, instance, group, mean-variance, Lp, LRN), the NLL
+                  and softmax cross-entropy losses, Einsum
 
 Example:
   >>> import numpy as np
@@ -44,6 +47,7 @@ Example:
 # The importer modules fill IMPORTERS as they are imported.
 from converters.onnx_import import (  # noqa: F401
     array_ops,
+    attention_norm_ops,
     logic_reduce_ops,
     math_ops,
     nn_ops,

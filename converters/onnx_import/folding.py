@@ -143,12 +143,13 @@ def _evaluate(ctx, node, inputs, static_shape):
     return ReferenceEvaluator(m).run(None, {i: ctx.consts[i] for i in dict.fromkeys(inputs)})
 
 
-def fold_constants(ctx):
-    """Adds the values of the nodes that fold to `ctx.consts`; the nodes
-    left to import, in order. A node whose result could be over
-    FOLDABLE_LIMIT is not evaluated (its size is in `ctx.unfolded`)."""
+def fold_constants(ctx, nodes=None):
+    """Adds the values of the nodes (the graph's by default) that fold to
+    `ctx.consts`; the nodes left to import, in order. A node whose result
+    could be over FOLDABLE_LIMIT is not evaluated (its size is in
+    `ctx.unfolded`)."""
     remaining = []
-    for node in ctx.graph.node:
+    for node in ctx.graph.node if nodes is None else nodes:
         if node.op_type == "Constant":
             value = _constant_value(node)
             if value is None:

@@ -8,6 +8,9 @@ ONNX node, which its importer then lowers.
   LayerNorm  m = ReduceMean(x); d = x - m; v = ReduceMean(d^2 or d*d);
              y = d / Sqrt(v + eps) [* gamma] [+ beta], over trailing axes
                                                       -> LayerNormalization
+  RMSNorm    v = ReduceMean(x^2 or x*x); y = x / Sqrt(v + eps) or
+             x * (1 / Sqrt(v + eps)) [* gamma], over trailing axes (LLaMA's
+             RMSNorm as torch.onnx.export writes it)  -> RMSNormalization
   RNN zero   an LSTM/GRU/RNN initial state made of zeros at run time
   states     (PyTorch's export with a dynamic batch: ConstantOfShape(
              Concat([L], Shape(x)[0], [H])), Sliced per layer)
@@ -188,6 +191,61 @@ def _match_layer_norm(g, mean):
     return nodes, x, out, axes[0], eps, scale, bias
 
 
+def _match_rms_norm(g, var):
+    """(nodes, x, out, axis, epsilon, scale, None) of the RMSNorm chain
+    around ReduceMean `var`, or None."""
+    found = _reduce_axes(g, var)
+    if found is None:
+        return None
+    axes, rank = found
+    square = g.producer.get(var.input[0])
+    if axes != list(range(axes[0], rank)) or square is None or g.only_user(var.input[0], "ReduceMean") is not var:
+        return None
+    x = square.input[0]
+    is_pow = square.op_type == "Pow" and _close(g.scalar(square.input[1]), 2.0)
+    if not is_pow and not (square.op_type == "Mul" and square.input[1] == x):
+        return None
+    add = g.only_user(var.output[0], "Add")
+    eps = g.scalar(g.other_input(add, var.output[0])) if add is not None else None
+    sqrt = g.only_user(add.output[0], "Sqrt") if eps is not None and eps >= 0 else None
+    users = g.consumers.get(sqrt.output[0], []) if sqrt is not None else []
+    if len(users) != 1 or sqrt.output[0] in g.outputs or users[0].input[-1] != sqrt.output[0]:
+        return None
+    nodes, inverse = [square, var, add, sqrt, users[0]], users[0]
+    if inverse.op_type == "Div" and inverse.input[0] == x:
+        out = inverse.output[0]
+    elif inverse.op_type == "Reciprocal" or inverse.op_type == "Div" and _close(g.scalar(inverse.input[0]), 1.0):
+        mul = g.only_user(inverse.output[0], "Mul")
+        if mul is None or g.other_input(mul, inverse.output[0]) != x:
+            return None
+        nodes.append(mul)
+        out = mul.output[0]
+    else:
+        return None
+    normalized = g.ctx.shape(x)[axes[0] :]
+    scale = np.ones(normalized, np.float32)
+    mul = g.only_user(out, "Mul")
+    gamma = g.const(g.other_input(mul, out)) if mul is not None else None
+    if gamma is not None and _broadcasts_to(gamma, normalized):
+        nodes.append(mul)
+        out, scale = mul.output[0], gamma
+    return nodes, x, out, axes[0], eps, scale, None
+
+
+def _fused_norm(ctx, op_type, x, out, axis, eps, scale, bias):
+    """A LayerNormalization or RMSNormalization node for a matched pattern,
+    its scale and bias broadcast to the normalized dims as constants."""
+    normalized = ctx.shape(x)[axis:]
+    inputs = [x]
+    for what, value in (("scale", scale), ("bias", bias)):
+        if value is not None:
+            name = f"{out}/fused_{what}"
+            ctx.consts[name] = np.ascontiguousarray(np.broadcast_to(value, normalized), np.float32)
+            inputs.append(name)
+    ctx.fused[op_type] = ctx.fused.get(op_type, 0) + 1
+    return helper.make_node(op_type, inputs, [out], name=f"{out}/fused_{op_type}", axis=axis, epsilon=eps)
+
+
 def _broadcasts_to(value, shape):
     """Whether a constant broadcasts to `shape` without growing past it."""
     if value.dtype != np.float32 or value.ndim > len(shape):
@@ -265,7 +323,7 @@ def _drop_zero_initial_states(ctx, nodes):
 
 
 def fuse_patterns(ctx, nodes):
-    """`nodes` with every GELU and LayerNorm pattern replaced by one node and
+    """`nodes` with every GELU, LayerNorm and RMSNorm pattern replaced by one node and
     the recurrent ops' run-time zero initial states left out; the fused
     ops' counts are in ctx.fused ({op type: count})."""
     ctx.fused = {}
@@ -285,22 +343,16 @@ def fuse_patterns(ctx, nodes):
                     changed = True
                     break
             elif node.op_type == "ReduceMean" and ctx.dtype(node.input[0]) == np.float32:
-                m = _match_layer_norm(g, node)
-                if m is not None:
-                    pattern, x, out, axis, eps, scale, bias = m
-                    normalized = ctx.shape(x)[axis:]
-                    scale_name = f"{out}/fused_scale"
-                    ctx.consts[scale_name] = np.ascontiguousarray(np.broadcast_to(scale, normalized), np.float32)
-                    inputs = [x, scale_name]
-                    if bias is not None:
-                        bias_name = f"{out}/fused_bias"
-                        ctx.consts[bias_name] = np.ascontiguousarray(np.broadcast_to(bias, normalized), np.float32)
-                        inputs.append(bias_name)
-                    fused = helper.make_node(
-                        "LayerNormalization", inputs, [out], name=f"{out}/fused_layer_norm", axis=axis, epsilon=eps
-                    )
-                    nodes = _replace(nodes, pattern, fused)
-                    ctx.fused["LayerNormalization"] = ctx.fused.get("LayerNormalization", 0) + 1
-                    changed = True
+                for op_type, match in (
+                    ("LayerNormalization", _match_layer_norm),
+                    ("RMSNormalization", _match_rms_norm),
+                ):
+                    m = match(g, node)
+                    if m is not None:
+                        pattern, fused = m[0], _fused_norm(ctx, op_type, *m[1:])
+                        nodes = _replace(nodes, pattern, fused)
+                        changed = True
+                        break
+                if changed:
                     break
     return nodes

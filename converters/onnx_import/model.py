@@ -119,8 +119,14 @@ def convert(model, checksum=True):
     _check_input_dims(model)
     _check_domains(model)
     ctx = Context(model)
-    ctx.specs, ctx.signature = shapes.infer(model, data_prop=folding.range_values_are_bounded(model))
-    nodes = fusion.fuse_patterns(ctx, folding.fold_constants(ctx))
+    data_prop = folding.range_values_are_bounded(model)
+    ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
+    nodes = folding.fold_constants(ctx)
+    # Shapes learnt from folded values can make more nodes fold (a Shape of
+    # a tensor reshaped to a computed shape), and so on.
+    while shapes.infer_after_folding(ctx, model, nodes, data_prop):
+        nodes = folding.fold_constants(ctx, nodes)
+    nodes = fusion.fuse_patterns(ctx, nodes)
     ctx.consumers = {}
     for node in nodes:
         for name in node.input:

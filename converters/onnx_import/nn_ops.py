@@ -316,49 +316,6 @@ def _batch_norm(ctx, node):
     ctx.builder.add_op("ADD", [scaled, b_t], [ctx.output(out, nhwc=nhwc)], ("ArithmeticOptions", {}))
 
 
-@imports("LayerNormalization")
-def _layer_norm(ctx, node):
-    """LAYER_NORM over dims [axis, rank): scale and bias broadcast to those
-    dims (constants) or of exactly that shape."""
-    a = attrs(node)
-    x, out = node.input[0], node.output[0]
-    if any(o for o in node.output[1:]):
-        raise _NodeError("the Mean and InvStdDev outputs are not supported (inference uses Y only)")
-    if ctx.dtype(x) != np.float32:
-        raise _NodeError(f"input is {np.dtype(ctx.dtype(x))}; LAYER_NORM computes in float32")
-    stash = a.get("stash_type", 1)
-    if stash != 1:
-        raise _NodeError(f"stash_type {stash} is not supported (float32 only)")
-    shape = ctx.shape(x)
-    rank = len(shape)
-    axis = a.get("axis", -1)
-    if not -rank <= axis < rank:
-        raise _NodeError(f"axis {axis} is out of range for rank {rank}")
-    axis %= rank
-    normalized = shape[axis:]
-    sig = ctx.signature_of(x, shape)
-    if sig and any(d == -1 for d in sig[axis:]):
-        raise _NodeError("the normalized dims must be static")
-    params = []
-    for i, what in ((1, "scale"), (2, "bias")):
-        if i >= len(node.input) or not node.input[i]:
-            params.append(-1)
-            continue
-        value = ctx.const(node.input[i])
-        if value is not None:
-            try:
-                value = np.ascontiguousarray(np.broadcast_to(value, normalized), np.float32)
-            except ValueError:
-                raise _NodeError(f"{what} of shape {list(value.shape)} does not broadcast to {normalized}") from None
-            params.append(ctx.constant(f"{out}/{what}", value))
-        elif ctx.shape(node.input[i]) == normalized:
-            params.append(ctx.plain(node.input[i]))
-        else:
-            raise _NodeError(f"a computed {what} must have the normalized shape {normalized}")
-    options = ("LayerNormOptions", {"axis": axis, "epsilon": float(a.get("epsilon", 1e-5))})
-    ctx.builder.add_op("LAYER_NORM", [ctx.plain(x)] + params, [ctx.output(out)], options)
-
-
 @imports("Gelu")
 def _gelu(ctx, node):
     approximate = attrs(node).get("approximate", "none")

@@ -7,7 +7,7 @@ tensors get). A constant's shape and type are its own.
 """
 
 import onnx
-from onnx import helper, shape_inference
+from onnx import helper, numpy_helper, shape_inference
 
 from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
@@ -42,6 +42,37 @@ def infer(model, data_prop):
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
         raise ConversionError(f"ONNX shape inference failed: {e}") from None
     return _collect(static_inferred), _collect(inferred)
+
+
+def infer_after_folding(shapes, model, nodes, data_prop):
+    """Runs `infer` again on the `nodes` left after constant folding, with
+    the folded values they read as initializers, when an output of them
+    has no static shape yet: shapes that hang on computed values (a
+    Reshape to Concat(Shape(x), ...), a ReduceMean over Range axes) are
+    known once those values are. Fills what `shapes` lacks; returns
+    whether it learnt any shape."""
+
+    def known(name):
+        spec = shapes.specs.get(name)
+        return name in shapes.consts or (spec is not None and all(d is not None for d in spec[1]))
+
+    if all(known(o) for n in nodes for o in n.output if o):
+        return False
+    folded = onnx.ModelProto()
+    folded.CopyFrom(model)
+    del folded.graph.node[:]
+    folded.graph.node.extend(nodes)
+    del folded.graph.value_info[:]
+    present = {i.name for i in folded.graph.initializer}
+    read = dict.fromkeys(i for n in nodes for i in n.input if i in shapes.consts and i not in present)
+    folded.graph.initializer.extend(numpy_helper.from_array(shapes.consts[i], i) for i in read)
+    static, signature = infer(folded, data_prop)
+    learnt = [name for name, spec in static.items() if not known(name) and all(d is not None for d in spec[1])]
+    for name in learnt:
+        shapes.specs[name] = static[name]
+        if name in signature:
+            shapes.signature[name] = signature[name]
+    return bool(learnt)
 
 
 class TensorShapes:

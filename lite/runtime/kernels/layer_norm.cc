@@ -3,6 +3,8 @@
 // with the population variance, as ONNX's LayerNormalization (stash_type
 // float32) and PyTorch's layer_norm define it. Inputs: input, scale, optional
 // bias (-1 = none); scale and bias have the shape of dims [axis, rank).
+// With the `rms` option it is RMS normalization (ONNX's RMSNormalization):
+// the mean is taken as 0, y = x / sqrt(mean(x^2) + epsilon) * scale + bias.
 //
 // One fused pass per row (mean, centred variance, scale/shift); rows are
 // split across threads. The reference path accumulates in double.
@@ -18,6 +20,7 @@ namespace {
 struct OpData {
   int64_t rows = 0, depth = 0;
   float epsilon = 0;
+  bool rms = false;
 };
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
@@ -55,6 +58,7 @@ Status Prepare(KernelContext* context, Node* node) {
   int axis = 0;
   TWL_RETURN_IF_ERROR(NormalizeAxis(options->axis(), input->shape.rank, &axis));
   d->epsilon = options->epsilon();
+  d->rms = options->rms();
   TWL_CHECK_ARG(d->epsilon >= 0 && std::isfinite(d->epsilon),
                 "epsilon %g must be finite and non-negative", d->epsilon);
   TWL_RETURN_IF_ERROR(CheckParameter(scale, "scale", input->shape, axis));
@@ -69,9 +73,9 @@ Status Prepare(KernelContext* context, Node* node) {
 }
 
 void ReferenceRow(const float* x, const float* scale, const float* bias,
-                  int64_t n, float epsilon, float* y) {
+                  int64_t n, float epsilon, bool rms, float* y) {
   double sum = 0;
-  for (int64_t i = 0; i < n; ++i) sum += x[i];
+  for (int64_t i = 0; !rms && i < n; ++i) sum += x[i];
   const double mean = sum / n;
   double sq = 0;
   for (int64_t i = 0; i < n; ++i) sq += (x[i] - mean) * (x[i] - mean);
@@ -83,8 +87,7 @@ void ReferenceRow(const float* x, const float* scale, const float* bias,
 }
 
 // Float sums in 8 lanes (vectorized by the compiler), combined at the end.
-void OptimizedRow(const float* x, const float* scale, const float* bias,
-                  int64_t n, float epsilon, float* y) {
+float Mean(const float* x, int64_t n) {
   constexpr int kLanes = 8;
   float acc[kLanes] = {};
   int64_t i = 0;
@@ -94,7 +97,14 @@ void OptimizedRow(const float* x, const float* scale, const float* bias,
   float sum = 0;
   for (; i < n; ++i) sum += x[i];
   for (int l = 0; l < kLanes; ++l) sum += acc[l];
-  const float mean = sum / static_cast<float>(n);
+  return sum / static_cast<float>(n);
+}
+
+void OptimizedRow(const float* x, const float* scale, const float* bias,
+                  int64_t n, float epsilon, bool rms, float* y) {
+  constexpr int kLanes = 8;
+  const float mean = rms ? 0.f : Mean(x, n);
+  int64_t i = 0;
   float sq_acc[kLanes] = {};
   for (i = 0; i + kLanes <= n; i += kLanes) {
     for (int l = 0; l < kLanes; ++l) {
@@ -124,7 +134,7 @@ Status Eval(KernelContext* context, Node* node) {
   const int64_t n = d.depth;
   if (context->use_reference()) {
     for (int64_t r = 0; r < d.rows; ++r) {
-      ReferenceRow(x + r * n, scale, bias, n, d.epsilon, y + r * n);
+      ReferenceRow(x + r * n, scale, bias, n, d.epsilon, d.rms, y + r * n);
     }
     return Status::Ok();
   }
@@ -133,7 +143,7 @@ Status Eval(KernelContext* context, Node* node) {
   pool->ParallelFor(
       d.rows, grain, pool->num_threads(), [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r) {
-          OptimizedRow(x + r * n, scale, bias, n, d.epsilon, y + r * n);
+          OptimizedRow(x + r * n, scale, bias, n, d.epsilon, d.rms, y + r * n);
         }
       });
   return Status::Ok();

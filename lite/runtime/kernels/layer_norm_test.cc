@@ -19,16 +19,18 @@ std::vector<float> Random(int n, unsigned seed) {
   return v;
 }
 
-// Double-precision layer norm over the last `depth` elements of each row.
+// Double-precision layer norm (RMS norm: the mean taken as 0) over the last
+// `depth` elements of each row.
 std::vector<float> Expected(const std::vector<float>& x, int depth,
                             const std::vector<float>& scale,
-                            const std::vector<float>& bias, float eps) {
+                            const std::vector<float>& bias, float eps,
+                            bool rms) {
   std::vector<float> y(x.size());
   for (size_t r = 0; r < x.size() / depth; ++r) {
     const float* row = &x[r * depth];
     double mean = 0, var = 0;
     for (int i = 0; i < depth; ++i) mean += row[i];
-    mean /= depth;
+    mean = rms ? 0.0 : mean / depth;
     for (int i = 0; i < depth; ++i) var += (row[i] - mean) * (row[i] - mean);
     var /= depth;
     for (int i = 0; i < depth; ++i) {
@@ -41,7 +43,7 @@ std::vector<float> Expected(const std::vector<float>& x, int depth,
 }
 
 void Check(const std::vector<int32_t>& shape, int axis, bool with_bias,
-           float eps) {
+           float eps, bool rms = false) {
   int rank = static_cast<int>(shape.size());
   int a = axis < 0 ? axis + rank : axis;
   std::vector<int32_t> pshape(shape.begin() + a, shape.end());
@@ -56,7 +58,7 @@ void Check(const std::vector<int32_t>& shape, int axis, bool with_bias,
   int b = with_bias ? m.AddConst<float>(pshape, bias) : -1;
   int out = m.AddOutput(DataType::kFloat32);
   m.AddOp(BuiltinOperator::LAYER_NORM, {in, s, b}, {out},
-          m.builder().LayerNorm(axis, eps));
+          m.builder().LayerNorm(axis, eps, rms));
   Status st = m.Build();
   ASSERT_TRUE(st.ok()) << st.message();
   m.SetInput<float>(0, x);
@@ -64,7 +66,7 @@ void Check(const std::vector<int32_t>& shape, int axis, bool with_bias,
   EXPECT_EQ(m.CompareWithReference(), "");
   EXPECT_EQ(m.OutputShape(0), shape);
   auto got = m.GetOutput<float>(0);
-  auto want = Expected(x, depth, scale, bias, eps);
+  auto want = Expected(x, depth, scale, bias, eps, rms);
   for (size_t i = 0; i < got.size(); ++i) {
     ASSERT_NEAR(got[i], want[i], 1e-5 + 1e-5 * std::fabs(want[i])) << i;
   }
@@ -74,6 +76,28 @@ TEST(LayerNormTest, LastAxisWithBias) { Check({2, 5, 64}, -1, true, 1e-5f); }
 TEST(LayerNormTest, LastAxisWithoutBias) { Check({3, 7}, -1, false, 1e-3f); }
 TEST(LayerNormTest, TwoTrailingAxes) { Check({2, 3, 4, 5}, 2, true, 1e-5f); }
 TEST(LayerNormTest, OddDepthManyRows) { Check({300, 37}, 1, true, 0.f); }
+TEST(LayerNormTest, RmsLastAxis) { Check({2, 5, 64}, -1, false, 1e-6f, true); }
+TEST(LayerNormTest, RmsTrailingAxesWithBias) {
+  Check({2, 3, 4, 5}, 1, true, 1e-3f, true);
+}
+TEST(LayerNormTest, RmsOddDepthManyRows) {
+  Check({300, 37}, 1, false, 0.f, true);
+}
+
+TEST(LayerNormTest, RmsKeepsTheMean) {
+  // RMS normalization does not center: a constant row of 3s is 3 / 3 = 1.
+  OpModel m;
+  int in = m.AddInput(DataType::kFloat32, {1, 4});
+  int s = m.AddConst<float>({4}, {1, 2, 3, 4});
+  int out = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::LAYER_NORM, {in, s, -1}, {out},
+          m.builder().LayerNorm(-1, 0.f, true));
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<float>(0, {3, 3, 3, 3});
+  ASSERT_TRUE(m.Invoke().ok());
+  auto y = m.GetOutput<float>(0);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(y[i], i + 1, 1e-6f) << i;
+}
 
 TEST(LayerNormTest, ConstantRowGivesBias) {
   OpModel m;

@@ -200,9 +200,9 @@ Options ModelBuilder::ArgMax(DataType output_type, bool select_last_index,
               .Union()};
 }
 
-Options ModelBuilder::LayerNorm(int axis, float epsilon) {
+Options ModelBuilder::LayerNorm(int axis, float epsilon, bool rms) {
   return {s::BuiltinOptions::LayerNormOptions,
-          s::CreateLayerNormOptions(fbb_, axis, epsilon).Union()};
+          s::CreateLayerNormOptions(fbb_, axis, epsilon, rms).Union()};
 }
 
 Options ModelBuilder::Gelu(bool approximate) {

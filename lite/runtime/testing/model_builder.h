@@ -111,7 +111,7 @@ class ModelBuilder {
   Options Squeeze(const std::vector<int32_t>& dims);
   Options ArgMax(DataType output_type, bool select_last_index = false,
                  bool keep_dims = false);
-  Options LayerNorm(int axis, float epsilon);
+  Options LayerNorm(int axis, float epsilon, bool rms = false);
   Options Gelu(bool approximate);
   Options Lstm(int hidden_size, schema::RNNDirection direction,
                bool batch_major = false, float clip = 0,
