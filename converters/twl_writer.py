@@ -78,6 +78,7 @@ _ENUM_FIELDS = {
     "fused_activation_function": "ActivationFunctionType",
     "output_type": "TensorType",
     "direction": "RNNDirection",
+    "scatter_reduction": "ScatterReduction",
 }
 
 
