@@ -65,9 +65,10 @@ inline int64_t Offset(const Dims& d, bool nhwc, int64_t n, int64_t c, int64_t h,
               : ((n * d.c + c) * d.h + h) * d.w + w;
 }
 
-template <bool kToSpace, typename T>
-void Move(const T* deep_or_space_in, T* out, const Dims& spatial,
-          const Dims& deep, int64_t b, bool crd, bool nhwc) {
+// Copies deep to spatial (to_space) or spatial to deep.
+template <typename T>
+void Move(const T* in, T* out, const Dims& spatial, const Dims& deep, int64_t b,
+          bool crd, bool nhwc, bool to_space) {
   for (int64_t n = 0; n < spatial.n; ++n) {
     for (int64_t c = 0; c < spatial.c; ++c) {
       for (int64_t y = 0; y < spatial.h; ++y) {
@@ -77,30 +78,26 @@ void Move(const T* deep_or_space_in, T* out, const Dims& spatial,
               crd ? (c * b + by) * b + bx : (by * b + bx) * spatial.c + c;
           const int64_t s = Offset(spatial, nhwc, n, c, y, x);
           const int64_t t = Offset(deep, nhwc, n, dc, y / b, x / b);
-          if (kToSpace) {
-            out[s] = deep_or_space_in[t];
-          } else {
-            out[t] = deep_or_space_in[s];
-          }
+          out[to_space ? s : t] = in[to_space ? t : s];
         }
       }
     }
   }
 }
 
-template <bool kToSpace>
 Status Eval(KernelContext* context, Node* node) {
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
   const auto* options = GetOptions<schema::DepthSpaceOptions>(*node);
   const bool nhwc = options->nhwc();
+  const bool to_space = node->op == BuiltinOperator::DEPTH_TO_SPACE;
   const Dims in = ReadDims(input->shape, nhwc);
   const Dims out = ReadDims(output->shape, nhwc);
   return DispatchAll(input->type, [&](auto zero) {
     using T = decltype(zero);
-    Move<kToSpace>(input->data_as<T>(), output->data_as<T>(),
-                   kToSpace ? out : in, kToSpace ? in : out,
-                   options->block_size(), options->crd(), nhwc);
+    Move(input->data_as<T>(), output->data_as<T>(), to_space ? out : in,
+         to_space ? in : out, options->block_size(), options->crd(), nhwc,
+         to_space);
     return Status::Ok();
   });
 }
@@ -113,7 +110,7 @@ KernelRegistration Register_DEPTH_TO_SPACE() {
           nullptr,
           nullptr,
           Prepare<true>,
-          Eval<true>};
+          Eval};
 }
 
 KernelRegistration Register_SPACE_TO_DEPTH() {
@@ -122,7 +119,7 @@ KernelRegistration Register_SPACE_TO_DEPTH() {
           nullptr,
           nullptr,
           Prepare<false>,
-          Eval<false>};
+          Eval};
 }
 
 }  // namespace twl

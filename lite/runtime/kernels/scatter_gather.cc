@@ -3,7 +3,7 @@
 // end of its dim, and one still outside [0, dim) fails the invoke with an
 // error naming it (nothing is read or written out of bounds). Gathers and
 // scatters without reduction move any dtype; scatter reductions (add, mul,
-// max, min) take the numeric types, integers wrapping on overflow.
+// max, min) take float32, int32 and int64, integers wrapping on overflow.
 #include <cstring>
 
 #include "lite/runtime/kernel_util.h"
@@ -50,7 +50,8 @@ Status PrepareReduction(Node* node, const Tensor* data, OpData* d) {
                 "unknown reduction %d", static_cast<int>(d->reduction));
   TWL_CHECK_ARG(
       d->reduction == ScatterReduction::NONE ||
-          (data->type != DataType::kBool && data->type != DataType::kFloat16),
+          data->type == DataType::kFloat32 || data->type == DataType::kInt32 ||
+          data->type == DataType::kInt64,
       "reduction %s does not support %s",
       schema::EnumNameScatterReduction(d->reduction), DataTypeName(data->type));
   return Status::Ok();
@@ -77,12 +78,12 @@ void Reduce(ScatterReduction reduction, T src, T* dst) {
   }
 }
 
-// Calls f(T{}) with T the data's element type (numeric types when reducing,
-// else by element size).
+// Calls f(T{}) with T the data's element type: by element size without a
+// reduction, else float32, int32 or int64 (the types reductions take).
 template <typename F>
 Status DispatchScatter(const OpData& d, DataType type, const char* op, F&& f) {
   if (d.reduction == ScatterReduction::NONE) return DispatchAll(type, f);
-  return DispatchAllNumeric(type, op, f);
+  return DispatchNumeric(type, op, f);
 }
 
 // ---- GATHER_ELEMENTS / SCATTER_ELEMENTS -------------------------------------

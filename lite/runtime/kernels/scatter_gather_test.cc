@@ -142,6 +142,15 @@ TEST(ScatterElementsTest, OutOfRangeIndexAndBadReductionFail) {
           Scatter(n, 0, ScatterReduction::MUL));
   ExpectMessage(n.Build(), "reduction MUL does not support bool");
 
+  OpModel q;  // reductions take float32, int32 and int64
+  d = q.AddInput(DataType::kUInt8, {4});
+  i = q.AddInput(DataType::kInt64, {1});
+  u = q.AddInput(DataType::kUInt8, {1});
+  y = q.AddOutput(DataType::kUInt8);
+  q.AddOp(BuiltinOperator::SCATTER_ELEMENTS, {d, i, u}, {y},
+          Scatter(q, 0, ScatterReduction::ADD));
+  ExpectMessage(q.Build(), "reduction ADD does not support uint8");
+
   OpModel r;  // updates must have the indices' shape
   d = r.AddInput(DataType::kFloat32, {4});
   i = r.AddInput(DataType::kInt64, {2});
@@ -214,18 +223,18 @@ TEST(ScatterNdTest, SlicesWithAddAndElementsWithMax) {
   EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{1, 1, 1, 1, 5, 7}));
 
   OpModel e;
-  d = e.AddInput(DataType::kUInt64, {2, 2});
+  d = e.AddInput(DataType::kInt64, {2, 2});
   i = e.AddInput(DataType::kInt64, {2, 2});
-  u = e.AddInput(DataType::kUInt64, {2});
-  y = e.AddOutput(DataType::kUInt64);
+  u = e.AddInput(DataType::kInt64, {2});
+  y = e.AddOutput(DataType::kInt64);
   e.AddOp(BuiltinOperator::SCATTER_ND, {d, i, u}, {y},
           Scatter(e, 0, ScatterReduction::MAXIMUM));
   ASSERT_TRUE(e.Build().ok());
-  e.SetInput<uint64_t>(0, {5, 5, 5, 5});
+  e.SetInput<int64_t>(0, {5, 5, 5, 5});
   e.SetInput<int64_t>(1, {0, 1, 1, 0});
-  e.SetInput<uint64_t>(2, {9, 1});
+  e.SetInput<int64_t>(2, {9, 1});
   ASSERT_TRUE(e.Invoke().ok());
-  EXPECT_EQ(e.GetOutput<uint64_t>(0), (std::vector<uint64_t>{5, 9, 5, 5}));
+  EXPECT_EQ(e.GetOutput<int64_t>(0), (std::vector<int64_t>{5, 9, 5, 5}));
 }
 
 TEST(ScatterNdTest, OutOfRangeIndexAndBadUpdatesFail) {

@@ -4,6 +4,7 @@
 // int32/int64 in [0, dim]. Numeric types.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "lite/runtime/kernel_util.h"
@@ -63,29 +64,42 @@ bool Greater(T a, T b) {
   return a > b;
 }
 
+// Whether element a of the lane at `x` (elements `inner` apart) comes
+// before element b: by value (largest or smallest first), then by index.
 template <typename T>
-void TopK(const OpData& d, const Tensor* input, bool largest, int64_t* order,
-          T* values, int64_t* indices) {
+bool Before(const void* x, int64_t inner, bool largest, int64_t a, int64_t b) {
+  const T va = static_cast<const T*>(x)[a * inner];
+  const T vb = static_cast<const T*>(x)[b * inner];
+  if (largest ? Greater(va, vb) : Greater(vb, va)) return true;
+  if (largest ? Greater(vb, va) : Greater(va, vb)) return false;
+  return a < b;
+}
+
+using BeforeFunction = bool (*)(const void*, int64_t, bool, int64_t, int64_t);
+
+// One sort for every type (the comparison is the typed part): code size.
+void TopK(const OpData& d, const Tensor* input, bool largest,
+          BeforeFunction before, int64_t* order, Tensor* values,
+          int64_t* indices) {
   const Shape& s = input->shape;
   const int64_t outer = s.Product(0, d.axis);
   const int64_t n = s.dims[d.axis];
   const int64_t inner = s.Product(d.axis + 1, s.rank);
-  const T* in = input->data_as<T>();
+  const size_t element = DataTypeSize(input->type);
+  const uint8_t* in = input->data_as<uint8_t>();
+  uint8_t* out = values->data_as<uint8_t>();
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < inner; ++i) {
-      const T* x = in + o * n * inner + i;
+      const uint8_t* x = in + (o * n * inner + i) * element;
       for (int64_t j = 0; j < n; ++j) order[j] = j;
-      // Strict weak order: by value (NaN largest), then by index.
-      auto before = [&](int64_t a, int64_t b) {
-        const T va = x[a * inner], vb = x[b * inner];
-        if (largest ? Greater(va, vb) : Greater(vb, va)) return true;
-        if (largest ? Greater(vb, va) : Greater(va, vb)) return false;
-        return a < b;
-      };
-      std::partial_sort(order, order + d.k, order + n, before);
+      std::partial_sort(order, order + d.k, order + n,
+                        [&](int64_t a, int64_t b) {
+                          return before(x, inner, largest, a, b);
+                        });
       const int64_t base = o * d.k * inner + i;
       for (int64_t j = 0; j < d.k; ++j) {
-        values[base + j * inner] = x[order[j] * inner];
+        memcpy(out + (base + j * inner) * element,
+               x + order[j] * inner * element, element);
         indices[base + j * inner] = order[j];
       }
     }
@@ -95,16 +109,16 @@ void TopK(const OpData& d, const Tensor* input, bool largest, int64_t* order,
 Status Eval(KernelContext* context, Node* node) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const Tensor* input = context->input(*node, 0);
-  Tensor* values = context->output(*node, 0);
-  Tensor* indices = context->output(*node, 1);
-  const bool largest = GetOptions<schema::TopKOptions>(*node)->largest();
-  int64_t* order = static_cast<int64_t*>(node->scratch[d.scratch]);
-  return DispatchAllNumeric(input->type, "TOP_K", [&](auto zero) {
-    using T = decltype(zero);
-    TopK(d, input, largest, order, values->data_as<T>(),
-         indices->data_as<int64_t>());
+  BeforeFunction before = nullptr;
+  TWL_RETURN_IF_ERROR(DispatchAllNumeric(input->type, "TOP_K", [&](auto zero) {
+    before = Before<decltype(zero)>;
     return Status::Ok();
-  });
+  }));
+  TopK(d, input, GetOptions<schema::TopKOptions>(*node)->largest(), before,
+       static_cast<int64_t*>(node->scratch[d.scratch]),
+       context->output(*node, 0),
+       context->output(*node, 1)->data_as<int64_t>());
+  return Status::Ok();
 }
 
 }  // namespace
