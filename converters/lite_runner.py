@@ -156,7 +156,8 @@ class LiteRunner:
         arrays = []
         resized = False
         for i, (t, v) in enumerate(zip(tensors, values)):
-            arr = np.ascontiguousarray(v, dtype=_NUMPY_OF_TYPE[lib.twl_tensor_type(t)])
+            # np.require keeps a scalar 0-d (np.ascontiguousarray makes it 1-d).
+            arr = np.require(v, dtype=_NUMPY_OF_TYPE[lib.twl_tensor_type(t)], requirements="C")
             if arr.shape != self._shapes[i]:
                 dims = (ctypes.c_int * arr.ndim)(*arr.shape)
                 self._check(lib.twl_interpreter_resize_input_tensor(self._interpreter, i, dims, arr.ndim))
@@ -185,7 +186,7 @@ class LiteRunner:
         values = [feeds[n] for n in self.input_names] if isinstance(feeds, dict) else list(feeds)
         lib, interpreter = self._lib, self._interpreter
         ins = [
-            (t, np.ascontiguousarray(v, dtype=_NUMPY_OF_TYPE[lib.twl_tensor_type(t)]))
+            (t, np.require(v, dtype=_NUMPY_OF_TYPE[lib.twl_tensor_type(t)], requirements="C"))
             for t, v in zip(self._inputs(), values)
         ]
         outs = [(t, np.empty_like(first[n])) for n, t in zip(self.output_names, self._outputs())]

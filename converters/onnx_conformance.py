@@ -360,8 +360,6 @@ CONSTANT_PARAMETERS = [
     "test_split",
     "test_tile",
     "test_top_k",
-    "test_tril",
-    "test_triu",
 ]
 
 RTOL, ATOL = 1e-4, 1e-5  # the lite runtime's float32 kernels vs onnx's float32/64 references
