@@ -274,10 +274,6 @@ _VALUE_SHAPED = (
     "its output shape depends on the values of graph inputs; the lite runtime fixes every shape at "
     "AllocateTensors, before input values are known"
 )
-_SHAPE_BY_DIV = (
-    "onnx's function computes the Reshape target with Div on Shape values, which onnx shape inference's data "
-    "propagation does not follow: the Reshape has no static shape (the op itself passes)"
-)
 EXCLUDE.update(
     {
         "test_split_zero_size_splits_opset13": _converter_refuses(_EMPTY_INPUT, r"input 'input': dimension of size 0"),
@@ -316,17 +312,6 @@ EXCLUDE.update(
             "its output is a float64 constant, which the converter refuses (context.constant)",
             r"'y' is float64; the lite runtime computes in float32",
         ),
-        **{
-            f"test_{v}_expanded": _converter_refuses(_SHAPE_BY_DIV, r"\(Reshape\): '\w+' has no static shape")
-            for v in (
-                "depthtospace_crd_mode_example",
-                "depthtospace_example",
-                "spacetodepth",
-                "spacetodepth_crd_mode_example",
-                "spacetodepth_dcr_mode_example",
-                "spacetodepth_example",
-            )
-        },
     }
 )
 

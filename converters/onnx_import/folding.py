@@ -14,9 +14,13 @@ import numpy as np
 from onnx import helper, numpy_helper
 
 from converters.errors import ConversionError
+from converters.onnx_import import shapes
 from converters.onnx_import.context import DEFAULT_DOMAINS, attrs
 
 FOLDABLE_LIMIT = 1 << 24
+# Folded values of at most this many elements (shape-like ones) are given
+# to the second shape inference by value; larger constants by type and shape.
+REINFER_VALUE_LIMIT = 1 << 12
 # Ops whose output can be much larger than their inputs: folded only when
 # the size of the result is known beforehand.
 _EXPANDING_OPS = {
@@ -198,6 +202,49 @@ def fold_constants(ctx):
         for name, value in zip([o for o in node.output if o], results):
             ctx.consts[name] = np.asarray(value)
     return remaining
+
+
+def infer_folded_shapes(ctx, nodes):
+    """Runs shape inference again over the nodes left after folding, with
+    the folded values as constants, when some of their outputs have no
+    static shape: onnx's data propagation does not follow every op (a
+    Reshape target computed with Div on Shape values, as onnx's own
+    DepthToSpace function does), folding does. Fills only shapes still
+    unknown; leaves them unknown if inference fails."""
+
+    def unknown(name):
+        spec = ctx.specs.get(name)
+        return name not in ctx.consts and (spec is None or any(d is None for d in spec[1]))
+
+    if not any(unknown(o) for node in nodes for o in node.output if o):
+        return
+    used = dict.fromkeys(i for node in nodes for i in node.input if i in ctx.consts)
+    small = [n for n in used if ctx.consts[n].size <= REINFER_VALUE_LIMIT]
+    large = [
+        helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(ctx.consts[n].dtype), ctx.consts[n].shape)
+        for n in used
+        if ctx.consts[n].size > REINFER_VALUE_LIMIT
+    ]
+    initializers = {i.name for i in ctx.graph.initializer}
+    inputs = [i for i in ctx.graph.input if i.name not in initializers]
+    graph = helper.make_graph(
+        nodes,
+        ctx.graph.name,
+        inputs + large,
+        list(ctx.graph.output),
+        [numpy_helper.from_array(np.asarray(ctx.consts[n]), n) for n in small],
+    )
+    model = helper.make_model(graph, opset_imports=ctx.model.opset_import, functions=ctx.model.functions)
+    model.ir_version = ctx.model.ir_version
+    try:
+        static, signature = shapes.infer(model, data_prop=range_values_are_bounded(model))
+    except ConversionError:
+        return
+    for name, spec in static.items():
+        if unknown(name):
+            ctx.specs[name] = spec
+            if name in signature:
+                ctx.signature[name] = signature[name]
 
 
 def describe_unfolded(ctx, node):

@@ -120,7 +120,9 @@ def convert(model, checksum=True):
     _check_domains(model)
     ctx = Context(model)
     ctx.specs, ctx.signature = shapes.infer(model, data_prop=folding.range_values_are_bounded(model))
-    nodes = fusion.fuse_patterns(ctx, folding.fold_constants(ctx))
+    nodes = folding.fold_constants(ctx)
+    folding.infer_folded_shapes(ctx, nodes)
+    nodes = fusion.fuse_patterns(ctx, nodes)
     ctx.consumers = {}
     for node in nodes:
         for name in node.input:
