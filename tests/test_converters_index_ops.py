@@ -294,3 +294,19 @@ def test_one_hot_fractional_indices_truncate():
         [("depth", np.array(3.0, np.float32)), ("values", np.array([0, 1], np.float32))],
     )
     _compare(model, {"i": np.array([0, 2.7, -1.5, 3.2], np.float32)})
+
+
+def test_refusals_name_the_node_and_the_reason():
+    from converters.errors import ConversionError
+
+    names = [f"o{i}" for i in range(17)]
+    split = helper.make_node("Split", ["x"], names, axis=0, num_outputs=17, name="s")
+    model = _model([split], [("x", np.float32, [17])], [(n, np.float32, [1]) for n in names])
+    with pytest.raises(ConversionError, match=r"'s' \(Split\): 17 outputs: a lite op has at most 16"):
+        onnx_import.convert(model)
+    top_k = helper.make_node("TopK", ["x", "k"], ["v", "i"], name="t")
+    model = _model(
+        [top_k], [("x", np.float32, [5]), ("k", np.int64, [1])], [("v", np.float32, [None]), ("i", np.int64, [None])]
+    )
+    with pytest.raises(ConversionError, match=r"'t' \(TopK\): k \(input 1\) must be a constant"):
+        onnx_import.convert(model)

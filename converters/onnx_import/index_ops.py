@@ -15,6 +15,8 @@ from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS
 from converters.onnx_import.context import attrs, imports
 
+# The most outputs a lite op has (kMaxNodeTensors in lite/runtime/op_kernel.h).
+MAX_NODE_OUTPUTS = 16
 # ONNX's reduction attribute -> the schema's ScatterReduction.
 _SCATTER_REDUCTIONS = {"none": "NONE", "add": "ADD", "mul": "MUL", "max": "MAXIMUM", "min": "MINIMUM"}
 
@@ -54,6 +56,8 @@ def _split(ctx, node):
         sizes = [chunk] * (n - 1) + [dim - chunk * (n - 1)]
         if sizes[-1] < 0:
             raise _NodeError(f"dim {dim} cannot be split into {n} parts")
+    if len(node.output) > MAX_NODE_OUTPUTS:
+        raise _NodeError(f"{len(node.output)} outputs: a lite op has at most {MAX_NODE_OUTPUTS}")
     if len(sizes) != len(node.output) or sum(sizes) != dim:
         raise _NodeError(f"split sizes {sizes} do not split dim {dim} into {len(node.output)} outputs")
     nhwc = len(shape) == 4 and ctx.is_nhwc(src)

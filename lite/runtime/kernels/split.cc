@@ -31,15 +31,16 @@ Status Prepare(KernelContext* context, Node* node) {
                                        d->sizes, kMaxNodeTensors, &count));
   TWL_CHECK_ARG(count == node->num_outputs, "%d split sizes for %d outputs",
                 count, node->num_outputs);
+  const int32_t dim = input->shape.dims[d->axis];
   int64_t total = 0;
   for (int k = 0; k < count; ++k) {
-    TWL_CHECK_ARG(d->sizes[k] >= 0, "split size %lld is negative",
-                  static_cast<long long>(d->sizes[k]));
+    TWL_CHECK_ARG(d->sizes[k] >= 0 && d->sizes[k] <= dim,
+                  "split size %lld out of range [0, %d]",
+                  static_cast<long long>(d->sizes[k]), dim);
     total += d->sizes[k];
   }
-  TWL_CHECK_ARG(total == input->shape.dims[d->axis],
-                "split sizes sum to %lld, the axis dim is %d",
-                static_cast<long long>(total), input->shape.dims[d->axis]);
+  TWL_CHECK_ARG(total == dim, "split sizes sum to %lld, the axis dim is %d",
+                static_cast<long long>(total), dim);
   for (int k = 0; k < count; ++k) {
     Tensor* output = context->output(*node, k);
     TWL_CHECK_ARG(output->type == input->type, "output %d type differs", k);

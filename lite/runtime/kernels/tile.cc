@@ -23,10 +23,11 @@ Status PrepareTile(KernelContext* context, Node* node) {
                 input->shape.rank);
   Shape shape = input->shape;
   for (int i = 0; i < count; ++i) {
-    const int64_t dim = input->shape.dims[i] * values[i];
-    TWL_CHECK_ARG(values[i] >= 0 && dim <= INT32_MAX,
+    TWL_CHECK_ARG(values[i] >= 0 && values[i] <= INT32_MAX,
                   "multiple %lld of dim %d is invalid",
                   static_cast<long long>(values[i]), i);
+    const int64_t dim = input->shape.dims[i] * values[i];
+    TWL_CHECK_ARG(dim <= INT32_MAX, "dim %d tiled is too large", i);
     shape.dims[i] = static_cast<int32_t>(dim);
   }
   return context->ResizeTensor(output, shape);

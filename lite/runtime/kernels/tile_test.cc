@@ -54,6 +54,13 @@ TEST(TileTest, WrongRepeatCountOrNegativeRepeatFails) {
   y = n.AddOutput(DataType::kFloat32);
   n.AddOp(BuiltinOperator::TILE, {x, r}, {y});
   EXPECT_FALSE(n.Build().ok());
+
+  OpModel h;  // a multiple past int32 is refused before multiplying
+  x = h.AddInput(DataType::kFloat32, {2});
+  r = h.AddConst<int64_t>({1}, {int64_t{1} << 62});
+  y = h.AddOutput(DataType::kFloat32);
+  h.AddOp(BuiltinOperator::TILE, {x, r}, {y});
+  EXPECT_FALSE(h.Build().ok());
 }
 
 TEST(BroadcastToTest, NumpyBroadcastBothWays) {
