@@ -42,11 +42,12 @@ def _ops(data):
     return collections.Counter(names[g.Operators(i).Opcode()] for i in range(g.OperatorsLength()))
 
 
-def _compare(model, feeds, reference="onnxruntime"):
+def _compare(model, feeds, reference="onnxruntime", ops=None):
     """The reference's outputs (onnxruntime's, or onnx's reference
     evaluator's where onnxruntime lacks the op, attribute or type) against
-    the lite runtime's (1 and 2 threads): dtype, shape and values; returns
-    the .twl bytes."""
+    the lite runtime's (1 and 2 threads): dtype, shape and values, and the
+    lite ops the model converted to (`ops`: {op: count}); returns the .twl
+    bytes."""
     if reference == "onnxruntime":
         session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
         want = session.run(None, feeds)
@@ -59,6 +60,8 @@ def _compare(model, feeds, reference="onnxruntime"):
             have = got[out.name]
             assert have.dtype == w.dtype and have.shape == w.shape, (out.name, have.dtype, have.shape, w.shape)
             np.testing.assert_allclose(have, w, rtol=RTOL, atol=ATOL, err_msg=out.name)
+    if ops is not None:
+        assert _ops(data) == ops
     return data
 
 
@@ -115,7 +118,7 @@ def test_top_k_ties_keep_the_lower_index(largest, axis):
         [("v", np.int64, shape), ("i", np.int64, shape)],
         [("k", np.array([4], np.int64))],
     )
-    _compare(model, {"x": x})
+    _compare(model, {"x": x}, ops={"TOP_K": 1})
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8])
@@ -156,7 +159,7 @@ def test_trilu_computed_k():
     model = _model(nodes, [("x", np.float32, [2, 3, 4]), ("m", np.int64, [])], [("y", np.float32, [2, 3, 4])], opset=14)
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     for m in (-2, 0, 1, 5):
-        _compare(model, {"x": x, "m": np.array(m, np.int64)})
+        _compare(model, {"x": x, "m": np.array(m, np.int64)}, ops={"NEG": 1, "TRILU": 1})
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.float64, np.uint32])
@@ -166,7 +169,7 @@ def test_cumsum_and_cumprod(op, dtype):
     node = helper.make_node(op, ["x", "axis"], ["y"], exclusive=1, reverse=1)
     model = _model([node], [("x", dtype, [3, 4])], [("y", dtype, [3, 4])], [("axis", np.array(-1, np.int32))], opset=26)
     # onnxruntime has no CumProd, nor CumSum of uint32.
-    _compare(model, {"x": x}, reference="onnx")
+    _compare(model, {"x": x}, reference="onnx", ops={"CUMSUM" if op == "CumSum" else "CUMPROD": 1})
 
 
 def test_expand_and_tile_bool():
@@ -180,7 +183,7 @@ def test_expand_and_tile_bool():
         [("e", np.bool_, [2, 3, 4]), ("t", np.bool_, [6, 3])],
         [("shape", np.array([2, 1, 4], np.int64)), ("repeats", np.array([2, 3], np.int64))],
     )
-    _compare(model, {"x": np.array([[True], [False], [True]])})
+    _compare(model, {"x": np.array([[True], [False], [True]])}, ops={"BROADCAST_TO": 1, "TILE": 1})
 
 
 @pytest.mark.parametrize("reduction", ["none", "add", "mul", "max", "min"])
@@ -208,7 +211,7 @@ def test_scatter_nd_and_elements_with_computed_indices(reduction):
         "j": np.array([[0, -1, 2], [1, 3, 2]], np.int64),
         "v": rng.standard_normal((2, 3)).astype(np.float32),
     }
-    _compare(model, feeds)
+    _compare(model, feeds, ops={"SCATTER_ND": 1, "SCATTER_ELEMENTS": 1})
 
 
 def _out_of_range(node, inputs, outputs, feeds, opset=18):
@@ -310,3 +313,23 @@ def test_refusals_name_the_node_and_the_reason():
     )
     with pytest.raises(ConversionError, match=r"'t' \(TopK\): k \(input 1\) must be a constant"):
         onnx_import.convert(model)
+
+
+def test_gather_elements_gather_nd_and_reverse_sequence_with_computed_indices():
+    nodes = [
+        helper.make_node("GatherElements", ["d", "i"], ["g"], axis=-1),
+        helper.make_node("GatherND", ["d", "j"], ["n"], batch_dims=1),
+        helper.make_node("ReverseSequence", ["d", "lens"], ["r"], batch_axis=1, time_axis=0),
+    ]
+    model = _model(
+        nodes,
+        [("d", np.float32, [3, 4]), ("i", np.int64, [3, 2]), ("j", np.int64, [3, 1]), ("lens", np.int64, [4])],
+        [("g", np.float32, [3, 2]), ("n", np.float32, [3]), ("r", np.float32, [3, 4])],
+    )
+    feeds = {
+        "d": np.arange(12, dtype=np.float32).reshape(3, 4),
+        "i": np.array([[0, -1], [3, 3], [-4, 2]], np.int64),
+        "j": np.array([[1], [-1], [0]], np.int64),
+        "lens": np.array([3, 0, 1, 2], np.int64),
+    }
+    _compare(model, feeds, ops={"GATHER_ELEMENTS": 1, "GATHER_ND": 1, "REVERSE_SEQUENCE": 1})
