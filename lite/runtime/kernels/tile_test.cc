@@ -78,6 +78,27 @@ TEST(BroadcastToTest, NumpyBroadcastBothWays) {
             (std::vector<int64_t>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
 }
 
+TEST(BroadcastToTest, LargeOutputSplitAcrossThreadsMatchesReference) {
+  OpModel m;
+  int x = m.AddInput(DataType::kInt16, {1, 37, 1, 5});
+  int s = m.AddConst<int32_t>({4}, {23, 37, 41, 5});
+  int y = m.AddOutput(DataType::kInt16);
+  m.AddOp(BuiltinOperator::BROADCAST_TO, {x, s}, {y});
+  ASSERT_TRUE(m.Build(4).ok());
+  std::vector<int16_t> in(37 * 5);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int16_t>(i);
+  m.SetInput<int16_t>(0, in);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  const std::vector<int16_t> out = m.GetOutput<int16_t>(0);
+  ASSERT_EQ(out.size(), 23u * 37 * 41 * 5);
+  // out[a][b][c][d] = in[b][d]
+  for (size_t i = 0; i < out.size(); i += 997) {
+    const size_t d = i % 5, b = i / (5 * 41) % 37;
+    ASSERT_EQ(out[i], in[b * 5 + d]) << i;
+  }
+}
+
 TEST(BroadcastToTest, IncompatibleShapeFails) {
   OpModel m;
   int x = m.AddInput(DataType::kFloat32, {3});
