@@ -16,21 +16,29 @@ namespace twl {
   X(DIV)                                                                     \
   X(MAXIMUM)                                                                 \
   X(MINIMUM)                                                                 \
-  X(FULLY_CONNECTED)                                                         \
-  X(CONV_2D) X(DEPTHWISE_CONV_2D) X(MAX_POOL_2D) X(AVERAGE_POOL_2D) X(RELU)  \
-      X(RELU6) X(SIGMOID) X(TANH) X(SOFTMAX) X(LOG_SOFTMAX) X(RESHAPE)       \
-          X(TRANSPOSE) X(CONCATENATION) X(MEAN) X(PAD) X(GATHER)             \
-              X(BATCH_MATMUL) X(SLICE) X(STRIDED_SLICE) X(SQUEEZE)           \
-                  X(EXPAND_DIMS) X(ARG_MAX) X(EXP) X(LOG) X(SQRT) X(RSQRT)   \
-                      X(SQUARE) X(NEG) X(ABS) X(CAST) X(LAYER_NORM) X(GELU)  \
-                          X(ERF) X(SELECT) X(EQUAL) X(LSTM) X(GRU) X(RNN)    \
-                              X(SPLIT) X(TILE) X(BROADCAST_TO) X(TRILU)      \
-                                  X(CUMSUM) X(CUMPROD) X(GATHER_ELEMENTS)    \
-                                      X(SCATTER_ELEMENTS) X(SCATTER_ND)      \
-                                          X(GATHER_ND) X(ONE_HOT)            \
-                                              X(DEPTH_TO_SPACE)              \
-                                                  X(SPACE_TO_DEPTH) X(TOP_K) \
-                                                      X(REVERSE_SEQUENCE)
+  X(FULLY_CONNECTED) X(CONV_2D) X(DEPTHWISE_CONV_2D) X(MAX_POOL_2D)          \
+      X(AVERAGE_POOL_2D) X(RELU) X(RELU6) X(SIGMOID) X(TANH) X(SOFTMAX)      \
+          X(LOG_SOFTMAX) X(RESHAPE) X(TRANSPOSE) X(CONCATENATION) X(MEAN)    \
+              X(PAD) X(GATHER) X(BATCH_MATMUL) X(SLICE) X(STRIDED_SLICE)     \
+                  X(SQUEEZE) X(EXPAND_DIMS) X(ARG_MAX) X(EXP) X(LOG) X(SQRT) \
+                      X(RSQRT) X(SQUARE) X(NEG) X(ABS) X(CAST) X(LAYER_NORM) \
+                          X(GELU) X(ERF) X(SELECT) X(EQUAL) X(LSTM) X(GRU)   \
+                              X(RNN) \
+  X(SPLIT) \
+  X(TILE) \
+  X(BROADCAST_TO) \
+  X(TRILU) \
+  X(CUMSUM) \
+  X(CUMPROD) \
+  X(GATHER_ELEMENTS) \
+  X(SCATTER_ELEMENTS) \
+  X(SCATTER_ND) \
+  X(GATHER_ND) \
+  X(ONE_HOT) \
+  X(DEPTH_TO_SPACE) \
+  X(SPACE_TO_DEPTH) \
+  X(TOP_K) \
+  X(REVERSE_SEQUENCE)
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
 TWL_FOR_EACH_BUILTIN_KERNEL(TWL_DECLARE_REGISTRATION)
