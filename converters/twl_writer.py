@@ -81,6 +81,7 @@ _ENUM_FIELDS = {
     "interpolation": "ResizeInterpolation",
     "coordinate_transformation": "ResizeCoordinates",
     "nearest_rounding": "ResizeNearestRounding",
+    "scatter_reduction": "ScatterReduction",
 }
 
 

@@ -326,22 +326,22 @@ def test_every_unsupported_onnx_op_is_listed():
     from onnx import TensorProto, helper
 
     nodes = [
-        helper.make_node("Round", ["x"], ["a"], name="foo"),
-        helper.make_node("TopK", ["a", "k"], ["b", "i"], name="bar"),
+        helper.make_node("Det", ["x"], ["a"], name="foo"),
+        helper.make_node("NonMaxSuppression", ["a", "k"], ["b"], name="bar"),
         helper.make_node("Relu", ["b"], ["y"], name="ok"),
     ]
     graph = helper.make_graph(
         nodes,
         "g",
         [
-            helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5]),
-            helper.make_tensor_value_info("k", TensorProto.INT64, [1]),
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 4, 4]),
+            helper.make_tensor_value_info("k", TensorProto.FLOAT, [1, 1, 4]),
         ],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, None])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, [None, 3])],
     )
     with pytest.raises(ConversionError) as e:
         onnx_import.convert(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)]))
-    assert str(e.value) == "2 ops cannot be converted to .twl: 'foo' (Round), 'bar' (TopK)"
+    assert str(e.value) == "2 ops cannot be converted to .twl: 'foo' (Det), 'bar' (NonMaxSuppression)"
 
 
 def test_attribute_problems_name_the_node(graph, sess):

@@ -156,6 +156,24 @@ def _outputs(case):
 # by op and in whole models, in tests/test_converters_transformer.py (encoders) and tests/test_converters_rnn.py
 # (recurrent nets); test_registry checks that one of them names it.
 ONNX_ONLY_BUILTINS = {"EQUAL", "ERF", "GELU", "GRU", "LAYER_NORM", "LSTM", "RNN", "SELECT", "RESIZE"}
+# The index and data-movement ops (tests/test_converters_index_ops.py).
+ONNX_ONLY_BUILTINS |= {
+    "SPLIT",
+    "TILE",
+    "BROADCAST_TO",
+    "TRILU",
+    "CUMSUM",
+    "CUMPROD",
+    "GATHER_ELEMENTS",
+    "SCATTER_ELEMENTS",
+    "SCATTER_ND",
+    "GATHER_ND",
+    "ONE_HOT",
+    "DEPTH_TO_SPACE",
+    "SPACE_TO_DEPTH",
+    "TOP_K",
+    "REVERSE_SEQUENCE",
+}
 
 
 def builtin_names():

@@ -30,6 +30,9 @@ The modules, in the order a model meets them:
   attention_norm_ops.py  importers: Attention, the normalizations (layer,
                   RMS, instance, group, mean-variance, Lp, LRN), the NLL
                   and softmax cross-entropy losses, Einsum
+  index_ops.py    importers: Split, Tile, Expand, Trilu, CumSum, scatters and
+                  gathers by element and by N-d index, OneHot, DepthToSpace,
+                  TopK, ReverseSequence, Hardmax
 
 Example:
   >>> import numpy as np
@@ -48,6 +51,7 @@ Example:
 from converters.onnx_import import (  # noqa: F401
     array_ops,
     attention_norm_ops,
+    index_ops,
     logic_reduce_ops,
     math_ops,
     nn_ops,

@@ -1,12 +1,13 @@
 """Constant folding with onnx's reference evaluator, with its size checks.
 
-Before lowering, nodes whose inputs are all constants (Constant, Shape of a
-static tensor, ...) are evaluated, when the size of what they would make is
-known beforehand and at most FOLDABLE_LIMIT elements: a 100-byte
-ConstantOfShape must not allocate gigabytes before being refused. A node
-left unfolded for its size is named with the reason when no importer takes
-it (`describe_unfolded`). Shape inference's data propagation materializes
-Range values too, so `range_values_are_bounded` checks them before it runs.
+Before lowering, nodes whose inputs are all constants (Constant, and Shape,
+Size or EyeLike of a static tensor, ...) are evaluated, when the size of
+what they would make is known beforehand and at most FOLDABLE_LIMIT
+elements: a 100-byte ConstantOfShape must not allocate gigabytes before
+being refused. A node left unfolded for its size is named with the reason
+when no importer takes it (`describe_unfolded`). Shape inference's data
+propagation materializes Range values too, so `range_values_are_bounded`
+checks them before it runs.
 """
 
 import numpy as np
@@ -114,10 +115,15 @@ def _constant_value(node):
     return None
 
 
+# Ops whose result depends only on their input's shape.
+_SHAPE_OPS = ("Shape", "Size", "EyeLike")
+
+
 def _is_static_shape(ctx, node):
-    """Whether `node` is the Shape of a tensor whose dims are all known."""
+    """Whether `node` is a Shape, Size or EyeLike of a tensor whose dims are
+    all known."""
     return (
-        node.op_type == "Shape"
+        node.op_type in _SHAPE_OPS
         and node.input[0] in ctx.specs
         and all(d is not None for d in ctx.signature.get(node.input[0], (0, [None]))[1])
     )
@@ -131,6 +137,11 @@ def _evaluate(ctx, node, inputs, static_shape):
     if static_shape:
         shape = np.array(ctx.signature[node.input[0]][1], np.int64)
         a = attrs(node)
+        if node.op_type == "Size":
+            return [np.array(np.prod(shape), np.int64)]
+        if node.op_type == "EyeLike":
+            dtype = helper.tensor_dtype_to_np_dtype(a["dtype"]) if "dtype" in a else ctx.dtype(node.input[0])
+            return [np.eye(*shape, k=a.get("k", 0), dtype=dtype)]
         return [shape[a.get("start", 0) : a.get("end", len(shape))]]
     ins = [
         helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(ctx.consts[i].dtype), None)
@@ -164,6 +175,12 @@ def fold_constants(ctx, nodes=None):
         ):
             remaining.append(node)
             continue
+        if static_shape and node.op_type == "EyeLike":
+            size = int(np.prod(ctx.signature[node.input[0]][1], dtype=object))
+            if size > FOLDABLE_LIMIT:
+                ctx.unfolded[id(node)] = size
+                remaining.append(node)
+                continue
         if not static_shape:
             size = _fold_size(ctx, node)
             if size is None or size > FOLDABLE_LIMIT:

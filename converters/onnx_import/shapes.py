@@ -44,6 +44,11 @@ def infer(model, data_prop):
     return _collect(static_inferred), _collect(inferred)
 
 
+# Folded values of at most this many elements are given to `infer_after_folding`
+# by value; larger constants by type and shape.
+REINFER_VALUE_LIMIT = 1 << 12
+
+
 def infer_after_folding(shapes, model, nodes, data_prop):
     """Runs `infer` again on the `nodes` left after constant folding, with
     the folded values they read as initializers, when an output of them
@@ -65,8 +70,18 @@ def infer_after_folding(shapes, model, nodes, data_prop):
     del folded.graph.value_info[:]
     present = {i.name for i in folded.graph.initializer}
     read = dict.fromkeys(i for n in nodes for i in n.input if i in shapes.consts and i not in present)
-    folded.graph.initializer.extend(numpy_helper.from_array(shapes.consts[i], i) for i in read)
-    static, signature = infer(folded, data_prop)
+    # Shape-like values by value; large ones (weights) by type and shape only.
+    small = [i for i in read if shapes.consts[i].size <= REINFER_VALUE_LIMIT]
+    folded.graph.initializer.extend(numpy_helper.from_array(shapes.consts[i], i) for i in small)
+    folded.graph.input.extend(
+        helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(shapes.consts[i].dtype), shapes.consts[i].shape)
+        for i in read
+        if shapes.consts[i].size > REINFER_VALUE_LIMIT
+    )
+    try:
+        static, signature = infer(folded, data_prop)
+    except ConversionError:  # what it cannot infer stays unknown
+        return False
     learnt = [name for name, spec in static.items() if not known(name) and all(d is not None for d in spec[1])]
     for name in learnt:
         shapes.specs[name] = static[name]

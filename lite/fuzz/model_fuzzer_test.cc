@@ -23,7 +23,7 @@ using testing::AlignedBytes;
 
 std::vector<AlignedBytes> Seeds() {
   return {testing::BuildMlp({6, 5, 3}, 1, 1), testing::BuildManyOpsModel(),
-          testing::BuildRecurrentModel()};
+          testing::BuildRecurrentModel(), testing::BuildIndexOpsModel()};
 }
 
 TEST(ModelFuzzerTest, SeedsRun) {

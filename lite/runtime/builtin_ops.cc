@@ -70,6 +70,28 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::ArgMaxOptions;
     case O::RESIZE:
       return BuiltinOptions::ResizeOptions;
+    case O::SPLIT:
+      return BuiltinOptions::SplitOptions;
+    case O::TRILU:
+      return BuiltinOptions::TriluOptions;
+    case O::CUMSUM:
+    case O::CUMPROD:
+      return BuiltinOptions::CumulativeOptions;
+    case O::GATHER_ELEMENTS:
+    case O::GATHER_ND:
+      return BuiltinOptions::GatherOptions;
+    case O::SCATTER_ELEMENTS:
+    case O::SCATTER_ND:
+      return BuiltinOptions::ScatterOptions;
+    case O::ONE_HOT:
+      return BuiltinOptions::OneHotOptions;
+    case O::DEPTH_TO_SPACE:
+    case O::SPACE_TO_DEPTH:
+      return BuiltinOptions::DepthSpaceOptions;
+    case O::TOP_K:
+      return BuiltinOptions::TopKOptions;
+    case O::REVERSE_SEQUENCE:
+      return BuiltinOptions::ReverseSequenceOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "lite/runtime/op_kernel.h"
 
@@ -107,6 +108,31 @@ Status NormalizeAxis(int axis, int rank, int* out);
 
 // Row-major strides of a shape.
 void ComputeStrides(const Shape& shape, int64_t* strides);
+
+// a + b and a * b, integers wrapping (two's complement) instead of
+// overflowing: computed unsigned, at least as wide as unsigned int (a
+// narrower type would be promoted to int, whose overflow is undefined).
+template <typename T>
+using WrappingUnsigned = std::conditional_t<(sizeof(T) < sizeof(unsigned)),
+                                            unsigned, std::make_unsigned_t<T>>;
+template <typename T>
+T WrappingAdd(T a, T b) {
+  if constexpr (std::is_integral<T>::value) {
+    using U = WrappingUnsigned<T>;
+    return static_cast<T>(U(a) + U(b));
+  } else {
+    return a + b;
+  }
+}
+template <typename T>
+T WrappingMul(T a, T b) {
+  if constexpr (std::is_integral<T>::value) {
+    using U = WrappingUnsigned<T>;
+    return static_cast<T>(U(a) * U(b));
+  } else {
+    return a * b;
+  }
+}
 
 }  // namespace twl
 

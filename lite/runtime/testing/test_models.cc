@@ -189,5 +189,87 @@ AlignedBytes BuildRecurrentModel() {
   return b.Finish();
 }
 
+AlignedBytes BuildIndexOpsModel() {
+  ModelBuilder b;
+  flatbuffers::FlatBufferBuilder& fbb = b.fbb();
+  auto f = DataType::kFloat32;
+  auto i64 = DataType::kInt64;
+  int x = b.AddTensor(f, {2, 3, 4}, "x");
+  int sizes = b.AddConstant<int64_t>({2}, {1, 3});
+  int left = b.AddTensor(f, {}, "split_0");
+  int right = b.AddTensor(f, {}, "split_1");
+  b.AddOperator(BuiltinOperator::SPLIT, {x, sizes}, {left, right},
+                {schema::BuiltinOptions::SplitOptions,
+                 schema::CreateSplitOptions(fbb, 2).Union()});
+  int multiples = b.AddConstant<int64_t>({3}, {2, 1, 4});
+  int tiled = b.AddTensor(f, {}, "tile");  // [4, 3, 4]
+  b.AddOperator(BuiltinOperator::TILE, {left, multiples}, {tiled});
+  int shape = b.AddConstant<int64_t>({4}, {2, 4, 3, 4});
+  int wide = b.AddTensor(f, {}, "broadcast_to");
+  b.AddOperator(BuiltinOperator::BROADCAST_TO, {tiled, shape}, {wide});
+  int spatial = b.AddTensor(f, {}, "depth_to_space");  // [2, 1, 6, 8]
+  b.AddOperator(BuiltinOperator::DEPTH_TO_SPACE, {wide}, {spatial},
+                {schema::BuiltinOptions::DepthSpaceOptions,
+                 schema::CreateDepthSpaceOptions(fbb, 2, true).Union()});
+  int deep = b.AddTensor(f, {}, "space_to_depth");
+  b.AddOperator(BuiltinOperator::SPACE_TO_DEPTH, {spatial}, {deep},
+                {schema::BuiltinOptions::DepthSpaceOptions,
+                 schema::CreateDepthSpaceOptions(fbb, 2).Union()});
+  int k = b.AddConstant<int64_t>({}, {-1});
+  int triangle = b.AddTensor(f, {}, "trilu");  // [2, 3, 3]
+  b.AddOperator(BuiltinOperator::TRILU, {right, k}, {triangle},
+                {schema::BuiltinOptions::TriluOptions,
+                 schema::CreateTriluOptions(fbb, false).Union()});
+  int axis = b.AddConstant<int32_t>({}, {1});
+  int sum = b.AddTensor(f, {}, "cumsum");
+  b.AddOperator(BuiltinOperator::CUMSUM, {triangle, axis}, {sum},
+                {schema::BuiltinOptions::CumulativeOptions,
+                 schema::CreateCumulativeOptions(fbb, true, true).Union()});
+  int product = b.AddTensor(f, {}, "cumprod");
+  b.AddOperator(BuiltinOperator::CUMPROD, {sum, axis}, {product});
+  int indices = b.AddConstant<int64_t>(
+      {2, 3, 3}, {0, 1, 2, 2, 1, 0, -1, 0, 1, 1, 1, 1, 0, 0, 0, 2, -3, 1});
+  int gathered = b.AddTensor(f, {}, "gather_elements");
+  b.AddOperator(BuiltinOperator::GATHER_ELEMENTS, {sum, indices}, {gathered},
+                b.Gather(2));
+  int scattered = b.AddTensor(f, {}, "scatter_elements");
+  b.AddOperator(
+      BuiltinOperator::SCATTER_ELEMENTS, {gathered, indices, triangle},
+      {scattered},
+      {schema::BuiltinOptions::ScatterOptions,
+       schema::CreateScatterOptions(fbb, 1, schema::ScatterReduction::ADD)
+           .Union()});
+  int tuples = b.AddConstant<int64_t>({2, 2}, {1, 2, 0, -1});
+  int gather_nd = b.AddTensor(f, {}, "gather_nd");  // [2, 3]
+  b.AddOperator(BuiltinOperator::GATHER_ND, {scattered, tuples}, {gather_nd},
+                b.Gather(0));
+  int rows = b.AddConstant<int32_t>({1, 1}, {1});
+  int updates = b.AddConstant<float>({1, 3, 3}, RandomFloats(9, 10));
+  int scatter_nd = b.AddTensor(f, {}, "scatter_nd");
+  b.AddOperator(BuiltinOperator::SCATTER_ND, {scattered, rows, updates},
+                {scatter_nd});
+  int top = b.AddConstant<int64_t>({1}, {2});
+  int values = b.AddTensor(f, {}, "top_k_values");  // [2, 3, 2]
+  int positions = b.AddTensor(i64, {}, "top_k_indices");
+  b.AddOperator(BuiltinOperator::TOP_K, {scatter_nd, top}, {values, positions},
+                {schema::BuiltinOptions::TopKOptions,
+                 schema::CreateTopKOptions(fbb, -1, true).Union()});
+  int depth = b.AddConstant<int64_t>({}, {3});
+  int on_off = b.AddConstant<float>({2}, {0, 1});
+  int one_hot = b.AddTensor(f, {}, "one_hot");
+  b.AddOperator(BuiltinOperator::ONE_HOT, {positions, depth, on_off}, {one_hot},
+                {schema::BuiltinOptions::OneHotOptions,
+                 schema::CreateOneHotOptions(fbb, 1).Union()});
+  int lengths = b.AddConstant<int64_t>({3}, {2, 0, 1});
+  int reversed = b.AddTensor(f, {}, "reverse");
+  b.AddOperator(BuiltinOperator::REVERSE_SEQUENCE, {values, lengths},
+                {reversed},
+                {schema::BuiltinOptions::ReverseSequenceOptions,
+                 schema::CreateReverseSequenceOptions(fbb, 1, 2).Union()});
+  b.SetInputs({x});
+  b.SetOutputs({deep, product, gather_nd, one_hot, reversed});
+  return b.Finish();
+}
+
 }  // namespace testing
 }  // namespace twl

@@ -37,6 +37,13 @@ AlignedBytes BuildManyOpsModel();
 // the RNN's Y.
 AlignedBytes BuildRecurrentModel();
 
+// One input [2, 3, 4] through the index ops: Split, Tile, BroadcastTo,
+// DepthToSpace and SpaceToDepth, Trilu, CumSum, CumProd, GatherElements,
+// ScatterElements (add), GatherND, ScatterND, TopK, OneHot and
+// ReverseSequence, with constant indices; outputs "space_to_depth",
+// "cumprod", "gather_nd", "one_hot" and "reverse".
+AlignedBytes BuildIndexOpsModel();
+
 }  // namespace testing
 }  // namespace twl
 

@@ -1,0 +1,191 @@
+"""Importers of the ops that index or rearrange data: Split, Tile, Expand,
+Trilu, CumSum/CumProd, GatherElements, ScatterElements (and the old
+Scatter), GatherND, ScatterND, OneHot, DepthToSpace/SpaceToDepth, TopK,
+ReverseSequence and Hardmax.
+
+Parameters that decide an output's shape (split sizes, repeats, the target
+shape, k, depth, the cumulative axis) must be constants; indices, Trilu's k
+and sequence lengths may be computed. Split and DepthToSpace/SpaceToDepth
+keep an NHWC input NHWC; the others read ONNX's layout.
+"""
+
+import numpy as np
+
+from converters.errors import NodeError as _NodeError
+from converters.lowering import NCHW_TO_NHWC_AXIS
+from converters.onnx_import.context import attrs, imports
+
+# The most outputs a lite op has (kMaxNodeTensors in lite/runtime/op_kernel.h).
+MAX_NODE_OUTPUTS = 16
+# ONNX's reduction attribute -> the schema's ScatterReduction.
+_SCATTER_REDUCTIONS = {"none": "NONE", "add": "ADD", "mul": "MUL", "max": "MAXIMUM", "min": "MINIMUM"}
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _ints_constant(ctx, node, i, what):
+    """Input `i` (a constant) as a lite int64 constant tensor."""
+    value = np.asarray(ctx.require_const(node, i, what), np.int64)
+    return ctx.constant(f"{node.output[0]}/{what}", value)
+
+
+def _index_input(ctx, name):
+    """An indices tensor as the lite kernels take it (int32 or int64)."""
+    if ctx.dtype(name) not in (np.int32, np.int64):
+        raise _NodeError(f"indices '{name}' are {np.dtype(ctx.dtype(name))}, not int32 or int64")
+    return ctx.plain(name)
+
+
+@imports("Split")
+def _split(ctx, node):
+    a = attrs(node)
+    src = node.input[0]
+    shape = ctx.shape(src)
+    axis = a.get("axis", 0) % len(shape)
+    dim = shape[axis]
+    if len(node.input) > 1 and node.input[1]:
+        sizes = [int(s) for s in ctx.require_const(node, 1, "split")]
+    elif "split" in a:
+        sizes = list(a["split"])
+    else:
+        # Equal parts; with num_outputs (opset 18) the last may be smaller.
+        n = len(node.output)
+        chunk = -(-dim // n)
+        sizes = [chunk] * (n - 1) + [dim - chunk * (n - 1)]
+        if sizes[-1] < 0:
+            raise _NodeError(f"dim {dim} cannot be split into {n} parts")
+    if len(node.output) > MAX_NODE_OUTPUTS:
+        raise _NodeError(f"{len(node.output)} outputs: a lite op has at most {MAX_NODE_OUTPUTS}")
+    if len(sizes) != len(node.output) or sum(sizes) != dim:
+        raise _NodeError(f"split sizes {sizes} do not split dim {dim} into {len(node.output)} outputs")
+    nhwc = len(shape) == 4 and ctx.is_nhwc(src)
+    sizes_tensor = ctx.constant(f"{node.output[0]}/split", np.array(sizes, np.int64))
+    outputs = [ctx.output(o, nhwc=nhwc) for o in node.output]
+    options = ("SplitOptions", {"axis": NCHW_TO_NHWC_AXIS[axis] if nhwc else axis})
+    ctx.builder.add_op("SPLIT", [ctx.value(src)[0] if nhwc else ctx.plain(src), sizes_tensor], outputs, options)
+
+
+@imports("Tile")
+def _tile(ctx, node):
+    repeats = _ints_constant(ctx, node, 1, "repeats")
+    ctx.builder.add_op("TILE", [ctx.plain(node.input[0]), repeats], [ctx.output(node.output[0])])
+
+
+@imports("Expand")
+def _expand(ctx, node):
+    shape = _ints_constant(ctx, node, 1, "shape")
+    ctx.builder.add_op("BROADCAST_TO", [ctx.plain(node.input[0]), shape], [ctx.output(node.output[0])])
+
+
+@imports("Trilu")
+def _trilu(ctx, node):
+    inputs = [ctx.plain(node.input[0])]
+    if len(node.input) > 1 and node.input[1]:
+        inputs.append(ctx.plain(node.input[1]))
+    options = ("TriluOptions", {"upper": bool(attrs(node).get("upper", 1))})
+    ctx.builder.add_op("TRILU", inputs, [ctx.output(node.output[0])], options)
+
+
+@imports("CumSum", "CumProd")
+def _cumulative(ctx, node):
+    a = attrs(node)
+    axis = _ints_constant(ctx, node, 1, "axis")
+    options = ("CumulativeOptions", {"exclusive": bool(a.get("exclusive", 0)), "reverse": bool(a.get("reverse", 0))})
+    op = "CUMSUM" if node.op_type == "CumSum" else "CUMPROD"
+    ctx.builder.add_op(op, [ctx.plain(node.input[0]), axis], [ctx.output(node.output[0])], options)
+
+
+@imports("GatherElements")
+def _gather_elements(ctx, node):
+    inputs = [ctx.plain(node.input[0]), _index_input(ctx, node.input[1])]
+    options = ("GatherOptions", {"axis": attrs(node).get("axis", 0)})
+    ctx.builder.add_op("GATHER_ELEMENTS", inputs, [ctx.output(node.output[0])], options)
+
+
+@imports("GatherND")
+def _gather_nd(ctx, node):
+    inputs = [ctx.plain(node.input[0]), _index_input(ctx, node.input[1])]
+    options = ("GatherOptions", {"batch_dims": attrs(node).get("batch_dims", 0)})
+    ctx.builder.add_op("GATHER_ND", inputs, [ctx.output(node.output[0])], options)
+
+
+@imports("ScatterElements", "Scatter", "ScatterND")
+def _scatter(ctx, node):
+    a = attrs(node)
+    reduction = _text(a.get("reduction", "none"))
+    if reduction not in _SCATTER_REDUCTIONS:
+        raise _NodeError(f"reduction {reduction!r} is not supported")
+    data, indices, updates = node.input[:3]
+    inputs = [ctx.plain(data), _index_input(ctx, indices), ctx.plain(updates)]
+    fields = {"scatter_reduction": _SCATTER_REDUCTIONS[reduction]}
+    op = "SCATTER_ND"
+    if node.op_type != "ScatterND":
+        op, fields["axis"] = "SCATTER_ELEMENTS", a.get("axis", 0)
+    ctx.builder.add_op(op, inputs, [ctx.output(node.output[0])], ("ScatterOptions", fields))
+
+
+@imports("OneHot")
+def _one_hot(ctx, node):
+    indices, _, values = node.input[:3]
+    depth = ctx.require_const(node, 1, "depth")
+    depth_tensor = ctx.constant(f"{node.output[0]}/depth", np.array(int(np.asarray(depth).reshape(-1)[0]), np.int64))
+    if ctx.dtype(indices) in (np.int32, np.int64):
+        index = ctx.plain(indices)
+    else:  # ONNX casts other indices to integers (truncating)
+        index = ctx.intermediate(f"{node.output[0]}/indices", ctx.shape(indices), np.int64)
+        ctx.builder.add_op("CAST", [ctx.plain(indices)], [index])
+    options = ("OneHotOptions", {"axis": attrs(node).get("axis", -1)})
+    ctx.builder.add_op("ONE_HOT", [index, depth_tensor, ctx.plain(values)], [ctx.output(node.output[0])], options)
+
+
+@imports("DepthToSpace", "SpaceToDepth")
+def _depth_space(ctx, node):
+    a = attrs(node)
+    src = node.input[0]
+    nhwc = ctx.is_nhwc(src)  # the layout the input has: no transpose back
+    mode = _text(a.get("mode", "DCR"))
+    if mode not in ("DCR", "CRD"):
+        raise _NodeError(f"mode {mode!r} is not supported")
+    options = ("DepthSpaceOptions", {"block_size": a["blocksize"], "crd": mode == "CRD", "nhwc": nhwc})
+    op = "DEPTH_TO_SPACE" if node.op_type == "DepthToSpace" else "SPACE_TO_DEPTH"
+    ctx.builder.add_op(op, [ctx.value(src)[0]], [ctx.output(node.output[0], nhwc=nhwc)], options)
+
+
+@imports("TopK")
+def _top_k(ctx, node):
+    a = attrs(node)
+    if ctx.opset < 10:
+        k = ctx.constant(f"{node.output[0]}/k", np.array(a["k"], np.int64))
+    else:
+        k = _ints_constant(ctx, node, 1, "k")
+    options = ("TopKOptions", {"axis": a.get("axis", -1), "largest": bool(a.get("largest", 1))})
+    outputs = [ctx.output(node.output[0]), ctx.output(node.output[1])]
+    ctx.builder.add_op("TOP_K", [ctx.plain(node.input[0]), k], outputs, options)
+
+
+@imports("ReverseSequence")
+def _reverse_sequence(ctx, node):
+    a = attrs(node)
+    inputs = [ctx.plain(node.input[0]), _index_input(ctx, node.input[1])]
+    options = ("ReverseSequenceOptions", {"batch_axis": a.get("batch_axis", 1), "time_axis": a.get("time_axis", 0)})
+    ctx.builder.add_op("REVERSE_SEQUENCE", inputs, [ctx.output(node.output[0])], options)
+
+
+@imports("Hardmax")
+def _hardmax(ctx, node):
+    """ONE_HOT(ARG_MAX(x, axis), axis): 1 at the first maximum on the axis."""
+    if ctx.opset < 13:
+        raise _NodeError("Hardmax before opset 13 works on the input flattened to 2-D; not supported")
+    src = node.input[0]
+    shape = ctx.shape(src)
+    axis = attrs(node).get("axis", -1) % len(shape)
+    dtype = ctx.dtype(src)
+    out = node.output[0]
+    index = ctx.intermediate(f"{out}/argmax", shape[:axis] + shape[axis + 1 :], np.int64)
+    axis_tensor = ctx.constant(f"{out}/axis", np.array(axis, np.int32))
+    ctx.builder.add_op("ARG_MAX", [ctx.plain(src), axis_tensor], [index], ("ArgMaxOptions", {"output_type": "INT64"}))
+    depth = ctx.constant(f"{out}/depth", np.array(shape[axis], np.int64))
+    values = ctx.constant(f"{out}/values", np.array([0, 1], dtype))
+    ctx.builder.add_op("ONE_HOT", [index, depth, values], [ctx.output(out)], ("OneHotOptions", {"axis": axis}))
