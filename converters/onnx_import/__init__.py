@@ -24,6 +24,9 @@ The modules, in the order a model meets them:
   nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
   rnn_ops.py      importers: LSTM, GRU, RNN
+  elementwise_ops.py  importers: trigonometric and rounding functions,
+                  IsNaN/IsInf, parameterized activations, PRelu, Pow, Mod,
+                  Sum, Mean
 
 Example:
   >>> import numpy as np
@@ -39,7 +42,13 @@ Example:
 """
 
 # The importer modules fill IMPORTERS as they are imported.
-from converters.onnx_import import array_ops, math_ops, nn_ops, rnn_ops  # noqa: F401
+from converters.onnx_import import (  # noqa: F401
+    array_ops,
+    elementwise_ops,
+    math_ops,
+    nn_ops,
+    rnn_ops,
+)
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT
 from converters.onnx_import.model import MAX_OPSET, MIN_OPSET, PRODUCER, convert, load

@@ -12,7 +12,6 @@ from converters.errors import NodeError as _NodeError
 from converters.lowering import (
     NCHW_TO_NHWC_AXIS,
     TO_NHWC,
-    lite_pow_opcode,
     rank4_constant,
     reduction_axes_in_layout,
 )
@@ -40,6 +39,31 @@ def _to_nhwc_operand(ctx, name, out_rank):
     return None
 
 
+def elementwise_operands(ctx, inputs, out):
+    """(lite operands of `inputs`, nhwc): in NHWC when output `out` is rank 4,
+    some input is NHWC and every input can be (constants are transposed),
+    else in ONNX's layout."""
+    nhwc = ctx.rank(out) == 4 and any(ctx.is_nhwc(i) for i in inputs)
+    operands = [_to_nhwc_operand(ctx, i, 4) for i in inputs] if nhwc else None
+    if not nhwc or any(o is None for o in operands):
+        nhwc, operands = False, [ctx.plain(i) for i in inputs]
+    return operands, nhwc
+
+
+def emit_chain(ctx, opcode, operands, out, last_target, options=None):
+    """`opcode` over `operands` left to right, ((a op b) op c) ..., the last
+    into `last_target`, the partial results shaped as `last_target`."""
+    acc = operands[0]
+    for k, operand in enumerate(operands[1:]):
+        if k == len(operands) - 2:
+            target = last_target
+        else:
+            tensor = ctx.builder.tensor(last_target)
+            target = ctx.intermediate(f"{out}/partial_{k}", tensor.shape, tensor.dtype)
+        ctx.builder.add_op(opcode, [acc, operand], [target], options)
+        acc = target
+
+
 @imports(*_ELEMENTWISE)
 def _elementwise(ctx, node):
     opcode = _ELEMENTWISE[node.op_type]
@@ -47,27 +71,14 @@ def _elementwise(ctx, node):
     out = node.output[0]
     if len(inputs) == 1:
         return _identity(ctx, node)
-    if opcode == "DIV" and np.dtype(ctx.dtype(out)).kind in "iu":
-        raise _NodeError("integer Div truncates in ONNX; the lite DIV does not promise that")
-    nhwc = ctx.rank(out) == 4 and any(ctx.is_nhwc(i) for i in inputs)
-    operands = [_to_nhwc_operand(ctx, i, 4) for i in inputs] if nhwc else None
-    if not nhwc or any(o is None for o in operands):
-        nhwc, operands = False, [ctx.plain(i) for i in inputs]
+    operands, nhwc = elementwise_operands(ctx, inputs, out)
     activation, last = "NONE", out
     if opcode not in ("MAXIMUM", "MINIMUM") and ctx.dtype(out) == np.float32 and len(inputs) == 2:
         activation, last = ctx.fuse_activation(out)
     options = (
         None if opcode in ("MAXIMUM", "MINIMUM") else ("ArithmeticOptions", {"fused_activation_function": activation})
     )
-    acc = operands[0]
-    for k, operand in enumerate(operands[1:]):
-        if k == len(operands) - 2:
-            target = ctx.output(last, nhwc=nhwc)
-        else:
-            shape = nhwc_shape(ctx.shape(out)) if nhwc else ctx.shape(out)
-            target = ctx.intermediate(f"{out}/partial_{k}", shape, ctx.dtype(out))
-        ctx.builder.add_op(opcode, [acc, operand], [target], options)
-        acc = target
+    emit_chain(ctx, opcode, operands, out, ctx.output(last, nhwc=nhwc), options)
 
 
 _UNARY = {
@@ -158,13 +169,6 @@ def _reduce_mean(ctx, node):
     ctx.builder.add_op("MEAN", [src(x), t], [mean], options)
     count = ctx.constant(f"{out}/count", np.array(int(np.prod([shape[v] for v in axes])), ctx.dtype(out)))
     ctx.builder.add_op("MUL", [mean, count], [ctx.output(out, nhwc=nhwc)], ("ArithmeticOptions", {}))
-
-
-@imports("Pow")
-def _pow(ctx, node):
-    opcode = lite_pow_opcode(ctx.require_const(node, 1, "the exponent"))
-    index, nhwc = ctx.value(node.input[0])
-    ctx.builder.add_op(opcode, [index], [ctx.output(node.output[0], nhwc=nhwc)])
 
 
 @imports("Cast")

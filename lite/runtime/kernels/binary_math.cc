@@ -1,6 +1,6 @@
 // Binary elementwise math with numpy broadcasting (see binary_kernel.h):
 //   PRELU (float32): x < 0 ? slope x : x, slope broadcast to x's shape.
-//   POW: base float32/float64/int32/int64, exponent any of those; the
+//   POW: base float32/float64/int32/int64, exponent any numeric type; the
 //        output has the base's type (integer cases as the schema says).
 //   FLOOR_MOD, FMOD (every numeric type): the remainder with the divisor's
 //        sign (numpy's mod) or the dividend's (C's fmod); an integer
@@ -71,10 +71,12 @@ T SaturatingCast(double v) {
 // truncated.
 template <typename T, typename E>
 T IntegerPow(T base, E e) {
-  if (e < 0) {
-    if (base == 1) return 1;
-    if (base == -1) return (e & 1) ? -1 : 1;
-    return 0;
+  if constexpr (std::is_signed<E>::value) {
+    if (e < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return (e & 1) ? -1 : 1;
+      return 0;
+    }
   }
   using U = std::make_unsigned_t<T>;
   U result = 1, b = static_cast<U>(base);
@@ -109,9 +111,8 @@ Status PreparePow(KernelContext* context, Node* node) {
   TWL_CHECK_ARG((kPowTypes & TypeBit(base->type)) != 0,
                 "base type %s is not float32, float64, int32 or int64",
                 DataTypeName(base->type));
-  TWL_CHECK_ARG((kPowTypes & TypeBit(e->type)) != 0,
-                "exponent type %s is not float32, float64, int32 or int64",
-                DataTypeName(e->type));
+  TWL_CHECK_ARG((kAllNumericTypes & TypeBit(e->type)) != 0,
+                "exponent type %s is not numeric", DataTypeName(e->type));
   TWL_CHECK_ARG(out->type == base->type,
                 "output type %s must be the base's, %s",
                 DataTypeName(out->type), DataTypeName(base->type));
@@ -126,7 +127,7 @@ Status EvalPow(KernelContext* context, Node* node) {
   Tensor* out = context->output(*node, 0);
   return DispatchTypes<kPowTypes>(base->type, "POW", [&](auto t_zero) {
     using T = decltype(t_zero);
-    return DispatchTypes<kPowTypes>(e->type, "POW", [&](auto e_zero) {
+    return DispatchAllNumeric(e->type, "POW", [&](auto e_zero) {
       using E = decltype(e_zero);
       RunBroadcast(context, plan, base->data, e->data, out->data,
                    MakeBinaryRun<false, T, E, T, Pow>());
