@@ -35,39 +35,100 @@ struct Exact {
 
 // An op whose formula F(x, exp) calls exp: Apply with FastExp, Reference
 // with std::exp.
-#define TWL_EXP_OP(Name, formula)                            \
-  struct Name : Params {                                     \
-    using Params::Params;                                    \
-    template <typename Exp>                                  \
-    float F(float x, Exp exp) const {                        \
-      return formula;                                        \
-    }                                                        \
-    float Apply(float x) const { return F(x, Fast()); }      \
-    float Reference(float x) const { return F(x, Exact()); } \
-  };
-// Without exp: one formula for both paths.
-#define TWL_PLAIN_OP(Name, formula)                \
-  struct Name : Params {                           \
-    using Params::Params;                          \
-    float Apply(float x) const { return formula; } \
-  };
+template <typename Op>
+struct WithExp : Params {
+  using Params::Params;
+  float Apply(float x) const {
+    return static_cast<const Op*>(this)->F(x, Fast());
+  }
+  float Reference(float x) const {
+    return static_cast<const Op*>(this)->F(x, Exact());
+  }
+};
 
-TWL_EXP_OP(Elu, x >= 0.f ? x : alpha * (exp(x) - 1.f))
-TWL_EXP_OP(Selu, gamma*(x > 0.f ? x : alpha * (exp(x) - 1.f)))
-TWL_EXP_OP(Celu, std::max(0.f, x) + std::min(0.f, alpha*(exp(x / alpha) - 1.f)))
-TWL_EXP_OP(Swish, x / (1.f + exp(-alpha * x)))
-// x tanh(log(1 + e^x)) = x n / (n + 2) with n = e^x (e^x + 2); x itself
-// past 20, where n overflows and the quotient is 1 in float.
-TWL_EXP_OP(Mish, x > 20.f ? x
-                          : x * (exp(x) * (exp(x) + 2.f)) /
-                                (exp(x) * (exp(x) + 2.f) + 2.f))
-TWL_PLAIN_OP(LeakyRelu, x >= 0.f ? x : alpha * x)
-TWL_PLAIN_OP(HardSigmoid, std::max(0.f, std::min(1.f, alpha* x + beta)))
-TWL_PLAIN_OP(HardSwish, x* std::max(0.f, std::min(1.f, x*(1.f / 6.f) + 0.5f)))
-TWL_PLAIN_OP(ThresholdedRelu, x > alpha ? x : 0.f)
-TWL_PLAIN_OP(Shrink, x < -alpha ? x + beta : (x > alpha ? x - beta : 0.f))
-#undef TWL_EXP_OP
-#undef TWL_PLAIN_OP
+// The formulas compute both sides of a select before choosing (or use
+// max/min): a select whose untaken side does floating-point arithmetic does
+// not vectorize under -ftrapping-math.
+struct Elu : WithExp<Elu> {
+  using WithExp::WithExp;
+  template <typename Exp>
+  float F(float x, Exp exp) const {
+    const float negative = alpha * (exp(x) - 1.f);
+    return x > 0.f ? x : negative;
+  }
+};
+
+struct Selu : WithExp<Selu> {
+  using WithExp::WithExp;
+  template <typename Exp>
+  float F(float x, Exp exp) const {
+    const float negative = alpha * (exp(x) - 1.f);
+    return gamma * (x > 0.f ? x : negative);
+  }
+};
+
+struct Celu : WithExp<Celu> {
+  using WithExp::WithExp;
+  template <typename Exp>
+  float F(float x, Exp exp) const {
+    const float negative = alpha * (exp(x / alpha) - 1.f);
+    return x > 0.f ? x : negative;
+  }
+};
+
+struct Swish : WithExp<Swish> {
+  using WithExp::WithExp;
+  template <typename Exp>
+  float F(float x, Exp exp) const {
+    return x / (1.f + exp(-alpha * x));
+  }
+};
+
+// x tanh(log(1 + e^x)) = x n / (n + 2) = x (1 - 2 / (n + 2)) with
+// n = e^x (e^x + 2): no NaN where n overflows (there tanh is 1).
+struct Mish : WithExp<Mish> {
+  using WithExp::WithExp;
+  template <typename Exp>
+  float F(float x, Exp exp) const {
+    const float e = exp(x);
+    return x * (1.f - 2.f / (e * (e + 2.f) + 2.f));
+  }
+};
+
+struct LeakyRelu : Params {
+  using Params::Params;
+  float Apply(float x) const {
+    return std::max(x, 0.f) + alpha * std::min(x, 0.f);
+  }
+};
+
+struct HardSigmoid : Params {
+  using Params::Params;
+  float Apply(float x) const {
+    return std::max(0.f, std::min(1.f, alpha * x + beta));
+  }
+};
+
+struct HardSwish : Params {
+  using Params::Params;
+  float Apply(float x) const {
+    return x * std::max(0.f, std::min(1.f, x * (1.f / 6.f) + 0.5f));
+  }
+};
+
+struct ThresholdedRelu : Params {
+  using Params::Params;
+  float Apply(float x) const { return x > alpha ? x : 0.f; }
+};
+
+// x + beta below -alpha, x - beta above alpha, 0 between.
+struct Shrink : Params {
+  using Params::Params;
+  float Apply(float x) const {
+    const float below = x + beta, above = x - beta;
+    return x < -alpha ? below : (x > alpha ? above : 0.f);
+  }
+};
 
 // CELU divides by alpha: 0 is refused.
 Status PrepareCelu(KernelContext* context, Node* node) {

@@ -60,7 +60,8 @@ struct UnaryKernel {
   template <typename T, bool kExact>
   static void Run(const void* op_ptr, const void* in_ptr, void* out_ptr,
                   int64_t n) {
-    const Op& op = *static_cast<const Op*>(op_ptr);
+    // A copy: its parameters stay in registers (out cannot alias them).
+    const Op op = *static_cast<const Op*>(op_ptr);
     const T* in = static_cast<const T*>(in_ptr);
     using R = decltype(op.Apply(T{}));
     R* out = static_cast<R*>(out_ptr);
