@@ -15,7 +15,7 @@ import numpy as np
 
 from converters.errors import NodeError as _NodeError
 from converters.lowering import lite_pow_opcode
-from converters.onnx_import.context import attrs, imports, is_lite_type
+from converters.onnx_import.context import attrs, imports
 from converters.onnx_import.math_ops import elementwise_operands, emit_chain
 
 # ONNX op -> lite op of the float32 unary functions.
@@ -156,9 +156,7 @@ def _sum_mean(ctx, node):
     step); Mean: that sum times 1 / count."""
     inputs = [i for i in node.input if i]
     out = node.output[0]
-    dtype = np.dtype(ctx.dtype(out))
-    if not is_lite_type(dtype) or dtype not in _NUMERIC:
-        raise _NodeError(f"the inputs are {dtype}; ADD takes {', '.join(str(t) for t in _NUMERIC)}")
+    dtype = _require(ctx, out, _NUMERIC, "the sum")
     if len(inputs) == 1:
         ctx.tensors[out] = ctx.value(inputs[0])
         return

@@ -2,8 +2,10 @@
 // parameters from ActivationParamsOptions: ELU, SELU, CELU, LEAKY_RELU,
 // HARD_SIGMOID, HARD_SWISH, MISH, THRESHOLDED_RELU, SHRINK, SWISH (the
 // schema gives each formula). Layout-agnostic: each element on its own.
-// The optimized path of the ones with exp uses FastExp (fast_math.h), so
-// that their loops vectorize; the reference path calls std::exp.
+// The optimized path of the ones with exp uses FastExp (fast_math.h), no
+// library call per element; the reference path calls std::exp. The loops
+// vectorize but for ELU, SELU, CELU and MISH (GCC keeps FastExp's clamp of
+// the loaded x a branch under -ftrapping-math; they run scalar, threaded).
 #include <algorithm>
 #include <cmath>
 

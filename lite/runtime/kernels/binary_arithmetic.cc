@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "lite/runtime/kernels/binary_kernel.h"
+#include "lite/runtime/kernels/unary_kernel.h"  // WrapNeg
 
 namespace twl {
 namespace {
@@ -42,7 +43,7 @@ struct Apply {
         return static_cast<T>(W(a) * W(b));
       case BinaryOp::kDiv:
         if constexpr (std::is_integral<T>::value && std::is_signed<T>::value) {
-          if (b == -1) return WrapNegate(a);
+          if (b == -1) return WrapNeg(a);  // INT_MIN / -1 wraps
         }
         return static_cast<T>(a / b);
       case BinaryOp::kMax:
@@ -51,13 +52,6 @@ struct Apply {
         return a < b ? a : b;
     }
     return a;
-  }
-
-  template <typename T>
-  static T WrapNegate(T a) {
-    using U = typename std::make_unsigned<T>::type;
-    using W = std::common_type_t<U, unsigned>;
-    return static_cast<T>(U(W(0) - W(U(a))));
   }
 };
 
