@@ -16,7 +16,20 @@ import os
 import numpy as np
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_NUMPY_OF_TYPE = {0: np.float32, 1: np.int32, 2: np.int64, 3: np.uint8, 4: np.int8, 5: np.bool_, 6: np.float64, 7: np.int16, 8: np.uint16, 9: np.uint32, 10: np.uint64, 11: np.float16}
+_NUMPY_OF_TYPE = {
+    0: np.float32,
+    1: np.int32,
+    2: np.int64,
+    3: np.uint8,
+    4: np.int8,
+    5: np.bool_,
+    6: np.float64,
+    7: np.int16,
+    8: np.uint16,
+    9: np.uint32,
+    10: np.uint64,
+    11: np.float16,
+}
 _lib = None
 
 

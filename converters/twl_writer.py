@@ -127,7 +127,7 @@ def _camel(snake):
 
 
 class Tensor:
-    __slots__ = ("name", "shape", "dtype", "buffer", "signature")
+    __slots__ = ("buffer", "dtype", "name", "shape", "signature")
 
     def __init__(self, name, shape, dtype, buffer, signature):
         self.name, self.shape, self.dtype = name, list(shape), np.dtype(dtype)

@@ -15,8 +15,8 @@ from typing import Callable
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
+
 from converters import freeze, lite_runner, onnx_export, tf_to_twl, twl_schema, twl_writer
 
 LITE_RTOL, LITE_ATOL = 1e-4, 1e-5
@@ -153,8 +153,8 @@ def _outputs(case):
 
 
 # Builtins only the ONNX importer produces (no TF1 core op lowers to them): each is compared with onnxruntime, op
-# by op and in whole models, in tests/test_converters_transformer.py (encoders) and tests/test_converters_rnn.py
-# (recurrent nets); test_registry checks that one of them names it.
+# by op and in whole models, in tests/test_converters_transformer.py (encoders), tests/test_converters_rnn.py
+# (recurrent nets) and tests/test_converters_elementwise_ops.py (elementwise math); test_registry checks that one of them names it.
 ONNX_ONLY_BUILTINS = {"EQUAL", "ERF", "GELU", "GRU", "LAYER_NORM", "LSTM", "RNN", "SELECT", "RESIZE"}
 # The index and data-movement ops (tests/test_converters_index_ops.py).
 ONNX_ONLY_BUILTINS |= {
@@ -173,6 +173,13 @@ ONNX_ONLY_BUILTINS |= {
     "SPACE_TO_DEPTH",
     "TOP_K",
     "REVERSE_SEQUENCE",
+}
+# Elementwise math (tests/test_converters_elementwise_ops.py).
+ONNX_ONLY_BUILTINS |= {
+    *("SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "SINH", "COSH", "ASINH", "ACOSH", "ATANH"),
+    *("FLOOR", "CEIL", "ROUND", "SIGN", "IS_NAN", "IS_INF", "SOFTPLUS", "SOFTSIGN"),
+    *("ELU", "SELU", "CELU", "LEAKY_RELU", "HARD_SIGMOID", "HARD_SWISH", "MISH", "THRESHOLDED_RELU", "SHRINK"),
+    *("SWISH", "PRELU", "POW", "FLOOR_MOD", "FMOD"),
 }
 
 

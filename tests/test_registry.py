@@ -10,12 +10,12 @@ fake extra op / builtin / case to show that it can fail."""
 import os
 
 import pytest
-
 import tensorweave as tw
-from converters import onnx_export, tables, tf_to_twl
 from gradient_cases import GradientCase, all_cases, coverage_problems
 from tensorweave import _pywrap_tensorweave as pywrap
 from tensorweave._src.ops import gradients_impl
+
+from converters import onnx_export, tables, tf_to_twl
 
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TESTS_DIR)
@@ -104,7 +104,13 @@ def test_every_lite_builtin_has_a_comparison_case(lite_coverage):
 def test_onnx_only_builtins_are_compared_in_the_onnx_tests(lite_coverage):
     harness, _ = lite_coverage
     text = ""
-    for name in ("test_converters_transformer.py", "test_converters_rnn.py", "test_converters_resize_cast.py", "test_converters_index_ops.py"):
+    for name in (
+        "test_converters_transformer.py",
+        "test_converters_rnn.py",
+        "test_converters_resize_cast.py",
+        "test_converters_index_ops.py",
+        "test_converters_elementwise_ops.py",
+    ):
         with open(os.path.join(TESTS_DIR, name)) as f:
             text += f.read()
     schema = {k for k in vars(harness.twl_schema.enum("BuiltinOperator")) if not k.startswith("_")}

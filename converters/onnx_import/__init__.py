@@ -33,6 +33,9 @@ The modules, in the order a model meets them:
   index_ops.py    importers: Split, Tile, Expand, Trilu, CumSum, scatters and
                   gathers by element and by N-d index, OneHot, DepthToSpace,
                   TopK, ReverseSequence, Hardmax
+  elementwise_ops.py  importers: trigonometric and rounding functions,
+                  IsNaN/IsInf, parameterized activations, PRelu, Pow, Mod,
+                  Sum, Mean
 
 Example:
   >>> import numpy as np
@@ -51,6 +54,7 @@ Example:
 from converters.onnx_import import (  # noqa: F401
     array_ops,
     attention_norm_ops,
+    elementwise_ops,
     index_ops,
     logic_reduce_ops,
     math_ops,

@@ -21,7 +21,20 @@ imports = tables.registrar(IMPORTERS)
 # The op domains the importers know: ONNX's default one.
 DEFAULT_DOMAINS = ("", "ai.onnx")
 # The element types the lite runtime has.
-LITE_TYPES = (np.float32, np.int32, np.int64, np.uint8, np.int8, np.bool_, np.float64, np.int16, np.uint16, np.uint32, np.uint64, np.float16)
+LITE_TYPES = (
+    np.float32,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.int8,
+    np.bool_,
+    np.float64,
+    np.int16,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.float16,
+)
 
 
 def attrs(node):

@@ -8,8 +8,8 @@ absorb a following activation (Relu, Sigmoid, Tanh, Clip as RELU/RELU6).
 import numpy as np
 
 from converters.errors import NodeError as _NodeError
-from converters.lowering import TO_NHWC, lite_pow_opcode, rank4_constant
-from converters.onnx_import.context import attrs, clip_activation, clip_bounds, imports, is_lite_type, nhwc_shape
+from converters.lowering import TO_NHWC, rank4_constant
+from converters.onnx_import.context import clip_activation, clip_bounds, imports, is_lite_type
 
 
 @imports("Identity")
@@ -33,6 +33,31 @@ def _to_nhwc_operand(ctx, name, out_rank):
     return None
 
 
+def elementwise_operands(ctx, inputs, out):
+    """(lite operands of `inputs`, nhwc): in NHWC when output `out` is rank 4,
+    some input is NHWC and every input can be (constants are transposed),
+    else in ONNX's layout."""
+    nhwc = ctx.rank(out) == 4 and any(ctx.is_nhwc(i) for i in inputs)
+    operands = [_to_nhwc_operand(ctx, i, 4) for i in inputs] if nhwc else None
+    if not nhwc or any(o is None for o in operands):
+        nhwc, operands = False, [ctx.plain(i) for i in inputs]
+    return operands, nhwc
+
+
+def emit_chain(ctx, opcode, operands, out, last_target, options=None):
+    """`opcode` over `operands` left to right, ((a op b) op c) ..., the last
+    into `last_target`, the partial results shaped as `last_target`."""
+    acc = operands[0]
+    for k, operand in enumerate(operands[1:]):
+        if k == len(operands) - 2:
+            target = last_target
+        else:
+            tensor = ctx.builder.tensor(last_target)
+            target = ctx.intermediate(f"{out}/partial_{k}", tensor.shape, tensor.dtype)
+        ctx.builder.add_op(opcode, [acc, operand], [target], options)
+        acc = target
+
+
 @imports(*_ELEMENTWISE)
 def _elementwise(ctx, node):
     opcode = _ELEMENTWISE[node.op_type]
@@ -40,27 +65,14 @@ def _elementwise(ctx, node):
     out = node.output[0]
     if len(inputs) == 1:
         return _identity(ctx, node)
-    if opcode == "DIV" and np.dtype(ctx.dtype(out)).kind in "iu":
-        raise _NodeError("integer Div truncates in ONNX; the lite DIV does not promise that")
-    nhwc = ctx.rank(out) == 4 and any(ctx.is_nhwc(i) for i in inputs)
-    operands = [_to_nhwc_operand(ctx, i, 4) for i in inputs] if nhwc else None
-    if not nhwc or any(o is None for o in operands):
-        nhwc, operands = False, [ctx.plain(i) for i in inputs]
+    operands, nhwc = elementwise_operands(ctx, inputs, out)
     activation, last = "NONE", out
     if opcode not in ("MAXIMUM", "MINIMUM") and ctx.dtype(out) == np.float32 and len(inputs) == 2:
         activation, last = ctx.fuse_activation(out)
     options = (
         None if opcode in ("MAXIMUM", "MINIMUM") else ("ArithmeticOptions", {"fused_activation_function": activation})
     )
-    acc = operands[0]
-    for k, operand in enumerate(operands[1:]):
-        if k == len(operands) - 2:
-            target = ctx.output(last, nhwc=nhwc)
-        else:
-            shape = nhwc_shape(ctx.shape(out)) if nhwc else ctx.shape(out)
-            target = ctx.intermediate(f"{out}/partial_{k}", shape, ctx.dtype(out))
-        ctx.builder.add_op(opcode, [acc, operand], [target], options)
-        acc = target
+    emit_chain(ctx, opcode, operands, out, ctx.output(last, nhwc=nhwc), options)
 
 
 _UNARY = {
@@ -114,13 +126,6 @@ def _clip(ctx, node):
             target = ctx.intermediate(f"{out}/low", ctx.builder.tensor(index).shape, dtype)
         ctx.builder.add_op(op, [acc, bound], [target])
         acc = target
-
-
-@imports("Pow")
-def _pow(ctx, node):
-    opcode = lite_pow_opcode(ctx.require_const(node, 1, "the exponent"))
-    index, nhwc = ctx.value(node.input[0])
-    ctx.builder.add_op(opcode, [index], [ctx.output(node.output[0], nhwc=nhwc)])
 
 
 @imports("Where")

@@ -74,7 +74,9 @@ def infer_after_folding(shapes, model, nodes, data_prop):
     small = [i for i in read if shapes.consts[i].size <= REINFER_VALUE_LIMIT]
     folded.graph.initializer.extend(numpy_helper.from_array(shapes.consts[i], i) for i in small)
     folded.graph.input.extend(
-        helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(shapes.consts[i].dtype), shapes.consts[i].shape)
+        helper.make_tensor_value_info(
+            i, helper.np_dtype_to_tensor_dtype(shapes.consts[i].dtype), shapes.consts[i].shape
+        )
         for i in read
         if shapes.consts[i].size > REINFER_VALUE_LIMIT
     )

@@ -92,6 +92,17 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::TopKOptions;
     case O::REVERSE_SEQUENCE:
       return BuiltinOptions::ReverseSequenceOptions;
+    case O::IS_INF:
+      return BuiltinOptions::IsInfOptions;
+    case O::ELU:
+    case O::SELU:
+    case O::CELU:
+    case O::LEAKY_RELU:
+    case O::HARD_SIGMOID:
+    case O::THRESHOLDED_RELU:
+    case O::SHRINK:
+    case O::SWISH:
+      return BuiltinOptions::ActivationParamsOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -77,6 +77,35 @@ Status DispatchAllNumeric(DataType type, const char* op, F&& f) {
       return DispatchNumeric(type, op, static_cast<F&&>(f));
   }
 }
+// A set of element types, one bit per DataType.
+using TypeSet = uint32_t;
+constexpr TypeSet TypeBit(DataType type) {
+  return TypeSet{1} << static_cast<int>(type);
+}
+constexpr TypeSet kFloat32Only = TypeBit(DataType::kFloat32);
+// DispatchNumeric's types.
+constexpr TypeSet kNumericTypes = TypeBit(DataType::kFloat32) |
+                                  TypeBit(DataType::kInt32) |
+                                  TypeBit(DataType::kInt64);
+// DispatchAllNumeric's types.
+constexpr TypeSet kAllNumericTypes =
+    kNumericTypes | TypeBit(DataType::kFloat64) | TypeBit(DataType::kInt8) |
+    TypeBit(DataType::kUInt8) | TypeBit(DataType::kInt16) |
+    TypeBit(DataType::kUInt16) | TypeBit(DataType::kUInt32) |
+    TypeBit(DataType::kUInt64);
+// DispatchAllNumeric that instantiates f only for the types in kTypes (a
+// subset of kAllNumericTypes); kUnsupported for the others.
+template <TypeSet kTypes, typename F>
+Status DispatchTypes(DataType type, const char* op, F&& f) {
+  return DispatchAllNumeric(type, op, [&](auto zero) -> Status {
+    if constexpr ((kTypes & TypeBit(DataTypeOf<decltype(zero)>::value)) != 0) {
+      return f(zero);
+    } else {
+      return Status::Error(StatusCode::kUnsupported, "%s does not support %s",
+                           op, DataTypeName(type));
+    }
+  });
+}
 // Every dtype, copying bytes (for data-movement ops).
 template <typename F>
 Status DispatchAll(DataType type, F&& f) {

@@ -7,7 +7,7 @@ namespace twl {
 namespace {
 
 struct Relu {
-  static constexpr bool kIntegers = false;
+  static constexpr TypeSet kTypes = kFloat32Only;
   template <typename T>
   static T Apply(T x) {
     return x > T(0) ? x : T(0);
@@ -15,7 +15,7 @@ struct Relu {
 };
 
 struct Relu6 {
-  static constexpr bool kIntegers = false;
+  static constexpr TypeSet kTypes = kFloat32Only;
   template <typename T>
   static T Apply(T x) {
     T y = x > T(0) ? x : T(0);
@@ -24,7 +24,7 @@ struct Relu6 {
 };
 
 struct Sigmoid {
-  static constexpr bool kIntegers = false;
+  static constexpr TypeSet kTypes = kFloat32Only;
   template <typename T>
   static T Apply(T x) {
     return T(1) / (T(1) + std::exp(-x));
@@ -32,7 +32,7 @@ struct Sigmoid {
 };
 
 struct Tanh {
-  static constexpr bool kIntegers = false;
+  static constexpr TypeSet kTypes = kFloat32Only;
   template <typename T>
   static T Apply(T x) {
     return std::tanh(x);

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cmath>
+#include <cstdint>
 
 #include "lite/runtime/testing/op_model.h"
 #include "lite/runtime/testing/test_models.h"
@@ -77,17 +79,103 @@ TEST(BinaryArithmeticTest, Broadcasting) {
             (std::vector<float>{1, 2, 3}));
 }
 
-TEST(BinaryArithmeticTest, IntegersWrapAndDivideSafely) {
+TEST(BinaryArithmeticTest, IntegersWrapAndTruncate) {
   auto i32 = DataType::kInt32;
   EXPECT_EQ(RunBinary<int32_t>(BuiltinOperator::ADD, i32, {2}, {INT_MAX, 1},
                                {2}, {1, 2}),
             (std::vector<int32_t>{INT_MIN, 3}));
   EXPECT_EQ(RunBinary<int32_t>(BuiltinOperator::DIV, i32, {4},
-                               {7, -7, 5, INT_MIN}, {4}, {2, 2, 0, -1}),
-            (std::vector<int32_t>{3, -3, 0, INT_MIN}));
+                               {7, -7, 5, INT_MIN}, {4}, {2, 2, -2, -1}),
+            (std::vector<int32_t>{3, -3, -2, INT_MIN}));
   EXPECT_EQ(RunBinary<int64_t>(BuiltinOperator::MUL, DataType::kInt64, {2},
                                {3, -4}, {}, {5}),
             (std::vector<int64_t>{15, -20}));
+}
+
+// Every numeric type, on a broadcast (row loop) and a flat shape: values as
+// numpy computes them (wrapping, truncating division).
+template <typename T>
+void CheckAllOps(DataType type) {
+  const std::vector<T> a = {T(7), T(100), T(3), T(-8)};
+  const std::vector<T> b = {T(2), T(-3)};
+  auto run = [&](BuiltinOperator op) {
+    std::vector<int32_t> shape;
+    auto out = RunBinary<T>(op, type, {2, 2}, a, {2}, b,
+                            ActivationFunctionType::NONE, &shape);
+    EXPECT_EQ(shape, (std::vector<int32_t>{2, 2}));
+    return out;
+  };
+  std::vector<T> add, sub, mul, div, max, min;
+  for (int i = 0; i < 4; ++i) {
+    const T x = a[i], y = b[i % 2];
+    add.push_back(T(x + y));
+    sub.push_back(T(x - y));
+    mul.push_back(T(x * y));
+    div.push_back(T(x / y));
+    max.push_back(x > y ? x : y);
+    min.push_back(x < y ? x : y);
+  }
+  EXPECT_EQ(run(BuiltinOperator::ADD), add) << DataTypeName(type);
+  EXPECT_EQ(run(BuiltinOperator::SUB), sub) << DataTypeName(type);
+  EXPECT_EQ(run(BuiltinOperator::MUL), mul) << DataTypeName(type);
+  EXPECT_EQ(run(BuiltinOperator::DIV), div) << DataTypeName(type);
+  EXPECT_EQ(run(BuiltinOperator::MAXIMUM), max) << DataTypeName(type);
+  EXPECT_EQ(run(BuiltinOperator::MINIMUM), min) << DataTypeName(type);
+  // Same shapes: the flat (threaded) path.
+  EXPECT_EQ(RunBinary<T>(BuiltinOperator::ADD, type, {2}, {T(1), T(2)}, {2},
+                         {T(3), T(4)}),
+            (std::vector<T>{T(4), T(6)}));
+}
+
+TEST(BinaryArithmeticTest, EveryNumericType) {
+  CheckAllOps<int8_t>(DataType::kInt8);
+  CheckAllOps<uint8_t>(DataType::kUInt8);
+  CheckAllOps<int16_t>(DataType::kInt16);
+  CheckAllOps<uint16_t>(DataType::kUInt16);
+  CheckAllOps<int32_t>(DataType::kInt32);
+  CheckAllOps<uint32_t>(DataType::kUInt32);
+  CheckAllOps<int64_t>(DataType::kInt64);
+  CheckAllOps<uint64_t>(DataType::kUInt64);
+  CheckAllOps<float>(DataType::kFloat32);
+  CheckAllOps<double>(DataType::kFloat64);
+}
+
+TEST(BinaryArithmeticTest, SmallIntegersWrapAndDivideByMinusOne) {
+  EXPECT_EQ(RunBinary<int8_t>(BuiltinOperator::ADD, DataType::kInt8, {2},
+                              {127, -128}, {2}, {1, -1}),
+            (std::vector<int8_t>{-128, 127}));
+  EXPECT_EQ(RunBinary<uint16_t>(BuiltinOperator::MUL, DataType::kUInt16, {1},
+                                {65535}, {1}, {65535}),
+            (std::vector<uint16_t>{1}));
+  EXPECT_EQ(RunBinary<int8_t>(BuiltinOperator::DIV, DataType::kInt8, {3},
+                              {-128, -7, 7}, {3}, {-1, 2, -2}),
+            (std::vector<int8_t>{-128, -3, -3}));
+  EXPECT_EQ(RunBinary<int64_t>(BuiltinOperator::DIV, DataType::kInt64, {1},
+                               {INT64_MIN}, {1}, {-1}),
+            (std::vector<int64_t>{INT64_MIN}));
+}
+
+TEST(BinaryArithmeticTest, IntegerDivisionByZeroIsAnError) {
+  for (DataType type : {DataType::kInt32, DataType::kUInt8, DataType::kInt64}) {
+    OpModel m;
+    int x = m.AddInput(type, {2});
+    int y = m.AddInput(type, {2});
+    int z = m.AddOutput(type);
+    m.AddOp(BuiltinOperator::DIV, {x, y}, {z}, m.builder().Arithmetic());
+    ASSERT_TRUE(m.Build().ok());
+    const uint64_t a[2] = {5, 6}, b[2] = {1, 0};  // b's second element is 0
+    m.SetInputBytes(0, a, 2 * DataTypeSize(type));
+    m.SetInputBytes(1, b, 2 * DataTypeSize(type));
+    Status s = m.Invoke();
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(std::string(s.message()).find("division by zero"),
+              std::string::npos)
+        << s.message();
+  }
+  // A float zero divisor is IEEE's inf.
+  auto f = RunBinary<float>(BuiltinOperator::DIV, DataType::kFloat32, {1}, {1},
+                            {1}, {0});
+  EXPECT_TRUE(std::isinf(f[0]));
 }
 
 TEST(BinaryArithmeticTest, OptimizedMatchesReferenceOnRandomShapes) {

@@ -8,7 +8,7 @@ namespace twl {
 namespace {
 
 struct Exp {
-  static constexpr bool kIntegers = false;
+  static constexpr TypeSet kTypes = kFloat32Only;
   template <typename T>
   static T Apply(T x) {
     return std::exp(x);
@@ -16,7 +16,7 @@ struct Exp {
 };
 
 struct Log {
-  static constexpr bool kIntegers = false;
+  static constexpr TypeSet kTypes = kFloat32Only;
   template <typename T>
   static T Apply(T x) {
     return std::log(x);
@@ -24,7 +24,7 @@ struct Log {
 };
 
 struct Sqrt {
-  static constexpr bool kIntegers = false;
+  static constexpr TypeSet kTypes = kFloat32Only;
   template <typename T>
   static T Apply(T x) {
     return std::sqrt(x);
@@ -32,7 +32,7 @@ struct Sqrt {
 };
 
 struct Rsqrt {
-  static constexpr bool kIntegers = false;
+  static constexpr TypeSet kTypes = kFloat32Only;
   template <typename T>
   static T Apply(T x) {
     return T(1) / std::sqrt(x);
@@ -40,7 +40,7 @@ struct Rsqrt {
 };
 
 struct Square {
-  static constexpr bool kIntegers = true;
+  static constexpr TypeSet kTypes = kNumericTypes;
   template <typename T>
   static T Apply(T x) {
     if constexpr (std::is_integral<T>::value) return WrapMul(x, x);
@@ -49,7 +49,7 @@ struct Square {
 };
 
 struct Neg {
-  static constexpr bool kIntegers = true;
+  static constexpr TypeSet kTypes = kNumericTypes;
   template <typename T>
   static T Apply(T x) {
     if constexpr (std::is_integral<T>::value) return WrapNeg(x);
@@ -58,7 +58,7 @@ struct Neg {
 };
 
 struct Abs {
-  static constexpr bool kIntegers = true;
+  static constexpr TypeSet kTypes = kNumericTypes;
   template <typename T>
   static T Apply(T x) {
     if constexpr (std::is_integral<T>::value) return x < 0 ? WrapNeg(x) : x;

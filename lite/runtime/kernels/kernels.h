@@ -9,21 +9,54 @@
 
 namespace twl {
 
-#define TWL_FOR_EACH_BUILTIN_KERNEL(X)                                       \
-  X(ADD)                                                                     \
-  X(SUB)                                                                     \
-  X(MUL)                                                                     \
-  X(DIV)                                                                     \
-  X(MAXIMUM)                                                                 \
-  X(MINIMUM)                                                                 \
-  X(FULLY_CONNECTED) X(CONV_2D) X(DEPTHWISE_CONV_2D) X(MAX_POOL_2D)          \
-      X(AVERAGE_POOL_2D) X(RELU) X(RELU6) X(SIGMOID) X(TANH) X(SOFTMAX)      \
-          X(LOG_SOFTMAX) X(RESHAPE) X(TRANSPOSE) X(CONCATENATION) X(MEAN)    \
-              X(PAD) X(GATHER) X(BATCH_MATMUL) X(SLICE) X(STRIDED_SLICE)     \
-                  X(SQUEEZE) X(EXPAND_DIMS) X(ARG_MAX) X(EXP) X(LOG) X(SQRT) \
-                      X(RSQRT) X(SQUARE) X(NEG) X(ABS) X(CAST) X(LAYER_NORM) \
-                          X(GELU) X(ERF) X(SELECT) X(EQUAL) X(LSTM) X(GRU)   \
-                              X(RNN) \
+// One X(op) per builtin kernel, in schema order.
+// clang-format off
+#define TWL_FOR_EACH_BUILTIN_KERNEL(X) \
+  X(ADD) \
+  X(SUB) \
+  X(MUL) \
+  X(DIV) \
+  X(MAXIMUM) \
+  X(MINIMUM) \
+  X(FULLY_CONNECTED) \
+  X(CONV_2D) \
+  X(DEPTHWISE_CONV_2D) \
+  X(MAX_POOL_2D) \
+  X(AVERAGE_POOL_2D) \
+  X(RELU) \
+  X(RELU6) \
+  X(SIGMOID) \
+  X(TANH) \
+  X(SOFTMAX) \
+  X(LOG_SOFTMAX) \
+  X(RESHAPE) \
+  X(TRANSPOSE) \
+  X(CONCATENATION) \
+  X(MEAN) \
+  X(PAD) \
+  X(GATHER) \
+  X(BATCH_MATMUL) \
+  X(SLICE) \
+  X(STRIDED_SLICE) \
+  X(SQUEEZE) \
+  X(EXPAND_DIMS) \
+  X(ARG_MAX) \
+  X(EXP) \
+  X(LOG) \
+  X(SQRT) \
+  X(RSQRT) \
+  X(SQUARE) \
+  X(NEG) \
+  X(ABS) \
+  X(CAST) \
+  X(LAYER_NORM) \
+  X(GELU) \
+  X(ERF) \
+  X(SELECT) \
+  X(EQUAL) \
+  X(LSTM) \
+  X(GRU) \
+  X(RNN) \
   X(NOT_EQUAL) \
   X(LESS) \
   X(LESS_EQUAL) \
@@ -58,7 +91,41 @@ namespace twl {
   X(DEPTH_TO_SPACE) \
   X(SPACE_TO_DEPTH) \
   X(TOP_K) \
-  X(REVERSE_SEQUENCE)
+  X(REVERSE_SEQUENCE) \
+  X(SIN) \
+  X(COS) \
+  X(TAN) \
+  X(ASIN) \
+  X(ACOS) \
+  X(ATAN) \
+  X(SINH) \
+  X(COSH) \
+  X(ASINH) \
+  X(ACOSH) \
+  X(ATANH) \
+  X(FLOOR) \
+  X(CEIL) \
+  X(ROUND) \
+  X(SIGN) \
+  X(IS_NAN) \
+  X(IS_INF) \
+  X(SOFTPLUS) \
+  X(SOFTSIGN) \
+  X(ELU) \
+  X(SELU) \
+  X(CELU) \
+  X(LEAKY_RELU) \
+  X(HARD_SIGMOID) \
+  X(HARD_SWISH) \
+  X(MISH) \
+  X(THRESHOLDED_RELU) \
+  X(SHRINK) \
+  X(SWISH) \
+  X(PRELU) \
+  X(POW) \
+  X(FLOOR_MOD) \
+  X(FMOD)
+// clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
 TWL_FOR_EACH_BUILTIN_KERNEL(TWL_DECLARE_REGISTRATION)

@@ -1,60 +1,92 @@
 // A kernel skeleton for elementwise unary ops: output has the input's shape
-// and type; eval is one flat loop per dtype (vectorized by the compiler),
-// split across threads when large.
+// and type (bool for a predicate); eval is one flat loop per dtype
+// (vectorized by the compiler), split across threads when large. The
+// checks and the threading are shared (unary_kernel.cc); each op and type
+// adds its loop only.
 #ifndef TENSORWEAVE_LITE_RUNTIME_KERNELS_UNARY_KERNEL_H_
 #define TENSORWEAVE_LITE_RUNTIME_KERNELS_UNARY_KERNEL_H_
 
 #include <type_traits>
+#include <utility>
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
-#include "lite/runtime/thread_pool.h"
 
 namespace twl {
 
 // Op is a struct with
-//   static constexpr bool kIntegers;   // also int32/int64
-//   template <typename T> static T Apply(T x);
+//   static constexpr TypeSet kTypes;       // the input types it takes
+//   template <typename T> R Apply(T x);    // R: T, or bool for a predicate
+// and optionally
+//   template <typename T> R Reference(T x);  // the reference path's formula
+//                                            // when Apply approximates it
+//   explicit Op(const Node& node);         // parameters from the options
+// Apply and Reference may be static or const members.
+template <typename Op, typename = void>
+struct HasReference : std::false_type {};
+template <typename Op>
+struct HasReference<
+    Op, std::void_t<decltype(std::declval<const Op&>().Reference(0.f))>>
+    : std::true_type {};
+
+// Checks one input of a type in `types` and an output of its type (bool
+// when `predicate`), and sizes the output.
+Status PrepareUnary(KernelContext* context, Node* node, TypeSet types,
+                    bool predicate);
+// out[i] = op(in[i]) for i in [0, n).
+using UnaryRunFn = void (*)(const void* op, const void* in, void* out,
+                            int64_t n);
+// Reference: `reference` over everything; optimized: `fast`, split across
+// threads when large.
+void RunUnary(KernelContext* context, int64_t n, size_t in_size,
+              size_t out_size, const void* op, const void* in, void* out,
+              UnaryRunFn fast, UnaryRunFn reference);
+
 template <typename Op>
 struct UnaryKernel {
-  static bool Supports(DataType type) {
-    return type == DataType::kFloat32 ||
-           (Op::kIntegers &&
-            (type == DataType::kInt32 || type == DataType::kInt64));
+  // Whether the op answers bool (every op takes float32).
+  static constexpr bool kPredicate =
+      std::is_same<decltype(std::declval<const Op&>().Apply(0.f)), bool>::value;
+
+  static Op Make(const Node& node) {
+    if constexpr (std::is_constructible<Op, const Node&>::value) {
+      return Op(node);
+    } else {
+      return Op();
+    }
+  }
+
+  // The typed loop, through Apply or (kExact) Reference.
+  template <typename T, bool kExact>
+  static void Run(const void* op_ptr, const void* in_ptr, void* out_ptr,
+                  int64_t n) {
+    // A copy: its parameters stay in registers (out cannot alias them).
+    const Op op = *static_cast<const Op*>(op_ptr);
+    const T* in = static_cast<const T*>(in_ptr);
+    using R = decltype(op.Apply(T{}));
+    R* out = static_cast<R*>(out_ptr);
+    for (int64_t i = 0; i < n; ++i) {
+      if constexpr (kExact) {
+        out[i] = op.Reference(in[i]);
+      } else {
+        out[i] = op.Apply(in[i]);
+      }
+    }
   }
 
   static Status Prepare(KernelContext* context, Node* node) {
-    TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
-    const Tensor* input = context->input(*node, 0);
-    Tensor* output = context->output(*node, 0);
-    TWL_CHECK_ARG(Supports(input->type), "unsupported input type %s",
-                  DataTypeName(input->type));
-    TWL_CHECK_ARG(output->type == input->type,
-                  "output type %s must equal input type %s",
-                  DataTypeName(output->type), DataTypeName(input->type));
-    return context->ResizeTensor(output, input->shape);
-  }
-
-  template <typename T>
-  static void Run(const T* in, T* out, int64_t n) {
-    for (int64_t i = 0; i < n; ++i) out[i] = Op::Apply(in[i]);
+    return PrepareUnary(context, node, Op::kTypes, kPredicate);
   }
 
   static Status Eval(KernelContext* context, Node* node) {
     const Tensor* input = context->input(*node, 0);
     Tensor* output = context->output(*node, 0);
-    int64_t n = input->num_elements();
-    return DispatchNumeric(input->type, "unary op", [&](auto zero) {
+    const Op op = Make(*node);
+    return DispatchTypes<Op::kTypes>(input->type, "unary op", [&](auto zero) {
       using T = decltype(zero);
-      const T* in = input->data_as<T>();
-      T* out = output->data_as<T>();
-      if (context->use_reference()) {
-        for (int64_t i = 0; i < n; ++i) out[i] = Op::Apply(in[i]);
-      } else {
-        context->thread_pool()->ParallelFor(
-            n, 32768, context->thread_pool()->num_threads(),
-            [&](int64_t b, int64_t e) { Run<T>(in + b, out + b, e - b); });
-      }
+      RunUnary(context, input->num_elements(), sizeof(T),
+               sizeof(decltype(op.Apply(zero))), &op, input->data, output->data,
+               Run<T, false>, Run<T, HasReference<Op>::value>);
       return Status::Ok();
     });
   }
