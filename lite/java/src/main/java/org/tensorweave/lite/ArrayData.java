@@ -32,8 +32,11 @@ final class ArrayData {
       row = length > 0 ? Array.get(row, 0) : null;
       if (row == null || !row.getClass().isArray()) {
         throw new IllegalArgumentException(
-            what + " must be a rectangular primitive array, got " + array.getClass().getName()
-                + " with " + (length == 0 ? "an empty dimension" : row + " as an element"));
+            what
+                + " must be a rectangular primitive array, got "
+                + array.getClass().getName()
+                + " with "
+                + (length == 0 ? "an empty dimension" : row + " as an element"));
       }
     }
     int[] shape = new int[dims.size()];
@@ -69,8 +72,7 @@ final class ArrayData {
       long byteOffset) {
     if (array.getClass().getComponentType().isPrimitive()) {
       int length = Array.getLength(array);
-      NativeApi.copyArray(
-          interpreter, isInput, index, toArray, array, kind, 0, length, byteOffset);
+      NativeApi.copyArray(interpreter, isInput, index, toArray, array, kind, 0, length, byteOffset);
       return byteOffset + (long) length * bytesPerElement;
     }
     for (Object row : (Object[]) array) {
@@ -88,8 +90,12 @@ final class ArrayData {
     if (depth + 1 == shape.length) {
       if (row.getClass() != leafClass) {
         throw new IllegalArgumentException(
-            what + " mixes " + row.getClass().getSimpleName() + " and "
-                + leafClass.getSimpleName() + " rows");
+            what
+                + " mixes "
+                + row.getClass().getSimpleName()
+                + " and "
+                + leafClass.getSimpleName()
+                + " rows");
       }
       return;
     }

@@ -19,17 +19,17 @@ import java.util.Map;
  * }
  * }</pre>
  *
- * <p>Inputs and outputs are primitive arrays of the tensor's shape ({@code float[][]} for a
- * FLOAT32 tensor of rank 2; see {@link DataType} for which Java type holds which element type),
- * copied to and from the tensors, or ByteBuffers of exactly {@link Tensor#numBytes()} remaining
- * bytes in {@link ByteOrder#nativeOrder()} (read and written from their position, which is not
- * moved). A direct ByteBuffer is copied straight into (or out of) the tensor's memory with no
- * intermediate copy. An input array whose shape differs from the input's resizes the input first.
+ * <p>Inputs and outputs are primitive arrays of the tensor's shape ({@code float[][]} for a FLOAT32
+ * tensor of rank 2; see {@link DataType} for which Java type holds which element type), copied to
+ * and from the tensors, or ByteBuffers of exactly {@link Tensor#numBytes()} remaining bytes in
+ * {@link ByteOrder#nativeOrder()} (read and written from their position, which is not moved). A
+ * direct ByteBuffer is copied straight into (or out of) the tensor's memory with no intermediate
+ * copy. An input array whose shape differs from the input's resizes the input first.
  *
  * <p>Every error of the runtime (a bad model, a wrong shape, type or size, an op that cannot run)
- * is an IllegalArgumentException with the runtime's message, which names the op and what is
- * wrong; using an interpreter after {@link #close()} throws IllegalStateException. An interpreter
- * is not thread-safe: use it from one thread at a time.
+ * is an IllegalArgumentException with the runtime's message, which names the op and what is wrong;
+ * using an interpreter after {@link #close()} throws IllegalStateException. An interpreter is not
+ * thread-safe: use it from one thread at a time.
  */
 public final class Interpreter implements AutoCloseable {
   /** Options of a new interpreter. */
@@ -66,8 +66,8 @@ public final class Interpreter implements AutoCloseable {
 
   /**
    * Loads a model from the buffer's remaining bytes. A direct buffer whose position is 16-byte
-   * aligned (as a {@link java.nio.MappedByteBuffer} of a whole file) is used in place: it must
-   * stay unchanged until the interpreter is closed. Other buffers are copied.
+   * aligned (as a {@link java.nio.MappedByteBuffer} of a whole file) is used in place: it must stay
+   * unchanged until the interpreter is closed. Other buffers are copied.
    */
   public Interpreter(ByteBuffer modelBuffer) {
     this(modelBuffer, null);
@@ -185,7 +185,9 @@ public final class Interpreter implements AutoCloseable {
     return indexOf(outputs, name, "output");
   }
 
-  /** Gives input {@code index} the shape {@code dims}; tensors are reallocated before the next run. */
+  /**
+   * Gives input {@code index} the shape {@code dims}; tensors are reallocated before the next run.
+   */
   public void resizeInput(int index, int[] dims) {
     long handle = handle();
     checkIndex(index, inputs.length, "input");
@@ -262,8 +264,15 @@ public final class Interpreter implements AutoCloseable {
         NativeApi.copyBufferToInput(handle, tensor.index(), buffer, position, size);
       } else if (buffer.hasArray()) {
         NativeApi.copyArray(
-            handle, isInput, tensor.index(), toValue, buffer.array(), NativeApi.KIND_BYTE,
-            buffer.arrayOffset() + position, size, 0);
+            handle,
+            isInput,
+            tensor.index(),
+            toValue,
+            buffer.array(),
+            NativeApi.KIND_BYTE,
+            buffer.arrayOffset() + position,
+            size,
+            0);
       } else {
         // A read-only heap buffer (outputs were refused by checkBuffer).
         byte[] bytes = new byte[size];
@@ -281,12 +290,23 @@ public final class Interpreter implements AutoCloseable {
     }
     if (!Arrays.equals(shape, tensor.shape())) {
       throw new IllegalArgumentException(
-          what + " '" + tensor.name() + "' has shape " + Arrays.toString(tensor.shape())
-              + ", got an array of shape " + Arrays.toString(shape));
+          what
+              + " '"
+              + tensor.name()
+              + "' has shape "
+              + Arrays.toString(tensor.shape())
+              + ", got an array of shape "
+              + Arrays.toString(shape));
     }
     ArrayData.copy(
-        handle, isInput, tensor.index(), toValue, value, NativeApi.kindOf(elementClass),
-        type.byteSize(), 0);
+        handle,
+        isInput,
+        tensor.index(),
+        toValue,
+        value,
+        NativeApi.kindOf(elementClass),
+        type.byteSize(),
+        0);
   }
 
   private static void checkBuffer(
@@ -294,14 +314,25 @@ public final class Interpreter implements AutoCloseable {
     int bytes = tensor.numBytes();
     if (buffer.remaining() != bytes) {
       throw new IllegalArgumentException(
-          what + " '" + tensor.name() + "' (" + type + Arrays.toString(tensor.shape())
-              + ") holds " + bytes + " bytes, the ByteBuffer has " + buffer.remaining()
+          what
+              + " '"
+              + tensor.name()
+              + "' ("
+              + type
+              + Arrays.toString(tensor.shape())
+              + ") holds "
+              + bytes
+              + " bytes, the ByteBuffer has "
+              + buffer.remaining()
               + " remaining");
     }
     if (type.byteSize() > 1 && buffer.order() != ByteOrder.nativeOrder()) {
       throw new IllegalArgumentException(
-          what + ": the ByteBuffer must be in ByteOrder.nativeOrder() (" + ByteOrder.nativeOrder()
-              + "), it is " + buffer.order());
+          what
+              + ": the ByteBuffer must be in ByteOrder.nativeOrder() ("
+              + ByteOrder.nativeOrder()
+              + "), it is "
+              + buffer.order());
     }
     if (toValue && buffer.isReadOnly()) {
       throw new IllegalArgumentException(what + ": the ByteBuffer is read-only");
@@ -326,7 +357,13 @@ public final class Interpreter implements AutoCloseable {
   private static void checkIndex(int index, int count, String kind) {
     if (index < 0 || index >= count) {
       throw new IllegalArgumentException(
-          kind + " index " + index + " is out of range (the model has " + count + " " + kind
+          kind
+              + " index "
+              + index
+              + " is out of range (the model has "
+              + count
+              + " "
+              + kind
               + "s)");
     }
   }

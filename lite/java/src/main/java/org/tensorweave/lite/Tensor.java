@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * A graph input or output of an {@link Interpreter}: its type, shape, size and name. Reads the
- * interpreter's current state on every call (shapes change with {@link Interpreter#resizeInput}
- * and {@link Interpreter#allocateTensors}); using it after the interpreter is closed throws
+ * interpreter's current state on every call (shapes change with {@link Interpreter#resizeInput} and
+ * {@link Interpreter#allocateTensors}); using it after the interpreter is closed throws
  * IllegalStateException.
  */
 public final class Tensor {

@@ -164,8 +164,12 @@ public final class InterpreterTest {
     ByteBuffer misaligned = ByteBuffer.allocateDirect(bytes.length + 1);
     misaligned.position(1);
     misaligned.put(bytes).position(1);
-    ByteBuffer[] buffers = {ByteBuffer.wrap(bytes), misaligned, misaligned.slice(),
-        ByteBuffer.wrap(bytes).asReadOnlyBuffer()};
+    ByteBuffer[] buffers = {
+      ByteBuffer.wrap(bytes),
+      misaligned,
+      misaligned.slice(),
+      ByteBuffer.wrap(bytes).asReadOnlyBuffer()
+    };
     for (ByteBuffer buffer : buffers) {
       try (Interpreter interpreter = new Interpreter(buffer)) {
         // At most one of the direct buffers (the slice) can be aligned.
@@ -251,8 +255,11 @@ public final class InterpreterTest {
       {DataType.FLOAT16, new short[][] {{0x3c00, -1, 3}, {4, 5, 6}}, new short[3][2]},
       {DataType.INT8, new byte[][] {{1, -2, 3}, {4, 5, -128}}, new byte[3][2]},
       {DataType.UINT8, new byte[][] {{1, -1, 3}, {4, 5, 6}}, new byte[3][2]},
-      {DataType.BOOL, new boolean[][] {{true, false, true}, {false, false, true}},
-        new boolean[3][2]},
+      {
+        DataType.BOOL,
+        new boolean[][] {{true, false, true}, {false, false, true}},
+        new boolean[3][2]
+      },
     };
     assertEquals(DataType.values().length, cases.length);
     for (Object[] c : cases) {
@@ -278,37 +285,56 @@ public final class InterpreterTest {
 
   @Test
   public void rejectsWrongInputs() {
-    assertThrowsWith(IllegalArgumentException.class, "holds 16 bytes", () ->
-        mlp.run(ByteBuffer.allocateDirect(12).order(ByteOrder.nativeOrder()), new float[1][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "holds 16 bytes",
+        () ->
+            mlp.run(ByteBuffer.allocateDirect(12).order(ByteOrder.nativeOrder()), new float[1][3]));
     ByteBuffer bigEndian = ByteBuffer.allocateDirect(16).order(ByteOrder.BIG_ENDIAN);
     if (ByteOrder.nativeOrder() != ByteOrder.BIG_ENDIAN) {
-      assertThrowsWith(IllegalArgumentException.class, "nativeOrder", () ->
-          mlp.run(bigEndian, new float[1][3]));
+      assertThrowsWith(
+          IllegalArgumentException.class, "nativeOrder", () -> mlp.run(bigEndian, new float[1][3]));
     }
-    assertThrowsWith(IllegalArgumentException.class, "FLOAT32", () ->
-        mlp.run(new int[1][4], new float[1][3]));
-    assertThrowsWith(IllegalArgumentException.class, "input 0 is null", () ->
-        mlp.run(null, new float[1][3]));
-    assertThrowsWith(IllegalArgumentException.class, "output 0 is null", () ->
-        mlp.run(new float[1][4], null));
-    assertThrowsWith(IllegalArgumentException.class, "inputs is null", () ->
-        mlp.runForMultipleInputsOutputs(null, new HashMap<Integer, Object>()));
-    assertThrowsWith(IllegalArgumentException.class, "has 1 inputs, got 2", () ->
-        mlp.runForMultipleInputsOutputs(new Object[2], new HashMap<Integer, Object>()));
+    assertThrowsWith(
+        IllegalArgumentException.class, "FLOAT32", () -> mlp.run(new int[1][4], new float[1][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class, "input 0 is null", () -> mlp.run(null, new float[1][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class, "output 0 is null", () -> mlp.run(new float[1][4], null));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "inputs is null",
+        () -> mlp.runForMultipleInputsOutputs(null, new HashMap<Integer, Object>()));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "has 1 inputs, got 2",
+        () -> mlp.runForMultipleInputsOutputs(new Object[2], new HashMap<Integer, Object>()));
     Map<Integer, Object> outOfRange = new HashMap<>();
     outOfRange.put(5, new float[1][3]);
-    assertThrowsWith(IllegalArgumentException.class, "output index 5 is out of range", () ->
-        mlp.runForMultipleInputsOutputs(new Object[] {new float[1][4]}, outOfRange));
-    assertThrowsWith(IllegalArgumentException.class, "rectangular", () ->
-        mlp.run(new float[][] {new float[4], new float[3]}, new float[2][3]));
-    assertThrowsWith(IllegalArgumentException.class, "rectangular", () ->
-        mlp.run(new float[][] {new float[4], null}, new float[2][3]));
-    assertThrowsWith(IllegalArgumentException.class, "mixes", () ->
-        mlp.run(new Object[] {new float[4], new int[4]}, new float[2][3]));
-    assertThrowsWith(IllegalArgumentException.class, "java.lang.String", () ->
-        mlp.run("not a tensor", new float[1][3]));
-    assertThrowsWith(IllegalArgumentException.class, "java.lang.Float", () ->
-        mlp.run(new Float[1][4], new float[1][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "output index 5 is out of range",
+        () -> mlp.runForMultipleInputsOutputs(new Object[] {new float[1][4]}, outOfRange));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "rectangular",
+        () -> mlp.run(new float[][] {new float[4], new float[3]}, new float[2][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "rectangular",
+        () -> mlp.run(new float[][] {new float[4], null}, new float[2][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "mixes",
+        () -> mlp.run(new Object[] {new float[4], new int[4]}, new float[2][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "java.lang.String",
+        () -> mlp.run("not a tensor", new float[1][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "java.lang.Float",
+        () -> mlp.run(new Float[1][4], new float[1][3]));
     // After every refusal the interpreter still runs.
     float[][] probs = new float[1][3];
     mlp.run(new float[][] {mlpX[0]}, probs);
@@ -318,33 +344,46 @@ public final class InterpreterTest {
   @Test
   public void rejectsWrongOutputs() {
     float[][] x = {mlpX[0]};
-    assertThrowsWith(IllegalArgumentException.class, "has shape [1, 3], got an array of shape [1, 2]",
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "has shape [1, 3], got an array of shape [1, 2]",
         () -> mlp.run(x, new float[1][2]));
     assertThrowsWith(IllegalArgumentException.class, "FLOAT32", () -> mlp.run(x, new double[1][3]));
-    assertThrowsWith(IllegalArgumentException.class, "holds 12 bytes", () ->
-        mlp.run(x, ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder())));
-    assertThrowsWith(IllegalArgumentException.class, "read-only", () ->
-        mlp.run(x, ByteBuffer.allocate(12).asReadOnlyBuffer().order(ByteOrder.nativeOrder())));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "holds 12 bytes",
+        () -> mlp.run(x, ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder())));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "read-only",
+        () ->
+            mlp.run(x, ByteBuffer.allocate(12).asReadOnlyBuffer().order(ByteOrder.nativeOrder())));
   }
 
   @Test
   public void reportsTheRuntimesErrorsNamingTheOp() {
     // A [1, 5] input does not fit the first layer's [8, 4] weights.
-    assertThrowsWith(IllegalArgumentException.class, "FULLY_CONNECTED", () ->
-        mlp.run(new float[1][5], new float[1][3]));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "FULLY_CONNECTED",
+        () -> mlp.run(new float[1][5], new float[1][3]));
     mlp.resizeInput(0, new int[] {2, 7});
     assertThrowsWith(IllegalArgumentException.class, "FULLY_CONNECTED", mlp::allocateTensors);
-    assertThrowsWith(IllegalArgumentException.class, "resizeInput failed", () ->
-        mlp.resizeInput(0, new int[] {-3, 4}));
-    assertThrowsWith(IllegalArgumentException.class, "input index 1 is out of range", () ->
-        mlp.resizeInput(1, new int[] {1, 4}));
-    assertThrowsWith(IllegalArgumentException.class, "dims is null", () ->
-        mlp.resizeInput(0, null));
-    assertThrowsWith(IllegalArgumentException.class, "out of range", () ->
-        mlp.getInputTensor(1));
-    assertThrowsWith(IllegalArgumentException.class, "out of range", () ->
-        mlp.getOutputTensor(-1));
-    assertThrowsWith(IllegalArgumentException.class, "no input named 'nope' (its inputs: 'input')",
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "resizeInput failed",
+        () -> mlp.resizeInput(0, new int[] {-3, 4}));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "input index 1 is out of range",
+        () -> mlp.resizeInput(1, new int[] {1, 4}));
+    assertThrowsWith(
+        IllegalArgumentException.class, "dims is null", () -> mlp.resizeInput(0, null));
+    assertThrowsWith(IllegalArgumentException.class, "out of range", () -> mlp.getInputTensor(1));
+    assertThrowsWith(IllegalArgumentException.class, "out of range", () -> mlp.getOutputTensor(-1));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "no input named 'nope' (its inputs: 'input')",
         () -> mlp.getInputIndex("nope"));
     // A good shape again runs.
     float[][] probs = new float[1][3];
@@ -354,8 +393,10 @@ public final class InterpreterTest {
 
   @Test
   public void rejectsBadModels() throws IOException {
-    assertThrowsWith(IllegalArgumentException.class, "cannot load the model", () ->
-        new Interpreter(new File(models, "missing.twl")));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "cannot load the model",
+        () -> new Interpreter(new File(models, "missing.twl")));
     byte[] bytes = Files.readAllBytes(model("mlp.twl").toPath());
     File truncated = File.createTempFile("truncated", ".twl");
     File garbage = File.createTempFile("garbage", ".twl");
@@ -365,26 +406,35 @@ public final class InterpreterTest {
       new java.util.Random(1).nextBytes(noise);
       Files.write(garbage.toPath(), noise);
       for (File file : new File[] {truncated, garbage}) {
-        assertThrowsWith(IllegalArgumentException.class, "cannot load the model", () ->
-            new Interpreter(file));
+        assertThrowsWith(
+            IllegalArgumentException.class, "cannot load the model", () -> new Interpreter(file));
       }
       ByteBuffer direct = ByteBuffer.allocateDirect(noise.length);
       direct.put(noise).rewind();
-      for (ByteBuffer buffer : new ByteBuffer[] {ByteBuffer.wrap(noise), direct,
-          ByteBuffer.allocate(0), ByteBuffer.wrap(bytes, 0, bytes.length / 2)}) {
-        assertThrowsWith(IllegalArgumentException.class, "cannot load the model", () ->
-            new Interpreter(buffer));
+      for (ByteBuffer buffer :
+          new ByteBuffer[] {
+            ByteBuffer.wrap(noise),
+            direct,
+            ByteBuffer.allocate(0),
+            ByteBuffer.wrap(bytes, 0, bytes.length / 2)
+          }) {
+        assertThrowsWith(
+            IllegalArgumentException.class, "cannot load the model", () -> new Interpreter(buffer));
       }
     } finally {
       truncated.delete();
       garbage.delete();
     }
-    assertThrowsWith(IllegalArgumentException.class, "modelFile is null", () ->
-        new Interpreter((File) null));
-    assertThrowsWith(IllegalArgumentException.class, "modelBuffer is null", () ->
-        new Interpreter((ByteBuffer) null));
-    assertThrowsWith(IllegalArgumentException.class, "num_threads must be in 1..64", () ->
-        new Interpreter(model("mlp.twl"), new Interpreter.Options().setNumThreads(0)));
+    assertThrowsWith(
+        IllegalArgumentException.class, "modelFile is null", () -> new Interpreter((File) null));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "modelBuffer is null",
+        () -> new Interpreter((ByteBuffer) null));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "num_threads must be in 1..64",
+        () -> new Interpreter(model("mlp.twl"), new Interpreter.Options().setNumThreads(0)));
   }
 
   @Test
@@ -392,13 +442,13 @@ public final class InterpreterTest {
     Tensor input = mlp.getInputTensor(0);
     mlp.close();
     mlp.close();
-    assertThrowsWith(IllegalStateException.class, "closed", () ->
-        mlp.run(new float[1][4], new float[1][3]));
+    assertThrowsWith(
+        IllegalStateException.class, "closed", () -> mlp.run(new float[1][4], new float[1][3]));
     assertThrowsWith(IllegalStateException.class, "closed", () -> mlp.getInputTensor(0));
     assertThrowsWith(IllegalStateException.class, "closed", mlp::getInputTensorCount);
     assertThrowsWith(IllegalStateException.class, "closed", mlp::allocateTensors);
-    assertThrowsWith(IllegalStateException.class, "closed", () ->
-        mlp.resizeInput(0, new int[] {1, 4}));
+    assertThrowsWith(
+        IllegalStateException.class, "closed", () -> mlp.resizeInput(0, new int[] {1, 4}));
     assertThrowsWith(IllegalStateException.class, "closed", input::shape);
     assertThrowsWith(IllegalStateException.class, "closed", input::name);
   }
@@ -408,8 +458,10 @@ public final class InterpreterTest {
   }
 
   private float[][] readFloats(String name, int rows, int columns) throws IOException {
-    FloatBuffer values = ByteBuffer.wrap(Files.readAllBytes(model(name).toPath()))
-        .order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+    FloatBuffer values =
+        ByteBuffer.wrap(Files.readAllBytes(model(name).toPath()))
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .asFloatBuffer();
     assertEquals(name, rows * columns, values.remaining());
     float[][] result = new float[rows][columns];
     for (float[] row : result) {
