@@ -208,13 +208,16 @@ TWL_JNI(void, deleteModel)(JNIEnv*, jclass, jlong model) {
 }
 
 TWL_JNI(jlong, createInterpreter)
-(JNIEnv* env, jclass, jlong model, jint num_threads) {
+(JNIEnv* env, jclass, jlong model, jint num_threads,
+ jboolean use_reference_kernels) {
   TwlInterpreterOptions* options = twl_interpreter_options_create();
   if (options == nullptr) {
     Throw(env, "java/lang/OutOfMemoryError", "interpreter options");
     return 0;
   }
   twl_interpreter_options_set_num_threads(options, num_threads);
+  twl_interpreter_options_set_use_reference_kernels(options,
+                                                    use_reference_kernels);
   TwlInterpreter* interpreter =
       twl_interpreter_create(reinterpret_cast<TwlModel*>(model), options);
   twl_interpreter_options_delete(options);

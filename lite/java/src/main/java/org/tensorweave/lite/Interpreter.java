@@ -35,6 +35,7 @@ public final class Interpreter implements AutoCloseable {
   /** Options of a new interpreter. */
   public static final class Options {
     private int numThreads = 1;
+    private boolean useReferenceKernels;
 
     /** Threads for large kernels, counting the caller (1..64; default 1). */
     public Options setNumThreads(int numThreads) {
@@ -44,6 +45,19 @@ public final class Interpreter implements AutoCloseable {
 
     public int getNumThreads() {
       return numThreads;
+    }
+
+    /**
+     * Runs the plain reference kernels instead of the optimized ones (default false): slower, for
+     * checking an optimized result on a device.
+     */
+    public Options setUseReferenceKernels(boolean useReferenceKernels) {
+      this.useReferenceKernels = useReferenceKernels;
+      return this;
+    }
+
+    public boolean getUseReferenceKernels() {
+      return useReferenceKernels;
     }
   }
 
@@ -83,7 +97,8 @@ public final class Interpreter implements AutoCloseable {
 
   private Interpreter(long model, Options options) {
     try {
-      handle = NativeApi.createInterpreter(model, options == null ? 1 : options.numThreads);
+      Options chosen = options == null ? new Options() : options;
+      handle = NativeApi.createInterpreter(model, chosen.numThreads, chosen.useReferenceKernels);
     } finally {
       // The interpreter keeps what it needs of the model.
       NativeApi.deleteModel(model);

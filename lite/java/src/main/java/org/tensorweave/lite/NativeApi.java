@@ -57,7 +57,7 @@ final class NativeApi {
 
   static native void deleteModel(long model);
 
-  static native long createInterpreter(long model, int numThreads);
+  static native long createInterpreter(long model, int numThreads, boolean useReferenceKernels);
 
   static native void deleteInterpreter(long interpreter);
 

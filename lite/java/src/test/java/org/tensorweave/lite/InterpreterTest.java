@@ -87,6 +87,18 @@ public final class InterpreterTest {
   }
 
   @Test
+  public void runsWithReferenceKernels() {
+    Interpreter.Options options = new Interpreter.Options().setUseReferenceKernels(true);
+    try (Interpreter interpreter = new Interpreter(model("mlp.twl"), options)) {
+      float[][] probs = new float[3][3];
+      interpreter.run(mlpX, probs);
+      for (int i = 0; i < 3; i++) {
+        assertClose(mlpProbs[i], probs[i]);
+      }
+    }
+  }
+
+  @Test
   public void resizesInputThenRuns() {
     mlp.resizeInput(0, new int[] {3, 4});
     mlp.allocateTensors();
