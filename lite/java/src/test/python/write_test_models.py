@@ -25,7 +25,7 @@ import numpy as np
 _ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(_ROOT, "lite", "python", "tests"))
 
-import twl_writer  # noqa: E402
+import twl_writer  # after the path insert above
 
 # Element types by their .twl codes (c_api.h: TwlType), named as the Java
 # DataType enum names them.
