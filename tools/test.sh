@@ -2,7 +2,8 @@
 # Runs every test: C++ with Bazel (also under AddressSanitizer and
 # UndefinedBehaviorSanitizer for the lite runtime, fuzzed for a minute, the
 # core's kernels fuzzed under ASan + UBSan (core/fuzz), and cross-built for
-# aarch64 under qemu), Python with pytest. Installs what is missing first.
+# aarch64 under qemu), Python with pytest, the lite Java API with JUnit.
+# Installs what is missing first.
 # Each stage says what it does and about how long it takes, shows its
 # progress, and the run ends with a summary of every stage.
 # Arguments are passed to the last stage's pytest.
@@ -37,6 +38,14 @@ stage "lite runtime cross-built for aarch64, run under qemu" "about 1 min warm, 
   lite/cross/build_aarch64.sh
 stage "tensorweave-lite Python package tests (pytest)" "under a minute" \
   "$PYTHON" -m pytest lite/python/tests
+# The Java API (lite/java): its JNI library, then its JUnit tests on the
+# host JVM (standing in for Android) with -Xcheck:jni.
+if command -v javac >/dev/null && [[ -f /usr/share/java/junit4.jar ]]; then
+  stage "lite Java API: JNI library + JUnit tests (lite/java/test.sh)" "under a minute" \
+    lite/java/test.sh
+else
+  printf '\n== lite Java API: skipped (javac or /usr/share/java/junit4.jar missing; tools/install_deps.sh installs them)\n'
+fi
 # The CUDA GPU library (core/gpu, tools/build_gpu.sh) builds wherever nvcc is,
 # so that a GPU build cannot silently rot: it must load into the core
 # extension with every symbol resolved and report its GPUs (here: none,

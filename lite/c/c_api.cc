@@ -170,6 +170,13 @@ void twl_interpreter_options_set_num_threads(TwlInterpreterOptions* options,
   if (options != nullptr) options->options.num_threads = num_threads;
 }
 
+void twl_interpreter_options_set_use_reference_kernels(
+    TwlInterpreterOptions* options, int use_reference_kernels) {
+  if (options != nullptr) {
+    options->options.use_reference_kernels = use_reference_kernels != 0;
+  }
+}
+
 void twl_interpreter_options_delete(TwlInterpreterOptions* options) {
   delete options;
 }

@@ -122,6 +122,10 @@ TWL_CAPI_EXPORT TwlInterpreterOptions* twl_interpreter_options_create(void);
 /* Threads for large kernels, counting the caller (1..64; default 1). */
 TWL_CAPI_EXPORT void twl_interpreter_options_set_num_threads(
     TwlInterpreterOptions* options, int num_threads);
+/* Nonzero: run the plain reference kernels instead of the optimized ones
+ * (default 0). Slower; for checking an optimized result on a device. */
+TWL_CAPI_EXPORT void twl_interpreter_options_set_use_reference_kernels(
+    TwlInterpreterOptions* options, int use_reference_kernels);
 TWL_CAPI_EXPORT void twl_interpreter_options_delete(
     TwlInterpreterOptions* options);
 

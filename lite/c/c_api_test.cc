@@ -61,6 +61,33 @@ TEST_F(CApiTest, RunsModel) {
             static_cast<const void*>(twl_tensor_data(output)));
 }
 
+// The reference kernels give the optimized kernels' result.
+TEST_F(CApiTest, ReferenceKernelsAgree) {
+  TwlInterpreterOptions* options = twl_interpreter_options_create();
+  twl_interpreter_options_set_use_reference_kernels(options, 1);
+  TwlInterpreter* reference = twl_interpreter_create(model_, options);
+  twl_interpreter_options_delete(options);
+  ASSERT_NE(reference, nullptr) << twl_last_error_message();
+  float x[6] = {1, -2, 3, -4, 5, -6};
+  float y[2][3];
+  TwlInterpreter* interpreters[2] = {interpreter_, reference};
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(twl_interpreter_allocate_tensors(interpreters[i]), kTwlOk);
+    ASSERT_EQ(
+        twl_tensor_copy_from_buffer(
+            twl_interpreter_get_input_tensor(interpreters[i], 0), x, sizeof(x)),
+        kTwlOk);
+    ASSERT_EQ(twl_interpreter_invoke(interpreters[i]), kTwlOk);
+    ASSERT_EQ(twl_tensor_copy_to_buffer(
+                  twl_interpreter_get_output_tensor(interpreters[i], 0), y[i],
+                  sizeof(y[i])),
+              kTwlOk);
+  }
+  for (int j = 0; j < 3; ++j) EXPECT_NEAR(y[0][j], y[1][j], 1e-5);
+  twl_interpreter_delete(reference);
+  twl_interpreter_options_set_use_reference_kernels(nullptr, 1);  // no crash
+}
+
 struct ProfileLog {
   std::vector<std::pair<int, std::string>> calls;
   double total_us = 0;

@@ -10,6 +10,7 @@
 #
 # Outputs (under $OUT, default build/aarch64 in the checkout):
 #   libtensorweave_lite.so, libtensorweave_lite.stripped.so, libtwl_runtime.a,
+#   libtensorweave_lite_jni{,.stripped}.so (the Java API's, lite/java),
 #   tests/lite/**/<name>_test, test_results.txt
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -28,6 +29,7 @@ command -v flatc >/dev/null || need+=(flatbuffers-compiler)
 [[ -f /usr/include/flatbuffers/flatbuffers.h ]] || need+=(libflatbuffers-dev)
 [[ -f /usr/src/googletest/googletest/src/gtest-all.cc ]] || need+=(googletest)
 command -v make >/dev/null || need+=(make)
+command -v javac >/dev/null || need+=(openjdk-17-jdk-headless)  # jni.h
 if (( ${#need[@]} )); then
   echo "== installing ${need[*]}"
   SUDO=""
@@ -51,6 +53,15 @@ if [[ "$exported" != "$declared" ]]; then
   exit 1
 fi
 echo "== exports the $(echo "$exported" | wc -l) functions of c_api.h, nothing else"
+# The JNI library (lite/java) exports only JNI functions.
+jni_lib=$OUT/libtensorweave_lite_jni.so
+jni_exported=$(aarch64-linux-gnu-nm -D --defined-only "$jni_lib" | awk '$2 ~ /[TW]/ {print $3}')
+if grep -qv '^Java_org_tensorweave_lite_NativeApi_' <<< "$jni_exported"; then
+  echo "libtensorweave_lite_jni.so exports more than JNI functions:"; echo "$jni_exported"
+  exit 1
+fi
+echo "== libtensorweave_lite_jni.so: $(echo "$jni_exported" | wc -l) JNI functions," \
+  "stripped $(stat -c %s "$OUT/libtensorweave_lite_jni.stripped.so") bytes"
 
 (( RUN_TESTS )) || exit 0
 echo "== running tests under qemu-aarch64 -L $SYSROOT"
