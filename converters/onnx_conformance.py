@@ -311,190 +311,46 @@ EXCLUDE.update(
     {
         "test_equal_string": _lacks_input_type("object"),
         "test_equal_string_broadcast": _lacks_input_type("object"),
-        **{
-            f"test_gelu_{v}_expanded": _converter_refuses(
-                "Sum: no importer (onnx's expanded Gelu function adds with it)", r"\(Sum\)"
-            )
-            for v in ("default_1", "default_2", "tanh_1", "tanh_2")
-        },
     }
 )
 
 # Attention, the normalizations, the losses and Einsum (attention_norm_ops.py).
-_FLOAT16_CAST = Excluded(
-    "needs CAST to and from float16 (being added): the decomposition computes in float32",
-    LiteError,
-    r"\(CAST\): CAST: unknown type",
-)
-_FLOAT64_CAST = Excluded(
-    "needs CAST to and from float64 (being added): BATCH_MATMUL and MEAN compute in float32",
-    LiteError,
-    r"\(CAST\): CAST: unknown type",
-)
 
 
-def _needs(*ops):
-    return Excluded(
-        f"needs {', '.join(ops)} (being added)",
-        ConversionError,
-        r"cannot be converted to \.twl: .*\((?:" + "|".join(ops) + r")\)",
-    )
-
-
+# onnx's expanded Attention functions compute in their input's type.
+_FLOAT16_EXPANDED = "float16 is storage only in the lite runtime: onnx's expanded function computes in float16"
 EXCLUDE.update(
     {
         **{
-            f"test_attention_{v}_expanded": _needs("Expand")
+            f"test_attention_{v}_expanded": _lacks_input_type("bfloat16")
             for v in [
-                "23_boolmask_fullymasked_row_nan_robustness",
-                "23_fullymasked_qk_matmul_output_mode3_zero",
-                "3d_diff_heads_sizes_attn_mask",
-                "3d_diff_heads_sizes_causal",
-                "3d_diff_heads_sizes_scaled",
-                "3d_diff_heads_sizes_softcap",
-                "3d_diff_heads_with_past_and_present",
-                "3d_gqa_with_past_and_present",
-                "3d_transpose_verification",
-                "3d_with_past_and_present",
-                "3d_with_past_and_present_qk_matmul_bias",
-                "3d_with_past_and_present_qk_matmul",
-                "3d_with_past_and_present_qk_matmul_softcap",
-                "3d_with_past_and_present_qk_matmul_softmax",
-                "4d_causal_with_past_and_present",
-                "4d_diff_heads_sizes_attn_mask",
-                "4d_diff_heads_sizes_causal",
-                "4d_diff_heads_sizes_scaled",
-                "4d_diff_heads_sizes_softcap",
-                "4d_diff_heads_with_past_and_present",
-                "4d_diff_heads_with_past_and_present_mask3d",
-                "4d_diff_heads_with_past_and_present_mask4d",
-                "4d_gqa_with_past_and_present",
-                "4d_gqa_with_past_and_present_fp16",
-                "4d_softcap_neginf_mask",
-                "4d_softcap_neginf_mask_poison",
-                "4d_with_past_and_present",
-                "4d_with_past_and_present_qk_matmul_bias_3d_mask",
-                "4d_with_past_and_present_qk_matmul_bias_4d_mask",
-                "4d_with_past_and_present_qk_matmul_bias",
-                "4d_with_past_and_present_qk_matmul",
-                "4d_with_qk_matmul_bias",
-                "4d_with_qk_matmul_softcap",
-                "4d_with_qk_matmul_softmax",
-            ]
-        },
-        **{
-            f"test_attention_{v}_expanded": _needs("CastLike", "Expand")
-            for v in [
-                "24_fullymasked_qk_matmul_output_mode3_zero",
-                "24_qk_matmul_output_mode3_softmax_precision",
                 "3d_causal_bf16",
-                "3d_causal",
-                "3d_diff_heads_sizes",
-                "3d",
-                "3d_gqa_causal",
-                "3d_gqa",
-                "3d_gqa_scaled",
-                "3d_gqa_softcap",
-                "3d_local_window",
-                "3d_scaled",
-                "3d_softcap",
-                "4d_attn_mask_3d_causal",
-                "4d_attn_mask_4d_causal",
                 "4d_attn_mask_causal_bf16",
                 "4d_causal_bf16",
-                "4d_causal",
-                "4d_causal_fp16",
-                "4d_diff_heads_sizes",
-                "4d",
-                "4d_fp16",
-                "4d_gqa_causal",
-                "4d_gqa",
-                "4d_gqa_scaled",
-                "4d_gqa_softcap",
-                "4d_scaled",
-                "4d_softcap",
-                "4d_with_past_and_present_qk_matmul_bias_3d_mask_causal",
-                "4d_with_past_and_present_qk_matmul_bias_4d_mask_causal",
-                "4d_with_qk_matmul",
-                "bidirectional_window",
-                "local_window_default",
-                "local_window",
-                "local_window_with_past",
-            ]
-        },
-        **{
-            f"test_attention_{v}_expanded": _needs("Expand", "ReduceMax")
-            for v in [
-                "3d_attn_mask",
-                "3d_gqa_attn_mask",
-                "4d_attn_mask_3d",
-                "4d_attn_mask_4d",
-                "4d_attn_mask_bool_4d",
-                "4d_attn_mask_bool",
-                "4d_attn_mask",
-                "4d_gqa_attn_mask",
-            ]
-        },
-        **{
-            f"test_attention_{v}_expanded": _needs("CastLike", "Less")
-            for v in [
-                "4d_causal_nonpad_attn_mask_composition",
-                "4d_causal_nonpad_batch_prefill",
-                "4d_causal_nonpad_continued_prefill",
-                "4d_causal_nonpad_negative_offset_structural_empty",
                 "4d_causal_padded_kv_bf16",
-                "4d_diff_heads_mask4d_padded_kv",
-                "4d_gqa_causal_nonpad_decode",
-                "4d_gqa_causal_nonpad_decode_fp16",
                 "4d_padded_kv_bf16",
-                "local_window_ext_cache_float16_mask",
-                "local_window_ext_cache_rank2_mask",
-                "local_window_ext_cache_rank3_head_mask",
-                "local_window_ext_cache_rank4_batch_mask",
             ]
         },
         **{
-            f"test_attention_{v}_expanded": _needs("CastLike")
-            for v in [
-                "causal_boolmask_nan_robustness",
-                "local_window_gqa_rank4_mask",
-                "local_window_rank1_boolean_mask",
-            ]
+            f"test_attention_{v}_expanded": Excluded(
+                _FLOAT16_EXPANDED, LiteError, r"\(MUL\): this op does not support float16"
+            )
+            for v in ["4d_causal_fp16", "4d_fp16"]
         },
         **{
-            f"test_nllloss_{v}_expanded": _needs("GatherElements")
-            for v in [
-                "NC",
-                "NCd1",
-                "NCd1_ii",
-                "NCd1_mean_weight_negative_ii",
-                "NCd1_weight",
-                "NCd1_weight_ii",
-                "NCd1d2",
-                "NCd1d2_no_weight_reduction_mean_ii",
-                "NCd1d2_reduction_mean",
-                "NCd1d2_reduction_sum",
-                "NCd1d2_with_weight",
-                "NCd1d2_with_weight_reduction_mean",
-                "NCd1d2_with_weight_reduction_sum",
-                "NCd1d2_with_weight_reduction_sum_ii",
-                "NCd1d2d3_none_no_weight_negative_ii",
-                "NCd1d2d3_sum_weight_high_ii",
-                "NCd1d2d3d4d5_mean_weight",
-                "NCd1d2d3d4d5_none_no_weight",
-            ]
-        },
-        **{
-            f"test_attention_{v}": _FLOAT16_CAST
+            f"test_attention_{v}_expanded": _converter_refuses(_FLOAT16_EXPANDED, r"\(ReduceMax\): input is float16")
             for v in [
                 "24_qk_matmul_output_mode3_softmax_precision",
-                "4d_causal_fp16",
-                "4d_fp16",
                 "4d_gqa_causal_nonpad_decode_fp16",
                 "4d_gqa_with_past_and_present_fp16",
                 "local_window_ext_cache_float16_mask",
             ]
         },
+        "test_attention_local_window_gqa_rank4_mask_expanded": Excluded(
+            "SOFTMAX is float32 only: onnx's expanded function casts the scores to float64 for its softmax",
+            LiteError,
+            r"\(SOFTMAX\): input '\w+' must be float32, got float64",
+        ),
         **{
             f"test_attention_{v}": _lacks_input_type("bfloat16")
             for v in [
@@ -505,7 +361,6 @@ EXCLUDE.update(
                 "4d_padded_kv_bf16",
             ]
         },
-        **{f"test_einsum_{v}": _FLOAT64_CAST for v in ["batch_matmul", "inner_prod", "sum"]},
         **{f"test_einsum_{v}_bfloat16": _lacks_input_type("bfloat16") for v in ["batch_matmul", "sum", "transpose"]},
     }
 )
@@ -517,7 +372,6 @@ _EMPTY_INPUT = Excluded(
     ConversionError,
     r"input 'data': dimension of size 0",
 )
-_NEEDS_CAST_LIKE = _converter_refuses("needs CastLike (being added)", r"\(CastLike\)")
 EXCLUDE.update(
     {
         **{
@@ -541,24 +395,6 @@ EXCLUDE.update(
                 "sum_empty_set",
                 "sum_empty_set_non_reduced_axis_zero",
             )
-        },
-        **{
-            f"test_reduce_{op}_{v}_expanded": _NEEDS_CAST_LIKE
-            for op, variants in (
-                ("l2", ("default_axes_keepdims", "do_not_keepdims", "keep_dims", "negative_axes_keep_dims")),
-                ("log_sum_exp", ("default_axes_keepdims", "do_not_keepdims", "keepdims", "negative_axes_keepdims")),
-            )
-            for v in variants
-            for v in (f"{v}_example", f"{v}_random")
-        },
-        **{
-            f"test_reduce_log_sum_exp_{v}_{data}": Excluded(
-                "float64 input: the lite SUB/EXP/LOG kernels lack float64",
-                LiteError,
-                r"\(SUB\): this op does not support float64",
-            )
-            for v in ("default_axes_keepdims", "do_not_keepdims", "keepdims", "negative_axes_keepdims")
-            for data in ("example", "random")
         },
     }
 )
@@ -611,12 +447,6 @@ EXCLUDE.update(
 )
 
 
-def _needs(*ops):
-    """An _expanded test needing ops another change is adding."""
-    names = " and ".join(ops)
-    return Excluded(f"needs {names} (being added)", ConversionError, "|".join(rf"\({op}\)" for op in ops))
-
-
 def _float32_only(op, t):
     return Excluded(
         f"{op} computes in float32 ({t} is storage only, or absent, in the lite runtime)",
@@ -629,7 +459,7 @@ def _float32_only(op, t):
 EXCLUDE.update(
     {
         "test_celu_bfloat16": _lacks_input_type("bfloat16"),
-        "test_celu_bfloat16_expanded": _needs("CastLike"),
+        "test_celu_bfloat16_expanded": _lacks_input_type("bfloat16"),
         "test_celu_float16": _float32_only("Celu", "float16"),
         "test_isinf_float16": _float32_only("IsInf", "float16"),
         "test_isnan_float16": _float32_only("IsNaN", "float16"),
@@ -641,54 +471,7 @@ EXCLUDE.update(
                 "test_mod_mixed_sign_float16",
             )
         },
-        **{
-            name: _needs("CastLike")
-            for name in (
-                "test_celu_expanded",
-                "test_celu_float16_expanded",
-                "test_softplus_example_expanded_ver18",
-                "test_softplus_expanded_ver18",
-                "test_softsign_example_expanded_ver18",
-                "test_softsign_expanded_ver18",
-                "test_swish_expanded",
-            )
-        },
-        **{
-            f"test_{op}_expanded": _needs("CastLike", "Less")
-            for op in ("leakyrelu", "leakyrelu_default", "leakyrelu_example", "prelu_broadcast", "prelu_example")
-        },
-        **{
-            f"test_{op}_expanded_ver18": _needs("CastLike", "Less")
-            for op in (
-                "elu",
-                "elu_default",
-                "elu_example",
-                "selu",
-                "selu_default",
-                "selu_example",
-                "shrink_hard",
-                "shrink_soft",
-                "thresholdedrelu",
-                "thresholdedrelu_default",
-                "thresholdedrelu_example",
-            )
-        },
-        **{f"test_hardsigmoid{v}_expanded_ver18": _needs("CastLike") for v in ("", "_default", "_example")},
-        **{
-            f"test_clip{v}_expanded": _needs("Less")
-            for v in (
-                "",
-                "_default_int8_max",
-                "_default_int8_min",
-                "_default_max",
-                "_default_min",
-                "_example",
-                "_inbounds",
-                "_min_greater_than_max",
-                "_outbounds",
-                "_splitbounds",
-            )
-        },
+        "test_celu_float16_expanded": _float32_only("Elu", "float16"),
     }
 )
 
@@ -698,7 +481,7 @@ ROUNDED_REFERENCE_ATOL = {
     "test_averagepool_2d_ceil_last_window_starts_on_pad": 1e-4,
     # Attention in float16: onnx's reference computes in float16, the lite
     # decomposition in float32; they differ by up to one float16 step
-    # (4.9e-4 at these magnitudes). Excluded until CAST takes float16.
+    # (4.9e-4 at these magnitudes).
     **{
         f"test_attention_{v}": 1e-3
         for v in [

@@ -83,6 +83,7 @@ constexpr TypeSet TypeBit(DataType type) {
   return TypeSet{1} << static_cast<int>(type);
 }
 constexpr TypeSet kFloat32Only = TypeBit(DataType::kFloat32);
+constexpr TypeSet kFloatTypes = kFloat32Only | TypeBit(DataType::kFloat64);
 // DispatchNumeric's types.
 constexpr TypeSet kNumericTypes = TypeBit(DataType::kFloat32) |
                                   TypeBit(DataType::kInt32) |

@@ -42,7 +42,7 @@ inline T Shift(bool left, T x, T y) {
   bool negative = false;
   if constexpr (std::is_signed<T>::value) negative = x < 0;
   if (s < 0 || s >= kBits) return left || !negative ? T(0) : T(-1);
-  using U = typename std::make_unsigned<T>::type;
+  using U = WrappingUnsigned<T>;  // no promotion to int
   return left ? static_cast<T>(static_cast<U>(x) << s) : static_cast<T>(x >> s);
 }
 

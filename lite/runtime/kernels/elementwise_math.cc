@@ -1,4 +1,4 @@
-// EXP, LOG, SQRT, RSQRT (float32); SQUARE, NEG, ABS (float32, int32,
+// EXP, LOG, SQRT, RSQRT (float32, float64); SQUARE, NEG, ABS (float32, int32,
 // int64; integers wrap, so ABS(INT_MIN) == INT_MIN).
 #include <cmath>
 
@@ -8,7 +8,7 @@ namespace twl {
 namespace {
 
 struct Exp {
-  static constexpr TypeSet kTypes = kFloat32Only;
+  static constexpr TypeSet kTypes = kFloatTypes;
   template <typename T>
   static T Apply(T x) {
     return std::exp(x);
@@ -16,7 +16,7 @@ struct Exp {
 };
 
 struct Log {
-  static constexpr TypeSet kTypes = kFloat32Only;
+  static constexpr TypeSet kTypes = kFloatTypes;
   template <typename T>
   static T Apply(T x) {
     return std::log(x);
@@ -24,7 +24,7 @@ struct Log {
 };
 
 struct Sqrt {
-  static constexpr TypeSet kTypes = kFloat32Only;
+  static constexpr TypeSet kTypes = kFloatTypes;
   template <typename T>
   static T Apply(T x) {
     return std::sqrt(x);
@@ -32,7 +32,7 @@ struct Sqrt {
 };
 
 struct Rsqrt {
-  static constexpr TypeSet kTypes = kFloat32Only;
+  static constexpr TypeSet kTypes = kFloatTypes;
   template <typename T>
   static T Apply(T x) {
     return T(1) / std::sqrt(x);
@@ -43,7 +43,7 @@ struct Square {
   static constexpr TypeSet kTypes = kNumericTypes;
   template <typename T>
   static T Apply(T x) {
-    if constexpr (std::is_integral<T>::value) return WrapMul(x, x);
+    if constexpr (std::is_integral<T>::value) return WrappingMul(x, x);
     return x * x;
   }
 };

@@ -96,16 +96,12 @@ struct UnaryKernel {
   }
 };
 
-// Integer helpers that wrap instead of overflowing.
+// Integer negation that wraps instead of overflowing (-INT_MIN == INT_MIN),
+// computed in an unsigned type at least as wide as int (kernel_util.h).
 template <typename T>
 inline T WrapNeg(T x) {
-  using U = typename std::make_unsigned<T>::type;
+  using U = WrappingUnsigned<T>;
   return static_cast<T>(U(0) - U(x));
-}
-template <typename T>
-inline T WrapMul(T a, T b) {
-  using U = typename std::make_unsigned<T>::type;
-  return static_cast<T>(U(a) * U(b));
 }
 
 }  // namespace twl
