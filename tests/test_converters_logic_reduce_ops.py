@@ -241,3 +241,53 @@ def test_types_the_kernels_lack_are_refused_at_conversion(op, dtype, match):
     model = _model([node], [("x", [2, 3], dtype)], [("y", out)])
     with pytest.raises(ConversionError, match=match):
         onnx_import.convert(model)
+
+
+# Each ONNX op and the one lite op it imports as (with its inputs: shapes and
+# dtype), compared with onnxruntime.
+_ONE_OP = [
+    ("Less", "LESS", 2, np.float32),
+    ("LessOrEqual", "LESS_EQUAL", 2, np.int32),
+    ("Greater", "GREATER", 2, np.int64),
+    ("GreaterOrEqual", "GREATER_EQUAL", 2, np.float32),
+    ("Xor", "NOT_EQUAL", 2, np.bool_),
+    ("And", "LOGICAL_AND", 2, np.bool_),
+    ("Or", "LOGICAL_OR", 2, np.bool_),
+    ("Not", "LOGICAL_NOT", 1, np.bool_),
+    ("BitwiseAnd", "BITWISE_AND", 2, np.int32),
+    ("BitwiseOr", "BITWISE_OR", 2, np.uint8),
+    ("BitwiseXor", "BITWISE_XOR", 2, np.int64),
+    ("BitwiseNot", "BITWISE_NOT", 1, np.int16),
+    ("BitShift", "LEFT_SHIFT", 2, np.uint32),
+    ("BitShift", "RIGHT_SHIFT", 2, np.uint64),
+    ("ReduceSum", "REDUCE_SUM", 1, np.float32),
+    ("ReduceMax", "REDUCE_MAX", 1, np.float32),
+    ("ReduceMin", "REDUCE_MIN", 1, np.int32),
+    ("ReduceProd", "REDUCE_PROD", 1, np.float32),
+    ("ArgMin", "ARG_MIN", 1, np.float32),
+]
+
+
+_BOOL_OUT = {"LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL", "NOT_EQUAL", "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_NOT"}
+
+
+@pytest.mark.parametrize("onnx_op,lite_op,arity,dtype", _ONE_OP, ids=[c[1] for c in _ONE_OP])
+def test_each_op_imports_as_its_lite_op(onnx_op, lite_op, arity, dtype):
+    rng = np.random.default_rng(7)
+    names = ["a", "b"][:arity]
+    if dtype == np.bool_:
+        feeds = {n: rng.random([2, 3, 4]) < 0.5 for n in names}
+    elif np.issubdtype(dtype, np.integer):
+        feeds = {n: rng.integers(0, 100, [2, 3, 4]).astype(dtype) for n in names}
+    else:
+        feeds = {n: rng.uniform(0.5, 1.5, [2, 3, 4]).astype(dtype) for n in names}
+    kwargs = {"keepdims": 0} if onnx_op.startswith(("Reduce", "Arg")) else {}
+    if onnx_op == "BitShift":
+        kwargs["direction"] = lite_op.split("_")[0]
+        feeds["b"] %= 8
+    if onnx_op == "ArgMin":
+        kwargs["axis"] = 1
+    node = helper.make_node(onnx_op, names, ["y"], **kwargs)
+    out_dtype = np.bool_ if lite_op in _BOOL_OUT else np.int64 if onnx_op == "ArgMin" else dtype
+    model = _model([node], [(n, [2, 3, 4], dtype) for n in names], [("y", out_dtype)])
+    assert _compare(model, feeds) == {lite_op: 1}

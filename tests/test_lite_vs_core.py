@@ -174,6 +174,12 @@ ONNX_ONLY_BUILTINS |= {
     "TOP_K",
     "REVERSE_SEQUENCE",
 }
+# Comparisons, logic, bitwise ops and reductions (tests/test_converters_logic_reduce_ops.py).
+ONNX_ONLY_BUILTINS |= {
+    *("NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL", "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_NOT"),
+    *("BITWISE_AND", "BITWISE_OR", "BITWISE_XOR", "BITWISE_NOT", "LEFT_SHIFT", "RIGHT_SHIFT"),
+    *("REDUCE_SUM", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD", "ARG_MIN"),
+}
 # Elementwise math (tests/test_converters_elementwise_ops.py).
 ONNX_ONLY_BUILTINS |= {
     *("SIN", "COS", "TAN", "ASIN", "ACOS", "ATAN", "SINH", "COSH", "ASINH", "ACOSH", "ATANH"),
