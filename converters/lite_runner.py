@@ -16,7 +16,20 @@ import os
 import numpy as np
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_NUMPY_OF_TYPE = {0: np.float32, 1: np.int32, 2: np.int64, 3: np.uint8, 4: np.int8, 5: np.bool_, 6: np.float64, 7: np.int16, 8: np.uint16, 9: np.uint32, 10: np.uint64, 11: np.float16}
+_NUMPY_OF_TYPE = {
+    0: np.float32,
+    1: np.int32,
+    2: np.int64,
+    3: np.uint8,
+    4: np.int8,
+    5: np.bool_,
+    6: np.float64,
+    7: np.int16,
+    8: np.uint16,
+    9: np.uint32,
+    10: np.uint64,
+    11: np.float16,
+}
 _lib = None
 
 
@@ -156,7 +169,8 @@ class LiteRunner:
         arrays = []
         resized = False
         for i, (t, v) in enumerate(zip(tensors, values)):
-            arr = np.ascontiguousarray(v, dtype=_NUMPY_OF_TYPE[lib.twl_tensor_type(t)])
+            # (np.ascontiguousarray would make a 0-d feed 1-d.)
+            arr = np.require(v, dtype=_NUMPY_OF_TYPE[lib.twl_tensor_type(t)], requirements="C")
             if arr.shape != self._shapes[i]:
                 dims = (ctypes.c_int * arr.ndim)(*arr.shape)
                 self._check(lib.twl_interpreter_resize_input_tensor(self._interpreter, i, dims, arr.ndim))

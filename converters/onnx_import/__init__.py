@@ -26,6 +26,9 @@ The modules, in the order a model meets them:
   rnn_ops.py      importers: LSTM, GRU, RNN
   logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
                   ArgMax/ArgMin
+  quant_ops.py    importers: QuantizeLinear, DequantizeLinear,
+                  DynamicQuantizeLinear, MatMulInteger, QLinearMatMul,
+                  ConvInteger, QLinearConv
 
 Example:
   >>> import numpy as np
@@ -47,6 +50,7 @@ from converters.onnx_import import (  # noqa: F401
     math_ops,
     nn_ops,
     rnn_ops,
+    quant_ops,
 )
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT

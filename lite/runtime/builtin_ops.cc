@@ -68,6 +68,11 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::ReducerOptions;
     case O::ARG_MIN:
       return BuiltinOptions::ArgMaxOptions;
+    case O::QUANTIZE:
+    case O::DEQUANTIZE:
+      return BuiltinOptions::QuantizeOptions;
+    case O::QUANTIZED_CONV_2D:
+      return BuiltinOptions::QuantizedConv2DOptions;
     default:
       return BuiltinOptions::NONE;
   }
