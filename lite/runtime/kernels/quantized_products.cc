@@ -158,10 +158,13 @@ Status Finish(KernelContext* context, Node* node, const int32_t* acc,
   });
 }
 
-// The m x n product of lhs rows (lhs_at(i, kk), zero point subtracted) and
-// the packed rhs, by the GEMM or (reference) plainly, into `acc`.
-template <typename LhsAt>
-void Multiply(KernelContext* context, Node* node, LhsAt lhs_at, int32_t* acc) {
+// The m x n product of the lhs rows and the packed rhs into `acc`: the
+// reference path multiplies lhs_at(i, kk) (zero point subtracted) plainly;
+// the optimized one has fill_lhs(lhs) write the rows into scratch and runs
+// the GEMM.
+template <typename LhsAt, typename FillLhs>
+void Multiply(KernelContext* context, Node* node, LhsAt lhs_at,
+              FillLhs fill_lhs, int32_t* acc) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const int16_t* rhs =
       static_cast<const int16_t*>(node->scratch[d.rhs_scratch]);
@@ -178,13 +181,31 @@ void Multiply(KernelContext* context, Node* node, LhsAt lhs_at, int32_t* acc) {
     return;
   }
   int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
-  for (int i = 0; i < d.m; ++i) {
-    for (int kk = 0; kk < d.k; ++kk) {
-      lhs[static_cast<int64_t>(i) * d.k + kk] =
-          static_cast<int16_t>(lhs_at(i, kk));
+  fill_lhs(lhs);
+  QuantizedGemm(lhs, rhs, d.m, d.n, d.k, acc, d.n, context->thread_pool());
+}
+
+// The convolution's patches as GEMM rows: row (oy, ox) holds, tap by tap,
+// the channels of x under that tap minus x_zp, or zeros in the padding.
+template <typename X>
+void Im2Col(const OpData& d, const X* x, int32_t x_zp, int16_t* lhs) {
+  for (int oy = 0; oy < d.out_h; ++oy) {
+    for (int ox = 0; ox < d.out_w; ++ox) {
+      int16_t* row = lhs + (int64_t{oy} * d.out_w + ox) * d.k;
+      for (int ky = 0; ky < d.kernel_h; ++ky) {
+        const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
+        for (int kx = 0; kx < d.kernel_w; ++kx, row += d.channels) {
+          const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
+          if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) {
+            std::fill(row, row + d.channels, int16_t{0});
+          } else {
+            WidenSubtract(x + (int64_t{iy} * d.in_w + ix) * d.channels,
+                          d.channels, x_zp, row);
+          }
+        }
+      }
     }
   }
-  QuantizedGemm(lhs, rhs, d.m, d.n, d.k, acc, d.n, context->thread_pool());
 }
 
 // The accumulator block for output elements [offset, offset + m * n).
@@ -274,7 +295,7 @@ Status EvalMatMul(KernelContext* context, Node* node) {
                          ab[static_cast<int64_t>(i) * d.k + kk]) -
                      a_zp;
             },
-            acc);
+            [&](int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc);
         if (d.requantize)
           TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
         for (int i = d.batch_shape.rank - 1;
@@ -374,7 +395,9 @@ Status EvalConv(KernelContext* context, Node* node) {
                  x_zp;
         };
         int32_t* acc = AccumulatorsAt(context, node, batch * mn);
-        Multiply(context, node, patch, acc);
+        Multiply(
+            context, node, patch,
+            [&](int16_t* lhs) { Im2Col(d, xb, x_zp, lhs); }, acc);
         if (d.requantize)
           TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
       }
