@@ -215,6 +215,28 @@ def test_qlinear_conv_strides_padding_per_channel(auto_pad):
     assert ops["QUANTIZED_CONV_2D"] == 1
 
 
+@pytest.mark.parametrize("group, with_bias", [(1, True), (2, True), (6, False)])
+def test_qlinear_conv_groups_and_bias(group, with_bias):
+    """Grouped and depthwise QLinearConv, with an int32 bias."""
+    rng = np.random.default_rng(7)
+    x = rng.integers(-128, 128, size=[1, 6, 7, 7]).astype(np.int8)
+    w = rng.integers(-128, 128, size=[12, 6 // group, 3, 3]).astype(np.int8)
+    names = ["x", "xs", "xzp", "w", "ws", "wzp", "ys", "yzp"] + (["b"] * with_bias)
+    nodes = [helper.make_node("QLinearConv", names, ["y"], group=group, pads=[1, 1, 1, 1])]
+    inits = [
+        ("xs", np.float32(0.05)),
+        ("xzp", np.int8(-3)),
+        ("w", w),
+        ("ws", rng.uniform(0.002, 0.01, size=[12]).astype(np.float32)),
+        ("wzp", np.zeros([12], np.int8)),
+        ("ys", np.float32(0.5)),
+        ("yzp", np.int8(4)),
+    ] + ([("b", rng.integers(-5000, 5000, size=[12]).astype(np.int32))] if with_bias else [])
+    model = _model(nodes, [("x", [1, 6, 7, 7], np.int8)], [("y", np.int8)], inits)
+    ops = _compare(model, {"x": x}, oracle="onnx")
+    assert ops["QUANTIZED_CONV_2D"] == 1
+
+
 def test_conv_integer_matches_onnxruntime():
     rng = np.random.default_rng(6)
     x = rng.integers(0, 256, size=[1, 2, 6, 7]).astype(np.uint8)

@@ -13,10 +13,12 @@ operands, int32 accumulation). QLinear* ops requantize with one constant
 multiplier a_scale * b_scale / y_scale (per output column when b's scale is),
 computed here in the scales' own type as ONNX's reference computes it, so
 their scales must be constants; zero points may be computed (dynamic
-quantization). Convolutions run in NHWC with explicit pads.
+quantization). Convolutions run in NHWC with explicit pads; groups (depthwise
+included) follow from the filter's input channels, as ONNX's do.
 """
 
 import numpy as np
+from onnx import TensorProto
 
 from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS, same_pads
@@ -84,6 +86,8 @@ def _quantize_linear(ctx, node):
     x, scale, out = node.input[0], node.input[1], node.output[0]
     zp = _optional(node, 2)
     quantize = node.op_type == "QuantizeLinear"
+    if attrs(node).get("precision", 0) not in (0, TensorProto.FLOAT):
+        raise _NodeError("a precision other than float32 is not supported: QUANTIZE divides in float32")
     if quantize:
         _require_type(ctx, x, (np.float32,), "input")
         dtype = _require_type(ctx, out, _INTEGER_TYPES, "output")
@@ -184,14 +188,10 @@ def _integer_conv(ctx, node):
     qlinear = node.op_type == "QLinearConv"
     x, w = (node.input[0], node.input[3]) if qlinear else (node.input[0], node.input[1])
     x_zp, w_zp = (_optional(node, 2), _optional(node, 5)) if qlinear else (_optional(node, 2), _optional(node, 3))
-    if qlinear and _optional(node, 8):
-        raise _NodeError("QLinearConv's bias B is not supported by QUANTIZED_CONV_2D")
     weights = ctx.const(w)
     if weights is None or weights.ndim != 4:
         raise _NodeError("the weights must be a constant of rank 4 (2-D convolution)")
     a = attrs(node)
-    if a.get("group", 1) != 1:
-        raise _NodeError(f"grouped convolution (group={a['group']}) is not supported")
     strides, dilations = list(a.get("strides", [1, 1])), list(a.get("dilations", [1, 1]))
     x_shape = ctx.shape(x)
     pads = _conv_pads(node, x_shape, weights.shape[2:], strides, dilations)
@@ -205,6 +205,10 @@ def _integer_conv(ctx, node):
         inputs += [_zero_point(ctx, _optional(node, 7), dtype, "output zero point")]
         if inputs[-1] == -1:
             inputs[-1] = ctx.constant(f"{out}/zero_point", np.zeros([], dtype))
+        bias = _optional(node, 8)
+        if bias is not None:
+            _require_type(ctx, bias, (np.int32,), "bias")
+            inputs.append(ctx.plain(bias))
     options = {
         "stride_h": strides[0],
         "stride_w": strides[1],

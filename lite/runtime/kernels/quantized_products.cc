@@ -17,7 +17,7 @@ namespace twl {
 namespace {
 
 // Inputs after the two operands.
-enum { kLhsZeroPoint = 2, kRhsZeroPoint, kMultiplier, kOutputZeroPoint };
+enum { kLhsZeroPoint = 2, kRhsZeroPoint, kMultiplier, kOutputZeroPoint, kBias };
 
 template <typename F>
 Status DispatchEightBit(DataType type, F&& f) {
@@ -51,6 +51,9 @@ struct OpData {
       out_h = 0, out_w = 0;
   int stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
   int pad_top = 0, pad_left = 0;
+  // Grouped convolution: `groups` GEMMs, each over group_channels input
+  // channels and n / groups output channels (1 for a matmul).
+  int groups = 1, group_channels = 0;
   int lhs_scratch = -1, rhs_scratch = -1, acc_scratch = -1;
 };
 
@@ -62,7 +65,7 @@ void Free(void* data) { delete static_cast<OpData*>(data); }
 // type with its requantization inputs.
 Status PrepareCommon(KernelContext* context, Node* node, int n) {
   OpData* d = static_cast<OpData*>(node->user_data);
-  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 6));
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
   const char* names[] = {"lhs", "rhs"};
   for (int i = 0; i < 2; ++i) {
     const Tensor* operand = context->input(*node, i);
@@ -77,6 +80,14 @@ Status PrepareCommon(KernelContext* context, Node* node, int n) {
                   "%s zero point '%s' has %lld elements; it needs 1%s",
                   names[i], zp->name, static_cast<long long>(count),
                   i == 1 ? " or one per output column" : "");
+  }
+  const Tensor* bias = context->input(*node, kBias);
+  if (bias != nullptr) {
+    TWL_RETURN_IF_ERROR(CheckType(bias, "bias", DataType::kInt32));
+    TWL_CHECK_ARG(bias->num_elements() == n,
+                  "bias '%s' has %lld elements; it needs one per output "
+                  "column (%d)",
+                  bias->name, static_cast<long long>(bias->num_elements()), n);
   }
   const Tensor* output = context->output(*node, 0);
   d->requantize = output->type != DataType::kInt32;
@@ -158,49 +169,67 @@ Status Finish(KernelContext* context, Node* node, const int32_t* acc,
   });
 }
 
-// The m x n product of the lhs rows and the packed rhs into `acc`: the
-// reference path multiplies lhs_at(i, kk) (zero point subtracted) plainly;
-// the optimized one has fill_lhs(lhs) write the rows into scratch and runs
-// the GEMM.
+// The m x n product of the lhs rows and the packed rhs, plus the bias, into
+// `acc`, group by group: the reference path multiplies lhs_at(g, i, kk)
+// (zero point subtracted) plainly; the optimized one has fill_lhs(g, lhs)
+// write group g's rows into scratch and runs the GEMM on its columns.
 template <typename LhsAt, typename FillLhs>
 void Multiply(KernelContext* context, Node* node, LhsAt lhs_at,
               FillLhs fill_lhs, int32_t* acc) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
-  const int16_t* rhs =
-      static_cast<const int16_t*>(node->scratch[d.rhs_scratch]);
-  if (context->use_reference()) {
+  const int group_n = d.n / d.groups;
+  int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
+  for (int g = 0; g < d.groups; ++g) {
+    const int16_t* rhs =
+        static_cast<const int16_t*>(node->scratch[d.rhs_scratch]) +
+        int64_t{g} * group_n * d.k;
+    int32_t* out = acc + int64_t{g} * group_n;
+    if (!context->use_reference()) {
+      fill_lhs(g, lhs);
+      QuantizedGemm(lhs, rhs, d.m, group_n, d.k, out, d.n,
+                    context->thread_pool());
+      continue;
+    }
     for (int i = 0; i < d.m; ++i) {
-      for (int j = 0; j < d.n; ++j) {
+      for (int j = 0; j < group_n; ++j) {
         int32_t sum = 0;
         for (int kk = 0; kk < d.k; ++kk) {
-          sum += lhs_at(i, kk) * rhs[static_cast<int64_t>(j) * d.k + kk];
+          sum += lhs_at(g, i, kk) * rhs[static_cast<int64_t>(j) * d.k + kk];
         }
-        acc[static_cast<int64_t>(i) * d.n + j] = sum;
+        out[static_cast<int64_t>(i) * d.n + j] = sum;
       }
     }
-    return;
   }
-  int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
-  fill_lhs(lhs);
-  QuantizedGemm(lhs, rhs, d.m, d.n, d.k, acc, d.n, context->thread_pool());
+  const Tensor* bias = context->input(*node, kBias);
+  if (bias == nullptr) return;
+  const int32_t* b = bias->data_as<int32_t>();
+  for (int64_t i = 0; i < d.m; ++i) {
+    for (int j = 0; j < d.n; ++j) {  // wrapping, as int32 arithmetic in ONNX
+      acc[i * d.n + j] =
+          static_cast<int32_t>(static_cast<uint32_t>(acc[i * d.n + j]) +
+                               static_cast<uint32_t>(b[j]));
+    }
+  }
 }
 
 // The convolution's patches as GEMM rows: row (oy, ox) holds, tap by tap,
-// the channels of x under that tap minus x_zp, or zeros in the padding.
+// group g's channels of x under that tap minus x_zp, or zeros in the
+// padding.
 template <typename X>
-void Im2Col(const OpData& d, const X* x, int32_t x_zp, int16_t* lhs) {
+void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
+  const int cg = d.group_channels;
   for (int oy = 0; oy < d.out_h; ++oy) {
     for (int ox = 0; ox < d.out_w; ++ox) {
       int16_t* row = lhs + (int64_t{oy} * d.out_w + ox) * d.k;
       for (int ky = 0; ky < d.kernel_h; ++ky) {
         const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
-        for (int kx = 0; kx < d.kernel_w; ++kx, row += d.channels) {
+        for (int kx = 0; kx < d.kernel_w; ++kx, row += cg) {
           const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
           if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) {
-            std::fill(row, row + d.channels, int16_t{0});
+            std::fill(row, row + cg, int16_t{0});
           } else {
-            WidenSubtract(x + (int64_t{iy} * d.in_w + ix) * d.channels,
-                          d.channels, x_zp, row);
+            WidenSubtract(x + (int64_t{iy} * d.in_w + ix) * d.channels + g * cg,
+                          cg, x_zp, row);
           }
         }
       }
@@ -237,11 +266,12 @@ Shape BatchPart(const Shape& s) {
 Status PrepareMatMul(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
-  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 6));
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
   const Tensor* a = context->input(*node, 0);
   const Tensor* b = context->input(*node, 1);
   TWL_RETURN_IF_ERROR(CheckRank(a, "a", 2, kMaxDims));
   TWL_RETURN_IF_ERROR(CheckRank(b, "b", 2, kMaxDims));
+  d->groups = 1;
   const Shape& as = a->shape;
   const Shape& bs = b->shape;
   d->m = as.dims[as.rank - 2];
@@ -290,12 +320,12 @@ Status EvalMatMul(KernelContext* context, Node* node) {
         int32_t* acc = AccumulatorsAt(context, node, batch * mn);
         Multiply(
             context, node,
-            [&](int i, int kk) {
+            [&](int, int i, int kk) {
               return static_cast<int32_t>(
                          ab[static_cast<int64_t>(i) * d.k + kk]) -
                      a_zp;
             },
-            [&](int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc);
+            [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc);
         if (d.requantize)
           TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
         for (int i = d.batch_shape.rank - 1;
@@ -314,7 +344,7 @@ Status EvalMatMul(KernelContext* context, Node* node) {
 Status PrepareConv(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
-  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 6));
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
   const Tensor* x = context->input(*node, 0);
   const Tensor* filter = context->input(*node, 1);
   TWL_RETURN_IF_ERROR(CheckRank(x, "x", 4, 4));
@@ -338,9 +368,15 @@ Status PrepareConv(KernelContext* context, Node* node) {
   d->channels = x->shape.dims[3];
   d->kernel_h = filter->shape.dims[1];
   d->kernel_w = filter->shape.dims[2];
-  TWL_CHECK_ARG(filter->shape.dims[3] == d->channels,
-                "filter '%s' has %d input channels, x has %d", filter->name,
-                filter->shape.dims[3], d->channels);
+  // Grouped when the filter has fewer input channels than x.
+  d->group_channels = filter->shape.dims[3];
+  d->n = filter->shape.dims[0];
+  d->groups = d->group_channels > 0 ? d->channels / d->group_channels : 0;
+  TWL_CHECK_ARG(d->groups > 0 && d->groups * d->group_channels == d->channels &&
+                    d->n % d->groups == 0,
+                "filter '%s' has %d input channels: x's %d channels and the %d "
+                "output channels must split into groups of them",
+                filter->name, d->group_channels, d->channels, d->n);
   const int64_t span_h = int64_t{d->dilation_h} * (d->kernel_h - 1) + 1;
   const int64_t span_w = int64_t{d->dilation_w} * (d->kernel_w - 1) + 1;
   const int64_t padded_h = int64_t{d->in_h} + o->pad_top() + o->pad_bottom();
@@ -353,9 +389,8 @@ Status PrepareConv(KernelContext* context, Node* node) {
                 static_cast<long long>(padded_w));
   d->out_h = static_cast<int>((padded_h - span_h) / d->stride_h + 1);
   d->out_w = static_cast<int>((padded_w - span_w) / d->stride_w + 1);
-  d->n = filter->shape.dims[0];
   d->m = d->out_h * d->out_w;
-  const int64_t k = int64_t{d->kernel_h} * d->kernel_w * d->channels;
+  const int64_t k = int64_t{d->kernel_h} * d->kernel_w * d->group_channels;
   TWL_CHECK_ARG(k <= kMaxQuantizedDepth, "filter depth %lld exceeds %d",
                 static_cast<long long>(k), kMaxQuantizedDepth);
   d->k = static_cast<int>(k);
@@ -382,9 +417,11 @@ Status EvalConv(KernelContext* context, Node* node) {
               static_cast<int16_t*>(node->scratch[d.rhs_scratch]));
       for (int batch = 0; batch < d.batches; ++batch) {
         const X* xb = x->data_as<X>() + batch * image;
-        // Patch row i = output pixel (oy, ox); column kk = (ky, kx, c).
-        auto patch = [&](int i, int kk) -> int32_t {
-          const int c = kk % d.channels, tap = kk / d.channels;
+        // Patch row i = output pixel (oy, ox); column kk = (ky, kx, c) of
+        // group g's channels.
+        auto patch = [&](int g, int i, int kk) -> int32_t {
+          const int cg = d.group_channels;
+          const int c = g * cg + kk % cg, tap = kk / cg;
           const int iy = (i / d.out_w) * d.stride_h - d.pad_top +
                          (tap / d.kernel_w) * d.dilation_h;
           const int ix = (i % d.out_w) * d.stride_w - d.pad_left +
@@ -397,7 +434,7 @@ Status EvalConv(KernelContext* context, Node* node) {
         int32_t* acc = AccumulatorsAt(context, node, batch * mn);
         Multiply(
             context, node, patch,
-            [&](int16_t* lhs) { Im2Col(d, xb, x_zp, lhs); }, acc);
+            [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
         if (d.requantize)
           TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
       }

@@ -245,6 +245,58 @@ TEST(QuantizedConv2DTest, LargeInputOnThreadsMatchesReference) {
   EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, 7, 8, 7}));
 }
 
+TEST(QuantizedConv2DTest, GroupsAndBias) {
+  // x [1, 1, 2, 4]: 2 groups of 2 input channels, 4 output channels (2 per
+  // group), 1x1 filter; bias per output channel.
+  OpModel m;
+  int in = m.AddInput(DataType::kInt8, {1, 1, 2, 4});
+  int f = m.AddConst<int8_t>({4, 1, 1, 2}, {1, 0, 0, 1, 1, 1, 2, -1});
+  int bias = m.AddConst<int32_t>({4}, {100, 0, -100, 2147483647});
+  int out = m.AddOutput(DataType::kInt32);
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D, {in, f, -1, -1, -1, -1, bias},
+          {out}, m.builder().QuantizedConv2D(1, 1, 1, 1, 0, 0, 0, 0));
+  Status status = m.Build();
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<int8_t>(0, {1, 2, 3, 4, -1, -2, -3, -4});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  // Pixel 0: group 0 (1, 2) -> [1, 2]; group 1 (3, 4) -> [7, 2]; pixel 1
+  // negated. The last bias wraps: 2 + INT32_MAX -> INT32_MIN + 1.
+  EXPECT_EQ(m.GetOutput<int32_t>(0),
+            (std::vector<int32_t>{101, 2, -93, -2147483647, 99, -2, -107,
+                                  2147483645}));
+}
+
+TEST(QuantizedConv2DTest, DepthwiseMatchesReferenceOnThreads) {
+  std::mt19937 rng(9);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::vector<uint8_t> x(1 * 10 * 9 * 6);
+  std::vector<int8_t> f(12 * 3 * 3 * 1);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  OpModel m;
+  Conv({1, 10, 9, 6}, x, 7, {12, 3, 3, 1}, f,
+       m.builder().QuantizedConv2D(1, 2, 1, 1, 1, 1, 1, 1), &m);
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, 10, 5, 12}));
+}
+
+TEST(QuantizedBatchMatMulTest, BiasBeforeRequantization) {
+  OpModel m;
+  int a = m.AddInput(DataType::kUInt8, {1, 2});
+  int b = m.AddConst<uint8_t>({2, 2}, {1, 2, 3, 4});
+  int multiplier = m.AddConst<float>({}, {0.5f});
+  int y_zp = m.AddConst<uint8_t>({}, {0});
+  int bias = m.AddConst<int32_t>({2}, {-3, 9});
+  int out = m.AddOutput(DataType::kUInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+          {a, b, -1, -1, multiplier, y_zp, bias}, {out});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<uint8_t>(0, {1, 1});
+  ASSERT_TRUE(m.Invoke().ok());
+  // acc [4, 6] + bias [-3, 9] = [1, 15]; * 0.5 = [0.5, 7.5] -> [0, 8].
+  EXPECT_EQ(m.GetOutput<uint8_t>(0), (std::vector<uint8_t>{0, 8}));
+}
+
 Status BuildConv(const std::vector<int32_t>& x_shape,
                  const std::vector<int32_t>& f_shape, int stride, int pad) {
   OpModel m;
@@ -266,6 +318,8 @@ TEST(QuantizedConv2DTest, RefusesBadGeometry) {
   ExpectFails(BuildConv({1, 3, 3, 2}, {1, 2, 2, 2}, 1, -1), "negative");
   ExpectFails(BuildConv({1, 3, 3, 2}, {1, 4, 4, 2}, 1, 0), "filter spans");
   ExpectFails(BuildConv({1, 3, 3}, {1, 2, 2, 2}, 1, 0), "rank");
+  // 4 channels in groups of 2, but 3 output channels.
+  ExpectFails(BuildConv({1, 3, 3, 4}, {3, 2, 2, 2}, 1, 0), "split into groups");
 }
 
 }  // namespace
