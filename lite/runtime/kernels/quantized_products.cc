@@ -8,6 +8,7 @@
 // the accumulators are the int32 output or are requantized to int8/uint8.
 // The reference path is a plain loop over int32 products.
 #include <algorithm>
+#include <memory>
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
@@ -55,6 +56,10 @@ struct OpData {
   // channels and n / groups output channels (1 for a matmul).
   int groups = 1, group_channels = 0;
   int lhs_scratch = -1, rhs_scratch = -1, acc_scratch = -1;
+  // The right operand's element (j, kk) of a batch at j * rhs_sn + kk *
+  // rhs_sk; packed once here when it and its zero point are constants.
+  int64_t rhs_sn = 0, rhs_sk = 0;
+  std::unique_ptr<int16_t[]> packed;
 };
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
@@ -128,8 +133,6 @@ Status RequestScratch(KernelContext* context, Node* node) {
   const size_t m = d->m, n = d->n, k = d->k;
   TWL_RETURN_IF_ERROR(
       context->RequestScratch(node, m * k * sizeof(int16_t), &d->lhs_scratch));
-  TWL_RETURN_IF_ERROR(
-      context->RequestScratch(node, n * k * sizeof(int16_t), &d->rhs_scratch));
   d->acc_scratch = -1;
   if (d->requantize) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(node, m * n * sizeof(int32_t),
@@ -150,6 +153,50 @@ void PackRhs(const T* src, int n, int k, int64_t sn, int64_t sk,
           static_cast<int16_t>(src[j * sn + kk * sk] - z);
     }
   }
+}
+
+// Packs batches [first, first + count) of the right operand into `dst`.
+Status PackBatches(const Tensor* rhs, const Tensor* zp, const OpData& d,
+                   int64_t first, int64_t count, int16_t* dst) {
+  const int64_t nk = int64_t{d.n} * d.k;
+  return DispatchEightBit(rhs->type, [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t b = 0; b < count; ++b) {
+      PackRhs(rhs->data_as<T>() + (first + b) * nk, d.n, d.k, d.rhs_sn,
+              d.rhs_sk, zp, dst + b * nk);
+    }
+    return Status::Ok();
+  });
+}
+
+// Prepare: packs a constant right operand (`batches` of them) once, or plans
+// scratch to pack one batch at a time in eval.
+Status PrepareRhs(KernelContext* context, Node* node, int64_t batches) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  const Tensor* rhs = context->input(*node, 1);
+  const Tensor* zp = context->input(*node, kRhsZeroPoint);
+  d->packed.reset();
+  d->rhs_scratch = -1;
+  const size_t nk = static_cast<size_t>(d->n) * d->k;
+  if (!rhs->is_constant || (zp != nullptr && !zp->is_constant)) {
+    return context->RequestScratch(node, nk * sizeof(int16_t), &d->rhs_scratch);
+  }
+  d->packed.reset(new (std::nothrow) int16_t[batches * nk + 1]);
+  TWL_CHECK_ARG(d->packed != nullptr, "out of memory");
+  TWL_RETURN_IF_ERROR(PackBatches(rhs, zp, *d, 0, batches, d->packed.get()));
+  context->ReleaseConstant(rhs);
+  return Status::Ok();
+}
+
+// Eval: batch `batch` of the packed right operand.
+const int16_t* PackedRhs(KernelContext* context, Node* node, int64_t batch) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  if (d.packed != nullptr) return d.packed.get() + batch * d.n * d.k;
+  int16_t* dst = static_cast<int16_t*>(node->scratch[d.rhs_scratch]);
+  // The type was checked in prepare: this cannot fail.
+  PackBatches(context->input(*node, 1), context->input(*node, kRhsZeroPoint), d,
+              batch, 1, dst);
+  return dst;
 }
 
 // Writes an m x n block of accumulators: the int32 output as it is, or
@@ -174,15 +221,13 @@ Status Finish(KernelContext* context, Node* node, const int32_t* acc,
 // (zero point subtracted) plainly; the optimized one has fill_lhs(g, lhs)
 // write group g's rows into scratch and runs the GEMM on its columns.
 template <typename LhsAt, typename FillLhs>
-void Multiply(KernelContext* context, Node* node, LhsAt lhs_at,
-              FillLhs fill_lhs, int32_t* acc) {
+void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
+              LhsAt lhs_at, FillLhs fill_lhs, int32_t* acc) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const int group_n = d.n / d.groups;
   int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
   for (int g = 0; g < d.groups; ++g) {
-    const int16_t* rhs =
-        static_cast<const int16_t*>(node->scratch[d.rhs_scratch]) +
-        int64_t{g} * group_n * d.k;
+    const int16_t* rhs = packed_rhs + int64_t{g} * group_n * d.k;
     int32_t* out = acc + int64_t{g} * group_n;
     if (!context->use_reference()) {
       fill_lhs(g, lhs);
@@ -289,52 +334,48 @@ Status PrepareMatMul(KernelContext* context, Node* node) {
   shape.dims[shape.rank++] = d->m;
   shape.dims[shape.rank++] = d->n;
   TWL_RETURN_IF_ERROR(context->ResizeTensor(context->output(*node, 0), shape));
-  return RequestScratch(context, node);
+  TWL_RETURN_IF_ERROR(RequestScratch(context, node));
+  d->rhs_sn = 1;
+  d->rhs_sk = d->n;
+  return PrepareRhs(context, node, bb.NumElements());
 }
 
 Status EvalMatMul(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckEvalMultiplier(context, node));
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const Tensor* a = context->input(*node, 0);
-  const Tensor* b = context->input(*node, 1);
   const int32_t a_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
-  const Tensor* b_zp = context->input(*node, kRhsZeroPoint);
   const int64_t mk = static_cast<int64_t>(d.m) * d.k;
-  const int64_t kn = static_cast<int64_t>(d.k) * d.n;
   const int64_t mn = static_cast<int64_t>(d.m) * d.n;
   const int64_t batches = d.batch_shape.NumElements();
   int64_t index[kMaxDims] = {};
   return DispatchEightBit(a->type, [&](auto a_tag) {
     using A = decltype(a_tag);
-    return DispatchEightBit(b->type, [&](auto b_tag) {
-      using B = decltype(b_tag);
-      for (int64_t batch = 0; batch < batches; ++batch) {
-        int64_t ao = 0, bo = 0;
-        for (int i = 0; i < d.batch_shape.rank; ++i) {
-          ao += index[i] * d.a_batch_strides[i];
-          bo += index[i] * d.b_batch_strides[i];
-        }
-        const A* ab = a->data_as<A>() + ao * mk;
-        PackRhs(b->data_as<B>() + bo * kn, d.n, d.k, 1, d.n, b_zp,
-                static_cast<int16_t*>(node->scratch[d.rhs_scratch]));
-        int32_t* acc = AccumulatorsAt(context, node, batch * mn);
-        Multiply(
-            context, node,
-            [&](int, int i, int kk) {
-              return static_cast<int32_t>(
-                         ab[static_cast<int64_t>(i) * d.k + kk]) -
-                     a_zp;
-            },
-            [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc);
-        if (d.requantize)
-          TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
-        for (int i = d.batch_shape.rank - 1;
-             i >= 0 && ++index[i] == d.batch_shape.dims[i]; --i) {
-          index[i] = 0;
-        }
+    for (int64_t batch = 0; batch < batches; ++batch) {
+      int64_t ao = 0, bo = 0;
+      for (int i = 0; i < d.batch_shape.rank; ++i) {
+        ao += index[i] * d.a_batch_strides[i];
+        bo += index[i] * d.b_batch_strides[i];
       }
-      return Status::Ok();
-    });
+      const A* ab = a->data_as<A>() + ao * mk;
+      const int16_t* rhs = PackedRhs(context, node, bo);
+      int32_t* acc = AccumulatorsAt(context, node, batch * mn);
+      Multiply(
+          context, node, rhs,
+          [&](int, int i, int kk) {
+            return static_cast<int32_t>(
+                       ab[static_cast<int64_t>(i) * d.k + kk]) -
+                   a_zp;
+          },
+          [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc);
+      if (d.requantize)
+        TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+      for (int i = d.batch_shape.rank - 1;
+           i >= 0 && ++index[i] == d.batch_shape.dims[i]; --i) {
+        index[i] = 0;
+      }
+    }
+    return Status::Ok();
   });
 }
 
@@ -397,49 +438,46 @@ Status PrepareConv(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(PrepareCommon(context, node, d->n));
   Shape shape{d->batches, d->out_h, d->out_w, d->n};
   TWL_RETURN_IF_ERROR(context->ResizeTensor(context->output(*node, 0), shape));
-  return RequestScratch(context, node);
+  TWL_RETURN_IF_ERROR(RequestScratch(context, node));
+  d->rhs_sn = d->k;
+  d->rhs_sk = 1;
+  return PrepareRhs(context, node, 1);
 }
 
 Status EvalConv(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckEvalMultiplier(context, node));
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const Tensor* x = context->input(*node, 0);
-  const Tensor* filter = context->input(*node, 1);
   const int32_t x_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
   const int64_t image = int64_t{d.in_h} * d.in_w * d.channels;
   const int64_t mn = static_cast<int64_t>(d.m) * d.n;
   return DispatchEightBit(x->type, [&](auto x_tag) {
     using X = decltype(x_tag);
-    return DispatchEightBit(filter->type, [&](auto f_tag) {
-      using F = decltype(f_tag);
-      PackRhs(filter->data_as<F>(), d.n, d.k, d.k, 1,
-              context->input(*node, kRhsZeroPoint),
-              static_cast<int16_t*>(node->scratch[d.rhs_scratch]));
-      for (int batch = 0; batch < d.batches; ++batch) {
-        const X* xb = x->data_as<X>() + batch * image;
-        // Patch row i = output pixel (oy, ox); column kk = (ky, kx, c) of
-        // group g's channels.
-        auto patch = [&](int g, int i, int kk) -> int32_t {
-          const int cg = d.group_channels;
-          const int c = g * cg + kk % cg, tap = kk / cg;
-          const int iy = (i / d.out_w) * d.stride_h - d.pad_top +
-                         (tap / d.kernel_w) * d.dilation_h;
-          const int ix = (i % d.out_w) * d.stride_w - d.pad_left +
-                         (tap % d.kernel_w) * d.dilation_w;
-          if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) return 0;
-          return static_cast<int32_t>(
-                     xb[(int64_t{iy} * d.in_w + ix) * d.channels + c]) -
-                 x_zp;
-        };
-        int32_t* acc = AccumulatorsAt(context, node, batch * mn);
-        Multiply(
-            context, node, patch,
-            [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
-        if (d.requantize)
-          TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
-      }
-      return Status::Ok();
-    });
+    const int16_t* rhs = PackedRhs(context, node, 0);
+    for (int batch = 0; batch < d.batches; ++batch) {
+      const X* xb = x->data_as<X>() + batch * image;
+      // Patch row i = output pixel (oy, ox); column kk = (ky, kx, c) of
+      // group g's channels.
+      auto patch = [&](int g, int i, int kk) -> int32_t {
+        const int cg = d.group_channels;
+        const int c = g * cg + kk % cg, tap = kk / cg;
+        const int iy = (i / d.out_w) * d.stride_h - d.pad_top +
+                       (tap / d.kernel_w) * d.dilation_h;
+        const int ix = (i % d.out_w) * d.stride_w - d.pad_left +
+                       (tap % d.kernel_w) * d.dilation_w;
+        if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) return 0;
+        return static_cast<int32_t>(
+                   xb[(int64_t{iy} * d.in_w + ix) * d.channels + c]) -
+               x_zp;
+      };
+      int32_t* acc = AccumulatorsAt(context, node, batch * mn);
+      Multiply(
+          context, node, rhs, patch,
+          [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
+      if (d.requantize)
+        TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+    }
+    return Status::Ok();
   });
 }
 

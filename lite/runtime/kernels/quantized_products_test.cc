@@ -106,6 +106,25 @@ TEST(QuantizedBatchMatMulTest, LargeMixedSignsMatchNaiveProducts) {
   }
 }
 
+TEST(QuantizedBatchMatMulTest, ComputedRightOperandAndZeroPoint) {
+  // b and its zero point are graph inputs: packed per batch in eval.
+  OpModel m;
+  int a = m.AddInput(DataType::kUInt8, {2, 1, 3});
+  int b = m.AddInput(DataType::kInt8, {2, 3, 2});
+  int b_zp = m.AddInput(DataType::kInt8, {2});
+  int out = m.AddOutput(DataType::kInt32);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL, {a, b, -1, b_zp}, {out});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<uint8_t>(0, {1, 2, 3, 4, 5, 6});
+  m.SetInput<int8_t>(1, {1, 0, 0, 1, 1, 1, -1, 2, 0, 0, 3, -3});
+  m.SetInput<int8_t>(2, {1, -1});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  // Batch 0: b - zp = [[0, 1], [-1, 2], [0, 2]] -> [1*0 + 2*-1 + 3*0,
+  // 1 + 4 + 6]; batch 1: [[-2, 3], [-1, 1], [2, -2]] -> [-8-5+12, 12+5-12].
+  EXPECT_EQ(m.GetOutput<int32_t>(0), (std::vector<int32_t>{-2, 11, -1, 5}));
+}
+
 // QUANTIZED_BATCH_MATMUL of int8 a [1, k] and b [k, n]; Build's status.
 Status BuildMatMul(int k, int k_b, int n, int b_zp_count,
                    std::vector<float> multiplier, DataType out_type,
