@@ -15,6 +15,24 @@ inline int32_t Dot(const int16_t* a, const int16_t* b, int k) {
   return sum;
 }
 
+// Four inner products of row a with rows b, b + k, b + 2k, b + 3k: each load
+// of a serves four multiply-adds.
+inline void Dot4(const int16_t* a, const int16_t* b, int k, int32_t* out) {
+  const int16_t *b0 = b, *b1 = b + k, *b2 = b + 2 * k, *b3 = b + 3 * k;
+  int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (int i = 0; i < k; ++i) {
+    const int32_t x = a[i];
+    s0 += x * b0[i];
+    s1 += x * b1[i];
+    s2 += x * b2[i];
+    s3 += x * b3[i];
+  }
+  out[0] = s0;
+  out[1] = s1;
+  out[2] = s2;
+  out[3] = s3;
+}
+
 }  // namespace
 
 Status CheckScales(const Tensor& scale, const char* what) {
@@ -34,15 +52,25 @@ Status CheckScales(const Tensor& scale, const char* what) {
 
 void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
                    int32_t* out, int64_t out_stride, ThreadPool* pool) {
-  // Work items are (row, column) products, about 64K multiply-adds per task.
-  const int64_t items = static_cast<int64_t>(m) * n;
+  // Work items are a row times four columns (fewer at the end).
+  const int blocks = (n + 3) / 4;
+  const int64_t items = static_cast<int64_t>(m) * blocks;
   auto run = [&](int64_t begin, int64_t end) {
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t i = item / n, j = item % n;
-      out[i * out_stride + j] = Dot(lhs + i * k, rhs + j * k, k);
+      const int64_t i = item / blocks;
+      const int j = static_cast<int>(item % blocks) * 4;
+      const int16_t* a = lhs + i * k;
+      int32_t* o = out + i * out_stride + j;
+      if (j + 4 <= n) {
+        Dot4(a, rhs + static_cast<int64_t>(j) * k, k, o);
+      } else {
+        for (int t = 0; j + t < n; ++t) {
+          o[t] = Dot(a, rhs + static_cast<int64_t>(j + t) * k, k);
+        }
+      }
     }
   };
-  const int64_t grain = std::max<int64_t>(1, 65536 / std::max(k, 1));
+  const int64_t grain = std::max<int64_t>(1, 16384 / std::max(k, 1));
   if (pool == nullptr) {
     run(0, items);
   } else {
