@@ -156,6 +156,8 @@ def _outputs(case):
 # by op and in whole models, in tests/test_converters_transformer.py (encoders) and tests/test_converters_rnn.py
 # (recurrent nets); test_registry checks that one of them names it.
 ONNX_ONLY_BUILTINS = {"EQUAL", "ERF", "GELU", "GRU", "LAYER_NORM", "LSTM", "RNN", "SELECT"}
+# Quantization (tests/test_converters_quant_ops.py).
+ONNX_ONLY_BUILTINS |= {"DEQUANTIZE", "DYNAMIC_QUANTIZE", "QUANTIZE", "QUANTIZED_BATCH_MATMUL", "QUANTIZED_CONV_2D"}
 
 
 def builtin_names():
