@@ -28,15 +28,11 @@ _INTEGER_TYPES = (np.int8, np.uint8, np.int16, np.uint16)
 _EIGHT_BIT = (np.int8, np.uint8)
 
 
-def _type_name(dtype):
-    return np.dtype(dtype).name if not isinstance(dtype, str) else dtype
-
-
 def _require_type(ctx, name, allowed, what):
     dtype = np.dtype(ctx.dtype(name))
     if dtype not in [np.dtype(t) for t in allowed]:
         names = ", ".join(np.dtype(t).name for t in allowed)
-        raise _NodeError(f"{what} '{name}' is {_type_name(dtype)}; the lite kernel takes {names}")
+        raise _NodeError(f"{what} '{name}' is {dtype.name}; the lite kernel takes {names}")
     return dtype
 
 
