@@ -170,6 +170,15 @@ INCLUDE = [
     "test_mod",
     "test_sum",
     "test_mean",
+    # Quantization: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear,
+    # integer matrix products and convolutions.
+    "test_convinteger",
+    "test_dequantizelinear",
+    "test_dynamicquantizelinear",
+    "test_matmulinteger",
+    "test_qlinearconv",
+    "test_qlinearmatmul",
+    "test_quantizelinear",
 ]
 
 
@@ -475,6 +484,32 @@ EXCLUDE.update(
     }
 )
 
+# Quantization: float8, float4, int4, uint4, int2 and uint2 are not lite
+# element types; DynamicQuantizeLinear's expansion rounds with Round.
+EXCLUDE.update(
+    {
+        **{
+            f"test_{op}_{v}": _lacks_input_type(t)
+            for op in ("quantizelinear", "dequantizelinear")
+            for v, t in (
+                ("e4m3fn", "float8_e4m3fn"),
+                ("e5m2", "float8_e5m2"),
+                ("float4e2m1", "float4_e2m1fn"),
+                ("int2", "int2"),
+                ("int4", "int4"),
+                ("uint2", "uint2"),
+                ("uint4", "uint4"),
+            )
+        },
+        "test_dequantizelinear_e4m3fn_float16": _lacks_input_type("float8_e4m3fn"),
+        "test_dequantizelinear_e4m3fn_zero_point": _lacks_input_type("float8_e4m3fn"),
+        **{
+            f"test_dynamicquantizelinear{v}_expanded": _converter_refuses("needs Round (being added)", r"\(Round\)")
+            for v in ("", "_max_adjusted", "_min_adjusted")
+        },
+    }
+)
+
 # Tests whose reference outputs are stored rounded (to 4 decimals): their
 # absolute tolerance, instead of ATOL.
 ROUNDED_REFERENCE_ATOL = {
@@ -524,6 +559,11 @@ CONSTANT_PARAMETERS = [
     "test_split",
     "test_tile",
     "test_top_k",
+    # The weights and the scales QLinear* ops fold into one multiplier.
+    "test_convinteger",
+    "test_matmulinteger",
+    "test_qlinearconv",
+    "test_qlinearmatmul",
 ]
 
 RTOL, ATOL = 1e-4, 1e-5  # the lite runtime's float32 kernels vs onnx's float32/64 references

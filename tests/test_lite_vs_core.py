@@ -187,6 +187,8 @@ ONNX_ONLY_BUILTINS |= {
     *("ELU", "SELU", "CELU", "LEAKY_RELU", "HARD_SIGMOID", "HARD_SWISH", "MISH", "THRESHOLDED_RELU", "SHRINK"),
     *("SWISH", "PRELU", "POW", "FLOOR_MOD", "FMOD"),
 }
+# Quantization (tests/test_converters_quant_ops.py).
+ONNX_ONLY_BUILTINS |= {"DEQUANTIZE", "DYNAMIC_QUANTIZE", "QUANTIZE", "QUANTIZED_BATCH_MATMUL", "QUANTIZED_CONV_2D"}
 
 
 def builtin_names():

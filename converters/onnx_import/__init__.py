@@ -36,6 +36,9 @@ The modules, in the order a model meets them:
   elementwise_ops.py  importers: trigonometric and rounding functions,
                   IsNaN/IsInf, parameterized activations, PRelu, Pow, Mod,
                   Sum, Mean
+  quant_ops.py    importers: QuantizeLinear, DequantizeLinear,
+                  DynamicQuantizeLinear, MatMulInteger, QLinearMatMul,
+                  ConvInteger, QLinearConv
 
 Example:
   >>> import numpy as np
@@ -59,6 +62,7 @@ from converters.onnx_import import (  # noqa: F401
     logic_reduce_ops,
     math_ops,
     nn_ops,
+    quant_ops,
     resize_cast_ops,
     rnn_ops,
 )

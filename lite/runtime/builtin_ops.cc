@@ -103,6 +103,11 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
     case O::SHRINK:
     case O::SWISH:
       return BuiltinOptions::ActivationParamsOptions;
+    case O::QUANTIZE:
+    case O::DEQUANTIZE:
+      return BuiltinOptions::QuantizeOptions;
+    case O::QUANTIZED_CONV_2D:
+      return BuiltinOptions::QuantizedConv2DOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -124,7 +124,12 @@ namespace twl {
   X(PRELU) \
   X(POW) \
   X(FLOOR_MOD) \
-  X(FMOD)
+  X(FMOD) \
+  X(QUANTIZE) \
+  X(DEQUANTIZE) \
+  X(DYNAMIC_QUANTIZE) \
+  X(QUANTIZED_BATCH_MATMUL) \
+  X(QUANTIZED_CONV_2D)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();

@@ -234,5 +234,21 @@ Options ModelBuilder::Rnn(int hidden_size, s::RNNDirection direction,
               .Union()};
 }
 
+Options ModelBuilder::Quantize(int axis, int block_size) {
+  return {s::BuiltinOptions::QuantizeOptions,
+          s::CreateQuantizeOptions(fbb_, axis, block_size).Union()};
+}
+
+Options ModelBuilder::QuantizedConv2D(int stride_h, int stride_w,
+                                      int dilation_h, int dilation_w,
+                                      int pad_top, int pad_left, int pad_bottom,
+                                      int pad_right) {
+  return {s::BuiltinOptions::QuantizedConv2DOptions,
+          s::CreateQuantizedConv2DOptions(fbb_, stride_h, stride_w, dilation_h,
+                                          dilation_w, pad_top, pad_left,
+                                          pad_bottom, pad_right)
+              .Union()};
+}
+
 }  // namespace testing
 }  // namespace twl

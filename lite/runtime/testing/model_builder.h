@@ -121,6 +121,11 @@ class ModelBuilder {
               bool linear_before_reset = false);
   Options Rnn(int hidden_size, schema::RNNDirection direction,
               bool batch_major = false, float clip = 0);
+  Options Quantize(int axis, int block_size = 0);
+  // Strides, dilations, then pads top, left, bottom, right.
+  Options QuantizedConv2D(int stride_h, int stride_w, int dilation_h,
+                          int dilation_w, int pad_top, int pad_left,
+                          int pad_bottom, int pad_right);
 
   flatbuffers::FlatBufferBuilder& fbb() { return fbb_; }
 

@@ -1,0 +1,499 @@
+// QUANTIZED_BATCH_MATMUL and QUANTIZED_CONV_2D (ONNX MatMulInteger,
+// QLinearMatMul, ConvInteger, QLinearConv); see twl.fbs.
+//
+// Both are one integer GEMM (quantization.h): the left operand (a's rows,
+// or the convolution's im2col patches) and the right one (b transposed, or
+// the OHWI filter as it is) are widened to int16 with their zero points
+// subtracted into planned scratch, multiplied with int32 accumulation, and
+// the accumulators are the int32 output or are requantized to int8/uint8.
+// The reference path is a plain loop over int32 products.
+#include <algorithm>
+#include <memory>
+
+#include "lite/runtime/kernel_util.h"
+#include "lite/runtime/kernels/kernels.h"
+#include "lite/runtime/quantization.h"
+
+namespace twl {
+namespace {
+
+// Inputs after the two operands.
+enum { kLhsZeroPoint = 2, kRhsZeroPoint, kMultiplier, kOutputZeroPoint, kBias };
+
+template <typename F>
+Status DispatchEightBit(DataType type, F&& f) {
+  if (type == DataType::kInt8) return f(int8_t{});
+  if (type == DataType::kUInt8) return f(uint8_t{});
+  return Status::Error(StatusCode::kUnsupported, "not an 8-bit type: %s",
+                       DataTypeName(type));
+}
+
+bool IsEightBit(DataType type) {
+  return type == DataType::kInt8 || type == DataType::kUInt8;
+}
+
+// Element i of an 8-bit (or absent: 0) zero point, one element or per
+// column.
+int32_t ZeroPointAt(const Tensor* zp, int64_t i) {
+  if (zp == nullptr) return 0;
+  if (zp->num_elements() == 1) i = 0;
+  return zp->type == DataType::kInt8 ? zp->data_as<int8_t>()[i]
+                                     : zp->data_as<uint8_t>()[i];
+}
+
+struct OpData {
+  int m = 0, n = 0, k = 0;  // per batch (matmul) or per image (conv)
+  bool requantize = false;
+  // Matmul: batch broadcasting.
+  Shape batch_shape;
+  int64_t a_batch_strides[kMaxDims], b_batch_strides[kMaxDims];
+  // Conv: geometry.
+  int batches = 1, in_h = 0, in_w = 0, channels = 0, kernel_h = 0, kernel_w = 0,
+      out_h = 0, out_w = 0;
+  int stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  int pad_top = 0, pad_left = 0;
+  // Grouped convolution: `groups` GEMMs, each over group_channels input
+  // channels and n / groups output channels (1 for a matmul).
+  int groups = 1, group_channels = 0;
+  int lhs_scratch = -1, rhs_scratch = -1, acc_scratch = -1;
+  // The right operand's element (j, kk) of a batch at j * rhs_sn + kk *
+  // rhs_sk; packed once here when it and its zero point are constants.
+  int64_t rhs_sn = 0, rhs_sk = 0;
+  std::unique_ptr<int16_t[]> packed;
+};
+
+void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
+void Free(void* data) { delete static_cast<OpData*>(data); }
+
+// Checks the operands' and zero points' types, the zero points' sizes (one
+// element; the right one may have one per output column) and the output's
+// type with its requantization inputs.
+Status PrepareCommon(KernelContext* context, Node* node, int n) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
+  const char* names[] = {"lhs", "rhs"};
+  for (int i = 0; i < 2; ++i) {
+    const Tensor* operand = context->input(*node, i);
+    TWL_CHECK_ARG(IsEightBit(operand->type),
+                  "%s '%s' must be int8 or uint8, got %s", names[i],
+                  operand->name, DataTypeName(operand->type));
+    const Tensor* zp = context->input(*node, kLhsZeroPoint + i);
+    if (zp == nullptr) continue;
+    TWL_RETURN_IF_ERROR(CheckType(zp, "zero point", operand->type));
+    const int64_t count = zp->num_elements();
+    TWL_CHECK_ARG(count == 1 || (i == 1 && count == n),
+                  "%s zero point '%s' has %lld elements; it needs 1%s",
+                  names[i], zp->name, static_cast<long long>(count),
+                  i == 1 ? " or one per output column" : "");
+  }
+  const Tensor* bias = context->input(*node, kBias);
+  if (bias != nullptr) {
+    TWL_RETURN_IF_ERROR(CheckType(bias, "bias", DataType::kInt32));
+    TWL_CHECK_ARG(bias->num_elements() == n,
+                  "bias '%s' has %lld elements; it needs one per output "
+                  "column (%d)",
+                  bias->name, static_cast<long long>(bias->num_elements()), n);
+  }
+  const Tensor* output = context->output(*node, 0);
+  d->requantize = output->type != DataType::kInt32;
+  if (!d->requantize) {
+    TWL_CHECK_ARG(
+        node->num_inputs <= kMultiplier || (node->inputs[kMultiplier] < 0),
+        "an int32 output takes no multiplier");
+    return Status::Ok();
+  }
+  TWL_CHECK_ARG(IsEightBit(output->type),
+                "output '%s' must be int32, int8 or uint8, got %s",
+                output->name, DataTypeName(output->type));
+  const Tensor* multiplier = context->input(*node, kMultiplier);
+  const Tensor* output_zp = context->input(*node, kOutputZeroPoint);
+  TWL_CHECK_ARG(multiplier != nullptr && output_zp != nullptr,
+                "an 8-bit output needs a multiplier and a zero point");
+  TWL_RETURN_IF_ERROR(CheckType(multiplier, "multiplier", DataType::kFloat32));
+  TWL_CHECK_ARG(
+      multiplier->num_elements() == 1 || multiplier->num_elements() == n,
+      "multiplier '%s' has %lld elements; it needs 1 or %d", multiplier->name,
+      static_cast<long long>(multiplier->num_elements()), n);
+  TWL_RETURN_IF_ERROR(CheckType(output_zp, "output zero point", output->type));
+  TWL_CHECK_ARG(output_zp->num_elements() == 1,
+                "output zero point '%s' must have one element",
+                output_zp->name);
+  if (multiplier->is_constant) {
+    TWL_RETURN_IF_ERROR(CheckScales(*multiplier, "multiplier"));
+  }
+  return Status::Ok();
+}
+
+Status RequestScratch(KernelContext* context, Node* node) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  TWL_CHECK_ARG(d->k <= kMaxQuantizedDepth,
+                "depth %d exceeds %d, past which int32 accumulation could "
+                "overflow",
+                d->k, kMaxQuantizedDepth);
+  const size_t m = d->m, n = d->n, k = d->k;
+  TWL_RETURN_IF_ERROR(
+      context->RequestScratch(node, m * k * sizeof(int16_t), &d->lhs_scratch));
+  d->acc_scratch = -1;
+  if (d->requantize) {
+    TWL_RETURN_IF_ERROR(context->RequestScratch(node, m * n * sizeof(int32_t),
+                                                &d->acc_scratch));
+  }
+  return Status::Ok();
+}
+
+// rhs element (j, kk) of the n x k right operand at src[j * sn + kk * sk],
+// minus its column's zero point, into dst[j * k + kk].
+template <typename T>
+void PackRhs(const T* src, int n, int k, int64_t sn, int64_t sk,
+             const Tensor* zp, int16_t* dst) {
+  for (int j = 0; j < n; ++j) {
+    const int32_t z = ZeroPointAt(zp, j);
+    for (int kk = 0; kk < k; ++kk) {
+      dst[static_cast<int64_t>(j) * k + kk] =
+          static_cast<int16_t>(src[j * sn + kk * sk] - z);
+    }
+  }
+}
+
+// Packs batches [first, first + count) of the right operand into `dst`.
+Status PackBatches(const Tensor* rhs, const Tensor* zp, const OpData& d,
+                   int64_t first, int64_t count, int16_t* dst) {
+  const int64_t nk = int64_t{d.n} * d.k;
+  return DispatchEightBit(rhs->type, [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t b = 0; b < count; ++b) {
+      PackRhs(rhs->data_as<T>() + (first + b) * nk, d.n, d.k, d.rhs_sn,
+              d.rhs_sk, zp, dst + b * nk);
+    }
+    return Status::Ok();
+  });
+}
+
+// Prepare: packs a constant right operand (`batches` of them) once, or plans
+// scratch to pack one batch at a time in eval.
+Status PrepareRhs(KernelContext* context, Node* node, int64_t batches) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  const Tensor* rhs = context->input(*node, 1);
+  const Tensor* zp = context->input(*node, kRhsZeroPoint);
+  d->packed.reset();
+  d->rhs_scratch = -1;
+  const size_t nk = static_cast<size_t>(d->n) * d->k;
+  if (!rhs->is_constant || (zp != nullptr && !zp->is_constant)) {
+    return context->RequestScratch(node, nk * sizeof(int16_t), &d->rhs_scratch);
+  }
+  d->packed.reset(new (std::nothrow) int16_t[batches * nk + 1]);
+  TWL_CHECK_ARG(d->packed != nullptr, "out of memory");
+  TWL_RETURN_IF_ERROR(PackBatches(rhs, zp, *d, 0, batches, d->packed.get()));
+  context->ReleaseConstant(rhs);
+  return Status::Ok();
+}
+
+// Eval: batch `batch` of the packed right operand.
+const int16_t* PackedRhs(KernelContext* context, Node* node, int64_t batch) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  if (d.packed != nullptr) return d.packed.get() + batch * d.n * d.k;
+  int16_t* dst = static_cast<int16_t*>(node->scratch[d.rhs_scratch]);
+  // The type was checked in prepare: this cannot fail.
+  PackBatches(context->input(*node, 1), context->input(*node, kRhsZeroPoint), d,
+              batch, 1, dst);
+  return dst;
+}
+
+// Writes an m x n block of accumulators: the int32 output as it is, or
+// requantized into the 8-bit output at element `offset`.
+Status Finish(KernelContext* context, Node* node, const int32_t* acc,
+              int64_t offset) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  Tensor* out = context->output(*node, 0);
+  const Tensor* multiplier = context->input(*node, kMultiplier);
+  const int32_t zp = ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+  return DispatchEightBit(out->type, [&](auto tag) {
+    using T = decltype(tag);
+    Requantize<T>(acc, d.m, d.n, multiplier->data_as<float>(),
+                  multiplier->num_elements() > 1, zp,
+                  out->data_as<T>() + offset);
+    return Status::Ok();
+  });
+}
+
+// The m x n product of the lhs rows and the packed rhs, plus the bias, into
+// `acc`, group by group: the reference path multiplies lhs_at(g, i, kk)
+// (zero point subtracted) plainly; the optimized one has fill_lhs(g, lhs)
+// write group g's rows into scratch and runs the GEMM on its columns.
+template <typename LhsAt, typename FillLhs>
+void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
+              LhsAt lhs_at, FillLhs fill_lhs, int32_t* acc) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const int group_n = d.n / d.groups;
+  int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
+  for (int g = 0; g < d.groups; ++g) {
+    const int16_t* rhs = packed_rhs + int64_t{g} * group_n * d.k;
+    int32_t* out = acc + int64_t{g} * group_n;
+    if (!context->use_reference()) {
+      fill_lhs(g, lhs);
+      QuantizedGemm(lhs, rhs, d.m, group_n, d.k, out, d.n,
+                    context->thread_pool());
+      continue;
+    }
+    for (int i = 0; i < d.m; ++i) {
+      for (int j = 0; j < group_n; ++j) {
+        int32_t sum = 0;
+        for (int kk = 0; kk < d.k; ++kk) {
+          sum += lhs_at(g, i, kk) * rhs[static_cast<int64_t>(j) * d.k + kk];
+        }
+        out[static_cast<int64_t>(i) * d.n + j] = sum;
+      }
+    }
+  }
+  const Tensor* bias = context->input(*node, kBias);
+  if (bias == nullptr) return;
+  const int32_t* b = bias->data_as<int32_t>();
+  for (int64_t i = 0; i < d.m; ++i) {
+    for (int j = 0; j < d.n; ++j) {  // wrapping, as int32 arithmetic in ONNX
+      acc[i * d.n + j] =
+          static_cast<int32_t>(static_cast<uint32_t>(acc[i * d.n + j]) +
+                               static_cast<uint32_t>(b[j]));
+    }
+  }
+}
+
+// The convolution's patches as GEMM rows: row (oy, ox) holds, tap by tap,
+// group g's channels of x under that tap minus x_zp, or zeros in the
+// padding.
+template <typename X>
+void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
+  const int cg = d.group_channels;
+  for (int oy = 0; oy < d.out_h; ++oy) {
+    for (int ox = 0; ox < d.out_w; ++ox) {
+      int16_t* row = lhs + (int64_t{oy} * d.out_w + ox) * d.k;
+      for (int ky = 0; ky < d.kernel_h; ++ky) {
+        const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
+        for (int kx = 0; kx < d.kernel_w; ++kx, row += cg) {
+          const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
+          if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) {
+            std::fill(row, row + cg, int16_t{0});
+          } else {
+            WidenSubtract(x + (int64_t{iy} * d.in_w + ix) * d.channels + g * cg,
+                          cg, x_zp, row);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The accumulator block for output elements [offset, offset + m * n).
+int32_t* AccumulatorsAt(KernelContext* context, Node* node, int64_t offset) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  if (d.requantize) return static_cast<int32_t*>(node->scratch[d.acc_scratch]);
+  return context->output(*node, 0)->data_as<int32_t>() + offset;
+}
+
+Status CheckEvalMultiplier(KernelContext* context, Node* node) {
+  const Tensor* multiplier = context->input(*node, kMultiplier);
+  if (!static_cast<OpData*>(node->user_data)->requantize ||
+      multiplier->is_constant) {
+    return Status::Ok();
+  }
+  return CheckScales(*multiplier, "multiplier");
+}
+
+// --- QUANTIZED_BATCH_MATMUL
+// -------------------------------------------------------
+
+Shape BatchPart(const Shape& s) {
+  Shape b;
+  b.rank = s.rank - 2;
+  for (int i = 0; i < b.rank; ++i) b.dims[i] = s.dims[i];
+  return b;
+}
+
+Status PrepareMatMul(KernelContext* context, Node* node) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  TWL_CHECK_ARG(d != nullptr, "out of memory");
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
+  const Tensor* a = context->input(*node, 0);
+  const Tensor* b = context->input(*node, 1);
+  TWL_RETURN_IF_ERROR(CheckRank(a, "a", 2, kMaxDims));
+  TWL_RETURN_IF_ERROR(CheckRank(b, "b", 2, kMaxDims));
+  d->groups = 1;
+  const Shape& as = a->shape;
+  const Shape& bs = b->shape;
+  d->m = as.dims[as.rank - 2];
+  d->k = as.dims[as.rank - 1];
+  d->n = bs.dims[bs.rank - 1];
+  TWL_CHECK_ARG(bs.dims[bs.rank - 2] == d->k,
+                "inner dims differ: a has %d, b has %d", d->k,
+                bs.dims[bs.rank - 2]);
+  TWL_RETURN_IF_ERROR(PrepareCommon(context, node, d->n));
+  Shape ab = BatchPart(as), bb = BatchPart(bs);
+  TWL_RETURN_IF_ERROR(BroadcastShapes(ab, bb, &d->batch_shape));
+  BroadcastStrides(ab, d->batch_shape, d->a_batch_strides);
+  BroadcastStrides(bb, d->batch_shape, d->b_batch_strides);
+  Shape shape = d->batch_shape;
+  shape.dims[shape.rank++] = d->m;
+  shape.dims[shape.rank++] = d->n;
+  TWL_RETURN_IF_ERROR(context->ResizeTensor(context->output(*node, 0), shape));
+  TWL_RETURN_IF_ERROR(RequestScratch(context, node));
+  d->rhs_sn = 1;
+  d->rhs_sk = d->n;
+  return PrepareRhs(context, node, bb.NumElements());
+}
+
+Status EvalMatMul(KernelContext* context, Node* node) {
+  TWL_RETURN_IF_ERROR(CheckEvalMultiplier(context, node));
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const Tensor* a = context->input(*node, 0);
+  const int32_t a_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
+  const int64_t mk = static_cast<int64_t>(d.m) * d.k;
+  const int64_t mn = static_cast<int64_t>(d.m) * d.n;
+  const int64_t batches = d.batch_shape.NumElements();
+  int64_t index[kMaxDims] = {};
+  return DispatchEightBit(a->type, [&](auto a_tag) {
+    using A = decltype(a_tag);
+    for (int64_t batch = 0; batch < batches; ++batch) {
+      int64_t ao = 0, bo = 0;
+      for (int i = 0; i < d.batch_shape.rank; ++i) {
+        ao += index[i] * d.a_batch_strides[i];
+        bo += index[i] * d.b_batch_strides[i];
+      }
+      const A* ab = a->data_as<A>() + ao * mk;
+      const int16_t* rhs = PackedRhs(context, node, bo);
+      int32_t* acc = AccumulatorsAt(context, node, batch * mn);
+      Multiply(
+          context, node, rhs,
+          [&](int, int i, int kk) {
+            return static_cast<int32_t>(
+                       ab[static_cast<int64_t>(i) * d.k + kk]) -
+                   a_zp;
+          },
+          [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc);
+      if (d.requantize)
+        TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+      for (int i = d.batch_shape.rank - 1;
+           i >= 0 && ++index[i] == d.batch_shape.dims[i]; --i) {
+        index[i] = 0;
+      }
+    }
+    return Status::Ok();
+  });
+}
+
+// --- QUANTIZED_CONV_2D
+// ------------------------------------------------------------
+
+Status PrepareConv(KernelContext* context, Node* node) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  TWL_CHECK_ARG(d != nullptr, "out of memory");
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
+  const Tensor* x = context->input(*node, 0);
+  const Tensor* filter = context->input(*node, 1);
+  TWL_RETURN_IF_ERROR(CheckRank(x, "x", 4, 4));
+  TWL_RETURN_IF_ERROR(CheckRank(filter, "filter", 4, 4));
+  const auto* o = GetOptions<schema::QuantizedConv2DOptions>(*node);
+  d->stride_h = o->stride_h();
+  d->stride_w = o->stride_w();
+  d->dilation_h = o->dilation_h();
+  d->dilation_w = o->dilation_w();
+  d->pad_top = o->pad_top();
+  d->pad_left = o->pad_left();
+  TWL_CHECK_ARG(d->stride_h > 0 && d->stride_w > 0 && d->dilation_h > 0 &&
+                    d->dilation_w > 0,
+                "strides and dilations must be positive");
+  TWL_CHECK_ARG(o->pad_top() >= 0 && o->pad_left() >= 0 &&
+                    o->pad_bottom() >= 0 && o->pad_right() >= 0,
+                "pads must not be negative");
+  d->batches = x->shape.dims[0];
+  d->in_h = x->shape.dims[1];
+  d->in_w = x->shape.dims[2];
+  d->channels = x->shape.dims[3];
+  d->kernel_h = filter->shape.dims[1];
+  d->kernel_w = filter->shape.dims[2];
+  // Grouped when the filter has fewer input channels than x.
+  d->group_channels = filter->shape.dims[3];
+  d->n = filter->shape.dims[0];
+  d->groups = d->group_channels > 0 ? d->channels / d->group_channels : 0;
+  TWL_CHECK_ARG(d->groups > 0 && d->groups * d->group_channels == d->channels &&
+                    d->n % d->groups == 0,
+                "filter '%s' has %d input channels: x's %d channels and the %d "
+                "output channels must split into groups of them",
+                filter->name, d->group_channels, d->channels, d->n);
+  const int64_t span_h = int64_t{d->dilation_h} * (d->kernel_h - 1) + 1;
+  const int64_t span_w = int64_t{d->dilation_w} * (d->kernel_w - 1) + 1;
+  const int64_t padded_h = int64_t{d->in_h} + o->pad_top() + o->pad_bottom();
+  const int64_t padded_w = int64_t{d->in_w} + o->pad_left() + o->pad_right();
+  TWL_CHECK_ARG(padded_h >= span_h && padded_w >= span_w &&
+                    padded_h < (1 << 30) && padded_w < (1 << 30),
+                "the filter spans %lldx%lld; the padded input is %lldx%lld",
+                static_cast<long long>(span_h), static_cast<long long>(span_w),
+                static_cast<long long>(padded_h),
+                static_cast<long long>(padded_w));
+  d->out_h = static_cast<int>((padded_h - span_h) / d->stride_h + 1);
+  d->out_w = static_cast<int>((padded_w - span_w) / d->stride_w + 1);
+  d->m = d->out_h * d->out_w;
+  const int64_t k = int64_t{d->kernel_h} * d->kernel_w * d->group_channels;
+  TWL_CHECK_ARG(k <= kMaxQuantizedDepth, "filter depth %lld exceeds %d",
+                static_cast<long long>(k), kMaxQuantizedDepth);
+  d->k = static_cast<int>(k);
+  TWL_RETURN_IF_ERROR(PrepareCommon(context, node, d->n));
+  Shape shape{d->batches, d->out_h, d->out_w, d->n};
+  TWL_RETURN_IF_ERROR(context->ResizeTensor(context->output(*node, 0), shape));
+  TWL_RETURN_IF_ERROR(RequestScratch(context, node));
+  d->rhs_sn = d->k;
+  d->rhs_sk = 1;
+  return PrepareRhs(context, node, 1);
+}
+
+Status EvalConv(KernelContext* context, Node* node) {
+  TWL_RETURN_IF_ERROR(CheckEvalMultiplier(context, node));
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const Tensor* x = context->input(*node, 0);
+  const int32_t x_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
+  const int64_t image = int64_t{d.in_h} * d.in_w * d.channels;
+  const int64_t mn = static_cast<int64_t>(d.m) * d.n;
+  return DispatchEightBit(x->type, [&](auto x_tag) {
+    using X = decltype(x_tag);
+    const int16_t* rhs = PackedRhs(context, node, 0);
+    for (int batch = 0; batch < d.batches; ++batch) {
+      const X* xb = x->data_as<X>() + batch * image;
+      // Patch row i = output pixel (oy, ox); column kk = (ky, kx, c) of
+      // group g's channels.
+      auto patch = [&](int g, int i, int kk) -> int32_t {
+        const int cg = d.group_channels;
+        const int c = g * cg + kk % cg, tap = kk / cg;
+        const int iy = (i / d.out_w) * d.stride_h - d.pad_top +
+                       (tap / d.kernel_w) * d.dilation_h;
+        const int ix = (i % d.out_w) * d.stride_w - d.pad_left +
+                       (tap % d.kernel_w) * d.dilation_w;
+        if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) return 0;
+        return static_cast<int32_t>(
+                   xb[(int64_t{iy} * d.in_w + ix) * d.channels + c]) -
+               x_zp;
+      };
+      int32_t* acc = AccumulatorsAt(context, node, batch * mn);
+      Multiply(
+          context, node, rhs, patch,
+          [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
+      if (d.requantize)
+        TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+    }
+    return Status::Ok();
+  });
+}
+
+}  // namespace
+
+KernelRegistration Register_QUANTIZED_BATCH_MATMUL() {
+  return {BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+          1,
+          Init,
+          Free,
+          PrepareMatMul,
+          EvalMatMul};
+}
+KernelRegistration Register_QUANTIZED_CONV_2D() {
+  return {
+      BuiltinOperator::QUANTIZED_CONV_2D, 1, Init, Free, PrepareConv, EvalConv};
+}
+
+}  // namespace twl

@@ -1,0 +1,345 @@
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "lite/runtime/testing/op_model.h"
+
+namespace twl {
+namespace {
+
+using testing::BuiltinOperator;
+using testing::OpModel;
+
+void ExpectFails(const Status& status, const char* text) {
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find(text), std::string::npos)
+      << status.message();
+}
+
+TEST(QuantizedBatchMatMulTest, Int32OutputOnnxExample) {
+  // ONNX's MatMulInteger example.
+  OpModel m;
+  int a = m.AddInput(DataType::kUInt8, {4, 3});
+  int b = m.AddConst<uint8_t>({3, 2}, {1, 4, 2, 5, 3, 6});
+  int a_zp = m.AddConst<uint8_t>({}, {12});
+  int b_zp = m.AddConst<uint8_t>({1}, {0});
+  int out = m.AddOutput(DataType::kInt32);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL, {a, b, a_zp, b_zp}, {out});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<uint8_t>(0, {11, 7, 3, 10, 6, 2, 9, 5, 1, 8, 4, 0});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{4, 2}));
+  EXPECT_EQ(m.GetOutput<int32_t>(0),
+            (std::vector<int32_t>{-38, -83, -44, -98, -50, -113, -56, -128}));
+}
+
+TEST(QuantizedBatchMatMulTest, RequantizesPerColumnWithTiesToEven) {
+  OpModel m;
+  int a = m.AddInput(DataType::kInt8, {1, 2});
+  int b = m.AddConst<int8_t>({2, 2}, {1, 2, 3, 4});
+  int a_zp = m.AddConst<int8_t>({}, {1});
+  int b_zp = m.AddConst<int8_t>({2}, {1, -2});
+  int multiplier = m.AddConst<float>({2}, {0.3125f, 0.5f});
+  int y_zp = m.AddConst<int8_t>({}, {5});
+  int out = m.AddOutput(DataType::kInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+          {a, b, a_zp, b_zp, multiplier, y_zp}, {out});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<int8_t>(0, {2, -3});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  // acc = [(1)(0) + (-4)(2), (1)(4) + (-4)(6)] = [-8, -20];
+  // -8 * 0.3125 = -2.5 -> -2 (even), + 5; -20 * 0.5 = -10, + 5.
+  EXPECT_EQ(m.GetOutput<int8_t>(0), (std::vector<int8_t>{3, -5}));
+}
+
+TEST(QuantizedBatchMatMulTest, BroadcastsBatchesAndSaturates) {
+  OpModel m;
+  int a = m.AddInput(DataType::kUInt8, {2, 1, 2});
+  int b = m.AddConst<uint8_t>({2, 1}, {5, 6});
+  int multiplier = m.AddConst<float>({}, {8});
+  int y_zp = m.AddConst<uint8_t>({}, {0});
+  int out = m.AddOutput(DataType::kUInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+          {a, b, -1, -1, multiplier, y_zp}, {out});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<uint8_t>(0, {1, 2, 3, 4});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, 1, 1}));
+  EXPECT_EQ(m.GetOutput<uint8_t>(0), (std::vector<uint8_t>{136, 255}));
+}
+
+TEST(QuantizedBatchMatMulTest, LargeMixedSignsMatchNaiveProducts) {
+  const int batch = 2, rows = 37, depth = 301, cols = 29;
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::vector<uint8_t> a(batch * rows * depth);
+  std::vector<int8_t> b(batch * depth * cols), b_zp(cols);
+  for (auto& v : a) v = byte(rng);
+  for (auto& v : b) v = byte(rng) - 128;
+  for (auto& v : b_zp) v = byte(rng) - 128;
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {batch, rows, depth});
+  int bt = m.AddConst<int8_t>({batch, depth, cols}, b);
+  int a_zp = m.AddConst<uint8_t>({}, {131});
+  int bz = m.AddConst<int8_t>({cols}, b_zp);
+  int out = m.AddOutput(DataType::kInt32);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL, {in, bt, a_zp, bz}, {out});
+  ASSERT_TRUE(m.Build(3).ok());
+  m.SetInput<uint8_t>(0, a);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  auto y = m.GetOutput<int32_t>(0);
+  for (int n = 0; n < batch; ++n) {
+    for (int i = 0; i < rows; ++i) {
+      for (int j = 0; j < cols; ++j) {
+        int64_t want = 0;
+        for (int k = 0; k < depth; ++k) {
+          want += (a[(n * rows + i) * depth + k] - 131) *
+                  (b[(n * depth + k) * cols + j] - b_zp[j]);
+        }
+        ASSERT_EQ(y[(n * rows + i) * cols + j], want) << n << i << j;
+      }
+    }
+  }
+}
+
+TEST(QuantizedBatchMatMulTest, ComputedRightOperandAndZeroPoint) {
+  // b and its zero point are graph inputs: packed per batch in eval.
+  OpModel m;
+  int a = m.AddInput(DataType::kUInt8, {2, 1, 3});
+  int b = m.AddInput(DataType::kInt8, {2, 3, 2});
+  int b_zp = m.AddInput(DataType::kInt8, {2});
+  int out = m.AddOutput(DataType::kInt32);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL, {a, b, -1, b_zp}, {out});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<uint8_t>(0, {1, 2, 3, 4, 5, 6});
+  m.SetInput<int8_t>(1, {1, 0, 0, 1, 1, 1, -1, 2, 0, 0, 3, -3});
+  m.SetInput<int8_t>(2, {1, -1});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  // Batch 0: b - zp = [[0, 1], [-1, 2], [0, 2]] -> [1*0 + 2*-1 + 3*0,
+  // 1 + 4 + 6]; batch 1: [[-2, 3], [-1, 1], [2, -2]] -> [-8-5+12, 12+5-12].
+  EXPECT_EQ(m.GetOutput<int32_t>(0), (std::vector<int32_t>{-2, 11, -1, 5}));
+}
+
+// QUANTIZED_BATCH_MATMUL of int8 a [1, k] and b [k, n]; Build's status.
+Status BuildMatMul(int k, int k_b, int n, int b_zp_count,
+                   std::vector<float> multiplier, DataType out_type,
+                   DataType a_type = DataType::kInt8) {
+  OpModel m;
+  int a = m.AddInput(a_type, {1, k});
+  int b = m.AddConst<int8_t>({k_b, n}, std::vector<int8_t>(k_b * n, 1));
+  int a_zp = m.AddConst<int8_t>({}, {0});
+  int b_zp =
+      m.AddConst<int8_t>({b_zp_count}, std::vector<int8_t>(b_zp_count, 0));
+  std::vector<int32_t> inputs = {a, b, a_zp, b_zp};
+  if (!multiplier.empty()) {
+    inputs.push_back(
+        m.AddConst<float>({static_cast<int>(multiplier.size())}, multiplier));
+    inputs.push_back(m.AddConst<int8_t>({}, {0}));
+  }
+  int out = m.AddOutput(out_type);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL, inputs, {out});
+  return m.Build();
+}
+
+TEST(QuantizedBatchMatMulTest, RefusesBadOperands) {
+  EXPECT_TRUE(BuildMatMul(3, 3, 2, 2, {0.5f, 2}, DataType::kInt8).ok());
+  for (float bad : {0.f, -1.f, NAN, INFINITY}) {
+    ExpectFails(BuildMatMul(3, 3, 2, 1, {bad}, DataType::kInt8),
+                "positive and finite");
+  }
+  ExpectFails(BuildMatMul(3, 3, 2, 1, {1, 1, 1}, DataType::kInt8),
+              "needs 1 or 2");
+  ExpectFails(BuildMatMul(3, 3, 2, 3, {}, DataType::kInt32),
+              "one per output column");
+  ExpectFails(BuildMatMul(3, 4, 2, 1, {}, DataType::kInt32),
+              "inner dims differ");
+  ExpectFails(BuildMatMul(3, 3, 2, 1, {}, DataType::kInt8),
+              "needs a multiplier");
+  ExpectFails(BuildMatMul(3, 3, 2, 1, {}, DataType::kInt32, DataType::kFloat32),
+              "must be int8 or uint8");
+  ExpectFails(BuildMatMul(3, 3, 2, 1, {}, DataType::kInt32, DataType::kUInt8),
+              "zero point");
+  ExpectFails(BuildMatMul(33026, 33026, 1, 1, {}, DataType::kInt32),
+              "depth 33026 exceeds");
+}
+
+TEST(QuantizedBatchMatMulTest, ComputedMultiplierIsCheckedInEval) {
+  OpModel m;
+  int a = m.AddInput(DataType::kInt8, {1, 1});
+  int b = m.AddConst<int8_t>({1, 1}, {3});
+  int multiplier = m.AddInput(DataType::kFloat32, {});
+  int y_zp = m.AddConst<int8_t>({}, {0});
+  int out = m.AddOutput(DataType::kInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+          {a, b, -1, -1, multiplier, y_zp}, {out});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<int8_t>(0, {5});
+  m.SetInput<float>(1, {2});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.GetOutput<int8_t>(0), std::vector<int8_t>{30});
+  m.SetInput<float>(1, {0});
+  ExpectFails(m.Invoke(), "positive and finite");
+}
+
+// QUANTIZED_CONV_2D of a uint8 NHWC input with an int32 output.
+std::vector<int32_t> Conv(const std::vector<int32_t>& x_shape,
+                          const std::vector<uint8_t>& x, uint8_t x_zp,
+                          const std::vector<int32_t>& f_shape,
+                          const std::vector<int8_t>& filter,
+                          testing::Options options, OpModel* m) {
+  int in = m->AddInput(DataType::kUInt8, x_shape);
+  int f = m->AddConst<int8_t>(f_shape, filter);
+  int zp = m->AddConst<uint8_t>({}, {x_zp});
+  int out = m->AddOutput(DataType::kInt32);
+  m->AddOp(BuiltinOperator::QUANTIZED_CONV_2D, {in, f, zp}, {out}, options);
+  Status status = m->Build();
+  EXPECT_TRUE(status.ok()) << status.message();
+  m->SetInput<uint8_t>(0, x);
+  EXPECT_TRUE(m->Invoke().ok());
+  EXPECT_EQ(m->CompareWithReference(), "");
+  return m->GetOutput<int32_t>(0);
+}
+
+TEST(QuantizedConv2DTest, PaddingHoldsTheZeroPoint) {
+  // ONNX's ConvInteger example with pads 1.
+  OpModel m;
+  auto y = Conv({1, 3, 3, 1}, {2, 3, 4, 5, 6, 7, 8, 9, 10}, 1, {1, 2, 2, 1},
+                {1, 1, 1, 1},
+                m.builder().QuantizedConv2D(1, 1, 1, 1, 1, 1, 1, 1), &m);
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, 4, 4, 1}));
+  EXPECT_EQ(y, (std::vector<int32_t>{1, 3, 5, 3, 5, 12, 16, 9, 11, 24, 28, 15,
+                                     7, 15, 17, 9}));
+}
+
+TEST(QuantizedConv2DTest, StridesAndDilations) {
+  std::vector<uint8_t> x(16);
+  for (int i = 0; i < 16; ++i) x[i] = i;
+  OpModel strided;
+  EXPECT_EQ(
+      Conv({1, 4, 4, 1}, x, 0, {1, 2, 2, 1}, {1, 0, 0, 1},
+           strided.builder().QuantizedConv2D(2, 2, 1, 1, 0, 0, 0, 0), &strided),
+      (std::vector<int32_t>{5, 9, 21, 25}));
+  OpModel dilated;
+  EXPECT_EQ(
+      Conv({1, 4, 4, 1}, x, 0, {1, 2, 2, 1}, {1, 0, 0, 1},
+           dilated.builder().QuantizedConv2D(1, 1, 2, 2, 0, 0, 0, 0), &dilated),
+      (std::vector<int32_t>{10, 12, 18, 20}));
+}
+
+TEST(QuantizedConv2DTest, PerChannelZeroPointsAndRequantization) {
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {1, 1, 1, 2});
+  int f = m.AddConst<int8_t>({2, 1, 1, 2}, {1, 2, 3, 4});
+  int x_zp = m.AddConst<uint8_t>({}, {1});
+  int f_zp = m.AddConst<int8_t>({2}, {0, 1});
+  int multiplier = m.AddConst<float>({2}, {0.25f, 0.5f});
+  int y_zp = m.AddConst<uint8_t>({}, {10});
+  int out = m.AddOutput(DataType::kUInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+          {in, f, x_zp, f_zp, multiplier, y_zp}, {out},
+          m.builder().QuantizedConv2D(1, 1, 1, 1, 0, 0, 0, 0));
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<uint8_t>(0, {3, 5});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  // acc = [2 * 1 + 4 * 2, 2 * 2 + 4 * 3] = [10, 16]; 2.5 -> 2, 8.
+  EXPECT_EQ(m.GetOutput<uint8_t>(0), (std::vector<uint8_t>{12, 18}));
+}
+
+TEST(QuantizedConv2DTest, LargeInputOnThreadsMatchesReference) {
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::vector<uint8_t> x(2 * 13 * 11 * 5);
+  std::vector<int8_t> f(7 * 3 * 3 * 5);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  OpModel m;
+  Conv({2, 13, 11, 5}, x, 100, {7, 3, 3, 5}, f,
+       m.builder().QuantizedConv2D(2, 1, 1, 2, 1, 0, 2, 1), &m);
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, 7, 8, 7}));
+}
+
+TEST(QuantizedConv2DTest, GroupsAndBias) {
+  // x [1, 1, 2, 4]: 2 groups of 2 input channels, 4 output channels (2 per
+  // group), 1x1 filter; bias per output channel.
+  OpModel m;
+  int in = m.AddInput(DataType::kInt8, {1, 1, 2, 4});
+  int f = m.AddConst<int8_t>({4, 1, 1, 2}, {1, 0, 0, 1, 1, 1, 2, -1});
+  int bias = m.AddConst<int32_t>({4}, {100, 0, -100, 2147483647});
+  int out = m.AddOutput(DataType::kInt32);
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D, {in, f, -1, -1, -1, -1, bias},
+          {out}, m.builder().QuantizedConv2D(1, 1, 1, 1, 0, 0, 0, 0));
+  Status status = m.Build();
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<int8_t>(0, {1, 2, 3, 4, -1, -2, -3, -4});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  // Pixel 0: group 0 (1, 2) -> [1, 2]; group 1 (3, 4) -> [7, 2]; pixel 1
+  // negated. The last bias wraps: 2 + INT32_MAX -> INT32_MIN + 1.
+  EXPECT_EQ(m.GetOutput<int32_t>(0),
+            (std::vector<int32_t>{101, 2, -93, -2147483647, 99, -2, -107,
+                                  2147483645}));
+}
+
+TEST(QuantizedConv2DTest, DepthwiseMatchesReferenceOnThreads) {
+  std::mt19937 rng(9);
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::vector<uint8_t> x(1 * 10 * 9 * 6);
+  std::vector<int8_t> f(12 * 3 * 3 * 1);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  OpModel m;
+  Conv({1, 10, 9, 6}, x, 7, {12, 3, 3, 1}, f,
+       m.builder().QuantizedConv2D(1, 2, 1, 1, 1, 1, 1, 1), &m);
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, 10, 5, 12}));
+}
+
+TEST(QuantizedBatchMatMulTest, BiasBeforeRequantization) {
+  OpModel m;
+  int a = m.AddInput(DataType::kUInt8, {1, 2});
+  int b = m.AddConst<uint8_t>({2, 2}, {1, 2, 3, 4});
+  int multiplier = m.AddConst<float>({}, {0.5f});
+  int y_zp = m.AddConst<uint8_t>({}, {0});
+  int bias = m.AddConst<int32_t>({2}, {-3, 9});
+  int out = m.AddOutput(DataType::kUInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+          {a, b, -1, -1, multiplier, y_zp, bias}, {out});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<uint8_t>(0, {1, 1});
+  ASSERT_TRUE(m.Invoke().ok());
+  // acc [4, 6] + bias [-3, 9] = [1, 15]; * 0.5 = [0.5, 7.5] -> [0, 8].
+  EXPECT_EQ(m.GetOutput<uint8_t>(0), (std::vector<uint8_t>{0, 8}));
+}
+
+Status BuildConv(const std::vector<int32_t>& x_shape,
+                 const std::vector<int32_t>& f_shape, int stride, int pad) {
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, x_shape);
+  int64_t count = 1;
+  for (int d : f_shape) count *= d;
+  int f = m.AddConst<int8_t>(f_shape, std::vector<int8_t>(count, 1));
+  int out = m.AddOutput(DataType::kInt32);
+  m.AddOp(
+      BuiltinOperator::QUANTIZED_CONV_2D, {in, f}, {out},
+      m.builder().QuantizedConv2D(stride, stride, 1, 1, pad, pad, pad, pad));
+  return m.Build();
+}
+
+TEST(QuantizedConv2DTest, RefusesBadGeometry) {
+  EXPECT_TRUE(BuildConv({1, 3, 3, 2}, {1, 2, 2, 2}, 1, 0).ok());
+  ExpectFails(BuildConv({1, 3, 3, 2}, {1, 2, 2, 3}, 1, 0), "input channels");
+  ExpectFails(BuildConv({1, 3, 3, 2}, {1, 2, 2, 2}, 0, 0), "positive");
+  ExpectFails(BuildConv({1, 3, 3, 2}, {1, 2, 2, 2}, 1, -1), "negative");
+  ExpectFails(BuildConv({1, 3, 3, 2}, {1, 4, 4, 2}, 1, 0), "filter spans");
+  ExpectFails(BuildConv({1, 3, 3}, {1, 2, 2, 2}, 1, 0), "rank");
+  // 4 channels in groups of 2, but 3 output channels.
+  ExpectFails(BuildConv({1, 3, 3, 4}, {3, 2, 2, 2}, 1, 0), "split into groups");
+}
+
+}  // namespace
+}  // namespace twl

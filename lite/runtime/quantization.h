@@ -1,0 +1,81 @@
+// Integer arithmetic shared by the quantized kernels (QUANTIZE, DEQUANTIZE,
+// DYNAMIC_QUANTIZE, QUANTIZED_BATCH_MATMUL, QUANTIZED_CONV_2D):
+//  - rounding and saturation to an integer type, as ONNX QuantizeLinear
+//    defines it: round half to even, then add the zero point, then clamp;
+//  - an integer GEMM with int32 accumulation whose operands are 8-bit values
+//    with their zero points subtracted, held as int16 (|v| <= 255), so one
+//    loop serves int8 and uint8 on either side and the compiler turns the
+//    inner product into multiply-add-pairs (AVX2 vpmaddwd, NEON smlal);
+//  - requantization of int32 accumulators to int8/uint8 by a float
+//    multiplier (one, or one per output channel): y = saturate(
+//    round_half_to_even(acc * multiplier) + zero_point), in double, as
+//    onnxruntime's and ONNX's reference kernels compute it (not TFLite's
+//    fixed-point multiplier and shift, which rounds ties away from zero).
+#ifndef TENSORWEAVE_LITE_RUNTIME_QUANTIZATION_H_
+#define TENSORWEAVE_LITE_RUNTIME_QUANTIZATION_H_
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "lite/runtime/status.h"
+#include "lite/runtime/tensor.h"
+
+namespace twl {
+
+class ThreadPool;
+
+// The largest depth K the GEMM accepts: 255 * 255 * K stays below 2^31, so
+// the int32 accumulators cannot overflow.
+constexpr int kMaxQuantizedDepth = 33025;
+
+// Checks that every element of float32 `scale` is positive and finite.
+Status CheckScales(const Tensor& scale, const char* what);
+
+// saturate(round_half_to_even(v) + zero_point) in T's range; NaN gives the
+// zero point, +-inf saturates.
+template <typename T>
+inline T RoundToQuantized(double v, int32_t zero_point) {
+  constexpr double kLow = std::numeric_limits<T>::min();
+  constexpr double kHigh = std::numeric_limits<T>::max();
+  if (std::isnan(v)) return static_cast<T>(zero_point);
+  double q = std::nearbyint(v) + zero_point;  // to nearest, ties to even
+  q = q < kLow ? kLow : q;
+  q = q > kHigh ? kHigh : q;
+  return static_cast<T>(static_cast<int32_t>(q));
+}
+
+// dst[i] = src[i] - zero_point as int16 (8-bit src).
+template <typename T>
+inline void WidenSubtract(const T* src, int64_t count, int32_t zero_point,
+                          int16_t* dst) {
+  for (int64_t i = 0; i < count; ++i) {
+    dst[i] = static_cast<int16_t>(static_cast<int32_t>(src[i]) - zero_point);
+  }
+}
+
+// out[i * out_stride + j] = sum_k lhs[i * k + kk] * rhs[j * k + kk] for
+// i < m, j < n (rhs is the right-hand matrix transposed: one row per output
+// column). k <= kMaxQuantizedDepth. Splits over `pool` when large (pool may
+// be null).
+void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
+                   int32_t* out, int64_t out_stride, ThreadPool* pool);
+
+// out[i] = RoundToQuantized<T>(acc[i] * multiplier, zero_point) over rows of
+// `n` columns; multiplier[j] for column j when per_column, else
+// multiplier[0].
+template <typename T>
+void Requantize(const int32_t* acc, int64_t rows, int n,
+                const float* multiplier, bool per_column, int32_t zero_point,
+                T* out) {
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int j = 0; j < n; ++j) {
+      const double scale = multiplier[per_column ? j : 0];
+      out[r * n + j] = RoundToQuantized<T>(acc[r * n + j] * scale, zero_point);
+    }
+  }
+}
+
+}  // namespace twl
+
+#endif  // TENSORWEAVE_LITE_RUNTIME_QUANTIZATION_H_

@@ -1,0 +1,103 @@
+#include "lite/runtime/quantization.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "lite/runtime/thread_pool.h"
+
+namespace twl {
+namespace {
+
+TEST(QuantizationTest, RoundsHalfToEvenThenAddsTheZeroPoint) {
+  EXPECT_EQ(RoundToQuantized<int8_t>(0.5, 0), 0);
+  EXPECT_EQ(RoundToQuantized<int8_t>(1.5, 0), 2);
+  EXPECT_EQ(RoundToQuantized<int8_t>(2.5, 0), 2);
+  EXPECT_EQ(RoundToQuantized<int8_t>(-2.5, 0), -2);
+  EXPECT_EQ(RoundToQuantized<int8_t>(-1.5, 0), -2);
+  // Rounded before the zero point is added: 2.5 -> 2, + 1 = 3 (not 4).
+  EXPECT_EQ(RoundToQuantized<uint8_t>(2.5, 1), 3);
+  EXPECT_EQ(RoundToQuantized<uint8_t>(2.4999, 1), 3);
+  EXPECT_EQ(RoundToQuantized<uint8_t>(2.5001, 1), 4);
+}
+
+TEST(QuantizationTest, Saturates) {
+  EXPECT_EQ(RoundToQuantized<int8_t>(127.6, 0), 127);
+  EXPECT_EQ(RoundToQuantized<int8_t>(-200, 0), -128);
+  EXPECT_EQ(RoundToQuantized<int8_t>(120, 20), 127);
+  EXPECT_EQ(RoundToQuantized<uint8_t>(-3, 2), 0);
+  EXPECT_EQ(RoundToQuantized<uint16_t>(70000, 0), 65535);
+  EXPECT_EQ(RoundToQuantized<int16_t>(-1e30, 0), -32768);
+  EXPECT_EQ(RoundToQuantized<int32_t>(1e30, 0), 2147483647);
+  EXPECT_EQ(RoundToQuantized<uint8_t>(INFINITY, 0), 255);
+  EXPECT_EQ(RoundToQuantized<uint8_t>(-INFINITY, 7), 0);
+  EXPECT_EQ(RoundToQuantized<uint8_t>(NAN, 7), 7);  // NaN: the zero point
+}
+
+TEST(QuantizationTest, CheckScalesRefusesZeroNegativeNanAndInfinity) {
+  for (float bad : {0.f, -1.f, NAN, INFINITY}) {
+    float values[2] = {0.5f, bad};
+    Tensor t;
+    t.type = DataType::kFloat32;
+    t.shape = Shape{2};
+    t.data = values;
+    t.name = "s";
+    Status s = CheckScales(t, "scale");
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_NE(std::string(s.message()).find("element 1"), std::string::npos)
+        << s.message();
+  }
+  float good[1] = {1e-30f};
+  Tensor t;
+  t.shape = Shape{1};
+  t.data = good;
+  EXPECT_TRUE(CheckScales(t, "scale").ok());
+}
+
+TEST(QuantizationTest, GemmMatchesNaiveProductsOnThreads) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> value(-255, 255);
+  for (int k : {1, 7, 16, 33, 300}) {
+    const int m = 9, n = 23;
+    std::vector<int16_t> lhs(m * k), rhs(n * k);
+    for (auto& v : lhs) v = value(rng);
+    for (auto& v : rhs) v = value(rng);
+    std::vector<int32_t> out(m * (n + 3), -1);
+    ThreadPool pool(3);
+    QuantizedGemm(lhs.data(), rhs.data(), m, n, k, out.data(), n + 3, &pool);
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        int64_t want = 0;
+        for (int kk = 0; kk < k; ++kk)
+          want += lhs[i * k + kk] * rhs[j * k + kk];
+        ASSERT_EQ(out[i * (n + 3) + j], want) << i << "," << j << " k=" << k;
+      }
+      ASSERT_EQ(out[i * (n + 3) + n], -1);  // past n: untouched
+    }
+  }
+}
+
+TEST(QuantizationTest, GemmAtTheLargestDepthDoesNotOverflow) {
+  const int k = kMaxQuantizedDepth;
+  std::vector<int16_t> a(k, -255), b(k, -255);
+  int32_t out = 0;
+  QuantizedGemm(a.data(), b.data(), 1, 1, k, &out, 1, nullptr);
+  EXPECT_EQ(out, int64_t{255} * 255 * k);
+}
+
+TEST(QuantizationTest, RequantizesPerColumn) {
+  const int32_t acc[4] = {10, -10, 7, 1000};
+  const float multiplier[2] = {0.25f, 0.5f};
+  int8_t out[4];
+  Requantize<int8_t>(acc, 2, 2, multiplier, true, 3, out);
+  // 2.5 -> 2, -5 -> -5, 1.75 -> 2, 500 saturates.
+  EXPECT_EQ(out[0], 5);
+  EXPECT_EQ(out[1], -2);
+  EXPECT_EQ(out[2], 5);
+  EXPECT_EQ(out[3], 127);
+}
+
+}  // namespace
+}  // namespace twl
