@@ -503,10 +503,6 @@ EXCLUDE.update(
         },
         "test_dequantizelinear_e4m3fn_float16": _lacks_input_type("float8_e4m3fn"),
         "test_dequantizelinear_e4m3fn_zero_point": _lacks_input_type("float8_e4m3fn"),
-        **{
-            f"test_dynamicquantizelinear{v}_expanded": _converter_refuses("needs Round (being added)", r"\(Round\)")
-            for v in ("", "_max_adjusted", "_min_adjusted")
-        },
     }
 )
 
