@@ -68,6 +68,10 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::ReducerOptions;
     case O::ARG_MIN:
       return BuiltinOptions::ArgMaxOptions;
+    case O::LP_POOL_2D:
+      return BuiltinOptions::Pool2DOptions;
+    case O::TRANSPOSE_CONV:
+      return BuiltinOptions::TransposeConvOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -8,7 +8,7 @@ namespace twl {
 
 class OpResolver {
  public:
-  static constexpr int kCapacity = 64;
+  static constexpr int kCapacity = 256;
 
   // Fails when full or when (op, version) is already registered.
   Status Add(const KernelRegistration& registration);

@@ -42,7 +42,9 @@ namespace twl {
   X(REDUCE_MAX) \
   X(REDUCE_MIN) \
   X(REDUCE_PROD) \
-  X(ARG_MIN)
+  X(ARG_MIN) \
+  X(LP_POOL_2D) \
+  X(TRANSPOSE_CONV)
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
 TWL_FOR_EACH_BUILTIN_KERNEL(TWL_DECLARE_REGISTRATION)

@@ -1,11 +1,18 @@
-// MAX_POOL_2D and AVERAGE_POOL_2D over NHWC float32, SAME/VALID padding,
-// fused activation. Average divides by the number of in-bounds elements
-// (padding is not counted), as TFLite does.
+// MAX_POOL_2D, AVERAGE_POOL_2D and LP_POOL_2D over NHWC: SAME/VALID or
+// explicit padding, dilation, ceil_mode, fused activation. Max takes
+// float32, int8 and uint8; average and Lp float32. Padded elements are left
+// out of max and Lp, and out of the average's count unless
+// count_include_pad (then the window's part inside the padded input counts,
+// not what ceil_mode's partial last window reaches past it).
 //
-// Optimized path: per output row, the window's input rows are combined
-// first, then per output pixel its columns (the compiler vectorizes over
-// channels); output rows are split across threads.
+// Optimized path (float32 max/average without dilation): per output row,
+// the window's input rows are combined first, then per output pixel its
+// columns (the compiler vectorizes over channels); output rows are split
+// across threads. The rest runs the reference loops.
 #include <cfloat>
+#include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
@@ -14,15 +21,60 @@
 namespace twl {
 namespace {
 
+enum class PoolKind { kMax, kAverage, kLp };
+
 struct OpData {
   ActivationFunctionType act;
+  DataType type;
   int batch, in_h, in_w, channels, out_h, out_w, k_h, k_w;
-  int stride_h, stride_w, pad_top, pad_left;
+  int stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+  // Ends of the padded input (input size + bottom/right padding): what
+  // count_include_pad counts.
+  int padded_h, padded_w;
+  bool count_include_pad;
+  int p;
 };
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
 void Free(void* data) { delete static_cast<OpData*>(data); }
 
+// Output size, padding before and end of the padded input along one dim.
+Status PoolSize(const schema::Pool2DOptions& o, int in, int k, int stride,
+                int dilation, int pad_before, int pad_after, int* out, int* pad,
+                int* padded_end) {
+  if (o.padding() == schema::Padding::SAME) {
+    TWL_CHECK_ARG(!o.ceil_mode() && !pad_before && !pad_after,
+                  "ceil_mode and explicit padding need VALID padding");
+    TWL_RETURN_IF_ERROR(
+        ComputePadding(o.padding(), in, k, stride, dilation, out, pad));
+    int64_t effective = static_cast<int64_t>(k - 1) * dilation + 1;
+    int64_t total = std::max<int64_t>((*out - 1) * stride + effective - in, 0);
+    *padded_end = static_cast<int>(in + total - *pad);
+    return Status::Ok();
+  }
+  TWL_CHECK_ARG(o.padding() == schema::Padding::VALID, "unknown padding %d",
+                static_cast<int>(o.padding()));
+  TWL_CHECK_ARG(stride >= 1 && dilation >= 1 && k >= 1,
+                "stride (%d), dilation (%d) and filter size (%d) must be >= 1",
+                stride, dilation, k);
+  int64_t effective = static_cast<int64_t>(k - 1) * dilation + 1;
+  TWL_CHECK_ARG(pad_before >= 0 && pad_after >= 0 && pad_before < effective &&
+                    pad_after < effective,
+                "padding (%d, %d) must be in [0, window size %d)", pad_before,
+                pad_after, static_cast<int>(effective));
+  int64_t span = static_cast<int64_t>(in) + pad_before + pad_after - effective;
+  TWL_CHECK_ARG(span >= 0, "the window (%d) exceeds the padded input (%d)",
+                static_cast<int>(effective), in + pad_before + pad_after);
+  int64_t size = (o.ceil_mode() ? span + stride - 1 : span) / stride + 1;
+  // A last window starting in the bottom/right padding is dropped.
+  if (o.ceil_mode() && (size - 1) * stride >= in + pad_before) --size;
+  *out = static_cast<int>(size);
+  *pad = pad_before;
+  *padded_end = in + pad_after;
+  return Status::Ok();
+}
+
+template <PoolKind kKind>
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -32,8 +84,18 @@ Status Prepare(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(CheckActivation(d->act));
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
-  TWL_RETURN_IF_ERROR(CheckType(input, "input", DataType::kFloat32));
-  TWL_RETURN_IF_ERROR(CheckType(output, "output", DataType::kFloat32));
+  d->type = input->type;
+  if (kKind == PoolKind::kMax && input->type != DataType::kFloat32) {
+    TWL_CHECK_ARG(
+        input->type == DataType::kInt8 || input->type == DataType::kUInt8,
+        "input must be float32, int8 or uint8, got %s",
+        DataTypeName(input->type));
+    TWL_CHECK_ARG(d->act == ActivationFunctionType::NONE,
+                  "a fused activation needs float32");
+  } else {
+    TWL_RETURN_IF_ERROR(CheckType(input, "input", DataType::kFloat32));
+  }
+  TWL_RETURN_IF_ERROR(CheckType(output, "output", input->type));
   TWL_RETURN_IF_ERROR(CheckRank(input, "input", 4, 4));
   d->batch = input->shape.dims[0];
   d->in_h = input->shape.dims[1];
@@ -43,15 +105,86 @@ Status Prepare(KernelContext* context, Node* node) {
   d->k_w = options->filter_width();
   d->stride_h = options->stride_h();
   d->stride_w = options->stride_w();
-  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), d->in_h, d->k_h,
-                                     d->stride_h, 1, &d->out_h, &d->pad_top));
-  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), d->in_w, d->k_w,
-                                     d->stride_w, 1, &d->out_w, &d->pad_left));
+  d->dilation_h = options->dilation_h_factor();
+  d->dilation_w = options->dilation_w_factor();
+  d->count_include_pad = options->count_include_pad();
+  d->p = options->p();
+  TWL_CHECK_ARG(kKind != PoolKind::kLp || (d->p >= 1 && d->p <= 64),
+                "p (%d) must be in [1, 64]", d->p);
+  TWL_RETURN_IF_ERROR(PoolSize(
+      *options, d->in_h, d->k_h, d->stride_h, d->dilation_h, options->pad_top(),
+      options->pad_bottom(), &d->out_h, &d->pad_top, &d->padded_h));
+  TWL_RETURN_IF_ERROR(PoolSize(*options, d->in_w, d->k_w, d->stride_w,
+                               d->dilation_w, options->pad_left(),
+                               options->pad_right(), &d->out_w, &d->pad_left,
+                               &d->padded_w));
   return context->ResizeTensor(
       output, Shape({d->batch, d->out_h, d->out_w, d->channels}));
 }
 
-// Window of output (oy, ox) clipped to the input.
+// The taps start, start + d, ..., start + (k - 1) d of one window dim:
+// those inside the input ([begin, end) stepping by d, n of them) and the
+// number before `padded_end` (what count_include_pad counts).
+struct Taps {
+  int begin, end, n, counted;
+};
+inline Taps TapsOf(int start, int k, int d, int in, int padded_end) {
+  int64_t stop = start + static_cast<int64_t>(k - 1) * d + 1;
+  int begin = start < 0 ? start + (-start + d - 1) / d * d : start;
+  int end = static_cast<int>(std::min<int64_t>(stop, in));
+  int n = begin < end ? (end - begin + d - 1) / d : 0;
+  int64_t counted = (std::min<int64_t>(stop, padded_end) - start + d - 1) / d;
+  return {begin, end, n, static_cast<int>(counted)};
+}
+
+// Reference loops: any kind, type and dilation. An empty window (dilation
+// stepping over the whole input) gives 0.
+template <typename T, PoolKind kKind>
+void Reference(const OpData& d, const T* in, T* out) {
+  for (int b = 0; b < d.batch; ++b)
+    for (int oy = 0; oy < d.out_h; ++oy)
+      for (int ox = 0; ox < d.out_w; ++ox) {
+        Taps ty = TapsOf(oy * d.stride_h - d.pad_top, d.k_h, d.dilation_h,
+                         d.in_h, d.padded_h);
+        Taps tx = TapsOf(ox * d.stride_w - d.pad_left, d.k_w, d.dilation_w,
+                         d.in_w, d.padded_w);
+        int count = d.count_include_pad ? ty.counted * tx.counted : ty.n * tx.n;
+        for (int c = 0; c < d.channels; ++c) {
+          using Acc = std::conditional_t<
+              kKind == PoolKind::kMax, T,
+              std::conditional_t<kKind == PoolKind::kLp, double, float>>;
+          Acc acc = kKind == PoolKind::kMax ? std::numeric_limits<T>::lowest()
+                                            : Acc(0);
+          for (int y = ty.begin; y < ty.end; y += d.dilation_h)
+            for (int x = tx.begin; x < tx.end; x += d.dilation_w) {
+              T v = in[((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) *
+                           d.channels +
+                       c];
+              if constexpr (kKind == PoolKind::kMax) {
+                acc = std::max(acc, v);
+              } else if constexpr (kKind == PoolKind::kAverage) {
+                acc += v;
+              } else {
+                acc += d.p == 2 ? double(v) * v : std::pow(std::fabs(v), d.p);
+              }
+            }
+          if (ty.n * tx.n == 0) {
+            acc = Acc(0);
+          } else if constexpr (kKind == PoolKind::kAverage) {
+            acc /= count;
+          } else if constexpr (kKind == PoolKind::kLp) {
+            acc = d.p == 2 ? std::sqrt(acc) : std::pow(acc, 1.0 / d.p);
+          }
+          if constexpr (std::is_same_v<T, float>) {
+            *out++ = ApplyActivation(static_cast<float>(acc), d.act);
+          } else {
+            *out++ = acc;
+          }
+        }
+      }
+}
+
+// Window of output (oy, ox) clipped to the input (no dilation).
 struct Window {
   int y0, y1, x0, x1;
 };
@@ -60,27 +193,12 @@ inline Window Clip(const OpData& d, int oy, int ox) {
   return {std::max(y, 0), std::min(y + d.k_h, d.in_h), std::max(x, 0),
           std::min(x + d.k_w, d.in_w)};
 }
-
-template <bool kMax>
-void Reference(const OpData& d, const float* in, float* out) {
-  for (int b = 0; b < d.batch; ++b)
-    for (int oy = 0; oy < d.out_h; ++oy)
-      for (int ox = 0; ox < d.out_w; ++ox)
-        for (int c = 0; c < d.channels; ++c) {
-          Window w = Clip(d, oy, ox);
-          float acc = kMax ? -FLT_MAX : 0.f;
-          int count = 0;
-          for (int y = w.y0; y < w.y1; ++y)
-            for (int x = w.x0; x < w.x1; ++x, ++count) {
-              float v =
-                  in[((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) *
-                         d.channels +
-                     c];
-              acc = kMax ? std::max(acc, v) : acc + v;
-            }
-          if (!kMax) acc = count > 0 ? acc / count : 0.f;
-          *out++ = ApplyActivation(acc, d.act);
-        }
+// The average's divisor of output (oy, ox) with window `w` (no dilation).
+inline int Count(const OpData& d, int oy, int ox, const Window& w) {
+  if (!d.count_include_pad) return (w.y1 - w.y0) * (w.x1 - w.x0);
+  int y = oy * d.stride_h - d.pad_top, x = ox * d.stride_w - d.pad_left;
+  return (std::min(y + d.k_h, d.padded_h) - y) *
+         (std::min(x + d.k_w, d.padded_w) - x);
 }
 
 // Each output row first combines its window's input rows into one row on
@@ -123,7 +241,7 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
     for (int ox = 0; ox < d.out_w; ++ox) {
       float* o = out + (row * d.out_w + ox) * channels;
       Window w = Clip(d, oy, ox);
-      int count = (w.y1 - w.y0) * (w.x1 - w.x0);
+      int count = kMax ? 1 : Count(d, oy, ox, w);
       float scale = kMax ? 1.f : (count > 0 ? 1.f / count : 0.f);
       for (int c0 = 0; c0 < channels; c0 += kBlock) {
         const int n = kC > 0 ? kC : std::min(kBlock, channels - c0);
@@ -174,16 +292,31 @@ void OptimizedRowsAnyChannels(const OpData& d, const float* in, float* out,
   }
 }
 
-template <bool kMax>
+template <PoolKind kKind>
 Status Eval(KernelContext* context, Node* node) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
-  const float* in = context->input(*node, 0)->data_as<float>();
+  const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
+  if constexpr (kKind == PoolKind::kMax) {
+    if (d.type == DataType::kInt8) {
+      Reference<int8_t, kKind>(d, input->data_as<int8_t>(),
+                               output->data_as<int8_t>());
+      return Status::Ok();
+    }
+    if (d.type == DataType::kUInt8) {
+      Reference<uint8_t, kKind>(d, input->data_as<uint8_t>(),
+                                output->data_as<uint8_t>());
+      return Status::Ok();
+    }
+  }
+  const float* in = input->data_as<float>();
   float* out = output->data_as<float>();
-  if (context->use_reference()) {
-    Reference<kMax>(d, in, out);
+  if (kKind == PoolKind::kLp || context->use_reference() || d.dilation_h != 1 ||
+      d.dilation_w != 1) {
+    Reference<float, kKind>(d, in, out);
     return Status::Ok();
   }
+  constexpr bool kMax = kKind == PoolKind::kMax;
   int64_t rows = static_cast<int64_t>(d.batch) * d.out_h;
   int64_t per_row = static_cast<int64_t>(d.out_w) * d.channels * d.k_h * d.k_w;
   int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, per_row));
@@ -202,11 +335,20 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_MAX_POOL_2D() {
-  return {BuiltinOperator::MAX_POOL_2D, 1, Init, Free, Prepare, Eval<true>};
+  return {BuiltinOperator::MAX_POOL_2D, 1, Init, Free, Prepare<PoolKind::kMax>,
+          Eval<PoolKind::kMax>};
 }
 KernelRegistration Register_AVERAGE_POOL_2D() {
-  return {
-      BuiltinOperator::AVERAGE_POOL_2D, 1, Init, Free, Prepare, Eval<false>};
+  return {BuiltinOperator::AVERAGE_POOL_2D,
+          1,
+          Init,
+          Free,
+          Prepare<PoolKind::kAverage>,
+          Eval<PoolKind::kAverage>};
+}
+KernelRegistration Register_LP_POOL_2D() {
+  return {BuiltinOperator::LP_POOL_2D, 1, Init, Free, Prepare<PoolKind::kLp>,
+          Eval<PoolKind::kLp>};
 }
 
 }  // namespace twl
