@@ -29,13 +29,11 @@ from converters.lite_runner import LiteError
 INCLUDE = [
     "test_abs",
     "test_add",
-    "test_averagepool_2d",
     "test_batchnorm",
     "test_cast_FLOAT_to",
     "test_clip",
     "test_concat",
     "test_constant",
-    "test_conv_with",
     "test_div",
     "test_equal",
     "test_erf",
@@ -53,7 +51,6 @@ INCLUDE = [
     "test_lstm_",
     "test_matmul",
     "test_max",
-    "test_maxpool_2d",
     "test_min",
     "test_mul",
     "test_neg",
@@ -95,6 +92,14 @@ INCLUDE = [
     "test_xor2d",
     "test_xor3d",
     "test_xor4d",
+    # Conv, ConvTranspose, pools.
+    "test_averagepool",
+    "test_basic_conv",
+    "test_conv",
+    "test_convtranspose",
+    "test_globallppool",
+    "test_lppool",
+    "test_maxpool",
 ]
 
 
@@ -139,7 +144,6 @@ def _converter_refuses(why, match):
     return Excluded(why, ConversionError, match)
 
 
-_PARTIAL_WINDOW = "ceil_mode with a partial last window: the lite pools have none"
 _ARITHMETIC = {"add": "ADD", "sub": "SUB", "mul": "MUL", "max": "MAXIMUM", "min": "MINIMUM"}
 _TRUNCATING_DIV = _converter_refuses(
     "ONNX integer Div truncates; the lite DIV does not promise it", r"\(Div\): integer Div truncates in ONNX"
@@ -184,9 +188,6 @@ EXCLUDE = {
     },
     "test_clip_default_int8_max": _no_small_int_math("MINIMUM", "int8"),
     "test_clip_default_int8_min": _no_small_int_math("MAXIMUM", "int8"),
-    "test_maxpool_2d_uint8": Excluded(
-        "MAX_POOL_2D is float32 only", LiteError, r"\(MAX_POOL_2D\): input '[\w/]+' must be float32, got uint8"
-    ),
     # Ops outside the lite op set.
     "test_gather_elements_0": _no_lite_op("GatherElements"),
     "test_gather_elements_1": _no_lite_op("GatherElements"),
@@ -194,26 +195,6 @@ EXCLUDE = {
     "test_matmul_1d_1d": _ONE_D_MATMUL,
     "test_matmul_1d_3d": _ONE_D_MATMUL,
     "test_matmul_4d_1d": _ONE_D_MATMUL,
-    # Attributes the lite kernels lack.
-    **{
-        name: _converter_refuses(_PARTIAL_WINDOW, r"\(ceil_mode\) differs .*: a partial last window is not supported")
-        for name in ("test_maxpool_2d_ceil", "test_averagepool_2d_ceil")
-    },
-    "test_maxpool_2d_dilations": _converter_refuses(
-        "dilated pooling: MAX_POOL_2D has no dilation", r"\(MaxPool\): dilated pooling is not supported"
-    ),
-    "test_averagepool_2d_dilations": _converter_refuses(
-        "dilated pooling: AVERAGE_POOL_2D has no dilation", r"\(AveragePool\): dilated pooling is not supported"
-    ),
-    "test_averagepool_2d_pads": _converter_refuses(
-        "explicit non-SAME pads left out of the average (count_include_pad=0): AVERAGE_POOL_2D only leaves out "
-        "SAME padding",
-        r"explicit pads other than SAME with count_include_pad=0 are not supported",
-    ),
-    "test_averagepool_2d_same_lower": _converter_refuses(
-        "SAME_LOWER pads left out of the average: AVERAGE_POOL_2D's SAME is SAME_UPPER",
-        r"explicit pads other than SAME with count_include_pad=0 are not supported",
-    ),
     "test_batchnorm_epsilon_training_mode": _TRAINING_BATCH_NORM,
     "test_batchnorm_example_training_mode": _TRAINING_BATCH_NORM,
     "test_reshape_allowzero_reordered": _converter_refuses(
@@ -316,6 +297,50 @@ EXCLUDE.update(
     }
 )
 
+# Conv, ConvTranspose, pools.
+_VOLUMETRIC = "3-D (volumetric) windows: the lite window ops are 2-D"
+EXCLUDE.update(
+    {
+        **{
+            f"test_{name}": _converter_refuses(_VOLUMETRIC, rf"only 1-D and 2-D {op} is supported \(input rank 5\)")
+            for op, names in (
+                (
+                    "AveragePool",
+                    [
+                        "averagepool_3d_default",
+                        "averagepool_3d_dilations_small",
+                        *(
+                            f"averagepool_3d_dilations_large_count_include_pad_is_{i}_ceil_mode_is_{c}"
+                            for i in (0, 1)
+                            for c in (False, True)
+                        ),
+                    ],
+                ),
+                ("LpPool", ["lppool_3d_default"]),
+                (
+                    "MaxPool",
+                    [
+                        "maxpool_3d_default",
+                        "maxpool_3d_dilations",
+                        "maxpool_3d_dilations_use_ref_impl",
+                        "maxpool_3d_dilations_use_ref_impl_large",
+                    ],
+                ),
+            )
+            for name in names
+        },
+        "test_convtranspose_3d": _converter_refuses(
+            _VOLUMETRIC, r"only 1-D and 2-D ConvTranspose is supported \(weights rank 5\)"
+        ),
+        **{
+            f"test_maxpool_with_argmax_2d_precomputed_{v}": _converter_refuses(
+                "MaxPool's Indices output: MAX_POOL_2D computes the values only", r"the Indices output is not supported"
+            )
+            for v in ("pads", "strides")
+        },
+    }
+)
+
 # Tests whose reference outputs are stored rounded (to 4 decimals): their
 # absolute tolerance, instead of ATOL.
 ROUNDED_REFERENCE_ATOL = {
@@ -330,7 +355,9 @@ CONSTANT_PARAMETERS = [
     "test_batchnorm",
     "test_clip",
     "test_constant_pad",
+    "test_basic_conv",
     "test_conv_with",
+    "test_convtranspose",
     "test_gather_",
     "test_gemm",
     "test_gru_",

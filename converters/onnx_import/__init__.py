@@ -21,11 +21,13 @@ The modules, in the order a model meets them:
                   FOLDABLE_LIMIT elements
   context.py      what an importer sees: tensors, layouts, fusion; IMPORTERS
   math_ops.py     importers: elementwise arithmetic, activations, casts
-  nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
+  nn_ops.py       importers: Gemm, MatMul, batch norm, layer norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
   rnn_ops.py      importers: LSTM, GRU, RNN
   logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
                   ArgMax/ArgMin
+  conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
+                  LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
 
 Example:
   >>> import numpy as np
@@ -43,6 +45,7 @@ Example:
 # The importer modules fill IMPORTERS as they are imported.
 from converters.onnx_import import (  # noqa: F401
     array_ops,
+    conv_pool_ops,
     logic_reduce_ops,
     math_ops,
     nn_ops,
