@@ -298,37 +298,9 @@ EXCLUDE.update(
 )
 
 # Conv, ConvTranspose, pools.
-_VOLUMETRIC = "3-D (volumetric) windows: the lite window ops are 2-D"
+_VOLUMETRIC = "3-D (volumetric) ConvTranspose: TRANSPOSE_CONV is 2-D"
 EXCLUDE.update(
     {
-        **{
-            f"test_{name}": _converter_refuses(_VOLUMETRIC, rf"only 1-D and 2-D {op} is supported \(input rank 5\)")
-            for op, names in (
-                (
-                    "AveragePool",
-                    [
-                        "averagepool_3d_default",
-                        "averagepool_3d_dilations_small",
-                        *(
-                            f"averagepool_3d_dilations_large_count_include_pad_is_{i}_ceil_mode_is_{c}"
-                            for i in (0, 1)
-                            for c in (False, True)
-                        ),
-                    ],
-                ),
-                ("LpPool", ["lppool_3d_default"]),
-                (
-                    "MaxPool",
-                    [
-                        "maxpool_3d_default",
-                        "maxpool_3d_dilations",
-                        "maxpool_3d_dilations_use_ref_impl",
-                        "maxpool_3d_dilations_use_ref_impl_large",
-                    ],
-                ),
-            )
-            for name in names
-        },
         "test_convtranspose_3d": _converter_refuses(
             _VOLUMETRIC, r"only 1-D and 2-D ConvTranspose is supported \(weights rank 5\)"
         ),

@@ -7,9 +7,10 @@ dilation, count_include_pad, ceil_mode), GlobalAveragePool (MEAN) and
 GlobalLpPool (LP_POOL_2D over the whole image).
 
 1-D ops run as 2-D ones of height 1: [N, C, W] becomes [N, 1, W, C] and the
-result goes back to ONNX's layout. Conv's explicit pads become SAME where they
-equal it, else a PAD before a VALID conv; the pools take explicit pads.
-3-D (volumetric) ops are not supported.
+result goes back to ONNX's layout; 3-D pools as two 2-D pools (_pool_3d).
+Conv's explicit pads become SAME where they equal it, else a PAD before a
+VALID conv; the pools take explicit pads. 3-D Conv/ConvTranspose are not
+supported.
 """
 
 import numpy as np
@@ -261,12 +262,17 @@ def _pool_size(size, kernel, stride, dilation, before, after, ceil_mode):
     return out - 1 if ceil_mode and (out - 1) * stride >= size + before else out
 
 
-def _emit_pool(ctx, node, a, w, opcode, p=None):
-    x_name, out = node.input[0], node.output[0]
+def _check_pool_type(ctx, x_name, opcode):
     dtype = np.dtype(ctx.dtype(x_name))
     allowed = (np.float32, np.int8, np.uint8) if opcode == "MAX_POOL_2D" else (np.float32,)
     if dtype not in [np.dtype(t) for t in allowed]:
         raise _NodeError(f"input is {dtype}; {opcode} takes {', '.join(np.dtype(t).name for t in allowed)}")
+    return dtype
+
+
+def _emit_pool(ctx, node, a, w, opcode, p=None):
+    x_name, out = node.input[0], node.output[0]
+    _check_pool_type(ctx, x_name, opcode)
     include = bool(a.get("count_include_pad", 0)) and opcode == "AVERAGE_POOL_2D"
     ceil_mode = bool(a.get("ceil_mode", 0))
     padding, pads = w.padding(same_allowed=not include and not ceil_mode)
@@ -291,6 +297,59 @@ def _emit_pool(ctx, node, a, w, opcode, p=None):
     w.emit(ctx, opcode, [x], out, ("Pool2DOptions", options))
 
 
+def _pool_3d(ctx, node, a, opcode, p):
+    """A 3-D pool as two 2-D ones: over (H, W) with depth folded into the
+    batch, then over depth with H * W as the width. Exact: max, the sum of
+    |x|^p, and the average's count (a product of per-dim counts) separate."""
+    x_name, out = node.input[0], node.output[0]
+    dtype = _check_pool_type(ctx, x_name, opcode)
+    n, c, *size = ctx.shape(x_name)
+    kernel = list(a["kernel_shape"])
+    strides, dilations = list(a.get("strides", [1] * 3)), list(a.get("dilations", [1] * 3))
+    auto_pad = a.get("auto_pad", b"NOTSET")
+    auto_pad = auto_pad.decode() if isinstance(auto_pad, bytes) else auto_pad
+    if auto_pad == "VALID":
+        pads = [0] * 6
+    elif auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        same = [same_pads(*v) for v in zip(size, kernel, strides, dilations)]
+        pads = [s[auto_pad == "SAME_LOWER"] for s in same] + [s[auto_pad == "SAME_UPPER"] for s in same]
+    else:
+        pads = list(a.get("pads", [0] * 6))
+    include = bool(a.get("count_include_pad", 0)) and opcode == "AVERAGE_POOL_2D"
+    ceil_mode = bool(a.get("ceil_mode", 0))
+    got = [_pool_size(size[i], kernel[i], strides[i], dilations[i], pads[i], pads[i + 3], ceil_mode) for i in range(3)]
+    if got != ctx.shape(out)[2:]:
+        raise _NodeError(f"output size {ctx.shape(out)[2:]} differs from the lite pools' {got}")
+
+    def stage(name, x, shape_in, dims, shape_out):
+        """Pools `x` (reshaped to `shape_in`) over the 2-D `dims` of the 3."""
+        k, s, d = ([v[i] if i is not None else 1 for i in dims] for v in (kernel, strides, dilations))
+        before, after = ([pads[i + o] if i is not None else 0 for i in dims] for o in (0, 3))
+        options = lite_window_options("VALID", s, dilations=d, kernel=k)
+        options.update(count_include_pad=include, ceil_mode=ceil_mode)
+        options.update(pad_top=before[0], pad_left=before[1], pad_bottom=after[0], pad_right=after[1])
+        if p is not None:
+            options["p"] = p
+        reshaped = ctx.intermediate(f"{out}/{name}_in", shape_in, dtype)
+        shape = ctx.constant(f"{out}/{name}_shape", np.array(shape_in, np.int32))
+        ctx.builder.add_op("RESHAPE", [x, shape], [reshaped])
+        pooled = ctx.intermediate(f"{out}/{name}", shape_out, dtype)
+        ctx.builder.add_op(opcode, [reshaped], [pooled], ("Pool2DOptions", options))
+        return pooled
+
+    (d, h, w), (d2, h2, w2) = size, got
+    ndhwc = ctx.intermediate(f"{out}/ndhwc", [n, d, h, w, c], dtype)
+    perm = ctx.constant(f"{out}/to_ndhwc", np.array([0, 2, 3, 4, 1], np.int32))
+    ctx.builder.add_op("TRANSPOSE", [ctx.plain(x_name), perm], [ndhwc])
+    y = stage("hw", ndhwc, [n * d, h, w, c], [1, 2], [n * d, h2, w2, c])
+    y = stage("d", y, [n, d, h2 * w2, c], [0, None], [n, d2, h2 * w2, c])
+    result = ctx.intermediate(f"{out}/ndhwc_out", [n, d2, h2, w2, c], dtype)
+    shape = ctx.constant(f"{out}/out_shape", np.array([n, d2, h2, w2, c], np.int32))
+    ctx.builder.add_op("RESHAPE", [y, shape], [result])
+    perm = ctx.constant(f"{out}/to_ncdhw", np.array([0, 4, 1, 2, 3], np.int32))
+    ctx.builder.add_op("TRANSPOSE", [result, perm], [ctx.output(out)])
+
+
 @imports("MaxPool", "AveragePool", "LpPool")
 def _pool(ctx, node):
     a = attrs(node)
@@ -298,8 +357,11 @@ def _pool(ctx, node):
         raise _NodeError("the Indices output is not supported")
     if a.get("storage_order", 0):
         raise _NodeError("storage_order=1 is not supported")
-    w = _Window(ctx, node, a, list(a["kernel_shape"]))
     p = int(a.get("p", 2)) if node.op_type == "LpPool" else None
+    if len(a["kernel_shape"]) == 3:
+        _pool_3d(ctx, node, a, _POOL_OPCODES[node.op_type], p)
+        return
+    w = _Window(ctx, node, a, list(a["kernel_shape"]))
     _emit_pool(ctx, node, a, w, _POOL_OPCODES[node.op_type], p)
 
 
