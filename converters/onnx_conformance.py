@@ -97,7 +97,6 @@ INCLUDE = [
     "test_basic_conv",
     "test_conv",
     "test_convtranspose",
-    "test_globallppool",
     "test_lppool",
     "test_maxpool",
 ]
