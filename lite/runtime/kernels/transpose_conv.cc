@@ -10,12 +10,13 @@
 #include "lite/runtime/gemm.h"
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
+#include "lite/runtime/thread_pool.h"
 
 namespace twl {
 namespace {
 
 // Contribution buffer bound (floats); at least one input row is taken.
-constexpr int64_t kMaxColumnFloats = int64_t{1} << 20;
+constexpr int64_t kMaxColumnFloats = int64_t{1} << 16;
 
 struct OpData {
   ActivationFunctionType act;
@@ -144,11 +145,54 @@ void Reference(const OpData& d, const float* in, const float* filter,
           }
 }
 
+// Adds the contributions `col` of input rows [y0, y0 + rows) (group g)
+// into the output rows they reach, split over threads by output row.
+void Col2Im(const OpData& d, int b, int y0, int rows, int g, const float* col,
+            ThreadPool* pool, float* out) {
+  const int og = d.out_c / d.group, n = d.k_h * d.k_w * og;
+  const int64_t first =
+      std::max<int64_t>(int64_t{y0} * d.stride_h - d.pad_top, 0);
+  const int64_t last =
+      std::min<int64_t>(int64_t{y0 + rows - 1} * d.stride_h - d.pad_top +
+                            int64_t{d.k_h - 1} * d.dilation_h,
+                        d.out_h - 1);
+  if (first > last) return;
+  const int64_t per_row = int64_t{d.in_w} * d.k_w * og;
+  const int64_t grain =
+      std::max<int64_t>(1, 16384 / std::max<int64_t>(per_row, 1));
+  pool->ParallelFor(
+      last - first + 1, grain, pool->num_threads(),
+      [&](int64_t begin, int64_t end) {
+        for (int64_t oy = first + begin; oy < first + end; ++oy) {
+          float* out_row =
+              out + (int64_t{b} * d.out_h + oy) * d.out_w * d.out_c + g * og;
+          for (int ky = 0; ky < d.k_h; ++ky) {
+            const int64_t ys = oy + d.pad_top - int64_t{ky} * d.dilation_h;
+            if (ys < 0 || ys % d.stride_h != 0) continue;
+            const int64_t y = ys / d.stride_h;
+            if (y < y0 || y >= y0 + rows) continue;
+            const float* col_row =
+                col + (y - y0) * d.in_w * n + ky * d.k_w * og;
+            for (int x = 0; x < d.in_w; ++x) {
+              for (int kx = 0; kx < d.k_w; ++kx) {
+                const int64_t ox = int64_t{x} * d.stride_w - d.pad_left +
+                                   int64_t{kx} * d.dilation_w;
+                if (ox < 0 || ox >= d.out_w) continue;
+                float* o = out_row + ox * d.out_c;
+                const float* c = col_row + int64_t{x} * n + kx * og;
+                for (int ch = 0; ch < og; ++ch) o[ch] += c[ch];
+              }
+            }
+          }
+        }
+      });
+}
+
 // GEMM of blocks of input rows with the packed filter, then col2im.
 void Optimized(OpData& d, const float* in, float* columns, ThreadPool* pool,
                float* out) {
   const int cg = d.in_c / d.group, og = d.out_c / d.group;
-  const int taps = d.k_h * d.k_w, n = taps * og;
+  const int n = d.k_h * d.k_w * og;
   const size_t per_group = PackedGemmBSize(n, cg);
   for (int b = 0; b < d.batch; ++b)
     for (int y0 = 0; y0 < d.in_h; y0 += d.rows_per_block) {
@@ -158,15 +202,7 @@ void Optimized(OpData& d, const float* in, float* columns, ThreadPool* pool,
         Gemm(rows * d.in_w, n, cg, a + g * cg, d.in_c,
              d.packed_filter.data() + g * per_group, columns, n, 1,
              GemmEpilogue(), pool);
-        const float* col = columns;
-        for (int y = y0; y < y0 + rows; ++y)
-          for (int x = 0; x < d.in_w; ++x)
-            for (int t = 0; t < taps; ++t, col += og) {
-              int64_t at = TapOffset(d, b, y, x, t / d.k_w, t % d.k_w);
-              if (at < 0) continue;
-              float* o = out + at + g * og;
-              for (int c = 0; c < og; ++c) o[c] += col[c];
-            }
+        Col2Im(d, b, y0, rows, g, columns, pool, out);
       }
     }
 }
