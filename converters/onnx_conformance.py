@@ -297,19 +297,9 @@ EXCLUDE.update(
 )
 
 # Conv, ConvTranspose, pools.
-_VOLUMETRIC = "3-D (volumetric) ConvTranspose: TRANSPOSE_CONV is 2-D"
-EXCLUDE.update(
-    {
-        "test_convtranspose_3d": _converter_refuses(
-            _VOLUMETRIC, r"only 1-D and 2-D ConvTranspose is supported \(weights rank 5\)"
-        ),
-        **{
-            f"test_maxpool_with_argmax_2d_precomputed_{v}": _converter_refuses(
-                "MaxPool's Indices output: MAX_POOL_2D computes the values only", r"the Indices output is not supported"
-            )
-            for v in ("pads", "strides")
-        },
-    }
+EXCLUDE["test_convtranspose_3d"] = _converter_refuses(
+    "3-D (volumetric) ConvTranspose: TRANSPOSE_CONV is 2-D",
+    r"only 1-D and 2-D ConvTranspose is supported \(weights rank 5\)",
 )
 
 # Tests whose reference outputs are stored rounded (to 4 decimals): their

@@ -149,7 +149,24 @@ def test_dilated_pools_with_explicit_pads(op, count_include_pad):
     _compare(_model(nodes, [1, 4, 9, 9], opset=19), _floats(1, 4, 9, 9))
 
 
-def test_pool_indices_output_is_refused():
-    nodes = [helper.make_node("MaxPool", ["x"], ["y", "i"], kernel_shape=[2, 2])]
-    with pytest.raises(ConversionError, match=r"the Indices output is not supported"):
-        onnx_import.convert(_model(nodes, [1, 1, 4, 4]))
+def test_max_pool_indices_with_pads_and_batch():
+    nodes = [helper.make_node("MaxPool", ["x"], ["y", "i"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])]
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", 1, [2, 3, 7, 6])],
+        [helper.make_tensor_value_info("y", 1, None), helper.make_tensor_value_info("i", 7, None)],
+    )
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    x = _floats(2, 3, 7, 6)
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})
+    got = lite_runner.LiteRunner(onnx_import.convert(model)).run({"x": x})
+    np.testing.assert_array_equal(got["y"], want[0])
+    np.testing.assert_array_equal(got["i"], want[1])
+
+
+def test_pool_indices_in_1d_are_refused():
+    nodes = [helper.make_node("MaxPool", ["x"], ["y", "i"], kernel_shape=[2])]
+    with pytest.raises(ConversionError, match=r"the Indices output is supported for 2-D MaxPool only"):
+        onnx_import.convert(_model(nodes, [1, 1, 4]))

@@ -90,12 +90,16 @@ class _Window:
         shape = ctx.shape(name)
         return [shape[0]] + _as_2d(shape[2:], self.n, 1) + [shape[1]]
 
-    def emit(self, ctx, opcode, inputs, last, options):
-        """Adds the window op writing ONNX tensor `last` (a 1-D op's result
-        reshaped and transposed back to [N, C, W])."""
+    def emit(self, ctx, opcode, inputs, last, options, extra=()):
+        """Adds the window op writing ONNX tensor `last` and the `extra`
+        outputs (2-D only; a 1-D op's result is reshaped and transposed back
+        to [N, C, W])."""
         if self.n == 2:
-            ctx.builder.add_op(opcode, inputs, [ctx.output(last, nhwc=True)], options)
+            outputs = [ctx.output(name, nhwc=True) for name in (last, *extra)]
+            ctx.builder.add_op(opcode, inputs, outputs, options)
             return
+        if extra:
+            raise _NodeError(f"only 2-D {opcode} has more than one output")
         n, c, w = ctx.shape(last)
         dtype = ctx.dtype(last)
         y = ctx.intermediate(f"{last}/nhwc_out", [n, 1, w, c], dtype, like=last)
@@ -278,6 +282,8 @@ def _emit_pool(ctx, node, a, w, opcode, p=None):
     padding, pads = w.padding(same_allowed=not include and not ceil_mode)
     options = lite_window_options(padding, w.strides, dilations=w.dilations, kernel=w.kernel)
     options.update(count_include_pad=include, ceil_mode=ceil_mode)
+    if a.get("storage_order", 0):
+        options["indices_column_major"] = True
     if pads is not None:
         options.update(pad_top=pads[0], pad_left=pads[1], pad_bottom=pads[2], pad_right=pads[3])
     if p is not None:
@@ -294,7 +300,7 @@ def _emit_pool(ctx, node, a, w, opcode, p=None):
     if lowered != want:
         raise _NodeError(f"output size {want} differs from the lite pool's {lowered}")
     x = w.nhwc_input(ctx, x_name, out)
-    w.emit(ctx, opcode, [x], out, ("Pool2DOptions", options))
+    w.emit(ctx, opcode, [x], out, ("Pool2DOptions", options), [o for o in node.output[1:] if o])
 
 
 def _pool_3d(ctx, node, a, opcode, p):
@@ -353,10 +359,9 @@ def _pool_3d(ctx, node, a, opcode, p):
 @imports("MaxPool", "AveragePool", "LpPool")
 def _pool(ctx, node):
     a = attrs(node)
-    if len([o for o in node.output if o]) != 1:
-        raise _NodeError("the Indices output is not supported")
-    if a.get("storage_order", 0):
-        raise _NodeError("storage_order=1 is not supported")
+    indices = any(node.output[1:])
+    if indices and len(a["kernel_shape"]) != 2:
+        raise _NodeError("the Indices output is supported for 2-D MaxPool only")
     p = int(a.get("p", 2)) if node.op_type == "LpPool" else None
     if len(a["kernel_shape"]) == 3:
         _pool_3d(ctx, node, a, _POOL_OPCODES[node.op_type], p)

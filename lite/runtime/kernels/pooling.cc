@@ -1,6 +1,7 @@
 // MAX_POOL_2D, AVERAGE_POOL_2D and LP_POOL_2D over NHWC: SAME/VALID or
 // explicit padding, dilation, ceil_mode, fused activation. Max takes
-// float32, int8 and uint8; average and Lp float32. Padded elements are left
+// float32, int8 and uint8, and has an optional int64 indices output; average
+// and Lp float32. Padded elements are left
 // out of max and Lp, and out of the average's count unless
 // count_include_pad (then the window's part inside the padded input counts,
 // not what ceil_mode's partial last window reaches past it).
@@ -31,7 +32,7 @@ struct OpData {
   // Ends of the padded input (input size + bottom/right padding): what
   // count_include_pad counts.
   int padded_h, padded_w;
-  bool count_include_pad;
+  bool count_include_pad, indices_column_major;
   int p;
 };
 
@@ -96,6 +97,12 @@ Status Prepare(KernelContext* context, Node* node) {
     TWL_RETURN_IF_ERROR(CheckType(input, "input", DataType::kFloat32));
   }
   TWL_RETURN_IF_ERROR(CheckType(output, "output", input->type));
+  Tensor* indices = context->output(*node, 1);
+  TWL_CHECK_ARG(node->num_outputs <= (kKind == PoolKind::kMax ? 2 : 1),
+                "too many outputs (%d)", node->num_outputs);
+  if (indices != nullptr) {
+    TWL_RETURN_IF_ERROR(CheckType(indices, "indices", DataType::kInt64));
+  }
   TWL_RETURN_IF_ERROR(CheckRank(input, "input", 4, 4));
   d->batch = input->shape.dims[0];
   d->in_h = input->shape.dims[1];
@@ -109,6 +116,7 @@ Status Prepare(KernelContext* context, Node* node) {
   d->dilation_w = options->dilation_w_factor();
   d->count_include_pad = options->count_include_pad();
   d->p = options->p();
+  d->indices_column_major = options->indices_column_major();
   TWL_CHECK_ARG(kKind != PoolKind::kLp || (d->p >= 1 && d->p <= 64),
                 "p (%d) must be in [1, 64]", d->p);
   TWL_RETURN_IF_ERROR(PoolSize(
@@ -118,8 +126,11 @@ Status Prepare(KernelContext* context, Node* node) {
                                d->dilation_w, options->pad_left(),
                                options->pad_right(), &d->out_w, &d->pad_left,
                                &d->padded_w));
-  return context->ResizeTensor(
-      output, Shape({d->batch, d->out_h, d->out_w, d->channels}));
+  const Shape shape({d->batch, d->out_h, d->out_w, d->channels});
+  if (indices != nullptr) {
+    TWL_RETURN_IF_ERROR(context->ResizeTensor(indices, shape));
+  }
+  return context->ResizeTensor(output, shape);
 }
 
 // The taps start, start + d, ..., start + (k - 1) d of one window dim:
@@ -138,9 +149,13 @@ inline Taps TapsOf(int start, int k, int d, int in, int padded_end) {
 }
 
 // Reference loops: any kind, type and dilation. An empty window (dilation
-// stepping over the whole input) gives 0.
+// stepping over the whole input) gives 0. Max also writes each maximum's
+// position in the input (ONNX's Indices: flattened NCHW, each channel's
+// H x W row- or column-major; the first of equal maxima; -1 for an empty
+// window) where `indices` is not null.
 template <typename T, PoolKind kKind>
-void Reference(const OpData& d, const T* in, T* out) {
+void Reference(const OpData& d, const T* in, T* out,
+               int64_t* indices = nullptr) {
   for (int b = 0; b < d.batch; ++b)
     for (int oy = 0; oy < d.out_h; ++oy)
       for (int ox = 0; ox < d.out_w; ++ox) {
@@ -155,12 +170,16 @@ void Reference(const OpData& d, const T* in, T* out) {
               std::conditional_t<kKind == PoolKind::kLp, double, float>>;
           Acc acc = kKind == PoolKind::kMax ? std::numeric_limits<T>::lowest()
                                             : Acc(0);
+          int64_t best = -1;
           for (int y = ty.begin; y < ty.end; y += d.dilation_h)
             for (int x = tx.begin; x < tx.end; x += d.dilation_w) {
               T v = in[((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) *
                            d.channels +
                        c];
               if constexpr (kKind == PoolKind::kMax) {
+                if (v > acc || (y == ty.begin && x == tx.begin))
+                  best = d.indices_column_major ? int64_t{x} * d.in_h + y
+                                                : int64_t{y} * d.in_w + x;
                 acc = std::max(acc, v);
               } else if constexpr (kKind == PoolKind::kAverage) {
                 acc += v;
@@ -168,6 +187,12 @@ void Reference(const OpData& d, const T* in, T* out) {
                 acc += d.p == 2 ? double(v) * v : std::pow(std::fabs(v), d.p);
               }
             }
+          if (indices != nullptr) {
+            *indices++ =
+                best < 0
+                    ? -1
+                    : (int64_t{b} * d.channels + c) * d.in_h * d.in_w + best;
+          }
           if (ty.n * tx.n == 0) {
             acc = Acc(0);
           } else if constexpr (kKind == PoolKind::kAverage) {
@@ -298,14 +323,21 @@ Status Eval(KernelContext* context, Node* node) {
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
   if constexpr (kKind == PoolKind::kMax) {
+    Tensor* indices = context->output(*node, 1);
+    int64_t* at = indices ? indices->data_as<int64_t>() : nullptr;
     if (d.type == DataType::kInt8) {
       Reference<int8_t, kKind>(d, input->data_as<int8_t>(),
-                               output->data_as<int8_t>());
+                               output->data_as<int8_t>(), at);
       return Status::Ok();
     }
     if (d.type == DataType::kUInt8) {
       Reference<uint8_t, kKind>(d, input->data_as<uint8_t>(),
-                                output->data_as<uint8_t>());
+                                output->data_as<uint8_t>(), at);
+      return Status::Ok();
+    }
+    if (at != nullptr) {
+      Reference<float, kKind>(d, input->data_as<float>(),
+                              output->data_as<float>(), at);
       return Status::Ok();
     }
   }

@@ -209,6 +209,53 @@ TEST(PoolingTest, OptimizedMatchesReferenceWithOnnxOptions) {
   }
 }
 
+TEST(PoolingTest, MaxPoolIndicesAreFlattenedNchwPositions) {
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 2, 2, 2});
+  int y = m.AddOutput(DataType::kFloat32);
+  int i = m.AddOutput(DataType::kInt64);
+  PoolSpec s{2, 2};
+  m.AddOp(BuiltinOperator::MAX_POOL_2D, {x}, {y, i}, Options(m, s));
+  ASSERT_TRUE(m.Build().ok());
+  // Channel 0 is [[1, 4], [3, 2]], channel 1 [[5, 5], [0, -1]].
+  m.SetInput<float>(0, {1, 5, 4, 5, 3, 0, 2, -1});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{4, 5}));
+  // (0, 1) of channel 0; the first 5, (0, 0), of channel 1: 4 + 0.
+  EXPECT_EQ(m.GetOutput<int64_t>(1), (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(m.CompareWithReference(), "");
+}
+
+TEST(PoolingTest, MaxPoolIndicesColumnMajor) {
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 2, 3, 1});
+  int y = m.AddOutput(DataType::kFloat32);
+  int i = m.AddOutput(DataType::kInt64);
+  auto options = schema::CreatePool2DOptions(
+      m.builder().fbb(), Padding::VALID, 1, 1, 3, 2,
+      ActivationFunctionType::NONE, 0, 0, 0, 0, 1, 1, false, false, 2,
+      /*indices_column_major=*/true);
+  m.AddOp(BuiltinOperator::MAX_POOL_2D, {x}, {y, i},
+          {schema::BuiltinOptions::Pool2DOptions, options.Union()});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<float>(0, {0, 1, 2, 3, 9, 5});  // the 9 at y 1, x 1
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.GetOutput<int64_t>(1), (std::vector<int64_t>{1 * 2 + 1}));
+}
+
+TEST(PoolingTest, IndicesOutputErrors) {
+  for (auto [op, type] :
+       {std::pair{BuiltinOperator::MAX_POOL_2D, DataType::kInt32},
+        std::pair{BuiltinOperator::AVERAGE_POOL_2D, DataType::kInt64}}) {
+    OpModel m;
+    int x = m.AddInput(DataType::kFloat32, {1, 2, 2, 1});
+    int y = m.AddOutput(DataType::kFloat32);
+    int i = m.AddOutput(type);
+    m.AddOp(op, {x}, {y, i}, Options(m, PoolSpec{2, 2}));
+    EXPECT_FALSE(m.Build().ok());
+  }
+}
+
 Status BuildError(BuiltinOperator op, DataType type, const PoolSpec& s) {
   OpModel m;
   int x = m.AddInput(type, {1, 4, 4, 1});
