@@ -117,7 +117,7 @@ def test_conv_transpose_needs_constant_weights():
 @pytest.mark.parametrize("p", [1, 2, 3])
 def test_global_lp_pool(p):
     nodes = [helper.make_node("GlobalLpPool", ["x"], ["y"], p=p)]
-    _compare(_model(nodes, [2, 3, 5, 4]), _floats(2, 3, 5, 4))
+    assert _compare(_model(nodes, [2, 3, 5, 4]), _floats(2, 3, 5, 4))["LP_POOL_2D"] == 1
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8])

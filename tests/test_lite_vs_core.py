@@ -153,9 +153,11 @@ def _outputs(case):
 
 
 # Builtins only the ONNX importer produces (no TF1 core op lowers to them): each is compared with onnxruntime, op
-# by op and in whole models, in tests/test_converters_transformer.py (encoders) and tests/test_converters_rnn.py
-# (recurrent nets); test_registry checks that one of them names it.
+# by op and in whole models, in tests/test_converters_transformer.py (encoders), tests/test_converters_rnn.py
+# (recurrent nets) and tests/test_converters_conv_pool_ops.py (window ops); test_registry checks that one of them
+# names it.
 ONNX_ONLY_BUILTINS = {"EQUAL", "ERF", "GELU", "GRU", "LAYER_NORM", "LSTM", "RNN", "SELECT"}
+ONNX_ONLY_BUILTINS |= {"LP_POOL_2D", "TRANSPOSE_CONV"}
 
 
 def builtin_names():
