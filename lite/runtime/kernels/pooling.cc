@@ -75,8 +75,7 @@ Status PoolSize(const schema::Pool2DOptions& o, int in, int k, int stride,
   return Status::Ok();
 }
 
-template <PoolKind kKind>
-Status Prepare(KernelContext* context, Node* node) {
+Status PrepareKind(KernelContext* context, Node* node, PoolKind kind) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 1, 1));
@@ -86,7 +85,7 @@ Status Prepare(KernelContext* context, Node* node) {
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
   d->type = input->type;
-  if (kKind == PoolKind::kMax && input->type != DataType::kFloat32) {
+  if (kind == PoolKind::kMax && input->type != DataType::kFloat32) {
     TWL_CHECK_ARG(
         input->type == DataType::kInt8 || input->type == DataType::kUInt8,
         "input must be float32, int8 or uint8, got %s",
@@ -98,7 +97,7 @@ Status Prepare(KernelContext* context, Node* node) {
   }
   TWL_RETURN_IF_ERROR(CheckType(output, "output", input->type));
   Tensor* indices = context->output(*node, 1);
-  TWL_CHECK_ARG(node->num_outputs <= (kKind == PoolKind::kMax ? 2 : 1),
+  TWL_CHECK_ARG(node->num_outputs <= (kind == PoolKind::kMax ? 2 : 1),
                 "too many outputs (%d)", node->num_outputs);
   if (indices != nullptr) {
     TWL_RETURN_IF_ERROR(CheckType(indices, "indices", DataType::kInt64));
@@ -117,7 +116,7 @@ Status Prepare(KernelContext* context, Node* node) {
   d->count_include_pad = options->count_include_pad();
   d->p = options->p();
   d->indices_column_major = options->indices_column_major();
-  TWL_CHECK_ARG(kKind != PoolKind::kLp || (d->p >= 1 && d->p <= 64),
+  TWL_CHECK_ARG(kind != PoolKind::kLp || (d->p >= 1 && d->p <= 64),
                 "p (%d) must be in [1, 64]", d->p);
   TWL_RETURN_IF_ERROR(PoolSize(
       *options, d->in_h, d->k_h, d->stride_h, d->dilation_h, options->pad_top(),
@@ -131,6 +130,11 @@ Status Prepare(KernelContext* context, Node* node) {
     TWL_RETURN_IF_ERROR(context->ResizeTensor(indices, shape));
   }
   return context->ResizeTensor(output, shape);
+}
+
+template <PoolKind kKind>
+Status Prepare(KernelContext* context, Node* node) {
+  return PrepareKind(context, node, kKind);
 }
 
 // The taps start, start + d, ..., start + (k - 1) d of one window dim:
