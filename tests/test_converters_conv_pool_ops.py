@@ -170,3 +170,17 @@ def test_pool_indices_in_1d_are_refused():
     nodes = [helper.make_node("MaxPool", ["x"], ["y", "i"], kernel_shape=[2])]
     with pytest.raises(ConversionError, match=r"the Indices output is supported for 2-D MaxPool only"):
         onnx_import.convert(_model(nodes, [1, 1, 4]))
+
+
+@pytest.mark.parametrize(
+    "attributes",
+    [
+        {"auto_pad": "SAME_UPPER", "strides": [2, 2]},
+        {"auto_pad": "SAME_LOWER", "strides": [2, 2]},
+        {"output_shape": [12, 9], "strides": [3, 2]},
+        {"auto_pad": "VALID", "strides": [2, 1], "dilations": [2, 1]},
+    ],
+)
+def test_conv_transpose_output_size_attributes(attributes):
+    nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], **attributes)]
+    _compare(_model(nodes, [1, 2, 4, 4], [("w", _floats(2, 3, 3, 3)), ("b", _floats(3))]), _floats(1, 2, 4, 4))

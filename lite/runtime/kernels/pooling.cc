@@ -63,6 +63,8 @@ Status PoolSize(const schema::Pool2DOptions& o, int in, int k, int stride,
                     pad_after < effective,
                 "padding (%d, %d) must be in [0, window size %d)", pad_before,
                 pad_after, static_cast<int>(effective));
+  TWL_CHECK_ARG(int64_t{in} + pad_before + pad_after <= INT32_MAX / 2,
+                "padded input too large");
   int64_t span = static_cast<int64_t>(in) + pad_before + pad_after - effective;
   TWL_CHECK_ARG(span >= 0, "the window (%d) exceeds the padded input (%d)",
                 static_cast<int>(effective), in + pad_before + pad_after);
