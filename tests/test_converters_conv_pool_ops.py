@@ -184,3 +184,35 @@ def test_pool_indices_in_1d_are_refused():
 def test_conv_transpose_output_size_attributes(attributes):
     nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], **attributes)]
     _compare(_model(nodes, [1, 2, 4, 4], [("w", _floats(2, 3, 3, 3)), ("b", _floats(3))]), _floats(1, 2, 4, 4))
+
+
+def test_symbolic_batch_through_grouped_conv_1d_pool_and_conv_transpose():
+    """A model exported with a symbolic batch runs at batch 1 and 3: the
+    intermediates the window ops add (group slices, the 1-D reshapes) follow
+    the batch."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], group=2, pads=[0, 1]),
+        helper.make_node("MaxPool", ["c"], ["p"], kernel_shape=[2], strides=[2], ceil_mode=1),
+        helper.make_node("ConvTranspose", ["p", "wt"], ["y"], strides=[2], group=2),
+    ]
+    inits = [("w", _floats(4, 2, 3)), ("b", _floats(4)), ("wt", _floats(4, 3, 2))]
+    model = _model(nodes, ["N", 4, 9], inits)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    for batch in (1, 3, 2):
+        x = _floats(batch, 4, 9)
+        np.testing.assert_allclose(runner.run({"x": x})["y"], session.run(None, {"x": x})[0], rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("op", ["MaxPool", "AveragePool", "LpPool"])
+def test_3d_pools_with_symbolic_batch(op):
+    extra = {"count_include_pad": 1} if op == "AveragePool" else {}
+    nodes = [
+        helper.make_node(op, ["x"], ["y"], kernel_shape=[2, 3, 2], strides=[1, 2, 2], pads=[1, 1, 0, 0, 1, 1], **extra)
+    ]
+    model = _model(nodes, ["N", 3, 4, 7, 6])
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    for batch in (2, 1):
+        x = _floats(batch, 3, 4, 7, 6)
+        np.testing.assert_allclose(runner.run({"x": x})["y"], session.run(None, {"x": x})[0], rtol=RTOL, atol=ATOL)

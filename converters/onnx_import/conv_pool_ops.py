@@ -196,7 +196,10 @@ def _conv(ctx, node):
         end = ctx.constant(f"{out}/end{g}", np.array([0, 0, 0, (g + 1) * i_per_group], np.int32))
         ones = ctx.constant(f"{out}/strides{g}", np.ones([4], np.int32))
         part_in = ctx.intermediate(
-            f"{out}/group{g}_in", [w.x_shape[0], *ctx.builder.tensor(x).shape[1:3], i_per_group], np.float32
+            f"{out}/group{g}_in",
+            [w.x_shape[0], *ctx.builder.tensor(x).shape[1:3], i_per_group],
+            np.float32,
+            like=x_name,
         )
         ctx.builder.add_op(
             "STRIDED_SLICE",
@@ -207,7 +210,7 @@ def _conv(ctx, node):
         filt = weights[g * og : (g + 1) * og].transpose(0, 2, 3, 1)
         f = ctx.constant(f"{out}/filter{g}", np.ascontiguousarray(filt))
         b = ctx.constant(f"{out}/bias{g}", bias[g * og : (g + 1) * og].astype(np.float32))
-        part = ctx.intermediate(f"{out}/group{g}", out_shape[:3] + [og], np.float32)
+        part = ctx.intermediate(f"{out}/group{g}", out_shape[:3] + [og], np.float32, like=x_name)
         ctx.builder.add_op("CONV_2D", [part_in, f, b], [part], ("Conv2DOptions", options))
         parts.append(part)
     w.emit(ctx, "CONCATENATION", parts, last, ("ConcatenationOptions", {"axis": 3}))
@@ -336,21 +339,21 @@ def _pool_3d(ctx, node, a, opcode, p):
         options.update(pad_top=before[0], pad_left=before[1], pad_bottom=after[0], pad_right=after[1])
         if p is not None:
             options["p"] = p
-        reshaped = ctx.intermediate(f"{out}/{name}_in", shape_in, dtype)
-        shape = ctx.constant(f"{out}/{name}_shape", np.array(shape_in, np.int32))
+        reshaped = ctx.intermediate(f"{out}/{name}_in", shape_in, dtype, like=x_name)
+        shape = ctx.constant(f"{out}/{name}_shape", np.array([-1, *shape_in[1:]], np.int32))
         ctx.builder.add_op("RESHAPE", [x, shape], [reshaped])
-        pooled = ctx.intermediate(f"{out}/{name}", shape_out, dtype)
+        pooled = ctx.intermediate(f"{out}/{name}", shape_out, dtype, like=x_name)
         ctx.builder.add_op(opcode, [reshaped], [pooled], ("Pool2DOptions", options))
         return pooled
 
     (d, h, w), (d2, h2, w2) = size, got
-    ndhwc = ctx.intermediate(f"{out}/ndhwc", [n, d, h, w, c], dtype)
+    ndhwc = ctx.intermediate(f"{out}/ndhwc", [n, d, h, w, c], dtype, like=x_name)
     perm = ctx.constant(f"{out}/to_ndhwc", np.array([0, 2, 3, 4, 1], np.int32))
     ctx.builder.add_op("TRANSPOSE", [ctx.plain(x_name), perm], [ndhwc])
     y = stage("hw", ndhwc, [n * d, h, w, c], [1, 2], [n * d, h2, w2, c])
     y = stage("d", y, [n, d, h2 * w2, c], [0, None], [n, d2, h2 * w2, c])
-    result = ctx.intermediate(f"{out}/ndhwc_out", [n, d2, h2, w2, c], dtype)
-    shape = ctx.constant(f"{out}/out_shape", np.array([n, d2, h2, w2, c], np.int32))
+    result = ctx.intermediate(f"{out}/ndhwc_out", [n, d2, h2, w2, c], dtype, like=x_name)
+    shape = ctx.constant(f"{out}/out_shape", np.array([-1, d2, h2, w2, c], np.int32))
     ctx.builder.add_op("RESHAPE", [y, shape], [result])
     perm = ctx.constant(f"{out}/to_ncdhw", np.array([0, 4, 1, 2, 3], np.int32))
     ctx.builder.add_op("TRANSPOSE", [result, perm], [ctx.output(out)])
