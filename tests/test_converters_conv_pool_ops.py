@@ -216,3 +216,18 @@ def test_3d_pools_with_symbolic_batch(op):
     for batch in (2, 1):
         x = _floats(batch, 3, 4, 7, 6)
         np.testing.assert_allclose(runner.run({"x": x})["y"], session.run(None, {"x": x})[0], rtol=RTOL, atol=ATOL)
+
+
+def _pool_versions(model):
+    m = twl_writer.read_model(onnx_import.convert(model)).Subgraphs(0)
+    return [m.Operators(i).Version() for i in range(m.OperatorsLength()) if m.Operators(i).BuiltinOptionsType()]
+
+
+def test_pools_using_onnx_options_are_version_2():
+    """A version-1 reader would ignore the new Pool2DOptions fields, so a pool
+    using them is marked version 2 (and one that does not stays 1)."""
+    plain = [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], auto_pad="SAME_UPPER")]
+    assert _pool_versions(_model(plain, [1, 1, 5, 5])) == [1]
+    for extra in ({"pads": [1, 0, 0, 1]}, {"ceil_mode": 1}, {"dilations": [2, 1]}, {"count_include_pad": 1}):
+        nodes = [helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], **extra)]
+        assert _pool_versions(_model(nodes, [1, 1, 5, 5], opset=19)) == [2], extra

@@ -90,20 +90,20 @@ class _Window:
         shape = ctx.shape(name)
         return [shape[0]] + _as_2d(shape[2:], self.n, 1) + [shape[1]]
 
-    def emit(self, ctx, opcode, inputs, last, options, extra=()):
+    def emit(self, ctx, opcode, inputs, last, options, extra=(), version=1):
         """Adds the window op writing ONNX tensor `last` and the `extra`
         outputs (2-D only; a 1-D op's result is reshaped and transposed back
         to [N, C, W])."""
         if self.n == 2:
             outputs = [ctx.output(name, nhwc=True) for name in (last, *extra)]
-            ctx.builder.add_op(opcode, inputs, outputs, options)
+            ctx.builder.add_op(opcode, inputs, outputs, options, version)
             return
         if extra:
             raise _NodeError(f"only 2-D {opcode} has more than one output")
         n, c, w = ctx.shape(last)
         dtype = ctx.dtype(last)
         y = ctx.intermediate(f"{last}/nhwc_out", [n, 1, w, c], dtype, like=last)
-        ctx.builder.add_op(opcode, inputs, [y], options)
+        ctx.builder.add_op(opcode, inputs, [y], options, version)
         nwc = ctx.intermediate(f"{last}/nwc_out", [n, w, c], dtype, like=last)
         shape = ctx.constant(f"{last}/nwc_shape", np.array([-1, w, c], np.int32))
         ctx.builder.add_op("RESHAPE", [y, shape], [nwc])
@@ -262,6 +262,29 @@ def _conv_transpose(ctx, node):
     w.emit(ctx, "TRANSPOSE_CONV", [x, f, b], last, ("TransposeConvOptions", options))
 
 
+# Pool2DOptions fields (with their defaults) that MAX_POOL_2D and
+# AVERAGE_POOL_2D read from version 2 on.
+_POOL_V2_FIELDS = {
+    "pad_top": 0,
+    "pad_left": 0,
+    "pad_bottom": 0,
+    "pad_right": 0,
+    "dilation_h_factor": 1,
+    "dilation_w_factor": 1,
+    "count_include_pad": False,
+    "ceil_mode": False,
+    "indices_column_major": False,
+}
+
+
+def _pool_version(opcode, options, outputs=1):
+    """The op version a pool needs: 2 where it uses what version 1 lacks."""
+    if opcode == "LP_POOL_2D":
+        return 1
+    uses_v2 = outputs > 1 or any(options.get(k, v) != v for k, v in _POOL_V2_FIELDS.items())
+    return 2 if uses_v2 else 1
+
+
 def _pool_size(size, kernel, stride, dilation, before, after, ceil_mode):
     """The lite pool's output size along one dim (VALID + explicit pads)."""
     span = size + before + after - (kernel - 1) * dilation - 1
@@ -303,7 +326,9 @@ def _emit_pool(ctx, node, a, w, opcode, p=None):
     if lowered != want:
         raise _NodeError(f"output size {want} differs from the lite pool's {lowered}")
     x = w.nhwc_input(ctx, x_name, out)
-    w.emit(ctx, opcode, [x], out, ("Pool2DOptions", options), [o for o in node.output[1:] if o])
+    extra = [o for o in node.output[1:] if o]
+    version = _pool_version(opcode, options, 1 + len(extra))
+    w.emit(ctx, opcode, [x], out, ("Pool2DOptions", options), extra, version)
 
 
 def _pool_3d(ctx, node, a, opcode, p):
@@ -343,7 +368,7 @@ def _pool_3d(ctx, node, a, opcode, p):
         shape = ctx.constant(f"{out}/{name}_shape", np.array([-1, *shape_in[1:]], np.int32))
         ctx.builder.add_op("RESHAPE", [x, shape], [reshaped])
         pooled = ctx.intermediate(f"{out}/{name}", shape_out, dtype, like=x_name)
-        ctx.builder.add_op(opcode, [reshaped], [pooled], ("Pool2DOptions", options))
+        ctx.builder.add_op(opcode, [reshaped], [pooled], ("Pool2DOptions", options), _pool_version(opcode, options))
         return pooled
 
     (d, h, w), (d2, h2, w2) = size, got

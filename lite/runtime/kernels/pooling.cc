@@ -384,6 +384,18 @@ KernelRegistration Register_AVERAGE_POOL_2D() {
           Prepare<PoolKind::kAverage>,
           Eval<PoolKind::kAverage>};
 }
+// Version 2 reads Pool2DOptions' ONNX fields (version 1 models leave them
+// at their defaults): the same kernels.
+KernelRegistration Register_MAX_POOL_2D_V2() {
+  KernelRegistration r = Register_MAX_POOL_2D();
+  r.version = 2;
+  return r;
+}
+KernelRegistration Register_AVERAGE_POOL_2D_V2() {
+  KernelRegistration r = Register_AVERAGE_POOL_2D();
+  r.version = 2;
+  return r;
+}
 KernelRegistration Register_LP_POOL_2D() {
   return {BuiltinOperator::LP_POOL_2D, 1, Init, Free, Prepare<PoolKind::kLp>,
           Eval<PoolKind::kLp>};
