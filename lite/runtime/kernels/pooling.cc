@@ -1,15 +1,15 @@
 // MAX_POOL_2D, AVERAGE_POOL_2D and LP_POOL_2D over NHWC: SAME/VALID or
 // explicit padding, dilation, ceil_mode, fused activation. Max takes
 // float32, int8 and uint8, and has an optional int64 indices output; average
-// and Lp float32. Padded elements are left
-// out of max and Lp, and out of the average's count unless
-// count_include_pad (then the window's part inside the padded input counts,
-// not what ceil_mode's partial last window reaches past it).
+// and Lp float32. Padded elements are left out of max and Lp, and out of the
+// average's count unless count_include_pad (then the window's part inside
+// the padded input counts, not what ceil_mode's partial last window reaches
+// past it).
 //
-// Optimized path (float32 max/average without dilation): per output row,
-// the window's input rows are combined first, then per output pixel its
-// columns (the compiler vectorizes over channels); output rows are split
-// across threads. The rest runs the reference loops.
+// Optimized path (float32 max/average): per output row, the window's input
+// rows are combined first, then per output pixel its columns (the compiler
+// vectorizes over channels); output rows are split across threads. Lp, the
+// integer types and the indices output run the reference loops.
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -215,21 +215,17 @@ void Reference(const OpData& d, const T* in, T* out,
       }
 }
 
-// Window of output (oy, ox) clipped to the input (no dilation).
-struct Window {
-  int y0, y1, x0, x1;
-};
-inline Window Clip(const OpData& d, int oy, int ox) {
-  int y = oy * d.stride_h - d.pad_top, x = ox * d.stride_w - d.pad_left;
-  return {std::max(y, 0), std::min(y + d.k_h, d.in_h), std::max(x, 0),
-          std::min(x + d.k_w, d.in_w)};
+// The taps of output row oy / column ox; the dilation is 1 unless
+// kDilated, so that the divisions in TapsOf fold away on the common path.
+template <bool kDilated>
+inline Taps RowTaps(const OpData& d, int oy) {
+  return TapsOf(oy * d.stride_h - d.pad_top, d.k_h, kDilated ? d.dilation_h : 1,
+                d.in_h, d.padded_h);
 }
-// The average's divisor of output (oy, ox) with window `w` (no dilation).
-inline int Count(const OpData& d, int oy, int ox, const Window& w) {
-  if (!d.count_include_pad) return (w.y1 - w.y0) * (w.x1 - w.x0);
-  int y = oy * d.stride_h - d.pad_top, x = ox * d.stride_w - d.pad_left;
-  return (std::min(y + d.k_h, d.padded_h) - y) *
-         (std::min(x + d.k_w, d.padded_w) - x);
+template <bool kDilated>
+inline Taps ColumnTaps(const OpData& d, int ox) {
+  return TapsOf(ox * d.stride_w - d.pad_left, d.k_w,
+                kDilated ? d.dilation_w : 1, d.in_w, d.padded_w);
 }
 
 // Each output row first combines its window's input rows into one row on
@@ -241,26 +237,28 @@ constexpr int64_t kRowBuffer = 4096;
 // Channels are combined in blocks held in a local array of fixed size
 // (kC when the channel count is a compile-time constant, else 16), so the
 // inner loops have constant trip counts and stay in vector registers.
-template <bool kMax, int kC>
+template <bool kMax, int kC, bool kDilated = false>
 void OptimizedRows(const OpData& d, const float* in, float* out,
                    int64_t row_begin, int64_t row_end) {
   constexpr int kBlock = kC > 0 ? kC : 16;
   float low, high;
   ActivationRange(d.act, &low, &high);
   const int channels = kC > 0 ? kC : d.channels;
+  const int dh = kDilated ? d.dilation_h : 1, dw = kDilated ? d.dilation_w : 1;
   const int64_t row_floats = static_cast<int64_t>(d.in_w) * channels;
   float combined[kRowBuffer];
   for (int64_t row = row_begin; row < row_end; ++row) {
     int b = static_cast<int>(row / d.out_h),
         oy = static_cast<int>(row % d.out_h);
-    const Window rows = Clip(d, oy, 0);
+    const Taps ty = RowTaps<kDilated>(d, oy);
     const float* src =
-        in + (static_cast<int64_t>(b) * d.in_h + rows.y0) * row_floats;
-    int src_rows = rows.y1 - rows.y0;
+        in + (static_cast<int64_t>(b) * d.in_h + ty.begin) * row_floats;
+    int src_rows = ty.n;
+    int64_t src_step = dh * row_floats;  // between the window's rows
     if (src_rows > 1 && row_floats <= kRowBuffer) {
       for (int64_t j = 0; j < row_floats; ++j) combined[j] = src[j];
       for (int y = 1; y < src_rows; ++y) {
-        const float* line = src + y * row_floats;
+        const float* line = src + y * src_step;
         for (int64_t j = 0; j < row_floats; ++j) {
           combined[j] = kMax ? (combined[j] > line[j] ? combined[j] : line[j])
                              : combined[j] + line[j];
@@ -271,16 +269,19 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
     }
     for (int ox = 0; ox < d.out_w; ++ox) {
       float* o = out + (row * d.out_w + ox) * channels;
-      Window w = Clip(d, oy, ox);
-      int count = kMax ? 1 : Count(d, oy, ox, w);
-      float scale = kMax ? 1.f : (count > 0 ? 1.f / count : 0.f);
+      const Taps tx = ColumnTaps<kDilated>(d, ox);
+      const bool empty = ty.n * tx.n == 0;  // gives 0, as in Reference
+      int count = d.count_include_pad ? ty.counted * tx.counted : ty.n * tx.n;
+      float scale = kMax || empty ? 1.f : 1.f / count;
       for (int c0 = 0; c0 < channels; c0 += kBlock) {
         const int n = kC > 0 ? kC : std::min(kBlock, channels - c0);
         float acc[kBlock];
-        for (int c = 0; c < kBlock; ++c) acc[c] = kMax ? -FLT_MAX : 0.f;
+        for (int c = 0; c < kBlock; ++c) {
+          acc[c] = kMax && !empty ? -FLT_MAX : 0.f;
+        }
         for (int y = 0; y < src_rows; ++y) {
-          const float* line = src + y * row_floats + c0;
-          for (int x = w.x0; x < w.x1; ++x) {
+          const float* line = src + y * src_step + c0;
+          for (int x = tx.begin; x < tx.end; x += dw) {
             const float* i = line + static_cast<int64_t>(x) * channels;
             if (n == kBlock) {
               for (int c = 0; c < kBlock; ++c) {
@@ -305,6 +306,9 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
 template <bool kMax>
 void OptimizedRowsAnyChannels(const OpData& d, const float* in, float* out,
                               int64_t begin, int64_t end) {
+  if (d.dilation_h != 1 || d.dilation_w != 1) {
+    return OptimizedRows<kMax, 0, true>(d, in, out, begin, end);
+  }
   switch (d.channels) {
     case 1:
       return OptimizedRows<kMax, 1>(d, in, out, begin, end);
@@ -349,8 +353,7 @@ Status Eval(KernelContext* context, Node* node) {
   }
   const float* in = input->data_as<float>();
   float* out = output->data_as<float>();
-  if (kKind == PoolKind::kLp || context->use_reference() || d.dilation_h != 1 ||
-      d.dilation_w != 1) {
+  if (kKind == PoolKind::kLp || context->use_reference()) {
     Reference<float, kKind>(d, in, out);
     return Status::Ok();
   }

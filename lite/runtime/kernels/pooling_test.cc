@@ -158,6 +158,17 @@ TEST(PoolingTest, Dilation) {
             (std::vector<float>{2, 3, 6, 7, 10, 11, 14, 15}));
 }
 
+TEST(PoolingTest, AWindowOfPaddingOnlyGivesZero) {
+  // Width 1, k 2 dilated by 3, pads 2 and 1: taps -2 and 1, both outside.
+  PoolSpec s{1, 2, 1, 1, {0, 2, 0, 1}};
+  s.dilation_w = 3;
+  const std::vector<float> x = {-7, -8};
+  EXPECT_EQ(Pool(BuiltinOperator::MAX_POOL_2D, s, {1, 2, 1, 1}, x),
+            (std::vector<float>{0, 0}));
+  EXPECT_EQ(Pool(BuiltinOperator::AVERAGE_POOL_2D, s, {1, 2, 1, 1}, x),
+            (std::vector<float>{0, 0}));
+}
+
 TEST(PoolingTest, LpPool) {
   PoolSpec s{1, 2};
   const std::vector<float> x = {3, -4};
@@ -192,17 +203,21 @@ TEST(PoolingTest, OptimizedMatchesReferenceWithOnnxOptions) {
     for (bool ceil_mode : {false, true}) {
       for (bool include : {false, true}) {
         for (int channels : {1, 5, 16}) {
-          PoolSpec s{3, 2, 2, 3, {1, 0, 2, 1}};
-          s.ceil_mode = ceil_mode;
-          s.count_include_pad = include;
-          OpModel m;
-          int x = m.AddInput(DataType::kFloat32, {2, 9, 10, channels});
-          int y = m.AddOutput(DataType::kFloat32);
-          m.AddOp(op, {x}, {y}, Options(m, s));
-          ASSERT_TRUE(m.Build(2).ok());
-          m.SetInput<float>(0, RandomFloats(2 * 9 * 10 * channels, 3));
-          ASSERT_TRUE(m.Invoke().ok());
-          ASSERT_EQ(m.CompareWithReference(), "") << channels;
+          for (int dilation : {1, 2}) {
+            PoolSpec s{3, 2, 2, 3, {1, 0, 2, 1}};
+            s.ceil_mode = ceil_mode;
+            s.count_include_pad = include;
+            s.dilation_h = dilation;
+            s.dilation_w = 3 - dilation;
+            OpModel m;
+            int x = m.AddInput(DataType::kFloat32, {2, 9, 10, channels});
+            int y = m.AddOutput(DataType::kFloat32);
+            m.AddOp(op, {x}, {y}, Options(m, s));
+            ASSERT_TRUE(m.Build(2).ok());
+            m.SetInput<float>(0, RandomFloats(2 * 9 * 10 * channels, 3));
+            ASSERT_TRUE(m.Invoke().ok());
+            ASSERT_EQ(m.CompareWithReference(), "") << channels;
+          }
         }
       }
     }
