@@ -6,11 +6,11 @@
 // the padded input counts, not what ceil_mode's partial last window reaches
 // past it).
 //
-// Optimized path (float32 max/average): per output row, the window's input
-// rows are combined first, then per output pixel its columns (the compiler
-// vectorizes over channels); output rows are split across threads. Lp, the
-// integer types and the indices output run the reference loops.
-#include <cfloat>
+// Optimized path (max, average): per output row, the window's input rows
+// are combined first, then per output pixel its columns (the compiler
+// vectorizes over channels; each column's taps are tabulated once per
+// invoke); output rows are split across threads. Lp and the indices output
+// run the reference loops.
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -34,10 +34,26 @@ struct OpData {
   int padded_h, padded_w;
   bool count_include_pad, indices_column_major;
   int p;
+  int column_taps = -1;  // scratch: the optimized path's Taps per column
 };
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
 void Free(void* data) { delete static_cast<OpData*>(data); }
+
+// The taps start, start + d, ..., start + (k - 1) d of one window dim:
+// those inside the input ([begin, end) stepping by d, n of them) and the
+// number before `padded_end` (what count_include_pad counts).
+struct Taps {
+  int begin, end, n, counted;
+};
+inline Taps TapsOf(int start, int k, int d, int in, int padded_end) {
+  int64_t stop = start + static_cast<int64_t>(k - 1) * d + 1;
+  int begin = start < 0 ? start + (-start + d - 1) / d * d : start;
+  int end = static_cast<int>(std::min<int64_t>(stop, in));
+  int n = begin < end ? (end - begin + d - 1) / d : 0;
+  int64_t counted = (std::min<int64_t>(stop, padded_end) - start + d - 1) / d;
+  return {begin, end, n, static_cast<int>(counted)};
+}
 
 // Output size, padding before and end of the padded input along one dim.
 Status PoolSize(const schema::Pool2DOptions& o, int in, int k, int stride,
@@ -127,6 +143,8 @@ Status PrepareKind(KernelContext* context, Node* node, PoolKind kind) {
                                d->dilation_w, options->pad_left(),
                                options->pad_right(), &d->out_w, &d->pad_left,
                                &d->padded_w));
+  TWL_RETURN_IF_ERROR(context->RequestScratch(
+      node, static_cast<size_t>(d->out_w) * sizeof(Taps), &d->column_taps));
   const Shape shape({d->batch, d->out_h, d->out_w, d->channels});
   if (indices != nullptr) {
     TWL_RETURN_IF_ERROR(context->ResizeTensor(indices, shape));
@@ -137,21 +155,6 @@ Status PrepareKind(KernelContext* context, Node* node, PoolKind kind) {
 template <PoolKind kKind>
 Status Prepare(KernelContext* context, Node* node) {
   return PrepareKind(context, node, kKind);
-}
-
-// The taps start, start + d, ..., start + (k - 1) d of one window dim:
-// those inside the input ([begin, end) stepping by d, n of them) and the
-// number before `padded_end` (what count_include_pad counts).
-struct Taps {
-  int begin, end, n, counted;
-};
-inline Taps TapsOf(int start, int k, int d, int in, int padded_end) {
-  int64_t stop = start + static_cast<int64_t>(k - 1) * d + 1;
-  int begin = start < 0 ? start + (-start + d - 1) / d * d : start;
-  int end = static_cast<int>(std::min<int64_t>(stop, in));
-  int n = begin < end ? (end - begin + d - 1) / d : 0;
-  int64_t counted = (std::min<int64_t>(stop, padded_end) - start + d - 1) / d;
-  return {begin, end, n, static_cast<int>(counted)};
 }
 
 // Reference loops: any kind, type and dilation. An empty window (dilation
@@ -215,17 +218,10 @@ void Reference(const OpData& d, const T* in, T* out,
       }
 }
 
-// The taps of output row oy / column ox; the dilation is 1 unless
-// kDilated, so that the divisions in TapsOf fold away on the common path.
-template <bool kDilated>
+// The taps of output row oy.
 inline Taps RowTaps(const OpData& d, int oy) {
-  return TapsOf(oy * d.stride_h - d.pad_top, d.k_h, kDilated ? d.dilation_h : 1,
-                d.in_h, d.padded_h);
-}
-template <bool kDilated>
-inline Taps ColumnTaps(const OpData& d, int ox) {
-  return TapsOf(ox * d.stride_w - d.pad_left, d.k_w,
-                kDilated ? d.dilation_w : 1, d.in_w, d.padded_w);
+  return TapsOf(oy * d.stride_h - d.pad_top, d.k_h, d.dilation_h, d.in_h,
+                d.padded_h);
 }
 
 // Each output row first combines its window's input rows into one row on
@@ -237,28 +233,28 @@ constexpr int64_t kRowBuffer = 4096;
 // Channels are combined in blocks held in a local array of fixed size
 // (kC when the channel count is a compile-time constant, else 16), so the
 // inner loops have constant trip counts and stay in vector registers.
-template <bool kMax, int kC, bool kDilated = false>
-void OptimizedRows(const OpData& d, const float* in, float* out,
+template <typename T, bool kMax, int kC>
+void OptimizedRows(const OpData& d, const Taps* columns, const T* in, T* out,
                    int64_t row_begin, int64_t row_end) {
   constexpr int kBlock = kC > 0 ? kC : 16;
   float low, high;
   ActivationRange(d.act, &low, &high);
   const int channels = kC > 0 ? kC : d.channels;
-  const int dh = kDilated ? d.dilation_h : 1, dw = kDilated ? d.dilation_w : 1;
+  const int dh = d.dilation_h, dw = d.dilation_w;
   const int64_t row_floats = static_cast<int64_t>(d.in_w) * channels;
-  float combined[kRowBuffer];
+  T combined[kRowBuffer];
   for (int64_t row = row_begin; row < row_end; ++row) {
     int b = static_cast<int>(row / d.out_h),
         oy = static_cast<int>(row % d.out_h);
-    const Taps ty = RowTaps<kDilated>(d, oy);
-    const float* src =
+    const Taps ty = RowTaps(d, oy);
+    const T* src =
         in + (static_cast<int64_t>(b) * d.in_h + ty.begin) * row_floats;
     int src_rows = ty.n;
     int64_t src_step = dh * row_floats;  // between the window's rows
     if (src_rows > 1 && row_floats <= kRowBuffer) {
       for (int64_t j = 0; j < row_floats; ++j) combined[j] = src[j];
       for (int y = 1; y < src_rows; ++y) {
-        const float* line = src + y * src_step;
+        const T* line = src + y * src_step;
         for (int64_t j = 0; j < row_floats; ++j) {
           combined[j] = kMax ? (combined[j] > line[j] ? combined[j] : line[j])
                              : combined[j] + line[j];
@@ -268,21 +264,21 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
       src_rows = 1;
     }
     for (int ox = 0; ox < d.out_w; ++ox) {
-      float* o = out + (row * d.out_w + ox) * channels;
-      const Taps tx = ColumnTaps<kDilated>(d, ox);
+      T* o = out + (row * d.out_w + ox) * channels;
+      const Taps& tx = columns[ox];
       const bool empty = ty.n * tx.n == 0;  // gives 0, as in Reference
       int count = d.count_include_pad ? ty.counted * tx.counted : ty.n * tx.n;
       float scale = kMax || empty ? 1.f : 1.f / count;
       for (int c0 = 0; c0 < channels; c0 += kBlock) {
         const int n = kC > 0 ? kC : std::min(kBlock, channels - c0);
-        float acc[kBlock];
+        T acc[kBlock];
         for (int c = 0; c < kBlock; ++c) {
-          acc[c] = kMax && !empty ? -FLT_MAX : 0.f;
+          acc[c] = kMax && !empty ? std::numeric_limits<T>::lowest() : T(0);
         }
         for (int y = 0; y < src_rows; ++y) {
-          const float* line = src + y * src_step + c0;
+          const T* line = src + y * src_step + c0;
           for (int x = tx.begin; x < tx.end; x += dw) {
-            const float* i = line + static_cast<int64_t>(x) * channels;
+            const T* i = line + static_cast<int64_t>(x) * channels;
             if (n == kBlock) {
               for (int c = 0; c < kBlock; ++c) {
                 acc[c] = kMax ? (acc[c] > i[c] ? acc[c] : i[c]) : acc[c] + i[c];
@@ -295,35 +291,65 @@ void OptimizedRows(const OpData& d, const float* in, float* out,
           }
         }
         for (int c = 0; c < n; ++c) {
-          float v = kMax ? acc[c] : acc[c] * scale;
-          o[c0 + c] = v < low ? low : (v > high ? high : v);
+          if constexpr (std::is_same_v<T, float>) {
+            float v = kMax ? acc[c] : acc[c] * scale;
+            o[c0 + c] = v < low ? low : (v > high ? high : v);
+          } else {
+            o[c0 + c] = acc[c];  // max only; no activation
+          }
         }
       }
     }
   }
 }
 
-template <bool kMax>
-void OptimizedRowsAnyChannels(const OpData& d, const float* in, float* out,
-                              int64_t begin, int64_t end) {
-  if (d.dilation_h != 1 || d.dilation_w != 1) {
-    return OptimizedRows<kMax, 0, true>(d, in, out, begin, end);
+template <typename T, bool kMax>
+void OptimizedRowsAnyChannels(const OpData& d, const Taps* c, const T* in,
+                              T* out, int64_t begin, int64_t end) {
+  if constexpr (!std::is_same_v<T, float>) {
+    return OptimizedRows<T, kMax, 0>(d, c, in, out, begin, end);
   }
   switch (d.channels) {
     case 1:
-      return OptimizedRows<kMax, 1>(d, in, out, begin, end);
+      return OptimizedRows<T, kMax, 1>(d, c, in, out, begin, end);
     case 2:
-      return OptimizedRows<kMax, 2>(d, in, out, begin, end);
+      return OptimizedRows<T, kMax, 2>(d, c, in, out, begin, end);
     case 3:
-      return OptimizedRows<kMax, 3>(d, in, out, begin, end);
+      return OptimizedRows<T, kMax, 3>(d, c, in, out, begin, end);
     case 4:
-      return OptimizedRows<kMax, 4>(d, in, out, begin, end);
+      return OptimizedRows<T, kMax, 4>(d, c, in, out, begin, end);
     case 6:
-      return OptimizedRows<kMax, 6>(d, in, out, begin, end);
+      return OptimizedRows<T, kMax, 6>(d, c, in, out, begin, end);
     case 8:
-      return OptimizedRows<kMax, 8>(d, in, out, begin, end);
+      return OptimizedRows<T, kMax, 8>(d, c, in, out, begin, end);
     default:
-      return OptimizedRows<kMax, 0>(d, in, out, begin, end);
+      return OptimizedRows<T, kMax, 0>(d, c, in, out, begin, end);
+  }
+}
+
+// The optimized rows split over the thread pool, then TANH / SIGMOID.
+template <typename T, bool kMax>
+void Optimized(KernelContext* context, Node* node, const OpData& d, const T* in,
+               Tensor* output) {
+  T* out = output->data_as<T>();
+  Taps* columns = static_cast<Taps*>(node->scratch[d.column_taps]);
+  for (int ox = 0; ox < d.out_w; ++ox) {
+    columns[ox] = TapsOf(ox * d.stride_w - d.pad_left, d.k_w, d.dilation_w,
+                         d.in_w, d.padded_w);
+  }
+  int64_t rows = static_cast<int64_t>(d.batch) * d.out_h;
+  int64_t per_row = static_cast<int64_t>(d.out_w) * d.channels * d.k_h * d.k_w;
+  int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, per_row));
+  ThreadPool* pool = context->thread_pool();
+  pool->ParallelFor(
+      rows, grain, pool->num_threads(), [&](int64_t b, int64_t e) {
+        OptimizedRowsAnyChannels<T, kMax>(d, columns, in, out, b, e);
+      });
+  if constexpr (std::is_same_v<T, float>) {
+    if (d.act == ActivationFunctionType::TANH ||
+        d.act == ActivationFunctionType::SIGMOID) {
+      ApplyActivationInPlace(out, output->num_elements(), d.act);
+    }
   }
 }
 
@@ -335,14 +361,17 @@ Status Eval(KernelContext* context, Node* node) {
   if constexpr (kKind == PoolKind::kMax) {
     Tensor* indices = context->output(*node, 1);
     int64_t* at = indices ? indices->data_as<int64_t>() : nullptr;
-    if (d.type == DataType::kInt8) {
-      Reference<int8_t, kKind>(d, input->data_as<int8_t>(),
-                               output->data_as<int8_t>(), at);
-      return Status::Ok();
-    }
-    if (d.type == DataType::kUInt8) {
-      Reference<uint8_t, kKind>(d, input->data_as<uint8_t>(),
-                                output->data_as<uint8_t>(), at);
+    const bool reference = at != nullptr || context->use_reference();
+    if (d.type == DataType::kInt8 || d.type == DataType::kUInt8) {
+      auto run = [&](auto zero) {
+        using T = decltype(zero);
+        if (reference) {
+          Reference<T, kKind>(d, input->data_as<T>(), output->data_as<T>(), at);
+        } else {
+          Optimized<T, true>(context, node, d, input->data_as<T>(), output);
+        }
+      };
+      d.type == DataType::kInt8 ? run(int8_t{}) : run(uint8_t{});
       return Status::Ok();
     }
     if (at != nullptr) {
@@ -351,24 +380,12 @@ Status Eval(KernelContext* context, Node* node) {
       return Status::Ok();
     }
   }
-  const float* in = input->data_as<float>();
-  float* out = output->data_as<float>();
   if (kKind == PoolKind::kLp || context->use_reference()) {
-    Reference<float, kKind>(d, in, out);
-    return Status::Ok();
-  }
-  constexpr bool kMax = kKind == PoolKind::kMax;
-  int64_t rows = static_cast<int64_t>(d.batch) * d.out_h;
-  int64_t per_row = static_cast<int64_t>(d.out_w) * d.channels * d.k_h * d.k_w;
-  int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(1, per_row));
-  ThreadPool* pool = context->thread_pool();
-  pool->ParallelFor(rows, grain, pool->num_threads(),
-                    [&](int64_t b, int64_t e) {
-                      OptimizedRowsAnyChannels<kMax>(d, in, out, b, e);
-                    });
-  if (d.act == ActivationFunctionType::TANH ||
-      d.act == ActivationFunctionType::SIGMOID) {
-    ApplyActivationInPlace(out, output->num_elements(), d.act);
+    Reference<float, kKind>(d, input->data_as<float>(),
+                            output->data_as<float>());
+  } else {
+    Optimized<float, kKind == PoolKind::kMax>(context, node, d,
+                                              input->data_as<float>(), output);
   }
   return Status::Ok();
 }

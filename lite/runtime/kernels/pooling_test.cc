@@ -197,6 +197,34 @@ TEST(PoolingTest, MaxPoolOnIntegers) {
             (std::vector<int8_t>{-3, -100, -3, -128}));
 }
 
+template <typename T>
+void CheckIntegerMaxPoolMatchesReference() {
+  for (int channels : {1, 5, 16}) {
+    for (int dilation : {1, 2}) {
+      PoolSpec s{3, 2, 2, 1, {1, 0, 2, 1}};
+      s.ceil_mode = true;
+      s.dilation_w = dilation;
+      OpModel m;
+      int x = m.AddInput(DataTypeOf<T>::value, {2, 9, 10, channels});
+      int y = m.AddOutput(DataTypeOf<T>::value);
+      m.AddOp(BuiltinOperator::MAX_POOL_2D, {x}, {y}, Options(m, s));
+      ASSERT_TRUE(m.Build(2).ok());
+      std::vector<T> values(2 * 9 * 10 * channels);
+      for (size_t i = 0; i < values.size(); ++i) {
+        values[i] = static_cast<T>(i * 37 % 256);  // wraps for int8
+      }
+      m.SetInput<T>(0, values);
+      ASSERT_TRUE(m.Invoke().ok());
+      ASSERT_EQ(m.CompareWithReference(), "") << channels << " " << dilation;
+    }
+  }
+}
+
+TEST(PoolingTest, IntegerMaxPoolOptimizedMatchesReference) {
+  CheckIntegerMaxPoolMatchesReference<int8_t>();
+  CheckIntegerMaxPoolMatchesReference<uint8_t>();
+}
+
 TEST(PoolingTest, OptimizedMatchesReferenceWithOnnxOptions) {
   for (auto op :
        {BuiltinOperator::MAX_POOL_2D, BuiltinOperator::AVERAGE_POOL_2D}) {
