@@ -29,13 +29,11 @@ from converters.lite_runner import LiteError
 INCLUDE = [
     "test_abs",
     "test_add",
-    "test_averagepool_2d",
     "test_batchnorm",
     "test_cast_FLOAT_to",
     "test_clip",
     "test_concat",
     "test_constant",
-    "test_conv_with",
     "test_div",
     "test_equal",
     "test_erf",
@@ -53,7 +51,6 @@ INCLUDE = [
     "test_lstm_",
     "test_matmul",
     "test_max",
-    "test_maxpool_2d",
     "test_min",
     "test_mul",
     "test_neg",
@@ -179,6 +176,13 @@ INCLUDE = [
     "test_qlinearconv",
     "test_qlinearmatmul",
     "test_quantizelinear",
+    # Conv, ConvTranspose, pools.
+    "test_averagepool",
+    "test_basic_conv",
+    "test_conv",
+    "test_convtranspose",
+    "test_lppool",
+    "test_maxpool",
 ]
 
 
@@ -263,7 +267,6 @@ def _converter_refuses(why, match):
     return Excluded(why, ConversionError, match)
 
 
-_PARTIAL_WINDOW = "ceil_mode with a partial last window: the lite pools have none"
 _ONE_D_MATMUL = _converter_refuses(
     "1-D MatMul operands: BATCH_MATMUL needs rank >= 2", r"1-D MatMul operands are not supported by BATCH_MATMUL"
 )
@@ -281,33 +284,10 @@ EXCLUDE = {
         for op, opcode in (("max", "MAXIMUM"), ("min", "MINIMUM"))
     },
     **_cast_exclusions(),
-    "test_maxpool_2d_uint8": Excluded(
-        "MAX_POOL_2D is float32 only", LiteError, r"\(MAX_POOL_2D\): input '[\w/]+' must be float32, got uint8"
-    ),
     # Ops outside the lite op set.
     "test_matmul_1d_1d": _ONE_D_MATMUL,
     "test_matmul_1d_3d": _ONE_D_MATMUL,
     "test_matmul_4d_1d": _ONE_D_MATMUL,
-    # Attributes the lite kernels lack.
-    **{
-        name: _converter_refuses(_PARTIAL_WINDOW, r"\(ceil_mode\) differs .*: a partial last window is not supported")
-        for name in ("test_maxpool_2d_ceil", "test_averagepool_2d_ceil")
-    },
-    "test_maxpool_2d_dilations": _converter_refuses(
-        "dilated pooling: MAX_POOL_2D has no dilation", r"\(MaxPool\): dilated pooling is not supported"
-    ),
-    "test_averagepool_2d_dilations": _converter_refuses(
-        "dilated pooling: AVERAGE_POOL_2D has no dilation", r"\(AveragePool\): dilated pooling is not supported"
-    ),
-    "test_averagepool_2d_pads": _converter_refuses(
-        "explicit non-SAME pads left out of the average (count_include_pad=0): AVERAGE_POOL_2D only leaves out "
-        "SAME padding",
-        r"explicit pads other than SAME with count_include_pad=0 are not supported",
-    ),
-    "test_averagepool_2d_same_lower": _converter_refuses(
-        "SAME_LOWER pads left out of the average: AVERAGE_POOL_2D's SAME is SAME_UPPER",
-        r"explicit pads other than SAME with count_include_pad=0 are not supported",
-    ),
     "test_batchnorm_epsilon_training_mode": _TRAINING_BATCH_NORM,
     "test_batchnorm_example_training_mode": _TRAINING_BATCH_NORM,
     "test_reshape_allowzero_reordered": _converter_refuses(
@@ -506,6 +486,12 @@ EXCLUDE.update(
     }
 )
 
+# Conv, ConvTranspose, pools.
+EXCLUDE["test_convtranspose_3d"] = _converter_refuses(
+    "3-D (volumetric) ConvTranspose: TRANSPOSE_CONV is 2-D",
+    r"only 1-D and 2-D ConvTranspose is supported \(weights rank 5\)",
+)
+
 # Tests whose reference outputs are stored rounded (to 4 decimals): their
 # absolute tolerance, instead of ATOL.
 ROUNDED_REFERENCE_ATOL = {
@@ -533,7 +519,9 @@ CONSTANT_PARAMETERS = [
     "test_batchnorm",
     "test_clip",
     "test_constant_pad",
+    "test_basic_conv",
     "test_conv_with",
+    "test_convtranspose",
     "test_gather_",
     "test_gemm",
     "test_gru_",

@@ -189,6 +189,8 @@ ONNX_ONLY_BUILTINS |= {
 }
 # Quantization (tests/test_converters_quant_ops.py).
 ONNX_ONLY_BUILTINS |= {"DEQUANTIZE", "DYNAMIC_QUANTIZE", "QUANTIZE", "QUANTIZED_BATCH_MATMUL", "QUANTIZED_CONV_2D"}
+# Window ops (tests/test_converters_conv_pool_ops.py).
+ONNX_ONLY_BUILTINS |= {"LP_POOL_2D", "TRANSPOSE_CONV"}
 
 
 def builtin_names():

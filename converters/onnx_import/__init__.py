@@ -21,7 +21,7 @@ The modules, in the order a model meets them:
                   FOLDABLE_LIMIT elements
   context.py      what an importer sees: tensors, layouts, fusion; IMPORTERS
   math_ops.py     importers: elementwise arithmetic, activations
-  nn_ops.py       importers: Gemm, MatMul, Conv, pools, batch norm, softmax
+  nn_ops.py       importers: Gemm, MatMul, batch norm, softmax
   array_ops.py    importers: reshapes, transpose, concat, pad, gather, slice
   rnn_ops.py      importers: LSTM, GRU, RNN
   logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
@@ -39,6 +39,8 @@ The modules, in the order a model meets them:
   quant_ops.py    importers: QuantizeLinear, DequantizeLinear,
                   DynamicQuantizeLinear, MatMulInteger, QLinearMatMul,
                   ConvInteger, QLinearConv
+  conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
+                  LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
 
 Example:
   >>> import numpy as np
@@ -57,6 +59,7 @@ Example:
 from converters.onnx_import import (  # noqa: F401
     array_ops,
     attention_norm_ops,
+    conv_pool_ops,
     elementwise_ops,
     index_ops,
     logic_reduce_ops,

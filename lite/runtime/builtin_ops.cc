@@ -13,8 +13,18 @@ const char* OpName(BuiltinOperator op) {
 }
 
 int MaxOpVersion(BuiltinOperator op) {
-  // Every op is at version 1 so far; bump per op when semantics change.
-  return IsKnownOp(static_cast<int>(op)) ? 1 : 0;
+  // Version 1 unless listed; bump per op when semantics change.
+  if (!IsKnownOp(static_cast<int>(op))) return 0;
+  switch (op) {
+    // 2: Pool2DOptions' explicit pads, dilation, count_include_pad,
+    // ceil_mode; MAX_POOL_2D's indices output (a version-1 reader would
+    // ignore them).
+    case BuiltinOperator::MAX_POOL_2D:
+    case BuiltinOperator::AVERAGE_POOL_2D:
+      return 2;
+    default:
+      return 1;
+  }
 }
 
 BuiltinOptions ExpectedOptions(BuiltinOperator op) {
@@ -108,6 +118,10 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::QuantizeOptions;
     case O::QUANTIZED_CONV_2D:
       return BuiltinOptions::QuantizedConv2DOptions;
+    case O::LP_POOL_2D:
+      return BuiltinOptions::Pool2DOptions;
+    case O::TRANSPOSE_CONV:
+      return BuiltinOptions::TransposeConvOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -129,7 +129,11 @@ namespace twl {
   X(DEQUANTIZE) \
   X(DYNAMIC_QUANTIZE) \
   X(QUANTIZED_BATCH_MATMUL) \
-  X(QUANTIZED_CONV_2D)
+  X(QUANTIZED_CONV_2D) \
+  X(LP_POOL_2D) \
+  X(TRANSPOSE_CONV) \
+  X(MAX_POOL_2D_V2) \
+  X(AVERAGE_POOL_2D_V2)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
