@@ -13,7 +13,20 @@ import numpy as np
 
 from tensorweave_lite._src.interpreter import Interpreter
 
-_TYPE_NAMES = ("float32", "int32", "int64", "uint8", "int8", "bool", "float64", "int16", "uint16", "uint32", "uint64", "float16")
+_TYPE_NAMES = (
+    "float32",
+    "int32",
+    "int64",
+    "uint8",
+    "int8",
+    "bool",
+    "float64",
+    "int16",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+)
 
 
 def _shape(dims):

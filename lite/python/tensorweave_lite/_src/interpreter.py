@@ -5,7 +5,20 @@ import numpy as np
 from tensorweave_lite import _interpreter
 
 # Indexed by the schema's TensorType value.
-_DTYPES = (np.float32, np.int32, np.int64, np.uint8, np.int8, np.bool_, np.float64, np.int16, np.uint16, np.uint32, np.uint64, np.float16)
+_DTYPES = (
+    np.float32,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.int8,
+    np.bool_,
+    np.float64,
+    np.int16,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.float16,
+)
 
 
 def _dtype_name(dtype):
