@@ -4,7 +4,9 @@ BatchNormalization folded into its filter and bias, and an activation
 fused), the pools, BatchNormalization and Softmax.
 
 Conv and the pools run in NHWC. ONNX's explicit pads become SAME where they
-equal it, else an explicit PAD before a VALID op.
+equal it; else a depthwise conv, or a conv with 16 or more input channels,
+gets them in its options (padding EXPLICIT), and the other convs and the
+pools an explicit PAD before a VALID op.
 """
 
 import numpy as np
@@ -224,6 +226,17 @@ def _conv(ctx, node):
     else:
         raise _NodeError(f"grouped convolution (group={group}) is not supported")
     x = ctx.nhwc(x_name)
+    if pads is not None and (opcode == "DEPTHWISE_CONV_2D" or c_in >= 16):
+        # Explicit pads in the conv's own options (padding EXPLICIT), not a
+        # PAD op: the kernels clip their windows at the borders instead of
+        # reading a padded copy (MobileNetV2's and ResNet's stride-2 convs
+        # pad 1 on each side, which SAME on an even size does not: it pads 0
+        # before). A CONV_2D with fewer than 16 input channels (a stem) keeps
+        # PAD + VALID: the lite runtime's unpadded-rows path, which needs a
+        # window that never leaves the input, beats im2col there.
+        t, left, bottom, r = (int(p) for p in pads)
+        options.update(padding="EXPLICIT", pad_top=t, pad_left=left, pad_bottom=bottom, pad_right=r)
+        pads = None
     if pads is not None:
         x = _explicit_pad(ctx, out, x, nhwc_shape(x_shape), pads)
     f = ctx.constant(f"{out}/filter", np.ascontiguousarray(filt))

@@ -68,12 +68,12 @@ Status Prepare(KernelContext* context, Node* node) {
   d->stride_w = options->stride_w();
   d->dilation_h = options->dilation_h_factor();
   d->dilation_w = options->dilation_w_factor();
-  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), d->in_h, d->k_h,
-                                     d->stride_h, d->dilation_h, &d->out_h,
-                                     &d->pad_top));
-  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), d->in_w, d->k_w,
-                                     d->stride_w, d->dilation_w, &d->out_w,
-                                     &d->pad_left));
+  TWL_RETURN_IF_ERROR(ComputePadding(
+      options->padding(), d->in_h, d->k_h, d->stride_h, d->dilation_h,
+      &d->out_h, &d->pad_top, options->pad_top(), options->pad_bottom()));
+  TWL_RETURN_IF_ERROR(ComputePadding(
+      options->padding(), d->in_w, d->k_w, d->stride_w, d->dilation_w,
+      &d->out_w, &d->pad_left, options->pad_left(), options->pad_right()));
   const int window_w = (d->k_w - 1) * d->dilation_w;
   d->interior_begin =
       std::min(d->out_w, (d->pad_left + d->stride_w - 1) / d->stride_w);

@@ -8,6 +8,7 @@ namespace {
 
 using testing::ActivationFunctionType;
 using testing::BuiltinOperator;
+using testing::ExplicitPads;
 using testing::OpModel;
 using testing::Padding;
 using testing::RandomFloats;
@@ -39,13 +40,14 @@ struct Case {
 
 // Builds the case, runs it and compares the optimized kernel (the vector
 // kernel of this run's ISA) with the reference.
-void ExpectMatchesReference(const Case& c) {
+void ExpectMatchesReference(const Case& c, ExplicitPads pads = {}) {
   SCOPED_TRACE(::testing::Message()
                << c.h << "x" << c.w << "x" << c.c << " mult " << c.mult << " k "
                << c.k << " stride " << c.stride_h << "x" << c.stride_w
                << " dilation " << c.dilation << " padding "
                << static_cast<int>(c.padding) << " bias " << c.bias
-               << " threads " << c.threads);
+               << " threads " << c.threads << " pads " << pads.top << ","
+               << pads.bottom << "," << pads.left << "," << pads.right);
   OpModel m;
   int x = m.AddInput(DataType::kFloat32, {2, c.h, c.w, c.c});
   int oc = c.c * c.mult;
@@ -114,6 +116,50 @@ TEST(DepthwiseConv2DTest, VectorPathsMatchReference) {
            {28, 28, 144, 1, 3, 2, 2, 1, Padding::VALID, true, kRelu6, 2}}) {
     ExpectMatchesReference(c);
   }
+}
+
+// Padding EXPLICIT (the converter's ONNX pads): symmetric pads that SAME
+// would put elsewhere (stride 2 on an even size), asymmetric pads, pads
+// wider than the window (outputs that read only padding).
+TEST(DepthwiseConv2DTest, ExplicitPaddingMatchesReference) {
+  const ActivationFunctionType kRelu6 = ActivationFunctionType::RELU6;
+  for (int stride : {1, 2}) {
+    for (ExplicitPads pads :
+         {ExplicitPads{1, 1, 1, 1}, ExplicitPads{0, 2, 1, 0},
+          ExplicitPads{2, 0, 0, 3}, ExplicitPads{4, 4, 4, 4}}) {
+      for (int threads : {1, 2}) {
+        ExpectMatchesReference({12, 14, 24, 1, 3, stride, stride, 1,
+                                Padding::EXPLICIT, true, kRelu6, threads},
+                               pads);
+        ExpectMatchesReference({7, 6, 13, 2, 3, stride, stride, 1,
+                                Padding::EXPLICIT, true, kRelu6, threads},
+                               pads);
+      }
+    }
+  }
+}
+
+TEST(DepthwiseConv2DTest, ExplicitPaddingOutputShape) {
+  // 8x8, 3x3 stride 2, pads 1 on each side: 4x4 like SAME, but the window
+  // starts one pixel earlier (pad_top 1 where SAME has 0).
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 8, 8, 1});
+  int w = m.AddConst<float>({1, 3, 3, 1}, std::vector<float>(9, 1.f));
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::DEPTHWISE_CONV_2D, {x, w}, {y},
+          m.builder().DepthwiseConv2D(Padding::EXPLICIT, 2, 2, 1,
+                                      ActivationFunctionType::NONE, 1, 1,
+                                      ExplicitPads{1, 1, 1, 1}));
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<float>(0, std::vector<float>(64, 1.f));
+  ASSERT_TRUE(m.Invoke().ok());
+  std::vector<float> out = m.GetOutput<float>(0);
+  ASSERT_EQ(out.size(), 16u);
+  EXPECT_EQ(out[0], 4.f);   // the corner window: 2x2 of it in the image
+  EXPECT_EQ(out[1], 6.f);   // the top edge: 2x3
+  EXPECT_EQ(out[5], 9.f);   // inside
+  EXPECT_EQ(out[15], 9.f);  // the last window ends at row/column 7
+  EXPECT_EQ(m.CompareWithReference(), "");
 }
 
 }  // namespace
