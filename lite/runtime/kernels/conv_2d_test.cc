@@ -150,7 +150,18 @@ TEST(Conv2DTest, ExplicitPaddingMatchesReference) {
     const int out_w = (c.w + c.pads.left + c.pads.right - c.k) / c.stride + 1;
     EXPECT_EQ(m.GetOutput<float>(0).size(),
               static_cast<size_t>(2 * out_h * out_w * c.cout));
-    ASSERT_EQ(m.CompareWithReference(), "")
+    // Winograd (the 16x16x64 cases) rounds differently from the direct
+    // sum: the error is bounded by the outputs' scale (RMS), as in
+    // WinogradMatchesReference.
+    const Tensor* got = m.interpreter()->output(0);
+    const Tensor* want = m.reference()->output(0);
+    double sum_sq = 0, worst = 0;
+    for (int64_t i = 0; i < want->num_elements(); ++i) {
+      const double y = want->data_as<float>()[i];
+      sum_sq += y * y;
+      worst = std::max(worst, std::fabs(got->data_as<float>()[i] - y));
+    }
+    EXPECT_LE(worst, 1e-4 * std::sqrt(sum_sq / want->num_elements()))
         << c.h << "x" << c.w << "x" << c.cin << " -> " << c.cout << " pads "
         << c.pads.top << "," << c.pads.bottom << "," << c.pads.left << ","
         << c.pads.right;
