@@ -1,7 +1,8 @@
 """Batch-1 latency of CNNs on tensorweave-lite against onnxruntime, the same
 ONNX model, 1 and 2 threads, in interleaved rounds.
 
-  python benchmarks/lite_cnn_models.py [--models resnet18] [--rounds 5]
+  python benchmarks/lite_cnn_models.py [--models resnet18,mobilenetv2]
+        [--rounds 5]
         [--runs 20] [--size 224] [--threads 1,2]
 
 Models (defined here in PyTorch, random weights, BatchNorm in eval mode with
@@ -52,7 +53,6 @@ def _missing_modules():
 
 def resnet18(size=224, seed=0):
     """(onnx.ModelProto, feeds) of a random-weight ResNet-18, batch 1."""
-    import onnx
     import torch
     from torch import nn
 
@@ -99,27 +99,109 @@ def resnet18(size=224, seed=0):
     for m in model.modules():
         if isinstance(m, nn.Conv2d):
             nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
-        elif isinstance(m, nn.BatchNorm2d):
-            # Random statistics, so that folding them into the filters is
-            # exercised; a gamma around 0.5 keeps the activations' scale
-            # from growing through the 8 residual blocks.
+    _randomize_batch_norm(model)
+    return _export(model, size, "logits")
+
+
+def _randomize_batch_norm(model):
+    """Random BatchNorm statistics, so that folding them into the filters is
+    exercised; a gamma around 0.5 keeps the activations' scale from growing
+    through the residual blocks."""
+    import torch
+    from torch import nn
+
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
             with torch.no_grad():
                 m.weight.uniform_(0.3, 0.7)
                 m.bias.uniform_(-0.1, 0.1)
                 m.running_mean.uniform_(-0.1, 0.1)
                 m.running_var.uniform_(0.5, 1.5)
+
+
+def _export(model, size, output_name):
+    import onnx
+    import torch
+
     model.eval()
     x = torch.randn(1, 3, size, size)
     buffer = io.BytesIO()
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the legacy exporter's deprecation
         torch.onnx.export(
-            model, (x,), buffer, input_names=["input"], output_names=["logits"], opset_version=17, dynamo=False
+            model, (x,), buffer, input_names=["input"], output_names=[output_name], opset_version=17, dynamo=False
         )
     return onnx.load_from_string(buffer.getvalue()), {"input": x.numpy()}
 
 
-MODELS = {"resnet18": resnet18}
+def mobilenetv2(size=224, seed=0):
+    """(onnx.ModelProto, feeds) of a random-weight MobileNetV2, batch 1."""
+    import torch
+    from torch import nn
+
+    def conv_bn_relu6(cin, cout, kernel, stride, groups=1):
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, kernel, stride, (kernel - 1) // 2, groups=groups, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU6(inplace=True),
+        )
+
+    class InvertedResidual(nn.Module):
+        def __init__(self, cin, cout, stride, expand_ratio):
+            super().__init__()
+            hidden = cin * expand_ratio
+            self.use_residual = stride == 1 and cin == cout
+            layers = [] if expand_ratio == 1 else [conv_bn_relu6(cin, hidden, 1, 1)]
+            layers += [
+                conv_bn_relu6(hidden, hidden, 3, stride, groups=hidden),
+                nn.Conv2d(hidden, cout, 1, 1, 0, bias=False),
+                nn.BatchNorm2d(cout),
+            ]
+            self.conv = nn.Sequential(*layers)
+
+        def forward(self, x):
+            return x + self.conv(x) if self.use_residual else self.conv(x)
+
+    class MobileNetV2(nn.Module):
+        # (expansion t, channels c, repeats n, first stride s), Table 2.
+        SETTINGS = (
+            (1, 16, 1, 1),
+            (6, 24, 2, 2),
+            (6, 32, 3, 2),
+            (6, 64, 4, 2),
+            (6, 96, 3, 1),
+            (6, 160, 3, 2),
+            (6, 320, 1, 1),
+        )
+
+        def __init__(self, num_classes=1000):
+            super().__init__()
+            layers, cin = [conv_bn_relu6(3, 32, 3, 2)], 32
+            for t, c, n, s in self.SETTINGS:
+                for i in range(n):
+                    layers.append(InvertedResidual(cin, c, s if i == 0 else 1, t))
+                    cin = c
+            layers.append(conv_bn_relu6(cin, 1280, 1, 1))
+            self.features = nn.Sequential(*layers)
+            self.classifier = nn.Sequential(nn.Dropout(0.2), nn.Linear(1280, num_classes))
+
+        def forward(self, x):
+            x = nn.functional.adaptive_avg_pool2d(self.features(x), 1)
+            return self.classifier(torch.flatten(x, 1))
+
+    torch.manual_seed(seed)
+    model = MobileNetV2()
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            nn.init.kaiming_normal_(m.weight, mode="fan_out")
+        elif isinstance(m, nn.Linear):
+            nn.init.normal_(m.weight, 0, 0.01)
+            nn.init.zeros_(m.bias)
+    _randomize_batch_norm(model)
+    return _export(model, size, "logits")
+
+
+MODELS = {"resnet18": resnet18, "mobilenetv2": mobilenetv2}
 
 
 def _times_ms(fn, runs):

@@ -1,8 +1,10 @@
-"""A CNN on the lite runtime, against onnxruntime: ResNet-18 (the model of
+"""CNNs on the lite runtime, against onnxruntime: ResNet-18 (the model of
 benchmarks/lite_cnn_models.py, as torch.onnx.export writes it, random
 weights, BatchNorm folded by the converter) at 64x64, whose 3x3 stride-1
 convolutions run on the lite runtime's Winograd path (16x16x64 ... 4x4x256;
-2x2x512 is too small for it), with 1 and 2 threads. A subprocess logs the
+2x2x512 is too small for it), with 1 and 2 threads; MobileNetV2 (same
+module) at 96x96: depthwise 3x3 stride 1 and 2, pointwise 1x1, ReLU6,
+residual adds, with 1 and 2 threads. A subprocess logs the
 paths the lite runtime chose (TWL_LITE_LOG_CONV_PATHS) and runs the same
 model with the Winograd path turned off (TWL_LITE_CONV_WINOGRAD=0)."""
 
@@ -40,6 +42,13 @@ def resnet():
     return onnx_import.convert(model), feeds, want
 
 
+@pytest.fixture(scope="module")
+def mobilenet():
+    model, feeds = _cnn_models().mobilenetv2(size=96, seed=1)
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)[0]
+    return onnx_import.convert(model), feeds, want
+
+
 def _assert_close(got, want, what):
     # Winograd rounds differently from a direct sum: bound the error by the
     # logits' scale (RMS), not by each value.
@@ -53,6 +62,13 @@ def _assert_close(got, want, what):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_resnet18_matches_onnxruntime(resnet, threads):
     data, feeds, want = resnet
+    got = lite_runner.LiteRunner(data, num_threads=threads).run(feeds)["logits"]
+    _assert_close(got, want, f"{threads} threads")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_mobilenetv2_matches_onnxruntime(mobilenet, threads):
+    data, feeds, want = mobilenet
     got = lite_runner.LiteRunner(data, num_threads=threads).run(feeds)["logits"]
     _assert_close(got, want, f"{threads} threads")
 

@@ -15,7 +15,7 @@ namespace twl {
 class ThreadPool;
 
 constexpr int kGemmNr = 16;  // columns per packed panel
-constexpr int kGemmMr = 8;   // rows per micro-kernel call
+constexpr int kGemmMr = 12;  // rows per tile: 6 x 2 (AVX2), 8 + 4, 2 x 6
 
 // Floats needed to pack an N x K matrix.
 inline size_t PackedGemmBSize(int n, int k) {

@@ -53,7 +53,8 @@ void ApplyActivationInPlace(float* data, int64_t n,
 }
 
 Status ComputePadding(schema::Padding padding, int in, int filter, int stride,
-                      int dilation, int* out, int* pad_before) {
+                      int dilation, int* out, int* pad_before,
+                      int explicit_before, int explicit_after) {
   TWL_CHECK_ARG(stride >= 1 && dilation >= 1 && filter >= 1,
                 "stride (%d), dilation (%d) and filter size (%d) must be >= 1",
                 stride, dilation, filter);
@@ -63,6 +64,15 @@ Status ComputePadding(schema::Padding padding, int in, int filter, int stride,
     o = (static_cast<int64_t>(in) + stride - 1) / stride;
   } else if (padding == schema::Padding::VALID) {
     o = in >= effective ? (in - effective + stride) / stride : 0;
+  } else if (padding == schema::Padding::EXPLICIT) {
+    TWL_CHECK_ARG(explicit_before >= 0 && explicit_after >= 0,
+                  "explicit padding (%d, %d) must be >= 0", explicit_before,
+                  explicit_after);
+    const int64_t padded = int64_t{in} + explicit_before + explicit_after;
+    o = padded >= effective ? (padded - effective + stride) / stride : 0;
+    *out = static_cast<int>(o);
+    *pad_before = explicit_before;
+    return Status::Ok();
   } else {
     return Status::Error(StatusCode::kInvalidArgument, "unknown padding %d",
                          static_cast<int>(padding));

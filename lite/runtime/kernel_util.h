@@ -123,9 +123,11 @@ Status DispatchAll(DataType type, F&& f) {
   return Status::Error(StatusCode::kInternal, "bad dtype size");
 }
 
-// Output size and leading padding of one spatial dim.
+// Output size and leading padding of one spatial dim; padding EXPLICIT
+// takes explicit_before/explicit_after (the options' pad fields).
 Status ComputePadding(schema::Padding padding, int in, int filter, int stride,
-                      int dilation, int* out, int* pad_before);
+                      int dilation, int* out, int* pad_before,
+                      int explicit_before = 0, int explicit_after = 0);
 
 // numpy broadcasting of two shapes.
 Status BroadcastShapes(const Shape& a, const Shape& b, Shape* out);

@@ -220,12 +220,12 @@ Status Prepare(KernelContext* context, Node* node) {
   g.stride_w = options->stride_w();
   g.dilation_h = options->dilation_h_factor();
   g.dilation_w = options->dilation_w_factor();
-  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), g.in_h, g.k_h,
-                                     g.stride_h, g.dilation_h, &g.out_h,
-                                     &g.pad_top));
-  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), g.in_w, g.k_w,
-                                     g.stride_w, g.dilation_w, &g.out_w,
-                                     &g.pad_left));
+  TWL_RETURN_IF_ERROR(ComputePadding(
+      options->padding(), g.in_h, g.k_h, g.stride_h, g.dilation_h, &g.out_h,
+      &g.pad_top, options->pad_top(), options->pad_bottom()));
+  TWL_RETURN_IF_ERROR(ComputePadding(
+      options->padding(), g.in_w, g.k_w, g.stride_w, g.dilation_w, &g.out_w,
+      &g.pad_left, options->pad_left(), options->pad_right()));
   TWL_RETURN_IF_ERROR(context->ResizeTensor(
       output, Shape({g.batch, g.out_h, g.out_w, g.out_c})));
   const int64_t k = static_cast<int64_t>(g.k_h) * g.k_w * g.in_c;

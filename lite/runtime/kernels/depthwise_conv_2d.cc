@@ -2,12 +2,20 @@
 // optional bias, strides, dilations, SAME/VALID, fused activation (float32).
 // Output channel oc reads input channel oc / depth_multiplier.
 //
-// Optimized path: per output pixel, accumulate whole channel rows (the
-// contiguous innermost dim) so the compiler vectorizes over channels; output
-// rows are split across threads.
+// Optimized path (DepthwiseKernels, multiplier 1): vectors of channels
+// (the contiguous innermost dim) per ISA through RunKernel; 3x3 undilated
+// stride 1 and 2 interior pixels 4 at a time; padding handled by clipping
+// the taps of border rows and pixels; bias + activation fused into the
+// store; output rows split across threads. Multiplier > 1 runs whole
+// channel rows per tap, vectorized by the compiler.
+#include <algorithm>
+#include <cstring>
+
+#include "lite/runtime/gemm.h"
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
 #include "lite/runtime/thread_pool.h"
+#include "lite/runtime/vector.h"
 
 namespace twl {
 namespace {
@@ -16,6 +24,9 @@ struct OpData {
   ActivationFunctionType act;
   int batch, in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w, multiplier;
   int stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
+  // Output columns [interior_begin, interior_end) read no padding.
+  int interior_begin, interior_end;
+  AlignedFloats zero_bias;  // out_c zeros, the bias when there is none
 };
 
 void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
@@ -57,12 +68,22 @@ Status Prepare(KernelContext* context, Node* node) {
   d->stride_w = options->stride_w();
   d->dilation_h = options->dilation_h_factor();
   d->dilation_w = options->dilation_w_factor();
-  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), d->in_h, d->k_h,
-                                     d->stride_h, d->dilation_h, &d->out_h,
-                                     &d->pad_top));
-  TWL_RETURN_IF_ERROR(ComputePadding(options->padding(), d->in_w, d->k_w,
-                                     d->stride_w, d->dilation_w, &d->out_w,
-                                     &d->pad_left));
+  TWL_RETURN_IF_ERROR(ComputePadding(
+      options->padding(), d->in_h, d->k_h, d->stride_h, d->dilation_h,
+      &d->out_h, &d->pad_top, options->pad_top(), options->pad_bottom()));
+  TWL_RETURN_IF_ERROR(ComputePadding(
+      options->padding(), d->in_w, d->k_w, d->stride_w, d->dilation_w,
+      &d->out_w, &d->pad_left, options->pad_left(), options->pad_right()));
+  const int window_w = (d->k_w - 1) * d->dilation_w;
+  d->interior_begin =
+      std::min(d->out_w, (d->pad_left + d->stride_w - 1) / d->stride_w);
+  const int last = d->in_w - 1 - window_w + d->pad_left;  // ox * stride_w <=
+  d->interior_end = last < 0 ? 0 : std::min(d->out_w, last / d->stride_w + 1);
+  d->interior_end = std::max(d->interior_begin, d->interior_end);
+  if (bias == nullptr) {
+    TWL_CHECK_ARG(d->zero_bias.Resize(d->out_c), "out of memory");
+    std::fill(d->zero_bias.data(), d->zero_bias.data() + d->out_c, 0.f);
+  }
   return context->ResizeTensor(output,
                                Shape({d->batch, d->out_h, d->out_w, d->out_c}));
 }
@@ -89,10 +110,11 @@ void Reference(const OpData& d, const float* in, const float* filter,
         }
 }
 
-// Output rows [row_begin, row_end) over batch * out_h.
-void OptimizedRows(const OpData& d, const float* in, const float* filter,
-                   const float* bias, float* out, int64_t row_begin,
-                   int64_t row_end) {
+// Multiplier > 1: output rows [row_begin, row_end) over batch * out_h,
+// whole channel rows per tap (the compiler vectorizes over channels).
+void MultiplierRows(const OpData& d, const float* in, const float* filter,
+                    const float* bias, float* out, int64_t row_begin,
+                    int64_t row_end) {
   float low, high;
   ActivationRange(d.act, &low, &high);
   const int c_out = d.out_c, m = d.multiplier;
@@ -101,7 +123,7 @@ void OptimizedRows(const OpData& d, const float* in, const float* filter,
         oy = static_cast<int>(row % d.out_h);
     for (int ox = 0; ox < d.out_w; ++ox) {
       float* o = out + (row * d.out_w + ox) * c_out;
-      for (int c = 0; c < c_out; ++c) o[c] = bias ? bias[c] : 0.f;
+      for (int c = 0; c < c_out; ++c) o[c] = bias[c];
       for (int ky = 0; ky < d.k_h; ++ky) {
         int y = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
         if (y < 0 || y >= d.in_h) continue;
@@ -112,11 +134,7 @@ void OptimizedRows(const OpData& d, const float* in, const float* filter,
               in +
               ((static_cast<int64_t>(b) * d.in_h + y) * d.in_w + x) * d.in_c;
           const float* f = filter + (ky * d.k_w + kx) * c_out;
-          if (m == 1) {
-            for (int c = 0; c < c_out; ++c) o[c] += i[c] * f[c];
-          } else {
-            for (int c = 0; c < c_out; ++c) o[c] += i[c / m] * f[c];
-          }
+          for (int c = 0; c < c_out; ++c) o[c] += i[c / m] * f[c];
         }
       }
       for (int c = 0; c < c_out; ++c) {
@@ -126,8 +144,199 @@ void OptimizedRows(const OpData& d, const float* in, const float* filter,
   }
 }
 
+// [first, end) of the taps 0..k-1 at `start + tap * dilation` that fall in
+// [0, size).
+inline void ValidTaps(int start, int k, int dilation, int size, int* first,
+                      int* end) {
+  int f = 0, e = k;
+  while (f < k && start + f * dilation < 0) ++f;
+  while (e > f && start + (e - 1) * dilation >= size) --e;
+  *first = f;
+  *end = e;
+}
+
+// Multiplier 1, vectors of W channels. Rows whose window stays inside the
+// input (all k_h taps) run interior pixels without bounds checks (3x3
+// undilated: 4 pixels at a time sharing the filter vectors); border rows and
+// pixels clip their taps once per pixel. Bias is the accumulators' start,
+// the activation's clamp is applied in the store.
+template <int W>
+struct DepthwiseKernels {
+  typedef typename VectorOf<W>::type V;
+
+  // One output pixel, taps [ky0, ky1) x [kx0, kx1).
+  static TWL_KERNEL_INLINE void Pixel(const OpData& d, const float* image,
+                                      const float* filter, const float* bias,
+                                      int oy, int ox, int ky0, int ky1,
+                                      float low, float high, float* o) {
+    const int c_n = d.out_c;
+    const int y0 = oy * d.stride_h - d.pad_top;
+    const int x0 = ox * d.stride_w - d.pad_left;
+    int kx0, kx1;
+    ValidTaps(x0, d.k_w, d.dilation_w, d.in_w, &kx0, &kx1);
+    const V vlow = Splat<W>(low), vhigh = Splat<W>(high);
+    int c = 0;
+    for (; c + W <= c_n; c += W) {
+      V acc = LoadVector<W>(bias + c);
+      for (int ky = ky0; ky < ky1; ++ky) {
+        const float* i =
+            image +
+            (static_cast<int64_t>(y0 + ky * d.dilation_h) * d.in_w + x0) * c_n +
+            c;
+        const float* f = filter + ky * d.k_w * c_n + c;
+        for (int kx = kx0; kx < kx1; ++kx) {
+          acc += LoadVector<W>(i + kx * d.dilation_w * c_n) *
+                 LoadVector<W>(f + kx * c_n);
+        }
+      }
+      acc = Clamp(acc, vlow, vhigh);
+      memcpy(o + c, &acc, sizeof(acc));
+    }
+    for (; c < c_n; ++c) {
+      float acc = bias[c];
+      for (int ky = ky0; ky < ky1; ++ky) {
+        const float* i =
+            image +
+            (static_cast<int64_t>(y0 + ky * d.dilation_h) * d.in_w + x0) * c_n +
+            c;
+        const float* f = filter + ky * d.k_w * c_n + c;
+        for (int kx = kx0; kx < kx1; ++kx) {
+          acc += i[kx * d.dilation_w * c_n] * f[kx * c_n];
+        }
+      }
+      o[c] = acc < low ? low : (acc > high ? high : acc);
+    }
+  }
+
+  // 3x3, undilated, stride S, all taps inside the input: P pixels from ox.
+  template <int S, int P>
+  static TWL_KERNEL_INLINE void Block3x3(const OpData& d, const float* image,
+                                         const float* filter, const float* bias,
+                                         int oy, int ox, float low, float high,
+                                         float* o) {
+    const int c_n = d.out_c;
+    const float* i0 =
+        image + (static_cast<int64_t>(oy * S - d.pad_top) * d.in_w + ox * S -
+                 d.pad_left) *
+                    c_n;
+    const int64_t row = static_cast<int64_t>(d.in_w) * c_n;
+    const V vlow = Splat<W>(low), vhigh = Splat<W>(high);
+    int c = 0;
+    for (; c + W <= c_n; c += W) {
+      V acc[P];
+      const V b = LoadVector<W>(bias + c);
+#pragma GCC unroll 8
+      for (int p = 0; p < P; ++p) acc[p] = b;
+#pragma GCC unroll 3
+      for (int ky = 0; ky < 3; ++ky) {
+        const float* i = i0 + ky * row + c;
+        const V f0 = LoadVector<W>(filter + (ky * 3 + 0) * c_n + c);
+        const V f1 = LoadVector<W>(filter + (ky * 3 + 1) * c_n + c);
+        const V f2 = LoadVector<W>(filter + (ky * 3 + 2) * c_n + c);
+#pragma GCC unroll 8
+        for (int p = 0; p < P; ++p) {
+          acc[p] += LoadVector<W>(i + (p * S + 0) * c_n) * f0;
+          acc[p] += LoadVector<W>(i + (p * S + 1) * c_n) * f1;
+          acc[p] += LoadVector<W>(i + (p * S + 2) * c_n) * f2;
+        }
+      }
+#pragma GCC unroll 8
+      for (int p = 0; p < P; ++p) {
+        const V v = Clamp(acc[p], vlow, vhigh);
+        memcpy(o + p * c_n + c, &v, sizeof(v));
+      }
+    }
+    for (; c < c_n; ++c) {
+      for (int p = 0; p < P; ++p) {
+        float acc = bias[c];
+        for (int ky = 0; ky < 3; ++ky) {
+          for (int kx = 0; kx < 3; ++kx) {
+            acc += i0[ky * row + (p * S + kx) * c_n + c] *
+                   filter[(ky * 3 + kx) * c_n + c];
+          }
+        }
+        o[p * c_n + c] = acc < low ? low : (acc > high ? high : acc);
+      }
+    }
+  }
+
+  template <int S>
+  static TWL_KERNEL_INLINE void Interior3x3(const OpData& d, const float* image,
+                                            const float* filter,
+                                            const float* bias, int oy, int ox,
+                                            int ox_end, float low, float high,
+                                            float* o) {
+    const int c_n = d.out_c;
+    for (; ox + 4 <= ox_end; ox += 4) {
+      Block3x3<S, 4>(d, image, filter, bias, oy, ox, low, high,
+                     o + static_cast<int64_t>(ox) * c_n);
+    }
+    for (; ox < ox_end; ++ox) {
+      Block3x3<S, 1>(d, image, filter, bias, oy, ox, low, high,
+                     o + static_cast<int64_t>(ox) * c_n);
+    }
+  }
+
+  // Output rows [row_begin, row_end) over batch * out_h.
+  static TWL_KERNEL_INLINE void Rows(const OpData& d, const float* in,
+                                     const float* filter, const float* bias,
+                                     float low, float high, int64_t row_begin,
+                                     int64_t row_end, float* out) {
+    const int c_n = d.out_c;
+    const bool fast3x3 = d.k_h == 3 && d.k_w == 3 && d.dilation_h == 1 &&
+                         d.dilation_w == 1 && d.stride_h == d.stride_w &&
+                         (d.stride_w == 1 || d.stride_w == 2);
+    for (int64_t row = row_begin; row < row_end; ++row) {
+      const int b = static_cast<int>(row / d.out_h);
+      const int oy = static_cast<int>(row % d.out_h);
+      const float* image = in + static_cast<int64_t>(b) * d.in_h * d.in_w * c_n;
+      float* o = out + row * d.out_w * c_n;
+      int ky0, ky1;
+      ValidTaps(oy * d.stride_h - d.pad_top, d.k_h, d.dilation_h, d.in_h, &ky0,
+                &ky1);
+      // Interior pixels [ox_begin, ox_end) only in rows with every tap.
+      int ox_begin = d.out_w, ox_end = d.out_w;
+      if (ky0 == 0 && ky1 == d.k_h) {
+        ox_begin = d.interior_begin;
+        ox_end = d.interior_end;
+      }
+      for (int ox = 0; ox < ox_begin; ++ox) {
+        Pixel(d, image, filter, bias, oy, ox, ky0, ky1, low, high,
+              o + static_cast<int64_t>(ox) * c_n);
+      }
+      if (fast3x3 && d.stride_w == 1) {
+        Interior3x3<1>(d, image, filter, bias, oy, ox_begin, ox_end, low, high,
+                       o);
+      } else if (fast3x3) {
+        Interior3x3<2>(d, image, filter, bias, oy, ox_begin, ox_end, low, high,
+                       o);
+      } else {
+        for (int ox = ox_begin; ox < ox_end; ++ox) {
+          Pixel(d, image, filter, bias, oy, ox, 0, d.k_h, low, high,
+                o + static_cast<int64_t>(ox) * c_n);
+        }
+      }
+      for (int ox = std::max(ox_begin, ox_end); ox < d.out_w; ++ox) {
+        Pixel(d, image, filter, bias, oy, ox, ky0, ky1, low, high,
+              o + static_cast<int64_t>(ox) * c_n);
+      }
+    }
+  }
+};
+
+struct DepthwiseRowsOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(const OpData* d, const float* in,
+                                    const float* filter, const float* bias,
+                                    float low, float high, int64_t row_begin,
+                                    int64_t row_end, float* out) {
+    DepthwiseKernels<W>::Rows(*d, in, filter, bias, low, high, row_begin,
+                              row_end, out);
+  }
+};
+
 Status Eval(KernelContext* context, Node* node) {
-  const OpData& d = *static_cast<OpData*>(node->user_data);
+  OpData& d = *static_cast<OpData*>(node->user_data);
   const float* in = context->input(*node, 0)->data_as<float>();
   const float* filter = context->input(*node, 1)->data_as<float>();
   const Tensor* bias_tensor = context->input(*node, 2);
@@ -143,10 +352,18 @@ Status Eval(KernelContext* context, Node* node) {
       static_cast<int64_t>(d.out_w) * d.out_c * d.k_h * d.k_w;
   int64_t grain =
       std::max<int64_t>(1, 32768 / std::max<int64_t>(1, work_per_row));
+  if (bias == nullptr) bias = d.zero_bias.data();
+  float low, high;
+  ActivationRange(d.act, &low, &high);
   ThreadPool* pool = context->thread_pool();
   pool->ParallelFor(rows, grain, pool->num_threads(),
                     [&](int64_t b, int64_t e) {
-                      OptimizedRows(d, in, filter, bias, out, b, e);
+                      if (d.multiplier == 1) {
+                        RunKernel<DepthwiseRowsOp>(&d, in, filter, bias, low,
+                                                   high, b, e, out);
+                      } else {
+                        MultiplierRows(d, in, filter, bias, out, b, e);
+                      }
                     });
   if (d.act == ActivationFunctionType::TANH ||
       d.act == ActivationFunctionType::SIGMOID) {

@@ -125,21 +125,24 @@ Options ModelBuilder::FullyConnected(ActivationFunctionType act,
 
 Options ModelBuilder::Conv2D(Padding padding, int stride_h, int stride_w,
                              ActivationFunctionType act, int dilation_h,
-                             int dilation_w) {
+                             int dilation_w, ExplicitPads pads) {
   return {s::BuiltinOptions::Conv2DOptions,
           s::CreateConv2DOptions(fbb_, padding, stride_w, stride_h, act,
-                                 dilation_w, dilation_h)
+                                 dilation_w, dilation_h, pads.top, pads.bottom,
+                                 pads.left, pads.right)
               .Union()};
 }
 
 Options ModelBuilder::DepthwiseConv2D(Padding padding, int stride_h,
                                       int stride_w, int depth_multiplier,
                                       ActivationFunctionType act,
-                                      int dilation_h, int dilation_w) {
+                                      int dilation_h, int dilation_w,
+                                      ExplicitPads pads) {
   return {s::BuiltinOptions::DepthwiseConv2DOptions,
           s::CreateDepthwiseConv2DOptions(fbb_, padding, stride_w, stride_h,
                                           depth_multiplier, act, dilation_w,
-                                          dilation_h)
+                                          dilation_h, pads.top, pads.bottom,
+                                          pads.left, pads.right)
               .Union()};
 }
 

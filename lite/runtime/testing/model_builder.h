@@ -55,6 +55,11 @@ struct Options {
   flatbuffers::Offset<void> table = 0;
 };
 
+// The pad fields of Conv2D and DepthwiseConv2D options (Padding::EXPLICIT).
+struct ExplicitPads {
+  int top = 0, bottom = 0, left = 0, right = 0;
+};
+
 class ModelBuilder {
  public:
   ModelBuilder() : fbb_(1024) {}
@@ -85,18 +90,19 @@ class ModelBuilder {
   void set_version(uint32_t version) { version_ = version; }
   AlignedBytes Finish();
 
-  // Options tables.
+  // Options tables. `pads` is read with Padding::EXPLICIT.
   Options Arithmetic(ActivationFunctionType act = ActivationFunctionType::NONE);
   Options FullyConnected(
       ActivationFunctionType act = ActivationFunctionType::NONE,
       bool keep_num_dims = false);
   Options Conv2D(Padding padding, int stride_h, int stride_w,
                  ActivationFunctionType act = ActivationFunctionType::NONE,
-                 int dilation_h = 1, int dilation_w = 1);
+                 int dilation_h = 1, int dilation_w = 1,
+                 ExplicitPads pads = {});
   Options DepthwiseConv2D(
       Padding padding, int stride_h, int stride_w, int depth_multiplier,
       ActivationFunctionType act = ActivationFunctionType::NONE,
-      int dilation_h = 1, int dilation_w = 1);
+      int dilation_h = 1, int dilation_w = 1, ExplicitPads pads = {});
   Options Pool2D(Padding padding, int stride_h, int stride_w, int filter_h,
                  int filter_w,
                  ActivationFunctionType act = ActivationFunctionType::NONE);
