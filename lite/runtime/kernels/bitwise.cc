@@ -70,7 +70,7 @@ inline T Apply(Op op, T a, T b) {
 }
 
 struct OpData {
-  BroadcastPlan plan;
+  BroadcastWalk plan;
   Op op;
 };
 

@@ -12,7 +12,9 @@
 
 namespace twl {
 
-struct BroadcastPlan {
+// (binary_kernel.h's BroadcastPlan is the same-type planner of the arithmetic
+// ops; the two could be one.)
+struct BroadcastWalk {
   Shape shape;  // the output's, rank >= 1 (equal shapes flattened to one dim)
   int64_t stride_a[kMaxDims], stride_b[kMaxDims];
 
@@ -33,7 +35,7 @@ struct BroadcastPlan {
 
 // out[i] = f(a[ia], b[ib]) over the broadcast output.
 template <typename T, typename Out, typename F>
-void BroadcastApply(const BroadcastPlan& p, const T* a, const T* b, Out* out,
+void BroadcastApply(const BroadcastWalk& p, const T* a, const T* b, Out* out,
                     ThreadPool* pool, F f) {
   const Shape& s = p.shape;
   const int r = s.rank;

@@ -20,7 +20,7 @@ inline bool Compare(T a, T b, unsigned outcomes) {
 }
 
 struct OpData {
-  BroadcastPlan plan;
+  BroadcastWalk plan;
   unsigned outcomes;
 };
 
