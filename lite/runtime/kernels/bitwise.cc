@@ -74,9 +74,6 @@ struct OpData {
   Op op;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 template <Op kOp>
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
@@ -133,7 +130,7 @@ Status Eval(KernelContext* context, Node* node) {
 
 template <Op kOp>
 KernelRegistration Make(BuiltinOperator op) {
-  return {op, 1, Init, Free, Prepare<kOp>, Eval};
+  return {op, 1, InitOpData<OpData>, FreeOpData<OpData>, Prepare<kOp>, Eval};
 }
 
 }  // namespace
