@@ -92,10 +92,7 @@ Status Prepare(KernelContext* context, Node* node) {
                       t != DataType::kFloat32 && t != DataType::kFloat64,
                   "input must be an integer type, got %s", DataTypeName(t));
   }
-  TWL_CHECK_ARG(a->type == b->type && a->type == out->type,
-                "input types %s, %s and output type %s must match",
-                DataTypeName(a->type), DataTypeName(b->type),
-                DataTypeName(out->type));
+  TWL_RETURN_IF_ERROR(CheckSameTypes(a, b, out));
   Shape shape;
   TWL_RETURN_IF_ERROR(d->plan.Make(a->shape, b->shape, &shape));
   return context->ResizeTensor(out, shape);
