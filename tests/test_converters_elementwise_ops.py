@@ -5,41 +5,26 @@ arithmetic, Pow, Mod and Sign, broadcasting Sum/Mean, integer Clip, and the
 errors (integer division by zero). Compared with onnxruntime where it has
 the op for the type, else with numpy."""
 
-import collections
-
 import numpy as np
 import pytest
-from onnx import helper, numpy_helper
+from onnx import helper
 
-from converters import lite_runner, onnx_import, twl_writer
+from converters import lite_runner, onnx_import
 from converters.errors import ConversionError
 from converters.lite_runner import LiteError
+from tests.onnx_lite_util import lite_op_counts, make_model
 
 ort = pytest.importorskip("onnxruntime")
 pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
 RTOL, ATOL = 1e-4, 1e-5
 
 
-def _ops(data):
-    g = twl_writer.read_model(data).Subgraphs(0)
-    names = {v: k for k, v in vars(twl_writer.twl_schema.enum("BuiltinOperator")).items() if not k.startswith("_")}
-    return collections.Counter(names[g.Operators(i).Opcode()] for i in range(g.OperatorsLength()))
+_ops = lite_op_counts
 
 
 def _model(nodes, inputs, outputs, initializers=(), opset=22):
     """inputs/outputs: [(name, numpy dtype, shape)]."""
-
-    def info(name, dtype, shape):
-        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)), shape)
-
-    graph = helper.make_graph(
-        nodes,
-        "g",
-        [info(*i) for i in inputs],
-        [info(*o) for o in outputs],
-        [numpy_helper.from_array(v, n) for n, v in initializers],
-    )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    return make_model(nodes, inputs, outputs, initializers, opset)
 
 
 def _run(model, feeds, threads=2):

@@ -5,14 +5,13 @@ ties in TopK and Hardmax, computed indices and Trilu k, more element types,
 and out-of-range indices, which fail the invoke with an error naming the op,
 the index and the bound."""
 
-import collections
-
 import numpy as np
 import pytest
-from onnx import helper, numpy_helper
+from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
-from converters import lite_runner, onnx_import, twl_writer
+from converters import lite_runner, onnx_import
+from tests.onnx_lite_util import lite_op_counts, make_model
 
 ort = pytest.importorskip("onnxruntime")
 pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
@@ -21,25 +20,10 @@ RTOL, ATOL = 1e-5, 1e-5
 
 def _model(nodes, inputs, outputs, initializers=(), opset=18):
     """A model of `nodes`; inputs/outputs are (name, numpy dtype, shape)."""
-
-    def info(name, dtype, shape):
-        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)), shape)
-
-    graph = helper.make_graph(
-        nodes,
-        "g",
-        [info(*i) for i in inputs],
-        [info(*o) for o in outputs],
-        [numpy_helper.from_array(np.asarray(v), n) for n, v in initializers],
-    )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    return make_model(nodes, inputs, outputs, initializers, opset)
 
 
-def _ops(data):
-    m = twl_writer.read_model(data)
-    g = m.Subgraphs(0)
-    names = {v: k for k, v in vars(twl_writer.twl_schema.enum("BuiltinOperator")).items() if not k.startswith("_")}
-    return collections.Counter(names[g.Operators(i).Opcode()] for i in range(g.OperatorsLength()))
+_ops = lite_op_counts
 
 
 def _compare(model, feeds, reference="onnxruntime", ops=None):

@@ -6,15 +6,14 @@ QLinearMatMul with per-column weight scales, QLinearConv with strides, SAME
 padding and per-channel weights, and the conversion errors; each against
 onnxruntime (or numpy)."""
 
-import collections
-
 import numpy as np
 import pytest
-from onnx import helper, numpy_helper
+from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
-from converters import lite_runner, onnx_import, twl_writer
+from converters import lite_runner, onnx_import
 from converters.errors import ConversionError
+from tests.onnx_lite_util import make_model, run_lite
 
 ort = pytest.importorskip("onnxruntime")
 pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
@@ -22,34 +21,15 @@ pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build
 
 def _model(nodes, inputs, outputs, inits=(), opset=21):
     """`inputs`: (name, shape, numpy dtype); outputs: (name, numpy dtype)."""
-
-    def info(name, dtype, shape):
-        return helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)), shape)
-
-    g = helper.make_graph(
-        nodes,
-        "g",
-        [info(n, t, s) for n, s, t in inputs],
-        [info(n, t, None) for n, t in outputs],
-        [numpy_helper.from_array(np.asarray(v), n) for n, v in inits],
+    return make_model(
+        nodes, [(n, t, s) for n, s, t in inputs], [(n, t, None) for n, t in outputs], inits, opset, ir_version=10
     )
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 10
-    return m
 
 
 def _run(model, feeds, threads=(1, 3)):
     """The lite runtime's outputs (checked equal for 1 and 3 threads) and the
     .twl's op counts."""
-    data = onnx_import.convert(model)
-    runs = [lite_runner.LiteRunner(data, num_threads=n).run(feeds) for n in threads]
-    for other in runs[1:]:
-        for name in runs[0]:
-            np.testing.assert_array_equal(other[name], runs[0][name])
-    m = twl_writer.read_model(data).Subgraphs(0)
-    names = {v: k for k, v in vars(twl_writer.twl_schema.enum("BuiltinOperator")).items() if not k.startswith("_")}
-    ops = collections.Counter(names[m.Operators(i).Opcode()] for i in range(m.OperatorsLength()))
-    return runs[0], ops
+    return run_lite(model, feeds, threads)
 
 
 def _compare(model, feeds, atol=0, oracle="onnxruntime"):

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <type_traits>
 
 #include "lite/runtime/op_kernel.h"
@@ -29,6 +30,17 @@ const T* GetOptions(const Node& node) {
   alignas(8) static const uint8_t kEmptyTable[] = {8, 0, 0, 0, 4, 0,
                                                    4, 0, 4, 0, 0, 0};
   return flatbuffers::GetRoot<T>(kEmptyTable);
+}
+
+// A kernel's init and free for per-node data of type T (value-initialized;
+// nullptr when out of memory, which its prepare reports).
+template <typename T>
+void* InitOpData(const schema::Operator&) {
+  return new (std::nothrow) T();
+}
+template <typename T>
+void FreeOpData(void* data) {
+  delete static_cast<T*>(data);
 }
 
 Status CheckActivation(ActivationFunctionType act);

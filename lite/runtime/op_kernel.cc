@@ -62,6 +62,14 @@ Status CheckRank(const Tensor* tensor, const char* what, int min, int max) {
   return Status::Ok();
 }
 
+Status CheckSameTypes(const Tensor* a, const Tensor* b, const Tensor* out) {
+  TWL_CHECK_ARG(a->type == b->type && a->type == out->type,
+                "input types %s, %s and output type %s must match",
+                DataTypeName(a->type), DataTypeName(b->type),
+                DataTypeName(out->type));
+  return Status::Ok();
+}
+
 Status CheckConvOperands(const Tensor* input, const Tensor* filter,
                          const Tensor* output) {
   TWL_RETURN_IF_ERROR(CheckType(input, "input", DataType::kFloat32));

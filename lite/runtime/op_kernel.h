@@ -91,6 +91,8 @@ struct KernelRegistration {
 Status CheckNumInputs(const Node& node, int min, int max);
 Status CheckType(const Tensor* tensor, const char* what, DataType type);
 Status CheckRank(const Tensor* tensor, const char* what, int min, int max);
+// Operands a and b and the output all of one type (elementwise binary ops).
+Status CheckSameTypes(const Tensor* a, const Tensor* b, const Tensor* out);
 // A float32 NHWC convolution: 4-D input and filter, float32 output.
 Status CheckConvOperands(const Tensor* input, const Tensor* filter,
                          const Tensor* output);

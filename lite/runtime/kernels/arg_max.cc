@@ -17,9 +17,6 @@ struct OpData {
   bool last;  // select_last_index
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 template <bool kMin>
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
@@ -103,10 +100,17 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_ARG_MAX() {
-  return {BuiltinOperator::ARG_MAX, 1, Init, Free, Prepare<false>, Eval<false>};
+  return {BuiltinOperator::ARG_MAX, 1,
+          InitOpData<OpData>,       FreeOpData<OpData>,
+          Prepare<false>,           Eval<false>};
 }
 KernelRegistration Register_ARG_MIN() {
-  return {BuiltinOperator::ARG_MIN, 1, Init, Free, Prepare<true>, Eval<true>};
+  return {BuiltinOperator::ARG_MIN,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          Prepare<true>,
+          Eval<true>};
 }
 
 }  // namespace twl

@@ -19,9 +19,6 @@ struct OpData {
   int packed_scratch = -1, x_scratch = -1;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Shape BatchPart(const Shape& s) {
   Shape b;
   b.rank = s.rank - 2;
@@ -130,7 +127,12 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_BATCH_MATMUL() {
-  return {BuiltinOperator::BATCH_MATMUL, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::BATCH_MATMUL,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          Prepare,
+          Eval};
 }
 
 }  // namespace twl

@@ -76,10 +76,7 @@ Status Prepare(KernelContext* context, Node* node) {
   const Tensor* a = context->input(*node, 0);
   const Tensor* b = context->input(*node, 1);
   Tensor* out = context->output(*node, 0);
-  TWL_CHECK_ARG(a->type == b->type && a->type == out->type,
-                "input types %s, %s and output type %s must match",
-                DataTypeName(a->type), DataTypeName(b->type),
-                DataTypeName(out->type));
+  TWL_RETURN_IF_ERROR(CheckSameTypes(a, b, out));
   TWL_RETURN_IF_ERROR(DispatchAllNumeric(a->type, "this op",
                                          [](auto) { return Status::Ok(); }));
   if (node->fb->builtin_options_type() ==

@@ -164,10 +164,7 @@ Status PrepareRemainder(KernelContext* context, Node* node) {
   const Tensor* a = context->input(*node, 0);
   const Tensor* b = context->input(*node, 1);
   Tensor* out = context->output(*node, 0);
-  TWL_CHECK_ARG(a->type == b->type && a->type == out->type,
-                "input types %s, %s and output type %s must match",
-                DataTypeName(a->type), DataTypeName(b->type),
-                DataTypeName(out->type));
+  TWL_RETURN_IF_ERROR(CheckSameTypes(a, b, out));
   TWL_CHECK_ARG((kAllNumericTypes & TypeBit(a->type)) != 0,
                 "unsupported type %s", DataTypeName(a->type));
   TWL_RETURN_IF_ERROR(plan->Plan(a->shape, b->shape));

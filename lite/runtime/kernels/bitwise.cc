@@ -74,9 +74,6 @@ struct OpData {
   Op op;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 template <Op kOp>
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
@@ -95,10 +92,7 @@ Status Prepare(KernelContext* context, Node* node) {
                       t != DataType::kFloat32 && t != DataType::kFloat64,
                   "input must be an integer type, got %s", DataTypeName(t));
   }
-  TWL_CHECK_ARG(a->type == b->type && a->type == out->type,
-                "input types %s, %s and output type %s must match",
-                DataTypeName(a->type), DataTypeName(b->type),
-                DataTypeName(out->type));
+  TWL_RETURN_IF_ERROR(CheckSameTypes(a, b, out));
   Shape shape;
   TWL_RETURN_IF_ERROR(d->plan.Make(a->shape, b->shape, &shape));
   return context->ResizeTensor(out, shape);
@@ -133,7 +127,7 @@ Status Eval(KernelContext* context, Node* node) {
 
 template <Op kOp>
 KernelRegistration Make(BuiltinOperator op) {
-  return {op, 1, Init, Free, Prepare<kOp>, Eval};
+  return {op, 1, InitOpData<OpData>, FreeOpData<OpData>, Prepare<kOp>, Eval};
 }
 
 }  // namespace

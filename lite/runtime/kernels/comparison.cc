@@ -24,9 +24,6 @@ struct OpData {
   unsigned outcomes;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 template <unsigned kOutcomes>
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
@@ -74,7 +71,8 @@ Status Eval(KernelContext* context, Node* node) {
 
 template <unsigned kOutcomes>
 KernelRegistration Make(BuiltinOperator op) {
-  return {op, 1, Init, Free, Prepare<kOutcomes>, Eval};
+  return {op,  1, InitOpData<OpData>, FreeOpData<OpData>, Prepare<kOutcomes>,
+          Eval};
 }
 
 }  // namespace

@@ -13,9 +13,6 @@ struct OpData {
   ActivationFunctionType act;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -82,7 +79,12 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_CONCATENATION() {
-  return {BuiltinOperator::CONCATENATION, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::CONCATENATION,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          Prepare,
+          Eval};
 }
 
 }  // namespace twl

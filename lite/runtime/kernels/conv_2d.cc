@@ -182,9 +182,6 @@ void ReportPath(const Node& node, const Geometry& g, Conv2DPath path) {
   if (path_observer != nullptr) path_observer(node.index, path);
 }
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(data != nullptr, "out of memory");
@@ -794,7 +791,8 @@ void SetConv2DPathObserver(Conv2DPathObserver observer) {
 }
 
 KernelRegistration Register_CONV_2D() {
-  return {BuiltinOperator::CONV_2D, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::CONV_2D, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,       Prepare, Eval};
 }
 
 }  // namespace twl

@@ -11,9 +11,6 @@ struct OpData {
   int axis;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -80,11 +77,13 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_CUMSUM() {
-  return {BuiltinOperator::CUMSUM, 1, Init, Free, Prepare, Eval<false>};
+  return {BuiltinOperator::CUMSUM, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,      Prepare, Eval<false>};
 }
 
 KernelRegistration Register_CUMPROD() {
-  return {BuiltinOperator::CUMPROD, 1, Init, Free, Prepare, Eval<true>};
+  return {BuiltinOperator::CUMPROD, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,       Prepare, Eval<true>};
 }
 
 }  // namespace twl

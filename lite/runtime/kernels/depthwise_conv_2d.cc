@@ -29,9 +29,6 @@ struct OpData {
   AlignedFloats zero_bias;  // out_c zeros, the bias when there is none
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -375,7 +372,12 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_DEPTHWISE_CONV_2D() {
-  return {BuiltinOperator::DEPTHWISE_CONV_2D, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::DEPTHWISE_CONV_2D,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          Prepare,
+          Eval};
 }
 
 }  // namespace twl

@@ -14,9 +14,6 @@ struct OpData {
   int axis, batch_dims;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -101,7 +98,8 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_GATHER() {
-  return {BuiltinOperator::GATHER, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::GATHER, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,      Prepare, Eval};
 }
 
 }  // namespace twl

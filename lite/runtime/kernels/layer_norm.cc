@@ -23,9 +23,6 @@ struct OpData {
   bool rms = false;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status CheckParameter(const Tensor* t, const char* what, const Shape& x,
                       int axis) {
   TWL_RETURN_IF_ERROR(CheckType(t, what, DataType::kFloat32));
@@ -152,7 +149,8 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_LAYER_NORM() {
-  return {BuiltinOperator::LAYER_NORM, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::LAYER_NORM, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,          Prepare, Eval};
 }
 
 }  // namespace twl

@@ -37,9 +37,6 @@ struct OpData {
   int column_taps = -1;  // scratch: the optimized path's Taps per column
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 // The taps start, start + d, ..., start + (k - 1) d of one window dim:
 // those inside the input ([begin, end) stepping by d, n of them) and the
 // number before `padded_end` (what count_include_pad counts).
@@ -393,14 +390,15 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_MAX_POOL_2D() {
-  return {BuiltinOperator::MAX_POOL_2D, 1, Init, Free, Prepare<PoolKind::kMax>,
-          Eval<PoolKind::kMax>};
+  return {BuiltinOperator::MAX_POOL_2D, 1,
+          InitOpData<OpData>,           FreeOpData<OpData>,
+          Prepare<PoolKind::kMax>,      Eval<PoolKind::kMax>};
 }
 KernelRegistration Register_AVERAGE_POOL_2D() {
   return {BuiltinOperator::AVERAGE_POOL_2D,
           1,
-          Init,
-          Free,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
           Prepare<PoolKind::kAverage>,
           Eval<PoolKind::kAverage>};
 }
@@ -417,8 +415,9 @@ KernelRegistration Register_AVERAGE_POOL_2D_V2() {
   return r;
 }
 KernelRegistration Register_LP_POOL_2D() {
-  return {BuiltinOperator::LP_POOL_2D, 1, Init, Free, Prepare<PoolKind::kLp>,
-          Eval<PoolKind::kLp>};
+  return {BuiltinOperator::LP_POOL_2D, 1,
+          InitOpData<OpData>,          FreeOpData<OpData>,
+          Prepare<PoolKind::kLp>,      Eval<PoolKind::kLp>};
 }
 
 }  // namespace twl

@@ -94,9 +94,6 @@ struct OpData {
   ParamLayout layout;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 // Calls f(T{}) for the integer types of quantized tensors.
 template <typename F>
 Status DispatchQuantized(DataType type, F&& f) {
@@ -257,10 +254,12 @@ Status EvalDynamic(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_QUANTIZE() {
-  return {BuiltinOperator::QUANTIZE, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::QUANTIZE, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,        Prepare, Eval};
 }
 KernelRegistration Register_DEQUANTIZE() {
-  return {BuiltinOperator::DEQUANTIZE, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::DEQUANTIZE, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,          Prepare, Eval};
 }
 KernelRegistration Register_DYNAMIC_QUANTIZE() {
   return {BuiltinOperator::DYNAMIC_QUANTIZE,

@@ -62,9 +62,6 @@ struct OpData {
   std::unique_ptr<int16_t[]> packed;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 // Checks the operands' and zero points' types, the zero points' sizes (one
 // element; the right one may have one per output column) and the output's
 // type with its requantization inputs.
@@ -486,14 +483,18 @@ Status EvalConv(KernelContext* context, Node* node) {
 KernelRegistration Register_QUANTIZED_BATCH_MATMUL() {
   return {BuiltinOperator::QUANTIZED_BATCH_MATMUL,
           1,
-          Init,
-          Free,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
           PrepareMatMul,
           EvalMatMul};
 }
 KernelRegistration Register_QUANTIZED_CONV_2D() {
-  return {
-      BuiltinOperator::QUANTIZED_CONV_2D, 1, Init, Free, PrepareConv, EvalConv};
+  return {BuiltinOperator::QUANTIZED_CONV_2D,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          PrepareConv,
+          EvalConv};
 }
 
 }  // namespace twl

@@ -104,9 +104,6 @@ struct OpData {
   bool mean;      // divide the sum by count
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 template <Reduce kOp, bool kMean = false>
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
@@ -208,7 +205,9 @@ Status Eval(KernelContext* context, Node* node) {
 
 template <Reduce kOp, bool kMean = false>
 KernelRegistration Make(BuiltinOperator op) {
-  return {op, 1, Init, Free, Prepare<kOp, kMean>, Eval<kOp>};
+  return {
+      op,       1, InitOpData<OpData>, FreeOpData<OpData>, Prepare<kOp, kMean>,
+      Eval<kOp>};
 }
 
 }  // namespace

@@ -45,9 +45,6 @@ struct OpData {
   float extrapolation = 0;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 // The input coordinate output index x samples (ONNX's formulas, in double).
 double SourceCoordinate(ResizeCoordinates mode, double x, int in, int out,
                         double scale, double roi_start, double roi_end) {
@@ -433,7 +430,8 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_RESIZE() {
-  return {BuiltinOperator::RESIZE, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::RESIZE, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,      Prepare, Eval};
 }
 
 }  // namespace twl

@@ -14,9 +14,6 @@ struct OpData {
   int batch_axis, time_axis;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -83,7 +80,12 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_REVERSE_SEQUENCE() {
-  return {BuiltinOperator::REVERSE_SEQUENCE, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::REVERSE_SEQUENCE,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          Prepare,
+          Eval};
 }
 
 }  // namespace twl

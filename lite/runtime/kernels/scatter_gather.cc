@@ -20,9 +20,6 @@ struct OpData {
   ScatterReduction reduction = ScatterReduction::NONE;
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status CheckIndices(const Tensor* indices) {
   TWL_CHECK_ARG(
       indices->type == DataType::kInt32 || indices->type == DataType::kInt64,
@@ -304,8 +301,8 @@ Status EvalScatterNd(KernelContext* context, Node* node) {
 KernelRegistration Register_GATHER_ELEMENTS() {
   return {BuiltinOperator::GATHER_ELEMENTS,
           1,
-          Init,
-          Free,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
           PrepareGatherElements,
           EvalGatherElements};
 }
@@ -313,22 +310,26 @@ KernelRegistration Register_GATHER_ELEMENTS() {
 KernelRegistration Register_SCATTER_ELEMENTS() {
   return {BuiltinOperator::SCATTER_ELEMENTS,
           1,
-          Init,
-          Free,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
           PrepareScatterElements,
           EvalScatterElements};
 }
 
 KernelRegistration Register_GATHER_ND() {
-  return {
-      BuiltinOperator::GATHER_ND, 1, Init, Free, PrepareGatherNd, EvalGatherNd};
+  return {BuiltinOperator::GATHER_ND,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          PrepareGatherNd,
+          EvalGatherNd};
 }
 
 KernelRegistration Register_SCATTER_ND() {
   return {BuiltinOperator::SCATTER_ND,
           1,
-          Init,
-          Free,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
           PrepareScatterNd,
           EvalScatterNd};
 }

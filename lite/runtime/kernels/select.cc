@@ -18,9 +18,6 @@ struct OpData {
   int64_t strides[kMaxOperands][kMaxDims];
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status PrepareBroadcast(KernelContext* context, Node* node, int n, OpData* d) {
   d->num_operands = n;
   d->out_shape = context->input(*node, 0)->shape;
@@ -97,7 +94,9 @@ Status EvalSelect(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_SELECT() {
-  return {BuiltinOperator::SELECT, 1, Init, Free, PrepareSelect, EvalSelect};
+  return {BuiltinOperator::SELECT, 1,
+          InitOpData<OpData>,      FreeOpData<OpData>,
+          PrepareSelect,           EvalSelect};
 }
 
 }  // namespace twl

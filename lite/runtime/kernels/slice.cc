@@ -15,9 +15,6 @@ struct OpData {
   Shape dense;  // input rank, per-dim output sizes
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status CheckTypes(const Tensor* input, const Tensor* output) {
   TWL_CHECK_ARG(input->type == output->type, "input and output types differ");
   return Status::Ok();
@@ -177,11 +174,16 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_SLICE() {
-  return {BuiltinOperator::SLICE, 1, Init, Free, SlicePrepare, Eval};
+  return {BuiltinOperator::SLICE, 1,   InitOpData<OpData>, FreeOpData<OpData>,
+          SlicePrepare,           Eval};
 }
 KernelRegistration Register_STRIDED_SLICE() {
-  return {
-      BuiltinOperator::STRIDED_SLICE, 1, Init, Free, StridedSlicePrepare, Eval};
+  return {BuiltinOperator::STRIDED_SLICE,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          StridedSlicePrepare,
+          Eval};
 }
 
 }  // namespace twl

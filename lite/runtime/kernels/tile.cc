@@ -13,15 +13,25 @@
 namespace twl {
 namespace {
 
-Status PrepareTile(KernelContext* context, Node* node) {
+// TILE's and BROADCAST_TO's checks (two inputs, the output of the input's
+// type) and their second input's constant values (`what`: its name).
+Status ReadShapeOperand(KernelContext* context, Node* node, const char* what,
+                        int64_t* values, int* count) {
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
-  const Tensor* input = context->input(*node, 0);
-  Tensor* output = context->output(*node, 0);
-  TWL_CHECK_ARG(input->type == output->type, "input and output types differ");
+  TWL_CHECK_ARG(
+      context->input(*node, 0)->type == context->output(*node, 0)->type,
+      "input and output types differ");
+  return ReadConstantInts(context->input(*node, 1), what, values, kMaxDims,
+                          count);
+}
+
+Status PrepareTile(KernelContext* context, Node* node) {
   int64_t values[kMaxDims];
   int count = 0;
-  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 1), "multiples",
-                                       values, kMaxDims, &count));
+  TWL_RETURN_IF_ERROR(
+      ReadShapeOperand(context, node, "multiples", values, &count));
+  const Tensor* input = context->input(*node, 0);
+  Tensor* output = context->output(*node, 0);
   TWL_CHECK_ARG(count == input->shape.rank,
                 "multiples has %d values for an input of rank %d", count,
                 input->shape.rank);
@@ -38,14 +48,11 @@ Status PrepareTile(KernelContext* context, Node* node) {
 }
 
 Status PrepareBroadcastTo(KernelContext* context, Node* node) {
-  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
-  const Tensor* input = context->input(*node, 0);
-  Tensor* output = context->output(*node, 0);
-  TWL_CHECK_ARG(input->type == output->type, "input and output types differ");
   int64_t values[kMaxDims];
   int count = 0;
-  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 1), "shape",
-                                       values, kMaxDims, &count));
+  TWL_RETURN_IF_ERROR(ReadShapeOperand(context, node, "shape", values, &count));
+  const Tensor* input = context->input(*node, 0);
+  Tensor* output = context->output(*node, 0);
   Shape target;
   target.rank = count;
   for (int i = 0; i < count; ++i) {

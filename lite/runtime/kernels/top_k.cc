@@ -19,9 +19,6 @@ struct OpData {
   int scratch;  // dim int64 positions
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -124,7 +121,8 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_TOP_K() {
-  return {BuiltinOperator::TOP_K, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::TOP_K, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,     Prepare, Eval};
 }
 
 }  // namespace twl

@@ -12,9 +12,6 @@ struct OpData {
   int perm[kMaxDims];
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -116,7 +113,8 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_TRANSPOSE() {
-  return {BuiltinOperator::TRANSPOSE, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::TRANSPOSE, 1,       InitOpData<OpData>,
+          FreeOpData<OpData>,         Prepare, Eval};
 }
 
 }  // namespace twl

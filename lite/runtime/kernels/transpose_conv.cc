@@ -27,9 +27,6 @@ struct OpData {
   AlignedFloats packed_filter;  // per group: kh * kw * O/G columns x C/G
 };
 
-void* Init(const schema::Operator&) { return new (std::nothrow) OpData(); }
-void Free(void* data) { delete static_cast<OpData*>(data); }
-
 Status Prepare(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -229,7 +226,12 @@ Status Eval(KernelContext* context, Node* node) {
 }  // namespace
 
 KernelRegistration Register_TRANSPOSE_CONV() {
-  return {BuiltinOperator::TRANSPOSE_CONV, 1, Init, Free, Prepare, Eval};
+  return {BuiltinOperator::TRANSPOSE_CONV,
+          1,
+          InitOpData<OpData>,
+          FreeOpData<OpData>,
+          Prepare,
+          Eval};
 }
 
 }  // namespace twl
