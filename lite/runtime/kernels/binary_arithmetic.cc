@@ -115,9 +115,8 @@ Status Eval(KernelContext* context, Node* node) {
 
 template <BinaryOp kOp>
 KernelRegistration Make(BuiltinOperator op) {
-  return {
-      op,           1,        NewKernelData<OpData>, DeleteKernelData<OpData>,
-      Prepare<kOp>, Eval<kOp>};
+  return {op,           1,        InitOpData<OpData>, FreeOpData<OpData>,
+          Prepare<kOp>, Eval<kOp>};
 }
 
 }  // namespace

@@ -75,16 +75,6 @@ void RunBroadcast(KernelContext* context, const BroadcastPlan& plan,
                   const void* a, const void* b, void* out,
                   const BinaryRunOf& run);
 
-// Init/Free of a kernel whose user data is a default-constructed Data.
-template <typename Data>
-void* NewKernelData(const schema::Operator&) {
-  return new (std::nothrow) Data();
-}
-template <typename Data>
-void DeleteKernelData(void* data) {
-  delete static_cast<Data*>(data);
-}
-
 // kInvalidArgument naming the op if integer divisor b holds a zero.
 template <typename T>
 Status CheckNoZeroDivisor(const Tensor* b, const char* op) {

@@ -190,12 +190,8 @@ Status EvalRemainder(KernelContext* context, Node* node) {
 KernelRegistration Make(BuiltinOperator op,
                         Status (*prepare)(KernelContext*, Node*),
                         Status (*eval)(KernelContext*, Node*)) {
-  return {op,
-          1,
-          NewKernelData<BroadcastPlan>,
-          DeleteKernelData<BroadcastPlan>,
-          prepare,
-          eval};
+  return {op,      1,   InitOpData<BroadcastPlan>, FreeOpData<BroadcastPlan>,
+          prepare, eval};
 }
 
 }  // namespace
