@@ -41,7 +41,8 @@ Tensor Bool(bool v) { return Tensor::Scalar<bool>(v); }
 std::string CountingLoop(Graph* g, const std::string& prefix,
                          const std::string& frame, const std::string& i0,
                          const std::string& acc0, const std::string& limit,
-                         const std::string& step, int parallel = 10) {
+                         const std::string& step, int parallel = 10,
+                         bool step_in_body = false) {
   auto enter = [&](const std::string& name, const std::string& in,
                    bool constant) {
     AddOp(g, "Enter", prefix + name, {in},
@@ -53,7 +54,10 @@ std::string CountingLoop(Graph* g, const std::string& prefix,
   std::string ei = enter("enter_i", i0, false);
   std::string ea = enter("enter_acc", acc0, false);
   std::string el = enter("enter_limit", limit, true);
-  std::string es = enter("enter_step", step, true);
+  // The step is a loop constant, or a Const of the body that runs after
+  // the iteration's pivot (as TensorFlow builds a body's constants).
+  std::string es =
+      step_in_body ? prefix + "step_c" : enter("enter_step", step, true);
   Node* mi = AddOp(g, "Merge", prefix + "merge_i", {ei, ei});
   Node* ma = AddOp(g, "Merge", prefix + "merge_acc", {ea, ea});
   AddOp(g, "Less", prefix + "less", {prefix + "merge_i", el});
@@ -64,6 +68,13 @@ std::string CountingLoop(Graph* g, const std::string& prefix,
         {prefix + "merge_acc", prefix + "cond"});
   AddOp(g, "Identity", prefix + "body_i", {prefix + "switch_i:1"});
   AddOp(g, "Identity", prefix + "body_acc", {prefix + "switch_acc:1"});
+  if (step_in_body) {
+    NodeDef def = test::MakeNodeDef("Const", es, {"^" + prefix + "body_i"},
+                                    {{"value", test::AttrTensor(Int(1))},
+                                     {"dtype", test::AttrType(DT_INT32)}});
+    Node* node = nullptr;
+    EXPECT_TRUE(g->AddNode(def, &node).ok());
+  }
   AddOp(g, "Add", prefix + "next_i_value", {prefix + "body_i", es});
   AddOp(g, "Add", prefix + "next_acc_value",
         {prefix + "body_acc", prefix + "next_i_value"});
@@ -158,6 +169,76 @@ TEST(ControlFlowTest, WhileLoopCounts) {
       EXPECT_EQ(ToVector<int32_t>(out[1])[0], limit);
     }
   }
+}
+
+TEST(ControlFlowTest, BodyConstantsRunPerIteration) {
+  // The executor passes a body constant on when its control edge arrives;
+  // in the last iteration that edge is dead, and so is the constant.
+  for (int parallel : {1, 10}) {
+    Graph g;
+    AddConst(&g, "zero", Int(0));
+    AddPlaceholder(&g, "limit", DT_INT32);
+    std::string exit = CountingLoop(&g, "w/", "w", "zero", "zero", "limit", "",
+                                    parallel, /*step_in_body=*/true);
+    ExecutorHarness h(&g);
+    std::unique_ptr<Executor> ex;
+    TW_ASSERT_OK(h.Create({"limit"}, {exit, "w/exit_i"}, {}, &ex));
+    for (int limit : {0, 1, 7, 500}) {
+      std::vector<Tensor> out;
+      TW_ASSERT_OK(h.Run(*ex, {Int(limit)}, &out));
+      EXPECT_EQ(ToVector<int32_t>(out[0])[0], limit * (limit + 1) / 2)
+          << "limit " << limit << " parallel " << parallel;
+      EXPECT_EQ(ToVector<int32_t>(out[1])[0], limit);
+    }
+  }
+}
+
+TEST(ControlFlowTest, ConstantUnderADeadControlEdgeIsDead) {
+  // A Const that only runs after the true side: an Assert of it fails
+  // exactly when that side is taken, and its value reaches the Merge then.
+  Graph g;
+  AddPlaceholder(&g, "p", DT_BOOL);
+  AddPlaceholder(&g, "x", DT_BOOL);
+  AddOp(&g, "Switch", "sw", {"x", "p"});
+  AddOp(&g, "Identity", "pivot_t", {"sw:1"});
+  NodeDef def = test::MakeNodeDef("Const", "c", {"^pivot_t"},
+                                  {{"value", test::AttrTensor(Bool(false))},
+                                   {"dtype", test::AttrType(DT_BOOL)}});
+  Node* node = nullptr;
+  TW_ASSERT_OK(g.AddNode(def, &node));
+  AttrValue types;
+  types.mutable_list()->add_type(static_cast<::tensorweave::DataType>(DT_BOOL));
+  AddOp(&g, "Assert", "check", {"c", "c"}, {{"T", types}});
+  AddOp(&g, "Identity", "false_side", {"sw:0"});
+  AddOp(&g, "Merge", "merge", {"false_side", "c"});
+  ExecutorHarness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({"p", "x"}, {"merge:0", "merge:1"}, {"check"}, &ex));
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(h.Run(*ex, {Bool(false), Bool(true)}, &out));
+  EXPECT_EQ(ToVector<bool>(out[0]), std::vector<bool>{true});
+  EXPECT_EQ(ToVector<int32_t>(out[1]), std::vector<int32_t>{0});
+  Status s = h.Run(*ex, {Bool(true), Bool(true)}, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
+  EXPECT_TRUE(HasSubstr(s.message(), "check")) << s;
+}
+
+TEST(ControlFlowTest, LoopCondOfANonScalarIsAnError) {
+  Graph g;
+  AddPlaceholder(&g, "p", DT_BOOL);
+  AddOp(&g, "LoopCond", "cond", {"p"});
+  ExecutorHarness h(&g);
+  std::unique_ptr<Executor> ex;
+  TW_ASSERT_OK(h.Create({"p"}, {"cond"}, {}, &ex));
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(h.Run(*ex, {Bool(true)}, &out));
+  EXPECT_EQ(ToVector<bool>(out[0]), std::vector<bool>{true});
+  Tensor two;
+  TW_ASSERT_OK(Tensor::Allocate(DT_BOOL, TensorShape({2}), &two));
+  Status s = h.Run(*ex, {two}, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
+  EXPECT_TRUE(HasSubstr(s.message(), "cond")) << s;
+  EXPECT_TRUE(HasSubstr(s.message(), "scalar")) << s;
 }
 
 TEST(ControlFlowTest, NestedLoops) {

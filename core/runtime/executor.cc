@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <new>
@@ -95,10 +96,27 @@ struct Executor::Item {
   bool lock_free = false;
   bool is_async = false;
   // Nodes the executor runs itself, without their kernel: Identity, Enter,
-  // Exit and NextIteration pass their input on, a Switch routes it (their
-  // Ref forms, and traced steps, use the kernels).
-  enum class Inline : uint8_t { kNone, kForward, kSwitch };
+  // Exit and NextIteration pass their input on, LoopCond a scalar bool, a
+  // Switch routes its input, a Merge passes its live one with its index,
+  // and a Const on the host gives its value (their Ref forms, and traced
+  // steps, use the kernels).
+  enum class Inline : uint8_t {
+    kNone,
+    kForward,
+    kLoopCond,
+    kSwitch,
+    kMerge,
+    kConst
+  };
   Inline inline_kind = Inline::kNone;
+  // kConst: the value; kMerge: the value_index output for each input, when
+  // something reads it.
+  Tensor constant;
+  // A kConst whose one input is a control edge (a constant in a loop's body
+  // or under control_dependencies): when that edge arrives, the executor
+  // passes the value on at once instead of scheduling the node.
+  bool const_on_arrival = false;
+  std::vector<Tensor> merge_indices;
   // Merge: its index among the frame's merges, its data inputs, and
   // whether one of them is fed (live from the start).
   int merge_index = -1;
@@ -227,6 +245,8 @@ struct Executor::StepState {
   std::vector<std::unique_ptr<FrameState>> ended_frames;
   std::atomic<int64_t> outstanding{0};
   std::atomic<bool> aborted{false};
+  // Item::const_on_arrival applies: host memory, no tracing.
+  bool consts_on_arrival = false;
   std::mutex mu;
   std::condition_variable done_cv;
   bool done = false;
@@ -405,8 +425,16 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
     if (op == "Identity" || op == "Enter" || op == "Exit" ||
         op == "NextIteration") {
       item.inline_kind = Item::Inline::kForward;
+    } else if (op == "LoopCond") {
+      item.inline_kind = Item::Inline::kLoopCond;
     } else if (op == "Switch") {
       item.inline_kind = Item::Inline::kSwitch;
+    } else if (op == "Merge") {
+      item.inline_kind = Item::Inline::kMerge;
+    } else if (op == "Const" && item.node->constant_value() != nullptr) {
+      item.inline_kind = Item::Inline::kConst;
+      item.constant = *item.node->constant_value();
+      item.const_on_arrival = item.initial_pending == 1;
     }
     if (item.kind != NodeKind::kNormal) ex->has_control_flow_ = true;
     item_of[id] = static_cast<int>(ex->items_.size());
@@ -504,8 +532,23 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
     for (auto e = item.out_edges.rbegin(); e != item.out_edges.rend(); ++e) {
       e->last_use = seen.insert(e->src_output).second;
     }
-    auto is_merge = [&ex](int dst) {
-      return dst >= 0 && ex->items_[dst].kind == NodeKind::kMerge;
+    if (item.inline_kind == Item::Inline::kMerge && seen.count(1)) {
+      for (int i = 0; i < item.num_data_inputs; ++i) {
+        item.merge_indices.push_back(Tensor::Scalar<int32_t>(i));
+      }
+    }
+    // A constant passed on at arrival reaches its own successors under the
+    // lock its predecessor holds.
+    std::function<bool(int)> is_merge = [&ex, &is_merge](int dst) {
+      if (dst < 0) return false;
+      const Item& d = ex->items_[dst];
+      if (d.kind == NodeKind::kMerge) return true;
+      if (!d.const_on_arrival) return false;
+      return std::any_of(
+                 d.out_edges.begin(), d.out_edges.end(),
+                 [&](const Item::OutEdge& e) { return is_merge(e.dst); }) ||
+             std::any_of(d.control_dsts.begin(), d.control_dsts.end(),
+                         is_merge);
     };
     item.lock_free =
         item.frame != 0 && item.kind != NodeKind::kEnter &&
@@ -650,6 +693,9 @@ std::vector<const Node*> Executor::nodes() const {
 
 // Fills the feed slots and starts the roots: the cheap ones on this thread.
 void Executor::Start(StepState* state, const std::vector<Tensor>& feeds) const {
+  const DeviceBase* device = state->step->device;
+  state->consts_on_arrival = state->step->stats == nullptr &&
+                             (device == nullptr || device->host_memory());
   FrameState& root = state->root;
   root.info = &frames_[0];
   root.iterations.push_back(
@@ -927,21 +973,49 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
   return true;
 }
 
-// Runs a forwarding node (Item::inline_kind) without its kernel: its input
-// moves to its output. False when the kernel must run instead (a Switch's
-// predicate that is not a scalar bool: the kernel reports it).
+// Runs a node of Item::inline_kind without its kernel. False when the
+// kernel must run instead: a predicate that is not a scalar bool (the kernel
+// reports it), a Const on a device whose memory is not the host's.
 bool Executor::RunInline(StepState* state, const Tagged& tagged,
                          TensorValue* inputs,
                          std::vector<Tagged>* ready) const {
   const Item& item = items_[tagged.item];
+  auto is_scalar_bool = [](const Tensor& t) {
+    return t.dtype() == DT_BOOL && t.shape().rank() == 0;
+  };
   TensorValue outputs[2];
-  if (item.inline_kind == Item::Inline::kSwitch) {
-    const Tensor& pred = inputs[1].tensor;
-    if (pred.dtype() != DT_BOOL || pred.shape().rank() != 0) return false;
-    outputs[pred.data<bool>()[0] ? 1 : 0] = std::move(inputs[0]);
-    inputs[1] = TensorValue();
-  } else {
-    outputs[0] = std::move(inputs[0]);
+  switch (item.inline_kind) {
+    case Item::Inline::kSwitch:
+      if (!is_scalar_bool(inputs[1].tensor)) return false;
+      outputs[inputs[1].tensor.data<bool>()[0] ? 1 : 0] = std::move(inputs[0]);
+      inputs[1] = TensorValue();
+      break;
+    case Item::Inline::kMerge: {
+      int live = 0;
+      while (!inputs[live].has_value()) {
+        if (++live == item.num_data_inputs) return false;
+      }
+      outputs[0] = std::move(inputs[live]);
+      if (!item.merge_indices.empty()) {
+        outputs[1].tensor = item.merge_indices[live];
+      }
+      for (int i = live + 1; i < item.num_data_inputs; ++i) {
+        inputs[i] = TensorValue();
+      }
+      break;
+    }
+    case Item::Inline::kConst:
+      if (state->step->device != nullptr &&
+          !state->step->device->host_memory()) {
+        return false;
+      }
+      outputs[0].tensor = item.constant;
+      break;
+    case Item::Inline::kLoopCond:
+      if (!is_scalar_bool(inputs[0].tensor)) return false;
+      [[fallthrough]];
+    default:
+      outputs[0] = std::move(inputs[0]);
   }
   PropagateOutputs(state, tagged, outputs, ready);
   return true;
@@ -1105,6 +1179,14 @@ void Executor::ActivateNodes(StepState* state, const Item& item,
   auto arrive = [&](int dst_id, int slot, TensorValue* value, bool move,
                     bool control) {
     const Item& dst = items_[dst_id];
+    if (dst.const_on_arrival && state->consts_on_arrival) {
+      TensorValue constant;
+      const bool const_dead = control ? dead : value == nullptr;
+      if (!const_dead) constant.tensor = dst.constant;
+      ActivateNodes(state, dst, &constant, const_dead, frame, iter, ready,
+                    /*reused=*/false, it, made_ready);
+      return;
+    }
     if (dst.kind == NodeKind::kMerge) {
       ActivateMerge(state, dst, slot, value, move, control, from_enter, frame,
                     iter, ready);
