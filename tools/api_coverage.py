@@ -90,9 +90,6 @@ EXCLUDED: dict[str, dict[str, str]] = {
                 "quantize_v2",
                 "quantized_concat",
                 "dequantize",
-                "fake_quant_with_min_max_args_gradient",
-                "fake_quant_with_min_max_vars_gradient",
-                "fake_quant_with_min_max_vars_per_channel_gradient",
             )
         },
         **{

@@ -562,6 +562,14 @@ from tensorweave._src.ops import selection_grad as _selection_grad  # noqa: F401
 from tensorweave._src.ops import control_flow_grad as _control_flow_grad  # noqa: F401
 from tensorweave._src.ops import tensor_array_grad as _tensor_array_grad  # noqa: F401
 from tensorweave._src.ops import gen_ops as _gen_ops
+from tensorweave._src.ops.fake_quant_ops import (  # noqa: E402
+    fake_quant_with_min_max_args,
+    fake_quant_with_min_max_args_gradient,
+    fake_quant_with_min_max_vars,
+    fake_quant_with_min_max_vars_gradient,
+    fake_quant_with_min_max_vars_per_channel,
+    fake_quant_with_min_max_vars_per_channel_gradient,
+)
 
 # Namespaces, after the ops they re-export.
 from tensorweave import flags  # noqa: E402
@@ -581,6 +589,7 @@ from tensorweave import losses  # noqa: E402
 from tensorweave import metrics  # noqa: E402
 from tensorweave import nn  # noqa: E402
 from tensorweave import python_io  # noqa: E402
+from tensorweave import quantization  # noqa: E402
 from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
