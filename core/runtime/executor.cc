@@ -789,27 +789,36 @@ void Executor::Finish(StepState* state) const {
   done(s);
 }
 
-// Runs the nodes on `stack`, then, on this thread, every cheap node they
-// make ready. The step's outstanding count includes the nodes on `stack`:
+// Runs the nodes on `queue`, then, on this thread, every cheap node they
+// make ready. The step's outstanding count includes the nodes on `queue`:
 // while this thread works, those `owned` counts stand for everything it
 // holds, so the nodes it makes ready and runs itself are not counted one by
 // one (one atomic operation per call rather than per node); a node it hands
 // to another thread (the pool, an async kernel's callback) gets a count of
 // its own first.
-void Executor::Process(StepState* state, std::vector<Tagged> stack) const {
+//
+// Nodes run in the order they became ready (first in, first out, as
+// TensorFlow's executor): a cheap node made ready early, such as a read of a
+// variable, runs before a long chain made ready after it (the chain that ends
+// in that variable's update, say).
+void Executor::Process(StepState* state, std::vector<Tagged> queue) const {
   const ScopedFlushDenormal flush_denormals;  // as TF's CPU kernels
-  int64_t owned = static_cast<int64_t>(stack.size());
+  int64_t owned = static_cast<int64_t>(queue.size());
   std::vector<Tagged> ready;
-  while (!stack.empty()) {
-    const Tagged tagged = stack.back();
-    stack.pop_back();
+  size_t next = 0;
+  while (next < queue.size()) {
+    const Tagged tagged = queue[next++];
+    if (next >= 1024 && 2 * next >= queue.size()) {  // drop what has run
+      queue.erase(queue.begin(), queue.begin() + next);
+      next = 0;
+    }
     if (state->Stopped()) continue;
     const bool async = items_[tagged.item].is_async && !tagged.dead;
     if (async) HandOver(state, &owned);
     ready.clear();
     if (!RunItem(state, tagged, &ready)) continue;  // its callback goes on
     if (async) ++owned;  // it failed before starting: its count is ours
-    Distribute(state, ready, &stack, &owned);
+    Distribute(state, ready, &queue, &owned, next);
   }
   if (state->outstanding.fetch_sub(owned, std::memory_order_acq_rel) == owned) {
     Finish(state);
@@ -829,11 +838,12 @@ void Executor::HandOver(StepState* state, int64_t* owned) const {
 
 // Newly ready nodes: the cheap ones (and dead ones: they only pass their
 // deadness on) go on `inline_ready`, one expensive one too when nothing else
-// is there, the other expensive ones to the pool. With `owned`, the nodes
-// are not counted yet (see Process); without, each already is.
+// waits there (its entries from `first_pending` on), the other expensive
+// ones to the pool. With `owned`, the nodes are not counted yet (see
+// Process); without, each already is.
 void Executor::Distribute(StepState* state, const std::vector<Tagged>& ready,
-                          std::vector<Tagged>* inline_ready,
-                          int64_t* owned) const {
+                          std::vector<Tagged>* inline_ready, int64_t* owned,
+                          size_t first_pending) const {
   auto to_pool = [&](const Tagged& t) {
     HandOver(state, owned);
     state->step->inter_op_pool->Schedule(
@@ -850,7 +860,7 @@ void Executor::Distribute(StepState* state, const std::vector<Tagged>& ready,
     }
   }
   if (kept_expensive != nullptr) {
-    if (inline_ready->empty()) {
+    if (inline_ready->size() == first_pending) {
       inline_ready->push_back(*kept_expensive);
     } else {
       to_pool(*kept_expensive);

@@ -112,7 +112,7 @@ class Executor {
   Status BuildFrames();
   int OutputFrame(const Item& item) const;
   void Start(StepState* state, const std::vector<Tensor>& feeds) const;
-  void Process(StepState* state, std::vector<Tagged> stack) const;
+  void Process(StepState* state, std::vector<Tagged> queue) const;
   void ProcessAfterCallback(StepState* state, std::vector<Tagged> stack) const;
   bool RunItem(StepState* state, const Tagged& tagged,
                std::vector<Tagged>* ready) const;
@@ -145,7 +145,8 @@ class Executor {
   bool Schedule(StepState* state, const std::vector<Tagged>& ready,
                 std::vector<Tagged>* inline_ready, bool is_start) const;
   void Distribute(StepState* state, const std::vector<Tagged>& ready,
-                  std::vector<Tagged>* inline_ready, int64_t* owned) const;
+                  std::vector<Tagged>* inline_ready, int64_t* owned,
+                  size_t first_pending = 0) const;
   void HandOver(StepState* state, int64_t* owned) const;
   bool RunInline(StepState* state, const Tagged& tagged, TensorValue* inputs,
                  std::vector<Tagged>* ready) const;

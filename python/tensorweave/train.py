@@ -47,6 +47,9 @@ from tensorweave._src.training.basic_session_run_hooks import NanTensorHook
 from tensorweave._src.training.basic_session_run_hooks import SecondOrStepTimer
 from tensorweave._src.training.basic_session_run_hooks import StepCounterHook
 from tensorweave._src.training.basic_session_run_hooks import StopAtStepHook
+from tensorweave._src.training.basic_session_run_hooks import SummarySaverHook
+from tensorweave._src.training.basic_session_run_hooks import ProfilerHook
+from tensorweave._src.summary.writer import summary_iterator
 from tensorweave._src.training.checkpoint_management import VocabInfo
 from tensorweave._src.training.checkpoint_management import checkpoints_iterator
 from tensorweave._src.training.checkpoint_management import generate_checkpoint_state_proto
@@ -62,6 +65,10 @@ from tensorweave._src.training.input import limit_epochs
 from tensorweave._src.training.input import range_input_producer
 from tensorweave._src.training.input import shuffle_batch
 from tensorweave._src.training.input import shuffle_batch_join
+from tensorweave._src.training.input import maybe_batch
+from tensorweave._src.training.input import maybe_batch_join
+from tensorweave._src.training.input import maybe_shuffle_batch
+from tensorweave._src.training.input import maybe_shuffle_batch_join
 from tensorweave._src.training.input import slice_input_producer
 from tensorweave._src.training.input import string_input_producer
 from tensorweave._src.training.queue_runner import QueueRunner

@@ -42,6 +42,7 @@ class GraphKeys:
     LOSSES = "losses"
     REGULARIZATION_LOSSES = "regularization_losses"
     SUMMARIES = "summaries"
+    SUMMARY_OP = "summary_op"
     INIT_OP = "init_op"
     TRAIN_OP = "train_op"
     GLOBAL_STEP = "global_step"

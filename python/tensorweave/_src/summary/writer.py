@@ -226,3 +226,13 @@ class FileWriterCache:
             if logdir not in FileWriterCache._cache:
                 FileWriterCache._cache[logdir] = FileWriter(logdir, graph=ops.get_default_graph())
             return FileWriterCache._cache[logdir]
+
+
+def summary_iterator(path):
+    """Yields the `Event` protos of an event file that a FileWriter (or TensorFlow) wrote, in order
+    (`tw.train.summary_iterator`, TF1's name); DataLossError at a corrupted or truncated record."""
+    from tensorweave._src.platform.tf_record import tf_record_iterator
+    from tensorweave._src.summary.protos import Event
+
+    for record in tf_record_iterator(path):
+        yield Event.FromString(record)

@@ -84,6 +84,13 @@ class NeverTriggerTimer(SecondOrStepTimer):
         return False
 
 
+def _global_step_read_or_raise(hook_name):
+    read = training_util._get_or_create_global_step_read()
+    if read is None:
+        raise RuntimeError(f"Global step should be created to use {hook_name}.")
+    return read
+
+
 def _global_step_or_raise(hook_name):
     global_step = training_util.get_global_step()
     if global_step is None:
@@ -306,19 +313,32 @@ class CheckpointSaverHook(SessionRunHook):
         return savers[0]
 
 
+def _summary_writer(summary_writer, output_dir):
+    """The writer a hook gives its summaries to: its own, else the shared one of `output_dir`, else None."""
+    if summary_writer is None and output_dir:
+        from tensorweave._src.summary.writer import FileWriterCache
+
+        summary_writer = FileWriterCache.get(output_dir)
+    return summary_writer
+
+
 class StepCounterHook(SessionRunHook):
-    """Logs the global steps per second every `every_n_steps` steps or `every_n_secs` seconds (tensorweave
-    logs it; it writes no summary)."""
+    """Logs the global steps per second every `every_n_steps` steps or `every_n_secs` seconds, and writes it as
+    the scalar summary `global_step/sec` when given `output_dir` or `summary_writer`."""
 
     def __init__(self, every_n_steps=100, every_n_secs=None, output_dir=None, summary_writer=None, steps_per_run=1):
         if (every_n_steps is None) == (every_n_secs is None):
             raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
         self._timer = SecondOrStepTimer(every_steps=every_n_steps, every_secs=every_n_secs)
         self._steps_per_run = steps_per_run
+        self._output_dir = output_dir
+        self._summary_writer = summary_writer
         self.steps_per_sec = None
 
     def begin(self):
-        self._global_step_tensor = _global_step_or_raise("StepCounterHook")
+        self._summary_writer = _summary_writer(self._summary_writer, self._output_dir)
+        self._global_step_tensor = _global_step_read_or_raise("StepCounterHook")
+        self._summary_tag = training_util.get_global_step().op.name + "/sec"
 
     def before_run(self, run_context):
         return SessionRunArgs(self._global_step_tensor)
@@ -331,7 +351,135 @@ class StepCounterHook(SessionRunHook):
                 elapsed_time, elapsed_steps = self._timer.update_last_triggered_step(global_step)
                 if elapsed_time is not None and elapsed_time > 0:
                     self.steps_per_sec = elapsed_steps / elapsed_time
-                    _logger.info("global_step/sec: %g", self.steps_per_sec)
+                    _logger.info("%s: %g", self._summary_tag, self.steps_per_sec)
+                    if self._summary_writer is not None:
+                        from tensorweave._src.summary.protos import Summary
+
+                        value = Summary.Value(tag=self._summary_tag, simple_value=self.steps_per_sec)
+                        self._summary_writer.add_summary(Summary(value=[value]), global_step)
+
+    def end(self, session):
+        if self._summary_writer is not None:
+            self._summary_writer.flush()
+
+
+class SummarySaverHook(SessionRunHook):
+    """Runs the summary op(s) every `save_steps` steps or `save_secs` seconds (and at the first step) and writes
+    their output to `summary_writer` or the shared FileWriter of `output_dir`, at the global step; the first step
+    also writes a SessionLog START. Give exactly one of `summary_op` (a tensor or a list) and `scaffold` (whose
+    summary_op is `tw.summary.merge_all()` unless set).
+
+    Example:
+      >>> import tempfile
+      >>> import tensorweave as tw
+      >>> d = tempfile.mkdtemp()
+      >>> with tw.Graph().as_default():
+      ...     step = tw.train.get_or_create_global_step()
+      ...     rate = tw.summary.scalar("rate", tw.constant(0.5))
+      ...     train = tw.assign_add(step, 1)
+      ...     hook = tw.train.SummarySaverHook(save_steps=2, output_dir=d, summary_op=rate)
+      ...     with tw.train.MonitoredSession(hooks=[hook]) as sess:
+      ...         for _ in range(5):
+      ...             _ = sess.run(train)
+      >>> events = [e for f in tw.gfile.ListDirectory(d) for e in tw.train.summary_iterator(d + "/" + f)]
+      >>> [(e.step, v.simple_value) for e in events for v in e.summary.value]
+      [(1, 0.5), (3, 0.5), (5, 0.5)]
+    """
+
+    def __init__(
+        self, save_steps=None, save_secs=None, output_dir=None, summary_writer=None, scaffold=None, summary_op=None
+    ):
+        if (scaffold is None) == (summary_op is None):
+            raise ValueError("Exactly one of scaffold or summary_op must be provided.")
+        self._summary_op = summary_op
+        self._summary_writer = summary_writer
+        self._output_dir = output_dir
+        self._scaffold = scaffold
+        self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
+
+    def begin(self):
+        self._summary_writer = _summary_writer(self._summary_writer, self._output_dir)
+        self._next_step = None
+        self._global_step_tensor = _global_step_read_or_raise("SummarySaverHook")
+
+    def _summary_ops(self):
+        op = self._summary_op if self._summary_op is not None else self._scaffold.summary_op
+        if op is None:
+            return None
+        return list(op) if isinstance(op, (list, tuple)) else [op]
+
+    def before_run(self, run_context):
+        self._request_summary = self._next_step is None or self._timer.should_trigger_for_step(self._next_step)
+        requests = {"global_step": self._global_step_tensor}
+        summary_ops = self._summary_ops() if self._request_summary else None
+        if summary_ops:
+            requests["summary"] = summary_ops
+        return SessionRunArgs(requests)
+
+    def after_run(self, run_context, run_values):
+        if self._summary_writer is None:
+            return
+        global_step = run_values.results["global_step"] + 1
+        if self._next_step is None or self._request_summary:
+            global_step = run_context.session.run(self._global_step_tensor)
+        if self._next_step is None:
+            from tensorweave._src.summary.protos import SessionLog
+
+            self._summary_writer.add_session_log(SessionLog(status=SessionLog.START), global_step)
+        if self._request_summary:
+            self._timer.update_last_triggered_step(global_step)
+            for summary in run_values.results.get("summary", []):
+                self._summary_writer.add_summary(summary, global_step)
+        self._next_step = global_step + 1
+
+    def end(self, session=None):
+        if self._summary_writer is not None:
+            self._summary_writer.flush()
+
+
+class ProfilerHook(SessionRunHook):
+    """Traces one step every `save_steps` steps or `save_secs` seconds (RunOptions FULL_TRACE) and writes its
+    Chrome trace (chrome://tracing, Perfetto) to `<output_dir>/timeline-<global step>.json`."""
+
+    def __init__(self, save_steps=None, save_secs=None, output_dir="", show_dataflow=True, show_memory=False):
+        self._output_file = os.path.join(output_dir, "timeline-{}.json")
+        self._file_writer = _summary_writer(None, output_dir)
+        self._show_dataflow = show_dataflow
+        self._show_memory = show_memory
+        self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
+
+    def begin(self):
+        self._next_step = None
+        self._global_step_tensor = _global_step_read_or_raise("ProfilerHook")
+
+    def before_run(self, run_context):
+        from tensorweave._src.client.session_config import RunOptions
+
+        self._request_summary = self._next_step is not None and self._timer.should_trigger_for_step(self._next_step)
+        options = RunOptions(trace_level=RunOptions.FULL_TRACE) if self._request_summary else None
+        return SessionRunArgs({"global_step": self._global_step_tensor}, options=options)
+
+    def after_run(self, run_context, run_values):
+        global_step = run_values.results["global_step"] + 1
+        if self._next_step is None:
+            # The first step: the timer starts counting here (it is not traced: it includes graph setup).
+            self._timer.update_last_triggered_step(global_step)
+        elif self._request_summary and run_values.run_metadata is not None:
+            from tensorweave._src.client.timeline import Timeline
+
+            self._timer.update_last_triggered_step(global_step)
+            trace = Timeline(step_stats=run_values.run_metadata.step_stats).generate_chrome_trace_format(
+                show_dataflow=self._show_dataflow, show_memory=self._show_memory
+            )
+            with open(self._output_file.format(global_step), "w") as f:
+                f.write(trace)
+            if self._file_writer is not None:
+                self._file_writer.add_run_metadata(run_values.run_metadata, f"step_{global_step}", global_step)
+        self._next_step = global_step + 1
+
+    def end(self, session):
+        if self._file_writer is not None:
+            self._file_writer.flush()
 
 
 class FinalOpsHook(SessionRunHook):

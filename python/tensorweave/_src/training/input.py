@@ -8,7 +8,18 @@ ops raise OutOfRangeError after the last elements.
 """
 
 from tensorweave._src.framework import dtypes, ops, tensor_shape
-from tensorweave._src.ops import array_ops, logging_ops, math_ops, queue_ops, random_ops, scatter_var_ops, variables
+from tensorweave._src.ops import (
+    array_ops,
+    control_flow_ops,
+    data_flow_ops,
+    gen_ops,
+    logging_ops,
+    math_ops,
+    queue_ops,
+    random_ops,
+    scatter_var_ops,
+    variables,
+)
 from tensorweave._src.training import queue_runner
 
 __all__ = [
@@ -254,22 +265,39 @@ def _which_queue(dynamic_pad):
     return queue_ops.PaddingFIFOQueue if dynamic_pad else queue_ops.FIFOQueue
 
 
-def _check_keep_input(keep_input):
-    if keep_input is not True:
-        raise NotImplementedError(
-            "keep_input other than True (the maybe_batch family) is not supported by tensorweave yet"
-        )
+def _validate_keep_input(keep_input, enqueue_many):
+    """keep_input as a bool tensor: a scalar (keep the whole enqueue or not), or with enqueue_many a vector (which
+    rows to keep)."""
+    keep_input = ops.convert_to_tensor(keep_input, dtype=dtypes.bool, name="keep_input")
+    rank = keep_input.shape.ndims
+    if rank is None:
+        raise ValueError("`keep_input` dimensions must be known at graph construction.")
+    if rank > 1:
+        raise ValueError("`keep_input` must be 0 or 1 dimensions.")
+    if not enqueue_many and rank == 1:
+        raise ValueError("`keep_input` cannot be a vector when `enqueue_many=False`.")
+    return keep_input
 
 
-def _enqueue_join(queue, tensor_list_list, enqueue_many):
+def _enqueue_op(queue, tensor_list, enqueue_many, keep_input):
+    """The enqueue of tensor_list that keep_input allows: the rows it selects (a vector), or the whole enqueue
+    when the scalar is true (a cond); a plain enqueue when keep_input is the constant True."""
     enqueue_fn = queue.enqueue_many if enqueue_many else queue.enqueue
-    enqueue_ops = [enqueue_fn(tl) for tl in tensor_list_list]
+    if keep_input is True:
+        return enqueue_fn(tensor_list)
+    if keep_input.shape.ndims == 1:
+        which = math_ops.cast(keep_input, dtypes.int32)
+        return enqueue_fn([data_flow_ops.dynamic_partition(t, which, num_partitions=2)[1] for t in tensor_list])
+    return control_flow_ops.cond(keep_input, lambda: enqueue_fn(tensor_list), gen_ops.no_op)
+
+
+def _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input=True):
+    enqueue_ops = [_enqueue_op(queue, tl, enqueue_many, keep_input) for tl in tensor_list_list]
     queue_runner.add_queue_runner(queue_runner.QueueRunner(queue, enqueue_ops))
 
 
-def _enqueue(queue, tensor_list, threads, enqueue_many):
-    enqueue_fn = queue.enqueue_many if enqueue_many else queue.enqueue
-    enqueue_ops = [enqueue_fn(tensor_list)] * threads
+def _enqueue(queue, tensor_list, threads, enqueue_many, keep_input=True):
+    enqueue_ops = [_enqueue_op(queue, tensor_list, enqueue_many, keep_input)] * threads
     queue_runner.add_queue_runner(queue_runner.QueueRunner(queue, enqueue_ops))
 
 
@@ -335,14 +363,14 @@ def _batch(
     shared_name=None,
     name=None,
 ):
-    _check_keep_input(keep_input)
     tensor_list = _as_tensor_list(tensors)
     with ops.name_scope(name, "batch", list(tensor_list)) as scope:
         tensor_list = _validate(tensor_list)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = _dtypes([tensor_list])
         shapes = _shapes([tensor_list], shapes, enqueue_many)
         queue = _which_queue(dynamic_pad)(capacity=capacity, dtypes=types, shapes=shapes, shared_name=shared_name)
-        _enqueue(queue, tensor_list, num_threads, enqueue_many)
+        _enqueue(queue, tensor_list, num_threads, enqueue_many, keep_input)
         _summary_scalar(f"fraction_of_{capacity}_full", math_ops.cast(queue.size(), dtypes.float32) * (1.0 / capacity))
         dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, scope)
         return _as_original_type(tensors, dequeued)
@@ -360,14 +388,40 @@ def batch_join(
     name=None,
 ):
     """As batch, from several lists of tensors (one enqueue thread each), e.g. one per input file reader."""
-    _check_keep_input(True)
+    return _batch_join(
+        tensors_list,
+        batch_size,
+        True,
+        capacity,
+        enqueue_many,
+        shapes,
+        dynamic_pad,
+        allow_smaller_final_batch,
+        shared_name,
+        name,
+    )
+
+
+def _batch_join(
+    tensors_list,
+    batch_size,
+    keep_input,
+    capacity,
+    enqueue_many,
+    shapes,
+    dynamic_pad,
+    allow_smaller_final_batch,
+    shared_name,
+    name,
+):
     tensor_list_list = _as_tensor_list_list(tensors_list)
     with ops.name_scope(name, "batch_join", [t for tl in tensor_list_list for t in tl]) as scope:
         tensor_list_list = _validate_join(tensor_list_list)
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = _dtypes(tensor_list_list)
         shapes = _shapes(tensor_list_list, shapes, enqueue_many)
         queue = _which_queue(dynamic_pad)(capacity=capacity, dtypes=types, shapes=shapes, shared_name=shared_name)
-        _enqueue_join(queue, tensor_list_list, enqueue_many)
+        _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input)
         _summary_scalar(f"fraction_of_{capacity}_full", math_ops.cast(queue.size(), dtypes.float32) * (1.0 / capacity))
         dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, scope)
         return _as_original_type(tensors_list[0], dequeued)
@@ -395,26 +449,21 @@ def shuffle_batch(
 ):
     """Batches of randomly chosen elements of `tensors`, through a RandomShuffleQueue that keeps at least
     `min_after_dequeue` elements (while its inputs last) to mix from."""
-    _check_keep_input(True)
-    tensor_list = _as_tensor_list(tensors)
-    with ops.name_scope(name, "shuffle_batch", list(tensor_list)) as scope:
-        if capacity <= min_after_dequeue:
-            raise ValueError(f"capacity {capacity} must be bigger than min_after_dequeue {min_after_dequeue}.")
-        tensor_list = _validate(tensor_list)
-        types = _dtypes([tensor_list])
-        shapes = _shapes([tensor_list], shapes, enqueue_many)
-        queue = queue_ops.RandomShuffleQueue(
-            capacity=capacity,
-            min_after_dequeue=min_after_dequeue,
-            seed=seed,
-            dtypes=types,
-            shapes=shapes,
-            shared_name=shared_name,
-        )
-        _enqueue(queue, tensor_list, num_threads, enqueue_many)
-        _shuffle_summary(queue, capacity, min_after_dequeue)
-        dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, scope)
-        return _as_original_type(tensors, dequeued)
+    return _shuffle_batch(
+        [tensors],
+        False,
+        batch_size,
+        capacity,
+        min_after_dequeue,
+        True,
+        num_threads,
+        seed,
+        enqueue_many,
+        shapes,
+        allow_smaller_final_batch,
+        shared_name,
+        name,
+    )
 
 
 def shuffle_batch_join(
@@ -430,11 +479,47 @@ def shuffle_batch_join(
     name=None,
 ):
     """As shuffle_batch, from several lists of tensors (one enqueue thread each)."""
-    tensor_list_list = _as_tensor_list_list(tensors_list)
-    with ops.name_scope(name, "shuffle_batch_join", [t for tl in tensor_list_list for t in tl]) as scope:
+    return _shuffle_batch(
+        tensors_list,
+        True,
+        batch_size,
+        capacity,
+        min_after_dequeue,
+        True,
+        1,
+        seed,
+        enqueue_many,
+        shapes,
+        allow_smaller_final_batch,
+        shared_name,
+        name,
+    )
+
+
+def _shuffle_batch(
+    tensors_list,
+    join,
+    batch_size,
+    capacity,
+    min_after_dequeue,
+    keep_input,
+    num_threads,
+    seed,
+    enqueue_many,
+    shapes,
+    allow_smaller_final_batch,
+    shared_name,
+    name,
+):
+    """shuffle_batch (one list of tensors, `num_threads` enqueue threads) or, with `join`, shuffle_batch_join
+    (one enqueue thread per list)."""
+    tensor_list_list = _as_tensor_list_list(tensors_list) if join else [_as_tensor_list(tensors_list[0])]
+    scope_name = "shuffle_batch_join" if join else "shuffle_batch"
+    with ops.name_scope(name, scope_name, [t for tl in tensor_list_list for t in tl]) as scope:
         if capacity <= min_after_dequeue:
             raise ValueError(f"capacity {capacity} must be bigger than min_after_dequeue {min_after_dequeue}.")
-        tensor_list_list = _validate_join(tensor_list_list)
+        tensor_list_list = _validate_join(tensor_list_list) if join else [_validate(tensor_list_list[0])]
+        keep_input = _validate_keep_input(keep_input, enqueue_many)
         types = _dtypes(tensor_list_list)
         shapes = _shapes(tensor_list_list, shapes, enqueue_many)
         queue = queue_ops.RandomShuffleQueue(
@@ -445,7 +530,145 @@ def shuffle_batch_join(
             shapes=shapes,
             shared_name=shared_name,
         )
-        _enqueue_join(queue, tensor_list_list, enqueue_many)
+        if join:
+            _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input)
+        else:
+            _enqueue(queue, tensor_list_list[0], num_threads, enqueue_many, keep_input)
         _shuffle_summary(queue, capacity, min_after_dequeue)
         dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, scope)
         return _as_original_type(tensors_list[0], dequeued)
+
+
+# The maybe_ family: each element (or, with enqueue_many, each row) goes into the batch only where keep_input is
+# true; a scalar keep_input keeps or drops a whole enqueue.
+def maybe_batch(
+    tensors,
+    keep_input,
+    batch_size,
+    num_threads=1,
+    capacity=32,
+    enqueue_many=False,
+    shapes=None,
+    dynamic_pad=False,
+    allow_smaller_final_batch=False,
+    shared_name=None,
+    name=None,
+):
+    """As batch, keeping only the elements for which `keep_input` is true.
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     x = tw.train.limit_epochs(tw.constant([1, 2, 3, 4, 5, 6]), num_epochs=1)
+      ...     b = tw.train.maybe_batch([x], tw.equal(x % 2, 0), batch_size=2, enqueue_many=True,
+      ...                              allow_smaller_final_batch=True)
+      ...     sess.run(tw.local_variables_initializer())
+      ...     coord = tw.train.Coordinator()
+      ...     threads = tw.train.start_queue_runners(sess, coord)
+      ...     print([sess.run(b).tolist() for _ in range(2)])
+      ...     coord.request_stop(); coord.join(threads)
+      [[2, 4], [6]]
+    """
+    return _batch(
+        tensors,
+        batch_size,
+        keep_input,
+        num_threads=num_threads,
+        capacity=capacity,
+        enqueue_many=enqueue_many,
+        shapes=shapes,
+        dynamic_pad=dynamic_pad,
+        allow_smaller_final_batch=allow_smaller_final_batch,
+        shared_name=shared_name,
+        name=name,
+    )
+
+
+def maybe_batch_join(
+    tensors_list,
+    keep_input,
+    batch_size,
+    capacity=32,
+    enqueue_many=False,
+    shapes=None,
+    dynamic_pad=False,
+    allow_smaller_final_batch=False,
+    shared_name=None,
+    name=None,
+):
+    """As batch_join, keeping only the elements for which `keep_input` is true."""
+    return _batch_join(
+        tensors_list,
+        batch_size,
+        keep_input,
+        capacity,
+        enqueue_many,
+        shapes,
+        dynamic_pad,
+        allow_smaller_final_batch,
+        shared_name,
+        name,
+    )
+
+
+def maybe_shuffle_batch(
+    tensors,
+    batch_size,
+    capacity,
+    min_after_dequeue,
+    keep_input,
+    num_threads=1,
+    seed=None,
+    enqueue_many=False,
+    shapes=None,
+    allow_smaller_final_batch=False,
+    shared_name=None,
+    name=None,
+):
+    """As shuffle_batch, keeping only the elements for which `keep_input` is true."""
+    return _shuffle_batch(
+        [tensors],
+        False,
+        batch_size,
+        capacity,
+        min_after_dequeue,
+        keep_input,
+        num_threads,
+        seed,
+        enqueue_many,
+        shapes,
+        allow_smaller_final_batch,
+        shared_name,
+        name,
+    )
+
+
+def maybe_shuffle_batch_join(
+    tensors_list,
+    batch_size,
+    capacity,
+    min_after_dequeue,
+    keep_input,
+    seed=None,
+    enqueue_many=False,
+    shapes=None,
+    allow_smaller_final_batch=False,
+    shared_name=None,
+    name=None,
+):
+    """As shuffle_batch_join, keeping only the elements for which `keep_input` is true."""
+    return _shuffle_batch(
+        tensors_list,
+        True,
+        batch_size,
+        capacity,
+        min_after_dequeue,
+        keep_input,
+        1,
+        seed,
+        enqueue_many,
+        shapes,
+        allow_smaller_final_batch,
+        shared_name,
+        name,
+    )

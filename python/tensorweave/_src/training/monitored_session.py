@@ -14,6 +14,7 @@ from tensorweave._src.framework import ops
 from tensorweave._src.training import coordinator
 from tensorweave._src.training.basic_session_run_hooks import CheckpointSaverHook
 from tensorweave._src.training.basic_session_run_hooks import StepCounterHook
+from tensorweave._src.training.basic_session_run_hooks import SummarySaverHook
 from tensorweave._src.training.session_run_hook import SessionRunArgs
 from tensorweave._src.training.session_run_hook import SessionRunContext
 from tensorweave._src.training.session_run_hook import SessionRunValues
@@ -121,6 +122,10 @@ class Scaffold:
             self._local_init_op = Scaffold.get_or_default(
                 "local_init_op", LOCAL_INIT_OP, lambda: ops.group(variables.local_variables_initializer())
             )
+        if self._summary_op is None:
+            from tensorweave._src.summary import summary_ops
+
+            self._summary_op = Scaffold.get_or_default("summary_op", ops.GraphKeys.SUMMARY_OP, summary_ops.merge_all)
         if self._saver is None:
             savers = ops.get_collection(ops.GraphKeys.SAVERS)
             if savers:
@@ -531,6 +536,7 @@ class _MonitoredSession:
         run_context = SessionRunContext(SessionRunArgs(fetches, feed_dict, options), self._tf_sess)
         hook_fetches = {}
         hook_feeds = {}
+        hook_options = []
         for i, hook in enumerate(self._hooks):
             request = hook.before_run(run_context)
             if request is None:
@@ -539,8 +545,13 @@ class _MonitoredSession:
                 hook_fetches[i] = request.fetches
             if request.feed_dict:
                 hook_feeds = _merge_feeds(hook_feeds, request.feed_dict, "Same tensor is fed by two hooks.")
+            if request.options is not None:
+                hook_options.append(request.options)
         if hook_feeds:
             feed_dict = _merge_feeds(hook_feeds, feed_dict or {}, "Same tensor is fed by a SessionRunHook and user.")
+        if hook_options:
+            options = _merge_run_options(options, hook_options)
+            run_metadata = run_metadata if run_metadata is not None else _session_config().RunMetadata()
         try:
             outputs = self._tf_sess.run(
                 {"caller": fetches, "hooks": hook_fetches},
@@ -643,6 +654,27 @@ class SingularMonitoredSession(_MonitoredSession):
         return self._tf_sess
 
 
+def _session_config():
+    from tensorweave._src.client import session_config
+
+    return session_config
+
+
+def _merge_run_options(options, requested):
+    """The caller's RunOptions (a copy) with the hooks' requests merged as TF1 does: the highest trace level and
+    timeout, partition graphs if any asks."""
+    merged = _session_config().RunOptions()
+    for source in ([options] if options is not None else []) + requested:
+        merged.trace_level = max(merged.trace_level, source.trace_level)
+        merged.timeout_in_ms = max(merged.timeout_in_ms, source.timeout_in_ms)
+        merged.inter_op_thread_pool = max(merged.inter_op_thread_pool, source.inter_op_thread_pool)
+        merged.output_partition_graphs = merged.output_partition_graphs or source.output_partition_graphs
+        merged.report_tensor_allocations_upon_oom = (
+            merged.report_tensor_allocations_upon_oom or source.report_tensor_allocations_upon_oom
+        )
+    return merged
+
+
 def MonitoredTrainingSession(  # noqa: N802 - TensorFlow's name
     master="",
     is_chief=True,
@@ -664,7 +696,9 @@ def MonitoredTrainingSession(  # noqa: N802 - TensorFlow's name
     """A MonitoredSession for training, as TF1 builds it: the chief restores or initializes the model and
     (with `checkpoint_dir`) saves checkpoints every `save_checkpoint_secs` seconds (600 by default) or
     `save_checkpoint_steps` steps and logs the step rate every `log_step_count_steps` steps; other workers wait
-    for the model to be ready. Summaries are not written (`save_summaries_*` are accepted and ignored).
+    for the model to be ready. The chief writes the summaries (`tw.summary.merge_all()` unless the scaffold has a
+    summary_op) to `summary_dir` (default: `checkpoint_dir`) every `save_summaries_steps` steps (100 by default)
+    or `save_summaries_secs` seconds.
 
     Example:
       >>> import tempfile
@@ -698,8 +732,23 @@ def MonitoredTrainingSession(  # noqa: N802 - TensorFlow's name
         return MonitoredSession(session_creator=creator, hooks=all_hooks, stop_grace_period_secs=stop_grace_period_secs)
     creator = ChiefSessionCreator(scaffold=scaffold, checkpoint_dir=checkpoint_dir, master=master, config=config)
     summary_dir = summary_dir or checkpoint_dir
+    if save_summaries_steps is USE_DEFAULT and save_summaries_secs is USE_DEFAULT:
+        save_summaries_steps, save_summaries_secs = 100, None
+    elif save_summaries_steps is USE_DEFAULT:
+        save_summaries_steps = None
+    elif save_summaries_secs is USE_DEFAULT:
+        save_summaries_secs = None
     if summary_dir and log_step_count_steps and log_step_count_steps > 0:
         all_hooks.append(StepCounterHook(output_dir=summary_dir, every_n_steps=log_step_count_steps))
+    if summary_dir and ((save_summaries_steps or 0) > 0 or (save_summaries_secs or 0) > 0):
+        all_hooks.append(
+            SummarySaverHook(
+                scaffold=scaffold,
+                save_steps=save_summaries_steps,
+                save_secs=save_summaries_secs,
+                output_dir=summary_dir,
+            )
+        )
     if checkpoint_dir:
         if (save_checkpoint_secs and save_checkpoint_secs > 0) or (save_checkpoint_steps and save_checkpoint_steps > 0):
             all_hooks.append(

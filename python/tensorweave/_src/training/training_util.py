@@ -87,3 +87,23 @@ def assert_global_step(global_step_tensor):
     shape = global_step_tensor.shape
     if shape.ndims != 0 and shape.is_fully_defined():
         raise TypeError(f'Existing "global_step" is not scalar: {shape}')
+
+
+_GLOBAL_STEP_READ_KEY = "global_step_read_op_cache"
+
+
+def _get_or_create_global_step_read(graph=None):
+    """A copy of the global step's value made early in each step (`global_step + 0`, as TF1's hooks read it),
+    or None without a global step. Hooks fetch it rather than the variable: a fetched variable is read when the
+    step ends, after the step's own increment."""
+    graph = graph or ops.get_default_graph()
+    cached = graph.get_collection(_GLOBAL_STEP_READ_KEY)
+    if cached:
+        return cached[0]
+    step = get_global_step(graph)
+    if step is None:
+        return None
+    with graph.as_default(), ops.name_scope(None), ops.name_scope(step.op.name + "/"):
+        read = step + 0
+    graph.add_to_collection(_GLOBAL_STEP_READ_KEY, read)
+    return read
