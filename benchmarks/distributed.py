@@ -45,19 +45,56 @@ def _time_steps(fn, steps, warmup=30):
     return statistics.median(times)
 
 
-def null_step(num_workers, steps):
+def _null_graph(num_workers):
+    import tensorweave as tw
+
+    ops = []
+    for job, n in (("ps", 1), ("worker", num_workers)):
+        for i in range(n):
+            with tw.device(f"/job:{job}/task:{i}"):
+                ops.append(tw.no_op())
+    with tw.device("/job:worker/task:0"):
+        return tw.group(*ops)
+
+
+def null_step_remote(num_workers, steps):
+    """Seconds per null step of a client in another process than the master (RunStep through gRPC)."""
     import tensorweave as tw
 
     with _cluster(num_workers) as c, tw.Graph().as_default():
-        ops = []
-        for job, n in (("ps", 1), ("worker", num_workers)):
-            for i in range(n):
-                with tw.device(f"/job:{job}/task:{i}"):
-                    ops.append(tw.no_op())
-        with tw.device("/job:worker/task:0"):
-            step = tw.group(*ops)
+        step = _null_graph(num_workers)
         with tw.Session("grpc://" + c.cluster["worker"][0]) as sess:
             return _time_steps(lambda: sess.run(step), steps)
+
+
+def _null_task(steps):
+    """A task of the null-step run (TW_CONFIG): worker 0 is the client (`Session(server.target)` in its own
+    process, as the paper's) and prints its median seconds per step; the other tasks serve."""
+    import tensorweave as tw
+    from tensorweave.distributed import cluster_resolver
+
+    t = cluster_resolver()
+    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
+    if t.task_type != "worker" or t.task_id != 0:
+        server.join()
+    with tw.Graph().as_default():
+        step = _null_graph(len(t.cluster.as_dict()["worker"]))
+        with tw.Session(server.target) as sess:
+            print("NULL_STEP_S", _time_steps(lambda: sess.run(step), steps), flush=True)
+
+
+def null_step(num_workers, steps):
+    """Seconds per null step, the client in worker 0's process (TF's `Session(server.target)`)."""
+    from tensorweave.distributed import launch
+
+    with launch.LocalCluster([sys.executable, __file__, "--null-task", str(steps)], 1, num_workers) as c:
+        p = c.procs[("worker", 0)]
+        p.wait(timeout=steps * 0.05 + 120)
+        log = c.log("worker", 0)
+    times = [float(x.split()[1]) for x in log.splitlines() if x.startswith("NULL_STEP_S")]
+    if not times:
+        raise RuntimeError(f"worker 0 failed: {log}")
+    return times[0]
 
 
 def transfer(sizes, steps):
@@ -195,6 +232,105 @@ def mlp_async(seconds):
     return single, sum(rates)
 
 
+SYNC_BATCH = 64
+
+
+def _sync_task(aggregate, seconds, slow_seconds):
+    """A task of the synchronous-training run (TW_CONFIG): SyncReplicasOptimizer(replicas_to_aggregate=
+    `aggregate`, total_num_replicas=<the workers>) over an MLP on synthetic data; the last worker sleeps
+    `slow_seconds` before each of its steps (the straggler). The chief (worker 0) prints the global steps per
+    second over `seconds` (after a warm-up)."""
+    import tensorweave as tw
+    from tensorweave.distributed import cluster_resolver
+
+    t = cluster_resolver()
+    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
+    if t.task_type == "ps":
+        server.join()
+    total = t.cluster.num_tasks("worker")
+    device = tw.train.replica_device_setter(cluster=t.cluster, worker_device=f"/job:worker/task:{t.task_id}")
+    with tw.Graph().as_default(), tw.device(device):
+        tw.set_random_seed(0)
+        x = tw.placeholder(tw.float32, [SYNC_BATCH, 784])
+        labels = tw.placeholder(tw.int64, [SYNC_BATCH])
+        h = tw.layers.dense(x, 256, activation=tw.nn.relu)
+        logits = tw.layers.dense(h, 10)
+        loss = tw.reduce_mean(tw.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+        global_step = tw.train.get_or_create_global_step()
+        opt = tw.train.SyncReplicasOptimizer(
+            tw.train.GradientDescentOptimizer(0.01), replicas_to_aggregate=aggregate, total_num_replicas=total
+        )
+        train = opt.minimize(loss, global_step=global_step)
+        init = tw.global_variables_initializer()
+        ready = tw.report_uninitialized_variables()
+        local_init = tw.local_variables_initializer()
+        with tw.Session(server.target) as sess:
+            if t.is_chief:
+                sess.run(init)
+                sess.run(local_init)
+                sess.run(opt.chief_init_op)
+                sess.run(opt.get_init_tokens_op())
+                coord = tw.train.Coordinator()
+                opt.get_chief_queue_runner().create_threads(sess, coord=coord, daemon=True, start=True)
+            else:
+                while len(sess.run(ready)):
+                    time.sleep(0.05)
+                sess.run(local_init)
+                sess.run(opt.local_step_init_op)
+            rng = np.random.default_rng(t.task_id)
+            xv = rng.standard_normal((SYNC_BATCH, 784)).astype(np.float32)
+            yv = rng.integers(0, 10, SYNC_BATCH).astype(np.int64)
+            step = sess.make_callable(train, [x, labels])
+            slow = t.task_id == total - 1 and slow_seconds > 0
+            start = end = None
+            while True:
+                if slow:
+                    time.sleep(slow_seconds)
+                step(xv, yv)
+                if t.is_chief:
+                    now = time.perf_counter()
+                    if start is None and now > _sync_task.t0 + 2.0:  # the warm-up
+                        start = (now, sess.run(global_step))
+                    elif start is not None and now > start[0] + seconds:
+                        end = (now, sess.run(global_step))
+                        break
+            rate = (end[1] - start[1]) / (end[0] - start[0])
+            print("GLOBAL_STEPS_PER_S", rate, flush=True)
+            os._exit(0)  # the other workers may wait for tokens the chief no longer gives
+
+
+_sync_task.t0 = time.perf_counter()
+
+
+def sync_throughput(workers, aggregate, seconds, slow_seconds):
+    """Examples/s (global steps/s x aggregate x batch) of synchronous training on 1 ps + `workers` workers."""
+    from tensorweave.distributed import launch
+
+    command = [sys.executable, __file__, "--sync-task", f"{aggregate},{seconds},{slow_seconds}"]
+    with launch.LocalCluster(command, 1, workers) as c:
+        c.procs[("worker", 0)].wait(timeout=seconds + 120)
+        log = c.log("worker", 0)
+    rates = [float(x.split()[1]) for x in log.splitlines() if x.startswith("GLOBAL_STEPS_PER_S")]
+    if not rates:
+        raise RuntimeError(f"the chief failed: {log}")
+    return rates[0] * aggregate * SYNC_BATCH
+
+
+def backup_workers(seconds):
+    """[(label, examples/s)]: 2 replicas aggregated per step, without and with a straggler (the last worker
+    sleeping twice the straggler-free step time before each step: 3x slower), with 0 and 1 backup worker."""
+    n = 2
+    free = sync_throughput(n, n, seconds, 0.0)
+    step_s = n * SYNC_BATCH / free  # the straggler-free time of a global step
+    slow = 2 * step_s
+    return [
+        (f"{n} workers, aggregate {n}, no straggler", free),
+        (f"{n} workers, aggregate {n}, straggler (+{slow * 1e3:.0f} ms/step)", sync_throughput(n, n, seconds, slow)),
+        (f"{n + 1} workers, aggregate {n} (1 backup), no straggler", sync_throughput(n + 1, n, seconds, 0.0)),
+        (f"{n + 1} workers, aggregate {n} (1 backup), straggler", sync_throughput(n + 1, n, seconds, slow)),
+    ]
+
+
 def _echo_server(port):
     from concurrent import futures
 
@@ -256,6 +392,9 @@ def main():
     p.add_argument("--mlp-seconds", type=float, default=10.0)
     p.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--mlp-task", type=float, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--null-task", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--sync-task", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--sync-seconds", type=float, default=8.0)
     a = p.parse_args()
     if a.echo_server is not None:
         _echo_server(a.echo_server)
@@ -263,10 +402,22 @@ def main():
     if a.mlp_task is not None:
         _mlp_task(a.mlp_task)
         return
+    if a.null_task is not None:
+        _null_task(a.null_task)
+        return
+    if a.sync_task is not None:
+        aggregate, seconds, slow = a.sync_task.split(",")
+        _sync_task(int(aggregate), float(seconds), float(slow))
+        return
     print("null step (1 ps + n workers, a NoOp on every task), median of", a.steps, "steps")
-    print(f"{'workers':>8} {'ms/step':>9}   reference: paper 1.8 ms (1 worker, 16 ps); goal <= 1.0 ms for 1 worker")
+    print("client in worker 0's process (Session(server.target): its master called in-process, as the paper's);")
+    print("remote: the client in another process (RunStep through gRPC)")
+    print(
+        f"{'workers':>8} {'ms/step':>9} {'remote':>9}   reference: paper 1.8 ms (1 worker, 16 ps); goal <= 1.0 ms for 1 worker"
+    )
     for n in range(1, a.max_workers + 1):
-        print(f"{n:>8} {null_step(n, a.steps) * 1e3:>9.3f}", flush=True)
+        remote = f"{null_step_remote(n, a.steps) * 1e3:>9.3f}" if n == 1 else ""
+        print(f"{n:>8} {null_step(n, a.steps) * 1e3:>9.3f} {remote}", flush=True)
     sizes = [_parse_size(s) for s in a.sizes.split(",")]
     ours, pushes = transfer(sizes, a.steps)
     bare = bare_grpc(sizes, a.steps)
@@ -289,6 +440,17 @@ def main():
         print(
             f"\nasynchronous MLP 784-512-512-10 training, batch {MLP_BATCH}: one process {single:.0f} examples/s; "
             f"1 ps + 2 workers {cluster:.0f} examples/s ({cluster / single:.2f}x) on {os.cpu_count()} cores"
+        )
+
+    if a.sync_seconds > 0:
+        rows = backup_workers(a.sync_seconds)
+        print(f"\nsynchronous training (SyncReplicasOptimizer, MLP 784-256-10, batch {SYNC_BATCH} per replica), 1 ps:")
+        for label, rate in rows:
+            print(f"  {label:<58} {rate:>8.0f} examples/s")
+        print(
+            f"  straggler, no backup: {rows[1][1] / rows[0][1]:.2f}x the straggler-free; with 1 backup: "
+            f"{rows[3][1] / rows[0][1]:.2f}x the straggler-free {rows[0][0][:1]} workers, "
+            f"{rows[3][1] / rows[2][1]:.2f}x the straggler-free with backup   goal: >= 0.8x"
         )
 
 

@@ -226,11 +226,13 @@ def _flatten(value):
 
 class Transport:
     """Pushes the tensors this task's `_Send`s address to other tasks (called by the C++ runtime from its
-    executor threads: it only starts the call; `done(code, message)` runs when the call ends)."""
+    executor threads: it only hands the call to a sender thread; `done(code, message)` runs when the call
+    ends)."""
 
     def __init__(self, channels, resolve):
         self._channels = channels
         self._resolve = resolve  # "/job:j/replica:0/task:i" -> address
+        self._threads = rpc.Threads("tw-send")
 
     def __call__(self, dst_task, step_id, key, array, is_dead, done):
         try:
@@ -240,12 +242,11 @@ class Transport:
             nbytes = meta["nbytes"]
             timeout = rpc.CONTROL_TIMEOUT + nbytes / 20e6  # at least 20 MB/s
             if nbytes <= rpc.CHUNK_BYTES or meta["dtype"] == wire.STRING:
-                future = self._channels.future(address, rpc.WORKER, "PushTensor", wire.encode(header, buffers), timeout)
+                method = self._channels.method(address, rpc.WORKER, "PushTensor")
+                request = wire.encode(header, buffers)
             else:
                 method = self._channels.method(address, rpc.WORKER, "PushTensorStream", streaming=True)
-                future = method.future(
-                    _chunks(header, buffers[0], rpc.CHUNK_BYTES), timeout=timeout, metadata=self._channels.metadata
-                )
+                request = _chunks(header, buffers[0], rpc.CHUNK_BYTES)
         except errors.OpError as e:
             done(e.error_code, e.message)
             return
@@ -253,9 +254,9 @@ class Transport:
             done(errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}")
             return
 
-        def finished(f):
+        def send():
             try:
-                f.result()
+                method(request, timeout=timeout, metadata=self._channels.metadata)
                 done(0, "")
             except grpc.RpcError as e:
                 err = rpc.error_from_rpc(e, f"sending {key} of step {step_id} to {dst_task} at {address}")
@@ -263,7 +264,7 @@ class Transport:
             except Exception as e:  # noqa: BLE001
                 done(errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}")
 
-        future.add_done_callback(finished)
+        self._threads.submit(send)
 
 
 def _chunks(header, data, size):
