@@ -3,15 +3,20 @@ each figure beside its reference, in one run:
 
 - null-step latency against the number of workers (1 ps, 1-4 workers): a step that runs a NoOp on every task
   (the paper's microbenchmark: 1.8 ms with 1 worker); goal: 1 worker at most 1.0 ms;
+  The client runs in worker 0's process (`Session(server.target)`: its master is called in-process); a
+  client in another process (RunStep through gRPC) is measured too for 1 worker;
 - tensor transfer throughput between two tasks, 4 KB to 64 MB (a variable on the ps read by an op on the
-  worker: one push of its bytes per step) against a bare grpcio call carrying the same bytes between two
-  processes; goal: at least 0.8x of it at every size.
-
+  worker: one push of its bytes per step; the client in the worker's process, and in another one) against a
+  bare grpcio call carrying the same bytes between two processes; goal: at least 0.8x of it at every size;
 - asynchronous data-parallel training of the MLP of benchmarks/train_step.py (784-512-512-10, batch 128, SGD)
   on 1 ps + 2 workers (variables on the ps, each worker's steps through its own server): examples/s of all
-  workers together against one process.
+  workers together against one process;
+- synchronous training (SyncReplicasOptimizer, 2 replicas aggregated per step) with one worker made 3x slower
+  (a sleep before each of its steps), with 0 and with 1 backup worker, beside the straggler-free throughput;
+  goal: the backup worker recovers at least 80% of it.
 
   python benchmarks/distributed.py [--steps 300] [--max-workers 4] [--sizes 4K,64K,1M,16M,64M] [--mlp-seconds 10]
+      [--sync-seconds 8]   (a 0 leaves a part out)
 """
 
 import argparse
@@ -97,22 +102,55 @@ def null_step(num_workers, steps):
     return times[0]
 
 
-def transfer(sizes, steps):
-    """{size: seconds per step} moving `size` bytes from the ps to the worker."""
+def _transfer_steps(sess, sizes, steps):
+    """{size: seconds per step} of steps that read a ps variable of `size` bytes on the worker."""
     import tensorweave as tw
 
     out = {}
+    for size in sizes:
+        with tw.device("/job:ps/task:0"):
+            v = tw.Variable(tw.zeros([size // 4], tw.float32))
+        with tw.device("/job:worker/task:0"):
+            head = v[:1]
+        sess.run(v.initializer)
+        n = max(5, min(steps, int(2e9 // max(size, 1) // 10)))
+        out[size] = _time_steps(lambda head=head: sess.run(head), n, warmup=3)
+    return out
+
+
+def _transfer_task(sizes, steps):
+    """A task of the transfer run (TW_CONFIG): worker 0 is the client (`Session(server.target)`) and prints
+    its seconds per step for each size."""
+    import tensorweave as tw
+    from tensorweave.distributed import cluster_resolver
+
+    t = cluster_resolver()
+    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
+    if t.task_type != "worker":
+        server.join()
+    with tw.Graph().as_default(), tw.Session(server.target) as sess:
+        for size, seconds in _transfer_steps(sess, sizes, steps).items():
+            print("TRANSFER_S", size, seconds, flush=True)
+
+
+def transfer(sizes, steps):
+    """({size: seconds per step} with the client in the worker's process, the same with the client in this
+    process (remote: RunStep through gRPC), {size: seconds per push alone}), moving `size` bytes from the ps
+    to the worker."""
+    import tensorweave as tw
+    from tensorweave.distributed import launch
+
+    spec = ",".join(str(s) for s in sizes)
+    with launch.LocalCluster([sys.executable, __file__, "--transfer-task", f"{spec}:{steps}"], 1, 1) as c:
+        c.procs[("worker", 0)].wait(timeout=600)
+        log = c.log("worker", 0)
+    ours = {int(x.split()[1]): float(x.split()[2]) for x in log.splitlines() if x.startswith("TRANSFER_S")}
+    if len(ours) != len(sizes):
+        raise RuntimeError(f"worker 0 failed: {log}")
     with _cluster(1) as c, tw.Graph().as_default(), tw.Session("grpc://" + c.cluster["worker"][0]) as sess:
-        for size in sizes:
-            with tw.device("/job:ps/task:0"):
-                v = tw.Variable(tw.zeros([size // 4], tw.float32))
-            with tw.device("/job:worker/task:0"):
-                head = v[:1]
-            sess.run(v.initializer)
-            n = max(5, min(steps, int(2e9 // max(size, 1) // 10)))
-            out[size] = _time_steps(lambda head=head: sess.run(head), n, warmup=3)
+        remote = _transfer_steps(sess, sizes, steps)
         pushes = _push_only(c.cluster["worker"][0], sizes, steps)
-    return out, pushes
+    return ours, remote, pushes
 
 
 def _push_only(address, sizes, steps):
@@ -394,6 +432,7 @@ def main():
     p.add_argument("--mlp-task", type=float, default=None, help=argparse.SUPPRESS)
     p.add_argument("--null-task", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--sync-task", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--transfer-task", default=None, help=argparse.SUPPRESS)
     p.add_argument("--sync-seconds", type=float, default=8.0)
     a = p.parse_args()
     if a.echo_server is not None:
@@ -404,6 +443,10 @@ def main():
         return
     if a.null_task is not None:
         _null_task(a.null_task)
+        return
+    if a.transfer_task is not None:
+        spec, steps = a.transfer_task.split(":")
+        _transfer_task([int(x) for x in spec.split(",")], int(steps))
         return
     if a.sync_task is not None:
         aggregate, seconds, slow = a.sync_task.split(",")
@@ -419,20 +462,23 @@ def main():
         remote = f"{null_step_remote(n, a.steps) * 1e3:>9.3f}" if n == 1 else ""
         print(f"{n:>8} {null_step(n, a.steps) * 1e3:>9.3f} {remote}", flush=True)
     sizes = [_parse_size(s) for s in a.sizes.split(",")]
-    ours, pushes = transfer(sizes, a.steps)
+    ours, remote, pushes = transfer(sizes, a.steps)
     bare = bare_grpc(sizes, a.steps)
-    print("\ntensor transfer ps -> worker (a whole step: RunStep, RunGraph on both tasks, the push of the bytes)")
-    print("vs bare grpcio calls carrying the same bytes between two processes (echo: and back; one way: 2-byte reply)")
-    print("and the push alone (tw's transport: PushTensor into the receiving task's rendezvous) vs the one-way call")
     print(
-        f"{'bytes':>10} {'tw MB/s':>9} {'echo MB/s':>10} {'ratio':>6} {'1-way MB/s':>11} {'ratio':>6} "
+        "\ntensor transfer ps -> worker, a whole step (RunGraph on both tasks, the push of the bytes) with the client"
+    )
+    print("in the worker's process (tw) and in another process (remote: RunStep through gRPC too), vs bare grpcio")
+    print("calls carrying the same bytes between two processes (echo: and back; one way: 2-byte reply), and the push")
+    print("alone (tw's transport: PushTensor into the receiving task's rendezvous) vs the one-way call")
+    print(
+        f"{'bytes':>10} {'tw MB/s':>9} {'echo MB/s':>10} {'ratio':>6} {'remote':>7} {'1-way MB/s':>11} {'ratio':>6} "
         f"{'push MB/s':>10} {'vs 1-way':>8}   goal: >= 0.8x echo"
     )
     for s in sizes:
         e, o = bare[s]
         print(
-            f"{s:>10} {s / ours[s] / 1e6:>9.1f} {s / e / 1e6:>10.1f} {e / ours[s]:>6.2f} {s / o / 1e6:>11.1f} "
-            f"{o / ours[s]:>6.2f} {s / pushes[s] / 1e6:>10.1f} {o / pushes[s]:>8.2f}",
+            f"{s:>10} {s / ours[s] / 1e6:>9.1f} {s / e / 1e6:>10.1f} {e / ours[s]:>6.2f} {e / remote[s]:>7.2f} "
+            f"{s / o / 1e6:>11.1f} {o / ours[s]:>6.2f} {s / pushes[s] / 1e6:>10.1f} {o / pushes[s]:>8.2f}",
             flush=True,
         )
     if a.mlp_seconds > 0:

@@ -319,7 +319,9 @@ class MasterService:
             try:
                 if task == own:
                     feeds = {n: feed_values[n] for n in t_feeds}
-                    return self.server._worker.run_local(handle, step_id, feeds, t_fetches, timeout_ms)
+                    return self.server._worker.run_local(
+                        handle, step_id, feeds, t_fetches, timeout_ms, wait_for_sends=False
+                    )
                 req = wire.encode_tensors(
                     {
                         "handle": handle,
@@ -327,6 +329,7 @@ class MasterService:
                         "feeds": t_feeds,
                         "fetches": t_fetches,
                         "timeout_ms": timeout_ms,
+                        "wait_for_sends": False,
                     },
                     [feed_values[n] for n in t_feeds],
                 )

@@ -70,9 +70,11 @@ class WorkerService:
             )
         return handle & 0xFFFFFFFF
 
-    def run_local(self, handle, step_id, feeds, fetches, timeout_ms):
+    def run_local(self, handle, step_id, feeds, fetches, timeout_ms, wait_for_sends=True):
         """RunGraph from the master of this same task (no RPC)."""
-        return self.env.run_graph(self._internal(handle), step_id, feeds, fetches, timeout_ms)
+        return self.env.run_graph(
+            self._internal(handle), step_id, feeds, fetches, timeout_ms, wait_for_sends=wait_for_sends
+        )
 
     def handlers(self):
         methods = {
@@ -105,12 +107,22 @@ class WorkerService:
         timeout_ms = header.get("timeout_ms", 0)
         if not isinstance(timeout_ms, int) or timeout_ms < 0:
             raise errors.InvalidArgumentError(None, None, f"malformed request: timeout {timeout_ms!r}")
+        wait_for_sends = header.get("wait_for_sends", True)
+        if not isinstance(wait_for_sends, bool):
+            raise errors.InvalidArgumentError(None, None, f"malformed request: wait_for_sends {wait_for_sends!r}")
         values = wire.decode_tensors(header, payload)
         if len(values) != len(feed_names):
             raise errors.InvalidArgumentError(
                 None, None, f"malformed request: {len(feed_names)} feed names and {len(values)} feed values"
             )
-        out = self.env.run_graph(self._internal(handle), step_id, dict(zip(feed_names, values)), fetches, timeout_ms)
+        out = self.env.run_graph(
+            self._internal(handle),
+            step_id,
+            dict(zip(feed_names, values)),
+            fetches,
+            timeout_ms,
+            wait_for_sends=wait_for_sends,
+        )
         return wire.encode_tensors({}, [_as_array(v) for v in out])
 
     def deregister_graph(self, header, payload):
@@ -258,11 +270,20 @@ class Transport:
             try:
                 method(request, timeout=timeout, metadata=self._channels.metadata)
                 done(0, "")
+                return
             except grpc.RpcError as e:
                 err = rpc.error_from_rpc(e, f"sending {key} of step {step_id} to {dst_task} at {address}")
-                done(err.error_code, err.message)
+                code, message = err.error_code, err.message
             except Exception as e:  # noqa: BLE001
-                done(errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}")
+                code, message = errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}"
+            done(code, message)
+            # The receiving task's step waits for this value: abort it there with the reason (this task's
+            # RunGraph may have ended already, not waiting for its pushes). Best effort: it may be down.
+            abort = wire.encode({"step_id": step_id, "code": code, "message": message})
+            try:
+                self._channels.call(address, rpc.WORKER, "AbortStep", abort)
+            except errors.OpError:
+                pass
 
         self._threads.submit(send)
 
