@@ -44,6 +44,17 @@ def cluster():
     ps.stop()
 
 
+@pytest.fixture(params=["in-process", "grpc"])
+def master_path(request, monkeypatch):
+    """A client of a server of this process calls its master directly (TF's LocalMaster); "grpc" makes it
+    go through RunStep and the other master RPCs as a client in another process does."""
+    from tensorweave.distributed import server as server_lib
+
+    if request.param == "grpc":
+        monkeypatch.setattr(server_lib, "local_master", lambda address, security: None)
+    return request.param
+
+
 def _both(fn, target):
     """fn(sess) in a local session and in a remote one on `target`, each on a fresh graph built by fn."""
     out = []
@@ -64,7 +75,7 @@ def test_server_basics(local_server):
         tw.train.Server({"a": ["127.0.0.1:0"]}, "a", 3, start=False)
 
 
-def test_remote_session_runs_like_a_local_one(local_server):
+def test_remote_session_runs_like_a_local_one(local_server, master_path):
     Pair = collections.namedtuple("Pair", "a b")
 
     def model():
@@ -95,6 +106,30 @@ def test_remote_session_runs_like_a_local_one(local_server):
     remote1["y"] += 1  # results are the caller's own arrays
 
 
+def test_a_session_on_a_server_of_this_process_calls_its_master_directly(local_server):
+    from tensorweave.distributed import server as server_lib
+
+    port = local_server.target.rsplit(":", 1)[1]
+    with tw.Graph().as_default():
+        c = tw.constant([1.0, 2.0]) * 3.0
+        for target in (local_server.target, f"grpc://localhost:{port}"):  # loopback names are one host
+            with tw.Session(target) as sess:
+                assert sess._c._local is local_server._master
+                np.testing.assert_array_equal(sess.run(c), [3.0, 6.0])
+        other = security.Security(secret="another")  # a client with other settings goes through gRPC (refused)
+        assert server_lib.local_master(local_server.target[len("grpc://") :], other) is None
+    stopped = tw.train.Server.create_local_server()
+    address = stopped.target[len("grpc://") :]
+    assert server_lib.local_master(address, security.process_default()) is stopped._master
+    with tw.Graph().as_default():
+        c = tw.constant(1.0)
+        sess = tw.Session(stopped.target)
+        stopped.stop()
+        assert server_lib.local_master(address, security.process_default()) is None
+        with pytest.raises(tw.errors.UnavailableError, match="was stopped"):
+            sess.run(c)
+
+
 def test_remote_session_ships_the_graph_as_it_grows(local_server):
     with tw.Graph().as_default(), tw.Session(local_server.target) as sess:
         a = tw.constant(2.0)
@@ -106,7 +141,7 @@ def test_remote_session_ships_the_graph_as_it_grows(local_server):
         assert names == ["/job:localhost/replica:0/task:0/device:CPU:0"]
 
 
-def test_remote_errors_keep_their_class_and_node(local_server):
+def test_remote_errors_keep_their_class_and_node(local_server, master_path):
     with tw.Graph().as_default(), tw.Session(local_server.target) as sess:
         x = tw.placeholder(tw.float32, [None])
         r = tw.reshape(x, [2, 2], name="the_reshape")
@@ -119,7 +154,7 @@ def test_remote_errors_keep_their_class_and_node(local_server):
             sess.run(r, {x: [[1.0]]})
 
 
-def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster):
+def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster, master_path):
     ps, worker = cluster
     rng = np.random.default_rng(0)
     big = rng.standard_normal((1024, 768)).astype(np.float32)  # 3 MB: pushed in chunks
