@@ -182,6 +182,56 @@ def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster, master_path):
             sess.run(w)
 
 
+def test_a_push_that_fails_aborts_the_step_on_the_task_it_was_for(cluster):
+    """A master's RunGraph does not wait for its pushes to be acknowledged: a push that fails (here refused by
+    the receiving task) is reported by the transport to that task, whose step waiting for values ends with the
+    reason instead of waiting for its deadline."""
+    import threading
+
+    from tensorweave import _pywrap_tensorweave as pw
+    from tensorweave.distributed import worker_service
+
+    ps, worker = cluster
+    with tw.Graph().as_default() as g:
+        with tw.device("/job:ps/task:0"):
+            a = tw.constant(2.0)
+        with tw.device("/job:worker/task:0"):
+            b = tw.negative(a, name="b")
+    devices = [(d[0], d[1], d[3]) for s in (ps, worker) for d in s._env.device_attributes()]
+    parts = pw.partition_for_cluster(g._c.to_graph_def(), devices, [], [b.name], [], worker.task_name)
+    handle = worker._env.register_graph(parts[worker.task_name][0])
+    step_id = 12345
+    result = {}
+
+    def run():  # the worker's part waits for the ps's value (which never comes)
+        try:
+            worker._env.run_graph(handle, step_id, {}, [b.name], 60000)
+        except tw.errors.OpError as e:
+            result["error"] = e
+
+    t = threading.Thread(target=run)
+    t.start()
+    transport = worker_service.Transport(ps.channels, lambda task: worker.address)
+    ps_device = devices[0][0]
+    key = f"{ps_device};1;{ps_device};x:0;0:0"  # for a device of the ps, not of the worker: refused there
+    done = threading.Event()
+    status = []
+    transport(
+        worker.task_name,
+        step_id,
+        key,
+        np.float32(1.0),
+        False,
+        lambda code, msg="": (status.append((code, msg)), done.set()),
+    )
+    assert done.wait(30)
+    assert status[0][0] == tw.errors.INVALID_ARGUMENT, status
+    t.join(30)
+    assert not t.is_alive()
+    assert isinstance(result["error"], tw.errors.InvalidArgumentError), result
+    assert "not a device of this task" in result["error"].message
+
+
 def test_step_timeouts_end_a_blocked_remote_step(local_server):
     with tw.Graph().as_default():
         dequeue = tw.FIFOQueue(3, tw.float32).dequeue()
