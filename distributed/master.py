@@ -1,8 +1,12 @@
 """The Master service of a task: remote sessions run here. A session holds the client's GraphDef (grown by
 ExtendSession); each step signature (feeds, fetches, targets, graph version) is placed and partitioned once
 for the cluster's devices (`partition_for_cluster`), each task's part registered on that task once, and a
-step is then one RunGraph per task, all in parallel under one fresh step id. A failure anywhere aborts the
-step on every task and is reported with its own error class (a task that is down: UnavailableError)."""
+step is then one RunGraph per task, all in parallel under one fresh step id (this task's own part called
+directly, the others as blocking calls on long-lived threads; no RunGraph waits for its pushes to be
+acknowledged: the receivers wait for the values). A failure anywhere aborts the step on every task and is
+reported with its own error class (a task that is down: UnavailableError). A client in this process (a
+`Session(server.target)` of this task's server) calls the service directly (`call_direct`,
+`run_step_values`), without gRPC, as TF's LocalMaster."""
 
 import logging
 import os
@@ -80,6 +84,8 @@ class MasterSession:
     def forget_plans(self):
         with self.lock:
             plans, self.plans = list(self.plans.values()), {}
+        if self.master.server._stopped.is_set():  # its channels are closed (a client of this process closing)
+            return
         for plan in plans:
             for address, _, handle, _, _ in plan.parts:
                 try:
