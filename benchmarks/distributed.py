@@ -3,15 +3,20 @@ each figure beside its reference, in one run:
 
 - null-step latency against the number of workers (1 ps, 1-4 workers): a step that runs a NoOp on every task
   (the paper's microbenchmark: 1.8 ms with 1 worker); goal: 1 worker at most 1.0 ms;
+  The client runs in worker 0's process (`Session(server.target)`: its master is called in-process); a
+  client in another process (RunStep through gRPC) is measured too for 1 worker;
 - tensor transfer throughput between two tasks, 4 KB to 64 MB (a variable on the ps read by an op on the
-  worker: one push of its bytes per step) against a bare grpcio call carrying the same bytes between two
-  processes; goal: at least 0.8x of it at every size.
-
+  worker: one push of its bytes per step; the client in the worker's process, and in another one) against a
+  bare grpcio call carrying the same bytes between two processes; goal: at least 0.8x of it at every size;
 - asynchronous data-parallel training of the MLP of benchmarks/train_step.py (784-512-512-10, batch 128, SGD)
   on 1 ps + 2 workers (variables on the ps, each worker's steps through its own server): examples/s of all
-  workers together against one process.
+  workers together against one process;
+- synchronous training (SyncReplicasOptimizer, 2 replicas aggregated per step) with one worker made 3x slower
+  (a sleep before each of its steps), with 0 and with 1 backup worker, beside the straggler-free throughput;
+  goal: the backup worker recovers at least 80% of it.
 
   python benchmarks/distributed.py [--steps 300] [--max-workers 4] [--sizes 4K,64K,1M,16M,64M] [--mlp-seconds 10]
+      [--sync-seconds 8]   (a 0 leaves a part out)
 """
 
 import argparse
@@ -45,37 +50,107 @@ def _time_steps(fn, steps, warmup=30):
     return statistics.median(times)
 
 
-def null_step(num_workers, steps):
+def _null_graph(num_workers):
+    import tensorweave as tw
+
+    ops = []
+    for job, n in (("ps", 1), ("worker", num_workers)):
+        for i in range(n):
+            with tw.device(f"/job:{job}/task:{i}"):
+                ops.append(tw.no_op())
+    with tw.device("/job:worker/task:0"):
+        return tw.group(*ops)
+
+
+def null_step_remote(num_workers, steps):
+    """Seconds per null step of a client in another process than the master (RunStep through gRPC)."""
     import tensorweave as tw
 
     with _cluster(num_workers) as c, tw.Graph().as_default():
-        ops = []
-        for job, n in (("ps", 1), ("worker", num_workers)):
-            for i in range(n):
-                with tw.device(f"/job:{job}/task:{i}"):
-                    ops.append(tw.no_op())
-        with tw.device("/job:worker/task:0"):
-            step = tw.group(*ops)
+        step = _null_graph(num_workers)
         with tw.Session("grpc://" + c.cluster["worker"][0]) as sess:
             return _time_steps(lambda: sess.run(step), steps)
 
 
-def transfer(sizes, steps):
-    """{size: seconds per step} moving `size` bytes from the ps to the worker."""
+def _null_task(steps):
+    """A task of the null-step run (TW_CONFIG): worker 0 is the client (`Session(server.target)` in its own
+    process, as the paper's) and prints its median seconds per step; the other tasks serve."""
+    import tensorweave as tw
+    from tensorweave.distributed import cluster_resolver
+
+    t = cluster_resolver()
+    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
+    if t.task_type != "worker" or t.task_id != 0:
+        server.join()
+    with tw.Graph().as_default():
+        step = _null_graph(len(t.cluster.as_dict()["worker"]))
+        with tw.Session(server.target) as sess:
+            print("NULL_STEP_S", _time_steps(lambda: sess.run(step), steps), flush=True)
+
+
+def null_step(num_workers, steps):
+    """Seconds per null step, the client in worker 0's process (TF's `Session(server.target)`)."""
+    from tensorweave.distributed import launch
+
+    with launch.LocalCluster([sys.executable, __file__, "--null-task", str(steps)], 1, num_workers) as c:
+        p = c.procs[("worker", 0)]
+        p.wait(timeout=steps * 0.05 + 120)
+        log = c.log("worker", 0)
+    times = [float(x.split()[1]) for x in log.splitlines() if x.startswith("NULL_STEP_S")]
+    if not times:
+        raise RuntimeError(f"worker 0 failed: {log}")
+    return times[0]
+
+
+def _transfer_steps(sess, sizes, steps):
+    """{size: seconds per step} of steps that read a ps variable of `size` bytes on the worker."""
     import tensorweave as tw
 
     out = {}
+    for size in sizes:
+        with tw.device("/job:ps/task:0"):
+            v = tw.Variable(tw.zeros([size // 4], tw.float32))
+        with tw.device("/job:worker/task:0"):
+            head = v[:1]
+        sess.run(v.initializer)
+        n = max(5, min(steps, int(2e9 // max(size, 1) // 10)))
+        out[size] = _time_steps(lambda head=head: sess.run(head), n, warmup=3)
+    return out
+
+
+def _transfer_task(sizes, steps):
+    """A task of the transfer run (TW_CONFIG): worker 0 is the client (`Session(server.target)`) and prints
+    its seconds per step for each size."""
+    import tensorweave as tw
+    from tensorweave.distributed import cluster_resolver
+
+    t = cluster_resolver()
+    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
+    if t.task_type != "worker":
+        server.join()
+    with tw.Graph().as_default(), tw.Session(server.target) as sess:
+        for size, seconds in _transfer_steps(sess, sizes, steps).items():
+            print("TRANSFER_S", size, seconds, flush=True)
+
+
+def transfer(sizes, steps):
+    """({size: seconds per step} with the client in the worker's process, the same with the client in this
+    process (remote: RunStep through gRPC), {size: seconds per push alone}), moving `size` bytes from the ps
+    to the worker."""
+    import tensorweave as tw
+    from tensorweave.distributed import launch
+
+    spec = ",".join(str(s) for s in sizes)
+    with launch.LocalCluster([sys.executable, __file__, "--transfer-task", f"{spec}:{steps}"], 1, 1) as c:
+        c.procs[("worker", 0)].wait(timeout=600)
+        log = c.log("worker", 0)
+    ours = {int(x.split()[1]): float(x.split()[2]) for x in log.splitlines() if x.startswith("TRANSFER_S")}
+    if len(ours) != len(sizes):
+        raise RuntimeError(f"worker 0 failed: {log}")
     with _cluster(1) as c, tw.Graph().as_default(), tw.Session("grpc://" + c.cluster["worker"][0]) as sess:
-        for size in sizes:
-            with tw.device("/job:ps/task:0"):
-                v = tw.Variable(tw.zeros([size // 4], tw.float32))
-            with tw.device("/job:worker/task:0"):
-                head = v[:1]
-            sess.run(v.initializer)
-            n = max(5, min(steps, int(2e9 // max(size, 1) // 10)))
-            out[size] = _time_steps(lambda head=head: sess.run(head), n, warmup=3)
+        remote = _transfer_steps(sess, sizes, steps)
         pushes = _push_only(c.cluster["worker"][0], sizes, steps)
-    return out, pushes
+    return ours, remote, pushes
 
 
 def _push_only(address, sizes, steps):
@@ -195,6 +270,105 @@ def mlp_async(seconds):
     return single, sum(rates)
 
 
+SYNC_BATCH = 64
+
+
+def _sync_task(aggregate, seconds, slow_seconds):
+    """A task of the synchronous-training run (TW_CONFIG): SyncReplicasOptimizer(replicas_to_aggregate=
+    `aggregate`, total_num_replicas=<the workers>) over an MLP on synthetic data; the last worker sleeps
+    `slow_seconds` before each of its steps (the straggler). The chief (worker 0) prints the global steps per
+    second over `seconds` (after a warm-up)."""
+    import tensorweave as tw
+    from tensorweave.distributed import cluster_resolver
+
+    t = cluster_resolver()
+    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
+    if t.task_type == "ps":
+        server.join()
+    total = t.cluster.num_tasks("worker")
+    device = tw.train.replica_device_setter(cluster=t.cluster, worker_device=f"/job:worker/task:{t.task_id}")
+    with tw.Graph().as_default(), tw.device(device):
+        tw.set_random_seed(0)
+        x = tw.placeholder(tw.float32, [SYNC_BATCH, 784])
+        labels = tw.placeholder(tw.int64, [SYNC_BATCH])
+        h = tw.layers.dense(x, 256, activation=tw.nn.relu)
+        logits = tw.layers.dense(h, 10)
+        loss = tw.reduce_mean(tw.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+        global_step = tw.train.get_or_create_global_step()
+        opt = tw.train.SyncReplicasOptimizer(
+            tw.train.GradientDescentOptimizer(0.01), replicas_to_aggregate=aggregate, total_num_replicas=total
+        )
+        train = opt.minimize(loss, global_step=global_step)
+        init = tw.global_variables_initializer()
+        ready = tw.report_uninitialized_variables()
+        local_init = tw.local_variables_initializer()
+        with tw.Session(server.target) as sess:
+            if t.is_chief:
+                sess.run(init)
+                sess.run(local_init)
+                sess.run(opt.chief_init_op)
+                sess.run(opt.get_init_tokens_op())
+                coord = tw.train.Coordinator()
+                opt.get_chief_queue_runner().create_threads(sess, coord=coord, daemon=True, start=True)
+            else:
+                while len(sess.run(ready)):
+                    time.sleep(0.05)
+                sess.run(local_init)
+                sess.run(opt.local_step_init_op)
+            rng = np.random.default_rng(t.task_id)
+            xv = rng.standard_normal((SYNC_BATCH, 784)).astype(np.float32)
+            yv = rng.integers(0, 10, SYNC_BATCH).astype(np.int64)
+            step = sess.make_callable(train, [x, labels])
+            slow = t.task_id == total - 1 and slow_seconds > 0
+            start = end = None
+            while True:
+                if slow:
+                    time.sleep(slow_seconds)
+                step(xv, yv)
+                if t.is_chief:
+                    now = time.perf_counter()
+                    if start is None and now > _sync_task.t0 + 2.0:  # the warm-up
+                        start = (now, sess.run(global_step))
+                    elif start is not None and now > start[0] + seconds:
+                        end = (now, sess.run(global_step))
+                        break
+            rate = (end[1] - start[1]) / (end[0] - start[0])
+            print("GLOBAL_STEPS_PER_S", rate, flush=True)
+            os._exit(0)  # the other workers may wait for tokens the chief no longer gives
+
+
+_sync_task.t0 = time.perf_counter()
+
+
+def sync_throughput(workers, aggregate, seconds, slow_seconds):
+    """Examples/s (global steps/s x aggregate x batch) of synchronous training on 1 ps + `workers` workers."""
+    from tensorweave.distributed import launch
+
+    command = [sys.executable, __file__, "--sync-task", f"{aggregate},{seconds},{slow_seconds}"]
+    with launch.LocalCluster(command, 1, workers) as c:
+        c.procs[("worker", 0)].wait(timeout=seconds + 120)
+        log = c.log("worker", 0)
+    rates = [float(x.split()[1]) for x in log.splitlines() if x.startswith("GLOBAL_STEPS_PER_S")]
+    if not rates:
+        raise RuntimeError(f"the chief failed: {log}")
+    return rates[0] * aggregate * SYNC_BATCH
+
+
+def backup_workers(seconds):
+    """[(label, examples/s)]: 2 replicas aggregated per step, without and with a straggler (the last worker
+    sleeping twice the straggler-free step time before each step: 3x slower), with 0 and 1 backup worker."""
+    n = 2
+    free = sync_throughput(n, n, seconds, 0.0)
+    step_s = n * SYNC_BATCH / free  # the straggler-free time of a global step
+    slow = 2 * step_s
+    return [
+        (f"{n} workers, aggregate {n}, no straggler", free),
+        (f"{n} workers, aggregate {n}, straggler (+{slow * 1e3:.0f} ms/step)", sync_throughput(n, n, seconds, slow)),
+        (f"{n + 1} workers, aggregate {n} (1 backup), no straggler", sync_throughput(n + 1, n, seconds, 0.0)),
+        (f"{n + 1} workers, aggregate {n} (1 backup), straggler", sync_throughput(n + 1, n, seconds, slow)),
+    ]
+
+
 def _echo_server(port):
     from concurrent import futures
 
@@ -256,6 +430,10 @@ def main():
     p.add_argument("--mlp-seconds", type=float, default=10.0)
     p.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--mlp-task", type=float, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--null-task", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--sync-task", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--transfer-task", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--sync-seconds", type=float, default=8.0)
     a = p.parse_args()
     if a.echo_server is not None:
         _echo_server(a.echo_server)
@@ -263,25 +441,44 @@ def main():
     if a.mlp_task is not None:
         _mlp_task(a.mlp_task)
         return
+    if a.null_task is not None:
+        _null_task(a.null_task)
+        return
+    if a.transfer_task is not None:
+        spec, steps = a.transfer_task.split(":")
+        _transfer_task([int(x) for x in spec.split(",")], int(steps))
+        return
+    if a.sync_task is not None:
+        aggregate, seconds, slow = a.sync_task.split(",")
+        _sync_task(int(aggregate), float(seconds), float(slow))
+        return
     print("null step (1 ps + n workers, a NoOp on every task), median of", a.steps, "steps")
-    print(f"{'workers':>8} {'ms/step':>9}   reference: paper 1.8 ms (1 worker, 16 ps); goal <= 1.0 ms for 1 worker")
-    for n in range(1, a.max_workers + 1):
-        print(f"{n:>8} {null_step(n, a.steps) * 1e3:>9.3f}", flush=True)
-    sizes = [_parse_size(s) for s in a.sizes.split(",")]
-    ours, pushes = transfer(sizes, a.steps)
-    bare = bare_grpc(sizes, a.steps)
-    print("\ntensor transfer ps -> worker (a whole step: RunStep, RunGraph on both tasks, the push of the bytes)")
-    print("vs bare grpcio calls carrying the same bytes between two processes (echo: and back; one way: 2-byte reply)")
-    print("and the push alone (tw's transport: PushTensor into the receiving task's rendezvous) vs the one-way call")
+    print("client in worker 0's process (Session(server.target): its master called in-process, as the paper's);")
+    print("remote: the client in another process (RunStep through gRPC)")
     print(
-        f"{'bytes':>10} {'tw MB/s':>9} {'echo MB/s':>10} {'ratio':>6} {'1-way MB/s':>11} {'ratio':>6} "
+        f"{'workers':>8} {'ms/step':>9} {'remote':>9}   reference: paper 1.8 ms (1 worker, 16 ps); goal <= 1.0 ms for 1 worker"
+    )
+    for n in range(1, a.max_workers + 1):
+        remote = f"{null_step_remote(n, a.steps) * 1e3:>9.3f}" if n == 1 else ""
+        print(f"{n:>8} {null_step(n, a.steps) * 1e3:>9.3f} {remote}", flush=True)
+    sizes = [_parse_size(s) for s in a.sizes.split(",")]
+    ours, remote, pushes = transfer(sizes, a.steps)
+    bare = bare_grpc(sizes, a.steps)
+    print(
+        "\ntensor transfer ps -> worker, a whole step (RunGraph on both tasks, the push of the bytes) with the client"
+    )
+    print("in the worker's process (tw) and in another process (remote: RunStep through gRPC too), vs bare grpcio")
+    print("calls carrying the same bytes between two processes (echo: and back; one way: 2-byte reply), and the push")
+    print("alone (tw's transport: PushTensor into the receiving task's rendezvous) vs the one-way call")
+    print(
+        f"{'bytes':>10} {'tw MB/s':>9} {'echo MB/s':>10} {'ratio':>6} {'remote':>7} {'1-way MB/s':>11} {'ratio':>6} "
         f"{'push MB/s':>10} {'vs 1-way':>8}   goal: >= 0.8x echo"
     )
     for s in sizes:
         e, o = bare[s]
         print(
-            f"{s:>10} {s / ours[s] / 1e6:>9.1f} {s / e / 1e6:>10.1f} {e / ours[s]:>6.2f} {s / o / 1e6:>11.1f} "
-            f"{o / ours[s]:>6.2f} {s / pushes[s] / 1e6:>10.1f} {o / pushes[s]:>8.2f}",
+            f"{s:>10} {s / ours[s] / 1e6:>9.1f} {s / e / 1e6:>10.1f} {e / ours[s]:>6.2f} {e / remote[s]:>7.2f} "
+            f"{s / o / 1e6:>11.1f} {o / ours[s]:>6.2f} {s / pushes[s] / 1e6:>10.1f} {o / pushes[s]:>8.2f}",
             flush=True,
         )
     if a.mlp_seconds > 0:
@@ -289,6 +486,17 @@ def main():
         print(
             f"\nasynchronous MLP 784-512-512-10 training, batch {MLP_BATCH}: one process {single:.0f} examples/s; "
             f"1 ps + 2 workers {cluster:.0f} examples/s ({cluster / single:.2f}x) on {os.cpu_count()} cores"
+        )
+
+    if a.sync_seconds > 0:
+        rows = backup_workers(a.sync_seconds)
+        print(f"\nsynchronous training (SyncReplicasOptimizer, MLP 784-256-10, batch {SYNC_BATCH} per replica), 1 ps:")
+        for label, rate in rows:
+            print(f"  {label:<58} {rate:>8.0f} examples/s")
+        print(
+            f"  straggler, no backup: {rows[1][1] / rows[0][1]:.2f}x the straggler-free; with 1 backup: "
+            f"{rows[3][1] / rows[0][1]:.2f}x the straggler-free {rows[0][0][:1]} workers, "
+            f"{rows[3][1] / rows[2][1]:.2f}x the straggler-free with backup   goal: >= 0.8x"
         )
 
 

@@ -64,23 +64,40 @@ class LocalCluster:
         self.logdir = logdir or tempfile.mkdtemp(prefix="tw-cluster-")
         os.makedirs(self.logdir, exist_ok=True)
         self.procs = {}  # (job, index) -> Popen
+        self._command = command
+        self._env = env
+        self._security = security
         self._killed = set()
         self._logs = {}
         for job, addresses in self.cluster.items():
             for i in range(len(addresses)):
-                e = dict(os.environ if env is None else env)
-                e["TW_CONFIG"] = tw_config(self.cluster, job, i, security)
-                e.setdefault("PYTHONUNBUFFERED", "1")
-                log = open(self.log_path(job, i), "wb")  # noqa: SIM115 - closed by shutdown()
-                self._logs[(job, i)] = log
-                self.procs[(job, i)] = subprocess.Popen(
-                    command,
-                    env=e,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    stdin=subprocess.DEVNULL,
-                    start_new_session=True,
-                )
+                self._start(job, i)
+
+    def _start(self, job, i):
+        e = dict(os.environ if self._env is None else self._env)
+        e["TW_CONFIG"] = tw_config(self.cluster, job, i, self._security)
+        e.setdefault("PYTHONUNBUFFERED", "1")
+        old = self._logs.get((job, i))
+        log = open(self.log_path(job, i), "ab" if old is not None else "wb")  # noqa: SIM115 - closed by shutdown()
+        if old is not None:
+            old.close()
+        self._logs[(job, i)] = log
+        self.procs[(job, i)] = subprocess.Popen(
+            self._command,
+            env=e,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+    def restart(self, job, index):
+        """Starts a task again (after `kill`): the same command and address; its output is appended to its
+        log. `wait` watches it again."""
+        if self.procs[(job, index)].poll() is None:
+            raise RuntimeError(f"{job}:{index} is still running: kill it first")
+        self._killed.discard((job, index))
+        self._start(job, index)
 
     def log_path(self, job, index):
         return os.path.join(self.logdir, f"{job}-{index}.log")

@@ -1,21 +1,24 @@
 """The Master service of a task: remote sessions run here. A session holds the client's GraphDef (grown by
 ExtendSession); each step signature (feeds, fetches, targets, graph version) is placed and partitioned once
 for the cluster's devices (`partition_for_cluster`), each task's part registered on that task once, and a
-step is then one RunGraph per task, all in parallel under one fresh step id. A failure anywhere aborts the
-step on every task and is reported with its own error class (a task that is down: UnavailableError)."""
+step is then one RunGraph per task, all in parallel under one fresh step id (this task's own part called
+directly, the others as blocking calls on long-lived threads; no RunGraph waits for its pushes to be
+acknowledged: the receivers wait for the values). A failure anywhere aborts the step on every task and is
+reported with its own error class (a task that is down: UnavailableError). A client in this process (a
+`Session(server.target)` of this task's server) calls the service directly (`call_direct`,
+`run_step_values`), without gRPC, as TF's LocalMaster."""
 
 import logging
 import os
 import random
 import threading
-from concurrent import futures
-
 import grpc
 
 from tensorweave import _pywrap_tensorweave as _pywrap
 from tensorweave._src.framework import errors
 from tensorweave.distributed import rpc
 from tensorweave.distributed import wire
+from tensorweave.distributed.worker_service import _as_array
 from tensorweave.distributed.worker_service import _int
 from tensorweave.distributed.worker_service import _names
 from tensorweave.distributed.worker_service import handler
@@ -81,6 +84,8 @@ class MasterSession:
     def forget_plans(self):
         with self.lock:
             plans, self.plans = list(self.plans.values()), {}
+        if self.master.server._stopped.is_set():  # its channels are closed (a client of this process closing)
+            return
         for plan in plans:
             for address, _, handle, _, _ in plan.parts:
                 try:
@@ -95,12 +100,25 @@ class MasterService:
     def __init__(self, server):
         self.server = server
         self.channels = server.channels
-        self._lock = threading.Lock()
+        # Reentrant: a client of this process calls in directly, and a garbage collection under the lock may
+        # close a dropped session (Session.__del__ -> CloseSession) in the same thread.
+        self._lock = threading.RLock()
         self._sessions = {}
         self._next = 1
         self._by_task = {}  # task -> its devices [(name, type, memory, incarnation, ...)], on first need
         self._discovered = False
-        self._pool = futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="tw-master")
+        self._threads = rpc.Threads("tw-master")
+
+    def call_direct(self, name, header, payload):
+        """A master call from a client of this process (no gRPC): the reply's bytes, or the error raised."""
+        fn = {
+            "CreateSession": self.create_session,
+            "ExtendSession": self.extend_session,
+            "CloseSession": self.close_session,
+            "ListDevices": self.list_devices,
+            "Reset": self.reset,
+        }[name]
+        return fn(header, memoryview(payload))
 
     def handlers(self):
         methods = {
@@ -207,6 +225,8 @@ class MasterService:
 
     # --- handlers ---------------------------------------------------------------
     def _session(self, header):
+        if self.server._stopped.is_set():  # (a client of this process calls a stopped server's master directly)
+            raise errors.UnavailableError(None, None, f"the server of {self.server.task_name} was stopped")
         handle = header.get("session")
         with self._lock:
             s = self._sessions.get(handle)
@@ -224,7 +244,9 @@ class MasterService:
         with self._lock:
             handle = f"{self.server.task_name}/session:{self._next}:{random.getrandbits(32):08x}"
             self._next += 1
-            self._sessions[handle] = MasterSession(self, handle, bytes(payload), version, config)
+        session = MasterSession(self, handle, bytes(payload), version, config)  # (no lock: it may collect garbage)
+        with self._lock:
+            self._sessions[handle] = session
         return wire.encode({"session": handle})
 
     def extend_session(self, header, payload):
@@ -254,10 +276,7 @@ class MasterService:
         return wire.encode({})
 
     def run_step(self, header, payload):
-        session = self._session(header)
         feeds = _names(header, "feeds")
-        fetches = _names(header, "fetches")
-        targets = _names(header, "targets")
         timeout_ms = header.get("timeout_ms", 0)
         if not isinstance(timeout_ms, int) or timeout_ms < 0:
             raise errors.InvalidArgumentError(None, None, f"malformed RunStep: timeout {timeout_ms!r}")
@@ -266,6 +285,15 @@ class MasterService:
             raise errors.InvalidArgumentError(
                 None, None, f"malformed RunStep: {len(feeds)} feeds, {len(values)} values"
             )
+        result = self.run_step_values(
+            header.get("session"), feeds, _names(header, "fetches"), _names(header, "targets"), values, timeout_ms
+        )
+        return wire.encode_tensors({}, [_as_array(v) for v in result])
+
+    def run_step_values(self, handle, feeds, fetches, targets, values, timeout_ms):
+        """One step of session `handle`: the fetched values (arrays; those of this task's own part may view
+        its tensors' memory). RunStep's work, also called directly by a client in this process."""
+        session = self._session({"session": handle})
         feed_values = dict(zip(feeds, values))
         plan = session.plan(feeds, fetches, targets)
         outputs = self._run_plan(session, plan, feed_values, timeout_ms)
@@ -273,100 +301,66 @@ class MasterService:
         for name in fetches:
             owner = plan.fetch_owner.get(name)
             result.append(feed_values[name] if owner is None else outputs[owner[0]][owner[1]])
-        return wire.encode_tensors({}, result)
+        return result
 
     def _run_plan(self, session, plan, feed_values, timeout_ms):
-        """One step: RunGraph on every task of the plan, in parallel, under one fresh step id (this task's own
-        part runs in this thread, the others through their RPCs); a failure aborts the step everywhere."""
+        """One step: RunGraph on every task of the plan, in parallel, under one fresh step id: one part in this
+        thread (this task's own part when it has one: no RPC), the others each a blocking call on a long-lived
+        thread (no thread started per call); a failure aborts the step everywhere."""
         step_id = random.getrandbits(62) + 1
         deadline = timeout_ms / 1000.0 if timeout_ms else rpc.STEP_TIMEOUT
         own = self.server.task_name
-        state = {"error": None, "remaining": 0}
+        failures = []  # (part index, error), in the order they happened
         lock = threading.Lock()
-        all_done = threading.Event()
 
-        def failed(err):
+        def failed(i, err):
             with lock:
-                first = state["error"] is None
-                if first:
-                    state["error"] = err
+                failures.append((i, err))
+                first = len(failures) == 1
             if first:
-                self._pool.submit(self._abort_everywhere, plan, step_id, err)
+                self._abort_everywhere(plan, step_id, err)
 
-        def on_done(task, address):
-            def cb(f):
-                try:
-                    f.result()
-                except grpc.RpcError as e:
-                    failed(_tagged(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"), task))
-                except Exception as e:  # noqa: BLE001
-                    failed(errors.InternalError(None, None, f"RunGraph on {task}: {e}"))
-                with lock:
-                    state["remaining"] -= 1
-                    if state["remaining"] == 0:
-                        all_done.set()
-
-            return cb
-
-        if len(plan.parts) == 1 and plan.parts[0][1] != own:  # one task, another: a plain call (fewest threads)
-            address, task, handle, t_feeds, t_fetches = plan.parts[0]
-            req = wire.encode_tensors(
-                {
-                    "handle": handle,
-                    "step_id": step_id,
-                    "feeds": t_feeds,
-                    "fetches": t_fetches,
-                    "timeout_ms": timeout_ms,
-                },
-                [feed_values[n] for n in t_feeds],
-            )
-            m = self.channels.method(address, rpc.WORKER, "RunGraph")
+        def run_part(i):
+            address, task, handle, t_feeds, t_fetches = plan.parts[i]
             try:
-                reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
-            except grpc.RpcError as e:
-                err = _tagged(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"), task)
-                self._step_failed(session, err)
-                raise err from None
-            return [wire.decode_tensors(*wire.decode(reply))]
-        remote, local = [], None
-        for i, (address, task, handle, t_feeds, t_fetches) in enumerate(plan.parts):
-            if task == own:
-                local = (i, handle, t_feeds, t_fetches)
-                continue
-            req = wire.encode_tensors(
-                {
-                    "handle": handle,
-                    "step_id": step_id,
-                    "feeds": t_feeds,
-                    "fetches": t_fetches,
-                    "timeout_ms": timeout_ms,
-                },
-                [feed_values[n] for n in t_feeds],
-            )
-            m = self.channels.method(address, rpc.WORKER, "RunGraph")
-            remote.append((i, task, address, m.future(req, timeout=deadline + 5.0, metadata=self.channels.metadata)))
-        state["remaining"] = len(remote)
-        if not remote:
-            all_done.set()
-        for _, task, address, f in remote:
-            f.add_done_callback(on_done(task, address))
-        outputs = [None] * len(plan.parts)
-        if local is not None:
-            i, handle, t_feeds, t_fetches = local
-            try:
-                outputs[i] = self.server._worker.run_local(
-                    handle, step_id, {n: feed_values[n] for n in t_feeds}, t_fetches, timeout_ms
+                if task == own:
+                    feeds = {n: feed_values[n] for n in t_feeds}
+                    return self.server._worker.run_local(
+                        handle, step_id, feeds, t_fetches, timeout_ms, wait_for_sends=False
+                    )
+                req = wire.encode_tensors(
+                    {
+                        "handle": handle,
+                        "step_id": step_id,
+                        "feeds": t_feeds,
+                        "fetches": t_fetches,
+                        "timeout_ms": timeout_ms,
+                        "wait_for_sends": False,
+                    },
+                    [feed_values[n] for n in t_feeds],
                 )
+                m = self.channels.method(address, rpc.WORKER, "RunGraph")
+                reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
+                return wire.decode_tensors(*wire.decode(reply))
+            except grpc.RpcError as e:
+                failed(i, _tagged(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"), task))
             except errors.OpError as e:
-                failed(e)
-        all_done.wait()
-        err = state["error"]
-        if err is not None:
-            err = _root_cause(err, [r[3] for r in remote], [r[1:3] for r in remote])
+                failed(i, e if task == own else _tagged(e, task))
+            except Exception as e:  # noqa: BLE001
+                failed(i, errors.InternalError(None, None, f"RunGraph on {task}: {type(e).__name__}: {e}"))
+            return None
+
+        n = len(plan.parts)
+        inline = next((i for i, part in enumerate(plan.parts) if part[1] == own), 0)
+        others = [(i, self._threads.submit(lambda i=i: run_part(i))) for i in range(n) if i != inline]
+        outputs = [None] * n
+        outputs[inline] = run_part(inline)
+        for i, call in others:
+            outputs[i] = call.result()
+        if failures:
+            err = _root_cause([e for _, e in failures])
             self._step_failed(session, err)
             raise err
-        for i, task, address, f in remote:
-            outputs[i] = wire.decode_tensors(*wire.decode(f.result()))
         return outputs
 
     def _abort_everywhere(self, plan, step_id, err):
@@ -397,15 +391,9 @@ def _tagged(err, task):
     return err
 
 
-def _root_cause(first, futs, tasks):
+def _root_cause(failures):
     """The most telling error of a failed step: a task's own failure rather than the aborts it caused."""
-    best = first
-    if isinstance(best, (errors.AbortedError, errors.CancelledError)):
-        for (task, address), f in zip(tasks, futs):
-            try:
-                f.result()
-            except grpc.RpcError as e:
-                err = rpc.error_from_rpc(e, f"RunGraph on {task} at {address}")
-                if not isinstance(err, (errors.AbortedError, errors.CancelledError)):
-                    return _tagged(err, task)
-    return best
+    for err in failures:
+        if not isinstance(err, (errors.AbortedError, errors.CancelledError)):
+            return err
+    return failures[0]

@@ -11,6 +11,7 @@ from tensorweave._src.framework import errors
 from tensorweave.distributed import rpc
 from tensorweave.distributed import security as _security
 from tensorweave.distributed import wire
+from tensorweave.distributed.worker_service import _as_array
 
 
 def parse_target(target):
@@ -36,8 +37,12 @@ def _process_channels():
 
 class RemoteSession:
     def __init__(self, target, graph, config):
+        from tensorweave.distributed import server as _server
+
         self._address = parse_target(target)
         self._graph = graph
+        # A server of this process at the target: its master is called directly (TF's LocalMaster), no gRPC.
+        self._local = _server.local_master(self._address, _security.process_default())
         self._channels = _process_channels()
         self._lock = threading.Lock()
         self._callables = {}
@@ -51,6 +56,8 @@ class RemoteSession:
         self._sync_graph()
 
     def _call(self, name, header, buffers=(), timeout=None):
+        if self._local is not None:
+            return self._local.call_direct(name, header, b"".join(buffers))
         return self._channels.call(self._address, rpc.MASTER, name, wire.encode(header, buffers), timeout)
 
     def _sync_graph(self):
@@ -88,6 +95,10 @@ class RemoteSession:
         self._sync_graph()
         feeds, fetches, targets = self._callables[handle]
         timeout_in_ms = timeout_in_ms or self._config["operation_timeout_in_ms"]
+        if self._local is not None:
+            arrays = [wire.as_wire_array(v, enum) for v, enum in values]
+            out = self._local.run_step_values(self._handle, feeds, fetches, targets, arrays, timeout_in_ms)
+            return [_fetched(_as_array(v)) for v in out]
         request = wire.encode_tensors(
             {
                 "session": self._handle,
@@ -134,7 +145,7 @@ def _fetched(value):
         return value[()] if value.ndim == 0 else value
     if value.ndim == 0:
         return value[()]
-    return np.array(value)  # a writable copy of the reply's bytes
+    return np.array(value)  # a writable copy (of the reply's bytes, or of a tensor of an in-process master)
 
 
 def reset(target, containers=None):

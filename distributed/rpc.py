@@ -3,6 +3,7 @@ security settings, cached), calls with deadlines, and the mapping of gRPC status
 classes (gRPC's status codes are TensorFlow's error codes)."""
 
 import os
+import queue
 import threading
 
 import grpc
@@ -129,3 +130,63 @@ def result(future, what):
         return future.result()
     except grpc.RpcError as e:
         raise error_from_rpc(e, what) from None
+
+
+_SimpleQueue = queue.SimpleQueue
+
+
+class Threads:
+    """Runs calls on long-lived daemon threads: an idle one, or a new one when none is idle (never a queue, so
+    calls that wait on one another cannot deadlock). grpcio's `future()` starts a thread per call on a channel
+    with no call in flight; a blocking call on one of these threads does not."""
+
+    _MAX_IDLE = 16
+
+    def __init__(self, name):
+        self._name = name
+        self._lock = threading.Lock()
+        self._idle = []
+
+    def submit(self, fn):
+        """Runs `fn()` on another thread; returns an object whose `result()` waits for its value (or raises
+        its exception)."""
+        call = _Call(fn)
+        with self._lock:
+            worker = self._idle.pop() if self._idle else None
+        if worker is None:
+            worker = _SimpleQueue()
+            threading.Thread(target=self._serve, args=(worker, call), name=self._name, daemon=True).start()
+        else:
+            worker.put(call)
+        return call
+
+    def _serve(self, queue, call):
+        while True:
+            call.run()
+            with self._lock:
+                if len(self._idle) >= self._MAX_IDLE:
+                    return
+                self._idle.append(queue)
+            call = queue.get()
+
+
+class _Call:
+    __slots__ = ("_done", "_error", "_fn", "_value")
+
+    def __init__(self, fn):
+        self._fn = fn
+        self._done = threading.Event()
+        self._value = self._error = None
+
+    def run(self):
+        try:
+            self._value = self._fn()
+        except BaseException as e:  # noqa: BLE001 - handed to the waiter
+            self._error = e
+        self._done.set()
+
+    def result(self):
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._value

@@ -5,12 +5,40 @@ spec gives the task, with the Worker service (the task's C++ runtime) and the Ma
 import logging
 import os
 import threading
+import weakref
 
 from tensorweave._src.framework import errors
 from tensorweave.distributed import cluster_spec as _cs
 from tensorweave.distributed import security as _security
 
 _log = logging.getLogger("tensorweave.distributed")
+# The servers of this process by address ("host:port"): a session whose target names one of them calls its
+# master directly, without gRPC (TF's LocalMaster).
+_local_servers = weakref.WeakValueDictionary()
+_local_lock = threading.Lock()
+
+
+_LOOPBACK = ("127.0.0.1", "localhost", "0.0.0.0", "::", "::1", "[::]", "[::1]")
+
+
+def _local_keys(address):
+    """The names of an address of this host: a loopback or wildcard host is any of them."""
+    host, port = address.rsplit(":", 1)
+    return [f"{h}:{port}" for h in _LOOPBACK] if host in _LOOPBACK else [address]
+
+
+def local_master(address, security):
+    """The MasterService of the running server of this process at `address`, or None; None too when the
+    client's `security` settings differ from the server's (that client goes through gRPC, which checks them)."""
+    with _local_lock:
+        server = _local_servers.get(_local_keys(address)[0])
+    if server is None or server._stopped.is_set() or not server._started:
+        return None
+    fields = ("secret", "tls_cert", "tls_key", "tls_ca")
+    if any(getattr(security, f) != getattr(server._security, f) for f in fields):
+        return None
+    return server._master
+
 
 __all__ = ["Server", "ServerDef"]
 
@@ -201,6 +229,9 @@ class Server:
         if not self._started:
             self._grpc.start()
             self._started = True
+            with _local_lock:
+                for key in _local_keys(self._address):
+                    _local_servers[key] = self
 
     def join(self):
         """Blocks until the server stops (a parameter server's main loop)."""
@@ -211,6 +242,10 @@ class Server:
         """Stops serving (calls in progress get `grace` seconds)."""
         if not self._stopped.is_set():
             self._stopped.set()
+            with _local_lock:
+                for key in _local_keys(self._address):
+                    if _local_servers.get(key) is self:
+                        del _local_servers[key]
             self._grpc.stop(grace).wait()
             self.channels.close()
 

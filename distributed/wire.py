@@ -62,6 +62,17 @@ def tensor_parts(value, dtype=None):
     return {"dtype": int(dtype), "shape": list(array.shape), "nbytes": int(array.nbytes)}, [flat.data]
 
 
+def as_wire_array(value, dtype):
+    """`value` as the receiver of its message would decode it: an array of `dtype`'s numpy dtype, or an object
+    array of bytes for a string tensor (what an in-process call passes instead of the message)."""
+    meta, buffers = tensor_parts(value, dtype)
+    if meta["dtype"] != STRING:
+        return np.frombuffer(buffers[0], dtype=numpy_dtype(meta["dtype"])).reshape(meta["shape"])
+    out = np.empty(len(buffers), dtype=object)
+    out[:] = buffers
+    return out.reshape(meta["shape"])
+
+
 def encode(header, buffers=()):
     """One message: the header (a JSON-able dict) and the payload buffers."""
     head = json.dumps(header, separators=(",", ":")).encode()

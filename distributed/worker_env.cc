@@ -452,7 +452,13 @@ Status WorkerEnv::RunGraph(
       std::unique_lock<std::mutex> lock(mu);
       all_done.wait(lock, [&] { return remaining == 0; });
     }
-    status = abort.aborted() ? abort.status() : rendezvous->WaitForSends();
+    if (abort.aborted()) {
+      status = abort.status();
+    } else if (options.wait_for_sends) {
+      status = rendezvous->WaitForSends();
+    } else {
+      status = rendezvous->abort_status();  // a push that failed already
+    }
   }
 
   if (timer >= 0) DeadlineTimer::Global()->Cancel(timer);

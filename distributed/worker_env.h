@@ -53,6 +53,13 @@ struct RunGraphOptions {
   // step is one RunGraph per task). False keeps it for another RunGraph of
   // the same step id; then call Cleanup(step_id) when the step is over.
   bool cleanup = true;
+  // Wait until every value this call's _Sends pushed to other tasks was
+  // delivered there (a failed push fails the call). False: the call ends when
+  // its executors are done, with the pushes of its values possibly still
+  // being acknowledged (a master's step, whose receivers wait for the values
+  // anyway: one round trip less); a push that fails later is the transport's
+  // to report to the task it was for, whose RunGraph then fails with it.
+  bool wait_for_sends = true;
 };
 
 class WorkerEnv {

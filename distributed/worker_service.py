@@ -70,9 +70,11 @@ class WorkerService:
             )
         return handle & 0xFFFFFFFF
 
-    def run_local(self, handle, step_id, feeds, fetches, timeout_ms):
+    def run_local(self, handle, step_id, feeds, fetches, timeout_ms, wait_for_sends=True):
         """RunGraph from the master of this same task (no RPC)."""
-        return self.env.run_graph(self._internal(handle), step_id, feeds, fetches, timeout_ms)
+        return self.env.run_graph(
+            self._internal(handle), step_id, feeds, fetches, timeout_ms, wait_for_sends=wait_for_sends
+        )
 
     def handlers(self):
         methods = {
@@ -105,12 +107,22 @@ class WorkerService:
         timeout_ms = header.get("timeout_ms", 0)
         if not isinstance(timeout_ms, int) or timeout_ms < 0:
             raise errors.InvalidArgumentError(None, None, f"malformed request: timeout {timeout_ms!r}")
+        wait_for_sends = header.get("wait_for_sends", True)
+        if not isinstance(wait_for_sends, bool):
+            raise errors.InvalidArgumentError(None, None, f"malformed request: wait_for_sends {wait_for_sends!r}")
         values = wire.decode_tensors(header, payload)
         if len(values) != len(feed_names):
             raise errors.InvalidArgumentError(
                 None, None, f"malformed request: {len(feed_names)} feed names and {len(values)} feed values"
             )
-        out = self.env.run_graph(self._internal(handle), step_id, dict(zip(feed_names, values)), fetches, timeout_ms)
+        out = self.env.run_graph(
+            self._internal(handle),
+            step_id,
+            dict(zip(feed_names, values)),
+            fetches,
+            timeout_ms,
+            wait_for_sends=wait_for_sends,
+        )
         return wire.encode_tensors({}, [_as_array(v) for v in out])
 
     def deregister_graph(self, header, payload):
@@ -226,11 +238,13 @@ def _flatten(value):
 
 class Transport:
     """Pushes the tensors this task's `_Send`s address to other tasks (called by the C++ runtime from its
-    executor threads: it only starts the call; `done(code, message)` runs when the call ends)."""
+    executor threads: it only hands the call to a sender thread; `done(code, message)` runs when the call
+    ends)."""
 
     def __init__(self, channels, resolve):
         self._channels = channels
         self._resolve = resolve  # "/job:j/replica:0/task:i" -> address
+        self._threads = rpc.Threads("tw-send")
 
     def __call__(self, dst_task, step_id, key, array, is_dead, done):
         try:
@@ -240,12 +254,11 @@ class Transport:
             nbytes = meta["nbytes"]
             timeout = rpc.CONTROL_TIMEOUT + nbytes / 20e6  # at least 20 MB/s
             if nbytes <= rpc.CHUNK_BYTES or meta["dtype"] == wire.STRING:
-                future = self._channels.future(address, rpc.WORKER, "PushTensor", wire.encode(header, buffers), timeout)
+                method = self._channels.method(address, rpc.WORKER, "PushTensor")
+                request = wire.encode(header, buffers)
             else:
                 method = self._channels.method(address, rpc.WORKER, "PushTensorStream", streaming=True)
-                future = method.future(
-                    _chunks(header, buffers[0], rpc.CHUNK_BYTES), timeout=timeout, metadata=self._channels.metadata
-                )
+                request = _chunks(header, buffers[0], rpc.CHUNK_BYTES)
         except errors.OpError as e:
             done(e.error_code, e.message)
             return
@@ -253,17 +266,26 @@ class Transport:
             done(errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}")
             return
 
-        def finished(f):
+        def send():
             try:
-                f.result()
+                method(request, timeout=timeout, metadata=self._channels.metadata)
                 done(0, "")
+                return
             except grpc.RpcError as e:
                 err = rpc.error_from_rpc(e, f"sending {key} of step {step_id} to {dst_task} at {address}")
-                done(err.error_code, err.message)
+                code, message = err.error_code, err.message
             except Exception as e:  # noqa: BLE001
-                done(errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}")
+                code, message = errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}"
+            done(code, message)
+            # The receiving task's step waits for this value: abort it there with the reason (this task's
+            # RunGraph may have ended already, not waiting for its pushes). Best effort: it may be down.
+            abort = wire.encode({"step_id": step_id, "code": code, "message": message})
+            try:
+                self._channels.call(address, rpc.WORKER, "AbortStep", abort)
+            except errors.OpError:
+                pass
 
-        future.add_done_callback(finished)
+        self._threads.submit(send)
 
 
 def _chunks(header, data, size):

@@ -44,6 +44,17 @@ def cluster():
     ps.stop()
 
 
+@pytest.fixture(params=["in-process", "grpc"])
+def master_path(request, monkeypatch):
+    """A client of a server of this process calls its master directly (TF's LocalMaster); "grpc" makes it
+    go through RunStep and the other master RPCs as a client in another process does."""
+    from tensorweave.distributed import server as server_lib
+
+    if request.param == "grpc":
+        monkeypatch.setattr(server_lib, "local_master", lambda address, security: None)
+    return request.param
+
+
 def _both(fn, target):
     """fn(sess) in a local session and in a remote one on `target`, each on a fresh graph built by fn."""
     out = []
@@ -64,7 +75,7 @@ def test_server_basics(local_server):
         tw.train.Server({"a": ["127.0.0.1:0"]}, "a", 3, start=False)
 
 
-def test_remote_session_runs_like_a_local_one(local_server):
+def test_remote_session_runs_like_a_local_one(local_server, master_path):
     Pair = collections.namedtuple("Pair", "a b")
 
     def model():
@@ -95,6 +106,30 @@ def test_remote_session_runs_like_a_local_one(local_server):
     remote1["y"] += 1  # results are the caller's own arrays
 
 
+def test_a_session_on_a_server_of_this_process_calls_its_master_directly(local_server):
+    from tensorweave.distributed import server as server_lib
+
+    port = local_server.target.rsplit(":", 1)[1]
+    with tw.Graph().as_default():
+        c = tw.constant([1.0, 2.0]) * 3.0
+        for target in (local_server.target, f"grpc://localhost:{port}"):  # loopback names are one host
+            with tw.Session(target) as sess:
+                assert sess._c._local is local_server._master
+                np.testing.assert_array_equal(sess.run(c), [3.0, 6.0])
+        other = security.Security(secret="another")  # a client with other settings goes through gRPC (refused)
+        assert server_lib.local_master(local_server.target[len("grpc://") :], other) is None
+    stopped = tw.train.Server.create_local_server()
+    address = stopped.target[len("grpc://") :]
+    assert server_lib.local_master(address, security.process_default()) is stopped._master
+    with tw.Graph().as_default():
+        c = tw.constant(1.0)
+        sess = tw.Session(stopped.target)
+        stopped.stop()
+        assert server_lib.local_master(address, security.process_default()) is None
+        with pytest.raises(tw.errors.UnavailableError, match="was stopped"):
+            sess.run(c)
+
+
 def test_remote_session_ships_the_graph_as_it_grows(local_server):
     with tw.Graph().as_default(), tw.Session(local_server.target) as sess:
         a = tw.constant(2.0)
@@ -106,7 +141,7 @@ def test_remote_session_ships_the_graph_as_it_grows(local_server):
         assert names == ["/job:localhost/replica:0/task:0/device:CPU:0"]
 
 
-def test_remote_errors_keep_their_class_and_node(local_server):
+def test_remote_errors_keep_their_class_and_node(local_server, master_path):
     with tw.Graph().as_default(), tw.Session(local_server.target) as sess:
         x = tw.placeholder(tw.float32, [None])
         r = tw.reshape(x, [2, 2], name="the_reshape")
@@ -119,7 +154,7 @@ def test_remote_errors_keep_their_class_and_node(local_server):
             sess.run(r, {x: [[1.0]]})
 
 
-def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster):
+def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster, master_path):
     ps, worker = cluster
     rng = np.random.default_rng(0)
     big = rng.standard_normal((1024, 768)).astype(np.float32)  # 3 MB: pushed in chunks
@@ -145,6 +180,56 @@ def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster):
         tw.Session.reset(worker.target)
         with tw.Session(worker.target) as sess, pytest.raises(tw.errors.FailedPreconditionError):
             sess.run(w)
+
+
+def test_a_push_that_fails_aborts_the_step_on_the_task_it_was_for(cluster):
+    """A master's RunGraph does not wait for its pushes to be acknowledged: a push that fails (here refused by
+    the receiving task) is reported by the transport to that task, whose step waiting for values ends with the
+    reason instead of waiting for its deadline."""
+    import threading
+
+    from tensorweave import _pywrap_tensorweave as pw
+    from tensorweave.distributed import worker_service
+
+    ps, worker = cluster
+    with tw.Graph().as_default() as g:
+        with tw.device("/job:ps/task:0"):
+            a = tw.constant(2.0)
+        with tw.device("/job:worker/task:0"):
+            b = tw.negative(a, name="b")
+    devices = [(d[0], d[1], d[3]) for s in (ps, worker) for d in s._env.device_attributes()]
+    parts = pw.partition_for_cluster(g._c.to_graph_def(), devices, [], [b.name], [], worker.task_name)
+    handle = worker._env.register_graph(parts[worker.task_name][0])
+    step_id = 12345
+    result = {}
+
+    def run():  # the worker's part waits for the ps's value (which never comes)
+        try:
+            worker._env.run_graph(handle, step_id, {}, [b.name], 60000)
+        except tw.errors.OpError as e:
+            result["error"] = e
+
+    t = threading.Thread(target=run)
+    t.start()
+    transport = worker_service.Transport(ps.channels, lambda task: worker.address)
+    ps_device = devices[0][0]
+    key = f"{ps_device};1;{ps_device};x:0;0:0"  # for a device of the ps, not of the worker: refused there
+    done = threading.Event()
+    status = []
+    transport(
+        worker.task_name,
+        step_id,
+        key,
+        np.float32(1.0),
+        False,
+        lambda code, msg="": (status.append((code, msg)), done.set()),
+    )
+    assert done.wait(30)
+    assert status[0][0] == tw.errors.INVALID_ARGUMENT, status
+    t.join(30)
+    assert not t.is_alive()
+    assert isinstance(result["error"], tw.errors.InvalidArgumentError), result
+    assert "not a device of this task" in result["error"].message
 
 
 def test_step_timeouts_end_a_blocked_remote_step(local_server):

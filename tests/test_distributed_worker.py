@@ -6,6 +6,7 @@ aborts, stale and malformed deliveries, and registration errors against their er
 import concurrent.futures
 import contextlib
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -293,5 +294,52 @@ def test_a_failed_send_fails_the_sending_step(failure):
         }[failure]
         with pytest.raises(expected[0], match=expected[1]):
             ps.run_graph(handle, 1, {}, [], 20000)
+    finally:
+        c.close()
+
+
+def test_wait_for_sends_false_returns_before_the_push_is_acknowledged():
+    """run_graph waits for the pushes of its sends to be acknowledged (wait_for_sends=True, the default); with
+    wait_for_sends=False (a master's step: the receivers wait for the values anyway) it returns once its
+    executors are done, and a done called later is harmless; a push that failed already still fails it."""
+    c = Cluster()
+    try:
+        ps = c.envs[PS]
+        pending = []
+
+        def transport(dst_task, step_id, key, value, is_dead, done):
+            pending.append(done)  # acknowledged later by the test
+
+        ps.set_transport(transport)
+        g = tw.Graph()
+        with g.as_default():
+            with tw.device(PS):
+                a = tw.constant(2.0, name="a")
+            tw.negative(a, name="b")
+        parts = pw.partition_for_cluster(g._c.to_graph_def(), c.devices(), [], ["b:0"], [], WORKER)
+        handle = ps.register_graph(parts[PS][0])
+        assert ps.run_graph(handle, 1, {}, [], 20000, wait_for_sends=False) == []
+        assert len(pending) == 1
+        pending.pop()(0, "")  # after the call ended
+
+        def ack_later():
+            while not pending:
+                threading.Event().wait(0.01)
+            threading.Event().wait(0.2)
+            pending.pop()(0, "")
+
+        t = threading.Thread(target=ack_later)
+        t.start()
+        start = time.monotonic()
+        assert ps.run_graph(handle, 2, {}, [], 20000) == []  # waits for the acknowledgement
+        assert time.monotonic() - start >= 0.15
+        t.join()
+
+        def fail_at_once(dst_task, step_id, key, value, is_dead, done):
+            done(tw.errors.UNAVAILABLE, "worker gone")
+
+        ps.set_transport(fail_at_once)
+        with pytest.raises(tw.errors.UnavailableError, match="worker gone"):
+            ps.run_graph(handle, 3, {}, [], 20000, wait_for_sends=False)
     finally:
         c.close()

@@ -471,6 +471,28 @@ def test_gradient_descent_fuses_dense_kernel_updates(dtype, rtol):
             np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol, err_msg=f"{name} after step {step + 1}")
 
 
+def test_gradient_descent_does_not_fuse_across_devices():
+    """A variable on a parameter server and its gradient's MatMul on a worker: the update is the plain one on
+    the ps (fusing would move every worker's weight-gradient GEMM to the ps and ship its inputs there)."""
+    cluster = tw.train.ClusterSpec({"ps": ["127.0.0.1:1"], "worker": ["127.0.0.1:2"]})
+    with tw.Graph().as_default() as g:
+        with tw.device(tw.train.replica_device_setter(cluster=cluster, worker_device="/job:worker/task:0")):
+            x = tw.placeholder(tw.float32, [4, 3])
+            loss = tw.reduce_sum(tw.layers.dense(x, 2))
+            train = tw.train.GradientDescentOptimizer(0.1).minimize(loss)
+    types = {op.type: op for op in g.get_operations()}
+    assert "FusedMatMulApplyGradientDescent" not in types
+    updates = [op for op in train.control_inputs if op.type == "ApplyGradientDescent"]
+    assert len(updates) == 2 and all(op.device.startswith("/job:ps") for op in updates)
+    grads = [op for op in g.get_operations() if op.type == "MatMul" and "gradients" in op.name]
+    assert grads and all(op.device.startswith("/job:worker") for op in grads)
+    with tw.Graph().as_default() as g:  # on one device (or none) the kernel's update is fused
+        with tw.device("/job:worker/task:0"):
+            x = tw.placeholder(tw.float32, [4, 3])
+            tw.train.GradientDescentOptimizer(0.1).minimize(tw.reduce_sum(tw.layers.dense(x, 2)))
+    assert "FusedMatMulApplyGradientDescent" in {op.type for op in g.get_operations()}
+
+
 def test_fused_update_reads_the_step_s_snapshot_and_keeps_the_gradient_fetchable():
     # Fetching the gradient along with the update runs the MatMul as well;
     # both see the weights as they were before the step.

@@ -10,12 +10,15 @@
 //                               incarnation, physical_device_desc)]
 //     .register_graph(graph_def_bytes) -> handle (int)
 //     .run_graph(handle, step_id, feeds: {name: ndarray}, fetches: [name],
-//                timeout_ms=0, cleanup=True) -> [ndarray]
+//                timeout_ms=0, cleanup=True, wait_for_sends=True) -> [ndarray]
 //         Releases the GIL. Numeric results are arrays that view the
 //         tensor's memory (no copy; read-only where the memory is shared,
 //         e.g. with a variable); 0-d results stay 0-d arrays; string
 //         results are object arrays of bytes. cleanup=True ends the step's
 //         rendezvous when the call returns (one RunGraph per task per step).
+//         wait_for_sends=False returns once the executors are done, without
+//         waiting for the pushes of the values sent to other tasks to be
+//         acknowledged (RunGraphOptions::wait_for_sends).
 //     .set_transport(fn | None)
 //         fn(dst_task, step_id, key, value, is_dead, done) is called from
 //         executor threads (with the GIL) for every value sent to another
@@ -232,7 +235,7 @@ class PyWorkerEnv {
 
   py::list RunGraph(int64_t handle, int64_t step_id, const py::dict& feeds,
                     const std::vector<std::string>& fetches, int64_t timeout_ms,
-                    bool cleanup) {
+                    bool cleanup, bool wait_for_sends) {
     std::vector<std::pair<std::string, Tensor>> inputs;
     for (const auto& [key, value] : feeds) {
       const std::string name = key.cast<std::string>();
@@ -241,6 +244,7 @@ class PyWorkerEnv {
     RunGraphOptions options;
     options.timeout_ms = timeout_ms;
     options.cleanup = cleanup;
+    options.wait_for_sends = wait_for_sends;
     std::vector<Tensor> outputs;
     Status status;
     {
@@ -459,7 +463,8 @@ void RegisterDistributedBindings(py::module_& m) {
       .def("register_graph", &PyWorkerEnv::RegisterGraph)
       .def("run_graph", &PyWorkerEnv::RunGraph, py::arg("handle"),
            py::arg("step_id"), py::arg("feeds"), py::arg("fetches"),
-           py::arg("timeout_ms") = 0, py::arg("cleanup") = true)
+           py::arg("timeout_ms") = 0, py::arg("cleanup") = true,
+           py::arg("wait_for_sends") = true)
       .def("set_transport", &PyWorkerEnv::SetTransport)
       .def("deliver", &PyWorkerEnv::Deliver, py::arg("step_id"), py::arg("key"),
            py::arg("value"), py::arg("dtype"), py::arg("shape"),

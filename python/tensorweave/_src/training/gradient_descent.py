@@ -1,9 +1,17 @@
 """Plain gradient descent."""
 
+from tensorweave._src.framework import device_spec
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import scatter_var_ops
 from tensorweave._src.ops import training_ops
 from tensorweave._src.training import optimizer
+
+
+def _same_device(a, b):
+    """Whether device strings `a` and `b` cannot name different devices (a field set in both is the same)."""
+    a, b = device_spec.DeviceSpec.from_string(a or ""), device_spec.DeviceSpec.from_string(b or "")
+    fields = ("job", "replica", "task", "device_type", "device_index")
+    return all(getattr(a, f) is None or getattr(b, f) is None or getattr(a, f) == getattr(b, f) for f in fields)
 
 
 class GradientDescentOptimizer(optimizer.Optimizer):
@@ -31,10 +39,13 @@ class GradientDescentOptimizer(optimizer.Optimizer):
 
     def _apply_dense(self, grad, var):
         lr = optimizer._cast(self._learning_rate_tensor, var.dtype)
-        if grad.op.type == "MatMul":
+        if grad.op.type == "MatMul" and _same_device(grad.op.device, var.op.device):
             # A dense layer's kernel: one GEMM accumulating into the variable.
             # The MatMul is left in the graph for whoever else reads the
-            # gradient; a step that only trains prunes it.
+            # gradient; a step that only trains prunes it. Not across devices:
+            # the GEMM would move to the variable's device (a parameter
+            # server would compute every worker's weight gradients, from
+            # inputs larger than the gradient).
             a, b = grad.op.inputs
             return training_ops.fused_matmul_apply_gradient_descent(
                 var,

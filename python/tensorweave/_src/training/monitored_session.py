@@ -218,9 +218,20 @@ class SessionManager:
         max_wait_secs=7200,
         config=None,
     ):
+        sess = _session_class()(master, graph=self._graph, config=config)
+        try:
+            return self._restore_into(
+                sess, saver, checkpoint_dir, checkpoint_filename_with_path, wait_for_checkpoint, max_wait_secs
+            )
+        except BaseException:
+            sess.close()  # (a session that failed to restore, e.g. its ps is down, is not left to the collector)
+            raise
+
+    def _restore_into(
+        self, sess, saver, checkpoint_dir, checkpoint_filename_with_path, wait_for_checkpoint, max_wait_secs
+    ):
         from tensorweave._src.training import saver as saver_lib
 
-        sess = _session_class()(master, graph=self._graph, config=config)
         if checkpoint_dir and checkpoint_filename_with_path:
             raise ValueError("Can not provide both checkpoint_dir and checkpoint_filename_with_path.")
         if not saver or not (checkpoint_dir or checkpoint_filename_with_path):
@@ -283,6 +294,14 @@ class SessionManager:
             max_wait_secs=max_wait_secs,
             config=config,
         )
+        try:
+            self._initialize(sess, is_loaded_from_checkpoint, init_op, init_feed_dict, init_fn)
+        except BaseException:
+            sess.close()
+            raise
+        return sess
+
+    def _initialize(self, sess, is_loaded_from_checkpoint, init_op, init_feed_dict, init_fn):
         if not is_loaded_from_checkpoint:
             if init_op is None and not init_fn and self._local_init_op is None:
                 raise RuntimeError("Model is not initialized and no init_op or init_fn or local_init_op was given")
@@ -302,7 +321,6 @@ class SessionManager:
                 f"Init operations did not make model ready.  Init op: {_name(init_op)}, init fn: {init_fn}, "
                 f"local_init_op: {_name(self._local_init_op)}, error: {msg}"
             )
-        return sess
 
     def recover_session(
         self,
@@ -460,6 +478,7 @@ def _merge_feeds(base, extra, message):
 
 # A session that fails with these (a worker or parameter server restarted) is re-created by MonitoredSession.
 _PREEMPTION_ERRORS = (errors.AbortedError, errors.UnavailableError)
+_RECREATE_BACKOFF_SECS = 0.2
 
 
 class _MonitoredSession:
@@ -486,6 +505,7 @@ class _MonitoredSession:
                 if not self._should_recover:
                     raise
                 _logger.info("An error was raised while a session was being created (%s); trying again.", e)
+                time.sleep(_RECREATE_BACKOFF_SECS)  # (a task that is down fails at once: no busy loop)
         self._coord = coordinator.Coordinator(clean_stop_exception_types=[])
         # As TF1: the graph's queue runners start with the session, and stop with its coordinator.
         if self._tf_sess.graph.get_collection(ops.GraphKeys.QUEUE_RUNNERS):
