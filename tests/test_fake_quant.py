@@ -157,3 +157,12 @@ def test_bad_shapes():
     with pytest.raises(tw.errors.InvalidArgumentError, match="min must be a vector of 3 values") as info:
         run(y, {lo: [0.0, 1.0]})
     assert "pc" in str(info.value)
+    g = tw.placeholder(tw.float32)
+    for grad in (
+        tw.quantization.fake_quant_with_min_max_args_gradient(g, tw.ones([2])),
+        tw.quantization.fake_quant_with_min_max_vars_gradient(g, tw.ones([2]), -1.0, 1.0)[0],
+    ):
+        with pytest.raises(tw.errors.InvalidArgumentError, match="gradients and inputs must have the same shape"):
+            run(grad, {g: [1.0, 2.0, 3.0]})
+    with pytest.raises(ValueError, match="same shape"):
+        tw.quantization.fake_quant_with_min_max_args_gradient(tw.ones([3]), tw.ones([2]))

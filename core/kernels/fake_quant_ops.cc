@@ -101,6 +101,18 @@ Status ReadRange(OpKernelContext* ctx, int first, int64_t channels,
   return Status::OK();
 }
 
+// The gradient ops' gradients (input 0) and inputs (input 1) agree.
+Status CheckGradientShape(OpKernelContext* ctx) {
+  const TensorShape& g = ctx->input(0).shape();
+  const TensorShape& x = ctx->input(1).shape();
+  if (!(g == x)) {
+    return errors::InvalidArgument(
+        "gradients and inputs must have the same shape, got ", g.ToString(),
+        " and ", x.ToString());
+  }
+  return Status::OK();
+}
+
 // The channel count of per-channel inputs: their last dimension.
 Status Channels(const Tensor& inputs, int64_t* channels) {
   const int rank = inputs.shape().rank();
@@ -126,13 +138,7 @@ class FakeQuantArgsOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const bool gradient = ctx->num_inputs() == 2;
     const Tensor& x = ctx->input(gradient ? 1 : 0);
-    if (gradient) {
-      OP_REQUIRES(
-          ctx, ctx->input(0).shape() == x.shape(),
-          errors::InvalidArgument(
-              "gradients and inputs must have the same shape, got ",
-              ctx->input(0).shape().ToString(), " and ", x.shape().ToString()));
-    }
+    if (gradient) OP_REQUIRES_OK(ctx, CheckGradientShape(ctx));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
     const Grid grid(min_, max_, bits_.num_bits, bits_.narrow_range);
@@ -162,13 +168,7 @@ class FakeQuantVarsOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const int x_index = kGradient ? 1 : 0;
     const Tensor& x = ctx->input(x_index);
-    if (kGradient) {
-      OP_REQUIRES(
-          ctx, ctx->input(0).shape() == x.shape(),
-          errors::InvalidArgument(
-              "gradients and inputs must have the same shape, got ",
-              ctx->input(0).shape().ToString(), " and ", x.shape().ToString()));
-    }
+    if (kGradient) OP_REQUIRES_OK(ctx, CheckGradientShape(ctx));
     int64_t channels = -1;
     if (kPerChannel) OP_REQUIRES_OK(ctx, Channels(x, &channels));
     const float *min, *max;
