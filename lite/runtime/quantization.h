@@ -63,18 +63,12 @@ void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
 
 // out[i] = RoundToQuantized<T>(acc[i] * multiplier, zero_point) over rows of
 // `n` columns; multiplier[j] for column j when per_column, else
-// multiplier[0].
+// multiplier[0]. T is int8_t or uint8_t (AVX2: four lanes of doubles at a
+// time, rounded to nearest even as nearbyint does).
 template <typename T>
 void Requantize(const int32_t* acc, int64_t rows, int n,
                 const float* multiplier, bool per_column, int32_t zero_point,
-                T* out) {
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int j = 0; j < n; ++j) {
-      const double scale = multiplier[per_column ? j : 0];
-      out[r * n + j] = RoundToQuantized<T>(acc[r * n + j] * scale, zero_point);
-    }
-  }
-}
+                T* out);
 
 }  // namespace twl
 

@@ -13,6 +13,7 @@
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
 #include "lite/runtime/quantization.h"
+#include "lite/runtime/thread_pool.h"
 
 namespace twl {
 namespace {
@@ -60,6 +61,10 @@ struct OpData {
   // rhs_sk; packed once here when it and its zero point are constants.
   int64_t rhs_sn = 0, rhs_sk = 0;
   std::unique_ptr<int16_t[]> packed;
+  // Depthwise (one input channel per group, one output per input channel)
+  // with a constant filter: the filter tap-major, [KH * KW][C], zero point
+  // subtracted, for the direct kernel.
+  std::unique_ptr<int16_t[]> depthwise;
 };
 
 // Checks the operands' and zero points' types, the zero points' sizes (one
@@ -279,6 +284,81 @@ void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
   }
 }
 
+// Depthwise convolution straight from x (no im2col): each output pixel's C
+// accumulators, tap by tap, sum (x - x_zp) * filter over the taps inside
+// the image, channels innermost (contiguous in NHWC and in the tap-major
+// filter, so the loop vectorizes), then the bias. Output rows split over
+// the pool.
+// Adds the taps of output pixel (oy, ox) over channels [c0, c0 + W) to
+// sum[0, W) (W fixed, so the accumulators stay in vector registers).
+template <int W, typename X>
+inline void DepthwiseTaps(const OpData& d, const X* x, int32_t x_zp, int oy,
+                          int ox, int c0, int width, int32_t* sum) {
+  for (int ky = 0; ky < d.kernel_h; ++ky) {
+    const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
+    if (iy < 0 || iy >= d.in_h) continue;
+    for (int kx = 0; kx < d.kernel_w; ++kx) {
+      const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
+      if (ix < 0 || ix >= d.in_w) continue;
+      const X* in = x + (int64_t{iy} * d.in_w + ix) * d.channels + c0;
+      const int16_t* w =
+          d.depthwise.get() + int64_t{ky * d.kernel_w + kx} * d.channels + c0;
+      if (W > 0) {
+        for (int c = 0; c < W; ++c) {
+          sum[c] += (static_cast<int32_t>(in[c]) - x_zp) * w[c];
+        }
+      } else {
+        for (int c = 0; c < width; ++c) {
+          sum[c] += (static_cast<int32_t>(in[c]) - x_zp) * w[c];
+        }
+      }
+    }
+  }
+}
+
+// Depthwise convolution straight from x (no im2col): for each output pixel
+// and block of 32 channels, the taps inside the image add (x - x_zp) *
+// filter into accumulators held in registers (channels contiguous in NHWC
+// and in the tap-major filter), then the bias. Output rows split over the
+// pool.
+template <typename X>
+void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
+                         const Tensor* bias, int32_t* acc, ThreadPool* pool) {
+  constexpr int kBlock = 32;
+  const int channels = d.channels;
+  const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
+  auto run = [&](int64_t begin, int64_t end) {
+    for (int oy = static_cast<int>(begin); oy < end; ++oy) {
+      for (int ox = 0; ox < d.out_w; ++ox) {
+        int32_t* out = acc + (int64_t{oy} * d.out_w + ox) * channels;
+        for (int c0 = 0; c0 < channels; c0 += kBlock) {
+          const int width = std::min(kBlock, channels - c0);
+          int32_t sum[kBlock] = {};
+          if (width == kBlock) {
+            DepthwiseTaps<kBlock>(d, x, x_zp, oy, ox, c0, width, sum);
+          } else {
+            DepthwiseTaps<0>(d, x, x_zp, oy, ox, c0, width, sum);
+          }
+          for (int c = 0; c < width; ++c) {  // wrapping, as in Multiply
+            const uint32_t bc = b != nullptr ? b[c0 + c] : 0;
+            out[c0 + c] =
+                static_cast<int32_t>(static_cast<uint32_t>(sum[c]) + bc);
+          }
+        }
+      }
+    }
+  };
+  if (pool == nullptr) {
+    run(0, d.out_h);
+  } else {
+    const int64_t row_work =
+        int64_t{d.out_w} * channels * d.kernel_h * d.kernel_w;
+    const int64_t grain =
+        std::max<int64_t>(1, 32768 / std::max<int64_t>(row_work, 1));
+    pool->ParallelFor(d.out_h, grain, pool->num_threads(), run);
+  }
+}
+
 // The accumulator block for output elements [offset, offset + m * n).
 int32_t* AccumulatorsAt(KernelContext* context, Node* node, int64_t offset) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
@@ -438,7 +518,21 @@ Status PrepareConv(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(RequestScratch(context, node));
   d->rhs_sn = d->k;
   d->rhs_sk = 1;
-  return PrepareRhs(context, node, 1);
+  TWL_RETURN_IF_ERROR(PrepareRhs(context, node, 1));
+  d->depthwise.reset();
+  if (d->packed != nullptr && d->group_channels == 1 && d->n == d->channels) {
+    // packed is [C][taps]; the direct kernel reads [taps][C].
+    const int taps = d->k, channels = d->channels;
+    d->depthwise.reset(new (std::nothrow) int16_t[int64_t{taps} * channels]);
+    TWL_CHECK_ARG(d->depthwise != nullptr, "out of memory");
+    for (int c = 0; c < channels; ++c) {
+      for (int t = 0; t < taps; ++t) {
+        d->depthwise[int64_t{t} * channels + c] =
+            d->packed[int64_t{c} * taps + t];
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 Status EvalConv(KernelContext* context, Node* node) {
@@ -468,6 +562,13 @@ Status EvalConv(KernelContext* context, Node* node) {
                x_zp;
       };
       int32_t* acc = AccumulatorsAt(context, node, batch * mn);
+      if (d.depthwise != nullptr && !context->use_reference()) {
+        DepthwiseAccumulate(d, xb, x_zp, context->input(*node, kBias), acc,
+                            context->thread_pool());
+        if (d.requantize)
+          TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+        continue;
+      }
       Multiply(
           context, node, rhs, patch,
           [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
