@@ -61,6 +61,10 @@ struct OpData {
   // rhs_sk; packed once here when it and its zero point are constants.
   int64_t rhs_sn = 0, rhs_sk = 0;
   std::unique_ptr<int16_t[]> packed;
+  // kPanelGemm builds: the packed constant right operand in panels
+  // (quantization.h), panel_size elements per group and batch.
+  std::unique_ptr<int16_t[]> panels;
+  int64_t panel_size = 0;
   // Depthwise (one input channel per group, one output per input channel)
   // with a constant filter: the filter tap-major, [KH * KW][C], zero point
   // subtracted, for the direct kernel.
@@ -134,7 +138,9 @@ Status RequestScratch(KernelContext* context, Node* node) {
                 d->k, kMaxQuantizedDepth);
   const size_t m = d->m, n = d->n, k = d->k;
   TWL_RETURN_IF_ERROR(
-      context->RequestScratch(node, m * k * sizeof(int16_t), &d->lhs_scratch));
+      // One element more: the panel GEMM reads it at an odd depth.
+      context->RequestScratch(node, (m * k + 1) * sizeof(int16_t),
+                              &d->lhs_scratch));
   d->acc_scratch = -1;
   if (d->requantize) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(node, m * n * sizeof(int32_t),
@@ -187,6 +193,18 @@ Status PrepareRhs(KernelContext* context, Node* node, int64_t batches) {
   TWL_CHECK_ARG(d->packed != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(PackBatches(rhs, zp, *d, 0, batches, d->packed.get()));
   context->ReleaseConstant(rhs);
+  d->panels.reset();
+  if (kPanelGemm) {
+    const int group_n = d->n / d->groups;
+    d->panel_size = PanelSize(group_n, d->k);
+    d->panels.reset(new (std::nothrow)
+                        int16_t[batches * d->groups * d->panel_size]);
+    TWL_CHECK_ARG(d->panels != nullptr, "out of memory");
+    for (int64_t b = 0; b < batches * d->groups; ++b) {
+      PackPanels(d->packed.get() + b * group_n * d->k, group_n, d->k,
+                 d->panels.get() + b * d->panel_size);
+    }
+  }
   return Status::Ok();
 }
 
@@ -224,7 +242,8 @@ Status Finish(KernelContext* context, Node* node, const int32_t* acc,
 // write group g's rows into scratch and runs the GEMM on its columns.
 template <typename LhsAt, typename FillLhs>
 void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
-              LhsAt lhs_at, FillLhs fill_lhs, int32_t* acc) {
+              const int16_t* panels, LhsAt lhs_at, FillLhs fill_lhs,
+              int32_t* acc) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const int group_n = d.n / d.groups;
   int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
@@ -233,8 +252,13 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
     int32_t* out = acc + int64_t{g} * group_n;
     if (!context->use_reference()) {
       fill_lhs(g, lhs);
-      QuantizedGemm(lhs, rhs, d.m, group_n, d.k, out, d.n,
-                    context->thread_pool());
+      if (panels != nullptr) {
+        QuantizedGemmPanels(lhs, panels + g * d.panel_size, d.m, group_n, d.k,
+                            out, d.n, context->thread_pool());
+      } else {
+        QuantizedGemm(lhs, rhs, d.m, group_n, d.k, out, d.n,
+                      context->thread_pool());
+      }
       continue;
     }
     for (int i = 0; i < d.m; ++i) {
@@ -265,6 +289,13 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
 template <typename X>
 void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
   const int cg = d.group_channels;
+  if (d.kernel_h == 1 && d.kernel_w == 1 && d.stride_h == 1 &&
+      d.stride_w == 1 && d.pad_top == 0 && d.pad_left == 0 && d.groups == 1 &&
+      d.out_h == d.in_h && d.out_w == d.in_w) {
+    // A pointwise convolution's patches are x itself.
+    WidenSubtract(x, int64_t{d.m} * cg, x_zp, lhs);
+    return;
+  }
   for (int oy = 0; oy < d.out_h; ++oy) {
     for (int ox = 0; ox < d.out_w; ++ox) {
       int16_t* row = lhs + (int64_t{oy} * d.out_w + ox) * d.k;
@@ -436,9 +467,11 @@ Status EvalMatMul(KernelContext* context, Node* node) {
       }
       const A* ab = a->data_as<A>() + ao * mk;
       const int16_t* rhs = PackedRhs(context, node, bo);
+      const int16_t* panels =
+          d.panels != nullptr ? d.panels.get() + bo * d.panel_size : nullptr;
       int32_t* acc = AccumulatorsAt(context, node, batch * mn);
       Multiply(
-          context, node, rhs,
+          context, node, rhs, panels,
           [&](int, int i, int kk) {
             return static_cast<int32_t>(
                        ab[static_cast<int64_t>(i) * d.k + kk]) -
@@ -521,6 +554,7 @@ Status PrepareConv(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(PrepareRhs(context, node, 1));
   d->depthwise.reset();
   if (d->packed != nullptr && d->group_channels == 1 && d->n == d->channels) {
+    d->panels.reset();  // the direct kernel runs instead
     // packed is [C][taps]; the direct kernel reads [taps][C].
     const int taps = d->k, channels = d->channels;
     d->depthwise.reset(new (std::nothrow) int16_t[int64_t{taps} * channels]);
@@ -570,7 +604,7 @@ Status EvalConv(KernelContext* context, Node* node) {
         continue;
       }
       Multiply(
-          context, node, rhs, patch,
+          context, node, rhs, d.panels.get(), patch,
           [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
       if (d.requantize)
         TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));

@@ -383,15 +383,16 @@ TEST(QuantizedBatchMatMulTest, EdgeSizesMatchNaiveProducts) {
 TEST(QuantizedBatchMatMulTest, RequantizationOfOddWidthsMatchesReference) {
   std::mt19937 rng(22);
   std::uniform_int_distribution<int> byte(0, 255);
-  const int m = 3, k = 20, n = 7;
+  const int m = 3, k = 20, n = 11;
   std::vector<int8_t> a(m * k), b(k * n);
   for (auto& v : a) v = byte(rng) - 128;
   for (auto& v : b) v = byte(rng) - 128;
   OpModel model;
   int in = model.AddInput(DataType::kInt8, {m, k});
   int rhs = model.AddConst<int8_t>({k, n}, b);
-  int multiplier = model.AddConst<float>(
-      {n}, {1e-3f, 2e-3f, 5e-4f, 1e-2f, 3e-3f, 7e-4f, 0.5f});
+  int multiplier =
+      model.AddConst<float>({n}, {1e-3f, 2e-3f, 5e-4f, 1e-2f, 3e-3f, 7e-4f,
+                                  0.5f, 4e-3f, 1e-3f, 2e-4f, 6e-3f});
   int y_zp = model.AddConst<int8_t>({}, {-5});
   int out = model.AddOutput(DataType::kInt8);
   model.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
@@ -400,7 +401,7 @@ TEST(QuantizedBatchMatMulTest, RequantizationOfOddWidthsMatchesReference) {
   model.SetInput<int8_t>(0, a);
   ASSERT_TRUE(model.Invoke().ok());
   EXPECT_EQ(model.CompareWithReference(), "");
-  // Column 6 (multiplier 0.5) saturates.
+  // Column 6 (multiplier 0.5) saturates; eight columns run vectorized.
   std::vector<int8_t> y = model.GetOutput<int8_t>(0);
   int saturated = 0;
   for (int i = 0; i < m; ++i)
