@@ -274,11 +274,13 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
   const Tensor* bias = context->input(*node, kBias);
   if (bias == nullptr) return;
   const int32_t* b = bias->data_as<int32_t>();
-  for (int64_t i = 0; i < d.m; ++i) {
-    for (int j = 0; j < d.n; ++j) {  // wrapping, as int32 arithmetic in ONNX
-      acc[i * d.n + j] =
-          static_cast<int32_t>(static_cast<uint32_t>(acc[i * d.n + j]) +
-                               static_cast<uint32_t>(b[j]));
+  const int n = d.n;  // locals: stores through acc could alias d's fields
+  const int64_t m = d.m;
+  for (int64_t i = 0; i < m; ++i) {
+    int32_t* row = acc + i * n;
+    for (int j = 0; j < n; ++j) {  // wrapping, as int32 arithmetic in ONNX
+      row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) +
+                                    static_cast<uint32_t>(b[j]));
     }
   }
 }
@@ -364,7 +366,10 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
         int32_t* out = acc + (int64_t{oy} * d.out_w + ox) * channels;
         for (int c0 = 0; c0 < channels; c0 += kBlock) {
           const int width = std::min(kBlock, channels - c0);
-          int32_t sum[kBlock] = {};
+          int32_t sum[kBlock];
+          // Not `= {}`: GCC makes that a rep stos of the stack array.
+#pragma GCC unroll 32
+          for (int c = 0; c < kBlock; ++c) sum[c] = 0;
           if (width == kBlock) {
             DepthwiseTaps<kBlock>(d, x, x_zp, oy, ox, c0, width, sum);
           } else {
