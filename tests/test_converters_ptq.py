@@ -355,3 +355,20 @@ def test_digits_model(tmp_path):
     agreement, f, _ = _top1_agreement(float_twl.read_bytes(), int8_twl.read_bytes(), {"images": x_test})
     assert np.mean(f.argmax(1) == y_test) > 0.9  # it learned
     assert agreement >= 0.99
+
+
+def test_model_without_products_stays_float():
+    """Ops without an int8 kernel stay float: nothing to quantize leaves the
+    model's ops and results as they were."""
+    model = make_model(
+        [helper.make_node("Sigmoid", ["x"], ["s"]), helper.make_node("Relu", ["s"], ["y"])],
+        [("x", np.float32, [2, 5])],
+        [("y", np.float32, [2, 5])],
+    )
+    data = onnx_import.convert(model)
+    x = np.random.default_rng(0).normal(size=(2, 5)).astype(np.float32)
+    quantized = ptq.quantize(data, {"x": x})
+    assert lite_op_counts(quantized) == lite_op_counts(data)
+    np.testing.assert_array_equal(
+        lite_runner.LiteRunner(quantized).run({"x": x})["y"], lite_runner.LiteRunner(data).run({"x": x})["y"]
+    )
