@@ -357,10 +357,9 @@ void Requantize(const int32_t* acc, int64_t rows, int n,
     T* o = out + r * n;
     int j = 0;
 #if defined(__AVX2__)
-    // acc * multiplier is exact in double and |acc| < 2^31, so the product
-    // rounds as the scalar path's; clamping to T's range less the zero point
-    // before converting gives its saturation (no NaN: multipliers are
-    // positive and finite).
+    // The same IEEE double product and round-to-nearest-even as the scalar
+    // path; clamping to T's range less the zero point before converting
+    // gives its saturation (no NaN: multipliers are positive and finite).
     constexpr double kLow = std::numeric_limits<T>::min();
     constexpr double kHigh = std::numeric_limits<T>::max();
     const __m256d low = _mm256_set1_pd(kLow - zero_point);
