@@ -5,6 +5,10 @@ converts ONNX models to .twl.
                       --output <model.twl | model.onnx>
                       [--inputs name,...] [--outputs name,...]
                       [--no-checksum]
+                      [--quantize int8 --calibration <file.npz | dir of .npy>
+                       [--activation-type uint8|int8]
+                       [--calibration-method minmax|percentile]]
+                      [--quantize dynamic]
 
 A saved model directory is what `tw.saved_model.simple_save` writes; its
 signature names the inputs and outputs unless --inputs/--outputs (tensor
@@ -12,6 +16,12 @@ names such as "x" or "x:0") are given. A .pb file is a GraphDef without
 variables and needs --inputs and --outputs. A .twl file ends in an integrity
 trailer (CRC-32 of the whole file, checked by the lite runtime on load)
 unless --no-checksum is given.
+
+--quantize int8 quantizes the .twl after training (converters/ptq.py):
+int8 weights per output channel, activations per tensor at the ranges the
+float model reaches on the calibration inputs (arrays named after the
+model's inputs, samples on axis 0). --quantize dynamic stores weights as
+int8 only.
 """
 
 import argparse
@@ -75,9 +85,33 @@ def _frozen_graph(args):
     return frozen, inputs, outputs, None, None
 
 
+def _quantized(args, data):
+    """`data` (.twl bytes) quantized as --quantize asks (or as it is)."""
+    quantize = getattr(args, "quantize", None)
+    calibration = getattr(args, "calibration", None)
+    if not quantize:
+        if calibration:
+            raise ConversionError("--calibration applies only with --quantize int8")
+        return data
+    from converters import ptq
+
+    if quantize == "dynamic" and calibration:
+        raise ConversionError("--quantize dynamic takes no --calibration")
+    return ptq.quantize(
+        data,
+        calibration,
+        mode=quantize,
+        activation_type=getattr(args, "activation_type", None) or "uint8",
+        method=getattr(args, "calibration_method", None) or "minmax",
+        checksum=not args.no_checksum,
+    )
+
+
 def convert(args):
     """Runs one conversion; returns a one-line summary."""
     source, target = args.input, args.output
+    if getattr(args, "quantize", None) and not target.lower().endswith(".twl"):
+        raise ConversionError("--quantize applies to .twl output only")
     if not os.path.exists(source):
         raise ConversionError(f"no such file or directory: {source}")
     out_ext = os.path.splitext(target)[1].lower()
@@ -90,7 +124,7 @@ def convert(args):
             raise ConversionError("--inputs/--outputs do not apply to ONNX models")
         from converters import onnx_import
 
-        data = onnx_import.convert(source, checksum=not args.no_checksum)
+        data = _quantized(args, onnx_import.convert(source, checksum=not args.no_checksum))
         _write_atomically(target, data)
         return f"wrote {target} ({len(data)} bytes) from {source}"
     frozen, inputs, outputs, input_keys, output_keys = _frozen_graph(args)
@@ -102,7 +136,7 @@ def convert(args):
             "fold_batch_norms": not args.no_fold_batch_norms,
             "checksum": not args.no_checksum,
         }
-        data = tf_to_twl.convert(frozen, inputs, outputs, input_keys, output_keys, options)
+        data = _quantized(args, tf_to_twl.convert(frozen, inputs, outputs, input_keys, output_keys, options))
     else:
         from converters import onnx_export
 
@@ -127,6 +161,23 @@ def main(argv=None):
         "--no-checksum",
         action="store_true",
         help=".twl: omit the integrity trailer (a CRC-32 of the file that the lite runtime checks on load)",
+    )
+    parser.add_argument(
+        "--quantize",
+        choices=("int8", "dynamic"),
+        help=".twl: int8 post-training quantization (needs --calibration), or dynamic (int8 weights only)",
+    )
+    parser.add_argument(
+        "--calibration", help="--quantize int8: an .npz or a directory of .npy files named after the model's inputs"
+    )
+    parser.add_argument(
+        "--activation-type", choices=("uint8", "int8"), default="uint8", help="--quantize int8: activation type"
+    )
+    parser.add_argument(
+        "--calibration-method",
+        choices=("minmax", "percentile"),
+        default="minmax",
+        help="--quantize int8: activation ranges from the min/max or the 0.01/99.99th percentiles",
     )
     parser.add_argument("--version", action="version", version=f"tensorweave-convert {VERSION}")
     args = parser.parse_args(argv)

@@ -1,10 +1,17 @@
 #include "lite/runtime/quantization.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "lite/runtime/thread_pool.h"
 
 namespace twl {
+#if !defined(__AVX2__)
 namespace {
 
 // The inner product of two int16 rows; GCC and Clang vectorize it into
@@ -34,6 +41,7 @@ inline void Dot4(const int16_t* a, const int16_t* b, int k, int32_t* out) {
 }
 
 }  // namespace
+#endif  // !__AVX2__
 
 Status CheckScales(const Tensor& scale, const char* what) {
   TWL_CHECK_ARG(scale.type == DataType::kFloat32, "%s '%s' must be float32",
@@ -49,6 +57,251 @@ Status CheckScales(const Tensor& scale, const char* what) {
   }
   return Status::Ok();
 }
+
+#if defined(__AVX2__)
+namespace {
+
+// Sum of the eight int32 lanes of v.
+inline int32_t HorizontalSum(__m256i v) {
+  __m128i s =
+      _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+  return _mm_cvtsi128_si32(s);
+}
+
+// out[r * out_stride + c] = <a row r, b row c> for an R x C block: R * C
+// int32 accumulators of vpmaddwd products (16 int16 pairs per step; each
+// load of a row of a serves C multiply-adds, each of b R), then the k % 16
+// tail plainly. The products of operands |v| <= 255 cannot saturate.
+template <int R, int C>
+void GemmBlock(const int16_t* a, const int16_t* b, int k, int32_t* out,
+               int64_t out_stride) {
+  __m256i acc[R][C];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (int c = 0; c < C; ++c) acc[r][c] = _mm256_setzero_si256();
+  }
+  int kk = 0;
+  for (; kk + 16 <= k; kk += 16) {
+    __m256i bv[C];
+#pragma GCC unroll 4
+    for (int c = 0; c < C; ++c) {
+      bv[c] = _mm256_loadu_si256(
+          reinterpret_cast<const __m256i*>(b + int64_t{c} * k + kk));
+    }
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const __m256i av = _mm256_loadu_si256(
+          reinterpret_cast<const __m256i*>(a + int64_t{r} * k + kk));
+#pragma GCC unroll 4
+      for (int c = 0; c < C; ++c) {
+        acc[r][c] = _mm256_add_epi32(acc[r][c], _mm256_madd_epi16(av, bv[c]));
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int c = 0; c < C; ++c) {
+      int32_t sum = HorizontalSum(acc[r][c]);
+      for (int t = kk; t < k; ++t) {
+        sum +=
+            static_cast<int32_t>(a[int64_t{r} * k + t]) * b[int64_t{c} * k + t];
+      }
+      out[r * out_stride + c] = sum;
+    }
+  }
+}
+
+template <int R>
+void GemmRows(const int16_t* a, const int16_t* b, int k, int cols, int32_t* out,
+              int64_t out_stride) {
+  switch (cols) {
+    case 1:
+      return GemmBlock<R, 1>(a, b, k, out, out_stride);
+    case 2:
+      return GemmBlock<R, 2>(a, b, k, out, out_stride);
+    default:
+      return GemmBlock<R, 3>(a, b, k, out, out_stride);
+  }
+}
+
+}  // namespace
+
+// Blocks of 4 rows x 3 columns (12 accumulators, 3 + 1 operand registers of
+// AVX2's 16), smaller at the edges.
+void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
+                   int32_t* out, int64_t out_stride, ThreadPool* pool) {
+  constexpr int kRows = 4, kCols = 3;
+  const int row_blocks = (m + kRows - 1) / kRows;
+  const int col_blocks = (n + kCols - 1) / kCols;
+  const int64_t items = int64_t{row_blocks} * col_blocks;
+  auto run = [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int i = static_cast<int>(item / col_blocks) * kRows;
+      const int j = static_cast<int>(item % col_blocks) * kCols;
+      const int rows = std::min(kRows, m - i), cols = std::min(kCols, n - j);
+      const int16_t* a = lhs + int64_t{i} * k;
+      const int16_t* b = rhs + int64_t{j} * k;
+      int32_t* o = out + i * out_stride + j;
+      switch (rows) {
+        case 1:
+          GemmRows<1>(a, b, k, cols, o, out_stride);
+          break;
+        case 2:
+          GemmRows<2>(a, b, k, cols, o, out_stride);
+          break;
+        case 3:
+          GemmRows<3>(a, b, k, cols, o, out_stride);
+          break;
+        default:
+          GemmRows<4>(a, b, k, cols, o, out_stride);
+      }
+    }
+  };
+  const int64_t grain =
+      std::max<int64_t>(1, 65536 / (int64_t{kRows} * kCols * std::max(k, 1)));
+  if (pool == nullptr) {
+    run(0, items);
+  } else {
+    pool->ParallelFor(items, grain, pool->num_threads(), run);
+  }
+}
+
+int64_t PanelSize(int n, int k) {
+  return int64_t{(n + 7) / 8} * 8 * (k + 1) / 2 * 2;
+}
+
+void PackPanels(const int16_t* rhs, int n, int k, int16_t* panels) {
+  const int pairs = (k + 1) / 2;
+  for (int p = 0; p < (n + 7) / 8; ++p) {
+    int16_t* dst = panels + int64_t{p} * pairs * 16;
+    for (int t = 0; t < pairs; ++t) {
+      for (int c = 0; c < 8; ++c) {
+        const int j = p * 8 + c;
+        for (int h = 0; h < 2; ++h) {
+          const int kk = 2 * t + h;
+          dst[t * 16 + c * 2 + h] =
+              j < n && kk < k ? rhs[int64_t{j} * k + kk] : int16_t{0};
+        }
+      }
+    }
+  }
+}
+
+namespace {
+
+// An R-row x (8 * P)-column block: acc[r][p] holds row r's 8 columns of
+// panel p; each depth pair broadcasts lhs (r, 2t..2t+1) as one int32 and
+// multiply-adds it with the panel's pair vector.
+template <int R, int P>
+void PanelBlock(const int16_t* a, const int16_t* panel, int64_t panel_stride,
+                int k, int cols, int32_t* out, int64_t out_stride) {
+  __m256i acc[R][P];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 2
+    for (int p = 0; p < P; ++p) acc[r][p] = _mm256_setzero_si256();
+  }
+  const int pairs = (k + 1) / 2;
+  for (int t = 0; t < pairs; ++t) {
+    __m256i b[P];
+#pragma GCC unroll 2
+    for (int p = 0; p < P; ++p) {
+      b[p] = _mm256_loadu_si256(
+          reinterpret_cast<const __m256i*>(panel + p * panel_stride + t * 16));
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      int32_t pair;
+      memcpy(&pair, a + int64_t{r} * k + 2 * t, sizeof(pair));
+      const __m256i av = _mm256_set1_epi32(pair);
+#pragma GCC unroll 2
+      for (int p = 0; p < P; ++p) {
+        acc[r][p] = _mm256_add_epi32(acc[r][p], _mm256_madd_epi16(av, b[p]));
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    int32_t* o = out + r * out_stride;
+    if (cols == 8 * P) {
+      for (int p = 0; p < P; ++p) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8 * p), acc[r][p]);
+      }
+    } else {
+      alignas(32) int32_t tmp[8 * P];
+      for (int p = 0; p < P; ++p) {
+        _mm256_store_si256(reinterpret_cast<__m256i*>(tmp + 8 * p), acc[r][p]);
+      }
+      for (int c = 0; c < cols; ++c) o[c] = tmp[c];
+    }
+  }
+}
+
+template <int P>
+void PanelRows(int rows, const int16_t* a, const int16_t* panel,
+               int64_t panel_stride, int k, int cols, int32_t* out,
+               int64_t out_stride) {
+  switch (rows) {
+    case 1:
+      return PanelBlock<1, P>(a, panel, panel_stride, k, cols, out, out_stride);
+    case 2:
+      return PanelBlock<2, P>(a, panel, panel_stride, k, cols, out, out_stride);
+    case 3:
+      return PanelBlock<3, P>(a, panel, panel_stride, k, cols, out, out_stride);
+    case 4:
+      return PanelBlock<4, P>(a, panel, panel_stride, k, cols, out, out_stride);
+    case 5:
+      return PanelBlock<5, P>(a, panel, panel_stride, k, cols, out, out_stride);
+    default:
+      return PanelBlock<6, P>(a, panel, panel_stride, k, cols, out, out_stride);
+  }
+}
+
+}  // namespace
+
+// Blocks of 6 rows x 16 columns (12 accumulators, 2 panel registers and a
+// broadcast of AVX2's 16), smaller at the edges.
+void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
+                         int n, int k, int32_t* out, int64_t out_stride,
+                         ThreadPool* pool) {
+  constexpr int kRows = 6, kCols = 16;
+  const int64_t panel_stride = int64_t{(k + 1) / 2} * 16;
+  const int row_blocks = (m + kRows - 1) / kRows;
+  const int col_blocks = (n + kCols - 1) / kCols;
+  const int64_t items = int64_t{row_blocks} * col_blocks;
+  auto run = [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      // Column blocks outermost within a range: a panel stays in cache over
+      // consecutive row blocks.
+      const int j = static_cast<int>(item / row_blocks) * kCols;
+      const int i = static_cast<int>(item % row_blocks) * kRows;
+      const int rows = std::min(kRows, m - i), cols = std::min(kCols, n - j);
+      const int16_t* a = lhs + int64_t{i} * k;
+      const int16_t* panel = panels + (j / 8) * panel_stride;
+      int32_t* o = out + i * out_stride + j;
+      if (cols > 8) {
+        PanelRows<2>(rows, a, panel, panel_stride, k, cols, o, out_stride);
+      } else {
+        PanelRows<1>(rows, a, panel, panel_stride, k, cols, o, out_stride);
+      }
+    }
+  };
+  const int64_t grain =
+      std::max<int64_t>(1, 65536 / (int64_t{kRows} * kCols * std::max(k, 1)));
+  if (pool == nullptr) {
+    run(0, items);
+  } else {
+    pool->ParallelFor(items, grain, pool->num_threads(), run);
+  }
+}
+
+#else  // !__AVX2__: the compiler vectorizes Dot/Dot4 (NEON smlal, SSE2).
+
+int64_t PanelSize(int, int) { return 0; }
+void PackPanels(const int16_t*, int, int, int16_t*) {}
+void QuantizedGemmPanels(const int16_t*, const int16_t*, int, int, int,
+                         int32_t*, int64_t, ThreadPool*) {}
 
 void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
                    int32_t* out, int64_t out_stride, ThreadPool* pool) {
@@ -77,5 +330,69 @@ void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
     pool->ParallelFor(items, grain, pool->num_threads(), run);
   }
 }
+
+#endif  // __AVX2__
+
+namespace {
+
+// The plain requantization of acc[j], j in [begin, n), of one row.
+template <typename T>
+void RequantizeTail(const int32_t* acc, int begin, int n,
+                    const float* multiplier, bool per_column,
+                    int32_t zero_point, T* out) {
+  for (int j = begin; j < n; ++j) {
+    const double scale = multiplier[per_column ? j : 0];
+    out[j] = RoundToQuantized<T>(acc[j] * scale, zero_point);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+void Requantize(const int32_t* acc, int64_t rows, int n,
+                const float* multiplier, bool per_column, int32_t zero_point,
+                T* out) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const int32_t* a = acc + r * n;
+    T* o = out + r * n;
+    int j = 0;
+#if defined(__AVX2__)
+    // The same IEEE double product and round-to-nearest-even as the scalar
+    // path; clamping to T's range less the zero point before converting
+    // gives its saturation (no NaN: multipliers are positive and finite).
+    constexpr double kLow = std::numeric_limits<T>::min();
+    constexpr double kHigh = std::numeric_limits<T>::max();
+    const __m256d low = _mm256_set1_pd(kLow - zero_point);
+    const __m256d high = _mm256_set1_pd(kHigh - zero_point);
+    const __m256d same = _mm256_set1_pd(multiplier[0]);
+    const __m128i zp = _mm_set1_epi32(zero_point);
+    auto four = [&](int at) {
+      const __m256d m =
+          per_column ? _mm256_cvtps_pd(_mm_loadu_ps(multiplier + at)) : same;
+      __m256d v = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_loadu_si128(
+                                    reinterpret_cast<const __m128i*>(a + at))),
+                                m);
+      v = _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      v = _mm256_min_pd(_mm256_max_pd(v, low), high);
+      return _mm_add_epi32(_mm256_cvtpd_epi32(v), zp);
+    };
+    // Eight at a time: the values are in T's range, so the saturating
+    // packs to int16 and then to T keep them.
+    for (; j + 8 <= n; j += 8) {
+      const __m128i halves = _mm_packs_epi32(four(j), four(j + 4));
+      const __m128i bytes = std::is_same<T, uint8_t>::value
+                                ? _mm_packus_epi16(halves, halves)
+                                : _mm_packs_epi16(halves, halves);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(o + j), bytes);
+    }
+#endif
+    RequantizeTail(a, j, n, multiplier, per_column, zero_point, o);
+  }
+}
+
+template void Requantize<int8_t>(const int32_t*, int64_t, int, const float*,
+                                 bool, int32_t, int8_t*);
+template void Requantize<uint8_t>(const int32_t*, int64_t, int, const float*,
+                                  bool, int32_t, uint8_t*);
 
 }  // namespace twl

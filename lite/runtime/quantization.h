@@ -61,20 +61,37 @@ inline void WidenSubtract(const T* src, int64_t count, int32_t zero_point,
 void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
                    int32_t* out, int64_t out_stride, ThreadPool* pool);
 
+// The panel GEMM (AVX2 builds; kPanelGemm false elsewhere): the right
+// operand packed once into panels of 8 columns, pairs of depth interleaved,
+// so that the kernel multiplies a broadcast pair of lhs values by 8
+// columns' pairs (vpmaddwd) into 8 int32 lanes, with no horizontal sums.
+#if defined(__AVX2__)
+constexpr bool kPanelGemm = true;
+#else
+constexpr bool kPanelGemm = false;
+#endif
+
+// int16 elements of the panel form of an n x k right operand.
+int64_t PanelSize(int n, int k);
+
+// Packs the n x k right operand `rhs` (row j, one output column, at
+// rhs + j * k) into `panels` (PanelSize(n, k) elements).
+void PackPanels(const int16_t* rhs, int n, int k, int16_t* panels);
+
+// As QuantizedGemm, over the packed right operand; lhs must be readable one
+// element past m * k (an odd depth reads it, times a zero of the panels).
+void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
+                         int n, int k, int32_t* out, int64_t out_stride,
+                         ThreadPool* pool);
+
 // out[i] = RoundToQuantized<T>(acc[i] * multiplier, zero_point) over rows of
 // `n` columns; multiplier[j] for column j when per_column, else
-// multiplier[0].
+// multiplier[0]. T is int8_t or uint8_t (AVX2: four lanes of doubles at a
+// time, rounded to nearest even as nearbyint does).
 template <typename T>
 void Requantize(const int32_t* acc, int64_t rows, int n,
                 const float* multiplier, bool per_column, int32_t zero_point,
-                T* out) {
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int j = 0; j < n; ++j) {
-      const double scale = multiplier[per_column ? j : 0];
-      out[r * n + j] = RoundToQuantized<T>(acc[r * n + j] * scale, zero_point);
-    }
-  }
-}
+                T* out);
 
 }  // namespace twl
 

@@ -13,6 +13,7 @@
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
 #include "lite/runtime/quantization.h"
+#include "lite/runtime/thread_pool.h"
 
 namespace twl {
 namespace {
@@ -60,6 +61,14 @@ struct OpData {
   // rhs_sk; packed once here when it and its zero point are constants.
   int64_t rhs_sn = 0, rhs_sk = 0;
   std::unique_ptr<int16_t[]> packed;
+  // kPanelGemm builds: the packed constant right operand in panels
+  // (quantization.h), panel_size elements per group and batch.
+  std::unique_ptr<int16_t[]> panels;
+  int64_t panel_size = 0;
+  // Depthwise (one input channel per group, one output per input channel)
+  // with a constant filter: the filter tap-major, [KH * KW][C], zero point
+  // subtracted, for the direct kernel.
+  std::unique_ptr<int16_t[]> depthwise;
 };
 
 // Checks the operands' and zero points' types, the zero points' sizes (one
@@ -129,7 +138,9 @@ Status RequestScratch(KernelContext* context, Node* node) {
                 d->k, kMaxQuantizedDepth);
   const size_t m = d->m, n = d->n, k = d->k;
   TWL_RETURN_IF_ERROR(
-      context->RequestScratch(node, m * k * sizeof(int16_t), &d->lhs_scratch));
+      // One element more: the panel GEMM reads it at an odd depth.
+      context->RequestScratch(node, (m * k + 1) * sizeof(int16_t),
+                              &d->lhs_scratch));
   d->acc_scratch = -1;
   if (d->requantize) {
     TWL_RETURN_IF_ERROR(context->RequestScratch(node, m * n * sizeof(int32_t),
@@ -182,6 +193,18 @@ Status PrepareRhs(KernelContext* context, Node* node, int64_t batches) {
   TWL_CHECK_ARG(d->packed != nullptr, "out of memory");
   TWL_RETURN_IF_ERROR(PackBatches(rhs, zp, *d, 0, batches, d->packed.get()));
   context->ReleaseConstant(rhs);
+  d->panels.reset();
+  if (kPanelGemm) {
+    const int group_n = d->n / d->groups;
+    d->panel_size = PanelSize(group_n, d->k);
+    d->panels.reset(new (std::nothrow)
+                        int16_t[batches * d->groups * d->panel_size]);
+    TWL_CHECK_ARG(d->panels != nullptr, "out of memory");
+    for (int64_t b = 0; b < batches * d->groups; ++b) {
+      PackPanels(d->packed.get() + b * group_n * d->k, group_n, d->k,
+                 d->panels.get() + b * d->panel_size);
+    }
+  }
   return Status::Ok();
 }
 
@@ -219,7 +242,8 @@ Status Finish(KernelContext* context, Node* node, const int32_t* acc,
 // write group g's rows into scratch and runs the GEMM on its columns.
 template <typename LhsAt, typename FillLhs>
 void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
-              LhsAt lhs_at, FillLhs fill_lhs, int32_t* acc) {
+              const int16_t* panels, LhsAt lhs_at, FillLhs fill_lhs,
+              int32_t* acc) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const int group_n = d.n / d.groups;
   int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
@@ -228,8 +252,13 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
     int32_t* out = acc + int64_t{g} * group_n;
     if (!context->use_reference()) {
       fill_lhs(g, lhs);
-      QuantizedGemm(lhs, rhs, d.m, group_n, d.k, out, d.n,
-                    context->thread_pool());
+      if (panels != nullptr) {
+        QuantizedGemmPanels(lhs, panels + g * d.panel_size, d.m, group_n, d.k,
+                            out, d.n, context->thread_pool());
+      } else {
+        QuantizedGemm(lhs, rhs, d.m, group_n, d.k, out, d.n,
+                      context->thread_pool());
+      }
       continue;
     }
     for (int i = 0; i < d.m; ++i) {
@@ -245,11 +274,13 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
   const Tensor* bias = context->input(*node, kBias);
   if (bias == nullptr) return;
   const int32_t* b = bias->data_as<int32_t>();
-  for (int64_t i = 0; i < d.m; ++i) {
-    for (int j = 0; j < d.n; ++j) {  // wrapping, as int32 arithmetic in ONNX
-      acc[i * d.n + j] =
-          static_cast<int32_t>(static_cast<uint32_t>(acc[i * d.n + j]) +
-                               static_cast<uint32_t>(b[j]));
+  const int n = d.n;  // locals: stores through acc could alias d's fields
+  const int64_t m = d.m;
+  for (int64_t i = 0; i < m; ++i) {
+    int32_t* row = acc + i * n;
+    for (int j = 0; j < n; ++j) {  // wrapping, as int32 arithmetic in ONNX
+      row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) +
+                                    static_cast<uint32_t>(b[j]));
     }
   }
 }
@@ -260,6 +291,13 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
 template <typename X>
 void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
   const int cg = d.group_channels;
+  if (d.kernel_h == 1 && d.kernel_w == 1 && d.stride_h == 1 &&
+      d.stride_w == 1 && d.pad_top == 0 && d.pad_left == 0 && d.groups == 1 &&
+      d.out_h == d.in_h && d.out_w == d.in_w) {
+    // A pointwise convolution's patches are x itself.
+    WidenSubtract(x, int64_t{d.m} * cg, x_zp, lhs);
+    return;
+  }
   for (int oy = 0; oy < d.out_h; ++oy) {
     for (int ox = 0; ox < d.out_w; ++ox) {
       int16_t* row = lhs + (int64_t{oy} * d.out_w + ox) * d.k;
@@ -276,6 +314,84 @@ void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
         }
       }
     }
+  }
+}
+
+// Depthwise convolution straight from x (no im2col): each output pixel's C
+// accumulators, tap by tap, sum (x - x_zp) * filter over the taps inside
+// the image, channels innermost (contiguous in NHWC and in the tap-major
+// filter, so the loop vectorizes), then the bias. Output rows split over
+// the pool.
+// Adds the taps of output pixel (oy, ox) over channels [c0, c0 + W) to
+// sum[0, W) (W fixed, so the accumulators stay in vector registers).
+template <int W, typename X>
+inline void DepthwiseTaps(const OpData& d, const X* x, int32_t x_zp, int oy,
+                          int ox, int c0, int width, int32_t* sum) {
+  for (int ky = 0; ky < d.kernel_h; ++ky) {
+    const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
+    if (iy < 0 || iy >= d.in_h) continue;
+    for (int kx = 0; kx < d.kernel_w; ++kx) {
+      const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
+      if (ix < 0 || ix >= d.in_w) continue;
+      const X* in = x + (int64_t{iy} * d.in_w + ix) * d.channels + c0;
+      const int16_t* w =
+          d.depthwise.get() + int64_t{ky * d.kernel_w + kx} * d.channels + c0;
+      if (W > 0) {
+        for (int c = 0; c < W; ++c) {
+          sum[c] += (static_cast<int32_t>(in[c]) - x_zp) * w[c];
+        }
+      } else {
+        for (int c = 0; c < width; ++c) {
+          sum[c] += (static_cast<int32_t>(in[c]) - x_zp) * w[c];
+        }
+      }
+    }
+  }
+}
+
+// Depthwise convolution straight from x (no im2col): for each output pixel
+// and block of 32 channels, the taps inside the image add (x - x_zp) *
+// filter into accumulators held in registers (channels contiguous in NHWC
+// and in the tap-major filter), then the bias. Output rows split over the
+// pool.
+template <typename X>
+void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
+                         const Tensor* bias, int32_t* acc, ThreadPool* pool) {
+  constexpr int kBlock = 32;
+  const int channels = d.channels;
+  const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
+  auto run = [&](int64_t begin, int64_t end) {
+    for (int oy = static_cast<int>(begin); oy < end; ++oy) {
+      for (int ox = 0; ox < d.out_w; ++ox) {
+        int32_t* out = acc + (int64_t{oy} * d.out_w + ox) * channels;
+        for (int c0 = 0; c0 < channels; c0 += kBlock) {
+          const int width = std::min(kBlock, channels - c0);
+          int32_t sum[kBlock];
+          // Not `= {}`: GCC makes that a rep stos of the stack array.
+#pragma GCC unroll 32
+          for (int c = 0; c < kBlock; ++c) sum[c] = 0;
+          if (width == kBlock) {
+            DepthwiseTaps<kBlock>(d, x, x_zp, oy, ox, c0, width, sum);
+          } else {
+            DepthwiseTaps<0>(d, x, x_zp, oy, ox, c0, width, sum);
+          }
+          for (int c = 0; c < width; ++c) {  // wrapping, as in Multiply
+            const uint32_t bc = b != nullptr ? b[c0 + c] : 0;
+            out[c0 + c] =
+                static_cast<int32_t>(static_cast<uint32_t>(sum[c]) + bc);
+          }
+        }
+      }
+    }
+  };
+  if (pool == nullptr) {
+    run(0, d.out_h);
+  } else {
+    const int64_t row_work =
+        int64_t{d.out_w} * channels * d.kernel_h * d.kernel_w;
+    const int64_t grain =
+        std::max<int64_t>(1, 32768 / std::max<int64_t>(row_work, 1));
+    pool->ParallelFor(d.out_h, grain, pool->num_threads(), run);
   }
 }
 
@@ -356,9 +472,11 @@ Status EvalMatMul(KernelContext* context, Node* node) {
       }
       const A* ab = a->data_as<A>() + ao * mk;
       const int16_t* rhs = PackedRhs(context, node, bo);
+      const int16_t* panels =
+          d.panels != nullptr ? d.panels.get() + bo * d.panel_size : nullptr;
       int32_t* acc = AccumulatorsAt(context, node, batch * mn);
       Multiply(
-          context, node, rhs,
+          context, node, rhs, panels,
           [&](int, int i, int kk) {
             return static_cast<int32_t>(
                        ab[static_cast<int64_t>(i) * d.k + kk]) -
@@ -438,7 +556,22 @@ Status PrepareConv(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(RequestScratch(context, node));
   d->rhs_sn = d->k;
   d->rhs_sk = 1;
-  return PrepareRhs(context, node, 1);
+  TWL_RETURN_IF_ERROR(PrepareRhs(context, node, 1));
+  d->depthwise.reset();
+  if (d->packed != nullptr && d->group_channels == 1 && d->n == d->channels) {
+    d->panels.reset();  // the direct kernel runs instead
+    // packed is [C][taps]; the direct kernel reads [taps][C].
+    const int taps = d->k, channels = d->channels;
+    d->depthwise.reset(new (std::nothrow) int16_t[int64_t{taps} * channels]);
+    TWL_CHECK_ARG(d->depthwise != nullptr, "out of memory");
+    for (int c = 0; c < channels; ++c) {
+      for (int t = 0; t < taps; ++t) {
+        d->depthwise[int64_t{t} * channels + c] =
+            d->packed[int64_t{c} * taps + t];
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 Status EvalConv(KernelContext* context, Node* node) {
@@ -468,8 +601,15 @@ Status EvalConv(KernelContext* context, Node* node) {
                x_zp;
       };
       int32_t* acc = AccumulatorsAt(context, node, batch * mn);
+      if (d.depthwise != nullptr && !context->use_reference()) {
+        DepthwiseAccumulate(d, xb, x_zp, context->input(*node, kBias), acc,
+                            context->thread_pool());
+        if (d.requantize)
+          TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+        continue;
+      }
       Multiply(
-          context, node, rhs, patch,
+          context, node, rhs, d.panels.get(), patch,
           [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
       if (d.requantize)
         TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));

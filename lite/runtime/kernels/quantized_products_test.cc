@@ -341,5 +341,152 @@ TEST(QuantizedConv2DTest, RefusesBadGeometry) {
   ExpectFails(BuildConv({1, 3, 3, 4}, {3, 2, 2, 2}, 1, 0), "split into groups");
 }
 
+// The fast paths (AVX2 GEMM blocks of 4 x 3 with a k % 16 tail, the direct
+// depthwise kernel in blocks of 32 channels, the vectorized requantization)
+// against plain int32 loops written here, and the kernel's reference path.
+TEST(QuantizedBatchMatMulTest, EdgeSizesMatchNaiveProducts) {
+  std::mt19937 rng(21);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (int m : {1, 5, 8}) {
+    for (int n : {1, 2, 4, 7}) {
+      for (int k : {1, 15, 16, 35}) {
+        std::vector<uint8_t> a(m * k);
+        std::vector<int8_t> b(k * n);
+        for (auto& v : a) v = byte(rng);
+        for (auto& v : b) v = byte(rng) - 128;
+        OpModel model;
+        int in = model.AddInput(DataType::kUInt8, {m, k});
+        int rhs = model.AddConst<int8_t>({k, n}, b);
+        int a_zp = model.AddConst<uint8_t>({}, {131});
+        int b_zp = model.AddConst<int8_t>({}, {-3});
+        int out = model.AddOutput(DataType::kInt32);
+        model.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+                    {in, rhs, a_zp, b_zp}, {out});
+        ASSERT_TRUE(model.Build().ok());
+        model.SetInput<uint8_t>(0, a);
+        ASSERT_TRUE(model.Invoke().ok());
+        std::vector<int32_t> want(m * n);
+        for (int i = 0; i < m; ++i) {
+          for (int j = 0; j < n; ++j) {
+            for (int t = 0; t < k; ++t) {
+              want[i * n + j] += (a[i * k + t] - 131) * (b[t * n + j] + 3);
+            }
+          }
+        }
+        EXPECT_EQ(model.GetOutput<int32_t>(0), want)
+            << "m " << m << " n " << n << " k " << k;
+      }
+    }
+  }
+}
+
+TEST(QuantizedBatchMatMulTest, RequantizationOfOddWidthsMatchesReference) {
+  std::mt19937 rng(22);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int m = 3, k = 20, n = 11;
+  std::vector<int8_t> a(m * k), b(k * n);
+  for (auto& v : a) v = byte(rng) - 128;
+  for (auto& v : b) v = byte(rng) - 128;
+  OpModel model;
+  int in = model.AddInput(DataType::kInt8, {m, k});
+  int rhs = model.AddConst<int8_t>({k, n}, b);
+  int multiplier =
+      model.AddConst<float>({n}, {1e-3f, 2e-3f, 5e-4f, 1e-2f, 3e-3f, 7e-4f,
+                                  0.5f, 4e-3f, 1e-3f, 2e-4f, 6e-3f});
+  int y_zp = model.AddConst<int8_t>({}, {-5});
+  int out = model.AddOutput(DataType::kInt8);
+  model.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+              {in, rhs, -1, -1, multiplier, y_zp}, {out});
+  ASSERT_TRUE(model.Build().ok());
+  model.SetInput<int8_t>(0, a);
+  ASSERT_TRUE(model.Invoke().ok());
+  EXPECT_EQ(model.CompareWithReference(), "");
+  // Column 6 (multiplier 0.5) saturates; eight columns run vectorized.
+  std::vector<int8_t> y = model.GetOutput<int8_t>(0);
+  int saturated = 0;
+  for (int i = 0; i < m; ++i)
+    saturated += y[i * n + 6] == -128 || y[i * n + 6] == 127;
+  EXPECT_GT(saturated, 0);
+}
+
+TEST(QuantizedConv2DTest, DepthwiseDirectKernelMatchesNaive) {
+  // 37 channels: one block of 32 and a tail of 5; stride 2 x 1, dilation
+  // 1 x 2, uneven pads, per-channel filter zero points and a bias.
+  std::mt19937 rng(23);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int n = 2, h = 9, w = 11, c = 37, kh = 3, kw = 2;
+  std::vector<int8_t> x(n * h * w * c), f(c * kh * kw);
+  std::vector<int8_t> f_zp(c);
+  std::vector<int32_t> bias(c);
+  for (auto& v : x) v = byte(rng) - 128;
+  for (auto& v : f) v = byte(rng) - 128;
+  for (auto& v : f_zp) v = byte(rng) % 7 - 3;
+  for (auto& v : bias) v = byte(rng) * 97 - 12000;
+  OpModel m;
+  int in = m.AddInput(DataType::kInt8, {n, h, w, c});
+  int filter = m.AddConst<int8_t>({c, kh, kw, 1}, f);
+  int x_zp = m.AddConst<int8_t>({}, {-20});
+  int filter_zp = m.AddConst<int8_t>({c}, f_zp);
+  int b = m.AddConst<int32_t>({c}, bias);
+  int out = m.AddOutput(DataType::kInt32);
+  // stride_h, stride_w, dilation_h, dilation_w, top, left, bottom, right.
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+          {in, filter, x_zp, filter_zp, -1, -1, b}, {out},
+          m.builder().QuantizedConv2D(2, 1, 1, 2, 1, 2, 0, 1));
+  Status status = m.Build();
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<int8_t>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  const int oh = (h + 1 - kh) / 2 + 1, ow = (w + 3 - (2 * (kw - 1) + 1)) + 1;
+  ASSERT_EQ(m.OutputShape(0), (std::vector<int32_t>{n, oh, ow, c}));
+  std::vector<int32_t> want(n * oh * ow * c);
+  for (int b0 = 0; b0 < n; ++b0) {
+    for (int oy = 0; oy < oh; ++oy) {
+      for (int ox = 0; ox < ow; ++ox) {
+        for (int ch = 0; ch < c; ++ch) {
+          int32_t sum = bias[ch];
+          for (int ky = 0; ky < kh; ++ky) {
+            for (int kx = 0; kx < kw; ++kx) {
+              const int iy = oy * 2 - 1 + ky, ix = ox - 2 + 2 * kx;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+              sum += (x[((b0 * h + iy) * w + ix) * c + ch] + 20) *
+                     (f[(ch * kh + ky) * kw + kx] - f_zp[ch]);
+            }
+          }
+          want[((b0 * oh + oy) * ow + ox) * c + ch] = sum;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(m.GetOutput<int32_t>(0), want);
+}
+
+TEST(QuantizedConv2DTest, DepthwiseRequantizedOnThreadsMatchesReference) {
+  std::mt19937 rng(24);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int c = 70;
+  std::vector<uint8_t> x(1 * 15 * 14 * c);
+  std::vector<int8_t> f(c * 9);
+  std::vector<float> multiplier(c);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  for (auto& v : multiplier) v = 1e-4f * (1 + byte(rng));
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {1, 15, 14, c});
+  int filter = m.AddConst<int8_t>({c, 3, 3, 1}, f);
+  int x_zp = m.AddConst<uint8_t>({}, {128});
+  int mult = m.AddConst<float>({c}, multiplier);
+  int y_zp = m.AddConst<uint8_t>({}, {100});
+  int out = m.AddOutput(DataType::kUInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+          {in, filter, x_zp, -1, mult, y_zp}, {out},
+          m.builder().QuantizedConv2D(1, 1, 1, 1, 1, 1, 1, 1));
+  ASSERT_TRUE(m.Build(3).ok());
+  m.SetInput<uint8_t>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+}
+
 }  // namespace
 }  // namespace twl
