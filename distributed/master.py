@@ -8,6 +8,7 @@ reported with its own error class (a task that is down: UnavailableError). A cli
 `Session(server.target)` of this task's server) calls the service directly (`call_direct`,
 `run_step_values`), without gRPC, as TF's LocalMaster."""
 
+import base64
 import logging
 import os
 import random
@@ -16,6 +17,7 @@ import grpc
 
 from tensorweave import _pywrap_tensorweave as _pywrap
 from tensorweave._src.framework import errors
+from tensorweave._src.framework import step_stats_pb2
 from tensorweave.distributed import rpc
 from tensorweave.distributed import wire
 from tensorweave.distributed.worker_service import _as_array
@@ -44,9 +46,10 @@ def task_of(device):
 class _Plan:
     """One step signature's registered parts: [(address, task name, graph handle, feeds, fetches)]."""
 
-    def __init__(self, parts, fetch_owner):
+    def __init__(self, parts, fetch_owner, graph_defs=()):
         self.parts = parts
         self.fetch_owner = fetch_owner  # fetch name -> (part index, position in that part's fetches)
+        self.graph_defs = graph_defs  # the serialized GraphDef each part's task registered
 
 
 class MasterSession:
@@ -196,7 +199,9 @@ class MasterService:
         )
         registered = []
         calls = []
+        graph_defs = []
         for task, (gdef, t_feeds, t_fetches, _t_targets) in sorted(parts_by_task.items()):
+            graph_defs.append(bytes(gdef))
             address = self.address_of(task)
             calls.append(
                 (
@@ -221,7 +226,7 @@ class MasterService:
         missing = [f for f in fetches if f not in fetch_owner and f not in feeds]  # a fed fetch: the fed value
         if missing:
             raise errors.InternalError(None, None, f"no task fetches {missing}")
-        return _Plan(registered, fetch_owner)
+        return _Plan(registered, fetch_owner, graph_defs)
 
     # --- handlers ---------------------------------------------------------------
     def _session(self, header):
@@ -285,25 +290,50 @@ class MasterService:
             raise errors.InvalidArgumentError(
                 None, None, f"malformed RunStep: {len(feeds)} feeds, {len(values)} values"
             )
+        trace, partitions = header.get("trace", False), header.get("partition_graphs", False)
+        if not isinstance(trace, bool) or not isinstance(partitions, bool):
+            raise errors.InvalidArgumentError(None, None, "malformed RunStep: trace and partition_graphs are flags")
+        metadata = {"trace": trace, "partition_graphs": partitions} if trace or partitions else None
         result = self.run_step_values(
-            header.get("session"), feeds, _names(header, "fetches"), _names(header, "targets"), values, timeout_ms
+            header.get("session"),
+            feeds,
+            _names(header, "fetches"),
+            _names(header, "targets"),
+            values,
+            timeout_ms,
+            metadata,
         )
-        return wire.encode_tensors({}, [_as_array(v) for v in result])
+        reply = {}
+        if metadata is not None:
+            reply["step_stats"] = base64.b64encode(metadata["step_stats"]).decode("ascii")
+            reply["partition_graphs"] = [base64.b64encode(g).decode("ascii") for g in metadata["graphs"]]
+        return wire.encode_tensors(reply, [_as_array(v) for v in result])
 
-    def run_step_values(self, handle, feeds, fetches, targets, values, timeout_ms):
+    def run_step_values(self, handle, feeds, fetches, targets, values, timeout_ms, metadata=None):
         """One step of session `handle`: the fetched values (arrays; those of this task's own part may view
-        its tensors' memory). RunStep's work, also called directly by a client in this process."""
+        its tensors' memory). RunStep's work, also called directly by a client in this process. `metadata`
+        ({"trace": bool, "partition_graphs": bool}) gets "step_stats" (a serialized StepStats: every task's
+        devices, when traced) and "graphs" (the serialized GraphDef each task ran, when asked)."""
         session = self._session({"session": handle})
         feed_values = dict(zip(feeds, values))
         plan = session.plan(feeds, fetches, targets)
-        outputs = self._run_plan(session, plan, feed_values, timeout_ms)
+        trace = metadata is not None and metadata["trace"]
+        outputs = self._run_plan(session, plan, feed_values, timeout_ms, trace)
+        if metadata is not None:
+            merged = step_stats_pb2.StepStats()
+            for part in outputs:
+                if trace:
+                    merged.MergeFromString(part[1])
+            metadata["step_stats"] = merged.SerializeToString()
+            metadata["graphs"] = list(plan.graph_defs) if metadata["partition_graphs"] else []
+            outputs = [part[0] for part in outputs] if trace else outputs
         result = []
         for name in fetches:
             owner = plan.fetch_owner.get(name)
             result.append(feed_values[name] if owner is None else outputs[owner[0]][owner[1]])
         return result
 
-    def _run_plan(self, session, plan, feed_values, timeout_ms):
+    def _run_plan(self, session, plan, feed_values, timeout_ms, trace=False):
         """One step: RunGraph on every task of the plan, in parallel, under one fresh step id: one part in this
         thread (this task's own part when it has one: no RPC), the others each a blocking call on a long-lived
         thread (no thread started per call); a failure aborts the step everywhere."""
@@ -326,7 +356,7 @@ class MasterService:
                 if task == own:
                     feeds = {n: feed_values[n] for n in t_feeds}
                     return self.server._worker.run_local(
-                        handle, step_id, feeds, t_fetches, timeout_ms, wait_for_sends=False
+                        handle, step_id, feeds, t_fetches, timeout_ms, wait_for_sends=False, trace=trace
                     )
                 req = wire.encode_tensors(
                     {
@@ -336,12 +366,15 @@ class MasterService:
                         "fetches": t_fetches,
                         "timeout_ms": timeout_ms,
                         "wait_for_sends": False,
+                        "trace": trace,
                     },
                     [feed_values[n] for n in t_feeds],
                 )
                 m = self.channels.method(address, rpc.WORKER, "RunGraph")
                 reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
-                return wire.decode_tensors(*wire.decode(reply))
+                header, payload = wire.decode(reply)
+                values = wire.decode_tensors(header, payload)
+                return (values, base64.b64decode(header.get("step_stats", ""))) if trace else values
             except grpc.RpcError as e:
                 failed(i, _tagged(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"), task))
             except errors.OpError as e:

@@ -3,6 +3,7 @@ session the local `Session` drives (`make_callable`, `run_callable`, `list_devic
 fetch structures and their checks are the local session's. It ships the graph to the master (CreateSession,
 and ExtendSession when the graph grew between runs) and runs each step there (RunStep)."""
 
+import base64
 import threading
 
 import numpy as np
@@ -90,6 +91,16 @@ class RemoteSession:
         return handle
 
     def run_callable(self, handle, values, timeout_in_ms=0):
+        return self._run(handle, values, timeout_in_ms, None)
+
+    def run_callable_with_metadata(self, handle, values, want_partitions, trace_level, timeout_in_ms):
+        """As the local session's: the step traced on every task (RunOptions trace_level > NO_TRACE: one
+        DeviceStepStats per device of the cluster) and, when asked, the graph each task ran."""
+        metadata = {"trace": trace_level > 0, "partition_graphs": bool(want_partitions)}
+        out = self._run(handle, values, timeout_in_ms, metadata)
+        return out, {"partition_graphs": metadata.get("graphs", []), "step_stats": metadata.get("step_stats", b"")}
+
+    def _run(self, handle, values, timeout_in_ms, metadata):
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         self._sync_graph()
@@ -97,18 +108,20 @@ class RemoteSession:
         timeout_in_ms = timeout_in_ms or self._config["operation_timeout_in_ms"]
         if self._local is not None:
             arrays = [wire.as_wire_array(v, enum) for v, enum in values]
-            out = self._local.run_step_values(self._handle, feeds, fetches, targets, arrays, timeout_in_ms)
+            out = self._local.run_step_values(self._handle, feeds, fetches, targets, arrays, timeout_in_ms, metadata)
             return [_fetched(_as_array(v)) for v in out]
-        request = wire.encode_tensors(
-            {
-                "session": self._handle,
-                "feeds": feeds,
-                "fetches": fetches,
-                "targets": targets,
-                "timeout_ms": timeout_in_ms,
-            },
-            [(v, enum) for v, enum in values],
-        )
+        header = {
+            "session": self._handle,
+            "feeds": feeds,
+            "fetches": fetches,
+            "targets": targets,
+            "timeout_ms": timeout_in_ms,
+        }
+        if metadata is not None and (metadata["trace"] or metadata["partition_graphs"]):
+            header.update(metadata)
+        else:
+            metadata = None
+        request = wire.encode_tensors(header, [(v, enum) for v, enum in values])
         timeout = timeout_in_ms / 1000.0 + 10.0 if timeout_in_ms else rpc.STEP_TIMEOUT + 10.0
         m = self._channels.method(self._address, rpc.MASTER, "RunStep")
         try:
@@ -118,11 +131,10 @@ class RemoteSession:
                 raise rpc.error_from_rpc(e, f"RunStep on {self._address}") from None
             raise
         header, payload = wire.decode(reply)
+        if metadata is not None:
+            metadata["step_stats"] = base64.b64decode(header.get("step_stats", ""))
+            metadata["graphs"] = [base64.b64decode(g) for g in header.get("partition_graphs", [])]
         return [_fetched(v) for v in wire.decode_tensors(header, payload)]
-
-    def run_callable_with_metadata(self, handle, values, want_partitions, trace_level, timeout_in_ms):
-        out = self.run_callable(handle, values, timeout_in_ms)
-        return out, {"partition_graphs": [], "step_stats": b""}
 
     def list_devices(self):
         header, _ = wire.decode(self._call("ListDevices", {}, timeout=rpc.CONTROL_TIMEOUT * 6))

@@ -12,6 +12,7 @@
 #include "core/runtime/deadline_timer.h"
 #include "core/runtime/executor.h"
 #include "core/runtime/graph_partition.h"
+#include "core/runtime/step_stats_collector.h"
 #include "distributed/cluster_partition.h"
 
 namespace tensorweave {
@@ -406,6 +407,10 @@ Status WorkerEnv::RunGraph(
 
   Status status = rendezvous->abort_status();
   const size_t n = prepared->executors.size();
+  std::unique_ptr<StepStatsRecorder> recorder;
+  if (options.step_stats != nullptr) {
+    recorder = std::make_unique<StepStatsRecorder>();
+  }
   std::vector<std::vector<Tensor>> part_outputs(n);
   if (status.ok()) {
     StepAbort abort(rendezvous.get());
@@ -423,12 +428,20 @@ Status WorkerEnv::RunGraph(
         inputs[p].push_back(feeds[f].second);
       }
     }
+    // Each part's step: the shared one, traced per device when asked.
+    std::vector<StepContext> part_steps(n, step);
+    if (recorder != nullptr) {
+      for (size_t p = 0; p < n; ++p) {
+        part_steps[p].stats =
+            recorder->ForDevice(graph->parts[p]->device->name());
+      }
+    }
     std::mutex mu;
     std::condition_variable all_done;
     size_t remaining = n;
     auto start = [&](size_t p) {
-      prepared->executors[p]->RunAsync(step, inputs[p], &part_outputs[p],
-                                       [&](const Status& s) {
+      prepared->executors[p]->RunAsync(part_steps[p], inputs[p],
+                                       &part_outputs[p], [&](const Status& s) {
                                          if (!s.ok()) abort.Fail(s);
                                          std::lock_guard<std::mutex> lock(mu);
                                          if (--remaining == 0)
@@ -461,6 +474,7 @@ Status WorkerEnv::RunGraph(
     }
   }
 
+  if (recorder != nullptr) recorder->Finalize(options.step_stats);
   if (timer >= 0) DeadlineTimer::Global()->Cancel(timer);
   cancellation->DeregisterCallback(abort_token);
   rendezvous->RemoveCancellation(cancellation);

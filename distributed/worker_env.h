@@ -24,6 +24,7 @@
 #include "core/framework/graph.h"
 #include "core/framework/resource.h"
 #include "core/framework/status.h"
+#include "core/framework/step_stats.pb.h"
 #include "core/framework/tensor.h"
 #include "core/platform/thread_pool.h"
 #include "core/runtime/device.h"
@@ -60,6 +61,9 @@ struct RunGraphOptions {
   // anyway: one round trip less); a push that fails later is the transport's
   // to report to the task it was for, whose RunGraph then fails with it.
   bool wait_for_sends = true;
+  // When set, the step is traced (as RunOptions FULL_TRACE): one
+  // DeviceStepStats per device of this task, with every node it ran.
+  StepStats* step_stats = nullptr;
 };
 
 class WorkerEnv {

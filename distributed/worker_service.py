@@ -5,6 +5,7 @@ tensors their `_Send`s address to this task. Also the transport that pushes this
 tasks. Every handler validates what it receives: a malformed request ends with an error status, never a crash.
 """
 
+import base64
 import logging
 import random
 import threading
@@ -70,11 +71,10 @@ class WorkerService:
             )
         return handle & 0xFFFFFFFF
 
-    def run_local(self, handle, step_id, feeds, fetches, timeout_ms, wait_for_sends=True):
-        """RunGraph from the master of this same task (no RPC)."""
-        return self.env.run_graph(
-            self._internal(handle), step_id, feeds, fetches, timeout_ms, wait_for_sends=wait_for_sends
-        )
+    def run_local(self, handle, step_id, feeds, fetches, timeout_ms, wait_for_sends=True, trace=False):
+        """RunGraph from the master of this same task (no RPC); traced: (outputs, serialized StepStats)."""
+        run = self.env.run_graph_traced if trace else self.env.run_graph
+        return run(self._internal(handle), step_id, feeds, fetches, timeout_ms, wait_for_sends=wait_for_sends)
 
     def handlers(self):
         methods = {
@@ -110,20 +110,20 @@ class WorkerService:
         wait_for_sends = header.get("wait_for_sends", True)
         if not isinstance(wait_for_sends, bool):
             raise errors.InvalidArgumentError(None, None, f"malformed request: wait_for_sends {wait_for_sends!r}")
+        trace = header.get("trace", False)
+        if not isinstance(trace, bool):
+            raise errors.InvalidArgumentError(None, None, f"malformed request: trace {trace!r}")
         values = wire.decode_tensors(header, payload)
         if len(values) != len(feed_names):
             raise errors.InvalidArgumentError(
                 None, None, f"malformed request: {len(feed_names)} feed names and {len(values)} feed values"
             )
-        out = self.env.run_graph(
-            self._internal(handle),
-            step_id,
-            dict(zip(feed_names, values)),
-            fetches,
-            timeout_ms,
-            wait_for_sends=wait_for_sends,
-        )
-        return wire.encode_tensors({}, [_as_array(v) for v in out])
+        out = self.run_local(handle, step_id, dict(zip(feed_names, values)), fetches, timeout_ms, wait_for_sends, trace)
+        reply = {}
+        if trace:
+            out, stats = out
+            reply["step_stats"] = base64.b64encode(stats).decode("ascii")
+        return wire.encode_tensors(reply, [_as_array(v) for v in out])
 
     def deregister_graph(self, header, payload):
         self.env.deregister_graph(self._internal(_int(header, "handle", "graph handle")))

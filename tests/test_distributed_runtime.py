@@ -182,6 +182,37 @@ def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster, master_path):
             sess.run(w)
 
 
+def test_traced_remote_steps_fill_run_metadata(cluster, master_path):
+    """RunOptions(FULL_TRACE) on a remote session: one DeviceStepStats per device of every task the step ran on,
+    with the nodes each ran (a Timeline of it loads); output_partition_graphs gives the graph each task ran."""
+    ps, worker = cluster
+    with tw.Graph().as_default():
+        with tw.device("/job:ps/task:0"):
+            w = tw.Variable(tw.ones([4, 4]), name="traced_w")
+        with tw.device("/job:worker/task:0"):
+            x = tw.placeholder(tw.float32, [2, 4])
+            y = tw.matmul(x, w, name="traced_product")
+        with tw.Session(worker.target) as sess:
+            sess.run(w.initializer)
+            metadata = tw.RunMetadata()
+            options = tw.RunOptions(trace_level=tw.RunOptions.FULL_TRACE, output_partition_graphs=True)
+            out = sess.run(y, {x: np.ones((2, 4), np.float32)}, options=options, run_metadata=metadata)
+            np.testing.assert_array_equal(out, np.full((2, 4), 4.0, np.float32))
+            nodes = {d.device: {n.node_name for n in d.node_stats} for d in metadata.step_stats.dev_stats}
+            ps_device = next(d for d in nodes if "/job:ps/" in d)
+            worker_device = next(d for d in nodes if "/job:worker/" in d)
+            assert "traced_w" in nodes[ps_device] and "traced_product" in nodes[worker_device]
+            from tensorweave.python.client import timeline
+
+            trace = timeline.Timeline(metadata.step_stats).generate_chrome_trace_format()
+            assert "traced_product" in trace
+            graphs = [{n.name for n in g.node} for g in metadata.partition_graphs]
+            assert len(graphs) == 2 and any("traced_product" in g for g in graphs)
+            # An untraced step leaves the metadata empty.
+            sess.run(y, {x: np.ones((2, 4), np.float32)}, run_metadata=metadata)
+            assert not metadata.step_stats.dev_stats and not metadata.partition_graphs
+
+
 def test_a_push_that_fails_aborts_the_step_on_the_task_it_was_for(cluster):
     """A master's RunGraph does not wait for its pushes to be acknowledged: a push that fails (here refused by
     the receiving task) is reported by the transport to that task, whose step waiting for values ends with the
@@ -415,6 +446,8 @@ def test_malformed_worker_calls_are_errors(local_server):
             call("RunGraph", wire.encode({"handle": "x", "step_id": 1}))
         with pytest.raises(tw.errors.OpError, match="123456"):  # an unknown graph handle
             call("RunGraph", wire.encode({"handle": 123456, "step_id": 1, "feeds": [], "fetches": []}))
+        with pytest.raises(tw.errors.InvalidArgumentError, match="trace"):
+            call("RunGraph", wire.encode({"handle": 1, "step_id": 1, "feeds": [], "fetches": [], "trace": "yes"}))
         with pytest.raises(tw.errors.InvalidArgumentError):
             call("RegisterGraph", wire.encode({}, [b"\xff\x00garbage"]))
         push = {

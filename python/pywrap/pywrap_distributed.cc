@@ -19,6 +19,9 @@
 //         wait_for_sends=False returns once the executors are done, without
 //         waiting for the pushes of the values sent to other tasks to be
 //         acknowledged (RunGraphOptions::wait_for_sends).
+//     .run_graph_traced(...same arguments...) -> ([ndarray], step_stats)
+//         As run_graph, traced: step_stats is a serialized StepStats with
+//         one DeviceStepStats per device of this task.
 //     .set_transport(fn | None)
 //         fn(dst_task, step_id, key, value, is_dead, done) is called from
 //         executor threads (with the GIL) for every value sent to another
@@ -236,6 +239,25 @@ class PyWorkerEnv {
   py::list RunGraph(int64_t handle, int64_t step_id, const py::dict& feeds,
                     const std::vector<std::string>& fetches, int64_t timeout_ms,
                     bool cleanup, bool wait_for_sends) {
+    return Run(handle, step_id, feeds, fetches, timeout_ms, cleanup,
+               wait_for_sends, nullptr);
+  }
+
+  // RunGraph traced: (outputs, serialized StepStats of this task's devices).
+  py::tuple RunGraphTraced(int64_t handle, int64_t step_id,
+                           const py::dict& feeds,
+                           const std::vector<std::string>& fetches,
+                           int64_t timeout_ms, bool cleanup,
+                           bool wait_for_sends) {
+    StepStats stats;
+    py::list outputs = Run(handle, step_id, feeds, fetches, timeout_ms, cleanup,
+                           wait_for_sends, &stats);
+    return py::make_tuple(outputs, py::bytes(stats.SerializeAsString()));
+  }
+
+  py::list Run(int64_t handle, int64_t step_id, const py::dict& feeds,
+               const std::vector<std::string>& fetches, int64_t timeout_ms,
+               bool cleanup, bool wait_for_sends, StepStats* step_stats) {
     std::vector<std::pair<std::string, Tensor>> inputs;
     for (const auto& [key, value] : feeds) {
       const std::string name = key.cast<std::string>();
@@ -245,6 +267,7 @@ class PyWorkerEnv {
     options.timeout_ms = timeout_ms;
     options.cleanup = cleanup;
     options.wait_for_sends = wait_for_sends;
+    options.step_stats = step_stats;
     std::vector<Tensor> outputs;
     Status status;
     {
@@ -462,6 +485,10 @@ void RegisterDistributedBindings(py::module_& m) {
       .def("device_attributes", &PyWorkerEnv::DeviceAttributes)
       .def("register_graph", &PyWorkerEnv::RegisterGraph)
       .def("run_graph", &PyWorkerEnv::RunGraph, py::arg("handle"),
+           py::arg("step_id"), py::arg("feeds"), py::arg("fetches"),
+           py::arg("timeout_ms") = 0, py::arg("cleanup") = true,
+           py::arg("wait_for_sends") = true)
+      .def("run_graph_traced", &PyWorkerEnv::RunGraphTraced, py::arg("handle"),
            py::arg("step_id"), py::arg("feeds"), py::arg("fetches"),
            py::arg("timeout_ms") = 0, py::arg("cleanup") = true,
            py::arg("wait_for_sends") = true)
