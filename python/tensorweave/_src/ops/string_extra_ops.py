@@ -1,8 +1,7 @@
 """More string ops with TensorFlow 1's names: tf.strings.format, ngrams (dense input), unsorted_segment_join,
-to_hash_bucket (tf.string_to_hash_bucket), unicode_transcode, unicode_encode (dense input) and tf.fingerprint.
-Host-only C++ ops (core/kernels/string_extra_ops.cc); none is differentiable. TensorFlow's ragged forms
-(ngrams or unicode_encode of a RaggedTensor, unicode_decode, bytes_split) need RaggedTensor, which tensorweave
-does not have."""
+to_hash_bucket (tf.string_to_hash_bucket), unicode_transcode, unicode_encode and tf.fingerprint. Host-only C++
+ops (core/kernels/string_extra_ops.cc, unicode_ops.cc); none is differentiable. The decoders that return
+RaggedTensors are in ragged_string_ops."""
 
 from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.ops import array_ops, gen_ops, gradients_impl, math_ops
@@ -202,7 +201,7 @@ def unicode_transcode(
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):
     """Each row (last dimension) of a dense int32 tensor of code points encoded as one string in
     `output_encoding`: shape input.shape[:-1]. Invalid code points are an error (errors="strict"), replaced
-    by `replacement_char` or dropped ("ignore"). (TF's RaggedTensor input is not supported.)
+    by `replacement_char` or dropped ("ignore"). A RaggedTensor is encoded row by row of its last dimension.
 
     Example:
       >>> import tensorweave as tw
@@ -212,7 +211,20 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     """
     graph = ops.get_default_graph()
     with graph.name_scope(name or "UnicodeEncode"):
-        input = ops.convert_to_tensor(input, name="input_tensor")
+        from tensorweave._src.ops.ragged_tensor import RaggedTensor, convert_to_tensor_or_ragged_tensor
+
+        input = convert_to_tensor_or_ragged_tensor(input, name="input_tensor")
+        if isinstance(input, RaggedTensor):
+            values = input.values
+            if isinstance(values, RaggedTensor) or values.shape.ndims != 1:
+                return input.with_values(unicode_encode(values, output_encoding, errors, replacement_char))
+            return gen_ops.unicode_encode(
+                values,
+                input.row_splits,
+                errors=errors,
+                output_encoding=output_encoding,
+                replacement_char=replacement_char,
+            )
         rank = input.shape.ndims
         if rank is None:
             raise ValueError("Rank of input_tensor must be statically known.")
