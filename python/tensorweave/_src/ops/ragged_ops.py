@@ -63,7 +63,7 @@ def _partition(pylist, ragged_rank, inner_shape):
     return level, nested
 
 
-def _values_array(flat, dtype, inner_shape, ragged_rank):
+def _values_array(flat, dtype, inner_shape, ragged_rank, narrow=True):
     np_dtype = None
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
@@ -75,9 +75,9 @@ def _values_array(flat, dtype, inner_shape, ragged_rank):
                           dtype=object).reshape(np.shape(flat))
     else:
         values = np.array(flat, dtype=np_dtype)
-        if dtype is None and values.dtype == np.float64:
+        if narrow and dtype is None and values.dtype == np.float64:
             values = values.astype(np.float32)
-        if dtype is None and values.dtype == np.int64 and (values.size == 0 or np.abs(values).max() < 2**31):
+        if narrow and dtype is None and values.dtype == np.int64 and (values.size == 0 or np.abs(values).max() < 2**31):
             values = values.astype(np.int32)
     shape = [len(flat)] + list(inner_shape or [])
     if inner_shape is not None:
@@ -118,7 +118,7 @@ def constant_value(pylist, dtype=None, ragged_rank=None, inner_shape=None, row_s
     """
     row_splits_dtype = dtypes.as_dtype(row_splits_dtype).as_numpy_dtype
     flat, nested = _partition(pylist, ragged_rank, inner_shape)
-    values = _values_array(flat, dtype, inner_shape, len(nested))
+    values = _values_array(flat, dtype, inner_shape, len(nested), narrow=False)
     if values.dtype == object:
         values = values.astype(bytes)
     for splits in reversed(nested):
