@@ -310,3 +310,49 @@ def test_fetched_value_api():
     assert value.ragged_rank == 2 and value.to_list() == [[[1], []], [[2, 3]]]
     assert value.flat_values.tolist() == [1, 2, 3] and value.row_splits.tolist() == [0, 2, 3]
     assert isinstance(value.values, tw.ragged.RaggedTensorValue)
+
+
+def _examples(m):
+    def ex(**feats):
+        feature = {}
+        for k, v in feats.items():
+            if v and isinstance(v[0], float):
+                feature[k] = m.train.Feature(float_list=m.train.FloatList(value=v))
+            elif k == "w":
+                feature[k] = m.train.Feature(bytes_list=m.train.BytesList(value=v))
+            else:
+                feature[k] = m.train.Feature(int64_list=m.train.Int64List(value=v))
+        return m.train.Example(features=m.train.Features(feature=feature)).SerializeToString()
+
+    return [
+        ex(v=[1, 2, 3, 4, 5], splits=[0, 2, 5], lengths=[1, 0, 4], limits=[3, 5], w=[b"a"]),
+        ex(v=[], splits=[0], lengths=[], limits=[], w=[b"b", b"c"]),
+        ex(v=[6, 7], splits=[0, 0, 2], lengths=[2], limits=[1, 2], w=[]),
+    ]
+
+
+@pytest.mark.parametrize(
+    "feature",
+    [
+        lambda m: m.io.RaggedFeature(m.int64, "v"),
+        lambda m: m.io.RaggedFeature(m.string, "w", row_splits_dtype=m.int64),
+        lambda m: m.io.RaggedFeature(m.int64, "v", [m.io.RaggedFeature.RowSplits("splits")]),
+        lambda m: m.io.RaggedFeature(m.int64, "v", [m.io.RaggedFeature.RowLengths("lengths")]),
+        lambda m: m.io.RaggedFeature(m.int64, "v", [m.io.RaggedFeature.RowLimits("limits")]),
+    ],
+)
+def test_ragged_feature_parse_example_matches_tensorflow(feature):
+    assert_same(lambda m: m.io.parse_example(_examples(m), {"r": feature(m)})["r"])
+    for i in range(3):
+        assert_same(lambda m: m.io.parse_single_example(_examples(m)[i], {"r": feature(m)})["r"])
+
+
+def test_ragged_feature_with_other_features_and_uniform_length():
+    def build(m):
+        spec = m.io.RaggedFeature(m.int64, partitions=[m.io.RaggedFeature.UniformRowLength(1)])
+        parsed = m.io.parse_example(
+            _examples(m), {"v": spec, "w": m.io.VarLenFeature(m.string), "lengths": m.io.RaggedFeature(m.int64)}
+        )
+        return [parsed["v"], parsed["lengths"], parsed["w"].values]
+
+    assert_same(build)
