@@ -2,7 +2,6 @@
 built with both, compared on values, row splits, dtypes and static shapes; bad row partitions with
 validate=True are InvalidArgumentErrors when run; RaggedRange's hostile inputs are clear errors."""
 
-import numpy as np
 import pytest
 import tensorweave as tw
 
@@ -213,8 +212,14 @@ def test_placeholder_feeds_a_ragged_tensor_value():
 
 
 def test_ragged_range_matches_tensorflow():
-    for args in [([3, 0, 5],), ([0, 5, 8], [3, 3, 12]), ([0, 5], [10, 2], [3, -1]), (2, [5, 8]),
-                 ([0.5, 1.0], 2.0, 0.5), ([0, 10], [5, 0], [2, -3])]:
+    for args in [
+        ([3, 0, 5],),
+        ([0, 5, 8], [3, 3, 12]),
+        ([0, 5], [10, 2], [3, -1]),
+        (2, [5, 8]),
+        ([0.5, 1.0], 2.0, 0.5),
+        ([0, 10], [5, 0], [2, -3]),
+    ]:
         assert_same(lambda m: m.ragged.range(*args))
     assert_same(lambda m: m.ragged.range([3, 1], row_splits_dtype=m.int32))
     assert_same(lambda m: m.ragged.range(m.constant([3, 1], m.int64)))

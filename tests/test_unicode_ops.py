@@ -75,18 +75,22 @@ def test_decode_ranks(make):
 @pytest.mark.parametrize("errors", ["replace", "ignore"])
 @pytest.mark.parametrize("replacement_char", [0xFFFD, ord("?")])
 def test_ill_formed_utf8_matches_tensorflow(errors, replacement_char):
-    assert_same(lambda m: m.strings.unicode_decode(BAD_UTF8, "UTF-8", errors=errors,
-                                                   replacement_char=replacement_char))
-    assert_same(lambda m: m.strings.unicode_decode_with_offsets(BAD_UTF8, "UTF-8", errors=errors,
-                                                                replacement_char=replacement_char))
-    assert_same(lambda m: m.strings.unicode_split(BAD_UTF8, "UTF-8", errors=errors,
-                                                  replacement_char=replacement_char))
+    assert_same(lambda m: m.strings.unicode_decode(BAD_UTF8, "UTF-8", errors=errors, replacement_char=replacement_char))
+    assert_same(
+        lambda m: m.strings.unicode_decode_with_offsets(
+            BAD_UTF8, "UTF-8", errors=errors, replacement_char=replacement_char
+        )
+    )
+    assert_same(lambda m: m.strings.unicode_split(BAD_UTF8, "UTF-8", errors=errors, replacement_char=replacement_char))
 
 
-@pytest.mark.parametrize("encoding, data", [
-    ("UTF-16-BE", [b"\x00a\xd8\x00", b"\xdc\x00\x00b", b"\x00"]),
-    ("UTF-32-BE", [b"\x00\x11\x00\x00", b"\x00\x00\xd8\x00\x00\x00\x00a", b"\x00\x00"]),
-])
+@pytest.mark.parametrize(
+    "encoding, data",
+    [
+        ("UTF-16-BE", [b"\x00a\xd8\x00", b"\xdc\x00\x00b", b"\x00"]),
+        ("UTF-32-BE", [b"\x00\x11\x00\x00", b"\x00\x00\xd8\x00\x00\x00\x00a", b"\x00\x00"]),
+    ],
+)
 def test_ill_formed_utf16_utf32(encoding, data):
     assert_same(lambda m: m.strings.unicode_decode(data, encoding, errors="replace"))
     assert_same(lambda m: m.strings.unicode_decode(data, encoding, errors="ignore"))
@@ -153,6 +157,9 @@ def test_unicode_script_matches_tensorflow():
     ours, theirs = run_both(lambda m: m.strings.unicode_script(chars))
     assert ours.tolist() == theirs.tolist()
     assert ours.dtype == np.int32
+    with tw.Graph().as_default():
+        assert tw.strings.unicode_script([[97]]).op.type == "UnicodeScript"
+        assert tw.strings.unicode_script([[97]]).shape.as_list() == [1, 1]
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,10 @@
 // Unicode kernels (host only), as TensorFlow's: UnicodeTranscode,
 // UnicodeEncode, UnicodeDecode, UnicodeDecodeWithOffsets (UTF-8, UTF-16-BE,
 // UTF-32-BE; errors strict/replace/ignore) and UnicodeScript (ICU's script
-// codes). The decoders give a ragged result: values and row splits.
-#include <unicode/uscript.h>
+// codes, from the system's libicuuc loaded at first use, so that the
+// extension itself does not depend on one ICU version). The decoders give a
+// ragged result: values and row splits.
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -396,21 +398,49 @@ class UnicodeDecodeOp : public OpKernel {
   DataType splits_type_ = DT_INT64;
 };
 
+// ICU's uscript_getScript(UChar32, UErrorCode*). ICU versions its symbols
+// (uscript_getScript_72 in libicuuc.so.72); its script codes (UScriptCode)
+// only grow from version to version.
+using GetScriptFn = int (*)(int32_t, int*);
+
+GetScriptFn LoadIcuGetScript() {
+  static const GetScriptFn fn = []() -> GetScriptFn {
+    for (int version = 99; version >= 50; --version) {
+      const std::string lib = "libicuuc.so." + std::to_string(version);
+      void* handle = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (handle == nullptr) continue;
+      const std::string name = "uscript_getScript_" + std::to_string(version);
+      void* sym = dlsym(handle, name.c_str());
+      if (sym == nullptr) sym = dlsym(handle, "uscript_getScript");
+      if (sym != nullptr) return reinterpret_cast<GetScriptFn>(sym);
+      dlclose(handle);
+    }
+    return nullptr;
+  }();
+  return fn;
+}
+
 // ICU's script code (UScriptCode) of each code point; -1 where ICU has none
 // (not a code point).
 class UnicodeScriptOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   void Compute(OpKernelContext* ctx) override {
+    const GetScriptFn get_script = LoadIcuGetScript();
+    OP_REQUIRES(ctx, get_script != nullptr,
+                errors::Unimplemented(
+                    "UnicodeScript needs ICU's libicuuc.so.<version> (Debian "
+                    "and Ubuntu: apt-get install libicu-dev), which was not "
+                    "found"));
     const Tensor& in = ctx->input(0);
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
     const int32_t* c = in.data<int32_t>();
     int32_t* o = out->data<int32_t>();
     for (int64_t i = 0; i < in.num_elements(); ++i) {
-      UErrorCode status = U_ZERO_ERROR;
-      const UScriptCode script = uscript_getScript(c[i], &status);
-      o[i] = U_SUCCESS(status) ? static_cast<int32_t>(script) : -1;
+      int status = 0;  // U_ZERO_ERROR; failures are > 0
+      const int script = get_script(c[i], &status);
+      o[i] = status <= 0 ? static_cast<int32_t>(script) : -1;
     }
   }
 };

@@ -71,8 +71,9 @@ def _values_array(flat, dtype, inner_shape, ragged_rank, narrow=True):
     if not flat and np_dtype is None:
         np_dtype = np.float32
     if flat and all(isinstance(x, (bytes, str)) for x in np.asarray(flat, dtype=object).ravel()):
-        values = np.array([x.encode() if isinstance(x, str) else x for x in np.asarray(flat, dtype=object).ravel()],
-                          dtype=object).reshape(np.shape(flat))
+        values = np.array(
+            [x.encode() if isinstance(x, str) else x for x in np.asarray(flat, dtype=object).ravel()], dtype=object
+        ).reshape(np.shape(flat))
     else:
         values = np.array(flat, dtype=np_dtype)
         if narrow and dtype is None and values.dtype == np.float64:
@@ -177,8 +178,11 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_split
         dtype = dtypes.as_dtype(dtype)
         converted = []
         for a, what in zip(args, ["starts", "limits", "deltas"]):
-            t = ops.convert_to_tensor(a, name=what) if isinstance(a, ops.Tensor) else ops.convert_to_tensor(
-                a, dtype=dtype, name=what)
+            t = (
+                ops.convert_to_tensor(a, name=what)
+                if isinstance(a, ops.Tensor)
+                else ops.convert_to_tensor(a, dtype=dtype, name=what)
+            )
             if t.dtype != dtype:
                 t = tw.cast(t, dtype)
             converted.append(t)
@@ -224,8 +228,10 @@ def map_flat_values(op, *args, **kwargs):
         for a, b in zip(first.nested_row_splits, other.nested_row_splits):
             if a is not b:
                 if a.dtype != b.dtype:
-                    raise ValueError("Input RaggedTensors have mismatched row_splits dtypes; use "
-                                     "RaggedTensor.with_row_splits_dtype() to convert them to compatible dtypes.")
+                    raise ValueError(
+                        "Input RaggedTensors have mismatched row_splits dtypes; use "
+                        "RaggedTensor.with_row_splits_dtype() to convert them to compatible dtypes."
+                    )
                 checks.append(tw.debugging.assert_equal(a, b, message="Inputs must have identical ragged splits"))
     if checks:
         with ops.control_dependencies(checks):
@@ -262,7 +268,6 @@ def _concat_rows(rts):
 
 
 def _as_ragged_list(values, ragged_rank=None):
-    tw = _tw()
     values = [convert_to_tensor_or_ragged_tensor(v) for v in values]
     if not values:
         raise ValueError("values must not be empty")
@@ -280,7 +285,6 @@ def _as_ragged_list(values, ragged_rank=None):
         raise ValueError("Input RaggedTensors have mismatched row_splits dtypes")
     if len({v.dtype for v in out}) != 1:
         raise ValueError("all inputs must have the same dtype")
-    del tw
     return out
 
 
@@ -306,8 +310,14 @@ def stack(values, axis=0, name=None):
         if axis == 1:
             dtype = rts[0].row_splits_dtype
             nrows = rts[0].nrows()
-            checks = [tw.debugging.assert_equal(rt.nrows(), nrows, message="Input tensors at index 0 (=x) and "
-                      "the others must have the same number of rows") for rt in rts[1:]]
+            checks = [
+                tw.debugging.assert_equal(
+                    rt.nrows(),
+                    nrows,
+                    message="Input tensors at index 0 (=x) and the others must have the same number of rows",
+                )
+                for rt in rts[1:]
+            ]
             with ops.control_dependencies(checks):
                 nrows = tw.identity(nrows)
             rows = tw.range(nrows, dtype=dtype)

@@ -42,8 +42,14 @@ def _unicode_decode(input, input_encoding, errors, replacement_char, replace_con
     return tuple(outputs) if with_offsets else outputs[0]
 
 
-def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
-                   replace_control_characters=False, name=None):
+def unicode_decode(
+    input,
+    input_encoding,
+    errors="replace",
+    replacement_char=65533,  # noqa: A002
+    replace_control_characters=False,
+    name=None,
+):
     """The Unicode code points (int32) of each string, decoded from input_encoding (UTF-8, UTF-16-BE or
     UTF-32-BE); ill-formed input is an InvalidArgumentError (errors='strict'), replaced by replacement_char
     ('replace') or skipped ('ignore').
@@ -58,8 +64,14 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
         return _unicode_decode(input, input_encoding, errors, replacement_char, replace_control_characters, False)
 
 
-def unicode_decode_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
-                                replace_control_characters=False, name=None):
+def unicode_decode_with_offsets(
+    input,
+    input_encoding,
+    errors="replace",
+    replacement_char=65533,  # noqa: A002
+    replace_control_characters=False,
+    name=None,
+):
     """unicode_decode, and the byte offset (int64) in its string at which each character starts.
 
     Example:

@@ -270,9 +270,7 @@ class RaggedTensor:
                 checks = [
                     tw.debugging.assert_non_negative(nrows, message=msg + "nrows must be non-negative"),
                     tw.debugging.assert_non_negative(value_rowids[:1], message=msg + "negative"),
-                    tw.debugging.assert_non_negative(
-                        value_rowids[1:] - value_rowids[:-1], message=msg + "monotonic"
-                    ),
+                    tw.debugging.assert_non_negative(value_rowids[1:] - value_rowids[:-1], message=msg + "monotonic"),
                     tw.debugging.assert_less(value_rowids[-1:], [nrows], message=msg + "bounds"),
                     tw.debugging.assert_equal(
                         tw.size(value_rowids, out_type=dtype), _nvals(values, dtype), message=msg + "nvals"
@@ -337,9 +335,7 @@ class RaggedTensor:
             return out
 
     @classmethod
-    def from_tensor(
-        cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None, row_splits_dtype=dtypes.int64
-    ):
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None, row_splits_dtype=dtypes.int64):
         """A dense tensor as a RaggedTensor: every row whole, or cut to `lengths` (a vector, ragged_rank 1) or
         before its trailing `padding` values."""
         tw = _tw()
@@ -354,14 +350,17 @@ class RaggedTensor:
             if rank is None:
                 raise ValueError("tensor's rank must be known statically")
             if rank <= ragged_rank:
-                raise ValueError(f"ragged_rank must be less than tensor.rank; got ragged_rank={ragged_rank}, rank={rank}")
+                raise ValueError(
+                    f"ragged_rank must be less than tensor.rank; got ragged_rank={ragged_rank}, rank={rank}"
+                )
             shape = tw.shape(tensor, out_type=row_splits_dtype)
             if ragged_rank > 1:
                 merged = tw.reshape(tensor, tw.concat([[shape[0] * shape[1]], shape[2:]], axis=0))
                 if lengths is not None:
                     raise ValueError("lengths with ragged_rank > 1 is not supported by tensorweave; use padding")
-                inner = cls.from_tensor(merged, padding=padding, ragged_rank=ragged_rank - 1,
-                                        row_splits_dtype=row_splits_dtype)
+                inner = cls.from_tensor(
+                    merged, padding=padding, ragged_rank=ragged_rank - 1, row_splits_dtype=row_splits_dtype
+                )
                 splits = tw.range(shape[0] + 1, dtype=row_splits_dtype) * shape[1]
                 out = cls(inner, splits, internal=True)
                 out._static_nrows = tensor.shape.dims[0]
@@ -374,8 +373,7 @@ class RaggedTensor:
                     is_pad = tw.reduce_all(is_pad, axis=list(range(2, rank)))
                 positions = tw.range(1, shape[1] + 1, dtype=row_splits_dtype)
                 kept = tw.cast(tw.logical_not(is_pad), row_splits_dtype) * positions
-                lengths = tw.reduce_max(tw.concat([kept, tw.zeros([shape[0], 1], row_splits_dtype)], axis=1),
-                                        axis=1)
+                lengths = tw.reduce_max(tw.concat([kept, tw.zeros([shape[0], 1], row_splits_dtype)], axis=1), axis=1)
             if lengths is not None:
                 lengths = _splits_tensor(lengths, "lengths", row_splits_dtype)
                 lengths.shape.with_rank(1)
@@ -549,8 +547,9 @@ class RaggedTensor:
         if not 0 <= outer_axis < rank or not 0 <= inner_axis < rank:
             raise ValueError(f"axis out of bounds for a tensor of rank {rank}")
         if outer_axis > inner_axis:
-            raise ValueError("Expected outer_axis (%d) to be less than or equal to inner_axis (%d)"
-                             % (outer_axis, inner_axis))
+            raise ValueError(
+                "Expected outer_axis (%d) to be less than or equal to inner_axis (%d)" % (outer_axis, inner_axis)
+            )
         if outer_axis == inner_axis:
             return self
         if outer_axis == 0:  # rows 0..inner merged: the values of the merge of 1..inner
@@ -626,7 +625,6 @@ class RaggedTensor:
                 raise ValueError("to_sparse of a RaggedTensor with uniform inner dimensions is not supported")
             cols = []
             rt = self
-            rowids = None
             # Positions of each flat value, innermost first: its column in its row, then its row's column in
             # the enclosing row, and so on out to the outermost row.
             chain = []
@@ -653,8 +651,9 @@ class RaggedTensor:
                 return self
             head, rest = key[0], key[1:]
             if rest and not isinstance(head, (int, np.integer)):
-                raise ValueError("tensorweave's RaggedTensor supports only a row index or a slice of rows "
-                                 "before further indices")
+                raise ValueError(
+                    "tensorweave's RaggedTensor supports only a row index or a slice of rows before further indices"
+                )
             out = self[head]
             return out[rest] if rest else out
         splits = self._row_splits
@@ -664,9 +663,11 @@ class RaggedTensor:
                 n = self.nrows()
                 i = tw.where(i < 0, i + n, i)
                 check = tw.debugging.assert_less(
-                    i, n, message="slice index out of bounds for the rows of the RaggedTensor")
+                    i, n, message="slice index out of bounds for the rows of the RaggedTensor"
+                )
                 check2 = tw.debugging.assert_non_negative(
-                    i, message="slice index out of bounds for the rows of the RaggedTensor")
+                    i, message="slice index out of bounds for the rows of the RaggedTensor"
+                )
                 with ops.control_dependencies([check, check2]):
                     start = tw.identity(tw.gather(splits, i))
                 limit = tw.gather(splits, i + 1)
@@ -697,15 +698,18 @@ class RaggedTensor:
         if isinstance(other, RaggedTensor):
             if other.ragged_rank != self.ragged_rank:
                 raise ValueError("both RaggedTensors must have the same ragged_rank")
-            checks = [tw.debugging.assert_equal(a, b, message="Inputs must have identical ragged splits")
-                      for a, b in zip(self.nested_row_splits, other.nested_row_splits)]
+            checks = [
+                tw.debugging.assert_equal(a, b, message="Inputs must have identical ragged splits")
+                for a, b in zip(self.nested_row_splits, other.nested_row_splits)
+            ]
             with ops.control_dependencies(checks):
                 theirs = tw.identity(other.flat_values)
         else:
             theirs = ops.convert_to_tensor(other, dtype=self.dtype)
             if theirs.shape.ndims is None or theirs.shape.ndims > 0:
-                raise ValueError("tensorweave's RaggedTensor operators take a scalar or a RaggedTensor of the "
-                                 "same row partitions")
+                raise ValueError(
+                    "tensorweave's RaggedTensor operators take a scalar or a RaggedTensor of the same row partitions"
+                )
         mine = self.flat_values
         return self.with_flat_values(fn(theirs, mine) if reverse else fn(mine, theirs))
 
@@ -816,7 +820,6 @@ def _dense_merge_dims(t, outer, inner):
 
 def _slice_rows(values, start, limit):
     """values[start:limit] on the first dimension (a Tensor or a RaggedTensor)."""
-    tw = _tw()
     if isinstance(values, RaggedTensor):
         sub = values.row_splits[start : limit + 1]
         return RaggedTensor(_slice_rows(values.values, sub[0], sub[-1]), sub - sub[0], internal=True)
@@ -894,8 +897,12 @@ def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, nam
         if num_segments is None:
             num_segments = tw.reduce_max(tw.concat([ids, [-1]], axis=0)) + 1
         num_segments = tw.cast(num_segments, dtypes.int64)
-        counts = tw.math.bincount(tw.cast(ids, dtypes.int32), minlength=tw.cast(num_segments, dtypes.int32),
-                                  maxlength=tw.cast(num_segments, dtypes.int32), dtype=dtypes.int64)
+        counts = tw.math.bincount(
+            tw.cast(ids, dtypes.int32),
+            minlength=tw.cast(num_segments, dtypes.int32),
+            maxlength=tw.cast(num_segments, dtypes.int32),
+            dtype=dtypes.int64,
+        )
         splits = tw.concat([tw.zeros([1], dtypes.int64), tw.cumsum(counts)], axis=0)
         return tw.cast(splits, out_type)
 
