@@ -289,6 +289,12 @@ def test_errors_at_construction():
             tw.RaggedTensor.from_tensor([1, 2])
         with pytest.raises(TypeError, match="boolean"):
             bool(tw.ragged.constant([[1]]))
+        with pytest.raises(TypeError, match="not a Tensor.*to_tensor"):
+            tw.add(tw.ragged.constant([[1]]), 1)
+        with pytest.raises(ValueError, match="scalar or a RaggedTensor"):
+            tw.ragged.constant([[1]]) + tw.constant([1, 2])
+        with pytest.raises(ValueError, match="ragged_rank"):
+            tw.ragged.constant([[1]]) + tw.ragged.constant([[[1]]])
 
 
 def test_row_splits_segment_ids_conversions():

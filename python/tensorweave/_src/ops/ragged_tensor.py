@@ -81,10 +81,10 @@ class RaggedTensorValue:
         return [values[s[i] : s[i + 1]] for i in range(len(s) - 1)]
 
     def __repr__(self):
-        return f"tf.RaggedTensorValue(values={self._values!r}, row_splits={self._row_splits!r})"
+        return f"tw.RaggedTensorValue(values={self._values!r}, row_splits={self._row_splits!r})"
 
     def __str__(self):
-        return f"<tf.RaggedTensorValue {self.to_list()}>"
+        return f"<tw.RaggedTensorValue {self.to_list()}>"
 
 
 def is_ragged(value):
@@ -805,7 +805,17 @@ class RaggedTensor:
         return sess.run(self, feed_dict=feed_dict)
 
     def __repr__(self):
-        return f"tf.RaggedTensor(values={self._values!r}, row_splits={self._row_splits!r})"
+        return f"tw.RaggedTensor(values={self._values!r}, row_splits={self._row_splits!r})"
+
+
+def _no_implicit_conversion(value, dtype=None, name=None):
+    raise TypeError(
+        f"A RaggedTensor is not a Tensor (converting {value!r}): use rt.to_tensor() for a padded dense tensor, "
+        "rt.flat_values for its values, or tw.ragged.map_flat_values(op, rt) for an element-wise op"
+    )
+
+
+ops.register_tensor_conversion_function(RaggedTensor, _no_implicit_conversion)
 
 
 # ---------------------------------------------------------------------- helpers
