@@ -98,7 +98,14 @@ def test_ill_formed_utf16_utf32(encoding, data):
 
 def test_replace_control_characters():
     data = [b"a\x01b\n", b"\x1f"]
-    assert_same(lambda m: m.strings.unicode_decode(data, "UTF-8", replace_control_characters=True))
+    utf16 = [x.decode().encode("utf-16-be") for x in data]
+    for errors in ("strict", "replace", "ignore"):  # strict and replace replace them, ignore drops them
+        assert_same(lambda m: m.strings.unicode_decode(data, "UTF-8", errors, replace_control_characters=True))
+        assert_same(lambda m: m.strings.unicode_decode(utf16, "UTF-16-BE", errors, replace_control_characters=True))
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x = tw.strings.unicode_transcode(data, "UTF-8", "UTF-8", errors="strict", replace_control_characters=True)
+        with pytest.raises(tw.errors.InvalidArgumentError, match="Invalid formatting"):
+            sess.run(x)
 
 
 @pytest.mark.parametrize("bad", BAD_UTF8[:3])
@@ -189,3 +196,50 @@ def test_bytes_split_matches_tensorflow():
     data = ["héllo", "", "ab"]
     assert_same(lambda m: m.strings.bytes_split(data))
     assert_same(lambda m: m.strings.bytes_split("xyz"))
+
+
+def _random_strings(encoding, rng, count=300):
+    if encoding == "UTF-8":
+        pool = [
+            b"\x80",
+            b"\xbf",
+            b"\xc0",
+            b"\xc2",
+            b"\xe0",
+            b"\xe0\xa0",
+            b"\xed\xa0",
+            b"\xf0\x90",
+            b"\xf4\x90",
+            b"\xf5",
+            b"\xff",
+            b"a",
+            b"\xc3\xa9",
+            b"\xe2\x82\xac",
+            b"\xf0\x9f\x98\x8a",
+            b"\x00",
+            b"\x01",
+        ]
+        return [b"".join(pool[i] for i in rng.integers(0, len(pool), rng.integers(0, 8))) for _ in range(count)]
+    alphabet = [0x00, 0xD8, 0xDC, 0x41, 0xFF] if encoding == "UTF-16-BE" else [0x00, 0x10, 0x11, 0xD8, 0x41]
+    return [bytes(rng.choice(alphabet, rng.integers(0, 13)).astype(np.uint8)) for _ in range(count)]
+
+
+@pytest.mark.parametrize("encoding", ["UTF-8", "UTF-16-BE", "UTF-32-BE"])
+def test_random_ill_formed_input_matches_tensorflow(encoding):
+    data = _random_strings(encoding, np.random.default_rng(5))
+    modes = [(e, c) for e in ("replace", "ignore") for c in (False, True)]
+
+    def build(m):
+        out = []
+        for errors, control in modes:
+            out.extend(
+                m.strings.unicode_decode_with_offsets(data, encoding, errors=errors, replace_control_characters=control)
+            )
+            out.append(
+                m.strings.unicode_transcode(data, encoding, "UTF-8", errors=errors, replace_control_characters=control)
+            )
+        return out
+
+    ours, theirs = run_both(build)
+    for a, b in zip(ours, theirs):
+        assert as_list(a) == as_list(b)

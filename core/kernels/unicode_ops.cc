@@ -171,6 +171,10 @@ int32_t DecodeNext(const std::string& s, size_t* pos, Encoding e) {
       const uint32_t u = (byte(i) << 8) | byte(i + 1);
       i += 2;
       if (u >= 0xD800 && u <= 0xDBFF) {
+        if (i < n && i + 2 > n) {  // cut off in its low surrogate: one error
+          *pos = n;
+          return -1;
+        }
         if (i + 2 <= n) {
           const uint32_t l = (byte(i) << 8) | byte(i + 1);
           if (l >= 0xDC00 && l <= 0xDFFF) {
@@ -251,9 +255,8 @@ class UnicodeTranscodeOp : public OpKernel {
       size_t pos = 0;
       while (pos < s[k].size()) {
         int32_t c = DecodeNext(s[k], &pos, in_);
-        if (replace_control_ && c >= 0 && c < 0x20) {
-          c = replacement_ok ? static_cast<int32_t>(replacement_) : -1;
-        }
+        // A control character is an error of the `errors` mode (as TF).
+        if (replace_control_ && c >= 0 && c < 0x20) c = -1;
         bool valid = c >= 0 && IsValidCodePoint(c);
         if (!valid && mode_ == ErrorMode::kReplace) {
           OP_REQUIRES(ctx, replacement_ok,
@@ -317,17 +320,6 @@ class UnicodeEncodeOp : public OpKernel {
   int64_t replacement_ = 0xFFFD;
 };
 
-// The code point at s[*pos] (-1 if ill-formed), with C0 control characters
-// replaced when asked (an invalid replacement makes them ill-formed).
-int32_t DecodeChar(const std::string& s, size_t* pos, Encoding e,
-                   bool replace_control, int64_t replacement) {
-  int32_t c = DecodeNext(s, pos, e);
-  if (replace_control && c >= 0 && c < 0x20) {
-    c = IsValidCodePoint(replacement) ? static_cast<int32_t>(replacement) : -1;
-  }
-  return c;
-}
-
 // UnicodeDecode (kWithOffsets false) and UnicodeDecodeWithOffsets: the code
 // points of each string of the input (any shape, flattened) as a ragged
 // vector: row_splits [n + 1], char_values, and each character's byte offset.
@@ -363,13 +355,20 @@ class UnicodeDecodeOp : public OpKernel {
       size_t pos = 0;
       while (pos < s[k].size()) {
         const size_t start = pos;
-        int32_t c = DecodeChar(s[k], &pos, in_, replace_control_, replacement_);
-        if (c < 0 || !IsValidCodePoint(c)) {
-          OP_REQUIRES(ctx, mode_ != ErrorMode::kStrict,
+        int32_t c = DecodeNext(s[k], &pos, in_);
+        // TF's decoders replace a control character in every errors mode but
+        // 'ignore', which drops it.
+        const bool control = replace_control_ && c >= 0 && c < 0x20;
+        if (control || c < 0 || !IsValidCodePoint(c)) {
+          OP_REQUIRES(ctx, control || mode_ != ErrorMode::kStrict,
                       errors::InvalidArgument(
                           "Invalid formatting on input string ", k, " at byte ",
                           start, " (not valid ", EncodingName(in_), ")"));
           if (mode_ == ErrorMode::kIgnore) continue;
+          OP_REQUIRES(ctx, IsValidCodePoint(replacement_),
+                      errors::InvalidArgument(
+                          "replacement_char is not a valid code point: ",
+                          replacement_));
           c = static_cast<int32_t>(replacement_);
         }
         chars.push_back(c);
