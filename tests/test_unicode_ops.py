@@ -243,3 +243,17 @@ def test_random_ill_formed_input_matches_tensorflow(encoding):
     ours, theirs = run_both(build)
     for a, b in zip(ours, theirs):
         assert as_list(a) == as_list(b)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda m: m.strings.ngrams(m.ragged.constant([["a", "b", "c"], [], ["d"]]), 2),
+        lambda m: m.strings.ngrams(m.ragged.constant([["a", "b", "c"], ["d"]]), [1, 3], pad_values="#"),
+        lambda m: m.strings.ngrams(m.ragged.constant([[["a", "b"], ["c"]], [["d", "e", "f"]]]), 2, separator="-"),
+        lambda m: m.strings.ngrams(m.ragged.constant([["a"], ["d"]]), 2, preserve_short_sequences=True),
+        lambda m: m.strings.ngrams(m.strings.unicode_split(["héllo", "ab"], "UTF-8"), 2, separator=""),
+    ],
+)
+def test_ngrams_of_ragged_tensors_match_tensorflow(build):
+    assert_same(build)

@@ -1,4 +1,4 @@
-"""More string ops with TensorFlow 1's names: tf.strings.format, ngrams (dense input), unsorted_segment_join,
+"""More string ops with TensorFlow 1's names: tf.strings.format, ngrams, unsorted_segment_join,
 to_hash_bucket (tf.string_to_hash_bucket), unicode_transcode, unicode_encode and tf.fingerprint. Host-only C++
 ops (core/kernels/string_extra_ops.cc, unicode_ops.cc); none is differentiable. The decoders that return
 RaggedTensors are in ragged_string_ops."""
@@ -52,8 +52,9 @@ def ngrams(
     preserve_short_sequences=False,
     name=None,
 ):
-    """The n-grams of each row (last dimension) of a dense string tensor, joined by `separator` (TF's
-    tf.strings.ngrams for a dense tensor: rank-1 data gives a vector, higher ranks [..., number of n-grams]).
+    """The n-grams of each row (last dimension) of a string tensor, joined by `separator` (TF's
+    tf.strings.ngrams: rank-1 data gives a vector, higher ranks [..., number of n-grams], a RaggedTensor the
+    n-grams of each of its rows as a RaggedTensor).
 
     Example:
       >>> import tensorweave as tw
@@ -61,6 +62,7 @@ def ngrams(
       ...     print(sess.run(tw.strings.ngrams(["a", "b", "c"], 2)))
       [b'a b' b'b c']
     """
+    requested_padding_width = padding_width
     if pad_values is None:
         left_pad = right_pad = ""
     elif isinstance(pad_values, (list, tuple)):
@@ -85,7 +87,32 @@ def ngrams(
             raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
     graph = ops.get_default_graph()
     with graph.name_scope(name or "StringNGrams"):
-        data = ops.convert_to_tensor(data, dtype=dtypes.string, name="data")
+        from tensorweave._src.ops.ragged_tensor import RaggedTensor, convert_to_tensor_or_ragged_tensor
+
+        data = convert_to_tensor_or_ragged_tensor(data, dtype=dtypes.string, name="data")
+        if isinstance(data, RaggedTensor):
+            if isinstance(data.values, RaggedTensor) or data.values.shape.ndims != 1:
+                return data.with_values(
+                    ngrams(
+                        data.values,
+                        ngram_width,
+                        separator,
+                        pad_values,
+                        requested_padding_width,
+                        preserve_short_sequences,
+                    )
+                )
+            grams, splits = gen_ops.string_n_grams(
+                data.values,
+                data.row_splits,
+                separator=separator,
+                ngram_widths=widths,
+                left_pad=left_pad,
+                right_pad=right_pad,
+                pad_width=padding_width,
+                preserve_short_sequences=preserve_short_sequences,
+            )
+            return RaggedTensor.from_row_splits(grams, splits, validate=False)
         rank = data.shape.ndims
         if rank is None:
             raise ValueError("Rank of data must be known.")
