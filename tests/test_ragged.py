@@ -367,3 +367,20 @@ def test_ragged_feature_with_other_features_and_uniform_length():
         return [parsed["v"], parsed["lengths"], parsed["w"].values]
 
     assert_same(build)
+
+
+def test_dataset_spec_matches_tensorflow():
+    def specs(m):
+        ds = m.data.Dataset.from_tensor_slices(({"a": [[1.0, 2.0]]}, [3]))
+        spec = m.data.DatasetSpec.from_value(ds)
+        same = m.data.DatasetSpec(ds.element_spec)
+        other = m.data.DatasetSpec(m.TensorSpec([None], m.int64) if m is tf1 else ds.element_spec[1])
+        return spec, same, other, ds
+
+    for m in (tw, tf1):
+        with m.Graph().as_default():
+            spec, same, other, ds = specs(m)
+            assert spec == same and spec != other
+            assert spec.is_compatible_with(ds) and not spec.is_compatible_with(other)
+            assert spec.element_spec[0]["a"].shape.as_list() == [2]
+            assert spec.element_spec[1].dtype == m.int32
