@@ -6,7 +6,7 @@ set -euo pipefail
 DEBIAN_PACKAGES=(
   bazel-bootstrap g++ protobuf-compiler libprotobuf-dev libeigen3-dev
   libopenblas-dev libgtest-dev libbenchmark-dev libflatbuffers-dev
-  flatbuffers-compiler clang-format libpng-dev libjpeg62-turbo-dev libgif-dev
+  flatbuffers-compiler clang-format libicu-dev libpng-dev libjpeg62-turbo-dev libgif-dev
   openjdk-17-jdk-headless junit4
 )
 PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime setuptools wheel tensorflow-cpu tensorboard grpcio cryptography)

@@ -1,6 +1,7 @@
 // More string ops (TensorFlow's tf.strings.format, ngrams,
-// unsorted_segment_join, to_hash_bucket, unicode_transcode, unicode_encode
-// and tf.fingerprint): host-only kernels in core/kernels/string_extra_ops.cc.
+// unsorted_segment_join, to_hash_bucket and tf.fingerprint): host-only
+// kernels in core/kernels/string_extra_ops.cc (the unicode ops are in
+// unicode_ops.cc).
 #include <string>
 #include <vector>
 
@@ -87,16 +88,6 @@ Status SegmentJoinShape(InferenceContext* c) {
   return Status::OK();
 }
 
-Status EncodeShape(InferenceContext* c) {
-  PartialShape s;
-  TW_RETURN_IF_ERROR(c->WithRank(0, 1, &s));
-  PartialShape splits;  // rank 1 (an unknown rank becomes [?])
-  TW_RETURN_IF_ERROR(c->WithRank(1, 1, &splits));
-  const int64_t n = splits.dim(0);
-  c->set_output(0, PartialShape({n < 1 ? -1 : n - 1}));
-  return Status::OK();
-}
-
 }  // namespace
 
 REGISTER_OP("StringFormat")
@@ -161,32 +152,5 @@ REGISTER_OP("Fingerprint")
     .Doc(
         "An 8-byte FarmHash64 fingerprint of each row data[i] (little "
         "endian), as TensorFlow's Fingerprint.");
-
-REGISTER_OP("UnicodeTranscode")
-    .Input("input: string")
-    .Output("output: string")
-    .Attr("input_encoding: string")
-    .Attr("output_encoding: {'UTF-8', 'UTF-16-BE', 'UTF-32-BE'}")
-    .Attr("errors: {'strict', 'replace', 'ignore'} = 'replace'")
-    .Attr("replacement_char: int = 65533")
-    .Attr("replace_control_characters: bool = false")
-    .SetShapeFn([](InferenceContext* c) { return c->UnchangedShape(); })
-    .Doc(
-        "Each string re-encoded from input_encoding (UTF-8, UTF-16-BE or "
-        "UTF-32-BE) to output_encoding; ill-formed input is an error, "
-        "replaced or dropped by `errors`.");
-
-REGISTER_OP("UnicodeEncode")
-    .Input("input_values: int32")
-    .Input("input_splits: Tsplits")
-    .Output("output: string")
-    .Attr("errors: {'ignore', 'replace', 'strict'} = 'replace'")
-    .Attr("output_encoding: {'UTF-8', 'UTF-16-BE', 'UTF-32-BE'}")
-    .Attr("replacement_char: int = 65533")
-    .Attr("Tsplits: {int32, int64} = int64")
-    .SetShapeFn(EncodeShape)
-    .Doc(
-        "Each row of code points (a ragged vector: values and row splits) "
-        "encoded as one string.");
 
 }  // namespace tensorweave

@@ -404,6 +404,7 @@ from tensorweave._src.ops.sparse_ops import (  # noqa: E402
     sparse_transpose,
 )
 from tensorweave import sparse  # noqa: E402
+from tensorweave._src.ops.ragged_tensor import RaggedTensor  # noqa: E402
 from tensorweave._src.ops.string_extra_ops import fingerprint, string_to_hash_bucket  # noqa: E402
 from tensorweave._src.ops.string_ops import (  # noqa: E402
     as_string,
@@ -590,6 +591,7 @@ from tensorweave import metrics  # noqa: E402
 from tensorweave import nn  # noqa: E402
 from tensorweave import python_io  # noqa: E402
 from tensorweave import quantization  # noqa: E402
+from tensorweave import ragged  # noqa: E402
 from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402

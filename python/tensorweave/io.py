@@ -41,6 +41,7 @@ from tensorweave._src.ops.parsing_ops import FixedLenFeature
 from tensorweave._src.ops.parsing_ops import VarLenFeature
 from tensorweave._src.ops.parsing_ops import FixedLenSequenceFeature
 from tensorweave._src.ops.parsing_ops import SparseFeature
+from tensorweave._src.ops.parsing_ops import RaggedFeature
 from tensorweave._src.ops.parsing_ops import decode_json_example
 from tensorweave._src.ops.parsing_ops import deserialize_many_sparse
 from tensorweave._src.ops.parsing_ops import parse_sequence_example

@@ -10,6 +10,14 @@ Example:
 from tensorweave._src.ops.string_extra_ops import ngrams, unicode_encode, unicode_transcode, unsorted_segment_join
 from tensorweave._src.ops.string_extra_ops import string_format as format
 from tensorweave._src.ops.string_extra_ops import string_to_hash_bucket as to_hash_bucket
+from tensorweave._src.ops.ragged_string_ops import (
+    bytes_split,
+    unicode_decode,
+    unicode_decode_with_offsets,
+    unicode_script,
+    unicode_split,
+    unicode_split_with_offsets,
+)
 from tensorweave._src.ops.string_ops import (
     as_string,
     lower,
@@ -29,6 +37,7 @@ from tensorweave._src.ops.string_ops import strings_split_v1 as split
 
 __all__ = [
     "as_string",
+    "bytes_split",
     "format",
     "join",
     "length",
@@ -44,7 +53,12 @@ __all__ = [
     "to_hash_bucket_fast",
     "to_hash_bucket_strong",
     "to_number",
+    "unicode_decode",
+    "unicode_decode_with_offsets",
     "unicode_encode",
+    "unicode_script",
+    "unicode_split",
+    "unicode_split_with_offsets",
     "unicode_transcode",
     "unsorted_segment_join",
     "upper",

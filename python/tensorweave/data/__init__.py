@@ -35,6 +35,7 @@ from tensorweave._src.data.dataset_ops import FixedLengthRecordDatasetV1 as Fixe
 from tensorweave._src.data.dataset_ops import TextLineDatasetV1 as TextLineDataset
 from tensorweave._src.data.dataset_ops import TFRecordDatasetV1 as TFRecordDataset
 from tensorweave._src.data.iterator_ops import Iterator
+from tensorweave._src.data.structure import DatasetSpec
 from tensorweave.data import experimental
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "INFINITE_CARDINALITY",
     "UNKNOWN_CARDINALITY",
     "Dataset",
+    "DatasetSpec",
     "FixedLengthRecordDataset",
     "Iterator",
     "TFRecordDataset",

@@ -353,10 +353,13 @@ def _structure_key(fetches):
 
 
 def _expand_composite_feeds(feed_dict):
-    """{SparseTensor: SparseTensorValue or (indices, values, dense_shape)} -> one entry per component tensor."""
+    """{SparseTensor: SparseTensorValue or (indices, values, dense_shape)} -> one entry per component tensor (a
+    RaggedTensor: its RaggedTensorValue's flat values and row splits)."""
     out = {}
     for k, v in feed_dict.items():
-        if hasattr(k, "_tw_fetch_components"):
+        if hasattr(k, "_tw_feed_values"):  # a composite that reads its own feed value (RaggedTensor)
+            out.update(zip(k._tw_fetch_components(), k._tw_feed_values(v)))
+        elif hasattr(k, "_tw_fetch_components"):
             parts = k._tw_fetch_components()
             if not (isinstance(v, (tuple, list)) and len(v) == len(parts)):
                 raise TypeError(

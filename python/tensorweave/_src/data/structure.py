@@ -206,3 +206,62 @@ def numpy_value(value, dtype):
             return arr
         raise TypeError(f"cannot convert {value!r} to string")
     return np.asarray(value, dtype=dtype.as_numpy_dtype)
+
+
+class DatasetSpec:
+    """The type of a dataset: the `element_spec` of its elements (TensorFlow's `tf.data.DatasetSpec`; the
+    dataset_shape of a batch of datasets is () for one dataset).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default():
+      ...     spec = tw.data.DatasetSpec.from_value(tw.data.Dataset.range(3))
+      >>> spec.element_spec
+      TensorSpec(shape=(), dtype=tw.int64, name=None)
+    """
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self._element_spec = element_spec
+        self._dataset_shape = tensor_shape.as_shape(dataset_shape)
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    @property
+    def value_type(self):
+        from tensorweave._src.data.dataset_ops import DatasetV1
+
+        return DatasetV1
+
+    @staticmethod
+    def from_value(value):
+        """The spec of a dataset."""
+        return DatasetSpec(value.element_spec)
+
+    def is_compatible_with(self, spec_or_value):
+        """Whether a dataset (or the spec of one) has compatible elements and dataset shape."""
+        other = spec_or_value if isinstance(spec_or_value, DatasetSpec) else DatasetSpec.from_value(spec_or_value)
+        try:
+            assert_same_structure(self._element_spec, other._element_spec)
+        except (TypeError, ValueError):
+            return False
+        pairs = zip(flatten(self._element_spec), flatten(other._element_spec))
+        return self._dataset_shape.is_compatible_with(other._dataset_shape) and all(
+            a.is_compatible_with(b) for a, b in pairs
+        )
+
+    def __eq__(self, other):
+        if not isinstance(other, DatasetSpec) or self._dataset_shape != other._dataset_shape:
+            return False
+        try:
+            assert_same_structure(self._element_spec, other._element_spec)
+        except (TypeError, ValueError):
+            return False
+        return flatten(self._element_spec) == flatten(other._element_spec)
+
+    def __hash__(self):
+        return hash(tuple(flatten(self._element_spec)))
+
+    def __repr__(self):
+        return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"

@@ -50,6 +50,92 @@ class SparseFeature(
         return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
 
 
+class RaggedFeature(
+    collections.namedtuple("RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])
+):
+    """A feature parsed as a RaggedTensor [batch, (values)], or with `partitions` (outermost first: RowSplits,
+    RowLengths or RowLimits of int64 features, or UniformRowLength) [batch, (rows), ..., (values)]; the values
+    are the feature `value_key` (the feature's own key by default)."""
+
+    RowSplits = collections.namedtuple("RowSplits", ["key"])
+    RowLengths = collections.namedtuple("RowLengths", ["key"])
+    RowLimits = collections.namedtuple("RowLimits", ["key"])
+    UniformRowLength = collections.namedtuple("UniformRowLength", ["length"])
+
+    def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32, validate=False):
+        dtype = dtypes.as_dtype(dtype)
+        row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
+        if row_splits_dtype not in (dtypes.int32, dtypes.int64):
+            raise ValueError(f"Invalid row_splits_dtype: {row_splits_dtype}")
+        kinds = (cls.RowSplits, cls.RowLengths, cls.RowLimits, cls.UniformRowLength)
+        for partition in partitions:
+            if not isinstance(partition, kinds):
+                raise TypeError(
+                    f"Unsupported partition {partition!r}: tensorweave's RaggedFeature takes RowSplits, RowLengths, "
+                    "RowLimits and UniformRowLength"
+                )
+        return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype, validate)
+
+
+def _ragged_var_len(features):
+    """features with each RaggedFeature replaced by VarLenFeatures of its value and partition keys."""
+    out = {k: v for k, v in features.items() if not isinstance(v, RaggedFeature)}
+    for key, spec in features.items():
+        if isinstance(spec, RaggedFeature):
+            out[spec.value_key or key] = VarLenFeature(spec.dtype)
+            for partition in spec.partitions:
+                if not isinstance(partition, RaggedFeature.UniformRowLength):
+                    out[partition.key] = VarLenFeature(dtypes.int64)
+    return out
+
+
+def _per_example_counts(sp, batch):
+    """How many values of a batch of VarLen SparseTensors each example has."""
+    from tensorweave._src.ops.ragged_tensor import _tw
+
+    tw = _tw()
+    rows = tw.cast(sp.indices[:, 0], dtypes.int32)
+    return tw.math.bincount(rows, minlength=batch, maxlength=batch, dtype=dtypes.int64)
+
+
+def _ragged_from_parsed(spec, key, tensors, batch):
+    """The [batch, ...ragged] RaggedTensor of a RaggedFeature from its parsed VarLen SparseTensors."""
+    from tensorweave._src.ops.ragged_tensor import RaggedTensor, _tw
+
+    tw = _tw()
+    values_sp = tensors[spec.value_key or key]
+    rt = values_sp.values
+    counts = _per_example_counts(values_sp, batch)  # rows of the current level in each example
+    for partition in reversed(spec.partitions):
+        if isinstance(partition, RaggedFeature.UniformRowLength):
+            length = ops.convert_to_tensor(partition.length, dtype=dtypes.int64)
+            counts = counts // length
+            lengths = tw.fill(tw.reshape(tw.reduce_sum(counts), [1]), length)
+            rt = RaggedTensor.from_row_lengths(rt, tw.cast(lengths, spec.row_splits_dtype), validate=spec.validate)
+            continue
+        sp = tensors[partition.key]
+        v = sp.values
+        n = _per_example_counts(sp, batch)
+        if isinstance(partition, RaggedFeature.RowLengths):
+            lengths = v
+        else:
+            # RowSplits / RowLimits: differences within an example; an example's first limit counts from 0,
+            # its first split starts no row.
+            rowids = sp.indices[:, 0]
+            previous = tw.concat([tw.zeros([1], dtypes.int64), v], axis=0)[:-1]
+            prev_ids = tw.concat([tw.constant([-1], dtypes.int64), rowids], axis=0)[:-1]
+            same = tw.equal(prev_ids, rowids)
+            diff = v - tw.where(same, previous, tw.zeros_like(v))
+            if isinstance(partition, RaggedFeature.RowSplits):
+                lengths = tw.boolean_mask(diff, same)
+                n = tw.maximum(n - 1, 0)
+            else:
+                lengths = diff
+        rt = RaggedTensor.from_row_lengths(rt, tw.cast(lengths, spec.row_splits_dtype), validate=spec.validate)
+        counts = n
+    return RaggedTensor.from_row_lengths(rt, tw.cast(counts, spec.row_splits_dtype), validate=spec.validate)
+
+
 _ALLOWED = (dtypes.float32, dtypes.int64, dtypes.string)
 
 
@@ -232,7 +318,8 @@ def _parse_example_raw(serialized, names, params, name):
 
 def parse_example(serialized, features, name=None, example_names=None):
     """{key: Tensor or SparseTensor} parsed from a vector of serialized Examples, for a dict of FixedLenFeature,
-    VarLenFeature, SparseFeature and FixedLenSequenceFeature (with allow_missing=True) (TF1's parse_example).
+    VarLenFeature, SparseFeature, FixedLenSequenceFeature (with allow_missing=True) and RaggedFeature (a
+    RaggedTensor) (TF1's parse_example).
 
     Example:
       >>> import tensorweave as tw
@@ -245,10 +332,18 @@ def parse_example(serialized, features, name=None, example_names=None):
     """
     if not features:
         raise ValueError("Missing: features was empty.")
-    features = _prepend_none_dimension(features)
+    ragged = {k: v for k, v in features.items() if isinstance(v, RaggedFeature)}
+    plain = [k for k in features if k not in ragged]
+    features = _prepend_none_dimension(_ragged_var_len(features) if ragged else features)
     params = _Params(features, _EXAMPLE_KINDS)
     outputs = _parse_example_raw(serialized, example_names, params, name)
-    return _composite(features, outputs)
+    if not ragged:
+        return _composite(features, outputs)
+    with ops.name_scope(name, "ParseExample"):
+        batch = array_ops.size(serialized) if isinstance(serialized, ops.Tensor) else len(serialized)
+        built = {k: _ragged_from_parsed(spec, k, outputs, batch) for k, spec in ragged.items()}
+    result = _composite({k: features[k] for k in plain}, outputs)
+    return {**{k: result[k] for k in plain}, **built}
 
 
 def parse_single_example(serialized, features, name=None, example_names=None):
@@ -262,7 +357,14 @@ def parse_single_example(serialized, features, name=None, example_names=None):
             raise ValueError(f"Input serialized must be a scalar, got shape {serialized.shape}")
         if example_names is not None:
             example_names = ops.convert_to_tensor(example_names, dtype=dtypes.string, name="example_names")
-        return parse_example(serialized, features, example_names=example_names)
+        ragged = {k: v for k, v in features.items() if isinstance(v, RaggedFeature)}
+        dense = {k: v for k, v in features.items() if k not in ragged}
+        out = parse_example(serialized, dense, example_names=example_names) if dense else {}
+        if ragged:  # parsed as a batch of one, then its one row
+            names = None if example_names is None else array_ops.expand_dims(example_names, 0)
+            batch = parse_example(array_ops.expand_dims(serialized, 0), ragged, example_names=names)
+            out.update({k: v[0] for k, v in batch.items()})
+        return out
 
 
 _SEQUENCE_KINDS = (VarLenFeature, FixedLenFeature, FixedLenSequenceFeature)

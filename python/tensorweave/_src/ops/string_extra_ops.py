@@ -1,8 +1,7 @@
-"""More string ops with TensorFlow 1's names: tf.strings.format, ngrams (dense input), unsorted_segment_join,
-to_hash_bucket (tf.string_to_hash_bucket), unicode_transcode, unicode_encode (dense input) and tf.fingerprint.
-Host-only C++ ops (core/kernels/string_extra_ops.cc); none is differentiable. TensorFlow's ragged forms
-(ngrams or unicode_encode of a RaggedTensor, unicode_decode, bytes_split) need RaggedTensor, which tensorweave
-does not have."""
+"""More string ops with TensorFlow 1's names: tf.strings.format, ngrams, unsorted_segment_join,
+to_hash_bucket (tf.string_to_hash_bucket), unicode_transcode, unicode_encode and tf.fingerprint. Host-only C++
+ops (core/kernels/string_extra_ops.cc, unicode_ops.cc); none is differentiable. The decoders that return
+RaggedTensors are in ragged_string_ops."""
 
 from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.ops import array_ops, gen_ops, gradients_impl, math_ops
@@ -53,8 +52,9 @@ def ngrams(
     preserve_short_sequences=False,
     name=None,
 ):
-    """The n-grams of each row (last dimension) of a dense string tensor, joined by `separator` (TF's
-    tf.strings.ngrams for a dense tensor: rank-1 data gives a vector, higher ranks [..., number of n-grams]).
+    """The n-grams of each row (last dimension) of a string tensor, joined by `separator` (TF's
+    tf.strings.ngrams: rank-1 data gives a vector, higher ranks [..., number of n-grams], a RaggedTensor the
+    n-grams of each of its rows as a RaggedTensor).
 
     Example:
       >>> import tensorweave as tw
@@ -62,6 +62,7 @@ def ngrams(
       ...     print(sess.run(tw.strings.ngrams(["a", "b", "c"], 2)))
       [b'a b' b'b c']
     """
+    requested_padding_width = padding_width
     if pad_values is None:
         left_pad = right_pad = ""
     elif isinstance(pad_values, (list, tuple)):
@@ -86,7 +87,32 @@ def ngrams(
             raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
     graph = ops.get_default_graph()
     with graph.name_scope(name or "StringNGrams"):
-        data = ops.convert_to_tensor(data, dtype=dtypes.string, name="data")
+        from tensorweave._src.ops.ragged_tensor import RaggedTensor, convert_to_tensor_or_ragged_tensor
+
+        data = convert_to_tensor_or_ragged_tensor(data, dtype=dtypes.string, name="data")
+        if isinstance(data, RaggedTensor):
+            if isinstance(data.values, RaggedTensor) or data.values.shape.ndims != 1:
+                return data.with_values(
+                    ngrams(
+                        data.values,
+                        ngram_width,
+                        separator,
+                        pad_values,
+                        requested_padding_width,
+                        preserve_short_sequences,
+                    )
+                )
+            grams, splits = gen_ops.string_n_grams(
+                data.values,
+                data.row_splits,
+                separator=separator,
+                ngram_widths=widths,
+                left_pad=left_pad,
+                right_pad=right_pad,
+                pad_width=padding_width,
+                preserve_short_sequences=preserve_short_sequences,
+            )
+            return RaggedTensor.from_row_splits(grams, splits, validate=False)
         rank = data.shape.ndims
         if rank is None:
             raise ValueError("Rank of data must be known.")
@@ -202,7 +228,7 @@ def unicode_transcode(
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):
     """Each row (last dimension) of a dense int32 tensor of code points encoded as one string in
     `output_encoding`: shape input.shape[:-1]. Invalid code points are an error (errors="strict"), replaced
-    by `replacement_char` or dropped ("ignore"). (TF's RaggedTensor input is not supported.)
+    by `replacement_char` or dropped ("ignore"). A RaggedTensor is encoded row by row of its last dimension.
 
     Example:
       >>> import tensorweave as tw
@@ -212,7 +238,20 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     """
     graph = ops.get_default_graph()
     with graph.name_scope(name or "UnicodeEncode"):
-        input = ops.convert_to_tensor(input, name="input_tensor")
+        from tensorweave._src.ops.ragged_tensor import RaggedTensor, convert_to_tensor_or_ragged_tensor
+
+        input = convert_to_tensor_or_ragged_tensor(input, name="input_tensor")
+        if isinstance(input, RaggedTensor):
+            values = input.values
+            if isinstance(values, RaggedTensor) or values.shape.ndims != 1:
+                return input.with_values(unicode_encode(values, output_encoding, errors, replacement_char))
+            return gen_ops.unicode_encode(
+                values,
+                input.row_splits,
+                errors=errors,
+                output_encoding=output_encoding,
+                replacement_char=replacement_char,
+            )
         rank = input.shape.ndims
         if rank is None:
             raise ValueError("Rank of input_tensor must be statically known.")

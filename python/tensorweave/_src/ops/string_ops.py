@@ -55,15 +55,20 @@ def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type=
     if sep is not None and delimiter is not None:
         raise ValueError("Cannot specify both 'sep' and 'delimiter'")
     delimiter = sep if sep is not None else delimiter
-    if result_type != "SparseTensor":
-        if result_type == "RaggedTensor":
-            raise NotImplementedError("result_type='RaggedTensor': tensorweave has no RaggedTensor yet")
+    if result_type not in ("SparseTensor", "RaggedTensor"):
         raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
     graph = ops.get_default_graph()
     with graph.name_scope(name or "StringSplit"):
         delimiter = _strings(" " if delimiter is None else delimiter, "delimiter")
         source = _strings(source, "source")
-        return _sparse(*gen_ops.string_split(source, delimiter, skip_empty=skip_empty, name="StringSplit"))
+        result = _sparse(*gen_ops.string_split(source, delimiter, skip_empty=skip_empty, name="StringSplit"))
+        if result_type == "SparseTensor":
+            return result
+        from tensorweave._src.ops.ragged_tensor import RaggedTensor
+
+        return RaggedTensor.from_value_rowids(
+            result.values, result.indices[:, 0], nrows=result.dense_shape[0], validate=False
+        )
 
 
 def strings_split_v1(input=None, sep=None, maxsplit=-1, result_type="SparseTensor", source=None, name=None):
@@ -79,19 +84,20 @@ def strings_split_v1(input=None, sep=None, maxsplit=-1, result_type="SparseTenso
     if input is not None and source is not None:
         raise ValueError("Cannot specify both 'input' and 'source'")
     input = input if input is not None else source
-    if result_type != "SparseTensor":
-        if result_type == "RaggedTensor":
-            raise NotImplementedError("result_type='RaggedTensor': tensorweave has no RaggedTensor yet")
+    if result_type not in ("SparseTensor", "RaggedTensor"):
         raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
+    from tensorweave._src.ops import array_ops, ragged_string_ops
+    from tensorweave._src.ops.ragged_tensor import convert_to_tensor_or_ragged_tensor
+
     graph = ops.get_default_graph()
     with graph.name_scope(name or "StringSplit"):
-        input = _strings(input, "input")
+        input = convert_to_tensor_or_ragged_tensor(input, dtype=dtypes.string, name="input")
         if input.shape.ndims == 0:
-            from tensorweave._src.ops import array_ops
-
             input = array_ops.expand_dims(input, 0)
-        if input.shape.ndims not in (None, 1):
-            raise NotImplementedError("strings.split of rank > 1 needs RaggedTensor, which tensorweave lacks")
+        if result_type == "RaggedTensor":
+            return ragged_string_ops.string_split_v2(input, sep=sep, maxsplit=maxsplit)
+        if input.shape.ndims != 1 or not isinstance(input, ops.Tensor):
+            return ragged_string_ops.string_split_v2(input, sep=sep, maxsplit=maxsplit).to_sparse()
         sep = _strings("" if sep is None else sep, "sep")
         return _sparse(*gen_ops.string_split_v2(input, sep, maxsplit=maxsplit, name="StringSplitV2"))
 
