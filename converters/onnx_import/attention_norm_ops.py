@@ -407,6 +407,17 @@ def _attention(ctx, node):
     e.finish(y, y_out, dtype)
 
 
+@imports("TwlFusedAttention")
+def _fused_attention(ctx, node):
+    """The attention pattern fusion.py found: one ATTENTION op (its
+    attributes are the op's options)."""
+    a = attrs(node)
+    inputs = [ctx.plain(n) for n in node.input[:3]]
+    inputs.append(ctx.plain(node.input[3]) if len(node.input) > 3 and node.input[3] else -1)
+    options = {f: a[f] for f in ("scale", "q_layout", "k_layout", "v_layout", "y_layout")}
+    ctx.builder.add_op("ATTENTION", inputs, [ctx.output(node.output[0])], ("AttentionOptions", options))
+
+
 # --- Normalizations -----------------------------------------------------------
 
 
