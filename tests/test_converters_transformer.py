@@ -288,6 +288,42 @@ def test_attention_pattern_is_fused(scale_op, mask, heads_in, out_transpose):
         assert "ATTENTION" not in _ops(_compare(model, feeds))
 
 
+def test_masked_fill_attention_is_fused():
+    """masked_fill(mask == 0, -inf) before the Softmax (a row with every key
+    masked is NaN in both), one ATTENTION op with the mask as its bias."""
+    n = helper.make_node
+    nodes = [
+        n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
+        n("MatMul", ["q", "kt"], ["s"]),
+        n("Mul", ["s", "c"], ["ss"]),
+        n("Equal", ["mask", "zero"], ["m"]),
+        n("Where", ["m", "neg_inf", "ss"], ["sm"]),
+        n("Softmax", ["sm"], ["p"], axis=-1),
+        n("MatMul", ["p", "v"], ["y"]),
+    ]
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info(v, TensorProto.FLOAT, [2, 3, 5, 8]) for v in ("q", "k", "v")]
+        + [helper.make_tensor_value_info("mask", TensorProto.INT64, [2, 1, 5, 5])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [
+            numpy_helper.from_array(np.array(0, np.int64), "zero"),
+            numpy_helper.from_array(np.float32(-np.inf), "neg_inf"),
+            numpy_helper.from_array(np.float32(0.35), "c"),
+        ],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    mask = (np.random.default_rng(3).random([2, 1, 5, 5]) > 0.4).astype(np.int64)
+    mask[1, 0, 2] = 0  # query 2 of batch 1 sees nothing
+    feeds = {"q": _x([2, 3, 5, 8], 1), "k": _x([2, 3, 5, 8], 2), "v": _x([2, 3, 5, 8], 3), "mask": mask}
+    data = _compare(m, feeds)
+    assert _ops(data) == {"ATTENTION": 1, "EQUAL": 1, "SELECT": 1}
+    got = lite_runner.LiteRunner(data).run(feeds)["y"]
+    assert np.isnan(got[1, :, 2]).all() and not np.isnan(got[0]).any()
+
+
 def test_attention_pattern_with_shared_scores_is_not_fused():
     """Scores that are also a graph output stay the decomposed ops."""
     model, feeds = _attention_variant("Div", [2, 1, 1, 11], "bshd", True, extra_output="ss")
@@ -363,7 +399,7 @@ def test_text_encoder_matches_onnxruntime(layer_norm, gelu, mask):
     # every LayerNorm and GELU is one fused op; Linear biases are in FULLY_CONNECTED
     assert ops["LAYER_NORM"] == 9 and ops["GELU"] == 4 and ops["FULLY_CONNECTED"] == 24
     assert not {"ERF", "MEAN", "SQRT", "SQUARE", "POW"} & set(ops)
-    # attention with an additive mask is one fused op per layer
-    assert ops.get("ATTENTION", 0) == (4 if mask is True else 0)
+    # attention, with its additive or masked_fill mask, is one fused op per layer
+    assert ops["ATTENTION"] == 4 and not {"BATCH_MATMUL", "SOFTMAX", "TRANSPOSE"} & set(ops)
     # a second input with other tokens and padding
     _compare(model, transformer_models.feeds(seed=5, padding=0), threads=(2,))

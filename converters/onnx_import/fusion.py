@@ -11,7 +11,8 @@ ONNX node, which its importer then lowers.
   RMSNorm    v = ReduceMean(x^2 or x*x); y = x / Sqrt(v + eps) or
              x * (1 / Sqrt(v + eps)) [* gamma], over trailing axes (LLaMA's
              RMSNorm as torch.onnx.export writes it)  -> RMSNormalization
-  Attention  MatMul(Q, K^T) [/ c or * c] [+ mask], Softmax over the keys,
+  Attention  MatMul(Q, K^T) [/ c or * c] [+ mask or masked_fill(m, -inf),
+             i.e. Where(m, -inf, .)], Softmax over the keys,
              MatMul(., V) [then Transpose(0, 2, 1, 3)], with Q, K^T and V
              the heads of [B, H, S, D] tensors (their Transposes from
              [B, S, H, D] taken in)           -> TwlFusedAttention (the
@@ -29,7 +30,7 @@ before.
 """
 
 import numpy as np
-from onnx import NodeProto, helper, numpy_helper
+from onnx import NodeProto, TensorProto, helper, numpy_helper
 
 from converters.onnx_import.context import attrs
 
@@ -299,9 +300,28 @@ def _match_attention(g, softmax):
     axis = attrs(softmax).get("axis", -1 if g.ctx.opset >= 13 else 1)
     if axis not in (-1, 3):
         return None
-    pattern, bias, scale = [softmax], "", 1.0
+    pattern, bias, scale, where_mask = [softmax], "", 1.0, None
     node = g.producer.get(scores)
-    if node is not None and node.op_type == "Add" and g.only_user(scores, "Softmax") is softmax:
+    if node is not None and node.op_type == "Where" and g.only_user(scores, "Softmax") is softmax:
+        # masked_fill(mask, -inf): scores + (mask ? -inf : 0)
+        cond = node.input[0]
+        try:
+            cond_shape, cond_type = g.ctx.shape(cond), g.ctx.dtype(cond)
+        except Exception:
+            return None
+        if g.scalar(node.input[1]) != -np.inf or cond_type != np.bool_ or len(cond_shape) > 4:
+            return None
+        try:
+            if list(np.broadcast_shapes(tuple(cond_shape), tuple(shape))) != shape:
+                return None
+        except ValueError:
+            return None
+        pattern.append(node)
+        where_mask = (cond, node.input[1], cond_shape)
+        scores, node = node.input[2], g.producer.get(node.input[2])
+        if g.only_user(scores, "Where") is not pattern[-1]:
+            return None
+    elif node is not None and node.op_type == "Add" and g.only_user(scores, "Softmax") is softmax:
         for i in (0, 1):
             prev = g.producer.get(node.input[i])
             if prev is not None and prev.op_type in ("Div", "Mul", "MatMul"):
@@ -357,6 +377,13 @@ def _match_attention(g, softmax):
     if last is not None and tuple(attrs(last).get("perm", ())) == (0, 2, 1, 3):
         pattern.append(last)
         out, y_layout = last.output[0], _BSHD
+    made = []
+    if where_mask is not None:  # the additive mask the Where was
+        cond, neg_inf, cond_shape = where_mask
+        bias, zero = f"{out}/mask_bias", f"{out}/mask_zero"
+        g.ctx.consts[zero] = np.zeros([], np.float32)
+        g.ctx.specs[bias] = (TensorProto.FLOAT, list(cond_shape))
+        made.append(helper.make_node("Where", [cond, neg_inf, zero], [bias], name=f"{bias}/where"))
     fused = helper.make_node(
         "TwlFusedAttention",
         [q, k, v, bias],
@@ -368,14 +395,22 @@ def _match_attention(g, softmax):
         v_layout=_BHSD if v_layout is None else v_layout,
         y_layout=y_layout,
     )
-    return pattern, fused
+    return pattern, made + [fused]
 
 
 def _replace(nodes, pattern, fused):
-    """`nodes` without those of `pattern`, `fused` at the last one's place."""
+    """`nodes` without those of `pattern`, `fused` (a node or a list of
+    them) at the last one's place."""
     ids = {id(n) for n in pattern}
     last = max(i for i, n in enumerate(nodes) if id(n) in ids)
-    return [fused if i == last else n for i, n in enumerate(nodes) if id(n) not in ids or i == last]
+    fused = fused if isinstance(fused, list) else [fused]
+    out = []
+    for i, n in enumerate(nodes):
+        if i == last:
+            out += fused
+        elif id(n) not in ids:
+            out.append(n)
+    return out
 
 
 # The initial-state inputs of the recurrent ops.
