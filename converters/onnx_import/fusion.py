@@ -32,6 +32,7 @@ before.
 import numpy as np
 from onnx import NodeProto, TensorProto, helper, numpy_helper
 
+from converters.errors import NodeError as _NodeError
 from converters.onnx_import.context import attrs
 
 _SQRT2 = float(np.sqrt(2.0))
@@ -273,7 +274,7 @@ def _static4(g, name):
     try:
         shape = g.ctx.shape(name)
         dtype = g.ctx.dtype(name)
-    except Exception:
+    except _NodeError:
         return None
     return shape if len(shape) == 4 and dtype == np.float32 else None
 
@@ -307,7 +308,7 @@ def _match_attention(g, softmax):
         cond = node.input[0]
         try:
             cond_shape, cond_type = g.ctx.shape(cond), g.ctx.dtype(cond)
-        except Exception:
+        except _NodeError:
             return None
         if g.scalar(node.input[1]) != -np.inf or cond_type != np.bool_ or len(cond_shape) > 4:
             return None
@@ -328,7 +329,7 @@ def _match_attention(g, softmax):
                 mask = node.input[1 - i]
                 try:
                     mask_shape, mask_type = g.ctx.shape(mask), g.ctx.dtype(mask)
-                except Exception:
+                except _NodeError:
                     return None
                 if mask_type != np.float32 or len(mask_shape) > 4:
                     return None
