@@ -181,10 +181,13 @@ Status Prepare(KernelContext* context, Node* node) {
                                  &d->scratch);
 }
 
-// Scores row `s` (n keys) -> softmax(scale * s + bias) in place.
+constexpr int kLanes = 8;
+
+// Scores row `s` (n keys) -> softmax(scale * s + bias) in place. The max
+// and the sum are kept in kLanes partial lanes, so that every loop
+// vectorizes (a float reduction in one variable keeps GCC's loop scalar).
 void SoftmaxRow(float* __restrict s, const float* __restrict bias,
                 int64_t bias_stride, int n, float scale, bool zero_masked) {
-  float max = -std::numeric_limits<float>::infinity();
   if (bias == nullptr) {
     for (int j = 0; j < n; ++j) s[j] *= scale;
   } else if (bias_stride == 1) {
@@ -193,20 +196,34 @@ void SoftmaxRow(float* __restrict s, const float* __restrict bias,
     const float b = bias[0];
     for (int j = 0; j < n; ++j) s[j] = s[j] * scale + b;
   }
-  for (int j = 0; j < n; ++j) max = std::max(max, s[j]);
-  if (max == -std::numeric_limits<float>::infinity()) {  // nothing visible
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  float lane_max[kLanes];
+  for (float& m : lane_max) m = kNegInf;
+  int j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    for (int l = 0; l < kLanes; ++l) {
+      lane_max[l] = s[j + l] > lane_max[l] ? s[j + l] : lane_max[l];
+    }
+  }
+  float max = kNegInf;
+  for (; j < n; ++j) max = s[j] > max ? s[j] : max;
+  for (float m : lane_max) max = m > max ? m : max;
+  if (max == kNegInf) {  // nothing visible
     const float fill =
         zero_masked ? 0.f : std::numeric_limits<float>::quiet_NaN();
-    for (int j = 0; j < n; ++j) s[j] = fill;
+    for (j = 0; j < n; ++j) s[j] = fill;
     return;
   }
-  float sum = 0.f;
-  for (int j = 0; j < n; ++j) {
-    s[j] = FastExp(s[j] - max);
-    sum += s[j];
+  for (j = 0; j < n; ++j) s[j] = FastExp(s[j] - max);
+  float lane_sum[kLanes] = {};
+  for (j = 0; j + kLanes <= n; j += kLanes) {
+    for (int l = 0; l < kLanes; ++l) lane_sum[l] += s[j + l];
   }
+  float sum = 0.f;
+  for (; j < n; ++j) sum += s[j];
+  for (float l : lane_sum) sum += l;
   const float inv = 1.f / sum;
-  for (int j = 0; j < n; ++j) s[j] *= inv;
+  for (j = 0; j < n; ++j) s[j] *= inv;
 }
 
 // Work item `item` (batch, query head, block of queries) on `scratch`.
