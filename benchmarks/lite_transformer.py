@@ -5,13 +5,16 @@ weights) on tensorweave-lite against onnxruntime, the same ONNX model,
 
   python benchmarks/lite_transformer.py [--rounds 5] [--runs 200]
         [--layer-norm op|chain] [--gelu erf|op|tanh] [--seq 32]
+        [--decomposed-attention] [--threads 1,2]
 
 tensorweave-lite runs the converted .twl through the C API
 (converters.lite_runner over bazel-bin/lite/c/libtensorweave_lite.so; build it
 with `bazel build //lite/c:libtensorweave_lite.so`): per call, inputs copied
 in, invoke, output copied out (LiteRunner.prepared); onnxruntime runs with
 intra_op_num_threads = threads, inter 1, all graph optimizations (which
-include its own LayerNorm/GELU/attention fusions). Both are fed the same
+include its own LayerNorm/GELU/attention fusions). The converter fuses each
+layer's attention into one ATTENTION op; --decomposed-attention keeps the
+MatMul/Softmax/Transpose ops (as before that fusion). Both are fed the same
 numpy inputs per call and return numpy outputs. Outputs are compared
 (|a - b| <= 1e-4) before timing. Each time is the median of single-call
 times within a round, each system's best over the rounds.
@@ -30,6 +33,7 @@ import onnxruntime as ort
 import transformer_models
 
 from converters import lite_runner, onnx_import
+from converters.onnx_import import fusion
 
 
 def _median_ms(fn, runs):
@@ -49,12 +53,18 @@ def main():
     p.add_argument("--seq", type=int, default=32)
     p.add_argument("--layer-norm", default="op", choices=["op", "chain"])
     p.add_argument("--gelu", default="erf", choices=["erf", "op", "tanh"])
+    p.add_argument("--decomposed-attention", action="store_true")
+    p.add_argument("--threads", default="1,2")
     args = p.parse_args()
+    fusion.ATTENTION = not args.decomposed_attention
     model = transformer_models.encoder(layers=args.layers, seq=args.seq, layer_norm=args.layer_norm, gelu=args.gelu)
     feeds = transformer_models.feeds(seq=args.seq)
     data = onnx_import.convert(model)
-    print(f"encoder: {args.layers} layers, hidden 128, seq {args.seq}, layer_norm={args.layer_norm}, gelu={args.gelu}")
-    for threads in (1, 2):
+    print(
+        f"encoder: {args.layers} layers, hidden 128, seq {args.seq}, layer_norm={args.layer_norm}, "
+        f"gelu={args.gelu}, attention {'decomposed' if args.decomposed_attention else 'fused'}"
+    )
+    for threads in [int(t) for t in args.threads.split(",")]:
         so = ort.SessionOptions()
         so.intra_op_num_threads, so.inter_op_num_threads = threads, 1
         so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL

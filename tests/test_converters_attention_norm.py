@@ -18,6 +18,7 @@ from onnx.reference import ReferenceEvaluator
 from converters import lite_runner, onnx_import, twl_writer
 from converters.errors import ConversionError
 from converters.lite_runner import LiteError
+from converters.onnx_import import fusion
 
 ort = pytest.importorskip("onnxruntime")
 torch = pytest.importorskip("torch")
@@ -208,6 +209,35 @@ def test_attention_fully_masked_rows_are_zero():
     np.testing.assert_array_equal(probs[1, :, 3], 0)
     np.testing.assert_allclose(probs.sum(-1)[0, :, 0], 1, rtol=1e-6)
     _compare(model, feeds)
+
+
+@pytest.mark.parametrize("rank", [3, 4])
+@pytest.mark.parametrize("fused", [True, False])
+def test_attention_is_one_fused_op(rank, fused):
+    """Without a cache, softcap or qk output, Attention is one ATTENTION op
+    (3-D: the heads only RESHAPEd), grouped-query heads, causal rule plus a
+    bool mask with fully masked rows (zeros); fusion.ATTENTION = False gives
+    the decomposed ops, which match too."""
+    mask = np.random.default_rng(3).random([2, 1, 5, 7]) > 0.3
+    mask[1, 0, 2] = False
+    shapes = {"Q": [2, 6, 5, 4], "K": [2, 3, 7, 4], "V": [2, 3, 7, 3]}
+    attributes = {"is_causal": 1, "scale": 0.4}
+    if rank == 3:
+        shapes = {n: [s[0], s[2], s[1] * s[3]] for n, s in shapes.items()}
+        attributes.update(q_num_heads=6, kv_num_heads=3)
+    feeds = {n: _x(s, i) for i, (n, s) in enumerate(shapes.items())}
+    feeds["attn_mask"] = mask
+    model = _attention(feeds, feeds, **attributes)
+    saved, fusion.ATTENTION = fusion.ATTENTION, fused
+    try:
+        ops = _ops(model)
+        assert (ops["ATTENTION"] == 1 and "BATCH_MATMUL" not in ops) if fused else "ATTENTION" not in ops
+        _compare(model, feeds)
+        y = _run(model, feeds, threads=2)[0]
+    finally:
+        fusion.ATTENTION = saved
+    row = y[1, :, 2] if rank == 4 else y[1, 2]
+    np.testing.assert_array_equal(row, 0)
 
 
 def test_attention_nonpad_lengths_out_of_range_is_an_error():

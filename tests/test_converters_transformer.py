@@ -6,6 +6,7 @@ additive masks), embedding Gather, and a whole 4-layer encoder, each
 against onnxruntime."""
 
 import collections
+import contextlib
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from converters import lite_runner, onnx_import, twl_writer
 from converters.errors import ConversionError
+from converters.onnx_import import fusion
 
 ort = pytest.importorskip("onnxruntime")
 pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
@@ -211,7 +213,122 @@ def test_attention_block():
     mask[1, ..., 7:] = -10000
     feeds = {"q": _x([2, 10, 32], 1), "k": _x([2, 10, 32], 2), "v": _x([2, 10, 32], 3), "mask": mask}
     data = _compare(_model(nodes, shapes, ["y"], inits, opset=13), feeds)
+    # fused: the head Transposes, both MatMuls, the scale, mask and Softmax
+    assert _ops(data) == {"ATTENTION": 1, "RESHAPE": 4}
+    with _attention_fusion(False):  # the decomposed ops, as before
+        data = _compare(_model(nodes, shapes, ["y"], inits, opset=13), feeds)
     assert _ops(data)["BATCH_MATMUL"] == 2 and _ops(data)["SOFTMAX"] == 1
+
+
+@contextlib.contextmanager
+def _attention_fusion(on):
+    saved, fusion.ATTENTION = fusion.ATTENTION, on
+    try:
+        yield
+    finally:
+        fusion.ATTENTION = saved
+
+
+def _attention_variant(scale_op, mask, heads_in, out_transpose, extra_output=None, heads=4, q_len=9, kv_len=11):
+    """Scores MatMul(Q, K^T) [scale_op c] [+ mask, either order], Softmax,
+    MatMul(., V) [Transpose]; `heads_in`: "bshd" (Q, K, V [B, S, H, D]
+    transposed in the graph), "bhsd" (given per head, K transposed with
+    perm 0, 1, 3, 2) or "kt" (K^T given as an input)."""
+    n = helper.make_node
+    d = 8
+    nodes, shapes = [], []
+    if heads_in == "bshd":
+        shapes += [("q", [2, q_len, heads, d]), ("k", [2, kv_len, heads, d]), ("v", [2, kv_len, heads, d])]
+        nodes += [n("Transpose", ["q"], ["qh"], perm=[0, 2, 1, 3]), n("Transpose", ["k"], ["kt"], perm=[0, 2, 3, 1])]
+        nodes.append(n("Transpose", ["v"], ["vh"], perm=[0, 2, 1, 3]))
+    else:
+        shapes += [("qh", [2, heads, q_len, d]), ("vh", [2, heads, kv_len, d])]
+        if heads_in == "bhsd":
+            shapes.append(("k", [2, heads, kv_len, d]))
+            nodes.append(n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]))
+        else:
+            shapes.append(("kt", [2, heads, d, kv_len]))
+    nodes.append(n("MatMul", ["qh", "kt"], ["s"]))
+    inits, scores = [], "s"
+    if scale_op:
+        inits.append(("c", np.float32(np.sqrt(d) if scale_op == "Div" else 1 / np.sqrt(d))))
+        nodes.append(n(scale_op, ["s", "c"], ["ss"]))
+        scores = "ss"
+    if mask:
+        shapes.append(("mask", mask))
+        nodes.append(n("Add", [scores, "mask"] if scale_op == "Mul" else ["mask", scores], ["sm"]))
+        scores = "sm"
+    nodes += [n("Softmax", [scores], ["p"], axis=-1), n("MatMul", ["p", "vh"], ["c4"])]
+    nodes.append(n("Transpose", ["c4"], ["y"], perm=[0, 2, 1, 3]) if out_transpose else n("Identity", ["c4"], ["y"]))
+    outputs = ["y"] + ([extra_output] if extra_output else [])
+    feeds = {name: _x(shape, i + 1, 1.0) for i, (name, shape) in enumerate(shapes)}
+    if mask:
+        feeds["mask"] = np.where(_x(mask, 9) > 1.5, np.float32(-10000), np.float32(0)).astype(np.float32)
+    return _model(nodes, shapes, outputs, inits, opset=13), feeds
+
+
+@pytest.mark.parametrize(
+    "scale_op,mask,heads_in,out_transpose",
+    [
+        ("Div", [2, 1, 1, 11], "bshd", True),
+        ("Mul", [2, 4, 9, 11], "bhsd", False),
+        (None, [9, 11], "kt", True),
+        ("Div", None, "bshd", False),
+        (None, None, "bhsd", True),
+    ],
+)
+def test_attention_pattern_is_fused(scale_op, mask, heads_in, out_transpose):
+    """Each form of the pattern is one ATTENTION op (the head Transposes
+    taken in), matching onnxruntime and the decomposed ops at 1 and 2
+    threads."""
+    model, feeds = _attention_variant(scale_op, mask, heads_in, out_transpose)
+    ops = _ops(_compare(model, feeds))
+    assert ops["ATTENTION"] == 1 and not {"BATCH_MATMUL", "SOFTMAX", "TRANSPOSE"} & set(ops)
+    with _attention_fusion(False):
+        assert "ATTENTION" not in _ops(_compare(model, feeds))
+
+
+def test_masked_fill_attention_is_fused():
+    """masked_fill(mask == 0, -inf) before the Softmax (a row with every key
+    masked is NaN in both), one ATTENTION op with the mask as its bias."""
+    n = helper.make_node
+    nodes = [
+        n("Transpose", ["k"], ["kt"], perm=[0, 1, 3, 2]),
+        n("MatMul", ["q", "kt"], ["s"]),
+        n("Mul", ["s", "c"], ["ss"]),
+        n("Equal", ["mask", "zero"], ["m"]),
+        n("Where", ["m", "neg_inf", "ss"], ["sm"]),
+        n("Softmax", ["sm"], ["p"], axis=-1),
+        n("MatMul", ["p", "v"], ["y"]),
+    ]
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info(v, TensorProto.FLOAT, [2, 3, 5, 8]) for v in ("q", "k", "v")]
+        + [helper.make_tensor_value_info("mask", TensorProto.INT64, [2, 1, 5, 5])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [
+            numpy_helper.from_array(np.array(0, np.int64), "zero"),
+            numpy_helper.from_array(np.float32(-np.inf), "neg_inf"),
+            numpy_helper.from_array(np.float32(0.35), "c"),
+        ],
+    )
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    mask = (np.random.default_rng(3).random([2, 1, 5, 5]) > 0.4).astype(np.int64)
+    mask[1, 0, 2] = 0  # query 2 of batch 1 sees nothing
+    feeds = {"q": _x([2, 3, 5, 8], 1), "k": _x([2, 3, 5, 8], 2), "v": _x([2, 3, 5, 8], 3), "mask": mask}
+    data = _compare(m, feeds)
+    assert _ops(data) == {"ATTENTION": 1, "EQUAL": 1, "SELECT": 1}
+    got = lite_runner.LiteRunner(data).run(feeds)["y"]
+    assert np.isnan(got[1, :, 2]).all() and not np.isnan(got[0]).any()
+
+
+def test_attention_pattern_with_shared_scores_is_not_fused():
+    """Scores that are also a graph output stay the decomposed ops."""
+    model, feeds = _attention_variant("Div", [2, 1, 1, 11], "bshd", True, extra_output="ss")
+    ops = _ops(_compare(model, feeds))
+    assert "ATTENTION" not in ops and ops["SOFTMAX"] == 1
 
 
 def test_embedding_gather():
@@ -282,5 +399,7 @@ def test_text_encoder_matches_onnxruntime(layer_norm, gelu, mask):
     # every LayerNorm and GELU is one fused op; Linear biases are in FULLY_CONNECTED
     assert ops["LAYER_NORM"] == 9 and ops["GELU"] == 4 and ops["FULLY_CONNECTED"] == 24
     assert not {"ERF", "MEAN", "SQRT", "SQUARE", "POW"} & set(ops)
+    # attention, with its additive or masked_fill mask, is one fused op per layer
+    assert ops["ATTENTION"] == 4 and not {"BATCH_MATMUL", "SOFTMAX", "TRANSPOSE"} & set(ops)
     # a second input with other tokens and padding
     _compare(model, transformer_models.feeds(seed=5, padding=0), threads=(2,))

@@ -191,6 +191,8 @@ ONNX_ONLY_BUILTINS |= {
 ONNX_ONLY_BUILTINS |= {"DEQUANTIZE", "DYNAMIC_QUANTIZE", "QUANTIZE", "QUANTIZED_BATCH_MATMUL", "QUANTIZED_CONV_2D"}
 # Window ops (tests/test_converters_conv_pool_ops.py).
 ONNX_ONLY_BUILTINS |= {"LP_POOL_2D", "TRANSPOSE_CONV"}
+# Fused attention (tests/test_converters_transformer.py).
+ONNX_ONLY_BUILTINS |= {"ATTENTION"}
 
 
 def builtin_names():

@@ -2,9 +2,11 @@
 layer and RMS norms on the fused LAYER_NORM kernel, the others decomposed
 onto existing lite ops (MEAN, BATCH_MATMUL, SOFTMAX, SELECT, ...):
 
-  Attention                 scores = (Q * scale) K^T in one BATCH_MATMUL per
-                            head group (grouped-query heads share their K/V
-                            without copies), softcap, an additive bias built
+  Attention                 one ATTENTION op (the fused kernel) when there is
+                            no cache, softcap or qk output (and
+                            fusion.ATTENTION); else scores = (Q * scale) K^T
+                            in one BATCH_MATMUL per head group (grouped-query
+                            heads share their K/V without copies), softcap, an additive bias built
                             at conversion from the static shapes (causal,
                             sliding window; a table GATHERed by
                             nonpad_kv_seqlen), SOFTMAX, a guard zeroing rows
@@ -29,6 +31,7 @@ of (bias != -inf) is 0.
 import numpy as np
 
 from converters.errors import NodeError as _NodeError
+from converters.onnx_import import fusion
 from converters.onnx_import.context import attrs, imports
 
 _F32 = np.dtype(np.float32)
@@ -303,9 +306,9 @@ def _external_cache_bias(ctx, e, name, batch, q_len, kv_len, causal, left, right
     return e.reshape(bias, [batch, 1, e.shape(bias)[1], kv_len])
 
 
-def _attention_bias(ctx, e, node, a, batch, q_len, kv_len, past_len):
+def _attention_bias(ctx, e, node, a, batch, q_len, kv_len, past_len, guard=True):
     """(additive bias tensor or None, "row fully masked" bool tensor or
-    None) for scores [B, H, q_len, kv_len]."""
+    None; None unless `guard`) for scores [B, H, q_len, kv_len]."""
     names = _padded(node.input, 7)
     causal = bool(a.get("is_causal", 0))
     left, right = a.get("left_window_size", -1), a.get("right_window_size", -1)
@@ -322,6 +325,11 @@ def _attention_bias(ctx, e, node, a, batch, q_len, kv_len, past_len):
             runtime.append(mask)
     if static is None and not runtime:
         return None, None
+    if not guard:
+        bias = runtime[0] if runtime else None
+        for t in runtime[1:] + ([e.const(static)] if static is not None else []):
+            bias = e.binary("ADD", bias, t) if bias is not None else t
+        return bias, None
     if not runtime:
         fully_masked = np.all(np.isneginf(static), axis=-1, keepdims=True)
         guard = e.const(fully_masked, np.bool_) if fully_masked.any() else None
@@ -353,6 +361,8 @@ def _attention(ctx, node):
         raise _NodeError(f"qk_matmul_output_mode {mode} is not 0..3")
     q, k, v = (ctx.plain(n) for n in (q_name, k_name, v_name))
     rank = ctx.rank(q_name)
+    if fusion.ATTENTION and not (past_k or key_out or value_out or qk_out or a.get("softcap", 0.0) > 0):
+        return _fused_attention_op(ctx, e, node, a, q, k, v, rank, y_out, dtype)
     if rank == 3:
         if "q_num_heads" not in a or "kv_num_heads" not in a:
             raise _NodeError("3-D inputs need the q_num_heads and kv_num_heads attributes")
@@ -405,6 +415,56 @@ def _attention(ctx, node):
     elif group > 1:
         y = e.reshape(y, [batch, q_heads, q_len, v_size])
     e.finish(y, y_out, dtype)
+
+
+def _fused_attention_op(ctx, e, node, a, q, k, v, rank, y_out, dtype):
+    """Attention without a cache, softcap or the qk output as one ATTENTION
+    op: 3-D inputs reshaped to [B, S, heads, D] (its BSHD layout, no
+    transposes), the mask and causal/window rules as its bias, rows with
+    every key masked giving zeros (zero_masked_rows)."""
+    q, k, v = (e.cast(t, np.float32) for t in (q, k, v))
+    layout = 0
+    if rank == 3:
+        if "q_num_heads" not in a or "kv_num_heads" not in a:
+            raise _NodeError("3-D inputs need the q_num_heads and kv_num_heads attributes")
+        split = []
+        for t, h in ((q, a["q_num_heads"]), (k, a["kv_num_heads"]), (v, a["kv_num_heads"])):
+            b, s, hidden = e.shape(t)
+            if h <= 0 or hidden % h:
+                raise _NodeError(f"hidden size {hidden} is not a multiple of {h} heads")
+            split.append(e.reshape(t, [b, s, h, hidden // h]))
+        q, k, v = split
+        layout = 1  # BSHD
+    elif rank != 4:
+        raise _NodeError(f"Q has rank {rank}; Attention takes 3-D or 4-D inputs")
+    (batch, q_len, q_heads, head_size), (kv_len, kv_heads) = e.shape(q), e.shape(k)[1:3]
+    if layout == 0:
+        q_heads, q_len = q_len, q_heads
+        kv_heads, kv_len = kv_len, kv_heads
+    v_heads = e.shape(v)[2 if layout else 1]
+    if kv_heads == 0 or q_heads % kv_heads or v_heads != kv_heads:
+        raise _NodeError(f"{q_heads} query heads cannot share {kv_heads} key/value heads")
+    scale = a.get("scale", 1.0 / np.sqrt(head_size))
+    bias, _ = _attention_bias(ctx, e, node, a, batch, q_len, kv_len, 0, guard=False)
+    v_size = e.shape(v)[3]
+    shape = [batch, q_len, q_heads, v_size] if layout else [batch, q_heads, q_len, v_size]
+    options = {"scale": float(scale), "zero_masked_rows": True}
+    options.update({f"{x}_layout": layout for x in "qkvy"})
+    y = e.op("ATTENTION", [q, k, v, -1 if bias is None else bias], shape, _F32, ("AttentionOptions", options))
+    if rank == 3:
+        y = e.reshape(y, [batch, q_len, q_heads * v_size])
+    e.finish(y, y_out, dtype)
+
+
+@imports("TwlFusedAttention")
+def _fused_attention(ctx, node):
+    """The attention pattern fusion.py found: one ATTENTION op (its
+    attributes are the op's options)."""
+    a = attrs(node)
+    inputs = [ctx.plain(n) for n in node.input[:3]]
+    inputs.append(ctx.plain(node.input[3]) if len(node.input) > 3 and node.input[3] else -1)
+    options = {f: a[f] for f in ("scale", "q_layout", "k_layout", "v_layout", "y_layout")}
+    ctx.builder.add_op("ATTENTION", inputs, [ctx.output(node.output[0])], ("AttentionOptions", options))
 
 
 # --- Normalizations -----------------------------------------------------------

@@ -11,6 +11,12 @@ ONNX node, which its importer then lowers.
   RMSNorm    v = ReduceMean(x^2 or x*x); y = x / Sqrt(v + eps) or
              x * (1 / Sqrt(v + eps)) [* gamma], over trailing axes (LLaMA's
              RMSNorm as torch.onnx.export writes it)  -> RMSNormalization
+  Attention  MatMul(Q, K^T) [/ c or * c] [+ mask or masked_fill(m, -inf),
+             i.e. Where(m, -inf, .)], Softmax over the keys,
+             MatMul(., V) [then Transpose(0, 2, 1, 3)], with Q, K^T and V
+             the heads of [B, H, S, D] tensors (their Transposes from
+             [B, S, H, D] taken in)           -> TwlFusedAttention (the
+             lite ATTENTION kernel; ATTENTION = False keeps the ops)
   RNN zero   an LSTM/GRU/RNN initial state made of zeros at run time
   states     (PyTorch's export with a dynamic batch: ConstantOfShape(
              Concat([L], Shape(x)[0], [H])), Sliced per layer)
@@ -24,11 +30,18 @@ before.
 """
 
 import numpy as np
-from onnx import NodeProto, helper, numpy_helper
+from onnx import NodeProto, TensorProto, helper, numpy_helper
 
+from converters.errors import NodeError as _NodeError
 from converters.onnx_import.context import attrs
 
 _SQRT2 = float(np.sqrt(2.0))
+
+# Whether the attention pattern is fused (False: the decomposed ops, the
+# reference the fused kernel is tested against).
+ATTENTION = True
+# The operand layouts of the lite ATTENTION op (AttentionLayout).
+_BHSD, _BSHD, _BHDS = 0, 1, 2
 
 
 class _Graph:
@@ -256,11 +269,149 @@ def _broadcasts_to(value, shape):
         return False
 
 
+def _static4(g, name):
+    """The static rank-4 shape of float32 tensor `name`, else None."""
+    try:
+        shape = g.ctx.shape(name)
+        dtype = g.ctx.dtype(name)
+    except _NodeError:
+        return None
+    return shape if len(shape) == 4 and dtype == np.float32 else None
+
+
+def _heads_source(g, name, user, perms):
+    """(tensor, layout, transpose node or None) to read 4-D `name` from:
+    the input of its Transpose when the perm is in `perms` ({perm: layout})
+    and `user` is its only consumer; else (name, None, None)."""
+    node = g.producer.get(name)
+    if node is not None and node.op_type == "Transpose" and g.only_user(name, user.op_type) is user:
+        perm = tuple(attrs(node).get("perm", ()))
+        if perm in perms and _static4(g, node.input[0]) is not None:
+            return node.input[0], perms[perm], node
+    return name, None, None
+
+
+def _match_attention(g, softmax):
+    """(nodes, fused node) of the attention pattern around `softmax`, or
+    None."""
+    scores = softmax.input[0]
+    shape = _static4(g, scores)
+    if shape is None:
+        return None
+    axis = attrs(softmax).get("axis", -1 if g.ctx.opset >= 13 else 1)
+    if axis not in (-1, 3):
+        return None
+    pattern, bias, scale, where_mask = [softmax], "", 1.0, None
+    node = g.producer.get(scores)
+    if node is not None and node.op_type == "Where" and g.only_user(scores, "Softmax") is softmax:
+        # masked_fill(mask, -inf): scores + (mask ? -inf : 0)
+        cond = node.input[0]
+        try:
+            cond_shape, cond_type = g.ctx.shape(cond), g.ctx.dtype(cond)
+        except _NodeError:
+            return None
+        if g.scalar(node.input[1]) != -np.inf or cond_type != np.bool_ or len(cond_shape) > 4:
+            return None
+        try:
+            if list(np.broadcast_shapes(tuple(cond_shape), tuple(shape))) != shape:
+                return None
+        except ValueError:
+            return None
+        pattern.append(node)
+        where_mask = (cond, node.input[1], cond_shape)
+        scores, node = node.input[2], g.producer.get(node.input[2])
+        if g.only_user(scores, "Where") is not pattern[-1]:
+            return None
+    elif node is not None and node.op_type == "Add" and g.only_user(scores, "Softmax") is softmax:
+        for i in (0, 1):
+            prev = g.producer.get(node.input[i])
+            if prev is not None and prev.op_type in ("Div", "Mul", "MatMul"):
+                mask = node.input[1 - i]
+                try:
+                    mask_shape, mask_type = g.ctx.shape(mask), g.ctx.dtype(mask)
+                except _NodeError:
+                    return None
+                if mask_type != np.float32 or len(mask_shape) > 4:
+                    return None
+                try:
+                    if list(np.broadcast_shapes(tuple(mask_shape), tuple(shape))) != shape:
+                        return None
+                except ValueError:
+                    return None
+                pattern.append(node)
+                bias, scores, node = mask, node.input[i], prev
+                if g.only_user(scores, "Add") is not pattern[-1]:
+                    return None
+                break
+        else:
+            return None
+    if node is not None and node.op_type in ("Div", "Mul") and g.only_user(scores, pattern[-1].op_type):
+        c = g.scalar(node.input[1])
+        if c is None or not np.isfinite(c) or c == 0 or g.producer.get(node.input[0]) is None:
+            return None
+        scale = 1.0 / c if node.op_type == "Div" else c
+        pattern.append(node)
+        scores, node = node.input[0], g.producer.get(node.input[0])
+    if node is None or node.op_type != "MatMul" or not g.only_user(scores, pattern[-1].op_type):
+        return None
+    qk = node
+    pattern.append(qk)
+    probs_user = g.only_user(softmax.output[0], "MatMul")
+    if probs_user is None or probs_user.input[0] != softmax.output[0]:
+        return None
+    pv = probs_user
+    pattern.append(pv)
+    q4, k4t, v4 = qk.input[0], qk.input[1], pv.input[1]
+    qs, kts, vs = (_static4(g, t) for t in (q4, k4t, v4))
+    if qs is None or kts is None or vs is None or qs[3] != kts[2] or kts[3] != vs[2]:
+        return None
+    if qs[0] != kts[0] or kts[:2] != vs[:2] or kts[1] == 0 or qs[1] % kts[1]:
+        return None
+    q, q_layout, t = _heads_source(g, q4, qk, {(0, 2, 1, 3): _BSHD})
+    pattern += [t] if t is not None else []
+    k, k_layout, t = _heads_source(g, k4t, qk, {(0, 2, 3, 1): _BSHD, (0, 1, 3, 2): _BHSD})
+    pattern += [t] if t is not None else []
+    v, v_layout, t = _heads_source(g, v4, pv, {(0, 2, 1, 3): _BSHD})
+    pattern += [t] if t is not None else []
+    out, y_layout = pv.output[0], _BHSD
+    last = g.only_user(out, "Transpose")
+    if last is not None and tuple(attrs(last).get("perm", ())) == (0, 2, 1, 3):
+        pattern.append(last)
+        out, y_layout = last.output[0], _BSHD
+    made = []
+    if where_mask is not None:  # the additive mask the Where was
+        cond, neg_inf, cond_shape = where_mask
+        bias, zero = f"{out}/mask_bias", f"{out}/mask_zero"
+        g.ctx.consts[zero] = np.zeros([], np.float32)
+        g.ctx.specs[bias] = (TensorProto.FLOAT, list(cond_shape))
+        made.append(helper.make_node("Where", [cond, neg_inf, zero], [bias], name=f"{bias}/where"))
+    fused = helper.make_node(
+        "TwlFusedAttention",
+        [q, k, v, bias],
+        [out],
+        name=f"{out}/fused_attention",
+        scale=float(scale),
+        q_layout=_BHSD if q_layout is None else q_layout,
+        k_layout=_BHDS if k_layout is None else k_layout,
+        v_layout=_BHSD if v_layout is None else v_layout,
+        y_layout=y_layout,
+    )
+    return pattern, made + [fused]
+
+
 def _replace(nodes, pattern, fused):
-    """`nodes` without those of `pattern`, `fused` at the last one's place."""
+    """`nodes` without those of `pattern`, `fused` (a node or a list of
+    them) at the last one's place."""
     ids = {id(n) for n in pattern}
     last = max(i for i, n in enumerate(nodes) if id(n) in ids)
-    return [fused if i == last else n for i, n in enumerate(nodes) if id(n) not in ids or i == last]
+    fused = fused if isinstance(fused, list) else [fused]
+    out = []
+    for i, n in enumerate(nodes):
+        if i == last:
+            out += fused
+        elif id(n) not in ids:
+            out.append(n)
+    return out
 
 
 # The initial-state inputs of the recurrent ops.
@@ -323,7 +474,7 @@ def _drop_zero_initial_states(ctx, nodes):
 
 
 def fuse_patterns(ctx, nodes):
-    """`nodes` with every GELU, LayerNorm and RMSNorm pattern replaced by one node and
+    """`nodes` with every GELU, LayerNorm, RMSNorm and attention pattern replaced by one node and
     the recurrent ops' run-time zero initial states left out; the fused
     ops' counts are in ctx.fused ({op type: count})."""
     ctx.fused = {}
@@ -333,6 +484,13 @@ def fuse_patterns(ctx, nodes):
         changed = False
         g = _Graph(ctx, nodes)
         for node in nodes:
+            if node.op_type == "Softmax" and ATTENTION:
+                m = _match_attention(g, node)
+                if m is not None:
+                    nodes = _replace(nodes, *m)
+                    ctx.fused["Attention"] = ctx.fused.get("Attention", 0) + 1
+                    changed = True
+                    break
             if node.op_type == "Erf":
                 m = _match_gelu(g, node)
                 if m is not None:

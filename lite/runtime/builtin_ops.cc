@@ -65,6 +65,8 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::LayerNormOptions;
     case O::GELU:
       return BuiltinOptions::GeluOptions;
+    case O::ATTENTION:
+      return BuiltinOptions::AttentionOptions;
     case O::LSTM:
       return BuiltinOptions::LSTMOptions;
     case O::GRU:

@@ -133,7 +133,8 @@ namespace twl {
   X(LP_POOL_2D) \
   X(TRANSPOSE_CONV) \
   X(MAX_POOL_2D_V2) \
-  X(AVERAGE_POOL_2D_V2)
+  X(AVERAGE_POOL_2D_V2) \
+  X(ATTENTION)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();

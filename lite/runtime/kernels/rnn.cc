@@ -11,11 +11,25 @@
 // step's input projection X W^T + b up front; each step then runs the
 // recurrent GEMM H R^T and a fused, vectorizable gate pass (polynomial
 // sigmoid and tanh). All buffers are planned scratch: eval allocates nothing.
+//
+// Threads (LSTM, RNN, GRU with linear_before_reset): the hidden units are
+// split into one chunk per thread, and R is packed per chunk (its gates'
+// rows for those units), so a chunk's step (its slice of H R^T, then its
+// units' gates) needs the previous state of every unit but writes only its
+// own. All steps run in one parallel region: a chunk of step s may start
+// once every chunk of step s - 1 is done (a counter), with the state double
+// buffered. Each thread claims its own chunk first and then any chunk left
+// unclaimed, so a descheduled or late thread holds up nothing it has not
+// started (the caller alone can finish every step). Handing each step's
+// GEMM to the pool and back instead cost two synchronizations per step.
 // Reference path: the equations step by step from the original tensors, with
 // double accumulation and <cmath> activations.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <thread>
+#include <vector>
 
 #include "lite/runtime/gemm.h"
 #include "lite/runtime/kernel_util.h"
@@ -27,6 +41,11 @@ namespace twl {
 namespace {
 
 enum InputIndex { kX, kW, kR, kB, kSequenceLens, kInitialH, kInitialC, kP };
+
+constexpr int kMaxChunks = 8;
+// Below this many recurrent multiply-adds per step, one thread runs every
+// chunk: the per-step handoff costs more than the second core saves.
+constexpr int64_t kMinStepWork = 16 * 1024;
 
 struct OpData {
   bool lstm = true, gru = false;  // neither: RNN
@@ -43,10 +62,19 @@ struct OpData {
   AlignedFloats packed_w, packed_r, packed_rh, input_bias, recurrent_bias,
       peepholes;
   size_t packed_w_size = 0, packed_r_size = 0, packed_rh_size = 0;
+  // Chunked steps (all but GRU without linear_before_reset): chunk k owns
+  // units [chunk_begin[k], chunk_begin[k + 1]); packed_r holds, per
+  // direction, each chunk's R rows (gate-major within the chunk) packed at
+  // chunk_offset[k], and recurrent_bias is in the same column order.
+  bool chunked = false;
+  int chunks = 1;
+  int chunk_begin[kMaxChunks + 1] = {};
+  size_t chunk_offset[kMaxChunks] = {};
   int scratch = -1;
   // Scratch offsets (floats): input projections [T*N, G*H], recurrent
-  // products [N, G*H], h and c states [N, H], r * h (GRU) [N, H].
-  size_t xw = 0, products = 0, h = 0, c = 0, rh = 0;
+  // products [N, G*H] (chunked: chunk k's [N, G*u_k] at N*G*begin_k), h
+  // (double buffered) and c states [N, H], r * h (GRU) [N, H].
+  size_t xw = 0, products = 0, h = 0, h2 = 0, c = 0, rh = 0;
 };
 
 void* InitLstm(const schema::Operator&) { return new (std::nothrow) OpData(); }
@@ -128,18 +156,45 @@ Status ReadOptions(const Node& node, OpData* d) {
   return Status::Ok();
 }
 
+// Splits the hidden units into chunks, one per thread when the recurrent
+// GEMM is large enough (chunk bounds multiples of 8 units, for the gate
+// pass's vectors).
+void PlanChunks(OpData* d, int threads) {
+  const int H = d->hidden;
+  d->chunked = !(d->gru && !d->linear_before_reset);
+  int chunks = 1;
+  const int64_t step_work = int64_t{d->batch} * d->gates * H * H;
+  if (d->chunked && step_work >= kMinStepWork) {
+    chunks = std::min({threads, kMaxChunks, std::max(1, H / 8)});
+  }
+  d->chunks = chunks;
+  for (int k = 0; k <= chunks; ++k) {
+    d->chunk_begin[k] = k == chunks ? H : (H / 8 * k / chunks) * 8;
+  }
+}
+
 // Packs the constant weights and folds the biases (optimized path).
 Status PackWeights(KernelContext* context, Node* node, OpData* d) {
-  const int H = d->hidden, GH = d->gates * H, I = d->input_size;
+  const int H = d->hidden, G = d->gates, GH = G * H, I = d->input_size;
   const float* w = context->input(*node, kW)->data_as<float>();
   const float* r = context->input(*node, kR)->data_as<float>();
   const Tensor* b = context->input(*node, kB);
   const Tensor* p = d->lstm ? context->input(*node, kP) : nullptr;
-  const bool split_r = d->gru && !d->linear_before_reset;
+  const bool split_r = !d->chunked;
   d->packed_w_size = PackedGemmBSize(GH, I);
-  d->packed_r_size = PackedGemmBSize(split_r ? 2 * H : GH, H);
+  if (d->chunked) {
+    d->packed_r_size = 0;
+    for (int k = 0; k < d->chunks; ++k) {
+      d->chunk_offset[k] = d->packed_r_size;
+      const int units = d->chunk_begin[k + 1] - d->chunk_begin[k];
+      d->packed_r_size += PackedGemmBSize(G * units, H);
+    }
+  } else {
+    d->packed_r_size = PackedGemmBSize(2 * H, H);
+  }
   d->packed_rh_size = split_r ? PackedGemmBSize(H, H) : 0;
   const int dirs = d->dirs;
+  std::vector<float> rows;  // one chunk's R rows, gate-major
   TWL_CHECK_ARG(
       d->packed_w.Resize(d->packed_w_size * dirs) &&
           d->packed_r.Resize(d->packed_r_size * dirs) &&
@@ -153,25 +208,35 @@ Status PackWeights(KernelContext* context, Node* node, OpData* d) {
     const float* rd = r + int64_t{dir} * GH * H;
     PackGemmB(wd, GH, I, I, d->packed_w.data() + dir * d->packed_w_size);
     float* packed_r = d->packed_r.data() + dir * d->packed_r_size;
+    const float* bd = b ? b->data_as<float>() + int64_t{dir} * 2 * GH : nullptr;
+    float* in_bias = d->input_bias.data() + int64_t{dir} * GH;
+    float* rec_bias = d->recurrent_bias.data() + int64_t{dir} * GH;
     if (split_r) {
       PackGemmB(rd, 2 * H, H, H, packed_r);
       PackGemmB(rd + int64_t{2} * H * H, H, H, H,
                 d->packed_rh.data() + dir * d->packed_rh_size);
     } else {
-      PackGemmB(rd, GH, H, H, packed_r);
+      for (int k = 0; k < d->chunks; ++k) {
+        const int begin = d->chunk_begin[k];
+        const int units = d->chunk_begin[k + 1] - begin;
+        rows.resize(size_t{1} * G * units * H);
+        for (int g = 0; g < G; ++g) {
+          for (int j = 0; j < units; ++j) {
+            const int row = g * H + begin + j;
+            memcpy(&rows[(int64_t{g} * units + j) * H], rd + int64_t{row} * H,
+                   sizeof(float) * H);
+            // Chunk column order; nonzero only for GRU linear_before_reset.
+            rec_bias[G * begin + g * units + j] =
+                d->gru && bd ? bd[GH + row] : 0.f;
+          }
+        }
+        PackGemmB(rows.data(), G * units, H, H, packed_r + d->chunk_offset[k]);
+      }
     }
-    float* in_bias = d->input_bias.data() + int64_t{dir} * GH;
-    float* rec_bias = d->recurrent_bias.data() + int64_t{dir} * GH;
-    const float* bd = b ? b->data_as<float>() + int64_t{dir} * 2 * GH : nullptr;
     for (int j = 0; j < GH; ++j) {
       const float wb = bd ? bd[j] : 0.f, rb = bd ? bd[GH + j] : 0.f;
-      if (d->gru && d->linear_before_reset) {
-        in_bias[j] = wb;
-        rec_bias[j] = rb;
-      } else {
-        in_bias[j] = wb + rb;
-        rec_bias[j] = 0.f;
-      }
+      in_bias[j] = d->gru && d->linear_before_reset ? wb : wb + rb;
+      if (split_r) rec_bias[j] = 0.f;
     }
     float* peep = d->peepholes.data() + int64_t{dir} * 3 * H;
     for (int j = 0; j < 3 * H; ++j) {
@@ -272,9 +337,12 @@ Status Prepare(KernelContext* context, Node* node) {
   d->h = carve(N * H);
   d->c = carve(N * H);
   if (!context->use_reference()) {
+    d->h2 = carve(N * H);
     d->xw = carve(T * N * G * H);
     d->products = carve(N * G * H);
     d->rh = carve(N * H);
+    ThreadPool* pool = context->thread_pool();
+    PlanChunks(d, pool == nullptr ? 1 : pool->num_threads());
     TWL_RETURN_IF_ERROR(PackWeights(context, node, d));
   }
   return context->RequestScratch(node, floats * sizeof(float), &d->scratch);
@@ -318,60 +386,66 @@ inline float Clip(float x, float clip) {
   return std::min(clip, std::max(-clip, x));
 }
 
-// One LSTM step of one sequence: pre-activations xw (input projection plus
-// biases) and hr (recurrent product), state h, c updated in place. Separate
-// functions with restrict pointers and the coupled gate as a template
-// argument, so that GCC vectorizes the loop (a select on a runtime bool
-// kept it scalar: 3x slower).
+// One LSTM step of units [0, U) of one sequence: pre-activations xw (input
+// projection plus biases; gate g of unit j at xw[g * xs + j]) and hr
+// (recurrent product, at hr[g * hs + j]), peepholes at peep[g * H + j],
+// state c updated in place, the new h written to h. Separate functions with
+// restrict pointers and the coupled gate as a template argument, so that
+// GCC vectorizes the loop (a select on a runtime bool kept it scalar: 3x
+// slower).
 template <bool kInputForget>
-__attribute__((noinline)) void LstmCell(const float* __restrict xw,
-                                        const float* __restrict hr,
-                                        const float* __restrict peep, int H,
-                                        float clip, float* __restrict h,
+__attribute__((noinline)) void LstmCell(const float* __restrict xw, int xs,
+                                        const float* __restrict hr, int hs,
+                                        const float* __restrict peep, int ps,
+                                        int U, float clip, float* __restrict h,
                                         float* __restrict c) {
   const float* pi = peep;
-  const float* po = peep + H;
-  const float* pf = peep + 2 * H;
-  for (int j = 0; j < H; ++j) {
+  const float* po = peep + ps;
+  const float* pf = peep + 2 * ps;
+  for (int j = 0; j < U; ++j) {
     const float i = FastSigmoid(Clip(xw[j] + hr[j] + pi[j] * c[j], clip));
     const float f =
-        kInputForget ? 1.f - i
-                     : FastSigmoid(Clip(
-                           xw[2 * H + j] + hr[2 * H + j] + pf[j] * c[j], clip));
-    const float g = FastTanh(Clip(xw[3 * H + j] + hr[3 * H + j], clip));
+        kInputForget
+            ? 1.f - i
+            : FastSigmoid(
+                  Clip(xw[2 * xs + j] + hr[2 * hs + j] + pf[j] * c[j], clip));
+    const float g = FastTanh(Clip(xw[3 * xs + j] + hr[3 * hs + j], clip));
     const float cell = f * c[j] + i * g;
     const float o =
-        FastSigmoid(Clip(xw[H + j] + hr[H + j] + po[j] * cell, clip));
+        FastSigmoid(Clip(xw[xs + j] + hr[hs + j] + po[j] * cell, clip));
     c[j] = cell;
     h[j] = o * FastTanh(cell);
   }
 }
 
-// One GRU step of one sequence. kLinearBeforeReset: hr holds H R^T + Rb for
-// all three gates; otherwise its h part is already (r * H) R_h^T.
+// One GRU step of units [0, U) of one sequence, from state h_prev to h.
+// kLinearBeforeReset: hr holds H R^T + Rb for all three gates; otherwise its
+// h part is already (r * H) R_h^T.
 template <bool kLinearBeforeReset>
-__attribute__((noinline)) void GruCell(const float* __restrict xw,
-                                       const float* __restrict hr, int H,
-                                       float clip, float* __restrict h) {
-  for (int j = 0; j < H; ++j) {
+__attribute__((noinline)) void GruCell(const float* __restrict xw, int xs,
+                                       const float* __restrict hr, int hs,
+                                       int U, float clip,
+                                       const float* __restrict h_prev,
+                                       float* __restrict h) {
+  for (int j = 0; j < U; ++j) {
     const float z = FastSigmoid(Clip(xw[j] + hr[j], clip));
     float pre;
     if (kLinearBeforeReset) {
-      const float r = FastSigmoid(Clip(xw[H + j] + hr[H + j], clip));
-      pre = xw[2 * H + j] + r * hr[2 * H + j];
+      const float r = FastSigmoid(Clip(xw[xs + j] + hr[hs + j], clip));
+      pre = xw[2 * xs + j] + r * hr[2 * hs + j];
     } else {
-      pre = xw[2 * H + j] + hr[2 * H + j];
+      pre = xw[2 * xs + j] + hr[2 * hs + j];
     }
     const float candidate = FastTanh(Clip(pre, clip));
-    h[j] = (1.f - z) * candidate + z * h[j];
+    h[j] = (1.f - z) * candidate + z * h_prev[j];
   }
 }
 
 // One RNN step of one sequence: h = tanh(xw + hr).
 __attribute__((noinline)) void RnnCell(const float* __restrict xw,
-                                       const float* __restrict hr, int H,
+                                       const float* __restrict hr, int U,
                                        float clip, float* __restrict h) {
-  for (int j = 0; j < H; ++j) h[j] = FastTanh(Clip(xw[j] + hr[j], clip));
+  for (int j = 0; j < U; ++j) h[j] = FastTanh(Clip(xw[j] + hr[j], clip));
 }
 
 // rh = sigmoid(r pre-activation) * h (GRU without linear_before_reset).
@@ -384,96 +458,198 @@ __attribute__((noinline)) void ResetHidden(const float* __restrict x_r,
   }
 }
 
+// The steps of one direction (chunked path): what every chunk of every
+// step reads and writes, and the claim/done counters that order them.
+struct Steps {
+  const OpData* d;
+  Layout at;
+  int dir;
+  bool reverse;
+  const Tensor* lens;
+  const float* xw;  // [T*N, G*H] input projections
+  float* h[2];      // state before step s in h[s & 1]
+  float* c;         // [N, H]
+  float* products;  // chunk k's [N, G*u_k] at N*G*begin_k
+  float* y;
+  const float* packed_r;
+  const float* rec_bias;  // chunk column order
+  const float* peep;
+  float clip;
+  std::atomic<int> claimed[kMaxChunks];  // the last step claimed
+  std::atomic<int> done;                 // chunks finished, all steps
+};
+
+// Step `s` of chunk `k`.
+void RunChunk(Steps* st, int s, int k) {
+  const OpData* d = st->d;
+  const int T = d->steps, N = d->batch, H = d->hidden, G = d->gates, GH = G * H;
+  const int begin = d->chunk_begin[k], U = d->chunk_begin[k + 1] - begin;
+  const int t = st->reverse ? T - 1 - s : s;
+  const float* h_prev = st->h[s & 1];
+  float* h_next = st->h[(s + 1) & 1];
+  float* products = st->products + int64_t{N} * G * begin;
+  GemmEpilogue epilogue;
+  if (d->gru) epilogue.bias = st->rec_bias + G * begin;
+  Gemm(N, G * U, H, h_prev, H, st->packed_r + d->chunk_offset[k], products,
+       G * U, 1, epilogue, nullptr);
+  int length = 0;
+  for (int n = 0; n < N; ++n) {
+    float* y_row = st->y + st->at.Y(t, st->dir, n) + begin;
+    const float* hp = h_prev + int64_t{n} * H + begin;
+    float* hn = h_next + int64_t{n} * H + begin;
+    SequenceLength(st->lens, n, T, &length);
+    if (t >= length) {  // past the end: state kept, zeros in Y
+      memcpy(hn, hp, sizeof(float) * U);
+      memset(y_row, 0, sizeof(float) * U);
+      continue;
+    }
+    const float* x_n = st->xw + st->at.XRow(t, n) * GH + begin;
+    const float* p_n = products + int64_t{n} * G * U;
+    if (d->lstm) {
+      float* c_n = st->c + int64_t{n} * H + begin;
+      if (d->input_forget) {
+        LstmCell<true>(x_n, H, p_n, U, st->peep + begin, H, U, st->clip, hn,
+                       c_n);
+      } else {
+        LstmCell<false>(x_n, H, p_n, U, st->peep + begin, H, U, st->clip, hn,
+                        c_n);
+      }
+    } else if (d->gru) {
+      GruCell<true>(x_n, H, p_n, U, U, st->clip, hp, hn);
+    } else {
+      RnnCell(x_n, p_n, U, st->clip, hn);
+    }
+    memcpy(y_row, hn, sizeof(float) * U);
+  }
+}
+
+// Task `task` of the parallel region over every step (see the file comment).
+void RunSteps(void* arg, int task) {
+  Steps* st = static_cast<Steps*>(arg);
+  const int K = st->d->chunks, T = st->d->steps;
+  for (int s = 0; s < T; ++s) {
+    for (int i = 0; st->done.load(std::memory_order_acquire) < s * K; ++i) {
+      if ((i & 255) == 255) std::this_thread::yield();  // a thread preempted
+    }
+    for (int j = 0; j < K; ++j) {
+      const int k = (task + j) % K;  // own chunk first
+      int expected = s - 1;
+      if (st->claimed[k].compare_exchange_strong(expected, s,
+                                                 std::memory_order_acq_rel)) {
+        RunChunk(st, s, k);
+        st->done.fetch_add(1, std::memory_order_acq_rel);
+      }
+    }
+  }
+  // The caller returns only when the last step is complete.
+  if (task == 0) {
+    for (int i = 0; st->done.load(std::memory_order_acquire) < T * K; ++i) {
+      if ((i & 255) == 255) std::this_thread::yield();
+    }
+  }
+}
+
+// GRU without linear_before_reset: r * h must be complete before its
+// product with R's h rows, so each step's GEMMs run on the pool one by one.
+void RunSplitSteps(Steps* st, ThreadPool* pool, const float* packed_rh,
+                   float* rh) {
+  const OpData* d = st->d;
+  const int T = d->steps, N = d->batch, H = d->hidden, GH = d->gates * H;
+  int length = 0;
+  for (int s = 0; s < T; ++s) {
+    const int t = st->reverse ? T - 1 - s : s;
+    const float* h_prev = st->h[s & 1];
+    float* h_next = st->h[(s + 1) & 1];
+    Gemm(N, 2 * H, H, h_prev, H, st->packed_r, st->products, GH, 1,
+         GemmEpilogue(), pool);
+    for (int n = 0; n < N; ++n) {  // r * h, then its product with R_h
+      const float* x_r = st->xw + st->at.XRow(t, n) * GH + H;
+      const float* h_r = st->products + int64_t{n} * GH + H;
+      ResetHidden(x_r, h_r, h_prev + int64_t{n} * H, H, st->clip,
+                  rh + int64_t{n} * H);
+    }
+    Gemm(N, H, H, rh, H, packed_rh, st->products + 2 * H, GH, 1, GemmEpilogue(),
+         pool);
+    for (int n = 0; n < N; ++n) {
+      float* y_row = st->y + st->at.Y(t, st->dir, n);
+      const float* hp = h_prev + int64_t{n} * H;
+      float* hn = h_next + int64_t{n} * H;
+      SequenceLength(st->lens, n, T, &length);
+      if (t >= length) {
+        memcpy(hn, hp, sizeof(float) * H);
+        memset(y_row, 0, sizeof(float) * H);
+        continue;
+      }
+      GruCell<false>(st->xw + st->at.XRow(t, n) * GH, H,
+                     st->products + int64_t{n} * GH, H, H, st->clip, hp, hn);
+      memcpy(y_row, hn, sizeof(float) * H);
+    }
+  }
+}
+
 Status EvalOptimized(KernelContext* context, Node* node, OpData* d) {
   const int T = d->steps, N = d->batch, H = d->hidden, G = d->gates, GH = G * H,
             I = d->input_size;
-  const Layout at{T, d->dirs, N, H, d->batch_major};
   float* scratch = static_cast<float*>(node->scratch[d->scratch]);
-  float* xw = scratch + d->xw;
-  float* products = scratch + d->products;
-  float* h = scratch + d->h;
-  float* c = scratch + d->c;
-  float* rh = scratch + d->rh;
-  const float clip = d->clip > 0 ? d->clip : __builtin_inff();
-  const Tensor* lens = context->input(*node, kSequenceLens);
   const Tensor* h0 = context->input(*node, kInitialH);
   const Tensor* c0 = d->lstm ? context->input(*node, kInitialC) : nullptr;
-  float* y = context->output(*node, 0)->data_as<float>();
   ThreadPool* pool = context->thread_pool();
+  Steps st;
+  st.d = d;
+  st.at = Layout{T, d->dirs, N, H, d->batch_major};
+  st.lens = context->input(*node, kSequenceLens);
+  st.xw = scratch + d->xw;
+  st.h[0] = scratch + d->h;
+  st.h[1] = scratch + d->h2;
+  st.c = scratch + d->c;
+  st.products = scratch + d->products;
+  st.y = context->output(*node, 0)->data_as<float>();
+  st.clip = d->clip > 0 ? d->clip : __builtin_inff();
   int length = 0;
   for (int n = 0; n < N; ++n) {  // validate all before computing
-    TWL_RETURN_IF_ERROR(SequenceLength(lens, n, T, &length));
+    TWL_RETURN_IF_ERROR(SequenceLength(st.lens, n, T, &length));
   }
   if (N == 0) return Status::Ok();  // every output is empty
-  const bool split_r = d->gru && !d->linear_before_reset;
   for (int dir = 0; dir < d->dirs; ++dir) {
-    const bool reverse = d->reverse || dir == 1;
+    st.dir = dir;
+    st.reverse = d->reverse || dir == 1;
     GemmEpilogue in_epilogue;
     in_epilogue.bias = d->input_bias.data() + int64_t{dir} * GH;
     if (T * N > 0) {
       Gemm(T * N, GH, I, context->input(*node, kX)->data_as<float>(), I,
-           d->packed_w.data() + dir * d->packed_w_size, xw, GH, 1, in_epilogue,
-           pool);
+           d->packed_w.data() + dir * d->packed_w_size, scratch + d->xw, GH, 1,
+           in_epilogue, pool);
     }
     for (int n = 0; n < N; ++n) {
-      const int64_t s = at.State(dir, n);
+      const int64_t s = st.at.State(dir, n);
       for (int j = 0; j < H; ++j) {
-        h[n * H + j] = h0 ? h0->data_as<float>()[s + j] : 0.f;
-        c[n * H + j] = c0 ? c0->data_as<float>()[s + j] : 0.f;
+        st.h[0][n * H + j] = h0 ? h0->data_as<float>()[s + j] : 0.f;
+        st.c[n * H + j] = c0 ? c0->data_as<float>()[s + j] : 0.f;
       }
     }
-    GemmEpilogue rec_epilogue;
-    if (d->gru && d->linear_before_reset) {
-      rec_epilogue.bias = d->recurrent_bias.data() + int64_t{dir} * GH;
-    }
-    const float* packed_r = d->packed_r.data() + dir * d->packed_r_size;
-    const float* packed_rh = d->packed_rh.data() + dir * d->packed_rh_size;
-    const float* peep = d->peepholes.data() + int64_t{dir} * 3 * H;
-    for (int step = 0; step < T; ++step) {
-      const int t = reverse ? T - 1 - step : step;
-      Gemm(N, split_r ? 2 * H : GH, H, h, H, packed_r, products, GH, 1,
-           rec_epilogue, pool);
-      if (split_r) {  // r * h, then its product with R's h rows
-        for (int n = 0; n < N; ++n) {
-          const float* x_r = xw + at.XRow(t, n) * GH + H;
-          const float* h_r = products + int64_t{n} * GH + H;
-          ResetHidden(x_r, h_r, h + int64_t{n} * H, H, clip,
-                      rh + int64_t{n} * H);
-        }
-        Gemm(N, H, H, rh, H, packed_rh, products + 2 * H, GH, 1, GemmEpilogue(),
-             pool);
+    st.packed_r = d->packed_r.data() + dir * d->packed_r_size;
+    st.rec_bias = d->recurrent_bias.data() + int64_t{dir} * GH;
+    st.peep = d->peepholes.data() + int64_t{dir} * 3 * H;
+    if (d->chunked) {
+      for (int k = 0; k < d->chunks; ++k) st.claimed[k].store(-1);
+      st.done.store(0);
+      if (d->chunks > 1 && pool != nullptr) {
+        pool->Run(d->chunks, RunSteps, &st);
+      } else {
+        RunSteps(&st, 0);
       }
-      for (int n = 0; n < N; ++n) {
-        float* y_row = y + at.Y(t, dir, n);
-        SequenceLength(lens, n, T, &length);
-        if (t >= length) {
-          memset(y_row, 0, sizeof(float) * H);
-          continue;
-        }
-        const float* x_n = xw + at.XRow(t, n) * GH;
-        const float* p_n = products + int64_t{n} * GH;
-        float* h_n = h + int64_t{n} * H;
-        if (d->lstm && d->input_forget) {
-          LstmCell<true>(x_n, p_n, peep, H, clip, h_n, c + int64_t{n} * H);
-        } else if (d->lstm) {
-          LstmCell<false>(x_n, p_n, peep, H, clip, h_n, c + int64_t{n} * H);
-        } else if (split_r) {
-          GruCell<false>(x_n, p_n, H, clip, h_n);
-        } else if (d->gru) {
-          GruCell<true>(x_n, p_n, H, clip, h_n);
-        } else {
-          RnnCell(x_n, p_n, H, clip, h_n);
-        }
-        memcpy(y_row, h_n, sizeof(float) * H);
-      }
+    } else {
+      RunSplitSteps(&st, pool, d->packed_rh.data() + dir * d->packed_rh_size,
+                    scratch + d->rh);
     }
+    const float* h = st.h[T & 1];
     for (int n = 0; n < N; ++n) {  // final states
-      SequenceLength(lens, n, T, &length);
+      SequenceLength(st.lens, n, T, &length);
       const bool empty = length == 0;
-      const int64_t s = at.State(dir, n);
+      const int64_t s = st.at.State(dir, n);
       for (int out = 1; out < node->num_outputs; ++out) {
         float* dst = context->output(*node, out)->data_as<float>() + s;
-        const float* src = (out == 1 ? h : c) + int64_t{n} * H;
+        const float* src = (out == 1 ? h : st.c) + int64_t{n} * H;
         for (int j = 0; j < H; ++j) dst[j] = empty ? 0.f : src[j];
       }
     }

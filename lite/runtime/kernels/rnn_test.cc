@@ -35,6 +35,7 @@ struct Case {
   std::vector<int32_t> lengths;  // empty: none
   float clip = 0;
   bool input_forget = false, linear_before_reset = false;
+  int threads = 2;
 };
 
 // Builds the op, runs optimized and reference paths and compares them.
@@ -76,7 +77,7 @@ void Check(const Case& c) {
             m.builder().Gru(H, c.direction, c.batch_major, c.clip,
                             c.linear_before_reset));
   }
-  Status st = m.Build();
+  Status st = m.Build(c.threads);
   ASSERT_TRUE(st.ok()) << st.message();
   int input = 0;
   m.SetInput<float>(input++, Random(T * N * c.input, 5, 1.5f));
@@ -133,6 +134,55 @@ TEST(LstmTest, WideHiddenBatchOne) {
   c.steps = 7;
   c.input = 33;
   c.hidden = 40;
+  Check(c);
+}
+// Hidden sizes whose recurrent GEMM is split by units between threads (the
+// steps in one parallel region), with chunks of unequal size, against the
+// reference path.
+TEST(LstmTest, UnitsSplitBetweenThreads) {
+  for (int threads : {1, 2, 3}) {
+    Case c;
+    c.threads = threads;
+    c.direction = RNNDirection::BIDIRECTIONAL;
+    c.steps = 9;
+    c.hidden = 72;
+    c.input = 20;
+    c.lengths = {9, 4, 0};
+    c.peepholes = true;
+    Check(c);
+    c.direction = RNNDirection::REVERSE;
+    c.batch_major = true;
+    c.clip = 0.9f;
+    c.input_forget = true;
+    c.batch = 1;
+    c.lengths.clear();
+    c.hidden = 64;
+    Check(c);
+  }
+}
+TEST(GruTest, UnitsSplitBetweenThreads) {
+  for (int threads : {2, 3}) {
+    Case c;
+    c.lstm = false;
+    c.threads = threads;
+    c.linear_before_reset = true;
+    c.direction = RNNDirection::BIDIRECTIONAL;
+    c.steps = 8;
+    c.hidden = 88;
+    c.lengths = {8, 2, 5};
+    Check(c);
+    c.linear_before_reset = false;  // not split: r * h first
+    Check(c);
+  }
+}
+TEST(RnnTest, UnitsSplitBetweenThreads) {
+  Case c;
+  c.lstm = false;
+  c.rnn = true;
+  c.batch = 2;
+  c.steps = 6;
+  c.hidden = 96;
+  c.lengths = {6, 3};
   Check(c);
 }
 TEST(GruTest, Forward) {

@@ -1,7 +1,8 @@
 // SOFTMAX and LOG_SOFTMAX over the last axis (float32), with beta:
 //   softmax(x)_i = exp(beta * (x_i - max)) / sum_j exp(beta * (x_j - max)).
 // The optimized SOFTMAX path computes exp by a polynomial the compiler
-// vectorizes (FastExp); the reference path and LOG_SOFTMAX call std::exp.
+// vectorizes (FastExp), its rows split between threads; the reference path
+// and LOG_SOFTMAX call std::exp.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/fast_math.h"
 #include "lite/runtime/kernels/kernels.h"
+#include "lite/runtime/thread_pool.h"
 
 namespace twl {
 namespace {
@@ -61,9 +63,15 @@ Status Eval(KernelContext* context, Node* node) {
   const float* in = input->data_as<float>();
   float* out = output->data_as<float>();
   if (!kLog && !context->use_reference()) {
-    for (int64_t r = 0; r < rows; ++r) {
-      OptimizedRow(in + r * depth, out + r * depth, depth, beta);
-    }
+    // Rows split between threads, at least about 8K elements each.
+    const int64_t grain = std::max<int64_t>(1, 8192 / depth);
+    ThreadPool* pool = context->thread_pool();
+    pool->ParallelFor(
+        rows, grain, pool->num_threads(), [&](int64_t begin, int64_t end) {
+          for (int64_t r = begin; r < end; ++r) {
+            OptimizedRow(in + r * depth, out + r * depth, depth, beta);
+          }
+        });
     return Status::Ok();
   }
   for (int64_t r = 0; r < rows; ++r, in += depth, out += depth) {

@@ -35,8 +35,7 @@ TEST(SoftmaxTest, Values) {
 
 // Long rows (the vector lanes and the tail), wide ranges and -inf (masked
 // attention scores): within 1e-6 of a double softmax, and of the reference.
-TEST(SoftmaxTest, WideRowsAgainstDouble) {
-  const int rows = 7, depth = 77;
+void CheckAgainstDouble(int rows, int depth, int threads) {
   std::vector<float> x(rows * depth);
   for (int i = 0; i < rows * depth; ++i) {
     x[i] = std::sin(i * 0.37f) * (1 + i % 5) * 8.f;
@@ -48,7 +47,7 @@ TEST(SoftmaxTest, WideRowsAgainstDouble) {
   int in = m.AddInput(DataType::kFloat32, {rows, depth});
   int out = m.AddOutput(DataType::kFloat32);
   m.AddOp(BuiltinOperator::SOFTMAX, {in}, {out}, m.builder().Softmax(1.f));
-  ASSERT_TRUE(m.Build().ok());
+  ASSERT_TRUE(m.Build(threads).ok());
   m.SetInput<float>(0, x);
   ASSERT_TRUE(m.Invoke().ok());
   EXPECT_EQ(m.CompareWithReference(), "");
@@ -63,6 +62,13 @@ TEST(SoftmaxTest, WideRowsAgainstDouble) {
       ASSERT_NEAR(y[r * depth + i], want, 1e-6 + 1e-5 * want) << r << " " << i;
     }
   }
+}
+
+TEST(SoftmaxTest, WideRowsAgainstDouble) { CheckAgainstDouble(7, 77, 2); }
+
+// Enough rows to be split between 2 or 3 threads (unequal shares).
+TEST(SoftmaxTest, RowsSplitBetweenThreads) {
+  for (int threads : {1, 2, 3}) CheckAgainstDouble(301, 100, threads);
 }
 
 TEST(SoftmaxTest, LogSoftmax) {
