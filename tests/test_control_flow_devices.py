@@ -105,6 +105,26 @@ def test_inner_loop_leader_on_the_other_device():
     assert _run(build, (CPU0, CPU1)) == sum(i * (i - 1) // 2 for i in range(12))
 
 
+def test_loop_reads_a_variable_on_the_other_device_every_iteration():
+    """The variable's value enters the loop on its own device (a RefEnter colocated with it): that device only
+    sends inside the loop, and still runs every iteration (a control loop of its own)."""
+    g = tw.Graph()
+    with g.as_default():
+        with tw.device(CPU1):
+            v = tw.Variable([1.0, 2.0])
+        n = tw.placeholder(tw.int32, [])
+        with tw.device(CPU0):
+            _, total = tw.while_loop(lambda i, acc: i < n, lambda i, acc: (i + 1, acc * 0.5 + v), [0, tw.zeros([2])])
+        init = tw.global_variables_initializer()
+    with tw.Session(graph=g, config=_config()) as sess:
+        sess.run(init)
+        for steps in [0, 1, 9]:
+            expected = np.zeros(2, np.float32)
+            for _ in range(steps):
+                expected = expected * np.float32(0.5) + np.array([1.0, 2.0], np.float32)
+            np.testing.assert_array_equal(sess.run(total, {n: steps}), expected)
+
+
 def test_cond_across_devices_runs_only_the_taken_branch():
     g = tw.Graph()
     with g.as_default():

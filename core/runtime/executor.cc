@@ -1255,7 +1255,9 @@ Executor::FrameState* Executor::ChildFrame(StepState* state, FrameState* parent,
     child->info = &frames_[enter.child_frame];
     child->parent = parent;
     child->parent_iter = parent_iter;
-    child->id = ChildFrameId(parent->id, parent_iter, child->info->name);
+    if (state->step->rendezvous != nullptr) {  // keys of partitioned loops
+      child->id = ChildFrameId(parent->id, parent_iter, child->info->name);
+    }
     child->pending_enters = child->info->num_enters;
     child->iterations.push_back(
         std::make_unique<IterState>(*child->info, has_control_flow_));
