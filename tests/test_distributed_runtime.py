@@ -479,3 +479,42 @@ def test_malformed_worker_calls_are_errors(local_server):
         assert _raw_list_devices(a, security.Security())["devices"]
     finally:
         ch.close()
+
+
+def test_a_loop_on_the_worker_reads_and_updates_a_ps_variable_every_iteration(cluster):
+    """A while loop split across tasks: its predicate on the worker, a variable's update and read on the ps in each
+    iteration (the ps runs a control loop; the predicate and the values cross tasks once per iteration, dead ones
+    included), and a cond whose taken branch alone updates a ps variable."""
+    ps, worker = cluster
+    with tw.Graph().as_default():
+        with tw.device("/job:ps/task:0"):
+            counter = tw.Variable(0.0, name="loop_counter")
+            skipped = tw.Variable(0.0, name="cond_skipped")
+        with tw.device("/job:worker/task:0"):
+            n = tw.placeholder(tw.int32, [])
+
+            def body(i, acc):
+                with tw.device("/job:ps/task:0"):
+                    count = tw.assign_add(counter, 1.0)
+                return i + 1, acc + count  # (iterations may update the counter in any order)
+
+            _, total = tw.while_loop(lambda i, acc: i < n, body, [0, 0.0], parallel_iterations=4)
+            p = tw.placeholder(tw.bool, [])
+
+            def untaken():
+                with tw.device("/job:ps/task:0"):
+                    return tw.identity(tw.assign_add(skipped, 1.0))
+
+            picked = tw.cond(p, lambda: tw.constant(-1.0), untaken)
+        with tw.Session(worker.target) as sess:
+            sess.run([counter.initializer, skipped.initializer])
+            start = 0.0
+            for steps in [0, 1, 5, 40]:
+                expected = sum(start + k + 1 for k in range(steps))
+                assert sess.run(total, {n: steps}) == expected
+                start += steps
+                assert sess.run(counter) == start
+            assert sess.run(picked, {p: True}) == -1.0
+            assert sess.run(skipped) == 0.0  # the untaken branch's update never ran on the ps
+            assert sess.run(picked, {p: False}) == 1.0
+        tw.Session.reset(worker.target)

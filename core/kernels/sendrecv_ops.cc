@@ -1,5 +1,10 @@
 // _Send and _Recv: a tensor crossing a device boundary through the step's
-// rendezvous. The key is built once, when the kernel is. The rendezvous
+// rendezvous. The key is built once, when the kernel is (inside a loop the
+// executor hands the kernel a view of the rendezvous whose keys name the
+// frame and iteration). Dead tensors cross too: the executor runs a _Send
+// whose input is dead with that input unset, and the _Send sends an empty
+// tensor marked dead; a _Recv that receives one leaves its output unset,
+// which the executor takes as dead. The rendezvous
 // carries host tensors: on a device with memory of its own (a GPU, where
 // the same kernels are registered) the device copies the value out before
 // sending and in after receiving (DeviceBase::TransferOut / TransferIn),
@@ -47,9 +52,15 @@ class SendOp : public OpKernel {
   explicit SendOp(OpKernelConstruction* ctx)
       : OpKernel(ctx), host_memory_(HostMemoryAttr(ctx)) {
     ctx->SetStatus(RendezvousKey(ctx, &key_));
+    ctx->SetStatus(ctx->GetAttr("T", &dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
     OP_REQUIRES(ctx, ctx->rendezvous() != nullptr, NoRendezvous(*ctx));
+    if (!ctx->input(0).valid()) {  // dead
+      OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(
+                              key_, Tensor(dtype_, TensorShape({0})), true));
+      return;
+    }
     Tensor host;
     OP_REQUIRES_OK(ctx, ctx->device()->TransferOut(key_, host_memory_,
                                                    ctx->input(0), &host));
@@ -58,6 +69,7 @@ class SendOp : public OpKernel {
 
  private:
   std::string key_;
+  DataType dtype_ = DT_FLOAT;
   const bool host_memory_;
 };
 
@@ -114,6 +126,8 @@ class RecvOp : public AsyncOpKernel {
           if (registered) cancellation->DeregisterCallback(token);
           if (!s.ok()) {
             ctx->SetStatus(s);
+          } else if (is_dead) {
+            // The output stays unset: dead.
           } else if (value.dtype() != dtype_) {
             ctx->SetStatus(
                 errors::Internal("received a ", DataTypeName(value.dtype()),

@@ -8,12 +8,15 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
+
+#include "core/runtime/frame_rendezvous.h"
 
 namespace tensorweave {
 
@@ -117,6 +120,11 @@ struct Executor::Item {
   // passes the value on at once instead of scheduling the node.
   bool const_on_arrival = false;
   std::vector<Tensor> merge_indices;
+  // _Send and _Recv: inside a loop their keys name the frame instance and
+  // iteration (FrameView); a dead _Send still runs (it sends the deadness),
+  // and a _Recv that gets a dead value is dead.
+  enum class Transfer : uint8_t { kNone, kSend, kRecv };
+  Transfer transfer = Transfer::kNone;
   // Merge: its index among the frame's merges, its data inputs, and
   // whether one of them is fed (live from the start).
   int merge_index = -1;
@@ -201,6 +209,7 @@ struct Executor::FrameState {
   const FrameInfo* info = nullptr;
   FrameState* parent = nullptr;  // null for the root
   int64_t parent_iter = 0;
+  uint64_t id = 0;  // the same on every device of the step (ChildFrameId)
   // Guards everything below, and all activation in a frame other than the
   // root (the root's pending counts are atomic; its merges take `mu`).
   std::mutex mu;
@@ -292,6 +301,7 @@ struct Executor::StepState {
 struct Executor::AsyncCall {
   OpKernelContext::Params params;
   OpKernelContext ctx;
+  std::optional<FrameIterRendezvous> frame_view;  // see FrameView
   explicit AsyncCall(const OpKernelContext::Params& p)
       : params(p), ctx(params) {}
 };
@@ -435,8 +445,16 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
       item.inline_kind = Item::Inline::kConst;
       item.constant = *item.node->constant_value();
       item.const_on_arrival = item.initial_pending == 1;
+    } else if (op == "_Send") {
+      item.transfer = Item::Transfer::kSend;
+    } else if (op == "_Recv") {
+      item.transfer = Item::Transfer::kRecv;
     }
-    if (item.kind != NodeKind::kNormal) ex->has_control_flow_ = true;
+    // (A _Recv may receive a dead value, from a cond on another device.)
+    if (item.kind != NodeKind::kNormal ||
+        item.transfer == Item::Transfer::kRecv) {
+      ex->has_control_flow_ = true;
+    }
     item_of[id] = static_cast<int>(ex->items_.size());
     ex->items_.push_back(std::move(item));
   }
@@ -917,8 +935,12 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
   TensorValue* inputs = tagged.iter_state->slots.data() + item.input_start;
   if (tagged.dead) {  // passes the deadness on; its live inputs are dropped
     for (int i = 0; i < node.num_inputs(); ++i) inputs[i] = TensorValue();
-    PropagateOutputs(state, tagged, nullptr, ready);
-    return true;
+    // A dead _Send still runs: with its input unset, its kernel sends the
+    // deadness to the device waiting for it.
+    if (item.transfer != Item::Transfer::kSend) {
+      PropagateOutputs(state, tagged, nullptr, ready);
+      return true;
+    }
   }
   for (int i = 0; i < node.num_inputs(); ++i) {
     TensorValue& in = inputs[i];
@@ -957,6 +979,8 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
   const int64_t start_us = stats != nullptr ? NowMicrosSinceEpoch() : 0;
   if (AsyncOpKernel* async = item.kernel->AsAsync()) {
     auto* call = new AsyncCall(params);
+    call->params.rendezvous =
+        FrameView(tagged, params.rendezvous, &call->frame_view);
     async->ComputeAsync(
         &call->ctx, [this, state, tagged, call, stats, start_us] {
           if (stats != nullptr) {
@@ -974,6 +998,8 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
         });
     return false;
   }
+  std::optional<FrameIterRendezvous> frame_view;
+  params.rendezvous = FrameView(tagged, params.rendezvous, &frame_view);
   OpKernelContext ctx(params);
   ComputeGuarded(item.kernel, &ctx);
   if (stats != nullptr) {
@@ -981,6 +1007,20 @@ bool Executor::RunItem(StepState* state, const Tagged& tagged,
   }
   FinishItem(state, tagged, &ctx, ready);
   return true;
+}
+
+// The rendezvous a node's kernel sees: `step_rendezvous`, except for a _Send
+// or _Recv inside a loop, which sees it through a view (made in `view`)
+// whose keys name the frame instance and iteration.
+Rendezvous* Executor::FrameView(
+    const Tagged& tagged, Rendezvous* step_rendezvous,
+    std::optional<FrameIterRendezvous>* view) const {
+  if (step_rendezvous == nullptr || tagged.frame->is_root() ||
+      items_[tagged.item].transfer == Item::Transfer::kNone) {
+    return step_rendezvous;
+  }
+  view->emplace(step_rendezvous, tagged.frame->id, tagged.iter);
+  return &view->value();
 }
 
 // Runs a node of Item::inline_kind without its kernel. False when the
@@ -1045,6 +1085,13 @@ void Executor::FinishItem(StepState* state, const Tagged& tagged,
     return;
   }
   TensorValue* outputs = ctx->mutable_outputs();
+  if (item.transfer == Item::Transfer::kRecv && !outputs[0].has_value()) {
+    // The value sent was dead (see sendrecv_ops.cc): so is this one.
+    Tagged dead = tagged;
+    dead.dead = true;
+    PropagateOutputs(state, dead, nullptr, ready);
+    return;
+  }
   for (int o = 0; o < node.num_outputs(); ++o) {
     const TensorValue& v = outputs[o];
     // A Switch leaves its untaken output unset: dead.
@@ -1300,6 +1347,9 @@ Executor::FrameState* Executor::ChildFrame(StepState* state, FrameState* parent,
     child->info = &frames_[enter.child_frame];
     child->parent = parent;
     child->parent_iter = parent_iter;
+    if (state->step->rendezvous != nullptr) {  // keys of partitioned loops
+      child->id = ChildFrameId(parent->id, parent_iter, child->info->name);
+    }
     child->pending_enters = child->info->num_enters;
     child->iterations.push_back(
         std::make_unique<IterState>(*child->info, has_control_flow_));

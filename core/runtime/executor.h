@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "core/framework/cancellation.h"
@@ -19,6 +20,8 @@
 #include "core/platform/thread_pool.h"
 
 namespace tensorweave {
+
+class FrameIterRendezvous;
 
 struct ExecutorSpec {
   std::vector<Endpoint> feeds;    // values supplied by the caller
@@ -94,7 +97,8 @@ class Executor {
   // holding up the others.
   bool StartsCheap() const;
 
-  // True when the graph has loops or conditionals (Switch, Merge, Enter...).
+  // True when the graph has loops or conditionals (Switch, Merge, Enter...),
+  // or a _Recv (its value may be dead: a conditional on another device).
   bool has_control_flow() const { return has_control_flow_; }
 
   // The nodes this executor runs, in graph order (for tests and tools).
@@ -150,6 +154,8 @@ class Executor {
   void HandOver(StepState* state, int64_t* owned) const;
   bool RunInline(StepState* state, const Tagged& tagged, TensorValue* inputs,
                  std::vector<Tagged>* ready) const;
+  Rendezvous* FrameView(const Tagged& tagged, Rendezvous* step_rendezvous,
+                        std::optional<FrameIterRendezvous>* view) const;
   void Finish(StepState* state) const;
   Status CollectFetches(StepState* state, std::vector<Tensor>* fetches) const;
 

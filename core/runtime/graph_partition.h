@@ -10,6 +10,19 @@
 // copies it. So an edge whose producer writes one memory and whose consumer
 // reads the other is cut even on one device, and the step's feeds and
 // fetches of such a device pass through the client's device.
+//
+// Control flow (TensorFlow's AddControlFlow): a dead tensor crosses devices
+// like a live one (its _Send sends it marked dead), so a cond's branches may
+// be on other devices than its Switch and Merge. A while loop's values cross
+// devices once per iteration, under rendezvous keys that name the frame and
+// iteration (frame_rendezvous.h); each device that receives (or sends) a
+// value inside a loop frame runs a control loop, Enter -> Merge ->
+// Switch(pred) -> NextIteration, whose predicate is the frame's LoopCond,
+// sent from its device (the frame's leader) every iteration, so that every
+// device runs the frame's iterations as the leader does; each _Recv of the
+// frame on that device takes a control edge from the control loop's Merge.
+// Nested frames nest their control loops. An Enter or NextIteration whose
+// consumer is on another device is copied there, its input sent instead.
 #ifndef TENSORWEAVE_CORE_RUNTIME_GRAPH_PARTITION_H_
 #define TENSORWEAVE_CORE_RUNTIME_GRAPH_PARTITION_H_
 
