@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 
+from distributed_util import wait_for
 from tensorweave.distributed import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -22,15 +23,6 @@ def _steps(log):
     return [tuple(int(v) for v in x.split()[1:3]) for x in log.splitlines() if x.startswith("STEP ")]
 
 
-def _wait_for(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_training_resumes_from_the_latest_checkpoint_after_a_ps_restart(tmp_path):
     ckpt = tmp_path / "ckpt"
     command = [sys.executable, TASK, "--checkpoint-dir", str(ckpt), "--every", str(EVERY), "--last-step", str(LAST)]
@@ -39,7 +31,7 @@ def test_training_resumes_from_the_latest_checkpoint_after_a_ps_restart(tmp_path
         def log():
             return cluster.log("worker", 0)
 
-        _wait_for(lambda: len(_steps(log())) >= 3 * EVERY + 5, 90, "the chief's first steps")
+        wait_for(lambda: len(_steps(log())) >= 3 * EVERY + 5, 90, "the chief's first steps")
         cluster.kill("ps", 0, signal.SIGKILL)
         before = _steps(log())
         time.sleep(0.5)  # the chief notices and tries again while the ps is down

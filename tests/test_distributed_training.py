@@ -10,21 +10,12 @@ import sys
 import time
 
 import pytest
-
+from distributed_util import wait_for
 from tensorweave.distributed import launch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "examples", "distributed", "train_digits_async.py")
 pytest.importorskip("sklearn")
-
-
-def _wait_for(predicate, timeout, what):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_async_between_graph_training_reaches_single_process_accuracy(tmp_path):
@@ -52,7 +43,7 @@ def test_async_between_graph_training_reaches_single_process_accuracy(tmp_path):
 def test_a_killed_parameter_server_is_unavailable_within_seconds(tmp_path):
     script = os.path.join(ROOT, "tests", "distributed_fault_task.py")
     with launch.LocalCluster([sys.executable, script], num_ps=1, num_workers=1, logdir=str(tmp_path)) as cluster:
-        _wait_for(lambda: "STEPPING" in cluster.log("worker", 0), 60, "the worker's first steps")
+        wait_for(lambda: "STEPPING" in cluster.log("worker", 0), 60, "the worker's first steps")
         killed_at = time.time()
         cluster.kill("ps", 0, signal.SIGKILL)
         codes = cluster.wait(timeout=30)  # a hang fails here (TimeoutError), and the cluster is killed
@@ -72,10 +63,10 @@ def test_asynchronous_workers_go_on_when_one_is_killed(tmp_path):
     script = os.path.join(ROOT, "tests", "distributed_fault_task.py")
     with launch.LocalCluster([sys.executable, script], num_ps=1, num_workers=2, logdir=str(tmp_path)) as cluster:
         for i in (0, 1):
-            _wait_for(lambda i=i: "STEPPING" in cluster.log("worker", i), 60, f"worker {i}'s first steps")
+            wait_for(lambda i=i: "STEPPING" in cluster.log("worker", i), 60, f"worker {i}'s first steps")
         cluster.kill("worker", 1, signal.SIGKILL)
         at_kill = _steps(cluster.log("worker", 0))
-        _wait_for(lambda: _steps(cluster.log("worker", 0)) >= at_kill + 60, 60, "worker 0 to go on")
+        wait_for(lambda: _steps(cluster.log("worker", 0)) >= at_kill + 60, 60, "worker 0 to go on")
         log = cluster.log("worker", 0)
         assert cluster.procs[("worker", 0)].poll() is None, log
     assert "ERROR" not in log, log
