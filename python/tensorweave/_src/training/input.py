@@ -281,22 +281,24 @@ def _validate_keep_input(keep_input, enqueue_many):
 
 def _enqueue_op(queue, tensor_list, enqueue_many, keep_input):
     """The enqueue of tensor_list that keep_input allows: the rows it selects (a vector), or the whole enqueue
-    when the scalar is true (a cond); a plain enqueue when keep_input is the constant True."""
+    when the scalar is true: a cond, or (as TF's smart_cond) a plain enqueue or a NoOp when the scalar is a
+    constant (the plain batch functions pass the constant True)."""
     enqueue_fn = queue.enqueue_many if enqueue_many else queue.enqueue
-    if keep_input is True:
-        return enqueue_fn(tensor_list)
     if keep_input.shape.ndims == 1:
         which = math_ops.cast(keep_input, dtypes.int32)
         return enqueue_fn([data_flow_ops.dynamic_partition(t, which, num_partitions=2)[1] for t in tensor_list])
+    static = array_ops.constant_value(keep_input)
+    if static is not None:
+        return enqueue_fn(tensor_list) if bool(static) else gen_ops.no_op()
     return control_flow_ops.cond(keep_input, lambda: enqueue_fn(tensor_list), gen_ops.no_op)
 
 
-def _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input=True):
+def _enqueue_join(queue, tensor_list_list, enqueue_many, keep_input):
     enqueue_ops = [_enqueue_op(queue, tl, enqueue_many, keep_input) for tl in tensor_list_list]
     queue_runner.add_queue_runner(queue_runner.QueueRunner(queue, enqueue_ops))
 
 
-def _enqueue(queue, tensor_list, threads, enqueue_many, keep_input=True):
+def _enqueue(queue, tensor_list, threads, enqueue_many, keep_input):
     enqueue_ops = [_enqueue_op(queue, tensor_list, enqueue_many, keep_input)] * threads
     queue_runner.add_queue_runner(queue_runner.QueueRunner(queue, enqueue_ops))
 
