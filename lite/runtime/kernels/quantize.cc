@@ -94,30 +94,15 @@ struct OpData {
   ParamLayout layout;
 };
 
-// Calls f(T{}) for the integer types of quantized tensors.
-template <typename F>
-Status DispatchQuantized(DataType type, F&& f) {
-  switch (type) {
-    case DataType::kInt8:
-      return f(int8_t{});
-    case DataType::kUInt8:
-      return f(uint8_t{});
-    case DataType::kInt16:
-      return f(int16_t{});
-    case DataType::kUInt16:
-      return f(uint16_t{});
-    case DataType::kInt32:
-      return f(int32_t{});
-    default:
-      return Status::Error(StatusCode::kUnsupported, "no quantized type %s",
-                           DataTypeName(type));
-  }
-}
+// The integer types of quantized tensors.
+constexpr TypeSet kQuantizedTypes =
+    TypeBit(DataType::kInt8) | TypeBit(DataType::kUInt8) |
+    TypeBit(DataType::kInt16) | TypeBit(DataType::kUInt16) |
+    TypeBit(DataType::kInt32);
 
 bool IsQuantizedType(DataType t, bool with_int32) {
-  return t == DataType::kInt8 || t == DataType::kUInt8 ||
-         t == DataType::kInt16 || t == DataType::kUInt16 ||
-         (with_int32 && t == DataType::kInt32);
+  return (kQuantizedTypes & TypeBit(t)) != 0 &&
+         (with_int32 || t != DataType::kInt32);
 }
 
 // QUANTIZE and DEQUANTIZE: x, scale, optional zero_point.
@@ -181,26 +166,29 @@ Status Eval(KernelContext* context, Node* node) {
   const float* scale = scale_tensor->data_as<float>();
   ThreadPool* pool = context->thread_pool();
   const int64_t n = x->num_elements();
-  return DispatchQuantized(quantize ? y->type : x->type, [&](auto tag) {
-    using T = decltype(tag);
-    const T* zp = zp_tensor ? zp_tensor->data_as<T>() : nullptr;
-    pool->ParallelFor(
-        n, 16384, pool->num_threads(), [&](int64_t begin, int64_t end) {
-          ForEachRun(d.layout, begin, end,
-                     [&](int64_t at, int64_t count, int64_t p, int64_t step) {
-                       if (quantize) {
-                         QuantizeRun<T>(x->data_as<float>() + at, count,
-                                        scale + p, zp ? zp + p : nullptr, step,
-                                        y->data_as<T>() + at);
-                       } else {
-                         DequantizeRun<T>(x->data_as<T>() + at, count,
-                                          scale + p, zp ? zp + p : nullptr,
-                                          step, y->data_as<float>() + at);
-                       }
-                     });
-        });
-    return Status::Ok();
-  });
+  return DispatchTypes<kQuantizedTypes>(
+      quantize ? y->type : x->type, quantize ? "QUANTIZE" : "DEQUANTIZE",
+      [&](auto tag) {
+        using T = decltype(tag);
+        const T* zp = zp_tensor ? zp_tensor->data_as<T>() : nullptr;
+        pool->ParallelFor(
+            n, 16384, pool->num_threads(), [&](int64_t begin, int64_t end) {
+              ForEachRun(
+                  d.layout, begin, end,
+                  [&](int64_t at, int64_t count, int64_t p, int64_t step) {
+                    if (quantize) {
+                      QuantizeRun<T>(x->data_as<float>() + at, count, scale + p,
+                                     zp ? zp + p : nullptr, step,
+                                     y->data_as<T>() + at);
+                    } else {
+                      DequantizeRun<T>(x->data_as<T>() + at, count, scale + p,
+                                       zp ? zp + p : nullptr, step,
+                                       y->data_as<float>() + at);
+                    }
+                  });
+            });
+        return Status::Ok();
+      });
 }
 
 // DYNAMIC_QUANTIZE: x -> y, scale, zero_point.
