@@ -27,7 +27,7 @@ import numpy as np
 from converters import twl_schema, twl_writer
 from converters.errors import ConversionError
 
-_NUMPY_OF_TYPE = {v: k for k, v in twl_writer._TENSOR_TYPES.items()}
+_NUMPY_OF_TYPE = {v: k for k, v in twl_writer.TENSOR_TYPES.items()}
 
 
 def _snake(camel):

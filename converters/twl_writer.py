@@ -57,7 +57,8 @@ def integrity_of(data):
     return struct.unpack("<I", data[-8:-4])[0], zlib.crc32(memoryview(data)[:-8])
 
 
-_TENSOR_TYPES = {
+# numpy dtype -> the schema's TensorType name: the element types the lite runtime has.
+TENSOR_TYPES = {
     np.dtype(np.float32): "FLOAT32",
     np.dtype(np.int32): "INT32",
     np.dtype(np.int64): "INT64",
@@ -88,9 +89,9 @@ _ENUM_FIELDS = {
 def tensor_type(dtype):
     """The schema's TensorType name of a numpy dtype (ConversionError if none)."""
     dtype = np.dtype(dtype)
-    if dtype not in _TENSOR_TYPES:
+    if dtype not in TENSOR_TYPES:
         raise ConversionError(f"the lite runtime has no {dtype} tensors")
-    return _TENSOR_TYPES[dtype]
+    return TENSOR_TYPES[dtype]
 
 
 MAX_DIM = (1 << 31) - 1  # .twl dims are int32

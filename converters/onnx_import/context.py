@@ -14,27 +14,12 @@ from converters import tables
 from converters.errors import NodeError as _NodeError
 from converters.lowering import TO_NCHW, TO_NHWC, require_const
 from converters.onnx_import.shapes import TensorShapes
-from converters.twl_writer import TwlModelBuilder
+from converters.twl_writer import TENSOR_TYPES, TwlModelBuilder
 
 IMPORTERS = {}  # ONNX op type -> importer(ctx, node), filled by @imports
 imports = tables.registrar(IMPORTERS)
 # The op domains the importers know: ONNX's default one.
 DEFAULT_DOMAINS = ("", "ai.onnx")
-# The element types the lite runtime has.
-LITE_TYPES = (
-    np.float32,
-    np.int32,
-    np.int64,
-    np.uint8,
-    np.int8,
-    np.bool_,
-    np.float64,
-    np.int16,
-    np.uint16,
-    np.uint32,
-    np.uint64,
-    np.float16,
-)
 
 
 def attrs(node):
@@ -44,7 +29,7 @@ def attrs(node):
 
 def is_lite_type(dtype):
     """Whether the lite runtime has element type `dtype`."""
-    return np.dtype(dtype) in [np.dtype(t) for t in LITE_TYPES]
+    return np.dtype(dtype) in TENSOR_TYPES
 
 
 def nhwc_shape(shape):
