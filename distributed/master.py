@@ -71,6 +71,8 @@ class MasterSession:
         self.config = config
         self.lock = threading.Lock()
         self.plans = {}
+        self.running = {}  # step id -> plan of the steps in progress (closing the session cancels them)
+        self.closed = False
 
     def extend(self, graph_def, version):
         with self.lock:
@@ -102,7 +104,7 @@ class MasterSession:
         for plan in plans:
             for address, _, handle, _, _ in plan.parts:
                 try:
-                    self.master.channels.future(address, rpc.WORKER, "DeregisterGraph", wire.encode({"handle": handle}))
+                    self.master.channels.send(address, rpc.WORKER, "DeregisterGraph", wire.encode({"handle": handle}))
                 except Exception:  # noqa: BLE001, S110 - best effort: the task may be gone
                     pass
 
@@ -272,6 +274,14 @@ class MasterService:
         with self._lock:
             s = self._sessions.pop(header.get("session"), None)
         if s is not None:
+            # Its steps in progress (one blocked in a dequeue, say) end with CancelledError, as a local
+            # session's do when it is closed.
+            with s.lock:
+                s.closed = True
+                running = list(s.running.items())
+            for step_id, plan in running:
+                err = errors.CancelledError(None, None, f"the session was closed while step {step_id} ran")
+                self._abort_everywhere(plan, step_id, err)
             s.forget_plans()
         return wire.encode({})
 
@@ -348,6 +358,17 @@ class MasterService:
         thread (this task's own part when it has one: no RPC), the others each a blocking call on a long-lived
         thread (no thread started per call); a failure aborts the step everywhere."""
         step_id = random.getrandbits(62) + 1
+        with session.lock:
+            if session.closed:
+                raise errors.CancelledError(None, None, "the session was closed")
+            session.running[step_id] = plan
+        try:
+            return self._run_plan_step(session, plan, feed_values, timeout_ms, trace, step_id)
+        finally:
+            with session.lock:
+                session.running.pop(step_id, None)
+
+    def _run_plan_step(self, session, plan, feed_values, timeout_ms, trace, step_id):
         deadline = timeout_ms / 1000.0 if timeout_ms else rpc.STEP_TIMEOUT
         own = self.server.task_name
         failures = []  # (part index, error), in the order they happened
@@ -431,7 +452,7 @@ class MasterService:
                     pass
                 continue
             try:
-                self.channels.future(address, rpc.WORKER, "AbortStep", msg, timeout=rpc.CONTROL_TIMEOUT)
+                self.channels.send(address, rpc.WORKER, "AbortStep", msg, timeout=rpc.CONTROL_TIMEOUT)
             except Exception:  # noqa: BLE001, S110 - best effort
                 pass
 
