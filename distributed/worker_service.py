@@ -60,8 +60,9 @@ class WorkerService:
         self.task_name = task_name
         self.transport = transport  # this task's Transport (holds the values a RunGraph sends to its caller)
         self._lock = threading.Lock()
-        # Registered graphs (internal handles) that receive nothing from other tasks: their steps cannot wait on
-        # the task that runs them, so what they send it can wait for the reply.
+        # Registered graphs (internal handles) that receive nothing from other tasks and have no op that may wait
+        # for another step: their steps cannot wait on the task that runs them, so what they send it can wait
+        # for the reply.
         self._self_contained = set()
         # Graph handles given out carry this server's instance in their high bits: a master's handle from an
         # earlier run of this task (which restarted since) is NotFound, never another graph.
@@ -105,7 +106,7 @@ class WorkerService:
     def register_graph(self, header, payload):
         data = bytes(payload)
         handle = self.env.register_graph(data)
-        if not waits_on_others(data, self.task_name)[0]:
+        if not any(waits_on_others(data, self.task_name)):
             with self._lock:
                 self._self_contained.add(handle)
         return wire.encode({"handle": self._external(handle)})
@@ -352,8 +353,9 @@ class Transport:
     for a sender thread join it, so one PushTensors call carries them all (a control edge as a flag, with no
     payload); a tensor over `rpc.CHUNK_BYTES` is streamed alone (PushTensorStream). The values a RunGraph
     sends to the task that called it are held (`hold`) and go back with its reply (`take`), no push at all,
-    unless the call is still running `hold_ms` later (its step may wait for something that task does next):
-    then they are pushed."""
+    unless the call is still running `hold_ms` later (default 5, TW_REPLY_HOLD_MS: a long computation after
+    the send): then they are pushed. Only graphs that cannot wait on the caller's task hold (no value from
+    another task, no op of BLOCKING_OPS)."""
 
     def __init__(self, channels, resolve, hold_ms=None):
         self._channels = channels
@@ -363,7 +365,7 @@ class Transport:
         self._queues = {}  # address -> [(dst_task, step_id, key, array, is_dead, done)] not yet taken
         self._scheduled = set()  # addresses with a sender scheduled that has not taken its queue yet
         self._holds = {}  # step id -> _Hold
-        self._hold_s = (float(os.environ.get("TW_REPLY_HOLD_MS", "2")) if hold_ms is None else hold_ms) / 1000.0
+        self._hold_s = (float(os.environ.get("TW_REPLY_HOLD_MS", "5")) if hold_ms is None else hold_ms) / 1000.0
         self._timer = None
         self._timer_idle = False
         self._timer_cv = threading.Condition(self._lock)

@@ -74,7 +74,7 @@ def test_a_steps_values_for_one_task_travel_in_one_call(cluster, monkeypatch):
         with tw.Session(worker.target) as sess:
             feed = np.full([2, 3], 0.5, np.float32)
             sess.run(outs, {w: feed})  # the plan is made and registered
-            spy = _Spy(monkeypatch, ps, delay=0.05)
+            spy = _Spy(monkeypatch, ps, delay=0.2)
             got = sess.run(outs, {w: feed})
     np.testing.assert_array_equal(got[0], np.arange(6, dtype=np.float32).reshape(2, 3) * 0.25)
     np.testing.assert_array_equal(got[1], np.array([1, -2, 3, 2**31 - 1], np.int32))
@@ -102,6 +102,8 @@ def test_what_a_part_sends_its_caller_comes_back_with_the_reply(cluster, monkeyp
             sess.run(v.initializer)
             sess.run([head, on_ps])
             spy = _Spy(monkeypatch, ps)
+            # (a loaded machine may take longer than the hold time; pushing then is right, but not this test's)
+            monkeypatch.setattr(ps._worker.transport, "_hold_s", 30.0)
             for _ in range(3):
                 got_head, got_sum = sess.run([head, on_ps])
                 np.testing.assert_array_equal(got_head, [0.0, 2.0, 4.0])
