@@ -1,7 +1,9 @@
 """The Worker service of a task (grpcio generic handlers over `WorkerEnv`, the C++ runtime of the task):
-GetStatus, RegisterGraph, RunGraph, DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensor (unary) /
-PushTensorStream (client streaming, for tensors over `rpc.CHUNK_BYTES`) through which other tasks push the
-tensors their `_Send`s address to this task. Also the transport that pushes this task's own `_Send`s to other
+GetStatus, RegisterGraph, RunGraph (whose reply also carries what the step sent the calling task, when it could
+wait for it), DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensors (a batch of values, of one or
+more steps, control edges as flags) / PushTensor (one value, the older form) / PushTensorStream (client
+streaming, for tensors over `rpc.CHUNK_BYTES`) through which other tasks push the tensors their `_Send`s
+address to this task. Also the transport that pushes this task's own `_Send`s to other
 tasks. Every handler validates what it receives: a malformed request ends with an error status, never a crash.
 """
 
