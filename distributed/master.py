@@ -20,6 +20,7 @@ from tensorweave._src.framework import errors
 from tensorweave._src.framework import step_stats_pb2
 from tensorweave.distributed import rpc
 from tensorweave.distributed import wire
+from tensorweave.distributed import worker_service
 from tensorweave.distributed.worker_service import _as_array
 from tensorweave.distributed.worker_service import _int
 from tensorweave.distributed.worker_service import _names
@@ -46,10 +47,19 @@ def task_of(device):
 class _Plan:
     """One step signature's registered parts: [(address, task name, graph handle, feeds, fetches)]."""
 
-    def __init__(self, parts, fetch_owner, graph_defs=()):
+    def __init__(self, parts, fetch_owner, graph_defs=(), own_task=None):
         self.parts = parts
         self.fetch_owner = fetch_owner  # fetch name -> (part index, position in that part's fetches)
         self.graph_defs = graph_defs  # the serialized GraphDef each part's task registered
+        # (remote part, own part) when the step is a part on one other task that needs nothing from this one
+        # nor waits on other steps, and a part on this task: that one runs first and its reply brings what
+        # it sends here, then this task's part runs, all in the calling thread (no thread hand-off).
+        self.sequential = None
+        own = [i for i, p in enumerate(parts) if p[1] == own_task]
+        if len(parts) == 2 and own:
+            remote = 1 - own[0]
+            if not any(worker_service.waits_on_others(graph_defs[remote], parts[remote][1])):
+                self.sequential = (remote, own[0])
 
 
 class MasterSession:
@@ -61,6 +71,8 @@ class MasterSession:
         self.config = config
         self.lock = threading.Lock()
         self.plans = {}
+        self.running = {}  # step id -> plan of the steps in progress (closing the session cancels them)
+        self.closed = False
 
     def extend(self, graph_def, version):
         with self.lock:
@@ -92,7 +104,7 @@ class MasterSession:
         for plan in plans:
             for address, _, handle, _, _ in plan.parts:
                 try:
-                    self.master.channels.future(address, rpc.WORKER, "DeregisterGraph", wire.encode({"handle": handle}))
+                    self.master.channels.send(address, rpc.WORKER, "DeregisterGraph", wire.encode({"handle": handle}))
                 except Exception:  # noqa: BLE001, S110 - best effort: the task may be gone
                     pass
 
@@ -226,7 +238,7 @@ class MasterService:
         missing = [f for f in fetches if f not in fetch_owner and f not in feeds]  # a fed fetch: the fed value
         if missing:
             raise errors.InternalError(None, None, f"no task fetches {missing}")
-        return _Plan(registered, fetch_owner, graph_defs)
+        return _Plan(registered, fetch_owner, graph_defs, self.server.task_name)
 
     # --- handlers ---------------------------------------------------------------
     def _session(self, header):
@@ -262,6 +274,14 @@ class MasterService:
         with self._lock:
             s = self._sessions.pop(header.get("session"), None)
         if s is not None:
+            # Its steps in progress (one blocked in a dequeue, say) end with CancelledError, as a local
+            # session's do when it is closed.
+            with s.lock:
+                s.closed = True
+                running = list(s.running.items())
+            for step_id, plan in running:
+                err = errors.CancelledError(None, None, f"the session was closed while step {step_id} ran")
+                self._abort_everywhere(plan, step_id, err)
             s.forget_plans()
         return wire.encode({})
 
@@ -338,6 +358,17 @@ class MasterService:
         thread (this task's own part when it has one: no RPC), the others each a blocking call on a long-lived
         thread (no thread started per call); a failure aborts the step everywhere."""
         step_id = random.getrandbits(62) + 1
+        with session.lock:
+            if session.closed:
+                raise errors.CancelledError(None, None, "the session was closed")
+            session.running[step_id] = plan
+        try:
+            return self._run_plan_step(session, plan, feed_values, timeout_ms, trace, step_id)
+        finally:
+            with session.lock:
+                session.running.pop(step_id, None)
+
+    def _run_plan_step(self, session, plan, feed_values, timeout_ms, trace, step_id):
         deadline = timeout_ms / 1000.0 if timeout_ms else rpc.STEP_TIMEOUT
         own = self.server.task_name
         failures = []  # (part index, error), in the order they happened
@@ -367,6 +398,7 @@ class MasterService:
                         "timeout_ms": timeout_ms,
                         "wait_for_sends": False,
                         "trace": trace,
+                        "reply_to": own,
                     },
                     [feed_values[n] for n in t_feeds],
                 )
@@ -374,6 +406,14 @@ class MasterService:
                 reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
                 header, payload = wire.decode(reply)
                 values = wire.decode_tensors(header, payload)
+                if "pushes" in header:  # what that task's part sent to this one, carried by the reply
+                    n = header.get("outputs")
+                    if not isinstance(n, int) or not 0 <= n <= len(values):
+                        raise errors.InvalidArgumentError(None, None, f"malformed RunGraph reply: outputs {n!r}")
+                    metas = header["tensors"][n:]
+                    pushed = wire.decode_pushes(header["pushes"], values[n:], metas, "RunGraph reply")
+                    values = values[:n]
+                    self.server._worker.deliver_all(pushed)
                 return (values, base64.b64decode(header.get("step_stats", ""))) if trace else values
             except grpc.RpcError as e:
                 failed(i, _tagged(rpc.error_from_rpc(e, f"RunGraph on {task} at {address}"), task))
@@ -384,12 +424,18 @@ class MasterService:
             return None
 
         n = len(plan.parts)
-        inline = next((i for i, part in enumerate(plan.parts) if part[1] == own), 0)
-        others = [(i, self._threads.submit(lambda i=i: run_part(i))) for i in range(n) if i != inline]
         outputs = [None] * n
-        outputs[inline] = run_part(inline)
-        for i, call in others:
-            outputs[i] = call.result()
+        if plan.sequential is not None:
+            remote, local = plan.sequential
+            outputs[remote] = run_part(remote)
+            if not failures:
+                outputs[local] = run_part(local)
+        else:
+            inline = next((i for i, part in enumerate(plan.parts) if part[1] == own), 0)
+            others = [(i, self._threads.submit(lambda i=i: run_part(i))) for i in range(n) if i != inline]
+            outputs[inline] = run_part(inline)
+            for i, call in others:
+                outputs[i] = call.result()
         if failures:
             err = _root_cause([e for _, e in failures])
             self._step_failed(session, err)
@@ -406,7 +452,7 @@ class MasterService:
                     pass
                 continue
             try:
-                self.channels.future(address, rpc.WORKER, "AbortStep", msg, timeout=rpc.CONTROL_TIMEOUT)
+                self.channels.send(address, rpc.WORKER, "AbortStep", msg, timeout=rpc.CONTROL_TIMEOUT)
             except Exception:  # noqa: BLE001, S110 - best effort
                 pass
 

@@ -71,6 +71,7 @@ class Channels:
         self._lock = threading.Lock()
         self._channels = {}
         self._methods = {}
+        self._in_flight = set()  # futures of `send`s
         self.metadata = security.metadata()
 
     def channel(self, address):
@@ -106,6 +107,19 @@ class Channels:
     def future(self, address, service, name, request, timeout=None):
         m = self.method(address, service, name)
         return m.future(request, timeout=timeout or CONTROL_TIMEOUT, metadata=self.metadata)
+
+    def send(self, address, service, name, request, timeout=None):
+        """A call whose reply nobody waits for (best effort: an abort, a deregistration). Its future is kept
+        until it ends: grpcio cancels the call of a future that is garbage-collected before that."""
+        f = self.future(address, service, name, request, timeout)
+        with self._lock:
+            self._in_flight.add(f)
+
+        def ended(f):
+            with self._lock:
+                self._in_flight.discard(f)
+
+        f.add_done_callback(ended)
 
     def drop(self, address):
         """Forgets the channel of `address` (a task that restarted gets a fresh one)."""

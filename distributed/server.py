@@ -163,8 +163,9 @@ class Server:
         intra = int(getattr(cfg, "intra_op_parallelism_threads", 0) or 0)
         self._env = _pywrap.WorkerEnv(d.job_name, d.task_index, device_count, inter, intra)
         self.channels = rpc.Channels(self._security)
-        self._env.set_transport(worker_service.Transport(self.channels, self._resolve))
-        self._worker = worker_service.WorkerService(self._env, self.task_name)
+        transport = worker_service.Transport(self.channels, self._resolve)
+        self._env.set_transport(transport)
+        self._worker = worker_service.WorkerService(self._env, self.task_name, transport)
         self._master = _master.MasterService(self)
 
         self._grpc = grpc.server(

@@ -171,3 +171,59 @@ def decode_tensors(header, payload, key="tensors"):
     if offset != len(payload):
         raise _invalid(f"malformed message: {len(payload) - offset} bytes after its tensors")
     return out
+
+
+def is_control_value(array):
+    """Whether a sent value is the dummy of a control edge (a float32 scalar 0.0, what the partitioner sends
+    across a task boundary for a control dependency): it crosses as a flag, with no payload."""
+    return (
+        isinstance(array, np.ndarray) and array.ndim == 0 and array.dtype == np.float32 and array.view(np.uint32) == 0
+    )
+
+
+_CONTROL = np.zeros((), np.float32)
+_CONTROL.flags.writeable = False
+FLOAT = dtypes.float32.as_datatype_enum
+
+
+def encode_pushes(items):
+    """(entries, tensors) of pushed values `items` [(step_id, key, array, is_dead)]: one entry each
+    ({"step_id", "key", "is_dead", "control"}), and the arrays of those that are not control edges (a control
+    edge's dummy value needs no bytes), in order."""
+    entries, tensors = [], []
+    for step_id, key, array, is_dead in items:
+        control = bool(is_control_value(array))
+        entries.append({"step_id": step_id, "key": key, "is_dead": bool(is_dead), "control": control})
+        if not control:
+            tensors.append(array)
+    return entries, tensors
+
+
+def decode_pushes(entries, tensors, metas, what="push"):
+    """[(step_id, key, array, is_dead, dtype enum)] of the entries of a batched push (or of a RunGraph reply),
+    the tensors decoded from its payload and their metas, after checking every field: InvalidArgumentError
+    naming what is wrong."""
+    if not isinstance(entries, list):
+        raise _invalid(f"malformed {what}: its entries are not a list")
+    out, i = [], 0
+    for e in entries:
+        if not isinstance(e, dict):
+            raise _invalid(f"malformed {what}: an entry is not an object")
+        step_id, key = e.get("step_id"), e.get("key")
+        is_dead, control = e.get("is_dead", False), e.get("control", False)
+        if not isinstance(step_id, int) or isinstance(step_id, bool):
+            raise _invalid(f"malformed {what}: step id {step_id!r} is not an integer")
+        if not isinstance(key, str):
+            raise _invalid(f"malformed {what}: rendezvous key {key!r} is not a string")
+        if not isinstance(is_dead, bool) or not isinstance(control, bool):
+            raise _invalid(f"malformed {what} of {key}: is_dead and control are flags")
+        if control:
+            out.append((step_id, key, _CONTROL, is_dead, FLOAT))
+            continue
+        if i >= len(tensors):
+            raise _invalid(f"malformed {what}: {key} has no tensor in the message")
+        out.append((step_id, key, tensors[i], is_dead, metas[i]["dtype"]))
+        i += 1
+    if i != len(tensors):
+        raise _invalid(f"malformed {what}: {len(tensors) - i} tensors that no entry names")
+    return out

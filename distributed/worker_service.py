@@ -1,14 +1,18 @@
 """The Worker service of a task (grpcio generic handlers over `WorkerEnv`, the C++ runtime of the task):
-GetStatus, RegisterGraph, RunGraph, DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensor (unary) /
-PushTensorStream (client streaming, for tensors over `rpc.CHUNK_BYTES`) through which other tasks push the
-tensors their `_Send`s address to this task. Also the transport that pushes this task's own `_Send`s to other
+GetStatus, RegisterGraph, RunGraph (whose reply also carries what the step sent the calling task, when it could
+wait for it), DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensors (a batch of values, of one or
+more steps, control edges as flags) / PushTensor (one value, the older form) / PushTensorStream (client
+streaming, for tensors over `rpc.CHUNK_BYTES`) through which other tasks push the tensors their `_Send`s
+address to this task. Also the transport that pushes this task's own `_Send`s to other
 tasks. Every handler validates what it receives: a malformed request ends with an error status, never a crash.
 """
 
 import base64
 import logging
 import random
+import os
 import threading
+import time
 
 import grpc
 import numpy as np
@@ -53,10 +57,15 @@ def handler(fn):
 class WorkerService:
     """The worker side of a task: `env` is its `_pywrap_tensorweave.WorkerEnv`."""
 
-    def __init__(self, env, task_name):
+    def __init__(self, env, task_name, transport=None):
         self.env = env
         self.task_name = task_name
+        self.transport = transport  # this task's Transport (holds the values a RunGraph sends to its caller)
         self._lock = threading.Lock()
+        # Registered graphs (internal handles) that receive nothing from other tasks and have no op that may wait
+        # for another step: their steps cannot wait on the task that runs them, so what they send it can wait
+        # for the reply.
+        self._self_contained = set()
         # Graph handles given out carry this server's instance in their high bits: a master's handle from an
         # earlier run of this task (which restarted since) is NotFound, never another graph.
         self._instance = random.getrandbits(30) + 1
@@ -86,6 +95,7 @@ class WorkerService:
             "AbortStep": handler(self.abort_step),
             "Reset": handler(self.reset),
             "PushTensor": handler(self.push_tensor),
+            "PushTensors": handler(self.push_tensors),
             "PushTensorStream": grpc.stream_unary_rpc_method_handler(self.push_tensor_stream),
         }
         return grpc.method_handlers_generic_handler(rpc.WORKER, methods)
@@ -96,7 +106,11 @@ class WorkerService:
         return wire.encode({"task": self.task_name, "devices": devices})
 
     def register_graph(self, header, payload):
-        handle = self.env.register_graph(bytes(payload))
+        data = bytes(payload)
+        handle = self.env.register_graph(data)
+        if not any(waits_on_others(data, self.task_name)):
+            with self._lock:
+                self._self_contained.add(handle)
         return wire.encode({"handle": self._external(handle)})
 
     def run_graph(self, header, payload):
@@ -113,20 +127,50 @@ class WorkerService:
         trace = header.get("trace", False)
         if not isinstance(trace, bool):
             raise errors.InvalidArgumentError(None, None, f"malformed request: trace {trace!r}")
+        reply_to = header.get("reply_to")
+        if reply_to is not None and not isinstance(reply_to, str):
+            raise errors.InvalidArgumentError(None, None, f"malformed request: reply_to {reply_to!r}")
         values = wire.decode_tensors(header, payload)
         if len(values) != len(feed_names):
             raise errors.InvalidArgumentError(
                 None, None, f"malformed request: {len(feed_names)} feed names and {len(values)} feed values"
             )
-        out = self.run_local(handle, step_id, dict(zip(feed_names, values)), fetches, timeout_ms, wait_for_sends, trace)
+        # What this step sends to the caller's task goes back with the reply (not while the caller waits for
+        # the pushes to be acknowledged, nor when this graph waits for values from other tasks).
+        hold = (
+            reply_to is not None
+            and not wait_for_sends
+            and self.transport is not None
+            and handle & 0xFFFFFFFF in self._self_contained
+            and handle >> 32 == self._instance
+        )
+        if hold:
+            self.transport.hold(step_id, reply_to)
+        try:
+            out = self.run_local(
+                handle, step_id, dict(zip(feed_names, values)), fetches, timeout_ms, wait_for_sends, trace
+            )
+        except BaseException:
+            if hold:
+                self.transport.release(step_id)
+            raise
         reply = {}
         if trace:
             out, stats = out
             reply["step_stats"] = base64.b64encode(stats).decode("ascii")
-        return wire.encode_tensors(reply, [_as_array(v) for v in out])
+        tensors = [_as_array(v) for v in out]
+        if hold:
+            entries, pushed = wire.encode_pushes(self.transport.take(step_id))
+            reply["pushes"] = entries
+            reply["outputs"] = len(tensors)
+            tensors.extend(pushed)
+        return wire.encode_tensors(reply, tensors)
 
     def deregister_graph(self, header, payload):
-        self.env.deregister_graph(self._internal(_int(header, "handle", "graph handle")))
+        handle = self._internal(_int(header, "handle", "graph handle"))
+        self.env.deregister_graph(handle)
+        with self._lock:
+            self._self_contained.discard(handle)
         return wire.encode({})
 
     def cleanup_step(self, header, payload):
@@ -156,6 +200,25 @@ class WorkerService:
         (value,) = wire.decode_tensors(header, payload)
         self._deliver(step_id, key, value, metas[0], bool(header.get("is_dead", False)))
         return wire.encode({})
+
+    def push_tensors(self, header, payload):
+        """A batch of pushed values (of one or more steps): every entry is checked before any is delivered."""
+        tensors = wire.decode_tensors(header, payload)
+        items = wire.decode_pushes(header.get("pushes"), tensors, header.get("tensors", []))
+        self.deliver_all(items)
+        return wire.encode({})
+
+    def deliver_all(self, items):
+        """Delivers [(step_id, key, array, is_dead, dtype enum)] into this task's rendezvous; the first error is
+        raised after the others were delivered (their steps go on; the failed one's sender aborts it)."""
+        first = None
+        for step_id, key, value, is_dead, dtype in items:
+            try:
+                self.env.deliver(step_id, key, value, dtype, list(value.shape), is_dead)
+            except errors.OpError as e:
+                first = first or e
+        if first is not None:
+            raise first
 
     def push_tensor_stream(self, request_iterator, context):
         """A large tensor: the first message is a push header with the tensor's meta and the first chunk; the
@@ -200,6 +263,43 @@ class WorkerService:
         self.env.deliver(step_id, key, value, meta["dtype"], list(value.shape), is_dead)
 
 
+# Ops whose kernels may wait for something another step (or another task's part of this step) does: a queue's
+# enqueue (full) and dequeue (empty), an accumulator's take, a reader's read (from a queue), a Python function.
+BLOCKING_OPS = frozenset(
+    {
+        "QueueEnqueueV2",
+        "QueueEnqueueManyV2",
+        "QueueDequeueV2",
+        "QueueDequeueManyV2",
+        "QueueDequeueUpToV2",
+        "AccumulatorTakeGradient",
+        "SparseAccumulatorTakeGradient",
+        "ReaderReadV2",
+        "ReaderReadUpToV2",
+        "PyFunc",
+        "PyFuncStateless",
+        "EagerPyFunc",
+    }
+)
+
+
+def waits_on_others(graph_def, task_name):
+    """(receives, blocks) of a task's serialized GraphDef: whether it has a _Recv of a value another task than
+    `task_name` sends, and whether it has an op that may wait for other steps (BLOCKING_OPS)."""
+    from tensorweave._src.framework import graph_pb2
+
+    g = graph_pb2.GraphDef()
+    g.ParseFromString(graph_def)
+    prefix = task_name + "/"
+    receives = blocks = False
+    for node in g.node:
+        if node.op == "_Recv":
+            src = node.attr["send_device"].s.decode(errors="replace")
+            receives = receives or not src.startswith(prefix)
+        blocks = blocks or node.op in BLOCKING_OPS
+    return receives, blocks
+
+
 def _chain(first, rest):
     yield from first
     yield from rest
@@ -236,56 +336,180 @@ def _flatten(value):
         yield value
 
 
+class _Hold:
+    """The values a RunGraph's `_Send`s address to the task that called it, held for its reply."""
+
+    __slots__ = ("deadline", "items", "task")
+
+    def __init__(self, task, deadline):
+        self.task = task
+        self.deadline = deadline
+        self.items = []  # [(step_id, key, array, is_dead, done)]
+
+
 class Transport:
     """Pushes the tensors this task's `_Send`s address to other tasks (called by the C++ runtime from its
-    executor threads: it only hands the call to a sender thread; `done(code, message)` runs when the call
-    ends)."""
+    executor threads: it only queues the value; `done(code, message)` runs when its push ends).
 
-    def __init__(self, channels, resolve):
+    A step's values for one destination task travel together: values queued while a push to that task waits
+    for a sender thread join it, so one PushTensors call carries them all (a control edge as a flag, with no
+    payload); a tensor over `rpc.CHUNK_BYTES` is streamed alone (PushTensorStream). The values a RunGraph
+    sends to the task that called it are held (`hold`) and go back with its reply (`take`), no push at all,
+    unless the call is still running `hold_ms` later (default 5, TW_REPLY_HOLD_MS: a long computation after
+    the send): then they are pushed. Only graphs that cannot wait on the caller's task hold (no value from
+    another task, no op of BLOCKING_OPS)."""
+
+    def __init__(self, channels, resolve, hold_ms=None):
         self._channels = channels
         self._resolve = resolve  # "/job:j/replica:0/task:i" -> address
         self._threads = rpc.Threads("tw-send")
+        self._lock = threading.Lock()
+        self._queues = {}  # address -> [(dst_task, step_id, key, array, is_dead, done)] not yet taken
+        self._scheduled = set()  # addresses with a sender scheduled that has not taken its queue yet
+        self._holds = {}  # step id -> _Hold
+        self._hold_s = (float(os.environ.get("TW_REPLY_HOLD_MS", "5")) if hold_ms is None else hold_ms) / 1000.0
+        self._timer = None
+        self._timer_idle = False
+        self._timer_cv = threading.Condition(self._lock)
 
     def __call__(self, dst_task, step_id, key, array, is_dead, done):
+        with self._lock:
+            hold = self._holds.get(step_id)
+            if hold is not None and hold.task == dst_task:
+                hold.items.append((step_id, key, array, is_dead, done))
+                return
+        self._push(dst_task, [(step_id, key, array, is_dead, done)])
+
+    # --- values held for a RunGraph reply ----------------------------------------------------------------
+    def hold(self, step_id, task):
+        """Holds the values step `step_id` sends to `task` (until `take`, or `hold_ms`)."""
+        with self._lock:
+            self._holds[step_id] = _Hold(task, time.monotonic() + self._hold_s)
+            if self._timer is None:
+                self._timer = threading.Thread(target=self._expire, name="tw-hold", daemon=True)
+                self._timer.start()
+            elif self._timer_idle:  # (otherwise it wakes at an earlier deadline and sees this one then)
+                self._timer_idle = False
+                self._timer_cv.notify()
+
+    def take(self, step_id):
+        """The values held for step `step_id`'s reply [(step_id, key, array, is_dead)]; each counts as
+        delivered (the reply carries it). Later sends of the step are pushed."""
+        with self._lock:
+            hold = self._holds.pop(step_id, None)
+        if hold is None:
+            return []
+        for *_, done in hold.items:
+            done(0, "")
+        return [item[:4] for item in hold.items]
+
+    def release(self, step_id):
+        """Pushes what is held for step `step_id` (its RunGraph failed: no reply will carry them)."""
+        with self._lock:
+            hold = self._holds.pop(step_id, None)
+        if hold is not None and hold.items:
+            self._push(hold.task, hold.items)
+
+    def _expire(self):
+        with self._lock:
+            while True:
+                now = time.monotonic()
+                due = [s for s, h in self._holds.items() if h.deadline <= now]
+                expired = [(self._holds.pop(s)) for s in due]
+                if expired:
+                    self._lock.release()
+                    try:
+                        for hold in expired:
+                            if hold.items:
+                                self._push(hold.task, hold.items)
+                    finally:
+                        self._lock.acquire()
+                    continue
+                nxt = min((h.deadline for h in self._holds.values()), default=None)
+                self._timer_idle = nxt is None
+                self._timer_cv.wait(None if nxt is None else max(0.0, nxt - now))
+
+    # --- pushes --------------------------------------------------------------------------------------------
+    def _push(self, dst_task, items):
         try:
             address = self._resolve(dst_task)
-            meta, buffers = wire.tensor_parts(array)
-            header = {"step_id": step_id, "key": key, "is_dead": bool(is_dead), "tensors": [meta]}
-            nbytes = meta["nbytes"]
-            timeout = rpc.CONTROL_TIMEOUT + nbytes / 20e6  # at least 20 MB/s
-            if nbytes <= rpc.CHUNK_BYTES or meta["dtype"] == wire.STRING:
-                method = self._channels.method(address, rpc.WORKER, "PushTensor")
-                request = wire.encode(header, buffers)
-            else:
-                method = self._channels.method(address, rpc.WORKER, "PushTensorStream", streaming=True)
-                request = _chunks(header, buffers[0], rpc.CHUNK_BYTES)
         except errors.OpError as e:
-            done(e.error_code, e.message)
+            for *_, done in items:
+                done(e.error_code, e.message)
+            return
+        small = []
+        for item in items:
+            array = item[2]
+            if array.dtype != object and array.nbytes > rpc.CHUNK_BYTES:
+                self._threads.submit(lambda item=item: self._stream(dst_task, address, item))
+            else:
+                small.append((dst_task,) + item)
+        if not small:
+            return
+        with self._lock:
+            self._queues.setdefault(address, []).extend(small)
+            if address in self._scheduled:
+                return  # the sender scheduled takes these too
+            self._scheduled.add(address)
+        self._threads.submit(lambda: self._send_queued(address))
+
+    def _send_queued(self, address):
+        with self._lock:
+            self._scheduled.discard(address)
+            items = self._queues.pop(address, [])
+        if not items:
+            return
+        try:
+            entries, tensors = wire.encode_pushes([item[1:5] for item in items])
+            request = wire.encode_tensors({"pushes": entries}, tensors)
+            nbytes = sum(t.nbytes for t in tensors)
+            method = self._channels.method(address, rpc.WORKER, "PushTensors")
+        except errors.OpError as e:
+            self._failed(address, items, e.error_code, e.message)
             return
         except Exception as e:  # noqa: BLE001
-            done(errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}")
+            self._failed(address, items, errors.INTERNAL, f"pushing to {items[0][0]}: {type(e).__name__}: {e}")
             return
+        self._call(address, items, method, request, rpc.CONTROL_TIMEOUT + nbytes / 20e6)
 
-        def send():
-            try:
-                method(request, timeout=timeout, metadata=self._channels.metadata)
-                done(0, "")
-                return
-            except grpc.RpcError as e:
-                err = rpc.error_from_rpc(e, f"sending {key} of step {step_id} to {dst_task} at {address}")
-                code, message = err.error_code, err.message
-            except Exception as e:  # noqa: BLE001
-                code, message = errors.INTERNAL, f"sending {key} to {dst_task}: {type(e).__name__}: {e}"
+    def _stream(self, dst_task, address, item):
+        step_id, key, array, is_dead, _ = item
+        try:
+            meta, buffers = wire.tensor_parts(array)
+            header = {"step_id": step_id, "key": key, "is_dead": bool(is_dead), "tensors": [meta]}
+            method = self._channels.method(address, rpc.WORKER, "PushTensorStream", streaming=True)
+            request = _chunks(header, buffers[0], rpc.CHUNK_BYTES)
+        except errors.OpError as e:
+            self._failed(address, [(dst_task,) + item], e.error_code, e.message)
+            return
+        self._call(address, [(dst_task,) + item], method, request, rpc.CONTROL_TIMEOUT + meta["nbytes"] / 20e6)
+
+    def _call(self, address, items, method, request, timeout):
+        try:
+            method(request, timeout=timeout, metadata=self._channels.metadata)
+        except grpc.RpcError as e:
+            _, step_id, key = items[0][:3]
+            what = f"sending {key}" + (f" and {len(items) - 1} more" if len(items) > 1 else "")
+            err = rpc.error_from_rpc(e, f"{what} of step {step_id} to {items[0][0]} at {address}")
+            self._failed(address, items, err.error_code, err.message)
+            return
+        except Exception as e:  # noqa: BLE001
+            self._failed(address, items, errors.INTERNAL, f"pushing to {items[0][0]}: {type(e).__name__}: {e}")
+            return
+        for *_, done in items:
+            done(0, "")
+
+    def _failed(self, address, items, code, message):
+        for *_, done in items:
             done(code, message)
-            # The receiving task's step waits for this value: abort it there with the reason (this task's
-            # RunGraph may have ended already, not waiting for its pushes). Best effort: it may be down.
+        # The receiving task's steps wait for these values: abort them there with the reason (this task's
+        # RunGraph may have ended already, not waiting for its pushes). Best effort: it may be down.
+        for step_id in dict.fromkeys(item[1] for item in items):
             abort = wire.encode({"step_id": step_id, "code": code, "message": message})
             try:
                 self._channels.call(address, rpc.WORKER, "AbortStep", abort)
             except errors.OpError:
                 pass
-
-        self._threads.submit(send)
 
 
 def _chunks(header, data, size):
