@@ -11,6 +11,15 @@ from tensorweave._src.data.dataset_ops import (
 )
 from tensorweave._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY
 from tensorweave._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY
+from tensorweave._src.data.options import (
+    AutoShardPolicy,
+    AutotuneAlgorithm,
+    AutotuneOptions,
+    DistributeOptions,
+    ExternalStatePolicy,
+    OptimizationOptions,
+    ThreadingOptions,
+)
 
 
 def unbatch():
@@ -25,6 +34,13 @@ def enumerate_dataset(start=0):
 
 __all__ = [
     "AUTOTUNE",
+    "AutoShardPolicy",
+    "AutotuneAlgorithm",
+    "AutotuneOptions",
+    "DistributeOptions",
+    "ExternalStatePolicy",
+    "OptimizationOptions",
+    "ThreadingOptions",
     "INFINITE_CARDINALITY",
     "UNKNOWN_CARDINALITY",
     "cardinality",
