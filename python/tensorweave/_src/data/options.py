@@ -85,7 +85,10 @@ def create_option(name, ty, docstring, default_factory=lambda: None):
 
     def get_fn(option):
         if name not in option._options:
-            option._options[name] = default_factory()
+            value = default_factory()
+            if isinstance(value, OptionsBase):
+                value._set_mutable(option._mutable)
+            option._options[name] = value
         return option._options[name]
 
     def set_fn(option, value):
