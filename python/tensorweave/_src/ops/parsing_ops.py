@@ -128,6 +128,9 @@ def _ragged_from_parsed(spec, key, tensors, batch):
             starts = v + tw.gather(example_starts, sp.indices[:, 0])
             limits = tw.concat([starts[1:], tw.reshape(tw.reduce_sum(counts), [1])], axis=0)
             lengths = limits - starts
+            # Rows begin at the first start: values before it belong to no row (TF's unvalidated splits).
+            first = tw.concat([starts, tw.reshape(tw.reduce_sum(counts), [1])], axis=0)[0]
+            rt = rt[first:]
         elif isinstance(partition, RaggedFeature.ValueRowIds):
             # TF: an example has max(its row ids) + 1 rows (0 without ids); ids are shifted by the rows of
             # the examples before it, and a row's length is how many values carry its id.

@@ -127,7 +127,7 @@ def _cross_inputs(inputs):
             if isinstance(t, SparseTensor):
                 t = SparseTensor(t.indices, tw.cast(t.values, dtypes.int64), t.dense_shape)
             elif isinstance(t, RaggedTensor):
-                t = t.with_values(tw.cast(t.values, dtypes.int64))
+                t = t.with_flat_values(tw.cast(t.flat_values, dtypes.int64))
             else:
                 t = tw.cast(t, dtypes.int64)
         elif dtype not in (dtypes.int64, dtypes.string):
@@ -218,7 +218,8 @@ def _to_sparse(rt):
 
 def sparse_cross(inputs, name=None, separator=None):
     """The feature cross of `inputs` (SparseTensors or dense matrices) as a SparseTensor [batch, most crosses],
-    TensorFlow's `tf.sparse.cross` (`separator` defaults to "_X_").
+    TensorFlow's `tf.sparse.cross` (`separator` defaults to "_X_"; as TensorFlow, the SparseTensors come first in
+    each cross, then the dense inputs).
 
     Example:
       >>> import tensorweave as tw
@@ -227,20 +228,23 @@ def sparse_cross(inputs, name=None, separator=None):
       ...     print(sess.run(st).values.tolist())
       [b'a_X_1', b'a_X_2', b'b_X_3', b'b_X_4']
     """
-    _check_sparse_inputs(inputs)
+    inputs = _check_sparse_inputs(inputs)
     return _to_sparse(_cross(inputs, False, 0, 0, "_X_" if separator is None else separator, name or "SparseCross"))
 
 
 def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     """`sparse_cross`'s crosses hashed as TensorFlow's `tf.sparse.cross_hashed` (see `ragged.cross_hashed`)."""
-    _check_sparse_inputs(inputs)
+    inputs = _check_sparse_inputs(inputs)
     key = _DEFAULT_CROSS_HASH_KEY if hash_key is None else hash_key
     return _to_sparse(_cross(inputs, True, int(num_buckets), int(key), "_X_", name or "SparseCrossHashed"))
 
 
 def _check_sparse_inputs(inputs):
+    """The inputs of a sparse cross in TensorFlow's order: the SparseTensors, then the dense ones."""
     if not isinstance(inputs, (tuple, list)):
         raise TypeError("Inputs must be a list")
     for t in inputs:
         if isinstance(t, RaggedTensor):
             raise TypeError("Inputs must be SparseTensors or Tensors, got a RaggedTensor")
+    is_sparse = [isinstance(t, (SparseTensor, SparseTensorValue)) for t in inputs]
+    return [t for t, s in zip(inputs, is_sparse) if s] + [t for t, s in zip(inputs, is_sparse) if not s]
