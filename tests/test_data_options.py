@@ -6,7 +6,6 @@ import time
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 
 
@@ -207,7 +206,9 @@ def _threads_used(pool_size, num_parallel_calls=4, n=24):
         return x * 3
 
     with tw.Graph().as_default():
-        ds = tw.data.Dataset.range(n).map(lambda x: tw.py_func(record, [x], tw.int64), num_parallel_calls=num_parallel_calls)
+        ds = tw.data.Dataset.range(n).map(
+            lambda x: tw.py_func(record, [x], tw.int64), num_parallel_calls=num_parallel_calls
+        )
         if pool_size is not None:
             ds = ds.with_options(_set(tw.data.Options(), {"threading.private_threadpool_size": pool_size}))
         out = [int(v) for v in _read_all(ds)]
@@ -244,9 +245,8 @@ def test_private_pool_applies_to_the_whole_pipeline(graph):
 def test_negative_values_raise_tensorflows_error(graph, field, arg):
     ds = tw.data.Dataset.range(3).with_options(_set(tw.data.Options(), {f"threading.{field}": -1}))
     it = tw.data.make_initializable_iterator(ds)
-    with tw.Session() as sess:
-        with pytest.raises(tw.errors.InvalidArgumentError, match=f"`{arg}` must be >= 0"):
-            sess.run(it.initializer)
+    with tw.Session() as sess, pytest.raises(tw.errors.InvalidArgumentError, match=f"`{arg}` must be >= 0"):
+        sess.run(it.initializer)
 
 
 def test_negative_values_raise_in_tensorflows_ops_too():

@@ -3,7 +3,6 @@ RaggedFeature's RowStarts / ValueRowIds partitions, against TensorFlow."""
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
 
 

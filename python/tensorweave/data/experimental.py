@@ -34,6 +34,8 @@ def enumerate_dataset(start=0):
 
 __all__ = [
     "AUTOTUNE",
+    "INFINITE_CARDINALITY",
+    "UNKNOWN_CARDINALITY",
     "AutoShardPolicy",
     "AutotuneAlgorithm",
     "AutotuneOptions",
@@ -41,8 +43,6 @@ __all__ = [
     "ExternalStatePolicy",
     "OptimizationOptions",
     "ThreadingOptions",
-    "INFINITE_CARDINALITY",
-    "UNKNOWN_CARDINALITY",
     "cardinality",
     "enumerate_dataset",
     "get_output_classes",

@@ -549,9 +549,7 @@ class DatasetV1:
         )
         for op_type, arg, value in steps:
             if value is not None:
-                handle = gen_ops.apply_op(
-                    op_type, {"input_dataset": handle, arg: _int64(value, arg), **self._attrs()}
-                )
+                handle = gen_ops.apply_op(op_type, {"input_dataset": handle, arg: _int64(value, arg), **self._attrs()})
         return handle
 
     # --- iterators ---------------------------------------------------------------------------------------------

@@ -87,7 +87,9 @@ class Iterator:
             },
         )
         with ops.colocate_with(resource.op):
-            initializer = gen_ops.apply_op("MakeIterator", {"dataset": dataset._finalized_variant(), "iterator": resource})
+            initializer = gen_ops.apply_op(
+                "MakeIterator", {"dataset": dataset._finalized_variant(), "iterator": resource}
+            )
         return Iterator(resource, initializer, dataset.output_types, dataset.output_shapes, dataset.output_classes)
 
     @staticmethod
