@@ -132,4 +132,5 @@ def test_errors_match_tensorflow():
 def test_no_gradient(graph):
     true = tw.constant([[1]], tw.int64)
     _, t, _ = tw.nn.learned_unigram_candidate_sampler(true, 1, 2, True, 5)
+    assert t.op.type == "LearnedUnigramCandidateSampler"
     assert tw.gradients(t, [true]) == [None]

@@ -188,7 +188,16 @@ def _pipeline():
 )
 def test_with_options_gives_the_same_values(graph, spec):
     plain = _read_all(_pipeline())
+    before = {op.name for op in graph.get_operations()}
     with_options = _read_all(_pipeline().with_options(_set(tw.data.Options(), spec)))
+    added = sorted(op.type for op in graph.get_operations() if op.name not in before and "ThreadPool" in op.type)
+    added += sorted(op.type for op in graph.get_operations() if op.name not in before and "IntraOp" in op.type)
+    want = []
+    if spec.get("threading.private_threadpool_size") is not None:
+        want.append("PrivateThreadPoolDataset")
+    if spec.get("threading.max_intra_op_parallelism") is not None:
+        want.append("MaxIntraOpParallelismDataset")
+    assert added == want
     assert len(plain) == len(with_options) == 29  # 43 elements kept, twice each, in batches of 3
     for a, b in zip(plain, with_options):
         np.testing.assert_array_equal(a, b)

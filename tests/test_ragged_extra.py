@@ -153,6 +153,7 @@ def test_cross_errors(graph):
 
 def test_cross_has_no_gradient(graph):
     ids = tw.ragged.cross_hashed([tw.constant([[1], [2]], tw.int64)], num_buckets=5)
+    assert ids.values.op.type == "RaggedCross"
     assert tw.gradients(tw.cast(ids.values, tw.float32), []) == []
 
 
