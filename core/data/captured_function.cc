@@ -1,6 +1,7 @@
 #include "core/data/captured_function.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <utility>
@@ -182,12 +183,34 @@ Status CapturedFunction::Run(IteratorContext* ctx, const Element& element,
     StepContext step;
     step.resource_mgr = ctx != nullptr ? ctx->resource_mgr : nullptr;
     step.intra_op_pool = ctx != nullptr ? ctx->intra_op_pool : nullptr;
-    step.inter_op_pool = FunctionInterOpPool();
-    if (step.inter_op_pool == nullptr) {
-      return errors::ResourceExhausted(who_, ": no threads for its runs");
-    }
     step.step_id = next_function_step_id.fetch_add(1);
-    TW_RETURN_IF_ERROR(executor_->Run(step, args, &fetched));
+    if (ctx != nullptr && ctx->function_pool != nullptr) {
+      // PrivateThreadPoolDataset: the whole call runs on the pipeline's own
+      // pool. It starts there and its ops are handed on within the pool
+      // (RunAsync), so no thread of the pool waits for another's work.
+      step.inter_op_pool = ctx->function_pool;
+      std::mutex mu;
+      std::condition_variable cv;
+      bool finished = false;
+      Status status;
+      ctx->function_pool->Schedule([&] {
+        executor_->RunAsync(step, args, &fetched, [&](const Status& s) {
+          std::lock_guard<std::mutex> lock(mu);
+          status = s;
+          finished = true;
+          cv.notify_all();
+        });
+      });
+      std::unique_lock<std::mutex> lock(mu);
+      cv.wait(lock, [&] { return finished; });
+      TW_RETURN_IF_ERROR(status);
+    } else {
+      step.inter_op_pool = FunctionInterOpPool();
+      if (step.inter_op_pool == nullptr) {
+        return errors::ResourceExhausted(who_, ": no threads for its runs");
+      }
+      TW_RETURN_IF_ERROR(executor_->Run(step, args, &fetched));
+    }
   }
   rets->clear();
   rets->reserve(ret_from_arg_.size());

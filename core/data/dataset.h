@@ -36,6 +36,11 @@ using DataTypeVector = std::vector<DataType>;
 struct IteratorContext {
   ResourceMgr* resource_mgr = nullptr;  // the session's (functions' kernels)
   ThreadPool* intra_op_pool = nullptr;  // the session's (functions' kernels)
+  // A PrivateThreadPoolDataset's own pool: every function call of the
+  // pipeline (map, filter, interleave, ...) runs there, all its ops; null:
+  // the calls start on the caller's thread and hand ops on to the process's
+  // shared function pool (captured_function.cc).
+  ThreadPool* function_pool = nullptr;
 };
 
 class IteratorBase {

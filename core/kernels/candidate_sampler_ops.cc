@@ -1,5 +1,6 @@
-// UniformCandidateSampler, LogUniformCandidateSampler, AllCandidateSampler
-// and ComputeAccidentalHits. A unique draw repeats until num_sampled distinct
+// UniformCandidateSampler, LogUniformCandidateSampler, AllCandidateSampler,
+// FixedUnigramCandidateSampler, LearnedUnigramCandidateSampler and
+// ComputeAccidentalHits. A unique draw repeats until num_sampled distinct
 // classes are found; the expected counts then follow TensorFlow:
 // -expm1(tries * log1p(-p)), or p * num_sampled for a draw with repeats.
 #include <algorithm>
@@ -20,7 +21,58 @@
 namespace tensorweave {
 namespace {
 
-enum class Sampler { kUniform, kLogUniform, kAll, kFixedUnigram };
+enum class Sampler {
+  kUniform,
+  kLogUniform,
+  kAll,
+  kFixedUnigram,
+  kLearnedUnigram
+};
+
+// The counts of a learned-unigram sampler (TensorFlow's UnigramSampler): every
+// class starts at 1 and each true class a step sees adds 1 (after the step's
+// draw). A Fenwick tree keeps drawing and updating O(log range_max).
+class LearnedCounts {
+ public:
+  void Reset(int64_t n) {
+    count_.assign(n, 1);
+    tree_.assign(n + 1, 0);
+    for (int64_t i = 1; i <= n; ++i) {
+      tree_[i] += 1;
+      const int64_t parent = i + (i & -i);
+      if (parent <= n) tree_[parent] += tree_[i];
+    }
+    total_ = n;
+    top_ = 1;
+    while (top_ * 2 <= n) top_ *= 2;
+  }
+  int64_t total() const { return total_; }
+  int64_t count(int64_t k) const { return count_[k]; }
+  void Add(int64_t k) {
+    ++count_[k];
+    ++total_;
+    for (int64_t i = k + 1; i < static_cast<int64_t>(tree_.size());
+         i += i & -i) {
+      ++tree_[i];
+    }
+  }
+  // The class whose cumulative count range holds r, for r in [0, total).
+  int64_t Find(int64_t r) const {
+    int64_t pos = 0;
+    for (int64_t step = top_; step > 0; step /= 2) {
+      if (pos + step < static_cast<int64_t>(tree_.size()) &&
+          tree_[pos + step] <= r) {
+        pos += step;
+        r -= tree_[pos];
+      }
+    }
+    return pos;
+  }
+
+ private:
+  std::vector<int64_t> count_, tree_;
+  int64_t total_ = 0, top_ = 1;
+};
 
 template <Sampler kKind>
 class CandidateSamplerOp : public OpKernel {
@@ -57,6 +109,17 @@ class CandidateSamplerOp : public OpKernel {
     if (kKind == Sampler::kFixedUnigram && ctx->status().ok()) {
       ctx->SetStatus(LoadUnigrams(ctx));
     }
+    if (kKind == Sampler::kLearnedUnigram && ctx->status().ok()) {
+      // TensorFlow's UnigramSampler keeps int32 counts.
+      if (range_max_ >= std::numeric_limits<int32_t>::max()) {
+        ctx->SetStatus(errors::InvalidArgument(
+            "range_max must be < 2147483647 for a learned unigram sampler, "
+            "got ",
+            range_max_));
+      } else {
+        learned_.Reset(range_max_);
+      }
+    }
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -75,10 +138,12 @@ class CandidateSamplerOp : public OpKernel {
                                              &sampled_count));
     int64_t* s = sampled->data<int64_t>();
     int64_t tries = num_sampled_;
+    // Held from the draw through the learned counts' update.
+    std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
     if (kKind == Sampler::kAll) {
       for (int64_t i = 0; i < num_sampled_; ++i) s[i] = i;
     } else {
-      std::lock_guard<std::mutex> lock(mu_);
+      lock.lock();
       if (unique_) {
         std::unordered_set<int64_t> seen;
         tries = 0;
@@ -103,6 +168,17 @@ class CandidateSamplerOp : public OpKernel {
     const int64_t* t = true_classes.data<int64_t>();
     for (int64_t i = 0; i < true_classes.num_elements(); ++i) {
       true_count->data<float>()[i] = expected(t[i]);
+    }
+    if (kKind == Sampler::kLearnedUnigram) {
+      // The counts learn this step's true classes after its draw (as
+      // TensorFlow); classes outside [0, range_max) teach nothing, and the
+      // total stays below 2^31 as TensorFlow's does.
+      const int64_t room =
+          std::numeric_limits<int32_t>::max() - learned_.total();
+      const int64_t n = std::min(true_classes.num_elements(), room);
+      for (int64_t i = 0; i < n; ++i) {
+        if (t[i] >= 0 && t[i] < range_max_) learned_.Add(t[i]);
+      }
     }
   }
 
@@ -202,6 +278,12 @@ class CandidateSamplerOp : public OpKernel {
   }
 
   int64_t Sample() {
+    if (kKind == Sampler::kLearnedUnigram) {
+      const int64_t r = std::min<int64_t>(
+          static_cast<int64_t>(NextDouble() * learned_.total()),
+          learned_.total() - 1);
+      return learned_.Find(r);
+    }
     if (kKind == Sampler::kFixedUnigram) {
       const double r = NextDouble() * total_weight_;
       const auto it =
@@ -221,6 +303,11 @@ class CandidateSamplerOp : public OpKernel {
     if (k < 0 || k >= range_max_) return 0.0;
     if (kKind == Sampler::kUniform) return 1.0 / range_max_;
     if (kKind == Sampler::kFixedUnigram) return weights_[k] / total_weight_;
+    if (kKind == Sampler::kLearnedUnigram) {
+      // float / float, as TensorFlow's UnigramSampler.
+      return static_cast<float>(learned_.count(k)) /
+             static_cast<float>(learned_.total());
+    }
     return std::log((k + 2.0) / (k + 1.0)) / log_range_;
   }
 
@@ -229,6 +316,7 @@ class CandidateSamplerOp : public OpKernel {
   double log_range_ = 0;
   std::vector<double> weights_, cumulative_;
   double total_weight_ = 1;
+  LearnedCounts learned_;
   std::mutex mu_;
   Philox gen_;
   Philox::Block block_{};
@@ -292,6 +380,8 @@ REGISTER_KERNEL(KernelDef("AllCandidateSampler"),
                 CandidateSamplerOp<Sampler::kAll>);
 REGISTER_KERNEL(KernelDef("FixedUnigramCandidateSampler"),
                 CandidateSamplerOp<Sampler::kFixedUnigram>);
+REGISTER_KERNEL(KernelDef("LearnedUnigramCandidateSampler"),
+                CandidateSamplerOp<Sampler::kLearnedUnigram>);
 REGISTER_KERNEL(KernelDef("ComputeAccidentalHits"), ComputeAccidentalHitsOp);
 
 }  // namespace

@@ -59,6 +59,12 @@ TW_SAMPLER_OP("LogUniformCandidateSampler", .Attr("range_max: int"),
               "num_sampled classes from [0, range_max) with P(k) = log((k + "
               "2) / (k + 1)) / log(range_max + 1) (Zipfian), without repeats "
               "when unique, with each class's expected count.");
+TW_SAMPLER_OP("LearnedUnigramCandidateSampler", .Attr("range_max: int >= 1"),
+              "num_sampled classes from [0, range_max) with P(k) = count(k) "
+              "/ sum(count): every count starts at 1 and each true class a "
+              "step sees adds 1 to its count after the step's draw "
+              "(TensorFlow's UnigramSampler), without repeats when unique, "
+              "with each class's expected count.");
 TW_SAMPLER_OP("AllCandidateSampler", ,
               "The classes 0 .. num_sampled - 1, each with expected count 1.");
 #undef TW_SAMPLER_OP

@@ -308,4 +308,32 @@ REGISTER_OP("IteratorFromStringHandleV2")
         "The iterator a string handle names; its dtypes and shapes must be "
         "output_types/output_shapes when given.");
 
+REGISTER_OP("PrivateThreadPoolDataset")
+    .Input("input_dataset: string")
+    .Input("num_threads: int64")
+    .Output("handle: string")
+    .SetIsStateful()
+    .Attr("output_types: list(type) >= 1")
+    .Attr("output_shapes: list(shape) >= 1")
+    .SetShapeFn(ScalarOutput)
+    .Doc(
+        "The input's elements, its functions' ops (map, filter, interleave, "
+        "...) run on a pool of num_threads threads of its own (0: one per "
+        "core) made for each iterator (tf.data.Options' "
+        "threading.private_threadpool_size).");
+
+REGISTER_OP("MaxIntraOpParallelismDataset")
+    .Input("input_dataset: string")
+    .Input("max_intra_op_parallelism: int64")
+    .Output("handle: string")
+    .SetIsStateful()
+    .Attr("output_types: list(type) >= 1")
+    .Attr("output_shapes: list(shape) >= 1")
+    .SetShapeFn(ScalarOutput)
+    .Doc(
+        "The input's elements, each kernel of its functions splitting its "
+        "work over at most max_intra_op_parallelism threads (0: the "
+        "session's intra-op setting; tf.data.Options' "
+        "threading.max_intra_op_parallelism).");
+
 }  // namespace tensorweave

@@ -1,6 +1,6 @@
-// Ragged tensor ops (TensorFlow's names): RaggedRange. Host-only kernels in
-// core/kernels/ragged_ops.cc; the rest of tf.RaggedTensor is built from plain
-// ops in Python (python/tensorweave/_src/ops/ragged/).
+// Ragged tensor ops (TensorFlow's names): RaggedRange, RaggedCross. Host-only
+// kernels in core/kernels/ragged_ops.cc; the rest of tf.RaggedTensor is built
+// from plain ops in Python (python/tensorweave/_src/ops/ragged/).
 #include "core/framework/op_def.h"
 #include "core/framework/shape_inference.h"
 
@@ -53,5 +53,39 @@ REGISTER_OP("RaggedRange")
     .Doc(
         "The ragged vector whose row i is range(starts[i], limits[i], "
         "deltas[i]); scalar inputs are broadcast.");
+
+REGISTER_OP("RaggedCross")
+    .Input("ragged_values: ragged_values_types")
+    .Input("ragged_row_splits: ragged_splits_types")
+    .Input("sparse_indices: Nsparse * int64")
+    .Input("sparse_values: sparse_values_types")
+    .Input("sparse_shape: Nsparse * int64")
+    .Input("dense_inputs: dense_types")
+    .Output("output_values: out_values_type")
+    .Output("output_row_splits: out_row_splits_type")
+    .Attr("Nsparse: int >= 0")
+    .Attr("input_order: string")
+    .Attr("hashed_output: bool")
+    .Attr("num_buckets: int >= 0")
+    .Attr("hash_key: int")
+    .Attr("ragged_values_types: list({int64, string}) >= 0")
+    .Attr("ragged_splits_types: list({int32, int64}) >= 0")
+    .Attr("sparse_values_types: list({int64, string}) >= 0")
+    .Attr("dense_types: list({int64, string}) >= 0")
+    .Attr("out_values_type: {int64, string}")
+    .Attr("out_row_splits_type: {int32, int64}")
+    // Not TensorFlow's (its RaggedCross always joins with "_X_"): the
+    // separator of tf.sparse.cross(separator=...), TF's SparseCrossV2.
+    .Attr("separator: string = '_X_'")
+    .SetShapeFn([](InferenceContext* c) {
+      c->set_output(0, PartialShape({-1}));
+      c->set_output(1, PartialShape({-1}));
+      return Status::OK();
+    })
+    .Doc(
+        "The feature crosses of ragged, sparse and dense inputs (in "
+        "input_order: R, S, D), row by row: each choice of one value per "
+        "input joined by separator, or hashed (FingerprintCat64 from hash_key, "
+        "modulo num_buckets) with hashed_output.");
 
 }  // namespace tensorweave

@@ -15,6 +15,7 @@ from tensorweave._src.ops.candidate_sampling_ops import (
     all_candidate_sampler,
     compute_accidental_hits,
     fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
     log_uniform_candidate_sampler,
     nce_loss,
     sampled_softmax_loss,

@@ -8,6 +8,7 @@ Example:
   [3 0 1]
 """
 
+from tensorweave._src.ops.ragged_array_ops import boolean_mask, cross, cross_hashed  # noqa: F401
 from tensorweave._src.ops.ragged_ops import (  # noqa: F401
     concat,
     constant,
@@ -26,9 +27,12 @@ from tensorweave._src.ops.ragged_tensor import (  # noqa: F401
 
 __all__ = [
     "RaggedTensorValue",
+    "boolean_mask",
     "concat",
     "constant",
     "constant_value",
+    "cross",
+    "cross_hashed",
     "is_ragged",
     "map_flat_values",
     "placeholder",

@@ -15,6 +15,7 @@ from tensorweave._src.framework.random_seed import get_seed, set_random_seed
 from tensorweave._src.ops.candidate_sampling_ops import (
     all_candidate_sampler,
     fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler,
     log_uniform_candidate_sampler,
     uniform_candidate_sampler,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "fold_in",
     "gamma",
     "get_seed",
+    "learned_unigram_candidate_sampler",
     "log_uniform_candidate_sampler",
     "multinomial",
     "normal",

@@ -1,6 +1,8 @@
 """tw.sparse: TF1's tf.sparse module (sparse tensors and their ops)."""
 
 from tensorweave._src.framework.sparse_tensor import SparseTensor  # noqa: F401
+from tensorweave._src.ops.ragged_array_ops import sparse_cross as cross  # noqa: F401
+from tensorweave._src.ops.ragged_array_ops import sparse_cross_hashed as cross_hashed  # noqa: F401
 from tensorweave._src.ops.sparse_ops import (  # noqa: F401
     expand_dims,
     eye,

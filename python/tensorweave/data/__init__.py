@@ -35,6 +35,7 @@ from tensorweave._src.data.dataset_ops import FixedLengthRecordDatasetV1 as Fixe
 from tensorweave._src.data.dataset_ops import TextLineDatasetV1 as TextLineDataset
 from tensorweave._src.data.dataset_ops import TFRecordDatasetV1 as TFRecordDataset
 from tensorweave._src.data.iterator_ops import Iterator
+from tensorweave._src.data.options import Options, ThreadingOptions
 from tensorweave._src.data.structure import DatasetSpec
 from tensorweave.data import experimental
 
@@ -46,8 +47,10 @@ __all__ = [
     "DatasetSpec",
     "FixedLengthRecordDataset",
     "Iterator",
+    "Options",
     "TFRecordDataset",
     "TextLineDataset",
+    "ThreadingOptions",
     "experimental",
     "get_output_classes",
     "get_output_shapes",

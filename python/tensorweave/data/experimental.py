@@ -11,6 +11,15 @@ from tensorweave._src.data.dataset_ops import (
 )
 from tensorweave._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY
 from tensorweave._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY
+from tensorweave._src.data.options import (
+    AutoShardPolicy,
+    AutotuneAlgorithm,
+    AutotuneOptions,
+    DistributeOptions,
+    ExternalStatePolicy,
+    OptimizationOptions,
+    ThreadingOptions,
+)
 
 
 def unbatch():
@@ -27,6 +36,13 @@ __all__ = [
     "AUTOTUNE",
     "INFINITE_CARDINALITY",
     "UNKNOWN_CARDINALITY",
+    "AutoShardPolicy",
+    "AutotuneAlgorithm",
+    "AutotuneOptions",
+    "DistributeOptions",
+    "ExternalStatePolicy",
+    "OptimizationOptions",
+    "ThreadingOptions",
     "cardinality",
     "enumerate_dataset",
     "get_output_classes",

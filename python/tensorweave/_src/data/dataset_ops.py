@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 
+from tensorweave._src.data import options as options_lib
 from tensorweave._src.data import structure
 from tensorweave._src.framework import dtypes as _dtypes
 from tensorweave._src.framework import ops, random_seed, tensor_shape
@@ -61,6 +62,8 @@ DATASET_OPS = (
     "IteratorToStringHandle",
     "IteratorFromStringHandleV2",
     "DatasetCardinality",
+    "PrivateThreadPoolDataset",
+    "MaxIntraOpParallelismDataset",
 )
 for _op_type in DATASET_OPS:
     gradients_impl.NotDifferentiable(_op_type)
@@ -87,10 +90,12 @@ class DatasetV1:
     through an iterator (`make_one_shot_iterator()`, `make_initializable_iterator()`).
     """
 
-    def __init__(self, variant_tensor, output_types, output_shapes):
+    def __init__(self, variant_tensor, output_types, output_shapes, inputs=()):
         self._variant_tensor = variant_tensor
         self._output_types = output_types
         self._output_shapes = output_shapes
+        self._inputs = tuple(inputs)  # the datasets whose options this one's merge (options())
+        self._own_options = None  # with_options
 
     # --- structure ---------------------------------------------------------------------------------------------
 
@@ -254,7 +259,7 @@ class DatasetV1:
                 "name": name,
             },
         )
-        return DatasetV1(handle, types, shapes)
+        return DatasetV1(handle, types, shapes, flat)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None, name=None):
@@ -285,10 +290,14 @@ class DatasetV1:
         types = self._output_types if types is None else types
         shapes = self._output_shapes if shapes is None else shapes
         arguments = {"input_dataset": self._variant_tensor, **inputs, **attrs}
+        for key, value in arguments.items():
+            if isinstance(value, DatasetV1):
+                arguments[key] = value._variant_tensor
         arguments[types_key] = structure.flatten(types)
         arguments["output_shapes"] = _shape_attrs(structure.flatten(shapes))
         arguments["name"] = name
-        return DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes)
+        inputs = (self,) + tuple(d for d in inputs.values() if isinstance(d, DatasetV1))
+        return DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes, inputs)
 
     def apply(self, transformation_func):
         """`transformation_func(self)`, which must return a dataset."""
@@ -419,7 +428,7 @@ class DatasetV1:
         shapes = structure.map_structure(
             lambda a, b: a.most_specific_compatible_shape(b), self._output_shapes, dataset._output_shapes
         )
-        return self._unary("ConcatenateDataset", {"another_dataset": dataset._variant_tensor}, shapes=shapes, name=name)
+        return self._unary("ConcatenateDataset", {"another_dataset": dataset}, shapes=shapes, name=name)
 
     def unbatch(self, name=None):
         """Splits each element along its dimension 0 into elements (the inverse of `batch`)."""
@@ -505,6 +514,43 @@ class DatasetV1:
         """An int64 scalar tensor: the number of elements, INFINITE_CARDINALITY (-1) or UNKNOWN_CARDINALITY
         (-2)."""
         return gen_ops.apply_op("DatasetCardinality", {"input_dataset": self._variant_tensor})
+
+    # --- options -----------------------------------------------------------------------------------------------
+
+    def options(self):
+        """The options of this dataset (read-only): its inputs' merged in order, then those `with_options` gave it
+        (a value set later wins, as TensorFlow's `Options.merge`)."""
+        result = options_lib.Options()
+        for dataset in self._inputs:
+            result = result.merge(dataset.options())
+        if self._own_options is not None:
+            result = result.merge(self._own_options)
+        result._set_mutable(False)
+        return result
+
+    def with_options(self, options, name=None):
+        """This dataset with `options` (a `tf.data.Options`) merged over its own; see `tf.data.Options` for what
+        tensorweave does with each."""
+        del name
+        if not isinstance(options, options_lib.Options):
+            raise TypeError(f"`options` must be a `tf.data.Options`, got {type(options).__name__}.")
+        dataset = DatasetV1(self._variant_tensor, self._output_types, self._output_shapes, (self,))
+        dataset._own_options = options_lib.merge_options(options)  # a copy: later changes to `options` don't count
+        return dataset
+
+    def _finalized_variant(self):
+        """The dataset handle an iterator reads: the threading options applied around the whole pipeline (as
+        TensorFlow's dataset finalization: MaxIntraOpParallelismDataset, then PrivateThreadPoolDataset)."""
+        threading = self.options().threading
+        handle = self._variant_tensor
+        steps = (
+            ("MaxIntraOpParallelismDataset", "max_intra_op_parallelism", threading.max_intra_op_parallelism),
+            ("PrivateThreadPoolDataset", "num_threads", threading.private_threadpool_size),
+        )
+        for op_type, arg, value in steps:
+            if value is not None:
+                handle = gen_ops.apply_op(op_type, {"input_dataset": handle, arg: _int64(value, arg), **self._attrs()})
+        return handle
 
     # --- iterators ---------------------------------------------------------------------------------------------
 
@@ -774,7 +820,7 @@ def _file_dataset(op_type, filenames, inputs, num_parallel_reads, make):
 
 class _FileDataset(DatasetV1):
     def __init__(self, dataset):
-        super().__init__(dataset._variant_tensor, dataset._output_types, dataset._output_shapes)
+        super().__init__(dataset._variant_tensor, dataset._output_types, dataset._output_shapes, (dataset,))
 
 
 def _compression(compression_type):

@@ -66,7 +66,7 @@ class Iterator:
         resource = gen_ops.apply_op(
             "OneShotIterator",
             {
-                "dataset": dataset._variant_tensor,
+                "dataset": dataset._finalized_variant(),
                 "output_types": dataset._flat_types(),
                 "output_shapes": _shape_attrs(dataset._flat_shapes()),
                 "container": "",
@@ -87,7 +87,9 @@ class Iterator:
             },
         )
         with ops.colocate_with(resource.op):
-            initializer = gen_ops.apply_op("MakeIterator", {"dataset": dataset._variant_tensor, "iterator": resource})
+            initializer = gen_ops.apply_op(
+                "MakeIterator", {"dataset": dataset._finalized_variant(), "iterator": resource}
+            )
         return Iterator(resource, initializer, dataset.output_types, dataset.output_shapes, dataset.output_classes)
 
     @staticmethod
@@ -169,7 +171,7 @@ class Iterator:
         with ops.name_scope(name, "make_initializer") as scope, ops.colocate_with(self._iterator_resource.op):
             return gen_ops.apply_op(
                 "MakeIterator",
-                {"dataset": dataset._variant_tensor, "iterator": self._iterator_resource, "name": scope},
+                {"dataset": dataset._finalized_variant(), "iterator": self._iterator_resource, "name": scope},
             )
 
     def get_next(self, name=None):

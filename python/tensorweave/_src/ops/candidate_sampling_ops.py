@@ -50,6 +50,27 @@ def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, r
     return tuple(out)
 
 
+@gen_ops.doc_from("LearnedUnigramCandidateSampler")
+def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None, name=None):
+    """Returns (sampled_candidates, true_expected_count, sampled_expected_count).
+
+    The sampler's counts live in its op: every class starts at 1 and each run adds 1 for each of that run's
+    true classes, after the run's draw (TensorFlow's LearnedUnigramCandidateSampler).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     s, t, e = sess.run(tw.nn.learned_unigram_candidate_sampler([[0]], 1, 4, True, 4, seed=1))
+      ...     print(sorted(s.tolist()), t.shape, e.shape)
+      [0, 1, 2, 3] (1, 1) (4,)
+    """
+    out = gen_ops.learned_unigram_candidate_sampler(
+        _true_classes(true_classes), num_true=num_true, num_sampled=num_sampled, unique=bool(unique),
+        range_max=range_max, name=name, **_seeds(seed),
+    )  # fmt: skip
+    return tuple(out)
+
+
 @gen_ops.doc_from("FixedUnigramCandidateSampler")
 def fixed_unigram_candidate_sampler(
     true_classes,

@@ -57,6 +57,7 @@ for _op_type in (
     "LogUniformCandidateSampler",
     "AllCandidateSampler",
     "FixedUnigramCandidateSampler",
+    "LearnedUnigramCandidateSampler",
     "ComputeAccidentalHits",
 ):
     gradients_impl.NotDifferentiable(_op_type)

@@ -1,7 +1,8 @@
 """Parsing tf.train.Example and SequenceExample protos (TF1's `tf.io` and top-level names): FixedLenFeature,
 FixedLenSequenceFeature, VarLenFeature, SparseFeature, parse_example, parse_single_example (ParseExampleV2),
 parse_sequence_example, parse_single_sequence_example (ParseSequenceExampleV2), serialize_sparse,
-serialize_many_sparse, deserialize_many_sparse. RaggedFeature is not supported."""
+serialize_many_sparse, deserialize_many_sparse, and RaggedFeature (its values and partitions parsed as VarLen
+features, then assembled as TF's parsing_config does)."""
 
 import collections
 import re
@@ -54,12 +55,14 @@ class RaggedFeature(
     collections.namedtuple("RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])
 ):
     """A feature parsed as a RaggedTensor [batch, (values)], or with `partitions` (outermost first: RowSplits,
-    RowLengths or RowLimits of int64 features, or UniformRowLength) [batch, (rows), ..., (values)]; the values
-    are the feature `value_key` (the feature's own key by default)."""
+    RowLengths, RowStarts, RowLimits or ValueRowIds of int64 features, or UniformRowLength)
+    [batch, (rows), ..., (values)]; the values are the feature `value_key` (the feature's own key by default)."""
 
     RowSplits = collections.namedtuple("RowSplits", ["key"])
     RowLengths = collections.namedtuple("RowLengths", ["key"])
+    RowStarts = collections.namedtuple("RowStarts", ["key"])
     RowLimits = collections.namedtuple("RowLimits", ["key"])
+    ValueRowIds = collections.namedtuple("ValueRowIds", ["key"])
     UniformRowLength = collections.namedtuple("UniformRowLength", ["length"])
 
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=dtypes.int32, validate=False):
@@ -67,12 +70,12 @@ class RaggedFeature(
         row_splits_dtype = dtypes.as_dtype(row_splits_dtype)
         if row_splits_dtype not in (dtypes.int32, dtypes.int64):
             raise ValueError(f"Invalid row_splits_dtype: {row_splits_dtype}")
-        kinds = (cls.RowSplits, cls.RowLengths, cls.RowLimits, cls.UniformRowLength)
+        kinds = (cls.RowSplits, cls.RowLengths, cls.RowStarts, cls.RowLimits, cls.ValueRowIds, cls.UniformRowLength)
         for partition in partitions:
             if not isinstance(partition, kinds):
                 raise TypeError(
-                    f"Unsupported partition {partition!r}: tensorweave's RaggedFeature takes RowSplits, RowLengths, "
-                    "RowLimits and UniformRowLength"
+                    f"Unsupported partition {partition!r}: a RaggedFeature takes RowSplits, RowLengths, RowStarts, "
+                    "RowLimits, ValueRowIds and UniformRowLength"
                 )
         return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype, validate)
 
@@ -118,6 +121,26 @@ def _ragged_from_parsed(spec, key, tensors, batch):
         n = _per_example_counts(sp, batch)
         if isinstance(partition, RaggedFeature.RowLengths):
             lengths = v
+        elif isinstance(partition, RaggedFeature.RowStarts):
+            # TF's from_row_starts over the batch: each start shifted by where its example's values begin; a
+            # row ends where the next row (of any later example) starts, the last at the end of the values.
+            example_starts = tw.math.cumsum(counts, exclusive=True)
+            starts = v + tw.gather(example_starts, sp.indices[:, 0])
+            limits = tw.concat([starts[1:], tw.reshape(tw.reduce_sum(counts), [1])], axis=0)
+            lengths = limits - starts
+            # Rows begin at the first start: values before it belong to no row (TF's unvalidated splits).
+            first = tw.concat([starts, tw.reshape(tw.reduce_sum(counts), [1])], axis=0)[0]
+            rt = rt[first:]
+        elif isinstance(partition, RaggedFeature.ValueRowIds):
+            # TF: an example has max(its row ids) + 1 rows (0 without ids); ids are shifted by the rows of
+            # the examples before it, and a row's length is how many values carry its id.
+            rowids = tw.cast(sp.indices[:, 0], dtypes.int32)
+            n = tw.maximum(tw.math.unsorted_segment_max(v + 1, rowids, batch), 0)
+            adjusted = v + tw.gather(tw.math.cumsum(n, exclusive=True), rowids)
+            total = tw.cast(tw.reduce_sum(n), dtypes.int32)
+            lengths = tw.math.bincount(
+                tw.cast(adjusted, dtypes.int32), minlength=total, maxlength=total, dtype=dtypes.int64
+            )
         else:
             # RowSplits / RowLimits: differences within an example; an example's first limit counts from 0,
             # its first split starts no row.
