@@ -249,50 +249,54 @@ void PanelRows(int rows, const int16_t* a, const int16_t* panel,
       return PanelBlock<2, P>(a, panel, panel_stride, k, cols, out, out_stride);
     case 3:
       return PanelBlock<3, P>(a, panel, panel_stride, k, cols, out, out_stride);
-    case 4:
-      return PanelBlock<4, P>(a, panel, panel_stride, k, cols, out, out_stride);
-    case 5:
-      return PanelBlock<5, P>(a, panel, panel_stride, k, cols, out, out_stride);
     default:
-      return PanelBlock<6, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<4, P>(a, panel, panel_stride, k, cols, out, out_stride);
   }
 }
 
 }  // namespace
 
-// Blocks of 6 rows x 16 columns (12 accumulators, 2 panel registers and a
-// broadcast of AVX2's 16), smaller at the edges.
+// Blocks of 4 rows x 16 columns (8 accumulators, 2 panel registers, a
+// broadcast and a product of AVX2's 16: six rows spilled accumulators to
+// the stack), smaller at the edges. Rows go in chunks, each
+// multiplied by every panel in turn, so that a chunk of lhs stays in L1/L2
+// while the panels stream (a panel per column block, not the whole lhs).
 void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          int n, int k, int32_t* out, int64_t out_stride,
                          ThreadPool* pool) {
-  constexpr int kRows = 6, kCols = 16;
+  constexpr int kRows = 4, kCols = 16;
   const int64_t panel_stride = int64_t{(k + 1) / 2} * 16;
-  const int row_blocks = (m + kRows - 1) / kRows;
-  const int col_blocks = (n + kCols - 1) / kCols;
-  const int64_t items = int64_t{row_blocks} * col_blocks;
+  // About 128 KiB of lhs per chunk (in L2 with a panel), a multiple of
+  // kRows.
+  const int chunk = static_cast<int>(std::max<int64_t>(
+      kRows, 131072 / (2 * int64_t{std::max(k, 1)}) / kRows * kRows));
+  const int64_t chunks = (m + chunk - 1) / chunk;
   auto run = [&](int64_t begin, int64_t end) {
-    for (int64_t item = begin; item < end; ++item) {
-      // Column blocks outermost within a range: a panel stays in cache over
-      // consecutive row blocks.
-      const int j = static_cast<int>(item / row_blocks) * kCols;
-      const int i = static_cast<int>(item % row_blocks) * kRows;
-      const int rows = std::min(kRows, m - i), cols = std::min(kCols, n - j);
-      const int16_t* a = lhs + int64_t{i} * k;
-      const int16_t* panel = panels + (j / 8) * panel_stride;
-      int32_t* o = out + i * out_stride + j;
-      if (cols > 8) {
-        PanelRows<2>(rows, a, panel, panel_stride, k, cols, o, out_stride);
-      } else {
-        PanelRows<1>(rows, a, panel, panel_stride, k, cols, o, out_stride);
+    for (int64_t c = begin; c < end; ++c) {
+      const int i0 = static_cast<int>(c * chunk);
+      const int i1 = std::min(m, i0 + chunk);
+      for (int j = 0; j < n; j += kCols) {
+        const int cols = std::min(kCols, n - j);
+        const int16_t* panel = panels + (j / 8) * panel_stride;
+        for (int i = i0; i < i1; i += kRows) {
+          const int rows = std::min(kRows, i1 - i);
+          const int16_t* a = lhs + int64_t{i} * k;
+          int32_t* o = out + i * out_stride + j;
+          if (cols > 8) {
+            PanelRows<2>(rows, a, panel, panel_stride, k, cols, o, out_stride);
+          } else {
+            PanelRows<1>(rows, a, panel, panel_stride, k, cols, o, out_stride);
+          }
+        }
       }
     }
   };
-  const int64_t grain =
-      std::max<int64_t>(1, 65536 / (int64_t{kRows} * kCols * std::max(k, 1)));
+  const int64_t per_chunk = int64_t{chunk} * n * std::max(k, 1);
+  const int64_t grain = std::max<int64_t>(1, 262144 / per_chunk);
   if (pool == nullptr) {
-    run(0, items);
+    run(0, chunks);
   } else {
-    pool->ParallelFor(items, grain, pool->num_threads(), run);
+    pool->ParallelFor(chunks, grain, pool->num_threads(), run);
   }
 }
 

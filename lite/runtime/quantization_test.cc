@@ -79,6 +79,47 @@ TEST(QuantizationTest, GemmMatchesNaiveProductsOnThreads) {
   }
 }
 
+// The panel GEMM (AVX2 builds) over edge sizes: rows not a multiple of the
+// 4-row block nor of the chunk (several chunks at small depth), columns
+// past a panel's 8 and a block's 16, odd depths, the extremes of the
+// operands, on threads and without.
+TEST(QuantizationTest, PanelGemmMatchesNaiveProductsAtEdges) {
+  if (!kPanelGemm) GTEST_SKIP() << "no panel GEMM in this build";
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> value(-255, 255);
+  struct Case {
+    int m, n, k;
+  } cases[] = {{1, 1, 1},     {3, 9, 3},      {5, 17, 7},
+               {9, 23, 33},   {4, 16, 2},     {7, 40, 301},
+               {13, 8, 4608}, {2100, 33, 27}, {70, 130, 64}};
+  for (const Case& c : cases) {
+    const int m = c.m, n = c.n, k = c.k;
+    std::vector<int16_t> lhs(int64_t{m} * k + 1), rhs(int64_t{n} * k);
+    for (auto& v : lhs) v = value(rng);
+    for (auto& v : rhs) v = value(rng);
+    lhs[0] = rhs[0] = -255;  // the extremes multiply exactly
+    if (k > 1) lhs[1] = rhs[1] = 255;
+    std::vector<int16_t> panels(PanelSize(n, k));
+    PackPanels(rhs.data(), n, k, panels.data());
+    ThreadPool pool(3);
+    for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+      std::vector<int32_t> out(int64_t{m} * (n + 3), -1);
+      QuantizedGemmPanels(lhs.data(), panels.data(), m, n, k, out.data(), n + 3,
+                          p);
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+          int64_t want = 0;
+          for (int kk = 0; kk < k; ++kk)
+            want += lhs[int64_t{i} * k + kk] * rhs[int64_t{j} * k + kk];
+          ASSERT_EQ(out[int64_t{i} * (n + 3) + j], want)
+              << i << "," << j << " m=" << m << " n=" << n << " k=" << k;
+        }
+        ASSERT_EQ(out[int64_t{i} * (n + 3) + n], -1);  // past n: untouched
+      }
+    }
+  }
+}
+
 TEST(QuantizationTest, GemmAtTheLargestDepthDoesNotOverflow) {
   const int k = kMaxQuantizedDepth;
   std::vector<int16_t> a(k, -255), b(k, -255);
