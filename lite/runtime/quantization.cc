@@ -10,6 +10,8 @@
 
 #include "lite/runtime/thread_pool.h"
 
+#define TWL_QUANT_INLINE inline __attribute__((always_inline))
+
 namespace twl {
 #if !defined(__AVX2__)
 namespace {
@@ -191,12 +193,101 @@ void PackPanels(const int16_t* rhs, int n, int k, int16_t* panels) {
 
 namespace {
 
-// An R-row x (8 * P)-column block: acc[r][p] holds row r's 8 columns of
-// panel p; each depth pair broadcasts lhs (r, 2t..2t+1) as one int32 and
-// multiply-adds it with the panel's pair vector.
-template <int R, int P>
-void PanelBlock(const int16_t* a, const int16_t* panel, int64_t panel_stride,
-                int k, int cols, int32_t* out, int64_t out_stride) {
+// Stores of one 8-column vector of accumulators (`valid` of its lanes in
+// the matrix) at (row, col): as int32, or with the bias added and
+// requantized (QuantizedOutput).
+struct Int32Store {
+  int32_t* out;
+  int64_t stride;
+  TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
+                                   int valid) const {
+    int32_t* o = out + row * stride + col;
+    if (valid == 8) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), v);
+      return;
+    }
+    alignas(32) int32_t tmp[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tmp), v);
+    for (int c = 0; c < valid; ++c) o[c] = tmp[c];
+  }
+};
+
+// Four requantized lanes (int32, zero point added, in T's range) of the
+// four accumulators at `v`: the IEEE double product and round to nearest
+// even of RoundToQuantized, clamped to T's range less the zero point
+// before converting (no NaN: multipliers are positive and finite).
+struct RequantizeFour {
+  __m256d low, high, same;
+  __m128i zp;
+  template <typename T>
+  static RequantizeFour For(float multiplier, int32_t zero_point) {
+    return {_mm256_set1_pd(double{std::numeric_limits<T>::min()} - zero_point),
+            _mm256_set1_pd(double{std::numeric_limits<T>::max()} - zero_point),
+            _mm256_set1_pd(multiplier), _mm_set1_epi32(zero_point)};
+  }
+  TWL_QUANT_INLINE __m128i operator()(__m128i acc, __m256d m) const {
+    __m256d v = _mm256_mul_pd(_mm256_cvtepi32_pd(acc), m);
+    v = _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    v = _mm256_min_pd(_mm256_max_pd(v, low), high);
+    return _mm_add_epi32(_mm256_cvtpd_epi32(v), zp);
+  }
+};
+
+// Eight requantized values (in T's range, so that the saturating packs keep
+// them) as T in the low 8 bytes.
+template <typename T>
+TWL_QUANT_INLINE __m128i PackEight(__m128i lo, __m128i hi) {
+  const __m128i halves = _mm_packs_epi32(lo, hi);
+  return std::is_same<T, uint8_t>::value ? _mm_packus_epi16(halves, halves)
+                                         : _mm_packs_epi16(halves, halves);
+}
+
+template <typename T>
+struct RequantizedStore {
+  const QuantizedOutput& o;
+  RequantizeFour four;
+  TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
+                                   int valid) const {
+    alignas(32) int32_t tmp[8] = {};
+    if (o.bias != nullptr) {
+      if (valid == 8) {
+        v = _mm256_add_epi32(
+            v,
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o.bias + col)));
+      } else {
+        for (int c = 0; c < valid; ++c) tmp[c] = o.bias[col + c];
+        v = _mm256_add_epi32(
+            v, _mm256_load_si256(reinterpret_cast<const __m256i*>(tmp)));
+      }
+    }
+    __m256d m_lo = four.same, m_hi = four.same;
+    if (o.per_column) {
+      alignas(32) float m[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+      for (int c = 0; c < valid; ++c) m[c] = o.multiplier[col + c];
+      m_lo = _mm256_cvtps_pd(_mm_load_ps(m));
+      m_hi = _mm256_cvtps_pd(_mm_load_ps(m + 4));
+    }
+    const __m128i bytes =
+        PackEight<T>(four(_mm256_castsi256_si128(v), m_lo),
+                     four(_mm256_extracti128_si256(v, 1), m_hi));
+    T* out = static_cast<T*>(o.out) + row * o.out_stride + col;
+    if (valid == 8) {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+      return;
+    }
+    alignas(16) T b[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(b), bytes);
+    for (int c = 0; c < valid; ++c) out[c] = b[c];
+  }
+};
+
+// An R-row x (8 * P)-column block at (row, col): acc[r][p] holds row r's 8
+// columns of panel p; each depth pair broadcasts lhs (r, 2t..2t+1) as one
+// int32 and multiply-adds it with the panel's pair vector.
+template <int R, int P, typename Store>
+TWL_QUANT_INLINE void PanelBlock(const int16_t* a, const int16_t* panel,
+                                 int64_t panel_stride, int k, int cols,
+                                 const Store& store, int row, int col) {
   __m256i acc[R][P];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
@@ -223,47 +314,37 @@ void PanelBlock(const int16_t* a, const int16_t* panel, int64_t panel_stride,
     }
   }
   for (int r = 0; r < R; ++r) {
-    int32_t* o = out + r * out_stride;
-    if (cols == 8 * P) {
-      for (int p = 0; p < P; ++p) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8 * p), acc[r][p]);
-      }
-    } else {
-      alignas(32) int32_t tmp[8 * P];
-      for (int p = 0; p < P; ++p) {
-        _mm256_store_si256(reinterpret_cast<__m256i*>(tmp + 8 * p), acc[r][p]);
-      }
-      for (int c = 0; c < cols; ++c) o[c] = tmp[c];
+    for (int p = 0; p < P; ++p) {
+      store(row + r, col + 8 * p, acc[r][p], std::min(8, cols - 8 * p));
     }
   }
 }
 
-template <int P>
-void PanelRows(int rows, const int16_t* a, const int16_t* panel,
-               int64_t panel_stride, int k, int cols, int32_t* out,
-               int64_t out_stride) {
+template <int P, typename Store>
+__attribute__((noinline)) void PanelRows(int rows, const int16_t* a,
+                                         const int16_t* panel,
+                                         int64_t panel_stride, int k, int cols,
+                                         const Store& store, int row, int col) {
   switch (rows) {
     case 1:
-      return PanelBlock<1, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<1, P>(a, panel, panel_stride, k, cols, store, row, col);
     case 2:
-      return PanelBlock<2, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<2, P>(a, panel, panel_stride, k, cols, store, row, col);
     case 3:
-      return PanelBlock<3, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<3, P>(a, panel, panel_stride, k, cols, store, row, col);
     default:
-      return PanelBlock<4, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<4, P>(a, panel, panel_stride, k, cols, store, row, col);
   }
 }
 
-}  // namespace
-
 // Blocks of 4 rows x 16 columns (8 accumulators, 2 panel registers, a
 // broadcast and a product of AVX2's 16: six rows spilled accumulators to
-// the stack), smaller at the edges. Rows go in chunks, each
-// multiplied by every panel in turn, so that a chunk of lhs stays in L1/L2
-// while the panels stream (a panel per column block, not the whole lhs).
-void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
-                         int n, int k, int32_t* out, int64_t out_stride,
-                         ThreadPool* pool) {
+// the stack), smaller at the edges. Rows go in chunks, each multiplied by
+// every panel in turn, so that a chunk of lhs stays in L1/L2 while the
+// panels stream (a panel per column block, not the whole lhs).
+template <typename Store>
+void GemmPanels(const int16_t* lhs, const int16_t* panels, int m, int n, int k,
+                const Store& store, ThreadPool* pool) {
   constexpr int kRows = 4, kCols = 16;
   const int64_t panel_stride = int64_t{(k + 1) / 2} * 16;
   // About 128 KiB of lhs per chunk (in L2 with a panel), a multiple of
@@ -281,11 +362,10 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
         for (int i = i0; i < i1; i += kRows) {
           const int rows = std::min(kRows, i1 - i);
           const int16_t* a = lhs + int64_t{i} * k;
-          int32_t* o = out + i * out_stride + j;
           if (cols > 8) {
-            PanelRows<2>(rows, a, panel, panel_stride, k, cols, o, out_stride);
+            PanelRows<2>(rows, a, panel, panel_stride, k, cols, store, i, j);
           } else {
-            PanelRows<1>(rows, a, panel, panel_stride, k, cols, o, out_stride);
+            PanelRows<1>(rows, a, panel, panel_stride, k, cols, store, i, j);
           }
         }
       }
@@ -300,12 +380,40 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
   }
 }
 
+}  // namespace
+
+void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
+                         int n, int k, int32_t* out, int64_t out_stride,
+                         ThreadPool* pool) {
+  GemmPanels(lhs, panels, m, n, k, Int32Store{out, out_stride}, pool);
+}
+
+void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
+                         int n, int k, const QuantizedOutput& output,
+                         ThreadPool* pool) {
+  if (output.is_uint8) {
+    GemmPanels(lhs, panels, m, n, k,
+               RequantizedStore<uint8_t>{
+                   output, RequantizeFour::For<uint8_t>(output.multiplier[0],
+                                                        output.zero_point)},
+               pool);
+  } else {
+    GemmPanels(lhs, panels, m, n, k,
+               RequantizedStore<int8_t>{
+                   output, RequantizeFour::For<int8_t>(output.multiplier[0],
+                                                       output.zero_point)},
+               pool);
+  }
+}
+
 #else  // !__AVX2__: the compiler vectorizes Dot/Dot4 (NEON smlal, SSE2).
 
 int64_t PanelSize(int, int) { return 0; }
 void PackPanels(const int16_t*, int, int, int16_t*) {}
 void QuantizedGemmPanels(const int16_t*, const int16_t*, int, int, int,
                          int32_t*, int64_t, ThreadPool*) {}
+void QuantizedGemmPanels(const int16_t*, const int16_t*, int, int, int,
+                         const QuantizedOutput&, ThreadPool*) {}
 
 void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
                    int32_t* out, int64_t out_stride, ThreadPool* pool) {

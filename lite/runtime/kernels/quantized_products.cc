@@ -239,14 +239,37 @@ Status Finish(KernelContext* context, Node* node, const int32_t* acc,
 // The m x n product of the lhs rows and the packed rhs, plus the bias, into
 // `acc`, group by group: the reference path multiplies lhs_at(g, i, kk)
 // (zero point subtracted) plainly; the optimized one has fill_lhs(g, lhs)
-// write group g's rows into scratch and runs the GEMM on its columns.
+// write group g's rows into scratch and runs the GEMM on its columns. With
+// panels and an 8-bit output, the panel GEMM adds the bias and requantizes
+// into the output at element `offset` itself, and this returns true.
 template <typename LhsAt, typename FillLhs>
-void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
+bool Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
               const int16_t* panels, LhsAt lhs_at, FillLhs fill_lhs,
-              int32_t* acc) {
+              int32_t* acc, int64_t offset) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const int group_n = d.n / d.groups;
   int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
+  if (panels != nullptr && d.requantize && !context->use_reference()) {
+    const Tensor* bias = context->input(*node, kBias);
+    const Tensor* multiplier = context->input(*node, kMultiplier);
+    Tensor* y = context->output(*node, 0);
+    QuantizedOutput o;
+    o.per_column = multiplier->num_elements() > 1;
+    o.zero_point = ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+    o.is_uint8 = y->type == DataType::kUInt8;
+    o.out_stride = d.n;
+    for (int g = 0; g < d.groups; ++g) {
+      const int64_t col = int64_t{g} * group_n;
+      fill_lhs(g, lhs);
+      o.bias = bias != nullptr ? bias->data_as<int32_t>() + col : nullptr;
+      o.multiplier = multiplier->data_as<float>() + (o.per_column ? col : 0);
+      // int8 and uint8 elements are one byte.
+      o.out = static_cast<char*>(y->data) + offset + col;
+      QuantizedGemmPanels(lhs, panels + g * d.panel_size, d.m, group_n, d.k, o,
+                          context->thread_pool());
+    }
+    return true;
+  }
   for (int g = 0; g < d.groups; ++g) {
     const int16_t* rhs = packed_rhs + int64_t{g} * group_n * d.k;
     int32_t* out = acc + int64_t{g} * group_n;
@@ -272,7 +295,7 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
     }
   }
   const Tensor* bias = context->input(*node, kBias);
-  if (bias == nullptr) return;
+  if (bias == nullptr) return false;
   const int32_t* b = bias->data_as<int32_t>();
   const int n = d.n;  // locals: stores through acc could alias d's fields
   const int64_t m = d.m;
@@ -283,6 +306,7 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
                                     static_cast<uint32_t>(b[j]));
     }
   }
+  return false;
 }
 
 // The convolution's patches as GEMM rows: row (oy, ox) holds, tap by tap,
@@ -352,11 +376,13 @@ inline void DepthwiseTaps(const OpData& d, const X* x, int32_t x_zp, int oy,
 // Depthwise convolution straight from x (no im2col): for each output pixel
 // and block of 32 channels, the taps inside the image add (x - x_zp) *
 // filter into accumulators held in registers (channels contiguous in NHWC
-// and in the tap-major filter), then the bias. Output rows split over the
-// pool.
-template <typename X>
+// and in the tap-major filter), then the bias; row_done(oy) follows each
+// output row (while its accumulators are in cache). Output rows split over
+// the pool.
+template <typename X, typename RowDone>
 void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
-                         const Tensor* bias, int32_t* acc, ThreadPool* pool) {
+                         const Tensor* bias, int32_t* acc, RowDone row_done,
+                         ThreadPool* pool) {
   constexpr int kBlock = 32;
   const int channels = d.channels;
   const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
@@ -382,6 +408,7 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
           }
         }
       }
+      row_done(oy);
     }
   };
   if (pool == nullptr) {
@@ -475,15 +502,16 @@ Status EvalMatMul(KernelContext* context, Node* node) {
       const int16_t* panels =
           d.panels != nullptr ? d.panels.get() + bo * d.panel_size : nullptr;
       int32_t* acc = AccumulatorsAt(context, node, batch * mn);
-      Multiply(
+      const bool written = Multiply(
           context, node, rhs, panels,
           [&](int, int i, int kk) {
             return static_cast<int32_t>(
                        ab[static_cast<int64_t>(i) * d.k + kk]) -
                    a_zp;
           },
-          [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc);
-      if (d.requantize)
+          [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc,
+          batch * mn);
+      if (d.requantize && !written)
         TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
       for (int i = d.batch_shape.rank - 1;
            i >= 0 && ++index[i] == d.batch_shape.dims[i]; --i) {
@@ -602,16 +630,35 @@ Status EvalConv(KernelContext* context, Node* node) {
       };
       int32_t* acc = AccumulatorsAt(context, node, batch * mn);
       if (d.depthwise != nullptr && !context->use_reference()) {
+        // An 8-bit output is requantized row by row.
+        const int64_t row = int64_t{d.out_w} * d.n;
+        const Tensor* multiplier = context->input(*node, kMultiplier);
+        Tensor* y = context->output(*node, 0);
+        const int32_t y_zp =
+            ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+        auto row_done = [&](int oy) {
+          if (!d.requantize) return;
+          const int32_t* a = acc + oy * row;
+          const float* mul = multiplier->data_as<float>();
+          const bool per_column = multiplier->num_elements() > 1;
+          const int64_t at = batch * mn + oy * row;
+          if (y->type == DataType::kUInt8) {
+            Requantize<uint8_t>(a, d.out_w, d.n, mul, per_column, y_zp,
+                                y->data_as<uint8_t>() + at);
+          } else {
+            Requantize<int8_t>(a, d.out_w, d.n, mul, per_column, y_zp,
+                               y->data_as<int8_t>() + at);
+          }
+        };
         DepthwiseAccumulate(d, xb, x_zp, context->input(*node, kBias), acc,
-                            context->thread_pool());
-        if (d.requantize)
-          TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+                            row_done, context->thread_pool());
         continue;
       }
-      Multiply(
+      const bool written = Multiply(
           context, node, rhs, d.panels.get(), patch,
-          [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
-      if (d.requantize)
+          [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc,
+          batch * mn);
+      if (d.requantize && !written)
         TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
     }
     return Status::Ok();
