@@ -9,6 +9,11 @@
 // The reference path is a plain loop over int32 products.
 #include <algorithm>
 #include <memory>
+#include <type_traits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
@@ -69,7 +74,19 @@ struct OpData {
   // with a constant filter: the filter tap-major, [KH * KW][C], zero point
   // subtracted, for the direct kernel.
   std::unique_ptr<int16_t[]> depthwise;
+  // AVX2 builds with at most kMaxPairTaps taps: the same filter for the
+  // pair kernel (DepthwisePairs), per pair of taps and block of 16
+  // channels the two vectors of interleaved tap pairs that
+  // _mm256_unpack{lo,hi}_epi16 makes of the taps' 16 channels.
+  std::unique_ptr<int16_t[]> depthwise_pairs;
 };
+
+#if defined(__AVX2__)
+constexpr bool kDepthwisePairs = true;
+#else
+constexpr bool kDepthwisePairs = false;
+#endif
+constexpr int kMaxPairTaps = 49;
 
 // Checks the operands' and zero points' types, the zero points' sizes (one
 // element; the right one may have one per output column) and the output's
@@ -373,6 +390,64 @@ inline void DepthwiseTaps(const OpData& d, const X* x, int32_t x_zp, int oy,
   }
 }
 
+#if defined(__AVX2__)
+// 16 channels of x at `p` (nullptr: a tap in the padding, zeros) minus the
+// zero point, as int16.
+template <typename X>
+inline __m256i Widened16(const X* p, __m256i zp) {
+  if (p == nullptr) return _mm256_setzero_si256();
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return _mm256_sub_epi16(std::is_same<X, uint8_t>::value
+                              ? _mm256_cvtepu8_epi16(v)
+                              : _mm256_cvtepi8_epi16(v),
+                          zp);
+}
+
+// Channels [0, 16 * blocks) of one output pixel whose taps start at tap[t]
+// (nullptr in the padding): per pair of taps, the two taps' 16 channels
+// interleaved into pairs (unpacklo/hi) multiply-add with the pair layout of
+// the filter (vpmaddwd: two taps per int32 lane; |x - x_zp|, |w| <= 255),
+// then the bias; out gets the int32 sums.
+template <typename X>
+inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
+                           const int32_t* bias, int blocks, int32_t* out) {
+  const int taps = d.kernel_h * d.kernel_w, pairs = (taps + 1) / 2;
+  const __m256i zp = _mm256_set1_epi16(static_cast<int16_t>(x_zp));
+  for (int b = 0; b < blocks; ++b) {
+    __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
+    const int16_t* w = d.depthwise_pairs.get() + b * 32;
+    for (int p = 0; p < pairs; ++p, w += blocks * 32) {
+      const X* t0 = tap[2 * p];
+      const X* t1 = 2 * p + 1 < taps ? tap[2 * p + 1] : nullptr;
+      if (t0 == nullptr && t1 == nullptr) continue;
+      const __m256i x0 = Widened16(t0 != nullptr ? t0 + b * 16 : t0, zp);
+      const __m256i x1 = Widened16(t1 != nullptr ? t1 + b * 16 : t1, zp);
+      lo = _mm256_add_epi32(
+          lo, _mm256_madd_epi16(
+                  _mm256_unpacklo_epi16(x0, x1),
+                  _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
+      hi = _mm256_add_epi32(
+          hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1),
+                                _mm256_loadu_si256(
+                                    reinterpret_cast<const __m256i*>(w + 16))));
+    }
+    // lo: channels 0-3 and 8-11; hi: 4-7 and 12-15.
+    __m256i first = _mm256_permute2x128_si256(lo, hi, 0x20);
+    __m256i second = _mm256_permute2x128_si256(lo, hi, 0x31);
+    if (bias != nullptr) {  // wrapping, as in Multiply
+      first = _mm256_add_epi32(
+          first,
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + b * 16)));
+      second = _mm256_add_epi32(
+          second, _mm256_loadu_si256(
+                      reinterpret_cast<const __m256i*>(bias + b * 16 + 8)));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + b * 16), first);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + b * 16 + 8), second);
+  }
+}
+#endif  // __AVX2__
+
 // Depthwise convolution straight from x (no im2col): for each output pixel
 // and block of 32 channels, the taps inside the image add (x - x_zp) *
 // filter into accumulators held in registers (channels contiguous in NHWC
@@ -390,7 +465,25 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
     for (int oy = static_cast<int>(begin); oy < end; ++oy) {
       for (int ox = 0; ox < d.out_w; ++ox) {
         int32_t* out = acc + (int64_t{oy} * d.out_w + ox) * channels;
-        for (int c0 = 0; c0 < channels; c0 += kBlock) {
+        int c0 = 0;
+#if defined(__AVX2__)
+        if (d.depthwise_pairs != nullptr) {
+          const X* tap[kMaxPairTaps];
+          for (int ky = 0, t = 0; ky < d.kernel_h; ++ky) {
+            const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
+            for (int kx = 0; kx < d.kernel_w; ++kx, ++t) {
+              const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
+              tap[t] = iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w
+                           ? nullptr
+                           : x + (int64_t{iy} * d.in_w + ix) * channels;
+            }
+          }
+          const int blocks = channels / 16;
+          DepthwisePairs(d, tap, x_zp, b, blocks, out);
+          c0 = blocks * 16;
+        }
+#endif
+        for (; c0 < channels; c0 += kBlock) {
           const int width = std::min(kBlock, channels - c0);
           int32_t sum[kBlock];
           // Not `= {}`: GCC makes that a rep stos of the stack array.
@@ -596,6 +689,35 @@ Status PrepareConv(KernelContext* context, Node* node) {
       for (int t = 0; t < taps; ++t) {
         d->depthwise[int64_t{t} * channels + c] =
             d->packed[int64_t{c} * taps + t];
+      }
+    }
+    d->depthwise_pairs.reset();
+    const int blocks = channels / 16, pairs = (taps + 1) / 2;
+    if (kDepthwisePairs && blocks > 0 && taps <= kMaxPairTaps) {
+      d->depthwise_pairs.reset(new (std::nothrow)
+                                   int16_t[int64_t{pairs} * blocks * 32]);
+      TWL_CHECK_ARG(d->depthwise_pairs != nullptr, "out of memory");
+      // Lane L (8 channels) of the low vector holds channels 8L..8L+3 of
+      // taps 2p and 2p + 1 interleaved, of the high one 8L+4..8L+7; a
+      // missing last tap weighs 0.
+      for (int p = 0; p < pairs; ++p) {
+        for (int b = 0; b < blocks; ++b) {
+          int16_t* v =
+              d->depthwise_pairs.get() + (int64_t{p} * blocks + b) * 32;
+          for (int half = 0; half < 2; ++half) {
+            for (int lane = 0; lane < 2; ++lane) {
+              for (int i = 0; i < 4; ++i) {
+                for (int h = 0; h < 2; ++h) {
+                  const int t = 2 * p + h;
+                  const int c = b * 16 + 8 * lane + 4 * half + i;
+                  v[half * 16 + lane * 8 + 2 * i + h] =
+                      t < taps ? d->depthwise[int64_t{t} * channels + c]
+                               : int16_t{0};
+                }
+              }
+            }
+          }
+        }
       }
     }
   }

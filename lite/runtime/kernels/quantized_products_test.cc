@@ -581,5 +581,45 @@ TEST(QuantizedConv2DTest, FusedRequantizationMatchesNaiveInt8) {
   CheckFusedRequantization<int8_t>(2);
 }
 
+// The AVX2 pair kernel of depthwise at the operands' extremes: (x - x_zp) =
+// -255 and (w - w_zp) = -255 in every tap, two taps per int32 lane
+// (130050), 3x3 stride 2 with padding, 48 channels (three blocks of 16) and
+// an odd 19 (one block and a tail); the count of taps inside the image
+// times 65025 per output.
+TEST(QuantizedConv2DTest, DepthwiseAtTheExtremesStride2) {
+  for (int c : {48, 19}) {
+    const int h = 7, w = 6;
+    OpModel m;
+    int in = m.AddInput(DataType::kUInt8, {1, h, w, c});
+    int filter = m.AddConst<int8_t>({c, 3, 3, 1},
+                                    std::vector<int8_t>(c * 9, int8_t{-128}));
+    int x_zp = m.AddConst<uint8_t>({}, {255});
+    int f_zp = m.AddConst<int8_t>({}, {127});
+    int out = m.AddOutput(DataType::kInt32);
+    m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D, {in, filter, x_zp, f_zp}, {out},
+            m.builder().QuantizedConv2D(2, 2, 1, 1, 1, 1, 1, 1));
+    ASSERT_TRUE(m.Build().ok());
+    m.SetInput<uint8_t>(0, std::vector<uint8_t>(h * w * c, 0));
+    ASSERT_TRUE(m.Invoke().ok());
+    EXPECT_EQ(m.CompareWithReference(), "");
+    const int oh = (h + 2 - 3) / 2 + 1, ow = (w + 2 - 3) / 2 + 1;
+    ASSERT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, oh, ow, c}));
+    std::vector<int32_t> want;
+    for (int oy = 0; oy < oh; ++oy) {
+      for (int ox = 0; ox < ow; ++ox) {
+        int inside = 0;
+        for (int ky = 0; ky < 3; ++ky) {
+          for (int kx = 0; kx < 3; ++kx) {
+            const int iy = oy * 2 - 1 + ky, ix = ox * 2 - 1 + kx;
+            inside += iy >= 0 && iy < h && ix >= 0 && ix < w;
+          }
+        }
+        for (int ch = 0; ch < c; ++ch) want.push_back(inside * 65025);
+      }
+    }
+    EXPECT_EQ(m.GetOutput<int32_t>(0), want) << c << " channels";
+  }
+}
+
 }  // namespace
 }  // namespace twl
