@@ -212,64 +212,70 @@ struct Int32Store {
   }
 };
 
-// Four requantized lanes (int32, zero point added, in T's range) of the
-// four accumulators at `v`: the IEEE double product and round to nearest
-// even of RoundToQuantized, clamped to T's range less the zero point
-// before converting (no NaN: multipliers are positive and finite).
-struct RequantizeFour {
-  __m256d low, high, same;
+// Requantization of eight accumulators, as RoundToQuantized: the IEEE
+// double product, rounded to nearest even by the conversion (the current
+// rounding mode, as nearbyint), the zero point added and saturated to T.
+// Saturation is by the packs: the product is capped at 32767 first (a
+// larger one converts to INT32_MIN), one below -2^31 converts to INT32_MIN,
+// packs to int16 saturate, adding the zero point (|zp| <= 255) saturates in
+// int16 without leaving the side of T's range it saturates to, and the
+// pack to 8 bits saturates to T's range. No NaN: multipliers are positive
+// and finite.
+struct RequantizeEight {
+  __m256d same, cap;
   __m128i zp;
-  template <typename T>
-  static RequantizeFour For(float multiplier, int32_t zero_point) {
-    return {_mm256_set1_pd(double{std::numeric_limits<T>::min()} - zero_point),
-            _mm256_set1_pd(double{std::numeric_limits<T>::max()} - zero_point),
-            _mm256_set1_pd(multiplier), _mm_set1_epi32(zero_point)};
+  static RequantizeEight For(float multiplier, int32_t zero_point) {
+    return {_mm256_set1_pd(multiplier), _mm256_set1_pd(32767.0),
+            _mm_set1_epi16(static_cast<int16_t>(zero_point))};
   }
-  TWL_QUANT_INLINE __m128i operator()(__m128i acc, __m256d m) const {
-    __m256d v = _mm256_mul_pd(_mm256_cvtepi32_pd(acc), m);
-    v = _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    v = _mm256_min_pd(_mm256_max_pd(v, low), high);
-    return _mm_add_epi32(_mm256_cvtpd_epi32(v), zp);
+  TWL_QUANT_INLINE __m128i Four(__m128i acc, __m256d m) const {
+    const __m256d v = _mm256_mul_pd(_mm256_cvtepi32_pd(acc), m);
+    return _mm256_cvtpd_epi32(_mm256_min_pd(v, cap));
+  }
+  // T values in the low 8 bytes.
+  template <typename T>
+  TWL_QUANT_INLINE __m128i Run(__m128i lo, __m128i hi, __m256d m_lo,
+                               __m256d m_hi) const {
+    const __m128i halves =
+        _mm_adds_epi16(_mm_packs_epi32(Four(lo, m_lo), Four(hi, m_hi)), zp);
+    return std::is_same<T, uint8_t>::value ? _mm_packus_epi16(halves, halves)
+                                           : _mm_packs_epi16(halves, halves);
   }
 };
-
-// Eight requantized values (in T's range, so that the saturating packs keep
-// them) as T in the low 8 bytes.
-template <typename T>
-TWL_QUANT_INLINE __m128i PackEight(__m128i lo, __m128i hi) {
-  const __m128i halves = _mm_packs_epi32(lo, hi);
-  return std::is_same<T, uint8_t>::value ? _mm_packus_epi16(halves, halves)
-                                         : _mm_packs_epi16(halves, halves);
-}
 
 template <typename T>
 struct RequantizedStore {
   const QuantizedOutput& o;
-  RequantizeFour four;
+  RequantizeEight eight;
   TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
                                    int valid) const {
-    alignas(32) int32_t tmp[8] = {};
-    if (o.bias != nullptr) {
-      if (valid == 8) {
+    __m256d m_lo = eight.same, m_hi = eight.same;
+    if (valid == 8) {
+      if (o.bias != nullptr) {
         v = _mm256_add_epi32(
             v,
             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o.bias + col)));
-      } else {
-        for (int c = 0; c < valid; ++c) tmp[c] = o.bias[col + c];
-        v = _mm256_add_epi32(
-            v, _mm256_load_si256(reinterpret_cast<const __m256i*>(tmp)));
+      }
+      if (o.per_column) {
+        m_lo = _mm256_cvtps_pd(_mm_loadu_ps(o.multiplier + col));
+        m_hi = _mm256_cvtps_pd(_mm_loadu_ps(o.multiplier + col + 4));
+      }
+    } else {
+      alignas(32) int32_t b[8] = {};
+      alignas(32) float m[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+      for (int c = 0; c < valid; ++c) {
+        if (o.bias != nullptr) b[c] = o.bias[col + c];
+        if (o.per_column) m[c] = o.multiplier[col + c];
+      }
+      v = _mm256_add_epi32(
+          v, _mm256_load_si256(reinterpret_cast<const __m256i*>(b)));
+      if (o.per_column) {
+        m_lo = _mm256_cvtps_pd(_mm_load_ps(m));
+        m_hi = _mm256_cvtps_pd(_mm_load_ps(m + 4));
       }
     }
-    __m256d m_lo = four.same, m_hi = four.same;
-    if (o.per_column) {
-      alignas(32) float m[8] = {1, 1, 1, 1, 1, 1, 1, 1};
-      for (int c = 0; c < valid; ++c) m[c] = o.multiplier[col + c];
-      m_lo = _mm256_cvtps_pd(_mm_load_ps(m));
-      m_hi = _mm256_cvtps_pd(_mm_load_ps(m + 4));
-    }
-    const __m128i bytes =
-        PackEight<T>(four(_mm256_castsi256_si128(v), m_lo),
-                     four(_mm256_extracti128_si256(v, 1), m_hi));
+    const __m128i bytes = eight.Run<T>(
+        _mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1), m_lo, m_hi);
     T* out = static_cast<T*>(o.out) + row * o.out_stride + col;
     if (valid == 8) {
       _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
@@ -394,14 +400,14 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
   if (output.is_uint8) {
     GemmPanels(lhs, panels, m, n, k,
                RequantizedStore<uint8_t>{
-                   output, RequantizeFour::For<uint8_t>(output.multiplier[0],
-                                                        output.zero_point)},
+                   output, RequantizeEight::For(output.multiplier[0],
+                                                output.zero_point)},
                pool);
   } else {
     GemmPanels(lhs, panels, m, n, k,
                RequantizedStore<int8_t>{
-                   output, RequantizeFour::For<int8_t>(output.multiplier[0],
-                                                       output.zero_point)},
+                   output, RequantizeEight::For(output.multiplier[0],
+                                                output.zero_point)},
                pool);
   }
 }
@@ -469,32 +475,18 @@ void Requantize(const int32_t* acc, int64_t rows, int n,
     T* o = out + r * n;
     int j = 0;
 #if defined(__AVX2__)
-    // The same IEEE double product and round-to-nearest-even as the scalar
-    // path; clamping to T's range less the zero point before converting
-    // gives its saturation (no NaN: multipliers are positive and finite).
-    constexpr double kLow = std::numeric_limits<T>::min();
-    constexpr double kHigh = std::numeric_limits<T>::max();
-    const __m256d low = _mm256_set1_pd(kLow - zero_point);
-    const __m256d high = _mm256_set1_pd(kHigh - zero_point);
-    const __m256d same = _mm256_set1_pd(multiplier[0]);
-    const __m128i zp = _mm_set1_epi32(zero_point);
-    auto four = [&](int at) {
-      const __m256d m =
-          per_column ? _mm256_cvtps_pd(_mm_loadu_ps(multiplier + at)) : same;
-      __m256d v = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_loadu_si128(
-                                    reinterpret_cast<const __m128i*>(a + at))),
-                                m);
-      v = _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      v = _mm256_min_pd(_mm256_max_pd(v, low), high);
-      return _mm_add_epi32(_mm256_cvtpd_epi32(v), zp);
-    };
-    // Eight at a time: the values are in T's range, so the saturating
-    // packs to int16 and then to T keep them.
+    const RequantizeEight eight =
+        RequantizeEight::For(multiplier[0], zero_point);
     for (; j + 8 <= n; j += 8) {
-      const __m128i halves = _mm_packs_epi32(four(j), four(j + 4));
-      const __m128i bytes = std::is_same<T, uint8_t>::value
-                                ? _mm_packus_epi16(halves, halves)
-                                : _mm_packs_epi16(halves, halves);
+      __m256d m_lo = eight.same, m_hi = eight.same;
+      if (per_column) {
+        m_lo = _mm256_cvtps_pd(_mm_loadu_ps(multiplier + j));
+        m_hi = _mm256_cvtps_pd(_mm_loadu_ps(multiplier + j + 4));
+      }
+      const __m128i bytes = eight.Run<T>(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j)),
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j + 4)), m_lo,
+          m_hi);
       _mm_storel_epi64(reinterpret_cast<__m128i*>(o + j), bytes);
     }
 #endif

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -138,6 +139,45 @@ TEST(QuantizationTest, RequantizesPerColumn) {
   EXPECT_EQ(out[1], -2);
   EXPECT_EQ(out[2], 5);
   EXPECT_EQ(out[3], 127);
+}
+
+// The vector requantization (eight at a time) against RoundToQuantized at
+// the edges: products past int32 either way (multiplier 1e10 with the
+// largest accumulators), just past the cap of 32767 and T's range, ties
+// to even on both signs, the largest zero points; per column and not.
+template <typename T>
+void CheckRequantizeEdges() {
+  const int32_t accs[] = {INT32_MAX, INT32_MIN, 0,    1,     -1,    3,
+                          -3,        5,         -5,   65534, 65535, -65536,
+                          -65537,    255,       -255, 511,   -511,  1 << 20};
+  const float multipliers[] = {1e10f, 0.5f, 1.0f, 0.25f, 3e-10f, 1.5f};
+  const int32_t zps[] = {std::numeric_limits<T>::min(),
+                         std::numeric_limits<T>::max(), 0};
+  const int n = 24;  // three vectors of eight
+  for (float m : multipliers) {
+    for (int32_t zp : zps) {
+      std::vector<int32_t> acc(n * 2);
+      std::vector<float> per(n);
+      for (int i = 0; i < n * 2; ++i) acc[i] = accs[i % 18];
+      for (int j = 0; j < n; ++j) per[j] = multipliers[j % 6];
+      std::vector<T> out(n * 2);
+      Requantize<T>(acc.data(), 2, n, &m, false, zp, out.data());
+      for (int i = 0; i < n * 2; ++i) {
+        ASSERT_EQ(out[i], RoundToQuantized<T>(acc[i] * double{m}, zp))
+            << acc[i] << " * " << m << " + " << zp;
+      }
+      Requantize<T>(acc.data(), 2, n, per.data(), true, zp, out.data());
+      for (int i = 0; i < n * 2; ++i) {
+        ASSERT_EQ(out[i], RoundToQuantized<T>(acc[i] * double{per[i % n]}, zp))
+            << acc[i] << " * " << per[i % n] << " + " << zp;
+      }
+    }
+  }
+}
+
+TEST(QuantizationTest, RequantizeMatchesScalarAtTheEdges) {
+  CheckRequantizeEdges<int8_t>();
+  CheckRequantizeEdges<uint8_t>();
 }
 
 }  // namespace
