@@ -113,6 +113,13 @@ void Requantize(const int32_t* acc, int64_t rows, int n,
                 const float* multiplier, bool per_column, int32_t zero_point,
                 T* out);
 
+// y[i] = RoundToQuantized<T>((a[i] - a_zp) * a_multiplier +
+// (b[i] - b_zp) * b_multiplier, y_zp) for i < n, in double (QUANTIZED_ADD;
+// AVX2: eight at a time with the same products and rounding).
+template <typename T>
+void QuantizedAdd(const T* a, const T* b, int64_t n, int32_t a_zp, int32_t b_zp,
+                  float a_multiplier, float b_multiplier, int32_t y_zp, T* y);
+
 }  // namespace twl
 
 #endif  // TENSORWEAVE_LITE_RUNTIME_QUANTIZATION_H_
