@@ -17,7 +17,8 @@ graphs take the same path:
     constant right side become QUANTIZED_CONV_2D / QUANTIZED_BATCH_MATMUL
     requantizing to the output's scale; a fused (or following) RELU/RELU6
     is folded into the output's range (the saturation at the range's ends
-    is the clamp). MAX_POOL_2D, RESHAPE, SQUEEZE, EXPAND_DIMS and TRANSPOSE
+    is the clamp). ADD of two tensors of one shape (residual adds) becomes
+    QUANTIZED_ADD, its fused RELU/RELU6 folded the same way. MAX_POOL_2D, RESHAPE, SQUEEZE, EXPAND_DIMS and TRANSPOSE
     run on the quantized values with their input's scale; CONCATENATION
     does when its inputs can be given one scale (each is a quantized
     product used only there: they get the output's). Every other op stays
@@ -444,6 +445,44 @@ class _Rewriter:
         self.emit(opcode, [x] + [self.tensor(i) for i in ins[1:]], [y], options, version)
         return True
 
+    def add(self, op):
+        """ADD of two float tensors of one shape as QUANTIZED_ADD
+        requantizing to the output's scale (a fused RELU/RELU6 is in the
+        output's range); False when it must stay float."""
+        _, ins, outs, options, _ = op
+        m = self.m
+        activation = _activation(options)
+        if len(ins) != 2 or len(outs) != 1 or activation not in (_ACTIVATION_NONE, _ACTIVATION_RELU, _ACTIVATION_RELU6):
+            return False
+        out_params = self.output_params(outs[0], activation)
+        if out_params is None:
+            return False
+        a_t, b_t = m.tensors[ins[0]], m.tensors[ins[1]]
+        # One shape, dynamic dims alike (QUANTIZED_ADD does not broadcast).
+        same = list(a_t.shape) == list(b_t.shape) and list(a_t.signature or a_t.shape) == list(
+            b_t.signature or b_t.shape
+        )
+        if a_t.dtype != np.float32 or b_t.dtype != np.float32 or not same:
+            return False
+        if ins[0] not in self.ranges and ins[0] not in self.q or ins[1] not in self.ranges and ins[1] not in self.q:
+            return False
+        a, b = self.as_quantized(ins[0]), self.as_quantized(ins[1])
+        (a_scale, a_zp), (b_scale, b_zp) = self.params[a], self.params[b]
+        y_scale, y_zp = out_params
+        name = m.tensors[outs[0]].name
+        inputs = [
+            a,
+            b,
+            self.constant(f"{name}/a_zero_point", a_zp),
+            self.constant(f"{name}/b_zero_point", b_zp),
+            self.constant(f"{name}/a_multiplier", np.float32(np.float64(a_scale) / np.float64(y_scale))),
+            self.constant(f"{name}/b_multiplier", np.float32(np.float64(b_scale) / np.float64(y_scale))),
+            self.constant(f"{name}/output_zero_point", y_zp),
+        ]
+        y = self.quantized_tensor(outs[0], out_params)
+        self.emit("QUANTIZED_ADD", inputs, [y])
+        return True
+
     def concatenation(self, op):
         opcode, ins, outs, options, version = op
         if _activation(options) or not all(i in self.q for i in ins):
@@ -472,7 +511,7 @@ class _Rewriter:
             elif opcode in _PASS_THROUGH:
                 if self.pass_through(op):
                     continue
-            elif opcode == "CONCATENATION" and self.concatenation(op):
+            elif (opcode == "CONCATENATION" and self.concatenation(op)) or (opcode == "ADD" and self.add(op)):
                 continue
             inputs = [self.as_float(i) for i in ins]
             self.emit(opcode, inputs, [self.tensor(o) for o in outs], options, version)

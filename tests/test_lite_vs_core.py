@@ -193,6 +193,8 @@ ONNX_ONLY_BUILTINS |= {"DEQUANTIZE", "DYNAMIC_QUANTIZE", "QUANTIZE", "QUANTIZED_
 ONNX_ONLY_BUILTINS |= {"LP_POOL_2D", "TRANSPOSE_CONV"}
 # Fused attention (tests/test_converters_transformer.py).
 ONNX_ONLY_BUILTINS |= {"ATTENTION"}
+# Made by post-training quantization, not by a core graph (tests/test_converters_ptq.py).
+ONNX_ONLY_BUILTINS |= {"QUANTIZED_ADD"}
 
 
 def builtin_names():

@@ -10,6 +10,8 @@
 
 #include "lite/runtime/thread_pool.h"
 
+#define TWL_QUANT_INLINE inline __attribute__((always_inline))
+
 namespace twl {
 #if !defined(__AVX2__)
 namespace {
@@ -191,12 +193,107 @@ void PackPanels(const int16_t* rhs, int n, int k, int16_t* panels) {
 
 namespace {
 
-// An R-row x (8 * P)-column block: acc[r][p] holds row r's 8 columns of
-// panel p; each depth pair broadcasts lhs (r, 2t..2t+1) as one int32 and
-// multiply-adds it with the panel's pair vector.
-template <int R, int P>
-void PanelBlock(const int16_t* a, const int16_t* panel, int64_t panel_stride,
-                int k, int cols, int32_t* out, int64_t out_stride) {
+// Stores of one 8-column vector of accumulators (`valid` of its lanes in
+// the matrix) at (row, col): as int32, or with the bias added and
+// requantized (QuantizedOutput).
+struct Int32Store {
+  int32_t* out;
+  int64_t stride;
+  TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
+                                   int valid) const {
+    int32_t* o = out + row * stride + col;
+    if (valid == 8) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o), v);
+      return;
+    }
+    alignas(32) int32_t tmp[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(tmp), v);
+    for (int c = 0; c < valid; ++c) o[c] = tmp[c];
+  }
+};
+
+// Requantization of eight accumulators, as RoundToQuantized: the IEEE
+// double product, rounded to nearest even by the conversion (the current
+// rounding mode, as nearbyint), the zero point added and saturated to T.
+// Saturation is by the packs: the product is capped at 32767 first (a
+// larger one converts to INT32_MIN), one below -2^31 converts to INT32_MIN,
+// packs to int16 saturate, adding the zero point (|zp| <= 255) saturates in
+// int16 without leaving the side of T's range it saturates to, and the
+// pack to 8 bits saturates to T's range. No NaN: multipliers are positive
+// and finite.
+struct RequantizeEight {
+  __m256d same, cap;
+  __m128i zp;
+  static RequantizeEight For(float multiplier, int32_t zero_point) {
+    return {_mm256_set1_pd(multiplier), _mm256_set1_pd(32767.0),
+            _mm_set1_epi16(static_cast<int16_t>(zero_point))};
+  }
+  TWL_QUANT_INLINE __m128i Four(__m128i acc, __m256d m) const {
+    const __m256d v = _mm256_mul_pd(_mm256_cvtepi32_pd(acc), m);
+    return _mm256_cvtpd_epi32(_mm256_min_pd(v, cap));
+  }
+  // T values in the low 8 bytes.
+  template <typename T>
+  TWL_QUANT_INLINE __m128i Run(__m128i lo, __m128i hi, __m256d m_lo,
+                               __m256d m_hi) const {
+    const __m128i halves =
+        _mm_adds_epi16(_mm_packs_epi32(Four(lo, m_lo), Four(hi, m_hi)), zp);
+    return std::is_same<T, uint8_t>::value ? _mm_packus_epi16(halves, halves)
+                                           : _mm_packs_epi16(halves, halves);
+  }
+};
+
+template <typename T>
+struct RequantizedStore {
+  const QuantizedOutput& o;
+  RequantizeEight eight;
+  TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
+                                   int valid) const {
+    __m256d m_lo = eight.same, m_hi = eight.same;
+    if (valid == 8) {
+      if (o.bias != nullptr) {
+        v = _mm256_add_epi32(
+            v,
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o.bias + col)));
+      }
+      if (o.per_column) {
+        m_lo = _mm256_cvtps_pd(_mm_loadu_ps(o.multiplier + col));
+        m_hi = _mm256_cvtps_pd(_mm_loadu_ps(o.multiplier + col + 4));
+      }
+    } else {
+      alignas(32) int32_t b[8] = {};
+      alignas(32) float m[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+      for (int c = 0; c < valid; ++c) {
+        if (o.bias != nullptr) b[c] = o.bias[col + c];
+        if (o.per_column) m[c] = o.multiplier[col + c];
+      }
+      v = _mm256_add_epi32(
+          v, _mm256_load_si256(reinterpret_cast<const __m256i*>(b)));
+      if (o.per_column) {
+        m_lo = _mm256_cvtps_pd(_mm_load_ps(m));
+        m_hi = _mm256_cvtps_pd(_mm_load_ps(m + 4));
+      }
+    }
+    const __m128i bytes = eight.Run<T>(
+        _mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1), m_lo, m_hi);
+    T* out = static_cast<T*>(o.out) + row * o.out_stride + col;
+    if (valid == 8) {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+      return;
+    }
+    alignas(16) T b[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(b), bytes);
+    for (int c = 0; c < valid; ++c) out[c] = b[c];
+  }
+};
+
+// An R-row x (8 * P)-column block at (row, col): acc[r][p] holds row r's 8
+// columns of panel p; each depth pair broadcasts lhs (r, 2t..2t+1) as one
+// int32 and multiply-adds it with the panel's pair vector.
+template <int R, int P, typename Store>
+TWL_QUANT_INLINE void PanelBlock(const int16_t* a, const int16_t* panel,
+                                 int64_t panel_stride, int k, int cols,
+                                 const Store& store, int row, int col) {
   __m256i acc[R][P];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
@@ -223,76 +320,95 @@ void PanelBlock(const int16_t* a, const int16_t* panel, int64_t panel_stride,
     }
   }
   for (int r = 0; r < R; ++r) {
-    int32_t* o = out + r * out_stride;
-    if (cols == 8 * P) {
-      for (int p = 0; p < P; ++p) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 8 * p), acc[r][p]);
-      }
-    } else {
-      alignas(32) int32_t tmp[8 * P];
-      for (int p = 0; p < P; ++p) {
-        _mm256_store_si256(reinterpret_cast<__m256i*>(tmp + 8 * p), acc[r][p]);
-      }
-      for (int c = 0; c < cols; ++c) o[c] = tmp[c];
+    for (int p = 0; p < P; ++p) {
+      store(row + r, col + 8 * p, acc[r][p], std::min(8, cols - 8 * p));
     }
   }
 }
 
-template <int P>
-void PanelRows(int rows, const int16_t* a, const int16_t* panel,
-               int64_t panel_stride, int k, int cols, int32_t* out,
-               int64_t out_stride) {
+template <int P, typename Store>
+__attribute__((noinline)) void PanelRows(int rows, const int16_t* a,
+                                         const int16_t* panel,
+                                         int64_t panel_stride, int k, int cols,
+                                         const Store& store, int row, int col) {
   switch (rows) {
     case 1:
-      return PanelBlock<1, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<1, P>(a, panel, panel_stride, k, cols, store, row, col);
     case 2:
-      return PanelBlock<2, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<2, P>(a, panel, panel_stride, k, cols, store, row, col);
     case 3:
-      return PanelBlock<3, P>(a, panel, panel_stride, k, cols, out, out_stride);
-    case 4:
-      return PanelBlock<4, P>(a, panel, panel_stride, k, cols, out, out_stride);
-    case 5:
-      return PanelBlock<5, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<3, P>(a, panel, panel_stride, k, cols, store, row, col);
     default:
-      return PanelBlock<6, P>(a, panel, panel_stride, k, cols, out, out_stride);
+      return PanelBlock<4, P>(a, panel, panel_stride, k, cols, store, row, col);
+  }
+}
+
+// Blocks of 4 rows x 16 columns (8 accumulators, 2 panel registers, a
+// broadcast and a product of AVX2's 16: six rows spilled accumulators to
+// the stack), smaller at the edges. Rows go in chunks, each multiplied by
+// every panel in turn, so that a chunk of lhs stays in L1/L2 while the
+// panels stream (a panel per column block, not the whole lhs).
+template <typename Store>
+void GemmPanels(const int16_t* lhs, const int16_t* panels, int m, int n, int k,
+                const Store& store, ThreadPool* pool) {
+  constexpr int kRows = 4, kCols = 16;
+  const int64_t panel_stride = int64_t{(k + 1) / 2} * 16;
+  // About 128 KiB of lhs per chunk (in L2 with a panel), a multiple of
+  // kRows.
+  const int chunk = static_cast<int>(std::max<int64_t>(
+      kRows, 131072 / (2 * int64_t{std::max(k, 1)}) / kRows * kRows));
+  const int64_t chunks = (m + chunk - 1) / chunk;
+  auto run = [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      const int i0 = static_cast<int>(c * chunk);
+      const int i1 = std::min(m, i0 + chunk);
+      for (int j = 0; j < n; j += kCols) {
+        const int cols = std::min(kCols, n - j);
+        const int16_t* panel = panels + (j / 8) * panel_stride;
+        for (int i = i0; i < i1; i += kRows) {
+          const int rows = std::min(kRows, i1 - i);
+          const int16_t* a = lhs + int64_t{i} * k;
+          if (cols > 8) {
+            PanelRows<2>(rows, a, panel, panel_stride, k, cols, store, i, j);
+          } else {
+            PanelRows<1>(rows, a, panel, panel_stride, k, cols, store, i, j);
+          }
+        }
+      }
+    }
+  };
+  const int64_t per_chunk = int64_t{chunk} * n * std::max(k, 1);
+  const int64_t grain = std::max<int64_t>(1, 262144 / per_chunk);
+  if (pool == nullptr) {
+    run(0, chunks);
+  } else {
+    pool->ParallelFor(chunks, grain, pool->num_threads(), run);
   }
 }
 
 }  // namespace
 
-// Blocks of 6 rows x 16 columns (12 accumulators, 2 panel registers and a
-// broadcast of AVX2's 16), smaller at the edges.
 void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          int n, int k, int32_t* out, int64_t out_stride,
                          ThreadPool* pool) {
-  constexpr int kRows = 6, kCols = 16;
-  const int64_t panel_stride = int64_t{(k + 1) / 2} * 16;
-  const int row_blocks = (m + kRows - 1) / kRows;
-  const int col_blocks = (n + kCols - 1) / kCols;
-  const int64_t items = int64_t{row_blocks} * col_blocks;
-  auto run = [&](int64_t begin, int64_t end) {
-    for (int64_t item = begin; item < end; ++item) {
-      // Column blocks outermost within a range: a panel stays in cache over
-      // consecutive row blocks.
-      const int j = static_cast<int>(item / row_blocks) * kCols;
-      const int i = static_cast<int>(item % row_blocks) * kRows;
-      const int rows = std::min(kRows, m - i), cols = std::min(kCols, n - j);
-      const int16_t* a = lhs + int64_t{i} * k;
-      const int16_t* panel = panels + (j / 8) * panel_stride;
-      int32_t* o = out + i * out_stride + j;
-      if (cols > 8) {
-        PanelRows<2>(rows, a, panel, panel_stride, k, cols, o, out_stride);
-      } else {
-        PanelRows<1>(rows, a, panel, panel_stride, k, cols, o, out_stride);
-      }
-    }
-  };
-  const int64_t grain =
-      std::max<int64_t>(1, 65536 / (int64_t{kRows} * kCols * std::max(k, 1)));
-  if (pool == nullptr) {
-    run(0, items);
+  GemmPanels(lhs, panels, m, n, k, Int32Store{out, out_stride}, pool);
+}
+
+void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
+                         int n, int k, const QuantizedOutput& output,
+                         ThreadPool* pool) {
+  if (output.is_uint8) {
+    GemmPanels(lhs, panels, m, n, k,
+               RequantizedStore<uint8_t>{
+                   output, RequantizeEight::For(output.multiplier[0],
+                                                output.zero_point)},
+               pool);
   } else {
-    pool->ParallelFor(items, grain, pool->num_threads(), run);
+    GemmPanels(lhs, panels, m, n, k,
+               RequantizedStore<int8_t>{
+                   output, RequantizeEight::For(output.multiplier[0],
+                                                output.zero_point)},
+               pool);
   }
 }
 
@@ -302,6 +418,8 @@ int64_t PanelSize(int, int) { return 0; }
 void PackPanels(const int16_t*, int, int, int16_t*) {}
 void QuantizedGemmPanels(const int16_t*, const int16_t*, int, int, int,
                          int32_t*, int64_t, ThreadPool*) {}
+void QuantizedGemmPanels(const int16_t*, const int16_t*, int, int, int,
+                         const QuantizedOutput&, ThreadPool*) {}
 
 void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
                    int32_t* out, int64_t out_stride, ThreadPool* pool) {
@@ -357,32 +475,18 @@ void Requantize(const int32_t* acc, int64_t rows, int n,
     T* o = out + r * n;
     int j = 0;
 #if defined(__AVX2__)
-    // The same IEEE double product and round-to-nearest-even as the scalar
-    // path; clamping to T's range less the zero point before converting
-    // gives its saturation (no NaN: multipliers are positive and finite).
-    constexpr double kLow = std::numeric_limits<T>::min();
-    constexpr double kHigh = std::numeric_limits<T>::max();
-    const __m256d low = _mm256_set1_pd(kLow - zero_point);
-    const __m256d high = _mm256_set1_pd(kHigh - zero_point);
-    const __m256d same = _mm256_set1_pd(multiplier[0]);
-    const __m128i zp = _mm_set1_epi32(zero_point);
-    auto four = [&](int at) {
-      const __m256d m =
-          per_column ? _mm256_cvtps_pd(_mm_loadu_ps(multiplier + at)) : same;
-      __m256d v = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_loadu_si128(
-                                    reinterpret_cast<const __m128i*>(a + at))),
-                                m);
-      v = _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      v = _mm256_min_pd(_mm256_max_pd(v, low), high);
-      return _mm_add_epi32(_mm256_cvtpd_epi32(v), zp);
-    };
-    // Eight at a time: the values are in T's range, so the saturating
-    // packs to int16 and then to T keep them.
+    const RequantizeEight eight =
+        RequantizeEight::For(multiplier[0], zero_point);
     for (; j + 8 <= n; j += 8) {
-      const __m128i halves = _mm_packs_epi32(four(j), four(j + 4));
-      const __m128i bytes = std::is_same<T, uint8_t>::value
-                                ? _mm_packus_epi16(halves, halves)
-                                : _mm_packs_epi16(halves, halves);
+      __m256d m_lo = eight.same, m_hi = eight.same;
+      if (per_column) {
+        m_lo = _mm256_cvtps_pd(_mm_loadu_ps(multiplier + j));
+        m_hi = _mm256_cvtps_pd(_mm_loadu_ps(multiplier + j + 4));
+      }
+      const __m128i bytes = eight.Run<T>(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j)),
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + j + 4)), m_lo,
+          m_hi);
       _mm_storel_epi64(reinterpret_cast<__m128i*>(o + j), bytes);
     }
 #endif
@@ -394,5 +498,55 @@ template void Requantize<int8_t>(const int32_t*, int64_t, int, const float*,
                                  bool, int32_t, int8_t*);
 template void Requantize<uint8_t>(const int32_t*, int64_t, int, const float*,
                                   bool, int32_t, uint8_t*);
+
+template <typename T>
+void QuantizedAdd(const T* a, const T* b, int64_t n, int32_t a_zp, int32_t b_zp,
+                  float a_multiplier, float b_multiplier, int32_t y_zp, T* y) {
+  int64_t i = 0;
+#if defined(__AVX2__)
+  const RequantizeEight eight = RequantizeEight::For(1.0f, y_zp);
+  const __m256d ma = _mm256_set1_pd(a_multiplier);
+  const __m256d mb = _mm256_set1_pd(b_multiplier);
+  const __m128i za = _mm_set1_epi32(a_zp), zb = _mm_set1_epi32(b_zp);
+  // Four lanes of (x - zp) as int32 from four bytes at p.
+  auto widen = [](const T* p, __m128i zp) {
+    int32_t word;
+    memcpy(&word, p, sizeof(word));
+    const __m128i v = _mm_cvtsi32_si128(word);
+    return _mm_sub_epi32(std::is_same<T, uint8_t>::value ? _mm_cvtepu8_epi32(v)
+                                                         : _mm_cvtepi8_epi32(v),
+                         zp);
+  };
+  // The exact products' sum, rounded once (as the scalar path), capped
+  // and converted as RequantizeEight::Four with a multiplier of 1.
+  auto four = [&](int64_t at) {
+    const __m256d sum =
+        _mm256_add_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(widen(a + at, za)), ma),
+                      _mm256_mul_pd(_mm256_cvtepi32_pd(widen(b + at, zb)), mb));
+    return _mm256_cvtpd_epi32(_mm256_min_pd(sum, eight.cap));
+  };
+  for (; i + 8 <= n; i += 8) {
+    const __m128i halves =
+        _mm_adds_epi16(_mm_packs_epi32(four(i), four(i + 4)), eight.zp);
+    const __m128i bytes = std::is_same<T, uint8_t>::value
+                              ? _mm_packus_epi16(halves, halves)
+                              : _mm_packs_epi16(halves, halves);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), bytes);
+  }
+#endif
+  const double ma_d = a_multiplier, mb_d = b_multiplier;
+  for (; i < n; ++i) {
+    y[i] = RoundToQuantized<T>((static_cast<int32_t>(a[i]) - a_zp) * ma_d +
+                                   (static_cast<int32_t>(b[i]) - b_zp) * mb_d,
+                               y_zp);
+  }
+}
+
+template void QuantizedAdd<int8_t>(const int8_t*, const int8_t*, int64_t,
+                                   int32_t, int32_t, float, float, int32_t,
+                                   int8_t*);
+template void QuantizedAdd<uint8_t>(const uint8_t*, const uint8_t*, int64_t,
+                                    int32_t, int32_t, float, float, int32_t,
+                                    uint8_t*);
 
 }  // namespace twl

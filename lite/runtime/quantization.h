@@ -84,6 +84,26 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          int n, int k, int32_t* out, int64_t out_stride,
                          ThreadPool* pool);
 
+// Where QuantizedGemmPanels' second form writes: column j's accumulators
+// plus bias[j] (wrapping; bias may be null) requantized as Requantize does,
+// RoundToQuantized<T>(acc * multiplier[per_column ? j : 0], zero_point),
+// into out (int8, or uint8 when is_uint8) at row * out_stride + j.
+struct QuantizedOutput {
+  const int32_t* bias = nullptr;
+  const float* multiplier = nullptr;
+  bool per_column = false;
+  int32_t zero_point = 0;
+  bool is_uint8 = false;
+  void* out = nullptr;
+  int64_t out_stride = 0;
+};
+
+// As QuantizedGemmPanels, adding the bias and requantizing each block of
+// accumulators while it is in registers (no int32 matrix in memory).
+void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
+                         int n, int k, const QuantizedOutput& output,
+                         ThreadPool* pool);
+
 // out[i] = RoundToQuantized<T>(acc[i] * multiplier, zero_point) over rows of
 // `n` columns; multiplier[j] for column j when per_column, else
 // multiplier[0]. T is int8_t or uint8_t (AVX2: four lanes of doubles at a
@@ -92,6 +112,13 @@ template <typename T>
 void Requantize(const int32_t* acc, int64_t rows, int n,
                 const float* multiplier, bool per_column, int32_t zero_point,
                 T* out);
+
+// y[i] = RoundToQuantized<T>((a[i] - a_zp) * a_multiplier +
+// (b[i] - b_zp) * b_multiplier, y_zp) for i < n, in double (QUANTIZED_ADD;
+// AVX2: eight at a time with the same products and rounding).
+template <typename T>
+void QuantizedAdd(const T* a, const T* b, int64_t n, int32_t a_zp, int32_t b_zp,
+                  float a_multiplier, float b_multiplier, int32_t y_zp, T* y);
 
 }  // namespace twl
 

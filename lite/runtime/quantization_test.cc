@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -79,6 +80,47 @@ TEST(QuantizationTest, GemmMatchesNaiveProductsOnThreads) {
   }
 }
 
+// The panel GEMM (AVX2 builds) over edge sizes: rows not a multiple of the
+// 4-row block nor of the chunk (several chunks at small depth), columns
+// past a panel's 8 and a block's 16, odd depths, the extremes of the
+// operands, on threads and without.
+TEST(QuantizationTest, PanelGemmMatchesNaiveProductsAtEdges) {
+  if (!kPanelGemm) GTEST_SKIP() << "no panel GEMM in this build";
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> value(-255, 255);
+  struct Case {
+    int m, n, k;
+  } cases[] = {{1, 1, 1},     {3, 9, 3},      {5, 17, 7},
+               {9, 23, 33},   {4, 16, 2},     {7, 40, 301},
+               {13, 8, 4608}, {2100, 33, 27}, {70, 130, 64}};
+  for (const Case& c : cases) {
+    const int m = c.m, n = c.n, k = c.k;
+    std::vector<int16_t> lhs(int64_t{m} * k + 1), rhs(int64_t{n} * k);
+    for (auto& v : lhs) v = value(rng);
+    for (auto& v : rhs) v = value(rng);
+    lhs[0] = rhs[0] = -255;  // the extremes multiply exactly
+    if (k > 1) lhs[1] = rhs[1] = 255;
+    std::vector<int16_t> panels(PanelSize(n, k));
+    PackPanels(rhs.data(), n, k, panels.data());
+    ThreadPool pool(3);
+    for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+      std::vector<int32_t> out(int64_t{m} * (n + 3), -1);
+      QuantizedGemmPanels(lhs.data(), panels.data(), m, n, k, out.data(), n + 3,
+                          p);
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+          int64_t want = 0;
+          for (int kk = 0; kk < k; ++kk)
+            want += lhs[int64_t{i} * k + kk] * rhs[int64_t{j} * k + kk];
+          ASSERT_EQ(out[int64_t{i} * (n + 3) + j], want)
+              << i << "," << j << " m=" << m << " n=" << n << " k=" << k;
+        }
+        ASSERT_EQ(out[int64_t{i} * (n + 3) + n], -1);  // past n: untouched
+      }
+    }
+  }
+}
+
 TEST(QuantizationTest, GemmAtTheLargestDepthDoesNotOverflow) {
   const int k = kMaxQuantizedDepth;
   std::vector<int16_t> a(k, -255), b(k, -255);
@@ -97,6 +139,45 @@ TEST(QuantizationTest, RequantizesPerColumn) {
   EXPECT_EQ(out[1], -2);
   EXPECT_EQ(out[2], 5);
   EXPECT_EQ(out[3], 127);
+}
+
+// The vector requantization (eight at a time) against RoundToQuantized at
+// the edges: products past int32 either way (multiplier 1e10 with the
+// largest accumulators), just past the cap of 32767 and T's range, ties
+// to even on both signs, the largest zero points; per column and not.
+template <typename T>
+void CheckRequantizeEdges() {
+  const int32_t accs[] = {INT32_MAX, INT32_MIN, 0,    1,     -1,    3,
+                          -3,        5,         -5,   65534, 65535, -65536,
+                          -65537,    255,       -255, 511,   -511,  1 << 20};
+  const float multipliers[] = {1e10f, 0.5f, 1.0f, 0.25f, 3e-10f, 1.5f};
+  const int32_t zps[] = {std::numeric_limits<T>::min(),
+                         std::numeric_limits<T>::max(), 0};
+  const int n = 24;  // three vectors of eight
+  for (float m : multipliers) {
+    for (int32_t zp : zps) {
+      std::vector<int32_t> acc(n * 2);
+      std::vector<float> per(n);
+      for (int i = 0; i < n * 2; ++i) acc[i] = accs[i % 18];
+      for (int j = 0; j < n; ++j) per[j] = multipliers[j % 6];
+      std::vector<T> out(n * 2);
+      Requantize<T>(acc.data(), 2, n, &m, false, zp, out.data());
+      for (int i = 0; i < n * 2; ++i) {
+        ASSERT_EQ(out[i], RoundToQuantized<T>(acc[i] * double{m}, zp))
+            << acc[i] << " * " << m << " + " << zp;
+      }
+      Requantize<T>(acc.data(), 2, n, per.data(), true, zp, out.data());
+      for (int i = 0; i < n * 2; ++i) {
+        ASSERT_EQ(out[i], RoundToQuantized<T>(acc[i] * double{per[i % n]}, zp))
+            << acc[i] << " * " << per[i % n] << " + " << zp;
+      }
+    }
+  }
+}
+
+TEST(QuantizationTest, RequantizeMatchesScalarAtTheEdges) {
+  CheckRequantizeEdges<int8_t>();
+  CheckRequantizeEdges<uint8_t>();
 }
 
 }  // namespace

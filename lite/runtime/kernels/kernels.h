@@ -134,7 +134,8 @@ namespace twl {
   X(TRANSPOSE_CONV) \
   X(MAX_POOL_2D_V2) \
   X(AVERAGE_POOL_2D_V2) \
-  X(ATTENTION)
+  X(ATTENTION) \
+  X(QUANTIZED_ADD)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();

@@ -9,6 +9,11 @@
 // The reference path is a plain loop over int32 products.
 #include <algorithm>
 #include <memory>
+#include <type_traits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
@@ -69,7 +74,19 @@ struct OpData {
   // with a constant filter: the filter tap-major, [KH * KW][C], zero point
   // subtracted, for the direct kernel.
   std::unique_ptr<int16_t[]> depthwise;
+  // AVX2 builds with at most kMaxPairTaps taps: the same filter for the
+  // pair kernel (DepthwisePairs), per pair of taps and block of 16
+  // channels the two vectors of interleaved tap pairs that
+  // _mm256_unpack{lo,hi}_epi16 makes of the taps' 16 channels.
+  std::unique_ptr<int16_t[]> depthwise_pairs;
 };
+
+#if defined(__AVX2__)
+constexpr bool kDepthwisePairs = true;
+#else
+constexpr bool kDepthwisePairs = false;
+#endif
+constexpr int kMaxPairTaps = 49;
 
 // Checks the operands' and zero points' types, the zero points' sizes (one
 // element; the right one may have one per output column) and the output's
@@ -239,14 +256,37 @@ Status Finish(KernelContext* context, Node* node, const int32_t* acc,
 // The m x n product of the lhs rows and the packed rhs, plus the bias, into
 // `acc`, group by group: the reference path multiplies lhs_at(g, i, kk)
 // (zero point subtracted) plainly; the optimized one has fill_lhs(g, lhs)
-// write group g's rows into scratch and runs the GEMM on its columns.
+// write group g's rows into scratch and runs the GEMM on its columns. With
+// panels and an 8-bit output, the panel GEMM adds the bias and requantizes
+// into the output at element `offset` itself, and this returns true.
 template <typename LhsAt, typename FillLhs>
-void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
+bool Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
               const int16_t* panels, LhsAt lhs_at, FillLhs fill_lhs,
-              int32_t* acc) {
+              int32_t* acc, int64_t offset) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
   const int group_n = d.n / d.groups;
   int16_t* lhs = static_cast<int16_t*>(node->scratch[d.lhs_scratch]);
+  if (panels != nullptr && d.requantize && !context->use_reference()) {
+    const Tensor* bias = context->input(*node, kBias);
+    const Tensor* multiplier = context->input(*node, kMultiplier);
+    Tensor* y = context->output(*node, 0);
+    QuantizedOutput o;
+    o.per_column = multiplier->num_elements() > 1;
+    o.zero_point = ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+    o.is_uint8 = y->type == DataType::kUInt8;
+    o.out_stride = d.n;
+    for (int g = 0; g < d.groups; ++g) {
+      const int64_t col = int64_t{g} * group_n;
+      fill_lhs(g, lhs);
+      o.bias = bias != nullptr ? bias->data_as<int32_t>() + col : nullptr;
+      o.multiplier = multiplier->data_as<float>() + (o.per_column ? col : 0);
+      // int8 and uint8 elements are one byte.
+      o.out = static_cast<char*>(y->data) + offset + col;
+      QuantizedGemmPanels(lhs, panels + g * d.panel_size, d.m, group_n, d.k, o,
+                          context->thread_pool());
+    }
+    return true;
+  }
   for (int g = 0; g < d.groups; ++g) {
     const int16_t* rhs = packed_rhs + int64_t{g} * group_n * d.k;
     int32_t* out = acc + int64_t{g} * group_n;
@@ -272,7 +312,7 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
     }
   }
   const Tensor* bias = context->input(*node, kBias);
-  if (bias == nullptr) return;
+  if (bias == nullptr) return false;
   const int32_t* b = bias->data_as<int32_t>();
   const int n = d.n;  // locals: stores through acc could alias d's fields
   const int64_t m = d.m;
@@ -283,6 +323,7 @@ void Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
                                     static_cast<uint32_t>(b[j]));
     }
   }
+  return false;
 }
 
 // The convolution's patches as GEMM rows: row (oy, ox) holds, tap by tap,
@@ -349,14 +390,74 @@ inline void DepthwiseTaps(const OpData& d, const X* x, int32_t x_zp, int oy,
   }
 }
 
+#if defined(__AVX2__)
+// 16 channels of x at `p` (nullptr: a tap in the padding, zeros) minus the
+// zero point, as int16.
+template <typename X>
+inline __m256i Widened16(const X* p, __m256i zp) {
+  if (p == nullptr) return _mm256_setzero_si256();
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  return _mm256_sub_epi16(std::is_same<X, uint8_t>::value
+                              ? _mm256_cvtepu8_epi16(v)
+                              : _mm256_cvtepi8_epi16(v),
+                          zp);
+}
+
+// Channels [0, 16 * blocks) of one output pixel whose taps start at tap[t]
+// (nullptr in the padding): per pair of taps, the two taps' 16 channels
+// interleaved into pairs (unpacklo/hi) multiply-add with the pair layout of
+// the filter (vpmaddwd: two taps per int32 lane; |x - x_zp|, |w| <= 255),
+// then the bias; out gets the int32 sums.
+template <typename X>
+inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
+                           const int32_t* bias, int blocks, int32_t* out) {
+  const int taps = d.kernel_h * d.kernel_w, pairs = (taps + 1) / 2;
+  const __m256i zp = _mm256_set1_epi16(static_cast<int16_t>(x_zp));
+  for (int b = 0; b < blocks; ++b) {
+    __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
+    const int16_t* w = d.depthwise_pairs.get() + b * 32;
+    for (int p = 0; p < pairs; ++p, w += blocks * 32) {
+      const X* t0 = tap[2 * p];
+      const X* t1 = 2 * p + 1 < taps ? tap[2 * p + 1] : nullptr;
+      if (t0 == nullptr && t1 == nullptr) continue;
+      const __m256i x0 = Widened16(t0 != nullptr ? t0 + b * 16 : t0, zp);
+      const __m256i x1 = Widened16(t1 != nullptr ? t1 + b * 16 : t1, zp);
+      lo = _mm256_add_epi32(
+          lo, _mm256_madd_epi16(
+                  _mm256_unpacklo_epi16(x0, x1),
+                  _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w))));
+      hi = _mm256_add_epi32(
+          hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(x0, x1),
+                                _mm256_loadu_si256(
+                                    reinterpret_cast<const __m256i*>(w + 16))));
+    }
+    // lo: channels 0-3 and 8-11; hi: 4-7 and 12-15.
+    __m256i first = _mm256_permute2x128_si256(lo, hi, 0x20);
+    __m256i second = _mm256_permute2x128_si256(lo, hi, 0x31);
+    if (bias != nullptr) {  // wrapping, as in Multiply
+      first = _mm256_add_epi32(
+          first,
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + b * 16)));
+      second = _mm256_add_epi32(
+          second, _mm256_loadu_si256(
+                      reinterpret_cast<const __m256i*>(bias + b * 16 + 8)));
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + b * 16), first);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + b * 16 + 8), second);
+  }
+}
+#endif  // __AVX2__
+
 // Depthwise convolution straight from x (no im2col): for each output pixel
 // and block of 32 channels, the taps inside the image add (x - x_zp) *
 // filter into accumulators held in registers (channels contiguous in NHWC
-// and in the tap-major filter), then the bias. Output rows split over the
-// pool.
-template <typename X>
+// and in the tap-major filter), then the bias; row_done(oy) follows each
+// output row (while its accumulators are in cache). Output rows split over
+// the pool.
+template <typename X, typename RowDone>
 void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
-                         const Tensor* bias, int32_t* acc, ThreadPool* pool) {
+                         const Tensor* bias, int32_t* acc, RowDone row_done,
+                         ThreadPool* pool) {
   constexpr int kBlock = 32;
   const int channels = d.channels;
   const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
@@ -364,7 +465,25 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
     for (int oy = static_cast<int>(begin); oy < end; ++oy) {
       for (int ox = 0; ox < d.out_w; ++ox) {
         int32_t* out = acc + (int64_t{oy} * d.out_w + ox) * channels;
-        for (int c0 = 0; c0 < channels; c0 += kBlock) {
+        int c0 = 0;
+#if defined(__AVX2__)
+        if (d.depthwise_pairs != nullptr) {
+          const X* tap[kMaxPairTaps];
+          for (int ky = 0, t = 0; ky < d.kernel_h; ++ky) {
+            const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
+            for (int kx = 0; kx < d.kernel_w; ++kx, ++t) {
+              const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
+              tap[t] = iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w
+                           ? nullptr
+                           : x + (int64_t{iy} * d.in_w + ix) * channels;
+            }
+          }
+          const int blocks = channels / 16;
+          DepthwisePairs(d, tap, x_zp, b, blocks, out);
+          c0 = blocks * 16;
+        }
+#endif
+        for (; c0 < channels; c0 += kBlock) {
           const int width = std::min(kBlock, channels - c0);
           int32_t sum[kBlock];
           // Not `= {}`: GCC makes that a rep stos of the stack array.
@@ -382,6 +501,7 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
           }
         }
       }
+      row_done(oy);
     }
   };
   if (pool == nullptr) {
@@ -475,15 +595,16 @@ Status EvalMatMul(KernelContext* context, Node* node) {
       const int16_t* panels =
           d.panels != nullptr ? d.panels.get() + bo * d.panel_size : nullptr;
       int32_t* acc = AccumulatorsAt(context, node, batch * mn);
-      Multiply(
+      const bool written = Multiply(
           context, node, rhs, panels,
           [&](int, int i, int kk) {
             return static_cast<int32_t>(
                        ab[static_cast<int64_t>(i) * d.k + kk]) -
                    a_zp;
           },
-          [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc);
-      if (d.requantize)
+          [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc,
+          batch * mn);
+      if (d.requantize && !written)
         TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
       for (int i = d.batch_shape.rank - 1;
            i >= 0 && ++index[i] == d.batch_shape.dims[i]; --i) {
@@ -570,6 +691,35 @@ Status PrepareConv(KernelContext* context, Node* node) {
             d->packed[int64_t{c} * taps + t];
       }
     }
+    d->depthwise_pairs.reset();
+    const int blocks = channels / 16, pairs = (taps + 1) / 2;
+    if (kDepthwisePairs && blocks > 0 && taps <= kMaxPairTaps) {
+      d->depthwise_pairs.reset(new (std::nothrow)
+                                   int16_t[int64_t{pairs} * blocks * 32]);
+      TWL_CHECK_ARG(d->depthwise_pairs != nullptr, "out of memory");
+      // Lane L (8 channels) of the low vector holds channels 8L..8L+3 of
+      // taps 2p and 2p + 1 interleaved, of the high one 8L+4..8L+7; a
+      // missing last tap weighs 0.
+      for (int p = 0; p < pairs; ++p) {
+        for (int b = 0; b < blocks; ++b) {
+          int16_t* v =
+              d->depthwise_pairs.get() + (int64_t{p} * blocks + b) * 32;
+          for (int half = 0; half < 2; ++half) {
+            for (int lane = 0; lane < 2; ++lane) {
+              for (int i = 0; i < 4; ++i) {
+                for (int h = 0; h < 2; ++h) {
+                  const int t = 2 * p + h;
+                  const int c = b * 16 + 8 * lane + 4 * half + i;
+                  v[half * 16 + lane * 8 + 2 * i + h] =
+                      t < taps ? d->depthwise[int64_t{t} * channels + c]
+                               : int16_t{0};
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   }
   return Status::Ok();
 }
@@ -602,16 +752,35 @@ Status EvalConv(KernelContext* context, Node* node) {
       };
       int32_t* acc = AccumulatorsAt(context, node, batch * mn);
       if (d.depthwise != nullptr && !context->use_reference()) {
+        // An 8-bit output is requantized row by row.
+        const int64_t row = int64_t{d.out_w} * d.n;
+        const Tensor* multiplier = context->input(*node, kMultiplier);
+        Tensor* y = context->output(*node, 0);
+        const int32_t y_zp =
+            ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+        auto row_done = [&](int oy) {
+          if (!d.requantize) return;
+          const int32_t* a = acc + oy * row;
+          const float* mul = multiplier->data_as<float>();
+          const bool per_column = multiplier->num_elements() > 1;
+          const int64_t at = batch * mn + oy * row;
+          if (y->type == DataType::kUInt8) {
+            Requantize<uint8_t>(a, d.out_w, d.n, mul, per_column, y_zp,
+                                y->data_as<uint8_t>() + at);
+          } else {
+            Requantize<int8_t>(a, d.out_w, d.n, mul, per_column, y_zp,
+                               y->data_as<int8_t>() + at);
+          }
+        };
         DepthwiseAccumulate(d, xb, x_zp, context->input(*node, kBias), acc,
-                            context->thread_pool());
-        if (d.requantize)
-          TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+                            row_done, context->thread_pool());
         continue;
       }
-      Multiply(
+      const bool written = Multiply(
           context, node, rhs, d.panels.get(), patch,
-          [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc);
-      if (d.requantize)
+          [&](int g, int16_t* lhs) { Im2Col(d, xb, g, x_zp, lhs); }, acc,
+          batch * mn);
+      if (d.requantize && !written)
         TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
     }
     return Status::Ok();

@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 
 #include "lite/runtime/testing/op_model.h"
 
@@ -486,6 +490,135 @@ TEST(QuantizedConv2DTest, DepthwiseRequantizedOnThreadsMatchesReference) {
   m.SetInput<uint8_t>(0, x);
   ASSERT_TRUE(m.Invoke().ok());
   EXPECT_EQ(m.CompareWithReference(), "");
+}
+
+// Naive requantization: saturate(round_half_to_even(acc * multiplier) + zp).
+template <typename T>
+T NaiveRequantize(int32_t acc, float multiplier, int32_t zp) {
+  double v = std::nearbyint(acc * static_cast<double>(multiplier)) + zp;
+  v = std::min<double>(std::max<double>(v, std::numeric_limits<T>::min()),
+                       std::numeric_limits<T>::max());
+  return static_cast<T>(v);
+}
+
+// The panel GEMM's fused bias and requantization (the int32 accumulators
+// never stored) against naive loops: 2 groups of 11 output channels (a
+// block of 16 split over groups, partial vectors), stride 2 and uneven
+// pads, per-channel multipliers from ties (0.5) to ones that saturate at
+// both ends, int8 and uint8 outputs, one and two threads.
+template <typename Y>
+void CheckFusedRequantization(int threads) {
+  std::mt19937 rng(31);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int h = 9, w = 10, c = 6, o = 22, groups = 2, cg = c / groups;
+  std::vector<uint8_t> x(h * w * c);
+  std::vector<int8_t> f(o * 3 * 3 * cg);
+  std::vector<int32_t> bias(o);
+  std::vector<float> mult(o);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  for (int j = 0; j < o; ++j) {
+    bias[j] = byte(rng) * 37 - 4000;
+    mult[j] = j % 3 == 0 ? 0.5f : j % 3 == 1 ? 0.25f / (j + 1) : 0.01f;
+  }
+  x[0] = 255;  // an extreme at the padded corner
+  const int32_t x_zp = 131, y_zp = std::is_same<Y, uint8_t>::value ? 100 : -9;
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {1, h, w, c});
+  int filter = m.AddConst<int8_t>({o, 3, 3, cg}, f);
+  int xz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(x_zp)});
+  int multiplier = m.AddConst<float>({o}, mult);
+  int yz = m.AddConst<Y>({}, {static_cast<Y>(y_zp)});
+  int b = m.AddConst<int32_t>({o}, bias);
+  int out = m.AddOutput(std::is_same<Y, uint8_t>::value ? DataType::kUInt8
+                                                        : DataType::kInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+          {in, filter, xz, -1, multiplier, yz, b}, {out},
+          m.builder().QuantizedConv2D(2, 2, 1, 1, 1, 0, 2, 1));
+  Status status = m.Build(threads);
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<uint8_t>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  const int oh = (h + 3 - 3) / 2 + 1, ow = (w + 1 - 3) / 2 + 1;
+  ASSERT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, oh, ow, o}));
+  std::vector<Y> want(oh * ow * o);
+  int saturated_low = 0, saturated_high = 0;
+  for (int oy = 0; oy < oh; ++oy) {
+    for (int ox = 0; ox < ow; ++ox) {
+      for (int j = 0; j < o; ++j) {
+        const int g = j / (o / groups);
+        int32_t acc = bias[j];
+        for (int ky = 0; ky < 3; ++ky) {
+          for (int kx = 0; kx < 3; ++kx) {
+            const int iy = oy * 2 - 1 + ky, ix = ox * 2 + kx;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            for (int ci = 0; ci < cg; ++ci) {
+              acc += (x[(iy * w + ix) * c + g * cg + ci] - x_zp) *
+                     f[((j * 3 + ky) * 3 + kx) * cg + ci];
+            }
+          }
+        }
+        const Y y = NaiveRequantize<Y>(acc, mult[j], y_zp);
+        saturated_low += y == std::numeric_limits<Y>::min();
+        saturated_high += y == std::numeric_limits<Y>::max();
+        want[(oy * ow + ox) * o + j] = y;
+      }
+    }
+  }
+  EXPECT_GT(saturated_low, 0);
+  EXPECT_GT(saturated_high, 0);
+  EXPECT_EQ(m.GetOutput<Y>(0), want);
+}
+
+TEST(QuantizedConv2DTest, FusedRequantizationMatchesNaiveUInt8) {
+  CheckFusedRequantization<uint8_t>(1);
+  CheckFusedRequantization<uint8_t>(2);
+}
+
+TEST(QuantizedConv2DTest, FusedRequantizationMatchesNaiveInt8) {
+  CheckFusedRequantization<int8_t>(1);
+  CheckFusedRequantization<int8_t>(2);
+}
+
+// The AVX2 pair kernel of depthwise at the operands' extremes: (x - x_zp) =
+// -255 and (w - w_zp) = -255 in every tap, two taps per int32 lane
+// (130050), 3x3 stride 2 with padding, 48 channels (three blocks of 16) and
+// an odd 19 (one block and a tail); the count of taps inside the image
+// times 65025 per output.
+TEST(QuantizedConv2DTest, DepthwiseAtTheExtremesStride2) {
+  for (int c : {48, 19}) {
+    const int h = 7, w = 6;
+    OpModel m;
+    int in = m.AddInput(DataType::kUInt8, {1, h, w, c});
+    int filter = m.AddConst<int8_t>({c, 3, 3, 1},
+                                    std::vector<int8_t>(c * 9, int8_t{-128}));
+    int x_zp = m.AddConst<uint8_t>({}, {255});
+    int f_zp = m.AddConst<int8_t>({}, {127});
+    int out = m.AddOutput(DataType::kInt32);
+    m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D, {in, filter, x_zp, f_zp}, {out},
+            m.builder().QuantizedConv2D(2, 2, 1, 1, 1, 1, 1, 1));
+    ASSERT_TRUE(m.Build().ok());
+    m.SetInput<uint8_t>(0, std::vector<uint8_t>(h * w * c, 0));
+    ASSERT_TRUE(m.Invoke().ok());
+    EXPECT_EQ(m.CompareWithReference(), "");
+    const int oh = (h + 2 - 3) / 2 + 1, ow = (w + 2 - 3) / 2 + 1;
+    ASSERT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, oh, ow, c}));
+    std::vector<int32_t> want;
+    for (int oy = 0; oy < oh; ++oy) {
+      for (int ox = 0; ox < ow; ++ox) {
+        int inside = 0;
+        for (int ky = 0; ky < 3; ++ky) {
+          for (int kx = 0; kx < 3; ++kx) {
+            const int iy = oy * 2 - 1 + ky, ix = ox * 2 - 1 + kx;
+            inside += iy >= 0 && iy < h && ix >= 0 && ix < w;
+          }
+        }
+        for (int ch = 0; ch < c; ++ch) want.push_back(inside * 65025);
+      }
+    }
+    EXPECT_EQ(m.GetOutput<int32_t>(0), want) << c << " channels";
+  }
 }
 
 }  // namespace
