@@ -266,26 +266,23 @@ struct CurveOp {
                                     int64_t cs, GemmCurve curve) {
     typedef typename VectorOf<W>::type Native;
     constexpr int kSub = kGemmNr / W;
+    const bool direct = cs == 1 && cols == kGemmNr;  // in place
     for (int r = 0; r < rows; ++r) {
       float* row = c + r * rs;
-      if (cs == 1 && cols == kGemmNr) {  // in place
-#pragma GCC unroll 4
-        for (int s = 0; s < kSub; ++s) {
-          Native x = LoadVector<W>(row + s * W);
-          x = curve == GemmCurve::kGelu ? GeluVector(x) : GeluTanhVector(x);
-          memcpy(row + s * W, &x, sizeof(x));
-        }
-        continue;
-      }
       float v[kGemmNr] = {};
-      for (int j = 0; j < cols; ++j) v[j] = row[j * cs];
+      float* p = direct ? row : v;
+      if (!direct) {
+        for (int j = 0; j < cols; ++j) v[j] = row[j * cs];
+      }
 #pragma GCC unroll 4
       for (int s = 0; s < kSub; ++s) {
-        Native x = LoadVector<W>(v + s * W);
+        Native x = LoadVector<W>(p + s * W);
         x = curve == GemmCurve::kGelu ? GeluVector(x) : GeluTanhVector(x);
-        memcpy(v + s * W, &x, sizeof(x));
+        memcpy(p + s * W, &x, sizeof(x));
       }
-      for (int j = 0; j < cols; ++j) row[j * cs] = v[j];
+      if (!direct) {
+        for (int j = 0; j < cols; ++j) row[j * cs] = v[j];
+      }
     }
   }
 };

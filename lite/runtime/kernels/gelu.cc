@@ -66,16 +66,20 @@ struct OptimizedOp {
   static TWL_KERNEL_INLINE void Run(Kind kind, const float* x, float* y,
                                     int64_t n) {
     typedef typename VectorOf<W>::type Native;
-    int64_t i = 0;
-    for (; i + W <= n; i += W) {
-      const Native v = Apply(kind, LoadVector<W>(x + i));
-      memcpy(y + i, &v, sizeof(v));
-    }
-    if (i < n) {  // the tail through one padded vector
-      float tail[W] = {};
-      memcpy(tail, x + i, sizeof(float) * (n - i));
-      const Native v = Apply(kind, LoadVector<W>(tail));
-      memcpy(y + i, &v, sizeof(float) * (n - i));
+    for (int64_t i = 0; i < n; i += W) {
+      // The tail through one padded vector.
+      const int64_t count = n - i < W ? n - i : W;
+      float tail[W];
+      const float* src = x + i;
+      float* dst = y + i;
+      if (count < W) {
+        memset(tail, 0, sizeof(tail));
+        memcpy(tail, src, sizeof(float) * count);
+        src = dst = tail;
+      }
+      const Native v = Apply(kind, LoadVector<W>(src));
+      memcpy(dst, &v, sizeof(v));
+      if (count < W) memcpy(y + i, tail, sizeof(float) * count);
     }
   }
 };
