@@ -1,6 +1,7 @@
 """Transformer encoders from ONNX on the lite runtime: each new op
 (LayerNormalization, Erf, Gelu exact/tanh), the patterns the importer fuses
-(PyTorch's Erf-GELU, the ReduceMean LayerNorm chain, MatMul + bias), the
+(PyTorch's Erf-GELU, the ReduceMean LayerNorm chain, MatMul + bias, GELU
+after a linear layer as FULLY_CONNECTED's fused activation), the
 attention ops (4-d MatMul, last-axis Softmax, head Reshape/Transpose,
 additive masks), embedding Gather, and a whole 4-layer encoder, each
 against onnxruntime."""
@@ -13,7 +14,7 @@ import pytest
 import transformer_models
 from onnx import TensorProto, helper, numpy_helper
 
-from converters import lite_runner, onnx_import, twl_writer
+from converters import lite_runner, onnx_import, twl_reader, twl_schema, twl_writer
 from converters.errors import ConversionError
 from converters.onnx_import import fusion
 
@@ -27,6 +28,13 @@ def _ops(data):
     g = m.Subgraphs(0)
     names = {v: k for k, v in vars(twl_writer.twl_schema.enum("BuiltinOperator")).items() if not k.startswith("_")}
     return collections.Counter(names[g.Operators(i).Opcode()] for i in range(g.OperatorsLength()))
+
+
+def _fc_activations(data):
+    """The fused activation names of the FULLY_CONNECTED ops, in order."""
+    names = {v: k for k, v in vars(twl_schema.enum("ActivationFunctionType")).items() if not k.startswith("_")}
+    ops = twl_reader.read_builder(data).operators
+    return [names[o[3][1].get("fused_activation_function", 0)] for o in ops if o[0] == "FULLY_CONNECTED"]
 
 
 def _model(nodes, inputs, outputs, inits=(), opset=17):
@@ -185,6 +193,45 @@ def test_matmul_bias_becomes_fully_connected_bias():
     nodes = [n("MatMul", ["x", "w"], ["h"]), n("Add", ["b", "h"], ["y"])]
     m = _model(nodes, [("x", [2, 5, 16])], ["y"], [("w", _x([16, 8], 8)), ("b", _x([8], 9))], opset=13)
     assert _ops(_compare(m, {"x": _x([2, 5, 16])})) == {"FULLY_CONNECTED": 1}
+
+
+def _linear_gelu(gelu, rank=3, shared=False):
+    """MatMul + bias Add (or Gemm, rank 2) then GELU: the Gelu op (exact or
+    tanh) or PyTorch's Erf pattern. `shared`: the linear output is also a
+    graph output, so nothing may be fused into the FULLY_CONNECTED."""
+    n = helper.make_node
+    if rank == 2:
+        nodes = [n("Gemm", ["x", "w", "b"], ["h"])]
+        shape = [6, 48]
+    else:
+        nodes = [n("MatMul", ["x", "w"], ["hm"]), n("Add", ["hm", "b"], ["h"])]
+        shape = [2, 5, 48]
+    inits = [("w", _x([48, 40], 10, 0.3)), ("b", _x([40], 11))]
+    if gelu == "erf":
+        inits += [("sqrt2", np.float32(np.sqrt(2))), ("one", np.float32(1)), ("half", np.float32(0.5))]
+        nodes += [n("Div", ["h", "sqrt2"], ["d"]), n("Erf", ["d"], ["e"]), n("Add", ["e", "one"], ["a"])]
+        nodes += [n("Mul", ["h", "a"], ["m"]), n("Mul", ["m", "half"], ["y"])]
+    else:
+        nodes.append(n("Gelu", ["h"], ["y"], approximate=gelu))
+    outputs = ["y", "h"] if shared else ["y"]
+    return _model(nodes, [("x", shape)], outputs, inits, opset=13 if gelu == "erf" else 20), shape
+
+
+@pytest.mark.parametrize(
+    "gelu,rank,want", [("erf", 3, "GELU"), ("none", 3, "GELU"), ("tanh", 3, "GELU_TANH"), ("tanh", 2, "GELU_TANH")]
+)
+def test_gelu_after_linear_is_fused_into_fully_connected(gelu, rank, want):
+    model, shape = _linear_gelu(gelu, rank)
+    data = _compare(model, {"x": _x(shape, 12)})
+    assert _ops(data) == {"FULLY_CONNECTED": 1}
+    assert _fc_activations(data) == [want]
+
+
+def test_gelu_on_a_shared_linear_output_stays_an_op():
+    model, shape = _linear_gelu("tanh", shared=True)
+    data = _compare(model, {"x": _x(shape, 13)})
+    assert _ops(data) == {"FULLY_CONNECTED": 1, "GELU": 1}
+    assert _fc_activations(data) == ["NONE"]
 
 
 def test_attention_block():
@@ -396,8 +443,14 @@ def test_text_encoder_matches_onnxruntime(layer_norm, gelu, mask):
     model = transformer_models.encoder(layers=4, layer_norm=layer_norm, gelu=gelu, mask=mask)
     data = _compare(model, transformer_models.feeds())
     ops = _ops(data)
-    # every LayerNorm and GELU is one fused op; Linear biases are in FULLY_CONNECTED
-    assert ops["LAYER_NORM"] == 9 and ops["GELU"] == 4 and ops["FULLY_CONNECTED"] == 24
+    # every LayerNorm is one fused op; Linear biases are in FULLY_CONNECTED
+    assert ops["LAYER_NORM"] == 9 and ops["FULLY_CONNECTED"] == 24
+    # and each GELU is the epilogue of the FFN's first FULLY_CONNECTED
+    assert "GELU" not in ops
+    assert collections.Counter(_fc_activations(data)) == {
+        "NONE": 20,
+        "GELU_TANH" if gelu == "tanh" else "GELU": 4,
+    }
     assert not {"ERF", "MEAN", "SQRT", "SQUARE", "POW"} & set(ops)
     # attention, with its additive or masked_fill mask, is one fused op per layer
     assert ops["ATTENTION"] == 4 and not {"BATCH_MATMUL", "SOFTMAX", "TRANSPOSE"} & set(ops)

@@ -137,12 +137,21 @@ class Context(TensorShapes):
             return None
         return users[0]
 
-    def fuse_activation(self, name):
-        """(fused activation, ONNX tensor after it)."""
-        node = self.sole_consumer(name, ("Relu", "Sigmoid", "Tanh", "Clip"))
+    def fuse_activation(self, name, gelu=False):
+        """(fused activation, ONNX tensor after it). `gelu`: a float32 Gelu
+        (exact or tanh) is fused too, as GELU or GELU_TANH (FULLY_CONNECTED
+        alone supports them)."""
+        ops = ("Relu", "Sigmoid", "Tanh", "Clip") + (("Gelu",) if gelu else ())
+        node = self.sole_consumer(name, ops)
         if node is None:
             return "NONE", name
-        if node.op_type == "Clip":
+        if node.op_type == "Gelu":
+            approximate = attrs(node).get("approximate", "none")
+            approximate = approximate.decode() if isinstance(approximate, bytes) else approximate
+            if approximate not in ("none", "tanh") or self.dtype(name) != np.float32:
+                return "NONE", name  # lowered (or rejected) on its own
+            act = "GELU_TANH" if approximate == "tanh" else "GELU"
+        elif node.op_type == "Clip":
             act = clip_activation(self, node)
             if act is None:
                 return "NONE", name

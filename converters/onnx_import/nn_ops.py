@@ -67,7 +67,7 @@ def _gemm(ctx, node):
             )
         else:
             extra = node.input[2]
-    activation, last = ("NONE", out) if extra else ctx.fuse_activation(out)
+    activation, last = ("NONE", out) if extra else ctx.fuse_activation(out, gelu=True)
     w = ctx.constant(f"{out}/weights", np.ascontiguousarray(weights.astype(np.float32)))
     options = ("FullyConnectedOptions", {"fused_activation_function": activation})
     if extra is None:
@@ -109,7 +109,7 @@ def _matmul(ctx, node):
     a_rank = ctx.rank(a_name)
     if b_value is not None and b_value.ndim == 2 and a_rank >= 2:
         bias, last = _fuse_matmul_bias(ctx, out, b_value.shape[1])
-        activation, last = ctx.fuse_activation(last)
+        activation, last = ctx.fuse_activation(last, gelu=True)
         w = ctx.constant(f"{out}/weights", np.ascontiguousarray(b_value.T))
         options = ("FullyConnectedOptions", {"fused_activation_function": activation, "keep_num_dims": a_rank > 2})
         ctx.builder.add_op("FULLY_CONNECTED", [ctx.plain(a_name), w, bias], [ctx.output(last)], options)

@@ -1,11 +1,13 @@
 #include "lite/runtime/gemm.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
 #include "lite/runtime/thread_pool.h"
 #include "lite/runtime/vector.h"
+#include "lite/runtime/vector_math.h"
 
 namespace twl {
 namespace {
@@ -255,6 +257,43 @@ struct RowGroupOp {
   }
 };
 
+// The epilogue's curve on C[m0 .. m0 + rows) x [n0 .. n0 + cols), cols <=
+// kGemmNr, right after the tile's store while it is in L1 (in the
+// micro-kernels it would take registers from the inner loop).
+struct CurveOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(float* c, int rows, int cols, int64_t rs,
+                                    int64_t cs, GemmCurve curve) {
+    typedef typename VectorOf<W>::type Native;
+    constexpr int kSub = kGemmNr / W;
+    const bool direct = cs == 1 && cols == kGemmNr;  // in place
+    for (int r = 0; r < rows; ++r) {
+      float* row = c + r * rs;
+      float v[kGemmNr] = {};
+      float* p = direct ? row : v;
+      if (!direct) {
+        for (int j = 0; j < cols; ++j) v[j] = row[j * cs];
+      }
+#pragma GCC unroll 4
+      for (int s = 0; s < kSub; ++s) {
+        Native x = LoadVector<W>(p + s * W);
+        x = curve == GemmCurve::kGelu ? GeluVector(x) : GeluTanhVector(x);
+        memcpy(p + s * W, &x, sizeof(x));
+      }
+      if (!direct) {
+        for (int j = 0; j < cols; ++j) row[j * cs] = v[j];
+      }
+    }
+  }
+};
+
+void ApplyCurve(int m0, int rows, int n0, int cols, float* c, int64_t rs,
+                int64_t cs, const GemmEpilogue& e) {
+  if (e.curve == GemmCurve::kNone) return;
+  RunKernel<CurveOp>(c + static_cast<int64_t>(m0) * rs + n0 * cs, rows, cols,
+                     rs, cs, e.curve);
+}
+
 // C[m0 .. m0 + rows) x [n0 .. n0 + cols) from one panel, rows <= kGemmMr.
 void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
           int64_t lda, const float* panel, float* c, int64_t rs, int64_t cs,
@@ -290,9 +329,11 @@ void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
 #undef TWL_ROWS_CASE
     }
   }
-  if (fuse) return;
-  RunKernel<StoreOp>(static_cast<const float(*)[kGemmNr]>(acc), rows, m0, n0,
-                     cols, c, rs, cs, &e);
+  if (!fuse) {
+    RunKernel<StoreOp>(static_cast<const float(*)[kGemmNr]>(acc), rows, m0, n0,
+                       cols, c, rs, cs, &e);
+  }
+  ApplyCurve(m0, rows, n0, cols, c, rs, cs, e);
 }
 
 // Panels [p_begin, p_end) (in descending order when asked) x rows
@@ -308,6 +349,10 @@ void GemmBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
     for (int g = 0; g < groups; ++g) {
       const int p0 = descending ? p_end - (g + 1) * group : p_begin + g * group;
       RunKernel<RowGroupOp>(m_begin, p0, n, k, a, lda, packed_b, c, rs, cs, &e);
+      for (int j = 0; j < group; ++j) {
+        const int n0 = (p0 + j) * kGemmNr;
+        ApplyCurve(m_begin, 1, n0, std::min(kGemmNr, n - n0), c, rs, cs, e);
+      }
     }
     if (descending) {
       p_end -= groups * group;
@@ -395,8 +440,16 @@ void GemmReference(int m, int n, int k, const float* a, int64_t lda,
         sum += static_cast<double>(a[i * lda + kk]) * b[j * ldb + kk];
       }
       if (e.bias != nullptr) sum += e.bias_per_row ? e.bias[i] : e.bias[j];
-      float v = static_cast<float>(sum);
-      c[i * rs + j * cs] = std::min(std::max(v, e.low), e.high);
+      float v = std::min(std::max(static_cast<float>(sum), e.low), e.high);
+      const double x = v;
+      if (e.curve == GemmCurve::kGelu) {
+        v = static_cast<float>(0.5 * x * (1.0 + std::erf(x * M_SQRT1_2)));
+      } else if (e.curve == GemmCurve::kGeluTanh) {
+        v = static_cast<float>(0.5 * x *
+                               (1.0 + std::tanh(0.79788456080286536 *
+                                                (x + 0.044715 * x * x * x))));
+      }
+      c[i * rs + j * cs] = v;
     }
   }
 }

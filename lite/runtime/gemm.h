@@ -27,11 +27,19 @@ void PackGemmB(const float* b, int n, int k, int64_t ldb, float* packed);
 void PackGemmBTransposed(const float* b, int n, int k, int64_t ldb,
                          float* packed);
 
+// A curve applied to each element after the bias and clamp.
+enum class GemmCurve : uint8_t {
+  kNone,
+  kGelu,      // x Phi(x), through erf
+  kGeluTanh,  // GELU's tanh approximation
+};
+
 struct GemmEpilogue {
   const float* bias = nullptr;  // length N (per column) or M (per row)
   bool bias_per_row = false;
   float low = -__builtin_inff();
   float high = __builtin_inff();
+  GemmCurve curve = GemmCurve::kNone;
 };
 
 // C element (m, n) is stored at c[m * c_row_stride + n * c_col_stride].
@@ -47,7 +55,8 @@ void Gemm(int m, int n, int k, const float* a, int64_t lda,
           int64_t c_col_stride, const GemmEpilogue& epilogue, ThreadPool* pool,
           bool descending = false);
 
-// Plain triple loop with the same contract but unpacked B (B[n*ldb + k]).
+// Plain triple loop with the same contract but unpacked B (B[n*ldb + k]);
+// the curve in double precision through <cmath>.
 void GemmReference(int m, int n, int k, const float* a, int64_t lda,
                    const float* b, int64_t ldb, float* c, int64_t c_row_stride,
                    int64_t c_col_stride, const GemmEpilogue& epilogue);

@@ -8,6 +8,10 @@ Status CheckActivation(ActivationFunctionType act) {
   TWL_CHECK_ARG(
       act >= ActivationFunctionType::MIN && act <= ActivationFunctionType::MAX,
       "unknown fused activation %d", static_cast<int>(act));
+  TWL_CHECK_ARG(act != ActivationFunctionType::GELU &&
+                    act != ActivationFunctionType::GELU_TANH,
+                "fused activation %s is supported by FULLY_CONNECTED only",
+                act == ActivationFunctionType::GELU ? "GELU" : "GELU_TANH");
   return Status::Ok();
 }
 
@@ -23,6 +27,12 @@ float ApplyActivation(float x, ActivationFunctionType act) {
       return std::tanh(x);
     case ActivationFunctionType::SIGMOID:
       return 1.f / (1.f + std::exp(-x));
+    case ActivationFunctionType::GELU:
+      return 0.5f * x * (1.f + std::erf(x * 0.70710678118654752f));
+    case ActivationFunctionType::GELU_TANH:
+      return 0.5f * x *
+             (1.f +
+              std::tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
   }
   return x;
 }

@@ -1,5 +1,7 @@
 // FULLY_CONNECTED: output[..., o] = act(sum_i input[..., i] * weights[o, i]
-// + bias[o]). Weights are [out, in] as in TFLite. Constant weights are
+// + bias[o]). Weights are [out, in] as in TFLite; besides TFLite's fused
+// activations, act may be GELU or GELU_TANH (the GEMM's epilogue applies
+// it to each tile while the tile is in cache). Constant weights are
 // packed once in prepare into GEMM panels; runtime weights are packed into
 // planned scratch during eval.
 #include "lite/runtime/gemm.h"
@@ -34,6 +36,18 @@ void PackConstantWeights(KernelContext* context, const Tensor* weights, int out,
   }
 }
 
+// GELU and GELU_TANH, which FULLY_CONNECTED alone fuses: the GEMM's curve.
+bool IsGelu(ActivationFunctionType act) {
+  return act == ActivationFunctionType::GELU ||
+         act == ActivationFunctionType::GELU_TANH;
+}
+
+GemmCurve CurveOf(ActivationFunctionType act) {
+  if (act == ActivationFunctionType::GELU) return GemmCurve::kGelu;
+  if (act == ActivationFunctionType::GELU_TANH) return GemmCurve::kGeluTanh;
+  return GemmCurve::kNone;
+}
+
 void* Init(const schema::Operator& op) { return new (std::nothrow) OpData(); }
 void Free(void* data) { delete static_cast<OpData*>(data); }
 
@@ -43,7 +57,7 @@ Status Prepare(KernelContext* context, Node* node) {
   const auto* options = GetOptions<schema::FullyConnectedOptions>(*node);
   data->act = options->fused_activation_function();
   data->keep_num_dims = options->keep_num_dims();
-  TWL_RETURN_IF_ERROR(CheckActivation(data->act));
+  if (!IsGelu(data->act)) TWL_RETURN_IF_ERROR(CheckActivation(data->act));
   TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 3));
   Tensor* input = context->input(*node, 0);
   Tensor* weights = context->input(*node, 1);
@@ -103,6 +117,7 @@ Status Eval(KernelContext* context, Node* node) {
   GemmEpilogue epilogue;
   epilogue.bias = bias ? bias->data_as<float>() : nullptr;
   ActivationRange(data->act, &epilogue.low, &epilogue.high);
+  epilogue.curve = CurveOf(data->act);
   float* out = output->data_as<float>();
   if (context->use_reference()) {
     GemmReference(data->rows, data->out, data->in, input->data_as<float>(),

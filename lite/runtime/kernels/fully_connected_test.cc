@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "lite/runtime/testing/op_model.h"
 #include "lite/runtime/testing/test_models.h"
 
@@ -49,7 +51,8 @@ TEST(FullyConnectedTest, OptimizedMatchesReference) {
       for (int out : {1, 15, 16, 33, 130}) {
         for (auto act :
              {ActivationFunctionType::NONE, ActivationFunctionType::RELU6,
-              ActivationFunctionType::TANH}) {
+              ActivationFunctionType::TANH, ActivationFunctionType::GELU,
+              ActivationFunctionType::GELU_TANH}) {
           OpModel m;
           int x = m.AddInput(DataType::kFloat32, {batch, in});
           int w = m.AddConst<float>({out, in}, RandomFloats(out * in, in));
@@ -66,6 +69,68 @@ TEST(FullyConnectedTest, OptimizedMatchesReference) {
       }
     }
   }
+}
+
+// GELU fused as the GEMM's epilogue, against the formula in double
+// precision: batch 32 takes the tiled path, batch 1 the row path, and 70
+// outputs leave a partial panel; 2 threads split the columns.
+TEST(FullyConnectedTest, FusedGeluMatchesFormula) {
+  for (bool approximate : {false, true}) {
+    for (int batch : {1, 32}) {
+      for (int threads : {1, 2}) {
+        const int in = 96, out = 70;
+        OpModel m;
+        int x = m.AddInput(DataType::kFloat32, {batch, in});
+        std::vector<float> wv = RandomFloats(out * in, 7, 0.3f);
+        std::vector<float> bv = RandomFloats(out, 8);
+        std::vector<float> xv = RandomFloats(batch * in, 9, 2.f);
+        int w = m.AddConst<float>({out, in}, wv);
+        int b = m.AddConst<float>({out}, bv);
+        int y = m.AddOutput(DataType::kFloat32);
+        m.AddOp(BuiltinOperator::FULLY_CONNECTED, {x, w, b}, {y},
+                m.builder().FullyConnected(
+                    approximate ? ActivationFunctionType::GELU_TANH
+                                : ActivationFunctionType::GELU));
+        ASSERT_TRUE(m.Build(threads).ok());
+        m.SetInput<float>(0, xv);
+        ASSERT_TRUE(m.Invoke().ok());
+        std::vector<float> got = m.GetOutput<float>(0);
+        for (int r = 0; r < batch; ++r) {
+          for (int o = 0; o < out; ++o) {
+            double v = bv[o];
+            for (int i = 0; i < in; ++i) {
+              v += static_cast<double>(xv[r * in + i]) * wv[o * in + i];
+            }
+            const double want =
+                approximate ? 0.5 * v *
+                                  (1 + std::tanh(std::sqrt(2 / M_PI) *
+                                                 (v + 0.044715 * v * v * v)))
+                            : 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+            ASSERT_NEAR(got[r * out + o], want, 2e-5 + 2e-5 * std::fabs(want))
+                << approximate << " " << batch << " " << r << "," << o;
+          }
+        }
+        EXPECT_EQ(m.CompareWithReference(), "");
+      }
+    }
+  }
+}
+
+// GELU is a fused activation of FULLY_CONNECTED alone: other ops reject it.
+TEST(FullyConnectedTest, GeluIsFullyConnectedOnly) {
+  OpModel m;
+  int a = m.AddInput(DataType::kFloat32, {2});
+  int b = m.AddInput(DataType::kFloat32, {2});
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::ADD, {a, b}, {y},
+          m.builder().Arithmetic(ActivationFunctionType::GELU));
+  Status s = m.Build();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(
+      std::string(s.message())
+          .find("fused activation GELU is supported by FULLY_CONNECTED only"),
+      std::string::npos)
+      << s.message();
 }
 
 TEST(FullyConnectedTest, RuntimeWeights) {

@@ -475,9 +475,29 @@ struct Steps {
   const float* rec_bias;  // chunk column order
   const float* peep;
   float clip;
-  std::atomic<int> claimed[kMaxChunks];  // the last step claimed
-  std::atomic<int> done;                 // chunks finished, all steps
+  // The counters each on a cache line of its own: written every step, they
+  // would otherwise take the line of the pointers above away from every
+  // other core each time (and each claim from the done counter's waiters).
+  struct alignas(64) Counter {
+    std::atomic<int> value;
+  };
+  Counter claimed[kMaxChunks];  // the last step claimed, per chunk
+  Counter done;                 // chunks finished, all steps
 };
+
+// Waits until `counter` reaches `target`: pauses between reads (a spinning
+// core otherwise floods the line with loads and pays a pipeline flush when
+// it changes), yielding now and then to a preempted thread.
+void WaitFor(const std::atomic<int>& counter, int target) {
+  for (int i = 0; counter.load(std::memory_order_acquire) < target; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield" ::: "memory");
+#endif
+    if ((i & 255) == 255) std::this_thread::yield();
+  }
+}
 
 // Step `s` of chunk `k`.
 void RunChunk(Steps* st, int s, int k) {
@@ -528,25 +548,19 @@ void RunSteps(void* arg, int task) {
   Steps* st = static_cast<Steps*>(arg);
   const int K = st->d->chunks, T = st->d->steps;
   for (int s = 0; s < T; ++s) {
-    for (int i = 0; st->done.load(std::memory_order_acquire) < s * K; ++i) {
-      if ((i & 255) == 255) std::this_thread::yield();  // a thread preempted
-    }
+    WaitFor(st->done.value, s * K);
     for (int j = 0; j < K; ++j) {
       const int k = (task + j) % K;  // own chunk first
       int expected = s - 1;
-      if (st->claimed[k].compare_exchange_strong(expected, s,
-                                                 std::memory_order_acq_rel)) {
+      if (st->claimed[k].value.compare_exchange_strong(
+              expected, s, std::memory_order_acq_rel)) {
         RunChunk(st, s, k);
-        st->done.fetch_add(1, std::memory_order_acq_rel);
+        st->done.value.fetch_add(1, std::memory_order_acq_rel);
       }
     }
   }
   // The caller returns only when the last step is complete.
-  if (task == 0) {
-    for (int i = 0; st->done.load(std::memory_order_acquire) < T * K; ++i) {
-      if ((i & 255) == 255) std::this_thread::yield();
-    }
-  }
+  if (task == 0) WaitFor(st->done.value, T * K);
 }
 
 // GRU without linear_before_reset: r * h must be complete before its
@@ -631,8 +645,8 @@ Status EvalOptimized(KernelContext* context, Node* node, OpData* d) {
     st.rec_bias = d->recurrent_bias.data() + int64_t{dir} * GH;
     st.peep = d->peepholes.data() + int64_t{dir} * 3 * H;
     if (d->chunked) {
-      for (int k = 0; k < d->chunks; ++k) st.claimed[k].store(-1);
-      st.done.store(0);
+      for (int k = 0; k < d->chunks; ++k) st.claimed[k].value.store(-1);
+      st.done.value.store(0);
       if (d->chunks > 1 && pool != nullptr) {
         pool->Run(d->chunks, RunSteps, &st);
       } else {
