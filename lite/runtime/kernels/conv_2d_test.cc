@@ -84,8 +84,8 @@ TEST(Conv2DTest, OptimizedMatchesReference) {
       {1, 8, 50, 1, 15, 3, 4, 1, 3, Padding::SAME},   // dilated, long rows
       // Single input channel, stride 2: im2col transposed.
       {1, 11, 11, 1, 4, 3, 3, 2, 1, Padding::SAME},
-      // No padding, output channels a multiple of 16: direct, unpadded
-      // (rows of 8-pixel tiles plus single-pixel tails; strides, dilation).
+      // No padding, output channels a multiple of 16: in place
+      // (rows of multi-pixel tiles plus single-pixel tails; strides, dilation).
       {2, 13, 15, 3, 32, 3, 3, 1, 1, Padding::VALID},
       {1, 14, 19, 5, 16, 3, 2, 2, 1, Padding::VALID},
       {1, 12, 12, 2, 16, 3, 3, 1, 2, Padding::VALID},
@@ -338,14 +338,14 @@ TEST(Conv2DTest, PathChosenForRepresentativeGeometries) {
       // in read the input in place, padded or not.
       {{2, 9, 7, 3, 20, 3, 3, 2, 1, Padding::SAME}, Conv2DPath::kIm2col},
       {{1, 8, 8, 3, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kInPlaceRows},
-      // 1x1 stride 2 is not pointwise; SAME never pads it: unpadded.
+      // 1x1 stride 2 is not pointwise; few channels in: in place.
       {{1, 7, 7, 4, 16, 1, 1, 2, 1, Padding::SAME}, Conv2DPath::kInPlaceRows},
       // 3x3 stride 1 with >= 16 channels in and out: Winograd, padded or not
       // (ResNet's 3x3 layers).
       {{1, 14, 14, 64, 64, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kWinograd},
       {{1, 10, 10, 16, 32, 3, 3, 1, 1, Padding::VALID}, Conv2DPath::kWinograd},
       // Unpadded with 16 or more channels in (ResNet's PAD + VALID stride-2
-      // layers): the GEMM, not the unpadded rows.
+      // layers): the GEMM, not the in-place rows.
       {{1, 17, 17, 64, 32, 3, 3, 2, 1, Padding::VALID}, Conv2DPath::kIm2col},
       {{1, 14, 14, 32, 64, 1, 1, 2, 1, Padding::VALID}, Conv2DPath::kIm2col},
       // ... but not strided, dilated or with few channels out (few in: in
