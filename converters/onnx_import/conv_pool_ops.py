@@ -9,9 +9,8 @@ GlobalLpPool (LP_POOL_2D over the whole image).
 1-D ops run as 2-D ones of height 1: [N, C, W] becomes [N, 1, W, C] and the
 result goes back to ONNX's layout; 3-D pools as two 2-D pools (_pool_3d).
 Conv's explicit pads become SAME where they equal it, else the conv's own
-explicit padding (padding EXPLICIT) — except a few-channel conv with a window
-over 3x3 (a 7x7 stem) and grouped convs, which get a PAD before a VALID conv;
-the pools take explicit pads. 3-D Conv/ConvTranspose are not
+explicit padding (padding EXPLICIT) — except grouped convs, which get a PAD
+before a VALID conv; the pools take explicit pads. 3-D Conv/ConvTranspose are not
 supported.
 """
 
@@ -177,17 +176,13 @@ def _conv(ctx, node):
     options["fused_activation_function"] = activation
     x = w.nhwc_input(ctx, x_name, out)
     depthwise = group == c_in and i_per_group == 1
-    if pads is not None and (group == 1 or depthwise) and (depthwise or c_in >= 16 or w.kernel[0] * w.kernel[1] <= 9):
+    if pads is not None and (group == 1 or depthwise):
         # Explicit pads in the conv's own options (padding EXPLICIT), not a
         # PAD op: the kernels clip their windows at the borders instead of
         # reading a padded copy (MobileNetV2's and ResNet's stride-2 convs
         # pad 1 on each side, which SAME on an even size does not: it pads 0
-        # before). A CONV_2D with a window over 3x3 and fewer than 16 input
-        # channels (ResNet's 7x7 stem) keeps PAD + VALID: the lite runtime's
-        # unpadded-rows path, which needs a window that never leaves the
-        # input, beats im2col there (7-9 against 10-13 ms at 224x224, 1
-        # thread, loaded machine); MobileNetV2's 3x3 stem runs faster on
-        # im2col (0.86 ms) than PAD + unpadded rows (0.5 + 0.95 ms).
+        # before), the stems included (the lite runtime's in-place rows
+        # path skips the taps in the padding).
         t, left, bottom, r = (int(p) for p in pads)
         options.update(padding="EXPLICIT", pad_top=t, pad_left=left, pad_bottom=bottom, pad_right=r)
         pads = None

@@ -40,6 +40,62 @@ class ThreadPool {
                      [&f](int, int64_t begin, int64_t end) { f(begin, end); });
   }
 
+  // ParallelFor for work whose ranges need no scratch of their own (f may
+  // run on any thread, any number of times): task t starts on its own range
+  // (the range ParallelFor gives it, so on a quiet machine each thread
+  // keeps the same part of the data from one call to the next), in chunks
+  // of about a quarter of it, then takes the chunks other tasks have not
+  // started. On a busy machine a worker that is descheduled, or wakes up
+  // late, then holds up at most the one chunk it is running instead of its
+  // whole share. Allocates nothing.
+  template <typename F>
+  void ParallelForBalanced(int64_t n, int64_t grain, int max_tasks, F&& f) {
+    if (grain < 1) grain = 1;
+    const int64_t chunks = (n + grain - 1) / grain;
+    int tasks = num_threads_ < max_tasks ? num_threads_ : max_tasks;
+    if (chunks < tasks) tasks = static_cast<int>(chunks);
+    if (tasks <= 1) {
+      if (n > 0) f(int64_t{0}, n);
+      return;
+    }
+    struct alignas(64) Range {
+      std::atomic<int64_t> next;
+      int64_t end;
+    };
+    struct Job {
+      F* f;
+      int64_t grain, n, step;  // step: chunk size, in grains
+      int tasks;
+      Range ranges[kMaxThreads];
+    } job;
+    job.f = &f;
+    job.grain = grain;
+    job.n = n;
+    job.tasks = tasks;
+    job.step = chunks / tasks / 4 > 1 ? chunks / tasks / 4 : 1;
+    for (int t = 0; t < tasks; ++t) {
+      job.ranges[t].next.store(chunks * t / tasks, std::memory_order_relaxed);
+      job.ranges[t].end = chunks * (t + 1) / tasks;
+    }
+    Run(
+        tasks,
+        [](void* arg, int t) {
+          Job* j = static_cast<Job*>(arg);
+          for (int k = 0; k < j->tasks; ++k) {
+            Range& r = j->ranges[(t + k) % j->tasks];
+            for (;;) {
+              const int64_t c = r.next.fetch_add(j->step);
+              if (c >= r.end) break;
+              const int64_t c_end = c + j->step < r.end ? c + j->step : r.end;
+              const int64_t end =
+                  c_end * j->grain < j->n ? c_end * j->grain : j->n;
+              (*j->f)(c * j->grain, end);
+            }
+          }
+        },
+        &job);
+  }
+
   // ParallelFor that also passes each range's task index t, in [0,
   // max_tasks): for work that needs scratch of its own per task.
   template <typename F>

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 namespace twl {
@@ -20,6 +22,49 @@ TEST(ThreadPoolTest, ParallelForCoversRangeOnce) {
       }
       for (int64_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 50);
     }
+  }
+}
+
+TEST(ThreadPoolTest, ParallelForBalancedCoversRangeOnceInGrains) {
+  for (int threads : {1, 2, 3, 4}) {
+    ThreadPool pool(threads);
+    for (int64_t n : {0, 1, 7, 100, 1001}) {
+      for (int64_t grain : {1, 3, 16}) {
+        std::vector<std::atomic<int>> hits(n);
+        for (int repeat = 0; repeat < 20; ++repeat) {
+          pool.ParallelForBalanced(n, grain, threads,
+                                   [&](int64_t b, int64_t e) {
+                                     ASSERT_EQ(b % grain, 0);
+                                     ASSERT_TRUE(e % grain == 0 || e == n) << e;
+                                     ASSERT_LT(b, e);
+                                     for (int64_t i = b; i < e; ++i) hits[i]++;
+                                   });
+        }
+        for (int64_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 20) << i;
+      }
+    }
+  }
+}
+
+// A worker that stalls in its first chunk (as one descheduled on a busy
+// machine) holds up only that chunk: the caller runs its own range, then
+// every chunk of the worker's range that the worker has not started.
+TEST(ThreadPoolTest, ParallelForBalancedTakesOverAStalledTasksChunks) {
+  ThreadPool pool(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    std::atomic<int> on_caller{0}, total{0};
+    std::atomic<bool> stalled{false};
+    pool.ParallelForBalanced(64, 1, 2, [&](int64_t b, int64_t e) {
+      if (std::this_thread::get_id() != caller && !stalled.exchange(true)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      }
+      if (std::this_thread::get_id() == caller) on_caller += e - b;
+      total += e - b;
+    });
+    EXPECT_EQ(total.load(), 64);
+    // Its own 32, and all of the worker's 32 but the first chunk of 8.
+    EXPECT_GE(on_caller.load(), 56);
   }
 }
 

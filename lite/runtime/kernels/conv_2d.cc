@@ -9,9 +9,9 @@
 // vector lanes run over pixels instead of mostly-empty channel lanes; with a
 // single input channel and stride_w 1 (first layers of grayscale nets) a
 // direct convolution over whole NHWC output rows replaces im2col
-// (DirectRows). A 1x1 stride-1 convolution reads the input directly; without
-// padding and with whole panels of output channels, UnpaddedRows reads the
-// input in place.
+// (DirectRows). A 1x1 stride-1 convolution reads the input directly; with
+// few input channels and whole panels of output channels, InPlaceRows reads
+// the input in place (taps in the padding skipped).
 #include "lite/runtime/kernels/conv_2d.h"
 
 #include <algorithm>
@@ -86,8 +86,8 @@ const char* Conv2DPathName(Conv2DPath path) {
       return "transposed_im2col";
     case Conv2DPath::kDirectRows:
       return "direct_rows";
-    case Conv2DPath::kUnpaddedRows:
-      return "unpadded_rows";
+    case Conv2DPath::kInPlaceRows:
+      return "in_place_rows";
     case Conv2DPath::kWinograd:
       return "winograd";
   }
@@ -146,21 +146,17 @@ Conv2DPath ChooseConv2DPath(const Conv2DGeometry& g, bool use_reference) {
   // F(4x4, 3x3) (conv_2d_winograd.cc), 36 multiplies per 16 outputs and
   // channel pair instead of 144.
   if (WinogradWins(g)) return Conv2DPath::kWinograd;
-  // Whole panels of output channels, few input channels and a window that
-  // never leaves the input (no padding): each task reads the input in place
-  // and keeps a tile of pixels x one vector of channels in registers; no
-  // im2col scratch. With 16 or more input channels the GEMM's register
-  // blocking wins: on ResNet-18's PAD + VALID stride-2 convolutions (64-256
-  // channels in; 1 thread, AVX-512, a loaded machine) im2col took 4.5-5.8
-  // ms against 17-18 here for 16x16x256 -> 512, 4.7-5.5 against 10 for
-  // 30x30x128 -> 256; the 7x7 stem (3 channels in) stays here (8-13 ms
+  // Whole panels of output channels and few input channels: each task reads
+  // the input in place (the taps in the padding skipped) and keeps a tile of
+  // pixels x one vector of channels in registers; no im2col scratch.
+  // MobileNetV2's 3x3/2 stem (224x224x3 -> 32, padded): 0.79 ms by im2col,
+  // ~0.4 here (1 thread, AVX2). With 16 or more input channels the GEMM's
+  // register blocking wins: on ResNet-18's PAD + VALID stride-2 convolutions
+  // (64-256 channels in; 1 thread, AVX-512, a loaded machine) im2col
+  // took 4.5-5.8 ms against 17-18 here for 16x16x256 -> 512, 4.7-5.5 against 10
+  // for 30x30x128 -> 256; the 7x7 stem (3 channels in) stays here (8-13 ms
   // against 16-18).
-  if (g.out_c % kGemmNr == 0 && g.in_c < 16 && g.pad_top == 0 &&
-      g.pad_left == 0 &&
-      (g.out_h - 1) * g.stride_h + (g.k_h - 1) * g.dilation_h < g.in_h &&
-      (g.out_w - 1) * g.stride_w + (g.k_w - 1) * g.dilation_w < g.in_w) {
-    return Conv2DPath::kUnpaddedRows;
-  }
+  if (g.out_c % kGemmNr == 0 && g.in_c < 16) return Conv2DPath::kInPlaceRows;
   // Everything else: im2col into scratch, then the pixels x Cout GEMM.
   return Conv2DPath::kIm2col;
 }
@@ -369,15 +365,42 @@ inline void Patch(const Geometry& g, const float* in, int64_t p, float* row,
   }
 }
 
+// Pixels (rows of A) per block of the pointwise and im2col paths: the GEMM
+// runs every panel of the packed filter over a block before the next one.
+// With a small filter (it stays in L2 across blocks) a block of A is sized
+// for L1, so each panel rereads A from L1 instead of the whole task's A
+// from L2 or memory; with a large one, for L2, so the filter is reread
+// only once per L2-sized block (MobileNetV2's late layers: one block).
+inline int64_t PixelBlock(int k, int n) {
+  constexpr int64_t kL1Bytes = 24 * 1024, kL2Bytes = 256 * 1024;
+  const int64_t filter_bytes = int64_t{4} * k * n;
+  const int64_t bytes = filter_bytes <= kL2Bytes ? kL1Bytes : kL2Bytes;
+  const int64_t rows = bytes / (int64_t{4} * k) / kGemmMr * kGemmMr;
+  return std::max<int64_t>(rows, 2 * kGemmMr);
+}
+
 // Below this many multiply-adds per task a second thread costs more than it
 // saves (measured on the LeNet layers).
 constexpr int64_t kMinMacsPerTask = 32 * 1024;
 
-// No padding, output channels a multiple of 16: each task reads the input
-// in place (no im2col) and keeps kUnpaddedPixels pixels x one vector of
-// channels of accumulators in registers; every filter tap is one vector
-// load of the packed filter, shared by those pixels.
-constexpr int kUnpaddedPixels = 8;
+// InPlaceRows (output channels a multiple of 16, few input channels) reads
+// the input in place (no im2col) and keeps InPlacePixels(W) pixels x 16
+// channels of accumulators in registers (16 / W vectors per pixel): 12 with
+// AVX2 (6 pixels), 8 with AVX-512, 12 with SSE2 and NEON (3 pixels). Every
+// filter tap is 16 / W vector loads of the packed filter, shared by those
+// pixels.
+constexpr int InPlacePixels(int w) { return w >= 16 ? 8 : (w == 8 ? 6 : 3); }
+
+// [first, end) of the taps 0..k-1 at `start + tap * dilation` that fall in
+// [0, size).
+inline void ClipTaps(int start, int k, int dilation, int size, int* first,
+                     int* end) {
+  int f = 0, e = k;
+  while (f < k && start + f * dilation < 0) ++f;
+  while (e > f && start + (e - 1) * dilation >= size) --e;
+  *first = f;
+  *end = e;
+}
 
 // The vector kernels, for vectors of W floats (vector.h).
 template <int W>
@@ -481,69 +504,121 @@ struct ConvKernels {
     }
   }
 
-  // P pixels from (oy, ox0) x the 16 output channels of `panel`, a vector
-  // of W channels at a time.
+  // P pixels x the 16 output channels of `panel` (kSub vectors of W). The
+  // window of pixel j starts at input (y0, x0 + j * stride_w), which may
+  // lie in the padding: only filter rows [ky0, ky1) and columns [kx0, kx1)
+  // are read (the caller clips them to the input, the same for all P
+  // pixels). Undilated in x, a filter row's taps are one contiguous run of
+  // (kx1 - kx0) * in_c floats in the input and in the packed filter alike.
+  // Per tap: kSub filter loads and P broadcasts feed P * kSub multiply-adds.
   template <int P>
-  static TWL_KERNEL_INLINE void UnpaddedTile(const Geometry& g, const float* in,
-                                             int b, int oy, int ox0,
-                                             const float* panel,
-                                             const float* bias, float low,
-                                             float high, float* out) {
+  static TWL_KERNEL_INLINE void InPlaceTile(const Geometry& g,
+                                            const float* image, int y0, int x0,
+                                            int ky0, int ky1, int kx0, int kx1,
+                                            const float* panel,
+                                            const float* bias, float low,
+                                            float high, float* out) {
+    constexpr int kSub = kGemmNr / W;
     const int64_t pixel_step = static_cast<int64_t>(g.stride_w) * g.in_c;
-    for (int c0 = 0; c0 < kGemmNr; c0 += W) {
-      Vec acc[P];
-      const Vec init = bias != nullptr ? LoadVector<W>(bias + c0) : Vec{};
-      for (int j = 0; j < P; ++j) acc[j] = init;
-      for (int ky = 0; ky < g.k_h; ++ky) {
-        const int iy = oy * g.stride_h + ky * g.dilation_h;
-        for (int kx = 0; kx < g.k_w; ++kx) {
-          const int ix = ox0 * g.stride_w + kx * g.dilation_w;
-          const float* px =
-              in +
-              ((static_cast<int64_t>(b) * g.in_h + iy) * g.in_w + ix) * g.in_c;
-          const float* w = panel + ((ky * g.k_w + kx) * g.in_c) * kGemmNr + c0;
-          for (int ci = 0; ci < g.in_c; ++ci) {
-            const Vec wv = LoadVector<W>(w + ci * kGemmNr);
+    Vec acc[P][kSub];
+#pragma GCC unroll 4
+    for (int s = 0; s < kSub; ++s) {
+      const Vec init = bias != nullptr ? LoadVector<W>(bias + s * W) : Vec{};
 #pragma GCC unroll 8
-            for (int j = 0; j < P; ++j) acc[j] += px[j * pixel_step + ci] * wv;
+      for (int j = 0; j < P; ++j) acc[j][s] = init;
+    }
+    const int runs = g.dilation_w == 1 ? 1 : kx1 - kx0;
+    const int run_len = (g.dilation_w == 1 ? kx1 - kx0 : 1) * g.in_c;
+    for (int ky = ky0; ky < ky1; ++ky) {
+      const int iy = y0 + ky * g.dilation_h;
+      for (int r = 0; r < runs; ++r) {
+        const int kx = kx0 + r;
+        const float* px = image + (static_cast<int64_t>(iy) * g.in_w + x0 +
+                                   kx * g.dilation_w) *
+                                      g.in_c;
+        const float* w = panel + ((ky * g.k_w + kx) * g.in_c) * kGemmNr;
+        for (int t = 0; t < run_len; ++t) {
+          Vec wv[kSub];
+#pragma GCC unroll 4
+          for (int s = 0; s < kSub; ++s) {
+            wv[s] = LoadVector<W>(w + t * kGemmNr + s * W);
+          }
+#pragma GCC unroll 8
+          for (int j = 0; j < P; ++j) {
+            const float x = px[j * pixel_step + t];
+#pragma GCC unroll 4
+            for (int s = 0; s < kSub; ++s) acc[j][s] += x * wv[s];
           }
         }
       }
-      for (int j = 0; j < P; ++j) {
-        for (int lane = 0; lane < W; ++lane) {
-          out[static_cast<int64_t>(j) * g.out_c + c0 + lane] =
-              std::min(high, std::max(low, acc[j][lane]));
-        }
+    }
+    const Vec vlow = Splat<W>(low), vhigh = Splat<W>(high);
+#pragma GCC unroll 8
+    for (int j = 0; j < P; ++j) {
+#pragma GCC unroll 4
+      for (int s = 0; s < kSub; ++s) {
+        const Vec v = Clamp(acc[j][s], vlow, vhigh);
+        memcpy(out + static_cast<int64_t>(j) * g.out_c + s * W, &v, sizeof(v));
       }
     }
   }
 
-  static TWL_KERNEL_INLINE void UnpaddedRows(const Geometry& g, const float* in,
-                                             const float* packed,
-                                             const float* bias,
-                                             ActivationFunctionType act,
-                                             int64_t row_begin, int64_t row_end,
-                                             float* out) {
+  // Output rows [row_begin, row_end) of batch * out_h, read from the input
+  // in place: the taps that fall in the padding are skipped (clipped per
+  // row, and per pixel for the border pixels); the interior pixels run
+  // InPlacePixels(W) at a time.
+  static TWL_KERNEL_INLINE void InPlaceRows(const Geometry& g, const float* in,
+                                            const float* packed,
+                                            const float* bias,
+                                            ActivationFunctionType act,
+                                            int64_t row_begin, int64_t row_end,
+                                            float* out) {
     float low, high;
     ActivationRange(act, &low, &high);
     const int k = g.k_h * g.k_w * g.in_c;
+    // Output columns [ox_lo, ox_hi) read no padding.
+    const int ox_lo =
+        std::min(g.out_w, (g.pad_left + g.stride_w - 1) / g.stride_w);
+    int ox_hi = g.out_w;
+    while (ox_hi > ox_lo &&
+           (ox_hi - 1) * g.stride_w - g.pad_left + (g.k_w - 1) * g.dilation_w >=
+               g.in_w) {
+      --ox_hi;
+    }
     for (int64_t row = row_begin; row < row_end; ++row) {
       const int b = static_cast<int>(row / g.out_h);
       const int oy = static_cast<int>(row % g.out_h);
+      const float* image =
+          in + static_cast<int64_t>(b) * g.in_h * g.in_w * g.in_c;
+      const int y0 = oy * g.stride_h - g.pad_top;
+      int ky0, ky1;
+      ClipTaps(y0, g.k_h, g.dilation_h, g.in_h, &ky0, &ky1);
       for (int oc0 = 0; oc0 < g.out_c; oc0 += kGemmNr) {
         const float* panel =
             packed + static_cast<int64_t>(oc0 / kGemmNr) * kGemmNr * k;
         const float* pb = bias != nullptr ? bias + oc0 : nullptr;
         float* o = out + row * g.out_w * g.out_c + oc0;
-        int ox = 0;
-        for (; ox + kUnpaddedPixels <= g.out_w; ox += kUnpaddedPixels) {
-          UnpaddedTile<kUnpaddedPixels>(g, in, b, oy, ox, panel, pb, low, high,
-                                        o + static_cast<int64_t>(ox) * g.out_c);
+        auto border = [&](int ox) {
+          const int x0 = ox * g.stride_w - g.pad_left;
+          int kx0, kx1;
+          ClipTaps(x0, g.k_w, g.dilation_w, g.in_w, &kx0, &kx1);
+          InPlaceTile<1>(g, image, y0, x0, ky0, ky1, kx0, kx1, panel, pb, low,
+                         high, o + static_cast<int64_t>(ox) * g.out_c);
+        };
+        for (int ox = 0; ox < ox_lo; ++ox) border(ox);
+        int ox = ox_lo;
+        constexpr int kPixels = InPlacePixels(W);
+        for (; ox + kPixels <= ox_hi; ox += kPixels) {
+          InPlaceTile<kPixels>(g, image, y0, ox * g.stride_w - g.pad_left, ky0,
+                               ky1, 0, g.k_w, panel, pb, low, high,
+                               o + static_cast<int64_t>(ox) * g.out_c);
         }
-        for (; ox < g.out_w; ++ox) {
-          UnpaddedTile<1>(g, in, b, oy, ox, panel, pb, low, high,
-                          o + static_cast<int64_t>(ox) * g.out_c);
+        for (; ox < ox_hi; ++ox) {
+          InPlaceTile<1>(g, image, y0, ox * g.stride_w - g.pad_left, ky0, ky1,
+                         0, g.k_w, panel, pb, low, high,
+                         o + static_cast<int64_t>(ox) * g.out_c);
         }
+        for (ox = std::max(ox_lo, ox_hi); ox < g.out_w; ++ox) border(ox);
       }
     }
   }
@@ -671,15 +746,15 @@ void DirectRows(const Geometry& g, const float* in, const float* tiled,
   }
 }
 
-struct UnpaddedRowsOp {
+struct InPlaceRowsOp {
   template <int W>
   static TWL_KERNEL_INLINE void Run(const Geometry* g, const float* in,
                                     const float* packed, const float* bias,
                                     ActivationFunctionType act,
                                     int64_t row_begin, int64_t row_end,
                                     float* out) {
-    ConvKernels<W>::UnpaddedRows(*g, in, packed, bias, act, row_begin, row_end,
-                                 out);
+    ConvKernels<W>::InPlaceRows(*g, in, packed, bias, act, row_begin, row_end,
+                                out);
   }
 };
 
@@ -713,13 +788,14 @@ Status Eval(KernelContext* context, Node* node) {
           g, in, data->packed_filter.data(), bias, data->act, pool, tasks,
           static_cast<float*>(node->scratch[data->im2col_scratch]), out);
       return Status::Ok();
-    case Conv2DPath::kUnpaddedRows: {
+    case Conv2DPath::kInPlaceRows: {
       const float* packed = data->packed_filter.data();
-      pool->ParallelFor(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
-                        [&](int64_t begin, int64_t end) {
-                          RunKernel<UnpaddedRowsOp>(&g, in, packed, bias,
-                                                    data->act, begin, end, out);
-                        });
+      pool->ParallelForBalanced(static_cast<int64_t>(g.batch) * g.out_h, 1,
+                                tasks, [&](int64_t begin, int64_t end) {
+                                  RunKernel<InPlaceRowsOp>(&g, in, packed, bias,
+                                                           data->act, begin,
+                                                           end, out);
+                                });
       break;
     }
     case Conv2DPath::kDirectRows: {
@@ -762,16 +838,52 @@ Status Eval(KernelContext* context, Node* node) {
               ? nullptr
               : static_cast<float*>(node->scratch[data->im2col_scratch]);
       const float* packed = data->packed_filter.data();
-      pool->ParallelFor(
+      if (tasks > 1 && (pixels + kGemmMr - 1) / kGemmMr <
+                           (g.out_c + kGemmNr - 1) / kGemmNr) {
+        // Fewer blocks of pixels than panels of filter (MobileNetV2's 7x7
+        // and 14x14 expansions, ResNet's 7x7x512): the filter is the larger
+        // operand, so its panels are split over the threads and each reads
+        // its own part of it (split by pixels, both threads streamed all of
+        // it: 1.1x on 2 threads). The im2col (if any) first.
+        const float* a = in;
+        if (cols != nullptr) {
+          pool->ParallelForBalanced(pixels, 1, tasks,
+                                    [&](int64_t begin, int64_t end) {
+                                      for (int64_t p = begin; p < end; ++p)
+                                        Patch(g, in, p, cols + p * k, 1);
+                                    });
+          a = cols;
+        }
+        const int panels = (g.out_c + kGemmNr - 1) / kGemmNr;
+        pool->ParallelForBalanced(
+            panels, 1, tasks, [&](int64_t p0, int64_t p1) {
+              const int n0 = static_cast<int>(p0) * kGemmNr;
+              const int n =
+                  std::min(g.out_c, static_cast<int>(p1) * kGemmNr) - n0;
+              GemmEpilogue e = epilogue;
+              if (e.bias != nullptr) e.bias += n0;
+              Gemm(pixels, n, k, a, k, packed + int64_t{n0} * k, out + n0,
+                   g.out_c, 1, e, nullptr);
+            });
+        break;
+      }
+      const int64_t block = PixelBlock(k, g.out_c);
+      pool->ParallelForBalanced(
           pixels, kGemmMr, tasks, [&](int64_t begin, int64_t end) {
-            const float* a = in + begin * k;
-            if (cols != nullptr) {
-              for (int64_t p = begin; p < end; ++p)
-                Patch(g, in, p, cols + p * k, 1);
-              a = cols + begin * k;
+            // Block by block: the block's rows of A (the input or its
+            // im2col, written just before) stay in cache while every panel
+            // of the filter runs over them.
+            for (int64_t b0 = begin; b0 < end; b0 += block) {
+              const int64_t b1 = std::min(end, b0 + block);
+              const float* a = in + b0 * k;
+              if (cols != nullptr) {
+                for (int64_t p = b0; p < b1; ++p)
+                  Patch(g, in, p, cols + p * k, 1);
+                a = cols + b0 * k;
+              }
+              Gemm(static_cast<int>(b1 - b0), g.out_c, k, a, k, packed,
+                   out + b0 * g.out_c, g.out_c, 1, epilogue, nullptr);
             }
-            Gemm(static_cast<int>(end - begin), g.out_c, k, a, k, packed,
-                 out + begin * g.out_c, g.out_c, 1, epilogue, nullptr);
           });
       break;
     }

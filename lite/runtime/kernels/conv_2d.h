@@ -14,7 +14,7 @@ enum class Conv2DPath {
   kIm2col,            // patches into scratch, then pixels x Cout GEMM
   kTransposedIm2col,  // Cout < 16: Cout x pixels GEMM on packed patches
   kDirectRows,        // Cout < 16, one input channel, stride_w 1
-  kUnpaddedRows,      // Cout a multiple of 16, no padding: no im2col
+  kInPlaceRows,       // Cout a multiple of 16, Cin < 16: input read in place
   kWinograd,          // 3x3 stride 1, many channels: F(4x4, 3x3) tiles
 };
 

@@ -84,13 +84,20 @@ TEST(Conv2DTest, OptimizedMatchesReference) {
       {1, 8, 50, 1, 15, 3, 4, 1, 3, Padding::SAME},   // dilated, long rows
       // Single input channel, stride 2: im2col transposed.
       {1, 11, 11, 1, 4, 3, 3, 2, 1, Padding::SAME},
-      // No padding, output channels a multiple of 16: direct, unpadded
-      // (rows of 8-pixel tiles plus single-pixel tails; strides, dilation).
+      // No padding, output channels a multiple of 16: in place
+      // (rows of multi-pixel tiles plus single-pixel tails; strides, dilation).
       {2, 13, 15, 3, 32, 3, 3, 1, 1, Padding::VALID},
       {1, 14, 19, 5, 16, 3, 2, 2, 1, Padding::VALID},
       {1, 12, 12, 2, 16, 3, 3, 1, 2, Padding::VALID},
       // A SAME convolution whose window never pads (1x1, stride 2).
       {1, 7, 7, 4, 16, 1, 1, 2, 1, Padding::SAME},
+      // Padded, few channels in, whole panels out: in place, the taps in
+      // the padding clipped (stems: 3x3/2 -> 32, 7x7/2 -> 64; dilated; a
+      // window wider than the input, no interior pixel at all).
+      {1, 17, 16, 3, 32, 3, 3, 2, 1, Padding::SAME},
+      {2, 11, 13, 3, 64, 7, 7, 2, 1, Padding::SAME},
+      {1, 9, 20, 5, 32, 3, 3, 1, 2, Padding::SAME},
+      {1, 2, 3, 3, 16, 7, 7, 1, 1, Padding::SAME},
   };
   for (const ConvCase& c : cases) {
     for (auto act : {ActivationFunctionType::NONE, ActivationFunctionType::RELU,
@@ -132,6 +139,10 @@ TEST(Conv2DTest, ExplicitPaddingMatchesReference) {
            {16, 16, 64, 64, 3, 1, {2, 0, 0, 2}},
            {16, 16, 64, 64, 3, 1, {1, 1, 1, 1}},
            {6, 6, 8, 16, 1, 1, {1, 0, 0, 1}},
+           // In place (few channels in): stems, asymmetric pads.
+           {30, 30, 3, 32, 3, 2, {1, 1, 1, 1}},
+           {13, 12, 3, 64, 7, 2, {3, 3, 3, 3}},
+           {9, 10, 4, 16, 3, 1, {0, 2, 1, 0}},
        }) {
     OpModel m;
     int x = m.AddInput(DataType::kFloat32, {2, c.h, c.w, c.cin});
@@ -311,9 +322,9 @@ TEST(Conv2DTest, PathChosenForRepresentativeGeometries) {
       {{2, 9, 11, 1, 12, 3, 3, 1, 2, Padding::SAME}, Conv2DPath::kDirectRows},
       // LeNet conv2: 16 outputs (a whole panel), no padding.
       {{1, 12, 12, 6, 16, 5, 5, 1, 1, Padding::VALID},
-       Conv2DPath::kUnpaddedRows},
+       Conv2DPath::kInPlaceRows},
       {{1, 14, 19, 5, 32, 3, 2, 2, 1, Padding::VALID},
-       Conv2DPath::kUnpaddedRows},
+       Conv2DPath::kInPlaceRows},
       // 1x1, stride 1: the input is the GEMM's operand (even with few
       // outputs).
       {{3, 5, 6, 8, 33, 1, 1, 1, 1, Padding::VALID}, Conv2DPath::kPointwise},
@@ -323,23 +334,25 @@ TEST(Conv2DTest, PathChosenForRepresentativeGeometries) {
        Conv2DPath::kTransposedIm2col},
       {{1, 10, 10, 4, 5, 3, 3, 1, 2, Padding::SAME},
        Conv2DPath::kTransposedIm2col},
-      // Many outputs, not whole panels (20), or padded (SAME 3x3).
+      // Many outputs, not whole panels (20); whole panels with few channels
+      // in read the input in place, padded or not.
       {{2, 9, 7, 3, 20, 3, 3, 2, 1, Padding::SAME}, Conv2DPath::kIm2col},
-      {{1, 8, 8, 3, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kIm2col},
-      // 1x1 stride 2 is not pointwise; SAME never pads it: unpadded.
-      {{1, 7, 7, 4, 16, 1, 1, 2, 1, Padding::SAME}, Conv2DPath::kUnpaddedRows},
+      {{1, 8, 8, 3, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kInPlaceRows},
+      // 1x1 stride 2 is not pointwise; few channels in: in place.
+      {{1, 7, 7, 4, 16, 1, 1, 2, 1, Padding::SAME}, Conv2DPath::kInPlaceRows},
       // 3x3 stride 1 with >= 16 channels in and out: Winograd, padded or not
       // (ResNet's 3x3 layers).
       {{1, 14, 14, 64, 64, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kWinograd},
       {{1, 10, 10, 16, 32, 3, 3, 1, 1, Padding::VALID}, Conv2DPath::kWinograd},
       // Unpadded with 16 or more channels in (ResNet's PAD + VALID stride-2
-      // layers): the GEMM, not the unpadded rows.
+      // layers): the GEMM, not the in-place rows.
       {{1, 17, 17, 64, 32, 3, 3, 2, 1, Padding::VALID}, Conv2DPath::kIm2col},
       {{1, 14, 14, 32, 64, 1, 1, 2, 1, Padding::VALID}, Conv2DPath::kIm2col},
-      // ... but not strided, dilated, with few channels in or out.
+      // ... but not strided, dilated or with few channels out (few in: in
+      // place).
       {{1, 14, 14, 64, 64, 3, 3, 2, 1, Padding::SAME}, Conv2DPath::kIm2col},
       {{1, 14, 14, 32, 32, 3, 3, 1, 2, Padding::SAME}, Conv2DPath::kIm2col},
-      {{1, 14, 14, 8, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kIm2col},
+      {{1, 14, 14, 8, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kInPlaceRows},
       {{1, 14, 14, 32, 8, 3, 3, 1, 1, Padding::SAME},
        Conv2DPath::kTransposedIm2col},
   };
@@ -385,7 +398,7 @@ TEST(Conv2DTest, ChoosePathDirectly) {
   // Over 64 filter rows: the direct path's tables do not hold them.
   Conv2DGeometry tall = {1, 100, 8, 1, 31, 8, 6, 70, 1, 1, 1, 1, 1, 0, 0};
   EXPECT_EQ(ChooseConv2DPath(tall, false), Conv2DPath::kTransposedIm2col);
-  EXPECT_STREQ(Conv2DPathName(Conv2DPath::kUnpaddedRows), "unpadded_rows");
+  EXPECT_STREQ(Conv2DPathName(Conv2DPath::kInPlaceRows), "in_place_rows");
   // ResNet-18's 3x3 layers: Winograd from 56x56 down to 14x14; at 7x7x512
   // (4 tiles, the largest filter) im2col, at batch 2 (8 tiles) Winograd.
   for (int side : {56, 28, 14, 7}) {

@@ -75,6 +75,26 @@ void TransposeRows(const Shape& out_shape, const int64_t* in_strides,
   const int64_t rows = inner == 0 ? 0 : out_shape.NumElements() / inner;
   int64_t index[kMaxDims] = {};
   int64_t offset = 0;
+  if (rank >= 2 && inner_stride != 1 && inner <= 16 && stride[rank - 2] == 1) {
+    // Few elements per output row, read from the input's innermost dim (an
+    // NCHW image with 1-4 channels to NHWC): the last two dims as a 2-d
+    // transpose, each input row read in one pass (its elements land inner
+    // apart), the carry only between such blocks.
+    const int64_t cols = out_shape.dims[rank - 2];
+    for (int64_t r = 0; r < rows; r += cols, out += cols * inner) {
+      for (int64_t j = 0; j < inner; ++j) {
+        const T* src = in + offset + j * inner_stride;
+        for (int64_t i = 0; i < cols; ++i) out[i * inner + j] = src[i];
+      }
+      for (int k = rank - 3; k >= 0; --k) {
+        offset += stride[k];
+        if (++index[k] < out_shape.dims[k]) break;
+        offset -= stride[k] * index[k];
+        index[k] = 0;
+      }
+    }
+    return;
+  }
   for (int64_t r = 0; r < rows; ++r, out += inner) {
     const T* src = in + offset;
     if (inner_stride == 1) {

@@ -27,8 +27,9 @@ TEST(TransposeTest, Rank3) {
 // element checked against index arithmetic, optimized vs reference too.
 TEST(TransposeTest, Rank4Permutations) {
   const std::vector<int32_t> dims = {2, 3, 4, 5};
-  const std::vector<std::vector<int32_t>> perms = {
-      {0, 2, 1, 3}, {0, 2, 3, 1}, {3, 2, 1, 0}, {0, 1, 2, 3}, {1, 0, 3, 2}};
+  const std::vector<std::vector<int32_t>> perms = {{0, 2, 1, 3}, {0, 2, 3, 1},
+                                                   {3, 2, 1, 0}, {0, 1, 2, 3},
+                                                   {1, 0, 3, 2}, {1, 2, 3, 0}};
   std::vector<float> x(120);
   for (int i = 0; i < 120; ++i) x[i] = static_cast<float>(i);
   for (const auto& p : perms) {
