@@ -93,5 +93,37 @@ REGISTER_KERNEL(KernelDef("RefNextIteration"), ForwardOp);
 REGISTER_KERNEL(KernelDef("LoopCond"), LoopCondOp);
 REGISTER_KERNEL(KernelDef("ControlTrigger"), ControlTriggerOp);
 
+// GPU: the same kernels forward the device buffers, so a loop or a cond
+// whose values live on the GPU stays in the GPU's partition (no per-iteration
+// copies to the host), as TensorFlow's GPU kernels of these ops. The
+// predicates (Switch's pred, LoopCond, Merge's value_index) are in host
+// memory; int32 values are kept on the host entirely, as elsewhere on the GPU.
+#define TW_GPU_FORWARD_TYPES \
+  { DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT64, DT_BOOL }
+#define TW_REGISTER_GPU(OP, KERNEL, DEVICE_MEMORY_DEF)              \
+  REGISTER_KERNEL(KernelDef(OP).Device("GPU").TypeConstraint(       \
+                      "T", TW_GPU_FORWARD_TYPES) DEVICE_MEMORY_DEF, \
+                  KERNEL);                                          \
+  REGISTER_KERNEL(KernelDef(OP)                                     \
+                      .Device("GPU")                                \
+                      .TypeConstraint("T", {DT_INT32})              \
+                      .AllHostMemory(),                             \
+                  KERNEL)
+TW_REGISTER_GPU("Switch", SwitchOp, .HostMemoryInput(1));
+TW_REGISTER_GPU("RefSwitch", SwitchOp, .HostMemoryInput(1));
+TW_REGISTER_GPU("Merge", MergeOp, .HostMemoryOutput(1));
+TW_REGISTER_GPU("RefMerge", MergeOp, .HostMemoryOutput(1));
+TW_REGISTER_GPU("Enter", ForwardOp, );
+TW_REGISTER_GPU("RefEnter", ForwardOp, );
+TW_REGISTER_GPU("Exit", ForwardOp, );
+TW_REGISTER_GPU("RefExit", ForwardOp, );
+TW_REGISTER_GPU("NextIteration", ForwardOp, );
+TW_REGISTER_GPU("RefNextIteration", ForwardOp, );
+#undef TW_REGISTER_GPU
+#undef TW_GPU_FORWARD_TYPES
+REGISTER_KERNEL(KernelDef("LoopCond").Device("GPU").AllHostMemory(),
+                LoopCondOp);
+REGISTER_KERNEL(KernelDef("ControlTrigger").Device("GPU"), ControlTriggerOp);
+
 }  // namespace
 }  // namespace tensorweave
