@@ -6,10 +6,12 @@ import os
 # on by itself only on CPUs with AVX-512 VNNI and the like (tests/fidelity/record.py says why).
 os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "1")
 
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
+import numpy as np
+import pytest
+import tensorweave as tw
 
-import tensorweave as tw  # noqa: E402
+# The distributed tests' in-process ps + worker cluster and master-path fixtures.
+pytest_plugins = ["tests.distributed_util"]
 
 
 @pytest.fixture

@@ -7,30 +7,7 @@ import time
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
-from tensorweave.distributed import launch
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    ps_port, worker_port = launch.free_ports(2)
-    spec = {"ps": [f"127.0.0.1:{ps_port}"], "worker": [f"127.0.0.1:{worker_port}"]}
-    ps = tw.train.Server(spec, "ps", 0)
-    worker = tw.train.Server(spec, "worker", 0)
-    yield ps, worker
-    worker.stop()
-    ps.stop()
-
-
-@pytest.fixture(params=["in-process", "grpc"])
-def master_path(request, monkeypatch):
-    """ "grpc": the client goes through RunStep and CloseSession as a client in another process does."""
-    from tensorweave.distributed import server as server_lib
-
-    if request.param == "grpc":
-        monkeypatch.setattr(server_lib, "local_master", lambda address, security: None)
-    return request.param
 
 
 def _blocked_then_closed(target, ps_device, worker_device):

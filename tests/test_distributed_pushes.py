@@ -8,24 +8,8 @@ import time
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
-from tensorweave.distributed import launch
-from tensorweave.distributed import rpc
-from tensorweave.distributed import security
-from tensorweave.distributed import wire
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A ps task and a worker task, each its own server, in this process."""
-    ps_port, worker_port = launch.free_ports(2)
-    spec = {"ps": [f"127.0.0.1:{ps_port}"], "worker": [f"127.0.0.1:{worker_port}"]}
-    ps = tw.train.Server(spec, "ps", 0)
-    worker = tw.train.Server(spec, "worker", 0)
-    yield ps, worker
-    worker.stop()
-    ps.stop()
+from tensorweave.distributed import rpc, security, wire
 
 
 class _Spy:
@@ -68,9 +52,8 @@ def test_a_steps_values_for_one_task_travel_in_one_call(cluster, monkeypatch):
             b = tw.constant(np.array([1, -2, 3, 2**31 - 1], np.int32)) + tw.constant(0)
             s = tw.identity(tw.constant([b"x", b"", b"yz"]))
             effect = tw.no_op(name="ps_effect")
-        with tw.device("/job:worker/task:0"):
-            with tw.control_dependencies([effect]):
-                outs = [tw.identity(a), tw.identity(b), tw.identity(s)]
+        with tw.device("/job:worker/task:0"), tw.control_dependencies([effect]):
+            outs = [tw.identity(a), tw.identity(b), tw.identity(s)]
         with tw.Session(worker.target) as sess:
             feed = np.full([2, 3], 0.5, np.float32)
             sess.run(outs, {w: feed})  # the plan is made and registered
@@ -95,9 +78,8 @@ def test_what_a_part_sends_its_caller_comes_back_with_the_reply(cluster, monkeyp
             v = tw.Variable(np.arange(5000, dtype=np.float64), name="reply_v")
             on_ps = tw.reduce_sum(v)
             effect = tw.no_op(name="reply_effect")
-        with tw.device("/job:worker/task:0"):
-            with tw.control_dependencies([effect]):
-                head = v[:3] * 2.0
+        with tw.device("/job:worker/task:0"), tw.control_dependencies([effect]):
+            head = v[:3] * 2.0
         with tw.Session(worker.target) as sess:
             sess.run(v.initializer)
             sess.run([head, on_ps])

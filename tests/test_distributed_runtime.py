@@ -9,12 +9,9 @@ import time
 
 import numpy as np
 import pytest
-
 import tensorweave as tw
-from tensorweave.distributed import launch
-from tensorweave.distributed import rpc
-from tensorweave.distributed import security
-from tensorweave.distributed import wire
+from tensorweave.distributed import launch, rpc, security, wire
+
 from tests import distributed_certs
 
 
@@ -30,29 +27,6 @@ def local_server():
     s = tw.train.Server.create_local_server()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A ps task and a worker task, each its own server, in this process."""
-    ps_port, worker_port = launch.free_ports(2)
-    spec = {"ps": [f"127.0.0.1:{ps_port}"], "worker": [f"127.0.0.1:{worker_port}"]}
-    ps = tw.train.Server(spec, "ps", 0)
-    worker = tw.train.Server(spec, "worker", 0)
-    yield ps, worker
-    worker.stop()
-    ps.stop()
-
-
-@pytest.fixture(params=["in-process", "grpc"])
-def master_path(request, monkeypatch):
-    """A client of a server of this process calls its master directly (TF's LocalMaster); "grpc" makes it
-    go through RunStep and the other master RPCs as a client in another process does."""
-    from tensorweave.distributed import server as server_lib
-
-    if request.param == "grpc":
-        monkeypatch.setattr(server_lib, "local_master", lambda address, security: None)
-    return request.param
 
 
 def _both(fn, target):
