@@ -97,7 +97,8 @@ REGISTER_KERNEL(KernelDef("ControlTrigger"), ControlTriggerOp);
 // whose values live on the GPU stays in the GPU's partition (no per-iteration
 // copies to the host), as TensorFlow's GPU kernels of these ops. The
 // predicates (Switch's pred, LoopCond, Merge's value_index) are in host
-// memory; int32 values are kept on the host entirely, as elsewhere on the GPU.
+// memory; int32 and string values (a stack's handle in a loop's gradient)
+// are kept on the host entirely, as elsewhere on the GPU.
 #define TW_GPU_FORWARD_TYPES \
   { DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT64, DT_BOOL }
 #define TW_REGISTER_GPU(OP, KERNEL, DEVICE_MEMORY_DEF)              \
@@ -106,7 +107,7 @@ REGISTER_KERNEL(KernelDef("ControlTrigger"), ControlTriggerOp);
                   KERNEL);                                          \
   REGISTER_KERNEL(KernelDef(OP)                                     \
                       .Device("GPU")                                \
-                      .TypeConstraint("T", {DT_INT32})              \
+                      .TypeConstraint("T", {DT_INT32, DT_STRING})   \
                       .AllHostMemory(),                             \
                   KERNEL)
 TW_REGISTER_GPU("Switch", SwitchOp, .HostMemoryInput(1));
