@@ -16,6 +16,20 @@ _log = logging.getLogger("tensorweave.distributed")
 # master directly, without gRPC (TF's LocalMaster).
 _local_servers = weakref.WeakValueDictionary()
 _local_lock = threading.Lock()
+# Every started server of this process, stopped at interpreter exit before concurrent.futures joins its
+# pools' threads: a handler still waiting on a call (a peer killed mid-request) would otherwise hold the exit
+# forever. threading's exit hooks run newest first, so this one (registered after concurrent.futures' own)
+# runs before that join.
+_started_servers = weakref.WeakSet()
+_exit_hook_registered = False
+
+
+def _stop_started_servers():
+    for server in list(_started_servers):
+        try:
+            server.stop(0)
+        except Exception:  # noqa: BLE001 - the process is exiting; stop the others
+            _log.exception("stopping %s at exit", server.task_name)
 
 
 _LOOPBACK = ("127.0.0.1", "localhost", "0.0.0.0", "::", "::1", "[::]", "[::1]")
@@ -227,9 +241,15 @@ class Server:
 
     def start(self):
         """Starts serving (once)."""
+        global _exit_hook_registered
         if not self._started:
             self._grpc.start()
             self._started = True
+            with _local_lock:
+                _started_servers.add(self)
+                if not _exit_hook_registered:
+                    threading._register_atexit(_stop_started_servers)
+                    _exit_hook_registered = True
             with _local_lock:
                 for key in _local_keys(self._address):
                     _local_servers[key] = self
