@@ -215,13 +215,18 @@ struct ReciprocalGradFunctor : SameTypeFunctor {
   }
 };
 
-REGISTER_KERNEL(KernelDef("Add"), BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("AddV2"), BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Sub"), BinaryOp<SubFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Mul"), BinaryOp<MulFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Div"), BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Add"),
+                BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("AddV2"),
+                BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Sub"),
+                BinaryOp<SubFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Mul"),
+                BinaryOp<MulFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Div"),
+                BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("RealDiv"),
-                BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES>);
+                BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("FloorDiv"),
                 BinaryOp<FloorDivFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("FloorMod"),

@@ -339,20 +339,20 @@ REGISTER_OP("LogicalNot")
       .SetShapeFn(shape_fns::Unchanged)   \
       .Doc(DocText)
 
-TW_UNARY_OP("Neg", "float16, float32, float64, int8, int16, int32, int64",
+TW_UNARY_OP("Neg", "float16, float32, float64, int8, int16, int32, int64, complex64, complex128",
             "-x, element-wise.");
 TW_UNARY_OP("Abs", "float16, float32, float64, int8, int16, int32, int64",
             "|x|, element-wise.");
-TW_UNARY_OP("Sign", "float16, float32, float64, int8, int16, int32, int64",
+TW_UNARY_OP("Sign", "float16, float32, float64, int8, int16, int32, int64, complex64, complex128",
             "-1, 0 or 1 by the sign of x, element-wise (0 for NaN's sign "
             "is NaN).");
 TW_UNARY_OP("Square", "numbertype", "x * x, element-wise.");
-TW_UNARY_OP("Exp", "floattype", "e ** x, element-wise.");
-TW_UNARY_OP("Log", "floattype", "The natural logarithm of x.");
+TW_UNARY_OP("Exp", "floattype, complex64, complex128", "e ** x, element-wise.");
+TW_UNARY_OP("Log", "floattype, complex64, complex128", "The natural logarithm of x.");
 TW_UNARY_OP("Log1p", "floattype", "log(1 + x), accurate near 0.");
-TW_UNARY_OP("Sqrt", "floattype", "The square root of x.");
-TW_UNARY_OP("Rsqrt", "floattype", "1 / sqrt(x).");
-TW_UNARY_OP("Reciprocal", "floattype", "1 / x.");
+TW_UNARY_OP("Sqrt", "floattype, complex64, complex128", "The square root of x.");
+TW_UNARY_OP("Rsqrt", "floattype, complex64, complex128", "1 / sqrt(x).");
+TW_UNARY_OP("Reciprocal", "floattype, complex64, complex128", "1 / x.");
 TW_UNARY_OP("Tanh", "floattype", "The hyperbolic tangent of x.");
 TW_UNARY_OP("Sigmoid", "floattype", "1 / (1 + exp(-x)).");
 TW_UNARY_OP("Floor", "floattype", "The largest integer <= x.");
