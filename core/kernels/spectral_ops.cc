@@ -117,9 +117,9 @@ void CopyCropPad(const S* src, const std::vector<int64_t>& src_dims, D* dst,
 }
 
 Status CheckRank(const Tensor& in, int rank) {
-  if (in.dims() < rank) {
+  if (in.rank() < rank) {
     return errors::InvalidArgument("Input must have rank of at least ", rank,
-                                   " but got: ", in.shape().DebugString());
+                                   " but got: ", in.shape().ToString());
   }
   return Status::OK();
 }
@@ -133,15 +133,15 @@ class FftOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckRank(in, kRank));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
-    const int r0 = in.dims() - kRank;
+    const int r0 = in.rank() - kRank;
     std::vector<int64_t> dims;
     int64_t batch = 1, size = 1;
-    for (int d = 0; d < in.dims(); ++d) {
+    for (int d = 0; d < in.rank(); ++d) {
       if (d < r0) {
-        batch *= in.dim_size(d);
+        batch *= in.dim(d);
       } else {
-        dims.push_back(in.dim_size(d));
-        size *= in.dim_size(d);
+        dims.push_back(in.dim(d));
+        size *= in.dim(d);
       }
     }
     OP_REQUIRES_OK(
@@ -162,10 +162,10 @@ class FftOp : public OpKernel {
 
 // Reads fft_length: a vector of kRank non-negative lengths.
 Status ReadFftLength(const Tensor& t, int rank, std::vector<int64_t>* out) {
-  if (t.dims() != 1 || t.dim_size(0) != rank) {
+  if (t.rank() != 1 || t.dim(0) != rank) {
     return errors::InvalidArgument("fft_length must be a vector of length ",
                                    rank, ", got shape ",
-                                   t.shape().DebugString());
+                                   t.shape().ToString());
   }
   out->clear();
   for (int i = 0; i < rank; ++i) {
@@ -188,15 +188,15 @@ class RealFftOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckRank(in, kRank));
     std::vector<int64_t> len;
     OP_REQUIRES_OK(ctx, ReadFftLength(ctx->input(1), kRank, &len));
-    const int r0 = in.dims() - kRank;
+    const int r0 = in.rank() - kRank;
     int64_t batch = 1;
     std::vector<int64_t> in_dims;
     TensorShape out_shape;
     for (int d = 0; d < r0; ++d) {
-      batch *= in.dim_size(d);
-      out_shape.AddDim(in.dim_size(d));
+      batch *= in.dim(d);
+      out_shape.AddDim(in.dim(d));
     }
-    for (int d = r0; d < in.dims(); ++d) in_dims.push_back(in.dim_size(d));
+    for (int d = r0; d < in.rank(); ++d) in_dims.push_back(in.dim(d));
     // The complex side's dims: fft_length with the last one halved.
     std::vector<int64_t> half = len;
     half.back() = len.back() / 2 + 1;

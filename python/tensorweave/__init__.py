@@ -34,6 +34,8 @@ from tensorweave._src.framework.device_spec import DeviceSpec
 from tensorweave._src.framework.dtypes import DType
 from tensorweave._src.framework.dtypes import as_dtype
 from tensorweave._src.framework.dtypes import bool  # noqa: A004
+from tensorweave._src.framework.dtypes import complex64
+from tensorweave._src.framework.dtypes import complex128
 from tensorweave._src.framework.dtypes import double
 from tensorweave._src.framework.dtypes import float16
 from tensorweave._src.framework.dtypes import float32
@@ -572,6 +574,20 @@ from tensorweave._src.ops.fake_quant_ops import (  # noqa: E402
     fake_quant_with_min_max_vars_per_channel_gradient,
 )
 
+from tensorweave._src.ops.spectral_ops import (  # noqa: E402
+    angle,
+    complex,  # noqa: A004
+    conj,
+    fft,
+    fft2d,
+    fft3d,
+    ifft,
+    ifft2d,
+    ifft3d,
+    imag,
+    real,
+)
+
 # Namespaces, after the ops they re-export.
 from tensorweave import flags  # noqa: E402
 from tensorweave import app  # noqa: E402
@@ -596,6 +612,8 @@ from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
 from tensorweave import sets  # noqa: E402
+from tensorweave import signal  # noqa: E402
+from tensorweave import spectral  # noqa: E402
 from tensorweave import strings  # noqa: E402
 from tensorweave import summary  # noqa: E402
 from tensorweave import test  # noqa: E402

@@ -10,6 +10,7 @@ Example:
 
 from tensorweave._src.ops.array_ops import invert_permutation, unsorted_segment_sum
 from tensorweave._src.ops.bitwise_ops import popcount
+from tensorweave._src.ops.spectral_ops import angle, conj, imag, real
 from tensorweave._src.ops.math_ops import (
     abs,
     add,

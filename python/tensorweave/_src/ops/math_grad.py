@@ -408,6 +408,6 @@ def _batch_matmul_grad(op, grad):
 @gradients_impl.RegisterGradient("Cast")
 def _cast_grad(op, grad):
     src = op.inputs[0].dtype
-    if src.is_floating and grad.dtype.is_floating:
+    if (src.is_floating or src.is_complex) and (grad.dtype.is_floating or grad.dtype.is_complex):
         return [math_ops.cast(grad, src)]
     return [None]

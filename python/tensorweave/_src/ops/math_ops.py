@@ -1,5 +1,7 @@
 """Math ops, and the arithmetic operators of tensors."""
 
+import numpy as np
+
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
@@ -403,7 +405,15 @@ def abs(x, name=None):  # noqa: A001 - TensorFlow's name
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     print(sess.run(tw.abs([-1.5, 2.0])))
       [1.5 2. ]
+
+    Of a complex tensor: its modulus, of the real dtype (op ComplexAbs), as TensorFlow.
     """
+    if (isinstance(x, ops.Tensor) and x.dtype.is_complex) or (not isinstance(x, ops.Tensor) and np.iscomplexobj(x)):
+        from tensorweave._src.ops import spectral_ops
+
+        graph = ops.get_default_graph()
+        with graph.name_scope(name or "Abs") as scope:
+            return spectral_ops.complex_abs(ops.convert_to_tensor(x, name="x"), name=scope)
     return _unary("Abs", x, name)
 
 
