@@ -22,4 +22,17 @@ from tensorweave._src.ops.spectral_ops import (
     rfft3d,
 )
 
-__all__ = ["fft", "fft2d", "fft3d", "ifft", "ifft2d", "ifft3d", "irfft", "irfft2d", "irfft3d", "rfft", "rfft2d", "rfft3d"]
+__all__ = [
+    "fft",
+    "fft2d",
+    "fft3d",
+    "ifft",
+    "ifft2d",
+    "ifft3d",
+    "irfft",
+    "irfft2d",
+    "irfft3d",
+    "rfft",
+    "rfft2d",
+    "rfft3d",
+]

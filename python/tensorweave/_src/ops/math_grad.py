@@ -41,6 +41,13 @@ def _sum_to_shape_of(grad, x):
     return array_ops.reshape(math_ops.reduce_sum(grad, axes), shape_x)
 
 
+def _conj(x):
+    """conj(x) of a complex tensor (TensorFlow's gradients of complex ops conjugate), else x."""
+    if x.dtype.is_complex:
+        return gen_ops.wrapper("Conj")(x)
+    return x
+
+
 def _binary_result(op, gx, gy):
     x, y = op.inputs
     return [_sum_to_shape_of(gx, x), _sum_to_shape_of(gy, y)]
@@ -64,13 +71,13 @@ def _sub_grad(op, grad):
 @gradients_impl.RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
-    return _binary_result(op, grad * y, x * grad)
+    return _binary_result(op, grad * _conj(y), _conj(x) * grad)
 
 
 def _div_grad(op, grad):
     x, y = op.inputs
-    gx = math_ops.realdiv(grad, y)
-    gy = grad * math_ops.realdiv(math_ops.realdiv(math_ops.negative(x), y), y)
+    gx = math_ops.realdiv(grad, _conj(y))
+    gy = grad * _conj(math_ops.realdiv(math_ops.realdiv(math_ops.negative(x), y), y))
     return _binary_result(op, gx, gy)
 
 
@@ -206,17 +213,17 @@ def _abs_grad(op, grad):
 @gradients_impl.RegisterGradient("Square")
 def _square_grad(op, grad):
     x = op.inputs[0]
-    return [grad * (_scalar(2, x.dtype) * x)]
+    return [grad * (_scalar(2, x.dtype) * _conj(x))]
 
 
 @gradients_impl.RegisterGradient("Exp")
 def _exp_grad(op, grad):
-    return [grad * op.outputs[0]]
+    return [grad * _conj(op.outputs[0])]
 
 
 @gradients_impl.RegisterGradient("Log")
 def _log_grad(op, grad):
-    return [grad * math_ops.reciprocal(op.inputs[0])]
+    return [grad * math_ops.reciprocal(_conj(op.inputs[0]))]
 
 
 @gradients_impl.RegisterGradient("Log1p")
