@@ -3,8 +3,8 @@
 Example:
   >>> import tensorweave as tw
   >>> with tw.Graph().as_default(), tw.Session() as sess:
-  ...     print(sess.run(tw.signal.fft(tw.constant([1, 1j, -1, -1j], dtype=tw.complex64))))
-  [0.+0.j 4.+0.j 0.+0.j 0.+0.j]
+  ...     print(sess.run(tw.abs(tw.signal.fft(tw.constant([1, 1, 1, 1], dtype=tw.complex64)))))
+  [4. 0. 0. 0.]
 """
 
 from tensorweave._src.ops.spectral_ops import (
