@@ -23,8 +23,7 @@ std::vector<std::complex<double>> Twiddles(int64_t n, double sign) {
 
 }  // namespace
 
-Plan::Plan(int64_t n, bool inverse)
-    : n_(n), inverse_(inverse), pow2_(IsPowerOfTwo(n) || n <= 1) {
+Plan::Plan(int64_t n, bool inverse) : n_(n), pow2_(IsPowerOfTwo(n) || n <= 1) {
   const double sign = inverse ? 1.0 : -1.0;
   if (pow2_) {
     twiddles_ = Twiddles(n, sign);

@@ -27,7 +27,6 @@ class Plan {
                      const std::vector<std::complex<double>>& twiddles);
 
   int64_t n_;
-  bool inverse_;
   bool pow2_;
   // Radix-2 twiddles for length n_ (power of two) or m_ (Bluestein).
   std::vector<std::complex<double>> twiddles_;

@@ -36,6 +36,10 @@ Status RealFftShape(InferenceContext* c, int rank, bool forward) {
     int64_t n = -1;
     if (len != nullptr && len->num_elements() == rank) {
       n = len->data<int32_t>()[i];
+      if (n < 0) {
+        return errors::InvalidArgument("fft_length must be non-negative, got ",
+                                       n);
+      }
       if (forward && i == rank - 1) n = n / 2 + 1;
     }
     dims[first + i] = n;
