@@ -530,6 +530,25 @@ class ProtoDecoder {
     return Status::OK();
   }
 
+  // scomplex_val / dcomplex_val: (real, imaginary) pairs.
+  template <typename T, typename Field>
+  Status FromComplexValues(const Field& values, Tensor* out) const {
+    if (values.size() % 2 != 0) {
+      return Error(StrCat("has ", values.size(),
+                          " complex components, not (real, imaginary) pairs"));
+    }
+    const int64_t n = shape_.num_elements();
+    const int64_t k = std::min<int64_t>(values.size() / 2, n);
+    TW_RETURN_IF_ERROR(
+        Allocate(k * static_cast<int64_t>(DataTypeSize(dtype_)), out));
+    T* data = reinterpret_cast<T*>(out->raw_data());
+    for (int64_t i = 0; i < k; ++i)
+      data[i] = T(values[2 * i], values[2 * i + 1]);
+    const T fill = k > 0 ? data[k - 1] : T();
+    std::fill(data + k, data + n, fill);
+    return Status::OK();
+  }
+
   Status Decode(Tensor* out) const {
     if (dtype_ == DT_STRING) {
       if (!proto_.tensor_content().empty()) return StringsFromContent(out);
@@ -561,6 +580,10 @@ class ProtoDecoder {
         return FromValues<uint64_t>(proto_.uint64_val(), out);
       case DT_HALF:  // bit patterns in half_val
         return FromValues<uint16_t>(proto_.half_val(), out);
+      case DT_COMPLEX64:
+        return FromComplexValues<complex64>(proto_.scomplex_val(), out);
+      case DT_COMPLEX128:
+        return FromComplexValues<complex128>(proto_.dcomplex_val(), out);
       default:
         return Error("unsupported dtype");
     }

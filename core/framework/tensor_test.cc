@@ -44,6 +44,10 @@ TEST(TypesTest, NamesAndSizes) {
   EXPECT_TRUE(IsValidDataType(DT_INT32));
   EXPECT_FALSE(IsValidDataType(0));
   EXPECT_FALSE(IsValidDataType(14));  // bfloat16
+  EXPECT_EQ(DataTypeSize(DT_COMPLEX64), 8u);
+  EXPECT_EQ(DataTypeSize(DT_COMPLEX128), 16u);
+  EXPECT_TRUE(DataTypeIsComplex(DT_COMPLEX64));
+  EXPECT_FALSE(DataTypeIsFloating(DT_COMPLEX128));
   EXPECT_FALSE(IsValidDataType(100));
   for (DataType dt : AllDataTypes()) {
     DataType back;
@@ -386,6 +390,12 @@ Tensor Sample(DataType dt, const TensorShape& shape) {
         break;
       case DT_HALF:
         t.data<half>()[i] = half(0.25f * i - 3.0f);
+        break;
+      case DT_COMPLEX64:
+        t.data<complex64>()[i] = complex64(0.5f * i - 1.0f, -0.25f * i);
+        break;
+      case DT_COMPLEX128:
+        t.data<complex128>()[i] = complex128(1e-3 * i, 7.0 - i);
         break;
       default:
         ADD_FAILURE() << "dtype " << dt;

@@ -4,8 +4,9 @@ namespace tensorweave {
 
 const std::vector<DataType>& AllDataTypes() {
   static const std::vector<DataType> kAll = {
-      DT_FLOAT, DT_DOUBLE, DT_INT32,  DT_UINT8,  DT_STRING, DT_INT64, DT_BOOL,
-      DT_INT8,  DT_INT16,  DT_UINT16, DT_UINT32, DT_UINT64, DT_HALF};
+      DT_FLOAT,  DT_DOUBLE, DT_INT32, DT_UINT8,     DT_STRING,
+      DT_INT64,  DT_BOOL,   DT_INT8,  DT_INT16,     DT_UINT16,
+      DT_UINT32, DT_UINT64, DT_HALF,  DT_COMPLEX64, DT_COMPLEX128};
   return kAll;
 }
 
@@ -37,6 +38,10 @@ std::string DataTypeName(DataType dtype) {
       return "uint64";
     case DT_HALF:
       return "float16";
+    case DT_COMPLEX64:
+      return "complex64";
+    case DT_COMPLEX128:
+      return "complex128";
     default:
       break;
   }
@@ -47,13 +52,15 @@ bool DataTypeFromName(const std::string& name, DataType* dtype) {
   static const struct {
     const char* name;
     DataType dtype;
-  } kNames[] = {
-      {"float32", DT_FLOAT}, {"float", DT_FLOAT},   {"float64", DT_DOUBLE},
-      {"double", DT_DOUBLE}, {"int32", DT_INT32},   {"uint8", DT_UINT8},
-      {"string", DT_STRING}, {"int64", DT_INT64},   {"bool", DT_BOOL},
-      {"int8", DT_INT8},     {"int16", DT_INT16},   {"uint16", DT_UINT16},
-      {"uint32", DT_UINT32}, {"uint64", DT_UINT64}, {"float16", DT_HALF},
-      {"half", DT_HALF}};
+  } kNames[] = {{"float32", DT_FLOAT},       {"float", DT_FLOAT},
+                {"float64", DT_DOUBLE},      {"double", DT_DOUBLE},
+                {"int32", DT_INT32},         {"uint8", DT_UINT8},
+                {"string", DT_STRING},       {"int64", DT_INT64},
+                {"bool", DT_BOOL},           {"int8", DT_INT8},
+                {"int16", DT_INT16},         {"uint16", DT_UINT16},
+                {"uint32", DT_UINT32},       {"uint64", DT_UINT64},
+                {"float16", DT_HALF},        {"half", DT_HALF},
+                {"complex64", DT_COMPLEX64}, {"complex128", DT_COMPLEX128}};
   for (const auto& entry : kNames) {
     if (name == entry.name) {
       *dtype = entry.dtype;
@@ -86,7 +93,10 @@ size_t DataTypeSize(DataType dtype) {
     case DT_UINT32:
       return 4;
     case DT_UINT64:
+    case DT_COMPLEX64:
       return 8;
+    case DT_COMPLEX128:
+      return 16;
     default:
       return 0;
   }
@@ -117,6 +127,10 @@ bool DataTypeIsInteger(DataType dtype) {
     default:
       return false;
   }
+}
+
+bool DataTypeIsComplex(DataType dtype) {
+  return dtype == DT_COMPLEX64 || dtype == DT_COMPLEX128;
 }
 
 }  // namespace tensorweave

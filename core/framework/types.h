@@ -2,6 +2,7 @@
 #ifndef TENSORWEAVE_CORE_FRAMEWORK_TYPES_H_
 #define TENSORWEAVE_CORE_FRAMEWORK_TYPES_H_
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -15,6 +16,9 @@ namespace tensorweave {
 
 // DataType is the enum of graph.proto (values match TensorFlow's).
 
+using complex64 = std::complex<float>;
+using complex128 = std::complex<double>;
+
 // Every dtype tensorweave knows, in a stable order.
 const std::vector<DataType>& AllDataTypes();
 
@@ -27,6 +31,7 @@ size_t DataTypeSize(DataType dtype);
 bool IsValidDataType(int value);
 bool DataTypeIsFloating(DataType dtype);
 bool DataTypeIsInteger(DataType dtype);
+bool DataTypeIsComplex(DataType dtype);
 
 template <typename T>
 struct DataTypeOf;
@@ -48,6 +53,8 @@ TW_DATATYPE_OF(uint16_t, DT_UINT16)
 TW_DATATYPE_OF(uint32_t, DT_UINT32)
 TW_DATATYPE_OF(uint64_t, DT_UINT64)
 TW_DATATYPE_OF(half, DT_HALF)
+TW_DATATYPE_OF(complex64, DT_COMPLEX64)
+TW_DATATYPE_OF(complex128, DT_COMPLEX128)
 #undef TW_DATATYPE_OF
 
 // Typed dispatch: calls fn(T{}) with T the C++ type of `dtype`, for the
@@ -89,6 +96,9 @@ Status DispatchType(DataType dtype, Fn&& fn) {
 #define TW_ALL_SIGNED_TYPES TW_REAL_TYPES, int8_t, int16_t, half
 // float, double, half.
 #define TW_ALL_FLOAT_TYPES TW_FLOAT_TYPES, half
+// complex64 and complex128, added per kernel where TensorFlow's CPU kernels
+// have them.
+#define TW_COMPLEX_TYPES complex64, complex128
 // Every dtype with a fixed size (copies, casts, comparisons for equality).
 #define TW_POD_TYPES TW_ALL_NUMBER_TYPES, bool
 

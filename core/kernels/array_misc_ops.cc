@@ -101,13 +101,14 @@ class ConstantLikeOp : public OpKernel {
     const Tensor& x = ctx->input(0);
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_POD_TYPES>(x.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     T* o = out->data<T>();
-                     std::fill(o, o + out->num_elements(),
-                               static_cast<T>(kValue));
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx,
+        DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES>(x.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          T* o = out->data<T>();
+          std::fill(o, o + out->num_elements(), static_cast<T>(kValue));
+          return Status::OK();
+        }));
   }
 };
 

@@ -1,5 +1,6 @@
 // BatchMatMulV2: matrix products over the last two dims, with the leading
-// (batch) dims broadcast as numpy does.
+// (batch) dims broadcast as numpy does; adj_x/adj_y are adjoints (conjugate
+// transposes) of complex operands.
 #include <algorithm>
 
 #include "core/framework/op_kernel.h"
@@ -61,7 +62,8 @@ class BatchMatMulOp : public OpKernel {
     for (int64_t d : batch) batches *= d;
     if (out->num_elements() == 0) return;
     OP_REQUIRES_OK(
-        ctx, DispatchType<TW_REAL_TYPES>(x.dtype(), [&](auto tag) {
+        ctx,
+        DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(x.dtype(), [&](auto tag) {
           using T = decltype(tag);
           const T* xp = x.data<T>();
           const T* yp = y.data<T>();
@@ -74,8 +76,18 @@ class BatchMatMulOp : public OpKernel {
               xo += idx * xs[i];
               yo += idx * ys[i];
             }
-            Gemm<T>(pool, xp + xo * m * k, yp + yo * k * n, op + b * m * n, m,
-                    n, k, adj_x_, adj_y_);
+            if constexpr (std::is_same_v<T, complex64> ||
+                          std::is_same_v<T, complex128>) {
+              // adj_x / adj_y conjugate as they transpose (the adjoint).
+              using blas::ComplexOp;
+              ComplexMatMul<T>(xp + xo * m * k, yp + yo * k * n, op + b * m * n,
+                               m, n, k,
+                               adj_x_ ? ComplexOp::kAdjoint : ComplexOp::kNone,
+                               adj_y_ ? ComplexOp::kAdjoint : ComplexOp::kNone);
+            } else {
+              Gemm<T>(pool, xp + xo * m * k, yp + yo * k * n, op + b * m * n, m,
+                      n, k, adj_x_, adj_y_);
+            }
           };
           ThreadPool* pool = ctx->intra_op_pool();
           const int64_t parts = pool == nullptr ? 1 : pool->num_threads() + 1;

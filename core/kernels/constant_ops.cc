@@ -1,6 +1,7 @@
 // Const, Placeholder and Fill kernels.
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
+#include "core/kernels/offset_tables.h"
 
 namespace tensorweave {
 namespace {
@@ -44,17 +45,16 @@ class FillOp : public OpKernel {
     OP_REQUIRES_OK(ctx, TensorShape::Build(dims, &shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    OP_REQUIRES_OK(
-        ctx,
-        DispatchType<TW_POD_TYPES, std::string>(value.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          T v = value.data<T>()[0];
-          T* o = out->data<T>();
-          for (int64_t i = 0; i < out->num_elements(); ++i) {
-            o[i] = v;
-          }
-          return Status::OK();
-        }));
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_ARRAY_TYPES>(value.dtype(), [&](auto tag) {
+                     using T = decltype(tag);
+                     T v = value.data<T>()[0];
+                     T* o = out->data<T>();
+                     for (int64_t i = 0; i < out->num_elements(); ++i) {
+                       o[i] = v;
+                     }
+                     return Status::OK();
+                   }));
   }
 };
 

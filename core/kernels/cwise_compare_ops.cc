@@ -51,10 +51,12 @@ class EqualityOp : public BinaryOp<Functor, Types...> {
   bool incompatible_shape_error_ = true;
 };
 
-REGISTER_KERNEL(KernelDef("Equal"),
-                EqualityOp<EqualFunctor, false, TW_POD_TYPES>);
-REGISTER_KERNEL(KernelDef("NotEqual"),
-                EqualityOp<NotEqualFunctor, true, TW_POD_TYPES>);
+REGISTER_KERNEL(
+    KernelDef("Equal"),
+    EqualityOp<EqualFunctor, false, TW_POD_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(
+    KernelDef("NotEqual"),
+    EqualityOp<NotEqualFunctor, true, TW_POD_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Less"), BinaryOp<LessFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("LessEqual"),
                 BinaryOp<LessEqualFunctor, TW_ALL_NUMBER_TYPES>);

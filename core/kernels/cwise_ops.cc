@@ -162,9 +162,7 @@ struct PowFunctor : SameTypeFunctor {
   static constexpr bool kChecksNegativeExponent = true;
   template <typename T>
   static T Apply(T x, T y) {
-    if constexpr (std::is_floating_point_v<T>) {
-      return std::pow(x, y);
-    } else {
+    if constexpr (std::is_integral_v<T>) {
       using U = WrapType<T>;  // no promotion to a signed int
       U result = 1, base = static_cast<U>(x);
       for (T e = y; e > 0; e >>= 1) {
@@ -172,6 +170,8 @@ struct PowFunctor : SameTypeFunctor {
         base *= base;
       }
       return static_cast<T>(result);
+    } else {
+      return std::pow(x, y);
     }
   }
 };
@@ -183,45 +183,60 @@ struct SquaredDifferenceFunctor : SameTypeFunctor {
   }
 };
 
-// The *Grad ops: x is the forward output y, y the incoming gradient dy.
+// The *Grad ops: x is the forward output y, y the incoming gradient dy. For
+// complex dtypes the derivative is conjugated (TensorFlow's rule: the
+// gradient of a real loss w.r.t. z is dL/dRe(z) + i dL/dIm(z)).
+template <typename T>
+T Conjugate(T x) {
+  if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
+    return std::conj(x);
+  } else {
+    return x;
+  }
+}
 struct TanhGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return dy * (T(1) - y * y);
+    return dy * Conjugate(T(1) - y * y);
   }
 };
 struct SigmoidGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return dy * y * (T(1) - y);
+    return dy * Conjugate(y * (T(1) - y));
   }
 };
 struct SqrtGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return dy * T(0.5) / y;
+    return dy * T(0.5) / Conjugate(y);
   }
 };
 struct RsqrtGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return dy * T(-0.5) * y * y * y;
+    return dy * Conjugate(T(-0.5) * y * y * y);
   }
 };
 struct ReciprocalGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return -dy * y * y;
+    return -dy * Conjugate(y * y);
   }
 };
 
-REGISTER_KERNEL(KernelDef("Add"), BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("AddV2"), BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Sub"), BinaryOp<SubFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Mul"), BinaryOp<MulFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Div"), BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Add"),
+                BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("AddV2"),
+                BinaryOp<AddFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Sub"),
+                BinaryOp<SubFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Mul"),
+                BinaryOp<MulFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Div"),
+                BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("RealDiv"),
-                BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES>);
+                BinaryOp<DivFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("FloorDiv"),
                 BinaryOp<FloorDivFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("FloorMod"),
@@ -230,19 +245,21 @@ REGISTER_KERNEL(KernelDef("Maximum"),
                 BinaryOp<MaximumFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Minimum"),
                 BinaryOp<MinimumFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Pow"), BinaryOp<PowFunctor, TW_ALL_SIGNED_TYPES>);
+REGISTER_KERNEL(KernelDef("Pow"),
+                BinaryOp<PowFunctor, TW_ALL_SIGNED_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("SquaredDifference"),
                 BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES, half>);
 REGISTER_KERNEL(KernelDef("TanhGrad"),
-                BinaryOp<TanhGradFunctor, TW_FLOAT_TYPES>);
+                BinaryOp<TanhGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("SigmoidGrad"),
-                BinaryOp<SigmoidGradFunctor, TW_FLOAT_TYPES>);
+                BinaryOp<SigmoidGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("SqrtGrad"),
-                BinaryOp<SqrtGradFunctor, TW_FLOAT_TYPES>);
+                BinaryOp<SqrtGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("RsqrtGrad"),
-                BinaryOp<RsqrtGradFunctor, TW_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("ReciprocalGrad"),
-                BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES>);
+                BinaryOp<RsqrtGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(
+    KernelDef("ReciprocalGrad"),
+    BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 
 // GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
 // of these ops keep int32 on the host); the CPU kernel runs there.

@@ -9,6 +9,10 @@
 namespace tensorweave {
 namespace {
 
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+
 #define TW_UNARY_FUNCTOR(Name, expr) \
   struct Name : SameTypeFunctor {    \
     template <typename T>            \
@@ -41,10 +45,15 @@ TW_UNARY_FUNCTOR(RoundFunctor, std::nearbyint(x));
 struct SignFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(x)) return x;
+    if constexpr (kIsComplex<T>) {
+      // x / |x| (0 at 0), as TensorFlow.
+      return x == T(0) ? T(0) : x / std::abs(x);
+    } else {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(x)) return x;
+      }
+      return static_cast<T>((T(0) < x) - (x < T(0)));
     }
-    return static_cast<T>((T(0) < x) - (x < T(0)));
   }
 };
 
@@ -60,13 +69,14 @@ struct LogicalNotFunctor : SameTypeFunctor {
 // one with exp below -9), ~10x std::tanh per element; other types per
 // element through Functor.
 template <typename Functor, void (*kFloatArray)(const float*, float*, int64_t)>
-class FloatArrayUnaryOp : public UnaryOp<Functor, TW_ALL_FLOAT_TYPES> {
+class FloatArrayUnaryOp
+    : public UnaryOp<Functor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES> {
  public:
-  using UnaryOp<Functor, TW_ALL_FLOAT_TYPES>::UnaryOp;
+  using UnaryOp<Functor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>::UnaryOp;
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     if (x.dtype() != DT_FLOAT) {
-      UnaryOp<Functor, TW_ALL_FLOAT_TYPES>::Compute(ctx);
+      UnaryOp<Functor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>::Compute(ctx);
       return;
     }
     Tensor* out;
@@ -88,18 +98,25 @@ void SigmoidFloatArray(const float* in, float* out, int64_t n) {
       Eigen::Map<const Eigen::ArrayXf>(in, n).logistic();
 }
 
-REGISTER_KERNEL(KernelDef("Neg"), UnaryOp<NegFunctor, TW_ALL_SIGNED_TYPES>);
+REGISTER_KERNEL(KernelDef("Neg"),
+                UnaryOp<NegFunctor, TW_ALL_SIGNED_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Abs"), UnaryOp<AbsFunctor, TW_ALL_SIGNED_TYPES>);
-REGISTER_KERNEL(KernelDef("Sign"), UnaryOp<SignFunctor, TW_ALL_SIGNED_TYPES>);
+REGISTER_KERNEL(KernelDef("Sign"),
+                UnaryOp<SignFunctor, TW_ALL_SIGNED_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Square"),
-                UnaryOp<SquareFunctor, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Exp"), UnaryOp<ExpFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Log"), UnaryOp<LogFunctor, TW_ALL_FLOAT_TYPES>);
+                UnaryOp<SquareFunctor, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Exp"),
+                UnaryOp<ExpFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Log"),
+                UnaryOp<LogFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Log1p"), UnaryOp<Log1pFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Sqrt"), UnaryOp<SqrtFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Rsqrt"), UnaryOp<RsqrtFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Reciprocal"),
-                UnaryOp<ReciprocalFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Sqrt"),
+                UnaryOp<SqrtFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Rsqrt"),
+                UnaryOp<RsqrtFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(
+    KernelDef("Reciprocal"),
+    UnaryOp<ReciprocalFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Tanh"),
                 FloatArrayUnaryOp<TanhFunctor, TanhFloatArray>);
 REGISTER_KERNEL(KernelDef("Sigmoid"),

@@ -134,22 +134,23 @@ class UnsortedSegmentSumOp : public OpKernel {
     const int64_t inner =
         ids.empty() ? 0
                     : data.num_elements() / static_cast<int64_t>(ids.size());
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<TW_REAL_TYPES>(data.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     T* o = out->data<T>();
-                     std::fill(o, o + out->num_elements(), T(0));
-                     const T* in = data.data<T>();
-                     for (size_t i = 0; i < ids.size(); ++i) {
-                       if (ids[i] < 0) continue;  // dropped, as in TensorFlow
-                       T* dst = o + ids[i] * inner;
-                       const T* src = in + i * inner;
-                       for (int64_t j = 0; j < inner; ++j) {
-                         dst[j] = WrappingAdd(dst[j], src[j]);
-                       }
-                     }
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(
+                            data.dtype(), [&](auto tag) {
+                              using T = decltype(tag);
+                              T* o = out->data<T>();
+                              std::fill(o, o + out->num_elements(), T(0));
+                              const T* in = data.data<T>();
+                              for (size_t i = 0; i < ids.size(); ++i) {
+                                if (ids[i] < 0)
+                                  continue;  // dropped, as in TensorFlow
+                                T* dst = o + ids[i] * inner;
+                                const T* src = in + i * inner;
+                                for (int64_t j = 0; j < inner; ++j) {
+                                  dst[j] = WrappingAdd(dst[j], src[j]);
+                                }
+                              }
+                              return Status::OK();
+                            }));
   }
 };
 

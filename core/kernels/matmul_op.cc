@@ -269,6 +269,25 @@ template void Gemm<int64_t>(ThreadPool*, const int64_t*, const int64_t*,
                             int64_t*, int64_t, int64_t, int64_t, bool, bool,
                             int64_t, int64_t);
 
+template <typename T>
+void ComplexMatMul(const T* a, const T* b, T* c, int64_t m, int64_t n,
+                   int64_t k, blas::ComplexOp op_a, blas::ComplexOp op_b) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    std::fill(c, c + m * n, T(0));
+    return;
+  }
+  const bool ta = op_a != blas::ComplexOp::kNone;
+  const bool tb = op_b != blas::ComplexOp::kNone;
+  blas::ComplexGemm<T>(op_a, op_b, m, n, k, a, ta ? m : k, b, tb ? k : n, c, n);
+}
+template void ComplexMatMul<complex64>(const complex64*, const complex64*,
+                                       complex64*, int64_t, int64_t, int64_t,
+                                       blas::ComplexOp, blas::ComplexOp);
+template void ComplexMatMul<complex128>(const complex128*, const complex128*,
+                                        complex128*, int64_t, int64_t, int64_t,
+                                        blas::ComplexOp, blas::ComplexOp);
+
 Status MatMulDims(const Tensor& a, const Tensor& b, bool transpose_a,
                   bool transpose_b, const char* a_name, const char* b_name,
                   int64_t* m, int64_t* n, int64_t* k) {
@@ -306,13 +325,24 @@ class MatMulOp : public OpKernel {
                                    "In[1]", &m, &n, &k));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(a.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     Gemm<T>(ctx->intra_op_pool(), a.data<T>(), b.data<T>(),
-                             out->data<T>(), m, n, k, transpose_a_,
-                             transpose_b_);
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx,
+        DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(a.dtype(), [&](auto tag) {
+          using T = decltype(tag);
+          if constexpr (std::is_same_v<T, complex64> ||
+                        std::is_same_v<T, complex128>) {
+            // MatMul's transposes do not conjugate (TensorFlow's).
+            using blas::ComplexOp;
+            ComplexMatMul<T>(
+                a.data<T>(), b.data<T>(), out->data<T>(), m, n, k,
+                transpose_a_ ? ComplexOp::kTranspose : ComplexOp::kNone,
+                transpose_b_ ? ComplexOp::kTranspose : ComplexOp::kNone);
+          } else {
+            Gemm<T>(ctx->intra_op_pool(), a.data<T>(), b.data<T>(),
+                    out->data<T>(), m, n, k, transpose_a_, transpose_b_);
+          }
+          return Status::OK();
+        }));
   }
 
  private:

@@ -5,6 +5,7 @@
 
 #include "core/framework/status.h"
 #include "core/framework/tensor.h"
+#include "core/platform/blas.h"
 
 namespace tensorweave {
 
@@ -27,6 +28,12 @@ void Gemm(ThreadPool* pool, const T* a, const T* b, T* c, int64_t m, int64_t n,
 
 // The sizes of op(a) [m, k] times op(b) [k, n]. InvalidArgument, naming the
 // operands' shapes, unless both are matrices with equal inner dimensions.
+// The complex product C[m,n] = op(A) op(B) (op: as stored, transposed or
+// adjoint), T = complex64 or complex128. k = 0 gives zeros.
+template <typename T>
+void ComplexMatMul(const T* a, const T* b, T* c, int64_t m, int64_t n,
+                   int64_t k, blas::ComplexOp op_a, blas::ComplexOp op_b);
+
 Status MatMulDims(const Tensor& a, const Tensor& b, bool transpose_a,
                   bool transpose_b, const char* a_name, const char* b_name,
                   int64_t* m, int64_t* n, int64_t* k);

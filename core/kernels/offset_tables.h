@@ -18,7 +18,7 @@
 namespace tensorweave {
 
 // Every dtype array ops move around (they only copy elements).
-#define TW_ARRAY_TYPES TW_POD_TYPES, std::string
+#define TW_ARRAY_TYPES TW_POD_TYPES, TW_COMPLEX_TYPES, std::string
 
 using OffsetTables = std::vector<std::vector<int64_t>>;
 

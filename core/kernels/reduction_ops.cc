@@ -1,4 +1,5 @@
-// Reductions (Sum, Mean, Prod, Max, Min, All, Any) over any set of axes.
+// Reductions (Sum, Mean, Prod, Max, Min, All, Any) over any set of axes;
+// Sum, Mean and Prod also of complex64/complex128, as TensorFlow.
 //
 // The input's dims are collapsed into groups that alternate between kept and
 // reduced (size-1 dims dropped), then reduced groups are removed one at a
@@ -245,49 +246,57 @@ class ReductionOp : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     OP_REQUIRES_OK(
-        ctx, DispatchType<TW_POD_TYPES>(input.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          if constexpr (std::is_same_v<T, bool> !=
-                        (std::is_same_v<R, AllReducer> ||
-                         std::is_same_v<R, AnyReducer>)) {
-            return errors::InvalidArgument("unsupported dtype ",
-                                           DataTypeName(input.dtype()));
-          } else if constexpr (std::is_same_v<T, half>) {
-            // Reduced in float, rounded to half once at the end.
-            Tensor wide(DT_FLOAT, input.shape());
-            const half* src = input.data<half>();
-            std::transform(src, src + input.num_elements(), wide.data<float>(),
-                           [](half v) { return ToFloat(v); });
-            Tensor wide_out(DT_FLOAT, out_shape);
-            Reduce<float>(ctx, wide, groups, wide_out.data<float>(),
+        ctx,
+        DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES>(
+            input.dtype(), [&](auto tag) {
+              using T = decltype(tag);
+              constexpr bool kComplex =
+                  std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+              if constexpr (std::is_same_v<T, bool> !=
+                                (std::is_same_v<R, AllReducer> ||
+                                 std::is_same_v<R, AnyReducer>) ||
+                            (kComplex && !std::is_same_v<R, SumReducer> &&
+                             !std::is_same_v<R, ProdReducer>)) {
+                return errors::InvalidArgument("unsupported dtype ",
+                                               DataTypeName(input.dtype()));
+              } else if constexpr (std::is_same_v<T, half>) {
+                // Reduced in float, rounded to half once at the end.
+                Tensor wide(DT_FLOAT, input.shape());
+                const half* src = input.data<half>();
+                std::transform(src, src + input.num_elements(),
+                               wide.data<float>(),
+                               [](half v) { return ToFloat(v); });
+                Tensor wide_out(DT_FLOAT, out_shape);
+                Reduce<float>(ctx, wide, groups, wide_out.data<float>(),
+                              out->num_elements());
+                if constexpr (kMean) Divide<float>(ctx, &wide_out, count);
+                const float* m = wide_out.data<float>();
+                std::transform(m, m + out->num_elements(), out->data<half>(),
+                               [](float v) { return half(v); });
+                return Status::OK();
+              } else if constexpr (kMean && std::is_integral_v<T> &&
+                                   sizeof(T) < sizeof(int64_t)) {
+                // Small integers are summed in int64, so that the mean of
+                // uint8 [200, 200] is 200 (as TensorFlow), not (400 % 256) / 2.
+                Tensor wide(DT_INT64, input.shape());
+                const T* src = input.data<T>();
+                int64_t* w = wide.data<int64_t>();
+                std::copy(src, src + input.num_elements(), w);
+                Tensor wide_out(DT_INT64, out_shape);
+                Reduce<int64_t>(ctx, wide, groups, wide_out.data<int64_t>(),
+                                out->num_elements());
+                Divide<int64_t>(ctx, &wide_out, count);
+                const int64_t* m = wide_out.data<int64_t>();
+                std::transform(m, m + out->num_elements(), out->data<T>(),
+                               [](int64_t v) { return static_cast<T>(v); });
+                return Status::OK();
+              } else {
+                Reduce<T>(ctx, input, groups, out->data<T>(),
                           out->num_elements());
-            if constexpr (kMean) Divide<float>(ctx, &wide_out, count);
-            const float* m = wide_out.data<float>();
-            std::transform(m, m + out->num_elements(), out->data<half>(),
-                           [](float v) { return half(v); });
-            return Status::OK();
-          } else if constexpr (kMean && std::is_integral_v<T> &&
-                               sizeof(T) < sizeof(int64_t)) {
-            // Small integers are summed in int64, so that the mean of
-            // uint8 [200, 200] is 200 (as TensorFlow), not (400 % 256) / 2.
-            Tensor wide(DT_INT64, input.shape());
-            const T* src = input.data<T>();
-            int64_t* w = wide.data<int64_t>();
-            std::copy(src, src + input.num_elements(), w);
-            Tensor wide_out(DT_INT64, out_shape);
-            Reduce<int64_t>(ctx, wide, groups, wide_out.data<int64_t>(),
-                            out->num_elements());
-            Divide<int64_t>(ctx, &wide_out, count);
-            const int64_t* m = wide_out.data<int64_t>();
-            std::transform(m, m + out->num_elements(), out->data<T>(),
-                           [](int64_t v) { return static_cast<T>(v); });
-            return Status::OK();
-          } else {
-            Reduce<T>(ctx, input, groups, out->data<T>(), out->num_elements());
-            if constexpr (kMean) Divide<T>(ctx, out, count);
-            return Status::OK();
-          }
-        }));
+                if constexpr (kMean) Divide<T>(ctx, out, count);
+                return Status::OK();
+              }
+            }));
   }
 
  private:
@@ -347,10 +356,16 @@ class ReductionOp : public OpKernel {
     if constexpr (!std::is_same_v<T, bool>) {
       T* o = out->data<T>();
       if (count == 0) {
-        // The mean of nothing: NaN for floats (0/0), 0 for integers.
-        const T value = std::is_floating_point_v<T>
-                            ? std::numeric_limits<T>::quiet_NaN()
-                            : T(0);
+        // The mean of nothing: NaN for floats (0/0; NaN + NaN i for
+        // complex), 0 for integers.
+        T value(0);
+        if constexpr (std::is_floating_point_v<T>) {
+          value = std::numeric_limits<T>::quiet_NaN();
+        } else if constexpr (!std::is_integral_v<T>) {
+          const auto nan =
+              std::numeric_limits<typename T::value_type>::quiet_NaN();
+          value = T(nan, nan);
+        }
         std::fill(o, o + out->num_elements(), value);
         return;
       }

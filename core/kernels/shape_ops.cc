@@ -1,4 +1,5 @@
 // Shape, Reshape and Cast kernels.
+#include <complex>
 #include <limits>
 
 #include "core/framework/op_kernel.h"
@@ -78,6 +79,69 @@ class ReshapeOp : public OpKernel {
   }
 };
 
+template <typename T>
+struct IsComplex : std::false_type {};
+template <typename T>
+struct IsComplex<std::complex<T>> : std::true_type {};
+
+// A real value converted to D as TensorFlow's Cast does (integers clamp,
+// NaN gives 0; half goes through float).
+template <typename D>
+D FromDouble(double v) {
+  if constexpr (std::is_same_v<D, bool>) {
+    return v != 0;
+  } else if constexpr (std::is_same_v<D, half>) {
+    return half(static_cast<float>(v));
+  } else if constexpr (std::is_integral_v<D>) {
+    if (!(v == v)) return 0;
+    if (v <= static_cast<double>(std::numeric_limits<D>::min())) {
+      return std::numeric_limits<D>::min();
+    }
+    if (v >= static_cast<double>(std::numeric_limits<D>::max())) {
+      return std::numeric_limits<D>::max();
+    }
+    return static_cast<D>(v);
+  } else {
+    return static_cast<D>(v);
+  }
+}
+
+// Cast from or to a complex dtype: complex to real keeps the real part
+// (complex to bool: x != 0), real to complex has a zero imaginary part.
+Status CastComplex(const Tensor& x, Tensor* out) {
+  return DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES>(x.dtype(), [&](auto src) {
+    using S = decltype(src);
+    return DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES>(
+        out->dtype(), [&](auto dst_tag) {
+          using D = decltype(dst_tag);
+          if constexpr (!IsComplex<S>::value && !IsComplex<D>::value) {
+            return errors::Internal("CastComplex of real dtypes");
+          }
+          const S* in = x.data<S>();
+          D* o = out->data<D>();
+          for (int64_t i = 0; i < x.num_elements(); ++i) {
+            if constexpr (IsComplex<S>::value && IsComplex<D>::value) {
+              o[i] = D(in[i]);
+            } else if constexpr (IsComplex<S>::value) {
+              if constexpr (std::is_same_v<D, bool>) {
+                o[i] = in[i] != S(0);
+              } else {
+                o[i] = FromDouble<D>(static_cast<double>(in[i].real()));
+              }
+            } else if constexpr (IsComplex<D>::value) {
+              using R = typename D::value_type;
+              if constexpr (std::is_same_v<S, half>) {
+                o[i] = D(static_cast<R>(static_cast<float>(in[i])));
+              } else {
+                o[i] = D(static_cast<R>(in[i]));
+              }
+            }
+          }
+          return Status::OK();
+        });
+  });
+}
+
 class CastOp : public OpKernel {
  public:
   explicit CastOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -90,6 +154,10 @@ class CastOp : public OpKernel {
     }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
+    if (DataTypeIsComplex(x.dtype()) || DataTypeIsComplex(dst)) {
+      OP_REQUIRES_OK(ctx, CastComplex(x, out));
+      return;
+    }
     OP_REQUIRES_OK(
         ctx, DispatchType<TW_POD_TYPES>(x.dtype(), [&](auto src) {
           using S = decltype(src);

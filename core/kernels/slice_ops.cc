@@ -113,15 +113,15 @@ class StridedSliceGradOp : public StridedSliceBase {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     const OffsetTables tables =
         SliceTables(dims, spec.begin, spec.strides, spec.processing);
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<TW_NUMBER_TYPES>(dy.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     T* o = out->data<T>();
-                     std::fill(o, o + out->num_elements(), T(0));
-                     if (dy.num_elements() > 0)
-                       ScatterAddByTables(dy.data<T>(), tables, o);
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_NUMBER_TYPES, TW_COMPLEX_TYPES>(
+                            dy.dtype(), [&](auto tag) {
+                              using T = decltype(tag);
+                              T* o = out->data<T>();
+                              std::fill(o, o + out->num_elements(), T(0));
+                              if (dy.num_elements() > 0)
+                                ScatterAddByTables(dy.data<T>(), tables, o);
+                              return Status::OK();
+                            }));
   }
 };
 

@@ -252,7 +252,9 @@ TW_BINARY_OP("FloorMod", "numbertype",
              "error.");
 TW_BINARY_OP("Maximum", "numbertype", "max(x, y), with numpy broadcasting.");
 TW_BINARY_OP("Minimum", "numbertype", "min(x, y), with numpy broadcasting.");
-TW_BINARY_OP("Pow", "float16, float32, float64, int8, int16, int32, int64",
+TW_BINARY_OP("Pow",
+             "float16, float32, float64, int8, int16, int32, int64, complex64, "
+             "complex128",
              "x ** y, with numpy broadcasting; an integer to a negative "
              "integer power truncates toward zero (1, -1 or 0).");
 TW_BINARY_OP("SquaredDifference", "float16, float32, float64, int32, int64",
@@ -260,13 +262,16 @@ TW_BINARY_OP("SquaredDifference", "float16, float32, float64, int32, int64",
 
 // The derivatives of unary ops written in terms of their outputs y and the
 // incoming gradient dy (TensorFlow's *Grad ops).
-TW_BINARY_OP("TanhGrad", "float32, float64", "dy * (1 - y * y), y = tanh(x).");
-TW_BINARY_OP("SigmoidGrad", "float32, float64",
+TW_BINARY_OP("TanhGrad", "float32, float64, complex64, complex128",
+             "dy * (1 - y * y), y = tanh(x).");
+TW_BINARY_OP("SigmoidGrad", "float32, float64, complex64, complex128",
              "dy * y * (1 - y), y = sigmoid(x).");
-TW_BINARY_OP("SqrtGrad", "float32, float64", "dy * 0.5 / y, y = sqrt(x).");
-TW_BINARY_OP("RsqrtGrad", "float32, float64",
+TW_BINARY_OP("SqrtGrad", "float32, float64, complex64, complex128",
+             "dy * 0.5 / y, y = sqrt(x).");
+TW_BINARY_OP("RsqrtGrad", "float32, float64, complex64, complex128",
              "dy * -0.5 * y ** 3, y = rsqrt(x).");
-TW_BINARY_OP("ReciprocalGrad", "float32, float64", "-dy * y * y, y = 1 / x.");
+TW_BINARY_OP("ReciprocalGrad", "float32, float64, complex64, complex128",
+             "-dy * y * y, y = 1 / x.");
 #undef TW_BINARY_OP
 
 #define TW_COMPARISON_OP(Name, Types, DocText) \
@@ -339,22 +344,30 @@ REGISTER_OP("LogicalNot")
       .SetShapeFn(shape_fns::Unchanged)   \
       .Doc(DocText)
 
-TW_UNARY_OP("Neg", "float16, float32, float64, int8, int16, int32, int64",
+TW_UNARY_OP("Neg",
+            "float16, float32, float64, int8, int16, int32, int64, complex64, "
+            "complex128",
             "-x, element-wise.");
 TW_UNARY_OP("Abs", "float16, float32, float64, int8, int16, int32, int64",
             "|x|, element-wise.");
-TW_UNARY_OP("Sign", "float16, float32, float64, int8, int16, int32, int64",
+TW_UNARY_OP("Sign",
+            "float16, float32, float64, int8, int16, int32, int64, complex64, "
+            "complex128",
             "-1, 0 or 1 by the sign of x, element-wise (0 for NaN's sign "
             "is NaN).");
 TW_UNARY_OP("Square", "numbertype", "x * x, element-wise.");
-TW_UNARY_OP("Exp", "floattype", "e ** x, element-wise.");
-TW_UNARY_OP("Log", "floattype", "The natural logarithm of x.");
+TW_UNARY_OP("Exp", "floattype, complex64, complex128", "e ** x, element-wise.");
+TW_UNARY_OP("Log", "floattype, complex64, complex128",
+            "The natural logarithm of x.");
 TW_UNARY_OP("Log1p", "floattype", "log(1 + x), accurate near 0.");
-TW_UNARY_OP("Sqrt", "floattype", "The square root of x.");
-TW_UNARY_OP("Rsqrt", "floattype", "1 / sqrt(x).");
-TW_UNARY_OP("Reciprocal", "floattype", "1 / x.");
-TW_UNARY_OP("Tanh", "floattype", "The hyperbolic tangent of x.");
-TW_UNARY_OP("Sigmoid", "floattype", "1 / (1 + exp(-x)).");
+TW_UNARY_OP("Sqrt", "floattype, complex64, complex128",
+            "The square root of x.");
+TW_UNARY_OP("Rsqrt", "floattype, complex64, complex128", "1 / sqrt(x).");
+TW_UNARY_OP("Reciprocal", "floattype, complex64, complex128", "1 / x.");
+TW_UNARY_OP("Tanh", "floattype, complex64, complex128",
+            "The hyperbolic tangent of x.");
+TW_UNARY_OP("Sigmoid", "floattype, complex64, complex128",
+            "1 / (1 + exp(-x)).");
 TW_UNARY_OP("Floor", "floattype", "The largest integer <= x.");
 TW_UNARY_OP("Ceil", "floattype", "The smallest integer >= x.");
 TW_UNARY_OP("Round", "floattype",
@@ -379,7 +392,7 @@ REGISTER_OP("MatMul")
     .Output("product: T")
     .Attr("transpose_a: bool = false")
     .Attr("transpose_b: bool = false")
-    .Attr("T: {float32, float64, int32, int64}")
+    .Attr("T: {float32, float64, int32, int64, complex64, complex128}")
     .Attr("grad_a: bool = false")
     .Attr("grad_b: bool = false")
     .SetShapeFn(MatMulShape)
@@ -490,7 +503,7 @@ REGISTER_OP("BatchMatMulV2")
     .Input("x: T")
     .Input("y: T")
     .Output("output: T")
-    .Attr("T: {float32, float64, int32, int64}")
+    .Attr("T: {float32, float64, int32, int64, complex64, complex128}")
     .Attr("adj_x: bool = false")
     .Attr("adj_y: bool = false")
     .Attr("grad_x: bool = false")

@@ -30,10 +30,11 @@ struct DtypeName {
   const char* name;
 };
 constexpr DtypeName kDtypeNames[] = {
-    {DT_FLOAT, "F32"},  {DT_DOUBLE, "F64"}, {DT_INT32, "I32"},
-    {DT_INT64, "I64"},  {DT_UINT8, "U8"},   {DT_BOOL, "BOOL"},
-    {DT_INT8, "I8"},    {DT_INT16, "I16"},  {DT_UINT16, "U16"},
-    {DT_UINT32, "U32"}, {DT_UINT64, "U64"}, {DT_HALF, "F16"},
+    {DT_FLOAT, "F32"},     {DT_DOUBLE, "F64"},      {DT_INT32, "I32"},
+    {DT_INT64, "I64"},     {DT_UINT8, "U8"},        {DT_BOOL, "BOOL"},
+    {DT_INT8, "I8"},       {DT_INT16, "I16"},       {DT_UINT16, "U16"},
+    {DT_UINT32, "U32"},    {DT_UINT64, "U64"},      {DT_HALF, "F16"},
+    {DT_COMPLEX64, "C64"}, {DT_COMPLEX128, "C128"},
 };
 
 bool DtypeFromSafetensors(const std::string& name, DataType* dtype) {

@@ -49,6 +49,10 @@ py::dtype NumpyDtype(DataType dtype) {
       return py::dtype::of<uint64_t>();
     case DT_HALF:
       return py::dtype("float16");
+    case DT_COMPLEX64:
+      return py::dtype("complex64");
+    case DT_COMPLEX128:
+      return py::dtype("complex128");
     default:
       return py::dtype("O");
   }

@@ -34,6 +34,8 @@ from tensorweave._src.framework.device_spec import DeviceSpec
 from tensorweave._src.framework.dtypes import DType
 from tensorweave._src.framework.dtypes import as_dtype
 from tensorweave._src.framework.dtypes import bool  # noqa: A004
+from tensorweave._src.framework.dtypes import complex64
+from tensorweave._src.framework.dtypes import complex128
 from tensorweave._src.framework.dtypes import double
 from tensorweave._src.framework.dtypes import float16
 from tensorweave._src.framework.dtypes import float32
@@ -263,12 +265,13 @@ from tensorweave._src.ops.segment_ops import unsorted_segment_sqrt_n
 from tensorweave._src.ops.special_math_ops import arg_max
 from tensorweave._src.ops.special_math_ops import arg_min
 from tensorweave._src.ops.special_math_ops import saturate_cast
+from tensorweave._src.ops.special_math_ops import to_complex64
+from tensorweave._src.ops.special_math_ops import to_complex128
 from tensorweave._src.ops.special_math_ops import to_double
 from tensorweave._src.ops.special_math_ops import to_int32
 from tensorweave._src.ops.special_math_ops import to_int64
 from tensorweave._src.ops.special_math_ops import acos
 from tensorweave._src.ops.special_math_ops import acosh
-from tensorweave._src.ops.special_math_ops import angle
 from tensorweave._src.ops.special_math_ops import asin
 from tensorweave._src.ops.special_math_ops import asinh
 from tensorweave._src.ops.special_math_ops import atan
@@ -277,7 +280,6 @@ from tensorweave._src.ops.special_math_ops import atanh
 from tensorweave._src.ops.special_math_ops import betainc
 from tensorweave._src.ops.special_math_ops import clip_by_average_norm
 from tensorweave._src.ops.special_math_ops import clip_by_norm
-from tensorweave._src.ops.special_math_ops import conj
 from tensorweave._src.ops.special_math_ops import cos
 from tensorweave._src.ops.special_math_ops import cosh
 from tensorweave._src.ops.special_math_ops import count_nonzero
@@ -291,7 +293,6 @@ from tensorweave._src.ops.special_math_ops import expm1
 from tensorweave._src.ops.special_math_ops import floor_div
 from tensorweave._src.ops.special_math_ops import igamma
 from tensorweave._src.ops.special_math_ops import igammac
-from tensorweave._src.ops.special_math_ops import imag
 from tensorweave._src.ops.special_math_ops import is_finite
 from tensorweave._src.ops.special_math_ops import is_inf
 from tensorweave._src.ops.special_math_ops import is_nan
@@ -300,7 +301,6 @@ from tensorweave._src.ops.special_math_ops import is_strictly_increasing
 from tensorweave._src.ops.special_math_ops import lbeta
 from tensorweave._src.ops.special_math_ops import lgamma
 from tensorweave._src.ops.special_math_ops import polygamma
-from tensorweave._src.ops.special_math_ops import real
 from tensorweave._src.ops.special_math_ops import reduce_logsumexp
 from tensorweave._src.ops.special_math_ops import rint
 from tensorweave._src.ops.special_math_ops import scalar_mul
@@ -572,6 +572,24 @@ from tensorweave._src.ops.fake_quant_ops import (  # noqa: E402
     fake_quant_with_min_max_vars_per_channel_gradient,
 )
 
+from tensorweave._src.ops.spectral_ops import (  # noqa: E402
+    angle,
+    complex,  # noqa: A004
+    conj,
+    fft,
+    fft2d,
+    fft3d,
+    ifft,
+    ifft2d,
+    ifft3d,
+    imag,
+    real,
+)
+from tensorweave._src.ops.signal_ops import raw_fftnd as fftnd  # noqa: E402
+from tensorweave._src.ops.signal_ops import raw_ifftnd as ifftnd  # noqa: E402
+from tensorweave._src.ops.signal_ops import raw_irfftnd as irfftnd  # noqa: E402
+from tensorweave._src.ops.signal_ops import raw_rfftnd as rfftnd  # noqa: E402
+
 # Namespaces, after the ops they re-export.
 from tensorweave import flags  # noqa: E402
 from tensorweave import app  # noqa: E402
@@ -596,6 +614,8 @@ from tensorweave import random  # noqa: E402
 from tensorweave import raw_ops  # noqa: E402
 from tensorweave import saved_model  # noqa: E402
 from tensorweave import sets  # noqa: E402
+from tensorweave import signal  # noqa: E402
+from tensorweave import spectral  # noqa: E402
 from tensorweave import strings  # noqa: E402
 from tensorweave import summary  # noqa: E402
 from tensorweave import test  # noqa: E402

@@ -10,6 +10,7 @@ Example:
 
 from tensorweave._src.ops.array_ops import invert_permutation, unsorted_segment_sum
 from tensorweave._src.ops.bitwise_ops import popcount
+from tensorweave._src.ops.spectral_ops import angle, conj, imag, real
 from tensorweave._src.ops.math_ops import (
     abs,
     add,
@@ -78,7 +79,6 @@ from tensorweave._src.ops.special_math_ops import (
     accumulate_n,
     acos,
     acosh,
-    angle,
     asin,
     asinh,
     atan,
@@ -89,7 +89,6 @@ from tensorweave._src.ops.special_math_ops import (
     bessel_i1,
     bessel_i1e,
     betainc,
-    conj,
     cos,
     cosh,
     count_nonzero,
@@ -105,7 +104,6 @@ from tensorweave._src.ops.special_math_ops import (
     expm1,
     igamma,
     igammac,
-    imag,
     is_finite,
     is_inf,
     is_nan,
@@ -119,7 +117,6 @@ from tensorweave._src.ops.special_math_ops import (
     nextafter,
     polygamma,
     polyval,
-    real,
     reciprocal_no_nan,
     reduce_euclidean_norm,
     reduce_logsumexp,

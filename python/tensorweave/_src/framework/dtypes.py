@@ -49,12 +49,13 @@ class DType:
 
     @property
     def is_complex(self):
-        return False
+        return self._enum in _REAL_OF_COMPLEX
 
     @property
     def real_dtype(self):
-        """The dtype of a real part: the dtype itself (no dtype here is complex)."""
-        return self
+        """The dtype of a real part: float32 for complex64, float64 for complex128, else the dtype itself."""
+        real = _REAL_OF_COMPLEX.get(self._enum)
+        return self if real is None else _BY_ENUM[real]
 
     @property
     def is_bool(self):
@@ -115,6 +116,7 @@ class DType:
 _FLOATING = (1, 2, 19)
 _INTEGER = (3, 4, 5, 6, 9, 17, 22, 23)
 _UNSIGNED = (4, 17, 22, 23)
+_REAL_OF_COMPLEX = {8: 1, 18: 2}
 
 float32 = DType(1, "float32", np.float32)
 float64 = DType(2, "float64", np.float64)
@@ -129,10 +131,28 @@ uint16 = DType(17, "uint16", np.uint16)
 float16 = DType(19, "float16", np.float16)
 uint32 = DType(22, "uint32", np.uint32)
 uint64 = DType(23, "uint64", np.uint64)
+complex64 = DType(8, "complex64", np.complex64)
+complex128 = DType(18, "complex128", np.complex128)
 double = float64
 half = float16
 
-_ALL = (float32, float64, int32, uint8, int16, int8, string, int64, bool, uint16, float16, uint32, uint64)
+_ALL = (
+    float32,
+    float64,
+    int32,
+    uint8,
+    int16,
+    int8,
+    string,
+    int64,
+    bool,
+    uint16,
+    float16,
+    uint32,
+    uint64,
+    complex64,
+    complex128,
+)
 _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16})
@@ -160,6 +180,8 @@ def as_dtype(type_value):
         return int32
     if type_value is type(True):
         return bool
+    if type_value is complex:
+        return complex128
     if type_value in (bytes, str):
         return string
     try:

@@ -10,7 +10,7 @@ from tensorweave._src.ops import gen_ops
 
 def _infer_dtype(value):
     """TensorFlow's rules: Python floats are float32, ints int32 (int64 when
-    too large), numpy arrays keep their dtype."""
+    too large), complex numbers complex128, numpy arrays keep their dtype."""
     if isinstance(value, (np.ndarray, np.generic)):
         return dtypes.as_dtype(value.dtype)
     arr = np.asarray(value)
@@ -20,6 +20,8 @@ def _infer_dtype(value):
         if arr.size and (arr.min() < -(2**31) or arr.max() >= 2**31):
             return dtypes.int64
         return dtypes.int32
+    if arr.dtype.kind == "c":
+        return dtypes.complex128
     if arr.dtype.kind == "b":
         return dtypes.bool
     if arr.dtype.kind in "SUO":

@@ -103,13 +103,14 @@ def _as_tensor_list(values, what):
 
 
 def _is_trainable(tensor):
-    """Whether gradients flow along `tensor`: floating-point dtypes only (as TensorFlow: an integer or bool
-    tensor carries no gradient, so `gradients(y, int_x)` is [None])."""
-    return tensor.dtype.base_dtype.is_floating
+    """Whether gradients flow along `tensor`: floating-point and complex dtypes only (as TensorFlow: an integer or
+    bool tensor carries no gradient, so `gradients(y, int_x)` is [None])."""
+    dtype = tensor.dtype.base_dtype
+    return dtype.is_floating or dtype.is_complex
 
 
 def _ops_between(ys, xs, stop_ops):
-    """Ops on a path from some x to some y (not through stop_ops) along floating-point tensors."""
+    """Ops on a path from some x to some y (not through stop_ops) along floating-point or complex tensors."""
     reached = set()
     queue = collections.deque(x.op for x in xs)
     consumers = collections.defaultdict(list)

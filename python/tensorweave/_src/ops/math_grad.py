@@ -41,6 +41,13 @@ def _sum_to_shape_of(grad, x):
     return array_ops.reshape(math_ops.reduce_sum(grad, axes), shape_x)
 
 
+def _conj(x):
+    """conj(x) of a complex tensor (TensorFlow's gradients of complex ops conjugate), else x."""
+    if x.dtype.is_complex:
+        return gen_ops.wrapper("Conj")(x)
+    return x
+
+
 def _binary_result(op, gx, gy):
     x, y = op.inputs
     return [_sum_to_shape_of(gx, x), _sum_to_shape_of(gy, y)]
@@ -64,13 +71,13 @@ def _sub_grad(op, grad):
 @gradients_impl.RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
-    return _binary_result(op, grad * y, x * grad)
+    return _binary_result(op, grad * _conj(y), _conj(x) * grad)
 
 
 def _div_grad(op, grad):
     x, y = op.inputs
-    gx = math_ops.realdiv(grad, y)
-    gy = grad * math_ops.realdiv(math_ops.realdiv(math_ops.negative(x), y), y)
+    gx = math_ops.realdiv(grad, _conj(y))
+    gy = grad * _conj(math_ops.realdiv(math_ops.realdiv(math_ops.negative(x), y), y))
     return _binary_result(op, gx, gy)
 
 
@@ -112,12 +119,15 @@ def _minimum_grad(op, grad):
 def _pow_grad(op, grad):
     x, y = op.inputs
     z = op.outputs[0]
+    if x.dtype.is_complex:  # TensorFlow's rule: the conjugate derivative
+        x, y, z = (gen_ops.wrapper("Conj")(t) for t in (x, y, z))
     one = _scalar(1, x.dtype)
     gx = grad * y * math_ops.pow(x, y - one)
-    # d/dy x**y = x**y log x, taken as 0 where x <= 0 (as TensorFlow).
-    positive = math_ops.greater(x, _scalar(0, x.dtype))
+    # d/dy x**y = x**y log x, taken as 0 where x <= 0 (x == 0 if complex), as TensorFlow.
+    zero = _scalar(0, x.dtype)
+    positive = math_ops.not_equal(x, zero) if x.dtype.is_complex else math_ops.greater(x, zero)
     safe_x = math_ops.where_v2(positive, x, one)
-    log_x = math_ops.where_v2(positive, math_ops.log(safe_x), _scalar(0, x.dtype))
+    log_x = math_ops.where_v2(positive, math_ops.log(safe_x), zero)
     return _binary_result(op, gx, grad * z * log_x)
 
 
@@ -206,17 +216,17 @@ def _abs_grad(op, grad):
 @gradients_impl.RegisterGradient("Square")
 def _square_grad(op, grad):
     x = op.inputs[0]
-    return [grad * (_scalar(2, x.dtype) * x)]
+    return [grad * (_scalar(2, x.dtype) * _conj(x))]
 
 
 @gradients_impl.RegisterGradient("Exp")
 def _exp_grad(op, grad):
-    return [grad * op.outputs[0]]
+    return [grad * _conj(op.outputs[0])]
 
 
 @gradients_impl.RegisterGradient("Log")
 def _log_grad(op, grad):
-    return [grad * math_ops.reciprocal(op.inputs[0])]
+    return [grad * math_ops.reciprocal(_conj(op.inputs[0]))]
 
 
 @gradients_impl.RegisterGradient("Log1p")
@@ -350,6 +360,8 @@ def _prod_grad(op, grad):
     no_zero = math_ops.cast(math_ops.equal(zeros_in_slice, 0.0), x.dtype)
     one_zero = math_ops.cast(math_ops.equal(zeros_in_slice, 1.0), x.dtype)
     others = no_zero * math_ops.realdiv(y, nonzero_x) + one_zero * zero_mask * nonzero_prod
+    if x.dtype.is_complex:  # the conjugate derivative, as TensorFlow
+        others = gen_ops.wrapper("Conj")(others)
     return [g * others, None]
 
 
@@ -371,7 +383,7 @@ gradients_impl.RegisterGradient("Min")(_min_or_max_grad)
 
 @gradients_impl.RegisterGradient("MatMul")
 def _matmul_grad(op, grad):
-    a, b = op.inputs
+    a, b = (gen_ops.wrapper("Conj")(t) if t.dtype.is_complex else t for t in op.inputs)
     ta, tb = op.get_attr("transpose_a"), op.get_attr("transpose_b")
     if not ta and not tb:
         return [math_ops.matmul(grad, b, transpose_b=True), math_ops.matmul(a, grad, transpose_a=True)]
@@ -408,6 +420,6 @@ def _batch_matmul_grad(op, grad):
 @gradients_impl.RegisterGradient("Cast")
 def _cast_grad(op, grad):
     src = op.inputs[0].dtype
-    if src.is_floating and grad.dtype.is_floating:
+    if (src.is_floating or src.is_complex) and (grad.dtype.is_floating or grad.dtype.is_complex):
         return [math_ops.cast(grad, src)]
     return [None]

@@ -1,5 +1,7 @@
 """Math ops, and the arithmetic operators of tensors."""
 
+import numpy as np
+
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
@@ -141,7 +143,8 @@ def matmul(
 
     Rank-2 operands use the MatMul op; higher (or unknown) ranks use
     BatchMatMulV2: products over the last two dims, the leading batch dims
-    broadcast as numpy does. For real dtypes adjoint means transpose.
+    broadcast as numpy does. For real dtypes adjoint means transpose; for
+    complex ones it is the conjugate transpose.
 
     Example:
       >>> import tensorweave as tw
@@ -149,14 +152,31 @@ def matmul(
       ...     print(sess.run(tw.matmul([[1.0, 2.0]], [[3.0], [4.0]])))
       [[11.]]
     """
-    transpose_a = bool(transpose_a or adjoint_a)
-    transpose_b = bool(transpose_b or adjoint_b)
+    if transpose_a and adjoint_a:
+        raise ValueError("Only one of transpose_a and adjoint_a can be True.")
+    if transpose_b and adjoint_b:
+        raise ValueError("Only one of transpose_b and adjoint_b can be True.")
     graph = ops.get_default_graph()
     with graph.name_scope(name or "MatMul") as scope:
         a, b = _binary_operands(a, b, "a", "b")
         if a.shape.ndims == 2 and b.shape.ndims == 2:
-            return gen_ops.mat_mul(a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=scope)
-        return gen_ops.batch_mat_mul_v2(a, b, adj_x=transpose_a, adj_y=transpose_b, name=scope)
+            # MatMul's transposes do not conjugate: an adjoint of a complex operand is its conjugate transposed.
+            a = _conj_if(a, adjoint_a)
+            b = _conj_if(b, adjoint_b)
+            return gen_ops.mat_mul(
+                a, b, transpose_a=transpose_a or adjoint_a, transpose_b=transpose_b or adjoint_b, name=scope
+            )
+        # BatchMatMulV2's adj_x/adj_y conjugate: a plain transpose of a complex operand conjugates it first.
+        a = _conj_if(a, transpose_a)
+        b = _conj_if(b, transpose_b)
+        return gen_ops.batch_mat_mul_v2(
+            a, b, adj_x=transpose_a or adjoint_a, adj_y=transpose_b or adjoint_b, name=scope
+        )
+
+
+def _conj_if(x, condition):
+    """x conjugated when `condition` holds and x is complex, else x."""
+    return gen_ops.wrapper("Conj")(x) if condition and x.dtype.is_complex else x
 
 
 def _unary(op_type, x, name):
@@ -403,7 +423,15 @@ def abs(x, name=None):  # noqa: A001 - TensorFlow's name
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     print(sess.run(tw.abs([-1.5, 2.0])))
       [1.5 2. ]
+
+    Of a complex tensor: its modulus, of the real dtype (op ComplexAbs), as TensorFlow.
     """
+    if (isinstance(x, ops.Tensor) and x.dtype.is_complex) or (not isinstance(x, ops.Tensor) and np.iscomplexobj(x)):
+        from tensorweave._src.ops import spectral_ops
+
+        graph = ops.get_default_graph()
+        with graph.name_scope(name or "Abs") as scope:
+            return spectral_ops.complex_abs(ops.convert_to_tensor(x, name="x"), name=scope)
     return _unary("Abs", x, name)
 
 

@@ -392,33 +392,6 @@ def is_strictly_increasing(x, name=None):
     return _is_monotonic(x, math_ops.less, name or "is_strictly_increasing")
 
 
-def real(input, name=None):
-    """The real part: a real tensor itself (tensorweave has no complex dtypes)."""
-    return ops.convert_to_tensor(input, name=name)
-
-
-def imag(input, name=None):
-    """The imaginary part: zeros for a real tensor (tensorweave has no complex dtypes)."""
-    x = ops.convert_to_tensor(input)
-    if x.shape.is_fully_defined():  # a constant, as TF's zeros_like of a known shape
-        return array_ops.zeros(x.shape.as_list(), dtype=x.dtype, name=name or "zeros_like")
-    return array_ops.zeros_like(x, name=name)
-
-
-def conj(x, name=None):
-    """The complex conjugate: a real tensor itself (tensorweave has no complex dtypes)."""
-    return ops.convert_to_tensor(x, name=name)
-
-
-def angle(input, name=None):
-    """The argument: pi where a real x is negative, else 0 (TF1's composite for real inputs)."""
-    graph = ops.get_default_graph()
-    with graph.name_scope(name or "Angle"):
-        x = ops.convert_to_tensor(input, name="input")
-        pi = constant_op.constant(3.141592653589793, dtype=x.dtype)
-        return math_ops.where(math_ops.less(x, 0), array_ops.ones_like(x) * pi, array_ops.zeros_like(x))
-
-
 def erfcinv(x, name=None):
     """The inverse of erfc, on [0, 2]: -ndtri(x / 2) / sqrt(2) (TF's composite)."""
     graph = ops.get_default_graph()
@@ -440,6 +413,16 @@ def arg_min(input, dimension, output_type=dtypes.int64, name=None):
 def to_double(x, name="ToDouble"):
     """x cast to float64."""
     return math_ops.cast(x, dtypes.float64, name=name)
+
+
+def to_complex64(x, name="ToComplex64"):
+    """x cast to complex64 (a real x becomes the real part)."""
+    return math_ops.cast(x, dtypes.complex64, name=name)
+
+
+def to_complex128(x, name="ToComplex128"):
+    """x cast to complex128 (a real x becomes the real part)."""
+    return math_ops.cast(x, dtypes.complex128, name=name)
 
 
 def to_int32(x, name="ToInt32"):
