@@ -5,6 +5,7 @@ bytes (no copy). Everything received is validated: a malformed message is an `In
 what is wrong, never a crash."""
 
 import json
+import math
 import struct
 
 import numpy as np
@@ -79,6 +80,27 @@ def encode(header, buffers=()):
     return b"".join([_LEN.pack(len(head)), head, *buffers])
 
 
+def header_prefix(header):
+    """The JSON of a header that later messages extend (`encode_with_prefix`): made once for many messages."""
+    head = json.dumps(header, separators=(",", ":"))
+    if not head.endswith("}") or head == "{}":
+        raise ValueError("a header prefix is a non-empty object")
+    return head[:-1]
+
+
+def encode_with_prefix(prefix, fields, tensors):
+    """encode_tensors(the header `prefix` was made of, updated with `fields`, `tensors`), without encoding the
+    header's other fields again. `fields` must not name a field of the prefix's header nor "tensors"."""
+    metas, buffers = [], []
+    for t in tensors:
+        meta, bufs = tensor_parts(t)
+        metas.append(meta)
+        buffers.extend(bufs)
+    extra = json.dumps(dict(fields, tensors=metas), separators=(",", ":"))
+    head = (prefix + "," + extra[1:]).encode()
+    return b"".join([_LEN.pack(len(head)), head, *buffers])
+
+
 def encode_tensors(header, tensors, key="tensors"):
     """A message whose header lists, under `key`, the metas of `tensors` (arrays or (array, dtype enum))."""
     metas, buffers = [], []
@@ -123,7 +145,7 @@ def check_meta(meta):
         raise errors.ResourceExhaustedError(
             None, None, f"a tensor of {nbytes} bytes is over the limit of {MAX_TENSOR_BYTES}"
         )
-    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    count = math.prod(shape)
     if dtype == STRING:
         lengths = meta.get("lengths")
         if not isinstance(lengths, list) or len(lengths) != count:

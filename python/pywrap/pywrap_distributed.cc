@@ -22,6 +22,14 @@
 //     .run_graph_traced(...same arguments...) -> ([ndarray], step_stats)
 //         As run_graph, traced: step_stats is a serialized StepStats with
 //         one DeviceStepStats per device of this task.
+//     .run_graph_reply(handle, step_id, feeds, fetches, timeout_ms=0,
+//                      reply_task="", wait_for_sends=True, trace=False)
+//         -> (outputs, [(key, value, is_dead)], step_stats or None)
+//         As run_graph, but the values the step sends to the task
+//         `reply_task` are returned (in the order sent; values view their
+//         tensors as outputs do) instead of being pushed: the caller, that
+//         task, delivers them itself. For a graph that cannot wait on the
+//         caller's task. step_stats: as run_graph_traced's when trace.
 //     .set_transport(fn | None)
 //         fn(dst_task, step_id, key, value, is_dead, done) is called from
 //         executor threads (with the GIL) for every value sent to another
@@ -255,9 +263,32 @@ class PyWorkerEnv {
     return py::make_tuple(outputs, py::bytes(stats.SerializeAsString()));
   }
 
+  // RunGraph whose values for `reply_task` are returned, not pushed:
+  // (outputs, [(key, value, is_dead)], serialized StepStats or None).
+  py::tuple RunGraphReply(int64_t handle, int64_t step_id,
+                          const py::dict& feeds,
+                          const std::vector<std::string>& fetches,
+                          int64_t timeout_ms, const std::string& reply_task,
+                          bool wait_for_sends, bool trace) {
+    StepStats stats;
+    std::vector<SentValue> sent;
+    py::list outputs =
+        Run(handle, step_id, feeds, fetches, timeout_ms, /*cleanup=*/true,
+            wait_for_sends, trace ? &stats : nullptr, &reply_task, &sent);
+    py::list held;
+    for (const SentValue& s : sent) {
+      held.append(py::make_tuple(s.key, TensorToPy(s.value), s.is_dead));
+    }
+    py::object step_stats = py::none();
+    if (trace) step_stats = py::bytes(stats.SerializeAsString());
+    return py::make_tuple(outputs, held, step_stats);
+  }
+
   py::list Run(int64_t handle, int64_t step_id, const py::dict& feeds,
                const std::vector<std::string>& fetches, int64_t timeout_ms,
-               bool cleanup, bool wait_for_sends, StepStats* step_stats) {
+               bool cleanup, bool wait_for_sends, StepStats* step_stats,
+               const std::string* reply_task = nullptr,
+               std::vector<SentValue>* reply_sends = nullptr) {
     std::vector<std::pair<std::string, Tensor>> inputs;
     for (const auto& [key, value] : feeds) {
       const std::string name = key.cast<std::string>();
@@ -268,6 +299,10 @@ class PyWorkerEnv {
     options.cleanup = cleanup;
     options.wait_for_sends = wait_for_sends;
     options.step_stats = step_stats;
+    if (reply_sends != nullptr) {
+      options.reply_task = *reply_task;
+      options.reply_sends = reply_sends;
+    }
     std::vector<Tensor> outputs;
     Status status;
     {
@@ -492,6 +527,10 @@ void RegisterDistributedBindings(py::module_& m) {
            py::arg("step_id"), py::arg("feeds"), py::arg("fetches"),
            py::arg("timeout_ms") = 0, py::arg("cleanup") = true,
            py::arg("wait_for_sends") = true)
+      .def("run_graph_reply", &PyWorkerEnv::RunGraphReply, py::arg("handle"),
+           py::arg("step_id"), py::arg("feeds"), py::arg("fetches"),
+           py::arg("timeout_ms") = 0, py::arg("reply_task") = "",
+           py::arg("wait_for_sends") = true, py::arg("trace") = false)
       .def("set_transport", &PyWorkerEnv::SetTransport)
       .def("deliver", &PyWorkerEnv::Deliver, py::arg("step_id"), py::arg("key"),
            py::arg("value"), py::arg("dtype"), py::arg("shape"),
