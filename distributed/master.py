@@ -3,7 +3,9 @@ ExtendSession); each step signature (feeds, fetches, targets, graph version) is 
 for the cluster's devices (`partition_for_cluster`), each task's part registered on that task once, and a
 step is then one RunGraph per task, all in parallel under one fresh step id (this task's own part called
 directly, the others as blocking calls on long-lived threads; no RunGraph waits for its pushes to be
-acknowledged: the receivers wait for the values). A failure anywhere aborts the step on every task and is
+acknowledged: the receivers wait for the values). When every other task's part needs nothing from another
+task, those parts run first and their (binary) replies bring what they send this task, which then runs its
+own part: no push, and with one other task no thread hand-off. A failure anywhere aborts the step on every task and is
 reported with its own error class (a task that is down: UnavailableError). A client in this process (a
 `Session(server.target)` of this task's server) calls the service directly (`call_direct`,
 `run_step_values`), without gRPC, as TF's LocalMaster."""
@@ -386,6 +388,7 @@ class MasterService:
                 self._abort_everywhere(plan, step_id, err)
 
         def run_part(i, first=False):
+            """`first`: the part runs before this task's, its reply binary (WorkerService.run_graph)."""
             address, task, handle, t_feeds, t_fetches = plan.parts[i]
             try:
                 if task == own:
@@ -409,6 +412,8 @@ class MasterService:
                 req = wire.encode_with_prefix(prefix, {"step_id": step_id}, [feed_values[n] for n in t_feeds])
                 m = self.channels.method(address, rpc.WORKER, "RunGraph")
                 reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
+                if first:  # (binary: what it sent this task is delivered here)
+                    return self.server._worker.env.deliver_reply(step_id, reply)
                 header, payload = wire.decode(reply)
                 values = wire.decode_tensors(header, payload)
                 if "pushes" in header:  # what that task's part sent to this one, carried by the reply
@@ -432,8 +437,9 @@ class MasterService:
         outputs = [None] * n
         if plan.remote_first is not None:
             remotes, local = plan.remote_first
-            others = [(i, self._threads.submit(lambda i=i: run_part(i, True))) for i in remotes[1:]]
-            outputs[remotes[0]] = run_part(remotes[0], True)
+            first = not trace  # (a traced part's reply carries its StepStats: the JSON reply)
+            others = [(i, self._threads.submit(lambda i=i: run_part(i, first))) for i in remotes[1:]]
+            outputs[remotes[0]] = run_part(remotes[0], first)
             for i, call in others:
                 outputs[i] = call.result()
             if not failures:

@@ -74,9 +74,12 @@ def as_wire_array(value, dtype):
     return out.reshape(meta["shape"])
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def encode(header, buffers=()):
     """One message: the header (a JSON-able dict) and the payload buffers."""
-    head = json.dumps(header, separators=(",", ":")).encode()
+    head = _ENCODER.encode(header).encode()
     return b"".join([_LEN.pack(len(head)), head, *buffers])
 
 
@@ -96,7 +99,7 @@ def encode_with_prefix(prefix, fields, tensors):
         meta, bufs = tensor_parts(t)
         metas.append(meta)
         buffers.extend(bufs)
-    extra = json.dumps(dict(fields, tensors=metas), separators=(",", ":"))
+    extra = _ENCODER.encode(dict(fields, tensors=metas))
     head = (prefix + "," + extra[1:]).encode()
     return b"".join([_LEN.pack(len(head)), head, *buffers])
 

@@ -374,6 +374,7 @@ Status WorkerEnv::RunGraph(
     }
   }
 
+  if (options.reply_sends != nullptr) options.reply_sends->clear();
   std::shared_ptr<StepRendezvous> rendezvous;
   TW_RETURN_IF_ERROR(rendezvous_mgr_->StartRun(step_id, &rendezvous));
   {

@@ -18,6 +18,7 @@
 #include "core/framework/shape_inference.h"
 #include "core/runtime/session.h"
 #include "distributed/cluster_partition.h"
+#include "distributed/reply_wire.h"
 
 namespace tensorweave {
 
@@ -370,6 +371,120 @@ TEST(WorkerEnvTest, ValueDeliveredBeforeTheStepStartsIsReceived) {
       5, key, Tensor::Scalar<float>(1.0f), false, &accepted));
   EXPECT_FALSE(accepted);
   EXPECT_EQ(tasks.worker->rendezvous_mgr()->NumSteps(), 0u);
+}
+
+TEST(WorkerEnvTest, ReplySendsAreReturnedToTheCallerNotPushed) {
+  TwoTasks tasks;
+  Graph g;
+  BuildModel(&g, true);
+  GraphDef def;
+  g.ToGraphDef(&def);
+  std::vector<Tensor> got;
+  TW_ASSERT_OK(tasks.Run(def, {}, {}, {"v_assign"}, 1, &got));
+  ClusterPlacementOptions placement;
+  placement.default_device = "/job:worker/replica:0/task:0";
+  // y = v * x + 1: the ps's part only sends v to the worker.
+  std::vector<TaskGraph> parts;
+  TW_ASSERT_OK(PartitionForCluster(def, tasks.Devices(), {"x:0"}, {"y:0"}, {},
+                                   placement, &parts));
+  ASSERT_EQ(parts.size(), 2u);
+  const size_t ps = parts[0].task == tasks.ps->task_name() ? 0 : 1;
+  int64_t handles[2];
+  for (size_t t = 0; t < 2; ++t) {
+    TW_ASSERT_OK(tasks.by_task.at(parts[t].task)
+                     ->RegisterGraph(parts[t].graph_def, {}, &handles[t]));
+  }
+  const int sent_before = tasks.sent.load();
+  std::vector<SentValue> held = {{"stale", Tensor(), true}};  // (cleared)
+  RunGraphOptions options;
+  options.reply_task = tasks.worker->task_name();
+  options.reply_sends = &held;
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(tasks.ps->RunGraph(handles[ps], 20, {}, parts[ps].fetches,
+                                  options, &out));
+  EXPECT_EQ(tasks.sent.load(), sent_before);  // nothing was pushed
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_EQ(ToVector<float>(held[0].value), std::vector<float>({1, 2, 3}));
+  EXPECT_FALSE(held[0].is_dead);
+  EXPECT_EQ(tasks.ps->rendezvous_mgr()->NumSteps(), 0u);
+  // The caller delivers it, and its part runs with it.
+  bool accepted = false;
+  TW_ASSERT_OK(tasks.worker->rendezvous_mgr()->Deliver(
+      20, held[0].key, held[0].value, false, &accepted));
+  EXPECT_TRUE(accepted);
+  const Tensor x = MakeTensor<float>({3}, {0.5f, -1.0f, 2.0f});
+  RunGraphOptions worker_options;
+  worker_options.timeout_ms = 20000;
+  TW_ASSERT_OK(tasks.worker->RunGraph(handles[1 - ps], 20, {{"x:0", x}},
+                                      parts[1 - ps].fetches, worker_options,
+                                      &out));
+  EXPECT_EQ(ToVector<float>(out[0]), std::vector<float>({1.5f, -1.0f, 7.0f}));
+
+  // A call that fails returns nothing held: the ps's part of the update
+  // waits for y's control edge from the worker, which never runs its part.
+  TW_ASSERT_OK(PartitionForCluster(def, tasks.Devices(), {"x:0"}, {"y:0"},
+                                   {"v_update"}, placement, &parts));
+  const size_t ps2 = parts[0].task == tasks.ps->task_name() ? 0 : 1;
+  int64_t handle;
+  TW_ASSERT_OK(tasks.ps->RegisterGraph(parts[ps2].graph_def, {}, &handle));
+  std::vector<std::pair<std::string, Tensor>> ps_feeds;
+  for (size_t f = 0; f < parts[ps2].feed_index.size(); ++f) {
+    ps_feeds.push_back({"x:0", x});
+  }
+  options.timeout_ms = 50;
+  Status s = tasks.ps->RunGraph(handle, 21, ps_feeds, parts[ps2].fetches,
+                                options, &out);
+  EXPECT_EQ(s.code(), Code::kDeadlineExceeded) << s;
+  EXPECT_TRUE(held.empty());
+  EXPECT_EQ(tasks.sent.load(), sent_before);
+}
+
+TEST(ReplyWireTest, RoundTripsAndRejectsMalformedBytes) {
+  Tensor strings(DT_STRING, TensorShape({2}));
+  strings.data<std::string>()[0] = "ab";
+  strings.data<std::string>()[1] = std::string("\0x", 2);
+  const std::vector<Tensor> outputs = {MakeTensor<float>({2, 2}, {1, 2, 3, 4}),
+                                       strings, MakeTensor<int64_t>({0}, {})};
+  const std::vector<SentValue> sent = {
+      {"k1", Tensor::Scalar<int32_t>(-7), false}, {"k2", Tensor(), true}};
+  std::string bytes(RunGraphReplySize(outputs, sent), '\xff');
+  WriteRunGraphReply(outputs, sent, bytes.data());
+  std::vector<Tensor> got;
+  std::vector<SentValue> got_sent;
+  TW_ASSERT_OK(ReadRunGraphReply(bytes.data(), bytes.size(), &got, &got_sent));
+  ASSERT_EQ(got.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(got[i].SameContents(outputs[i]));
+  ASSERT_EQ(got_sent.size(), 2u);
+  EXPECT_EQ(got_sent[0].key, "k1");
+  EXPECT_FALSE(got_sent[0].is_dead);
+  EXPECT_TRUE(got_sent[0].value.SameContents(sent[0].value));
+  EXPECT_EQ(got_sent[1].key, "k2");
+  EXPECT_TRUE(got_sent[1].is_dead);
+  EXPECT_FALSE(got_sent[1].value.valid());
+  // Every truncation, trailing bytes, a bad magic, an unknown dtype, a byte
+  // length that does not match the shape: InvalidArgument, no crash.
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    Status s = ReadRunGraphReply(bytes.data(), n, &got, &got_sent);
+    EXPECT_EQ(s.code(), Code::kInvalidArgument) << n;
+  }
+  auto expect_invalid = [&](std::string b, const std::string& message) {
+    Status s = ReadRunGraphReply(b.data(), b.size(), &got, &got_sent);
+    EXPECT_EQ(s.code(), Code::kInvalidArgument) << s;
+    EXPECT_NE(s.message().find(message), std::string::npos) << s;
+  };
+  expect_invalid(bytes + "x", "1 bytes after its values");
+  std::string bad = bytes;
+  bad[0] = 'X';
+  expect_invalid(bad, "bad magic");
+  bad = bytes;
+  bad[12] = 77;  // the first output's dtype
+  expect_invalid(bad, "unknown dtype 77");
+  bad = bytes;
+  bad[20] = 3;  // its first dimension: 3x2 floats, 16 bytes
+  expect_invalid(bad, "does not have 16 bytes");
+  bad = bytes;
+  bad[4] = '\xff';  // 255 outputs in a short message
+  expect_invalid(bad, "255 outputs");
 }
 
 TEST(WorkerEnvTest, StaleStepsAreCollectedAndTombstonesBounded) {

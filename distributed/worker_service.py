@@ -1,6 +1,6 @@
 """The Worker service of a task (grpcio generic handlers over `WorkerEnv`, the C++ runtime of the task):
 GetStatus, RegisterGraph, RunGraph (whose reply also carries what the step sent the calling task, when it could
-wait for it), DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensors (a batch of values, of one or
+wait for it; binary, distributed/reply_wire.h, when the caller runs its own part after it), DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensors (a batch of values, of one or
 more steps, control edges as flags) / PushTensor (one value, the older form) / PushTensorStream (client
 streaming, for tensors over `rpc.CHUNK_BYTES`) through which other tasks push the tensors their `_Send`s
 address to this task. Also the transport that pushes this task's own `_Send`s to other
@@ -131,8 +131,8 @@ class WorkerService:
         if reply_to is not None and not isinstance(reply_to, str):
             raise errors.InvalidArgumentError(None, None, f"malformed request: reply_to {reply_to!r}")
         first = header.get("first", False)
-        if not isinstance(first, bool):
-            raise errors.InvalidArgumentError(None, None, f"malformed request: first {first!r}")
+        if not isinstance(first, bool) or (first and trace):
+            raise errors.InvalidArgumentError(None, None, f"malformed request: first {first!r} (traced: {trace})")
         values = wire.decode_tensors(header, payload)
         if len(values) != len(feed_names):
             raise errors.InvalidArgumentError(
@@ -146,13 +146,19 @@ class WorkerService:
             and handle & 0xFFFFFFFF in self._self_contained
             and handle >> 32 == self._instance
         )
-        if self_contained and first:
-            # The caller runs nothing of the step before this reply: the runtime keeps what the step sends it
-            # for the reply, however long the call runs (no push, no Python call per value).
-            out, sent, stats = self.env.run_graph_reply(
-                handle & 0xFFFFFFFF, step_id, dict(zip(feed_names, values)), fetches, timeout_ms, reply_to, False, trace
+        if first:
+            # The caller runs nothing of the step before this reply, which is binary (distributed/reply_wire.h):
+            # the runtime keeps what a graph that cannot wait on the caller sends it for the reply, however
+            # long the call runs (no push, no Python call per value).
+            return self.env.run_graph_reply(
+                self._internal(handle),
+                step_id,
+                dict(zip(feed_names, values)),
+                fetches,
+                timeout_ms,
+                reply_to if self_contained else "",
+                wait_for_sends,
             )
-            return self._reply(out, [(step_id, key, value, is_dead) for key, value, is_dead in sent], stats)
         hold = self_contained and self.transport is not None
         if hold:
             self.transport.hold(step_id, reply_to)
