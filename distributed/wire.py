@@ -92,15 +92,16 @@ def header_prefix(header):
 
 
 def encode_with_prefix(prefix, fields, tensors):
-    """encode_tensors(the header `prefix` was made of, updated with `fields`, `tensors`), without encoding the
-    header's other fields again. `fields` must not name a field of the prefix's header nor "tensors"."""
+    """encode_tensors(the header `prefix` was made of, updated with the integer `fields`, `tensors`), without
+    encoding the header's other fields again. `fields` must not name a field of the prefix's header nor
+    "tensors"."""
     metas, buffers = [], []
     for t in tensors:
         meta, bufs = tensor_parts(t)
         metas.append(meta)
         buffers.extend(bufs)
-    extra = _ENCODER.encode(dict(fields, tensors=metas))
-    head = (prefix + "," + extra[1:]).encode()
+    extra = "".join([f',"{k}":{int(v)}' for k, v in fields.items()])
+    head = f"{prefix}{extra},\"tensors\":{_ENCODER.encode(metas) if metas else '[]'}}}".encode()
     return b"".join([_LEN.pack(len(head)), head, *buffers])
 
 

@@ -269,3 +269,31 @@ def test_parts_on_two_other_tasks_run_first_and_reply_with_what_they_send(monkey
     finally:
         for s in reversed(servers):
             s.stop()
+
+
+def test_dead_values_and_strings_ride_a_binary_reply(cluster, monkeypatch):
+    """A ps part that needs nothing from another task sends the worker both outputs of a Switch (one of them
+    dead) and a string tensor: they come back with its (binary) reply, the Merge on the worker takes the live
+    one, as in one process; nothing is pushed."""
+    from tensorweave._src.ops import control_flow_ops
+
+    ps, worker = cluster
+    with tw.Graph().as_default():
+        with tw.device("/job:ps/task:0"):
+            flag = tw.Variable(True, name="dead_flag")
+            v = tw.Variable(3.0, name="dead_v")
+            when_false, when_true = control_flow_ops.switch(v.read_value(), flag.read_value())
+            names = tw.identity(tw.constant([[b"a", b""], [b"\x00bc", b"d"]]))
+        with tw.device("/job:worker/task:0"):
+            out, index = control_flow_ops.merge([when_false - 1.0, when_true * 2.0])
+            names_here = tw.identity(names)
+        with tw.Session(worker.target) as sess:
+            sess.run([flag.initializer, v.initializer])
+            sess.run([out, names_here])
+            spy = _Spy(monkeypatch, ps)
+            for value, expected in ((True, (6.0, 1)), (False, (2.0, 0)), (True, (6.0, 1))):
+                sess.run(flag.assign(value))
+                got, got_index, got_names = sess.run([out, index, names_here])
+                assert (got, got_index) == expected
+                assert got_names.tolist() == [[b"a", b""], [b"\x00bc", b"d"]]
+    assert spy.sent == [], spy.sent

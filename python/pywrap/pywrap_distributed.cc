@@ -290,11 +290,11 @@ class PyWorkerEnv {
         PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(size));
     if (bytes == nullptr) throw py::error_already_set();
     char* out = PyBytes_AS_STRING(bytes);
-    {
+    if (size < (64 << 10)) {  // (a small copy: no GIL hand-off)
+      WriteRunGraphReply(outputs, sent, out);
+    } else {
       py::gil_scoped_release release;
       WriteRunGraphReply(outputs, sent, out);
-      outputs.clear();
-      sent.clear();
     }
     return py::reinterpret_steal<py::bytes>(bytes);
   }
