@@ -273,8 +273,8 @@ def test_parts_on_two_other_tasks_run_first_and_reply_with_what_they_send(monkey
 
 def test_dead_values_and_strings_ride_a_binary_reply(cluster, monkeypatch):
     """A ps part that needs nothing from another task sends the worker both outputs of a Switch (one of them
-    dead) and a string tensor: they come back with its (binary) reply, the Merge on the worker takes the live
-    one, as in one process; nothing is pushed."""
+    dead) and a string tensor, and has the string tensor fetched: they come back with its (binary) reply, the
+    Merge on the worker takes the live one, as in one process; nothing is pushed."""
     from tensorweave._src.ops import control_flow_ops
 
     ps, worker = cluster
@@ -293,7 +293,7 @@ def test_dead_values_and_strings_ride_a_binary_reply(cluster, monkeypatch):
             spy = _Spy(monkeypatch, ps)
             for value, expected in ((True, (6.0, 1)), (False, (2.0, 0)), (True, (6.0, 1))):
                 sess.run(flag.assign(value))
-                got, got_index, got_names = sess.run([out, index, names_here])
+                got, got_index, got_names, fetched_names = sess.run([out, index, names_here, names])
                 assert (got, got_index) == expected
-                assert got_names.tolist() == [[b"a", b""], [b"\x00bc", b"d"]]
+                assert got_names.tolist() == fetched_names.tolist() == [[b"a", b""], [b"\x00bc", b"d"]]
     assert spy.sent == [], spy.sent
