@@ -101,7 +101,7 @@ def encode_with_prefix(prefix, fields, tensors):
         metas.append(meta)
         buffers.extend(bufs)
     extra = "".join([f',"{k}":{int(v)}' for k, v in fields.items()])
-    head = f"{prefix}{extra},\"tensors\":{_ENCODER.encode(metas) if metas else '[]'}}}".encode()
+    head = f'{prefix}{extra},"tensors":{_ENCODER.encode(metas) if metas else "[]"}}}'.encode()
     return b"".join([_LEN.pack(len(head)), head, *buffers])
 
 
