@@ -3,7 +3,9 @@ ExtendSession); each step signature (feeds, fetches, targets, graph version) is 
 for the cluster's devices (`partition_for_cluster`), each task's part registered on that task once, and a
 step is then one RunGraph per task, all in parallel under one fresh step id (this task's own part called
 directly, the others as blocking calls on long-lived threads; no RunGraph waits for its pushes to be
-acknowledged: the receivers wait for the values). A failure anywhere aborts the step on every task and is
+acknowledged: the receivers wait for the values). When every other task's part needs nothing from another
+task, those parts run first and their (binary) replies bring what they send this task, which then runs its
+own part: no push, and with one other task no thread hand-off. A failure anywhere aborts the step on every task and is
 reported with its own error class (a task that is down: UnavailableError). A client in this process (a
 `Session(server.target)` of this task's server) calls the service directly (`call_direct`,
 `run_step_values`), without gRPC, as TF's LocalMaster."""
@@ -51,15 +53,19 @@ class _Plan:
         self.parts = parts
         self.fetch_owner = fetch_owner  # fetch name -> (part index, position in that part's fetches)
         self.graph_defs = graph_defs  # the serialized GraphDef each part's task registered
-        # (remote part, own part) when the step is a part on one other task that needs nothing from this one
-        # nor waits on other steps, and a part on this task: that one runs first and its reply brings what
-        # it sends here, then this task's part runs, all in the calling thread (no thread hand-off).
-        self.sequential = None
+        # ([remote parts], own part) when the step has a part on this task and every other part needs nothing
+        # from another task nor waits on other steps: those run first (one in the calling thread, the others on
+        # threads), their replies bring what they send here, then this task's part runs in the calling thread
+        # (with one other task: no thread hand-off at all).
+        self.remote_first = None
         own = [i for i, p in enumerate(parts) if p[1] == own_task]
-        if len(parts) == 2 and own:
-            remote = 1 - own[0]
-            if not any(worker_service.waits_on_others(graph_defs[remote], parts[remote][1])):
-                self.sequential = (remote, own[0])
+        if len(parts) >= 2 and own:
+            remotes = [i for i in range(len(parts)) if i != own[0]]
+            if not any(any(worker_service.waits_on_others(graph_defs[i], parts[i][1])) for i in remotes):
+                self.remote_first = (remotes, own[0])
+        # The JSON of each remote part's RunGraph request header without its step id and tensors, by (part,
+        # timeout, trace): made once, not at every step.
+        self.headers = {}
 
 
 class MasterSession:
@@ -381,7 +387,8 @@ class MasterService:
             if first:
                 self._abort_everywhere(plan, step_id, err)
 
-        def run_part(i):
+        def run_part(i, first=False):
+            """`first`: the part runs before this task's, its reply binary (WorkerService.run_graph)."""
             address, task, handle, t_feeds, t_fetches = plan.parts[i]
             try:
                 if task == own:
@@ -389,21 +396,24 @@ class MasterService:
                     return self.server._worker.run_local(
                         handle, step_id, feeds, t_fetches, timeout_ms, wait_for_sends=False, trace=trace
                     )
-                req = wire.encode_tensors(
-                    {
+                prefix = plan.headers.get((i, timeout_ms, trace, first))
+                if prefix is None:
+                    static = {
                         "handle": handle,
-                        "step_id": step_id,
                         "feeds": t_feeds,
                         "fetches": t_fetches,
                         "timeout_ms": timeout_ms,
                         "wait_for_sends": False,
                         "trace": trace,
                         "reply_to": own,
-                    },
-                    [feed_values[n] for n in t_feeds],
-                )
+                        "first": first,
+                    }
+                    prefix = plan.headers.setdefault((i, timeout_ms, trace, first), wire.header_prefix(static))
+                req = wire.encode_with_prefix(prefix, {"step_id": step_id}, [feed_values[n] for n in t_feeds])
                 m = self.channels.method(address, rpc.WORKER, "RunGraph")
                 reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
+                if first:  # (binary: what it sent this task is delivered here)
+                    return self.server._worker.env.deliver_reply(step_id, reply)
                 header, payload = wire.decode(reply)
                 values = wire.decode_tensors(header, payload)
                 if "pushes" in header:  # what that task's part sent to this one, carried by the reply
@@ -425,9 +435,13 @@ class MasterService:
 
         n = len(plan.parts)
         outputs = [None] * n
-        if plan.sequential is not None:
-            remote, local = plan.sequential
-            outputs[remote] = run_part(remote)
+        if plan.remote_first is not None:
+            remotes, local = plan.remote_first
+            first = not trace  # (a traced part's reply carries its StepStats: the JSON reply)
+            others = [(i, self._threads.submit(lambda i=i: run_part(i, first))) for i in remotes[1:]]
+            outputs[remotes[0]] = run_part(remotes[0], first)
+            for i, call in others:
+                outputs[i] = call.result()
             if not failures:
                 outputs[local] = run_part(local)
         else:

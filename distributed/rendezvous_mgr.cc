@@ -41,6 +41,14 @@ Status StepRendezvous::Send(const std::string& key, const Tensor& value,
   }
   std::string task;
   TW_RETURN_IF_ERROR(TaskOfDevice(parsed.dst_device, &task));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!hold_task_.empty() && task == hold_task_) {
+      if (!abort_status_.ok()) return abort_status_;
+      held_.push_back({key, value, is_dead});
+      return Status::OK();
+    }
+  }
   Transport transport = mgr_->transport();
   if (!transport) {
     return errors::FailedPrecondition(
@@ -115,6 +123,17 @@ Status StepRendezvous::Deliver(const std::string& key, const Tensor& value,
         ", which is not a device of this task (key '", key, "')");
   }
   return local_.Send(key, value, is_dead);
+}
+
+void StepRendezvous::HoldFor(const std::string& task) {
+  std::lock_guard<std::mutex> lock(mu_);
+  hold_task_ = task;
+}
+
+std::vector<SentValue> StepRendezvous::TakeHeld() {
+  std::lock_guard<std::mutex> lock(mu_);
+  hold_task_.clear();
+  return std::move(held_);
 }
 
 Status StepRendezvous::WaitForSends() {

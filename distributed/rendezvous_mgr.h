@@ -49,6 +49,14 @@ using Transport = std::function<void(
     const std::string& dst_task, int64_t step_id, const std::string& key,
     const Tensor& value, bool is_dead, TransportDone done)>;
 
+// A value a step sent, kept for the caller of its RunGraph (see
+// StepRendezvous::HoldFor).
+struct SentValue {
+  std::string key;
+  Tensor value;
+  bool is_dead = false;
+};
+
 // "/job:j/replica:r/task:t" of a full device name; InvalidArgument when the
 // name has no job, replica or task.
 Status TaskOfDevice(const std::string& device, std::string* task);
@@ -74,6 +82,14 @@ class StepRendezvous : public Rendezvous,
   // malformed or its destination is not a device of this task; the abort
   // status once the step is aborted.
   Status Deliver(const std::string& key, const Tensor& value, bool is_dead);
+
+  // Values sent to `task` from now on are kept here (not handed to the
+  // transport) until TakeHeld: the caller of the step's RunGraph, which is
+  // that task, delivers them itself from the reply.
+  void HoldFor(const std::string& task);
+  // The values held (in the order sent); later sends to that task go to the
+  // transport.
+  std::vector<SentValue> TakeHeld();
 
   // Waits until every value sent to another task has been acknowledged
   // (its transport's done ran) or the step is aborted; returns the first
@@ -102,6 +118,8 @@ class StepRendezvous : public Rendezvous,
   Status abort_status_;
   Status send_status_;
   std::set<std::shared_ptr<CancellationManager>> cancellations_;
+  std::string hold_task_;  // empty: nothing is held
+  std::vector<SentValue> held_;
   // Under the manager's lock: RunGraph calls in progress, last use.
   int running_ = 0;
   std::chrono::steady_clock::time_point last_used_;

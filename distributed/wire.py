@@ -5,6 +5,7 @@ bytes (no copy). Everything received is validated: a malformed message is an `In
 what is wrong, never a crash."""
 
 import json
+import math
 import struct
 
 import numpy as np
@@ -73,9 +74,34 @@ def as_wire_array(value, dtype):
     return out.reshape(meta["shape"])
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def encode(header, buffers=()):
     """One message: the header (a JSON-able dict) and the payload buffers."""
-    head = json.dumps(header, separators=(",", ":")).encode()
+    head = _ENCODER.encode(header).encode()
+    return b"".join([_LEN.pack(len(head)), head, *buffers])
+
+
+def header_prefix(header):
+    """The JSON of a header that later messages extend (`encode_with_prefix`): made once for many messages."""
+    head = json.dumps(header, separators=(",", ":"))
+    if not head.endswith("}") or head == "{}":
+        raise ValueError("a header prefix is a non-empty object")
+    return head[:-1]
+
+
+def encode_with_prefix(prefix, fields, tensors):
+    """encode_tensors(the header `prefix` was made of, updated with the integer `fields`, `tensors`), without
+    encoding the header's other fields again. `fields` must not name a field of the prefix's header nor
+    "tensors"."""
+    metas, buffers = [], []
+    for t in tensors:
+        meta, bufs = tensor_parts(t)
+        metas.append(meta)
+        buffers.extend(bufs)
+    extra = "".join([f',"{k}":{int(v)}' for k, v in fields.items()])
+    head = f'{prefix}{extra},"tensors":{_ENCODER.encode(metas) if metas else "[]"}}}'.encode()
     return b"".join([_LEN.pack(len(head)), head, *buffers])
 
 
@@ -123,7 +149,7 @@ def check_meta(meta):
         raise errors.ResourceExhaustedError(
             None, None, f"a tensor of {nbytes} bytes is over the limit of {MAX_TENSOR_BYTES}"
         )
-    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    count = math.prod(shape)
     if dtype == STRING:
         lengths = meta.get("lengths")
         if not isinstance(lengths, list) or len(lengths) != count:

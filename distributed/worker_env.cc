@@ -374,6 +374,7 @@ Status WorkerEnv::RunGraph(
     }
   }
 
+  if (options.reply_sends != nullptr) options.reply_sends->clear();
   std::shared_ptr<StepRendezvous> rendezvous;
   TW_RETURN_IF_ERROR(rendezvous_mgr_->StartRun(step_id, &rendezvous));
   {
@@ -392,6 +393,7 @@ Status WorkerEnv::RunGraph(
         }
       });
   rendezvous->AddCancellation(cancellation);
+  if (options.reply_sends != nullptr) rendezvous->HoldFor(options.reply_task);
   auto timed_out = std::make_shared<std::atomic<bool>>(false);
   DeadlineTimer::Id timer = -1;
   if (options.timeout_ms > 0) {
@@ -474,6 +476,10 @@ Status WorkerEnv::RunGraph(
     }
   }
 
+  if (options.reply_sends != nullptr) {
+    *options.reply_sends = rendezvous->TakeHeld();  // (a failed call's: none)
+    if (!status.ok()) options.reply_sends->clear();
+  }
   if (recorder != nullptr) recorder->Finalize(options.step_stats);
   if (timer >= 0) DeadlineTimer::Global()->Cancel(timer);
   cancellation->DeregisterCallback(abort_token);

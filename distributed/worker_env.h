@@ -61,6 +61,14 @@ struct RunGraphOptions {
   // anyway: one round trip less); a push that fails later is the transport's
   // to report to the task it was for, whose RunGraph then fails with it.
   bool wait_for_sends = true;
+  // When `reply_sends` is set, the values this call's _Sends address to the
+  // task `reply_task` (the caller's) are not pushed: they are returned in
+  // `*reply_sends`, in the order sent, for the reply to carry (the caller
+  // delivers them itself). Only for a graph that cannot wait on the caller's
+  // task (it receives nothing from other tasks and has no blocking op), and
+  // a caller that waits for the reply before anything else of the step.
+  std::string reply_task;
+  std::vector<SentValue>* reply_sends = nullptr;
   // When set, the step is traced (as RunOptions FULL_TRACE): one
   // DeviceStepStats per device of this task, with every node it ran.
   StepStats* step_stats = nullptr;

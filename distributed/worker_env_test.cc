@@ -372,6 +372,72 @@ TEST(WorkerEnvTest, ValueDeliveredBeforeTheStepStartsIsReceived) {
   EXPECT_EQ(tasks.worker->rendezvous_mgr()->NumSteps(), 0u);
 }
 
+TEST(WorkerEnvTest, ReplySendsAreReturnedToTheCallerNotPushed) {
+  TwoTasks tasks;
+  Graph g;
+  BuildModel(&g, true);
+  GraphDef def;
+  g.ToGraphDef(&def);
+  std::vector<Tensor> got;
+  TW_ASSERT_OK(tasks.Run(def, {}, {}, {"v_assign"}, 1, &got));
+  ClusterPlacementOptions placement;
+  placement.default_device = "/job:worker/replica:0/task:0";
+  // y = v * x + 1: the ps's part only sends v to the worker.
+  std::vector<TaskGraph> parts;
+  TW_ASSERT_OK(PartitionForCluster(def, tasks.Devices(), {"x:0"}, {"y:0"}, {},
+                                   placement, &parts));
+  ASSERT_EQ(parts.size(), 2u);
+  const size_t ps = parts[0].task == tasks.ps->task_name() ? 0 : 1;
+  int64_t handles[2];
+  for (size_t t = 0; t < 2; ++t) {
+    TW_ASSERT_OK(tasks.by_task.at(parts[t].task)
+                     ->RegisterGraph(parts[t].graph_def, {}, &handles[t]));
+  }
+  const int sent_before = tasks.sent.load();
+  std::vector<SentValue> held = {{"stale", Tensor(), true}};  // (cleared)
+  RunGraphOptions options;
+  options.reply_task = tasks.worker->task_name();
+  options.reply_sends = &held;
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(tasks.ps->RunGraph(handles[ps], 20, {}, parts[ps].fetches,
+                                  options, &out));
+  EXPECT_EQ(tasks.sent.load(), sent_before);  // nothing was pushed
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_EQ(ToVector<float>(held[0].value), std::vector<float>({1, 2, 3}));
+  EXPECT_FALSE(held[0].is_dead);
+  EXPECT_EQ(tasks.ps->rendezvous_mgr()->NumSteps(), 0u);
+  // The caller delivers it, and its part runs with it.
+  bool accepted = false;
+  TW_ASSERT_OK(tasks.worker->rendezvous_mgr()->Deliver(
+      20, held[0].key, held[0].value, false, &accepted));
+  EXPECT_TRUE(accepted);
+  const Tensor x = MakeTensor<float>({3}, {0.5f, -1.0f, 2.0f});
+  RunGraphOptions worker_options;
+  worker_options.timeout_ms = 20000;
+  TW_ASSERT_OK(tasks.worker->RunGraph(handles[1 - ps], 20, {{"x:0", x}},
+                                      parts[1 - ps].fetches, worker_options,
+                                      &out));
+  EXPECT_EQ(ToVector<float>(out[0]), std::vector<float>({1.5f, -1.0f, 7.0f}));
+
+  // A call that fails returns nothing held: the ps's part of the update
+  // waits for y's control edge from the worker, which never runs its part.
+  TW_ASSERT_OK(PartitionForCluster(def, tasks.Devices(), {"x:0"}, {"y:0"},
+                                   {"v_update"}, placement, &parts));
+  const size_t ps2 = parts[0].task == tasks.ps->task_name() ? 0 : 1;
+  int64_t handle;
+  TW_ASSERT_OK(tasks.ps->RegisterGraph(parts[ps2].graph_def, {}, &handle));
+  std::vector<std::pair<std::string, Tensor>> ps_feeds;
+  for (size_t f = 0; f < parts[ps2].feed_index.size(); ++f) {
+    ps_feeds.push_back({"x:0", x});
+  }
+  options.timeout_ms = 50;
+  Status s = tasks.ps->RunGraph(handle, 21, ps_feeds, parts[ps2].fetches,
+                                options, &out);
+  EXPECT_EQ(s.code(), Code::kDeadlineExceeded) << s;
+  EXPECT_TRUE(held.empty());
+  EXPECT_EQ(tasks.sent.load(), sent_before);
+}
+
 TEST(WorkerEnvTest, StaleStepsAreCollectedAndTombstonesBounded) {
   RemoteRendezvousOptions options;
   options.stale_step_timeout_ms = 1;

@@ -1,6 +1,6 @@
 """The Worker service of a task (grpcio generic handlers over `WorkerEnv`, the C++ runtime of the task):
 GetStatus, RegisterGraph, RunGraph (whose reply also carries what the step sent the calling task, when it could
-wait for it), DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensors (a batch of values, of one or
+wait for it; binary, distributed/reply_wire.h, when the caller runs its own part after it), DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensors (a batch of values, of one or
 more steps, control edges as flags) / PushTensor (one value, the older form) / PushTensorStream (client
 streaming, for tensors over `rpc.CHUNK_BYTES`) through which other tasks push the tensors their `_Send`s
 address to this task. Also the transport that pushes this task's own `_Send`s to other
@@ -130,6 +130,9 @@ class WorkerService:
         reply_to = header.get("reply_to")
         if reply_to is not None and not isinstance(reply_to, str):
             raise errors.InvalidArgumentError(None, None, f"malformed request: reply_to {reply_to!r}")
+        first = header.get("first", False)
+        if not isinstance(first, bool) or (first and trace):
+            raise errors.InvalidArgumentError(None, None, f"malformed request: first {first!r} (traced: {trace})")
         values = wire.decode_tensors(header, payload)
         if len(values) != len(feed_names):
             raise errors.InvalidArgumentError(
@@ -137,13 +140,26 @@ class WorkerService:
             )
         # What this step sends to the caller's task goes back with the reply (not while the caller waits for
         # the pushes to be acknowledged, nor when this graph waits for values from other tasks).
-        hold = (
+        self_contained = (
             reply_to is not None
             and not wait_for_sends
-            and self.transport is not None
             and handle & 0xFFFFFFFF in self._self_contained
             and handle >> 32 == self._instance
         )
+        if first:
+            # The caller runs nothing of the step before this reply, which is binary (distributed/reply_wire.h):
+            # the runtime keeps what a graph that cannot wait on the caller sends it for the reply, however
+            # long the call runs (no push, no Python call per value).
+            return self.env.run_graph_reply(
+                self._internal(handle),
+                step_id,
+                dict(zip(feed_names, values)),
+                fetches,
+                timeout_ms,
+                reply_to if self_contained else "",
+                wait_for_sends,
+            )
+        hold = self_contained and self.transport is not None
         if hold:
             self.transport.hold(step_id, reply_to)
         try:
@@ -154,13 +170,21 @@ class WorkerService:
             if hold:
                 self.transport.release(step_id)
             raise
-        reply = {}
+        stats = None
         if trace:
             out, stats = out
+        return self._reply(out, self.transport.take(step_id) if hold else None, stats)
+
+    @staticmethod
+    def _reply(out, sent, stats):
+        """A RunGraph reply: the fetched values `out`, then the values `sent` [(step_id, key, array, is_dead)]
+        that it carries to the caller (None: it carries none), and the serialized StepStats when traced."""
+        reply = {}
+        if stats is not None:
             reply["step_stats"] = base64.b64encode(stats).decode("ascii")
         tensors = [_as_array(v) for v in out]
-        if hold:
-            entries, pushed = wire.encode_pushes(self.transport.take(step_id))
+        if sent is not None:
+            entries, pushed = wire.encode_pushes(sent)
             reply["pushes"] = entries
             reply["outputs"] = len(tensors)
             tensors.extend(pushed)

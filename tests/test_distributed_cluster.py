@@ -118,6 +118,23 @@ def test_wire_round_trip_every_dtype():
         np.testing.assert_array_equal(o, v)
 
 
+def test_wire_header_prefix_gives_the_message_of_the_whole_header():
+    """A header encoded once (`header_prefix`) and extended per message (`encode_with_prefix`) decodes as the
+    whole header does."""
+    static = {"handle": 7, "feeds": ["a:0", 'q"\\'], "flag": False}
+    prefix = wire.header_prefix(static)
+    values = [np.arange(3, dtype=np.float32), np.array([b"x", b"yz"], dtype=object)]
+    for tensors in (values, []):
+        data = wire.encode_with_prefix(prefix, {"step_id": 2**62 + 5}, tensors)
+        assert data == wire.encode_tensors(dict(static, step_id=2**62 + 5), tensors)
+        header, payload = wire.decode(data)
+        assert header == dict(static, step_id=2**62 + 5, tensors=header["tensors"])
+        for got, want in zip(wire.decode_tensors(header, payload), tensors):
+            np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError):
+        wire.header_prefix({})
+
+
 def test_wire_decodes_without_copying():
     data = wire.encode_tensors({}, [np.arange(1000, dtype=np.float64)])
     (out,) = wire.decode_tensors(*wire.decode(data))

@@ -3,6 +3,7 @@ travel together (one PushTensors call, a control edge as a flag with no payload)
 task that called it comes back with its reply (no push), and a malformed batch is an error status, never a
 crash. Servers on 127.0.0.1 in this process; values checked against numpy."""
 
+import struct
 import threading
 import time
 
@@ -180,3 +181,119 @@ def test_a_malformed_run_graph_reply_is_an_error(cluster):
         w.decode_pushes(entries, [], [], "RunGraph reply")
     # -0.0 and 1.0 are values, not control edges: they keep their bytes.
     assert not w.is_control_value(np.array(-0.0, np.float32)) and not w.is_control_value(np.float32(1.0))
+
+
+def _binary_reply(outputs, sent):
+    """The bytes of a binary RunGraph reply (distributed/reply_wire.h), written independently of it."""
+
+    def tensor(a):
+        a = np.asarray(a)
+        head = struct.pack("<iI", tw.as_dtype(a.dtype).as_datatype_enum, a.ndim) + struct.pack(f"<{a.ndim}q", *a.shape)
+        return head + struct.pack("<Q", a.nbytes) + a.tobytes()
+
+    out = b"TWR1" + struct.pack("<II", len(outputs), len(sent)) + b"".join(tensor(a) for a in outputs)
+    for key, value, is_dead in sent:
+        out += struct.pack("<I", len(key)) + key.encode() + bytes([is_dead]) + tensor(value)
+    return out
+
+
+def test_binary_run_graph_replies_are_read_and_checked(cluster):
+    """A binary RunGraph reply gives its outputs and delivers what it carries into the task's rendezvous; a
+    malformed one is an InvalidArgumentError naming what is wrong, never a crash."""
+    _, worker = cluster
+    env = worker._worker.env
+    device = "/job:worker/replica:0/task:0/device:CPU:0"
+    key = f"/job:ps/replica:0/task:0/device:CPU:0;1;{device};binary:0;0:0"
+    out = np.arange(6, dtype=np.int32).reshape(2, 3)
+    good = _binary_reply([out, np.float64(0.5)], [(key, np.float32(2.5), False)])
+    steps = env.num_steps()
+    got = env.deliver_reply(555001, good)
+    np.testing.assert_array_equal(got[0], out)
+    assert got[0].dtype == np.int32 and got[1].shape == () and got[1] == 0.5
+    assert env.num_steps() == steps + 1  # the delivered value waits in its step's rendezvous
+    env.cleanup_step(555001)
+    other_task = key.replace(device, "/job:ps/replica:0/task:0/device:CPU:0")
+    cases = [
+        (good[:-1], "truncated"),
+        (good + b"\0", "1 bytes after its values"),
+        (b"JSON" + good[4:], "bad magic"),
+        (good.replace(struct.pack("<i", 3), struct.pack("<i", 99), 1), "unknown dtype 99"),
+        (_binary_reply([], [(other_task, np.float32(1), False)]), "not a device of this task"),
+    ]
+    for data, message in cases:
+        with pytest.raises(tw.errors.InvalidArgumentError, match=message):
+            env.deliver_reply(555002, data)
+    env.cleanup_step(555002)
+
+
+def test_parts_on_two_other_tasks_run_first_and_reply_with_what_they_send(monkeypatch):
+    """The master's task (worker 0) computes from values of two other tasks whose parts need nothing from any
+    task (a ps variable; a second worker's computation and a control edge): those parts run first, in
+    parallel, and their RunGraph replies carry what they send; nothing is pushed. A failure in one of them is
+    the step's error (named after its node), and the next step runs."""
+    from tensorweave.distributed import launch
+
+    ports = launch.free_ports(3)
+    spec = {"ps": [f"127.0.0.1:{ports[0]}"], "worker": [f"127.0.0.1:{p}" for p in ports[1:]]}
+    servers = [tw.train.Server(spec, "ps", 0), tw.train.Server(spec, "worker", 0), tw.train.Server(spec, "worker", 1)]
+    try:
+        with tw.Graph().as_default():
+            with tw.device("/job:ps/task:0"):
+                v = tw.Variable(np.arange(6, dtype=np.float32), name="first_v")
+            with tw.device("/job:worker/task:1"):
+                p = tw.placeholder_with_default(np.float32(4.0), [], name="first_p")
+                c = tw.debugging.check_numerics(tw.sqrt(p) * tw.constant([10.0, 20.0]), "sqrt of a negative")
+                effect = tw.no_op(name="first_effect")
+            with tw.device("/job:worker/task:0"), tw.control_dependencies([effect]):
+                out = v[:2] + c
+            with tw.Session(servers[1].target) as sess:
+                sess.run(v.initializer)
+                sess.run(out)
+                spies = [_Spy(monkeypatch, s) for s in (servers[0], servers[2])]
+                for _ in range(3):
+                    np.testing.assert_array_equal(sess.run(out), [20.0, 41.0])
+                with pytest.raises(tw.errors.InvalidArgumentError, match="sqrt of a negative"):
+                    sess.run(out, {p: -1.0})
+                np.testing.assert_array_equal(sess.run(out, {p: 9.0}), [30.0, 61.0])
+                # A null step: a no-op on every task.
+                ops = []
+                for job, task in (("ps", 0), ("worker", 0), ("worker", 1)):
+                    with tw.device(f"/job:{job}/task:{task}"):
+                        ops.append(tw.no_op())
+                with tw.device("/job:worker/task:0"):
+                    step = tw.group(*ops)
+                for _ in range(3):
+                    assert sess.run(step) is None
+        for spy in spies:
+            assert spy.calls == [] and spy.sent == [], (spy.calls, spy.sent)
+    finally:
+        for s in reversed(servers):
+            s.stop()
+
+
+def test_dead_values_and_strings_ride_a_binary_reply(cluster, monkeypatch):
+    """A ps part that needs nothing from another task sends the worker both outputs of a Switch (one of them
+    dead) and a string tensor, and has the string tensor fetched: they come back with its (binary) reply, the
+    Merge on the worker takes the live one, as in one process; nothing is pushed."""
+    from tensorweave._src.ops import control_flow_ops
+
+    ps, worker = cluster
+    with tw.Graph().as_default():
+        with tw.device("/job:ps/task:0"):
+            flag = tw.Variable(True, name="dead_flag")
+            v = tw.Variable(3.0, name="dead_v")
+            when_false, when_true = control_flow_ops.switch(v.read_value(), flag.read_value())
+            names = tw.identity(tw.constant([[b"a", b""], [b"\x00bc", b"d"]]))
+        with tw.device("/job:worker/task:0"):
+            out, index = control_flow_ops.merge([when_false - 1.0, when_true * 2.0])
+            names_here = tw.identity(names)
+        with tw.Session(worker.target) as sess:
+            sess.run([flag.initializer, v.initializer])
+            sess.run([out, names_here])
+            spy = _Spy(monkeypatch, ps)
+            for value, expected in ((True, (6.0, 1)), (False, (2.0, 0)), (True, (6.0, 1))):
+                sess.run(flag.assign(value))
+                got, got_index, got_names, fetched_names = sess.run([out, index, names_here, names])
+                assert (got, got_index) == expected
+                assert got_names.tolist() == fetched_names.tolist() == [[b"a", b""], [b"\x00bc", b"d"]]
+    assert spy.sent == [], spy.sent

@@ -422,6 +422,11 @@ def test_malformed_worker_calls_are_errors(local_server):
             call("RunGraph", wire.encode({"handle": 123456, "step_id": 1, "feeds": [], "fetches": []}))
         with pytest.raises(tw.errors.InvalidArgumentError, match="trace"):
             call("RunGraph", wire.encode({"handle": 1, "step_id": 1, "feeds": [], "fetches": [], "trace": "yes"}))
+        run = {"handle": 1, "step_id": 1, "feeds": [], "fetches": []}
+        with pytest.raises(tw.errors.InvalidArgumentError, match="first 'yes'"):
+            call("RunGraph", wire.encode(dict(run, first="yes")))
+        with pytest.raises(tw.errors.InvalidArgumentError, match="traced"):  # (a traced reply is JSON)
+            call("RunGraph", wire.encode(dict(run, first=True, trace=True)))
         with pytest.raises(tw.errors.InvalidArgumentError):
             call("RegisterGraph", wire.encode({}, [b"\xff\x00garbage"]))
         push = {

@@ -22,6 +22,17 @@
 //     .run_graph_traced(...same arguments...) -> ([ndarray], step_stats)
 //         As run_graph, traced: step_stats is a serialized StepStats with
 //         one DeviceStepStats per device of this task.
+//     .run_graph_reply(handle, step_id, feeds, fetches, timeout_ms=0,
+//                      reply_task="", wait_for_sends=True) -> bytes
+//         As run_graph (cleanup=True), its reply in binary form
+//         (distributed/reply_wire.h): the outputs, and with a reply_task
+//         the values the step sent that task (not pushed: the caller, that
+//         task, delivers them). For a graph that cannot wait on the
+//         caller's task.
+//     .deliver_reply(step_id, reply) -> [ndarray]
+//         Reads such a reply (any buffer): delivers its values into this
+//         task's rendezvous, returns its outputs (as run_graph's).
+//         InvalidArgumentError for malformed bytes.
 //     .set_transport(fn | None)
 //         fn(dst_task, step_id, key, value, is_dead, done) is called from
 //         executor threads (with the GIL) for every value sent to another
@@ -59,6 +70,7 @@
 #include <thread>
 
 #include "distributed/cluster_partition.h"
+#include "distributed/reply_wire.h"
 #include "distributed/worker_env.h"
 #include "python/pywrap/pywrap_status.h"
 
@@ -255,28 +267,105 @@ class PyWorkerEnv {
     return py::make_tuple(outputs, py::bytes(stats.SerializeAsString()));
   }
 
-  py::list Run(int64_t handle, int64_t step_id, const py::dict& feeds,
-               const std::vector<std::string>& fetches, int64_t timeout_ms,
-               bool cleanup, bool wait_for_sends, StepStats* step_stats) {
+  // RunGraph whose reply is binary (distributed/reply_wire.h): its outputs
+  // and, with a `reply_task`, the values the step sent that task, which are
+  // not pushed.
+  py::bytes RunGraphReply(int64_t handle, int64_t step_id,
+                          const py::dict& feeds,
+                          const std::vector<std::string>& fetches,
+                          int64_t timeout_ms, const std::string& reply_task,
+                          bool wait_for_sends) {
+    std::vector<SentValue> sent;
+    RunGraphOptions options;
+    options.timeout_ms = timeout_ms;
+    options.wait_for_sends = wait_for_sends;
+    if (!reply_task.empty()) {
+      options.reply_task = reply_task;
+      options.reply_sends = &sent;
+    }
+    std::vector<Tensor> outputs;
+    RunTensors(handle, step_id, feeds, fetches, options, &outputs);
+    const size_t size = RunGraphReplySize(outputs, sent);
+    PyObject* bytes =
+        PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(size));
+    if (bytes == nullptr) throw py::error_already_set();
+    char* out = PyBytes_AS_STRING(bytes);
+    if (size < (64 << 10)) {  // (a small copy: no GIL hand-off)
+      WriteRunGraphReply(outputs, sent, out);
+    } else {
+      py::gil_scoped_release release;
+      WriteRunGraphReply(outputs, sent, out);
+    }
+    return py::reinterpret_steal<py::bytes>(bytes);
+  }
+
+  // Reads a binary RunGraph reply of step `step_id` (any buffer): delivers
+  // the values it carries into this task's rendezvous and returns its
+  // outputs. InvalidArgumentError when the bytes are malformed or a value's
+  // key is not for this task (the others are delivered).
+  py::list DeliverReply(int64_t step_id, const py::object& reply) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(reply.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
+      PyErr_Clear();
+      ThrowIfError(errors::InvalidArgument(
+          "deliver_reply: the reply is not a contiguous buffer"));
+    }
+    std::vector<Tensor> outputs;
+    std::vector<SentValue> sent;
+    Status status;
+    {
+      py::gil_scoped_release release;
+      status =
+          ReadRunGraphReply(static_cast<const char*>(view.buf),
+                            static_cast<size_t>(view.len), &outputs, &sent);
+      if (!status.ok()) sent.clear();
+      for (const SentValue& v : sent) {
+        bool accepted;
+        Status s = env_->rendezvous_mgr()->Deliver(step_id, v.key, v.value,
+                                                   v.is_dead, &accepted);
+        if (!s.ok() && status.ok()) {
+          status = Status(s.code(), "RunGraph reply: deliver of " + v.key +
+                                        ": " + s.message());
+        }
+      }
+      sent.clear();
+    }
+    PyBuffer_Release(&view);
+    ThrowIfError(status);
+    py::list result;
+    for (const Tensor& t : outputs) result.append(TensorToPy(t));
+    return result;
+  }
+
+  void RunTensors(int64_t handle, int64_t step_id, const py::dict& feeds,
+                  const std::vector<std::string>& fetches,
+                  const RunGraphOptions& options,
+                  std::vector<Tensor>* outputs) {
     std::vector<std::pair<std::string, Tensor>> inputs;
     for (const auto& [key, value] : feeds) {
       const std::string name = key.cast<std::string>();
       inputs.emplace_back(name, FeedToTensor(name, value));
     }
+    Status status;
+    {
+      py::gil_scoped_release release;
+      status =
+          env_->RunGraph(handle, step_id, inputs, fetches, options, outputs);
+      inputs.clear();
+    }
+    ThrowIfError(status);
+  }
+
+  py::list Run(int64_t handle, int64_t step_id, const py::dict& feeds,
+               const std::vector<std::string>& fetches, int64_t timeout_ms,
+               bool cleanup, bool wait_for_sends, StepStats* step_stats) {
     RunGraphOptions options;
     options.timeout_ms = timeout_ms;
     options.cleanup = cleanup;
     options.wait_for_sends = wait_for_sends;
     options.step_stats = step_stats;
     std::vector<Tensor> outputs;
-    Status status;
-    {
-      py::gil_scoped_release release;
-      status =
-          env_->RunGraph(handle, step_id, inputs, fetches, options, &outputs);
-      inputs.clear();
-    }
-    ThrowIfError(status);
+    RunTensors(handle, step_id, feeds, fetches, options, &outputs);
     py::list result;
     for (const Tensor& t : outputs) result.append(TensorToPy(t));
     return result;
@@ -492,6 +581,12 @@ void RegisterDistributedBindings(py::module_& m) {
            py::arg("step_id"), py::arg("feeds"), py::arg("fetches"),
            py::arg("timeout_ms") = 0, py::arg("cleanup") = true,
            py::arg("wait_for_sends") = true)
+      .def("run_graph_reply", &PyWorkerEnv::RunGraphReply, py::arg("handle"),
+           py::arg("step_id"), py::arg("feeds"), py::arg("fetches"),
+           py::arg("timeout_ms") = 0, py::arg("reply_task") = "",
+           py::arg("wait_for_sends") = true)
+      .def("deliver_reply", &PyWorkerEnv::DeliverReply, py::arg("step_id"),
+           py::arg("reply"))
       .def("set_transport", &PyWorkerEnv::SetTransport)
       .def("deliver", &PyWorkerEnv::Deliver, py::arg("step_id"), py::arg("key"),
            py::arg("value"), py::arg("dtype"), py::arg("shape"),
