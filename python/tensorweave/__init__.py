@@ -549,6 +549,7 @@ from tensorweave._src.ops.conv_nd_ops import (  # noqa: E402
     conv2d_backprop_filter_v2,
     conv2d_backprop_input_v2,
 )
+from tensorweave._src.ops.recompute_ops import recompute_grad, vectorized_map  # noqa: E402
 from tensorweave._src.ops.misc_gap_ops import (  # noqa: E402
     container,
     create_partitioned_variables,
