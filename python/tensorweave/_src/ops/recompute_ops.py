@@ -59,11 +59,17 @@ def recompute_grad(f):
 
     @functools.wraps(f)
     def inner(*args, **kwargs):
+        if kwargs:
+            # As TF1 in a graph (its recompute_grad is a custom_gradient).
+            raise ValueError(
+                "The custom_gradient decorator currently supports keywords arguments only when eager execution "
+                "is enabled."
+            )
         graph = ops.get_default_graph()
         args = [ops.convert_to_tensor(a) for a in args]
         var_scope = variables_lib.get_variable_scope()
         first_new_op = len(graph.get_operations())
-        result = f(*args, **kwargs)
+        result = f(*args)
         flat_result = [ops.convert_to_tensor(r) for r in nest.flatten(result)]
         used = _trainable_variables_read_by(graph.get_operations()[first_new_op:], graph)
         var_reads = [v.value() for v in used]
@@ -74,10 +80,11 @@ def recompute_grad(f):
             dresult = [
                 g if g is not None else array_ops.zeros_like(r) for g, r in zip(result_grads[:n], flat_result)
             ]
-            with ops.name_scope("recompute_grad"):
+            with graph.name_scope("recompute_grad") as scope:
                 id_args = [_after(dresult[0], a) for a in args]
-                with variables_lib.variable_scope(var_scope, reuse=True):
-                    recomputed = [ops.convert_to_tensor(r) for r in nest.flatten(f(*id_args, **kwargs))]
+                # f's variable scope (reused) for get_variable, this name scope for the recomputed ops.
+                with variables_lib.variable_scope(var_scope, reuse=True), graph.name_scope(scope):
+                    recomputed = [ops.convert_to_tensor(r) for r in nest.flatten(f(*id_args))]
                 grads = gradients_impl.gradients(
                     recomputed, id_args + var_reads, grad_ys=dresult, unconnected_gradients="zero"
                 )

@@ -64,9 +64,9 @@ class _VariableMeta(type):
         unknown = sorted(set(kwargs) - set(_CREATOR_KWARGS))
         if unknown:
             raise TypeError(f"Variable() got an unexpected keyword argument '{unknown[0]}'")
-        full = {key: kwargs.get(key) for key in _CREATOR_KWARGS}
-        full["trainable"] = kwargs.get("trainable", True)
+        full = {key: kwargs.get(key) for key in _CREATOR_KWARGS}  # as TF1: trainable None means True
         full["validate_shape"] = kwargs.get("validate_shape", True)
+        full["experimental_enable_variable_lifting"] = True
         make = super().__call__
 
         def default_creator(next_creator=None, **kw):
@@ -74,6 +74,8 @@ class _VariableMeta(type):
             kw.pop("synchronization", None)
             kw.pop("aggregation", None)
             kw.pop("experimental_enable_variable_lifting", None)
+            if kw.get("trainable") is None:
+                kw["trainable"] = True
             return make(**kw)
 
         def chain(creator, next_creator):
