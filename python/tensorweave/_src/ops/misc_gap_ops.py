@@ -25,7 +25,7 @@ def timestamp(name=None):
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     t = sess.run(tw.timestamp())
-      >>> abs(t - time.time()) < 60
+      >>> bool(abs(t - time.time()) < 60)
       True
     """
     return gen_ops.timestamp(name=name)

@@ -54,7 +54,7 @@ def recompute_grad(f):
       ...     x = tw.constant([0.5, 1.0])
       ...     g = tw.gradients(tw.reduce_sum(block(x)), x)[0]
       ...     print(sess.run(g).round(4))
-      [0.8466 1.1837]
+      [0.8553 1.1816]
     """
 
     @functools.wraps(f)
