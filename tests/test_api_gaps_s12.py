@@ -50,7 +50,7 @@ def _tf_raises(build):
     with tf1.Graph().as_default():
         try:
             build(tf1)
-        except Exception as e:  # noqa: BLE001 - the class is the result
+        except Exception as e:
             return type(e)
     return None
 
@@ -228,8 +228,13 @@ def test_variable_creator_scope_applies_to_get_variable():
 _CONV_CASES = [
     dict(x=(2, 6, 6, 4), w=(3, 3, 4, 5), strides=[1, 1, 1, 1], padding="SAME"),
     dict(x=(2, 7, 6, 3), w=(2, 3, 3, 2), strides=[1, 2, 1, 1], padding="VALID", dilations=[1, 1, 2, 1]),
-    dict(x=(1, 5, 5, 2), w=(3, 3, 2, 2), strides=[1, 2, 2, 1], padding="EXPLICIT",
-         explicit_paddings=[0, 0, 1, 2, 0, 1, 0, 0]),  # fmt: skip
+    dict(
+        x=(1, 5, 5, 2),
+        w=(3, 3, 2, 2),
+        strides=[1, 2, 2, 1],
+        padding="EXPLICIT",
+        explicit_paddings=[0, 0, 1, 2, 0, 1, 0, 0],
+    ),  # fmt: skip
     dict(x=(2, 3, 5, 5, 2), w=(3, 3, 2, 4), strides=[1, 1, 1, 1], padding="SAME", batch_dims=2),
     dict(x=(1, 4, 5, 6, 2), w=(2, 2, 2, 2, 3), strides=[1, 1, 2, 1, 1], padding="VALID"),
 ]
@@ -286,9 +291,7 @@ def test_conv_bad_arguments_are_value_errors_as_tf(args):
         tw.conv(x, w, **args)
 
 
-@pytest.mark.parametrize(
-    "padding,explicit", [("SAME", []), ("VALID", []), ("EXPLICIT", [0, 0, 1, 0, 2, 1, 0, 0])]
-)
+@pytest.mark.parametrize("padding,explicit", [("SAME", []), ("VALID", []), ("EXPLICIT", [0, 0, 1, 0, 2, 1, 0, 0])])
 def test_conv2d_backprop_v2_match_tf(padding, explicit):
     x, w = _rand(2, 7, 6, 3, seed=6), _rand(3, 2, 3, 4, seed=7)
     strides = [1, 2, 1, 1]
@@ -363,7 +366,7 @@ def test_vectorized_map_matches_tf_with_nested_elems_and_outputs():
     a, b = _rand(4, 3, seed=11), _rand(4, 2, seed=12)
 
     def build(tf):
-        fn = lambda e: (tf.reduce_sum(e[0]) * e[1], tf.cast(tf.argmax(e[0]), tf.int32))  # noqa: E731
+        fn = lambda e: (tf.reduce_sum(e[0]) * e[1], tf.cast(tf.argmax(e[0]), tf.int32))
         return tf.vectorized_map(fn, (tf.constant(a), tf.constant(b)))
 
     want = _tf_run(build)
@@ -463,3 +466,65 @@ def test_static_state_saving_rnn_saves_the_final_state_as_tf():
     np.testing.assert_allclose(got[1], got[0][1], rtol=1e-6)  # the final state was saved
     with pytest.raises(ValueError, match="state_name"):
         tw.nn.static_state_saving_rnn(_Cell(tw, w, u), [tw.constant(inputs[0])], Saver(tw), ("h", "c"))
+
+
+# --- sparse.bincount ---------------------------------------------------------------------------------------------
+_BINCOUNT_VALUES = np.array([[1, 1, 3, 7], [2, 2, 2, 0]], np.int32)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(),
+        dict(axis=-1),
+        dict(axis=-1, minlength=10),
+        dict(axis=-1, maxlength=3),
+        dict(minlength=4, maxlength=3),
+        dict(axis=-1, weights=np.arange(8, dtype=np.float64).reshape(2, 4) / 4),
+        dict(axis=-1, binary_output=True),
+    ],
+)
+def test_sparse_bincount_of_a_dense_tensor_matches_tf(kwargs):
+    want = _tf_run(lambda tf: tf.sparse.bincount(_BINCOUNT_VALUES, **kwargs))
+    got = _run(tw.sparse.bincount(_BINCOUNT_VALUES, **kwargs))
+    for field in ("indices", "values", "dense_shape"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
+    assert got.values.dtype == want.values.dtype
+
+
+def test_sparse_bincount_of_sparse_ragged_int64_and_empty_inputs_matches_tf():
+    indices, values = [[0, 1], [0, 3], [1, 0], [1, 2]], [4, 4, 2, 9]
+
+    def build(tf):
+        x = tf.SparseTensor(indices, values, [2, 5])
+        w = tf.SparseTensor(indices, [1.0, 2.0, 3.0, 4.0], [2, 5])
+        ragged = tf.RaggedTensor.from_row_splits(tf.constant([1, 1, 5, 2, 0]), tf.constant([0, 3, 5], tf.int64))
+        return [
+            tf.sparse.bincount(x, axis=-1, weights=w),
+            tf.sparse.bincount(x),
+            tf.sparse.bincount(ragged, axis=-1),
+            tf.sparse.bincount(np.array([5, 1, 5], np.int64), axis=-1),
+            tf.sparse.bincount(np.zeros([0], np.int32)),
+        ]
+
+    for got, want in zip(_run(build(tw)), _tf_run(build)):
+        for field in ("indices", "values", "dense_shape"):
+            np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
+        assert got.values.dtype == want.values.dtype
+
+
+def test_sparse_bincount_errors_as_tf():
+    v = _BINCOUNT_VALUES
+    cases = [
+        (ValueError, lambda tf: tf.sparse.bincount(v, axis=1)),
+        (ValueError, lambda tf: tf.sparse.bincount(v, weights=np.ones(v.shape, np.float32), binary_output=True)),
+        (ValueError, lambda tf: tf.sparse.bincount(v, weights=np.ones([3], np.float32))),
+        (TypeError, lambda tf: tf.sparse.bincount(np.array([1.0, 2.0]))),
+    ]
+    for error, build in cases:
+        assert _tf_raises(build) is error
+        with pytest.raises(error):
+            build(tw)
+    negative = tw.sparse.bincount(np.array([5, -1, 5]))
+    with pytest.raises(tw.errors.InvalidArgumentError, match="negative"):
+        _run(negative.values)

@@ -2,12 +2,8 @@
 `tf.conv2d_backprop_filter_v2` / `tf.conv2d_backprop_input_v2` (which take the filter or the input itself
 instead of its shape), composed of the Conv2D/Conv3D ops and their backprops."""
 
-from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import ops
-from tensorweave._src.ops import array_ops
-from tensorweave._src.ops import math_ops
-from tensorweave._src.ops import nn_ops
-from tensorweave._src.ops import nn_volume_ops
+from tensorweave._src.framework import dtypes, ops
+from tensorweave._src.ops import array_ops, math_ops, nn_ops, nn_volume_ops
 
 _CONV_TYPES = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32)
 
@@ -261,4 +257,3 @@ def conv2d_backprop_input_v2(
         return nn_ops.conv2d_backprop_input(
             _shape_of(x), f, dy, strides, padding, use_cudnn_on_gpu, data_format, dilations, name=scope
         )
-

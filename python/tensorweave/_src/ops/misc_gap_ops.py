@@ -3,13 +3,8 @@
 
 import contextlib
 
-from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import ops
-from tensorweave._src.framework import tensor_shape
-from tensorweave._src.ops import array_ops
-from tensorweave._src.ops import gen_ops
-from tensorweave._src.ops import gradients_impl
-from tensorweave._src.ops import variables
+from tensorweave._src.framework import dtypes, ops, tensor_shape
+from tensorweave._src.ops import array_ops, gen_ops, gradients_impl, variables
 
 # As TF: Timestamp has no gradient. GuaranteeConst has none registered at all: differentiating through it is a
 # LookupError, as in TF (tests/test_registry.py lists it among the ops TF leaves without a gradient).

@@ -4,13 +4,8 @@ while loop over the elements)."""
 
 import functools
 
-from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import ops
-from tensorweave._src.ops import array_nd_ops
-from tensorweave._src.ops import array_ops
-from tensorweave._src.ops import functional_ops
-from tensorweave._src.ops import gradients_impl
-from tensorweave._src.ops import math_ops
+from tensorweave._src.framework import dtypes, ops
+from tensorweave._src.ops import array_nd_ops, array_ops, functional_ops, gradients_impl, math_ops
 from tensorweave._src.ops import variables as variables_lib
 from tensorweave._src.util import nest
 
@@ -77,9 +72,7 @@ def recompute_grad(f):
         n = len(flat_result)
 
         def grad_fn(op, *result_grads):
-            dresult = [
-                g if g is not None else array_ops.zeros_like(r) for g, r in zip(result_grads[:n], flat_result)
-            ]
+            dresult = [g if g is not None else array_ops.zeros_like(r) for g, r in zip(result_grads[:n], flat_result)]
             with graph.name_scope("recompute_grad") as scope:
                 id_args = [_after(dresult[0], a) for a in args]
                 # f's variable scope (reused) for get_variable, this name scope for the recomputed ops.

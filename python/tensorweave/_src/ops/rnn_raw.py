@@ -2,23 +2,15 @@
 while_loop over TensorArrays) and `tf.nn.static_state_saving_rnn` (static_rnn whose state lives in a state
 saver between calls)."""
 
-from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import ops
-from tensorweave._src.framework import tensor_shape
-from tensorweave._src.ops import array_ops
-from tensorweave._src.ops import control_flow_ops
-from tensorweave._src.ops import math_ops
-from tensorweave._src.ops import rnn
-from tensorweave._src.ops import tensor_array_ops
+from tensorweave._src.framework import dtypes, ops, tensor_shape
+from tensorweave._src.ops import array_ops, control_flow_ops, math_ops, rnn, tensor_array_ops
 from tensorweave._src.ops import variables as variables_lib
 from tensorweave._src.util import nest
 
 
 def _assert_like_rnncell(cell_name, cell):
     """TypeError unless `cell` has what an RNNCell has (TF's rnn_cell_impl.assert_like_rnncell)."""
-    problems = [
-        f"'{attr}' property is missing" for attr in ("output_size", "state_size") if not hasattr(cell, attr)
-    ]
+    problems = [f"'{attr}' property is missing" for attr in ("output_size", "state_size") if not hasattr(cell, attr)]
     if not hasattr(cell, "zero_state") or not callable(cell.zero_state):
         problems.append("'zero_state' method is required")
     if not callable(cell):
@@ -76,9 +68,7 @@ def raw_rnn(cell, loop_fn, parallel_iterations=None, swap_memory=False, scope=No
     parallel_iterations = parallel_iterations or 32
     with variables_lib.variable_scope(scope or "rnn"):
         time = ops.convert_to_tensor(0, dtype=dtypes.int32)
-        elements_finished, next_input, initial_state, emit_structure, init_loop_state = loop_fn(
-            time, None, None, None
-        )
+        elements_finished, next_input, initial_state, emit_structure, init_loop_state = loop_fn(time, None, None, None)
         elements_finished = ops.convert_to_tensor(elements_finished, dtype=dtypes.bool)
         flat_input = [ops.convert_to_tensor(x) for x in nest.flatten(next_input)]
         next_input = nest.pack_sequence_as(next_input, flat_input)
