@@ -528,3 +528,39 @@ def test_sparse_bincount_errors_as_tf():
     negative = tw.sparse.bincount(np.array([5, -1, 5]))
     with pytest.raises(tw.errors.InvalidArgumentError, match="negative"):
         _run(negative.values)
+
+
+# --- train.ClusterDef / JobDef -----------------------------------------------------------------------------------
+def test_cluster_def_is_byte_compatible_with_tf_and_round_trips_through_cluster_spec():
+    tf1 = _tf1()
+    spec = {"worker": {0: "w0:2222", 3: "w3:2222"}, "ps": ["p0:2222", "p1:2222"]}
+    ours = tw.train.ClusterSpec(spec).as_cluster_def()
+    theirs = tf1.train.ClusterSpec(spec).as_cluster_def()
+    assert isinstance(ours, tw.train.ClusterDef)
+    assert [j.name for j in ours.job] == [j.name for j in theirs.job] == ["ps", "worker"]
+    assert tf1.train.ClusterDef.FromString(ours.SerializeToString()) == theirs
+    assert tw.train.ClusterDef.FromString(theirs.SerializeToString()) == ours
+    # A ClusterSpec from a ClusterDef, ours or TF's, is the same cluster.
+    assert tw.train.ClusterSpec(ours) == tw.train.ClusterSpec(theirs) == tw.train.ClusterSpec(spec)
+    assert tw.train.ClusterSpec(ours).task_address("worker", 3) == "w3:2222"
+    job = tw.train.JobDef(name="chief", tasks={0: "c:1"})
+    cluster = tw.train.ClusterDef(job=[job])
+    assert tf1.train.ClusterDef.FromString(cluster.SerializeToString()).job[0].tasks[0] == "c:1"
+    for bad in ("worker:2222", 42):
+        with pytest.raises(TypeError):
+            tw.train.ClusterSpec(bad)
+        with pytest.raises(TypeError):
+            tf1.train.ClusterSpec(bad)
+    with pytest.raises(TypeError):
+        tw.train.JobDef(name="w", tasks={0: 5})
+
+
+def test_sparse_module_has_tf1s_sparse_conditional_accumulator():
+    assert tw.sparse.SparseConditionalAccumulator is tw.SparseConditionalAccumulator
+    acc = tw.sparse.SparseConditionalAccumulator(tw.float32, shape=[3, 2])
+    apply = acc.apply_indexed_slices_grad(
+        tw.IndexedSlices(tw.constant([[1.0, 2.0]]), tw.constant([1], tw.int64), tw.constant([3, 2], tw.int64))
+    )
+    with tw.Session() as sess:
+        sess.run(apply)
+        assert sess.run(acc.num_accumulated()) == 1

@@ -130,12 +130,16 @@ _EXAMPLE_PROTOS = (
 
 
 def __getattr__(name):
-    # The protobuf classes (SaverDef; Example and its parts, byte-compatible with TensorFlow's) are loaded on
-    # first use, so that `import tensorweave` does not load protobuf.
+    # The protobuf classes (SaverDef; ClusterDef and JobDef; Example and its parts, byte-compatible with
+    # TensorFlow's) are loaded on first use, so that `import tensorweave` does not load protobuf.
     if name == "SaverDef":
         from tensorweave._src.framework.meta_graph_pb2 import SaverDef
 
         return SaverDef
+    if name in ("ClusterDef", "JobDef"):
+        from tensorweave._src.framework import cluster_pb2
+
+        return getattr(cluster_pb2, name)
     if name in _EXAMPLE_PROTOS:
         from tensorweave._src.framework import example_pb2
 
