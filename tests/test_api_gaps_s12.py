@@ -3,6 +3,8 @@ create_partitioned_variables, container, variable_creator_scope, conv, conv2d_ba
 recompute_grad, vectorized_map, nn.raw_rnn and nn.static_state_saving_rnn. Each is compared with TensorFlow
 (tf.compat.v1 in a graph, skipped where TF is not installed) or numpy, failure paths included."""
 
+import glob
+import os
 import time
 
 import numpy as np
@@ -564,3 +566,81 @@ def test_sparse_module_has_tf1s_sparse_conditional_accumulator():
     with tw.Session() as sess:
         sess.run(apply)
         assert sess.run(acc.num_accumulated()) == 1
+
+
+# --- train.Checkpoint / CheckpointManager (graph mode) -----------------------------------------------------------
+def _checkpoint_program(tf, directory):
+    """Variables, a list holding one of them again, an Adam optimizer: saved by Checkpoint and a manager."""
+    v = tf.Variable([1.0, 2.0], name="v")
+    w = tf.Variable([[3.0]], name="w")
+    loss = tf.reduce_sum(v * v) + tf.reduce_sum(w)
+    opt = tf.train.AdamOptimizer(0.1)
+    train = opt.minimize(loss)
+    ckpt = tf.train.Checkpoint(v=v, opt=opt, lst=[v, w])
+    return ckpt, train, v, w
+
+
+def test_checkpoint_keys_state_file_and_manager_numbering_match_tf(tmp_path):
+    results = {}
+    for label, tf in (("tf", _tf1()), ("tw", tw)):
+        directory = str(tmp_path / label)
+        with tf.Graph().as_default(), tf.Session() as sess:
+            ckpt, train, _, _ = _checkpoint_program(tf, directory)
+            sess.run(tf.global_variables_initializer())
+            sess.run(train)
+            path = ckpt.save(os.path.join(directory, "ck"))
+            keys = sorted(n for n, _ in tf.train.list_variables(path) if n != "_CHECKPOINTABLE_OBJECT_GRAPH")
+            state = open(os.path.join(directory, "checkpoint")).read()
+            manager = tf.train.CheckpointManager(ckpt, directory, max_to_keep=2)
+            saved = [manager.save(), manager.save(checkpoint_number=10), manager.save()]
+            results[label] = (
+                os.path.basename(path),
+                keys,
+                state,
+                [os.path.basename(p) for p in saved],
+                [os.path.basename(p) for p in manager.checkpoints],
+                sess.run(ckpt.save_counter),
+                sorted({os.path.basename(f).split(".")[0] for f in glob.glob(os.path.join(directory, "ckpt-*"))}),
+            )
+    assert results["tw"][:6] == results["tf"][:6]
+    assert results["tw"][6] == ["ckpt-10", "ckpt-4"]  # the manager deleted ckpt-2 (file names differ from TF's)
+
+
+def test_checkpoint_restores_by_object_path_into_renamed_variables(tmp_path):
+    prefix = str(tmp_path / "ck")
+    with tw.Graph().as_default(), tw.Session() as sess:
+        ckpt, train, v, w = _checkpoint_program(tw, None)
+        sess.run(tw.global_variables_initializer())
+        sess.run(train)
+        want = sess.run([v, w, ckpt.opt.get_slot(v, "m")])
+        path = ckpt.save(prefix)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        with tw.variable_scope("renamed"):
+            ckpt, train, v, w = _checkpoint_program(tw, None)
+        status = ckpt.restore(path)
+        status.assert_consumed()
+        status.run_restore_ops()
+        got = sess.run([v, w, ckpt.opt.get_slot(v, "m")])
+        assert v.name == "renamed/v:0" and sess.run(ckpt.save_counter) == 1
+        for g, w_ in zip(got, want):
+            np.testing.assert_array_equal(g, w_)
+        with pytest.raises(AssertionError):  # w has no value in a checkpoint of v alone
+            only_v = tw.train.Checkpoint(v=v).save(str(tmp_path / "only_v"))
+            tw.train.Checkpoint(v=v, w=w).restore(only_v).assert_consumed()
+        partial = tw.train.Checkpoint(v=v).restore(path)
+        with pytest.raises(AssertionError):  # the checkpoint has values nothing took
+            partial.assert_consumed()
+        partial.assert_existing_objects_matched()
+
+
+def test_checkpoint_errors_as_tf(tmp_path):
+    tf1 = _tf1()
+    for tf in (tf1, tw):
+        with tf.Graph().as_default():
+            with pytest.raises(ValueError, match="trackable"):
+                tf.train.Checkpoint(x=3)
+            ckpt = tf.train.Checkpoint(v=tf.Variable(1.0))
+            with pytest.raises(ValueError, match="max_to_keep"):
+                tf.train.CheckpointManager(ckpt, str(tmp_path), max_to_keep=0)
+            with pytest.raises(tf1.errors.NotFoundError if tf is tf1 else tw.errors.NotFoundError):
+                ckpt.restore(str(tmp_path / "missing")).run_restore_ops(tf.Session())

@@ -57,6 +57,7 @@ from tensorweave._src.training.checkpoint_management import get_checkpoint_mtime
 from tensorweave._src.training.checkpoint_management import remove_checkpoint
 from tensorweave._src.training.checkpoint_utils import NewCheckpointReader
 from tensorweave._src.training.coordinator import Coordinator
+from tensorweave._src.training.object_checkpoint import Checkpoint, CheckpointManager, CheckpointOptions
 from tensorweave._src.training.coordinator import LooperThread
 from tensorweave._src.training.input import batch
 from tensorweave._src.training.input import batch_join
