@@ -190,7 +190,7 @@ class Checkpoint:
       ...     ckpt = tw.train.Checkpoint(weights=w)
       ...     sess.run(w.initializer)
       ...     path = ckpt.save(prefix)
-      ...     sess.run(w.assign([0.0, 0.0]))
+      ...     _ = sess.run(w.assign([0.0, 0.0]))
       ...     ckpt.restore(path).run_restore_ops()
       ...     print(os.path.basename(path), sess.run(w))
       ckpt-1 [1. 2.]
