@@ -274,6 +274,22 @@ def test_conv_groups_channels_first_and_int32_match_per_group_tf_convolutions():
     np.testing.assert_array_equal(got, want)
 
 
+def test_conv_gradients_match_tf_conv2d_gradients():
+    x, w = _rand(2, 3, 5, 5, 2, seed=30), _rand(3, 3, 2, 4, seed=31)
+    dy = _rand(2, 3, 3, 3, 4, seed=32)
+
+    def build(tf):  # TF's Conv has no gradient: the oracle is conv2d over the merged batch dims
+        xt, wt = tf.constant(x), tf.constant(w)
+        y = tf.reshape(tf.nn.conv2d(tf.reshape(xt, [6, 5, 5, 2]), wt, [1, 2, 2, 1], "SAME"), [2, 3, 3, 3, 4])
+        return tf.gradients(y, [xt, wt], grad_ys=tf.constant(dy))
+
+    want = _tf_run(build)
+    xt, wt = tw.constant(x), tw.constant(w)
+    got = _run(tw.gradients(tw.conv(xt, wt, [1, 2, 2, 1], "SAME", batch_dims=2), [xt, wt], grad_ys=tw.constant(dy)))
+    for g, w_ in zip(got, want):
+        np.testing.assert_allclose(g, w_, rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -54,7 +54,8 @@ def conv(
     in_channels / groups, out_channels]: TF's Conv op. `strides` and `dilations` have N + 2 values (dilations
     [] means ones), `padding` is "SAME", "VALID" or "EXPLICIT" with `explicit_paddings` (2 per dim of the
     N + 2). Grouped convolutions (groups > 1) convolve each group of channels with its own slice of the
-    filter's output channels. int32 is computed in float64 (exact while the sums fit in int32).
+    filter's output channels. int32 is computed in float64 (exact while the sums fit in int32). Unlike
+    TF's Conv op (no registered gradient) it is differentiable: it is built of Conv2D/Conv3D.
 
     Example:
       >>> import numpy as np
