@@ -28,6 +28,10 @@ class ClusterSpec:
         if isinstance(cluster, ClusterSpec):
             self._spec = {job: dict(tasks) for job, tasks in cluster._spec.items()}
             return
+        if _is_cluster_def(cluster):
+            # TF's ClusterDef protocol buffer (tw.train.ClusterDef, or TensorFlow's own).
+            self._spec = {job.name: dict(sorted(job.tasks.items())) for job in cluster.job}
+            return
         if not isinstance(cluster, dict):
             raise TypeError(
                 "`cluster` must be a dictionary mapping one or more job names to lists of network addresses, "
@@ -131,9 +135,23 @@ class ClusterSpec:
         return [(job, i, a) for job, tasks in self._spec.items() for i, a in tasks.items()]
 
     def as_cluster_def(self):
-        """The cluster as TF's ClusterDef in JSON form: {"job": [{"name": ..., "tasks": {index: address}}]}
-        (tensorweave has no ClusterDef protocol buffer; this is its field layout)."""
-        return {"job": [{"name": job, "tasks": dict(tasks)} for job, tasks in self._spec.items()]}
+        """The cluster as a `tw.train.ClusterDef` protocol buffer (TF's, byte for byte): its jobs sorted by
+        name, each job's tasks by index."""
+        from tensorweave._src.framework import cluster_pb2  # protobuf loads on first use
+
+        cluster_def = cluster_pb2.ClusterDef()
+        for job, tasks in sorted(self._spec.items()):
+            job_def = cluster_def.job.add()
+            job_def.name = job
+            for index, address in sorted(tasks.items()):
+                job_def.tasks[index] = address
+        return cluster_def
+
+
+def _is_cluster_def(value):
+    """Whether `value` is a ClusterDef message (tensorweave's or TensorFlow's; no protobuf import here)."""
+    descriptor = getattr(value, "DESCRIPTOR", None)
+    return descriptor is not None and getattr(descriptor, "name", None) == "ClusterDef"
 
 
 def parse_address(address):

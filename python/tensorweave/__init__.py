@@ -544,6 +544,20 @@ from tensorweave._src.ops.control_flow_ops import while_loop  # noqa: E402
 from tensorweave._src.ops.tensor_array_ops import TensorArray  # noqa: E402
 from tensorweave._src.ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from tensorweave._src.training.gradient_clipping import clip_by_global_norm
+from tensorweave._src.ops.conv_nd_ops import (  # noqa: E402
+    conv,
+    conv2d_backprop_filter_v2,
+    conv2d_backprop_input_v2,
+)
+from tensorweave._src.ops.recompute_ops import recompute_grad, vectorized_map  # noqa: E402
+from tensorweave._src.ops.misc_gap_ops import (  # noqa: E402
+    container,
+    create_partitioned_variables,
+    guarantee_const,
+    required_space_to_batch_paddings,
+    timestamp,
+    variable_creator_scope,
+)
 from tensorweave._src.training.gradient_clipping import global_norm
 
 # Gradient functions register themselves when imported.

@@ -109,6 +109,7 @@ from tensorweave._src.ops.nn_volume_ops import (
     max_pool_with_argmax,
 )
 from tensorweave._src.ops.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn
+from tensorweave._src.ops.rnn_raw import raw_rnn, static_state_saving_rnn
 from tensorweave._src.ops.selection_ops import in_top_k, top_k
 
 # TF1's aliases.

@@ -36,3 +36,5 @@ from tensorweave._src.ops.sparse_ops import sparse_transpose as transpose  # noq
 
 matmul = sparse_dense_matmul
 from tensorweave._src.ops.sparse_ops import sparse_mask as mask  # noqa: F401
+from tensorweave._src.ops.sparse_bincount_ops import sparse_bincount as bincount  # noqa: E402, F401
+from tensorweave._src.ops.accumulator_ops import SparseConditionalAccumulator  # noqa: E402, F401

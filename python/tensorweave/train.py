@@ -57,6 +57,7 @@ from tensorweave._src.training.checkpoint_management import get_checkpoint_mtime
 from tensorweave._src.training.checkpoint_management import remove_checkpoint
 from tensorweave._src.training.checkpoint_utils import NewCheckpointReader
 from tensorweave._src.training.coordinator import Coordinator
+from tensorweave._src.training.object_checkpoint import Checkpoint, CheckpointManager, CheckpointOptions
 from tensorweave._src.training.coordinator import LooperThread
 from tensorweave._src.training.input import batch
 from tensorweave._src.training.input import batch_join
@@ -130,12 +131,16 @@ _EXAMPLE_PROTOS = (
 
 
 def __getattr__(name):
-    # The protobuf classes (SaverDef; Example and its parts, byte-compatible with TensorFlow's) are loaded on
-    # first use, so that `import tensorweave` does not load protobuf.
+    # The protobuf classes (SaverDef; ClusterDef and JobDef; Example and its parts, byte-compatible with
+    # TensorFlow's) are loaded on first use, so that `import tensorweave` does not load protobuf.
     if name == "SaverDef":
         from tensorweave._src.framework.meta_graph_pb2 import SaverDef
 
         return SaverDef
+    if name in ("ClusterDef", "JobDef"):
+        from tensorweave._src.framework import cluster_pb2
+
+        return getattr(cluster_pb2, name)
     if name in _EXAMPLE_PROTOS:
         from tensorweave._src.framework import example_pb2
 

@@ -299,6 +299,7 @@ class Graph:
         self._collections = {}
         self._finalized = False
         self._control_flow_context = None  # control_flow_ops' CondContext / WhileContext being built
+        self._container = ""  # Graph.container's name: the `container` attr of stateful ops made inside
         self.seed = None
         self._last_op_seed = 0
 
@@ -339,6 +340,10 @@ class Graph:
             attrs = dict(attrs) if attrs else {}
             for key, value in self._attr_scope_map.items():
                 attrs.setdefault(key, value)
+            if self._container and not attrs.get("container"):
+                op_def = self._op_def(op_type)
+                if op_def["is_stateful"] and any(a["name"] == "container" for a in op_def["attrs"]):
+                    attrs["container"] = self._container
             # As TF's op builder: an op taking a variable by reference is colocated with it, and the device
             # scopes around it do not apply (colocate_with resets them).
             colocation = list(self._colocation_stack)
@@ -519,6 +524,26 @@ class Graph:
             yield
         finally:
             self._attr_scope_map = saved
+
+    @contextlib.contextmanager
+    def container(self, container_name):
+        """Stateful ops made inside (variables, queues, readers, accumulators) live in the resource container
+        `container_name`: their `container` attr is set to it unless they set one (TF's Graph.container).
+
+        Example:
+          >>> import tensorweave as tw
+          >>> g = tw.Graph()
+          >>> with g.as_default(), g.container("experiment0"):
+          ...     v = tw.Variable([1.0], name="v")
+          >>> v.op.get_attr("container")
+          b'experiment0'
+        """
+        original = self._container
+        self._container = container_name
+        try:
+            yield self._container
+        finally:
+            self._container = original
 
     def _get_control_flow_context(self):
         """The control-flow context (cond branch, while body) new ops are created in, or None."""

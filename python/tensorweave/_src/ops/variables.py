@@ -19,7 +19,75 @@ from tensorweave._src.ops import state_ops
 GraphKeys = ops.GraphKeys
 
 
-class Variable:
+# TF1's keyword arguments of a variable's creation, as variable creators (`variable_creator_scope`) get them.
+_CREATOR_KWARGS = (
+    "initial_value",
+    "trainable",
+    "collections",
+    "validate_shape",
+    "caching_device",
+    "name",
+    "variable_def",
+    "dtype",
+    "expected_shape",
+    "import_scope",
+    "constraint",
+    "use_resource",
+    "synchronization",
+    "aggregation",
+    "shape",
+)
+
+
+def _creator_stack(graph):
+    """The graph's variable creators (`variable_creator_scope`), outermost first."""
+    stack = getattr(graph, "_tw_variable_creator_stack", None)
+    if stack is None:
+        stack = graph._tw_variable_creator_stack = []
+    return stack
+
+
+class _VariableMeta(type):
+    """`Variable(...)` goes through the default graph's variable creators, innermost first, as TF's
+    VariableMetaclass; the last of the chain makes the variable."""
+
+    def __call__(cls, *args, **kwargs):
+        creators = _creator_stack(ops.get_default_graph()) if cls is Variable else ()
+        if not creators:
+            return super().__call__(*args, **kwargs)
+        if len(args) > len(_CREATOR_KWARGS):
+            raise TypeError(f"Variable() takes at most {len(_CREATOR_KWARGS)} positional arguments")
+        for key, value in zip(_CREATOR_KWARGS, args):
+            if key in kwargs:
+                raise TypeError(f"Variable() got multiple values for argument '{key}'")
+            kwargs[key] = value
+        unknown = sorted(set(kwargs) - set(_CREATOR_KWARGS))
+        if unknown:
+            raise TypeError(f"Variable() got an unexpected keyword argument '{unknown[0]}'")
+        full = {key: kwargs.get(key) for key in _CREATOR_KWARGS}  # as TF1: trainable None means True
+        full["validate_shape"] = kwargs.get("validate_shape", True)
+        full["experimental_enable_variable_lifting"] = True
+        make = super().__call__
+
+        def default_creator(next_creator=None, **kw):
+            del next_creator
+            kw.pop("synchronization", None)
+            kw.pop("aggregation", None)
+            kw.pop("experimental_enable_variable_lifting", None)
+            if kw.get("trainable") is None:
+                kw["trainable"] = True
+            return make(**kw)
+
+        def chain(creator, next_creator):
+            return lambda **kw: creator(next_creator, **kw)
+
+        creator = default_creator
+        for outer in creators:
+            creator = chain(outer, creator)
+        return creator(**full)
+
+
+class Variable(metaclass=_VariableMeta):
     """A variable: a tensor whose value persists across `Session.run` calls.
 
     Example:
@@ -583,13 +651,20 @@ def _get_partitioned_variable(
     `_get_partitioned_variable`); each part's initializer gets its slice's shape and a `partition_info`."""
     from tensorweave._src.ops import partitioned_variables
 
+    value = initializer if isinstance(initializer, ops.Tensor) else None
+    if value is not None:
+        # As TF: a Tensor initializer is the whole variable's value (it gives the shape), sliced for each part.
+        shape = value.shape if shape is None else tensor_shape.as_shape(shape).merge_with(value.shape)
+        dtype = value.dtype
     if shape is None:
         raise ValueError(f"The shape of a new partitioned variable ({full_name}) must be given")
-    if not callable(initializer):
+    if value is None and not callable(initializer):
         raise ValueError(f"A partitioned variable ({full_name}) needs a callable initializer, got {initializer!r}")
 
     def make_part(part_name, part_shape, partition_info):
         def init():
+            if value is not None:
+                return array_ops.slice(value, partition_info.var_offset, part_shape)
             if isinstance(initializer, init_ops.Initializer):
                 return initializer(part_shape, dtype=dtype, partition_info=partition_info)
             return initializer(part_shape, dtype=dtype)
