@@ -187,6 +187,12 @@ def assert_equal_graph_def(actual, expected, checkpoint_v2=False, hash_table_sha
         raise AssertionError(f"Found unexpected node '{_summarize_node(first)}'")
 
 
+def _is_repeated(field):
+    if hasattr(field, "is_repeated"):  # protobuf >= 6 (`label` was removed)
+        return field.is_repeated
+    return field.label == field.LABEL_REPEATED
+
+
 def _align_close_floats(expected, actual, rtol):
     """Sets each float field of `actual` that is within `rtol` (relative to the larger magnitude) of the
     same field of `expected` to the expected value, so that a text comparison sees only real differences."""
@@ -195,8 +201,8 @@ def _align_close_floats(expected, actual, rtol):
     fd = descriptor.FieldDescriptor
     floats = (fd.CPPTYPE_FLOAT, fd.CPPTYPE_DOUBLE)
 
-    def close(a, b):
-        return a == b or abs(a - b) <= rtol * max(abs(a), abs(b))
+    def close(a, b):  # only values that differ are replaced (so no unset oneof member gets set)
+        return a != b and abs(a - b) <= rtol * max(abs(a), abs(b))
 
     for field in expected.DESCRIPTOR.fields:
         e_val, a_val = getattr(expected, field.name), getattr(actual, field.name)
@@ -208,7 +214,7 @@ def _align_close_floats(expected, actual, rtol):
                     _align_close_floats(e_val[key], a_val[key], rtol)
                 elif value_field.cpp_type in floats and close(e_val[key], a_val[key]):
                     a_val[key] = e_val[key]
-        elif field.label == fd.LABEL_REPEATED:
+        elif _is_repeated(field):
             for i in range(min(len(e_val), len(a_val))):
                 if field.cpp_type == fd.CPPTYPE_MESSAGE:
                     _align_close_floats(e_val[i], a_val[i], rtol)
@@ -218,7 +224,8 @@ def _align_close_floats(expected, actual, rtol):
             if expected.HasField(field.name) and actual.HasField(field.name):
                 _align_close_floats(e_val, a_val, rtol)
         elif field.cpp_type in floats and close(e_val, a_val):
-            setattr(actual, field.name, e_val)
+            if field.containing_oneof is None or actual.HasField(field.name):
+                setattr(actual, field.name, e_val)
 
 
 class _CheckedThread:

@@ -92,8 +92,15 @@ def _numeric_jacobian(x, x_shape, x_data, y, y_shape, delta, extra_feed_dict):
     return jacobian
 
 
+def _check_dtypes(x, y):
+    for t, what in ((x, "x"), (y, "y")):
+        if dtypes.as_dtype(t.dtype).base_dtype.name not in _ALLOWED:
+            raise TypeError(f"Don't support type {t.dtype.name} for {what} ({t.name}): a floating dtype is needed")
+
+
 def _dx_and_dy(x, y, y_shape):
     """The gradient of y with respect to x for a fed upstream gradient dy (a constant that is fed)."""
+    _check_dtypes(x, y)
     with x.graph.as_default():
         dy = constant_op.constant(1.0, shape=y_shape, dtype=y.dtype)
         grads = gradients_impl.gradients(y, x, array_ops.identity(dy))
@@ -103,9 +110,6 @@ def _dx_and_dy(x, y, y_shape):
 
 
 def _one_gradient(x, x_shape, dx, y, y_shape, dy, x_init_value, delta, extra_feed_dict):
-    for t, what in ((x, "x"), (y, "y")):
-        if dtypes.as_dtype(t.dtype).base_dtype.name not in _ALLOWED:
-            raise TypeError(f"Don't support type {t.dtype.name} for {what} ({t.name}): a floating dtype is needed")
     if x_init_value is not None:
         x_data = np.asarray(x_init_value)
         if list(x_shape) != list(x_data.shape):
