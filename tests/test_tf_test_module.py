@@ -36,9 +36,11 @@ class SquareTest(tw.test.TestCase):
         self.assertIs(s1, s2)
         with self.test_session() as s3:
             self.assertIs(s1, s3)
-        with self.assertRaisesRegex(ValueError, "config used to get the cached session"):
-            with self.cached_session(config=tw.ConfigProto()):
-                pass
+        with (
+            self.assertRaisesRegex(ValueError, "config used to get the cached session"),
+            self.cached_session(config=tw.ConfigProto()),
+        ):
+            pass
 
     def testSessionWithGraph(self):
         g = tw.Graph()
@@ -383,3 +385,51 @@ def test_benchmark_reports(tmp_path, monkeypatch):
     assert entry["iters"] == 3 and entry["wall_time"] == values["wall_time"]
     with pytest.raises(TypeError, match="extras must be a dict"):
         MatmulBenchmark().report_benchmark(name="x", extras=[1])
+
+
+_SCRIPT = """
+import tensorweave as tw
+
+
+class MainTest(tw.test.TestCase):
+    def testPasses(self):
+        self.assertAllEqual(self.evaluate(tw.constant([1, 2]) + 1), [2, 3])
+
+    def testFails(self):
+        self.assertAllClose(self.evaluate(tw.constant(1.0)), 2.0)
+
+
+if __name__ == "__main__":
+    tw.test.main()
+"""
+
+
+def test_main_runs_the_calling_module(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "main_script_test.py"
+    script.write_text(_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 1, run.stderr
+    assert "Ran 3 tests" in run.stderr  # two tests and the skipped test_session helper
+    assert "FAILED (failures=1, skipped=1)" in run.stderr and "not close lhs = 1.0" in run.stderr
+
+
+def test_main_benchmarks_flag_runs_matching_benchmarks():
+    from tensorweave._src.platform import benchmark
+
+    calls = []
+
+    class FlagBenchmark(tw.test.Benchmark):
+        def benchmarkOne(self):
+            calls.append("one")
+
+        def benchmarkTwo(self):
+            calls.append("two")
+
+    argv = ["prog", "--benchmarks=FlagBenchmark.benchmarkTw"]
+    assert benchmark.run_benchmarks_from_argv(argv) and argv == ["prog"]
+    assert calls == ["two"]
+    assert not benchmark.run_benchmarks_from_argv(["prog"])

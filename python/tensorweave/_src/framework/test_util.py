@@ -223,9 +223,12 @@ def _align_close_floats(expected, actual, rtol):
         elif field.cpp_type == fd.CPPTYPE_MESSAGE:
             if expected.HasField(field.name) and actual.HasField(field.name):
                 _align_close_floats(e_val, a_val, rtol)
-        elif field.cpp_type in floats and close(e_val, a_val):
-            if field.containing_oneof is None or actual.HasField(field.name):
-                setattr(actual, field.name, e_val)
+        elif (
+            field.cpp_type in floats
+            and close(e_val, a_val)
+            and (field.containing_oneof is None or actual.HasField(field.name))
+        ):
+            setattr(actual, field.name, e_val)
 
 
 class _CheckedThread:
@@ -294,7 +297,7 @@ class TestCase(unittest.TestCase):
       True
     """
 
-    def __init__(self, methodName="runTest"):  # noqa: N803 - unittest's name
+    def __init__(self, methodName="runTest"):
         super().__init__(methodName)
         self._threads = []
         self._tempdir = None
@@ -303,7 +306,7 @@ class TestCase(unittest.TestCase):
         self._cached_config = None
         self._cached_force_gpu = False
 
-    def setUp(self):  # noqa: N802 - unittest's name
+    def setUp(self):
         super().setUp()
         self._clear_cached_session()
         random.seed(random_seed.DEFAULT_GRAPH_SEED)
@@ -315,7 +318,7 @@ class TestCase(unittest.TestCase):
         if self.id().endswith(".test_session"):  # the session helper below, not a test
             self.skipTest("Not a test.")
 
-    def tearDown(self):  # noqa: N802 - unittest's name
+    def tearDown(self):
         for thread in self._threads:
             thread.check_termination()
         self._clear_cached_session()
@@ -381,9 +384,11 @@ class TestCase(unittest.TestCase):
         """A new session, closed at the end of the `with`, that is the default session and whose graph is
         the default graph inside it. `force_gpu` pins ops to the GPU (no soft placement); `use_gpu=False`
         pins them to the CPU."""
-        with self._create_session(graph, config, force_gpu) as sess:
-            with self._constrain_devices_and_set_default(sess, use_gpu, force_gpu):
-                yield sess
+        with (
+            self._create_session(graph, config, force_gpu) as sess,
+            self._constrain_devices_and_set_default(sess, use_gpu, force_gpu),
+        ):
+            yield sess
 
     @contextlib.contextmanager
     def cached_session(self, graph=None, config=None, use_gpu=True, force_gpu=False):
@@ -420,7 +425,7 @@ class TestCase(unittest.TestCase):
                 return sess.run(tensors)
         return sess.run(tensors)
 
-    def checkedThread(self, target, args=None, kwargs=None):  # noqa: N802 - TF's name
+    def checkedThread(self, target, args=None, kwargs=None):
         """A thread wrapper whose `join()` fails the test if `target` raised; every one must be joined
         before the test ends."""
         thread = _CheckedThread(self, target, args, kwargs)
@@ -433,12 +438,12 @@ class TestCase(unittest.TestCase):
             return self.evaluate((a, b))
         return a, b
 
-    def _GetNdArray(self, a):  # noqa: N802 - TF's name
+    def _GetNdArray(self, a):
         if misc_api.is_tensor(a):
             a = self.evaluate(a)
         return _nd_array(a)
 
-    def _assertArrayLikeAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):  # noqa: N802
+    def _assertArrayLikeAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):
         a, b = self.evaluate_if_both_tensors(a, b)
         a, b = self._GetNdArray(a), self._GetNdArray(b)
         if a.shape != b.shape and (b.ndim <= 3 or b.size < 500):
@@ -463,7 +468,7 @@ class TestCase(unittest.TestCase):
         msgs.append(f"dtype = {a.dtype}, shape = {a.shape}")
         np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg="\n".join(map(str, msgs)), equal_nan=True)
 
-    def _assertAllCloseRecursive(self, a, b, rtol=1e-6, atol=1e-6, path=None, msg=None):  # noqa: N802
+    def _assertAllCloseRecursive(self, a, b, rtol=1e-6, atol=1e-6, path=None, msg=None):
         path = path or []
         path_str = ("[" + "][".join(str(p) for p in path) + "]") if path else ""
         msg = msg if msg else ""
@@ -519,13 +524,13 @@ class TestCase(unittest.TestCase):
                 e.args = ((str(e.args[0]) if e.args else "") + " : " + note,) + e.args[1:]
                 raise
 
-    def assertAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):  # noqa: N802
+    def assertAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):
         """Asserts that two (possibly nested: dict, namedtuple, tuple, list) structures of arrays or tensors
         are elementwise close: |a - b| <= atol + rtol * |b|. A failure names the mismatched elements; a
         structure mismatch is a ValueError."""
         self._assertAllCloseRecursive(a, b, rtol=rtol, atol=atol, msg=msg)
 
-    def assertAllCloseAccordingToType(  # noqa: N802
+    def assertAllCloseAccordingToType(
         self,
         a,
         b,
@@ -552,7 +557,7 @@ class TestCase(unittest.TestCase):
             rtol, atol = max(rtol, bfloat16_rtol), max(atol, bfloat16_atol)
         self.assertAllClose(a, b, rtol=rtol, atol=atol, msg=msg)
 
-    def assertNotAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):  # noqa: N802
+    def assertNotAllClose(self, a, b, rtol=1e-6, atol=1e-6, msg=None):
         """Asserts that a and b are not close at every element."""
         try:
             self.assertAllClose(a, b, rtol=rtol, atol=atol, msg=msg)
@@ -560,7 +565,7 @@ class TestCase(unittest.TestCase):
             return
         raise AssertionError(f"The two values are close at all elements. {msg or ''}")
 
-    def assertAllEqual(self, a, b, msg=None):  # noqa: N802
+    def assertAllEqual(self, a, b, msg=None):
         """Asserts that two arrays or tensors have the same shape and values (NaN equals NaN)."""
         msg = msg if msg else ""
         a, b = self.evaluate_if_both_tensors(a, b)
@@ -594,7 +599,7 @@ class TestCase(unittest.TestCase):
             a, b = as_bytes(a), as_bytes(b)
         np.testing.assert_array_equal(a, b, err_msg="\n".join(msgs))
 
-    def assertNotAllEqual(self, a, b, msg=None):  # noqa: N802
+    def assertNotAllEqual(self, a, b, msg=None):
         """Asserts that a and b differ somewhere."""
         try:
             self.assertAllEqual(a, b)
@@ -602,22 +607,22 @@ class TestCase(unittest.TestCase):
             return
         raise AssertionError(f"The two values are equal at all elements. {msg or ''}")
 
-    def assertAllGreater(self, a, comparison_target):  # noqa: N802
+    def assertAllGreater(self, a, comparison_target):
         """Asserts that every element of a is > comparison_target."""
         a, comparison_target = self.evaluate_if_both_tensors(a, comparison_target)
         self.assertGreater(np.min(self._GetNdArray(a)), comparison_target)
 
-    def assertAllLess(self, a, comparison_target):  # noqa: N802
+    def assertAllLess(self, a, comparison_target):
         """Asserts that every element of a is < comparison_target."""
         a, comparison_target = self.evaluate_if_both_tensors(a, comparison_target)
         self.assertLess(np.max(self._GetNdArray(a)), comparison_target)
 
-    def assertAllGreaterEqual(self, a, comparison_target):  # noqa: N802
+    def assertAllGreaterEqual(self, a, comparison_target):
         """Asserts that every element of a is >= comparison_target."""
         a, comparison_target = self.evaluate_if_both_tensors(a, comparison_target)
         self.assertGreaterEqual(np.min(self._GetNdArray(a)), comparison_target)
 
-    def assertAllLessEqual(self, a, comparison_target):  # noqa: N802
+    def assertAllLessEqual(self, a, comparison_target):
         """Asserts that every element of a is <= comparison_target."""
         a, comparison_target = self.evaluate_if_both_tensors(a, comparison_target)
         self.assertLessEqual(np.max(self._GetNdArray(a)), comparison_target)
@@ -632,9 +637,7 @@ class TestCase(unittest.TestCase):
             lines.append(prefix + "...")
         return lines
 
-    def assertAllInRange(  # noqa: N802
-        self, target, lower_bound, upper_bound, open_lower_bound=False, open_upper_bound=False
-    ):
+    def assertAllInRange(self, target, lower_bound, upper_bound, open_lower_bound=False, open_upper_bound=False):
         """Asserts that every element of target is in [lower_bound, upper_bound] (an end is open when its
         `open_*` is True); NaNs and non-numeric dtypes fail."""
         target = self._GetNdArray(target)
@@ -662,34 +665,34 @@ class TestCase(unittest.TestCase):
                 + "\n".join(self._format_subscripts(violations, target))
             )
 
-    def assertAllInSet(self, target, expected_set):  # noqa: N802
+    def assertAllInSet(self, target, expected_set):
         """Asserts that every element of target is in expected_set (a list, tuple or set)."""
         target = self._GetNdArray(target)
         diff = np.setdiff1d(target.flatten(), list(expected_set))
         if np.size(diff):
             raise AssertionError(f"{np.size(diff)} unique element(s) are not in the set {expected_set}: {diff}")
 
-    def assertArrayNear(self, farray1, farray2, err, msg=None):  # noqa: N802
+    def assertArrayNear(self, farray1, farray2, err, msg=None):
         """Asserts that two float sequences have the same length and each pair is within err."""
         self.assertEqual(len(farray1), len(farray2), msg=msg)
         for f1, f2 in zip(farray1, farray2):
             self.assertNear(float(f1), float(f2), err, msg=msg)
 
-    def assertNear(self, f1, f2, err, msg=None):  # noqa: N802
+    def assertNear(self, f1, f2, err, msg=None):
         """Asserts that |f1 - f2| <= err (equal infinities pass)."""
         f1, f2 = np.squeeze(f1), np.squeeze(f2)
         if f1 != f2:
             diff = math.fabs(f1 - f2)
             self.assertTrue(
                 diff <= err,
-                "%f != %f +/- %f (difference: %g)%s" % (f1, f2, err, diff, f" ({msg})" if msg is not None else ""),
+                f"{f1:f} != {f2:f} +/- {err:f} (difference: {diff:g})" + (f" ({msg})" if msg is not None else ""),
             )
 
-    def assertNDArrayNear(self, ndarray1, ndarray2, err, msg=None):  # noqa: N802
+    def assertNDArrayNear(self, ndarray1, ndarray2, err, msg=None):
         """Asserts that two arrays are elementwise within err."""
         self.assertTrue(np.linalg.norm(ndarray1 - ndarray2) < err, msg=msg)
 
-    def assertShapeEqual(self, input_a, input_b, msg=None):  # noqa: N802
+    def assertShapeEqual(self, input_a, input_b, msg=None):
         """Asserts that two numpy arrays or tensors (their static shapes) have the same shape."""
         kinds = (np.ndarray, np.generic, ops.Tensor)
         for name, value in (("input_a", input_a), ("input_b", input_b)):
@@ -701,17 +704,17 @@ class TestCase(unittest.TestCase):
         shape_b = input_b.get_shape().as_list() if isinstance(input_b, ops.Tensor) else input_b.shape
         self.assertAllEqual(shape_a, shape_b, msg=msg)
 
-    def assertDTypeEqual(self, target, expected_dtype):  # noqa: N802
+    def assertDTypeEqual(self, target, expected_dtype):
         """Asserts that target's (numpy) dtype is expected_dtype."""
         self.assertEqual(self._GetNdArray(target).dtype, expected_dtype)
 
-    def assertDeviceEqual(self, device1, device2, msg=None):  # noqa: N802
+    def assertDeviceEqual(self, device1, device2, msg=None):
         """Asserts that two device names or DeviceSpecs name the same device ("/cpu:0" == "/device:CPU:0")."""
         device1 = device_spec.canonical_name(device1)
         device2 = device_spec.canonical_name(device2)
         self.assertEqual(device1, device2, f"Devices {device1} and {device2} are not equal. {msg}")
 
-    def assertStartsWith(self, actual, expected_start, msg=None):  # noqa: N802
+    def assertStartsWith(self, actual, expected_start, msg=None):
         """Asserts that actual.startswith(expected_start)."""
         if not actual.startswith(expected_start):
             fail_msg = f"{actual!r} does not start with {expected_start!r}"
@@ -720,7 +723,7 @@ class TestCase(unittest.TestCase):
 
     # --- errors ---------------------------------------------------------------------------------------
     @contextlib.contextmanager
-    def assertRaisesWithPredicateMatch(self, exception_type, expected_err_re_or_predicate):  # noqa: N802
+    def assertRaisesWithPredicateMatch(self, exception_type, expected_err_re_or_predicate):
         """A context manager that expects an `exception_type` whose message matches the regex (re.search;
         for an OpError, its message followed by "Caused by: <op name>") or satisfies the predicate."""
         if callable(expected_err_re_or_predicate):
@@ -743,13 +746,13 @@ class TestCase(unittest.TestCase):
             if not isinstance(e, exception_type) or not predicate(e):
                 raise AssertionError(f"Exception of type {type(e)}: {e}") from e
 
-    def assertRaisesOpError(self, expected_err_re_or_predicate):  # noqa: N802
+    def assertRaisesOpError(self, expected_err_re_or_predicate):
         """A context manager that expects a `tw.errors.OpError` (a failed run) matching the regex or
         predicate."""
         return self.assertRaisesWithPredicateMatch(errors.OpError, expected_err_re_or_predicate)
 
     # --- protos ---------------------------------------------------------------------------------------
-    def assertProtoEquals(self, expected_message_maybe_ascii, validate_message, msg=None, relative_tolerance=None):  # noqa: N802
+    def assertProtoEquals(self, expected_message_maybe_ascii, validate_message, msg=None, relative_tolerance=None):
         """Asserts that a protobuf message equals the expected one (a message of the same type, or its
         text format); with `relative_tolerance`, float fields need only be that close."""
         from google.protobuf import message as message_lib
