@@ -132,6 +132,28 @@ class SquareTest(tw.test.TestCase):
         with self.assertRaises(AssertionError):
             self.assertProtoEquals(text, node)  # attrs missing from the text
 
+    def testDevicePinning(self):
+        with self.session(use_gpu=False):
+            c = tw.constant(1.0) + 1.0
+            self.assertDeviceEqual(c.device, "/cpu:0")
+            self.assertEqual(c.eval(), 2.0)
+        if tw.test.is_gpu_available():
+            return
+        with self.session(force_gpu=True):  # no soft placement: no GPU is an error, as in TF
+            c = tw.constant(1.0) + 1.0
+            self.assertDeviceEqual(c.device, "/gpu:0")
+            with self.assertRaisesOpError("Cannot assign a device for operation"):
+                c.eval()
+
+    def testComputeGradientOfConstant(self):
+        # TF1 kernel tests differentiate with respect to a constant, which compute_gradient feeds.
+        x_np = np.array([0.2, 0.5, -0.3])
+        with self.cached_session():
+            x = tw.constant(x_np, shape=[3])
+            jacob_t, jacob_n = tw.test.compute_gradient(x, [3], tw.tanh(x), [3], x_init_value=x_np)
+        self.assertAllClose(jacob_t, np.diag(1 - np.tanh(x_np) ** 2), rtol=1e-12, atol=1e-12)
+        self.assertAllClose(jacob_n, jacob_t, rtol=1e-6, atol=1e-6)
+
     def testComputeGradientError(self):
         x = tw.placeholder(tw.float64, [2, 3])
         y = tw.reduce_sum(tw.tanh(x) * x, axis=1)
