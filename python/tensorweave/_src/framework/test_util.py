@@ -58,7 +58,7 @@ def get_temp_dir():
     global _temp_dir
     if _temp_dir is None:
         script = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "tensorweave_test"
-        prefix = re.sub(r"\.py$", "", script) + "_"
+        prefix = re.sub(r"[^A-Za-z0-9_.]", "", re.sub(r"\.py$", "", script)) + "_"
         root = os.environ.get("TEST_TMPDIR") or tempfile.gettempdir()
         os.makedirs(root, exist_ok=True)
         _temp_dir = tempfile.mkdtemp(prefix=prefix, dir=root)
