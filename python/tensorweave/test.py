@@ -11,14 +11,14 @@ Example:
 
 from tensorweave._src.client.device_lib import gpu_device_name
 from tensorweave._src.client.device_lib import is_gpu_available
-from tensorweave._src.framework.test_util import TestCase
-from tensorweave._src.framework.test_util import assert_equal_graph_def
-from tensorweave._src.framework.test_util import get_temp_dir
-from tensorweave._src.framework.test_util import is_built_with_cuda
-from tensorweave._src.framework.test_util import is_built_with_gpu_support
-from tensorweave._src.framework.test_util import is_built_with_rocm
-from tensorweave._src.framework.test_util import is_built_with_xla
-from tensorweave._src.framework.test_util import main
+from tensorweave._src.framework.testing import TestCase
+from tensorweave._src.framework.testing import assert_equal_graph_def
+from tensorweave._src.framework.testing import get_temp_dir
+from tensorweave._src.framework.testing import is_built_with_cuda
+from tensorweave._src.framework.testing import is_built_with_gpu_support
+from tensorweave._src.framework.testing import is_built_with_rocm
+from tensorweave._src.framework.testing import is_built_with_xla
+from tensorweave._src.framework.testing import main
 from tensorweave._src.ops.gradient_checker import compute_gradient
 from tensorweave._src.ops.gradient_checker import compute_gradient_error
 from tensorweave._src.platform.benchmark import Benchmark

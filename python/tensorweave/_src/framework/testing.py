@@ -1,4 +1,5 @@
-"""TF1's `tf.test.TestCase` and friends, in graph mode on tensorweave's Session.
+"""TF1's `tf.test.TestCase` and friends, in graph mode on tensorweave's Session (TF's test_util.py; named so
+that pytest, which collects test_*.py, does not take this module for a test file).
 
 A test class written for TF1 (`class FooTest(tf.test.TestCase)`, `with self.cached_session():`, `x.eval()`,
 `self.evaluate(...)`, `self.assertAllClose(...)`) runs unchanged against `tw.test.TestCase`: each test starts
