@@ -105,10 +105,15 @@ INCLUDE = [
     "test_group_normalization",
     "test_mvn",
     "test_lpnormalization",
+    "test_l1normalization",
+    "test_l2normalization",
     "test_lrn",
     "test_sce",
     "test_nllloss",
     "test_einsum",
+    "test_edge_pad",
+    "test_reflect_pad",
+    "test_wrap_pad",
     "test_constantofshape",
     "test_cumprod",
     "test_cumsum",
@@ -267,9 +272,6 @@ def _converter_refuses(why, match):
     return Excluded(why, ConversionError, match)
 
 
-_ONE_D_MATMUL = _converter_refuses(
-    "1-D MatMul operands: BATCH_MATMUL needs rank >= 2", r"1-D MatMul operands are not supported by BATCH_MATMUL"
-)
 _TRAINING_BATCH_NORM = _converter_refuses(
     "training-mode batch norm is not an inference op", r"training mode batch normalization cannot run at inference"
 )
@@ -285,9 +287,6 @@ EXCLUDE = {
     },
     **_cast_exclusions(),
     # Ops outside the lite op set.
-    "test_matmul_1d_1d": _ONE_D_MATMUL,
-    "test_matmul_1d_3d": _ONE_D_MATMUL,
-    "test_matmul_4d_1d": _ONE_D_MATMUL,
     "test_batchnorm_epsilon_training_mode": _TRAINING_BATCH_NORM,
     "test_batchnorm_example_training_mode": _TRAINING_BATCH_NORM,
     "test_reshape_allowzero_reordered": _converter_refuses(
@@ -519,6 +518,9 @@ CONSTANT_PARAMETERS = [
     "test_batchnorm",
     "test_clip",
     "test_constant_pad",
+    "test_edge_pad",
+    "test_reflect_pad",
+    "test_wrap_pad",
     "test_basic_conv",
     "test_conv_with",
     "test_convtranspose",
