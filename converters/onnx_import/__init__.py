@@ -39,6 +39,8 @@ The modules, in the order a model meets them:
   quant_ops.py    importers: QuantizeLinear, DequantizeLinear,
                   DynamicQuantizeLinear, MatMulInteger, QLinearMatMul,
                   ConvInteger, QLinearConv
+  composite_ops.py  importers of ops lowered to several lite ops:
+                  RotaryEmbedding, DFT, CenterCropPad
   conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
                   LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
 
@@ -59,6 +61,7 @@ Example:
 from converters.onnx_import import (  # noqa: F401
     array_ops,
     attention_norm_ops,
+    composite_ops,
     conv_pool_ops,
     elementwise_ops,
     index_ops,

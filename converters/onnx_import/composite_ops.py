@@ -1,0 +1,270 @@
+"""Importers of ops lowered to several existing lite ops (no lite op of
+their own): RotaryEmbedding, DFT and CenterCropPad.
+
+RotaryEmbedding is linear along the head dim: out = x * C + x[perm] * S with
+per-position tables C, S built from the (constant) cos/sin caches, and
+perm the constant index swap of the rotated halves (or pairs); a GATHER of
+the tables by position_ids, a GATHER of x by perm, two MULs and an ADD.
+DFT of a static length is a product with constant cosine and sine matrices
+(BATCH_MATMUL); CenterCropPad is a STRIDED_SLICE and/or a PAD.
+"""
+
+import numpy as np
+
+from converters.errors import NodeError as _NodeError
+from converters.onnx_import.context import attrs, imports
+
+
+def _reshape(ctx, src, shape, name, like, dtype=np.float32):
+    """A RESHAPE of twl tensor `src` to `shape` (the batch inferred when the
+    ONNX tensor `like`'s first dim is symbolic)."""
+    sig = ctx.batch_signature(like, shape)
+    target = [-1] + list(shape[1:]) if sig else list(shape)
+    out = ctx.builder.add_tensor(name, list(shape), dtype, sig)
+    dims = ctx.constant(f"{name}/shape", np.array(target, np.int32))
+    ctx.builder.add_op("RESHAPE", [src, dims], [out])
+    return out
+
+
+def _rotary_tables(cos, sin, head, rot, interleaved):
+    """(perm [head], C [..., head], S [..., head]) of caches [..., rot/2]."""
+    half = rot // 2
+    j = np.arange(head)
+    perm = j.copy()
+    lead = cos.shape[:-1]
+    c = np.ones(lead + (head,), np.float32)
+    s = np.zeros(lead + (head,), np.float32)
+    if interleaved:
+        perm[0:rot:2], perm[1:rot:2] = j[1:rot:2], j[0:rot:2]
+        c[..., 0:rot:2] = c[..., 1:rot:2] = cos
+        s[..., 0:rot:2], s[..., 1:rot:2] = -sin, sin
+    else:
+        perm[:half], perm[half:rot] = j[half:rot], j[:half]
+        c[..., :half] = c[..., half:rot] = cos
+        s[..., :half], s[..., half:rot] = -sin, sin
+    return perm.astype(np.int32), c, s
+
+
+@imports("RotaryEmbedding")
+def _rotary_embedding(ctx, node):
+    a = attrs(node)
+    x, out = node.input[0], node.output[0]
+    if ctx.dtype(x) != np.float32:
+        raise _NodeError(f"input is {np.dtype(ctx.dtype(x))}; the lowering computes in float32")
+    shape = list(ctx.shape(x))
+    if len(shape) == 4:
+        batch, heads, seq, head = shape
+        view = shape  # [B, H, S, D]; the tables broadcast as [B, 1, S, D]
+    elif len(shape) == 3:
+        heads = int(a.get("num_heads", 0))
+        if heads <= 0 or shape[2] % heads:
+            raise _NodeError(f"a 3-D input needs num_heads dividing its hidden size {shape[2]} (num_heads {heads})")
+        batch, seq, head = shape[0], shape[1], shape[2] // heads
+        view = [batch, seq, heads, head]  # the tables broadcast as [B, S, 1, D]
+    else:
+        raise _NodeError(f"input of rank {len(shape)}; RotaryEmbedding takes rank 3 or 4")
+    rot = int(a.get("rotary_embedding_dim", 0)) or head
+    if rot % 2 or rot > head:
+        raise _NodeError(f"rotary_embedding_dim {rot} must be even and at most the head size {head}")
+    cos = ctx.const(node.input[1])
+    sin = ctx.const(node.input[2])
+    if cos is None or sin is None:
+        raise _NodeError("cos_cache and sin_cache must be constants")
+    if cos.shape != sin.shape or cos.shape[-1:] != (rot // 2,):
+        raise _NodeError(f"caches {list(cos.shape)} and {list(sin.shape)}: their last dim must be {rot // 2}")
+    positions = node.input[3] if len(node.input) > 3 and node.input[3] else None
+    if positions is None and (cos.ndim != 3 or list(cos.shape[:2]) != [batch, seq]):
+        raise _NodeError(f"without position_ids the caches must be [{batch}, {seq}, {rot // 2}], not {list(cos.shape)}")
+    if positions is not None and cos.ndim != 2:
+        raise _NodeError(f"with position_ids the caches must be 2-D, not {list(cos.shape)}")
+    perm, c, s = _rotary_tables(
+        cos.astype(np.float32), sin.astype(np.float32), head, rot, bool(a.get("interleaved", 0))
+    )
+    table_shape = [batch, 1, seq, head] if len(shape) == 4 else [batch, seq, 1, head]
+    pos = ctx.const(positions) if positions is not None else None
+    if positions is not None and pos is not None:
+        if pos.min() < 0 or pos.max() >= len(c):
+            raise _NodeError(f"position_ids outside [0, {len(c)})")
+        c, s = c[pos], s[pos]
+        positions = None
+    if positions is None:
+        tables = [
+            ctx.constant(f"{out}/{w}", np.ascontiguousarray(t.reshape(table_shape)))
+            for w, t in (("cos", c), ("sin", s))
+        ]
+    else:
+        if ctx.dtype(positions) not in (np.int32, np.int64):
+            raise _NodeError(f"position_ids are {np.dtype(ctx.dtype(positions))}, not int32 or int64")
+        tables = []
+        for w, t in (("cos", c), ("sin", s)):
+            g = ctx.intermediate(f"{out}/{w}_rows", [batch, seq, head], np.float32, like=x)
+            options = ("GatherOptions", {"axis": 0})
+            ctx.builder.add_op("GATHER", [ctx.constant(f"{out}/{w}", t), ctx.plain(positions)], [g], options)
+            tables.append(_reshape(ctx, g, table_shape, f"{out}/{w}_table", x))
+    src = ctx.plain(x)
+    if view != shape:
+        src = _reshape(ctx, src, view, f"{out}/heads", x)
+    swapped = ctx.intermediate(f"{out}/swapped", view, np.float32, like=x)
+    idx = ctx.constant(f"{out}/perm", perm)
+    ctx.builder.add_op("GATHER", [src, idx], [swapped], ("GatherOptions", {"axis": 3}))
+    products = []
+    for w, operand, table in (("x_cos", src, tables[0]), ("swapped_sin", swapped, tables[1])):
+        p = ctx.intermediate(f"{out}/{w}", view, np.float32, like=x)
+        ctx.builder.add_op("MUL", [operand, table], [p], ("ArithmeticOptions", {}))
+        products.append(p)
+    if view == shape:
+        ctx.builder.add_op("ADD", products, [ctx.output(out)], ("ArithmeticOptions", {}))
+        return
+    rotated = ctx.intermediate(f"{out}/rotated", view, np.float32, like=x)
+    ctx.builder.add_op("ADD", products, [rotated], ("ArithmeticOptions", {}))
+    sig = ctx.signature_of(out, shape)
+    target = [-1] + shape[1:] if sig and sig[0] == -1 else shape
+    dims = ctx.constant(f"{out}/shape", np.array(target, np.int32))
+    ctx.builder.add_op("RESHAPE", [rotated, dims], [ctx.output(out)])
+
+
+def _dft_matrix(n_in, comps, length, inverse, onesided):
+    """The [comps * n_in, out] float64 matrix that maps the comp-major
+    signal [real n_in | imag n_in] to [real K | imag K] (or, for the
+    inverse of a one-sided spectrum, the real signal [length])."""
+    if inverse and onesided:  # numpy's irfft: Hermitian extension of K bins
+        bins = length // 2 + 1
+        k = np.arange(min(n_in, bins))[:, None]
+        theta = 2 * np.pi * k * np.arange(length)[None, :] / length
+        weight = np.where((k == 0) | (2 * k == length), 1.0, 2.0) / length
+        w = np.zeros([comps * n_in, length])
+        w[: len(k)] = weight * np.cos(theta)
+        if comps == 2:
+            w[n_in : n_in + len(k)] = -weight * np.sin(theta)
+        return w
+    bins = length // 2 + 1 if onesided else length
+    n = np.arange(min(n_in, length))[:, None]
+    theta = 2 * np.pi * n * np.arange(bins)[None, :] / length
+    sign, scale = (1.0, 1.0 / length) if inverse else (-1.0, 1.0)
+    cos, sin = scale * np.cos(theta), scale * sign * np.sin(theta)
+    w = np.zeros([comps * n_in, 2 * bins])
+    w[: len(n), :bins], w[: len(n), bins:] = cos, sin  # real part in
+    if comps == 2:
+        w[n_in : n_in + len(n), :bins], w[n_in : n_in + len(n), bins:] = -sin, cos  # imaginary part in
+    return w
+
+
+@imports("DFT")
+def _dft(ctx, node):
+    """A DFT over a static axis as one FULLY_CONNECTED with a constant
+    [cos | sin] matrix, between TRANSPOSE/RESHAPEs that bring the axis and
+    the real/imaginary dim last."""
+    a = attrs(node)
+    x, out = node.input[0], node.output[0]
+    if ctx.dtype(x) != np.float32:
+        raise _NodeError(f"input is {np.dtype(ctx.dtype(x))}; the lowering computes in float32")
+    shape = list(ctx.shape(x))
+    rank = len(shape)
+    comps = shape[-1]
+    if rank < 2 or comps not in (1, 2):
+        raise _NodeError(f"input shape {shape}: the last dim must be 1 (real) or 2 (complex)")
+    if ctx.opset >= 20:
+        axis = int(ctx.require_const(node, 2, "axis")) if len(node.input) > 2 and node.input[2] else -2
+    else:
+        axis = int(a.get("axis", 1))
+    if not -rank <= axis < rank or axis % rank == rank - 1:
+        raise _NodeError(f"axis {axis} of a rank-{rank} input: it must name a signal dim, not the last")
+    axis %= rank
+    inverse, onesided = bool(a.get("inverse", 0)), bool(a.get("onesided", 0))
+    n_in = shape[axis]
+    if len(node.input) > 1 and node.input[1]:
+        length = int(ctx.require_const(node, 1, "dft_length"))
+    else:
+        length = 2 * (n_in - 1) if inverse and onesided else n_in
+    if length < 1:
+        raise _NodeError(f"dft_length {length} is not positive")
+    sig = ctx.signature_of(x, shape) or [0] * rank
+    if sig[axis] == -1:
+        raise _NodeError(f"the signal axis {axis} is dynamic")
+    w = _dft_matrix(n_in, comps, length, inverse, onesided)
+    others = [d for d in range(rank - 1) if d != axis]
+    perm = others + [rank - 1, axis]  # [..., comps, n_in]
+    src = ctx.plain(x)
+    # [..., n_in, 1] is [..., 1, n_in] already; the others need a TRANSPOSE.
+    if comps != 1 or axis != rank - 2:
+        t = ctx.intermediate(f"{out}/signal_last", [shape[p] for p in perm], np.float32, like=x)
+        ctx.builder.add_op("TRANSPOSE", [src, ctx.constant(f"{out}/perm", np.array(perm, np.int32))], [t])
+        src = t
+    lead = [shape[d] for d in others]
+    rows = int(np.prod(lead, dtype=np.int64))
+    batch_like = x if others and others[0] == 0 else None  # the batch leads the rows
+    flat = _reshape(ctx, src, [rows, comps * n_in], f"{out}/rows", batch_like)
+    weights = ctx.constant(f"{out}/dft_matrix", np.ascontiguousarray(w.T.astype(np.float32)))
+    y = ctx.intermediate(f"{out}/spectrum", [rows, w.shape[1]], np.float32, like=batch_like)
+    options = ("FullyConnectedOptions", {"fused_activation_function": "NONE", "keep_num_dims": False})
+    ctx.builder.add_op("FULLY_CONNECTED", [flat, weights, -1], [y], options)
+    out_shape = list(ctx.shape(out))
+    out_comps, bins = out_shape[-1], out_shape[axis]
+    if out_comps * bins != w.shape[1]:
+        raise _NodeError(f"output shape {out_shape} does not match the transform's {out_comps} x {bins}")
+    grouped = _reshape(ctx, y, lead + [out_comps, bins], f"{out}/grouped", batch_like)
+    back = list(np.argsort(perm))
+    if out_comps == 1 and axis == rank - 2:
+        back = None  # [..., 1, bins] and [..., bins, 1] have one layout
+    if back is None or back == list(range(rank)):
+        dims = ctx.constant(f"{out}/shape", np.array(_target(ctx, out, out_shape), np.int32))
+        ctx.builder.add_op("RESHAPE", [grouped, dims], [ctx.output(out)])
+        return
+    p = ctx.constant(f"{out}/perm_back", np.array(back, np.int32))
+    ctx.builder.add_op("TRANSPOSE", [grouped, p], [ctx.output(out)])
+
+
+def _target(ctx, name, shape):
+    """A RESHAPE's target for ONNX tensor `name` (-1 for a dynamic batch)."""
+    sig = ctx.signature_of(name, shape)
+    return [-1] + list(shape[1:]) if sig and sig[0] == -1 else list(shape)
+
+
+@imports("CenterCropPad")
+def _center_crop_pad(ctx, node):
+    """A centered crop (STRIDED_SLICE) and/or a zero PAD to the constant
+    target shape, per axis as ONNX rounds: the crop starts at floor((dim -
+    size) / 2), the odd pad pixel goes to the end."""
+    x, out = node.input[0], node.output[0]
+    shape = list(ctx.shape(x))
+    rank = len(shape)
+    sizes = [int(v) for v in np.asarray(ctx.require_const(node, 1, "shape")).reshape(-1)]
+    axes = [int(v) for v in attrs(node).get("axes", range(rank))]
+    if len(axes) != len(sizes) or any(not -rank <= v < rank for v in axes):
+        raise _NodeError(f"axes {axes} do not match the {len(sizes)} target sizes of a rank-{rank} input")
+    axes = [v % rank for v in axes]
+    if len(set(axes)) != len(axes) or any(s < 1 for s in sizes):
+        raise _NodeError(f"axes {axes} repeat or sizes {sizes} are not positive")
+    sig = ctx.signature_of(x, shape) or [0] * rank
+    begin, end, paddings = [0] * rank, list(shape), np.zeros([rank, 2], np.int32)
+    for axis, size in zip(axes, sizes):
+        dim = shape[axis]
+        if size != dim and sig[axis] == -1:
+            raise _NodeError(f"axis {axis} is dynamic")
+        if dim > size:
+            begin[axis] = (dim - size) // 2
+            end[axis] = begin[axis] + size
+        elif dim < size:
+            paddings[axis] = ((size - dim) // 2, size - dim - (size - dim) // 2)
+    src = ctx.plain(x)
+    cropped = [e - b for b, e in zip(begin, end)]
+    steps = []
+    if cropped != shape:
+        steps.append(("crop", cropped))
+    if paddings.any() or not steps:
+        steps.append(("pad", list(ctx.shape(out))))
+    for k, (what, step_shape) in enumerate(steps):
+        dst = (
+            ctx.output(out)
+            if k == len(steps) - 1
+            else ctx.intermediate(f"{out}/{what}", step_shape, ctx.dtype(x), like=x)
+        )
+        if what == "crop":
+            bounds = [
+                ctx.constant(f"{out}/{w}", np.array(v, np.int32))
+                for w, v in (("begin", begin), ("end", end), ("strides", [1] * rank))
+            ]
+            ctx.builder.add_op("STRIDED_SLICE", [src] + bounds, [dst], ("StridedSliceOptions", {}))
+        else:
+            ctx.builder.add_op("PAD", [src, ctx.constant(f"{out}/paddings", paddings)], [dst])
+        src = dst
