@@ -1,0 +1,208 @@
+"""Ops the ONNX importer lowers to several existing lite ops, on the lite
+runtime against onnxruntime (or onnx's reference evaluator, or numpy's FFT),
+for what the ONNX node tests leave out: Pad in modes reflect/edge/wrap after
+a Conv (gathered in NHWC), MatMul with 1-D operands on a dynamic batch,
+RotaryEmbedding with computed position_ids, DFT lengths and axes, SwiGLU, and
+the conversion errors that name the node and what is wrong."""
+
+import numpy as np
+import pytest
+from onnx import helper
+from onnx.reference import ReferenceEvaluator
+
+from converters import lite_runner, onnx_import
+from converters.errors import ConversionError
+from tests.onnx_lite_util import lite_op_counts, make_model
+
+ort = pytest.importorskip("onnxruntime")
+pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
+RTOL, ATOL = 1e-5, 1e-5
+
+
+def _compare(model, feeds, reference="onnxruntime", rtol=RTOL, atol=ATOL):
+    """The reference's outputs against the lite runtime's (1 and 2 threads):
+    dtype, shape and values; returns the .twl bytes."""
+    if reference == "onnxruntime":
+        session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        want = session.run(None, feeds)
+    else:
+        want = ReferenceEvaluator(model).run(None, feeds)
+    data = onnx_import.convert(model)
+    for threads in (1, 2):
+        got = lite_runner.LiteRunner(data, num_threads=threads).run(feeds)
+        for out, w in zip(model.graph.output, want):
+            have = got[out.name]
+            assert have.dtype == w.dtype and have.shape == w.shape, (out.name, have.dtype, have.shape, w.shape)
+            np.testing.assert_allclose(have, w, rtol=rtol, atol=atol, err_msg=out.name)
+    return data
+
+
+@pytest.mark.parametrize("mode", ["reflect", "edge", "wrap"])
+def test_pad_modes_after_conv_gather_in_nhwc(mode):
+    rng = np.random.default_rng(0)
+    w1 = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    w2 = rng.standard_normal((2, 4, 3, 3)).astype(np.float32)
+    pads = np.array([0, 0, 2, 1, 0, 0, 1, 3], np.int64)  # H: 2 before, 1 after; W: 1 before, 3 after
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["c"]),
+        helper.make_node("Pad", ["c", "pads"], ["p"], mode=mode),
+        helper.make_node("Conv", ["p", "w2"], ["y"]),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, [1, 3, 7, 6])],
+        [("y", np.float32, [1, 2, 6, 6])],
+        [("w1", w1), ("w2", w2), ("pads", pads)],
+    )
+    data = _compare(model, {"x": rng.standard_normal((1, 3, 7, 6)).astype(np.float32)}, atol=1e-4)
+    # One GATHER per padded axis, no TRANSPOSE but at the model's edges.
+    assert lite_op_counts(data) == {"TRANSPOSE": 2, "CONV_2D": 2, "GATHER": 2}
+
+
+def test_reflect_pad_of_integers_wider_than_the_dim():
+    x = np.arange(12, dtype=np.int64).reshape(3, 4)
+    pads = np.array([4, 0, 0, 5], np.int64)  # more than the dim on both sides: reflects repeatedly
+    node = helper.make_node("Pad", ["x", "pads"], ["y"], mode="reflect")
+    model = make_model([node], [("x", np.int64, [3, 4])], [("y", np.int64, [7, 9])], [("pads", pads)])
+    data = onnx_import.convert(model)
+    got = lite_runner.LiteRunner(data).run({"x": x})["y"]
+    np.testing.assert_array_equal(got, np.pad(x, [(4, 0), (0, 5)], mode="reflect"))
+
+
+def test_pad_mode_on_a_dynamic_axis_is_a_conversion_error():
+    node = helper.make_node("Pad", ["x", "pads"], ["y"], mode="edge", name="pad_batch")
+    model = make_model(
+        [node], [("x", np.float32, ["n", 4])], [("y", np.float32, [None, 4])], [("pads", np.array([1, 0, 0, 0]))]
+    )
+    with pytest.raises(ConversionError, match=r"'pad_batch' \(Pad\): padding dynamic axis 0 in mode 'edge'"):
+        onnx_import.convert(model)
+
+
+@pytest.mark.parametrize(
+    "a_shape,b_shape,out_shape",
+    [([5], [2, 5, 3], [2, 3]), ([2, 3, 5], [5], [2, 3]), ([5], [5], [])],
+)
+def test_matmul_with_a_1d_operand(a_shape, b_shape, out_shape):
+    rng = np.random.default_rng(1)
+    node = helper.make_node("MatMul", ["a", "b"], ["y"])
+    model = make_model([node], [("a", np.float32, a_shape), ("b", np.float32, b_shape)], [("y", np.float32, out_shape)])
+    feeds = {"a": rng.standard_normal(a_shape).astype(np.float32), "b": rng.standard_normal(b_shape).astype(np.float32)}
+    _compare(model, feeds)
+
+
+def test_matmul_with_a_1d_weight_on_a_dynamic_batch():
+    rng = np.random.default_rng(2)
+    v = rng.standard_normal(6).astype(np.float32)
+    node = helper.make_node("MatMul", ["x", "v"], ["y"])
+    model = make_model([node], [("x", np.float32, ["n", 4, 6])], [("y", np.float32, ["n", 4])], [("v", v)])
+    data = onnx_import.convert(model)
+    runner = lite_runner.LiteRunner(data)
+    for batch in (1, 3):
+        x = rng.standard_normal((batch, 4, 6)).astype(np.float32)
+        np.testing.assert_allclose(runner.run({"x": x})["y"], x @ v, rtol=1e-5, atol=1e-5)
+
+
+def _rotary_model(x_shape, interleaved, rotary_dim=0, num_heads=0, cache_rows=16, cache_inputs=False, half=None):
+    rng = np.random.default_rng(3)
+    half = half or (rotary_dim or (x_shape[-1] if len(x_shape) == 4 else x_shape[-1] // num_heads)) // 2
+    theta = rng.uniform(0, 2 * np.pi, (cache_rows, half))
+    cos, sin = np.cos(theta).astype(np.float32), np.sin(theta).astype(np.float32)
+    attributes = {"interleaved": interleaved, "rotary_embedding_dim": rotary_dim}
+    if num_heads:
+        attributes["num_heads"] = num_heads
+    node = helper.make_node("RotaryEmbedding", ["x", "cos", "sin", "pos"], ["y"], name="rope", **attributes)
+    inputs = [("x", np.float32, x_shape), ("pos", np.int64, [x_shape[0], x_shape[-2 if len(x_shape) == 4 else 1]])]
+    if cache_inputs:
+        inputs += [("cos", np.float32, list(cos.shape)), ("sin", np.float32, list(sin.shape))]
+        return make_model([node], inputs, [("y", np.float32, x_shape)], opset=23), cos, sin
+    return make_model([node], inputs, [("y", np.float32, x_shape)], [("cos", cos), ("sin", sin)], opset=23), cos, sin
+
+
+@pytest.mark.parametrize(
+    "x_shape,interleaved,rotary_dim,num_heads",
+    [([2, 3, 5, 8], 0, 0, 0), ([2, 3, 5, 8], 1, 4, 0), ([2, 5, 12], 0, 0, 3), ([2, 5, 12], 1, 2, 3)],
+)
+def test_rotary_embedding_with_computed_position_ids(x_shape, interleaved, rotary_dim, num_heads):
+    model, _, _ = _rotary_model(x_shape, interleaved, rotary_dim, num_heads)
+    rng = np.random.default_rng(4)
+    seq = x_shape[-2] if len(x_shape) == 4 else x_shape[1]
+    feeds = {
+        "x": rng.standard_normal(x_shape).astype(np.float32),
+        "pos": rng.integers(0, 16, (x_shape[0], seq)).astype(np.int64),
+    }
+    data = _compare(model, feeds, reference="onnx")
+    assert lite_op_counts(data)["GATHER"] == 3  # the cos and sin rows, and the swap
+
+
+def test_rotary_embedding_errors_name_the_node():
+    model, _, _ = _rotary_model([1, 2, 3, 8], 0, cache_inputs=True)
+    with pytest.raises(ConversionError, match=r"'rope' \(RotaryEmbedding\): cos_cache and sin_cache must be constants"):
+        onnx_import.convert(model)
+    model, _, _ = _rotary_model([1, 2, 3, 8], 0, rotary_dim=6, half=4)  # caches for 8 / 2 columns
+    with pytest.raises(ConversionError, match=r"'rope' \(RotaryEmbedding\): caches \[16, 4\] .* last dim must be 3"):
+        onnx_import.convert(model)
+
+
+@pytest.mark.parametrize("length", [None, 12, 20])
+@pytest.mark.parametrize("onesided", [0, 1])
+def test_dft_of_a_real_signal_against_numpy(length, onesided):
+    x = np.random.default_rng(5).standard_normal((2, 16, 1)).astype(np.float32)
+    inputs = ["x", "len" if length else "", "axis"]
+    node = helper.make_node("DFT", inputs, ["y"], onesided=onesided)
+    n = length or 16
+    bins = n // 2 + 1 if onesided else n
+    init = [("axis", np.array(1, np.int64))] + ([("len", np.array(length, np.int64))] if length else [])
+    model = make_model([node], [("x", np.float32, [2, 16, 1])], [("y", np.float32, [2, bins, 2])], init, opset=20)
+    got = lite_runner.LiteRunner(onnx_import.convert(model)).run({"x": x})["y"]
+    want = np.fft.fft(x[..., 0].astype(np.float64), n=n, axis=1)[:, :bins]
+    np.testing.assert_allclose(got, np.stack([want.real, want.imag], -1), rtol=1e-4, atol=1e-4)
+
+
+def test_inverse_dft_over_a_middle_axis_of_a_complex_signal():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((3, 6, 5, 2)).astype(np.float32)
+    node = helper.make_node("DFT", ["x", "", "axis"], ["y"], inverse=1)
+    model = make_model(
+        [node],
+        [("x", np.float32, [3, 6, 5, 2])],
+        [("y", np.float32, [3, 6, 5, 2])],
+        [("axis", np.array(-3, np.int64))],
+        opset=20,
+    )
+    got = lite_runner.LiteRunner(onnx_import.convert(model)).run({"x": x})["y"]
+    want = np.fft.ifft(x[..., 0] + 1j * x[..., 1], axis=1)
+    np.testing.assert_allclose(got, np.stack([want.real, want.imag], -1), rtol=1e-5, atol=1e-5)
+
+
+def test_dft_over_the_component_axis_is_a_conversion_error():
+    node = helper.make_node("DFT", ["x", "", "axis"], ["y"], name="fft")
+    model = make_model(
+        [node],
+        [("x", np.float32, [4, 8, 1])],
+        [("y", np.float32, None)],
+        [("axis", np.array(-1, np.int64))],
+        opset=20,
+    )
+    with pytest.raises(ConversionError, match=r"'fft' \(DFT\): axis -1 of a rank-3 input: it must name a signal dim"):
+        onnx_import.convert(model)
+
+
+def test_swiglu_after_conv_and_its_shape_error():
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((8, 3, 1, 1)).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"]),
+        helper.make_node("Split", ["c"], ["a", "b"], axis=1, num_outputs=2),
+        helper.make_node("SwiGLU", ["a", "b"], ["y"], alpha=1.5),
+    ]
+    model = make_model(
+        nodes, [("x", np.float32, [1, 3, 4, 5])], [("y", np.float32, [1, 4, 4, 5])], [("w", w)], opset=28
+    )
+    data = _compare(model, {"x": rng.standard_normal((1, 3, 4, 5)).astype(np.float32)}, reference="onnx")
+    assert lite_op_counts(data) == {"TRANSPOSE": 2, "CONV_2D": 1, "SPLIT": 1, "SWISH": 1, "MUL": 1}
+    node = helper.make_node("SwiGLU", ["a", "b"], ["y"], name="glu")
+    model = make_model(
+        [node], [("a", np.float32, [2, 4]), ("b", np.float32, [1, 4])], [("y", np.float32, [2, 4])], opset=28
+    )
+    with pytest.raises(ConversionError, match=r"'glu' \(SwiGLU\): A \[2, 4\] and B \[1, 4\] differ in shape"):
+        onnx_import.convert(model)
