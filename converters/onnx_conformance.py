@@ -141,6 +141,8 @@ INCLUDE = [
     "test_swiglu",
     "test_dft",
     "test_center_crop_pad",
+    "test_stft",
+    "test_affine_grid",
     "test_triu",
     # Elementwise math (elementwise_ops.py).
     "test_sin",
@@ -476,6 +478,12 @@ EXCLUDE.update(
             r"\(SwiGLU\): A is float16; the lite op takes float32",
         ),
         "test_swiglu_float16_expanded": _float32_only("Swish", "float16"),
+        **{
+            f"test_affine_grid_{v}_expanded": _converter_refuses(
+                "If: no lite op (onnx's AffineGrid function branches on theta's rank with If)", r"\(If\)"
+            )
+            for v in ("2d", "2d_align_corners", "3d", "3d_align_corners")
+        },
     }
 )
 
@@ -564,6 +572,8 @@ CONSTANT_PARAMETERS = [
     "test_rotary_embedding",
     "test_dft",
     "test_center_crop_pad",
+    "test_stft",
+    "test_affine_grid",
     # The weights and the scales QLinear* ops fold into one multiplier.
     "test_convinteger",
     "test_matmulinteger",

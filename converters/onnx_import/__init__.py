@@ -40,7 +40,7 @@ The modules, in the order a model meets them:
                   DynamicQuantizeLinear, MatMulInteger, QLinearMatMul,
                   ConvInteger, QLinearConv
   composite_ops.py  importers of ops lowered to several lite ops:
-                  RotaryEmbedding, DFT, CenterCropPad
+                  RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid
   conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
                   LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
 

@@ -1,12 +1,14 @@
 """Importers of ops lowered to several existing lite ops (no lite op of
-their own): RotaryEmbedding, DFT and CenterCropPad.
+their own): RotaryEmbedding, DFT, STFT, CenterCropPad and AffineGrid.
 
 RotaryEmbedding is linear along the head dim: out = x * C + x[perm] * S with
 per-position tables C, S built from the (constant) cos/sin caches, and
 perm the constant index swap of the rotated halves (or pairs); a GATHER of
 the tables by position_ids, a GATHER of x by perm, two MULs and an ADD.
 DFT of a static length is a product with constant cosine and sine matrices
-(BATCH_MATMUL); CenterCropPad is a STRIDED_SLICE and/or a PAD.
+(FULLY_CONNECTED), and STFT that after a GATHER of the frames, with the
+window folded into the matrix; CenterCropPad is a STRIDED_SLICE and/or a
+PAD; AffineGrid a BATCH_MATMUL of a constant base grid with theta.
 """
 
 import numpy as np
@@ -268,3 +270,91 @@ def _center_crop_pad(ctx, node):
         else:
             ctx.builder.add_op("PAD", [src, ctx.constant(f"{out}/paddings", paddings)], [dst])
         src = dst
+
+
+@imports("STFT")
+def _stft(ctx, node):
+    """The frames as one GATHER of a constant [frames, frame_length] index
+    matrix, then their DFTs as one FULLY_CONNECTED whose constant matrix has
+    the (constant) window folded in; TRANSPOSE/RESHAPEs around it."""
+    a = attrs(node)
+    x, out = node.input[0], node.output[0]
+    if ctx.dtype(x) != np.float32:
+        raise _NodeError(f"signal is {np.dtype(ctx.dtype(x))}; the lowering computes in float32")
+    shape = list(ctx.shape(x))
+    if len(shape) != 3 or shape[2] not in (1, 2):
+        raise _NodeError(f"signal shape {shape} is not [batch, length, 1 or 2]")
+    batch, n, comps = shape
+    step = int(ctx.require_const(node, 1, "frame_step"))
+    window = None
+    if len(node.input) > 2 and node.input[2]:
+        window = ctx.require_const(node, 2, "window").astype(np.float64).reshape(-1)
+    if len(node.input) > 3 and node.input[3]:
+        length = int(ctx.require_const(node, 3, "frame_length"))
+    else:
+        length = len(window) if window is not None else n
+    if window is not None and len(window) != length:
+        raise _NodeError(f"window of {len(window)} values for frames of {length}")
+    if step < 1 or not 1 <= length <= n:
+        raise _NodeError(f"frame_step {step} and frame_length {length} do not frame a signal of {n}")
+    frames = (n - length) // step + 1
+    indices = (np.arange(frames)[:, None] * step + np.arange(length)[None, :]).astype(np.int32)
+    framed = ctx.intermediate(f"{out}/frames", [batch, frames, length, comps], np.float32, like=x)
+    idx = ctx.constant(f"{out}/frame_indices", indices)
+    ctx.builder.add_op("GATHER", [ctx.plain(x), idx], [framed], ("GatherOptions", {"axis": 1}))
+    if comps == 2:  # [.., length, 2] -> [.., 2, length]: the real part, then the imaginary
+        t = ctx.intermediate(f"{out}/frames_by_part", [batch, frames, 2, length], np.float32, like=x)
+        perm = ctx.constant(f"{out}/perm", np.array([0, 1, 3, 2], np.int32))
+        ctx.builder.add_op("TRANSPOSE", [framed, perm], [t])
+        framed = t
+    onesided = bool(a.get("onesided", 1))
+    w = _dft_matrix(length, comps, length, False, onesided)
+    if window is not None:
+        w *= np.tile(window, comps)[:, None]
+    rows = _reshape(ctx, framed, [batch * frames, comps * length], f"{out}/rows", None)
+    weights = ctx.constant(f"{out}/dft_matrix", np.ascontiguousarray(w.T.astype(np.float32)))
+    y = ctx.intermediate(f"{out}/spectrum", [batch * frames, w.shape[1]], np.float32)
+    options = ("FullyConnectedOptions", {"fused_activation_function": "NONE", "keep_num_dims": False})
+    ctx.builder.add_op("FULLY_CONNECTED", [rows, weights, -1], [y], options)
+    bins = w.shape[1] // 2
+    if list(ctx.shape(out)) != [batch, frames, bins, 2]:
+        raise _NodeError(f"output shape {list(ctx.shape(out))} is not [{batch}, {frames}, {bins}, 2]")
+    grouped = _reshape(ctx, y, [batch, frames, 2, bins], f"{out}/grouped", None)
+    perm = ctx.constant(f"{out}/perm_back", np.array([0, 1, 3, 2], np.int32))
+    ctx.builder.add_op("TRANSPOSE", [grouped, perm], [ctx.output(out)])
+
+
+def _affine_base_grid(spatial, align_corners):
+    """The homogeneous [prod(spatial), rank + 1] positions (x first, then y,
+    z, then 1) of onnx's AffineGrid, from -1 to 1 along each dim."""
+
+    def positions(n):
+        if align_corners:
+            return np.linspace(-1.0, 1.0, n) if n > 1 else np.array([-1.0])
+        return (2.0 * np.arange(n) + 1.0) / n - 1.0
+
+    mesh = np.meshgrid(*[positions(n) for n in spatial], indexing="ij")
+    coords = [m.reshape(-1) for m in reversed(mesh)]  # x (the last dim) first
+    return np.stack(coords + [np.ones(int(np.prod(spatial)))], axis=1)
+
+
+@imports("AffineGrid")
+def _affine_grid(ctx, node):
+    """The constant homogeneous base grid times theta transposed (one
+    BATCH_MATMUL with adj_y), reshaped to [N, (D,) H, W, 2 or 3]."""
+    theta, out = node.input[0], node.output[0]
+    if ctx.dtype(theta) != np.float32:
+        raise _NodeError(f"theta is {np.dtype(ctx.dtype(theta))}; the lowering computes in float32")
+    size = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size")).reshape(-1)]
+    if len(size) not in (4, 5) or min(size) < 1:
+        raise _NodeError(f"size {size} is not a positive (N, C, H, W) or (N, C, D, H, W)")
+    spatial = size[2:]
+    rank = len(spatial)
+    if list(ctx.shape(theta)) != [size[0], rank, rank + 1]:
+        raise _NodeError(f"theta {list(ctx.shape(theta))} is not [{size[0]}, {rank}, {rank + 1}] for size {size}")
+    base = _affine_base_grid(spatial, bool(attrs(node).get("align_corners", 0)))
+    grid = ctx.intermediate(f"{out}/flat", [size[0], len(base), rank], np.float32)
+    b = ctx.constant(f"{out}/base_grid", base.astype(np.float32))
+    ctx.builder.add_op("BATCH_MATMUL", [b, ctx.plain(theta)], [grid], ("BatchMatMulOptions", {"adj_y": True}))
+    dims = ctx.constant(f"{out}/shape", np.array([size[0]] + spatial + [rank], np.int32))
+    ctx.builder.add_op("RESHAPE", [grid, dims], [ctx.output(out)])
