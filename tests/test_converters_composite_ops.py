@@ -2,8 +2,9 @@
 runtime against onnxruntime (or onnx's reference evaluator, or numpy's FFT),
 for what the ONNX node tests leave out: Pad in modes reflect/edge/wrap after
 a Conv (gathered in NHWC), MatMul with 1-D operands on a dynamic batch,
-RotaryEmbedding with computed position_ids, DFT lengths and axes, SwiGLU, and
-the conversion errors that name the node and what is wrong."""
+RotaryEmbedding with computed position_ids, DFT lengths and axes, STFT with a
+window, AffineGrid, SwiGLU, and the conversion errors that name the node and
+what is wrong."""
 
 import numpy as np
 import pytest
@@ -205,4 +206,53 @@ def test_swiglu_after_conv_and_its_shape_error():
         [node], [("a", np.float32, [2, 4]), ("b", np.float32, [1, 4])], [("y", np.float32, [2, 4])], opset=28
     )
     with pytest.raises(ConversionError, match=r"'glu' \(SwiGLU\): A \[2, 4\] and B \[1, 4\] differ in shape"):
+        onnx_import.convert(model)
+
+
+@pytest.mark.parametrize("comps", [1, 2])
+def test_stft_with_a_hann_window_against_numpy(comps):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((2, 40, comps)).astype(np.float32)
+    window = np.hanning(16).astype(np.float32)
+    onesided = int(comps == 1)
+    node = helper.make_node("STFT", ["x", "step", "window"], ["y"], onesided=onesided)
+    frames, bins = (40 - 16) // 6 + 1, 9 if onesided else 16
+    model = make_model(
+        [node],
+        [("x", np.float32, [2, 40, comps])],
+        [("y", np.float32, [2, frames, bins, 2])],
+        [("step", np.array(6, np.int64)), ("window", window)],
+        opset=17,
+    )
+    got = lite_runner.LiteRunner(onnx_import.convert(model)).run({"x": x})["y"]
+    signal = x[..., 0] + (1j * x[..., 1] if comps == 2 else 0)
+    framed = np.stack([signal[:, f * 6 : f * 6 + 16] * window for f in range(frames)], axis=1)
+    want = np.fft.fft(framed, axis=-1)[..., :bins]
+    np.testing.assert_allclose(got, np.stack([want.real, want.imag], -1), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("align_corners", [0, 1])
+def test_affine_grid_against_onnxruntime(align_corners):
+    theta = np.random.default_rng(9).standard_normal((2, 2, 3)).astype(np.float32)
+    node = helper.make_node("AffineGrid", ["theta", "size"], ["grid"], align_corners=align_corners)
+    model = make_model(
+        [node],
+        [("theta", np.float32, [2, 2, 3])],
+        [("grid", np.float32, [2, 5, 7, 2])],
+        [("size", np.array([2, 3, 5, 7], np.int64))],
+        opset=20,
+    )
+    _compare(model, {"theta": theta})
+
+
+def test_affine_grid_theta_of_the_wrong_shape_is_a_conversion_error():
+    node = helper.make_node("AffineGrid", ["theta", "size"], ["grid"], name="ag")
+    model = make_model(
+        [node],
+        [("theta", np.float32, [2, 3, 4])],
+        [("grid", np.float32, None)],
+        [("size", np.array([2, 3, 5, 7], np.int64))],
+        opset=20,
+    )
+    with pytest.raises(ConversionError, match=r"'ag' \(AffineGrid\): theta \[2, 3, 4\] is not \[2, 2, 3\]"):
         onnx_import.convert(model)
