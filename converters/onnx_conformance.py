@@ -98,6 +98,7 @@ INCLUDE = [
     "test_dropout",
     "test_resize",
     "test_upsample",
+    "test_gridsample",
     # Attention, normalizations, losses, Einsum (attention_norm_ops.py).
     "test_attention",
     "test_rms_normalization",
@@ -143,6 +144,7 @@ INCLUDE = [
     "test_center_crop_pad",
     "test_stft",
     "test_affine_grid",
+    "test_causal_conv_with_state",
     "test_triu",
     # Elementwise math (elementwise_ops.py).
     "test_sin",
@@ -479,6 +481,28 @@ EXCLUDE.update(
         ),
         "test_swiglu_float16_expanded": _float32_only("Swish", "float16"),
         **{
+            f"test_causal_conv_with_state_{v}": _converter_refuses(
+                "the lowering computes in float32 (float16 is storage only in the lite runtime)",
+                r"\(CausalConvWithState\): input is float16; the lowering computes in float32",
+            )
+            for v in ("fp16", "silu_fp16")
+        },
+        **{
+            f"test_causal_conv_with_state_{v}_expanded": _converter_refuses(
+                "Conv computes in float32 (float16 is storage only in the lite runtime)",
+                r"\(Conv\): input is float16; Conv computes in float32",
+            )
+            for v in ("fp16", "silu_fp16")
+        },
+        "test_causal_conv_with_state_kernel_size_one": _converter_refuses(
+            "kernel size 1: its present_state output is empty (no lite tensor has zero elements)",
+            r"kernel size 1: present_state has no elements",
+        ),
+        "test_causal_conv_with_state_kernel_size_one_expanded": _converter_refuses(
+            "kernel size 1: onnx's function builds an empty zero state (the converter refuses empty constants)",
+            r"has no elements \(shape \[2, 4, 0\]\)",
+        ),
+        **{
             f"test_affine_grid_{v}_expanded": _converter_refuses(
                 "If: no lite op (onnx's AffineGrid function branches on theta's rank with If)", r"\(If\)"
             )
@@ -519,6 +543,7 @@ EXCLUDE["test_convtranspose_3d"] = _converter_refuses(
 # absolute tolerance, instead of ATOL.
 ROUNDED_REFERENCE_ATOL = {
     "test_averagepool_2d_ceil_last_window_starts_on_pad": 1e-4,
+    "test_gridsample_bicubic": 1e-4,  # -0.1406 for -0.140625
     # Attention in float16: onnx's reference computes in float16, the lite
     # decomposition in float32; they differ by up to one float16 step
     # (4.9e-4 at these magnitudes).
@@ -574,6 +599,7 @@ CONSTANT_PARAMETERS = [
     "test_center_crop_pad",
     "test_stft",
     "test_affine_grid",
+    "test_causal_conv_with_state",
     # The weights and the scales QLinear* ops fold into one multiplier.
     "test_convinteger",
     "test_matmulinteger",

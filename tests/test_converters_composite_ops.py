@@ -256,3 +256,112 @@ def test_affine_grid_theta_of_the_wrong_shape_is_a_conversion_error():
     )
     with pytest.raises(ConversionError, match=r"'ag' \(AffineGrid\): theta \[2, 3, 4\] is not \[2, 2, 3\]"):
         onnx_import.convert(model)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_after_conv_opset_16(mode, padding_mode):
+    """GridSample (opset 16's mode names) of a Conv's NHWC output with a
+    computed grid, against onnxruntime: GRID_SAMPLE reads ONNX's layout."""
+    rng = np.random.default_rng(10)
+    w = rng.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node("Tanh", ["g"], ["grid"]),
+        helper.make_node("GridSample", ["c", "grid"], ["y"], mode=mode, padding_mode=padding_mode),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, [2, 2, 6, 5]), ("g", np.float32, [2, 4, 7, 2])],
+        [("y", np.float32, [2, 3, 4, 7])],
+        [("w", w)],
+        opset=16,
+    )
+    feeds = {
+        "x": rng.standard_normal((2, 2, 6, 5)).astype(np.float32),
+        "g": (1.5 * rng.standard_normal((2, 4, 7, 2))).astype(np.float32),
+    }
+    data = _compare(model, feeds, atol=1e-4)
+    assert lite_op_counts(data)["GRID_SAMPLE"] == 1
+
+
+def test_affine_grid_then_grid_sample_is_a_spatial_transformer():
+    rng = np.random.default_rng(11)
+    nodes = [
+        helper.make_node("AffineGrid", ["theta", "size"], ["grid"]),
+        helper.make_node("GridSample", ["x", "grid"], ["y"]),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, [2, 3, 8, 8]), ("theta", np.float32, [2, 2, 3])],
+        [("y", np.float32, [2, 3, 5, 6])],
+        [("size", np.array([2, 3, 5, 6], np.int64))],
+        opset=20,
+    )
+    feeds = {
+        "x": rng.standard_normal((2, 3, 8, 8)).astype(np.float32),
+        "theta": (np.eye(2, 3) + 0.3 * rng.standard_normal((2, 2, 3))).astype(np.float32),
+    }
+    _compare(model, feeds, atol=1e-4)
+
+
+def test_grid_sample_mode_of_another_opset_is_a_conversion_error():
+    node = helper.make_node("GridSample", ["x", "grid"], ["y"], mode="bilinear", name="gs")
+    model = make_model(
+        [node],
+        [("x", np.float32, [1, 1, 4, 4]), ("grid", np.float32, [1, 2, 2, 2])],
+        [("y", np.float32, [1, 1, 2, 2])],
+        opset=20,
+    )
+    with pytest.raises(ConversionError, match=r"'gs' \(GridSample\): mode 'bilinear' is not one of opset 20's"):
+        onnx_import.convert(model)
+
+
+def test_causal_conv_with_state_decodes_a_dynamic_batch_step_by_step():
+    """Prefill then one decode step, each against onnx's reference: the
+    present state of the first feeds the second (dynamic batch)."""
+    rng = np.random.default_rng(12)
+    w = rng.standard_normal((3, 1, 4)).astype(np.float32)
+    bias = rng.standard_normal(3).astype(np.float32)
+    node = helper.make_node(
+        "CausalConvWithState", ["x", "w", "b", "past"], ["y", "state"], activation="silu", name="conv"
+    )
+    model = make_model(
+        [node],
+        [("x", np.float32, ["n", 3, 5]), ("past", np.float32, ["n", 3, 3])],
+        [("y", np.float32, ["n", 3, 5]), ("state", np.float32, ["n", 3, 3])],
+        [("w", w), ("b", bias)],
+        opset=27,
+    )
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    reference = ReferenceEvaluator(model)
+    for batch in (2, 1):
+        feeds = {
+            "x": rng.standard_normal((batch, 3, 5)).astype(np.float32),
+            "past": rng.standard_normal((batch, 3, 3)).astype(np.float32),
+        }
+        got = runner.run(feeds)
+        for name, want in zip(("y", "state"), reference.run(None, feeds)):
+            np.testing.assert_allclose(got[name], want, rtol=1e-5, atol=1e-5, err_msg=name)
+
+
+def test_causal_conv_with_state_errors_name_the_node():
+    node = helper.make_node("CausalConvWithState", ["x", "w"], ["y"], activation="gelu", name="cc")
+    model = make_model(
+        [node],
+        [("x", np.float32, [1, 2, 5])],
+        [("y", np.float32, [1, 2, 5])],
+        [("w", np.ones((2, 1, 3), np.float32))],
+        opset=27,
+    )
+    with pytest.raises(ConversionError, match=r"'cc' \(CausalConvWithState\): activation 'gelu' is not 'silu'"):
+        onnx_import.convert(model)
+    node = helper.make_node("CausalConvWithState", ["x", "w"], ["y", "s"], name="cc")
+    model = make_model(
+        [node],
+        [("x", np.float32, [1, 2, 5]), ("w", np.float32, [2, 1, 3])],
+        [("y", np.float32, [1, 2, 5]), ("s", np.float32, [1, 2, 2])],
+        opset=27,
+    )
+    with pytest.raises(ConversionError, match=r"'cc' \(CausalConvWithState\): weight \(input 1\) must be a constant"):
+        onnx_import.convert(model)

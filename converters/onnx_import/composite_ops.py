@@ -1,5 +1,6 @@
 """Importers of ops lowered to several existing lite ops (no lite op of
-their own): RotaryEmbedding, DFT, STFT, CenterCropPad and AffineGrid.
+their own): RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid and
+CausalConvWithState.
 
 RotaryEmbedding is linear along the head dim: out = x * C + x[perm] * S with
 per-position tables C, S built from the (constant) cos/sin caches, and
@@ -358,3 +359,93 @@ def _affine_grid(ctx, node):
     ctx.builder.add_op("BATCH_MATMUL", [b, ctx.plain(theta)], [grid], ("BatchMatMulOptions", {"adj_y": True}))
     dims = ctx.constant(f"{out}/shape", np.array([size[0]] + spatial + [rank], np.int32))
     ctx.builder.add_op("RESHAPE", [grid, dims], [ctx.output(out)])
+
+
+@imports("CausalConvWithState")
+def _causal_conv_with_state(ctx, node):
+    """CONCAT of the carry state (or zeros) before the input on the length
+    axis; the depthwise causal conv as k STRIDED_SLICE x MUL (by a constant
+    weight column) summed by ADDs, then the bias ADD and SWISH for silu; the
+    present state is the last k - 1 positions of the concatenation."""
+    x, out = node.input[0], node.output[0]
+    if ctx.dtype(x) != np.float32:
+        raise _NodeError(f"input is {np.dtype(ctx.dtype(x))}; the lowering computes in float32")
+    shape = list(ctx.shape(x))
+    if len(shape) != 3:
+        raise _NodeError(f"input shape {shape} is not [batch, channels, length]")
+    batch, channels, length = shape
+    weight = ctx.require_const(node, 1, "weight").astype(np.float32)
+    if weight.ndim != 3 or weight.shape[:2] != (channels, 1):
+        raise _NodeError(f"weight {list(weight.shape)} is not [{channels}, 1, k]")
+    k = weight.shape[2]
+    bias = None
+    if len(node.input) > 2 and node.input[2]:
+        bias = ctx.const(node.input[2])
+        if bias is None or bias.shape != (channels,):
+            raise _NodeError(f"bias must be a constant [{channels}]")
+    activation = attrs(node).get("activation", "none")
+    activation = activation.decode() if isinstance(activation, bytes) else activation
+    if activation not in ("none", "silu", "swish"):
+        raise _NodeError(f"activation '{activation}' is not 'silu', 'swish' or 'none'")
+    past = node.input[3] if len(node.input) > 3 and node.input[3] else None
+    if past is not None and list(ctx.shape(past)) != [batch, channels, k - 1]:
+        raise _NodeError(f"past_state {list(ctx.shape(past))} is not [{batch}, {channels}, {k - 1}]")
+    want_state = len(node.output) > 1 and node.output[1]
+    if want_state and k == 1:
+        raise _NodeError("kernel size 1: present_state has no elements (an empty tensor)")
+    sig = ctx.signature_of(x, shape) or [0] * 3
+    if sig[2] == -1:
+        raise _NodeError("the length axis is dynamic")
+    if past is None and sig[0] == -1 and k > 1:
+        raise _NodeError("a dynamic batch needs past_state (the zero state has the batch's size)")
+    padded = ctx.plain(x)
+    if k > 1:
+        zeros = np.zeros([batch, channels, k - 1], np.float32)
+        state = ctx.plain(past) if past is not None else ctx.constant(f"{out}/zero_state", zeros)
+        t = ctx.intermediate(f"{out}/padded", [batch, channels, k - 1 + length], np.float32, like=x)
+        ctx.builder.add_op("CONCATENATION", [state, padded], [t], ("ConcatenationOptions", {"axis": 2}))
+        padded = t
+    # The ops after the taps: each writes a new tensor, the last the output.
+    steps = ["MUL"] + ["ADD"] * (k - 1) + (["BIAS"] if bias is not None else [])
+    steps += ["SWISH"] if activation != "none" else []
+    made = [0]
+
+    def dst(what):
+        made[0] += 1
+        if made[0] == len(steps):
+            return ctx.output(out)
+        return ctx.intermediate(f"{out}/{what}{made[0]}", shape, np.float32, like=x)
+
+    total = None
+    for j in range(k):
+        window = padded
+        if k > 1:
+            window = ctx.intermediate(f"{out}/tap{j}", shape, np.float32, like=x)
+            _length_slice(ctx, padded, j, j + length, window)
+        column = ctx.constant(f"{out}/w{j}", np.ascontiguousarray(weight[:, 0, j].reshape(channels, 1)))
+        product = dst("product") if j == 0 else ctx.intermediate(f"{out}/p{j}", shape, np.float32, like=x)
+        ctx.builder.add_op("MUL", [window, column], [product], ("ArithmeticOptions", {}))
+        if total is not None:
+            acc = dst("sum")
+            ctx.builder.add_op("ADD", [total, product], [acc], ("ArithmeticOptions", {}))
+            product = acc
+        total = product
+    if bias is not None:
+        b = ctx.constant(f"{out}/bias", np.ascontiguousarray(bias.astype(np.float32).reshape(channels, 1)))
+        biased = dst("biased")
+        ctx.builder.add_op("ADD", [total, b], [biased], ("ArithmeticOptions", {}))
+        total = biased
+    if activation != "none":
+        ctx.builder.add_op("SWISH", [total], [dst("swish")], ("ActivationParamsOptions", {"alpha": 1.0}))
+    if want_state:
+        _length_slice(ctx, padded, length, length + k - 1, ctx.output(node.output[1]))
+
+
+def _length_slice(ctx, src, begin, end, dst):
+    """dst = src[:, :, begin:end] (a STRIDED_SLICE of a rank-3 tensor)."""
+    bounds = [
+        ctx.constant(f"{ctx.builder.tensor(dst).name}/{w}", np.array(v, np.int32))
+        for w, v in (("begin", [0, 0, begin]), ("end", [0, 0, end]), ("strides", [1, 1, 1]))
+    ]
+    options = ("StridedSliceOptions", {"begin_mask": 3, "end_mask": 3})
+    ctx.builder.add_op("STRIDED_SLICE", [src] + bounds, [dst], options)

@@ -1,9 +1,10 @@
-"""Importers of Cast, CastLike, Dropout, Resize and Upsample.
+"""Importers of Cast, CastLike, Dropout, Resize, Upsample and GridSample.
 
 Cast and CastLike are CAST between any two lite element types. Dropout at
 inference is its input (and an all-true mask). Resize (opsets 10-19) and
 Upsample are RESIZE, which resizes the lite tensor as it is: the NHWC output
-of a Conv is resized on H and W in NHWC, with no transposes.
+of a Conv is resized on H and W in NHWC, with no transposes. GridSample is
+GRID_SAMPLE, in ONNX's layout.
 """
 
 import numpy as np
@@ -199,3 +200,33 @@ def _resize(ctx, node):
     }
     src = ctx.value(x)[0] if nhwc else ctx.plain(x)
     ctx.builder.add_op("RESIZE", [src], [ctx.output(out, nhwc=nhwc)], ("ResizeOptions", options))
+
+
+_GRID_MODES = {"nearest": "NEAREST", "linear": "LINEAR", "bilinear": "LINEAR", "cubic": "CUBIC", "bicubic": "CUBIC"}
+_GRID_PADDING = {"zeros": "ZEROS", "border": "BORDER", "reflection": "REFLECTION"}
+
+
+@imports("GridSample")
+def _grid_sample(ctx, node):
+    """GRID_SAMPLE on X in ONNX's layout (N, C, D1..Dr), r = 1 to 3;
+    opset 16's names (bilinear, bicubic; 2-D only) and opset 20's."""
+    a = attrs(node)
+    x, grid, out = node.input[0], node.input[1], node.output[0]
+    for name, what in ((x, "X"), (grid, "grid")):
+        if ctx.dtype(name) != np.float32:
+            raise _NodeError(f"{what} is {np.dtype(ctx.dtype(name))}; GRID_SAMPLE takes float32")
+    rank = ctx.rank(x)
+    if not 3 <= rank <= 5:
+        raise _NodeError(f"X of rank {rank}: GRID_SAMPLE samples 1 to 3 spatial dims")
+    if ctx.rank(grid) != rank or ctx.shape(grid)[-1] != rank - 2:
+        raise _NodeError(f"grid {list(ctx.shape(grid))} is not [N, O1..O{rank - 2}, {rank - 2}]")
+    mode = _text(a.get("mode", "linear" if ctx.opset >= 20 else "bilinear"))
+    if ctx.opset < 20 and mode in ("linear", "cubic") or ctx.opset >= 20 and mode in ("bilinear", "bicubic"):
+        raise _NodeError(f"mode '{mode}' is not one of opset {ctx.opset}'s GridSample modes")
+    options = {
+        "interpolation": _choice(_GRID_MODES, "mode", mode),
+        "padding_mode": _choice(_GRID_PADDING, "padding_mode", _text(a.get("padding_mode", "zeros"))),
+        "align_corners": bool(a.get("align_corners", 0)),
+    }
+    inputs = [ctx.plain(x), ctx.plain(grid)]
+    ctx.builder.add_op("GRID_SAMPLE", inputs, [ctx.output(out)], ("GridSampleOptions", options))

@@ -124,6 +124,8 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::Pool2DOptions;
     case O::TRANSPOSE_CONV:
       return BuiltinOptions::TransposeConvOptions;
+    case O::GRID_SAMPLE:
+      return BuiltinOptions::GridSampleOptions;
     default:
       return BuiltinOptions::NONE;
   }

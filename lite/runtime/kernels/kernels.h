@@ -135,7 +135,8 @@ namespace twl {
   X(MAX_POOL_2D_V2) \
   X(AVERAGE_POOL_2D_V2) \
   X(ATTENTION) \
-  X(QUANTIZED_ADD)
+  X(QUANTIZED_ADD) \
+  X(GRID_SAMPLE)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
