@@ -99,6 +99,7 @@ INCLUDE = [
     "test_resize",
     "test_upsample",
     "test_gridsample",
+    "test_roialign",
     # Attention, normalizations, losses, Einsum (attention_norm_ops.py).
     "test_attention",
     "test_rms_normalization",
@@ -145,6 +146,7 @@ INCLUDE = [
     "test_stft",
     "test_affine_grid",
     "test_causal_conv_with_state",
+    "test_linear_attention",
     "test_triu",
     # Elementwise math (elementwise_ops.py).
     "test_sin",
@@ -502,6 +504,31 @@ EXCLUDE.update(
             "kernel size 1: onnx's function builds an empty zero state (the converter refuses empty constants)",
             r"has no elements \(shape \[2, 4, 0\]\)",
         ),
+        "test_linear_attention_fp16": _converter_refuses(
+            "the lowering computes in float32 (float16 is storage only in the lite runtime)",
+            r"\(LinearAttention\): 'query' is float16; the lowering computes in float32",
+        ),
+        **{
+            f"test_linear_attention_{v}_expanded": _converter_refuses(
+                "Scan: no lite op (onnx's LinearAttention function runs its recurrence with Scan)", r"\(Scan\)$"
+            )
+            for v in (
+                "decode_step",
+                "delta",
+                "explicit_scale",
+                "fp16",
+                "gated",
+                "gated_delta",
+                "gated_delta_beta_scalar",
+                "gated_delta_gqa",
+                "gated_delta_mqa",
+                "gated_per_head_decay",
+                "linear",
+                "linear_t1_no_past",
+                "no_past_explicit_zeros",
+                "prefill_with_past",
+            )
+        },
         **{
             f"test_affine_grid_{v}_expanded": _converter_refuses(
                 "If: no lite op (onnx's AffineGrid function branches on theta's rank with If)", r"\(If\)"
@@ -544,6 +571,8 @@ EXCLUDE["test_convtranspose_3d"] = _converter_refuses(
 ROUNDED_REFERENCE_ATOL = {
     "test_averagepool_2d_ceil_last_window_starts_on_pad": 1e-4,
     "test_gridsample_bicubic": 1e-4,  # -0.1406 for -0.140625
+    "test_roialign_aligned_false": 1e-4,
+    "test_roialign_aligned_true": 1e-4,
     # Attention in float16: onnx's reference computes in float16, the lite
     # decomposition in float32; they differ by up to one float16 step
     # (4.9e-4 at these magnitudes).
@@ -724,8 +753,10 @@ def run_case(directory, name, runner_factory):
 def summary(directory, passed):
     """The line a test run prints: of the suite's tests, how many passed
     (`passed`, counted by the caller), are excluded with reasons, and how
-    many of the suite's op types have no importer."""
+    many of the suite's op types have no importer (apart from those that
+    constant folding handles)."""
     from converters.onnx_import import IMPORTERS
+    from converters.onnx_import.folding import FOLDED_OPS
 
     names = sorted(os.path.basename(p) for p in glob.glob(os.path.join(directory, "test_*")))
     excluded = sum(1 for n in names if n in EXCLUDE)
@@ -733,10 +764,12 @@ def summary(directory, passed):
     for name in names:
         model = onnx.load(os.path.join(directory, name, "model.onnx"), load_external_data=False)
         ops.update(n.op_type for n in model.graph.node if n.domain in ("", "ai.onnx"))
-    missing = sorted(ops - set(IMPORTERS))
+    missing = sorted(ops - set(IMPORTERS) - set(FOLDED_OPS))
+    folded = sorted(ops & set(FOLDED_OPS) - set(IMPORTERS))
     return (
         f"ONNX node tests: {passed} of {len(names)} pass through the importer and the lite runtime; "
-        f"{excluded} excluded with reasons; {len(missing)} of the suite's {len(ops)} ops not supported"
+        f"{excluded} excluded with reasons; {len(missing)} of the suite's {len(ops)} ops not supported "
+        f"({len(folded)} more only as constants: {', '.join(folded)})"
     )
 
 

@@ -3,8 +3,9 @@ runtime against onnxruntime (or onnx's reference evaluator, or numpy's FFT),
 for what the ONNX node tests leave out: Pad in modes reflect/edge/wrap after
 a Conv (gathered in NHWC), MatMul with 1-D operands on a dynamic batch,
 RotaryEmbedding with computed position_ids, DFT lengths and axes, STFT with a
-window, AffineGrid, SwiGLU, and the conversion errors that name the node and
-what is wrong."""
+window, AffineGrid, SwiGLU, CausalConvWithState; GridSample (GRID_SAMPLE) and
+RoiAlign (ROI_ALIGN) after a Conv; and the conversion errors that name the
+node and what is wrong."""
 
 import numpy as np
 import pytest
@@ -364,4 +365,120 @@ def test_causal_conv_with_state_errors_name_the_node():
         opset=27,
     )
     with pytest.raises(ConversionError, match=r"'cc' \(CausalConvWithState\): weight \(input 1\) must be a constant"):
+        onnx_import.convert(model)
+
+
+@pytest.mark.parametrize("mode", ["avg", "max"])
+@pytest.mark.parametrize("coordinates", ["half_pixel", "output_half_pixel"])
+@pytest.mark.parametrize("sampling_ratio", [0, 2])
+def test_roi_align_of_a_conv_output_with_computed_rois(mode, coordinates, sampling_ratio):
+    """RoiAlign of a Conv's NHWC output (read in ONNX's layout) over rois
+    that are a graph input, against onnxruntime."""
+    rng = np.random.default_rng(13)
+    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node(
+            "RoiAlign",
+            ["c", "rois", "idx"],
+            ["y"],
+            mode=mode,
+            coordinate_transformation_mode=coordinates,
+            output_height=3,
+            output_width=2,
+            sampling_ratio=sampling_ratio,
+            spatial_scale=0.5,
+        ),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, [2, 3, 10, 12]), ("rois", np.float32, [5, 4]), ("idx", np.int64, [5])],
+        [("y", np.float32, [5, 4, 3, 2])],
+        [("w", w)],
+        opset=16,
+    )
+    corner = rng.uniform(-2, 20, (5, 2))
+    rois = np.concatenate([corner, corner + rng.uniform(0, 12, (5, 2))], axis=1).astype(np.float32)
+    feeds = {
+        "x": rng.standard_normal((2, 3, 10, 12)).astype(np.float32),
+        "rois": rois,
+        "idx": np.array([0, 1, 1, 0, 1], np.int64),
+    }
+    data = _compare(model, feeds, atol=1e-4)
+    assert lite_op_counts(data)["ROI_ALIGN"] == 1
+
+
+def test_roi_align_unknown_mode_is_a_conversion_error():
+    node = helper.make_node("RoiAlign", ["x", "rois", "idx"], ["y"], mode="median", name="ra")
+    model = make_model(
+        [node],
+        [("x", np.float32, [1, 1, 4, 4]), ("rois", np.float32, [2, 4]), ("idx", np.int64, [2])],
+        [("y", np.float32, [2, 1, 1, 1])],
+        opset=16,
+    )
+    with pytest.raises(ConversionError, match=r"'ra' \(RoiAlign\): mode 'median' .* is not supported"):
+        onnx_import.convert(model)
+
+
+def test_stft_of_a_rank_2_signal_as_pytorch_exports_it():
+    """torch.stft exports STFT of a [batch, length] signal (onnxruntime runs
+    it as real); the window is a constant."""
+    rng = np.random.default_rng(14)
+    node = helper.make_node("STFT", ["x", "step", "window", "len"], ["y"], onesided=1)
+    model = make_model(
+        [node],
+        [("x", np.float32, [2, 100])],
+        [("y", np.float32, [2, 5, 17, 2])],
+        [
+            ("step", np.array(16, np.int64)),
+            ("window", np.hanning(32).astype(np.float32)),
+            ("len", np.array(32, np.int64)),
+        ],
+        opset=17,
+    )
+    _compare(model, {"x": rng.standard_normal((2, 100)).astype(np.float32)}, atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("rule", ["linear", "gated", "delta", "gated_delta"])
+def test_linear_attention_unrolled_on_a_dynamic_batch(rule):
+    """GQA (4 query heads over 2 KV heads), a past state, per-head decay,
+    against onnx's reference at two batch sizes."""
+    rng = np.random.default_rng(15)
+    t, hq, hkv, dk, dv = 3, 4, 2, 4, 3
+    inputs = [("q", np.float32, ["n", t, hq * dk]), ("k", np.float32, ["n", t, hkv * dk])]
+    inputs += [("v", np.float32, ["n", t, hkv * dv]), ("past", np.float32, ["n", hkv, dk, dv])]
+    names = ["q", "k", "v", "past"]
+    if rule in ("gated", "gated_delta"):
+        inputs.append(("decay", np.float32, ["n", t, hkv]))
+        names.append("decay")
+    if rule in ("delta", "gated_delta"):
+        inputs.append(("beta", np.float32, ["n", t, hkv]))
+        names += [""] * (5 - len(names)) + ["beta"]
+    node = helper.make_node(
+        "LinearAttention", names, ["y", "state"], q_num_heads=hq, kv_num_heads=hkv, update_rule=rule
+    )
+    outputs = [("y", np.float32, ["n", t, hq * dv]), ("state", np.float32, ["n", hkv, dk, dv])]
+    model = make_model([node], inputs, outputs, opset=27)
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    reference = ReferenceEvaluator(model)
+    for batch in (2, 1):
+        feeds = {n: rng.standard_normal([batch if d == "n" else d for d in s]).astype(np.float32) for n, _, s in inputs}
+        if "decay" in feeds:
+            feeds["decay"] = -np.abs(feeds["decay"])
+        if "beta" in feeds:
+            feeds["beta"] = 1 / (1 + np.exp(-feeds["beta"]))
+        got = runner.run(feeds)
+        for name, want in zip(("y", "state"), reference.run(None, feeds)):
+            np.testing.assert_allclose(got[name], want, rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_linear_attention_without_its_decay_is_a_conversion_error():
+    node = helper.make_node("LinearAttention", ["q", "k", "v"], ["y"], q_num_heads=2, kv_num_heads=2, name="la")
+    model = make_model(
+        [node],
+        [("q", np.float32, [1, 2, 8]), ("k", np.float32, [1, 2, 8]), ("v", np.float32, [1, 2, 8])],
+        [("y", np.float32, [1, 2, 8])],
+        opset=27,
+    )
+    with pytest.raises(ConversionError, match=r"'la' \(LinearAttention\): update_rule 'gated_delta' needs decay"):
         onnx_import.convert(model)

@@ -27,7 +27,7 @@ The modules, in the order a model meets them:
   logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
                   ArgMax/ArgMin
   resize_cast_ops.py  importers: Cast, CastLike, Dropout, Resize, Upsample,
-                  GridSample
+                  GridSample, RoiAlign
   attention_norm_ops.py  importers: Attention, the normalizations (layer,
                   RMS, instance, group, mean-variance, Lp, LRN), the NLL
                   and softmax cross-entropy losses, Einsum
@@ -42,7 +42,7 @@ The modules, in the order a model meets them:
                   ConvInteger, QLinearConv
   composite_ops.py  importers of ops lowered to several lite ops:
                   RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid,
-                  CausalConvWithState
+                  CausalConvWithState, LinearAttention
   conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
                   LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
 

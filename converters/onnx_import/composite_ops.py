@@ -1,6 +1,6 @@
 """Importers of ops lowered to several existing lite ops (no lite op of
-their own): RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid and
-CausalConvWithState.
+their own): RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid,
+CausalConvWithState and LinearAttention (unrolled over its time steps).
 
 RotaryEmbedding is linear along the head dim: out = x * C + x[perm] * S with
 per-position tables C, S built from the (constant) cos/sin caches, and
@@ -283,6 +283,8 @@ def _stft(ctx, node):
     if ctx.dtype(x) != np.float32:
         raise _NodeError(f"signal is {np.dtype(ctx.dtype(x))}; the lowering computes in float32")
     shape = list(ctx.shape(x))
+    if len(shape) == 2:  # [batch, length]: a real signal (onnxruntime and PyTorch's export)
+        shape.append(1)
     if len(shape) != 3 or shape[2] not in (1, 2):
         raise _NodeError(f"signal shape {shape} is not [batch, length, 1 or 2]")
     batch, n, comps = shape
@@ -300,7 +302,8 @@ def _stft(ctx, node):
         raise _NodeError(f"frame_step {step} and frame_length {length} do not frame a signal of {n}")
     frames = (n - length) // step + 1
     indices = (np.arange(frames)[:, None] * step + np.arange(length)[None, :]).astype(np.int32)
-    framed = ctx.intermediate(f"{out}/frames", [batch, frames, length, comps], np.float32, like=x)
+    framed_shape = [batch, frames, length] + ([comps] if ctx.rank(x) == 3 else [])
+    framed = ctx.intermediate(f"{out}/frames", framed_shape, np.float32, like=x)
     idx = ctx.constant(f"{out}/frame_indices", indices)
     ctx.builder.add_op("GATHER", [ctx.plain(x), idx], [framed], ("GatherOptions", {"axis": 1}))
     if comps == 2:  # [.., length, 2] -> [.., 2, length]: the real part, then the imaginary
@@ -449,3 +452,121 @@ def _length_slice(ctx, src, begin, end, dst):
     ]
     options = ("StridedSliceOptions", {"begin_mask": 3, "end_mask": 3})
     ctx.builder.add_op("STRIDED_SLICE", [src] + bounds, [dst], options)
+
+
+# The most time steps LinearAttention is unrolled over (about 20 lite ops each).
+MAX_LINEAR_ATTENTION_STEPS = 64
+
+
+@imports("LinearAttention")
+def _linear_attention(ctx, node):
+    """The recurrence unrolled over the (static) time steps: per step,
+    STRIDED_SLICEs of q/k/v (and decay/beta) reshaped to heads, the state
+    decayed by EXP(decay) (gated), the delta correction as a BATCH_MATMUL
+    k^T S (delta), the outer product k v as a broadcast MUL added to the
+    state, and the output a BATCH_MATMUL of the (pre-scaled) query heads,
+    grouped per KV head, with the state; the steps' outputs concatenated."""
+    a = attrs(node)
+    rule = a.get("update_rule", "gated_delta")
+    rule = rule.decode() if isinstance(rule, bytes) else rule
+    if rule not in ("linear", "gated", "delta", "gated_delta"):
+        raise _NodeError(f"update_rule '{rule}' is not linear, gated, delta or gated_delta")
+    hq, hkv = int(a.get("q_num_heads", 0)), int(a.get("kv_num_heads", 0))
+    if hq <= 0 or hkv <= 0 or hq % hkv:
+        raise _NodeError(f"q_num_heads {hq} must be a positive multiple of kv_num_heads {hkv}")
+
+    def opt(i):
+        return node.input[i] if len(node.input) > i and node.input[i] else None
+
+    q, k, v, past, decay, beta = (opt(i) for i in range(6))
+    gating, delta = rule in ("gated", "gated_delta"), rule in ("delta", "gated_delta")
+    if gating != (decay is not None) or delta != (beta is not None):
+        raise _NodeError(
+            f"update_rule '{rule}' {'needs' if gating else 'forbids'} decay and {'needs' if delta else 'forbids'} beta"
+        )
+    names = [n for n in (q, k, v, past, decay, beta) if n]
+    for name in names:
+        if ctx.dtype(name) != np.float32:
+            raise _NodeError(f"'{name}' is {np.dtype(ctx.dtype(name))}; the lowering computes in float32")
+    qs, ks, vs = (list(ctx.shape(n)) for n in (q, k, v))
+    if any(len(s) != 3 for s in (qs, ks, vs)) or qs[2] % hq or ks[2] % hkv or vs[2] % hkv:
+        raise _NodeError(f"query {qs}, key {ks}, value {vs} are not [B, T, heads * dim]")
+    batch, steps = qs[0], qs[1]
+    dk, dv, group = qs[2] // hq, vs[2] // hkv, hq // hkv
+    if ks[2] != hkv * dk or ks[:2] != qs[:2] or vs[:2] != qs[:2]:
+        raise _NodeError(f"query {qs}, key {ks}, value {vs} do not agree on B, T and d_k")
+    sig = ctx.signature_of(q, qs) or [0, 0, 0]
+    if sig[1] == -1 or steps > MAX_LINEAR_ATTENTION_STEPS:
+        raise _NodeError(
+            f"{'a dynamic' if sig[1] == -1 else steps} time steps: the lowering unrolls at most "
+            f"{MAX_LINEAR_ATTENTION_STEPS}"
+        )
+    if past is not None and list(ctx.shape(past)) != [batch, hkv, dk, dv]:
+        raise _NodeError(f"past_state {list(ctx.shape(past))} is not [{batch}, {hkv}, {dk}, {dv}]")
+    decay_heads = None
+    if decay is not None:
+        ds = list(ctx.shape(decay))
+        if ds[:2] != qs[:2] or ds[2] not in (hkv, hkv * dk):
+            raise _NodeError(f"decay {ds} is not [B, T, {hkv}] or [B, T, {hkv * dk}]")
+        decay_heads = [hkv, dk, 1] if ds[2] == hkv * dk else [hkv, 1, 1]
+    if beta is not None:
+        bs = list(ctx.shape(beta))
+        if bs[:2] != qs[:2] or bs[2] not in (hkv, 1):
+            raise _NodeError(f"beta {bs} is not [B, T, {hkv}] or [B, T, 1]")
+        beta_heads = [bs[2], 1, 1]
+    scale = float(a.get("scale", 0.0)) or 1.0 / np.sqrt(dk)
+    out = node.output[0]
+    count = [0]
+
+    def op(opcode, inputs, shape, options=None):
+        count[0] += 1
+        t = ctx.intermediate(f"{out}/la{count[0]}", shape, np.float32, like=q)
+        ctx.builder.add_op(opcode, inputs, [t], options)
+        return t
+
+    def step_of(src, width, i, heads):
+        """Time step i of [B, T, width] twl tensor `src` as [B] + heads."""
+        bounds = [
+            ctx.constant(f"{out}/la{count[0]}/{w}", np.array(b, np.int32))
+            for w, b in (("begin", [0, i, 0]), ("end", [0, i + 1, 0]), ("strides", [1, 1, 1]))
+        ]
+        options = ("StridedSliceOptions", {"begin_mask": 5, "end_mask": 5})
+        sliced = op("STRIDED_SLICE", [src] + bounds, [batch, 1, width], options)
+        count[0] += 1
+        return _reshape(ctx, sliced, [batch] + heads, f"{out}/la{count[0]}", q)
+
+    def input_step(name, i, heads):
+        return step_of(ctx.plain(name), ctx.shape(name)[2], i, heads)
+
+    arith = ("ArithmeticOptions", {})
+    state_shape = [batch, hkv, dk, dv]
+    state = ctx.plain(past) if past is not None else None
+    q_scaled = op("MUL", [ctx.plain(q), ctx.constant(f"{out}/scale", np.float32(scale))], qs, arith)
+    outputs = []
+    for i in range(steps):
+        k_row = input_step(k, i, [hkv, 1, dk])
+        v_t = input_step(v, i, [hkv, 1, dv])
+        if state is not None and gating:
+            g = op("EXP", [input_step(decay, i, decay_heads)], [batch] + decay_heads)
+            state = op("MUL", [state, g], state_shape, arith)
+        if delta:
+            if state is not None:
+                retrieved = op("BATCH_MATMUL", [k_row, state], [batch, hkv, 1, dv], ("BatchMatMulOptions", {}))
+                v_t = op("SUB", [v_t, retrieved], [batch, hkv, 1, dv], arith)
+            v_t = op("MUL", [v_t, input_step(beta, i, beta_heads)], [batch, hkv, 1, dv], arith)
+        count[0] += 1
+        k_col = _reshape(ctx, k_row, [batch, hkv, dk, 1], f"{out}/la{count[0]}", q)
+        outer = op("MUL", [k_col, v_t], state_shape, arith)
+        state = outer if state is None else op("ADD", [state, outer], state_shape, arith)
+        q_t = step_of(q_scaled, qs[2], i, [hkv, group, dk])
+        read = op("BATCH_MATMUL", [q_t, state], [batch, hkv, group, dv], ("BatchMatMulOptions", {}))
+        count[0] += 1
+        outputs.append(_reshape(ctx, read, [batch, 1, hq * dv], f"{out}/la{count[0]}", q))
+    if steps == 1:
+        dims = ctx.constant(f"{out}/shape", np.array(_target(ctx, out, [batch, 1, hq * dv]), np.int32))
+        ctx.builder.add_op("RESHAPE", [outputs[0], dims], [ctx.output(out)])
+    else:
+        ctx.builder.add_op("CONCATENATION", outputs, [ctx.output(out)], ("ConcatenationOptions", {"axis": 1}))
+    if len(node.output) > 1 and node.output[1]:
+        dims = ctx.constant(f"{out}/state_shape", np.array(_target(ctx, node.output[1], state_shape), np.int32))
+        ctx.builder.add_op("RESHAPE", [state, dims], [ctx.output(node.output[1])])

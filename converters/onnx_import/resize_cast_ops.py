@@ -1,10 +1,11 @@
-"""Importers of Cast, CastLike, Dropout, Resize, Upsample and GridSample.
+"""Importers of Cast, CastLike, Dropout, Resize, Upsample, GridSample and
+RoiAlign.
 
 Cast and CastLike are CAST between any two lite element types. Dropout at
 inference is its input (and an all-true mask). Resize (opsets 10-19) and
 Upsample are RESIZE, which resizes the lite tensor as it is: the NHWC output
 of a Conv is resized on H and W in NHWC, with no transposes. GridSample is
-GRID_SAMPLE, in ONNX's layout.
+GRID_SAMPLE and RoiAlign ROI_ALIGN, in ONNX's layout.
 """
 
 import numpy as np
@@ -230,3 +231,38 @@ def _grid_sample(ctx, node):
     }
     inputs = [ctx.plain(x), ctx.plain(grid)]
     ctx.builder.add_op("GRID_SAMPLE", inputs, [ctx.output(out)], ("GridSampleOptions", options))
+
+
+@imports("RoiAlign")
+def _roi_align(ctx, node):
+    """ROI_ALIGN on X in ONNX's layout; the rois and batch indices may be
+    computed (a detector's proposals)."""
+    a = attrs(node)
+    x, rois, indices, out = node.input[0], node.input[1], node.input[2], node.output[0]
+    for name, what in ((x, "X"), (rois, "rois")):
+        if ctx.dtype(name) != np.float32:
+            raise _NodeError(f"{what} is {np.dtype(ctx.dtype(name))}; ROI_ALIGN takes float32")
+    if ctx.dtype(indices) not in (np.int32, np.int64):
+        raise _NodeError(f"batch_indices are {np.dtype(ctx.dtype(indices))}, not int32 or int64")
+    if ctx.rank(x) != 4:
+        raise _NodeError(f"X of rank {ctx.rank(x)}: RoiAlign takes [N, C, H, W]")
+    default_mode = "half_pixel" if ctx.opset >= 16 else "output_half_pixel"
+    coordinates = _text(a.get("coordinate_transformation_mode", default_mode))
+    mode = _text(a.get("mode", "avg"))
+    if coordinates not in ("half_pixel", "output_half_pixel") or mode not in ("avg", "max"):
+        raise _NodeError(f"mode '{mode}' / coordinate_transformation_mode '{coordinates}' is not supported")
+    options = {
+        "output_height": int(a.get("output_height", 1)),
+        "output_width": int(a.get("output_width", 1)),
+        "sampling_ratio": int(a.get("sampling_ratio", 0)),
+        "spatial_scale": float(a.get("spatial_scale", 1.0)),
+        "half_pixel": coordinates == "half_pixel",
+        "max_mode": mode == "max",
+    }
+    if options["output_height"] < 1 or options["output_width"] < 1 or options["sampling_ratio"] < 0:
+        raise _NodeError(
+            f"output {options['output_height']}x{options['output_width']} and sampling_ratio "
+            f"{options['sampling_ratio']}: the output size must be positive and the ratio >= 0"
+        )
+    inputs = [ctx.plain(x), ctx.plain(rois), ctx.plain(indices)]
+    ctx.builder.add_op("ROI_ALIGN", inputs, [ctx.output(out)], ("RoiAlignOptions", options))

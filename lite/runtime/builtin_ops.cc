@@ -126,6 +126,8 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::TransposeConvOptions;
     case O::GRID_SAMPLE:
       return BuiltinOptions::GridSampleOptions;
+    case O::ROI_ALIGN:
+      return BuiltinOptions::RoiAlignOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -136,7 +136,8 @@ namespace twl {
   X(AVERAGE_POOL_2D_V2) \
   X(ATTENTION) \
   X(QUANTIZED_ADD) \
-  X(GRID_SAMPLE)
+  X(GRID_SAMPLE) \
+  X(ROI_ALIGN)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
