@@ -147,6 +147,8 @@ INCLUDE = [
     "test_affine_grid",
     "test_causal_conv_with_state",
     "test_linear_attention",
+    "test_maxunpool",
+    "test_tensorscatter",
     "test_triu",
     # Elementwise math (elementwise_ops.py).
     "test_sin",
@@ -503,6 +505,13 @@ EXCLUDE.update(
         "test_causal_conv_with_state_kernel_size_one_expanded": _converter_refuses(
             "kernel size 1: onnx's function builds an empty zero state (the converter refuses empty constants)",
             r"has no elements \(shape \[2, 4, 0\]\)",
+        ),
+        "test_maxunpool_export_with_output_shape": Excluded(
+            "onnx's reference scatters into the unpooled shape and pads it to output_shape; the spec (the indices "
+            "come from MaxPool of an input of output_shape) and onnxruntime read the indices in output_shape's "
+            "layout, as the converter does",
+            AssertionError,
+            r"test_maxunpool_export_with_output_shape: output y",
         ),
         "test_linear_attention_fp16": _converter_refuses(
             "the lowering computes in float32 (float16 is storage only in the lite runtime)",

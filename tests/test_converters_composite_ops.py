@@ -482,3 +482,62 @@ def test_linear_attention_without_its_decay_is_a_conversion_error():
     )
     with pytest.raises(ConversionError, match=r"'la' \(LinearAttention\): update_rule 'gated_delta' needs decay"):
         onnx_import.convert(model)
+
+
+def test_max_pool_indices_unpooled_as_segnet_does():
+    """MaxPool's indices feed MaxUnpool (SegNet's decoder), against
+    onnxruntime; output_shape pads the unpooled tensor at the end."""
+    rng = np.random.default_rng(16)
+    nodes = [
+        helper.make_node("MaxPool", ["x"], ["p", "i"], kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("MaxUnpool", ["p", "i", "shape"], ["y"], kernel_shape=[2, 2], strides=[2, 2]),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, [2, 3, 6, 4])],
+        [("y", np.float32, [2, 3, 7, 5])],
+        [("shape", np.array([2, 3, 7, 5], np.int64))],
+        opset=11,
+    )
+    _compare(model, {"x": rng.standard_normal((2, 3, 6, 4)).astype(np.float32)})
+
+
+@pytest.mark.parametrize("mode", ["linear", "circular"])
+def test_tensor_scatter_writes_each_batch_at_its_index(mode):
+    rng = np.random.default_rng(17)
+    node = helper.make_node("TensorScatter", ["past", "update", "w"], ["present"], mode=mode, axis=2)
+    model = make_model(
+        [node],
+        [("past", np.float32, [3, 2, 6, 4]), ("update", np.float32, [3, 2, 3, 4]), ("w", np.int64, [3])],
+        [("present", np.float32, [3, 2, 6, 4])],
+        opset=24,
+    )
+    feeds = {
+        "past": rng.standard_normal((3, 2, 6, 4)).astype(np.float32),
+        "update": rng.standard_normal((3, 2, 3, 4)).astype(np.float32),
+        "w": np.array([0, 3, 5 if mode == "circular" else 2], np.int64),
+    }
+    _compare(model, feeds, reference="onnx")
+
+
+def test_tensor_scatter_past_the_end_fails_the_invoke_and_axis_0_the_conversion():
+    node = helper.make_node("TensorScatter", ["past", "update", "w"], ["present"], axis=1)
+    model = make_model(
+        [node],
+        [("past", np.float32, [2, 4]), ("update", np.float32, [2, 2]), ("w", np.int64, [2])],
+        [("present", np.float32, [2, 4])],
+        opset=24,
+    )
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    feeds = {"past": np.zeros((2, 4), np.float32), "update": np.ones((2, 2), np.float32)}
+    with pytest.raises(lite_runner.LiteError, match=r"SCATTER_ND"):
+        runner.run({**feeds, "w": np.array([0, 3], np.int64)})
+    node = helper.make_node("TensorScatter", ["past", "update"], ["present"], axis=0, name="ts")
+    model = make_model(
+        [node],
+        [("past", np.float32, [2, 4]), ("update", np.float32, [1, 4])],
+        [("present", np.float32, [2, 4])],
+        opset=24,
+    )
+    with pytest.raises(ConversionError, match=r"'ts' \(TensorScatter\): axis 0 of a rank-2 cache: not the batch"):
+        onnx_import.convert(model)

@@ -33,7 +33,7 @@ The modules, in the order a model meets them:
                   and softmax cross-entropy losses, Einsum
   index_ops.py    importers: Split, Tile, Expand, Trilu, CumSum, scatters and
                   gathers by element and by N-d index, OneHot, DepthToSpace,
-                  TopK, ReverseSequence, Hardmax
+                  TopK, ReverseSequence, Hardmax, MaxUnpool, TensorScatter
   elementwise_ops.py  importers: trigonometric and rounding functions,
                   IsNaN/IsInf, parameterized activations, PRelu, Pow, Mod,
                   Sum, Mean
