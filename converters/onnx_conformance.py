@@ -149,6 +149,7 @@ INCLUDE = [
     "test_linear_attention",
     "test_maxunpool",
     "test_tensorscatter",
+    "test_col2im",
     "test_triu",
     # Elementwise math (elementwise_ops.py).
     "test_sin",
@@ -513,6 +514,9 @@ EXCLUDE.update(
             AssertionError,
             r"test_maxunpool_export_with_output_shape: output y",
         ),
+        "test_col2im_5d": _converter_refuses(
+            "3-D (volumetric) Col2Im: TRANSPOSE_CONV is 2-D", r"\(Col2Im\): 3 spatial dims: TRANSPOSE_CONV is 2-D"
+        ),
         "test_linear_attention_fp16": _converter_refuses(
             "the lowering computes in float32 (float16 is storage only in the lite runtime)",
             r"\(LinearAttention\): 'query' is float16; the lowering computes in float32",
@@ -636,6 +640,7 @@ CONSTANT_PARAMETERS = [
     "test_dft",
     "test_center_crop_pad",
     "test_stft",
+    "test_col2im",
     "test_affine_grid",
     "test_causal_conv_with_state",
     # The weights and the scales QLinear* ops fold into one multiplier.

@@ -541,3 +541,39 @@ def test_tensor_scatter_past_the_end_fails_the_invoke_and_axis_0_the_conversion(
     )
     with pytest.raises(ConversionError, match=r"'ts' \(TensorScatter\): axis 0 of a rank-2 cache: not the batch"):
         onnx_import.convert(model)
+
+
+@pytest.mark.parametrize("strides,pads,dilations", [([1, 1], [0, 0, 0, 0], [1, 1]), ([2, 1], [1, 0, 2, 1], [1, 2])])
+def test_col2im_of_several_channels_against_onnxruntime(strides, pads, dilations):
+    """torch.nn.Fold's export: columns of 3 channels, 2x3 blocks, into a
+    7x6 image, then a Relu (the NHWC output is read back in ONNX's layout)."""
+    rng = np.random.default_rng(18)
+    image, block = [7, 6], [2, 3]
+    blocks = [
+        (image[i] + pads[i] + pads[i + 2] - dilations[i] * (block[i] - 1) - 1) // strides[i] + 1 for i in range(2)
+    ]
+    length = blocks[0] * blocks[1]
+    nodes = [
+        helper.make_node("Col2Im", ["x", "image", "block"], ["c"], strides=strides, pads=pads, dilations=dilations),
+        helper.make_node("Relu", ["c"], ["y"]),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, [2, 3 * 6, length])],
+        [("y", np.float32, [2, 3] + image)],
+        [("image", np.array(image, np.int64)), ("block", np.array(block, np.int64))],
+    )
+    data = _compare(model, {"x": rng.standard_normal((2, 18, length)).astype(np.float32)})
+    assert lite_op_counts(data)["TRANSPOSE_CONV"] == 1
+
+
+def test_col2im_with_the_wrong_column_count_is_a_conversion_error():
+    node = helper.make_node("Col2Im", ["x", "image", "block"], ["y"], name="fold")
+    model = make_model(
+        [node],
+        [("x", np.float32, [1, 4, 10])],
+        [("y", np.float32, [1, 1, 4, 4])],
+        [("image", np.array([4, 4], np.int64)), ("block", np.array([2, 2], np.int64))],
+    )
+    with pytest.raises(ConversionError, match=r"'fold' \(Col2Im\): input \[1, 4, 10\] does not hold 3 x 3 blocks"):
+        onnx_import.convert(model)

@@ -1,6 +1,7 @@
 """Importers of ops lowered to several existing lite ops (no lite op of
 their own): RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid,
-CausalConvWithState and LinearAttention (unrolled over its time steps).
+CausalConvWithState, LinearAttention (unrolled over its time steps) and
+Col2Im (a TRANSPOSE_CONV with one-hot filters).
 
 RotaryEmbedding is linear along the head dim: out = x * C + x[perm] * S with
 per-position tables C, S built from the (constant) cos/sin caches, and
@@ -570,3 +571,53 @@ def _linear_attention(ctx, node):
     if len(node.output) > 1 and node.output[1]:
         dims = ctx.constant(f"{out}/state_shape", np.array(_target(ctx, node.output[1], state_shape), np.int32))
         ctx.builder.add_op("RESHAPE", [state, dims], [ctx.output(node.output[1])])
+
+
+@imports("Col2Im")
+def _col2im(ctx, node):
+    """Col2Im (2-D) as a TRANSPOSE_CONV: the columns [N, C*K, L] are an NHWC
+    image [N, lh, lw, C*K] of the blocks, and a grouped (per channel)
+    transposed convolution with one-hot K-tap filters adds each column
+    entry at its block position; its output stays NHWC."""
+    a = attrs(node)
+    x, out = node.input[0], node.output[0]
+    if ctx.dtype(x) != np.float32:
+        raise _NodeError(f"input is {np.dtype(ctx.dtype(x))}; TRANSPOSE_CONV takes float32")
+    image = [int(v) for v in np.asarray(ctx.require_const(node, 1, "image_shape")).reshape(-1)]
+    block = [int(v) for v in np.asarray(ctx.require_const(node, 2, "block_shape")).reshape(-1)]
+    if len(image) != 2 or len(block) != 2:
+        raise _NodeError(f"{len(image)} spatial dims: TRANSPOSE_CONV is 2-D")
+    dilations = list(a.get("dilations", [1, 1]))
+    pads = list(a.get("pads", [0, 0, 0, 0]))
+    strides = list(a.get("strides", [1, 1]))
+    n, ck, length = ctx.shape(x)
+    k = block[0] * block[1]
+    blocks = [
+        (image[i] + pads[i] + pads[i + 2] - dilations[i] * (block[i] - 1) - 1) // strides[i] + 1 for i in range(2)
+    ]
+    if min(block) < 1 or ck % k or min(blocks) < 1 or blocks[0] * blocks[1] != length:
+        raise _NodeError(
+            f"input [{n}, {ck}, {length}] does not hold {blocks[0]} x {blocks[1]} blocks of {block} for image {image}"
+        )
+    channels = ck // k
+    cols = ctx.intermediate(f"{out}/columns", [n, length, ck], np.float32, like=x)
+    perm = ctx.constant(f"{out}/perm", np.array([0, 2, 1], np.int32))
+    ctx.builder.add_op("TRANSPOSE", [ctx.plain(x), perm], [cols])
+    grid = _reshape(ctx, cols, [n] + blocks + [ck], f"{out}/blocks", x)
+    filt = np.zeros([channels, k, block[0], block[1], 1], np.float32)
+    taps = np.arange(k)
+    filt[:, taps, taps // block[1], taps % block[1], 0] = 1
+    options = {
+        "stride_h": strides[0],
+        "stride_w": strides[1],
+        "dilation_h_factor": dilations[0],
+        "dilation_w_factor": dilations[1],
+        "pad_top": pads[0],
+        "pad_left": pads[1],
+        "out_h": image[0],
+        "out_w": image[1],
+        "group": channels,
+        "fused_activation_function": "NONE",
+    }
+    inputs = [grid, ctx.constant(f"{out}/filter", filt), ctx.constant(f"{out}/bias", np.zeros([channels], np.float32))]
+    ctx.builder.add_op("TRANSPOSE_CONV", inputs, [ctx.output(out, nhwc=True)], ("TransposeConvOptions", options))
