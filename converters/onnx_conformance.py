@@ -99,6 +99,7 @@ INCLUDE = [
     "test_resize",
     "test_upsample",
     "test_gridsample",
+    "test_bitcast",
     "test_roialign",
     # Attention, normalizations, losses, Einsum (attention_norm_ops.py).
     "test_attention",
@@ -150,6 +151,8 @@ INCLUDE = [
     "test_maxunpool",
     "test_tensorscatter",
     "test_col2im",
+    "test_deform_conv",
+    "test_basic_deform_conv",
     "test_triu",
     # Elementwise math (elementwise_ops.py).
     "test_sin",
@@ -641,6 +644,8 @@ CONSTANT_PARAMETERS = [
     "test_center_crop_pad",
     "test_stft",
     "test_col2im",
+    "test_deform_conv",
+    "test_basic_deform_conv",
     "test_affine_grid",
     "test_causal_conv_with_state",
     # The weights and the scales QLinear* ops fold into one multiplier.

@@ -3,9 +3,10 @@ runtime against onnxruntime (or onnx's reference evaluator, or numpy's FFT),
 for what the ONNX node tests leave out: Pad in modes reflect/edge/wrap after
 a Conv (gathered in NHWC), MatMul with 1-D operands on a dynamic batch,
 RotaryEmbedding with computed position_ids, DFT lengths and axes, STFT with a
-window, AffineGrid, SwiGLU, CausalConvWithState; GridSample (GRID_SAMPLE) and
-RoiAlign (ROI_ALIGN) after a Conv; and the conversion errors that name the
-node and what is wrong."""
+window, AffineGrid, SwiGLU, CausalConvWithState, LinearAttention, MaxUnpool,
+TensorScatter, Col2Im, DeformConv; GridSample (GRID_SAMPLE) and RoiAlign
+(ROI_ALIGN) after a Conv, BitCast (BITCAST); and the conversion errors that
+name the node and what is wrong."""
 
 import numpy as np
 import pytest
@@ -576,4 +577,77 @@ def test_col2im_with_the_wrong_column_count_is_a_conversion_error():
         [("image", np.array([4, 4], np.int64)), ("block", np.array([2, 2], np.int64))],
     )
     with pytest.raises(ConversionError, match=r"'fold' \(Col2Im\): input \[1, 4, 10\] does not hold 3 x 3 blocks"):
+        onnx_import.convert(model)
+
+
+@pytest.mark.parametrize(
+    "src,dst", [(np.float32, np.int32), (np.int64, np.float64), (np.uint16, np.int16), (np.bool_, np.uint8)]
+)
+def test_bitcast_after_an_op_against_numpy_views(src, dst):
+    """BitCast of a computed tensor (a Transpose's output) is numpy's view
+    of its bytes as the other type."""
+    rng = np.random.default_rng(19)
+    x = (rng.standard_normal((3, 4)) * 1000).astype(src) if src != np.bool_ else rng.random((3, 4)) > 0.5
+    nodes = [
+        helper.make_node("Transpose", ["x"], ["t"], perm=[1, 0]),
+        helper.make_node("BitCast", ["t"], ["y"], to=helper.np_dtype_to_tensor_dtype(np.dtype(dst))),
+    ]
+    model = make_model(nodes, [("x", src, [3, 4])], [("y", dst, [4, 3])], opset=26)
+    data = onnx_import.convert(model)
+    got = lite_runner.LiteRunner(data).run({"x": x})["y"]
+    want = np.ascontiguousarray(x.T).view(dst)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    assert lite_op_counts(data)["BITCAST"] == 1
+
+
+def test_bitcast_between_sizes_is_a_conversion_error():
+    node = helper.make_node("BitCast", ["x"], ["y"], to=helper.np_dtype_to_tensor_dtype(np.dtype(np.int64)), name="bc")
+    model = make_model([node], [("x", np.float32, [2])], [("y", np.int64, [2])], opset=26)
+    with pytest.raises(ConversionError, match=r"'bc' \(BitCast\): float32 and int64 differ in size"):
+        onnx_import.convert(model)
+
+
+def test_deform_conv_with_computed_offsets_groups_and_a_mask():
+    """Offsets and mask computed by the graph (a detector's DCNv2 head),
+    group 2, offset_group 2, stride and dilation, against onnx's
+    reference."""
+    rng = np.random.default_rng(20)
+    w = rng.standard_normal((4, 2, 2, 2)).astype(np.float32)
+    bias = rng.standard_normal(4).astype(np.float32)
+    node = helper.make_node(
+        "DeformConv",
+        ["x", "w", "off", "b", "m"],
+        ["y"],
+        group=2,
+        offset_group=2,
+        strides=[2, 1],
+        dilations=[1, 2],
+        pads=[1, 0, 0, 1],
+    )
+    model = make_model(
+        [node],
+        [("x", np.float32, [1, 4, 5, 6]), ("off", np.float32, [1, 16, 3, 5]), ("m", np.float32, [1, 8, 3, 5])],
+        [("y", np.float32, [1, 4, 3, 5])],
+        [("w", w), ("b", bias)],
+        opset=19,
+    )
+    feeds = {
+        "x": rng.standard_normal((1, 4, 5, 6)).astype(np.float32),
+        "off": (1.5 * rng.standard_normal((1, 16, 3, 5))).astype(np.float32),
+        "m": rng.random((1, 8, 3, 5)).astype(np.float32),
+    }
+    _compare(model, feeds, reference="onnx", atol=1e-4)
+
+
+def test_deform_conv_of_a_one_pixel_row_is_a_conversion_error():
+    node = helper.make_node("DeformConv", ["x", "w", "off"], ["y"], name="dcn")
+    model = make_model(
+        [node],
+        [("x", np.float32, [1, 1, 1, 4]), ("off", np.float32, [1, 2, 1, 4])],
+        [("y", np.float32, [1, 1, 1, 4])],
+        [("w", np.ones((1, 1, 1, 1), np.float32))],
+        opset=19,
+    )
+    with pytest.raises(ConversionError, match=r"'dcn' \(DeformConv\): X of 1x4: sampling needs at least 2 pixels"):
         onnx_import.convert(model)

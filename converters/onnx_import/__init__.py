@@ -26,8 +26,8 @@ The modules, in the order a model meets them:
   rnn_ops.py      importers: LSTM, GRU, RNN
   logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
                   ArgMax/ArgMin
-  resize_cast_ops.py  importers: Cast, CastLike, Dropout, Resize, Upsample,
-                  GridSample, RoiAlign
+  resize_cast_ops.py  importers: Cast, CastLike, BitCast, Dropout, Resize,
+                  Upsample, GridSample, RoiAlign
   attention_norm_ops.py  importers: Attention, the normalizations (layer,
                   RMS, instance, group, mean-variance, Lp, LRN), the NLL
                   and softmax cross-entropy losses, Einsum
@@ -42,7 +42,8 @@ The modules, in the order a model meets them:
                   ConvInteger, QLinearConv
   composite_ops.py  importers of ops lowered to several lite ops:
                   RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid,
-                  CausalConvWithState, LinearAttention, Col2Im
+                  CausalConvWithState, LinearAttention, Col2Im,
+                  DeformConv
   conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
                   LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
 

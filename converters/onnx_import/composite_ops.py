@@ -1,7 +1,8 @@
 """Importers of ops lowered to several existing lite ops (no lite op of
 their own): RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid,
-CausalConvWithState, LinearAttention (unrolled over its time steps) and
-Col2Im (a TRANSPOSE_CONV with one-hot filters).
+CausalConvWithState, LinearAttention (unrolled over its time steps),
+Col2Im (a TRANSPOSE_CONV with one-hot filters) and DeformConv (GRID_SAMPLE
+per kernel tap, then a grouped BATCH_MATMUL).
 
 RotaryEmbedding is linear along the head dim: out = x * C + x[perm] * S with
 per-position tables C, S built from the (constant) cos/sin caches, and
@@ -621,3 +622,104 @@ def _col2im(ctx, node):
     }
     inputs = [grid, ctx.constant(f"{out}/filter", filt), ctx.constant(f"{out}/bias", np.zeros([channels], np.float32))]
     ctx.builder.add_op("TRANSPOSE_CONV", inputs, [ctx.output(out, nhwc=True)], ("TransposeConvOptions", options))
+
+
+@imports("DeformConv")
+def _deform_conv(ctx, node):
+    """DeformConv (2-D) as onnx defines it: each kernel tap samples X by
+    GRID_SAMPLE (bilinear, zeros, align_corners) at its offset position, per
+    offset group; the samples times the mask, and the (constant) weights
+    applied to them as one grouped BATCH_MATMUL, then the bias."""
+    a = attrs(node)
+    x, out = node.input[0], node.output[0]
+    offset = node.input[2]
+    bias = node.input[3] if len(node.input) > 3 and node.input[3] else None
+    mask = node.input[4] if len(node.input) > 4 and node.input[4] else None
+    for name in [x, offset] + ([mask] if mask else []):
+        if ctx.dtype(name) != np.float32:
+            raise _NodeError(f"'{name}' is {np.dtype(ctx.dtype(name))}; the lowering computes in float32")
+    shape = list(ctx.shape(x))
+    if len(shape) != 4:
+        raise _NodeError(f"X of rank {len(shape)}: only 2-D DeformConv is supported")
+    n, c, h, w = shape
+    weight = ctx.require_const(node, 1, "W").astype(np.float32)
+    o, cpg, kh, kw = weight.shape
+    group, groups_off = int(a.get("group", 1)), int(a.get("offset_group", 1))
+    if group < 1 or c != cpg * group or o % group or groups_off < 1 or c % groups_off:
+        raise _NodeError(f"W {list(weight.shape)}, group {group} and offset_group {groups_off} do not fit {c} channels")
+    if h < 2 or w < 2:
+        raise _NodeError(f"X of {h}x{w}: sampling needs at least 2 pixels on each axis")
+    strides = list(a.get("strides", [1, 1]))
+    dilations = list(a.get("dilations", [1, 1]))
+    pads = list(a.get("pads", [0, 0, 0, 0]))
+    k = kh * kw
+    oh, ow = ctx.shape(offset)[2:]
+    if list(ctx.shape(offset)) != [n, groups_off * 2 * k, oh, ow] or list(ctx.shape(out)) != [n, o, oh, ow]:
+        raise _NodeError(f"offset {list(ctx.shape(offset))} is not [{n}, {groups_off * 2 * k}, out_h, out_w]")
+    if -1 in (ctx.signature_of(x, shape) or []):
+        raise _NodeError("dynamic dims: the lowering's shapes are static")
+    count = [0]
+    arith = ("ArithmeticOptions", {})
+
+    def op(opcode, inputs, out_shape, options=None):
+        count[0] += 1
+        t = ctx.intermediate(f"{out}/dc{count[0]}", out_shape, np.float32)
+        ctx.builder.add_op(opcode, inputs, [t], options)
+        return t
+
+    def reshape(src, out_shape):
+        return op("RESHAPE", [src, ctx.constant(f"{out}/dc{count[0]}/shape", np.array(out_shape, np.int32))], out_shape)
+
+    def channels(src, src_shape, begin, size):
+        if size == src_shape[1]:
+            return src
+        bounds = [
+            ctx.constant(f"{out}/dc{count[0]}/{what}", np.array(v, np.int32))
+            for what, v in (("begin", [0, begin, 0, 0]), ("end", [0, begin + size, 0, 0]), ("strides", [1] * 4))
+        ]
+        options = ("StridedSliceOptions", {"begin_mask": 13, "end_mask": 13})
+        return op("STRIDED_SLICE", [src] + bounds, [src_shape[0], size] + src_shape[2:], options)
+
+    # The tap positions (x, y) of each output pixel before the offsets, and
+    # the scale that normalizes positions to GridSample's [-1, 1].
+    ki, kj = np.divmod(np.arange(k), kw)
+    base = np.zeros([k, 2, oh, ow], np.float32)
+    base[:, 0] = (-pads[1] + strides[1] * np.arange(ow))[None, None, :] + (kj * dilations[1])[:, None, None]
+    base[:, 1] = (-pads[0] + strides[0] * np.arange(oh))[None, :, None] + (ki * dilations[0])[:, None, None]
+    scale = np.array([2.0 / (w - 1), 2.0 / (h - 1)], np.float32).reshape(1, 1, 2, 1, 1)
+    x_src, offsets = ctx.plain(x), ctx.plain(offset)
+    masks = ctx.plain(mask) if mask else None
+    cg = c // groups_off
+    sampled = []
+    for g in range(groups_off):
+        off = reshape(channels(offsets, [n, groups_off * 2 * k, oh, ow], g * 2 * k, 2 * k), [n, k, 2, oh, ow])
+        swap = ctx.constant(f"{out}/dc{count[0]}/xy", np.array([1, 0], np.int32))
+        xy = op("GATHER", [off, swap], [n, k, 2, oh, ow], ("GatherOptions", {"axis": 2}))
+        pos = op("ADD", [xy, ctx.constant(f"{out}/base{g}", base[None])], [n, k, 2, oh, ow], arith)
+        norm = op("MUL", [pos, ctx.constant(f"{out}/scale{g}", scale)], [n, k, 2, oh, ow], arith)
+        norm = op("SUB", [norm, ctx.constant(f"{out}/one{g}", np.float32(1))], [n, k, 2, oh, ow], arith)
+        perm = ctx.constant(f"{out}/dc{count[0]}/perm", np.array([0, 1, 3, 4, 2], np.int32))
+        grid = reshape(op("TRANSPOSE", [norm, perm], [n, k, oh, ow, 2]), [n, k * oh, ow, 2])
+        xg = channels(x_src, shape, g * cg, cg)
+        options = ("GridSampleOptions", {"interpolation": "LINEAR", "padding_mode": "ZEROS", "align_corners": True})
+        s = reshape(op("GRID_SAMPLE", [xg, grid], [n, cg, k * oh, ow], options), [n, cg, k, oh, ow])
+        if masks is not None:
+            m = reshape(channels(masks, [n, groups_off * k, oh, ow], g * k, k), [n, 1, k, oh, ow])
+            s = op("MUL", [s, m], [n, cg, k, oh, ow], arith)
+        sampled.append(s)
+    if len(sampled) > 1:
+        options = ("ConcatenationOptions", {"axis": 1})
+        sampled = [op("CONCATENATION", sampled, [n, c, k, oh, ow], options)]
+    cols = reshape(sampled[0], [n, group, cpg * k, oh * ow])
+    wmat = ctx.constant(f"{out}/weights", np.ascontiguousarray(weight.reshape(group, o // group, cpg * k)))
+    y = op("BATCH_MATMUL", [wmat, cols], [n, group, o // group, oh * ow], ("BatchMatMulOptions", {}))
+    dims = ctx.constant(f"{out}/shape", np.array([n, o, oh, ow], np.int32))
+    if bias is None:
+        ctx.builder.add_op("RESHAPE", [y, dims], [ctx.output(out)])
+        return
+    b = ctx.const(bias)
+    if b is None or b.shape != (o,):
+        raise _NodeError(f"B must be a constant [{o}]")
+    y = op("RESHAPE", [y, dims], [n, o, oh, ow])
+    b_t = ctx.constant(f"{out}/bias", b.astype(np.float32).reshape(o, 1, 1))
+    ctx.builder.add_op("ADD", [y, b_t], [ctx.output(out)], arith)

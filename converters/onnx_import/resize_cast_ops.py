@@ -1,11 +1,12 @@
-"""Importers of Cast, CastLike, Dropout, Resize, Upsample, GridSample and
-RoiAlign.
+"""Importers of Cast, CastLike, BitCast, Dropout, Resize, Upsample,
+GridSample and RoiAlign.
 
-Cast and CastLike are CAST between any two lite element types. Dropout at
-inference is its input (and an all-true mask). Resize (opsets 10-19) and
-Upsample are RESIZE, which resizes the lite tensor as it is: the NHWC output
-of a Conv is resized on H and W in NHWC, with no transposes. GridSample is
-GRID_SAMPLE and RoiAlign ROI_ALIGN, in ONNX's layout.
+Cast and CastLike are CAST between any two lite element types, BitCast is
+BITCAST between two of one size. Dropout at inference is its input (and an
+all-true mask). Resize (opsets 10-19) and Upsample are RESIZE, which resizes
+the lite tensor as it is: the NHWC output of a Conv is resized on H and W in
+NHWC, with no transposes. GridSample is GRID_SAMPLE and RoiAlign ROI_ALIGN,
+in ONNX's layout.
 """
 
 import numpy as np
@@ -266,3 +267,17 @@ def _roi_align(ctx, node):
         )
     inputs = [ctx.plain(x), ctx.plain(rois), ctx.plain(indices)]
     ctx.builder.add_op("ROI_ALIGN", inputs, [ctx.output(out)], ("RoiAlignOptions", options))
+
+
+@imports("BitCast")
+def _bitcast(ctx, node):
+    """BITCAST: the input's bytes as type `to` (one element size), in the
+    input's layout."""
+    to = helper.tensor_dtype_to_np_dtype(attrs(node)["to"])
+    src = ctx.dtype(node.input[0])
+    if not is_lite_type(to) or not is_lite_type(src):
+        raise _NodeError(f"bitcast from {np.dtype(src)} to {np.dtype(to)}: the lite runtime lacks the type")
+    if np.dtype(src).itemsize != np.dtype(to).itemsize:
+        raise _NodeError(f"{np.dtype(src)} and {np.dtype(to)} differ in size")
+    index, nhwc = ctx.value(node.input[0])
+    ctx.builder.add_op("BITCAST", [index], [ctx.output(node.output[0], nhwc=nhwc, dtype=to)])

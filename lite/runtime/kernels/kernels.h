@@ -137,7 +137,8 @@ namespace twl {
   X(ATTENTION) \
   X(QUANTIZED_ADD) \
   X(GRID_SAMPLE) \
-  X(ROI_ALIGN)
+  X(ROI_ALIGN) \
+  X(BITCAST)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
