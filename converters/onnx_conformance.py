@@ -153,6 +153,7 @@ INCLUDE = [
     "test_col2im",
     "test_deform_conv",
     "test_basic_deform_conv",
+    "test_det",
     "test_triu",
     # Elementwise math (elementwise_ops.py).
     "test_sin",

@@ -4,7 +4,7 @@ for what the ONNX node tests leave out: Pad in modes reflect/edge/wrap after
 a Conv (gathered in NHWC), MatMul with 1-D operands on a dynamic batch,
 RotaryEmbedding with computed position_ids, DFT lengths and axes, STFT with a
 window, AffineGrid, SwiGLU, CausalConvWithState, LinearAttention, MaxUnpool,
-TensorScatter, Col2Im, DeformConv; GridSample (GRID_SAMPLE) and RoiAlign
+TensorScatter, Col2Im, DeformConv, Det; GridSample (GRID_SAMPLE) and RoiAlign
 (ROI_ALIGN) after a Conv, BitCast (BITCAST); and the conversion errors that
 name the node and what is wrong."""
 
@@ -650,4 +650,22 @@ def test_deform_conv_of_a_one_pixel_row_is_a_conversion_error():
         opset=19,
     )
     with pytest.raises(ConversionError, match=r"'dcn' \(DeformConv\): X of 1x4: sampling needs at least 2 pixels"):
+        onnx_import.convert(model)
+
+
+@pytest.mark.parametrize("n", [1, 3, 4])
+def test_det_of_a_batch_against_numpy(n):
+    x = np.random.default_rng(21).standard_normal((2, 3, n, n)).astype(np.float32)
+    node = helper.make_node("Det", ["x"], ["y"])
+    model = make_model([node], [("x", np.float32, [2, 3, n, n])], [("y", np.float32, [2, 3])], opset=22)
+    got = lite_runner.LiteRunner(onnx_import.convert(model)).run({"x": x})["y"]
+    np.testing.assert_allclose(got, np.linalg.det(x.astype(np.float64)), rtol=1e-4, atol=1e-5)
+
+
+def test_det_of_a_large_matrix_is_a_conversion_error():
+    node = helper.make_node("Det", ["x"], ["y"], name="det")
+    model = make_model([node], [("x", np.float32, [6, 6])], [("y", np.float32, [])], opset=22)
+    with pytest.raises(
+        ConversionError, match=r"'det' \(Det\): input \[6, 6\]: Det takes \[\.\.\., n, n\] with 1 <= n <= 5"
+    ):
         onnx_import.convert(model)

@@ -43,7 +43,7 @@ The modules, in the order a model meets them:
   composite_ops.py  importers of ops lowered to several lite ops:
                   RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid,
                   CausalConvWithState, LinearAttention, Col2Im,
-                  DeformConv
+                  DeformConv, Det
   conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
                   LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
 

@@ -1,8 +1,9 @@
 """Importers of ops lowered to several existing lite ops (no lite op of
 their own): RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid,
 CausalConvWithState, LinearAttention (unrolled over its time steps),
-Col2Im (a TRANSPOSE_CONV with one-hot filters) and DeformConv (GRID_SAMPLE
-per kernel tap, then a grouped BATCH_MATMUL).
+Col2Im (a TRANSPOSE_CONV with one-hot filters), DeformConv (GRID_SAMPLE
+per kernel tap, then a grouped BATCH_MATMUL) and Det (small matrices, by
+the Leibniz formula).
 
 RotaryEmbedding is linear along the head dim: out = x * C + x[perm] * S with
 per-position tables C, S built from the (constant) cos/sin caches, and
@@ -13,6 +14,8 @@ DFT of a static length is a product with constant cosine and sine matrices
 window folded into the matrix; CenterCropPad is a STRIDED_SLICE and/or a
 PAD; AffineGrid a BATCH_MATMUL of a constant base grid with theta.
 """
+
+import itertools
 
 import numpy as np
 
@@ -723,3 +726,35 @@ def _deform_conv(ctx, node):
     y = op("RESHAPE", [y, dims], [n, o, oh, ow])
     b_t = ctx.constant(f"{out}/bias", b.astype(np.float32).reshape(o, 1, 1))
     ctx.builder.add_op("ADD", [y, b_t], [ctx.output(out)], arith)
+
+
+# The largest matrices Det expands (Leibniz: n! products of n entries).
+MAX_DET_SIZE = 5
+
+
+@imports("Det")
+def _det(ctx, node):
+    """Det of [..., n, n] matrices, n <= MAX_DET_SIZE, by the Leibniz
+    formula: a GATHER of every permutation's n entries, REDUCE_PROD over
+    them, MUL by the permutations' signs and REDUCE_SUM."""
+    x, out = node.input[0], node.output[0]
+    if ctx.dtype(x) != np.float32:
+        raise _NodeError(f"input is {np.dtype(ctx.dtype(x))}; the lowering computes in float32")
+    shape = list(ctx.shape(x))
+    if len(shape) < 2 or shape[-1] != shape[-2] or not 1 <= shape[-1] <= MAX_DET_SIZE:
+        raise _NodeError(f"input {shape}: Det takes [..., n, n] with 1 <= n <= {MAX_DET_SIZE}")
+    n, lead = shape[-1], shape[:-2]
+    perms = np.array(list(itertools.permutations(range(n))), np.int32)
+    signs = np.array([np.linalg.det(np.eye(n)[p]) for p in perms], np.float32).round()
+    flat = _reshape(ctx, ctx.plain(x), lead + [n * n], f"{out}/flat", x)
+    idx = ctx.constant(f"{out}/entries", (np.arange(n) * n + perms).astype(np.int32))
+    entries = ctx.intermediate(f"{out}/terms", lead + [len(perms), n], np.float32, like=x)
+    ctx.builder.add_op("GATHER", [flat, idx], [entries], ("GatherOptions", {"axis": len(lead)}))
+    axis = len(lead) + 1
+    prods = ctx.intermediate(f"{out}/products", lead + [len(perms)], np.float32, like=x)
+    last = ctx.constant(f"{out}/last", np.array([axis], np.int32))
+    ctx.builder.add_op("REDUCE_PROD", [entries, last], [prods], ("ReducerOptions", {"keep_dims": False}))
+    signed = ctx.intermediate(f"{out}/signed", lead + [len(perms)], np.float32, like=x)
+    ctx.builder.add_op("MUL", [prods, ctx.constant(f"{out}/signs", signs)], [signed], ("ArithmeticOptions", {}))
+    summed = ctx.constant(f"{out}/terms_axis", np.array([len(lead)], np.int32))
+    ctx.builder.add_op("REDUCE_SUM", [signed, summed], [ctx.output(out)], ("ReducerOptions", {"keep_dims": False}))
