@@ -320,15 +320,15 @@ def _stft(ctx, node):
     w = _dft_matrix(length, comps, length, False, onesided)
     if window is not None:
         w *= np.tile(window, comps)[:, None]
-    rows = _reshape(ctx, framed, [batch * frames, comps * length], f"{out}/rows", None)
+    rows = _reshape(ctx, framed, [batch * frames, comps * length], f"{out}/rows", x)
     weights = ctx.constant(f"{out}/dft_matrix", np.ascontiguousarray(w.T.astype(np.float32)))
-    y = ctx.intermediate(f"{out}/spectrum", [batch * frames, w.shape[1]], np.float32)
+    y = ctx.intermediate(f"{out}/spectrum", [batch * frames, w.shape[1]], np.float32, like=x)
     options = ("FullyConnectedOptions", {"fused_activation_function": "NONE", "keep_num_dims": False})
     ctx.builder.add_op("FULLY_CONNECTED", [rows, weights, -1], [y], options)
     bins = w.shape[1] // 2
     if list(ctx.shape(out)) != [batch, frames, bins, 2]:
         raise _NodeError(f"output shape {list(ctx.shape(out))} is not [{batch}, {frames}, {bins}, 2]")
-    grouped = _reshape(ctx, y, [batch, frames, 2, bins], f"{out}/grouped", None)
+    grouped = _reshape(ctx, y, [batch, frames, 2, bins], f"{out}/grouped", x)
     perm = ctx.constant(f"{out}/perm_back", np.array([0, 1, 3, 2], np.int32))
     ctx.builder.add_op("TRANSPOSE", [grouped, perm], [ctx.output(out)])
 
