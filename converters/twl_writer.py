@@ -83,6 +83,7 @@ _ENUM_FIELDS = {
     "coordinate_transformation": "ResizeCoordinates",
     "nearest_rounding": "ResizeNearestRounding",
     "scatter_reduction": "ScatterReduction",
+    "padding_mode": "GridSamplePadding",
 }
 
 

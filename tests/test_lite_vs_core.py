@@ -195,6 +195,8 @@ ONNX_ONLY_BUILTINS |= {"LP_POOL_2D", "TRANSPOSE_CONV"}
 ONNX_ONLY_BUILTINS |= {"ATTENTION"}
 # Made by post-training quantization, not by a core graph (tests/test_converters_ptq.py).
 ONNX_ONLY_BUILTINS |= {"QUANTIZED_ADD"}
+# GridSample, RoiAlign, BitCast (tests/test_converters_composite_ops.py).
+ONNX_ONLY_BUILTINS |= {"GRID_SAMPLE", "ROI_ALIGN", "BITCAST"}
 
 
 def builtin_names():

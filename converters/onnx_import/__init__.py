@@ -26,19 +26,24 @@ The modules, in the order a model meets them:
   rnn_ops.py      importers: LSTM, GRU, RNN
   logic_reduce_ops.py  importers: comparisons, logic, bitwise ops, reductions,
                   ArgMax/ArgMin
-  resize_cast_ops.py  importers: Cast, CastLike, Dropout, Resize, Upsample
+  resize_cast_ops.py  importers: Cast, CastLike, BitCast, Dropout, Resize,
+                  Upsample, GridSample, RoiAlign
   attention_norm_ops.py  importers: Attention, the normalizations (layer,
                   RMS, instance, group, mean-variance, Lp, LRN), the NLL
                   and softmax cross-entropy losses, Einsum
   index_ops.py    importers: Split, Tile, Expand, Trilu, CumSum, scatters and
                   gathers by element and by N-d index, OneHot, DepthToSpace,
-                  TopK, ReverseSequence, Hardmax
+                  TopK, ReverseSequence, Hardmax, MaxUnpool, TensorScatter
   elementwise_ops.py  importers: trigonometric and rounding functions,
                   IsNaN/IsInf, parameterized activations, PRelu, Pow, Mod,
                   Sum, Mean
   quant_ops.py    importers: QuantizeLinear, DequantizeLinear,
                   DynamicQuantizeLinear, MatMulInteger, QLinearMatMul,
                   ConvInteger, QLinearConv
+  composite_ops.py  importers of ops lowered to several lite ops:
+                  RotaryEmbedding, DFT, STFT, CenterCropPad, AffineGrid,
+                  CausalConvWithState, LinearAttention, Col2Im,
+                  DeformConv, Det
   conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
                   LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
 
@@ -59,6 +64,7 @@ Example:
 from converters.onnx_import import (  # noqa: F401
     array_ops,
     attention_norm_ops,
+    composite_ops,
     conv_pool_ops,
     elementwise_ops,
     index_ops,

@@ -75,8 +75,8 @@ def _pad(ctx, node):
     a = attrs(node)
     mode = a.get("mode", b"constant")
     mode = mode.decode() if isinstance(mode, bytes) else mode
-    if mode != "constant":
-        raise _NodeError(f"mode {mode!r} is not supported (constant only)")
+    if mode not in ("constant", "reflect", "edge", "wrap"):
+        raise _NodeError(f"mode {mode!r} is not 'constant', 'reflect', 'edge' or 'wrap'")
     rank = ctx.rank(node.input[0])
     pads = np.array(a["pads"] if ctx.opset < 11 else ctx.require_const(node, 1, "pads"), np.int64)
     value = (
@@ -93,10 +93,44 @@ def _pad(ctx, node):
         paddings[axis] = (pads[k], pads[k + n])
     if np.any(paddings < 0):
         raise _NodeError("negative pads (cropping) are not supported")
+    if mode != "constant":
+        _pad_by_gathers(ctx, node, mode, paddings)
+        return
     inputs = [ctx.plain(node.input[0]), ctx.constant(f"{node.output[0]}/paddings", paddings)]
     if value is not None:
         inputs.append(ctx.constant(f"{node.output[0]}/value", np.array(value, ctx.dtype(node.input[0]))))
     ctx.builder.add_op("PAD", inputs, [ctx.output(node.output[0])])
+
+
+def _pad_by_gathers(ctx, node, mode, paddings):
+    """Pad in mode reflect, edge or wrap as one GATHER per padded axis, of
+    constant indices (numpy's pad of arange(dim) in that mode is ONNX's
+    definition). An NHWC input is gathered in NHWC."""
+    src, out = node.input[0], node.output[0]
+    shape = list(ctx.shape(src))
+    nhwc = len(shape) == 4 and ctx.is_nhwc(src)
+    index = ctx.value(src)[0] if nhwc else ctx.plain(src)
+    sig = ctx.signature_of(src, shape) or [0] * len(shape)
+    axes = [axis for axis in range(len(shape)) if paddings[axis].any()]
+    for axis in axes:
+        if sig[axis] == -1:
+            raise _NodeError(f"padding dynamic axis {axis} in mode {mode!r}")
+        if shape[axis] == 0:
+            raise _NodeError(f"padding axis {axis} of size 0 in mode {mode!r}")
+    if not axes:
+        axes = [0]  # no padding: a copy (a GATHER of every index)
+    for k, axis in enumerate(axes):
+        indices = np.pad(np.arange(shape[axis], dtype=np.int32), tuple(paddings[axis]), mode=mode)
+        shape[axis] = len(indices)
+        lite_axis = NCHW_TO_NHWC_AXIS[axis] if nhwc else axis
+        idx = ctx.constant(f"{out}/indices{axis}", indices)
+        if k == len(axes) - 1:
+            dst = ctx.output(out, nhwc=nhwc)
+        else:
+            lite_shape = [shape[p] for p in TO_NHWC] if nhwc else list(shape)
+            dst = ctx.intermediate(f"{out}/axis{axis}", lite_shape, ctx.dtype(src), like=src)
+        ctx.builder.add_op("GATHER", [index, idx], [dst], ("GatherOptions", {"axis": lite_axis}))
+        index = dst
 
 
 @imports("Gather")

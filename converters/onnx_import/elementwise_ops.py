@@ -171,3 +171,18 @@ def _sum_mean(ctx, node):
     emit_chain(ctx, "ADD", operands, out, total, options)
     scale = ctx.constant(f"{out}/scale", np.array(1 / len(inputs), dtype))
     ctx.builder.add_op("MUL", [total, scale], [final], options)
+
+
+@imports("SwiGLU")
+def _swiglu(ctx, node):
+    """Swish_alpha(A) * B: SWISH then MUL, in the layout A and B share."""
+    for name, what in ((node.input[0], "A"), (node.input[1], "B")):
+        _require(ctx, name, (np.dtype(np.float32),), what)
+    if list(ctx.shape(node.input[0])) != list(ctx.shape(node.input[1])):
+        raise _NodeError(f"A {list(ctx.shape(node.input[0]))} and B {list(ctx.shape(node.input[1]))} differ in shape")
+    out = node.output[0]
+    (a, b), nhwc = elementwise_operands(ctx, list(node.input[:2]), out)
+    gate = ctx.intermediate(f"{out}/swish", list(ctx.builder.tensor(a).shape), np.float32, like=node.input[0])
+    options = ("ActivationParamsOptions", {"alpha": float(attrs(node).get("alpha", 1.0))})
+    ctx.builder.add_op("SWISH", [a], [gate], options)
+    ctx.builder.add_op("MUL", [gate, b], [ctx.output(out, nhwc=nhwc)], ("ArithmeticOptions", {}))

@@ -117,6 +117,9 @@ def _constant_value(node):
 
 # Ops whose result depends only on their input's shape.
 _SHAPE_OPS = ("Shape", "Size", "EyeLike")
+# The op types with no importer that folding handles: Constant always, the
+# shape ops of static shapes, ConstantOfShape and Range of constants.
+FOLDED_OPS = ("Constant", "ConstantOfShape", "Range") + _SHAPE_OPS
 
 
 def _is_static_shape(ctx, node):

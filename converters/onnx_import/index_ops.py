@@ -1,7 +1,7 @@
 """Importers of the ops that index or rearrange data: Split, Tile, Expand,
 Trilu, CumSum/CumProd, GatherElements, ScatterElements (and the old
 Scatter), GatherND, ScatterND, OneHot, DepthToSpace/SpaceToDepth, TopK,
-ReverseSequence and Hardmax.
+ReverseSequence, Hardmax, MaxUnpool and TensorScatter.
 
 Parameters that decide an output's shape (split sizes, repeats, the target
 shape, k, depth, the cumulative axis) must be constants; indices, Trilu's k
@@ -189,3 +189,83 @@ def _hardmax(ctx, node):
     depth = ctx.constant(f"{out}/depth", np.array(shape[axis], np.int64))
     values = ctx.constant(f"{out}/values", np.array([0, 1], dtype))
     ctx.builder.add_op("ONE_HOT", [index, depth, values], [ctx.output(out)], ("OneHotOptions", {"axis": axis}))
+
+
+@imports("MaxUnpool")
+def _max_unpool(ctx, node):
+    """A SCATTER_ND of X's values to their indices (flattened over the whole
+    output, as MaxPool of an input of that shape gives them) in a zero
+    tensor of the output's size, then a RESHAPE. With output_shape, the
+    indices are read in its layout, as the spec means and onnxruntime does
+    (onnx's reference reads them in the unpooled shape and pads after)."""
+    x, indices, out = node.input[0], node.input[1], node.output[0]
+    x_shape, out_shape = list(ctx.shape(x)), list(ctx.shape(out))
+    if -1 in (ctx.signature_of(x, x_shape) or []):
+        raise _NodeError("a dynamic input shape (the zero tensor has the output's size)")
+    total = int(np.prod(out_shape, dtype=np.int64))
+    n = int(np.prod(x_shape, dtype=np.int64))
+    flat = ctx.intermediate(f"{out}/values", [n], ctx.dtype(x))
+    ctx.builder.add_op("RESHAPE", [ctx.plain(x), ctx.constant(f"{out}/n", np.array([n], np.int32))], [flat])
+    idx = ctx.intermediate(f"{out}/indices", [n, 1], ctx.dtype(indices))
+    shape = ctx.constant(f"{out}/index_shape", np.array([n, 1], np.int32))
+    ctx.builder.add_op("RESHAPE", [_index_input(ctx, indices), shape], [idx])
+    zeros = ctx.constant(f"{out}/zeros", np.zeros([total], ctx.dtype(x)))
+    scattered = ctx.intermediate(f"{out}/flat", [total], ctx.dtype(x))
+    options = ("ScatterOptions", {"scatter_reduction": "NONE"})
+    ctx.builder.add_op("SCATTER_ND", [zeros, idx, flat], [scattered], options)
+    dims = ctx.constant(f"{out}/shape", np.array(out_shape, np.int32))
+    ctx.builder.add_op("RESHAPE", [scattered, dims], [ctx.output(out)])
+
+
+@imports("TensorScatter")
+def _tensor_scatter(ctx, node):
+    """A SCATTER_ND of the update into the cache at indices (prefix...,
+    write_index[b] + s): a constant grid of (prefix..., s), plus the write
+    indices on its last component, FLOOR_MOD the cache length (circular)."""
+    a = attrs(node)
+    past, update, out = node.input[0], node.input[1], node.output[0]
+    writes = node.input[2] if len(node.input) > 2 and node.input[2] else None
+    mode = _text(a.get("mode", "linear"))
+    if mode not in ("linear", "circular"):
+        raise _NodeError(f"mode {mode!r} is not 'linear' or 'circular'")
+    shape, ushape = list(ctx.shape(past)), list(ctx.shape(update))
+    rank = len(shape)
+    axis = a.get("axis", -2)
+    if not -rank <= axis < rank or axis % rank == 0:
+        raise _NodeError(f"axis {axis} of a rank-{rank} cache: not the batch, and in range")
+    axis %= rank
+    if len(ushape) != rank or any(u != s for i, (u, s) in enumerate(zip(ushape, shape)) if i != axis):
+        raise _NodeError(f"update {ushape} differs from the cache {shape} off axis {axis}")
+    if ctx.dtype(past) != ctx.dtype(update):
+        raise _NodeError(f"cache and update types differ ({np.dtype(ctx.dtype(past))}, {np.dtype(ctx.dtype(update))})")
+    if -1 in (ctx.signature_of(update, ushape) or []):
+        raise _NodeError("dynamic dims: the index grid is a constant of the update's shape")
+    grid = np.stack(np.meshgrid(*[np.arange(d) for d in ushape[: axis + 1]], indexing="ij"), axis=-1)
+    index = ctx.constant(f"{out}/grid", grid.astype(np.int64))
+    idx_shape = ushape[: axis + 1] + [axis + 1]
+    if writes is not None:
+        if list(ctx.shape(writes)) != [shape[0]]:
+            raise _NodeError(f"write_indices {list(ctx.shape(writes))} are not [{shape[0]}]")
+        w = ctx.plain(writes)
+        if ctx.dtype(writes) != np.int64:
+            w64 = ctx.intermediate(f"{out}/writes64", [shape[0]], np.int64)
+            ctx.builder.add_op("CAST", [w], [w64])
+            w = w64
+        column = ctx.intermediate(f"{out}/writes", [shape[0]] + [1] * (axis + 1), np.int64)
+        dims = ctx.constant(f"{out}/writes_shape", np.array([shape[0]] + [1] * (axis + 1), np.int32))
+        ctx.builder.add_op("RESHAPE", [w, dims], [column])
+        last = np.zeros(axis + 1, np.int64)
+        last[-1] = 1
+        offset = ctx.intermediate(f"{out}/offset", [shape[0]] + [1] * axis + [axis + 1], np.int64)
+        ctx.builder.add_op("MUL", [column, ctx.constant(f"{out}/last", last)], [offset])
+        moved = ctx.intermediate(f"{out}/index", idx_shape, np.int64)
+        ctx.builder.add_op("ADD", [index, offset], [moved])
+        index = moved
+    if mode == "circular":
+        # The prefix components are below their dims already: mod leaves them.
+        divisor = ctx.constant(f"{out}/length", np.array(shape[: axis + 1], np.int64))
+        wrapped = ctx.intermediate(f"{out}/wrapped", idx_shape, np.int64)
+        ctx.builder.add_op("FLOOR_MOD", [index, divisor], [wrapped])
+        index = wrapped
+    options = ("ScatterOptions", {"scatter_reduction": "NONE"})
+    ctx.builder.add_op("SCATTER_ND", [ctx.plain(past), index, ctx.plain(update)], [ctx.output(out)], options)

@@ -115,10 +115,51 @@ def _matmul(ctx, node):
         ctx.builder.add_op("FULLY_CONNECTED", [ctx.plain(a_name), w, bias], [ctx.output(last)], options)
         return
     if a_rank < 2 or ctx.rank(b_name) < 2:
-        raise _NodeError("1-D MatMul operands are not supported by BATCH_MATMUL")
+        _matmul_1d(ctx, a_name, b_name, out)
+        return
     ctx.builder.add_op(
         "BATCH_MATMUL", [ctx.plain(a_name), ctx.plain(b_name)], [ctx.output(out)], ("BatchMatMulOptions", {})
     )
+
+
+def _matmul_1d(ctx, a_name, b_name, out):
+    """MatMul with a 1-D operand, as numpy: a 1-D `a` is a row [1, K], a 1-D
+    `b` a column [K, 1]; BATCH_MATMUL of those, then the added dim(s) are
+    dropped by a RESHAPE to the ONNX output's shape."""
+    a_rank, b_rank = ctx.rank(a_name), ctx.rank(b_name)
+    if ctx.dtype(a_name) != ctx.dtype(b_name):
+        raise _NodeError(f"operands are {np.dtype(ctx.dtype(a_name))} and {np.dtype(ctx.dtype(b_name))}")
+    dtype = ctx.dtype(a_name)
+    mm_shape = list(ctx.shape(out))
+    if b_rank == 1:
+        mm_shape.append(1)
+    if a_rank == 1:
+        mm_shape.insert(len(mm_shape) - 1, 1)
+
+    def as_matrix(name, shape, what):
+        index = ctx.plain(name)
+        if ctx.rank(name) != 1:
+            return index
+        t = ctx.intermediate(f"{out}/{what}", shape, dtype)
+        dims = ctx.constant(f"{out}/{what}_shape", np.array(shape, np.int32))
+        ctx.builder.add_op("RESHAPE", [index, dims], [t])
+        return t
+
+    (k,) = ctx.shape(a_name)[-1:] if a_rank == 1 else ctx.shape(b_name)[:1]
+    a = as_matrix(a_name, [1, k], "row")
+    b = as_matrix(b_name, [k, 1], "column")
+    mm = ctx.intermediate(f"{out}/matmul", mm_shape, dtype, like=out)
+    ctx.builder.add_op("BATCH_MATMUL", [a, b], [mm], ("BatchMatMulOptions", {}))
+    target = list(ctx.shape(out))
+    if not target:  # 1-D x 1-D: a scalar
+        options = ("SqueezeOptions", {"squeeze_dims": [0, 1]})
+        ctx.builder.add_op("SQUEEZE", [mm], [ctx.output(out)], options)
+        return
+    sig = ctx.signature_of(out, target)
+    if sig and sig.count(-1) == 1:  # the dynamic batch is inferred
+        target[sig.index(-1)] = -1
+    dims = ctx.constant(f"{out}/shape", np.array(target, np.int32))
+    ctx.builder.add_op("RESHAPE", [mm, dims], [ctx.output(out)])
 
 
 @imports("BatchNormalization")

@@ -1,9 +1,12 @@
-"""Importers of Cast, CastLike, Dropout, Resize and Upsample.
+"""Importers of Cast, CastLike, BitCast, Dropout, Resize, Upsample,
+GridSample and RoiAlign.
 
-Cast and CastLike are CAST between any two lite element types. Dropout at
-inference is its input (and an all-true mask). Resize (opsets 10-19) and
-Upsample are RESIZE, which resizes the lite tensor as it is: the NHWC output
-of a Conv is resized on H and W in NHWC, with no transposes.
+Cast and CastLike are CAST between any two lite element types, BitCast is
+BITCAST between two of one size. Dropout at inference is its input (and an
+all-true mask). Resize (opsets 10-19) and Upsample are RESIZE, which resizes
+the lite tensor as it is: the NHWC output of a Conv is resized on H and W in
+NHWC, with no transposes. GridSample is GRID_SAMPLE and RoiAlign ROI_ALIGN,
+in ONNX's layout.
 """
 
 import numpy as np
@@ -199,3 +202,82 @@ def _resize(ctx, node):
     }
     src = ctx.value(x)[0] if nhwc else ctx.plain(x)
     ctx.builder.add_op("RESIZE", [src], [ctx.output(out, nhwc=nhwc)], ("ResizeOptions", options))
+
+
+_GRID_MODES = {"nearest": "NEAREST", "linear": "LINEAR", "bilinear": "LINEAR", "cubic": "CUBIC", "bicubic": "CUBIC"}
+_GRID_PADDING = {"zeros": "ZEROS", "border": "BORDER", "reflection": "REFLECTION"}
+
+
+@imports("GridSample")
+def _grid_sample(ctx, node):
+    """GRID_SAMPLE on X in ONNX's layout (N, C, D1..Dr), r = 1 to 3;
+    opset 16's names (bilinear, bicubic; 2-D only) and opset 20's."""
+    a = attrs(node)
+    x, grid, out = node.input[0], node.input[1], node.output[0]
+    for name, what in ((x, "X"), (grid, "grid")):
+        if ctx.dtype(name) != np.float32:
+            raise _NodeError(f"{what} is {np.dtype(ctx.dtype(name))}; GRID_SAMPLE takes float32")
+    rank = ctx.rank(x)
+    if not 3 <= rank <= 5:
+        raise _NodeError(f"X of rank {rank}: GRID_SAMPLE samples 1 to 3 spatial dims")
+    if ctx.rank(grid) != rank or ctx.shape(grid)[-1] != rank - 2:
+        raise _NodeError(f"grid {list(ctx.shape(grid))} is not [N, O1..O{rank - 2}, {rank - 2}]")
+    mode = _text(a.get("mode", "linear" if ctx.opset >= 20 else "bilinear"))
+    if ctx.opset < 20 and mode in ("linear", "cubic") or ctx.opset >= 20 and mode in ("bilinear", "bicubic"):
+        raise _NodeError(f"mode '{mode}' is not one of opset {ctx.opset}'s GridSample modes")
+    options = {
+        "interpolation": _choice(_GRID_MODES, "mode", mode),
+        "padding_mode": _choice(_GRID_PADDING, "padding_mode", _text(a.get("padding_mode", "zeros"))),
+        "align_corners": bool(a.get("align_corners", 0)),
+    }
+    inputs = [ctx.plain(x), ctx.plain(grid)]
+    ctx.builder.add_op("GRID_SAMPLE", inputs, [ctx.output(out)], ("GridSampleOptions", options))
+
+
+@imports("RoiAlign")
+def _roi_align(ctx, node):
+    """ROI_ALIGN on X in ONNX's layout; the rois and batch indices may be
+    computed (a detector's proposals)."""
+    a = attrs(node)
+    x, rois, indices, out = node.input[0], node.input[1], node.input[2], node.output[0]
+    for name, what in ((x, "X"), (rois, "rois")):
+        if ctx.dtype(name) != np.float32:
+            raise _NodeError(f"{what} is {np.dtype(ctx.dtype(name))}; ROI_ALIGN takes float32")
+    if ctx.dtype(indices) not in (np.int32, np.int64):
+        raise _NodeError(f"batch_indices are {np.dtype(ctx.dtype(indices))}, not int32 or int64")
+    if ctx.rank(x) != 4:
+        raise _NodeError(f"X of rank {ctx.rank(x)}: RoiAlign takes [N, C, H, W]")
+    default_mode = "half_pixel" if ctx.opset >= 16 else "output_half_pixel"
+    coordinates = _text(a.get("coordinate_transformation_mode", default_mode))
+    mode = _text(a.get("mode", "avg"))
+    if coordinates not in ("half_pixel", "output_half_pixel") or mode not in ("avg", "max"):
+        raise _NodeError(f"mode '{mode}' / coordinate_transformation_mode '{coordinates}' is not supported")
+    options = {
+        "output_height": int(a.get("output_height", 1)),
+        "output_width": int(a.get("output_width", 1)),
+        "sampling_ratio": int(a.get("sampling_ratio", 0)),
+        "spatial_scale": float(a.get("spatial_scale", 1.0)),
+        "half_pixel": coordinates == "half_pixel",
+        "max_mode": mode == "max",
+    }
+    if options["output_height"] < 1 or options["output_width"] < 1 or options["sampling_ratio"] < 0:
+        raise _NodeError(
+            f"output {options['output_height']}x{options['output_width']} and sampling_ratio "
+            f"{options['sampling_ratio']}: the output size must be positive and the ratio >= 0"
+        )
+    inputs = [ctx.plain(x), ctx.plain(rois), ctx.plain(indices)]
+    ctx.builder.add_op("ROI_ALIGN", inputs, [ctx.output(out)], ("RoiAlignOptions", options))
+
+
+@imports("BitCast")
+def _bitcast(ctx, node):
+    """BITCAST: the input's bytes as type `to` (one element size), in the
+    input's layout."""
+    to = helper.tensor_dtype_to_np_dtype(attrs(node)["to"])
+    src = ctx.dtype(node.input[0])
+    if not is_lite_type(to) or not is_lite_type(src):
+        raise _NodeError(f"bitcast from {np.dtype(src)} to {np.dtype(to)}: the lite runtime lacks the type")
+    if np.dtype(src).itemsize != np.dtype(to).itemsize:
+        raise _NodeError(f"{np.dtype(src)} and {np.dtype(to)} differ in size")
+    index, nhwc = ctx.value(node.input[0])
+    ctx.builder.add_op("BITCAST", [index], [ctx.output(node.output[0], nhwc=nhwc, dtype=to)])

@@ -124,6 +124,10 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::Pool2DOptions;
     case O::TRANSPOSE_CONV:
       return BuiltinOptions::TransposeConvOptions;
+    case O::GRID_SAMPLE:
+      return BuiltinOptions::GridSampleOptions;
+    case O::ROI_ALIGN:
+      return BuiltinOptions::RoiAlignOptions;
     default:
       return BuiltinOptions::NONE;
   }

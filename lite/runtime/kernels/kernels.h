@@ -135,7 +135,10 @@ namespace twl {
   X(MAX_POOL_2D_V2) \
   X(AVERAGE_POOL_2D_V2) \
   X(ATTENTION) \
-  X(QUANTIZED_ADD)
+  X(QUANTIZED_ADD) \
+  X(GRID_SAMPLE) \
+  X(ROI_ALIGN) \
+  X(BITCAST)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();
