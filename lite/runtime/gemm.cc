@@ -53,8 +53,9 @@ constexpr int RowPanels(int w) {
 struct FusedStore {
   const float* bias;  // at the tile's first column, or null
   float low, high;
-  float* c;    // C at the tile's first row and column
-  int64_t rs;  // C's row stride
+  float* c;               // C at the tile's first row and column
+  int64_t rs;             // C's row stride
+  const float* residual;  // laid out as C, at the tile's first row and column
 };
 
 template <int W>
@@ -130,11 +131,14 @@ struct Kernels {
     for (int s = 0; s < S; ++s) {
       bias[s] = fused->bias != nullptr ? Load(fused->bias + s * W) : Native{};
     }
+    const float* res = fused->residual;
 #pragma GCC unroll 16
     for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
       for (int s = 0; s < S; ++s) {
-        const Native v = Clamp(acc[0][r][s] + bias[s], lo, hi);
+        Native v = acc[0][r][s] + bias[s];
+        if (res != nullptr) v += Load(res + r * fused->rs + s * W);
+        v = Clamp(v, lo, hi);
         memcpy(fused->c + r * fused->rs + s * W, &v, sizeof(v));
       }
     }
@@ -192,6 +196,8 @@ struct Kernels {
                                       const GemmEpilogue& e) {
     const Native lo = Splat<W>(e.low), hi = Splat<W>(e.high);
     for (int r = 0; r < rows; ++r) {
+      const int64_t offset = static_cast<int64_t>(m0 + r) * rs + n0 * cs;
+      const float* res = e.residual != nullptr ? e.residual + offset : nullptr;
       float v[kGemmNr];
 #pragma GCC unroll 4
       for (int s = 0; s < kSub; ++s) {
@@ -207,10 +213,19 @@ struct Kernels {
             }
           }
         }
+        if (res != nullptr) {
+          if (cs == 1 && cols == kGemmNr) {
+            x += Load(res + s * W);
+          } else {
+            for (int j = 0; j < W; ++j) {
+              if (s * W + j < cols) x[j] += res[(s * W + j) * cs];
+            }
+          }
+        }
         x = Clamp(x, lo, hi);
         memcpy(v + s * W, &x, sizeof(x));
       }
-      float* row = c + static_cast<int64_t>(m0 + r) * rs + n0 * cs;
+      float* row = c + offset;
       if (cs == 1 && cols == kGemmNr) {
         memcpy(row, v, sizeof(v));
       } else {
@@ -336,11 +351,17 @@ void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
   // micro-kernel.
   const bool fuse = cs == 1 && !e.bias_per_row &&
                     (cols == kGemmNr || (half && cols == kGemmNr / 2));
-  FusedStore fused = {e.bias != nullptr ? e.bias + n0 : nullptr, e.low, e.high,
-                      nullptr, rs};
+  FusedStore fused = {e.bias != nullptr ? e.bias + n0 : nullptr,
+                      e.low,
+                      e.high,
+                      nullptr,
+                      rs,
+                      nullptr};
   for (int r = 0; r < rows;) {
     const float* ai = ar + r * lda;
-    fused.c = c + static_cast<int64_t>(m0 + r) * rs + n0;
+    const int64_t offset = static_cast<int64_t>(m0 + r) * rs + n0;
+    fused.c = c + offset;
+    if (e.residual != nullptr) fused.residual = e.residual + offset;
     const bool half_tile = half && rows - r >= half_rows;
     const FusedStore* f =
         fuse && (half_tile || cols == kGemmNr) ? &fused : nullptr;
