@@ -33,6 +33,15 @@ constexpr int KernelRows(int w) {
   return Accumulators(w) * w / kGemmNr < kGemmMr ? Accumulators(w) * w / kGemmNr
                                                  : kGemmMr;
 }
+// Rows of the half-panel kernel (a panel's first 8 columns only; a tail of
+// at most 8 columns, e.g. the last of 24): 12 with AVX2 and NEON, 4 with
+// SSE2; 0 where a panel is one vector (AVX-512), which has no half.
+constexpr int HalfRows(int w) {
+  return kGemmNr / w < 2 ? 0
+         : Accumulators(w) * 2 * w / kGemmNr < kGemmMr
+             ? Accumulators(w) * 2 * w / kGemmNr
+             : kGemmMr;
+}
 constexpr int RowPanels(int w) {
   return Accumulators(w) * w / kGemmNr < 4 ? Accumulators(w) * w / kGemmNr : 4;
 }
@@ -44,8 +53,9 @@ constexpr int RowPanels(int w) {
 struct FusedStore {
   const float* bias;  // at the tile's first column, or null
   float low, high;
-  float* c;    // C at the tile's first row and column
-  int64_t rs;  // C's row stride
+  float* c;               // C at the tile's first row and column
+  int64_t rs;             // C's row stride
+  const float* residual;  // laid out as C, at the tile's first row and column
 };
 
 template <int W>
@@ -59,69 +69,76 @@ struct Kernels {
     return LoadVector<W>(p);
   }
 
-  // out[r] = sum_k a[r * lda + k] * panel[k], for R <= kRows rows. Fewer
-  // rows get more independent accumulators (split over k) to hide FMA
-  // latency. With `fused`, the sums go to C instead, bias added and
-  // clamped, straight from the registers.
-  template <int R>
+  // out[r] = sum_k a[r * lda + k] * panel[k], for R <= kRows rows, over
+  // the panel's first S vectors (S < kSub: the half-panel kernel, the rest
+  // of out[r] zero). Fewer rows get more independent accumulators (split
+  // over k) to hide FMA latency. With `fused`, the sums go to C instead,
+  // bias added and clamped, straight from the registers.
+  template <int R, int S = kSub>
   static TWL_KERNEL_INLINE void MicroKernel(int k, const float* a, int64_t lda,
                                             const float* panel,
                                             float (*out)[kGemmNr],
                                             const FusedStore* fused) {
-    constexpr int kFree = Accumulators(W) / (R * kSub);
+    constexpr int kFree = Accumulators(W) / (R * S);
     constexpr int U = kFree >= 4 ? 4 : (kFree >= 2 ? 2 : 1);
-    Native acc[U][R][kSub] = {};
+    Native acc[U][R][S] = {};
     int kk = 0;
     for (; kk + U <= k; kk += U) {
 #pragma GCC unroll 8
       for (int u = 0; u < U; ++u) {
-        Native b[kSub];
+        Native b[S];
 #pragma GCC unroll 4
-        for (int s = 0; s < kSub; ++s) {
+        for (int s = 0; s < S; ++s) {
           b[s] = Load(panel + (kk + u) * kGemmNr + s * W);
         }
-#pragma GCC unroll 8
+#pragma GCC unroll 16
         for (int r = 0; r < R; ++r) {
           const float x = a[r * lda + kk + u];
 #pragma GCC unroll 4
-          for (int s = 0; s < kSub; ++s) acc[u][r][s] += b[s] * x;
+          for (int s = 0; s < S; ++s) acc[u][r][s] += b[s] * x;
         }
       }
     }
     for (; kk < k; ++kk) {
-#pragma GCC unroll 8
+#pragma GCC unroll 16
       for (int r = 0; r < R; ++r) {
         const float x = a[r * lda + kk];
 #pragma GCC unroll 4
-        for (int s = 0; s < kSub; ++s) {
+        for (int s = 0; s < S; ++s) {
           acc[0][r][s] += Load(panel + kk * kGemmNr + s * W) * x;
         }
       }
     }
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
       for (int u = 1; u < U; ++u) {
 #pragma GCC unroll 4
-        for (int s = 0; s < kSub; ++s) acc[0][r][s] += acc[u][r][s];
+        for (int s = 0; s < S; ++s) acc[0][r][s] += acc[u][r][s];
       }
     }
     if (fused == nullptr) {
-#pragma GCC unroll 8
-      for (int r = 0; r < R; ++r) memcpy(out[r], acc[0][r], sizeof(out[r]));
+#pragma GCC unroll 16
+      for (int r = 0; r < R; ++r) {
+        memcpy(out[r], acc[0][r], sizeof(acc[0][r]));
+        if (S < kSub) memset(out[r] + S * W, 0, sizeof(out[r]) - S * W * 4);
+      }
       return;
     }
     const Native lo = Splat<W>(fused->low), hi = Splat<W>(fused->high);
-    Native bias[kSub];
+    Native bias[S];
 #pragma GCC unroll 4
-    for (int s = 0; s < kSub; ++s) {
+    for (int s = 0; s < S; ++s) {
       bias[s] = fused->bias != nullptr ? Load(fused->bias + s * W) : Native{};
     }
-#pragma GCC unroll 8
+    const float* res = fused->residual;
+#pragma GCC unroll 16
     for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
-      for (int s = 0; s < kSub; ++s) {
-        const Native v = Clamp(acc[0][r][s] + bias[s], lo, hi);
+      for (int s = 0; s < S; ++s) {
+        Native v = acc[0][r][s] + bias[s];
+        if (res != nullptr) v += Load(res + r * fused->rs + s * W);
+        v = Clamp(v, lo, hi);
         memcpy(fused->c + r * fused->rs + s * W, &v, sizeof(v));
       }
     }
@@ -179,6 +196,8 @@ struct Kernels {
                                       const GemmEpilogue& e) {
     const Native lo = Splat<W>(e.low), hi = Splat<W>(e.high);
     for (int r = 0; r < rows; ++r) {
+      const int64_t offset = static_cast<int64_t>(m0 + r) * rs + n0 * cs;
+      const float* res = e.residual != nullptr ? e.residual + offset : nullptr;
       float v[kGemmNr];
 #pragma GCC unroll 4
       for (int s = 0; s < kSub; ++s) {
@@ -194,10 +213,19 @@ struct Kernels {
             }
           }
         }
+        if (res != nullptr) {
+          if (cs == 1 && cols == kGemmNr) {
+            x += Load(res + s * W);
+          } else {
+            for (int j = 0; j < W; ++j) {
+              if (s * W + j < cols) x[j] += res[(s * W + j) * cs];
+            }
+          }
+        }
         x = Clamp(x, lo, hi);
         memcpy(v + s * W, &x, sizeof(x));
       }
-      float* row = c + static_cast<int64_t>(m0 + r) * rs + n0 * cs;
+      float* row = c + offset;
       if (cs == 1 && cols == kGemmNr) {
         memcpy(row, v, sizeof(v));
       } else {
@@ -233,6 +261,19 @@ struct MicroOp {
                                     const FusedStore* fused) {
     if constexpr (R <= Kernels<W>::kRows) {
       Kernels<W>::template MicroKernel<R>(k, a, lda, panel, out, fused);
+    }
+  }
+};
+
+// The half-panel kernel at HalfRows(W) rows (none where there is no half).
+struct HalfMicroOp {
+  template <int W>
+  static TWL_KERNEL_INLINE void Run(int k, const float* a, int64_t lda,
+                                    const float* panel, float (*out)[kGemmNr],
+                                    const FusedStore* fused) {
+    if constexpr (HalfRows(W) > 0) {
+      Kernels<W>::template MicroKernel<HalfRows(W), Kernels<W>::kSub / 2>(
+          k, a, lda, panel, out, fused);
     }
   }
 };
@@ -301,15 +342,36 @@ void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
   float acc[kGemmMr][kGemmNr];
   const float* ar = a + static_cast<int64_t>(m0) * lda;
   const int step = KernelRows(KernelWidth());
-  // Whole panels stored contiguously: the epilogue runs in the micro-kernel.
-  const bool fuse = cs == 1 && cols == kGemmNr && !e.bias_per_row;
-  FusedStore fused = {e.bias != nullptr ? e.bias + n0 : nullptr, e.low, e.high,
-                      nullptr, rs};
-  const FusedStore* f = fuse ? &fused : nullptr;
-  for (int r = 0; r < rows; r += step) {
+  // A tail of at most half a panel: the half-panel kernel, where there is
+  // one, on whole groups of its rows (the 24-channel convolutions of
+  // MobileNetV2 spent half their last panel's multiply-adds on zeros).
+  const int half_rows = HalfRows(KernelWidth());
+  const bool half = half_rows > 0 && cols <= kGemmNr / 2;
+  // Whole panels (or halves) stored contiguously: the epilogue runs in the
+  // micro-kernel.
+  const bool fuse = cs == 1 && !e.bias_per_row &&
+                    (cols == kGemmNr || (half && cols == kGemmNr / 2));
+  FusedStore fused = {e.bias != nullptr ? e.bias + n0 : nullptr,
+                      e.low,
+                      e.high,
+                      nullptr,
+                      rs,
+                      nullptr};
+  for (int r = 0; r < rows;) {
     const float* ai = ar + r * lda;
-    fused.c = c + static_cast<int64_t>(m0 + r) * rs + n0;
-    switch (std::min(step, rows - r)) {
+    const int64_t offset = static_cast<int64_t>(m0 + r) * rs + n0;
+    fused.c = c + offset;
+    if (e.residual != nullptr) fused.residual = e.residual + offset;
+    const bool half_tile = half && rows - r >= half_rows;
+    const FusedStore* f =
+        fuse && (half_tile || cols == kGemmNr) ? &fused : nullptr;
+    if (half_tile) {
+      RunKernel<HalfMicroOp>(k, ai, lda, panel, acc + r, f);
+      r += half_rows;
+      continue;
+    }
+    const int n = std::min(step, rows - r);
+    switch (n) {
 #define TWL_ROWS_CASE(R)                                  \
   case R:                                                 \
     RunKernel<MicroOp<R>>(k, ai, lda, panel, acc + r, f); \
@@ -328,10 +390,16 @@ void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
       TWL_ROWS_CASE(1)
 #undef TWL_ROWS_CASE
     }
+    r += n;
   }
   if (!fuse) {
     RunKernel<StoreOp>(static_cast<const float(*)[kGemmNr]>(acc), rows, m0, n0,
                        cols, c, rs, cs, &e);
+  } else if (cols < kGemmNr && rows % half_rows != 0) {
+    // The rows after the last whole group of half-panel rows.
+    const int done = rows / half_rows * half_rows;
+    RunKernel<StoreOp>(static_cast<const float(*)[kGemmNr]>(acc + done),
+                       rows - done, m0 + done, n0, cols, c, rs, cs, &e);
   }
   ApplyCurve(m0, rows, n0, cols, c, rs, cs, e);
 }

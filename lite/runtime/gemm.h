@@ -40,6 +40,10 @@ struct GemmEpilogue {
   float low = -__builtin_inff();
   float high = __builtin_inff();
   GemmCurve curve = GemmCurve::kNone;
+  // Added after the bias, before the clamp (a fused residual connection):
+  // element (m, n) at residual[m * c_row_stride + n * c_col_stride], laid
+  // out as C. Null: none.
+  const float* residual = nullptr;
 };
 
 // C element (m, n) is stored at c[m * c_row_stride + n * c_col_stride].

@@ -45,8 +45,10 @@ void Check(int m, int n, int k, bool per_row, bool transposed_c,
 
 TEST(GemmTest, MatchesReference) {
   ThreadPool pool(2);
-  for (int m : {1, 2, 3, 5, 8, 9, 17, 64}) {
-    for (int n : {1, 6, 16, 17, 40, 130}) {
+  // N = 8, 24, 40: a tail of exactly half a panel (the half-panel kernel,
+  // its epilogue fused); M = 12, 24: whole groups of its rows only.
+  for (int m : {1, 2, 3, 5, 8, 9, 12, 17, 24, 64}) {
+    for (int n : {1, 6, 8, 16, 17, 24, 40, 130}) {
       for (int k : {1, 3, 25, 150}) {
         Check(m, n, k, false, false, &pool);
         Check(m, n, k, true, true, nullptr);

@@ -67,25 +67,11 @@ Status Interpreter::Init(const OpResolver* resolver) {
     }
   }
   int num_ops = graph->operators() ? graph->operators()->size() : 0;
-  auto use = [&](int t, int step) {
-    if (t < 0 || tensors_[t].is_constant) return;
-    if (first_use_[t] < 0 || step < first_use_[t]) first_use_[t] = step;
-    if (step > last_use_[t]) last_use_[t] = step;
-  };
-  // Graph inputs live through the whole plan, as in TFLite: a caller may
-  // invoke again without setting them again.
   // A graph with no inputs (all constants) may leave the list out.
   if (graph->inputs() != nullptr) {
-    for (int t : *graph->inputs()) {
-      inputs_.push_back(t);
-      use(t, 0);
-      use(t, num_ops > 0 ? num_ops - 1 : 0);
-    }
+    for (int t : *graph->inputs()) inputs_.push_back(t);
   }
-  for (int t : *graph->outputs()) {
-    outputs_.push_back(t);
-    use(t, num_ops > 0 ? num_ops - 1 : 0);
-  }
+  for (int t : *graph->outputs()) outputs_.push_back(t);
   nodes_.resize(num_ops);
   kernels_.resize(num_ops);
   for (int i = 0; i < num_ops; ++i) {
@@ -113,15 +99,130 @@ Status Interpreter::Init(const OpResolver* resolver) {
     }
     node.num_inputs = num_in;
     node.num_outputs = num_out;
-    for (int k = 0; k < num_in; ++k)
-      use(node.inputs[k] = op->inputs()->Get(k), i);
-    for (int k = 0; k < num_out; ++k)
-      use(node.outputs[k] = op->outputs()->Get(k), i);
+    for (int k = 0; k < num_in; ++k) node.inputs[k] = op->inputs()->Get(k);
+    for (int k = 0; k < num_out; ++k) node.outputs[k] = op->outputs()->Get(k);
     if (kernel->init != nullptr) node.user_data = kernel->init(*op);
   }
+  fused_away_.assign(num_ops, false);
+  if (!options_.use_reference_kernels) FuseResidualAdds();
+  ComputeLifetimes();
   context_ = KernelContext(tensors_.data(), &thread_pool_,
                            options_.use_reference_kernels, model_);
   return Status::Ok();
+}
+
+void Interpreter::ComputeLifetimes() {
+  first_use_.assign(tensors_.size(), -1);
+  last_use_.assign(tensors_.size(), -1);
+  const int num_ops = static_cast<int>(nodes_.size());
+  auto use = [&](int t, int step) {
+    if (t < 0 || tensors_[t].is_constant) return;
+    if (first_use_[t] < 0 || step < first_use_[t]) first_use_[t] = step;
+    if (step > last_use_[t]) last_use_[t] = step;
+  };
+  // Graph inputs live through the whole plan, as in TFLite: a caller may
+  // invoke again without setting them again.
+  for (int t : inputs_) {
+    use(t, 0);
+    use(t, num_ops > 0 ? num_ops - 1 : 0);
+  }
+  for (int t : outputs_) use(t, num_ops > 0 ? num_ops - 1 : 0);
+  for (int i = 0; i < num_ops; ++i) {
+    if (fused_away_[i]) continue;
+    const Node& node = nodes_[i];
+    for (int k = 0; k < node.num_inputs; ++k) use(node.inputs[k], i);
+    for (int k = 0; k < node.num_outputs; ++k) use(node.outputs[k], i);
+  }
+}
+
+// A residual connection, ADD(CONV_2D(x), r) (MobileNetV2's inverted
+// residuals, ResNet's blocks), runs as one CONV_2D that adds r to each block
+// of its output while the block is in registers (or cache), then applies
+// the ADD's activation: one pass over the output instead of three. Fused
+// when the convolution's output is read by that ADD alone and is no graph
+// output, the convolution has no activation of its own, the ADD a clamp
+// (none, RELU, RELU6), both operands are float32 of one declared shape (no
+// broadcast; the sum's declared shape, if any, the same), and r is ready when
+// the convolution runs (a graph input, a constant or an earlier node's output).
+// The sums are the same floats the two nodes computed. The CONV_2D checks the
+// shapes again in prepare.
+void Interpreter::FuseResidualAdds() {
+  const auto* fb_tensors = model_->main_subgraph()->tensors();
+  const int num_ops = static_cast<int>(nodes_.size());
+  std::vector<int> producer(tensors_.size(), -1), readers(tensors_.size(), 0);
+  for (int i = 0; i < num_ops; ++i) {
+    const Node& node = nodes_[i];
+    for (int k = 0; k < node.num_inputs; ++k) {
+      if (node.inputs[k] >= 0) ++readers[node.inputs[k]];
+    }
+    for (int k = 0; k < node.num_outputs; ++k) {
+      if (node.outputs[k] >= 0) producer[node.outputs[k]] = i;
+    }
+  }
+  for (int t : outputs_) ++readers[t];  // a graph output is read outside
+  auto declared_equal = [&](int a, int b) {
+    const auto* da = fb_tensors->Get(a)->shape();
+    const auto* db = fb_tensors->Get(b)->shape();
+    if (da == nullptr || db == nullptr || da->size() != db->size() ||
+        da->size() == 0) {
+      return false;
+    }
+    for (uint32_t i = 0; i < da->size(); ++i) {
+      if (da->Get(i) != db->Get(i) || da->Get(i) < 0) return false;
+    }
+    return true;
+  };
+  for (int j = 0; j < num_ops; ++j) {
+    Node& add = nodes_[j];
+    if (add.op != BuiltinOperator::ADD || add.num_inputs != 2 ||
+        add.num_outputs != 1 || add.inputs[0] < 0 || add.inputs[1] < 0) {
+      continue;
+    }
+    schema::ActivationFunctionType act = schema::ActivationFunctionType::NONE;
+    if (add.fb->builtin_options_type() == BuiltinOptions::ArithmeticOptions) {
+      act = add.fb->builtin_options_as_ArithmeticOptions()
+                ->fused_activation_function();
+    } else if (add.fb->builtin_options_type() != BuiltinOptions::NONE) {
+      continue;
+    }
+    if (act != schema::ActivationFunctionType::NONE &&
+        act != schema::ActivationFunctionType::RELU &&
+        act != schema::ActivationFunctionType::RELU6) {
+      continue;
+    }
+    const int out = add.outputs[0];
+    for (int side = 0; side < 2; ++side) {
+      const int x = add.inputs[side], r = add.inputs[1 - side];
+      const int i = producer[x];
+      if (i < 0 || x == r || readers[x] != 1) continue;
+      Node& conv = nodes_[i];
+      if (conv.op != BuiltinOperator::CONV_2D || conv.fused_add ||
+          conv.num_outputs != 1 || conv.num_inputs < 2 || conv.num_inputs > 3 ||
+          conv.fb->builtin_options_type() != BuiltinOptions::Conv2DOptions ||
+          conv.fb->builtin_options_as_Conv2DOptions()
+                  ->fused_activation_function() !=
+              schema::ActivationFunctionType::NONE) {
+        continue;
+      }
+      if (producer[r] >= i || tensors_[x].type != DataType::kFloat32 ||
+          tensors_[r].type != DataType::kFloat32 ||
+          tensors_[out].type != DataType::kFloat32 || !declared_equal(x, r) ||
+          (fb_tensors->Get(out)->shape() != nullptr &&
+           fb_tensors->Get(out)->shape()->size() != 0 &&
+           !declared_equal(x, out))) {
+        continue;
+      }
+      if (conv.num_inputs == 2) conv.inputs[2] = -1;
+      conv.inputs[3] = r;
+      conv.num_inputs = 4;
+      conv.outputs[0] = out;
+      conv.fused_add = true;
+      conv.fused_add_activation = act;
+      producer[out] = i;
+      fused_away_[j] = true;
+      break;
+    }
+  }
 }
 
 Status Interpreter::Fail(const Status& status) {
@@ -211,6 +312,7 @@ Status Interpreter::PrepareNodes() {
   for (size_t i = 0; i < nodes_.size(); ++i) {
     Node& node = nodes_[i];
     node.num_scratch = 0;
+    if (fused_away_[i]) continue;
     Status status = kernels_[i]->prepare(&context_, &node);
     if (status.ok() && declared_inputs) status = CheckDeclaredShapes(node);
     if (!status.ok()) {
@@ -298,6 +400,7 @@ Status Interpreter::Invoke() {
                               "Invoke() needs AllocateTensors() first"));
   }
   for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (fused_away_[i]) continue;
     auto start = profiler_ ? std::chrono::steady_clock::now()
                            : std::chrono::steady_clock::time_point();
     Status status = kernels_[i]->eval(&context_, &nodes_[i]);

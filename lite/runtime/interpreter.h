@@ -87,6 +87,10 @@ class Interpreter {
  private:
   Interpreter(const Model* model, const InterpreterOptions& options);
   Status Init(const OpResolver* resolver);
+  // Runs each residual ADD inside the CONV_2D it adds to (see the .cc).
+  void FuseResidualAdds();
+  // first_use_ and last_use_ of every tensor from the plan.
+  void ComputeLifetimes();
   Status PrepareNodes();
   // With the model's own input shapes, the shapes prepare computed must be
   // the shapes the file declares (a corrupt shape is caught here).
@@ -104,7 +108,8 @@ class Interpreter {
   std::vector<int> outputs_;
   std::vector<Node> nodes_;
   std::vector<const KernelRegistration*> kernels_;
-  std::vector<int> first_use_;  // per tensor; -1 when never live
+  std::vector<bool> fused_away_;  // per node: runs inside another node
+  std::vector<int> first_use_;    // per tensor; -1 when never live
   std::vector<int> last_use_;
   KernelContext context_;
   ArenaPlanner planner_;

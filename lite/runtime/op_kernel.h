@@ -31,6 +31,13 @@ struct Node {
   int inputs[kMaxNodeTensors] = {};  // tensor indices; -1 = absent
   int outputs[kMaxNodeTensors] = {};
   void* user_data = nullptr;  // from init
+  // Set by the interpreter on a CONV_2D into which it fused the ADD that
+  // alone read its output (Interpreter::FuseResidualAdds): inputs[3] is the
+  // ADD's other operand, added after the bias and before the activation,
+  // which is the ADD's; outputs[0] is the ADD's output.
+  bool fused_add = false;
+  schema::ActivationFunctionType fused_add_activation =
+      schema::ActivationFunctionType::NONE;
   int num_scratch = 0;
   size_t scratch_bytes[kMaxNodeScratch] = {};
   void* scratch[kMaxNodeScratch] = {};  // set by the planner

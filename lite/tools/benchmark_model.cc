@@ -5,6 +5,8 @@
 //
 // --batch resizes dim 0 of every input. Inputs are filled with
 // deterministic values. Prints mean, median, min and p90 in microseconds.
+// With --profile, TWL_PROFILE_ALL=1 in the environment lists every node's
+// time too, in plan order (nodes fused into another are left out).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -49,7 +51,10 @@ class NodeTimes : public twl::Profiler {
     };
     std::vector<Row> rows;
     double sum = 0, min_sum = 0;
+    int nodes = 0;
     for (size_t i = 0; i < total_.size(); ++i) {
+      if (!Ran(i)) continue;  // runs inside another node (a fused ADD)
+      ++nodes;
       const char* name = twl::OpName(ops_[i]);
       auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
         return strcmp(r.name, name) == 0;
@@ -73,21 +78,30 @@ class NodeTimes : public twl::Profiler {
              r.us, sum > 0 ? 100 * r.us / sum : 0,
              sum > 0 ? 100 * cumulative / sum : 0, r.min_us);
     }
-    printf("  %-20s %6zu %12.2f %8s %8s %12.2f\n", "total", total_.size(), sum,
-           "", "", min_sum);
+    printf("  %-20s %6d %12.2f %8s %8s %12.2f\n", "total", nodes, sum, "", "",
+           min_sum);
     std::vector<size_t> order(total_.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(),
               [&](size_t a, size_t b) { return total_[a] > total_[b]; });
+    if (getenv("TWL_PROFILE_ALL") != nullptr) {
+      for (size_t i = 0; i < total_.size(); ++i) {
+        if (!Ran(i)) continue;
+        printf("  node %3zu %-18s %10.2f us (min %.2f)\n", i,
+               twl::OpName(ops_[i]), total_[i] / runs, min_[i]);
+      }
+    }
     printf("slowest nodes:\n");
     for (size_t k = 0; k < order.size() && k < 10; ++k) {
       size_t i = order[k];
+      if (!Ran(i)) continue;
       printf("  node %3zu %-18s %10.2f us (min %.2f)\n", i,
              twl::OpName(ops_[i]), total_[i] / runs, min_[i]);
     }
   }
 
  private:
+  bool Ran(size_t node) const { return min_[node] < 1e300; }
   std::vector<double> total_, min_;
   std::vector<twl::BuiltinOperator> ops_;
 };

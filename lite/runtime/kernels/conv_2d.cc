@@ -181,9 +181,11 @@ void ReportPath(const Node& node, const Geometry& g, Conv2DPath path) {
 Status Prepare(KernelContext* context, Node* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(data != nullptr, "out of memory");
-  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 3));
+  // A fused residual ADD (Node::fused_add) is input 3.
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, node->fused_add ? 4 : 3));
   const auto* options = GetOptions<schema::Conv2DOptions>(*node);
-  data->act = options->fused_activation_function();
+  data->act = node->fused_add ? node->fused_add_activation
+                              : options->fused_activation_function();
   TWL_RETURN_IF_ERROR(CheckActivation(data->act));
   const Tensor* input = context->input(*node, 0);
   const Tensor* filter = context->input(*node, 1);
@@ -221,6 +223,16 @@ Status Prepare(KernelContext* context, Node* node) {
       &g.pad_left, options->pad_left(), options->pad_right()));
   TWL_RETURN_IF_ERROR(context->ResizeTensor(
       output, Shape({g.batch, g.out_h, g.out_w, g.out_c})));
+  if (node->fused_add) {
+    const Tensor* residual = context->input(*node, 3);
+    char have[96], want[96];
+    TWL_CHECK_ARG(residual != nullptr && residual->shape == output->shape,
+                  "the ADD fused into this convolution adds '%s' of shape %s "
+                  "to its output of shape %s (no broadcast when fused)",
+                  residual ? residual->name : "",
+                  residual ? residual->shape.ToString(have, sizeof(have)) : "",
+                  output->shape.ToString(want, sizeof(want)));
+  }
   const int64_t k = static_cast<int64_t>(g.k_h) * g.k_w * g.in_c;
   const int64_t pixels = static_cast<int64_t>(g.batch) * g.out_h * g.out_w;
   TWL_CHECK_ARG(k <= INT32_MAX && pixels <= INT32_MAX, "conv too large");
@@ -758,6 +770,18 @@ struct InPlaceRowsOp {
   }
 };
 
+// out = act(out + residual), n elements; nothing without a residual. (The
+// interpreter fuses only clamping activations.)
+void AddResidual(const float* residual, ActivationFunctionType act, int64_t n,
+                 float* out) {
+  if (residual == nullptr) return;
+  float low, high;
+  ActivationRange(act, &low, &high);
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = std::min(std::max(out[i] + residual[i], low), high);
+  }
+}
+
 Status Eval(KernelContext* context, Node* node) {
   OpData* data = static_cast<OpData*>(node->user_data);
   const Geometry& g = data->g;
@@ -766,15 +790,28 @@ Status Eval(KernelContext* context, Node* node) {
   const Tensor* bias_tensor = context->input(*node, 2);
   const float* bias = bias_tensor ? bias_tensor->data_as<float>() : nullptr;
   float* out = context->output(*node, 0)->data_as<float>();
-  if (data->path == Conv2DPath::kReference) {
-    Reference(g, in, filter, bias, data->act, out);
-    return Status::Ok();
-  }
+  const float* residual =
+      node->fused_add ? context->input(*node, 3)->data_as<float>() : nullptr;
   const int k = g.k_h * g.k_w * g.in_c;
   const int pixels = g.batch * g.out_h * g.out_w;
+  // The GEMM paths add a fused residual in their epilogue; the others
+  // convolve without the activation, then add it and clamp in one pass.
+  const bool gemm_path = data->path == Conv2DPath::kPointwise ||
+                         data->path == Conv2DPath::kIm2col ||
+                         data->path == Conv2DPath::kTransposedIm2col;
+  const ActivationFunctionType act = residual != nullptr && !gemm_path
+                                         ? ActivationFunctionType::NONE
+                                         : data->act;
+  if (data->path == Conv2DPath::kReference) {
+    Reference(g, in, filter, bias, act, out);
+    AddResidual(residual, data->act, static_cast<int64_t>(pixels) * g.out_c,
+                out);
+    return Status::Ok();
+  }
   GemmEpilogue epilogue;
   epilogue.bias = bias;
-  ActivationRange(data->act, &epilogue.low, &epilogue.high);
+  ActivationRange(act, &epilogue.low, &epilogue.high);
+  if (gemm_path) epilogue.residual = residual;
   ThreadPool* pool = context->thread_pool();
   // Each task computes whole output rows (direct) or pixel blocks (im2col
   // + GEMM) end to end, so no intermediate crosses cores.
@@ -784,17 +821,19 @@ Status Eval(KernelContext* context, Node* node) {
   switch (data->path) {
     case Conv2DPath::kWinograd:
       // Every activation is applied as the tiles are stored.
-      WinogradConv2D(
-          g, in, data->packed_filter.data(), bias, data->act, pool, tasks,
-          static_cast<float*>(node->scratch[data->im2col_scratch]), out);
+      WinogradConv2D(g, in, data->packed_filter.data(), bias, act, pool, tasks,
+                     static_cast<float*>(node->scratch[data->im2col_scratch]),
+                     out);
+      AddResidual(residual, data->act, static_cast<int64_t>(pixels) * g.out_c,
+                  out);
       return Status::Ok();
     case Conv2DPath::kInPlaceRows: {
       const float* packed = data->packed_filter.data();
       pool->ParallelForBalanced(static_cast<int64_t>(g.batch) * g.out_h, 1,
                                 tasks, [&](int64_t begin, int64_t end) {
                                   RunKernel<InPlaceRowsOp>(&g, in, packed, bias,
-                                                           data->act, begin,
-                                                           end, out);
+                                                           act, begin, end,
+                                                           out);
                                 });
       break;
     }
@@ -805,7 +844,7 @@ Status Eval(KernelContext* context, Node* node) {
       const float* tiled = data->packed_filter.data();
       pool->ParallelForTasks(static_cast<int64_t>(g.batch) * g.out_h, 1, tasks,
                              [&](int t, int64_t begin, int64_t end) {
-                               DirectRows(g, in, tiled, data->act, begin, end,
+                               DirectRows(g, in, tiled, act, begin, end,
                                           rings + t * ring_floats, out);
                              });
       break;
@@ -862,6 +901,7 @@ Status Eval(KernelContext* context, Node* node) {
                   std::min(g.out_c, static_cast<int>(p1) * kGemmNr) - n0;
               GemmEpilogue e = epilogue;
               if (e.bias != nullptr) e.bias += n0;
+              if (e.residual != nullptr) e.residual += n0;
               Gemm(pixels, n, k, a, k, packed + int64_t{n0} * k, out + n0,
                    g.out_c, 1, e, nullptr);
             });
@@ -881,17 +921,22 @@ Status Eval(KernelContext* context, Node* node) {
                   Patch(g, in, p, cols + p * k, 1);
                 a = cols + b0 * k;
               }
+              GemmEpilogue e = epilogue;
+              if (e.residual != nullptr) e.residual += b0 * g.out_c;
               Gemm(static_cast<int>(b1 - b0), g.out_c, k, a, k, packed,
-                   out + b0 * g.out_c, g.out_c, 1, epilogue, nullptr);
+                   out + b0 * g.out_c, g.out_c, 1, e, nullptr);
             }
           });
       break;
     }
   }
-  if (data->act == ActivationFunctionType::TANH ||
-      data->act == ActivationFunctionType::SIGMOID) {
-    ApplyActivationInPlace(out, static_cast<int64_t>(pixels) * g.out_c,
-                           data->act);
+  if (act == ActivationFunctionType::TANH ||
+      act == ActivationFunctionType::SIGMOID) {
+    ApplyActivationInPlace(out, static_cast<int64_t>(pixels) * g.out_c, act);
+  }
+  if (!gemm_path) {
+    AddResidual(residual, data->act, static_cast<int64_t>(pixels) * g.out_c,
+                out);
   }
   return Status::Ok();
 }

@@ -10,6 +10,7 @@
 // Adjacent dims of one kind (kept or reduced) are merged; each output element
 // walks its reduced elements with the innermost reduced dim as a strided
 // loop, and output elements are split across threads.
+#include <algorithm>
 #include <limits>
 #include <type_traits>
 
@@ -148,19 +149,66 @@ Status Prepare(KernelContext* context, Node* node) {
   return context->ResizeTensor(output, shape);
 }
 
+// Input offset of output element o.
+inline int64_t KeptOffset(const Dims& kept, int64_t o) {
+  int64_t base = 0;
+  for (int k = kept.rank - 1; k >= 0; --k) {
+    base += o % kept.dims[k] * kept.strides[k];
+    o /= kept.dims[k];
+  }
+  return base;
+}
+
+// Sums with the input's last dim kept (a global average pool over NHWC's H
+// and W): up to kLanes adjacent outputs at once, each reduced row adding a
+// contiguous run of the input to as many accumulators (the strided loop
+// below, one output at a time, read each cache line for one element). Each
+// output's elements are added in the same order as there.
+template <typename T, typename Acc>
+void SumKeptLast(const OpData& d, const T* in, T* out, int64_t begin,
+                 int64_t end) {
+  constexpr int kLanes = 64;
+  const Dims& red = d.reduced;
+  const int64_t run = d.kept.dims[d.kept.rank - 1];
+  for (int64_t o = begin; o < end;) {
+    const int64_t n = std::min<int64_t>(
+        {end - o, run - o % run, static_cast<int64_t>(kLanes)});
+    const T* base = in + KeptOffset(d.kept, o);
+    Acc acc[kLanes] = {};
+    int64_t index[kMaxDims] = {};
+    int64_t offset = 0;
+    for (int64_t e = 0; e < d.count; ++e) {
+      const T* p = base + offset;
+      for (int64_t j = 0; j < n; ++j) acc[j] += static_cast<Acc>(p[j]);
+      for (int k = red.rank - 1; k >= 0; --k) {
+        offset += red.strides[k];
+        if (++index[k] < red.dims[k]) break;
+        offset -= red.strides[k] * index[k];
+        index[k] = 0;
+      }
+    }
+    for (int64_t j = 0; j < n; ++j) {
+      out[o + j] = Reducer<Reduce::kSum, T>::Result(acc[j], d.count, d.mean);
+    }
+    o += n;
+  }
+}
+
 template <Reduce kOp, typename T>
 void Run(const OpData& d, const T* in, T* out, int64_t begin, int64_t end) {
   using R = Reducer<kOp, T>;
   const Dims& red = d.reduced;
+  if constexpr (kOp == Reduce::kSum && R::kFloat) {
+    if (d.kept.rank > 0 && d.kept.strides[d.kept.rank - 1] == 1 &&
+        d.kept.dims[d.kept.rank - 1] > 1 && d.count > 1) {
+      return SumKeptLast<T, typename R::Acc>(d, in, out, begin, end);
+    }
+  }
   const int last = red.rank - 1;
   const int64_t inner = red.dims[last], inner_stride = red.strides[last];
   const int64_t rows = inner == 0 ? 0 : d.count / inner;
   for (int64_t o = begin; o < end; ++o) {
-    int64_t base = 0, rest = o;
-    for (int k = d.kept.rank - 1; k >= 0; --k) {
-      base += rest % d.kept.dims[k] * d.kept.strides[k];
-      rest /= d.kept.dims[k];
-    }
+    const int64_t base = KeptOffset(d.kept, o);
     typename R::Acc acc = R::Identity();
     int64_t index[kMaxDims] = {};
     for (int64_t row = 0; row < rows; ++row) {

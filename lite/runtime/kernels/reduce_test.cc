@@ -29,6 +29,40 @@ TEST(MeanTest, AxesAndKeepDims) {
   }
 }
 
+// NHWC global pooling: H and W reduced, C (the last dim) kept, with more
+// channels than the kernel sums at once, batch 2 (runs of C outputs), on
+// 1 and 2 threads: each output is the double sum of its elements in order.
+TEST(MeanTest, LastDimKeptMatchesOrderedDoubleSum) {
+  const int n = 2, h = 5, w = 3, c = 70;
+  std::vector<float> in(n * h * w * c);
+  for (size_t i = 0; i < in.size(); ++i) {
+    in[i] = std::sin(static_cast<float>(i)) * 1e3f + 1e-3f * (i % 7);
+  }
+  for (auto op : {BuiltinOperator::MEAN, BuiltinOperator::REDUCE_SUM}) {
+    for (int threads : {1, 2}) {
+      OpModel m;
+      int x = m.AddInput(DataType::kFloat32, {n, h, w, c});
+      int axes = m.AddConst<int32_t>({2}, {1, 2});
+      int y = m.AddOutput(DataType::kFloat32);
+      m.AddOp(op, {x, axes}, {y}, m.builder().Reducer(true));
+      ASSERT_TRUE(m.Build(threads).ok());
+      m.SetInput<float>(0, in);
+      ASSERT_TRUE(m.Invoke().ok());
+      EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{n, 1, 1, c}));
+      std::vector<float> want(n * c);
+      for (int b = 0; b < n; ++b) {
+        for (int k = 0; k < c; ++k) {
+          double sum = 0;
+          for (int p = 0; p < h * w; ++p) sum += in[(b * h * w + p) * c + k];
+          if (op == BuiltinOperator::MEAN) sum /= h * w;
+          want[b * c + k] = static_cast<float>(sum);
+        }
+      }
+      EXPECT_EQ(m.GetOutput<float>(0), want);
+    }
+  }
+}
+
 TEST(MeanTest, Int32Truncates) {
   OpModel m;
   int x = m.AddInput(DataType::kInt32, {2, 2});
