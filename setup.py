@@ -35,9 +35,19 @@ def _check_prerequisites():
 
 def _generate_protos():
     out = os.path.join(ROOT, "python", "tensorweave", "_src", "framework")
-    for proto in ("graph.proto", "meta_graph.proto", "example.proto", "summary.proto", "step_stats.proto",
-                  "run_metadata.proto", "control_flow.proto", "cluster.proto"):
-        subprocess.check_call(["protoc", f"--python_out={out}", "-Icore/framework", f"core/framework/{proto}"], cwd=ROOT)
+    for proto in (
+        "graph.proto",
+        "meta_graph.proto",
+        "example.proto",
+        "summary.proto",
+        "step_stats.proto",
+        "run_metadata.proto",
+        "control_flow.proto",
+        "cluster.proto",
+    ):
+        subprocess.check_call(
+            ["protoc", f"--python_out={out}", "-Icore/framework", f"core/framework/{proto}"], cwd=ROOT
+        )
 
 
 class BazelExtension(Extension):

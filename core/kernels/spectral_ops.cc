@@ -164,8 +164,7 @@ class FftOp : public OpKernel {
 Status ReadFftLength(const Tensor& t, int rank, std::vector<int64_t>* out) {
   if (t.rank() != 1 || t.dim(0) != rank) {
     return errors::InvalidArgument("fft_length must be a vector of length ",
-                                   rank, ", got shape ",
-                                   t.shape().ToString());
+                                   rank, ", got shape ", t.shape().ToString());
   }
   out->clear();
   for (int i = 0; i < rank; ++i) {

@@ -127,9 +127,7 @@ class Variable(metaclass=_VariableMeta):
             with graph._attr_scope(class_attr), graph.control_dependencies(None):
                 if init_from_fn:
                     with graph.name_scope("Initializer"), graph.device(None):
-                        self._initial_value = ops.convert_to_tensor(
-                            initial_value(), dtype=dtype, name="initial_value"
-                        )
+                        self._initial_value = ops.convert_to_tensor(initial_value(), dtype=dtype, name="initial_value")
                 else:
                     self._initial_value = ops.convert_to_tensor(initial_value, dtype=dtype, name="initial_value")
             dtype = self._initial_value.dtype
