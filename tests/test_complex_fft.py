@@ -287,3 +287,13 @@ def test_complex_max_is_rejected():
     with tw.Graph().as_default(), tw.Session() as sess:
         with pytest.raises((TypeError, tw.errors.InvalidArgumentError)):
             sess.run(tw.reduce_max(tw.constant([1 + 1j])))
+
+
+def test_real_complex_pairs_other_than_tensorflows_are_errors():
+    from tensorweave._src.ops import gen_ops
+
+    with tw.Graph().as_default(), tw.Session() as sess:
+        z = tw.constant([1 + 2j], tw.complex128)
+        bad = gen_ops.wrapper("Real")(z, Tout=tw.float32)
+        with pytest.raises(tw.errors.InvalidArgumentError, match="double/complex128"):
+            sess.run(bad)

@@ -156,9 +156,14 @@ TensorProto RandomTensor(Rng& rng, DataType dtype,
     } else if (dtype == DT_BOOL) {
       AppendBytes(content, static_cast<uint8_t>(rng.Below(2)));
     } else {
-      DispatchType<TW_ALL_NUMBER_TYPES>(dtype, [&](auto tag) {
+      DispatchType<TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>(dtype, [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (std::is_integral_v<T>) {
+        if constexpr (std::is_same_v<T, complex64> ||
+                      std::is_same_v<T, complex128>) {
+          using R = typename T::value_type;
+          const R re = static_cast<R>(FloatValue(rng, mode));
+          AppendBytes(content, T(re, static_cast<R>(FloatValue(rng, mode))));
+        } else if constexpr (std::is_integral_v<T>) {
           AppendBytes(content, static_cast<T>(IntValue(rng, mode)));
         } else if constexpr (std::is_same_v<T, double>) {
           AppendBytes(content, FloatValue(rng, mode));

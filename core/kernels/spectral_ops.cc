@@ -14,6 +14,11 @@ namespace {
 
 using cd = std::complex<double>;
 
+bool IsRealComplexPair(DataType real, DataType complex) {
+  return (real == DT_FLOAT && complex == DT_COMPLEX64) ||
+         (real == DT_DOUBLE && complex == DT_COMPLEX128);
+}
+
 struct ComplexFunctor : SameTypeFunctor {
   template <typename T>
   using Output = std::complex<T>;
@@ -210,9 +215,7 @@ class RealFftOp : public OpKernel {
     }
     const DataType real_type = kForward ? in.dtype() : out->dtype();
     const DataType complex_type = kForward ? out->dtype() : in.dtype();
-    OP_REQUIRES(ctx,
-                (real_type == DT_FLOAT && complex_type == DT_COMPLEX64) ||
-                    (real_type == DT_DOUBLE && complex_type == DT_COMPLEX128),
+    OP_REQUIRES(ctx, IsRealComplexPair(real_type, complex_type),
                 errors::InvalidArgument(
                     "Treal and Tcomplex must be float/complex64 or "
                     "double/complex128, got ",
@@ -257,14 +260,37 @@ class RealFftOp : public OpKernel {
   }
 };
 
+// Complex, Real, Imag, Angle and ComplexAbs for the dtype pairs TensorFlow
+// registers (float/complex64, double/complex128): a node asking for another
+// pair (Tout float of a complex128) is an error when its kernel is made, not
+// a write of doubles into a buffer of floats.
+template <typename Base, bool kToComplex>
+class PairedDtypeOp : public Base {
+ public:
+  explicit PairedDtypeOp(OpKernelConstruction* ctx) : Base(ctx) {
+    const DataType in = ctx->node().input_type(0);
+    const DataType out = ctx->node().output_type(0);
+    if (!(kToComplex ? IsRealComplexPair(in, out)
+                     : IsRealComplexPair(out, in))) {
+      ctx->SetStatus(errors::InvalidArgument(
+          ctx->node().type_string(), " of ", DataTypeName(in), " cannot give ",
+          DataTypeName(out), ": the pairs are float/complex64 and ",
+          "double/complex128"));
+    }
+  }
+};
+
+template <typename Functor>
+using ToRealOp = PairedDtypeOp<UnaryOp<Functor, TW_COMPLEX_TYPES>, false>;
+
 }  // namespace
 
-REGISTER_KERNEL(KernelDef("Complex"), BinaryOp<ComplexFunctor, float, double>);
-REGISTER_KERNEL(KernelDef("Real"), UnaryOp<RealFunctor, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("Imag"), UnaryOp<ImagFunctor, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("Angle"), UnaryOp<AngleFunctor, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("ComplexAbs"),
-                UnaryOp<ComplexAbsFunctor, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Complex"),
+                PairedDtypeOp<BinaryOp<ComplexFunctor, float, double>, true>);
+REGISTER_KERNEL(KernelDef("Real"), ToRealOp<RealFunctor>);
+REGISTER_KERNEL(KernelDef("Imag"), ToRealOp<ImagFunctor>);
+REGISTER_KERNEL(KernelDef("Angle"), ToRealOp<AngleFunctor>);
+REGISTER_KERNEL(KernelDef("ComplexAbs"), ToRealOp<ComplexAbsFunctor>);
 REGISTER_KERNEL(KernelDef("Conj"), UnaryOp<ConjFunctor, TW_COMPLEX_TYPES>);
 
 #define TW_FFT_KERNELS(Suffix, Rank)                                \
