@@ -623,7 +623,6 @@ Status EvalOptimized(KernelContext* context, Node* node, OpData* d) {
   for (int n = 0; n < N; ++n) {  // validate all before computing
     TWL_RETURN_IF_ERROR(SequenceLength(st.lens, n, T, &length));
   }
-  if (N == 0) return Status::Ok();  // every output is empty
   for (int dir = 0; dir < d->dirs; ++dir) {
     st.dir = dir;
     st.reverse = d->reverse || dir == 1;
@@ -796,6 +795,11 @@ Status EvalReference(KernelContext* context, Node* node, OpData* d) {
 
 Status Eval(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
+  // A batch of 0: every output is empty and no scratch was planned (a null
+  // buffer that the offsets below must not be added to).
+  if (d->batch == 0) return Status::Ok();
+  TWL_CHECK_ARG(node->scratch[d->scratch] != nullptr,
+                "the recurrence's scratch buffer was not allocated");
   return context->use_reference() ? EvalReference(context, node, d)
                                   : EvalOptimized(context, node, d);
 }
