@@ -41,6 +41,14 @@ def infer(model, data_prop):
         static_inferred = shape_inference.infer_shapes(static, data_prop=data_prop)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
         raise ConversionError(f"ONNX shape inference failed: {e}") from None
+    except (ValueError, RuntimeError) as e:
+        # onnx's C++ inference lets bare C++ exceptions out ('vector::reserve' for a Loop without a body);
+        # the checker names what is malformed in such a model.
+        try:
+            onnx.checker.check_model(model)
+        except onnx.checker.ValidationError as invalid:
+            raise ConversionError(f"the ONNX model is malformed: {invalid}") from None
+        raise ConversionError(f"ONNX shape inference failed: {e}") from None
     return _collect(static_inferred), _collect(inferred)
 
 

@@ -595,8 +595,7 @@ def _batch_gather(params, indices, axis, batch_dims, name):
             pd, idim = p.shape.dims[d].value, i.shape.dims[d].value
             if pd is not None and idim is not None and pd != idim:
                 raise ValueError(
-                    f"params.shape[:{b}] must equal indices.shape[:{b}] (the batch dimensions): "
-                    f"{p.shape} vs {i.shape}"
+                    f"params.shape[:{b}] must equal indices.shape[:{b}] (the batch dimensions): {p.shape} vs {i.shape}"
                 )
         if b == 0:
             return gather(p, i, axis=a)
@@ -708,10 +707,15 @@ def zeros_like(tensor, dtype=None, name=None, optimize=True):
       ...     print(sess.run(tw.zeros_like([[1, 2]])))
       [[0 0]]
     """
-    x = ops.convert_to_tensor(tensor)
-    if dtype is not None and dtypes.as_dtype(dtype) != x.dtype:
-        return zeros(shape(x), dtype=dtype, name=name)
-    return gen_ops.zeros_like(x, name=name)
+    with ops.name_scope(name, "zeros_like", [tensor]) as name:
+        x = ops.convert_to_tensor(tensor, name="tensor")
+        dtype = dtypes.as_dtype(dtype) if dtype is not None else x.dtype
+        if optimize and x.shape.is_fully_defined():
+            # As TF: zeros that do not read `tensor` when its shape is known (a Const, or a Fill when large).
+            return zeros(x.shape.as_list(), dtype=dtype, name=name)
+        if dtype != x.dtype:
+            return zeros(shape(x), dtype=dtype, name=name)
+        return gen_ops.zeros_like(x, name=name)
 
 
 def ones_like(tensor, dtype=None, name=None, optimize=True):
@@ -723,10 +727,18 @@ def ones_like(tensor, dtype=None, name=None, optimize=True):
       ...     print(sess.run(tw.ones_like([[1.5, 2.5]])))
       [[1. 1.]]
     """
-    x = ops.convert_to_tensor(tensor)
-    if dtype is not None and dtypes.as_dtype(dtype) != x.dtype:
-        return ones(shape(x), dtype=dtype, name=name)
-    return gen_ops.ones_like(x, name=name)
+    with ops.name_scope(name, "ones_like", [tensor]) as name:
+        x = ops.convert_to_tensor(tensor, name="tensor")
+        dtype = dtypes.as_dtype(dtype) if dtype is not None else x.dtype
+        # As TF: a Fill of the shape, a constant when it is known.
+        dims = (
+            constant_op.constant(x.shape.as_list(), dtypes.int32)
+            if optimize and x.shape.is_fully_defined()
+            else shape(x)
+        )
+        ret = _filled(dims, dtype, 1, name)
+        ret.set_shape(x.shape)
+        return ret
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
