@@ -325,8 +325,18 @@ def test_where():
 
 def test_zeros_like_ones_like():
     x = np.arange(6.0).reshape(2, 3)
-    assert tw.zeros_like(x).op.type == "ZerosLike"
-    assert tw.ones_like(x).op.type == "OnesLike"
+    # As TF's graph mode: a known shape gives zeros that do not read x (a Const), ones a Fill of the shape;
+    # an unknown shape a ZerosLike of x, and ones a Fill of its Shape.
+    with tw.Graph().as_default():
+        assert tw.zeros_like(x).op.type == "Const"
+        assert tw.zeros_like(x).op.name == "zeros_like_1"
+    assert tw.ones_like(x).op.type == "Fill"
+    p = tw.placeholder(tw.float32, [None, 3])
+    assert tw.zeros_like(p).op.type == "ZerosLike"
+    assert tw.ones_like(p).op.inputs[0].op.type == "Shape"
+    assert tw.ones_like(p).shape.as_list() == [None, 3]
+    np.testing.assert_array_equal(run(tw.ones_like(p), {p: x}), np.ones_like(x))
+    np.testing.assert_array_equal(run(tw.zeros_like(p), {p: x}), np.zeros_like(x))
     np.testing.assert_array_equal(run(tw.zeros_like(x)), np.zeros_like(x))
     np.testing.assert_array_equal(run(tw.ones_like([True, False])), [True, True])
     z = tw.zeros_like(x, dtype=tw.int32)

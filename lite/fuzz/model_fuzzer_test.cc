@@ -57,6 +57,11 @@ TEST(ModelFuzzerTest, RegressionInputs) {
   EXPECT_EQ(RunModelBytes(fuzz_regressions::kGraphWithoutInputList,
                           sizeof(fuzz_regressions::kGraphWithoutInputList)),
             1);
+  // An LSTM of batch 0 (no scratch planned): runs to empty outputs without
+  // forming a pointer from the null scratch buffer.
+  EXPECT_EQ(RunModelBytes(fuzz_regressions::kRecurrentWithoutScratch,
+                          sizeof(fuzz_regressions::kRecurrentWithoutScratch)),
+            2);
 }
 
 TEST(ModelFuzzerTest, EveryTruncationIsRejected) {
