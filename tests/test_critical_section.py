@@ -118,9 +118,8 @@ def test_two_executes_in_one_step_take_turns_as_in_tensorflow():
 
         def count():
             value = v.read_value()
-            with t.control_dependencies([value]):
-                with t.control_dependencies([v.assign_add(1)]):
-                    return t.identity(value)
+            with t.control_dependencies([value]), t.control_dependencies([v.assign_add(1)]):
+                return t.identity(value)
 
         f1, f2 = cs.execute(count), cs.execute(count)
         return [f1 + f2, f1, f2]
@@ -191,11 +190,11 @@ def test_nested_execute_of_the_same_section_is_a_value_error_as_in_tensorflow():
         with t.Graph().as_default():
             cs = t.CriticalSection()
             with pytest.raises(ValueError, match="Attempting to lock a CriticalSection") as info:
-                cs.execute(lambda: cs.execute(lambda: t.constant(1.0)))
+                cs.execute(lambda cs=cs, t=t: cs.execute(lambda: t.constant(1.0)))
             raised.append(type(info.value))
             # fn that uses the section's mutex handle itself
             with pytest.raises(ValueError, match="already running"):
-                cs.execute(lambda: t.identity(cs._handle))
+                cs.execute(lambda cs=cs, t=t: t.identity(cs._handle))
     assert raised[0] is raised[1] is ValueError
 
 
@@ -215,9 +214,7 @@ def test_exclusive_resource_access_across_sections_as_in_tensorflow():
             out.append(raises(lambda: t.CriticalSection().execute(lambda: v.read_value() + 2)))
             # an exclusive execution on v exists: a shared one on v is refused too
             out.append(
-                raises(
-                    lambda: t.CriticalSection().execute(lambda: v.read_value() + 3, exclusive_resource_access=False)
-                )
+                raises(lambda: t.CriticalSection().execute(lambda: v.read_value() + 3, exclusive_resource_access=False))
             )
             out.append(raises(lambda: t.CriticalSection().execute(lambda: w.read_value() + 4)))  # another variable
         with t.Graph().as_default():

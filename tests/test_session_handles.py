@@ -195,9 +195,8 @@ def test_handles_belong_to_their_session_and_go_with_it():
         with tw.Session(graph=g) as a:
             raw = a.run(keep).get_raw_handle()
         p, value = tw.get_session_tensor(raw, tw.float32)
-        with tw.Session(graph=g) as b:
-            with pytest.raises(tw.errors.InvalidArgumentError, match="not in the session store"):
-                b.run(value, feed_dict={p: raw})
+        with tw.Session(graph=g) as b, pytest.raises(tw.errors.InvalidArgumentError, match="not in the session store"):
+            b.run(value, feed_dict={p: raw})
 
 
 def test_v2_handle_op_and_handle_helpers():

@@ -125,12 +125,11 @@ class CriticalSection:
         if critical_section_def:
             raise ValueError("Argument `critical_section_def` is not supported.")
         graph = ops.get_default_graph()
-        with ops.name_scope(name, "CriticalSection", []) as scope:
-            with graph.control_dependencies(None):
-                container = graph._container or ""
-                if shared_name is None:
-                    shared_name = scope
-                self._handle = gen_ops.wrapper("MutexV2")(shared_name=shared_name, container=container, name=scope)
+        with ops.name_scope(name, "CriticalSection", []) as scope, graph.control_dependencies(None):
+            container = graph._container or ""
+            if shared_name is None:
+                shared_name = scope
+            self._handle = gen_ops.wrapper("MutexV2")(shared_name=shared_name, container=container, name=scope)
         # Unique per mutex: an empty shared_name makes the node's own.
         self._signature = (container, shared_name or id(self._handle), _get_device_or_colocation(self._handle.op))
         ops.add_to_collections(CRITICAL_SECTIONS, self)
@@ -223,10 +222,7 @@ class CriticalSection:
         shared_name = x.op.get_attr("shared_name")
         return bool(shared_name) and (
             shared_name == self._handle.op.get_attr("shared_name")
-            and (
-                x.op.device == self._handle.op.device
-                or _get_colocation(x.op) == _get_colocation(self._handle.op)
-            )
+            and (x.op.device == self._handle.op.device or _get_colocation(x.op) == _get_colocation(self._handle.op))
         )
 
     def _check_multiple_access_to_resources(self, captured_resources, exclusive_resource_access):
