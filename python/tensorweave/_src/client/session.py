@@ -108,7 +108,7 @@ class BaseSession:
         self._default_ctx = None
         self._load_ops = {}
         self._dead_handles = []  # of garbage-collected TensorHandles, deleted in batches
-        self._dead_handles_lock = threading.Lock()
+        self._dead_handles_lock = threading.RLock()  # re-entrant: a garbage collection may run under it
 
     @property
     def graph(self):
