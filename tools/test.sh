@@ -21,13 +21,14 @@ stage "C++ tests (bazel test //...)" "about 1 min warm, 12 cold" \
 stage "lite runtime under ASan + UBSan (bazel test --config=asan //lite/...)" "about 1 min warm, 6 cold" \
   bazel_shown test --config=asan //lite/...
 # The executor, sessions (concurrent steps, partitions, rendezvous,
-# cancellation, control flow), queues and the distributed worker runtime
+# cancellation, control flow), queues, the mutex of tf.CriticalSection and the distributed worker runtime
 # (remote rendezvous, steps in flight across tasks) under ThreadSanitizer: a data race
 # fails CI (.bazelrc: halt_on_error).
 stage "core concurrency tests under ThreadSanitizer (bazel test --config=tsan)" \
   "about 1 min warm, 5 cold (the instrumented core: 4m50s on this 2-core machine)" \
   bazel_shown test --config=tsan //core/runtime:runtime_test \
   //core/runtime:partitioned_session_test //core/kernels:queue_ops_test \
+  //core/kernels:mutex_ops_test \
   //distributed:worker_env_test //core/gpu:bfc_allocator_test
 stage "lite runtime fuzzed with libFuzzer + ASan/UBSan (60 s)" "about 2 min" \
   lite/fuzz/run_libfuzzer.sh 60

@@ -515,6 +515,12 @@ from tensorweave._src.ops.queue_ops import (  # noqa: E402
     QueueBase,
     RandomShuffleQueue,
 )
+from tensorweave._src.ops.session_ops import (  # noqa: E402
+    delete_session_tensor,
+    get_session_handle,
+    get_session_tensor,
+)
+from tensorweave._src.ops.critical_section_ops import CriticalSection  # noqa: E402
 from tensorweave._src.ops.reader_ops import (  # noqa: E402
     FixedLengthRecordReader,
     IdentityReader,

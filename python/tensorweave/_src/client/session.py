@@ -2,6 +2,7 @@
 
 import collections
 import threading
+import weakref
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from tensorweave._src.client.session_config import RunOptions
 from tensorweave._src.client.session_config import graph_optimizer_options
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
-from tensorweave._src.ops import constant_op
+from tensorweave._src.ops import constant_op, session_ops
 
 __all__ = [
     "BaseSession",
@@ -34,10 +35,12 @@ class _FetchPlan:
     """Flattens a nested fetch structure into tensor names and targets, and
     rebuilds the structure from the fetched values."""
 
-    def __init__(self, graph, fetches):
+    def __init__(self, graph, fetches, session=None):
         self.tensors = []  # unique Tensors to fetch
         self.targets = []  # unique Operations to run
         self._index = {}
+        # Weak: the plan is cached in the session (a handle fetched later holds the session itself).
+        self._session = weakref.ref(session) if session is not None else None
         self.build = self._compile(graph, fetches)
 
     def _add_tensor(self, t):
@@ -81,6 +84,10 @@ class _FetchPlan:
                 self.targets.append(element)
             return lambda values: None
         index = self._add_tensor(element)
+        handle_dtype = session_ops._handle_fetch_dtype(element) if self._session is not None else None
+        if handle_dtype is not None:  # a tw.get_session_handle: its value is a TensorHandle, as in TF
+            session_ref = self._session
+            return lambda values: session_ops.TensorHandle(values[index], handle_dtype, session_ref())
         return lambda values: values[index]
 
 
@@ -100,6 +107,8 @@ class BaseSession:
         self._lock = threading.Lock()
         self._default_ctx = None
         self._load_ops = {}
+        self._dead_handles = []  # of garbage-collected TensorHandles, deleted in batches
+        self._dead_handles_lock = threading.RLock()  # re-entrant: a garbage collection may run under it
 
     @property
     def graph(self):
@@ -181,6 +190,8 @@ class BaseSession:
         """
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        if len(self._dead_handles) >= _DEAD_HANDLES_THRESHOLD:
+            self._delete_dead_handles()
         feed_keys = tuple(feed_dict) if feed_dict else ()
         if feed_keys and any(hasattr(k, "_tw_fetch_components") for k in feed_keys):
             feed_dict = _expand_composite_feeds(feed_dict)  # a SparseTensor fed a SparseTensorValue
@@ -217,7 +228,7 @@ class BaseSession:
 
     def _prepare(self, fetches, feed_keys):
         graph = self._graph
-        plan = _FetchPlan(graph, fetches)
+        plan = _FetchPlan(graph, fetches, self)
         feed_specs = []
         feed_names = []
         for k in feed_keys:
@@ -270,6 +281,27 @@ class BaseSession:
             return run(args, None, None)
 
         return call
+
+    def _register_dead_handle(self, handle):
+        """Called by a garbage-collected TensorHandle: its tensor is deleted by the next `run` once
+        _DEAD_HANDLES_THRESHOLD handles are dead (TF deletes them from the handle's __del__; here no step runs
+        inside a garbage collection)."""
+        if not self._closed:
+            with self._dead_handles_lock:
+                self._dead_handles.append(handle)
+
+    def _delete_dead_handles(self):
+        with self._dead_handles_lock:
+            handles, self._dead_handles = self._dead_handles, []
+        feeds, deleters = {}, []
+        for key, handle in enumerate(handles):
+            holder, deleter = session_ops._get_handle_deleter(self._graph, key, handle)
+            feeds[holder] = handle
+            deleters.append(deleter)
+        try:
+            self.run(deleters, feed_dict=feeds)
+        except errors.OpError:  # a handle deleted by hand meanwhile: nothing left to free
+            pass
 
     def _load_variable(self, var, value):
         entry = self._load_ops.get(var)
@@ -373,7 +405,13 @@ def _expand_composite_feeds(feed_dict):
     return out
 
 
+# Garbage-collected TensorHandles whose tensors a session deletes together (TF's threshold).
+_DEAD_HANDLES_THRESHOLD = 10
+
+
 def _convert_feed(value, dtype, tensor, dims):
+    if isinstance(value, session_ops.TensorHandle):
+        value = session_ops._feed_value(value, tensor)
     if isinstance(value, ops.Tensor):
         raise TypeError(
             f"The value of a feed cannot be a tw.Tensor object (feeding {tensor.name}). "
