@@ -228,6 +228,10 @@ class DecodeProtoOp : public OpKernel {
       if (!repeated) out->scalars.clear();  // the last value wins
       out->scalars.push_back(raw);
     };
+    if (type == proto_codec::kLengthDelimited &&
+        field.wire_type == proto_codec::kStartGroup) {
+      return false;  // a group cannot come packed (TensorFlow: DataLoss)
+    }
     if (type == proto_codec::kLengthDelimited && field.packable) {
       std::string_view packed;
       if (!reader->ReadLengthDelimited(&packed)) return false;
