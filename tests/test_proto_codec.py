@@ -125,7 +125,7 @@ def _random_all(rng):
         getattr(m, f"r_{name}").extend(_scalar(rng, name) for _ in range(rng.integers(4)))
         getattr(m, f"p_{name}").extend(_scalar(rng, name) for _ in range(rng.integers(5)))
     if rng.random() < 0.5:
-        m.o_string = "s%d\u00e9" % rng.integers(100)
+        m.o_string = f"s{rng.integers(100)}\u00e9"
     m.r_bytes.extend(bytes(rng.integers(0, 256, rng.integers(6), dtype=np.uint8)) for _ in range(rng.integers(3)))
     if rng.random() < 0.5:
         m.o_color = int(rng.choice(COLORS))
@@ -448,32 +448,36 @@ def _decode_error(serialized, names, dtypes, **kwargs):
     "kwargs, error, match",
     [
         (
-            dict(message_type="codec.Nope"),
+            {"message_type": "codec.Nope"},
             tw.errors.InvalidArgumentError,
             "No descriptor found for message type codec.Nope",
         ),
-        (dict(names=["nope"]), tw.errors.InvalidArgumentError, "Unknown field: nope in message type codec.All"),
+        ({"names": ["nope"]}, tw.errors.InvalidArgumentError, "Unknown field: nope in message type codec.All"),
         (
-            dict(dtypes=[tw.string]),
+            {"dtypes": [tw.string]},
             tw.errors.InvalidArgumentError,
             "Unexpected output type for codec.All.r_int32: int32 to string",
         ),
-        (dict(dtypes=[tw.float32]), tw.errors.InvalidArgumentError, "Unexpected output type"),
-        (dict(message_format="json"), tw.errors.InvalidArgumentError, "format must be one of binary or text"),
-        (dict(descriptor_source="/no/such/file.pb"), tw.errors.InvalidArgumentError, "neither 'local://'"),
+        ({"dtypes": [tw.float32]}, tw.errors.InvalidArgumentError, "Unexpected output type"),
+        ({"message_format": "json"}, tw.errors.InvalidArgumentError, "format must be one of binary or text"),
+        ({"descriptor_source": "/no/such/file.pb"}, tw.errors.InvalidArgumentError, "neither 'local://'"),
         (
-            dict(descriptor_source=b"bytes://\xff\xff\xff"),
+            {"descriptor_source": b"bytes://\xff\xff\xff"},
             tw.errors.InvalidArgumentError,
             "does not hold a serialized FileDescriptorSet",
         ),
-        (dict(serialized=np.array([], dtype=object)), tw.errors.InvalidArgumentError, "at least one value"),
+        ({"serialized": np.array([], dtype=object)}, tw.errors.InvalidArgumentError, "at least one value"),
         (
-            dict(serialized=[b"\x08"]),
+            {"serialized": [b"\x08"]},
             tw.errors.DataLossError,
             "Malformed value of field number 1 in serialized codec.All",
         ),
-        (dict(serialized=[b"ri: 1"], message_format="text"), tw.errors.DataLossError, "Unable to parse text protobuf"),
-        (dict(serialized=[b"\x0a\x05ab"], sanitize=True), tw.errors.DataLossError, "Unable to parse binary protobuf"),
+        (
+            {"serialized": [b"ri: 1"], "message_format": "text"},
+            tw.errors.DataLossError,
+            "Unable to parse text protobuf",
+        ),
+        ({"serialized": [b"\x0a\x05ab"], "sanitize": True}, tw.errors.DataLossError, "Unable to parse binary protobuf"),
     ],
 )
 def test_decode_errors(kwargs, error, match):
