@@ -11,6 +11,7 @@
 
 #include "core/framework/graph.h"
 #include "core/framework/types.h"
+#include "core/fuzz/proto_cases.h"
 
 namespace tensorweave {
 namespace fuzz {
@@ -549,6 +550,7 @@ FuzzCase GenerateCase(const OpDef& op, uint64_t seed) {
   }
   if (num_outputs == 0) c.add_targets("target");
   *c.mutable_graph()->add_node() = std::move(target);
+  if (IsProtoOp(op.name)) ReshapeProtoCase(seed, &c);
   return c;
 }
 

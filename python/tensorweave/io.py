@@ -1,6 +1,6 @@
 """tw.io: files (TensorFlow v1's `tf.io`): `read_file`, `write_file`, `matching_files`, `write_graph`, TFRecord
 files (`TFRecordWriter`, `tf_record_iterator`, `TFRecordOptions`), `decode_csv`, `decode_compressed`,
-`decode_base64`/`encode_base64`, `serialize_tensor`/`parse_tensor`, and `gfile` with TF2's lower-case names
+`decode_base64`/`encode_base64`, `serialize_tensor`/`parse_tensor`, `decode_proto`/`encode_proto`, and `gfile` with TF2's lower-case names
 (`tw.io.gfile.exists`, `GFile`, `makedirs`, ...), and the queue classes TF1's tf.io names (`PaddingFIFOQueue`,
 `PriorityQueue`, `QueueBase`, `RandomShuffleQueue`).
 
@@ -37,6 +37,8 @@ from tensorweave._src.ops.file_ops import match_filenames_once
 from tensorweave._src.ops.file_ops import matching_files
 from tensorweave._src.ops.file_ops import read_file
 from tensorweave._src.ops.file_ops import write_file
+from tensorweave._src.ops.proto_ops import decode_proto
+from tensorweave._src.ops.proto_ops import encode_proto
 from tensorweave._src.ops.parsing_ops import FixedLenFeature
 from tensorweave._src.ops.parsing_ops import VarLenFeature
 from tensorweave._src.ops.parsing_ops import FixedLenSequenceFeature
