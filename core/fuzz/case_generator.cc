@@ -320,6 +320,14 @@ AttrValue RandomAttr(Rng& rng, const AttrDef& attr, DataType dtype_hint) {
                                       ? (rng.Chance(0.7) ? 1 : 2)
                                       : IntValue(rng, mode));
     }
+  } else if (type == "list(float)" && attr.name == "pooling_ratio" &&
+             rng.Chance(0.75)) {
+    // A ratio fractional pooling accepts: 1 for batch and depth, [1, 3)
+    // for rows and columns.
+    for (double v : {1.0, 1.0 + 2.0 * std::fabs(rng.Normal()) / 3.0,
+                     1.0 + 2.0 * std::fabs(rng.Normal()) / 3.0, 1.0}) {
+      value.mutable_list()->add_f(static_cast<float>(v));
+    }
   } else if (type == "list(float)") {
     int64_t n = RandomListLength(rng, attr);
     for (int64_t i = 0; i < n; ++i) {

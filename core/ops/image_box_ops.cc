@@ -1,7 +1,7 @@
 // Box ops of TF1 image pipelines: SampleDistortedBoundingBox (V1, V2 and
 // stateless), CombinedNonMaxSuppression, the tiled padded non-max
-// suppression of tf.image.non_max_suppression_padded, ExtractGlimpse (V1, V2)
-// and ExtractVolumePatches.
+// suppression of tf.image.non_max_suppression_padded, ExtractGlimpse (V1, V2),
+// ExtractVolumePatches and GenerateBoundingBoxProposals.
 #include "core/framework/op_def.h"
 #include "core/framework/shape_inference.h"
 
@@ -88,6 +88,26 @@ Status NmsPaddedShape(InferenceContext* c) {
   }
   c->set_output(0, PartialShape({boxes.dim(0), count}));
   c->set_output(1, PartialShape({boxes.dim(0)}));
+  return Status::OK();
+}
+
+// rois [N, post_nms_topn, 4] and roi_probabilities [N, post_nms_topn]; the
+// inputs' ranks as TensorFlow checks them (their sizes are the kernel's).
+Status BoxProposalsShape(InferenceContext* c) {
+  PartialShape scores, unused;
+  TW_RETURN_IF_ERROR(c->WithRank(0, 4, &scores));
+  TW_RETURN_IF_ERROR(c->WithRank(1, 4, &unused));
+  TW_RETURN_IF_ERROR(c->WithRank(2, 2, &unused));
+  TW_RETURN_IF_ERROR(c->WithRank(3, 3, &unused));
+  for (int i = 4; i <= 6; ++i) TW_RETURN_IF_ERROR(c->WithRank(i, 0, &unused));
+  int64_t post_nms_topn;
+  TW_RETURN_IF_ERROR(c->GetAttr("post_nms_topn", &post_nms_topn));
+  if (post_nms_topn < 0) {
+    return errors::InvalidArgument("post_nms_topn can't be 0 or less, got ",
+                                   post_nms_topn);
+  }
+  c->set_output(0, PartialShape({scores.dim(0), post_nms_topn, 4}));
+  c->set_output(1, PartialShape({scores.dim(0), post_nms_topn}));
   return Status::OK();
 }
 
@@ -293,5 +313,27 @@ REGISTER_OP("ExtractVolumePatches")
     .Doc(
         "Each ksizes window of an NDHWC volume (moved by strides) flattened "
         "into the depth dimension; outside the volume is zero.");
+
+REGISTER_OP("GenerateBoundingBoxProposals")
+    .Input("scores: float32")
+    .Input("bbox_deltas: float32")
+    .Input("image_info: float32")
+    .Input("anchors: float32")
+    .Input("nms_threshold: float32")
+    .Input("pre_nms_topn: int32")
+    .Input("min_size: float32")
+    .Output("rois: float32")
+    .Output("roi_probabilities: float32")
+    .Attr("post_nms_topn: int = 300")
+    .SetShapeFn(BoxProposalsShape)
+    .Doc(
+        "Region proposals (Faster R-CNN, arXiv:1506.01497 eq. 2): per image, "
+        "the pre_nms_topn highest scores [N, H, W, A] have their anchors "
+        "[H, W, 4A] ([y1, x1, y2, x2]) moved by bbox_deltas [N, H, W, 4A] "
+        "([dy, dx, dh, dw]), clipped to the image (image_info [N, 5]: height, "
+        "width, scale, ...); boxes with a side below min_size * scale are "
+        "dropped, the rest go through greedy non-max suppression (IoU > "
+        "nms_threshold) and the first post_nms_topn survivors [y1, x1, y2, x2] "
+        "and their scores are the outputs, zero-padded.");
 
 }  // namespace tensorweave

@@ -13,6 +13,7 @@ The box ops of detection and Inception-style pipelines are in `tensorweave._src.
 
 from tensorweave._src.ops.image_box_ops import combined_non_max_suppression
 from tensorweave._src.ops.image_box_ops import extract_glimpse
+from tensorweave._src.ops.image_box_ops import generate_bounding_box_proposals
 from tensorweave._src.ops.image_box_ops import non_max_suppression_padded
 from tensorweave._src.ops.image_box_ops import sample_distorted_bounding_box
 from tensorweave._src.ops.image_box_ops import stateless_sample_distorted_bounding_box

@@ -51,6 +51,7 @@ from tensorweave._src.ops.nn_conv_ops import (
     pool,
     separable_conv2d,
 )
+from tensorweave._src.ops.nn_fractional_ops import fractional_avg_pool, fractional_max_pool
 from tensorweave._src.ops.nn_impl import (
     batch_norm_with_global_normalization,
     batch_normalization,

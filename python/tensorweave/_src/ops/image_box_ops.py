@@ -1,7 +1,7 @@
 """Box ops of TF1 image pipelines (Inception, SSD, Faster R-CNN preprocessing): random distorted crops
 (`sample_distorted_bounding_box`, `stateless_sample_distorted_bounding_box`), batched non-max suppression
-(`combined_non_max_suppression`, `non_max_suppression_padded`), glimpses (`extract_glimpse`) and 3-D patches
-(`extract_volume_patches`).
+(`combined_non_max_suppression`, `non_max_suppression_padded`), glimpses (`extract_glimpse`), 3-D patches
+(`extract_volume_patches`) and region proposals (`generate_bounding_box_proposals`).
 
 The kernels are in core/kernels/image_box_ops.cc. sample_distorted_bounding_box follows TensorFlow's algorithm
 (max_attempts random crops, the whole image when none fits) on tensorweave's own Philox stream, so its crops
@@ -30,6 +30,7 @@ for _op in (
     "NonMaxSuppressionPaddedTiled",
     "ExtractGlimpse",
     "ExtractGlimpseV2",
+    "GenerateBoundingBoxProposals",
 ):
     gradients_impl.NotDifferentiable(_op)
 
@@ -275,3 +276,49 @@ def _extract_volume_patches_grad(op, grad):
     ids = array_ops.reshape(source, [-1]) - 1  # padding becomes -1: dropped
     summed = array_ops.unsorted_segment_sum(array_ops.reshape(grad, [-1]), ids, count)
     return [array_ops.reshape(summed, array_ops.shape(volume))]
+
+
+def generate_bounding_box_proposals(
+    scores,
+    bbox_deltas,
+    image_info,
+    anchors,
+    nms_threshold=0.7,
+    pre_nms_topn=6000,
+    min_size=16,
+    post_nms_topn=300,
+    name=None,
+):
+    """Region proposals of a Faster R-CNN region proposal network (GenerateBoundingBoxProposals): per image,
+    the `pre_nms_topn` highest `scores` [N, H, W, A] have their anchors moved by `bbox_deltas` [N, H, W, 4A]
+    ([dy, dx, dh, dw] per anchor: centre moved by (dy, dx) of the anchor's size, size scaled by (exp(dh),
+    exp(dw)), dh and dw clipped at log(1000 / 16)) and clipped to the image (`image_info` [N, 5]: height, width,
+    scale, then two values not read); boxes with a side below `min_size` * scale are dropped, the rest go
+    through greedy non-max suppression (IoU > `nms_threshold`). Returns (rois [N, post_nms_topn, 4] of
+    [y1, x1, y2, x2], roi_probabilities [N, post_nms_topn]), sorted by score, zero-padded.
+
+    `anchors` is [H, W, 4A]: the A anchor boxes [y1, x1, y2, x2] of each position, in image coordinates, as
+    TensorFlow's kernel reads it (its docstring's [A, 4] is not what the op accepts). TensorFlow has this op on
+    the GPU only; this CPU kernel follows the GPU kernel's steps. Not differentiable.
+
+    Example:
+      >>> import numpy as np, tensorweave as tw
+      >>> scores = np.array([[[[0.9, 0.8]]]], np.float32)  # N = H = W = 1, A = 2
+      >>> anchors = np.array([[[0, 0, 20, 20, 0, 0, 20, 21]]], np.float32)
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     rois, probs = sess.run(tw.image.generate_bounding_box_proposals(
+      ...         scores, np.zeros([1, 1, 1, 8], np.float32), [[40, 40, 1, 0, 0]], anchors, post_nms_topn=2))
+      ...     print(rois[0].tolist(), probs[0].tolist())
+      [[0.0, 0.0, 20.0, 20.0], [0.0, 0.0, 0.0, 0.0]] [0.8999999761581421, 0.0]
+    """
+    return gen_ops.generate_bounding_box_proposals(
+        scores,
+        bbox_deltas,
+        image_info,
+        anchors,
+        nms_threshold,
+        pre_nms_topn,
+        min_size,
+        post_nms_topn=post_nms_topn,
+        name=name,
+    )
