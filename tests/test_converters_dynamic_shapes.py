@@ -101,7 +101,11 @@ def test_non_max_suppression_batches_and_classes(center_point_box):
         nodes,
         [("boxes", np.float32, [b, n, 4]), ("scores", np.float32, [b, c, n])],
         [("sel", np.int64, [None, 3])],
-        [("max", np.array([5], np.int64)), ("iou", np.array([0.4], np.float32)), ("score", np.array([0.3], np.float32))],
+        [
+            ("max", np.array([5], np.int64)),
+            ("iou", np.array([0.4], np.float32)),
+            ("score", np.array([0.3], np.float32)),
+        ],
     )
     feeds = []
     for _ in range(4):
@@ -120,7 +124,12 @@ def test_non_max_suppression_computed_and_absent_thresholds():
     n = 30
     model = make_model(
         [helper.make_node("NonMaxSuppression", ["boxes", "scores", "max", "iou"], ["sel"])],
-        [("boxes", np.float32, [1, n, 4]), ("scores", np.float32, [1, 2, n]), ("max", np.int64, [1]), ("iou", np.float32, [1])],
+        [
+            ("boxes", np.float32, [1, n, 4]),
+            ("scores", np.float32, [1, 2, n]),
+            ("max", np.int64, [1]),
+            ("iou", np.float32, [1]),
+        ],
         [("sel", np.int64, [None, 3])],
     )
     boxes = _random_boxes(rng, 1, n, False)
@@ -195,10 +204,41 @@ def test_iou_threshold_out_of_range_fails_the_run():
     )
     runner = lite_runner.LiteRunner(onnx_import.convert(model))
     feeds = {"boxes": np.zeros((1, 3, 4), np.float32), "scores": np.ones((1, 1, 3), np.float32)}
-    with pytest.raises(lite_runner.LiteError, match=r"NON_MAX_SUPPRESSION\): iou_threshold must be in \[0, 1\], got 1.5"):
+    with pytest.raises(
+        lite_runner.LiteError, match=r"NON_MAX_SUPPRESSION\): iou_threshold must be in \[0, 1\], got 1.5"
+    ):
         runner.run({**feeds, "iou": np.array([1.5], np.float32)})
     # onnxruntime refuses it too.
     with pytest.raises(Exception, match="iou_threshold must be in range"):
         _session(model).run(None, {**feeds, "iou": np.array([1.5], np.float32)})
     # Boxes of no area never suppress: both of the 2 allowed are selected.
     assert runner.run({**feeds, "iou": np.array([0.5], np.float32)})["sel"].tolist() == [[0, 0, 0], [0, 0, 1]]
+
+
+def test_slicing_or_negative_indexing_a_run_time_axis_is_a_conversion_error():
+    # The .twl shape holds 1 for the count of selected boxes: a bound or a
+    # negative index on that axis would be resolved against it, so both are
+    # refused, naming the node; whole slices and other axes convert.
+    def nms_then(node, extra=()):
+        return make_model(
+            [helper.make_node("NonMaxSuppression", ["boxes", "scores", "max"], ["sel"]), node],
+            [("boxes", np.float32, [1, 4, 4]), ("scores", np.float32, [1, 1, 4])],
+            [("y", np.int64, None)],
+            [("max", np.array([2], np.int64)), *extra],
+        )
+
+    consts = [("s", np.array([1], np.int64)), ("e", np.array([3], np.int64)), ("a", np.array([0], np.int64))]
+    with pytest.raises(ConversionError, match=r"'first' \(Slice\).*slicing axis 0 of 'sel', whose size is known only"):
+        onnx_import.convert(nms_then(helper.make_node("Slice", ["sel", "s", "e", "a"], ["y"], name="first"), consts))
+    last = [("i", np.array(-1, np.int64))]
+    with pytest.raises(ConversionError, match=r"'last' \(Gather\).*negative indices on axis 0 of 'sel'"):
+        onnx_import.convert(nms_then(helper.make_node("Gather", ["sel", "i"], ["y"], name="last"), last))
+    whole = [
+        ("s", np.array([0, 2], np.int64)),
+        ("e", np.array([2**63 - 1, 3], np.int64)),
+        ("a", np.array([0, 1], np.int64)),
+    ]
+    model = nms_then(helper.make_node("Slice", ["sel", "s", "e", "a"], ["y"]), whole)
+    rng = np.random.default_rng(7)
+    feeds = {"boxes": _random_boxes(rng, 1, 4, False), "scores": rng.random((1, 1, 4)).astype(np.float32)}
+    _agree(model, [feeds])
