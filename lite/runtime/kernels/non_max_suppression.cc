@@ -158,17 +158,24 @@ Status Eval(KernelContext* context, Node* node) {
       for (int32_t i = 0; i < n; ++i) {
         if (!has_score_threshold || s[i] > threshold) order[candidates++] = i;
       }
-      // Score descending, NaN after every number, lower index first on
-      // ties (a strict weak order even with NaNs).
-      std::stable_sort(order, order + candidates, [s](int32_t x, int32_t y) {
+      // A max-heap by score, lower index first on ties, NaN below every
+      // number (a strict total order even with NaNs), popped one candidate
+      // at a time as onnxruntime's priority queue is: no allocation, and
+      // only as many pops as the selection needs.
+      auto after = [s](int32_t x, int32_t y) {
         const bool x_nan = std::isnan(s[x]), y_nan = std::isnan(s[y]);
-        if (x_nan || y_nan) return !x_nan && y_nan;
-        return s[x] > s[y];
-      });
+        if (x_nan != y_nan) return x_nan;
+        if (!x_nan && s[x] != s[y]) return s[x] < s[y];
+        return x > y;
+      };
+      std::make_heap(order, order + candidates, after);
       int64_t num_selected = 0;
-      for (int32_t k = 0; k < candidates && num_selected < per_class; ++k) {
+      for (int32_t left = candidates; left > 0 && num_selected < per_class;
+           --left) {
+        std::pop_heap(order, order + left, after);
+        const int32_t next = order[left - 1];
         const Corners box =
-            ToCorners(batch_boxes + int64_t{order[k]} * 4, center_point_box);
+            ToCorners(batch_boxes + int64_t{next} * 4, center_point_box);
         bool keep = true;
         for (int64_t j = 0; j < num_selected && keep; ++j) {
           keep = !SuppressByIou(box, selected[j], iou);
@@ -177,7 +184,7 @@ Status Eval(KernelContext* context, Node* node) {
         selected[num_selected++] = box;
         out[rows * 3] = b;
         out[rows * 3 + 1] = c;
-        out[rows * 3 + 2] = order[k];
+        out[rows * 3 + 2] = next;
         ++rows;
       }
     }
