@@ -101,6 +101,9 @@ INCLUDE = [
     "test_gridsample",
     "test_bitcast",
     "test_roialign",
+    # Data-dependent output shapes (the lite runtime's dynamic tensors).
+    "test_nonzero",
+    "test_nonmaxsuppression",
     # Attention, normalizations, losses, Einsum (attention_norm_ops.py).
     "test_attention",
     "test_rms_normalization",

@@ -327,7 +327,7 @@ def test_every_unsupported_onnx_op_is_listed():
 
     nodes = [
         helper.make_node("Unique", ["x"], ["a"], name="foo"),
-        helper.make_node("NonMaxSuppression", ["a", "k"], ["b"], name="bar"),
+        helper.make_node("Compress", ["a", "k"], ["b"], name="bar"),
         helper.make_node("Relu", ["b"], ["y"], name="ok"),
     ]
     graph = helper.make_graph(
@@ -335,13 +335,13 @@ def test_every_unsupported_onnx_op_is_listed():
         "g",
         [
             helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 4, 4]),
-            helper.make_tensor_value_info("k", TensorProto.FLOAT, [1, 1, 4]),
+            helper.make_tensor_value_info("k", TensorProto.BOOL, [4]),
         ],
-        [helper.make_tensor_value_info("y", TensorProto.INT64, [None, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None])],
     )
     with pytest.raises(ConversionError) as e:
         onnx_import.convert(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)]))
-    assert str(e.value) == "2 ops cannot be converted to .twl: 'foo' (Unique), 'bar' (NonMaxSuppression)"
+    assert str(e.value) == "2 ops cannot be converted to .twl: 'foo' (Unique), 'bar' (Compress)"
 
 
 def test_a_node_onnx_inference_cannot_read_is_a_conversion_error():

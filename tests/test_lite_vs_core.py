@@ -197,6 +197,8 @@ ONNX_ONLY_BUILTINS |= {"ATTENTION"}
 ONNX_ONLY_BUILTINS |= {"QUANTIZED_ADD"}
 # GridSample, RoiAlign, BitCast (tests/test_converters_composite_ops.py).
 ONNX_ONLY_BUILTINS |= {"GRID_SAMPLE", "ROI_ALIGN", "BITCAST"}
+# Data-dependent output shapes (tests/test_converters_dynamic_shapes.py).
+ONNX_ONLY_BUILTINS |= {"NON_ZERO", "NON_MAX_SUPPRESSION"}
 
 
 def builtin_names():

@@ -120,6 +120,7 @@ def test_onnx_only_builtins_are_compared_in_the_onnx_tests(lite_coverage):
         "test_converters_conv_pool_ops.py",
         "test_converters_ptq.py",
         "test_converters_composite_ops.py",
+        "test_converters_dynamic_shapes.py",
     ):
         with open(os.path.join(TESTS_DIR, name)) as f:
             text += f.read()

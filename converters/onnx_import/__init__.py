@@ -46,6 +46,8 @@ The modules, in the order a model meets them:
                   DeformConv, Det
   conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
                   LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
+  dynamic_ops.py  importers of ops with data-dependent output shapes (the
+                  lite runtime's dynamic tensors): NonZero, NonMaxSuppression
 
 Example:
   >>> import numpy as np
@@ -66,6 +68,7 @@ from converters.onnx_import import (  # noqa: F401
     attention_norm_ops,
     composite_ops,
     conv_pool_ops,
+    dynamic_ops,
     elementwise_ops,
     index_ops,
     logic_reduce_ops,

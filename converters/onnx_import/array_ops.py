@@ -12,6 +12,16 @@ from converters.lowering import NCHW_TO_NHWC_AXIS, TO_NCHW, TO_NHWC
 from converters.onnx_import.context import attrs, imports
 
 
+def _run_time_axes(ctx, name):
+    """The axes of tensor `name` whose size is known only at run time
+    because it follows a NonZero or NonMaxSuppression (its .twl shape holds
+    1 there)."""
+    if name not in ctx.data_dependent:
+        return set()
+    shape = ctx.shape(name)
+    return {axis for axis, d in enumerate(ctx.signature_of(name, shape) or []) if d == -1}
+
+
 def _reshape_to(ctx, node, src, out):
     shape = ctx.shape(out)
     target = list(shape)
@@ -139,6 +149,10 @@ def _gather(ctx, node):
     axis = attrs(node).get("axis", 0) % rank
     indices = ctx.const(node.input[1])
     if indices is not None:
+        if np.any(indices < 0) and axis in _run_time_axes(ctx, node.input[0]):
+            raise _NodeError(
+                f"negative indices on axis {axis} of '{node.input[0]}', whose size is known only at run time"
+            )
         dim = ctx.shape(node.input[0])[axis]
         indices = np.where(indices < 0, indices + dim, indices)
         idx = ctx.constant(f"{node.output[0]}/indices", indices.astype(np.int32))
@@ -166,7 +180,13 @@ def _slice(ctx, node):
     begin, end, stride = [0] * rank, list(shape), [1] * rank
     # Dims not sliced take everything (masks, so a dynamic batch stays whole).
     begin_mask = end_mask = (1 << rank) - 1
+    run_time = _run_time_axes(ctx, node.input[0])
     for start, stop, axis, step in zip(starts, ends, axes, steps):
+        if int(axis) % rank in run_time and (int(start) != 0 or int(stop) < 2**31 - 1 or int(step) != 1):
+            raise _NodeError(
+                f"slicing axis {int(axis) % rank} of '{node.input[0]}', whose size is known only at run time "
+                f"(it follows NonZero or NonMaxSuppression), other than whole ([{int(start)}:{int(stop)}:{int(step)}])"
+            )
         axis, step, dim = int(axis) % rank, int(step), shape[int(axis) % rank]
         start, stop = int(start), int(stop)
         start = start + dim if start < 0 else start

@@ -58,6 +58,8 @@ class Context(TensorShapes):
         self.outputs = {o.name for o in self.graph.output}
         self._converted = {}
         self.unfolded = {}  # id(node) -> elements its fold would make (None: unknown)
+        # Tensors downstream of NonZero/NonMaxSuppression (lite dynamic tensors).
+        self.data_dependent = set()
 
     # --- tensors ------------------------------------------------------------------
     def const(self, name):

@@ -127,6 +127,7 @@ def convert(model, checksum=True):
     while shapes.infer_after_folding(ctx, model, nodes, data_prop):
         nodes = folding.fold_constants(ctx, nodes)
     nodes = fusion.fuse_patterns(ctx, nodes)
+    ctx.data_dependent = shapes.mark_data_dependent(ctx, nodes)
     ctx.consumers = {}
     for node in nodes:
         for name in node.input:

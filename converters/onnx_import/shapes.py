@@ -141,3 +141,31 @@ class TensorShapes:
         if spec and spec[1] and spec[1][0] is None and shape:
             return [-1] + list(shape[1:])
         return None
+
+
+# ONNX ops whose output shapes hang on input values: their lite outputs are
+# dynamic tensors, sized by the kernel in eval.
+DATA_DEPENDENT_OPS = ("NonZero", "NonMaxSuppression")
+
+
+def mark_data_dependent(shapes, nodes):
+    """Gives each tensor computed (directly or downstream) from a
+    DATA_DEPENDENT_OPS node 1 for every dim shape inference leaves unknown,
+    and -1 there in its signature: the lite runtime learns those dims when
+    it runs. Returns the names of those tensors."""
+    dynamic = set()
+    for node in nodes:
+        if node.op_type not in DATA_DEPENDENT_OPS and not any(i in dynamic for i in node.input if i):
+            continue
+        for name in node.output:
+            if not name or name not in shapes.specs:
+                continue
+            dynamic.add(name)
+            elem, dims = shapes.specs[name]
+            if all(d is not None for d in dims):
+                continue
+            shapes.specs[name] = (elem, [1 if d is None else d for d in dims])
+            sig = shapes.signature.get(name)
+            sig_dims = list(sig[1]) if sig and len(sig[1]) == len(dims) else list(dims)
+            shapes.signature[name] = (elem, [None if d is None else s for d, s in zip(dims, sig_dims)])
+    return dynamic

@@ -20,7 +20,10 @@
  * says why (per thread). Functions on an interpreter return a TwlStatus and
  * twl_interpreter_error_message() gives the text of its last failure.
  * Tensor pointers stay valid until the interpreter is deleted; their data
- * pointers until the next twl_interpreter_allocate_tensors().
+ * pointers until the next twl_interpreter_allocate_tensors(). A dynamic
+ * tensor (an output of NON_ZERO or NON_MAX_SUPPRESSION, or of an op reading
+ * one) gets its shape, size and data pointer from each invoke: read them
+ * after twl_interpreter_invoke(); they hold until the next invoke.
  */
 #ifndef TENSORWEAVE_LITE_C_C_API_H_
 #define TENSORWEAVE_LITE_C_C_API_H_

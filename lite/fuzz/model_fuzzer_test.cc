@@ -23,7 +23,8 @@ using testing::AlignedBytes;
 
 std::vector<AlignedBytes> Seeds() {
   return {testing::BuildMlp({6, 5, 3}, 1, 1), testing::BuildManyOpsModel(),
-          testing::BuildRecurrentModel(), testing::BuildIndexOpsModel()};
+          testing::BuildRecurrentModel(), testing::BuildIndexOpsModel(),
+          testing::BuildDetectorTailModel()};
 }
 
 TEST(ModelFuzzerTest, SeedsRun) {

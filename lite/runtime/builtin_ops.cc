@@ -128,6 +128,8 @@ BuiltinOptions ExpectedOptions(BuiltinOperator op) {
       return BuiltinOptions::GridSampleOptions;
     case O::ROI_ALIGN:
       return BuiltinOptions::RoiAlignOptions;
+    case O::NON_MAX_SUPPRESSION:
+      return BuiltinOptions::NonMaxSuppressionOptions;
     default:
       return BuiltinOptions::NONE;
   }

@@ -108,6 +108,7 @@ Status Interpreter::Init(const OpResolver* resolver) {
   ComputeLifetimes();
   context_ = KernelContext(tensors_.data(), &thread_pool_,
                            options_.use_reference_kernels, model_);
+  context_.set_dynamic_buffers(&dynamic_buffers_);
   return Status::Ok();
 }
 
@@ -286,6 +287,7 @@ Status Interpreter::CheckDeclaredShapes(const Node& node) const {
   const auto* fb_tensors = model_->main_subgraph()->tensors();
   for (int k = 0; k < node.num_outputs; ++k) {
     const int t = node.outputs[k];
+    if (tensors_[t].is_dynamic) continue;  // known in Invoke
     const schema::Tensor* fb = fb_tensors->Get(t);
     // An empty declared shape is "not given" (writers may leave computed
     // shapes out); a scalar output then matches trivially.
@@ -309,10 +311,25 @@ Status Interpreter::CheckDeclaredShapes(const Node& node) const {
 
 Status Interpreter::PrepareNodes() {
   const bool declared_inputs = InputsHaveDeclaredShapes();
+  for (Tensor& tensor : tensors_) tensor.is_dynamic = false;
+  deferred_.assign(nodes_.size(), false);
+  has_deferred_ = false;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     Node& node = nodes_[i];
     node.num_scratch = 0;
     if (fused_away_[i]) continue;
+    // A node reading a dynamic tensor is prepared in Invoke, once that
+    // tensor's shape is known; its outputs are dynamic too.
+    for (int k = 0; k < node.num_inputs && !deferred_[i]; ++k) {
+      deferred_[i] = node.inputs[k] >= 0 && tensors_[node.inputs[k]].is_dynamic;
+    }
+    if (deferred_[i]) {
+      has_deferred_ = true;
+      for (int k = 0; k < node.num_outputs; ++k) {
+        tensors_[node.outputs[k]].is_dynamic = true;
+      }
+      continue;
+    }
     Status status = kernels_[i]->prepare(&context_, &node);
     if (status.ok() && declared_inputs) status = CheckDeclaredShapes(node);
     if (!status.ok()) {
@@ -326,7 +343,7 @@ Status Interpreter::PlanArena() {
   planner_.Reset();
   std::vector<int> tensor_ids(tensors_.size(), -1);
   for (size_t t = 0; t < tensors_.size(); ++t) {
-    if (first_use_[t] < 0) continue;
+    if (first_use_[t] < 0 || tensors_[t].is_dynamic) continue;
     tensor_ids[t] =
         planner_.Add(tensors_[t].bytes, first_use_[t], last_use_[t]);
   }
@@ -403,12 +420,32 @@ Status Interpreter::Invoke() {
     if (fused_away_[i]) continue;
     auto start = profiler_ ? std::chrono::steady_clock::now()
                            : std::chrono::steady_clock::time_point();
-    Status status = kernels_[i]->eval(&context_, &nodes_[i]);
+    Status status = has_deferred_ && deferred_[i] ? PrepareDeferred(&nodes_[i])
+                                                  : Status::Ok();
+    if (status.ok()) status = kernels_[i]->eval(&context_, &nodes_[i]);
     if (profiler_ != nullptr) ReportTime(static_cast<int>(i), start);
     if (!status.ok()) {
       return Fail(
           status.WithPrefix("operator %zu (%s)", i, OpName(nodes_[i].op)));
     }
+  }
+  return Status::Ok();
+}
+
+Status Interpreter::PrepareDeferred(Node* node) {
+  node->num_scratch = 0;
+  TWL_RETURN_IF_ERROR(kernels_[node->index]->prepare(&context_, node));
+  for (int k = 0; k < node->num_outputs; ++k) {
+    Tensor& tensor = tensors_[node->outputs[k]];
+    TWL_RETURN_IF_ERROR(dynamic_buffers_.Reserve(
+        static_cast<size_t>(node->outputs[k]), tensor.bytes, &tensor.data));
+  }
+  // Scratch slots follow the tensors' slots, kMaxNodeScratch per node.
+  for (int s = 0; s < node->num_scratch; ++s) {
+    TWL_RETURN_IF_ERROR(dynamic_buffers_.Reserve(
+        tensors_.size() + static_cast<size_t>(node->index) * kMaxNodeScratch +
+            s,
+        node->scratch_bytes[s], &node->scratch[s]));
   }
   return Status::Ok();
 }

@@ -54,6 +54,10 @@ class Interpreter {
   // tensors and scratch buffers in one arena. Cheap when nothing changed.
   Status AllocateTensors();
   // Runs every kernel's eval in order. Needs AllocateTensors() first.
+  // Allocates nothing unless the model has dynamic tensors (whose shapes
+  // hang on values: NON_ZERO, NON_MAX_SUPPRESSION and what reads them);
+  // those live in heap buffers that grow when a run needs more, and the
+  // nodes reading them are prepared here, before their eval.
   Status Invoke();
   // Sets the shape of graph input `input`; the next AllocateTensors()
   // re-plans. Rank must match the model's.
@@ -92,6 +96,9 @@ class Interpreter {
   // first_use_ and last_use_ of every tensor from the plan.
   void ComputeLifetimes();
   Status PrepareNodes();
+  // Prepares a node that reads a dynamic tensor (in Invoke, before its
+  // eval) and gives its outputs and scratch heap buffers.
+  Status PrepareDeferred(Node* node);
   // With the model's own input shapes, the shapes prepare computed must be
   // the shapes the file declares (a corrupt shape is caught here).
   Status CheckDeclaredShapes(const Node& node) const;
@@ -109,7 +116,11 @@ class Interpreter {
   std::vector<Node> nodes_;
   std::vector<const KernelRegistration*> kernels_;
   std::vector<bool> fused_away_;  // per node: runs inside another node
-  std::vector<int> first_use_;    // per tensor; -1 when never live
+  // Per node: reads a dynamic tensor, so it is prepared in Invoke.
+  std::vector<bool> deferred_;
+  bool has_deferred_ = false;
+  DynamicBuffers dynamic_buffers_;
+  std::vector<int> first_use_;  // per tensor; -1 when never live
   std::vector<int> last_use_;
   KernelContext context_;
   ArenaPlanner planner_;

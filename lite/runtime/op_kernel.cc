@@ -1,6 +1,8 @@
 #include "lite/runtime/op_kernel.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 
 #include "lite/runtime/model.h"
 
@@ -108,6 +110,73 @@ void KernelContext::ReleaseConstant(const Tensor* tensor, size_t bytes) {
   if (model_ != nullptr && tensor != nullptr && tensor->is_constant) {
     model_->DropPages(tensor->data, std::min(bytes, tensor->bytes));
   }
+}
+
+}  // namespace twl
+
+namespace twl {
+
+DynamicBuffers::~DynamicBuffers() {
+  for (void* data : data_) free(data);
+}
+
+Status DynamicBuffers::Reserve(size_t slot, size_t bytes, void** data) {
+  if (bytes > static_cast<size_t>(kMaxTensorBytes)) {
+    return Status::Error(StatusCode::kResourceExhausted,
+                         "dynamic buffer of %zu bytes exceeds the limit",
+                         bytes);
+  }
+  if (slot >= data_.size()) {
+    data_.resize(slot + 1, nullptr);
+    capacity_.resize(slot + 1, 0);
+  }
+  if (data_[slot] == nullptr || capacity_[slot] < bytes) {
+    free(data_[slot]);
+    data_[slot] = nullptr;
+    capacity_[slot] = 0;
+    const size_t capacity = (std::max(bytes, size_t{64}) + 63) / 64 * 64;
+    data_[slot] = aligned_alloc(64, capacity);
+    if (data_[slot] == nullptr) {
+      return Status::Error(StatusCode::kResourceExhausted,
+                           "cannot allocate a dynamic buffer of %zu bytes",
+                           capacity);
+    }
+    capacity_[slot] = capacity;
+  }
+  *data = data_[slot];
+  return Status::Ok();
+}
+
+Status KernelContext::MarkDynamic(Tensor* tensor) {
+  if (dynamic_ == nullptr || tensor->is_constant) {
+    return Status::Error(StatusCode::kInternal,
+                         "tensor '%s' cannot be dynamic%s", tensor->name,
+                         tensor->is_constant ? " (a constant)" : "");
+  }
+  tensor->is_dynamic = true;
+  return Status::Ok();
+}
+
+Status KernelContext::ResizeDynamicTensor(Tensor* tensor, const Shape& shape) {
+  if (dynamic_ == nullptr || !tensor->is_dynamic) {
+    return Status::Error(StatusCode::kInternal,
+                         "tensor '%s' is not dynamic: its shape is set in "
+                         "prepare",
+                         tensor->name);
+  }
+  for (int i = 0; i < shape.rank; ++i) {
+    TWL_CHECK_ARG(shape.dims[i] >= 0, "output dim %d of '%s' is negative (%d)",
+                  i, tensor->name, shape.dims[i]);
+  }
+  size_t bytes = 0;
+  TWL_RETURN_IF_ERROR(ComputeByteSize(shape, tensor->type, &bytes));
+  void* data = nullptr;
+  TWL_RETURN_IF_ERROR(
+      dynamic_->Reserve(static_cast<size_t>(tensor - tensors_), bytes, &data));
+  tensor->shape = shape;
+  tensor->bytes = bytes;
+  tensor->data = data;
+  return Status::Ok();
 }
 
 }  // namespace twl

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "lite/runtime/builtin_ops.h"
 #include "lite/runtime/status.h"
@@ -41,6 +42,24 @@ struct Node {
   int num_scratch = 0;
   size_t scratch_bytes[kMaxNodeScratch] = {};
   void* scratch[kMaxNodeScratch] = {};  // set by the planner
+};
+
+// Heap buffers of dynamic tensors and of the scratch of the nodes that read
+// them, one slot each, grown (never shrunk) as their sizes are learnt in
+// Invoke and freed with the interpreter that owns them.
+class DynamicBuffers {
+ public:
+  DynamicBuffers() = default;
+  DynamicBuffers(const DynamicBuffers&) = delete;
+  DynamicBuffers& operator=(const DynamicBuffers&) = delete;
+  ~DynamicBuffers();
+  // A 64-byte-aligned buffer of at least `bytes` (and at least 64) in
+  // `slot`; its earlier contents are not kept when it grows.
+  Status Reserve(size_t slot, size_t bytes, void** data);
+
+ private:
+  std::vector<void*> data_;
+  std::vector<size_t> capacity_;
 };
 
 // What the interpreter offers kernels.
@@ -77,12 +96,23 @@ class KernelContext {
   // dropped from memory (they are re-read from the file if anything touches
   // them again).
   void ReleaseConstant(const Tensor* tensor, size_t bytes = SIZE_MAX);
+  // Prepare only: the shape of output `tensor` hangs on input values
+  // (NON_ZERO, NON_MAX_SUPPRESSION); eval sets it with ResizeDynamicTensor.
+  // The tensor is kept out of the arena, and each node that reads it (and
+  // so on downstream) is prepared in Invoke, right before its eval.
+  Status MarkDynamic(Tensor* tensor);
+  // Eval only, on a dynamic tensor: sets its shape and gives it a buffer of
+  // at least its byte size (which may move: read tensor->data after).
+  Status ResizeDynamicTensor(Tensor* tensor, const Shape& shape);
+  // Set by the interpreter (not owned); without it no tensor can be dynamic.
+  void set_dynamic_buffers(DynamicBuffers* buffers) { dynamic_ = buffers; }
 
  private:
   Tensor* tensors_;
   ThreadPool* thread_pool_;
   bool use_reference_;
   const Model* model_;
+  DynamicBuffers* dynamic_ = nullptr;
 };
 
 struct KernelRegistration {

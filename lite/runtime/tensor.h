@@ -112,6 +112,10 @@ struct Tensor {
   size_t bytes = 0;
   // Data points into the model (read-only weights).
   bool is_constant = false;
+  // The shape is known only when the node producing it (or one before it)
+  // has run: data is a heap buffer the interpreter grows in Invoke, not a
+  // place in the arena (see KernelContext::MarkDynamic).
+  bool is_dynamic = false;
   const char* name = "";
 
   template <typename T>

@@ -19,12 +19,16 @@ int main(int argc, char** argv) {
       twl::testing::BuildMlp({784, 512, 512, 10}, 1, 1)
           .WriteFile(dir + "/mlp.twl") &&
       twl::testing::BuildLeNet(1, 1).WriteFile(dir + "/lenet.twl") &&
-      twl::testing::BuildRecurrentModel().WriteFile(dir + "/recurrent.twl");
+      twl::testing::BuildRecurrentModel().WriteFile(dir + "/recurrent.twl") &&
+      twl::testing::BuildDetectorTailModel().WriteFile(dir +
+                                                       "/detector_tail.twl");
   if (!ok) {
     fprintf(stderr, "cannot write to %s\n", dir.c_str());
     return 1;
   }
-  printf("wrote %s/mlp.twl, %s/lenet.twl and %s/recurrent.twl\n", dir.c_str(),
-         dir.c_str(), dir.c_str());
+  printf(
+      "wrote %s/mlp.twl, %s/lenet.twl, %s/recurrent.twl and "
+      "%s/detector_tail.twl\n",
+      dir.c_str(), dir.c_str(), dir.c_str(), dir.c_str());
   return 0;
 }

@@ -109,7 +109,10 @@ struct InterpreterState {
 struct InterpreterObject {
   PyObject_HEAD InterpreterState* state;
   Py_ssize_t exports;  // live buffers handed out (numpy views)
-  bool busy;           // invoke() is running with the GIL released
+  // Of those, views of dynamic tensors (shapes known only in invoke, whose
+  // memory invoke may move): invoke refuses to run under one.
+  Py_ssize_t dynamic_exports;
+  bool busy;  // invoke() is running with the GIL released
 };
 
 extern PyTypeObject InterpreterType;
@@ -264,6 +267,14 @@ PyObject* Interpreter_invoke(InterpreterObject* self, PyObject*) {
   twl::Interpreter* interpreter = Get(self);
   if (interpreter == nullptr) return nullptr;
   twl::Status status;
+  if (self->dynamic_exports > 0) {
+    PyErr_Format(PyExc_RuntimeError,
+                 "invoke() may move the memory of a dynamic tensor (its shape "
+                 "is known only when the model runs) while %zd numpy view(s) "
+                 "of one are alive; use get_tensor() (a copy) or delete them",
+                 self->dynamic_exports);
+    return nullptr;
+  }
   self->busy = true;
   Py_BEGIN_ALLOW_THREADS status = interpreter->Invoke();
   Py_END_ALLOW_THREADS self->busy = false;
@@ -652,6 +663,10 @@ PyObject* Interpreter_num_views(InterpreterObject* self, PyObject*) {
   return PyLong_FromSsize_t(self->exports);
 }
 
+PyObject* Interpreter_num_dynamic_views(InterpreterObject* self, PyObject*) {
+  return PyLong_FromSsize_t(self->dynamic_exports);
+}
+
 PyMethodDef kInterpreterMethods[] = {
     {"allocate_tensors",
      reinterpret_cast<PyCFunction>(Interpreter_allocate_tensors), METH_NOARGS,
@@ -697,6 +712,10 @@ PyMethodDef kInterpreterMethods[] = {
      "profile_invoke(runs) -> [microseconds of each node, summed over runs]"},
     {"num_views", reinterpret_cast<PyCFunction>(Interpreter_num_views),
      METH_NOARGS, "Live buffer views of tensor memory."},
+    {"num_dynamic_views",
+     reinterpret_cast<PyCFunction>(Interpreter_num_dynamic_views), METH_NOARGS,
+     "Live buffer views of dynamic tensors (invoke refuses to run under "
+     "one)."},
     {nullptr, nullptr, 0, nullptr},
 };
 
@@ -749,6 +768,11 @@ int TensorBuffer_getbuffer(TensorBufferObject* self, Py_buffer* view,
                  self->index, tensor->name);
     return -1;
   }
+  if (tensor->is_dynamic) {
+    // Its shape is the one the last invoke gave it.
+    self->rank = tensor->shape.rank;
+    for (int i = 0; i < self->rank; ++i) self->shape[i] = tensor->shape.dims[i];
+  }
   static char empty[8];
   Py_ssize_t itemsize =
       static_cast<Py_ssize_t>(twl::DataTypeSize(tensor->type));
@@ -765,12 +789,15 @@ int TensorBuffer_getbuffer(TensorBufferObject* self, Py_buffer* view,
   view->shape = (flags & PyBUF_ND) ? self->shape : nullptr;
   view->strides = nullptr;  // C-contiguous
   view->suboffsets = nullptr;
-  view->internal = nullptr;
+  // Marks a view of a dynamic tensor (see dynamic_exports).
+  view->internal = tensor->is_dynamic ? self : nullptr;
+  if (tensor->is_dynamic) ++self->owner->dynamic_exports;
   ++self->owner->exports;
   return 0;
 }
 
-void TensorBuffer_releasebuffer(TensorBufferObject* self, Py_buffer*) {
+void TensorBuffer_releasebuffer(TensorBufferObject* self, Py_buffer* view) {
+  if (view->internal != nullptr) --self->owner->dynamic_exports;
   --self->owner->exports;
 }
 

@@ -233,3 +233,47 @@ def test_reports_the_vector_kernels_it_runs():
     assert _interpreter.MULTI_ISA in (0, 1)
     if _interpreter.MULTI_ISA:  # a portable x86-64 build picks from three
         assert _interpreter.KERNEL_ISA in {"avx512", "avx2", "sse2"}
+
+
+def _non_zero_model():
+    """x float32 [2, 3] -> NON_ZERO -> y int64 [2, count]: an output whose
+    shape each invoke sets (a dynamic tensor)."""
+    w = twl_writer.ModelWriter()
+    x = w.add_tensor("x", np.float32, [2, 3])
+    y = w.add_tensor("y", np.int64, [2, 1])
+    w.add_operator("NON_ZERO", [x], [y])
+    w.set_io([x], [y])
+    return w.finish()
+
+
+def test_dynamic_output_takes_each_invokes_shape():
+    interpreter = twl.Interpreter(model_content=_non_zero_model())
+    interpreter.allocate_tensors()
+    x, y = interpreter.get_input_details()[0]["index"], interpreter.get_output_details()[0]["index"]
+    for value in ([[0, 1, 0], [2, 0, 3]], [[1, 1, 1], [1, 1, 1]], [[0, 0, 0], [0, 0, 0]], [[0, 0, 5], [0, 0, 0]]):
+        value = np.array(value, np.float32)
+        interpreter.set_tensor(x, value)
+        interpreter.invoke()
+        got = interpreter.get_tensor(y)
+        np.testing.assert_array_equal(got, np.array(np.nonzero(value), np.int64))
+    # get_tensor keeps no view of it, so nothing blocks the next invoke.
+    interpreter.invoke()
+
+
+def test_a_view_of_a_dynamic_tensor_blocks_invoke():
+    # invoke may move a dynamic tensor's memory: it refuses to run under a
+    # live view of one, and runs again once the view is gone.
+    interpreter = twl.Interpreter(model_content=_non_zero_model())
+    interpreter.allocate_tensors()
+    x, y = interpreter.get_input_details()[0]["index"], interpreter.get_output_details()[0]["index"]
+    interpreter.set_tensor(x, np.array([[1, 0, 1], [0, 1, 0]], np.float32))
+    interpreter.invoke()
+    view = interpreter.tensor(y)()
+    np.testing.assert_array_equal(view, [[0, 0, 1], [0, 2, 1]])
+    interpreter.set_tensor(x, np.ones((2, 3), np.float32))
+    with pytest.raises(RuntimeError, match="while 1 numpy view"):
+        interpreter.invoke()
+    del view
+    gc.collect()
+    interpreter.invoke()
+    assert interpreter.tensor(y)().shape == (2, 6)

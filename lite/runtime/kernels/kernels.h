@@ -138,7 +138,9 @@ namespace twl {
   X(QUANTIZED_ADD) \
   X(GRID_SAMPLE) \
   X(ROI_ALIGN) \
-  X(BITCAST)
+  X(BITCAST) \
+  X(NON_ZERO) \
+  X(NON_MAX_SUPPRESSION)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();

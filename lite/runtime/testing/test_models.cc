@@ -271,5 +271,36 @@ AlignedBytes BuildIndexOpsModel() {
   return b.Finish();
 }
 
+AlignedBytes BuildDetectorTailModel() {
+  ModelBuilder b;
+  auto f = DataType::kFloat32;
+  auto i64 = DataType::kInt64;
+  int boxes = b.AddTensor(f, {1, 8, 4}, "boxes");
+  int scores = b.AddTensor(f, {1, 2, 8}, "scores");
+  int max_boxes = b.AddConstant<int64_t>({1}, {3});
+  int iou = b.AddConstant<float>({1}, {0.5f});
+  int selected = b.AddTensor(i64, {}, "selected");
+  b.AddOperator(
+      BuiltinOperator::NON_MAX_SUPPRESSION, {boxes, scores, max_boxes, iou},
+      {selected},
+      {schema::BuiltinOptions::NonMaxSuppressionOptions,
+       schema::CreateNonMaxSuppressionOptions(b.fbb(), false).Union()});
+  int column = b.AddConstant<int32_t>({}, {2});
+  int box_index = b.AddTensor(i64, {}, "box_index");
+  b.AddOperator(BuiltinOperator::GATHER, {selected, column}, {box_index},
+                b.Gather(1));
+  int shape = b.AddConstant<int32_t>({2}, {8, 4});
+  int flat = b.AddTensor(f, {}, "flat_boxes");
+  b.AddOperator(BuiltinOperator::RESHAPE, {boxes, shape}, {flat});
+  int picked = b.AddTensor(f, {}, "picked");
+  b.AddOperator(BuiltinOperator::GATHER, {flat, box_index}, {picked},
+                b.Gather(0));
+  int nonzero = b.AddTensor(i64, {}, "nonzero");
+  b.AddOperator(BuiltinOperator::NON_ZERO, {scores}, {nonzero});
+  b.SetInputs({boxes, scores});
+  b.SetOutputs({picked, nonzero});
+  return b.Finish();
+}
+
 }  // namespace testing
 }  // namespace twl

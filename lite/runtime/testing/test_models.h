@@ -44,6 +44,12 @@ AlignedBytes BuildRecurrentModel();
 // "cumprod", "gather_nd", "one_hot" and "reverse".
 AlignedBytes BuildIndexOpsModel();
 
+// A detector's tail on dynamic tensors: boxes [1, 8, 4] and scores
+// [1, 2, 8] through NON_MAX_SUPPRESSION (3 per class, IoU 0.5, no score
+// threshold), the selected box indices (column 2) gathering the boxes, and
+// NON_ZERO of the scores; outputs "picked" and "nonzero".
+AlignedBytes BuildDetectorTailModel();
+
 }  // namespace testing
 }  // namespace twl
 

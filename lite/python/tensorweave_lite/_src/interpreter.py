@@ -183,7 +183,14 @@ class Interpreter:
         """A copy of a tensor's current value."""
         view = self._views.get(tensor_index)
         if view is None:
+            dynamic = self._impl.num_dynamic_views()
             view = np.asarray(self._impl.tensor_buffer(tensor_index))
+            if self._impl.num_dynamic_views() > dynamic:
+                # A dynamic tensor (NON_ZERO, NON_MAX_SUPPRESSION, what reads
+                # them): invoke may move it, so its view is not kept.
+                value = view.copy()
+                del view
+                return value
             self._views[tensor_index] = view
         return view.copy()
 
