@@ -43,7 +43,7 @@ Status Apply(T* dst, const T& src) {
   } else if constexpr (kKind == ScatterKind::kSub) {
     *dst = WrappingSub(*dst, src);
   } else if constexpr (kKind == ScatterKind::kMul) {
-    *dst = static_cast<T>(*dst * src);
+    *dst = WrappingMul(*dst, src);
   } else if constexpr (kKind == ScatterKind::kDiv) {
     if constexpr (std::is_integral_v<T>) {
       if (src == 0) return errors::InvalidArgument("Integer division by zero");
