@@ -188,7 +188,7 @@ struct SquaredDifferenceFunctor : SameTypeFunctor {
 // gradient of a real loss w.r.t. z is dL/dRe(z) + i dL/dIm(z)).
 template <typename T>
 T Conjugate(T x) {
-  if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
+  if constexpr (kIsComplex<T>) {
     return std::conj(x);
   } else {
     return x;

@@ -9,10 +9,6 @@
 namespace tensorweave {
 namespace {
 
-template <typename T>
-constexpr bool kIsComplex =
-    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
-
 #define TW_UNARY_FUNCTOR(Name, expr) \
   struct Name : SameTypeFunctor {    \
     template <typename T>            \
