@@ -179,7 +179,11 @@ struct SquaredDifferenceFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x, T y) {
     T d = WrappingSub(x, y);
-    return WrappingMul(d, d);
+    if constexpr (kIsComplex<T>) {
+      return d * std::conj(d);  // |x - y|^2, as TensorFlow
+    } else {
+      return WrappingMul(d, d);
+    }
   }
 };
 
@@ -247,8 +251,9 @@ REGISTER_KERNEL(KernelDef("Minimum"),
                 BinaryOp<MinimumFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Pow"),
                 BinaryOp<PowFunctor, TW_ALL_SIGNED_TYPES, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("SquaredDifference"),
-                BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES, half>);
+REGISTER_KERNEL(
+    KernelDef("SquaredDifference"),
+    BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES, half, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("TanhGrad"),
                 BinaryOp<TanhGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("SigmoidGrad"),
@@ -259,6 +264,9 @@ REGISTER_KERNEL(KernelDef("RsqrtGrad"),
                 BinaryOp<RsqrtGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(
     KernelDef("ReciprocalGrad"),
+    BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(
+    KernelDef("InvGrad"),
     BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 
 // GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
