@@ -3,8 +3,7 @@ gradients against TensorFlow's tf.gradients (its conjugate rule) and against cen
 ops TensorFlow rejects for complex dtypes rejected here with the same error class.
 
 The finite-difference oracle: for a real loss L = sum(Re(conj(g) * f(x))), TensorFlow's gradient of f at x
-with incoming gradient g is dL/dRe(x) + 1j * dL/dIm(x) (for holomorphic f: g * conj(f'(x))). The ops are
-element-wise, so one step of every element at once gives every element's partial derivative.
+with incoming gradient g is dL/dRe(x) + 1j * dL/dIm(x) (for holomorphic element-wise f: g * conj(f'(x))).
 """
 
 import numpy as np
@@ -146,14 +145,19 @@ def test_expm1_and_log1p_are_accurate_near_zero(dtype):
 
 
 def _fd_grad(np_fn, x, g, h=1e-6):
-    """dL/dRe(x) + 1j dL/dIm(x) of L = Re(conj(g) * f(x)), element-wise, by central differences."""
+    """dL/dRe(x) + 1j dL/dIm(x) of L = sum(Re(conj(g) * f(x))), by central differences, element by element."""
 
     def loss(z):
-        return np.real(np.conj(g) * np_fn(z))
+        return np.sum(np.real(np.conj(g) * np_fn(z)))
 
-    d_re = (loss(x + h) - loss(x - h)) / (2 * h)
-    d_im = (loss(x + 1j * h) - loss(x - 1j * h)) / (2 * h)
-    return d_re + 1j * d_im
+    grad = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        step = np.zeros_like(x)
+        step[i] = h
+        d_re = (loss(x + step) - loss(x - step)) / (2 * h)
+        d_im = (loss(x + 1j * step) - loss(x - 1j * step)) / (2 * h)
+        grad[i] = d_re + 1j * d_im
+    return grad
 
 
 def _tw_grad(fn, xs, g):
@@ -233,6 +237,35 @@ def test_second_derivative_matches_tensorflow(name, dtype):
         np.testing.assert_allclose(a, b, **_tol(dtype))
 
 
+def _raw(op_type, *inputs):
+    """The op `op_type` itself (the *Grad ops have no public function)."""
+    return tw.get_default_graph()._create_op(op_type, list(inputs)).outputs[0]
+
+
+# The *Grad ops of (y, dy) as TensorFlow's kernels compute them: Sqrt/Rsqrt/Reciprocal/InvGrad conjugate the
+# derivative, TanhGrad and SigmoidGrad do not (their gradient functions pass conj(y)).
+GRAD_OPS = {
+    "TanhGrad": lambda y, dy: dy * (1 - y * y),
+    "SigmoidGrad": lambda y, dy: dy * y * (1 - y),
+    "SqrtGrad": lambda y, dy: dy * 0.5 / np.conj(y),
+    "RsqrtGrad": lambda y, dy: dy * np.conj(-0.5 * y**3),
+    "ReciprocalGrad": lambda y, dy: -dy * np.conj(y * y),
+    "InvGrad": lambda y, dy: -dy * np.conj(y * y),
+}
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("op_type", sorted(GRAD_OPS))
+def test_grad_ops_of_complex_values(op_type, dtype):
+    y = _points(dtype)
+    dy = _rand_complex(y.shape, dtype, 8)
+    _, got = _run_tw(lambda a, b: _raw(op_type, a, b), y, dy)
+    np.testing.assert_allclose(got, GRAD_OPS[op_type](y.astype(np.complex128), dy), **_tol(dtype))
+    if tf is not None:
+        _, want = _run_tf(lambda a, b: getattr(tf.raw_ops, op_type)(y=a, dy=b), y, dy)
+        np.testing.assert_allclose(got, want, **_tol(dtype))
+
+
 # --- binary ops -----------------------------------------------------------------------------------------------
 
 
@@ -279,12 +312,16 @@ BINARY = {
 }
 
 
-def _binary_inputs(dtype):
+def _binary_inputs(name, dtype):
     x = _points(dtype)
     y = _points(dtype)[::-1, ::-1] * np.array(0.7 - 0.2j, dtype)
-    # Exact zeros where the safe ops decide by them (x of xlogy/xdivy, y of the no-nan ones).
+    # Exact zeros where the safe ops decide by them (x of xlogy/xdivy, y of the no-nan ones). A complex zero
+    # divisor is left out of the others: C++'s complex division gives inf there, numpy's and TensorFlow's
+    # (Eigen's) nan.
     x[0, 2] = 0
-    y[1, 2] = 0
+    y[1, 2] = 0 if name in ("div_no_nan", "multiply_no_nan", "add", "sub", "mul", "squared_difference") else 1
+    if name == "pow":
+        x[0, 2] = 1  # 0 ** y is exp(y * log(0)): no value to compare
     return x, y
 
 
@@ -292,11 +329,7 @@ def _binary_inputs(dtype):
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_binary_values_match_numpy(name, dtype):
     tw_fn, _, np_fn, _ = BINARY[name]
-    x, y = _binary_inputs(dtype)
-    if name not in ("div_no_nan", "multiply_no_nan", "add", "sub", "mul", "squared_difference"):
-        y[1, 2] = 1  # a zero divisor, or log(0), is inf or nan here as in numpy: kept to the safe ops
-    if name == "pow":
-        x[0, 2] = 1  # 0 ** y is exp(y * log(0)): no value to compare
+    x, y = _binary_inputs(name, dtype)
     out, got = _run_tw(tw_fn, x, y)
     assert got.dtype == dtype and out.shape.as_list() == [4, 5]
     with np.errstate(all="ignore"):
@@ -309,7 +342,7 @@ def test_binary_values_match_numpy(name, dtype):
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_binary_values_match_tensorflow(name, dtype):
     tw_fn, tf_fn, _, _ = BINARY[name]
-    x, y = _binary_inputs(dtype)
+    x, y = _binary_inputs(name, dtype)
     _, got = _run_tw(tw_fn, x, y)
     _, want = _run_tf(tf_fn(), x, y)
     assert got.dtype == want.dtype
@@ -418,3 +451,51 @@ def test_rejected_for_complex_with_tensorflows_error_class(name, dtype):
     assert tw.as_dtype(dtype).name in message
     if tf is not None:
         assert _error_class(tf, tf1.Session, tf_fn(), arity, x)[0] == expected
+
+
+# --- other ops TensorFlow's CPU kernels have for complex dtypes ---------------------------------------------------
+
+_BIAS = np.array([0.5 - 1j, -2 + 0.25j, 1j, 3 + 0j, -0.5 - 0.5j], np.complex128)
+
+# name: (tensorweave function, TensorFlow 1 function, numpy function) of one [4, 5] complex tensor.
+OTHER = {
+    "bias_add": (
+        lambda x: tw.nn.bias_add(x, tw.constant(_BIAS.astype(x.dtype.as_numpy_dtype))),
+        lambda: lambda x: tf1.nn.bias_add(x, tf.constant(_BIAS.astype(x.dtype.as_numpy_dtype))),
+        lambda x: x + _BIAS,
+    ),
+    "cumsum": (lambda x: tw.cumsum(x, 1), lambda: lambda x: tf1.cumsum(x, 1), lambda x: np.cumsum(x, 1)),
+    "cumsum_exclusive_reverse": (
+        lambda x: tw.cumsum(x, 0, exclusive=True, reverse=True),
+        lambda: lambda x: tf1.cumsum(x, 0, exclusive=True, reverse=True),
+        lambda x: np.cumsum(x[::-1], 0)[::-1] - x,
+    ),
+    "cumprod": (lambda x: tw.cumprod(x, 1), lambda: lambda x: tf1.cumprod(x, 1), lambda x: np.cumprod(x, 1)),
+    "adjoint": (tw.linalg.adjoint, lambda: tf1.linalg.adjoint, lambda x: np.conj(x.T)),
+}
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("name", sorted(OTHER))
+def test_other_ops_values(name, dtype):
+    tw_fn, tf_fn, np_fn = OTHER[name]
+    x = _points(dtype)
+    _, got = _run_tw(tw_fn, x)
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, np_fn(x.astype(np.complex128)), **_tol(dtype))
+    if tf is not None:
+        _, want = _run_tf(tf_fn(), x)
+        np.testing.assert_allclose(got, want, **_tol(dtype))
+
+
+@pytest.mark.parametrize("name", ["bias_add", "cumsum", "adjoint"])
+def test_other_ops_gradients(name):
+    # Linear maps: the gradient is the adjoint map applied to g, which central differences see exactly.
+    tw_fn, tf_fn, np_fn = OTHER[name]
+    x = _points(np.complex128)
+    g = _rand_complex(np_fn(x).shape, np.complex128, 9)
+    (got,) = _tw_grad(tw_fn, [x], g)
+    np.testing.assert_allclose(got, _fd_grad(np_fn, x, g), rtol=1e-6, atol=1e-8)
+    if tf is not None:
+        (want,) = _tf_grad(tf_fn(), [x], g)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)

@@ -189,7 +189,10 @@ struct SquaredDifferenceFunctor : SameTypeFunctor {
 
 // The *Grad ops: x is the forward output y, y the incoming gradient dy. For
 // complex dtypes the derivative is conjugated (TensorFlow's rule: the
-// gradient of a real loss w.r.t. z is dL/dRe(z) + i dL/dIm(z)).
+// gradient of a real loss w.r.t. z is dL/dRe(z) + i dL/dIm(z)): inside the
+// kernel for Sqrt/Rsqrt/ReciprocalGrad, and by the gradient function, which
+// passes conj(y), for TanhGrad and SigmoidGrad (TensorFlow's kernels of
+// these two do not conjugate; a graph it wrote computes the same here).
 template <typename T>
 T Conjugate(T x) {
   if constexpr (kIsComplex<T>) {
@@ -201,13 +204,13 @@ T Conjugate(T x) {
 struct TanhGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return dy * Conjugate(T(1) - y * y);
+    return dy * (T(1) - y * y);
   }
 };
 struct SigmoidGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return dy * Conjugate(y * (T(1) - y));
+    return dy * (y * (T(1) - y));
   }
 };
 struct SqrtGradFunctor : SameTypeFunctor {

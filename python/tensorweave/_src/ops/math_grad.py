@@ -239,17 +239,22 @@ def _grad_op(op_type, y, dy):
     return gen_ops.wrapper(op_type)(y, dy)
 
 
-def _register_unary_via_grad_op(forward, grad_op):
+def _register_unary_via_grad_op(forward, grad_op, conjugate_y=False):
     @gradients_impl.RegisterGradient(forward)
     def _grad(op, grad):
-        return [_grad_op(grad_op, op.outputs[0], grad)]
+        y = op.outputs[0]
+        return [_grad_op(grad_op, _conj(y) if conjugate_y else y, grad)]
 
     return _grad
 
 
-for _forward in ("Tanh", "Sigmoid", "Sqrt", "Rsqrt", "Reciprocal"):
+# As TensorFlow: the Sqrt/Rsqrt/ReciprocalGrad kernels conjugate complex y themselves, TanhGrad and SigmoidGrad
+# are given conj(y).
+for _forward in ("Tanh", "Sigmoid"):
+    _register_unary_via_grad_op(_forward, _forward + "Grad", conjugate_y=True)
+for _forward in ("Sqrt", "Rsqrt", "Reciprocal"):
     _register_unary_via_grad_op(_forward, _forward + "Grad")
-_register_unary_via_grad_op("Inv", "ReciprocalGrad")  # as TensorFlow
+_register_unary_via_grad_op("Inv", "ReciprocalGrad")
 
 
 # Second derivatives: each *Grad op is f(y) * dy. Of complex dtypes, TensorFlow's formulas (math_grad.py), with
