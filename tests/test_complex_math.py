@@ -137,8 +137,9 @@ def test_expm1_and_log1p_are_accurate_near_zero(dtype):
     z = x.astype(np.complex128)
     _, e = _run_tw(tw.math.expm1, x)
     np.testing.assert_allclose(e, z + z**2 / 2 + z**3 / 6, rtol=_tol(dtype)["rtol"], atol=0)
+    # Eigen's complex log1p (TensorFlow's, bit for bit) keeps ~9 digits of the real part here; log(1 + x) none.
     _, lg = _run_tw(tw.log1p, x)
-    np.testing.assert_allclose(lg, z - z**2 / 2 + z**3 / 3, rtol=_tol(dtype)["rtol"], atol=0)
+    np.testing.assert_allclose(lg, z - z**2 / 2 + z**3 / 3, rtol=max(_tol(dtype)["rtol"], 1e-8), atol=0)
 
 
 # --- gradients ----------------------------------------------------------------------------------------------
@@ -172,8 +173,7 @@ def _tf_grad(fn, xs, g):
         return sess.run(tf1.gradients(fn(*ts), ts, grad_ys=tf.constant(g)))
 
 
-# Sign's gradient is zero (TensorFlow's convention, not the derivative of x/|x|): checked on its own below.
-DIFFERENTIABLE = sorted(set(UNARY) - {"sign"})
+DIFFERENTIABLE = sorted(UNARY)
 
 
 def _incoming(name, x, seed):
@@ -206,9 +206,11 @@ def test_unary_gradient_matches_tensorflow(name, dtype):
 
 
 @pytest.mark.parametrize("dtype", COMPLEX)
-def test_sign_gradient_is_zero(dtype):
+def test_sign_op_gradient_is_zero(dtype):
+    # The Sign op's own gradient (TensorFlow's convention); tw.sign of a complex tensor is x / |x| built from
+    # DivNoNan and ComplexAbs, as TensorFlow's tf.sign, and differentiates through them (above).
     x = _points(dtype)
-    (got,) = _tw_grad(tw.sign, [x], _rand_complex(x.shape, dtype, 3))
+    (got,) = _tw_grad(lambda t: _raw("Sign", t), [x], _rand_complex(x.shape, dtype, 3))
     np.testing.assert_array_equal(got, np.zeros_like(x))
 
 
