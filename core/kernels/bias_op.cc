@@ -121,12 +121,13 @@ class BiasAddOp : public BiasOpBase {
     OP_REQUIRES_OK(
         ctx, ctx->forward_input_or_allocate_output(0, 0, value.shape(), &out));
     if (value.num_elements() == 0) return;  // no channels or no rows
-    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(value.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     AddBias(ctx, value.data<T>(), bias.data<T>(), l,
-                             out->data<T>());
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(
+                            value.dtype(), [&](auto t) {
+                              using T = decltype(t);
+                              AddBias(ctx, value.data<T>(), bias.data<T>(), l,
+                                      out->data<T>());
+                              return Status::OK();
+                            }));
   }
 };
 
@@ -140,16 +141,18 @@ class BiasAddGradOp : public BiasOpBase {
     Tensor* out;
     OP_REQUIRES_OK(ctx,
                    ctx->allocate_output(0, TensorShape({l.channels}), &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES>(grad.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     // No rows: the sums are zero (no channels: no sums).
-                     if (grad.num_elements() == 0) {
-                       std::fill_n(out->data<T>(), l.channels, T(0));
-                       return Status::OK();
-                     }
-                     SumToChannels(grad.data<T>(), l, out->data<T>());
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(
+                            grad.dtype(), [&](auto t) {
+                              using T = decltype(t);
+                              // No rows: the sums are zero (no channels: no
+                              // sums).
+                              if (grad.num_elements() == 0) {
+                                std::fill_n(out->data<T>(), l.channels, T(0));
+                                return Status::OK();
+                              }
+                              SumToChannels(grad.data<T>(), l, out->data<T>());
+                              return Status::OK();
+                            }));
   }
 
  private:

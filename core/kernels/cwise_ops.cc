@@ -179,16 +179,23 @@ struct SquaredDifferenceFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x, T y) {
     T d = WrappingSub(x, y);
-    return WrappingMul(d, d);
+    if constexpr (kIsComplex<T>) {
+      return d * std::conj(d);  // |x - y|^2, as TensorFlow
+    } else {
+      return WrappingMul(d, d);
+    }
   }
 };
 
 // The *Grad ops: x is the forward output y, y the incoming gradient dy. For
 // complex dtypes the derivative is conjugated (TensorFlow's rule: the
-// gradient of a real loss w.r.t. z is dL/dRe(z) + i dL/dIm(z)).
+// gradient of a real loss w.r.t. z is dL/dRe(z) + i dL/dIm(z)): inside the
+// kernel for Sqrt/Rsqrt/ReciprocalGrad, and by the gradient function, which
+// passes conj(y), for TanhGrad and SigmoidGrad (TensorFlow's kernels of
+// these two do not conjugate; a graph it wrote computes the same here).
 template <typename T>
 T Conjugate(T x) {
-  if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
+  if constexpr (kIsComplex<T>) {
     return std::conj(x);
   } else {
     return x;
@@ -197,13 +204,13 @@ T Conjugate(T x) {
 struct TanhGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return dy * Conjugate(T(1) - y * y);
+    return dy * (T(1) - y * y);
   }
 };
 struct SigmoidGradFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T y, T dy) {
-    return dy * Conjugate(y * (T(1) - y));
+    return dy * (y * (T(1) - y));
   }
 };
 struct SqrtGradFunctor : SameTypeFunctor {
@@ -247,8 +254,9 @@ REGISTER_KERNEL(KernelDef("Minimum"),
                 BinaryOp<MinimumFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Pow"),
                 BinaryOp<PowFunctor, TW_ALL_SIGNED_TYPES, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("SquaredDifference"),
-                BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES, half>);
+REGISTER_KERNEL(
+    KernelDef("SquaredDifference"),
+    BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES, half, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("TanhGrad"),
                 BinaryOp<TanhGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("SigmoidGrad"),
@@ -259,6 +267,9 @@ REGISTER_KERNEL(KernelDef("RsqrtGrad"),
                 BinaryOp<RsqrtGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(
     KernelDef("ReciprocalGrad"),
+    BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(
+    KernelDef("InvGrad"),
     BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 
 // GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels

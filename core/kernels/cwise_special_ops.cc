@@ -48,7 +48,8 @@ TW_UNARY_FUNCTOR(ErfinvFunctor,
 // Eigen's lgamma uses the reentrant lgamma_r (no global sign).
 TW_UNARY_FUNCTOR(LgammaFunctor, ei::lgamma_impl<T>::run(x));
 TW_UNARY_FUNCTOR(DigammaFunctor, ei::digamma_impl<T>::run(x));
-TW_UNARY_FUNCTOR(Expm1Functor, std::expm1(x));
+// Eigen's expm1 and log1p: std's, and accurate near 0 for complex too.
+TW_UNARY_FUNCTOR(Expm1Functor, Eigen::numext::expm1(x));
 TW_UNARY_FUNCTOR(RintFunctor, std::nearbyint(x));
 TW_UNARY_FUNCTOR(BesselI0eFunctor, ei::bessel_i0e_impl<T>::run(x));
 TW_UNARY_FUNCTOR(BesselI1eFunctor, ei::bessel_i1e_impl<T>::run(x));
@@ -80,7 +81,8 @@ TW_PREDICATE_FUNCTOR(IsFiniteFunctor, std::isfinite(x));
 TW_BINARY_FUNCTOR(Atan2Functor, std::atan2(x, y));
 TW_BINARY_FUNCTOR(XdivyFunctor, x == T(0) ? T(0) : x / y);
 TW_BINARY_FUNCTOR(XlogyFunctor, x == T(0) ? T(0) : x * std::log(y));
-TW_BINARY_FUNCTOR(Xlog1pyFunctor, x == T(0) ? T(0) : x * std::log1p(y));
+TW_BINARY_FUNCTOR(Xlog1pyFunctor,
+                  x == T(0) ? T(0) : x * Eigen::numext::log1p(y));
 TW_BINARY_FUNCTOR(DivNoNanFunctor, y == T(0) ? T(0) : x / y);
 TW_BINARY_FUNCTOR(MulNoNanFunctor, y == T(0) ? T(0) : x * y);
 TW_BINARY_FUNCTOR(IgammaFunctor, ei::igamma_impl<T>::run(x, y));
@@ -167,24 +169,33 @@ class BetaincOp : public OpKernel {
 #define TW_UNARY_FLOAT_KERNEL(Name) \
   REGISTER_KERNEL(KernelDef(#Name), UnaryOp<Name##Functor, TW_ALL_FLOAT_TYPES>)
 
-TW_UNARY_FLOAT_KERNEL(Sin);
-TW_UNARY_FLOAT_KERNEL(Cos);
-TW_UNARY_FLOAT_KERNEL(Tan);
-TW_UNARY_FLOAT_KERNEL(Asin);
-TW_UNARY_FLOAT_KERNEL(Acos);
-TW_UNARY_FLOAT_KERNEL(Atan);
-TW_UNARY_FLOAT_KERNEL(Sinh);
-TW_UNARY_FLOAT_KERNEL(Cosh);
-TW_UNARY_FLOAT_KERNEL(Asinh);
-TW_UNARY_FLOAT_KERNEL(Acosh);
-TW_UNARY_FLOAT_KERNEL(Atanh);
+// The trigonometric and hyperbolic ones and Expm1 also of complex64 and
+// complex128, as TensorFlow's CPU kernels.
+#define TW_UNARY_FLOAT_COMPLEX_KERNEL(Name) \
+  REGISTER_KERNEL(                          \
+      KernelDef(#Name),                     \
+      UnaryOp<Name##Functor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>)
+
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Sin);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Cos);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Tan);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Asin);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Acos);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Atan);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Sinh);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Cosh);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Asinh);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Acosh);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Atanh);
+TW_UNARY_FLOAT_COMPLEX_KERNEL(Expm1);
+#undef TW_UNARY_FLOAT_COMPLEX_KERNEL
+
 TW_UNARY_FLOAT_KERNEL(Erf);
 TW_UNARY_FLOAT_KERNEL(Erfc);
 TW_UNARY_FLOAT_KERNEL(Erfinv);
 TW_UNARY_FLOAT_KERNEL(Ndtri);
 TW_UNARY_FLOAT_KERNEL(Lgamma);
 TW_UNARY_FLOAT_KERNEL(Digamma);
-TW_UNARY_FLOAT_KERNEL(Expm1);
 TW_UNARY_FLOAT_KERNEL(Rint);
 TW_UNARY_FLOAT_KERNEL(BesselI0e);
 TW_UNARY_FLOAT_KERNEL(BesselI1e);
@@ -196,14 +207,19 @@ TW_UNARY_FLOAT_KERNEL(IsFinite);
 #undef TW_UNARY_FLOAT_KERNEL
 
 REGISTER_KERNEL(KernelDef("Atan2"), BinaryOp<Atan2Functor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Xdivy"), BinaryOp<XdivyFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Xlogy"), BinaryOp<XlogyFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("Xlog1py"),
-                BinaryOp<Xlog1pyFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("DivNoNan"),
-                BinaryOp<DivNoNanFunctor, TW_ALL_FLOAT_TYPES>);
-REGISTER_KERNEL(KernelDef("MulNoNan"),
-                BinaryOp<MulNoNanFunctor, TW_ALL_FLOAT_TYPES>);
+// The safe divisions and products also of complex64 and complex128, as
+// TensorFlow's CPU kernels.
+#define TW_BINARY_FLOAT_COMPLEX_KERNEL(Name) \
+  REGISTER_KERNEL(                           \
+      KernelDef(#Name),                      \
+      BinaryOp<Name##Functor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>)
+
+TW_BINARY_FLOAT_COMPLEX_KERNEL(Xdivy);
+TW_BINARY_FLOAT_COMPLEX_KERNEL(Xlogy);
+TW_BINARY_FLOAT_COMPLEX_KERNEL(Xlog1py);
+TW_BINARY_FLOAT_COMPLEX_KERNEL(DivNoNan);
+TW_BINARY_FLOAT_COMPLEX_KERNEL(MulNoNan);
+#undef TW_BINARY_FLOAT_COMPLEX_KERNEL
 REGISTER_KERNEL(KernelDef("TruncateDiv"),
                 BinaryOp<TruncateDivFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("TruncateMod"),

@@ -9,10 +9,6 @@
 namespace tensorweave {
 namespace {
 
-template <typename T>
-constexpr bool kIsComplex =
-    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
-
 #define TW_UNARY_FUNCTOR(Name, expr) \
   struct Name : SameTypeFunctor {    \
     template <typename T>            \
@@ -30,7 +26,8 @@ TW_UNARY_FUNCTOR(AbsFunctor, std::is_floating_point_v<T>
 TW_UNARY_FUNCTOR(SquareFunctor, WrappingMul(x, x));
 TW_UNARY_FUNCTOR(ExpFunctor, std::exp(x));
 TW_UNARY_FUNCTOR(LogFunctor, std::log(x));
-TW_UNARY_FUNCTOR(Log1pFunctor, std::log1p(x));
+// Eigen's log1p: std's, and accurate near 0 for complex too.
+TW_UNARY_FUNCTOR(Log1pFunctor, Eigen::numext::log1p(x));
 TW_UNARY_FUNCTOR(SqrtFunctor, std::sqrt(x));
 TW_UNARY_FUNCTOR(RsqrtFunctor, T(1) / std::sqrt(x));
 TW_UNARY_FUNCTOR(ReciprocalFunctor, T(1) / x);
@@ -109,13 +106,17 @@ REGISTER_KERNEL(KernelDef("Exp"),
                 UnaryOp<ExpFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Log"),
                 UnaryOp<LogFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("Log1p"), UnaryOp<Log1pFunctor, TW_ALL_FLOAT_TYPES>);
+REGISTER_KERNEL(KernelDef("Log1p"),
+                UnaryOp<Log1pFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Sqrt"),
                 UnaryOp<SqrtFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Rsqrt"),
                 UnaryOp<RsqrtFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(
     KernelDef("Reciprocal"),
+    UnaryOp<ReciprocalFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(
+    KernelDef("Inv"),
     UnaryOp<ReciprocalFunctor, TW_ALL_FLOAT_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("Tanh"),
                 FloatArrayUnaryOp<TanhFunctor, TanhFloatArray>);

@@ -124,8 +124,10 @@ class ScanOp : public OpKernel {
   bool reverse_ = false;
 };
 
-REGISTER_KERNEL(KernelDef("Cumsum"), ScanOp<SumScan, TW_ALL_NUMBER_TYPES>);
-REGISTER_KERNEL(KernelDef("Cumprod"), ScanOp<ProdScan, TW_ALL_NUMBER_TYPES>);
+REGISTER_KERNEL(KernelDef("Cumsum"),
+                ScanOp<SumScan, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Cumprod"),
+                ScanOp<ProdScan, TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(KernelDef("CumulativeLogsumexp"),
                 ScanOp<LogSumExpScan, TW_ALL_FLOAT_TYPES>);
 

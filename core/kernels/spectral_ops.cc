@@ -31,38 +31,22 @@ struct ComplexFunctor : SameTypeFunctor {
 template <typename T>
 using RealOf = typename T::value_type;
 
-struct RealFunctor : SameTypeFunctor {
-  template <typename T>
-  using Output = RealOf<T>;
-  template <typename T>
-  static RealOf<T> Apply(T x) {
-    return x.real();
+// Real, Imag, Angle and ComplexAbs: a complex x to its real dtype.
+#define TW_TO_REAL_FUNCTOR(Name, expr) \
+  struct Name : SameTypeFunctor {      \
+    template <typename T>              \
+    using Output = RealOf<T>;          \
+    template <typename T>              \
+    static RealOf<T> Apply(T x) {      \
+      return expr;                     \
+    }                                  \
   }
-};
-struct ImagFunctor : SameTypeFunctor {
-  template <typename T>
-  using Output = RealOf<T>;
-  template <typename T>
-  static RealOf<T> Apply(T x) {
-    return x.imag();
-  }
-};
-struct AngleFunctor : SameTypeFunctor {
-  template <typename T>
-  using Output = RealOf<T>;
-  template <typename T>
-  static RealOf<T> Apply(T x) {
-    return std::arg(x);
-  }
-};
-struct ComplexAbsFunctor : SameTypeFunctor {
-  template <typename T>
-  using Output = RealOf<T>;
-  template <typename T>
-  static RealOf<T> Apply(T x) {
-    return std::abs(x);
-  }
-};
+TW_TO_REAL_FUNCTOR(RealFunctor, x.real());
+TW_TO_REAL_FUNCTOR(ImagFunctor, x.imag());
+TW_TO_REAL_FUNCTOR(AngleFunctor, std::arg(x));
+TW_TO_REAL_FUNCTOR(ComplexAbsFunctor, std::abs(x));
+#undef TW_TO_REAL_FUNCTOR
+
 struct ConjFunctor : SameTypeFunctor {
   template <typename T>
   static T Apply(T x) {

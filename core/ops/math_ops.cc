@@ -246,19 +246,23 @@ TW_BINARY_OP("RealDiv", "numbertype",
 TW_BINARY_OP("FloorDiv", "numbertype",
              "floor(x / y), with numpy broadcasting (Python's //); an integer "
              "zero divisor is an error.");
-TW_BINARY_OP("FloorMod", "numbertype",
+TW_BINARY_OP("FloorMod", "realnumbertype",
              "x - floor(x / y) * y, with numpy broadcasting (Python's %: the "
              "result has the sign of y); an integer zero divisor is an "
              "error.");
-TW_BINARY_OP("Maximum", "numbertype", "max(x, y), with numpy broadcasting.");
-TW_BINARY_OP("Minimum", "numbertype", "min(x, y), with numpy broadcasting.");
+TW_BINARY_OP("Maximum", "realnumbertype",
+             "max(x, y), with numpy broadcasting.");
+TW_BINARY_OP("Minimum", "realnumbertype",
+             "min(x, y), with numpy broadcasting.");
 TW_BINARY_OP("Pow",
              "float16, float32, float64, int8, int16, int32, int64, complex64, "
              "complex128",
              "x ** y, with numpy broadcasting; an integer to a negative "
              "integer power truncates toward zero (1, -1 or 0).");
-TW_BINARY_OP("SquaredDifference", "float16, float32, float64, int32, int64",
-             "(x - y) ** 2, with numpy broadcasting.");
+TW_BINARY_OP("SquaredDifference",
+             "float16, float32, float64, int32, int64, complex64, complex128",
+             "(x - y) ** 2, with numpy broadcasting; of complex dtypes "
+             "|x - y| ** 2 = (x - y) * conj(x - y), as TensorFlow.");
 
 // The derivatives of unary ops written in terms of their outputs y and the
 // incoming gradient dy (TensorFlow's *Grad ops).
@@ -272,6 +276,8 @@ TW_BINARY_OP("RsqrtGrad", "float32, float64, complex64, complex128",
              "dy * -0.5 * y ** 3, y = rsqrt(x).");
 TW_BINARY_OP("ReciprocalGrad", "float32, float64, complex64, complex128",
              "-dy * y * y, y = 1 / x.");
+TW_BINARY_OP("InvGrad", "float32, float64, complex64, complex128",
+             "-dy * y * y, y = 1 / x (as ReciprocalGrad).");
 #undef TW_BINARY_OP
 
 #define TW_COMPARISON_OP(Name, Types, DocText) \
@@ -359,18 +365,24 @@ TW_UNARY_OP("Square", "numbertype", "x * x, element-wise.");
 TW_UNARY_OP("Exp", "floattype, complex64, complex128", "e ** x, element-wise.");
 TW_UNARY_OP("Log", "floattype, complex64, complex128",
             "The natural logarithm of x.");
-TW_UNARY_OP("Log1p", "floattype", "log(1 + x), accurate near 0.");
+TW_UNARY_OP("Log1p", "floattype, complex64, complex128",
+            "log(1 + x), accurate near 0.");
 TW_UNARY_OP("Sqrt", "floattype, complex64, complex128",
             "The square root of x.");
 TW_UNARY_OP("Rsqrt", "floattype, complex64, complex128", "1 / sqrt(x).");
 TW_UNARY_OP("Reciprocal", "floattype, complex64, complex128", "1 / x.");
+// TensorFlow's older name of Reciprocal (graphs it wrote may hold it).
+TW_UNARY_OP("Inv", "floattype, complex64, complex128",
+            "1 / x (as Reciprocal).");
 TW_UNARY_OP("Tanh", "floattype, complex64, complex128",
             "The hyperbolic tangent of x.");
 TW_UNARY_OP("Sigmoid", "floattype, complex64, complex128",
             "1 / (1 + exp(-x)).");
 TW_UNARY_OP("Floor", "floattype", "The largest integer <= x.");
 TW_UNARY_OP("Ceil", "floattype", "The smallest integer >= x.");
-TW_UNARY_OP("Round", "floattype",
+// Complex dtypes are in Round's list, as in TensorFlow's, with no kernel: an
+// error when run (InvalidArgument, as TensorFlow's), not when built.
+TW_UNARY_OP("Round", "floattype, complex64, complex128",
             "x rounded to the nearest integer, halves to even (banker's "
             "rounding, as TensorFlow and numpy).");
 #undef TW_UNARY_OP

@@ -26,18 +26,39 @@ Status ScanShape(InferenceContext* c) {
       .SetShapeFn(shape_fns::Unchanged)  \
       .Doc(DocText)
 
-TW_UNARY_FLOAT_OP("Sin", "The sine of x (radians), element-wise.");
-TW_UNARY_FLOAT_OP("Cos", "The cosine of x (radians), element-wise.");
-TW_UNARY_FLOAT_OP("Tan", "The tangent of x (radians), element-wise.");
-TW_UNARY_FLOAT_OP("Asin", "The inverse sine of x, in [-pi/2, pi/2].");
-TW_UNARY_FLOAT_OP("Acos", "The inverse cosine of x, in [0, pi].");
-TW_UNARY_FLOAT_OP("Atan", "The inverse tangent of x, in (-pi/2, pi/2).");
-TW_UNARY_FLOAT_OP("Sinh", "The hyperbolic sine of x.");
-TW_UNARY_FLOAT_OP("Cosh", "The hyperbolic cosine of x.");
-TW_UNARY_FLOAT_OP("Asinh", "The inverse hyperbolic sine of x.");
-TW_UNARY_FLOAT_OP("Acosh", "The inverse hyperbolic cosine of x (NaN below 1).");
-TW_UNARY_FLOAT_OP("Atanh",
-                  "The inverse hyperbolic tangent of x (NaN outside [-1, 1]).");
+#define TW_UNARY_FLOAT_COMPLEX_OP(Name, DocText)      \
+  REGISTER_OP(Name)                                   \
+      .Input("x: T")                                  \
+      .Output("y: T")                                 \
+      .Attr("T: {floattype, complex64, complex128}")  \
+      .SetShapeFn(shape_fns::Unchanged)               \
+      .Doc(DocText                                    \
+           " Of complex x: the principal value, the " \
+           "branch cuts as C++'s <complex>.")
+
+TW_UNARY_FLOAT_COMPLEX_OP("Sin", "The sine of x (radians), element-wise.");
+TW_UNARY_FLOAT_COMPLEX_OP("Cos", "The cosine of x (radians), element-wise.");
+TW_UNARY_FLOAT_COMPLEX_OP("Tan", "The tangent of x (radians), element-wise.");
+TW_UNARY_FLOAT_COMPLEX_OP("Asin",
+                          "The inverse sine of x, in [-pi/2, pi/2] for real "
+                          "x.");
+TW_UNARY_FLOAT_COMPLEX_OP("Acos",
+                          "The inverse cosine of x, in [0, pi] for real x.");
+TW_UNARY_FLOAT_COMPLEX_OP("Atan",
+                          "The inverse tangent of x, in (-pi/2, pi/2) for real "
+                          "x.");
+TW_UNARY_FLOAT_COMPLEX_OP("Sinh", "The hyperbolic sine of x.");
+TW_UNARY_FLOAT_COMPLEX_OP("Cosh", "The hyperbolic cosine of x.");
+TW_UNARY_FLOAT_COMPLEX_OP("Asinh", "The inverse hyperbolic sine of x.");
+TW_UNARY_FLOAT_COMPLEX_OP("Acosh",
+                          "The inverse hyperbolic cosine of x (NaN below 1 for "
+                          "real x).");
+TW_UNARY_FLOAT_COMPLEX_OP("Atanh",
+                          "The inverse hyperbolic tangent of x (NaN outside "
+                          "[-1, 1] for real x).");
+TW_UNARY_FLOAT_COMPLEX_OP("Expm1", "exp(x) - 1, accurate near 0.");
+#undef TW_UNARY_FLOAT_COMPLEX_OP
+
 TW_UNARY_FLOAT_OP("Erf", "The Gauss error function of x.");
 TW_UNARY_FLOAT_OP("Erfc", "1 - erf(x), accurate where erf(x) is near 1.");
 TW_UNARY_FLOAT_OP("Erfinv", "The inverse of erf, on [-1, 1] (NaN outside).");
@@ -46,7 +67,6 @@ TW_UNARY_FLOAT_OP("Ndtri",
                   "outside).");
 TW_UNARY_FLOAT_OP("Lgamma", "log(|Gamma(x)|).");
 TW_UNARY_FLOAT_OP("Digamma", "The derivative of Lgamma (the psi function).");
-TW_UNARY_FLOAT_OP("Expm1", "exp(x) - 1, accurate near 0.");
 TW_UNARY_FLOAT_OP("Rint",
                   "x rounded to the nearest integer, halves to even (as "
                   "numpy's rint).");
@@ -84,16 +104,16 @@ TW_FLOAT_PREDICATE_OP("IsFinite",
 TW_BINARY_MATH_OP("Atan2", "y", "x", "z", "floattype",
                   "The angle of the point (x, y) from the x axis, in [-pi, "
                   "pi], with numpy broadcasting.");
-TW_BINARY_MATH_OP("Xdivy", "x", "y", "z", "floattype",
+TW_BINARY_MATH_OP("Xdivy", "x", "y", "z", "floattype, complex64, complex128",
                   "0 where x == 0, else x / y, with numpy broadcasting.");
-TW_BINARY_MATH_OP("Xlogy", "x", "y", "z", "floattype",
+TW_BINARY_MATH_OP("Xlogy", "x", "y", "z", "floattype, complex64, complex128",
                   "0 where x == 0, else x * log(y), with numpy broadcasting.");
-TW_BINARY_MATH_OP("Xlog1py", "x", "y", "z", "floattype",
+TW_BINARY_MATH_OP("Xlog1py", "x", "y", "z", "floattype, complex64, complex128",
                   "0 where x == 0, else x * log1p(y), with numpy "
                   "broadcasting.");
-TW_BINARY_MATH_OP("DivNoNan", "x", "y", "z", "floattype",
+TW_BINARY_MATH_OP("DivNoNan", "x", "y", "z", "floattype, complex64, complex128",
                   "0 where y == 0, else x / y, with numpy broadcasting.");
-TW_BINARY_MATH_OP("MulNoNan", "x", "y", "z", "floattype",
+TW_BINARY_MATH_OP("MulNoNan", "x", "y", "z", "floattype, complex64, complex128",
                   "0 where y == 0 (even when x is NaN or inf), else x * y, "
                   "with numpy broadcasting.");
 TW_BINARY_MATH_OP("TruncateDiv", "x", "y", "z", "numbertype",

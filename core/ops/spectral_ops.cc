@@ -88,35 +88,35 @@ REGISTER_OP("Conj")
     .SetShapeFn([](InferenceContext* c) { return c->UnchangedShape(); })
     .Doc("The complex conjugate of each element.");
 
-#define TW_FFT_OP(Name, Rank, DocText)                                  \
-  REGISTER_OP(Name)                                                     \
-      .Input("input: Tcomplex")                                         \
-      .Output("output: Tcomplex")                                       \
-      .Attr("Tcomplex: {complex64, complex128} = complex64")            \
-      .SetShapeFn(                                                      \
-          [](InferenceContext* c) { return ComplexFftShape(c, Rank); }) \
-      .Doc(DocText)
-
-TW_FFT_OP("FFT", 1, "The DFT over the innermost dim.");
-TW_FFT_OP("IFFT", 1, "The inverse DFT (scaled by 1/n) over the innermost dim.");
-TW_FFT_OP("FFT2D", 2, "The 2-D DFT over the 2 innermost dims.");
-TW_FFT_OP("IFFT2D", 2, "The inverse 2-D DFT over the 2 innermost dims.");
-TW_FFT_OP("FFT3D", 3, "The 3-D DFT over the 3 innermost dims.");
-TW_FFT_OP("IFFT3D", 3, "The inverse 3-D DFT over the 3 innermost dims.");
-#undef TW_FFT_OP
-
-#define TW_RFFT_OP(Name, Rank, DocText)                                    \
-  REGISTER_OP(Name)                                                        \
-      .Input("input: Treal")                                               \
-      .Input("fft_length: int32")                                          \
-      .Output("output: Tcomplex")                                          \
-      .Attr("Treal: {float, double} = float")                              \
-      .Attr("Tcomplex: {complex64, complex128} = complex64")               \
-      .SetShapeFn(                                                         \
-          [](InferenceContext* c) { return RealFftShape(c, Rank, true); }) \
-      .Doc(DocText)
-#define TW_IRFFT_OP(Name, Rank, DocText)                                    \
-  REGISTER_OP(Name)                                                         \
+// The FFT family over the Rank innermost dims (Suffix "", "2D", "3D"):
+// FFT and IFFT of complex signals, RFFT of a real signal (the non-negative
+// frequencies of the last dim: fft_length[-1] / 2 + 1 of them) and IRFFT,
+// its inverse.
+#define TW_FFT_OPS(Suffix, Rank, Where)                                     \
+  REGISTER_OP("FFT" Suffix)                                                 \
+      .Input("input: Tcomplex")                                             \
+      .Output("output: Tcomplex")                                           \
+      .Attr("Tcomplex: {complex64, complex128} = complex64")                \
+      .SetShapeFn(                                                          \
+          [](InferenceContext* c) { return ComplexFftShape(c, Rank); })     \
+      .Doc("The DFT over the " Where ".");                                  \
+  REGISTER_OP("IFFT" Suffix)                                                \
+      .Input("input: Tcomplex")                                             \
+      .Output("output: Tcomplex")                                           \
+      .Attr("Tcomplex: {complex64, complex128} = complex64")                \
+      .SetShapeFn(                                                          \
+          [](InferenceContext* c) { return ComplexFftShape(c, Rank); })     \
+      .Doc("The inverse DFT (scaled by 1/n) over the " Where ".");          \
+  REGISTER_OP("RFFT" Suffix)                                                \
+      .Input("input: Treal")                                                \
+      .Input("fft_length: int32")                                           \
+      .Output("output: Tcomplex")                                           \
+      .Attr("Treal: {float, double} = float")                               \
+      .Attr("Tcomplex: {complex64, complex128} = complex64")                \
+      .SetShapeFn(                                                          \
+          [](InferenceContext* c) { return RealFftShape(c, Rank, true); })  \
+      .Doc("The DFT of a real signal over the " Where ".");                 \
+  REGISTER_OP("IRFFT" Suffix)                                               \
       .Input("input: Tcomplex")                                             \
       .Input("fft_length: int32")                                           \
       .Output("output: Treal")                                              \
@@ -124,15 +124,10 @@ TW_FFT_OP("IFFT3D", 3, "The inverse 3-D DFT over the 3 innermost dims.");
       .Attr("Tcomplex: {complex64, complex128} = complex64")                \
       .SetShapeFn(                                                          \
           [](InferenceContext* c) { return RealFftShape(c, Rank, false); }) \
-      .Doc(DocText)
-
-TW_RFFT_OP("RFFT", 1, "The DFT of a real signal over the innermost dim.");
-TW_RFFT_OP("RFFT2D", 2, "The 2-D DFT of a real signal.");
-TW_RFFT_OP("RFFT3D", 3, "The 3-D DFT of a real signal.");
-TW_IRFFT_OP("IRFFT", 1, "The inverse of RFFT over the innermost dim.");
-TW_IRFFT_OP("IRFFT2D", 2, "The inverse of RFFT2D.");
-TW_IRFFT_OP("IRFFT3D", 3, "The inverse of RFFT3D.");
-#undef TW_RFFT_OP
-#undef TW_IRFFT_OP
+      .Doc("The inverse of RFFT" Suffix " (a real signal of fft_length).")
+TW_FFT_OPS("", 1, "innermost dim");
+TW_FFT_OPS("2D", 2, "2 innermost dims");
+TW_FFT_OPS("3D", 3, "3 innermost dims");
+#undef TW_FFT_OPS
 
 }  // namespace tensorweave

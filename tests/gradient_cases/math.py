@@ -63,6 +63,8 @@ CASES = [
     GradientCase("Sqrt", lambda x: tw.sqrt(x), [[2, 3]], **_POS, ops=["Sqrt"]),
     GradientCase("Rsqrt", lambda x: tw.rsqrt(x), [[2, 3]], **_POS, ops=["Rsqrt"]),
     GradientCase("Reciprocal", lambda x: tw.reciprocal(x), [[2, 3]], **_POS, ops=["Reciprocal"]),
+    # TensorFlow's older name of Reciprocal (graphs it wrote may hold it).
+    GradientCase("Inv", lambda x: _raw("Inv", x), [[2, 3]], **_POS, ops=["Inv"]),
     GradientCase("Tanh", lambda x: tw.tanh(x), [[2, 3]], ops=["Tanh"]),
     GradientCase("Sigmoid", lambda x: tw.sigmoid(x), [[2, 3]], ops=["Sigmoid"]),
     # Second derivatives go through the gradients of the *Grad ops (with
@@ -84,6 +86,7 @@ CASES = [
         **_POS,
         ops=["ReciprocalGrad"],
     ),
+    GradientCase("InvGrad", lambda x, w: _raw("InvGrad", _raw("Inv", x), w), [[4], [4]], **_POS, ops=["InvGrad"]),
     # Zero gradients: the numeric derivative is 0 away from the steps, and
     # the product with x makes a wrong (non-zero) gradient through them show.
     GradientCase(

@@ -189,7 +189,7 @@ def _convert_all(values, name):
 
 def transpose(a, perm=None, name="transpose", conjugate=False):
     """Permutes the dimensions of `a`: result.shape[i] = a.shape[perm[i]];
-    `perm=None` reverses them.
+    `perm=None` reverses them; `conjugate=True` also conjugates a complex `a`.
 
     Example:
       >>> import tensorweave as tw
@@ -208,6 +208,10 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
             else:
                 r = rank(a)
                 perm = range(r - 1, -1, -1)
+        if conjugate and a.dtype.is_complex:
+            # TensorFlow's one ConjugateTranspose op, as a Transpose and a Conj.
+            transposed = gen_ops.transpose(a, _index_tensor(perm, "perm"), name="transpose")
+            return gen_ops.wrapper("Conj")(transposed, name=scope)
         return gen_ops.transpose(a, _index_tensor(perm, "perm"), name=scope)
 
 

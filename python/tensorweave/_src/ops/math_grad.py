@@ -231,7 +231,7 @@ def _log_grad(op, grad):
 
 @gradients_impl.RegisterGradient("Log1p")
 def _log1p_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.reciprocal(_scalar(1, x.dtype) + x)]
 
 
@@ -239,51 +239,62 @@ def _grad_op(op_type, y, dy):
     return gen_ops.wrapper(op_type)(y, dy)
 
 
-def _register_unary_via_grad_op(forward, grad_op):
+def _register_unary_via_grad_op(forward, grad_op, conjugate_y=False):
     @gradients_impl.RegisterGradient(forward)
     def _grad(op, grad):
-        return [_grad_op(grad_op, op.outputs[0], grad)]
+        y = op.outputs[0]
+        return [_grad_op(grad_op, _conj(y) if conjugate_y else y, grad)]
 
     return _grad
 
 
-for _forward in ("Tanh", "Sigmoid", "Sqrt", "Rsqrt", "Reciprocal"):
+# As TensorFlow: the Sqrt/Rsqrt/ReciprocalGrad kernels conjugate complex y themselves, TanhGrad and SigmoidGrad
+# are given conj(y).
+for _forward in ("Tanh", "Sigmoid"):
+    _register_unary_via_grad_op(_forward, _forward + "Grad", conjugate_y=True)
+for _forward in ("Sqrt", "Rsqrt", "Reciprocal"):
     _register_unary_via_grad_op(_forward, _forward + "Grad")
+_register_unary_via_grad_op("Inv", "ReciprocalGrad")
 
 
-# Second derivatives: each *Grad op is f(y) * dy.
+# Second derivatives: each *Grad op is f(y) * dy. Of complex dtypes, TensorFlow's formulas (math_grad.py), with
+# their conjugates.
 @gradients_impl.RegisterGradient("TanhGrad")
 def _tanh_grad_grad(op, grad):
-    y, dy = op.inputs
+    y, dy = map(_conj, op.inputs)
     return [grad * dy * _scalar(-2, y.dtype) * y, _grad_op("TanhGrad", y, grad)]
 
 
 @gradients_impl.RegisterGradient("SigmoidGrad")
 def _sigmoid_grad_grad(op, grad):
-    y, dy = op.inputs
+    y, dy = map(_conj, op.inputs)
     one, two = _scalar(1, y.dtype), _scalar(2, y.dtype)
     return [grad * dy * (one - two * y), _grad_op("SigmoidGrad", y, grad)]
 
 
 @gradients_impl.RegisterGradient("SqrtGrad")
 def _sqrt_grad_grad(op, grad):
-    y, dy = op.inputs
-    return [
-        grad * dy * _scalar(-0.5, y.dtype) * math_ops.reciprocal(y * y),
-        _grad_op("SqrtGrad", y, grad),
-    ]
+    # op: dy * 0.5 / conj(y); its output is z.
+    y, z = op.inputs[0], op.outputs[0]
+    g_over_y = grad / y
+    return [-_conj(g_over_y) * z, _scalar(0.5, y.dtype) * g_over_y]
 
 
 @gradients_impl.RegisterGradient("RsqrtGrad")
 def _rsqrt_grad_grad(op, grad):
     y, dy = op.inputs
-    return [grad * dy * _scalar(-1.5, y.dtype) * y * y, _grad_op("RsqrtGrad", y, grad)]
+    cy, cgrad = _conj(y), _conj(grad)
+    return [cgrad * dy * _scalar(-1.5, y.dtype) * cy * cy, _grad_op("RsqrtGrad", cy, grad)]
 
 
-@gradients_impl.RegisterGradient("ReciprocalGrad")
 def _reciprocal_grad_grad(op, grad):
     y, dy = op.inputs
-    return [grad * dy * _scalar(-2, y.dtype) * y, _grad_op("ReciprocalGrad", y, grad)]
+    cy, cgrad = _conj(y), _conj(grad)
+    return [cgrad * dy * _scalar(-2, y.dtype) * cy, _grad_op("ReciprocalGrad", cy, grad)]
+
+
+gradients_impl.RegisterGradient("ReciprocalGrad")(_reciprocal_grad_grad)
+gradients_impl.RegisterGradient("InvGrad")(_reciprocal_grad_grad)
 
 
 # --- reductions -------------------------------------------------------------

@@ -437,6 +437,16 @@ def abs(x, name=None):  # noqa: A001 - TensorFlow's name
 
 @gen_ops.doc_from("Sign")
 def sign(x, name=None):
+    """Of a complex tensor: x / |x| (0 at 0) from DivNoNan and ComplexAbs, as TensorFlow's tf.sign, so that it
+    differentiates as x / |x| does (the Sign op's gradient is zero)."""
+    x = ops.convert_to_tensor(x)
+    if x.dtype.is_complex:
+        from tensorweave._src.ops import spectral_ops
+
+        graph = ops.get_default_graph()
+        with graph.name_scope(name or "Sign") as scope:
+            magnitude = cast(spectral_ops.complex_abs(x), x.dtype)
+            return gen_ops.div_no_nan(x, magnitude, name=scope)
     return _unary("Sign", x, name)
 
 

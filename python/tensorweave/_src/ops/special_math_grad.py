@@ -5,7 +5,7 @@ import math
 from tensorweave._src.framework import dtypes
 from tensorweave._src.ops import array_ops, gen_ops, gradients_impl, math_ops
 from tensorweave._src.ops import special_math_ops as sm
-from tensorweave._src.ops.math_grad import _binary_result
+from tensorweave._src.ops.math_grad import _binary_result, _conj
 
 _register = gradients_impl.RegisterGradient
 
@@ -14,63 +14,70 @@ def _const(value, like):
     return math_ops.cast(value, like.dtype)
 
 
+# Of complex x, TensorFlow's conjugate rule: grad * conj(f'(x)) (math_grad.py).
+
+
 @_register("Sin")
 def _sin_grad(op, grad):
-    return [grad * math_ops.cast(sm.cos(op.inputs[0]), grad.dtype)]
+    return [grad * math_ops.cast(sm.cos(_conj(op.inputs[0])), grad.dtype)]
 
 
 @_register("Cos")
 def _cos_grad(op, grad):
-    return [-grad * sm.sin(op.inputs[0])]
+    return [-grad * sm.sin(_conj(op.inputs[0]))]
 
 
 @_register("Tan")
 def _tan_grad(op, grad):
-    secx = math_ops.reciprocal(sm.cos(op.inputs[0]))
+    secx = math_ops.reciprocal(sm.cos(_conj(op.inputs[0])))
     return [grad * math_ops.square(secx)]
+
+
+def _inv_sqrt_one_minus_square(x):
+    """1 / sqrt(1 - conj(x)^2): the derivative of asin (of acos, negated)."""
+    x = _conj(x)
+    return math_ops.reciprocal(math_ops.sqrt(_const(1, x) - math_ops.square(x)))
 
 
 @_register("Asin")
 def _asin_grad(op, grad):
-    x = op.inputs[0]
-    return [grad * math_ops.reciprocal(math_ops.sqrt(_const(1, x) - math_ops.square(x)))]
+    return [grad * _inv_sqrt_one_minus_square(op.inputs[0])]
 
 
 @_register("Acos")
 def _acos_grad(op, grad):
-    x = op.inputs[0]
-    return [-grad * math_ops.reciprocal(math_ops.sqrt(_const(1, x) - math_ops.square(x)))]
+    return [-grad * _inv_sqrt_one_minus_square(op.inputs[0])]
 
 
 @_register("Atan")
 def _atan_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.reciprocal(_const(1, x) + math_ops.square(x))]
 
 
 @_register("Sinh")
 def _sinh_grad(op, grad):
-    return [grad * sm.cosh(op.inputs[0])]
+    return [grad * sm.cosh(_conj(op.inputs[0]))]
 
 
 @_register("Cosh")
 def _cosh_grad(op, grad):
-    return [grad * sm.sinh(op.inputs[0])]
+    return [grad * sm.sinh(_conj(op.inputs[0]))]
 
 
 @_register("Asinh")
 def _asinh_grad(op, grad):
-    return [grad / sm.cosh(op.outputs[0])]
+    return [grad / sm.cosh(_conj(op.outputs[0]))]
 
 
 @_register("Acosh")
 def _acosh_grad(op, grad):
-    return [grad / sm.sinh(op.outputs[0])]
+    return [grad / sm.sinh(_conj(op.outputs[0]))]
 
 
 @_register("Atanh")
 def _atanh_grad(op, grad):
-    x = op.inputs[0]
+    x = _conj(op.inputs[0])
     return [grad * math_ops.reciprocal(_const(1, x) - math_ops.square(x))]
 
 
@@ -113,7 +120,7 @@ def _digamma_grad(op, grad):
 
 @_register("Expm1")
 def _expm1_grad(op, grad):
-    return [grad * math_ops.exp(op.inputs[0])]
+    return [grad * math_ops.exp(_conj(op.inputs[0]))]
 
 
 @_register("Rint")
@@ -191,7 +198,7 @@ def _xlog1py_grad(op, grad):
 
 @_register("DivNoNan")
 def _div_no_nan_grad(op, grad):
-    x, y = op.inputs
+    x, y = map(_conj, op.inputs)  # as TensorFlow (Xdivy, Xlogy, Xlog1py and MulNoNan do not conjugate)
     gx = sm.div_no_nan(grad, y)
     gy = grad * sm.div_no_nan(sm.div_no_nan(math_ops.negative(x), y), y)
     return _binary_result(op, gx, gy)
