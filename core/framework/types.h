@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "core/framework/float16.h"
@@ -100,10 +99,6 @@ Status DispatchType(DataType dtype, Fn&& fn) {
 // complex64 and complex128, added per kernel where TensorFlow's CPU kernels
 // have them.
 #define TW_COMPLEX_TYPES complex64, complex128
-// True for the C++ types of TW_COMPLEX_TYPES.
-template <typename T>
-constexpr bool kIsComplex =
-    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
 // Every dtype with a fixed size (copies, casts, comparisons for equality).
 #define TW_POD_TYPES TW_ALL_NUMBER_TYPES, bool
 

@@ -159,7 +159,8 @@ TensorProto RandomTensor(Rng& rng, DataType dtype,
     } else {
       DispatchType<TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>(dtype, [&](auto tag) {
         using T = decltype(tag);
-        if constexpr (kIsComplex<T>) {
+        if constexpr (std::is_same_v<T, complex64> ||
+                      std::is_same_v<T, complex128>) {
           using R = typename T::value_type;
           const R re = static_cast<R>(FloatValue(rng, mode));
           AppendBytes(content, T(re, static_cast<R>(FloatValue(rng, mode))));

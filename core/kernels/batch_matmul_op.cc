@@ -76,7 +76,8 @@ class BatchMatMulOp : public OpKernel {
               xo += idx * xs[i];
               yo += idx * ys[i];
             }
-            if constexpr (kIsComplex<T>) {
+            if constexpr (std::is_same_v<T, complex64> ||
+                          std::is_same_v<T, complex128>) {
               // adj_x / adj_y conjugate as they transpose (the adjoint).
               using blas::ComplexOp;
               ComplexMatMul<T>(xp + xo * m * k, yp + yo * k * n, op + b * m * n,

@@ -2,7 +2,6 @@
 // frame and iteration an output goes to, and which outputs are dead, is the
 // executor's work (core/runtime/executor.cc).
 #include "core/framework/op_kernel.h"
-#include "core/kernels/gpu_buffer_types.h"
 
 namespace tensorweave {
 namespace {
@@ -100,14 +99,16 @@ REGISTER_KERNEL(KernelDef("ControlTrigger"), ControlTriggerOp);
 // predicates (Switch's pred, LoopCond, Merge's value_index) are in host
 // memory; int32 and string values (a stack's handle in a loop's gradient)
 // are kept on the host entirely, as elsewhere on the GPU.
-#define TW_REGISTER_GPU(OP, KERNEL, DEVICE_MEMORY_DEF)             \
-  REGISTER_KERNEL(KernelDef(OP).Device("GPU").TypeConstraint(      \
-                      "T", TW_GPU_BUFFER_TYPES) DEVICE_MEMORY_DEF, \
-                  KERNEL);                                         \
-  REGISTER_KERNEL(KernelDef(OP)                                    \
-                      .Device("GPU")                               \
-                      .TypeConstraint("T", {DT_INT32, DT_STRING})  \
-                      .AllHostMemory(),                            \
+#define TW_GPU_FORWARD_TYPES \
+  { DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT64, DT_BOOL }
+#define TW_REGISTER_GPU(OP, KERNEL, DEVICE_MEMORY_DEF)              \
+  REGISTER_KERNEL(KernelDef(OP).Device("GPU").TypeConstraint(       \
+                      "T", TW_GPU_FORWARD_TYPES) DEVICE_MEMORY_DEF, \
+                  KERNEL);                                          \
+  REGISTER_KERNEL(KernelDef(OP)                                     \
+                      .Device("GPU")                                \
+                      .TypeConstraint("T", {DT_INT32, DT_STRING})   \
+                      .AllHostMemory(),                             \
                   KERNEL)
 TW_REGISTER_GPU("Switch", SwitchOp, .HostMemoryInput(1));
 TW_REGISTER_GPU("RefSwitch", SwitchOp, .HostMemoryInput(1));
@@ -120,6 +121,7 @@ TW_REGISTER_GPU("RefExit", ForwardOp, );
 TW_REGISTER_GPU("NextIteration", ForwardOp, );
 TW_REGISTER_GPU("RefNextIteration", ForwardOp, );
 #undef TW_REGISTER_GPU
+#undef TW_GPU_FORWARD_TYPES
 REGISTER_KERNEL(KernelDef("LoopCond").Device("GPU").AllHostMemory(),
                 LoopCondOp);
 REGISTER_KERNEL(KernelDef("ControlTrigger").Device("GPU"), ControlTriggerOp);

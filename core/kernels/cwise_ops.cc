@@ -7,6 +7,13 @@
 
 namespace tensorweave {
 
+// True for complex64/complex128 (a copy of this lives in cwise_unary_ops.cc
+// too: one definition in core/framework/types.h waits for the next change of
+// that header, which rebuilds every kernel).
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+
 Status MakeBroadcastPlan(const TensorShape& x, const TensorShape& y,
                          BroadcastPlan* plan) {
   if (x == y) {  // the common case, without the work below

@@ -9,6 +9,13 @@
 namespace tensorweave {
 namespace {
 
+// True for complex64/complex128 (a copy of this lives in cwise_ops.cc too: one
+// definition in core/framework/types.h waits for the next change of that
+// header, which rebuilds every kernel).
+template <typename T>
+constexpr bool kIsComplex =
+    std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+
 #define TW_UNARY_FUNCTOR(Name, expr) \
   struct Name : SameTypeFunctor {    \
     template <typename T>            \

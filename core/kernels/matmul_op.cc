@@ -329,7 +329,8 @@ class MatMulOp : public OpKernel {
         ctx,
         DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(a.dtype(), [&](auto tag) {
           using T = decltype(tag);
-          if constexpr (kIsComplex<T>) {
+          if constexpr (std::is_same_v<T, complex64> ||
+                        std::is_same_v<T, complex128>) {
             // MatMul's transposes do not conjugate (TensorFlow's).
             using blas::ComplexOp;
             ComplexMatMul<T>(

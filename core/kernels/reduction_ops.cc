@@ -250,10 +250,12 @@ class ReductionOp : public OpKernel {
         DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES>(
             input.dtype(), [&](auto tag) {
               using T = decltype(tag);
+              constexpr bool kComplex =
+                  std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
               if constexpr (std::is_same_v<T, bool> !=
                                 (std::is_same_v<R, AllReducer> ||
                                  std::is_same_v<R, AnyReducer>) ||
-                            (kIsComplex<T> && !std::is_same_v<R, SumReducer> &&
+                            (kComplex && !std::is_same_v<R, SumReducer> &&
                              !std::is_same_v<R, ProdReducer>)) {
                 return errors::InvalidArgument("unsupported dtype ",
                                                DataTypeName(input.dtype()));

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "core/framework/op_kernel.h"
-#include "core/kernels/gpu_buffer_types.h"
 #include "core/kernels/handle_resource.h"
 
 namespace tensorweave {
@@ -138,10 +137,12 @@ REGISTER_KERNEL(KernelDef("StackCloseV2"), StackCloseOp);
 // their producer (control_flow_grad.py, as TF), so a GPU op's stack is on the
 // GPU: it holds the device buffers themselves. The handle and max_size are
 // in host memory, and int32 elements too, as elsewhere on the GPU.
+#define TW_GPU_STACK_TYPES \
+  { DT_FLOAT, DT_DOUBLE, DT_HALF, DT_INT64, DT_BOOL }
 REGISTER_KERNEL(KernelDef("StackV2").Device("GPU").AllHostMemory(), StackOp);
 REGISTER_KERNEL(KernelDef("StackPushV2")
                     .Device("GPU")
-                    .TypeConstraint("T", TW_GPU_BUFFER_TYPES)
+                    .TypeConstraint("T", TW_GPU_STACK_TYPES)
                     .HostMemoryInput(0),
                 StackPushOp);
 REGISTER_KERNEL(KernelDef("StackPushV2")
@@ -151,7 +152,7 @@ REGISTER_KERNEL(KernelDef("StackPushV2")
                 StackPushOp);
 REGISTER_KERNEL(KernelDef("StackPopV2")
                     .Device("GPU")
-                    .TypeConstraint("elem_type", TW_GPU_BUFFER_TYPES)
+                    .TypeConstraint("elem_type", TW_GPU_STACK_TYPES)
                     .HostMemoryInput(0),
                 StackPopOp);
 REGISTER_KERNEL(KernelDef("StackPopV2")
@@ -161,6 +162,7 @@ REGISTER_KERNEL(KernelDef("StackPopV2")
                 StackPopOp);
 REGISTER_KERNEL(KernelDef("StackCloseV2").Device("GPU").AllHostMemory(),
                 StackCloseOp);
+#undef TW_GPU_STACK_TYPES
 
 }  // namespace
 }  // namespace tensorweave
