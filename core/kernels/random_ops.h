@@ -16,6 +16,8 @@ class Philox {
       : key_{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)},
         counter_{0, 0, static_cast<uint32_t>(stream),
                  static_cast<uint32_t>(stream >> 32)} {}
+  Philox(const Block& counter, const std::array<uint32_t, 2>& key)
+      : key_(key), counter_(counter) {}
 
   // Moves ahead by `blocks` outputs of 4 words.
   void Skip(uint64_t blocks) {
@@ -53,6 +55,19 @@ class Philox {
   std::array<uint32_t, 2> key_;
   Block counter_;
 };
+
+// TensorFlow's generator for its (v1) stateless ops from a [2] seed
+// (GenerateKey in its stateless_random_ops.cc): the seed words as a counter
+// under a fixed key, one Philox block scrambles them into the key and the
+// high half of the counter.
+inline Philox TensorFlowStatelessPhilox(uint64_t seed0, uint64_t seed1) {
+  Philox scramble(
+      {static_cast<uint32_t>(seed0), static_cast<uint32_t>(seed0 >> 32),
+       static_cast<uint32_t>(seed1), static_cast<uint32_t>(seed1 >> 32)},
+      {0x3ec8f720u, 0x02461e29u});
+  const Philox::Block mix = scramble.Next();
+  return Philox({0, 0, mix[2], mix[3]}, {mix[0], mix[1]});
+}
 
 // Uniform in [0, 1) from 32 random bits (24 bits for float32, 32 for
 // float64 — enough for initializers and dropout).

@@ -208,7 +208,10 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
             else:
                 r = rank(a)
                 perm = range(r - 1, -1, -1)
-        return gen_ops.transpose(a, _index_tensor(perm, "perm"), name=scope)
+        perm = _index_tensor(perm, "perm")
+        if conjugate and a.dtype.is_complex:  # TF's ConjugateTranspose: the transpose of the conjugate
+            return gen_ops.conj(gen_ops.transpose(a, perm), name=scope)
+        return gen_ops.transpose(a, perm, name=scope)
 
 
 def invert_permutation(x, name=None):
