@@ -5,6 +5,7 @@ reparameterization gradient (d/dmean = 1, d/dstddev = the standardized draw). It
 checked against TensorFlow's in tests/test_random_stateless_extra.py."""
 
 import tensorweave as tw
+
 from gradient_cases import GradientCase
 
 CASES = [

@@ -36,7 +36,7 @@ def stateless_random_binomial(shape, seed, counts, probs, output_dtype=dtypes.in
 
 def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0, minvals=-2.0, maxvals=2.0, name=None):
     """Normal(means, stddevs) draws within [minvals, maxvals] of `shape`, a function of `seed` alone: TensorFlow's
-    values (where TensorFlow runs the op as one shard: outputs of up to ~60 values, or intra-op parallelism 1).
+    values.
 
     The parameters broadcast to the trailing dims of `shape`. Each set needs stddevs > 0, minvals < maxvals and a
     finite bound (an InvalidArgumentError names them); one bound may be infinite.
