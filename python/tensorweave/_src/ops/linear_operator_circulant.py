@@ -322,9 +322,9 @@ class LinearOperatorCirculant(_BaseLinearOperatorCirculant):
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     op = tw.linalg.LinearOperatorCirculant([6.0, -1.5, -1.5], input_output_dtype=tw.float32)
       ...     print(sess.run(op.to_dense()).round(4))
-      [[1. 2. 3.]
-       [3. 1. 2.]
-       [2. 3. 1.]]
+      [[1.  2.5 2.5]
+       [2.5 1.  2.5]
+       [2.5 2.5 1. ]]
     """
 
     def __init__(
