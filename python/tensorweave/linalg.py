@@ -56,6 +56,7 @@ from tensorweave._src.ops.linalg_extra_ops import (
 )
 from tensorweave._src.ops.linalg_extra_ops import matrix_exponential as expm
 from tensorweave._src.ops.linalg_extra_ops import matrix_square_root as sqrtm
+from tensorweave._src.ops.linalg_logm_ops import matrix_logarithm as logm
 from tensorweave._src.ops.linear_operator import LinearOperator
 from tensorweave._src.ops.linear_operator_basic import (
     LinearOperatorDiag,
@@ -64,6 +65,11 @@ from tensorweave._src.ops.linear_operator_basic import (
     LinearOperatorLowerTriangular,
     LinearOperatorScaledIdentity,
     LinearOperatorZeros,
+)
+from tensorweave._src.ops.linear_operator_circulant import (
+    LinearOperatorCirculant,
+    LinearOperatorCirculant2D,
+    LinearOperatorCirculant3D,
 )
 from tensorweave._src.ops.linear_operator_structured import (
     LinearOperatorAdjoint,
@@ -86,6 +92,9 @@ __all__ = [
     "LinearOperatorAdjoint",
     "LinearOperatorBlockDiag",
     "LinearOperatorBlockLowerTriangular",
+    "LinearOperatorCirculant",
+    "LinearOperatorCirculant2D",
+    "LinearOperatorCirculant3D",
     "LinearOperatorComposition",
     "LinearOperatorDiag",
     "LinearOperatorFullMatrix",
@@ -119,6 +128,7 @@ __all__ = [
     "l2_normalize",
     "logdet",
     "lstsq",
+    "logm",
     "lu",
     "lu_matrix_inverse",
     "lu_reconstruct",

@@ -19,6 +19,8 @@ from tensorweave._src.ops.candidate_sampling_ops import (
     log_uniform_candidate_sampler,
     uniform_candidate_sampler,
 )
+from tensorweave._src.ops.random_extra_ops import stateless_parameterized_truncated_normal
+from tensorweave._src.ops.random_extra_ops import stateless_random_binomial as stateless_binomial
 from tensorweave._src.ops.random_ops import (
     categorical,
     fold_in,
@@ -54,10 +56,12 @@ __all__ = [
     "set_random_seed",
     "shuffle",
     "split",
+    "stateless_binomial",
     "stateless_categorical",
     "stateless_gamma",
     "stateless_multinomial",
     "stateless_normal",
+    "stateless_parameterized_truncated_normal",
     "stateless_poisson",
     "stateless_truncated_normal",
     "stateless_uniform",

@@ -208,11 +208,10 @@ def transpose(a, perm=None, name="transpose", conjugate=False):
             else:
                 r = rank(a)
                 perm = range(r - 1, -1, -1)
-        if conjugate and a.dtype.is_complex:
-            # TensorFlow's one ConjugateTranspose op, as a Transpose and a Conj.
-            transposed = gen_ops.transpose(a, _index_tensor(perm, "perm"), name="transpose")
-            return gen_ops.wrapper("Conj")(transposed, name=scope)
-        return gen_ops.transpose(a, _index_tensor(perm, "perm"), name=scope)
+        perm = _index_tensor(perm, "perm")
+        if conjugate and a.dtype.is_complex:  # TF's ConjugateTranspose: the transpose of the conjugate
+            return gen_ops.conj(gen_ops.transpose(a, perm), name=scope)
+        return gen_ops.transpose(a, perm, name=scope)
 
 
 def invert_permutation(x, name=None):
