@@ -12,6 +12,7 @@ Importing this module loads the extension (tensorweave/__init__.py imports it be
 """
 
 import os
+import sys
 
 _AVX512 = ("avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl")
 
@@ -43,11 +44,22 @@ def load_extension():
     core = None if "OPENBLAS_CORETYPE" in os.environ else openblas_core(cpu_flags())
     if core is not None:
         os.environ["OPENBLAS_CORETYPE"] = core
+    flags = sys.getdlopenflags()
+    if _tensorflow_loaded():
+        # TensorFlow's libraries, loaded first, export their own copy of protobuf; the extension's calls into
+        # protobuf (and libprotobuf's into itself) would bind to it and crash on the first op made. With
+        # RTLD_DEEPBIND the extension and the libraries it loads look up their own symbols first.
+        sys.setdlopenflags(flags | os.RTLD_DEEPBIND)
     try:
         from tensorweave import _pywrap_tensorweave  # noqa: F401
     finally:
+        sys.setdlopenflags(flags)
         if core is not None:
             os.environ.pop("OPENBLAS_CORETYPE", None)
+
+
+def _tensorflow_loaded():
+    return any(name == "tensorflow" or name.startswith("tensorflow.") for name in sys.modules)
 
 
 load_extension()
