@@ -311,6 +311,12 @@ class _BaseLinearOperatorCirculant(LinearOperator):
         )
 
 
+def _init_circulant(op, block_depth, arguments):
+    """The body of each public circulant's __init__: its arguments (TF's `parameters`) to the base's."""
+    parameters = {k: v for k, v in arguments.items() if k != "self"}
+    _BaseLinearOperatorCirculant.__init__(op, block_depth=block_depth, parameters=parameters, **parameters)
+
+
 class LinearOperatorCirculant(_BaseLinearOperatorCirculant):
     """The circulant operator [B1, ..., Bb, N, N] of spectrum [B1, ..., Bb, N] (the DFT of its first column).
 
@@ -337,26 +343,7 @@ class LinearOperatorCirculant(_BaseLinearOperatorCirculant):
         is_square=True,
         name="LinearOperatorCirculant",
     ):
-        parameters = {
-            "spectrum": spectrum,
-            "input_output_dtype": input_output_dtype,
-            "is_non_singular": is_non_singular,
-            "is_self_adjoint": is_self_adjoint,
-            "is_positive_definite": is_positive_definite,
-            "is_square": is_square,
-            "name": name,
-        }
-        super().__init__(
-            spectrum,
-            block_depth=1,
-            input_output_dtype=input_output_dtype,
-            is_non_singular=is_non_singular,
-            is_self_adjoint=is_self_adjoint,
-            is_positive_definite=is_positive_definite,
-            is_square=is_square,
-            parameters=parameters,
-            name=name,
-        )
+        _init_circulant(self, 1, locals())
 
 
 class LinearOperatorCirculant2D(_BaseLinearOperatorCirculant):
@@ -381,26 +368,7 @@ class LinearOperatorCirculant2D(_BaseLinearOperatorCirculant):
         is_square=True,
         name="LinearOperatorCirculant2D",
     ):
-        parameters = {
-            "spectrum": spectrum,
-            "input_output_dtype": input_output_dtype,
-            "is_non_singular": is_non_singular,
-            "is_self_adjoint": is_self_adjoint,
-            "is_positive_definite": is_positive_definite,
-            "is_square": is_square,
-            "name": name,
-        }
-        super().__init__(
-            spectrum,
-            block_depth=2,
-            input_output_dtype=input_output_dtype,
-            is_non_singular=is_non_singular,
-            is_self_adjoint=is_self_adjoint,
-            is_positive_definite=is_positive_definite,
-            is_square=is_square,
-            parameters=parameters,
-            name=name,
-        )
+        _init_circulant(self, 2, locals())
 
 
 class LinearOperatorCirculant3D(_BaseLinearOperatorCirculant):
@@ -425,23 +393,4 @@ class LinearOperatorCirculant3D(_BaseLinearOperatorCirculant):
         is_square=True,
         name="LinearOperatorCirculant3D",
     ):
-        parameters = {
-            "spectrum": spectrum,
-            "input_output_dtype": input_output_dtype,
-            "is_non_singular": is_non_singular,
-            "is_self_adjoint": is_self_adjoint,
-            "is_positive_definite": is_positive_definite,
-            "is_square": is_square,
-            "name": name,
-        }
-        super().__init__(
-            spectrum,
-            block_depth=3,
-            input_output_dtype=input_output_dtype,
-            is_non_singular=is_non_singular,
-            is_self_adjoint=is_self_adjoint,
-            is_positive_definite=is_positive_definite,
-            is_square=is_square,
-            parameters=parameters,
-            name=name,
-        )
+        _init_circulant(self, 3, locals())
