@@ -90,25 +90,34 @@ bool GatherNdRowsWith(OpKernelContext* ctx, const T* in, const I* index,
                       int64_t n, int64_t inner, T* out, bool ignore_bad,
                       Copy copy) {
   std::atomic<bool> bad{false};
+  // The slice number of index row r, or -1 when the row is outside params.
+  auto slice_of = [&](int64_t r) {
+    const I* row = index + r * depth;
+    int64_t slice = 0;
+    for (int64_t k = 0; k < depth; ++k) {
+      const int64_t v = static_cast<int64_t>(row[k]);
+      if (v < 0 || v >= shape[k]) return int64_t{-1};  // before any overflow
+      slice = slice * shape[k] + v;
+    }
+    return slice;
+  };
+  // Rows are random reads of params: the row kPrefetch ahead is requested
+  // from memory while this one is copied (small rows are latency bound).
+  constexpr int64_t kPrefetch = 8;
+  const bool prefetch = inner * static_cast<int64_t>(sizeof(T)) <= 256;
   ForRows(ctx, n, inner + depth, [&](int64_t begin, int64_t end) {
     bool part_bad = false;
     for (int64_t r = begin; r < end; ++r) {
-      const I* row = index + r * depth;
-      int64_t slice = 0;
-      bool ok = true;
-      for (int64_t k = 0; k < depth; ++k) {
-        const int64_t v = static_cast<int64_t>(row[k]);
-        if (v < 0 || v >= shape[k]) {  // (before it could overflow `slice`)
-          ok = false;
-          break;
-        }
-        slice = slice * shape[k] + v;
+      if (prefetch && r + kPrefetch < end) {
+        const int64_t ahead = slice_of(r + kPrefetch);
+        if (ahead >= 0) __builtin_prefetch(in + ahead * inner);
       }
-      if (!ok && ignore_bad) {  // TF's IGNORE: the output row is zeros
+      const int64_t slice = slice_of(r);
+      if (slice < 0 && ignore_bad) {  // TF's IGNORE: the output row is zeros
         std::fill(out + r * inner, out + (r + 1) * inner, T());
         continue;
       }
-      if (!ok) {
+      if (slice < 0) {
         part_bad = true;
         continue;
       }
