@@ -1,4 +1,4 @@
-"""resize_bilinear, top_k, unsorted_segment_sum, cumsum and gather_nd at the shapes users run them in bulk:
+"""resize_bilinear, top_k, unsorted_segment_sum, cumsum, gather_nd and gather at the shapes users run them in bulk:
 tensorweave vs TensorFlow's compat.v1 Session, in one process, 2 intra-op threads on both sides (issue 16's
 goal: each at most 1.0x TensorFlow's time).
 
@@ -7,7 +7,7 @@ goal: each at most 1.0x TensorFlow's time).
 Each case's input lives in a variable (initialized once from the same numpy array on both sides) and each timed
 call is `Session.run(op)` with the op as a target: neither a feed copy nor a fetch copy is in the time, only the
 kernel and the session's fixed per-run cost. Before timing, the outputs of both systems are fetched once and
-compared (exactly where TF's result is deterministic: top_k values and indices, gather_nd, cumsum,
+compared (exactly where TF's result is deterministic: top_k values and indices, gather_nd, gather, cumsum,
 unsorted_segment_sum; to 1e-4 for resize_bilinear: half-pixel 224->299 differs from TF at 1.1e-5 in one element).
 
 Timings are interleaved rounds (every case of both systems in turn, so slow spells of the shared machine fall on
@@ -47,6 +47,8 @@ def inputs():
         "square": RNG.standard_normal((1000, 1000)).astype(np.float32),
         "params": RNG.standard_normal((1000, 1000, 8)).astype(np.float32),
         "nd_indices": RNG.integers(0, 1000, size=(100000, 2)).astype(np.int32),
+        "table": RNG.standard_normal((1000000, 16)).astype(np.float32),
+        "ids": RNG.integers(0, 1000000, size=200000).astype(np.int32),
     }
 
 
@@ -94,6 +96,7 @@ def cases(tf, v1):
             True,
         ),
         "gather_nd": (["params", "nd_indices"], lambda p, i: tf.gather_nd(p, i), True),
+        "gather rows": (["table", "ids"], lambda p, i: tf.gather(p, i), True),
     }
 
 
