@@ -210,6 +210,41 @@ def test_unsorted_segments_against_numpy(fn, reduce, empty):
     np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize(
+    "fn, reduce, empty",
+    [(tw.segment_sum, np.sum, 0), (tw.segment_mean, np.mean, 0), (tw.segment_prod, np.prod, 1)],
+)
+def test_sorted_segments_of_complex_values(fn, reduce, empty, dtype):
+    rng = np.random.default_rng(3)
+    data = (rng.normal(size=(5, 2)) + 1j * rng.normal(size=(5, 2))).astype(dtype)
+    ids = np.array([0, 0, 2, 2, 2])
+    got = _run(fn(data, ids))
+    expected = np.full((3, 2), empty, dtype)
+    for s in (0, 2):
+        expected[s] = reduce(data[ids == s], axis=0)
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.uint32, np.uint64])
+def test_segments_of_small_integers_wrap_as_the_dtype(dtype):
+    data = np.array([100, 100, 7, 3], dtype)
+    ids = [0, 0, 1, 1]
+    np.testing.assert_array_equal(_run(tw.segment_sum(data, ids)), [np.add(data[0], data[1], dtype=dtype), 10])
+    np.testing.assert_array_equal(_run(tw.segment_max(data, ids)), [100, 7])
+    np.testing.assert_array_equal(_run(tw.unsorted_segment_min(data, [1, 1, 0, 0], 3)), [3, 100, np.iinfo(dtype).max])
+
+
+def test_scatter_nd_of_complex_values_and_unordered_max():
+    updates = np.array([1 + 1j, 2 - 1j, 1j], np.complex64)
+    np.testing.assert_array_equal(_run(tw.scatter_nd([[0], [1], [0]], updates, [3])), [1 + 2j, 2 - 1j, 0])
+    base = np.array([1j, 1, 2, 3], np.complex128)
+    np.testing.assert_array_equal(_run(tw.tensor_scatter_nd_sub(base, [[3]], [1j])), [1j, 1, 2, 3 - 1j])
+    with pytest.raises(tw.errors.InvalidArgumentError, match="complex numbers are not ordered"):
+        _run(tw.tensor_scatter_nd_max(base, [[0]], [2j]))
+
+
 def test_segment_ids_must_be_sorted_and_in_range():
     with pytest.raises(tw.errors.InvalidArgumentError, match="not increasing"):
         _run(tw.segment_sum([1.0, 2.0], [1, 0]))

@@ -253,33 +253,46 @@ Status ScatterInto(const Tensor& updates, const std::vector<int64_t>& slices,
       return Status::OK();
     });
   }
-  return DispatchType<TW_ALL_NUMBER_TYPES>(updates.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    const T* u = updates.data<T>();
-    T* o = out->data<T>();
-    for (int64_t r = 0; r < n; ++r) {
-      if (slices[r] < 0) continue;  // ignored (bad_indices_policy IGNORE)
-      T* dst = o + slices[r] * inner;
-      const T* src = u + r * inner;
-      for (int64_t j = 0; j < inner; ++j) {
-        switch (mode) {
-          case ScatterMode::kAdd:
-            dst[j] = WrappingAdd(dst[j], src[j]);
-            break;
-          case ScatterMode::kSub:
-            dst[j] = WrappingSub(dst[j], src[j]);
-            break;
-          case ScatterMode::kMax:
-            if (dst[j] < src[j]) dst[j] = src[j];
-            break;
-          default:
-            if (src[j] < dst[j]) dst[j] = src[j];
-            break;
+  return DispatchType<TW_ALL_NUMBER_TYPES, TW_COMPLEX_TYPES>(
+      updates.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        constexpr bool kOrdered =
+            !std::is_same_v<T, complex64> && !std::is_same_v<T, complex128>;
+        if (!kOrdered && mode != ScatterMode::kAdd &&
+            mode != ScatterMode::kSub) {
+          return errors::InvalidArgument(
+              "the maximum or minimum of ", DataTypeName(updates.dtype()),
+              " values is not defined: complex numbers are not ordered");
         }
-      }
-    }
-    return Status::OK();
-  });
+        const T* u = updates.data<T>();
+        T* o = out->data<T>();
+        for (int64_t r = 0; r < n; ++r) {
+          if (slices[r] < 0) continue;  // ignored (bad_indices_policy IGNORE)
+          T* dst = o + slices[r] * inner;
+          const T* src = u + r * inner;
+          for (int64_t j = 0; j < inner; ++j) {
+            switch (mode) {
+              case ScatterMode::kAdd:
+                dst[j] = WrappingAdd(dst[j], src[j]);
+                break;
+              case ScatterMode::kSub:
+                dst[j] = WrappingSub(dst[j], src[j]);
+                break;
+              case ScatterMode::kMax:
+                if constexpr (kOrdered) {
+                  if (dst[j] < src[j]) dst[j] = src[j];
+                }
+                break;
+              default:
+                if constexpr (kOrdered) {
+                  if (src[j] < dst[j]) dst[j] = src[j];
+                }
+                break;
+            }
+          }
+        }
+        return Status::OK();
+      });
 }
 
 class ScatterNdOp : public OpKernel {

@@ -18,6 +18,7 @@ namespace {
 // Each reducer: the value of an empty segment, how an element joins the
 // accumulator, and the final value from the accumulator and the count.
 struct SumReducer {
+  static constexpr bool kOrders = false;  // Min/Max compare: no complex dtypes
   template <typename T>
   static T Init() {
     return T(0);
@@ -50,6 +51,7 @@ struct MeanReducer : SumReducer {
   }
 };
 struct ProdReducer {
+  static constexpr bool kOrders = false;
   template <typename T>
   static T Init() {
     return T(1);
@@ -67,6 +69,7 @@ struct ProdReducer {
 // ones the identity (the dtype's largest or lowest value).
 template <bool kEmptyIsZero>
 struct MinReducer {
+  static constexpr bool kOrders = true;
   template <typename T>
   static T Init() {
     return std::numeric_limits<T>::max();
@@ -82,6 +85,7 @@ struct MinReducer {
 };
 template <bool kEmptyIsZero>
 struct MaxReducer {
+  static constexpr bool kOrders = true;
   template <typename T>
   static T Init() {
     return std::numeric_limits<T>::lowest();
@@ -102,7 +106,7 @@ template <typename Reducer>
 Status Reduce(OpKernelContext* ctx, const Tensor& data,
               const std::vector<int64_t>& ids, int64_t num_segments,
               int64_t inner, Tensor* out) {
-  return DispatchType<TW_REAL_TYPES>(data.dtype(), [&](auto tag) {
+  auto reduce = [&](auto tag) {
     using T = decltype(tag);
     const T* in = data.data<T>();
     T* o = out->data<T>();
@@ -128,7 +132,14 @@ Status Reduce(OpKernelContext* ctx, const Tensor& data,
       }
     });
     return Status::OK();
-  });
+  };
+  if constexpr (Reducer::kOrders) {
+    return DispatchType<TW_NUMBER_TYPES, TW_SMALL_INT_TYPES>(data.dtype(),
+                                                             reduce);
+  } else {
+    return DispatchType<TW_NUMBER_TYPES, TW_SMALL_INT_TYPES, TW_COMPLEX_TYPES>(
+        data.dtype(), reduce);
+  }
 }
 
 Status FlatIds(const Tensor& ids_tensor, std::vector<int64_t>* ids) {

@@ -64,14 +64,23 @@ Status UnsortedSegmentShape(InferenceContext* c) {
   return Status::OK();
 }
 
+// TensorFlow's numbertypes (Sum, Mean, Prod) and realnumbertypes (Min, Max)
+// that the CPU kernels reduce.
+constexpr char kNumberTypes[] =
+    "T: {float32, float64, int32, int64, uint8, int8, int16, uint16, uint32, "
+    "uint64, complex64, complex128}";
+constexpr char kRealTypes[] =
+    "T: {float32, float64, int32, int64, uint8, int8, int16, uint16, uint32, "
+    "uint64}";
+
 }  // namespace
 
-#define TW_SEGMENT_OP(Name, DocText)                                       \
+#define TW_SEGMENT_OP(Name, Types, DocText)                                \
   REGISTER_OP(Name)                                                        \
       .Input("data: T")                                                    \
       .Input("segment_ids: Tindices")                                      \
       .Output("output: T")                                                 \
-      .Attr("T: {float32, float64, int32, int64}")                         \
+      .Attr(Types)                                                         \
       .Attr("Tindices: {int32, int64}")                                    \
       .SetShapeFn(SegmentShape)                                            \
       .Doc(DocText                                                         \
@@ -79,20 +88,21 @@ Status UnsortedSegmentShape(InferenceContext* c) {
            "row, sorted, non-negative) name them; the output has last id " \
            "+ 1 rows.")
 
-TW_SEGMENT_OP("SegmentSum", "The sum (0 for an empty segment)");
-TW_SEGMENT_OP("SegmentMean", "The mean (0 for an empty segment)");
-TW_SEGMENT_OP("SegmentProd", "The product (1 for an empty segment)");
-TW_SEGMENT_OP("SegmentMin", "The minimum (0 for an empty segment)");
-TW_SEGMENT_OP("SegmentMax", "The maximum (0 for an empty segment)");
+TW_SEGMENT_OP("SegmentSum", kNumberTypes, "The sum (0 for an empty segment)");
+TW_SEGMENT_OP("SegmentMean", kNumberTypes, "The mean (0 for an empty segment)");
+TW_SEGMENT_OP("SegmentProd", kNumberTypes,
+              "The product (1 for an empty segment)");
+TW_SEGMENT_OP("SegmentMin", kRealTypes, "The minimum (0 for an empty segment)");
+TW_SEGMENT_OP("SegmentMax", kRealTypes, "The maximum (0 for an empty segment)");
 #undef TW_SEGMENT_OP
 
-#define TW_UNSORTED_SEGMENT_OP(Name, DocText)                            \
+#define TW_UNSORTED_SEGMENT_OP(Name, Types, DocText)                     \
   REGISTER_OP(Name)                                                      \
       .Input("data: T")                                                  \
       .Input("segment_ids: Tindices")                                    \
       .Input("num_segments: Tnumsegments")                               \
       .Output("output: T")                                               \
-      .Attr("T: {float32, float64, int32, int64}")                       \
+      .Attr(Types)                                                       \
       .Attr("Tindices: {int32, int64}")                                  \
       .Attr("Tnumsegments: {int32, int64} = int32")                      \
       .SetShapeFn(UnsortedSegmentShape)                                  \
@@ -101,12 +111,12 @@ TW_SEGMENT_OP("SegmentMax", "The maximum (0 for an empty segment)");
            "data's shape, any order) equal each of num_segments ids; "   \
            "negative ids are dropped, ids >= num_segments are an error.")
 
-TW_UNSORTED_SEGMENT_OP("UnsortedSegmentProd",
+TW_UNSORTED_SEGMENT_OP("UnsortedSegmentProd", kNumberTypes,
                        "The product (1 for an empty segment)");
-TW_UNSORTED_SEGMENT_OP("UnsortedSegmentMin",
+TW_UNSORTED_SEGMENT_OP("UnsortedSegmentMin", kRealTypes,
                        "The minimum (the dtype's largest value for an empty "
                        "segment)");
-TW_UNSORTED_SEGMENT_OP("UnsortedSegmentMax",
+TW_UNSORTED_SEGMENT_OP("UnsortedSegmentMax", kRealTypes,
                        "The maximum (the dtype's lowest value for an empty "
                        "segment)");
 #undef TW_UNSORTED_SEGMENT_OP
