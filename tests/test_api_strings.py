@@ -82,10 +82,10 @@ def test_hash_buckets_are_farmhash_fingerprint64():
 def test_regex_as_python_re():
     s = ["a1b22", "none", "x9"]
     y = tw.regex_replace(s, "([a-z])([0-9])", r"\2\1")
-    assert y.op.type == "RegexReplace"
+    assert y.op.type == "StaticRegexReplace"  # as TF for a Python string pattern
     assert run(y).tolist() == [re.sub("([a-z])([0-9])", r"\2\1", v).encode() for v in s]
     m = tw.strings.regex_full_match(s, "[a-z][0-9]+")
-    assert m.op.type == "RegexFullMatch"
+    assert m.op.type == "StaticRegexFullMatch"
     assert run(m).tolist() == [re.fullmatch("[a-z][0-9]+", v) is not None for v in s]
     with pytest.raises(tw.errors.InvalidArgumentError, match="Invalid pattern"):
         run(tw.regex_replace(["a"], "(", "x"))

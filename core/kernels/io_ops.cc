@@ -1,10 +1,17 @@
 // SaveV2 and RestoreV2: checkpoint files from a graph (format in
-// core/util/checkpoint_format.h).
+// core/util/checkpoint_format.h); ShardedFilename/Filespec and
+// MergeV2Checkpoints, the rest of TensorFlow's sharded save.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/util/checkpoint_format.h"
+#include "core/util/json.h"
 
 namespace tensorweave {
 namespace {
@@ -96,8 +103,130 @@ class RestoreV2Op : public OpKernel {
   std::vector<PartialShape> shapes_;
 };
 
+Status ScalarInput(OpKernelContext* ctx, int i, const char* what) {
+  if (ctx->input(i).rank() != 0) {
+    return errors::InvalidArgument(what, " must be a scalar, got shape ",
+                                   ctx->input(i).shape().ToString());
+  }
+  return Status::OK();
+}
+
+// basename-SSSSS-of-NNNNN (ShardedFilename) or basename-?????-of-NNNNN
+// (ShardedFilespec), as TensorFlow names the shards of a save.
+template <bool kSpec>
+class ShardedFilenameOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    const int count_input = kSpec ? 1 : 2;
+    OP_REQUIRES_OK(ctx, ScalarInput(ctx, 0, "basename"));
+    OP_REQUIRES_OK(ctx, ScalarInput(ctx, count_input, "num_shards"));
+    const int32_t shards = ctx->input(count_input).data<int32_t>()[0];
+    char suffix[48];
+    if constexpr (kSpec) {
+      std::snprintf(suffix, sizeof(suffix), "-?????-of-%05d", shards);
+    } else {
+      OP_REQUIRES_OK(ctx, ScalarInput(ctx, 1, "shard"));
+      const int32_t shard = ctx->input(1).data<int32_t>()[0];
+      OP_REQUIRES(ctx, shard >= 0 && shard < shards,
+                  errors::InvalidArgument("shard ", shard, " is not in [0, ",
+                                          shards, ")"));
+      std::snprintf(suffix, sizeof(suffix), "-%05d-of-%05d", shard, shards);
+    }
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));
+    out->data<std::string>()[0] = ctx->input(0).data<std::string>()[0] + suffix;
+  }
+};
+
+// The tensors of one of this runtime's checkpoints, as its manifest lists
+// them (names, dtypes, shapes): what MergeV2Checkpoints asks the reader for.
+Status ListCheckpoint(const std::string& prefix,
+                      std::vector<checkpoint::TensorRequest>* tensors) {
+  const std::string path = prefix + checkpoint::kManifestSuffix;
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return errors::NotFound("no checkpoint at prefix '", prefix, "'");
+  std::stringstream text;
+  text << file.rdbuf();
+  Json manifest;
+  Status s = Json::Parse(text.str(), &manifest);
+  const Json* listed = s.ok() ? manifest.Find("tensors") : nullptr;
+  if (listed == nullptr || !listed->is_object()) {
+    return errors::DataLoss("checkpoint manifest ", path, " is corrupt");
+  }
+  for (const auto& [name, entry] : listed->members()) {
+    const Json* dtype = entry.Find("dtype");
+    checkpoint::TensorRequest request{name, DT_INVALID, PartialShape()};
+    for (int d = 1; dtype != nullptr && dtype->is_string() && d < 32; ++d) {
+      std::string type_name;
+      if (IsValidDataType(d) &&
+          checkpoint::SafetensorsDtype(static_cast<DataType>(d), &type_name) &&
+          type_name == dtype->string_value()) {
+        request.dtype = static_cast<DataType>(d);
+      }
+    }
+    if (request.dtype == DT_INVALID) {
+      return errors::DataLoss("checkpoint manifest ", path, " is corrupt");
+    }
+    tensors->push_back(std::move(request));
+  }
+  return Status::OK();
+}
+
+class MergeV2CheckpointsOp : public OpKernel {
+ public:
+  explicit MergeV2CheckpointsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("delete_old_dirs", &delete_old_dirs_));
+    ctx->SetStatus(ctx->GetAttr("allow_missing_files", &allow_missing_));
+  }
+  bool IsExpensive() const override { return true; }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& sources = ctx->input(0);
+    OP_REQUIRES(ctx, sources.rank() == 1,
+                errors::InvalidArgument(
+                    "checkpoint_prefixes must be a vector, got shape ",
+                    sources.shape().ToString()));
+    OP_REQUIRES_OK(ctx, ScalarInput(ctx, 1, "destination_prefix"));
+    const std::string destination = ctx->input(1).data<std::string>()[0];
+    std::vector<std::string> names, merged_sources;
+    std::vector<Tensor> tensors;
+    for (int64_t i = 0; i < sources.num_elements(); ++i) {
+      const std::string& source = sources.data<std::string>()[i];
+      std::vector<checkpoint::TensorRequest> listed;
+      Status s = ListCheckpoint(source, &listed);
+      if (s.code() == Code::kNotFound && allow_missing_) continue;
+      OP_REQUIRES_OK(ctx, s);
+      std::vector<Tensor> read;
+      OP_REQUIRES_OK(ctx, checkpoint::Read(source, listed, &read));
+      for (size_t k = 0; k < listed.size(); ++k) {
+        names.push_back(listed[k].name);
+        tensors.push_back(std::move(read[k]));
+      }
+      merged_sources.push_back(source);
+    }
+    // Write refuses duplicate names: two shards holding one tensor.
+    OP_REQUIRES_OK(ctx, checkpoint::Write(destination, names, tensors));
+    for (const std::string& source : merged_sources) {
+      if (source == destination) continue;
+      std::remove((source + checkpoint::kManifestSuffix).c_str());
+      std::remove((source + checkpoint::kDataSuffix).c_str());
+      if (delete_old_dirs_) {
+        const size_t slash = source.rfind('/');
+        // Only an empty directory goes, as TensorFlow's.
+        if (slash != std::string::npos) rmdir(source.substr(0, slash).c_str());
+      }
+    }
+  }
+
+ private:
+  bool delete_old_dirs_ = true, allow_missing_ = false;
+};
+
 REGISTER_KERNEL(KernelDef("SaveV2"), SaveV2Op);
 REGISTER_KERNEL(KernelDef("RestoreV2"), RestoreV2Op);
+REGISTER_KERNEL(KernelDef("ShardedFilename"), ShardedFilenameOp<false>);
+REGISTER_KERNEL(KernelDef("ShardedFilespec"), ShardedFilenameOp<true>);
+REGISTER_KERNEL(KernelDef("MergeV2Checkpoints"), MergeV2CheckpointsOp);
 
 }  // namespace
 }  // namespace tensorweave

@@ -73,23 +73,23 @@ class SelectOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, t.shape(), &out));
     const bool* c = cond.data<bool>();
     OP_REQUIRES_OK(
-        ctx,
-        DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES>(t.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          const T* tp = t.data<T>();
-          const T* ep = e.data<T>();
-          T* o = out->data<T>();
-          const int64_t n = t.num_elements();
-          // Elements per condition value.
-          const int64_t group =
-              scalar ? n : (rows && t.dim(0) > 0 ? n / t.dim(0) : 1);
-          ForRange(ctx, n, [&](int64_t b, int64_t end) {
-            for (int64_t i = b; i < end; ++i) {
-              o[i] = c[i / group] ? tp[i] : ep[i];
-            }
-          });
-          return Status::OK();
-        }));
+        ctx, DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES, std::string>(
+                 t.dtype(), [&](auto tag) {
+                   using T = decltype(tag);
+                   const T* tp = t.data<T>();
+                   const T* ep = e.data<T>();
+                   T* o = out->data<T>();
+                   const int64_t n = t.num_elements();
+                   // Elements per condition value.
+                   const int64_t group =
+                       scalar ? n : (rows && t.dim(0) > 0 ? n / t.dim(0) : 1);
+                   ForRange(ctx, n, [&](int64_t b, int64_t end) {
+                     for (int64_t i = b; i < end; ++i) {
+                       o[i] = c[i / group] ? tp[i] : ep[i];
+                     }
+                   });
+                   return Status::OK();
+                 }));
   }
 };
 
@@ -111,20 +111,20 @@ class SelectV2Op : public OpKernel {
         BroadcastStrides(cond.shape(), shape),
         BroadcastStrides(t.shape(), shape), BroadcastStrides(e.shape(), shape)};
     const bool* c = cond.data<bool>();
-    OP_REQUIRES_OK(
-        ctx,
-        DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES>(t.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          const T* tp = t.data<T>();
-          const T* ep = e.data<T>();
-          T* o = out->data<T>();
-          ForEachBroadcast<3>(
-              ctx, shape, strides,
-              [&](int64_t i, const std::array<int64_t, 3>& off) {
-                o[i] = c[off[0]] ? tp[off[1]] : ep[off[2]];
-              });
-          return Status::OK();
-        }));
+    OP_REQUIRES_OK(ctx,
+                   DispatchType<TW_POD_TYPES, TW_COMPLEX_TYPES, std::string>(
+                       t.dtype(), [&](auto tag) {
+                         using T = decltype(tag);
+                         const T* tp = t.data<T>();
+                         const T* ep = e.data<T>();
+                         T* o = out->data<T>();
+                         ForEachBroadcast<3>(
+                             ctx, shape, strides,
+                             [&](int64_t i, const std::array<int64_t, 3>& off) {
+                               o[i] = c[off[0]] ? tp[off[1]] : ep[off[2]];
+                             });
+                         return Status::OK();
+                       }));
   }
 };
 

@@ -583,19 +583,35 @@ Status TranslateRewrite(const std::string& rewrite, std::string* format) {
   return Status::OK();
 }
 
+// RegexReplace and RegexFullMatch read the pattern (and the rewrite) from
+// inputs; their Static variants (what tf.strings builds for a Python string
+// pattern) from attributes, compiled once.
+template <bool kStatic>
 class RegexReplaceOp : public OpKernel {
  public:
   explicit RegexReplaceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     ctx->SetStatus(ctx->GetAttr("replace_global", &global_));
+    if constexpr (kStatic) {
+      std::string pattern, rewrite;
+      ctx->SetStatus(ctx->GetAttr("pattern", &pattern));
+      ctx->SetStatus(ctx->GetAttr("rewrite", &rewrite));
+      ctx->SetStatus(TranslateRewrite(rewrite, &format_));
+      ctx->SetStatus(CompileRegex(pattern, &re_));
+    }
   }
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
-    std::string pattern, rewrite, format;
-    OP_REQUIRES_OK(ctx, ScalarString(ctx->input(1), "Pattern", &pattern));
-    OP_REQUIRES_OK(ctx, ScalarString(ctx->input(2), "Rewrite", &rewrite));
-    OP_REQUIRES_OK(ctx, TranslateRewrite(rewrite, &format));
-    std::regex re;
-    OP_REQUIRES_OK(ctx, CompileRegex(pattern, &re));
+    std::regex dynamic_re;
+    std::string dynamic_format;
+    if constexpr (!kStatic) {
+      std::string pattern, rewrite;
+      OP_REQUIRES_OK(ctx, ScalarString(ctx->input(1), "Pattern", &pattern));
+      OP_REQUIRES_OK(ctx, ScalarString(ctx->input(2), "Rewrite", &rewrite));
+      OP_REQUIRES_OK(ctx, TranslateRewrite(rewrite, &dynamic_format));
+      OP_REQUIRES_OK(ctx, CompileRegex(pattern, &dynamic_re));
+    }
+    const std::regex& re = kStatic ? re_ : dynamic_re;
+    const std::string& format = kStatic ? format_ : dynamic_format;
     const auto flags = global_ ? std::regex_constants::format_default
                                : std::regex_constants::format_first_only;
     Tensor* out;
@@ -607,23 +623,38 @@ class RegexReplaceOp : public OpKernel {
 
  private:
   bool global_ = true;
+  std::regex re_;
+  std::string format_;
 };
 
+template <bool kStatic>
 class RegexFullMatchOp : public OpKernel {
  public:
-  using OpKernel::OpKernel;
+  explicit RegexFullMatchOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    if constexpr (kStatic) {
+      std::string pattern;
+      ctx->SetStatus(ctx->GetAttr("pattern", &pattern));
+      ctx->SetStatus(CompileRegex(pattern, &re_));
+    }
+  }
   void Compute(OpKernelContext* ctx) override {
     const Tensor& in = ctx->input(0);
-    std::string pattern;
-    OP_REQUIRES_OK(ctx, ScalarString(ctx->input(1), "Pattern", &pattern));
-    std::regex re;
-    OP_REQUIRES_OK(ctx, CompileRegex(pattern, &re));
+    std::regex dynamic_re;
+    if constexpr (!kStatic) {
+      std::string pattern;
+      OP_REQUIRES_OK(ctx, ScalarString(ctx->input(1), "Pattern", &pattern));
+      OP_REQUIRES_OK(ctx, CompileRegex(pattern, &dynamic_re));
+    }
+    const std::regex& re = kStatic ? re_ : dynamic_re;
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, in.shape(), &out));
     for (int64_t i = 0; i < in.num_elements(); ++i) {
       out->data<bool>()[i] = std::regex_match(Strings(in)[i], re);
     }
   }
+
+ private:
+  std::regex re_;
 };
 
 class StringLengthOp : public OpKernel {
@@ -774,8 +805,10 @@ REGISTER_KERNEL(KernelDef("StringToHashBucketFast"), StringToHashBucketFastOp);
 REGISTER_KERNEL(KernelDef("StringToHashBucketStrong"),
                 StringToHashBucketStrongOp);
 REGISTER_KERNEL(KernelDef("AsString"), AsStringOp);
-REGISTER_KERNEL(KernelDef("RegexReplace"), RegexReplaceOp);
-REGISTER_KERNEL(KernelDef("RegexFullMatch"), RegexFullMatchOp);
+REGISTER_KERNEL(KernelDef("RegexReplace"), RegexReplaceOp<false>);
+REGISTER_KERNEL(KernelDef("StaticRegexReplace"), RegexReplaceOp<true>);
+REGISTER_KERNEL(KernelDef("RegexFullMatch"), RegexFullMatchOp<false>);
+REGISTER_KERNEL(KernelDef("StaticRegexFullMatch"), RegexFullMatchOp<true>);
 REGISTER_KERNEL(KernelDef("StringLength"), StringLengthOp);
 REGISTER_KERNEL(KernelDef("StringLower"), StringMapOp<LowerFn>);
 REGISTER_KERNEL(KernelDef("StringUpper"), StringMapOp<UpperFn>);

@@ -71,4 +71,46 @@ REGISTER_OP("RestoreV2")
         "`shapes` is given): a corrupt or mismatched checkpoint is an error "
         "and nothing is returned.");
 
+// The pieces of TensorFlow's sharded save (every Saver graph TensorFlow
+// writes has them, so that a .meta or SavedModel from TensorFlow imports):
+// each device saves to a shard file name, and MergeV2Checkpoints joins the
+// shards into the checkpoint at the final prefix.
+REGISTER_OP("ShardedFilename")
+    .Input("basename: string")
+    .Input("shard: int32")
+    .Input("num_shards: int32")
+    .Output("filename: string")
+    .SetShapeFn(shape_fns::Scalar)
+    .Doc("basename-SSSSS-of-NNNNN: the name of shard `shard` of `num_shards`.");
+
+REGISTER_OP("ShardedFilespec")
+    .Input("basename: string")
+    .Input("num_shards: int32")
+    .Output("filename: string")
+    .SetShapeFn(shape_fns::Scalar)
+    .Doc("basename-?????-of-NNNNN: a glob of the shards' names.");
+
+REGISTER_OP("MergeV2Checkpoints")
+    .Input("checkpoint_prefixes: string")
+    .Input("destination_prefix: string")
+    .Attr("delete_old_dirs: bool = true")
+    .Attr("allow_missing_files: bool = false")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      TW_RETURN_IF_ERROR(CheckVector(c, 0, "checkpoint_prefixes"));
+      PartialShape unused;
+      if (!c->WithRank(1, 0, &unused).ok()) {
+        return errors::InvalidArgument(
+            "destination_prefix must be a scalar, got shape ",
+            c->input(1).ToString());
+      }
+      return Status::OK();
+    })
+    .Doc(
+        "Writes the tensors of the checkpoints `checkpoint_prefixes` (whose "
+        "names must differ) as one checkpoint at `destination_prefix`, then "
+        "deletes the sources (and, with delete_old_dirs, their directories "
+        "when empty). A missing source is an error unless "
+        "allow_missing_files.");
+
 }  // namespace tensorweave

@@ -180,6 +180,22 @@ REGISTER_OP("RegexFullMatch")
     .SetShapeFn(ScalarPatternUnchanged)
     .Doc("Whether each whole string matches the pattern.");
 
+REGISTER_OP("StaticRegexReplace")
+    .Input("input: string")
+    .Output("output: string")
+    .Attr("pattern: string")
+    .Attr("rewrite: string")
+    .Attr("replace_global: bool = true")
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("RegexReplace with the pattern and rewrite as attributes.");
+
+REGISTER_OP("StaticRegexFullMatch")
+    .Input("input: string")
+    .Output("output: bool")
+    .Attr("pattern: string")
+    .SetShapeFn(shape_fns::Unchanged)
+    .Doc("RegexFullMatch with the pattern as an attribute.");
+
 REGISTER_OP("StringLength")
     .Input("input: string")
     .Output("output: int32")

@@ -4,11 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "core/util/crc32c.h"
 #include "core/util/json.h"
@@ -262,6 +266,543 @@ Status ParseHeader(const std::string& file, const std::string& data,
   return Status::OK();
 }
 
+// ---------------------------------------------------------------------------
+// TensorFlow's checkpoints (format V2, "tensor bundles"), read-only. Prefix P
+// is P.index, a table in LevelDB's format (prefix-compressed sorted keys in
+// checksummed blocks; a 48-byte footer gives the index block), mapping "" to
+// a BundleHeaderProto and each tensor name to a BundleEntryProto; and the
+// data files P.data-SSSSS-of-NNNNN holding the bytes. Read() takes them when
+// P has no manifest, so that Saver.restore, init_from_checkpoint and
+// NewCheckpointReader read what TensorFlow wrote. Every length, offset and
+// checksum is checked: the files are untrusted input.
+
+constexpr uint64_t kTableMagic = 0xdb4775248b80fb57ull;
+constexpr size_t kFooterBytes = 48;
+
+uint32_t UnmaskCrc(uint32_t masked) {
+  const uint32_t rotated = masked - 0xa282ead8u;
+  return (rotated >> 17) | (rotated << 15);
+}
+
+// Bounds-checked reads of varints, fixed-size integers and byte runs.
+class ByteReader {
+ public:
+  explicit ByteReader(std::string_view data) : data_(data) {}
+  bool empty() const { return data_.empty(); }
+  bool Varint(uint64_t* v) {
+    *v = 0;
+    for (int shift = 0; shift < 64 && !data_.empty(); shift += 7) {
+      const uint8_t b = static_cast<uint8_t>(data_[0]);
+      data_.remove_prefix(1);
+      *v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) return true;
+    }
+    return false;
+  }
+  bool Bytes(uint64_t n, std::string_view* out) {
+    if (n > data_.size()) return false;
+    *out = data_.substr(0, n);
+    data_.remove_prefix(n);
+    return true;
+  }
+  bool Fixed32(uint32_t* v) {
+    std::string_view b;
+    if (!Bytes(4, &b)) return false;
+    std::memcpy(v, b.data(), 4);
+    return true;
+  }
+
+ private:
+  std::string_view data_;
+};
+
+// One protobuf wire-format field: a varint value, or the bytes of a
+// length-delimited or fixed-size one.
+struct ProtoField {
+  uint64_t number = 0;
+  uint64_t varint = 0;
+  std::string_view bytes;
+};
+
+// False at the end of `r` or on a malformed field.
+bool NextField(ByteReader* r, ProtoField* f, bool* ok) {
+  *ok = true;
+  if (r->empty()) return false;
+  uint64_t tag;
+  *ok = r->Varint(&tag);
+  f->number = tag >> 3;
+  switch (tag & 7) {
+    case 0:
+      *ok = *ok && r->Varint(&f->varint);
+      break;
+    case 1:
+      *ok = *ok && r->Bytes(8, &f->bytes);
+      break;
+    case 2: {
+      uint64_t n = 0;
+      *ok = *ok && r->Varint(&n) && r->Bytes(n, &f->bytes);
+      break;
+    }
+    case 5:
+      *ok = *ok && r->Bytes(4, &f->bytes);
+      break;
+    default:
+      *ok = false;
+  }
+  return *ok;
+}
+
+// A BundleEntryProto: where a tensor's bytes are, or (a partitioned
+// variable) the slices it was saved in.
+struct BundleEntry {
+  DataType dtype = DT_INVALID;
+  std::vector<int64_t> dims;
+  uint64_t shard = 0, offset = 0, size = 0;
+  uint32_t masked_crc = 0;
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> slices;  // start,len
+};
+
+bool ParseShapeProto(std::string_view bytes, std::vector<int64_t>* dims) {
+  ByteReader r(bytes);
+  ProtoField f;
+  bool ok;
+  while (NextField(&r, &f, &ok)) {
+    if (f.number == 3 && f.varint != 0) return false;  // unknown rank
+    if (f.number != 2) continue;
+    ByteReader dim(f.bytes);
+    ProtoField d;
+    int64_t size = 0;
+    while (NextField(&dim, &d, &ok)) {
+      if (d.number == 1) size = static_cast<int64_t>(d.varint);
+    }
+    if (!ok || size < 0) return false;
+    dims->push_back(size);
+  }
+  return ok;
+}
+
+bool ParseSliceProto(std::string_view bytes,
+                     std::vector<std::pair<int64_t, int64_t>>* extents) {
+  ByteReader r(bytes);
+  ProtoField f;
+  bool ok;
+  while (NextField(&r, &f, &ok)) {
+    if (f.number != 1) continue;
+    ByteReader extent(f.bytes);
+    ProtoField e;
+    int64_t start = 0, length = -1;  // no length: the whole dimension
+    while (NextField(&extent, &e, &ok)) {
+      if (e.number == 1) start = static_cast<int64_t>(e.varint);
+      if (e.number == 2) length = static_cast<int64_t>(e.varint);
+    }
+    if (!ok) return false;
+    extents->emplace_back(start, length);
+  }
+  return ok;
+}
+
+bool ParseBundleEntry(std::string_view bytes, BundleEntry* e) {
+  ByteReader r(bytes);
+  ProtoField f;
+  bool ok;
+  while (NextField(&r, &f, &ok)) {
+    switch (f.number) {
+      case 1:
+        if (f.varint > INT32_MAX ||
+            !IsValidDataType(static_cast<int>(f.varint)))
+          return false;
+        e->dtype = static_cast<DataType>(f.varint);
+        break;
+      case 2:
+        if (!ParseShapeProto(f.bytes, &e->dims)) return false;
+        break;
+      case 3:
+        e->shard = f.varint;
+        break;
+      case 4:
+        e->offset = f.varint;
+        break;
+      case 5:
+        e->size = f.varint;
+        break;
+      case 6:
+        if (f.bytes.size() != 4) return false;
+        std::memcpy(&e->masked_crc, f.bytes.data(), 4);
+        break;
+      case 7:
+        e->slices.emplace_back();
+        if (!ParseSliceProto(f.bytes, &e->slices.back())) return false;
+        break;
+      default:
+        break;
+    }
+  }
+  return ok && e->dtype != DT_INVALID;
+}
+
+// TensorFlow's index keys of a saved slice ("OrderedCode"): 0, the name,
+// the rank, then each extent's start and length (-1 for a whole dimension).
+void AppendOrderedNumber(uint64_t v, std::string* out) {
+  std::string bytes;
+  for (; v != 0; v >>= 8) bytes.insert(bytes.begin(), static_cast<char>(v));
+  out->push_back(static_cast<char>(bytes.size()));
+  *out += bytes;
+}
+
+void AppendOrderedSignedNumber(int64_t v, std::string* out) {
+  const uint64_t magnitude = v < 0 ? ~static_cast<uint64_t>(v) : v;
+  if (magnitude < 64) {
+    out->push_back(static_cast<char>(0x80 ^ static_cast<uint8_t>(v)));
+    return;
+  }
+  // n bytes hold 7n - 1 bits of magnitude; the first bits of the big-endian,
+  // sign-extended value are flipped into n ones (a length header).
+  int n = 2;
+  while (n < 10 && magnitude >= (uint64_t{1} << (7 * n - 1))) ++n;
+  uint8_t buf[10];
+  for (int i = 0; i < 10; ++i) {
+    const int shift = 8 * (9 - i);
+    buf[i] = shift >= 64
+                 ? (v < 0 ? 0xff : 0x00)
+                 : static_cast<uint8_t>(static_cast<uint64_t>(v) >> shift);
+  }
+  uint8_t* begin = buf + 10 - n;
+  const int ones = n;  // header bits, across one or two bytes
+  begin[0] ^= static_cast<uint8_t>(0xff00 >> std::min(ones, 8));
+  if (ones > 8) begin[1] ^= static_cast<uint8_t>(0xff00 >> (ones - 8));
+  out->append(reinterpret_cast<const char*>(begin), n);
+}
+
+std::string SliceKey(const std::string& name,
+                     const std::vector<std::pair<int64_t, int64_t>>& slice) {
+  std::string key;
+  AppendOrderedNumber(0, &key);
+  for (char c : name) {
+    key.push_back(c);
+    if (c == '\0') key.push_back('\xff');
+    if (c == '\xff') key.push_back('\0');
+  }
+  key += std::string("\0\1", 2);
+  AppendOrderedNumber(slice.size(), &key);
+  for (const auto& [start, length] : slice) {
+    AppendOrderedSignedNumber(start, &key);
+    AppendOrderedSignedNumber(length, &key);
+  }
+  return key;
+}
+
+class TfBundle {
+ public:
+  explicit TfBundle(const std::string& prefix) : prefix_(prefix) {}
+  ~TfBundle() {
+    for (auto& [shard, fd] : shards_) close(fd);
+  }
+  Status ReadIndex();
+  Status Read(const TensorRequest& request, Tensor* out);
+
+ private:
+  Status Corrupt(const std::string& what) const {
+    return errors::DataLoss("TensorFlow checkpoint index ", prefix_,
+                            ".index is corrupt: ", what);
+  }
+  Status Block(uint64_t offset, uint64_t size, std::string_view* block) const;
+  Status ForEachEntry(std::string_view block,
+                      const std::function<Status(const std::string&,
+                                                 std::string_view)>& fn) const;
+  Status ReadBytes(const std::string& name, const BundleEntry& e,
+                   std::string* bytes);
+  Status Decode(const std::string& name, const BundleEntry& e,
+                const TensorShape& shape, Tensor* out);
+
+  std::string prefix_, index_;
+  uint64_t num_shards_ = 1;
+  std::map<std::string, BundleEntry> entries_;
+  std::map<uint64_t, int> shards_;  // open data files
+};
+
+Status TfBundle::Block(uint64_t offset, uint64_t size,
+                       std::string_view* block) const {
+  // The block, then its compression type (0: none) and a masked CRC32C of
+  // both.
+  if (offset > index_.size() || size > index_.size() - offset ||
+      index_.size() - offset - size < 5) {
+    return Corrupt("a block handle points past the end of the file");
+  }
+  const char* p = index_.data() + offset;
+  if (p[size] != 0) {
+    return errors::Unimplemented("TensorFlow checkpoint index ", prefix_,
+                                 ".index has compressed blocks; only "
+                                 "uncompressed ones (TensorFlow's) are read");
+  }
+  uint32_t stored;
+  std::memcpy(&stored, p + size + 1, 4);
+  if (Crc32c(p, size + 1) != UnmaskCrc(stored)) {
+    return Corrupt("block checksum mismatch");
+  }
+  *block = std::string_view(p, size);
+  return Status::OK();
+}
+
+Status TfBundle::ForEachEntry(
+    std::string_view block,
+    const std::function<Status(const std::string&, std::string_view)>& fn)
+    const {
+  // Entries, then the restart offsets (uint32 each) and their count.
+  if (block.size() < 4) return Corrupt("a block is too short");
+  uint32_t restarts;
+  std::memcpy(&restarts, block.data() + block.size() - 4, 4);
+  if (restarts > (block.size() - 4) / 4) {
+    return Corrupt("a block's restart count exceeds it");
+  }
+  ByteReader r(block.substr(0, block.size() - 4 - 4 * uint64_t{restarts}));
+  std::string key;
+  while (!r.empty()) {
+    uint64_t shared, unshared, value_len;
+    std::string_view delta, value;
+    if (!r.Varint(&shared) || !r.Varint(&unshared) || !r.Varint(&value_len) ||
+        shared > key.size() || !r.Bytes(unshared, &delta) ||
+        !r.Bytes(value_len, &value)) {
+      return Corrupt("a malformed block entry");
+    }
+    key.resize(shared);
+    key.append(delta);
+    TW_RETURN_IF_ERROR(fn(key, value));
+  }
+  return Status::OK();
+}
+
+Status TfBundle::ReadIndex() {
+  TW_RETURN_IF_ERROR(ReadWholeFile(prefix_ + ".index", &index_));
+  uint64_t magic = 0;
+  if (index_.size() >= kFooterBytes) {
+    std::memcpy(&magic, index_.data() + index_.size() - 8, 8);
+  }
+  if (magic != kTableMagic) {
+    return Corrupt("not a table (no footer magic number)");
+  }
+  ByteReader footer(
+      std::string_view(index_).substr(index_.size() - kFooterBytes));
+  uint64_t meta_offset, meta_size, index_offset, index_size;
+  if (!footer.Varint(&meta_offset) || !footer.Varint(&meta_size) ||
+      !footer.Varint(&index_offset) || !footer.Varint(&index_size)) {
+    return Corrupt("a malformed footer");
+  }
+  std::string_view index_block;
+  TW_RETURN_IF_ERROR(Block(index_offset, index_size, &index_block));
+  bool has_header = false;
+  return ForEachEntry(
+      index_block, [&](const std::string&, std::string_view handle) {
+        ByteReader h(handle);
+        uint64_t offset, size;
+        if (!h.Varint(&offset) || !h.Varint(&size)) {
+          return Corrupt("a malformed block handle");
+        }
+        std::string_view block;
+        TW_RETURN_IF_ERROR(Block(offset, size, &block));
+        return ForEachEntry(
+            block, [&](const std::string& key, std::string_view value) {
+              if (key.empty()) {  // the BundleHeaderProto
+                ByteReader r(value);
+                ProtoField f;
+                bool ok;
+                while (NextField(&r, &f, &ok)) {
+                  if (f.number == 1) num_shards_ = f.varint;
+                  if (f.number == 2 && f.varint != 0) {
+                    return errors::Unimplemented("TensorFlow checkpoint ",
+                                                 prefix_, " is big-endian");
+                  }
+                }
+                if (!ok || num_shards_ == 0 || num_shards_ > 99999) {
+                  return Corrupt("a malformed header");
+                }
+                has_header = true;
+                return Status::OK();
+              }
+              BundleEntry e;
+              if (!ParseBundleEntry(value, &e) || !has_header ||
+                  e.shard >= num_shards_) {
+                return Corrupt("a malformed entry for '" + key + "'");
+              }
+              entries_.emplace(key, std::move(e));
+              return Status::OK();
+            });
+      });
+}
+
+Status TfBundle::ReadBytes(const std::string& name, const BundleEntry& e,
+                           std::string* bytes) {
+  char suffix[32];
+  std::snprintf(suffix, sizeof(suffix), ".data-%05d-of-%05d",
+                static_cast<int>(e.shard), static_cast<int>(num_shards_));
+  const std::string path = prefix_ + suffix;
+  auto it = shards_.find(e.shard);
+  if (it == shards_.end()) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      return errors::DataLoss("TensorFlow checkpoint data file ", path,
+                              " cannot be opened: ", std::strerror(errno));
+    }
+    it = shards_.emplace(e.shard, fd).first;
+  }
+  struct stat st;
+  if (fstat(it->second, &st) != 0 || !S_ISREG(st.st_mode) ||
+      e.offset > static_cast<uint64_t>(st.st_size) ||
+      e.size > static_cast<uint64_t>(st.st_size) - e.offset) {
+    return errors::DataLoss("tensor '", name, "' lies past the end of ", path,
+                            ": the file is truncated");
+  }
+  bytes->resize(e.size);
+  for (uint64_t done = 0; done < e.size;) {
+    const ssize_t n = pread(it->second, bytes->data() + done, e.size - done,
+                            static_cast<off_t>(e.offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return IoError("cannot read", path);
+    done += static_cast<uint64_t>(n);
+  }
+  return Status::OK();
+}
+
+// Strings are their lengths (varints), a masked CRC32C of the lengths (as
+// uint32s), then the bytes; the entry's checksum covers the lengths as
+// uint32s, that CRC and the bytes. Other dtypes: the entry's checksum is of
+// the bytes as stored.
+Status TfBundle::Decode(const std::string& name, const BundleEntry& e,
+                        const TensorShape& shape, Tensor* out) {
+  std::string bytes;
+  TW_RETURN_IF_ERROR(ReadBytes(name, e, &bytes));
+  Tensor t(e.dtype, shape);
+  auto bad = [&](const char* what) {
+    return errors::DataLoss("tensor '", name, "' in TensorFlow checkpoint ",
+                            prefix_, " is corrupt: ", what);
+  };
+  uint32_t crc = 0;
+  if (e.dtype != DT_STRING) {
+    crc = Crc32c(bytes.data(), bytes.size());
+    if (bytes.size() != t.num_bytes()) {
+      return bad("its byte count does not match its shape and dtype");
+    }
+    if (!bytes.empty()) std::memcpy(t.raw_data(), bytes.data(), bytes.size());
+  } else {
+    ByteReader r(bytes);
+    const int64_t n = shape.num_elements();
+    std::vector<uint64_t> lengths(n);
+    uint32_t stored;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!r.Varint(&lengths[i]) || lengths[i] > UINT32_MAX) {
+        return bad("malformed string lengths");
+      }
+      const uint32_t length32 = static_cast<uint32_t>(lengths[i]);
+      crc = Crc32cExtend(crc, &length32, 4);
+    }
+    if (!r.Fixed32(&stored) || UnmaskCrc(stored) != crc) {
+      return bad("string lengths checksum mismatch");
+    }
+    crc = Crc32cExtend(crc, &stored, 4);
+    std::string* strings = t.data<std::string>();
+    for (int64_t i = 0; i < n; ++i) {
+      std::string_view s;
+      if (!r.Bytes(lengths[i], &s)) return bad("strings past its end");
+      crc = Crc32cExtend(crc, s.data(), s.size());
+      strings[i].assign(s);
+    }
+  }
+  if (crc != UnmaskCrc(e.masked_crc)) {
+    return errors::DataLoss("checksum mismatch for tensor '", name,
+                            "' in TensorFlow checkpoint ", prefix_,
+                            ": the data is corrupted");
+  }
+  *out = std::move(t);
+  return Status::OK();
+}
+
+Status TfBundle::Read(const TensorRequest& request, Tensor* out) {
+  auto it = entries_.find(request.name);
+  if (it == entries_.end()) {
+    return errors::NotFound("tensor '", request.name,
+                            "' not found in TensorFlow checkpoint ", prefix_);
+  }
+  const BundleEntry& e = it->second;
+  TensorShape shape;
+  if (!TensorShape::Build(e.dims, &shape).ok()) {
+    return Corrupt("tensor '" + request.name + "' has a bad shape");
+  }
+  if (e.dtype != request.dtype) {
+    return errors::InvalidArgument(
+        "tensor '", request.name, "' in TensorFlow checkpoint ", prefix_,
+        " is ", DataTypeName(e.dtype), ", but ", DataTypeName(request.dtype),
+        " was asked for");
+  }
+  if (!request.shape.IsCompatibleWith(shape)) {
+    return errors::InvalidArgument(
+        "tensor '", request.name, "' in TensorFlow checkpoint ", prefix_,
+        " has shape ", shape.ToString(),
+        ", incompatible with the expected shape ", request.shape.ToString());
+  }
+  if (e.slices.empty()) return Decode(request.name, e, shape, out);
+  // A partitioned variable: each slice is an entry of its own, copied into
+  // place row-major.
+  Tensor full(e.dtype, shape);
+  const int rank = static_cast<int>(shape.dims().size());
+  if (rank == 0) return Corrupt("a scalar '" + request.name + "' in slices");
+  for (const auto& slice : e.slices) {
+    std::vector<int64_t> start(rank), count(rank);
+    if (static_cast<int>(slice.size()) != rank) return Corrupt("bad slice");
+    for (int d = 0; d < rank; ++d) {
+      start[d] = slice[d].first;
+      count[d] = slice[d].second < 0 ? shape.dims()[d] : slice[d].second;
+      if (start[d] < 0 || count[d] < 0 || start[d] > shape.dims()[d] ||
+          count[d] > shape.dims()[d] - start[d]) {
+        return Corrupt("a slice of '" + request.name + "' is out of bounds");
+      }
+    }
+    auto part = entries_.find(SliceKey(request.name, slice));
+    TensorShape part_shape;
+    if (part == entries_.end() || part->second.dtype != e.dtype ||
+        !TensorShape::Build(count, &part_shape).ok()) {
+      return Corrupt("a slice of '" + request.name + "' is missing");
+    }
+    Tensor piece;
+    TW_RETURN_IF_ERROR(Decode(request.name, part->second, part_shape, &piece));
+    // Rows of the last dimension, each copied to its place in `full`.
+    const int64_t row = count[rank - 1];
+    const int64_t rows = row == 0 ? 0 : piece.num_elements() / row;
+    std::vector<int64_t> index(rank, 0);  // the row's place in the slice
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t flat = 0;  // its first element's place in `full`
+      for (int d = 0; d < rank; ++d) {
+        flat = flat * shape.dims()[d] + start[d] + index[d];
+      }
+      if (e.dtype == DT_STRING) {
+        std::copy_n(piece.data<std::string>() + r * row, row,
+                    full.data<std::string>() + flat);
+      } else {
+        const size_t item = DataTypeSize(e.dtype);
+        std::memcpy(static_cast<char*>(full.raw_data()) + flat * item,
+                    static_cast<const char*>(piece.raw_data()) + r * row * item,
+                    row * item);
+      }
+      for (int d = rank - 2; d >= 0 && ++index[d] == count[d]; --d) {
+        index[d] = 0;
+      }
+    }
+  }
+  *out = std::move(full);
+  return Status::OK();
+}
+
+Status ReadTfCheckpoint(const std::string& prefix,
+                        const std::vector<TensorRequest>& requests,
+                        std::vector<Tensor>* out) {
+  TfBundle bundle(prefix);
+  TW_RETURN_IF_ERROR(bundle.ReadIndex());
+  std::vector<Tensor> result(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    TW_RETURN_IF_ERROR(bundle.Read(requests[i], &result[i]));
+  }
+  *out = std::move(result);
+  return Status::OK();
+}
+
 }  // namespace
 
 bool SafetensorsDtype(DataType dtype, std::string* name) {
@@ -364,6 +905,11 @@ Status Read(const std::string& prefix,
   const std::string manifest_path = prefix + kManifestSuffix;
   std::string manifest_text;
   Status s = ReadWholeFile(manifest_path, &manifest_text);
+  struct stat index_stat;
+  if (s.code() == Code::kNotFound &&
+      stat((prefix + ".index").c_str(), &index_stat) == 0) {
+    return ReadTfCheckpoint(prefix, requests, out);
+  }
   if (s.code() == Code::kNotFound) {
     return errors::NotFound("no checkpoint at prefix '", prefix, "' (",
                             manifest_path, " does not exist)");

@@ -188,6 +188,16 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
       [b'a#b#']
     """
     graph = ops.get_default_graph()
+    if isinstance(pattern, (str, bytes)) and isinstance(rewrite, (str, bytes)):
+        # As TF: Python strings become attributes of a StaticRegexReplace, compiled once.
+        with graph.name_scope(name or "StaticRegexReplace") as scope:
+            return gen_ops.static_regex_replace(
+                _strings(input, "input"),
+                pattern=_text(pattern),
+                rewrite=_text(rewrite),
+                replace_global=replace_global,
+                name=scope,
+            )
     with graph.name_scope(name or "RegexReplace") as scope:
         return gen_ops.regex_replace(
             _strings(input, "input"),
@@ -208,8 +218,15 @@ def regex_full_match(input, pattern, name=None):  # noqa: A002
       [ True False]
     """
     graph = ops.get_default_graph()
+    if isinstance(pattern, (str, bytes)):
+        with graph.name_scope(name or "StaticRegexFullMatch") as scope:
+            return gen_ops.static_regex_full_match(_strings(input, "input"), pattern=_text(pattern), name=scope)
     with graph.name_scope(name or "RegexFullMatch") as scope:
         return gen_ops.regex_full_match(_strings(input, "input"), _strings(pattern, "pattern"), name=scope)
+
+
+def _text(value):
+    return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
 def string_length(input, name=None, unit="BYTE"):  # noqa: A002

@@ -13,6 +13,7 @@ from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.framework import tensor_shape
 from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import constant_op
 from tensorweave._src.ops import init_ops
 from tensorweave._src.ops import state_ops
 
@@ -614,9 +615,18 @@ def get_variable(
             # As TensorFlow: a value initializer gives the shape (a [2] value for shape [3] is no [3] variable).
             raise ValueError(f"If initializer is a constant, do not specify shape ({full_name}).")
         init = initializer
-        # As TensorFlow: a Tensor or numpy value initializer gives the dtype unless one is asked for.
-        given_value_dtype = isinstance(initializer, np.ndarray) and not dtype_given
-        dtype = None if isinstance(initializer, ops.Tensor) or given_value_dtype else dtype
+        # As TensorFlow: a value initializer gives the dtype (Python ints int32, floats float32, numpy values
+        # their own); a dtype asked for must be that one.
+        if isinstance(initializer, ops.Tensor):
+            value_dtype = initializer.dtype.base_dtype
+        else:
+            value_dtype = constant_op._infer_dtype(initializer)
+        if dtype_given and value_dtype != dtype.base_dtype:
+            raise ValueError(
+                f"Initializer type '<dtype: '{value_dtype.name}'>' and explicit dtype '<dtype: '{dtype.name}'>' "
+                "don't match."
+            )
+        dtype = None
     # The variable's name is the variable scope's, whatever name scope the
     # caller is in.
     saved = graph._name_stack

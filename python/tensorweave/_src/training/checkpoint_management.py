@@ -36,10 +36,12 @@ def get_checkpoint_mtimes(checkpoint_prefixes):
     """The modification times (seconds) of the checkpoints `checkpoint_prefixes` that exist (their manifests)."""
     mtimes = []
     for prefix in checkpoint_prefixes:
-        try:
-            mtimes.append(os.stat(prefix + saver_lib.MANIFEST_SUFFIX).st_mtime_ns / 1e9)
-        except OSError:
-            continue
+        for suffix in (saver_lib.MANIFEST_SUFFIX, ".index"):  # ours; TensorFlow's
+            try:
+                mtimes.append(os.stat(prefix + suffix).st_mtime_ns / 1e9)
+                break
+            except OSError:
+                continue
     return mtimes
 
 

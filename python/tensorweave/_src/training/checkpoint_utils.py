@@ -1,7 +1,7 @@
 """Reading checkpoints from Python (TensorFlow v1's `checkpoint_utils` and `NewCheckpointReader`) and
 initializing variables from them (`init_from_checkpoint`, `warm_start`).
 
-The listing comes from the checkpoint's manifest; tensor values are read by the core's checkpoint reader (a
+The listing comes from the checkpoint's manifest (or, for a checkpoint TensorFlow wrote, its index); tensor values are read by the core's checkpoint reader (a
 RestoreV2 op in a private graph), so sizes and checksums are verified before any value is returned.
 """
 
@@ -17,6 +17,7 @@ from tensorweave._src.framework import ops
 from tensorweave._src.ops import io_ops
 from tensorweave._src.ops import variables
 from tensorweave._src.training import saver as saver_lib
+from tensorweave._src.training import tf_checkpoint
 
 _SAFETENSORS_DTYPES = {
     "F16": dtypes.float16,
@@ -52,7 +53,13 @@ class CheckpointReader:
 
     def __init__(self, filepattern):
         prefix = os.fspath(filepattern)
+        self._prefix = prefix
         manifest_path = prefix + saver_lib.MANIFEST_SUFFIX
+        if not os.path.isfile(manifest_path) and tf_checkpoint.is_tf_checkpoint(prefix):
+            listing = tf_checkpoint.list_tensors(prefix)
+            self._shapes = {name: shape for name, (_, shape) in listing.items()}
+            self._dtypes = {name: dtype for name, (dtype, _) in listing.items()}
+            return
         if not os.path.isfile(manifest_path):
             raise errors.NotFoundError(
                 None,
@@ -69,7 +76,6 @@ class CheckpointReader:
             raise errors.DataLossError(
                 None, None, f"Unable to read the manifest of checkpoint {prefix}: {e!r}"
             ) from None
-        self._prefix = prefix
 
     def has_tensor(self, tensor_str):
         """Whether the checkpoint holds a tensor named `tensor_str`."""

@@ -33,6 +33,7 @@ from tensorweave._src.ops import io_ops
 from tensorweave._src.ops import state_ops
 from tensorweave._src.ops import variables
 from tensorweave._src.training import training_util
+from tensorweave._src.training import tf_checkpoint
 
 DATA_SUFFIX = ".safetensors"
 MANIFEST_SUFFIX = ".manifest.json"
@@ -219,8 +220,13 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
 
 def checkpoint_exists(checkpoint_prefix):
     """Whether a complete checkpoint with this prefix exists (its manifest,
-    written last, is there; for a sharded one, its commit file)."""
-    return os.path.exists(checkpoint_prefix + MANIFEST_SUFFIX) or os.path.exists(checkpoint_prefix + SHARDS_SUFFIX)
+    written last, is there; for a sharded one, its commit file; for one that
+    TensorFlow wrote, its index)."""
+    return (
+        os.path.exists(checkpoint_prefix + MANIFEST_SUFFIX)
+        or os.path.exists(checkpoint_prefix + SHARDS_SUFFIX)
+        or tf_checkpoint.is_tf_checkpoint(checkpoint_prefix)
+    )
 
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):
