@@ -21,6 +21,10 @@ Measured 2026-11-26 on the shared 2-core dev machine (Xeon with AVX-512, load av
   0.98 (0.89); half-pixel 224->112 1.05 (1.27) -> 0.99 (1.00); top_k k=5 0.34 (0.38) -> 0.24 (0.23); k=100 0.62
   (0.69) -> 0.64 (0.55); gather_nd 0.85 (2.15) -> 0.90 (0.79) (`--rounds 9 --only gather_nd`);
   unsorted_segment_sum 0.08 and cumsum 0.05-0.34 unchanged (already below TF).
+Measured 2026-11-28 on the 2-core AMD EPYC (AVX2 only, load average 0.5-3), `--rounds 5`, tw/TF wall (process
+CPU time): resize 224->299 0.33 (0.34), align 0.30 (0.38), half-pixel 0.30 (0.43), half-pixel 224->112 0.85 (1.23:
+TF runs this one on one thread, we on two), top_k k=5 0.21 (0.15), k=100 0.52 (0.49), unsorted_segment_sum 0.11
+(0.08), cumsum 0.08-0.37 (0.06-0.48), gather_nd 0.53 (0.55), gather rows 0.48 (0.51).
 The resize cases were ~40% page faults: the 34 MiB output was freed to mmap each run (core/framework/tensor.cc's
 buffer cache now keeps it). align_corners 224->299 is still at ~1.1x in this run.
 """
