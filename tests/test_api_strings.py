@@ -89,6 +89,10 @@ def test_regex_as_python_re():
     assert run(m).tolist() == [re.fullmatch("[a-z][0-9]+", v) is not None for v in s]
     with pytest.raises(tw.errors.InvalidArgumentError, match="Invalid pattern"):
         run(tw.regex_replace(["a"], "(", "x"))
+    # A pattern computed in the graph: the op reads it at run time.
+    dynamic = tw.regex_replace(s, tw.constant("([a-z])([0-9])"), r"\2\1")
+    assert dynamic.op.type == "RegexReplace"
+    assert run(dynamic).tolist() == run(y).tolist()
 
 
 def test_length_case_strip():

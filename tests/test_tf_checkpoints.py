@@ -208,6 +208,7 @@ def test_tensorflow_saved_model_loads_and_its_saver_saves(tmp_path):
         np.testing.assert_allclose(y, np.load(tmp_path / "y.npy"), rtol=1e-6)
         # TensorFlow's own saver graph (StaticRegexFullMatch, ShardedFilename, SaveV2 to a temporary shard,
         # MergeV2Checkpoints) runs here and writes a tensorweave checkpoint.
+        assert "MergeV2Checkpoints" in {op.type for op in tw.get_default_graph().get_operations()}
         w = next(v for v in tw.global_variables() if v.op.name == "w")
         sess.run(w.assign(w * 2))
         prefix = tw.train.Saver(saver_def=meta.saver_def).save(sess, str(tmp_path / "again" / "model"))
@@ -226,6 +227,7 @@ def test_sharded_filename_ops_and_static_regex_ops_as_tensorflow():
     with tw.Graph().as_default(), tw.Session() as sess:
         name = gen_ops.sharded_filename("/ck/model", 2, 12)
         spec = gen_ops.sharded_filespec("/ck/model", 12)
+        assert (name.op.type, spec.op.type) == ("ShardedFilename", "ShardedFilespec")
         assert sess.run([name, spec]) == [b"/ck/model-00002-of-00012", b"/ck/model-?????-of-00012"]
         with pytest.raises(tw.errors.InvalidArgumentError, match=r"shard 12 is not in \[0, 12\)"):
             sess.run(gen_ops.sharded_filename("/ck/model", 12, 12))

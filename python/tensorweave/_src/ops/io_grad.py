@@ -2,5 +2,5 @@
 
 from tensorweave._src.ops import gradients_impl
 
-gradients_impl.NotDifferentiable("SaveV2")
-gradients_impl.NotDifferentiable("RestoreV2")
+for _op in ("SaveV2", "RestoreV2", "ShardedFilename", "ShardedFilespec", "MergeV2Checkpoints"):
+    gradients_impl.NotDifferentiable(_op)

@@ -319,6 +319,8 @@ for _op in (
     "AsString",
     "RegexReplace",
     "RegexFullMatch",
+    "StaticRegexReplace",
+    "StaticRegexFullMatch",
     "StringLength",
     "StringLower",
     "StringUpper",
