@@ -466,3 +466,29 @@ def test_mel_weight_matrix_folds():
         opset=17,
     )
     _agree(model, [{"spec": np.random.default_rng(6).random((2, 33)).astype(np.float32)}], rtol=1e-4, atol=1e-5)
+
+
+def test_if_inside_a_loop_on_the_iteration_number_folds_after_unrolling():
+    # Each unrolled copy's condition (i < 2) folds in the next pass: only the
+    # taken branch of each copy is converted (no SELECT).
+    then_g = _graph("then", [helper.make_node("Add", ["acc", "x"], ["t"])], [], [("t", F, [3])])
+    else_g = _graph("else", [helper.make_node("Mul", ["acc", "x"], ["e"])], [], [("e", F, [3])])
+    body = _graph(
+        "body",
+        [
+            helper.make_node("Less", ["i", "two"], ["early"]),
+            helper.make_node("If", ["early"], ["acc_out"], then_branch=then_g, else_branch=else_g),
+            helper.make_node("Identity", ["cond"], ["cond_out"]),
+        ],
+        [("i", TensorProto.INT64, []), ("cond", TensorProto.BOOL, []), ("acc", F, [3])],
+        [("cond_out", TensorProto.BOOL, []), ("acc_out", F, [3])],
+        [("two", np.array(2, np.int64))],
+    )
+    model = make_model(
+        [helper.make_node("Loop", ["trip", "", "acc0"], ["acc"], body=body)],
+        [("x", np.float32, [3])],
+        [("acc", np.float32, [3])],
+        [("trip", np.array(4, np.int64)), ("acc0", np.ones(3, np.float32))],
+    )
+    data = _agree(model, [{"x": np.array([0.5, -1, 2], np.float32)}])
+    assert dict(lite_op_counts(data)) == {"ADD": 2, "MUL": 2}
