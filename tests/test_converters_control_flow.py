@@ -492,3 +492,19 @@ def test_if_inside_a_loop_on_the_iteration_number_folds_after_unrolling():
     )
     data = _agree(model, [{"x": np.array([0.5, -1, 2], np.float32)}])
     assert dict(lite_op_counts(data)) == {"ADD": 2, "MUL": 2}
+
+
+def test_if_selecting_between_branches_of_a_symbolic_batch():
+    # Both branches give [N, 3]: Where picks at every batch size.
+    then_g = _graph("then", [helper.make_node("Neg", ["x"], ["a"])], [], [("a", F, ["N", 3])])
+    else_g = _graph("else", [helper.make_node("Abs", ["x"], ["b"])], [], [("b", F, ["N", 3])])
+    model = make_model(
+        [helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
+        [("c", np.bool_, []), ("x", np.float32, ["N", 3])],
+        [("y", np.float32, ["N", 3])],
+    )
+    rng = np.random.default_rng(7)
+    feeds = [
+        {"c": np.array(c), "x": rng.standard_normal((n, 3)).astype(np.float32)} for n in (1, 4) for c in (True, False)
+    ]
+    _agree(model, feeds)
