@@ -405,7 +405,7 @@ def test_compress_on_a_run_time_condition(axis):
     )
     rng = np.random.default_rng(5)
     x = rng.standard_normal((3, 4)).astype(np.float32)
-    feeds = [{"x": x, "c": rng.random(n) < p} for p in (0.5, 1.0, 0.2)]
+    feeds = [{"x": x, "c": rng.random(n) < p} for p in (0.5, 1.0, 0.2, 0.0)]  # 0.0: an empty output
     if axis == 0:
         model.graph.input[1].type.tensor_type.shape.dim[0].dim_value = 3
         feeds = [{"x": x, "c": np.array(c)} for c in ([True, False, True], [False, True, False])]
