@@ -100,7 +100,7 @@ def _rename_node(node, names):
 
 
 class _Lowering:
-    """One pass's output: the nodes, fresh names, initializers added."""
+    """One pass's output: the nodes it makes, with names fresh in the model."""
 
     def __init__(self, model, ctx, used, budget):
         self.model = model
@@ -110,7 +110,8 @@ class _Lowering:
         self.used = used  # every name in the model
         self.budget = budget  # [nodes made so far]
         self.selects = []  # (If node, output, then name, else name)
-        self.consts = {}  # (dtype, value bytes) -> name of a Constant made here
+        self.consts = {}  # (dtype, shape, bytes) -> name of a Constant made here
+        self.inits = {}  # (id of a body, initializer name) -> its Constant, made once for all iterations
 
     def fresh(self, base):
         name, k = base, 1
@@ -158,8 +159,12 @@ class _Lowering:
         for vi in graph.input:
             names[vi.name] = bindings[vi.name]
         for init in graph.initializer:
-            value = numpy_helper.to_array(init)
-            self.emit("Constant", [], [names[init.name]], value=numpy_helper.from_array(value, names[init.name]))
+            key = (id(graph), init.name)
+            if key not in self.inits:
+                value = numpy_helper.to_array(init)
+                self.emit("Constant", [], [names[init.name]], value=numpy_helper.from_array(value, names[init.name]))
+                self.inits[key] = names[init.name]
+            names[init.name] = self.inits[key]
         self.charge(node, len(graph.node))
         for body_node in graph.node:
             copy = onnx.NodeProto()
