@@ -209,6 +209,17 @@ INCLUDE = [
     "test_convtranspose",
     "test_lppool",
     "test_maxpool",
+    # Control flow lowered before conversion (onnx_import/control_flow.py),
+    # Compress, the window functions and MelWeightMatrix (folded).
+    "test_if",
+    "test_loop11",
+    "test_scan",
+    "test_scan9",
+    "test_compress",
+    "test_blackmanwindow",
+    "test_hammingwindow",
+    "test_hannwindow",
+    "test_melweightmatrix",
 ]
 
 
@@ -432,7 +443,10 @@ EXCLUDE.update(
         "test_range_int32_type_negative_delta": _converter_refuses(_VALUE_SHAPED, r"'output' \(Range\)$"),
         **{
             f"test_range_{t}_expanded": _converter_refuses(
-                "Loop: no lite op (onnx's Range function builds the range with a Loop)", r"\(Loop\)"
+                "onnx's Range function builds the range with a Loop whose trip count is computed from the graph's "
+                "inputs: a Loop is unrolled, its number of iterations must be known when converting",
+                r"\(Loop\): its trip count '\w+' is not a constant: the number of iterations depends on values known "
+                r"only at run time",
             )
             for t in (
                 "bfloat16_type_positive_delta",
@@ -528,33 +542,6 @@ EXCLUDE.update(
             "the lowering computes in float32 (float16 is storage only in the lite runtime)",
             r"\(LinearAttention\): 'query' is float16; the lowering computes in float32",
         ),
-        **{
-            f"test_linear_attention_{v}_expanded": _converter_refuses(
-                "Scan: no lite op (onnx's LinearAttention function runs its recurrence with Scan)", r"\(Scan\)$"
-            )
-            for v in (
-                "decode_step",
-                "delta",
-                "explicit_scale",
-                "fp16",
-                "gated",
-                "gated_delta",
-                "gated_delta_beta_scalar",
-                "gated_delta_gqa",
-                "gated_delta_mqa",
-                "gated_per_head_decay",
-                "linear",
-                "linear_t1_no_past",
-                "no_past_explicit_zeros",
-                "prefill_with_past",
-            )
-        },
-        **{
-            f"test_affine_grid_{v}_expanded": _converter_refuses(
-                "If: no lite op (onnx's AffineGrid function branches on theta's rank with If)", r"\(If\)"
-            )
-            for v in ("2d", "2d_align_corners", "3d", "3d_align_corners")
-        },
     }
 )
 
@@ -585,6 +572,9 @@ EXCLUDE["test_convtranspose_3d"] = _converter_refuses(
     "3-D (volumetric) ConvTranspose: TRANSPOSE_CONV is 2-D",
     r"only 1-D and 2-D ConvTranspose is supported \(weights rank 5\)",
 )
+
+# Control flow and Compress (onnx_import/control_flow.py).
+EXCLUDE["test_compress_bfloat16"] = _lacks_input_type("bfloat16")
 
 # Tests whose reference outputs are stored rounded (to 4 decimals): their
 # absolute tolerance, instead of ATOL.
@@ -658,6 +648,19 @@ CONSTANT_PARAMETERS = [
     "test_qlinearconv",
     "test_qlinearmatmul",
 ]
+
+# Tests whose named inputs (None: all of them) are baked into the model as
+# initializers: the window ops' and MelWeightMatrix's sizes and rates are
+# fixed by a model (they fold to constants), and so are test_loop11's trip
+# count and condition (a Loop is unrolled; its iteration count must be known
+# when converting).
+CONSTANT_INPUTS = {
+    "test_blackmanwindow": None,
+    "test_hammingwindow": None,
+    "test_hannwindow": None,
+    "test_melweightmatrix": None,
+    "test_loop11": ("trip_count", "cond"),
+}
 
 RTOL, ATOL = 1e-4, 1e-5  # the lite runtime's float32 kernels vs onnx's float32/64 references
 
@@ -757,6 +760,14 @@ def run_case(directory, name, runner_factory):
         for input_name in names[1:]:
             model.graph.initializer.append(numpy_helper.from_array(feeds.pop(input_name), input_name))
         kept = [i for i in model.graph.input if i.name not in names[1:]]
+        del model.graph.input[:]
+        model.graph.input.extend(kept)
+    baked = [v for p, v in CONSTANT_INPUTS.items() if name == p or name.startswith(p + "_")]
+    if baked:
+        baked = [n for n in names if baked[0] is None or n in baked[0]]
+        for input_name in baked:
+            model.graph.initializer.append(numpy_helper.from_array(feeds.pop(input_name), input_name))
+        kept = [i for i in model.graph.input if i.name not in baked]
         del model.graph.input[:]
         model.graph.input.extend(kept)
     data = onnx_import.convert(model)

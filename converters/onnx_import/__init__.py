@@ -14,6 +14,9 @@ The modules, in the order a model meets them:
   model.py        loading and validation at the boundary (opset in
                   MIN_OPSET..MAX_OPSET, declared input dims, op domains), and
                   `convert`, the driver
+  control_flow.py  If, Loop and Scan inlined into the main graph (a taken
+                  branch, or both picked by Where; loops unrolled, bounded)
+                  and Compress rewritten to Gather, before anything else
   shapes.py       onnx shape inference: static shapes (every symbolic input
                   dim set to 1) and shape signatures (-1 for the batch)
   folding.py      constant folding with onnx's reference evaluator, only when
@@ -47,7 +50,8 @@ The modules, in the order a model meets them:
   conv_pool_ops.py  importers: Conv, ConvTranspose, MaxPool/AveragePool/
                   LpPool, GlobalAveragePool/GlobalLpPool (1-D as 2-D)
   dynamic_ops.py  importers of ops with data-dependent output shapes (the
-                  lite runtime's dynamic tensors): NonZero, NonMaxSuppression
+                  lite runtime's dynamic tensors): NonZero, NonMaxSuppression;
+                  the window functions and MelWeightMatrix (folded only)
 
 Example:
   >>> import numpy as np

@@ -24,6 +24,11 @@ def _run_time_axes(ctx, name):
 
 def _reshape_to(ctx, node, src, out):
     shape = ctx.shape(out)
+    if not shape:
+        # To a scalar: RESHAPE's shape would be an empty constant; SQUEEZE
+        # drops every dim (all 1) instead.
+        ctx.builder.add_op("SQUEEZE", [src], [ctx.output(out)], ("SqueezeOptions", {}))
+        return
     target = list(shape)
     sig = ctx.signature_of(out, shape)
     if sig and sig.count(-1) == 1:  # the one dynamic dim (the batch, wherever it is) is inferred

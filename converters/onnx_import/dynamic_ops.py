@@ -1,5 +1,6 @@
 """Importers of the ops whose output shapes hang on input values: NonZero
-and NonMaxSuppression. Their lite outputs are dynamic tensors (sized by
+and NonMaxSuppression (and the window functions and MelWeightMatrix, which
+convert only as the constants they fold to). Their lite outputs are dynamic tensors (sized by
 the kernel in eval); what reads them is prepared at run time, so a
 detector's tail (Gather of the selected indices, Slice, Cast, ...)
 converts as usual. Each unknown dim gets 1 in the .twl shape and -1 in
@@ -8,6 +9,7 @@ its signature (`shapes.mark_data_dependent`).
 
 from converters.errors import NodeError as _NodeError
 from converters.onnx_import.context import attrs, imports
+from converters.onnx_import.folding import FOLDABLE_LIMIT
 
 
 @imports("NonZero")
@@ -26,3 +28,16 @@ def _non_max_suppression(ctx, node):
         inputs.pop()
     options = ("NonMaxSuppressionOptions", {"center_point_box": bool(center_point_box)})
     ctx.builder.add_op("NON_MAX_SUPPRESSION", inputs, [ctx.output(node.output[0])], options)
+
+
+@imports("HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix")
+def _folded_only(ctx, node):
+    """Reached only when folding did not make the node a constant."""
+    size = ctx.unfolded.get(id(node))
+    if size is not None:
+        raise _NodeError(f"not folded: it would make {size} elements, over the limit of {FOLDABLE_LIMIT}")
+    computed = [i for i in node.input if i and i not in ctx.consts]
+    raise _NodeError(
+        f"its inputs must be constants (it converts as the constant it folds to); {', '.join(map(repr, computed))} "
+        "is computed, so its output shape would depend on values known only at run time"
+    )

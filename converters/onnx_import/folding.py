@@ -11,6 +11,7 @@ checks them before it runs.
 """
 
 import numpy as np
+import onnx
 from onnx import helper, numpy_helper
 
 from converters.errors import ConversionError
@@ -170,6 +171,11 @@ def fold_constants(ctx, nodes=None):
                 remaining.append(node)
             else:
                 ctx.consts[node.output[0]] = value
+            continue
+        if any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS) for a in node.attribute):
+            # Control flow (its body may read outer values; a Loop may run
+            # any number of iterations): lowered by control_flow.py.
+            remaining.append(node)
             continue
         inputs = [i for i in node.input if i]
         static_shape = _is_static_shape(ctx, node)

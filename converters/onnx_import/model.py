@@ -11,7 +11,7 @@ from onnx import helper
 
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
-from converters.onnx_import import folding, fusion, shapes
+from converters.onnx_import import control_flow, folding, fusion, shapes
 from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, Context, is_lite_type
 from converters.twl_writer import checked_shape
 
@@ -118,6 +118,8 @@ def convert(model, checksum=True):
     _check_opset(model)
     _check_input_dims(model)
     _check_domains(model)
+    model = control_flow.lower(model)
+    _check_domains(model)  # what the subgraphs held
     ctx = Context(model)
     data_prop = folding.range_values_are_bounded(model)
     ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
