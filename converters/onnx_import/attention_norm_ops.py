@@ -870,6 +870,8 @@ def _einsum(ctx, node):
 
     def reshape(t, groups):
         shape = [int(np.prod([size[c] for c in g])) for g in groups]
+        if not shape:
+            return e.reshape(t, [])
         target = [-1 if run_time & set(g) else d for d, g in zip(shape, groups)]
         return e.op("RESHAPE", [t, e.const(target, np.int32)], shape, e.dtype(t))
 

@@ -501,7 +501,7 @@ def fuse_patterns(ctx, nodes):
                     ctx.fused["Gelu"] = ctx.fused.get("Gelu", 0) + 1
                     changed = True
                     break
-            elif node.op_type == "ReduceMean" and ctx.dtype(node.input[0]) == np.float32:
+            elif node.op_type == "ReduceMean" and node.input[0] in ctx.specs and ctx.dtype(node.input[0]) == np.float32:
                 for op_type, match in (
                     ("LayerNormalization", _match_layer_norm),
                     ("RMSNormalization", _match_rms_norm),
