@@ -842,12 +842,12 @@ def _einsum(ctx, node):
     operands = []
     for k, (name, term) in enumerate(zip(names, terms)):
         if any(term.count(c) > 1 for c in run_time):
-            raise _NodeError(f"the diagonal of index {sorted(run_time)[0]!r}, whose size is known only at run time")
+            raise _NodeError(f"the diagonal of index {min(run_time)!r}, whose size is known only at run time")
         t, term = _einsum_diagonal(e, ctx.plain(name), term)
         others = "".join(terms[:k] + terms[k + 1 :]) + out
         lone = [k for k, c in enumerate(term) if c not in others]
         if any(term[k] in run_time for k in lone):
-            raise _NodeError(f"a sum over index {sorted(run_time)[0]!r}, whose size is known only at run time")
+            raise _NodeError(f"a sum over index {min(run_time)!r}, whose size is known only at run time")
         if lone:  # summed: the lite runtime computes sums in float32
             t = e.sum(e.cast(t, np.float32), lone, keep=False)
             term = "".join(c for k, c in enumerate(term) if k not in lone)

@@ -64,19 +64,22 @@ PROBE_DIM = 3
 REINFER_VALUE_LIMIT = 1 << 12
 
 
-def infer_after_folding(shapes, model, nodes, data_prop):
+def infer_after_folding(shapes, model, nodes, data_prop, refine=False):
     """Runs `infer` again on the `nodes` left after constant folding, with
     the folded values they read as initializers, when an output of them
     has no static shape yet: shapes that hang on computed values (a
     Reshape to Concat(Shape(x), ...), a ReduceMean over Range axes) are
     known once those values are. Fills what `shapes` lacks; returns
-    whether it learnt any shape."""
+    whether it learnt any shape. `refine`: runs even when every static
+    shape is known, for the signatures (a dim that inference without the
+    run-time shape values left symbolic is static when it does not move
+    with the probe dims)."""
 
     def known(name):
         spec = shapes.specs.get(name)
         return name in shapes.consts or (spec is not None and all(d is not None for d in spec[1]))
 
-    if all(known(o) for n in nodes for o in n.output if o):
+    if not refine and all(known(o) for n in nodes for o in n.output if o):
         return False
     folded = onnx.ModelProto()
     folded.CopyFrom(model)
@@ -125,6 +128,12 @@ def infer_after_folding(shapes, model, nodes, data_prop):
         shapes.specs[name] = static[name]
         if name in signature:
             shapes.signature[name] = signature[name]
+    if refine and run_time:
+        for name, (elem, dims) in signature.items():
+            old = shapes.signature.get(name)
+            sharper = old and len(old[1]) == len(dims) and dims.count(None) < old[1].count(None)
+            if name in shapes.specs and sharper and all(o is None or o == d for o, d in zip(old[1], dims)):
+                shapes.signature[name] = (elem, dims)
     return bool(learnt)
 
 
