@@ -317,6 +317,16 @@ class NormShuffleEinsum(nn.Module):
         return torch.einsum("bchw,cd->bdhw", y, self.w), torch.einsum("bchw,bdhw->bcd", y, y)
 
 
+class FillToBatch(nn.Module):
+    """torch.full / torch.ones of the batch's size (ConstantOfShape of a
+    run-time shape), a row prepended as a cls token would be."""
+
+    def forward(self, x):
+        row = torch.full((x.shape[0], 1, x.shape[2]), 0.5)
+        mask = torch.ones(x.shape[0], x.shape[1] + 1, dtype=torch.int64)
+        return torch.cat([row, x], 1) * mask.unsqueeze(-1).float()
+
+
 def _ints(shape, high, seed):
     return torch.randint(0, high, shape, generator=torch.Generator().manual_seed(seed))
 
@@ -345,6 +355,7 @@ MODELS = {
     "gru": (GRUClassifier, _floats(7, 12), ["x"], ["y"]),
     "gpt": (TinyGPT, lambda batch, seed: (_ints((batch, 12), 40, seed),), ["ids"], ["logits"]),
     "norm_shuffle_einsum": (NormShuffleEinsum, _floats(3, 8, 8), ["x"], ["y", "gram"]),
+    "fill_to_batch": (FillToBatch, _floats(5, 4), ["x"], ["y"]),
 }
 # Exports torch itself refuses below opset 14 (triu, scaled_dot_product_attention,
 # which nn.MultiheadAttention calls).

@@ -205,6 +205,17 @@ def _fold_run_time_shape(ctx, node, inputs):
     return True
 
 
+def _as_expand(ctx, node):
+    """ConstantOfShape of a run-time shape (torch.ones(x.shape[0], n) with a
+    dynamic batch) as the Expand of its one-element value to that shape."""
+    value = attrs(node).get("value")
+    value = numpy_helper.to_array(value) if value is not None else np.zeros(1, np.float32)
+    rank = ctx.symbolic[node.input[0]][0].size
+    name = f"{node.output[0]}/value"
+    ctx.consts[name] = value.reshape([1] * rank)
+    return helper.make_node("Expand", [name, node.input[0]], list(node.output), name=node.name or node.output[0])
+
+
 def _evaluate_with(ctx, node, values):
     ins = [helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(v.dtype), None) for i, v in values.items()]
     outs = [helper.make_tensor_value_info(o, 0, None) for o in node.output if o]
@@ -257,6 +268,9 @@ def fold_constants(ctx, nodes=None):
         inputs = [i for i in node.input if i]
         static_shape = _is_static_shape(ctx, node)
         if not static_shape and _fold_run_time_shape(ctx, node, inputs):
+            continue
+        if node.op_type == "ConstantOfShape" and inputs and inputs[0] in ctx.symbolic:
+            remaining.append(_as_expand(ctx, node))
             continue
         if not static_shape and not (
             inputs and all(i in ctx.consts for i in inputs) and node.domain in DEFAULT_DOMAINS
