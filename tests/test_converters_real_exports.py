@@ -431,7 +431,6 @@ def _cases():
     if not FULL:  # the dynamo exporter's own patterns, on the models that show them
         yield "gru", True, 18, True  # zero initial state Expanded to the batch
         yield "vit_sdpa", True, 18, True  # cls token Expanded to the batch, sliced shapes
-        yield "unet", True, 18, True  # Resize to sizes made of Shape(x)[:2]
 
 
 @pytest.mark.parametrize(

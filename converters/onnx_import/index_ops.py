@@ -104,7 +104,8 @@ def _expand_to_run_time_shape(ctx, node):
             continue
         axis, in_axis = rank - len(static) + k, len(in_shape) - len(static) + k
         target[k] = 1
-        if in_axis >= 0 and in_sig[in_axis] == -1 and in_shape[in_axis] == static[k]:
+        own = in_axis >= 0 and in_sig[in_axis] == -1 and in_shape[in_axis] == static[k]
+        if own and probe is not None and probe[k] == PROBE_DIM * static[k]:
             continue  # the input's own run-time dim
         if in_axis >= 0 and in_shape[in_axis] != 1 or static[k] != 1 or probe is None or probe[k] != PROBE_DIM:
             ctx.require_const(node, 1, "shape")  # raises, naming the run-time value
