@@ -490,3 +490,66 @@ def test_cli_converts_a_dynamic_batch_export(tmp_path):
     x = torch.randn(4, 3, 32, 32, generator=torch.Generator().manual_seed(4)).numpy()
     (want,) = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"]).run(None, {"x": x})
     np.testing.assert_allclose(runner.run({"x": x})["y"], want, rtol=RTOL, atol=ATOL)
+
+
+def _dynamic_batch_model(nodes, x_shape, inits=()):
+    from onnx import TensorProto, helper, numpy_helper
+
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", *x_shape[1:]])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(np.asarray(v), n) for n, v in inits],
+    )
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_einsum_summing_the_run_time_batch_is_refused():
+    from onnx import helper
+
+    model = _dynamic_batch_model([helper.make_node("Einsum", ["x"], ["y"], equation="bc->c")], ["b", 4])
+    with pytest.raises(
+        ConversionError, match=r"'y' \(Einsum\): a sum over index 'b', whose size is known only at run time"
+    ):
+        onnx_import.convert(model)
+
+
+def test_expand_to_twice_the_batch_is_refused():
+    """Expand of a constant to [2 * batch, 4]: a run-time size the lite
+    model cannot make from a tensor's dim."""
+    from onnx import helper
+
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], end=1),
+        helper.make_node("Mul", ["s", "two"], ["s2"]),
+        helper.make_node("Concat", ["s2", "four"], ["shape"], axis=0),
+        helper.make_node("Expand", ["c", "shape"], ["y"]),
+    ]
+    inits = [("two", np.array([2], np.int64)), ("four", np.array([4], np.int64)), ("c", np.ones([1, 4], np.float32))]
+    model = _dynamic_batch_model(nodes, ["b", 4], inits)
+    with pytest.raises(
+        ConversionError, match=r"'y' \(Expand\): shape \(input 1\): 'shape' is computed from the shape of 'x' \[-1, 4\]"
+    ):
+        onnx_import.convert(model)
+
+
+def test_expand_to_the_batch_agrees_at_every_batch():
+    """Expand of a constant row to [batch, 4] (the cls-token pattern) at
+    batch 1, 2 and 5, against onnxruntime."""
+    from onnx import helper
+
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], end=1),
+        helper.make_node("Concat", ["s", "four"], ["shape"], axis=0),
+        helper.make_node("Expand", ["c", "shape"], ["e"]),
+        helper.make_node("Add", ["e", "x"], ["y"]),
+    ]
+    row = np.arange(4, dtype=np.float32).reshape(1, 4)
+    model = _dynamic_batch_model(nodes, ["b", 4], [("four", np.array([4], np.int64)), ("c", row)])
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    for batch in (1, 2, 5):
+        x = np.random.default_rng(batch).standard_normal([batch, 4]).astype(np.float32)
+        (want,) = session.run(None, {"x": x})
+        np.testing.assert_allclose(runner.run({"x": x})["y"], want, rtol=RTOL, atol=ATOL)
