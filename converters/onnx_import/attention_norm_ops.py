@@ -822,19 +822,32 @@ def _einsum(ctx, node):
     [batch, free, contracted] x [batch, contracted, free], then the
     output's order (TRANSPOSE)."""
     e = _Emitter(ctx, node)
-    # The operands' groups are reshaped by their static sizes: a batch
-    # that grows at run time fails in RESHAPE instead of mixing groups.
+    # The operands' groups are reshaped by their static sizes, but for the
+    # group of the one letter whose dim is known only at run time (a
+    # dynamic batch), whose size RESHAPE infers (-1).
     e.dynamic_batch = False
     names = [n for n in node.input if n]
     if len(names) not in (1, 2):
         raise _NodeError(f"{len(names)} operands; Einsum takes 1 or 2 here")
     dtype = np.dtype(ctx.dtype(names[0]))
     terms, out = _einsum_terms(_text(attrs(node)["equation"]), [ctx.rank(n) for n in names])
+    run_time = {
+        c
+        for name, term in zip(names, terms)
+        for c, d in zip(term, ctx.signature_of(name, ctx.shape(name)) or [])
+        if d == -1
+    }
+    if len(run_time) > 1:
+        raise _NodeError(f"indices {sorted(run_time)} have sizes known only at run time; at most one may")
     operands = []
     for k, (name, term) in enumerate(zip(names, terms)):
+        if any(term.count(c) > 1 for c in run_time):
+            raise _NodeError(f"the diagonal of index {min(run_time)!r}, whose size is known only at run time")
         t, term = _einsum_diagonal(e, ctx.plain(name), term)
         others = "".join(terms[:k] + terms[k + 1 :]) + out
         lone = [k for k, c in enumerate(term) if c not in others]
+        if any(term[k] in run_time for k in lone):
+            raise _NodeError(f"a sum over index {min(run_time)!r}, whose size is known only at run time")
         if lone:  # summed: the lite runtime computes sums in float32
             t = e.sum(e.cast(t, np.float32), lone, keep=False)
             term = "".join(c for k, c in enumerate(term) if k not in lone)
@@ -855,12 +868,18 @@ def _einsum(ctx, node):
     free_a = [c for c in ta if c not in tb]
     free_b = [c for c in tb if c not in ta]
 
+    def reshape(t, groups):
+        shape = [int(np.prod([size[c] for c in g])) for g in groups]
+        if not shape:
+            return e.reshape(t, [])
+        target = [-1 if run_time & set(g) else d for d, g in zip(shape, groups)]
+        return e.op("RESHAPE", [t, e.const(target, np.int32)], shape, e.dtype(t))
+
     def grouped(t, term, groups):
         letters = [c for g in groups for c in g]
-        t = e.transpose(e.cast(t, np.float32), [term.index(c) for c in letters])
-        return e.reshape(t, [int(np.prod([size[c] for c in g])) for g in groups])
+        return reshape(e.transpose(e.cast(t, np.float32), [term.index(c) for c in letters]), groups)
 
     product = e.matmul(grouped(a, ta, [batch, free_a, summed]), grouped(b, tb, [batch, summed, free_b]))
     letters = batch + free_a + free_b
-    product = e.reshape(product, [size[c] for c in letters])
+    product = reshape(product, letters)
     e.finish(e.transpose(product, [letters.index(c) for c in out]), node.output[0], dtype)

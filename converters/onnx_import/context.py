@@ -13,7 +13,7 @@ from onnx import helper, numpy_helper
 from converters import tables
 from converters.errors import NodeError as _NodeError
 from converters.lowering import TO_NCHW, TO_NHWC, require_const
-from converters.onnx_import.shapes import TensorShapes
+from converters.onnx_import.shapes import TensorShapes, run_time_value_error
 from converters.twl_writer import TENSOR_TYPES, TwlModelBuilder
 
 IMPORTERS = {}  # ONNX op type -> importer(ctx, node), filled by @imports
@@ -66,6 +66,8 @@ class Context(TensorShapes):
         return self.consts.get(name) if name else None
 
     def require_const(self, node, i, what):
+        if i < len(node.input) and node.input[i] in self.symbolic:
+            raise _NodeError(f"{what} (input {i}): {run_time_value_error(self, node.input[i])}")
         return require_const(self.const(node.input[i]) if i < len(node.input) else None, i, what)
 
     def constant(self, name, value, dtype=None):
@@ -77,6 +79,8 @@ class Context(TensorShapes):
     def value(self, name):
         """(twl index, is_nhwc) of an ONNX tensor (constants added on use)."""
         if name not in self.tensors:
+            if name in self.symbolic:
+                raise _NodeError(run_time_value_error(self, name))
             if name not in self.consts:
                 raise _NodeError(f"'{name}' has not been computed")
             self.tensors[name] = (self.constant(name, self.consts[name]), False)

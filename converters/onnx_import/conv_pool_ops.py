@@ -420,8 +420,16 @@ def _global_lp_pool(ctx, node):
 
 @imports("GlobalAveragePool")
 def _global_average_pool(ctx, node):
-    if ctx.rank(node.input[0]) != 4:
-        raise _NodeError("only 2-D pooling is supported")
+    """MEAN over the spatial dims, kept as 1s (NHWC for 2-D; 1-D and 3-D in
+    ONNX's layout)."""
+    rank = ctx.rank(node.input[0])
+    if rank < 3:
+        raise _NodeError(f"input of rank {rank}; GlobalAveragePool takes [N, C, D1, ...]")
+    if rank != 4:
+        axes = ctx.constant(f"{node.output[0]}/axes", np.arange(2, rank, dtype=np.int32))
+        options = ("ReducerOptions", {"keep_dims": True})
+        ctx.builder.add_op("MEAN", [ctx.plain(node.input[0]), axes], [ctx.output(node.output[0])], options)
+        return
     axes = ctx.constant(f"{node.output[0]}/axes", np.array([1, 2], np.int32))
     ctx.builder.add_op(
         "MEAN",

@@ -16,6 +16,7 @@ from onnx import helper, numpy_helper
 
 from converters.errors import ConversionError
 from converters.onnx_import.context import DEFAULT_DOMAINS, attrs
+from converters.onnx_import.shapes import PROBE_DIM, run_time_value_error
 
 FOLDABLE_LIMIT = 1 << 24
 # Ops whose output can be much larger than their inputs: folded only when
@@ -133,6 +134,99 @@ def _is_static_shape(ctx, node):
     )
 
 
+# Ops evaluated on run-time shape values (the arithmetic exporters write
+# between a Shape and the Reshape, Expand or Resize that reads it).
+_SHAPE_ARITHMETIC_OPS = {
+    "Gather", "Slice", "Concat", "Unsqueeze", "Squeeze", "Cast", "Reshape", "Identity", "Add", "Sub", "Mul",
+    "Div", "Mod", "Neg", "Abs", "Max", "Min", "Equal", "Less", "Greater", "Not", "And", "Or", "Where",
+    "ReduceProd", "ReduceSum", "ReduceMax", "ReduceMin", "Floor", "Ceil", "Sqrt", "Flatten",
+}  # fmt: skip
+
+
+def _is_run_time_shape(ctx, node):
+    """Whether `node` is a Shape or Size of a tensor whose static shape is
+    known but some of whose dims are known only at run time."""
+    name = node.input[0] if node.input else ""
+    spec, sig = ctx.specs.get(name), ctx.signature.get(name)
+    return (
+        node.op_type in ("Shape", "Size")
+        and spec is not None
+        and sig is not None
+        and len(spec[1]) == len(sig[1])
+        and all(d is not None for d in spec[1])
+    )
+
+
+def _fold_run_time_shape(ctx, node, inputs):
+    """Folds a shape computation that depends on run-time dims twice, at the
+    static shapes and with every run-time dim PROBE_DIM; an output whose two
+    values agree is a constant, the others go to `ctx.symbolic` as (static
+    value, probe value, source tensors). Returns False when it is not such
+    a computation (or cannot be folded)."""
+    if node.op_type in ("Shape", "Size") and _is_run_time_shape(ctx, node):
+        name = node.input[0]
+        static = np.array(ctx.specs[name][1], np.int64)
+        probe = np.array([PROBE_DIM if d is None else s for d, s in zip(ctx.signature[name][1], static)], np.int64)
+        a = attrs(node)
+        if node.op_type == "Size":
+            values = [(np.array(static.prod()), np.array(probe.prod()))]
+        else:
+            cut = slice(a.get("start", 0), a.get("end", len(static)))
+            values = [(static[cut], probe[cut])]
+        sources = {name}
+    elif (
+        node.op_type in _SHAPE_ARITHMETIC_OPS
+        and node.domain in DEFAULT_DOMAINS
+        and inputs
+        and any(i in ctx.symbolic for i in inputs)
+        and all(i in ctx.consts or i in ctx.symbolic for i in inputs)
+    ):
+        static_in = {i: ctx.symbolic[i][0] if i in ctx.symbolic else ctx.consts[i] for i in inputs}
+        probe_in = {i: ctx.symbolic[i][1] if i in ctx.symbolic else ctx.consts[i] for i in inputs}
+        if any(v.size > FOLDABLE_LIMIT for v in static_in.values()):
+            return False
+        try:
+            static_out = _evaluate_with(ctx, node, static_in)
+        except Exception:  # noqa: BLE001 - not foldable: lowered or reported instead
+            return False
+        try:
+            probe_out = _evaluate_with(ctx, node, probe_in)
+        except Exception:  # noqa: BLE001 - the probe cannot be computed: the value depends on run-time dims
+            probe_out = [None] * len(static_out)
+        values = list(zip(static_out, probe_out))
+        sources = set().union(*(ctx.symbolic[i][2] for i in inputs if i in ctx.symbolic))
+    else:
+        return False
+    for name, (static, probe) in zip([o for o in node.output if o], values):
+        static = np.asarray(static)
+        if probe is not None and np.asarray(probe).shape == static.shape and np.array_equal(probe, static):
+            ctx.consts[name] = static
+        else:
+            ctx.symbolic[name] = (static, None if probe is None else np.asarray(probe), sources)
+    return True
+
+
+def _as_expand(ctx, node):
+    """ConstantOfShape of a run-time shape (torch.ones(x.shape[0], n) with a
+    dynamic batch) as the Expand of its one-element value to that shape."""
+    value = attrs(node).get("value")
+    value = numpy_helper.to_array(value) if value is not None else np.zeros(1, np.float32)
+    rank = ctx.symbolic[node.input[0]][0].size
+    name = f"{node.output[0]}/value"
+    ctx.consts[name] = value.reshape([1] * rank)
+    return helper.make_node("Expand", [name, node.input[0]], list(node.output), name=node.name or node.output[0])
+
+
+def _evaluate_with(ctx, node, values):
+    ins = [helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(v.dtype), None) for i, v in values.items()]
+    outs = [helper.make_tensor_value_info(o, 0, None) for o in node.output if o]
+    m = helper.make_model(helper.make_graph([node], "fold", ins, outs), opset_imports=ctx.model.opset_import)
+    m.ir_version = ctx.model.ir_version
+    from onnx.reference import ReferenceEvaluator
+
+    return ReferenceEvaluator(m).run(None, values)
+
+
 def _evaluate(ctx, node, inputs, static_shape):
     """The outputs of `node`, whose inputs are all constants (or, for a
     static Shape, whose input's shape is known); raises when it cannot."""
@@ -179,6 +273,11 @@ def fold_constants(ctx, nodes=None):
             continue
         inputs = [i for i in node.input if i]
         static_shape = _is_static_shape(ctx, node)
+        if not static_shape and _fold_run_time_shape(ctx, node, inputs):
+            continue
+        if node.op_type == "ConstantOfShape" and inputs and inputs[0] in ctx.symbolic:
+            remaining.append(_as_expand(ctx, node))
+            continue
         if not static_shape and not (
             inputs and all(i in ctx.consts for i in inputs) and node.domain in DEFAULT_DOMAINS
         ):
@@ -212,6 +311,9 @@ def fold_constants(ctx, nodes=None):
 
 def describe_unfolded(ctx, node):
     """The op type of a node no importer takes, with why it was not folded."""
+    run_time = [i for i in node.input if i in ctx.symbolic]
+    if run_time:
+        return f"{node.op_type}; {run_time_value_error(ctx, run_time[0])}"
     if id(node) not in ctx.unfolded:
         return node.op_type
     size = ctx.unfolded[id(node)]

@@ -420,7 +420,8 @@ _STATE_INPUTS = {"LSTM": (5, 6), "GRU": (5,), "RNN": (5,)}
 
 def _is_runtime_zeros(g, name):
     """Whether non-constant tensor `name` is all zeros by construction: a
-    ConstantOfShape of 0, or a Slice/Expand of one."""
+    ConstantOfShape of 0 or a constant of zeros, Sliced/Expanded (to a
+    shape known at run time)."""
     while g.const(name) is None:
         node = g.producer.get(name)
         if node is None:
@@ -432,7 +433,7 @@ def _is_runtime_zeros(g, name):
             value = attrs(node).get("value")
             return value is None or not np.any(numpy_helper.to_array(value))
         return False
-    return False
+    return g.const(name).size > 0 and not np.any(g.const(name))
 
 
 def _without_dead_producers(ctx, nodes, roots):
@@ -500,7 +501,7 @@ def fuse_patterns(ctx, nodes):
                     ctx.fused["Gelu"] = ctx.fused.get("Gelu", 0) + 1
                     changed = True
                     break
-            elif node.op_type == "ReduceMean" and ctx.dtype(node.input[0]) == np.float32:
+            elif node.op_type == "ReduceMean" and node.input[0] in ctx.specs and ctx.dtype(node.input[0]) == np.float32:
                 for op_type, match in (
                     ("LayerNormalization", _match_layer_norm),
                     ("RMSNormalization", _match_rms_norm),

@@ -14,6 +14,7 @@ import numpy as np
 from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS
 from converters.onnx_import.context import attrs, imports
+from converters.onnx_import.shapes import PROBE_DIM
 
 # The most outputs a lite op has (kMaxNodeTensors in lite/runtime/op_kernel.h).
 MAX_NODE_OUTPUTS = 16
@@ -75,8 +76,97 @@ def _tile(ctx, node):
 
 @imports("Expand")
 def _expand(ctx, node):
+    if node.input[1] in ctx.symbolic:
+        _expand_to_run_time_shape(ctx, node)
+        return
     shape = _ints_constant(ctx, node, 1, "shape")
     ctx.builder.add_op("BROADCAST_TO", [ctx.plain(node.input[0]), shape], [ctx.output(node.output[0])])
+
+
+def _expand_to_run_time_shape(ctx, node):
+    """Expand to a shape computed from run-time dims (PyTorch's
+    cls_token.expand(x.shape[0], -1, -1) with a dynamic batch). Each
+    run-time entry of the shape is 1 in BROADCAST_TO's constant shape: an
+    input dim that is itself dynamic broadcasts to it (ONNX's broadcast of
+    both); a static input dim of 1 is broadcast by adding zeros of shape
+    [1, ..., B, ..., 1] cut from the tensor whose dim B the entry is."""
+    x, out = node.input[0], node.output[0]
+    static, probe, sources = ctx.symbolic[node.input[1]]
+    static = [int(v) for v in np.asarray(static).reshape(-1)]
+    probe = None if probe is None else [int(v) for v in np.asarray(probe).reshape(-1)]
+    out_shape, in_shape = ctx.shape(out), ctx.shape(x)
+    rank, in_sig = len(out_shape), ctx.signature_of(x, in_shape) or [0] * len(in_shape)
+    target, zeros_axes = list(static), []
+    if probe is not None and len(probe) != len(static):
+        probe = None
+    for k in range(len(static)):
+        if probe is not None and probe[k] == static[k]:
+            continue
+        axis, in_axis = rank - len(static) + k, len(in_shape) - len(static) + k
+        target[k] = 1
+        own = in_axis >= 0 and in_sig[in_axis] == -1 and in_shape[in_axis] == static[k]
+        if own and probe is not None and probe[k] == PROBE_DIM * static[k]:
+            continue  # the input's own run-time dim
+        if in_axis >= 0 and in_shape[in_axis] != 1 or static[k] != 1 or probe is None or probe[k] != PROBE_DIM:
+            ctx.require_const(node, 1, "shape")  # raises, naming the run-time value
+        zeros_axes.append(axis)
+    src = ctx.plain(x)
+    if not zeros_axes:
+        shape = ctx.constant(f"{out}/shape", np.array(target, np.int64))
+        ctx.builder.add_op("BROADCAST_TO", [src, shape], [ctx.output(out)])
+        return
+    dtype = ctx.dtype(out)
+    shape = ctx.constant(f"{out}/shape", np.array(target, np.int64))
+    t = ctx.intermediate(
+        f"{out}/broadcast",
+        [max(a, b) for a, b in zip([1] * (rank - len(in_shape)) + in_shape, [1] * (rank - len(target)) + target)],
+        dtype,
+    )
+    ctx.builder.add_op("BROADCAST_TO", [src, shape], [t])
+    for n, axis in enumerate(zeros_axes):
+        zeros = _run_time_zeros(ctx, f"{out}/zeros{n}", sources, rank, axis, dtype)
+        last = n == len(zeros_axes) - 1
+        dst = ctx.output(out) if last else ctx.intermediate(f"{out}/expanded{n}", out_shape, dtype)
+        ctx.builder.add_op(
+            "LOGICAL_OR" if dtype == np.bool_ else "ADD",
+            [t, zeros],
+            [dst],
+            None if dtype == np.bool_ else ("ArithmeticOptions", {}),
+        )
+        t = dst
+
+
+def _run_time_zeros(ctx, name, sources, rank, axis, dtype):
+    """Zeros (False for bool) of rank `rank`, 1 on every axis but `axis`,
+    where they have the run-time size of the one run-time dim of a tensor
+    in `sources`: STRIDED_SLICE of one element along its other axes, LESS
+    than itself (False, NaN included), CAST, RESHAPE."""
+    for source in sorted(sources):
+        sig = ctx.signature_of(source, ctx.shape(source)) or []
+        if sig.count(-1) == 1 and source in ctx.tensors:
+            break
+    else:
+        raise _NodeError(f"'{name}': no computed tensor of one run-time dim among {sorted(sources)}")
+    src_rank, dyn = len(sig), sig.index(-1)
+    src = ctx.plain(source)
+    bounds = [
+        ctx.constant(f"{name}/{w}", np.array(v, np.int32))
+        for w, v in (("begin", [0] * src_rank), ("end", [1] * src_rank), ("strides", [1] * src_rank))
+    ]
+    options = ("StridedSliceOptions", {"begin_mask": (1 << src_rank) - 1, "end_mask": 1 << dyn})
+    cut = ctx.intermediate(f"{name}/cut", [1] * src_rank, ctx.dtype(source))
+    ctx.builder.add_op("STRIDED_SLICE", [src] + bounds, [cut], options)
+    false = ctx.intermediate(f"{name}/false", [1] * src_rank, np.bool_)
+    ctx.builder.add_op("LESS", [cut, cut], [false])
+    if dtype != np.bool_:
+        zeros = ctx.intermediate(f"{name}/cast", [1] * src_rank, dtype)
+        ctx.builder.add_op("CAST", [false], [zeros])
+        false = zeros
+    target = [1] * rank
+    target[axis] = -1
+    out = ctx.intermediate(name, [1] * rank, dtype)
+    ctx.builder.add_op("RESHAPE", [false, ctx.constant(f"{name}/shape", np.array(target, np.int32))], [out])
+    return out
 
 
 @imports("Trilu")

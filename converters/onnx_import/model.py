@@ -128,6 +128,8 @@ def convert(model, checksum=True):
     # a tensor reshaped to a computed shape), and so on.
     while shapes.infer_after_folding(ctx, model, nodes, data_prop):
         nodes = folding.fold_constants(ctx, nodes)
+    if ctx.symbolic:  # signatures that hang on run-time shape values
+        shapes.infer_after_folding(ctx, model, nodes, data_prop, refine=True)
     nodes = fusion.fuse_patterns(ctx, nodes)
     ctx.data_dependent = shapes.mark_data_dependent(ctx, nodes)
     ctx.consumers = {}

@@ -15,6 +15,7 @@ from onnx import helper
 from converters.errors import NodeError as _NodeError
 from converters.lowering import TO_NHWC
 from converters.onnx_import.context import attrs, imports, is_lite_type
+from converters.onnx_import.shapes import PROBE_DIM
 
 
 def _cast_to(ctx, node, to):
@@ -90,6 +91,24 @@ def _optional_const(ctx, node, i, what):
     return value if value.size else None
 
 
+def _run_time_sizes(ctx, node, axes, in_shape):
+    """The static value of sizes computed from run-time shapes (PyTorch's
+    F.interpolate(size=...) with a dynamic batch: Concat(Shape(x)[:2],
+    [h, w])): accepted where each run-time entry is the input's own
+    dynamic dim (not resized; a multiple k of the run-time dim in both)."""
+    static, probe, _ = ctx.symbolic[node.input[3]]
+    sig = ctx.signature_of(node.input[0], in_shape) or [0] * len(in_shape)
+    static = np.asarray(static, np.int64).reshape(-1)
+    if probe is not None and static.shape == np.shape(probe) and len(axes) == static.size:
+        probe = np.asarray(probe).reshape(-1)
+        if all(
+            sig[axes[k]] == -1 and static[k] == in_shape[axes[k]] and probe[k] == PROBE_DIM * in_shape[axes[k]]
+            for k in np.flatnonzero(static != probe)
+        ):
+            return static
+    return ctx.require_const(node, 3, "sizes")  # the error naming the run-time value
+
+
 def _resize_geometry(ctx, node, a, rank, in_shape):
     """(scales, output sizes, roi) over every axis, as ONNX's reference
     computes them (scales in double: given, or output / input size)."""
@@ -106,7 +125,11 @@ def _resize_geometry(ctx, node, a, rank, in_shape):
         raise _NodeError(f"axes {a.get('axes')} are not distinct axes of a rank-{rank} input")
     roi = _optional_const(ctx, node, 1, "roi")
     given_scales = _optional_const(ctx, node, 2, "scales")
-    given_sizes = _optional_const(ctx, node, 3, "sizes")
+    given_sizes = (
+        _run_time_sizes(ctx, node, axes, in_shape)
+        if len(node.input) > 3 and node.input[3] in ctx.symbolic
+        else _optional_const(ctx, node, 3, "sizes")
+    )
     if (given_scales is None) == (given_sizes is None):
         raise _NodeError("exactly one of scales and sizes must be given")
     full_roi = None

@@ -27,9 +27,10 @@ def _collect(model):
     return out
 
 
-def infer(model, data_prop):
+def infer(model, data_prop, fill=1):
     """(static specs, signature specs) of every tensor shape inference
-    reaches; `data_prop` lets it propagate constant values (Shape, Range)."""
+    reaches; `data_prop` lets it propagate constant values (Shape, Range).
+    The static shapes are those with every symbolic input dim `fill`."""
     try:
         inferred = shape_inference.infer_shapes(model, data_prop=data_prop)
         static = onnx.ModelProto()
@@ -37,7 +38,7 @@ def infer(model, data_prop):
         for vi in static.graph.input:
             for d in vi.type.tensor_type.shape.dim:
                 if not d.HasField("dim_value"):
-                    d.dim_value = 1
+                    d.dim_value = fill
         static_inferred = shape_inference.infer_shapes(static, data_prop=data_prop)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
         raise ConversionError(f"ONNX shape inference failed: {e}") from None
@@ -52,24 +53,33 @@ def infer(model, data_prop):
     return _collect(static_inferred), _collect(inferred)
 
 
+# The value a run-time dim (a symbolic one, such as a dynamic batch) takes
+# in the second evaluation of a shape computation (folding) and in shape
+# inference after folding: the values and dims that differ from those at
+# the static shapes (where it is 1) depend on it.
+PROBE_DIM = 3
+
 # Folded values of at most this many elements are given to `infer_after_folding`
 # by value; larger constants by type and shape.
 REINFER_VALUE_LIMIT = 1 << 12
 
 
-def infer_after_folding(shapes, model, nodes, data_prop):
+def infer_after_folding(shapes, model, nodes, data_prop, refine=False):
     """Runs `infer` again on the `nodes` left after constant folding, with
     the folded values they read as initializers, when an output of them
     has no static shape yet: shapes that hang on computed values (a
     Reshape to Concat(Shape(x), ...), a ReduceMean over Range axes) are
     known once those values are. Fills what `shapes` lacks; returns
-    whether it learnt any shape."""
+    whether it learnt any shape. `refine`: runs even when every static
+    shape is known, for the signatures (a dim that inference without the
+    run-time shape values left symbolic is static when it does not move
+    with the probe dims)."""
 
     def known(name):
         spec = shapes.specs.get(name)
         return name in shapes.consts or (spec is not None and all(d is not None for d in spec[1]))
 
-    if all(known(o) for n in nodes for o in n.output if o):
+    if not refine and all(known(o) for n in nodes for o in n.output if o):
         return False
     folded = onnx.ModelProto()
     folded.CopyFrom(model)
@@ -78,6 +88,7 @@ def infer_after_folding(shapes, model, nodes, data_prop):
     del folded.graph.value_info[:]
     present = {i.name for i in folded.graph.initializer}
     read = dict.fromkeys(i for n in nodes for i in n.input if i in shapes.consts and i not in present)
+
     # Shape-like values by value; large ones (weights) by type and shape only.
     small = [i for i in read if shapes.consts[i].size <= REINFER_VALUE_LIMIT]
     folded.graph.initializer.extend(numpy_helper.from_array(shapes.consts[i], i) for i in small)
@@ -88,8 +99,28 @@ def infer_after_folding(shapes, model, nodes, data_prop):
         for i in read
         if shapes.consts[i].size > REINFER_VALUE_LIMIT
     )
+    # Run-time shape values (`symbolic`) by value: at the static shapes, and
+    # at the probe dims, where the dims that differ are the run-time ones.
+    run_time = list(dict.fromkeys(i for n in nodes for i in n.input if i in shapes.symbolic))
+    probed = onnx.ModelProto()
+    probed.CopyFrom(folded)
+    folded.graph.initializer.extend(numpy_helper.from_array(shapes.symbolic[i][0], i) for i in run_time)
+    probed.graph.initializer.extend(
+        numpy_helper.from_array(shapes.symbolic[i][1], i) for i in run_time if shapes.symbolic[i][1] is not None
+    )
+    probed.graph.input.extend(
+        helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(shapes.symbolic[i][0].dtype), None)
+        for i in run_time
+        if shapes.symbolic[i][1] is None
+    )
     try:
         static, signature = infer(folded, data_prop)
+        if run_time:
+            probe = infer(probed, data_prop, fill=PROBE_DIM)[0]
+            signature = {
+                name: (elem, [d if probe.get(name, (0, []))[1][i : i + 1] == [d] else None for i, d in enumerate(dims)])
+                for name, (elem, dims) in static.items()
+            }
     except ConversionError:  # what it cannot infer stays unknown
         return False
     learnt = [name for name, spec in static.items() if not known(name) and all(d is not None for d in spec[1])]
@@ -97,6 +128,12 @@ def infer_after_folding(shapes, model, nodes, data_prop):
         shapes.specs[name] = static[name]
         if name in signature:
             shapes.signature[name] = signature[name]
+    if refine and run_time:
+        for name, (elem, dims) in signature.items():
+            old = shapes.signature.get(name)
+            sharper = old and len(old[1]) == len(dims) and dims.count(None) < old[1].count(None)
+            if name in shapes.specs and sharper and all(o is None or o == d for o, d in zip(old[1], dims)):
+                shapes.signature[name] = (elem, dims)
     return bool(learnt)
 
 
@@ -107,10 +144,16 @@ class TensorShapes:
     def __init__(self, consts):
         self.consts = consts  # onnx name -> numpy value
         self.specs, self.signature = {}, {}  # onnx name -> (elem type, dims): static, symbolic
+        # Shape values that depend on run-time dims (folding.PROBE_DIM):
+        # onnx name -> (value at the static shapes, value at the probe dims
+        # or None, names of the tensors whose shapes they read).
+        self.symbolic = {}
 
     def shape(self, name):
         if name in self.consts:
             return list(self.consts[name].shape)
+        if name in self.symbolic:
+            return list(self.symbolic[name][0].shape)
         spec = self.specs.get(name)
         if spec is None or any(d is None for d in spec[1]):
             raise _NodeError(f"'{name}' has no static shape")
@@ -119,6 +162,8 @@ class TensorShapes:
     def dtype(self, name):
         if name in self.consts:
             return self.consts[name].dtype
+        if name in self.symbolic:
+            return self.symbolic[name][0].dtype
         spec = self.specs.get(name)
         if spec is None:
             raise _NodeError(f"'{name}' has no known type")
@@ -169,3 +214,13 @@ def mark_data_dependent(shapes, nodes):
             sig_dims = list(sig[1]) if sig and len(sig[1]) == len(dims) else list(dims)
             shapes.signature[name] = (elem, [None if d is None else s for d, s in zip(dims, sig_dims)])
     return dynamic
+
+
+def run_time_value_error(ctx, name):
+    """Why tensor `name`, a value computed from the shape of a tensor with
+    run-time dims, cannot be read as a constant."""
+    sources = ", ".join(f"'{s}' {ctx.signature_of(s, ctx.shape(s))}" for s in sorted(ctx.symbolic[name][2]))
+    return (
+        f"'{name}' is computed from the shape of {sources}, whose -1 dims are known only when the model runs, "
+        f"and is used here as a value; convert a model exported with static shapes (no dynamic axes)"
+    )
