@@ -663,9 +663,10 @@ def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
     if axis is None:
         axis = 0
     x = ops.convert_to_tensor(input)
-    if not isinstance(axis, ops.Tensor):
-        axis = constant_op.constant(axis, dtype=dtypes.int32)
-    return gen_ops.wrapper(op_type)(x, axis, output_type=dtypes.as_dtype(output_type), name=name or op_type)
+    with gen_ops._as_default(x.graph):  # (the op goes in its input's graph)
+        if not isinstance(axis, ops.Tensor):
+            axis = constant_op.constant(axis, dtype=dtypes.int32)
+        return gen_ops.wrapper(op_type)(x, axis, output_type=dtypes.as_dtype(output_type), name=name or op_type)
 
 
 def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002
