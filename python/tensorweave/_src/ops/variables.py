@@ -251,7 +251,8 @@ class Variable(metaclass=_VariableMeta):
         session._load_variable(self, value)
 
     def __repr__(self):
-        return f"<tw.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+        # As TF1's (reference) variables print: their dtype as the ref type.
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}_ref>"
 
     # Arithmetic reads the snapshot.
     def __getattr__(self, attr):
