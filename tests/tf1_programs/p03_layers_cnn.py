@@ -20,7 +20,9 @@ def main(tf, workdir):
         images, 4, [5, 5], padding="same", activation=tf.nn.relu, kernel_initializer=tf.constant_initializer(k1)
     )
     pool1 = tf.layers.max_pooling2d(conv1, pool_size=[2, 2], strides=2)
-    conv2 = tf.layers.conv2d(pool1, filters=8, kernel_size=3, padding="same", kernel_initializer=tf.constant_initializer(k2))
+    conv2 = tf.layers.conv2d(
+        pool1, filters=8, kernel_size=3, padding="same", kernel_initializer=tf.constant_initializer(k2)
+    )
     bn = tf.layers.batch_normalization(conv2, training=is_training)
     act = tf.nn.relu(bn)
     pool2 = tf.layers.max_pooling2d(act, 2, 2)
@@ -33,7 +35,9 @@ def main(tf, workdir):
     loss = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
     update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
     with tf.control_dependencies(update_ops):
-        train_op = tf.train.MomentumOptimizer(0.01, 0.9).minimize(loss, global_step=tf.train.get_or_create_global_step())
+        train_op = tf.train.MomentumOptimizer(0.01, 0.9).minimize(
+            loss, global_step=tf.train.get_or_create_global_step()
+        )
 
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())

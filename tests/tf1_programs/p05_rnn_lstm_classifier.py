@@ -22,7 +22,9 @@ def main(tf, workdir):
     init = tf.constant_initializer(0.1)
     with tf.variable_scope("rnn", initializer=tf.random_uniform_initializer(-0.2, 0.2, seed=1)):
         cells = [
-            tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.LSTMCell(hidden, initializer=init), output_keep_prob=keep_prob),
+            tf.nn.rnn_cell.DropoutWrapper(
+                tf.nn.rnn_cell.LSTMCell(hidden, initializer=init), output_keep_prob=keep_prob
+            ),
             tf.nn.rnn_cell.BasicLSTMCell(hidden),
         ]
         cell = tf.nn.rnn_cell.MultiRNNCell(cells)

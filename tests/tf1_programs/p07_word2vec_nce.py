@@ -40,7 +40,9 @@ def main(tf, workdir):
             )
         )
     ssm = tf.reduce_mean(
-        tf.nn.sampled_softmax_loss(nce_weights, nce_biases, train_labels, embed, num_sampled, vocabulary_size, sampled_values=sv)
+        tf.nn.sampled_softmax_loss(
+            nce_weights, nce_biases, train_labels, embed, num_sampled, vocabulary_size, sampled_values=sv
+        )
     )
     optimizer = tf.train.GradientDescentOptimizer(1.0).minimize(loss + ssm)
     norm = tf.sqrt(tf.reduce_sum(tf.square(embeddings), 1, keepdims=True))
@@ -49,7 +51,11 @@ def main(tf, workdir):
     similarity = tf.matmul(valid_embeddings, normalized_embeddings, transpose_b=True)
     # A real sampler still runs (values random; only shapes and ranges compared).
     s, te, se = tf.nn.log_uniform_candidate_sampler(
-        true_classes=tf.cast(train_labels, tf.int64), num_true=1, num_sampled=num_sampled, unique=True, range_max=vocabulary_size
+        true_classes=tf.cast(train_labels, tf.int64),
+        num_true=1,
+        num_sampled=num_sampled,
+        unique=True,
+        range_max=vocabulary_size,
     )
 
     feeds = {

@@ -11,7 +11,9 @@ def main(tf, workdir):
 
     def generator(z):
         with tf.variable_scope("generator"):
-            h = tf.layers.dense(z, 8, activation=tf.nn.leaky_relu, kernel_initializer=tf.constant_initializer(0.1), name="g1")
+            h = tf.layers.dense(
+                z, 8, activation=tf.nn.leaky_relu, kernel_initializer=tf.constant_initializer(0.1), name="g1"
+            )
             return tf.layers.dense(h, 1, kernel_initializer=tf.constant_initializer(0.2), name="g2")
 
     def discriminator(x, reuse=None):

@@ -44,13 +44,20 @@ def main(tf, workdir):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         feed = {x: data, n: 4, pred: True}
-        out = sess.run([i_final, acc_final, grad_acc, r, grad_r, squares, pairs, cumsum, fold, sorted_x, length, case], feed)
+        out = sess.run(
+            [i_final, acc_final, grad_acc, r, grad_r, squares, pairs, cumsum, fold, sorted_x, length, case], feed
+        )
         out2 = sess.run([r, grad_r, case], {pred: False, n: 7})
         la = sess.run(loop_assign)
     return {
         "out": out,
         "out2": out2,
         "la": la,
-        "shapes": [acc_final.shape.as_list(), squares.shape.as_list(), cumsum.shape.as_list(), sorted_x.shape.as_list()],
+        "shapes": [
+            acc_final.shape.as_list(),
+            squares.shape.as_list(),
+            cumsum.shape.as_list(),
+            sorted_x.shape.as_list(),
+        ],
         "dtypes": [length.dtype.name, case.dtype.name, i_final.dtype.name],
     }

@@ -64,4 +64,9 @@ def main(tf, workdir):
         except tf.errors.InvalidArgumentError as e:
             messages["not_fed_mentions_x"] = "x" in e.message
             messages["has_op"] = e.op is not None
-    return {"errors": errors, "ok": ok, "messages": messages, "is_op_error": issubclass(tf.errors.NotFoundError, tf.errors.OpError)}
+    return {
+        "errors": errors,
+        "ok": ok,
+        "messages": messages,
+        "is_op_error": issubclass(tf.errors.NotFoundError, tf.errors.OpError),
+    }

@@ -25,7 +25,9 @@ def main(tf, workdir):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         r1 = sess.run(out, {sp: value})
-        r2 = sess.run(out, {sp: (np.array([[0, 0]], np.int64), np.array([4.0], np.float32), np.array([1, 4], np.int64))})
+        r2 = sess.run(
+            out, {sp: (np.array([[0, 0]], np.int64), np.array([4.0], np.float32), np.array([1, 4], np.int64))}
+        )
         r3 = sess.run([dense, dense2, s_sum, s2d, looked])
         sess.run(train, {sp: value})
         r4 = sess.run([w, emb])

@@ -47,15 +47,36 @@ def main(tf, workdir):
             [joined, upper, lengths, num, hashed, sub, regex, fmt, eq, concat], {lines: ["hello world", "foo"]}
         )
         ims = sess.run(
-            [f, resized, resized_nn, bilinear, flipped, cropped, central, bright, contrast, gray, std, crop_box, pad_box,
-             hsv, sat, tr, rot, decoded],
+            [
+                f,
+                resized,
+                resized_nn,
+                bilinear,
+                flipped,
+                cropped,
+                central,
+                bright,
+                contrast,
+                gray,
+                std,
+                crop_box,
+                pad_box,
+                hsv,
+                sat,
+                tr,
+                rot,
+                decoded,
+            ],
             {image: img},
         )
     return {
         "split": [s.indices, s.values, s.dense_shape],
         "texts": texts,
         "images": ims,
-        "shapes": [t.shape.as_list() for t in (resized, resized_nn, flipped, cropped, central, gray, crop_box, pad_box, decoded)],
+        "shapes": [
+            t.shape.as_list()
+            for t in (resized, resized_nn, flipped, cropped, central, gray, crop_box, pad_box, decoded)
+        ],
         "dtypes": [resized.dtype.name, decoded.dtype.name, lengths.dtype.name, hashed.dtype.name],
         "table_keys": table_keys.dtype.name,
     }

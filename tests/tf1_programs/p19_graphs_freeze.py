@@ -24,7 +24,11 @@ def main(tf, workdir):
         tf.add_to_collection("my_outputs", tf.identity(out, name="output"))
         ref = tf.get_collection_ref("my_list")
         ref.append(1)
-        keys = sorted(k for k in graph.get_all_collection_keys() if k in ("my_outputs", "my_list", "variables", "trainable_variables"))
+        keys = sorted(
+            k
+            for k in graph.get_all_collection_keys()
+            if k in ("my_outputs", "my_list", "variables", "trainable_variables")
+        )
         init = tf.variables_initializer([w, b, counter])
     assert tf.get_default_graph() is not graph
     with tf.Session(graph=graph) as sess:
@@ -48,6 +52,7 @@ def main(tf, workdir):
     top = tf.argmax(probs, axis=1)
     with tf.Session(graph=g2) as sess:
         frozen_out, p, t = sess.run([outp, probs, top], {inp: [[1.0, 2.0], [-3.0, 1.0]]})
+
     def op_types(ops):
         # `+` is AddV2 in TF 2's compat.v1 and Add in TF 1.x and tensorweave: either is right.
         return sorted("Add" if t == "AddV2" else t for t in ops)
@@ -70,7 +75,15 @@ def main(tf, workdir):
         "names": [out.name, w.name, w.initializer.name, inc.name, counter.dtype.base_dtype.name, w.op.type],
         "trainable": [v.name for v in graph.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES)],
         "global": [v.name for v in graph.get_collection(tf.GraphKeys.GLOBAL_VARIABLES)],
-        "graph_keys": [tf.GraphKeys.TRAINABLE_VARIABLES, tf.GraphKeys.GLOBAL_VARIABLES, tf.GraphKeys.UPDATE_OPS,
-                       tf.GraphKeys.LOSSES, tf.GraphKeys.SUMMARIES, tf.GraphKeys.LOCAL_VARIABLES,
-                       tf.GraphKeys.REGULARIZATION_LOSSES, tf.GraphKeys.GLOBAL_STEP, tf.GraphKeys.QUEUE_RUNNERS],
+        "graph_keys": [
+            tf.GraphKeys.TRAINABLE_VARIABLES,
+            tf.GraphKeys.GLOBAL_VARIABLES,
+            tf.GraphKeys.UPDATE_OPS,
+            tf.GraphKeys.LOSSES,
+            tf.GraphKeys.SUMMARIES,
+            tf.GraphKeys.LOCAL_VARIABLES,
+            tf.GraphKeys.REGULARIZATION_LOSSES,
+            tf.GraphKeys.GLOBAL_STEP,
+            tf.GraphKeys.QUEUE_RUNNERS,
+        ],
     }

@@ -31,7 +31,7 @@ def main(tf, workdir):
     both = tf.group(tf.assign_add(a, 1), tf.assign_add(b, 2), name="both")
     tup = tf.tuple([tf.constant(1.0), tf.constant(2.0)])
     default = tf.placeholder_with_default(tf.constant([1.0, 2.0]), shape=[None])
-    default_sq = default ** 2
+    default_sq = default**2
     noop = tf.no_op(name="nothing")
     errs = {}
     with tf.Session() as sess:

@@ -31,5 +31,10 @@ def main(tf, workdir):
     names = [ema.average_name(W), ema.average(W).name, X.dtype.name, pred.shape.ndims, cost.shape.as_list()]
     ema_vars = sorted(v.name for v in tf.global_variables())
     sess.close()
-    return {"costs": costs, "weights": weights, "names": names, "ema_vars": ema_vars,
-            "moving_avg": [v.name for v in tf.moving_average_variables()]}
+    return {
+        "costs": costs,
+        "weights": weights,
+        "names": names,
+        "ema_vars": ema_vars,
+        "moving_avg": [v.name for v in tf.moving_average_variables()],
+    }

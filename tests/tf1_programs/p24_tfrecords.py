@@ -35,7 +35,13 @@ def main(tf, workdir):
                 "missing": tf.FixedLenFeature([], tf.int64, default_value=-1),
             },
         )
-        return features["image"], features["label"], features["name"], tf.sparse_tensor_to_dense(features["tags"]), features["missing"]
+        return (
+            features["image"],
+            features["label"],
+            features["name"],
+            tf.sparse_tensor_to_dense(features["tags"]),
+            features["missing"],
+        )
 
     ds = tf.data.TFRecordDataset([path]).map(parse)
     it = ds.make_one_shot_iterator()

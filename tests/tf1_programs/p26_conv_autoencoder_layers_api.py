@@ -9,10 +9,18 @@ def main(tf, workdir):
     rng = np.random.RandomState(26)
     X = rng.rand(4, 8, 8, 1).astype(np.float32)
     inp = tf.placeholder(tf.float32, [None, 8, 8, 1])
-    enc = tf.layers.Conv2D(4, 3, strides=2, padding="same", activation=tf.nn.relu,
-                           kernel_initializer=tf.constant_initializer(0.1), name="enc")
-    dec = tf.layers.Conv2DTranspose(1, 3, strides=2, padding="same", kernel_initializer=tf.constant_initializer(0.05),
-                                    name="dec")
+    enc = tf.layers.Conv2D(
+        4,
+        3,
+        strides=2,
+        padding="same",
+        activation=tf.nn.relu,
+        kernel_initializer=tf.constant_initializer(0.1),
+        name="enc",
+    )
+    dec = tf.layers.Conv2DTranspose(
+        1, 3, strides=2, padding="same", kernel_initializer=tf.constant_initializer(0.05), name="dec"
+    )
     code = enc(inp)
     recon = tf.nn.sigmoid(dec(code))
     recon2 = dec(enc(inp * 0.5))  # the same layers again: no new variables
@@ -24,8 +32,9 @@ def main(tf, workdir):
 
     k = tf.constant(np.linspace(-1, 1, 3 * 3 * 2 * 4, dtype=np.float32).reshape(3, 3, 2, 4))
     up = tf.nn.conv2d_transpose(code, k, output_shape=[4, 8, 8, 2], strides=[1, 2, 2, 1], padding="SAME")
-    up_valid = tf.nn.conv2d_transpose(code, k, output_shape=tf.stack([tf.shape(code)[0], 9, 9, 2]),
-                                      strides=[1, 2, 2, 1], padding="VALID")
+    up_valid = tf.nn.conv2d_transpose(
+        code, k, output_shape=tf.stack([tf.shape(code)[0], 9, 9, 2]), strides=[1, 2, 2, 1], padding="VALID"
+    )
     kept = tf.nn.dropout(tf.ones([1000]), keep_prob=0.75)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())

@@ -44,10 +44,33 @@ def main(tf, workdir):
     seg = tf.segment_sum(tf.constant([1.0, 2.0, 3.0, 4.0]), tf.constant([0, 0, 1, 1]))
     unsorted = tf.unsorted_segment_max(tf.constant([1.0, 5.0, 3.0]), tf.constant([1, 0, 1]), num_segments=3)
     tensors = dict(
-        scores=scores, scores2=scores2, attn=attn, context=context, positive=positive, vals=vals, idx=idx,
-        in_top=in_top, uniq=uniq, uidx=uidx, scattered=scattered, gathered=gathered, a=a, b=b_, parts=parts,
-        rows=rows, padded=padded, reflect=reflect, cm=cm, where_idx=where_idx, cast=cast, stacked=stacked,
-        rev=rev, clipped=clipped, cum=cum, seg=seg, unsorted=unsorted,
+        scores=scores,
+        scores2=scores2,
+        attn=attn,
+        context=context,
+        positive=positive,
+        vals=vals,
+        idx=idx,
+        in_top=in_top,
+        uniq=uniq,
+        uidx=uidx,
+        scattered=scattered,
+        gathered=gathered,
+        a=a,
+        b=b_,
+        parts=parts,
+        rows=rows,
+        padded=padded,
+        reflect=reflect,
+        cm=cm,
+        where_idx=where_idx,
+        cast=cast,
+        stacked=stacked,
+        rev=rev,
+        clipped=clipped,
+        cum=cum,
+        seg=seg,
+        unsorted=unsorted,
     )
     with tf.Session() as sess:
         out = sess.run(tensors, {q: q_np, k: k_np, lens: lens_np})

@@ -63,6 +63,8 @@ def main(tf, workdir):
         "ckpts": sorted(os.path.basename(p) for p in ckpts),
         "tags": sorted(t for t in tags if t in ("loss", "img/image", "note/text_summary", "global_step/sec")),
         "merged_tags": sorted(v.tag for v in summ.value),
-        "img_shape": [summ.value[0].image.height, summ.value[0].image.width] if summ.value[0].HasField("image") else None,
+        "img_shape": [summ.value[0].image.height, summ.value[0].image.width]
+        if summ.value[0].HasField("image")
+        else None,
         "nan_stopped": nan_stopped,
     }

@@ -23,14 +23,21 @@ def main(tf, workdir):
     handle = tf.placeholder(tf.string, shape=[])
     feed_it = tf.data.Iterator.from_string_handle(handle, train_ds.output_types, train_ds.output_shapes)
     feed_next = feed_it.get_next()
-    a_it = tf.data.Dataset.range(3).map(lambda i: tf.fill([2], tf.cast(i, tf.float32))).batch(1).make_one_shot_iterator()
+    a_it = (
+        tf.data.Dataset.range(3).map(lambda i: tf.fill([2], tf.cast(i, tf.float32))).batch(1).make_one_shot_iterator()
+    )
     b_it = tf.data.Dataset.from_tensors(tf.constant([[9.0, 9.0]])).repeat(2).make_initializable_iterator()
 
     fm = tf.data.Dataset.range(3).flat_map(lambda i: tf.data.Dataset.from_tensors(i).repeat(i + 1))
-    il = tf.data.Dataset.range(2).interleave(lambda i: tf.data.Dataset.range(i * 10, i * 10 + 3), cycle_length=2, block_length=1)
-    mb = tf.data.Dataset.range(7).cache().apply(
-        tf.data.experimental.map_and_batch(lambda i: i * i, batch_size=3)
-    ).prefetch(2)
+    il = tf.data.Dataset.range(2).interleave(
+        lambda i: tf.data.Dataset.range(i * 10, i * 10 + 3), cycle_length=2, block_length=1
+    )
+    mb = (
+        tf.data.Dataset.range(7)
+        .cache()
+        .apply(tf.data.experimental.map_and_batch(lambda i: i * i, batch_size=3))
+        .prefetch(2)
+    )
     nexts = [d.make_one_shot_iterator().get_next() for d in (fm, il, mb)]
     out = {}
     with tf.Session() as sess:
@@ -47,8 +54,11 @@ def main(tf, workdir):
         out["val"] = vals
         ha, hb = sess.run([a_it.string_handle(), b_it.string_handle()])
         sess.run(b_it.initializer)
-        out["feedable"] = [sess.run(feed_next, {handle: ha}), sess.run(feed_next, {handle: hb}),
-                           sess.run(feed_next, {handle: ha})]
+        out["feedable"] = [
+            sess.run(feed_next, {handle: ha}),
+            sess.run(feed_next, {handle: hb}),
+            sess.run(feed_next, {handle: ha}),
+        ]
         for name, t in zip(("flat_map", "interleave", "map_and_batch"), nexts):
             got = []
             try:

@@ -55,8 +55,9 @@ def main(tf, workdir):
     reg_losses = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)
     with tf.Session() as sess:
         sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
-        vals = sess.run({"w16": w16, "a": a, "c": c, "regs": reg_losses, "p": tf.convert_to_tensor(p),
-                         "y": [y1, y2], "iv": iv})
+        vals = sess.run(
+            {"w16": w16, "a": a, "c": c, "regs": reg_losses, "p": tf.convert_to_tensor(p), "y": [y1, y2], "iv": iv}
+        )
     return {
         "vals": vals,
         "calls": calls,

@@ -21,8 +21,12 @@ def main(tf, workdir):
         out_r, st_r = tf.nn.dynamic_rnn(rcell, x, time_major=True, dtype=tf.float32)
     with tf.variable_scope("multi"):
         mcell = tf.nn.rnn_cell.MultiRNNCell(
-            [tf.nn.rnn_cell.DeviceWrapper(tf.nn.rnn_cell.GRUCell(3), "/cpu:0"),
-             tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.BasicRNNCell(2, activation=tf.nn.relu), input_keep_prob=1.0)]
+            [
+                tf.nn.rnn_cell.DeviceWrapper(tf.nn.rnn_cell.GRUCell(3), "/cpu:0"),
+                tf.nn.rnn_cell.DropoutWrapper(
+                    tf.nn.rnn_cell.BasicRNNCell(2, activation=tf.nn.relu), input_keep_prob=1.0
+                ),
+            ]
         )
         init = mcell.zero_state(B, tf.float32)
         out_m, st_m = tf.nn.dynamic_rnn(mcell, x, initial_state=init, time_major=True)
@@ -36,21 +40,30 @@ def main(tf, workdir):
             o, state = ucell(x[t], state)
             outs.append(o)
     variables = tf.trainable_variables()
-    loss = tf.reduce_sum(out_p) + tf.reduce_sum(out_r) + tf.reduce_sum(out_m) + tf.add_n([tf.reduce_sum(o) for o in outs])
+    loss = (
+        tf.reduce_sum(out_p) + tf.reduce_sum(out_r) + tf.reduce_sum(out_m) + tf.add_n([tf.reduce_sum(o) for o in outs])
+    )
     grads = tf.gradients(loss, variables)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         for v in variables:
             v.load(rng.uniform(-0.5, 0.5, v.shape.as_list()).astype(np.float32), sess)
         feed = {x: X, L: lens}
-        vals = sess.run({"out_p": out_p, "st_p": st_p, "out_r": out_r, "out_m": out_m, "st_m": st_m, "outs": outs,
-                         "state": state}, feed)
+        vals = sess.run(
+            {"out_p": out_p, "st_p": st_p, "out_r": out_r, "out_m": out_m, "st_m": st_m, "outs": outs, "state": state},
+            feed,
+        )
         g = sess.run(grads, feed)
     return {
         "vals": vals,
         "grads": g,
         "vars": [(v.name, v.shape.as_list()) for v in variables],
-        "shapes": [out_p.shape.as_list(), st_p.c.shape.as_list(), st_p.h.shape.as_list(), out_r.shape.as_list(),
-                   out_m.shape.as_list()],
+        "shapes": [
+            out_p.shape.as_list(),
+            st_p.c.shape.as_list(),
+            st_p.h.shape.as_list(),
+            out_r.shape.as_list(),
+            out_m.shape.as_list(),
+        ],
         "sizes": [cell.state_size.c, cell.state_size.h, cell.output_size, rcell.output_size],
     }

@@ -27,9 +27,7 @@ def unbatch():
     return lambda dataset: dataset.unbatch()
 
 
-def map_and_batch(
-    map_func, batch_size, num_parallel_batches=None, drop_remainder=False, num_parallel_calls=None
-):
+def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainder=False, num_parallel_calls=None):
     """A transformation (for `Dataset.apply`): `dataset.map(map_func).batch(batch_size, drop_remainder)`.
 
     Example:

@@ -4,26 +4,29 @@ nodes need (`convert_variables_to_constants`, `extract_sub_graph`, `remove_train
 import copy
 
 from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import graph_pb2
 from tensorweave._src.framework.misc_api import make_tensor_proto
+
+# (graph_pb2 is imported where used: `import tensorweave` does not load protobuf.)
 
 _VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
 
 
 def _node_name(name):
     """'^a', 'a:1' and 'a' all name node 'a'."""
-    name = name[1:] if name.startswith("^") else name
+    name = name.removeprefix("^")
     return name.split(":")[0]
 
 
 def _check_graph_def(graph_def):
+    from tensorweave._src.framework import graph_pb2
+
     if not isinstance(graph_def, graph_pb2.GraphDef):
         raise TypeError(f"graph_def must be a graph_pb2.GraphDef proto, got {type(graph_def).__name__}.")
 
 
 def _empty_like(graph_def):
     """A GraphDef with `graph_def`'s fields (versions, ...) but no nodes."""
-    out = graph_pb2.GraphDef()
+    out = type(graph_def)()
     out.CopyFrom(graph_def)
     del out.node[:]
     return out
@@ -117,7 +120,9 @@ def remove_training_nodes(input_graph, protected_nodes=None):
         control = inp.startswith("^")
         name = inp[1:] if control else inp
         seen = set()
-        while _node_name(name) in removable and _node_name(name) not in seen and (":" not in name or name.endswith(":0")):
+        while (
+            _node_name(name) in removable and _node_name(name) not in seen and (":" not in name or name.endswith(":0"))
+        ):
             seen.add(_node_name(name))
             name = removable[_node_name(name)]
         return "^" + _node_name(name) if control else name

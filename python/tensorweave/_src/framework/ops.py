@@ -1093,7 +1093,7 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None):
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default():
       ...     tw.convert_to_tensor([1, 2]).dtype
-      tw.int32
+      tf.int32
     """
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
