@@ -40,7 +40,10 @@ def main(tf, workdir):
         sess.run(tf.global_variables_initializer())
         hist = []
         for _ in range(5):
-            _, l, n, r, r2, step = sess.run([train_op, loss, gnorm, lr, lr2, global_step], {x: data})
+            # (lr and lr2 feed the update, so they read the step before its increment; the step itself is read
+            # after the run: fetched beside train_op it would race with the increment, in TF as here.)
+            _, l, n, r, r2 = sess.run([train_op, loss, gnorm, lr, lr2], {x: data})
+            step = sess.run(global_step)
             hist.append((l, n, r, r2, step))
         gs, gys = sess.run([g_stop, gy], {x: data})
     return {

@@ -44,12 +44,14 @@ def main(tf, workdir):
     ckpt = os.path.join(workdir, "train")
     global_step, loss, train_op = build()
     rec = LossRecorder(loss)
+    # The step after the update (global_step fetched beside train_op would race with its increment).
+    with tf.control_dependencies([train_op]):
+        step_after = tf.identity(global_step)
     hooks = [tf.train.StopAtStepHook(last_step=5), rec, tf.train.LoggingTensorHook({"loss": loss}, every_n_iter=100)]
     steps = []
     with tf.train.MonitoredTrainingSession(checkpoint_dir=ckpt, hooks=hooks, save_summaries_steps=None) as sess:
         while not sess.should_stop():
-            _, s = sess.run([train_op, global_step])
-            steps.append(s)
+            steps.append(sess.run(step_after))
     saved = tf.train.latest_checkpoint(ckpt)
 
     tf.reset_default_graph()

@@ -39,7 +39,10 @@ def main(tf, workdir):
         sess.run(tf.global_variables_initializer())
         hist = []
         for _ in range(5):
-            hist.append(sess.run([train, loss, lr, poly, inv, nat, cos], {x: X, y: Y, is_training: True})[1:])
+            # (The schedules are read in a run of their own: read beside `train`, they would race with its
+            # global step increment, in TF as here.)
+            rates = sess.run([lr, poly, inv, nat, cos])
+            hist.append([sess.run([train, loss], {x: X, y: Y, is_training: True})[1]] + rates)
         test_loss = sess.run(loss, {x: X[:4], y: Y[:4], is_training: False})
         avgs = sess.run([ema.average(batch_mean), ema.average(batch_var)])
     return {
