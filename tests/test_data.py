@@ -100,7 +100,7 @@ def test_batch_shapes_and_element_spec(graph):
     assert d.batch(n, drop_remainder=True).output_shapes["y"].as_list() == [None]
     spec = b.element_spec
     assert spec["x"].dtype == tw.float32 and spec["x"].shape.as_list() == [None, 2]
-    assert repr(d.element_spec["y"]) == "TensorSpec(shape=(), dtype=tw.int32, name=None)"
+    assert repr(d.element_spec["y"]) == "TensorSpec(shape=(), dtype=tf.int32, name=None)"
 
 
 @needs(*_CORE)

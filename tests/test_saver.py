@@ -165,10 +165,9 @@ def test_corrupted_manifest_is_data_loss(tmp_path):
     _restore_expecting(tmp_path, path, _fresh_model, tw.errors.DataLossError, r"manifest\.json is corrupt")
 
 
-def test_missing_checkpoint_and_missing_tensor_are_not_found(tmp_path):
-    _restore_expecting(
-        tmp_path, str(tmp_path / "nope"), _fresh_model, tw.errors.NotFoundError, "not a valid checkpoint"
-    )
+def test_missing_checkpoint_is_value_error_and_missing_tensor_not_found(tmp_path):
+    # As TF1's Saver.restore: no checkpoint at the path is a ValueError.
+    _restore_expecting(tmp_path, str(tmp_path / "nope"), _fresh_model, ValueError, "not a valid checkpoint")
     path, _ = _save(tmp_path)
 
     def with_extra():

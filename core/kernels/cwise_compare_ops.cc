@@ -12,6 +12,7 @@ namespace {
     }                                  \
   }
 
+// (Equal and NotEqual also compare strings, as TF's.)
 TW_COMPARE_FUNCTOR(EqualFunctor, x == y);
 TW_COMPARE_FUNCTOR(NotEqualFunctor, x != y);
 TW_COMPARE_FUNCTOR(LessFunctor, x < y);
@@ -51,12 +52,12 @@ class EqualityOp : public BinaryOp<Functor, Types...> {
   bool incompatible_shape_error_ = true;
 };
 
-REGISTER_KERNEL(
-    KernelDef("Equal"),
-    EqualityOp<EqualFunctor, false, TW_POD_TYPES, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(
-    KernelDef("NotEqual"),
-    EqualityOp<NotEqualFunctor, true, TW_POD_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("Equal"),
+                EqualityOp<EqualFunctor, false, TW_POD_TYPES, TW_COMPLEX_TYPES,
+                           std::string>);
+REGISTER_KERNEL(KernelDef("NotEqual"),
+                EqualityOp<NotEqualFunctor, true, TW_POD_TYPES,
+                           TW_COMPLEX_TYPES, std::string>);
 REGISTER_KERNEL(KernelDef("Less"), BinaryOp<LessFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("LessEqual"),
                 BinaryOp<LessEqualFunctor, TW_ALL_NUMBER_TYPES>);

@@ -351,6 +351,19 @@ Status StepAbort::status() const {
   return status_;
 }
 
+namespace {
+
+// A fed Placeholder does not run: its control edges leave from the feed (as
+// TF's feed rewrite does), so `control_dependencies([placeholder])` waits for
+// nothing instead of asking for the placeholder's value.
+bool IsFedPlaceholder(const Node* n, const std::set<std::pair<int, int>>& fed) {
+  const std::string& op = n->type_string();
+  return (op == "Placeholder" || op == "PlaceholderV2") &&
+         fed.count({n->id(), 0}) > 0;
+}
+
+}  // namespace
+
 std::vector<bool> NodesNeeded(const Graph& graph, const ExecutorSpec& spec) {
   std::set<std::pair<int, int>> fed;
   for (const Endpoint& e : spec.feeds) fed.insert({e.node->id(), e.index});
@@ -372,7 +385,9 @@ std::vector<bool> NodesNeeded(const Graph& graph, const ExecutorSpec& spec) {
       const Endpoint& src = n->input(i);
       if (!is_fed(src.node, src.index)) stack.push_back(src.node);
     }
-    for (const Node* c : n->control_inputs()) stack.push_back(c);
+    for (const Node* c : n->control_inputs()) {
+      if (!IsFedPlaceholder(c, fed)) stack.push_back(c);
+    }
   }
   return needed;
 }
@@ -427,7 +442,9 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
       }
     }
     item.num_data_inputs = item.node->num_inputs();
-    item.initial_pending += item.node->control_inputs().size();
+    for (const Node* c : item.node->control_inputs()) {
+      if (!IsFedPlaceholder(c, fed)) ++item.initial_pending;
+    }
     TW_RETURN_IF_ERROR(kernels(item.node, &item.kernel));
     item.expensive = item.kernel->IsExpensive();
     item.is_async = item.kernel->AsAsync() != nullptr;
@@ -464,6 +481,7 @@ Status Executor::Create(const Graph& graph, const ExecutorSpec& spec,
       if (dst < 0 || is_fed(item.node, e.src_output)) continue;
       item.out_edges.push_back({e.src_output, e.dst_input, dst});
     }
+    if (IsFedPlaceholder(item.node, fed)) continue;
     for (const Node* c : item.node->control_outputs()) {
       if (item_of[c->id()] >= 0) item.control_dsts.push_back(item_of[c->id()]);
     }

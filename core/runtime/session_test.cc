@@ -120,6 +120,29 @@ TEST(SessionTest, FeedingIntermediateOverridesIt) {
   EXPECT_EQ(out[0].data<float>()[0], 15.0f);
 }
 
+TEST(SessionTest, ControlEdgeFromFedPlaceholderWaitsForNothing) {
+  // As TF's feed rewrite: a fed Placeholder's control edges leave from the
+  // feed, so a node with `^p` runs without asking for p's value; unfed, p
+  // still fails as it must.
+  auto g = std::make_shared<Graph>();
+  AddPlaceholder(g.get(), "p", DT_FLOAT, PartialShape({}));
+  AddConst(g.get(), "c", Tensor::Scalar<float>(3));
+  AddOp(g.get(), "Identity", "after_p", {"c", "^p"});
+  AddOp(g.get(), "Mul", "out", {"after_p", "p"});
+  Session sess(g, Opts());
+  std::vector<Tensor> out;
+  TW_ASSERT_OK(sess.Run({{"p:0", Tensor::Scalar<float>(2)}},
+                        {"out:0", "after_p:0"}, {}, &out));
+  EXPECT_EQ(out[0].data<float>()[0], 6.0f);
+  EXPECT_EQ(out[1].data<float>()[0], 3.0f);
+  TW_ASSERT_OK(
+      sess.Run({{"p:0", Tensor::Scalar<float>(2)}}, {"after_p:0"}, {}, &out));
+  EXPECT_EQ(out[0].data<float>()[0], 3.0f);
+  Status s = sess.Run({}, {"after_p:0"}, {}, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_HAS(s, "You must feed a value for placeholder tensor 'p'");
+}
+
 TEST(SessionTest, FeedErrors) {
   auto g = std::make_shared<Graph>();
   AddPlaceholder(g.get(), "p", DT_FLOAT, PartialShape({-1, 2}));

@@ -13,3 +13,7 @@ Example:
 
 from tensorweave._src.metrics.metrics_impl import *
 from tensorweave._src.metrics.metrics_impl import __all__  # noqa: F401
+from tensorweave._src.metrics.metrics_at_k import *  # noqa: E402
+from tensorweave._src.metrics.metrics_at_k import __all__ as _at_k_names  # noqa: E402
+
+__all__ = list(__all__) + list(_at_k_names)

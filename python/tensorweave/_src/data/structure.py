@@ -139,7 +139,7 @@ class TensorSpec:
             if dims is None
             else "(" + "".join(f"{d}, " for d in dims)[:-2] + ("," if len(dims) == 1 else "") + ")"
         )
-        return f"TensorSpec(shape={shape}, dtype=tw.{self._dtype.name}, name={self._name!r})"
+        return f"TensorSpec(shape={shape}, dtype=tf.{self._dtype.name}, name={self._name!r})"
 
 
 def leaf_types(element):
@@ -217,7 +217,7 @@ class DatasetSpec:
       >>> with tw.Graph().as_default():
       ...     spec = tw.data.DatasetSpec.from_value(tw.data.Dataset.range(3))
       >>> spec.element_spec
-      TensorSpec(shape=(), dtype=tw.int64, name=None)
+      TensorSpec(shape=(), dtype=tf.int64, name=None)
     """
 
     def __init__(self, element_spec, dataset_shape=()):

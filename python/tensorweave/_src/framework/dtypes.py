@@ -103,7 +103,7 @@ class DType:
         return self._enum
 
     def __repr__(self):
-        return f"tw.{self._name}"
+        return f"tf.{self._name}"  # (TF's repr: programs print dtypes)
 
     def __str__(self):
         return f"<dtype: '{self._name}'>"

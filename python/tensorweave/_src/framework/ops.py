@@ -122,8 +122,13 @@ class Tensor:
         session = _session_or_default(session)
         return session.run(self, feed_dict)
 
+    # As TF1 prints them (programs print tensors): str `Tensor("x:0", shape=(?, 3), dtype=float32)`,
+    # repr `<tf.Tensor 'x:0' shape=(?, 3) dtype=float32>`.
     def __repr__(self):
-        return f"<tw.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    def __str__(self):
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
 
     def __hash__(self):
         return id(self)
@@ -253,7 +258,7 @@ class Operation:
         _session_or_default(session).run(self, feed_dict)
 
     def __repr__(self):
-        return f"<tw.Operation '{self._name}' type={self._type}>"
+        return f"<tf.Operation '{self._name}' type={self._type}>"
 
 
 def _attr_from_py(graph, node_id, name, value):
@@ -1088,7 +1093,7 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None):
       >>> import tensorweave as tw
       >>> with tw.Graph().as_default():
       ...     tw.convert_to_tensor([1, 2]).dtype
-      tw.int32
+      tf.int32
     """
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)

@@ -93,4 +93,4 @@ class SparseTensor:
         return SparseTensorValue(indices, values, dense_shape)
 
     def __repr__(self):
-        return f"SparseTensor(indices={self._indices!r}, values={self._values!r}, dense_shape={self._dense_shape!r})"
+        return f"SparseTensor(indices={self._indices}, values={self._values}, dense_shape={self._dense_shape})"

@@ -43,7 +43,14 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002
 
 
 def identity(input, name=None):  # noqa: A002 - TensorFlow's signature
-    """Returns a tensor with the same value (a snapshot, for a variable)."""
+    """Returns a tensor with the same value. A variable is read when the Identity runs (from the variable
+    itself, not its `read` snapshot), so that `with tf.control_dependencies([assign]): tf.identity(v)` sees the
+    assignment, as in TF1."""
+    ref = getattr(input, "_ref", None)
+    if callable(ref) and not isinstance(input, ops.Tensor):
+        x = ref()
+        if x.graph is ops.get_default_graph():
+            return gen_ops.identity(x, name=name or "Identity")
     x = ops.convert_to_tensor(input)
     return gen_ops.identity(x, name=name or "Identity")
 

@@ -22,6 +22,7 @@ Hand-written public wrappers (`nn_ops.conv2d`, ...) call these and keep only wha
 """
 
 import collections
+import contextlib
 import inspect
 import keyword
 import numbers
@@ -336,12 +337,28 @@ def apply_op(op_type, arguments):
     for attr_name in op.attr_names:
         if attr_name in arguments:
             attrs[attr_name] = check_attr(op, attr_name, arguments[attr_name])
-    graph = ops.get_default_graph()
-    with graph.name_scope(name or op.name) as scope:
+    graph = _graph_of_inputs(arguments[arg["name"]] for arg in op.inputs)
+    with _as_default(graph), graph.name_scope(name or op.name) as scope:
         inference = _Inference(op, attrs)
         inputs = [_input(op, arg, arguments[arg["name"]], inference) for arg in op.inputs]
         operation = graph._create_op(op.name, inputs, attrs, name=scope)
     return _outputs(op, operation)
+
+
+def _graph_of_inputs(values):
+    """The graph the op goes in: that of its first input with one (as TF1's `name_scope(name, default, values)`
+    enters it), else the default graph. Inputs from two graphs are the op's error (`_create_op`)."""
+    flat = []
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            flat.extend(v)
+        else:
+            flat.append(v)
+    return ops._get_graph_from_inputs(flat)
+
+
+def _as_default(graph):
+    return contextlib.nullcontext() if graph is ops.get_default_graph() else graph.as_default()
 
 
 def signature(op_type, keyword_only=False):

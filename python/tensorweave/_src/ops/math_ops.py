@@ -43,9 +43,10 @@ def _arg_names(op_type):
 
 def _binary(op_type, x, y, name):
     """An op of two operands in a name scope `name` (default: the op type), the op taking the scope's name and
-    constants made from Python operands named by the op's argument names, as TensorFlow names them."""
-    graph = ops.get_default_graph()
-    with graph.name_scope(name or op_type) as scope:
+    constants made from Python operands named by the op's argument names, as TensorFlow names them. The op goes
+    in the operands' graph (as TF1's name_scope with values), which need not be the default one."""
+    graph = ops._get_graph_from_inputs([x, y])
+    with gen_ops._as_default(graph), graph.name_scope(name or op_type) as scope:
         x, y = _binary_operands(x, y, *_arg_names(op_type)[:2])
         return gen_ops.wrapper(op_type)(x, y, name=scope)
 
@@ -662,9 +663,10 @@ def _arg(op_type, input, axis, name, dimension, output_type):  # noqa: A002
     if axis is None:
         axis = 0
     x = ops.convert_to_tensor(input)
-    if not isinstance(axis, ops.Tensor):
-        axis = constant_op.constant(axis, dtype=dtypes.int32)
-    return gen_ops.wrapper(op_type)(x, axis, output_type=dtypes.as_dtype(output_type), name=name or op_type)
+    with gen_ops._as_default(x.graph):  # (the op goes in its input's graph)
+        if not isinstance(axis, ops.Tensor):
+            axis = constant_op.constant(axis, dtype=dtypes.int32)
+        return gen_ops.wrapper(op_type)(x, axis, output_type=dtypes.as_dtype(output_type), name=name or op_type)
 
 
 def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):  # noqa: A002

@@ -5,6 +5,7 @@ A `Variable` named "w" is three nodes: `w` (VariableV2, the state), `w/Assign`
 """
 
 import contextlib
+import functools
 import threading
 
 import numpy as np
@@ -251,7 +252,8 @@ class Variable(metaclass=_VariableMeta):
         session._load_variable(self, value)
 
     def __repr__(self):
-        return f"<tw.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+        # As TF1's (reference) variables print: their dtype as the ref type.
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}_ref>"
 
     # Arithmetic reads the snapshot.
     def __getattr__(self, attr):
@@ -445,12 +447,46 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
 class VariableScope:
     """The state of a `variable_scope`: its name, reuse flag and defaults."""
 
-    def __init__(self, name, reuse=False, initializer=None, dtype=dtypes.float32):
+    def __init__(
+        self,
+        name,
+        reuse=False,
+        initializer=None,
+        dtype=dtypes.float32,
+        regularizer=None,
+        caching_device=None,
+        partitioner=None,
+        custom_getter=None,
+        constraint=None,
+    ):
         self.name = name
         self.reuse = reuse
         self.initializer = initializer
         self.dtype = dtype
+        self.regularizer = regularizer
+        self.caching_device = caching_device
+        self.partitioner = partitioner
+        self.custom_getter = custom_getter
+        self.constraint = constraint
         self.original_name_scope = name + "/" if name else ""
+
+    def set_initializer(self, initializer):
+        self.initializer = initializer
+
+    def set_regularizer(self, regularizer):
+        self.regularizer = regularizer
+
+    def set_partitioner(self, partitioner):
+        self.partitioner = partitioner
+
+    def set_dtype(self, dtype):
+        self.dtype = dtypes.as_dtype(dtype)
+
+    def set_caching_device(self, caching_device):
+        self.caching_device = caching_device
+
+    def set_custom_getter(self, custom_getter):
+        self.custom_getter = custom_getter
 
     def reuse_variables(self):
         self.reuse = True
@@ -489,9 +525,26 @@ def get_variable_scope():
 
 
 @contextlib.contextmanager
-def variable_scope(name_or_scope, default_name=None, values=None, initializer=None, reuse=None, dtype=None):
+def variable_scope(
+    name_or_scope,
+    default_name=None,
+    values=None,
+    initializer=None,
+    regularizer=None,
+    caching_device=None,
+    partitioner=None,
+    custom_getter=None,
+    reuse=None,
+    dtype=None,
+    use_resource=None,
+    constraint=None,
+    auxiliary_name_scope=True,
+):
     """Names variables made by `get_variable` (and ops) with a prefix; with
     `reuse=True` (or AUTO_REUSE) get_variable returns existing variables.
+    `initializer`, `regularizer`, `caching_device`, `partitioner` and `constraint` are the defaults of the
+    scope's get_variable calls (inherited by nested scopes); `custom_getter(getter, name, *args, **kwargs)`
+    wraps them (a nested scope's getter wraps its parent's); `auxiliary_name_scope=False` opens no name scope.
 
     Example:
       >>> import tensorweave as tw
@@ -523,16 +576,39 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
         reuse = parent.reuse
     elif reuse is False and parent.reuse is True:
         reuse = True  # reuse is inherited by nested scopes
+    # A scope object brings its own defaults back (its parent's where it has none).
+    defaults = name_or_scope if isinstance(name_or_scope, VariableScope) else parent
+
+    def pick(value, attr):
+        if value is not None:
+            return value
+        own = getattr(defaults, attr)
+        return own if own is not None else getattr(parent, attr)
+
+    getter = parent.custom_getter
+    if isinstance(name_or_scope, VariableScope) and name_or_scope.custom_getter is not None:
+        getter = name_or_scope.custom_getter
+    if custom_getter is not None:
+        if not callable(custom_getter):
+            raise ValueError(f"Cannot set custom_getter to a non-callable object: {custom_getter!r}")
+        getter = _wrap_custom_getter(custom_getter, getter)
     scope = VariableScope(
         full_name,
         reuse=reuse,
-        initializer=initializer if initializer is not None else parent.initializer,
-        dtype=dtype if dtype is not None else parent.dtype,
+        initializer=pick(initializer, "initializer"),
+        dtype=pick(dtype, "dtype"),
+        regularizer=pick(regularizer, "regularizer"),
+        caching_device=pick(caching_device, "caching_device"),
+        partitioner=pick(partitioner, "partitioner"),
+        custom_getter=getter,
+        constraint=pick(constraint, "constraint"),
     )
-    with graph.name_scope(name_scope_name) as ns:
-        scope.original_name_scope = (
-            name_or_scope.original_name_scope if isinstance(name_or_scope, VariableScope) else ns
-        )
+    name_scope = graph.name_scope(name_scope_name) if auxiliary_name_scope else contextlib.nullcontext(None)
+    with name_scope as ns:
+        if isinstance(name_or_scope, VariableScope):
+            scope.original_name_scope = name_or_scope.original_name_scope
+        elif ns is not None:
+            scope.original_name_scope = ns
         stack.append(scope)
         try:
             yield scope
@@ -559,12 +635,65 @@ def get_variable(
 
     The default initializer is glorot_uniform for floats and zeros otherwise.
     Asking for an existing name without reuse, or a missing one with
-    reuse=True, is a ValueError.
+    reuse=True, is a ValueError. The scope's defaults (initializer, regularizer,
+    partitioner, caching_device, constraint) apply where an argument is None;
+    custom getters (the scope's, then `custom_getter`) are called as
+    `custom_getter(getter, name, **kwargs)` with the variable's full name.
     """
+    scope = get_variable_scope()
+    full_name = f"{scope.name}/{name}" if scope.name else name
+    kwargs = dict(
+        shape=shape,
+        dtype=dtype,
+        initializer=initializer,
+        regularizer=regularizer if regularizer is not None else scope.regularizer,
+        trainable=trainable,
+        collections=collections,
+        caching_device=caching_device if caching_device is not None else scope.caching_device,
+        partitioner=partitioner,
+        validate_shape=validate_shape,
+        use_resource=use_resource,
+        constraint=constraint if constraint is not None else scope.constraint,
+    )
+    getter = _true_get_variable
+    if scope.custom_getter is not None:
+        getter = functools.partial(scope.custom_getter, getter)
+    if custom_getter is not None:
+        getter = functools.partial(custom_getter, getter)
+    return getter(full_name, **kwargs)
+
+
+def _wrap_custom_getter(custom_getter, inner):
+    """`custom_getter` around `inner` (a parent scope's getter): custom_getter's getter calls inner's."""
+    if inner is None:
+        return custom_getter
+
+    def wrapped(getter, *args, **kwargs):
+        return custom_getter(functools.partial(inner, getter), *args, **kwargs)
+
+    return wrapped
+
+
+def _true_get_variable(
+    name,
+    shape=None,
+    dtype=None,
+    initializer=None,
+    regularizer=None,
+    trainable=True,
+    collections=None,
+    caching_device=None,
+    partitioner=None,
+    validate_shape=True,
+    use_resource=None,
+    constraint=None,
+    **unused_kwargs,
+):
+    """get_variable for a full name, after the custom getters."""
     scope = get_variable_scope()
     graph = ops.get_default_graph()
     store = _var_store(graph)
-    full_name = f"{scope.name}/{name}" if scope.name else name
+    full_name = name
     dtype_given = dtype is not None
     dtype = dtypes.as_dtype(dtype) if dtype is not None else scope.dtype
     if full_name in store.vars:
@@ -640,6 +769,7 @@ def get_variable(
             dtype=dtype,
             validate_shape=validate_shape,
             caching_device=caching_device,
+            constraint=constraint,
         )
     finally:
         graph._name_stack = saved

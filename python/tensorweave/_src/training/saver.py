@@ -317,8 +317,8 @@ def _saveables(var_list):
     """[(name in the checkpoint, Variable)] sorted by name."""
     if var_list is None:
         var_list = variables.global_variables()
-        if not var_list:
-            raise ValueError("No variables to save")
+    if not var_list:  # (an empty list too, as TF)
+        raise ValueError("No variables to save")
     if isinstance(var_list, dict):
         items = list(var_list.items())
     else:
@@ -648,8 +648,8 @@ class Saver:
     def restore(self, sess, save_path):
         """Restores the variables from checkpoint `save_path`.
 
-        Raises NotFoundError when there is no such checkpoint or a variable
-        is missing from it, DataLossError when its files are truncated or
+        Raises ValueError when there is no such checkpoint (as TF1), NotFoundError
+        when a variable is missing from it, DataLossError when its files are truncated or
         corrupted, InvalidArgumentError when a tensor's dtype or shape differs
         from its variable's. Nothing is assigned unless everything checks out.
         """
@@ -658,7 +658,7 @@ class Saver:
         if self._restore_op is None:
             return
         if not checkpoint_exists(save_path):
-            raise errors.NotFoundError(None, None, f"The passed save_path is not a valid checkpoint: {save_path}")
+            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
         if self._sharded or os.path.exists(save_path + SHARDS_SUFFIX):
             sess.run(self._restore_op, self._restore_feeds(save_path))
         else:
