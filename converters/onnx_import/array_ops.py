@@ -67,9 +67,7 @@ def _check_reshape_constant(ctx, node):
     else:
         bad = bad or known != elements
     if bad:
-        raise _NodeError(
-            f"shape {dims} does not fit the input '{src}' of shape {list(in_shape)} ({elements} elements)"
-        )
+        raise _NodeError(f"shape {dims} does not fit the input '{src}' of shape {list(in_shape)} ({elements} elements)")
 
 
 @imports("Squeeze", "Unsqueeze")

@@ -44,6 +44,11 @@ STATE_FILENAME = "checkpoint"
 _logger = logging.getLogger("tensorweave")
 
 
+class _NotACheckpointError(errors.NotFoundError, ValueError):
+    """No checkpoint at a restore's save_path: TF1's NotFoundError, also the ValueError TF 2.x's
+    `tf.compat.v1.train.Saver.restore` raises."""
+
+
 # --- the checkpoint state file -------------------------------------------------
 class CheckpointState:
     """The contents of a "checkpoint" state file."""
@@ -652,7 +657,7 @@ class Saver:
         if self._restore_op is None:
             return
         if not checkpoint_exists(save_path):
-            raise errors.NotFoundError(None, None, f"The passed save_path is not a valid checkpoint: {save_path}")
+            raise _NotACheckpointError(None, None, f"The passed save_path is not a valid checkpoint: {save_path}")
         if self._sharded or os.path.exists(save_path + SHARDS_SUFFIX):
             sess.run(self._restore_op, self._restore_feeds(save_path))
         else:
