@@ -24,14 +24,15 @@ def error_of(tf, build, feed=None):
     return None
 
 
-def expect_error(tw, build, error_class, *fragments, feed=None, tf_class=None):
+def expect_error(tw, build, error_class, *fragments, feed=None, tf_class=None, oracle=True):
     """Asserts that tensorweave raises `error_class` with each fragment in its message; with TF installed,
-    that TF raises `tf_class` (a class, or the name of a class in tf.errors; default: `error_class`'s name)."""
+    that TF raises `tf_class` (a class, or the name of a class in tf.errors; default: `error_class`'s name).
+    oracle=False skips TF where it is too slow to ask (its allocator retries a failed allocation for ~10 s)."""
     error = error_of(tw, build, feed)
     assert isinstance(error, error_class), repr(error)
     for fragment in fragments:
         assert fragment in str(error), str(error)
-    if tf1 is not None:
+    if tf1 is not None and oracle:
         expected = tf_class or (error_class if error_class.__module__ == "builtins" else error_class.__name__)
         if isinstance(expected, str):
             expected = getattr(tf1.errors, expected)
