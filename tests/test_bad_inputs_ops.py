@@ -211,5 +211,13 @@ def test_matrix_band_part_takes_int32_bounds(sess):
     np.testing.assert_array_equal(out, np.eye(4, 3, dtype=np.float32) * x)  # the diagonal band
 
 
+def test_resize_to_a_negative_size_fed_at_run_time():
+    # A size tensor of unknown shape was refused at construction ("must be a 1-D Tensor of 2 elements").
+    def build(tf):
+        return tf.image.resize_images(tf.zeros([1, 4, 4, 1]), tf.placeholder(tf.int32, name="i"))
+
+    expect_error(tw, build, INVALID, "must be positive", feed=_feed([-2, 2]))
+
+
 def test_tf_oracle_available_or_skipped():
     need_tf()
