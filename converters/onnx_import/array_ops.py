@@ -43,7 +43,36 @@ def _reshape(ctx, node):
         shape = ctx.require_const(node, 1, "shape")
         if np.any(shape == 0):
             raise _NodeError("allowzero with a 0 dim makes an empty tensor")
+    if node.op_type == "Reshape":
+        _check_reshape_constant(ctx, node)
     _reshape_to(ctx, node, ctx.plain(node.input[0]), node.output[0])
+
+
+def _check_reshape_constant(ctx, node):
+    """A constant target shape must hold the input's elements (the .twl
+    takes the output's inferred shape, so a bad one would pass unnoticed)."""
+    target = ctx.const(node.input[1]) if len(node.input) > 1 else None
+    src = node.input[0]
+    if target is None or src in ctx.data_dependent:
+        return
+    in_shape = ctx.shape(src)
+    if -1 in (ctx.signature_of(src, in_shape) or []):
+        return  # a symbolic batch: the count is known only at run time
+    dims = [int(d) for d in np.asarray(target).reshape(-1)]
+    if not attrs(node).get("allowzero", 0):
+        dims = [in_shape[i] if d == 0 and i < len(in_shape) else d for i, d in enumerate(dims)]
+    elements = int(np.prod(in_shape, dtype=object))
+    known = 1
+    for d in dims:
+        if d != -1:
+            known *= d
+    bad = dims.count(-1) > 1 or any(d < -1 for d in dims)
+    if -1 in dims:
+        bad = bad or (known == 0 and elements != 0) or (known != 0 and elements % known != 0)
+    else:
+        bad = bad or known != elements
+    if bad:
+        raise _NodeError(f"shape {dims} does not fit the input '{src}' of shape {list(in_shape)} ({elements} elements)")
 
 
 @imports("Squeeze", "Unsqueeze")

@@ -74,8 +74,8 @@ def test_run_errors(tmp_path, mlp_path, capsys):
     assert cli.main(["run", mlp_path, "--input", f"x={tmp_path / 'bad.npy'}"]) == 1
     assert "float64" in capsys.readouterr().err
     assert cli.main(["inspect", str(tmp_path / "none.twl")]) == 1
-    with pytest.raises(SystemExit):
-        cli.main(["run", mlp_path, "--input", "novalue"])
+    assert cli.main(["run", mlp_path, "--input", "novalue"]) == 1
+    assert "--input expects NAME=FILE.npy, got 'novalue'" in capsys.readouterr().err
 
 
 def test_benchmark(mlp_path, capsys):
@@ -106,3 +106,39 @@ def test_profile_ops_counts_every_node(mlp_path):
     assert all(r["us"] >= 0 for r in rows) and abs(sum(r["share"] for r in rows) - 1) < 1e-9
     with pytest.raises(ValueError):
         interpreter.profile_ops(0)
+
+
+@pytest.mark.parametrize(
+    "argv,fragment", [(["--runs", "0"], "must be at least 1, got 0"), (["--warmup", "-1"], "got -1")]
+)
+def test_benchmark_bad_counts_are_usage_errors(mlp_path, capsys, argv, fragment):
+    # --runs 0 was a numpy IndexError traceback after the runs.
+    with pytest.raises(SystemExit) as info:
+        cli.main(["benchmark", mlp_path] + argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err
+
+
+def test_run_input_that_is_not_npy_names_the_input_and_file(tmp_path, mlp_path, capsys):
+    bad = tmp_path / "garbage.npy"
+    bad.write_bytes(b"garbage")
+    assert cli.main(["run", mlp_path, "--input", f"x={bad}"]) == 1
+    err = capsys.readouterr().err
+    assert f"--input x: '{bad}' is not a .npy file" in err
+    assert cli.main(["run", mlp_path, "--input", f"x={tmp_path / 'none.npy'}"]) == 1
+    assert "--input x: cannot read" in capsys.readouterr().err
+
+
+def test_truncated_and_garbage_models(tmp_path, mlp_model, capsys):
+    for name, data, fragment in (
+        ("trunc.twl", mlp_model[0][: len(mlp_model[0]) // 2], "trunc.twl"),
+        ("garbage.twl", b"\0" * 100, "not a .twl model"),
+        ("empty.twl", b"", "is empty"),
+    ):
+        path = tmp_path / name
+        path.write_bytes(data)
+        for command in (["inspect", str(path)], ["benchmark", str(path), "--runs", "1"]):
+            assert cli.main(command) == 1
+            err = capsys.readouterr().err
+            assert fragment in err and "Traceback" not in err, err

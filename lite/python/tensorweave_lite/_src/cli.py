@@ -127,8 +127,16 @@ def _parse_inputs(specs):
     for spec in specs:
         name, sep, path = spec.partition("=")
         if not sep or not name or not path:
-            raise SystemExit(f"--input expects NAME=FILE.npy, got '{spec}'")
-        values[name] = np.load(path, allow_pickle=False)
+            raise ValueError(f"--input expects NAME=FILE.npy, got '{spec}'")
+        try:
+            value = np.load(path, allow_pickle=False)
+        except OSError as error:
+            raise OSError(f"--input {name}: cannot read '{path}': {error.strerror or error}") from None
+        except ValueError as error:  # not a .npy file, or an object array
+            raise ValueError(f"--input {name}: '{path}' is not a .npy file of numbers: {error}") from None
+        if not isinstance(value, np.ndarray):
+            raise ValueError(f"--input {name}: '{path}' is an .npz archive; give one array as a .npy file")
+        values[name] = value
     return values
 
 
@@ -146,7 +154,7 @@ def run(args):
         unknown = sorted(set(values) - set(details))
         missing = sorted(set(details) - set(values))
         if unknown or missing:
-            raise SystemExit(f"model inputs are {sorted(details)}; unknown: {unknown}, missing: {missing}")
+            raise ValueError(f"model inputs are {sorted(details)}; unknown: {unknown}, missing: {missing}")
         for name, value in values.items():
             if tuple(value.shape) != tuple(details[name]["shape"]):
                 interpreter.resize_tensor_input(details[name]["index"], value.shape)
@@ -209,6 +217,21 @@ def benchmark(args):
     return 0
 
 
+def _count(minimum):
+    """An argparse type: an integer of at least `minimum`."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got '{text}'") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
 def _parser():
     parser = argparse.ArgumentParser(prog="tensorweave-lite", description="Inspect, run and benchmark .twl models.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -235,8 +258,8 @@ def _parser():
     p = commands.add_parser("benchmark", help="time invoke()")
     p.add_argument("model")
     p.add_argument("--num_threads", type=int, default=1)
-    p.add_argument("--runs", type=int, default=1000)
-    p.add_argument("--warmup", type=int, default=10)
+    p.add_argument("--runs", type=_count(1), default=1000)
+    p.add_argument("--warmup", type=_count(0), default=10)
     p.add_argument("--batch", type=int, default=None)
     p.add_argument("--profile", action="store_true", help="then time each op (its time, share and count)")
     p.set_defaults(func=benchmark)

@@ -86,6 +86,13 @@ UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, doc="Not impleme
 InternalError = _make("InternalError", INTERNAL, doc="An internal invariant broke.")
 UnavailableError = _make("UnavailableError", UNAVAILABLE, doc="A service is unavailable.")
 DataLossError = _make("DataLossError", DATA_LOSS, doc="Data was lost or corrupted.")
+
+
+class _UnparsableFileError(DataLossError, OSError):
+    """A MetaGraphDef or SavedModel file that does not parse: a DataLossError, also the OSError ("Cannot parse
+    file ...") that TensorFlow raises for it."""
+
+
 UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, doc="Credentials were missing or invalid.")
 
 _CODE_TO_CLASS = {

@@ -31,8 +31,17 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
       import/sum:0
     """
     graph = ops.get_default_graph()
-    data = graph_def if isinstance(graph_def, (bytes, bytearray)) else graph_def.SerializeToString()
-    _check_devices(data)
+    if isinstance(graph_def, (bytes, bytearray)):
+        data = graph_def
+    elif callable(getattr(graph_def, "SerializeToString", None)) and hasattr(graph_def, "node"):
+        data = graph_def.SerializeToString()
+    else:
+        raise TypeError(f"Argument `graph_def` must be a GraphDef proto, got {type(graph_def).__name__}.")
+    if input_map is not None and not isinstance(input_map, dict):
+        raise TypeError("input_map must be a dictionary mapping strings to Tensor objects.")
+    names = _check_devices(data)
+    if names is not None:
+        _check_names(names, input_map, return_elements)
     prefix = "import" if name is None else name
     if prefix:
         prefix = graph.unique_name(prefix)
@@ -63,7 +72,7 @@ def _check_devices(data):
     try:
         parsed = graph_pb2.GraphDef.FromString(bytes(data))
     except Exception:  # noqa: BLE001 - the C++ import reports bytes that are no GraphDef
-        return
+        return None
     names = {node.name for node in parsed.node}
     for node in parsed.node:
         _check_function_attrs(node)
@@ -75,6 +84,25 @@ def _check_devices(data):
                     raise ValueError(
                         f"Node '{node.name}' expects to be colocated with unknown node '{group[5:].decode()}'"
                     )
+    return names
+
+
+def _check_names(names, input_map, return_elements):
+    """TF's ValueErrors, before anything is imported, for input_map keys and return_elements that name no
+    node of the GraphDef (an input_map key that matched nothing was silently ignored)."""
+
+    def node_of(element):
+        return element[1:] if element.startswith("^") else element.split(":")[0]
+
+    missing = [key for key in (input_map or {}) if node_of(key) not in names]
+    if missing:
+        raise ValueError(f"Attempted to map inputs that were not found in graph_def: [{', '.join(missing)}]")
+    for element in return_elements or ():
+        if not isinstance(element, str):
+            raise TypeError(f"return_elements must be names of ops or tensors, got {element!r}")
+        if node_of(element) not in names:
+            kind = "tensor" if ":" in element else "node"
+            raise ValueError(f"Requested return {kind} {element!r} not found in graph def")
 
 
 def _check_function_attrs(node):

@@ -11,6 +11,8 @@ import re
 import sys
 import threading
 
+import numpy as np
+
 from tensorweave import _pywrap_tensorweave as _pywrap
 from tensorweave._src.framework import device_spec as pydev
 from tensorweave._src.framework import dtypes
@@ -1110,12 +1112,31 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None):
         return _autopack(value, dtype, name)
     from tensorweave._src.ops import constant_op
 
-    if dtype is None and preferred_dtype is not None:
+    if dtype is None and preferred_dtype is not None and not _ints_out_of_range(value, preferred_dtype):
         try:
             return constant_op.constant(value, dtype=preferred_dtype, name=name)
         except (TypeError, ValueError):
             pass
     return constant_op.constant(value, dtype=dtype, name=name or "Const")
+
+
+def _ints_out_of_range(value, dtype):
+    """Whether `value` holds integers that an integer `dtype` cannot hold (2**40 as a preferred int32 would
+    wrap to 0: as TF, such a value keeps the dtype it infers, int64)."""
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_integer:
+        return False
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):
+        return False
+    if arr.size == 0 or arr.dtype.kind not in "iuO":
+        return False
+    try:
+        low, high = int(arr.min()), int(arr.max())
+    except (TypeError, ValueError):
+        return False
+    return low < dtype.min or high > dtype.max
 
 
 def _is_tensor_value(value):

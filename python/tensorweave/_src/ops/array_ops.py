@@ -2,6 +2,7 @@
 gathering, and tensors shaped like others."""
 
 import builtins
+import math
 
 import numpy as np
 
@@ -78,9 +79,23 @@ def _shape_tensor(shape_value, name="shape"):
     if isinstance(shape_value, (list, tuple)):  # Dimensions (x.shape[1] * 2) count as their values
         shape_value = [_known_dimension_value(d) for d in shape_value]
     if isinstance(shape_value, (list, tuple)) and any(isinstance(d, ops.Tensor) for d in shape_value):
-        return stack([_as_int_scalar(-1 if d is None else d) for d in shape_value], name=name)
+        wide = _needs_int64(shape_value)
+        return stack([_as_int_scalar(-1 if d is None else d, wide) for d in shape_value], name=name)
     dims = [-1 if d is None else d for d in list(shape_value)]
-    return constant_op.constant(dims, dtype=dtypes.int32, name=name)
+    # As TF: int64 when a dimension does not fit in int32 (never a silent wrap of 2**40 to 0).
+    return constant_op.constant(dims, dtype=dtypes.int64 if _needs_int64(dims) else dtypes.int32, name=name)
+
+
+def _needs_int64(values):
+    """Whether a list of dimensions (numbers, None, or scalar tensors) needs int64."""
+    for v in values:
+        if isinstance(v, ops.Tensor):
+            if v.dtype == dtypes.int64:
+                return True
+        elif v is not None and not isinstance(v, (bool, np.bool_)) and isinstance(v, (int, np.integer)):
+            if not -(2**31) <= int(v) < 2**31:
+                return True
+    return False
 
 
 def reshape(tensor, shape, name=None):  # noqa: A002
@@ -126,7 +141,7 @@ def _filled(shape, dtype, number, name):
     if isinstance(shape, ops.Tensor) or (isinstance(shape, (list, tuple)) and ops._holds_tensors(shape)):
         return fill(shape, constant_op.constant(value, dtype=dtype), name=name)
     dims = tensor_shape.as_shape(shape).as_list()
-    if int(np.prod(dims, dtype=np.int64)) >= 1000:
+    if math.prod(dims) >= 1000:  # Python ints: np.prod wraps 2**62 * 4 to 0
         # As TF's _constant_if_small: a large shape is a Fill, so that the graph holds no copy of the values
         # (an embedding table's zeros slot would otherwise sit in the GraphDef and in the Const kernel).
         return fill(dims, constant_op.constant(value, dtype=dtype), name=name)
@@ -141,7 +156,7 @@ def _index_tensor(value, name, dtype=None):
     if isinstance(value, ops.Tensor) or hasattr(value, "_as_graph_element"):
         return ops.convert_to_tensor(value)
     if isinstance(value, (list, tuple)) and any(isinstance(v, ops.Tensor) for v in value):
-        return stack([_as_int_scalar(v) for v in value], name=name)
+        return stack([_as_int_scalar(v, _needs_int64(value)) for v in value], name=name)
     if isinstance(value, (list, tuple)) and ops._holds_tensors(value):
         return ops.convert_to_tensor(value)  # nested lists of tensors and numbers: auto-packed
     arr = np.asarray(value)
@@ -515,7 +530,7 @@ def _slice_helper(tensor, slice_spec):
         packed = []
         for values, what in ((begin, "begin"), (end, "end"), (strides, "strides")):
             if any(isinstance(v, ops.Tensor) for v in values):
-                packed.append(stack([_as_int_scalar(v) for v in values], name=what))
+                packed.append(stack([_as_int_scalar(v, _needs_int64(values)) for v in values], name=what))
             elif values:
                 packed.append(_index_tensor([int(v) for v in values], what))
             else:
@@ -536,14 +551,16 @@ def _slice_helper(tensor, slice_spec):
         )
 
 
-def _as_int_scalar(v):
+def _as_int_scalar(v, wide=False):
+    """An int32 scalar tensor (int64 when `wide`) of a number or an integer scalar tensor."""
+    dtype = dtypes.int64 if wide else dtypes.int32
     if isinstance(v, ops.Tensor):
-        if v.dtype == dtypes.int64:
+        if v.dtype != dtype and v.dtype in (dtypes.int32, dtypes.int64):
             from tensorweave._src.ops import math_ops
 
-            return math_ops.cast(v, dtypes.int32)
+            return math_ops.cast(v, dtype)
         return v
-    return constant_op.constant(int(v), dtype=dtypes.int32)
+    return constant_op.constant(int(v), dtype=dtype)
 
 
 newaxis = None

@@ -115,7 +115,7 @@ def resize_images(
             images = array_ops.expand_dims(images, 0)
         _, height, width, _ = images.shape.as_list()
         size = ops.convert_to_tensor(size, dtypes.int32, name="size")
-        if size.shape.ndims != 1 or size.shape.dims[0].value not in (2, None):
+        if size.shape.ndims not in (1, None) or (size.shape.ndims == 1 and size.shape.dims[0].value not in (2, None)):
             raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
         size_value = array_ops.constant_value(size)
         if preserve_aspect_ratio:

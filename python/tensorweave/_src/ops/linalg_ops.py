@@ -276,8 +276,12 @@ def matrix_band_part(input, num_lower, num_upper, name=None):  # noqa: A002
     graph = ops.get_default_graph()
     with graph.name_scope(name or "MatrixBandPart") as scope:
         input = ops.convert_to_tensor(input, name="input")  # noqa: A001
-        lower = ops.convert_to_tensor(num_lower, dtype=dtypes.int64, name="num_lower")
-        upper = ops.convert_to_tensor(num_upper, dtype=dtypes.int64, name="num_upper")
+        lower, upper = (
+            math_ops.cast(bound, dtypes.int64)  # TF's Tindex: int32 or int64 bounds
+            if isinstance(bound, ops.Tensor) and bound.dtype == dtypes.int32
+            else ops.convert_to_tensor(bound, dtype=dtypes.int64, name=what)
+            for bound, what in ((num_lower, "num_lower"), (num_upper, "num_upper"))
+        )
         return gen_ops.matrix_band_part(input, lower, upper, name=scope)
 
 

@@ -95,6 +95,35 @@ def _check_indices(sp):
     )
 
 
+def _check_order(sp):
+    """TF's SparseToDense validation: InvalidArgumentError naming the first index that is out of (row-major)
+    order or repeated (checked when the graph runs)."""
+    from tensorweave._src.framework import errors
+    from tensorweave._src.ops.script_ops import py_func
+
+    def check(indices):
+        indices = np.asarray(indices).reshape(len(indices), -1)
+        if len(indices) > 1 and indices.shape[1]:
+            step = indices[1:] - indices[:-1]
+            first = (step != 0).argmax(axis=1)
+            sign = step[np.arange(len(step)), first]
+            bad = np.flatnonzero(sign <= 0)
+            if bad.size:
+                i = int(bad[0]) + 1
+                where = f"indices[{i}] = [{','.join(str(int(v)) for v in indices[i])}]"
+                if sign[bad[0]] == 0:
+                    raise errors.InvalidArgumentError(None, None, f"{where} is repeated")
+                raise errors.InvalidArgumentError(
+                    None,
+                    None,
+                    f"{where} is out of order. Many sparse ops require sorted indices. "
+                    "Use `tf.sparse.reorder` to create a correctly ordered copy.",
+                )
+        return np.int64(0)
+
+    return py_func(check, [sp.indices], dtypes.int64, stateful=True).op
+
+
 # --- construction and conversion ----------------------------------------------------------------------------
 
 
@@ -125,7 +154,7 @@ def sparse_tensor_to_dense(sp_input, default_value=0, validate_indices=True, nam
     sp = _convert(sp_input)
     with _scope(name, "SparseToDense"):
         default = tw.cast(default_value, sp.dtype)
-        deps = [_check_indices(sp)] if validate_indices else []
+        deps = [_check_indices(sp), _check_order(sp)] if validate_indices else []
         with tw.control_dependencies(deps):
             base = tw.fill(sp.dense_shape, default)
             out = tw.tensor_scatter_nd_update(base, sp.indices, sp.values)
@@ -157,6 +186,10 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
             idx = tw.reshape(idx, [1, 1])
         elif idx.shape.ndims == 1:
             idx = tw.expand_dims(idx, 1)
+        elif idx.shape.ndims is None:  # as TF: a scalar or vector of indices into a 1-D output, else [N, rank]
+            dims = tw.concat([[1], tw.shape(idx)], 0)
+            cols = tw.where(tw.rank(idx) >= 2, dims[-1], 1)
+            idx = tw.reshape(idx, tw.stack([-1, cols]))
         values = ops.convert_to_tensor(sparse_values)
         values = values + tw.zeros([tw.shape(idx)[0]], values.dtype) if values.shape.ndims == 0 else values
         shape = tw.reshape(shape, [-1])
@@ -367,7 +400,8 @@ def sparse_fill_empty_rows(sp_input, default_value, name=None):
     sp = _convert(sp_input)
     with _scope(name, "SparseFillEmptyRows"):
         nrows = sp.dense_shape[0]
-        rows = sp.indices[:, 0]
+        with tw.control_dependencies([_check_indices(sp)]):
+            rows = tw.identity(sp.indices[:, 0])
         counts = tw.math.unsorted_segment_sum(tw.ones_like(rows), rows, nrows)
         empty = tw.equal(counts, 0)
         new_rows = tw.where(empty)  # [M, 1]
@@ -593,7 +627,7 @@ def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=N
             tw.equal(k, tw.shape(b, out_type=dtypes.int64)[0]),
             ["Cannot multiply A and B because inner dimension does not match:", k, tw.shape(b)],
         )
-        with tw.control_dependencies([check]):
+        with tw.control_dependencies([check, _check_indices(sp)]):
             # gather_nd, not gather: b's gradient is dense, as TF's SparseTensorDenseMatMul gradient.
             rows_b = tw.gather_nd(b, tw.expand_dims(cols, 1))
         prod = rows_b * tw.expand_dims(values, 1)

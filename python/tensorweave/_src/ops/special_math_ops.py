@@ -541,6 +541,18 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
         if values.dtype.is_integer:  # TensorFlow's HistogramFixedWidth kernel takes integers too
             values = math_ops.cast(values, dtypes.float64)
             value_range = math_ops.cast(value_range, dtypes.float64)
+        from tensorweave._src.ops import logging_ops
+
+        nbins_t = ops.convert_to_tensor(nbins, name="nbins")
+        checks = [  # TF's HistogramFixedWidth kernel's checks (a bad range silently gave counts)
+            logging_ops.Assert(
+                math_ops.less(value_range[0], value_range[1]),
+                ["value_range should satisfy value_range[0] < value_range[1], but got", value_range],
+            ),
+            logging_ops.Assert(math_ops.greater(nbins_t, 0), ["nbins should be a positive number, but got", nbins_t]),
+        ]
+        with ops.control_dependencies(checks):
+            values = array_ops.identity(values)
         bins = histogram_fixed_width_bins(values, value_range, nbins=nbins, dtype=dtypes.int32)
         flat = array_ops.reshape(bins, [-1])
         ones = math_ops.cast(array_ops.ones_like(flat), dtype)

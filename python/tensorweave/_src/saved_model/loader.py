@@ -23,13 +23,17 @@ def _read_saved_model(export_dir):
         try:
             saved_model.ParseFromString(data)
         except message.DecodeError as e:
-            raise errors.DataLossError(None, None, f"{pb} is not a SavedModel: {e}") from None
+            raise errors._UnparsableFileError(
+                None, None, f"Cannot parse file {pb}: it is not a SavedModel: {e}"
+            ) from None
     elif os.path.isfile(pbtxt):
         with open(pbtxt, encoding="utf-8", errors="replace") as f:
             try:
                 text_format.Merge(f.read(), saved_model)
             except text_format.ParseError as e:
-                raise errors.DataLossError(None, None, f"{pbtxt} is not a SavedModel: {e}") from None
+                raise errors._UnparsableFileError(
+                    None, None, f"Cannot parse file {pbtxt}: it is not a SavedModel: {e}"
+                ) from None
     else:
         raise OSError(
             f"SavedModel file does not exist at: {export_dir}{os.sep}"

@@ -311,7 +311,9 @@ def read_meta_graph_file(filename):
     try:
         text_format.Merge(data.decode("utf-8"), meta_graph_def)
     except (text_format.ParseError, UnicodeDecodeError) as e:
-        raise errors.DataLossError(None, None, f"{filename} is not a MetaGraphDef: {e}") from None
+        raise errors._UnparsableFileError(
+            None, None, f"Cannot parse file {filename}: it is not a MetaGraphDef: {e}"
+        ) from None
     return meta_graph_def
 
 

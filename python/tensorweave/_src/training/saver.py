@@ -45,6 +45,11 @@ STATE_FILENAME = "checkpoint"
 _logger = logging.getLogger("tensorweave")
 
 
+class _NotACheckpointError(errors.NotFoundError, ValueError):
+    """No checkpoint at a restore's save_path: TF1's NotFoundError, also the ValueError TF 2.x's
+    `tf.compat.v1.train.Saver.restore` raises."""
+
+
 # --- the checkpoint state file -------------------------------------------------
 class CheckpointState:
     """The contents of a "checkpoint" state file."""
@@ -648,7 +653,7 @@ class Saver:
     def restore(self, sess, save_path):
         """Restores the variables from checkpoint `save_path`.
 
-        Raises ValueError when there is no such checkpoint (as TF1), NotFoundError
+        Raises ValueError (TF 2.x; also a NotFoundError, as TF1) when there is no such checkpoint, NotFoundError
         when a variable is missing from it, DataLossError when its files are truncated or
         corrupted, InvalidArgumentError when a tensor's dtype or shape differs
         from its variable's. Nothing is assigned unless everything checks out.
@@ -658,7 +663,7 @@ class Saver:
         if self._restore_op is None:
             return
         if not checkpoint_exists(save_path):
-            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
+            raise _NotACheckpointError(None, None, f"The passed save_path is not a valid checkpoint: {save_path}")
         if self._sharded or os.path.exists(save_path + SHARDS_SUFFIX):
             sess.run(self._restore_op, self._restore_feeds(save_path))
         else:
