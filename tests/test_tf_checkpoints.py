@@ -243,3 +243,12 @@ def test_sharded_filename_ops_and_static_regex_ops_as_tensorflow():
         assert got[0].tolist() == [True, False] and got[1].tolist() == [b"a#b22"] and got[2].tolist() == [True]
         with pytest.raises(tw.errors.InvalidArgumentError, match="Invalid pattern"):
             sess.run(tw.strings.regex_full_match(["a"], "("))
+
+
+def test_a_file_that_is_no_checkpoint_is_a_data_loss_error(tmp_path):
+    # As TF: a prefix naming a file that is no checkpoint is data loss; one naming nothing is not found.
+    (tmp_path / "notes.txt").write_text("hello")
+    with pytest.raises(tw.errors.DataLossError, match="not an sstable"):
+        tw.train.NewCheckpointReader(str(tmp_path / "notes.txt"))
+    with pytest.raises(tw.errors.NotFoundError, match="Failed to find any matching files"):
+        tw.train.NewCheckpointReader(str(tmp_path / "nothing"))

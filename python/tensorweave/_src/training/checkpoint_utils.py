@@ -60,6 +60,14 @@ class CheckpointReader:
             self._shapes = {name: shape for name, (_, shape) in listing.items()}
             self._dtypes = {name: dtype for name, (dtype, _) in listing.items()}
             return
+        if not os.path.isfile(manifest_path) and os.path.isfile(prefix):
+            # A file that is no checkpoint (TF reads it as a V1 table and finds no magic number).
+            raise errors.DataLossError(
+                None,
+                None,
+                f"Unable to open table file {prefix}: DATA_LOSS: not an sstable (bad magic number): perhaps your "
+                "file is in a different file format and you need to use a different restore operator?",
+            )
         if not os.path.isfile(manifest_path):
             raise errors.NotFoundError(
                 None,
