@@ -8,10 +8,14 @@ RestoreV2 op in a private graph), so sizes and checksums are verified before any
 import json
 import os
 
+
 import numpy as np
 
-from tensorweave._src.framework import dtypes, errors, ops
-from tensorweave._src.ops import io_ops, variables
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import errors
+from tensorweave._src.framework import ops
+from tensorweave._src.ops import io_ops
+from tensorweave._src.ops import variables
 from tensorweave._src.training import saver as saver_lib
 from tensorweave._src.training import tf_checkpoint
 
@@ -118,7 +122,7 @@ class CheckpointReader:
         return ("\n".join(lines) + "\n").encode()
 
 
-def NewCheckpointReader(filepattern):
+def NewCheckpointReader(filepattern):  # noqa: N802 - TensorFlow's name
     """A `CheckpointReader` of checkpoint prefix `filepattern`; NotFoundError when there is none."""
     return CheckpointReader(filepattern)
 
@@ -157,7 +161,8 @@ def load_variable(ckpt_dir_or_file, name):
       >>> print(tw.train.load_variable(d, "step:0"), tw.train.list_variables(d))
       7 [('step', [])]
     """
-    name = name.removesuffix(":0")
+    if name.endswith(":0"):
+        name = name[:-2]
     return load_checkpoint(ckpt_dir_or_file).get_tensor(name)
 
 
@@ -266,7 +271,8 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
                 full_tensor_name = full_tensor_name[1:]
             if tensor_name_in_ckpt != "/":
                 full_tensor_name = tensor_name_in_ckpt + full_tensor_name
-            full_tensor_name = full_tensor_name.removesuffix("/")
+            if full_tensor_name.endswith("/"):
+                full_tensor_name = full_tensor_name[:-1]
             if full_tensor_name not in variable_map:
                 raise ValueError(
                     f"Tensor {full_tensor_name} ({var_name[len(scopes) + 1 :]} in {tensor_name_in_ckpt}) is not "
