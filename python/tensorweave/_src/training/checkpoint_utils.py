@@ -8,7 +8,6 @@ RestoreV2 op in a private graph), so sizes and checksums are verified before any
 import json
 import os
 
-
 import numpy as np
 
 from tensorweave._src.framework import dtypes
