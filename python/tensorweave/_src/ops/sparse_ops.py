@@ -102,7 +102,9 @@ def _check_order(sp):
     from tensorweave._src.ops.script_ops import py_func
 
     def check(indices):
-        indices = np.asarray(indices).reshape(len(indices), -1)
+        indices = np.asarray(indices)
+        if indices.ndim == 1:  # sparse_to_dense's indices into a 1-D output
+            indices = indices.reshape(-1, 1)
         if len(indices) > 1 and indices.shape[1]:
             step = indices[1:] - indices[:-1]
             first = (step != 0).argmax(axis=1)
