@@ -470,27 +470,22 @@ def _lower_loop(lw, node):
     if len(body.input) != 2 + n_carried or n_scan_out < 0:
         raise _error(node, "its body's inputs and outputs do not match its inputs")
     ctx = lw.ctx
-    trip = None
-    if trip_name:
-        value = ctx.const(trip_name)
+
+    def constant_scalar(what, name):
+        value = ctx.const(name)
         if value is None:
             raise _error(
                 node,
-                f"its trip count '{trip_name}' is not a constant: the number of iterations depends on values known "
+                f"its {what} '{name}' is not a constant: the number of iterations depends on values known "
                 "only at run time, and the lite runtime has no loops (Loop is unrolled)",
             )
-        trip = int(np.asarray(value).reshape(-1)[0])
+        return np.asarray(value).reshape(-1)[0]
+
+    trip = int(constant_scalar("trip count", trip_name)) if trip_name else None
     cond = True
     evaluator = None
     if cond_name:
-        value = ctx.const(cond_name)
-        if value is None:
-            raise _error(
-                node,
-                f"its condition '{cond_name}' is not a constant: the number of iterations depends on values known "
-                "only at run time, and the lite runtime has no loops (Loop is unrolled)",
-            )
-        cond = bool(np.asarray(value).reshape(-1)[0])
+        cond = bool(constant_scalar("condition", cond_name))
         evaluator = _BodyEvaluator(lw, node, body)
     if trip is None and evaluator is None:
         raise _error(node, "it has neither a trip count nor a condition: it never ends")

@@ -23,9 +23,9 @@ inline void ThrowIfError(const Status& status) {
   // A message may quote bytes from a corrupt file: invalid UTF-8 is replaced,
   // never a UnicodeDecodeError in place of the error.
   const std::string& message = status.message();
-  pybind11::object text = pybind11::reinterpret_steal<pybind11::object>(
-      PyUnicode_DecodeUTF8(message.data(),
-                           static_cast<Py_ssize_t>(message.size()), "replace"));
+  pybind11::object text =
+      pybind11::reinterpret_steal<pybind11::object>(PyUnicode_DecodeUTF8(
+          message.data(), static_cast<Py_ssize_t>(message.size()), "replace"));
   if (!text) throw pybind11::error_already_set();
   (*raise_fn)(static_cast<int>(status.code()), text);
   throw std::runtime_error("unreachable: _raise_from_status returned");
