@@ -30,7 +30,7 @@ from onnx import helper, numpy_helper
 from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
 from converters.onnx_import import folding, shapes
-from converters.onnx_import.context import DEFAULT_DOMAINS, Context, attrs
+from converters.onnx_import.context import DEFAULT_DOMAINS, attrs
 
 MAX_ITERATIONS = 1024  # per Loop or Scan (per batch element for Scan-8)
 MAX_LOWERED_NODES = 1 << 16  # nodes the lowering makes in all
@@ -582,17 +582,6 @@ def _lower_compress(lw, node):
     lw.emit("Gather", [data, indices], [node.output[0]], axis=0 if axis is None else axis)
 
 
-def _analyze(model):
-    """A Context of `model` with shapes inferred and constants folded."""
-    ctx = Context(model)
-    data_prop = folding.range_values_are_bounded(model)
-    ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
-    nodes = folding.fold_constants(ctx)
-    while shapes.infer_after_folding(ctx, model, nodes, data_prop):
-        nodes = folding.fold_constants(ctx, nodes)
-    return ctx
-
-
 def _needs_lowering(model):
     return any(n.op_type in REWRITTEN_OPS and n.domain in DEFAULT_DOMAINS for n in model.graph.node)
 
@@ -610,7 +599,7 @@ def lower(model):
     for _ in range(MAX_PASSES):
         if not _needs_lowering(model):
             return model
-        ctx = _analyze(model)
+        ctx = folding.analyze(model)[0]
         lw = _Lowering(model, ctx, used, budget)
         tainted = set()  # values made by this pass's lowering: known next pass
         for node in model.graph.node:

@@ -15,7 +15,8 @@ import onnx
 from onnx import helper, numpy_helper
 
 from converters.errors import ConversionError
-from converters.onnx_import.context import DEFAULT_DOMAINS, attrs
+from converters.onnx_import import shapes
+from converters.onnx_import.context import DEFAULT_DOMAINS, Context, attrs
 from converters.onnx_import.shapes import PROBE_DIM, run_time_value_error
 
 FOLDABLE_LIMIT = 1 << 24
@@ -348,3 +349,17 @@ def range_values_are_bounded(model):
                 f"make {size} elements, over the limit of {FOLDABLE_LIMIT})"
             )
     return bounded
+
+
+def analyze(model):
+    """(Context of `model` with its shapes inferred and its constants folded, the nodes left after folding;
+    and the data-propagation flag the inference used): what conversion and control-flow lowering start from."""
+    ctx = Context(model)
+    data_prop = range_values_are_bounded(model)
+    ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
+    nodes = fold_constants(ctx)
+    # Shapes learnt from folded values can make more nodes fold (a Shape of
+    # a tensor reshaped to a computed shape), and so on.
+    while shapes.infer_after_folding(ctx, model, nodes, data_prop):
+        nodes = fold_constants(ctx, nodes)
+    return ctx, nodes, data_prop

@@ -12,7 +12,7 @@ from onnx import helper
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
 from converters.onnx_import import control_flow, folding, fusion, shapes
-from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, Context, is_lite_type
+from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, is_lite_type
 from converters.twl_writer import checked_shape
 
 PRODUCER = "tensorweave-convert 0.1.0 (onnx)"
@@ -120,14 +120,7 @@ def convert(model, checksum=True):
     _check_domains(model)
     model = control_flow.lower(model)
     _check_domains(model)  # what the subgraphs held
-    ctx = Context(model)
-    data_prop = folding.range_values_are_bounded(model)
-    ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
-    nodes = folding.fold_constants(ctx)
-    # Shapes learnt from folded values can make more nodes fold (a Shape of
-    # a tensor reshaped to a computed shape), and so on.
-    while shapes.infer_after_folding(ctx, model, nodes, data_prop):
-        nodes = folding.fold_constants(ctx, nodes)
+    ctx, nodes, data_prop = folding.analyze(model)
     if ctx.symbolic:  # signatures that hang on run-time shape values
         shapes.infer_after_folding(ctx, model, nodes, data_prop, refine=True)
     nodes = fusion.fuse_patterns(ctx, nodes)
