@@ -495,3 +495,18 @@ def test_random_op_types_and_seeds(sess, fn, op_type):
     assert op.get_attr("dtype") == tw.float64
     assert t.shape.as_list() == [3, 4] and t.dtype == tw.float64
     assert sess.run(t).shape == (3, 4)
+
+
+def test_get_variable_takes_a_value_initializers_dtype_as_tensorflow():
+    # TF1: a value initializer gives the dtype (Python int -> int32, list of floats -> float32, numpy values their
+    # own); an explicit dtype that differs is a ValueError naming both.
+
+    with tw.Graph().as_default():
+        cases = {"a": 7, "b": [1.0, 2.0], "c": np.float64(1), "d": np.int64(3), "e": True, "f": tw.constant(1.0)}
+        got = {k: tw.get_variable(k, initializer=v).dtype for k, v in cases.items()}
+        assert got == {"a": tw.int32, "b": tw.float32, "c": tw.float64, "d": tw.int64, "e": tw.bool, "f": tw.float32}
+        assert tw.get_variable("g", initializer=np.float32(2), dtype=tw.float32).dtype == tw.float32
+        with pytest.raises(
+            ValueError, match=r"Initializer type '<dtype: 'int32'>' and explicit dtype '<dtype: 'float32'>'"
+        ):
+            tw.get_variable("h", initializer=7, dtype=tw.float32)
