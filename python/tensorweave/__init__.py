@@ -644,6 +644,7 @@ from tensorweave import train  # noqa: E402
 from tensorweave import debugging  # noqa: E402
 from tensorweave import dtypes  # noqa: E402
 from tensorweave import nest  # noqa: E402
+from tensorweave import profiler  # noqa: E402
 from tensorweave import version  # noqa: E402
 from tensorweave._src.ops.print_ops import print_v2 as print  # noqa: E402, A004
 from tensorweave._src.ops.print_ops import py_function  # noqa: E402
