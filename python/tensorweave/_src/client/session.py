@@ -7,6 +7,7 @@ import weakref
 import numpy as np
 
 from tensorweave import _pywrap_tensorweave as _pywrap
+from tensorweave._src.client import context_config
 from tensorweave._src.client.session_config import ConfigProto
 from tensorweave._src.client.session_config import GPUOptions
 from tensorweave._src.client.session_config import GraphOptions
@@ -16,7 +17,8 @@ from tensorweave._src.client.session_config import RunOptions
 from tensorweave._src.client.session_config import graph_optimizer_options
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
-from tensorweave._src.ops import constant_op, session_ops
+from tensorweave._src.ops import constant_op
+from tensorweave._src.ops import session_ops
 
 __all__ = [
     "BaseSession",
@@ -94,7 +96,7 @@ class _FetchPlan:
 class BaseSession:
     def __init__(self, target="", graph=None, config=None):
         self._graph = graph if graph is not None else ops.get_default_graph()
-        self._config = config or ConfigProto()
+        self._config = config or context_config.default_config()
         self._target = target or ""
         if self._target:  # "grpc://host:port": the master of a tensorweave server runs the steps
             from tensorweave.distributed import remote_session
