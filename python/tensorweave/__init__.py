@@ -645,6 +645,12 @@ from tensorweave import debugging  # noqa: E402
 from tensorweave import dtypes  # noqa: E402
 from tensorweave import nest  # noqa: E402
 from tensorweave import profiler  # noqa: E402
+from tensorweave import queue  # noqa: E402
+from tensorweave import manip  # noqa: E402
+from tensorweave._src.framework.graph_mode_api import GradientTape  # noqa: E402
+from tensorweave._src.framework.graph_mode_api import Module  # noqa: E402
+from tensorweave._src.framework.graph_mode_api import TensorSpec  # noqa: E402
+from tensorweave._src.framework.graph_mode_api import function  # noqa: E402
 from tensorweave import version  # noqa: E402
 from tensorweave._src.ops.print_ops import print_v2 as print  # noqa: E402, A004
 from tensorweave._src.ops.print_ops import py_function  # noqa: E402

@@ -18,10 +18,12 @@ from tensorweave._src.framework.graph_util_impl import extract_sub_graph
 from tensorweave._src.framework.graph_util_impl import must_run_on_cpu
 from tensorweave._src.framework.graph_util_impl import remove_training_nodes
 from tensorweave._src.framework.graph_util_impl import tensor_shape_from_node_def_name
+from tensorweave._src.framework.importer import import_graph_def
 
 __all__ = [
     "convert_variables_to_constants",
     "extract_sub_graph",
+    "import_graph_def",
     "must_run_on_cpu",
     "remove_training_nodes",
     "tensor_shape_from_node_def_name",
