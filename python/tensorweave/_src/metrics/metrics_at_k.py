@@ -15,10 +15,24 @@ Example:
 """
 
 from tensorweave._src.framework import dtypes, ops, sparse_tensor
-from tensorweave._src.metrics.metrics_impl import _add_collections, _check_graph_mode, metric_variable
+from tensorweave._src.metrics.metrics_impl import (
+    _add_collections,
+    _broadcast_weights,
+    _check_graph_mode,
+    _div_no_nan,
+    metric_variable,
+)
 from tensorweave._src.ops import array_ops, math_ops, selection_ops, sets_ops, state_ops
 
-__all__ = ["precision_at_k", "precision_at_top_k", "recall_at_k", "recall_at_top_k", "sparse_precision_at_k"]
+__all__ = [
+    "average_precision_at_k",
+    "precision_at_k",
+    "precision_at_top_k",
+    "recall_at_k",
+    "recall_at_top_k",
+    "sparse_average_precision_at_k",
+    "sparse_precision_at_k",
+]
 
 
 def _at_k_name(name, k=None, class_id=None):
@@ -157,3 +171,68 @@ def recall_at_k(
 
 
 sparse_precision_at_k = precision_at_k
+
+
+def _average_precision_per_row(labels, top_k_idx, k):
+    """Per example: the sum over the top k positions i that hold a label of
+    precision@i, over min(number of labels, k) (NaN for a row without labels, as TF)."""
+    relevant = array_ops.stack(
+        [
+            math_ops.cast(
+                sets_ops.set_size(sets_ops.set_intersection(top_k_idx[..., i : i + 1], labels)), dtypes.float64
+            )
+            for i in range(k)
+        ],
+        axis=-1,
+    )
+    from tensorweave._src.ops import special_math_ops
+
+    positions = math_ops.cast(array_ops.range(1, k + 1), dtypes.float64)
+    precision = special_math_ops.cumsum(relevant, axis=-1) / positions
+    if isinstance(labels, sparse_tensor.SparseTensor):
+        count = sets_ops.set_size(labels)
+    else:
+        count = array_ops.fill(array_ops.shape(labels)[:-1], array_ops.shape(labels)[-1])
+    count = math_ops.cast(math_ops.minimum(count, k), dtypes.float64)
+    average = math_ops.divide(math_ops.reduce_sum(precision * relevant, axis=-1), count)
+    average.set_shape(top_k_idx.shape[:-1])
+    return average
+
+
+def average_precision_at_k(
+    labels, predictions, k, weights=None, metrics_collections=None, updates_collections=None, name=None
+):
+    """Mean average precision@k of `predictions` (logits [..., num_classes])
+    against `labels` (ids, dense or a SparseTensor): each example's average
+    precision weighted, summed in a float64 `total` and divided by the summed
+    weights (`max`); (value, update_op)."""
+    _check_graph_mode("average_precision_at_k")
+    if not isinstance(k, int) or k < 1:
+        raise ValueError(f"Invalid k={k}.")
+    predictions = ops.convert_to_tensor(predictions)
+    with ops.name_scope(name, _at_k_name("average_precision", k), (predictions, labels, weights)) as scope:
+        _, top_k_idx = selection_ops.top_k(predictions, k)
+        labels = _labels_as_int64(_maybe_expand_labels(labels, predictions))
+        average = _average_precision_per_row(labels, math_ops.cast(top_k_idx, dtypes.int64), k)
+        if weights is not None:
+            weights = _broadcast_weights(math_ops.cast(weights, dtypes.float64), average)
+            average = average * weights
+        with ops.name_scope(None, "max", (average,)) as max_scope:
+            max_var = metric_variable([], dtypes.float64, name=max_scope)
+            batch_max = (
+                math_ops.cast(array_ops.size(average), dtypes.float64)
+                if weights is None
+                else math_ops.reduce_sum(weights)
+            )
+            max_update = state_ops.assign_add(max_var, batch_max, name="update")
+        with ops.name_scope(None, "total", (average,)) as total_scope:
+            total_var = metric_variable([], dtypes.float64, name=total_scope)
+            total_update = state_ops.assign_add(total_var, math_ops.reduce_sum(average), name="update")
+        metric = _div_no_nan(total_var, max_var, name="mean")
+        update = _div_no_nan(total_update, max_update, name=scope)
+        _add_collections(metrics_collections, metric)
+        _add_collections(updates_collections, update)
+        return metric, update
+
+
+sparse_average_precision_at_k = average_precision_at_k
