@@ -648,6 +648,7 @@ from tensorweave import profiler  # noqa: E402
 from tensorweave import queue  # noqa: E402
 from tensorweave import feature_column  # noqa: E402
 from tensorweave import audio  # noqa: E402
+from tensorweave import lookup  # noqa: E402
 from tensorweave import manip  # noqa: E402
 from tensorweave._src.framework.graph_mode_api import GradientTape  # noqa: E402
 from tensorweave._src.framework.graph_mode_api import Module  # noqa: E402

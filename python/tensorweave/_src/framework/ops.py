@@ -53,6 +53,21 @@ class GraphKeys:
     MOVING_AVERAGE_VARIABLES = "moving_average_variables"
     WHILE_CONTEXT = "while_context"
     COND_CONTEXT = "cond_context"
+    VARIABLES = "variables"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    ACTIVATIONS = "activations"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    EVAL_STEP = "eval_step"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
 
 
 class Tensor:

@@ -1,0 +1,219 @@
+"""tf.lookup: hash tables filled once by an initializer op (run by
+`tw.tables_initializer()`), on the HashTableV2 family of kernels
+(core/kernels/lookup_table_ops.cc). A lookup before the initializer has run is
+a FailedPreconditionError ("Table not initialized."), as in TensorFlow.
+
+Example:
+  >>> import tensorweave as tw
+  >>> with tw.Graph().as_default(), tw.Session() as sess:
+  ...     init = tw.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2], value_dtype=tw.int64)
+  ...     table = tw.lookup.StaticHashTable(init, default_value=-1)
+  ...     ids = table.lookup(tw.constant(["b", "z", "a"]))
+  ...     sess.run(tw.tables_initializer())
+  ...     print(sess.run(ids))
+  [ 2 -1  1]
+"""
+
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import ops
+from tensorweave._src.framework import sparse_tensor
+from tensorweave._src.ops import gen_ops
+from tensorweave._src.ops import gradients_impl
+
+for _op in (
+    "HashTableV2",
+    "InitializeTableV2",
+    "LookupTableImportV2",
+    "InitializeTableFromTextFileV2",
+    "LookupTableFindV2",
+    "LookupTableSizeV2",
+    "LookupTableExportV2",
+):
+    gradients_impl.NotDifferentiable(_op)
+
+
+class TextFileIndex:
+    """What a text-file initializer takes from each line: the whole line or its number."""
+
+    WHOLE_LINE = -2
+    LINE_NUMBER = -1
+
+
+class KeyValueTensorInitializer:
+    """Fills a table with keys[i] -> values[i] (two 1-D tensors of one length)."""
+
+    def __init__(self, keys, values, key_dtype=None, value_dtype=None, name=None):
+        with ops.name_scope(name, "key_value_init", []):
+            self._keys = ops.convert_to_tensor(keys, dtype=key_dtype, name="keys")
+            self._values = ops.convert_to_tensor(values, dtype=value_dtype, name="values")
+        self.key_dtype = self._keys.dtype.base_dtype
+        self.value_dtype = self._values.dtype.base_dtype
+        self._name = name
+
+    def initialize(self, table):
+        with ops.name_scope(self._name, "table_init", [table.resource_handle]):
+            return gen_ops.initialize_table_v2(table.resource_handle, self._keys, self._values)
+
+
+class TextFileInitializer:
+    """Fills a table from a text file: key and value are fields `key_index` /
+    `value_index` of each line split at `delimiter` (TextFileIndex.WHOLE_LINE,
+    TextFileIndex.LINE_NUMBER); at most `vocab_size` lines."""
+
+    def __init__(
+        self,
+        filename,
+        key_dtype,
+        key_index,
+        value_dtype,
+        value_index,
+        vocab_size=None,
+        delimiter="\t",
+        name=None,
+        value_index_offset=0,
+    ):
+        self.key_dtype, self.value_dtype = dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype)
+        for what, index, dtype in (("key", key_index, self.key_dtype), ("value", value_index, self.value_dtype)):
+            if index < -2:
+                raise ValueError(f"Invalid {what} index {index}.")
+            if index == TextFileIndex.LINE_NUMBER and dtype != dtypes.int64:
+                raise ValueError(f"Signature mismatch. {what.capitalize()}s must be dtype int64, got {dtype}.")
+            if index == TextFileIndex.WHOLE_LINE and not (dtype.is_integer or dtype == dtypes.string):
+                raise ValueError(f"Signature mismatch. {what.capitalize()}s must be integer or string, got {dtype}.")
+        if vocab_size is not None and vocab_size <= 0:
+            raise ValueError(f"Invalid vocab_size {vocab_size}.")
+        self._filename = filename
+        self._key_index, self._value_index = key_index, value_index
+        self._vocab_size = vocab_size
+        self._delimiter = delimiter
+        self._offset = value_index_offset
+        self._name = name
+
+    def initialize(self, table):
+        with ops.name_scope(self._name, "text_file_init", [table.resource_handle]):
+            filename = ops.convert_to_tensor(self._filename, dtypes.string, name="asset_filepath")
+            init = gen_ops.initialize_table_from_text_file_v2(
+                table.resource_handle,
+                filename,
+                key_index=self._key_index,
+                value_index=self._value_index,
+                vocab_size=-1 if self._vocab_size is None else self._vocab_size,
+                delimiter=self._delimiter,
+                offset=self._offset,
+            )
+            ops.add_to_collection(ops.GraphKeys.ASSET_FILEPATHS, filename)
+            return init
+
+
+def _lookup_values(keys, fn):
+    """`fn` applied to the keys of a Tensor, or to the values of a SparseTensor (same indices)."""
+    if isinstance(keys, sparse_tensor.SparseTensor):
+        return sparse_tensor.SparseTensor(keys.indices, fn(keys.values), keys.dense_shape)
+    return fn(ops.convert_to_tensor(keys))
+
+
+class StaticHashTable:
+    """An immutable table of `initializer`'s keys and values; keys not in it
+    look up `default_value`. Its initializer op joins TABLE_INITIALIZERS."""
+
+    def __init__(self, initializer, default_value, name=None, experimental_is_anonymous=False):
+        del experimental_is_anonymous
+        self._initializer = initializer
+        self._name = name or "hash_table"
+        self.key_dtype, self.value_dtype = initializer.key_dtype, initializer.value_dtype
+        with ops.name_scope(name, "hash_table", []) as scope:
+            self._default_value = ops.convert_to_tensor(default_value, dtype=self.value_dtype)
+            self._handle = gen_ops.hash_table_v2(
+                key_dtype=self.key_dtype, value_dtype=self.value_dtype, name=scope.rstrip("/") or "hash_table"
+            )
+            self._init_op = initializer.initialize(self)
+        ops.add_to_collection(ops.GraphKeys.TABLE_INITIALIZERS, self._init_op)
+
+    @property
+    def resource_handle(self):
+        return self._handle
+
+    @property
+    def initializer(self):
+        return self._init_op
+
+    @property
+    def default_value(self):
+        return self._default_value
+
+    @property
+    def name(self):
+        return self._name
+
+    def size(self, name=None):
+        """The number of entries (int64 scalar)."""
+        return gen_ops.lookup_table_size_v2(self._handle, name=name)
+
+    def lookup(self, keys, name=None):
+        """Each key's value (a Tensor of keys' shape, or a SparseTensor of the same indices)."""
+
+        def find(values):
+            if values.dtype.base_dtype != self.key_dtype:
+                raise TypeError(f"Signature mismatch. Keys must be dtype {self.key_dtype}, got {values.dtype}.")
+            return gen_ops.lookup_table_find_v2(self._handle, values, self._default_value, name=name)
+
+        return _lookup_values(keys, find)
+
+    def export(self, name=None):
+        """(keys, values) of every entry."""
+        return gen_ops.lookup_table_export_v2(self._handle, Tkeys=self.key_dtype, Tvalues=self.value_dtype, name=name)
+
+
+HashTable = StaticHashTable
+
+
+class StaticVocabularyTable:
+    """Ids of a vocabulary (`initializer` maps each key to its id); a key not
+    in it gets vocab_size + its fast hash bucket among `num_oov_buckets`."""
+
+    def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None, experimental_is_anonymous=False):
+        del experimental_is_anonymous
+        if num_oov_buckets <= 0:
+            raise ValueError("`num_oov_buckets` must be > 0; use StaticHashTable.")
+        if initializer.value_dtype != dtypes.int64:
+            raise TypeError(f"Invalid `value_dtype`, expected int64 but got {initializer.value_dtype}.")
+        self._num_oov_buckets = num_oov_buckets
+        self._name = name or "hash_table"
+        with ops.name_scope(name, "hash_table"):
+            self._table = StaticHashTable(initializer, -1)
+        self.key_dtype = dtypes.as_dtype(lookup_key_dtype) if lookup_key_dtype else initializer.key_dtype
+        self.value_dtype = dtypes.int64
+
+    @property
+    def resource_handle(self):
+        return self._table.resource_handle
+
+    @property
+    def initializer(self):
+        return self._table.initializer
+
+    @property
+    def name(self):
+        return self._name
+
+    def size(self, name=None):
+        """Vocabulary size plus the OOV buckets."""
+        return self._table.size(name) + self._num_oov_buckets
+
+    def lookup(self, keys, name=None):
+        from tensorweave._src.ops import math_ops
+        from tensorweave._src.ops import string_ops
+
+        def ids(values):
+            if values.dtype.base_dtype != self.key_dtype:
+                raise TypeError(f"Signature mismatch. Keys must be dtype {self.key_dtype}, got {values.dtype}.")
+            with ops.name_scope(name, f"{self._name}_Lookup"):
+                found = self._table.lookup(
+                    math_ops.cast(values, self._table.key_dtype) if values.dtype != self._table.key_dtype else values
+                )
+                text = values if values.dtype == dtypes.string else string_ops.as_string(values)
+                buckets = string_ops.string_to_hash_bucket_fast(text, self._num_oov_buckets)
+                oov = math_ops.add(self._table.size(), buckets)
+                return math_ops.where(math_ops.equal(found, -1), oov, found)
+
+        return _lookup_values(keys, ids)
