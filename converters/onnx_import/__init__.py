@@ -81,6 +81,7 @@ from converters.onnx_import import (  # noqa: F401
     quant_ops,
     resize_cast_ops,
     rnn_ops,
+    run_time,
 )
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT

@@ -9,6 +9,7 @@ import numpy as np
 
 from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS, TO_NCHW, TO_NHWC
+from converters.onnx_import import run_time
 from converters.onnx_import.context import attrs, imports
 
 
@@ -45,7 +46,18 @@ def _reshape(ctx, node):
             raise _NodeError("allowzero with a 0 dim makes an empty tensor")
     if node.op_type == "Reshape":
         _check_reshape_constant(ctx, node)
-    _reshape_to(ctx, node, ctx.plain(node.input[0]), node.output[0])
+    out = node.output[0]
+    if run_time.run_time_dims(ctx, out) > 1 or (
+        node.op_type == "Reshape" and node.input[1] in ctx.symbolic and ctx.signature_of(out, ctx.shape(out)) is None
+    ):
+        # Several run-time dims (batch and sequence): the target computed when the model runs.
+        if node.op_type == "Flatten":
+            raise _NodeError(f"flattening '{node.input[0]}', whose dims known only at run time are on both sides")
+        x = node.input[0]
+        target = run_time.computed_target(ctx, node, x, node.input[1], attrs(node).get("allowzero", 0))
+        ctx.builder.add_op("RESHAPE", [ctx.plain(x), target], [ctx.output(out)])
+        return
+    _reshape_to(ctx, node, ctx.plain(node.input[0]), out)
 
 
 def _check_reshape_constant(ctx, node):
@@ -77,6 +89,25 @@ def _check_reshape_constant(ctx, node):
 
 @imports("Squeeze", "Unsqueeze")
 def _squeeze(ctx, node):
+    x, out = node.input[0], node.output[0]
+    if run_time.run_time_dims(ctx, out) > 1:
+        # Several run-time dims: the output's dims gathered from the input's when the model runs.
+        axes = attrs(node).get("axes")
+        if axes is None and len(node.input) > 1 and node.input[1]:
+            axes = ctx.require_const(node, 1, "axes").reshape(-1)
+        rank_in, rank_out = ctx.rank(x), ctx.rank(out)
+        if axes is None:
+            raise _NodeError(f"squeezing '{x}' without axes, whose dims are known only at run time")
+        if node.op_type == "Squeeze":
+            dropped = {int(a) % rank_in for a in axes}
+            spec = [k for k in range(rank_in) if k not in dropped]
+        else:
+            added = {int(a) % rank_out for a in axes}
+            kept = iter(range(rank_in))
+            spec = [-2 if k in added else next(kept) for k in range(rank_out)]
+        target = run_time.dims_target(ctx, x, out, spec)
+        ctx.builder.add_op("RESHAPE", [ctx.plain(x), target], [ctx.output(out)])
+        return
     _reshape_to(ctx, node, ctx.plain(node.input[0]), node.output[0])
 
 

@@ -30,15 +30,16 @@ def _collect(model):
 def infer(model, data_prop, fill=1):
     """(static specs, signature specs) of every tensor shape inference
     reaches; `data_prop` lets it propagate constant values (Shape, Range).
-    The static shapes are those with every symbolic input dim `fill`."""
+    The static shapes are those with every symbolic input dim `fill`: a
+    number, or {dim key (`dim_key`): number} (`probe_dims`)."""
     try:
         inferred = shape_inference.infer_shapes(model, data_prop=data_prop)
         static = onnx.ModelProto()
         static.CopyFrom(model)
         for vi in static.graph.input:
-            for d in vi.type.tensor_type.shape.dim:
+            for axis, d in enumerate(vi.type.tensor_type.shape.dim):
                 if not d.HasField("dim_value"):
-                    d.dim_value = fill
+                    d.dim_value = fill.get(dim_key(vi.name, axis, d), PROBE_DIM) if isinstance(fill, dict) else fill
         static_inferred = shape_inference.infer_shapes(static, data_prop=data_prop)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
         raise ConversionError(f"ONNX shape inference failed: {e}") from None
@@ -58,6 +59,26 @@ def infer(model, data_prop, fill=1):
 # inference after folding: the values and dims that differ from those at
 # the static shapes (where it is 1) depend on it.
 PROBE_DIM = 3
+
+
+def dim_key(name, axis, dim):
+    """The key of a graph input's symbolic dim: its dim_param (one run-time
+    size wherever the name recurs), else the input and axis."""
+    return dim.dim_param if dim.dim_param else (name, axis)
+
+
+def probe_dims(model):
+    """{dim key: probe size} of the model inputs' symbolic dims: distinct
+    primes from PROBE_DIM, so that each run-time dim is told apart in the
+    probe evaluation (a value such as s - b, or b * s, moves with both)."""
+    primes = [p for p in range(PROBE_DIM, 200) if all(p % q for q in range(2, p))]
+    keys = {}
+    for vi in model.graph.input:
+        for axis, d in enumerate(vi.type.tensor_type.shape.dim):
+            if not d.HasField("dim_value"):
+                keys.setdefault(dim_key(vi.name, axis, d), primes[len(keys) % len(primes)])
+    return keys
+
 
 # Folded values of at most this many elements are given to `infer_after_folding`
 # by value; larger constants by type and shape.
@@ -116,7 +137,7 @@ def infer_after_folding(shapes, model, nodes, data_prop, refine=False):
     try:
         static, signature = infer(folded, data_prop)
         if run_time:
-            probe = infer(probed, data_prop, fill=PROBE_DIM)[0]
+            probe = infer(probed, data_prop, fill=probe_dims(model))[0]
             signature = {
                 name: (elem, [d if probe.get(name, (0, []))[1][i : i + 1] == [d] else None for i, d in enumerate(dims)])
                 for name, (elem, dims) in static.items()
@@ -148,6 +169,10 @@ class TensorShapes:
         # onnx name -> (value at the static shapes, value at the probe dims
         # or None, names of the tensors whose shapes they read).
         self.symbolic = {}
+        # Static shapes at the probe dims (`probe_dims`), where inference reaches.
+        self.probe_specs = {}
+        # onnx name of a run-time value -> the node computing it (replayed as lite ops where it is read).
+        self.producers = {}
 
     def shape(self, name):
         if name in self.consts:

@@ -1,0 +1,204 @@
+"""PyTorch exports with run-time dims besides the batch (sequence length,
+image height and width) through the ONNX importer and the lite runtime.
+
+Each model is exported by both exporters (TorchScript with dynamic_axes,
+dynamo with dynamic_shapes), converted with `onnx_import.convert` (one with
+the CLI), and run on the lite runtime at several sizes, including ones other
+than the export's, against onnxruntime on the same file. The shapes the
+model computes from its dims (Reshape targets, Expand sizes, Range limits)
+are computed by the runtime at each size (onnx_import/run_time.py).
+"""
+
+import io
+import warnings
+
+import numpy as np
+import pytest
+
+from converters import lite_runner, onnx_import
+from converters.cli import main as cli_main
+from converters.errors import ConversionError
+
+torch = pytest.importorskip("torch")
+ort = pytest.importorskip("onnxruntime")
+onnx = pytest.importorskip("onnx")
+nn = torch.nn
+F = torch.nn.functional
+pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
+RTOL, ATOL = 1e-4, 1e-4
+
+
+class Encoder(nn.Module):
+    """nn.TransformerEncoder over embeddings, mean over the sequence."""
+
+    def __init__(self, padding_mask=False):
+        super().__init__()
+        self.padding_mask = padding_mask
+        self.emb = nn.Embedding(100, 32)
+        layer = nn.TransformerEncoderLayer(32, 4, 64, batch_first=True, dropout=0.0)
+        self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.fc = nn.Linear(32, 3)
+
+    def forward(self, ids, *pad):
+        mask = pad[0] if self.padding_mask else None
+        return self.fc(self.enc(self.emb(ids), src_key_padding_mask=mask).mean(1))
+
+
+class Bert(nn.Module):
+    """Token and position embeddings (positions from torch.arange of the
+    sequence length), an attention mask input, hand-written attention."""
+
+    def __init__(self, d=32, heads=4):
+        super().__init__()
+        self.heads, self.d = heads, d
+        self.tok, self.pos = nn.Embedding(100, d), nn.Embedding(64, d)
+        self.qkv, self.out, self.norm = nn.Linear(d, 3 * d), nn.Linear(d, d), nn.LayerNorm(d)
+        self.ff = nn.Sequential(nn.Linear(d, 2 * d), nn.GELU(), nn.Linear(2 * d, d))
+
+    def forward(self, ids, mask):
+        b, s = ids.shape
+        x = self.tok(ids) + self.pos(torch.arange(s, device=ids.device))
+        q, k, v = self.qkv(x).view(b, s, 3, self.heads, self.d // self.heads).permute(2, 0, 3, 1, 4)
+        scores = q @ k.transpose(-1, -2) / (self.d // self.heads) ** 0.5
+        scores = scores + (1.0 - mask[:, None, None, :].to(scores.dtype)) * -10000.0
+        y = (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, s, self.d)
+        x = self.norm(x + self.out(y))
+        return x + self.ff(x)
+
+
+class GptBlock(nn.Module):
+    """A decoder block with the causal mask from torch.triu(torch.ones(s, s))."""
+
+    def __init__(self, d=32, heads=4):
+        super().__init__()
+        self.heads, self.d = heads, d
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(approximate="tanh"), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        h = self.d // self.heads
+        q, k, v = self.qkv(self.ln1(x)).split(self.d, dim=2)
+        q, k, v = (t.view(b, s, self.heads, h).transpose(1, 2) for t in (q, k, v))
+        causal = torch.triu(torch.ones(s, s, device=x.device), diagonal=1).bool()
+        att = (q @ k.transpose(-2, -1)) * h**-0.5
+        att = att.masked_fill(causal, float("-inf")).softmax(-1)
+        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, s, self.d))
+        return x + self.mlp(self.ln2(x))
+
+
+class RnnClassifier(nn.Module):
+    def __init__(self, cell):
+        super().__init__()
+        self.rnn = getattr(nn, cell)(8, 16, batch_first=True)
+        self.fc = nn.Linear(16, 4)
+
+    def forward(self, x):
+        y, _ = self.rnn(x)
+        return self.fc(y.mean(1))
+
+
+class Fcn(nn.Module):
+    """Conv, downsample, upsample by F.interpolate(scale_factor=2), concat skip."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1, self.c2 = nn.Conv2d(3, 8, 3, padding=1), nn.Conv2d(8, 8, 3, stride=2, padding=1)
+        self.c3 = nn.Conv2d(16, 2, 1)
+
+    def forward(self, x):
+        a = F.relu(self.c1(x))
+        b = F.interpolate(F.relu(self.c2(a)), scale_factor=2, mode="nearest")
+        return self.c3(torch.cat([a, b], 1))
+
+
+def _ids(b, s):
+    return np.random.default_rng(b * 100 + s).integers(0, 100, (b, s)).astype(np.int64)
+
+
+def _floats(*shape):
+    return np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
+
+
+def _pad_mask(b, s, dtype):
+    mask = np.ones((b, s), dtype)
+    mask[0, s // 2 :] = 0  # the first sequence padded
+    return mask if dtype != np.bool_ else ~mask
+
+
+# name -> (model, input names, dims of each input (axis -> dim name), feeds at (b, s_or_hw))
+CASES = {
+    "encoder": (lambda: Encoder(), ["ids"], [{0: "b", 1: "s"}], lambda b, s: [_ids(b, s)]),
+    "encoder_padding_mask": (
+        lambda: Encoder(padding_mask=True),
+        ["ids", "pad"],
+        [{0: "b", 1: "s"}, {0: "b", 1: "s"}],
+        lambda b, s: [_ids(b, s), _pad_mask(b, s, np.bool_)],
+    ),
+    "bert": (
+        lambda: Bert(),
+        ["ids", "mask"],
+        [{0: "b", 1: "s"}, {0: "b", 1: "s"}],
+        lambda b, s: [_ids(b, s), _pad_mask(b, s, np.int64)],
+    ),
+    "gpt": (lambda: GptBlock(), ["x"], [{0: "b", 1: "s"}], lambda b, s: [_floats(b, s, 32)]),
+    "gru": (lambda: RnnClassifier("GRU"), ["x"], [{0: "b", 1: "s"}], lambda b, s: [_floats(b, s, 8)]),
+    "lstm": (lambda: RnnClassifier("LSTM"), ["x"], [{0: "b", 1: "s"}], lambda b, s: [_floats(b, s, 8)]),
+    "fcn": (lambda: Fcn(), ["x"], [{0: "b", 2: "h", 3: "w"}], lambda b, s: [_floats(b, 3, s, s + 2)]),
+}
+EXPORT_SIZE = (2, 6)
+# Sizes other than the export's; the TorchScript exporter bakes the sequence
+# length into nn.MultiheadAttention's reshapes (onnxruntime too fails at
+# another), so there only the batch moves.
+SIZES = [(1, 5), (3, 11)]
+TRACED_FIXED_SEQUENCE = {"encoder", "encoder_padding_mask"}
+
+
+def _export(name, dynamo):
+    make, names, dims, feeds = CASES[name]
+    torch.manual_seed(0)
+    model = make().eval()
+    args = tuple(torch.from_numpy(a) for a in feeds(*EXPORT_SIZE))
+    buffer = io.BytesIO()
+    kw = {"input_names": names, "output_names": ["y"], "dynamo": dynamo}
+    if dynamo:
+        symbols = {}
+        kw["dynamic_shapes"] = tuple(
+            {axis: symbols.setdefault(d, torch.export.Dim(d, min=1, max=64)) for axis, d in dd.items()} for dd in dims
+        )
+        kw["opset_version"] = 18
+    else:
+        kw["dynamic_axes"] = dict(zip(names, dims))
+        kw["opset_version"] = 17
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if dynamo:
+            program = torch.onnx.export(model, args, **kw)
+            return program.model_proto.SerializeToString()
+        torch.onnx.export(model, args, buffer, **kw)
+    return buffer.getvalue()
+
+
+def _check(name, data, dynamo):
+    _, names, _, feeds = CASES[name]
+    session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(data))
+    sizes = [EXPORT_SIZE] + SIZES
+    if not dynamo and name in TRACED_FIXED_SEQUENCE:
+        sizes = [(b, EXPORT_SIZE[1]) for b, _ in sizes]
+    for b, s in sizes:
+        values = feeds(b, s)
+        want = session.run(None, dict(zip([i.name for i in session.get_inputs()], values)))[0]
+        got = runner.run(dict(zip(runner.input_names, values)))
+        got = next(iter(got.values()))
+        assert got.shape == want.shape, (b, s)
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{name} at {(b, s)}")
+
+
+@pytest.mark.parametrize("dynamo", [False, True], ids=["torchscript", "dynamo"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_export_runs_at_every_size(name, dynamo):
+    if dynamo:
+        pytest.importorskip("onnxscript")
+    _check(name, _export(name, dynamo), dynamo)
