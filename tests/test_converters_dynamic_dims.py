@@ -31,17 +31,22 @@ RTOL, ATOL = 1e-4, 1e-4
 class Encoder(nn.Module):
     """nn.TransformerEncoder over embeddings, mean over the sequence."""
 
-    def __init__(self, padding_mask=False):
+    def __init__(self):
         super().__init__()
-        self.padding_mask = padding_mask
         self.emb = nn.Embedding(100, 32)
         layer = nn.TransformerEncoderLayer(32, 4, 64, batch_first=True, dropout=0.0)
         self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
         self.fc = nn.Linear(32, 3)
 
-    def forward(self, ids, *pad):
-        mask = pad[0] if self.padding_mask else None
-        return self.fc(self.enc(self.emb(ids), src_key_padding_mask=mask).mean(1))
+    def forward(self, ids):
+        return self.fc(self.enc(self.emb(ids)).mean(1))
+
+
+class PaddedEncoder(Encoder):
+    """The encoder with src_key_padding_mask (True: padding)."""
+
+    def forward(self, ids, pad):
+        return self.fc(self.enc(self.emb(ids), src_key_padding_mask=pad).mean(1))
 
 
 class Bert(nn.Module):
@@ -131,7 +136,7 @@ def _pad_mask(b, s, dtype):
 CASES = {
     "encoder": (lambda: Encoder(), ["ids"], [{0: "b", 1: "s"}], lambda b, s: [_ids(b, s)]),
     "encoder_padding_mask": (
-        lambda: Encoder(padding_mask=True),
+        lambda: PaddedEncoder(),
         ["ids", "pad"],
         [{0: "b", 1: "s"}, {0: "b", 1: "s"}],
         lambda b, s: [_ids(b, s), _pad_mask(b, s, np.bool_)],
@@ -145,7 +150,7 @@ CASES = {
     "gpt": (lambda: GptBlock(), ["x"], [{0: "b", 1: "s"}], lambda b, s: [_floats(b, s, 32)]),
     "gru": (lambda: RnnClassifier("GRU"), ["x"], [{0: "b", 1: "s"}], lambda b, s: [_floats(b, s, 8)]),
     "lstm": (lambda: RnnClassifier("LSTM"), ["x"], [{0: "b", 1: "s"}], lambda b, s: [_floats(b, s, 8)]),
-    "fcn": (lambda: Fcn(), ["x"], [{0: "b", 2: "h", 3: "w"}], lambda b, s: [_floats(b, 3, s, s + 2)]),
+    "fcn": (lambda: Fcn(), ["x"], [{0: "b", 2: "h", 3: "w"}], lambda b, s: [_floats(b, 3, 2 * s, 2 * s + 4)]),
 }
 EXPORT_SIZE = (2, 6)
 # Sizes other than the export's; the TorchScript exporter bakes the sequence

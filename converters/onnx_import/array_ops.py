@@ -40,7 +40,7 @@ def _reshape_to(ctx, node, src, out):
 
 @imports("Reshape", "Flatten")
 def _reshape(ctx, node):
-    if node.op_type == "Reshape" and attrs(node).get("allowzero", 0):
+    if node.op_type == "Reshape" and attrs(node).get("allowzero", 0) and node.input[1] not in ctx.symbolic:
         shape = ctx.require_const(node, 1, "shape")
         if np.any(shape == 0):
             raise _NodeError("allowzero with a 0 dim makes an empty tensor")

@@ -360,10 +360,10 @@ def analyze(model):
     and the data-propagation flag the inference used): what conversion and control-flow lowering start from."""
     ctx = Context(model)
     data_prop = range_values_are_bounded(model)
-    ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
+    ctx.fill, ctx.specs, ctx.signature = shapes.static_fill(model, data_prop)
     if any(d is None for _, dims in ctx.signature.values() for d in dims):
         try:
-            ctx.probe_specs = shapes.infer(model, data_prop=data_prop, fill=shapes.probe_dims(model))[0]
+            ctx.probe_specs = shapes.infer(model, data_prop=data_prop, fill=shapes.probe_dims(model, ctx.fill))[0]
         except ConversionError:
             ctx.probe_specs = {}
     nodes = fold_constants(ctx)
