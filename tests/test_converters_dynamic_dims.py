@@ -2,7 +2,7 @@
 image height and width) through the ONNX importer and the lite runtime.
 
 Each model is exported by both exporters (TorchScript with dynamic_axes,
-dynamo with dynamic_shapes), converted with `onnx_import.convert` (one with
+dynamo with dynamic_shapes; see FULL), converted with `onnx_import.convert` (one with
 the CLI), and run on the lite runtime at several sizes, including ones other
 than the export's, against onnxruntime on the same file. The shapes the
 model computes from its dims (Reshape targets, Expand sizes, Range limits)
@@ -10,6 +10,7 @@ are computed by the runtime at each size (onnx_import/run_time.py).
 """
 
 import io
+import os
 import warnings
 
 import numpy as np
@@ -26,6 +27,12 @@ nn = torch.nn
 F = torch.nn.functional
 pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
 RTOL, ATOL = 1e-4, 1e-4
+# The dynamo exporter takes 5-20 s a model: by default it exports the models
+# whose ONNX differs most from the TorchScript one's (positions from arange,
+# the padding mask, H/W resized by a scale); TW_DYNAMIC_DIMS_FULL=1 exports
+# every model with both exporters.
+FULL = os.environ.get("TW_DYNAMIC_DIMS_FULL") == "1"
+DYNAMO_DEFAULT = {"bert", "encoder_padding_mask", "fcn"}
 
 
 class Encoder(nn.Module):
@@ -186,7 +193,7 @@ def _export(name, dynamo):
 
 
 def _check(name, data, dynamo):
-    _, names, _, feeds = CASES[name]
+    feeds = CASES[name][3]
     session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
     runner = lite_runner.LiteRunner(onnx_import.convert(data))
     sizes = [EXPORT_SIZE] + SIZES
@@ -206,4 +213,84 @@ def _check(name, data, dynamo):
 def test_export_runs_at_every_size(name, dynamo):
     if dynamo:
         pytest.importorskip("onnxscript")
+        if not FULL and name not in DYNAMO_DEFAULT:
+            pytest.skip("TW_DYNAMIC_DIMS_FULL=1 exports every model with the dynamo exporter")
     _check(name, _export(name, dynamo), dynamo)
+
+
+def test_cli_converts_a_model_with_batch_and_sequence_dims(tmp_path):
+    onnx_path, twl_path = tmp_path / "gpt.onnx", tmp_path / "gpt.twl"
+    onnx_path.write_bytes(_export("gpt", False))
+    assert cli_main(["--input", str(onnx_path), "--output", str(twl_path)]) == 0
+    runner = lite_runner.LiteRunner(twl_path.read_bytes())
+    session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    for b, s in [(1, 3), (4, 17)]:
+        x = _floats(b, s, 32)
+        (want,) = session.run(None, {"x": x})
+        np.testing.assert_allclose(runner.run({"x": x})["y"], want, rtol=RTOL, atol=ATOL)
+
+
+def _graph(nodes, inits, y_rank):
+    from onnx import TensorProto, helper, numpy_helper
+
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "s", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [f"y{i}" for i in range(y_rank)])],
+        [numpy_helper.from_array(np.asarray(v), k) for k, v in inits],
+    )
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _shape_nodes(out, axis):
+    from onnx import helper
+
+    return [helper.make_node("Shape", ["x"], [f"{out}/shape"], start=axis, end=axis + 1)]
+
+
+def test_each_run_time_dim_is_computed_on_its_own():
+    """Reshape [b, s, 4] to [s, 4 * b] and Expand a [1, 1] to [s - b + 9, b]:
+    values that mix the dims (equal dims would hide a swap) computed at
+    sizes where they differ."""
+    from onnx import helper
+
+    nodes = (
+        _shape_nodes("b", 0)
+        + _shape_nodes("s", 1)
+        + [
+            helper.make_node("Mul", ["b/shape", "four"], ["b4"]),
+            helper.make_node("Concat", ["s/shape", "b4"], ["target"], axis=0),
+            helper.make_node("Reshape", ["x", "target"], ["r"]),
+            helper.make_node("Sub", ["s/shape", "b/shape"], ["d"]),
+            helper.make_node("Add", ["d", "nine"], ["d9"]),
+            helper.make_node("Concat", ["d9", "b/shape"], ["size"], axis=0),
+            helper.make_node("Expand", ["one", "size"], ["e"]),
+        ]
+    )
+    nodes.append(helper.make_node("ReduceSum", ["e"], ["n"], keepdims=0))
+    nodes.append(helper.make_node("Mul", ["r", "n"], ["y"]))
+    inits = [("four", np.array([4], np.int64)), ("nine", np.array([9], np.int64)), ("one", np.ones([1, 1], np.float32))]
+    data = _graph(nodes, inits, 2).SerializeToString()
+    runner = lite_runner.LiteRunner(onnx_import.convert(data))
+    session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
+    for b, s in [(2, 3), (5, 7), (1, 12)]:
+        x = _floats(b, s, 4)
+        (want,) = session.run(None, {"x": x})
+        got = runner.run({"x": x})["y"]
+        assert got.shape == want.shape == (s, 4 * b)
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
+def test_a_run_time_value_that_cannot_be_computed_names_the_tensor():
+    """x[:, : s // 2] as a Slice whose end is computed from the sequence
+    length: refused, naming the value and the input whose dims it reads."""
+    from onnx import helper
+
+    nodes = _shape_nodes("s", 1) + [
+        helper.make_node("Div", ["s/shape", "two"], ["half"]),
+        helper.make_node("Slice", ["x", "zero", "half", "one"], ["y"]),
+    ]
+    inits = [("two", np.array([2], np.int64)), ("zero", np.array([0], np.int64)), ("one", np.array([1], np.int64))]
+    with pytest.raises(ConversionError, match=r"'half' is computed from the shape of 'x' \[-1, -1, 4\]"):
+        onnx_import.convert(_graph(nodes, inits, 3))

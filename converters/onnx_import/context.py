@@ -80,7 +80,7 @@ class Context(TensorShapes):
         """(twl index, is_nhwc) of an ONNX tensor (constants added on use)."""
         if name not in self.tensors:
             if name in self.symbolic:
-                from converters.onnx_import import run_time  # noqa: PLC0415 - it imports this module
+                from converters.onnx_import import run_time
 
                 return run_time.materialize(self, name)
             if name not in self.consts:

@@ -13,8 +13,8 @@ import numpy as np
 
 from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS
-from converters.onnx_import.context import attrs, imports
 from converters.onnx_import import run_time
+from converters.onnx_import.context import attrs, imports
 from converters.onnx_import.shapes import PROBE_DIM
 
 # The most outputs a lite op has (kMaxNodeTensors in lite/runtime/op_kernel.h).

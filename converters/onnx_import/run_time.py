@@ -167,6 +167,12 @@ def _range(ctx, node):
     (torch.arange(seq_len)): n = max(ceil((limit - start) / delta), 0) ones
     (BROADCAST_TO a computed [n]), CUMSUM, then start + delta * (i - 1)."""
     out = node.output[0]
+    for i, what in enumerate(("start", "limit", "delta")):
+        if node.input[i] not in ctx.consts and node.input[i] not in ctx.symbolic:
+            raise _NodeError(
+                f"{what} '{node.input[i]}' is neither a constant nor computed from shapes: the length of the range "
+                f"would depend on values known only when the model runs"
+            )
     dtype = ctx.dtype(out)
     if not np.issubdtype(dtype, np.integer):
         raise _NodeError(f"a {np.dtype(dtype)} Range with bounds computed at run time (only integer ones are)")
