@@ -294,3 +294,35 @@ def test_a_run_time_value_that_cannot_be_computed_names_the_tensor():
     inits = [("two", np.array([2], np.int64)), ("zero", np.array([0], np.int64)), ("one", np.array([1], np.int64))]
     with pytest.raises(ConversionError, match=r"'half' is computed from the shape of 'x' \[-1, -1, 4\]"):
         onnx_import.convert(_graph(nodes, inits, 3))
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        (slice(None), -1),
+        (slice(None), slice(None, -1)),
+        (slice(None), slice(1, None, 2)),
+        (slice(None), slice(-2, None)),
+    ],
+    ids=["last", "all_but_last", "odd", "last_two"],
+)
+def test_indexing_from_the_end_of_a_run_time_dim(index):
+    """x[:, -1] (the last token), x[:, :-1], x[:, 1::2], x[:, -2:] on the
+    sequence axis: bounds counted from the end of the run-time dim at each
+    size, not of the static one."""
+
+    class Index(nn.Module):
+        def forward(self, x):
+            return x[index] * 2
+
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            Index(), (torch.ones(2, 6, 4),), buffer, input_names=["x"], output_names=["y"], opset_version=17,
+            dynamo=False, dynamic_axes={"x": {0: "b", 1: "s"}},
+        )  # fmt: skip
+    runner = lite_runner.LiteRunner(onnx_import.convert(buffer.getvalue()))
+    for b, s in [(2, 6), (1, 3), (3, 9)]:
+        x = _floats(b, s, 4)
+        np.testing.assert_array_equal(runner.run({"x": x})["y"], x[index] * 2)

@@ -218,6 +218,10 @@ def _gather(ctx, node):
             raise _NodeError(
                 f"negative indices on axis {axis} of '{node.input[0]}', whose size is known only at run time"
             )
+        sig = ctx.signature_of(node.input[0], ctx.shape(node.input[0])) or []
+        if np.any(indices < 0) and axis < len(sig) and sig[axis] == -1:
+            _gather_from_the_end(ctx, node, axis, indices)
+            return
         dim = ctx.shape(node.input[0])[axis]
         indices = np.where(indices < 0, indices + dim, indices)
         idx = ctx.constant(f"{node.output[0]}/indices", indices.astype(np.int32))
@@ -225,6 +229,35 @@ def _gather(ctx, node):
         idx = ctx.plain(node.input[1])
     options = ("GatherOptions", {"axis": axis})
     ctx.builder.add_op("GATHER", [ctx.plain(node.input[0]), idx], [ctx.output(node.output[0])], options)
+
+
+def _gather_from_the_end(ctx, node, axis, indices):
+    """x[..., -k] on an axis whose size is known only at run time: one
+    STRIDED_SLICE shrinking the axis, its negative begin counted from the end
+    of the run-time dim by the kernel."""
+    x, out = node.input[0], node.output[0]
+    if indices.ndim != 0:
+        raise _NodeError(
+            f"negative indices {indices.reshape(-1).tolist()} on axis {axis} of '{x}', whose size is known only "
+            f"when the model runs (a single index, x[..., -1], is supported)"
+        )
+    rank = ctx.rank(x)
+    begin, end = [0] * rank, [0] * rank
+    begin[axis], end[axis] = int(indices), int(indices) + 1
+    masks = ((1 << rank) - 1) & ~(1 << axis)
+    bounds = [
+        ctx.constant(f"{out}/{w}", np.array(v, np.int32))
+        for w, v in (("begin", begin), ("end", end), ("strides", [1] * rank))
+    ]
+    options = ("StridedSliceOptions", {"begin_mask": masks, "end_mask": masks, "shrink_axis_mask": 1 << axis})
+    ctx.builder.add_op("STRIDED_SLICE", [ctx.plain(x)] + bounds, [ctx.output(out)], options)
+
+
+def _run_time_bounds(axis, start, stop, step, begin, end, stride):
+    """Slice bounds on a run-time axis into STRIDED_SLICE's int32 ones (the
+    extremes are masks)."""
+    clip = lambda v: int(np.clip(v, -(2**31), 2**31 - 1))  # noqa: E731
+    begin[axis], end[axis], stride[axis] = clip(start), clip(stop), step
 
 
 @imports("Slice")
@@ -246,6 +279,8 @@ def _slice(ctx, node):
     # Dims not sliced take everything (masks, so a dynamic batch stays whole).
     begin_mask = end_mask = (1 << rank) - 1
     run_time = _run_time_axes(ctx, node.input[0])
+    sig = ctx.signature_of(node.input[0], shape) or []
+    signature_axes = {axis for axis, d in enumerate(sig) if d == -1} - run_time
     for start, stop, axis, step in zip(starts, ends, axes, steps):
         if int(axis) % rank in run_time and (int(start) != 0 or int(stop) < 2**31 - 1 or int(step) != 1):
             raise _NodeError(
@@ -254,6 +289,14 @@ def _slice(ctx, node):
             )
         axis, step, dim = int(axis) % rank, int(step), shape[int(axis) % rank]
         start, stop = int(start), int(stop)
+        if axis in signature_axes:
+            # A run-time dim: the bounds as given (negative ones count from its end when the model runs, as ONNX's).
+            _run_time_bounds(axis, start, stop, step, begin, end, stride)
+            if (step > 0 and start > -(2**31)) or (step < 0 and start < 2**31 - 1):
+                begin_mask &= ~(1 << axis)
+            if (step > 0 and stop < 2**31 - 1) or (step < 0 and stop > -(2**31)):
+                end_mask &= ~(1 << axis)
+            continue
         start = start + dim if start < 0 else start
         stop = stop + dim if stop < 0 else stop
         # A bound at or past the end of the dim becomes a mask bit, so that
