@@ -256,7 +256,7 @@ def _gather_from_the_end(ctx, node, axis, indices):
 def _run_time_bounds(axis, start, stop, step, begin, end, stride):
     """Slice bounds on a run-time axis into STRIDED_SLICE's int32 ones (the
     extremes are masks)."""
-    clip = lambda v: int(np.clip(v, -(2**31), 2**31 - 1))  # noqa: E731
+    clip = lambda v: int(np.clip(v, -(2**31), 2**31 - 1))
     begin[axis], end[axis], stride[axis] = clip(start), clip(stop), step
 
 
