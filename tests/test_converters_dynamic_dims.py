@@ -60,16 +60,19 @@ class Bert(nn.Module):
     """Token and position embeddings (positions from torch.arange of the
     sequence length), an attention mask input, hand-written attention."""
 
-    def __init__(self, d=32, heads=4):
+    def __init__(self, d=32, heads=4, position_buffer=False):
         super().__init__()
         self.heads, self.d = heads, d
+        self.position_buffer = position_buffer  # HF's position_ids[:, :seq_length] instead of arange
+        self.register_buffer("position_ids", torch.arange(64)[None], persistent=False)
         self.tok, self.pos = nn.Embedding(100, d), nn.Embedding(64, d)
         self.qkv, self.out, self.norm = nn.Linear(d, 3 * d), nn.Linear(d, d), nn.LayerNorm(d)
         self.ff = nn.Sequential(nn.Linear(d, 2 * d), nn.GELU(), nn.Linear(2 * d, d))
 
     def forward(self, ids, mask):
         b, s = ids.shape
-        x = self.tok(ids) + self.pos(torch.arange(s, device=ids.device))
+        positions = self.position_ids[:, :s] if self.position_buffer else torch.arange(s, device=ids.device)
+        x = self.tok(ids) + self.pos(positions)
         q, k, v = self.qkv(x).view(b, s, 3, self.heads, self.d // self.heads).permute(2, 0, 3, 1, 4)
         scores = q @ k.transpose(-1, -2) / (self.d // self.heads) ** 0.5
         scores = scores + (1.0 - mask[:, None, None, :].to(scores.dtype)) * -10000.0
@@ -150,6 +153,12 @@ CASES = {
     ),
     "bert": (
         lambda: Bert(),
+        ["ids", "mask"],
+        [{0: "b", 1: "s"}, {0: "b", 1: "s"}],
+        lambda b, s: [_ids(b, s), _pad_mask(b, s, np.int64)],
+    ),
+    "bert_position_buffer": (
+        lambda: Bert(position_buffer=True),
         ["ids", "mask"],
         [{0: "b", 1: "s"}, {0: "b", 1: "s"}],
         lambda b, s: [_ids(b, s), _pad_mask(b, s, np.int64)],
@@ -282,18 +291,32 @@ def test_each_run_time_dim_is_computed_on_its_own():
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
 
 
-def test_a_run_time_value_that_cannot_be_computed_names_the_tensor():
-    """x[:, : s // 2] as a Slice whose end is computed from the sequence
-    length: refused, naming the value and the input whose dims it reads."""
+def _half_slice_model(negative):
+    """x[:, : s // 2] (or x[:, : -(s // 2)]) with the end computed from the
+    sequence length."""
     from onnx import helper
 
-    nodes = _shape_nodes("s", 1) + [
-        helper.make_node("Div", ["s/shape", "two"], ["half"]),
-        helper.make_node("Slice", ["x", "zero", "half", "one"], ["y"]),
-    ]
+    nodes = _shape_nodes("s", 1) + [helper.make_node("Div", ["s/shape", "two"], ["half"])]
+    if negative:
+        nodes.append(helper.make_node("Neg", ["half"], ["end"]))
+    nodes.append(helper.make_node("Slice", ["x", "zero", "end" if negative else "half", "one"], ["y"]))
     inits = [("two", np.array([2], np.int64)), ("zero", np.array([0], np.int64)), ("one", np.array([1], np.int64))]
-    with pytest.raises(ConversionError, match=r"'half' is computed from the shape of 'x' \[-1, -1, 4\]"):
-        onnx_import.convert(_graph(nodes, inits, 3))
+    return _graph(nodes, inits, 3)
+
+
+def test_a_slice_to_a_computed_end_agrees():
+    data = _half_slice_model(False).SerializeToString()
+    runner = lite_runner.LiteRunner(onnx_import.convert(data))
+    for b, s in [(2, 3), (1, 8), (3, 11)]:
+        x = _floats(b, s, 4)
+        np.testing.assert_array_equal(runner.run({"x": x})["y"], x[:, : s // 2])
+
+
+def test_a_run_time_value_that_cannot_be_computed_names_the_tensor():
+    """x[:, : -(s // 2)]: a computed negative bound is refused, naming the
+    value and the input whose dims it reads."""
+    with pytest.raises(ConversionError, match=r"'end' is computed from the shape of 'x' \[-1, -1, 4\]"):
+        onnx_import.convert(_half_slice_model(True))
 
 
 @pytest.mark.parametrize(

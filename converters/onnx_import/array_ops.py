@@ -11,6 +11,7 @@ from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS, TO_NCHW, TO_NHWC
 from converters.onnx_import import run_time
 from converters.onnx_import.context import attrs, imports
+from converters.onnx_import.shapes import run_time_value_error
 
 
 def _run_time_axes(ctx, name):
@@ -260,8 +261,48 @@ def _run_time_bounds(axis, start, stop, step, begin, end, stride):
     begin[axis], end[axis], stride[axis] = clip(start), clip(stop), step
 
 
+def _slice_by_gather(ctx, node):
+    """Slice of one axis from a computed start to a computed end
+    (HF's position_ids[:, :seq_length], or pos_emb[:s]): GATHER of the
+    computed range of indices, the end clamped to the axis's size (constant,
+    or its run-time SHAPE). Computed bounds must be dims or sums of them
+    (not negative at the static shapes and at the probe dims)."""
+    x, out = node.input[0], node.output[0]
+    starts = ctx.symbolic[node.input[1]][0] if node.input[1] in ctx.symbolic else ctx.const(node.input[1])
+    axes = ctx.const(node.input[3]) if len(node.input) > 3 and node.input[3] else np.arange(np.size(starts))
+    steps = ctx.const(node.input[4]) if len(node.input) > 4 and node.input[4] else np.ones(np.size(starts), np.int64)
+    if axes is None or steps is None or np.size(starts) != 1:
+        computed = next(i for i in node.input[1:3] if i in ctx.symbolic)
+        raise _NodeError(f"a slice of several axes with computed bounds: {run_time_value_error(ctx, computed)}")
+    for i in (1, 2):
+        name = node.input[i]
+        values = [ctx.symbolic[name][0], ctx.symbolic[name][1]] if name in ctx.symbolic else [ctx.consts[name]]
+        if any(v is None or np.any(np.asarray(v) < 0) for v in values) or int(steps.reshape(-1)[0]) <= 0:
+            raise _NodeError(
+                f"{('starts', 'ends')[i - 1]} (input {i}) of a slice with computed bounds is negative or its step "
+                f"is not positive: {run_time_value_error(ctx, name) if name in ctx.symbolic else name}"
+            )
+    rank = ctx.rank(x)
+    axis = int(np.asarray(axes).reshape(-1)[0]) % rank
+    start, end = (run_time.scalar_int64(ctx, node, i, out) for i in (1, 2))
+    sig = ctx.signature_of(x, ctx.shape(x)) or [0] * rank
+    if sig[axis] == -1:
+        dim = run_time.shape_of(ctx, x, [axis], name=f"{out}/dim")
+    else:
+        dim = ctx.constant(f"{out}/dim", np.array([ctx.shape(x)[axis]], np.int64))
+    end = run_time.binary(ctx, f"{out}/clamped_end", "MINIMUM", end, dim)
+    start = run_time.binary(ctx, f"{out}/clamped_start", "MINIMUM", start, dim)
+    indices = ctx.intermediate(f"{out}/indices", [1], np.int64)
+    run_time.range_of(ctx, f"{out}/range", start, end, int(steps.reshape(-1)[0]), indices)
+    options = ("GatherOptions", {"axis": axis})
+    ctx.builder.add_op("GATHER", [ctx.plain(x), indices], [ctx.output(out)], options)
+
+
 @imports("Slice")
 def _slice(ctx, node):
+    if ctx.opset >= 10 and any(i in ctx.symbolic for i in node.input[1:3]):
+        _slice_by_gather(ctx, node)
+        return
     shape = ctx.shape(node.input[0])
     rank = len(shape)
     if ctx.opset < 10:

@@ -148,8 +148,8 @@ def run_time_dims(ctx, name):
     return (ctx.signature_of(name, ctx.shape(name)) or []).count(-1)
 
 
-def _scalar_int64(ctx, node, i, out):
-    """Input i of a Range as a twl int64 [1] tensor (computed or constant)."""
+def scalar_int64(ctx, node, i, out):
+    """Input i of a Range or Slice as a twl int64 [1] tensor (computed or constant)."""
     name = node.input[i]
     if name in ctx.consts:
         return ctx.constant(f"{out}/input{i}", np.asarray(ctx.consts[name], np.int64).reshape([1]))
@@ -181,28 +181,38 @@ def _range(ctx, node):
     delta = int(np.asarray(ctx.consts[node.input[2]]).reshape(-1)[0])
     if delta == 0:
         raise _NodeError("delta is 0")
-    start, limit = (_scalar_int64(ctx, node, i, out) for i in (0, 1))
+    start, limit = (scalar_int64(ctx, node, i, out) for i in (0, 1))
+    result = ctx.intermediate(f"{out}/int64", [1], np.int64) if dtype != np.int64 else ctx.output(out)
+    range_of(ctx, out, start, limit, delta, result)
+    if dtype != np.int64:
+        ctx.builder.add_op("CAST", [result], [ctx.output(out)])
 
-    def binary(op, a, b, what):
-        t = ctx.intermediate(f"{out}/{what}", [1], np.int64)
-        ctx.builder.add_op(op, [a, b], [t], ARITHMETIC if op in ("ADD", "SUB", "MUL", "DIV") else None)
-        return t
 
-    span = binary("SUB", limit, start, "span")
-    if delta > 0:
-        span = binary("ADD", span, ctx.constant(f"{out}/delta_minus_1", np.array([delta - 1], np.int64)), "ceil")
-    else:
-        span = binary("ADD", span, ctx.constant(f"{out}/delta_plus_1", np.array([delta + 1], np.int64)), "ceil")
-    count = binary("DIV", span, ctx.constant(f"{out}/delta", np.array([delta], np.int64)), "count")
-    count = binary("MAXIMUM", count, ctx.constant(f"{out}/zero", np.array([0], np.int64)), "length")
-    ones = ctx.intermediate(f"{out}/ones", [1], np.int64, like=out)
-    ctx.builder.add_op("BROADCAST_TO", [ctx.constant(f"{out}/one64", np.array([1], np.int64)), count], [ones])
+def binary(ctx, name, op, a, b):
+    """A [1] int64 twl tensor `name`, op(a, b)."""
+    t = ctx.intermediate(name, [1], np.int64)
+    ctx.builder.add_op(op, [a, b], [t], ARITHMETIC if op in ("ADD", "SUB", "MUL", "DIV") else None)
+    return t
+
+
+def range_of(ctx, out, start, limit, delta, result):
+    """Writes into twl tensor `result` the int64 range from twl [1] tensors
+    `start` to `limit` by constant `delta`: n = max(ceil((limit - start) /
+    delta), 0) ones (BROADCAST_TO a computed [n]), an exclusive CUMSUM,
+    times delta, plus start."""
+
+    def const(what, v):
+        return ctx.constant(f"{out}/{what}", np.array([v], np.int64))
+
+    span = binary(ctx, f"{out}/span", "SUB", limit, start)
+    span = binary(ctx, f"{out}/ceil", "ADD", span, const("round", delta - 1 if delta > 0 else delta + 1))
+    count = binary(ctx, f"{out}/count", "DIV", span, const("delta", delta))
+    count = binary(ctx, f"{out}/length", "MAXIMUM", count, const("zero", 0))
+    ones = ctx.intermediate(f"{out}/ones", [1], np.int64)
+    ctx.builder.add_op("BROADCAST_TO", [const("one", 1), count], [ones])
     steps = ctx.intermediate(f"{out}/steps", [1], np.int64)
     axis = ctx.constant(f"{out}/axis", np.array(0, np.int32))
     ctx.builder.add_op("CUMSUM", [ones, axis], [steps], ("CumulativeOptions", {"exclusive": True}))
     if delta != 1:
-        steps = binary("MUL", steps, ctx.constant(f"{out}/delta", np.array([delta], np.int64)), "scaled")
-    result = ctx.intermediate(f"{out}/int64", [1], np.int64) if dtype != np.int64 else ctx.output(out)
+        steps = binary(ctx, f"{out}/scaled", "MUL", steps, const("delta", delta))
     ctx.builder.add_op("ADD", [steps, start], [result], ARITHMETIC)
-    if dtype != np.int64:
-        ctx.builder.add_op("CAST", [result], [ctx.output(out)])
