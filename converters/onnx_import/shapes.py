@@ -1,9 +1,12 @@
 """Shapes and element types of an ONNX model's tensors.
 
 Shapes come from onnx shape inference run twice: on the model as it is
-(its symbolic dims stay unknown: the shape signature, -1 where the batch
-is) and with every symbolic input dim set to 1 (the static shapes the .twl
-tensors get). A constant's shape and type are its own.
+(its symbolic dims stay unknown: the shape signature, -1 where a run-time
+dim such as the batch or the sequence length is) and with every symbolic
+input dim set to its static size (1, or `static_fill`'s where 1 is
+inconsistent: the static shapes the .twl tensors get); and once more at
+the probe dims (`probe_dims`, a distinct prime per dim) to tell the values
+computed from each run-time dim. A constant's shape and type are its own.
 """
 
 import onnx
