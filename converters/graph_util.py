@@ -5,9 +5,9 @@ order)."""
 import collections
 
 import numpy as np
+from tensorweave._src.framework import graph_pb2
 
 from converters.errors import ConversionError
-from tensorweave._src.framework import graph_pb2
 
 # DataType enum <-> numpy (graph.proto).
 DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_STRING, DT_INT64, DT_BOOL = 1, 2, 3, 4, 7, 9, 10

@@ -449,10 +449,9 @@ class _BatchAsValue(nn.Module):
         return x * x.shape[0]
 
 
-def test_a_dynamic_dim_used_as_a_value_is_a_conversion_error():
-    """x * x.shape[0] with a dynamic batch: the batch size is data, which the
-    lite runtime cannot compute; the error names the node, its op and the
-    tensor whose run-time dim it reads."""
+def test_a_dynamic_dim_used_as_a_value_is_computed_at_run_time():
+    """x * x.shape[0] with a dynamic batch: the batch size is data, computed
+    by the lite runtime (SHAPE, GATHER, CAST) at each batch."""
     buffer = io.BytesIO()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -460,11 +459,10 @@ def test_a_dynamic_dim_used_as_a_value_is_a_conversion_error():
             _BatchAsValue(), (torch.ones(2, 3),), buffer, input_names=["x"], output_names=["y"],
             dynamic_axes={"x": {0: "b"}, "y": {0: "b"}}, opset_version=17, dynamo=False,
         )  # fmt: skip
-    model = onnx.load_from_string(buffer.getvalue())
-    with pytest.raises(
-        ConversionError, match=r"\((Mul|Cast)\).*shape of 'x' \[-1, 3\].*known only when the model runs"
-    ):
-        onnx_import.convert(model)
+    runner = lite_runner.LiteRunner(onnx_import.convert(buffer.getvalue()))
+    for b in (1, 2, 5):
+        x = np.arange(3 * b, dtype=np.float32).reshape(b, 3)
+        np.testing.assert_array_equal(runner.run({"x": x})["y"], x * b)
 
 
 def test_static_export_of_the_same_module_converts():
@@ -515,9 +513,9 @@ def test_einsum_summing_the_run_time_batch_is_refused():
         onnx_import.convert(model)
 
 
-def test_expand_to_twice_the_batch_is_refused():
+def test_expand_to_twice_the_batch_agrees_at_every_batch():
     """Expand of a constant to [2 * batch, 4]: a run-time size the lite
-    model cannot make from a tensor's dim."""
+    runtime computes (SHAPE, MUL, CONCATENATION into BROADCAST_TO)."""
     from onnx import helper
 
     nodes = [
@@ -526,12 +524,12 @@ def test_expand_to_twice_the_batch_is_refused():
         helper.make_node("Concat", ["s2", "four"], ["shape"], axis=0),
         helper.make_node("Expand", ["c", "shape"], ["y"]),
     ]
-    inits = [("two", np.array([2], np.int64)), ("four", np.array([4], np.int64)), ("c", np.ones([1, 4], np.float32))]
-    model = _dynamic_batch_model(nodes, ["b", 4], inits)
-    with pytest.raises(
-        ConversionError, match=r"'y' \(Expand\): shape \(input 1\): 'shape' is computed from the shape of 'x' \[-1, 4\]"
-    ):
-        onnx_import.convert(model)
+    c = np.arange(4, dtype=np.float32).reshape(1, 4)
+    inits = [("two", np.array([2], np.int64)), ("four", np.array([4], np.int64)), ("c", c)]
+    runner = lite_runner.LiteRunner(onnx_import.convert(_dynamic_batch_model(nodes, ["b", 4], inits)))
+    for b in (1, 3):
+        got = runner.run({"x": np.zeros([b, 4], np.float32)})["y"]
+        np.testing.assert_array_equal(got, np.broadcast_to(c, [2 * b, 4]))
 
 
 def test_expand_to_the_batch_agrees_at_every_batch():

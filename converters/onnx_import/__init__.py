@@ -18,7 +18,11 @@ The modules, in the order a model meets them:
                   branch, or both picked by Where; loops unrolled, bounded)
                   and Compress rewritten to Gather, before anything else
   shapes.py       onnx shape inference: static shapes (every symbolic input
-                  dim set to 1) and shape signatures (-1 for the batch)
+                  dim set to 1, or a larger static size where 1 is
+                  inconsistent) and shape signatures (-1 for run-time dims)
+  run_time.py     values computed from run-time dims (Reshape targets,
+                  Expand sizes, Range bounds) replayed as lite ops (SHAPE,
+                  GATHER, MUL, CONCATENATION, ...) where they are read
   folding.py      constant folding with onnx's reference evaluator, only when
                   the size of the result is known beforehand and at most
                   FOLDABLE_LIMIT elements
@@ -81,6 +85,7 @@ from converters.onnx_import import (  # noqa: F401
     quant_ops,
     resize_cast_ops,
     rnn_ops,
+    run_time,
 )
 from converters.onnx_import.context import IMPORTERS
 from converters.onnx_import.folding import FOLDABLE_LIMIT

@@ -9,7 +9,9 @@ import numpy as np
 
 from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS, TO_NCHW, TO_NHWC
+from converters.onnx_import import run_time
 from converters.onnx_import.context import attrs, imports
+from converters.onnx_import.shapes import run_time_value_error
 
 
 def _run_time_axes(ctx, name):
@@ -39,13 +41,24 @@ def _reshape_to(ctx, node, src, out):
 
 @imports("Reshape", "Flatten")
 def _reshape(ctx, node):
-    if node.op_type == "Reshape" and attrs(node).get("allowzero", 0):
+    if node.op_type == "Reshape" and attrs(node).get("allowzero", 0) and node.input[1] not in ctx.symbolic:
         shape = ctx.require_const(node, 1, "shape")
         if np.any(shape == 0):
             raise _NodeError("allowzero with a 0 dim makes an empty tensor")
     if node.op_type == "Reshape":
         _check_reshape_constant(ctx, node)
-    _reshape_to(ctx, node, ctx.plain(node.input[0]), node.output[0])
+    out = node.output[0]
+    if run_time.run_time_dims(ctx, out) > 1 or (
+        node.op_type == "Reshape" and node.input[1] in ctx.symbolic and ctx.signature_of(out, ctx.shape(out)) is None
+    ):
+        # Several run-time dims (batch and sequence): the target computed when the model runs.
+        if node.op_type == "Flatten":
+            raise _NodeError(f"flattening '{node.input[0]}', whose dims known only at run time are on both sides")
+        x = node.input[0]
+        target = run_time.computed_target(ctx, node, x, node.input[1], attrs(node).get("allowzero", 0))
+        ctx.builder.add_op("RESHAPE", [ctx.plain(x), target], [ctx.output(out)])
+        return
+    _reshape_to(ctx, node, ctx.plain(node.input[0]), out)
 
 
 def _check_reshape_constant(ctx, node):
@@ -77,6 +90,25 @@ def _check_reshape_constant(ctx, node):
 
 @imports("Squeeze", "Unsqueeze")
 def _squeeze(ctx, node):
+    x, out = node.input[0], node.output[0]
+    if run_time.run_time_dims(ctx, out) > 1:
+        # Several run-time dims: the output's dims gathered from the input's when the model runs.
+        axes = attrs(node).get("axes")
+        if axes is None and len(node.input) > 1 and node.input[1]:
+            axes = ctx.require_const(node, 1, "axes").reshape(-1)
+        rank_in, rank_out = ctx.rank(x), ctx.rank(out)
+        if axes is None:
+            raise _NodeError(f"squeezing '{x}' without axes, whose dims are known only at run time")
+        if node.op_type == "Squeeze":
+            dropped = {int(a) % rank_in for a in axes}
+            spec = [k for k in range(rank_in) if k not in dropped]
+        else:
+            added = {int(a) % rank_out for a in axes}
+            kept = iter(range(rank_in))
+            spec = [-2 if k in added else next(kept) for k in range(rank_out)]
+        target = run_time.dims_target(ctx, x, out, spec)
+        ctx.builder.add_op("RESHAPE", [ctx.plain(x), target], [ctx.output(out)])
+        return
     _reshape_to(ctx, node, ctx.plain(node.input[0]), node.output[0])
 
 
@@ -187,6 +219,10 @@ def _gather(ctx, node):
             raise _NodeError(
                 f"negative indices on axis {axis} of '{node.input[0]}', whose size is known only at run time"
             )
+        sig = ctx.signature_of(node.input[0], ctx.shape(node.input[0])) or []
+        if np.any(indices < 0) and axis < len(sig) and sig[axis] == -1:
+            _gather_from_the_end(ctx, node, axis, indices)
+            return
         dim = ctx.shape(node.input[0])[axis]
         indices = np.where(indices < 0, indices + dim, indices)
         idx = ctx.constant(f"{node.output[0]}/indices", indices.astype(np.int32))
@@ -196,8 +232,77 @@ def _gather(ctx, node):
     ctx.builder.add_op("GATHER", [ctx.plain(node.input[0]), idx], [ctx.output(node.output[0])], options)
 
 
+def _gather_from_the_end(ctx, node, axis, indices):
+    """x[..., -k] on an axis whose size is known only at run time: one
+    STRIDED_SLICE shrinking the axis, its negative begin counted from the end
+    of the run-time dim by the kernel."""
+    x, out = node.input[0], node.output[0]
+    if indices.ndim != 0:
+        raise _NodeError(
+            f"negative indices {indices.reshape(-1).tolist()} on axis {axis} of '{x}', whose size is known only "
+            f"when the model runs (a single index, x[..., -1], is supported)"
+        )
+    rank = ctx.rank(x)
+    begin, end = [0] * rank, [0] * rank
+    begin[axis], end[axis] = int(indices), int(indices) + 1
+    masks = ((1 << rank) - 1) & ~(1 << axis)
+    bounds = [
+        ctx.constant(f"{out}/{w}", np.array(v, np.int32))
+        for w, v in (("begin", begin), ("end", end), ("strides", [1] * rank))
+    ]
+    options = ("StridedSliceOptions", {"begin_mask": masks, "end_mask": masks, "shrink_axis_mask": 1 << axis})
+    ctx.builder.add_op("STRIDED_SLICE", [ctx.plain(x)] + bounds, [ctx.output(out)], options)
+
+
+def _run_time_bounds(axis, start, stop, step, begin, end, stride):
+    """Slice bounds on a run-time axis into STRIDED_SLICE's int32 ones (the
+    extremes are masks)."""
+    clip = lambda v: int(np.clip(v, -(2**31), 2**31 - 1))
+    begin[axis], end[axis], stride[axis] = clip(start), clip(stop), step
+
+
+def _slice_by_gather(ctx, node):
+    """Slice of one axis from a computed start to a computed end
+    (HF's position_ids[:, :seq_length], or pos_emb[:s]): GATHER of the
+    computed range of indices, the end clamped to the axis's size (constant,
+    or its run-time SHAPE). Computed bounds must be dims or sums of them
+    (not negative at the static shapes and at the probe dims)."""
+    x, out = node.input[0], node.output[0]
+    starts = ctx.symbolic[node.input[1]][0] if node.input[1] in ctx.symbolic else ctx.const(node.input[1])
+    axes = ctx.const(node.input[3]) if len(node.input) > 3 and node.input[3] else np.arange(np.size(starts))
+    steps = ctx.const(node.input[4]) if len(node.input) > 4 and node.input[4] else np.ones(np.size(starts), np.int64)
+    if axes is None or steps is None or np.size(starts) != 1:
+        computed = next(i for i in node.input[1:3] if i in ctx.symbolic)
+        raise _NodeError(f"a slice of several axes with computed bounds: {run_time_value_error(ctx, computed)}")
+    for i in (1, 2):
+        name = node.input[i]
+        values = [ctx.symbolic[name][0], ctx.symbolic[name][1]] if name in ctx.symbolic else [ctx.consts[name]]
+        if any(v is None or np.any(np.asarray(v) < 0) for v in values) or int(steps.reshape(-1)[0]) <= 0:
+            raise _NodeError(
+                f"{('starts', 'ends')[i - 1]} (input {i}) of a slice with computed bounds is negative or its step "
+                f"is not positive: {run_time_value_error(ctx, name) if name in ctx.symbolic else name}"
+            )
+    rank = ctx.rank(x)
+    axis = int(np.asarray(axes).reshape(-1)[0]) % rank
+    start, end = (run_time.scalar_int64(ctx, node, i, out) for i in (1, 2))
+    sig = ctx.signature_of(x, ctx.shape(x)) or [0] * rank
+    if sig[axis] == -1:
+        dim = run_time.shape_of(ctx, x, [axis], name=f"{out}/dim")
+    else:
+        dim = ctx.constant(f"{out}/dim", np.array([ctx.shape(x)[axis]], np.int64))
+    end = run_time.binary(ctx, f"{out}/clamped_end", "MINIMUM", end, dim)
+    start = run_time.binary(ctx, f"{out}/clamped_start", "MINIMUM", start, dim)
+    indices = ctx.intermediate(f"{out}/indices", [1], np.int64)
+    run_time.range_of(ctx, f"{out}/range", start, end, int(steps.reshape(-1)[0]), indices)
+    options = ("GatherOptions", {"axis": axis})
+    ctx.builder.add_op("GATHER", [ctx.plain(x), indices], [ctx.output(out)], options)
+
+
 @imports("Slice")
 def _slice(ctx, node):
+    if ctx.opset >= 10 and any(i in ctx.symbolic for i in node.input[1:3]):
+        _slice_by_gather(ctx, node)
+        return
     shape = ctx.shape(node.input[0])
     rank = len(shape)
     if ctx.opset < 10:
@@ -215,6 +320,8 @@ def _slice(ctx, node):
     # Dims not sliced take everything (masks, so a dynamic batch stays whole).
     begin_mask = end_mask = (1 << rank) - 1
     run_time = _run_time_axes(ctx, node.input[0])
+    sig = ctx.signature_of(node.input[0], shape) or []
+    signature_axes = {axis for axis, d in enumerate(sig) if d == -1} - run_time
     for start, stop, axis, step in zip(starts, ends, axes, steps):
         if int(axis) % rank in run_time and (int(start) != 0 or int(stop) < 2**31 - 1 or int(step) != 1):
             raise _NodeError(
@@ -223,6 +330,14 @@ def _slice(ctx, node):
             )
         axis, step, dim = int(axis) % rank, int(step), shape[int(axis) % rank]
         start, stop = int(start), int(stop)
+        if axis in signature_axes:
+            # A run-time dim: the bounds as given (negative ones count from its end when the model runs, as ONNX's).
+            _run_time_bounds(axis, start, stop, step, begin, end, stride)
+            if (step > 0 and start > -(2**31)) or (step < 0 and start < 2**31 - 1):
+                begin_mask &= ~(1 << axis)
+            if (step > 0 and stop < 2**31 - 1) or (step < 0 and stop > -(2**31)):
+                end_mask &= ~(1 << axis)
+            continue
         start = start + dim if start < 0 else start
         stop = stop + dim if stop < 0 else stop
         # A bound at or past the end of the dim becomes a mask bit, so that

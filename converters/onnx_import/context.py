@@ -80,7 +80,9 @@ class Context(TensorShapes):
         """(twl index, is_nhwc) of an ONNX tensor (constants added on use)."""
         if name not in self.tensors:
             if name in self.symbolic:
-                raise _NodeError(run_time_value_error(self, name))
+                from converters.onnx_import import run_time
+
+                return run_time.materialize(self, name)
             if name not in self.consts:
                 raise _NodeError(f"'{name}' has not been computed")
             self.tensors[name] = (self.constant(name, self.consts[name]), False)

@@ -168,6 +168,9 @@ def _fold_run_time_shape(ctx, node, inputs):
         name = node.input[0]
         static = np.array(ctx.specs[name][1], np.int64)
         probe = np.array([PROBE_DIM if d is None else s for d, s in zip(ctx.signature[name][1], static)], np.int64)
+        at_probe = ctx.probe_specs.get(name, (0, []))[1]
+        if len(at_probe) == len(static) and all(d is not None for d in at_probe):
+            probe = np.array(at_probe, np.int64)
         a = attrs(node)
         if node.op_type == "Size":
             values = [(np.array(static.prod()), np.array(probe.prod()))]
@@ -199,6 +202,7 @@ def _fold_run_time_shape(ctx, node, inputs):
     else:
         return False
     for name, (static, probe) in zip([o for o in node.output if o], values):
+        ctx.producers[name] = node
         static = np.asarray(static)
         if probe is not None and np.asarray(probe).shape == static.shape and np.array_equal(probe, static):
             ctx.consts[name] = static
@@ -356,7 +360,12 @@ def analyze(model):
     and the data-propagation flag the inference used): what conversion and control-flow lowering start from."""
     ctx = Context(model)
     data_prop = range_values_are_bounded(model)
-    ctx.specs, ctx.signature = shapes.infer(model, data_prop=data_prop)
+    ctx.fill, ctx.specs, ctx.signature = shapes.static_fill(model, data_prop)
+    if any(d is None for _, dims in ctx.signature.values() for d in dims):
+        try:
+            ctx.probe_specs = shapes.infer(model, data_prop=data_prop, fill=shapes.probe_dims(model, ctx.fill))[0]
+        except ConversionError:
+            ctx.probe_specs = {}
     nodes = fold_constants(ctx)
     # Shapes learnt from folded values can make more nodes fold (a Shape of
     # a tensor reshaped to a computed shape), and so on.

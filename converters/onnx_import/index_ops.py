@@ -13,6 +13,7 @@ import numpy as np
 
 from converters.errors import NodeError as _NodeError
 from converters.lowering import NCHW_TO_NHWC_AXIS
+from converters.onnx_import import run_time
 from converters.onnx_import.context import attrs, imports
 from converters.onnx_import.shapes import PROBE_DIM
 
@@ -77,7 +78,12 @@ def _tile(ctx, node):
 @imports("Expand")
 def _expand(ctx, node):
     if node.input[1] in ctx.symbolic:
-        _expand_to_run_time_shape(ctx, node)
+        try:
+            _expand_to_run_time_shape(ctx, node)
+        except _NodeError:
+            # Not one run-time dim of a tensor at hand: BROADCAST_TO the shape computed when the model runs.
+            shape = run_time.materialize(ctx, node.input[1])[0]
+            ctx.builder.add_op("BROADCAST_TO", [ctx.plain(node.input[0]), shape], [ctx.output(node.output[0])])
         return
     shape = _ints_constant(ctx, node, 1, "shape")
     ctx.builder.add_op("BROADCAST_TO", [ctx.plain(node.input[0]), shape], [ctx.output(node.output[0])])

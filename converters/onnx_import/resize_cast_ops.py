@@ -94,19 +94,52 @@ def _optional_const(ctx, node, i, what):
 def _run_time_sizes(ctx, node, axes, in_shape):
     """The static value of sizes computed from run-time shapes (PyTorch's
     F.interpolate(size=...) with a dynamic batch: Concat(Shape(x)[:2],
-    [h, w])): accepted where each run-time entry is the input's own
-    dynamic dim (not resized; a multiple k of the run-time dim in both)."""
+    [h, w]), or F.interpolate(scale_factor=2) of dynamic H and W):
+    accepted where each run-time entry is a constant multiple of the
+    input's own dynamic dim (the same ratio at the static shapes and at the
+    probe dims)."""
+    x = node.input[0]
     static, probe, _ = ctx.symbolic[node.input[3]]
-    sig = ctx.signature_of(node.input[0], in_shape) or [0] * len(in_shape)
+    sig = ctx.signature_of(x, in_shape) or [0] * len(in_shape)
+    at_probe = ctx.probe_specs.get(x, (0, []))[1]
+    if len(at_probe) != len(in_shape) or any(d is None for d in at_probe):
+        at_probe = [PROBE_DIM * d if s == -1 else d for s, d in zip(sig, in_shape)]
     static = np.asarray(static, np.int64).reshape(-1)
     if probe is not None and static.shape == np.shape(probe) and len(axes) == static.size:
         probe = np.asarray(probe).reshape(-1)
         if all(
-            sig[axes[k]] == -1 and static[k] == in_shape[axes[k]] and probe[k] == PROBE_DIM * in_shape[axes[k]]
+            sig[axes[k]] == -1 and static[k] * at_probe[axes[k]] == probe[k] * in_shape[axes[k]]
             for k in np.flatnonzero(static != probe)
         ):
             return static
     return ctx.require_const(node, 3, "sizes")  # the error naming the run-time value
+
+
+# RESIZE's size of an axis whose output is floor(input size x scale), known at run time.
+RESIZE_SIZE_FROM_SCALE = -2
+
+
+def _scaled_at_run_time(ctx, node, axis, in_shape, scales, sizes):
+    """Whether run-time axis `axis` is resized by its scale at every size:
+    a constant scale, or sizes computed as that multiple of the dim (equal
+    ratios at the static shapes and at the probe dims)."""
+    uses_sizes = len(node.input) > 3 and node.input[3] and node.op_type == "Resize" and ctx.opset >= 11
+    if not uses_sizes:
+        return np.floor(in_shape[axis] * scales[axis]) == sizes[axis]
+    if node.input[3] not in ctx.symbolic:
+        return False
+    static, probe, _ = ctx.symbolic[node.input[3]]
+    at_probe = ctx.probe_specs.get(node.input[0], (0, []))[1]
+    a = attrs(node).get("axes")
+    k = list(a).index(axis) if a is not None else axis
+    if probe is None or len(at_probe) != len(in_shape) or at_probe[axis] is None:
+        return False
+    static, probe = np.asarray(static).reshape(-1), np.asarray(probe).reshape(-1)
+    return (
+        static[k] == sizes[axis]
+        and np.floor(at_probe[axis] * scales[axis]) == probe[k]
+        and np.floor(in_shape[axis] * scales[axis]) == static[k]
+    )
 
 
 def _resize_geometry(ctx, node, a, rank, in_shape):
@@ -199,9 +232,16 @@ def _resize(ctx, node):
         or (coordinates == "TF_CROP_AND_RESIZE" and (roi[i] != 0 or roi[rank + i] != 1))
         for i in range(rank)
     ]
-    sig = ctx.signature_of(x, in_shape)
-    if sig and any(s == -1 and r for s, r in zip(sig, resized)):
-        raise _NodeError("resizing a dynamic dimension is not supported")
+    sig = ctx.signature_of(x, in_shape) or [0] * rank
+    out_sig = ctx.signature_of(out, ctx.shape(out)) or [0] * rank
+    for i in range(rank):
+        if sig[i] == -1 and resized[i]:
+            # A run-time dim resized by a scale: floor(dim x scale) when the model runs (RESIZE's size -2).
+            if not _scaled_at_run_time(ctx, node, i, in_shape, scales, sizes):
+                raise _NodeError(f"resizing dynamic axis {i} of '{x}' other than by a constant scale")
+            sizes[i] = RESIZE_SIZE_FROM_SCALE
+        elif out_sig[i] == -1 and sig[i] != -1:
+            raise _NodeError(f"axis {i} of '{out}' is resized to a size known only at run time")
     if old:
         rounding = _old_nearest_rounding(interpolation, [s for s, r in zip(scales, resized) if r])
     option_sizes = [int(s) if r else -1 for s, r in zip(sizes, resized)]

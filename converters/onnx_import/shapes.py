@@ -1,9 +1,12 @@
 """Shapes and element types of an ONNX model's tensors.
 
 Shapes come from onnx shape inference run twice: on the model as it is
-(its symbolic dims stay unknown: the shape signature, -1 where the batch
-is) and with every symbolic input dim set to 1 (the static shapes the .twl
-tensors get). A constant's shape and type are its own.
+(its symbolic dims stay unknown: the shape signature, -1 where a run-time
+dim such as the batch or the sequence length is) and with every symbolic
+input dim set to its static size (1, or `static_fill`'s where 1 is
+inconsistent: the static shapes the .twl tensors get); and once more at
+the probe dims (`probe_dims`, a distinct prime per dim) to tell the values
+computed from each run-time dim. A constant's shape and type are its own.
 """
 
 import onnx
@@ -30,15 +33,16 @@ def _collect(model):
 def infer(model, data_prop, fill=1):
     """(static specs, signature specs) of every tensor shape inference
     reaches; `data_prop` lets it propagate constant values (Shape, Range).
-    The static shapes are those with every symbolic input dim `fill`."""
+    The static shapes are those with every symbolic input dim `fill`: a
+    number, or {dim key (`dim_key`): number} (`probe_dims`)."""
     try:
         inferred = shape_inference.infer_shapes(model, data_prop=data_prop)
         static = onnx.ModelProto()
         static.CopyFrom(model)
         for vi in static.graph.input:
-            for d in vi.type.tensor_type.shape.dim:
+            for axis, d in enumerate(vi.type.tensor_type.shape.dim):
                 if not d.HasField("dim_value"):
-                    d.dim_value = fill
+                    d.dim_value = fill.get(dim_key(vi.name, axis, d), 1) if isinstance(fill, dict) else fill
         static_inferred = shape_inference.infer_shapes(static, data_prop=data_prop)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as e:
         raise ConversionError(f"ONNX shape inference failed: {e}") from None
@@ -58,6 +62,67 @@ def infer(model, data_prop, fill=1):
 # inference after folding: the values and dims that differ from those at
 # the static shapes (where it is 1) depend on it.
 PROBE_DIM = 3
+
+
+def dim_key(name, axis, dim):
+    """The key of a graph input's symbolic dim: its dim_param (one run-time
+    size wherever the name recurs), else the input and axis."""
+    return dim.dim_param if dim.dim_param else (name, axis)
+
+
+def _symbolic_dims(model):
+    """[(dim key, axis)] of the model inputs' symbolic dims, each key once."""
+    keys = {}
+    for vi in model.graph.input:
+        for axis, d in enumerate(vi.type.tensor_type.shape.dim):
+            if not d.HasField("dim_value"):
+                keys.setdefault(dim_key(vi.name, axis, d), axis)
+    return list(keys.items())
+
+
+def probe_dims(model, fill=None):
+    """{dim key: probe size} of the model inputs' symbolic dims: each its
+    static size (`fill`, default 1) times a distinct prime from PROBE_DIM, so
+    that each run-time dim is told apart in the probe evaluation (a value
+    such as s - b, or b * s, moves with both)."""
+    primes = [p for p in range(PROBE_DIM, 200) if all(p % q for q in range(2, p))]
+    fill = fill or {}
+    return {key: fill.get(key, 1) * primes[n % len(primes)] for n, (key, _) in enumerate(_symbolic_dims(model))}
+
+
+# Static sizes tried for the symbolic dims other than a leading (batch) one
+# when shape inference with all of them 1 leaves tensors without a static
+# shape (a fully convolutional net downsampled and upsampled back is
+# consistent at even sizes only).
+STATIC_FILLS = (8, 16, 32, 64)
+
+
+def static_fill(model, data_prop):
+    """(fill for `infer`: {dim key: static size}, its static specs and
+    signatures): 1 for every symbolic dim where that gives every node output
+    a static shape, else the first of STATIC_FILLS (for the dims not on axis
+    0) that does (or leaves the fewest without)."""
+    outputs = [o for n in model.graph.node for o in n.output if o]
+
+    def unknown(specs):
+        return sum(1 for o in outputs if o in specs and any(d is None for d in specs[o][1]))
+
+    dims = _symbolic_dims(model)
+    best = ({key: 1 for key, _ in dims}, *infer(model, data_prop))
+    if not unknown(best[1]) or all(axis == 0 for _, axis in dims):
+        return best
+    for size in STATIC_FILLS:
+        fill = {key: 1 if axis == 0 else size for key, axis in dims}
+        try:
+            trial = (fill, *infer(model, data_prop, fill=fill))
+        except ConversionError:
+            continue
+        if unknown(trial[1]) < unknown(best[1]):
+            best = trial
+        if not unknown(best[1]):
+            break
+    return best
+
 
 # Folded values of at most this many elements are given to `infer_after_folding`
 # by value; larger constants by type and shape.
@@ -114,9 +179,9 @@ def infer_after_folding(shapes, model, nodes, data_prop, refine=False):
         if shapes.symbolic[i][1] is None
     )
     try:
-        static, signature = infer(folded, data_prop)
+        static, signature = infer(folded, data_prop, fill=shapes.fill)
         if run_time:
-            probe = infer(probed, data_prop, fill=PROBE_DIM)[0]
+            probe = infer(probed, data_prop, fill=probe_dims(model, shapes.fill))[0]
             signature = {
                 name: (elem, [d if probe.get(name, (0, []))[1][i : i + 1] == [d] else None for i, d in enumerate(dims)])
                 for name, (elem, dims) in static.items()
@@ -148,6 +213,12 @@ class TensorShapes:
         # onnx name -> (value at the static shapes, value at the probe dims
         # or None, names of the tensors whose shapes they read).
         self.symbolic = {}
+        # The static size of each symbolic input dim (`static_fill`): {dim key: size}.
+        self.fill = {}
+        # Static shapes at the probe dims (`probe_dims`), where inference reaches.
+        self.probe_specs = {}
+        # onnx name of a run-time value -> the node computing it (replayed as lite ops where it is read).
+        self.producers = {}
 
     def shape(self, name):
         if name in self.consts:

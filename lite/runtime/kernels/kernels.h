@@ -140,7 +140,8 @@ namespace twl {
   X(ROI_ALIGN) \
   X(BITCAST) \
   X(NON_ZERO) \
-  X(NON_MAX_SUPPRESSION)
+  X(NON_MAX_SUPPRESSION) \
+  X(SHAPE)
 // clang-format on
 
 #define TWL_DECLARE_REGISTRATION(op) KernelRegistration Register_##op();

@@ -1,4 +1,5 @@
-// RESHAPE (new shape from a constant int tensor, one -1 allowed), SQUEEZE
+// RESHAPE (new shape from an int tensor, one -1 allowed; a computed, not
+// constant, shape makes the output a dynamic tensor sized in eval), SQUEEZE
 // (options squeeze_dims; empty drops every 1) and EXPAND_DIMS (constant
 // axis). All three copy the bytes unchanged.
 #include <cstring>
@@ -16,17 +17,37 @@ Status CheckSameType(const Tensor* input, const Tensor* output) {
   return Status::Ok();
 }
 
-Status ReshapePrepare(KernelContext* context, Node* node) {
-  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
-  const Tensor* input = context->input(*node, 0);
-  Tensor* output = context->output(*node, 0);
-  TWL_RETURN_IF_ERROR(CheckSameType(input, output));
-  int64_t values[kMaxDims];
-  int rank = 0;
-  TWL_RETURN_IF_ERROR(ReadConstantInts(context->input(*node, 1), "shape",
-                                       values, kMaxDims, &rank));
-  Shape shape;
-  shape.rank = rank;
+// The shape operand's values: a constant, or (a computed shape, such as
+// an ONNX Reshape to Concat(Shape(x)[:2], ...)) a tensor whose values are
+// known in eval only, `*computed` then true.
+// In prepare (`eval` false) a computed shape's values are not read.
+Status ReadShapeValues(const Tensor* tensor, bool eval, int64_t* values,
+                       int* count, bool* computed) {
+  *computed = tensor != nullptr && !tensor->is_constant;
+  if (!*computed) {
+    return ReadConstantInts(tensor, "shape", values, kMaxDims, count);
+  }
+  TWL_CHECK_ARG(
+      tensor->type == DataType::kInt32 || tensor->type == DataType::kInt64,
+      "shape '%s' must be int32 or int64, got %s", tensor->name,
+      DataTypeName(tensor->type));
+  TWL_CHECK_ARG(tensor->shape.rank == 1 && tensor->shape.dims[0] <= kMaxDims,
+                "shape '%s' must be 1-D with at most %d values", tensor->name,
+                kMaxDims);
+  *count = tensor->shape.dims[0];
+  if (!eval) return Status::Ok();
+  for (int i = 0; i < *count; ++i) {
+    values[i] = tensor->type == DataType::kInt32
+                    ? tensor->data_as<int32_t>()[i]
+                    : tensor->data_as<int64_t>()[i];
+  }
+  return Status::Ok();
+}
+
+// The output shape of reshaping `input` to `values` (one -1 allowed).
+Status ReshapeTo(const Tensor* input, const int64_t* values, int rank,
+                 Shape* shape) {
+  shape->rank = rank;
   int unknown = -1;
   int64_t known = 1;
   for (int i = 0; i < rank; ++i) {
@@ -38,7 +59,7 @@ Status ReshapePrepare(KernelContext* context, Node* node) {
     TWL_CHECK_ARG(values[i] >= 0 && values[i] <= INT32_MAX,
                   "shape value %lld is invalid",
                   static_cast<long long>(values[i]));
-    shape.dims[i] = static_cast<int32_t>(values[i]);
+    shape->dims[i] = static_cast<int32_t>(values[i]);
     TWL_CHECK_ARG(!__builtin_mul_overflow(known, values[i], &known),
                   "shape overflows");
   }
@@ -47,13 +68,36 @@ Status ReshapePrepare(KernelContext* context, Node* node) {
     TWL_CHECK_ARG(known > 0 && n % known == 0 && n / known <= INT32_MAX,
                   "cannot infer -1: %lld elements into %lld",
                   static_cast<long long>(n), static_cast<long long>(known));
-    shape.dims[unknown] = static_cast<int32_t>(n / known);
-    known *= shape.dims[unknown];
+    shape->dims[unknown] = static_cast<int32_t>(n / known);
+    known *= shape->dims[unknown];
   }
   char a[96], b[96];
   TWL_CHECK_ARG(known == n, "cannot reshape %s to %s",
                 input->shape.ToString(a, sizeof(a)),
-                shape.ToString(b, sizeof(b)));
+                shape->ToString(b, sizeof(b)));
+  return Status::Ok();
+}
+
+// A computed shape makes the output a dynamic tensor, shaped in eval.
+Status ReshapePrepare(KernelContext* context, Node* node) {
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
+  const Tensor* input = context->input(*node, 0);
+  Tensor* output = context->output(*node, 0);
+  TWL_RETURN_IF_ERROR(CheckSameType(input, output));
+  int64_t values[kMaxDims];
+  int rank = 0;
+  bool computed = false;
+  TWL_RETURN_IF_ERROR(ReadShapeValues(context->input(*node, 1), false, values,
+                                      &rank, &computed));
+  if (computed) {
+    TWL_RETURN_IF_ERROR(context->MarkDynamic(output));
+    Shape shape;
+    shape.rank = rank;
+    for (int i = 0; i < rank; ++i) shape.dims[i] = 0;
+    return context->ResizeTensor(output, shape);
+  }
+  Shape shape;
+  TWL_RETURN_IF_ERROR(ReshapeTo(input, values, rank, &shape));
   return context->ResizeTensor(output, shape);
 }
 
@@ -117,11 +161,28 @@ Status CopyEval(KernelContext* context, Node* node) {
   return Status::Ok();
 }
 
+// A computed shape's output is sized here, from the shape's values.
+Status ReshapeEval(KernelContext* context, Node* node) {
+  Tensor* output = context->output(*node, 0);
+  if (output->is_dynamic) {
+    int64_t values[kMaxDims];
+    int rank = 0;
+    bool computed = false;
+    TWL_RETURN_IF_ERROR(ReadShapeValues(context->input(*node, 1), true, values,
+                                        &rank, &computed));
+    Shape shape;
+    TWL_RETURN_IF_ERROR(
+        ReshapeTo(context->input(*node, 0), values, rank, &shape));
+    TWL_RETURN_IF_ERROR(context->ResizeDynamicTensor(output, shape));
+  }
+  return CopyEval(context, node);
+}
+
 }  // namespace
 
 KernelRegistration Register_RESHAPE() {
-  return {BuiltinOperator::RESHAPE, 1,       nullptr, nullptr,
-          ReshapePrepare,           CopyEval};
+  return {BuiltinOperator::RESHAPE, 1,          nullptr, nullptr,
+          ReshapePrepare,           ReshapeEval};
 }
 KernelRegistration Register_SQUEEZE() {
   return {BuiltinOperator::SQUEEZE, 1,       nullptr, nullptr,

@@ -33,14 +33,30 @@ TEST(ReshapeTest, RejectsBadShapes) {
     m.AddOp(BuiltinOperator::RESHAPE, {x, shape}, {y});
     EXPECT_FALSE(m.Build().ok());
   }
-  OpModel m;  // shape from a runtime tensor is not supported
-  int x = m.AddInput(DataType::kFloat32, {12});
-  int shape = m.AddInput(DataType::kInt32, {2});
-  int y = m.AddOutput(DataType::kFloat32);
+}
+
+// A shape computed in the model (here an input) makes the output dynamic:
+// sized in Invoke from the shape's values, which are checked there.
+TEST(ReshapeTest, ComputedShape) {
+  OpModel m;
+  int x = m.AddInput(DataType::kInt32, {2, 3, 2});
+  int shape = m.AddInput(DataType::kInt64, {2});
+  int y = m.AddOutput(DataType::kInt32);
   m.AddOp(BuiltinOperator::RESHAPE, {x, shape}, {y});
-  Status s = m.Build();
-  EXPECT_NE(std::string(s.message()).find("must be a constant"),
-            std::string::npos);
+  ASSERT_TRUE(m.Build().ok());
+  std::vector<int32_t> values = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  m.SetInput<int32_t>(0, values);
+  m.SetInput<int64_t>(1, {3, -1});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{3, 4}));
+  EXPECT_EQ(m.GetOutput<int32_t>(0), values);
+  m.SetInput<int64_t>(1, {6, 2});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{6, 2}));
+  m.SetInput<int64_t>(1, {5, 2});
+  Status s = m.Invoke();
+  EXPECT_NE(std::string(s.message()).find("cannot reshape"), std::string::npos)
+      << s.message();
 }
 
 TEST(SqueezeTest, AllOnesAndListedDims) {

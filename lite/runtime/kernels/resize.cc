@@ -19,6 +19,10 @@
 namespace twl {
 namespace {
 
+// ResizeOptions.sizes entry of an axis whose output size is floor(input
+// size x scale), for an axis whose size is known only when the model runs.
+constexpr int kSizeFromScale = -2;
+
 using schema::ResizeCoordinates;
 using schema::ResizeInterpolation;
 using schema::ResizeNearestRounding;
@@ -204,9 +208,15 @@ Status Prepare(KernelContext* context, Node* node) {
   int64_t total_taps = 0, total_outside = 0;
   int taps_per_index[kMaxDims];
   for (int a = 0; a < rank; ++a) {
-    const int size = o->sizes()->Get(a);
+    int size = o->sizes()->Get(a);
     if (size == -1) continue;
     const double scale = o->scales()->Get(a);
+    if (size == kSizeFromScale && std::isfinite(scale) && scale > 0) {
+      const double scaled = std::floor(input->shape.dims[a] * scale);
+      TWL_CHECK_ARG(scaled <= INT32_MAX, "axis %d scaled by %g is too large", a,
+                    scale);
+      size = static_cast<int>(scaled);
+    }
     TWL_CHECK_ARG(size >= 0, "output size %d of axis %d is negative", size, a);
     TWL_CHECK_ARG(input->shape.dims[a] > 0, "axis %d to resize is empty", a);
     TWL_CHECK_ARG(std::isfinite(scale) && scale > 0,

@@ -75,6 +75,31 @@ TEST(ResizeTest, NearestAsymmetricAnyType) {
   EXPECT_EQ(out, (std::vector<uint16_t>{1, 1, 2, 2, 3, 3, 4, 4}));
 }
 
+// Size -2: floor(input size x scale), so a run-time dim is resized by its
+// scale at every size the model is resized to.
+TEST(ResizeTest, SizeFromScaleFollowsTheInput) {
+  Resize r;
+  r.coordinates = ResizeCoordinates::ASYMMETRIC;
+  r.rounding = ResizeNearestRounding::FLOOR;
+  r.sizes = {-1, -2};
+  r.scales = {1, 2};
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 2});
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::RESIZE, {x}, {y}, r.Build(m));
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<float>(0, {1, 2});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, 4}));
+  EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{1, 1, 2, 2}));
+  ASSERT_TRUE(m.ResizeInput(0, Shape({2, 3})).ok());
+  m.SetInput<float>(0, {1, 2, 3, 4, 5, 6});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, 6}));
+  EXPECT_EQ(m.GetOutput<float>(0),
+            (std::vector<float>{1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6}));
+}
+
 TEST(ResizeTest, NearestRoundings) {
   // half_pixel, 3 -> 2 (scale 2/3): coordinates 0.25 and 1.75.
   // asymmetric, 2 -> 4: coordinates 0, 0.5, 1, 1.5.

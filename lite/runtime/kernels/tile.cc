@@ -2,7 +2,8 @@
 // (output coordinate mod input dim) on each dim, the input's dims aligned to
 // the output's last ones (missing dims read as 1). TILE's output dims are
 // the input's times `multiples`; BROADCAST_TO's are the numpy broadcast of
-// the input's shape and `shape`. Any dtype (copied by element size); large
+// the input's shape and `shape` (constant, or computed in the model: a
+// dynamic output, sized in eval). Any dtype (copied by element size); large
 // outputs split by rows across the thread pool.
 #include <algorithm>
 
@@ -47,21 +48,60 @@ Status PrepareTile(KernelContext* context, Node* node) {
   return context->ResizeTensor(output, shape);
 }
 
-Status PrepareBroadcastTo(KernelContext* context, Node* node) {
+// BROADCAST_TO's target shape: constant, or (`*computed`) a 1-D int tensor
+// computed in the model, known in eval only (its output is then dynamic).
+// In prepare (`eval` false) a computed shape's values are not read (its
+// data is not computed yet).
+Status ReadTarget(const Tensor* tensor, bool eval, Shape* target,
+                  bool* computed) {
   int64_t values[kMaxDims];
   int count = 0;
-  TWL_RETURN_IF_ERROR(ReadShapeOperand(context, node, "shape", values, &count));
-  const Tensor* input = context->input(*node, 0);
-  Tensor* output = context->output(*node, 0);
-  Shape target;
-  target.rank = count;
+  *computed = tensor != nullptr && !tensor->is_constant;
+  if (!*computed) {
+    TWL_RETURN_IF_ERROR(
+        ReadConstantInts(tensor, "shape", values, kMaxDims, &count));
+  } else {
+    TWL_CHECK_ARG(
+        tensor->type == DataType::kInt32 || tensor->type == DataType::kInt64,
+        "shape '%s' must be int32 or int64, got %s", tensor->name,
+        DataTypeName(tensor->type));
+    TWL_CHECK_ARG(tensor->shape.rank == 1 && tensor->shape.dims[0] <= kMaxDims,
+                  "shape '%s' must be 1-D with at most %d values", tensor->name,
+                  kMaxDims);
+    count = tensor->shape.dims[0];
+    for (int i = 0; i < count; ++i) {
+      values[i] = !eval ? 0
+                  : tensor->type == DataType::kInt32
+                      ? tensor->data_as<int32_t>()[i]
+                      : tensor->data_as<int64_t>()[i];
+    }
+  }
+  target->rank = count;
   for (int i = 0; i < count; ++i) {
     TWL_CHECK_ARG(values[i] >= 0 && values[i] <= INT32_MAX,
                   "shape value %lld is invalid",
                   static_cast<long long>(values[i]));
-    target.dims[i] = static_cast<int32_t>(values[i]);
+    target->dims[i] = static_cast<int32_t>(values[i]);
   }
-  Shape shape;
+  return Status::Ok();
+}
+
+Status PrepareBroadcastTo(KernelContext* context, Node* node) {
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 2));
+  const Tensor* input = context->input(*node, 0);
+  Tensor* output = context->output(*node, 0);
+  TWL_CHECK_ARG(input->type == output->type, "input and output types differ");
+  Shape target, shape;
+  bool computed = false;
+  TWL_RETURN_IF_ERROR(
+      ReadTarget(context->input(*node, 1), false, &target, &computed));
+  if (computed) {
+    TWL_RETURN_IF_ERROR(context->MarkDynamic(output));
+    for (int i = 0; i < target.rank; ++i) target.dims[i] = 0;
+    shape.rank = std::max(target.rank, input->shape.rank);
+    for (int i = 0; i < shape.rank; ++i) shape.dims[i] = 0;
+    return context->ResizeTensor(output, shape);
+  }
   TWL_RETURN_IF_ERROR(BroadcastShapes(input->shape, target, &shape));
   return context->ResizeTensor(output, shape);
 }
@@ -106,6 +146,14 @@ void Tile(const Tensor* input, Tensor* output, int64_t begin, int64_t end) {
 Status Eval(KernelContext* context, Node* node) {
   const Tensor* input = context->input(*node, 0);
   Tensor* output = context->output(*node, 0);
+  if (output->is_dynamic && node->op == BuiltinOperator::BROADCAST_TO) {
+    Shape target, shape;
+    bool computed = false;
+    TWL_RETURN_IF_ERROR(
+        ReadTarget(context->input(*node, 1), true, &target, &computed));
+    TWL_RETURN_IF_ERROR(BroadcastShapes(input->shape, target, &shape));
+    TWL_RETURN_IF_ERROR(context->ResizeDynamicTensor(output, shape));
+  }
   const Shape& out = output->shape;
   const int64_t total = output->num_elements();
   if (total == 0) return Status::Ok();

@@ -8,6 +8,30 @@ namespace {
 using testing::BuiltinOperator;
 using testing::OpModel;
 
+// SHAPE of a tensor feeding BROADCAST_TO: a shape computed in the model,
+// the output sized in Invoke (after a resize too).
+TEST(BroadcastToTest, ComputedShape) {
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {2, 1});
+  int like = m.AddInput(DataType::kFloat32, {2, 3});
+  int shape = m.AddTensor(DataType::kInt64);
+  int y = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::SHAPE, {like}, {shape});
+  m.AddOp(BuiltinOperator::BROADCAST_TO, {x, shape}, {y});
+  ASSERT_TRUE(m.Build().ok());
+  m.SetInput<float>(0, {1, 2});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, 3}));
+  EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{1, 1, 1, 2, 2, 2}));
+  ASSERT_TRUE(m.ResizeInput(1, Shape({2, 2})).ok());
+  m.SetInput<float>(0, {1, 2});
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, 2}));
+  EXPECT_EQ(m.GetOutput<float>(0), (std::vector<float>{1, 1, 2, 2}));
+  ASSERT_TRUE(m.ResizeInput(1, Shape({3, 2})).ok());
+  EXPECT_FALSE(m.Invoke().ok());  // [2, 1] does not broadcast to [3, 2]
+}
+
 TEST(TileTest, RepeatsEachDim) {
   OpModel m;
   int x = m.AddInput(DataType::kFloat32, {2, 2});
