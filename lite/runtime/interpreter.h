@@ -93,6 +93,9 @@ class Interpreter {
   Status Init(const OpResolver* resolver);
   // Runs each residual ADD inside the CONV_2D it adds to (see the .cc).
   void FuseResidualAdds();
+  // Runs each 1x1 expansion -> depthwise 3x3 -> 1x1 projection chain
+  // (MobileNetV2's inverted residual) as one node (see the .cc).
+  void FuseInvertedResiduals();
   // first_use_ and last_use_ of every tensor from the plan.
   void ComputeLifetimes();
   Status PrepareNodes();
