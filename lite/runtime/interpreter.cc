@@ -249,8 +249,11 @@ bool IsClamp(schema::ActivationFunctionType act) {
 // alone and is no graph output, both convolutions are 1x1 stride 1 without
 // padding or dilation with constant filters, the depthwise is 3x3 with
 // multiplier 1, stride 1 or 2 (equal) and no dilation, every activation is
-// a clamp (none, RELU, RELU6) and every tensor is float32. The kernel
-// computes the floats the three nodes would (the same GEMM and depthwise
+// a clamp (none, RELU, RELU6), every tensor is float32 and the expanded
+// tensor has at least InterpreterOptions::min_fused_block_bytes (1 MiB:
+// MobileNetV2's 112x112x96 and 56x56x144; the smaller ones gained nothing
+// measurable and lost on 2 threads, whose bands recompute seam rows). The
+// kernel computes the floats the three nodes would (the same GEMM and depthwise
 // kernels). TWL_LITE_FUSE_INVERTED_RESIDUAL=0 turns it off.
 void Interpreter::FuseInvertedResiduals() {
   static const bool disabled = [] {
@@ -345,6 +348,7 @@ void Interpreter::FuseInvertedResiduals() {
         !float32(project.outputs[0])) {
       continue;
     }
+    if (tensors_[mid].bytes < options_.min_fused_block_bytes) continue;
     const int residual = project.fused_add ? project.inputs[3] : -1;
     // The fused node runs at the depthwise's place: the projection's
     // residual must be ready by then.

@@ -69,9 +69,10 @@ int OutSize(int in, int stride, Padding padding, int pad_sum, int dilation) {
 
 // Builds the block, runs it on `threads` threads, compares it with the
 // reference interpreter and returns the number of nodes run.
-int RunBlock(const Block& c, int threads) {
+int RunBlock(const Block& c, int threads, size_t min_fused_block_bytes = 0) {
   const std::string what = c.Name() + " threads " + std::to_string(threads);
   OpModel m;
+  m.options().min_fused_block_bytes = min_fused_block_bytes;
   const int oh =
       OutSize(c.h, c.stride, c.padding, c.pads.top + c.pads.bottom, c.dilation);
   const int ow =
@@ -188,6 +189,14 @@ TEST(InvertedResidualTest, LeavesOtherChainsUnfused) {
   c = Block();
   c.expand_k = 3;
   EXPECT_EQ(RunBlock(c, 2), 3);
+}
+
+// By default only blocks whose expanded tensor has at least 1 MiB fuse.
+TEST(InvertedResidualTest, SmallBlocksStayUnfusedByDefault) {
+  Block c;  // 8x8x24 floats expanded
+  EXPECT_EQ(RunBlock(c, 1, InterpreterOptions().min_fused_block_bytes), 3);
+  c.h = 64, c.w = 64, c.expanded = 64, c.stride = 2;  // 1 MiB
+  EXPECT_EQ(RunBlock(c, 2, InterpreterOptions().min_fused_block_bytes), 1);
 }
 
 }  // namespace
