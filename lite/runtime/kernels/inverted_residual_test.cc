@@ -191,11 +191,11 @@ TEST(InvertedResidualTest, LeavesOtherChainsUnfused) {
   EXPECT_EQ(RunBlock(c, 2), 3);
 }
 
-// By default only blocks whose expanded tensor has at least 1 MiB fuse.
+// By default only blocks whose expanded tensor has at least 2 MiB fuse.
 TEST(InvertedResidualTest, SmallBlocksStayUnfusedByDefault) {
   Block c;  // 8x8x24 floats expanded
   EXPECT_EQ(RunBlock(c, 1, InterpreterOptions().min_fused_block_bytes), 3);
-  c.h = 64, c.w = 64, c.expanded = 64, c.stride = 2;  // 1 MiB
+  c.h = 64, c.w = 64, c.expanded = 128, c.stride = 2;  // 2 MiB
   EXPECT_EQ(RunBlock(c, 2, InterpreterOptions().min_fused_block_bytes), 1);
 }
 
