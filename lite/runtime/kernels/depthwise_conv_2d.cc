@@ -4,10 +4,12 @@
 //
 // Optimized path (DepthwiseKernels, multiplier 1): vectors of channels
 // (the contiguous innermost dim) per ISA through RunKernel; 3x3 undilated
-// stride 1 interior pixels 8 (stride 2: 4) at a time; padding handled by
-// clipping the taps of border rows and pixels; bias + activation fused into the
-// store; output rows split across threads. Multiplier > 1 runs whole
-// channel rows per tap, vectorized by the compiler.
+// stride 1 or 2: one vector of channels swept across a row with its filter
+// in registers, border rows and pixels with their valid taps fixed at
+// compile time; other shapes clip the taps per pixel; bias + activation
+// fused into the store; output rows split across threads. A fused inverted
+// residual block (Node::fused_expand) runs here too (FusedRows). Multiplier > 1
+// runs whole channel rows per tap, vectorized by the compiler.
 #include <algorithm>
 #include <cstring>
 
@@ -252,11 +254,10 @@ inline void ValidTaps(int start, int k, int dilation, int size, int* first,
   *end = e;
 }
 
-// Multiplier 1, vectors of W channels. Rows whose window stays inside the
-// input (all k_h taps) run interior pixels without bounds checks (3x3
-// undilated: 4 pixels at a time sharing the filter vectors); border rows and
-// pixels clip their taps once per pixel. Bias is the accumulators' start,
-// the activation's clamp is applied in the store.
+// Multiplier 1, vectors of W channels. 3x3 undilated with equal strides 1
+// or 2: Sweep3x3 (see there); other shapes clip each pixel's taps (Pixel).
+// Bias is the accumulators' start, the activation's clamp is applied in the
+// store.
 template <int W>
 struct DepthwiseKernels {
   typedef typename VectorOf<W>::type V;
@@ -315,7 +316,7 @@ struct DepthwiseKernels {
   // addresses per block, spilled to the stack with AVX2's 16 registers:
   // ~15 cycles per output vector against ~5 here; border pixels clipping
   // their taps in loops took a third of the time.)
-  template <int S, int KY0, int KY1, int KX0, int KX1>
+  template <int KY0, int KY1, int KX0, int KX1>
   static TWL_KERNEL_INLINE void Sweep3x3(const OpData& d, const float* image,
                                          int y_base, const float* filter,
                                          const float* bias, int oy, int ox,
@@ -325,6 +326,7 @@ struct DepthwiseKernels {
     const int c_n = d.out_c;
     const int n = ox_end - ox;
     const int64_t row = static_cast<int64_t>(d.in_w) * c_n;
+    const int S = d.stride_w;  // = stride_h
     const int64_t step = static_cast<int64_t>(S) * c_n;
     // The first valid tap of the first pixel.
     const float* i0 =
@@ -389,43 +391,42 @@ struct DepthwiseKernels {
   // Row oy of a 3x3 undilated stride-S depthwise whose valid filter rows
   // are [KY0, KY1): the interior pixels in one sweep, each border pixel
   // with its own taps.
-  template <int S, int KY0, int KY1>
+  template <int KY0, int KY1>
   static TWL_KERNEL_INLINE void Row3x3(const OpData& d, const float* image,
                                        int y_base, const float* filter,
                                        const float* bias, int oy, float low,
                                        float high, float* o) {
     auto border = [&](int ox) {
       int kx0, kx1;
-      ValidTaps(ox * S - d.pad_left, 3, 1, d.in_w, &kx0, &kx1);
+      ValidTaps(ox * d.stride_w - d.pad_left, 3, 1, d.in_w, &kx0, &kx1);
       if (kx0 == 1 && kx1 == 3) {
-        Sweep3x3<S, KY0, KY1, 1, 3>(d, image, y_base, filter, bias, oy, ox,
-                                    ox + 1, low, high, o);
+        Sweep3x3<KY0, KY1, 1, 3>(d, image, y_base, filter, bias, oy, ox, ox + 1,
+                                 low, high, o);
       } else if (kx0 == 0 && kx1 == 2) {
-        Sweep3x3<S, KY0, KY1, 0, 2>(d, image, y_base, filter, bias, oy, ox,
-                                    ox + 1, low, high, o);
+        Sweep3x3<KY0, KY1, 0, 2>(d, image, y_base, filter, bias, oy, ox, ox + 1,
+                                 low, high, o);
       } else {
         Pixel(d, image, y_base, filter, bias, oy, ox, KY0, KY1, low, high,
               o + static_cast<int64_t>(ox) * d.out_c);
       }
     };
     for (int ox = 0; ox < d.interior_begin; ++ox) border(ox);
-    Sweep3x3<S, KY0, KY1, 0, 3>(d, image, y_base, filter, bias, oy,
-                                d.interior_begin, d.interior_end, low, high, o);
+    Sweep3x3<KY0, KY1, 0, 3>(d, image, y_base, filter, bias, oy,
+                             d.interior_begin, d.interior_end, low, high, o);
     for (int ox = d.interior_end; ox < d.out_w; ++ox) border(ox);
   }
 
-  template <int S>
   static TWL_KERNEL_INLINE void AnyRow3x3(const OpData& d, const float* image,
                                           int y_base, const float* filter,
                                           const float* bias, int oy, int ky0,
                                           int ky1, float low, float high,
                                           float* o) {
     if (ky0 == 0 && ky1 == 3) {
-      Row3x3<S, 0, 3>(d, image, y_base, filter, bias, oy, low, high, o);
+      Row3x3<0, 3>(d, image, y_base, filter, bias, oy, low, high, o);
     } else if (ky0 == 1 && ky1 == 3) {
-      Row3x3<S, 1, 3>(d, image, y_base, filter, bias, oy, low, high, o);
+      Row3x3<1, 3>(d, image, y_base, filter, bias, oy, low, high, o);
     } else if (ky0 == 0 && ky1 == 2) {
-      Row3x3<S, 0, 2>(d, image, y_base, filter, bias, oy, low, high, o);
+      Row3x3<0, 2>(d, image, y_base, filter, bias, oy, low, high, o);
     } else {
       for (int ox = 0; ox < d.out_w; ++ox) {
         Pixel(d, image, y_base, filter, bias, oy, ox, ky0, ky1, low, high,
@@ -450,13 +451,7 @@ struct DepthwiseKernels {
       ValidTaps(oy * d.stride_h - d.pad_top, d.k_h, d.dilation_h, d.in_h, &ky0,
                 &ky1);
       if (fast3x3) {
-        if (d.stride_w == 1) {
-          AnyRow3x3<1>(d, image, y_base, filter, bias, oy, ky0, ky1, low, high,
-                       o);
-        } else {
-          AnyRow3x3<2>(d, image, y_base, filter, bias, oy, ky0, ky1, low, high,
-                       o);
-        }
+        AnyRow3x3(d, image, y_base, filter, bias, oy, ky0, ky1, low, high, o);
         continue;
       }
       // Interior pixels [ox_begin, ox_end) only in rows with every tap.
@@ -479,35 +474,6 @@ struct DepthwiseKernels {
       }
     }
   }
-
-  // Output rows [row_begin, row_end) over batch * out_h.
-  static TWL_KERNEL_INLINE void Rows(const OpData& d, const float* in,
-                                     const float* filter, const float* bias,
-                                     float low, float high, int64_t row_begin,
-                                     int64_t row_end, float* out) {
-    const int64_t image_floats =
-        static_cast<int64_t>(d.in_h) * d.in_w * d.out_c;
-    for (int64_t row = row_begin; row < row_end;) {
-      const int64_t b = row / d.out_h;
-      const int oy = static_cast<int>(row % d.out_h);
-      const int oy_end =
-          static_cast<int>(std::min<int64_t>(d.out_h, oy + row_end - row));
-      ImageRows(d, in + b * image_floats, 0, filter, bias, low, high, oy,
-                oy_end, out + row * d.out_w * d.out_c);
-      row += oy_end - oy;
-    }
-  }
-};
-
-struct DepthwiseRowsOp {
-  template <int W>
-  static TWL_KERNEL_INLINE void Run(const OpData* d, const float* in,
-                                    const float* filter, const float* bias,
-                                    float low, float high, int64_t row_begin,
-                                    int64_t row_end, float* out) {
-    DepthwiseKernels<W>::Rows(*d, in, filter, bias, low, high, row_begin,
-                              row_end, out);
-  }
 };
 
 struct DepthwiseImageRowsOp {
@@ -520,6 +486,24 @@ struct DepthwiseImageRowsOp {
                                    oy_begin, oy_end, out);
   }
 };
+
+// Multiplier 1: output rows [row_begin, row_end) over batch * out_h, image
+// by image.
+void ImageRows(const OpData& d, const float* in, const float* filter,
+               const float* bias, float low, float high, int64_t row_begin,
+               int64_t row_end, float* out) {
+  const int64_t image_floats = static_cast<int64_t>(d.in_h) * d.in_w * d.out_c;
+  for (int64_t row = row_begin; row < row_end;) {
+    const int64_t b = row / d.out_h;
+    const int oy = static_cast<int>(row % d.out_h);
+    const int oy_end =
+        static_cast<int>(std::min<int64_t>(d.out_h, oy + row_end - row));
+    RunKernel<DepthwiseImageRowsOp>(&d, in + b * image_floats, 0, filter, bias,
+                                    low, high, oy, oy_end,
+                                    out + row * d.out_w * d.out_c);
+    row += oy_end - oy;
+  }
+}
 
 // Output rows [row_begin, row_end) (over batch * out_h) of a fused inverted
 // residual block, a band at a time: the expanded input rows the band reads
@@ -614,15 +598,14 @@ Status Eval(KernelContext* context, Node* node) {
   if (bias == nullptr) bias = d.zero_bias.data();
   float low, high;
   ActivationRange(d.act, &low, &high);
-  pool->ParallelForBalanced(rows, grain, pool->num_threads(),
-                            [&](int64_t b, int64_t e) {
-                              if (d.multiplier == 1) {
-                                RunKernel<DepthwiseRowsOp>(
-                                    &d, in, filter, bias, low, high, b, e, out);
-                              } else {
-                                MultiplierRows(d, in, filter, bias, out, b, e);
-                              }
-                            });
+  pool->ParallelForBalanced(
+      rows, grain, pool->num_threads(), [&](int64_t b, int64_t e) {
+        if (d.multiplier == 1) {
+          ImageRows(d, in, filter, bias, low, high, b, e, out);
+        } else {
+          MultiplierRows(d, in, filter, bias, out, b, e);
+        }
+      });
   if (d.act == ActivationFunctionType::TANH ||
       d.act == ActivationFunctionType::SIGMOID) {
     ApplyActivationInPlace(out, output->num_elements(), d.act);
