@@ -231,6 +231,12 @@ void Interpreter::FuseResidualAdds() {
 
 namespace {
 
+#if defined(__aarch64__)
+constexpr bool kAarch64 = true;
+#else
+constexpr bool kAarch64 = false;
+#endif
+
 bool IsClamp(schema::ActivationFunctionType act) {
   return act == schema::ActivationFunctionType::NONE ||
          act == schema::ActivationFunctionType::RELU ||
@@ -261,7 +267,9 @@ void Interpreter::FuseInvertedResiduals() {
     const char* v = std::getenv("TWL_LITE_FUSE_INVERTED_RESIDUAL");
     return v != nullptr && strcmp(v, "0") == 0;
   }();
-  if (disabled) return;
+  // aarch64 runs the blocks unfused: the kernel's code would take the
+  // stripped library over 1 MiB there.
+  if (disabled || kAarch64) return;
   const int num_ops = static_cast<int>(nodes_.size());
   std::vector<int> producer(tensors_.size(), -1), readers(tensors_.size(), 0);
   for (int i = 0; i < num_ops; ++i) {

@@ -22,6 +22,12 @@
 namespace twl {
 namespace {
 
+#if defined(__aarch64__)
+constexpr bool kFusedBlocks = false;  // the library's size (interpreter.cc)
+#else
+constexpr bool kFusedBlocks = true;
+#endif
+
 struct OpData {
   ActivationFunctionType act;
   int batch, in_h, in_w, in_c, out_h, out_w, out_c, k_h, k_w, multiplier;
@@ -182,7 +188,11 @@ Status Prepare(KernelContext* context, Node* node) {
     TWL_CHECK_ARG(d->zero_bias.Resize(d->out_c), "out of memory");
     std::fill(d->zero_bias.data(), d->zero_bias.data() + d->out_c, 0.f);
   }
-  if (d->fused) return PrepareFused(context, node, d);
+  if (d->fused) {
+    // The interpreter fuses no block on aarch64 (see FuseInvertedResiduals).
+    TWL_CHECK_ARG(kFusedBlocks, "fused inverted residual blocks unsupported");
+    return PrepareFused(context, node, d);
+  }
   return context->ResizeTensor(output,
                                Shape({d->batch, d->out_h, d->out_w, d->out_c}));
 }
@@ -423,10 +433,14 @@ struct DepthwiseKernels {
                                           float* o) {
     if (ky0 == 0 && ky1 == 3) {
       Row3x3<0, 3>(d, image, y_base, filter, bias, oy, low, high, o);
+#if !defined(__aarch64__)
+      // (aarch64 keeps the stripped library under 1 MiB without these: its
+      // top and bottom rows clip their taps per pixel.)
     } else if (ky0 == 1 && ky1 == 3) {
       Row3x3<1, 3>(d, image, y_base, filter, bias, oy, low, high, o);
     } else if (ky0 == 0 && ky1 == 2) {
       Row3x3<0, 2>(d, image, y_base, filter, bias, oy, low, high, o);
+#endif
     } else {
       for (int ox = 0; ox < d.out_w; ++ox) {
         Pixel(d, image, y_base, filter, bias, oy, ox, ky0, ky1, low, high,
@@ -576,7 +590,7 @@ Status Eval(KernelContext* context, Node* node) {
   }
   int64_t rows = static_cast<int64_t>(d.batch) * d.out_h;
   ThreadPool* pool = context->thread_pool();
-  if (d.fused) {
+  if (kFusedBlocks && d.fused) {
     const Tensor* eb = context->input(*node, 4);
     const Tensor* pb = context->input(*node, 6);
     const Tensor* r = context->input(*node, 7);
