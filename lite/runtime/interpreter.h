@@ -39,6 +39,11 @@ struct InterpreterOptions {
   // Run the plain reference kernels instead of the optimized ones (tests
   // compare the two).
   bool use_reference_kernels = false;
+  // An inverted residual block (1x1 conv -> 3x3 depthwise -> 1x1 conv) runs
+  // as one node when its expanded tensor has at least this many bytes
+  // (Interpreter::FuseInvertedResiduals; 0: every block). Smaller ones
+  // gain nothing: their intermediates stay in cache unfused.
+  size_t min_fused_block_bytes = size_t{2} << 20;
 };
 
 class Interpreter {
@@ -93,6 +98,9 @@ class Interpreter {
   Status Init(const OpResolver* resolver);
   // Runs each residual ADD inside the CONV_2D it adds to (see the .cc).
   void FuseResidualAdds();
+  // Runs each 1x1 expansion -> depthwise 3x3 -> 1x1 projection chain
+  // (MobileNetV2's inverted residual) as one node (see the .cc).
+  void FuseInvertedResiduals();
   // first_use_ and last_use_ of every tensor from the plan.
   void ComputeLifetimes();
   Status PrepareNodes();

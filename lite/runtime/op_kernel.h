@@ -39,6 +39,19 @@ struct Node {
   bool fused_add = false;
   schema::ActivationFunctionType fused_add_activation =
       schema::ActivationFunctionType::NONE;
+  // Set by the interpreter on a DEPTHWISE_CONV_2D into which it fused the
+  // 1x1 CONV_2D that alone feeds it (the expansion) and the 1x1 CONV_2D that
+  // alone reads it (the projection, with its fused ADD if any): an inverted
+  // residual block (Interpreter::FuseInvertedResiduals). Inputs: 0 the
+  // expansion's input, 1-2 the depthwise filter and bias, 3-4 the
+  // expansion's, 5-6 the projection's, 7 the residual (-1: none); outputs[0]
+  // the projection's (or its ADD's) output; the options of the two
+  // convolutions live here, the projection's activation (its ADD's when it
+  // had one) in fused_project_activation.
+  const schema::Operator* fused_expand = nullptr;
+  const schema::Operator* fused_project = nullptr;
+  schema::ActivationFunctionType fused_project_activation =
+      schema::ActivationFunctionType::NONE;
   int num_scratch = 0;
   size_t scratch_bytes[kMaxNodeScratch] = {};
   void* scratch[kMaxNodeScratch] = {};  // set by the planner

@@ -29,7 +29,7 @@ Status OpModel::Build(int num_threads) {
   TWL_RETURN_IF_ERROR(
       Model::CreateFromBuffer(bytes_.data(), bytes_.size(), &model_));
   TWL_RETURN_IF_ERROR(RegisterBuiltinKernels(&resolver_));
-  InterpreterOptions options;
+  InterpreterOptions options = options_;
   options.num_threads = num_threads;
   TWL_RETURN_IF_ERROR(
       Interpreter::Create(model_.get(), &resolver_, options, &interpreter_));

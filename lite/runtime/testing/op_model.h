@@ -42,6 +42,8 @@ class OpModel {
 
   // Builds the model and both interpreters and allocates tensors.
   Status Build(int num_threads = 2);
+  // Options of the optimized interpreter Build creates (num_threads aside).
+  InterpreterOptions& options() { return options_; }
   Status ResizeInput(int i, const Shape& shape);
   template <typename T>
   void SetInput(int i, const std::vector<T>& values) {
@@ -72,6 +74,7 @@ class OpModel {
   std::unique_ptr<Model> model_;
   OpResolver resolver_;
   std::unique_ptr<Interpreter> interpreter_, reference_;
+  InterpreterOptions options_;
 };
 
 }  // namespace testing
