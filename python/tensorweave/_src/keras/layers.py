@@ -95,3 +95,6 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, batch_shape=None):
         batch_shape = [batch_size] + list(shape)
     with ops.name_scope(None):
         return array_ops.placeholder(dtypes.as_dtype(dtype or backend.floatx()), batch_shape, name=name or "input_1")
+
+
+from tensorweave._src.keras.layers_more import *
