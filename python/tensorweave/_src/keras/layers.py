@@ -32,7 +32,7 @@ def get_activation(identifier):
 def _keras_class(tw_class, keras_name):
     class KerasLayer(tw_class):
         def __init__(self, *args, activation=None, **kwargs):
-            kwargs.pop("input_shape", None)
+            self._keras_input_shape = kwargs.pop("input_shape", None)
             super().__init__(*args, activation=get_activation(activation), **kwargs)
 
     KerasLayer.__name__ = KerasLayer.__qualname__ = keras_name
