@@ -622,6 +622,7 @@ from tensorweave import graph_util  # noqa: E402
 from tensorweave import image  # noqa: E402
 from tensorweave import initializers  # noqa: E402
 from tensorweave import io  # noqa: E402
+from tensorweave import keras  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import linalg  # noqa: E402
 from tensorweave import logging  # noqa: E402

@@ -1,0 +1,189 @@
+"""tf.keras.backend for TF1 graph mode: the session and the learning phase (a minimal first part)."""
+
+from tensorweave._src.client.session import Session
+from tensorweave._src.framework import dtypes, ops
+from tensorweave._src.ops import array_ops
+
+_SESSION = {"session": None}
+_LEARNING_PHASE = {}  # graph -> learning-phase tensor
+_FLOATX = {"value": "float32"}
+
+
+def floatx():
+    return _FLOATX["value"]
+
+
+def set_floatx(value):
+    _FLOATX["value"] = str(value)
+
+
+def epsilon():
+    return 1e-7
+
+
+def get_session():
+    """The session Keras uses: the default session if there is one, else one of its own on the default graph."""
+    default = ops.get_default_session()
+    if default is not None:
+        return default
+    sess = _SESSION["session"]
+    if sess is None or sess.graph is not ops.get_default_graph():
+        sess = Session()
+        _SESSION["session"] = sess
+    return sess
+
+
+def set_session(session):
+    _SESSION["session"] = session
+
+
+def clear_session():
+    _SESSION["session"] = None
+    _LEARNING_PHASE.clear()
+    ops.reset_default_graph()
+
+
+def learning_phase():
+    """A boolean placeholder (default False) that Dropout and BatchNormalization read, as Keras 2 in TF1 graphs."""
+    graph = ops.get_default_graph()
+    phase = _LEARNING_PHASE.get(graph)
+    if phase is None:
+        with ops.name_scope(""):
+            phase = array_ops.placeholder_with_default(False, shape=[], name="keras_learning_phase")
+        _LEARNING_PHASE[graph] = phase
+    return phase
+
+
+def set_learning_phase(value):
+    """Fixes the learning phase of the default graph to 0 (test) or 1 (train) for layers built afterwards."""
+    from tensorweave._src.ops.constant_op import constant
+
+    if value not in (0, 1):
+        raise ValueError("Expected learning phase to be 0 or 1.")
+    with ops.name_scope(""):
+        _LEARNING_PHASE[ops.get_default_graph()] = constant(bool(value), dtype=dtypes.bool, name="keras_learning_phase")
+
+
+# --- tensors, values and the math helpers programs call through `K.` ---
+
+
+def _tw():
+    import tensorweave
+
+    return tensorweave
+
+
+def placeholder(shape=None, ndim=None, dtype=None, name=None):
+    if shape is None and ndim is not None:
+        shape = [None] * ndim
+    return _tw().placeholder(dtype or floatx(), shape, name=name)
+
+
+def variable(value, dtype=None, name=None):
+    v = _tw().Variable(value, dtype=dtype or floatx(), name=name)
+    get_session().run(v.initializer)
+    return v
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    return _tw().constant(value, dtype=dtype or floatx(), shape=shape, name=name)
+
+
+def eval(x):
+    return get_session().run(x)
+
+
+get_value = eval
+
+
+def batch_get_value(xs):
+    return get_session().run(list(xs)) if xs else []
+
+
+def set_value(x, value):
+    x.load(value, get_session())
+
+
+def int_shape(x):
+    return tuple(x.shape.as_list()) if x.shape.ndims is not None else None
+
+
+def shape(x):
+    return _tw().shape(x)
+
+
+def mean(x, axis=None, keepdims=False):
+    return _tw().reduce_mean(x, axis=axis, keepdims=keepdims)
+
+
+def sum(x, axis=None, keepdims=False):
+    return _tw().reduce_sum(x, axis=axis, keepdims=keepdims)
+
+
+def square(x):
+    return _tw().square(x)
+
+
+def sqrt(x):
+    return _tw().sqrt(_tw().maximum(x, 0.0))
+
+
+def exp(x):
+    return _tw().exp(x)
+
+
+def log(x):
+    return _tw().log(x)
+
+
+def dot(x, y):
+    return _tw().matmul(x, y)
+
+
+def concatenate(tensors, axis=-1):
+    return _tw().concat(list(tensors), axis)
+
+
+def reshape(x, shape):
+    return _tw().reshape(x, shape)
+
+
+def cast(x, dtype):
+    return _tw().cast(x, dtype)
+
+
+def clip(x, min_value, max_value):
+    return _tw().clip_by_value(x, min_value, max_value)
+
+
+def stack(xs, axis=0):
+    return _tw().stack(list(xs), axis=axis)
+
+
+def expand_dims(x, axis=-1):
+    return _tw().expand_dims(x, axis)
+
+
+def squeeze(x, axis):
+    return _tw().squeeze(x, [axis])
+
+
+def softmax(x, axis=-1):
+    return _tw().nn.softmax(x, axis=axis)
+
+
+def gradients(loss, variables):
+    return _tw().gradients(loss, variables)
+
+
+def function(inputs, outputs, updates=None, name=None):
+    """A callable that feeds `inputs` and returns the values of `outputs` (running `updates` too)."""
+    single = not isinstance(outputs, (list, tuple))
+    outs = [outputs] if single else list(outputs)
+    ups = list(updates or [])
+
+    def run(values):
+        result = get_session().run(outs + ups, dict(zip(inputs, values)))[: len(outs)]
+        return result
+
+    return run
