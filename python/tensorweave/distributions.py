@@ -86,6 +86,8 @@ class Distribution:
         return _tw.TensorShape([])
 
     def _x(self, value):
+        if isinstance(self, Bernoulli):  # TF's Bernoulli takes float or int events and casts them
+            return _tw.convert_to_tensor(value)
         return _tw.convert_to_tensor(value, dtype=self._dtype)
 
     def sample(self, sample_shape=(), seed=None, name="sample"):
