@@ -26,10 +26,13 @@ def _both(build):
         lambda d: d.Normal(loc=[0.5, -1.0, 0.0, 2.0], scale=[1.0, 0.5, 2.0, 3.0]),
         lambda d: d.Uniform(low=-2.0, high=[1.0, 0.5, 3.0, 2.5]),
         lambda d: d.Exponential(rate=[0.5, 1.0, 2.0, 3.0]),
+        lambda d: d.Laplace(loc=[0.5, -1.0, 0.0, 2.0], scale=[1.0, 0.5, 2.0, 3.0]),
+        lambda d: d.Gamma(concentration=[0.5, 1.0, 2.5, 4.0], rate=[1.0, 2.0, 0.5, 3.0]),
     ],
 )
 def test_continuous_matches_tf(make):
-    x = np.abs(X) if "Exponential" in str(make(tw.distributions).name) else X
+    positive = make(tw.distributions).name in ("Exponential", "Gamma")
+    x = np.abs(X) + 0.1 if positive else X
 
     def build(d):
         dist = make(d)

@@ -21,6 +21,8 @@ __all__ = [
     "Bernoulli",
     "Uniform",
     "Exponential",
+    "Laplace",
+    "Gamma",
     "kl_divergence",
     "ReparameterizationType",
     "FULLY_REPARAMETERIZED",
@@ -273,6 +275,94 @@ class Exponential(Distribution):
 
     def _mode(self):
         return _tw.zeros_like(self._rate)
+
+
+class Laplace(Distribution):
+    """The Laplace distribution with location `loc` and scale `scale` (tf.distributions.Laplace)."""
+
+    reparameterization_type = FULLY_REPARAMETERIZED
+
+    def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace"):
+        loc = _float(loc, "loc")
+        scale = _float(scale, "scale", loc.dtype)
+        self._loc, self._scale = loc, scale
+        super().__init__(loc.dtype, name, {"loc": loc, "scale": scale})
+
+    @property
+    def loc(self):
+        return self._loc
+
+    @property
+    def scale(self):
+        return self._scale
+
+    def _sample_n(self, sample_shape, seed):
+        lo = _np.nextafter(_np.array(-1.0, self._dtype.as_numpy_dtype), 0)
+        u = _tw.random_uniform(self._full_shape(sample_shape), minval=lo, maxval=1.0, dtype=self._dtype, seed=seed)
+        return self._loc - self._scale * _tw.sign(u) * _tw.math.log1p(-_tw.abs(u))
+
+    def _log_prob(self, x):
+        return -_tw.abs(x - self._loc) / self._scale - _tw.log(2.0 * self._scale)
+
+    def _cdf(self, x):
+        z = (x - self._loc) / self._scale
+        return 0.5 - 0.5 * _tw.sign(z) * _tw.math.expm1(-_tw.abs(z))
+
+    def _entropy(self):
+        return _math.log(2.0) + 1.0 + _tw.log(self._scale) + _tw.zeros_like(self._loc)
+
+    def _mean(self):
+        return self._loc + _tw.zeros_like(self._scale)
+
+    def _mode(self):
+        return self._mean()
+
+    def _variance(self):
+        return 2.0 * _tw.square(self._scale) + _tw.zeros_like(self._loc)
+
+
+class Gamma(Distribution):
+    """The Gamma distribution with `concentration` and `rate` (tf.distributions.Gamma)."""
+
+    def __init__(self, concentration, rate, validate_args=False, allow_nan_stats=True, name="Gamma"):
+        concentration = _float(concentration, "concentration")
+        rate = _float(rate, "rate", concentration.dtype)
+        self._concentration, self._rate = concentration, rate
+        super().__init__(concentration.dtype, name, {"concentration": concentration, "rate": rate})
+
+    @property
+    def concentration(self):
+        return self._concentration
+
+    @property
+    def rate(self):
+        return self._rate
+
+    def _sample_n(self, sample_shape, seed):
+        return _tw.random_gamma(sample_shape, self._concentration, self._rate, dtype=self._dtype, seed=seed)
+
+    def _log_prob(self, x):
+        a, b = self._concentration, self._rate
+        return _tw.math.xlogy(a - 1.0, x) - b * x + a * _tw.log(b) - _tw.lgamma(a)
+
+    def _cdf(self, x):
+        return _tw.math.igamma(self._concentration, self._rate * x)
+
+    def _entropy(self):
+        a = self._concentration
+        return a - _tw.log(self._rate) + _tw.lgamma(a) + (1.0 - a) * _tw.digamma(a)
+
+    def _mean(self):
+        return self._concentration / self._rate
+
+    def _variance(self):
+        return self._concentration / _tw.square(self._rate)
+
+    def _mode(self):
+        mode = (self._concentration - 1.0) / self._rate
+        return _tw.where(
+            self._concentration > 1.0, mode, _tw.fill(_tw.shape(mode), _np.array(_np.nan, self._dtype.as_numpy_dtype))
+        )
 
 
 class Bernoulli(Distribution):
