@@ -107,3 +107,28 @@ def test_errors():
         with pytest.raises(NotImplementedError, match="No KL"):
             tw.distributions.kl_divergence(tw.distributions.Normal(0.0, 1.0), tw.distributions.Exponential(1.0))
     assert tw.compat.v1.distributions.Normal is tw.distributions.Normal
+
+
+def test_categorical_matches_tf():
+    logits = np.array([[1.0, -0.5, 0.3], [0.0, 2.0, -1.0]], np.float32)
+
+    def build(d):
+        dist = d.Categorical(logits=logits)
+        other = d.Categorical(probs=[0.2, 0.3, 0.5])
+        k = [[2, 1], [0, 0]]
+        s = dist.sample([4, 5], seed=4)
+        return [
+            dist.log_prob(k),
+            dist.prob([1, 2]),
+            dist.entropy(),
+            dist.mode(),
+            other.log_prob(2),
+            d.kl_divergence(dist, d.Categorical(logits=logits[::-1])),
+            s,
+        ]
+
+    ours, theirs = _both(build)
+    for a, b in zip(ours[:-1], theirs[:-1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert ours[-1].shape == theirs[-1].shape == (4, 5, 2) and ours[-1].dtype == np.int32
+    assert ours[-1].min() >= 0 and ours[-1].max() <= 2

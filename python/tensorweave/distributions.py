@@ -23,6 +23,7 @@ __all__ = [
     "Exponential",
     "Laplace",
     "Gamma",
+    "Categorical",
     "kl_divergence",
     "ReparameterizationType",
     "FULLY_REPARAMETERIZED",
@@ -88,7 +89,7 @@ class Distribution:
         return _tw.TensorShape([])
 
     def _x(self, value):
-        if isinstance(self, Bernoulli):  # TF's Bernoulli takes float or int events and casts them
+        if isinstance(self, (Bernoulli, Categorical)):  # TF's Bernoulli takes float or int events and casts them
             return _tw.convert_to_tensor(value)
         return _tw.convert_to_tensor(value, dtype=self._dtype)
 
@@ -415,6 +416,66 @@ class Bernoulli(Distribution):
         return _tw.cast(self._probs > 0.5, self._dtype)
 
 
+class Categorical(Distribution):
+    """The Categorical distribution over the last axis of `logits` or `probs` (tf.distributions.Categorical)."""
+
+    def __init__(
+        self, logits=None, probs=None, dtype=_tw.int32, validate_args=False, allow_nan_stats=True, name="Categorical"
+    ):
+        if (logits is None) == (probs is None):
+            raise ValueError("Must pass probs or logits, but not both.")
+        if logits is not None:
+            logits = _float(logits, "logits")
+            probs = _tw.nn.softmax(logits)
+        else:
+            probs = _float(probs, "probs")
+            logits = _tw.log(probs)
+        self._logits, self._probs = logits, probs
+        super().__init__(_tw.as_dtype(dtype), name, {"logits": logits})
+
+    @property
+    def logits(self):
+        return self._logits
+
+    @property
+    def probs(self):
+        return self._probs
+
+    @property
+    def batch_shape(self):
+        return self._logits.shape[:-1]
+
+    def batch_shape_tensor(self, name="batch_shape_tensor"):
+        return _tw.shape(self._logits)[:-1]
+
+    def _sample_n(self, sample_shape, seed):
+        flat = _tw.reshape(self._logits, [-1, _tw.shape(self._logits)[-1]])
+        n = _tw.reduce_prod(sample_shape)
+        draws = _tw.transpose(_tw.random.categorical(flat, n, seed=seed, dtype=_tw.int64))
+        return _tw.cast(_tw.reshape(draws, self._full_shape(sample_shape)), self._dtype)
+
+    def _log_prob(self, x):
+        x = _tw.cast(x, _tw.int32)
+        logits = self._logits + _tw.zeros_like(_tw.expand_dims(_tw.cast(x, self._logits.dtype), -1))
+        labels = x + _tw.zeros_like(_tw.argmax(logits, -1, output_type=_tw.int32))
+        return -_tw.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+
+    def _cdf(self, x):
+        raise NotImplementedError("cdf is not implemented: Categorical")
+
+    def _entropy(self):
+        return -_tw.reduce_sum(_tw.nn.log_softmax(self._logits) * _tw.nn.softmax(self._logits), -1)
+
+    def _mean(self):
+        raise NotImplementedError("mean is not implemented: Categorical")
+
+    def _variance(self):
+        raise NotImplementedError("variance is not implemented: Categorical")
+
+    def _mode(self):
+        return _tw.cast(_tw.argmax(self._logits, -1), self._dtype)
+
+
 def kl_divergence(distribution_a, distribution_b, allow_nan_stats=True, name=None):
     """KL(a || b) for the pairs TF registers among these classes (Normal-Normal, Bernoulli-Bernoulli)."""
     a, b = distribution_a, distribution_b
@@ -427,6 +488,9 @@ def kl_divergence(distribution_a, distribution_b, allow_nan_stats=True, name=Non
             delta = _tw.nn.softplus(-b.logits) - _tw.nn.softplus(-a.logits)
             delta2 = _tw.nn.softplus(b.logits) - _tw.nn.softplus(a.logits)
             return _tw.sigmoid(a.logits) * delta + _tw.sigmoid(-a.logits) * delta2
+        if isinstance(a, Categorical) and isinstance(b, Categorical):
+            log_a, log_b = _tw.nn.log_softmax(a.logits), _tw.nn.log_softmax(b.logits)
+            return _tw.reduce_sum(_tw.exp(log_a) * (log_a - log_b), -1)
     raise NotImplementedError(
         f"No KL(distribution_a || distribution_b) registered for distribution_a type {type(a).__name__} and distribution_b type {type(b).__name__}"
     )
