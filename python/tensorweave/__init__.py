@@ -617,6 +617,7 @@ from tensorweave import bitwise  # noqa: E402
 from tensorweave import compat  # noqa: E402
 from tensorweave import config  # noqa: E402
 from tensorweave import data  # noqa: E402
+from tensorweave import distributions  # noqa: E402
 from tensorweave import gfile  # noqa: E402
 from tensorweave import graph_util  # noqa: E402
 from tensorweave import image  # noqa: E402
