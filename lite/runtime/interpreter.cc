@@ -309,6 +309,13 @@ void Interpreter::FuseInvertedResiduals() {
             (o->pad_top() == 0 && o->pad_bottom() == 0 && o->pad_left() == 0 &&
              o->pad_right() == 0));
   };
+  // A node's CONV_2D activation; NONE for another op (which `pointwise`
+  // then refuses by its options type).
+  auto conv_activation = [](const Node& n) {
+    const auto* o = n.fb->builtin_options_as_Conv2DOptions();
+    return o != nullptr ? o->fused_activation_function()
+                        : schema::ActivationFunctionType::NONE;
+  };
   for (int j = 0; j < num_ops; ++j) {
     Node& dw = nodes_[j];
     if (fused_away_[j] || dw.op != BuiltinOperator::DEPTHWISE_CONV_2D ||
@@ -344,14 +351,11 @@ void Interpreter::FuseInvertedResiduals() {
     Node& project = nodes_[p];
     const int channels = f.shape.dims[3];
     if (expand.fused_add || expand.inputs[0] < 0 ||
-        !pointwise(expand, expand.fb->builtin_options_as_Conv2DOptions()
-                               ->fused_activation_function()) ||
+        !pointwise(expand, conv_activation(expand)) ||
         tensors_[expand.inputs[1]].shape.dims[0] != channels ||
         project.inputs[0] != dw_out ||
-        !pointwise(project, project.fused_add
-                                ? project.fused_add_activation
-                                : project.fb->builtin_options_as_Conv2DOptions()
-                                      ->fused_activation_function()) ||
+        !pointwise(project, project.fused_add ? project.fused_add_activation
+                                              : conv_activation(project)) ||
         !pointwise_filter(project.inputs[1], channels) ||
         !float32(expand.inputs[0]) || !float32(mid) || !float32(dw_out) ||
         !float32(project.outputs[0])) {
