@@ -258,6 +258,15 @@ def _shape_nodes(out, axis):
     return [helper.make_node("Shape", ["x"], [f"{out}/shape"], start=axis, end=axis + 1)]
 
 
+def _builtins(twl):
+    """The lite builtin op names of a .twl model's operators."""
+    from converters import twl_writer
+
+    graph = twl_writer.read_model(twl).Subgraphs(0)
+    names = {v: k for k, v in vars(twl_writer.twl_schema.enum("BuiltinOperator")).items() if not k.startswith("_")}
+    return {names[graph.Operators(i).Opcode()] for i in range(graph.OperatorsLength())}
+
+
 def test_each_run_time_dim_is_computed_on_its_own():
     """Reshape [b, s, 4] to [s, 4 * b] and Expand a [1, 1] to [s - b + 9, b]:
     values that mix the dims (equal dims would hide a swap) computed at
@@ -281,7 +290,9 @@ def test_each_run_time_dim_is_computed_on_its_own():
     nodes.append(helper.make_node("Mul", ["r", "n"], ["y"]))
     inits = [("four", np.array([4], np.int64)), ("nine", np.array([9], np.int64)), ("one", np.ones([1, 1], np.float32))]
     data = _graph(nodes, inits, 2).SerializeToString()
-    runner = lite_runner.LiteRunner(onnx_import.convert(data))
+    twl = onnx_import.convert(data)
+    assert "SHAPE" in _builtins(twl)  # the shape values are computed when the model runs
+    runner = lite_runner.LiteRunner(twl)
     session = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
     for b, s in [(2, 3), (5, 7), (1, 12)]:
         x = _floats(b, s, 4)

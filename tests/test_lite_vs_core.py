@@ -174,6 +174,8 @@ ONNX_ONLY_BUILTINS |= {
     "TOP_K",
     "REVERSE_SEQUENCE",
 }
+# Run-time shape values of models with several dynamic dims (tests/test_converters_dynamic_dims.py).
+ONNX_ONLY_BUILTINS |= {"SHAPE"}
 # Comparisons, logic, bitwise ops and reductions (tests/test_converters_logic_reduce_ops.py).
 ONNX_ONLY_BUILTINS |= {
     *("NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL", "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_NOT"),

@@ -121,6 +121,7 @@ def test_onnx_only_builtins_are_compared_in_the_onnx_tests(lite_coverage):
         "test_converters_ptq.py",
         "test_converters_composite_ops.py",
         "test_converters_dynamic_shapes.py",
+        "test_converters_dynamic_dims.py",
     ):
         with open(os.path.join(TESTS_DIR, name)) as f:
             text += f.read()
