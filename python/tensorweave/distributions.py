@@ -146,12 +146,12 @@ def _float(value, name, dtype=None):
     return t
 
 
-class Normal(Distribution):
-    """The Normal distribution with location `loc` and scale `scale` (tf.distributions.Normal)."""
+class _LocScale(Distribution):
+    """A distribution of a location `loc` and a scale `scale` (Normal, Laplace)."""
 
     reparameterization_type = FULLY_REPARAMETERIZED
 
-    def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Normal"):
+    def __init__(self, loc, scale, name):
         loc = _float(loc, "loc")
         scale = _float(scale, "scale", loc.dtype)
         self._loc, self._scale = loc, scale
@@ -164,6 +164,13 @@ class Normal(Distribution):
     @property
     def scale(self):
         return self._scale
+
+
+class Normal(_LocScale):
+    """The Normal distribution with location `loc` and scale `scale` (tf.distributions.Normal)."""
+
+    def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Normal"):
+        super().__init__(loc, scale, name)
 
     def _sample_n(self, sample_shape, seed):
         eps = _tw.random_normal(self._full_shape(sample_shape), dtype=self._dtype, seed=seed)
@@ -278,24 +285,11 @@ class Exponential(Distribution):
         return _tw.zeros_like(self._rate)
 
 
-class Laplace(Distribution):
+class Laplace(_LocScale):
     """The Laplace distribution with location `loc` and scale `scale` (tf.distributions.Laplace)."""
 
-    reparameterization_type = FULLY_REPARAMETERIZED
-
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace"):
-        loc = _float(loc, "loc")
-        scale = _float(scale, "scale", loc.dtype)
-        self._loc, self._scale = loc, scale
-        super().__init__(loc.dtype, name, {"loc": loc, "scale": scale})
-
-    @property
-    def loc(self):
-        return self._loc
-
-    @property
-    def scale(self):
-        return self._scale
+        super().__init__(loc, scale, name)
 
     def _sample_n(self, sample_shape, seed):
         lo = _np.nextafter(_np.array(-1.0, self._dtype.as_numpy_dtype), 0)

@@ -30,23 +30,8 @@ _state = {
     "growth": {},
 }
 
-# tf.config.optimizer's experimental option names: RewriterConfig toggles, and two plain booleans.
-_TOGGLE_OPTIONS = (
-    "layout_optimizer",
-    "constant_folding",
-    "shape_optimization",
-    "remapping",
-    "arithmetic_optimization",
-    "dependency_optimization",
-    "loop_optimization",
-    "function_optimization",
-    "debug_stripper",
-    "scoped_allocator_optimization",
-    "pin_to_host_optimization",
-    "implementation_selector",
-    "auto_mixed_precision",
-    "common_subgraph_elimination",
-)
+# tf.config.optimizer's experimental option names: RewriterConfig's toggles, and two plain booleans.
+_TOGGLE_OPTIONS = RewriterConfig._TOGGLES
 _BOOL_OPTIONS = ("disable_model_pruning", "disable_meta_optimizer")
 
 LogicalDeviceConfiguration = collections.namedtuple(
