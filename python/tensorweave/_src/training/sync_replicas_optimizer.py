@@ -46,7 +46,8 @@ class SyncReplicasOptimizer(optimizer.Optimizer):
       ...     step = tw.train.get_or_create_global_step()
       ...     opt = tw.train.SyncReplicasOptimizer(tw.train.GradientDescentOptimizer(0.5), 1)
       ...     train = opt.minimize(tw.reduce_sum(w * w), global_step=step)
-      ...     with tw.train.MonitoredTrainingSession(hooks=[opt.make_session_run_hook(True)]) as sess:
+      ...     hooks = [opt.make_session_run_hook(True)]  # the chief thread waits for a next gradient: stop it soon
+      ...     with tw.train.MonitoredTrainingSession(hooks=hooks, stop_grace_period_secs=1) as sess:
       ...         _ = sess.run(train); _ = sess.run(train)
       ...         print(sess.run([w, step])[0].tolist())
       [0.0]
