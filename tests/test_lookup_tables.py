@@ -126,3 +126,13 @@ def test_op_types():
         "LookupTableSizeV2",
         "LookupTableExportV2",
     } <= types
+
+
+def test_monitored_session_initializes_tables():
+    """As TF's Scaffold: the default local_init_op runs tables_initializer."""
+    with tw.Graph().as_default():
+        table = tw.lookup.StaticHashTable(tw.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2]), -1)
+        ids = table.lookup(tw.constant(["b", "q"]))
+        tw.train.get_or_create_global_step()
+        with tw.train.MonitoredTrainingSession() as sess:
+            assert sess.run(ids).tolist() == [2, -1]

@@ -120,7 +120,7 @@ class Scaffold:
             )
         if self._local_init_op is None:
             self._local_init_op = Scaffold.get_or_default(
-                "local_init_op", LOCAL_INIT_OP, lambda: ops.group(variables.local_variables_initializer())
+                "local_init_op", LOCAL_INIT_OP, Scaffold.default_local_init_op
             )
         if self._summary_op is None:
             from tensorweave._src.summary import summary_ops
@@ -179,9 +179,11 @@ class Scaffold:
 
     @staticmethod
     def default_local_init_op():
+        """Local variables and lookup tables initialized (as TF's Scaffold)."""
+        from tensorweave._src.framework import misc_api
         from tensorweave._src.ops import variables
 
-        return ops.group(variables.local_variables_initializer())
+        return ops.group(variables.local_variables_initializer(), misc_api.tables_initializer())
 
 
 # --- SessionManager ------------------------------------------------------------------------------------------------
