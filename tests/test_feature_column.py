@@ -101,6 +101,9 @@ def test_values_by_hand(vocab_file):
         kind = fc.categorical_column_with_vocabulary_file("kind", vocab_file, dtype=tw.int64, default_value=2)
         net = fc.input_layer(_features(tw), [fc.indicator_column(color), age, fc.indicator_column(kind)])
         with tw.Session() as sess:
+            with pytest.raises(tw.errors.FailedPreconditionError, match="Table not initialized"):
+                sess.run(net)  # as in TF: the vocabularies are lookup tables
+            sess.run(tw.tables_initializer())
             out = sess.run(net)
     # columns by name: age_bucketized (4), color_indicator (3), kind_indicator (3)
     np.testing.assert_array_equal(out[:, :4], [[1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 1, 0]])

@@ -17,7 +17,9 @@ Example:
   ...     color = fc.categorical_column_with_vocabulary_list("color", ["red", "green", "blue"])
   ...     net = fc.input_layer({"age": [[20.0], [40.0]], "color": [["blue"], ["red"]]},
   ...                          [fc.numeric_column("age"), fc.indicator_column(color)])
-  ...     print(tw.Session().run(net))
+  ...     sess = tw.Session()
+  ...     sess.run(tw.tables_initializer())  # the vocabulary's lookup table
+  ...     print(sess.run(net))
   [[20.  0.  0.  1.]
    [40.  1.  0.  0.]]
 """
@@ -31,6 +33,7 @@ from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.framework import sparse_tensor as sparse_tensor_lib
 from tensorweave._src.framework import tensor_shape
+from tensorweave._src.ops import lookup_ops
 
 
 def _api():
@@ -81,6 +84,14 @@ def _to_sparse(value, ignore_value=None):
     keep = tw.not_equal(value, tw.constant(ignore_value, value.dtype))
     indices = tw.where(keep)
     return tw.SparseTensor(indices, tw.gather_nd(value, indices), tw.shape(value, out_type=dtypes.int64))
+
+
+def _check_compatible(column, incompatible, sp):
+    if incompatible:
+        raise ValueError(
+            f"Column dtype and SparseTensors dtype must be compatible. key: {column.key}, "
+            f"column dtype: {column.dtype}, tensor dtype: {sp.dtype}"
+        )
 
 
 def _check_key(key, what):
@@ -295,12 +306,8 @@ class HashedCategoricalColumn(
 
     def _transform_feature(self, builder):
         sp = _to_sparse(builder.get(self.key))
-        if sp.dtype != dtypes.string and not sp.dtype.is_integer:
-            raise ValueError(
-                f"Column dtype and SparseTensors dtype must be compatible. key: {self.key}, "
-                f"column dtype: {self.dtype}, tensor dtype: {sp.dtype}"
-            )
-        return _api().SparseTensor(sp.indices, _hash_ids(sp.values, self.hash_bucket_size), sp.dense_shape)
+        _check_compatible(self, sp.dtype != dtypes.string and not sp.dtype.is_integer, sp)
+        return lookup_ops.map_values(sp, lambda values: _hash_ids(values, self.hash_bucket_size))
 
 
 def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype=dtypes.string):
@@ -328,23 +335,22 @@ class VocabularyListCategoricalColumn(
         return {self.key: _api().io.VarLenFeature(self.dtype)}
 
     def _transform_feature(self, builder):
+        """Ids through a vocabulary table (TF's `index_table_from_tensor`): run
+        `tables_initializer()` (or a MonitoredSession / Scaffold) before using them."""
         tw = _api()
         sp = _to_sparse(builder.get(self.key))
-        if (sp.dtype == dtypes.string) != (self.dtype == dtypes.string):
-            raise ValueError(
-                f"Column dtype and SparseTensors dtype must be compatible. key: {self.key}, "
-                f"column dtype: {self.dtype}, tensor dtype: {sp.dtype}"
+        _check_compatible(self, (sp.dtype == dtypes.string) != (self.dtype == dtypes.string), sp)
+        if sp.dtype != dtypes.string and sp.dtype != dtypes.int64:
+            sp = lookup_ops.map_values(sp, lambda values: tw.cast(values, dtypes.int64))
+        with ops.name_scope(None, f"{self.key}_lookup"):
+            vocab = lookup_ops.KeyValueTensorInitializer(
+                list(self.vocabulary_list), np.arange(len(self.vocabulary_list), dtype=np.int64), sp.dtype
             )
-        values = sp.values if sp.dtype == dtypes.string else tw.cast(sp.values, dtypes.int64)
-        vocab = tw.constant(list(self.vocabulary_list), values.dtype)
-        matches = tw.equal(tw.expand_dims(values, 1), tw.expand_dims(vocab, 0))
-        found = tw.reduce_any(matches, axis=1)
-        index = tw.argmax(tw.cast(matches, dtypes.int32), axis=1, output_type=dtypes.int64)
-        if self.num_oov_buckets:
-            missing = len(self.vocabulary_list) + _hash_ids(values, self.num_oov_buckets)
-        else:
-            missing = tw.fill(tw.shape(index), tw.constant(self.default_value, dtypes.int64))
-        return tw.SparseTensor(sp.indices, tw.where(found, index, missing), sp.dense_shape)
+            if self.num_oov_buckets:
+                table = lookup_ops.StaticVocabularyTable(vocab, self.num_oov_buckets)
+            else:
+                table = lookup_ops.StaticHashTable(vocab, self.default_value)
+        return table.lookup(sp)
 
 
 def _vocabulary_column(key, vocabulary, dtype, default_value, num_oov_buckets, what):

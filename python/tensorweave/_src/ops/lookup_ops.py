@@ -105,7 +105,7 @@ class TextFileInitializer:
             return init
 
 
-def _lookup_values(keys, fn):
+def map_values(keys, fn):
     """`fn` applied to the keys of a Tensor, or to the values of a SparseTensor (same indices)."""
     if isinstance(keys, sparse_tensor.SparseTensor):
         return sparse_tensor.SparseTensor(keys.indices, fn(keys.values), keys.dense_shape)
@@ -157,7 +157,7 @@ class StaticHashTable:
                 raise TypeError(f"Signature mismatch. Keys must be dtype {self.key_dtype}, got {values.dtype}.")
             return gen_ops.lookup_table_find_v2(self._handle, values, self._default_value, name=name)
 
-        return _lookup_values(keys, find)
+        return map_values(keys, find)
 
     def export(self, name=None):
         """(keys, values) of every entry."""
@@ -216,4 +216,4 @@ class StaticVocabularyTable:
                 oov = math_ops.add(self._table.size(), buckets)
                 return math_ops.where(math_ops.equal(found, -1), oov, found)
 
-        return _lookup_values(keys, ids)
+        return map_values(keys, ids)
