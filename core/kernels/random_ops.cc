@@ -1,12 +1,15 @@
-// RandomUniform, RandomStandardNormal, TruncatedNormal, RandomShuffle and
-// Multinomial kernels.
+// RandomUniform, RandomUniformInt, RandomStandardNormal, TruncatedNormal,
+// RandomShuffle and Multinomial kernels. The first four draw exactly
+// TensorFlow's values for the same (seed, seed2) on every run.
 #include "core/kernels/random_ops.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <random>
+#include <type_traits>
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
@@ -35,13 +38,120 @@ inline double Uniform53(uint32_t hi, uint32_t lo) {
   return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
 }
 
+// TensorFlow's conversions of Philox words (its random_distributions.h), so
+// that a seeded graph draws the values TensorFlow draws.
+inline float Uint32ToFloat(uint32_t x) {
+  const uint32_t bits = (127u << 23) | (x & 0x7fffffu);  // [1, 2)
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f - 1.0f;
+}
+
+inline double Uint64ToDouble(uint32_t x0, uint32_t x1) {
+  const uint64_t bits = (uint64_t{1023} << 52) |
+                        (static_cast<uint64_t>(x0 & 0xfffffu) << 32) | x1;
+  double d;
+  std::memcpy(&d, &bits, sizeof(d));
+  return d - 1.0;
+}
+
+template <typename T>
+inline void SinCos(T v, T* s, T* c) {
+#if defined(__GLIBC__)
+  if constexpr (std::is_same_v<T, float>) {
+    sincosf(v, s, c);
+  } else {
+    sincos(v, s, c);
+  }
+#else
+  *s = std::sin(v);
+  *c = std::cos(v);
+#endif
+}
+
+// Box-Muller: two normals from two uniforms (four words for doubles).
+inline void BoxMuller(const uint32_t* x, float* f0, float* f1) {
+  float u1 = Uint32ToFloat(x[0]);
+  if (u1 < 1.0e-7f) u1 = 1.0e-7f;
+  const float v1 = 2.0 * M_PI * Uint32ToFloat(x[1]);
+  const float u2 = std::sqrt(-2.0f * std::log(u1));
+  SinCos(v1, f0, f1);
+  *f0 *= u2;
+  *f1 *= u2;
+}
+
+inline void BoxMuller(const uint32_t* x, double* d0, double* d1) {
+  double u1 = Uint64ToDouble(x[0], x[1]);
+  if (u1 < 1.0e-7) u1 = 1.0e-7;
+  const double v1 = 2 * M_PI * Uint64ToDouble(x[2], x[3]);
+  const double u2 = std::sqrt(-2.0 * std::log(u1));
+  SinCos(v1, d0, d1);
+  *d0 *= u2;
+  *d1 *= u2;
+}
+
+// A node's generator, guarded: each run takes a copy and moves the node's
+// generator past what the run may use (TensorFlow reserves 256 Philox blocks
+// per output element), so runs continue the stream as TensorFlow's do.
+class GuardedPhilox {
+ public:
+  explicit GuardedPhilox(OpKernelConstruction* ctx)
+      : gen_(MakeGenerator(ctx)) {}
+  Philox Reserve(uint64_t blocks) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Philox local = gen_;
+    gen_.Skip(blocks);
+    return local;
+  }
+
+ private:
+  std::mutex mu_;
+  Philox gen_;
+};
+
+// The words of a generator one at a time (TensorFlow's SingleSampleAdapter).
+class WordStream {
+ public:
+  explicit WordStream(Philox* gen) : gen_(gen) {}
+  uint32_t operator()() {
+    if (used_ == 4) {
+      block_ = gen_->Next();
+      used_ = 0;
+    }
+    return block_[used_++];
+  }
+
+ private:
+  Philox* gen_;
+  Philox::Block block_{};
+  int used_ = 4;
+};
+
+// Fills out[0, n) in groups of `group` values, group g from `fill_group`
+// given a copy of `base` skipped by g * skip blocks: the values do not depend
+// on how the groups are split between threads.
+template <typename T, typename FillGroup>
+void FillGroups(OpKernelContext* ctx, const Philox& base, T* out, int64_t n,
+                int group, uint64_t skip, FillGroup fill_group) {
+  const int64_t groups = (n + group - 1) / group;
+  ForRows(ctx, groups, group * 16, [&](int64_t begin, int64_t end) {
+    T values[4];
+    for (int64_t g = begin; g < end; ++g) {
+      Philox gen = base;
+      gen.Skip(static_cast<uint64_t>(g) * skip);
+      fill_group(&gen, values);
+      const int64_t count = std::min<int64_t>(group, n - g * group);
+      std::copy(values, values + count, out + g * group);
+    }
+  });
+}
+
 enum class Distribution { kUniform, kNormal, kTruncatedNormal };
 
 template <Distribution kDist>
 class RandomOp : public OpKernel {
  public:
-  explicit RandomOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), gen_(MakeGenerator(ctx)) {}
+  explicit RandomOp(OpKernelConstruction* ctx) : OpKernel(ctx), gen_(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
     std::vector<int64_t> dims;
@@ -51,87 +161,144 @@ class RandomOp : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     const int64_t n = out->num_elements();
-    // Each run continues the node's stream where the last one stopped.
-    std::lock_guard<std::mutex> lock(mu_);
+    const Philox base = gen_.Reserve(static_cast<uint64_t>(n) * 256);
     OP_REQUIRES_OK(ctx, DispatchType<float, double>(out->dtype(), [&](auto t) {
                      using T = decltype(t);
-                     Fill<T>(out->data<T>(), n);
+                     Fill<T>(ctx, base, out->data<T>(), n);
                      return Status::OK();
                    }));
   }
 
  private:
+  // As TensorFlow's PhiloxRandomOp: uniform and normal values from one block
+  // per group (4 floats or 2 doubles); a truncated normal group from a word
+  // stream of its own 256 blocks per 4 values, drawing pairs until the group
+  // has its values within 2 stddevs.
   template <typename T>
-  static T Uniform(uint32_t bits) {
-    if constexpr (std::is_same_v<T, float>) {
-      return UniformFloat(bits);
-    } else {
-      return static_cast<T>(UniformDouble(bits));
-    }
-  }
-
-  template <typename T>
-  void Fill(T* out, int64_t n) {
-    if (kDist == Distribution::kUniform) {
-      for (int64_t i = 0; i < n; i += 4) {
-        Philox::Block b = gen_.Next();
-        for (int j = 0; j < 4 && i + j < n; ++j) out[i + j] = Uniform<T>(b[j]);
-      }
+  static void Fill(OpKernelContext* ctx, const Philox& base, T* out,
+                   int64_t n) {
+    constexpr bool kFloat = std::is_same_v<T, float>;
+    constexpr int kGroup = kFloat ? 4 : 2;
+    if (kDist == Distribution::kTruncatedNormal) {
+      FillGroups<T>(ctx, base, out, n, kGroup, kGroup * 256 / 4,
+                    [](Philox* gen, T* values) {
+                      WordStream words(gen);
+                      for (int index = 0; index < kGroup;) {
+                        uint32_t x[4];
+                        for (int i = 0; i < (kFloat ? 2 : 4); ++i) {
+                          x[i] = words();
+                        }
+                        T pair[2];
+                        BoxMuller(x, &pair[0], &pair[1]);
+                        for (int i = 0; i < 2 && index < kGroup; ++i) {
+                          if (std::abs(pair[i]) < T(2))
+                            values[index++] = pair[i];
+                        }
+                      }
+                    });
       return;
     }
-    // Box-Muller: two normals from each pair of uniforms; a truncated pair
-    // with a value beyond 2 stddevs is drawn again.
-    for (int64_t i = 0; i < n;) {
-      Philox::Block b = gen_.Next();
-      for (int pair = 0; pair < 2 && i < n; ++pair) {
-        constexpr double kTwoPi = 6.283185307179586;
-        double r = std::sqrt(-2.0 * std::log(1.0 - UniformDouble(b[2 * pair])));
-        double angle = kTwoPi * UniformDouble(b[2 * pair + 1]);
-        double z0 = r * std::cos(angle), z1 = r * std::sin(angle);
-        if (kDist == Distribution::kTruncatedNormal &&
-            (std::fabs(z0) > 2.0 || std::fabs(z1) > 2.0)) {
-          continue;
+    FillGroups<T>(ctx, base, out, n, kGroup, 1, [](Philox* gen, T* values) {
+      const Philox::Block b = gen->Next();
+      if (kDist == Distribution::kNormal) {
+        if constexpr (kFloat) {
+          BoxMuller(&b[0], &values[0], &values[1]);
+          BoxMuller(&b[2], &values[2], &values[3]);
+        } else {
+          BoxMuller(&b[0], &values[0], &values[1]);
         }
-        out[i++] = static_cast<T>(z0);
-        if (i < n) out[i++] = static_cast<T>(z1);
+      } else if constexpr (kFloat) {
+        for (int i = 0; i < 4; ++i) values[i] = Uint32ToFloat(b[i]);
+      } else {
+        values[0] = Uint64ToDouble(b[0], b[1]);
+        values[1] = Uint64ToDouble(b[2], b[3]);
       }
-    }
+    });
   }
 
-  std::mutex mu_;
-  Philox gen_;
+  GuardedPhilox gen_;
 };
 
-// Fisher-Yates over the slices along dimension 0.
+// Integers in [minval, maxval): a word (two for int64) modulo the range.
+class RandomUniformIntOp : public OpKernel {
+ public:
+  explicit RandomUniformIntOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), gen_(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& minval = ctx->input(1);
+    const Tensor& maxval = ctx->input(2);
+    OP_REQUIRES(ctx, minval.rank() == 0,
+                errors::InvalidArgument("minval must be 0-D, got shape ",
+                                        minval.shape().ToString()));
+    OP_REQUIRES(ctx, maxval.rank() == 0,
+                errors::InvalidArgument("maxval must be 0-D, got shape ",
+                                        maxval.shape().ToString()));
+    std::vector<int64_t> dims;
+    OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(0), &dims));
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, TensorShape::Build(dims, &shape));
+    Tensor* out;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    const int64_t n = out->num_elements();
+    OP_REQUIRES_OK(
+        ctx, DispatchType<int32_t, int64_t>(out->dtype(), [&](auto t) {
+          using T = decltype(t);
+          using U = std::make_unsigned_t<T>;
+          const T lo = minval.data<T>()[0], hi = maxval.data<T>()[0];
+          if (n == 0) return Status::OK();
+          if (lo >= hi) {
+            return errors::InvalidArgument("Need minval < maxval: ", lo,
+                                           " >= ", hi);
+          }
+          const U range = static_cast<U>(hi) - static_cast<U>(lo);
+          const Philox base = gen_.Reserve(static_cast<uint64_t>(n) * 256);
+          constexpr int kGroup = sizeof(T) == 4 ? 4 : 2;
+          FillGroups<T>(
+              ctx, base, out->data<T>(), n, kGroup, 1,
+              [&](Philox* gen, T* values) {
+                const Philox::Block b = gen->Next();
+                for (int i = 0; i < kGroup; ++i) {
+                  U bits = b[i];
+                  if constexpr (sizeof(T) == 8) {
+                    bits =
+                        b[2 * i] | (static_cast<uint64_t>(b[2 * i + 1]) << 32);
+                  }
+                  values[i] = static_cast<T>(static_cast<U>(lo) + bits % range);
+                }
+              });
+          return Status::OK();
+        }));
+  }
+
+ private:
+  GuardedPhilox gen_;
+};
+
+// Fisher-Yates over the slices along dimension 0, front to back, one word
+// per swap, as TensorFlow's RandomShuffle draws it.
 class RandomShuffleOp : public OpKernel {
  public:
   explicit RandomShuffleOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), gen_(MakeGenerator(ctx)) {}
+      : OpKernel(ctx), gen_(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     const int64_t n = x.rank() == 0 ? 1 : x.dim(0);
-    if (n <= 1) {
+    if (n <= 1 || x.num_elements() <= 1) {
       ctx->set_output(0, x);
       return;
     }
     std::vector<int64_t> order(n);
     for (int64_t i = 0; i < n; ++i) order[i] = i;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      Philox::Block block{};
-      int used = 4;
-      auto word = [&]() {
-        if (used == 4) {
-          block = gen_.Next();
-          used = 0;
-        }
-        return block[used++];
-      };
-      for (int64_t i = n - 1; i > 0; --i) {
-        const uint64_t bits = (static_cast<uint64_t>(word()) << 32) | word();
-        std::swap(order[i], order[bits % static_cast<uint64_t>(i + 1)]);
+    Philox local = gen_.Reserve(static_cast<uint64_t>(n - 1 + 3) / 4);
+    WordStream words(&local);
+    for (int64_t i = 0; i + 1 < n; ++i) {
+      uint64_t bits = words();
+      if (n - i > std::numeric_limits<uint32_t>::max()) {
+        bits = (bits << 32) | words();
       }
+      std::swap(order[i], order[i + bits % static_cast<uint64_t>(n - i)]);
     }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &out));
@@ -151,8 +318,7 @@ class RandomShuffleOp : public OpKernel {
   }
 
  private:
-  std::mutex mu_;
-  Philox gen_;
+  GuardedPhilox gen_;
 };
 
 // Inverse-CDF sampling per row of logits; each row draws from its own
@@ -254,6 +420,7 @@ REGISTER_KERNEL(KernelDef("RandomStandardNormal"),
                 RandomOp<Distribution::kNormal>);
 REGISTER_KERNEL(KernelDef("TruncatedNormal"),
                 RandomOp<Distribution::kTruncatedNormal>);
+REGISTER_KERNEL(KernelDef("RandomUniformInt"), RandomUniformIntOp);
 
 }  // namespace
 }  // namespace tensorweave

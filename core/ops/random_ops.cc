@@ -53,6 +53,24 @@ TW_RANDOM_OP("TruncatedNormal",
              "stddevs from the mean.");
 #undef TW_RANDOM_OP
 
+REGISTER_OP("RandomUniformInt")
+    .Input("shape: T")
+    .Input("minval: Tout")
+    .Input("maxval: Tout")
+    .Output("output: Tout")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("Tout: {int32, int64}")
+    .Attr("T: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      PartialShape unused;
+      TW_RETURN_IF_ERROR(c->WithRank(1, 0, &unused));
+      TW_RETURN_IF_ERROR(c->WithRank(2, 0, &unused));
+      return RandomShape(c);
+    })
+    .Doc("Integers uniform in [minval, maxval) (scalars, minval < maxval).");
+
 REGISTER_OP("RandomShuffle")
     .Input("value: T")
     .Output("output: T")

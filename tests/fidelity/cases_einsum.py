@@ -32,6 +32,27 @@ def einsum_equations(tf, sess):
     return out
 
 
+@case(tol=1e-5)
+def einsum_ellipses_and_diagonals(tf, sess):
+    a, b = tf.constant(_A), tf.constant(_B)
+    sq = tf.constant(np.arange(9, dtype=np.float32).reshape(3, 3) / 4.0)
+    out = []
+    for eq, args in [
+        ("...ij,...jk->...ik", (a, b)),
+        ("b...,b...->b...", (a, a)),
+        ("...j,jk", (a, b[0])),
+        ("ii->", (sq,)),
+        ("ii->i", (sq,)),
+        ("ii", (sq,)),
+        ("bii->bi", (tf.stack([sq, 2.0 * sq]),)),
+        ("ij,jj->i", (sq, sq)),
+    ]:
+        y = tf.einsum(eq, *args)
+        out.append([y, y.shape])
+    out.append(tf.gradients(tf.einsum("ii,...i->...", sq, a[:, :, :3]), sq))
+    return out
+
+
 @case
 def einsum_with_an_unknown_batch(tf, sess):
     x = tf.placeholder(tf.float32, [None, 3, 4])

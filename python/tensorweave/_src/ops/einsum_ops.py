@@ -5,34 +5,57 @@ transpose/reshape/matmul composite), so op names differ."""
 import string
 
 from tensorweave._src.framework import ops
-from tensorweave._src.ops import array_ops, math_ops
+from tensorweave._src.ops import array_ops, linalg_ops, math_ops
 
 
 # --- einsum ---------------------------------------------------------------------------------------------------------
-def _parse_einsum(equation, n_inputs):
+def _parse_einsum(equation, tensors):
+    """(input subscripts, output subscripts), each ellipsis spelled out as letters the equation does not use
+    (right-aligned across operands, as numpy broadcasts them)."""
     equation = equation.replace(" ", "")
-    if "." in equation:
-        raise NotImplementedError(f"einsum: ellipses ('...') are not supported yet: {equation!r}")
-    if "->" in equation:
-        lhs, out = equation.split("->")
-    else:
-        lhs = equation
-        counts = {}
-        for c in lhs.replace(",", ""):
-            counts[c] = counts.get(c, 0) + 1
-        out = "".join(sorted(c for c, n in counts.items() if n == 1))
+    lhs, arrow, out = equation.partition("->")
     specs = lhs.split(",")
-    if len(specs) != n_inputs:
-        raise ValueError(f"einsum: equation {equation!r} names {len(specs)} inputs, got {n_inputs}")
+    if len(specs) != len(tensors):
+        raise ValueError(f"einsum: equation {equation!r} names {len(specs)} inputs, got {len(tensors)}")
+    spare = [c for c in string.ascii_letters if c not in equation]
+    ellipsis_rank = 0
+    for i, (spec, x) in enumerate(zip(specs, tensors)):
+        if "..." in spec:
+            if x.shape.ndims is None:
+                raise ValueError(f"einsum: an ellipsis needs the rank of input {i}, which is unknown")
+            rank = x.shape.ndims - (len(spec) - 3)
+            if rank < 0:
+                raise ValueError(f"einsum: input of shape {x.shape} does not match subscripts {spec!r}")
+            ellipsis_rank = max(ellipsis_rank, rank)
+            specs[i] = spec.replace("...", "".join(spare[ellipsis_rank - rank : ellipsis_rank]) if rank else "", 1)
+    dots = "".join(spare[:ellipsis_rank])
+    if arrow:
+        out = out.replace("...", dots, 1)
+    else:
+        counts = {}
+        for c in "".join(specs):
+            counts[c] = counts.get(c, 0) + 1
+        out = dots + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in dots))
     for spec in specs + [out]:
         if not all(c in string.ascii_letters for c in spec):
             raise ValueError(f"einsum: invalid subscripts in {equation!r}")
-        if len(set(spec)) != len(spec):
-            raise NotImplementedError(f"einsum: a repeated subscript in one term ({spec!r}) is not supported yet")
+    if len(set(out)) != len(out):
+        raise NotImplementedError(f"einsum: a repeated subscript in the output ({out!r}) is not supported yet")
     for c in out:
         if not any(c in s for s in specs):
             raise ValueError(f"einsum: output subscript {c!r} does not appear in the inputs of {equation!r}")
     return specs, out
+
+
+def _diagonals(x, spec):
+    """x with each label repeated in its subscripts reduced to the diagonal: ("ii", x) -> ("i", diag(x))."""
+    while len(set(spec)) != len(spec):
+        c = next(c for c in spec if spec.count(c) > 1)
+        first, second = spec.index(c), spec.index(c, spec.index(c) + 1)
+        rest = [i for i in range(len(spec)) if i not in (first, second)]
+        x = linalg_ops.matrix_diag_part(array_ops.transpose(x, rest + [first, second]))
+        spec = "".join(spec[i] for i in rest) + c
+    return x, spec
 
 
 def _align(x, spec, labels):
@@ -91,8 +114,9 @@ def einsum(equation, *inputs, **kwargs):
     """Einstein summation: the product of the inputs summed over the subscripts missing from the output.
 
     Two operands of known shapes contract with one matmul; otherwise the operands are broadcast, multiplied and
-    summed (TensorFlow has one Einsum op; values, shapes and gradients agree). Ellipses and repeated subscripts in
-    one term are not supported yet (NotImplementedError).
+    summed (TensorFlow has one Einsum op; values, shapes and gradients agree). Ellipses broadcast; a subscript
+    repeated in an input takes its diagonal ("ii->i"); one repeated in the output is not supported yet
+    (NotImplementedError).
 
     Example:
       >>> import tensorweave as tw
@@ -106,10 +130,11 @@ def einsum(equation, *inputs, **kwargs):
     graph = ops.get_default_graph()
     with graph.name_scope(name or "einsum"):
         tensors = [ops.convert_to_tensor(x, name="inputs") for x in inputs]
-        specs, out = _parse_einsum(equation, len(tensors))
-        for x, spec in zip(tensors, specs):
+        specs, out = _parse_einsum(equation, tensors)
+        for i, (x, spec) in enumerate(zip(tensors, specs)):
             if x.shape.ndims is not None and x.shape.ndims != len(spec):
                 raise ValueError(f"einsum: input of shape {x.shape} does not match subscripts {spec!r}")
+            tensors[i], specs[i] = _diagonals(x, spec)
         if len(tensors) == 2 and all(t.shape.is_fully_defined() for t in tensors):
             result = _einsum_matmul(tensors[0], tensors[1], specs[0], specs[1], out)
             if result is not None:

@@ -32,11 +32,8 @@ def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None
             shape_t = array_ops._shape_tensor(shape)
             lo = ops.convert_to_tensor(minval, dtype=dtype, name="min")
             hi = ops.convert_to_tensor(maxval, dtype=dtype, name="max")
-            # Integers in [lo, hi) from a float64 draw: floor(u * (hi - lo)) + lo, kept below hi.
-            u = _random("RandomUniform", shape_t, dtypes.float64, seed, "RandomUniform")
-            span = math_ops.cast(hi - lo, dtypes.float64)
-            k = math_ops.cast(math_ops.floor(u * span), dtype)
-            return math_ops.add(math_ops.minimum(k, hi - lo - 1), lo, name=scope)
+            seed1, seed2 = random_seed.get_seed(seed)
+            return gen_ops.wrapper("RandomUniformInt")(shape_t, lo, hi, seed=seed1 or 0, seed2=seed2 or 0, name=scope)
     maxval = 1 if maxval is None else maxval
     with graph.name_scope(name or "random_uniform") as scope:
         shape_t = array_ops._shape_tensor(shape)

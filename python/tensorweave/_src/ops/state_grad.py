@@ -10,6 +10,7 @@ for _op in (
     "IsVariableInitialized",
     "NoOp",
     "RandomUniform",
+    "RandomUniformInt",
     "RandomStandardNormal",
     "TruncatedNormal",
     "_Send",

@@ -1,0 +1,109 @@
+"""Seeded random ops draw TensorFlow's values: the same (graph seed, op seed) gives the same numbers, run after
+run, in RandomUniform, "RandomUniformInt", RandomStandardNormal, TruncatedNormal and RandomShuffle, and so in the
+initializers and dropout built on them. TF1 programs set seeds to get reproducible runs; with the import
+changed they now start from the same weights as under TensorFlow."""
+
+import numpy as np
+import pytest
+
+import tensorweave as tw
+
+tf = pytest.importorskip("tensorflow")
+v1 = tf.compat.v1
+
+
+def _draws(t, build, runs=2, graph_seed=7):
+    """`runs` runs of the tensors `build(t)` returns, in a fresh graph with `graph_seed`."""
+    graph = t.Graph()
+    with graph.as_default():
+        if graph_seed is not None:
+            (t.set_random_seed if t is tw else v1.set_random_seed)(graph_seed)
+        fetches = build(t if t is tw else v1)
+        session = (t.Session if t is tw else v1.Session)(graph=graph)
+        with session:
+            inits = [v for v in graph.get_collection("variables")]
+            if inits:
+                session.run((t if t is tw else v1).variables_initializer(inits))
+            return [session.run(fetches) for _ in range(runs)]
+
+
+def _same(build, graph_seed=7, rtol=0.0, atol=0.0):
+    got, want = _draws(tw, build, graph_seed=graph_seed), _draws(tf, build, graph_seed=graph_seed)
+    for g_run, w_run in zip(got, want):
+        for g, w in zip(g_run, w_run):
+            assert g.dtype == w.dtype
+            if rtol or atol:
+                np.testing.assert_allclose(g, w, rtol=rtol, atol=atol)
+            else:
+                np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_uniform_normal_truncated(dtype):
+    _same(
+        lambda t: [
+            t.random_uniform([7, 3], dtype=dtype, seed=1),
+            t.random_uniform([5], -2.5, 4.0, dtype=dtype, seed=2),
+            t.random_normal([9], 1.5, 0.25, dtype=dtype, seed=3),
+            t.truncated_normal([3, 5], dtype=dtype, seed=4),
+            t.truncated_normal([1001], -1.0, 3.0, dtype=dtype, seed=5),
+        ],
+        # Box-Muller's log/sin/cos: libm's, within an ulp of TensorFlow's build
+        rtol=2e-7 if dtype == "float32" else 1e-15,
+    )
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_uniform_int(dtype):
+    _same(
+        lambda t: [
+            t.random_uniform([11], 0, 10, dtype=dtype, seed=1),
+            t.random_uniform([4, 3], -1000, 7, dtype=dtype, seed=2),
+            t.random_uniform([6], -(2**31) + 1, 2**31 - 1, dtype=dtype, seed=3),
+        ]
+    )
+
+
+@pytest.mark.parametrize("graph_seed", [None, 0, 123456789])
+def test_seed_combinations(graph_seed):
+    if graph_seed is None:
+        _same(lambda t: [t.random_uniform([4], seed=5), t.random_uniform([4], seed=6)], graph_seed=None)
+    else:
+        _same(lambda t: [t.random_uniform([4]), t.random_uniform([4]), t.random_uniform([4], seed=9)], graph_seed)
+
+
+def test_shuffle():
+    _same(
+        lambda t: [
+            t.random_shuffle(t.range(10), seed=1),
+            t.random_shuffle(t.reshape(t.range(21), [7, 3]), seed=2),
+            t.random_shuffle(t.constant([3.0]), seed=3),
+        ]
+    )
+
+
+def test_initializers_layers_and_dropout():
+    def build(t):
+        x = t.constant(np.arange(24, dtype=np.float32).reshape(4, 6))
+        return [
+            t.matmul(x, t.get_variable("kernel", [6, 5], initializer=t.glorot_uniform_initializer())),
+            t.get_variable("a", [3, 4], initializer=t.glorot_normal_initializer(seed=1)),
+            t.get_variable("b", [5, 2], initializer=t.variance_scaling_initializer(2.0, seed=2)),
+            t.get_variable("c", [2, 3], initializer=t.random_normal_initializer(0.5, 2.0, seed=3)),
+            t.get_variable("e", [4, 2], initializer=t.truncated_normal_initializer(stddev=0.1, seed=4)),
+            t.get_variable("f", [3, 3], initializer=t.random_uniform_initializer(-0.1, 0.1, seed=5)),
+            t.nn.dropout(x, rate=0.5, seed=6),
+        ]
+
+    _same(build, rtol=3e-7, atol=1e-7)
+
+
+def test_uniform_int_errors():
+    with tw.Graph().as_default():
+        r = tw.random_uniform([3], 5, 5, dtype=tw.int32, seed=1)
+        with tw.Session() as sess:
+            with pytest.raises(tw.errors.InvalidArgumentError, match="Need minval < maxval: 5 >= 5"):
+                sess.run(r)
+        with pytest.raises(ValueError):
+            tw.random_uniform([3], [0, 1], 5, dtype=tw.int32)
+        assert tw.random_uniform([0], 5, 5, dtype=tw.int64).shape.as_list() == [0]
