@@ -107,3 +107,14 @@ def test_uniform_int_errors():
         with pytest.raises(ValueError):
             tw.random_uniform([3], [0, 1], 5, dtype=tw.int32)
         assert tw.random_uniform([0], 5, 5, dtype=tw.int64).shape.as_list() == [0]
+
+
+def test_multinomial():
+    logits = np.log(np.array([[0.1, 0.2, 0.3, 0.4], [0.5, 0.25, 0.125, 0.125], [1.0, 1e-3, 1e-3, 1e-3]]))
+    _same(
+        lambda t: [
+            t.multinomial(logits.astype(np.float32), 7, seed=1),
+            t.random.categorical(logits, 5, seed=2, dtype=t.int32),
+            t.multinomial([[0.0, -np.inf, 1.0]], 9, seed=3),
+        ]
+    )

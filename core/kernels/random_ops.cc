@@ -32,12 +32,6 @@ Philox MakeGenerator(OpKernelConstruction* ctx) {
   return Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
 }
 
-// A double in [0, 1) with 53 random bits from two words.
-inline double Uniform53(uint32_t hi, uint32_t lo) {
-  const uint64_t bits = (static_cast<uint64_t>(hi) << 32) | lo;
-  return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
-}
-
 // TensorFlow's conversions of Philox words (its random_distributions.h), so
 // that a seeded graph draws the values TensorFlow draws.
 inline float Uint32ToFloat(uint32_t x) {
@@ -321,13 +315,13 @@ class RandomShuffleOp : public OpKernel {
   GuardedPhilox gen_;
 };
 
-// Inverse-CDF sampling per row of logits; each row draws from its own
-// stretch of the node's stream, so rows run in parallel and the result does
-// not depend on the number of threads.
+// Inverse-CDF sampling per row of logits, as TensorFlow's CPU kernel: one
+// stream of words through the rows, two words (a double) per sample; each
+// row starts at its own offset in it, so rows run in parallel.
 class MultinomialOp : public OpKernel {
  public:
   explicit MultinomialOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), gen_(MakeGenerator(ctx)) {}
+      : OpKernel(ctx), gen_(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);
@@ -351,14 +345,9 @@ class MultinomialOp : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(
         ctx, ctx->allocate_output(0, TensorShape({batch, num_samples}), &out));
-    // Two words per sample.
-    const uint64_t blocks_per_row = (2 * num_samples + 3) / 4;
-    Philox base(0, 0);
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      base = gen_;
-      gen_.Skip(blocks_per_row * batch);
-    }
+    const uint64_t reserved =
+        static_cast<uint64_t>(batch) * ((num_samples + 3) / 4 * 4) * 2 * 256;
+    const Philox base = gen_.Reserve(reserved);
     OP_REQUIRES_OK(ctx,
                    DispatchType<float, double>(logits.dtype(), [&](auto tag) {
                      using T = decltype(tag);
@@ -366,8 +355,7 @@ class MultinomialOp : public OpKernel {
                          out->dtype(), [&](auto out_tag) {
                            using Out = decltype(out_tag);
                            Sample<T, Out>(ctx, logits.data<T>(), batch, classes,
-                                          num_samples, base, blocks_per_row,
-                                          out->data<Out>());
+                                          num_samples, base, out->data<Out>());
                            return Status::OK();
                          });
                    }));
@@ -377,7 +365,7 @@ class MultinomialOp : public OpKernel {
   template <typename T, typename Out>
   static void Sample(OpKernelContext* ctx, const T* logits, int64_t batch,
                      int64_t classes, int64_t num_samples, const Philox& base,
-                     uint64_t blocks_per_row, Out* out) {
+                     Out* out) {
     ForRows(ctx, batch, classes + num_samples, [&](int64_t begin, int64_t end) {
       std::vector<double> cdf(classes);
       for (int64_t b = begin; b < end; ++b) {
@@ -393,24 +381,25 @@ class MultinomialOp : public OpKernel {
           if (std::isfinite(row[j])) total += std::exp(row[j] - max_logit);
           cdf[j] = total;
         }
+        // Word 2 * (b * num_samples + s) of the stream starts sample s.
+        const uint64_t first_word = 2 * static_cast<uint64_t>(b) * num_samples;
         Philox gen = base;
-        gen.Skip(blocks_per_row * b);
+        gen.Skip(first_word / 4);
+        WordStream words(&gen);
+        for (uint64_t w = 0; w < first_word % 4; ++w) words();
         Out* o = out + b * num_samples;
-        for (int64_t s = 0; s < num_samples; s += 2) {
-          const Philox::Block words = gen.Next();
-          for (int k = 0; k < 2 && s + k < num_samples; ++k) {
-            const double u = Uniform53(words[2 * k], words[2 * k + 1]) * total;
-            int64_t j =
-                std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
-            o[s + k] = static_cast<Out>(std::min(j, classes - 1));
-          }
+        for (int64_t s = 0; s < num_samples; ++s) {
+          const uint32_t x0 = words();
+          const double u = Uint64ToDouble(x0, words()) * total;
+          const int64_t j =
+              std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
+          o[s] = static_cast<Out>(j);
         }
       }
     });
   }
 
-  std::mutex mu_;
-  Philox gen_;
+  GuardedPhilox gen_;
 };
 
 REGISTER_KERNEL(KernelDef("RandomShuffle"), RandomShuffleOp);
