@@ -102,13 +102,14 @@ def test_frequencies_follow_the_learned_distribution(graph):
     assert observed.argmax() == 2
 
 
-def test_classes_outside_the_range_learn_nothing(graph):
+def test_classes_outside_the_range_are_an_error(graph):
     true = tw.placeholder(tw.int64, [1, 2])
     out = tw.nn.learned_unigram_candidate_sampler(true, 2, 3, False, 4, seed=1)
     with tw.Session() as sess:
-        sess.run(out, {true: [[9, -1]]})
-        _, t, _ = sess.run(out, {true: [[0, 9]]})
-    np.testing.assert_allclose(t, [[3 / 4, 0.0]], rtol=1e-6)  # counts still all 1; 9 has no probability
+        with pytest.raises(tw.errors.InvalidArgumentError, match=r"`true_candidate` out of range \[0, 4\), received 9"):
+            sess.run(out, {true: [[9, -1]]})  # as TensorFlow's samplers
+        _, t, _ = sess.run(out, {true: [[0, 3]]})
+    np.testing.assert_allclose(t, [[3 / 4, 3 / 4]], rtol=1e-6)  # the failed step taught nothing: counts all 1
 
 
 def test_errors_match_tensorflow():

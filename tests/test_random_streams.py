@@ -118,3 +118,22 @@ def test_multinomial():
             t.multinomial([[0.0, -np.inf, 1.0]], 9, seed=3),
         ]
     )
+
+
+def test_candidate_samplers():
+    true = np.array([[1, 7], [3, 3], [0, 9]], np.int64)
+    _same(
+        lambda t: [
+            *t.nn.log_uniform_candidate_sampler(true, 2, 6, True, 50, seed=1),
+            *t.nn.uniform_candidate_sampler(true, 2, 5, True, 20, seed=2),
+            *t.nn.log_uniform_candidate_sampler(true, 2, 8, False, 1000, seed=3),
+            *t.nn.uniform_candidate_sampler(true % 7, 2, 4, False, 7, seed=4),
+        ]
+    )
+    with tw.Graph().as_default():
+        sampled = tw.nn.uniform_candidate_sampler(true, 2, 4, False, 7, seed=4)
+        with tw.Session() as sess:
+            with pytest.raises(
+                tw.errors.InvalidArgumentError, match=r"`true_candidate` out of range \[0, 7\), received 7"
+            ):
+                sess.run(sampled)

@@ -78,7 +78,7 @@ template <Sampler kKind>
 class CandidateSamplerOp : public OpKernel {
  public:
   explicit CandidateSamplerOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), gen_(0, 0) {
+      : OpKernel(ctx), gen_(Philox(0, 0)) {
     int64_t seed = 0, seed2 = 0;
     ctx->SetStatus(ctx->GetAttr("num_true", &num_true_));
     ctx->SetStatus(ctx->GetAttr("num_sampled", &num_sampled_));
@@ -104,8 +104,9 @@ class CandidateSamplerOp : public OpKernel {
       seed = (static_cast<int64_t>(device()) << 32) | device();
       seed2 = (static_cast<int64_t>(device()) << 32) | device();
     }
-    gen_ = Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
-    log_range_ = std::log(range_max_ + 1.0);
+    gen_.Reset(
+        Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2)));
+    log_range_ = std::log1p(static_cast<double>(range_max_));
     if (kKind == Sampler::kFixedUnigram && ctx->status().ok()) {
       ctx->SetStatus(LoadUnigrams(ctx));
     }
@@ -129,6 +130,12 @@ class CandidateSamplerOp : public OpKernel {
         errors::InvalidArgument("true_classes must be a matrix of num_true (",
                                 num_true_, ") columns, got ",
                                 true_classes.shape().ToString()));
+    const int64_t* t = true_classes.data<int64_t>();
+    for (int64_t i = 0; i < true_classes.num_elements(); ++i) {
+      OP_REQUIRES(ctx, t[i] >= 0 && t[i] < range_max_,
+                  errors::InvalidArgument("`true_candidate` out of range [0, ",
+                                          range_max_, "), received ", t[i]));
+    }
     Tensor *sampled, *true_count, *sampled_count;
     OP_REQUIRES_OK(
         ctx, ctx->allocate_output(0, TensorShape({num_sampled_}), &sampled));
@@ -144,60 +151,47 @@ class CandidateSamplerOp : public OpKernel {
       for (int64_t i = 0; i < num_sampled_; ++i) s[i] = i;
     } else {
       lock.lock();
+      // TensorFlow reserves 2048 words per sampled class for each run.
+      Philox local = gen_.Reserve(512 * static_cast<uint64_t>(num_sampled_));
+      WordStream words(&local);
       if (unique_) {
         std::unordered_set<int64_t> seen;
         tries = 0;
         for (int64_t i = 0; i < num_sampled_;) {
-          const int64_t v = Sample();
+          const int64_t v = Sample(words);
           ++tries;
           if (seen.insert(v).second) s[i++] = v;
         }
       } else {
-        for (int64_t i = 0; i < num_sampled_; ++i) s[i] = Sample();
+        for (int64_t i = 0; i < num_sampled_; ++i) s[i] = Sample(words);
       }
     }
     auto expected = [&](int64_t k) -> float {
       if (kKind == Sampler::kAll) return 1.0f;
-      const double p = Probability(k);
-      if (tries == num_sampled_) return static_cast<float>(p * num_sampled_);
-      return static_cast<float>(-std::expm1(tries * std::log1p(-p)));
+      // In float, as TensorFlow's samplers give probabilities.
+      const float p = static_cast<float>(Probability(k));
+      if (tries == num_sampled_) return p * static_cast<float>(num_sampled_);
+      return -std::expm1(static_cast<float>(tries) * std::log1p(-p));
     };
     for (int64_t i = 0; i < num_sampled_; ++i) {
       sampled_count->data<float>()[i] = expected(s[i]);
     }
-    const int64_t* t = true_classes.data<int64_t>();
     for (int64_t i = 0; i < true_classes.num_elements(); ++i) {
       true_count->data<float>()[i] = expected(t[i]);
     }
     if (kKind == Sampler::kLearnedUnigram) {
       // The counts learn this step's true classes after its draw (as
-      // TensorFlow); classes outside [0, range_max) teach nothing, and the
-      // total stays below 2^31 as TensorFlow's does.
+      // TensorFlow); the total stays below 2^31 as TensorFlow's does.
       const int64_t room =
           std::numeric_limits<int32_t>::max() - learned_.total();
       const int64_t n = std::min(true_classes.num_elements(), room);
       for (int64_t i = 0; i < n; ++i) {
-        if (t[i] >= 0 && t[i] < range_max_) learned_.Add(t[i]);
+        learned_.Add(t[i]);
       }
     }
   }
 
  private:
-  double NextDouble() {
-    if (block_pos_ == 4) {
-      block_ = gen_.Next();
-      block_pos_ = 0;
-    }
-    const uint32_t hi = block_[block_pos_++];
-    if (block_pos_ == 4) {
-      block_ = gen_.Next();
-      block_pos_ = 0;
-    }
-    const uint32_t lo = block_[block_pos_++];
-    const uint64_t bits = (static_cast<uint64_t>(hi) << 32) | lo;
-    return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
-  }
-
   // The weights of a fixed-unigram sampler: num_reserved_ids zeros, then each
   // unigram (from the attr or the vocabulary file) ** distortion; ids of
   // other shards weigh 0.
@@ -277,25 +271,27 @@ class CandidateSamplerOp : public OpKernel {
     return Status::OK();
   }
 
-  int64_t Sample() {
+  // A class as TensorFlow's samplers draw it (uniform: 64 bits modulo the
+  // range; log-uniform: exp(u * log(range + 1)) - 1).
+  int64_t Sample(WordStream& words) {
     if (kKind == Sampler::kLearnedUnigram) {
       const int64_t r = std::min<int64_t>(
-          static_cast<int64_t>(NextDouble() * learned_.total()),
+          static_cast<int64_t>(words.Double() * learned_.total()),
           learned_.total() - 1);
       return learned_.Find(r);
     }
     if (kKind == Sampler::kFixedUnigram) {
-      const double r = NextDouble() * total_weight_;
+      const double r = words.Double() * total_weight_;
       const auto it =
           std::upper_bound(cumulative_.begin(), cumulative_.end(), r);
       return std::min<int64_t>(it - cumulative_.begin(), range_max_ - 1);
     }
     if (kKind == Sampler::kUniform) {
-      return std::min<int64_t>(static_cast<int64_t>(NextDouble() * range_max_),
-                               range_max_ - 1);
+      return static_cast<int64_t>(words.Bits64() %
+                                  static_cast<uint64_t>(range_max_));
     }
     const int64_t v =
-        static_cast<int64_t>(std::exp(NextDouble() * log_range_)) - 1;
+        static_cast<int64_t>(std::exp(words.Double() * log_range_)) - 1;
     return v % range_max_;
   }
 
@@ -318,9 +314,7 @@ class CandidateSamplerOp : public OpKernel {
   double total_weight_ = 1;
   LearnedCounts learned_;
   std::mutex mu_;
-  Philox gen_;
-  Philox::Block block_{};
-  int block_pos_ = 4;
+  GuardedPhilox gen_;
 };
 
 class ComputeAccidentalHitsOp : public OpKernel {

@@ -32,23 +32,6 @@ Philox MakeGenerator(OpKernelConstruction* ctx) {
   return Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
 }
 
-// TensorFlow's conversions of Philox words (its random_distributions.h), so
-// that a seeded graph draws the values TensorFlow draws.
-inline float Uint32ToFloat(uint32_t x) {
-  const uint32_t bits = (127u << 23) | (x & 0x7fffffu);  // [1, 2)
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f - 1.0f;
-}
-
-inline double Uint64ToDouble(uint32_t x0, uint32_t x1) {
-  const uint64_t bits = (uint64_t{1023} << 52) |
-                        (static_cast<uint64_t>(x0 & 0xfffffu) << 32) | x1;
-  double d;
-  std::memcpy(&d, &bits, sizeof(d));
-  return d - 1.0;
-}
-
 template <typename T>
 inline void SinCos(T v, T* s, T* c) {
 #if defined(__GLIBC__)
@@ -84,43 +67,6 @@ inline void BoxMuller(const uint32_t* x, double* d0, double* d1) {
   *d1 *= u2;
 }
 
-// A node's generator, guarded: each run takes a copy and moves the node's
-// generator past what the run may use (TensorFlow reserves 256 Philox blocks
-// per output element), so runs continue the stream as TensorFlow's do.
-class GuardedPhilox {
- public:
-  explicit GuardedPhilox(OpKernelConstruction* ctx)
-      : gen_(MakeGenerator(ctx)) {}
-  Philox Reserve(uint64_t blocks) {
-    std::lock_guard<std::mutex> lock(mu_);
-    Philox local = gen_;
-    gen_.Skip(blocks);
-    return local;
-  }
-
- private:
-  std::mutex mu_;
-  Philox gen_;
-};
-
-// The words of a generator one at a time (TensorFlow's SingleSampleAdapter).
-class WordStream {
- public:
-  explicit WordStream(Philox* gen) : gen_(gen) {}
-  uint32_t operator()() {
-    if (used_ == 4) {
-      block_ = gen_->Next();
-      used_ = 0;
-    }
-    return block_[used_++];
-  }
-
- private:
-  Philox* gen_;
-  Philox::Block block_{};
-  int used_ = 4;
-};
-
 // Fills out[0, n) in groups of `group` values, group g from `fill_group`
 // given a copy of `base` skipped by g * skip blocks: the values do not depend
 // on how the groups are split between threads.
@@ -145,7 +91,8 @@ enum class Distribution { kUniform, kNormal, kTruncatedNormal };
 template <Distribution kDist>
 class RandomOp : public OpKernel {
  public:
-  explicit RandomOp(OpKernelConstruction* ctx) : OpKernel(ctx), gen_(ctx) {}
+  explicit RandomOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), gen_(MakeGenerator(ctx)) {}
 
   void Compute(OpKernelContext* ctx) override {
     std::vector<int64_t> dims;
@@ -217,7 +164,7 @@ class RandomOp : public OpKernel {
 class RandomUniformIntOp : public OpKernel {
  public:
   explicit RandomUniformIntOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), gen_(ctx) {}
+      : OpKernel(ctx), gen_(MakeGenerator(ctx)) {}
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& minval = ctx->input(1);
@@ -274,7 +221,7 @@ class RandomUniformIntOp : public OpKernel {
 class RandomShuffleOp : public OpKernel {
  public:
   explicit RandomShuffleOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), gen_(ctx) {}
+      : OpKernel(ctx), gen_(MakeGenerator(ctx)) {}
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
@@ -321,7 +268,7 @@ class RandomShuffleOp : public OpKernel {
 class MultinomialOp : public OpKernel {
  public:
   explicit MultinomialOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), gen_(ctx) {}
+      : OpKernel(ctx), gen_(MakeGenerator(ctx)) {}
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& logits = ctx->input(0);

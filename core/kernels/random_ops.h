@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <mutex>
 
 namespace tensorweave {
 
@@ -62,6 +64,72 @@ inline float UniformFloat(uint32_t bits) {
 inline double UniformDouble(uint32_t bits) {
   return static_cast<double>(bits) * (1.0 / 4294967296.0);
 }
+
+// TensorFlow's conversions of Philox words (its random_distributions.h), so
+// that kernels drawing through them give TensorFlow's values.
+inline float Uint32ToFloat(uint32_t x) {
+  const uint32_t bits = (127u << 23) | (x & 0x7fffffu);  // [1, 2)
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f - 1.0f;
+}
+inline double Uint64ToDouble(uint32_t x0, uint32_t x1) {
+  const uint64_t bits = (uint64_t{1023} << 52) |
+                        (static_cast<uint64_t>(x0 & 0xfffffu) << 32) | x1;
+  double d;
+  std::memcpy(&d, &bits, sizeof(d));
+  return d - 1.0;
+}
+
+// A node's generator, guarded: each run takes a copy and moves the node's
+// generator past what the run may use (as TensorFlow's GuardedPhiloxRandom),
+// so runs continue the stream as TensorFlow's do.
+class GuardedPhilox {
+ public:
+  explicit GuardedPhilox(const Philox& gen) : gen_(gen) {}
+  void Reset(const Philox& gen) {
+    std::lock_guard<std::mutex> lock(mu_);
+    gen_ = gen;
+  }
+  Philox Reserve(uint64_t blocks) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Philox local = gen_;
+    gen_.Skip(blocks);
+    return local;
+  }
+
+ private:
+  std::mutex mu_;
+  Philox gen_;
+};
+
+// The words of a generator one at a time (TensorFlow's SingleSampleAdapter).
+class WordStream {
+ public:
+  explicit WordStream(Philox* gen) : gen_(gen) {}
+  uint32_t operator()() {
+    if (used_ == 4) {
+      block_ = gen_->Next();
+      used_ = 0;
+    }
+    return block_[used_++];
+  }
+  // A double in [0, 1) from two words (TensorFlow's SimplePhilox::RandDouble).
+  double Double() {
+    const uint32_t x0 = (*this)();
+    return Uint64ToDouble(x0, (*this)());
+  }
+  // 64 bits, the first word low (SimplePhilox::Rand64).
+  uint64_t Bits64() {
+    const uint64_t lo = (*this)();
+    return lo | (static_cast<uint64_t>((*this)()) << 32);
+  }
+
+ private:
+  Philox* gen_;
+  Philox::Block block_{};
+  int used_ = 4;
+};
 
 }  // namespace tensorweave
 

@@ -87,7 +87,10 @@ def registered_gradients():
     return set(_GRADIENTS), set(_NOT_DIFFERENTIABLE)
 
 
-def _as_tensor_list(values, what):
+def _as_tensor_list(values, what, as_ref=False):
+    """Tensors of `values`; a variable as its snapshot, or with `as_ref` as the variable itself (as TF1's
+    gradients take xs), so that every read of it (the snapshot, or a fresh read under control dependencies)
+    carries gradient to it."""
     if values is None:
         return []
     if not isinstance(values, (list, tuple)):
@@ -95,7 +98,7 @@ def _as_tensor_list(values, what):
     out = []
     for v in values:
         if hasattr(v, "value") and hasattr(v, "_variable"):
-            v = v.value()
+            v = v._ref() if as_ref and hasattr(v, "_ref") else v.value()
         if not isinstance(v, ops.Tensor):
             v = ops.convert_to_tensor(v)
         out.append(v)
@@ -226,7 +229,7 @@ def gradients(
       6.0
     """
     ys = _as_tensor_list(ys, "ys")
-    xs = _as_tensor_list(xs, "xs")
+    xs = _as_tensor_list(xs, "xs", as_ref=True)
     if not ys:
         raise ValueError("gradients() needs at least one y")
     if grad_ys is None:

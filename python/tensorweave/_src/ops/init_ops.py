@@ -111,7 +111,8 @@ class VarianceScaling(Initializer):
 
     def __call__(self, shape, dtype=None, partition_info=None):
         dtype = dtype or self.dtype
-        fan_in, fan_out = _fans(shape)
+        # A partition of a variable scales by the whole variable's fans (TF's partition_info.full_shape).
+        fan_in, fan_out = _fans(shape if partition_info is None else partition_info.full_shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, n)
         if self.distribution == "truncated_normal":

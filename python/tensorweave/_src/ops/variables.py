@@ -212,7 +212,12 @@ class Variable(metaclass=_VariableMeta):
 
     # --- reading ----------------------------------------------------------------
     def value(self):
-        """The snapshot tensor (`w/read:0`) that ops read the variable through."""
+        """The snapshot tensor (`w/read:0`) that ops read the variable through; under control dependencies, a
+        fresh read ordered after them (TF1's reads alias the variable's buffer, so `with
+        tf.control_dependencies([assign]): v * 2` sees the assignment)."""
+        graph = ops.get_default_graph()
+        if graph is self._variable.graph and graph._current_control_dependencies():
+            return self.read_value()
         return self._snapshot
 
     def read_value(self):

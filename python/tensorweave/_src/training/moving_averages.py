@@ -132,7 +132,11 @@ class ExponentialMovingAverage:
         with graph.name_scope(self._name) as scope:
             decay = math_ops.cast(self._decay, dtypes.float32, name="decay")
             if self._num_updates is not None:
-                num_updates = math_ops.cast(self._num_updates, dtypes.float32, name="num_updates")
+                num_updates = self._num_updates
+                if isinstance(num_updates, variables.Variable):
+                    # Read when the update runs, as TF1's ref read is (after `train_op` under control_dependencies).
+                    num_updates = num_updates.read_value()
+                num_updates = math_ops.cast(num_updates, dtypes.float32, name="num_updates")
                 decay = math_ops.minimum(decay, (1.0 + num_updates) / (10.0 + num_updates))
             updates = []
             for var in var_list:
