@@ -164,7 +164,7 @@ class Optimizer:
         if isinstance(value, schedules.LearningRateSchedule):
             return schedules.serialize(value)
         if isinstance(value, variables.Variable) or _is_tensor(value):
-            return backend.get_value(value).item()
+            return backend.get_value(value)
         if callable(value):
             return value()
         return value
