@@ -465,14 +465,16 @@ def deserialize(name, custom_objects=None):
         if cls is None:
             raise ValueError(
                 f"Unknown loss function: '{class_name}'. Please ensure you are using a "
-                "`keras.utils.custom_object_scope` and that this object is included in the scope."
+                "`keras.utils.custom_object_scope` and that this object is included in the scope. See "
+                "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for details."
             )
         return cls.from_config(name.get("config", {}))
     fn = custom.get(name) or _FUNCTIONS.get(name) or _CLASSES.get(name)
     if fn is None:
         raise ValueError(
             f"Unknown loss function: '{name}'. Please ensure you are using a `keras.utils.custom_object_scope` "
-            "and that this object is included in the scope."
+            "and that this object is included in the scope. See "
+            "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for details."
         )
     return fn() if isinstance(fn, type) else fn
 

@@ -6,6 +6,8 @@ hyperparameters are scalar variables (`opt.lr`, set with `backend.set_value`), s
 Sparse gradients (IndexedSlices, from embedding lookups) update only the rows they touch, as tf_keras's.
 """
 
+import warnings
+
 import numpy as np
 
 from tensorweave._src.framework import dtypes, ops
@@ -94,6 +96,8 @@ class Optimizer:
             ):
                 if not _is_tensor(kwargs[k]) and kwargs[k] < 0:
                     raise ValueError(f"Expected {k} >= 0, received: {kwargs[k]}")
+            if k == "lr":
+                warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.", stacklevel=3)
         self._name = name
         self._hyper = {}
         self._slots = {}
@@ -174,8 +178,7 @@ class Optimizer:
     def iterations(self):
         """The int64 variable counting the steps this optimizer has run."""
         if self._iterations is None:
-            with ops.name_scope(self._name):
-                self._iterations = _new_variable("iter", np.int64(0), dtypes.int64)
+            self._iterations = _new_variable("iter", np.int64(0), dtypes.int64)
             self._weights.insert(0, self._iterations)
         return self._iterations
 
@@ -303,7 +306,15 @@ class Optimizer:
                 for g, v in grads_and_vars
             ]
         if self.clipnorm is not None:
-            grads_and_vars = [(tw.clip_by_norm(g, self.clipnorm), v) for g, v in grads_and_vars]
+            grads_and_vars = [
+                (
+                    IndexedSlices(tw.clip_by_norm(g.values, self.clipnorm), g.indices, g.dense_shape)
+                    if isinstance(g, IndexedSlices)
+                    else tw.clip_by_norm(g, self.clipnorm),
+                    v,
+                )
+                for g, v in grads_and_vars
+            ]
         if self.global_clipnorm is not None:
             clipped, _ = tw.clip_by_global_norm([g for g, _ in grads_and_vars], self.global_clipnorm)
             grads_and_vars = list(zip(clipped, [v for _, v in grads_and_vars]))
