@@ -33,7 +33,7 @@ class ReductionV2:
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 
-class losses_utils:  # noqa: N801 - the module name tf_keras programs import
+class losses_utils:
     ReductionV2 = ReductionV2
 
 
