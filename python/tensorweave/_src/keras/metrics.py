@@ -173,6 +173,22 @@ def _snake(name):
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
+_NAME_UIDS = {}  # graph -> {name: count}: unnamed metrics are "auc", "auc_1", ... as tf_keras's
+
+
+def _unique_name(base):
+    import weakref
+
+    graph = _tw().get_default_graph()
+    key = id(graph)
+    entry = _NAME_UIDS.get(key)
+    if entry is None or entry[0]() is not graph:
+        entry = _NAME_UIDS[key] = (weakref.ref(graph), {})
+    count = entry[1].get(base, 0)
+    entry[1][base] = count + 1
+    return base if count == 0 else f"{base}_{count}"
+
+
 class Metric:
     """Base class of stateful metrics (graph mode): variables in the LOCAL_VARIABLES and METRIC_VARIABLES
     collections, `update_state(...)` returning the update op, `result()` a tensor, `reset_state()`.
@@ -184,12 +200,11 @@ class Metric:
         if kwargs:
             raise TypeError(f"Unexpected keyword argument(s) passed to {type(self).__name__}: {sorted(kwargs)}")
         tw = _tw()
-        self.name = name or _snake(type(self).__name__)
+        self.name = name or _unique_name(_snake(type(self).__name__))
         self._dtype = tw.as_dtype(dtype or backend.floatx())
         self._weights = []
-        with tw.name_scope(None):
-            with tw.name_scope(self.name) as scope:
-                self._scope = scope
+        with tw.name_scope(None), tw.name_scope(self.name) as scope:
+            self._scope = scope
 
     @property
     def dtype(self):
@@ -597,7 +612,10 @@ class Recall(_ConfusionMetric):
         tp, fn = self._vars["tp"].read_value(), self._vars["fn"].read_value()
         return self._maybe_scalar(tw.math.divide_no_nan(tp, tp + fn))
 
-    get_config = Precision.get_config
+    def get_config(self):
+        config = super().get_config()
+        config.update(top_k=self.top_k, class_id=self.class_id)
+        return config
 
 
 class AUC(_ConfusionMetric):
