@@ -28,7 +28,7 @@ def _tf_keras():
 
 def _run_both(build):
     """`build(lib, metrics)` -> (update ops, result tensors, metric objects); runs both libraries."""
-    tf1, tf_keras = _tf_keras()
+    tf1, _ = _tf_keras()
     import tf_keras.src.metrics as their_functions  # accuracy and cosine_similarity are not exported
 
     results = []
