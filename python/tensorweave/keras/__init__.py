@@ -12,3 +12,6 @@ __all__ += ["Sequential"]
 from tensorweave._src.keras import losses, metrics, optimizers  # noqa: E402
 
 __all__ += ["losses", "metrics", "optimizers"]
+from tensorweave._src.keras import activations  # noqa: E402
+
+__all__ += ["activations"]
