@@ -9,9 +9,6 @@ from tensorweave._src.keras.models import Sequential
 __all__ += ["Sequential"]
 
 # --- optimizers, losses, metrics, activations, utils, preprocessing (tf.keras modules) ---
-from tensorweave._src.keras import losses, metrics, optimizers  # noqa: E402
+from tensorweave.keras import activations, losses, metrics, optimizers, preprocessing, utils
 
-__all__ += ["losses", "metrics", "optimizers"]
-from tensorweave._src.keras import activations  # noqa: E402
-
-__all__ += ["activations"]
+__all__ += ["activations", "losses", "metrics", "optimizers", "preprocessing", "utils"]

@@ -151,7 +151,9 @@ def deserialize(name, custom_objects=None):
     """The activation function called `name` (or found in `custom_objects`)."""
     if isinstance(name, dict):
         name = name.get("config", name.get("class_name"))
-    fn = (custom_objects or {}).get(name) or _ACTIVATIONS.get(name)
+    from tensorweave._src.keras.utils import get_custom_objects
+
+    fn = {**get_custom_objects(), **(custom_objects or {})}.get(name) or _ACTIVATIONS.get(name)
     if fn is None:
         raise ValueError(
             f"Unknown activation function: {name}. Please ensure this object is passed to the `custom_objects` "
@@ -169,3 +171,6 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise TypeError(f"Could not interpret activation function identifier: {identifier}")
+
+
+__all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and not isinstance(v, type(math))]

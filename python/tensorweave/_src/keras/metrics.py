@@ -843,7 +843,9 @@ def serialize(metric):
 
 
 def deserialize(config, custom_objects=None):
-    custom = dict(custom_objects or {})
+    from tensorweave._src.keras.utils import get_custom_objects
+
+    custom = {**get_custom_objects(), **(custom_objects or {})}
     if isinstance(config, dict):
         name = config.get("class_name")
         cls = custom.get(name) or _CLASSES.get(name)
@@ -869,3 +871,6 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+__all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and not isinstance(v, type(backend))]

@@ -856,7 +856,9 @@ def deserialize(config, custom_objects=None):
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"Improper config format for optimizer: {config}")
     name = config["class_name"]
-    custom = dict(custom_objects or {})
+    from tensorweave._src.keras.utils import get_custom_objects
+
+    custom = {**get_custom_objects(), **(custom_objects or {})}
     cls = custom.get(name) or _ALL.get(name.lower())
     if cls is None:
         raise ValueError(
