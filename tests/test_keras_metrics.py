@@ -173,6 +173,12 @@ def test_get_and_engine_accuracy():
     assert M.engine_accuracy(L.SparseCategoricalCrossentropy()) is M.sparse_categorical_accuracy
     assert M.engine_accuracy(L.categorical_crossentropy) is M.categorical_accuracy
     assert M.engine_accuracy(L.mse, output_shape=(None, 1)) is M.binary_accuracy
+    assert M.get_metric_function("ce", (None, 3), L.SparseCategoricalCrossentropy()) is (
+        M.sparse_categorical_crossentropy
+    )
+    assert M.get_metric_function("crossentropy", (None, 1), L.mse) is M.binary_crossentropy
+    assert M.get_metric_function("acc", (None, 3), L.MeanSquaredError()) is M.categorical_accuracy
+    assert M.get_metric_function("mae") is M.mean_absolute_error
 
 
 def test_config_matches_tf_keras():

@@ -5,8 +5,8 @@ and output shape, not by `get`:
   - loss binary_crossentropy, or an output whose last dimension is 1: `binary_accuracy`;
   - loss sparse_categorical_crossentropy (targets are class ids): `sparse_categorical_accuracy`;
   - otherwise: `categorical_accuracy`.
-`get('accuracy')` alone returns `accuracy` (exact equality), as tf_keras's `metrics.get`; `engine_accuracy`
-gives the engine's choice.
+`get('accuracy')` alone returns `accuracy` (exact equality), as tf_keras's `metrics.get`;
+`get_metric_function(metric, output_shape, loss_fn)` gives the engine's choice (also for 'crossentropy'/'ce').
 """
 
 from tensorweave._src.keras import backend
@@ -822,17 +822,31 @@ _CLASSES = {
 }
 
 
+def get_metric_function(metric, output_shape=None, loss_fn=None):
+    """The metric function the TF1 Keras engine uses for `metric` (training_utils_v1.get_metric_function):
+    'accuracy'/'acc' and 'crossentropy'/'ce' are resolved by the output shape and the loss (binary when the
+    output's last dimension is 1 or the loss is binary cross entropy, sparse for sparse categorical cross
+    entropy, else categorical); any other name goes through `get`."""
+    if metric not in ("accuracy", "acc", "crossentropy", "ce"):
+        return get(metric)
+    fn = getattr(loss_fn, "fn", loss_fn)
+    is_sparse = isinstance(loss_fn, losses_mod.SparseCategoricalCrossentropy) or (
+        fn is losses_mod.sparse_categorical_crossentropy
+    )
+    is_binary = isinstance(loss_fn, losses_mod.BinaryCrossentropy) or fn is losses_mod.binary_crossentropy
+    binary = is_binary or (output_shape is not None and list(output_shape)[-1:] == [1])
+    if metric in ("accuracy", "acc"):
+        if binary:
+            return binary_accuracy
+        return sparse_categorical_accuracy if is_sparse else categorical_accuracy
+    if binary:
+        return binary_crossentropy
+    return sparse_categorical_crossentropy if is_sparse else categorical_crossentropy
+
+
 def engine_accuracy(loss_fn=None, output_shape=None):
-    """The accuracy function tf_keras's engine uses for 'accuracy'/'acc' given the loss and output shape."""
-    name = getattr(loss_fn, "__name__", None) or getattr(loss_fn, "name", None)
-    fn = getattr(loss_fn, "fn", None)
-    if fn is not None:
-        name = fn.__name__
-    if name == "binary_crossentropy" or (output_shape is not None and list(output_shape)[-1:] == [1]):
-        return binary_accuracy
-    if name == "sparse_categorical_crossentropy":
-        return sparse_categorical_accuracy
-    return categorical_accuracy
+    """`get_metric_function("accuracy", output_shape, loss_fn)`."""
+    return get_metric_function("accuracy", output_shape, loss_fn)
 
 
 def serialize(metric):
