@@ -50,7 +50,9 @@ def _new_variable(name, initial_value, dtype, initialize=False):
     with graph.control_dependencies(None):
         v = variables.Variable(initial_value, trainable=False, name=name, dtype=dtype)
     if initialize:
-        backend.get_session().run(v.initializer)
+        sess = backend.get_session()
+        if sess.graph is v.graph:
+            sess.run(v.initializer)
     return v
 
 
