@@ -205,3 +205,26 @@ def test_errors():
             M.Precision(thresholds=[0.5, 1.5])
         with pytest.raises(TypeError, match="unexpected keyword argument 'foo'"):
             M.BinaryAccuracy(foo=1)
+
+
+def test_subclassed_metric_without_returned_op():
+    class CountPositives(M.Metric):
+        def __init__(self, name="count_positives", **kwargs):
+            super().__init__(name=name, **kwargs)
+            self.n = self.add_weight(name="n", initializer="zeros")
+
+        def update_state(self, y_true, y_pred, sample_weight=None):
+            self.n.assign_add(tw.reduce_sum(tw.cast(y_pred > 0.5, tw.float32)))  # returns nothing, as TF2 code
+
+        def result(self):
+            return self.n.read_value()
+
+    with tw.Graph().as_default(), tw.Session() as sess:
+        metric = CountPositives()
+        op = metric.update_state(None, tw.constant([0.2, 0.7, 0.9]))
+        out = metric(None, tw.constant([0.6]))
+        assert [v.name for v in metric.variables] == ["count_positives/n:0"]
+        sess.run(tw.local_variables_initializer())
+        sess.run(op)
+        assert sess.run(metric.result()) == 2.0
+        assert sess.run(out) == 3.0

@@ -217,3 +217,23 @@ def test_bad_arguments():
         opts.Nadam(learning_rate=opts.schedules.ExponentialDecay(0.1, 2, 0.5))
     with pytest.raises(ValueError, match="The length of boundaries should be 1 less"):
         opts.schedules.PiecewiseConstantDecay([1, 2], [0.1])
+
+
+def test_get_and_set_weights_and_slots():
+    with tw.Graph().as_default(), tw.Session().as_default() as sess:
+        w = tw.Variable([1.0, 2.0], name="w")
+        opt = opts.RMSprop(0.1, momentum=0.5)
+        step = opt.minimize(tw.reduce_sum(w * w), [w])
+        assert opt.get_slot_names() == ["rms", "momentum"]
+        assert opt.get_slot(w, "rms").name == "RMSprop/w/rms:0"
+        sess.run(tw.global_variables_initializer())
+        sess.run(step)
+        weights = opt.get_weights()
+        assert [np.shape(x) for x in weights] == [(), (2,), (2,)] and weights[0] == 1
+        opt.set_weights([np.int64(7), np.array([1.0, 1.0], np.float32), np.zeros(2, np.float32)])
+        assert sess.run(opt.iterations) == 7
+        np.testing.assert_array_equal(sess.run(opt.get_slot(w, "rms")), [1.0, 1.0])
+        with pytest.raises(ValueError, match="expecting 3 weights"):
+            opt.set_weights([np.int64(1)])
+    assert tw.keras.optimizers.legacy.Adam is opts.Adam
+    assert tw.keras.losses.Reduction.SUM_OVER_BATCH_SIZE == "sum_over_batch_size"

@@ -33,6 +33,9 @@ class ReductionV2:
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 
+Reduction = ReductionV2
+
+
 class losses_utils:
     ReductionV2 = ReductionV2
 

@@ -189,6 +189,23 @@ def _unique_name(base):
     return base if count == 0 else f"{base}_{count}"
 
 
+def _returning_update_op(update_state):
+    """`update_state` returning the op that runs the update: what it returned, else (a subclass that assigns
+    its variables and returns nothing, as in TF2 code) the group of the ops it created."""
+    import functools
+
+    @functools.wraps(update_state)
+    def wrapper(self, *args, **kwargs):
+        graph = _tw().get_default_graph()
+        start = len(graph.get_operations())
+        result = update_state(self, *args, **kwargs)
+        if result is None:
+            return _tw().group(*graph.get_operations()[start:])
+        return result
+
+    return wrapper
+
+
 class Metric:
     """Base class of stateful metrics (graph mode): variables in the LOCAL_VARIABLES and METRIC_VARIABLES
     collections, `update_state(...)` returning the update op, `result()` a tensor, `reset_state()`.
@@ -210,13 +227,27 @@ class Metric:
     def dtype(self):
         return self._dtype.name
 
-    def add_weight(self, name, shape=(), initializer="zeros", dtype=None):
-        """A non-trainable variable `<metric name>/<name>` (zeros, or the initial value given)."""
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "update_state" in cls.__dict__:
+            cls.update_state = _returning_update_op(cls.__dict__["update_state"])
+
+    def add_weight(self, name, shape=(), aggregation=None, synchronization=None, initializer=None, dtype=None):
+        """A non-trainable variable `<metric name>/<name>` in the LOCAL and METRIC collections; `initializer`:
+        None/"zeros", "ones", an initializer (called with shape and dtype) or a value."""
         import numpy as np
 
         tw = _tw()
         dtype = tw.as_dtype(dtype or self._dtype)
-        value = np.zeros(shape, dtype.as_numpy_dtype) if initializer == "zeros" else initializer
+        shape = tuple(shape or ())
+        if initializer is None or initializer == "zeros":
+            value = np.zeros(shape, dtype.as_numpy_dtype)
+        elif initializer == "ones":
+            value = np.ones(shape, dtype.as_numpy_dtype)
+        elif callable(initializer):
+            value = initializer(shape, dtype=dtype)
+        else:
+            value = initializer
         graph = tw.get_default_graph()
         with graph.control_dependencies(None), tw.name_scope(self._scope):
             v = tw.Variable(

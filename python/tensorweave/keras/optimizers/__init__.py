@@ -2,4 +2,4 @@
 
 from tensorweave._src.keras.optimizers import *
 from tensorweave._src.keras.optimizers import Optimizer, OptimizerV2, RMSProp, __all__  # noqa: F401
-from tensorweave.keras.optimizers import schedules  # noqa: F401
+from tensorweave.keras.optimizers import legacy, schedules  # noqa: F401
