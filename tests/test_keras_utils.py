@@ -233,3 +233,86 @@ def test_activation_get_serialize():
     with tw.Graph().as_default(), tw.Session() as sess:
         layer = tw.keras.layers.Activation("hard_sigmoid")
         np.testing.assert_allclose(sess.run(layer(tw.constant([-5.0, 0.0, 1.0]))), [0.0, 0.5, 0.7], rtol=1e-6)
+
+
+# --- preprocessing.image ---
+
+IMAGES = np.random.RandomState(3).rand(7, 8, 6, 3).astype(np.float32) * 255
+LABELS = np.array([0, 1, 2, 0, 1, 2, 0])
+
+AUGMENT = [
+    {"rescale": 1.0 / 255},
+    {"rotation_range": 30, "width_shift_range": 0.2, "height_shift_range": 2, "zoom_range": 0.2},
+    {"shear_range": 15, "horizontal_flip": True, "vertical_flip": True, "fill_mode": "reflect"},
+    {"channel_shift_range": 20.0, "brightness_range": (0.5, 1.5), "samplewise_center": True},
+    {"featurewise_center": True, "featurewise_std_normalization": True},
+    {"zca_whitening": True},
+]
+
+
+@pytest.mark.parametrize("kwargs", AUGMENT, ids=[",".join(k) for k in AUGMENT])
+def test_image_data_generator_flow_matches_tf_keras(kwargs):
+    pytest.importorskip("scipy")
+    pytest.importorskip("PIL")
+    _, tf_keras = _tf_keras()
+    image = tw.keras.preprocessing.image
+
+    def batches(module):
+        gen = module.ImageDataGenerator(**kwargs)
+        if kwargs.get("featurewise_center") or kwargs.get("zca_whitening"):
+            gen.fit(IMAGES, seed=1)
+        it = gen.flow(IMAGES, LABELS, batch_size=3, seed=5)
+        return [it.next() for _ in range(4)] + [it[1]]
+
+    with np.testing.suppress_warnings() as sup:
+        sup.filter(UserWarning)
+        ours, theirs = batches(image), batches(tf_keras.preprocessing.image)
+    for (x1, y1), (x2, y2) in zip(ours, theirs):
+        np.testing.assert_allclose(x1, x2, rtol=1e-4, atol=1e-3)
+        np.testing.assert_array_equal(y1, y2)
+
+
+def test_flow_from_directory_matches_tf_keras(tmp_path):
+    pil = pytest.importorskip("PIL.Image")
+    _, tf_keras = _tf_keras()
+    rng = np.random.RandomState(0)
+    for c, n in (("cats", 3), ("dogs", 2)):
+        os.makedirs(tmp_path / c)
+        for i in range(n):
+            pil.fromarray(rng.randint(0, 255, (12, 10, 3), dtype=np.uint8)).save(tmp_path / c / f"{i}.png")
+    image = tw.keras.preprocessing.image
+    for kwargs in ({"class_mode": "binary"}, {"class_mode": "categorical", "color_mode": "grayscale"}):
+        out = []
+        for module in (image, tf_keras.preprocessing.image):
+            gen = module.ImageDataGenerator(rescale=1 / 255.0, horizontal_flip=True)
+            it = gen.flow_from_directory(str(tmp_path), target_size=(6, 5), batch_size=2, seed=3, **kwargs)
+            out.append((it.class_indices, it.filenames, [it.next() for _ in range(3)]))
+        assert out[0][:2] == out[1][:2]
+        for (x1, y1), (x2, y2) in zip(out[0][2], out[1][2]):
+            np.testing.assert_allclose(x1, x2, rtol=1e-6)
+            np.testing.assert_array_equal(y1, y2)
+    with pytest.raises(ValueError, match="Invalid class_mode"):
+        image.ImageDataGenerator().flow_from_directory(str(tmp_path), class_mode="nope")
+
+
+def test_image_helpers_and_errors():
+    pytest.importorskip("PIL")
+    image = tw.keras.preprocessing.image
+    x = IMAGES[0]
+    img = image.array_to_img(x)
+    assert img.size == (6, 8) and img.mode == "RGB"
+    assert image.img_to_array(img).shape == (8, 6, 3)
+    assert image.img_to_array(img, data_format="channels_first").shape == (3, 8, 6)
+    with pytest.raises(ValueError, match="Expected image array to have rank 3"):
+        image.array_to_img(IMAGES)
+    with pytest.raises(ValueError, match="should have rank 4"):
+        image.ImageDataGenerator().flow(IMAGES[0], batch_size=2)
+    with pytest.raises(ValueError, match="`zoom_range` should be a float"):
+        image.ImageDataGenerator(zoom_range=(1, 2, 3))
+    with pytest.raises(ValueError, match="`validation_split` must be strictly between 0 and 1"):
+        image.ImageDataGenerator(validation_split=1.5)
+    gen = image.ImageDataGenerator(validation_split=0.3)
+    with pytest.raises(ValueError, match="different number of classes after the split"):
+        gen.flow(IMAGES, LABELS, subset="training")
+    train = gen.flow(IMAGES, LABELS, subset="training", batch_size=10, ignore_class_split=True)
+    assert train.next()[0].shape == (5, 8, 6, 3)

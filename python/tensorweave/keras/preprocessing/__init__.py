@@ -1,3 +1,3 @@
-"""tf.keras.preprocessing: `sequence` and `text`."""
+"""tf.keras.preprocessing: `image`, `sequence` and `text`."""
 
-from tensorweave.keras.preprocessing import sequence, text  # noqa: F401
+from tensorweave.keras.preprocessing import image, sequence, text  # noqa: F401
