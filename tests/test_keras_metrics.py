@@ -101,6 +101,11 @@ CLASS_CASES = [
     ("AUC", {"num_thresholds": 11, "summation_method": "minoring"}, BIN_T, SCORES),
     ("AUC", {"thresholds": [0.25, 0.5, 0.75], "summation_method": "majoring"}, BIN_T, SCORES),
     ("MeanIoU", {"num_classes": 4}, IDS, np.array([0, 3, 2, 1, 2, 2], np.int64)),
+    ("AUC", {"multi_label": True}, BIN_T, SCORES),
+    ("AUC", {"multi_label": True, "num_labels": 4, "curve": "PR"}, BIN_T, SCORES),
+    ("AUC", {"multi_label": True, "label_weights": [1.0, 0.0, 2.0, 0.5], "num_thresholds": 9}, BIN_T, SCORES),
+    ("AUC", {"label_weights": [1.0, 0.0, 2.0, 0.5]}, BIN_T, SCORES),
+    ("AUC", {"from_logits": True}, BIN_T, REG_P),
 ]
 
 
@@ -190,7 +195,10 @@ def test_config_matches_tf_keras():
             theirs = getattr(tf_keras.metrics, name)(**kwargs).get_config()
         for k, v in ours.items():
             assert k in theirs, (name, k)
-            assert v == (theirs[k] if not isinstance(theirs[k], float) else pytest.approx(theirs[k])), (name, k)
+            if isinstance(theirs[k], np.ndarray):
+                np.testing.assert_allclose(v, theirs[k])
+            else:
+                assert v == (theirs[k] if not isinstance(theirs[k], float) else pytest.approx(theirs[k])), (name, k)
 
 
 def test_errors():

@@ -518,9 +518,12 @@ def _filter_top_k(x, k):
     return x * mask + (-1e10) * (1 - mask)
 
 
-def _confusion_counts(y_true, y_pred, thresholds, sample_weight=None, top_k=None, class_id=None):
-    """{tp, fp, tn, fn}: vectors over `thresholds` of the weighted counts of `y_pred > threshold` against
-    `y_true` (tf_keras's update_confusion_matrix_variables, multi_label=False)."""
+def _confusion_counts(
+    y_true, y_pred, thresholds, sample_weight=None, top_k=None, class_id=None, multi_label=False, label_weights=None
+):
+    """{tp, fp, tn, fn}: the weighted counts of `y_pred > threshold` against `y_true` for each threshold
+    (shape [thresholds], or [thresholds, labels] with `multi_label`), as tf_keras's
+    update_confusion_matrix_variables."""
     tw = _tw()
     y_true = tw.cast(y_true, tw.float32)
     y_pred = tw.cast(y_pred, tw.float32)
@@ -533,12 +536,24 @@ def _confusion_counts(y_true, y_pred, thresholds, sample_weight=None, top_k=None
     weights = tw.ones_like(y_pred)
     if sample_weight is not None:
         _, weights = _broadcast_weights(y_pred, tw.cast(sample_weight, tw.float32))
-    pred = tw.reshape(y_pred, [1, -1])
-    label = tw.reshape(tw.cast(y_true, tw.bool), [1, -1])
-    weights = tw.reshape(weights, [1, -1])
-    thresh = tw.reshape(tw.constant(thresholds, tw.float32), [-1, 1])
+    if label_weights is not None and not multi_label:
+        weights = weights * tw.constant(label_weights, tw.float32)
+    num_thresholds = len(thresholds)
+    if multi_label:
+        num_labels = tw.shape(y_pred)[-1]
+        pred = tw.expand_dims(tw.reshape(y_pred, tw.stack([-1, num_labels])), 0)
+        label = tw.expand_dims(tw.reshape(tw.cast(y_true, tw.bool), tw.stack([-1, num_labels])), 0)
+        weights = tw.expand_dims(tw.reshape(weights, tw.stack([-1, num_labels])), 0)
+        thresh = tw.reshape(tw.constant(thresholds, tw.float32), [-1, 1, 1])
+        multiples = [num_thresholds, 1, 1]
+    else:
+        pred = tw.reshape(y_pred, [1, -1])
+        label = tw.reshape(tw.cast(y_true, tw.bool), [1, -1])
+        weights = tw.reshape(weights, [1, -1])
+        thresh = tw.reshape(tw.constant(thresholds, tw.float32), [-1, 1])
+        multiples = [num_thresholds, 1]
     pred_pos = pred > thresh
-    label_pos = tw.tile(label, [len(thresholds), 1])
+    label_pos = tw.tile(label, multiples)
     pred_pos = tw.logical_and(pred_pos, tw.ones_like(label_pos))
 
     def count(a, b):
@@ -565,14 +580,34 @@ class _ConfusionMetric(Metric):
         self.thresholds, self._single = _thresholds(thresholds, default, _check)
         if top_k is not None and thresholds is None:
             self.thresholds = [default]
-        self._vars = {
-            c: self.add_weight(_COUNT_NAMES[c], shape=(len(self.thresholds),), dtype="float32") for c in self._counts
-        }
+        self._vars = {}
+        if not getattr(self, "multi_label", False) or getattr(self, "num_labels", None):
+            self._build(getattr(self, "num_labels", None))
+
+    def _build(self, num_labels):
+        shape = (
+            (len(self.thresholds),) if not getattr(self, "multi_label", False) else (len(self.thresholds), num_labels)
+        )
+        self._vars = {c: self.add_weight(_COUNT_NAMES[c], shape=shape, dtype="float32") for c in self._counts}
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         tw = _tw()
+        multi_label = getattr(self, "multi_label", False)
+        if not self._vars:
+            num_labels = tw.convert_to_tensor(y_pred).shape[-1]
+            if num_labels is None:
+                raise ValueError("AUC with `multi_label=True` needs the number of labels: pass `num_labels`.")
+            self.num_labels = int(num_labels)
+            self._build(self.num_labels)
         counts = _confusion_counts(
-            y_true, y_pred, self.thresholds, sample_weight, top_k=self.top_k, class_id=self.class_id
+            y_true,
+            y_pred,
+            self.thresholds,
+            sample_weight,
+            top_k=self.top_k,
+            class_id=self.class_id,
+            multi_label=multi_label,
+            label_weights=getattr(self, "label_weights", None),
         )
         return tw.group(*[tw.assign_add(self._vars[c], counts[c]) for c in self._counts])
 
@@ -667,8 +702,11 @@ class AUC(_ConfusionMetric):
         label_weights=None,
         from_logits=False,
     ):
-        if multi_label or label_weights is not None:
-            raise NotImplementedError("AUC: `multi_label` and `label_weights` are not supported")
+        self.multi_label = multi_label
+        self.num_labels = num_labels
+        self.label_weights = None if label_weights is None else [float(w) for w in label_weights]
+        if self.label_weights is not None and min(self.label_weights) < 0:
+            raise ValueError("All values of `label_weights` must be non-negative.")
         curve = str(curve).upper()
         if curve not in ("ROC", "PR"):
             raise ValueError(f'Invalid AUC curve value: "{curve}". Expected values are ["PR", "ROC"]')
@@ -690,19 +728,33 @@ class AUC(_ConfusionMetric):
         self.num_thresholds = num_thresholds
         self.curve = curve
         self.summation_method = summation_method
-        self.multi_label = multi_label
         self.from_logits = from_logits
         self._init_from_thresholds = thresholds is not None
         eps = backend.epsilon()
         _thresholds(inner)
         super().__init__([0.0 - eps, *inner, 1.0 + eps], name=name, dtype=dtype, _check=False)
-        self.true_positives, self.true_negatives = self._vars["tp"], self._vars["tn"]
-        self.false_positives, self.false_negatives = self._vars["fp"], self._vars["fn"]
+
+    def __getattr__(self, name):
+        counts = {"true_positives": "tp", "true_negatives": "tn", "false_positives": "fp", "false_negatives": "fn"}
+        if name in counts and self.__dict__.get("_vars"):
+            return self._vars[counts[name]]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if self.from_logits:
             y_pred = _tw().sigmoid(y_pred)
         return super().update_state(y_true, y_pred, sample_weight)
+
+    def _by_label(self, terms):
+        """The sum over thresholds; with `multi_label`, the (label-weighted) mean over labels of those sums."""
+        tw = _tw()
+        if not self.multi_label:
+            return tw.reduce_sum(terms)
+        by_label = tw.reduce_sum(terms, axis=0)
+        if self.label_weights is None:
+            return tw.reduce_mean(by_label)
+        weights = tw.constant(self.label_weights, tw.float32)
+        return tw.math.divide_no_nan(tw.reduce_sum(by_label * weights), tw.reduce_sum(weights))
 
     def _interpolate_pr_auc(self):
         tw = _tw()
@@ -721,7 +773,7 @@ class AUC(_ConfusionMetric):
         pr_auc_increment = tw.math.divide_no_nan(
             prec_slope * (dtp + intercept * tw.log(safe_p_ratio)), tw.maximum(tp[1:] + fn[1:], 0)
         )
-        return tw.reduce_sum(pr_auc_increment)
+        return self._by_label(pr_auc_increment)
 
     def result(self):
         tw = _tw()
@@ -740,7 +792,7 @@ class AUC(_ConfusionMetric):
             heights = tw.minimum(y[: n - 1], y[1:])
         else:
             heights = tw.maximum(y[: n - 1], y[1:])
-        return tw.reduce_sum((x[: n - 1] - x[1:]) * heights)
+        return self._by_label((x[: n - 1] - x[1:]) * heights)
 
     def get_config(self):
         config = {
@@ -748,8 +800,8 @@ class AUC(_ConfusionMetric):
             "curve": self.curve,
             "summation_method": self.summation_method,
             "multi_label": self.multi_label,
-            "num_labels": None,
-            "label_weights": None,
+            "num_labels": self.num_labels,
+            "label_weights": self.label_weights,
             "from_logits": self.from_logits,
         }
         if self._init_from_thresholds:
