@@ -164,8 +164,6 @@ def test_get_serialize_deserialize():
     assert isinstance(opts.get("RMSprop"), opts.RMSprop)
     sgd = opts.SGD(0.3, momentum=0.5)
     assert opts.get(sgd) is sgd
-    tf1_opt = tw.train.GradientDescentOptimizer(0.1)
-    assert opts.get(tf1_opt) is tf1_opt
     config = opts.serialize(opts.Adam(0.01, beta_1=0.8, clipnorm=1.0))
     assert config["class_name"] == "Adam"
     assert config["config"] == {
@@ -237,3 +235,18 @@ def test_get_and_set_weights_and_slots():
             opt.set_weights([np.int64(1)])
     assert tw.keras.optimizers.legacy.Adam is opts.Adam
     assert tw.keras.losses.Reduction.SUM_OVER_BATCH_SIZE == "sum_over_batch_size"
+
+
+def test_tf1_optimizer_is_wrapped_in_tf_optimizer():
+    with tw.Graph().as_default(), tw.Session().as_default() as sess:
+        w = tw.Variable([1.0, 2.0], name="w")
+        opt = opts.get(tw.train.GradientDescentOptimizer(0.25))
+        assert isinstance(opt, opts.TFOptimizer) and opts.get(opt) is opt
+        updates = opt.get_updates(tw.reduce_sum(w * w), [w])
+        sess.run(tw.global_variables_initializer())
+        sess.run(updates)
+        sess.run(updates)
+        np.testing.assert_allclose(sess.run(w), [0.25, 0.5])
+        assert sess.run(opt.iterations) == 2
+    with pytest.raises(TypeError, match="Invalid keyword arguments"):
+        opts.get("adam", foo=1)

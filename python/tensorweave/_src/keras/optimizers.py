@@ -26,6 +26,7 @@ __all__ = [
     "Nadam",
     "Optimizer",
     "RMSprop",
+    "TFOptimizer",
     "deserialize",
     "get",
     "schedules",
@@ -836,6 +837,52 @@ class Ftrl(Optimizer):
         )
 
 
+class TFOptimizer:
+    """A TF1 optimizer (tw.train.Optimizer) behind the Keras optimizer API the engine uses (`get_updates`),
+    counting steps in its own int64 `iterations` variable (the global step it passes)."""
+
+    def __init__(self, optimizer, iterations=None):
+        self.optimizer = optimizer
+        if iterations is None:
+            with ops.name_scope(self.__class__.__name__):
+                iterations = backend.variable(0, dtype="int64", name="iterations")
+        self.iterations = iterations
+        self.updates = []
+
+    def minimize(self, loss, var_list, grad_loss=None, tape=None):
+        if callable(loss):
+            loss = loss()
+        if callable(var_list):
+            var_list = var_list()
+        var_list = list(var_list)
+        grads = gradients_impl.gradients(loss, var_list, grad_ys=grad_loss)
+        return self.apply_gradients(list(zip(grads, var_list)))
+
+    def apply_gradients(self, grads_and_vars):
+        return self.optimizer.apply_gradients(grads_and_vars, global_step=self.iterations)
+
+    def get_grads(self, loss, params):
+        return self.optimizer.compute_gradients(loss, params)
+
+    def get_updates(self, loss, params):
+        if not params:
+            self.updates = [state_ops.assign_add(self.iterations, np.int64(1))]
+            return self.updates
+        grads = self.optimizer.compute_gradients(loss, params)
+        self.updates = [self.optimizer.apply_gradients(grads, global_step=self.iterations)]
+        return self.updates
+
+    @property
+    def weights(self):
+        raise NotImplementedError
+
+    def get_config(self):
+        raise NotImplementedError
+
+    def from_config(self, config):
+        raise NotImplementedError
+
+
 _ALL = {
     "sgd": SGD,
     "adam": Adam,
@@ -871,13 +918,18 @@ def deserialize(config, custom_objects=None):
     return cls.from_config(config.get("config", {}), custom_objects=custom_objects)
 
 
-def get(identifier):
-    """An optimizer from an instance, a name ('adam', 'SGD', ...), a config dict, or a tw.train.Optimizer (used
-    as it is, as Keras wraps a TF1 optimizer)."""
+def get(identifier, **kwargs):
+    """An optimizer from an instance (returned as it is), a name ('adam', 'SGD', ...), a config dict, or a TF1
+    optimizer (tw.train.Optimizer, wrapped in a TFOptimizer as tf_keras does)."""
     from tensorweave._src.training import optimizer as tf1_optimizer
 
-    if isinstance(identifier, (Optimizer, tf1_optimizer.Optimizer)):
+    kwargs.pop("use_legacy_optimizer", None)
+    if kwargs:
+        raise TypeError(f"Invalid keyword arguments: {kwargs}")
+    if isinstance(identifier, (Optimizer, TFOptimizer)):
         return identifier
+    if isinstance(identifier, tf1_optimizer.Optimizer):
+        return TFOptimizer(identifier)
     if isinstance(identifier, dict):
         return deserialize(identifier)
     if isinstance(identifier, str):
