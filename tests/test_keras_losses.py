@@ -86,10 +86,13 @@ def test_softmax_and_sigmoid_outputs_use_their_logits(name):
     def build(lib, losses):
         x = lib.constant(logits)
         out = lib.nn.sigmoid(x) if name == "binary_crossentropy" else lib.nn.softmax(x)
-        return [getattr(losses, name)(lib.constant(labels), out)]
+        fn = getattr(losses, name)
+        # With from_logits=True too, the op's input is used (tf_keras warns that this may be a mistake).
+        return [fn(lib.constant(labels), out), fn(lib.constant(labels), out, from_logits=True)]
 
-    ours, theirs = _run_both(build)
-    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    with pytest.warns(UserWarning, match="received `from_logits=True`"):
+        ours, theirs = _run_both(build)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5)
     assert ours[0].max() > 20  # not clipped at -log(1e-7) = 16.1
 
 
@@ -170,3 +173,5 @@ def test_errors():
         L.MeanSquaredError(foo=1)
     with tw.Graph().as_default(), pytest.raises(ValueError):
         L.mean_squared_error(tw.zeros([2, 3]), tw.zeros([2, 4]))
+    with tw.Graph().as_default(), pytest.raises(ValueError, match=r"Shapes \(2, 3\) and \(2, 4\) are incompatible"):
+        L.categorical_crossentropy(tw.zeros([2, 3]), tw.ones([2, 4]))

@@ -4,6 +4,8 @@ The numerics are tf_keras's: probabilities are clipped to [epsilon, 1 - epsilon]
 by a Softmax (Sigmoid) op is replaced by its logits, as Keras's backend does in graph mode.
 """
 
+import warnings
+
 from tensorweave._src.framework import ops
 from tensorweave._src.keras import backend
 
@@ -65,10 +67,23 @@ def _is_variable(t):
     return isinstance(t, Variable)
 
 
+def _get_logits(output, from_logits, op_type, fn_name):
+    """The logits behind an output made by an `op_type` (Softmax/Sigmoid) op, used in place of the
+    probabilities (also when `from_logits=True` was passed, with a warning), as tf_keras's backend."""
+    if _op_type(output) != op_type:
+        return output, from_logits
+    if from_logits:
+        warnings.warn(
+            f'"`{fn_name}` received `from_logits=True`, but the `output` argument was produced by a {op_type} '
+            "activation and thus does not represent logits. Was this intended?",
+            stacklevel=3,
+        )
+    return output.op.inputs[0], True
+
+
 def _backend_binary_crossentropy(target, output, from_logits=False):
     tw = _tw()
-    if not from_logits and _op_type(output) == "Sigmoid":
-        output, from_logits = output.op.inputs[0], True
+    output, from_logits = _get_logits(output, from_logits, "Sigmoid", "binary_crossentropy")
     if from_logits:
         return tw.nn.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
     eps = _eps(output.dtype.base_dtype)
@@ -79,8 +94,8 @@ def _backend_binary_crossentropy(target, output, from_logits=False):
 
 def _backend_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     tw = _tw()
-    if not from_logits and _op_type(output) == "Softmax" and axis in (-1, output.shape.ndims - 1):
-        output, from_logits = output.op.inputs[0], True
+    target.shape.assert_is_compatible_with(output.shape)
+    output, from_logits = _get_logits(output, from_logits, "Softmax", "categorical_crossentropy")
     if from_logits:
         return tw.nn.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
     output = output / tw.reduce_sum(output, axis, keepdims=True)
@@ -93,9 +108,8 @@ def _backend_sparse_categorical_crossentropy(target, output, from_logits=False, 
     tw = _tw()
     output = tw.convert_to_tensor(output)
     target = tw.cast(target, tw.int64)
-    if not from_logits and _op_type(output) == "Softmax":
-        output, from_logits = output.op.inputs[0], True
-    elif not from_logits:
+    output, from_logits = _get_logits(output, from_logits, "Softmax", "sparse_categorical_crossentropy")
+    if not from_logits:
         eps = _eps(output.dtype.base_dtype)
         output = tw.log(tw.clip_by_value(output, eps, 1 - eps))
     rank = output.shape.ndims
