@@ -316,3 +316,19 @@ def test_image_helpers_and_errors():
         gen.flow(IMAGES, LABELS, subset="training")
     train = gen.flow(IMAGES, LABELS, subset="training", batch_size=10, ignore_class_split=True)
     assert train.next()[0].shape == (5, 8, 6, 3)
+
+
+def test_progbar_prints_as_tf_keras(capsys):
+    import re
+
+    _, tf_keras = _tf_keras()
+
+    def run(module):
+        for verbose in (1, 2):
+            bar = module.Progbar(4, verbose=verbose, interval=0, stateful_metrics=["acc"])
+            for i in range(1, 5):
+                bar.update(i, [("loss", 1.0 / i), ("acc", 0.25 * i)])
+        module.Progbar(None, interval=0).add(3, [("x", 2e-4)])
+        return re.sub(r"\d+(us|ms|s)\b", "T", capsys.readouterr().out)
+
+    assert run(U) == run(tf_keras.utils)
