@@ -106,6 +106,11 @@ CLASS_CASES = [
     ("AUC", {"multi_label": True, "label_weights": [1.0, 0.0, 2.0, 0.5], "num_thresholds": 9}, BIN_T, SCORES),
     ("AUC", {"label_weights": [1.0, 0.0, 2.0, 0.5]}, BIN_T, SCORES),
     ("AUC", {"from_logits": True}, BIN_T, REG_P),
+    ("SensitivityAtSpecificity", {"specificity": 0.5}, BIN_T, SCORES),
+    ("SpecificityAtSensitivity", {"sensitivity": 0.8, "num_thresholds": 11}, BIN_T, SCORES),
+    ("PrecisionAtRecall", {"recall": 0.7, "class_id": 1}, BIN_T, SCORES),
+    ("RecallAtPrecision", {"precision": 0.6}, BIN_T, SCORES),
+    ("RecallAtPrecision", {"precision": 1.0, "num_thresholds": 1}, BIN_T, SCORES),
 ]
 
 

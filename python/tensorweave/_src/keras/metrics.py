@@ -810,6 +810,93 @@ class AUC(_ConfusionMetric):
         return config
 
 
+class SensitivitySpecificityBase(_ConfusionMetric):
+    """Base of the metrics that maximize one rate subject to a bound on another over `num_thresholds`
+    evenly spaced thresholds in [0, 1]."""
+
+    _counts = ("tp", "tn", "fp", "fn")
+
+    def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
+        if num_thresholds <= 0:
+            raise ValueError(
+                f"Argument `num_thresholds` must be an integer > 0. Received: num_thresholds={num_thresholds}"
+            )
+        self.value = value
+        self.num_thresholds = num_thresholds
+        if num_thresholds == 1:
+            thresholds = [0.5]
+        else:
+            thresholds = [0.0] + [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)] + [1.0]
+        super().__init__(thresholds, name=name, dtype=dtype, class_id=class_id)
+        self.true_positives, self.true_negatives = self._vars["tp"], self._vars["tn"]
+        self.false_positives, self.false_negatives = self._vars["fp"], self._vars["fn"]
+
+    def _rates(self):
+        tw = _tw()
+        tp, tn, fp, fn = (self._vars[c].read_value() for c in ("tp", "tn", "fp", "fn"))
+        return {
+            "sensitivity": tw.math.divide_no_nan(tp, tp + fn),
+            "specificity": tw.math.divide_no_nan(tn, tn + fp),
+            "precision": tw.math.divide_no_nan(tp, tp + fp),
+        }
+
+    def _max_under_constraint(self, constrained, dependent):
+        """The largest `dependent` where `constrained >= value`, 0 where there is none."""
+        tw = _tw()
+        feasible = constrained >= self.value
+        best = tw.reduce_max(tw.where(feasible, dependent, tw.zeros_like(dependent) - 1.0))
+        return tw.where(tw.reduce_any(feasible), best, tw.constant(0.0))
+
+    def get_config(self):
+        config = {"class_id": self.class_id, "num_thresholds": self.num_thresholds}
+        config.update(Metric.get_config(self))
+        return config
+
+
+def _at_metric(class_name, arg, constrained, dependent):
+    names = [arg, "num_thresholds", "class_id", "name", "dtype"]
+
+    def __init__(self, *args, **kwargs):
+        # The signature is (<arg>, num_thresholds=200, class_id=None, name=None, dtype=None).
+        if len(args) > len(names):
+            raise TypeError(f"{class_name}() takes at most {len(names)} arguments ({len(args)} given)")
+        params = {"num_thresholds": 200, "class_id": None, "name": None, "dtype": None}
+        params.update(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in names:
+                raise TypeError(f"{class_name}.__init__() got an unexpected keyword argument '{k}'")
+            params[k] = v
+        if arg not in params:
+            raise TypeError(f"{class_name}.__init__() missing 1 required positional argument: '{arg}'")
+        value = params.pop(arg)
+        if value < 0 or value > 1:
+            raise ValueError(f"Argument `{arg}` must be in the range [0, 1]. Received: {arg}={value}")
+        setattr(self, arg, value)
+        SensitivitySpecificityBase.__init__(self, value, **params)
+
+    def result(self):
+        rates = self._rates()
+        return self._max_under_constraint(rates[constrained], rates[dependent])
+
+    def get_config(self):
+        config = SensitivitySpecificityBase.get_config(self)
+        config[arg] = getattr(self, arg)
+        return config
+
+    doc = f"The best {dependent} over the thresholds where the {constrained} is at least `{arg}`."
+    return type(
+        class_name,
+        (SensitivitySpecificityBase,),
+        {"__init__": __init__, "result": result, "get_config": get_config, "__doc__": doc},
+    )
+
+
+SensitivityAtSpecificity = _at_metric("SensitivityAtSpecificity", "specificity", "specificity", "sensitivity")
+SpecificityAtSensitivity = _at_metric("SpecificityAtSensitivity", "sensitivity", "sensitivity", "specificity")
+PrecisionAtRecall = _at_metric("PrecisionAtRecall", "recall", "sensitivity", "precision")
+RecallAtPrecision = _at_metric("RecallAtPrecision", "precision", "precision", "sensitivity")
+
+
 class MeanIoU(Metric):
     """The mean over classes of `tp / (tp + fp + fn)` from the confusion matrix of class ids."""
 
@@ -900,6 +987,10 @@ _CLASSES = {
         Precision,
         Recall,
         AUC,
+        SensitivityAtSpecificity,
+        SpecificityAtSensitivity,
+        PrecisionAtRecall,
+        RecallAtPrecision,
         MeanIoU,
     )
 }
