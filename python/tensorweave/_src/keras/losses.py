@@ -104,7 +104,7 @@ def _backend_categorical_crossentropy(target, output, from_logits=False, axis=-1
     return -tw.reduce_sum(target * tw.log(output), axis)
 
 
-def _backend_sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+def _backend_sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1, ignore_class=None):
     tw = _tw()
     output = tw.convert_to_tensor(output)
     target = tw.cast(target, tw.int64)
@@ -124,7 +124,18 @@ def _backend_sparse_categorical_crossentropy(target, output, from_logits=False, 
     if update_shape:
         target = tw.reshape(target, [-1])
         output = tw.reshape(output, [-1, output_shape[-1]])
+    if ignore_class is not None:
+        valid_mask = tw.not_equal(target, tw.cast(ignore_class, target.dtype))
+        target = tw.boolean_mask(target, valid_mask)
+        output = tw.boolean_mask(output, valid_mask)
     res = tw.nn.sparse_softmax_cross_entropy_with_logits(labels=target, logits=output)
+    if ignore_class is not None:
+        # The ignored entries are 0 and masked out of a Loss's reduction.
+        res_shape = tw.cast(output_shape[:-1], tw.int64)
+        valid_mask = tw.reshape(valid_mask, res_shape)
+        res = tw.scatter_nd(tw.where(valid_mask), res, res_shape)
+        set_keras_mask(res, valid_mask)
+        return res
     if update_shape and rank >= 3:
         res = tw.reshape(res, output_shape[:-1])
     return res
@@ -175,9 +186,9 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, ignore_class=None):
-    if ignore_class is not None:
-        raise NotImplementedError("sparse_categorical_crossentropy: `ignore_class` is not supported")
-    return _backend_sparse_categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
+    return _backend_sparse_categorical_crossentropy(
+        y_true, y_pred, from_logits=from_logits, axis=axis, ignore_class=ignore_class
+    )
 
 
 def _maybe_convert_labels(y_true):
@@ -285,6 +296,40 @@ def _squeeze_or_expand(y_pred, y_true=None, sample_weight=None):
     return y_pred, y_true, sample_weight
 
 
+_MASKS = {}  # id(tensor) -> (weak reference to it, its boolean mask)
+
+
+def set_keras_mask(tensor, mask):
+    """Records `mask` (which entries are valid) for `tensor`, as Keras's `tensor._keras_mask`."""
+    import weakref
+
+    key = id(tensor)
+    _MASKS[key] = (weakref.ref(tensor, lambda _: _MASKS.pop(key, None)), mask)
+
+
+def get_keras_mask(tensor):
+    """The mask recorded for `tensor` (`set_keras_mask` or a `_keras_mask` attribute), else None."""
+    mask = getattr(tensor, "_keras_mask", None)
+    if mask is not None:
+        return mask
+    entry = _MASKS.get(id(tensor))
+    return entry[1] if entry is not None and entry[0]() is tensor else None
+
+
+def _apply_valid_mask(losses, sample_weight, mask, reduction):
+    """Sample weights zero where `mask` is False; with a mean reduction, the valid entries are scaled so the
+    mean is over them only (tf_keras's apply_valid_mask)."""
+    tw = _tw()
+    mask = tw.cast(mask, losses.dtype)
+    if reduction in (ReductionV2.AUTO, ReductionV2.SUM_OVER_BATCH_SIZE):
+        mask *= tw.cast(tw.size(mask), losses.dtype) / tw.reduce_sum(mask)
+    if sample_weight is None:
+        return mask
+    sample_weight = tw.cast(sample_weight, mask.dtype)
+    mask, _, sample_weight = _squeeze_or_expand(mask, None, sample_weight)
+    return sample_weight * mask
+
+
 def compute_weighted_loss(losses, sample_weight=None, reduction=ReductionV2.SUM_OVER_BATCH_SIZE, name=None):
     """`losses * sample_weight` reduced as `reduction` (SUM_OVER_BATCH_SIZE: the sum over the number of
     elements of `losses`)."""
@@ -321,6 +366,11 @@ class Loss:
     def __call__(self, y_true, y_pred, sample_weight=None):
         with ops.name_scope(self.name or type(self).__name__):
             losses = self.call(y_true, y_pred)
+            masks = [m for m in (get_keras_mask(y_pred), get_keras_mask(losses)) if m is not None]
+            if masks:
+                tw = _tw()
+                mask = masks[0] if len(masks) == 1 else tw.logical_and(masks[0], masks[1])
+                sample_weight = _apply_valid_mask(tw.convert_to_tensor(losses), sample_weight, mask, self.reduction)
             return compute_weighted_loss(losses, sample_weight, reduction=self.reduction)
 
     def call(self, y_true, y_pred):
