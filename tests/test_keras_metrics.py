@@ -81,6 +81,7 @@ CLASS_CASES = [
     ("MeanAbsolutePercentageError", {}, REG_T, REG_P),
     ("CategoricalCrossentropy", {"label_smoothing": 0.1}, ONE_HOT, PROBS),
     ("SparseCategoricalCrossentropy", {}, IDS, PROBS),
+    ("SparseCategoricalCrossentropy", {"ignore_class": 0}, IDS, PROBS),
     ("BinaryCrossentropy", {}, BIN_T, SCORES),
     ("Hinge", {}, BIN_T, REG_P),
     ("KLDivergence", {}, ONE_HOT, PROBS),

@@ -372,6 +372,9 @@ class MeanMetricWrapper(Mean):
         y_pred = tw.cast(y_pred, self._dtype)
         y_pred, y_true, _ = losses_mod._squeeze_or_expand(y_pred, y_true)
         matches = self._fn(y_true, y_pred, **self._fn_kwargs)
+        mask = losses_mod.get_keras_mask(matches)
+        if mask is not None:
+            sample_weight = losses_mod._apply_valid_mask(matches, sample_weight, mask, "weighted_mean")
         return super().update_state(matches, sample_weight=sample_weight)
 
     def get_config(self):
@@ -472,8 +475,17 @@ class CategoricalCrossentropy(MeanMetricWrapper):
 class SparseCategoricalCrossentropy(MeanMetricWrapper):
     """The mean sparse categorical cross entropy."""
 
-    def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, axis=-1):
-        super().__init__(sparse_categorical_crossentropy, name, dtype=dtype, from_logits=from_logits, axis=axis)
+    def __init__(
+        self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, ignore_class=None, axis=-1
+    ):
+        super().__init__(
+            sparse_categorical_crossentropy,
+            name,
+            dtype=dtype,
+            from_logits=from_logits,
+            ignore_class=ignore_class,
+            axis=axis,
+        )
 
 
 class RootMeanSquaredError(Mean):
