@@ -14,7 +14,7 @@ from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.framework.indexed_slices import IndexedSlices
 from tensorweave._src.keras import backend
 from tensorweave._src.keras import learning_rate_schedule as schedules
-from tensorweave._src.ops import array_ops, gradients_impl, math_ops, state_ops, variables
+from tensorweave._src.ops import array_ops, gradients_impl, math_ops, state_ops, training_ops, variables
 
 __all__ = [
     "SGD",
@@ -458,6 +458,11 @@ class SGD(Optimizer):
             return var + (accum * c["momentum"] - c["lr_t"] * grad), [accum]
         return var + accum, [accum]
 
+    def _apply_dense(self, grad, var, c):
+        if self._momentum:
+            return super()._apply_dense(grad, var, c)
+        return training_ops.apply_gradient_descent(var, c["lr_t"], grad, use_locking=True).op
+
     def _apply_sparse(self, grad, var, indices, c):
         if self._momentum:
             return super()._apply_sparse(grad, var, indices, c)
@@ -493,8 +498,28 @@ class Adam(Optimizer):
             epsilon=ops.convert_to_tensor(self.epsilon, dtype),
             beta_1_t=b1,
             beta_2_t=b2,
+            beta_1_power=b1_power,
+            beta_2_power=b2_power,
         )
         return c
+
+    def _apply_dense(self, grad, var, c):
+        if self.amsgrad:
+            return super()._apply_dense(grad, var, c)
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        return training_ops.apply_adam(
+            var,
+            m,
+            v,
+            c["beta_1_power"],
+            c["beta_2_power"],
+            c["lr_t"],
+            c["beta_1_t"],
+            c["beta_2_t"],
+            c["epsilon"],
+            grad,
+            use_locking=True,
+        ).op
 
     def _update(self, grad, var, slots, c):
         m = slots[0] + (grad - slots[0]) * (1 - c["beta_1_t"])
@@ -552,19 +577,43 @@ class RMSprop(Optimizer):
         )
         return c
 
-    def _update(self, grad, var, slots, c):
-        rms = slots[0]
+    def _fused_args(self, var, c):
+        slots = [self.get_slot(var, "rms"), self.get_slot(var, "momentum")]
+        if self.centered:
+            slots.insert(0, self.get_slot(var, "mg"))
+        return [var, *slots, c["lr_t"], c["rho"], c["momentum"], c["epsilon"]]
+
+    def _apply_dense(self, grad, var, c):
+        if not self._momentum:
+            return super()._apply_dense(grad, var, c)
+        apply = training_ops.apply_centered_rms_prop if self.centered else training_ops.apply_rms_prop
+        return apply(*self._fused_args(var, c), grad, use_locking=True).op
+
+    def _apply_sparse(self, grad, var, indices, c):
+        tw = _tw()
         if self._momentum:
-            # ApplyRMSProp / ApplyCenteredRMSProp: epsilon inside the square root.
-            mom = slots[1]
-            rms_t = rms + (math_ops.square(grad) - rms) * (1 - c["rho"])
-            if self.centered:
-                mg_t = slots[2] + (grad - slots[2]) * (1 - c["rho"])
-                denom = rms_t - math_ops.square(mg_t) + c["epsilon"]
-                mom_t = mom * c["momentum"] + c["lr_t"] * grad / math_ops.sqrt(denom)
-                return var - mom_t, [rms_t, mom_t, mg_t]
-            mom_t = mom * c["momentum"] + c["lr_t"] * grad / math_ops.sqrt(rms_t + c["epsilon"])
-            return var - mom_t, [rms_t, mom_t]
+            apply = training_ops.sparse_apply_centered_rms_prop if self.centered else training_ops.sparse_apply_rms_prop
+            return apply(*self._fused_args(var, c), grad, indices, use_locking=True).op
+        # tf_keras: the averages decay in every row, the gradient is added at `indices`, those rows move.
+        rms = self.get_slot(var, "rms")
+        rms_t = state_ops.assign(rms, rms * c["rho"])
+        with ops.control_dependencies([rms_t]):
+            rms_t = tw.scatter_add(rms, indices, (grad * grad) * (1.0 - c["rho"]))
+            denom = array_ops.gather(rms_t, indices)
+        updates = [rms_t]
+        if self.centered:
+            mg = self.get_slot(var, "mg")
+            mg_t = state_ops.assign(mg, mg * c["rho"])
+            with ops.control_dependencies([mg_t]):
+                mg_t = tw.scatter_add(mg, indices, grad * (1.0 - c["rho"]))
+                denom = denom - math_ops.square(array_ops.gather(mg_t, indices))
+            updates.append(mg_t)
+        step = -c["lr_t"] * grad / (math_ops.sqrt(denom) + c["epsilon"])
+        return tw.group(tw.scatter_add(var, indices, step), *updates)
+
+    def _update(self, grad, var, slots, c):
+        # Without momentum (with it, the fused ApplyRMSProp kernels above): epsilon outside the square root.
+        rms = slots[0]
         rms_t = c["rho"] * rms + (1.0 - c["rho"]) * math_ops.square(grad)
         new_slots, denom = [rms_t], rms_t
         if self.centered:
@@ -628,12 +677,21 @@ class Adadelta(Optimizer):
         c.update(epsilon=ops.convert_to_tensor(self.epsilon, dtype), rho=self._get_hyper("rho", dtype))
         return c
 
-    def _update(self, grad, var, slots, c):
-        rho, eps = c["rho"], c["epsilon"]
-        accum = slots[0] * rho + math_ops.square(grad) * (1 - rho)
-        update = math_ops.sqrt(slots[1] + eps) * math_ops.rsqrt(accum + eps) * grad
-        accum_update = slots[1] * rho + math_ops.square(update) * (1 - rho)
-        return var - update * c["lr_t"], [accum, accum_update]
+    def _args(self, var, c):
+        return [
+            var,
+            self.get_slot(var, "accum_grad"),
+            self.get_slot(var, "accum_var"),
+            c["lr_t"],
+            c["rho"],
+            c["epsilon"],
+        ]
+
+    def _apply_dense(self, grad, var, c):
+        return training_ops.apply_adadelta(*self._args(var, c), grad, use_locking=True).op
+
+    def _apply_sparse(self, grad, var, indices, c):
+        return training_ops.sparse_apply_adadelta(*self._args(var, c), grad, indices, use_locking=True).op
 
     def get_config(self):
         return self._base_config("rho", epsilon=self.epsilon)
