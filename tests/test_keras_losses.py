@@ -154,6 +154,7 @@ def test_get():
     assert L.get("mse") is L.mean_squared_error
     assert L.get("categorical_crossentropy") is L.categorical_crossentropy
     assert L.get("kullback_leibler_divergence") is L.kl_divergence
+    assert L.get("cosine_proximity") is L.cosine_similarity  # TF 1.x's name
     assert isinstance(L.get("BinaryCrossentropy"), L.BinaryCrossentropy)
     assert isinstance(L.get({"class_name": "Huber", "config": {"delta": 2.0}}), L.Huber)
     assert L.get(None) is None

@@ -270,6 +270,7 @@ msle = MSLE = mean_squared_logarithmic_error
 kld = KLD = kullback_leibler_divergence = kl_divergence
 logcosh = log_cosh
 huber_loss = huber
+cosine_proximity = cosine_similarity  # TF 1.x's name
 
 
 # --- Loss classes ---
@@ -493,6 +494,7 @@ _FUNCTIONS.update(
     kullback_leibler_divergence=kld,
     logcosh=log_cosh,
     huber_loss=huber,
+    cosine_proximity=cosine_similarity,
 )
 _CLASSES = {
     c.__name__: c
