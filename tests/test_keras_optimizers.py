@@ -253,3 +253,41 @@ def test_tf1_optimizer_is_wrapped_in_tf_optimizer():
         assert sess.run(opt.iterations) == 2
     with pytest.raises(TypeError, match="Invalid keyword arguments"):
         opts.get("adam", foo=1)
+
+
+def test_tf1_training_loop_matches_tf_keras():
+    """Dense layers + a Loss object + an optimizer + a metric, three steps, same initial weights."""
+    tf1, tf_keras = _tf_keras()
+    rng = np.random.RandomState(0)
+    x = rng.randn(8, 4).astype(np.float32)
+    y = rng.randint(0, 3, 8)
+
+    def run(lib, keras, weights=None):
+        with lib.Graph().as_default(), lib.Session() as sess:
+            inputs = lib.placeholder(lib.float32, [None, 4])
+            labels = lib.placeholder(lib.int64, [None])
+            hidden = keras.layers.Dense(5, activation="relu")(inputs)
+            probs = keras.layers.Dense(3, activation="softmax")(hidden)
+            loss = keras.losses.SparseCategoricalCrossentropy()(labels, probs)
+            params = lib.trainable_variables()
+            optimizer = getattr(keras.optimizers, "legacy", keras.optimizers).Adam(0.05)
+            train = optimizer.get_updates(loss, params)
+            accuracy = keras.metrics.SparseCategoricalAccuracy()
+            update_accuracy = accuracy.update_state(labels, probs)
+            sess.run(lib.global_variables_initializer())
+            sess.run(lib.variables_initializer(accuracy.variables))
+            if weights is not None:
+                for v, w in zip(params, weights):
+                    v.load(w, sess)
+            start = sess.run(params)
+            losses = []
+            for _ in range(3):
+                losses.append(sess.run([loss, train, update_accuracy], {inputs: x, labels: y})[0])
+            return start, losses, sess.run(params), sess.run(accuracy.result())
+
+    start, our_losses, our_params, our_accuracy = run(tw, tw.keras)
+    _, their_losses, their_params, their_accuracy = run(tf1, tf_keras, weights=start)
+    np.testing.assert_allclose(our_losses, their_losses, rtol=1e-5)
+    for a, b in zip(our_params, their_params):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert our_accuracy == pytest.approx(their_accuracy)

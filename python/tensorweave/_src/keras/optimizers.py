@@ -15,6 +15,7 @@ from tensorweave._src.framework.indexed_slices import IndexedSlices
 from tensorweave._src.keras import backend
 from tensorweave._src.keras import learning_rate_schedule as schedules
 from tensorweave._src.ops import array_ops, gradients_impl, math_ops, state_ops, training_ops, variables
+from tensorweave._src.training.optimizer import _readers_in_step
 
 __all__ = [
     "SGD",
@@ -335,6 +336,9 @@ class Optimizer:
             if not grads_and_vars:
                 return _tw().no_op()
             grads_and_vars = self._transform_gradients(grads_and_vars)
+            # Each update waits for the ops of this step that read its variable (as tw.train's optimizers),
+            # so that it does not meet a snapshot of the variable and copy it.
+            readers = _readers_in_step([g for g, _ in grads_and_vars], var_list)
             states = {}
             update_ops = []
             with ops.name_scope(name or self._name):
@@ -342,7 +346,7 @@ class Optimizer:
                     dtype = var.dtype.base_dtype
                     if dtype not in states:
                         states[dtype] = self._prepare(dtype)
-                    with ops.name_scope("update_" + var.op.name):
+                    with ops.name_scope("update_" + var.op.name), ops.control_dependencies(readers[_var_key(var)]):
                         update_ops.append(self._apply_one(grad, var, states[dtype]))
                 with ops.control_dependencies([_tw().group(*update_ops)]):
                     return state_ops.assign_add(self.iterations, np.int64(1)).op
