@@ -7,3 +7,8 @@ __all__ = ["Input", "backend", "layers"]
 from tensorweave._src.keras.models import Sequential
 
 __all__ += ["Sequential"]
+
+# --- optimizers, losses, metrics, activations, utils, preprocessing (tf.keras modules) ---
+from tensorweave.keras import activations, losses, metrics, optimizers, preprocessing, utils
+
+__all__ += ["activations", "losses", "metrics", "optimizers", "preprocessing", "utils"]
