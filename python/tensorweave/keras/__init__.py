@@ -7,3 +7,6 @@ __all__ = ["Input", "backend", "layers"]
 from tensorweave._src.keras.models import Sequential
 
 __all__ += ["Sequential"]
+from tensorweave._src.keras import constraints, initializers, regularizers
+
+__all__ += ["constraints", "initializers", "regularizers"]
