@@ -5,6 +5,7 @@ from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.keras import backend, constraints, initializers, regularizers
 from tensorweave._src.layers import base
 from tensorweave._src.ops import array_ops
+from tensorweave._src.ops import variables as variables_lib
 
 _ACTIVATIONS = {
     "linear": None,
@@ -81,6 +82,53 @@ def _activity_loss(layer, outputs):
         loss = math_ops.truediv(loss, batch)
     ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, loss)
     layer._losses.append(loss)
+
+
+class _Layer(base.Layer):
+    """The base of the Keras layers written here: Keras's constructor arguments (input_shape, activity_regularizer)
+    and an `add_weight` that takes Keras identifiers for initializer, regularizer and constraint."""
+
+    def __init__(self, activity_regularizer=None, **kwargs):
+        kwargs = _pop_input_shape(self, kwargs)
+        kwargs.pop("weights", None)
+        super().__init__(**kwargs)
+        self._activity_regularizer = regularizers.get(activity_regularizer)
+
+    def add_weight(
+        self, name, shape, dtype=None, initializer=None, regularizer=None, trainable=True, constraint=None, **kwargs
+    ):
+        dtype = dtypes.as_dtype(dtype or self.dtype or backend.floatx())
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        var = variables_lib.get_variable(
+            name,
+            shape,
+            dtype=dtype,
+            initializer=initializers.get(initializer),
+            trainable=trainable and self.trainable,
+            constraint=constraints.get(constraint),
+        )
+        regularizer = regularizers.get(regularizer)
+        if regularizer is not None:
+            with ops.name_scope(name + "/Regularizer/"):
+                ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, regularizer(var.value()))
+        return var
+
+    def _check_ndim(self, inputs, ndim=None, min_ndim=None):
+        rank = inputs.shape.ndims
+        if rank is None:
+            return
+        if (ndim is not None and rank != ndim) or (min_ndim is not None and rank < min_ndim):
+            expected = f"ndim={ndim}" if ndim is not None else f"min_ndim={min_ndim}"
+            raise ValueError(
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected {expected}, found '
+                f"ndim={rank}. Full shape received: {tuple(inputs.shape.as_list())}"
+            )
+
+    def __call__(self, inputs, *args, **kwargs):
+        outputs = super().__call__(inputs, *args, **kwargs)
+        _activity_loss(self, outputs)
+        return outputs
 
 
 def _keras_class(tw_class, keras_name):
@@ -160,3 +208,4 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, batch_shape=None):
 
 
 from tensorweave._src.keras.layers_more import *
+from tensorweave._src.keras.normalization import *
