@@ -1,5 +1,7 @@
 """tf.keras.layers over tensorweave.layers (a first part: core, convolution and pooling layers)."""
 
+import weakref
+
 from tensorweave import nn
 from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.keras import backend, constraints, initializers, regularizers
@@ -84,6 +86,22 @@ def _activity_loss(layer, outputs):
     layer._losses.append(loss)
 
 
+_MASKS = weakref.WeakKeyDictionary()
+
+
+def _get_mask(tensor):
+    """The Keras mask (a bool [batch, time] tensor) an Embedding(mask_zero=True) or Masking layer left on `tensor`."""
+    try:
+        return _MASKS.get(tensor)
+    except TypeError:
+        return None
+
+
+def _set_mask(tensor, mask):
+    if mask is not None:
+        _MASKS[tensor] = mask
+
+
 class _Layer(base.Layer):
     """The base of the Keras layers written here: Keras's constructor arguments (input_shape, activity_regularizer)
     and an `add_weight` that takes Keras identifiers for initializer, regularizer and constraint."""
@@ -125,9 +143,20 @@ class _Layer(base.Layer):
                 f"ndim={rank}. Full shape received: {tuple(inputs.shape.as_list())}"
             )
 
+    supports_masking = False
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs: the input's, for a layer that supports masking."""
+        return mask if self.supports_masking else None
+
     def __call__(self, inputs, *args, **kwargs):
+        mask = kwargs.get("mask")
+        if mask is None and not isinstance(inputs, (list, tuple)):
+            mask = _get_mask(inputs)
         outputs = super().__call__(inputs, *args, **kwargs)
         _activity_loss(self, outputs)
+        if not isinstance(outputs, (list, tuple)) and _get_mask(outputs) is None:
+            _set_mask(outputs, self.compute_mask(inputs, mask))
         return outputs
 
 
@@ -209,3 +238,4 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, batch_shape=None):
 
 from tensorweave._src.keras.layers_more import *
 from tensorweave._src.keras.normalization import *
+from tensorweave._src.keras.recurrent import *
