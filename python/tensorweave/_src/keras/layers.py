@@ -179,8 +179,6 @@ def _keras_class(tw_class, keras_name):
 
 
 Dense = _keras_class(base.Dense, "Dense")
-Conv1D = _keras_class(base.Conv1D, "Conv1D")
-Conv2D = _keras_class(base.Conv2D, "Conv2D")
 Conv2DTranspose = _keras_class(base.Conv2DTranspose, "Conv2DTranspose")
 SeparableConv2D = _keras_class(base.SeparableConv2D, "SeparableConv2D")
 
@@ -236,6 +234,7 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, batch_shape=None):
         return array_ops.placeholder(dtypes.as_dtype(dtype or backend.floatx()), batch_shape, name=name or "input_1")
 
 
+from tensorweave._src.keras.layers_conv import *
 from tensorweave._src.keras.layers_more import *
 from tensorweave._src.keras.normalization import *
 from tensorweave._src.keras.recurrent import *
