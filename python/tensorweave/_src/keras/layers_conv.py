@@ -84,9 +84,7 @@ class _Conv(_Layer):
         self.strides = _tuple(strides, rank, "strides")
         self.dilation_rate = _tuple(dilation_rate, rank, "dilation_rate")
         if not all(self.kernel_size):
-            raise ValueError(
-                f"The argument `kernel_size` cannot contain 0(s). Received: {(kernel_size,)}"
-            )
+            raise ValueError(f"The argument `kernel_size` cannot contain 0(s). Received: {(kernel_size,)}")
         self.padding = padding.lower() if isinstance(padding, str) else padding
         if self.padding not in ("valid", "same", "causal"):
             raise ValueError(
