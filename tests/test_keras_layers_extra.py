@@ -64,6 +64,12 @@ SINGLE = [
     lambda L: L.SpatialDropout1D(0.5),
     lambda L: L.ActivityRegularization(l1=0.1, l2=0.2),
     lambda L: L.LeakyReLU(0.2),
+    lambda L: L.ReLU(),
+    lambda L: L.ReLU(max_value=1.0),
+    lambda L: L.ReLU(negative_slope=0.1, threshold=0.5),
+    lambda L: L.ReLU(max_value=0.8, negative_slope=0.2),
+    lambda L: L.ReLU(threshold=0.3),
+    lambda L: L.Softmax(axis=1),
 ]
 
 
@@ -197,6 +203,40 @@ def test_multi_head_attention_mask():
         return layer(ins[0], ins[1], attention_mask=ins[2])
 
     _both(lambda L: L.MultiHeadAttention(2, 3), [Q, V, mask], call=call, dtypes={2: tw.bool})
+
+
+def test_masks_pass_through_dropout_and_dense():
+    """Embedding(mask_zero) -> Dropout -> Dense -> LSTM: the mask reaches the LSTM, as in Keras."""
+    tf1, tf_keras = _tf_keras()
+    ids = np.array([[1, 2, 0, 0], [3, 0, 0, 0]], np.int32)
+    outs, values = [], None
+    for g, keras in ((tw, tw.keras), (tf1, tf_keras)):
+        with g.Graph().as_default():
+            inp = g.placeholder(g.int32, [None, 4])
+            layers = [keras.layers.Embedding(5, 3, mask_zero=True), keras.layers.Dropout(0.5),
+                      keras.layers.Dense(3), keras.layers.LSTM(2)]  # fmt: skip
+            y = inp
+            for layer in layers:
+                y = layer(y)
+            weights = [w for layer in layers for w in layer.weights]
+            with g.Session() as sess:
+                sess.run(g.global_variables_initializer())
+                if values is None:
+                    values = sess.run(weights)
+                for v, w in zip(weights, values):
+                    v.load(w, sess)
+                outs.append(sess.run(y, {inp: ids}))
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-5, atol=1e-6)
+
+
+def test_first_layer_input_shapes():
+    L = tw.keras.layers
+    for layer in (L.Flatten(input_shape=(28, 28)), L.Reshape((4,), input_shape=(2, 2)), L.Dropout(0.5, input_shape=(28, 28)),
+                  L.MaxPooling2D(input_shape=(28, 28)), L.Activation("relu", input_shape=(28, 28))):  # fmt: skip
+        assert layer._keras_input_shape[0] in (28, 2)
+    assert L.Dense(3, input_dim=7)._batch_input_shape == (None, 7)
+    assert L.Reshape((4,), input_dim=4)._keras_input_shape == (4,)
+    assert L.LSTM(3, batch_input_shape=(8, 5, 2))._batch_input_shape == (8, 5, 2)
 
 
 def test_input_layer_in_sequential():

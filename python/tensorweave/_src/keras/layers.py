@@ -172,6 +172,8 @@ def _keras_class(tw_class, keras_name):
             outputs = super().__call__(inputs, *args, **kwargs)
             _constrain(self, self._constraint_args)
             _activity_loss(self, outputs)
+            if keras_name == "Dense":  # Dense keeps the input's mask (a Conv does not)
+                _set_mask(outputs, _get_mask(inputs))
             return outputs
 
     KerasLayer.__name__ = KerasLayer.__qualname__ = keras_name
@@ -186,7 +188,7 @@ SeparableConv2D = _keras_class(base.SeparableConv2D, "SeparableConv2D")
 def _keras_pooling(tw_class, keras_name, default_pool):
     class KerasPooling(tw_class):
         def __init__(self, pool_size=default_pool, strides=None, padding="valid", data_format=None, **kwargs):
-            kwargs.pop("input_shape", None)
+            kwargs = _pop_input_shape(self, kwargs)
             super().__init__(
                 pool_size,
                 pool_size if strides is None else strides,
@@ -203,19 +205,37 @@ MaxPooling1D = _keras_pooling(base.MaxPooling1D, "MaxPooling1D", 2)
 MaxPooling2D = _keras_pooling(base.MaxPooling2D, "MaxPooling2D", (2, 2))
 AveragePooling1D = _keras_pooling(base.AveragePooling1D, "AveragePooling1D", 2)
 AveragePooling2D = _keras_pooling(base.AveragePooling2D, "AveragePooling2D", (2, 2))
-Flatten = base.Flatten
+
+
+class Flatten(base.Flatten):
+    """Flattens all but the batch axis."""
+
+    def __init__(self, data_format=None, **kwargs):
+        kwargs = _pop_input_shape(self, kwargs)
+        super().__init__(data_format=data_format or "channels_last", **kwargs)
 
 
 class Dropout(base.Dropout):
-    """Dropout active only in the training phase (`backend.learning_phase()` or `training=`)."""
+    """Dropout active only in the training phase (`backend.learning_phase()` or `training=`); it keeps the input's
+    mask."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        kwargs = _pop_input_shape(self, kwargs)
+        super().__init__(rate, noise_shape=noise_shape, seed=seed, **kwargs)
 
     def __call__(self, inputs, training=None, **kwargs):
         if training is None:
             training = backend.learning_phase()
-        return super().__call__(inputs, training=training, **kwargs)
+        outputs = super().__call__(inputs, training=training, **kwargs)
+        _set_mask(outputs, _get_mask(inputs))
+        return outputs
 
 
-class Activation(base.Layer):
+class Activation(_Layer):
+    """Applies an activation function (a name or a callable)."""
+
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = get_activation(activation)

@@ -3,10 +3,10 @@
 import tensorweave as tw
 from tensorweave._src.keras import constraints, initializers, regularizers
 from tensorweave._src.keras.layers import _Layer
-from tensorweave._src.layers.base import Layer
+from tensorweave._src.layers.base import Layer  # noqa: F401 - tw.keras.layers.Layer
 
 
-class Reshape(Layer):
+class Reshape(_Layer):
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = tuple(target_shape)
@@ -15,7 +15,7 @@ class Reshape(Layer):
         return tw.reshape(inputs, [-1] + list(self.target_shape))
 
 
-class Permute(Layer):
+class Permute(_Layer):
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)
         self.dims = tuple(dims)
@@ -24,7 +24,7 @@ class Permute(Layer):
         return tw.transpose(inputs, [0] + list(self.dims))
 
 
-class RepeatVector(Layer):
+class RepeatVector(_Layer):
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
         self.n = n
@@ -38,12 +38,37 @@ class RepeatVector(Layer):
         return tw.tile(tw.expand_dims(inputs, 1), [1, self.n, 1])
 
 
-class ReLU(Layer):
+class ReLU(_Layer):
+    """max(x, 0), or Keras's general form: x for x >= threshold, negative_slope * (x - threshold) below, capped at
+    max_value."""
+
+    supports_masking = True
+
+    def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
+        super().__init__(**kwargs)
+        if max_value is not None and max_value < 0.0:
+            raise ValueError(f"max_value of a ReLU layer cannot be a negative value. Received: {max_value}")
+        if negative_slope is None or negative_slope < 0.0:
+            raise ValueError(f"negative_slope of a ReLU layer cannot be a negative value. Received: {negative_slope}")
+        if threshold is None or threshold < 0.0:
+            raise ValueError(f"threshold of a ReLU layer cannot be a negative value. Received: {threshold}")
+        self.max_value, self.negative_slope, self.threshold = max_value, negative_slope, threshold
+
     def call(self, inputs):
-        return tw.nn.relu(inputs)
+        # Keras's backend.relu, step by step.
+        x, alpha, threshold = inputs, self.negative_slope, self.threshold
+        if alpha and self.max_value is None and threshold == 0:
+            return tw.nn.leaky_relu(x, alpha=alpha)
+        negative = tw.nn.relu(threshold - x) if alpha else None
+        y = x * tw.cast(tw.greater(x, threshold), x.dtype) if threshold != 0 else tw.nn.relu(x)
+        if self.max_value is not None:
+            y = tw.clip_by_value(y, 0.0, float(self.max_value))
+        return y - alpha * negative if alpha else y
 
 
-class LeakyReLU(Layer):
+class LeakyReLU(_Layer):
+    supports_masking = True
+
     def __init__(self, alpha=0.3, **kwargs):
         super().__init__(**kwargs)
         self.alpha = alpha
@@ -52,7 +77,9 @@ class LeakyReLU(Layer):
         return tw.nn.leaky_relu(inputs, alpha=self.alpha)
 
 
-class Softmax(Layer):
+class Softmax(_Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
@@ -61,7 +88,7 @@ class Softmax(Layer):
         return tw.nn.softmax(inputs, axis=self.axis)
 
 
-class Lambda(Layer):
+class Lambda(_Layer):
     def __init__(self, function, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function = function
@@ -71,7 +98,7 @@ class Lambda(Layer):
         return self.function(inputs, **self.arguments)
 
 
-class _GlobalPooling(Layer):
+class _GlobalPooling(_Layer):
     _reduce = None
     _axes = None
 
@@ -101,7 +128,7 @@ class GlobalMaxPooling2D(_GlobalPooling):
     _reduce, _axes = tw.reduce_max, (1, 2)
 
 
-class ZeroPadding2D(Layer):
+class ZeroPadding2D(_Layer):
     def __init__(self, padding=(1, 1), **kwargs):
         super().__init__(**kwargs)
         if isinstance(padding, int):
@@ -114,7 +141,7 @@ class ZeroPadding2D(Layer):
         return tw.pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
 
 
-class Cropping2D(Layer):
+class Cropping2D(_Layer):
     def __init__(self, cropping=((0, 0), (0, 0)), **kwargs):
         super().__init__(**kwargs)
         if isinstance(cropping, int):
@@ -193,7 +220,7 @@ class Masking(_Layer):
         return inputs * tw.cast(keep, inputs.dtype)
 
 
-class _Merge(Layer):
+class _Merge(_Layer):
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
             raise ValueError(
