@@ -128,7 +128,7 @@ class _Layer(base.Layer):
         )
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:
-            with ops.name_scope(name + "/Regularizer/"):
+            with ops.name_scope(var.op.name + "/Regularizer/"):
                 ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, regularizer(var.value()))
         return var
 
@@ -250,8 +250,15 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, batch_shape=None):
         if shape is None:
             raise ValueError("Please provide to Input either a `shape` or a `batch_shape` argument.")
         batch_shape = [batch_size] + list(shape)
+    if name is None:
+        graph = ops.get_default_graph()
+        _INPUT_COUNTS[graph] = _INPUT_COUNTS.get(graph, 0) + 1
+        name = f"input_{_INPUT_COUNTS[graph]}"
     with ops.name_scope(None):
-        return array_ops.placeholder(dtypes.as_dtype(dtype or backend.floatx()), batch_shape, name=name or "input_1")
+        return array_ops.placeholder(dtypes.as_dtype(dtype or backend.floatx()), batch_shape, name=name)
+
+
+_INPUT_COUNTS = weakref.WeakKeyDictionary()  # graph -> the Inputs made in it (Keras names them input_1, input_2, ...)
 
 
 from tensorweave._src.keras.layers_conv import *
