@@ -265,3 +265,25 @@ def test_errors():
             L.SpatialDropout2D(0.5)(tw.placeholder(tw.float32, [None, 4, 3]))
         with pytest.raises(ValueError, match="Theta"):
             L.ThresholdedReLU(theta=-1.0)
+
+
+def test_weights_argument_and_set_weights():
+    matrix = np.arange(12, dtype=np.float32).reshape(4, 3)
+    with tw.Graph().as_default():
+        ids = tw.placeholder(tw.int32, [None, 2])
+        emb = tw.keras.layers.Embedding(4, 3, weights=[matrix], trainable=False)
+        y = emb(ids)
+        dense = tw.keras.layers.Dense(2)
+        dense(y)
+        assert emb.trainable_weights == [] and len(emb.non_trainable_weights) == 1
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            np.testing.assert_array_equal(sess.run(y, {ids: [[3, 1]]}), matrix[[[3, 1]]])
+            dense.set_weights([np.ones((3, 2)), np.full(2, 5.0)])
+            kernel, bias = dense.get_weights()
+            np.testing.assert_array_equal(bias, [5.0, 5.0])
+            np.testing.assert_array_equal(kernel, np.ones((3, 2)))
+            with pytest.raises(ValueError, match='layer "dense" with a weight list of length 1'):
+                dense.set_weights([np.ones((3, 2))])
+            with pytest.raises(ValueError, match=r"weight shape \(3, 2\) is not compatible"):
+                dense.set_weights([np.ones((2, 2)), np.ones(2)])

@@ -2,6 +2,8 @@
 
 import weakref
 
+import numpy as np
+
 from tensorweave import nn
 from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.keras import backend, constraints, initializers, regularizers
@@ -102,13 +104,38 @@ def _set_mask(tensor, mask):
         _MASKS[tensor] = mask
 
 
-class _Layer(base.Layer):
+class _WeightsMixin:
+    """Keras's get_weights/set_weights, through `backend.get_session()`."""
+
+    def get_weights(self):
+        return backend.get_session().run(self.weights) if self.weights else []
+
+    def set_weights(self, weights):
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(
+                f'You called `set_weights(weights)` on layer "{self.name}" with a weight list of length '
+                f"{len(weights)}, but the layer was expecting {len(params)} weights. Provided weights: {weights}"
+            )
+        sess = backend.get_session()
+        for var, value in zip(params, weights):
+            value = np.asarray(value)
+            if tuple(var.shape.as_list()) != value.shape:
+                raise ValueError(
+                    f"Layer {self.name} weight shape {tuple(var.shape.as_list())} is not compatible with provided "
+                    f"weight shape {value.shape}."
+                )
+            var.load(value, sess)
+
+
+class _Layer(_WeightsMixin, base.Layer):
     """The base of the Keras layers written here: Keras's constructor arguments (input_shape, activity_regularizer)
     and an `add_weight` that takes Keras identifiers for initializer, regularizer and constraint."""
 
     def __init__(self, activity_regularizer=None, **kwargs):
         kwargs = _pop_input_shape(self, kwargs)
-        kwargs.pop("weights", None)
+        weights = kwargs.pop("weights", None)
+        self._initial_weights = list(weights) if weights is not None else None
         super().__init__(**kwargs)
         self._activity_regularizer = regularizers.get(activity_regularizer)
 
@@ -118,6 +145,8 @@ class _Layer(base.Layer):
         dtype = dtypes.as_dtype(dtype or self.dtype or backend.floatx())
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        if self._initial_weights:  # Keras's `weights=[...]`: the values of the weights, in creation order
+            initializer = initializers.Constant(np.asarray(self._initial_weights.pop(0)))
         var = variables_lib.get_variable(
             name,
             shape,
@@ -161,7 +190,7 @@ class _Layer(base.Layer):
 
 
 def _keras_class(tw_class, keras_name):
-    class KerasLayer(tw_class):
+    class KerasLayer(_WeightsMixin, tw_class):
         def __init__(self, *args, activation=None, activity_regularizer=None, **kwargs):
             kwargs = _resolve(_pop_input_shape(self, kwargs))
             self._activity_regularizer = regularizers.get(activity_regularizer)
@@ -186,7 +215,7 @@ SeparableConv2D = _keras_class(base.SeparableConv2D, "SeparableConv2D")
 
 
 def _keras_pooling(tw_class, keras_name, default_pool):
-    class KerasPooling(tw_class):
+    class KerasPooling(_WeightsMixin, tw_class):
         def __init__(self, pool_size=default_pool, strides=None, padding="valid", data_format=None, **kwargs):
             kwargs = _pop_input_shape(self, kwargs)
             super().__init__(
@@ -207,7 +236,7 @@ AveragePooling1D = _keras_pooling(base.AveragePooling1D, "AveragePooling1D", 2)
 AveragePooling2D = _keras_pooling(base.AveragePooling2D, "AveragePooling2D", (2, 2))
 
 
-class Flatten(base.Flatten):
+class Flatten(_WeightsMixin, base.Flatten):
     """Flattens all but the batch axis."""
 
     def __init__(self, data_format=None, **kwargs):
@@ -215,7 +244,7 @@ class Flatten(base.Flatten):
         super().__init__(data_format=data_format or "channels_last", **kwargs)
 
 
-class Dropout(base.Dropout):
+class Dropout(_WeightsMixin, base.Dropout):
     """Dropout active only in the training phase (`backend.learning_phase()` or `training=`); it keeps the input's
     mask."""
 
