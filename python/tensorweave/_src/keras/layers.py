@@ -1,5 +1,6 @@
 """tf.keras.layers over tensorweave.layers (a first part: core, convolution and pooling layers)."""
 
+import inspect
 import weakref
 
 import numpy as np
@@ -104,8 +105,70 @@ def _set_mask(tensor, mask):
         _MASKS[tensor] = mask
 
 
+def _serialize_value(value):
+    if isinstance(value, base.Layer):
+        return serialize(value)
+    if hasattr(value, "get_config") and not isinstance(value, type):
+        return {"class_name": type(value).__name__, "config": value.get_config()}
+    if isinstance(value, (list, tuple)):
+        return [_serialize_value(v) for v in value]
+    if callable(value):
+        return getattr(value, "__name__", value)
+    return value
+
+
+def _inherited_defaults(cls):
+    """The default arguments of the base classes' constructors (those a subclass passes on through **kwargs)."""
+    defaults = {}
+    for klass in reversed(cls.__mro__[1:]):
+        if "__init__" not in vars(klass) or klass in (base.Layer, object):
+            continue
+        for key, param in inspect.signature(klass.__init__).parameters.items():
+            if param.default is not inspect.Parameter.empty and not key.startswith("_"):
+                defaults[key] = param.default
+    return defaults
+
+
 class _WeightsMixin:
-    """Keras's get_weights/set_weights, through `backend.get_session()`."""
+    """Keras's get_weights/set_weights (through `backend.get_session()`) and get_config/from_config (the constructor
+    arguments, recorded when the layer is made)."""
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj._constructor_args = (args, dict(kwargs))
+        return obj
+
+    def get_config(self):
+        args, kwargs = getattr(self, "_constructor_args", ((), {}))
+        try:
+            bound = inspect.signature(type(self).__init__).bind(self, *args, **kwargs)
+        except TypeError:
+            bound = None
+        config = {}
+        if bound is not None:
+            bound.apply_defaults()
+            for key, value in list(bound.arguments.items())[1:]:
+                if key == "kwargs":
+                    config.update(value)
+                elif key != "args":
+                    config[key] = value
+            if "kwargs" in bound.arguments:
+                config = dict(_inherited_defaults(type(self)), **config)
+            if bound.arguments.get("args") and isinstance(getattr(self, "_config", None), dict):
+                # A wrapper of a tw.layers class: its positional arguments by name, from the wrapped class's config.
+                config = dict(self._config, **config)
+        config.pop("weights", None)
+        for key in ("activation", "recurrent_activation"):
+            if key in config and config[key] is None:
+                config[key] = "linear"
+        config.update(name=self.name, trainable=self.trainable)
+        if self.dtype is not None or "dtype" not in config:
+            config["dtype"] = dtypes.as_dtype(self.dtype or backend.floatx()).name
+        return {key: _serialize_value(value) for key, value in config.items()}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**{key: _deserialize_value(value) for key, value in config.items()})
 
     def get_weights(self):
         return backend.get_session().run(self.weights) if self.weights else []
@@ -218,6 +281,7 @@ def _keras_pooling(tw_class, keras_name, default_pool):
     class KerasPooling(_WeightsMixin, tw_class):
         def __init__(self, pool_size=default_pool, strides=None, padding="valid", data_format=None, **kwargs):
             kwargs = _pop_input_shape(self, kwargs)
+            kwargs.pop("trainable", None)
             super().__init__(
                 pool_size,
                 pool_size if strides is None else strides,
@@ -241,7 +305,9 @@ class Flatten(_WeightsMixin, base.Flatten):
 
     def __init__(self, data_format=None, **kwargs):
         kwargs = _pop_input_shape(self, kwargs)
+        trainable = kwargs.pop("trainable", True)
         super().__init__(data_format=data_format or "channels_last", **kwargs)
+        self.trainable = trainable
 
 
 class Dropout(_WeightsMixin, base.Dropout):
@@ -250,7 +316,9 @@ class Dropout(_WeightsMixin, base.Dropout):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         kwargs = _pop_input_shape(self, kwargs)
+        trainable = kwargs.pop("trainable", True)
         super().__init__(rate, noise_shape=noise_shape, seed=seed, **kwargs)
+        self.trainable = trainable
 
     def __call__(self, inputs, training=None, **kwargs):
         if training is None:
@@ -288,6 +356,34 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, batch_shape=None):
 
 
 _INPUT_COUNTS = weakref.WeakKeyDictionary()  # graph -> the Inputs made in it (Keras names them input_1, input_2, ...)
+
+
+def _deserialize_value(value):
+    if isinstance(value, dict) and "class_name" in value and isinstance(globals().get(value["class_name"]), type):
+        cls = globals()[value["class_name"]]
+        if issubclass(cls, base.Layer):
+            return deserialize(value)
+    if isinstance(value, list):
+        return [_deserialize_value(v) for v in value]
+    return value
+
+
+def serialize(layer):
+    """`{'class_name': ..., 'config': ...}` of a layer."""
+    return {"class_name": type(layer).__name__, "config": layer.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    """The layer a `serialize` dict describes (classes of tw.keras.layers, or `custom_objects`)."""
+    table = dict(globals(), **(custom_objects or {}))
+    cls = table.get(config["class_name"])
+    if not isinstance(cls, type) or not issubclass(cls, base.Layer):
+        raise ValueError(  # noqa: TRY004 - Keras raises a ValueError
+            f"Unknown layer: '{config['class_name']}'. Please ensure you are using a "
+            "`keras.utils.custom_object_scope` and that this object is included in the scope. See "
+            "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for details."
+        )
+    return cls.from_config(config["config"])
 
 
 from tensorweave._src.keras.layers_conv import *

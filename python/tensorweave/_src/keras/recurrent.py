@@ -464,6 +464,12 @@ def _rnn_layer(cell_class, cell_name, doc):
                 activity_regularizer=activity_regularizer, **layer_kwargs,
             )  # fmt: skip
 
+        def get_config(self):
+            cell_config = {
+                k: v for k, v in self.cell.get_config().items() if k not in ("name", "trainable", "dtype", "units")
+            }
+            return dict(cell_config, **super().get_config())
+
         def __getattr__(self, attr):
             if attr != "cell" and "cell" in self.__dict__ and hasattr(self.cell, attr):
                 return getattr(self.cell, attr)
