@@ -66,6 +66,10 @@ CASES = [
     (lambda L: L.ZeroPadding3D(1), X3),
     (lambda L: L.ZeroPadding3D(((1, 0), (0, 2), (1, 1))), X3),
     (lambda L: L.Cropping1D((1, 2)), X1),
+    (lambda L: L.SeparableConv1D(4, 3, depth_multiplier=2, depthwise_initializer="he_normal"), X1),
+    (lambda L: L.Conv3DTranspose(2, 2, strides=2, padding="same"), X3),
+    (lambda L: L.Conv2DTranspose(3, 3, strides=2, activation="relu"), X2),
+    (lambda L: L.SeparableConv2D(3, 3, padding="same"), X2),
 ]
 
 

@@ -239,6 +239,21 @@ def test_first_layer_input_shapes():
     assert L.LSTM(3, batch_input_shape=(8, 5, 2))._batch_input_shape == (8, 5, 2)
 
 
+def test_lambda_output_shape_and_mask():
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, None, 2])
+        y = tw.keras.layers.Lambda(lambda t, k: t * k, output_shape=(4, 2), arguments={"k": 3.0})(x)
+        masked = tw.keras.layers.Lambda(lambda t: t, mask=lambda t, m: tw.reduce_any(t > 0, axis=-1))(x)
+        out = tw.keras.layers.LSTM(2)(masked)
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            value = np.ones((1, 4, 2), np.float32)
+            np.testing.assert_array_equal(sess.run(y, {x: value}), 3 * value)
+            a = sess.run(out, {x: np.concatenate([value[:, :2], -value[:, :2]], axis=1)})
+            b = sess.run(out, {x: value[:, :2]})
+    np.testing.assert_allclose(a, b, rtol=1e-6)  # the masked (negative) steps are skipped
+
+
 def test_input_layer_in_sequential():
     with tw.Graph().as_default():
         model = tw.keras.Sequential([tw.keras.layers.InputLayer(input_shape=(4,)), tw.keras.layers.Dense(2)])

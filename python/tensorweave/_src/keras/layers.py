@@ -275,6 +275,10 @@ def _keras_class(tw_class, keras_name):
 Dense = _keras_class(base.Dense, "Dense")
 Conv2DTranspose = _keras_class(base.Conv2DTranspose, "Conv2DTranspose")
 SeparableConv2D = _keras_class(base.SeparableConv2D, "SeparableConv2D")
+SeparableConv1D = _keras_class(base.SeparableConv1D, "SeparableConv1D")
+Conv3DTranspose = _keras_class(base.Conv3DTranspose, "Conv3DTranspose")
+Convolution2DTranspose, Convolution3DTranspose = Conv2DTranspose, Conv3DTranspose
+SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
 
 
 def _keras_pooling(tw_class, keras_name, default_pool):

@@ -89,13 +89,22 @@ class Softmax(_Layer):
 
 
 class Lambda(_Layer):
-    def __init__(self, function, arguments=None, **kwargs):
+    """Wraps `function(inputs, **arguments)` as a layer; `mask` (a tensor or a callable of (inputs, mask)) gives the
+    output's mask."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function = function
+        self.output_shape_arg = output_shape
+        self.mask = mask
         self.arguments = arguments or {}
+        self.supports_masking = mask is not None
 
-    def call(self, inputs):
+    def call(self, inputs, mask=None, training=None):
         return self.function(inputs, **self.arguments)
+
+    def compute_mask(self, inputs, mask=None):
+        return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
 
 class _GlobalPooling(_Layer):
