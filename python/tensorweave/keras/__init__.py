@@ -12,3 +12,6 @@ __all__ += ["Sequential"]
 from tensorweave.keras import activations, losses, metrics, optimizers, preprocessing, utils
 
 __all__ += ["activations", "losses", "metrics", "optimizers", "preprocessing", "utils"]
+from tensorweave._src.keras import constraints, initializers, regularizers
+
+__all__ += ["constraints", "initializers", "regularizers"]
