@@ -113,7 +113,8 @@ def _is_trainable(tensor):
 
 
 def _ops_between(ys, xs, stop_ops):
-    """Ops on a path from some x to some y (not through stop_ops) along floating-point or complex tensors."""
+    """Ops on a path from some x to some y along floating-point or complex tensors (backward, not through
+    stop_ops)."""
     reached = set()
     queue = collections.deque(x.op for x in xs)
     consumers = collections.defaultdict(list)
@@ -126,8 +127,8 @@ def _ops_between(ys, xs, stop_ops):
         if op in reached:
             continue
         reached.add(op)
-        if op in stop_ops:
-            continue
+        # Forward, a stop op passes reachability on (an x that is its output still gets the gradients its
+        # consumers send, as TF's stop_gradients do); backward, gradients stop at it.
         for t in op.outputs:
             if _is_trainable(t):
                 queue.extend(consumers[t])
