@@ -3,6 +3,8 @@ an input with a unit height, as TF builds them), transposed convolutions (the in
 separable convolutions, the rank-dispatching `convolution`, `pool`, `conv_transpose`, and the depthwise
 backprops."""
 
+import numpy as np
+
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import array_ops, gen_ops, nn_ops
 
@@ -453,17 +455,51 @@ def pool(
         raise ValueError(f"Dilation rate must be positive, got {dilation_rate}")
     if any(s < 1 for s in strides):
         raise ValueError(f"Strides must be positive, got {strides}")
-    if any(r > 1 for r in dilation_rate):
-        if any(s > 1 for s in strides):
-            raise ValueError("strides > window_shape not supported due to inconsistency between CPU and GPU")
-        raise NotImplementedError("pool with dilation_rate > 1 is not supported by tensorweave")
+    if any(r > 1 for r in dilation_rate) and any(s > 1 for s in strides):
+        raise ValueError("strides > window_shape not supported due to inconsistency between CPU and GPU")
+    if any(r > 1 for r in dilation_rate) and padding == "SAME":
+        raise ValueError(
+            "pooling with 'SAME' padding is not implemented for `dilation_rate` > 1. Received: "
+            f"padding={padding} and dilation_rate={np.array(dilation_rate)}"
+        )
     if data_format not in (None, "NWC", "NHWC", "NDHWC"):
         raise ValueError(f"pool: data_format {data_format!r}: only channels-last runs on CPU")
     with _scope(name, f"{pooling_type.lower()}_pool") as scope:
         fn = _pool_fn(pooling_type, n)
-        if n == 2:
-            return fn(x, [1] + window_shape + [1], [1] + strides + [1], padding, name=scope)
-        return fn(x, window_shape, strides, padding, name=scope)
+
+        def pool_fn(value, pool_padding, name=None):
+            if n == 2:
+                return fn(value, [1] + window_shape + [1], [1] + strides + [1], pool_padding, name=name)
+            return fn(value, window_shape, strides, pool_padding, name=name)
+
+        if all(r == 1 for r in dilation_rate):
+            return pool_fn(x, padding, name=scope)
+        return _with_space_to_batch(x, window_shape, dilation_rate, padding, pool_fn, scope)
+
+
+def _with_space_to_batch(x, window_shape, rates, padding, fn, name):
+    """fn over a dilated window as TF's `with_space_to_batch`: the input's spatial dims split into `rates`
+    interleaved batches (SAME: padded with zeros for the dilated window), `fn` run VALID on them, and the
+    batches put back."""
+    spatial = x.shape.as_list()[1 : 1 + len(rates)]
+    if any(d is None for d in spatial):
+        raise NotImplementedError(f"a dilated window needs the input's spatial dims known, got {x.shape}")
+    if padding == "SAME":
+        extra = [(k - 1) * r for k, r in zip(window_shape, rates)]
+        base = [[e // 2, e - e // 2] for e in extra]
+    elif padding == "VALID":
+        base = [[0, 0] for _ in rates]
+    else:
+        raise ValueError(f"Invalid padding method {padding!r}")
+    paddings, crops = [], []
+    for d, r, (start, end) in zip(spatial, rates, base):
+        end_extra = (r - (d + start + end) % r) % r
+        paddings.append([start, end + end_extra])
+        crops.append([0, end_extra])
+    from tensorweave._src.ops import array_nd_ops
+
+    batched = array_nd_ops.space_to_batch_nd(x, rates, paddings)
+    return array_nd_ops.batch_to_space_nd(fn(batched, "VALID"), rates, crops, name=name)
 
 
 def convolution(
