@@ -4,11 +4,21 @@ from tensorweave._src.keras import backend, layers
 from tensorweave._src.keras.layers import Input
 
 __all__ = ["Input", "backend", "layers"]
-from tensorweave._src.keras.models import Sequential
-
-__all__ += ["Sequential"]
 
 # --- optimizers, losses, metrics, activations, utils, preprocessing (tf.keras modules) ---
 from tensorweave._src.keras import losses, metrics, optimizers  # noqa: E402
 
 __all__ += ["losses", "metrics", "optimizers"]
+
+
+# --- the engine: Input, Model, Sequential, callbacks, models (saving) ---
+from tensorweave._src.keras import callbacks, engine, models  # noqa: E402
+from tensorweave._src.keras.engine import Input, InputLayer, Model, Sequential  # noqa: E402
+
+# The Keras Layer base and Input are the engine's (kC's layers module re-exports them once merged).
+for _name in ("Input", "InputLayer", "Layer"):
+    if getattr(layers, _name, None) is not getattr(engine, _name):
+        setattr(layers, _name, getattr(engine, _name))
+del _name
+
+__all__ += ["Input", "Model", "Sequential", "callbacks", "models"]

@@ -4,6 +4,7 @@ every later call; `weights`/`trainable_weights`/`updates`/`losses` list what its
 
 import inspect
 import re
+import weakref
 
 from tensorweave._src.framework import ops
 from tensorweave._src.layers import convolutional, core
@@ -30,6 +31,58 @@ class InputSpec:
     def __repr__(self):
         fields = ("dtype", "shape", "ndim", "max_ndim", "min_ndim", "axes")
         return "InputSpec(" + ", ".join(f"{f}={getattr(self, f)}" for f in fields if getattr(self, f)) + ")"
+
+
+# Keras history of the tensors layers output: tensor -> (layer, node_index, tensor_index).
+_KERAS_HISTORY = weakref.WeakKeyDictionary()
+
+
+def _flatten(structure):
+    if isinstance(structure, (list, tuple)):
+        return [t for s in structure for t in _flatten(s)]
+    if isinstance(structure, dict):
+        return [t for k in structure for t in _flatten(structure[k])]
+    return [structure]
+
+
+def keras_history(tensor):
+    """(layer, node_index, tensor_index) of a tensor a layer output, or None."""
+    try:
+        return _KERAS_HISTORY.get(tensor)
+    except TypeError:
+        return None
+
+
+class Node:
+    """One call of a layer: the inputs as passed (`call_inputs`, `call_args`, `call_kwargs`) and the outputs."""
+
+    def __init__(self, layer, call_inputs, outputs, call_args=(), call_kwargs=None):
+        self.layer = layer
+        self.call_inputs = call_inputs
+        self.call_args = tuple(call_args)
+        self.call_kwargs = dict(call_kwargs or {})
+        self.input_tensors = [t for t in _flatten(call_inputs) if isinstance(t, ops.Tensor)]
+        self.output_tensors = [t for t in _flatten(outputs) if isinstance(t, ops.Tensor)]
+        nodes = layer.__dict__.setdefault("_inbound_nodes", [])
+        index = len(nodes)
+        nodes.append(self)
+        for i, t in enumerate(self.output_tensors):
+            _KERAS_HISTORY[t] = (layer, index, i)
+
+    @property
+    def is_input(self):
+        return not self.input_tensors and not self.call_inputs
+
+    def iterate_inbound(self):
+        """(layer, node_index, tensor_index, tensor) of each input tensor that has Keras history."""
+        for t in self.input_tensors:
+            history = keras_history(t)
+            if history is not None:
+                yield (*history, t)
+
+    @property
+    def parent_nodes(self):
+        return [layer._inbound_nodes[index] for layer, index, _, _ in self.iterate_inbound()]
 
 
 def _snake(name):
@@ -177,6 +230,8 @@ class Layer:
         self._updates += ops.get_collection(ops.GraphKeys.UPDATE_OPS)[n_updates:]
         self._losses += ops.get_collection(ops.GraphKeys.REGULARIZATION_LOSSES)[n_losses:]
         self.built = True
+        if any(isinstance(t, ops.Tensor) for t in _flatten(out)):
+            Node(self, inputs, out, args, kwargs)
         return out
 
     apply = __call__
