@@ -229,7 +229,9 @@ class ProgbarLogger(Callback):
             line = f"{self.seen}/{total} [==============================] - {elapsed:.0f}s "
             line += f"{elapsed * 1e6 / max(self.seen, 1):.0f}us/{per} - {values}"
         else:
-            line = f"{self.seen}/{total} - {elapsed:.0f}s - {values}"
+            per = "step" if self.use_steps else "sample"
+            line = f"{self.seen}/{total} - {elapsed:.0f}s - {values} - {elapsed * 1e3:.0f}ms/epoch - "
+            line += f"{elapsed * 1e6 / max(self.seen, 1):.0f}us/{per}"
         print(line)
         sys.stdout.flush()
 

@@ -6,6 +6,7 @@ import copy
 import json
 import sys
 import time
+import weakref
 
 import numpy as np
 
@@ -296,7 +297,7 @@ class Layer(base.Layer):
         _set_weights(self.weights, weights, self.name)
 
     def get_weights(self):
-        return backend.batch_get_value(self.weights)
+        return _get_values(self.weights)
 
 
 def _count(weights):
@@ -312,12 +313,21 @@ def _unique(items):
     return out
 
 
+def _get_values(weights):
+    """Variable values, initializing the session's new variables first (as Keras's get_session)."""
+    if not weights:
+        return []
+    _initialize_new_variables()
+    return backend.batch_get_value(weights)
+
+
 def _set_weights(weights, values, name):
     if len(values) != len(weights):
         raise ValueError(
             f"You called `set_weights(weights)` on layer \"{name}\" with a weight list of length {len(values)}, but "
             f"the layer was expecting {len(weights)} weights. Provided weights: {str(values)[:50]}..."
         )
+    _initialize_new_variables()
     sess = backend.get_session()
     for w, value in zip(weights, values):
         value = np.asarray(value)
@@ -386,7 +396,7 @@ if not hasattr(base.Layer, "count_params"):
     base.Layer.count_params = lambda self: _count(self.weights)
 if not hasattr(base.Layer, "set_weights"):
     base.Layer.set_weights = lambda self, weights: _set_weights(self.weights, weights, self.name)
-base.Layer.get_weights = lambda self: backend.batch_get_value(self.weights)
+base.Layer.get_weights = lambda self: _get_values(self.weights)
 
 
 # --- the graph of a functional model ---
@@ -618,7 +628,7 @@ class Model(Layer):
         return _count(self.weights)
 
     def get_weights(self):
-        return backend.batch_get_value(self.weights)
+        return _get_values(self.weights)
 
     def set_weights(self, weights):
         _set_weights(self.weights, weights, self.name)
@@ -790,6 +800,7 @@ class Model(Layer):
         loss_fns = _per_output(self._loss_spec, names, "loss")
         weights = _per_output(self.loss_weights, names, "loss_weights", default=1.0)
         metric_specs = _per_output(self._metrics_spec, names, "metrics", default=None, nested=True)
+        weighted_specs = _per_output(self._weighted_metrics_spec, names, "weighted_metrics", default=None, nested=True)
         targets, sample_weights, output_losses, metric_tensors = [], [], [], []
         self._loss_names = ["loss"]
         for i, (out, name) in enumerate(zip(self.outputs, names)):
@@ -800,7 +811,10 @@ class Model(Layer):
                 continue
             fn = losses_mod.get(fn)
             with ops.name_scope(None):
-                target = array_ops.placeholder(out.dtype.base_dtype, [None] * out.shape.ndims, name=f"{name}_target")
+                shape = [None] * out.shape.ndims
+                if _is_sparse_loss(fn):
+                    shape[-1] = 1
+                target = array_ops.placeholder(out.dtype.base_dtype, shape, name=f"{name}_target")
                 sw = array_ops.placeholder(dtypes.float32, [None], name=f"{name}_sample_weights")
             targets.append(target)
             sample_weights.append(sw)
@@ -815,11 +829,21 @@ class Model(Layer):
                     weighted = tw.cast(per_sample, tw.float32) * w
                     value = tw.reduce_sum(weighted) / tw.cast(tw.size(weighted), tw.float32)
             output_losses.append((name, value, weights[i]))
-            for spec in metric_specs[i] or []:
+            prefix = f"{name}_" if len(self.outputs) > 1 else ""
+            for spec, weighted in [(m, False) for m in metric_specs[i] or []] + [(m, True) for m in weighted_specs[i] or []]:
                 metric_fn, metric_name = _resolve_metric(spec, fn, out, metrics_mod)
-                prefix = f"{name}_" if len(self.outputs) > 1 else ""
+                metric_name = ("weighted_" if weighted else "") + metric_name
                 with ops.name_scope(f"metrics/{metric_name}"):
-                    metric_tensors.append((prefix + metric_name, tw.reduce_mean(tw.cast(metric_fn(target, out), tw.float32))))
+                    values = tw.cast(metric_fn(target, out), tw.float32)
+                    if weighted:
+                        w = sw
+                        for _ in range(max(values.shape.ndims or 1, 1) - 1):
+                            w = tw.expand_dims(w, -1)
+                        w = w * tw.ones_like(values)
+                        value = tw.reduce_sum(values * w) / tw.maximum(tw.reduce_sum(w), 1e-12)
+                    else:
+                        value = tw.reduce_mean(values)
+                metric_tensors.append((prefix + metric_name, value))
         if not output_losses:
             raise ValueError("The model cannot be compiled because it has no loss to optimize.")
         with ops.name_scope("loss"):
@@ -1184,9 +1208,17 @@ def _per_output(spec, names, what, default=None, nested=False):
     return [spec] * n
 
 
+def _is_sparse_loss(fn):
+    name = getattr(getattr(fn, "fn", fn), "__name__", "") or type(fn).__name__
+    return name in ("sparse_categorical_crossentropy", "SparseCategoricalCrossentropy") or (
+        type(fn).__name__ == "SparseCategoricalCrossentropy"
+    )
+
+
 def _resolve_metric(spec, loss_fn, output, metrics_mod):
+    """The function of a compile() metric and its name as TF1 Keras gives it ('acc', 'ce', the function's name)."""
     if spec in ("accuracy", "acc"):
-        return metrics_mod.engine_accuracy(loss_fn, output.shape.as_list()), spec
+        return metrics_mod.engine_accuracy(loss_fn, output.shape.as_list()), "acc"
     if spec in ("crossentropy", "ce"):
         from tensorweave._src.keras import losses as losses_mod
 
@@ -1195,10 +1227,8 @@ def _resolve_metric(spec, loss_fn, output, metrics_mod):
             "sparse_categorical_crossentropy": losses_mod.sparse_categorical_crossentropy,
             "binary_crossentropy": losses_mod.binary_crossentropy,
         }.get(name, losses_mod.categorical_crossentropy)
-        return fn, spec
+        return fn, "ce"
     fn = metrics_mod.get(spec)
-    if isinstance(spec, str):
-        return fn, spec
     return fn, getattr(fn, "name", None) or getattr(fn, "__name__", "metric")
 
 
@@ -1268,13 +1298,24 @@ def _unpack_dataset(x, y):
     return x, y
 
 
+_REPORT_OPS = weakref.WeakKeyDictionary()  # graph -> (number of variables, report_uninitialized_variables op)
+
+
 def _initialize_new_variables():
+    """Initializes the variables of the default graph the Keras session has not initialized yet."""
     tw = _tw()
+    graph = ops.get_default_graph()
     sess = backend.get_session()
-    names = set(sess.run(tw.report_uninitialized_variables()).tolist())
+    all_vars = tw.global_variables() + tw.local_variables()
+    if not all_vars:
+        return
+    cached = _REPORT_OPS.get(graph)
+    if cached is None or cached[0] != len(all_vars):
+        cached = (len(all_vars), tw.report_uninitialized_variables(all_vars))
+        _REPORT_OPS[graph] = cached
+    names = set(sess.run(cached[1]).tolist())
     if names:
-        todo = [v for v in tw.global_variables() + tw.local_variables() if v.op.name.encode() in names]
-        sess.run(tw.variables_initializer(todo))
+        sess.run(tw.variables_initializer([v for v in all_vars if v.op.name.encode() in names]))
 
 
 # --- summary ---
