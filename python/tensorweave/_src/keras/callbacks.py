@@ -322,7 +322,7 @@ class EarlyStopping(Callback):
             self.model.stop_training = True
             if self.restore_best_weights and self.best_weights is not None:
                 if self.verbose > 0:
-                    print("Restoring model weights from the end of the best epoch: " f"{self.best_epoch + 1}.")
+                    print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
                 self.model.set_weights(self.best_weights)
 
     def on_train_end(self, logs=None):
@@ -378,9 +378,7 @@ class ModelCheckpoint(Callback):
         if self.save_best_only:
             current = logs.get(self.monitor)
             if current is None:
-                warnings.warn(
-                    f"Can save best model only with {self.monitor} available, skipping.", stacklevel=2
-                )
+                warnings.warn(f"Can save best model only with {self.monitor} available, skipping.", stacklevel=2)
                 return
             if not self.monitor_op(current, self.best):
                 if self.verbose > 0:
@@ -598,7 +596,9 @@ class TensorBoard(Callback):
     """Writes each epoch's logs as scalar summaries to `log_dir` (tw.summary.FileWriter; the graph too with
     `write_graph`)."""
 
-    def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False, update_freq="epoch", **kwargs):
+    def __init__(
+        self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False, update_freq="epoch", **kwargs
+    ):
         super().__init__()
         self.log_dir = os.fspath(log_dir)
         self.histogram_freq = histogram_freq

@@ -252,9 +252,8 @@ class Layer(base.Layer):
             regularizer=_get_regularizer(regularizer),
             trainable=trainable,
         )
-        var.constraint = constraint
-        if self._scope_name is not None or not self._variables:
-            pass
+        if constraint is not None:
+            var._constraint = constraint
         return var
 
     def add_loss(self, losses, inputs=None):
@@ -283,7 +282,9 @@ class Layer(base.Layer):
         return cls(**config)
 
     def compute_output_shape(self, input_shape):
-        raise NotImplementedError(f"Please run in eager mode or implement compute_output_shape on {type(self).__name__}")
+        raise NotImplementedError(
+            f"Please run in eager mode or implement compute_output_shape on {type(self).__name__}"
+        )
 
     def count_params(self):
         if not self.built:
@@ -324,7 +325,7 @@ def _get_values(weights):
 def _set_weights(weights, values, name):
     if len(values) != len(weights):
         raise ValueError(
-            f"You called `set_weights(weights)` on layer \"{name}\" with a weight list of length {len(values)}, but "
+            f'You called `set_weights(weights)` on layer "{name}" with a weight list of length {len(values)}, but '
             f"the layer was expecting {len(weights)} weights. Provided weights: {str(values)[:50]}..."
         )
     _initialize_new_variables()
@@ -333,8 +334,7 @@ def _set_weights(weights, values, name):
         value = np.asarray(value)
         if tuple(w.shape.as_list()) != value.shape:
             raise ValueError(
-                f"Layer weight shape {tuple(w.shape.as_list())} not compatible with provided weight shape "
-                f"{value.shape}"
+                f"Layer weight shape {tuple(w.shape.as_list())} not compatible with provided weight shape {value.shape}"
             )
         w.load(value, sess)
 
@@ -466,14 +466,15 @@ def _map_graph_network(inputs, outputs):
     computable = {id(t) for t in inputs}
     for depth in sorted(nodes_by_depth, reverse=True):
         for node in nodes_by_depth[depth]:
-            if not node.is_input:
-                for t in node.input_tensors:
-                    if id(t) not in computable:
-                        raise ValueError(
-                            f"Graph disconnected: cannot obtain value for tensor {t} at layer "
-                            f'"{node.layer.name}". The following previous layers were accessed without issue: '
-                            f"{[layer.name for layer in layers if layer_depths[layer] > depth][:10]}"
-                        )
+            if node.is_input:
+                continue
+            for t in node.input_tensors:
+                if id(t) not in computable:
+                    raise ValueError(
+                        f"Graph disconnected: cannot obtain value for tensor {t} at layer "
+                        f'"{node.layer.name}". The following previous layers were accessed without issue: '
+                        f"{[layer.name for layer in layers if layer_depths[layer] > depth][:10]}"
+                    )
             computable.update(id(t) for t in node.output_tensors)
     return dict(nodes_by_depth), layers
 
@@ -508,10 +509,10 @@ class Model(Layer):
         if type(self) in (Model, Functional):
             prefix = "model"
         Layer.__init__(self, name=name or _unique_name(prefix), trainable=trainable, **kwargs)
-        self._scope_name = self._name
         self.stop_training = False
         self.optimizer = None
         self._compiled = False
+        self._compiled_graph = None
         self.history = None
         self.inputs, self.outputs = None, None
         if self._is_graph_network:
@@ -553,9 +554,7 @@ class Model(Layer):
     def get_layer(self, name=None, index=None):
         """A layer by `name` or by `index` in `layers`."""
         if index is not None and name is not None:
-            raise ValueError(
-                f"Provide only a layer name or a layer index. Received: index={index}, name={name}."
-            )
+            raise ValueError(f"Provide only a layer name or a layer index. Received: index={index}, name={name}.")
         if index is not None:
             if len(self.layers) <= index:
                 raise ValueError(
@@ -782,6 +781,10 @@ class Model(Layer):
         self._weighted_metrics_spec = weighted_metrics
         self.loss_weights = loss_weights
         self.sample_weight_mode = sample_weight_mode
+        if getattr(self, "output_names", None) and self.outputs is not None:
+            _per_output(loss, self.output_names, "loss")
+            _per_output(loss_weights, self.output_names, "loss_weights")
+            _per_output(metrics, self.output_names, "metrics", nested=True)
         self._compiled = True
         self._train_function = self._test_function = self._predict_function = None
         self._compiled_graph = None
@@ -790,7 +793,9 @@ class Model(Layer):
         if self._compiled_graph is not None:
             return
         if not self._compiled:
-            raise RuntimeError("You must compile your model before training/testing. Use `model.compile(optimizer, loss)`.")
+            raise RuntimeError(
+                "You must compile your model before training/testing. Use `model.compile(optimizer, loss)`."
+            )
         from tensorweave._src.keras import losses as losses_mod
         from tensorweave._src.keras import metrics as metrics_mod
         from tensorweave._src.keras import optimizers
@@ -830,7 +835,9 @@ class Model(Layer):
                     value = tw.reduce_sum(weighted) / tw.cast(tw.size(weighted), tw.float32)
             output_losses.append((name, value, weights[i]))
             prefix = f"{name}_" if len(self.outputs) > 1 else ""
-            for spec, weighted in [(m, False) for m in metric_specs[i] or []] + [(m, True) for m in weighted_specs[i] or []]:
+            for spec, weighted in [(m, False) for m in metric_specs[i] or []] + [
+                (m, True) for m in weighted_specs[i] or []
+            ]:
                 metric_fn, metric_name = _resolve_metric(spec, fn, out, metrics_mod)
                 metric_name = ("weighted_" if weighted else "") + metric_name
                 with ops.name_scope(f"metrics/{metric_name}"):
@@ -840,7 +847,7 @@ class Model(Layer):
                         for _ in range(max(values.shape.ndims or 1, 1) - 1):
                             w = tw.expand_dims(w, -1)
                         w = w * tw.ones_like(values)
-                        value = tw.reduce_sum(values * w) / tw.maximum(tw.reduce_sum(w), 1e-12)
+                        value = (tw.reduce_sum(values * w), tw.reduce_sum(w))
                     else:
                         value = tw.reduce_mean(values)
                 metric_tensors.append((prefix + metric_name, value))
@@ -852,15 +859,18 @@ class Model(Layer):
             if extra:
                 total = total + tw.add_n(extra)
         self.total_loss = total
-        self._fetch_names = ["loss"]
-        self._fetch_tensors = [total]
+        # How each value aggregates over an epoch, as tf_keras's v1 loops: the loss by batch size, per-output
+        # losses as the plain mean of batches, metrics over all samples (weighted ones over all weights).
+        self._fetch_names, self._fetch_tensors, self._fetch_kinds = ["loss"], [total], ["size"]
         if len(output_losses) > 1:
             for name, value, _ in output_losses:
                 self._fetch_names.append(f"{name}_loss")
                 self._fetch_tensors.append(value)
+                self._fetch_kinds.append("batch")
         for name, tensor in metric_tensors:
             self._fetch_names.append(name)
             self._fetch_tensors.append(tensor)
+            self._fetch_kinds.append("ratio" if isinstance(tensor, tuple) else "size")
         self.metrics_names = list(self._fetch_names)
         self._targets, self._sample_weights = targets, sample_weights
         params = self.trainable_weights
@@ -869,7 +879,12 @@ class Model(Layer):
                 updates = self.optimizer.get_updates(total, params)
             else:
                 updates = [self.optimizer.minimize(total, var_list=params)]
-            self._train_op = tw.group(*(list(updates) + list(self.updates)))
+            train_op = tw.group(*(list(updates) + list(self.updates)))
+            constrained = [v for v in params if getattr(v, "constraint", None) is not None]
+            if constrained:
+                with ops.control_dependencies([train_op]):
+                    train_op = tw.group(*[v.assign(v.constraint(v)) for v in constrained])
+            self._train_op = train_op
         _initialize_new_variables()
         self._compiled_graph = ops.get_default_graph()
 
@@ -884,7 +899,9 @@ class Model(Layer):
             else:
                 missing = [n for n in self.input_names if n not in x]
                 if missing:
-                    raise ValueError(f"No data provided for \"{missing[0]}\". Need data for each key in: {self.input_names}")
+                    raise ValueError(
+                        f'No data provided for "{missing[0]}". Need data for each key in: {self.input_names}'
+                    )
                 x = [x[n] for n in self.input_names]
         x = [np.asarray(a) for a in _to_list(x)] if isinstance(x, (list, tuple)) else [np.asarray(x)]
         self._ensure_built_on(x)
@@ -896,7 +913,11 @@ class Model(Layer):
             raise ValueError("Please provide data as numpy arrays (`y`).")
         if isinstance(y, dict):
             y = [y.get(n) for n in self.output_names]
-        ys = [np.asarray(a) if a is not None else None for a in _to_list(y)] if isinstance(y, (list, tuple)) else [np.asarray(y)]
+        ys = (
+            [np.asarray(a) if a is not None else None for a in _to_list(y)]
+            if isinstance(y, (list, tuple))
+            else [np.asarray(y)]
+        )
         if len(ys) != len(self.outputs):
             raise ValueError(
                 f"Error when checking model target: the list of Numpy arrays that you are passing to your model is "
@@ -928,7 +949,9 @@ class Model(Layer):
         for a, sw, cw in zip(ys, sws, cws):
             w = np.ones(n, np.float32) if sw is None else np.asarray(sw, np.float32).reshape(-1)
             if sw is not None and len(w) != n:
-                raise ValueError(f"Found a sample_weight array with shape {np.shape(sw)} for an input with shape {np.shape(a)}. sample_weight cannot be broadcast.")
+                raise ValueError(
+                    f"Found a sample_weight array with shape {np.shape(sw)} for an input with shape {np.shape(a)}. sample_weight cannot be broadcast."
+                )
             if cw and a is not None:
                 classes = np.argmax(a, axis=-1) if a.shape[-1] > 1 else a.reshape(n, -1)[:, 0].astype(int)
                 w = w * np.asarray([cw.get(int(c), 1.0) for c in classes.reshape(-1)], np.float32)
@@ -956,23 +979,32 @@ class Model(Layer):
             order = np.concatenate(blocks) if blocks else order
         elif shuffle:
             order = np.random.permutation(n)
-        totals = np.zeros(len(self._fetch_names))
-        fetches = list(self._fetch_tensors) + ([self._train_op] if training else [])
-        seen = 0
+        fetches = [t for t in self._fetch_tensors]
+        if training:
+            fetches.append(self._train_op)
+        sums = np.zeros(len(self._fetch_names))
+        counts = np.zeros(len(self._fetch_names))
         for b, start in enumerate(range(0, n, batch_size)):
             idx = order[start : start + batch_size]
             logs = {"batch": b, "size": len(idx)}
             if callbacks is not None:
                 callbacks._call_batch("begin", "train" if training else "test", b, logs)
-            values = sess.run(fetches, self._feed(xs, ys, sws, idx, training))[: len(self._fetch_names)]
-            totals += np.asarray(values, np.float64) * len(idx)
-            seen += len(idx)
-            logs.update({k: float(v) for k, v in zip(self._fetch_names, values)})
+            values = sess.run(fetches, self._feed(xs, ys, sws, idx, training))
+            for i, (kind, value) in enumerate(zip(self._fetch_kinds, values)):
+                if kind == "ratio":
+                    sums[i] += value[0]
+                    counts[i] += value[1]
+                    logs[self._fetch_names[i]] = float(value[0] / max(value[1], 1e-12))
+                else:
+                    weight = 1 if kind == "batch" else len(idx)
+                    sums[i] += float(value) * weight
+                    counts[i] += weight
+                    logs[self._fetch_names[i]] = float(value)
             if callbacks is not None:
                 callbacks._call_batch("end", "train" if training else "test", b, logs)
             if training and self.stop_training:
                 break
-        return {k: float(v / max(seen, 1)) for k, v in zip(self._fetch_names, totals)}
+        return {k: float(v / max(c, 1e-12)) for k, v, c in zip(self._fetch_names, sums, counts)}
 
     def fit(
         self,
@@ -1013,8 +1045,16 @@ class Model(Layer):
             val = (vxs, vys, self._sample_weight_arrays(vys, vsw, None))
         elif validation_split and 0.0 < validation_split < 1.0:
             split = int(len(xs[0]) * (1.0 - validation_split))
-            val = ([a[split:] for a in xs], [a[split:] if a is not None else None for a in ys], [w[split:] for w in sws])
-            xs, ys, sws = [a[:split] for a in xs], [a[:split] if a is not None else None for a in ys], [w[:split] for w in sws]
+            val = (
+                [a[split:] for a in xs],
+                [a[split:] if a is not None else None for a in ys],
+                [w[split:] for w in sws],
+            )
+            xs, ys, sws = (
+                [a[:split] for a in xs],
+                [a[:split] if a is not None else None for a in ys],
+                [w[:split] for w in sws],
+            )
         metric_names = list(self._fetch_names) + (["val_" + n for n in self._fetch_names] if val else [])
         self.history = callbacks_mod.History()
         cbs = callbacks_mod.CallbackList(
@@ -1039,7 +1079,11 @@ class Model(Layer):
         for epoch in range(initial_epoch, epochs):
             cbs.on_epoch_begin(epoch)
             logs = self._run_batches(xs, ys, sws, batch_size, True, shuffle, cbs)
-            if val is not None and (epoch + 1) % validation_freq == 0 if isinstance(validation_freq, int) else epoch + 1 in validation_freq:
+            if (
+                val is not None and (epoch + 1) % validation_freq == 0
+                if isinstance(validation_freq, int)
+                else epoch + 1 in validation_freq
+            ):
                 val_logs = self._run_batches(*val, batch_size, False)
                 logs.update({"val_" + k: v for k, v in val_logs.items()})
             cbs.on_epoch_end(epoch, logs)
@@ -1048,7 +1092,18 @@ class Model(Layer):
         cbs.on_train_end()
         return self.history
 
-    def evaluate(self, x=None, y=None, batch_size=None, verbose=1, sample_weight=None, steps=None, callbacks=None, return_dict=False, **kwargs):
+    def evaluate(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        verbose=1,
+        sample_weight=None,
+        steps=None,
+        callbacks=None,
+        return_dict=False,
+        **kwargs,
+    ):
         """The loss (and metrics) on `x`, `y`: a scalar, or a list in the order of `metrics_names`."""
         x, y = _unpack_dataset(x, y)
         xs = self._standardize_x(x)
@@ -1188,9 +1243,7 @@ def _per_output(spec, names, what, default=None, nested=False):
     if isinstance(spec, dict):
         unknown = [k for k in spec if k not in names]
         if unknown:
-            raise ValueError(
-                f"Unknown entries in {what} dictionary: {unknown}. Only expected following keys: {names}"
-            )
+            raise ValueError(f"Unknown entries in {what} dictionary: {unknown}. Only expected following keys: {names}")
         return [spec.get(name, default) for name in names]
     if nested:
         if isinstance(spec, (list, tuple)) and spec and all(isinstance(s, (list, tuple)) or s is None for s in spec):
@@ -1261,7 +1314,9 @@ def _check_sample_counts(xs, ys):
     nx = {len(a) for a in xs}
     ny = {len(a) for a in ys if a is not None}
     if len(nx) > 1:
-        raise ValueError(f"All input arrays (x) should have the same number of samples. Got array shapes: {[a.shape for a in xs]}")
+        raise ValueError(
+            f"All input arrays (x) should have the same number of samples. Got array shapes: {[a.shape for a in xs]}"
+        )
     if nx and ny and nx != ny:
         raise ValueError(
             f"Input arrays should have the same number of samples as target arrays. Found {nx.pop()} input samples "
@@ -1283,7 +1338,11 @@ def _unpack_dataset(x, y):
     if dataset_cls is not None and isinstance(x, dataset_cls):
         if y is not None:
             raise ValueError("`y` argument is not supported when using dataset as input.")
-        tensors = tw.data.make_one_shot_iterator(x).get_next() if hasattr(tw.data, "make_one_shot_iterator") else x.make_one_shot_iterator().get_next()
+        tensors = (
+            tw.data.make_one_shot_iterator(x).get_next()
+            if hasattr(tw.data, "make_one_shot_iterator")
+            else x.make_one_shot_iterator().get_next()
+        )
         sess = backend.get_session()
         parts = []
         try:
@@ -1293,7 +1352,11 @@ def _unpack_dataset(x, y):
             pass
         if not parts:
             raise ValueError("The dataset is empty.")
-        joined = [np.concatenate([p[i] for p in parts]) for i in range(len(parts[0]))] if isinstance(parts[0], tuple) else [np.concatenate(parts)]
+        joined = (
+            [np.concatenate([p[i] for p in parts]) for i in range(len(parts[0]))]
+            if isinstance(parts[0], tuple)
+            else [np.concatenate(parts)]
+        )
         return (joined[0], joined[1] if len(joined) > 1 else None)
     return x, y
 
@@ -1459,12 +1522,16 @@ class Sequential(Model):
         if isinstance(layer, ops.Tensor):
             history = base.keras_history(layer)
             if history is None or not isinstance(history[0], InputLayer):
-                raise TypeError(f"The added layer must be an instance of class Layer. Received: layer={layer} of type {type(layer)}.")
+                raise TypeError(
+                    f"The added layer must be an instance of class Layer. Received: layer={layer} of type {type(layer)}."
+                )
             self._input_layer = history[0]
             self._rebuild()
             return
         if not isinstance(layer, base.Layer):
-            raise TypeError(f"The added layer must be an instance of class Layer. Received: layer={layer} of type {type(layer)}.")
+            raise TypeError(
+                f"The added layer must be an instance of class Layer. Received: layer={layer} of type {type(layer)}."
+            )
         if isinstance(layer, InputLayer):
             self._input_layer = layer
             self._rebuild()
@@ -1483,7 +1550,9 @@ class Sequential(Model):
                 shape = (None,) + tuple(layer._keras_input_shape)
             if shape is not None:
                 dtype = layer.dtype if isinstance(layer.dtype, str) else None
-                self._input_layer = InputLayer(batch_input_shape=shape, dtype=dtype, name=f"{_future_name(layer)}_input")
+                self._input_layer = InputLayer(
+                    batch_input_shape=shape, dtype=dtype, name=f"{_future_name(layer)}_input"
+                )
                 self._rebuild()
         elif self._input_layer is not None:
             self._rebuild()
