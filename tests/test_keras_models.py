@@ -77,7 +77,7 @@ def test_sequential_summary_and_config_names_match_tf_keras():
 
 def test_functional_fit_history_and_predictions_match_tf_keras():
     tf1, tf_keras = _oracle()
-    kwargs = dict(batch_size=8, epochs=2, verbose=0, shuffle=False, validation_split=0.25)
+    kwargs = {"batch_size": 8, "epochs": 2, "verbose": 0, "shuffle": False, "validation_split": 0.25}
     with tw.Graph().as_default(), tw.Session().as_default():
         m = _two_io(tw.keras)
         m.compile(

@@ -445,7 +445,7 @@ class LearningRateScheduler(Callback):
         except TypeError:
             lr = self.schedule(epoch)
         if not isinstance(lr, (float, int, np.floating, np.integer)):
-            raise ValueError(f'The output of the "schedule" function should be float. Got: {lr}')
+            raise ValueError(f'The output of the "schedule" function should be float. Got: {lr}')  # noqa: TRY004 - as tf_keras
         _set_lr(self.model.optimizer, float(lr))
         if self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {lr}.")
@@ -540,7 +540,7 @@ class CSVLogger(Callback):
     def on_train_begin(self, logs=None):
         append_header = not (self.append and os.path.exists(self.filename) and os.path.getsize(self.filename))
         self.append_header = append_header
-        self.csv_file = open(self.filename, "a" if self.append else "w", newline="")
+        self.csv_file = open(self.filename, "a" if self.append else "w", newline="")  # noqa: SIM115 - open until on_train_end
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs or {}
@@ -577,8 +577,8 @@ class LambdaCallback(Callback):
     ):
         super().__init__()
         self.__dict__.update(kwargs)
-        noop_epoch = lambda epoch, logs: None  # noqa: E731
-        noop = lambda logs: None  # noqa: E731
+        noop_epoch = lambda epoch, logs: None
+        noop = lambda logs: None
         self.on_epoch_begin = on_epoch_begin or noop_epoch
         self.on_epoch_end = on_epoch_end or noop_epoch
         self.on_batch_begin = on_batch_begin or noop_epoch
