@@ -22,3 +22,8 @@ for _name in ("Input", "InputLayer", "Layer"):
 del _name
 
 __all__ += ["Input", "Model", "Sequential", "callbacks", "models"]
+
+# --- initializers, regularizers, constraints ---
+from tensorweave._src.keras import constraints, initializers, regularizers  # noqa: E402
+
+__all__ += ["constraints", "initializers", "regularizers"]

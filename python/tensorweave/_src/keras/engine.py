@@ -253,7 +253,9 @@ class Layer(base.Layer):
             trainable=trainable,
         )
         if constraint is not None:
-            var._constraint = constraint
+            from tensorweave._src.keras import constraints
+
+            var._constraint = constraints.get(constraint)
         return var
 
     def add_loss(self, losses, inputs=None):

@@ -1,6 +1,8 @@
 """tf.keras.layers: shape, merge, activation and embedding layers over tensorweave ops."""
 
 import tensorweave as tw
+from tensorweave._src.keras import constraints, initializers, regularizers
+from tensorweave._src.keras.layers import _Layer
 from tensorweave._src.layers.base import Layer
 
 
@@ -129,23 +131,66 @@ class Cropping2D(Layer):
         return inputs[:, top : h - bottom, left : w - right, :]
 
 
-class Embedding(Layer):
-    def __init__(self, input_dim, output_dim, embeddings_initializer=None, **kwargs):
-        kwargs.pop("input_length", None)
-        super().__init__(**kwargs)
+class Embedding(_Layer):
+    """Rows of an [input_dim, output_dim] `embeddings` matrix; `mask_zero=True` masks the steps whose index is 0
+    for the recurrent layers after it."""
+
+    def __init__(
+        self,
+        input_dim,
+        output_dim,
+        embeddings_initializer="uniform",
+        embeddings_regularizer=None,
+        activity_regularizer=None,
+        embeddings_constraint=None,
+        mask_zero=False,
+        input_length=None,
+        **kwargs,
+    ):
+        if input_dim <= 0 or output_dim <= 0:
+            raise ValueError(
+                "Both `input_dim` and `output_dim` should be positive, "
+                f"Received input_dim = {input_dim} and output_dim = {output_dim}"
+            )
+        if input_length is not None and "input_shape" not in kwargs:
+            kwargs["input_shape"] = tuple(input_length) if isinstance(input_length, (list, tuple)) else (input_length,)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.input_dim, self.output_dim = input_dim, output_dim
-        self.embeddings_initializer = embeddings_initializer or tw.random_uniform_initializer(-0.05, 0.05)
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        self.mask_zero, self.input_length = mask_zero, input_length
 
     def build(self, input_shape):
         self.embeddings = self.add_weight(
-            "embeddings", [self.input_dim, self.output_dim], initializer=self.embeddings_initializer
-        )
+            "embeddings", [self.input_dim, self.output_dim], None, self.embeddings_initializer,
+            self.embeddings_regularizer, constraint=self.embeddings_constraint,
+        )  # fmt: skip
         self.built = True
+
+    def compute_mask(self, inputs, mask=None):
+        return tw.not_equal(inputs, 0) if self.mask_zero else None
 
     def call(self, inputs):
         if inputs.dtype not in (tw.int32, tw.int64):
             inputs = tw.cast(inputs, tw.int32)
         return tw.nn.embedding_lookup(self.embeddings, inputs)
+
+
+class Masking(_Layer):
+    """Masks the time steps whose features all equal `mask_value` (and zeroes them)."""
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+        self.supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        return tw.reduce_any(tw.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        keep = tw.reduce_any(tw.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return inputs * tw.cast(keep, inputs.dtype)
 
 
 class _Merge(Layer):

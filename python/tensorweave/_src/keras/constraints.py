@@ -1,0 +1,125 @@
+"""tf.keras.constraints (Keras 2): MaxNorm, NonNeg, UnitNorm, MinMaxNorm, RadialConstraint (and snake_case
+aliases), `get`/`serialize`/`deserialize`. A constraint is a projection `w -> w'` the Keras optimizers apply to a
+variable (`variable.constraint`) after each update."""
+
+import inspect
+
+from tensorweave._src.keras.initializers import _UNKNOWN
+
+
+def _norms(w, axis):
+    from tensorweave._src.ops import math_ops
+
+    return math_ops.sqrt(math_ops.reduce_sum(math_ops.square(w), axis=axis, keepdims=True))
+
+
+def _eps():
+    from tensorweave._src.keras import backend
+
+    return backend.epsilon()
+
+
+class Constraint:
+    """The base of constraints: `__call__(w)` returns the projected weights."""
+
+    def __call__(self, w):
+        return w
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+class MaxNorm(Constraint):
+    """Rescales each slice along `axis` whose L2 norm exceeds `max_value` to that norm."""
+
+    def __init__(self, max_value=2, axis=0):
+        self.max_value, self.axis = max_value, axis
+
+    def __call__(self, w):
+        from tensorweave._src.ops import math_ops as clip_ops
+
+        norms = _norms(w, self.axis)
+        return w * (clip_ops.clip_by_value(norms, 0.0, float(self.max_value)) / (_eps() + norms))
+
+    def get_config(self):
+        return {"max_value": self.max_value, "axis": self.axis}
+
+
+class NonNeg(Constraint):
+    """Zeroes the negative weights."""
+
+    def __call__(self, w):
+        from tensorweave._src.ops import math_ops
+
+        return w * math_ops.cast(math_ops.greater_equal(w, 0.0), w.dtype)
+
+
+class UnitNorm(Constraint):
+    """Scales each slice along `axis` to unit L2 norm."""
+
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, w):
+        return w / (_eps() + _norms(w, self.axis))
+
+    def get_config(self):
+        return {"axis": self.axis}
+
+
+class MinMaxNorm(Constraint):
+    """Moves each slice's L2 norm (along `axis`) into [min_value, max_value], by a fraction `rate` of the way."""
+
+    def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
+        self.min_value, self.max_value, self.rate, self.axis = min_value, max_value, rate, axis
+
+    def __call__(self, w):
+        from tensorweave._src.ops import math_ops as clip_ops
+
+        norms = _norms(w, self.axis)
+        clipped = clip_ops.clip_by_value(norms, float(self.min_value), float(self.max_value))
+        desired = self.rate * clipped + (1 - self.rate) * norms
+        return w * (desired / (_eps() + norms))
+
+    def get_config(self):
+        return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate, "axis": self.axis}
+
+
+max_norm = MaxNorm
+non_neg = NonNeg
+unit_norm = UnitNorm
+min_max_norm = MinMaxNorm
+
+_TABLE = {
+    "MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm, "MinMaxNorm": MinMaxNorm, "max_norm": MaxNorm,
+    "non_neg": NonNeg, "unit_norm": UnitNorm, "min_max_norm": MinMaxNorm,
+}  # fmt: skip
+
+
+def serialize(constraint):
+    return {"class_name": type(constraint).__name__, "config": constraint.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    table = dict(_TABLE, **(custom_objects or {}))
+    name = config if isinstance(config, str) else config["class_name"]
+    if name not in table:
+        raise ValueError(_UNKNOWN.format(what="constraint", name=name))
+    if isinstance(config, str):
+        return table[name]()
+    return table[name].from_config(config.get("config", {}))
+
+
+def get(identifier):
+    """A constraint from a name ('max_norm'), a config dict or a callable; None stays None."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, (dict, str)):
+        return deserialize(identifier)
+    if callable(identifier):
+        return identifier() if inspect.isclass(identifier) else identifier
+    raise ValueError(f"Could not interpret constraint identifier: {identifier}")
