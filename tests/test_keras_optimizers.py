@@ -38,30 +38,33 @@ def _train(lib, graph, session, optimizers, name, kwargs, steps=5):
 
 CONFIGS = [
     ("SGD", {}),
-    ("SGD", dict(learning_rate=0.1, momentum=0.9)),
-    ("SGD", dict(learning_rate=0.1, momentum=0.9, nesterov=True)),
-    ("Adam", dict(learning_rate=0.1)),
-    ("Adam", dict(learning_rate=0.1, amsgrad=True)),
-    ("RMSprop", dict(learning_rate=0.1)),
-    ("RMSprop", dict(learning_rate=0.1, momentum=0.5)),
-    ("RMSprop", dict(learning_rate=0.1, centered=True)),
-    ("RMSprop", dict(learning_rate=0.1, momentum=0.5, centered=True)),
-    ("Adagrad", dict(learning_rate=0.1)),
-    ("Adadelta", dict(learning_rate=1.0)),
-    ("Adamax", dict(learning_rate=0.1)),
-    ("Nadam", dict(learning_rate=0.1)),
-    ("Ftrl", dict(learning_rate=0.1)),
+    ("SGD", {"learning_rate": 0.1, "momentum": 0.9}),
+    ("SGD", {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True}),
+    ("Adam", {"learning_rate": 0.1}),
+    ("Adam", {"learning_rate": 0.1, "amsgrad": True}),
+    ("RMSprop", {"learning_rate": 0.1}),
+    ("RMSprop", {"learning_rate": 0.1, "momentum": 0.5}),
+    ("RMSprop", {"learning_rate": 0.1, "centered": True}),
+    ("RMSprop", {"learning_rate": 0.1, "momentum": 0.5, "centered": True}),
+    ("Adagrad", {"learning_rate": 0.1}),
+    ("Adadelta", {"learning_rate": 1.0}),
+    ("Adamax", {"learning_rate": 0.1}),
+    ("Nadam", {"learning_rate": 0.1}),
+    ("Ftrl", {"learning_rate": 0.1}),
     (
         "Ftrl",
-        dict(
-            learning_rate=0.1, l1_regularization_strength=0.01, l2_regularization_strength=0.1, learning_rate_power=-0.7
-        ),
+        {
+            "learning_rate": 0.1,
+            "l1_regularization_strength": 0.01,
+            "l2_regularization_strength": 0.1,
+            "learning_rate_power": -0.7,
+        },
     ),
-    ("Ftrl", dict(learning_rate=0.1, l2_shrinkage_regularization_strength=0.05, beta=0.3)),
-    ("SGD", dict(learning_rate=0.1, clipnorm=0.5)),
-    ("Adam", dict(learning_rate=0.1, clipvalue=0.3)),
-    ("SGD", dict(learning_rate=0.1, decay=0.1)),
-    ("Adam", dict(lr=0.05)),
+    ("Ftrl", {"learning_rate": 0.1, "l2_shrinkage_regularization_strength": 0.05, "beta": 0.3}),
+    ("SGD", {"learning_rate": 0.1, "clipnorm": 0.5}),
+    ("Adam", {"learning_rate": 0.1, "clipvalue": 0.3}),
+    ("SGD", {"learning_rate": 0.1, "decay": 0.1}),
+    ("Adam", {"lr": 0.05}),
 ]
 
 
@@ -120,13 +123,13 @@ def test_no_gradients_is_a_value_error():
 
 
 SCHEDULES = [
-    ("ExponentialDecay", dict(initial_learning_rate=0.1, decay_steps=3, decay_rate=0.5)),
-    ("ExponentialDecay", dict(initial_learning_rate=0.1, decay_steps=3, decay_rate=0.5, staircase=True)),
-    ("InverseTimeDecay", dict(initial_learning_rate=0.1, decay_steps=2, decay_rate=0.5, staircase=True)),
-    ("PolynomialDecay", dict(initial_learning_rate=0.1, decay_steps=4, end_learning_rate=0.01, power=2.0)),
-    ("PolynomialDecay", dict(initial_learning_rate=0.1, decay_steps=3, cycle=True)),
-    ("PiecewiseConstantDecay", dict(boundaries=[2, 5], values=[0.1, 0.05, 0.01])),
-    ("CosineDecay", dict(initial_learning_rate=0.1, decay_steps=5, alpha=0.1)),
+    ("ExponentialDecay", {"initial_learning_rate": 0.1, "decay_steps": 3, "decay_rate": 0.5}),
+    ("ExponentialDecay", {"initial_learning_rate": 0.1, "decay_steps": 3, "decay_rate": 0.5, "staircase": True}),
+    ("InverseTimeDecay", {"initial_learning_rate": 0.1, "decay_steps": 2, "decay_rate": 0.5, "staircase": True}),
+    ("PolynomialDecay", {"initial_learning_rate": 0.1, "decay_steps": 4, "end_learning_rate": 0.01, "power": 2.0}),
+    ("PolynomialDecay", {"initial_learning_rate": 0.1, "decay_steps": 3, "cycle": True}),
+    ("PiecewiseConstantDecay", {"boundaries": [2, 5], "values": [0.1, 0.05, 0.01]}),
+    ("CosineDecay", {"initial_learning_rate": 0.1, "decay_steps": 5, "alpha": 0.1}),
 ]
 
 
@@ -148,10 +151,10 @@ def test_schedules_match_tf_keras(name, kwargs):
 
 def test_optimizer_with_schedule_matches_tf_keras():
     tf1, tf_keras = _tf_keras()
-    kw = dict(initial_learning_rate=0.2, decay_steps=2, decay_rate=0.5)
-    ours, _ = _train(tw, tw.Graph, tw.Session, opts, "SGD", dict(learning_rate=opts.schedules.ExponentialDecay(**kw)))
+    kw = {"initial_learning_rate": 0.2, "decay_steps": 2, "decay_rate": 0.5}
+    ours, _ = _train(tw, tw.Graph, tw.Session, opts, "SGD", {"learning_rate": opts.schedules.ExponentialDecay(**kw)})
     sched = tf_keras.optimizers.schedules.ExponentialDecay(**kw)
-    theirs, _ = _train(tf1, tf1.Graph, tf1.Session, tf_keras.optimizers.legacy, "SGD", dict(learning_rate=sched))
+    theirs, _ = _train(tf1, tf1.Graph, tf1.Session, tf_keras.optimizers.legacy, "SGD", {"learning_rate": sched})
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
 
@@ -214,3 +217,23 @@ def test_bad_arguments():
         opts.Nadam(learning_rate=opts.schedules.ExponentialDecay(0.1, 2, 0.5))
     with pytest.raises(ValueError, match="The length of boundaries should be 1 less"):
         opts.schedules.PiecewiseConstantDecay([1, 2], [0.1])
+
+
+def test_get_and_set_weights_and_slots():
+    with tw.Graph().as_default(), tw.Session().as_default() as sess:
+        w = tw.Variable([1.0, 2.0], name="w")
+        opt = opts.RMSprop(0.1, momentum=0.5)
+        step = opt.minimize(tw.reduce_sum(w * w), [w])
+        assert opt.get_slot_names() == ["rms", "momentum"]
+        assert opt.get_slot(w, "rms").name == "RMSprop/w/rms:0"
+        sess.run(tw.global_variables_initializer())
+        sess.run(step)
+        weights = opt.get_weights()
+        assert [np.shape(x) for x in weights] == [(), (2,), (2,)] and weights[0] == 1
+        opt.set_weights([np.int64(7), np.array([1.0, 1.0], np.float32), np.zeros(2, np.float32)])
+        assert sess.run(opt.iterations) == 7
+        np.testing.assert_array_equal(sess.run(opt.get_slot(w, "rms")), [1.0, 1.0])
+        with pytest.raises(ValueError, match="expecting 3 weights"):
+            opt.set_weights([np.int64(1)])
+    assert tw.keras.optimizers.legacy.Adam is opts.Adam
+    assert tw.keras.losses.Reduction.SUM_OVER_BATCH_SIZE == "sum_over_batch_size"

@@ -6,13 +6,14 @@ from tensorweave._src.keras.layers import Input
 __all__ = ["Input", "backend", "layers"]
 
 # --- optimizers, losses, metrics, activations, utils, preprocessing (tf.keras modules) ---
-from tensorweave._src.keras import losses, metrics, optimizers  # noqa: E402
+from tensorweave.keras import activations, losses, metrics, optimizers, preprocessing, utils
 
-__all__ += ["losses", "metrics", "optimizers"]
+__all__ += ["activations", "losses", "metrics", "optimizers", "preprocessing", "utils"]
 
 
 # --- the engine: Input, Model, Sequential, callbacks, models (saving) ---
-from tensorweave._src.keras import callbacks, engine, models  # noqa: E402
+from tensorweave._src.keras import engine  # noqa: E402
+from tensorweave.keras import callbacks, models  # noqa: E402
 from tensorweave._src.keras.engine import Input, InputLayer, Model, Sequential  # noqa: E402
 
 # The Keras Layer base and Input are the engine's (kC's layers module re-exports them once merged).

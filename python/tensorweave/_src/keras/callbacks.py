@@ -11,6 +11,23 @@ import numpy as np
 
 from tensorweave._src.keras import backend
 
+__all__ = [
+    "BaseLogger",
+    "CSVLogger",
+    "Callback",
+    "CallbackList",
+    "EarlyStopping",
+    "History",
+    "LambdaCallback",
+    "LearningRateScheduler",
+    "ModelCheckpoint",
+    "ProgbarLogger",
+    "ReduceLROnPlateau",
+    "RemoteMonitor",
+    "TensorBoard",
+    "TerminateOnNaN",
+]
+
 
 class Callback:
     """The base of callbacks: override `on_epoch_end(epoch, logs)` and the other hooks; `self.model` is the model

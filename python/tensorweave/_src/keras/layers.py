@@ -25,11 +25,12 @@ _ACTIVATIONS = {
 
 def get_activation(identifier):
     """An activation by Keras name ("relu", ...), a callable, or None (linear)."""
-    if identifier is None or callable(identifier):
-        return identifier
-    if identifier not in _ACTIVATIONS:
-        raise ValueError(f"Unknown activation function: {identifier}")
-    return _ACTIVATIONS[identifier]
+    from tensorweave._src.keras import activations
+
+    if identifier is None:
+        return None
+    fn = activations.get(identifier)
+    return None if fn is activations.linear else fn
 
 
 def _pop_input_shape(layer, kwargs):

@@ -33,7 +33,10 @@ class ReductionV2:
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 
-class losses_utils:  # noqa: N801 - the module name tf_keras programs import
+Reduction = ReductionV2
+
+
+class losses_utils:
     ReductionV2 = ReductionV2
 
 
@@ -458,7 +461,9 @@ def serialize(loss):
 
 def deserialize(name, custom_objects=None):
     """A loss function (from its name) or a Loss (from {'class_name', 'config'})."""
-    custom = dict(custom_objects or {})
+    from tensorweave._src.keras.utils import get_custom_objects
+
+    custom = {**get_custom_objects(), **(custom_objects or {})}
     if isinstance(name, dict):
         class_name = name.get("class_name")
         cls = custom.get(class_name) or _CLASSES.get(class_name)
@@ -489,3 +494,6 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret loss function identifier: {identifier}")
+
+
+__all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and not isinstance(v, type(ops))]

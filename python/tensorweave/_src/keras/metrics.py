@@ -5,8 +5,8 @@ and output shape, not by `get`:
   - loss binary_crossentropy, or an output whose last dimension is 1: `binary_accuracy`;
   - loss sparse_categorical_crossentropy (targets are class ids): `sparse_categorical_accuracy`;
   - otherwise: `categorical_accuracy`.
-`get('accuracy')` alone returns `accuracy` (exact equality), as tf_keras's `metrics.get`; `engine_accuracy`
-gives the engine's choice.
+`get('accuracy')` alone returns `accuracy` (exact equality), as tf_keras's `metrics.get`;
+`get_metric_function(metric, output_shape, loss_fn)` gives the engine's choice (also for 'crossentropy'/'ce').
 """
 
 from tensorweave._src.keras import backend
@@ -15,7 +15,6 @@ from tensorweave._src.keras.losses import (  # noqa: F401 - the loss functions a
     binary_crossentropy,
     categorical_crossentropy,
     categorical_hinge,
-    cosine_similarity as _cosine_loss,
     hinge,
     kl_divergence,
     kld,
@@ -164,31 +163,734 @@ _FUNCTIONS.update(
     cosine=cosine_similarity,
     cosine_proximity=cosine_similarity,
 )
-_CLASSES = {}
+# --- stateful metrics ---
+
+
+def _snake(name):
+    import re
+
+    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
+
+
+_NAME_UIDS = {}  # graph -> {name: count}: unnamed metrics are "auc", "auc_1", ... as tf_keras's
+
+
+def _unique_name(base):
+    import weakref
+
+    graph = _tw().get_default_graph()
+    key = id(graph)
+    entry = _NAME_UIDS.get(key)
+    if entry is None or entry[0]() is not graph:
+        entry = _NAME_UIDS[key] = (weakref.ref(graph), {})
+    count = entry[1].get(base, 0)
+    entry[1][base] = count + 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+def _returning_update_op(update_state):
+    """`update_state` returning the op that runs the update: what it returned, else (a subclass that assigns
+    its variables and returns nothing, as in TF2 code) the group of the ops it created."""
+    import functools
+
+    @functools.wraps(update_state)
+    def wrapper(self, *args, **kwargs):
+        graph = _tw().get_default_graph()
+        start = len(graph.get_operations())
+        result = update_state(self, *args, **kwargs)
+        if result is None:
+            return _tw().group(*graph.get_operations()[start:])
+        return result
+
+    return wrapper
+
+
+class Metric:
+    """Base class of stateful metrics (graph mode): variables in the LOCAL_VARIABLES and METRIC_VARIABLES
+    collections, `update_state(...)` returning the update op, `result()` a tensor, `reset_state()`.
+
+    `metric(...)` adds the update op and returns the result after it (as tf_keras in graph mode).
+    """
+
+    def __init__(self, name=None, dtype=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"Unexpected keyword argument(s) passed to {type(self).__name__}: {sorted(kwargs)}")
+        tw = _tw()
+        self.name = name or _unique_name(_snake(type(self).__name__))
+        self._dtype = tw.as_dtype(dtype or backend.floatx())
+        self._weights = []
+        with tw.name_scope(None), tw.name_scope(self.name) as scope:
+            self._scope = scope
+
+    @property
+    def dtype(self):
+        return self._dtype.name
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "update_state" in cls.__dict__:
+            cls.update_state = _returning_update_op(cls.__dict__["update_state"])
+
+    def add_weight(self, name, shape=(), aggregation=None, synchronization=None, initializer=None, dtype=None):
+        """A non-trainable variable `<metric name>/<name>` in the LOCAL and METRIC collections; `initializer`:
+        None/"zeros", "ones", an initializer (called with shape and dtype) or a value."""
+        import numpy as np
+
+        tw = _tw()
+        dtype = tw.as_dtype(dtype or self._dtype)
+        shape = tuple(shape or ())
+        if initializer is None or initializer == "zeros":
+            value = np.zeros(shape, dtype.as_numpy_dtype)
+        elif initializer == "ones":
+            value = np.ones(shape, dtype.as_numpy_dtype)
+        elif callable(initializer):
+            value = initializer(shape, dtype=dtype)
+        else:
+            value = initializer
+        graph = tw.get_default_graph()
+        with graph.control_dependencies(None), tw.name_scope(self._scope):
+            v = tw.Variable(
+                value,
+                trainable=False,
+                name=name,
+                dtype=dtype,
+                collections=[tw.GraphKeys.LOCAL_VARIABLES, tw.GraphKeys.METRIC_VARIABLES],
+            )
+        self._weights.append(v)
+        return v
+
+    @property
+    def variables(self):
+        return list(self._weights)
+
+    weights = variables
+
+    def update_state(self, *args, **kwargs):
+        raise NotImplementedError("Must be implemented in subclasses.")
+
+    def result(self):
+        raise NotImplementedError("Must be implemented in subclasses.")
+
+    def reset_state(self):
+        """Sets every variable back to zero (in the Keras session)."""
+        import numpy as np
+
+        for v in self._weights:
+            backend.set_value(v, np.zeros(v.shape.as_list(), v.dtype.base_dtype.as_numpy_dtype))
+
+    reset_states = reset_state
+
+    def __call__(self, *args, **kwargs):
+        tw = _tw()
+        with tw.name_scope(self.name):
+            update_op = self.update_state(*args, **kwargs)
+            with tw.control_dependencies([update_op]):
+                return tw.identity(self.result())
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+def _broadcast_weights(values, sample_weight):
+    tw = _tw()
+    values, _, sample_weight = losses_mod._squeeze_or_expand(values, None, sample_weight)
+    return values, sample_weight * tw.ones_like(values)
+
+
+class Reduce(Metric):
+    """The sum, or the (weighted) mean, of the values seen."""
+
+    def __init__(self, reduction, name, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.reduction = reduction
+        self.total = self.add_weight("total")
+        if reduction != "sum":
+            self.count = self.add_weight("count")
+
+    def update_state(self, values, sample_weight=None):
+        tw = _tw()
+        values = tw.cast(values, self._dtype)
+        if sample_weight is not None:
+            sample_weight = tw.cast(sample_weight, self._dtype)
+            values, sample_weight = _broadcast_weights(values, sample_weight)
+            values = values * sample_weight
+        value_sum = tw.reduce_sum(values)
+        with tw.control_dependencies([value_sum]):
+            update_total = tw.assign_add(self.total, value_sum)
+        if self.reduction == "sum":
+            return update_total.op
+        if self.reduction == "weighted_mean" and sample_weight is not None:
+            num_values = tw.reduce_sum(sample_weight)
+        else:
+            num_values = tw.cast(tw.size(values), self._dtype)
+        with tw.control_dependencies([update_total]):
+            return tw.assign_add(self.count, num_values).op
+
+    def result(self):
+        tw = _tw()
+        if self.reduction == "sum":
+            return self.total.read_value()
+        return tw.math.divide_no_nan(self.total.read_value(), self.count.read_value())
+
+
+class Sum(Reduce):
+    """The (weighted) sum of the values seen."""
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__("sum", name=name, dtype=dtype)
+
+    def get_config(self):
+        return Metric.get_config(self)
+
+
+class Mean(Reduce):
+    """The (weighted) mean of the values seen: `total / count`."""
+
+    def __init__(self, name="mean", dtype=None):
+        super().__init__("weighted_mean", name=name, dtype=dtype)
+
+    def get_config(self):
+        return Metric.get_config(self)
+
+
+class MeanMetricWrapper(Mean):
+    """The mean of `fn(y_true, y_pred, **kwargs)` over the samples seen."""
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        super().__init__(name=name, dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        tw = _tw()
+        y_true = tw.cast(y_true, self._dtype)
+        y_pred = tw.cast(y_pred, self._dtype)
+        y_pred, y_true, _ = losses_mod._squeeze_or_expand(y_pred, y_true)
+        matches = self._fn(y_true, y_pred, **self._fn_kwargs)
+        return super().update_state(matches, sample_weight=sample_weight)
+
+    def get_config(self):
+        config = dict(self._fn_kwargs)
+        config.update(Metric.get_config(self))
+        return config
+
+
+def _wrapper_class(class_name, fn, default_name, params=()):
+    names = [p for p, _ in params]
+
+    def __init__(self, *args, name=default_name, dtype=None, **kwargs):
+        fn_kwargs = dict(params)
+        fn_kwargs.update(zip(names, args))
+        for k in kwargs:
+            if k not in fn_kwargs:
+                raise TypeError(f"{class_name}.__init__() got an unexpected keyword argument '{k}'")
+        fn_kwargs.update(kwargs)
+        MeanMetricWrapper.__init__(self, fn, name=name, dtype=dtype, **fn_kwargs)
+
+    def init_with_name_first(self, name=default_name, dtype=None, *args, **kwargs):
+        __init__(self, *args, name=name, dtype=dtype, **kwargs)
+
+    # tf_keras's metric classes take (name, dtype, ...) positionally.
+    return type(
+        class_name, (MeanMetricWrapper,), {"__init__": init_with_name_first, "__doc__": f"Mean `{fn.__name__}`."}
+    )
+
+
+Accuracy = _wrapper_class("Accuracy", accuracy, "accuracy")
+BinaryAccuracy = _wrapper_class("BinaryAccuracy", binary_accuracy, "binary_accuracy", (("threshold", 0.5),))
+CategoricalAccuracy = _wrapper_class("CategoricalAccuracy", categorical_accuracy, "categorical_accuracy")
+SparseCategoricalAccuracy = _wrapper_class(
+    "SparseCategoricalAccuracy", sparse_categorical_accuracy, "sparse_categorical_accuracy"
+)
+
+
+class TopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the target class is among the `k` largest predictions."""
+
+    def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
+        super().__init__(top_k_categorical_accuracy, name, dtype=dtype, k=k)
+
+
+class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
+    """How often the target class id is among the `k` largest predictions."""
+
+    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None):
+        super().__init__(sparse_top_k_categorical_accuracy, name, dtype=dtype, k=k)
+
+
+MeanSquaredError = _wrapper_class("MeanSquaredError", mean_squared_error, "mean_squared_error")
+MeanAbsoluteError = _wrapper_class("MeanAbsoluteError", mean_absolute_error, "mean_absolute_error")
+MeanAbsolutePercentageError = _wrapper_class(
+    "MeanAbsolutePercentageError", mean_absolute_percentage_error, "mean_absolute_percentage_error"
+)
+MeanSquaredLogarithmicError = _wrapper_class(
+    "MeanSquaredLogarithmicError", mean_squared_logarithmic_error, "mean_squared_logarithmic_error"
+)
+Hinge = _wrapper_class("Hinge", hinge, "hinge")
+SquaredHinge = _wrapper_class("SquaredHinge", squared_hinge, "squared_hinge")
+CategoricalHinge = _wrapper_class("CategoricalHinge", categorical_hinge, "categorical_hinge")
+KLDivergence = _wrapper_class("KLDivergence", kl_divergence, "kullback_leibler_divergence")
+Poisson = _wrapper_class("Poisson", poisson, "poisson")
+LogCoshError = _wrapper_class("LogCoshError", log_cosh, "logcosh")
+
+
+class CosineSimilarity(MeanMetricWrapper):
+    """The mean cosine similarity between labels and predictions."""
+
+    def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
+        super().__init__(cosine_similarity, name, dtype=dtype, axis=axis)
+
+
+class BinaryCrossentropy(MeanMetricWrapper):
+    """The mean binary cross entropy."""
+
+    def __init__(self, name="binary_crossentropy", dtype=None, from_logits=False, label_smoothing=0):
+        super().__init__(
+            binary_crossentropy, name, dtype=dtype, from_logits=from_logits, label_smoothing=label_smoothing
+        )
+
+
+class CategoricalCrossentropy(MeanMetricWrapper):
+    """The mean categorical cross entropy."""
+
+    def __init__(self, name="categorical_crossentropy", dtype=None, from_logits=False, label_smoothing=0, axis=-1):
+        super().__init__(
+            categorical_crossentropy,
+            name,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+
+
+class SparseCategoricalCrossentropy(MeanMetricWrapper):
+    """The mean sparse categorical cross entropy."""
+
+    def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, axis=-1):
+        super().__init__(sparse_categorical_crossentropy, name, dtype=dtype, from_logits=from_logits, axis=axis)
+
+
+class RootMeanSquaredError(Mean):
+    """`sqrt(mean((y_pred - y_true) ** 2))` over the samples seen."""
+
+    def __init__(self, name="root_mean_squared_error", dtype=None):
+        super().__init__(name, dtype=dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        tw = _tw()
+        y_true = tw.cast(y_true, self._dtype)
+        y_pred = tw.cast(y_pred, self._dtype)
+        y_pred, y_true, _ = losses_mod._squeeze_or_expand(y_pred, y_true)
+        return super().update_state(tw.squared_difference(y_pred, y_true), sample_weight=sample_weight)
+
+    def result(self):
+        tw = _tw()
+        return tw.sqrt(tw.math.divide_no_nan(self.total.read_value(), self.count.read_value()))
+
+
+# --- confusion-matrix metrics ---
+
+
+def _thresholds(thresholds, default=0.5, check=True):
+    if thresholds is None:
+        return [default], True
+    if isinstance(thresholds, (list, tuple)):
+        values = [float(t) for t in thresholds]
+        single = False
+    else:
+        values, single = [float(thresholds)], True
+    for t in values:
+        if check and not 0.0 <= t <= 1.0:
+            raise ValueError(f"Threshold values must be in [0, 1]. Received: {values}")
+    return values, single
+
+
+def _filter_top_k(x, k):
+    tw = _tw()
+    _, idx = tw.nn.top_k(x, k, sorted=False)
+    mask = tw.reduce_sum(tw.one_hot(idx, tw.shape(x)[-1], dtype=x.dtype), axis=-2)
+    return x * mask + (-1e10) * (1 - mask)
+
+
+def _confusion_counts(y_true, y_pred, thresholds, sample_weight=None, top_k=None, class_id=None):
+    """{tp, fp, tn, fn}: vectors over `thresholds` of the weighted counts of `y_pred > threshold` against
+    `y_true` (tf_keras's update_confusion_matrix_variables, multi_label=False)."""
+    tw = _tw()
+    y_true = tw.cast(y_true, tw.float32)
+    y_pred = tw.cast(y_pred, tw.float32)
+    y_pred, y_true, _ = losses_mod._squeeze_or_expand(y_pred, y_true)
+    if top_k is not None:
+        y_pred = _filter_top_k(y_pred, top_k)
+    if class_id is not None:
+        y_true = y_true[..., class_id]
+        y_pred = y_pred[..., class_id]
+    weights = tw.ones_like(y_pred)
+    if sample_weight is not None:
+        _, weights = _broadcast_weights(y_pred, tw.cast(sample_weight, tw.float32))
+    pred = tw.reshape(y_pred, [1, -1])
+    label = tw.reshape(tw.cast(y_true, tw.bool), [1, -1])
+    weights = tw.reshape(weights, [1, -1])
+    thresh = tw.reshape(tw.constant(thresholds, tw.float32), [-1, 1])
+    pred_pos = pred > thresh
+    label_pos = tw.tile(label, [len(thresholds), 1])
+    pred_pos = tw.logical_and(pred_pos, tw.ones_like(label_pos))
+
+    def count(a, b):
+        return tw.reduce_sum(tw.cast(tw.logical_and(a, b), tw.float32) * weights, axis=1)
+
+    label_neg, pred_neg = tw.logical_not(label_pos), tw.logical_not(pred_pos)
+    return {
+        "tp": count(label_pos, pred_pos),
+        "fp": count(label_neg, pred_pos),
+        "tn": count(label_neg, pred_neg),
+        "fn": count(label_pos, pred_neg),
+    }
+
+
+class _ConfusionMetric(Metric):
+    _counts = ()
+
+    def __init__(self, thresholds=None, name=None, dtype=None, top_k=None, class_id=None, _check=True):
+        super().__init__(name=name, dtype=dtype)
+        self.init_thresholds = thresholds
+        self.top_k = top_k
+        self.class_id = class_id
+        default = 0.5 if top_k is None else -1e9  # with top_k, every kept prediction counts
+        self.thresholds, self._single = _thresholds(thresholds, default, _check)
+        if top_k is not None and thresholds is None:
+            self.thresholds = [default]
+        self._vars = {
+            c: self.add_weight(_COUNT_NAMES[c], shape=(len(self.thresholds),), dtype="float32") for c in self._counts
+        }
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        tw = _tw()
+        counts = _confusion_counts(
+            y_true, y_pred, self.thresholds, sample_weight, top_k=self.top_k, class_id=self.class_id
+        )
+        return tw.group(*[tw.assign_add(self._vars[c], counts[c]) for c in self._counts])
+
+    def _maybe_scalar(self, x):
+        return x[0] if self._single else x
+
+    def get_config(self):
+        config = {"thresholds": self.init_thresholds}
+        config.update(Metric.get_config(self))
+        return config
+
+
+_COUNT_NAMES = {"tp": "true_positives", "fp": "false_positives", "tn": "true_negatives", "fn": "false_negatives"}
+
+
+def _count_class(class_name, count, default_name):
+    class CountMetric(_ConfusionMetric):
+        _counts = (count,)
+
+        def __init__(self, thresholds=None, name=None, dtype=None):
+            super().__init__(thresholds, name=name or default_name, dtype=dtype)
+
+        def result(self):
+            return self._maybe_scalar(self._vars[count].read_value())
+
+    CountMetric.__name__ = CountMetric.__qualname__ = class_name
+    CountMetric.__doc__ = f"The weighted number of {_COUNT_NAMES[count].replace('_', ' ')} at each threshold."
+    return CountMetric
+
+
+TruePositives = _count_class("TruePositives", "tp", "true_positives")
+FalsePositives = _count_class("FalsePositives", "fp", "false_positives")
+TrueNegatives = _count_class("TrueNegatives", "tn", "true_negatives")
+FalseNegatives = _count_class("FalseNegatives", "fn", "false_negatives")
+
+
+class Precision(_ConfusionMetric):
+    """`tp / (tp + fp)` at each threshold (a scalar for one threshold)."""
+
+    _counts = ("tp", "fp")
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
+        super().__init__(thresholds, name=name, dtype=dtype, top_k=top_k, class_id=class_id)
+        self.true_positives, self.false_positives = self._vars["tp"], self._vars["fp"]
+
+    def result(self):
+        tw = _tw()
+        tp, fp = self._vars["tp"].read_value(), self._vars["fp"].read_value()
+        return self._maybe_scalar(tw.math.divide_no_nan(tp, tp + fp))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(top_k=self.top_k, class_id=self.class_id)
+        return config
+
+
+class Recall(_ConfusionMetric):
+    """`tp / (tp + fn)` at each threshold (a scalar for one threshold)."""
+
+    _counts = ("tp", "fn")
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
+        super().__init__(thresholds, name=name, dtype=dtype, top_k=top_k, class_id=class_id)
+        self.true_positives, self.false_negatives = self._vars["tp"], self._vars["fn"]
+
+    def result(self):
+        tw = _tw()
+        tp, fn = self._vars["tp"].read_value(), self._vars["fn"].read_value()
+        return self._maybe_scalar(tw.math.divide_no_nan(tp, tp + fn))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(top_k=self.top_k, class_id=self.class_id)
+        return config
+
+
+class AUC(_ConfusionMetric):
+    """The area under the ROC or PR curve, by a Riemann sum over `num_thresholds` thresholds."""
+
+    _counts = ("tp", "tn", "fp", "fn")
+
+    def __init__(
+        self,
+        num_thresholds=200,
+        curve="ROC",
+        summation_method="interpolation",
+        name=None,
+        dtype=None,
+        thresholds=None,
+        multi_label=False,
+        num_labels=None,
+        label_weights=None,
+        from_logits=False,
+    ):
+        if multi_label or label_weights is not None:
+            raise NotImplementedError("AUC: `multi_label` and `label_weights` are not supported")
+        curve = str(curve).upper()
+        if curve not in ("ROC", "PR"):
+            raise ValueError(f'Invalid AUC curve value: "{curve}". Expected values are ["PR", "ROC"]')
+        summation_method = str(summation_method).lower()
+        if summation_method not in ("interpolation", "minoring", "majoring"):
+            raise ValueError(
+                f'Invalid AUC summation method value: "{summation_method}". '
+                'Expected values are ["interpolation", "majoring", "minoring"]'
+            )
+        if thresholds is not None:
+            inner = sorted(float(t) for t in thresholds)
+            num_thresholds = len(inner) + 2
+        else:
+            if num_thresholds <= 1:
+                raise ValueError(
+                    f"Argument `num_thresholds` must be an integer > 1. Received: num_thresholds={num_thresholds}"
+                )
+            inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+        self.num_thresholds = num_thresholds
+        self.curve = curve
+        self.summation_method = summation_method
+        self.multi_label = multi_label
+        self.from_logits = from_logits
+        self._init_from_thresholds = thresholds is not None
+        eps = backend.epsilon()
+        _thresholds(inner)
+        super().__init__([0.0 - eps, *inner, 1.0 + eps], name=name, dtype=dtype, _check=False)
+        self.true_positives, self.true_negatives = self._vars["tp"], self._vars["tn"]
+        self.false_positives, self.false_negatives = self._vars["fp"], self._vars["fn"]
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if self.from_logits:
+            y_pred = _tw().sigmoid(y_pred)
+        return super().update_state(y_true, y_pred, sample_weight)
+
+    def _interpolate_pr_auc(self):
+        tw = _tw()
+        n = self.num_thresholds
+        tp, fp, fn = (self._vars[c].read_value() for c in ("tp", "fp", "fn"))
+        dtp = tp[: n - 1] - tp[1:]
+        p = tp + fp
+        dp = p[: n - 1] - p[1:]
+        prec_slope = tw.math.divide_no_nan(dtp, tw.maximum(dp, 0))
+        intercept = tp[1:] - prec_slope * p[1:]
+        safe_p_ratio = tw.where(
+            tw.logical_and(p[: n - 1] > 0, p[1:] > 0),
+            tw.math.divide_no_nan(p[: n - 1], tw.maximum(p[1:], 0)),
+            tw.ones_like(p[1:]),
+        )
+        pr_auc_increment = tw.math.divide_no_nan(
+            prec_slope * (dtp + intercept * tw.log(safe_p_ratio)), tw.maximum(tp[1:] + fn[1:], 0)
+        )
+        return tw.reduce_sum(pr_auc_increment)
+
+    def result(self):
+        tw = _tw()
+        if self.curve == "PR" and self.summation_method == "interpolation":
+            return self._interpolate_pr_auc()
+        n = self.num_thresholds
+        tp, tn, fp, fn = (self._vars[c].read_value() for c in ("tp", "tn", "fp", "fn"))
+        recall = tw.math.divide_no_nan(tp, tp + fn)
+        if self.curve == "ROC":
+            x, y = tw.math.divide_no_nan(fp, fp + tn), recall
+        else:
+            x, y = recall, tw.math.divide_no_nan(tp, tp + fp)
+        if self.summation_method == "interpolation":
+            heights = (y[: n - 1] + y[1:]) / 2.0
+        elif self.summation_method == "minoring":
+            heights = tw.minimum(y[: n - 1], y[1:])
+        else:
+            heights = tw.maximum(y[: n - 1], y[1:])
+        return tw.reduce_sum((x[: n - 1] - x[1:]) * heights)
+
+    def get_config(self):
+        config = {
+            "num_thresholds": self.num_thresholds,
+            "curve": self.curve,
+            "summation_method": self.summation_method,
+            "multi_label": self.multi_label,
+            "num_labels": None,
+            "label_weights": None,
+            "from_logits": self.from_logits,
+        }
+        if self._init_from_thresholds:
+            config["thresholds"] = self.thresholds[1:-1]
+        config.update(Metric.get_config(self))
+        return config
+
+
+class MeanIoU(Metric):
+    """The mean over classes of `tp / (tp + fp + fn)` from the confusion matrix of class ids."""
+
+    def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_true=True, sparse_y_pred=True):
+        super().__init__(name=name, dtype=dtype)
+        self.num_classes = num_classes
+        self.ignore_class = ignore_class
+        self.sparse_y_true = sparse_y_true
+        self.sparse_y_pred = sparse_y_pred
+        self.total_cm = self.add_weight("total_confusion_matrix", shape=(num_classes, num_classes), dtype="float64")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        tw = _tw()
+        if not self.sparse_y_true:
+            y_true = tw.argmax(y_true, axis=-1)
+        if not self.sparse_y_pred:
+            y_pred = tw.argmax(y_pred, axis=-1)
+        y_true = tw.reshape(tw.cast(y_true, self._dtype), [-1])
+        y_pred = tw.reshape(tw.cast(y_pred, self._dtype), [-1])
+        if sample_weight is not None:
+            sample_weight = tw.reshape(tw.cast(sample_weight, self._dtype), [-1])
+        if self.ignore_class is not None:
+            keep = tw.not_equal(y_true, tw.cast(self.ignore_class, self._dtype))
+            y_true, y_pred = tw.boolean_mask(y_true, keep), tw.boolean_mask(y_pred, keep)
+            if sample_weight is not None:
+                sample_weight = tw.boolean_mask(sample_weight, keep)
+        cm = tw.math.confusion_matrix(
+            tw.cast(y_true, tw.int64),
+            tw.cast(y_pred, tw.int64),
+            self.num_classes,
+            weights=sample_weight,
+            dtype=tw.float64,
+        )
+        return tw.assign_add(self.total_cm, cm).op
+
+    def result(self):
+        tw = _tw()
+        cm = self.total_cm.read_value()
+        sum_over_row = tw.cast(tw.reduce_sum(cm, axis=0), self._dtype)
+        sum_over_col = tw.cast(tw.reduce_sum(cm, axis=1), self._dtype)
+        true_positives = tw.cast(tw.linalg.diag_part(cm), self._dtype)
+        denominator = sum_over_row + sum_over_col - true_positives
+        num_valid = tw.reduce_sum(tw.cast(tw.not_equal(denominator, 0), self._dtype))
+        iou = tw.math.divide_no_nan(true_positives, denominator)
+        return tw.math.divide_no_nan(tw.reduce_sum(iou), num_valid)
+
+    def get_config(self):
+        config = {
+            "num_classes": self.num_classes,
+            "ignore_class": self.ignore_class,
+            "sparse_y_true": self.sparse_y_true,
+            "sparse_y_pred": self.sparse_y_pred,
+        }
+        config.update(Metric.get_config(self))
+        return config
+
+
+_CLASSES = {
+    c.__name__: c
+    for c in (
+        Mean,
+        Sum,
+        Accuracy,
+        BinaryAccuracy,
+        CategoricalAccuracy,
+        SparseCategoricalAccuracy,
+        TopKCategoricalAccuracy,
+        SparseTopKCategoricalAccuracy,
+        MeanSquaredError,
+        MeanAbsoluteError,
+        MeanAbsolutePercentageError,
+        MeanSquaredLogarithmicError,
+        RootMeanSquaredError,
+        Hinge,
+        SquaredHinge,
+        CategoricalHinge,
+        KLDivergence,
+        Poisson,
+        LogCoshError,
+        CosineSimilarity,
+        BinaryCrossentropy,
+        CategoricalCrossentropy,
+        SparseCategoricalCrossentropy,
+        TruePositives,
+        FalsePositives,
+        TrueNegatives,
+        FalseNegatives,
+        Precision,
+        Recall,
+        AUC,
+        MeanIoU,
+    )
+}
+
+
+def get_metric_function(metric, output_shape=None, loss_fn=None):
+    """The metric function the TF1 Keras engine uses for `metric` (training_utils_v1.get_metric_function):
+    'accuracy'/'acc' and 'crossentropy'/'ce' are resolved by the output shape and the loss (binary when the
+    output's last dimension is 1 or the loss is binary cross entropy, sparse for sparse categorical cross
+    entropy, else categorical); any other name goes through `get`."""
+    if metric not in ("accuracy", "acc", "crossentropy", "ce"):
+        return get(metric)
+    fn = getattr(loss_fn, "fn", loss_fn)
+    is_sparse = isinstance(loss_fn, losses_mod.SparseCategoricalCrossentropy) or (
+        fn is losses_mod.sparse_categorical_crossentropy
+    )
+    is_binary = isinstance(loss_fn, losses_mod.BinaryCrossentropy) or fn is losses_mod.binary_crossentropy
+    binary = is_binary or (output_shape is not None and list(output_shape)[-1:] == [1])
+    if metric in ("accuracy", "acc"):
+        if binary:
+            return binary_accuracy
+        return sparse_categorical_accuracy if is_sparse else categorical_accuracy
+    if binary:
+        return binary_crossentropy
+    return sparse_categorical_crossentropy if is_sparse else categorical_crossentropy
 
 
 def engine_accuracy(loss_fn=None, output_shape=None):
-    """The accuracy function tf_keras's engine uses for 'accuracy'/'acc' given the loss and output shape."""
-    name = getattr(loss_fn, "__name__", None) or getattr(loss_fn, "name", None)
-    fn = getattr(loss_fn, "fn", None)
-    if fn is not None:
-        name = fn.__name__
-    if name == "binary_crossentropy" or (output_shape is not None and list(output_shape)[-1:] == [1]):
-        return binary_accuracy
-    if name == "sparse_categorical_crossentropy":
-        return sparse_categorical_accuracy
-    return categorical_accuracy
+    """`get_metric_function("accuracy", output_shape, loss_fn)`."""
+    return get_metric_function("accuracy", output_shape, loss_fn)
 
 
 def serialize(metric):
-    if hasattr(metric, "get_config") and not callable(getattr(metric, "__name__", None)) and isinstance(metric, object):
-        if type(metric).__name__ in _CLASSES:
-            return {"class_name": type(metric).__name__, "config": metric.get_config()}
+    """A metric function's name, or {'class_name', 'config'} for a Metric."""
+    if isinstance(metric, Metric):
+        return {"class_name": type(metric).__name__, "config": metric.get_config()}
     return getattr(metric, "__name__", str(metric))
 
 
 def deserialize(config, custom_objects=None):
-    custom = dict(custom_objects or {})
+    from tensorweave._src.keras.utils import get_custom_objects
+
+    custom = {**get_custom_objects(), **(custom_objects or {})}
     if isinstance(config, dict):
         name = config.get("class_name")
         cls = custom.get(name) or _CLASSES.get(name)
@@ -214,3 +916,6 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+__all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and not isinstance(v, type(backend))]

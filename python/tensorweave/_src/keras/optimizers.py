@@ -17,19 +17,19 @@ from tensorweave._src.keras import learning_rate_schedule as schedules
 from tensorweave._src.ops import array_ops, gradients_impl, math_ops, state_ops, variables
 
 __all__ = [
-    "Optimizer",
     "SGD",
-    "Adam",
-    "RMSprop",
-    "Adagrad",
     "Adadelta",
+    "Adagrad",
+    "Adam",
     "Adamax",
-    "Nadam",
     "Ftrl",
-    "get",
-    "serialize",
+    "Nadam",
+    "Optimizer",
+    "RMSprop",
     "deserialize",
+    "get",
     "schedules",
+    "serialize",
 ]
 
 
@@ -50,7 +50,9 @@ def _new_variable(name, initial_value, dtype, initialize=False):
     with graph.control_dependencies(None):
         v = variables.Variable(initial_value, trainable=False, name=name, dtype=dtype)
     if initialize:
-        backend.get_session().run(v.initializer)
+        sess = backend.get_session()
+        if sess.graph is v.graph:
+            sess.run(v.initializer)
     return v
 
 
@@ -86,16 +88,11 @@ class Optimizer:
 
     def __init__(self, name, **kwargs):
         allowed = {"clipnorm", "clipvalue", "lr", "decay", "global_clipnorm"}
-        for k in kwargs:
+        for k, value in kwargs.items():
             if k not in allowed:
                 raise TypeError(f"Unexpected keyword argument passed to optimizer: {k}. Allowed kwargs are {allowed}.")
-            if (
-                kwargs[k] is not None
-                and not callable(kwargs[k])
-                and not isinstance(kwargs[k], schedules.LearningRateSchedule)
-            ):
-                if not _is_tensor(kwargs[k]) and kwargs[k] < 0:
-                    raise ValueError(f"Expected {k} >= 0, received: {kwargs[k]}")
+            if isinstance(value, (int, float)) and value < 0:
+                raise ValueError(f"Expected {k} >= 0, received: {value}")
             if k == "lr":
                 warnings.warn("The `lr` argument is deprecated, use `learning_rate` instead.", stacklevel=3)
         self._name = name
@@ -118,9 +115,13 @@ class Optimizer:
 
     # --- hyperparameters ---------------------------------------------------
     def _set_hyper(self, name, value):
-        if name not in self._hyper or not isinstance(self._hyper[name], variables.Variable):
-            self._hyper[name] = value
-        elif isinstance(value, schedules.LearningRateSchedule) or callable(value) or _is_tensor(value):
+        if (
+            name not in self._hyper
+            or not isinstance(self._hyper[name], variables.Variable)
+            or isinstance(value, schedules.LearningRateSchedule)
+            or callable(value)
+            or _is_tensor(value)
+        ):
             self._hyper[name] = value
         else:
             backend.set_value(self._hyper[name], value)
@@ -677,7 +678,7 @@ class Nadam(Optimizer):
         kwargs["decay"] = kwargs.pop("schedule_decay", 0.004)
         learning_rate = kwargs.get("lr", learning_rate)
         if isinstance(learning_rate, schedules.LearningRateSchedule):
-            raise ValueError(
+            raise ValueError(  # noqa: TRY004 - tf_keras's error
                 "The Nadam optimizer does not support tf.keras.optimizers.LearningRateSchedules as the learning rate."
             )
         super().__init__(name, **kwargs)
@@ -708,17 +709,17 @@ class Nadam(Optimizer):
         if dtype == self._m_cache.dtype.base_dtype:
             m_schedule_new = array_ops.identity(state_ops.assign(self._m_cache, m_schedule_new))
         m_schedule_next = m_schedule_new * m_t_1
-        return dict(
-            lr_t=lr_t,
-            epsilon=ops.convert_to_tensor(self.epsilon, dtype),
-            beta_1_t=b1,
-            beta_2_t=b2,
-            m_t=m_t,
-            m_t_1=m_t_1,
-            one_minus_m_schedule_new=1.0 - m_schedule_new,
-            one_minus_m_schedule_next=1.0 - m_schedule_next,
-            v_t_prime_denominator=1.0 - math_ops.pow(b2, local_step),
-        )
+        return {
+            "lr_t": lr_t,
+            "epsilon": ops.convert_to_tensor(self.epsilon, dtype),
+            "beta_1_t": b1,
+            "beta_2_t": b2,
+            "m_t": m_t,
+            "m_t_1": m_t_1,
+            "one_minus_m_schedule_new": 1.0 - m_schedule_new,
+            "one_minus_m_schedule_next": 1.0 - m_schedule_next,
+            "v_t_prime_denominator": 1.0 - math_ops.pow(b2, local_step),
+        }
 
     def _step(self, grad, m_t, v_t, c):
         g_prime = grad / c["one_minus_m_schedule_new"]
@@ -857,7 +858,9 @@ def deserialize(config, custom_objects=None):
     if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"Improper config format for optimizer: {config}")
     name = config["class_name"]
-    custom = dict(custom_objects or {})
+    from tensorweave._src.keras.utils import get_custom_objects
+
+    custom = {**get_custom_objects(), **(custom_objects or {})}
     cls = custom.get(name) or _ALL.get(name.lower())
     if cls is None:
         raise ValueError(
