@@ -316,3 +316,42 @@ def test_errors_name_what_was_wrong():
             tw.keras.Model(a, out)
         with pytest.raises(RuntimeError, match="must compile your model"):
             tw.keras.Model([a, b], out).fit([XA, XA], Y1, verbose=0)
+
+
+def test_batch_norm_updates_and_dropout_phase_in_fit_match_tf_keras():
+    tf1, tf_keras = _oracle()
+
+    def run(keras, opt):
+        m = keras.Sequential(
+            [
+                keras.layers.Dense(6, input_shape=(4,)),
+                keras.layers.BatchNormalization(),
+                keras.layers.Dropout(0.0),
+                keras.layers.Dense(1),
+            ]
+        )
+        m.compile(opt, "mse")
+        m.set_weights(weights)
+        h = m.fit(XA, Y1, batch_size=10, epochs=2, verbose=0, shuffle=False)
+        return h.history["loss"], m.get_weights(), m.predict(XA[:5]), len(m.non_trainable_weights)
+
+    rng = np.random.RandomState(1)
+    weights = [
+        rng.randn(4, 6).astype(np.float32),
+        np.zeros(6, np.float32),
+        np.ones(6, np.float32),
+        np.zeros(6, np.float32),
+        np.zeros(6, np.float32),
+        np.ones(6, np.float32),
+        rng.randn(6, 1).astype(np.float32),
+        np.zeros(1, np.float32),
+    ]
+    with tw.Graph().as_default(), tw.Session().as_default():
+        ours = run(tw.keras, tw.keras.optimizers.SGD(0.05))
+    with tf1.Graph().as_default(), tf1.Session().as_default():
+        theirs = run(tf_keras, tf_keras.optimizers.legacy.SGD(0.05))
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    for a, b in zip(ours[1], theirs[1]):  # moving mean/variance moved as tf_keras's
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-4, atol=1e-5)
+    assert ours[3] == theirs[3] == 2

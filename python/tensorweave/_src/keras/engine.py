@@ -1201,7 +1201,7 @@ class Model(Layer):
     def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None):
         from tensorweave._src.keras import saving
 
-        saving.save_model(self, filepath, include_optimizer)
+        saving.save_model(self, filepath, overwrite, include_optimizer, save_format)
 
     def reset_metrics(self):
         pass
