@@ -127,7 +127,7 @@ def test_model_checkpoint_filenames_best_only_and_weights(tmp_path):
         path = tmp_path / keras.__name__.split(".")[0] / "w.{epoch:02d}-{loss:.2f}.h5"
         return [keras.callbacks.ModelCheckpoint(str(path), monitor="loss", save_best_only=True, save_weights_only=True)]
 
-    ours, theirs = _both(make, epochs=4)
+    _, theirs = _both(make, epochs=4)
     our_files = sorted(os.listdir(tmp_path / "tensorweave"))
     their_files = sorted(os.listdir(tmp_path / "tf_keras"))
     assert our_files == their_files and len(our_files) == 4
@@ -149,10 +149,13 @@ def test_model_checkpoint_whole_model_loads_back(tmp_path):
         m = tw.keras.models.load_model(path)
         np.testing.assert_allclose(m.predict(X), want, rtol=1e-6)
         assert m.loss == "mse"
-    with pytest.raises(KeyError, match="Failed to format this callback filepath"):
-        with tw.Graph().as_default(), tw.Session().as_default():
-            cb = tw.keras.callbacks.ModelCheckpoint(str(tmp_path / "{nope}.h5"))
-            _fit(tw.keras, tw.keras.optimizers.SGD(0.01), [cb], epochs=1)
+    with (
+        pytest.raises(KeyError, match="Failed to format this callback filepath"),
+        tw.Graph().as_default(),
+        tw.Session().as_default(),
+    ):
+        cb = tw.keras.callbacks.ModelCheckpoint(str(tmp_path / "{nope}.h5"))
+        _fit(tw.keras, tw.keras.optimizers.SGD(0.01), [cb], epochs=1)
 
 
 def test_csv_logger_writes_the_same_columns_and_values(tmp_path):

@@ -355,3 +355,69 @@ def test_batch_norm_updates_and_dropout_phase_in_fit_match_tf_keras():
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-4, atol=1e-5)
     assert ours[3] == theirs[3] == 2
+
+
+def test_h5_weights_and_models_round_trip_and_interoperate_with_tf_keras(tmp_path):
+    tf1, tf_keras = _oracle()
+    with tw.Graph().as_default(), tw.Session().as_default():
+        m = _two_io(tw.keras)
+        m.compile(tw.keras.optimizers.Adam(0.01), ["mse", "sparse_categorical_crossentropy"], metrics=["acc"])
+        m.fit([XA, XB], [Y1, Y2], epochs=1, verbose=0)
+        want = m.predict([XA, XB])
+        m.save(str(tmp_path / "ours.h5"))
+        m.save_weights(str(tmp_path / "ours_w.h5"))
+        m.save_weights(str(tmp_path / "ckpt" / "w"))
+        config_json = m.to_json()
+        seq = tw.keras.Sequential(
+            [tw.keras.layers.Dense(3, activation="relu", input_shape=(4,)), tw.keras.layers.Dense(1)]
+        )
+        seq.compile("sgd", "mse")
+        seq_want = seq.predict(XA)
+        seq.save(str(tmp_path / "seq.h5"))
+    with tw.Graph().as_default(), tw.Session().as_default():
+        loaded = tw.keras.models.load_model(str(tmp_path / "ours.h5"))
+        assert [layer.name for layer in loaded.layers] == ["a", "hidden", "b", "concat", "reg", "cls"]
+        assert loaded.loss == ["mse", "sparse_categorical_crossentropy"]
+        for a, b in zip(loaded.predict([XA, XB]), want):
+            np.testing.assert_allclose(a, b, rtol=1e-6)
+        loaded.fit([XA, XB], [Y1, Y2], epochs=1, verbose=0)  # compiled from the saved training config
+    for weights_file in ("ours_w.h5", "ckpt/w"):
+        with tw.Graph().as_default(), tw.Session().as_default():
+            fresh = tw.keras.models.model_from_json(config_json)
+            fresh.load_weights(str(tmp_path / weights_file))
+            for a, b in zip(fresh.predict([XA, XB]), want):
+                np.testing.assert_allclose(a, b, rtol=1e-6)
+    with tf1.Graph().as_default(), tf1.Session().as_default():
+        theirs = tf_keras.models.load_model(str(tmp_path / "seq.h5"))  # tf_keras reads our model file
+        np.testing.assert_allclose(theirs.predict(XA), seq_want, rtol=1e-5, atol=1e-6)
+        t = _two_io(tf_keras)
+        t.save_weights(str(tmp_path / "theirs_w.h5"))
+        their_pred = t.predict([XA, XB])
+    with tw.Graph().as_default(), tw.Session().as_default():
+        m = _two_io(tw.keras)
+        m.load_weights(str(tmp_path / "theirs_w.h5"))  # a tf_keras weights file
+        for a, b in zip(m.predict([XA, XB]), their_pred):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+        small = tw.keras.Sequential([tw.keras.layers.Dense(1, input_shape=(4,))])
+        with pytest.raises(ValueError, match="Layer count mismatch when loading weights from file. Model expected 1"):
+            small.load_weights(str(tmp_path / "theirs_w.h5"))
+        with pytest.raises(OSError, match="No file or directory found"):
+            tw.keras.models.load_model(str(tmp_path / "missing.h5"))
+        with pytest.raises(ValueError, match="Unknown layer: 'Mystery'"):
+            tw.keras.models.model_from_json('{"class_name": "Mystery", "config": {}}')
+
+
+def test_sequential_config_round_trip_and_clone():
+    with tw.Graph().as_default(), tw.Session().as_default():
+        seq = tw.keras.Sequential(
+            [tw.keras.layers.Dense(4, activation="tanh", input_shape=(4,)), tw.keras.layers.Dense(2)], name="s"
+        )
+        config = seq.get_config()
+        assert config["name"] == "s"
+        assert [c["class_name"] for c in config["layers"]] == ["InputLayer", "Dense", "Dense"]
+        assert config["layers"][0]["config"]["batch_input_shape"] == (None, 4)
+        clone = tw.keras.models.clone_model(seq)
+        assert clone.count_params() == seq.count_params() == 30
+        assert clone.output_shape == (None, 2)
+        clone.set_weights(seq.get_weights())
+        np.testing.assert_allclose(clone.predict(XA), seq.predict(XA), rtol=1e-6)

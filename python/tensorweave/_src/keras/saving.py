@@ -63,9 +63,10 @@ def _layer_config(layer):
         config = layer.get_config()
     except (AttributeError, NotImplementedError):
         config = {"name": layer.name, "trainable": layer.trainable}
-    config = dict(config)
-    config["name"] = layer.name
-    return {"class_name": type(layer).__name__, "config": _plain(config)}
+    config = _plain(dict(config, name=layer.name))
+    if isinstance(config.get("batch_input_shape"), list):
+        config["batch_input_shape"] = tuple(config["batch_input_shape"])
+    return {"class_name": type(layer).__name__, "config": config}
 
 
 def model_config(model):
@@ -368,7 +369,7 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
             if "layer_names" not in f.attrs and "model_weights" in f:
                 f = f["model_weights"]
             load_weights_from_hdf5_group(f, model, by_name, skip_mismatch)
-        return None
+        return
     if by_name:
         raise NotImplementedError(
             "Weights may only be loaded based on topology into Models when loading TensorFlow-formatted weights "
@@ -379,7 +380,7 @@ def load_weights(model, filepath, by_name=False, skip_mismatch=False):
 
     engine._initialize_new_variables()
     saver.restore(backend.get_session(), filepath)
-    return None
+    return
 
 
 # --- whole models ---
@@ -442,7 +443,7 @@ def _engine():
     return engine
 
 
-def load_model(filepath, custom_objects=None, compile=True, options=None):  # noqa: A002 - tf_keras's argument
+def load_model(filepath, custom_objects=None, compile=True, options=None):
     """The model `save` wrote to an HDF5 file: rebuilt from its config, weights loaded, compiled again."""
     filepath = os.fspath(filepath)
     h5py = _h5py()

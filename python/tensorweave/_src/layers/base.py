@@ -117,6 +117,7 @@ class Layer:
             raise TypeError(f"Keyword argument not understood: {sorted(unknown)}")
         self.trainable = trainable
         self._name = name or _scope
+        self._explicit_scope = _scope is not None
         self.dtype = dtype
         self._reuse = _reuse
         self._scope_name = None
@@ -128,7 +129,7 @@ class Layer:
 
     @property
     def name(self):
-        return self._scope_name or self._name or _snake(type(self).__name__)
+        return self._name or self._scope_name or _snake(type(self).__name__)
 
     # --- what the calls made ---
 
@@ -216,7 +217,11 @@ class Layer:
         n_updates = len(ops.get_collection(ops.GraphKeys.UPDATE_OPS))
         n_losses = len(ops.get_collection(ops.GraphKeys.REGULARIZATION_LOSSES))
         if self._scope_name is None:
-            base = self._name or graph.unique_name(_snake(type(self).__name__), mark_as_used=False).split("/")[-1]
+            # A named layer whose scope is taken (a second model of the same layer names) gets the next free
+            # scope ("dense_1/kernel"), as TF's layers do; its name stays.
+            base = graph.unique_name(self._name or _snake(type(self).__name__), mark_as_used=False).split("/")[-1]
+            if self._name and (self._reuse or getattr(self, "_explicit_scope", False)):
+                base = self._name
             out = self._apply(inputs, base, self._reuse, *args, **kwargs)
             self._scope_name = base
         else:
