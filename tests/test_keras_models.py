@@ -421,3 +421,43 @@ def test_sequential_config_round_trip_and_clone():
         assert clone.output_shape == (None, 2)
         clone.set_weights(seq.get_weights())
         np.testing.assert_allclose(clone.predict(XA), seq.predict(XA), rtol=1e-6)
+
+
+def test_fit_generator_and_sequence_match_tf_keras():
+    tf1, tf_keras = _oracle()
+    x, y = XA[:24], Y1[:24]
+
+    def gen():
+        while True:
+            for i in range(0, 24, 8):
+                yield x[i : i + 8], y[i : i + 8]
+
+    def run(keras, opt):
+        class Batches(keras.utils.Sequence):
+            def __len__(self):
+                return 3
+
+            def __getitem__(self, i):
+                return x[i * 8 : (i + 1) * 8], y[i * 8 : (i + 1) * 8]
+
+        m = keras.Sequential([keras.layers.Dense(1, input_shape=(4,))])
+        m.compile(opt, "mse", metrics=["mae"])
+        m.set_weights([np.full((4, 1), 0.2, np.float32), np.zeros(1, np.float32)])
+        h1 = m.fit_generator(gen(), steps_per_epoch=3, epochs=2, verbose=0, validation_data=(XA[24:], Y1[24:]))
+        h2 = m.fit(Batches(), epochs=2, verbose=0, shuffle=False)
+        ev = m.evaluate_generator(Batches())
+        pred = m.predict_generator(Batches())
+        return h1.history, h2.history, ev, pred
+
+    with tw.Graph().as_default(), tw.Session().as_default():
+        ours = run(tw.keras, tw.keras.optimizers.SGD(0.05))
+        with pytest.raises(ValueError, match="only valid for a generator based on the `keras.utils.Sequence`"):
+            tw.keras.Sequential([tw.keras.layers.Dense(1, input_shape=(4,))]).fit_generator(gen())
+    with tf1.Graph().as_default(), tf1.Session().as_default():
+        theirs = run(tf_keras, tf_keras.optimizers.legacy.SGD(0.05))
+    for a, b in zip(ours[:2], theirs[:2]):
+        assert list(a) == list(b)
+        for key in b:
+            np.testing.assert_allclose(a[key], b[key], rtol=1e-5, atol=1e-6, err_msg=key)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5)
+    np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-5, atol=1e-6)

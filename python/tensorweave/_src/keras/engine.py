@@ -972,7 +972,6 @@ class Model(Layer):
         return feed
 
     def _run_batches(self, xs, ys, sws, batch_size, training, shuffle=False, callbacks=None):
-        sess = backend.get_session()
         n = len(xs[0])
         order = np.arange(n)
         if shuffle == "batch":
@@ -981,32 +980,160 @@ class Model(Layer):
             order = np.concatenate(blocks) if blocks else order
         elif shuffle:
             order = np.random.permutation(n)
-        fetches = [t for t in self._fetch_tensors]
-        if training:
-            fetches.append(self._train_op)
-        sums = np.zeros(len(self._fetch_names))
-        counts = np.zeros(len(self._fetch_names))
-        for b, start in enumerate(range(0, n, batch_size)):
-            idx = order[start : start + batch_size]
-            logs = {"batch": b, "size": len(idx)}
+        feeds = (
+            (
+                self._feed(xs, ys, sws, order[start : start + batch_size], training),
+                len(order[start : start + batch_size]),
+            )
+            for start in range(0, n, batch_size)
+        )
+        return self._run_loop(feeds, training, callbacks)
+
+    def _run_loop(self, feeds, training, callbacks=None):
+        """Runs the train (or test) step on each (feed, batch size); the epoch's logs aggregated as tf_keras's."""
+        sess = backend.get_session()
+        mode = "train" if training else "test"
+        sums = counts = fetches = None
+        for b, (feed, size) in enumerate(feeds):
+            if fetches is None:
+                fetches = list(self._fetch_tensors) + ([self._train_op] if training else [])
+                sums, counts = np.zeros(len(fetches)), np.zeros(len(fetches))
+            logs = {"batch": b, "size": size}
             if callbacks is not None:
-                callbacks._call_batch("begin", "train" if training else "test", b, logs)
-            values = sess.run(fetches, self._feed(xs, ys, sws, idx, training))
+                callbacks._call_batch("begin", mode, b, logs)
+            values = sess.run(fetches, feed)
             for i, (kind, value) in enumerate(zip(self._fetch_kinds, values)):
                 if kind == "ratio":
                     sums[i] += value[0]
                     counts[i] += value[1]
                     logs[self._fetch_names[i]] = float(value[0] / max(value[1], 1e-12))
                 else:
-                    weight = 1 if kind == "batch" else len(idx)
+                    weight = 1 if kind == "batch" else size
                     sums[i] += float(value) * weight
                     counts[i] += weight
                     logs[self._fetch_names[i]] = float(value)
             if callbacks is not None:
-                callbacks._call_batch("end", "train" if training else "test", b, logs)
+                callbacks._call_batch("end", mode, b, logs)
             if training and self.stop_training:
                 break
+        if fetches is None:
+            raise ValueError("No data to run on: the inputs (or the generator) gave no batch.")
         return {k: float(v / max(c, 1e-12)) for k, v, c in zip(self._fetch_names, sums, counts)}
+
+    def _generator_feeds(self, generator, steps, training, class_weight=None):
+        """(feed, size) for each batch a generator or keras.utils.Sequence gives: (x, y) or (x, y, sample_weight)."""
+        if steps is None:
+            if not hasattr(generator, "__len__") or not hasattr(generator, "__getitem__"):
+                raise ValueError(
+                    "`steps_per_epoch=None` is only valid for a generator based on the `keras.utils.Sequence` class. "
+                    "Please specify `steps_per_epoch` or use the `keras.utils.Sequence` class."
+                )
+            steps = len(generator)
+        if hasattr(generator, "__getitem__") and hasattr(generator, "__len__"):
+            batches = (generator[i % len(generator)] for i in range(steps))
+        else:
+            batches = iter(generator)
+        for _ in range(steps):
+            try:
+                batch = next(batches)
+            except StopIteration:
+                return
+            if not isinstance(batch, tuple) or len(batch) not in (2, 3):
+                raise ValueError(
+                    "Output of generator should be a tuple `(x, y, sample_weight)` or `(x, y)`. Found: "
+                    + str(batch)[:100]
+                )
+            x, y = batch[0], batch[1]
+            xs = self._standardize_x(x)
+            self._build_training_graph()
+            ys = self._standardize_y(y)
+            _check_sample_counts(xs, ys)
+            sws = self._sample_weight_arrays(ys, batch[2] if len(batch) == 3 else None, class_weight)
+            yield self._feed(xs, ys, sws, slice(None), training), len(xs[0])
+
+    def fit_generator(
+        self,
+        generator,
+        steps_per_epoch=None,
+        epochs=1,
+        verbose=1,
+        callbacks=None,
+        validation_data=None,
+        validation_steps=None,
+        validation_freq=1,
+        class_weight=None,
+        max_queue_size=10,
+        workers=1,
+        use_multiprocessing=False,
+        shuffle=True,
+        initial_epoch=0,
+    ):
+        """Trains on the batches a Python generator (or `keras.utils.Sequence`) gives, `steps_per_epoch` a epoch."""
+        from tensorweave._src.keras import callbacks as callbacks_mod
+
+        val_is_generator = validation_data is not None and not isinstance(validation_data, (tuple, list))
+        self.history = callbacks_mod.History()
+        cbs = callbacks_mod.CallbackList(
+            _to_list(callbacks) + [self.history],
+            add_progbar=verbose != 0,
+            model=self,
+            verbose=verbose,
+            epochs=epochs,
+            steps=steps_per_epoch,
+        )
+        cbs.params["metrics"] = None
+        self.stop_training = False
+        cbs.on_train_begin()
+        for epoch in range(initial_epoch, epochs):
+            cbs.on_epoch_begin(epoch)
+            logs = self._run_loop(self._generator_feeds(generator, steps_per_epoch, True, class_weight), True, cbs)
+            cbs.params["metrics"] = list(self._fetch_names)
+            if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                if val_is_generator:
+                    val_logs = self._run_loop(self._generator_feeds(validation_data, validation_steps, False), False)
+                else:
+                    vxs, vys = self._standardize_x(validation_data[0]), self._standardize_y(validation_data[1])
+                    vsw = validation_data[2] if len(validation_data) > 2 else None
+                    val_logs = self._run_batches(vxs, vys, self._sample_weight_arrays(vys, vsw, None), 32, False)
+                logs.update({"val_" + k: v for k, v in val_logs.items()})
+            if hasattr(generator, "on_epoch_end"):
+                generator.on_epoch_end()
+            cbs.on_epoch_end(epoch, logs)
+            if self.stop_training:
+                break
+        cbs.on_train_end()
+        return self.history
+
+    def evaluate_generator(
+        self, generator, steps=None, callbacks=None, max_queue_size=10, workers=1, use_multiprocessing=False, verbose=0
+    ):
+        """The loss (and metrics) over the batches of a generator, as `evaluate`."""
+        logs = self._run_loop(self._generator_feeds(generator, steps, False), False)
+        values = [logs[k] for k in self._fetch_names]
+        return values[0] if len(values) == 1 else values
+
+    def predict_generator(
+        self, generator, steps=None, callbacks=None, max_queue_size=10, workers=1, use_multiprocessing=False, verbose=0
+    ):
+        """The outputs for the inputs a generator gives (batches of x, or (x, ...) tuples)."""
+        if steps is None:
+            if not hasattr(generator, "__len__"):
+                raise ValueError(
+                    "`steps=None` is only valid for a generator based on the `keras.utils.Sequence` class."
+                )
+            steps = len(generator)
+        it = (generator[i] for i in range(steps)) if hasattr(generator, "__getitem__") else iter(generator)
+        parts = []
+        for _ in range(steps):
+            try:
+                batch = next(it)
+            except StopIteration:
+                break
+            x = batch[0] if isinstance(batch, tuple) else batch
+            out = self.predict(x, batch_size=len(_to_list(x)[0]) if not isinstance(x, dict) else None)
+            parts.append(_to_list(out) if isinstance(out, list) else [out])
+        outs = [np.concatenate([p[i] for p in parts]) for i in range(len(parts[0]))]
+        return outs[0] if len(outs) == 1 else outs
 
     def fit(
         self,
@@ -1032,6 +1159,19 @@ class Model(Layer):
 
         if kwargs:
             raise TypeError(f"Invalid keyword argument(s) in `fit()`: {tuple(kwargs)}")
+        if _is_generator(x):
+            return self.fit_generator(
+                x,
+                steps_per_epoch,
+                epochs,
+                verbose,
+                callbacks,
+                validation_data,
+                validation_steps,
+                validation_freq,
+                class_weight,
+                initial_epoch=initial_epoch,
+            )
         x, y = _unpack_dataset(x, y)
         xs = self._standardize_x(x)
         self._build_training_graph()
@@ -1156,10 +1296,6 @@ class Model(Layer):
 
     def predict_on_batch(self, x):
         return self.predict(x, batch_size=len(_to_list(x)[0]) if not isinstance(x, dict) else None)
-
-    fit_generator = None
-    evaluate_generator = None
-    predict_generator = None
 
     # --- summary, config, saving ---
 
@@ -1331,6 +1467,14 @@ def _batch_result(logs, names, return_dict):
         return logs
     values = [logs[k] for k in names]
     return values[0] if len(values) == 1 else values
+
+
+def _is_generator(x):
+    import types
+
+    from tensorweave._src.keras import utils
+
+    return isinstance(x, (types.GeneratorType, utils.Sequence))
 
 
 def _unpack_dataset(x, y):
