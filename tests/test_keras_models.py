@@ -461,3 +461,26 @@ def test_fit_generator_and_sequence_match_tf_keras():
             np.testing.assert_allclose(a[key], b[key], rtol=1e-5, atol=1e-6, err_msg=key)
     np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5)
     np.testing.assert_allclose(ours[3], theirs[3], rtol=1e-5, atol=1e-6)
+
+
+def test_fit_evaluate_predict_on_tw_data_datasets_match_numpy_batches():
+    with tw.Graph().as_default(), tw.Session().as_default():
+        m = tw.keras.Sequential([tw.keras.layers.Dense(1, input_shape=(4,))])
+        m.compile(tw.keras.optimizers.SGD(0.05), "mse")
+        w0 = [np.full((4, 1), 0.2, np.float32), np.zeros(1, np.float32)]
+        m.set_weights(w0)
+        want = m.fit(XA, Y1, batch_size=8, epochs=2, verbose=0, shuffle=False).history["loss"]
+        want_eval = m.evaluate(XA, Y1, batch_size=8, verbose=0)
+        want_pred = m.predict(XA)
+        m.set_weights(w0)
+        ds = tw.data.Dataset.from_tensor_slices((XA, Y1)).batch(8)
+        got = m.fit(ds, epochs=2, verbose=0).history["loss"]  # each epoch goes through the dataset once
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+        np.testing.assert_allclose(m.evaluate(ds, verbose=0), want_eval, rtol=1e-6)
+        np.testing.assert_allclose(m.predict(tw.data.Dataset.from_tensor_slices(XA).batch(7)), want_pred, rtol=1e-6)
+        m.set_weights(w0)
+        repeated = tw.data.Dataset.from_tensor_slices((XA, Y1)).batch(8).repeat()
+        got = m.fit(repeated, steps_per_epoch=5, epochs=2, verbose=0).history["loss"]
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+        with pytest.raises(ValueError, match="`y` argument is not supported when using dataset as input"):
+            m.fit(ds, Y1, verbose=0)

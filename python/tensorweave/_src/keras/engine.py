@@ -1022,6 +1022,10 @@ class Model(Layer):
 
     def _generator_feeds(self, generator, steps, training, class_weight=None):
         """(feed, size) for each batch a generator or keras.utils.Sequence gives: (x, y) or (x, y, sample_weight)."""
+        if isinstance(generator, _DatasetBatches):
+            batches = generator.batches(restart=steps is None)
+            generator = _Steps(batches)
+            steps = steps if steps is not None else sys.maxsize
         if steps is None:
             if not hasattr(generator, "__len__") or not hasattr(generator, "__getitem__"):
                 raise ValueError(
@@ -1038,6 +1042,8 @@ class Model(Layer):
                 batch = next(batches)
             except StopIteration:
                 return
+            if isinstance(batch, tuple) and len(batch) == 1:
+                raise ValueError("Please provide model targets: the dataset gives only inputs.")
             if not isinstance(batch, tuple) or len(batch) not in (2, 3):
                 raise ValueError(
                     "Output of generator should be a tuple `(x, y, sample_weight)` or `(x, y)`. Found: "
@@ -1159,7 +1165,10 @@ class Model(Layer):
 
         if kwargs:
             raise TypeError(f"Invalid keyword argument(s) in `fit()`: {tuple(kwargs)}")
-        if _is_generator(x):
+        if _is_dataset(x):
+            _unpack_dataset(x, y)
+            x = _DatasetBatches(x)
+        if _is_generator(x) or isinstance(x, _DatasetBatches):
             return self.fit_generator(
                 x,
                 steps_per_epoch,
@@ -1248,6 +1257,8 @@ class Model(Layer):
     ):
         """The loss (and metrics) on `x`, `y`: a scalar, or a list in the order of `metrics_names`."""
         x, y = _unpack_dataset(x, y)
+        if _is_dataset(x) or _is_generator(x):
+            return self.evaluate_generator(_DatasetBatches(x) if _is_dataset(x) else x, steps)
         xs = self._standardize_x(x)
         self._build_training_graph()
         ys = self._standardize_y(y)
@@ -1261,7 +1272,10 @@ class Model(Layer):
 
     def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None, **kwargs):
         """The outputs for numpy inputs `x`, computed in batches of `batch_size` (32)."""
-        x, _ = _unpack_dataset(x, None)
+        if _is_dataset(x):
+            return self.predict_generator(_Steps(_DatasetBatches(x).batches(True)), steps or sys.maxsize)
+        if _is_generator(x):
+            return self.predict_generator(x, steps)
         xs = self._standardize_x(x)
         batch_size = batch_size or 32
         sess = backend.get_session()
@@ -1474,36 +1488,59 @@ def _is_generator(x):
 
     from tensorweave._src.keras import utils
 
-    return isinstance(x, (types.GeneratorType, utils.Sequence))
+    return isinstance(x, (types.GeneratorType, utils.Sequence, _DatasetBatches))
+
+
+class _Steps:
+    """An iterator wrapper (no len, no indexing) for the generator loop."""
+
+    def __init__(self, it):
+        self._it = it
+
+    def __iter__(self):
+        return self._it
+
+
+class _DatasetBatches:
+    """The batches of a tw.data Dataset as numpy values, for the generator loop: with `steps` a run continues where
+    the last one stopped (as tf_keras with steps_per_epoch); without, each pass starts the dataset again."""
+
+    def __init__(self, dataset):
+        tw = _tw()
+        self._iterator = tw.data.make_initializable_iterator(dataset)
+        self._next = self._iterator.get_next()
+        self._started = False
+
+    def _pull(self):
+        tw = _tw()
+        try:
+            value = backend.get_session().run(self._next)
+        except tw.errors.OutOfRangeError:
+            return None
+        return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+    def batches(self, restart):
+        if restart or not self._started:
+            backend.get_session().run(self._iterator.initializer)
+            self._started = True
+        while True:
+            value = self._pull()
+            if value is None:
+                self._started = False
+                return
+            yield value
+
+
+def _is_dataset(x):
+    tw = _tw()
+    dataset_cls = getattr(getattr(tw, "data", None), "Dataset", None)
+    return dataset_cls is not None and isinstance(x, dataset_cls)
 
 
 def _unpack_dataset(x, y):
-    """Numpy arrays from a tw.data Dataset (all of it), as fit(dataset) takes (x, y) tuples."""
-    tw = _tw()
-    dataset_cls = getattr(getattr(tw, "data", None), "Dataset", None)
-    if dataset_cls is not None and isinstance(x, dataset_cls):
-        if y is not None:
-            raise ValueError("`y` argument is not supported when using dataset as input.")
-        tensors = (
-            tw.data.make_one_shot_iterator(x).get_next()
-            if hasattr(tw.data, "make_one_shot_iterator")
-            else x.make_one_shot_iterator().get_next()
-        )
-        sess = backend.get_session()
-        parts = []
-        try:
-            while True:
-                parts.append(sess.run(tensors))
-        except tw.errors.OutOfRangeError:
-            pass
-        if not parts:
-            raise ValueError("The dataset is empty.")
-        joined = (
-            [np.concatenate([p[i] for p in parts]) for i in range(len(parts[0]))]
-            if isinstance(parts[0], tuple)
-            else [np.concatenate(parts)]
-        )
-        return (joined[0], joined[1] if len(joined) > 1 else None)
+    """`x` itself (numpy inputs); a tw.data Dataset goes through the generator loop instead."""
+    if _is_dataset(x) and y is not None:
+        raise ValueError("`y` argument is not supported when using dataset as input.")
     return x, y
 
 
@@ -1816,4 +1853,4 @@ class Sequential(Model):
         return saving.sequential_from_config(config, custom_objects)
 
 
-del copy, sys, time
+del copy, time
