@@ -484,3 +484,31 @@ def test_fit_evaluate_predict_on_tw_data_datasets_match_numpy_batches():
         np.testing.assert_allclose(got, want, rtol=1e-6)
         with pytest.raises(ValueError, match="`y` argument is not supported when using dataset as input"):
             m.fit(ds, Y1, verbose=0)
+
+
+def test_subclassed_summary_weight_names_and_metrics_names_after_compile():
+    tf1, tf_keras = _oracle()
+
+    def run(keras):
+        class Net(keras.Model):
+            def __init__(self):
+                super().__init__(name="net")
+                self.d1 = keras.layers.Dense(4, activation="relu")
+                self.bn = keras.layers.BatchNormalization()
+                self.d2 = keras.layers.Dense(1)
+
+            def call(self, x, training=None):
+                return self.d2(self.bn(self.d1(x), training=training))
+
+        m = Net()
+        m.compile("sgd", "mse")
+        m.fit(XA[:8, :3], Y1[:8], verbose=0)
+        s = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+        s.compile("sgd", "mse", metrics=["mae", "acc"])
+        return _summary(m), [w.name for w in m.weights], m.metrics_names, s.metrics_names
+
+    with tw.Graph().as_default(), tw.Session().as_default():
+        ours = run(tw.keras)
+    with tf1.Graph().as_default(), tf1.Session().as_default():
+        theirs = run(tf_keras)
+    assert ours == theirs

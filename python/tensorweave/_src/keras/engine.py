@@ -790,6 +790,8 @@ class Model(Layer):
         self._compiled = True
         self._train_function = self._test_function = self._predict_function = None
         self._compiled_graph = None
+        if self.inputs is not None and self.outputs is not None:
+            self._build_training_graph()  # as TF1 Keras: metrics_names, total_loss exist after compile
 
     def _build_training_graph(self):
         if self._compiled_graph is not None:
@@ -1639,6 +1641,8 @@ def _print_summary(model, line_length, positions, print_fn):
             output_shape = layer.output_shape
         except (AttributeError, ValueError):
             output_shape = "multiple"
+        if not model._is_graph_network and not isinstance(model, Sequential):
+            output_shape = "multiple"  # layers called inside a subclassed model's call()
         if not sequential_like:
             output_shape = layer.output_shape
         try:
