@@ -51,6 +51,7 @@ FUNCTION_CASES = [
     ("sparse_categorical_crossentropy", IDS, PROBS, {}),
     ("sparse_categorical_crossentropy", IDS[:, None], PROBS, {}),
     ("sparse_categorical_crossentropy", IDS, LOGITS, {"from_logits": True}),
+    ("sparse_categorical_crossentropy", IDS[:, None], LOGITS, {"from_logits": True, "ignore_class": 1}),
     ("hinge", BIN, SIGNED, {}),
     ("hinge", BIN * 2 - 1, SIGNED, {}),
     ("squared_hinge", BIN, SIGNED, {}),
@@ -86,10 +87,13 @@ def test_softmax_and_sigmoid_outputs_use_their_logits(name):
     def build(lib, losses):
         x = lib.constant(logits)
         out = lib.nn.sigmoid(x) if name == "binary_crossentropy" else lib.nn.softmax(x)
-        return [getattr(losses, name)(lib.constant(labels), out)]
+        fn = getattr(losses, name)
+        # With from_logits=True too, the op's input is used (tf_keras warns that this may be a mistake).
+        return [fn(lib.constant(labels), out), fn(lib.constant(labels), out, from_logits=True)]
 
-    ours, theirs = _run_both(build)
-    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    with pytest.warns(UserWarning, match="received `from_logits=True`"):
+        ours, theirs = _run_both(build)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5)
     assert ours[0].max() > 20  # not clipped at -log(1e-7) = 16.1
 
 
@@ -101,6 +105,7 @@ CLASS_CASES = [
     ("BinaryCrossentropy", BIN, LOGITS, {"from_logits": True, "label_smoothing": 0.1}),
     ("CategoricalCrossentropy", ONE_HOT, PROBS, {}),
     ("SparseCategoricalCrossentropy", IDS, LOGITS, {"from_logits": True}),
+    ("SparseCategoricalCrossentropy", IDS, PROBS, {"ignore_class": 2}),
     ("Hinge", BIN, SIGNED, {}),
     ("SquaredHinge", BIN, SIGNED, {}),
     ("CategoricalHinge", ONE_HOT, SIGNED, {}),
@@ -149,6 +154,7 @@ def test_get():
     assert L.get("mse") is L.mean_squared_error
     assert L.get("categorical_crossentropy") is L.categorical_crossentropy
     assert L.get("kullback_leibler_divergence") is L.kl_divergence
+    assert L.get("cosine_proximity") is L.cosine_similarity  # TF 1.x's name
     assert isinstance(L.get("BinaryCrossentropy"), L.BinaryCrossentropy)
     assert isinstance(L.get({"class_name": "Huber", "config": {"delta": 2.0}}), L.Huber)
     assert L.get(None) is None
@@ -170,3 +176,5 @@ def test_errors():
         L.MeanSquaredError(foo=1)
     with tw.Graph().as_default(), pytest.raises(ValueError):
         L.mean_squared_error(tw.zeros([2, 3]), tw.zeros([2, 4]))
+    with tw.Graph().as_default(), pytest.raises(ValueError, match=r"Shapes \(2, 3\) and \(2, 4\) are incompatible"):
+        L.categorical_crossentropy(tw.zeros([2, 3]), tw.ones([2, 4]))

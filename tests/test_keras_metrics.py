@@ -81,6 +81,7 @@ CLASS_CASES = [
     ("MeanAbsolutePercentageError", {}, REG_T, REG_P),
     ("CategoricalCrossentropy", {"label_smoothing": 0.1}, ONE_HOT, PROBS),
     ("SparseCategoricalCrossentropy", {}, IDS, PROBS),
+    ("SparseCategoricalCrossentropy", {"ignore_class": 0}, IDS, PROBS),
     ("BinaryCrossentropy", {}, BIN_T, SCORES),
     ("Hinge", {}, BIN_T, REG_P),
     ("KLDivergence", {}, ONE_HOT, PROBS),
@@ -101,6 +102,16 @@ CLASS_CASES = [
     ("AUC", {"num_thresholds": 11, "summation_method": "minoring"}, BIN_T, SCORES),
     ("AUC", {"thresholds": [0.25, 0.5, 0.75], "summation_method": "majoring"}, BIN_T, SCORES),
     ("MeanIoU", {"num_classes": 4}, IDS, np.array([0, 3, 2, 1, 2, 2], np.int64)),
+    ("AUC", {"multi_label": True}, BIN_T, SCORES),
+    ("AUC", {"multi_label": True, "num_labels": 4, "curve": "PR"}, BIN_T, SCORES),
+    ("AUC", {"multi_label": True, "label_weights": [1.0, 0.0, 2.0, 0.5], "num_thresholds": 9}, BIN_T, SCORES),
+    ("AUC", {"label_weights": [1.0, 0.0, 2.0, 0.5]}, BIN_T, SCORES),
+    ("AUC", {"from_logits": True}, BIN_T, REG_P),
+    ("SensitivityAtSpecificity", {"specificity": 0.5}, BIN_T, SCORES),
+    ("SpecificityAtSensitivity", {"sensitivity": 0.8, "num_thresholds": 11}, BIN_T, SCORES),
+    ("PrecisionAtRecall", {"recall": 0.7, "class_id": 1}, BIN_T, SCORES),
+    ("RecallAtPrecision", {"precision": 0.6}, BIN_T, SCORES),
+    ("RecallAtPrecision", {"precision": 1.0, "num_thresholds": 1}, BIN_T, SCORES),
 ]
 
 
@@ -190,7 +201,10 @@ def test_config_matches_tf_keras():
             theirs = getattr(tf_keras.metrics, name)(**kwargs).get_config()
         for k, v in ours.items():
             assert k in theirs, (name, k)
-            assert v == (theirs[k] if not isinstance(theirs[k], float) else pytest.approx(theirs[k])), (name, k)
+            if isinstance(theirs[k], np.ndarray):
+                np.testing.assert_allclose(v, theirs[k])
+            else:
+                assert v == (theirs[k] if not isinstance(theirs[k], float) else pytest.approx(theirs[k])), (name, k)
 
 
 def test_errors():

@@ -27,10 +27,13 @@ def _train(lib, graph, session, optimizers, name, kwargs, steps=5):
         w = lib.Variable(W0, name="w", **extra)
         e = lib.Variable(E0, name="e", **extra)
         loss = lib.reduce_sum(w * w * w) + lib.reduce_sum(lib.square(lib.gather(e, IDS)) * 2.0)
+        loss_all_rows = lib.reduce_sum(w * w) + lib.reduce_sum(lib.square(lib.gather(e, [4, 3, 2, 1, 0])))
         opt = getattr(optimizers, name)(**kwargs)
         op = opt.get_updates(loss, [w, e])[0]
+        op_all_rows = opt.get_updates(loss_all_rows, [w, e])[0]
         with session() as sess:
             sess.run(lib.global_variables_initializer())
+            sess.run(op_all_rows)  # every row gets state, so that rows a sparse step skips show what it does
             for _ in range(steps):
                 sess.run(op)
             return sess.run([w, e] + opt.variables()), [v.name for v in opt.variables()]
@@ -164,8 +167,6 @@ def test_get_serialize_deserialize():
     assert isinstance(opts.get("RMSprop"), opts.RMSprop)
     sgd = opts.SGD(0.3, momentum=0.5)
     assert opts.get(sgd) is sgd
-    tf1_opt = tw.train.GradientDescentOptimizer(0.1)
-    assert opts.get(tf1_opt) is tf1_opt
     config = opts.serialize(opts.Adam(0.01, beta_1=0.8, clipnorm=1.0))
     assert config["class_name"] == "Adam"
     assert config["config"] == {
@@ -237,3 +238,56 @@ def test_get_and_set_weights_and_slots():
             opt.set_weights([np.int64(1)])
     assert tw.keras.optimizers.legacy.Adam is opts.Adam
     assert tw.keras.losses.Reduction.SUM_OVER_BATCH_SIZE == "sum_over_batch_size"
+
+
+def test_tf1_optimizer_is_wrapped_in_tf_optimizer():
+    with tw.Graph().as_default(), tw.Session().as_default() as sess:
+        w = tw.Variable([1.0, 2.0], name="w")
+        opt = opts.get(tw.train.GradientDescentOptimizer(0.25))
+        assert isinstance(opt, opts.TFOptimizer) and opts.get(opt) is opt
+        updates = opt.get_updates(tw.reduce_sum(w * w), [w])
+        sess.run(tw.global_variables_initializer())
+        sess.run(updates)
+        sess.run(updates)
+        np.testing.assert_allclose(sess.run(w), [0.25, 0.5])
+        assert sess.run(opt.iterations) == 2
+    with pytest.raises(TypeError, match="Invalid keyword arguments"):
+        opts.get("adam", foo=1)
+
+
+def test_tf1_training_loop_matches_tf_keras():
+    """Dense layers + a Loss object + an optimizer + a metric, three steps, same initial weights."""
+    tf1, tf_keras = _tf_keras()
+    rng = np.random.RandomState(0)
+    x = rng.randn(8, 4).astype(np.float32)
+    y = rng.randint(0, 3, 8)
+
+    def run(lib, keras, weights=None):
+        with lib.Graph().as_default(), lib.Session() as sess:
+            inputs = lib.placeholder(lib.float32, [None, 4])
+            labels = lib.placeholder(lib.int64, [None])
+            hidden = keras.layers.Dense(5, activation="relu")(inputs)
+            probs = keras.layers.Dense(3, activation="softmax")(hidden)
+            loss = keras.losses.SparseCategoricalCrossentropy()(labels, probs)
+            params = lib.trainable_variables()
+            optimizer = getattr(keras.optimizers, "legacy", keras.optimizers).Adam(0.05)
+            train = optimizer.get_updates(loss, params)
+            accuracy = keras.metrics.SparseCategoricalAccuracy()
+            update_accuracy = accuracy.update_state(labels, probs)
+            sess.run(lib.global_variables_initializer())
+            sess.run(lib.variables_initializer(accuracy.variables))
+            if weights is not None:
+                for v, w in zip(params, weights):
+                    v.load(w, sess)
+            start = sess.run(params)
+            losses = []
+            for _ in range(3):
+                losses.append(sess.run([loss, train, update_accuracy], {inputs: x, labels: y})[0])
+            return start, losses, sess.run(params), sess.run(accuracy.result())
+
+    start, our_losses, our_params, our_accuracy = run(tw, tw.keras)
+    _, their_losses, their_params, their_accuracy = run(tf1, tf_keras, weights=start)
+    np.testing.assert_allclose(our_losses, their_losses, rtol=1e-5)
+    for a, b in zip(our_params, their_params):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert our_accuracy == pytest.approx(their_accuracy)

@@ -316,3 +316,46 @@ def test_image_helpers_and_errors():
         gen.flow(IMAGES, LABELS, subset="training")
     train = gen.flow(IMAGES, LABELS, subset="training", batch_size=10, ignore_class_split=True)
     assert train.next()[0].shape == (5, 8, 6, 3)
+
+
+def test_progbar_prints_as_tf_keras(capsys):
+    import re
+
+    _, tf_keras = _tf_keras()
+
+    def run(module):
+        for verbose in (1, 2):
+            bar = module.Progbar(4, verbose=verbose, interval=0, stateful_metrics=["acc"])
+            for i in range(1, 5):
+                bar.update(i, [("loss", 1.0 / i), ("acc", 0.25 * i)])
+        module.Progbar(None, interval=0).add(3, [("x", 2e-4)])
+        return re.sub(r"\d+(us|ms|s)\b", "T", capsys.readouterr().out)
+
+    assert run(U) == run(tf_keras.utils)
+
+
+def test_timeseries_generator_skipgrams_sampling_table_match_tf_keras():
+    import random
+
+    _, tf_keras = _tf_keras()
+    seq = tw.keras.preprocessing.sequence
+    theirs_mod = tf_keras.preprocessing.sequence
+    data = np.arange(50, dtype=np.float32).reshape(25, 2)
+    targets = np.arange(25)
+    for kwargs in ({}, {"sampling_rate": 2, "stride": 3, "batch_size": 4}, {"reverse": True, "start_index": 3}):
+        ours = seq.TimeseriesGenerator(data, targets, length=5, **kwargs)
+        theirs = theirs_mod.TimeseriesGenerator(data, targets, length=5, **kwargs)
+        assert len(ours) == len(theirs)
+        for i in range(len(ours)):
+            for a, b in zip(ours[i], theirs[i]):
+                np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="Data and targets have to be of same length"):
+        seq.TimeseriesGenerator(data, targets[:3], length=5)
+    np.testing.assert_allclose(seq.make_sampling_table(20, 1e-3), theirs_mod.make_sampling_table(20, 1e-3))
+    words = [3, 1, 4, 0, 5, 9, 2, 6, 5, 3]
+    for kwargs in ({"window_size": 2, "seed": 7}, {"categorical": True, "negative_samples": 0.5, "seed": 1}):
+        random.seed(0)
+        ours = seq.skipgrams(words, 10, **kwargs)
+        random.seed(0)
+        theirs = theirs_mod.skipgrams(words, 10, **kwargs)
+        assert ours == theirs

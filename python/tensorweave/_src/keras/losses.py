@@ -4,6 +4,8 @@ The numerics are tf_keras's: probabilities are clipped to [epsilon, 1 - epsilon]
 by a Softmax (Sigmoid) op is replaced by its logits, as Keras's backend does in graph mode.
 """
 
+import warnings
+
 from tensorweave._src.framework import ops
 from tensorweave._src.keras import backend
 
@@ -65,10 +67,23 @@ def _is_variable(t):
     return isinstance(t, Variable)
 
 
+def _get_logits(output, from_logits, op_type, fn_name):
+    """The logits behind an output made by an `op_type` (Softmax/Sigmoid) op, used in place of the
+    probabilities (also when `from_logits=True` was passed, with a warning), as tf_keras's backend."""
+    if _op_type(output) != op_type:
+        return output, from_logits
+    if from_logits:
+        warnings.warn(
+            f'"`{fn_name}` received `from_logits=True`, but the `output` argument was produced by a {op_type} '
+            "activation and thus does not represent logits. Was this intended?",
+            stacklevel=3,
+        )
+    return output.op.inputs[0], True
+
+
 def _backend_binary_crossentropy(target, output, from_logits=False):
     tw = _tw()
-    if not from_logits and _op_type(output) == "Sigmoid":
-        output, from_logits = output.op.inputs[0], True
+    output, from_logits = _get_logits(output, from_logits, "Sigmoid", "binary_crossentropy")
     if from_logits:
         return tw.nn.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
     eps = _eps(output.dtype.base_dtype)
@@ -79,8 +94,8 @@ def _backend_binary_crossentropy(target, output, from_logits=False):
 
 def _backend_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     tw = _tw()
-    if not from_logits and _op_type(output) == "Softmax" and axis in (-1, output.shape.ndims - 1):
-        output, from_logits = output.op.inputs[0], True
+    target.shape.assert_is_compatible_with(output.shape)
+    output, from_logits = _get_logits(output, from_logits, "Softmax", "categorical_crossentropy")
     if from_logits:
         return tw.nn.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
     output = output / tw.reduce_sum(output, axis, keepdims=True)
@@ -89,13 +104,12 @@ def _backend_categorical_crossentropy(target, output, from_logits=False, axis=-1
     return -tw.reduce_sum(target * tw.log(output), axis)
 
 
-def _backend_sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+def _backend_sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1, ignore_class=None):
     tw = _tw()
     output = tw.convert_to_tensor(output)
     target = tw.cast(target, tw.int64)
-    if not from_logits and _op_type(output) == "Softmax":
-        output, from_logits = output.op.inputs[0], True
-    elif not from_logits:
+    output, from_logits = _get_logits(output, from_logits, "Softmax", "sparse_categorical_crossentropy")
+    if not from_logits:
         eps = _eps(output.dtype.base_dtype)
         output = tw.log(tw.clip_by_value(output, eps, 1 - eps))
     rank = output.shape.ndims
@@ -110,7 +124,18 @@ def _backend_sparse_categorical_crossentropy(target, output, from_logits=False, 
     if update_shape:
         target = tw.reshape(target, [-1])
         output = tw.reshape(output, [-1, output_shape[-1]])
+    if ignore_class is not None:
+        valid_mask = tw.not_equal(target, tw.cast(ignore_class, target.dtype))
+        target = tw.boolean_mask(target, valid_mask)
+        output = tw.boolean_mask(output, valid_mask)
     res = tw.nn.sparse_softmax_cross_entropy_with_logits(labels=target, logits=output)
+    if ignore_class is not None:
+        # The ignored entries are 0 and masked out of a Loss's reduction.
+        res_shape = tw.cast(output_shape[:-1], tw.int64)
+        valid_mask = tw.reshape(valid_mask, res_shape)
+        res = tw.scatter_nd(tw.where(valid_mask), res, res_shape)
+        set_keras_mask(res, valid_mask)
+        return res
     if update_shape and rank >= 3:
         res = tw.reshape(res, output_shape[:-1])
     return res
@@ -161,9 +186,9 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1, ignore_class=None):
-    if ignore_class is not None:
-        raise NotImplementedError("sparse_categorical_crossentropy: `ignore_class` is not supported")
-    return _backend_sparse_categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
+    return _backend_sparse_categorical_crossentropy(
+        y_true, y_pred, from_logits=from_logits, axis=axis, ignore_class=ignore_class
+    )
 
 
 def _maybe_convert_labels(y_true):
@@ -245,6 +270,7 @@ msle = MSLE = mean_squared_logarithmic_error
 kld = KLD = kullback_leibler_divergence = kl_divergence
 logcosh = log_cosh
 huber_loss = huber
+cosine_proximity = cosine_similarity  # TF 1.x's name
 
 
 # --- Loss classes ---
@@ -269,6 +295,40 @@ def _squeeze_or_expand(y_pred, y_true=None, sample_weight=None):
             elif rp - rw == 1:
                 sample_weight = tw.expand_dims(sample_weight, -1)
     return y_pred, y_true, sample_weight
+
+
+_MASKS = {}  # id(tensor) -> (weak reference to it, its boolean mask)
+
+
+def set_keras_mask(tensor, mask):
+    """Records `mask` (which entries are valid) for `tensor`, as Keras's `tensor._keras_mask`."""
+    import weakref
+
+    key = id(tensor)
+    _MASKS[key] = (weakref.ref(tensor, lambda _: _MASKS.pop(key, None)), mask)
+
+
+def get_keras_mask(tensor):
+    """The mask recorded for `tensor` (`set_keras_mask` or a `_keras_mask` attribute), else None."""
+    mask = getattr(tensor, "_keras_mask", None)
+    if mask is not None:
+        return mask
+    entry = _MASKS.get(id(tensor))
+    return entry[1] if entry is not None and entry[0]() is tensor else None
+
+
+def _apply_valid_mask(losses, sample_weight, mask, reduction):
+    """Sample weights zero where `mask` is False; with a mean reduction, the valid entries are scaled so the
+    mean is over them only (tf_keras's apply_valid_mask)."""
+    tw = _tw()
+    mask = tw.cast(mask, losses.dtype)
+    if reduction in (ReductionV2.AUTO, ReductionV2.SUM_OVER_BATCH_SIZE):
+        mask *= tw.cast(tw.size(mask), losses.dtype) / tw.reduce_sum(mask)
+    if sample_weight is None:
+        return mask
+    sample_weight = tw.cast(sample_weight, mask.dtype)
+    mask, _, sample_weight = _squeeze_or_expand(mask, None, sample_weight)
+    return sample_weight * mask
 
 
 def compute_weighted_loss(losses, sample_weight=None, reduction=ReductionV2.SUM_OVER_BATCH_SIZE, name=None):
@@ -307,6 +367,11 @@ class Loss:
     def __call__(self, y_true, y_pred, sample_weight=None):
         with ops.name_scope(self.name or type(self).__name__):
             losses = self.call(y_true, y_pred)
+            masks = [m for m in (get_keras_mask(y_pred), get_keras_mask(losses)) if m is not None]
+            if masks:
+                tw = _tw()
+                mask = masks[0] if len(masks) == 1 else tw.logical_and(masks[0], masks[1])
+                sample_weight = _apply_valid_mask(tw.convert_to_tensor(losses), sample_weight, mask, self.reduction)
             return compute_weighted_loss(losses, sample_weight, reduction=self.reduction)
 
     def call(self, y_true, y_pred):
@@ -429,6 +494,7 @@ _FUNCTIONS.update(
     kullback_leibler_divergence=kld,
     logcosh=log_cosh,
     huber_loss=huber,
+    cosine_proximity=cosine_similarity,
 )
 _CLASSES = {
     c.__name__: c

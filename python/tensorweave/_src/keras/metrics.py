@@ -372,6 +372,9 @@ class MeanMetricWrapper(Mean):
         y_pred = tw.cast(y_pred, self._dtype)
         y_pred, y_true, _ = losses_mod._squeeze_or_expand(y_pred, y_true)
         matches = self._fn(y_true, y_pred, **self._fn_kwargs)
+        mask = losses_mod.get_keras_mask(matches)
+        if mask is not None:
+            sample_weight = losses_mod._apply_valid_mask(matches, sample_weight, mask, "weighted_mean")
         return super().update_state(matches, sample_weight=sample_weight)
 
     def get_config(self):
@@ -472,8 +475,17 @@ class CategoricalCrossentropy(MeanMetricWrapper):
 class SparseCategoricalCrossentropy(MeanMetricWrapper):
     """The mean sparse categorical cross entropy."""
 
-    def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, axis=-1):
-        super().__init__(sparse_categorical_crossentropy, name, dtype=dtype, from_logits=from_logits, axis=axis)
+    def __init__(
+        self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, ignore_class=None, axis=-1
+    ):
+        super().__init__(
+            sparse_categorical_crossentropy,
+            name,
+            dtype=dtype,
+            from_logits=from_logits,
+            ignore_class=ignore_class,
+            axis=axis,
+        )
 
 
 class RootMeanSquaredError(Mean):
@@ -518,9 +530,12 @@ def _filter_top_k(x, k):
     return x * mask + (-1e10) * (1 - mask)
 
 
-def _confusion_counts(y_true, y_pred, thresholds, sample_weight=None, top_k=None, class_id=None):
-    """{tp, fp, tn, fn}: vectors over `thresholds` of the weighted counts of `y_pred > threshold` against
-    `y_true` (tf_keras's update_confusion_matrix_variables, multi_label=False)."""
+def _confusion_counts(
+    y_true, y_pred, thresholds, sample_weight=None, top_k=None, class_id=None, multi_label=False, label_weights=None
+):
+    """{tp, fp, tn, fn}: the weighted counts of `y_pred > threshold` against `y_true` for each threshold
+    (shape [thresholds], or [thresholds, labels] with `multi_label`), as tf_keras's
+    update_confusion_matrix_variables."""
     tw = _tw()
     y_true = tw.cast(y_true, tw.float32)
     y_pred = tw.cast(y_pred, tw.float32)
@@ -533,12 +548,24 @@ def _confusion_counts(y_true, y_pred, thresholds, sample_weight=None, top_k=None
     weights = tw.ones_like(y_pred)
     if sample_weight is not None:
         _, weights = _broadcast_weights(y_pred, tw.cast(sample_weight, tw.float32))
-    pred = tw.reshape(y_pred, [1, -1])
-    label = tw.reshape(tw.cast(y_true, tw.bool), [1, -1])
-    weights = tw.reshape(weights, [1, -1])
-    thresh = tw.reshape(tw.constant(thresholds, tw.float32), [-1, 1])
+    if label_weights is not None and not multi_label:
+        weights = weights * tw.constant(label_weights, tw.float32)
+    num_thresholds = len(thresholds)
+    if multi_label:
+        num_labels = tw.shape(y_pred)[-1]
+        pred = tw.expand_dims(tw.reshape(y_pred, tw.stack([-1, num_labels])), 0)
+        label = tw.expand_dims(tw.reshape(tw.cast(y_true, tw.bool), tw.stack([-1, num_labels])), 0)
+        weights = tw.expand_dims(tw.reshape(weights, tw.stack([-1, num_labels])), 0)
+        thresh = tw.reshape(tw.constant(thresholds, tw.float32), [-1, 1, 1])
+        multiples = [num_thresholds, 1, 1]
+    else:
+        pred = tw.reshape(y_pred, [1, -1])
+        label = tw.reshape(tw.cast(y_true, tw.bool), [1, -1])
+        weights = tw.reshape(weights, [1, -1])
+        thresh = tw.reshape(tw.constant(thresholds, tw.float32), [-1, 1])
+        multiples = [num_thresholds, 1]
     pred_pos = pred > thresh
-    label_pos = tw.tile(label, [len(thresholds), 1])
+    label_pos = tw.tile(label, multiples)
     pred_pos = tw.logical_and(pred_pos, tw.ones_like(label_pos))
 
     def count(a, b):
@@ -565,14 +592,34 @@ class _ConfusionMetric(Metric):
         self.thresholds, self._single = _thresholds(thresholds, default, _check)
         if top_k is not None and thresholds is None:
             self.thresholds = [default]
-        self._vars = {
-            c: self.add_weight(_COUNT_NAMES[c], shape=(len(self.thresholds),), dtype="float32") for c in self._counts
-        }
+        self._vars = {}
+        if not getattr(self, "multi_label", False) or getattr(self, "num_labels", None):
+            self._build(getattr(self, "num_labels", None))
+
+    def _build(self, num_labels):
+        shape = (
+            (len(self.thresholds),) if not getattr(self, "multi_label", False) else (len(self.thresholds), num_labels)
+        )
+        self._vars = {c: self.add_weight(_COUNT_NAMES[c], shape=shape, dtype="float32") for c in self._counts}
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         tw = _tw()
+        multi_label = getattr(self, "multi_label", False)
+        if not self._vars:
+            num_labels = tw.convert_to_tensor(y_pred).shape[-1]
+            if num_labels is None:
+                raise ValueError("AUC with `multi_label=True` needs the number of labels: pass `num_labels`.")
+            self.num_labels = int(num_labels)
+            self._build(self.num_labels)
         counts = _confusion_counts(
-            y_true, y_pred, self.thresholds, sample_weight, top_k=self.top_k, class_id=self.class_id
+            y_true,
+            y_pred,
+            self.thresholds,
+            sample_weight,
+            top_k=self.top_k,
+            class_id=self.class_id,
+            multi_label=multi_label,
+            label_weights=getattr(self, "label_weights", None),
         )
         return tw.group(*[tw.assign_add(self._vars[c], counts[c]) for c in self._counts])
 
@@ -667,8 +714,11 @@ class AUC(_ConfusionMetric):
         label_weights=None,
         from_logits=False,
     ):
-        if multi_label or label_weights is not None:
-            raise NotImplementedError("AUC: `multi_label` and `label_weights` are not supported")
+        self.multi_label = multi_label
+        self.num_labels = num_labels
+        self.label_weights = None if label_weights is None else [float(w) for w in label_weights]
+        if self.label_weights is not None and min(self.label_weights) < 0:
+            raise ValueError("All values of `label_weights` must be non-negative.")
         curve = str(curve).upper()
         if curve not in ("ROC", "PR"):
             raise ValueError(f'Invalid AUC curve value: "{curve}". Expected values are ["PR", "ROC"]')
@@ -690,19 +740,33 @@ class AUC(_ConfusionMetric):
         self.num_thresholds = num_thresholds
         self.curve = curve
         self.summation_method = summation_method
-        self.multi_label = multi_label
         self.from_logits = from_logits
         self._init_from_thresholds = thresholds is not None
         eps = backend.epsilon()
         _thresholds(inner)
         super().__init__([0.0 - eps, *inner, 1.0 + eps], name=name, dtype=dtype, _check=False)
-        self.true_positives, self.true_negatives = self._vars["tp"], self._vars["tn"]
-        self.false_positives, self.false_negatives = self._vars["fp"], self._vars["fn"]
+
+    def __getattr__(self, name):
+        counts = {"true_positives": "tp", "true_negatives": "tn", "false_positives": "fp", "false_negatives": "fn"}
+        if name in counts and self.__dict__.get("_vars"):
+            return self._vars[counts[name]]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if self.from_logits:
             y_pred = _tw().sigmoid(y_pred)
         return super().update_state(y_true, y_pred, sample_weight)
+
+    def _by_label(self, terms):
+        """The sum over thresholds; with `multi_label`, the (label-weighted) mean over labels of those sums."""
+        tw = _tw()
+        if not self.multi_label:
+            return tw.reduce_sum(terms)
+        by_label = tw.reduce_sum(terms, axis=0)
+        if self.label_weights is None:
+            return tw.reduce_mean(by_label)
+        weights = tw.constant(self.label_weights, tw.float32)
+        return tw.math.divide_no_nan(tw.reduce_sum(by_label * weights), tw.reduce_sum(weights))
 
     def _interpolate_pr_auc(self):
         tw = _tw()
@@ -721,7 +785,7 @@ class AUC(_ConfusionMetric):
         pr_auc_increment = tw.math.divide_no_nan(
             prec_slope * (dtp + intercept * tw.log(safe_p_ratio)), tw.maximum(tp[1:] + fn[1:], 0)
         )
-        return tw.reduce_sum(pr_auc_increment)
+        return self._by_label(pr_auc_increment)
 
     def result(self):
         tw = _tw()
@@ -740,7 +804,7 @@ class AUC(_ConfusionMetric):
             heights = tw.minimum(y[: n - 1], y[1:])
         else:
             heights = tw.maximum(y[: n - 1], y[1:])
-        return tw.reduce_sum((x[: n - 1] - x[1:]) * heights)
+        return self._by_label((x[: n - 1] - x[1:]) * heights)
 
     def get_config(self):
         config = {
@@ -748,14 +812,101 @@ class AUC(_ConfusionMetric):
             "curve": self.curve,
             "summation_method": self.summation_method,
             "multi_label": self.multi_label,
-            "num_labels": None,
-            "label_weights": None,
+            "num_labels": self.num_labels,
+            "label_weights": self.label_weights,
             "from_logits": self.from_logits,
         }
         if self._init_from_thresholds:
             config["thresholds"] = self.thresholds[1:-1]
         config.update(Metric.get_config(self))
         return config
+
+
+class SensitivitySpecificityBase(_ConfusionMetric):
+    """Base of the metrics that maximize one rate subject to a bound on another over `num_thresholds`
+    evenly spaced thresholds in [0, 1]."""
+
+    _counts = ("tp", "tn", "fp", "fn")
+
+    def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
+        if num_thresholds <= 0:
+            raise ValueError(
+                f"Argument `num_thresholds` must be an integer > 0. Received: num_thresholds={num_thresholds}"
+            )
+        self.value = value
+        self.num_thresholds = num_thresholds
+        if num_thresholds == 1:
+            thresholds = [0.5]
+        else:
+            thresholds = [0.0] + [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)] + [1.0]
+        super().__init__(thresholds, name=name, dtype=dtype, class_id=class_id)
+        self.true_positives, self.true_negatives = self._vars["tp"], self._vars["tn"]
+        self.false_positives, self.false_negatives = self._vars["fp"], self._vars["fn"]
+
+    def _rates(self):
+        tw = _tw()
+        tp, tn, fp, fn = (self._vars[c].read_value() for c in ("tp", "tn", "fp", "fn"))
+        return {
+            "sensitivity": tw.math.divide_no_nan(tp, tp + fn),
+            "specificity": tw.math.divide_no_nan(tn, tn + fp),
+            "precision": tw.math.divide_no_nan(tp, tp + fp),
+        }
+
+    def _max_under_constraint(self, constrained, dependent):
+        """The largest `dependent` where `constrained >= value`, 0 where there is none."""
+        tw = _tw()
+        feasible = constrained >= self.value
+        best = tw.reduce_max(tw.where(feasible, dependent, tw.zeros_like(dependent) - 1.0))
+        return tw.where(tw.reduce_any(feasible), best, tw.constant(0.0))
+
+    def get_config(self):
+        config = {"class_id": self.class_id, "num_thresholds": self.num_thresholds}
+        config.update(Metric.get_config(self))
+        return config
+
+
+def _at_metric(class_name, arg, constrained, dependent):
+    names = [arg, "num_thresholds", "class_id", "name", "dtype"]
+
+    def __init__(self, *args, **kwargs):
+        # The signature is (<arg>, num_thresholds=200, class_id=None, name=None, dtype=None).
+        if len(args) > len(names):
+            raise TypeError(f"{class_name}() takes at most {len(names)} arguments ({len(args)} given)")
+        params = {"num_thresholds": 200, "class_id": None, "name": None, "dtype": None}
+        params.update(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in names:
+                raise TypeError(f"{class_name}.__init__() got an unexpected keyword argument '{k}'")
+            params[k] = v
+        if arg not in params:
+            raise TypeError(f"{class_name}.__init__() missing 1 required positional argument: '{arg}'")
+        value = params.pop(arg)
+        if value < 0 or value > 1:
+            raise ValueError(f"Argument `{arg}` must be in the range [0, 1]. Received: {arg}={value}")
+        setattr(self, arg, value)
+        SensitivitySpecificityBase.__init__(self, value, **params)
+
+    def result(self):
+        rates = self._rates()
+        return self._max_under_constraint(rates[constrained], rates[dependent])
+
+    def get_config(self):
+        config = SensitivitySpecificityBase.get_config(self)
+        config[arg] = getattr(self, arg)
+        return config
+
+    doc = f"The best {dependent} over the thresholds where the {constrained} is at least `{arg}`."
+    return type(
+        class_name,
+        (SensitivitySpecificityBase,),
+        {"__init__": __init__, "result": result, "get_config": get_config, "__doc__": doc},
+    )
+
+
+SensitivityAtSpecificity = _at_metric("SensitivityAtSpecificity", "specificity", "specificity", "sensitivity")
+SpecificityAtSensitivity = _at_metric("SpecificityAtSensitivity", "sensitivity", "sensitivity", "specificity")
+PrecisionAtRecall = _at_metric("PrecisionAtRecall", "recall", "sensitivity", "precision")
+RecallAtPrecision = _at_metric("RecallAtPrecision", "precision", "precision", "sensitivity")
 
 
 class MeanIoU(Metric):
@@ -848,6 +999,10 @@ _CLASSES = {
         Precision,
         Recall,
         AUC,
+        SensitivityAtSpecificity,
+        SpecificityAtSensitivity,
+        PrecisionAtRecall,
+        RecallAtPrecision,
         MeanIoU,
     )
 }

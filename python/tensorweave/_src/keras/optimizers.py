@@ -14,7 +14,8 @@ from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.framework.indexed_slices import IndexedSlices
 from tensorweave._src.keras import backend
 from tensorweave._src.keras import learning_rate_schedule as schedules
-from tensorweave._src.ops import array_ops, gradients_impl, math_ops, state_ops, variables
+from tensorweave._src.ops import array_ops, gradients_impl, math_ops, state_ops, training_ops, variables
+from tensorweave._src.training.optimizer import _readers_in_step
 
 __all__ = [
     "SGD",
@@ -26,6 +27,7 @@ __all__ = [
     "Nadam",
     "Optimizer",
     "RMSprop",
+    "TFOptimizer",
     "deserialize",
     "get",
     "schedules",
@@ -334,6 +336,9 @@ class Optimizer:
             if not grads_and_vars:
                 return _tw().no_op()
             grads_and_vars = self._transform_gradients(grads_and_vars)
+            # Each update waits for the ops of this step that read its variable (as tw.train's optimizers),
+            # so that it does not meet a snapshot of the variable and copy it.
+            readers = _readers_in_step([g for g, _ in grads_and_vars], var_list)
             states = {}
             update_ops = []
             with ops.name_scope(name or self._name):
@@ -341,7 +346,7 @@ class Optimizer:
                     dtype = var.dtype.base_dtype
                     if dtype not in states:
                         states[dtype] = self._prepare(dtype)
-                    with ops.name_scope("update_" + var.op.name):
+                    with ops.name_scope("update_" + var.op.name), ops.control_dependencies(readers[_var_key(var)]):
                         update_ops.append(self._apply_one(grad, var, states[dtype]))
                 with ops.control_dependencies([_tw().group(*update_ops)]):
                     return state_ops.assign_add(self.iterations, np.int64(1)).op
@@ -457,6 +462,11 @@ class SGD(Optimizer):
             return var + (accum * c["momentum"] - c["lr_t"] * grad), [accum]
         return var + accum, [accum]
 
+    def _apply_dense(self, grad, var, c):
+        if self._momentum:
+            return super()._apply_dense(grad, var, c)
+        return training_ops.apply_gradient_descent(var, c["lr_t"], grad, use_locking=True).op
+
     def _apply_sparse(self, grad, var, indices, c):
         if self._momentum:
             return super()._apply_sparse(grad, var, indices, c)
@@ -492,8 +502,28 @@ class Adam(Optimizer):
             epsilon=ops.convert_to_tensor(self.epsilon, dtype),
             beta_1_t=b1,
             beta_2_t=b2,
+            beta_1_power=b1_power,
+            beta_2_power=b2_power,
         )
         return c
+
+    def _apply_dense(self, grad, var, c):
+        if self.amsgrad:
+            return super()._apply_dense(grad, var, c)
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        return training_ops.apply_adam(
+            var,
+            m,
+            v,
+            c["beta_1_power"],
+            c["beta_2_power"],
+            c["lr_t"],
+            c["beta_1_t"],
+            c["beta_2_t"],
+            c["epsilon"],
+            grad,
+            use_locking=True,
+        ).op
 
     def _update(self, grad, var, slots, c):
         m = slots[0] + (grad - slots[0]) * (1 - c["beta_1_t"])
@@ -551,19 +581,43 @@ class RMSprop(Optimizer):
         )
         return c
 
-    def _update(self, grad, var, slots, c):
-        rms = slots[0]
+    def _fused_args(self, var, c):
+        slots = [self.get_slot(var, "rms"), self.get_slot(var, "momentum")]
+        if self.centered:
+            slots.insert(0, self.get_slot(var, "mg"))
+        return [var, *slots, c["lr_t"], c["rho"], c["momentum"], c["epsilon"]]
+
+    def _apply_dense(self, grad, var, c):
+        if not self._momentum:
+            return super()._apply_dense(grad, var, c)
+        apply = training_ops.apply_centered_rms_prop if self.centered else training_ops.apply_rms_prop
+        return apply(*self._fused_args(var, c), grad, use_locking=True).op
+
+    def _apply_sparse(self, grad, var, indices, c):
+        tw = _tw()
         if self._momentum:
-            # ApplyRMSProp / ApplyCenteredRMSProp: epsilon inside the square root.
-            mom = slots[1]
-            rms_t = rms + (math_ops.square(grad) - rms) * (1 - c["rho"])
-            if self.centered:
-                mg_t = slots[2] + (grad - slots[2]) * (1 - c["rho"])
-                denom = rms_t - math_ops.square(mg_t) + c["epsilon"]
-                mom_t = mom * c["momentum"] + c["lr_t"] * grad / math_ops.sqrt(denom)
-                return var - mom_t, [rms_t, mom_t, mg_t]
-            mom_t = mom * c["momentum"] + c["lr_t"] * grad / math_ops.sqrt(rms_t + c["epsilon"])
-            return var - mom_t, [rms_t, mom_t]
+            apply = training_ops.sparse_apply_centered_rms_prop if self.centered else training_ops.sparse_apply_rms_prop
+            return apply(*self._fused_args(var, c), grad, indices, use_locking=True).op
+        # tf_keras: the averages decay in every row, the gradient is added at `indices`, those rows move.
+        rms = self.get_slot(var, "rms")
+        rms_t = state_ops.assign(rms, rms * c["rho"])
+        with ops.control_dependencies([rms_t]):
+            rms_t = tw.scatter_add(rms, indices, (grad * grad) * (1.0 - c["rho"]))
+            denom = array_ops.gather(rms_t, indices)
+        updates = [rms_t]
+        if self.centered:
+            mg = self.get_slot(var, "mg")
+            mg_t = state_ops.assign(mg, mg * c["rho"])
+            with ops.control_dependencies([mg_t]):
+                mg_t = tw.scatter_add(mg, indices, grad * (1.0 - c["rho"]))
+                denom = denom - math_ops.square(array_ops.gather(mg_t, indices))
+            updates.append(mg_t)
+        step = -c["lr_t"] * grad / (math_ops.sqrt(denom) + c["epsilon"])
+        return tw.group(tw.scatter_add(var, indices, step), *updates)
+
+    def _update(self, grad, var, slots, c):
+        # Without momentum (with it, the fused ApplyRMSProp kernels above): epsilon outside the square root.
+        rms = slots[0]
         rms_t = c["rho"] * rms + (1.0 - c["rho"]) * math_ops.square(grad)
         new_slots, denom = [rms_t], rms_t
         if self.centered:
@@ -627,12 +681,21 @@ class Adadelta(Optimizer):
         c.update(epsilon=ops.convert_to_tensor(self.epsilon, dtype), rho=self._get_hyper("rho", dtype))
         return c
 
-    def _update(self, grad, var, slots, c):
-        rho, eps = c["rho"], c["epsilon"]
-        accum = slots[0] * rho + math_ops.square(grad) * (1 - rho)
-        update = math_ops.sqrt(slots[1] + eps) * math_ops.rsqrt(accum + eps) * grad
-        accum_update = slots[1] * rho + math_ops.square(update) * (1 - rho)
-        return var - update * c["lr_t"], [accum, accum_update]
+    def _args(self, var, c):
+        return [
+            var,
+            self.get_slot(var, "accum_grad"),
+            self.get_slot(var, "accum_var"),
+            c["lr_t"],
+            c["rho"],
+            c["epsilon"],
+        ]
+
+    def _apply_dense(self, grad, var, c):
+        return training_ops.apply_adadelta(*self._args(var, c), grad, use_locking=True).op
+
+    def _apply_sparse(self, grad, var, indices, c):
+        return training_ops.sparse_apply_adadelta(*self._args(var, c), grad, indices, use_locking=True).op
 
     def get_config(self):
         return self._base_config("rho", epsilon=self.epsilon)
@@ -836,6 +899,52 @@ class Ftrl(Optimizer):
         )
 
 
+class TFOptimizer:
+    """A TF1 optimizer (tw.train.Optimizer) behind the Keras optimizer API the engine uses (`get_updates`),
+    counting steps in its own int64 `iterations` variable (the global step it passes)."""
+
+    def __init__(self, optimizer, iterations=None):
+        self.optimizer = optimizer
+        if iterations is None:
+            with ops.name_scope(self.__class__.__name__):
+                iterations = backend.variable(0, dtype="int64", name="iterations")
+        self.iterations = iterations
+        self.updates = []
+
+    def minimize(self, loss, var_list, grad_loss=None, tape=None):
+        if callable(loss):
+            loss = loss()
+        if callable(var_list):
+            var_list = var_list()
+        var_list = list(var_list)
+        grads = gradients_impl.gradients(loss, var_list, grad_ys=grad_loss)
+        return self.apply_gradients(list(zip(grads, var_list)))
+
+    def apply_gradients(self, grads_and_vars):
+        return self.optimizer.apply_gradients(grads_and_vars, global_step=self.iterations)
+
+    def get_grads(self, loss, params):
+        return self.optimizer.compute_gradients(loss, params)
+
+    def get_updates(self, loss, params):
+        if not params:
+            self.updates = [state_ops.assign_add(self.iterations, np.int64(1))]
+            return self.updates
+        grads = self.optimizer.compute_gradients(loss, params)
+        self.updates = [self.optimizer.apply_gradients(grads, global_step=self.iterations)]
+        return self.updates
+
+    @property
+    def weights(self):
+        raise NotImplementedError
+
+    def get_config(self):
+        raise NotImplementedError
+
+    def from_config(self, config):
+        raise NotImplementedError
+
+
 _ALL = {
     "sgd": SGD,
     "adam": Adam,
@@ -871,13 +980,18 @@ def deserialize(config, custom_objects=None):
     return cls.from_config(config.get("config", {}), custom_objects=custom_objects)
 
 
-def get(identifier):
-    """An optimizer from an instance, a name ('adam', 'SGD', ...), a config dict, or a tw.train.Optimizer (used
-    as it is, as Keras wraps a TF1 optimizer)."""
+def get(identifier, **kwargs):
+    """An optimizer from an instance (returned as it is), a name ('adam', 'SGD', ...), a config dict, or a TF1
+    optimizer (tw.train.Optimizer, wrapped in a TFOptimizer as tf_keras does)."""
     from tensorweave._src.training import optimizer as tf1_optimizer
 
-    if isinstance(identifier, (Optimizer, tf1_optimizer.Optimizer)):
+    kwargs.pop("use_legacy_optimizer", None)
+    if kwargs:
+        raise TypeError(f"Invalid keyword arguments: {kwargs}")
+    if isinstance(identifier, (Optimizer, TFOptimizer)):
         return identifier
+    if isinstance(identifier, tf1_optimizer.Optimizer):
+        return TFOptimizer(identifier)
     if isinstance(identifier, dict):
         return deserialize(identifier)
     if isinstance(identifier, str):

@@ -58,6 +58,117 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncati
     return x
 
 
+class TimeseriesGenerator:
+    """Batches `(samples, targets)` of windows of `length` steps of `data` (every `sampling_rate`-th step)
+    ending before each target row; a `utils.Sequence`."""
+
+    def __init__(
+        self,
+        data,
+        targets,
+        length,
+        sampling_rate=1,
+        stride=1,
+        start_index=0,
+        end_index=None,
+        shuffle=False,
+        reverse=False,
+        batch_size=128,
+    ):
+        if len(data) != len(targets):
+            raise ValueError(
+                f"Data and targets have to be of same length. Data length is {len(data)} while target length is "
+                f"{len(targets)}"
+            )
+        self.data = data
+        self.targets = targets
+        self.length = length
+        self.sampling_rate = sampling_rate
+        self.stride = stride
+        self.start_index = start_index + length
+        self.end_index = len(data) - 1 if end_index is None else end_index
+        self.shuffle = shuffle
+        self.reverse = reverse
+        self.batch_size = batch_size
+        if self.start_index > self.end_index:
+            raise ValueError(
+                f"`start_index+length={self.start_index} > end_index={self.end_index}` is disallowed, as no part "
+                "of the sequence would be left to be used as current step."
+            )
+
+    def __len__(self):
+        return (self.end_index - self.start_index + self.batch_size * self.stride) // (self.batch_size * self.stride)
+
+    def __getitem__(self, index):
+        if self.shuffle:
+            rows = np.random.randint(self.start_index, self.end_index + 1, size=self.batch_size)
+        else:
+            i = self.start_index + self.batch_size * self.stride * index
+            rows = np.arange(i, min(i + self.batch_size * self.stride, self.end_index + 1), self.stride)
+        samples = np.array([self.data[row - self.length : row : self.sampling_rate] for row in rows])
+        targets = np.array([self.targets[row] for row in rows])
+        if self.reverse:
+            return samples[:, ::-1, ...], targets
+        return samples, targets
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def on_epoch_end(self):
+        pass
+
+
+def make_sampling_table(size, sampling_factor=1e-5):
+    """The probability of keeping each word rank in `skipgrams` (Zipf frequencies, word2vec's formula)."""
+    gamma = 0.577
+    rank = np.arange(size)
+    rank[0] = 1
+    inv_fq = rank * (np.log(rank) + gamma) + 0.5 - 1.0 / (12.0 * rank)
+    f = sampling_factor * inv_fq
+    return np.minimum(1.0, f / np.sqrt(f))
+
+
+def skipgrams(
+    sequence,
+    vocabulary_size,
+    window_size=4,
+    negative_samples=1.0,
+    shuffle=True,
+    categorical=False,
+    sampling_table=None,
+    seed=None,
+):
+    """(couples, labels): word pairs within `window_size` (label 1) and random negative pairs (label 0), using
+    Python's `random` as tf_keras does."""
+    import random
+
+    couples, labels = [], []
+    for i, wi in enumerate(sequence):
+        if not wi:
+            continue
+        if sampling_table is not None and sampling_table[wi] < random.random():
+            continue
+        for j in range(max(0, i - window_size), min(len(sequence), i + window_size + 1)):
+            if j != i and sequence[j]:
+                couples.append([wi, sequence[j]])
+                labels.append([0, 1] if categorical else 1)
+    if negative_samples > 0:
+        num_negative = int(len(labels) * negative_samples)
+        words = [c[0] for c in couples]
+        random.shuffle(words)
+        couples += [[words[i % len(words)], random.randint(1, int(vocabulary_size - 1))] for i in range(num_negative)]
+        labels += [[1, 0] if categorical else 0] * num_negative
+    if shuffle:
+        if seed is None:
+            seed = random.randint(0, int(10e6))
+        random.seed(seed)
+        random.shuffle(couples)
+        random.seed(seed)
+        random.shuffle(labels)
+    return couples, labels
+
+
 # --- text ---
 
 _FILTERS = '!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\t\n'

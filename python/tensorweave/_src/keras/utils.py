@@ -2,7 +2,9 @@
 
 import contextlib
 import os
+import sys
 import tarfile
+import time
 import zipfile
 
 import numpy as np
@@ -105,6 +107,128 @@ def _extract_archive(file_path, path, archive_format="auto"):
                 archive.extractall(path)
             return True
     return False
+
+
+class Progbar:
+    """A text progress bar, as Keras prints during `fit`: `update(current, values)` with `[(name, value)]`
+    (averaged over the steps unless in `stateful_metrics`); verbose 1 redraws one line, 2 prints at the end."""
+
+    def __init__(self, target, width=30, verbose=1, interval=0.05, stateful_metrics=None, unit_name="step"):
+        self.target = target
+        self.width = width
+        self.verbose = verbose
+        self.interval = interval
+        self.unit_name = unit_name
+        self.stateful_metrics = set(stateful_metrics or ())
+        self._dynamic_display = (
+            (hasattr(sys.stdout, "isatty") and sys.stdout.isatty())
+            or "ipykernel" in sys.modules
+            or "posix" in sys.modules
+            or "PYCHARM_HOSTED" in os.environ
+        )
+        self._total_width = 0
+        self._seen_so_far = 0
+        self._values = {}
+        self._values_order = []
+        self._start = time.time()
+        self._last_update = 0
+        self._time_at_epoch_start = self._start
+        self._time_at_epoch_end = None
+        self._time_after_first_step = None
+
+    def _averages(self):
+        info = ""
+        for k in self._values_order:
+            avg = np.mean(self._values[k][0] / max(1, self._values[k][1]))
+            info += f" - {k}: {avg:.4f}" if abs(avg) > 1e-3 else f" - {k}: {avg:.4e}"
+        return info
+
+    def update(self, current, values=None, finalize=None):
+        if finalize is None:
+            finalize = False if self.target is None else current >= self.target
+        for k, v in values or []:
+            if k not in self._values_order:
+                self._values_order.append(k)
+            if k in self.stateful_metrics:
+                self._values[k] = [v, 1]
+            else:
+                base = max(current - self._seen_so_far, 1)
+                total = self._values.setdefault(k, [0, 0])
+                total[0] += v * base
+                total[1] += base
+        self._seen_so_far = current
+        now = time.time()
+        info = f" - {now - self._start:.0f}s"
+        if current == self.target:
+            self._time_at_epoch_end = now
+        if self.verbose == 1:
+            if now - self._last_update < self.interval and not finalize:
+                return
+            prev_total_width = self._total_width
+            message = "\b" * prev_total_width + "\r" if self._dynamic_display else "\n"
+            if self.target is not None:
+                numdigits = int(np.log10(self.target)) + 1
+                bar = f"{current:{numdigits}d}/{self.target} ["
+                prog_width = int(self.width * float(current) / self.target)
+                if prog_width > 0:
+                    bar += "=" * (prog_width - 1) + (">" if current < self.target else "=")
+                bar += "." * (self.width - prog_width) + "]"
+            else:
+                bar = f"{current:7d}/Unknown"
+            self._total_width = len(bar)
+            time_per_unit = self._estimate_step_duration(current, now)
+            if self.target is None or finalize:
+                info += self._format_time(time_per_unit, self.unit_name)
+            else:
+                eta = time_per_unit * (self.target - current)
+                if eta > 3600:
+                    eta_format = f"{int(eta // 3600)}:{int((eta % 3600) // 60):02d}:{int(eta % 60):02d}"
+                elif eta > 60:
+                    eta_format = f"{int(eta // 60)}:{int(eta % 60):02d}"
+                else:
+                    eta_format = f"{int(eta)}s"
+                info = f" - ETA: {eta_format}"
+            info += self._averages()
+            self._total_width += len(info)
+            if prev_total_width > self._total_width:
+                info += " " * (prev_total_width - self._total_width)
+            if finalize:
+                info += "\n"
+            sys.stdout.write(message + bar + info)
+            sys.stdout.flush()
+        elif self.verbose == 2 and finalize:
+            numdigits = int(np.log10(self.target)) + 1
+            info = f"{current:{numdigits}d}/{self.target}" + info + self._averages()
+            if self._time_at_epoch_end:
+                time_per_epoch = self._time_at_epoch_end - self._time_at_epoch_start
+                self._time_at_epoch_start, self._time_at_epoch_end = now, None
+                info += " -" + self._format_time(time_per_epoch, "epoch")
+                info += " -" + self._format_time(time_per_epoch / self.target, self.unit_name) + "\n"
+            sys.stdout.write(info)
+            sys.stdout.flush()
+        self._last_update = now
+
+    def add(self, n, values=None):
+        self.update(self._seen_so_far + n, values)
+
+    @staticmethod
+    def _format_time(time_per_unit, unit_name):
+        if time_per_unit >= 1 or time_per_unit == 0:
+            return f" {time_per_unit:.0f}s/{unit_name}"
+        if time_per_unit >= 1e-3:
+            return f" {time_per_unit * 1e3:.0f}ms/{unit_name}"
+        return f" {time_per_unit * 1e6:.0f}us/{unit_name}"
+
+    def _estimate_step_duration(self, current, now):
+        if not current:
+            return 0
+        if self._time_after_first_step is not None and current > 1:
+            time_per_unit = (now - self._time_after_first_step) / (current - 1)
+        else:
+            time_per_unit = (now - self._start) / current
+        if current == 1:
+            self._time_after_first_step = now
+        return time_per_unit
 
 
 def get_custom_objects():
