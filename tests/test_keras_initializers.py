@@ -198,3 +198,33 @@ def test_dense_takes_keras_identifiers():
             layer.set_weights(weights)
             theirs = sorted(sess.run(layer.losses, {inp: x}))
     np.testing.assert_allclose(ours, theirs, rtol=1e-5)
+
+
+def test_regularization_loss_names_and_collection():
+    """Weight regularizers of Keras layers: losses named `<variable>/Regularizer/...` (as tf_keras), on the layer's
+    `losses` and in REGULARIZATION_LOSSES."""
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, 6, 6, 2])
+        conv = k.layers.Conv2D(3, 3, kernel_regularizer=k.regularizers.l2(0.1), bias_regularizer="l1")
+        bn = k.layers.BatchNormalization(gamma_regularizer="l2")
+        bn(conv(x), training=False)
+        names = [t.op.name for t in conv.losses + bn.losses]
+        assert names[0].startswith("conv2d/kernel/Regularizer/")
+        assert names[1].startswith("conv2d/bias/Regularizer/")
+        assert names[2].startswith("batch_normalization/gamma/Regularizer/")
+        assert tw.get_collection(tw.GraphKeys.REGULARIZATION_LOSSES) == conv.losses + bn.losses
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            kernel, bias, gamma = sess.run([conv.kernel, conv.bias, bn.gamma])
+            ours = sess.run(conv.losses + bn.losses)
+    np.testing.assert_allclose(
+        ours, [0.1 * np.sum(kernel**2), 0.01 * np.sum(np.abs(bias)), 0.01 * np.sum(gamma**2)], rtol=1e-5
+    )
+
+
+def test_input_names_are_unique_per_graph():
+    with tw.Graph().as_default():
+        a, b = k.Input((3,)), k.Input((4,))
+        assert (a.op.name, b.op.name) == ("input_1", "input_2")
+    with tw.Graph().as_default():
+        assert k.Input((3,)).op.name == "input_1"

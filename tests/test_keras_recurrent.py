@@ -234,3 +234,36 @@ def test_recurrent_errors():
             tw.keras.layers.LSTM(2, unroll=True)(tw.placeholder(tw.float32, [None, None, 4]))
         with pytest.raises(ValueError, match="time_distributed.*min_ndim=3"):
             tw.keras.layers.TimeDistributed(tw.keras.layers.Dense(2))(tw.placeholder(tw.float32, [None, 4]))
+
+
+def test_custom_cell():
+    """A user cell (Keras's documented MinimalRNNCell) in RNN, against the same cell in tf_keras."""
+    tf1, tf_keras = _tf_keras()
+
+    def make_cell(base, g):
+        class MinimalRNNCell(base):
+            def __init__(self, units, **kwargs):
+                super().__init__(**kwargs)
+                self.units = units
+                self.state_size = units
+
+            def build(self, input_shape):
+                self.kernel = self.add_weight(name="kernel", shape=(input_shape[-1], self.units))
+                self.recurrent_kernel = self.add_weight(name="recurrent_kernel", shape=(self.units, self.units))
+                self.built = True
+
+            def call(self, inputs, states):
+                prev_output = states[0]
+                output = g.matmul(inputs, self.kernel) + g.matmul(prev_output, self.recurrent_kernel)
+                return output, [output]
+
+        return MinimalRNNCell(3)
+
+    def build(keras, g):
+        inp = g.placeholder(g.float32, [None, 5, 4])
+        base = tw.keras.layers.Layer if keras is tw.keras else tf_keras.layers.Layer
+        layer = keras.layers.RNN(make_cell(base, g), return_sequences=True)
+        return [inp], layer(inp), [layer]
+
+    ours, theirs = _run_both(build, [X])
+    _compare(ours, theirs)

@@ -1,6 +1,9 @@
 """tf.keras.layers over tensorweave.layers (a first part: core, convolution and pooling layers)."""
 
+import inspect
 import weakref
+
+import numpy as np
 
 from tensorweave import nn
 from tensorweave._src.framework import dtypes, ops
@@ -103,13 +106,100 @@ def _set_mask(tensor, mask):
         _MASKS[tensor] = mask
 
 
-class _Layer(base.Layer):
+def _serialize_value(value):
+    if isinstance(value, base.Layer):
+        return serialize(value)
+    if hasattr(value, "get_config") and not isinstance(value, type):
+        return {"class_name": type(value).__name__, "config": value.get_config()}
+    if isinstance(value, (list, tuple)):
+        return [_serialize_value(v) for v in value]
+    if callable(value):
+        return getattr(value, "__name__", value)
+    return value
+
+
+def _inherited_defaults(cls):
+    """The default arguments of the base classes' constructors (those a subclass passes on through **kwargs)."""
+    defaults = {}
+    for klass in reversed(cls.__mro__[1:]):
+        if "__init__" not in vars(klass) or klass in (base.Layer, object):
+            continue
+        for key, param in inspect.signature(klass.__init__).parameters.items():
+            if param.default is not inspect.Parameter.empty and not key.startswith("_"):
+                defaults[key] = param.default
+    return defaults
+
+
+class _WeightsMixin:
+    """Keras's get_weights/set_weights (through `backend.get_session()`) and get_config/from_config (the constructor
+    arguments, recorded when the layer is made)."""
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj._constructor_args = (args, dict(kwargs))
+        return obj
+
+    def get_config(self):
+        args, kwargs = getattr(self, "_constructor_args", ((), {}))
+        try:
+            bound = inspect.signature(type(self).__init__).bind(self, *args, **kwargs)
+        except TypeError:
+            bound = None
+        config = {}
+        if bound is not None:
+            bound.apply_defaults()
+            for key, value in list(bound.arguments.items())[1:]:
+                if key == "kwargs":
+                    config.update(value)
+                elif key != "args":
+                    config[key] = value
+            if "kwargs" in bound.arguments:
+                config = dict(_inherited_defaults(type(self)), **config)
+            if bound.arguments.get("args") and isinstance(getattr(self, "_config", None), dict):
+                # A wrapper of a tw.layers class: its positional arguments by name, from the wrapped class's config.
+                config = dict(self._config, **config)
+        config.pop("weights", None)
+        for key in ("activation", "recurrent_activation"):
+            if key in config and config[key] is None:
+                config[key] = "linear"
+        config.update(name=self.name, trainable=self.trainable)
+        if self.dtype is not None or "dtype" not in config:
+            config["dtype"] = dtypes.as_dtype(self.dtype or backend.floatx()).name
+        return {key: _serialize_value(value) for key, value in config.items()}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**{key: _deserialize_value(value) for key, value in config.items()})
+
+    def get_weights(self):
+        return backend.get_session().run(self.weights) if self.weights else []
+
+    def set_weights(self, weights):
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(
+                f'You called `set_weights(weights)` on layer "{self.name}" with a weight list of length '
+                f"{len(weights)}, but the layer was expecting {len(params)} weights. Provided weights: {weights}"
+            )
+        sess = backend.get_session()
+        for var, value in zip(params, weights):
+            value = np.asarray(value)
+            if tuple(var.shape.as_list()) != value.shape:
+                raise ValueError(
+                    f"Layer {self.name} weight shape {tuple(var.shape.as_list())} is not compatible with provided "
+                    f"weight shape {value.shape}."
+                )
+            var.load(value, sess)
+
+
+class _Layer(_WeightsMixin, base.Layer):
     """The base of the Keras layers written here: Keras's constructor arguments (input_shape, activity_regularizer)
     and an `add_weight` that takes Keras identifiers for initializer, regularizer and constraint."""
 
     def __init__(self, activity_regularizer=None, **kwargs):
         kwargs = _pop_input_shape(self, kwargs)
-        kwargs.pop("weights", None)
+        weights = kwargs.pop("weights", None)
+        self._initial_weights = list(weights) if weights is not None else None
         super().__init__(**kwargs)
         self._activity_regularizer = regularizers.get(activity_regularizer)
 
@@ -119,6 +209,8 @@ class _Layer(base.Layer):
         dtype = dtypes.as_dtype(dtype or self.dtype or backend.floatx())
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        if self._initial_weights:  # Keras's `weights=[...]`: the values of the weights, in creation order
+            initializer = initializers.Constant(np.asarray(self._initial_weights.pop(0)))
         var = variables_lib.get_variable(
             name,
             shape,
@@ -129,7 +221,7 @@ class _Layer(base.Layer):
         )
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:
-            with ops.name_scope(name + "/Regularizer/"):
+            with ops.name_scope(var.op.name + "/Regularizer/"):
                 ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, regularizer(var.value()))
         return var
 
@@ -162,7 +254,7 @@ class _Layer(base.Layer):
 
 
 def _keras_class(tw_class, keras_name):
-    class KerasLayer(tw_class):
+    class KerasLayer(_WeightsMixin, tw_class):
         def __init__(self, *args, activation=None, activity_regularizer=None, **kwargs):
             kwargs = _resolve(_pop_input_shape(self, kwargs))
             self._activity_regularizer = regularizers.get(activity_regularizer)
@@ -173,6 +265,8 @@ def _keras_class(tw_class, keras_name):
             outputs = super().__call__(inputs, *args, **kwargs)
             _constrain(self, self._constraint_args)
             _activity_loss(self, outputs)
+            if keras_name == "Dense":  # Dense keeps the input's mask (a Conv does not)
+                _set_mask(outputs, _get_mask(inputs))
             return outputs
 
     KerasLayer.__name__ = KerasLayer.__qualname__ = keras_name
@@ -180,16 +274,19 @@ def _keras_class(tw_class, keras_name):
 
 
 Dense = _keras_class(base.Dense, "Dense")
-Conv1D = _keras_class(base.Conv1D, "Conv1D")
-Conv2D = _keras_class(base.Conv2D, "Conv2D")
 Conv2DTranspose = _keras_class(base.Conv2DTranspose, "Conv2DTranspose")
 SeparableConv2D = _keras_class(base.SeparableConv2D, "SeparableConv2D")
+SeparableConv1D = _keras_class(base.SeparableConv1D, "SeparableConv1D")
+Conv3DTranspose = _keras_class(base.Conv3DTranspose, "Conv3DTranspose")
+Convolution2DTranspose, Convolution3DTranspose = Conv2DTranspose, Conv3DTranspose
+SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
 
 
 def _keras_pooling(tw_class, keras_name, default_pool):
-    class KerasPooling(tw_class):
+    class KerasPooling(_WeightsMixin, tw_class):
         def __init__(self, pool_size=default_pool, strides=None, padding="valid", data_format=None, **kwargs):
-            kwargs.pop("input_shape", None)
+            kwargs = _pop_input_shape(self, kwargs)
+            kwargs.pop("trainable", None)
             super().__init__(
                 pool_size,
                 pool_size if strides is None else strides,
@@ -206,19 +303,41 @@ MaxPooling1D = _keras_pooling(base.MaxPooling1D, "MaxPooling1D", 2)
 MaxPooling2D = _keras_pooling(base.MaxPooling2D, "MaxPooling2D", (2, 2))
 AveragePooling1D = _keras_pooling(base.AveragePooling1D, "AveragePooling1D", 2)
 AveragePooling2D = _keras_pooling(base.AveragePooling2D, "AveragePooling2D", (2, 2))
-Flatten = base.Flatten
 
 
-class Dropout(base.Dropout):
-    """Dropout active only in the training phase (`backend.learning_phase()` or `training=`)."""
+class Flatten(_WeightsMixin, base.Flatten):
+    """Flattens all but the batch axis."""
+
+    def __init__(self, data_format=None, **kwargs):
+        kwargs = _pop_input_shape(self, kwargs)
+        trainable = kwargs.pop("trainable", True)
+        super().__init__(data_format=data_format or "channels_last", **kwargs)
+        self.trainable = trainable
+
+
+class Dropout(_WeightsMixin, base.Dropout):
+    """Dropout active only in the training phase (`backend.learning_phase()` or `training=`); it keeps the input's
+    mask."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        kwargs = _pop_input_shape(self, kwargs)
+        trainable = kwargs.pop("trainable", True)
+        super().__init__(rate, noise_shape=noise_shape, seed=seed, **kwargs)
+        self.trainable = trainable
 
     def __call__(self, inputs, training=None, **kwargs):
         if training is None:
             training = backend.learning_phase()
-        return super().__call__(inputs, training=training, **kwargs)
+        outputs = super().__call__(inputs, training=training, **kwargs)
+        _set_mask(outputs, _get_mask(inputs))
+        return outputs
 
 
-class Activation(base.Layer):
+class Activation(_Layer):
+    """Applies an activation function (a name or a callable)."""
+
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = get_activation(activation)
@@ -233,10 +352,46 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, batch_shape=None):
         if shape is None:
             raise ValueError("Please provide to Input either a `shape` or a `batch_shape` argument.")
         batch_shape = [batch_size] + list(shape)
+    if name is None:
+        graph = ops.get_default_graph()
+        _INPUT_COUNTS[graph] = _INPUT_COUNTS.get(graph, 0) + 1
+        name = f"input_{_INPUT_COUNTS[graph]}"
     with ops.name_scope(None):
-        return array_ops.placeholder(dtypes.as_dtype(dtype or backend.floatx()), batch_shape, name=name or "input_1")
+        return array_ops.placeholder(dtypes.as_dtype(dtype or backend.floatx()), batch_shape, name=name)
 
 
+_INPUT_COUNTS = weakref.WeakKeyDictionary()  # graph -> the Inputs made in it (Keras names them input_1, input_2, ...)
+
+
+def _deserialize_value(value):
+    if isinstance(value, dict) and "class_name" in value and isinstance(globals().get(value["class_name"]), type):
+        cls = globals()[value["class_name"]]
+        if issubclass(cls, base.Layer):
+            return deserialize(value)
+    if isinstance(value, list):
+        return [_deserialize_value(v) for v in value]
+    return value
+
+
+def serialize(layer):
+    """`{'class_name': ..., 'config': ...}` of a layer."""
+    return {"class_name": type(layer).__name__, "config": layer.get_config()}
+
+
+def deserialize(config, custom_objects=None):
+    """The layer a `serialize` dict describes (classes of tw.keras.layers, or `custom_objects`)."""
+    table = dict(globals(), **(custom_objects or {}))
+    cls = table.get(config["class_name"])
+    if not isinstance(cls, type) or not issubclass(cls, base.Layer):
+        raise ValueError(  # noqa: TRY004 - Keras raises a ValueError
+            f"Unknown layer: '{config['class_name']}'. Please ensure you are using a "
+            "`keras.utils.custom_object_scope` and that this object is included in the scope. See "
+            "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for details."
+        )
+    return cls.from_config(config["config"])
+
+
+from tensorweave._src.keras.layers_conv import *
 from tensorweave._src.keras.layers_more import *
 from tensorweave._src.keras.normalization import *
 from tensorweave._src.keras.recurrent import *

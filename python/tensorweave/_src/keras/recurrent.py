@@ -3,6 +3,8 @@ Bidirectional and TimeDistributed, with Keras's weight names (`lstm/lstm_cell/ke
 GRU z, r, h), masks, dropout and initial states. The time loop is a `tw.while_loop` (or unrolled with
 `unroll=True`)."""
 
+import inspect
+
 import tensorweave as tw
 from tensorweave._src.keras import backend, constraints, initializers, regularizers
 from tensorweave._src.keras.layers import _get_mask, _Layer, _set_mask, get_activation
@@ -302,7 +304,7 @@ class RNN(_Layer):
 
     @property
     def states(self):
-        return [None] * len(self.cell.state_size)
+        return [None] * len(self._state_sizes())
 
     def build(self, input_shape):
         shape = tw.TensorShape(input_shape)
@@ -311,7 +313,7 @@ class RNN(_Layer):
             with core._scope(self.cell._name or "stacked_rnn_cells", None, None):
                 self.cell.build(step_shape)
         else:
-            with core._scope(self.cell._name or _snake(type(self.cell).__name__), None, None):
+            with core._scope(getattr(self.cell, "_name", None) or _snake(type(self.cell).__name__), None, None):
                 self.cell.build(step_shape)
         self.cell.built = True
         self.built = True
@@ -319,8 +321,16 @@ class RNN(_Layer):
     def compute_mask(self, inputs, mask=None):
         return mask if self.return_sequences else None
 
+    def _state_sizes(self):
+        size = self.cell.state_size
+        return list(size) if isinstance(size, (list, tuple)) else [size]
+
     def _step(self, x_t, states, training):
-        out, new_states = self.cell.call(x_t, states, training=training)
+        call_states = list(states)  # a Keras cell gets its states as a list, one state or several
+        if "training" in inspect.signature(self.cell.call).parameters:
+            out, new_states = self.cell.call(x_t, call_states, training=training)
+        else:
+            out, new_states = self.cell.call(x_t, call_states)
         return out, list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
 
     def call(self, inputs, mask=None, training=None, initial_state=None):
@@ -333,7 +343,7 @@ class RNN(_Layer):
         if training is None:
             training = backend.learning_phase()
         batch = tw.shape(x)[0]
-        sizes = list(self.cell.state_size)
+        sizes = self._state_sizes()
         if initial_state is None:
             states = [tw.zeros(tw.stack([batch, s]), x.dtype) for s in sizes]
         else:
@@ -352,7 +362,7 @@ class RNN(_Layer):
                 mask = tw.reverse(mask, [1])
         xs = tw.transpose(x, [1, 0, 2])
         ms = None if mask is None else tw.transpose(mask)
-        out_size = self.cell.output_size
+        out_size = getattr(self.cell, "output_size", None) or sizes[0]
         zero_out = tw.zeros(tw.stack([batch, out_size]), x.dtype)
         steps = _dim(xs.shape, 0)
 
@@ -453,6 +463,12 @@ def _rnn_layer(cell_class, cell_name, doc):
                 stateful=stateful, unroll=unroll, time_major=time_major, name=name, trainable=trainable, dtype=dtype,
                 activity_regularizer=activity_regularizer, **layer_kwargs,
             )  # fmt: skip
+
+        def get_config(self):
+            cell_config = {
+                k: v for k, v in self.cell.get_config().items() if k not in ("name", "trainable", "dtype", "units")
+            }
+            return dict(cell_config, **super().get_config())
 
         def __getattr__(self, attr):
             if attr != "cell" and "cell" in self.__dict__ and hasattr(self.cell, attr):
