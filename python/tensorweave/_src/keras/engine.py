@@ -99,6 +99,10 @@ class InputLayer(base.Layer):
 
     output = input
 
+    def __call__(self, inputs, *args, **kwargs):
+        """Called on a tensor, the identity (an InputLayer only names a model's input)."""
+        return inputs
+
     @property
     def output_shape(self):
         return [self._batch_input_shape]
@@ -1729,6 +1733,8 @@ class Sequential(Model):
                 "the name of a layer in this model. Update the `name` argument to pass a unique name."
             )
         self._seq_layers.append(layer)
+        if len(self._seq_layers) == 1 and self._input_layer is not None:
+            layer._keras_input_shape = tuple(self._input_layer._batch_input_shape[1:])
         if self.outputs is not None:
             self._append_output(layer)
         elif len(self._seq_layers) == 1 and self._input_layer is None:
