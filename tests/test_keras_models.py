@@ -512,3 +512,26 @@ def test_subclassed_summary_weight_names_and_metrics_names_after_compile():
     with tf1.Graph().as_default(), tf1.Session().as_default():
         theirs = run(tf_keras)
     assert ours == theirs
+
+
+def test_plain_tensorflow_ops_between_layers_become_op_layers():
+    with tw.Graph().as_default(), tw.Session().as_default():
+        a = tw.keras.Input((4,))
+        hidden = tw.keras.layers.Dense(3, name="h")(a)
+        out = tw.keras.layers.Dense(1, name="o")(tw.nn.relu(hidden) * 2.0)
+        m = tw.keras.Model(a, tw.sigmoid(out))
+        assert [layer.name for layer in m.layers] == [
+            "input_1",
+            "h",
+            "tf_op_layer_Relu",
+            "tf_op_layer_mul",
+            "o",
+            "tf_op_layer_Sigmoid",
+        ]
+        kernel_h, bias_h, kernel_o, bias_o = m.get_weights()
+        want = 1 / (1 + np.exp(-((np.maximum(XA @ kernel_h + bias_h, 0) * 2.0) @ kernel_o + bias_o)))
+        np.testing.assert_allclose(m.predict(XA), want, rtol=1e-5, atol=1e-6)
+        m.compile("sgd", "binary_crossentropy")
+        assert np.isfinite(m.fit(XA, (Y1 > 0).astype(np.float32), verbose=0).history["loss"]).all()
+        with pytest.raises(NotImplementedError, match="wrap them in a `tf.keras.layers.Lambda` layer"):
+            m(tw.keras.Input((4,)))

@@ -414,6 +414,8 @@ def _build_map(outputs):
 
     def visit(tensor):
         history = base.keras_history(tensor)
+        if history is None and isinstance(tensor, ops.Tensor):
+            history = _wrap_tf_ops(tensor)
         if history is None:
             raise ValueError(
                 f"Output tensors of a Functional model must be the output of a Keras `Layer` (thus holding past "
@@ -437,6 +439,48 @@ def _build_map(outputs):
     for t in outputs:
         visit(t)
     return nodes, layer_indices
+
+
+class TensorFlowOpLayer(base.Layer):
+    """The TensorFlow ops between Keras tensors and a tensor a functional model outputs (or a layer takes), as
+    TF 1.15's Keras records them; the model runs them in its graph but cannot replay them on new inputs."""
+
+    def __init__(self, node_def_name, **kwargs):
+        super().__init__(name=f"tf_op_layer_{node_def_name}", **kwargs)
+        self.built = True
+
+    def __call__(self, inputs, *args, **kwargs):
+        raise NotImplementedError(
+            f"The TensorFlow ops of {self.name} cannot be run on new inputs: wrap them in a "
+            "`tf.keras.layers.Lambda` layer to call the model on other tensors."
+        )
+
+    def count_params(self):
+        return 0
+
+
+def _fed_by_keras(tensor):
+    """Whether a Keras tensor is upstream of `tensor` in the graph."""
+    seen, stack = set(), list(tensor.op.inputs)
+    while stack:
+        t = stack.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        if base.keras_history(t) is not None:
+            return True
+        stack.extend(t.op.inputs)
+    return False
+
+
+def _wrap_tf_ops(tensor):
+    """Keras history for a tensor computed by plain TensorFlow ops from Keras tensors (one TensorFlowOpLayer per
+    op, as TF 1.15), or None if no Keras tensor feeds it."""
+    if not _fed_by_keras(tensor):
+        return None
+    inputs = [t for t in tensor.op.inputs if base.keras_history(t) is not None or _wrap_tf_ops(t) is not None]
+    base.Node(TensorFlowOpLayer(tensor.op.name), inputs, list(tensor.op.outputs))
+    return base.keras_history(tensor)
 
 
 def _map_graph_network(inputs, outputs):
