@@ -535,3 +535,21 @@ def test_plain_tensorflow_ops_between_layers_become_op_layers():
         assert np.isfinite(m.fit(XA, (Y1 > 0).astype(np.float32), verbose=0).history["loss"]).all()
         with pytest.raises(NotImplementedError, match="wrap them in a `tf.keras.layers.Lambda` layer"):
             m(tw.keras.Input((4,)))
+
+
+def test_tf1_style_imports_and_fixed_learning_phase():
+    import tensorweave.keras.backend as K
+    from tensorweave.keras.callbacks import EarlyStopping
+    from tensorweave.keras.layers import Dense, Input, Layer
+    from tensorweave.keras.models import Model, Sequential, load_model
+
+    assert Layer is tw.keras.layers.Layer and Input is tw.keras.Input and K is tw.keras.backend
+    assert Model is tw.keras.Model and Sequential is tw.keras.Sequential and callable(load_model)
+    assert issubclass(EarlyStopping, tw.keras.callbacks.Callback)
+    with tw.Graph().as_default():
+        K.set_learning_phase(0)  # a constant phase: fit must not feed it
+        m = Sequential([Dense(1, input_shape=(4,)), tw.keras.layers.Dropout(0.5)])
+        m.compile("sgd", "mse")
+        m.set_weights([np.ones((4, 1), np.float32), np.zeros(1, np.float32)])
+        loss = m.fit(XA, Y1, batch_size=40, verbose=0, shuffle=False).history["loss"][0]
+        np.testing.assert_allclose(loss, np.mean((XA.sum(1, keepdims=True) - Y1) ** 2), rtol=1e-5)

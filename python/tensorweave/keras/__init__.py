@@ -1,7 +1,6 @@
 """tensorweave.keras: `tf.keras` for TF1 graph-mode programs (a first part: layers and backend)."""
 
 from tensorweave._src.keras import backend, layers
-from tensorweave._src.keras.layers import Input
 
 __all__ = ["Input", "backend", "layers"]
 
@@ -12,19 +11,24 @@ __all__ += ["activations", "losses", "metrics", "optimizers", "preprocessing", "
 
 
 # --- the engine: Input, Model, Sequential, callbacks, models (saving) ---
-from tensorweave._src.keras import engine  # noqa: E402
-from tensorweave.keras import callbacks, models  # noqa: E402
-from tensorweave._src.keras.engine import Input, InputLayer, Model, Sequential  # noqa: E402
+import sys as _sys
 
-# The Keras Layer base and Input are the engine's (kC's layers module re-exports them once merged).
+from tensorweave._src.keras import engine
+from tensorweave._src.keras.engine import Input, InputLayer, Model, Sequential
+from tensorweave.keras import callbacks, models
+
+# The Keras Layer base, Input and InputLayer are the engine's.
 for _name in ("Input", "InputLayer", "Layer"):
-    if getattr(layers, _name, None) is not getattr(engine, _name):
-        setattr(layers, _name, getattr(engine, _name))
-del _name
+    setattr(layers, _name, getattr(engine, _name))
+# `from tensorweave.keras.layers import Dense` and `import tensorweave.keras.backend as K` (modules without a file
+# of their own here).
+for _name, _module in (("layers", layers), ("backend", backend)):
+    _sys.modules.setdefault(f"{__name__}.{_name}", _module)
+del _name, _module
 
-__all__ += ["Input", "Model", "Sequential", "callbacks", "models"]
+__all__ += ["InputLayer", "Model", "Sequential", "callbacks", "models"]
 
 # --- initializers, regularizers, constraints ---
-from tensorweave._src.keras import constraints, initializers, regularizers  # noqa: E402
+from tensorweave._src.keras import constraints, initializers, regularizers
 
 __all__ += ["constraints", "initializers", "regularizers"]

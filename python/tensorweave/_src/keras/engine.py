@@ -1011,7 +1011,8 @@ class Model(Layer):
         return out
 
     def _feed(self, xs, ys, sws, idx, training):
-        feed = {backend.learning_phase(): training}
+        phase = backend.learning_phase()
+        feed = {phase: training} if phase.op.type.startswith("Placeholder") else {}
         for t, a in zip(self.inputs, xs):
             feed[t] = a[idx]
         if ys is not None:
