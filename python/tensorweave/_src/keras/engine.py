@@ -1407,6 +1407,12 @@ class Model(Layer):
     def reset_metrics(self):
         pass
 
+    def reset_states(self):
+        """Resets the states of the stateful layers (stateful RNNs) of the model."""
+        for layer in self.layers:
+            if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
+                layer.reset_states()
+
     @property
     def metrics(self):
         return []
