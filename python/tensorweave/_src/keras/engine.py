@@ -23,12 +23,12 @@ def _tw():
     return tensorweave
 
 
-_UIDS = collections.defaultdict(collections.Counter)  # graph -> prefix -> count
+_UIDS = weakref.WeakKeyDictionary()  # graph -> prefix -> count
 
 
 def _unique_name(prefix, zero_based=True):
     """Keras's unique object names: 'model', 'model_1', ... (zero_based) or 'input_1', 'input_2', ..."""
-    counts = _UIDS[ops.get_default_graph()]
+    counts = _UIDS.setdefault(ops.get_default_graph(), collections.Counter())
     n = counts[prefix]
     counts[prefix] += 1
     if zero_based:
