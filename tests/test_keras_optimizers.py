@@ -66,6 +66,7 @@ CONFIGS = [
     ("Ftrl", {"learning_rate": 0.1, "l2_shrinkage_regularization_strength": 0.05, "beta": 0.3}),
     ("SGD", {"learning_rate": 0.1, "clipnorm": 0.5}),
     ("Adam", {"learning_rate": 0.1, "clipvalue": 0.3}),
+    ("RMSprop", {"learning_rate": 0.1, "global_clipnorm": 0.5}),
     ("SGD", {"learning_rate": 0.1, "decay": 0.1}),
     ("Adam", {"lr": 0.05}),
 ]

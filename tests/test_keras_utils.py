@@ -77,6 +77,16 @@ def test_get_file_uses_only_the_local_cache(tmp_path):
     assert U.get_file(origin="https://example.com/data.npz?x=1", cache_dir=str(tmp_path)) == path
     with pytest.raises(ValueError, match="origin"):
         U.get_file("data.npz")
+    # untar=True: `<fname>.tar.gz` in the cache is extracted next to it (once).
+    import tarfile
+
+    (tmp_path / "src" / "pack").mkdir(parents=True)
+    (tmp_path / "src" / "pack" / "a.txt").write_text("hello")
+    with tarfile.open(tmp_path / "datasets" / "pack.tar.gz", "w:gz") as archive:
+        archive.add(tmp_path / "src" / "pack", arcname="pack")
+    path = U.get_file("pack", "https://example.com/pack.tar.gz", untar=True, cache_dir=str(tmp_path))
+    assert path == str(tmp_path / "datasets" / "pack")
+    assert (tmp_path / "datasets" / "pack" / "a.txt").read_text() == "hello"
 
 
 def test_custom_object_scope_reaches_get():

@@ -3,9 +3,7 @@
 import contextlib
 import os
 import sys
-import tarfile
 import time
-import zipfile
 
 import numpy as np
 
@@ -96,6 +94,9 @@ def get_file(
 
 
 def _extract_archive(file_path, path, archive_format="auto"):
+    import tarfile
+    import zipfile
+
     formats = ["tar", "zip"] if archive_format in ("auto", None) else [archive_format]
     for fmt in formats:
         if fmt == "tar" and tarfile.is_tarfile(file_path):
