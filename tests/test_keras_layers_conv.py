@@ -70,6 +70,9 @@ CASES = [
     (lambda L: L.Conv3DTranspose(2, 2, strides=2, padding="same"), X3),
     (lambda L: L.Conv2DTranspose(3, 3, strides=2, activation="relu"), X2),
     (lambda L: L.SeparableConv2D(3, 3, padding="same"), X2),
+    (lambda L: L.UpSampling3D((1, 2, 3)), X3),
+    (lambda L: L.Cropping3D(((1, 0), (1, 2), (0, 3))), X3),
+    (lambda L: L.Cropping3D(1), X3),
 ]
 
 

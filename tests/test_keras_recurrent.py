@@ -238,7 +238,7 @@ def test_recurrent_errors():
 
 def test_custom_cell():
     """A user cell (Keras's documented MinimalRNNCell) in RNN, against the same cell in tf_keras."""
-    tf1, tf_keras = _tf_keras()
+    _, tf_keras = _tf_keras()
 
     def make_cell(base, g):
         class MinimalRNNCell(base):
@@ -267,3 +267,41 @@ def test_custom_cell():
 
     ours, theirs = _run_both(build, [X])
     _compare(ours, theirs)
+
+
+@pytest.mark.parametrize(
+    "make", [lambda L: L.LSTM(3, stateful=True), lambda L: L.GRU(2, stateful=True, return_sequences=True)]
+)
+def test_stateful_layers_carry_states_across_batches(make):
+    tf1, tf_keras = _tf_keras()
+    batches = [np.random.RandomState(i).randn(2, 3, 4).astype(np.float32) for i in range(3)]
+    results, values = [], None
+    for g, keras in ((tw, tw.keras), (tf1, tf_keras)):
+        with g.Graph().as_default():
+            inp = g.placeholder(g.float32, [2, 3, 4])
+            layer = make(keras.layers)
+            y = layer(inp)
+            assert len(layer.weights) == 3 and len(layer.updates) == len(layer.states)
+            with g.Session() as sess:
+                sess.run(g.global_variables_initializer())
+                if values is None:
+                    values = sess.run(layer.weights)
+                for v, w in zip(layer.weights, values):
+                    v.load(w, sess)
+                outs = [sess.run([y] + layer.updates, {inp: b})[0] for b in batches]
+                layer.reset_states()
+                outs.append(sess.run(y, {inp: batches[0]}))
+            results.append(outs)
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(results[0][0], results[0][-1], rtol=1e-6)  # reset_states: zeros again
+    assert not np.allclose(results[0][0], results[0][1])
+
+
+def test_stateful_needs_batch_size():
+    with tw.Graph().as_default(), pytest.raises(ValueError, match="it needs to know its batch size"):
+        tw.keras.layers.LSTM(2, stateful=True)(tw.placeholder(tw.float32, [None, 3, 4]))
+    with tw.Graph().as_default():
+        layer = tw.keras.layers.LSTM(2, stateful=True, batch_input_shape=(5, 3, 4))
+        layer(tw.placeholder(tw.float32, [None, 3, 4]))
+        assert [s.shape.as_list() for s in layer.states] == [[5, 2], [5, 2]]

@@ -17,12 +17,14 @@ __all__ = [
     "Convolution2D",
     "Convolution3D",
     "Cropping1D",
+    "Cropping3D",
     "DepthwiseConv2D",
     "GlobalAveragePooling3D",
     "GlobalMaxPooling3D",
     "MaxPooling3D",
     "UpSampling1D",
     "UpSampling2D",
+    "UpSampling3D",
     "ZeroPadding1D",
     "ZeroPadding3D",
 ]
@@ -396,3 +398,44 @@ class Cropping1D(_Layer):
                 f"Received: input_shape={tuple(x.shape.as_list())}, cropping={self.cropping}"
             )
         return x[:, start : (steps - end if steps is not None else tw.shape(x)[1] - end), :]
+
+
+class UpSampling3D(_Layer):
+    """Repeats each step of the three spatial axes `size` times."""
+
+    def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.size = _tuple(size, 3, "size")
+        self.data_format = data_format or "channels_last"
+
+    def call(self, inputs):
+        x = tw.convert_to_tensor(inputs)
+        self._check_ndim(x, ndim=5)
+        first = 2 if self.data_format == "channels_first" else 1
+        for i, n in enumerate(self.size):
+            x = _repeat(x, first + i, n)
+        return x
+
+
+class Cropping3D(_Layer):
+    """Drops `cropping` steps from both ends of the three spatial axes."""
+
+    def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.cropping = _pairs(cropping, 3, "cropping")
+        self.data_format = data_format or "channels_last"
+
+    def call(self, inputs):
+        x = tw.convert_to_tensor(inputs)
+        self._check_ndim(x, ndim=5)
+        first = 2 if self.data_format == "channels_first" else 1
+        slices = [slice(None)] * 5
+        for i, (start, end) in enumerate(self.cropping):
+            size = x.shape[first + i].value
+            if size is not None and start + end >= size:
+                raise ValueError(
+                    "`cropping` parameter of `Cropping3D` layer must be smaller than the input shape. "
+                    f"Received: inputs.shape={tuple(x.shape.as_list())}, and cropping={self.cropping}"
+                )
+            slices[first + i] = slice(start, (size - end) if size is not None else (-end or None))
+        return x[tuple(slices)]

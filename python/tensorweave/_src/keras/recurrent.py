@@ -5,6 +5,8 @@ GRU z, r, h), masks, dropout and initial states. The time loop is a `tw.while_lo
 
 import inspect
 
+import numpy as np
+
 import tensorweave as tw
 from tensorweave._src.keras import backend, constraints, initializers, regularizers
 from tensorweave._src.keras.layers import _get_mask, _Layer, _set_mask, get_activation
@@ -23,6 +25,10 @@ __all__ = [
     "StackedRNNCells",
     "TimeDistributed",
 ]  # fmt: skip
+
+
+def _as_list(value):
+    return value if isinstance(value, (list, tuple)) else [value]
 
 
 def _dim(shape, i):
@@ -295,16 +301,49 @@ class RNN(_Layer):
             raise ValueError(
                 f"Argument `cell` should have a `call` method and a `state_size` attribute. Received: cell={cell}"
             )
-        if stateful:
-            raise NotImplementedError("stateful RNN layers are not supported")
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.stateful, self.unroll, self.time_major = go_backwards, stateful, unroll, time_major
         self.supports_masking = True
+        self._state_variables = None
 
     @property
     def states(self):
+        if self._state_variables is not None:
+            return list(self._state_variables)
         return [None] * len(self._state_sizes())
+
+    def _make_state_variables(self, x):
+        """A stateful layer's states: non-trainable variables [batch, size] (not among its weights), carried from
+        one batch to the next by the ops in `updates`."""
+        batch = _dim(x.shape, 0) or (self._batch_input_shape or (None,))[0]
+        if batch is None:
+            raise ValueError(
+                "If a RNN is stateful, it needs to know its batch size. Specify the batch size of your input "
+                "tensors: - If using a Sequential model, specify the batch size by passing a `batch_input_shape` "
+                "argument to your first layer. - If using the functional API, specify the batch size by passing a "
+                "`batch_shape` argument to your Input layer."
+            )
+        self._state_variables = [
+            tw.Variable(tw.zeros([batch, size], x.dtype), trainable=False, name=f"state_{i}")
+            for i, size in enumerate(self._state_sizes())
+        ]
+
+    def reset_states(self, states=None):
+        """Zeroes the states of a stateful layer (or sets them to `states`) in the Keras session."""
+        if not self.stateful:
+            raise AttributeError("Layer must be stateful.")
+        if self._state_variables is None:
+            raise ValueError("The layer has never been called and thus has no states.")
+        values = [None] * len(self._state_variables) if states is None else list(_as_list(states))
+        if len(values) != len(self._state_variables):
+            raise ValueError(
+                f"Layer {self.name} expects {len(self._state_variables)} states, but it received {len(values)} state "
+                f"values. States received: {states}"
+            )
+        sess = backend.get_session()
+        for var, value in zip(self._state_variables, values):
+            var.load(np.zeros(var.shape.as_list(), np.float32) if value is None else np.asarray(value), sess)
 
     def build(self, input_shape):
         shape = tw.TensorShape(input_shape)
@@ -344,7 +383,11 @@ class RNN(_Layer):
             training = backend.learning_phase()
         batch = tw.shape(x)[0]
         sizes = self._state_sizes()
-        if initial_state is None:
+        if self.stateful and initial_state is None:
+            if self._state_variables is None:
+                self._make_state_variables(x)
+            states = [v.value() for v in self._state_variables]
+        elif initial_state is None:
             states = [tw.zeros(tw.stack([batch, s]), x.dtype) for s in sizes]
         else:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
@@ -404,6 +447,9 @@ class RNN(_Layer):
             sequence = tw.transpose(out_ta.stack(), [1, 0, 2])
             sequence.set_shape([_dim(x.shape, 0), steps, out_size])
         last.set_shape([_dim(x.shape, 0), out_size])
+        if self.stateful and self._state_variables is not None:
+            for var, new in zip(self._state_variables, states):
+                tw.add_to_collection(tw.GraphKeys.UPDATE_OPS, tw.assign(var, new).op)
         output = sequence if self.return_sequences else last
         if self.return_sequences and self.time_major:
             output = tw.transpose(output, [1, 0, 2])
@@ -425,6 +471,9 @@ class RNN(_Layer):
         if mask is None:
             mask = _get_mask(inputs)
         out = super().__call__(inputs, mask=mask, training=training, initial_state=initial_state, **kwargs)
+        if self._state_variables is not None:  # the states are no weights of the layer
+            state_ids = {id(v) for v in self._state_variables}
+            self._variables = [v for v in self._variables if id(v) not in state_ids]
         if self.return_state and self.return_sequences and mask is not None:
             _set_mask(out[0], mask)
         return out
@@ -454,8 +503,8 @@ def _rnn_layer(cell_class, cell_name, doc):
             }  # fmt: skip
             self._config = dict(
                 kwargs, units=units, return_sequences=return_sequences, return_state=return_state,
-                go_backwards=go_backwards, unroll=unroll, time_major=time_major, trainable=trainable, dtype=dtype,
-                activity_regularizer=activity_regularizer,
+                go_backwards=go_backwards, stateful=stateful, unroll=unroll, time_major=time_major,
+                trainable=trainable, dtype=dtype, activity_regularizer=activity_regularizer,
             )  # fmt: skip
             cell = cell_class(units, name=cell_name, trainable=trainable, dtype=dtype, **kwargs)
             super().__init__(
