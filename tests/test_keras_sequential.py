@@ -22,7 +22,6 @@ def test_fit_evaluate_predict_match_tf_keras():
     with tw.Graph().as_default(), tw.Session().as_default():
         m = _model(tw.keras)
         m.compile(tw.train.GradientDescentOptimizer(0.1), "sparse_categorical_crossentropy", metrics=["accuracy"])
-        m._compile_graph((4,))
         weights = m.get_weights()
         ours = m.fit(X, Y, batch_size=16, epochs=3, verbose=0, shuffle=False, validation_data=(X[:8], Y[:8]))
         our_eval = m.evaluate(X, Y, verbose=0)
@@ -52,7 +51,7 @@ def test_mse_training_reduces_loss():
 def test_unknown_loss_and_optimizer_are_value_errors():
     with tw.Graph().as_default():
         m = _model(tw.keras)
-        with pytest.raises(ValueError, match="Unknown loss function: nope"):
+        with pytest.raises(ValueError, match="Unknown loss function: .nope."):
             m.compile("sgd", "nope")
-        with pytest.raises(ValueError, match="Unknown optimizer: nope"):
+        with pytest.raises(ValueError, match="Unknown optimizer: .nope."):
             m.compile("nope", "mse")

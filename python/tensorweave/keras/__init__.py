@@ -1,17 +1,37 @@
-"""tensorweave.keras: `tf.keras` for TF1 graph-mode programs (a first part: layers and backend)."""
+"""tensorweave.keras: `tf.keras` (Keras 2, as TF1 graph-mode programs use it): layers, the engine (Model,
+Sequential, training, callbacks, saving), backend, optimizers, losses, metrics, initializers and the rest."""
 
-from tensorweave._src.keras import backend, layers
-from tensorweave._src.keras.layers import Input
+import sys as _sys
 
-__all__ = ["Input", "backend", "layers"]
-from tensorweave._src.keras.models import Sequential
+from tensorweave._src.keras import backend, constraints, engine, initializers, layers, regularizers
+from tensorweave._src.keras.engine import Input, InputLayer, Model, Sequential
+from tensorweave.keras import activations, callbacks, losses, metrics, models, optimizers, preprocessing, utils
 
-__all__ += ["Sequential"]
+# The Keras Layer base, Input and InputLayer are the engine's.
+for _name in ("Input", "InputLayer", "Layer"):
+    setattr(layers, _name, getattr(engine, _name))
+# `from tensorweave.keras.layers import Dense` and `import tensorweave.keras.backend as K` (modules without a file
+# of their own here).
+for _name, _module in (("layers", layers), ("backend", backend)):
+    _sys.modules.setdefault(f"{__name__}.{_name}", _module)
+del _name, _module
 
-# --- optimizers, losses, metrics, activations, utils, preprocessing (tf.keras modules) ---
-from tensorweave.keras import activations, losses, metrics, optimizers, preprocessing, utils
-
-__all__ += ["activations", "losses", "metrics", "optimizers", "preprocessing", "utils"]
-from tensorweave._src.keras import constraints, initializers, regularizers
-
-__all__ += ["constraints", "initializers", "regularizers"]
+__all__ = [
+    "Input",
+    "InputLayer",
+    "Model",
+    "Sequential",
+    "activations",
+    "backend",
+    "callbacks",
+    "constraints",
+    "initializers",
+    "layers",
+    "losses",
+    "metrics",
+    "models",
+    "optimizers",
+    "preprocessing",
+    "regularizers",
+    "utils",
+]

@@ -4,6 +4,7 @@ every later call; `weights`/`trainable_weights`/`updates`/`losses` list what its
 
 import inspect
 import re
+import weakref
 
 from tensorweave._src.framework import ops
 from tensorweave._src.layers import convolutional, core
@@ -30,6 +31,58 @@ class InputSpec:
     def __repr__(self):
         fields = ("dtype", "shape", "ndim", "max_ndim", "min_ndim", "axes")
         return "InputSpec(" + ", ".join(f"{f}={getattr(self, f)}" for f in fields if getattr(self, f)) + ")"
+
+
+# Keras history of the tensors layers output: tensor -> (layer, node_index, tensor_index).
+_KERAS_HISTORY = weakref.WeakKeyDictionary()
+
+
+def _flatten(structure):
+    if isinstance(structure, (list, tuple)):
+        return [t for s in structure for t in _flatten(s)]
+    if isinstance(structure, dict):
+        return [t for k in structure for t in _flatten(structure[k])]
+    return [structure]
+
+
+def keras_history(tensor):
+    """(layer, node_index, tensor_index) of a tensor a layer output, or None."""
+    try:
+        return _KERAS_HISTORY.get(tensor)
+    except TypeError:
+        return None
+
+
+class Node:
+    """One call of a layer: the inputs as passed (`call_inputs`, `call_args`, `call_kwargs`) and the outputs."""
+
+    def __init__(self, layer, call_inputs, outputs, call_args=(), call_kwargs=None):
+        self.layer = layer
+        self.call_inputs = call_inputs
+        self.call_args = tuple(call_args)
+        self.call_kwargs = dict(call_kwargs or {})
+        self.input_tensors = [t for t in _flatten(call_inputs) if isinstance(t, ops.Tensor)]
+        self.output_tensors = [t for t in _flatten(outputs) if isinstance(t, ops.Tensor)]
+        nodes = layer.__dict__.setdefault("_inbound_nodes", [])
+        index = len(nodes)
+        nodes.append(self)
+        for i, t in enumerate(self.output_tensors):
+            _KERAS_HISTORY[t] = (layer, index, i)
+
+    @property
+    def is_input(self):
+        return not self.input_tensors and not self.call_inputs
+
+    def iterate_inbound(self):
+        """(layer, node_index, tensor_index, tensor) of each input tensor that has Keras history."""
+        for t in self.input_tensors:
+            history = keras_history(t)
+            if history is not None:
+                yield (*history, t)
+
+    @property
+    def parent_nodes(self):
+        return [layer._inbound_nodes[index] for layer, index, _, _ in self.iterate_inbound()]
 
 
 def _snake(name):
@@ -64,6 +117,7 @@ class Layer:
             raise TypeError(f"Keyword argument not understood: {sorted(unknown)}")
         self.trainable = trainable
         self._name = name or _scope
+        self._explicit_scope = _scope is not None
         self.dtype = dtype
         self._reuse = _reuse
         self._scope_name = None
@@ -75,7 +129,7 @@ class Layer:
 
     @property
     def name(self):
-        return self._scope_name or self._name or _snake(type(self).__name__)
+        return self._name or self._scope_name or _snake(type(self).__name__)
 
     # --- what the calls made ---
 
@@ -163,7 +217,11 @@ class Layer:
         n_updates = len(ops.get_collection(ops.GraphKeys.UPDATE_OPS))
         n_losses = len(ops.get_collection(ops.GraphKeys.REGULARIZATION_LOSSES))
         if self._scope_name is None:
-            base = self._name or graph.unique_name(_snake(type(self).__name__), mark_as_used=False).split("/")[-1]
+            # A named layer whose scope is taken (a second model of the same layer names) gets the next free
+            # scope ("dense_1/kernel"), as TF's layers do; its name stays.
+            base = graph.unique_name(self._name or _snake(type(self).__name__), mark_as_used=False).split("/")[-1]
+            if self._name and (self._reuse or getattr(self, "_explicit_scope", False)):
+                base = self._name
             out = self._apply(inputs, base, self._reuse, *args, **kwargs)
             self._scope_name = base
         else:
@@ -177,6 +235,8 @@ class Layer:
         self._updates += ops.get_collection(ops.GraphKeys.UPDATE_OPS)[n_updates:]
         self._losses += ops.get_collection(ops.GraphKeys.REGULARIZATION_LOSSES)[n_losses:]
         self.built = True
+        if any(isinstance(t, ops.Tensor) for t in _flatten(out)):
+            Node(self, inputs, out, args, kwargs)
         return out
 
     apply = __call__
