@@ -212,12 +212,14 @@ class Variable(metaclass=_VariableMeta):
 
     # --- reading ----------------------------------------------------------------
     def value(self):
-        """The snapshot tensor (`w/read:0`) that ops read the variable through; under control dependencies, a
-        fresh read ordered after them (TF1's reads alias the variable's buffer, so `with
+        """The snapshot tensor (`w/read:0`) that ops read the variable through; under control dependencies that
+        update it, a fresh read ordered after them (TF1's reads alias the variable's buffer, so `with
         tf.control_dependencies([assign]): v * 2` sees the assignment)."""
         graph = ops.get_default_graph()
-        if graph is self._variable.graph and graph._current_control_dependencies():
-            return self.read_value()
+        if graph is self._variable.graph:
+            deps = graph._current_control_dependencies()
+            if deps and self._variable.op in _written_before(graph, deps):
+                return self.read_value()
         return self._snapshot
 
     def read_value(self):
@@ -302,6 +304,30 @@ def _forward_operators():
 
 _forward_operators()
 ops.register_tensor_conversion_function(Variable, lambda v, dtype=None, name=None: _convert_variable(v, dtype))
+
+
+_VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp", "TemporaryVariable")
+_WRITER_PREFIXES = ("Assign", "Apply", "SparseApply", "ResourceApply", "ResourceSparseApply", "Scatter", "CountUpTo")
+
+
+def _written_before(graph, deps):
+    """The variable ops that `deps` or their ancestors update (assignments, optimizer applies, scatters);
+    cached per set of deps (the ancestors of existing ops do not change as the graph grows)."""
+    cache = graph.__dict__.setdefault("_written_before_cache", {})
+    key = frozenset(deps)
+    if key not in cache:
+        written, seen, stack = set(), set(), list(deps)
+        while stack:
+            op = stack.pop()
+            if op in seen:
+                continue
+            seen.add(op)
+            if op.type.startswith(_WRITER_PREFIXES):
+                written.update(t.op for t in op.inputs if t.op.type in _VARIABLE_OPS)
+            stack.extend(t.op for t in op.inputs)
+            stack.extend(op.control_inputs)
+        cache[key] = written
+    return cache[key]
 
 
 def _convert_variable(v, dtype):
