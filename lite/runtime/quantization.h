@@ -104,6 +104,32 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          int n, int k, const QuantizedOutput& output,
                          ThreadPool* pool);
 
+// The VNNI GEMM (builds with AVX-512 VNNI; kVnniGemm false elsewhere):
+// uint8 lhs bytes times int8 right operand bytes, four depths per int32
+// lane (vpdpbusd), 16 columns per vector. It takes the raw lhs (no zero
+// point subtracted: the caller folds -lhs_zp * column sum into the bias).
+#if defined(__AVX512VNNI__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+constexpr bool kVnniGemm = true;
+#else
+constexpr bool kVnniGemm = false;
+#endif
+
+// Bytes of the VNNI panel form of an n x k right operand.
+int64_t VnniPanelSize(int n, int k);
+
+// Packs the n x k right operand `rhs` (zero point subtracted, as for
+// PackPanels) into `panels` (VnniPanelSize(n, k) bytes) and its column sums
+// into column_sums[n]; false (nothing usable) when a value is outside int8.
+bool PackVnniPanels(const int16_t* rhs, int n, int k, int8_t* panels,
+                    int32_t* column_sums);
+
+// output (bias required) of the m x n product of uint8 lhs rows (row i at
+// lhs + i * lhs_stride, readable to k rounded up to 4; the bytes past k
+// meet zero weights) and the packed right operand.
+void VnniGemm(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
+              int m, int n, int k, const QuantizedOutput& output,
+              ThreadPool* pool);
+
 // out[i] = RoundToQuantized<T>(acc[i] * multiplier, zero_point) over rows of
 // `n` columns; multiplier[j] for column j when per_column, else
 // multiplier[0]. T is int8_t or uint8_t (AVX2: four lanes of doubles at a

@@ -8,6 +8,7 @@
 // the accumulators are the int32 output or are requantized to int8/uint8.
 // The reference path is a plain loop over int32 products.
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 
@@ -79,6 +80,16 @@ struct OpData {
   // channels the two vectors of interleaved tap pairs that
   // _mm256_unpack{lo,hi}_epi16 makes of the taps' 16 channels.
   std::unique_ptr<int16_t[]> depthwise_pairs;
+  // VNNI builds, a constant filter with values in int8, a uint8 x and an
+  // 8-bit output, groups of 1: the filter in VNNI panels (quantization.h)
+  // with its column sums; the GEMM reads x itself when the convolution is
+  // pointwise with a depth that is a multiple of 4 (vnni_direct), else
+  // byte patches of k_quads bytes a row from bytes_scratch. bias_scratch
+  // holds bias - x_zp * column sum.
+  std::unique_ptr<int8_t[]> vnni_panels;
+  std::unique_ptr<int32_t[]> column_sums;
+  bool vnni_direct = false;
+  int k_quads = 0, bytes_scratch = -1, bias_scratch = -1;
 };
 
 #if defined(__AVX2__)
@@ -618,6 +629,105 @@ Status EvalMatMul(KernelContext* context, Node* node) {
 // --- QUANTIZED_CONV_2D
 // ------------------------------------------------------------
 
+bool IsPointwise(const OpData& d) {
+  return d.kernel_h == 1 && d.kernel_w == 1 && d.stride_h == 1 &&
+         d.stride_w == 1 && d.pad_top == 0 && d.pad_left == 0 &&
+         d.groups == 1 && d.out_h == d.in_h && d.out_w == d.in_w;
+}
+
+// Packs the filter for the VNNI GEMM when it applies (OpData) and plans its
+// scratch.
+Status PrepareVnni(KernelContext* context, Node* node) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  d->vnni_panels.reset();
+  d->column_sums.reset();
+  d->bytes_scratch = d->bias_scratch = -1;
+  if (!kVnniGemm || d->packed == nullptr || d->groups != 1 ||
+      d->depthwise != nullptr || !d->requantize ||
+      context->input(*node, 0)->type != DataType::kUInt8) {
+    return Status::Ok();
+  }
+  d->vnni_panels.reset(new (std::nothrow) int8_t[VnniPanelSize(d->n, d->k)]);
+  d->column_sums.reset(new (std::nothrow) int32_t[d->n]);
+  TWL_CHECK_ARG(d->vnni_panels != nullptr && d->column_sums != nullptr,
+                "out of memory");
+  if (!PackVnniPanels(d->packed.get(), d->n, d->k, d->vnni_panels.get(),
+                      d->column_sums.get())) {
+    d->vnni_panels.reset();
+    d->column_sums.reset();
+    return Status::Ok();
+  }
+  d->panels.reset();  // the VNNI GEMM runs instead
+  d->k_quads = (d->k + 3) / 4 * 4;
+  d->vnni_direct = IsPointwise(*d) && d->k % 4 == 0;
+  TWL_RETURN_IF_ERROR(context->RequestScratch(
+      node, static_cast<size_t>(d->n) * sizeof(int32_t), &d->bias_scratch));
+  if (!d->vnni_direct) {
+    TWL_RETURN_IF_ERROR(context->RequestScratch(
+        node, static_cast<size_t>(d->m) * d->k_quads, &d->bytes_scratch));
+  }
+  return Status::Ok();
+}
+
+// The patches of x as rows of k_quads bytes for the VNNI GEMM: x's values
+// (not minus x_zp: the bias carries that), x_zp in the padding (so that it
+// adds nothing), zeros past the depth.
+void Im2ColBytes(const OpData& d, const uint8_t* x, uint8_t x_zp,
+                 uint8_t* rows) {
+  for (int oy = 0; oy < d.out_h; ++oy) {
+    for (int ox = 0; ox < d.out_w; ++ox) {
+      uint8_t* row = rows + (int64_t{oy} * d.out_w + ox) * d.k_quads;
+      uint8_t* at = row;
+      for (int ky = 0; ky < d.kernel_h; ++ky) {
+        const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
+        for (int kx = 0; kx < d.kernel_w; ++kx, at += d.channels) {
+          const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
+          if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) {
+            memset(at, x_zp, d.channels);
+          } else {
+            memcpy(at, x + (int64_t{iy} * d.in_w + ix) * d.channels,
+                   d.channels);
+          }
+        }
+      }
+      memset(at, 0, row + d.k_quads - at);
+    }
+  }
+}
+
+// The convolution of image x by the VNNI GEMM into output element `offset`.
+void EvalVnni(KernelContext* context, Node* node, const uint8_t* x,
+              int64_t offset) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const int32_t x_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
+  const Tensor* bias = context->input(*node, kBias);
+  int32_t* b = static_cast<int32_t*>(node->scratch[d.bias_scratch]);
+  for (int j = 0; j < d.n; ++j) {  // wrapping, as in Multiply
+    const uint32_t bj = bias != nullptr ? bias->data_as<int32_t>()[j] : 0;
+    b[j] =
+        static_cast<int32_t>(bj - static_cast<uint32_t>(x_zp) *
+                                      static_cast<uint32_t>(d.column_sums[j]));
+  }
+  const uint8_t* lhs = x;
+  if (!d.vnni_direct) {
+    uint8_t* rows = static_cast<uint8_t*>(node->scratch[d.bytes_scratch]);
+    Im2ColBytes(d, x, static_cast<uint8_t>(x_zp), rows);
+    lhs = rows;
+  }
+  const Tensor* multiplier = context->input(*node, kMultiplier);
+  Tensor* y = context->output(*node, 0);
+  QuantizedOutput o;
+  o.bias = b;
+  o.multiplier = multiplier->data_as<float>();
+  o.per_column = multiplier->num_elements() > 1;
+  o.zero_point = ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+  o.is_uint8 = y->type == DataType::kUInt8;
+  o.out = static_cast<char*>(y->data) + offset;  // 8-bit elements
+  o.out_stride = d.n;
+  VnniGemm(lhs, d.vnni_direct ? d.k : d.k_quads, d.vnni_panels.get(), d.m, d.n,
+           d.k, o, context->thread_pool());
+}
+
 Status PrepareConv(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -721,7 +831,7 @@ Status PrepareConv(KernelContext* context, Node* node) {
       }
     }
   }
-  return Status::Ok();
+  return PrepareVnni(context, node);
 }
 
 Status EvalConv(KernelContext* context, Node* node) {
@@ -774,6 +884,11 @@ Status EvalConv(KernelContext* context, Node* node) {
         };
         DepthwiseAccumulate(d, xb, x_zp, context->input(*node, kBias), acc,
                             row_done, context->thread_pool());
+        continue;
+      }
+      if (d.vnni_panels != nullptr && !context->use_reference()) {
+        EvalVnni(context, node, reinterpret_cast<const uint8_t*>(xb),
+                 batch * mn);
         continue;
       }
       const bool written = Multiply(

@@ -621,5 +621,99 @@ TEST(QuantizedConv2DTest, DepthwiseAtTheExtremesStride2) {
   }
 }
 
+// Ungrouped convolutions of a uint8 x with an int8 filter and an 8-bit
+// output (the VNNI GEMM where the build has it) against naive loops:
+// `kernel` x `kernel` at `stride` with pads of kernel / 2, c input and o
+// output channels (o = 40: two blocks of 16 and a partial one), a filter
+// zero point f_zp (100 puts w - f_zp outside int8: the other GEMM runs),
+// per-channel multipliers from ties to saturation at both ends.
+template <typename Y>
+void CheckUngroupedConv(int threads, int h, int w, int c, int o, int kernel,
+                        int stride, int f_zp) {
+  std::mt19937 rng(37);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int pad = kernel / 2;
+  std::vector<uint8_t> x(h * w * c);
+  std::vector<int8_t> f(o * kernel * kernel * c);
+  std::vector<int32_t> bias(o);
+  std::vector<float> mult(o);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  for (int j = 0; j < o; ++j) {
+    bias[j] = byte(rng) * 37 - 4000;
+    mult[j] = j % 3 == 0 ? 0.5f : j % 3 == 1 ? 0.25f / (j + 1) : 0.002f;
+  }
+  const int32_t x_zp = 131, y_zp = std::is_same<Y, uint8_t>::value ? 100 : -9;
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {1, h, w, c});
+  int filter = m.AddConst<int8_t>({o, kernel, kernel, c}, f);
+  int xz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(x_zp)});
+  int fz = m.AddConst<int8_t>({}, {static_cast<int8_t>(f_zp)});
+  int multiplier = m.AddConst<float>({o}, mult);
+  int yz = m.AddConst<Y>({}, {static_cast<Y>(y_zp)});
+  int b = m.AddConst<int32_t>({o}, bias);
+  int out = m.AddOutput(std::is_same<Y, uint8_t>::value ? DataType::kUInt8
+                                                        : DataType::kInt8);
+  m.AddOp(
+      BuiltinOperator::QUANTIZED_CONV_2D,
+      {in, filter, xz, fz, multiplier, yz, b}, {out},
+      m.builder().QuantizedConv2D(stride, stride, 1, 1, pad, pad, pad, pad));
+  Status status = m.Build(threads);
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<uint8_t>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  const int oh = (h + 2 * pad - kernel) / stride + 1;
+  const int ow = (w + 2 * pad - kernel) / stride + 1;
+  ASSERT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, oh, ow, o}));
+  std::vector<Y> want(oh * ow * o);
+  int saturated_low = 0, saturated_high = 0;
+  for (int oy = 0; oy < oh; ++oy) {
+    for (int ox = 0; ox < ow; ++ox) {
+      for (int j = 0; j < o; ++j) {
+        int32_t acc = bias[j];
+        for (int ky = 0; ky < kernel; ++ky) {
+          for (int kx = 0; kx < kernel; ++kx) {
+            const int iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            for (int ci = 0; ci < c; ++ci) {
+              acc += (x[(iy * w + ix) * c + ci] - x_zp) *
+                     (f[((j * kernel + ky) * kernel + kx) * c + ci] - f_zp);
+            }
+          }
+        }
+        const Y y = NaiveRequantize<Y>(acc, mult[j], y_zp);
+        saturated_low += y == std::numeric_limits<Y>::min();
+        saturated_high += y == std::numeric_limits<Y>::max();
+        want[(oy * ow + ox) * o + j] = y;
+      }
+    }
+  }
+  EXPECT_GT(saturated_low, 0);
+  EXPECT_GT(saturated_high, 0);
+  EXPECT_EQ(m.GetOutput<Y>(0), want);
+}
+
+TEST(QuantizedConv2DTest, PointwiseMatchesNaive) {
+  for (int threads : {1, 2}) {
+    // Depth 24: the GEMM reads x itself; 56x56 rows span several chunks.
+    CheckUngroupedConv<uint8_t>(threads, 56, 56, 24, 40, 1, 1, 0);
+    CheckUngroupedConv<int8_t>(threads, 13, 11, 24, 40, 1, 1, 0);
+    // Depth 6: byte patches padded to 8.
+    CheckUngroupedConv<uint8_t>(threads, 13, 11, 6, 40, 1, 1, 0);
+    // Values of w - f_zp outside int8.
+    CheckUngroupedConv<uint8_t>(threads, 13, 11, 24, 40, 1, 1, 100);
+  }
+}
+
+TEST(QuantizedConv2DTest, UngroupedStridedMatchesNaive) {
+  for (int threads : {1, 2}) {
+    // A stem: 3x3 stride 2 over 3 channels (depth 27), 1x1 stride 2.
+    CheckUngroupedConv<uint8_t>(threads, 17, 15, 3, 40, 3, 2, 0);
+    CheckUngroupedConv<int8_t>(threads, 17, 15, 3, 40, 3, 2, -3);
+    CheckUngroupedConv<uint8_t>(threads, 17, 15, 8, 40, 1, 2, 0);
+  }
+}
+
 }  // namespace
 }  // namespace twl
