@@ -80,6 +80,9 @@ struct OpData {
   // channels the two vectors of interleaved tap pairs that
   // _mm256_unpack{lo,hi}_epi16 makes of the taps' 16 channels.
   std::unique_ptr<int16_t[]> depthwise_pairs;
+  // AVX-512 builds: the same per block of 32 channels (DepthwisePairs32),
+  // the 128-bit lanes of _mm512_unpack{lo,hi}_epi16 laid out as AVX2's.
+  std::unique_ptr<int16_t[]> depthwise_pairs32;
   // VNNI builds, a constant filter with values in int8, a uint8 x and an
   // 8-bit output, groups of 1: the filter in VNNI panels (quantization.h)
   // with its column sums; the GEMM reads x itself when the convolution is
@@ -96,6 +99,11 @@ struct OpData {
 constexpr bool kDepthwisePairs = true;
 #else
 constexpr bool kDepthwisePairs = false;
+#endif
+#if defined(__AVX512BW__)
+constexpr bool kDepthwisePairs32 = true;
+#else
+constexpr bool kDepthwisePairs32 = false;
 #endif
 constexpr int kMaxPairTaps = 49;
 
@@ -421,10 +429,11 @@ inline __m256i Widened16(const X* p, __m256i zp) {
 // then the bias; out gets the int32 sums.
 template <typename X>
 inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
-                           const int32_t* bias, int blocks, int32_t* out) {
+                           const int32_t* bias, int first, int blocks,
+                           int32_t* out) {
   const int taps = d.kernel_h * d.kernel_w, pairs = (taps + 1) / 2;
   const __m256i zp = _mm256_set1_epi16(static_cast<int16_t>(x_zp));
-  for (int b = 0; b < blocks; ++b) {
+  for (int b = first; b < blocks; ++b) {
     __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
     const int16_t* w = d.depthwise_pairs.get() + b * 32;
     for (int p = 0; p < pairs; ++p, w += blocks * 32) {
@@ -459,6 +468,53 @@ inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
 }
 #endif  // __AVX2__
 
+#if defined(__AVX512BW__)
+// As DepthwisePairs over blocks of 32 channels, [0, 32 * blocks), in
+// AVX-512 registers; returns the channels done.
+template <typename X>
+inline int DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
+                            const int32_t* bias, int blocks, int32_t* out) {
+  const int taps = d.kernel_h * d.kernel_w, pairs = (taps + 1) / 2;
+  const __m512i zp = _mm512_set1_epi16(static_cast<int16_t>(x_zp));
+  auto widened = [&](const X* p) {
+    if (p == nullptr) return _mm512_setzero_si512();
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    return _mm512_sub_epi16(std::is_same<X, uint8_t>::value
+                                ? _mm512_cvtepu8_epi16(v)
+                                : _mm512_cvtepi8_epi16(v),
+                            zp);
+  };
+  // lo: channels 8L..8L+3 of lane L, hi: 8L+4..8L+7; in 64-bit units, the
+  // lanes of lo and hi alternate in channel order.
+  const __m512i first_half = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+  const __m512i second_half = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+  for (int b = 0; b < blocks; ++b) {
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+    const int16_t* w = d.depthwise_pairs32.get() + b * 64;
+    for (int p = 0; p < pairs; ++p, w += blocks * 64) {
+      const X* t0 = tap[2 * p];
+      const X* t1 = 2 * p + 1 < taps ? tap[2 * p + 1] : nullptr;
+      if (t0 == nullptr && t1 == nullptr) continue;
+      const __m512i x0 = widened(t0 != nullptr ? t0 + b * 32 : t0);
+      const __m512i x1 = widened(t1 != nullptr ? t1 + b * 32 : t1);
+      lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(x0, x1),
+                                                  _mm512_loadu_si512(w)));
+      hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(x0, x1),
+                                                  _mm512_loadu_si512(w + 32)));
+    }
+    __m512i first = _mm512_permutex2var_epi64(lo, first_half, hi);
+    __m512i second = _mm512_permutex2var_epi64(lo, second_half, hi);
+    if (bias != nullptr) {  // wrapping, as in Multiply
+      first = _mm512_add_epi32(first, _mm512_loadu_si512(bias + b * 32));
+      second = _mm512_add_epi32(second, _mm512_loadu_si512(bias + b * 32 + 16));
+    }
+    _mm512_storeu_si512(out + b * 32, first);
+    _mm512_storeu_si512(out + b * 32 + 16, second);
+  }
+  return blocks * 32;
+}
+#endif  // __AVX512BW__
+
 // Depthwise convolution straight from x (no im2col): for each output pixel
 // and block of 32 channels, the taps inside the image add (x - x_zp) *
 // filter into accumulators held in registers (channels contiguous in NHWC
@@ -489,8 +545,14 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
                            : x + (int64_t{iy} * d.in_w + ix) * channels;
             }
           }
+          int first = 0;
+#if defined(__AVX512BW__)
+          if (d.depthwise_pairs32 != nullptr) {
+            first = DepthwisePairs32(d, tap, x_zp, b, channels / 32, out) / 16;
+          }
+#endif
           const int blocks = channels / 16;
-          DepthwisePairs(d, tap, x_zp, b, blocks, out);
+          DepthwisePairs(d, tap, x_zp, b, first, blocks, out);
           c0 = blocks * 16;
         }
 #endif
@@ -824,6 +886,35 @@ Status PrepareConv(KernelContext* context, Node* node) {
                       t < taps ? d->depthwise[int64_t{t} * channels + c]
                                : int16_t{0};
                 }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  d->depthwise_pairs32.reset();
+  const int blocks32 = d->channels / 32;
+  if (kDepthwisePairs32 && d->depthwise != nullptr &&
+      d->depthwise_pairs != nullptr && blocks32 > 0) {
+    const int taps = d->k, pairs = (taps + 1) / 2, channels = d->channels;
+    d->depthwise_pairs32.reset(new (std::nothrow)
+                                   int16_t[int64_t{pairs} * blocks32 * 64]);
+    TWL_CHECK_ARG(d->depthwise_pairs32 != nullptr, "out of memory");
+    // As depthwise_pairs with four 128-bit lanes.
+    for (int p = 0; p < pairs; ++p) {
+      for (int b = 0; b < blocks32; ++b) {
+        int16_t* v =
+            d->depthwise_pairs32.get() + (int64_t{p} * blocks32 + b) * 64;
+        for (int half = 0; half < 2; ++half) {
+          for (int lane = 0; lane < 4; ++lane) {
+            for (int i = 0; i < 4; ++i) {
+              for (int h = 0; h < 2; ++h) {
+                const int t = 2 * p + h;
+                const int c = b * 32 + 8 * lane + 4 * half + i;
+                v[half * 32 + lane * 8 + 2 * i + h] =
+                    t < taps ? d->depthwise[int64_t{t} * channels + c]
+                             : int16_t{0};
               }
             }
           }
