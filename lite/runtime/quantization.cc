@@ -539,6 +539,13 @@ struct VnniStore {
   }
 };
 
+// acc + a (uint8) . b (int8) per lane, accumulating in acc's register: GCC
+// 12 copies every accumulator of the intrinsic's loop each iteration.
+TWL_QUANT_INLINE __m512i Dpbusd(__m512i acc, __m512i a, __m512i b) {
+  asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
+}
+
 // An R-row x (16 * B)-column block at (row, col): each depth quad
 // broadcasts lhs (r, 4q..4q+3) as one int32 and vpdpbusd's it with the
 // block's quad vectors.
@@ -566,7 +573,7 @@ TWL_QUANT_INLINE void VnniBlock(const uint8_t* a, int64_t a_stride,
       const __m512i av = _mm512_set1_epi32(quad);
 #pragma GCC unroll 2
       for (int b = 0; b < B; ++b) {
-        acc[r][b] = _mm512_dpbusd_epi32(acc[r][b], av, w[b]);
+        acc[r][b] = Dpbusd(acc[r][b], av, w[b]);
       }
     }
   }
