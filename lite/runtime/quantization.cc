@@ -452,7 +452,7 @@ void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
 
 #endif  // __AVX2__
 
-#if defined(__AVX512VNNI__) && defined(__AVX512BW__) && defined(__AVX512VL__)
+#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
 
 int64_t VnniPanelSize(int n, int k) {
   return int64_t{(n + 15) / 16} * 16 * ((k + 3) / 4 * 4);
@@ -489,53 +489,41 @@ bool PackVnniPanels(const int16_t* rhs, int n, int k, int8_t* panels,
 
 namespace {
 
-// The bias, multipliers and saturation of one vector of 16 columns at
-// `col` (`mask` of them in the matrix), as RoundToQuantized: the double
-// product, capped to int16 range (larger ones saturate alike), rounded to
-// nearest even by the conversion, the zero point added, clamped to T.
+// The bias and multipliers of one vector of 16 columns (`mask` of
+// them in the matrix).
 struct VnniColumns {
   __m512i bias;
   __m512d m_lo, m_hi;
   __mmask16 mask;
 };
 
+// Requantization of 16 accumulators (bias included): Requantize16. Held
+// by value: stores through the output (bytes) could alias fields read
+// through a reference.
 template <typename T>
 struct VnniStore {
-  const QuantizedOutput& o;
+  T* out;
+  int64_t out_stride;
+  const int32_t* bias;
+  const float* multiplier;
+  bool per_column;
+  int32_t zero_point;
+  static VnniStore For(const QuantizedOutput& o) {
+    return {static_cast<T*>(o.out), o.out_stride, o.bias,
+            o.multiplier,           o.per_column, o.zero_point};
+  }
   TWL_QUANT_INLINE VnniColumns Columns(int col, int n) const {
     const int valid = std::min(16, n - col);
     VnniColumns c;
     c.mask = static_cast<__mmask16>((1u << valid) - 1);
-    c.bias = _mm512_maskz_loadu_epi32(c.mask, o.bias + col);
-    if (o.per_column) {
-      const __m512 m = _mm512_maskz_loadu_ps(c.mask, o.multiplier + col);
-      c.m_lo = _mm512_cvtps_pd(_mm512_castps512_ps256(m));
-      c.m_hi = _mm512_cvtps_pd(
-          _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(m), 1)));
-    } else {
-      c.m_lo = c.m_hi = _mm512_set1_pd(o.multiplier[0]);
-    }
+    c.bias = _mm512_maskz_loadu_epi32(c.mask, bias + col);
+    Multipliers16(multiplier, per_column, col, c.mask, &c.m_lo, &c.m_hi);
     return c;
   }
   TWL_QUANT_INLINE void operator()(int row, int col, __m512i acc,
                                    const VnniColumns& c) const {
-    const __m512d cap = _mm512_set1_pd(32767.0),
-                  floor = _mm512_set1_pd(-32768.0);
-    acc = _mm512_add_epi32(acc, c.bias);
-    __m512d lo =
-        _mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(acc)), c.m_lo);
-    __m512d hi = _mm512_mul_pd(
-        _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(acc, 1)), c.m_hi);
-    lo = _mm512_max_pd(_mm512_min_pd(lo, cap), floor);
-    hi = _mm512_max_pd(_mm512_min_pd(hi, cap), floor);
-    __m512i v =
-        _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtpd_epi32(lo)),
-                           _mm512_cvtpd_epi32(hi), 1);
-    v = _mm512_add_epi32(v, _mm512_set1_epi32(o.zero_point));
-    v = _mm512_max_epi32(v, _mm512_set1_epi32(std::numeric_limits<T>::min()));
-    v = _mm512_min_epi32(v, _mm512_set1_epi32(std::numeric_limits<T>::max()));
-    T* out = static_cast<T*>(o.out) + row * o.out_stride + col;
-    _mm_mask_storeu_epi8(out, c.mask, _mm512_cvtepi32_epi8(v));
+    _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
+                         Requantize16<T>(acc, c.m_lo, c.m_hi, zero_point));
   }
 };
 
@@ -554,11 +542,15 @@ TWL_QUANT_INLINE void VnniBlock(const uint8_t* a, int64_t a_stride,
                                 const int8_t* panel, int64_t panel_stride,
                                 int quads, int n, const Store& store, int row,
                                 int col) {
+  // The accumulators start at the bias.
+  VnniColumns columns[B];
   __m512i acc[R][B];
+#pragma GCC unroll 2
+  for (int b = 0; b < B; ++b) columns[b] = store.Columns(col + 16 * b, n);
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 2
-    for (int b = 0; b < B; ++b) acc[r][b] = _mm512_setzero_si512();
+    for (int b = 0; b < B; ++b) acc[r][b] = columns[b].bias;
   }
   for (int q = 0; q < quads; ++q) {
     __m512i w[B];
@@ -579,9 +571,10 @@ TWL_QUANT_INLINE void VnniBlock(const uint8_t* a, int64_t a_stride,
   }
 #pragma GCC unroll 2
   for (int b = 0; b < B; ++b) {
-    const VnniColumns c = store.Columns(col + 16 * b, n);
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) store(row + r, col + 16 * b, acc[r][b], c);
+    for (int r = 0; r < R; ++r) {
+      store(row + r, col + 16 * b, acc[r][b], columns[b]);
+    }
   }
 }
 
@@ -589,7 +582,7 @@ template <int B, typename Store>
 __attribute__((noinline)) void VnniRows(int rows, const uint8_t* a,
                                         int64_t a_stride, const int8_t* panel,
                                         int64_t panel_stride, int quads, int n,
-                                        const Store& store, int row, int col) {
+                                        const Store store, int row, int col) {
 #define TWL_VNNI_ROWS(R)                                                      \
   case R:                                                                     \
     return VnniBlock<R, B>(a, a_stride, panel, panel_stride, quads, n, store, \
@@ -656,11 +649,11 @@ void VnniGemm(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
               int m, int n, int k, const QuantizedOutput& output,
               ThreadPool* pool) {
   if (output.is_uint8) {
-    VnniGemmRun(lhs, lhs_stride, panels, m, n, k, VnniStore<uint8_t>{output},
-                pool);
+    VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
+                VnniStore<uint8_t>::For(output), pool);
   } else {
-    VnniGemmRun(lhs, lhs_stride, panels, m, n, k, VnniStore<int8_t>{output},
-                pool);
+    VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
+                VnniStore<int8_t>::For(output), pool);
   }
 }
 

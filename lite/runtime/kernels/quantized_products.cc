@@ -100,7 +100,7 @@ constexpr bool kDepthwisePairs = true;
 #else
 constexpr bool kDepthwisePairs = false;
 #endif
-#if defined(__AVX512BW__)
+#if defined(TWL_QUANT_AVX512)
 constexpr bool kDepthwisePairs32 = true;
 #else
 constexpr bool kDepthwisePairs32 = false;
@@ -468,35 +468,40 @@ inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
 }
 #endif  // __AVX2__
 
-#if defined(__AVX512BW__)
-// As DepthwisePairs over blocks of 32 channels, [0, 32 * blocks), in
-// AVX-512 registers; returns the channels done.
-template <typename X>
-inline int DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
-                            const int32_t* bias, int blocks, int32_t* out) {
+#if defined(TWL_QUANT_AVX512)
+// As DepthwisePairs over every channel in blocks of 32 in AVX-512
+// registers, the last block masked; emit(c, sums, count) gets channels [c,
+// c + count) (count <= 16) of the int32 sums, bias added, in one vector.
+template <typename X, typename Emit>
+inline void DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
+                             const int32_t* bias, Emit emit) {
   const int taps = d.kernel_h * d.kernel_w, pairs = (taps + 1) / 2;
+  const int channels = d.channels, blocks = (channels + 31) / 32;
   const __m512i zp = _mm512_set1_epi16(static_cast<int16_t>(x_zp));
-  auto widened = [&](const X* p) {
-    if (p == nullptr) return _mm512_setzero_si512();
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    return _mm512_sub_epi16(std::is_same<X, uint8_t>::value
-                                ? _mm512_cvtepu8_epi16(v)
-                                : _mm512_cvtepi8_epi16(v),
-                            zp);
-  };
   // lo: channels 8L..8L+3 of lane L, hi: 8L+4..8L+7; in 64-bit units, the
   // lanes of lo and hi alternate in channel order.
   const __m512i first_half = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
   const __m512i second_half = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
   for (int b = 0; b < blocks; ++b) {
+    const int valid = std::min(32, channels - b * 32);
+    const __mmask32 mask =
+        valid == 32 ? ~__mmask32{0} : (__mmask32{1} << valid) - 1;
+    // Channels past the mask widen to -x_zp and meet zero weights.
+    auto widened = [&](const X* p) {
+      if (p == nullptr) return _mm512_setzero_si512();
+      const __m256i v = _mm256_maskz_loadu_epi8(mask, p + b * 32);
+      return _mm512_sub_epi16(std::is_same<X, uint8_t>::value
+                                  ? _mm512_cvtepu8_epi16(v)
+                                  : _mm512_cvtepi8_epi16(v),
+                              zp);
+    };
     __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
     const int16_t* w = d.depthwise_pairs32.get() + b * 64;
     for (int p = 0; p < pairs; ++p, w += blocks * 64) {
       const X* t0 = tap[2 * p];
       const X* t1 = 2 * p + 1 < taps ? tap[2 * p + 1] : nullptr;
       if (t0 == nullptr && t1 == nullptr) continue;
-      const __m512i x0 = widened(t0 != nullptr ? t0 + b * 32 : t0);
-      const __m512i x1 = widened(t1 != nullptr ? t1 + b * 32 : t1);
+      const __m512i x0 = widened(t0), x1 = widened(t1);
       lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(x0, x1),
                                                   _mm512_loadu_si512(w)));
       hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(x0, x1),
@@ -504,16 +509,37 @@ inline int DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
     }
     __m512i first = _mm512_permutex2var_epi64(lo, first_half, hi);
     __m512i second = _mm512_permutex2var_epi64(lo, second_half, hi);
+    const __mmask16 first_mask = static_cast<__mmask16>(mask);
+    const __mmask16 second_mask = static_cast<__mmask16>(mask >> 16);
     if (bias != nullptr) {  // wrapping, as in Multiply
-      first = _mm512_add_epi32(first, _mm512_loadu_si512(bias + b * 32));
-      second = _mm512_add_epi32(second, _mm512_loadu_si512(bias + b * 32 + 16));
+      first = _mm512_add_epi32(
+          first, _mm512_maskz_loadu_epi32(first_mask, bias + b * 32));
+      second = _mm512_add_epi32(
+          second, _mm512_maskz_loadu_epi32(second_mask, bias + b * 32 + 16));
     }
-    _mm512_storeu_si512(out + b * 32, first);
-    _mm512_storeu_si512(out + b * 32 + 16, second);
+    emit(b * 32, first, std::min(16, valid));
+    if (valid > 16) emit(b * 32 + 16, second, valid - 16);
   }
-  return blocks * 32;
 }
-#endif  // __AVX512BW__
+
+// DepthwisePairs32 requantizing into the 8-bit output `o` (out_stride:
+// channels) at output pixel `pixel`.
+template <typename X>
+inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
+                           const int32_t* bias, const QuantizedOutput& o,
+                           int64_t pixel) {
+  char* y = static_cast<char*>(o.out) + pixel * o.out_stride;  // bytes
+  DepthwisePairs32(d, tap, x_zp, bias, [&](int c, __m512i v, int count) {
+    const __mmask16 mask = static_cast<__mmask16>((1u << count) - 1);
+    __m512d m_lo, m_hi;
+    Multipliers16(o.multiplier, o.per_column, c, mask, &m_lo, &m_hi);
+    const __m128i bytes =
+        o.is_uint8 ? Requantize16<uint8_t>(v, m_lo, m_hi, o.zero_point)
+                   : Requantize16<int8_t>(v, m_lo, m_hi, o.zero_point);
+    _mm_mask_storeu_epi8(y + c, mask, bytes);
+  });
+}
+#endif  // TWL_QUANT_AVX512
 
 // Depthwise convolution straight from x (no im2col): for each output pixel
 // and block of 32 channels, the taps inside the image add (x - x_zp) *
@@ -524,7 +550,7 @@ inline int DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
 template <typename X, typename RowDone>
 void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
                          const Tensor* bias, int32_t* acc, RowDone row_done,
-                         ThreadPool* pool) {
+                         const QuantizedOutput* fused, ThreadPool* pool) {
   constexpr int kBlock = 32;
   const int channels = d.channels;
   const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
@@ -534,7 +560,7 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
         int32_t* out = acc + (int64_t{oy} * d.out_w + ox) * channels;
         int c0 = 0;
 #if defined(__AVX2__)
-        if (d.depthwise_pairs != nullptr) {
+        if (d.depthwise_pairs != nullptr || d.depthwise_pairs32 != nullptr) {
           const X* tap[kMaxPairTaps];
           for (int ky = 0, t = 0; ky < d.kernel_h; ++ky) {
             const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
@@ -545,14 +571,22 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
                            : x + (int64_t{iy} * d.in_w + ix) * channels;
             }
           }
-          int first = 0;
-#if defined(__AVX512BW__)
+#if defined(TWL_QUANT_AVX512)
           if (d.depthwise_pairs32 != nullptr) {
-            first = DepthwisePairs32(d, tap, x_zp, b, channels / 32, out) / 16;
+            const int64_t pixel = int64_t{oy} * d.out_w + ox;
+            if (fused == nullptr) {
+              DepthwisePairs32(
+                  d, tap, x_zp, b, [&](int c, __m512i v, int count) {
+                    _mm512_mask_storeu_epi32(out + c, (1u << count) - 1, v);
+                  });
+            } else {
+              DepthwiseFused(d, tap, x_zp, b, *fused, pixel);
+            }
+            continue;
           }
 #endif
           const int blocks = channels / 16;
-          DepthwisePairs(d, tap, x_zp, b, first, blocks, out);
+          DepthwisePairs(d, tap, x_zp, b, 0, blocks, out);
           c0 = blocks * 16;
         }
 #endif
@@ -894,18 +928,17 @@ Status PrepareConv(KernelContext* context, Node* node) {
     }
   }
   d->depthwise_pairs32.reset();
-  const int blocks32 = d->channels / 32;
-  if (kDepthwisePairs32 && d->depthwise != nullptr &&
-      d->depthwise_pairs != nullptr && blocks32 > 0) {
+  if (kDepthwisePairs32 && d->depthwise != nullptr && d->k <= kMaxPairTaps) {
     const int taps = d->k, pairs = (taps + 1) / 2, channels = d->channels;
+    const int blocks = (channels + 31) / 32;
     d->depthwise_pairs32.reset(new (std::nothrow)
-                                   int16_t[int64_t{pairs} * blocks32 * 64]);
+                                   int16_t[int64_t{pairs} * blocks * 64]);
     TWL_CHECK_ARG(d->depthwise_pairs32 != nullptr, "out of memory");
-    // As depthwise_pairs with four 128-bit lanes.
+    // As depthwise_pairs with four 128-bit lanes; zeros past the channels.
     for (int p = 0; p < pairs; ++p) {
-      for (int b = 0; b < blocks32; ++b) {
+      for (int b = 0; b < blocks; ++b) {
         int16_t* v =
-            d->depthwise_pairs32.get() + (int64_t{p} * blocks32 + b) * 64;
+            d->depthwise_pairs32.get() + (int64_t{p} * blocks + b) * 64;
         for (int half = 0; half < 2; ++half) {
           for (int lane = 0; lane < 4; ++lane) {
             for (int i = 0; i < 4; ++i) {
@@ -913,8 +946,9 @@ Status PrepareConv(KernelContext* context, Node* node) {
                 const int t = 2 * p + h;
                 const int c = b * 32 + 8 * lane + 4 * half + i;
                 v[half * 32 + lane * 8 + 2 * i + h] =
-                    t < taps ? d->depthwise[int64_t{t} * channels + c]
-                             : int16_t{0};
+                    t < taps && c < channels
+                        ? d->depthwise[int64_t{t} * channels + c]
+                        : int16_t{0};
               }
             }
           }
@@ -959,8 +993,19 @@ Status EvalConv(KernelContext* context, Node* node) {
         Tensor* y = context->output(*node, 0);
         const int32_t y_zp =
             ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+        // AVX-512 builds requantize each pixel's sums in registers.
+        QuantizedOutput fused;
+        const bool is_fused = d.requantize && d.depthwise_pairs32 != nullptr;
+        if (is_fused) {
+          fused.multiplier = multiplier->data_as<float>();
+          fused.per_column = multiplier->num_elements() > 1;
+          fused.zero_point = y_zp;
+          fused.is_uint8 = y->type == DataType::kUInt8;
+          fused.out = static_cast<char*>(y->data) + batch * mn;  // bytes
+          fused.out_stride = d.n;
+        }
         auto row_done = [&](int oy) {
-          if (!d.requantize) return;
+          if (!d.requantize || is_fused) return;
           const int32_t* a = acc + oy * row;
           const float* mul = multiplier->data_as<float>();
           const bool per_column = multiplier->num_elements() > 1;
@@ -974,7 +1019,8 @@ Status EvalConv(KernelContext* context, Node* node) {
           }
         };
         DepthwiseAccumulate(d, xb, x_zp, context->input(*node, kBias), acc,
-                            row_done, context->thread_pool());
+                            row_done, is_fused ? &fused : nullptr,
+                            context->thread_pool());
         continue;
       }
       if (d.vnni_panels != nullptr && !context->use_reference()) {
