@@ -507,10 +507,11 @@ struct VnniStore {
   const int32_t* bias;
   const float* multiplier;
   bool per_column;
-  int32_t zero_point;
+  Requantize16<T> requantize;
   static VnniStore For(const QuantizedOutput& o) {
-    return {static_cast<T*>(o.out), o.out_stride, o.bias,
-            o.multiplier,           o.per_column, o.zero_point};
+    return {
+        static_cast<T*>(o.out), o.out_stride, o.bias,
+        o.multiplier,           o.per_column, Requantize16<T>(o.zero_point)};
   }
   TWL_QUANT_INLINE VnniColumns Columns(int col, int n) const {
     const int valid = std::min(16, n - col);
@@ -523,7 +524,7 @@ struct VnniStore {
   TWL_QUANT_INLINE void operator()(int row, int col, __m512i acc,
                                    const VnniColumns& c) const {
     _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
-                         Requantize16<T>(acc, c.m_lo, c.m_hi, zero_point));
+                         requantize(acc, c.m_lo, c.m_hi));
   }
 };
 

@@ -152,24 +152,27 @@ void Requantize(const int32_t* acc, int64_t rows, int n,
 // with rounding), rounded to nearest even by the conversion, plus the zero
 // point; T's in the 16 bytes.
 template <typename T>
-inline __m128i Requantize16(__m512i acc, __m512d m_lo, __m512d m_hi,
-                            int32_t zero_point) {
-  const __m512d low =
-      _mm512_set1_pd(double{std::numeric_limits<T>::min()} - zero_point);
-  const __m512d high =
-      _mm512_set1_pd(double{std::numeric_limits<T>::max()} - zero_point);
-  __m512d lo =
-      _mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(acc)), m_lo);
-  __m512d hi = _mm512_mul_pd(
-      _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(acc, 1)), m_hi);
-  lo = _mm512_min_pd(_mm512_max_pd(lo, low), high);
-  hi = _mm512_min_pd(_mm512_max_pd(hi, low), high);
-  const __m512i v =
-      _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtpd_epi32(lo)),
-                         _mm512_cvtpd_epi32(hi), 1);
-  return _mm512_cvtepi32_epi8(
-      _mm512_add_epi32(v, _mm512_set1_epi32(zero_point)));
-}
+struct Requantize16 {
+  __m512d low, high;
+  __m512i zp;
+  explicit Requantize16(int32_t zero_point)
+      : low(_mm512_set1_pd(double{std::numeric_limits<T>::min()} - zero_point)),
+        high(
+            _mm512_set1_pd(double{std::numeric_limits<T>::max()} - zero_point)),
+        zp(_mm512_set1_epi32(zero_point)) {}
+  inline __m128i operator()(__m512i acc, __m512d m_lo, __m512d m_hi) const {
+    __m512d lo =
+        _mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(acc)), m_lo);
+    __m512d hi = _mm512_mul_pd(
+        _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(acc, 1)), m_hi);
+    lo = _mm512_min_pd(_mm512_max_pd(lo, low), high);
+    hi = _mm512_min_pd(_mm512_max_pd(hi, low), high);
+    const __m512i v =
+        _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtpd_epi32(lo)),
+                           _mm512_cvtpd_epi32(hi), 1);
+    return _mm512_cvtepi32_epi8(_mm512_add_epi32(v, zp));
+  }
+};
 
 // Multipliers [col, col + 16) (lanes past `mask` 0) as two vectors of
 // doubles, or multiplier[0] in every lane when not per_column.

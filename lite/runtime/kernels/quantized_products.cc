@@ -83,6 +83,9 @@ struct OpData {
   // AVX-512 builds: the same per block of 32 channels (DepthwisePairs32),
   // the 128-bit lanes of _mm512_unpack{lo,hi}_epi16 laid out as AVX2's.
   std::unique_ptr<int16_t[]> depthwise_pairs32;
+  // With depthwise_pairs32 and an 8-bit output: the multipliers as doubles
+  // (DepthwiseOutput).
+  int multiplier_scratch = -1;
   // VNNI builds, a constant filter with values in int8, a uint8 x and an
   // 8-bit output, groups of 1: the filter in VNNI panels (quantization.h)
   // with its column sums; the GEMM reads x itself when the convolution is
@@ -522,24 +525,33 @@ inline void DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
   }
 }
 
-// DepthwisePairs32 requantizing into the 8-bit output `o` (out_stride:
-// channels) at output pixel `pixel`.
-template <typename X>
+// DepthwisePairs32 requantizing into T output `y` at output pixel
+// `pixel` (multiplier: one double per channel, readable to a multiple of
+// 32 channels).
+template <typename T, typename X>
 inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
-                           const int32_t* bias, const QuantizedOutput& o,
+                           const int32_t* bias, const double* multiplier,
+                           const Requantize16<T>& requantize, T* y,
                            int64_t pixel) {
-  char* y = static_cast<char*>(o.out) + pixel * o.out_stride;  // bytes
+  T* out = y + pixel * d.channels;
   DepthwisePairs32(d, tap, x_zp, bias, [&](int c, __m512i v, int count) {
-    const __mmask16 mask = static_cast<__mmask16>((1u << count) - 1);
-    __m512d m_lo, m_hi;
-    Multipliers16(o.multiplier, o.per_column, c, mask, &m_lo, &m_hi);
-    const __m128i bytes =
-        o.is_uint8 ? Requantize16<uint8_t>(v, m_lo, m_hi, o.zero_point)
-                   : Requantize16<int8_t>(v, m_lo, m_hi, o.zero_point);
-    _mm_mask_storeu_epi8(y + c, mask, bytes);
+    const __m128i bytes = requantize(v, _mm512_loadu_pd(multiplier + c),
+                                     _mm512_loadu_pd(multiplier + c + 8));
+    _mm_mask_storeu_epi8(out + c, static_cast<__mmask16>((1u << count) - 1),
+                         bytes);
   });
 }
 #endif  // TWL_QUANT_AVX512
+
+// A depthwise convolution's 8-bit output, requantized in registers
+// (AVX-512 builds): one double multiplier per channel (zeros to a multiple
+// of 32), the zero point, and this image's output.
+struct DepthwiseOutput {
+  const double* multiplier = nullptr;
+  int32_t zero_point = 0;
+  bool is_uint8 = false;
+  void* out = nullptr;
+};
 
 // Depthwise convolution straight from x (no im2col): for each output pixel
 // and block of 32 channels, the taps inside the image add (x - x_zp) *
@@ -550,10 +562,15 @@ inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
 template <typename X, typename RowDone>
 void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
                          const Tensor* bias, int32_t* acc, RowDone row_done,
-                         const QuantizedOutput* fused, ThreadPool* pool) {
+                         const DepthwiseOutput* fused, ThreadPool* pool) {
   constexpr int kBlock = 32;
   const int channels = d.channels;
   const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
+#if defined(TWL_QUANT_AVX512)
+  const int32_t y_zp = fused != nullptr ? fused->zero_point : 0;
+  const Requantize16<uint8_t> to_uint8(y_zp);
+  const Requantize16<int8_t> to_int8(y_zp);
+#endif
   auto run = [&](int64_t begin, int64_t end) {
     for (int oy = static_cast<int>(begin); oy < end; ++oy) {
       for (int ox = 0; ox < d.out_w; ++ox) {
@@ -579,8 +596,12 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
                   d, tap, x_zp, b, [&](int c, __m512i v, int count) {
                     _mm512_mask_storeu_epi32(out + c, (1u << count) - 1, v);
                   });
+            } else if (fused->is_uint8) {
+              DepthwiseFused(d, tap, x_zp, b, fused->multiplier, to_uint8,
+                             static_cast<uint8_t*>(fused->out), pixel);
             } else {
-              DepthwiseFused(d, tap, x_zp, b, *fused, pixel);
+              DepthwiseFused(d, tap, x_zp, b, fused->multiplier, to_int8,
+                             static_cast<int8_t*>(fused->out), pixel);
             }
             continue;
           }
@@ -956,6 +977,12 @@ Status PrepareConv(KernelContext* context, Node* node) {
       }
     }
   }
+  d->multiplier_scratch = -1;
+  if (d->depthwise_pairs32 != nullptr && d->requantize) {
+    TWL_RETURN_IF_ERROR(context->RequestScratch(
+        node, static_cast<size_t>((d->n + 31) / 32 * 32) * sizeof(double),
+        &d->multiplier_scratch));
+  }
   return PrepareVnni(context, node);
 }
 
@@ -994,15 +1021,20 @@ Status EvalConv(KernelContext* context, Node* node) {
         const int32_t y_zp =
             ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
         // AVX-512 builds requantize each pixel's sums in registers.
-        QuantizedOutput fused;
-        const bool is_fused = d.requantize && d.depthwise_pairs32 != nullptr;
+        DepthwiseOutput fused;
+        const bool is_fused = d.multiplier_scratch >= 0;
         if (is_fused) {
-          fused.multiplier = multiplier->data_as<float>();
-          fused.per_column = multiplier->num_elements() > 1;
+          double* m = static_cast<double*>(node->scratch[d.multiplier_scratch]);
+          const float* mul = multiplier->data_as<float>();
+          const bool per_column = multiplier->num_elements() > 1;
+          const int padded = (d.n + 31) / 32 * 32;
+          for (int c = 0; c < padded; ++c) {
+            m[c] = c < d.n ? mul[per_column ? c : 0] : 0.0;
+          }
+          fused.multiplier = m;
           fused.zero_point = y_zp;
           fused.is_uint8 = y->type == DataType::kUInt8;
           fused.out = static_cast<char*>(y->data) + batch * mn;  // bytes
-          fused.out_stride = d.n;
         }
         auto row_done = [&](int oy) {
           if (!d.requantize || is_fused) return;
