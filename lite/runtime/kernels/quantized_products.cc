@@ -799,15 +799,20 @@ void Im2ColBytes(const OpData& d, const uint8_t* x, uint8_t x_zp,
         const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
         for (int kx = 0; kx < d.kernel_w; ++kx, at += d.channels) {
           const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
-          if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) {
-            memset(at, x_zp, d.channels);
-          } else {
-            memcpy(at, x + (int64_t{iy} * d.in_w + ix) * d.channels,
-                   d.channels);
+          const bool inside = iy >= 0 && iy < d.in_h && ix >= 0 && ix < d.in_w;
+          const uint8_t* src = x + (int64_t{iy} * d.in_w + ix) * d.channels;
+          if (d.channels >= 32) {
+            if (inside) {
+              memcpy(at, src, d.channels);
+            } else {
+              memset(at, x_zp, d.channels);
+            }
+          } else {  // a few channels (a stem): no library calls
+            for (int c = 0; c < d.channels; ++c) at[c] = inside ? src[c] : x_zp;
           }
         }
       }
-      memset(at, 0, row + d.k_quads - at);
+      while (at < row + d.k_quads) *at++ = 0;
     }
   }
 }
