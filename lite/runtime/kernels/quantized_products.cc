@@ -791,28 +791,48 @@ Status PrepareVnni(KernelContext* context, Node* node) {
 // adds nothing), zeros past the depth.
 void Im2ColBytes(const OpData& d, const uint8_t* x, uint8_t x_zp,
                  uint8_t* rows) {
-  for (int oy = 0; oy < d.out_h; ++oy) {
-    for (int ox = 0; ox < d.out_w; ++ox) {
-      uint8_t* row = rows + (int64_t{oy} * d.out_w + ox) * d.k_quads;
+  // Locals: the byte stores could alias d's fields.
+  const int channels = d.channels, in_h = d.in_h, in_w = d.in_w;
+  const int kernel_h = d.kernel_h, kernel_w = d.kernel_w;
+  const int stride_h = d.stride_h, stride_w = d.stride_w;
+  const int dilation_h = d.dilation_h, dilation_w = d.dilation_w;
+  const int pad_top = d.pad_top, pad_left = d.pad_left;
+  const int out_h = d.out_h, out_w = d.out_w, k_quads = d.k_quads;
+  // A tap row inside the image with dilation 1 is kernel_w * channels
+  // contiguous bytes of x.
+  const int span = kernel_w * channels;
+  auto copy = [](uint8_t* dst, const uint8_t* src, int n) {
+    if (n >= 32) {
+      memcpy(dst, src, n);
+    } else {
+      for (int i = 0; i < n; ++i) dst[i] = src[i];
+    }
+  };
+  for (int oy = 0; oy < out_h; ++oy) {
+    for (int ox = 0; ox < out_w; ++ox) {
+      uint8_t* row = rows + (int64_t{oy} * out_w + ox) * k_quads;
       uint8_t* at = row;
-      for (int ky = 0; ky < d.kernel_h; ++ky) {
-        const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
-        for (int kx = 0; kx < d.kernel_w; ++kx, at += d.channels) {
-          const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
-          const bool inside = iy >= 0 && iy < d.in_h && ix >= 0 && ix < d.in_w;
-          const uint8_t* src = x + (int64_t{iy} * d.in_w + ix) * d.channels;
-          if (d.channels >= 32) {
-            if (inside) {
-              memcpy(at, src, d.channels);
-            } else {
-              memset(at, x_zp, d.channels);
-            }
-          } else {  // a few channels (a stem): no library calls
-            for (int c = 0; c < d.channels; ++c) at[c] = inside ? src[c] : x_zp;
+      const int ix0 = ox * stride_w - pad_left;
+      const bool columns_inside =
+          dilation_w == 1 && ix0 >= 0 && ix0 + kernel_w <= in_w;
+      for (int ky = 0; ky < kernel_h; ++ky) {
+        const int iy = oy * stride_h - pad_top + ky * dilation_h;
+        const bool row_inside = iy >= 0 && iy < in_h;
+        if (row_inside && columns_inside) {
+          copy(at, x + (int64_t{iy} * in_w + ix0) * channels, span);
+          at += span;
+          continue;
+        }
+        for (int kx = 0; kx < kernel_w; ++kx, at += channels) {
+          const int ix = ix0 + kx * dilation_w;
+          if (row_inside && ix >= 0 && ix < in_w) {
+            copy(at, x + (int64_t{iy} * in_w + ix) * channels, channels);
+          } else {
+            for (int c = 0; c < channels; ++c) at[c] = x_zp;
           }
         }
       }
-      while (at < row + d.k_quads) *at++ = 0;
+      while (at < row + k_quads) *at++ = 0;
     }
   }
 }
