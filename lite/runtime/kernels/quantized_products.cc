@@ -659,109 +659,25 @@ Status CheckEvalMultiplier(KernelContext* context, Node* node) {
   return CheckScales(*multiplier, "multiplier");
 }
 
-// --- QUANTIZED_BATCH_MATMUL
-// -------------------------------------------------------
-
-Shape BatchPart(const Shape& s) {
-  Shape b;
-  b.rank = s.rank - 2;
-  for (int i = 0; i < b.rank; ++i) b.dims[i] = s.dims[i];
-  return b;
-}
-
-Status PrepareMatMul(KernelContext* context, Node* node) {
-  OpData* d = static_cast<OpData*>(node->user_data);
-  TWL_CHECK_ARG(d != nullptr, "out of memory");
-  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
-  const Tensor* a = context->input(*node, 0);
-  const Tensor* b = context->input(*node, 1);
-  TWL_RETURN_IF_ERROR(CheckRank(a, "a", 2, kMaxDims));
-  TWL_RETURN_IF_ERROR(CheckRank(b, "b", 2, kMaxDims));
-  d->groups = 1;
-  const Shape& as = a->shape;
-  const Shape& bs = b->shape;
-  d->m = as.dims[as.rank - 2];
-  d->k = as.dims[as.rank - 1];
-  d->n = bs.dims[bs.rank - 1];
-  TWL_CHECK_ARG(bs.dims[bs.rank - 2] == d->k,
-                "inner dims differ: a has %d, b has %d", d->k,
-                bs.dims[bs.rank - 2]);
-  TWL_RETURN_IF_ERROR(PrepareCommon(context, node, d->n));
-  Shape ab = BatchPart(as), bb = BatchPart(bs);
-  TWL_RETURN_IF_ERROR(BroadcastShapes(ab, bb, &d->batch_shape));
-  BroadcastStrides(ab, d->batch_shape, d->a_batch_strides);
-  BroadcastStrides(bb, d->batch_shape, d->b_batch_strides);
-  Shape shape = d->batch_shape;
-  shape.dims[shape.rank++] = d->m;
-  shape.dims[shape.rank++] = d->n;
-  TWL_RETURN_IF_ERROR(context->ResizeTensor(context->output(*node, 0), shape));
-  TWL_RETURN_IF_ERROR(RequestScratch(context, node));
-  d->rhs_sn = 1;
-  d->rhs_sk = d->n;
-  return PrepareRhs(context, node, bb.NumElements());
-}
-
-Status EvalMatMul(KernelContext* context, Node* node) {
-  TWL_RETURN_IF_ERROR(CheckEvalMultiplier(context, node));
-  const OpData& d = *static_cast<OpData*>(node->user_data);
-  const Tensor* a = context->input(*node, 0);
-  const int32_t a_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
-  const int64_t mk = static_cast<int64_t>(d.m) * d.k;
-  const int64_t mn = static_cast<int64_t>(d.m) * d.n;
-  const int64_t batches = d.batch_shape.NumElements();
-  int64_t index[kMaxDims] = {};
-  return DispatchEightBit(a->type, [&](auto a_tag) {
-    using A = decltype(a_tag);
-    for (int64_t batch = 0; batch < batches; ++batch) {
-      int64_t ao = 0, bo = 0;
-      for (int i = 0; i < d.batch_shape.rank; ++i) {
-        ao += index[i] * d.a_batch_strides[i];
-        bo += index[i] * d.b_batch_strides[i];
-      }
-      const A* ab = a->data_as<A>() + ao * mk;
-      const int16_t* rhs = PackedRhs(context, node, bo);
-      const int16_t* panels =
-          d.panels != nullptr ? d.panels.get() + bo * d.panel_size : nullptr;
-      int32_t* acc = AccumulatorsAt(context, node, batch * mn);
-      const bool written = Multiply(
-          context, node, rhs, panels,
-          [&](int, int i, int kk) {
-            return static_cast<int32_t>(
-                       ab[static_cast<int64_t>(i) * d.k + kk]) -
-                   a_zp;
-          },
-          [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc,
-          batch * mn);
-      if (d.requantize && !written)
-        TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
-      for (int i = d.batch_shape.rank - 1;
-           i >= 0 && ++index[i] == d.batch_shape.dims[i]; --i) {
-        index[i] = 0;
-      }
-    }
-    return Status::Ok();
-  });
-}
-
-// --- QUANTIZED_CONV_2D
-// ------------------------------------------------------------
-
 bool IsPointwise(const OpData& d) {
   return d.kernel_h == 1 && d.kernel_w == 1 && d.stride_h == 1 &&
          d.stride_w == 1 && d.pad_top == 0 && d.pad_left == 0 &&
          d.groups == 1 && d.out_h == d.in_h && d.out_w == d.in_w;
 }
 
-// Packs the filter for the VNNI GEMM when it applies (OpData) and plans its
-// scratch.
-Status PrepareVnni(KernelContext* context, Node* node) {
+// Packs the right operand for the VNNI GEMM when it applies (OpData) and
+// plans its scratch; `direct`: the GEMM reads the lhs as it is, else byte
+// patches (convolutions only: `patches`).
+Status PrepareVnni(KernelContext* context, Node* node, bool direct,
+                   bool patches) {
   OpData* d = static_cast<OpData*>(node->user_data);
   d->vnni_panels.reset();
   d->column_sums.reset();
   d->bytes_scratch = d->bias_scratch = -1;
   if (!kVnniGemm || d->packed == nullptr || d->groups != 1 ||
       d->depthwise != nullptr || !d->requantize ||
-      context->input(*node, 0)->type != DataType::kUInt8) {
+      context->input(*node, 0)->type != DataType::kUInt8 ||
+      (!direct && !patches)) {
     return Status::Ok();
   }
   d->vnni_panels.reset(new (std::nothrow) int8_t[VnniPanelSize(d->n, d->k)]);
@@ -776,7 +692,7 @@ Status PrepareVnni(KernelContext* context, Node* node) {
   }
   d->panels.reset();  // the VNNI GEMM runs instead
   d->k_quads = (d->k + 3) / 4 * 4;
-  d->vnni_direct = IsPointwise(*d) && d->k % 4 == 0;
+  d->vnni_direct = direct;
   TWL_RETURN_IF_ERROR(context->RequestScratch(
       node, static_cast<size_t>(d->n) * sizeof(int32_t), &d->bias_scratch));
   if (!d->vnni_direct) {
@@ -837,24 +753,19 @@ void Im2ColBytes(const OpData& d, const uint8_t* x, uint8_t x_zp,
   }
 }
 
-// The convolution of image x by the VNNI GEMM into output element `offset`.
-void EvalVnni(KernelContext* context, Node* node, const uint8_t* x,
-              int64_t offset) {
+// The VNNI GEMM of uint8 rows lhs (row i at lhs + i * lhs_stride) into the
+// output at element `offset`; bias - lhs_zp * column sum into scratch first.
+void RunVnni(KernelContext* context, Node* node, const uint8_t* lhs,
+             int64_t lhs_stride, int64_t offset) {
   const OpData& d = *static_cast<OpData*>(node->user_data);
-  const int32_t x_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
+  const int32_t lhs_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
   const Tensor* bias = context->input(*node, kBias);
   int32_t* b = static_cast<int32_t*>(node->scratch[d.bias_scratch]);
   for (int j = 0; j < d.n; ++j) {  // wrapping, as in Multiply
     const uint32_t bj = bias != nullptr ? bias->data_as<int32_t>()[j] : 0;
     b[j] =
-        static_cast<int32_t>(bj - static_cast<uint32_t>(x_zp) *
+        static_cast<int32_t>(bj - static_cast<uint32_t>(lhs_zp) *
                                       static_cast<uint32_t>(d.column_sums[j]));
-  }
-  const uint8_t* lhs = x;
-  if (!d.vnni_direct) {
-    uint8_t* rows = static_cast<uint8_t*>(node->scratch[d.bytes_scratch]);
-    Im2ColBytes(d, x, static_cast<uint8_t>(x_zp), rows);
-    lhs = rows;
   }
   const Tensor* multiplier = context->input(*node, kMultiplier);
   Tensor* y = context->output(*node, 0);
@@ -866,9 +777,115 @@ void EvalVnni(KernelContext* context, Node* node, const uint8_t* x,
   o.is_uint8 = y->type == DataType::kUInt8;
   o.out = static_cast<char*>(y->data) + offset;  // 8-bit elements
   o.out_stride = d.n;
-  VnniGemm(lhs, d.vnni_direct ? d.k : d.k_quads, d.vnni_panels.get(), d.m, d.n,
-           d.k, o, context->thread_pool());
+  VnniGemm(lhs, lhs_stride, d.vnni_panels.get(), d.m, d.n, d.k, o,
+           context->thread_pool());
 }
+
+// The convolution of image x by the VNNI GEMM into output element `offset`.
+void EvalVnni(KernelContext* context, Node* node, const uint8_t* x,
+              int64_t offset) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  if (d.vnni_direct) return RunVnni(context, node, x, d.k, offset);
+  const int32_t x_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
+  uint8_t* rows = static_cast<uint8_t*>(node->scratch[d.bytes_scratch]);
+  Im2ColBytes(d, x, static_cast<uint8_t>(x_zp), rows);
+  RunVnni(context, node, rows, d.k_quads, offset);
+}
+
+// --- QUANTIZED_BATCH_MATMUL
+// -------------------------------------------------------
+
+Shape BatchPart(const Shape& s) {
+  Shape b;
+  b.rank = s.rank - 2;
+  for (int i = 0; i < b.rank; ++i) b.dims[i] = s.dims[i];
+  return b;
+}
+
+Status PrepareMatMul(KernelContext* context, Node* node) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  TWL_CHECK_ARG(d != nullptr, "out of memory");
+  TWL_RETURN_IF_ERROR(CheckNumInputs(*node, 2, 7));
+  const Tensor* a = context->input(*node, 0);
+  const Tensor* b = context->input(*node, 1);
+  TWL_RETURN_IF_ERROR(CheckRank(a, "a", 2, kMaxDims));
+  TWL_RETURN_IF_ERROR(CheckRank(b, "b", 2, kMaxDims));
+  d->groups = 1;
+  const Shape& as = a->shape;
+  const Shape& bs = b->shape;
+  d->m = as.dims[as.rank - 2];
+  d->k = as.dims[as.rank - 1];
+  d->n = bs.dims[bs.rank - 1];
+  TWL_CHECK_ARG(bs.dims[bs.rank - 2] == d->k,
+                "inner dims differ: a has %d, b has %d", d->k,
+                bs.dims[bs.rank - 2]);
+  TWL_RETURN_IF_ERROR(PrepareCommon(context, node, d->n));
+  Shape ab = BatchPart(as), bb = BatchPart(bs);
+  TWL_RETURN_IF_ERROR(BroadcastShapes(ab, bb, &d->batch_shape));
+  BroadcastStrides(ab, d->batch_shape, d->a_batch_strides);
+  BroadcastStrides(bb, d->batch_shape, d->b_batch_strides);
+  Shape shape = d->batch_shape;
+  shape.dims[shape.rank++] = d->m;
+  shape.dims[shape.rank++] = d->n;
+  TWL_RETURN_IF_ERROR(context->ResizeTensor(context->output(*node, 0), shape));
+  TWL_RETURN_IF_ERROR(RequestScratch(context, node));
+  d->rhs_sn = 1;
+  d->rhs_sk = d->n;
+  TWL_RETURN_IF_ERROR(PrepareRhs(context, node, bb.NumElements()));
+  // One right operand and rows of a multiple of 4 bytes: the VNNI GEMM.
+  return PrepareVnni(context, node, bb.NumElements() == 1 && d->k % 4 == 0,
+                     /*patches=*/false);
+}
+
+Status EvalMatMul(KernelContext* context, Node* node) {
+  TWL_RETURN_IF_ERROR(CheckEvalMultiplier(context, node));
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const Tensor* a = context->input(*node, 0);
+  const int32_t a_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
+  const int64_t mk = static_cast<int64_t>(d.m) * d.k;
+  const int64_t mn = static_cast<int64_t>(d.m) * d.n;
+  const int64_t batches = d.batch_shape.NumElements();
+  int64_t index[kMaxDims] = {};
+  return DispatchEightBit(a->type, [&](auto a_tag) {
+    using A = decltype(a_tag);
+    for (int64_t batch = 0; batch < batches; ++batch) {
+      int64_t ao = 0, bo = 0;
+      for (int i = 0; i < d.batch_shape.rank; ++i) {
+        ao += index[i] * d.a_batch_strides[i];
+        bo += index[i] * d.b_batch_strides[i];
+      }
+      const A* ab = a->data_as<A>() + ao * mk;
+      if (d.vnni_panels != nullptr && !context->use_reference()) {
+        RunVnni(context, node, reinterpret_cast<const uint8_t*>(ab), d.k,
+                batch * mn);
+      } else {
+        const int16_t* rhs = PackedRhs(context, node, bo);
+        const int16_t* panels =
+            d.panels != nullptr ? d.panels.get() + bo * d.panel_size : nullptr;
+        int32_t* acc = AccumulatorsAt(context, node, batch * mn);
+        const bool written = Multiply(
+            context, node, rhs, panels,
+            [&](int, int i, int kk) {
+              return static_cast<int32_t>(
+                         ab[static_cast<int64_t>(i) * d.k + kk]) -
+                     a_zp;
+            },
+            [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc,
+            batch * mn);
+        if (d.requantize && !written)
+          TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+      }
+      for (int i = d.batch_shape.rank - 1;
+           i >= 0 && ++index[i] == d.batch_shape.dims[i]; --i) {
+        index[i] = 0;
+      }
+    }
+    return Status::Ok();
+  });
+}
+
+// --- QUANTIZED_CONV_2D
+// ------------------------------------------------------------
 
 Status PrepareConv(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
@@ -1008,7 +1025,8 @@ Status PrepareConv(KernelContext* context, Node* node) {
         node, static_cast<size_t>((d->n + 31) / 32 * 32) * sizeof(double),
         &d->multiplier_scratch));
   }
-  return PrepareVnni(context, node);
+  return PrepareVnni(context, node, IsPointwise(*d) && d->k % 4 == 0,
+                     /*patches=*/true);
 }
 
 Status EvalConv(KernelContext* context, Node* node) {

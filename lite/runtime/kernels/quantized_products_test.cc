@@ -745,5 +745,55 @@ TEST(QuantizedConv2DTest, DepthwiseInt8OutputMatchesReference) {
   }
 }
 
+// uint8 a times one int8 b (the VNNI GEMM where the build has it at a depth
+// that is a multiple of 4; 30 runs the other GEMM) over batches of a, a
+// bias and per-column multipliers from ties to saturation, against naive
+// loops.
+TEST(QuantizedBatchMatMulTest, UInt8TimesInt8MatchesNaive) {
+  for (int k : {64, 30}) {
+    std::mt19937 rng(k);
+    std::uniform_int_distribution<int> byte(0, 255);
+    const int batches = 2, m = 5, n = 40;
+    const int32_t a_zp = 120, y_zp = 90;
+    std::vector<uint8_t> a(batches * m * k);
+    std::vector<int8_t> b(k * n);
+    std::vector<int32_t> bias(n);
+    std::vector<float> mult(n);
+    for (auto& v : a) v = byte(rng);
+    for (auto& v : b) v = byte(rng) - 128;
+    for (int j = 0; j < n; ++j) {
+      bias[j] = byte(rng) * 41 - 5000;
+      mult[j] = j % 3 == 0 ? 0.5f : j % 3 == 1 ? 0.02f / (j + 1) : 0.004f;
+    }
+    OpModel model;
+    int in = model.AddInput(DataType::kUInt8, {batches, m, k});
+    int rhs = model.AddConst<int8_t>({k, n}, b);
+    int az = model.AddConst<uint8_t>({}, {static_cast<uint8_t>(a_zp)});
+    int multiplier = model.AddConst<float>({n}, mult);
+    int yz = model.AddConst<uint8_t>({}, {static_cast<uint8_t>(y_zp)});
+    int bb = model.AddConst<int32_t>({n}, bias);
+    int out = model.AddOutput(DataType::kUInt8);
+    model.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+                {in, rhs, az, -1, multiplier, yz, bb}, {out});
+    ASSERT_TRUE(model.Build().ok());
+    model.SetInput<uint8_t>(0, a);
+    ASSERT_TRUE(model.Invoke().ok());
+    EXPECT_EQ(model.CompareWithReference(), "");
+    std::vector<uint8_t> want(batches * m * n);
+    for (int i = 0; i < batches * m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        int32_t acc = bias[j];
+        for (int kk = 0; kk < k; ++kk) {
+          acc += (a[i * k + kk] - a_zp) * b[kk * n + j];
+        }
+        want[i * n + j] = NaiveRequantize<uint8_t>(acc, mult[j], y_zp);
+      }
+    }
+    EXPECT_EQ(model.GetOutput<uint8_t>(0), want) << "depth " << k;
+    EXPECT_NE(std::find(want.begin(), want.end(), 0), want.end());
+    EXPECT_NE(std::find(want.begin(), want.end(), 255), want.end());
+  }
+}
+
 }  // namespace
 }  // namespace twl
