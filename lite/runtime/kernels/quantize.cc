@@ -139,7 +139,7 @@ void QuantizeRun(const float* x, int64_t count, const float* scale,
                  const T* zero_point, int64_t step, T* y) {
   int64_t t = 0;
 #if defined(TWL_QUANT_AVX512)
-  if (step == 0) {
+  if (step == 0 && sizeof(T) <= 2) {
     // One scale: 16 at a time as RoundToQuantized, the float quotient
     // clamped to [T's min - zp, T's max - zp] (NaN to 0, so it gives the
     // zero point) and converted rounding to nearest even.
@@ -153,8 +153,13 @@ void QuantizeRun(const float* x, int64_t count, const float* scale,
       q = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(q, q, _CMP_ORD_Q), q);
       q = _mm512_min_ps(_mm512_max_ps(q, low), high);
       const __m512i v = _mm512_add_epi32(_mm512_cvtps_epi32(q), z);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(y + t),
-                       _mm512_cvtepi32_epi8(v));
+      if (sizeof(T) == 1) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(y + t),
+                         _mm512_cvtepi32_epi8(v));
+      } else {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + t),
+                            _mm512_cvtepi32_epi16(v));
+      }
     }
   }
 #endif
