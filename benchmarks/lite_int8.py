@@ -15,6 +15,15 @@ per output channel, uint8 activations per tensor, min/max ranges
   - latency (median of single calls per round, best round): tensorweave
     int8, tensorweave float, onnxruntime int8, onnxruntime float, and the
     ratios tw-int8 / tw-float and tw-int8 / ort-int8.
+  - mobilenetv2 also against LiteRT's int8 (when tensorflow, tf_keras and
+    ai_edge_litert are installed): tf_keras.applications.MobileNetV2 (the
+    same network: alpha 1.0, ReLU6, 1280-wide head, random weights and
+    BatchNorm statistics) through TFLiteConverter's full-integer recipe
+    (int8 activations and per-channel int8 weights, float input and
+    output, the same calibration images), run by LiteRT's interpreter
+    (XNNPACK) in the same rounds; ms lrt-int8 and tw-int8 / lrt-int8.
+--cpu-time times calls by the calling thread's CPU time instead of wall
+time (1 thread only: steadier on a loaded machine).
 Skips (exit 0, a message) when torch, onnx or onnxruntime is missing.
 """
 
@@ -22,6 +31,7 @@ import argparse
 import os
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -61,6 +71,59 @@ def _ort_quantize(model, calibration, tmp):
         return f.read()
 
 
+def _litert_int8(calibration, threads):
+    """A callable running LiteRT's int8 MobileNetV2 on an NCHW batch of one,
+    or None when tensorflow, tf_keras or ai_edge_litert is missing."""
+    try:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        import tensorflow as tf
+        import tf_keras
+        from ai_edge_litert.interpreter import Interpreter
+    except ImportError:
+        return None
+    tf_keras.utils.set_random_seed(0)
+    size = calibration.shape[-1]
+    model = tf_keras.applications.MobileNetV2(input_shape=(size, size, 3), weights=None)
+    rng = np.random.default_rng(0)
+    for layer in model.layers:
+        if isinstance(layer, tf_keras.layers.BatchNormalization):
+            shape = layer.gamma.shape
+            layer.set_weights(
+                [
+                    rng.uniform(0.5, 1.5, shape).astype(np.float32),
+                    rng.normal(0, 0.1, shape).astype(np.float32),
+                    rng.normal(0, 0.1, shape).astype(np.float32),
+                    rng.uniform(0.5, 1.5, shape).astype(np.float32),
+                ]
+            )
+    nhwc = calibration.transpose(0, 2, 3, 1)
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = lambda: ([nhwc[i : i + 1]] for i in range(len(nhwc)))
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    interpreter = Interpreter(model_content=converter.convert(), num_threads=threads)
+    interpreter.allocate_tensors()
+    inp = interpreter.get_input_details()[0]["index"]
+    out = interpreter.get_output_details()[0]["index"]
+
+    def call(x):
+        interpreter.set_tensor(inp, np.ascontiguousarray(x.transpose(0, 2, 3, 1)))
+        interpreter.invoke()
+        return interpreter.get_tensor(out)
+
+    return call
+
+
+def _cpu_times_ms(fn, runs):
+    """(median, fastest) single-call time in ms of the calling thread's CPU."""
+    times = []
+    for _ in range(runs):
+        t = time.thread_time()
+        fn()
+        times.append(time.thread_time() - t)
+    return 1e3 * float(np.median(times)), 1e3 * float(np.min(times))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--models", default="resnet18,mobilenetv2")
@@ -70,7 +133,10 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--cpu-time", action="store_true")
     args = p.parse_args()
+    if args.cpu_time and args.threads != 1:
+        p.error("--cpu-time times one thread: use --threads 1")
     import lite_cnn_models as cnn
 
     missing = cnn._missing_modules()
@@ -114,23 +180,37 @@ def main():
         }
         feeds = {"input": held_out[:1]}
         calls = {k: r.prepared(feeds) for k, r in runners.items()}
-        calls.update({k: (lambda s=s: s.run(None, feeds)) for k, s in sessions.items()})
+        calls.update({k: (lambda s=s, feeds=feeds: s.run(None, feeds)) for k, s in sessions.items()})
+        litert = _litert_int8(calibration, args.threads) if name == "mobilenetv2" else None
+        if litert is not None:
+            calls["lrt-int8"] = lambda f=litert, x=held_out[:1]: f(x)
+        timer = _cpu_times_ms if args.cpu_time else cnn._times_ms
         best = dict.fromkeys(calls, np.inf)
+        fastest = dict.fromkeys(calls, np.inf)
         for _ in range(args.rounds):
             for k, fn in calls.items():
-                best[k] = min(best[k], cnn._times_ms(fn, args.runs)[0])
+                median, low = timer(fn, args.runs)
+                best[k], fastest[k] = min(best[k], median), min(fastest[k], low)
+        best["fastest"] = fastest
         rows.append((name, len(float_twl), len(int8_twl), len(int8_onnx), agree, best))
         print(f"{name}: done", flush=True)
     print(
         "| model | twl float / int8 bytes | ort int8 bytes | top-1 agree tw / ort | ms tw-int8 | tw-float "
-        "| ort-int8 | ort-float | tw-int8/tw-float | tw-int8/ort-int8 |"
+        "| ort-int8 | ort-float | lrt-int8 | tw-int8/tw-float | tw-int8/ort-int8 | tw-int8/lrt-int8 "
+        "(median, fastest call) |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, fsize, qsize, osize, agree, t in rows:
+        lrt, vs_lrt = "n/a", "n/a"
+        if "lrt-int8" in t:
+            f = t["fastest"]
+            lrt = f"{t['lrt-int8']:.2f}"
+            vs_lrt = f"{t['tw-int8'] / t['lrt-int8']:.2f}, {f['tw-int8'] / f['lrt-int8']:.2f}"
         print(
             f"| {name} | {fsize:,} / {qsize:,} ({fsize / qsize:.2f}x) | {osize:,} | {agree['tw']:.3f} / "
             f"{agree['ort']:.3f} | {t['tw-int8']:.2f} | {t['tw-float']:.2f} | {t['ort-int8']:.2f} "
-            f"| {t['ort-float']:.2f} | {t['tw-int8'] / t['tw-float']:.2f} | {t['tw-int8'] / t['ort-int8']:.2f} |"
+            f"| {t['ort-float']:.2f} | {lrt} | {t['tw-int8'] / t['tw-float']:.2f} "
+            f"| {t['tw-int8'] / t['ort-int8']:.2f} | {vs_lrt} |"
         )
 
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #if defined(__AVX2__)
@@ -450,6 +451,223 @@ void QuantizedGemm(const int16_t* lhs, const int16_t* rhs, int m, int n, int k,
 }
 
 #endif  // __AVX2__
+
+#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
+
+int64_t VnniPanelSize(int n, int k) {
+  return int64_t{(n + 15) / 16} * 16 * ((k + 3) / 4 * 4);
+}
+
+// Block b of 16 columns, depth quad q: 64 bytes at (b * quads + q) * 64,
+// column c's four depths at c * 4 (one vpdpbusd lane).
+bool PackVnniPanels(const int16_t* rhs, int n, int k, int8_t* panels,
+                    int32_t* column_sums) {
+  const int quads = (k + 3) / 4;
+  for (int j = 0; j < n; ++j) {
+    int32_t sum = 0;
+    for (int kk = 0; kk < k; ++kk) {
+      const int16_t v = rhs[int64_t{j} * k + kk];
+      if (v < -128 || v > 127) return false;
+      sum += v;
+    }
+    column_sums[j] = sum;
+  }
+  for (int b = 0; b < (n + 15) / 16; ++b) {
+    for (int q = 0; q < quads; ++q) {
+      int8_t* dst = panels + (int64_t{b} * quads + q) * 64;
+      for (int c = 0; c < 16; ++c) {
+        for (int h = 0; h < 4; ++h) {
+          const int j = b * 16 + c, kk = 4 * q + h;
+          dst[c * 4 + h] = static_cast<int8_t>(
+              j < n && kk < k ? rhs[int64_t{j} * k + kk] : 0);
+        }
+      }
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// The bias and multipliers of one vector of 16 columns (`mask` of
+// them in the matrix).
+struct VnniColumns {
+  __m512i bias;
+  __m512d m_lo, m_hi;
+  __mmask16 mask;
+};
+
+// Requantization of 16 accumulators (bias included): Requantize16. Held
+// by value: stores through the output (bytes) could alias fields read
+// through a reference.
+template <typename T>
+struct VnniStore {
+  T* out;
+  int64_t out_stride;
+  const int32_t* bias;
+  const float* multiplier;
+  bool per_column;
+  Requantize16<T> requantize;
+  static VnniStore For(const QuantizedOutput& o) {
+    return {
+        static_cast<T*>(o.out), o.out_stride, o.bias,
+        o.multiplier,           o.per_column, Requantize16<T>(o.zero_point)};
+  }
+  TWL_QUANT_INLINE VnniColumns Columns(int col, int n) const {
+    const int valid = std::min(16, n - col);
+    VnniColumns c;
+    c.mask = static_cast<__mmask16>((1u << valid) - 1);
+    c.bias = _mm512_maskz_loadu_epi32(c.mask, bias + col);
+    Multipliers16(multiplier, per_column, col, c.mask, &c.m_lo, &c.m_hi);
+    return c;
+  }
+  TWL_QUANT_INLINE void operator()(int row, int col, __m512i acc,
+                                   const VnniColumns& c) const {
+    _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
+                         requantize(acc, c.m_lo, c.m_hi));
+  }
+};
+
+// acc + a (uint8) . b (int8) per lane, accumulating in acc's register: GCC
+// 12 copies every accumulator of the intrinsic's loop each iteration.
+TWL_QUANT_INLINE __m512i Dpbusd(__m512i acc, __m512i a, __m512i b) {
+  asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
+}
+
+// An R-row x (16 * B)-column block at (row, col): each depth quad
+// broadcasts lhs (r, 4q..4q+3) as one int32 and vpdpbusd's it with the
+// block's quad vectors.
+template <int R, int B, typename Store>
+TWL_QUANT_INLINE void VnniBlock(const uint8_t* a, int64_t a_stride,
+                                const int8_t* panel, int64_t panel_stride,
+                                int quads, int n, const Store& store, int row,
+                                int col) {
+  // The accumulators start at the bias.
+  VnniColumns columns[B];
+  __m512i acc[R][B];
+#pragma GCC unroll 2
+  for (int b = 0; b < B; ++b) columns[b] = store.Columns(col + 16 * b, n);
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 2
+    for (int b = 0; b < B; ++b) acc[r][b] = columns[b].bias;
+  }
+  for (int q = 0; q < quads; ++q) {
+    __m512i w[B];
+#pragma GCC unroll 2
+    for (int b = 0; b < B; ++b) {
+      w[b] = _mm512_loadu_si512(panel + b * panel_stride + q * 64);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      int32_t quad;
+      memcpy(&quad, a + r * a_stride + 4 * q, sizeof(quad));
+      const __m512i av = _mm512_set1_epi32(quad);
+#pragma GCC unroll 2
+      for (int b = 0; b < B; ++b) {
+        acc[r][b] = Dpbusd(acc[r][b], av, w[b]);
+      }
+    }
+  }
+#pragma GCC unroll 2
+  for (int b = 0; b < B; ++b) {
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      store(row + r, col + 16 * b, acc[r][b], columns[b]);
+    }
+  }
+}
+
+template <int B, typename Store>
+__attribute__((noinline)) void VnniRows(int rows, const uint8_t* a,
+                                        int64_t a_stride, const int8_t* panel,
+                                        int64_t panel_stride, int quads, int n,
+                                        const Store store, int row, int col) {
+#define TWL_VNNI_ROWS(R)                                                      \
+  case R:                                                                     \
+    return VnniBlock<R, B>(a, a_stride, panel, panel_stride, quads, n, store, \
+                           row, col);
+  switch (rows) {
+    TWL_VNNI_ROWS(1)
+    TWL_VNNI_ROWS(2)
+    TWL_VNNI_ROWS(3)
+    TWL_VNNI_ROWS(4)
+    TWL_VNNI_ROWS(5)
+    TWL_VNNI_ROWS(6)
+    TWL_VNNI_ROWS(7)
+    default:
+      return VnniBlock<8, B>(a, a_stride, panel, panel_stride, quads, n, store,
+                             row, col);
+  }
+#undef TWL_VNNI_ROWS
+}
+
+// Blocks of 8 rows x 32 columns (16 accumulators, 2 panel registers and a
+// broadcast of AVX-512's 32), smaller at the edges; rows in chunks of about
+// 64 KiB of lhs, each multiplied by every block of columns in turn.
+template <typename Store>
+void VnniGemmRun(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
+                 int m, int n, int k, const Store& store, ThreadPool* pool) {
+  constexpr int kRows = 8, kCols = 32;
+  const int quads = (k + 3) / 4;
+  const int64_t panel_stride = int64_t{quads} * 64;
+  const int chunk = static_cast<int>(std::max<int64_t>(
+      kRows, 65536 / std::max<int64_t>(lhs_stride, 1) / kRows * kRows));
+  const int64_t chunks = (m + chunk - 1) / chunk;
+  auto run = [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      const int i0 = static_cast<int>(c * chunk);
+      const int i1 = std::min(m, i0 + chunk);
+      for (int j = 0; j < n; j += kCols) {
+        const int8_t* panel = panels + (j / 16) * panel_stride;
+        for (int i = i0; i < i1; i += kRows) {
+          const int rows = std::min(kRows, i1 - i);
+          const uint8_t* a = lhs + int64_t{i} * lhs_stride;
+          if (n - j > 16) {
+            VnniRows<2>(rows, a, lhs_stride, panel, panel_stride, quads, n,
+                        store, i, j);
+          } else {
+            VnniRows<1>(rows, a, lhs_stride, panel, panel_stride, quads, n,
+                        store, i, j);
+          }
+        }
+      }
+    }
+  };
+  const int64_t per_chunk = int64_t{chunk} * n * std::max(k, 1);
+  const int64_t grain = std::max<int64_t>(1, 262144 / per_chunk);
+  if (pool == nullptr) {
+    run(0, chunks);
+  } else {
+    pool->ParallelFor(chunks, grain, pool->num_threads(), run);
+  }
+}
+
+}  // namespace
+
+void VnniGemm(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
+              int m, int n, int k, const QuantizedOutput& output,
+              ThreadPool* pool) {
+  if (output.is_uint8) {
+    VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
+                VnniStore<uint8_t>::For(output), pool);
+  } else {
+    VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
+                VnniStore<int8_t>::For(output), pool);
+  }
+}
+
+#else  // no AVX-512 VNNI
+
+int64_t VnniPanelSize(int, int) { return 0; }
+bool PackVnniPanels(const int16_t*, int, int, int8_t*, int32_t*) {
+  return false;
+}
+void VnniGemm(const uint8_t*, int64_t, const int8_t*, int, int, int,
+              const QuantizedOutput&, ThreadPool*) {}
+
+#endif  // AVX-512 VNNI
 
 namespace {
 

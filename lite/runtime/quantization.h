@@ -18,6 +18,12 @@
 #include <cstdint>
 #include <limits>
 
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && \
+    defined(__AVX512DQ__)
+#include <immintrin.h>
+#define TWL_QUANT_AVX512 1
+#endif
+
 #include "lite/runtime/status.h"
 #include "lite/runtime/tensor.h"
 
@@ -104,6 +110,32 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          int n, int k, const QuantizedOutput& output,
                          ThreadPool* pool);
 
+// The VNNI GEMM (builds with AVX-512 VNNI; kVnniGemm false elsewhere):
+// uint8 lhs bytes times int8 right operand bytes, four depths per int32
+// lane (vpdpbusd), 16 columns per vector. It takes the raw lhs (no zero
+// point subtracted: the caller folds -lhs_zp * column sum into the bias).
+#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
+constexpr bool kVnniGemm = true;
+#else
+constexpr bool kVnniGemm = false;
+#endif
+
+// Bytes of the VNNI panel form of an n x k right operand.
+int64_t VnniPanelSize(int n, int k);
+
+// Packs the n x k right operand `rhs` (zero point subtracted, as for
+// PackPanels) into `panels` (VnniPanelSize(n, k) bytes) and its column sums
+// into column_sums[n]; false (nothing usable) when a value is outside int8.
+bool PackVnniPanels(const int16_t* rhs, int n, int k, int8_t* panels,
+                    int32_t* column_sums);
+
+// output (bias required) of the m x n product of uint8 lhs rows (row i at
+// lhs + i * lhs_stride, readable to k rounded up to 4; the bytes past k
+// meet zero weights) and the packed right operand.
+void VnniGemm(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
+              int m, int n, int k, const QuantizedOutput& output,
+              ThreadPool* pool);
+
 // out[i] = RoundToQuantized<T>(acc[i] * multiplier, zero_point) over rows of
 // `n` columns; multiplier[j] for column j when per_column, else
 // multiplier[0]. T is int8_t or uint8_t (AVX2: four lanes of doubles at a
@@ -112,6 +144,50 @@ template <typename T>
 void Requantize(const int32_t* acc, int64_t rows, int n,
                 const float* multiplier, bool per_column, int32_t zero_point,
                 T* out);
+
+#if defined(TWL_QUANT_AVX512)
+// RoundToQuantized<T>(acc[i] * multiplier[i], zero_point) of 16 int32
+// lanes, multipliers 0-7 in m_lo and 8-15 in m_hi: the double product
+// clamped to [T's min - zp, T's max - zp] (integers, so clamping commutes
+// with rounding), rounded to nearest even by the conversion, plus the zero
+// point; T's in the 16 bytes.
+template <typename T>
+struct Requantize16 {
+  __m512d low, high;
+  __m512i zp;
+  explicit Requantize16(int32_t zero_point)
+      : low(_mm512_set1_pd(double{std::numeric_limits<T>::min()} - zero_point)),
+        high(
+            _mm512_set1_pd(double{std::numeric_limits<T>::max()} - zero_point)),
+        zp(_mm512_set1_epi32(zero_point)) {}
+  inline __m128i operator()(__m512i acc, __m512d m_lo, __m512d m_hi) const {
+    __m512d lo =
+        _mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(acc)), m_lo);
+    __m512d hi = _mm512_mul_pd(
+        _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(acc, 1)), m_hi);
+    lo = _mm512_min_pd(_mm512_max_pd(lo, low), high);
+    hi = _mm512_min_pd(_mm512_max_pd(hi, low), high);
+    const __m512i v =
+        _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtpd_epi32(lo)),
+                           _mm512_cvtpd_epi32(hi), 1);
+    return _mm512_cvtepi32_epi8(_mm512_add_epi32(v, zp));
+  }
+};
+
+// Multipliers [col, col + 16) (lanes past `mask` 0) as two vectors of
+// doubles, or multiplier[0] in every lane when not per_column.
+inline void Multipliers16(const float* multiplier, bool per_column, int col,
+                          __mmask16 mask, __m512d* lo, __m512d* hi) {
+  if (!per_column) {
+    *lo = *hi = _mm512_set1_pd(multiplier[0]);
+    return;
+  }
+  const __m512 m = _mm512_maskz_loadu_ps(mask, multiplier + col);
+  *lo = _mm512_cvtps_pd(_mm512_castps512_ps256(m));
+  *hi = _mm512_cvtps_pd(
+      _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(m), 1)));
+}
+#endif  // TWL_QUANT_AVX512
 
 // y[i] = RoundToQuantized<T>((a[i] - a_zp) * a_multiplier +
 // (b[i] - b_zp) * b_multiplier, y_zp) for i < n, in double (QUANTIZED_ADD;

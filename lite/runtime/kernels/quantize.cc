@@ -11,6 +11,7 @@
 // eval; a constant one in prepare.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
@@ -136,7 +137,33 @@ Status Prepare(KernelContext* context, Node* node) {
 template <typename T>
 void QuantizeRun(const float* x, int64_t count, const float* scale,
                  const T* zero_point, int64_t step, T* y) {
-  for (int64_t t = 0; t < count; ++t) {
+  int64_t t = 0;
+#if defined(TWL_QUANT_AVX512)
+  if (step == 0 && sizeof(T) <= 2) {
+    // One scale: 16 at a time as RoundToQuantized, the float quotient
+    // clamped to [T's min - zp, T's max - zp] (NaN to 0, so it gives the
+    // zero point) and converted rounding to nearest even.
+    const int32_t zp = zero_point ? zero_point[0] : 0;
+    const __m512 s = _mm512_set1_ps(scale[0]);
+    const __m512 low = _mm512_set1_ps(std::numeric_limits<T>::min() - zp);
+    const __m512 high = _mm512_set1_ps(std::numeric_limits<T>::max() - zp);
+    const __m512i z = _mm512_set1_epi32(zp);
+    for (; t + 16 <= count; t += 16) {
+      __m512 q = _mm512_div_ps(_mm512_loadu_ps(x + t), s);
+      q = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(q, q, _CMP_ORD_Q), q);
+      q = _mm512_min_ps(_mm512_max_ps(q, low), high);
+      const __m512i v = _mm512_add_epi32(_mm512_cvtps_epi32(q), z);
+      if (sizeof(T) == 1) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(y + t),
+                         _mm512_cvtepi32_epi8(v));
+      } else {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + t),
+                            _mm512_cvtepi32_epi16(v));
+      }
+    }
+  }
+#endif
+  for (; t < count; ++t) {
     const int32_t zp = zero_point ? zero_point[t * step] : 0;
     // x / scale in float, as the ONNX reference divides.
     y[t] = RoundToQuantized<T>(x[t] / scale[t * step], zp);

@@ -83,6 +83,25 @@ TEST(QuantizeTest, SaturatesEveryType) {
             (std::vector<uint16_t>{65535, 0, 65535, 0, 3, 4}));
 }
 
+// The same over 24 elements (AVX-512 builds quantize 16 at a time).
+TEST(QuantizeTest, SaturatesEveryTypeInLongRuns) {
+  auto tiled = [](auto v) {
+    decltype(v) out;
+    for (int i = 0; i < 4; ++i) out.insert(out.end(), v.begin(), v.end());
+    return out;
+  };
+  const std::vector<float> x =
+      tiled(std::vector<float>{1e9f, -1e9f, INFINITY, -INFINITY, NAN, 2.5f});
+  EXPECT_EQ(Quantize<int8_t>(DataType::kInt8, {24}, x, {}, {1}, {-3}),
+            tiled(std::vector<int8_t>{127, -128, 127, -128, -3, -1}));
+  EXPECT_EQ(Quantize<uint8_t>(DataType::kUInt8, {24}, x, {}, {1}, {3}),
+            tiled(std::vector<uint8_t>{255, 0, 255, 0, 3, 5}));
+  EXPECT_EQ(Quantize<int16_t>(DataType::kInt16, {24}, x, {}, {1}, {-3}),
+            tiled(std::vector<int16_t>{32767, -32768, 32767, -32768, -3, -1}));
+  EXPECT_EQ(Quantize<uint16_t>(DataType::kUInt16, {24}, x, {}, {1}, {3}),
+            tiled(std::vector<uint16_t>{65535, 0, 65535, 0, 3, 5}));
+}
+
 TEST(QuantizeTest, PerAxisAndNegativeAxis) {
   // x [2, 3], one scale and zero point per column (axis 1 == -1).
   const std::vector<float> x = {1, 2, 3, -4, 5, 60};

@@ -8,6 +8,7 @@
 // the accumulators are the int32 output or are requantized to int8/uint8.
 // The reference path is a plain loop over int32 products.
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 
@@ -79,12 +80,33 @@ struct OpData {
   // channels the two vectors of interleaved tap pairs that
   // _mm256_unpack{lo,hi}_epi16 makes of the taps' 16 channels.
   std::unique_ptr<int16_t[]> depthwise_pairs;
+  // AVX-512 builds: the same per block of 32 channels (DepthwisePairs32),
+  // the 128-bit lanes of _mm512_unpack{lo,hi}_epi16 laid out as AVX2's.
+  std::unique_ptr<int16_t[]> depthwise_pairs32;
+  // With depthwise_pairs32 and an 8-bit output: the multipliers as doubles
+  // (DepthwiseOutput).
+  int multiplier_scratch = -1;
+  // VNNI builds, a constant filter with values in int8, a uint8 x and an
+  // 8-bit output, groups of 1: the filter in VNNI panels (quantization.h)
+  // with its column sums; the GEMM reads x itself when the convolution is
+  // pointwise with a depth that is a multiple of 4 (vnni_direct), else
+  // byte patches of k_quads bytes a row from bytes_scratch. bias_scratch
+  // holds bias - x_zp * column sum.
+  std::unique_ptr<int8_t[]> vnni_panels;
+  std::unique_ptr<int32_t[]> column_sums;
+  bool vnni_direct = false;
+  int k_quads = 0, bytes_scratch = -1, bias_scratch = -1;
 };
 
 #if defined(__AVX2__)
 constexpr bool kDepthwisePairs = true;
 #else
 constexpr bool kDepthwisePairs = false;
+#endif
+#if defined(TWL_QUANT_AVX512)
+constexpr bool kDepthwisePairs32 = true;
+#else
+constexpr bool kDepthwisePairs32 = false;
 #endif
 constexpr int kMaxPairTaps = 49;
 
@@ -410,10 +432,11 @@ inline __m256i Widened16(const X* p, __m256i zp) {
 // then the bias; out gets the int32 sums.
 template <typename X>
 inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
-                           const int32_t* bias, int blocks, int32_t* out) {
+                           const int32_t* bias, int first, int blocks,
+                           int32_t* out) {
   const int taps = d.kernel_h * d.kernel_w, pairs = (taps + 1) / 2;
   const __m256i zp = _mm256_set1_epi16(static_cast<int16_t>(x_zp));
-  for (int b = 0; b < blocks; ++b) {
+  for (int b = first; b < blocks; ++b) {
     __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
     const int16_t* w = d.depthwise_pairs.get() + b * 32;
     for (int p = 0; p < pairs; ++p, w += blocks * 32) {
@@ -448,6 +471,88 @@ inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
 }
 #endif  // __AVX2__
 
+#if defined(TWL_QUANT_AVX512)
+// As DepthwisePairs over every channel in blocks of 32 in AVX-512
+// registers, the last block masked; emit(c, sums, count) gets channels [c,
+// c + count) (count <= 16) of the int32 sums, bias added, in one vector.
+template <typename X, typename Emit>
+inline void DepthwisePairs32(const OpData& d, const X* const* tap, int32_t x_zp,
+                             const int32_t* bias, Emit emit) {
+  const int taps = d.kernel_h * d.kernel_w, pairs = (taps + 1) / 2;
+  const int channels = d.channels, blocks = (channels + 31) / 32;
+  const __m512i zp = _mm512_set1_epi16(static_cast<int16_t>(x_zp));
+  // lo: channels 8L..8L+3 of lane L, hi: 8L+4..8L+7; in 64-bit units, the
+  // lanes of lo and hi alternate in channel order.
+  const __m512i first_half = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+  const __m512i second_half = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+  for (int b = 0; b < blocks; ++b) {
+    const int valid = std::min(32, channels - b * 32);
+    const __mmask32 mask =
+        valid == 32 ? ~__mmask32{0} : (__mmask32{1} << valid) - 1;
+    // Channels past the mask widen to -x_zp and meet zero weights.
+    auto widened = [&](const X* p) {
+      if (p == nullptr) return _mm512_setzero_si512();
+      const __m256i v = _mm256_maskz_loadu_epi8(mask, p + b * 32);
+      return _mm512_sub_epi16(std::is_same<X, uint8_t>::value
+                                  ? _mm512_cvtepu8_epi16(v)
+                                  : _mm512_cvtepi8_epi16(v),
+                              zp);
+    };
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+    const int16_t* w = d.depthwise_pairs32.get() + b * 64;
+    for (int p = 0; p < pairs; ++p, w += blocks * 64) {
+      const X* t0 = tap[2 * p];
+      const X* t1 = 2 * p + 1 < taps ? tap[2 * p + 1] : nullptr;
+      if (t0 == nullptr && t1 == nullptr) continue;
+      const __m512i x0 = widened(t0), x1 = widened(t1);
+      lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(x0, x1),
+                                                  _mm512_loadu_si512(w)));
+      hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(x0, x1),
+                                                  _mm512_loadu_si512(w + 32)));
+    }
+    __m512i first = _mm512_permutex2var_epi64(lo, first_half, hi);
+    __m512i second = _mm512_permutex2var_epi64(lo, second_half, hi);
+    const __mmask16 first_mask = static_cast<__mmask16>(mask);
+    const __mmask16 second_mask = static_cast<__mmask16>(mask >> 16);
+    if (bias != nullptr) {  // wrapping, as in Multiply
+      first = _mm512_add_epi32(
+          first, _mm512_maskz_loadu_epi32(first_mask, bias + b * 32));
+      second = _mm512_add_epi32(
+          second, _mm512_maskz_loadu_epi32(second_mask, bias + b * 32 + 16));
+    }
+    emit(b * 32, first, std::min(16, valid));
+    if (valid > 16) emit(b * 32 + 16, second, valid - 16);
+  }
+}
+
+// DepthwisePairs32 requantizing into T output `y` at output pixel
+// `pixel` (multiplier: one double per channel, readable to a multiple of
+// 32 channels).
+template <typename T, typename X>
+inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
+                           const int32_t* bias, const double* multiplier,
+                           const Requantize16<T>& requantize, T* y,
+                           int64_t pixel) {
+  T* out = y + pixel * d.channels;
+  DepthwisePairs32(d, tap, x_zp, bias, [&](int c, __m512i v, int count) {
+    const __m128i bytes = requantize(v, _mm512_loadu_pd(multiplier + c),
+                                     _mm512_loadu_pd(multiplier + c + 8));
+    _mm_mask_storeu_epi8(out + c, static_cast<__mmask16>((1u << count) - 1),
+                         bytes);
+  });
+}
+#endif  // TWL_QUANT_AVX512
+
+// A depthwise convolution's 8-bit output, requantized in registers
+// (AVX-512 builds): one double multiplier per channel (zeros to a multiple
+// of 32), the zero point, and this image's output.
+struct DepthwiseOutput {
+  const double* multiplier = nullptr;
+  int32_t zero_point = 0;
+  bool is_uint8 = false;
+  void* out = nullptr;
+};
+
 // Depthwise convolution straight from x (no im2col): for each output pixel
 // and block of 32 channels, the taps inside the image add (x - x_zp) *
 // filter into accumulators held in registers (channels contiguous in NHWC
@@ -457,17 +562,22 @@ inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
 template <typename X, typename RowDone>
 void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
                          const Tensor* bias, int32_t* acc, RowDone row_done,
-                         ThreadPool* pool) {
+                         const DepthwiseOutput* fused, ThreadPool* pool) {
   constexpr int kBlock = 32;
   const int channels = d.channels;
   const int32_t* b = bias != nullptr ? bias->data_as<int32_t>() : nullptr;
+#if defined(TWL_QUANT_AVX512)
+  const int32_t y_zp = fused != nullptr ? fused->zero_point : 0;
+  const Requantize16<uint8_t> to_uint8(y_zp);
+  const Requantize16<int8_t> to_int8(y_zp);
+#endif
   auto run = [&](int64_t begin, int64_t end) {
     for (int oy = static_cast<int>(begin); oy < end; ++oy) {
       for (int ox = 0; ox < d.out_w; ++ox) {
         int32_t* out = acc + (int64_t{oy} * d.out_w + ox) * channels;
         int c0 = 0;
 #if defined(__AVX2__)
-        if (d.depthwise_pairs != nullptr) {
+        if (d.depthwise_pairs != nullptr || d.depthwise_pairs32 != nullptr) {
           const X* tap[kMaxPairTaps];
           for (int ky = 0, t = 0; ky < d.kernel_h; ++ky) {
             const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
@@ -478,8 +588,26 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
                            : x + (int64_t{iy} * d.in_w + ix) * channels;
             }
           }
+#if defined(TWL_QUANT_AVX512)
+          if (d.depthwise_pairs32 != nullptr) {
+            const int64_t pixel = int64_t{oy} * d.out_w + ox;
+            if (fused == nullptr) {
+              DepthwisePairs32(
+                  d, tap, x_zp, b, [&](int c, __m512i v, int count) {
+                    _mm512_mask_storeu_epi32(out + c, (1u << count) - 1, v);
+                  });
+            } else if (fused->is_uint8) {
+              DepthwiseFused(d, tap, x_zp, b, fused->multiplier, to_uint8,
+                             static_cast<uint8_t*>(fused->out), pixel);
+            } else {
+              DepthwiseFused(d, tap, x_zp, b, fused->multiplier, to_int8,
+                             static_cast<int8_t*>(fused->out), pixel);
+            }
+            continue;
+          }
+#endif
           const int blocks = channels / 16;
-          DepthwisePairs(d, tap, x_zp, b, blocks, out);
+          DepthwisePairs(d, tap, x_zp, b, 0, blocks, out);
           c0 = blocks * 16;
         }
 #endif
@@ -531,6 +659,139 @@ Status CheckEvalMultiplier(KernelContext* context, Node* node) {
   return CheckScales(*multiplier, "multiplier");
 }
 
+bool IsPointwise(const OpData& d) {
+  return d.kernel_h == 1 && d.kernel_w == 1 && d.stride_h == 1 &&
+         d.stride_w == 1 && d.pad_top == 0 && d.pad_left == 0 &&
+         d.groups == 1 && d.out_h == d.in_h && d.out_w == d.in_w;
+}
+
+// Packs the right operand for the VNNI GEMM when it applies (OpData) and
+// plans its scratch; `direct`: the GEMM reads the lhs as it is, else byte
+// patches (convolutions only: `patches`).
+Status PrepareVnni(KernelContext* context, Node* node, bool direct,
+                   bool patches) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  d->vnni_panels.reset();
+  d->column_sums.reset();
+  d->bytes_scratch = d->bias_scratch = -1;
+  if (!kVnniGemm || d->packed == nullptr || d->groups != 1 ||
+      d->depthwise != nullptr || !d->requantize ||
+      context->input(*node, 0)->type != DataType::kUInt8 ||
+      (!direct && !patches)) {
+    return Status::Ok();
+  }
+  d->vnni_panels.reset(new (std::nothrow) int8_t[VnniPanelSize(d->n, d->k)]);
+  d->column_sums.reset(new (std::nothrow) int32_t[d->n]);
+  TWL_CHECK_ARG(d->vnni_panels != nullptr && d->column_sums != nullptr,
+                "out of memory");
+  if (!PackVnniPanels(d->packed.get(), d->n, d->k, d->vnni_panels.get(),
+                      d->column_sums.get())) {
+    d->vnni_panels.reset();
+    d->column_sums.reset();
+    return Status::Ok();
+  }
+  d->panels.reset();  // the VNNI GEMM runs instead
+  d->k_quads = (d->k + 3) / 4 * 4;
+  d->vnni_direct = direct;
+  TWL_RETURN_IF_ERROR(context->RequestScratch(
+      node, static_cast<size_t>(d->n) * sizeof(int32_t), &d->bias_scratch));
+  if (!d->vnni_direct) {
+    TWL_RETURN_IF_ERROR(context->RequestScratch(
+        node, static_cast<size_t>(d->m) * d->k_quads, &d->bytes_scratch));
+  }
+  return Status::Ok();
+}
+
+// The patches of x as rows of k_quads bytes for the VNNI GEMM: x's values
+// (not minus x_zp: the bias carries that), x_zp in the padding (so that it
+// adds nothing), zeros past the depth.
+void Im2ColBytes(const OpData& d, const uint8_t* x, uint8_t x_zp,
+                 uint8_t* rows) {
+  // Locals: the byte stores could alias d's fields.
+  const int channels = d.channels, in_h = d.in_h, in_w = d.in_w;
+  const int kernel_h = d.kernel_h, kernel_w = d.kernel_w;
+  const int stride_h = d.stride_h, stride_w = d.stride_w;
+  const int dilation_h = d.dilation_h, dilation_w = d.dilation_w;
+  const int pad_top = d.pad_top, pad_left = d.pad_left;
+  const int out_h = d.out_h, out_w = d.out_w, k_quads = d.k_quads;
+  // A tap row inside the image with dilation 1 is kernel_w * channels
+  // contiguous bytes of x.
+  const int span = kernel_w * channels;
+  auto copy = [](uint8_t* dst, const uint8_t* src, int n) {
+    if (n >= 32) {
+      memcpy(dst, src, n);
+    } else {
+      for (int i = 0; i < n; ++i) dst[i] = src[i];
+    }
+  };
+  for (int oy = 0; oy < out_h; ++oy) {
+    for (int ox = 0; ox < out_w; ++ox) {
+      uint8_t* row = rows + (int64_t{oy} * out_w + ox) * k_quads;
+      uint8_t* at = row;
+      const int ix0 = ox * stride_w - pad_left;
+      const bool columns_inside =
+          dilation_w == 1 && ix0 >= 0 && ix0 + kernel_w <= in_w;
+      for (int ky = 0; ky < kernel_h; ++ky) {
+        const int iy = oy * stride_h - pad_top + ky * dilation_h;
+        const bool row_inside = iy >= 0 && iy < in_h;
+        if (row_inside && columns_inside) {
+          copy(at, x + (int64_t{iy} * in_w + ix0) * channels, span);
+          at += span;
+          continue;
+        }
+        for (int kx = 0; kx < kernel_w; ++kx, at += channels) {
+          const int ix = ix0 + kx * dilation_w;
+          if (row_inside && ix >= 0 && ix < in_w) {
+            copy(at, x + (int64_t{iy} * in_w + ix) * channels, channels);
+          } else {
+            for (int c = 0; c < channels; ++c) at[c] = x_zp;
+          }
+        }
+      }
+      while (at < row + k_quads) *at++ = 0;
+    }
+  }
+}
+
+// The VNNI GEMM of uint8 rows lhs (row i at lhs + i * lhs_stride) into the
+// output at element `offset`; bias - lhs_zp * column sum into scratch first.
+void RunVnni(KernelContext* context, Node* node, const uint8_t* lhs,
+             int64_t lhs_stride, int64_t offset) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const int32_t lhs_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
+  const Tensor* bias = context->input(*node, kBias);
+  int32_t* b = static_cast<int32_t*>(node->scratch[d.bias_scratch]);
+  for (int j = 0; j < d.n; ++j) {  // wrapping, as in Multiply
+    const uint32_t bj = bias != nullptr ? bias->data_as<int32_t>()[j] : 0;
+    b[j] =
+        static_cast<int32_t>(bj - static_cast<uint32_t>(lhs_zp) *
+                                      static_cast<uint32_t>(d.column_sums[j]));
+  }
+  const Tensor* multiplier = context->input(*node, kMultiplier);
+  Tensor* y = context->output(*node, 0);
+  QuantizedOutput o;
+  o.bias = b;
+  o.multiplier = multiplier->data_as<float>();
+  o.per_column = multiplier->num_elements() > 1;
+  o.zero_point = ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+  o.is_uint8 = y->type == DataType::kUInt8;
+  o.out = static_cast<char*>(y->data) + offset;  // 8-bit elements
+  o.out_stride = d.n;
+  VnniGemm(lhs, lhs_stride, d.vnni_panels.get(), d.m, d.n, d.k, o,
+           context->thread_pool());
+}
+
+// The convolution of image x by the VNNI GEMM into output element `offset`.
+void EvalVnni(KernelContext* context, Node* node, const uint8_t* x,
+              int64_t offset) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  if (d.vnni_direct) return RunVnni(context, node, x, d.k, offset);
+  const int32_t x_zp = ZeroPointAt(context->input(*node, kLhsZeroPoint), 0);
+  uint8_t* rows = static_cast<uint8_t*>(node->scratch[d.bytes_scratch]);
+  Im2ColBytes(d, x, static_cast<uint8_t>(x_zp), rows);
+  RunVnni(context, node, rows, d.k_quads, offset);
+}
+
 // --- QUANTIZED_BATCH_MATMUL
 // -------------------------------------------------------
 
@@ -570,7 +831,10 @@ Status PrepareMatMul(KernelContext* context, Node* node) {
   TWL_RETURN_IF_ERROR(RequestScratch(context, node));
   d->rhs_sn = 1;
   d->rhs_sk = d->n;
-  return PrepareRhs(context, node, bb.NumElements());
+  TWL_RETURN_IF_ERROR(PrepareRhs(context, node, bb.NumElements()));
+  // One right operand and rows of a multiple of 4 bytes: the VNNI GEMM.
+  return PrepareVnni(context, node, bb.NumElements() == 1 && d->k % 4 == 0,
+                     /*patches=*/false);
 }
 
 Status EvalMatMul(KernelContext* context, Node* node) {
@@ -591,21 +855,26 @@ Status EvalMatMul(KernelContext* context, Node* node) {
         bo += index[i] * d.b_batch_strides[i];
       }
       const A* ab = a->data_as<A>() + ao * mk;
-      const int16_t* rhs = PackedRhs(context, node, bo);
-      const int16_t* panels =
-          d.panels != nullptr ? d.panels.get() + bo * d.panel_size : nullptr;
-      int32_t* acc = AccumulatorsAt(context, node, batch * mn);
-      const bool written = Multiply(
-          context, node, rhs, panels,
-          [&](int, int i, int kk) {
-            return static_cast<int32_t>(
-                       ab[static_cast<int64_t>(i) * d.k + kk]) -
-                   a_zp;
-          },
-          [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc,
-          batch * mn);
-      if (d.requantize && !written)
-        TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+      if (d.vnni_panels != nullptr && !context->use_reference()) {
+        RunVnni(context, node, reinterpret_cast<const uint8_t*>(ab), d.k,
+                batch * mn);
+      } else {
+        const int16_t* rhs = PackedRhs(context, node, bo);
+        const int16_t* panels =
+            d.panels != nullptr ? d.panels.get() + bo * d.panel_size : nullptr;
+        int32_t* acc = AccumulatorsAt(context, node, batch * mn);
+        const bool written = Multiply(
+            context, node, rhs, panels,
+            [&](int, int i, int kk) {
+              return static_cast<int32_t>(
+                         ab[static_cast<int64_t>(i) * d.k + kk]) -
+                     a_zp;
+            },
+            [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc,
+            batch * mn);
+        if (d.requantize && !written)
+          TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
+      }
       for (int i = d.batch_shape.rank - 1;
            i >= 0 && ++index[i] == d.batch_shape.dims[i]; --i) {
         index[i] = 0;
@@ -721,7 +990,43 @@ Status PrepareConv(KernelContext* context, Node* node) {
       }
     }
   }
-  return Status::Ok();
+  d->depthwise_pairs32.reset();
+  if (kDepthwisePairs32 && d->depthwise != nullptr && d->k <= kMaxPairTaps) {
+    const int taps = d->k, pairs = (taps + 1) / 2, channels = d->channels;
+    const int blocks = (channels + 31) / 32;
+    d->depthwise_pairs32.reset(new (std::nothrow)
+                                   int16_t[int64_t{pairs} * blocks * 64]);
+    TWL_CHECK_ARG(d->depthwise_pairs32 != nullptr, "out of memory");
+    // As depthwise_pairs with four 128-bit lanes; zeros past the channels.
+    for (int p = 0; p < pairs; ++p) {
+      for (int b = 0; b < blocks; ++b) {
+        int16_t* v =
+            d->depthwise_pairs32.get() + (int64_t{p} * blocks + b) * 64;
+        for (int half = 0; half < 2; ++half) {
+          for (int lane = 0; lane < 4; ++lane) {
+            for (int i = 0; i < 4; ++i) {
+              for (int h = 0; h < 2; ++h) {
+                const int t = 2 * p + h;
+                const int c = b * 32 + 8 * lane + 4 * half + i;
+                v[half * 32 + lane * 8 + 2 * i + h] =
+                    t < taps && c < channels
+                        ? d->depthwise[int64_t{t} * channels + c]
+                        : int16_t{0};
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  d->multiplier_scratch = -1;
+  if (d->depthwise_pairs32 != nullptr && d->requantize) {
+    TWL_RETURN_IF_ERROR(context->RequestScratch(
+        node, static_cast<size_t>((d->n + 31) / 32 * 32) * sizeof(double),
+        &d->multiplier_scratch));
+  }
+  return PrepareVnni(context, node, IsPointwise(*d) && d->k % 4 == 0,
+                     /*patches=*/true);
 }
 
 Status EvalConv(KernelContext* context, Node* node) {
@@ -758,8 +1063,24 @@ Status EvalConv(KernelContext* context, Node* node) {
         Tensor* y = context->output(*node, 0);
         const int32_t y_zp =
             ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
+        // AVX-512 builds requantize each pixel's sums in registers.
+        DepthwiseOutput fused;
+        const bool is_fused = d.multiplier_scratch >= 0;
+        if (is_fused) {
+          double* m = static_cast<double*>(node->scratch[d.multiplier_scratch]);
+          const float* mul = multiplier->data_as<float>();
+          const bool per_column = multiplier->num_elements() > 1;
+          const int padded = (d.n + 31) / 32 * 32;
+          for (int c = 0; c < padded; ++c) {
+            m[c] = c < d.n ? mul[per_column ? c : 0] : 0.0;
+          }
+          fused.multiplier = m;
+          fused.zero_point = y_zp;
+          fused.is_uint8 = y->type == DataType::kUInt8;
+          fused.out = static_cast<char*>(y->data) + batch * mn;  // bytes
+        }
         auto row_done = [&](int oy) {
-          if (!d.requantize) return;
+          if (!d.requantize || is_fused) return;
           const int32_t* a = acc + oy * row;
           const float* mul = multiplier->data_as<float>();
           const bool per_column = multiplier->num_elements() > 1;
@@ -773,7 +1094,13 @@ Status EvalConv(KernelContext* context, Node* node) {
           }
         };
         DepthwiseAccumulate(d, xb, x_zp, context->input(*node, kBias), acc,
-                            row_done, context->thread_pool());
+                            row_done, is_fused ? &fused : nullptr,
+                            context->thread_pool());
+        continue;
+      }
+      if (d.vnni_panels != nullptr && !context->use_reference()) {
+        EvalVnni(context, node, reinterpret_cast<const uint8_t*>(xb),
+                 batch * mn);
         continue;
       }
       const bool written = Multiply(

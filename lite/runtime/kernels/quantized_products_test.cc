@@ -621,5 +621,179 @@ TEST(QuantizedConv2DTest, DepthwiseAtTheExtremesStride2) {
   }
 }
 
+// Ungrouped convolutions of a uint8 x with an int8 filter and an 8-bit
+// output (the VNNI GEMM where the build has it) against naive loops:
+// `kernel` x `kernel` at `stride` with pads of kernel / 2, c input and o
+// output channels (o = 40: two blocks of 16 and a partial one), a filter
+// zero point f_zp (100 puts w - f_zp outside int8: the other GEMM runs),
+// per-channel multipliers from ties to saturation at both ends.
+template <typename Y>
+void CheckUngroupedConv(int threads, int h, int w, int c, int o, int kernel,
+                        int stride, int f_zp) {
+  std::mt19937 rng(37);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int pad = kernel / 2;
+  std::vector<uint8_t> x(h * w * c);
+  std::vector<int8_t> f(o * kernel * kernel * c);
+  std::vector<int32_t> bias(o);
+  std::vector<float> mult(o);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  for (int j = 0; j < o; ++j) {
+    bias[j] = byte(rng) * 37 - 4000;
+    mult[j] = j % 3 == 0 ? 0.5f : j % 3 == 1 ? 0.25f / (j + 1) : 0.002f;
+  }
+  const int32_t x_zp = 131, y_zp = std::is_same<Y, uint8_t>::value ? 100 : -9;
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {1, h, w, c});
+  int filter = m.AddConst<int8_t>({o, kernel, kernel, c}, f);
+  int xz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(x_zp)});
+  int fz = m.AddConst<int8_t>({}, {static_cast<int8_t>(f_zp)});
+  int multiplier = m.AddConst<float>({o}, mult);
+  int yz = m.AddConst<Y>({}, {static_cast<Y>(y_zp)});
+  int b = m.AddConst<int32_t>({o}, bias);
+  int out = m.AddOutput(std::is_same<Y, uint8_t>::value ? DataType::kUInt8
+                                                        : DataType::kInt8);
+  m.AddOp(
+      BuiltinOperator::QUANTIZED_CONV_2D,
+      {in, filter, xz, fz, multiplier, yz, b}, {out},
+      m.builder().QuantizedConv2D(stride, stride, 1, 1, pad, pad, pad, pad));
+  Status status = m.Build(threads);
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<uint8_t>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  const int oh = (h + 2 * pad - kernel) / stride + 1;
+  const int ow = (w + 2 * pad - kernel) / stride + 1;
+  ASSERT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, oh, ow, o}));
+  std::vector<Y> want(oh * ow * o);
+  int saturated_low = 0, saturated_high = 0;
+  for (int oy = 0; oy < oh; ++oy) {
+    for (int ox = 0; ox < ow; ++ox) {
+      for (int j = 0; j < o; ++j) {
+        int32_t acc = bias[j];
+        for (int ky = 0; ky < kernel; ++ky) {
+          for (int kx = 0; kx < kernel; ++kx) {
+            const int iy = oy * stride - pad + ky, ix = ox * stride - pad + kx;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            for (int ci = 0; ci < c; ++ci) {
+              acc += (x[(iy * w + ix) * c + ci] - x_zp) *
+                     (f[((j * kernel + ky) * kernel + kx) * c + ci] - f_zp);
+            }
+          }
+        }
+        const Y y = NaiveRequantize<Y>(acc, mult[j], y_zp);
+        saturated_low += y == std::numeric_limits<Y>::min();
+        saturated_high += y == std::numeric_limits<Y>::max();
+        want[(oy * ow + ox) * o + j] = y;
+      }
+    }
+  }
+  EXPECT_GT(saturated_low, 0);
+  EXPECT_GT(saturated_high, 0);
+  EXPECT_EQ(m.GetOutput<Y>(0), want);
+}
+
+TEST(QuantizedConv2DTest, PointwiseMatchesNaive) {
+  for (int threads : {1, 2}) {
+    // Depth 24: the GEMM reads x itself; 56x56 rows span several chunks.
+    CheckUngroupedConv<uint8_t>(threads, 56, 56, 24, 40, 1, 1, 0);
+    CheckUngroupedConv<int8_t>(threads, 13, 11, 24, 40, 1, 1, 0);
+    // Depth 6: byte patches padded to 8.
+    CheckUngroupedConv<uint8_t>(threads, 13, 11, 6, 40, 1, 1, 0);
+    // Values of w - f_zp outside int8.
+    CheckUngroupedConv<uint8_t>(threads, 13, 11, 24, 40, 1, 1, 100);
+  }
+}
+
+TEST(QuantizedConv2DTest, UngroupedStridedMatchesNaive) {
+  for (int threads : {1, 2}) {
+    // A stem: 3x3 stride 2 over 3 channels (depth 27), 1x1 stride 2.
+    CheckUngroupedConv<uint8_t>(threads, 17, 15, 3, 40, 3, 2, 0);
+    CheckUngroupedConv<int8_t>(threads, 17, 15, 3, 40, 3, 2, -3);
+    CheckUngroupedConv<uint8_t>(threads, 17, 15, 8, 40, 1, 2, 0);
+  }
+}
+
+// Depthwise with an int8 output from one multiplier (AVX-512 builds
+// requantize in registers, the last block of 32 channels masked) at channel
+// counts below, at and past the blocks, against the reference.
+TEST(QuantizedConv2DTest, DepthwiseInt8OutputMatchesReference) {
+  for (int c : {5, 16, 37, 96}) {
+    std::mt19937 rng(c);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::vector<int8_t> x(2 * 9 * 8 * c), f(c * 9);
+    for (auto& v : x) v = byte(rng) - 128;
+    for (auto& v : f) v = byte(rng) - 128;
+    OpModel m;
+    int in = m.AddInput(DataType::kInt8, {2, 9, 8, c});
+    int filter = m.AddConst<int8_t>({c, 3, 3, 1}, f);
+    int x_zp = m.AddConst<int8_t>({}, {-3});
+    int mult = m.AddConst<float>({}, {0.02f});
+    int y_zp = m.AddConst<int8_t>({}, {7});
+    int out = m.AddOutput(DataType::kInt8);
+    m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+            {in, filter, x_zp, -1, mult, y_zp}, {out},
+            m.builder().QuantizedConv2D(2, 1, 1, 1, 1, 1, 1, 1));
+    ASSERT_TRUE(m.Build(2).ok());
+    m.SetInput<int8_t>(0, x);
+    ASSERT_TRUE(m.Invoke().ok());
+    EXPECT_EQ(m.CompareWithReference(), "") << c << " channels";
+    const auto y = m.GetOutput<int8_t>(0);
+    EXPECT_NE(std::find(y.begin(), y.end(), int8_t{127}), y.end());
+    EXPECT_NE(std::find(y.begin(), y.end(), int8_t{-128}), y.end());
+  }
+}
+
+// uint8 a times one int8 b (the VNNI GEMM where the build has it at a depth
+// that is a multiple of 4; 30 runs the other GEMM) over batches of a, a
+// bias and per-column multipliers from ties to saturation, against naive
+// loops.
+TEST(QuantizedBatchMatMulTest, UInt8TimesInt8MatchesNaive) {
+  for (int k : {64, 30}) {
+    std::mt19937 rng(k);
+    std::uniform_int_distribution<int> byte(0, 255);
+    const int batches = 2, m = 5, n = 40;
+    const int32_t a_zp = 120, y_zp = 90;
+    std::vector<uint8_t> a(batches * m * k);
+    std::vector<int8_t> b(k * n);
+    std::vector<int32_t> bias(n);
+    std::vector<float> mult(n);
+    for (auto& v : a) v = byte(rng);
+    for (auto& v : b) v = byte(rng) - 128;
+    for (int j = 0; j < n; ++j) {
+      bias[j] = byte(rng) * 41 - 5000;
+      mult[j] = j % 3 == 0 ? 0.5f : j % 3 == 1 ? 0.02f / (j + 1) : 0.004f;
+    }
+    OpModel model;
+    int in = model.AddInput(DataType::kUInt8, {batches, m, k});
+    int rhs = model.AddConst<int8_t>({k, n}, b);
+    int az = model.AddConst<uint8_t>({}, {static_cast<uint8_t>(a_zp)});
+    int multiplier = model.AddConst<float>({n}, mult);
+    int yz = model.AddConst<uint8_t>({}, {static_cast<uint8_t>(y_zp)});
+    int bb = model.AddConst<int32_t>({n}, bias);
+    int out = model.AddOutput(DataType::kUInt8);
+    model.AddOp(BuiltinOperator::QUANTIZED_BATCH_MATMUL,
+                {in, rhs, az, -1, multiplier, yz, bb}, {out});
+    ASSERT_TRUE(model.Build().ok());
+    model.SetInput<uint8_t>(0, a);
+    ASSERT_TRUE(model.Invoke().ok());
+    EXPECT_EQ(model.CompareWithReference(), "");
+    std::vector<uint8_t> want(batches * m * n);
+    for (int i = 0; i < batches * m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        int32_t acc = bias[j];
+        for (int kk = 0; kk < k; ++kk) {
+          acc += (a[i * k + kk] - a_zp) * b[kk * n + j];
+        }
+        want[i * n + j] = NaiveRequantize<uint8_t>(acc, mult[j], y_zp);
+      }
+    }
+    EXPECT_EQ(model.GetOutput<uint8_t>(0), want) << "depth " << k;
+    EXPECT_NE(std::find(want.begin(), want.end(), 0), want.end());
+    EXPECT_NE(std::find(want.begin(), want.end(), 255), want.end());
+  }
+}
+
 }  // namespace
 }  // namespace twl
