@@ -26,21 +26,14 @@ Status MutableTableShape(InferenceContext* c) {
   return ScalarHandleShape(c);
 }
 
+// (The kernel checks that initial_num_buckets is a power of 2 of at least 4
+// and that max_load_factor is in (0, 1), as TF's; here only the bound.)
 Status DenseTableShape(InferenceContext* c) {
   int64_t buckets = 0;
   TW_RETURN_IF_ERROR(c->GetAttr("initial_num_buckets", &buckets));
-  if (buckets < 4 || buckets > (int64_t{1} << 28) ||
-      (buckets & (buckets - 1)) != 0) {
+  if (buckets > (int64_t{1} << 28)) {
     return errors::InvalidArgument(
-        "Number of buckets must be at least 4 and a power of 2 (at most "
-        "2^28), got: ",
-        buckets);
-  }
-  float max_load_factor = 0;
-  TW_RETURN_IF_ERROR(c->GetAttr("max_load_factor", &max_load_factor));
-  if (!(max_load_factor > 0 && max_load_factor < 1)) {
-    return errors::InvalidArgument(
-        "max_load_factor must be between 0 and 1, got: ", max_load_factor);
+        "initial_num_buckets must be at most 2^28, got: ", buckets);
   }
   return MutableTableShape(c);
 }
