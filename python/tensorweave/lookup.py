@@ -1,5 +1,6 @@
 """tensorweave.lookup: TF's `tf.lookup` hash tables (StaticHashTable, StaticVocabularyTable) and their
-initializers.
+initializers; `tw.lookup.experimental.MutableHashTable` and `DenseHashTable`, tables changed by insert and
+remove and saved by a Saver.
 
 Example:
   >>> import tensorweave as tw
@@ -7,11 +8,17 @@ Example:
   (-2, -1)
 """
 
+import types
+
+from tensorweave._src.ops.lookup_ops import DenseHashTable
 from tensorweave._src.ops.lookup_ops import KeyValueTensorInitializer
+from tensorweave._src.ops.lookup_ops import MutableHashTable
 from tensorweave._src.ops.lookup_ops import StaticHashTable
 from tensorweave._src.ops.lookup_ops import StaticVocabularyTable
 from tensorweave._src.ops.lookup_ops import TextFileIndex
 from tensorweave._src.ops.lookup_ops import TextFileInitializer
+
+experimental = types.SimpleNamespace(DenseHashTable=DenseHashTable, MutableHashTable=MutableHashTable)
 
 __all__ = [
     "KeyValueTensorInitializer",
@@ -19,4 +26,5 @@ __all__ = [
     "StaticVocabularyTable",
     "TextFileIndex",
     "TextFileInitializer",
+    "experimental",
 ]
