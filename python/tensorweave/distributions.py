@@ -996,13 +996,11 @@ class StudentT(Distribution):
         df = self._df * self._ones()
         denom = _tw.where_v2(df > 2.0, df - 2.0, _tw.ones_like(df))
         var = _tw.ones_like(df) * _tw.square(self._scale) * df / denom
+        inf = _tw.fill(_tw.shape(var), _np.array(_np.inf, self._dtype.as_numpy_dtype))
+        var = _tw.where_v2(df > 2.0, var, inf)  # infinite for 1 < df <= 2
         if self._allow_nan_stats:
-            inf = _tw.fill(_tw.shape(var), _np.array(_np.inf, self._dtype.as_numpy_dtype))
-            nan = _tw.fill(_tw.shape(var), _np.array(_np.nan, self._dtype.as_numpy_dtype))
-            return _tw.where_v2(df > 2.0, var, _tw.where_v2(df > 1.0, inf, nan))
-        check = _tw.assert_less(
-            _tw.ones([], self._dtype) * 2.0, df, message="variance not defined for components of df <= 2"
-        )
+            return self._where_defined(var, df > 1.0, "")
+        check = _tw.assert_less(_tw.ones([], self._dtype), df, message="variance not defined for components of df <= 1")
         with _tw.control_dependencies([check]):
             return _tw.identity(var)
 
