@@ -393,3 +393,73 @@ def test_mutable_op_types():
         "LookupTableInsertV2",
         "LookupTableRemoveV2",
     } <= types
+
+
+# --- index_table_from_* (TF1's lookup_ops / tf.contrib.lookup; extra names under tw.lookup) -------------
+
+
+def _index_program(t, lookup, tmp_path):
+    words = tmp_path / "words.txt"
+    words.write_text("the\ncat\nsat\n")
+    numbers = tmp_path / "numbers.txt"
+    numbers.write_text("5\n7\n9\n")
+    with t.Graph().as_default(), t.Session() as sess:
+        plain = lookup.index_table_from_tensor(["a", "b", "c"])
+        oov = lookup.index_table_from_tensor(["a", "b", "c"], num_oov_buckets=3)
+        ints = lookup.index_table_from_tensor(np.array([10, 20], np.int64), num_oov_buckets=2, dtype=t.int64)
+        from_file = lookup.index_table_from_file(str(words), default_value=-5)
+        file_oov = lookup.index_table_from_file(str(words), num_oov_buckets=2, vocab_size=2)
+        file_ints = lookup.index_table_from_file(str(numbers), key_dtype=t.int64)
+        names = lookup.index_to_string_table_from_tensor(["x", "y"])
+        names_file = lookup.index_to_string_table_from_file(str(words), default_value="??")
+        out = [
+            plain.lookup(t.constant(["c", "z"])),
+            oov.lookup(t.constant(["c", "zz", "q"])),
+            ints.lookup(t.constant([20, 3, 99], t.int64)),
+            from_file.lookup(t.constant(["sat", "dog"])),
+            file_oov.lookup(t.constant(["cat", "sat"])),
+            file_ints.lookup(t.constant([9, 6], t.int64)),
+            names.lookup(t.constant([1, 5], t.int64)),
+            names_file.lookup(t.constant([0, 2, 3], t.int64)),
+            oov.size(),
+            file_oov.size(),
+        ]
+        sess.run(t.tables_initializer())
+        return sess.run(out)
+
+
+def test_index_tables(tmp_path):
+    got = _index_program(tw, tw.lookup, tmp_path)
+    assert got[0].tolist() == [2, -1] and got[1][0] == 2 and all(3 <= i < 6 for i in got[1][1:])
+    assert got[3].tolist() == [2, -5] and got[5].tolist() == [2, -1]
+    assert got[6].tolist() == [b"y", b"UNK"] and got[7].tolist() == [b"the", b"sat", b"??"]
+    assert (got[8], got[9]) == (6, 4)
+    pytest.importorskip("tensorflow")
+    from tensorflow.python.ops import lookup_ops as tf_lookup_ops
+
+    import tensorflow.compat.v1 as tf
+
+    tf.disable_v2_behavior()
+    for ours, theirs in zip(got, _index_program(tf, tf_lookup_ops, tmp_path)):
+        np.testing.assert_array_equal(ours, theirs)  # the OOV buckets too
+
+
+def test_index_table_errors():
+    lookup = tw.lookup
+    with tw.Graph().as_default():
+        with pytest.raises(ValueError, match="`vocabulary_list` must be specified"):
+            lookup.index_table_from_tensor(None)
+        with pytest.raises(ValueError, match="greater or equal than 0, got -1"):
+            lookup.index_table_from_tensor(["a"], num_oov_buckets=-1)
+        with pytest.raises(TypeError, match="integer or string"):
+            lookup.index_table_from_tensor(["a"], dtype=tw.float32)
+        with pytest.raises(ValueError, match="Invalid `dtype`: Expected integer"):
+            lookup.index_table_from_tensor(["a"], dtype=tw.int64)
+        with pytest.raises(ValueError, match="must be specified and must not be empty"):
+            lookup.index_table_from_file("")
+        with pytest.raises(ValueError, match="`vocab_size` must be greater than 0, got 0"):
+            lookup.index_table_from_file("v.txt", vocab_size=0)
+        with pytest.raises(ValueError, match="`vocabulary_list` argument must be specified"):
+            lookup.index_to_string_table_from_tensor(None)
+        with pytest.raises(ValueError, match="must be specified and must not be empty"):
+            lookup.index_to_string_table_from_file(None)

@@ -437,3 +437,129 @@ class DenseHashTable(_MutableTable):
     def erase(self, keys, name=None):
         """Removes the keys (absent ones: nothing); returns the op."""
         return _MutableTable.remove(self, keys, name)
+
+
+def _id_table(init, num_oov_buckets, default_value, key_dtype):
+    """A StaticHashTable of `init`, or with OOV buckets a StaticVocabularyTable (TF1's IdTableWithHashBuckets:
+    a key not in it gets vocab size + its fast hash bucket)."""
+    if num_oov_buckets:
+        return StaticVocabularyTable(init, num_oov_buckets, lookup_key_dtype=key_dtype)
+    return StaticHashTable(init, default_value)
+
+
+def index_table_from_tensor(
+    vocabulary_list, num_oov_buckets=0, default_value=-1, hasher_spec=None, dtype=dtypes.string, name=None
+):
+    """A table from each key of `vocabulary_list` (1-D strings or integers) to its index (int64); other keys
+    get `default_value`, or with `num_oov_buckets` a hash bucket after the vocabulary (TF1's
+    lookup_ops.index_table_from_tensor; its initializer joins TABLE_INITIALIZERS)."""
+    del hasher_spec  # the fast (FarmHash) hash, TF's default, is the one there is
+    if vocabulary_list is None:
+        raise ValueError("`vocabulary_list` must be specified.")
+    if num_oov_buckets < 0:
+        raise ValueError(f"`num_oov_buckets` must be greater or equal than 0, got {num_oov_buckets}.")
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_integer and dtype.base_dtype != dtypes.string:
+        raise TypeError("`dtype` must either be integer or string.")
+    from tensorweave._src.ops import array_ops
+    from tensorweave._src.ops import math_ops
+
+    with ops.name_scope(name, "string_to_index"):
+        keys = ops.convert_to_tensor(vocabulary_list)
+        if keys.dtype.is_integer != dtype.is_integer:
+            expected = "integer" if dtype.is_integer else "non-integer"
+            raise ValueError(f"Invalid `dtype`: Expected {expected}, got {keys.dtype}.")
+        if not dtype.is_integer and keys.dtype.base_dtype != dtype:
+            raise ValueError(f"Invalid `dtype`: Expected {dtype}, got {keys.dtype}.")
+        values = math_ops.cast(array_ops.range(array_ops.size(keys)), dtypes.int64)
+        with ops.name_scope(None, "hash_table"):
+            table_keys = math_ops.cast(keys, dtypes.int64) if keys.dtype.is_integer else keys
+            init = KeyValueTensorInitializer(
+                table_keys, values, table_keys.dtype.base_dtype, dtypes.int64, "table_init"
+            )
+            return _id_table(init, num_oov_buckets, default_value, dtype)
+
+
+def index_table_from_file(
+    vocabulary_file=None,
+    num_oov_buckets=0,
+    vocab_size=None,
+    default_value=-1,
+    hasher_spec=None,
+    key_dtype=dtypes.string,
+    name=None,
+    key_column_index=TextFileIndex.WHOLE_LINE,
+    value_column_index=TextFileIndex.LINE_NUMBER,
+    delimiter="\t",
+):
+    """A table from each key of a vocabulary file (by default one per line) to its line number (int64); other
+    keys get `default_value`, or with `num_oov_buckets` a hash bucket after the vocabulary (TF1's
+    lookup_ops.index_table_from_file)."""
+    del hasher_spec
+    if vocabulary_file is None or (isinstance(vocabulary_file, str) and not vocabulary_file):
+        raise ValueError("`vocabulary_file` must be specified and must not be empty.")
+    if num_oov_buckets < 0:
+        raise ValueError(f"num_oov_buckets must be greater or equal than 0, got {num_oov_buckets}.")
+    if vocab_size is not None and vocab_size < 1:
+        raise ValueError(
+            f"`vocab_size` must be greater than 0, got {vocab_size} for vocabulary_file: {vocabulary_file}."
+        )
+    key_dtype = dtypes.as_dtype(key_dtype)
+    if not key_dtype.is_integer and key_dtype.base_dtype != dtypes.string:
+        raise TypeError("Dtype for `keys` should be either integer or string.")
+    with ops.name_scope(name, "string_to_index"), ops.name_scope(None, "hash_table"):
+        init = TextFileInitializer(
+            vocabulary_file,
+            dtypes.int64 if key_dtype.is_integer else key_dtype,
+            key_column_index,
+            dtypes.int64,
+            value_column_index,
+            vocab_size=vocab_size,
+            delimiter=delimiter,
+            name="table_init",
+        )
+        return _id_table(init, num_oov_buckets, default_value, key_dtype)
+
+
+def index_to_string_table_from_tensor(vocabulary_list, default_value="UNK", name=None):
+    """A table from each index (int64) to its string of `vocabulary_list`; other indices get `default_value`
+    (TF1's lookup_ops.index_to_string_table_from_tensor)."""
+    if vocabulary_list is None:
+        raise ValueError("`vocabulary_list` argument must be specified.")
+    from tensorweave._src.ops import array_ops
+    from tensorweave._src.ops import math_ops
+
+    with ops.name_scope(name, "index_to_string"):
+        vocabulary_list = ops.convert_to_tensor(vocabulary_list, dtypes.string)
+        keys = math_ops.cast(array_ops.range(array_ops.size(vocabulary_list)), dtypes.int64)
+        init = KeyValueTensorInitializer(keys, vocabulary_list, dtypes.int64, dtypes.string, name="table_init")
+        return StaticHashTable(init, default_value)
+
+
+def index_to_string_table_from_file(
+    vocabulary_file,
+    vocab_size=None,
+    default_value="UNK",
+    name=None,
+    key_column_index=TextFileIndex.LINE_NUMBER,
+    value_column_index=TextFileIndex.WHOLE_LINE,
+    delimiter="\t",
+):
+    """A table from each line number (int64) of a vocabulary file to its line; other indices get
+    `default_value` (TF1's lookup_ops.index_to_string_table_from_file)."""
+    if vocabulary_file is None or (isinstance(vocabulary_file, str) and not vocabulary_file):
+        raise ValueError("`vocabulary_file` must be specified and must not be empty.")
+    if vocab_size is not None and vocab_size < 1:
+        raise ValueError(f"`vocab_size` must be greater than 0, got {vocab_size}.")
+    with ops.name_scope(name, "index_to_string"):
+        init = TextFileInitializer(
+            vocabulary_file,
+            dtypes.int64,
+            key_column_index,
+            dtypes.string,
+            value_column_index,
+            vocab_size=vocab_size,
+            delimiter=delimiter,
+            name="table_init",
+        )
+        return StaticHashTable(init, default_value)
