@@ -336,6 +336,14 @@ def test_saver_takes_a_table_in_its_var_list(tmp_path):
         with tw.Session() as sess:
             saver.restore(sess, path)
             assert sess.run(table.lookup(tw.constant([4, 5], tw.int64))).tolist() == [44, -1]
+        step = tw.Variable(1, name="step")
+        named = tw.train.Saver({"tab": table, "vv": step})
+        with tw.Session() as sess:
+            sess.run(step.initializer)
+            named_path = named.save(sess, str(tmp_path / "named"))
+        # Names as TF's: a dict key names the table's tensors; in a list a table's are "-keys", "-values".
+        assert sorted(n for n, _ in tw.train.list_variables(named_path)) == ["tab-keys", "tab-values", "vv"]
+        assert sorted(n for n, _ in tw.train.list_variables(path)) == ["-keys", "-values"]
         with pytest.raises(TypeError, match="can only save Variables"):
             tw.train.Saver([tw.constant(1)])
 

@@ -264,7 +264,7 @@ class _TableSaveable(saver_lib.SaveableObject):
 
     def restore(self, restored_tensors, restored_shapes):
         del restored_shapes
-        with ops.name_scope(f"{self.name}_table_restore"):
+        with ops.name_scope(f"{self.op.name}_table_restore"):
             keys, values = [_from_bytes(t) if s else t for t, s in zip(restored_tensors, self._strings)]
             return gen_ops.lookup_table_import_v2(self.op.resource_handle, keys, values)
 
@@ -276,9 +276,12 @@ class _MutableTable:
         self._handle = handle
         self._table_name = handle.op.name.split("/")[-1]
         self._checkpoint = checkpoint
-        self._saveable = _TableSaveable(self, name) if checkpoint else None
         if checkpoint:
-            ops.add_to_collection(ops.GraphKeys.SAVEABLE_OBJECTS, self._saveable)
+            ops.add_to_collection(ops.GraphKeys.SAVEABLE_OBJECTS, _TableSaveable(self, name))
+
+    def _saveable_named(self, name):
+        """The table as a SaveableObject of tensors `<name>-keys` and `<name>-values` (a Saver's var_list)."""
+        return _TableSaveable(self, name)
 
     @property
     def resource_handle(self):

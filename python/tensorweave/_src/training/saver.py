@@ -384,8 +384,8 @@ def _restore_shape(v):
 
 
 def _saveables(var_list):
-    """[(name in the checkpoint, Variable or _SpecEntry)] sorted by name; a SaveableObject (or a table, by
-    its saveable) gives one entry per spec, named by the spec."""
+    """[(name in the checkpoint, Variable or _SpecEntry)] sorted by name; a SaveableObject (or a table) gives
+    one entry per spec, named by the spec."""
     if var_list is None:
         var_list = variables.global_variables() + ops.get_collection(ops.GraphKeys.SAVEABLE_OBJECTS)
     if not var_list:  # (an empty list too, as TF)
@@ -401,7 +401,9 @@ def _saveables(var_list):
     seen = {}
     out = []
     for name, v in items:
-        saveable = getattr(v, "_saveable", None) if not isinstance(v, SaveableObject) else v
+        saveable = v if isinstance(v, SaveableObject) else None
+        if hasattr(v, "_saveable_named"):  # a table: named by its dict key; in a list, "" (as TF's)
+            saveable = v._saveable_named(name or "")
         if saveable is not None:
             entries = [(spec.name, _SpecEntry(saveable, i)) for i, spec in enumerate(saveable.specs)]
         elif isinstance(v, variables.Variable):
