@@ -295,6 +295,8 @@ def _stat_error(d, case):
             sess = (tw.Session if d is tw.distributions else tf1.Session)()
             if case == "beta_mode":
                 sess.run(d.Beta([0.5, 2.0], 2.0, allow_nan_stats=False).mode())
+            elif case == "gamma_mode":
+                sess.run(d.Gamma([0.5, 2.0], 2.0, allow_nan_stats=False).mode())
             elif case == "student_mean":
                 sess.run(d.StudentT([0.5, 2.0], 0.0, 1.0, allow_nan_stats=False).mean())
             elif case == "student_variance":
@@ -316,6 +318,7 @@ def _stat_error(d, case):
     "case, message",
     [
         ("beta_mode", "Mode undefined for concentration1 <= 1"),
+        ("gamma_mode", "mode not defined when any concentration <= 1"),
         ("student_mean", "mean not defined for components of df <= 1"),
         ("student_variance", "variance not defined for components of df <= 1"),
         ("beta_concentration", "Concentration parameter must be positive"),

@@ -186,11 +186,11 @@ class _LocScale(Distribution):
 
     reparameterization_type = FULLY_REPARAMETERIZED
 
-    def __init__(self, loc, scale, name):
+    def __init__(self, loc, scale, name, validate_args=False, allow_nan_stats=True):
         loc = _float(loc, "loc")
         scale = _float(scale, "scale", loc.dtype)
         self._loc, self._scale = loc, scale
-        super().__init__(loc.dtype, name, {"loc": loc, "scale": scale})
+        super().__init__(loc.dtype, name, {"loc": loc, "scale": scale}, validate_args, allow_nan_stats)
 
     @property
     def loc(self):
@@ -205,7 +205,7 @@ class Normal(_LocScale):
     """The Normal distribution with location `loc` and scale `scale` (tf.distributions.Normal)."""
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Normal"):
-        super().__init__(loc, scale, name)
+        super().__init__(loc, scale, name, validate_args, allow_nan_stats)
 
     def _sample_n(self, sample_shape, seed):
         eps = _tw.random_normal(self._full_shape(sample_shape), dtype=self._dtype, seed=seed)
@@ -242,7 +242,7 @@ class Uniform(Distribution):
         low = _float(low, "low")
         high = _float(high, "high", low.dtype)
         self._low, self._high = low, high
-        super().__init__(low.dtype, name, {"low": low, "high": high})
+        super().__init__(low.dtype, name, {"low": low, "high": high}, validate_args, allow_nan_stats)
 
     @property
     def low(self):
@@ -290,7 +290,7 @@ class Exponential(Distribution):
     def __init__(self, rate, validate_args=False, allow_nan_stats=True, name="Exponential"):
         rate = _float(rate, "rate")
         self._rate = rate
-        super().__init__(rate.dtype, name, {"rate": rate})
+        super().__init__(rate.dtype, name, {"rate": rate}, validate_args, allow_nan_stats)
 
     @property
     def rate(self):
@@ -324,7 +324,7 @@ class Laplace(_LocScale):
     """The Laplace distribution with location `loc` and scale `scale` (tf.distributions.Laplace)."""
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace"):
-        super().__init__(loc, scale, name)
+        super().__init__(loc, scale, name, validate_args, allow_nan_stats)
 
     def _sample_n(self, sample_shape, seed):
         lo = _np.nextafter(_np.array(-1.0, self._dtype.as_numpy_dtype), 0)
@@ -358,7 +358,9 @@ class Gamma(Distribution):
         concentration = _float(concentration, "concentration")
         rate = _float(rate, "rate", concentration.dtype)
         self._concentration, self._rate = concentration, rate
-        super().__init__(concentration.dtype, name, {"concentration": concentration, "rate": rate})
+        super().__init__(
+            concentration.dtype, name, {"concentration": concentration, "rate": rate}, validate_args, allow_nan_stats
+        )
 
     @property
     def concentration(self):
@@ -390,9 +392,13 @@ class Gamma(Distribution):
 
     def _mode(self):
         mode = (self._concentration - 1.0) / self._rate
-        return _tw.where(
-            self._concentration > 1.0, mode, _tw.fill(_tw.shape(mode), _np.array(_np.nan, self._dtype.as_numpy_dtype))
+        if self._allow_nan_stats:
+            return self._where_defined(mode, self._concentration > 1.0, "")
+        check = _tw.assert_less(
+            _tw.ones([], self._dtype), self._concentration, message="mode not defined when any concentration <= 1"
         )
+        with _tw.control_dependencies([check]):
+            return _tw.identity(mode)
 
 
 class Bernoulli(Distribution):
@@ -410,7 +416,7 @@ class Bernoulli(Distribution):
             probs = _float(probs, "probs")
             logits = _tw.log(probs) - _tw.math.log1p(-probs)
         self._logits, self._probs = logits, probs
-        super().__init__(_tw.as_dtype(dtype), name, {"logits": logits})
+        super().__init__(_tw.as_dtype(dtype), name, {"logits": logits}, validate_args, allow_nan_stats)
 
     @property
     def logits(self):
@@ -460,7 +466,7 @@ class Categorical(Distribution):
             probs = _float(probs, "probs")
             logits = _tw.log(probs)
         self._logits, self._probs = logits, probs
-        super().__init__(_tw.as_dtype(dtype), name, {"logits": logits})
+        super().__init__(_tw.as_dtype(dtype), name, {"logits": logits}, validate_args, allow_nan_stats)
 
     @property
     def logits(self):
