@@ -349,7 +349,17 @@ class _MutableTable:
 
 class MutableHashTable(_MutableTable):
     """A table changed by `insert` and `remove`; values are scalars or tensors of default_value's shape.
-    With `checkpoint`, a Saver saves and restores its contents (as `<name>-keys`, `<name>-values`)."""
+    With `checkpoint`, a Saver saves and restores its contents (as `<name>-keys`, `<name>-values`).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     table = tw.lookup.experimental.MutableHashTable(tw.string, tw.int64, default_value=-1)
+      ...     _ = sess.run(table.insert(["a", "b"], tw.constant([1, 2], tw.int64)))
+      ...     _ = sess.run(table.remove(tw.constant(["a"])))
+      ...     print(sess.run(table.lookup(["a", "b"])), sess.run(table.size()))
+      [-1  2] 1
+    """
 
     def __init__(
         self,
