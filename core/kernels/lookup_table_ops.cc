@@ -387,8 +387,9 @@ class DenseHashTable : public LookupTable {
         deleted_(std::move(deleted_key)),
         max_load_factor_(max_load_factor) {}
 
-  // Empties the table into num_buckets buckets.
-  Status Allocate(int64_t num_buckets) {
+  // num_buckets: a power of 2, at least 4, and (times the value size) at
+  // most kMaxElements.
+  Status CheckBuckets(int64_t num_buckets) const {
     if (num_buckets < 4 || (num_buckets & (num_buckets - 1)) != 0) {
       return errors::InvalidArgument(
           "Number of buckets must be at least 4 and a power of 2, got: ",
@@ -399,6 +400,12 @@ class DenseHashTable : public LookupTable {
                                      ") for values of shape ",
                                      value_shape_.ToString());
     }
+    return Status::OK();
+  }
+
+  // Empties the table into num_buckets buckets.
+  Status Allocate(int64_t num_buckets) {
+    TW_RETURN_IF_ERROR(CheckBuckets(num_buckets));
     buckets_.assign(num_buckets, empty_);
     values_ = Tensor(value_dtype_, TensorShape({num_buckets, value_size_}));
     live_ = used_ = 0;
@@ -550,6 +557,7 @@ class DenseHashTable : public LookupTable {
       while (live_ + n > grown * max_load_factor_ && grown <= kMaxElements) {
         grown *= 2;
       }
+      TW_RETURN_IF_ERROR(CheckBuckets(grown));  // before the table changes
       std::vector<std::string> old_keys = std::move(buckets_);
       Tensor old_values = values_;
       TW_RETURN_IF_ERROR(Allocate(grown));
@@ -606,6 +614,10 @@ class TableOp : public OpKernel {
     }
     if (type_ == "MutableDenseHashTableV2") {
       OP_REQUIRES_OK(ctx, ctx->GetAttr("initial_num_buckets", &num_buckets_));
+      OP_REQUIRES(
+          ctx, num_buckets_ <= (int64_t{1} << 22),
+          errors::InvalidArgument(
+              "initial_num_buckets must be at most 2^22, got: ", num_buckets_));
       OP_REQUIRES_OK(ctx, ctx->GetAttr("max_load_factor", &max_load_factor_));
       OP_REQUIRES(ctx, max_load_factor_ > 0 && max_load_factor_ < 1,
                   errors::InvalidArgument(

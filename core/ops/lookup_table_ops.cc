@@ -31,9 +31,9 @@ Status MutableTableShape(InferenceContext* c) {
 Status DenseTableShape(InferenceContext* c) {
   int64_t buckets = 0;
   TW_RETURN_IF_ERROR(c->GetAttr("initial_num_buckets", &buckets));
-  if (buckets > (int64_t{1} << 28)) {
+  if (buckets > (int64_t{1} << 22)) {
     return errors::InvalidArgument(
-        "initial_num_buckets must be at most 2^28, got: ", buckets);
+        "initial_num_buckets must be at most 2^22, got: ", buckets);
   }
   return MutableTableShape(c);
 }
