@@ -1,6 +1,7 @@
 // Lookup tables (tf.lookup): a hash table is a session resource named by a
-// string handle (as a queue's), filled once by an initializer op and read by
-// LookupTableFindV2.
+// string handle (as a queue's): HashTableV2 filled once by an initializer op,
+// the mutable tables changed by LookupTableInsertV2 / LookupTableRemoveV2;
+// all read by LookupTableFindV2.
 #include "core/framework/op_def.h"
 #include "core/framework/shape_inference.h"
 
@@ -12,21 +13,68 @@ Status ScalarHandleShape(InferenceContext* c) {
   return Status::OK();
 }
 
+// A mutable table's value_shape: fully defined, at most 2^24 elements.
+Status MutableTableShape(InferenceContext* c) {
+  PartialShape value_shape;
+  TW_RETURN_IF_ERROR(c->GetAttr("value_shape", &value_shape));
+  if (!value_shape.known_rank() || !value_shape.IsFullyDefined() ||
+      value_shape.num_elements() > (int64_t{1} << 24)) {
+    return errors::InvalidArgument(
+        "value_shape must be fully defined with at most 2^24 elements, got ",
+        value_shape.ToString());
+  }
+  return ScalarHandleShape(c);
+}
+
+// (The kernel checks that initial_num_buckets is a power of 2 of at least 4
+// and that max_load_factor is in (0, 1), as TF's; here only the bound.)
+Status DenseTableShape(InferenceContext* c) {
+  int64_t buckets = 0;
+  TW_RETURN_IF_ERROR(c->GetAttr("initial_num_buckets", &buckets));
+  if (buckets > (int64_t{1} << 22)) {
+    return errors::InvalidArgument(
+        "initial_num_buckets must be at most 2^22, got: ", buckets);
+  }
+  return MutableTableShape(c);
+}
+
+// Keys' shape for a scalar default value; a table of vector values looks up
+// keys' shape + value_shape, unknown here (the handle does not carry it).
 Status FindShape(InferenceContext* c) {
   PartialShape unused;
   TW_RETURN_IF_ERROR(c->WithRank(0, 0, &unused));
-  c->set_output(0, c->input(1));
+  const PartialShape& fallback = c->input(2);
+  c->set_output(0, fallback.known_rank() && fallback.rank() == 0
+                       ? c->input(1)
+                       : PartialShape::UnknownRank());
   return Status::OK();
 }
 
+// keys and values hold one entry per row: their first dims agree.
 Status ImportShape(InferenceContext* c) {
   PartialShape unused;
   TW_RETURN_IF_ERROR(c->WithRank(0, 0, &unused));
+  const PartialShape& keys = c->input(1);
+  const PartialShape& values = c->input(2);
+  if (keys.known_rank() && values.known_rank() && keys.rank() >= 1 &&
+      values.rank() >= 1 && keys.dim(0) >= 0 && values.dim(0) >= 0 &&
+      keys.dim(0) != values.dim(0)) {
+    return errors::InvalidArgument(
+        "Dimensions must be equal, but are ", keys.dim(0), " and ",
+        values.dim(0),
+        " for keys and values; input shapes: ", c->InputShapesString());
+  }
   return Status::OK();
 }
 
+Status HandleShape(InferenceContext* c) {
+  PartialShape unused;
+  return c->WithRank(0, 0, &unused);
+}
+
+// (A dense table exports its buckets: keys [n, 1].)
 Status ExportShape(InferenceContext* c) {
-  c->set_output(0, PartialShape({-1}));
+  c->set_output(0, PartialShape::UnknownRank());
   c->set_output(1, PartialShape::UnknownRank());
   return Status::OK();
 }
@@ -45,6 +93,68 @@ REGISTER_OP("HashTableV2")
     .Doc(
         "An immutable hash table, empty until an initializer op fills it; "
         "its handle.");
+
+REGISTER_OP("MutableHashTableV2")
+    .Output("table_handle: string")
+    .Attr("container: string = ''")
+    .Attr("shared_name: string = ''")
+    .Attr("use_node_name_sharing: bool = false")
+    .Attr("key_dtype: {string, int32, int64}")
+    .Attr("value_dtype: {string, int32, int64, float, double, bool}")
+    .SetIsStateful()
+    .SetShapeFn(ScalarHandleShape)
+    .Doc("An empty mutable hash table of scalar values; its handle.");
+
+REGISTER_OP("MutableHashTableOfTensorsV2")
+    .Output("table_handle: string")
+    .Attr("container: string = ''")
+    .Attr("shared_name: string = ''")
+    .Attr("use_node_name_sharing: bool = false")
+    .Attr("key_dtype: {string, int32, int64}")
+    .Attr("value_dtype: {string, int32, int64, float, double, bool}")
+    .Attr("value_shape: shape = []")
+    .SetIsStateful()
+    .SetShapeFn(MutableTableShape)
+    .Doc("An empty mutable hash table of values of value_shape; its handle.");
+
+REGISTER_OP("MutableDenseHashTableV2")
+    .Input("empty_key: key_dtype")
+    .Input("deleted_key: key_dtype")
+    .Output("table_handle: string")
+    .Attr("container: string = ''")
+    .Attr("shared_name: string = ''")
+    .Attr("use_node_name_sharing: bool = false")
+    .Attr("key_dtype: {string, int32, int64}")
+    .Attr("value_dtype: {string, int32, int64, float, double, bool}")
+    .Attr("value_shape: shape = []")
+    .Attr("initial_num_buckets: int = 131072")
+    .Attr("max_load_factor: float = 0.8")
+    .SetIsStateful()
+    .SetShapeFn(DenseTableShape)
+    .Doc(
+        "An empty mutable hash table stored in open-addressed buckets "
+        "(empty_key marks a free one, deleted_key a removed entry; neither "
+        "may be a key); its handle.");
+
+REGISTER_OP("LookupTableInsertV2")
+    .Input("table_handle: string")
+    .Input("keys: Tin")
+    .Input("values: Tout")
+    .Attr("Tin: type")
+    .Attr("Tout: type")
+    .SetIsStateful()
+    .SetShapeFn(HandleShape)
+    .Doc(
+        "Maps each key to its value (values: keys' shape + the table's "
+        "value_shape), replacing values already there.");
+
+REGISTER_OP("LookupTableRemoveV2")
+    .Input("table_handle: string")
+    .Input("keys: Tin")
+    .Attr("Tin: type")
+    .SetIsStateful()
+    .SetShapeFn(HandleShape)
+    .Doc("Removes the keys from a mutable table (absent keys: nothing).");
 
 REGISTER_OP("InitializeTableV2")
     .Input("table_handle: string")
@@ -77,7 +187,7 @@ REGISTER_OP("InitializeTableFromTextFileV2")
     .Attr("delimiter: string = '\t'")
     .Attr("offset: int = 0")
     .SetIsStateful()
-    .SetShapeFn(ImportShape)
+    .SetShapeFn(HandleShape)
     .Doc(
         "Fills a table from a text file, one entry per line: key and value "
         "are the line's fields key_index / value_index split at delimiter, "

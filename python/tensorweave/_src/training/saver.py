@@ -318,10 +318,76 @@ def _shard_prefixes(prefix):
 
 
 # --- Saver ---------------------------------------------------------------------
+class SaveSpec:
+    """One tensor a SaveableObject saves: `tensor` under checkpoint name `name` (slice_spec "": all of it)."""
+
+    def __init__(self, tensor, slice_spec, name, dtype=None, device=None):
+        self.tensor = tensor
+        self.slice_spec = slice_spec
+        self.name = name
+        self.dtype = dtype or tensor.dtype
+        self.device = device if device is not None else tensor.device
+
+
+class SaveableObject:
+    """What a Saver saves besides variables (TF's BaseSaverBuilder.SaveableObject): the tensors of `specs`,
+    put back by `restore(restored_tensors, restored_shapes)`, which returns an op. Objects in the
+    SAVEABLE_OBJECTS collection are saved by a Saver built without a var_list."""
+
+    def __init__(self, op, specs, name):
+        self.op = op
+        self.specs = specs
+        self.name = name
+
+    @property
+    def device(self):
+        return self.specs[0].device
+
+    def restore(self, restored_tensors, restored_shapes):
+        raise NotImplementedError
+
+
+class _SpecEntry:
+    """One spec of a SaveableObject, as the Saver handles a variable (dtype, shape, device, _ref)."""
+
+    def __init__(self, saveable, index):
+        self.saveable, self.index = saveable, index
+        spec = saveable.specs[index]
+        self.dtype, self.device, self._tensor = spec.dtype, spec.device, spec.tensor
+        self.shape = spec.tensor.shape
+        self.name = spec.name
+
+    def _ref(self):
+        return self._tensor
+
+
+def _restore_ops(items, restored):
+    """The ops that put restored tensors back: an assign per variable, a restore per SaveableObject."""
+    out, saveables = [], {}
+    for (_, v), value in zip(items, restored):
+        if isinstance(v, _SpecEntry):
+            saveables.setdefault(id(v.saveable), (v.saveable, {}))[1][v.index] = value
+        else:
+            out.append(state_ops.assign(v._ref(), value, validate_shape=v.shape.is_fully_defined()).op)
+    for saveable, values in saveables.values():
+        tensors = [values[i] for i in range(len(saveable.specs))]
+        restore = saveable.restore(tensors, [None] * len(tensors))
+        out.append(restore if isinstance(restore, ops.Operation) else restore.op)
+    return out
+
+
+def _restore_shape(v):
+    """The shape RestoreV2 checks a tensor against (None: any; a table's size is not known in advance)."""
+    if isinstance(v, _SpecEntry) or v.shape.ndims is None:
+        return None
+    return v.shape.as_list()
+
+
 def _saveables(var_list):
-    """[(name in the checkpoint, Variable)] sorted by name."""
+    """[(name in the checkpoint, Variable or _SpecEntry)] sorted by name; a SaveableObject (or a table) gives
+    one entry per spec, named by the spec."""
     if var_list is None:
-        var_list = variables.global_variables()
+        var_list = variables.global_variables() + ops.get_collection(ops.GraphKeys.SAVEABLE_OBJECTS)
     if not var_list:  # (an empty list too, as TF)
         raise ValueError("No variables to save")
     if isinstance(var_list, dict):
@@ -331,18 +397,26 @@ def _saveables(var_list):
         for v in var_list:
             if isinstance(v, (list, tuple)):
                 raise TypeError("var_list entries must be Variables")
-            items.append((v.op.name if hasattr(v, "op") else None, v))
+            items.append((v.op.name if isinstance(v, variables.Variable) else None, v))
     seen = {}
     out = []
     for name, v in items:
-        if not isinstance(v, variables.Variable):
-            raise TypeError(f"Saver can only save Variables, got {v!r} for {name!r}")
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"Bad checkpoint name {name!r} for {v.name}")
-        if name in seen:
-            raise ValueError(f"At least two variables have the same name: {name}")
-        seen[name] = v
-        out.append((name, v))
+        saveable = v if isinstance(v, SaveableObject) else None
+        if hasattr(v, "_saveable_named"):  # a table: named by its dict key; in a list, "" (as TF's)
+            saveable = v._saveable_named(name or "")
+        if saveable is not None:
+            entries = [(spec.name, _SpecEntry(saveable, i)) for i, spec in enumerate(saveable.specs)]
+        elif isinstance(v, variables.Variable):
+            entries = [(name, v)]
+        else:
+            raise TypeError(f"Saver can only save Variables and SaveableObjects, got {v!r} for {name!r}")
+        for entry_name, entry in entries:
+            if not isinstance(entry_name, str) or not entry_name:
+                raise ValueError(f"Bad checkpoint name {entry_name!r} for {entry.name}")
+            if entry_name in seen:
+                raise ValueError(f"At least two variables have the same name: {entry_name}")
+            seen[entry_name] = entry
+            out.append((entry_name, entry))
     return sorted(out, key=lambda item: item[0])
 
 
@@ -450,7 +524,7 @@ class Saver:
             names_t = constant_op.constant(names, dtype=dtypes.string, name="tensor_names")
             slices_t = constant_op.constant([""] * len(names), dtype=dtypes.string, name="shape_and_slices")
             self._save_op = io_ops.save_v2(self._filename_tensor, names_t, slices_t, refs, name="SaveV2")
-            shapes = [v.shape.as_list() if v.shape.ndims is not None else None for _, v in self._saveables]
+            shapes = [_restore_shape(v) for _, v in self._saveables]
             # As TF's BulkSaverBuilder: the tensors are loaded on CPU 0 (under the scopes around the Saver).
             with graph.device("cpu:0"):
                 restored = io_ops.restore_v2(
@@ -464,10 +538,7 @@ class Saver:
             # RestoreV2 verifies every tensor (checksums, dtypes, shapes)
             # before producing any, so either all variables are assigned or
             # none is.
-            assigns = [
-                state_ops.assign(ref, value, validate_shape=v.shape.is_fully_defined()).op
-                for ref, value, (_, v) in zip(refs, restored, self._saveables)
-            ]
+            assigns = _restore_ops(self._saveables, restored)
             # One NoOp per device of the assigns (TF's group), the returned one after them.
             self._restore_op = ops.group(*assigns, name="restore_all")
 
@@ -495,13 +566,10 @@ class Saver:
                         names_t,
                         slices_t,
                         [v.dtype for _, v in items],
-                        shapes=[v.shape.as_list() if v.shape.ndims is not None else None for _, v in items],
+                        shapes=[_restore_shape(v) for _, v in items],
                         name=f"RestoreV2_{i}",
                     )
-                    assigns.extend(
-                        state_ops.assign(ref, value, validate_shape=v.shape.is_fully_defined()).op
-                        for ref, value, (_, v) in zip(refs, restored, items)
-                    )
+                    assigns.extend(_restore_ops(items, restored))
                 self._shards.append((device, names, filename))
             self._save_op = ops.group(*saves, name="save_all_shards")
             self._restore_op = ops.group(*assigns, name="restore_all")
