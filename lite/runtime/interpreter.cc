@@ -475,7 +475,8 @@ Status Interpreter::PrepareNodes() {
   for (Tensor& tensor : tensors_) tensor.is_dynamic = false;
   deferred_.assign(nodes_.size(), false);
   has_deferred_ = false;
-  prepared_key_.assign(nodes_.size(), {});
+  prepared_key_.clear();
+  prepared_key_.resize(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) {
     Node& node = nodes_[i];
     node.num_scratch = 0;
@@ -607,18 +608,20 @@ void Interpreter::InputsKey(const Node& node, std::vector<int64_t>* key) const {
       continue;
     }
     const Tensor& tensor = tensors_[t];
-    key->push_back(static_cast<int64_t>(tensor.type));
-    key->push_back(tensor.shape.rank);
-    key->insert(key->end(), tensor.shape.dims,
-                tensor.shape.dims + tensor.shape.rank);
+    key->push_back(static_cast<int64_t>(tensor.type) << 8 | tensor.shape.rank);
+    for (int i = 0; i < tensor.shape.rank; ++i) {
+      key->push_back(tensor.shape.dims[i]);
+    }
     if (tensor.is_constant || tensor.data == nullptr ||
         tensor.bytes > kMaxKeyedValueBytes) {
       continue;
     }
-    int64_t words[kMaxKeyedValueBytes / sizeof(int64_t)] = {};
-    memcpy(words, tensor.data, tensor.bytes);
-    key->insert(key->end(), words,
-                words + (tensor.bytes + sizeof(int64_t) - 1) / sizeof(int64_t));
+    const uint8_t* bytes = static_cast<const uint8_t*>(tensor.data);
+    for (size_t at = 0; at < tensor.bytes; at += sizeof(int64_t)) {
+      int64_t word = 0;
+      memcpy(&word, bytes + at, std::min(sizeof(word), tensor.bytes - at));
+      key->push_back(word);
+    }
   }
 }
 
@@ -642,7 +645,7 @@ Status Interpreter::PrepareDeferred(Node* node) {
             s,
         node->scratch_bytes[s], &node->scratch[s]));
   }
-  prepared = key_;
+  prepared.swap(key_);
   return Status::Ok();
 }
 

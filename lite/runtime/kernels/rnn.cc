@@ -442,11 +442,13 @@ __attribute__((noinline)) void GruCellScalar(const float* __restrict xw, int xs,
   }
 }
 
-// The cells on whole vectors of W units (RunKernel: AVX-512 or AVX2 where
-// the CPU has them; the scalar loops above vectorize at the baseline ISA
-// only, SSE2 on x86-64, and ran the gates of a 256-unit LSTM ~4x slower),
+#if TWL_MULTI_ISA
+// x86-64 built for its baseline: the cells on whole vectors of W units
+// (RunKernel: AVX-512 or AVX2 where the CPU has them; the scalar loops above
+// vectorize at SSE2 only, and ran the gates of a 256-unit LSTM ~4x slower),
 // the last U % W units by the scalar loops. vector_math.h's ExpVector is
-// FastExp's polynomial.
+// FastExp's polynomial. Elsewhere (aarch64, or built for AVX2) the scalar
+// loops vectorize at the native width already.
 template <typename V>
 TWL_KERNEL_INLINE V SigmoidVector(V x) {
   return 1.f / (ExpVector(-x) + 1.f);
@@ -544,6 +546,19 @@ void GruCell(const float* xw, int xs, const float* hr, int hs, int U,
              float clip, const float* h_prev, float* h) {
   RunKernel<GruCellOp<kLinearBeforeReset>>(xw, xs, hr, hs, U, clip, h_prev, h);
 }
+#else
+template <bool kInputForget>
+void LstmCell(const float* xw, int xs, const float* hr, int hs,
+              const float* peep, int ps, int U, float clip, float* h,
+              float* c) {
+  LstmCellScalar<kInputForget>(xw, xs, hr, hs, peep, ps, U, clip, h, c);
+}
+template <bool kLinearBeforeReset>
+void GruCell(const float* xw, int xs, const float* hr, int hs, int U,
+             float clip, const float* h_prev, float* h) {
+  GruCellScalar<kLinearBeforeReset>(xw, xs, hr, hs, U, clip, h_prev, h);
+}
+#endif
 
 // One RNN step of one sequence: h = tanh(xw + hr).
 __attribute__((noinline)) void RnnCell(const float* __restrict xw,
