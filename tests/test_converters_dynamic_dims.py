@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 import pytest
+import transformer_models
 
 from converters import lite_runner, onnx_import
 from converters.cli import main as cli_main
@@ -360,3 +361,17 @@ def test_indexing_from_the_end_of_a_run_time_dim(index):
     for b, s in [(2, 6), (1, 3), (3, 9)]:
         x = _floats(b, s, 4)
         np.testing.assert_array_equal(runner.run({"x": x})["y"], x[index] * 2)
+
+
+def test_repeated_runs_of_a_dynamic_sequence_encoder_agree():
+    """The encoder with a symbolic sequence dim (its reshapes computed from
+    Shape(input_ids)): runs at one size (ops after a computed shape are
+    prepared once, then reused) and between sizes agree with onnxruntime."""
+    model = transformer_models.encoder(layers=2, dynamic_seq=True)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    for seq, padding, seed in [(16, 3, 1), (16, 0, 2), (16, 7, 3), (5, 1, 4), (16, 3, 5), (9, 0, 6)]:
+        feeds = transformer_models.feeds(seq=seq, padding=padding, seed=seed)
+        want = session.run(None, feeds)[0]
+        got = runner.run(feeds)["last_hidden_state"]
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"seq {seq}")

@@ -74,9 +74,24 @@ class _Builder:
         return self.op("Mul", [self.op("Mul", [x, a]), self.const(np.float32(0.5))])
 
 
-def encoder(layers=4, hidden=128, heads=4, ffn=512, seq=32, vocab=1000, layer_norm="op", gelu="erf", seed=0, mask=True):
+def encoder(
+    layers=4,
+    hidden=128,
+    heads=4,
+    ffn=512,
+    seq=32,
+    vocab=1000,
+    layer_norm="op",
+    gelu="erf",
+    seed=0,
+    mask=True,
+    dynamic_seq=False,
+):
     """The encoder as an onnx.ModelProto: inputs input_ids and
-    attention_mask (int64 [1, seq]), output last_hidden_state [1, seq, hidden]."""
+    attention_mask (int64 [1, seq]), output last_hidden_state [1, seq, hidden].
+    `dynamic_seq`: the sequence dim is symbolic ("sequence"), and the
+    positions and the attention reshapes are computed from
+    Shape(input_ids), as torch.onnx.export writes them with dynamic_axes."""
     opset = 20 if gelu in ("op", "tanh") else (17 if layer_norm == "op" else 13)
     if mask == "where":
         opset = max(opset, 13)
@@ -84,7 +99,13 @@ def encoder(layers=4, hidden=128, heads=4, ffn=512, seq=32, vocab=1000, layer_no
     head_dim = hidden // heads
     word = b.weight([vocab, hidden], 0.5, "word_embeddings")
     pos_table = b.weight([512, hidden], 0.5, "position_embeddings")
-    positions = b.const(np.arange(seq, dtype=np.int64)[None, :], "position_ids")
+    if dynamic_seq:
+        length = b.op("Gather", [b.op("Shape", ["input_ids"]), b.const(np.array([1], np.int64))])
+        scalar = b.op("Squeeze", [length, b.const(np.array([0], np.int64))])
+        positions = b.op("Range", [b.const(np.array(0, np.int64)), scalar, b.const(np.array(1, np.int64))])
+        positions = b.op("Unsqueeze", [positions, b.const(np.array([0], np.int64))])
+    else:
+        positions = b.const(np.arange(seq, dtype=np.int64)[None, :], "position_ids")
     h = b.op("Add", [b.op("Gather", [word, "input_ids"]), b.op("Gather", [pos_table, positions])])
     h = b.layer_norm(h, hidden, layer_norm, opset)
     add_mask = where_mask = None
@@ -99,8 +120,13 @@ def encoder(layers=4, hidden=128, heads=4, ffn=512, seq=32, vocab=1000, layer_no
             m = b.op("Unsqueeze", [m], axes=[1, 2])
         inv = b.op("Sub", [b.const(np.float32(1.0)), m])
         add_mask = b.op("Mul", [inv, b.const(np.float32(-10000.0))])
-    split = b.const(np.array([1, seq, heads, head_dim], np.int64))
-    merge = b.const(np.array([1, seq, hidden], np.int64))
+    if dynamic_seq:
+        one = b.const(np.array([1], np.int64))
+        split = b.op("Concat", [one, length, b.const(np.array([heads, head_dim], np.int64))], axis=0)
+        merge = b.op("Concat", [one, length, b.const(np.array([hidden], np.int64))], axis=0)
+    else:
+        split = b.const(np.array([1, seq, heads, head_dim], np.int64))
+        merge = b.const(np.array([1, seq, hidden], np.int64))
     for _ in range(layers):
         q = b.op("Transpose", [b.op("Reshape", [b.linear(h, hidden, hidden), split])], perm=[0, 2, 1, 3])
         k = b.op("Transpose", [b.op("Reshape", [b.linear(h, hidden, hidden), split])], perm=[0, 2, 3, 1])
@@ -117,9 +143,10 @@ def encoder(layers=4, hidden=128, heads=4, ffn=512, seq=32, vocab=1000, layer_no
         f = b.linear(b.gelu(b.linear(h, hidden, ffn), gelu), ffn, hidden)
         h = b.layer_norm(b.op("Add", [f, h]), hidden, layer_norm, opset)
     b.nodes.append(helper.make_node("Identity", [h], ["last_hidden_state"], name="output"))
-    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, seq])]
-    inputs.append(helper.make_tensor_value_info("attention_mask", TensorProto.INT64, [1, seq]))
-    out = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, [1, seq, hidden])
+    dim = "sequence" if dynamic_seq else seq
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, dim])]
+    inputs.append(helper.make_tensor_value_info("attention_mask", TensorProto.INT64, [1, dim]))
+    out = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, [1, dim, hidden])
     g = helper.make_graph(b.nodes, "text_encoder", inputs, [out], b.inits)
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], producer_name="pytorch-like")
     model.ir_version = 8

@@ -475,6 +475,8 @@ Status Interpreter::PrepareNodes() {
   for (Tensor& tensor : tensors_) tensor.is_dynamic = false;
   deferred_.assign(nodes_.size(), false);
   has_deferred_ = false;
+  prepared_key_.clear();
+  prepared_key_.resize(nodes_.size());
   for (size_t i = 0; i < nodes_.size(); ++i) {
     Node& node = nodes_[i];
     node.num_scratch = 0;
@@ -593,7 +595,42 @@ Status Interpreter::Invoke() {
   return Status::Ok();
 }
 
+// Inputs of at most this many bytes that are not constant have their values
+// in the key: a prepare may read them as shape values.
+constexpr size_t kMaxKeyedValueBytes = 64;
+
+void Interpreter::InputsKey(const Node& node, std::vector<int64_t>* key) const {
+  key->clear();
+  for (int k = 0; k < node.num_inputs; ++k) {
+    const int t = node.inputs[k];
+    if (t < 0) {
+      key->push_back(-1);
+      continue;
+    }
+    const Tensor& tensor = tensors_[t];
+    key->push_back(static_cast<int64_t>(tensor.type) << 8 | tensor.shape.rank);
+    for (int i = 0; i < tensor.shape.rank; ++i) {
+      key->push_back(tensor.shape.dims[i]);
+    }
+    if (tensor.is_constant || tensor.data == nullptr ||
+        tensor.bytes > kMaxKeyedValueBytes) {
+      continue;
+    }
+    const uint8_t* bytes = static_cast<const uint8_t*>(tensor.data);
+    for (size_t at = 0; at < tensor.bytes; at += sizeof(int64_t)) {
+      int64_t word = 0;
+      memcpy(&word, bytes + at, std::min(sizeof(word), tensor.bytes - at));
+      key->push_back(word);
+    }
+  }
+}
+
 Status Interpreter::PrepareDeferred(Node* node) {
+  // Unchanged inputs: the last prepare's shapes, scratch and buffers hold.
+  InputsKey(*node, &key_);
+  std::vector<int64_t>& prepared = prepared_key_[node->index];
+  if (!prepared.empty() && prepared == key_) return Status::Ok();
+  prepared.clear();
   node->num_scratch = 0;
   TWL_RETURN_IF_ERROR(kernels_[node->index]->prepare(&context_, node));
   for (int k = 0; k < node->num_outputs; ++k) {
@@ -608,6 +645,7 @@ Status Interpreter::PrepareDeferred(Node* node) {
             s,
         node->scratch_bytes[s], &node->scratch[s]));
   }
+  prepared.swap(key_);
   return Status::Ok();
 }
 

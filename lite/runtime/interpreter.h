@@ -105,8 +105,13 @@ class Interpreter {
   void ComputeLifetimes();
   Status PrepareNodes();
   // Prepares a node that reads a dynamic tensor (in Invoke, before its
-  // eval) and gives its outputs and scratch heap buffers.
+  // eval) and gives its outputs and scratch heap buffers, unless its inputs
+  // are as at its last prepare (see InputsKey).
   Status PrepareDeferred(Node* node);
+  // What a deferred node's prepare reads of its inputs: each one's type and
+  // shape, and the values of the small computed ones (shape values such as
+  // a Reshape target or a Range limit).
+  void InputsKey(const Node& node, std::vector<int64_t>* key) const;
   // With the model's own input shapes, the shapes prepare computed must be
   // the shapes the file declares (a corrupt shape is caught here).
   Status CheckDeclaredShapes(const Node& node) const;
@@ -127,6 +132,10 @@ class Interpreter {
   // Per node: reads a dynamic tensor, so it is prepared in Invoke.
   std::vector<bool> deferred_;
   bool has_deferred_ = false;
+  // Per deferred node: InputsKey at its last prepare (empty: not prepared
+  // since PrepareNodes).
+  std::vector<std::vector<int64_t>> prepared_key_;
+  std::vector<int64_t> key_;  // InputsKey's buffer
   DynamicBuffers dynamic_buffers_;
   std::vector<int> first_use_;  // per tensor; -1 when never live
   std::vector<int> last_use_;

@@ -134,4 +134,27 @@ void ComputeStrides(const Shape& shape, int64_t* strides) {
   }
 }
 
+Status ReadShapeValues(const Tensor* tensor, bool eval, int64_t* values,
+                       int* count, bool* computed) {
+  *computed = tensor != nullptr && !tensor->is_constant;
+  if (!*computed) {
+    return ReadConstantInts(tensor, "shape", values, kMaxDims, count);
+  }
+  TWL_CHECK_ARG(
+      tensor->type == DataType::kInt32 || tensor->type == DataType::kInt64,
+      "shape '%s' must be int32 or int64, got %s", tensor->name,
+      DataTypeName(tensor->type));
+  TWL_CHECK_ARG(tensor->shape.rank == 1 && tensor->shape.dims[0] <= kMaxDims,
+                "shape '%s' must be 1-D with at most %d values", tensor->name,
+                kMaxDims);
+  *count = tensor->shape.dims[0];
+  for (int i = 0; i < *count; ++i) {
+    values[i] = !eval ? 0
+                : tensor->type == DataType::kInt32
+                    ? tensor->data_as<int32_t>()[i]
+                    : tensor->data_as<int64_t>()[i];
+  }
+  return Status::Ok();
+}
+
 }  // namespace twl

@@ -153,6 +153,13 @@ Status NormalizeAxis(int axis, int rank, int* out);
 // Row-major strides of a shape.
 void ComputeStrides(const Shape& shape, int64_t* strides);
 
+// A shape operand's values (RESHAPE's shape, BROADCAST_TO's target): a
+// constant, or a 1-D int32/int64 tensor computed in the model (`*computed`
+// true), whose values are known in eval only: in prepare (`eval` false) its
+// values are not read and are set to 0.
+Status ReadShapeValues(const Tensor* tensor, bool eval, int64_t* values,
+                       int* count, bool* computed);
+
 // a + b and a * b, integers wrapping (two's complement) instead of
 // overflowing: computed unsigned, at least as wide as unsigned int (a
 // narrower type would be promoted to int, whose overflow is undefined).

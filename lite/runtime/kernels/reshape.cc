@@ -17,33 +17,6 @@ Status CheckSameType(const Tensor* input, const Tensor* output) {
   return Status::Ok();
 }
 
-// The shape operand's values: a constant, or (a computed shape, such as
-// an ONNX Reshape to Concat(Shape(x)[:2], ...)) a tensor whose values are
-// known in eval only, `*computed` then true.
-// In prepare (`eval` false) a computed shape's values are not read.
-Status ReadShapeValues(const Tensor* tensor, bool eval, int64_t* values,
-                       int* count, bool* computed) {
-  *computed = tensor != nullptr && !tensor->is_constant;
-  if (!*computed) {
-    return ReadConstantInts(tensor, "shape", values, kMaxDims, count);
-  }
-  TWL_CHECK_ARG(
-      tensor->type == DataType::kInt32 || tensor->type == DataType::kInt64,
-      "shape '%s' must be int32 or int64, got %s", tensor->name,
-      DataTypeName(tensor->type));
-  TWL_CHECK_ARG(tensor->shape.rank == 1 && tensor->shape.dims[0] <= kMaxDims,
-                "shape '%s' must be 1-D with at most %d values", tensor->name,
-                kMaxDims);
-  *count = tensor->shape.dims[0];
-  if (!eval) return Status::Ok();
-  for (int i = 0; i < *count; ++i) {
-    values[i] = tensor->type == DataType::kInt32
-                    ? tensor->data_as<int32_t>()[i]
-                    : tensor->data_as<int64_t>()[i];
-  }
-  return Status::Ok();
-}
-
 // The output shape of reshaping `input` to `values` (one -1 allowed).
 Status ReshapeTo(const Tensor* input, const int64_t* values, int rank,
                  Shape* shape) {

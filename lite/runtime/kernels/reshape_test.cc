@@ -59,6 +59,37 @@ TEST(ReshapeTest, ComputedShape) {
       << s.message();
 }
 
+// A node reading a dynamic tensor is prepared in Invoke; it is prepared
+// again when that tensor's shape changes, and not when only values change.
+TEST(ReshapeTest, NodesAfterAComputedShapeFollowItsChanges) {
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {2, 3, 2});
+  int shape = m.AddInput(DataType::kInt64, {2});
+  int y = m.AddTensor(DataType::kFloat32);
+  int z = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::RESHAPE, {x, shape}, {y});
+  m.AddOp(BuiltinOperator::ADD, {y, y}, {z});
+  ASSERT_TRUE(m.Build().ok());
+  std::vector<float> values(12), doubled(12);
+  for (int i = 0; i < 12; ++i) values[i] = static_cast<float>(i);
+  const std::vector<std::vector<int64_t>> shapes = {
+      {3, 4}, {3, 4}, {6, 2}, {12, 1}, {3, 4}};
+  for (size_t run = 0; run < shapes.size(); ++run) {
+    for (int i = 0; i < 12; ++i) {
+      values[i] += 1.f;
+      doubled[i] = 2 * values[i];
+    }
+    m.SetInput<float>(0, values);
+    m.SetInput<int64_t>(1, shapes[run]);
+    ASSERT_TRUE(m.Invoke().ok()) << run;
+    EXPECT_EQ(m.OutputShape(0),
+              (std::vector<int32_t>{static_cast<int32_t>(shapes[run][0]),
+                                    static_cast<int32_t>(shapes[run][1])}))
+        << run;
+    EXPECT_EQ(m.GetOutput<float>(0), doubled) << run;
+  }
+}
+
 TEST(SqueezeTest, AllOnesAndListedDims) {
   for (auto dims : {std::vector<int32_t>{}, std::vector<int32_t>{0, -1}}) {
     OpModel m;

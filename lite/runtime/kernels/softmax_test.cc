@@ -33,6 +33,31 @@ TEST(SoftmaxTest, Values) {
   EXPECT_NEAR(half[0], std::exp(0.5f) / s2, 1e-6);
 }
 
+// A score 10000 below the row's max (an additive padding mask) gives a
+// probability of exactly 0, not a subnormal float (whose products with V
+// would cost x86 tens of cycles each).
+TEST(SoftmaxTest, MaskedScoresGiveZeroNotSubnormal) {
+  OpModel m;
+  int in = m.AddInput(DataType::kFloat32, {1, 19});
+  int out = m.AddOutput(DataType::kFloat32);
+  m.AddOp(BuiltinOperator::SOFTMAX, {in}, {out}, m.builder().Softmax(1.f));
+  ASSERT_TRUE(m.Build().ok());
+  std::vector<float> x(19, 0.5f);
+  for (int i = 10; i < 19; ++i) x[i] = 0.5f - 10000.f + i;
+  x[3] = 0.5f - 87.5f;  // just past ln of the smallest normal float
+  m.SetInput<float>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  std::vector<float> y = m.GetOutput<float>(0);
+  for (int i = 0; i < 19; ++i) {
+    EXPECT_NE(std::fpclassify(y[i]), FP_SUBNORMAL) << i;
+    if (i == 3 || i >= 10) {
+      EXPECT_EQ(y[i], 0.f) << i;
+    } else {
+      EXPECT_NEAR(y[i], 1.f / 9, 1e-6) << i;
+    }
+  }
+}
+
 // Long rows (the vector lanes and the tail), wide ranges and -inf (masked
 // attention scores): within 1e-6 of a double softmax, and of the reference.
 void CheckAgainstDouble(int rows, int depth, int threads) {

@@ -48,34 +48,13 @@ Status PrepareTile(KernelContext* context, Node* node) {
   return context->ResizeTensor(output, shape);
 }
 
-// BROADCAST_TO's target shape: constant, or (`*computed`) a 1-D int tensor
-// computed in the model, known in eval only (its output is then dynamic).
-// In prepare (`eval` false) a computed shape's values are not read (its
-// data is not computed yet).
+// BROADCAST_TO's target shape (see ReadShapeValues; a computed target makes
+// the output dynamic).
 Status ReadTarget(const Tensor* tensor, bool eval, Shape* target,
                   bool* computed) {
   int64_t values[kMaxDims];
   int count = 0;
-  *computed = tensor != nullptr && !tensor->is_constant;
-  if (!*computed) {
-    TWL_RETURN_IF_ERROR(
-        ReadConstantInts(tensor, "shape", values, kMaxDims, &count));
-  } else {
-    TWL_CHECK_ARG(
-        tensor->type == DataType::kInt32 || tensor->type == DataType::kInt64,
-        "shape '%s' must be int32 or int64, got %s", tensor->name,
-        DataTypeName(tensor->type));
-    TWL_CHECK_ARG(tensor->shape.rank == 1 && tensor->shape.dims[0] <= kMaxDims,
-                  "shape '%s' must be 1-D with at most %d values", tensor->name,
-                  kMaxDims);
-    count = tensor->shape.dims[0];
-    for (int i = 0; i < count; ++i) {
-      values[i] = !eval ? 0
-                  : tensor->type == DataType::kInt32
-                      ? tensor->data_as<int32_t>()[i]
-                      : tensor->data_as<int64_t>()[i];
-    }
-  }
+  TWL_RETURN_IF_ERROR(ReadShapeValues(tensor, eval, values, &count, computed));
   target->rank = count;
   for (int i = 0; i < count; ++i) {
     TWL_CHECK_ARG(values[i] >= 0 && values[i] <= INT32_MAX,
