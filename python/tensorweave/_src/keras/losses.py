@@ -520,34 +520,17 @@ _CLASSES = {
 
 def serialize(loss):
     """A loss function's name, or {'class_name', 'config'} for a Loss instance."""
-    if isinstance(loss, Loss):
-        return {"class_name": type(loss).__name__, "config": loss.get_config()}
-    return getattr(loss, "__name__", str(loss))
+    from tensorweave._src.keras.utils import serialize_keras_object
+
+    return serialize_keras_object(loss, Loss)
 
 
 def deserialize(name, custom_objects=None):
     """A loss function (from its name) or a Loss (from {'class_name', 'config'})."""
-    from tensorweave._src.keras.utils import get_custom_objects
+    from tensorweave._src.keras.utils import deserialize_keras_object
 
-    custom = {**get_custom_objects(), **(custom_objects or {})}
-    if isinstance(name, dict):
-        class_name = name.get("class_name")
-        cls = custom.get(class_name) or _CLASSES.get(class_name)
-        if cls is None:
-            raise ValueError(
-                f"Unknown loss function: '{class_name}'. Please ensure you are using a "
-                "`keras.utils.custom_object_scope` and that this object is included in the scope. See "
-                "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for details."
-            )
-        return cls.from_config(name.get("config", {}))
-    fn = custom.get(name) or _FUNCTIONS.get(name) or _CLASSES.get(name)
-    if fn is None:
-        raise ValueError(
-            f"Unknown loss function: '{name}'. Please ensure you are using a `keras.utils.custom_object_scope` "
-            "and that this object is included in the scope. See "
-            "https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for details."
-        )
-    return fn() if isinstance(fn, type) else fn
+    hint = " See https://www.tensorflow.org/guide/keras/save_and_serialize#registering_the_custom_object for details."
+    return deserialize_keras_object(name, _FUNCTIONS, _CLASSES, custom_objects, "loss function", hint)
 
 
 def get(identifier):

@@ -1037,31 +1037,16 @@ def engine_accuracy(loss_fn=None, output_shape=None):
 
 def serialize(metric):
     """A metric function's name, or {'class_name', 'config'} for a Metric."""
-    if isinstance(metric, Metric):
-        return {"class_name": type(metric).__name__, "config": metric.get_config()}
-    return getattr(metric, "__name__", str(metric))
+    from tensorweave._src.keras.utils import serialize_keras_object
+
+    return serialize_keras_object(metric, Metric)
 
 
 def deserialize(config, custom_objects=None):
-    from tensorweave._src.keras.utils import get_custom_objects
+    """A metric function (from its name) or a Metric (from {'class_name', 'config'})."""
+    from tensorweave._src.keras.utils import deserialize_keras_object
 
-    custom = {**get_custom_objects(), **(custom_objects or {})}
-    if isinstance(config, dict):
-        name = config.get("class_name")
-        cls = custom.get(name) or _CLASSES.get(name)
-        if cls is None:
-            raise ValueError(
-                f"Unknown metric function: '{name}'. Please ensure you are using a "
-                "`keras.utils.custom_object_scope` and that this object is included in the scope."
-            )
-        return cls.from_config(config.get("config", {}))
-    obj = custom.get(config) or _FUNCTIONS.get(config) or _CLASSES.get(config)
-    if obj is None:
-        raise ValueError(
-            f"Unknown metric function: '{config}'. Please ensure you are using a "
-            "`keras.utils.custom_object_scope` and that this object is included in the scope."
-        )
-    return obj() if isinstance(obj, type) else obj
+    return deserialize_keras_object(config, _FUNCTIONS, _CLASSES, custom_objects, "metric function")
 
 
 def get(identifier):

@@ -253,4 +253,29 @@ def custom_object_scope(*dicts):
 CustomObjectScope = custom_object_scope
 
 
+def serialize_keras_object(obj, base_class):
+    """A function's name, or {'class_name', 'config'} for an instance of `base_class`."""
+    if isinstance(obj, base_class):
+        return {"class_name": type(obj).__name__, "config": obj.get_config()}
+    return getattr(obj, "__name__", str(obj))
+
+
+def deserialize_keras_object(config, functions, classes, custom_objects=None, what="object", hint=""):
+    """A function or class instance by name, or a class built from {'class_name', 'config'} (tf_keras's helper):
+    names are looked up in the custom objects first; an unknown one is a ValueError naming `what`."""
+    custom = {**get_custom_objects(), **(custom_objects or {})}
+    name = config.get("class_name") if isinstance(config, dict) else config
+    found = custom.get(name) or (
+        classes.get(name) if isinstance(config, dict) else functions.get(name) or classes.get(name)
+    )
+    if found is None:
+        raise ValueError(
+            f"Unknown {what}: '{name}'. Please ensure you are using a `keras.utils.custom_object_scope` and that "
+            f"this object is included in the scope.{hint}"
+        )
+    if isinstance(config, dict):
+        return found.from_config(config.get("config", {}))
+    return found() if isinstance(found, type) else found
+
+
 __all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and not isinstance(v, type(np))]
