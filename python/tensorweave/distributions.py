@@ -157,8 +157,27 @@ class Distribution:
         with _tw.name_scope(self._name + "/" + name):
             return self._covariance()
 
+    # What a distribution does not define (TF's NotImplementedError, naming the method and the class).
+    def _not_implemented(self, what):
+        raise NotImplementedError(f"{what} is not implemented: {type(self).__name__}")
+
     def _covariance(self):
-        raise NotImplementedError(f"covariance is not implemented: {type(self).__name__}")
+        self._not_implemented("covariance")
+
+    def _cdf(self, x):
+        self._not_implemented("cdf")
+
+    def _entropy(self):
+        self._not_implemented("entropy")
+
+    def _mode(self):
+        self._not_implemented("mode")
+
+    def _mean(self):
+        self._not_implemented("mean")
+
+    def _variance(self):
+        self._not_implemented("variance")
 
     def _where_defined(self, value, defined, message):
         """`value` where `defined` holds; elsewhere NaN (allow_nan_stats), or (not allow_nan_stats) an
@@ -277,9 +296,6 @@ class Uniform(Distribution):
 
     def _variance(self):
         return _tw.square(self.range()) / 12.0
-
-    def _mode(self):
-        raise NotImplementedError("mode is not implemented: Uniform")
 
 
 class Exponential(Distribution):
@@ -435,9 +451,6 @@ class Bernoulli(Distribution):
         logits = self._logits + _tw.zeros_like(x)
         return -_tw.nn.sigmoid_cross_entropy_with_logits(labels=x + _tw.zeros_like(logits), logits=logits)
 
-    def _cdf(self, x):
-        raise NotImplementedError("cdf is not implemented: Bernoulli")
-
     def _entropy(self):
         return -self._logits * (_tw.sigmoid(self._logits) - 1.0) + _tw.nn.softplus(-self._logits)
 
@@ -495,17 +508,8 @@ class Categorical(Distribution):
         labels = x + _tw.zeros_like(_tw.argmax(logits, -1, output_type=_tw.int32))
         return -_tw.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
 
-    def _cdf(self, x):
-        raise NotImplementedError("cdf is not implemented: Categorical")
-
     def _entropy(self):
         return -_tw.reduce_sum(_tw.nn.log_softmax(self._logits) * _tw.nn.softmax(self._logits), -1)
-
-    def _mean(self):
-        raise NotImplementedError("mean is not implemented: Categorical")
-
-    def _variance(self):
-        raise NotImplementedError("variance is not implemented: Categorical")
 
     def _mode(self):
         return _tw.cast(_tw.argmax(self._logits, -1), self._dtype)
@@ -700,9 +704,6 @@ class Dirichlet(_Vector):
                 x = _tw.identity(x)
         return _tw.reduce_sum(_tw.math.xlogy(self._concentration - 1.0, x), -1) - _lbeta(self._concentration)
 
-    def _cdf(self, x):
-        raise NotImplementedError("cdf is not implemented: Dirichlet")
-
     def _entropy(self):
         c, total = self._concentration, self._total_concentration
         k = _tw.cast(_tw.shape(c)[-1], self._dtype)
@@ -814,15 +815,6 @@ class Multinomial(_Vector):
             self._total_count, counts
         )
 
-    def _cdf(self, x):
-        raise NotImplementedError("cdf is not implemented: Multinomial")
-
-    def _entropy(self):
-        raise NotImplementedError("entropy is not implemented: Multinomial")
-
-    def _mode(self):
-        raise NotImplementedError("mode is not implemented: Multinomial")
-
     def _mean(self):
         return self._total_count[..., _tw.newaxis] * self._probs
 
@@ -892,15 +884,6 @@ class DirichletMultinomial(_Vector):
         counts = _counts_checked(self, counts)
         ordered = _lbeta(self._concentration + counts) - _lbeta(self._concentration)
         return ordered + _log_combinations(self._total_count, counts)
-
-    def _cdf(self, x):
-        raise NotImplementedError("cdf is not implemented: DirichletMultinomial")
-
-    def _entropy(self):
-        raise NotImplementedError("entropy is not implemented: DirichletMultinomial")
-
-    def _mode(self):
-        raise NotImplementedError("mode is not implemented: DirichletMultinomial")
 
     def _mean(self):
         return self._total_count[..., _tw.newaxis] * self._concentration / self._total_concentration[..., _tw.newaxis]
