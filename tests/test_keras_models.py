@@ -553,3 +553,35 @@ def test_tf1_style_imports_and_fixed_learning_phase():
         m.set_weights([np.ones((4, 1), np.float32), np.zeros(1, np.float32)])
         loss = m.fit(XA, Y1, batch_size=40, verbose=0, shuffle=False).history["loss"][0]
         np.testing.assert_allclose(loss, np.mean((XA.sum(1, keepdims=True) - Y1) ** 2), rtol=1e-5)
+
+
+def test_stateful_metric_objects_in_compile_match_tf_keras():
+    """A Metric object in compile(metrics=) reports its accumulated result (the epoch's last), reset each epoch
+    and each evaluate, beside the function metrics' sample averages."""
+    tf1, tf_keras = _oracle()
+    x = RNG.randn(64, 10).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.int64) + (x[:, 1] > 0)
+    w = [
+        np.random.RandomState(i).randn(*s).astype(np.float32) * 0.3
+        for i, s in enumerate([(10, 16), (16,), (16, 3), (3,)])
+    ]
+
+    def run(keras, sgd):
+        model = keras.Sequential(
+            [keras.layers.Dense(16, activation="relu", input_shape=(10,)), keras.layers.Dense(3, activation="softmax")]
+        )
+        model.set_weights(w)
+        metrics = ["accuracy", keras.metrics.SparseCategoricalAccuracy(), "mae"]
+        model.compile(optimizer=sgd(0.1), loss="sparse_categorical_crossentropy", metrics=metrics)
+        history = model.fit(x, y, epochs=2, batch_size=16, verbose=0, shuffle=False).history
+        return history, model.metrics_names, model.evaluate(x, y, batch_size=24, verbose=0)
+
+    with tw.Graph().as_default(), tw.Session().as_default():
+        ours = run(tw.keras, tw.keras.optimizers.SGD)
+    with tf1.Graph().as_default(), tf1.Session().as_default():
+        theirs = run(tf_keras, tf_keras.optimizers.legacy.SGD)
+    assert ours[1] == theirs[1] == ["loss", "acc", "sparse_categorical_accuracy", "mean_absolute_error"]
+    assert sorted(ours[0]) == sorted(theirs[0])
+    for key in theirs[0]:
+        np.testing.assert_allclose(ours[0][key], theirs[0][key], rtol=1e-5)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5)

@@ -859,6 +859,7 @@ class Model(Layer):
         metric_specs = _per_output(self._metrics_spec, names, "metrics", default=None, nested=True)
         weighted_specs = _per_output(self._weighted_metrics_spec, names, "weighted_metrics", default=None, nested=True)
         targets, sample_weights, output_losses, metric_tensors = [], [], [], []
+        self._stateful_metrics = []
         self._loss_names = ["loss"]
         for i, (out, name) in enumerate(zip(self.outputs, names)):
             fn = loss_fns[i]
@@ -892,6 +893,12 @@ class Model(Layer):
             ]:
                 metric_fn, metric_name = _resolve_metric(spec, fn, out, metrics_mod)
                 metric_name = ("weighted_" if weighted else "") + metric_name
+                if isinstance(metric_fn, metrics_mod.Metric):
+                    # A stateful metric: its result after each batch's update; the epoch's value is the last.
+                    self._stateful_metrics.append(metric_fn)
+                    result = metric_fn(target, out, sample_weight=sw if weighted else None)
+                    metric_tensors.append((prefix + metric_name, tw.cast(result, tw.float32), "last"))
+                    continue
                 with ops.name_scope(f"metrics/{metric_name}"):
                     values = tw.cast(metric_fn(target, out), tw.float32)
                     if weighted:
@@ -902,7 +909,7 @@ class Model(Layer):
                         value = (tw.reduce_sum(values * w), tw.reduce_sum(w))
                     else:
                         value = tw.reduce_mean(values)
-                metric_tensors.append((prefix + metric_name, value))
+                metric_tensors.append((prefix + metric_name, value, "ratio" if weighted else "size"))
         if not output_losses:
             raise ValueError("The model cannot be compiled because it has no loss to optimize.")
         with ops.name_scope("loss"):
@@ -919,10 +926,10 @@ class Model(Layer):
                 self._fetch_names.append(f"{name}_loss")
                 self._fetch_tensors.append(value)
                 self._fetch_kinds.append("batch")
-        for name, tensor in metric_tensors:
+        for name, tensor, kind in metric_tensors:
             self._fetch_names.append(name)
             self._fetch_tensors.append(tensor)
-            self._fetch_kinds.append("ratio" if isinstance(tensor, tuple) else "size")
+            self._fetch_kinds.append(kind)
         self.metrics_names = list(self._fetch_names)
         self._targets, self._sample_weights = targets, sample_weights
         params = self.trainable_weights
@@ -1044,6 +1051,8 @@ class Model(Layer):
         """Runs the train (or test) step on each (feed, batch size); the epoch's logs aggregated as tf_keras's."""
         sess = backend.get_session()
         mode = "train" if training else "test"
+        for metric in getattr(self, "_stateful_metrics", []):
+            metric.reset_states()
         sums = counts = fetches = None
         for b, (feed, size) in enumerate(feeds):
             if fetches is None:
@@ -1058,6 +1067,9 @@ class Model(Layer):
                     sums[i] += value[0]
                     counts[i] += value[1]
                     logs[self._fetch_names[i]] = float(value[0] / max(value[1], 1e-12))
+                elif kind == "last":
+                    sums[i], counts[i] = float(value), 1
+                    logs[self._fetch_names[i]] = float(value)
                 else:
                     weight = 1 if kind == "batch" else size
                     sums[i] += float(value) * weight
