@@ -32,6 +32,8 @@ Example:
   ['Const', 'Identity', 'MatMul', 'Placeholder']
 """
 
+import collections
+
 import numpy as np
 
 from converters import graph_util
@@ -269,6 +271,50 @@ def _fold_constant_selects(view, outputs):
         del view.nodes[name]
 
 
+def _fold_constant_switches(view, outputs):
+    """A cond on a constant predicate (e.g. `tf.layers.dropout(training=...)` on a flag that defaults to False)
+    becomes its taken branch: each Switch passes its data to the live side, every node fed by the dead side is
+    dropped, and each Merge left with one live input becomes that input."""
+    keep = {parse_input(o)[0] for o in outputs}
+    live, dead_tensors = {}, set()
+    for name, node in view.nodes.items():
+        if node.op not in ("Switch", "RefSwitch") or name in keep:
+            continue
+        pred = view.const_value(node.input[1])
+        if pred is None or pred.size != 1:
+            continue
+        taken = int(bool(pred.reshape(-1)[0]))
+        live[name] = taken
+        dead_tensors.add(tensor_name(f"{name}:{1 - taken}"))
+    if not live:
+        return
+    consumers = view.consumers()
+    dead_nodes, merges = set(), set()
+    queue = collections.deque(dead_tensors)
+    while queue:
+        for node, _ in consumers.get(queue.popleft(), []):
+            if node.op == "Merge":
+                merges.add(node.name)
+            elif node.name not in dead_nodes and node.name not in keep:
+                dead_nodes.add(node.name)
+                queue.extend(t for t in consumers if parse_input(t)[0] == node.name)
+
+    def is_dead(tensor):
+        return tensor_name(tensor) in dead_tensors or parse_input(tensor)[0] in dead_nodes
+
+    for name in merges:
+        node = view.nodes[name]
+        alive = [i for i in graph_util.data_inputs(node) if not is_dead(i)]
+        if len(alive) == 1 and not consumers.get(tensor_name(f"{name}:1")):
+            view.redirect(f"{name}:0", alive[0])
+            dead_nodes.add(name)
+    for name, taken in live.items():
+        view.redirect(f"{name}:{taken}", view.nodes[name].input[0])
+        dead_nodes.add(name)
+    for name in dead_nodes:
+        view.nodes.pop(name, None)
+
+
 # --- batch norm folding ---------------------------------------------------------------------
 def _single_consumer(consumers, tensor):
     users = consumers.get(tensor_name(tensor), [])
@@ -432,6 +478,7 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
         raise ConversionError(f"the outputs need placeholders that are not inputs: {sorted(stray)}")
     fold_constants(view, outputs)
     _fold_constant_selects(view, outputs)
+    _fold_constant_switches(view, outputs)
     if fold_batch_norms:
         _decompose_batch_norms(view, outputs)
         _fold_scales(view, outputs)

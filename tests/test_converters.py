@@ -105,6 +105,24 @@ def test_freezing_prunes_training_ops_and_folds_constants(graph, sess):
     np.testing.assert_allclose(_run_core(frozen, "x", "y", feed), sess.run(y, {x: feed}))
 
 
+def test_freezing_folds_conds_on_a_constant_flag(graph, sess):
+    """tf.layers.dropout(training=flag) and a cond on a flag that defaults to False: frozen, the taken branch is
+    all that is left (no Switch/Merge, no random op), and the .twl gives the core's inference values."""
+    x = tw.placeholder(tw.float32, [None, 4], name="x")
+    training = tw.placeholder_with_default(False, [], name="training")
+    h = tw.layers.dropout(tw.layers.dense(x, 6, activation=tw.nn.relu, name="d"), rate=0.5, training=training)
+    y = tw.identity(tw.cond(training, lambda: h * 3.0, lambda: tw.nn.softmax(h)), name="y")
+    sess.run(tw.global_variables_initializer())
+    frozen = freeze.freeze_session(sess, [x], [y])
+    assert not {"Switch", "Merge", "RandomUniform"} & set(_ops(frozen))
+    feed = np.random.RandomState(0).randn(3, 4).astype(np.float32)
+    want = sess.run(y, {x: feed})
+    np.testing.assert_allclose(_run_core(frozen, "x", "y", feed), want, rtol=1e-6)
+    if lite_runner.available():
+        (got,) = lite_runner.LiteRunner(tf_to_twl.convert(frozen, ["x:0"], ["y:0"])).run([feed]).values()
+        np.testing.assert_allclose(got, want, rtol=LITE_RTOL, atol=LITE_ATOL)
+
+
 def test_freeze_errors_name_the_problem(graph, sess):
     x = tw.placeholder(tw.float32, [None, 3], name="x")
     z = tw.placeholder(tw.float32, [None, 3], name="z")

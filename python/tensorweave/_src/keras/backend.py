@@ -1,4 +1,7 @@
-"""tf.keras.backend for TF1 graph mode: the session and the learning phase (a minimal first part)."""
+"""tf.keras.backend for TF1 graph mode: the session, the learning phase, values, and (backend_ops) the math,
+shape, random, convolution and loss helpers programs call through `K.`."""
+
+import contextlib
 
 from tensorweave._src.client.session import Session
 from tensorweave._src.framework import dtypes, ops
@@ -17,8 +20,12 @@ def set_floatx(value):
     _FLOATX["value"] = str(value)
 
 
+_EPSILON = {"value": 1e-7}
+_MANUAL_VAR_INIT = {"value": False}
+
+
 def epsilon():
-    return 1e-7
+    return _EPSILON["value"]
 
 
 def get_session():
@@ -52,6 +59,23 @@ def learning_phase():
             phase = array_ops.placeholder_with_default(False, shape=[], name="keras_learning_phase")
         _LEARNING_PHASE[graph] = phase
     return phase
+
+
+@contextlib.contextmanager
+def learning_phase_scope(value):
+    """The learning phase fixed to `value` (0 or 1) inside the `with` block, for layers built there."""
+    if value not in (0, 1):
+        raise ValueError("Expected learning phase to be 0 or 1.")
+    graph = ops.get_default_graph()
+    saved = _LEARNING_PHASE.get(graph)
+    set_learning_phase(value)
+    try:
+        yield
+    finally:
+        if saved is None:
+            _LEARNING_PHASE.pop(graph, None)
+        else:
+            _LEARNING_PHASE[graph] = saved
 
 
 def set_learning_phase(value):
@@ -187,3 +211,6 @@ def function(inputs, outputs, updates=None, name=None):
         return result
 
     return run
+
+
+from tensorweave._src.keras.backend_ops import *  # the rest of `K.`

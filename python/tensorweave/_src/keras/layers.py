@@ -395,3 +395,22 @@ from tensorweave._src.keras.layers_conv import *
 from tensorweave._src.keras.layers_more import *
 from tensorweave._src.keras.normalization import *
 from tensorweave._src.keras.recurrent import *
+
+# Keras's short aliases.
+AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePooling3D
+MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
+GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D = (
+    GlobalAveragePooling1D,
+    GlobalAveragePooling2D,
+    GlobalAveragePooling3D,
+)
+GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D = (
+    GlobalMaxPooling1D,
+    GlobalMaxPooling2D,
+    GlobalMaxPooling3D,
+)
+
+
+def dot(inputs, axes, normalize=False, **kwargs):
+    """Dot(axes, normalize)(inputs)."""
+    return Dot(axes=axes, normalize=normalize, **kwargs)(inputs)

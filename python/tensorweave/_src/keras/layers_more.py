@@ -271,6 +271,14 @@ class Maximum(_Merge):
         return out
 
 
+class Minimum(_Merge):
+    def _merge(self, xs):
+        out = xs[0]
+        for x in xs[1:]:
+            out = tw.minimum(out, x)
+        return out
+
+
 class Concatenate(_Merge):
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -298,6 +306,10 @@ def average(inputs, **kwargs):
 
 def maximum(inputs, **kwargs):
     return Maximum(**kwargs)(inputs)
+
+
+def minimum(inputs, **kwargs):
+    return Minimum(**kwargs)(inputs)
 
 
 def concatenate(inputs, axis=-1, **kwargs):

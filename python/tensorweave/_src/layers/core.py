@@ -202,11 +202,17 @@ def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=
     x = ops.convert_to_tensor(inputs)
     graph = ops.get_default_graph()
     with graph.name_scope(name or "dropout"):
-        return _select_training(
-            training,
-            lambda: nn_ops_dropout.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed),
-            lambda: array_ops.identity(x),
-        )
+
+        def dropped():
+            return nn_ops_dropout.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed)
+
+        if isinstance(training, (bool, np.bool_)):
+            return dropped() if training else array_ops.identity(x)
+        # A cond (TF's smart_cond): at inference the random op does not run, so it draws nothing from its stream.
+        from tensorweave._src.ops import control_flow_ops
+
+        training = ops.convert_to_tensor(training, dtype=dtypes.bool)
+        return control_flow_ops.cond(training, dropped, lambda: array_ops.identity(x))
 
 
 def batch_normalization(
