@@ -137,3 +137,35 @@ def test_candidate_samplers():
                 tw.errors.InvalidArgumentError, match=r"`true_candidate` out of range \[0, 7\), received 7"
             ):
                 sess.run(sampled)
+
+
+@pytest.mark.parametrize("reshuffle", [True, False])
+def test_dataset_shuffle(reshuffle):
+    def pipelines(t):
+        data = t.data
+        ds = [
+            data.Dataset.range(10).shuffle(4, seed=1, reshuffle_each_iteration=reshuffle).repeat(3),
+            data.Dataset.range(8).shuffle(100, seed=7, reshuffle_each_iteration=reshuffle).repeat(2).batch(4),
+            data.Dataset.range(6).repeat(2).shuffle(5, seed=3, reshuffle_each_iteration=reshuffle),
+            data.Dataset.range(9).shuffle(3, reshuffle_each_iteration=reshuffle),  # the graph seed's offset
+        ]
+        return [data.make_one_shot_iterator(d).get_next() for d in ds]
+
+    def drain(t, build):
+        graph = t.Graph()
+        with graph.as_default():
+            (t.set_random_seed if t is tw else v1.set_random_seed)(11)
+            nexts = build(t if t is tw else v1)
+            with (t.Session if t is tw else v1.Session)(graph=graph) as sess:
+                out = []
+                for n in nexts:
+                    values = []
+                    while True:
+                        try:
+                            values.append(sess.run(n).tolist())
+                        except (tw.errors.OutOfRangeError, tf.errors.OutOfRangeError):
+                            break
+                    out.append(values)
+                return out
+
+    assert drain(tw, pipelines) == drain(tf, pipelines)

@@ -1,11 +1,12 @@
-// ShuffleDataset: TensorFlow's buffer semantics. The iterator fills a buffer
-// of buffer_size elements, emits one chosen uniformly at random and replaces
-// it with the next input element. seed and seed2 fix the order (the same in
-// every run); both 0 seed from the system. With reshuffle_each_iteration,
-// each new iterator of the dataset (each epoch of a RepeatDataset above it)
-// draws its seed from a generator the dataset owns, so the epochs differ; a
-// new dataset (an iterator initializer run again) starts that sequence again,
-// as TensorFlow's does.
+// ShuffleDataset: TensorFlow's buffer semantics and its random draws. The
+// iterator fills a ring buffer of buffer_size elements, emits one chosen by a
+// Philox word modulo the number buffered, moves the oldest element into its
+// place and refills. seed and seed2 fix the order (the same in every run, and
+// TensorFlow's order for the same seeds); both 0 seed from the system. With
+// reshuffle_each_iteration, each new iterator of the dataset (each epoch of a
+// RepeatDataset above it) takes two words of a generator the dataset owns as
+// its seeds, so the epochs differ; a new dataset (an iterator initializer run
+// again) starts that sequence again, as TensorFlow's does.
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -15,40 +16,37 @@
 #include <vector>
 
 #include "core/data/dataset.h"
+#include "core/kernels/random_ops.h"
 
 namespace tensorweave {
 namespace data {
 namespace {
 
-uint64_t Mix(uint64_t x) {  // splitmix64's finalizer
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 class ShuffleDataset : public DatasetBase {
  public:
   ShuffleDataset(DataTypeVector dtypes, std::vector<PartialShape> shapes,
                  DatasetPtr input, int64_t buffer_size, uint64_t seed,
-                 bool reshuffle)
+                 uint64_t seed2, bool reshuffle)
       : DatasetBase(std::move(dtypes), std::move(shapes)),
         input_(std::move(input)),
         buffer_size_(buffer_size),
         seed_(seed),
+        seed2_(seed2),
         reshuffle_(reshuffle),
-        seed_generator_(seed) {}
+        seed_generator_(seed, seed2),
+        seed_words_(&seed_generator_) {}
 
   Status MakeIterator(IteratorContext* ctx,
                       std::unique_ptr<IteratorBase>* out) const override {
     std::unique_ptr<IteratorBase> input;
     TW_RETURN_IF_ERROR(input_->MakeIterator(ctx, &input));
-    uint64_t seed = seed_;
+    uint64_t seed = seed_, seed2 = seed2_;
     if (reshuffle_) {
       std::lock_guard<std::mutex> lock(mu_);
-      seed = seed_generator_();
+      seed = seed_words_();
+      seed2 = seed_words_();
     }
-    *out = std::make_unique<Iterator>(this, std::move(input), seed);
+    *out = std::make_unique<Iterator>(this, std::move(input), seed, seed2);
     return Status::OK();
   }
   int64_t Cardinality() const override { return input_->Cardinality(); }
@@ -60,18 +58,17 @@ class ShuffleDataset : public DatasetBase {
   class Iterator : public IteratorBase {
    public:
     Iterator(const ShuffleDataset* dataset, std::unique_ptr<IteratorBase> input,
-             uint64_t seed)
-        : dataset_(dataset), input_(std::move(input)), rng_(seed) {}
+             uint64_t seed, uint64_t seed2)
+        : dataset_(dataset),
+          input_(std::move(input)),
+          generator_(seed, seed2),
+          words_(&generator_) {}
 
     Status GetNext(IteratorContext* ctx, Element* out,
                    bool* end_of_sequence) override {
       *end_of_sequence = false;
-      const size_t capacity = static_cast<size_t>(
-          std::min<int64_t>(dataset_->buffer_size_, int64_t{1} << 40));
-      if (buffer_.empty() && capacity < (size_t{1} << 16)) {
-        buffer_.reserve(capacity);
-      }
-      while (input_ != nullptr && buffer_.size() < capacity) {
+      const uint64_t capacity = static_cast<uint64_t>(dataset_->buffer_size_);
+      while (input_ != nullptr && end_ - start_ < capacity) {
         Element element;
         bool end = false;
         TW_RETURN_IF_ERROR(input_->GetNext(ctx, &element, &end));
@@ -79,16 +76,22 @@ class ShuffleDataset : public DatasetBase {
           input_.reset();
           break;
         }
-        buffer_.push_back(std::move(element));
+        // The ring grows to `capacity` slots as elements arrive.
+        if (buffer_.size() < capacity) {  // then end_ == buffer_.size()
+          buffer_.push_back(std::move(element));
+        } else {
+          buffer_[end_ % capacity] = std::move(element);
+        }
+        ++end_;
       }
-      if (buffer_.empty()) {
+      if (end_ == start_) {
         *end_of_sequence = true;
         return Status::OK();
       }
-      const size_t i = static_cast<size_t>(rng_() % buffer_.size());
-      *out = std::move(buffer_[i]);
-      if (i + 1 != buffer_.size()) buffer_[i] = std::move(buffer_.back());
-      buffer_.pop_back();
+      const uint64_t index = (start_ + words_() % (end_ - start_)) % capacity;
+      *out = std::move(buffer_[index]);
+      std::swap(buffer_[index], buffer_[start_ % capacity]);
+      ++start_;
       return Status::OK();
     }
 
@@ -96,15 +99,18 @@ class ShuffleDataset : public DatasetBase {
     const ShuffleDataset* const dataset_;
     std::unique_ptr<IteratorBase> input_;
     std::vector<Element> buffer_;
-    std::mt19937_64 rng_;
+    uint64_t start_ = 0, end_ = 0;  // the buffered elements: [start_, end_)
+    Philox generator_;
+    WordStream words_;
   };
 
   const DatasetPtr input_;
   const int64_t buffer_size_;
-  const uint64_t seed_;
+  const uint64_t seed_, seed2_;
   const bool reshuffle_;
   mutable std::mutex mu_;
-  mutable std::mt19937_64 seed_generator_;
+  mutable Philox seed_generator_;
+  mutable WordStream seed_words_;
 };
 
 class ShuffleDatasetOp : public UnaryDatasetOpKernel {
@@ -124,17 +130,14 @@ class ShuffleDatasetOp : public UnaryDatasetOpKernel {
           "ShuffleDataset: buffer_size must be greater than zero, got ",
           buffer_size);
     }
-    uint64_t mixed;
     if (seed == 0 && seed2 == 0) {
       std::random_device device;
-      mixed = (static_cast<uint64_t>(device()) << 32) ^ device();
-    } else {
-      mixed =
-          Mix(Mix(static_cast<uint64_t>(seed)) ^ static_cast<uint64_t>(seed2));
+      seed = (static_cast<int64_t>(device()) << 32) ^ device();
+      seed2 = (static_cast<int64_t>(device()) << 32) ^ device();
     }
-    *out = std::make_shared<ShuffleDataset>(output_dtypes(), output_shapes(),
-                                            std::move(input), buffer_size,
-                                            mixed, reshuffle_);
+    *out = std::make_shared<ShuffleDataset>(
+        output_dtypes(), output_shapes(), std::move(input), buffer_size,
+        static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2), reshuffle_);
     return Status::OK();
   }
 
