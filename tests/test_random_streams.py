@@ -169,3 +169,18 @@ def test_dataset_shuffle(reshuffle):
                 return out
 
     assert drain(tw, pipelines) == drain(tf, pipelines)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_stateless(dtype):
+    _same(
+        lambda t: [
+            t.random.stateless_uniform([7], seed=[1, 2], dtype=dtype),
+            t.random.stateless_uniform([3, 2], seed=[-5, 2**40], minval=-2.0, maxval=3.0, dtype=dtype),
+            t.random.stateless_normal([9], seed=[3, 4], mean=1.0, stddev=2.0, dtype=dtype),
+            t.random.stateless_truncated_normal([2, 5], seed=[5, 6], dtype=dtype),
+            t.random.stateless_uniform([6], seed=[7, 8], minval=-3, maxval=10, dtype="int32"),
+            t.random.stateless_uniform([5], seed=[9, 1], minval=0, maxval=2**40, dtype="int64"),
+        ],
+        rtol=2e-7 if dtype == "float32" else 1e-15,
+    )

@@ -235,8 +235,18 @@ Status StatelessSetup(OpKernelContext* ctx, Philox* gen, TensorShape* shape) {
   return Status::OK();
 }
 
+// TensorFlow's generator for the seed input (checked by StatelessSetup).
+Philox TensorFlowGenerator(OpKernelContext* ctx) {
+  std::vector<int64_t> s;
+  if (!ReadIndexVector(ctx->input(1), &s).ok() || s.size() != 2) s = {0, 0};
+  return TensorFlowStatelessPhilox(static_cast<uint64_t>(s[0]),
+                                   static_cast<uint64_t>(s[1]));
+}
+
 enum class Stateless { kUniform, kNormal, kTruncatedNormal };
 
+// float and double draw TensorFlow's values for the seed (its stateless
+// generator, its distributions); half and bfloat16 their own.
 template <Stateless kDist>
 class StatelessRandomOp : public OpKernel {
  public:
@@ -247,12 +257,26 @@ class StatelessRandomOp : public OpKernel {
     OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    const int64_t n = out->num_elements();
+    if (out->dtype() == DT_FLOAT || out->dtype() == DT_DOUBLE) {
+      const Philox tf_gen = TensorFlowGenerator(ctx);
+      constexpr RandomDistribution kKind =
+          kDist == Stateless::kUniform  ? RandomDistribution::kUniform
+          : kDist == Stateless::kNormal ? RandomDistribution::kNormal
+                                        : RandomDistribution::kTruncatedNormal;
+      if (out->dtype() == DT_FLOAT) {
+        FillRandom(ctx, kKind, tf_gen, out->data<float>(), n);
+      } else {
+        FillRandom(ctx, kKind, tf_gen, out->data<double>(), n);
+      }
+      return;
+    }
     WordSource words(&gen);
     OP_REQUIRES_OK(
         ctx, DispatchType<TW_ALL_FLOAT_TYPES>(out->dtype(), [&](auto tag) {
           using T = decltype(tag);
           T* o = out->data<T>();
-          for (int64_t i = 0; i < out->num_elements(); ++i) {
+          for (int64_t i = 0; i < n; ++i) {
             double v;
             if (kDist == Stateless::kUniform) {
               v = UniformDouble(words.Next());
@@ -287,22 +311,17 @@ class StatelessRandomUniformIntOp : public OpKernel {
                                         " >= ", hi[0]));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    WordSource words(&gen);
-    // In uint64: hi - lo and lo + offset may exceed int64 (they wrap back).
-    const uint64_t span =
-        static_cast<uint64_t>(hi[0]) - static_cast<uint64_t>(lo[0]);
-    OP_REQUIRES_OK(
-        ctx, DispatchType<int32_t, int64_t>(out->dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          T* o = out->data<T>();
-          for (int64_t i = 0; i < out->num_elements(); ++i) {
-            const uint64_t bits =
-                (static_cast<uint64_t>(words.Next()) << 32) | words.Next();
-            o[i] = static_cast<T>(static_cast<int64_t>(
-                static_cast<uint64_t>(lo[0]) + bits % span));
-          }
-          return Status::OK();
-        }));
+    // TensorFlow's values: its stateless generator, a word (two for int64)
+    // modulo the range.
+    const Philox tf_gen = TensorFlowGenerator(ctx);
+    if (out->dtype() == DT_INT32) {
+      FillRandomInt(ctx, tf_gen, static_cast<int32_t>(lo[0]),
+                    static_cast<int32_t>(hi[0]), out->data<int32_t>(),
+                    out->num_elements());
+    } else {
+      FillRandomInt(ctx, tf_gen, lo[0], hi[0], out->data<int64_t>(),
+                    out->num_elements());
+    }
   }
 };
 

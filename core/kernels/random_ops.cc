@@ -32,41 +32,6 @@ Philox MakeGenerator(OpKernelConstruction* ctx) {
   return Philox(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
 }
 
-template <typename T>
-inline void SinCos(T v, T* s, T* c) {
-#if defined(__GLIBC__)
-  if constexpr (std::is_same_v<T, float>) {
-    sincosf(v, s, c);
-  } else {
-    sincos(v, s, c);
-  }
-#else
-  *s = std::sin(v);
-  *c = std::cos(v);
-#endif
-}
-
-// Box-Muller: two normals from two uniforms (four words for doubles).
-inline void BoxMuller(const uint32_t* x, float* f0, float* f1) {
-  float u1 = Uint32ToFloat(x[0]);
-  if (u1 < 1.0e-7f) u1 = 1.0e-7f;
-  const float v1 = 2.0 * M_PI * Uint32ToFloat(x[1]);
-  const float u2 = std::sqrt(-2.0f * std::log(u1));
-  SinCos(v1, f0, f1);
-  *f0 *= u2;
-  *f1 *= u2;
-}
-
-inline void BoxMuller(const uint32_t* x, double* d0, double* d1) {
-  double u1 = Uint64ToDouble(x[0], x[1]);
-  if (u1 < 1.0e-7) u1 = 1.0e-7;
-  const double v1 = 2 * M_PI * Uint64ToDouble(x[2], x[3]);
-  const double u2 = std::sqrt(-2.0 * std::log(u1));
-  SinCos(v1, d0, d1);
-  *d0 *= u2;
-  *d1 *= u2;
-}
-
 // Fills out[0, n) in groups of `group` values, group g from `fill_group`
 // given a copy of `base` skipped by g * skip blocks: the values do not depend
 // on how the groups are split between threads.
@@ -86,9 +51,66 @@ void FillGroups(OpKernelContext* ctx, const Philox& base, T* out, int64_t n,
   });
 }
 
-enum class Distribution { kUniform, kNormal, kTruncatedNormal };
+// As TensorFlow's PhiloxRandomOp: uniform and normal values from one block
+// per group (4 floats or 2 doubles); a truncated normal group from a word
+// stream of its own 256 blocks per 4 values, drawing pairs until the group
+// has its values within 2 stddevs.
+template <typename T>
+void FillDistribution(OpKernelContext* ctx, RandomDistribution dist,
+                      const Philox& base, T* out, int64_t n) {
+  constexpr bool kFloat = std::is_same_v<T, float>;
+  constexpr int kGroup = kFloat ? 4 : 2;
+  if (dist == RandomDistribution::kTruncatedNormal) {
+    FillGroups<T>(ctx, base, out, n, kGroup, kGroup * 256 / 4,
+                  [](Philox* gen, T* values) {
+                    WordStream words(gen);
+                    for (int index = 0; index < kGroup;) {
+                      uint32_t x[4];
+                      for (int i = 0; i < (kFloat ? 2 : 4); ++i) x[i] = words();
+                      T pair[2];
+                      BoxMuller(x, &pair[0], &pair[1]);
+                      for (int i = 0; i < 2 && index < kGroup; ++i) {
+                        if (std::abs(pair[i]) < T(2)) values[index++] = pair[i];
+                      }
+                    }
+                  });
+    return;
+  }
+  const bool normal = dist == RandomDistribution::kNormal;
+  FillGroups<T>(ctx, base, out, n, kGroup, 1, [normal](Philox* gen, T* values) {
+    const Philox::Block b = gen->Next();
+    if (normal) {
+      BoxMuller(&b[0], &values[0], &values[1]);
+      if constexpr (kFloat) BoxMuller(&b[2], &values[2], &values[3]);
+    } else if constexpr (kFloat) {
+      for (int i = 0; i < 4; ++i) values[i] = Uint32ToFloat(b[i]);
+    } else {
+      values[0] = Uint64ToDouble(b[0], b[1]);
+      values[1] = Uint64ToDouble(b[2], b[3]);
+    }
+  });
+}
 
-template <Distribution kDist>
+// A word (two for int64) modulo the range, per value.
+template <typename T>
+void FillUniformInt(OpKernelContext* ctx, const Philox& base, T lo, T hi,
+                    T* out, int64_t n) {
+  using U = std::make_unsigned_t<T>;
+  const U range = static_cast<U>(hi) - static_cast<U>(lo);
+  constexpr int kGroup = sizeof(T) == 4 ? 4 : 2;
+  FillGroups<T>(ctx, base, out, n, kGroup, 1, [&](Philox* gen, T* values) {
+    const Philox::Block b = gen->Next();
+    for (int i = 0; i < kGroup; ++i) {
+      U bits = b[i];
+      if constexpr (sizeof(T) == 8) {
+        bits = b[2 * i] | (static_cast<uint64_t>(b[2 * i + 1]) << 32);
+      }
+      values[i] = static_cast<T>(static_cast<U>(lo) + bits % range);
+    }
+  });
+}
+
+template <RandomDistribution kDist>
 class RandomOp : public OpKernel {
  public:
   explicit RandomOp(OpKernelConstruction* ctx)
@@ -105,58 +127,12 @@ class RandomOp : public OpKernel {
     const Philox base = gen_.Reserve(static_cast<uint64_t>(n) * 256);
     OP_REQUIRES_OK(ctx, DispatchType<float, double>(out->dtype(), [&](auto t) {
                      using T = decltype(t);
-                     Fill<T>(ctx, base, out->data<T>(), n);
+                     FillRandom(ctx, kDist, base, out->data<T>(), n);
                      return Status::OK();
                    }));
   }
 
  private:
-  // As TensorFlow's PhiloxRandomOp: uniform and normal values from one block
-  // per group (4 floats or 2 doubles); a truncated normal group from a word
-  // stream of its own 256 blocks per 4 values, drawing pairs until the group
-  // has its values within 2 stddevs.
-  template <typename T>
-  static void Fill(OpKernelContext* ctx, const Philox& base, T* out,
-                   int64_t n) {
-    constexpr bool kFloat = std::is_same_v<T, float>;
-    constexpr int kGroup = kFloat ? 4 : 2;
-    if (kDist == Distribution::kTruncatedNormal) {
-      FillGroups<T>(ctx, base, out, n, kGroup, kGroup * 256 / 4,
-                    [](Philox* gen, T* values) {
-                      WordStream words(gen);
-                      for (int index = 0; index < kGroup;) {
-                        uint32_t x[4];
-                        for (int i = 0; i < (kFloat ? 2 : 4); ++i) {
-                          x[i] = words();
-                        }
-                        T pair[2];
-                        BoxMuller(x, &pair[0], &pair[1]);
-                        for (int i = 0; i < 2 && index < kGroup; ++i) {
-                          if (std::abs(pair[i]) < T(2))
-                            values[index++] = pair[i];
-                        }
-                      }
-                    });
-      return;
-    }
-    FillGroups<T>(ctx, base, out, n, kGroup, 1, [](Philox* gen, T* values) {
-      const Philox::Block b = gen->Next();
-      if (kDist == Distribution::kNormal) {
-        if constexpr (kFloat) {
-          BoxMuller(&b[0], &values[0], &values[1]);
-          BoxMuller(&b[2], &values[2], &values[3]);
-        } else {
-          BoxMuller(&b[0], &values[0], &values[1]);
-        }
-      } else if constexpr (kFloat) {
-        for (int i = 0; i < 4; ++i) values[i] = Uint32ToFloat(b[i]);
-      } else {
-        values[0] = Uint64ToDouble(b[0], b[1]);
-        values[1] = Uint64ToDouble(b[2], b[3]);
-      }
-    });
-  }
-
   GuardedPhilox gen_;
 };
 
@@ -185,29 +161,14 @@ class RandomUniformIntOp : public OpKernel {
     OP_REQUIRES_OK(
         ctx, DispatchType<int32_t, int64_t>(out->dtype(), [&](auto t) {
           using T = decltype(t);
-          using U = std::make_unsigned_t<T>;
           const T lo = minval.data<T>()[0], hi = maxval.data<T>()[0];
           if (n == 0) return Status::OK();
           if (lo >= hi) {
             return errors::InvalidArgument("Need minval < maxval: ", lo,
                                            " >= ", hi);
           }
-          const U range = static_cast<U>(hi) - static_cast<U>(lo);
           const Philox base = gen_.Reserve(static_cast<uint64_t>(n) * 256);
-          constexpr int kGroup = sizeof(T) == 4 ? 4 : 2;
-          FillGroups<T>(
-              ctx, base, out->data<T>(), n, kGroup, 1,
-              [&](Philox* gen, T* values) {
-                const Philox::Block b = gen->Next();
-                for (int i = 0; i < kGroup; ++i) {
-                  U bits = b[i];
-                  if constexpr (sizeof(T) == 8) {
-                    bits =
-                        b[2 * i] | (static_cast<uint64_t>(b[2 * i + 1]) << 32);
-                  }
-                  values[i] = static_cast<T>(static_cast<U>(lo) + bits % range);
-                }
-              });
+          FillRandomInt(ctx, base, lo, hi, out->data<T>(), n);
           return Status::OK();
         }));
   }
@@ -351,12 +312,31 @@ class MultinomialOp : public OpKernel {
 
 REGISTER_KERNEL(KernelDef("RandomShuffle"), RandomShuffleOp);
 REGISTER_KERNEL(KernelDef("Multinomial"), MultinomialOp);
-REGISTER_KERNEL(KernelDef("RandomUniform"), RandomOp<Distribution::kUniform>);
+REGISTER_KERNEL(KernelDef("RandomUniform"),
+                RandomOp<RandomDistribution::kUniform>);
 REGISTER_KERNEL(KernelDef("RandomStandardNormal"),
-                RandomOp<Distribution::kNormal>);
+                RandomOp<RandomDistribution::kNormal>);
 REGISTER_KERNEL(KernelDef("TruncatedNormal"),
-                RandomOp<Distribution::kTruncatedNormal>);
+                RandomOp<RandomDistribution::kTruncatedNormal>);
 REGISTER_KERNEL(KernelDef("RandomUniformInt"), RandomUniformIntOp);
 
 }  // namespace
+
+void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
+                const Philox& base, float* out, int64_t n) {
+  FillDistribution(ctx, dist, base, out, n);
+}
+void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
+                const Philox& base, double* out, int64_t n) {
+  FillDistribution(ctx, dist, base, out, n);
+}
+void FillRandomInt(OpKernelContext* ctx, const Philox& base, int32_t lo,
+                   int32_t hi, int32_t* out, int64_t n) {
+  FillUniformInt(ctx, base, lo, hi, out, n);
+}
+void FillRandomInt(OpKernelContext* ctx, const Philox& base, int64_t lo,
+                   int64_t hi, int64_t* out, int64_t n) {
+  FillUniformInt(ctx, base, lo, hi, out, n);
+}
+
 }  // namespace tensorweave

@@ -5,9 +5,11 @@
 #define TENSORWEAVE_CORE_KERNELS_RANDOM_OPS_H_
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 
 namespace tensorweave {
 
@@ -130,6 +132,68 @@ class WordStream {
   Philox::Block block_{};
   int used_ = 4;
 };
+
+template <typename T>
+inline void SinCos(T v, T* s, T* c) {
+#if defined(__GLIBC__)
+  if constexpr (std::is_same_v<T, float>) {
+    sincosf(v, s, c);
+  } else {
+    sincos(v, s, c);
+  }
+#else
+  *s = std::sin(v);
+  *c = std::cos(v);
+#endif
+}
+
+// TensorFlow's Box-Muller: two normals from two words (four for doubles).
+inline void BoxMuller(const uint32_t* x, float* f0, float* f1) {
+  float u1 = Uint32ToFloat(x[0]);
+  if (u1 < 1.0e-7f) u1 = 1.0e-7f;
+  const float v1 = 2.0 * M_PI * Uint32ToFloat(x[1]);
+  const float u2 = std::sqrt(-2.0f * std::log(u1));
+  SinCos(v1, f0, f1);
+  *f0 *= u2;
+  *f1 *= u2;
+}
+inline void BoxMuller(const uint32_t* x, double* d0, double* d1) {
+  double u1 = Uint64ToDouble(x[0], x[1]);
+  if (u1 < 1.0e-7) u1 = 1.0e-7;
+  const double v1 = 2 * M_PI * Uint64ToDouble(x[2], x[3]);
+  const double u2 = std::sqrt(-2.0 * std::log(u1));
+  SinCos(v1, d0, d1);
+  *d0 *= u2;
+  *d1 *= u2;
+}
+
+// TensorFlow's generator for its stateless ops from a [2] seed (GenerateKey
+// in its stateless_random_ops.cc): the seed words as a counter under a fixed
+// key; one Philox block scrambles them into the key and the counter's high
+// half.
+inline Philox TensorFlowStatelessPhilox(uint64_t seed0, uint64_t seed1) {
+  Philox scramble(/*seed=*/0x02461e293ec8f720ull, /*stream=*/seed1);
+  scramble.Skip(seed0);
+  const Philox::Block mix = scramble.Next();
+  return Philox((static_cast<uint64_t>(mix[1]) << 32) | mix[0],
+                (static_cast<uint64_t>(mix[3]) << 32) | mix[2]);
+}
+
+class OpKernelContext;
+enum class RandomDistribution { kUniform, kNormal, kTruncatedNormal };
+
+// out[0, n) as TensorFlow's PhiloxRandomOp draws `dist` from `base` (the
+// generator a run reserved): TensorFlow's values for the same seeds, in
+// groups that run in parallel on the context's threads (random_ops.cc).
+void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
+                const Philox& base, float* out, int64_t n);
+void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
+                const Philox& base, double* out, int64_t n);
+// Integers in [lo, hi), lo < hi, as TensorFlow's UniformDistribution<int>.
+void FillRandomInt(OpKernelContext* ctx, const Philox& base, int32_t lo,
+                   int32_t hi, int32_t* out, int64_t n);
+void FillRandomInt(OpKernelContext* ctx, const Philox& base, int64_t lo,
+                   int64_t hi, int64_t* out, int64_t n);
 
 }  // namespace tensorweave
 

@@ -24,62 +24,11 @@
 namespace tensorweave {
 namespace {
 
-// TensorFlow's generator for its (v1) stateless ops from a [2] seed
-// (GenerateKey in its stateless_random_ops.cc): the seed words as a counter
-// under a fixed key, one Philox block scrambles them into the key and the
-// high half of the counter. (Philox(seed, stream) sets the key and the high
-// counter half; Skip sets the low half.)
-Philox TensorFlowStatelessPhilox(uint64_t seed0, uint64_t seed1) {
-  Philox scramble(/*seed=*/0x02461e293ec8f720ull, /*stream=*/seed1);
-  scramble.Skip(seed0);
-  const Philox::Block mix = scramble.Next();
-  return Philox((static_cast<uint64_t>(mix[1]) << 32) | mix[0],
-                (static_cast<uint64_t>(mix[3]) << 32) | mix[2]);
-}
-
 // --- TensorFlow's distributions over one Philox block (random_distributions.h)
-
-inline float Uint32ToFloat(uint32_t x) {
-  const uint32_t bits = (127u << 23) | (x & 0x7fffffu);
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f - 1.0f;
-}
-
-inline double Uint64ToDouble(uint32_t x0, uint32_t x1) {
-  const uint64_t bits = (uint64_t{1023} << 52) |
-                        (static_cast<uint64_t>(x0 & 0xfffffu) << 32) | x1;
-  double d;
-  std::memcpy(&d, &bits, sizeof(d));
-  return d - 1.0;
-}
 
 inline half Uint16ToHalf(uint32_t x) {
   return half::FromBits(static_cast<uint16_t>((15u << 10) | (x & 0x3ffu))) -
          half(1.0f);
-}
-
-void BoxMullerFloat(uint32_t x0, uint32_t x1, float* f0, float* f1) {
-  const float epsilon = 1.0e-7f;
-  float u1 = Uint32ToFloat(x0);
-  if (u1 < epsilon) u1 = epsilon;
-  const float v1 = 2.0f * M_PI * Uint32ToFloat(x1);
-  const float u2 = std::sqrt(-2.0f * std::log(u1));
-  sincosf(v1, f0, f1);
-  *f0 *= u2;
-  *f1 *= u2;
-}
-
-void BoxMullerDouble(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3,
-                     double* d0, double* d1) {
-  const double epsilon = 1.0e-7;
-  double u1 = Uint64ToDouble(x0, x1);
-  if (u1 < epsilon) u1 = epsilon;
-  const double v1 = 2 * M_PI * Uint64ToDouble(x2, x3);
-  const double u2 = std::sqrt(-2.0 * std::log(u1));
-  sincos(v1, d0, d1);
-  *d0 *= u2;
-  *d1 *= u2;
 }
 
 // kCount uniforms in [0, 1) or normals from one block.
@@ -97,8 +46,8 @@ struct BlockDistribution<float> {
   static std::array<float, 4> Normal(Philox* gen) {
     const Philox::Block b = gen->Next();
     std::array<float, 4> r;
-    BoxMullerFloat(b[0], b[1], &r[0], &r[1]);
-    BoxMullerFloat(b[2], b[3], &r[2], &r[3]);
+    BoxMuller(&b[0], &r[0], &r[1]);
+    BoxMuller(&b[2], &r[2], &r[3]);
     return r;
   }
 };
@@ -113,7 +62,7 @@ struct BlockDistribution<double> {
   static std::array<double, 4> Normal(Philox* gen) {
     const Philox::Block b = gen->Next();
     std::array<double, 4> r{};
-    BoxMullerDouble(b[0], b[1], b[2], b[3], &r[0], &r[1]);
+    BoxMuller(&b[0], &r[0], &r[1]);
     return r;
   }
 };
