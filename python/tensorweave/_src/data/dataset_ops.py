@@ -510,6 +510,192 @@ class DatasetV1:
             deterministic="default" if deterministic is None else "true" if deterministic else "false",
         )
 
+    # --- transformations with per-iterator state ---------------------------------------------------------------
+    #
+    # take_while, unique, scan and reduce keep their state in Python (a py_func), one state per iterator: the
+    # pipeline is a flat_map over a one-element dataset whose element is a new state id each time an iterator
+    # (re)starts, as `from_generator` does. Ending early is a py_func raising StopIteration in a map (OutOfRange
+    # from a map function ends the dataset).
+
+    def take_while(self, predicate, name=None):
+        """The elements up to (not including) the first for which `predicate` (a scalar bool) is False."""
+        del name
+        fn = _StructuredFunction(predicate, self, "take_while")
+        if (
+            structure.is_sequence(fn.output_types)
+            or fn.output_types != _dtypes.bool
+            or not fn.output_shapes.is_compatible_with(tensor_shape.TensorShape([]))
+        ):
+            spec = structure.map_structure(lambda t, s: structure.TensorSpec(s, t), fn.output_types, fn.output_shapes)
+            raise ValueError(
+                "Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its return type is "
+                f"{spec}."
+            )
+        from tensorweave._src.ops import script_ops
+
+        def check(keep):
+            if not keep:
+                raise StopIteration
+            return np.array(True)
+
+        def body(*args):
+            element = args[0] if len(args) == 1 else args
+            keep = predicate(*args) if type(element) is tuple else predicate(element)
+            ok = script_ops.py_func(check, [keep], _dtypes.bool, stateful=True)
+            with ops.control_dependencies([ok]):
+                return structure.map_structure(lambda t: array_ops.identity(t), structure.normalize_element(element))
+
+        return self._map_preserving(body)
+
+    def _map_preserving(self, body):
+        """`map(body)` with the output structure (types and static shapes) of this dataset."""
+        ds = self.map(body)
+        return DatasetV1(ds._variant_tensor, self._output_types, self._output_shapes, (ds,))
+
+    def unique(self, name=None):
+        """The elements without repeats (the first of each), for scalar int32/int64/string elements."""
+        del name
+        t = self._output_types
+        for ty in structure.flatten(t):
+            if ty not in (_dtypes.int32, _dtypes.int64, _dtypes.string):
+                raise TypeError(
+                    f"`tf.data.Dataset.unique` does not support type <dtype: {ty.name!r}> -- only `tf.int32`, `tf.int64`, and "
+                    "`tf.string` are supported."
+                )
+        if structure.is_sequence(t) or self._output_shapes.rank not in (None, 0):
+            raise TypeError(f"`tf.data.Dataset.unique` supports only scalar elements, got {self.element_spec}.")
+        from tensorweave._src.ops import script_ops
+
+        states = _IteratorStates(lambda: set())
+
+        def seen_before(state_id, value):
+            seen = states.get(state_id)
+            key = value.item() if isinstance(value, np.ndarray) else value
+            if key in seen:
+                return np.array(False)
+            seen.add(key)
+            return np.array(True)
+
+        def make(state_id):
+            return self.filter(lambda x: script_ops.py_func(seen_before, [state_id, x], _dtypes.bool, stateful=True))
+
+        return _with_state(states, [], make)
+
+    def scan(self, initial_state, scan_func, name=None):
+        """The outputs of `scan_func(state, element) -> (new_state, output)`, the state starting at
+        `initial_state` for each iterator."""
+        del name
+        return self._scan(initial_state, scan_func, "scan")[0]
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """The state after `reduce_func(state, element) -> new state` has seen every element, from
+        `initial_state` (each run of it a full pass)."""
+        del name
+        return _single_element(self._scan(initial_state, reduce_func, "reduce")[0])
+
+    def _scan(self, initial_state, func, what):
+        if not callable(func):
+            raise TypeError(f"`{what}_func` expects a callable, got {type(func).__name__}.")
+        initial = structure.normalize_element(initial_state, name="initial_state")
+        state_types = structure.leaf_types(initial)
+        state_shapes = structure.leaf_shapes(initial)
+        for _ in range(3):  # retraced with the state shapes relaxed where `func` changes them, as TF does
+            dataset, new_shapes = self._scan_once(initial, state_types, state_shapes, func, what)
+            relaxed = structure.map_structure(
+                lambda a, b: a.most_specific_compatible_shape(b), state_shapes, new_shapes
+            )
+            if all(str(a) == str(b) for a, b in zip(structure.flatten(relaxed), structure.flatten(state_shapes))):
+                break
+            state_shapes = relaxed
+        return dataset, state_types, state_shapes
+
+    def _scan_once(self, initial, state_types, state_shapes, func, what):
+        from tensorweave._src.ops import script_ops
+
+        flat_types = structure.flatten(state_types)
+        flat_shapes = structure.flatten(state_shapes)
+        states = _IteratorStates(lambda *values: list(values))
+        info = {}
+
+        def read_state(state_id):
+            flat = script_ops.py_func(lambda i: list(states.get(i)), [state_id], flat_types, stateful=True)
+            flat = list(flat) if isinstance(flat, (list, tuple)) else [flat]
+            for t, s in zip(flat, flat_shapes):
+                t.set_shape(s)
+            return structure.pack_sequence_as(state_types, flat)
+
+        def write_state(i, *values):
+            states.set(i, list(values))
+            return np.array(True)
+
+        def body(state_id, *args):
+            state = read_state(state_id)
+            ret = func(state, args[0] if len(args) == 1 else args)
+            if what == "reduce":
+                new_state, output = ret, None
+            else:
+                if not isinstance(ret, (tuple, list)) or len(ret) != 2:
+                    raise TypeError(
+                        "Invalid `scan_func`. `scan_func` should return a pair consisting of new state and the output "
+                        f"value but its return type is {type(ret).__name__}."
+                    )
+                new_state, output = ret
+            new_state = structure.normalize_element(new_state, name="new_state")
+            if not structure.same_structure(state_types, new_state):
+                raise TypeError(
+                    f"Invalid `{what}_func`. The element structure of the new state {new_state} does not match the "
+                    f"structure of the initial state {state_types}."
+                )
+            new_flat = structure.flatten(new_state)
+            if any(t.dtype != d for t, d in zip(new_flat, flat_types)):
+                raise TypeError(
+                    f"Invalid `{what}_func`. The element types for the new state must match the initial state. "
+                    f"Expected {state_types}; got {structure.leaf_types(new_state)}."
+                )
+            info["shapes"] = structure.pack_sequence_as(state_types, [t.get_shape() for t in new_flat])
+            saved = script_ops.py_func(write_state, [state_id] + new_flat, _dtypes.bool, stateful=True)
+            with ops.control_dependencies([saved]):
+                if output is None:
+                    return array_ops.identity(saved)
+                return structure.map_structure(array_ops.identity, structure.normalize_element(output))
+
+        def make(state_id):
+            dataset = self.map(lambda *args: body(state_id, *args))
+            if what == "reduce":  # drain the pass, then the last state
+                drained = dataset.filter(lambda _: False).map(lambda _: read_state(state_id))
+                return drained.concatenate(DatasetV1.from_tensors(state_id).map(read_state))
+            return dataset
+
+        dataset = _with_state(states, structure.flatten(initial), make)
+        if "shapes" not in info:
+            info["shapes"] = state_shapes
+        return dataset, info["shapes"]
+
+    def get_single_element(self, name=None):
+        """The only element of this dataset (each run a new pass); InvalidArgumentError if it has none or more."""
+        del name
+        return _single_element(self)
+
+    def as_numpy_iterator(self):
+        """Eager only, as TensorFlow's: in graph mode a RuntimeError."""
+        raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=_dtypes.int64, name=None):
+        """`start`, `start + step`, ... forever (tf.data.experimental.Counter)."""
+        del name
+        with ops.name_scope("counter"):
+            start = ops.convert_to_tensor(start, dtype=dtype, name="start")
+            step = ops.convert_to_tensor(step, dtype=dtype, name="step")
+            from tensorweave._src.ops import math_ops
+
+            return (
+                DatasetV1.from_tensors(0)
+                .repeat(None)
+                .enumerate()
+                .map(lambda i, _: start + math_ops.cast(i, dtype) * step)
+            )
+
     def cardinality(self):
         """An int64 scalar tensor: the number of elements, INFINITE_CARDINALITY (-1) or UNKNOWN_CARDINALITY
         (-2)."""
@@ -569,6 +755,81 @@ class DatasetV1:
 
 
 Dataset = DatasetV1
+
+
+class _IteratorStates:
+    """Python state per iterator pass, keyed by the id `_with_state` draws when a pass starts."""
+
+    def __init__(self, init):
+        self._init = init
+        self._lock = threading.Lock()
+        self._next_id = 0
+        self._states = {}
+
+    def new_id(self, *values):
+        with self._lock:
+            state_id = self._next_id
+            self._next_id += 1
+            self._states[state_id] = self._init(*values)
+            for old in [k for k in self._states if k < state_id - 64]:  # passes long abandoned
+                del self._states[old]
+        return np.array(state_id, dtype=np.int64)
+
+    def get(self, state_id):
+        with self._lock:
+            return self._states[int(state_id)]
+
+    def set(self, state_id, value):
+        with self._lock:
+            self._states[int(state_id)] = value
+
+
+def _with_state(states, init_tensors, make):
+    """`make(state_id)` for a state id drawn (from `init_tensors`' values) each time an iterator starts."""
+    from tensorweave._src.ops import script_ops
+
+    ids = DatasetV1.from_tensors(np.int64(0)).map(
+        lambda _: script_ops.py_func(states.new_id, list(init_tensors), _dtypes.int64, stateful=True)
+    )
+    return ids.flat_map(make)
+
+
+def _sentinel(dtype, shape):
+    dims = [0] * shape.rank if shape.rank is not None else []
+    dims = [0 if d is None else d for d in (shape.as_list() if shape.rank is not None else [])] or dims
+    value = np.zeros(dims, dtype=object if dtype == _dtypes.string else dtype.as_numpy_dtype)
+    if dtype == _dtypes.string:
+        value[...] = b""
+    return ops.convert_to_tensor(value, dtype=dtype)
+
+
+def _single_element(dataset):
+    """The only element of `dataset`, read by a new pass at each run (an iterator that each run restarts)."""
+    from tensorweave._src.data import iterator_ops
+    from tensorweave._src.ops import logging_ops
+
+    flat_types = dataset._flat_types()
+    flat_shapes = dataset._flat_shapes()
+    with ops.name_scope("get_single_element"):
+        flagged = dataset.take(2).map(lambda *e: (True, e))
+        padding = DatasetV1.from_tensors((False, tuple(_sentinel(t, s) for t, s in zip(flat_types, flat_shapes))))
+        flagged = flagged.map(lambda f, e: (f, tuple(structure.flatten(e)))).concatenate(padding.repeat(2))
+        iterator = iterator_ops.Iterator._initializable(flagged)
+        with ops.control_dependencies([iterator.initializer]):
+            first_flag, first = iterator.get_next()
+        with ops.control_dependencies([first_flag.op]):
+            second_flag, _ = iterator.get_next()
+        from tensorweave._src.ops import math_ops
+
+        checks = [
+            logging_ops.Assert(first_flag, ["Dataset was empty."]),
+            logging_ops.Assert(math_ops.logical_not(second_flag), ["Dataset had more than one element."]),
+        ]
+        with ops.control_dependencies(checks):
+            flat = [array_ops.identity(t) for t in first]
+        for t, s in zip(flat, flat_shapes):
+            t.set_shape(s)
+        return structure.pack_sequence_as(dataset.output_types, flat)
 
 
 def _padded_shape_to_tensor(padded_shape, input_shape):

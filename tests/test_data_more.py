@@ -1,0 +1,180 @@
+"""The tf.data.Dataset methods beyond the core transformations (take_while, unique, scan, reduce,
+get_single_element, counter, window, ...), each pipeline built the same way with tensorweave and with
+TensorFlow 2.21's compat.v1 in graph mode and compared: values, dtypes, static shapes, and the error cases."""
+
+import numpy as np
+import pytest
+import tensorweave as tw
+
+tf = pytest.importorskip("tensorflow")
+v1 = tf.compat.v1
+
+
+def _drain(lib, make):
+    """(static shapes, dtypes, values) of the dataset `make(lib)` read to its end through a one-shot iterator."""
+    with lib.Graph().as_default():
+        ds = make(lib)
+        nxt = lib.data.make_one_shot_iterator(ds).get_next()
+        flat = lib.nest.flatten(nxt)
+        shapes = [t.shape.as_list() if t.shape.rank is not None else None for t in flat]
+        dtypes = [t.dtype.name for t in flat]
+        out = []
+        with lib.Session() as sess:
+            for _ in range(10000):
+                try:
+                    out.append(sess.run(flat))
+                except lib.errors.OutOfRangeError:
+                    return shapes, dtypes, out
+    raise AssertionError("the iterator did not end")
+
+
+def _same(make):
+    got = _drain(tw, make)
+    want = _drain(v1, make)
+    assert got[0] == want[0], (got[0], want[0])
+    assert got[1] == want[1], (got[1], want[1])
+    assert len(got[2]) == len(want[2]), (got[2], want[2])
+    for g, w in zip(got[2], want[2]):
+        for a, b in zip(g, w):
+            np.testing.assert_array_equal(a, b)
+            assert np.asarray(a).dtype == np.asarray(b).dtype
+    return got[2]
+
+
+def _run(lib, make):
+    with lib.Graph().as_default():
+        t = make(lib)
+        with lib.Session() as sess:
+            return sess.run(t)
+
+
+def _run_error(lib, make):
+    with pytest.raises(Exception) as info:
+        _run(lib, make)
+    return info.value
+
+
+# --- take_while ----------------------------------------------------------------------------------------------
+
+
+def test_take_while():
+    _same(lambda lib: lib.data.Dataset.range(10).take_while(lambda x: x < 4))
+    _same(lambda lib: lib.data.Dataset.range(10).take_while(lambda x: x > 4))
+    # an infinite input ends
+    _same(lambda lib: lib.data.Dataset.range(3).repeat().take_while(lambda x: x < 2))
+    pairs = lambda lib: lib.data.Dataset.from_tensor_slices(([1, 2, 3, 0, 5], [[1.0], [2.0], [3.0], [4.0], [5.0]]))
+    _same(lambda lib: pairs(lib).take_while(lambda a, b: a > 0))
+
+
+def test_take_while_predicate_must_return_bool_scalar():
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            with pytest.raises(ValueError, match="`predicate` must return a `tf.bool` scalar tensor"):
+                lib.data.Dataset.range(3).take_while(lambda x: x)
+
+
+# --- unique --------------------------------------------------------------------------------------------------
+
+
+def test_unique():
+    _same(lambda lib: lib.data.Dataset.from_tensor_slices([1, 2, 1, 3, 2, 5, 5]).unique())
+    _same(lambda lib: lib.data.Dataset.from_tensor_slices([b"a", b"b", b"a", b""]).unique())
+    # each pass starts afresh
+    _same(lambda lib: lib.data.Dataset.from_tensor_slices([1, 1, 2]).unique().repeat(2))
+
+
+def test_unique_rejects_other_types():
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            with pytest.raises(TypeError, match=r"`tf.data.Dataset.unique` does not support type <dtype: .float32.>"):
+                lib.data.Dataset.from_tensor_slices([1.0, 2.0]).unique()
+
+
+# --- scan ----------------------------------------------------------------------------------------------------
+
+
+def test_scan():
+    _same(lambda lib: lib.data.Dataset.range(6).scan(np.int64(0), lambda s, x: (s + x, s * 10)))
+    # a tuple state and a tuple element (passed whole as the second argument)
+    _same(
+        lambda lib: lib.data.Dataset.from_tensor_slices(([1, 2, 3], [1.0, 0.5, 0.25])).scan(
+            (np.int32(0), np.float32(1.0)), lambda s, e: ((s[0] + e[0], s[1] * e[1]), s[0] + 1)
+        )
+    )
+    # each iterator starts from the initial state
+    _same(lambda lib: lib.data.Dataset.range(3).scan(np.int64(5), lambda s, x: (s + x, s)).repeat(2))
+
+
+def test_scan_state_shape_relaxed():
+    _same(
+        lambda lib: lib.data.Dataset.range(3).scan(
+            lib.constant([], lib.int64), lambda s, x: (lib.concat([s, [x]], 0), lib.size(s))
+        )
+    )
+
+
+def test_scan_errors():
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            with pytest.raises(TypeError, match="element types for the new state must match"):
+                lib.data.Dataset.range(3).scan(np.int32(0), lambda s, x: (x, x))
+
+
+# --- reduce --------------------------------------------------------------------------------------------------
+
+
+def test_reduce():
+    make = lambda lib: lib.data.Dataset.range(5).reduce(np.int64(0), lambda s, x: s + x)
+    assert _run(tw, make) == _run(v1, make) == 10
+    make = lambda lib: lib.data.Dataset.range(0).reduce(np.int64(7), lambda s, x: s + x)
+    assert _run(tw, make) == _run(v1, make) == 7
+    make = lambda lib: lib.data.Dataset.from_tensor_slices([3.0, 4.0]).reduce(
+        (np.float32(0), np.int32(0)), lambda s, x: (s[0] + x, s[1] + 1)
+    )
+    got, want = _run(tw, make), _run(v1, make)
+    assert got == want and got[0].dtype == want[0].dtype
+
+
+def test_reduce_runs_a_pass_each_run():
+    with tw.Graph().as_default():
+        total = tw.data.Dataset.range(4).reduce(np.int64(0), lambda s, x: s + x)
+        assert total.shape.as_list() == []
+        with tw.Session() as sess:
+            assert [sess.run(total) for _ in range(3)] == [6, 6, 6]
+
+
+# --- get_single_element ----------------------------------------------------------------------------------------
+
+
+def test_get_single_element():
+    make = lambda lib: lib.data.Dataset.from_tensors(([1, 2], "x")).get_single_element()
+    got, want = _run(tw, make), _run(v1, make)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1] == want[1]
+    make = lambda lib: lib.data.Dataset.range(5).filter(lambda x: lib.equal(x, 3)).get_single_element()
+    assert _run(tw, make) == _run(v1, make) == 3
+
+
+@pytest.mark.parametrize(("n", "message"), [(0, "Dataset was empty."), (2, "Dataset had more than one element.")])
+def test_get_single_element_errors(n, message):
+    make = lambda lib: lib.data.Dataset.range(n).get_single_element()
+    for lib in (tw, v1):
+        error = _run_error(lib, make)
+        assert isinstance(error, lib.errors.InvalidArgumentError)
+        assert message in str(error)
+
+
+# --- counter, as_numpy_iterator ---------------------------------------------------------------------------------
+
+
+def test_counter():
+    _same(lambda lib: lib.data.Dataset.counter().take(3))
+    _same(lambda lib: lib.data.Dataset.counter(5, -2).take(4))
+    _same(lambda lib: lib.data.Dataset.counter(1, 2, dtype=lib.int32).take(3))
+
+
+def test_as_numpy_iterator_is_eager_only():
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            with pytest.raises(RuntimeError, match="only supported in eager mode"):
+                lib.data.Dataset.range(3).as_numpy_iterator()
