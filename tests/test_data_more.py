@@ -178,3 +178,51 @@ def test_as_numpy_iterator_is_eager_only():
         with lib.Graph().as_default():
             with pytest.raises(RuntimeError, match="only supported in eager mode"):
                 lib.data.Dataset.range(3).as_numpy_iterator()
+
+
+# --- window --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("size", "shift", "stride", "drop"),
+    [(3, None, 1, False), (3, 2, 1, False), (3, 2, 1, True), (3, 2, 2, False), (2, 3, 1, False), (3, 1, 2, True)],
+)
+def test_window_flat_map_batch(size, shift, stride, drop):
+    _same(lambda lib: lib.data.Dataset.range(7).window(size, shift, stride, drop).flat_map(lambda w: w.batch(size)))
+
+
+def test_window_of_tuples_zipped():
+    def make(lib):
+        ds = lib.data.Dataset.from_tensor_slices(([1, 2, 3, 4, 5], [[1.0, 0], [2, 0], [3, 0], [4, 0], [5, 0]]))
+        return ds.window(2, 1).flat_map(lambda a, b: lib.data.Dataset.zip((a.batch(2), b.batch(2))))
+
+    _same(make)
+
+
+def test_window_elements_and_repeat():
+    _same(lambda lib: lib.data.Dataset.range(5).window(2).flat_map(lambda w: w.map(lambda x: x * 2)))
+    # each pass windows afresh; take/repeat keep the windows
+    _same(lambda lib: lib.data.Dataset.range(5).window(2).take(2).repeat(2).flat_map(lambda w: w))
+    _same(
+        lambda lib: lib.data.Dataset.from_tensor_slices({"a": [1, 2, 3]}).window(2).flat_map(lambda d: d["a"].batch(2))
+    )
+
+
+def test_window_spec():
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            spec = lib.data.Dataset.from_tensor_slices(([1, 2], [[1.0], [2.0]])).window(2).element_spec
+            assert "DatasetSpec(TensorSpec(shape=(), dtype=tf.int32" in repr(spec[0])
+            assert spec[1].element_spec.shape.as_list() == [1]
+
+
+@pytest.mark.parametrize(("args", "what"), [((0,), "size"), ((2, 0), "shift"), ((2, 1, 0), "stride")])
+def test_window_arguments_must_be_positive(args, what):
+    def make(lib):
+        ds = lib.data.Dataset.range(3).window(*args).flat_map(lambda w: w)
+        return lib.data.make_one_shot_iterator(ds).get_next()
+
+    for lib in (tw, v1):
+        error = _run_error(lib, make)
+        assert isinstance(error, lib.errors.InvalidArgumentError)
+        assert f"Window {what} must be greater than zero" in str(error)

@@ -297,7 +297,13 @@ class DatasetV1:
         arguments["output_shapes"] = _shape_attrs(structure.flatten(shapes))
         arguments["name"] = name
         inputs = (self,) + tuple(d for d in inputs.values() if isinstance(d, DatasetV1))
-        return DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes, inputs)
+        dataset = DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes, inputs)
+        if getattr(self, "_is_window", False) and types is self._output_types and shapes is self._output_shapes:
+            window = DatasetV1.__new__(type(self))
+            window.__dict__.update(self.__dict__)
+            window._variant_tensor, window._inputs = dataset._variant_tensor, (dataset,)
+            return window
+        return dataset
 
     def apply(self, transformation_func):
         """`transformation_func(self)`, which must return a dataset."""
@@ -509,6 +515,60 @@ class DatasetV1:
             f=fn.serialized,
             deterministic="default" if deterministic is None else "true" if deterministic else "false",
         )
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """A dataset of windows: each a nest of datasets (one per component) of `size` elements, `stride` apart,
+        the windows starting `shift` (default `size`) elements apart; the last ones shorter unless
+        `drop_remainder`. Use them in `flat_map` / `interleave` (e.g. `flat_map(lambda w: w.batch(size))`)."""
+        del name
+        from tensorweave._src.ops import script_ops
+
+        size = _int64(size, "size")
+        shift = size if shift is None else _int64(shift, "shift")
+        stride = _int64(stride, "stride")
+        drop = ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+        flat_types = self._flat_types()
+        states = _IteratorStates(_WindowState)
+
+        def push(state_id, *flat):
+            window = states.get(state_id).push(flat)
+            if window is None:
+                return [np.array(False)] + [np.zeros((0,) + np.shape(v), np.asarray(v).dtype) for v in flat]
+            return [np.array(True)] + window
+
+        def pop(state_id):
+            window = states.get(state_id).pop()
+            if window is None:
+                raise StopIteration
+            return window
+
+        batched_shapes = [tensor_shape.TensorShape([None]).concatenate(s) for s in self._flat_shapes()]
+
+        def shaped(flat):
+            flat = list(flat) if isinstance(flat, (list, tuple)) else [flat]
+            for t, s in zip(flat, batched_shapes):
+                t.set_shape(s)
+            return tuple(flat)
+
+        def make(state_id):
+            pushed = self.map(
+                lambda *e: tuple(
+                    script_ops.py_func(
+                        push, [state_id] + structure.flatten(e), [_dtypes.bool] + flat_types, stateful=True
+                    )
+                )
+            )
+            windows = pushed.filter(lambda ready, *w: ready).map(lambda ready, *w: shaped(w))
+            rest = (
+                DatasetV1.from_tensors(state_id)
+                .repeat()
+                .map(lambda i: shaped(script_ops.py_func(pop, [i], flat_types, stateful=True)))
+            )
+            return windows.concatenate(rest)
+
+        flat = _with_state(states, [size, shift, stride, drop], make)
+        shapes = structure.pack_sequence_as(self._output_types, batched_shapes)
+        return _WindowDataset(flat.map(lambda *w: structure.pack_sequence_as(self._output_types, w)), shapes, self)
 
     # --- transformations with per-iterator state ---------------------------------------------------------------
     #
@@ -757,6 +817,101 @@ class DatasetV1:
 Dataset = DatasetV1
 
 
+class DatasetSpec:
+    """The type of a dataset-valued component (a window): the spec of its elements (TF's `tf.data.DatasetSpec`)."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self._element_spec = element_spec
+        self._dataset_shape = tensor_shape.as_shape(dataset_shape)
+
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, DatasetSpec)
+            and self._element_spec == other._element_spec
+            and self._dataset_shape == other._dataset_shape
+        )
+
+    def __hash__(self):
+        return hash(repr(self))
+
+    def __repr__(self):
+        return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"
+
+
+class _WindowDataset(DatasetV1):
+    """The windows of `window`: each component a dataset. The elements travel as the windows' components batched
+    (a leading dimension, the window's length); a function of a window gets one `from_tensor_slices` dataset per
+    component."""
+
+    _is_window = True
+
+    def __init__(self, dataset, batched_shapes, input_dataset):
+        super().__init__(dataset._variant_tensor, dataset._output_types, batched_shapes, (dataset, input_dataset))
+        self._specs = structure.map_structure(
+            lambda t, s: DatasetSpec(structure.TensorSpec(s, t)),
+            input_dataset.output_types,
+            input_dataset.output_shapes,
+        )
+
+    @property
+    def output_types(self):
+        return self._specs
+
+    @property
+    def output_shapes(self):
+        return self._specs
+
+    @property
+    def output_classes(self):
+        return self._specs
+
+    @property
+    def element_spec(self):
+        return self._specs
+
+
+class _WindowState:
+    """The sliding windows of one pass: the elements kept until their windows are complete."""
+
+    def __init__(self, size, shift, stride, drop_remainder):
+        size, shift, stride = int(size), int(shift), int(stride)
+        for what, value in (("size", size), ("shift", shift), ("stride", stride)):
+            if value <= 0:
+                raise ValueError(f"Window {what} must be greater than zero, but got {value}.")
+        self._size, self._shift, self._stride = size, shift, stride
+        self._drop = bool(drop_remainder)
+        self._elements = {}  # index -> flat values
+        self._count = 0
+        self._start = 0  # the first element of the next window
+
+    def _take(self, last):
+        indices = range(self._start, min(last, self._start + (self._size - 1) * self._stride) + 1, self._stride)
+        window = [np.stack([self._elements[i][c] for i in indices]) for c in range(len(self._elements[indices[0]]))]
+        self._start += self._shift
+        for i in [i for i in self._elements if i < self._start]:
+            del self._elements[i]
+        return window
+
+    def push(self, flat):
+        index = self._count
+        self._count += 1
+        if index >= self._start:
+            self._elements[index] = list(flat)
+        if index == self._start + (self._size - 1) * self._stride:
+            return self._take(index)
+        return None
+
+    def pop(self):
+        """The next partial window after the last element, or None."""
+        if self._drop or self._start >= self._count:
+            return None
+        return self._take(self._count - 1)
+
+
 class _IteratorStates:
     """Python state per iterator pass, keyed by the id `_with_state` draws when a pass starts."""
 
@@ -898,9 +1053,10 @@ class _StructuredFunction:
 
         if not callable(func):
             raise TypeError(f"`{name}` expects a callable, got {type(func).__name__}.")
-        input_types = dataset.output_types
-        input_shapes = dataset.output_shapes
+        input_types = dataset._output_types
+        input_shapes = dataset._output_shapes
         template = input_types
+        is_window = getattr(dataset, "_is_window", False)
         self._output_structure = None
         self._dataset_structure = None
 
@@ -908,6 +1064,8 @@ class _StructuredFunction:
             nested = structure.pack_sequence_as(template, args)
             for t, s in zip(args, structure.flatten(input_shapes)):
                 t.set_shape(s)
+            if is_window:
+                nested = structure.map_structure(DatasetV1.from_tensor_slices, nested)
             ret = func(*nested) if type(nested) is tuple else func(nested)
             if returns_dataset:
                 if not isinstance(ret, DatasetV1):
