@@ -226,3 +226,64 @@ def test_window_arguments_must_be_positive(args, what):
         error = _run_error(lib, make)
         assert isinstance(error, lib.errors.InvalidArgumentError)
         assert f"Window {what} must be greater than zero" in str(error)
+
+
+def test_window_of_ragged_elements():
+    def make(lib):
+        seqs = [[1], [2, 2], [3, 3, 3], [4]]
+        ds = lib.data.Dataset.from_generator(lambda: iter(seqs), lib.int32, [None])
+        return ds.window(2, 1).flat_map(lambda w: w.padded_batch(2, [None]))
+
+    _same(make)
+
+
+# --- group_by_window, bucket_by_sequence_length -----------------------------------------------------------------
+
+
+def test_group_by_window():
+    _same(lambda lib: lib.data.Dataset.range(10).group_by_window(lambda x: 3 - x % 3, lambda k, w: w.batch(2), 2))
+    _same(
+        lambda lib: lib.data.Dataset.range(10).group_by_window(
+            lambda x: x % 2, lambda k, w: w.batch(5).map(lambda b: (k, b)), window_size_func=lambda k: k + 2
+        )
+    )
+    _same(
+        lambda lib: lib.data.Dataset.from_tensor_slices(([1, 2, 3, 4], [b"a", b"b", b"c", b"d"])).group_by_window(
+            lambda a, b: lib.cast(a % 2, lib.int64), lambda k, w: w.batch(3), 3
+        )
+    )
+
+
+def test_group_by_window_errors():
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            ds = lib.data.Dataset.range(4)
+            with pytest.raises(ValueError, match="Either the `window_size` argument or the `window_size_func`"):
+                ds.group_by_window(lambda x: x, lambda k, w: w)
+            with pytest.raises(TypeError, match="`reduce_func` must return a single `tf.data.Dataset` object"):
+                ds.group_by_window(lambda x: x, lambda k, w: k, 2)
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"pad_to_bucket_boundary": True}, {"drop_remainder": True}, {"padding_values": -1}]
+)
+def test_bucket_by_sequence_length(kwargs):
+    seqs = [[1], [2, 2], [3, 3, 3], [1], [4, 4, 4, 4], [5] * 5, [2, 2], [3, 3, 3]]
+
+    def make(lib):
+        ds = lib.data.Dataset.from_generator(lambda: iter(seqs), lib.int32, [None])
+        return ds.bucket_by_sequence_length(lambda x: lib.size(x), [3, 6], [2, 2, 2], **kwargs)
+
+    _same(make)
+
+
+def test_bucket_by_sequence_length_no_padding_and_errors():
+    _same(
+        lambda lib: lib.data.Dataset.range(10).bucket_by_sequence_length(
+            lambda x: lib.cast(x % 4, lib.int32), [2], [3, 2], no_padding=True
+        )
+    )
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            with pytest.raises(ValueError, match=r"`len\(bucket_batch_sizes\)` must equal"):
+                lib.data.Dataset.range(3).bucket_by_sequence_length(lambda x: x, [3], [2, 2, 3])

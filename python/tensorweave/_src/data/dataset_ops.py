@@ -527,48 +527,178 @@ class DatasetV1:
         shift = size if shift is None else _int64(shift, "shift")
         stride = _int64(stride, "stride")
         drop = ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
-        flat_types = self._flat_types()
+        batched = _Batched(self._output_types, self._output_shapes)
         states = _IteratorStates(_WindowState)
 
         def push(state_id, *flat):
             window = states.get(state_id).push(flat)
             if window is None:
-                return [np.array(False)] + [np.zeros((0,) + np.shape(v), np.asarray(v).dtype) for v in flat]
-            return [np.array(True)] + window
+                return [np.array(False)] + batched.empty(flat)
+            return [np.array(True)] + batched.stack(window)
 
         def pop(state_id):
             window = states.get(state_id).pop()
             if window is None:
                 raise StopIteration
-            return window
-
-        batched_shapes = [tensor_shape.TensorShape([None]).concatenate(s) for s in self._flat_shapes()]
-
-        def shaped(flat):
-            flat = list(flat) if isinstance(flat, (list, tuple)) else [flat]
-            for t, s in zip(flat, batched_shapes):
-                t.set_shape(s)
-            return tuple(flat)
+            return batched.stack(window)
 
         def make(state_id):
-            pushed = self.map(
-                lambda *e: tuple(
-                    script_ops.py_func(
-                        push, [state_id] + structure.flatten(e), [_dtypes.bool] + flat_types, stateful=True
-                    )
+            def pushed(*e):
+                out = script_ops.py_func(
+                    push, [state_id] + structure.flatten(e), [_dtypes.bool] + batched.types, stateful=True
                 )
-            )
-            windows = pushed.filter(lambda ready, *w: ready).map(lambda ready, *w: shaped(w))
+                return (out[0], batched.set_shapes(out[1:]))
+
+            windows = self.map(pushed).filter(lambda ready, _: ready).map(lambda _, w: w)
             rest = (
                 DatasetV1.from_tensors(state_id)
                 .repeat()
-                .map(lambda i: shaped(script_ops.py_func(pop, [i], flat_types, stateful=True)))
+                .map(lambda i: batched.set_shapes(script_ops.py_func(pop, [i], batched.types, stateful=True)))
             )
             return windows.concatenate(rest)
 
-        flat = _with_state(states, [size, shift, stride, drop], make)
-        shapes = structure.pack_sequence_as(self._output_types, batched_shapes)
-        return _WindowDataset(flat.map(lambda *w: structure.pack_sequence_as(self._output_types, w)), shapes, self)
+        return _WindowDataset(_with_state(states, [size, shift, stride, drop], make), batched, self)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        """Groups the elements by `key_func` (an int64 scalar); each time a group has `window_size` elements
+        (or `window_size_func(key)`), and at the end for what is left (in key order), the elements of
+        `reduce_func(key, window)`, the window a dataset of the group's elements."""
+        del name
+        from tensorweave._src.ops import script_ops
+
+        if (window_size is None) == (window_size_func is None):
+            raise ValueError("Either the `window_size` argument or the `window_size_func` argument must be specified.")
+        if window_size is not None:
+            size = _int64(window_size, "window_size")
+            window_size_func = lambda _key: size
+        key_fn = _StructuredFunction(key_func, self, "key_func")
+        if structure.is_sequence(key_fn.output_types) or key_fn.output_types != _dtypes.int64:
+            spec = structure.map_structure(
+                lambda t, s: structure.TensorSpec(s, t), key_fn.output_types, key_fn.output_shapes
+            )
+            raise ValueError(
+                f"Invalid `key_func`. `key_func` must return a single tf.int64 scalar tensor but its return type is "
+                f"{spec}."
+            )
+        batched = _Batched(self._output_types, self._output_shapes)
+        states = _IteratorStates(_GroupState)
+
+        def push(state_id, key, size, *flat):
+            group = states.get(state_id).push(int(key), int(size), flat)
+            if group is None:
+                return [np.array(False)] + batched.empty(flat)
+            return [np.array(True)] + batched.stack(group)
+
+        def pop(state_id):
+            group = states.get(state_id).pop()
+            if group is None:
+                raise StopIteration
+            return [np.array(group[0], np.int64)] + batched.stack(group[1])
+
+        def shaped(key, flat):
+            key.set_shape([])
+            return (key, batched.set_shapes(flat))
+
+        def make(state_id):
+            def pushed(*e):
+                element = e[0] if len(e) == 1 else e
+                key = key_func(*e) if type(element) is tuple else key_func(element)
+                key = ops.convert_to_tensor(key, dtype=_dtypes.int64, name="key")
+                size = ops.convert_to_tensor(window_size_func(key), dtype=_dtypes.int64, name="window_size")
+                out = script_ops.py_func(
+                    push, [state_id, key, size] + structure.flatten(e), [_dtypes.bool] + batched.types, stateful=True
+                )
+                return (out[0], shaped(key, out[1:]))
+
+            def popped(i):
+                out = script_ops.py_func(pop, [i], [_dtypes.int64] + batched.types, stateful=True)
+                return shaped(out[0], out[1:])
+
+            full = self.map(pushed).filter(lambda ready, _: ready).map(lambda _, g: g)
+            return full.concatenate(DatasetV1.from_tensors(state_id).repeat().map(popped))
+
+        groups = _with_state(states, [], make)
+
+        def reduce_window(key, flat):
+            result = reduce_func(key, batched.dataset(flat))
+            if not isinstance(result, DatasetV1):
+                spec = structure.map_structure(
+                    lambda t: structure.TensorSpec(t.get_shape(), t.dtype), structure.normalize_element(result)
+                )
+                raise TypeError(
+                    "Invalid `reduce_func`. `reduce_func` must return a single `tf.data.Dataset` object but its "
+                    f"return type is {spec}."
+                )
+            return result
+
+        return groups.flat_map(reduce_window)
+
+    def bucket_by_sequence_length(
+        self,
+        element_length_func,
+        bucket_boundaries,
+        bucket_batch_sizes,
+        padded_shapes=None,
+        padding_values=None,
+        pad_to_bucket_boundary=False,
+        no_padding=False,
+        drop_remainder=False,
+        name=None,
+    ):
+        """Batches the elements by length (`element_length_func`, an int32 scalar) into buckets split at
+        `bucket_boundaries`, each bucket's batches `bucket_batch_sizes[i]` long and padded (TF's
+        `bucket_by_sequence_length`, on `group_by_window`)."""
+        del name
+        from tensorweave._src.ops import logging_ops, math_ops
+
+        if len(bucket_batch_sizes) != (len(bucket_boundaries) + 1):
+            raise ValueError(
+                f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
+                f"`len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
+                f"`len(bucket_boundaries)={len(bucket_boundaries)}`."
+            )
+        batch_sizes = _int64(list(bucket_batch_sizes), "bucket_batch_sizes")
+
+        def element_to_bucket_id(*args):
+            seq_length = element_length_func(*args)
+            boundaries = list(bucket_boundaries)
+            buckets_min = ops.convert_to_tensor([np.iinfo(np.int32).min] + boundaries, dtype=_dtypes.int32)
+            buckets_max = ops.convert_to_tensor(boundaries + [np.iinfo(np.int32).max], dtype=_dtypes.int32)
+            conditions = math_ops.logical_and(
+                math_ops.less_equal(buckets_min, seq_length), math_ops.less(seq_length, buckets_max)
+            )
+            return math_ops.reduce_min(math_ops.where(conditions))
+
+        def window_size_fn(bucket_id):
+            return array_ops.gather(batch_sizes, bucket_id)
+
+        def make_padded_shapes(shapes, none_filler=None):
+            padded = []
+            for shape in structure.flatten(shapes):
+                dims = tensor_shape.as_shape(shape).as_list()
+                if none_filler is not None and None in dims:
+                    dims = array_ops.stack([none_filler if d is None else _int64(d, "dim") for d in dims])
+                padded.append(dims)
+            return structure.pack_sequence_as(shapes, padded)
+
+        def batching_fn(bucket_id, grouped):
+            batch_size = window_size_fn(bucket_id)
+            if no_padding:
+                return grouped.batch(batch_size, drop_remainder=drop_remainder)
+            none_filler = None
+            if pad_to_bucket_boundary:
+                check = logging_ops.assert_less(
+                    bucket_id,
+                    _int64(len(bucket_batch_sizes) - 1, "num_buckets"),
+                    message="When pad_to_bucket_boundary=True, elements must have length < max(bucket_boundaries).",
+                )
+                with ops.control_dependencies([check]):
+                    boundaries = _int64(list(bucket_boundaries), "bucket_boundaries")
+                    none_filler = array_ops.gather(boundaries, bucket_id) - 1
+            shapes = make_padded_shapes(padded_shapes or grouped.output_shapes, none_filler=none_filler)
+            return grouped.padded_batch(batch_size, shapes, padding_values, drop_remainder=drop_remainder)
+
+        return self.group_by_window(element_to_bucket_id, batching_fn, window_size_func=window_size_fn)
 
     # --- transformations with per-iterator state ---------------------------------------------------------------
     #
@@ -844,18 +974,26 @@ class DatasetSpec:
 
 class _WindowDataset(DatasetV1):
     """The windows of `window`: each component a dataset. The elements travel as the windows' components batched
-    (a leading dimension, the window's length); a function of a window gets one `from_tensor_slices` dataset per
-    component."""
+    (see `_Batched`); a function of a window gets one dataset per component."""
 
     _is_window = True
 
-    def __init__(self, dataset, batched_shapes, input_dataset):
-        super().__init__(dataset._variant_tensor, dataset._output_types, batched_shapes, (dataset, input_dataset))
+    def __init__(self, dataset, batched, input_dataset):
+        super().__init__(
+            dataset._variant_tensor, dataset._output_types, dataset._output_shapes, (dataset, input_dataset)
+        )
+        self._batched = batched
         self._specs = structure.map_structure(
             lambda t, s: DatasetSpec(structure.TensorSpec(s, t)),
             input_dataset.output_types,
             input_dataset.output_shapes,
         )
+
+    def _windows(self, flat):
+        """The nest of datasets (one per component) that the representation `flat` stands for."""
+        parts = self._batched.components(flat)
+        datasets = [self._batched.component_dataset(p, c) for c, p in enumerate(parts)]
+        return structure.pack_sequence_as(self._batched.element_types, datasets)
 
     @property
     def output_types(self):
@@ -874,6 +1012,127 @@ class _WindowDataset(DatasetV1):
         return self._specs
 
 
+class _Batched:
+    """How the elements of a window or group travel between ops: per component its values stacked (a leading
+    dimension), and for a component of partly unknown shape, padded to the longest, with each element's shape (an
+    int64 matrix) beside it."""
+
+    def __init__(self, element_types, element_shapes):
+        self.element_types = element_types
+        self.flat_types = structure.flatten(element_types)
+        self.flat_shapes = structure.flatten(element_shapes)
+        self.ragged = [s.rank is not None and s.rank > 0 and not s.is_fully_defined() for s in self.flat_shapes]
+        self.types, self.shapes = [], []
+        for t, s, r in zip(self.flat_types, self.flat_shapes, self.ragged):
+            self.types.append(t)
+            self.shapes.append(
+                tensor_shape.TensorShape([None] + [None] * s.rank if r else [None]).concatenate([] if r else s)
+            )
+            if r:
+                self.types.append(_dtypes.int64)
+                self.shapes.append(tensor_shape.TensorShape([None, s.rank]))
+
+    def stack(self, elements):
+        """The representation (numpy arrays) of `elements` (each a list of flat values)."""
+        out = []
+        for c, ragged in enumerate(self.ragged):
+            values = [np.asarray(e[c]) for e in elements]
+            if not ragged:
+                try:
+                    out.append(np.stack(values))
+                except ValueError:
+                    raise ValueError(
+                        f"Cannot batch the elements of a window: component {c} has shapes "
+                        f"{[v.shape for v in values]} where one shape was expected."
+                    ) from None
+                continue
+            shapes = np.array([v.shape for v in values], dtype=np.int64).reshape(len(values), values[0].ndim)
+            padded = np.zeros((len(values),) + tuple(shapes.max(axis=0)) if len(values) else (0,), values[0].dtype)
+            if padded.dtype == object:
+                padded[...] = b""
+            for i, v in enumerate(values):
+                padded[(i,) + tuple(slice(0, d) for d in v.shape)] = v
+            out += [padded, shapes]
+        return out
+
+    def empty(self, flat):
+        """An empty representation, shaped as the element `flat`."""
+        return [a[:0] for a in self.stack([flat])]
+
+    def set_shapes(self, tensors):
+        tensors = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
+        for t, s in zip(tensors, self.shapes):
+            t.set_shape(s)
+        return tuple(tensors)
+
+    def components(self, tensors):
+        """Per component, the (flat) tensors that represent it."""
+        tensors, out, i = list(tensors), [], 0
+        for ragged in self.ragged:
+            out.append(tensors[i : i + (2 if ragged else 1)])
+            i += 2 if ragged else 1
+        return out
+
+    def component_dataset(self, parts, c):
+        """The dataset of component `c`'s values."""
+        if not self.ragged[c]:
+            return DatasetV1.from_tensor_slices(parts[0])
+        shape = self.flat_shapes[c]
+
+        def unpad(padded, size):
+            value = array_ops.slice(padded, array_ops.zeros_like(size), size)
+            value.set_shape(shape)
+            return value
+
+        return DatasetV1.from_tensor_slices(tuple(parts)).map(unpad)
+
+    def dataset(self, tensors):
+        """The dataset of the elements the representation `tensors` holds."""
+        parts = self.components(tensors)
+        if not any(self.ragged):
+            return DatasetV1.from_tensor_slices(structure.pack_sequence_as(self.element_types, [p[0] for p in parts]))
+        flat = [t for p in parts for t in p]
+
+        def unpack(*xs):
+            values, i = [], 0
+            for c, ragged in enumerate(self.ragged):
+                if ragged:
+                    value = array_ops.slice(xs[i], array_ops.zeros_like(xs[i + 1]), xs[i + 1])
+                    value.set_shape(self.flat_shapes[c])
+                    i += 2
+                else:
+                    value = xs[i]
+                    i += 1
+                values.append(value)
+            return structure.pack_sequence_as(self.element_types, values)
+
+        return DatasetV1.from_tensor_slices(tuple(flat)).map(unpack)
+
+
+class _GroupState:
+    """The groups of one `group_by_window` pass."""
+
+    def __init__(self):
+        self._groups = {}
+
+    def push(self, key, size, flat):
+        if size <= 0:
+            raise ValueError(f"Window size must be greater than zero, but got {size}.")
+        group = self._groups.setdefault(key, [])
+        group.append(list(flat))
+        if len(group) < size:
+            return None
+        del self._groups[key]
+        return group
+
+    def pop(self):
+        if not self._groups:
+            return None
+        key = min(self._groups)
+        group = self._groups.pop(key)
+        return key, group
+
+
 class _WindowState:
     """The sliding windows of one pass: the elements kept until their windows are complete."""
 
@@ -890,7 +1149,7 @@ class _WindowState:
 
     def _take(self, last):
         indices = range(self._start, min(last, self._start + (self._size - 1) * self._stride) + 1, self._stride)
-        window = [np.stack([self._elements[i][c] for i in indices]) for c in range(len(self._elements[indices[0]]))]
+        window = [self._elements[i] for i in indices]
         self._start += self._shift
         for i in [i for i in self._elements if i < self._start]:
             del self._elements[i]
@@ -1065,7 +1324,7 @@ class _StructuredFunction:
             for t, s in zip(args, structure.flatten(input_shapes)):
                 t.set_shape(s)
             if is_window:
-                nested = structure.map_structure(DatasetV1.from_tensor_slices, nested)
+                nested = dataset._windows(args)
             ret = func(*nested) if type(nested) is tuple else func(nested)
             if returns_dataset:
                 if not isinstance(ret, DatasetV1):
