@@ -287,3 +287,60 @@ def test_bucket_by_sequence_length_no_padding_and_errors():
         with lib.Graph().as_default():
             with pytest.raises(ValueError, match=r"`len\(bucket_batch_sizes\)` must equal"):
                 lib.data.Dataset.range(3).bucket_by_sequence_length(lambda x: x, [3], [2, 2, 3])
+
+
+# --- choose_from_datasets, sample_from_datasets -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stop", [True, False])
+def test_choose_from_datasets(stop):
+    def make(lib):
+        choice = lib.data.Dataset.from_tensor_slices(np.array([0, 1, 0, 1, 1, 0, 2, 2], np.int64))
+        inputs = [lib.data.Dataset.range(3), lib.data.Dataset.range(100, 102), lib.data.Dataset.range(50, 60)]
+        return lib.data.Dataset.choose_from_datasets(inputs, choice, stop_on_empty_dataset=stop)
+
+    _same(make)
+    # tuples, each pass afresh
+    _same(
+        lambda lib: lib.data.Dataset.choose_from_datasets(
+            [lib.data.Dataset.from_tensors((1, "a")).repeat(2), lib.data.Dataset.from_tensors((2, "b")).repeat(2)],
+            lib.data.Dataset.range(2).repeat(2),
+        ).repeat(2)
+    )
+
+
+def test_choose_from_datasets_errors():
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            ds = [lib.data.Dataset.range(3)]
+            with pytest.raises(TypeError, match="Invalid `choice_dataset`. Elements of `choice_dataset` must be"):
+                lib.data.Dataset.choose_from_datasets(
+                    ds, lib.data.Dataset.range(3).map(lambda x: lib.cast(x, lib.int32))
+                )
+            with pytest.raises(ValueError, match="Invalid `datasets`. `datasets` should not be empty."):
+                lib.data.Dataset.choose_from_datasets([], lib.data.Dataset.range(3))
+
+
+def test_sample_from_datasets():
+    make = lambda lib: lib.data.Dataset.sample_from_datasets(
+        [lib.data.Dataset.range(5), lib.data.Dataset.range(100, 103)], seed=3
+    )
+    got = [int(v[0]) for v in _drain(tw, make)[2]]
+    want = [int(v[0]) for v in _drain(v1, make)[2]]
+    assert sorted(got) == sorted(want) == [0, 1, 2, 3, 4, 100, 101, 102]
+    # each input's order is kept
+    assert [v for v in got if v < 100] == [0, 1, 2, 3, 4]
+    # seeded: the same draw from graph to graph
+    assert got == [int(v[0]) for v in _drain(tw, make)[2]]
+
+
+def test_sample_from_datasets_weights():
+    make = lambda lib: lib.data.Dataset.sample_from_datasets(
+        [lib.data.Dataset.from_tensors(0).repeat(), lib.data.Dataset.from_tensors(1).repeat()], [0.8, 0.2], seed=5
+    ).take(2000)
+    ones = sum(int(v[0]) for v in _drain(tw, make)[2])
+    assert 300 < ones < 500
+    for lib in (tw, v1):
+        with lib.Graph().as_default():
+            with pytest.raises(ValueError, match="Invalid `weights`. The shape of `weights` should be compatible"):
+                lib.data.Dataset.sample_from_datasets([lib.data.Dataset.range(3)] * 2, [0.5, 0.2, 0.3])

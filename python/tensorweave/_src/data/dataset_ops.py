@@ -700,6 +700,64 @@ class DatasetV1:
 
         return self.group_by_window(element_to_bucket_id, batching_fn, window_size_func=window_size_fn)
 
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """The elements of `datasets` in the order `choice_dataset` (int64 scalars, indices into `datasets`)
+        picks them; when a chosen dataset is exhausted, the end (`stop_on_empty_dataset`) or the next choice."""
+        if not datasets:
+            raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        if not isinstance(choice_dataset, DatasetV1):
+            raise TypeError(
+                f"Invalid `choice_dataset`. `choice_dataset` should be a `tf.data.Dataset` but is {type(choice_dataset)}."
+            )
+        if (
+            structure.is_sequence(choice_dataset.output_types)
+            or choice_dataset.output_types != _dtypes.int64
+            or not choice_dataset.output_shapes.is_compatible_with(tensor_shape.TensorShape([]))
+        ):
+            raise TypeError(
+                "Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar of type `tf.int64`, but "
+                f"found {choice_dataset.element_spec}."
+            )
+        return _directed_interleave(list(datasets), choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(
+        datasets, weights=None, seed=None, stop_on_empty_dataset=False, rerandomize_each_iteration=None
+    ):
+        """The elements of `datasets`, each next one from a dataset drawn at random with probabilities
+        `weights` (default uniform; a list, a tensor, or a dataset of weight vectors)."""
+        from tensorweave._src.ops import math_ops, random_ops
+
+        del rerandomize_each_iteration
+        if not datasets:
+            raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        n = len(datasets)
+        if weights is None:
+            weights = np.ones([n], np.float32) / n
+        if isinstance(weights, DatasetV1):
+            weights_dataset = weights.map(lambda w: math_ops.cast(w, _dtypes.float32))
+        else:
+            weights = ops.convert_to_tensor(weights, name="weights")
+            if weights.dtype not in (_dtypes.float32, _dtypes.float64):
+                raise TypeError(
+                    f"Invalid `weights`. `weights` type must be either `tf.float32` or `tf.float64` but is {weights.dtype!r}."
+                )
+            if weights.get_shape().rank is not None and weights.get_shape().as_list() != [n]:
+                raise ValueError(
+                    f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` but is "
+                    f"{weights.get_shape()}."
+                )
+            weights_dataset = DatasetV1.from_tensors(math_ops.cast(weights, _dtypes.float32)).repeat()
+        seed_a, seed_b = random_seed.get_seed(seed)
+
+        def select(w):
+            logits = array_ops.reshape(math_ops.log(w), [1, n])
+            return array_ops.reshape(random_ops.multinomial(logits, 1, seed=seed_a if seed_b is None else seed_b), [])
+
+        choice = weights_dataset.map(select)
+        return _directed_interleave(list(datasets), choice, stop_on_empty_dataset)
+
     # --- transformations with per-iterator state ---------------------------------------------------------------
     #
     # take_while, unique, scan and reduce keep their state in Python (a py_func), one state per iterator: the
@@ -1107,6 +1165,89 @@ class _Batched:
             return structure.pack_sequence_as(self.element_types, values)
 
         return DatasetV1.from_tensor_slices(tuple(flat)).map(unpack)
+
+
+def _directed_interleave(datasets, choice_dataset, stop_on_empty_dataset):
+    """The elements of `datasets` in the order of the indices `choice_dataset` gives: each pass starts an iterator
+    per input (its string handle an element of a one-element dataset), and each choice reads the next element of
+    the chosen one."""
+    from tensorweave._src.data import iterator_ops
+    from tensorweave._src.ops import script_ops
+
+    for d in datasets:
+        if not isinstance(d, DatasetV1):
+            raise TypeError(
+                f"Invalid `datasets`. `datasets` must be a list of `tf.data.Dataset` objects, got {type(d)}."
+            )
+    first = datasets[0]
+    for d in datasets[1:]:
+        if not structure.same_structure(first.output_types, d.output_types) or first._flat_types() != d._flat_types():
+            raise TypeError(
+                f"Invalid `datasets`. `datasets` must have compatible element specs.\n Dataset 0 element_spec="
+                f"{first.element_spec}.\nDataset with element_spec={d.element_spec} is not compatible."
+            )
+    shapes = first._flat_shapes()
+    for d in datasets[1:]:
+        shapes = [a.most_specific_compatible_shape(b) for a, b in zip(shapes, d._flat_shapes())]
+    flat_types = first._flat_types()
+    count = len(datasets)
+    if not stop_on_empty_dataset:  # each input ends in a flag, False past its end
+
+        def flagged(d):
+            sentinel = tuple(_sentinel(t, s) for t, s in zip(flat_types, d._flat_shapes()))
+            padding = DatasetV1.from_tensors((False, sentinel)).repeat()
+            return d.map(lambda *e: (True, tuple(structure.flatten(e)))).concatenate(padding)
+
+        inputs = [flagged(d) for d in datasets]
+    else:
+        inputs = [d.map(lambda *e: tuple(structure.flatten(e))) for d in datasets]
+    inputs = [DatasetV1(d._variant_tensor, d._output_types, d._output_shapes, (d,)) for d in inputs]
+    read_shapes = tuple(shapes) if stop_on_empty_dataset else (tensor_shape.TensorShape([]), tuple(shapes))
+    states = _IteratorStates(lambda: set())
+
+    def start(_):
+        handles = []
+        for d in inputs:
+            it = iterator_ops.Iterator._initializable(d)
+            with ops.control_dependencies([it.initializer]):
+                handles.append(array_ops.identity(it.string_handle()))
+        return array_ops.stack(handles)
+
+    def check_exhausted(state_id, index, has_value):
+        exhausted = states.get(state_id)
+        if not has_value:
+            exhausted.add(int(index))
+            if len(exhausted) == count:
+                raise StopIteration
+        return np.array(bool(has_value))
+
+    def make(state_id, handles):
+        def pick(index):
+            it = iterator_ops.Iterator.from_string_handle(
+                array_ops.gather(handles, index), inputs[0].output_types, read_shapes
+            )
+            return it.get_next()
+
+        if stop_on_empty_dataset:
+            return choice_dataset.map(pick)
+
+        def pick_flagged(index):
+            has_value, element = pick(index)
+            ok = script_ops.py_func(check_exhausted, [state_id, index, has_value], _dtypes.bool, stateful=True)
+            ok.set_shape([])
+            return ok, element
+
+        return choice_dataset.map(pick_flagged).filter(lambda ok, _: ok).map(lambda _, e: e)
+
+    passes = _with_state(states, [], lambda state_id: DatasetV1.from_tensors(state_id).map(lambda i: (i, start(i))))
+    flat = passes.flat_map(make)
+
+    def pack(*e):
+        for t, s in zip(e, shapes):
+            t.set_shape(s)
+        return structure.pack_sequence_as(first.output_types, list(e))
+
+    return flat.map(pack)
 
 
 class _GroupState:
