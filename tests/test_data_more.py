@@ -340,7 +340,13 @@ def test_sample_from_datasets_weights():
     ).take(2000)
     ones = sum(int(v[0]) for v in _drain(tw, make)[2])
     assert 300 < ones < 500
+    # an input of weight 0 is never read
+    _same(
+        lambda lib: lib.data.Dataset.sample_from_datasets(
+            [lib.data.Dataset.range(3), lib.data.Dataset.range(100, 103)], [1.0, 0.0], seed=1
+        )
+    )
     for lib in (tw, v1):
         with lib.Graph().as_default():
-            with pytest.raises(ValueError, match="Invalid `weights`. The shape of `weights` should be compatible"):
+            with pytest.raises(ValueError, match="Invalid `weights`. `weights` should have the same length as"):
                 lib.data.Dataset.sample_from_datasets([lib.data.Dataset.range(3)] * 2, [0.5, 0.2, 0.3])

@@ -732,12 +732,25 @@ class DatasetV1:
         del rerandomize_each_iteration
         if not datasets:
             raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        datasets_all = list(datasets)
         n = len(datasets)
         if weights is None:
             weights = np.ones([n], np.float32) / n
         if isinstance(weights, DatasetV1):
             weights_dataset = weights.map(lambda w: math_ops.cast(w, _dtypes.float32))
         else:
+            if not isinstance(weights, ops.Tensor):
+                if len(datasets) != len(weights):
+                    raise ValueError(
+                        "Invalid `weights`. `weights` should have the same length as `datasets` but got "
+                        f"`len(weights)={len(weights)}` vs. `len(datasets)={len(datasets)}`."
+                    )
+                kept = [(d, w) for d, w in zip(datasets, weights) if not (np.isscalar(w) and w == 0)]
+                if len(kept) != len(datasets):  # TF skips the inputs of weight 0
+                    datasets, weights = [d for d, _ in kept], [w for _, w in kept]
+                    if not datasets:
+                        datasets, weights = [datasets_all[0].take(0)], [1.0]
+                    n = len(datasets)
             weights = ops.convert_to_tensor(weights, name="weights")
             if weights.dtype not in (_dtypes.float32, _dtypes.float64):
                 raise TypeError(
