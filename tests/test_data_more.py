@@ -350,3 +350,36 @@ def test_sample_from_datasets_weights():
         with lib.Graph().as_default():
             with pytest.raises(ValueError, match="Invalid `weights`. `weights` should have the same length as"):
                 lib.data.Dataset.sample_from_datasets([lib.data.Dataset.range(3)] * 2, [0.5, 0.2, 0.3])
+
+
+# --- rejection_resample ----------------------------------------------------------------------------------------
+
+_CLASSES = np.random.RandomState(0).choice(2, size=2000, p=[0.8, 0.2]).astype(np.int32)
+
+
+@pytest.mark.parametrize("initial", [[0.8, 0.2], None])
+def test_rejection_resample_reaches_target(initial):
+    make = lambda lib: lib.data.Dataset.from_tensor_slices(_CLASSES).rejection_resample(
+        lambda x: x, [0.5, 0.5], initial, seed=1
+    )
+    got, want = _drain(tw, make), _drain(v1, make)
+    assert got[:2] == want[:2]  # (class, element): shapes and dtypes
+    for shapes, dtypes, out in (got, want):
+        classes = np.array([int(c) for c, _ in out])
+        assert all(c == d for c, d in out)
+        assert abs(classes.mean() - 0.5) < 0.06, classes.mean()
+
+
+def test_rejection_resample_static_cases():
+    # target == initial: every element, with its class
+    _same(
+        lambda lib: lib.data.Dataset.from_tensor_slices(_CLASSES[:50]).rejection_resample(
+            lambda x: x, [0.8, 0.2], [0.8, 0.2]
+        )
+    )
+    # a class of target 0: only the others, all of them
+    _same(
+        lambda lib: lib.data.Dataset.from_tensor_slices((_CLASSES[:50], np.arange(50))).rejection_resample(
+            lambda c, i: c, [1.0, 0.0], [0.8, 0.2]
+        )
+    )

@@ -771,6 +771,73 @@ class DatasetV1:
         choice = weights_dataset.map(select)
         return _directed_interleave(list(datasets), choice, stop_on_empty_dataset)
 
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        """(class, element) pairs resampled (some elements dropped, some repeated) toward the class distribution
+        `target_dist`, from `initial_dist` or, without it, the distribution estimated as the classes are seen
+        (TF's construction: a filtered copy mixed with the original by `sample_from_datasets`)."""
+        del name
+        from tensorweave._src.ops import math_ops, random_ops
+
+        target = math_ops.cast(ops.convert_to_tensor(target_dist, name="target_dist"), _dtypes.float32)
+
+        def acceptance(initial):
+            ratio = target / (initial + np.finfo(np.float32).tiny)
+            low = math_ops.reduce_min(ratio)
+            return (ratio - low) / (math_ops.reduce_max(ratio) - low), low
+
+        def class_of(*x):
+            return class_func(*x)
+
+        if initial_dist is not None:
+            initial = math_ops.cast(ops.convert_to_tensor(initial_dist, name="initial_dist"), _dtypes.float32)
+            accept, prob_original = acceptance(initial)
+            accept_ds = DatasetV1.from_tensors(accept).repeat()
+            prob_original_ds = DatasetV1.from_tensors(prob_original).repeat()
+        else:
+            num_classes = target.get_shape()[0].value or array_ops.shape(target)[0]
+            seen = array_ops.fill([num_classes], np.int64(10))
+
+            def update(counts, c):
+                counts = counts + math_ops.reduce_sum(array_ops.one_hot(c, num_classes, dtype=_dtypes.int64), 0)
+                dist = math_ops.cast(math_ops.truediv(counts, math_ops.reduce_sum(counts)), _dtypes.float32)
+                return counts, array_ops.tile(array_ops.expand_dims(dist, 0), [32, 1])
+
+            initial_ds = self.map(class_of).batch(32).scan(seen, update).unbatch()
+            pairs = initial_ds.map(acceptance)
+            accept_ds = pairs.map(lambda a, _: a)
+            prob_original_ds = pairs.map(lambda _, m: m)
+
+        def gather_and_copy(accept_prob, data):
+            class_value = class_func(*data) if type(data) is tuple else class_func(data)
+            return class_value, array_ops.gather(accept_prob, class_value), data
+
+        filtered = (
+            DatasetV1.zip((accept_ds, self))
+            .map(gather_and_copy)
+            .filter(lambda _c, p, _d: random_ops.random_uniform([], seed=seed, dtype=p.dtype) < p)
+            .map(lambda c, _, d: (c, d))
+            .prefetch(3)
+        )
+        prob_static = None
+        if initial_dist is not None:
+            init_value, target_value = array_ops.constant_value(initial), array_ops.constant_value(target)
+            if init_value is not None and target_value is not None:
+                prob_static = np.min(target_value / init_value)
+
+        def add_class_value(*x):
+            return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+
+        if prob_static == 1:
+            return self.map(add_class_value)
+        if prob_static == 0:
+            return filtered
+        return DatasetV1.sample_from_datasets(
+            [self.map(add_class_value), filtered],
+            weights=prob_original_ds.map(lambda p: array_ops.stack([p, 1.0 - p])),
+            seed=seed,
+            stop_on_empty_dataset=True,
+        )
+
     # --- transformations with per-iterator state ---------------------------------------------------------------
     #
     # take_while, unique, scan and reduce keep their state in Python (a py_func), one state per iterator: the
@@ -1018,31 +1085,6 @@ class DatasetV1:
 Dataset = DatasetV1
 
 
-class DatasetSpec:
-    """The type of a dataset-valued component (a window): the spec of its elements (TF's `tf.data.DatasetSpec`)."""
-
-    def __init__(self, element_spec, dataset_shape=()):
-        self._element_spec = element_spec
-        self._dataset_shape = tensor_shape.as_shape(dataset_shape)
-
-    @property
-    def element_spec(self):
-        return self._element_spec
-
-    def __eq__(self, other):
-        return (
-            isinstance(other, DatasetSpec)
-            and self._element_spec == other._element_spec
-            and self._dataset_shape == other._dataset_shape
-        )
-
-    def __hash__(self):
-        return hash(repr(self))
-
-    def __repr__(self):
-        return f"DatasetSpec({self._element_spec!r}, {self._dataset_shape!r})"
-
-
 class _WindowDataset(DatasetV1):
     """The windows of `window`: each component a dataset. The elements travel as the windows' components batched
     (see `_Batched`); a function of a window gets one dataset per component."""
@@ -1055,7 +1097,7 @@ class _WindowDataset(DatasetV1):
         )
         self._batched = batched
         self._specs = structure.map_structure(
-            lambda t, s: DatasetSpec(structure.TensorSpec(s, t)),
+            lambda t, s: structure.DatasetSpec(structure.TensorSpec(s, t)),
             input_dataset.output_types,
             input_dataset.output_shapes,
         )
