@@ -383,3 +383,42 @@ def test_rejection_resample_static_cases():
             lambda c, i: c, [1.0, 0.0], [0.8, 0.2]
         )
     )
+
+
+# --- ignore_errors -----------------------------------------------------------------------------------------------
+
+
+def test_ignore_errors():
+    def make(lib):
+        ds = lib.data.Dataset.from_tensor_slices([1.0, 2.0, 0.0, 4.0, 0.0, 5.0])
+        ds = ds.map(lambda x: lib.debugging.check_numerics(1.0 / x, "error"))
+        return ds.ignore_errors()
+
+    assert [v[0] for v in _same(make)] == [1.0, 0.5, 0.25, 0.2]
+    # through tf.data.experimental, after a filter and with the errors logged
+    _same(
+        lambda lib: (
+            lib.data.Dataset.from_tensor_slices(["1", "x", "3"])
+            .map(lambda s: lib.strings.to_number(s, lib.int32))
+            .apply(lib.data.experimental.ignore_errors(log_warning=True))
+        )
+    )
+
+
+def test_experimental_transformations():
+    _same(lambda lib: lib.data.Dataset.range(6).apply(lib.data.experimental.take_while(lambda x: x < 3)))
+    _same(lambda lib: lib.data.Dataset.from_tensor_slices([1, 1, 2]).apply(lib.data.experimental.unique()))
+    _same(lambda lib: lib.data.Dataset.range(4).apply(lib.data.experimental.scan(np.int64(0), lambda s, x: (s + x, s))))
+    _same(
+        lambda lib: lib.data.Dataset.range(6).apply(
+            lib.data.experimental.group_by_window(lambda x: x % 2, lambda k, w: w.batch(2), 2)
+        )
+    )
+    _same(lambda lib: lib.data.experimental.Counter(2, 3).take(3))
+    _same(
+        lambda lib: lib.data.experimental.choose_from_datasets(
+            [lib.data.Dataset.range(2), lib.data.Dataset.range(10, 12)], lib.data.Dataset.range(2).repeat(2)
+        )
+    )
+    make = lambda lib: lib.data.experimental.get_single_element(lib.data.Dataset.from_tensors(7))
+    assert _run(tw, make) == _run(v1, make) == 7

@@ -64,6 +64,7 @@ DATASET_OPS = (
     "DatasetCardinality",
     "PrivateThreadPoolDataset",
     "MaxIntraOpParallelismDataset",
+    "IgnoreErrorsDataset",
 )
 for _op_type in DATASET_OPS:
     gradients_impl.NotDifferentiable(_op_type)
@@ -1023,6 +1024,11 @@ class DatasetV1:
                 .enumerate()
                 .map(lambda i, _: start + math_ops.cast(i, dtype) * step)
             )
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements without those whose production failed (an error in an op or function of the pipeline
+        before this point drops that element)."""
+        return self._unary("IgnoreErrorsDataset", {}, name=name, log_warning=bool(log_warning))
 
     def cardinality(self):
         """An int64 scalar tensor: the number of elements, INFINITE_CARDINALITY (-1) or UNKNOWN_CARDINALITY
