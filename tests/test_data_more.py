@@ -422,3 +422,26 @@ def test_experimental_transformations():
     )
     make = lambda lib: lib.data.experimental.get_single_element(lib.data.Dataset.from_tensors(7))
     assert _run(tw, make) == _run(v1, make) == 7
+
+
+# --- random ------------------------------------------------------------------------------------------------------
+
+
+def test_random_seeded_is_tensorflows_stream():
+    _same(lambda lib: lib.data.Dataset.random(seed=42).take(9))
+    # each iterator starts the stream again
+    _same(lambda lib: lib.data.Dataset.random(seed=7).take(3).repeat(2))
+
+    def graph_seed(lib):
+        lib.set_random_seed(5)
+        return lib.data.Dataset.random(seed=3).take(5)
+
+    _same(graph_seed)
+
+
+def test_random_unseeded():
+    with tw.Graph().as_default():
+        ds = tw.data.Dataset.random().take(50)
+        assert ds.output_types == tw.int64 and ds.output_shapes.as_list() == []
+        values = [v[0] for v in _drain(tw, lambda lib: tw.data.Dataset.random().take(50))[2]]
+    assert len(set(values)) == 50 and all(0 <= v < 2**32 for v in values)

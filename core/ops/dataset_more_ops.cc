@@ -22,4 +22,20 @@ REGISTER_OP("IgnoreErrorsDataset")
         "(an error of the input's GetNext is dropped and the next element "
         "read).");
 
+REGISTER_OP("RandomDataset")
+    .Input("seed: int64")
+    .Input("seed2: int64")
+    .Output("handle: string")
+    .SetIsStateful()
+    .Attr("output_types: list(type) >= 1")
+    .Attr("output_shapes: list(shape) >= 1")
+    .Attr("metadata: string = ''")
+    .SetShapeFn([](InferenceContext* c) {
+      c->set_output(0, PartialShape({}));
+      return Status::OK();
+    })
+    .Doc(
+        "An endless dataset of pseudorandom int64 scalars: the 32-bit words of "
+        "Philox(seed, seed2) (both 0: a random seed).");
+
 }  // namespace tensorweave

@@ -65,6 +65,7 @@ DATASET_OPS = (
     "PrivateThreadPoolDataset",
     "MaxIntraOpParallelismDataset",
     "IgnoreErrorsDataset",
+    "RandomDataset",
 )
 for _op_type in DATASET_OPS:
     gradients_impl.NotDifferentiable(_op_type)
@@ -267,6 +268,28 @@ class DatasetV1:
         """A dataset of the elements `generator(*args)` yields, converted to `output_types` (checked against
         `output_shapes`). Each iterator (each run of an initializer) calls `generator` anew."""
         return _from_generator(generator, output_types, output_shapes, args, output_signature)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """An endless dataset of pseudorandom int64 scalars (32-bit values), seeded by the graph- and op-level
+        seeds as the random ops are; each iterator starts the same stream (TF1's behaviour)."""
+        if rerandomize_each_iteration:
+            warnings.warn(
+                "In TF 1, the `rerandomize_each_iteration=True` option is only supported for repeat-based epochs.",
+                stacklevel=2,
+            )
+        seed, seed2 = random_seed.get_seed(seed)
+        handle = gen_ops.apply_op(
+            "RandomDataset",
+            {
+                "seed": _int64(0 if seed is None else seed, "seed"),
+                "seed2": _int64(0 if seed2 is None else seed2, "seed2"),
+                "output_types": [_dtypes.int64],
+                "output_shapes": [[]],
+                "name": name,
+            },
+        )
+        return DatasetV1(handle, _dtypes.int64, tensor_shape.TensorShape([]))
 
     @staticmethod
     def list_files(file_pattern, shuffle=None, seed=None, name=None):
