@@ -68,9 +68,11 @@ def test_take_while():
 
 def test_take_while_predicate_must_return_bool_scalar():
     for lib in (tw, v1):
-        with lib.Graph().as_default():
-            with pytest.raises(ValueError, match="`predicate` must return a `tf.bool` scalar tensor"):
-                lib.data.Dataset.range(3).take_while(lambda x: x)
+        with (
+            lib.Graph().as_default(),
+            pytest.raises(ValueError, match="`predicate` must return a `tf.bool` scalar tensor"),
+        ):
+            lib.data.Dataset.range(3).take_while(lambda x: x)
 
 
 # --- unique --------------------------------------------------------------------------------------------------
@@ -85,9 +87,11 @@ def test_unique():
 
 def test_unique_rejects_other_types():
     for lib in (tw, v1):
-        with lib.Graph().as_default():
-            with pytest.raises(TypeError, match=r"`tf.data.Dataset.unique` does not support type <dtype: .float32.>"):
-                lib.data.Dataset.from_tensor_slices([1.0, 2.0]).unique()
+        with (
+            lib.Graph().as_default(),
+            pytest.raises(TypeError, match=r"`tf.data.Dataset.unique` does not support type <dtype: .float32.>"),
+        ):
+            lib.data.Dataset.from_tensor_slices([1.0, 2.0]).unique()
 
 
 # --- scan ----------------------------------------------------------------------------------------------------
@@ -115,9 +119,8 @@ def test_scan_state_shape_relaxed():
 
 def test_scan_errors():
     for lib in (tw, v1):
-        with lib.Graph().as_default():
-            with pytest.raises(TypeError, match="element types for the new state must match"):
-                lib.data.Dataset.range(3).scan(np.int32(0), lambda s, x: (x, x))
+        with lib.Graph().as_default(), pytest.raises(TypeError, match="element types for the new state must match"):
+            lib.data.Dataset.range(3).scan(np.int32(0), lambda s, x: (x, x))
 
 
 # --- reduce --------------------------------------------------------------------------------------------------
@@ -175,9 +178,8 @@ def test_counter():
 
 def test_as_numpy_iterator_is_eager_only():
     for lib in (tw, v1):
-        with lib.Graph().as_default():
-            with pytest.raises(RuntimeError, match="only supported in eager mode"):
-                lib.data.Dataset.range(3).as_numpy_iterator()
+        with lib.Graph().as_default(), pytest.raises(RuntimeError, match="only supported in eager mode"):
+            lib.data.Dataset.range(3).as_numpy_iterator()
 
 
 # --- window --------------------------------------------------------------------------------------------------
@@ -284,9 +286,8 @@ def test_bucket_by_sequence_length_no_padding_and_errors():
         )
     )
     for lib in (tw, v1):
-        with lib.Graph().as_default():
-            with pytest.raises(ValueError, match=r"`len\(bucket_batch_sizes\)` must equal"):
-                lib.data.Dataset.range(3).bucket_by_sequence_length(lambda x: x, [3], [2, 2, 3])
+        with lib.Graph().as_default(), pytest.raises(ValueError, match=r"`len\(bucket_batch_sizes\)` must equal"):
+            lib.data.Dataset.range(3).bucket_by_sequence_length(lambda x: x, [3], [2, 2, 3])
 
 
 # --- choose_from_datasets, sample_from_datasets -----------------------------------------------------------------
@@ -315,7 +316,7 @@ def test_choose_from_datasets_errors():
             ds = [lib.data.Dataset.range(3)]
             with pytest.raises(TypeError, match="Invalid `choice_dataset`. Elements of `choice_dataset` must be"):
                 lib.data.Dataset.choose_from_datasets(
-                    ds, lib.data.Dataset.range(3).map(lambda x: lib.cast(x, lib.int32))
+                    ds, lib.data.Dataset.range(3).map(lambda x, lib=lib: lib.cast(x, lib.int32))
                 )
             with pytest.raises(ValueError, match="Invalid `datasets`. `datasets` should not be empty."):
                 lib.data.Dataset.choose_from_datasets([], lib.data.Dataset.range(3))
@@ -347,9 +348,11 @@ def test_sample_from_datasets_weights():
         )
     )
     for lib in (tw, v1):
-        with lib.Graph().as_default():
-            with pytest.raises(ValueError, match="Invalid `weights`. `weights` should have the same length as"):
-                lib.data.Dataset.sample_from_datasets([lib.data.Dataset.range(3)] * 2, [0.5, 0.2, 0.3])
+        with (
+            lib.Graph().as_default(),
+            pytest.raises(ValueError, match="Invalid `weights`. `weights` should have the same length as"),
+        ):
+            lib.data.Dataset.sample_from_datasets([lib.data.Dataset.range(3)] * 2, [0.5, 0.2, 0.3])
 
 
 # --- rejection_resample ----------------------------------------------------------------------------------------
@@ -445,3 +448,28 @@ def test_random_unseeded():
         assert ds.output_types == tw.int64 and ds.output_shapes.as_list() == []
         values = [v[0] for v in _drain(tw, lambda lib: tw.data.Dataset.random().take(50))[2]]
     assert len(set(values)) == 50 and all(0 <= v < 2**32 for v in values)
+
+
+def test_pass_state_is_dropped_at_the_end():
+    from tensorweave._src.data import dataset_ops
+
+    with tw.Graph().as_default():
+        made = []
+        original = dataset_ops._IteratorStates.__init__
+
+        def record(self, *args):
+            original(self, *args)
+            made.append(self)
+
+        dataset_ops._IteratorStates.__init__ = record
+        try:
+            ds = tw.data.Dataset.from_tensor_slices([1, 2, 1]).unique().repeat(3)
+        finally:
+            dataset_ops._IteratorStates.__init__ = original
+        nxt = tw.data.make_one_shot_iterator(ds).get_next()
+        with tw.Session() as sess:
+            assert [sess.run(nxt) for _ in range(6)] == [1, 2] * 3
+            assert [len(s._states) for s in made] == [1]  # the last pass has not ended yet
+            with pytest.raises(tw.errors.OutOfRangeError):
+                sess.run(nxt)
+        assert [len(s._states) for s in made] == [0]

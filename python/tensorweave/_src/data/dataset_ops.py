@@ -1410,9 +1410,14 @@ class _IteratorStates:
             state_id = self._next_id
             self._next_id += 1
             self._states[state_id] = self._init(*values)
-            for old in [k for k in self._states if k < state_id - 64]:  # passes long abandoned
+            for old in [k for k in self._states if k < state_id - 1024]:  # passes long abandoned
                 del self._states[old]
         return np.array(state_id, dtype=np.int64)
+
+    def release(self, state_id):
+        with self._lock:
+            self._states.pop(int(state_id), None)
+        return np.array(True)
 
     def get(self, state_id):
         with self._lock:
@@ -1430,7 +1435,16 @@ def _with_state(states, init_tensors, make):
     ids = DatasetV1.from_tensors(np.int64(0)).map(
         lambda _: script_ops.py_func(states.new_id, list(init_tensors), _dtypes.int64, stateful=True)
     )
-    return ids.flat_map(make)
+
+    def make_and_release(state_id):
+        dataset = make(state_id)
+        # at the end of the pass, its state is dropped (a pass left unfinished is dropped later, see new_id)
+        released = DatasetV1.from_tensors(state_id).map(
+            lambda i: script_ops.py_func(states.release, [i], _dtypes.bool, stateful=True)
+        )
+        return dataset.concatenate(released.filter(lambda done: False).flat_map(lambda _: dataset))
+
+    return ids.flat_map(make_and_release)
 
 
 def _sentinel(dtype, shape):
