@@ -473,3 +473,10 @@ def test_pass_state_is_dropped_at_the_end():
             with pytest.raises(tw.errors.OutOfRangeError):
                 sess.run(nxt)
         assert [len(s._states) for s in made] == [0]
+
+
+def test_rebatch_and_legacy_function_spellings():
+    _same(lambda lib: lib.data.Dataset.range(10).batch(4).rebatch(3))
+    _same(lambda lib: lib.data.Dataset.range(10).batch(4).rebatch(3, drop_remainder=True))
+    _same(lambda lib: lib.data.Dataset.range(5).map_with_legacy_function(lambda x: x * 2))
+    _same(lambda lib: lib.data.Dataset.range(5).filter_with_legacy_function(lambda x: x > 2))

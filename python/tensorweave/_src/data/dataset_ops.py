@@ -502,6 +502,21 @@ class DatasetV1:
             )
         return self._unary("FilterDataset", {"other_arguments": fn.captured_inputs}, name=name, predicate=fn.serialized)
 
+    def map_with_legacy_function(self, map_func, num_parallel_calls=None, deterministic=None):
+        """`map` (TF1's deprecated spelling of it)."""
+        return self.map(map_func, num_parallel_calls, deterministic)
+
+    def filter_with_legacy_function(self, predicate):
+        """`filter` (TF1's deprecated spelling of it)."""
+        return self.filter(predicate)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        """The elements (batches) cut again into batches of `batch_size`: `unbatch().batch(batch_size,
+        drop_remainder)`."""
+        if isinstance(batch_size, (list, tuple)) or np.ndim(batch_size) > 0:
+            raise NotImplementedError("tensorweave's `rebatch` takes a scalar `batch_size`.")
+        return self.unbatch().batch(batch_size, drop_remainder=drop_remainder, name=name)
+
     def flat_map(self, map_func, name=None):
         """The elements of the datasets `map_func` returns, one dataset after another."""
         fn = _StructuredFunction(map_func, self, "flat_map", returns_dataset=True)
