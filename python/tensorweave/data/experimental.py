@@ -2,6 +2,7 @@
 
 from tensorweave._src.data.dataset_ops import (
     AUTOTUNE,
+    DatasetV1,
     cardinality,
     get_output_classes,
     get_output_shapes,
@@ -20,6 +21,7 @@ from tensorweave._src.data.options import (
     OptimizationOptions,
     ThreadingOptions,
 )
+from tensorweave._src.framework import dtypes
 
 
 def unbatch():
@@ -68,6 +70,81 @@ def enumerate_dataset(start=0):
     return lambda dataset: dataset.enumerate(start)
 
 
+def Counter(start=0, step=1, dtype=dtypes.int64):
+    """`start`, `start + step`, ... forever: `Dataset.counter(start, step, dtype)`."""
+    return DatasetV1.counter(start, step, dtype)
+
+
+def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+    """`Dataset.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)`."""
+    return DatasetV1.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+
+def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False):
+    """`Dataset.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)`."""
+    return DatasetV1.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+
+def get_single_element(dataset):
+    """`dataset.get_single_element()`."""
+    if not isinstance(dataset, DatasetV1):
+        raise TypeError(f"Invalid `dataset`. Expected a `tf.data.Dataset` object but got {type(dataset)}.")
+    return dataset.get_single_element()
+
+
+def group_by_window(key_func, reduce_func, window_size=None, window_size_func=None):
+    """A transformation (for `Dataset.apply`): `dataset.group_by_window(...)`."""
+    return lambda dataset: dataset.group_by_window(key_func, reduce_func, window_size, window_size_func)
+
+
+def bucket_by_sequence_length(
+    element_length_func,
+    bucket_boundaries,
+    bucket_batch_sizes,
+    padded_shapes=None,
+    padding_values=None,
+    pad_to_bucket_boundary=False,
+    no_padding=False,
+    drop_remainder=False,
+):
+    """A transformation (for `Dataset.apply`): `dataset.bucket_by_sequence_length(...)`."""
+    return lambda dataset: dataset.bucket_by_sequence_length(
+        element_length_func,
+        bucket_boundaries,
+        bucket_batch_sizes,
+        padded_shapes,
+        padding_values,
+        pad_to_bucket_boundary,
+        no_padding,
+        drop_remainder,
+    )
+
+
+def ignore_errors(log_warning=False):
+    """A transformation (for `Dataset.apply`): `dataset.ignore_errors(log_warning)`."""
+    return lambda dataset: dataset.ignore_errors(log_warning)
+
+
+def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
+    """A transformation (for `Dataset.apply`): `dataset.rejection_resample(...)`."""
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist, seed)
+
+
+def scan(initial_state, scan_func):
+    """A transformation (for `Dataset.apply`): `dataset.scan(initial_state, scan_func)`."""
+    return lambda dataset: dataset.scan(initial_state, scan_func)
+
+
+def take_while(predicate):
+    """A transformation (for `Dataset.apply`): `dataset.take_while(predicate)`."""
+    return lambda dataset: dataset.take_while(predicate)
+
+
+def unique():
+    """A transformation (for `Dataset.apply`): `dataset.unique()`."""
+    return lambda dataset: dataset.unique()
+
+
 __all__ = [
     "AUTOTUNE",
     "INFINITE_CARDINALITY",
@@ -75,20 +152,31 @@ __all__ = [
     "AutoShardPolicy",
     "AutotuneAlgorithm",
     "AutotuneOptions",
+    "Counter",
     "DistributeOptions",
     "ExternalStatePolicy",
     "OptimizationOptions",
     "ThreadingOptions",
+    "bucket_by_sequence_length",
     "cardinality",
+    "choose_from_datasets",
     "enumerate_dataset",
     "get_output_classes",
     "get_output_shapes",
     "get_output_types",
+    "get_single_element",
+    "group_by_window",
+    "ignore_errors",
     "make_initializable_iterator",
     "make_one_shot_iterator",
     "map_and_batch",
     "parallel_interleave",
     "prefetch_to_device",
+    "rejection_resample",
+    "sample_from_datasets",
+    "scan",
     "shuffle_and_repeat",
+    "take_while",
     "unbatch",
+    "unique",
 ]

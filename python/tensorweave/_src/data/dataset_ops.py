@@ -64,6 +64,8 @@ DATASET_OPS = (
     "DatasetCardinality",
     "PrivateThreadPoolDataset",
     "MaxIntraOpParallelismDataset",
+    "IgnoreErrorsDataset",
+    "RandomDataset",
 )
 for _op_type in DATASET_OPS:
     gradients_impl.NotDifferentiable(_op_type)
@@ -268,6 +270,28 @@ class DatasetV1:
         return _from_generator(generator, output_types, output_shapes, args, output_signature)
 
     @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """An endless dataset of pseudorandom int64 scalars (32-bit values), seeded by the graph- and op-level
+        seeds as the random ops are; each iterator starts the same stream (TF1's behaviour)."""
+        if rerandomize_each_iteration:
+            warnings.warn(
+                "In TF 1, the `rerandomize_each_iteration=True` option is only supported for repeat-based epochs.",
+                stacklevel=2,
+            )
+        seed, seed2 = random_seed.get_seed(seed)
+        handle = gen_ops.apply_op(
+            "RandomDataset",
+            {
+                "seed": _int64(0 if seed is None else seed, "seed"),
+                "seed2": _int64(0 if seed2 is None else seed2, "seed2"),
+                "output_types": [_dtypes.int64],
+                "output_shapes": [[]],
+                "name": name,
+            },
+        )
+        return DatasetV1(handle, _dtypes.int64, tensor_shape.TensorShape([]))
+
+    @staticmethod
     def list_files(file_pattern, shuffle=None, seed=None, name=None):
         """A dataset of the file names matching `file_pattern` (a pattern or a list of them), shuffled unless
         `shuffle=False` (sorted otherwise). No match: an empty dataset (as TensorFlow 2.x's compat.v1 does)."""
@@ -297,7 +321,13 @@ class DatasetV1:
         arguments["output_shapes"] = _shape_attrs(structure.flatten(shapes))
         arguments["name"] = name
         inputs = (self,) + tuple(d for d in inputs.values() if isinstance(d, DatasetV1))
-        return DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes, inputs)
+        dataset = DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes, inputs)
+        if getattr(self, "_is_window", False) and types is self._output_types and shapes is self._output_shapes:
+            window = DatasetV1.__new__(type(self))
+            window.__dict__.update(self.__dict__)
+            window._variant_tensor, window._inputs = dataset._variant_tensor, (dataset,)
+            return window
+        return dataset
 
     def apply(self, transformation_func):
         """`transformation_func(self)`, which must return a dataset."""
@@ -472,6 +502,21 @@ class DatasetV1:
             )
         return self._unary("FilterDataset", {"other_arguments": fn.captured_inputs}, name=name, predicate=fn.serialized)
 
+    def map_with_legacy_function(self, map_func, num_parallel_calls=None, deterministic=None):
+        """`map` (TF1's deprecated spelling of it)."""
+        return self.map(map_func, num_parallel_calls, deterministic)
+
+    def filter_with_legacy_function(self, predicate):
+        """`filter` (TF1's deprecated spelling of it)."""
+        return self.filter(predicate)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        """The elements (batches) cut again into batches of `batch_size`: `unbatch().batch(batch_size,
+        drop_remainder)`."""
+        if isinstance(batch_size, (list, tuple)) or np.ndim(batch_size) > 0:
+            raise NotImplementedError("tensorweave's `rebatch` takes a scalar `batch_size`.")
+        return self.unbatch().batch(batch_size, drop_remainder=drop_remainder, name=name)
+
     def flat_map(self, map_func, name=None):
         """The elements of the datasets `map_func` returns, one dataset after another."""
         fn = _StructuredFunction(map_func, self, "flat_map", returns_dataset=True)
@@ -509,6 +554,519 @@ class DatasetV1:
             f=fn.serialized,
             deterministic="default" if deterministic is None else "true" if deterministic else "false",
         )
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """A dataset of windows: each a nest of datasets (one per component) of `size` elements, `stride` apart,
+        the windows starting `shift` (default `size`) elements apart; the last ones shorter unless
+        `drop_remainder`. Use them in `flat_map` / `interleave` (e.g. `flat_map(lambda w: w.batch(size))`)."""
+        del name
+        from tensorweave._src.ops import script_ops
+
+        size = _int64(size, "size")
+        shift = size if shift is None else _int64(shift, "shift")
+        stride = _int64(stride, "stride")
+        drop = ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
+        batched = _Batched(self._output_types, self._output_shapes)
+        states = _IteratorStates(_WindowState)
+
+        def push(state_id, *flat):
+            window = states.get(state_id).push(flat)
+            if window is None:
+                return [np.array(False)] + batched.empty(flat)
+            return [np.array(True)] + batched.stack(window)
+
+        def pop(state_id):
+            window = states.get(state_id).pop()
+            if window is None:
+                raise StopIteration
+            return batched.stack(window)
+
+        def make(state_id):
+            def pushed(*e):
+                out = script_ops.py_func(
+                    push, [state_id] + structure.flatten(e), [_dtypes.bool] + batched.types, stateful=True
+                )
+                return (out[0], batched.set_shapes(out[1:]))
+
+            windows = self.map(pushed).filter(lambda ready, _: ready).map(lambda _, w: w)
+            rest = (
+                DatasetV1.from_tensors(state_id)
+                .repeat()
+                .map(lambda i: batched.set_shapes(script_ops.py_func(pop, [i], batched.types, stateful=True)))
+            )
+            return windows.concatenate(rest)
+
+        return _WindowDataset(_with_state(states, [size, shift, stride, drop], make), batched, self)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        """Groups the elements by `key_func` (an int64 scalar); each time a group has `window_size` elements
+        (or `window_size_func(key)`), and at the end for what is left (in key order), the elements of
+        `reduce_func(key, window)`, the window a dataset of the group's elements."""
+        del name
+        from tensorweave._src.ops import script_ops
+
+        if (window_size is None) == (window_size_func is None):
+            raise ValueError("Either the `window_size` argument or the `window_size_func` argument must be specified.")
+        if window_size is not None:
+            size = _int64(window_size, "window_size")
+            window_size_func = lambda _key: size
+        key_fn = _StructuredFunction(key_func, self, "key_func")
+        if structure.is_sequence(key_fn.output_types) or key_fn.output_types != _dtypes.int64:
+            spec = structure.map_structure(
+                lambda t, s: structure.TensorSpec(s, t), key_fn.output_types, key_fn.output_shapes
+            )
+            raise ValueError(
+                f"Invalid `key_func`. `key_func` must return a single tf.int64 scalar tensor but its return type is "
+                f"{spec}."
+            )
+        batched = _Batched(self._output_types, self._output_shapes)
+        states = _IteratorStates(_GroupState)
+
+        def push(state_id, key, size, *flat):
+            group = states.get(state_id).push(int(key), int(size), flat)
+            if group is None:
+                return [np.array(False)] + batched.empty(flat)
+            return [np.array(True)] + batched.stack(group)
+
+        def pop(state_id):
+            group = states.get(state_id).pop()
+            if group is None:
+                raise StopIteration
+            return [np.array(group[0], np.int64)] + batched.stack(group[1])
+
+        def shaped(key, flat):
+            key.set_shape([])
+            return (key, batched.set_shapes(flat))
+
+        def make(state_id):
+            def pushed(*e):
+                element = e[0] if len(e) == 1 else e
+                key = key_func(*e) if type(element) is tuple else key_func(element)
+                key = ops.convert_to_tensor(key, dtype=_dtypes.int64, name="key")
+                size = ops.convert_to_tensor(window_size_func(key), dtype=_dtypes.int64, name="window_size")
+                out = script_ops.py_func(
+                    push, [state_id, key, size] + structure.flatten(e), [_dtypes.bool] + batched.types, stateful=True
+                )
+                return (out[0], shaped(key, out[1:]))
+
+            def popped(i):
+                out = script_ops.py_func(pop, [i], [_dtypes.int64] + batched.types, stateful=True)
+                return shaped(out[0], out[1:])
+
+            full = self.map(pushed).filter(lambda ready, _: ready).map(lambda _, g: g)
+            return full.concatenate(DatasetV1.from_tensors(state_id).repeat().map(popped))
+
+        groups = _with_state(states, [], make)
+
+        def reduce_window(key, flat):
+            result = reduce_func(key, batched.dataset(flat))
+            if not isinstance(result, DatasetV1):
+                spec = structure.map_structure(
+                    lambda t: structure.TensorSpec(t.get_shape(), t.dtype), structure.normalize_element(result)
+                )
+                raise TypeError(
+                    "Invalid `reduce_func`. `reduce_func` must return a single `tf.data.Dataset` object but its "
+                    f"return type is {spec}."
+                )
+            return result
+
+        return groups.flat_map(reduce_window)
+
+    def bucket_by_sequence_length(
+        self,
+        element_length_func,
+        bucket_boundaries,
+        bucket_batch_sizes,
+        padded_shapes=None,
+        padding_values=None,
+        pad_to_bucket_boundary=False,
+        no_padding=False,
+        drop_remainder=False,
+        name=None,
+    ):
+        """Batches the elements by length (`element_length_func`, an int32 scalar) into buckets split at
+        `bucket_boundaries`, each bucket's batches `bucket_batch_sizes[i]` long and padded (TF's
+        `bucket_by_sequence_length`, on `group_by_window`)."""
+        del name
+        from tensorweave._src.ops import logging_ops, math_ops
+
+        if len(bucket_batch_sizes) != (len(bucket_boundaries) + 1):
+            raise ValueError(
+                f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
+                f"`len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
+                f"`len(bucket_boundaries)={len(bucket_boundaries)}`."
+            )
+        batch_sizes = _int64(list(bucket_batch_sizes), "bucket_batch_sizes")
+
+        def element_to_bucket_id(*args):
+            seq_length = element_length_func(*args)
+            boundaries = list(bucket_boundaries)
+            buckets_min = ops.convert_to_tensor([np.iinfo(np.int32).min] + boundaries, dtype=_dtypes.int32)
+            buckets_max = ops.convert_to_tensor(boundaries + [np.iinfo(np.int32).max], dtype=_dtypes.int32)
+            conditions = math_ops.logical_and(
+                math_ops.less_equal(buckets_min, seq_length), math_ops.less(seq_length, buckets_max)
+            )
+            return math_ops.reduce_min(math_ops.where(conditions))
+
+        def window_size_fn(bucket_id):
+            return array_ops.gather(batch_sizes, bucket_id)
+
+        def make_padded_shapes(shapes, none_filler=None):
+            padded = []
+            for shape in structure.flatten(shapes):
+                dims = tensor_shape.as_shape(shape).as_list()
+                if none_filler is not None and None in dims:
+                    dims = array_ops.stack([none_filler if d is None else _int64(d, "dim") for d in dims])
+                padded.append(dims)
+            return structure.pack_sequence_as(shapes, padded)
+
+        def batching_fn(bucket_id, grouped):
+            batch_size = window_size_fn(bucket_id)
+            if no_padding:
+                return grouped.batch(batch_size, drop_remainder=drop_remainder)
+            none_filler = None
+            if pad_to_bucket_boundary:
+                check = logging_ops.assert_less(
+                    bucket_id,
+                    _int64(len(bucket_batch_sizes) - 1, "num_buckets"),
+                    message="When pad_to_bucket_boundary=True, elements must have length < max(bucket_boundaries).",
+                )
+                with ops.control_dependencies([check]):
+                    boundaries = _int64(list(bucket_boundaries), "bucket_boundaries")
+                    none_filler = array_ops.gather(boundaries, bucket_id) - 1
+            shapes = make_padded_shapes(padded_shapes or grouped.output_shapes, none_filler=none_filler)
+            return grouped.padded_batch(batch_size, shapes, padding_values, drop_remainder=drop_remainder)
+
+        return self.group_by_window(element_to_bucket_id, batching_fn, window_size_func=window_size_fn)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """The elements of `datasets` in the order `choice_dataset` (int64 scalars, indices into `datasets`)
+        picks them; when a chosen dataset is exhausted, the end (`stop_on_empty_dataset`) or the next choice."""
+        if not datasets:
+            raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        if not isinstance(choice_dataset, DatasetV1):
+            raise TypeError(
+                f"Invalid `choice_dataset`. `choice_dataset` should be a `tf.data.Dataset` but is {type(choice_dataset)}."
+            )
+        if (
+            structure.is_sequence(choice_dataset.output_types)
+            or choice_dataset.output_types != _dtypes.int64
+            or not choice_dataset.output_shapes.is_compatible_with(tensor_shape.TensorShape([]))
+        ):
+            raise TypeError(
+                "Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar of type `tf.int64`, but "
+                f"found {choice_dataset.element_spec}."
+            )
+        return _directed_interleave(list(datasets), choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(
+        datasets, weights=None, seed=None, stop_on_empty_dataset=False, rerandomize_each_iteration=None
+    ):
+        """The elements of `datasets`, each next one from a dataset drawn at random with probabilities
+        `weights` (default uniform; a list, a tensor, or a dataset of weight vectors)."""
+        from tensorweave._src.ops import math_ops, random_ops
+
+        del rerandomize_each_iteration
+        if not datasets:
+            raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+        datasets_all = list(datasets)
+        n = len(datasets)
+        if weights is None:
+            weights = np.ones([n], np.float32) / n
+        if isinstance(weights, DatasetV1):
+            weights_dataset = weights.map(lambda w: math_ops.cast(w, _dtypes.float32))
+        else:
+            if not isinstance(weights, ops.Tensor):
+                if len(datasets) != len(weights):
+                    raise ValueError(
+                        "Invalid `weights`. `weights` should have the same length as `datasets` but got "
+                        f"`len(weights)={len(weights)}` vs. `len(datasets)={len(datasets)}`."
+                    )
+                kept = [(d, w) for d, w in zip(datasets, weights) if not (np.isscalar(w) and w == 0)]
+                if len(kept) != len(datasets):  # TF skips the inputs of weight 0
+                    datasets, weights = [d for d, _ in kept], [w for _, w in kept]
+                    if not datasets:
+                        datasets, weights = [datasets_all[0].take(0)], [1.0]
+                    n = len(datasets)
+            weights = ops.convert_to_tensor(weights, name="weights")
+            if weights.dtype not in (_dtypes.float32, _dtypes.float64):
+                raise TypeError(
+                    f"Invalid `weights`. `weights` type must be either `tf.float32` or `tf.float64` but is {weights.dtype!r}."
+                )
+            if weights.get_shape().rank is not None and weights.get_shape().as_list() != [n]:
+                raise ValueError(
+                    f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` but is "
+                    f"{weights.get_shape()}."
+                )
+            weights_dataset = DatasetV1.from_tensors(math_ops.cast(weights, _dtypes.float32)).repeat()
+        seed_a, seed_b = random_seed.get_seed(seed)
+
+        def select(w):
+            logits = array_ops.reshape(math_ops.log(w), [1, n])
+            return array_ops.reshape(random_ops.multinomial(logits, 1, seed=seed_a if seed_b is None else seed_b), [])
+
+        choice = weights_dataset.map(select)
+        return _directed_interleave(list(datasets), choice, stop_on_empty_dataset)
+
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        """(class, element) pairs resampled (some elements dropped, some repeated) toward the class distribution
+        `target_dist`, from `initial_dist` or, without it, the distribution estimated as the classes are seen
+        (TF's construction: a filtered copy mixed with the original by `sample_from_datasets`)."""
+        del name
+        from tensorweave._src.ops import math_ops, random_ops
+
+        target = math_ops.cast(ops.convert_to_tensor(target_dist, name="target_dist"), _dtypes.float32)
+
+        def acceptance(initial):
+            ratio = target / (initial + np.finfo(np.float32).tiny)
+            low = math_ops.reduce_min(ratio)
+            return (ratio - low) / (math_ops.reduce_max(ratio) - low), low
+
+        def class_of(*x):
+            return class_func(*x)
+
+        if initial_dist is not None:
+            initial = math_ops.cast(ops.convert_to_tensor(initial_dist, name="initial_dist"), _dtypes.float32)
+            accept, prob_original = acceptance(initial)
+            accept_ds = DatasetV1.from_tensors(accept).repeat()
+            prob_original_ds = DatasetV1.from_tensors(prob_original).repeat()
+        else:
+            num_classes = target.get_shape()[0].value or array_ops.shape(target)[0]
+            seen = array_ops.fill([num_classes], np.int64(10))
+
+            def update(counts, c):
+                counts = counts + math_ops.reduce_sum(array_ops.one_hot(c, num_classes, dtype=_dtypes.int64), 0)
+                dist = math_ops.cast(math_ops.truediv(counts, math_ops.reduce_sum(counts)), _dtypes.float32)
+                return counts, array_ops.tile(array_ops.expand_dims(dist, 0), [32, 1])
+
+            initial_ds = self.map(class_of).batch(32).scan(seen, update).unbatch()
+            pairs = initial_ds.map(acceptance)
+            accept_ds = pairs.map(lambda a, _: a)
+            prob_original_ds = pairs.map(lambda _, m: m)
+
+        def gather_and_copy(accept_prob, data):
+            class_value = class_func(*data) if type(data) is tuple else class_func(data)
+            return class_value, array_ops.gather(accept_prob, class_value), data
+
+        filtered = (
+            DatasetV1.zip((accept_ds, self))
+            .map(gather_and_copy)
+            .filter(lambda _c, p, _d: random_ops.random_uniform([], seed=seed, dtype=p.dtype) < p)
+            .map(lambda c, _, d: (c, d))
+            .prefetch(3)
+        )
+        prob_static = None
+        if initial_dist is not None:
+            init_value, target_value = array_ops.constant_value(initial), array_ops.constant_value(target)
+            if init_value is not None and target_value is not None:
+                prob_static = np.min(target_value / init_value)
+
+        def add_class_value(*x):
+            return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+
+        if prob_static == 1:
+            return self.map(add_class_value)
+        if prob_static == 0:
+            return filtered
+        return DatasetV1.sample_from_datasets(
+            [self.map(add_class_value), filtered],
+            weights=prob_original_ds.map(lambda p: array_ops.stack([p, 1.0 - p])),
+            seed=seed,
+            stop_on_empty_dataset=True,
+        )
+
+    # --- transformations with per-iterator state ---------------------------------------------------------------
+    #
+    # take_while, unique, scan and reduce keep their state in Python (a py_func), one state per iterator: the
+    # pipeline is a flat_map over a one-element dataset whose element is a new state id each time an iterator
+    # (re)starts, as `from_generator` does. Ending early is a py_func raising StopIteration in a map (OutOfRange
+    # from a map function ends the dataset).
+
+    def take_while(self, predicate, name=None):
+        """The elements up to (not including) the first for which `predicate` (a scalar bool) is False."""
+        del name
+        fn = _StructuredFunction(predicate, self, "take_while")
+        if (
+            structure.is_sequence(fn.output_types)
+            or fn.output_types != _dtypes.bool
+            or not fn.output_shapes.is_compatible_with(tensor_shape.TensorShape([]))
+        ):
+            spec = structure.map_structure(lambda t, s: structure.TensorSpec(s, t), fn.output_types, fn.output_shapes)
+            raise ValueError(
+                "Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its return type is "
+                f"{spec}."
+            )
+        from tensorweave._src.ops import script_ops
+
+        def check(keep):
+            if not keep:
+                raise StopIteration
+            return np.array(True)
+
+        def body(*args):
+            element = args[0] if len(args) == 1 else args
+            keep = predicate(*args) if type(element) is tuple else predicate(element)
+            ok = script_ops.py_func(check, [keep], _dtypes.bool, stateful=True)
+            with ops.control_dependencies([ok]):
+                return structure.map_structure(lambda t: array_ops.identity(t), structure.normalize_element(element))
+
+        return self._map_preserving(body)
+
+    def _map_preserving(self, body):
+        """`map(body)` with the output structure (types and static shapes) of this dataset."""
+        ds = self.map(body)
+        return DatasetV1(ds._variant_tensor, self._output_types, self._output_shapes, (ds,))
+
+    def unique(self, name=None):
+        """The elements without repeats (the first of each), for scalar int32/int64/string elements."""
+        del name
+        t = self._output_types
+        for ty in structure.flatten(t):
+            if ty not in (_dtypes.int32, _dtypes.int64, _dtypes.string):
+                raise TypeError(
+                    f"`tf.data.Dataset.unique` does not support type <dtype: {ty.name!r}> -- only `tf.int32`, `tf.int64`, and "
+                    "`tf.string` are supported."
+                )
+        if structure.is_sequence(t) or self._output_shapes.rank not in (None, 0):
+            raise TypeError(f"`tf.data.Dataset.unique` supports only scalar elements, got {self.element_spec}.")
+        from tensorweave._src.ops import script_ops
+
+        states = _IteratorStates(lambda: set())
+
+        def seen_before(state_id, value):
+            seen = states.get(state_id)
+            key = value.item() if isinstance(value, np.ndarray) else value
+            if key in seen:
+                return np.array(False)
+            seen.add(key)
+            return np.array(True)
+
+        def make(state_id):
+            return self.filter(lambda x: script_ops.py_func(seen_before, [state_id, x], _dtypes.bool, stateful=True))
+
+        return _with_state(states, [], make)
+
+    def scan(self, initial_state, scan_func, name=None):
+        """The outputs of `scan_func(state, element) -> (new_state, output)`, the state starting at
+        `initial_state` for each iterator."""
+        del name
+        return self._scan(initial_state, scan_func, "scan")[0]
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """The state after `reduce_func(state, element) -> new state` has seen every element, from
+        `initial_state` (each run of it a full pass)."""
+        del name
+        return _single_element(self._scan(initial_state, reduce_func, "reduce")[0])
+
+    def _scan(self, initial_state, func, what):
+        if not callable(func):
+            raise TypeError(f"`{what}_func` expects a callable, got {type(func).__name__}.")
+        initial = structure.normalize_element(initial_state, name="initial_state")
+        state_types = structure.leaf_types(initial)
+        state_shapes = structure.leaf_shapes(initial)
+        for _ in range(3):  # retraced with the state shapes relaxed where `func` changes them, as TF does
+            dataset, new_shapes = self._scan_once(initial, state_types, state_shapes, func, what)
+            relaxed = structure.map_structure(
+                lambda a, b: a.most_specific_compatible_shape(b), state_shapes, new_shapes
+            )
+            if all(str(a) == str(b) for a, b in zip(structure.flatten(relaxed), structure.flatten(state_shapes))):
+                break
+            state_shapes = relaxed
+        return dataset, state_types, state_shapes
+
+    def _scan_once(self, initial, state_types, state_shapes, func, what):
+        from tensorweave._src.ops import script_ops
+
+        flat_types = structure.flatten(state_types)
+        flat_shapes = structure.flatten(state_shapes)
+        states = _IteratorStates(lambda *values: list(values))
+        info = {}
+
+        def read_state(state_id):
+            flat = script_ops.py_func(lambda i: list(states.get(i)), [state_id], flat_types, stateful=True)
+            flat = list(flat) if isinstance(flat, (list, tuple)) else [flat]
+            for t, s in zip(flat, flat_shapes):
+                t.set_shape(s)
+            return structure.pack_sequence_as(state_types, flat)
+
+        def write_state(i, *values):
+            states.set(i, list(values))
+            return np.array(True)
+
+        def body(state_id, *args):
+            state = read_state(state_id)
+            ret = func(state, args[0] if len(args) == 1 else args)
+            if what == "reduce":
+                new_state, output = ret, None
+            else:
+                if not isinstance(ret, (tuple, list)) or len(ret) != 2:
+                    raise TypeError(
+                        "Invalid `scan_func`. `scan_func` should return a pair consisting of new state and the output "
+                        f"value but its return type is {type(ret).__name__}."
+                    )
+                new_state, output = ret
+            new_state = structure.normalize_element(new_state, name="new_state")
+            if not structure.same_structure(state_types, new_state):
+                raise TypeError(
+                    f"Invalid `{what}_func`. The element structure of the new state {new_state} does not match the "
+                    f"structure of the initial state {state_types}."
+                )
+            new_flat = structure.flatten(new_state)
+            if any(t.dtype != d for t, d in zip(new_flat, flat_types)):
+                raise TypeError(
+                    f"Invalid `{what}_func`. The element types for the new state must match the initial state. "
+                    f"Expected {state_types}; got {structure.leaf_types(new_state)}."
+                )
+            info["shapes"] = structure.pack_sequence_as(state_types, [t.get_shape() for t in new_flat])
+            saved = script_ops.py_func(write_state, [state_id] + new_flat, _dtypes.bool, stateful=True)
+            with ops.control_dependencies([saved]):
+                if output is None:
+                    return array_ops.identity(saved)
+                return structure.map_structure(array_ops.identity, structure.normalize_element(output))
+
+        def make(state_id):
+            dataset = self.map(lambda *args: body(state_id, *args))
+            if what == "reduce":  # drain the pass, then the last state
+                drained = dataset.filter(lambda _: False).map(lambda _: read_state(state_id))
+                return drained.concatenate(DatasetV1.from_tensors(state_id).map(read_state))
+            return dataset
+
+        dataset = _with_state(states, structure.flatten(initial), make)
+        if "shapes" not in info:
+            info["shapes"] = state_shapes
+        return dataset, info["shapes"]
+
+    def get_single_element(self, name=None):
+        """The only element of this dataset (each run a new pass); InvalidArgumentError if it has none or more."""
+        del name
+        return _single_element(self)
+
+    def as_numpy_iterator(self):
+        """Eager only, as TensorFlow's: in graph mode a RuntimeError."""
+        raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
+
+    @staticmethod
+    def counter(start=0, step=1, dtype=_dtypes.int64, name=None):
+        """`start`, `start + step`, ... forever (tf.data.experimental.Counter)."""
+        del name
+        with ops.name_scope("counter"):
+            start = ops.convert_to_tensor(start, dtype=dtype, name="start")
+            step = ops.convert_to_tensor(step, dtype=dtype, name="step")
+            from tensorweave._src.ops import math_ops
+
+            return (
+                DatasetV1.from_tensors(0)
+                .repeat(None)
+                .enumerate()
+                .map(lambda i, _: start + math_ops.cast(i, dtype) * step)
+            )
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements without those whose production failed (an error in an op or function of the pipeline
+        before this point drops that element)."""
+        return self._unary("IgnoreErrorsDataset", {}, name=name, log_warning=bool(log_warning))
 
     def cardinality(self):
         """An int64 scalar tensor: the number of elements, INFINITE_CARDINALITY (-1) or UNKNOWN_CARDINALITY
@@ -569,6 +1127,377 @@ class DatasetV1:
 
 
 Dataset = DatasetV1
+
+
+class _WindowDataset(DatasetV1):
+    """The windows of `window`: each component a dataset. The elements travel as the windows' components batched
+    (see `_Batched`); a function of a window gets one dataset per component."""
+
+    _is_window = True
+
+    def __init__(self, dataset, batched, input_dataset):
+        super().__init__(
+            dataset._variant_tensor, dataset._output_types, dataset._output_shapes, (dataset, input_dataset)
+        )
+        self._batched = batched
+        self._specs = structure.map_structure(
+            lambda t, s: structure.DatasetSpec(structure.TensorSpec(s, t)),
+            input_dataset.output_types,
+            input_dataset.output_shapes,
+        )
+
+    def _windows(self, flat):
+        """The nest of datasets (one per component) that the representation `flat` stands for."""
+        parts = self._batched.components(flat)
+        datasets = [self._batched.component_dataset(p, c) for c, p in enumerate(parts)]
+        return structure.pack_sequence_as(self._batched.element_types, datasets)
+
+    @property
+    def output_types(self):
+        return self._specs
+
+    @property
+    def output_shapes(self):
+        return self._specs
+
+    @property
+    def output_classes(self):
+        return self._specs
+
+    @property
+    def element_spec(self):
+        return self._specs
+
+
+class _Batched:
+    """How the elements of a window or group travel between ops: per component its values stacked (a leading
+    dimension), and for a component of partly unknown shape, padded to the longest, with each element's shape (an
+    int64 matrix) beside it."""
+
+    def __init__(self, element_types, element_shapes):
+        self.element_types = element_types
+        self.flat_types = structure.flatten(element_types)
+        self.flat_shapes = structure.flatten(element_shapes)
+        self.ragged = [s.rank is not None and s.rank > 0 and not s.is_fully_defined() for s in self.flat_shapes]
+        self.types, self.shapes = [], []
+        for t, s, r in zip(self.flat_types, self.flat_shapes, self.ragged):
+            self.types.append(t)
+            self.shapes.append(
+                tensor_shape.TensorShape([None] + [None] * s.rank if r else [None]).concatenate([] if r else s)
+            )
+            if r:
+                self.types.append(_dtypes.int64)
+                self.shapes.append(tensor_shape.TensorShape([None, s.rank]))
+
+    def stack(self, elements):
+        """The representation (numpy arrays) of `elements` (each a list of flat values)."""
+        out = []
+        for c, ragged in enumerate(self.ragged):
+            values = [np.asarray(e[c]) for e in elements]
+            if not ragged:
+                try:
+                    out.append(np.stack(values))
+                except ValueError:
+                    raise ValueError(
+                        f"Cannot batch the elements of a window: component {c} has shapes "
+                        f"{[v.shape for v in values]} where one shape was expected."
+                    ) from None
+                continue
+            shapes = np.array([v.shape for v in values], dtype=np.int64).reshape(len(values), values[0].ndim)
+            padded = np.zeros((len(values),) + tuple(shapes.max(axis=0)) if len(values) else (0,), values[0].dtype)
+            if padded.dtype == object:
+                padded[...] = b""
+            for i, v in enumerate(values):
+                padded[(i,) + tuple(slice(0, d) for d in v.shape)] = v
+            out += [padded, shapes]
+        return out
+
+    def empty(self, flat):
+        """An empty representation, shaped as the element `flat`."""
+        return [a[:0] for a in self.stack([flat])]
+
+    def set_shapes(self, tensors):
+        tensors = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
+        for t, s in zip(tensors, self.shapes):
+            t.set_shape(s)
+        return tuple(tensors)
+
+    def components(self, tensors):
+        """Per component, the (flat) tensors that represent it."""
+        tensors, out, i = list(tensors), [], 0
+        for ragged in self.ragged:
+            out.append(tensors[i : i + (2 if ragged else 1)])
+            i += 2 if ragged else 1
+        return out
+
+    def component_dataset(self, parts, c):
+        """The dataset of component `c`'s values."""
+        if not self.ragged[c]:
+            return DatasetV1.from_tensor_slices(parts[0])
+        shape = self.flat_shapes[c]
+
+        def unpad(padded, size):
+            value = array_ops.slice(padded, array_ops.zeros_like(size), size)
+            value.set_shape(shape)
+            return value
+
+        return DatasetV1.from_tensor_slices(tuple(parts)).map(unpad)
+
+    def dataset(self, tensors):
+        """The dataset of the elements the representation `tensors` holds."""
+        parts = self.components(tensors)
+        if not any(self.ragged):
+            return DatasetV1.from_tensor_slices(structure.pack_sequence_as(self.element_types, [p[0] for p in parts]))
+        flat = [t for p in parts for t in p]
+
+        def unpack(*xs):
+            values, i = [], 0
+            for c, ragged in enumerate(self.ragged):
+                if ragged:
+                    value = array_ops.slice(xs[i], array_ops.zeros_like(xs[i + 1]), xs[i + 1])
+                    value.set_shape(self.flat_shapes[c])
+                    i += 2
+                else:
+                    value = xs[i]
+                    i += 1
+                values.append(value)
+            return structure.pack_sequence_as(self.element_types, values)
+
+        return DatasetV1.from_tensor_slices(tuple(flat)).map(unpack)
+
+
+def _directed_interleave(datasets, choice_dataset, stop_on_empty_dataset):
+    """The elements of `datasets` in the order of the indices `choice_dataset` gives: each pass starts an iterator
+    per input (its string handle an element of a one-element dataset), and each choice reads the next element of
+    the chosen one."""
+    from tensorweave._src.data import iterator_ops
+    from tensorweave._src.ops import script_ops
+
+    for d in datasets:
+        if not isinstance(d, DatasetV1):
+            raise TypeError(
+                f"Invalid `datasets`. `datasets` must be a list of `tf.data.Dataset` objects, got {type(d)}."
+            )
+    first = datasets[0]
+    for d in datasets[1:]:
+        if not structure.same_structure(first.output_types, d.output_types) or first._flat_types() != d._flat_types():
+            raise TypeError(
+                f"Invalid `datasets`. `datasets` must have compatible element specs.\n Dataset 0 element_spec="
+                f"{first.element_spec}.\nDataset with element_spec={d.element_spec} is not compatible."
+            )
+    shapes = first._flat_shapes()
+    for d in datasets[1:]:
+        shapes = [a.most_specific_compatible_shape(b) for a, b in zip(shapes, d._flat_shapes())]
+    flat_types = first._flat_types()
+    count = len(datasets)
+    if not stop_on_empty_dataset:  # each input ends in a flag, False past its end
+
+        def flagged(d):
+            sentinel = tuple(_sentinel(t, s) for t, s in zip(flat_types, d._flat_shapes()))
+            padding = DatasetV1.from_tensors((False, sentinel)).repeat()
+            return d.map(lambda *e: (True, tuple(structure.flatten(e)))).concatenate(padding)
+
+        inputs = [flagged(d) for d in datasets]
+    else:
+        inputs = [d.map(lambda *e: tuple(structure.flatten(e))) for d in datasets]
+    inputs = [DatasetV1(d._variant_tensor, d._output_types, d._output_shapes, (d,)) for d in inputs]
+    read_shapes = tuple(shapes) if stop_on_empty_dataset else (tensor_shape.TensorShape([]), tuple(shapes))
+    states = _IteratorStates(lambda: set())
+
+    def start(_):
+        handles = []
+        for d in inputs:
+            it = iterator_ops.Iterator._initializable(d)
+            with ops.control_dependencies([it.initializer]):
+                handles.append(array_ops.identity(it.string_handle()))
+        return array_ops.stack(handles)
+
+    def check_exhausted(state_id, index, has_value):
+        exhausted = states.get(state_id)
+        if not has_value:
+            exhausted.add(int(index))
+            if len(exhausted) == count:
+                raise StopIteration
+        return np.array(bool(has_value))
+
+    def make(state_id, handles):
+        def pick(index):
+            it = iterator_ops.Iterator.from_string_handle(
+                array_ops.gather(handles, index), inputs[0].output_types, read_shapes
+            )
+            return it.get_next()
+
+        if stop_on_empty_dataset:
+            return choice_dataset.map(pick)
+
+        def pick_flagged(index):
+            has_value, element = pick(index)
+            ok = script_ops.py_func(check_exhausted, [state_id, index, has_value], _dtypes.bool, stateful=True)
+            ok.set_shape([])
+            return ok, element
+
+        return choice_dataset.map(pick_flagged).filter(lambda ok, _: ok).map(lambda _, e: e)
+
+    passes = _with_state(states, [], lambda state_id: DatasetV1.from_tensors(state_id).map(lambda i: (i, start(i))))
+    flat = passes.flat_map(make)
+
+    def pack(*e):
+        for t, s in zip(e, shapes):
+            t.set_shape(s)
+        return structure.pack_sequence_as(first.output_types, list(e))
+
+    return flat.map(pack)
+
+
+class _GroupState:
+    """The groups of one `group_by_window` pass."""
+
+    def __init__(self):
+        self._groups = {}
+
+    def push(self, key, size, flat):
+        if size <= 0:
+            raise ValueError(f"Window size must be greater than zero, but got {size}.")
+        group = self._groups.setdefault(key, [])
+        group.append(list(flat))
+        if len(group) < size:
+            return None
+        del self._groups[key]
+        return group
+
+    def pop(self):
+        if not self._groups:
+            return None
+        key = min(self._groups)
+        group = self._groups.pop(key)
+        return key, group
+
+
+class _WindowState:
+    """The sliding windows of one pass: the elements kept until their windows are complete."""
+
+    def __init__(self, size, shift, stride, drop_remainder):
+        size, shift, stride = int(size), int(shift), int(stride)
+        for what, value in (("size", size), ("shift", shift), ("stride", stride)):
+            if value <= 0:
+                raise ValueError(f"Window {what} must be greater than zero, but got {value}.")
+        self._size, self._shift, self._stride = size, shift, stride
+        self._drop = bool(drop_remainder)
+        self._elements = {}  # index -> flat values
+        self._count = 0
+        self._start = 0  # the first element of the next window
+
+    def _take(self, last):
+        indices = range(self._start, min(last, self._start + (self._size - 1) * self._stride) + 1, self._stride)
+        window = [self._elements[i] for i in indices]
+        self._start += self._shift
+        for i in [i for i in self._elements if i < self._start]:
+            del self._elements[i]
+        return window
+
+    def push(self, flat):
+        index = self._count
+        self._count += 1
+        if index >= self._start:
+            self._elements[index] = list(flat)
+        if index == self._start + (self._size - 1) * self._stride:
+            return self._take(index)
+        return None
+
+    def pop(self):
+        """The next partial window after the last element, or None."""
+        if self._drop or self._start >= self._count:
+            return None
+        return self._take(self._count - 1)
+
+
+class _IteratorStates:
+    """Python state per iterator pass, keyed by the id `_with_state` draws when a pass starts."""
+
+    def __init__(self, init):
+        self._init = init
+        self._lock = threading.Lock()
+        self._next_id = 0
+        self._states = {}
+
+    def new_id(self, *values):
+        with self._lock:
+            state_id = self._next_id
+            self._next_id += 1
+            self._states[state_id] = self._init(*values)
+            for old in [k for k in self._states if k < state_id - 1024]:  # passes long abandoned
+                del self._states[old]
+        return np.array(state_id, dtype=np.int64)
+
+    def release(self, state_id):
+        with self._lock:
+            self._states.pop(int(state_id), None)
+        return np.array(True)
+
+    def get(self, state_id):
+        with self._lock:
+            return self._states[int(state_id)]
+
+    def set(self, state_id, value):
+        with self._lock:
+            self._states[int(state_id)] = value
+
+
+def _with_state(states, init_tensors, make):
+    """`make(state_id)` for a state id drawn (from `init_tensors`' values) each time an iterator starts."""
+    from tensorweave._src.ops import script_ops
+
+    ids = DatasetV1.from_tensors(np.int64(0)).map(
+        lambda _: script_ops.py_func(states.new_id, list(init_tensors), _dtypes.int64, stateful=True)
+    )
+
+    def make_and_release(state_id):
+        dataset = make(state_id)
+        # at the end of the pass, its state is dropped (a pass left unfinished is dropped later, see new_id)
+        released = DatasetV1.from_tensors(state_id).map(
+            lambda i: script_ops.py_func(states.release, [i], _dtypes.bool, stateful=True)
+        )
+        return dataset.concatenate(released.filter(lambda done: False).flat_map(lambda _: dataset))
+
+    return ids.flat_map(make_and_release)
+
+
+def _sentinel(dtype, shape):
+    dims = [0] * shape.rank if shape.rank is not None else []
+    dims = [0 if d is None else d for d in (shape.as_list() if shape.rank is not None else [])] or dims
+    value = np.zeros(dims, dtype=object if dtype == _dtypes.string else dtype.as_numpy_dtype)
+    if dtype == _dtypes.string:
+        value[...] = b""
+    return ops.convert_to_tensor(value, dtype=dtype)
+
+
+def _single_element(dataset):
+    """The only element of `dataset`, read by a new pass at each run (an iterator that each run restarts)."""
+    from tensorweave._src.data import iterator_ops
+    from tensorweave._src.ops import logging_ops
+
+    flat_types = dataset._flat_types()
+    flat_shapes = dataset._flat_shapes()
+    with ops.name_scope("get_single_element"):
+        flagged = dataset.take(2).map(lambda *e: (True, e))
+        padding = DatasetV1.from_tensors((False, tuple(_sentinel(t, s) for t, s in zip(flat_types, flat_shapes))))
+        flagged = flagged.map(lambda f, e: (f, tuple(structure.flatten(e)))).concatenate(padding.repeat(2))
+        iterator = iterator_ops.Iterator._initializable(flagged)
+        with ops.control_dependencies([iterator.initializer]):
+            first_flag, first = iterator.get_next()
+        with ops.control_dependencies([first_flag.op]):
+            second_flag, _ = iterator.get_next()
+        from tensorweave._src.ops import math_ops
+
+        checks = [
+            logging_ops.Assert(first_flag, ["Dataset was empty."]),
+            logging_ops.Assert(math_ops.logical_not(second_flag), ["Dataset had more than one element."]),
+        ]
+        with ops.control_dependencies(checks):
+            flat = [array_ops.identity(t) for t in first]
+        for t, s in zip(flat, flat_shapes):
+            t.set_shape(s)
+        return structure.pack_sequence_as(dataset.output_types, flat)
 
 
 def _padded_shape_to_tensor(padded_shape, input_shape):
@@ -637,9 +1566,10 @@ class _StructuredFunction:
 
         if not callable(func):
             raise TypeError(f"`{name}` expects a callable, got {type(func).__name__}.")
-        input_types = dataset.output_types
-        input_shapes = dataset.output_shapes
+        input_types = dataset._output_types
+        input_shapes = dataset._output_shapes
         template = input_types
+        is_window = getattr(dataset, "_is_window", False)
         self._output_structure = None
         self._dataset_structure = None
 
@@ -647,6 +1577,8 @@ class _StructuredFunction:
             nested = structure.pack_sequence_as(template, args)
             for t, s in zip(args, structure.flatten(input_shapes)):
                 t.set_shape(s)
+            if is_window:
+                nested = dataset._windows(args)
             ret = func(*nested) if type(nested) is tuple else func(nested)
             if returns_dataset:
                 if not isinstance(ret, DatasetV1):
