@@ -1,6 +1,7 @@
 """The tf.data.Dataset methods beyond the core transformations (take_while, unique, scan, reduce,
 get_single_element, counter, window, ...), each pipeline built the same way with tensorweave and with
-TensorFlow 2.21's compat.v1 in graph mode and compared: values, dtypes, static shapes, and the error cases."""
+TensorFlow 2.21's compat.v1 in graph mode and compared: values, dtypes, static shapes, and the error cases.
+ignore_errors and Dataset.random run the "IgnoreErrorsDataset" and "RandomDataset" ops."""
 
 import numpy as np
 import pytest
