@@ -2,9 +2,7 @@
 aliases), `get`/`serialize`/`deserialize`. A constraint is a projection `w -> w'` the Keras optimizers apply to a
 variable (`variable.constraint`) after each update."""
 
-import inspect
-
-from tensorweave._src.keras.initializers import _UNKNOWN
+from tensorweave._src.keras import initializers
 
 
 def _norms(w, axis):
@@ -100,26 +98,13 @@ _TABLE = {
 }  # fmt: skip
 
 
-def serialize(constraint):
-    return {"class_name": type(constraint).__name__, "config": constraint.get_config()}
+serialize = initializers.serialize_object
 
 
 def deserialize(config, custom_objects=None):
-    table = dict(_TABLE, **(custom_objects or {}))
-    name = config if isinstance(config, str) else config["class_name"]
-    if name not in table:
-        raise ValueError(_UNKNOWN.format(what="constraint", name=name))
-    if isinstance(config, str):
-        return table[name]()
-    return table[name].from_config(config.get("config", {}))
+    return initializers.deserialize_object(config, _TABLE, custom_objects, "constraint")
 
 
 def get(identifier):
     """A constraint from a name ('max_norm'), a config dict or a callable; None stays None."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, (dict, str)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier() if inspect.isclass(identifier) else identifier
-    raise ValueError(f"Could not interpret constraint identifier: {identifier}")
+    return initializers.get_object(identifier, deserialize, "constraint")

@@ -211,33 +211,44 @@ _ALIASES = {
 _ALIASES.update(uniform=RandomUniform, normal=RandomNormal, one=Ones, zero=Zeros)
 
 
-def _lookup(name, table, what):
+def serialize_object(obj):
+    """`{'class_name': ..., 'config': ...}` of an initializer, regularizer or constraint."""
+    return {"class_name": type(obj).__name__, "config": obj.get_config()}
+
+
+def deserialize_object(config, table, custom_objects, what):
+    """The object a `serialize` dict (or a name) describes, its class looked up in `table` (and the custom
+    objects); an unknown name is Keras's ValueError naming `what`."""
+    table = dict(table, **(custom_objects or {}))
+    name = config if isinstance(config, str) else config["class_name"]
     if name not in table:
         raise ValueError(_UNKNOWN.format(what=what, name=name))
-    return table[name]
+    if isinstance(config, str):
+        return table[name]()
+    cls = table[name]
+    return cls.from_config(config.get("config", {})) if hasattr(cls, "from_config") else cls(**config["config"])
 
 
-def serialize(initializer):
-    """`{'class_name': ..., 'config': ...}` of an initializer."""
-    return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+def get_object(identifier, deserialize_fn, what):
+    """An object from a name, a config dict, a class, an instance or a callable; None stays None."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, (dict, str)):
+        return deserialize_fn(identifier)
+    if callable(identifier):
+        return identifier() if inspect.isclass(identifier) else identifier
+    raise ValueError(f"Could not interpret {what} identifier: {identifier}")
+
+
+serialize = serialize_object
 
 
 def deserialize(config, custom_objects=None):
     """The initializer a `serialize` dict (or a name) describes."""
-    table = dict(_CLASSES, **_ALIASES, **(custom_objects or {}))
-    if isinstance(config, str):
-        return _lookup(config, table, "initializer")()
-    cls = _lookup(config["class_name"], table, "initializer")
-    return cls.from_config(config.get("config", {})) if hasattr(cls, "from_config") else cls(**config["config"])
+    return deserialize_object(config, dict(_CLASSES, **_ALIASES), custom_objects, "initializer")
 
 
 def get(identifier):
     """An initializer from a name ('he_normal'), a config dict, a class, an instance or a callable; None stays
     None."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, (dict, str)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier() if inspect.isclass(identifier) else identifier
-    raise ValueError(f"Could not interpret initializer identifier: {identifier}")
+    return get_object(identifier, deserialize, "initializer")

@@ -1,9 +1,7 @@
 """tf.keras.regularizers (Keras 2): L1, L2, L1L2 (and l1, l2, l1_l2), `get`/`serialize`/`deserialize`. A layer
 given one adds its loss to the layer's `losses` (and to the REGULARIZATION_LOSSES collection)."""
 
-import inspect
-
-from tensorweave._src.keras.initializers import _UNKNOWN
+from tensorweave._src.keras import initializers
 
 
 class Regularizer:
@@ -82,27 +80,13 @@ l2 = L2
 _TABLE = {"L1L2": L1L2, "L1": L1, "L2": L2, "l1": L1, "l2": L2, "l1_l2": l1_l2}
 
 
-def serialize(regularizer):
-    return {"class_name": type(regularizer).__name__, "config": regularizer.get_config()}
+serialize = initializers.serialize_object
 
 
 def deserialize(config, custom_objects=None):
-    table = dict(_TABLE, **(custom_objects or {}))
-    name = config if isinstance(config, str) else config["class_name"]
-    if name not in table:
-        raise ValueError(_UNKNOWN.format(what="regularizer", name=name))
-    if isinstance(config, str):
-        return table[name]()
-    cls = table[name]
-    return cls.from_config(config.get("config", {})) if hasattr(cls, "from_config") else cls(**config["config"])
+    return initializers.deserialize_object(config, _TABLE, custom_objects, "regularizer")
 
 
 def get(identifier):
     """A regularizer from a name ('l2'), a config dict or a callable; None stays None."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, (dict, str)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier() if inspect.isclass(identifier) else identifier
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier}")
+    return initializers.get_object(identifier, deserialize, "regularizer")
