@@ -486,3 +486,15 @@ def test_dense_table_reuses_removed_buckets():
         assert sess.run(table.size()) == len(kept)
         np.testing.assert_array_equal(sess.run(table.lookup(kept)), kept * 10)
         assert sess.run(table.export()[0]).shape[0] <= 512
+
+
+def test_value_shape_bound_without_overflow():
+    """A kernel-fuzzer finding: value_shape [2^63 - 1, 3, 0, 3] overflowed the element count in the shape
+    function; it is now rejected as any value_shape over 2^24 elements is."""
+    from tensorweave._src.ops import gen_ops
+
+    with tw.Graph().as_default():
+        for shape in ([2**63 - 1, 3, 0, 3], [2**24 + 1], [4096, 4097]):
+            with pytest.raises(ValueError, match="at most 2\\^24 elements"):
+                gen_ops.mutable_hash_table_of_tensors_v2(key_dtype=tw.string, value_dtype=tw.string, value_shape=shape)
+        gen_ops.mutable_hash_table_of_tensors_v2(key_dtype=tw.string, value_dtype=tw.float32, value_shape=[4096, 4096])

@@ -17,8 +17,16 @@ Status ScalarHandleShape(InferenceContext* c) {
 Status MutableTableShape(InferenceContext* c) {
   PartialShape value_shape;
   TW_RETURN_IF_ERROR(c->GetAttr("value_shape", &value_shape));
-  if (!value_shape.known_rank() || !value_shape.IsFullyDefined() ||
-      value_shape.num_elements() > (int64_t{1} << 24)) {
+  // The product is bounded as it goes (dims up to 2^63 - 1 would overflow
+  // num_elements()).
+  constexpr int64_t kMaxElements = int64_t{1} << 24;
+  bool small = value_shape.known_rank() && value_shape.IsFullyDefined();
+  int64_t elements = 1;
+  for (int64_t d : value_shape.dims()) {
+    if (!small) break;
+    small = d <= kMaxElements && (elements *= d) <= kMaxElements;
+  }
+  if (!small) {
     return errors::InvalidArgument(
         "value_shape must be fully defined with at most 2^24 elements, got ",
         value_shape.ToString());
