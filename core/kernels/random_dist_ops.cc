@@ -211,7 +211,9 @@ class DrawsOp : public OpKernel {
 
 // --- stateless ops: a fresh generator from the seed input on every run ---
 
-Status StatelessSetup(OpKernelContext* ctx, Philox* gen, TensorShape* shape) {
+// `gen`: our generator for the seed; `tf_gen` (if given): TensorFlow's.
+Status StatelessSetup(OpKernelContext* ctx, Philox* gen, TensorShape* shape,
+                      Philox* tf_gen = nullptr) {
   const Tensor& seed = ctx->input(1);
   if (seed.rank() != 1 || seed.dim(0) != 2) {
     return errors::InvalidArgument("seed must have shape [2], not ",
@@ -231,16 +233,12 @@ Status StatelessSetup(OpKernelContext* ctx, Philox* gen, TensorShape* shape) {
     }
   }
   *gen = Philox(static_cast<uint64_t>(s[0]), static_cast<uint64_t>(s[1]));
+  if (tf_gen != nullptr) {
+    *tf_gen = TensorFlowStatelessPhilox(static_cast<uint64_t>(s[0]),
+                                        static_cast<uint64_t>(s[1]));
+  }
   *shape = TensorShape(dims);
   return Status::OK();
-}
-
-// TensorFlow's generator for the seed input (checked by StatelessSetup).
-Philox TensorFlowGenerator(OpKernelContext* ctx) {
-  std::vector<int64_t> s;
-  if (!ReadIndexVector(ctx->input(1), &s).ok() || s.size() != 2) s = {0, 0};
-  return TensorFlowStatelessPhilox(static_cast<uint64_t>(s[0]),
-                                   static_cast<uint64_t>(s[1]));
 }
 
 enum class Stateless { kUniform, kNormal, kTruncatedNormal };
@@ -252,14 +250,13 @@ class StatelessRandomOp : public OpKernel {
  public:
   explicit StatelessRandomOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
-    Philox gen(0, 0);
+    Philox gen(0, 0), tf_gen(0, 0);
     TensorShape shape;
-    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape));
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape, &tf_gen));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     const int64_t n = out->num_elements();
     if (out->dtype() == DT_FLOAT || out->dtype() == DT_DOUBLE) {
-      const Philox tf_gen = TensorFlowGenerator(ctx);
       constexpr RandomDistribution kKind =
           kDist == Stateless::kUniform  ? RandomDistribution::kUniform
           : kDist == Stateless::kNormal ? RandomDistribution::kNormal
@@ -298,9 +295,9 @@ class StatelessRandomUniformIntOp : public OpKernel {
   explicit StatelessRandomUniformIntOp(OpKernelConstruction* ctx)
       : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
-    Philox gen(0, 0);
+    Philox gen(0, 0), tf_gen(0, 0);
     TensorShape shape;
-    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape));
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape, &tf_gen));
     std::vector<int64_t> lo, hi;
     OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &lo));
     OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(3), &hi));
@@ -313,7 +310,6 @@ class StatelessRandomUniformIntOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     // TensorFlow's values: its stateless generator, a word (two for int64)
     // modulo the range.
-    const Philox tf_gen = TensorFlowGenerator(ctx);
     if (out->dtype() == DT_INT32) {
       FillRandomInt(ctx, tf_gen, static_cast<int32_t>(lo[0]),
                     static_cast<int32_t>(hi[0]), out->data<int32_t>(),
