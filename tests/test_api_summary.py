@@ -230,3 +230,12 @@ def test_merge_of_garbage_is_invalid_argument():
         merged = tw.summary.merge([tw.constant(b"\xff\xff\xff")], name="m")
         with pytest.raises(tw.errors.InvalidArgumentError, match="parse"):
             sess.run(merged)
+
+
+def test_image_with_a_zero_dimension_as_tensorflow():
+    # A zero-height or zero-width image is TF's InvalidArgument; an empty batch is an empty summary.
+    with tw.Graph().as_default(), tw.Session() as sess:
+        with pytest.raises(tw.errors.InvalidArgumentError, match=r"non-zero dims. Found: \[2, 0, 3, 1\]"):
+            sess.run(tw.summary.image("a", tw.constant(np.zeros((2, 0, 3, 1), np.uint8))))
+        empty = sess.run(tw.summary.image("b", tw.constant(np.zeros((0, 2, 3, 1), np.uint8))))
+    assert empty == b""

@@ -372,6 +372,11 @@ class ImageSummaryOp : public OpKernel {
     const int64_t batch = tensor.shape().dim(0), h = tensor.shape().dim(1),
                   w = tensor.shape().dim(2);
     const int depth = static_cast<int>(tensor.shape().dim(3));
+    // TensorFlow's check: a zero-height or zero-width image has no PNG.
+    OP_REQUIRES(ctx, h > 0 && w > 0,
+                errors::InvalidArgument(
+                    "input tensor must have non-zero dims. Found: [", batch,
+                    ", ", h, ", ", w, ", ", depth, "]."));
     OP_REQUIRES(ctx,
                 h < (int64_t{1} << 29) && w < (int64_t{1} << 29) &&
                     h * w < (int64_t{1} << 29),
