@@ -202,8 +202,11 @@ def test_raw_save_and_restore_ops(tmp_path):
         assert a.op.type == "RestoreV2"
         np.testing.assert_array_equal(sess.run(a), [1, 2])
         assert sess.run(b) == 3.0
-        with pytest.raises(tw.errors.UnimplementedError, match="slices"):
+        # A slice must have the shape its shape_and_slice gives (partitioned variables are saved in slices).
+        with pytest.raises(tw.errors.InvalidArgumentError, match=r"shape \[2\], not that of its slice '2 0,1'"):
             sess.run(io_ops.save_v2(prefix, ["a"], ["2 0,1"], [tw.constant([1, 2])]))
+        with pytest.raises(tw.errors.InvalidArgumentError, match="bad shape_and_slice '2 0,3'"):
+            sess.run(io_ops.save_v2(prefix, ["a"], ["2 0,3"], [tw.constant([1, 2])]))
         with pytest.raises(tw.errors.InvalidArgumentError, match="expected 2 tensor_names"):
             sess.run(io_ops.save_v2(prefix, ["a"], [""], [tw.constant(1), tw.constant(2)]))
 

@@ -87,8 +87,7 @@ def test_saver_restores_a_tensorflow_checkpoint(tf_checkpoint):
     with tw.Graph().as_default():
         zeros = {k: np.full(np.shape(v), b"", object) if k == "vocab" else np.zeros_like(v) for k, v in VALUES.items()}
         variables = {name: tw.Variable(zeros[name], name=name) for name in VALUES}
-        # TF saved the partitioned variable as slices of one tensor; here it is one variable (RestoreV2 of
-        # slices is not supported: a partitioned variable restores from tensorweave's own checkpoints).
+        # TF saved the partitioned variable in 3 slices of one tensor; here it is one variable.
         whole = tw.Variable(np.zeros((7, 4), np.float32), name="partitioned")
         saver = tw.train.Saver()
         with tw.Session() as sess:
@@ -97,6 +96,13 @@ def test_saver_restores_a_tensorflow_checkpoint(tf_checkpoint):
             for name, value in VALUES.items():
                 _assert_same(sess.run(variables[name]), value)
             _assert_same(sess.run(whole), PARTITIONED)
+    # ... and here 2 parts, each restored from its slice of the 3 TF saved.
+    with tw.Graph().as_default():
+        parts = tw.get_variable("partitioned", shape=[7, 4], partitioner=tw.fixed_size_partitioner(2))
+        with tw.Session() as sess:
+            tw.train.Saver([parts]).restore(sess, tf_checkpoint)
+            _assert_same(sess.run(parts.as_tensor()), PARTITIONED)
+            _assert_same(sess.run(list(parts)[1]), PARTITIONED[4:])
 
 
 def test_init_from_checkpoint_maps_tensorflow_names(tf_checkpoint):

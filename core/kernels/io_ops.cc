@@ -4,23 +4,20 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/util/checkpoint_format.h"
-#include "core/util/json.h"
 
 namespace tensorweave {
 namespace {
 
-// Reads the scalar prefix and the names, and checks that the slices are
-// empty (whole tensors) and that there are `count` of each.
+// Reads the scalar prefix, the names and their shape_and_slices ("" for a
+// whole tensor), and checks that there are `count` of each.
 Status ReadPrefixAndNames(OpKernelContext* ctx, int64_t count,
-                          std::string* prefix,
-                          std::vector<std::string>* names) {
+                          std::string* prefix, std::vector<std::string>* names,
+                          std::vector<std::string>* slices) {
   const Tensor& prefix_t = ctx->input(0);
   const Tensor& names_t = ctx->input(1);
   const Tensor& slices_t = ctx->input(2);
@@ -46,12 +43,8 @@ Status ReadPrefixAndNames(OpKernelContext* ctx, int64_t count,
         names_t.shape().ToString(), " and ", slices_t.shape().ToString());
   }
   for (int64_t i = 0; i < count; ++i) {
-    if (!slices_t.data<std::string>()[i].empty()) {
-      return errors::Unimplemented(
-          "saving or restoring slices is not supported (shape_and_slices[", i,
-          "] = '", slices_t.data<std::string>()[i], "')");
-    }
     names->push_back(names_t.data<std::string>()[i]);
+    slices->push_back(slices_t.data<std::string>()[i]);
   }
   return Status::OK();
 }
@@ -65,11 +58,12 @@ class SaveV2Op : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const int64_t count = static_cast<int64_t>(dtypes_.size());
     std::string prefix;
-    std::vector<std::string> names;
-    OP_REQUIRES_OK(ctx, ReadPrefixAndNames(ctx, count, &prefix, &names));
+    std::vector<std::string> names, slices;
+    OP_REQUIRES_OK(ctx,
+                   ReadPrefixAndNames(ctx, count, &prefix, &names, &slices));
     std::vector<Tensor> tensors;
     for (int64_t i = 0; i < count; ++i) tensors.push_back(ctx->input(3 + i));
-    OP_REQUIRES_OK(ctx, checkpoint::Write(prefix, names, tensors));
+    OP_REQUIRES_OK(ctx, checkpoint::Write(prefix, names, tensors, slices));
   }
 
  private:
@@ -86,12 +80,14 @@ class RestoreV2Op : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const int64_t count = static_cast<int64_t>(dtypes_.size());
     std::string prefix;
-    std::vector<std::string> names;
-    OP_REQUIRES_OK(ctx, ReadPrefixAndNames(ctx, count, &prefix, &names));
+    std::vector<std::string> names, slices;
+    OP_REQUIRES_OK(ctx,
+                   ReadPrefixAndNames(ctx, count, &prefix, &names, &slices));
     std::vector<checkpoint::TensorRequest> requests;
     for (int64_t i = 0; i < count; ++i) {
       requests.push_back({names[i], dtypes_[i],
-                          shapes_.empty() ? PartialShape() : shapes_[i]});
+                          shapes_.empty() ? PartialShape() : shapes_[i],
+                          slices[i]});
     }
     std::vector<Tensor> tensors;
     OP_REQUIRES_OK(ctx, checkpoint::Read(prefix, requests, &tensors));
@@ -139,40 +135,6 @@ class ShardedFilenameOp : public OpKernel {
   }
 };
 
-// The tensors of one of this runtime's checkpoints, as its manifest lists
-// them (names, dtypes, shapes): what MergeV2Checkpoints asks the reader for.
-Status ListCheckpoint(const std::string& prefix,
-                      std::vector<checkpoint::TensorRequest>* tensors) {
-  const std::string path = prefix + checkpoint::kManifestSuffix;
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return errors::NotFound("no checkpoint at prefix '", prefix, "'");
-  std::stringstream text;
-  text << file.rdbuf();
-  Json manifest;
-  Status s = Json::Parse(text.str(), &manifest);
-  const Json* listed = s.ok() ? manifest.Find("tensors") : nullptr;
-  if (listed == nullptr || !listed->is_object()) {
-    return errors::DataLoss("checkpoint manifest ", path, " is corrupt");
-  }
-  for (const auto& [name, entry] : listed->members()) {
-    const Json* dtype = entry.Find("dtype");
-    checkpoint::TensorRequest request{name, DT_INVALID, PartialShape()};
-    for (int d = 1; dtype != nullptr && dtype->is_string() && d < 32; ++d) {
-      std::string type_name;
-      if (IsValidDataType(d) &&
-          checkpoint::SafetensorsDtype(static_cast<DataType>(d), &type_name) &&
-          type_name == dtype->string_value()) {
-        request.dtype = static_cast<DataType>(d);
-      }
-    }
-    if (request.dtype == DT_INVALID) {
-      return errors::DataLoss("checkpoint manifest ", path, " is corrupt");
-    }
-    tensors->push_back(std::move(request));
-  }
-  return Status::OK();
-}
-
 class MergeV2CheckpointsOp : public OpKernel {
  public:
   explicit MergeV2CheckpointsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -188,24 +150,28 @@ class MergeV2CheckpointsOp : public OpKernel {
                     sources.shape().ToString()));
     OP_REQUIRES_OK(ctx, ScalarInput(ctx, 1, "destination_prefix"));
     const std::string destination = ctx->input(1).data<std::string>()[0];
-    std::vector<std::string> names, merged_sources;
+    std::vector<std::string> names, slices, merged_sources;
     std::vector<Tensor> tensors;
     for (int64_t i = 0; i < sources.num_elements(); ++i) {
       const std::string& source = sources.data<std::string>()[i];
-      std::vector<checkpoint::TensorRequest> listed;
-      Status s = ListCheckpoint(source, &listed);
+      std::vector<checkpoint::ListedTensor> listed;
+      Status s = checkpoint::List(source, &listed);
       if (s.code() == Code::kNotFound && allow_missing_) continue;
       OP_REQUIRES_OK(ctx, s);
-      std::vector<Tensor> read;
-      OP_REQUIRES_OK(ctx, checkpoint::Read(source, listed, &read));
-      for (size_t k = 0; k < listed.size(); ++k) {
-        names.push_back(listed[k].name);
-        tensors.push_back(std::move(read[k]));
+      std::vector<checkpoint::TensorRequest> requests;
+      for (const auto& t : listed) {
+        requests.push_back({t.key, t.dtype, PartialShape()});
+        names.push_back(t.name);
+        slices.push_back(t.slice);
       }
+      std::vector<Tensor> read;
+      OP_REQUIRES_OK(ctx, checkpoint::Read(source, requests, &read));
+      for (Tensor& t : read) tensors.push_back(std::move(t));
       merged_sources.push_back(source);
     }
-    // Write refuses duplicate names: two shards holding one tensor.
-    OP_REQUIRES_OK(ctx, checkpoint::Write(destination, names, tensors));
+    // Write refuses duplicate names: two shards holding one tensor (or
+    // overlapping slices of it).
+    OP_REQUIRES_OK(ctx, checkpoint::Write(destination, names, tensors, slices));
     for (const std::string& source : merged_sources) {
       if (source == destination) continue;
       std::remove((source + checkpoint::kManifestSuffix).c_str());

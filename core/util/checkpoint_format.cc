@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -491,6 +492,95 @@ std::string SliceKey(const std::string& name,
   return key;
 }
 
+// Copies the values of `src` (region `src_box` of the full tensor) that lie
+// in `dst_box` to their places in `dst` (region `dst_box`), a row of the
+// last dimension at a time; returns how many it copied. Both boxes have the
+// same full shape.
+int64_t CopyOverlap(DataType dtype, const void* src, const TensorSlice& src_box,
+                    const TensorSlice& dst_box, void* dst) {
+  const size_t rank = dst_box.start.size();
+  if (rank == 0) {
+    if (dtype == DT_STRING) {
+      *static_cast<std::string*>(dst) = *static_cast<const std::string*>(src);
+    } else {
+      std::memcpy(dst, src, DataTypeSize(dtype));
+    }
+    return 1;
+  }
+  if (src_box.start == dst_box.start && src_box.length == dst_box.length) {
+    int64_t n = 1;
+    for (int64_t length : dst_box.length) n *= length;
+    if (n > 0 && dtype == DT_STRING) {
+      std::copy_n(static_cast<const std::string*>(src), n,
+                  static_cast<std::string*>(dst));
+    } else if (n > 0) {
+      std::memcpy(dst, src, n * DataTypeSize(dtype));
+    }
+    return n;
+  }
+  std::vector<int64_t> lo(rank), hi(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    lo[d] = std::max(src_box.start[d], dst_box.start[d]);
+    hi[d] = std::min(src_box.start[d] + src_box.length[d],
+                     dst_box.start[d] + dst_box.length[d]);
+    if (hi[d] <= lo[d]) return 0;
+  }
+  const int64_t row = hi[rank - 1] - lo[rank - 1];
+  const size_t item = dtype == DT_STRING ? 0 : DataTypeSize(dtype);
+  std::vector<int64_t> index(lo);  // the row's first element, full-tensor
+  int64_t copied = 0;
+  while (true) {
+    int64_t s = 0, t = 0;  // its offsets in src and dst
+    for (size_t d = 0; d < rank; ++d) {
+      s = s * src_box.length[d] + index[d] - src_box.start[d];
+      t = t * dst_box.length[d] + index[d] - dst_box.start[d];
+    }
+    if (dtype == DT_STRING) {
+      std::copy_n(static_cast<const std::string*>(src) + s, row,
+                  static_cast<std::string*>(dst) + t);
+    } else {
+      std::memcpy(static_cast<char*>(dst) + t * item,
+                  static_cast<const char*>(src) + s * item, row * item);
+    }
+    copied += row;
+    size_t d = rank - 1;
+    while (d > 0 && ++index[d - 1] == hi[d - 1]) {
+      index[d - 1] = lo[d - 1];
+      --d;
+    }
+    if (d == 0) return copied;
+  }
+}
+
+// Whether two slices of one full shape share values.
+bool Overlaps(const TensorSlice& a, const TensorSlice& b) {
+  for (size_t d = 0; d < a.start.size(); ++d) {
+    if (std::max(a.start[d], b.start[d]) >=
+        std::min(a.start[d] + a.length[d], b.start[d] + b.length[d])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The region a request wants of a tensor of `full` shape: all of it, or the
+// slice it names, which must be of that full shape.
+Status RequestedBox(const TensorRequest& request, const TensorShape& full,
+                    const std::string& where, TensorSlice* box) {
+  if (request.slice.empty()) {
+    *box = TensorSlice::Whole(full);
+    return Status::OK();
+  }
+  TW_RETURN_IF_ERROR(ParseTensorSlice(request.slice, box));
+  if (box->full_shape != full.dims()) {
+    return errors::InvalidArgument(
+        "shape in shape_and_slice spec '", request.slice, "' of tensor '",
+        request.name, "' does not match the shape stored in checkpoint ", where,
+        ": ", full.ToString());
+  }
+  return Status::OK();
+}
+
 class TfBundle {
  public:
   explicit TfBundle(const std::string& prefix) : prefix_(prefix) {}
@@ -732,11 +822,24 @@ Status TfBundle::Read(const TensorRequest& request, Tensor* out) {
         " is ", DataTypeName(e.dtype), ", but ", DataTypeName(request.dtype),
         " was asked for");
   }
-  if (!request.shape.IsCompatibleWith(shape)) {
+  TensorSlice box;
+  TW_RETURN_IF_ERROR(
+      RequestedBox(request, shape, "TensorFlow checkpoint " + prefix_, &box));
+  if (!request.shape.IsCompatibleWith(box.shape())) {
     return errors::InvalidArgument(
         "tensor '", request.name, "' in TensorFlow checkpoint ", prefix_,
-        " has shape ", shape.ToString(),
+        " has shape ", box.shape().ToString(),
         ", incompatible with the expected shape ", request.shape.ToString());
+  }
+  if (!request.slice.empty()) {  // the whole tensor, then the slice of it
+    Tensor whole;
+    TW_RETURN_IF_ERROR(
+        Read({request.name, request.dtype, PartialShape()}, &whole));
+    Tensor part(e.dtype, box.shape());
+    CopyOverlap(e.dtype, whole.raw_data(), TensorSlice::Whole(shape), box,
+                part.raw_data());
+    *out = std::move(part);
+    return Status::OK();
   }
   if (e.slices.empty()) return Decode(request.name, e, shape, out);
   // A partitioned variable: each slice is an entry of its own, copied into
@@ -805,6 +908,90 @@ Status ReadTfCheckpoint(const std::string& prefix,
 
 }  // namespace
 
+TensorSlice TensorSlice::Whole(const TensorShape& shape) {
+  TensorSlice box;
+  box.full_shape = shape.dims();
+  box.start.assign(shape.dims().size(), 0);
+  box.length = shape.dims();
+  return box;
+}
+
+TensorShape TensorSlice::shape() const { return TensorShape(length); }
+
+std::string TensorSlice::Extents() const {
+  std::string out;
+  for (size_t d = 0; d < start.size(); ++d) {
+    if (d > 0) out += ":";
+    out += std::to_string(start[d]) + "," + std::to_string(length[d]);
+  }
+  return out;
+}
+
+std::string TensorSlice::ToString() const {
+  std::string out;
+  for (int64_t dim : full_shape) out += std::to_string(dim) + " ";
+  return out + Extents();
+}
+
+Status ParseTensorSlice(const std::string& spec, TensorSlice* out) {
+  auto bad = [&](const std::string& why) {
+    return errors::InvalidArgument("bad shape_and_slice '", spec, "': ", why);
+  };
+  auto parse_int = [](std::string_view text, int64_t* value) {
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, *value);
+    return ec == std::errc() && ptr == end;
+  };
+  std::vector<std::string_view> tokens;
+  std::string_view rest(spec);
+  while (!rest.empty()) {
+    const size_t space = rest.find(' ');
+    if (space != 0) tokens.push_back(rest.substr(0, space));
+    if (space == std::string_view::npos) break;
+    rest.remove_prefix(space + 1);
+  }
+  if (tokens.size() < 2) {
+    return bad("expected the full shape, then the slice");
+  }
+  TensorSlice box;
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    int64_t dim;
+    if (!parse_int(tokens[i], &dim) || dim < 0) {
+      return bad("'" + std::string(tokens[i]) + "' is not a dimension");
+    }
+    box.full_shape.push_back(dim);
+  }
+  std::string_view extents = tokens.back();
+  for (size_t d = 0; d < box.full_shape.size(); ++d) {
+    const size_t colon = extents.find(':');
+    std::string_view extent = extents.substr(0, colon);
+    const int64_t dim = box.full_shape[d];
+    int64_t start = 0, length = dim;
+    if (extent != "-") {
+      const size_t comma = extent.find(',');
+      if (comma == std::string_view::npos ||
+          !parse_int(extent.substr(0, comma), &start) ||
+          !parse_int(extent.substr(comma + 1), &length)) {
+        return bad("'" + std::string(extent) +
+                   "' is not 'start,length' or '-'");
+      }
+      if (start < 0 || length < 0 || start > dim || length > dim - start) {
+        return bad("extent '" + std::string(extent) + "' is out of [0, " +
+                   std::to_string(dim) + ")");
+      }
+    }
+    box.start.push_back(start);
+    box.length.push_back(length);
+    if ((colon == std::string_view::npos) != (d + 1 == box.full_shape.size())) {
+      return bad("expected " + std::to_string(box.full_shape.size()) +
+                 " extents, one per dimension");
+    }
+    if (colon != std::string_view::npos) extents.remove_prefix(colon + 1);
+  }
+  *out = std::move(box);
+  return Status::OK();
+}
+
 bool SafetensorsDtype(DataType dtype, std::string* name) {
   for (const auto& d : kDtypeNames) {
     if (d.dtype == dtype) {
@@ -816,32 +1003,75 @@ bool SafetensorsDtype(DataType dtype, std::string* name) {
 }
 
 Status Write(const std::string& prefix, const std::vector<std::string>& names,
-             const std::vector<Tensor>& tensors) {
-  if (names.size() != tensors.size()) {
-    return errors::InvalidArgument("got ", names.size(), " names for ",
+             const std::vector<Tensor>& tensors,
+             const std::vector<std::string>& slices) {
+  if (names.size() != tensors.size() ||
+      (!slices.empty() && slices.size() != names.size())) {
+    return errors::InvalidArgument("got ", names.size(), " names and ",
+                                   slices.size(), " slices for ",
                                    tensors.size(), " tensors");
   }
   if (prefix.empty() || prefix.back() == '/') {
     return errors::InvalidArgument("bad checkpoint prefix '", prefix, "'");
   }
-  // Tensors in name order, contiguous in the data section.
-  std::map<std::string, const Tensor*> by_name;
+  // Tensors in key order, contiguous in the data section; a slice's key is
+  // its name and extents, its manifest entry says what it is a slice of.
+  struct Item {
+    const Tensor* tensor;
+    std::string name;
+    const TensorSlice* slice;  // null: the whole tensor
+  };
+  std::vector<TensorSlice> parsed(names.size());
+  std::map<std::string, std::vector<const TensorSlice*>> sliced;
+  std::map<std::string, Item> by_name;
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i].empty() || names[i] == kMetadataKey) {
       return errors::InvalidArgument("bad tensor name '", names[i], "'");
     }
-    if (!by_name.emplace(names[i], &tensors[i]).second) {
-      return errors::InvalidArgument("tensor name '", names[i],
-                                     "' is given twice");
+    std::string key = names[i];
+    const TensorSlice* slice = nullptr;
+    if (!slices.empty() && !slices[i].empty()) {
+      TW_RETURN_IF_ERROR(ParseTensorSlice(slices[i], &parsed[i]));
+      slice = &parsed[i];
+      if (slice->shape() != tensors[i].shape()) {
+        return errors::InvalidArgument(
+            "tensor '", names[i], "' has shape ", tensors[i].shape().ToString(),
+            ", not that of its slice '", slices[i], "'");
+      }
+      for (const TensorSlice* other : sliced[names[i]]) {
+        if (other->full_shape != slice->full_shape) {
+          return errors::InvalidArgument(
+              "slices of tensor '", names[i],
+              "' have different full shapes: ", other->ToString(), " and ",
+              slice->ToString());
+        }
+        if (Overlaps(*other, *slice)) {
+          return errors::InvalidArgument("slices of tensor '", names[i],
+                                         "' overlap: ", other->ToString(),
+                                         " and ", slice->ToString());
+        }
+      }
+      sliced[names[i]].push_back(slice);
+      key += ":" + slice->Extents();
+    }
+    if (!by_name.emplace(key, Item{&tensors[i], names[i], slice}).second) {
+      return errors::InvalidArgument("tensor name '", key, "' is given twice");
+    }
+  }
+  for (const auto& [name, parts] : sliced) {
+    if (by_name.count(name) > 0) {
+      return errors::InvalidArgument("tensor '", name,
+                                     "' is given whole and in slices");
     }
   }
   Json header = Json::Object();
   Json manifest_tensors = Json::Object();
   uint64_t offset = 0;
-  for (const auto& [name, tensor] : by_name) {
+  for (const auto& [key, item] : by_name) {
+    const Tensor* tensor = item.tensor;
     std::string dtype;
     if (!SafetensorsDtype(tensor->dtype(), &dtype)) {
-      return errors::Unimplemented("tensor '", name, "' is ",
+      return errors::Unimplemented("tensor '", item.name, "' is ",
                                    DataTypeName(tensor->dtype()),
                                    ", which checkpoints cannot hold");
     }
@@ -851,13 +1081,17 @@ Status Write(const std::string& prefix, const std::vector<std::string>& names,
     entry.Set("data_offsets",
               Json::Array({Json::Int(offset),
                            Json::Int(offset + tensor->num_bytes())}));
-    header.Set(name, entry);
+    header.Set(key, entry);
     Json described = Json::Object();
     described.Set("dtype", Json::String(dtype));
     described.Set("shape", ShapeJson(tensor->shape()));
     described.Set("crc32c",
                   Json::Int(Crc32c(tensor->raw_data(), tensor->num_bytes())));
-    manifest_tensors.Set(name, described);
+    if (item.slice != nullptr) {
+      described.Set("slice_of", Json::String(item.name));
+      described.Set("shape_and_slice", Json::String(item.slice->ToString()));
+    }
+    manifest_tensors.Set(key, described);
     offset += tensor->num_bytes();
   }
   Json metadata = Json::Object();
@@ -876,7 +1110,8 @@ Status Write(const std::string& prefix, const std::vector<std::string>& names,
   crc = Crc32cExtend(crc, header_text.data(), header_text.size());
   TW_RETURN_IF_ERROR(data_file.Append(&header_len, 8));
   TW_RETURN_IF_ERROR(data_file.Append(header_text.data(), header_text.size()));
-  for (const auto& [name, tensor] : by_name) {
+  for (const auto& [key, item] : by_name) {
+    const Tensor* tensor = item.tensor;
     crc = Crc32cExtend(crc, tensor->raw_data(), tensor->num_bytes());
     TW_RETURN_IF_ERROR(
         data_file.Append(tensor->raw_data(), tensor->num_bytes()));
@@ -962,6 +1197,11 @@ Status Read(const std::string& prefix,
         data_bytes->int_value());
   }
   std::map<std::string, Entry> entries;
+  struct Piece {
+    const Entry* entry;
+    TensorSlice box;  // its region of the full tensor
+  };
+  std::map<std::string, std::vector<Piece>> sliced;  // by "slice_of"
   uint64_t data_start = 0;
   const bool file_crc_ok = Crc32c(data.data(), data.size()) ==
                            static_cast<uint32_t>(data_crc->int_value());
@@ -994,6 +1234,25 @@ Status Read(const std::string& prefix,
                               "' in checkpoint data file ", data_path,
                               ": the data is corrupted");
     }
+    const Json* slice_of = described.Find("slice_of");
+    if (slice_of == nullptr) continue;
+    const Json* spec = described.Find("shape_and_slice");
+    Piece piece{&e, {}};
+    if (!slice_of->is_string() || spec == nullptr || !spec->is_string() ||
+        !ParseTensorSlice(spec->string_value(), &piece.box).ok() ||
+        piece.box.shape() != e.shape ||
+        name != slice_of->string_value() + ":" + piece.box.Extents()) {
+      return bad_manifest("slice '" + name + "' is malformed");
+    }
+    std::vector<Piece>& pieces = sliced[slice_of->string_value()];
+    for (const Piece& other : pieces) {
+      if (other.box.full_shape != piece.box.full_shape ||
+          other.entry->dtype != e.dtype || Overlaps(other.box, piece.box)) {
+        return bad_manifest("the slices of '" + slice_of->string_value() +
+                            "' do not fit together");
+      }
+    }
+    pieces.push_back(std::move(piece));
   }
   if (entries.size() != tensors->members().size()) {
     return errors::DataLoss("checkpoint data file ", data_path,
@@ -1003,35 +1262,85 @@ Status Read(const std::string& prefix,
     return errors::DataLoss("checksum mismatch for checkpoint data file ",
                             data_path, ": the file is corrupted");
   }
-  // What was asked for.
+  // What was asked for: a saved tensor, or a tensor saved in slices, whole
+  // or a slice of either, assembled from the saved pieces it overlaps.
   std::vector<Tensor> result;
   for (const TensorRequest& r : requests) {
+    std::vector<Piece> whole;
+    const std::vector<Piece>* pieces = &whole;
     auto it = entries.find(r.name);
-    if (it == entries.end()) {
+    auto parts = sliced.find(r.name);
+    if (it != entries.end()) {
+      whole.push_back({&it->second, TensorSlice::Whole(it->second.shape)});
+    } else if (parts != sliced.end()) {
+      pieces = &parts->second;
+    } else {
       return errors::NotFound("tensor '", r.name, "' not found in checkpoint ",
                               prefix, " (", data_path, ")");
     }
-    const Entry& e = it->second;
-    if (e.dtype != r.dtype) {
+    const DataType dtype = pieces->front().entry->dtype;
+    if (dtype != r.dtype) {
       return errors::InvalidArgument("tensor '", r.name, "' in checkpoint ",
-                                     data_path, " is ", DataTypeName(e.dtype),
+                                     data_path, " is ", DataTypeName(dtype),
                                      ", but ", DataTypeName(r.dtype),
                                      " was asked for");
     }
-    if (!r.shape.IsCompatibleWith(e.shape)) {
+    TensorSlice box;
+    TW_RETURN_IF_ERROR(RequestedBox(
+        r, TensorShape(pieces->front().box.full_shape), data_path, &box));
+    if (!r.shape.IsCompatibleWith(box.shape())) {
       return errors::InvalidArgument(
           "tensor '", r.name, "' in checkpoint ", data_path, " has shape ",
-          e.shape.ToString(), ", incompatible with the expected shape ",
+          box.shape().ToString(), ", incompatible with the expected shape ",
           r.shape.ToString());
     }
-    Tensor t(e.dtype, e.shape);
-    if (t.num_bytes() > 0) {
-      std::memcpy(t.raw_data(), data.data() + data_start + e.begin,
-                  t.num_bytes());
+    Tensor t(dtype, box.shape());
+    int64_t copied = 0;
+    for (const Piece& piece : *pieces) {
+      copied +=
+          CopyOverlap(dtype, data.data() + data_start + piece.entry->begin,
+                      piece.box, box, t.raw_data());
+    }
+    if (copied != t.num_elements()) {
+      return errors::InvalidArgument("tensor '", r.name, "' in checkpoint ",
+                                     data_path, ": its saved slices hold ",
+                                     copied, " of the ", t.num_elements(),
+                                     " values of slice '", box.ToString(), "'");
     }
     result.push_back(std::move(t));
   }
   *out = std::move(result);
+  return Status::OK();
+}
+
+Status List(const std::string& prefix, std::vector<ListedTensor>* out) {
+  const std::string path = prefix + kManifestSuffix;
+  std::string text;
+  TW_RETURN_IF_ERROR(ReadWholeFile(path, &text));
+  Json manifest;
+  Status s = Json::Parse(text, &manifest);
+  const Json* listed = s.ok() ? manifest.Find("tensors") : nullptr;
+  if (listed == nullptr || !listed->is_object()) {
+    return errors::DataLoss("checkpoint manifest ", path, " is corrupt");
+  }
+  for (const auto& [key, entry] : listed->members()) {
+    const Json* dtype = entry.Find("dtype");
+    const Json* slice_of = entry.Find("slice_of");
+    const Json* spec = entry.Find("shape_and_slice");
+    ListedTensor tensor{key, key, "", DT_INVALID};
+    if (dtype == nullptr || !dtype->is_string() ||
+        !DtypeFromSafetensors(dtype->string_value(), &tensor.dtype) ||
+        (slice_of != nullptr &&
+         (!slice_of->is_string() || spec == nullptr || !spec->is_string()))) {
+      return errors::DataLoss("checkpoint manifest ", path,
+                              " is corrupt: entry '", key, "'");
+    }
+    if (slice_of != nullptr) {
+      tensor.name = slice_of->string_value();
+      tensor.slice = spec->string_value();
+    }
+    out->push_back(std::move(tensor));
+  }
   return Status::OK();
 }
 

@@ -184,6 +184,68 @@ TEST(CheckpointTest, WriteErrors) {
   EXPECT_FALSE(std::ifstream(TempPrefix("str") + kDataSuffix).good());
 }
 
+TEST(TensorSliceTest, ParsesTensorFlowSpecs) {
+  TensorSlice box;
+  ASSERT_TRUE(ParseTensorSlice("10 4 3,5:-", &box).ok());
+  EXPECT_EQ(box.full_shape, (std::vector<int64_t>{10, 4}));
+  EXPECT_EQ(box.start, (std::vector<int64_t>{3, 0}));
+  EXPECT_EQ(box.length, (std::vector<int64_t>{5, 4}));
+  EXPECT_EQ(box.ToString(), "10 4 3,5:0,4");
+  for (const char* bad : {"10", "10 4 0,5", "10 4 0,11:-", "10 4 -1,2:-",
+                          "10 4 0,5:-:-", "x 0,1", "10 4 0;5:-", "7 3,5"}) {
+    Status s = ParseTensorSlice(bad, &box);
+    EXPECT_EQ(s.code(), Code::kInvalidArgument) << bad;
+    EXPECT_NE(s.message().find(bad), std::string::npos) << s.ToString();
+  }
+}
+
+// A 4x3 tensor saved as rows 0-2 and 3, read whole, in other slices, and a
+// whole tensor read in a slice.
+TEST(CheckpointTest, SlicesAreAssembledWhateverThePartitioning) {
+  const std::string prefix = TempPrefix("slices");
+  std::vector<float> all(12);
+  for (int i = 0; i < 12; ++i) all[i] = static_cast<float>(i);
+  Tensor top = Floats({0, 1, 2, 3, 4, 5, 6, 7, 8}, TensorShape({3, 3}));
+  Tensor bottom = Floats({9, 10, 11}, TensorShape({1, 3}));
+  Tensor whole = Floats(all, TensorShape({4, 3}));
+  ASSERT_TRUE(Write(prefix, {"emb", "emb", "w"}, {top, bottom, whole},
+                    {"4 3 0,3:0,3", "4 3 3,1:-", ""})
+                  .ok());
+  std::vector<Tensor> out;
+  Status s = Read(prefix,
+                  {{"emb", DT_FLOAT, PartialShape(), ""},
+                   {"emb", DT_FLOAT, PartialShape(), "4 3 1,3:1,2"},
+                   {"w", DT_FLOAT, PartialShape(), "4 3 2,2:-"}},
+                  &out);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_TRUE(out[0].SameContents(whole));
+  EXPECT_TRUE(
+      out[1].SameContents(Floats({4, 5, 7, 8, 10, 11}, TensorShape({3, 2}))));
+  EXPECT_TRUE(
+      out[2].SameContents(Floats({6, 7, 8, 9, 10, 11}, TensorShape({2, 3}))));
+  // Another full shape, and a region no saved slice covers.
+  s = Read(prefix, {{"emb", DT_FLOAT, PartialShape(), "5 3 0,1:-"}}, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  ASSERT_TRUE(Write(prefix, {"emb"}, {top}, {"4 3 0,3:-"}).ok());
+  s = Read(prefix, {{"emb", DT_FLOAT, PartialShape(), ""}}, &out);
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("hold 9 of the 12"), std::string::npos)
+      << s.ToString();
+}
+
+TEST(CheckpointTest, OverlappingOrMixedSlicesAreRefused) {
+  const std::string prefix = TempPrefix("bad_slices");
+  Tensor rows = Floats({0, 1, 2, 3, 4, 5}, TensorShape({2, 3}));
+  Status s =
+      Write(prefix, {"e", "e"}, {rows, rows}, {"4 3 0,2:-", "4 3 1,2:-"});
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("overlap"), std::string::npos) << s.ToString();
+  s = Write(prefix, {"e", "e"}, {rows, rows}, {"4 3 0,2:-", ""});
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+  s = Write(prefix, {"e"}, {rows}, {"4 3 0,3:-"});  // shape [3,3] != [2,3]
+  EXPECT_EQ(s.code(), Code::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace checkpoint
 }  // namespace tensorweave

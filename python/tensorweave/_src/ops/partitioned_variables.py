@@ -4,6 +4,7 @@ as TF's `_iter_slices`). `embedding_lookup` reads it as its list of shards; conv
 concatenates the parts."""
 
 from tensorweave._src.framework import dtypes, ops, tensor_shape
+from tensorweave._src.ops import variables
 
 
 class PartitionInfo:
@@ -164,6 +165,6 @@ def make_partitioned_variable(full_name, shape, dtype, partitioner, make_part):
     for i, (offset, part_shape) in enumerate(_iter_slices(full_shape, num_slices, slice_dim)):
         var = make_part(f"{full_name}/part_{i}", part_shape, PartitionInfo(full_shape, offset))
         var._tw_partition_offset = offset[slice_dim]
-        var._save_slice_info = (full_name, full_shape, offset, part_shape)
+        var._save_slice_info = variables.SaveSliceInfo(full_name, full_shape, offset, part_shape)
         parts.append(var)
     return PartitionedVariable(full_name, full_shape, dtype, parts, partitions)

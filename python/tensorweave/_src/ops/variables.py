@@ -89,6 +89,37 @@ class _VariableMeta(type):
         return creator(**full)
 
 
+class SaveSliceInfo:
+    """Where a part of a partitioned variable lies in the whole (TF's `Variable.SaveSliceInfo`): a Saver saves
+    the part as slice `spec` of checkpoint tensor `full_name`."""
+
+    def __init__(
+        self,
+        full_name=None,
+        full_shape=None,
+        var_offset=None,
+        var_shape=None,
+        save_slice_info_def=None,
+        import_scope=None,
+    ):
+        if save_slice_info_def is not None:
+            full_name, full_shape = save_slice_info_def.full_name, list(save_slice_info_def.full_shape)
+            var_offset, var_shape = list(save_slice_info_def.var_offset), list(save_slice_info_def.var_shape)
+        self.full_name = full_name
+        self.full_shape = [int(d) for d in full_shape]
+        self.var_offset = [int(d) for d in var_offset]
+        self.var_shape = [int(d) for d in var_shape]
+
+    @property
+    def spec(self):
+        """TF's shape_and_slice string: the full shape, then offset,length per dimension ("10 4 0,5:0,4")."""
+        extents = ":".join(f"{o},{n}" for o, n in zip(self.var_offset, self.var_shape))
+        return " ".join(str(d) for d in self.full_shape) + " " + extents
+
+    def __repr__(self):
+        return f"SaveSliceInfo({self.spec!r} of {self.full_name!r})"
+
+
 class Variable(metaclass=_VariableMeta):
     """A variable: a tensor whose value persists across `Session.run` calls.
 
@@ -475,6 +506,9 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
 
 
 # --- variable scopes ---------------------------------------------------------------
+Variable.SaveSliceInfo = SaveSliceInfo
+
+
 class VariableScope:
     """The state of a `variable_scope`: its name, reuse flag and defaults."""
 

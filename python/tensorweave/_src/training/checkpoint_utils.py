@@ -10,11 +10,8 @@ import os
 
 import numpy as np
 
-from tensorweave._src.framework import dtypes
-from tensorweave._src.framework import errors
-from tensorweave._src.framework import ops
-from tensorweave._src.ops import io_ops
-from tensorweave._src.ops import variables
+from tensorweave._src.framework import dtypes, errors, ops, tensor_shape
+from tensorweave._src.ops import io_ops, variables
 from tensorweave._src.training import saver as saver_lib
 from tensorweave._src.training import tf_checkpoint
 
@@ -76,9 +73,16 @@ class CheckpointReader:
         try:
             with open(manifest_path, encoding="utf-8") as f:
                 manifest = json.load(f)
-            tensors = manifest["tensors"]
-            self._shapes = {name: [int(d) for d in entry["shape"]] for name, entry in tensors.items()}
-            self._dtypes = {name: _SAFETENSORS_DTYPES[entry["dtype"]] for name, entry in tensors.items()}
+            self._shapes, self._dtypes = {}, {}
+            for key, entry in manifest["tensors"].items():
+                # A slice of a partitioned variable is listed as the whole, as TF lists it.
+                name = entry.get("slice_of", key)
+                if name == key:
+                    shape = entry["shape"]
+                else:
+                    shape = entry["shape_and_slice"].split()[:-1]
+                self._shapes[name] = [int(d) for d in shape]
+                self._dtypes[name] = _SAFETENSORS_DTYPES[entry["dtype"]]
         except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise errors.DataLossError(
                 None, None, f"Unable to read the manifest of checkpoint {prefix}: {e!r}"
@@ -179,9 +183,10 @@ def _store_variables():
     return dict(variables._var_store(ops.get_default_graph()).vars)
 
 
-def _set_checkpoint_initializer(variable, ckpt_file, tensor_name):
+def _set_checkpoint_initializer(variable, ckpt_file, tensor_name, slice_spec=""):
     """Makes `variable`'s initializer assign the checkpoint's `tensor_name` (TensorFlow's
-    `_set_checkpoint_initializer`): a RestoreV2 op named checkpoint_initializer."""
+    `_set_checkpoint_initializer`): a RestoreV2 op named checkpoint_initializer, of slice `slice_spec` of the
+    tensor for a part of a partitioned variable."""
     from tensorweave._src.ops import state_ops
 
     graph = variable.graph
@@ -193,7 +198,7 @@ def _set_checkpoint_initializer(variable, ckpt_file, tensor_name):
                 (restored,) = io_ops.restore_v2(
                     ckpt_file,
                     [tensor_name],
-                    [""],
+                    [slice_spec],
                     [variable.dtype.base_dtype],
                     shapes=[variable.shape.as_list()] if variable.shape.ndims is not None else None,
                     name="checkpoint_initializer",
@@ -203,6 +208,42 @@ def _set_checkpoint_initializer(variable, ckpt_file, tensor_name):
             graph._name_stack = saved
     variable._initializer_op = init_op.op if hasattr(init_op, "op") else init_op
     variable._initial_value = restored
+
+
+def _set_variable_or_list_initializer(var, ckpt_file, tensor_name):
+    """A variable from the whole tensor; each part of a partitioned variable (or a list of its parts) from its
+    slice, as TF."""
+    from tensorweave._src.ops.partitioned_variables import PartitionedVariable
+
+    if not isinstance(var, (list, tuple, PartitionedVariable)):
+        _set_checkpoint_initializer(var, ckpt_file, tensor_name)
+        return
+    full_name = None
+    for part in var:
+        info = getattr(part, "_save_slice_info", None)
+        if info is None:
+            raise ValueError(f"Slices must all be slices: {part!r}")
+        if full_name is not None and info.full_name != full_name:
+            raise ValueError(f"Slices must all be from the same tensor: {full_name} != {info.full_name}")
+        full_name = info.full_name
+        _set_checkpoint_initializer(part, ckpt_file, tensor_name, info.spec)
+
+
+def _full_shape(var):
+    """The shape of a variable, or of the whole of a partitioned one."""
+    if isinstance(var, (list, tuple)):
+        return var[0]._save_slice_info.full_shape
+    return var.shape
+
+
+def _check_shape(var, tensor_name, variable_map):
+    shape = _full_shape(var)
+    if not tensor_shape.as_shape(shape).is_compatible_with(variable_map[tensor_name]):
+        names = ",".join(v.name for v in var) if isinstance(var, list) else var.name
+        raise ValueError(
+            f"Shape of variable {names} ({tensor_shape.as_shape(shape)}) doesn't match with shape of tensor "
+            f"{tensor_name} ({variable_map[tensor_name]}) from checkpoint reader."
+        )
 
 
 def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
@@ -239,21 +280,21 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
     variable_map = reader.get_variable_to_shape_map()
     store_vars = _store_variables()
     for tensor_name_in_ckpt, current in sorted(assignment_map.items(), key=lambda kv: kv[0]):
-        if isinstance(current, variables.Variable):
+        if isinstance(current, variables.Variable) or (
+            isinstance(current, (list, tuple)) and all(isinstance(v, variables.Variable) for v in current)
+        ):
             var = current
         else:
             var = store_vars.get(current)
+        if var is not None and not isinstance(var, variables.Variable):
+            var = list(var)  # a partitioned variable: its parts
         if var is not None:
             if tensor_name_in_ckpt not in variable_map:
                 raise ValueError(
                     f"Tensor {tensor_name_in_ckpt} is not found in {ckpt_dir_or_file} checkpoint {variable_map}"
                 )
-            if not var.shape.is_compatible_with(variable_map[tensor_name_in_ckpt]):
-                raise ValueError(
-                    f"Shape of variable {var.name} ({var.shape}) doesn't match with shape of tensor "
-                    f"{tensor_name_in_ckpt} ({variable_map[tensor_name_in_ckpt]}) from checkpoint reader."
-                )
-            _set_checkpoint_initializer(var, ckpt_file, tensor_name_in_ckpt)
+            _check_shape(var, tensor_name_in_ckpt, variable_map)
+            _set_variable_or_list_initializer(var, ckpt_file, tensor_name_in_ckpt)
             continue
         scopes = ""
         if "/" in current:
@@ -278,12 +319,10 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
                     f"found in {ckpt_dir_or_file} checkpoint"
                 )
             var = store_vars[var_name]
-            if not var.shape.is_compatible_with(variable_map[full_tensor_name]):
-                raise ValueError(
-                    f"Shape of variable {var.name} ({var.shape}) doesn't match with shape of tensor "
-                    f"{full_tensor_name} ({variable_map[full_tensor_name]}) from checkpoint reader."
-                )
-            _set_checkpoint_initializer(var, ckpt_file, full_tensor_name)
+            if not isinstance(var, variables.Variable):
+                var = list(var)
+            _check_shape(var, full_tensor_name, variable_map)
+            _set_variable_or_list_initializer(var, ckpt_file, full_tensor_name)
 
 
 def warm_start(
@@ -329,17 +368,21 @@ def warm_start(
     else:
         raise ValueError(f"`vars_to_warm_start must be a `list` or `str`.  Given type is {type(vars_to_warm_start)}")
     ckpt_file = _checkpoint_file(ckpt_to_initialize_from)
-    used = set()
-    seen = set()
+    # The parts of a partitioned variable are warm-started together, by the whole's name (TF's grouping).
+    grouped, seen = {}, set()
     for var in list_of_vars:
         if id(var) in seen:
             continue
         seen.add(id(var))
-        name = var.op.name
+        info = getattr(var, "_save_slice_info", None)
+        grouped.setdefault(info.full_name if info is not None else var.op.name, []).append(var)
+    used = set()
+    for name, group in grouped.items():
         prev = var_name_to_prev_var_name.get(name, name)
         if name in var_name_to_prev_var_name:
             used.add(name)
-        init_from_checkpoint(ckpt_file, {prev: var})
+        sliced = getattr(group[0], "_save_slice_info", None) is not None
+        init_from_checkpoint(ckpt_file, {prev: group if sliced else group[0]})
     unused = set(var_name_to_prev_var_name) - used
     if unused:
         raise ValueError(

@@ -383,9 +383,48 @@ def _restore_shape(v):
     return v.shape.as_list()
 
 
+class _Slice:
+    """A part of a partitioned variable as the Saver handles it: saved as slice `slice_spec` (TF's
+    shape_and_slice string) of checkpoint tensor `name`, as TF saves partitioned variables."""
+
+    def __init__(self, variable, slice_spec):
+        self.variable, self.slice_spec = variable, slice_spec
+        self.dtype, self.device, self.shape, self.name = variable.dtype, variable.device, variable.shape, variable.name
+
+    def _ref(self):
+        return self.variable._ref()
+
+
+def _slices_of(name, parts):
+    """[(name, _Slice)] of the parts of one partitioned variable (a PartitionedVariable or a list of its parts)."""
+    out, full_name = [], None
+    for part in parts:
+        info = getattr(part, "_save_slice_info", None)
+        if not isinstance(part, variables.Variable) or info is None:
+            raise ValueError(f"Slices must all be slices: {part!r}")
+        if full_name is not None and info.full_name != full_name:
+            raise ValueError(f"Slices must all be from the same tensor: {full_name} != {info.full_name}")
+        full_name = info.full_name
+        out.append((name or full_name, _Slice(part, info.spec)))
+    return out
+
+
+def _entry_key(name, entry):
+    """What names one saved tensor: its name, and for a slice also its spec."""
+    return f"{name}:{entry.slice_spec}" if isinstance(entry, _Slice) else name
+
+
+def _slice_spec(entry):
+    return entry.slice_spec if isinstance(entry, _Slice) else ""
+
+
 def _saveables(var_list):
-    """[(name in the checkpoint, Variable or _SpecEntry)] sorted by name; a SaveableObject (or a table) gives
-    one entry per spec, named by the spec."""
+    """[(name in the checkpoint, Variable, _Slice or _SpecEntry)] sorted by name; a SaveableObject (or a table)
+    gives one entry per spec, named by the spec; a partitioned variable one _Slice per part, named by the whole
+    (TF's saving of partitioned variables: a part in a list is saved as its slice of the whole; in a dict, a list
+    of parts or a PartitionedVariable is, a single part is saved whole under its key)."""
+    from tensorweave._src.ops.partitioned_variables import PartitionedVariable
+
     if var_list is None:
         var_list = variables.global_variables() + ops.get_collection(ops.GraphKeys.SAVEABLE_OBJECTS)
     if not var_list:  # (an empty list too, as TF)
@@ -397,8 +436,11 @@ def _saveables(var_list):
         for v in var_list:
             if isinstance(v, (list, tuple)):
                 raise TypeError("var_list entries must be Variables")
-            items.append((v.op.name if isinstance(v, variables.Variable) else None, v))
-    seen = {}
+            if isinstance(v, variables.Variable) and getattr(v, "_save_slice_info", None) is not None:
+                items.append((v._save_slice_info.full_name, [v]))
+            else:
+                items.append((v.op.name if isinstance(v, variables.Variable) else None, v))
+    seen, keys = {}, set()  # {name: saved in slices}, the names and slices saved
     out = []
     for name, v in items:
         saveable = v if isinstance(v, SaveableObject) else None
@@ -406,6 +448,8 @@ def _saveables(var_list):
             saveable = v._saveable_named(name or "")
         if saveable is not None:
             entries = [(spec.name, _SpecEntry(saveable, i)) for i, spec in enumerate(saveable.specs)]
+        elif isinstance(v, (PartitionedVariable, list, tuple)):
+            entries = _slices_of(name, v)
         elif isinstance(v, variables.Variable):
             entries = [(name, v)]
         else:
@@ -413,9 +457,11 @@ def _saveables(var_list):
         for entry_name, entry in entries:
             if not isinstance(entry_name, str) or not entry_name:
                 raise ValueError(f"Bad checkpoint name {entry_name!r} for {entry.name}")
-            if entry_name in seen:
+            # A name is saved once, or in slices (which the core checks do not overlap).
+            sliced, key = isinstance(entry, _Slice), _entry_key(entry_name, entry)
+            if seen.setdefault(entry_name, sliced) != sliced or key in keys:
                 raise ValueError(f"At least two variables have the same name: {entry_name}")
-            seen[entry_name] = entry
+            keys.add(key)
             out.append((entry_name, entry))
     return sorted(out, key=lambda item: item[0])
 
@@ -522,7 +568,8 @@ class Saver:
         with graph.name_scope(self._name):
             self._filename_tensor = constant_op.constant(self._filename or "model", dtype=dtypes.string)
             names_t = constant_op.constant(names, dtype=dtypes.string, name="tensor_names")
-            slices_t = constant_op.constant([""] * len(names), dtype=dtypes.string, name="shape_and_slices")
+            slices = [_slice_spec(v) for _, v in self._saveables]
+            slices_t = constant_op.constant(slices, dtype=dtypes.string, name="shape_and_slices")
             self._save_op = io_ops.save_v2(self._filename_tensor, names_t, slices_t, refs, name="SaveV2")
             shapes = [_restore_shape(v) for _, v in self._saveables]
             # As TF's BulkSaverBuilder: the tensors are loaded on CPU 0 (under the scopes around the Saver).
@@ -559,7 +606,8 @@ class Saver:
                 with graph.device(device):
                     filename = constant_op.constant("model", dtype=dtypes.string, name=f"shard_{i}_filename")
                     names_t = constant_op.constant(names, dtype=dtypes.string, name=f"shard_{i}_tensor_names")
-                    slices_t = constant_op.constant([""] * len(names), dtype=dtypes.string, name=f"shard_{i}_slices")
+                    slices = [_slice_spec(v) for _, v in items]
+                    slices_t = constant_op.constant(slices, dtype=dtypes.string, name=f"shard_{i}_slices")
                     saves.append(io_ops.save_v2(filename, names_t, slices_t, refs, name=f"SaveV2_{i}"))
                     restored = io_ops.restore_v2(
                         filename,
@@ -570,7 +618,7 @@ class Saver:
                         name=f"RestoreV2_{i}",
                     )
                     assigns.extend(_restore_ops(items, restored))
-                self._shards.append((device, names, filename))
+                self._shards.append((device, [_entry_key(n, v) for n, v in items], filename))
             self._save_op = ops.group(*saves, name="save_all_shards")
             self._restore_op = ops.group(*assigns, name="restore_all")
 
@@ -607,7 +655,7 @@ class Saver:
             shards = _read_shards(save_path)
         else:  # an unsharded checkpoint holds every tensor
             shards = [(save_path, None)]
-        groups = self._shards or [(None, [n for n, _ in self._saveables], self._filename_tensor)]
+        groups = self._shards or [(None, [_entry_key(n, v) for n, v in self._saveables], self._filename_tensor)]
         feeds = {}
         for _, names, filename in groups:
             holder = [path for path, tensors in shards if tensors is None or set(names) <= set(tensors)]
