@@ -53,7 +53,14 @@ class MatrixLogarithmOp : public OpKernel {
     // Eigen takes square roots of the triangular factor until it is near
     // the identity, which an eigenvalue of exactly 0 never reaches (a loop
     // without end): the logarithm is not defined there anyway.
-    const Eigen::ComplexSchur<Matrix<T>> schur(a, /*computeU=*/false);
+    // The same decomposition a.log() starts with (computeU included, so
+    // that it converges or fails alike): Eigen asserts it converged.
+    const Eigen::ComplexSchur<Matrix<T>> schur(a);
+    if (schur.info() != Eigen::Success) {
+      return errors::InvalidArgument(
+          "matrix ", index,
+          ": its Schur decomposition did not converge (no logarithm computed)");
+    }
     for (int64_t i = 0; i < n; ++i) {
       if (schur.matrixT()(i, i) == T(0)) {
         return errors::InvalidArgument(
