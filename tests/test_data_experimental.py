@@ -514,3 +514,69 @@ def test_ordered_dict_features_keep_column_order(tmp_path):
         ds = tw.data.experimental.make_csv_dataset(path, 1, shuffle=False, num_epochs=1)
         assert isinstance(ds.output_types, collections.OrderedDict)
         assert list(ds.output_types) == ["z", "a", "m"]
+
+
+# --- SqlDataset ----------------------------------------------------------------------------------------------
+
+
+def _db(tmp_path):
+    import sqlite3
+
+    path = os.path.join(tmp_path, "db.sqlite")
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE t (a INTEGER, b TEXT, c REAL)")
+    conn.executemany("INSERT INTO t VALUES (?, ?, ?)", [(1, "x", 1.5), (2, "yy", None), (3, None, 2.25), (0, "7z", 3)])
+    conn.commit()
+    conn.close()
+    return path
+
+
+def test_sql_dataset(tmp_path):
+    path = _db(tmp_path)
+    sql = lambda lib, q, types: lib.data.experimental.SqlDataset("sqlite", path, q, types)
+    _same(lambda lib: sql(lib, "SELECT a, b, c FROM t", (lib.int64, lib.string, lib.float64)))
+    _same(lambda lib: sql(lib, "SELECT a FROM t", lib.int32))
+    # conversions as SQLite's C API makes them: text to int, int/real to text, to bool
+    _same(lambda lib: sql(lib, "SELECT b, c, a, a FROM t", (lib.int64, lib.string, lib.bool, lib.string)))
+
+
+def test_sql_dataset_errors(tmp_path):
+    path = _db(tmp_path)
+    cases = [
+        (
+            ("sqlite", "SELECT a, b FROM t", (tf.int32,)),
+            "The number of columns in query (2) must match",
+            "InvalidArgumentError",
+        ),
+        (
+            ("mysql", "SELECT a FROM t", (tf.int32,)),
+            "The database type, mysql, is not supported",
+            "InvalidArgumentError",
+        ),
+        (("sqlite", "SELECT nope FROM t", (tf.int32,)), "no such column: nope", "UnknownError"),
+        (
+            ("sqlite", "SELECT c FROM t", (tf.float32,)),
+            "Each element of `output_types_` must be one of",
+            "InvalidArgumentError",
+        ),
+    ]
+    for (driver, query, types), message, cls in cases:
+        for lib in (tw, v1):
+            lib_types = tuple(lib.as_dtype(t.name) for t in types)
+            make = lambda lib, d=driver, q=query, t=lib_types: lib.data.experimental.SqlDataset(d, path, q, t)
+            _, err = _drain_error(lib, make)
+            assert type(err).__name__ == cls and message in err.message, (lib, err)
+
+
+def test_parse_example_dataset_refuses_sparse_features():
+    # tensorweave's dataset elements are dense tensors: a VarLenFeature (a SparseTensor in TF) is refused by name
+    with tw.Graph().as_default(), pytest.raises(NotImplementedError, match="'tags' is a VarLenFeature"):
+        tw.data.experimental.parse_example_dataset({"tags": tw.io.VarLenFeature(tw.string)})
+
+
+def test_map_and_batch_with_legacy_function():
+    _same(
+        lambda lib: lib.data.Dataset.range(5).apply(
+            lib.data.experimental.map_and_batch_with_legacy_function(lambda x: x * 2, 2)
+        )
+    )

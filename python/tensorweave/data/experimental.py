@@ -19,6 +19,7 @@ from tensorweave._src.data.experimental_ops import (
     Optional,
     RandomDataset,
     Reducer,
+    SqlDataset,
     TFRecordWriter,
     assert_cardinality,
     copy_to_device,
@@ -67,6 +68,13 @@ def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainde
     if num_parallel_batches is not None and num_parallel_calls is not None:
         raise ValueError("`num_parallel_batches` and `num_parallel_calls` are mutually exclusive.")
     return lambda dataset: dataset.map(map_func).batch(batch_size, drop_remainder=drop_remainder)
+
+
+def map_and_batch_with_legacy_function(
+    map_func, batch_size, num_parallel_batches=None, drop_remainder=False, num_parallel_calls=None
+):
+    """`map_and_batch` (TF1's spelling for a legacy map function)."""
+    return map_and_batch(map_func, batch_size, num_parallel_batches, drop_remainder, num_parallel_calls)
 
 
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
@@ -187,6 +195,7 @@ __all__ = [
     "Optional",
     "RandomDataset",
     "Reducer",
+    "SqlDataset",
     "TFRecordWriter",
     "TensorStructure",
     "ThreadingOptions",
@@ -212,6 +221,7 @@ __all__ = [
     "make_initializable_iterator",
     "make_one_shot_iterator",
     "map_and_batch",
+    "map_and_batch_with_legacy_function",
     "pad_to_cardinality",
     "parallel_interleave",
     "parse_example_dataset",

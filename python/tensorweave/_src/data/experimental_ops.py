@@ -406,6 +406,92 @@ def make_csv_dataset(
     return dataset if prefetch_buffer_size == 0 else dataset.prefetch(prefetch_buffer_size)
 
 
+# --- SQL ---------------------------------------------------------------------------------------------------------
+
+_SQL_TYPES = (
+    dtypes.string,
+    dtypes.int8,
+    dtypes.int16,
+    dtypes.int32,
+    dtypes.int64,
+    dtypes.uint8,
+    dtypes.uint16,
+    dtypes.bool,
+    dtypes.float64,
+)
+
+
+def _sql_rows(driver_name, data_source_name, query, flat_types):
+    """The rows of `query`, each column converted as SQLite's C API does for the requested dtype."""
+    import sqlite3
+
+    driver_name, data_source_name, query = (np.asarray(a).item() for a in (driver_name, data_source_name, query))
+    driver_name = driver_name.decode() if isinstance(driver_name, bytes) else driver_name
+    if driver_name != "sqlite":
+        raise errors.InvalidArgumentError(
+            None,
+            None,
+            f"The database type, {driver_name}, is not supported by SqlDataset. The set of supported databases is: "
+            "{'sqlite'}.",
+        )
+    bad = [t for t in flat_types if t not in _SQL_TYPES]
+    if bad:
+        raise errors.InvalidArgumentError(
+            None,
+            None,
+            "Each element of `output_types_` must be one of: DT_STRING, DT_INT8, DT_INT16, DT_INT32, DT_INT64, "
+            "DT_UINT8, DT_UINT16, DT_BOOL, DT_DOUBLE ",
+        )
+    path = data_source_name.decode() if isinstance(data_source_name, bytes) else data_source_name
+    conn = sqlite3.connect(path)
+    conn.text_factory = bytes
+    try:
+        try:
+            cursor = conn.execute(query.decode() if isinstance(query, bytes) else query)
+        except sqlite3.Error as e:
+            raise errors.UnknownError(None, None, f"Prepare() failed: {e}: {query}") from None
+        if cursor.description is not None and len(cursor.description) != len(flat_types):
+            raise errors.InvalidArgumentError(
+                None,
+                None,
+                f"The number of columns in query ({len(cursor.description)}) must match the number of elements in "
+                f"output_types ({len(flat_types)}).",
+            )
+        for row in cursor:
+            yield tuple(_sql_value(conn, v, t) for v, t in zip(row, flat_types))
+    finally:
+        conn.close()
+
+
+def _sql_value(conn, value, dtype):
+    if dtype == dtypes.string:
+        if value is None:
+            return b""
+        return value if isinstance(value, bytes) else conn.execute("SELECT CAST(? AS TEXT)", (value,)).fetchone()[0]
+    if dtype == dtypes.float64:
+        return 0.0 if value is None else float(conn.execute("SELECT CAST(? AS REAL)", (value,)).fetchone()[0])
+    number = 0 if value is None else int(conn.execute("SELECT CAST(? AS INTEGER)", (value,)).fetchone()[0])
+    return number != 0 if dtype == dtypes.bool else np.array(number).astype(dtype.as_numpy_dtype)
+
+
+def SqlDataset(driver_name, data_source_name, query, output_types):
+    """The rows a SQL query returns (TF1's `tf.data.experimental.SqlDataset`; the driver is "sqlite"), each a
+    nest of scalars of `output_types` (a NULL is 0 or "")."""
+    types = structure.types_from_structure(output_types)
+    flat_types = structure.flatten(types)
+    shapes = structure.map_structure(lambda _: tensor_shape.TensorShape([]), types)
+
+    def rows(driver, source, text):
+        for row in _sql_rows(driver, source, text, flat_types):
+            yield structure.pack_sequence_as(types, list(row))
+
+    args = [
+        ops.convert_to_tensor(a, dtype=dtypes.string, name=n)
+        for a, n in ((driver_name, "driver_name"), (data_source_name, "data_source_name"), (query, "query"))
+    ]
+    return DatasetV1.from_generator(rows, types, shapes, args=args)
+
+
 # --- tf.Example ----------------------------------------------------------------------------------------------------
 
 
