@@ -20,6 +20,7 @@ from tensorweave._src.data.experimental_ops import (
     RandomDataset,
     Reducer,
     SqlDataset,
+    TensorStructure,
     TFRecordWriter,
     assert_cardinality,
     copy_to_device,
@@ -45,7 +46,6 @@ from tensorweave._src.data.options import (
     ThreadingOptions,
 )
 from tensorweave._src.data.structure import DatasetSpec as DatasetStructure
-from tensorweave._src.data.structure import TensorSpec as TensorStructure
 from tensorweave._src.framework import dtypes
 
 

@@ -848,6 +848,11 @@ def get_structure(dataset_or_iterator):
     )
 
 
+def TensorStructure(dtype, shape):  # noqa: N802 - TF's name
+    """`TensorSpec(shape, dtype)` (TF1's deprecated spelling, its arguments the other way round)."""
+    return structure.TensorSpec(shape, dtype)
+
+
 def enable_debug_mode():
     """tf.data's debug mode is eager-only: in TF1's graph mode (tensorweave's) it is a ValueError."""
     raise ValueError("`enable_debug_mode() is only supported in eager mode.")
@@ -990,9 +995,14 @@ class Optional:
 
     def get_value(self, name=None):
         """The value; running it without one is an InvalidArgumentError."""
-        from tensorweave._src.ops import logging_ops
+        from tensorweave._src.ops import script_ops
+
+        def check(has_value):
+            if not has_value:
+                raise errors.InvalidArgumentError(None, None, "The given optional does not have a value.")
+            return np.array(True)
 
         with ops.name_scope(name, "OptionalGetValue"):
-            check = logging_ops.Assert(self._has_value, ["The optional does not have a value."])
-            with ops.control_dependencies([check]):
+            ok = script_ops.py_func(check, [self._has_value], dtypes.bool, stateful=True)
+            with ops.control_dependencies([ok]):
                 return structure.map_structure(array_ops.identity, self._value)
