@@ -579,3 +579,13 @@ def test_map_and_batch_with_legacy_function():
             lib.data.experimental.map_and_batch_with_legacy_function(lambda x: x * 2, 2)
         )
     )
+
+
+def test_csv_dataset_quoted_field_spanning_lines(tmp_path):
+    text = 'h1,h2,h3\n1,"multi\nline ""q""\n\nend",x\n2,"a",b\n' + "".join(f'{i},"r{i}\n",z\n' for i in range(3, 5000))
+    path = _write(tmp_path, "m.csv", text)
+    values = _same(lambda lib: lib.data.experimental.CsvDataset(path, [[0], [""], [""]], header=True), limit=6000)
+    assert values[0][1] == b'multi\nline "q"\n\nend' and len(values) == 4999
+    # without quote handling a line is a record
+    plain = _write(tmp_path, "p.csv", '1,"a\nb",c\n')
+    _same(lambda lib: lib.data.experimental.CsvDataset(plain, [[""]], use_quote_delim=False, select_cols=[0]))

@@ -67,7 +67,7 @@ class CsvDatasetV1(DatasetV1):
 
     `record_defaults` gives each column's dtype and default: a one-value tensor (used for an empty or `na_value`
     field), an empty one or a dtype for a required column. `select_cols` picks (strictly increasing) columns,
-    `exclude_cols` leaves columns out. Lines are records: a quoted field cannot span lines.
+    `exclude_cols` leaves columns out. A quoted field may span lines.
 
     Example:
       >>> import os, tempfile
@@ -119,7 +119,8 @@ class CsvDatasetV1(DatasetV1):
 
         def per_file(filename):
             lines = TextLineDatasetV1(filename, compression_type=compression_type, buffer_size=buffer_size)
-            return lines.skip(1) if header else lines
+            records = _join_quoted_lines(lines) if use_quote_delim else lines
+            return records.skip(1) if header else records
 
         files = DatasetV1.from_tensor_slices(_flat_filenames(filenames))
         lines = files.flat_map(per_file)
@@ -140,6 +141,51 @@ class CsvDatasetV1(DatasetV1):
 
 
 CsvDataset = CsvDatasetV1
+
+
+class _QuotedLines:
+    """The record being read while a quoted field spans lines (an odd number of quotes so far)."""
+
+    def __init__(self):
+        self.pending = None
+
+    def join(self, lines):
+        records = []
+        for line in lines.tolist():
+            self.pending = line if self.pending is None else self.pending + b"\n" + line
+            if self.pending.count(b'"') % 2 == 0:
+                records.append(self.pending)
+                self.pending = None
+        return np.array(records, dtype=object)
+
+    def flush(self):
+        pending, self.pending = self.pending, None
+        return np.array([] if pending is None else [pending], dtype=object)
+
+
+def _join_quoted_lines(lines, chunk=4096):
+    """The CSV records of a dataset of lines: a line ending inside a quoted field is joined (with a newline)
+    to the next, as TF's CSV reader reads the field on. Lines go through Python `chunk` at a time."""
+    from tensorweave._src.ops import script_ops
+
+    states = _IteratorStates(_QuotedLines)
+
+    def vector(t):
+        t.set_shape([None])
+        return t
+
+    def make(state_id):
+        joined = lines.batch(chunk).map(
+            lambda b: vector(
+                script_ops.py_func(lambda i, x: states.get(i).join(x), [state_id, b], dtypes.string, stateful=True)
+            )
+        )
+        tail = DatasetV1.from_tensors(state_id).map(
+            lambda i: vector(script_ops.py_func(lambda j: states.get(j).flush(), [i], dtypes.string, stateful=True))
+        )
+        return joined.concatenate(tail).unbatch()
+
+    return _with_state(states, [], make)
 
 
 def _flat_filenames(filenames):
@@ -848,7 +894,7 @@ def get_structure(dataset_or_iterator):
     )
 
 
-def TensorStructure(dtype, shape):  # noqa: N802 - TF's name
+def TensorStructure(dtype, shape):
     """`TensorSpec(shape, dtype)` (TF1's deprecated spelling, its arguments the other way round)."""
     return structure.TensorSpec(shape, dtype)
 
