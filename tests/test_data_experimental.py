@@ -335,6 +335,7 @@ def test_assert_cardinality_restarts_with_each_iterator():
 def test_from_list():
     _same(lambda lib: lib.data.experimental.from_list([1, 2, 3]))
     _same(lambda lib: lib.data.experimental.from_list([(1, "a"), (2, "b")]))
+    _same(lambda lib: lib.data.experimental.from_list([(1, [1.0]), (2, [2.0, 3.0])]))  # shapes differ: [None]
     _same(lambda lib: lib.data.experimental.from_list([{"x": [1.0, 2.0], "y": 3}, {"x": [4.0, 5.0], "y": 6}]))
     for lib in (tw, v1):
         with lib.Graph().as_default():

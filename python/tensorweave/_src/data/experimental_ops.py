@@ -77,8 +77,8 @@ class CsvDatasetV1(DatasetV1):
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     ds = tw.data.experimental.CsvDataset(path, [tw.int32, [0.0]], header=True)
       ...     nxt = tw.data.make_one_shot_iterator(ds).get_next()
-      ...     print(sess.run(nxt), sess.run(nxt))
-      (1, 2.5) (2, 0.0)
+      ...     print([[v.item() for v in sess.run(nxt)] for _ in range(2)])
+      [[1, 2.5], [2, 0.0]]
     """
 
     def __init__(
