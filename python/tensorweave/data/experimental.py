@@ -12,6 +12,30 @@ from tensorweave._src.data.dataset_ops import (
 )
 from tensorweave._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY
 from tensorweave._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY
+from tensorweave._src.data.experimental_ops import (
+    SHARD_HINT,
+    CsvDataset,
+    DatasetInitializer,
+    Optional,
+    RandomDataset,
+    Reducer,
+    SqlDataset,
+    TensorStructure,
+    TFRecordWriter,
+    assert_cardinality,
+    copy_to_device,
+    enable_debug_mode,
+    from_list,
+    get_structure,
+    group_by_reducer,
+    index_table_from_dataset,
+    make_batched_features_dataset,
+    make_csv_dataset,
+    pad_to_cardinality,
+    parse_example_dataset,
+    snapshot,
+    table_from_dataset,
+)
 from tensorweave._src.data.options import (
     AutoShardPolicy,
     AutotuneAlgorithm,
@@ -21,6 +45,7 @@ from tensorweave._src.data.options import (
     OptimizationOptions,
     ThreadingOptions,
 )
+from tensorweave._src.data.structure import DatasetSpec as DatasetStructure
 from tensorweave._src.framework import dtypes
 
 
@@ -43,6 +68,13 @@ def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainde
     if num_parallel_batches is not None and num_parallel_calls is not None:
         raise ValueError("`num_parallel_batches` and `num_parallel_calls` are mutually exclusive.")
     return lambda dataset: dataset.map(map_func).batch(batch_size, drop_remainder=drop_remainder)
+
+
+def map_and_batch_with_legacy_function(
+    map_func, batch_size, num_parallel_batches=None, drop_remainder=False, num_parallel_calls=None
+):
+    """`map_and_batch` (TF1's spelling for a legacy map function)."""
+    return map_and_batch(map_func, batch_size, num_parallel_batches, drop_remainder, num_parallel_calls)
 
 
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
@@ -148,34 +180,58 @@ def unique():
 __all__ = [
     "AUTOTUNE",
     "INFINITE_CARDINALITY",
+    "SHARD_HINT",
     "UNKNOWN_CARDINALITY",
     "AutoShardPolicy",
     "AutotuneAlgorithm",
     "AutotuneOptions",
     "Counter",
+    "CsvDataset",
+    "DatasetInitializer",
+    "DatasetStructure",
     "DistributeOptions",
     "ExternalStatePolicy",
     "OptimizationOptions",
+    "Optional",
+    "RandomDataset",
+    "Reducer",
+    "SqlDataset",
+    "TFRecordWriter",
+    "TensorStructure",
     "ThreadingOptions",
+    "assert_cardinality",
     "bucket_by_sequence_length",
     "cardinality",
     "choose_from_datasets",
+    "copy_to_device",
+    "enable_debug_mode",
     "enumerate_dataset",
+    "from_list",
     "get_output_classes",
     "get_output_shapes",
     "get_output_types",
     "get_single_element",
+    "get_structure",
+    "group_by_reducer",
     "group_by_window",
     "ignore_errors",
+    "index_table_from_dataset",
+    "make_batched_features_dataset",
+    "make_csv_dataset",
     "make_initializable_iterator",
     "make_one_shot_iterator",
     "map_and_batch",
+    "map_and_batch_with_legacy_function",
+    "pad_to_cardinality",
     "parallel_interleave",
+    "parse_example_dataset",
     "prefetch_to_device",
     "rejection_resample",
     "sample_from_datasets",
     "scan",
     "shuffle_and_repeat",
+    "snapshot",
+    "table_from_dataset",
     "take_while",
     "unbatch",
     "unique",
