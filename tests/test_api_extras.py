@@ -251,3 +251,288 @@ def test_app_flags_is_flags_and_exports_absl_names():
     assert tw.app.flags is tw.flags
     missing = [n for n in dir(absl_flags) if not n.startswith("_") and n[0].isupper() and not hasattr(tw.flags, n)]
     assert missing == []
+
+
+# --- TensorFlow oracle for the rest --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tf1():
+    tf = pytest.importorskip("tensorflow")
+    return tf.compat.v1
+
+
+def _norm(text):
+    """TF1's TensorShape repr spells dims Dimension(n) (tensorweave's), TF 2's plain n."""
+    import re
+
+    return re.sub(r"Dimension\(([^)]*)\)", r"\1", text).replace("?", "None")
+
+
+def test_autograph_pass_through_and_do_not_convert(tf1):
+    def f(x):
+        return x + 1
+
+    assert tw.autograph.to_graph(f) is f
+    assert "return x + 1" in tw.autograph.to_code(f)
+    assert [m.name for m in tw.autograph.experimental.Feature] == [m.name for m in tf1.autograph.experimental.Feature]
+    for ag in (tf1.autograph, tw.autograph):
+        plain = ag.experimental.do_not_convert(f)
+        called = ag.experimental.do_not_convert()(f)
+
+        @ag.experimental.do_not_convert
+        def g(x):
+            return x * 3
+
+        assert (plain(1), called(2), g(2), g.__name__, plain.__name__) == (2, 3, 6, "g", "f")
+        ag.set_verbosity(0)
+        ag.experimental.set_loop_options(maximum_iterations=3)
+    with pytest.raises(TypeError, match="function or class"):
+        tw.autograph.to_graph(5)
+    with pytest.raises(TypeError, match="callable"):
+        tw.autograph.experimental.do_not_convert(5)
+
+
+def test_resource_loader_and_sysconfig(tmp_path, tf1):
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    assert tw.resource_loader.get_data_files_path() == here
+    assert tw.resource_loader.get_path_to_datafile("data/x.bin") == os.path.join(here, "data/x.bin")
+    assert tw.resource_loader.readahead_file_path("a/b") == tf1.resource_loader.readahead_file_path("a/b") == "a/b"
+    (tmp_path / "r.txt").write_bytes(b"abc")
+    assert tw.resource_loader.load_resource(str(tmp_path / "r.txt")) == b"abc"
+    with pytest.raises(FileNotFoundError):
+        tw.resource_loader.load_resource("no/such/file")
+    include = tw.sysconfig.get_include()
+    assert os.path.isfile(os.path.join(include, "core", "framework", "tensor.h")) or os.path.isdir(include)
+    assert os.path.exists(os.path.join(tw.sysconfig.get_lib(), tw.sysconfig.get_link_flags()[1][3:]))
+    assert tw.sysconfig.get_compile_flags()[0] == "-I" + include
+    assert set(tw.sysconfig.get_build_info()) >= {"is_cuda_build", "is_rocm_build"}
+    assert tw.CXX_VERSION == tw.sysconfig.CXX_VERSION == tf1.sysconfig.CXX_VERSION == 201703
+    assert tw.user_ops.__name__ == "tensorweave.user_ops"
+
+
+def test_load_op_library_errors(tmp_path, tf1):
+    for fn in ("load_op_library", "load_file_system_library"):
+        with pytest.raises(tf1.errors.NotFoundError, match="cannot open shared object file"):
+            getattr(tf1, fn)(str(tmp_path / "none.so"))
+        with pytest.raises(tw.errors.NotFoundError, match=r"none\.so: cannot open shared object file"):
+            getattr(tw, fn)(str(tmp_path / "none.so"))
+    with pytest.raises(FileNotFoundError, match="kernel libraries"):
+        tf1.load_library(str(tmp_path / "none.so"))
+    with pytest.raises(FileNotFoundError, match="kernel libraries"):
+        tw.load_library(str(tmp_path / "none.so"))
+    lib = tmp_path / "custom_op.so"
+    lib.write_bytes(b"\x7fELF")
+    for fn in (tw.load_op_library, tw.load_library):
+        with pytest.raises(NotImplementedError, match="custom_op.so"):
+            fn(str(lib))
+
+
+def test_wrap_function_in_graph_mode_matches_tf(tf1):
+    import tensorflow as tf
+
+    def fn(x, y):
+        return {"sum": tf1.reduce_sum(x * y), "prod": x * y} if isinstance(x, tf.Tensor) else None
+
+    def build(m, fn):
+        g = m.Graph()
+        with g.as_default():
+            f = m.wrap_function(fn, [m.TensorSpec([None], m.float32), m.TensorSpec([], m.float32)])
+            x = m.placeholder(m.float32, [None])
+            out = f(x, 3.0)
+            with m.Session() as sess:
+                return sess.run(out, {x: [1.0, 2.0]}), [t.shape.as_list() for t in f.inputs], len(f.outputs)
+
+    def tw_fn(x, y):
+        return {"sum": tw.reduce_sum(x * y), "prod": x * y}
+
+    got, want = build(tw, tw_fn), build(tf1, fn)
+    np.testing.assert_equal(got, want)
+    with tw.Graph().as_default():
+        f = tw.wrap_function(lambda x: x + 1.0, [tw.TensorSpec([2], tw.float32)])
+        with pytest.raises(ValueError, match="not compatible"):
+            f(tw.constant([1.0, 2.0, 3.0]))
+        with pytest.raises(TypeError, match="expected 1 argument"):
+            f(1.0, 2.0)
+        with pytest.raises(TypeError, match="TensorSpecs"):
+            tw.wrap_function(lambda x: x, [3])
+
+
+def test_symbolic_and_eager_queries_match_tf(tf1):
+    for m in (tw, tf1):
+        with m.Graph().as_default():
+            x = m.placeholder(m.float32)
+            got = (m.is_symbolic_tensor(x), m.is_symbolic_tensor(1.0), m.is_symbolic_tensor(np.ones(2)))
+            assert got == (True, False, False)
+            assert m.executing_eagerly_outside_functions() is False
+
+
+def test_type_specs_match_tf(tf1):
+    import tensorflow as tf
+
+    pairs = [
+        (lambda m: m.SparseTensorSpec(), None),
+        (lambda m: m.SparseTensorSpec([2, None], m.int32), None),
+        (lambda m: m.RaggedTensorSpec([2, None]), None),
+        (lambda m: m.RaggedTensorSpec([2, None, 3], m.int32, 1), None),
+        (lambda m: m.TensorArraySpec(), None),
+        (lambda m: m.TensorArraySpec([2], m.int32, True, False), None),
+        (lambda m: m.IndexedSlicesSpec([4, 3], m.float32, m.int32), None),
+        (lambda m: m.NoneTensorSpec(), None),
+    ]
+    for make, _ in pairs:
+        assert _norm(repr(make(tw))) == repr(make(tf1))
+    assert tw.RaggedTensorSpec([2, None, 3]).ragged_rank == tf.RaggedTensorSpec([2, None, 3]).ragged_rank == 2
+    for m in (tw, tf1):
+        with pytest.raises(ValueError, match="must be less than rank"):
+            m.RaggedTensorSpec([2, None], ragged_rank=2)
+        with pytest.raises(ValueError, match="ragged_rank or a shape"):
+            m.RaggedTensorSpec()
+        a, b = m.SparseTensorSpec([2], m.int32), m.SparseTensorSpec([2], m.int32)
+        assert a == b and hash(a) == hash(b) and a != m.SparseTensorSpec([3], m.int32)
+        assert m.SparseTensorSpec([2, None]).is_compatible_with(m.SparseTensorSpec([2, 5]))
+        assert not m.SparseTensorSpec([2, None]).is_compatible_with(m.SparseTensorSpec([3, 5]))
+        assert isinstance(m.TensorSpec([1]), m.TypeSpec) and isinstance(a, m.TypeSpec)
+    assert tw.SparseTensorSpec().value_type is tw.SparseTensor and tw.TensorSpec([1]).value_type is tw.Tensor
+    assert repr(tw.OptionalSpec(tw.TensorSpec([2], tw.int32))).startswith("OptionalSpec(TensorSpec(")
+
+
+def test_type_spec_from_value_matches_tf(tf1):
+    def specs(m):
+        out = []
+        with m.Graph().as_default():
+            out.append(m.type_spec_from_value(m.placeholder(m.float32, [None, 3])))
+            out.append(m.type_spec_from_value(np.zeros([2, 3], np.int64)))
+            out.append(m.type_spec_from_value(3))
+            out.append(m.type_spec_from_value([1.0, 2.0]))
+            out.append(m.type_spec_from_value("s"))
+            out.append(m.type_spec_from_value(m.sparse_placeholder(m.float32, [3, 4])))
+            out.append(m.type_spec_from_value(m.ragged.constant([[1, 2], [3]])))
+            out.append(m.type_spec_from_value(m.TensorArray(m.float32, size=2)))
+            out.append(m.type_spec_from_value(None))
+        return [_norm(repr(s)) for s in out]
+
+    assert specs(tw) == specs(tf1)
+    with tw.Graph().as_default() as g:
+        tw.type_spec_from_value([1.0, 2.0])
+        assert g.get_operations() == []
+    with pytest.raises(TypeError, match="Could not build a TypeSpec"):
+        tw.type_spec_from_value(object())
+
+
+def test_resource_and_variant_dtypes_match_tf(tf1):
+    for name in ("resource", "variant"):
+        ours, theirs = getattr(tw, name), getattr(tf1, name)
+        assert getattr(tw.dtypes, name) is ours and tw.as_dtype(name) is ours
+        assert (ours.name, ours.as_datatype_enum, repr(ours), str(ours)) == (
+            theirs.name,
+            theirs.as_datatype_enum,
+            repr(theirs),
+            str(theirs),
+        )
+        assert (ours.is_numpy_compatible, ours.size, ours.is_floating, ours.is_integer) == (
+            theirs.is_numpy_compatible,
+            theirs.size,
+            theirs.is_floating,
+            theirs.is_integer,
+        )
+        assert tw.as_dtype(theirs.as_datatype_enum) is ours
+        with pytest.raises(TypeError):
+            ours.min  # noqa: B018
+        with pytest.raises(TypeError, match="no numpy dtype"):
+            ours.as_numpy_dtype  # noqa: B018
+    assert tw.as_dtype(np.object_) is tw.string
+
+
+ASSERT_SHAPES_CASES = [
+    ("ok", lambda a, b, p: [(a, ("N", "Q")), (b, ("N", "D")), (p, (".", "Q"))], None),
+    ("symbol", lambda a, b, p: [(a, ("N", "D")), (b, ("N", "D"))], None),
+    ("explicit", lambda a, b, p: [(a, (10, 4))], "msg"),
+    ("inner", lambda a, b, p: [(a, (..., 3))], None),
+    ("inner_sym", lambda a, b, p: [(a, ("*", "Q")), (b, (10, "Q"))], None),
+    ("scalar", lambda a, b, p: [(1.0, ())], None),
+    ("dict", lambda a, b, p: {a: ("N", 3), b: ("N", 7)}, None),
+    ("not_iterable", lambda a, b, p: [(a, 5)], "msg"),
+    ("ellipsis_late", lambda a, b, p: [(a, ("N", ...))], "msg"),
+]
+
+
+@pytest.mark.parametrize("case,shapes,message", ASSERT_SHAPES_CASES, ids=[c[0] for c in ASSERT_SHAPES_CASES])
+def test_assert_shapes_static_matches_tf(tf1, case, shapes, message):
+    def run(m):
+        with m.Graph().as_default():
+            a, b, p = m.zeros([10, 3]), m.ones([10, 7]), m.placeholder(m.float32, [None, 3])
+            try:
+                m.debugging.assert_shapes(shapes(a, b, p), message=message)
+            except ValueError as e:
+                return str(e)
+            return "ok"
+
+    assert run(tw) == run(tf1)
+
+
+def test_assert_shapes_dynamic_fails_at_run_time(tf1):
+    with tw.Graph().as_default():
+        p = tw.placeholder(tw.float32, [None, 3])
+        b = tw.ones([10, 7])
+        check = tw.debugging.assert_shapes([(p, ("N", "Q")), (b, ("N", "D"))])
+        with tw.control_dependencies([check]):
+            out = tw.identity(p)
+        with tw.Session() as sess:
+            assert sess.run(out, {p: np.ones([10, 3])}).shape == (10, 3)
+            with pytest.raises(tw.errors.InvalidArgumentError, match="must have size"):
+                sess.run(out, {p: np.ones([1, 3])})
+
+
+def test_enable_check_numerics_instruments_later_float_ops(tf1):
+    def run(m):
+        with m.Graph().as_default():
+            before = m.log(m.placeholder_with_default(-1.0, []))
+            m.debugging.enable_check_numerics()
+            try:
+                x = m.placeholder(m.float32)
+                y = m.log(x)
+                n = m.placeholder(m.int32) + 1
+            finally:
+                m.debugging.disable_check_numerics()
+            z = m.log(x)
+            with m.Session() as sess:
+                fine = sess.run([y, n], {x: 1.0, n.op.inputs[0]: 1})
+                try:
+                    sess.run(y, {x: -1.0})
+                    failed = None
+                except m.errors.InvalidArgumentError as e:
+                    failed = "Log" in str(e)
+                unchecked = np.isnan(sess.run(z, {x: -1.0})) and np.isnan(sess.run(before))
+            return fine, failed, unchecked
+
+    assert run(tw) == run(tf1) == ([0.0, 2], True, True)
+
+
+def test_debugging_switches_match_tf(tf1):
+    import tensorflow as tf
+
+    for dbg in (tf.debugging, tw.debugging):
+        assert dbg.get_log_device_placement() is False
+        dbg.set_log_device_placement(True)
+        assert dbg.get_log_device_placement() is True
+        dbg.set_log_device_placement(False)
+        assert dbg.is_traceback_filtering_enabled() is True
+        dbg.disable_traceback_filtering()
+        assert dbg.is_traceback_filtering_enabled() is False
+        dbg.enable_traceback_filtering()
+
+
+def test_errors_extras_match_tf(tf1):
+    for cls in ("NotFoundError", "InvalidArgumentError", "OutOfRangeError", "UnauthenticatedError"):
+        want = tf1.errors.error_code_from_exception_type(getattr(tf1.errors, cls))
+        assert tw.errors.error_code_from_exception_type(getattr(tw.errors, cls)) == want
+    with pytest.warns(UserWarning, match="Unknown class exception"):
+        unknown = tw.errors.error_code_from_exception_type(ValueError)
+    assert isinstance(unknown, tw.errors.UnknownError)
+    with tw.errors.raise_exception_on_not_ok_status() as status:
+        pass
+    with pytest.raises(tw.errors.NotFoundError, match="gone"), tw.errors.raise_exception_on_not_ok_status() as status:
+        status.code, status.message = tw.errors.NOT_FOUND, "gone"
