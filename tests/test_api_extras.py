@@ -536,3 +536,71 @@ def test_errors_extras_match_tf(tf1):
         pass
     with pytest.raises(tw.errors.NotFoundError, match="gone"), tw.errors.raise_exception_on_not_ok_status() as status:
         status.code, status.message = tw.errors.NOT_FOUND, "gone"
+
+
+def _seq_columns(fc, vocab_file):
+    return [
+        fc.sequence_categorical_column_with_identity("ids", 5),
+        fc.sequence_categorical_column_with_hash_bucket("w", 10),
+        fc.sequence_categorical_column_with_vocabulary_list("v", ["a", "b"], num_oov_buckets=1),
+        fc.sequence_categorical_column_with_vocabulary_file("f", vocab_file, vocabulary_size=3),
+    ]
+
+
+def test_sequence_categorical_columns_match_tf(tf1, tmp_path):
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("x\ny\nz\nq\n")
+    ours, theirs = _seq_columns(tw.feature_column, str(vocab)), _seq_columns(tf1.feature_column, str(vocab))
+    for a, b in zip(ours, theirs):
+        assert (type(a).__name__, a.name, a.num_buckets) == (type(b).__name__, b.name, b.num_buckets)
+    assert repr(tw.feature_column.make_parse_example_spec(ours)) == repr(
+        tf1.feature_column.make_parse_example_spec(theirs)
+    )
+
+    def run(m):
+        fc = m.feature_column
+        with m.Graph().as_default():
+            ids = fc.sequence_categorical_column_with_identity("ids", 5)
+            sp = m.SparseTensor([[0, 0], [0, 1], [1, 0]], m.constant([1, 2, 3], m.int64), [2, 2])
+            feats = {"ids": sp}
+            errors = []
+            for cols in ([fc.embedding_column(ids, 3)], [fc.indicator_column(ids)], [ids]):
+                try:
+                    fc.input_layer(feats, cols)
+                except ValueError as e:
+                    errors.append(str(e))
+            logits = fc.linear_model(feats, [ids])
+            with m.Session() as sess:
+                sess.run(m.global_variables_initializer())
+                return errors, sess.run(logits).tolist()
+
+    (got_errors, got), (want_errors, want) = run(tw), run(tf1)
+    assert got == want and len(got_errors) == len(want_errors) == 3
+    for ours_error, tf_error in zip(got_errors, want_errors):
+        assert ours_error.split("Given")[0] == tf_error.split("Given")[0]
+
+
+def test_sequence_numeric_column_matches_tf(tf1):
+    for m in (tf1, tw):
+        fc = m.feature_column
+        n = fc.sequence_numeric_column("x", shape=(2,))
+        assert (type(n).__name__, n.name, n.shape, n.default_value, n.dtype.name) == (
+            "SequenceNumericColumn",
+            "x",
+            (2,),
+            0.0,
+            "float32",
+        )
+        assert repr(n.parse_example_spec) == "{'x': VarLenFeature(dtype=tf.float32)}"
+        for kw, err, msg in (
+            ({"shape": (0,)}, ValueError, "greater than 0"),
+            ({"dtype": m.string}, ValueError, "convertible to float"),
+            ({"normalizer_fn": 3}, TypeError, "must be a callable"),
+            ({"shape": (1.5,)}, TypeError, "must be integer"),
+        ):
+            with pytest.raises(err, match=msg):
+                fc.sequence_numeric_column("x", **kw)
+        with pytest.raises(ValueError, match="must be _FeatureColumn instances"):
+            fc.make_parse_example_spec([n])
+        with pytest.raises(ValueError, match="Items of feature_columns must be a _FeatureColumn"):
+            fc.input_layer({"x": np.ones([2, 1], np.float32)}, [n])

@@ -5,7 +5,7 @@ type_spec_from_value. Specs compare, hash and print as TensorFlow's (`Name(field
 Example:
   >>> import tensorweave as tw
   >>> tw.SparseTensorSpec([2, None], tw.int32)
-  SparseTensorSpec(TensorShape([2, None]), tf.int32)
+  SparseTensorSpec(TensorShape([Dimension(2), Dimension(None)]), tf.int32)
 """
 
 from tensorweave._src.framework import dtypes, tensor_shape
