@@ -604,3 +604,23 @@ def test_sequence_numeric_column_matches_tf(tf1):
             fc.make_parse_example_spec([n])
         with pytest.raises(ValueError, match="Items of feature_columns must be a _FeatureColumn"):
             fc.input_layer({"x": np.ones([2, 1], np.float32)}, [n])
+
+
+def test_flags_flagfile_matches_absl(tmp_path):
+    inner = tmp_path / "inner.flags"
+    inner.write_text("--n=5\n")
+    outer = tmp_path / "outer.flags"
+    outer.write_text(f"# comment\n// also a comment\n\n--name=from_file\n--flagfile={inner}\n")
+
+    def scenario(fl, fv):
+        fl.DEFINE_string("name", "x", "name", flag_values=fv)
+        fl.DEFINE_integer("n", 1, "n", flag_values=fv)
+        out = [_parse(fv, f"--flagfile={outer}", "rest")]
+        out.append(fv.read_flags_from_files(["prog", "--flagfile", str(inner), "--", "--flagfile=x"]))
+        try:
+            fv(["prog", "--flagfile=" + str(tmp_path / "missing")])
+        except fl.CantOpenFlagFileError as e:
+            out.append(type(e).__name__)
+        return out
+
+    assert _outcome(tw.flags, scenario) == _outcome(absl_flags, scenario)

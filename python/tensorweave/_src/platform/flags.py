@@ -10,6 +10,7 @@ another FlagValues raises UnparsedFlagAccessError when read before it is parsed 
 import csv as _csv
 import enum as _enum
 import io as _io
+import os as _os
 import re as _re
 import shutil as _shutil
 import sys as _sys
@@ -675,7 +676,7 @@ class FlagValues:
             raise ValueError("argv cannot be an empty list, and must contain the program name as the first element.")
         argv = list(argv)
         remaining = [argv[0]]
-        args = argv[1:]
+        args = _expand_flagfiles(argv[1:], [])
         flags = self._flags
         i = 0
         while i < len(args):
@@ -715,6 +716,47 @@ class FlagValues:
         self.mark_as_parsed()
         self.validate_all_flags()
         return remaining
+
+    def read_flags_from_files(self, argv, force_gnu=True):
+        """argv with each `--flagfile=<file>` replaced by the flag lines of that file (recursively)."""
+        del force_gnu
+        return argv[:1] + _expand_flagfiles(list(argv[1:]), [])
+
+
+def _expand_flagfiles(args, stack):
+    """Replaces --flagfile=<file> (or -flagfile, or with the name as the next argument) by the file's lines that
+    are not blank or comments (# or //); arguments after `--` are left alone."""
+    out = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            out.extend(args[i - 1 :])
+            break
+        if not isinstance(arg, str) or arg.lstrip("-").partition("=")[0] != "flagfile" or not arg.startswith("-"):
+            out.append(arg)
+            continue
+        _, has_value, filename = arg.partition("=")
+        if not has_value:
+            if i >= len(args):
+                raise IllegalFlagValueError("--flagfile with no argument")
+            filename = args[i]
+            i += 1
+        filename = _os.path.expanduser(filename.strip())
+        if not filename:
+            continue
+        if filename in stack:
+            _sys.stderr.write(f"Warning: Hit circular flagfile dependency. Ignoring flagfile: {filename}\n")
+            continue
+        try:
+            with open(filename) as f:
+                lines = [line.strip() for line in f]
+        except OSError as e:
+            raise CantOpenFlagFileError(f"ERROR:: Unable to open flagfile: {e}") from None
+        lines = [line for line in lines if line and not line.startswith(("#", "//"))]
+        out.extend(_expand_flagfiles(lines, [*stack, filename]))
+    return out
 
 
 FLAGS = FlagValues(lazy=True)
@@ -775,11 +817,8 @@ def _resolve(flag_name, flag_values):
 def _resolve_many(flag_names, flag_values):
     names = []
     for name in flag_names:
-        name, fv = _resolve(name, flag_values)
-        if isinstance(flag_names, (list, tuple)) and fv is not flag_values and not isinstance(name, str):
-            raise ValueError("flag_values must not be customized when operating on a FlagHolder")
+        name, flag_values = _resolve(name, flag_values)
         names.append(name)
-        flag_values = fv
     return names, flag_values
 
 
