@@ -624,3 +624,36 @@ def test_flags_flagfile_matches_absl(tmp_path):
         return out
 
     assert _outcome(tw.flags, scenario) == _outcome(absl_flags, scenario)
+
+
+PARSE_EDGE_ARGS = [
+    ["--nobogus"],
+    ["--noname"],
+    ["--name"],
+    ["-n", "3"],
+    ["--b", "false"],
+    ["-B"],
+    ["--noB"],
+    ["--b=yes"],
+    ["x", "--n=2", "y"],
+    ["--n", "--b"],
+    ["-", "--=3"],
+    ["---n=3"],
+    ["--name="],
+    ["--nam=1"],
+    ["--learnig_rate=3"],
+    ["--nmae=2"],
+]
+
+
+@pytest.mark.parametrize("args", PARSE_EDGE_ARGS)
+def test_flags_command_line_edges_match_absl(args):
+    def scenario(fl, fv):
+        fl.DEFINE_string("name", "x", "n", flag_values=fv)
+        fl.DEFINE_string("names", "x", "n", flag_values=fv)
+        fl.DEFINE_boolean("b", False, "b", flag_values=fv, short_name="B")
+        fl.DEFINE_integer("n", 1, "n", flag_values=fv)
+        fl.DEFINE_integer("learning_rate", 1, "n", flag_values=fv)
+        return _parse(fv, *args)
+
+    assert _outcome(tw.flags, scenario) == _outcome(absl_flags, scenario)

@@ -691,18 +691,20 @@ class FlagValues:
             body = arg[2:] if arg.startswith("--") else arg[1:]
             name, has_value, value = body.partition("=")
             flag = flags.get(name)
+            if not name:
+                remaining.append(arg)
+                continue
             if flag is None and not has_value and name.startswith("no") and name[2:] in flags:
                 negated = flags[name[2:]]
-                if not negated.boolean:
-                    raise IllegalFlagValueError(f"Boolean argument to non-boolean flag --{name[2:]}: {arg}")
-                negated.parse("false")
-                negated.using_default_value = False
-                continue
+                if negated.boolean:
+                    negated.parse("false")
+                    negated.using_default_value = False
+                    continue
             if flag is None:
                 if known_only:
                     remaining.append(arg)
                     continue
-                raise UnrecognizedFlagError(name, value)
+                raise UnrecognizedFlagError(name, value, _suggestions(name, list(flags)))
             if has_value:
                 flag.parse(value)
             elif flag.boolean:
@@ -721,6 +723,29 @@ class FlagValues:
         """argv with each `--flagfile=<file>` replaced by the flag lines of that file (recursively)."""
         del force_gnu
         return argv[:1] + _expand_flagfiles(list(argv[1:]), [])
+
+
+def _edit_distance(a, b):
+    """Damerau-Levenshtein distance (adjacent transpositions count 1)."""
+    rows = [list(range(len(b) + 1))] + [[i] + [0] * len(b) for i in range(1, len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d = min(d, rows[i - 2][j - 2] + 1)
+            rows[i][j] = d
+    return rows[len(a)][len(b)]
+
+
+def _suggestions(attempt, names):
+    """The defined names nearest to an unknown one (absl's: within half its length in edits of their prefix)."""
+    if len(attempt) <= 2 or not names:
+        return []
+    distances = sorted((_edit_distance(attempt, name[: len(attempt)]), name) for name in names)
+    least = distances[0][0]
+    if least >= 0.5 * len(attempt):
+        return []
+    return [name for errors, name in distances if errors == least]
 
 
 def _expand_flagfiles(args, stack):
