@@ -657,3 +657,27 @@ def test_flags_command_line_edges_match_absl(args):
         return _parse(fv, *args)
 
     assert _outcome(tw.flags, scenario) == _outcome(absl_flags, scenario)
+
+
+def test_flags_dict_access_append_remove_match_absl():
+    def scenario(fl, fv):
+        fl.DEFINE_integer("steps", 3, "steps", flag_values=fv, short_name="s")
+        other = fl.FlagValues()
+        fl.DEFINE_string("extra", "e", "extra", flag_values=other)
+        fv.append_flag_values(other)
+        rest = fv(["prog", "--extra=z", "-s", "4"])
+        by_name = {k: f.value for k, f in sorted(fv.__flags.items())}  # TF1 programs read FLAGS.__flags
+        out = [rest, by_name, dir(fv)]
+        fv.remove_flag_values(other)
+        out.append(sorted(fv))
+        try:
+            fv.append_flag_values(fv)
+        except fl.DuplicateFlagError:
+            out.append("duplicate")
+        try:
+            fv["x"] = 3
+        except fl.IllegalFlagValueError as e:
+            out.append(str(e))
+        return out
+
+    assert _outcome(tw.flags, scenario) == _outcome(absl_flags, scenario)

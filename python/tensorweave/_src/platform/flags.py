@@ -555,11 +555,14 @@ class FlagValues:
         self.__dict__["_parsed"] = False
         self.__dict__["_lazy"] = lazy
         self.__dict__["_key_flags"] = set()
+        self.__dict__["__flags"] = self.__dict__["_flags"]  # TF1 programs read FLAGS.__flags (absl's dict)
 
     # Registration and lookup.
     def __setitem__(self, name, flag):
         if not isinstance(flag, Flag):
-            raise IllegalFlagValueError(flag)
+            raise IllegalFlagValueError(
+                f"Expect Flag instances, found type {type(flag)}. Maybe you didn't mean to use FlagValue.__setitem__?"
+            )
         if not isinstance(name, str):
             raise Error("Flag name must be a string")
         if not name:
@@ -583,6 +586,20 @@ class FlagValues:
 
     def _register(self, flag):
         self[flag.name] = flag
+
+    def append_flag_values(self, flag_values):
+        """Registers here every flag of another FlagValues (DuplicateFlagError for a name already used)."""
+        for name, flag in flag_values._flags.items():
+            if name == flag.name:
+                self[name] = flag
+
+    def remove_flag_values(self, flag_values):
+        """Removes the flags named by another FlagValues (or an iterable of names)."""
+        for name in list(flag_values):
+            self.__delattr__(name)
+
+    def __dir__(self):
+        return sorted(self._flags)
 
     def __contains__(self, name):
         return name in self._flags
