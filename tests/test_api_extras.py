@@ -287,8 +287,15 @@ def test_autograph_pass_through_and_do_not_convert(tf1):
         assert (plain(1), called(2), g(2), g.__name__, plain.__name__) == (2, 3, 6, "g", "f")
         ag.set_verbosity(0)
         ag.experimental.set_loop_options(maximum_iterations=3)
-    with pytest.raises(TypeError, match="function or class"):
-        tw.autograph.to_graph(5)
+    for bad in (5, "s", int):
+        with pytest.raises(Exception, match="doesn't expose a __code__") as ours:
+            tw.autograph.to_graph(bad)
+        with pytest.raises(Exception, match="doesn't expose a __code__") as theirs:
+            tf1.autograph.to_graph(bad)
+        assert type(ours.value).__name__ == type(theirs.value).__name__ == "ConversionError"
+        assert str(ours.value) == str(theirs.value)
+    method = Color.RED.__str__
+    assert tw.autograph.to_graph(method) is method
     with pytest.raises(TypeError, match="callable"):
         tw.autograph.experimental.do_not_convert(5)
 

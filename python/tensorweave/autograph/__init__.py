@@ -18,11 +18,19 @@ from tensorweave.autograph import experimental
 _verbosity = {"level": 0, "alsologtostdout": False}
 
 
+class ConversionError(Exception):
+    """An entity AutoGraph cannot take (TF's autograph ConversionError)."""
+
+
 def to_graph(entity, recursive=True, arg_values=None, arg_types=None, experimental_optional_features=None):
-    """Returns `entity` (a function or class) unchanged: no AutoGraph conversion (see the module doc)."""
+    """Returns the function `entity` unchanged: no AutoGraph conversion (see the module doc). As TF, an object
+    without a `__code__` (not a Python function or method) is a ConversionError."""
     del recursive, arg_values, arg_types, experimental_optional_features
-    if not callable(entity):
-        raise TypeError(f"Expected a Python function or class, got {type(entity).__name__}: {entity!r}")
+    if not hasattr(getattr(entity, "__func__", entity), "__code__"):
+        raise ConversionError(
+            f"converting {entity}: ValueError: Cannot apply autograph to a function that doesn't expose a "
+            "__code__ object. If this is a @tf.function, try passing f.python_function instead."
+        )
     return entity
 
 
@@ -33,7 +41,7 @@ def to_code(
     del recursive, arg_values, arg_types, indentation, experimental_optional_features
     try:
         return _textwrap.dedent(_inspect.getsource(to_graph(entity)))
-    except (OSError, TypeError) as e:
+    except (OSError, TypeError) as e:  # source not available (a lambda typed at a prompt, a builtin)
         raise ValueError(f"Cannot get the source code of {entity!r}: {e}") from None
 
 
