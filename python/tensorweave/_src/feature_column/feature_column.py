@@ -29,8 +29,10 @@ import math
 
 import numpy as np
 
-from tensorweave._src.framework import dtypes, ops, tensor_shape
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import ops
 from tensorweave._src.framework import sparse_tensor as sparse_tensor_lib
+from tensorweave._src.framework import tensor_shape
 from tensorweave._src.ops import lookup_ops
 
 

@@ -16,7 +16,9 @@ Example:
 import os as _os
 import re as _re
 
-from tensorweave._src.framework import errors, nest, ops
+from tensorweave._src.framework import errors
+from tensorweave._src.framework import nest
+from tensorweave._src.framework import ops
 
 
 def _check_library(library_filename, what):

@@ -8,7 +8,8 @@ Example:
   SparseTensorSpec(TensorShape([Dimension(2), Dimension(None)]), tf.int32)
 """
 
-from tensorweave._src.framework import dtypes, tensor_shape
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import tensor_shape
 
 
 class TypeSpec:

@@ -7,7 +7,8 @@ InvalidArgumentError naming the op. Ops created before the call are not instrume
 
 import collections
 
-from tensorweave._src.framework import errors, ops
+from tensorweave._src.framework import errors
+from tensorweave._src.framework import ops
 from tensorweave._src.ops import gen_ops
 
 _state = {"log_device_placement": False, "traceback_filtering": True}

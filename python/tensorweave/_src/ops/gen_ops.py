@@ -30,7 +30,9 @@ import numbers
 import numpy as np
 
 from tensorweave import _pywrap_tensorweave as _pywrap
-from tensorweave._src.framework import dtypes, ops, tensor_shape
+from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import ops
+from tensorweave._src.framework import tensor_shape
 
 # --- the registry's definitions --------------------------------------------------------------------------------
 
