@@ -688,3 +688,28 @@ def test_flags_dict_access_append_remove_match_absl():
         return out
 
     assert _outcome(tw.flags, scenario) == _outcome(absl_flags, scenario)
+
+
+def test_check_numerics_leaves_training_and_control_flow_working():
+    with tw.Graph().as_default():
+        tw.debugging.enable_check_numerics()
+        try:
+            x = tw.placeholder(tw.float32, [None, 3])
+            y = tw.layers.dense(tw.nn.relu(tw.layers.dense(x, 2)), 4)
+            loss = tw.reduce_mean(tw.square(y))
+            train = tw.train.AdamOptimizer(0.1).minimize(loss)
+            c = tw.cond(tw.reduce_sum(x) > 0, lambda: x * 2.0, lambda: tw.log(x))
+            i = tw.while_loop(lambda i: i < 3.0, lambda i: i + 1.0, [tw.constant(0.0)])
+            ta = tw.TensorArray(tw.float32, size=2).write(0, 1.0).write(1, 2.0).stack()
+            (g,) = tw.gradients(tw.reduce_sum(c), x)
+        finally:
+            tw.debugging.disable_check_numerics()
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            sess.run(train, {x: np.ones([2, 3])})
+            np.testing.assert_allclose(sess.run(c, {x: np.ones([1, 3])}), 2 * np.ones([1, 3]))
+            assert sess.run(i) == 3.0
+            np.testing.assert_allclose(sess.run(ta), [1.0, 2.0])
+            np.testing.assert_allclose(sess.run(g, {x: np.ones([1, 3])}), 2 * np.ones([1, 3]))
+            with pytest.raises(tw.errors.InvalidArgumentError, match="Infinity or NaN"):
+                sess.run(c, {x: -np.ones([1, 3])})

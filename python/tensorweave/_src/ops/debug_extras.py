@@ -13,7 +13,8 @@ from tensorweave._src.ops import gen_ops
 
 _state = {"log_device_placement": False, "traceback_filtering": True}
 
-# Ops whose outputs are not instrumented: variables and their reads, constants, the check itself.
+# Ops whose outputs are not instrumented: variables and their reads, constants, the check itself, and the
+# control-flow primitives (cond and while_loop rewire their outputs after creation).
 _UNCHECKED_OPS = frozenset(
     (
         "CheckNumerics",
@@ -30,12 +31,23 @@ _UNCHECKED_OPS = frozenset(
         "ScatterUpdate",
         "ScatterAdd",
         "ScatterSub",
+        "Enter",
+        "RefEnter",
+        "Exit",
+        "RefExit",
+        "Merge",
+        "RefMerge",
+        "Switch",
+        "RefSwitch",
+        "NextIteration",
+        "RefNextIteration",
+        "LoopCond",
     )
 )
 
 
 def _check_outputs(operation, result):
-    if operation.type in _UNCHECKED_OPS:
+    if operation.type in _UNCHECKED_OPS or operation.type.startswith(("TensorArray", "Stack")):
         return result
 
     def check(t, index):
