@@ -657,6 +657,31 @@ from tensorweave._src.framework.graph_mode_api import Module  # noqa: E402
 from tensorweave._src.framework.graph_mode_api import TensorSpec  # noqa: E402
 from tensorweave._src.framework.graph_mode_api import function  # noqa: E402
 from tensorweave import version  # noqa: E402
+from tensorweave import autograph  # noqa: E402
+from tensorweave import resource_loader  # noqa: E402
+from tensorweave import sysconfig  # noqa: E402
+from tensorweave import user_ops  # noqa: E402
+from tensorweave._src.framework.dtypes import resource  # noqa: E402
+from tensorweave._src.framework.dtypes import variant  # noqa: E402
+from tensorweave._src.framework.api_extras import (  # noqa: E402
+    executing_eagerly_outside_functions,
+    is_symbolic_tensor,
+    load_file_system_library,
+    load_library,
+    load_op_library,
+    wrap_function,
+)
+from tensorweave._src.framework.type_spec import (  # noqa: E402
+    IndexedSlicesSpec,
+    NoneTensorSpec,
+    OptionalSpec,
+    RaggedTensorSpec,
+    SparseTensorSpec,
+    TensorArraySpec,
+    TypeSpec,
+    type_spec_from_value,
+)
+from tensorweave.sysconfig import CXX_VERSION  # noqa: E402
 from tensorweave._src.ops.print_ops import print_v2 as print  # noqa: E402, A004
 from tensorweave._src.ops.print_ops import py_function  # noqa: E402
 from tensorweave._src.platform.versions import (  # noqa: E402

@@ -46,5 +46,27 @@ def assert_all_finite(t, msg, name=None, x=None, message=None):
     return _tw.check_numerics(t if x is None else x, msg if message is None else message, name=name)
 
 
-__all__ = [*_NAMES, "assert_all_finite"]  # noqa: PLE0604
+from tensorweave._src.ops.debug_extras import (
+    assert_shapes,
+    disable_check_numerics,
+    disable_traceback_filtering,
+    enable_check_numerics,
+    enable_traceback_filtering,
+    get_log_device_placement,
+    is_traceback_filtering_enabled,
+    set_log_device_placement,
+)
+
+__all__ = [  # noqa: PLE0604
+    *_NAMES,
+    "assert_all_finite",
+    "assert_shapes",
+    "disable_check_numerics",
+    "disable_traceback_filtering",
+    "enable_check_numerics",
+    "enable_traceback_filtering",
+    "get_log_device_placement",
+    "is_traceback_filtering_enabled",
+    "set_log_device_placement",
+]
 del _name

@@ -22,11 +22,13 @@ from tensorweave._src.framework.dtypes import (
     int16,
     int32,
     int64,
+    resource,
     string,
     uint8,
     uint16,
     uint32,
     uint64,
+    variant,
 )
 from tensorweave._src.ops.math_ops import cast
 
@@ -51,10 +53,12 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "resource",
     "saturate_cast",
     "string",
     "uint8",
     "uint16",
     "uint32",
     "uint64",
+    "variant",
 ]

@@ -21,6 +21,11 @@ from tensorweave._src.feature_column.feature_column import make_parse_example_sp
 from tensorweave._src.feature_column.feature_column import numeric_column
 from tensorweave._src.feature_column.feature_column import shared_embedding_columns
 from tensorweave._src.feature_column.feature_column import weighted_categorical_column
+from tensorweave._src.feature_column.sequence_feature_column import sequence_categorical_column_with_hash_bucket
+from tensorweave._src.feature_column.sequence_feature_column import sequence_categorical_column_with_identity
+from tensorweave._src.feature_column.sequence_feature_column import sequence_categorical_column_with_vocabulary_file
+from tensorweave._src.feature_column.sequence_feature_column import sequence_categorical_column_with_vocabulary_list
+from tensorweave._src.feature_column.sequence_feature_column import sequence_numeric_column
 
 __all__ = [
     "bucketized_column",
@@ -35,6 +40,11 @@ __all__ = [
     "linear_model",
     "make_parse_example_spec",
     "numeric_column",
+    "sequence_categorical_column_with_hash_bucket",
+    "sequence_categorical_column_with_identity",
+    "sequence_categorical_column_with_vocabulary_file",
+    "sequence_categorical_column_with_vocabulary_list",
+    "sequence_numeric_column",
     "shared_embedding_columns",
     "weighted_categorical_column",
 ]

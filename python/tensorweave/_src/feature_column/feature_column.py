@@ -684,6 +684,17 @@ def input_layer(
     tw = _api()
     columns = _sorted(feature_columns, "input_layer")
     for c in columns:
+        if not isinstance(c, _FeatureColumn):
+            msg = f"Items of feature_columns must be a _FeatureColumn. Given (type {type(c)}): {c}."
+            raise ValueError(msg)  # noqa: TRY004  (TF's ValueError)
+        if getattr(getattr(c, "categorical_column", None), "_is_sequence", False):
+            kind = "embedding_column" if isinstance(c, EmbeddingColumn) else "indicator_column"
+            raise ValueError(
+                f"In {kind}: {c.name}. categorical_column must not be of type _SequenceCategoricalColumn. "
+                "Suggested fix A: If you wish to use DenseFeatures, use a non-sequence categorical_column_with_*. "
+                "Suggested fix B: If you wish to create sequence input, use SequenceFeatures instead of DenseFeatures. "
+                f"Given (type {type(c.categorical_column)}): {c.categorical_column}"
+            )
         if not isinstance(c, _DenseColumn):
             raise ValueError(
                 f"Items of feature_columns must be a _DenseColumn. You can wrap a categorical column with an "

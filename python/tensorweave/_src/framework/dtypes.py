@@ -29,6 +29,8 @@ class DType:
 
     @property
     def as_numpy_dtype(self):
+        if self._np is None:
+            raise TypeError(f"{self} has no numpy dtype")
         return self._np
 
     @property
@@ -63,11 +65,11 @@ class DType:
 
     @property
     def is_numpy_compatible(self):
-        return self._enum != 7
+        return self._enum != 7 and self._np is not None
 
     @property
     def size(self):
-        return 0 if self._enum == 7 else np.dtype(self._np).itemsize
+        return 0 if self._enum == 7 or self._np is None else np.dtype(self._np).itemsize
 
     @property
     def min(self):
@@ -135,6 +137,9 @@ complex64 = DType(8, "complex64", np.complex64)
 complex128 = DType(18, "complex128", np.complex128)
 double = float64
 half = float16
+# Handle dtypes (TF's DT_RESOURCE, DT_VARIANT): no numpy dtype, no Python values.
+resource = DType(20, "resource", None)
+variant = DType(21, "variant", None)
 
 _ALL = (
     float32,
@@ -156,6 +161,8 @@ _ALL = (
 _BY_ENUM = {d.as_datatype_enum: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"float": float32, "double": float64, "half": float16})
+for _handle in (resource, variant):
+    _BY_ENUM[_handle.as_datatype_enum] = _BY_NAME[_handle.name] = _handle
 _BY_NP = {np.dtype(d.as_numpy_dtype): d for d in _ALL if d is not string}
 _BY_NP[np.dtype(object)] = string
 _BY_NP[np.dtype("S")] = string

@@ -22,9 +22,10 @@ import re
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.framework import tensor_shape
+from tensorweave._src.framework.type_spec import TypeSpec
 
 
-class TensorSpec:
+class TensorSpec(TypeSpec):
     """Describes a tensor: its `shape` (a TensorShape, dims may be None), `dtype` and optional `name`."""
 
     __slots__ = ("_dtype", "_name", "_shape")
@@ -37,6 +38,10 @@ class TensorSpec:
     shape = property(lambda self: self._shape)
     dtype = property(lambda self: self._dtype)
     name = property(lambda self: self._name)
+
+    @property
+    def value_type(self):
+        return ops.Tensor
 
     @classmethod
     def from_tensor(cls, tensor, name=None):

@@ -342,7 +342,14 @@ def apply_op(op_type, arguments):
         inference = _Inference(op, attrs)
         inputs = [_input(op, arg, arguments[arg["name"]], inference) for arg in op.inputs]
         operation = graph._create_op(op.name, inputs, attrs, name=scope)
-    return _outputs(op, operation)
+    result = _outputs(op, operation)
+    for hook in _output_hooks:  # tw.debugging.enable_check_numerics
+        result = hook(operation, result)
+    return result
+
+
+# Functions (operation, outputs) -> outputs, applied to each wrapper's result.
+_output_hooks = []
 
 
 def _graph_of_inputs(values):
