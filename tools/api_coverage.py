@@ -66,7 +66,6 @@ _V2 = (
     "v2-only machinery (eager execution, tf.function tracing and its type specs) that a TF1 graph program does not use"
 )
 _TPU = "TPU-only approximate kernels"
-_BUILD = "describes TensorFlow's own C++ build, not an API"
 _LIBS = "loads TensorFlow's C++ plugin libraries, which cannot run in tensorweave"
 _RAW = "internal raw ops leaked into the namespace (TF's own gradient/ragged helpers)"
 _RNG2 = "the v2 RNG (tf.random.Generator) API, eager-first; TF1 graph programs use the seeded ops"
@@ -76,7 +75,6 @@ _SDCA = "internal ops of contrib's SDCA estimator"
 # plausibly calls stays counted, even where it is far from done.
 EXCLUDED: dict[str, dict[str, str]] = {
     TOP: {
-        **{n: _BUILD for n in ("COMPILER_VERSION", "CXX11_ABI_FLAG", "CXX_VERSION", "GIT_VERSION", "MONOLITHIC_BUILD")},
         **{
             n: _QUANT
             for n in (
@@ -90,26 +88,6 @@ EXCLUDED: dict[str, dict[str, str]] = {
                 "quantize_v2",
                 "quantized_concat",
                 "dequantize",
-            )
-        },
-        **{
-            n: _V2
-            for n in (
-                "GradientTape",
-                "function",
-                "wrap_function",
-                "Module",
-                "TypeSpec",
-                "TensorSpec",
-                "IndexedSlicesSpec",
-                "NoneTensorSpec",
-                "OptionalSpec",
-                "RaggedTensorSpec",
-                "SparseTensorSpec",
-                "TensorArraySpec",
-                "type_spec_from_value",
-                "is_symbolic_tensor",
-                "executing_eagerly_outside_functions",
             )
         },
         **{n: _LIBS for n in ("load_file_system_library", "load_library", "load_op_library")},
