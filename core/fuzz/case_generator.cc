@@ -265,8 +265,10 @@ int64_t RandomListLength(Rng& rng, const AttrDef& attr) {
 }
 
 // A random value for `attr`; `dtype_hint` is the case's element type (for
-// "tensor" attrs).
-AttrValue RandomAttr(Rng& rng, const AttrDef& attr, DataType dtype_hint) {
+// "tensor" attrs), `image_rank` the rank of the op's images (4, or 5 for the
+// 3-D convolutions and pools) that its windows fit.
+AttrValue RandomAttr(Rng& rng, const AttrDef& attr, DataType dtype_hint,
+                     int image_rank) {
   AttrValue value;
   const std::string& type = attr.type;
   if (attr.has_default && rng.Chance(0.3)) {
@@ -305,12 +307,14 @@ AttrValue RandomAttr(Rng& rng, const AttrDef& attr, DataType dtype_hint) {
              (attr.name == "strides" || attr.name == "ksize" ||
               attr.name == "dilations") &&
              rng.Chance(0.75)) {
-    // A window an NHWC convolution or pool accepts: 1 for batch and depth.
+    // A window an NHWC (NDHWC) convolution or pool accepts: 1 for batch
+    // and depth.
     const bool ones = attr.name == "dilations" && rng.Chance(0.7);
-    for (int64_t v : {int64_t{1}, ones ? 1 : rng.Between(1, 3),
-                      ones ? 1 : rng.Between(1, 3), int64_t{1}}) {
-      value.mutable_list()->add_i(v);
+    value.mutable_list()->add_i(1);
+    for (int d = 2; d < image_rank; ++d) {
+      value.mutable_list()->add_i(ones ? 1 : rng.Between(1, 3));
     }
+    value.mutable_list()->add_i(1);
   } else if (type == "list(int)") {
     int64_t n = RandomListLength(rng, attr);
     ValueMode mode =
@@ -499,6 +503,8 @@ FuzzCase GenerateCase(const OpDef& op, uint64_t seed) {
   NodeDef target;
   target.set_name("target");
   target.set_op(op.name);
+  const int image_rank =
+      op.name.find("3D") != std::string::npos ? 5 : 4;  // Conv3D, MaxPool3D..
   auto& attrs = *target.mutable_attr();
   // Type attributes first: "tensor" attributes take the case's dtype.
   DataType dtype_hint = rng.Pick(AllDataTypes());
@@ -506,17 +512,17 @@ FuzzCase GenerateCase(const OpDef& op, uint64_t seed) {
     for (const AttrDef& attr : op.attrs) {
       if ((attr.type == "type") != (pass == 0)) continue;
       if (rng.Chance(0.01)) continue;  // a missing attribute
-      attrs[attr.name] = RandomAttr(rng, attr, dtype_hint);
+      attrs[attr.name] = RandomAttr(rng, attr, dtype_hint, image_rank);
       if (attr.type == "type" && attr.name != "out_type" &&
           attr.name.find("idx") == std::string::npos) {
         dtype_hint = static_cast<DataType>(attrs[attr.name].type());
       }
     }
   }
-  // Convolutions and pools take [N,H,W,C] images.
+  // Convolutions and pools take [N,H,W,C] images ([N,D,H,W,C] in 3-D).
   const bool images =
       op.FindAttr("strides") != nullptr || op.FindAttr("ksize") != nullptr;
-  ShapeSource shapes(rng, images && rng.Chance(0.8) ? 4 : -1);
+  ShapeSource shapes(rng, images && rng.Chance(0.8) ? image_rank : -1);
   int index = 0;
   // Lists of inputs or outputs past kMaxListInputs are not built.
   auto list_too_long = [&](const ArgDef& arg) {
