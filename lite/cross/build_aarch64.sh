@@ -45,6 +45,12 @@ lib=$OUT/libtensorweave_lite.so
 stripped=$OUT/libtensorweave_lite.stripped.so
 echo "== $(file -b "$lib" | cut -d, -f1-2)"
 echo "== libtensorweave_lite.so: $(stat -c %s "$lib") bytes, stripped $(stat -c %s "$stripped") bytes"
+# The runtime's size goal: the stripped library, every kernel set in, at most 1 MiB.
+limit=$((1024 * 1024))
+if (( $(stat -c %s "$stripped") > limit )); then
+  echo "the stripped libtensorweave_lite.so is $(stat -c %s "$stripped") bytes, over the 1 MiB ($limit bytes) goal"
+  exit 1
+fi
 # Exports exactly the functions c_api.h declares (as //lite/c:shared_library_test).
 exported=$(aarch64-linux-gnu-nm -D --defined-only "$lib" | awk '$2 ~ /[TW]/ {print $3}' | sort)
 declared=$(grep -o 'twl_[a-z_]*(' lite/c/c_api.h | tr -d '(' | sort -u)
