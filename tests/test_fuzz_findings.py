@@ -231,12 +231,17 @@ def test_random_poisson_large_rates_have_the_right_moments(sess):
     assert np.all(draws == np.floor(draws))
 
 
-@pytest.mark.parametrize("rate", [float("nan"), 1e30, -1.0])
+@pytest.mark.parametrize("rate", [float("nan"), 1e30])
 def test_random_poisson_integer_draw_that_does_not_fit_is_invalid_argument(sess, rate):
     # A NaN or 1e30 draw converted to int64 (undefined). TF 2.21 hangs on
     # NaN and 1e30; here it is an error naming the node.
     out = tw.random.poisson([rate], [2], dtype=tw.int64, seed=1, name="pois")
     _run_error(sess, out, None, INVALID, "pois", "does not fit the output dtype int64")
+
+
+def test_random_poisson_negative_rate_draws_zero_as_tensorflow(sess):
+    out = tw.random.poisson([-1.0, -np.inf], [2], dtype=tw.int64, seed=1)
+    np.testing.assert_array_equal(sess.run(out), [[0, 0], [0, 0]])
 
 
 # --- FixedUnigramCandidateSampler, stateless ops -----------------------------------

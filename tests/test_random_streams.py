@@ -1,5 +1,6 @@
 """Seeded random ops draw TensorFlow's values: the same (graph seed, op seed) gives the same numbers, run after
-run, in RandomUniform, "RandomUniformInt", RandomStandardNormal, TruncatedNormal and RandomShuffle, and so in the
+run, in RandomUniform, "RandomUniformInt", RandomStandardNormal, TruncatedNormal, RandomShuffle, RandomGamma and
+RandomPoissonV2 (and their stateless forms), and so in the
 initializers and dropout built on them. TF1 programs set seeds to get reproducible runs; with the import
 changed they now start from the same weights as under TensorFlow."""
 
@@ -183,4 +184,20 @@ def test_stateless(dtype):
             t.random.stateless_uniform([5], seed=[9, 1], minval=0, maxval=2**40, dtype="int64"),
         ],
         rtol=2e-7 if dtype == "float32" else 1e-15,
+    )
+
+
+def test_gamma_and_poisson():
+    # TF's per-output 256-block streams, its Marsaglia-Tsang (alpha < 1 and alpha == 1 forms), Knuth below rate
+    # 10 and Hormann's rejection above; a negative rate draws 0 as in TF. libm's log/pow/lgamma: 1e-6.
+    _same(
+        lambda t: [
+            t.random.gamma([3, 2], [0.5, 1.0, 2.0, 30.0], seed=3),
+            t.random.gamma([4], np.array([0.2, 5.0]), dtype="float64", seed=7),
+            t.random.poisson([0.5, 3.0, 12.0, 200.0, -1.0], [3], seed=4),
+            t.random.poisson([4.0, 50.0], [5], dtype="int64", seed=9),
+            t.random.stateless_gamma([3, 2], seed=[1, 2], alpha=[0.7, 4.0]),
+            t.random.stateless_poisson([3, 2], seed=[3, 4], lam=[2.0, 40.0]),
+        ],
+        rtol=1e-6,
     )

@@ -1,6 +1,7 @@
 // RandomGamma and RandomPoissonV2 kernels: `shape` draws for each parameter
 // value, from the node's Philox stream (seeded by its seed and seed2 attrs).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -62,57 +63,88 @@ double ToDouble(P v) {
   }
 }
 
-// Marsaglia and Tsang (2000); alpha < 1 through alpha + 1 and u^(1/alpha).
-double SampleGamma(WordSource* words, double alpha) {
-  if (!(alpha > 0)) return std::numeric_limits<double>::quiet_NaN();
-  double boost = 1.0;
-  if (alpha < 1.0) {
-    boost = std::pow(words->Uniform(), 1.0 / alpha);
-    alpha += 1.0;
+// TensorFlow's gamma and Poisson draws (its random_gamma_op.cc and
+// random_poisson_op.cc), value for value: output k (parameter-major: draw s
+// of parameter j is output j * draws + s) starts 256 blocks into the run's
+// stream, and takes doubles from blocks (a uniform block: two doubles, a
+// normal block: two Box-Muller normals), the second of each pair first.
+class TfDoubles {
+ public:
+  explicit TfDoubles(const Philox& base, int64_t output) : gen_(base) {
+    gen_.Skip(kBlocksPerOutput * static_cast<uint64_t>(output));
   }
-  const double d = alpha - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+  static constexpr uint64_t kBlocksPerOutput = 256;
+  double Uniform() { return Take(&uniform_, &uniform_left_, false); }
+  double Normal() { return Take(&normal_, &normal_left_, true); }
+
+ private:
+  double Take(std::array<double, 2>* pair, int* left, bool normal) {
+    if (*left == 0) {
+      const Philox::Block x = gen_.Next();
+      if (normal) {
+        BoxMuller(x.data(), &(*pair)[0], &(*pair)[1]);
+      } else {
+        *pair = {Uint64ToDouble(x[0], x[1]), Uint64ToDouble(x[2], x[3])};
+      }
+      *left = 2;
+    }
+    return (*pair)[--*left];
+  }
+
+  Philox gen_;
+  std::array<double, 2> uniform_{}, normal_{};
+  int uniform_left_ = 0, normal_left_ = 0;
+};
+
+// Marsaglia and Tsang (2000); alpha < 1 through alpha + 2/3 and
+// u^(1/alpha), alpha 1 as an exponential (TensorFlow's forms of them).
+double SampleGamma(TfDoubles* r, double alpha) {
+  if (alpha == 1.0) return -std::log1p(-r->Uniform());
+  const bool below_one = alpha < 1;
+  const double d = alpha + (below_one ? 2.0 / 3 : -1.0 / 3);
+  const double c = 1.0 / 3 / std::sqrt(d);
   while (true) {
-    double x, v;
-    do {
-      x = words->Normal();
-      v = 1.0 + c * x;
-    } while (v <= 0);
+    const double x = r->Normal();
+    double v = 1 + c * x;
+    if (v <= 0) continue;
     v = v * v * v;
-    const double u = words->Uniform();
-    if (u < 1.0 - 0.0331 * x * x * x * x ||
-        std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v))) {
-      return d * v * boost;
+    const double u = r->Uniform();
+    if (u < 1 - 0.0331 * (x * x) * (x * x) ||
+        std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v))) {
+      double result = d * v;
+      if (below_one) result *= std::pow(r->Uniform(), 1 / alpha);
+      return result;
     }
   }
 }
 
-// Below rate 10: count uniforms until their product drops below exp(-rate).
-// Above: Hormann's transformed rejection with squeeze (PTRS, 1993).
-double SamplePoisson(WordSource* words, double rate) {
-  if (!(rate > 0))
-    return rate == 0 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+// Below rate 10: count uniforms until their product drops to exp(-rate)
+// (Knuth); above: Hormann's transformed rejection (PTRS, 1993). A NaN rate
+// is NaN (TensorFlow's rejection loop would never end).
+double SamplePoisson(TfDoubles* r, double rate) {
+  if (std::isnan(rate)) return rate;
   if (rate < 10) {
     const double limit = std::exp(-rate);
-    double product = words->Uniform();
-    int64_t k = 0;
-    while (product > limit) {
-      product *= words->Uniform();
-      ++k;
+    double product = 1, k = 0;
+    while (true) {
+      product *= r->Uniform();
+      if (product <= limit) return k;
+      k += 1;
     }
-    return static_cast<double>(k);
   }
+  if (std::isinf(rate)) return rate;
   const double log_rate = std::log(rate);
   const double b = 0.931 + 2.53 * std::sqrt(rate);
   const double a = -0.059 + 0.02483 * b;
   const double inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
-  const double vr = 0.9277 - 3.6224 / (b - 2);
   while (true) {
-    const double u = words->Uniform() - 0.5;
-    const double v = words->Uniform();
+    const double u = r->Uniform() - 0.5;
+    const double v = r->Uniform();
     const double us = 0.5 - std::fabs(u);
     const double k = std::floor((2 * a / us + b) * u + rate + 0.43);
-    if (us >= 0.07 && v <= vr) return k;
-    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (k < 0) continue;
+    if (us >= 0.07 && v <= 0.9277 - 3.6224 / (b - 2)) return k;
+    if (us < 0.013 && v > us) continue;
     if (std::log(v * inv_alpha / (a / (us * us) + b)) <=
         -rate + k * log_rate - std::lgamma(k + 1)) {
       return k;
@@ -140,8 +172,42 @@ Status StoreDraw(double draw, double param, T* out) {
   return Status::OK();
 }
 
-// Output [shape..., param...]: draw s of parameter j at s * params + j.
-template <double (*Sample)(WordSource*, double)>
+// Output [shape..., param...]: draw s of parameter j at s * params + j,
+// drawn as TensorFlow's output j * draws + s of the stream `base`.
+template <double (*Sample)(TfDoubles*, double)>
+Status FillDraws(const Philox& base, const std::vector<double>& values,
+                 int64_t draws, Tensor* out) {
+  const int64_t params = static_cast<int64_t>(values.size());
+  return DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
+      out->dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        T* o = out->data<T>();
+        for (int64_t j = 0; j < params; ++j) {
+          for (int64_t s = 0; s < draws; ++s) {
+            TfDoubles r(base, j * draws + s);
+            TW_RETURN_IF_ERROR(StoreDraw(Sample(&r, values[j]), values[j],
+                                         &o[s * params + j]));
+          }
+        }
+        return Status::OK();
+      });
+}
+
+// The parameters as doubles.
+Status ParamValues(const Tensor& param, std::vector<double>* values) {
+  values->resize(param.num_elements());
+  return DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
+      param.dtype(), [&](auto tag) {
+        using P = decltype(tag);
+        const P* p = param.data<P>();
+        for (size_t j = 0; j < values->size(); ++j) {
+          (*values)[j] = ToDouble(p[j]);
+        }
+        return Status::OK();
+      });
+}
+
+template <double (*Sample)(TfDoubles*, double)>
 class DrawsOp : public OpKernel {
  public:
   explicit DrawsOp(OpKernelConstruction* ctx)
@@ -168,45 +234,16 @@ class DrawsOp : public OpKernel {
     // overflow, or be huge while no parameter makes the output empty (a
     // loop of that many empty rows would hang).
     const int64_t draws = params == 0 ? 0 : out->num_elements() / params;
-    std::vector<double> values(params);
-    OP_REQUIRES_OK(ctx, DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
-                            param.dtype(), [&](auto tag) {
-                              using P = decltype(tag);
-                              const P* p = param.data<P>();
-                              for (int64_t j = 0; j < params; ++j) {
-                                values[j] = static_cast<double>(ToDouble(p[j]));
-                              }
-                              return Status::OK();
-                            }));
-    std::lock_guard<std::mutex> lock(mu_);
-    WordSource words(&gen_);
-    OP_REQUIRES_OK(ctx, DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
-                            out->dtype(), [&](auto tag) {
-                              using T = decltype(tag);
-                              T* o = out->data<T>();
-                              for (int64_t s = 0; s < draws; ++s) {
-                                for (int64_t j = 0; j < params; ++j) {
-                                  TW_RETURN_IF_ERROR(
-                                      StoreDraw(Sample(&words, values[j]),
-                                                values[j], &o[s * params + j]));
-                                }
-                              }
-                              return Status::OK();
-                            }));
+    std::vector<double> values;
+    OP_REQUIRES_OK(ctx, ParamValues(param, &values));
+    // As TensorFlow: the run reserves 256 blocks per output.
+    const Philox base = gen_.Reserve(static_cast<uint64_t>(draws * params) *
+                                     TfDoubles::kBlocksPerOutput);
+    OP_REQUIRES_OK(ctx, FillDraws<Sample>(base, values, draws, out));
   }
 
  private:
-  template <typename P>
-  static double ToDouble(P v) {
-    if constexpr (std::is_same_v<P, half>) {
-      return ToFloat(v);
-    } else {
-      return static_cast<double>(v);
-    }
-  }
-
-  std::mutex mu_;
-  Philox gen_;
+  GuardedPhilox gen_;
 };
 
 // --- stateless ops: a fresh generator from the seed input on every run ---
@@ -391,15 +428,15 @@ class StatelessMultinomialOp : public OpKernel {
 };
 
 // Draws of the given shape; the parameter (input 2) is a scalar or of the
-// output's trailing shape.
-template <double (*Sample)(WordSource*, double)>
+// output's trailing shape. TensorFlow's values for the seed.
+template <double (*Sample)(TfDoubles*, double)>
 class StatelessDrawsOp : public OpKernel {
  public:
   explicit StatelessDrawsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
-    Philox gen(0, 0);
+    Philox gen(0, 0), tf_gen(0, 0);
     TensorShape shape;
-    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape));
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape, &tf_gen));
     const Tensor& param = ctx->input(2);
     bool suffix = param.rank() <= shape.rank();
     for (int i = 0; suffix && i < param.rank(); ++i) {
@@ -411,32 +448,13 @@ class StatelessDrawsOp : public OpKernel {
                     "the parameter's shape ", param.shape().ToString(),
                     " must be a scalar or the trailing dims of shape ",
                     shape.ToString()));
-    const int64_t params = param.num_elements();
-    std::vector<double> values(params);
-    OP_REQUIRES_OK(ctx, DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
-                            param.dtype(), [&](auto tag) {
-                              using P = decltype(tag);
-                              const P* p = param.data<P>();
-                              for (int64_t j = 0; j < params; ++j) {
-                                values[j] = ToDouble(p[j]);
-                              }
-                              return Status::OK();
-                            }));
+    std::vector<double> values;
+    OP_REQUIRES_OK(ctx, ParamValues(param, &values));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    WordSource words(&gen);
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<TW_ALL_FLOAT_TYPES, int32_t, int64_t>(
-                       out->dtype(), [&](auto tag) {
-                         using T = decltype(tag);
-                         T* o = out->data<T>();
-                         for (int64_t i = 0; i < out->num_elements(); ++i) {
-                           const double param = values[params ? i % params : 0];
-                           TW_RETURN_IF_ERROR(
-                               StoreDraw(Sample(&words, param), param, &o[i]));
-                         }
-                         return Status::OK();
-                       }));
+    const int64_t params = static_cast<int64_t>(values.size());
+    const int64_t draws = params == 0 ? 0 : out->num_elements() / params;
+    OP_REQUIRES_OK(ctx, FillDraws<Sample>(tf_gen, values, draws, out));
   }
 };
 
