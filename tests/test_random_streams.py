@@ -201,3 +201,15 @@ def test_gamma_and_poisson():
         ],
         rtol=1e-6,
     )
+
+
+def test_stateless_and_half_categorical():
+    logits = np.log(np.array([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]))
+    _same(
+        lambda t: [
+            t.random.stateless_categorical(logits.astype(np.float32), 7, seed=[3, 4]),
+            t.random.stateless_categorical(logits, 5, seed=[-1, 9], dtype="int32"),
+            t.random.stateless_categorical(logits.astype(np.float16), 6, seed=[5, 6]),
+            t.random.categorical(logits.astype(np.float16), 6, seed=2),
+        ]
+    )

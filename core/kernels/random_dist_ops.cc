@@ -358,6 +358,8 @@ class StatelessRandomUniformIntOp : public OpKernel {
   }
 };
 
+// TensorFlow's draws for the seed: its multinomial from its stateless
+// generator.
 class StatelessMultinomialOp : public OpKernel {
  public:
   explicit StatelessMultinomialOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -381,49 +383,18 @@ class StatelessMultinomialOp : public OpKernel {
                                         num_samples));
     std::vector<int64_t> s;
     OP_REQUIRES_OK(ctx, ReadIndexVector(seed, &s));
-    Philox gen(static_cast<uint64_t>(s[0]), static_cast<uint64_t>(s[1]));
-    WordSource words(&gen);
-    // No rows: classes is not bounded by the logits' size then (and sizes
-    // the cdf below).
-    const int64_t batch = logits.dim(0),
-                  classes = batch == 0 ? 0 : logits.dim(1);
+    const int64_t batch = logits.dim(0), classes = logits.dim(1);
     OP_REQUIRES(ctx, classes > 0 || num_samples == 0 || batch == 0,
                 errors::InvalidArgument("num_classes should be positive, got ",
                                         classes));
     Tensor* out;
     OP_REQUIRES_OK(
         ctx, ctx->allocate_output(0, TensorShape({batch, num_samples}), &out));
-    std::vector<double> cdf(classes);
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_ALL_FLOAT_TYPES>(logits.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          return DispatchType<int32_t, int64_t>(out->dtype(), [&](auto otag) {
-            using Out = decltype(otag);
-            const T* l = logits.data<T>();
-            Out* o = out->data<Out>();
-            for (int64_t b = 0; b < batch; ++b) {
-              double max_logit = -std::numeric_limits<double>::infinity();
-              for (int64_t j = 0; j < classes; ++j) {
-                const double v = ToDouble(l[b * classes + j]);
-                if (std::isfinite(v)) max_logit = std::max(max_logit, v);
-              }
-              double total = 0;
-              for (int64_t j = 0; j < classes; ++j) {
-                const double v = ToDouble(l[b * classes + j]);
-                if (std::isfinite(v)) total += std::exp(v - max_logit);
-                cdf[j] = total;
-              }
-              for (int64_t k = 0; k < num_samples; ++k) {
-                const double u = words.Uniform() * total;
-                const int64_t j =
-                    std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
-                o[b * num_samples + k] =
-                    static_cast<Out>(std::min(j, classes - 1));
-              }
-            }
-            return Status::OK();
-          });
-        }));
+    OP_REQUIRES_OK(ctx, SampleMultinomial(ctx, logits,
+                                          TensorFlowStatelessPhilox(
+                                              static_cast<uint64_t>(s[0]),
+                                              static_cast<uint64_t>(s[1])),
+                                          out));
   }
 };
 

@@ -223,6 +223,70 @@ class RandomShuffleOp : public OpKernel {
   GuardedPhilox gen_;
 };
 
+template <typename T, typename Out>
+void SampleRows(OpKernelContext* ctx, const T* logits, int64_t batch,
+                int64_t classes, int64_t num_samples, const Philox& base,
+                Out* out) {
+  ForRows(ctx, batch, classes + num_samples, [&](int64_t begin, int64_t end) {
+    std::vector<double> cdf(classes), row(classes);
+    for (int64_t b = begin; b < end; ++b) {
+      for (int64_t j = 0; j < classes; ++j) {  // half: through float
+        const T v = logits[b * classes + j];
+        if constexpr (std::is_same_v<T, double>) {
+          row[j] = v;
+        } else {
+          row[j] = static_cast<float>(v);
+        }
+      }
+      // Non-finite logits have probability 0, as in TensorFlow.
+      double max_logit = -std::numeric_limits<double>::infinity();
+      for (int64_t j = 0; j < classes; ++j) {
+        if (std::isfinite(row[j])) max_logit = std::max(max_logit, row[j]);
+      }
+      double total = 0;
+      for (int64_t j = 0; j < classes; ++j) {
+        if (std::isfinite(row[j])) total += std::exp(row[j] - max_logit);
+        cdf[j] = total;
+      }
+      // Word 2 * (b * num_samples + s) of the stream starts sample s.
+      const uint64_t first_word = 2 * static_cast<uint64_t>(b) * num_samples;
+      Philox gen = base;
+      gen.Skip(first_word / 4);
+      WordStream words(&gen);
+      for (uint64_t w = 0; w < first_word % 4; ++w) words();
+      Out* o = out + b * num_samples;
+      for (int64_t s = 0; s < num_samples; ++s) {
+        const uint32_t x0 = words();
+        const double u = Uint64ToDouble(x0, words()) * total;
+        const int64_t j =
+            std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
+        o[s] = static_cast<Out>(j);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+Status SampleMultinomial(OpKernelContext* ctx, const Tensor& logits,
+                         const Philox& base, Tensor* out) {
+  const int64_t batch = logits.dim(0), classes = logits.dim(1);
+  const int64_t num_samples = out->dim(1);
+  // No rows: `classes` is not bounded by the logits' size then.
+  if (batch == 0) return Status::OK();
+  return DispatchType<TW_ALL_FLOAT_TYPES>(logits.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    return DispatchType<int32_t, int64_t>(out->dtype(), [&](auto out_tag) {
+      using Out = decltype(out_tag);
+      SampleRows<T, Out>(ctx, logits.data<T>(), batch, classes, num_samples,
+                         base, out->data<Out>());
+      return Status::OK();
+    });
+  });
+}
+
+namespace {
+
 // Inverse-CDF sampling per row of logits, as TensorFlow's CPU kernel: one
 // stream of words through the rows, two words (a double) per sample; each
 // row starts at its own offset in it, so rows run in parallel.
@@ -256,57 +320,10 @@ class MultinomialOp : public OpKernel {
     const uint64_t reserved =
         static_cast<uint64_t>(batch) * ((num_samples + 3) / 4 * 4) * 2 * 256;
     const Philox base = gen_.Reserve(reserved);
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<float, double>(logits.dtype(), [&](auto tag) {
-                     using T = decltype(tag);
-                     return DispatchType<int32_t, int64_t>(
-                         out->dtype(), [&](auto out_tag) {
-                           using Out = decltype(out_tag);
-                           Sample<T, Out>(ctx, logits.data<T>(), batch, classes,
-                                          num_samples, base, out->data<Out>());
-                           return Status::OK();
-                         });
-                   }));
+    OP_REQUIRES_OK(ctx, SampleMultinomial(ctx, logits, base, out));
   }
 
  private:
-  template <typename T, typename Out>
-  static void Sample(OpKernelContext* ctx, const T* logits, int64_t batch,
-                     int64_t classes, int64_t num_samples, const Philox& base,
-                     Out* out) {
-    ForRows(ctx, batch, classes + num_samples, [&](int64_t begin, int64_t end) {
-      std::vector<double> cdf(classes);
-      for (int64_t b = begin; b < end; ++b) {
-        const T* row = logits + b * classes;
-        // Non-finite logits have probability 0, as in TensorFlow.
-        double max_logit = -std::numeric_limits<double>::infinity();
-        for (int64_t j = 0; j < classes; ++j) {
-          if (std::isfinite(row[j]))
-            max_logit = std::max<double>(max_logit, row[j]);
-        }
-        double total = 0;
-        for (int64_t j = 0; j < classes; ++j) {
-          if (std::isfinite(row[j])) total += std::exp(row[j] - max_logit);
-          cdf[j] = total;
-        }
-        // Word 2 * (b * num_samples + s) of the stream starts sample s.
-        const uint64_t first_word = 2 * static_cast<uint64_t>(b) * num_samples;
-        Philox gen = base;
-        gen.Skip(first_word / 4);
-        WordStream words(&gen);
-        for (uint64_t w = 0; w < first_word % 4; ++w) words();
-        Out* o = out + b * num_samples;
-        for (int64_t s = 0; s < num_samples; ++s) {
-          const uint32_t x0 = words();
-          const double u = Uint64ToDouble(x0, words()) * total;
-          const int64_t j =
-              std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
-          o[s] = static_cast<Out>(j);
-        }
-      }
-    });
-  }
-
   GuardedPhilox gen_;
 };
 

@@ -180,6 +180,8 @@ inline Philox TensorFlowStatelessPhilox(uint64_t seed0, uint64_t seed1) {
 }
 
 class OpKernelContext;
+class Status;
+class Tensor;
 enum class RandomDistribution { kUniform, kNormal, kTruncatedNormal };
 
 // out[0, n) as TensorFlow's PhiloxRandomOp draws `dist` from `base` (the
@@ -194,6 +196,11 @@ void FillRandomInt(OpKernelContext* ctx, const Philox& base, int32_t lo,
                    int32_t hi, int32_t* out, int64_t n);
 void FillRandomInt(OpKernelContext* ctx, const Philox& base, int64_t lo,
                    int64_t hi, int64_t* out, int64_t n);
+// `out` [batch, num_samples] (int32 or int64): classes drawn per row of the
+// [batch, classes] `logits` (a float type) as TensorFlow's CPU multinomial
+// draws them from `base` (non-finite logits have probability 0).
+Status SampleMultinomial(OpKernelContext* ctx, const Tensor& logits,
+                         const Philox& base, Tensor* out);
 
 }  // namespace tensorweave
 
