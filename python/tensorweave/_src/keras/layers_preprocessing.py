@@ -798,6 +798,8 @@ def smart_resize(x, size, interpolation="bilinear"):
     """Resizes to `size` after a center crop to the target aspect ratio (tf_keras's image_utils.smart_resize)."""
     x = tw.convert_to_tensor(x)
     h_axis, w_axis = _image_dims(x)
+    static = x.shape.as_list()
+    static[h_axis] = static[w_axis] = None
     shape = tw.shape(x)
     height, width = tw.cast(shape[h_axis], tw.float32), tw.cast(shape[w_axis], tw.float32)
     target_h, target_w = size
@@ -810,6 +812,7 @@ def smart_resize(x, size, interpolation="bilinear"):
         x = tw.slice(x, tw.stack([0, off_h, off_w, 0]), tw.stack([-1, crop_h, crop_w, -1]))
     else:
         x = tw.slice(x, tw.stack([off_h, off_w, 0]), tw.stack([crop_h, crop_w, -1]))
+    x.set_shape(static)
     return _resize(x, size, interpolation)
 
 
@@ -820,7 +823,22 @@ def _resize(x, size, interpolation):
     if interpolation not in _METHODS:
         raise NotImplementedError(f"Value not recognized for `interpolation`: {interpolation}. Expected one of "
                                   f"{sorted(_METHODS)}.")  # fmt: skip
-    return tw.image.resize(tw.cast(x, tw.float32), list(size), method=_METHODS[interpolation])
+    x = tw.convert_to_tensor(x)
+    images = x[None] if x.shape.ndims == 3 else x
+    size = tw.convert_to_tensor(size, tw.int32) if not isinstance(size, (list, tuple)) else list(size)
+    if interpolation == "area":
+        out = tw.raw_ops.ResizeArea(images=images, size=size)
+    else:
+        op = {"bilinear": "ResizeBilinear", "nearest": "ResizeNearestNeighbor", "bicubic": "ResizeBicubic"}
+        out = getattr(tw.raw_ops, op[interpolation])(images=images, size=size, half_pixel_centers=True)
+    out = tw.cast(out, tw.float32)
+    static = images.shape.as_list()
+    if isinstance(size, list) and all(isinstance(v, int) for v in size):
+        static[1:3] = size
+    else:
+        static[1:3] = [None, None]
+    out.set_shape(static)
+    return out[0] if x.shape.ndims == 3 else out
 
 
 class Rescaling(_Layer):
@@ -1201,7 +1219,11 @@ class _RandomSize(_RandomLayer):
         size = tw.cast(shape[axis], tw.float32) * (1.0 + self._uniform([], self.lower, self.upper))
         size = tw.maximum(tw.cast(size, tw.int32), 1)
         new = tw.stack([size, shape[w_axis]]) if self._axis == "height" else tw.stack([shape[h_axis], size])
-        return tw.cast(tw.image.resize(x, new, method=_METHODS[self.interpolation]), x.dtype)
+        out = tw.cast(_resize(x, new, self.interpolation), x.dtype)
+        static = x.shape.as_list()
+        static[axis] = None
+        out.set_shape(static)
+        return out
 
     def get_config(self):
         return dict(super().get_config(), factor=self.factor, interpolation=self.interpolation)
