@@ -273,6 +273,8 @@ class DepthwiseConv1D(_Conv):
                          use_bias=use_bias, bias_initializer=bias_initializer, bias_regularizer=bias_regularizer,
                          activity_regularizer=activity_regularizer, bias_constraint=bias_constraint,
                          **kwargs)  # fmt: skip
+        if self.padding == "causal":
+            raise ValueError("Causal padding is only supported for `Conv1D`and `SeparableConv1D`.")
         self.depth_multiplier = depth_multiplier
         self.depthwise_initializer = initializers.get(depthwise_initializer)
         self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
@@ -311,7 +313,7 @@ class Wrapper(_Layer):
 
     def __init__(self, layer, **kwargs):
         if not isinstance(layer, tw.keras.layers.Layer):
-            raise ValueError(f"Please initialize `{type(self).__name__}` layer with a `tf.keras.layers.Layer` "
+            raise ValueError(f"Please initialize `{type(self).__name__}` layer with a `tf.keras.layers.Layer` "  # noqa: TRY004 - Keras raises a ValueError
                              f"instance. Received: {layer}")  # fmt: skip
         super().__init__(**kwargs)
         self.layer = layer
@@ -343,4 +345,3 @@ class AbstractRNNCell(_Layer):
         sizes = self.state_size if isinstance(self.state_size, (list, tuple)) else [self.state_size]
         states = [tw.zeros(tw.stack([batch_size, s]), dtype=dtype or "float32") for s in sizes]
         return states if isinstance(self.state_size, (list, tuple)) else states[0]
-

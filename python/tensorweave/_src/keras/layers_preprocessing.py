@@ -46,7 +46,8 @@ def _batches(data, batch_size=None, steps=None):
         count = 0
         while steps is None or count < steps:
             try:
-                yield np.asarray(sess.run(next_value))
+                value = sess.run(next_value)
+                yield tuple(value) if isinstance(value, (tuple, list)) else np.asarray(value)
             except tw.errors.OutOfRangeError:
                 return
             count += 1
@@ -163,8 +164,7 @@ class Normalization(PreprocessingLayer):
     def finalize_state(self):
         if self.input_mean is not None:
             raise ValueError("Cannot `adapt` a Normalization layer that is initialized with static `mean` and "
-                             "`variance`, you passed mean {} and variance {}.".format(self.input_mean,
-                                                                                       self.input_variance))  # fmt: skip
+                             f"`variance`, you passed mean {self.input_mean} and variance {self.input_variance}.")  # fmt: skip
         if self._state is None:
             raise ValueError("adapt() received no data.")
         mean, var, count = self._state
@@ -206,7 +206,7 @@ def _summarize(values, epsilon):
 def _compress_summary(summary, epsilon):
     if summary.shape[1] * epsilon < 1:
         return summary
-    percents = np.float32(epsilon) + np.arange(0.0, 1.0, epsilon, dtype=np.float32)
+    percents = epsilon + np.arange(0.0, 1.0, epsilon)
     cum_weights = np.cumsum(summary[1])
     cum_percents = cum_weights / cum_weights[-1]
     new_bins = np.interp(percents, cum_percents, summary[0])
@@ -242,7 +242,7 @@ class Discretization(PreprocessingLayer):
         self._summary = np.zeros([2, 0], np.float32)
 
     def update_state(self, data):
-        merged = np.concatenate([self._summary, _summarize(np.asarray(data), self.epsilon)], axis=1)
+        merged = np.concatenate([_summarize(np.asarray(data), self.epsilon), self._summary], axis=1)
         merged = merged[:, np.argsort(merged[0], kind="stable")]
         self._summary = _compress_summary(merged, self.epsilon)
 
@@ -689,7 +689,7 @@ class TextVectorization(PreprocessingLayer):
 
     def reset_state(self):
         if callable(self._standardize) or callable(self._split):
-            raise ValueError("adapt() with a callable `standardize` or `split` is not supported here.")
+            raise ValueError("adapt() with a callable `standardize` or `split` is not supported here.")  # noqa: TRY004 - Keras raises a ValueError
         self._lookup_layer.reset_state()
 
     def update_state(self, data):
@@ -1058,17 +1058,25 @@ class RandomBrightness(_RandomLayer):
         return dict(super().get_config(), factor=self.factor, value_range=list(self.value_range))
 
 
-def _fill_index(coord, size, fill_mode):
-    """Keras's fill modes for an out-of-range integer coordinate (constant: -1 marks outside)."""
+def _map_coord(coord, size, fill_mode):
+    """ImageProjectiveTransformV3's mapping of a float input coordinate outside [0, size - 1] by `fill_mode`."""
+    if fill_mode == "constant":
+        return coord
+    size_f = tw.cast(size, tw.float32)
     if fill_mode == "reflect":
-        period = 2 * size
-        c = tw.floormod(coord, period)
-        return tw.where_v2(c >= size, period - 1 - c, c)
-    if fill_mode == "wrap":
-        return tw.floormod(coord, size)
-    if fill_mode == "nearest":
-        return tw.clip_by_value(coord, 0, size - 1)
-    return tw.where_v2(tw.logical_or(coord < 0, coord >= size), -tw.ones_like(coord), coord)
+        sz2 = 2.0 * size_f
+        low = sz2 * tw.floor(-coord / sz2) + coord
+        low = tw.where_v2(low < -size_f, low + sz2, -low - 1.0)
+        high = coord - sz2 * tw.floor(coord / sz2)
+        high = tw.where_v2(high >= size_f, sz2 - high - 1.0, high)
+        coord = tw.where_v2(coord < 0, low, tw.where_v2(coord > size_f - 1, high, coord))
+    elif fill_mode == "wrap":
+        sz = tw.maximum(size_f - 1.0, 1.0)
+        low = coord + size_f * (tw.floor(-coord / sz) + 1.0)
+        high = coord - size_f * tw.floor(coord / sz)
+        coord = tw.where_v2(coord < 0, low, tw.where_v2(coord > size_f - 1, high, coord))
+    coord = tw.where_v2(tw.fill(tw.shape(coord), size) <= 1, tw.zeros_like(coord), coord)
+    return tw.clip_by_value(coord, 0.0, size_f - 1.0)
 
 
 def transform(images, transforms, fill_mode="reflect", fill_value=0.0, interpolation="bilinear"):
@@ -1080,30 +1088,33 @@ def transform(images, transforms, fill_mode="reflect", fill_value=0.0, interpola
     if interpolation not in ("nearest", "bilinear"):
         raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Only `nearest` and `bilinear` are "
                                   "supported.")  # fmt: skip
+    images = tw.convert_to_tensor(images)
     shape = tw.shape(images)
     b, h, w = shape[0], shape[1], shape[2]
     ys, xs = tw.meshgrid(tw.range(h), tw.range(w), indexing="ij")
     xs, ys = tw.cast(xs, tw.float32)[None], tw.cast(ys, tw.float32)[None]
-    t = [tw.reshape(transforms[:, i], [-1, 1, 1]) for i in range(8)]
+    t = [tw.reshape(tw.cast(transforms[:, i], tw.float32), [-1, 1, 1]) for i in range(8)]
     k = t[6] * xs + t[7] * ys + 1.0
-    src_x = (t[0] * xs + t[1] * ys + t[2]) / k
-    src_y = (t[3] * xs + t[4] * ys + t[5]) / k
+    src_x = _map_coord((t[0] * xs + t[1] * ys + t[2]) / k, w, fill_mode)
+    src_y = _map_coord((t[3] * xs + t[4] * ys + t[5]) / k, h, fill_mode)
     batch_ids = tw.tile(tw.reshape(tw.range(b), [-1, 1, 1]), tw.stack([1, h, w]))
     padded = tw.pad(images, [[0, 0], [0, 1], [0, 0], [0, 0]], constant_values=fill_value)  # row h: the fill value
 
-    def read(yy, xx):
-        yi = _fill_index(yy, h, fill_mode)
-        xi = _fill_index(xx, w, fill_mode)
-        outside = tw.logical_or(yi < 0, xi < 0)
+    def read(yy, xx):  # integer coordinates; outside the image: fill_value
+        yi, xi = tw.cast(yy, tw.int32), tw.cast(xx, tw.int32)
+        outside = tw.logical_or(tw.logical_or(yy < 0, xx < 0), tw.logical_or(yi >= h, xi >= w))
         yi = tw.where_v2(outside, tw.fill(tw.shape(yi), h), yi)
         xi = tw.where_v2(outside, tw.zeros_like(xi), xi)
         return tw.gather_nd(padded, tw.stack([batch_ids, yi, xi], -1))
 
     if interpolation == "nearest":
-        return read(tw.cast(tw.round(src_y), tw.int32), tw.cast(tw.round(src_x), tw.int32))
+
+        def round_half_away(v):  # std::round
+            return tw.sign(v) * tw.floor(tw.abs(v) + 0.5)
+
+        return read(round_half_away(src_y), round_half_away(src_x))
     y0, x0 = tw.floor(src_y), tw.floor(src_x)
-    wy, wx = (src_y - y0)[..., None], (src_x - x0)[..., None]
-    y0, x0 = tw.cast(y0, tw.int32), tw.cast(x0, tw.int32)
+    wy, wx = tw.cast((src_y - y0)[..., None], images.dtype), tw.cast((src_x - x0)[..., None], images.dtype)
     top = read(y0, x0) * (1 - wx) + read(y0, x0 + 1) * wx
     bottom = read(y0 + 1, x0) * (1 - wx) + read(y0 + 1, x0 + 1) * wx
     return top * (1 - wy) + bottom * wy
