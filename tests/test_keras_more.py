@@ -662,3 +662,97 @@ def test_focal_losses(name, kwargs):
 def test_model_from_yaml_raises_as_tf_keras():
     with pytest.raises(RuntimeError, match="model_from_yaml"):
         tw.keras.models.model_from_yaml("")
+
+
+# --- metrics ---
+
+METRIC_CASES = [
+    ("IoU", {"num_classes": 3, "target_class_ids": [0, 2]}, [0, 1, 2, 2, 1, 0], [0, 2, 2, 1, 1, 1], True),
+    ("IoU", {"num_classes": 4, "target_class_ids": [1], "ignore_class": 0}, [0, 1, 2, 2, 1, 0], [0, 2, 2, 1, 1, 1],
+     False),
+    ("BinaryIoU", {}, [0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.4, 0.9, 0.5, 0.1], True),
+    ("BinaryIoU", {"target_class_ids": [1], "threshold": 0.3}, [0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.4, 0.9, 0.5, 0.1],
+     False),
+    ("OneHotIoU", {"num_classes": 3, "target_class_ids": [0, 1]}, "onehot", "p2", True),
+    ("OneHotMeanIoU", {"num_classes": 3}, "onehot", "p2", True),
+    ("F1Score", {}, "onehot", "p2", True),
+    ("F1Score", {"average": "micro", "threshold": 0.5}, "onehot", "p2", False),
+    ("F1Score", {"average": "macro"}, "onehot", "p2", True),
+    ("FBetaScore", {"average": "weighted", "beta": 2.0, "threshold": 0.4}, "onehot", "p2", True),
+    ("R2Score", {}, "y2", "p2", True),
+    ("R2Score", {"class_aggregation": None}, "y2", "p2", False),
+    ("R2Score", {"class_aggregation": "variance_weighted_average", "num_regressors": 2}, "y2", "p2", False),
+    ("MeanRelativeError", {"normalizer": [1.0, 2.0, 4.0]}, "y2", "p2", True),
+    ("MeanTensor", {}, "y2", None, True),
+]  # fmt: skip
+
+METRIC_ORACLE = r"""
+import json, sys
+import numpy as np
+import tf_keras
+cases, arrays = json.load(sys.stdin)
+out = []
+for name, kwargs, y_true, y_pred, weighted in cases:
+    metric = getattr(tf_keras.metrics, name)(**kwargs)
+    args = [np.asarray(arrays.get(a, a) if isinstance(a, str) else a, np.float32) for a in (y_true, y_pred)
+            if a is not None]
+    metric.update_state(*[a[:3] for a in args])
+    metric.update_state(*[a[3:] for a in args], sample_weight=np.asarray(arrays["w"][3:], np.float32) if weighted else None)
+    config = {k: v for k, v in metric.get_config().items() if k != "name"}
+    out.append([np.asarray(metric.result()).tolist(), json.loads(json.dumps(config, default=lambda o: o.tolist()))])
+json.dump(out, sys.stdout)
+"""
+
+_ARRAYS = {
+    "y2": np.random.RandomState(7).rand(6, 3).astype(np.float32),
+    "p2": np.random.RandomState(8).rand(6, 3).astype(np.float32),
+    "onehot": np.eye(3, dtype=np.float32)[[0, 2, 1, 1, 0, 2]],
+    "w": np.array([1.0, 0.5, 2.0, 0.0, 1.0, 3.0], np.float32),
+}
+
+
+@pytest.fixture(scope="module")
+def metric_oracle():
+    pytest.importorskip("tf_keras")
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
+    payload = json.dumps([METRIC_CASES, {k: v.tolist() for k, v in _ARRAYS.items()}])
+    proc = subprocess.run([sys.executable, "-c", METRIC_ORACLE], input=payload, capture_output=True, text=True,
+                          env=env, timeout=300, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("index", range(len(METRIC_CASES)))
+def test_more_metrics_match(metric_oracle, index):
+    name, kwargs, y_true, y_pred, weighted = METRIC_CASES[index]
+    args = [np.asarray(_ARRAYS[a] if isinstance(a, str) else a, np.float32) for a in (y_true, y_pred) if a is not None]
+    with tw.Graph().as_default():
+        metric = getattr(tw.keras.metrics, name)(**kwargs)
+        first = metric.update_state(*[a[:3] for a in args])
+        second = metric.update_state(*[a[3:] for a in args], sample_weight=_ARRAYS["w"][3:] if weighted else None)
+        result = metric.result()
+        with tw.Session() as sess:
+            sess.run(tw.variables_initializer(metric.variables))
+            sess.run(first)
+            sess.run(second)
+            ours = sess.run(result)
+        config = {k: v for k, v in metric.get_config().items() if k != "name"}
+    theirs, their_config = metric_oracle[index]
+    _close(ours, theirs)
+    assert json.loads(json.dumps(config)) == their_config
+
+
+def test_more_metrics_errors():
+    M = tw.keras.metrics
+    with pytest.raises(ValueError, match="Target class id 3 is out of range"):
+        M.IoU(3, [0, 3])
+    with pytest.raises(ValueError, match="Invalid `average` argument value"):
+        M.F1Score("mean")
+    with pytest.raises(TypeError, match="Invalid `beta` argument value"):
+        M.FBetaScore(beta=2)
+    with pytest.raises(ValueError, match="Invalid value for argument `class_aggregation`"):
+        M.R2Score("median")
+    with tw.Graph().as_default(), pytest.raises(ValueError, match="R2Score expects 2D inputs"):
+        M.R2Score().update_state(tw.constant([1.0, 2.0]), tw.constant([1.0, 2.0]))
+    assert isinstance(M.get({"class_name": "R2Score", "config": {}}), M.R2Score)
+    assert M.get("binary_focal_crossentropy") is tw.keras.losses.binary_focal_crossentropy
