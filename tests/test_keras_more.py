@@ -756,3 +756,95 @@ def test_more_metrics_errors():
         M.R2Score().update_state(tw.constant([1.0, 2.0]), tw.constant([1.0, 2.0]))
     assert isinstance(M.get({"class_name": "R2Score", "config": {}}), M.R2Score)
     assert M.get("binary_focal_crossentropy") is tw.keras.losses.binary_focal_crossentropy
+
+
+# --- schedules, regularizers, constraints ---
+
+
+@pytest.mark.parametrize(
+    "make,fn",
+    [
+        (lambda k: k.optimizers.schedules.CosineDecayRestarts(0.1, 10), "schedule"),
+        (lambda k: k.optimizers.schedules.CosineDecayRestarts(0.1, 7, t_mul=1.0, m_mul=0.5, alpha=0.1), "schedule"),
+        (lambda k: k.optimizers.schedules.CosineDecayRestarts(1.0, 5, t_mul=1.5, m_mul=0.8), "schedule"),
+        (lambda k: k.constraints.RadialConstraint(), "constraint5"),
+    ],
+)
+def test_schedules_and_constraint_graph(make, fn):
+    tf1 = pytest.importorskip("tensorflow.compat.v1")
+    tf_keras = pytest.importorskip("tf_keras")
+    tf1.disable_v2_behavior()
+    rng = np.random.RandomState(11)
+    w2 = rng.randn(4, 6).astype(np.float32)
+    k = 5 if fn == "constraint5" else 4
+    w4 = rng.randn(k, k, 2, 3).astype(np.float32)
+    values, configs = [], []
+    for lib, keras in ((tw, tw.keras), (tf1, tf_keras)):
+        with lib.Graph().as_default():
+            obj = make(keras)
+            if fn == "schedule":
+                out = [obj(step) for step in (0, 3, 9, 10, 17, 31, 64)]
+            elif fn == "regularizer":
+                out = obj(lib.constant(w2))
+            else:
+                out = obj(lib.constant(w4))
+            with lib.Session() as sess:
+                values.append(sess.run(out))
+            configs.append(obj.get_config())
+    _close(values[0], values[1])
+    assert configs[0] == configs[1]
+
+
+EAGER_WEIGHT_ORACLE = r"""
+import json, sys
+import numpy as np
+import tensorflow as tf
+import tf_keras
+rng = np.random.RandomState(11)
+w2 = tf.constant(rng.randn(4, 6).astype(np.float32))
+w4 = tf.constant(rng.randn(4, 4, 2, 3).astype(np.float32))
+out = [
+    float(tf_keras.regularizers.OrthogonalRegularizer(0.1)(w2)),
+    float(tf_keras.regularizers.OrthogonalRegularizer(0.2, mode="columns")(w2)),
+    np.asarray(tf_keras.constraints.RadialConstraint()(w4)).tolist(),
+    tf_keras.regularizers.OrthogonalRegularizer(0.2, mode="columns").get_config(),
+]
+json.dump(out, sys.stdout)
+"""
+
+
+def test_orthogonal_regularizer_and_even_radial_constraint():
+    pytest.importorskip("tf_keras")
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
+    proc = subprocess.run([sys.executable, "-c", EAGER_WEIGHT_ORACLE], capture_output=True, text=True, env=env,
+                          timeout=300, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows, columns, radial, config = json.loads(proc.stdout)
+    rng = np.random.RandomState(11)
+    w2 = rng.randn(4, 6).astype(np.float32)
+    w4 = rng.randn(4, 4, 2, 3).astype(np.float32)
+    R = tw.keras.regularizers
+    ours = _run(lambda: [R.OrthogonalRegularizer(0.1)(tw.constant(w2)),
+                         R.OrthogonalRegularizer(0.2, mode="columns")(tw.constant(w2)),
+                         tw.keras.constraints.RadialConstraint()(tw.constant(w4))])  # fmt: skip
+    _close(ours[0], rows)
+    _close(ours[1], columns)
+    _close(ours[2], radial)
+    ours_config = R.OrthogonalRegularizer(0.2, mode="columns").get_config()
+    assert ours_config["mode"] == config["mode"] and ours_config["factor"] == pytest.approx(config["factor"])
+
+
+def test_regularizer_constraint_errors_and_lookup():
+    with pytest.raises(ValueError, match="Invalid value for argument `mode`"):
+        tw.keras.regularizers.OrthogonalRegularizer(mode="diagonal")
+    with tw.Graph().as_default():
+        with pytest.raises(ValueError, match="must have rank 2"):
+            tw.keras.regularizers.OrthogonalRegularizer()(tw.zeros([2, 2, 2]))
+        with pytest.raises(ValueError, match="must have rank 4"):
+            tw.keras.constraints.RadialConstraint()(tw.zeros([3, 3]))
+    assert isinstance(tw.keras.regularizers.get("orthogonal_regularizer"), tw.keras.regularizers.OrthogonalRegularizer)
+    assert isinstance(tw.keras.constraints.get("radial_constraint"), tw.keras.constraints.RadialConstraint)
+    schedule = tw.keras.optimizers.schedules.deserialize(
+        tw.keras.optimizers.schedules.serialize(tw.keras.optimizers.schedules.CosineDecayRestarts(0.1, 10))
+    )
+    assert schedule.get_config()["first_decay_steps"] == 10
