@@ -848,3 +848,83 @@ def test_regularizer_constraint_errors_and_lookup():
         tw.keras.optimizers.schedules.serialize(tw.keras.optimizers.schedules.CosineDecayRestarts(0.1, 10))
     )
     assert schedule.get_config()["first_decay_steps"] == 10
+
+
+# --- optimizers (tf_keras's AdamW and Lion are TF2 optimizers: the oracle runs eagerly in a subprocess) ---
+
+OPTIMIZER_CASES = [
+    ("AdamW", {"learning_rate": 0.1}),
+    ("AdamW", {"learning_rate": 0.05, "weight_decay": 0.1, "beta_1": 0.8, "amsgrad": True}),
+    ("Lion", {}),
+    ("Lion", {"learning_rate": 0.01, "beta_1": 0.5, "beta_2": 0.9}),
+]
+
+OPTIMIZER_ORACLE = r"""
+import json, sys
+import numpy as np
+import tensorflow as tf
+import tf_keras
+cases = json.load(sys.stdin)
+rng = np.random.RandomState(12)
+w0 = rng.randn(3, 2).astype(np.float32)
+grads = [rng.randn(3, 2).astype(np.float32) for _ in range(4)]
+out = []
+for name, kwargs in cases:
+    var = tf.Variable(w0)
+    opt = getattr(tf_keras.optimizers, name)(**kwargs)
+    for g in grads:
+        opt.apply_gradients([(tf.constant(g), var)])
+    out.append(var.numpy().tolist())
+json.dump(out, sys.stdout)
+"""
+
+
+@pytest.fixture(scope="module")
+def optimizer_oracle():
+    pytest.importorskip("tf_keras")
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="", TF_CPP_MIN_LOG_LEVEL="3")
+    proc = subprocess.run([sys.executable, "-c", OPTIMIZER_ORACLE], input=json.dumps(OPTIMIZER_CASES),
+                          capture_output=True, text=True, env=env, timeout=300, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("index", range(len(OPTIMIZER_CASES)))
+def test_adamw_lion_match(optimizer_oracle, index):
+    name, kwargs = OPTIMIZER_CASES[index]
+    rng = np.random.RandomState(12)
+    w0 = rng.randn(3, 2).astype(np.float32)
+    grads = [rng.randn(3, 2).astype(np.float32) for _ in range(4)]
+    with tw.Graph().as_default():
+        var = tw.Variable(w0)
+        g = tw.placeholder(tw.float32, [3, 2])
+        opt = getattr(tw.keras.optimizers, name)(**kwargs)
+        step = opt.apply_gradients([(g, var)])
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            for value in grads:
+                sess.run(step, {g: value})
+            ours = sess.run(var)
+        config = opt.get_config()
+        for key, value in kwargs.items():
+            assert config[key] == pytest.approx(value)
+        assert type(tw.keras.optimizers.get({"class_name": name, "config": config})) is type(opt)
+    _close(ours, optimizer_oracle[index])
+
+
+def test_adamw_exclusion_and_errors():
+    with tw.Graph().as_default():
+        a, b = tw.Variable([1.0, 2.0], name="kernel"), tw.Variable([1.0, 2.0], name="bias")
+        opt = tw.keras.optimizers.AdamW(learning_rate=0.1, weight_decay=0.5)
+        opt.exclude_from_weight_decay(var_names=["bias"])
+        step = opt.apply_gradients([(tw.zeros([2]), a), (tw.zeros([2]), b)])
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            sess.run(step)
+            new_a, new_b = sess.run([a, b])
+    _close(new_a, [0.95, 1.9])  # decayed by lr * weight_decay
+    _close(new_b, [1.0, 2.0])  # excluded, and a zero gradient moves nothing
+    with pytest.raises(ValueError, match="Missing value of `weight_decay`"):
+        tw.keras.optimizers.AdamW(weight_decay=None)
+    with pytest.raises(ValueError, match="must be between"):
+        tw.keras.optimizers.Lion(beta_1=0.0)
