@@ -928,3 +928,21 @@ def test_adamw_exclusion_and_errors():
         tw.keras.optimizers.AdamW(weight_decay=None)
     with pytest.raises(ValueError, match="must be between"):
         tw.keras.optimizers.Lion(beta_1=0.0)
+
+
+def test_lookup_layer_in_a_model_fits_predicts_and_round_trips():
+    """A model with a StringLookup: Keras's session initializes the lookup table, as it does variables."""
+    xs = np.array([["a", "b"], ["c", "z"]])
+    with tw.Graph().as_default():
+        inp = tw.keras.Input((2,), dtype="string")
+        ids = L.StringLookup(vocabulary=["a", "b", "c"])(inp)
+        out = L.Dense(1, kernel_initializer="ones")(L.Flatten()(L.Embedding(5, 3, embeddings_initializer="ones")(ids)))
+        model = tw.keras.Model(inp, out)
+        assert model.predict(xs).tolist() == [[6.0], [6.0]]
+        ids_model = tw.keras.Model(inp, ids)
+        assert ids_model.predict(xs).tolist() == [[1, 2], [3, 0]]
+        model.compile("sgd", "mse")
+        model.fit(xs, np.ones((2, 1)), verbose=0, epochs=2)
+        clone = tw.keras.models.model_from_json(model.to_json())
+    lookup = next(layer for layer in clone.layers if isinstance(layer, L.StringLookup))
+    assert lookup.get_vocabulary() == ["[UNK]", "a", "b", "c"]

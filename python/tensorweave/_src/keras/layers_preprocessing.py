@@ -390,6 +390,7 @@ class _IndexLookup(PreprocessingLayer):
                  invert=False, output_mode="int", sparse=False, pad_to_max_tokens=False, **kwargs):  # fmt: skip
         if output_mode == "int" and not invert and "dtype" not in kwargs:
             kwargs["dtype"] = "int64"
+        kwargs.pop("vocabulary_size", None)  # in get_config's output, as tf_keras
         super().__init__(**kwargs)
         if output_mode == "binary":
             output_mode = "multi_hot"
@@ -579,12 +580,6 @@ class _IndexLookup(PreprocessingLayer):
                     idf_weights=self._idf[self._token_start():].tolist() if self._idf is not None else None,
                     vocabulary_size=self.vocabulary_size())  # fmt: skip
 
-    @classmethod
-    def from_config(cls, config):
-        config = dict(config)
-        config.pop("vocabulary_size", None)
-        return super().from_config(config)
-
 
 class StringLookup(_IndexLookup):
     """Strings to integer indices (or back with `invert=True`), or to one_hot / multi_hot / count / tf_idf rows."""
@@ -638,6 +633,7 @@ class TextVectorization(PreprocessingLayer):
                  output_mode="int", output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
                  idf_weights=None, sparse=False, ragged=False, encoding="utf-8", **kwargs):  # fmt: skip
         kwargs.setdefault("dtype", "string")
+        kwargs.pop("vocabulary_size", None)  # in get_config's output, as tf_keras
         super().__init__(**kwargs)
         if standardize not in (None, "lower_and_strip_punctuation", "lower", "strip_punctuation") and not callable(
             standardize
@@ -779,12 +775,6 @@ class TextVectorization(PreprocessingLayer):
                     sparse=lookup.sparse, ragged=self._ragged, vocabulary=lookup._vocab,
                     idf_weights=lookup.get_config()["idf_weights"], encoding=self._encoding,
                     vocabulary_size=lookup.vocabulary_size())  # fmt: skip
-
-    @classmethod
-    def from_config(cls, config):
-        config = dict(config)
-        config.pop("vocabulary_size", None)
-        return super().from_config(config)
 
 
 # --- image preprocessing ---
