@@ -441,11 +441,57 @@ def test_experimental_preprocessing_aliases():
         (lambda k, x: k.layers.Conv1DTranspose(2, 2, dilation_rate=2, data_format="channels_first")(x[0]), SEQ),
         (lambda k, x: k.layers.DepthwiseConv1D(3, depth_multiplier=2)(x[0]), SEQ),
         (lambda k, x: k.layers.DepthwiseConv1D(2, strides=2, padding="same", use_bias=False)(x[0]), SEQ),
+        (lambda k, x: k.layers.LocallyConnected1D(3, 3, bias_initializer="uniform")(x[0]), SEQ),
+        (lambda k, x: k.layers.LocallyConnected1D(2, 2, strides=2, activation="relu")(x[0]), SEQ),
+        (
+            lambda k, x: k.layers.LocallyConnected1D(2, 2, data_format="channels_first", bias_initializer="uniform")(
+                x[0]
+            ),
+            SEQ,
+        ),
+        (lambda k, x: k.layers.LocallyConnected2D(2, (2, 3), bias_initializer="uniform")(x[0]), IMG[:, :4, :5]),
+        (
+            lambda k, x: k.layers.LocallyConnected2D(
+                3, 2, strides=(2, 1), data_format="channels_first", bias_initializer="uniform"
+            )(x[0]),
+            IMG[:, :4, :5],
+        ),
     ],
 )
 def test_more_layers_match(build, x):
     ours, theirs = _both(build, [x])
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-5)
+
+
+def test_backend_local_conv_and_ctc_decode():
+    rng = np.random.RandomState(13)
+    x1, k1 = rng.randn(2, 7, 3).astype(np.float32), rng.randn(3, 6, 4).astype(np.float32)
+    x2, k2 = rng.randn(2, 5, 4, 3).astype(np.float32), rng.randn(6, 12, 2).astype(np.float32)
+    probs = rng.rand(2, 6, 4).astype(np.float32)
+    probs /= probs.sum(-1, keepdims=True)
+    lengths = np.array([6, 4], np.int32)
+
+    def build(K, lib):
+        greedy, greedy_lp = K.ctc_decode(lib.constant(probs), lib.constant(lengths))
+        beam, beam_lp = K.ctc_decode(lib.constant(probs), lib.constant(lengths), greedy=False, beam_width=5,
+                                     top_paths=2)  # fmt: skip
+        return [K.local_conv1d(lib.constant(x1), lib.constant(k1), (2,), (2,)),
+                K.local_conv2d(lib.constant(x2), lib.constant(k2), (2, 2), (2, 1), (2, 3)),
+                greedy, greedy_lp, beam, beam_lp]  # fmt: skip
+
+    tf1 = pytest.importorskip("tensorflow.compat.v1")
+    tf_keras = pytest.importorskip("tf_keras")
+    tf1.disable_v2_behavior()
+    values = []
+    for lib, K in ((tw, tw.keras.backend), (tf1, tf_keras.backend)):
+        with lib.Graph().as_default(), lib.Session() as sess:
+            values.append(sess.run(build(K, lib)))
+    for ours, theirs in zip(values[0], values[1]):
+        if isinstance(ours, list):
+            for a, b in zip(ours, theirs):
+                np.testing.assert_array_equal(a, b)
+        else:
+            _close(ours, theirs)
 
 
 def test_more_layers_training_matches():
@@ -500,6 +546,8 @@ def test_more_layers_errors_and_config():
     config = L.GroupNormalization(8, epsilon=0.01).get_config()
     assert config["groups"] == 8 and config["epsilon"] == 0.01
     assert isinstance(L.InputSpec(ndim=3), L.InputSpec)
+    with pytest.raises(ValueError, match='only "valid" is supported'):
+        L.LocallyConnected1D(2, 3, padding="same")
     with pytest.raises(ValueError, match="Please initialize `Wrapper`"):
         L.Wrapper("dense")
 

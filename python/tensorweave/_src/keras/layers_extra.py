@@ -3,6 +3,8 @@ DepthwiseConv1D, Wrapper, AbstractRNNCell and InputSpec."""
 
 import re
 
+import numpy as np
+
 import tensorweave as tw
 from tensorweave._src.keras import constraints, initializers, regularizers
 from tensorweave._src.keras.layers import _Layer, get_activation
@@ -18,6 +20,8 @@ __all__ = [
     "GroupNormalization",
     "Identity",
     "InputSpec",
+    "LocallyConnected1D",
+    "LocallyConnected2D",
     "UnitNormalization",
     "Wrapper",
 ]
@@ -345,3 +349,84 @@ class AbstractRNNCell(_Layer):
         sizes = self.state_size if isinstance(self.state_size, (list, tuple)) else [self.state_size]
         states = [tw.zeros(tw.stack([batch_size, s]), dtype=dtype or "float32") for s in sizes]
         return states if isinstance(self.state_size, (list, tuple)) else states[0]
+
+
+class _LocallyConnected(_Layer):
+    """A convolution with unshared weights (tf_keras's implementation=1 kernel layout)."""
+
+    rank = None
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None, activation=None,
+                 use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
+                 implementation=1, **kwargs):  # fmt: skip
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        from tensorweave._src.keras.layers_conv import _tuple
+
+        self.filters = filters
+        self.kernel_size = _tuple(kernel_size, self.rank, "kernel_size")
+        self.strides = _tuple(strides, self.rank, "strides")
+        self.padding = padding.lower()
+        self.data_format = data_format or "channels_last"
+        if implementation != 1:
+            raise NotImplementedError(f"{type(self).__name__} supports implementation=1 only here. Received: "
+                                      f"implementation={implementation}")  # fmt: skip
+        if self.padding != "valid":
+            raise ValueError(f'Invalid border mode for {type(self).__name__} (only "valid" is supported if '
+                             f"implementation is 1): {padding}")  # fmt: skip
+        self.implementation = implementation
+        self.activation = get_activation(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+
+    def build(self, input_shape):
+        dims = input_shape.as_list()
+        spatial = dims[2:] if self.data_format == "channels_first" else dims[1:-1]
+        channels = dims[1] if self.data_format == "channels_first" else dims[-1]
+        if None in spatial or channels is None:
+            raise ValueError(f"{type(self).__name__} needs fully defined input dimensions (but the batch). Received "
+                             f"input_shape={tuple(dims)}")  # fmt: skip
+        self.output_dims = [(n - k) // s + 1 for n, k, s in zip(spatial, self.kernel_size, self.strides)]
+        if min(self.output_dims) <= 0:
+            raise ValueError(f"One of the dimensions in the output is <= 0 due to downsampling in {self.name}. "
+                             f"Consider increasing the input size. Received input shape {tuple(dims)} which would "
+                             f"produce output shape with a zero or negative value in a dimension.")  # fmt: skip
+        positions = int(np.prod(self.output_dims))
+        kernel_shape = [positions, int(np.prod(self.kernel_size)) * channels, self.filters]
+        self.kernel = self.add_weight("kernel", kernel_shape, None, self.kernel_initializer, self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)  # fmt: skip
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight("bias", self.output_dims + [self.filters], None, self.bias_initializer, self.bias_regularizer,
+                                        constraint=self.bias_constraint)  # fmt: skip
+        self.built = True
+
+    def call(self, inputs):
+        from tensorweave._src.keras.backend_more import _local_conv
+
+        x = tw.convert_to_tensor(inputs)
+        self._check_ndim(x, ndim=self.rank + 2)
+        y = _local_conv(x, self.kernel, self.kernel_size, self.strides, tuple(self.output_dims), self.data_format)
+        if self.bias is not None:
+            if self.data_format == "channels_first":  # tf_keras's bias_add: a reshape (not a transpose)
+                y = y + tw.reshape(self.bias, [1, self.filters] + self.output_dims)
+            else:
+                y = y + self.bias
+        return y if self.activation is None else self.activation(y)
+
+
+class LocallyConnected1D(_LocallyConnected):
+    """Conv1D with a separate kernel at each output position (kernel [positions, kernel_size * channels, filters])."""
+
+    rank = 1
+
+
+class LocallyConnected2D(_LocallyConnected):
+    """Conv2D with a separate kernel at each output position (kernel [rows * cols, kh * kw * channels, filters])."""
+
+    rank = 2
