@@ -316,6 +316,7 @@ def _both(build, feeds, training_free=True):
 
 IMG = np.random.RandomState(1).rand(2, 6, 8, 3).astype(np.float32) * 255
 SEQ = np.random.RandomState(2).randn(2, 7, 4).astype(np.float32)
+VID = np.random.RandomState(4).randn(2, 3, 4, 5, 2).astype(np.float32)
 
 
 @pytest.mark.parametrize(
@@ -442,6 +443,16 @@ def test_experimental_preprocessing_aliases():
         (lambda k, x: k.layers.DepthwiseConv1D(3, depth_multiplier=2)(x[0]), SEQ),
         (lambda k, x: k.layers.DepthwiseConv1D(2, strides=2, padding="same", use_bias=False)(x[0]), SEQ),
         (lambda k, x: k.layers.LocallyConnected1D(3, 3, bias_initializer="uniform")(x[0]), SEQ),
+        (lambda k, x: k.layers.ConvLSTM2D(3, 2, bias_initializer="uniform")(x[0]), VID),
+        (lambda k, x: k.layers.ConvLSTM2D(2, (2, 3), padding="same", return_sequences=True)(x[0]), VID),
+        (
+            lambda k, x: k.layers.ConvLSTM2D(
+                2, 2, strides=2, go_backwards=True, activation="relu", recurrent_activation="sigmoid"
+            )(x[0]),
+            VID,
+        ),
+        (lambda k, x: k.layers.ConvLSTM2D(2, 2, return_state=True, unit_forget_bias=False)(x[0]), VID),
+        (lambda k, x: k.layers.ConvLSTM1D(3, 2, return_sequences=True)(x[0]), VID[:, :, 0]),
         (lambda k, x: k.layers.LocallyConnected1D(2, 2, strides=2, activation="relu")(x[0]), SEQ),
         (
             lambda k, x: k.layers.LocallyConnected1D(2, 2, data_format="channels_first", bias_initializer="uniform")(
@@ -548,6 +559,13 @@ def test_more_layers_errors_and_config():
     assert isinstance(L.InputSpec(ndim=3), L.InputSpec)
     with pytest.raises(ValueError, match='only "valid" is supported'):
         L.LocallyConnected1D(2, 3, padding="same")
+    with pytest.raises(NotImplementedError, match="does not support dropout"):
+        L.ConvLSTM2D(2, 3, dropout=0.1)
+    with pytest.raises(ValueError, match="expected ndim=5"):
+        _run(lambda: L.ConvLSTM2D(2, 3)(tw.constant(SEQ)))
+    config = L.ConvLSTM2D(4, 3, padding="same", return_sequences=True).get_config()
+    assert config["filters"] == 4 and config["padding"] == "same" and config["return_sequences"] is True
+    assert config["recurrent_activation"] == "hard_sigmoid"
     with pytest.raises(ValueError, match="Please initialize `Wrapper`"):
         L.Wrapper("dense")
 

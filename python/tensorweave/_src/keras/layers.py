@@ -392,6 +392,7 @@ def deserialize(config, custom_objects=None):
 
 
 from tensorweave._src.keras.layers_conv import *
+from tensorweave._src.keras.layers_convlstm import *
 from tensorweave._src.keras.layers_extra import *
 from tensorweave._src.keras.layers_more import *
 from tensorweave._src.keras.layers_preprocessing import *
