@@ -1012,3 +1012,35 @@ def test_lookup_layer_in_a_model_fits_predicts_and_round_trips():
         clone = tw.keras.models.model_from_json(model.to_json())
     lookup = next(layer for layer in clone.layers if isinstance(layer, L.StringLookup))
     assert lookup.get_vocabulary() == ["[UNK]", "a", "b", "c"]
+
+
+def test_spectral_normalization():
+    """Against numpy's power iteration (tf_keras 2.21's own layer fails to build: it makes a Keras 3 InputSpec)."""
+    rng = np.random.RandomState(14)
+    x = rng.randn(4, 3).astype(np.float32)
+    kernel, bias, u = rng.randn(3, 5).astype(np.float32), rng.randn(5).astype(np.float32), rng.randn(1, 5)
+
+    def l2n(a):
+        return a / np.sqrt(max(np.sum(a * a), 1e-12))
+
+    new_u = u
+    for _ in range(2):
+        v = l2n(new_u @ kernel.T)
+        new_u = l2n(v @ kernel)
+    new_kernel = kernel / (v @ kernel @ new_u.T)
+    infer, train, weights = x @ kernel + bias, x @ new_kernel + bias, [new_kernel, bias, new_u]
+    with tw.Graph().as_default():
+        layer = L.SpectralNormalization(L.Dense(5), power_iterations=2)
+        inp = tw.keras.Input((3,))
+        ours_infer = layer(inp)
+        ours_train = layer(inp, training=True)
+        sess = tw.keras.backend.get_session()
+        sess.run(tw.global_variables_initializer())
+        layer.set_weights([kernel, bias, u.astype(np.float32)])
+        _close(sess.run(ours_infer, {inp: x}), infer)
+        _close(sess.run(ours_train, {inp: x}), train)
+        for ours, theirs in zip(layer.get_weights(), weights):
+            _close(ours, theirs)
+        assert layer.get_config()["power_iterations"] == 2
+    with pytest.raises(ValueError, match="`power_iterations` should be greater than zero"):
+        L.SpectralNormalization(L.Dense(2), power_iterations=0)

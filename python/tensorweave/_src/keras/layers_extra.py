@@ -22,6 +22,7 @@ __all__ = [
     "InputSpec",
     "LocallyConnected1D",
     "LocallyConnected2D",
+    "SpectralNormalization",
     "UnitNormalization",
     "Wrapper",
 ]
@@ -316,7 +317,10 @@ class Wrapper(_Layer):
     """The base of layers that wrap another `layer` (TimeDistributed, Bidirectional, ...)."""
 
     def __init__(self, layer, **kwargs):
-        if not isinstance(layer, tw.keras.layers.Layer):
+        from tensorweave._src.keras import engine
+        from tensorweave._src.layers import base
+
+        if not isinstance(layer, (base.Layer, engine.Layer)):
             raise ValueError(f"Please initialize `{type(self).__name__}` layer with a `tf.keras.layers.Layer` "  # noqa: TRY004 - Keras raises a ValueError
                              f"instance. Received: {layer}")  # fmt: skip
         super().__init__(**kwargs)
@@ -329,6 +333,66 @@ class Wrapper(_Layer):
         from tensorweave._src.keras.layers import serialize
 
         return dict(super().get_config(), layer=serialize(self.layer))
+
+
+class SpectralNormalization(Wrapper):
+    """Divides the wrapped layer's kernel (or embeddings) by its largest singular value, estimated by power
+    iteration with the non-trainable `vector_u`, on each training call (as tf_keras, the kernel is assigned)."""
+
+    def __init__(self, layer, power_iterations=1, **kwargs):
+        super().__init__(layer, **kwargs)
+        if power_iterations <= 0:
+            raise ValueError(f"`power_iterations` should be greater than zero. Received: "
+                             f"`power_iterations={power_iterations}`")  # fmt: skip
+        self.power_iterations = power_iterations
+
+    def build(self, input_shape):
+        self.built = True
+
+    def _find_kernel(self, inputs):
+        """The wrapped layer's kernel (or embeddings), calling the layer once to make its weights if needed; and
+        `vector_u`."""
+        if getattr(self, "kernel", None) is not None:
+            return
+        if not self.layer.weights:
+            self.layer(inputs)
+        found = [v for v in self.layer.weights if v.op.name.rsplit("/", 1)[-1] in ("kernel", "embeddings")]
+        if not found:
+            raise ValueError(f"{type(self.layer).__name__} object has no attribute 'kernel' nor 'embeddings'")
+        self.kernel = found[0]
+        self.kernel_shape = self.kernel.shape.as_list()
+        self.vector_u = self.add_weight("vector_u", [1, self.kernel_shape[-1]], self.kernel.dtype.base_dtype,
+                                        initializers.TruncatedNormal(stddev=0.02), trainable=False)  # fmt: skip
+
+    def normalize_weights(self):
+        """The ops that set the kernel to kernel / sigma and update `vector_u` (none for an all-zero kernel)."""
+        weights = tw.reshape(self.kernel, [-1, self.kernel_shape[-1]])
+        u = self.vector_u.value()
+        for _ in range(self.power_iterations):
+            v = tw.nn.l2_normalize(tw.matmul(u, weights, transpose_b=True))
+            u = tw.nn.l2_normalize(tw.matmul(v, weights))
+        u, v = tw.stop_gradient(u), tw.stop_gradient(v)
+        sigma = tw.matmul(tw.matmul(v, weights), u, transpose_b=True)
+        nonzero = tw.logical_not(tw.reduce_all(tw.equal(weights, 0.0)))
+        new_kernel = tw.where_v2(nonzero, tw.reshape(weights / sigma, self.kernel_shape), self.kernel.value())
+        new_u = tw.where_v2(nonzero, u, self.vector_u.value())
+        return [tw.assign(self.vector_u, new_u), tw.assign(self.kernel, new_kernel)]
+
+    def call(self, inputs, training=False):
+        self._find_kernel(inputs)
+        if training is None:
+            training = False
+        if isinstance(training, bool) and not training:
+            return self.layer(inputs)
+        if isinstance(training, bool):
+            updates = self.normalize_weights()
+        else:
+            updates = [tw.cond(tw.cast(training, tw.bool), lambda: tw.group(*self.normalize_weights()), tw.no_op)]
+        with tw.control_dependencies(updates):
+            return self.layer(inputs)
+
+    def get_config(self):
+        return dict(super().get_config(), power_iterations=self.power_iterations)
 
 
 class AbstractRNNCell(_Layer):
