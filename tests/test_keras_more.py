@@ -1044,3 +1044,37 @@ def test_spectral_normalization():
         assert layer.get_config()["power_iterations"] == 2
     with pytest.raises(ValueError, match="`power_iterations` should be greater than zero"):
         L.SpectralNormalization(L.Dense(2), power_iterations=0)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"go_backwards": True}, {"unroll": True}, {"use_mask": True}, {"use_mask": True, "zero_output_for_mask": True},
+     {"constants": True}],
+)  # fmt: skip
+def test_backend_rnn(kwargs):
+    tf1 = pytest.importorskip("tensorflow.compat.v1")
+    tf_keras = pytest.importorskip("tf_keras")
+    tf1.disable_v2_behavior()
+    rng = np.random.RandomState(15)
+    x = rng.randn(2, 5, 3).astype(np.float32)
+    w = rng.randn(3, 4).astype(np.float32)
+    u = rng.randn(4, 4).astype(np.float32)
+    mask = np.array([[1, 1, 0, 1, 0], [1, 0, 1, 1, 1]], bool)
+    kwargs = dict(kwargs)
+    use_mask, use_constants = kwargs.pop("use_mask", False), kwargs.pop("constants", False)
+    values = []
+    for lib, K in ((tw, tw.keras.backend), (tf1, tf_keras.backend)):
+        with lib.Graph().as_default(), lib.Session() as sess:
+
+            def step(x_t, states, lib=lib):
+                h = lib.tanh(lib.matmul(x_t, w) + lib.matmul(states[0], u))
+                if use_constants:
+                    h = h * states[2]
+                return h, [h, states[1] + 1.0]
+
+            out = K.rnn(step, lib.constant(x), [lib.zeros([2, 4]), lib.zeros([2, 1])],
+                        mask=lib.constant(mask) if use_mask else None,
+                        constants=[lib.constant(0.5)] if use_constants else None, **kwargs)  # fmt: skip
+            values.append(sess.run(list(out[:2]) + list(out[2])))
+    for ours, theirs in zip(*values):
+        _close(ours, theirs)

@@ -1,10 +1,10 @@
-"""tf.keras.backend (Keras 2): local_conv1d / local_conv2d (unshared-weight convolutions) and ctc_decode."""
+"""tf.keras.backend (Keras 2): local_conv1d / local_conv2d (unshared-weight convolutions), ctc_decode and rnn."""
 
 import itertools
 
 import tensorweave as tw
 
-__all__ = ["ctc_decode", "local_conv1d", "local_conv2d"]
+__all__ = ["ctc_decode", "local_conv1d", "local_conv2d", "rnn"]
 
 
 def _local_conv(inputs, kernel, kernel_size, strides, output_shape, data_format=None):
@@ -56,3 +56,72 @@ def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
         st = tw.SparseTensor(st.indices, st.values, tw.cast(tw.stack([shape[0], shape[1]]), tw.int64))
         dense.append(tw.sparse.to_dense(st, default_value=-1))
     return dense, log_prob
+
+
+def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, constants=None, unroll=False,
+        input_length=None, time_major=False, zero_output_for_mask=False, return_all_outputs=True):  # fmt: skip
+    """Runs `step_function(input_t, states [+ constants]) -> (output_t, new_states)` over the time axis of
+    [batch, time, ...] inputs: (last_output, outputs [batch, time, ...], new_states)."""
+    x = tw.convert_to_tensor(inputs)
+    if x.shape.ndims is not None and x.shape.ndims < 3:
+        raise ValueError("Input should be at least 3D.")
+    if not time_major:
+        x = tw.transpose(x, [1, 0] + list(range(2, x.shape.ndims)))
+    if mask is not None:
+        mask = tw.cast(mask, tw.bool)
+        if mask.shape.ndims == 2:
+            mask = tw.expand_dims(mask, -1)
+        if not time_major:
+            mask = tw.transpose(mask, [1, 0] + list(range(2, mask.shape.ndims)))
+    if go_backwards:
+        x = tw.reverse(x, [0])
+        mask = None if mask is None else tw.reverse(mask, [0])
+    constants = list(constants or [])
+    states = list(initial_states)
+
+    def step(t_input, t_mask, prev_output, states):
+        output, new_states = step_function(t_input, tuple(states) + tuple(constants))
+        new_states = list(new_states) if isinstance(new_states, (list, tuple)) else [new_states]
+        if t_mask is not None:
+
+            def keep(new, old):
+                m = tw.cast(t_mask, tw.bool)
+                for _ in range(new.shape.ndims - m.shape.ndims):
+                    m = tw.expand_dims(m, -1)
+                return tw.where_v2(m, new, old)
+
+            output = keep(output, tw.zeros_like(output) if zero_output_for_mask else prev_output)
+            new_states = [keep(n, s) for n, s in zip(new_states, states)]
+        return output, new_states
+
+    first_output, _ = step_function(x[0], tuple(states) + tuple(constants))
+    zero_output = tw.zeros_like(first_output)
+    steps = x.shape[0].value
+    if unroll:
+        if steps is None:
+            raise ValueError("Unrolling requires a fixed number of timesteps.")
+        outputs, prev = [], zero_output
+        for t in range(steps):
+            prev, states = step(x[t], None if mask is None else mask[t], prev, states)
+            outputs.append(prev)
+        stacked = tw.stack(outputs)
+        last = prev
+    else:
+        n = tw.shape(x)[0]
+        x_ta = tw.TensorArray(x.dtype, size=n).unstack(x)
+        m_ta = None if mask is None else tw.TensorArray(tw.bool, size=n).unstack(mask)
+        out_ta = tw.TensorArray(first_output.dtype, size=n)
+
+        def body(t, prev, out_ta, *states):
+            out, new_states = step(x_ta.read(t), None if m_ta is None else m_ta.read(t), prev, list(states))
+            out.set_shape(prev.shape)
+            for s, new in zip(states, new_states):
+                new.set_shape(s.shape)
+            return (t + 1, out, out_ta.write(t, out), *new_states)
+
+        loop = tw.while_loop(lambda t, *_: t < n, body, [tw.constant(0), zero_output, out_ta, *states])
+        last, stacked, states = loop[1], loop[2].stack(), list(loop[3:])
+    if not return_all_outputs:
+        stacked = tw.expand_dims(last, 0)
+    outputs = stacked if time_major else tw.transpose(stacked, [1, 0] + list(range(2, stacked.shape.ndims)))
+    return last, outputs, states
