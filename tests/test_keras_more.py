@@ -416,6 +416,9 @@ def test_image_layer_errors():
 
 
 def test_experimental_preprocessing_aliases():
+    from tensorweave.keras.layers.experimental.preprocessing import Normalization
+
+    assert Normalization is L.Normalization
     assert L.experimental.preprocessing.Normalization is L.Normalization
     assert L.experimental.preprocessing.TextVectorization is L.TextVectorization
     assert L.experimental.EinsumDense is L.EinsumDense
