@@ -12,7 +12,12 @@ for _name in ("Input", "InputLayer", "Layer"):
     setattr(layers, _name, getattr(engine, _name))
 # `from tensorweave.keras.layers import Dense` and `import tensorweave.keras.backend as K` (modules without a file
 # of their own here).
-for _name, _module in (("layers", layers), ("backend", backend)):
+for _name, _module in (
+    ("layers", layers),
+    ("backend", backend),
+    ("layers.experimental", layers.experimental),
+    ("layers.experimental.preprocessing", layers.experimental.preprocessing),
+):
     _sys.modules.setdefault(f"{__name__}.{_name}", _module)
 del _name, _module
 

@@ -213,4 +213,5 @@ def function(inputs, outputs, updates=None, name=None):
     return run
 
 
+from tensorweave._src.keras.backend_more import ctc_decode, local_conv1d, local_conv2d, rnn  # noqa: F401
 from tensorweave._src.keras.backend_ops import *  # the rest of `K.`

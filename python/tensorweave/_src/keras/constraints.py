@@ -87,14 +87,43 @@ class MinMaxNorm(Constraint):
         return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate, "axis": self.axis}
 
 
+class RadialConstraint(Constraint):
+    """Makes each [height, width] kernel of a rank-4 conv weight radially symmetric (tf_keras's rings of the
+    diagonal values)."""
+
+    def __call__(self, w):
+        import numpy as np
+
+        import tensorweave as tw
+
+        shape = w.shape
+        if shape.ndims != 4:
+            raise ValueError(f"The weight tensor must have rank 4. Received weight tensor with shape: {shape}")
+        k = shape[0].value
+        start = k // 2
+        index = np.zeros((k, k), np.int32)
+        for a in range(k):
+            for b in range(k):
+                if k % 2:
+                    ring = max(abs(a - start), abs(b - start))
+                    index[a, b] = start - 1 + ring if ring else start - 1
+                else:
+                    ring = max(start - 1 - a if a < start else a - start, start - 1 - b if b < start else b - start)
+                    index[a, b] = start + ring if ring else start - 1
+        diagonal = tw.stack([w[j, j] for j in range(k)])  # [k, channels, kernels]
+        return tw.reshape(tw.gather(diagonal, index.reshape(-1)), tw.shape(w))
+
+
 max_norm = MaxNorm
 non_neg = NonNeg
+radial_constraint = RadialConstraint
 unit_norm = UnitNorm
 min_max_norm = MinMaxNorm
 
 _TABLE = {
     "MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm, "MinMaxNorm": MinMaxNorm, "max_norm": MaxNorm,
-    "non_neg": NonNeg, "unit_norm": UnitNorm, "min_max_norm": MinMaxNorm,
+    "non_neg": NonNeg, "unit_norm": UnitNorm, "min_max_norm": MinMaxNorm, "RadialConstraint": RadialConstraint,
+    "radial_constraint": RadialConstraint,
 }  # fmt: skip
 
 

@@ -1617,10 +1617,16 @@ _REPORT_OPS = weakref.WeakKeyDictionary()  # graph -> (number of variables, repo
 
 
 def _initialize_new_variables():
-    """Initializes the variables of the default graph the Keras session has not initialized yet."""
+    """Initializes the variables (and lookup tables) of the default graph the Keras session has not initialized
+    yet."""
     tw = _tw()
     graph = ops.get_default_graph()
     sess = backend.get_session()
+    done = sess.__dict__.setdefault("_keras_tables_initialized", set())
+    tables = [op for op in graph.get_collection(tw.GraphKeys.TABLE_INITIALIZERS) if op not in done]
+    if tables:
+        sess.run(tables)
+        done.update(tables)
     all_vars = tw.global_variables() + tw.local_variables()
     if not all_vars:
         return

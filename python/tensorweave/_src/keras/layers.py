@@ -392,7 +392,10 @@ def deserialize(config, custom_objects=None):
 
 
 from tensorweave._src.keras.layers_conv import *
+from tensorweave._src.keras.layers_convlstm import *
+from tensorweave._src.keras.layers_extra import *
 from tensorweave._src.keras.layers_more import *
+from tensorweave._src.keras.layers_preprocessing import *
 from tensorweave._src.keras.normalization import *
 from tensorweave._src.keras.recurrent import *
 
@@ -414,3 +417,22 @@ GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D = (
 def dot(inputs, axes, normalize=False, **kwargs):
     """Dot(axes, normalize)(inputs)."""
     return Dot(axes=axes, normalize=normalize, **kwargs)(inputs)
+
+
+def _experimental_namespace():
+    """`layers.experimental` (EinsumDense) and
+    `layers.experimental.preprocessing` (the preprocessing layers under their TF 2.3-2.5 names)."""
+    import types
+
+    from tensorweave._src.keras import layers_preprocessing
+
+    preprocessing = types.ModuleType(__name__ + ".experimental.preprocessing")
+    for name in layers_preprocessing.__all__:
+        setattr(preprocessing, name, getattr(layers_preprocessing, name))
+    experimental = types.ModuleType(__name__ + ".experimental")
+    experimental.preprocessing = preprocessing
+    experimental.EinsumDense = EinsumDense
+    return experimental
+
+
+experimental = _experimental_namespace()

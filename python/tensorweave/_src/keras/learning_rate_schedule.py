@@ -175,9 +175,48 @@ class CosineDecay(LearningRateSchedule):
         }
 
 
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR): periods first_decay_steps * t_mul ** i, each restart's peak scaled
+    by m_mul ** i."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name=None):
+        self.initial_learning_rate, self.first_decay_steps = initial_learning_rate, first_decay_steps
+        self._t_mul, self._m_mul, self.alpha, self.name = t_mul, m_mul, alpha, name
+
+    def __call__(self, step):
+        tw = _tw()
+        with tw.name_scope(self.name or "SGDRDecay"):
+            lr = tw.convert_to_tensor(self.initial_learning_rate, name="initial_learning_rate")
+            dtype = lr.dtype
+            fraction = tw.cast(step, dtype) / tw.cast(self.first_decay_steps, dtype)
+            t_mul, m_mul = tw.cast(self._t_mul, dtype), tw.cast(self._m_mul, dtype)
+            if self._t_mul == 1.0:
+                i_restart = tw.floor(fraction)
+                fraction = fraction - i_restart
+            else:
+                i_restart = tw.floor(tw.log(1.0 - fraction * (1.0 - t_mul)) / tw.log(t_mul))
+                sum_r = (1.0 - t_mul**i_restart) / (1.0 - t_mul)
+                fraction = (fraction - sum_r) / t_mul**i_restart
+            cosine = 0.5 * m_mul**i_restart * (1.0 + tw.cos(tw.constant(math.pi, dtype=dtype) * fraction))
+            return lr * ((1 - self.alpha) * cosine + self.alpha)
+
+    def get_config(self):
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "first_decay_steps": self.first_decay_steps,
+            "t_mul": self._t_mul,
+            "m_mul": self._m_mul,
+            "alpha": self.alpha,
+            "name": self.name,
+        }
+
+
 _SCHEDULES = {
-    c.__name__: c for c in (ExponentialDecay, InverseTimeDecay, PolynomialDecay, PiecewiseConstantDecay, CosineDecay)
-}
+    c.__name__: c
+    for c in (
+        ExponentialDecay, InverseTimeDecay, PolynomialDecay, PiecewiseConstantDecay, CosineDecay, CosineDecayRestarts
+    )
+}  # fmt: skip
 
 
 def serialize(schedule):

@@ -460,6 +460,63 @@ KLDivergence = _wrapper_class("KLDivergence", kl_divergence, "kl_divergence")
 Huber = _wrapper_class("Huber", huber, "huber_loss", (("delta", 1.0),))
 CosineSimilarity = _wrapper_class("CosineSimilarity", cosine_similarity, "cosine_similarity", (("axis", -1),))
 
+
+def _backend_binary_focal_crossentropy(target, output, apply_class_balancing=False, alpha=0.25, gamma=2.0,
+                                       from_logits=False):  # fmt: skip
+    tw = _tw()
+    sigmoidal = tw.sigmoid(output) if from_logits else output
+    p_t = target * sigmoidal + (1 - target) * (1 - sigmoidal)
+    focal_bce = tw.pow(1.0 - p_t, gamma) * _backend_binary_crossentropy(target, output, from_logits)
+    if apply_class_balancing:
+        focal_bce = (target * alpha + (1 - target) * (1 - alpha)) * focal_bce
+    return focal_bce
+
+
+def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False,
+                              label_smoothing=0.0, axis=-1):  # fmt: skip
+    """Binary cross entropy scaled by (1 - p_t) ** gamma (and alpha class weights with apply_class_balancing)."""
+    y_true, y_pred = _pred_true(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    focal = _backend_binary_focal_crossentropy(y_true, y_pred, apply_class_balancing, alpha, gamma, from_logits)
+    return backend.mean(focal, axis=axis)
+
+
+def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0,
+                                   axis=-1):  # fmt: skip
+    """Categorical cross entropy with each class term scaled by alpha * (1 - p) ** gamma."""
+    tw = _tw()
+    if isinstance(axis, bool):
+        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type {type(axis)}")  # noqa: TRY004 - Keras raises a ValueError
+    y_true, y_pred = _pred_true(y_true, y_pred)
+    if label_smoothing:
+        num_classes = tw.cast(tw.shape(y_true)[-1], y_pred.dtype)
+        y_true = y_true * (1.0 - label_smoothing) + (label_smoothing / num_classes)
+    y_true.shape.assert_is_compatible_with(y_pred.shape)
+    output, from_logits = _get_logits(y_pred, from_logits, "Softmax", "categorical_focal_crossentropy")
+    if from_logits:
+        output = tw.nn.softmax(output, axis=axis)
+    output = output / tw.reduce_sum(output, axis, keepdims=True)
+    eps = _eps(output.dtype.base_dtype)
+    output = tw.clip_by_value(output, eps, 1.0 - eps)
+    cce = -y_true * tw.log(output)
+    return tw.reduce_sum(tw.pow(1.0 - output, gamma) * alpha * cce, axis)
+
+
+BinaryFocalCrossentropy = _wrapper_class(
+    "BinaryFocalCrossentropy",
+    binary_focal_crossentropy,
+    "binary_focal_crossentropy",
+    (("apply_class_balancing", False), ("alpha", 0.25), ("gamma", 2.0), ("from_logits", False),
+     ("label_smoothing", 0.0), ("axis", -1)),
+)  # fmt: skip
+CategoricalFocalCrossentropy = _wrapper_class(
+    "CategoricalFocalCrossentropy",
+    categorical_focal_crossentropy,
+    "categorical_focal_crossentropy",
+    (("alpha", 0.25), ("gamma", 2.0), ("from_logits", False), ("label_smoothing", 0.0), ("axis", -1)),
+)
+
 _FUNCTIONS = {
     f.__name__: f
     for f in (
@@ -468,6 +525,8 @@ _FUNCTIONS = {
         mean_absolute_percentage_error,
         mean_squared_logarithmic_error,
         binary_crossentropy,
+        binary_focal_crossentropy,
+        categorical_focal_crossentropy,
         categorical_crossentropy,
         sparse_categorical_crossentropy,
         hinge,

@@ -77,7 +77,41 @@ def l1_l2(l1=0.01, l2=0.01):
 l1 = L1
 l2 = L2
 
-_TABLE = {"L1L2": L1L2, "L1": L1, "L2": L2, "l1": L1, "l2": L2, "l1_l2": l1_l2}
+class OrthogonalRegularizer(Regularizer):
+    """factor * mean over pairs of |cosine| between the rows (or columns) of a rank-2 weight."""
+
+    def __init__(self, factor=0.01, mode="rows"):
+        self.factor = _check(factor, "factor")
+        if mode not in ("rows", "columns"):
+            raise ValueError(
+                f"Invalid value for argument `mode`. Expected one of {{'rows', 'columns'}}. Received: mode={mode}"
+            )
+        self.mode = mode
+
+    def __call__(self, inputs):
+        import tensorweave as tw
+
+        if inputs.shape.ndims != 2:
+            raise ValueError(f"Inputs to OrthogonalRegularizer must have rank 2. Received: inputs.shape == "
+                             f"{inputs.shape}")  # fmt: skip
+        if self.mode == "rows":
+            inputs = tw.nn.l2_normalize(inputs, axis=1)
+            product, size = tw.matmul(inputs, inputs, transpose_b=True), inputs.shape[0].value
+        else:
+            inputs = tw.nn.l2_normalize(inputs, axis=0)
+            product, size = tw.matmul(inputs, inputs, transpose_a=True), inputs.shape[1].value
+        off_diagonal = product * (1.0 - tw.eye(size, dtype=inputs.dtype))
+        num_pairs = size * (size - 1.0) / 2.0
+        return self.factor * 0.5 * tw.reduce_sum(tw.abs(off_diagonal)) / num_pairs
+
+    def get_config(self):
+        return {"factor": float(self.factor), "mode": self.mode}
+
+
+orthogonal_regularizer = OrthogonalRegularizer
+
+_TABLE = {"L1L2": L1L2, "L1": L1, "L2": L2, "l1": L1, "l2": L2, "l1_l2": l1_l2,
+          "OrthogonalRegularizer": OrthogonalRegularizer, "orthogonal_regularizer": OrthogonalRegularizer}  # fmt: skip
 
 
 serialize = initializers.serialize_object

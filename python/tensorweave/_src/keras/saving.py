@@ -123,9 +123,10 @@ def functional_config(model):
 
 
 def _layer_class(class_name, custom_objects):
-    from tensorweave._src.keras import engine, layers
+    from tensorweave._src.keras import engine, layers, utils
 
-    if custom_objects and class_name in custom_objects:
+    custom_objects = {**utils.get_custom_objects(), **(custom_objects or {})}
+    if class_name in custom_objects:
         return custom_objects[class_name]
     for module in (engine, layers):
         cls = getattr(module, class_name, None)

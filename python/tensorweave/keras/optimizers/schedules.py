@@ -2,6 +2,7 @@
 
 from tensorweave._src.keras.learning_rate_schedule import (  # noqa: F401
     CosineDecay,
+    CosineDecayRestarts,
     ExponentialDecay,
     InverseTimeDecay,
     LearningRateSchedule,
