@@ -16,6 +16,11 @@ Status TensorShape::Build(const std::vector<int64_t>& dims,
 }
 
 int64_t TensorShape::num_elements() const {
+  // A zero dimension first: the others' product may overflow (a shape with
+  // no elements may have huge dimensions; Build checks the rest).
+  for (int64_t d : dims_) {
+    if (d == 0) return 0;
+  }
   int64_t count = 1;
   for (int64_t d : dims_) count *= d;
   return count;
