@@ -9,7 +9,7 @@ DEBIAN_PACKAGES=(
   flatbuffers-compiler clang-format libicu-dev libpng-dev libjpeg62-turbo-dev libgif-dev
   openjdk-17-jdk-headless junit4
 )
-PYTHON_PACKAGES=(numpy pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime onnxscript setuptools wheel tensorflow-cpu tensorboard grpcio cryptography)
+PYTHON_PACKAGES=(numpy ml_dtypes pybind11 protobuf pytest scikit-learn safetensors flatbuffers onnx onnxruntime onnxscript setuptools wheel tensorflow-cpu tensorboard grpcio cryptography)
 
 missing=()
 for pkg in "${DEBIAN_PACKAGES[@]}"; do

@@ -109,10 +109,17 @@ inline std::ostream& operator<<(std::ostream& out, half h) {
   return out << ToFloat(h);
 }
 
-// Floating point: float, double or half.
+struct bfloat16;  // bfloat16.h
+
+// The 16-bit floating types, stored as bits and computed in float.
+template <typename T>
+inline constexpr bool kIsReducedFloat =
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
+
+// Floating point: float, double, half or bfloat16.
 template <typename T>
 inline constexpr bool kIsFloatingType =
-    std::is_floating_point_v<T> || std::is_same_v<T, half>;
+    std::is_floating_point_v<T> || kIsReducedFloat<T>;
 
 }  // namespace tensorweave
 

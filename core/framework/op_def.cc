@@ -50,12 +50,12 @@ std::string Unquote(const std::string& s) {
 bool ExpandTypeGroup(const std::string& name, std::vector<DataType>* out) {
   if (name == "numbertype" || name == "realnumbertype") {
     *out = {DT_FLOAT, DT_DOUBLE, DT_INT32,  DT_INT64,  DT_UINT8, DT_INT8,
-            DT_INT16, DT_UINT16, DT_UINT32, DT_UINT64, DT_HALF};
+            DT_INT16, DT_UINT16, DT_UINT32, DT_UINT64, DT_HALF,  DT_BFLOAT16};
     if (name == "numbertype") {
       out->insert(out->end(), {DT_COMPLEX64, DT_COMPLEX128});
     }
   } else if (name == "floattype") {
-    *out = {DT_FLOAT, DT_DOUBLE, DT_HALF};
+    *out = {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_BFLOAT16};
   } else if (name == "inttype") {
     *out = {DT_INT32, DT_INT64};
   } else if (name == "alltypes") {

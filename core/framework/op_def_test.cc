@@ -108,7 +108,7 @@ TEST(OpDefBuilderTest, AttrForms) {
 
   const AttrDef* u = op.FindAttr("U");
   EXPECT_EQ(u->type, "type");
-  EXPECT_EQ(u->allowed_types.size(), 13u);  // numbertype (with complex)
+  EXPECT_EQ(u->allowed_types.size(), 14u);  // numbertype (with complex)
   ASSERT_TRUE(u->has_default);
   EXPECT_EQ(u->default_value.type(), DT_INT64);
   EXPECT_EQ(op.FindAttr("V")->default_value.type(), DT_DOUBLE);
@@ -206,11 +206,11 @@ TEST(OpDefBuilderTest, BadSpecsRejected) {
   ExpectBadSpec(Builder("B").Attr("T type"), "has no ':'");
   ExpectBadSpec(Builder("B").Attr("2T: type"), "bad attr name");
   ExpectBadSpec(Builder("B").Attr("T: integer"), "unknown attr type 'integer'");
-  ExpectBadSpec(Builder("B").Attr("T: {float32, bfloat16}"),
-                "bad allowed value 'bfloat16'");
+  ExpectBadSpec(Builder("B").Attr("T: {float32, qint8}"),
+                "bad allowed value 'qint8'");
   ExpectBadSpec(Builder("B").Attr("b: bool = yes"), "bad bool default 'yes'");
-  ExpectBadSpec(Builder("B").Attr("t: type = bfloat16"),
-                "bad type default 'bfloat16'");
+  ExpectBadSpec(Builder("B").Attr("t: type = qint8"),
+                "bad type default 'qint8'");
   ExpectBadSpec(Builder("B").Attr("s: shape = 2, 3"),
                 "bad shape default '2, 3'");
   ExpectBadSpec(Builder("B").Attr("l: list(int) = 1"), "bad list default");

@@ -579,6 +579,7 @@ class ProtoDecoder {
       case DT_UINT64:
         return FromValues<uint64_t>(proto_.uint64_val(), out);
       case DT_HALF:  // bit patterns in half_val
+      case DT_BFLOAT16:
         return FromValues<uint16_t>(proto_.half_val(), out);
       case DT_COMPLEX64:
         return FromComplexValues<complex64>(proto_.scomplex_val(), out);

@@ -35,7 +35,7 @@ TEST(TypesTest, NamesAndSizes) {
   EXPECT_EQ(t, DT_DOUBLE);
   ASSERT_TRUE(DataTypeFromName("float", &t));
   EXPECT_EQ(t, DT_FLOAT);
-  EXPECT_FALSE(DataTypeFromName("bfloat16", &t));
+  EXPECT_FALSE(DataTypeFromName("qint8", &t));
   EXPECT_EQ(DataTypeSize(DT_FLOAT), 4u);
   EXPECT_EQ(DataTypeSize(DT_INT64), 8u);
   EXPECT_EQ(DataTypeSize(DT_UINT8), 1u);
@@ -43,7 +43,7 @@ TEST(TypesTest, NamesAndSizes) {
   EXPECT_EQ(DataTypeSize(DT_STRING), 0u);
   EXPECT_TRUE(IsValidDataType(DT_INT32));
   EXPECT_FALSE(IsValidDataType(0));
-  EXPECT_FALSE(IsValidDataType(14));  // bfloat16
+  EXPECT_FALSE(IsValidDataType(11));  // qint8
   EXPECT_EQ(DataTypeSize(DT_COMPLEX64), 8u);
   EXPECT_EQ(DataTypeSize(DT_COMPLEX128), 16u);
   EXPECT_TRUE(DataTypeIsComplex(DT_COMPLEX64));
@@ -391,6 +391,9 @@ Tensor Sample(DataType dt, const TensorShape& shape) {
       case DT_HALF:
         t.data<half>()[i] = half(0.25f * i - 3.0f);
         break;
+      case DT_BFLOAT16:
+        t.data<bfloat16>()[i] = bfloat16(0.25f * i - 3.0f);
+        break;
       case DT_COMPLEX64:
         t.data<complex64>()[i] = complex64(0.5f * i - 1.0f, -0.25f * i);
         break;
@@ -466,7 +469,7 @@ TEST(TensorProtoTest, FromProtoErrors) {
   out = Tensor();
 
   // Bad dtypes.
-  for (int bad : {0, 14, 20, 99}) {  // 14: bfloat16, 20: resource
+  for (int bad : {0, 11, 20, 99}) {  // 11: qint8, 20: resource
     TensorProto pb;
     pb.set_dtype(static_cast<::tensorweave::DataType>(bad));
     s = Tensor::FromProto(pb, &out);

@@ -4,9 +4,9 @@ namespace tensorweave {
 
 const std::vector<DataType>& AllDataTypes() {
   static const std::vector<DataType> kAll = {
-      DT_FLOAT,  DT_DOUBLE, DT_INT32, DT_UINT8,     DT_STRING,
-      DT_INT64,  DT_BOOL,   DT_INT8,  DT_INT16,     DT_UINT16,
-      DT_UINT32, DT_UINT64, DT_HALF,  DT_COMPLEX64, DT_COMPLEX128};
+      DT_FLOAT, DT_DOUBLE,    DT_INT32,      DT_UINT8,   DT_STRING, DT_INT64,
+      DT_BOOL,  DT_INT8,      DT_INT16,      DT_UINT16,  DT_UINT32, DT_UINT64,
+      DT_HALF,  DT_COMPLEX64, DT_COMPLEX128, DT_BFLOAT16};
   return kAll;
 }
 
@@ -38,6 +38,8 @@ std::string DataTypeName(DataType dtype) {
       return "uint64";
     case DT_HALF:
       return "float16";
+    case DT_BFLOAT16:
+      return "bfloat16";
     case DT_COMPLEX64:
       return "complex64";
     case DT_COMPLEX128:
@@ -60,7 +62,8 @@ bool DataTypeFromName(const std::string& name, DataType* dtype) {
                 {"int16", DT_INT16},         {"uint16", DT_UINT16},
                 {"uint32", DT_UINT32},       {"uint64", DT_UINT64},
                 {"float16", DT_HALF},        {"half", DT_HALF},
-                {"complex64", DT_COMPLEX64}, {"complex128", DT_COMPLEX128}};
+                {"complex64", DT_COMPLEX64}, {"complex128", DT_COMPLEX128},
+                {"bfloat16", DT_BFLOAT16}};
   for (const auto& entry : kNames) {
     if (name == entry.name) {
       *dtype = entry.dtype;
@@ -89,6 +92,7 @@ size_t DataTypeSize(DataType dtype) {
     case DT_INT16:
     case DT_UINT16:
     case DT_HALF:
+    case DT_BFLOAT16:
       return 2;
     case DT_UINT32:
       return 4;
@@ -110,7 +114,8 @@ bool IsValidDataType(int value) {
 }
 
 bool DataTypeIsFloating(DataType dtype) {
-  return dtype == DT_FLOAT || dtype == DT_DOUBLE || dtype == DT_HALF;
+  return dtype == DT_FLOAT || dtype == DT_DOUBLE || dtype == DT_HALF ||
+         dtype == DT_BFLOAT16;
 }
 
 bool DataTypeIsInteger(DataType dtype) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/framework/bfloat16.h"
 #include "core/framework/float16.h"
 #include "core/framework/graph.pb.h"
 #include "core/framework/status.h"
@@ -53,6 +54,7 @@ TW_DATATYPE_OF(uint16_t, DT_UINT16)
 TW_DATATYPE_OF(uint32_t, DT_UINT32)
 TW_DATATYPE_OF(uint64_t, DT_UINT64)
 TW_DATATYPE_OF(half, DT_HALF)
+TW_DATATYPE_OF(bfloat16, DT_BFLOAT16)
 TW_DATATYPE_OF(complex64, DT_COMPLEX64)
 TW_DATATYPE_OF(complex128, DT_COMPLEX128)
 #undef TW_DATATYPE_OF
@@ -83,19 +85,20 @@ Status DispatchType(DataType dtype, Fn&& fn) {
 
 // The dtype lists kernels dispatch over. The TW_*_TYPES lists without
 // "ALL" are the original five numeric dtypes; the small integer dtypes and
-// half are added per kernel where TensorFlow's CPU kernels have them.
+// half and bfloat16 are added per kernel where TensorFlow's CPU kernels have
+// them.
 #define TW_NUMBER_TYPES float, double, int32_t, int64_t, uint8_t
 #define TW_REAL_TYPES float, double, int32_t, int64_t
 #define TW_FLOAT_TYPES float, double
 // int8, int16, uint16, uint32, uint64.
 #define TW_SMALL_INT_TYPES int8_t, int16_t, uint16_t, uint32_t, uint64_t
 // Every integer and floating dtype.
-#define TW_ALL_NUMBER_TYPES TW_NUMBER_TYPES, TW_SMALL_INT_TYPES, half
+#define TW_ALL_NUMBER_TYPES TW_NUMBER_TYPES, TW_SMALL_INT_TYPES, half, bfloat16
 // The signed ones (TensorFlow's Neg, Abs, Sign and Pow have no kernels for
 // the unsigned dtypes).
-#define TW_ALL_SIGNED_TYPES TW_REAL_TYPES, int8_t, int16_t, half
-// float, double, half.
-#define TW_ALL_FLOAT_TYPES TW_FLOAT_TYPES, half
+#define TW_ALL_SIGNED_TYPES TW_REAL_TYPES, int8_t, int16_t, half, bfloat16
+// float, double, half, bfloat16.
+#define TW_ALL_FLOAT_TYPES TW_FLOAT_TYPES, half, bfloat16
 // complex64 and complex128, added per kernel where TensorFlow's CPU kernels
 // have them.
 #define TW_COMPLEX_TYPES complex64, complex128

@@ -2,6 +2,8 @@
 // (batch) dims broadcast as numpy does; adj_x/adj_y are adjoints (conjugate
 // transposes) of complex operands.
 #include <algorithm>
+#include <type_traits>
+#include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/matmul_op.h"
@@ -9,6 +11,13 @@
 
 namespace tensorweave {
 namespace {
+
+std::vector<float> WidenToFloat(const Tensor& t) {
+  std::vector<float> out(t.num_elements());
+  const bfloat16* p = t.data<bfloat16>();
+  for (size_t i = 0; i < out.size(); ++i) out[i] = ToFloat(p[i]);
+  return out;
+}
 
 class BatchMatMulOp : public OpKernel {
  public:
@@ -63,49 +72,72 @@ class BatchMatMulOp : public OpKernel {
     if (out->num_elements() == 0) return;
     OP_REQUIRES_OK(
         ctx,
-        DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(x.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          const T* xp = x.data<T>();
-          const T* yp = y.data<T>();
-          T* op = out->data<T>();
-          auto one = [&](int64_t b, ThreadPool* pool) {
-            int64_t rest = b, xo = 0, yo = 0;
-            for (int i = batch_rank - 1; i >= 0; --i) {
-              const int64_t idx = rest % batch[i];
-              rest /= batch[i];
-              xo += idx * xs[i];
-              yo += idx * ys[i];
-            }
-            if constexpr (std::is_same_v<T, complex64> ||
-                          std::is_same_v<T, complex128>) {
-              // adj_x / adj_y conjugate as they transpose (the adjoint).
-              using blas::ComplexOp;
-              ComplexMatMul<T>(xp + xo * m * k, yp + yo * k * n, op + b * m * n,
-                               m, n, k,
-                               adj_x_ ? ComplexOp::kAdjoint : ComplexOp::kNone,
-                               adj_y_ ? ComplexOp::kAdjoint : ComplexOp::kNone);
-            } else {
-              Gemm<T>(pool, xp + xo * m * k, yp + yo * k * n, op + b * m * n, m,
-                      n, k, adj_x_, adj_y_);
-            }
-          };
-          ThreadPool* pool = ctx->intra_op_pool();
-          const int64_t parts = pool == nullptr ? 1 : pool->num_threads() + 1;
-          if (batches >= parts && parts > 1) {
-            // Many products: one thread each.
-            const int64_t per_batch = std::max<int64_t>(1, m * n * k);
-            pool->ParallelFor(batches,
-                              std::max<int64_t>(1, (1 << 16) / per_batch),
-                              [&](int64_t begin, int64_t end) {
-                                for (int64_t b = begin; b < end; ++b) {
-                                  one(b, nullptr);
-                                }
-                              });
-          } else {
-            for (int64_t b = 0; b < batches; ++b) one(b, pool);
-          }
-          return Status::OK();
-        }));
+        DispatchType<TW_REAL_TYPES, bfloat16, TW_COMPLEX_TYPES>(
+            x.dtype(), [&](auto tag) {
+              using T = decltype(tag);
+              // bfloat16 is multiplied in float and rounded once (TensorFlow's
+              // CPU kernel accumulates in float).
+              using C =
+                  std::conditional_t<std::is_same_v<T, bfloat16>, float, T>;
+              std::vector<float> fx, fy, fo;
+              const C* xp;
+              const C* yp;
+              C* op;
+              if constexpr (std::is_same_v<T, bfloat16>) {
+                fx = WidenToFloat(x);
+                fy = WidenToFloat(y);
+                fo.resize(out->num_elements());
+                xp = fx.data();
+                yp = fy.data();
+                op = fo.data();
+              } else {
+                xp = x.data<T>();
+                yp = y.data<T>();
+                op = out->data<T>();
+              }
+              auto one = [&](int64_t b, ThreadPool* pool) {
+                int64_t rest = b, xo = 0, yo = 0;
+                for (int i = batch_rank - 1; i >= 0; --i) {
+                  const int64_t idx = rest % batch[i];
+                  rest /= batch[i];
+                  xo += idx * xs[i];
+                  yo += idx * ys[i];
+                }
+                if constexpr (std::is_same_v<C, complex64> ||
+                              std::is_same_v<C, complex128>) {
+                  // adj_x / adj_y conjugate as they transpose (the adjoint).
+                  using blas::ComplexOp;
+                  ComplexMatMul<C>(
+                      xp + xo * m * k, yp + yo * k * n, op + b * m * n, m, n, k,
+                      adj_x_ ? ComplexOp::kAdjoint : ComplexOp::kNone,
+                      adj_y_ ? ComplexOp::kAdjoint : ComplexOp::kNone);
+                } else {
+                  Gemm<C>(pool, xp + xo * m * k, yp + yo * k * n,
+                          op + b * m * n, m, n, k, adj_x_, adj_y_);
+                }
+              };
+              ThreadPool* pool = ctx->intra_op_pool();
+              const int64_t parts =
+                  pool == nullptr ? 1 : pool->num_threads() + 1;
+              if (batches >= parts && parts > 1) {
+                // Many products: one thread each.
+                const int64_t per_batch = std::max<int64_t>(1, m * n * k);
+                pool->ParallelFor(batches,
+                                  std::max<int64_t>(1, (1 << 16) / per_batch),
+                                  [&](int64_t begin, int64_t end) {
+                                    for (int64_t b = begin; b < end; ++b) {
+                                      one(b, nullptr);
+                                    }
+                                  });
+              } else {
+                for (int64_t b = 0; b < batches; ++b) one(b, pool);
+              }
+              if constexpr (std::is_same_v<T, bfloat16>) {
+                T* o = out->data<T>();
+                for (size_t i = 0; i < fo.size(); ++i) o[i] = T(fo[i]);
+              }
+              return Status::OK();
+            }));
   }
 
  private:

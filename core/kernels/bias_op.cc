@@ -1,6 +1,7 @@
 // BiasAdd and BiasAddGrad: a bias [C] along the channel dim (last for NHWC,
 // third from last for NCHW).
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
@@ -121,7 +122,7 @@ class BiasAddOp : public BiasOpBase {
     OP_REQUIRES_OK(
         ctx, ctx->forward_input_or_allocate_output(0, 0, value.shape(), &out));
     if (value.num_elements() == 0) return;  // no channels or no rows
-    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(
+    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES, bfloat16, TW_COMPLEX_TYPES>(
                             value.dtype(), [&](auto t) {
                               using T = decltype(t);
                               AddBias(ctx, value.data<T>(), bias.data<T>(), l,
@@ -141,7 +142,7 @@ class BiasAddGradOp : public BiasOpBase {
     Tensor* out;
     OP_REQUIRES_OK(ctx,
                    ctx->allocate_output(0, TensorShape({l.channels}), &out));
-    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(
+    OP_REQUIRES_OK(ctx, DispatchType<TW_REAL_TYPES, bfloat16, TW_COMPLEX_TYPES>(
                             grad.dtype(), [&](auto t) {
                               using T = decltype(t);
                               // No rows: the sums are zero (no channels: no
@@ -150,7 +151,21 @@ class BiasAddGradOp : public BiasOpBase {
                                 std::fill_n(out->data<T>(), l.channels, T(0));
                                 return Status::OK();
                               }
-                              SumToChannels(grad.data<T>(), l, out->data<T>());
+                              if constexpr (std::is_same_v<T, bfloat16>) {
+                                // Summed in float, rounded once (as
+                                // TensorFlow's accumulator type).
+                                const T* g = grad.data<T>();
+                                std::vector<float> wide(grad.num_elements());
+                                for (size_t i = 0; i < wide.size(); ++i)
+                                  wide[i] = ToFloat(g[i]);
+                                std::vector<float> sums(l.channels);
+                                SumToChannels(wide.data(), l, sums.data());
+                                for (int64_t c = 0; c < l.channels; ++c)
+                                  out->data<T>()[c] = T(sums[c]);
+                              } else {
+                                SumToChannels(grad.data<T>(), l,
+                                              out->data<T>());
+                              }
                               return Status::OK();
                             }));
   }

@@ -261,23 +261,27 @@ REGISTER_KERNEL(KernelDef("Minimum"),
                 BinaryOp<MinimumFunctor, TW_ALL_NUMBER_TYPES>);
 REGISTER_KERNEL(KernelDef("Pow"),
                 BinaryOp<PowFunctor, TW_ALL_SIGNED_TYPES, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("SquaredDifference"),
+                BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES, half,
+                         bfloat16, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(
-    KernelDef("SquaredDifference"),
-    BinaryOp<SquaredDifferenceFunctor, TW_REAL_TYPES, half, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("TanhGrad"),
-                BinaryOp<TanhGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("SigmoidGrad"),
-                BinaryOp<SigmoidGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("SqrtGrad"),
-                BinaryOp<SqrtGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
-REGISTER_KERNEL(KernelDef("RsqrtGrad"),
-                BinaryOp<RsqrtGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+    KernelDef("TanhGrad"),
+    BinaryOp<TanhGradFunctor, TW_FLOAT_TYPES, bfloat16, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(
-    KernelDef("ReciprocalGrad"),
-    BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+    KernelDef("SigmoidGrad"),
+    BinaryOp<SigmoidGradFunctor, TW_FLOAT_TYPES, bfloat16, TW_COMPLEX_TYPES>);
 REGISTER_KERNEL(
-    KernelDef("InvGrad"),
-    BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, TW_COMPLEX_TYPES>);
+    KernelDef("SqrtGrad"),
+    BinaryOp<SqrtGradFunctor, TW_FLOAT_TYPES, bfloat16, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(
+    KernelDef("RsqrtGrad"),
+    BinaryOp<RsqrtGradFunctor, TW_FLOAT_TYPES, bfloat16, TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("ReciprocalGrad"),
+                BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, bfloat16,
+                         TW_COMPLEX_TYPES>);
+REGISTER_KERNEL(KernelDef("InvGrad"),
+                BinaryOp<ReciprocalGradFunctor, TW_FLOAT_TYPES, bfloat16,
+                         TW_COMPLEX_TYPES>);
 
 // GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
 // of these ops keep int32 on the host); the CPU kernel runs there.

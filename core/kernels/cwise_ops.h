@@ -153,8 +153,9 @@ class BinaryOp : public OpKernel {
           Tensor* out;
           TW_RETURN_IF_ERROR(ctx->forward_input_or_allocate_output(
               forward, 0, plan.output, &out));
-          if constexpr (std::is_same_v<T, half>) {
-            // Computed in float, rounded per element (as Eigen::half).
+          if constexpr (kIsReducedFloat<T>) {
+            // Computed in float, rounded per element (as Eigen::half and
+            // Eigen::bfloat16).
             ApplyBinary<T, Out>(
                 ctx, plan, x.data<T>(), y.data<T>(), out->data<Out>(),
                 [](T a, T b) {
@@ -188,7 +189,7 @@ class UnaryOp : public OpKernel {
                      Out* o = out->data<Out>();
                      ForRange(ctx, x.num_elements(), [&](int64_t b, int64_t e) {
                        for (int64_t i = b; i < e; ++i) {
-                         if constexpr (std::is_same_v<T, half>) {
+                         if constexpr (kIsReducedFloat<T>) {
                            // In float, rounded per element.
                            o[i] = static_cast<Out>(
                                Functor::template Apply<float>(ToFloat(in[i])));

@@ -309,6 +309,17 @@ Status MatMulDims(const Tensor& a, const Tensor& b, bool transpose_a,
 
 namespace {
 
+std::vector<float> WidenToFloat(const Tensor& t) {
+  std::vector<float> out(t.num_elements());
+  const bfloat16* p = t.data<bfloat16>();
+  for (size_t i = 0; i < out.size(); ++i) out[i] = ToFloat(p[i]);
+  return out;
+}
+
+void NarrowFromFloat(const std::vector<float>& in, bfloat16* out) {
+  for (size_t i = 0; i < in.size(); ++i) out[i] = bfloat16(in[i]);
+}
+
 class MatMulOp : public OpKernel {
  public:
   explicit MatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -327,22 +338,30 @@ class MatMulOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({m, n}), &out));
     OP_REQUIRES_OK(
         ctx,
-        DispatchType<TW_REAL_TYPES, TW_COMPLEX_TYPES>(a.dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          if constexpr (std::is_same_v<T, complex64> ||
-                        std::is_same_v<T, complex128>) {
-            // MatMul's transposes do not conjugate (TensorFlow's).
-            using blas::ComplexOp;
-            ComplexMatMul<T>(
-                a.data<T>(), b.data<T>(), out->data<T>(), m, n, k,
-                transpose_a_ ? ComplexOp::kTranspose : ComplexOp::kNone,
-                transpose_b_ ? ComplexOp::kTranspose : ComplexOp::kNone);
-          } else {
-            Gemm<T>(ctx->intra_op_pool(), a.data<T>(), b.data<T>(),
-                    out->data<T>(), m, n, k, transpose_a_, transpose_b_);
-          }
-          return Status::OK();
-        }));
+        DispatchType<TW_REAL_TYPES, bfloat16, TW_COMPLEX_TYPES>(
+            a.dtype(), [&](auto tag) {
+              using T = decltype(tag);
+              if constexpr (std::is_same_v<T, bfloat16>) {
+                // Accumulated in float, rounded once (TensorFlow's CPU kernel).
+                std::vector<float> fa = WidenToFloat(a), fb = WidenToFloat(b);
+                std::vector<float> fo(m * n);
+                Gemm<float>(ctx->intra_op_pool(), fa.data(), fb.data(),
+                            fo.data(), m, n, k, transpose_a_, transpose_b_);
+                NarrowFromFloat(fo, out->data<T>());
+              } else if constexpr (std::is_same_v<T, complex64> ||
+                                   std::is_same_v<T, complex128>) {
+                // MatMul's transposes do not conjugate (TensorFlow's).
+                using blas::ComplexOp;
+                ComplexMatMul<T>(
+                    a.data<T>(), b.data<T>(), out->data<T>(), m, n, k,
+                    transpose_a_ ? ComplexOp::kTranspose : ComplexOp::kNone,
+                    transpose_b_ ? ComplexOp::kTranspose : ComplexOp::kNone);
+              } else {
+                Gemm<T>(ctx->intra_op_pool(), a.data<T>(), b.data<T>(),
+                        out->data<T>(), m, n, k, transpose_a_, transpose_b_);
+              }
+              return Status::OK();
+            }));
   }
 
  private:

@@ -56,7 +56,7 @@ Philox SeededGenerator(OpKernelConstruction* ctx) {
 
 template <typename P>
 double ToDouble(P v) {
-  if constexpr (std::is_same_v<P, half>) {
+  if constexpr (kIsReducedFloat<P>) {
     return ToFloat(v);
   } else {
     return static_cast<double>(v);

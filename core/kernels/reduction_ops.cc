@@ -259,20 +259,20 @@ class ReductionOp : public OpKernel {
                              !std::is_same_v<R, ProdReducer>)) {
                 return errors::InvalidArgument("unsupported dtype ",
                                                DataTypeName(input.dtype()));
-              } else if constexpr (std::is_same_v<T, half>) {
-                // Reduced in float, rounded to half once at the end.
+              } else if constexpr (kIsReducedFloat<T>) {
+                // Reduced in float, rounded to T once at the end.
                 Tensor wide(DT_FLOAT, input.shape());
-                const half* src = input.data<half>();
+                const T* src = input.data<T>();
                 std::transform(src, src + input.num_elements(),
                                wide.data<float>(),
-                               [](half v) { return ToFloat(v); });
+                               [](T v) { return ToFloat(v); });
                 Tensor wide_out(DT_FLOAT, out_shape);
                 Reduce<float>(ctx, wide, groups, wide_out.data<float>(),
                               out->num_elements());
                 if constexpr (kMean) Divide<float>(ctx, &wide_out, count);
                 const float* m = wide_out.data<float>();
-                std::transform(m, m + out->num_elements(), out->data<half>(),
-                               [](float v) { return half(v); });
+                std::transform(m, m + out->num_elements(), out->data<T>(),
+                               [](float v) { return T(v); });
                 return Status::OK();
               } else if constexpr (kMean && std::is_integral_v<T> &&
                                    sizeof(T) < sizeof(int64_t)) {

@@ -90,8 +90,8 @@ template <typename D>
 D FromDouble(double v) {
   if constexpr (std::is_same_v<D, bool>) {
     return v != 0;
-  } else if constexpr (std::is_same_v<D, half>) {
-    return half(static_cast<float>(v));
+  } else if constexpr (kIsReducedFloat<D>) {
+    return D(static_cast<float>(v));
   } else if constexpr (std::is_integral_v<D>) {
     if (!(v == v)) return 0;
     if (v <= static_cast<double>(std::numeric_limits<D>::min())) {
@@ -130,7 +130,7 @@ Status CastComplex(const Tensor& x, Tensor* out) {
               }
             } else if constexpr (IsComplex<D>::value) {
               using R = typename D::value_type;
-              if constexpr (std::is_same_v<S, half>) {
+              if constexpr (kIsReducedFloat<S>) {
                 o[i] = D(static_cast<R>(static_cast<float>(in[i])));
               } else {
                 o[i] = D(static_cast<R>(in[i]));
@@ -163,16 +163,16 @@ class CastOp : public OpKernel {
           using S = decltype(src);
           return DispatchType<TW_POD_TYPES>(dst, [&](auto dst_tag) {
             using D = decltype(dst_tag);
-            // half converts through float both ways (as Eigen::half: a
-            // double or an int64 is rounded to float first).
-            using SF = std::conditional_t<std::is_same_v<S, half>, float, S>;
+            // half and bfloat16 convert through float both ways (as
+            // Eigen::half: a double or an int64 is rounded to float first).
+            using SF = std::conditional_t<kIsReducedFloat<S>, float, S>;
             const S* in = x.data<S>();
             D* o = out->data<D>();
             for (int64_t i = 0; i < x.num_elements(); ++i) {
               if constexpr (std::is_same_v<D, bool>) {
                 o[i] = in[i] != S(0);
-              } else if constexpr (std::is_same_v<D, half>) {
-                o[i] = half(static_cast<float>(in[i]));
+              } else if constexpr (kIsReducedFloat<D>) {
+                o[i] = D(static_cast<float>(in[i]));
               } else if constexpr (std::is_floating_point_v<SF> &&
                                    std::is_integral_v<D>) {
                 // Out-of-range and NaN conversions are undefined in C++; clamp

@@ -3,6 +3,8 @@
 // the intra-op pool.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+#include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/kernels/cwise_ops.h"
@@ -56,17 +58,29 @@ class SoftmaxOp : public OpKernel {
     OP_REQUIRES_OK(ctx, PrepareSoftmax(ctx, &out, &cols));
     if (cols == 0) return;
     const int64_t rows = logits.num_elements() / cols;
-    OP_REQUIRES_OK(ctx,
-                   DispatchType<TW_FLOAT_TYPES>(logits.dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     ForRows(ctx, rows, cols, [&](int64_t r0, int64_t r1) {
-                       for (int64_t r = r0; r < r1; ++r) {
-                         SoftmaxRow<T, kLog>(logits.data<T>() + r * cols,
-                                             out->data<T>() + r * cols, cols);
-                       }
-                     });
-                     return Status::OK();
-                   }));
+    OP_REQUIRES_OK(
+        ctx,
+        DispatchType<TW_FLOAT_TYPES, bfloat16>(logits.dtype(), [&](auto t) {
+          using T = decltype(t);
+          ForRows(ctx, rows, cols, [&](int64_t r0, int64_t r1) {
+            std::vector<float> in, o;
+            for (int64_t r = r0; r < r1; ++r) {
+              const T* row = logits.data<T>() + r * cols;
+              T* out_row = out->data<T>() + r * cols;
+              if constexpr (std::is_same_v<T, bfloat16>) {
+                // In float, rounded once.
+                in.assign(cols, 0.0f);
+                o.resize(cols);
+                for (int64_t i = 0; i < cols; ++i) in[i] = ToFloat(row[i]);
+                SoftmaxRow<float, kLog>(in.data(), o.data(), cols);
+                for (int64_t i = 0; i < cols; ++i) out_row[i] = T(o[i]);
+              } else {
+                SoftmaxRow<T, kLog>(row, out_row, cols);
+              }
+            }
+          });
+          return Status::OK();
+        }));
   }
 };
 

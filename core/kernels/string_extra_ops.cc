@@ -89,7 +89,7 @@ void AppendElement(const T& v, std::string* out) {
     *out += "\"" + CEscape(v) + "\"";
   } else if constexpr (std::is_same_v<T, float>) {
     *out += FormatFloat(v);
-  } else if constexpr (std::is_same_v<T, half>) {
+  } else if constexpr (kIsReducedFloat<T>) {
     *out += FormatFloat(ToFloat(v));
   } else if constexpr (std::is_same_v<T, double>) {
     *out += FormatDouble(v);

@@ -255,28 +255,31 @@ TW_BINARY_OP("Maximum", "realnumbertype",
 TW_BINARY_OP("Minimum", "realnumbertype",
              "min(x, y), with numpy broadcasting.");
 TW_BINARY_OP("Pow",
-             "float16, float32, float64, int8, int16, int32, int64, complex64, "
+             "float16, bfloat16, float32, float64, int8, int16, int32, int64, "
+             "complex64, "
              "complex128",
              "x ** y, with numpy broadcasting; an integer to a negative "
              "integer power truncates toward zero (1, -1 or 0).");
-TW_BINARY_OP("SquaredDifference",
-             "float16, float32, float64, int32, int64, complex64, complex128",
-             "(x - y) ** 2, with numpy broadcasting; of complex dtypes "
-             "|x - y| ** 2 = (x - y) * conj(x - y), as TensorFlow.");
+TW_BINARY_OP(
+    "SquaredDifference",
+    "float16, bfloat16, float32, float64, int32, int64, complex64, complex128",
+    "(x - y) ** 2, with numpy broadcasting; of complex dtypes "
+    "|x - y| ** 2 = (x - y) * conj(x - y), as TensorFlow.");
 
 // The derivatives of unary ops written in terms of their outputs y and the
 // incoming gradient dy (TensorFlow's *Grad ops).
-TW_BINARY_OP("TanhGrad", "float32, float64, complex64, complex128",
+TW_BINARY_OP("TanhGrad", "float32, float64, bfloat16, complex64, complex128",
              "dy * (1 - y * y), y = tanh(x).");
-TW_BINARY_OP("SigmoidGrad", "float32, float64, complex64, complex128",
+TW_BINARY_OP("SigmoidGrad", "float32, float64, bfloat16, complex64, complex128",
              "dy * y * (1 - y), y = sigmoid(x).");
-TW_BINARY_OP("SqrtGrad", "float32, float64, complex64, complex128",
+TW_BINARY_OP("SqrtGrad", "float32, float64, bfloat16, complex64, complex128",
              "dy * 0.5 / y, y = sqrt(x).");
-TW_BINARY_OP("RsqrtGrad", "float32, float64, complex64, complex128",
+TW_BINARY_OP("RsqrtGrad", "float32, float64, bfloat16, complex64, complex128",
              "dy * -0.5 * y ** 3, y = rsqrt(x).");
-TW_BINARY_OP("ReciprocalGrad", "float32, float64, complex64, complex128",
+TW_BINARY_OP("ReciprocalGrad",
+             "float32, float64, bfloat16, complex64, complex128",
              "-dy * y * y, y = 1 / x.");
-TW_BINARY_OP("InvGrad", "float32, float64, complex64, complex128",
+TW_BINARY_OP("InvGrad", "float32, float64, bfloat16, complex64, complex128",
              "-dy * y * y, y = 1 / x (as ReciprocalGrad).");
 #undef TW_BINARY_OP
 
@@ -351,13 +354,16 @@ REGISTER_OP("LogicalNot")
       .Doc(DocText)
 
 TW_UNARY_OP("Neg",
-            "float16, float32, float64, int8, int16, int32, int64, complex64, "
+            "float16, bfloat16, float32, float64, int8, int16, int32, int64, "
+            "complex64, "
             "complex128",
             "-x, element-wise.");
-TW_UNARY_OP("Abs", "float16, float32, float64, int8, int16, int32, int64",
+TW_UNARY_OP("Abs",
+            "float16, bfloat16, float32, float64, int8, int16, int32, int64",
             "|x|, element-wise.");
 TW_UNARY_OP("Sign",
-            "float16, float32, float64, int8, int16, int32, int64, complex64, "
+            "float16, bfloat16, float32, float64, int8, int16, int32, int64, "
+            "complex64, "
             "complex128",
             "-1, 0 or 1 by the sign of x, element-wise (0 for NaN's sign "
             "is NaN).");
@@ -404,7 +410,8 @@ REGISTER_OP("MatMul")
     .Output("product: T")
     .Attr("transpose_a: bool = false")
     .Attr("transpose_b: bool = false")
-    .Attr("T: {float32, float64, int32, int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, float32, float64, int32, int64, complex64, complex128}")
     .Attr("grad_a: bool = false")
     .Attr("grad_b: bool = false")
     .SetShapeFn(MatMulShape)
@@ -515,7 +522,8 @@ REGISTER_OP("BatchMatMulV2")
     .Input("x: T")
     .Input("y: T")
     .Output("output: T")
-    .Attr("T: {float32, float64, int32, int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, float32, float64, int32, int64, complex64, complex128}")
     .Attr("adj_x: bool = false")
     .Attr("adj_y: bool = false")
     .Attr("grad_x: bool = false")

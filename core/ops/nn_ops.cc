@@ -394,7 +394,8 @@ REGISTER_OP("BiasAdd")
     .Input("value: T")
     .Input("bias: T")
     .Output("output: T")
-    .Attr("T: {float32, float64, int32, int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, float32, float64, int32, int64, complex64, complex128}")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
     .SetShapeFn(BiasAddShape)
     .Doc(
@@ -404,7 +405,8 @@ REGISTER_OP("BiasAdd")
 REGISTER_OP("BiasAddGrad")
     .Input("out_backprop: T")
     .Output("output: T")
-    .Attr("T: {float32, float64, int32, int64, complex64, complex128}")
+    .Attr(
+        "T: {bfloat16, float32, float64, int32, int64, complex64, complex128}")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
     .SetShapeFn(BiasAddGradShape)
     .Doc("The sum of out_backprop over every dim but the channel dim.");
@@ -535,14 +537,14 @@ REGISTER_OP("AvgPoolGrad")
 REGISTER_OP("Softmax")
     .Input("logits: T")
     .Output("softmax: T")
-    .Attr("T: {float32, float64}")
+    .Attr("T: {bfloat16, float32, float64}")
     .SetShapeFn(SoftmaxShape)
     .Doc("exp(logits) / sum(exp(logits)) along the last axis.");
 
 REGISTER_OP("LogSoftmax")
     .Input("logits: T")
     .Output("logsoftmax: T")
-    .Attr("T: {float32, float64}")
+    .Attr("T: {bfloat16, float32, float64}")
     .SetShapeFn(SoftmaxShape)
     .Doc("logits - log(sum(exp(logits))) along the last axis.");
 

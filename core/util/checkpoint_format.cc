@@ -39,7 +39,7 @@ constexpr DtypeName kDtypeNames[] = {
     {DT_INT64, "I64"},     {DT_UINT8, "U8"},        {DT_BOOL, "BOOL"},
     {DT_INT8, "I8"},       {DT_INT16, "I16"},       {DT_UINT16, "U16"},
     {DT_UINT32, "U32"},    {DT_UINT64, "U64"},      {DT_HALF, "F16"},
-    {DT_COMPLEX64, "C64"}, {DT_COMPLEX128, "C128"},
+    {DT_COMPLEX64, "C64"}, {DT_COMPLEX128, "C128"}, {DT_BFLOAT16, "BF16"},
 };
 
 bool DtypeFromSafetensors(const std::string& name, DataType* dtype) {

@@ -49,6 +49,14 @@ py::dtype NumpyDtype(DataType dtype) {
       return py::dtype::of<uint64_t>();
     case DT_HALF:
       return py::dtype("float16");
+    case DT_BFLOAT16: {  // ml_dtypes' numpy extension type, as TensorFlow
+      static PyObject* bfloat16 =
+          py::dtype::from_args(
+              py::module_::import("ml_dtypes").attr("bfloat16"))
+              .release()
+              .ptr();
+      return py::reinterpret_borrow<py::dtype>(bfloat16);
+    }
     case DT_COMPLEX64:
       return py::dtype("complex64");
     case DT_COMPLEX128:

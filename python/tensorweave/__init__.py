@@ -33,6 +33,7 @@ from tensorweave._src.client.session import Session
 from tensorweave._src.framework.device_spec import DeviceSpec
 from tensorweave._src.framework.dtypes import DType
 from tensorweave._src.framework.dtypes import as_dtype
+from tensorweave._src.framework.dtypes import bfloat16
 from tensorweave._src.framework.dtypes import bool  # noqa: A004
 from tensorweave._src.framework.dtypes import complex64
 from tensorweave._src.framework.dtypes import complex128
@@ -267,6 +268,7 @@ from tensorweave._src.ops.special_math_ops import arg_min
 from tensorweave._src.ops.special_math_ops import saturate_cast
 from tensorweave._src.ops.special_math_ops import to_complex64
 from tensorweave._src.ops.special_math_ops import to_complex128
+from tensorweave._src.ops.special_math_ops import to_bfloat16
 from tensorweave._src.ops.special_math_ops import to_double
 from tensorweave._src.ops.special_math_ops import to_int32
 from tensorweave._src.ops.special_math_ops import to_int64

@@ -10,6 +10,7 @@ import tensorweave as _tw
 from tensorweave._src.framework.dtypes import (
     DType,
     as_dtype,
+    bfloat16,
     bool,
     complex64,
     complex128,
@@ -40,6 +41,7 @@ __all__ = [
     "DType",
     "as_dtype",
     "as_string",
+    "bfloat16",
     "bool",
     "cast",
     "complex64",

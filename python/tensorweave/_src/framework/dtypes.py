@@ -1,5 +1,6 @@
 """Element types of tensors."""
 
+import ml_dtypes
 import numpy as np
 
 
@@ -74,7 +75,7 @@ class DType:
     @property
     def min(self):
         if self.is_floating:  # a numpy scalar of the dtype, as TF
-            return np.finfo(self._np).min
+            return ml_dtypes.finfo(self._np).min
         if self.is_integer:
             return int(np.iinfo(self._np).min)
         raise TypeError(f"{self} has no minimum")
@@ -82,7 +83,7 @@ class DType:
     @property
     def max(self):
         if self.is_floating:
-            return np.finfo(self._np).max
+            return ml_dtypes.finfo(self._np).max
         if self.is_integer:
             return int(np.iinfo(self._np).max)
         raise TypeError(f"{self} has no maximum")
@@ -115,7 +116,7 @@ class DType:
 
 
 # Enum values are TensorFlow's DataType numbers (graph.proto).
-_FLOATING = (1, 2, 19)
+_FLOATING = (1, 2, 14, 19)
 _INTEGER = (3, 4, 5, 6, 9, 17, 22, 23)
 _UNSIGNED = (4, 17, 22, 23)
 _REAL_OF_COMPLEX = {8: 1, 18: 2}
@@ -131,6 +132,7 @@ int64 = DType(9, "int64", np.int64)
 bool = DType(10, "bool", np.bool_)  # noqa: A001 - TensorFlow's name
 uint16 = DType(17, "uint16", np.uint16)
 float16 = DType(19, "float16", np.float16)
+bfloat16 = DType(14, "bfloat16", ml_dtypes.bfloat16)
 uint32 = DType(22, "uint32", np.uint32)
 uint64 = DType(23, "uint64", np.uint64)
 complex64 = DType(8, "complex64", np.complex64)
@@ -153,6 +155,7 @@ _ALL = (
     bool,
     uint16,
     float16,
+    bfloat16,
     uint32,
     uint64,
     complex64,

@@ -126,8 +126,8 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
     flat = nparray.reshape(-1)
     if tw_dtype == dtypes.string:
         proto.string_val.extend(s if isinstance(s, bytes) else str(s).encode("utf-8") for s in flat)
-    elif tw_dtype == dtypes.float16:
-        proto.half_val.extend(flat.astype(np.float16).view(np.uint16).tolist())
+    elif tw_dtype in (dtypes.float16, dtypes.bfloat16):  # bit patterns
+        proto.half_val.extend(flat.astype(tw_dtype.as_numpy_dtype).view(np.uint16).tolist())
     else:
         getattr(proto, _VALUE_FIELDS[tw_dtype.name]).extend(flat.astype(tw_dtype.as_numpy_dtype).tolist())
     return proto
@@ -135,7 +135,7 @@ def make_tensor_proto(values, dtype=None, shape=None, verify_shape=False, allow_
 
 # The dtypes whose values TensorFlow's make_tensor_proto writes to tensor_content (not uint16, bool or string).
 _TENSOR_CONTENT_DTYPES = frozenset(
-    ["float16", "float32", "float64", "int32", "uint8", "int16", "int8", "int64", "uint32", "uint64"]
+    ["float16", "bfloat16", "float32", "float64", "int32", "uint8", "int16", "int8", "int64", "uint32", "uint64"]
 )
 
 
@@ -177,6 +177,7 @@ _VALUE_FIELDS = {
     "uint32": "uint32_val",
     "uint64": "uint64_val",
     "float16": "half_val",
+    "bfloat16": "half_val",
     "string": "string_val",
 }
 
@@ -222,8 +223,8 @@ def make_ndarray(tensor):
     else:
         arr = np.zeros(n, dtype=np_dtype)
     if values:
-        if dtype == dtypes.float16:
-            given = np.array(values, dtype=np.uint16).view(np.float16)
+        if dtype in (dtypes.float16, dtypes.bfloat16):
+            given = np.array(values, dtype=np.uint16).view(np_dtype)
         elif dtype == dtypes.string:
             given = values
         else:

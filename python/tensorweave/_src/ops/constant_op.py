@@ -75,9 +75,10 @@ def to_numpy(value, dtype, what="value", lossy=False):
                 raise ValueError(f"{what}: {e}") from None
         raise TypeError(f"Expected {dtype.name}, but got {value!r} of type '{type(value).__name__}'.")
     if not lossy and arr.size and not isinstance(value, (np.ndarray, np.generic)):
-        if np_dtype.kind in "iub" and arr.dtype.kind in "fc" or np_dtype.kind == "f" and arr.dtype.kind == "c":
+        kind = "f" if dtype == dtypes.bfloat16 else np_dtype.kind  # ml_dtypes' bfloat16 is kind "V"
+        if kind in "iub" and arr.dtype.kind in "fc" or kind == "f" and arr.dtype.kind == "c":
             raise TypeError(f"Expected {dtype.name}, but got {value!r} of type '{type(value).__name__}'.")
-        if np_dtype.kind == "b" and arr.dtype.kind in "iu":
+        if kind == "b" and arr.dtype.kind in "iu":
             raise TypeError(f"Expected {dtype.name}, but got {value!r} of type '{type(value).__name__}'.")
     if arr.dtype.kind in "iuO":
         arr = _wrap_python_ints(arr, np_dtype)

@@ -415,6 +415,11 @@ def to_double(x, name="ToDouble"):
     return math_ops.cast(x, dtypes.float64, name=name)
 
 
+def to_bfloat16(x, name="ToBFloat16"):
+    """x cast to bfloat16."""
+    return math_ops.cast(x, dtypes.bfloat16, name=name)
+
+
 def to_complex64(x, name="ToComplex64"):
     """x cast to complex64 (a real x becomes the real part)."""
     return math_ops.cast(x, dtypes.complex64, name=name)

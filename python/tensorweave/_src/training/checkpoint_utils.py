@@ -17,6 +17,7 @@ from tensorweave._src.training import tf_checkpoint
 
 _SAFETENSORS_DTYPES = {
     "F16": dtypes.float16,
+    "BF16": dtypes.bfloat16,
     "F32": dtypes.float32,
     "F64": dtypes.float64,
     "I8": dtypes.int8,

@@ -1,8 +1,10 @@
 """Plain gradient descent."""
 
 from tensorweave._src.framework import device_spec
+from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import scatter_var_ops
+from tensorweave._src.ops import state_ops
 from tensorweave._src.ops import training_ops
 from tensorweave._src.training import optimizer
 
@@ -39,6 +41,9 @@ class GradientDescentOptimizer(optimizer.Optimizer):
 
     def _apply_dense(self, grad, var):
         lr = optimizer._cast(self._learning_rate_tensor, var.dtype)
+        if var.dtype.base_dtype == dtypes.bfloat16:
+            # No bfloat16 ApplyGradientDescent kernel: AssignSub rounds as it does (per operation).
+            return state_ops.assign_sub(var, grad * lr, use_locking=self._use_locking).op
         if grad.op.type == "MatMul" and _same_device(grad.op.device, var.op.device):
             # A dense layer's kernel: one GEMM accumulating into the variable.
             # The MatMul is left in the graph for whoever else reads the
