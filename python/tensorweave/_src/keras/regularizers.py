@@ -77,6 +77,7 @@ def l1_l2(l1=0.01, l2=0.01):
 l1 = L1
 l2 = L2
 
+
 class OrthogonalRegularizer(Regularizer):
     """factor * mean over pairs of |cosine| between the rows (or columns) of a rank-2 weight."""
 
