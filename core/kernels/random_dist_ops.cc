@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <random>
 #include <vector>
 

@@ -219,15 +219,8 @@ def _set_variable_or_list_initializer(var, ckpt_file, tensor_name):
     if not isinstance(var, (list, tuple, PartitionedVariable)):
         _set_checkpoint_initializer(var, ckpt_file, tensor_name)
         return
-    full_name = None
-    for part in var:
-        info = getattr(part, "_save_slice_info", None)
-        if info is None:
-            raise ValueError(f"Slices must all be slices: {part!r}")
-        if full_name is not None and info.full_name != full_name:
-            raise ValueError(f"Slices must all be from the same tensor: {full_name} != {info.full_name}")
-        full_name = info.full_name
-        _set_checkpoint_initializer(part, ckpt_file, tensor_name, info.spec)
+    for _, part in saver_lib._slices_of(tensor_name, var):  # the Saver's checks of the parts
+        _set_checkpoint_initializer(part.variable, ckpt_file, tensor_name, part.slice_spec)
 
 
 def _full_shape(var):
