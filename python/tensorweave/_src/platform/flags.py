@@ -969,36 +969,24 @@ def DEFINE_multi_string(name, default, help, flag_values=FLAGS, required=False, 
     )
 
 
-def DEFINE_multi_integer(
-    name,
-    default,
-    help,
-    lower_bound=None,
-    upper_bound=None,
-    flag_values=FLAGS,
-    required=False,
-    **args,
-):
-    parser = IntegerParser(lower_bound, upper_bound)
+def _define_multi_bounded(parser, name, default, help, flag_values, required, args):
     holder = DEFINE_multi(parser, ArgumentSerializer(), name, default, help, flag_values, required=required, **args)
     _register_multi_bounds_validator(parser, name, flag_values)
     return holder
+
+
+def DEFINE_multi_integer(
+    name, default, help, lower_bound=None, upper_bound=None, flag_values=FLAGS, required=False, **args
+):
+    parser = IntegerParser(lower_bound, upper_bound)
+    return _define_multi_bounded(parser, name, default, help, flag_values, required, args)
 
 
 def DEFINE_multi_float(
-    name,
-    default,
-    help,
-    lower_bound=None,
-    upper_bound=None,
-    flag_values=FLAGS,
-    required=False,
-    **args,
+    name, default, help, lower_bound=None, upper_bound=None, flag_values=FLAGS, required=False, **args
 ):
     parser = FloatParser(lower_bound, upper_bound)
-    holder = DEFINE_multi(parser, ArgumentSerializer(), name, default, help, flag_values, required=required, **args)
-    _register_multi_bounds_validator(parser, name, flag_values)
-    return holder
+    return _define_multi_bounded(parser, name, default, help, flag_values, required, args)
 
 
 def DEFINE_multi_enum(
