@@ -54,6 +54,48 @@ def test_uniform_normal_truncated(dtype):
     )
 
 
+# TF's half and bfloat16 draws: the float ones rounded (normal, truncated normal: within a unit in the last place,
+# where libm's float draw is an ulp off TF's), and the low 10 / 7 bits of each float draw's word (uniform: exact).
+_HALF_ULP = {"float16": 1e-3, "bfloat16": 8e-3}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_and_bfloat16_draws(dtype):
+    def as_float(t, x):
+        return t.cast(x, t.float32)
+
+    _same(
+        lambda t: [
+            as_float(t, t.random_uniform([7, 3], dtype=dtype, seed=1)),
+            as_float(t, t.random_uniform([5], -2.5, 4.0, dtype=dtype, seed=2)),
+            as_float(t, t.random.stateless_uniform([9], seed=[1, 2], dtype=dtype)),
+        ]
+    )
+    _same(
+        lambda t: [
+            as_float(t, t.random_normal([9], 1.5, 0.25, dtype=dtype, seed=3)),
+            as_float(t, t.truncated_normal([1001], -1.0, 3.0, dtype=dtype, seed=5)),
+            as_float(t, t.random.stateless_normal([9], seed=[3, 4], mean=1.0, stddev=2.0, dtype=dtype)),
+            as_float(t, t.random.stateless_truncated_normal([2, 5], seed=[5, 6], dtype=dtype)),
+        ],
+        rtol=_HALF_ULP[dtype],
+    )
+
+
+def test_half_initializers_and_dtypes():
+    _same(
+        lambda t: [
+            t.cast(t.glorot_uniform_initializer(seed=1)([4, 5], dtype=t.float16), t.float32),
+            t.cast(t.truncated_normal_initializer(stddev=0.1, seed=2)([6], dtype=t.float16), t.float32),
+        ],
+        rtol=1e-3,
+    )
+    with tw.Graph().as_default():
+        assert tw.random_normal([2], dtype=tw.bfloat16).dtype == tw.bfloat16
+        with pytest.raises(TypeError, match="Expected int32, but got 0.0"):  # TF's error
+            tw.random_normal([2], dtype=tw.int32)
+
+
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 def test_uniform_int(dtype):
     _same(

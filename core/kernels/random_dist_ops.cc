@@ -15,32 +15,6 @@ namespace tensorweave {
 namespace {
 
 // Words from a Philox stream, one at a time.
-class WordSource {
- public:
-  explicit WordSource(Philox* gen) : gen_(gen) {}
-  uint32_t Next() {
-    if (used_ == 4) {
-      block_ = gen_->Next();
-      used_ = 0;
-    }
-    return block_[used_++];
-  }
-  // Uniform in (0, 1): 53 bits, never 0.
-  double Uniform() {
-    const uint64_t bits = (static_cast<uint64_t>(Next()) << 32) | Next();
-    return (static_cast<double>(bits >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-  }
-  double Normal() {
-    constexpr double kTwoPi = 6.283185307179586;
-    return std::sqrt(-2.0 * std::log(Uniform())) * std::cos(kTwoPi * Uniform());
-  }
-
- private:
-  Philox* gen_;
-  Philox::Block block_{};
-  int used_ = 4;
-};
-
 Philox SeededGenerator(OpKernelConstruction* ctx) {
   int64_t seed = 0, seed2 = 0;
   ctx->SetStatus(ctx->GetAttr("seed", &seed));
@@ -247,9 +221,9 @@ class DrawsOp : public OpKernel {
 
 // --- stateless ops: a fresh generator from the seed input on every run ---
 
-// `gen`: our generator for the seed; `tf_gen` (if given): TensorFlow's.
-Status StatelessSetup(OpKernelContext* ctx, Philox* gen, TensorShape* shape,
-                      Philox* tf_gen = nullptr) {
+// The output's shape and TensorFlow's stateless generator for the seed.
+Status StatelessSetup(OpKernelContext* ctx, Philox* tf_gen,
+                      TensorShape* shape) {
   const Tensor& seed = ctx->input(1);
   if (seed.rank() != 1 || seed.dim(0) != 2) {
     return errors::InvalidArgument("seed must have shape [2], not ",
@@ -268,61 +242,31 @@ Status StatelessSetup(OpKernelContext* ctx, Philox* gen, TensorShape* shape,
       return errors::InvalidArgument("shape has a negative dimension: ", d);
     }
   }
-  *gen = Philox(static_cast<uint64_t>(s[0]), static_cast<uint64_t>(s[1]));
-  if (tf_gen != nullptr) {
-    *tf_gen = TensorFlowStatelessPhilox(static_cast<uint64_t>(s[0]),
-                                        static_cast<uint64_t>(s[1]));
-  }
+  *tf_gen = TensorFlowStatelessPhilox(static_cast<uint64_t>(s[0]),
+                                      static_cast<uint64_t>(s[1]));
   *shape = TensorShape(dims);
   return Status::OK();
 }
 
 enum class Stateless { kUniform, kNormal, kTruncatedNormal };
 
-// float and double draw TensorFlow's values for the seed (its stateless
-// generator, its distributions); half and bfloat16 their own.
+// TensorFlow's values for the seed (its stateless generator, its
+// distributions), in every float dtype.
 template <Stateless kDist>
 class StatelessRandomOp : public OpKernel {
  public:
   explicit StatelessRandomOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
-    Philox gen(0, 0), tf_gen(0, 0);
+    Philox tf_gen(0, 0);
     TensorShape shape;
-    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape, &tf_gen));
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &tf_gen, &shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    const int64_t n = out->num_elements();
-    if (out->dtype() == DT_FLOAT || out->dtype() == DT_DOUBLE) {
-      constexpr RandomDistribution kKind =
-          kDist == Stateless::kUniform  ? RandomDistribution::kUniform
-          : kDist == Stateless::kNormal ? RandomDistribution::kNormal
-                                        : RandomDistribution::kTruncatedNormal;
-      if (out->dtype() == DT_FLOAT) {
-        FillRandom(ctx, kKind, tf_gen, out->data<float>(), n);
-      } else {
-        FillRandom(ctx, kKind, tf_gen, out->data<double>(), n);
-      }
-      return;
-    }
-    WordSource words(&gen);
-    OP_REQUIRES_OK(
-        ctx, DispatchType<TW_ALL_FLOAT_TYPES>(out->dtype(), [&](auto tag) {
-          using T = decltype(tag);
-          T* o = out->data<T>();
-          for (int64_t i = 0; i < n; ++i) {
-            double v;
-            if (kDist == Stateless::kUniform) {
-              v = UniformDouble(words.Next());
-            } else {
-              do {
-                v = words.Normal();
-              } while (kDist == Stateless::kTruncatedNormal &&
-                       std::fabs(v) > 2.0);
-            }
-            o[i] = static_cast<T>(v);
-          }
-          return Status::OK();
-        }));
+    constexpr RandomDistribution kKind =
+        kDist == Stateless::kUniform  ? RandomDistribution::kUniform
+        : kDist == Stateless::kNormal ? RandomDistribution::kNormal
+                                      : RandomDistribution::kTruncatedNormal;
+    OP_REQUIRES_OK(ctx, FillRandom(ctx, kKind, tf_gen, out));
   }
 };
 
@@ -331,9 +275,9 @@ class StatelessRandomUniformIntOp : public OpKernel {
   explicit StatelessRandomUniformIntOp(OpKernelConstruction* ctx)
       : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
-    Philox gen(0, 0), tf_gen(0, 0);
+    Philox tf_gen(0, 0);
     TensorShape shape;
-    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape, &tf_gen));
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &tf_gen, &shape));
     std::vector<int64_t> lo, hi;
     OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(2), &lo));
     OP_REQUIRES_OK(ctx, ReadIndexVector(ctx->input(3), &hi));
@@ -404,9 +348,9 @@ class StatelessDrawsOp : public OpKernel {
  public:
   explicit StatelessDrawsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
-    Philox gen(0, 0), tf_gen(0, 0);
+    Philox tf_gen(0, 0);
     TensorShape shape;
-    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &gen, &shape, &tf_gen));
+    OP_REQUIRES_OK(ctx, StatelessSetup(ctx, &tf_gen, &shape));
     const Tensor& param = ctx->input(2);
     bool suffix = param.rank() <= shape.rank();
     for (int i = 0; suffix && i < param.rank(); ++i) {

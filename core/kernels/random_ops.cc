@@ -10,6 +10,7 @@
 #include <mutex>
 #include <random>
 #include <type_traits>
+#include <vector>
 
 #include "core/framework/op_kernel.h"
 #include "core/framework/shape_inference.h"
@@ -123,13 +124,9 @@ class RandomOp : public OpKernel {
     OP_REQUIRES_OK(ctx, TensorShape::Build(dims, &shape));
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
-    const int64_t n = out->num_elements();
-    const Philox base = gen_.Reserve(static_cast<uint64_t>(n) * 256);
-    OP_REQUIRES_OK(ctx, DispatchType<float, double>(out->dtype(), [&](auto t) {
-                     using T = decltype(t);
-                     FillRandom(ctx, kDist, base, out->data<T>(), n);
-                     return Status::OK();
-                   }));
+    const Philox base =
+        gen_.Reserve(static_cast<uint64_t>(out->num_elements()) * 256);
+    OP_REQUIRES_OK(ctx, FillRandom(ctx, kDist, base, out));
   }
 
  private:
@@ -346,6 +343,32 @@ void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
 void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
                 const Philox& base, double* out, int64_t n) {
   FillDistribution(ctx, dist, base, out, n);
+}
+Status FillRandom(OpKernelContext* ctx, RandomDistribution dist,
+                  const Philox& base, Tensor* out) {
+  const int64_t n = out->num_elements();
+  return DispatchType<TW_ALL_FLOAT_TYPES>(out->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      FillDistribution(ctx, dist, base, out->data<T>(), n);
+    } else {
+      std::vector<float> draws(n);
+      FillDistribution(ctx, dist, base, draws.data(), n);
+      // A uniform float draw is its word's low 23 bits / 2^23, exactly.
+      constexpr uint32_t kMantissa = std::is_same_v<T, half> ? 0x3ff : 0x7f;
+      constexpr float kScale = std::is_same_v<T, half> ? 1024.0f : 128.0f;
+      T* o = out->data<T>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (dist == RandomDistribution::kUniform) {
+          const auto word = static_cast<uint32_t>(draws[i] * 8388608.0f);
+          o[i] = static_cast<T>(static_cast<float>(word & kMantissa) / kScale);
+        } else {
+          o[i] = static_cast<T>(draws[i]);
+        }
+      }
+    }
+    return Status::OK();
+  });
 }
 void FillRandomInt(OpKernelContext* ctx, const Philox& base, int32_t lo,
                    int32_t hi, int32_t* out, int64_t n) {

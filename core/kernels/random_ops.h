@@ -191,6 +191,12 @@ void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
                 const Philox& base, float* out, int64_t n);
 void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
                 const Philox& base, double* out, int64_t n);
+// `out` (float16, bfloat16, float32 or float64) as TensorFlow draws `dist`
+// for its dtype: half and bfloat16 are the float draws rounded (normal,
+// truncated normal), or the low 10 / 7 bits of each float draw's word
+// (uniform: TensorFlow's Uint16ToHalf / Uint16ToGfloat16).
+Status FillRandom(OpKernelContext* ctx, RandomDistribution dist,
+                  const Philox& base, Tensor* out);
 // Integers in [lo, hi), lo < hi, as TensorFlow's UniformDistribution<int>.
 void FillRandomInt(OpKernelContext* ctx, const Philox& base, int32_t lo,
                    int32_t hi, int32_t* out, int64_t n);

@@ -55,15 +55,15 @@ Status StatelessMultinomialShape(InferenceContext* c) {
 
 // Stateless random ops: the values are a function of `seed` (a [2] tensor)
 // and the shape alone, the same in every run.
-#define TW_STATELESS_OP(Name, DocText)                      \
-  REGISTER_OP(Name)                                         \
-      .Input("shape: T")                                    \
-      .Input("seed: Tseed")                                 \
-      .Output("output: dtype")                              \
-      .Attr("dtype: {float16, float32, float64} = float32") \
-      .Attr("T: {int32, int64} = int32")                    \
-      .Attr("Tseed: {int32, int64} = int64")                \
-      .SetShapeFn(StatelessShape)                           \
+#define TW_STATELESS_OP(Name, DocText)                                \
+  REGISTER_OP(Name)                                                   \
+      .Input("shape: T")                                              \
+      .Input("seed: Tseed")                                           \
+      .Output("output: dtype")                                        \
+      .Attr("dtype: {float16, bfloat16, float32, float64} = float32") \
+      .Attr("T: {int32, int64} = int32")                              \
+      .Attr("Tseed: {int32, int64} = int64")                          \
+      .SetShapeFn(StatelessShape)                                     \
       .Doc(DocText)
 
 TW_STATELESS_OP("StatelessRandomUniform",

@@ -34,16 +34,16 @@ Status MultinomialShape(InferenceContext* c) {
 
 }  // namespace
 
-#define TW_RANDOM_OP(Name, DocText)      \
-  REGISTER_OP(Name)                      \
-      .Input("shape: T")                 \
-      .Output("output: dtype")           \
-      .Attr("seed: int = 0")             \
-      .Attr("seed2: int = 0")            \
-      .Attr("dtype: {float32, float64}") \
-      .Attr("T: {int32, int64}")         \
-      .SetIsStateful()                   \
-      .SetShapeFn(RandomShape)           \
+#define TW_RANDOM_OP(Name, DocText)                         \
+  REGISTER_OP(Name)                                         \
+      .Input("shape: T")                                    \
+      .Output("output: dtype")                              \
+      .Attr("seed: int = 0")                                \
+      .Attr("seed2: int = 0")                               \
+      .Attr("dtype: {float16, bfloat16, float32, float64}") \
+      .Attr("T: {int32, int64}")                            \
+      .SetIsStateful()                                      \
+      .SetShapeFn(RandomShape)                              \
       .Doc(DocText)
 
 TW_RANDOM_OP("RandomUniform", "Uniform values in [0, 1).");
