@@ -590,3 +590,32 @@ def test_csv_dataset_quoted_field_spanning_lines(tmp_path):
     # without quote handling a line is a record
     plain = _write(tmp_path, "p.csv", '1,"a\nb",c\n')
     _same(lambda lib: lib.data.experimental.CsvDataset(plain, [[""]], use_quote_delim=False, select_cols=[0]))
+
+
+def _optional_run(t, via_function):
+    """Each run of has_value() or get_value() advances the iterator once (TF's graph-mode semantics)."""
+    graph = t.Graph()
+    with graph.as_default():
+        ds = t.data.Dataset.range(3).map(lambda x: (x, t.fill(t.cast(t.expand_dims(x, 0), t.int32), 1.5)))
+        it = t.data.make_initializable_iterator(ds)
+        opt = t.data.experimental.get_next_as_optional(it) if via_function else it.get_next_as_optional()
+        has_value, value = opt.has_value(), opt.get_value()
+        specs = [(s.shape.as_list(), s.dtype.name) for s in opt.element_spec]
+        out = [has_value.dtype.name, [v.shape.as_list() for v in value], specs]
+        with t.Session(graph=graph) as sess:
+            sess.run(it.initializer)
+            out.append(sess.run([has_value, value]))  # one element: (True, element 0)
+            out.append(sess.run(value))  # element 1
+            out.append(sess.run(has_value))  # element 2 taken
+            out.append(sess.run(has_value))  # past the end: False, no OutOfRangeError
+            with pytest.raises(Exception) as err:
+                sess.run(value)
+            out.append((type(err.value).__name__, "The given optional does not have a value." in str(err.value)))
+    return out
+
+
+@pytest.mark.parametrize("via_function", [True, False])
+def test_get_next_as_optional_matches_tf(via_function):
+    got, want = _optional_run(tw, via_function), _optional_run(v1, via_function)
+    assert repr(got) == repr(want)  # tensorweave's op: "IteratorGetNextOrEnd" (has_value, components)
+    assert got[-1] == ("InvalidArgumentError", True)

@@ -3,6 +3,8 @@
 // continue one walk of its dataset. MakeIterator (re)starts it; the old
 // iterator (and any background thread of it) ends there, or when the
 // session's resources are destroyed.
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -232,6 +234,50 @@ class IteratorGetNextOp : public OpKernel {
   std::vector<PartialShape> shapes_;
 };
 
+class IteratorGetNextOrEndOp : public OpKernel {
+ public:
+  explicit IteratorGetNextOrEndOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("output_types", &dtypes_));
+    ctx->SetStatus(ctx->GetAttr("output_shapes", &shapes_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    std::shared_ptr<IteratorResource> iterator;
+    OP_REQUIRES_OK(ctx, LookupIterator(ctx, ctx->input(0), &iterator));
+    Element element;
+    bool end_of_sequence = false;
+    OP_REQUIRES_OK(ctx, iterator->GetNext(&element, &end_of_sequence));
+    Tensor has_value(DT_BOOL, TensorShape({}));
+    has_value.data<bool>()[0] = !end_of_sequence;
+    ctx->set_output(0, std::move(has_value));
+    if (end_of_sequence) {
+      for (size_t i = 0; i < dtypes_.size(); ++i) {
+        std::vector<int64_t> dims;
+        if (i < shapes_.size() && shapes_[i].known_rank()) {
+          for (int d = 0; d < shapes_[i].rank(); ++d) {
+            dims.push_back(std::max<int64_t>(shapes_[i].dim(d), 0));
+          }
+        }
+        Tensor* zeros;
+        OP_REQUIRES_OK(ctx, ctx->allocate_output(static_cast<int>(i) + 1,
+                                                 TensorShape(dims), &zeros));
+        if (zeros->dtype() != DT_STRING && zeros->num_elements() > 0) {
+          std::memset(zeros->raw_data(), 0, zeros->num_bytes());
+        }
+      }
+      return;
+    }
+    OP_REQUIRES_OK(ctx, CheckElement("IteratorGetNextOrEnd " + name(), dtypes_,
+                                     shapes_, element));
+    for (size_t i = 0; i < element.size(); ++i) {
+      ctx->set_output(static_cast<int>(i) + 1, std::move(element[i]));
+    }
+  }
+
+ private:
+  DataTypeVector dtypes_;
+  std::vector<PartialShape> shapes_;
+};
+
 class IteratorToStringHandleOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -291,6 +337,7 @@ REGISTER_KERNEL(KernelDef("IteratorV2"), IteratorHandleOp);
 REGISTER_KERNEL(KernelDef("OneShotIterator"), OneShotIteratorOp);
 REGISTER_KERNEL(KernelDef("MakeIterator"), MakeIteratorOp);
 REGISTER_KERNEL(KernelDef("IteratorGetNext"), IteratorGetNextOp);
+REGISTER_KERNEL(KernelDef("IteratorGetNextOrEnd"), IteratorGetNextOrEndOp);
 REGISTER_KERNEL(KernelDef("IteratorToStringHandle"), IteratorToStringHandleOp);
 REGISTER_KERNEL(KernelDef("IteratorFromStringHandleV2"),
                 IteratorFromStringHandleOp);

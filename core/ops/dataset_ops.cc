@@ -290,6 +290,29 @@ REGISTER_OP("IteratorGetNext")
         "The iterator's next element; OutOfRange once the dataset is "
         "exhausted.");
 
+REGISTER_OP("IteratorGetNextOrEnd")
+    .Input("iterator: string")
+    .Output("has_value: bool")
+    .Output("components: output_types")
+    .Attr("output_types: list(type) >= 1")
+    .Attr("output_shapes: list(shape) >= 1")
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext* c) {
+      std::vector<PartialShape> shapes;
+      TW_RETURN_IF_ERROR(c->GetAttr("output_shapes", &shapes));
+      c->set_output(0, PartialShape({}));
+      for (int i = 1; i < c->num_outputs(); ++i) {
+        c->set_output(i, i - 1 < static_cast<int>(shapes.size())
+                             ? shapes[i - 1]
+                             : PartialShape::UnknownRank());
+      }
+      return Status::OK();
+    })
+    .Doc(
+        "The iterator's next element and true; once the dataset is exhausted, "
+        "false and zeros (unknown dimensions 0): TensorFlow's "
+        "IteratorGetNextAsOptional, its optional as (has_value, value).");
+
 REGISTER_OP("IteratorToStringHandle")
     .Input("resource_handle: string")
     .Output("string_handle: string")

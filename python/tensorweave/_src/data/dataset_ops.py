@@ -59,6 +59,7 @@ DATASET_OPS = (
     "OneShotIterator",
     "MakeIterator",
     "IteratorGetNext",
+    "IteratorGetNextOrEnd",
     "IteratorToStringHandle",
     "IteratorFromStringHandleV2",
     "DatasetCardinality",

@@ -1052,3 +1052,9 @@ class Optional:
             ok = script_ops.py_func(check, [self._has_value], dtypes.bool, stateful=True)
             with ops.control_dependencies([ok]):
                 return structure.map_structure(array_ops.identity, self._value)
+
+
+def get_next_as_optional(iterator):
+    """The iterator's next element as an `Optional`: empty once the dataset is exhausted (TF1's
+    `tf.data.experimental.get_next_as_optional`, `iterator.get_next_as_optional()`)."""
+    return iterator.get_next_as_optional()

@@ -186,6 +186,21 @@ class Iterator:
             t.set_shape(s)
         return structure.pack_sequence_as(self._output_types, flat)
 
+    def get_next_as_optional(self, name=None):
+        """The next element as a `tf.data.experimental.Optional` (empty past the end, no OutOfRangeError); each
+        run that fetches its `has_value()` or `get_value()` advances the iterator once."""
+        from tensorweave._src.data import experimental_ops
+
+        flat = gen_ops.apply_op(
+            "IteratorGetNextOrEnd",
+            {"iterator": self._iterator_resource, **self._flat_attrs(), "name": name or "IteratorGetNextAsOptional"},
+        )
+        has_value, flat = flat[0], list(flat[1]) if isinstance(flat[1], (list, tuple)) else list(flat[1:])
+        for t, s in zip(flat, structure.flatten(self._output_shapes)):
+            t.set_shape(s)
+        value = structure.pack_sequence_as(self._output_types, flat)
+        return experimental_ops.Optional(has_value, value, self.element_spec)
+
     def string_handle(self, name=None):
         """A scalar string tensor naming this iterator, to feed to a `from_string_handle` iterator."""
         if name is None:
