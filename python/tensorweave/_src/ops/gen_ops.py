@@ -332,6 +332,9 @@ def apply_op(op_type, arguments):
     (TF1's `Conv2D/input`). Returns what the generated wrapper returns."""
     op = op_def(op_type)
     arguments = dict(arguments)
+    promoted = _half_computed_in_float(op, arguments)
+    if promoted:
+        return _apply_in_float(op, arguments, promoted)
     name = arguments.pop("name", None)
     attrs = {}
     for attr_name in op.attr_names:
@@ -346,6 +349,60 @@ def apply_op(op_type, arguments):
     for hook in _output_hooks:  # tw.debugging.enable_check_numerics
         result = hook(operation, result)
     return result
+
+
+# --- float16 / bfloat16 through the float32 kernels ----------------------------------------------------------
+
+_HALF_TYPES = (dtypes.float16, dtypes.bfloat16)
+
+
+def _half_computed_in_float(op, arguments):
+    """{type attr: half dtype} for the type attrs of `op` that its kernels take in float32 but not in the
+    float16/bfloat16 its (non-ref) input tensors have: such an op computes in float32 between Casts, as TF's CPU
+    kernels for half types compute (Conv2D, MatMul, softmax, pooling, ... in float16 or bfloat16)."""
+    promoted = {}
+    for arg in op.inputs:
+        attr_name = arg["type_attr"]
+        if not attr_name or arg["type_list_attr"]:
+            continue
+        allowed = op.attrs[attr_name]["allowed_types"]
+        if not allowed or dtypes.float32.as_datatype_enum not in allowed:
+            continue
+        value = arguments.get(arg["name"])
+        values = value if arg["number_attr"] and isinstance(value, (list, tuple)) else [value]
+        for v in values:
+            dtype = v.dtype.base_dtype if _is_tensor(v) else None
+            if dtype in _HALF_TYPES and dtype.as_datatype_enum not in allowed:
+                if arg["is_ref"] or promoted.get(attr_name, dtype) != dtype:
+                    return None  # a variable updated in place, or mixed half types: the op's own error
+                promoted[attr_name] = dtype
+    return promoted
+
+
+def _apply_in_float(op, arguments, promoted):
+    from tensorweave._src.ops import math_ops  # math_ops builds on these wrappers
+
+    def to_float(v):
+        return math_ops.cast(v, dtypes.float32) if _is_tensor(v) and v.dtype.base_dtype in _HALF_TYPES else v
+
+    for arg in op.inputs:
+        if arg["type_attr"] in promoted:
+            value = arguments[arg["name"]]
+            is_list = isinstance(value, (list, tuple))
+            arguments[arg["name"]] = [to_float(v) for v in value] if is_list else to_float(value)
+    for attr_name in promoted:
+        if attr_name in arguments:
+            arguments[attr_name] = dtypes.float32
+    result = apply_op(op.name, arguments)
+    if not op.outputs:
+        return result
+    results = [result] if len([a for a in op.outputs]) == 1 else list(result)
+    for i, arg in enumerate(op.outputs):
+        dtype = promoted.get(arg["type_attr"])
+        if dtype is not None:
+            r = results[i]
+            results[i] = [math_ops.cast(t, dtype) for t in r] if isinstance(r, list) else math_ops.cast(r, dtype)
+    return results[0] if len(results) == 1 else _output_tuple(op)(*results)
 
 
 # Functions (operation, outputs) -> outputs, applied to each wrapper's result.

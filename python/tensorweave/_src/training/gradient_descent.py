@@ -41,8 +41,8 @@ class GradientDescentOptimizer(optimizer.Optimizer):
 
     def _apply_dense(self, grad, var):
         lr = optimizer._cast(self._learning_rate_tensor, var.dtype)
-        if var.dtype.base_dtype == dtypes.bfloat16:
-            # No bfloat16 ApplyGradientDescent kernel: AssignSub rounds as it does (per operation).
+        if var.dtype.base_dtype in (dtypes.float16, dtypes.bfloat16):
+            # No half ApplyGradientDescent kernel: AssignSub rounds as TF's does (per operation).
             return state_ops.assign_sub(var, grad * lr, use_locking=self._use_locking).op
         if grad.op.type == "MatMul" and _same_device(grad.op.device, var.op.device):
             # A dense layer's kernel: one GEMM accumulating into the variable.
