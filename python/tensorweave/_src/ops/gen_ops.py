@@ -396,7 +396,7 @@ def _apply_in_float(op, arguments, promoted):
     result = apply_op(op.name, arguments)
     if not op.outputs:
         return result
-    results = [result] if len([a for a in op.outputs]) == 1 else list(result)
+    results = [result] if len(op.outputs) == 1 else list(result)
     for i, arg in enumerate(op.outputs):
         dtype = promoted.get(arg["type_attr"])
         if dtype is not None:
