@@ -280,3 +280,13 @@ def test_stateless_categorical_of_no_rows_and_huge_classes(sess):
     # A cdf of 2^40 doubles for logits of shape [0, 2^40] (std::bad_alloc).
     out = tw.random.stateless_categorical(tw.zeros([0, 2**40]), 5, seed=[1, 2])
     assert sess.run(out).shape == (0, 5)
+
+
+def test_placeholder_with_default_checks_a_run_time_default_against_its_shape(sess):
+    # Found by the kernel fuzzer: the shapes inferred downstream trust the shape attr.
+    n = tw.placeholder(tw.int32, [])
+    value = tw.placeholder_with_default(tw.zeros(tw.stack([n, 3])), [2, None])
+    assert sess.run(value, {n: 2}).shape == (2, 3)
+    assert sess.run(value, {n: 4, value: np.ones([2, 7])}).shape == (2, 7)  # a feed replaces the default
+    with pytest.raises(tw.errors.InvalidArgumentError, match=r"default value's shape \[4,3\] does not match"):
+        sess.run(value, {n: 4})

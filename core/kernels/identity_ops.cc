@@ -12,6 +12,26 @@ class IdentityOp : public OpKernel {
   }
 };
 
+// Its input, which must have the shape attr's shape: the shapes inferred
+// downstream were built on it (a default computed at run time may not).
+class PlaceholderWithDefaultOp : public OpKernel {
+ public:
+  explicit PlaceholderWithDefaultOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("shape", &shape_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& value = ctx->input(0);
+    OP_REQUIRES(ctx, shape_.IsCompatibleWith(PartialShape(value.shape())),
+                errors::InvalidArgument(
+                    "the default value's shape ", value.shape().ToString(),
+                    " does not match the shape attr ", shape_.ToString()));
+    ctx->set_output(0, value);
+  }
+
+ private:
+  PartialShape shape_;
+};
+
 class NoOp : public OpKernel {
  public:
   explicit NoOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -19,7 +39,7 @@ class NoOp : public OpKernel {
 };
 
 REGISTER_KERNEL(KernelDef("Identity"), IdentityOp);
-REGISTER_KERNEL(KernelDef("PlaceholderWithDefault"), IdentityOp);
+REGISTER_KERNEL(KernelDef("PlaceholderWithDefault"), PlaceholderWithDefaultOp);
 REGISTER_KERNEL(KernelDef("NoOp"), NoOp);
 
 // GPU: int32 shape arithmetic stays in host memory (TensorFlow's GPU kernels
@@ -39,7 +59,7 @@ REGISTER_KERNEL(KernelDef("PlaceholderWithDefault")
                     .Device("GPU")
                     .TypeConstraint("dtype",
                                     {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_BOOL}),
-                IdentityOp);
+                PlaceholderWithDefaultOp);
 REGISTER_KERNEL(KernelDef("NoOp").Device("GPU"), NoOp);
 
 }  // namespace
