@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "core/framework/op_kernel.h"
@@ -137,14 +138,74 @@ Status ScalarInput(OpKernelContext* ctx, const OpKernel& kernel, int i) {
 template <typename T>
 T ScalarAs(const Tensor& t) {
   T value = T(0);
-  Status s =
-      DispatchType<float, double, int32_t, int64_t>(t.dtype(), [&](auto tag) {
-        value = static_cast<T>(t.data<decltype(tag)>()[0]);
+  Status s = DispatchType<float, double, half, bfloat16, int32_t, int64_t>(
+      t.dtype(), [&](auto tag) {
+        using S = decltype(tag);
+        const S v = t.data<S>()[0];
+        if constexpr (std::is_same_v<S, half> || std::is_same_v<S, bfloat16>) {
+          value = static_cast<T>(static_cast<float>(v));
+        } else {
+          value = static_cast<T>(v);
+        }
         return Status::OK();
       });
   (void)s;  // the op definitions allow only these dtypes
   return value;
 }
+
+// float16 and bfloat16 updates run in float on float copies of the variables
+// and the gradient, rounded back once (TensorFlow's half kernels round after
+// each operation: the results agree within the half type's rounding).
+bool IsHalfType(DataType dtype) {
+  return dtype == DT_HALF || dtype == DT_BFLOAT16;
+}
+
+Tensor Widened(const Tensor& t) {
+  Tensor wide(DT_FLOAT, t.shape());
+  float* out = wide.data<float>();
+  (void)DispatchType<half, bfloat16>(t.dtype(), [&](auto tag) {
+    const auto* in = t.data<decltype(tag)>();
+    for (int64_t i = 0; i < t.num_elements(); ++i) {
+      out[i] = static_cast<float>(in[i]);
+    }
+    return Status::OK();
+  });
+  return wide;
+}
+
+void Narrow(const Tensor& wide, Tensor* t) {
+  const float* in = wide.data<float>();
+  (void)DispatchType<half, bfloat16>(t->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* out = t->data<T>();
+    for (int64_t i = 0; i < t->num_elements(); ++i) out[i] = T(in[i]);
+    return Status::OK();
+  });
+}
+
+// The update's float tensors (the targets themselves, or float copies of
+// half ones) and the gradient's; Finish() rounds the copies back.
+class UpdateTensors {
+ public:
+  UpdateTensors(std::vector<Tensor>* targets, const Tensor& grad)
+      : targets_(targets), half_(IsHalfType(grad.dtype())) {
+    for (Tensor& t : *targets) wide_.push_back(half_ ? Widened(t) : t);
+    grad_ = half_ ? Widened(grad) : grad;
+  }
+  DataType dtype() const { return grad_.dtype(); }
+  const Tensor& grad() const { return grad_; }
+  Tensor& target(int i) { return wide_[i]; }
+  void Finish() {
+    if (!half_) return;
+    for (size_t i = 0; i < wide_.size(); ++i) Narrow(wide_[i], &(*targets_)[i]);
+  }
+
+ private:
+  std::vector<Tensor>* targets_;
+  const bool half_;
+  std::vector<Tensor> wide_;
+  Tensor grad_;
+};
 
 // Update is a functor with kNumVars (the leading Ref inputs), kGradIndex,
 // kNumScalars (every other input), a constructor taking the
@@ -174,14 +235,15 @@ class ApplyOp : public OpKernel {
     std::vector<Tensor> targets;
     OP_REQUIRES_OK(ctx, WritableTargets(*this, vars, grad.dtype(), grad.shape(),
                                         &targets));
+    UpdateTensors update(&targets, grad);
     OP_REQUIRES_OK(
-        ctx, DispatchType<TW_FLOAT_TYPES>(grad.dtype(), [&](auto tag) {
+        ctx, DispatchType<TW_FLOAT_TYPES>(update.dtype(), [&](auto tag) {
           using T = decltype(tag);
           UpdateBlock<T, kNumVars, kNumScalars> block;
           for (int i = 0; i < kNumVars; ++i) {
-            block.vars[i] = targets[i].template data<T>();
+            block.vars[i] = update.target(i).template data<T>();
           }
-          block.grad = grad.data<T>();
+          block.grad = update.grad().template data<T>();
           for (int k = 0; k < kNumScalars; ++k) {
             block.scalars[k] = ScalarAs<T>(ctx->input(scalar_inputs[k]));
           }
@@ -193,6 +255,7 @@ class ApplyOp : public OpKernel {
           });
           return Status::OK();
         }));
+    update.Finish();
     for (int i = 0; i < kNumVars; ++i) *vars[i]->tensor() = targets[i];
     ctx->set_output_ref(0, vars[0]);
   }
@@ -254,8 +317,9 @@ class SparseApplyOp : public OpKernel {
                                         TensorShape(dims), &targets));
     const int64_t row_size =
         indices.dim(0) == 0 ? 0 : grad.num_elements() / indices.dim(0);
+    UpdateTensors update(&targets, grad);
     OP_REQUIRES_OK(
-        ctx, DispatchType<TW_FLOAT_TYPES>(grad.dtype(), [&](auto tag) {
+        ctx, DispatchType<TW_FLOAT_TYPES>(update.dtype(), [&](auto tag) {
           using T = decltype(tag);
           UpdateBlock<T, kNumVars, kNumScalars> block;
           for (int k = 0; k < kNumScalars; ++k) {
@@ -278,15 +342,16 @@ class SparseApplyOp : public OpKernel {
                 for (int64_t i = 0; i < indices.dim(0); ++i) {
                   auto b = block;
                   for (int v = 0; v < kNumVars; ++v) {
-                    b.vars[v] =
-                        targets[v].template data<T>() + rows[i] * row_size;
+                    b.vars[v] = update.target(v).template data<T>() +
+                                rows[i] * row_size;
                   }
-                  b.grad = grad.data<T>() + i * row_size;
+                  b.grad = update.grad().template data<T>() + i * row_size;
                   update_.Apply(b);
                 }
                 return Status::OK();
               });
         }));
+    update.Finish();
     for (int i = 0; i < kNumVars; ++i) *vars[i]->tensor() = targets[i];
     ctx->set_output_ref(0, vars[0]);
   }
