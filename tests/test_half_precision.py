@@ -135,3 +135,22 @@ def test_half_ops_compute_between_casts_and_keep_other_errors():
         # mixed half types are still the op's own TypeError
         with pytest.raises(TypeError, match="bfloat16"):
             tw.matmul(tw.cast(tw.ones([2, 2]), tw.float16), tw.cast(tw.ones([2, 2]), tw.bfloat16))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_batch_normalization_of_half_inputs_keeps_float32_parameters(dtype):
+    # As TF: tf.layers / Keras batch norm of a 16-bit input has float32 gamma, beta and moving averages, and
+    # normalizes in float32; the output has the input's dtype.
+    x = _X * 3.0 + 1.0
+    with tw.Graph().as_default():
+        training = tw.placeholder_with_default(True, [])
+        y1 = tw.layers.batch_normalization(tw.cast(x, dtype), training=training)
+        y2 = tw.keras.layers.BatchNormalization(dtype=dtype)(tw.cast(x, dtype), training=True)
+        assert {v.dtype.base_dtype for v in tw.global_variables()} == {tw.float32}
+        assert y1.dtype == y2.dtype == tw.as_dtype(dtype)
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            got = sess.run([tw.cast(y1, tw.float32), tw.cast(y2, tw.float32)])
+    want = (x - x.mean((0, 1, 2))) / np.sqrt(x.var((0, 1, 2)) + 1e-3)
+    for g in got:
+        np.testing.assert_allclose(g, want, atol=4 * _ULPS[dtype] * np.abs(want).max())

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from tensorweave._src.framework import ops
+from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.keras import backend, constraints, initializers, regularizers
 from tensorweave._src.keras.layers import _Layer
 from tensorweave._src.layers.base import InputSpec
@@ -106,27 +106,33 @@ class BatchNormalization(_Layer):
             param_shape = [dims[self.axis[0]]]
         else:
             param_shape = [dims.get(i, 1) for i in range(rank)]
+        # As Keras: the parameters of a float16/bfloat16 batch norm are float32 (the math runs in float32).
+        half = self.dtype is not None and dtypes.as_dtype(self.dtype) in (dtypes.float16, dtypes.bfloat16)
+        param_dtype = dtypes.float32 if half else None
         self.gamma = (
-            self.add_weight("gamma", param_shape, None, self.gamma_initializer, self.gamma_regularizer,
+            self.add_weight("gamma", param_shape, param_dtype, self.gamma_initializer, self.gamma_regularizer,
                             constraint=self.gamma_constraint)
             if self.scale else None
         )  # fmt: skip
         self.beta = (
-            self.add_weight("beta", param_shape, None, self.beta_initializer, self.beta_regularizer,
+            self.add_weight("beta", param_shape, param_dtype, self.beta_initializer, self.beta_regularizer,
                             constraint=self.beta_constraint)
             if self.center else None
         )  # fmt: skip
         self.moving_mean = self.add_weight(
-            "moving_mean", param_shape, None, self.moving_mean_initializer, trainable=False
+            "moving_mean", param_shape, param_dtype, self.moving_mean_initializer, trainable=False
         )
         self.moving_variance = self.add_weight(
-            "moving_variance", param_shape, None, self.moving_variance_initializer, trainable=False
+            "moving_variance", param_shape, param_dtype, self.moving_variance_initializer, trainable=False
         )
         self.built = True
 
     def call(self, inputs, training=None):
         x = ops.convert_to_tensor(inputs)
         self._check_ndim(x, ndim=self.input_spec.ndim)
+        if x.dtype.base_dtype in (dtypes.float16, dtypes.bfloat16):
+            # As Keras: 16-bit inputs are normalized in float32 (their variance overflows easily), the output cast back.
+            return math_ops.cast(self.call(math_ops.cast(x, dtypes.float32), training), x.dtype.base_dtype)
         if training is None:
             training = backend.learning_phase()
         if not self.trainable:
@@ -221,13 +227,16 @@ class LayerNormalization(_Layer):
                 f"and axis={tuple(self.axis)}"
             )
         self.input_spec = InputSpec(ndim=input_shape.ndims)
+        # As Keras: the parameters of a float16/bfloat16 batch norm are float32 (the math runs in float32).
+        half = self.dtype is not None and dtypes.as_dtype(self.dtype) in (dtypes.float16, dtypes.bfloat16)
+        param_dtype = dtypes.float32 if half else None
         self.gamma = (
-            self.add_weight("gamma", param_shape, None, self.gamma_initializer, self.gamma_regularizer,
+            self.add_weight("gamma", param_shape, param_dtype, self.gamma_initializer, self.gamma_regularizer,
                             constraint=self.gamma_constraint)
             if self.scale else None
         )  # fmt: skip
         self.beta = (
-            self.add_weight("beta", param_shape, None, self.beta_initializer, self.beta_regularizer,
+            self.add_weight("beta", param_shape, param_dtype, self.beta_initializer, self.beta_regularizer,
                             constraint=self.beta_constraint)
             if self.center else None
         )  # fmt: skip

@@ -251,6 +251,10 @@ def batch_normalization(
     from tensorweave._src.ops import state_ops
 
     x = ops.convert_to_tensor(inputs)
+    input_dtype = x.dtype.base_dtype
+    if input_dtype in (dtypes.float16, dtypes.bfloat16):
+        # As TF: float32 parameters and moving averages, the normalization computed in float32.
+        x = math_ops.cast(x, dtypes.float32)
     rank = x.shape.ndims
     if isinstance(axis, (list, tuple)) and len(axis) == 1:
         axis = axis[0]
@@ -312,4 +316,5 @@ def batch_normalization(
             )[0]
 
         y = _select_training(training, train, infer)
-        return y if rank == 4 else array_ops.reshape(y, array_ops.shape(x))
+        y = y if rank == 4 else array_ops.reshape(y, array_ops.shape(x))
+        return y if input_dtype == y.dtype.base_dtype else math_ops.cast(y, input_dtype)
