@@ -206,6 +206,10 @@ class MakeIteratorOp : public OpKernel {
   }
 };
 
+// IteratorGetNext (kOrEnd false: OutOfRange past the end) and
+// IteratorGetNextOrEnd (a leading has_value output; past the end false and
+// zeros, unknown dimensions 0).
+template <bool kOrEnd>
 class IteratorGetNextOp : public OpKernel {
  public:
   explicit IteratorGetNextOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -218,38 +222,14 @@ class IteratorGetNextOp : public OpKernel {
     Element element;
     bool end_of_sequence = false;
     OP_REQUIRES_OK(ctx, iterator->GetNext(&element, &end_of_sequence));
-    if (end_of_sequence) {
-      ctx->SetStatus(errors::OutOfRange("End of sequence"));
-      return;
+    constexpr int kFirst = kOrEnd ? 1 : 0;
+    if (kOrEnd) {
+      Tensor has_value(DT_BOOL, TensorShape({}));
+      has_value.data<bool>()[0] = !end_of_sequence;
+      ctx->set_output(0, std::move(has_value));
     }
-    OP_REQUIRES_OK(ctx, CheckElement("IteratorGetNext " + name(), dtypes_,
-                                     shapes_, element));
-    for (size_t i = 0; i < element.size(); ++i) {
-      ctx->set_output(static_cast<int>(i), std::move(element[i]));
-    }
-  }
-
- private:
-  DataTypeVector dtypes_;
-  std::vector<PartialShape> shapes_;
-};
-
-class IteratorGetNextOrEndOp : public OpKernel {
- public:
-  explicit IteratorGetNextOrEndOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    ctx->SetStatus(ctx->GetAttr("output_types", &dtypes_));
-    ctx->SetStatus(ctx->GetAttr("output_shapes", &shapes_));
-  }
-  void Compute(OpKernelContext* ctx) override {
-    std::shared_ptr<IteratorResource> iterator;
-    OP_REQUIRES_OK(ctx, LookupIterator(ctx, ctx->input(0), &iterator));
-    Element element;
-    bool end_of_sequence = false;
-    OP_REQUIRES_OK(ctx, iterator->GetNext(&element, &end_of_sequence));
-    Tensor has_value(DT_BOOL, TensorShape({}));
-    has_value.data<bool>()[0] = !end_of_sequence;
-    ctx->set_output(0, std::move(has_value));
     if (end_of_sequence) {
+      OP_REQUIRES(ctx, kOrEnd, errors::OutOfRange("End of sequence"));
       for (size_t i = 0; i < dtypes_.size(); ++i) {
         std::vector<int64_t> dims;
         if (i < shapes_.size() && shapes_[i].known_rank()) {
@@ -258,7 +238,7 @@ class IteratorGetNextOrEndOp : public OpKernel {
           }
         }
         Tensor* zeros;
-        OP_REQUIRES_OK(ctx, ctx->allocate_output(static_cast<int>(i) + 1,
+        OP_REQUIRES_OK(ctx, ctx->allocate_output(static_cast<int>(i) + kFirst,
                                                  TensorShape(dims), &zeros));
         if (zeros->dtype() != DT_STRING && zeros->num_elements() > 0) {
           std::memset(zeros->raw_data(), 0, zeros->num_bytes());
@@ -266,10 +246,10 @@ class IteratorGetNextOrEndOp : public OpKernel {
       }
       return;
     }
-    OP_REQUIRES_OK(ctx, CheckElement("IteratorGetNextOrEnd " + name(), dtypes_,
+    OP_REQUIRES_OK(ctx, CheckElement(type_string() + " " + name(), dtypes_,
                                      shapes_, element));
     for (size_t i = 0; i < element.size(); ++i) {
-      ctx->set_output(static_cast<int>(i) + 1, std::move(element[i]));
+      ctx->set_output(static_cast<int>(i) + kFirst, std::move(element[i]));
     }
   }
 
@@ -336,8 +316,8 @@ class DatasetCardinalityOp : public OpKernel {
 REGISTER_KERNEL(KernelDef("IteratorV2"), IteratorHandleOp);
 REGISTER_KERNEL(KernelDef("OneShotIterator"), OneShotIteratorOp);
 REGISTER_KERNEL(KernelDef("MakeIterator"), MakeIteratorOp);
-REGISTER_KERNEL(KernelDef("IteratorGetNext"), IteratorGetNextOp);
-REGISTER_KERNEL(KernelDef("IteratorGetNextOrEnd"), IteratorGetNextOrEndOp);
+REGISTER_KERNEL(KernelDef("IteratorGetNext"), IteratorGetNextOp<false>);
+REGISTER_KERNEL(KernelDef("IteratorGetNextOrEnd"), IteratorGetNextOp<true>);
 REGISTER_KERNEL(KernelDef("IteratorToStringHandle"), IteratorToStringHandleOp);
 REGISTER_KERNEL(KernelDef("IteratorFromStringHandleV2"),
                 IteratorFromStringHandleOp);
