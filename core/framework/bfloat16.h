@@ -66,47 +66,6 @@ static_assert(sizeof(bfloat16) == 2, "bfloat16 must be two bytes");
 
 inline float ToFloat(bfloat16 b) { return static_cast<float>(b); }
 
-inline bfloat16 operator+(bfloat16 a, bfloat16 b) {
-  return bfloat16(ToFloat(a) + ToFloat(b));
-}
-inline bfloat16 operator-(bfloat16 a, bfloat16 b) {
-  return bfloat16(ToFloat(a) - ToFloat(b));
-}
-inline bfloat16 operator*(bfloat16 a, bfloat16 b) {
-  return bfloat16(ToFloat(a) * ToFloat(b));
-}
-inline bfloat16 operator/(bfloat16 a, bfloat16 b) {
-  return bfloat16(ToFloat(a) / ToFloat(b));
-}
-inline bfloat16 operator-(bfloat16 a) {
-  return bfloat16::FromBits(a.bits ^ 0x8000);
-}
-inline bfloat16& operator+=(bfloat16& a, bfloat16 b) { return a = a + b; }
-inline bfloat16& operator-=(bfloat16& a, bfloat16 b) { return a = a - b; }
-inline bfloat16& operator*=(bfloat16& a, bfloat16 b) { return a = a * b; }
-inline bfloat16& operator/=(bfloat16& a, bfloat16 b) { return a = a / b; }
-inline bool operator==(bfloat16 a, bfloat16 b) {
-  return ToFloat(a) == ToFloat(b);
-}
-inline bool operator!=(bfloat16 a, bfloat16 b) {
-  return ToFloat(a) != ToFloat(b);
-}
-inline bool operator<(bfloat16 a, bfloat16 b) {
-  return ToFloat(a) < ToFloat(b);
-}
-inline bool operator<=(bfloat16 a, bfloat16 b) {
-  return ToFloat(a) <= ToFloat(b);
-}
-inline bool operator>(bfloat16 a, bfloat16 b) {
-  return ToFloat(a) > ToFloat(b);
-}
-inline bool operator>=(bfloat16 a, bfloat16 b) {
-  return ToFloat(a) >= ToFloat(b);
-}
-inline std::ostream& operator<<(std::ostream& out, bfloat16 b) {
-  return out << ToFloat(b);
-}
-
 }  // namespace tensorweave
 
 namespace std {

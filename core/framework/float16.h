@@ -90,25 +90,6 @@ static_assert(sizeof(half) == 2, "half must be two bytes");
 
 inline float ToFloat(half h) { return static_cast<float>(h); }
 
-inline half operator+(half a, half b) { return half(ToFloat(a) + ToFloat(b)); }
-inline half operator-(half a, half b) { return half(ToFloat(a) - ToFloat(b)); }
-inline half operator*(half a, half b) { return half(ToFloat(a) * ToFloat(b)); }
-inline half operator/(half a, half b) { return half(ToFloat(a) / ToFloat(b)); }
-inline half operator-(half a) { return half::FromBits(a.bits ^ 0x8000); }
-inline half& operator+=(half& a, half b) { return a = a + b; }
-inline half& operator-=(half& a, half b) { return a = a - b; }
-inline half& operator*=(half& a, half b) { return a = a * b; }
-inline half& operator/=(half& a, half b) { return a = a / b; }
-inline bool operator==(half a, half b) { return ToFloat(a) == ToFloat(b); }
-inline bool operator!=(half a, half b) { return ToFloat(a) != ToFloat(b); }
-inline bool operator<(half a, half b) { return ToFloat(a) < ToFloat(b); }
-inline bool operator<=(half a, half b) { return ToFloat(a) <= ToFloat(b); }
-inline bool operator>(half a, half b) { return ToFloat(a) > ToFloat(b); }
-inline bool operator>=(half a, half b) { return ToFloat(a) >= ToFloat(b); }
-inline std::ostream& operator<<(std::ostream& out, half h) {
-  return out << ToFloat(h);
-}
-
 struct bfloat16;  // bfloat16.h
 
 // The 16-bit floating types, stored as bits and computed in float.
@@ -120,6 +101,78 @@ inline constexpr bool kIsReducedFloat =
 template <typename T>
 inline constexpr bool kIsFloatingType =
     std::is_floating_point_v<T> || kIsReducedFloat<T>;
+
+// The arithmetic of half and bfloat16: in float, rounded to the type after
+// each operation (as Eigen's half types); negation flips the sign bit.
+template <typename T>
+using IfReducedFloat = std::enable_if_t<kIsReducedFloat<T>, T>;
+template <typename T>
+using IfReducedFloatBool = std::enable_if_t<kIsReducedFloat<T>, bool>;
+
+template <typename T>
+inline IfReducedFloat<T> operator+(T a, T b) {
+  return T(ToFloat(a) + ToFloat(b));
+}
+template <typename T>
+inline IfReducedFloat<T> operator-(T a, T b) {
+  return T(ToFloat(a) - ToFloat(b));
+}
+template <typename T>
+inline IfReducedFloat<T> operator*(T a, T b) {
+  return T(ToFloat(a) * ToFloat(b));
+}
+template <typename T>
+inline IfReducedFloat<T> operator/(T a, T b) {
+  return T(ToFloat(a) / ToFloat(b));
+}
+template <typename T>
+inline IfReducedFloat<T> operator-(T a) {
+  return T::FromBits(a.bits ^ 0x8000);
+}
+template <typename T>
+inline IfReducedFloat<T>& operator+=(T& a, T b) {
+  return a = a + b;
+}
+template <typename T>
+inline IfReducedFloat<T>& operator-=(T& a, T b) {
+  return a = a - b;
+}
+template <typename T>
+inline IfReducedFloat<T>& operator*=(T& a, T b) {
+  return a = a * b;
+}
+template <typename T>
+inline IfReducedFloat<T>& operator/=(T& a, T b) {
+  return a = a / b;
+}
+template <typename T>
+inline IfReducedFloatBool<T> operator==(T a, T b) {
+  return ToFloat(a) == ToFloat(b);
+}
+template <typename T>
+inline IfReducedFloatBool<T> operator!=(T a, T b) {
+  return ToFloat(a) != ToFloat(b);
+}
+template <typename T>
+inline IfReducedFloatBool<T> operator<(T a, T b) {
+  return ToFloat(a) < ToFloat(b);
+}
+template <typename T>
+inline IfReducedFloatBool<T> operator<=(T a, T b) {
+  return ToFloat(a) <= ToFloat(b);
+}
+template <typename T>
+inline IfReducedFloatBool<T> operator>(T a, T b) {
+  return ToFloat(a) > ToFloat(b);
+}
+template <typename T>
+inline IfReducedFloatBool<T> operator>=(T a, T b) {
+  return ToFloat(a) >= ToFloat(b);
+}
+template <typename T, typename = IfReducedFloat<T>>
+inline std::ostream& operator<<(std::ostream& out, T value) {
+  return out << ToFloat(value);
+}
 
 }  // namespace tensorweave
 
