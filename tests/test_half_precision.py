@@ -154,3 +154,32 @@ def test_batch_normalization_of_half_inputs_keeps_float32_parameters(dtype):
     want = (x - x.mean((0, 1, 2))) / np.sqrt(x.var((0, 1, 2)) + 1e-3)
     for g in got:
         np.testing.assert_allclose(g, want, atol=4 * _ULPS[dtype] * np.abs(want).max())
+
+
+def _lstm_losses(t):
+    rng = np.random.RandomState(0)
+    graph = t.Graph()
+    with graph.as_default():
+        x = t.constant(rng.randn(4, 5, 3).astype(np.float16))
+        cell = t.nn.rnn_cell.LSTMCell(8, initializer=t.constant_initializer(rng.randn(11, 32).astype(np.float32) * 0.3))
+        out, _ = t.nn.dynamic_rnn(cell, x, dtype=t.float16)
+        loss = t.reduce_mean(t.cast(out, t.float32) ** 2)
+        train = t.train.MomentumOptimizer(0.5, 0.9).minimize(loss)
+        dtypes = [out.dtype.name] + [v.dtype.base_dtype.name for v in t.trainable_variables()]
+        with t.Session(graph=graph) as sess:
+            sess.run(t.global_variables_initializer())
+            return dtypes, [sess.run([loss, train])[0] for _ in range(4)]
+
+
+def test_a_layer_takes_its_first_inputs_dtype():
+    # As TF1's layers: a cell or layer built without a dtype makes its variables in its first input's dtype.
+    dtypes, losses = _lstm_losses(tw)
+    assert dtypes == ["float16", "float16", "float16"]
+    if not hasattr(v1.nn.rnn_cell, "LSTMCell") or not hasattr(v1.nn, "dynamic_rnn"):
+        return
+    try:
+        want = _lstm_losses(v1)
+    except (AttributeError, ValueError):  # TF 2.21's v1 cells need tf_keras (TF_USE_LEGACY_KERAS=1)
+        return
+    assert dtypes == want[0]
+    np.testing.assert_allclose(losses, want[1], rtol=2e-3)

@@ -207,6 +207,9 @@ class Layer:
         with core._scope(scope_name, None, reuse):
             if not self.built:
                 x = ops.convert_to_tensor(inputs) if not isinstance(inputs, (list, tuple)) else inputs
+                first = next((t for t in _flatten(x) if isinstance(t, ops.Tensor)), None)
+                if self.dtype is None and first is not None and first.dtype.is_floating:
+                    self.dtype = first.dtype.base_dtype.name  # as TF1: the layer's dtype is its first input's
                 self.build(x.shape if hasattr(x, "shape") else None)
                 self.built = True
             return self.call(inputs, *args, **kwargs)
