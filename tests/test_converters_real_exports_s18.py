@@ -1,0 +1,779 @@
+"""More real PyTorch exports through the ONNX importer and the lite runtime.
+
+Architectures written from their papers (random weights, eval mode, small
+widths): SqueezeNet, ShuffleNetV2, DenseNet, ResNeXt, ConvNeXt, Swin window
+attention, DeepLab ASPP, an SSD head, a TCN, a CRNN, a GRU encoder-decoder
+with attention, T5 relative position buckets, a Whisper-like encoder,
+PointNet, a detection post-process, an LSTM with proj_size and masking,
+MLP-Mixer and non-integer interpolation scales. Each is exported with
+torch.onnx.export (TorchScript exporter at opset 13 with a dynamic batch and
+17 static; the dynamo exporter at opset 18 for a few, all of them with
+TW_REAL_EXPORTS_FULL=1), converted with `onnx_import.convert`, run on the
+lite runtime and compared with onnxruntime on the same file.
+"""
+
+import io
+import math
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+from converters import lite_runner, onnx_import
+
+torch = pytest.importorskip("torch")
+ort = pytest.importorskip("onnxruntime")
+onnx = pytest.importorskip("onnx")
+nn = torch.nn
+F = torch.nn.functional
+pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
+RTOL, ATOL = 1e-4, 1e-4
+FULL = os.environ.get("TW_REAL_EXPORTS_FULL") == "1"
+
+
+# --- models ---------------------------------------------------------------------------------------
+class Fire(nn.Module):
+    def __init__(self, cin, s, e):
+        super().__init__()
+        self.squeeze = nn.Conv2d(cin, s, 1)
+        self.e1 = nn.Conv2d(s, e, 1)
+        self.e3 = nn.Conv2d(s, e, 3, padding=1)
+
+    def forward(self, x):
+        s = F.relu(self.squeeze(x))
+        return torch.cat([F.relu(self.e1(s)), F.relu(self.e3(s))], 1)
+
+
+class SqueezeNet(nn.Module):
+    """SqueezeNet 1.0: Fire modules, MaxPool with ceil_mode, a conv
+    classifier averaged over space."""
+
+    def __init__(self, ncls=10):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 16, 7, stride=2),
+            nn.ReLU(inplace=True),
+            nn.MaxPool2d(3, 2, ceil_mode=True),
+            Fire(16, 4, 8),
+            Fire(16, 4, 8),
+            nn.MaxPool2d(3, 2, ceil_mode=True),
+            Fire(16, 8, 16),
+        )
+        self.classifier = nn.Sequential(nn.Dropout(0.5), nn.Conv2d(32, ncls, 1), nn.ReLU(inplace=True))
+
+    def forward(self, x):
+        return torch.flatten(F.adaptive_avg_pool2d(self.classifier(self.features(x)), 1), 1)
+
+
+def channel_shuffle(x, groups):
+    b, c, h, w = x.shape
+    return x.view(b, groups, c // groups, h, w).transpose(1, 2).contiguous().view(b, c, h, w)
+
+
+class ShuffleUnit(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.stride = stride
+        half = cout // 2
+        if stride > 1:
+            self.branch1 = nn.Sequential(
+                nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False),
+                nn.BatchNorm2d(cin),
+                nn.Conv2d(cin, half, 1, bias=False),
+                nn.BatchNorm2d(half),
+                nn.ReLU(),
+            )
+        cb = cin if stride > 1 else half
+        self.branch2 = nn.Sequential(
+            nn.Conv2d(cb, half, 1, bias=False),
+            nn.BatchNorm2d(half),
+            nn.ReLU(),
+            nn.Conv2d(half, half, 3, stride, 1, groups=half, bias=False),
+            nn.BatchNorm2d(half),
+            nn.Conv2d(half, half, 1, bias=False),
+            nn.BatchNorm2d(half),
+            nn.ReLU(),
+        )
+
+    def forward(self, x):
+        if self.stride == 1:
+            a, b = x.chunk(2, dim=1)
+            out = torch.cat((a, self.branch2(b)), 1)
+        else:
+            out = torch.cat((self.branch1(x), self.branch2(x)), 1)
+        return channel_shuffle(out, 2)
+
+
+class ShuffleNetV2(nn.Module):
+    def __init__(self, ncls=10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1, bias=False), nn.BatchNorm2d(8), nn.ReLU())
+        self.pool = nn.MaxPool2d(3, 2, 1)
+        self.stages = nn.Sequential(ShuffleUnit(8, 16, 2), ShuffleUnit(16, 16, 1), ShuffleUnit(16, 32, 2))
+        self.fc = nn.Linear(32, ncls)
+
+    def forward(self, x):
+        return self.fc(self.stages(self.pool(self.stem(x))).mean([2, 3]))
+
+
+class DenseLayer(nn.Module):
+    def __init__(self, cin, growth):
+        super().__init__()
+        self.net = nn.Sequential(
+            nn.BatchNorm2d(cin),
+            nn.ReLU(),
+            nn.Conv2d(cin, 2 * growth, 1, bias=False),
+            nn.BatchNorm2d(2 * growth),
+            nn.ReLU(),
+            nn.Conv2d(2 * growth, growth, 3, padding=1, bias=False),
+        )
+
+    def forward(self, feats):
+        return self.net(torch.cat(feats, 1))
+
+
+class DenseNet(nn.Module):
+    """Two dense blocks (every layer reads the Concat of all before it)
+    joined by a transition (BN, ReLU, 1x1 conv, AvgPool)."""
+
+    def __init__(self, growth=4, ncls=10):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.block1 = nn.ModuleList([DenseLayer(8 + i * growth, growth) for i in range(3)])
+        c = 8 + 3 * growth
+        self.trans = nn.Sequential(nn.BatchNorm2d(c), nn.ReLU(), nn.Conv2d(c, c // 2, 1, bias=False), nn.AvgPool2d(2))
+        self.block2 = nn.ModuleList([DenseLayer(c // 2 + i * growth, growth) for i in range(3)])
+        self.norm = nn.BatchNorm2d(c // 2 + 3 * growth)
+        self.fc = nn.Linear(c // 2 + 3 * growth, ncls)
+
+    def _block(self, layers, x):
+        feats = [x]
+        for layer in layers:
+            feats.append(layer(feats))
+        return torch.cat(feats, 1)
+
+    def forward(self, x):
+        x = self.trans(self._block(self.block1, self.stem(x)))
+        x = F.relu(self.norm(self._block(self.block2, x)))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, (1, 1)), 1))
+
+
+class ResNeXtBlock(nn.Module):
+    def __init__(self, cin, width, cout, groups, stride):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(cin, width, 1, bias=False),
+            nn.BatchNorm2d(width),
+            nn.ReLU(),
+            nn.Conv2d(width, width, 3, stride, 1, groups=groups, bias=False),
+            nn.BatchNorm2d(width),
+            nn.ReLU(),
+            nn.Conv2d(width, cout, 1, bias=False),
+            nn.BatchNorm2d(cout),
+        )
+        self.short = (
+            nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+            if stride != 1 or cin != cout
+            else nn.Identity()
+        )
+
+    def forward(self, x):
+        return F.relu(self.body(x) + self.short(x))
+
+
+class ResNeXt(nn.Module):
+    def __init__(self, ncls=10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU())
+        self.blocks = nn.Sequential(ResNeXtBlock(16, 32, 32, 8, 1), ResNeXtBlock(32, 32, 48, 4, 2))
+        self.fc = nn.Linear(48, ncls)
+
+    def forward(self, x):
+        return self.fc(F.adaptive_avg_pool2d(self.blocks(self.stem(x)), 1).flatten(1))
+
+
+class ConvNeXtBlock(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.dw = nn.Conv2d(dim, dim, 7, padding=3, groups=dim)
+        self.norm = nn.LayerNorm(dim, eps=1e-6)
+        self.pw1 = nn.Linear(dim, 4 * dim)
+        self.pw2 = nn.Linear(4 * dim, dim)
+        self.gamma = nn.Parameter(torch.rand(dim) * 0.5 + 0.1)
+
+    def forward(self, x):
+        y = self.dw(x).permute(0, 2, 3, 1)
+        y = self.gamma * self.pw2(F.gelu(self.pw1(self.norm(y))))
+        return x + y.permute(0, 3, 1, 2)
+
+
+class ChannelsLayerNorm(nn.Module):
+    """ConvNeXt's LayerNorm over the channels of an NCHW tensor, by hand."""
+
+    def __init__(self, c, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.rand(c) + 0.5)
+        self.bias = nn.Parameter(torch.rand(c) - 0.5)
+        self.eps = eps
+
+    def forward(self, x):
+        u = x.mean(1, keepdim=True)
+        s = (x - u).pow(2).mean(1, keepdim=True)
+        x = (x - u) / torch.sqrt(s + self.eps)
+        return self.weight[:, None, None] * x + self.bias[:, None, None]
+
+
+class ConvNeXt(nn.Module):
+    def __init__(self, ncls=10):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 4, 4), ChannelsLayerNorm(16))
+        self.stage1 = ConvNeXtBlock(16)
+        self.down = nn.Sequential(ChannelsLayerNorm(16), nn.Conv2d(16, 32, 2, 2))
+        self.stage2 = ConvNeXtBlock(32)
+        self.head_norm = nn.LayerNorm(32, eps=1e-6)
+        self.fc = nn.Linear(32, ncls)
+
+    def forward(self, x):
+        x = self.stage2(self.down(self.stage1(self.stem(x))))
+        return self.fc(self.head_norm(x.mean([-2, -1])))
+
+
+class WindowAttention(nn.Module):
+    """Swin-style windowed multi-head self-attention with a relative
+    position bias table gathered by a constant index."""
+
+    def __init__(self, dim, window, heads):
+        super().__init__()
+        self.window, self.heads = window, heads
+        self.scale = (dim // heads) ** -0.5
+        self.table = nn.Parameter(torch.randn((2 * window - 1) ** 2, heads) * 0.1)
+        coords = torch.stack(torch.meshgrid(torch.arange(window), torch.arange(window), indexing="ij")).flatten(1)
+        rel = (coords[:, :, None] - coords[:, None, :]).permute(1, 2, 0) + (window - 1)
+        self.register_buffer("index", rel[..., 0] * (2 * window - 1) + rel[..., 1])
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.proj = nn.Linear(dim, dim)
+
+    def forward(self, x, mask=None):
+        bw, n, c = x.shape
+        qkv = self.qkv(x).reshape(bw, n, 3, self.heads, c // self.heads).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        attn = (q * self.scale) @ k.transpose(-2, -1)
+        bias = self.table[self.index.view(-1)].view(n, n, -1).permute(2, 0, 1)
+        attn = attn + bias.unsqueeze(0)
+        if mask is not None:
+            nw = mask.shape[0]
+            attn = attn.view(bw // nw, nw, self.heads, n, n) + mask.unsqueeze(1).unsqueeze(0)
+            attn = attn.view(-1, self.heads, n, n)
+        return self.proj((attn.softmax(-1) @ v).transpose(1, 2).reshape(bw, n, c))
+
+
+class SwinBlock(nn.Module):
+    def __init__(self, dim=16, res=8, window=4, heads=2, shift=2):
+        super().__init__()
+        self.res, self.window, self.shift = res, window, shift
+        self.norm1, self.norm2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.attn = WindowAttention(dim, window, heads)
+        self.mlp = nn.Sequential(nn.Linear(dim, 2 * dim), nn.GELU(), nn.Linear(2 * dim, dim))
+        img = torch.zeros(1, res, res, 1)
+        cnt = 0
+        for hs in (slice(0, -window), slice(-window, -shift), slice(-shift, None)):
+            for ws in (slice(0, -window), slice(-window, -shift), slice(-shift, None)):
+                img[:, hs, ws, :] = cnt
+                cnt += 1
+        mw = self._partition(img).squeeze(-1)
+        mask = mw.unsqueeze(1) - mw.unsqueeze(2)
+        self.register_buffer("mask", mask.masked_fill(mask != 0, -100.0).masked_fill(mask == 0, 0.0))
+
+    def _partition(self, x):
+        b, h, w, c = x.shape
+        ws = self.window
+        x = x.view(b, h // ws, ws, w // ws, ws, c).permute(0, 1, 3, 2, 4, 5)
+        return x.reshape(-1, ws * ws, c)
+
+    def forward(self, x):
+        b, l, c = x.shape
+        h = w = self.res
+        ws = self.window
+        y = self.norm1(x).view(b, h, w, c)
+        y = torch.roll(y, shifts=(-self.shift, -self.shift), dims=(1, 2))
+        y = self.attn(self._partition(y), self.mask)
+        y = y.view(b, h // ws, w // ws, ws, ws, c).permute(0, 1, 3, 2, 4, 5).reshape(b, h, w, c)
+        y = torch.roll(y, shifts=(self.shift, self.shift), dims=(1, 2)).reshape(b, l, c)
+        x = x + y
+        return x + self.mlp(self.norm2(x))
+
+
+class Swin(nn.Module):
+    def __init__(self, ncls=10):
+        super().__init__()
+        self.patch = nn.Conv2d(3, 16, 2, 2)
+        self.block1 = SwinBlock(shift=0)
+        self.block2 = SwinBlock(shift=2)
+        self.fc = nn.Linear(16, ncls)
+
+    def forward(self, x):
+        x = self.patch(x).flatten(2).transpose(1, 2)
+        return self.fc(self.block2(self.block1(x)).mean(1))
+
+
+class ASPP(nn.Module):
+    """DeepLabV3's atrous spatial pyramid pooling and its decoder."""
+
+    def __init__(self, cin=16, c=8, rates=(2, 3), ncls=3):
+        super().__init__()
+
+        def cbr(i, o, k, d=1):
+            return nn.Sequential(
+                nn.Conv2d(i, o, k, padding=d * (k // 2), dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU()
+            )
+
+        self.backbone = nn.Sequential(cbr(3, 8, 3), nn.Conv2d(8, cin, 3, 2, 1), nn.ReLU())
+        self.branches = nn.ModuleList([cbr(cin, c, 1)] + [cbr(cin, c, 3, r) for r in rates])
+        self.pool = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(cin, c, 1), nn.ReLU())
+        self.project = cbr(c * (len(rates) + 2), c, 1)
+        self.cls = nn.Conv2d(c, ncls, 1)
+
+    def forward(self, x):
+        f = self.backbone(x)
+        outs = [b(f) for b in self.branches]
+        outs.append(F.interpolate(self.pool(f), size=f.shape[-2:], mode="bilinear", align_corners=False))
+        y = self.cls(self.project(torch.cat(outs, 1)))
+        return F.interpolate(y, size=x.shape[-2:], mode="bilinear", align_corners=True)
+
+
+class SSDHead(nn.Module):
+    """FPN top-down path (nearest x2 upsample) and SSD class/box heads:
+    per-level predictions permuted, reshaped and concatenated, softmax
+    over classes."""
+
+    def __init__(self, na=3, ncls=4):
+        super().__init__()
+        self.na, self.ncls = na, ncls
+        self.c3 = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.ReLU())
+        self.c4 = nn.Sequential(nn.Conv2d(8, 16, 3, 2, 1), nn.ReLU())
+        self.c5 = nn.Sequential(nn.Conv2d(16, 16, 3, 2, 1), nn.ReLU())
+        self.l3, self.l4, self.l5 = nn.Conv2d(8, 8, 1), nn.Conv2d(16, 8, 1), nn.Conv2d(16, 8, 1)
+        self.cls = nn.Conv2d(8, na * ncls, 3, padding=1)
+        self.box = nn.Conv2d(8, na * 4, 3, padding=1)
+
+    def forward(self, x):
+        c3 = self.c3(x)
+        c4 = self.c4(c3)
+        c5 = self.c5(c4)
+        p5 = self.l5(c5)
+        p4 = self.l4(c4) + F.interpolate(p5, scale_factor=2, mode="nearest")
+        p3 = self.l3(c3) + F.interpolate(p4, scale_factor=2, mode="nearest")
+        b = x.shape[0]
+        scores, boxes = [], []
+        for p in (p3, p4, p5):
+            scores.append(self.cls(p).permute(0, 2, 3, 1).reshape(b, -1, self.ncls))
+            boxes.append(self.box(p).permute(0, 2, 3, 1).reshape(b, -1, 4))
+        return torch.cat(scores, 1).softmax(-1), torch.cat(boxes, 1)
+
+
+class TCN(nn.Module):
+    """Temporal convolutional network: dilated causal Conv1d (left padding
+    by F.pad), weight-free residuals, a 1x1 downsample."""
+
+    def __init__(self, cin=6, c=12, k=3, ncls=5):
+        super().__init__()
+        self.k = k
+        self.convs = nn.ModuleList()
+        self.dils = [1, 2, 4]
+        ch = cin
+        for d in self.dils:
+            self.convs.append(nn.ModuleList([nn.Conv1d(ch, c, k, dilation=d), nn.Conv1d(c, c, k, dilation=d)]))
+            ch = c
+        self.down = nn.Conv1d(cin, c, 1)
+        self.fc = nn.Linear(c, ncls)
+
+    def forward(self, x):
+        for i, (d, (c1, c2)) in enumerate(zip(self.dils, self.convs)):
+            pad = (self.k - 1) * d
+            y = F.relu(c1(F.pad(x, (pad, 0))))
+            y = F.relu(c2(F.pad(y, (pad, 0))))
+            x = F.relu(y + (self.down(x) if i == 0 else x))
+        return self.fc(x[:, :, -1])
+
+
+class CRNN(nn.Module):
+    """Conv feature extractor, the height collapsed, a BiLSTM over width
+    and log_softmax over the classes, as CTC models output (T, B, C)."""
+
+    def __init__(self, ncls=11):
+        super().__init__()
+        self.cnn = nn.Sequential(
+            nn.Conv2d(1, 8, 3, 1, 1),
+            nn.BatchNorm2d(8),
+            nn.ReLU(),
+            nn.MaxPool2d(2, 2),
+            nn.Conv2d(8, 16, 3, 1, 1),
+            nn.BatchNorm2d(16),
+            nn.ReLU(),
+            nn.MaxPool2d((2, 1), (2, 1)),
+        )
+        self.rnn = nn.LSTM(16 * 4, 16, bidirectional=True)
+        self.fc = nn.Linear(32, ncls)
+
+    def forward(self, x):
+        f = self.cnn(x)
+        b, c, h, w = f.shape
+        seq = f.reshape(b, c * h, w).permute(2, 0, 1)
+        y, _ = self.rnn(seq)
+        return self.fc(y).log_softmax(2)
+
+
+class Seq2SeqAttention(nn.Module):
+    """GRU encoder, GRU-cell decoder with Bahdanau-style additive attention,
+    teacher-forced for a fixed number of steps."""
+
+    def __init__(self, vocab=20, dim=16):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, dim)
+        self.enc = nn.GRU(dim, dim, batch_first=True)
+        self.dec = nn.GRUCell(2 * dim, dim)
+        self.wq, self.wk = nn.Linear(dim, dim, bias=False), nn.Linear(dim, dim)
+        self.v = nn.Linear(dim, 1, bias=False)
+        self.out = nn.Linear(2 * dim, vocab)
+
+    def forward(self, src, tgt):
+        mem, h = self.enc(self.emb(src))
+        h = h[0]
+        keys = self.wk(mem)
+        emb = self.emb(tgt)
+        logits = []
+        for t in range(tgt.shape[1]):
+            score = self.v(torch.tanh(keys + self.wq(h).unsqueeze(1))).squeeze(-1)
+            ctx = (score.softmax(-1).unsqueeze(-1) * mem).sum(1)
+            h = self.dec(torch.cat([emb[:, t], ctx], -1), h)
+            logits.append(self.out(torch.cat([h, ctx], -1)))
+        return torch.stack(logits, 1)
+
+
+class T5Attention(nn.Module):
+    """T5's relative position buckets (log, where, clamp/min, embedding
+    gather) as a bias of one self-attention layer."""
+
+    def __init__(self, vocab=30, dim=16, heads=2, buckets=8, max_distance=16, bidirectional=True):
+        super().__init__()
+        self.heads, self.buckets, self.max_distance, self.bidirectional = heads, buckets, max_distance, bidirectional
+        self.emb = nn.Embedding(vocab, dim)
+        self.rel = nn.Embedding(buckets, heads)
+        self.q, self.k, self.v, self.o = (nn.Linear(dim, dim, bias=False) for _ in range(4))
+
+    def _bucket(self, rel):
+        n = self.buckets
+        ret = 0
+        if self.bidirectional:
+            n //= 2
+            ret = (rel > 0).to(torch.long) * n
+            rel = torch.abs(rel)
+        else:
+            rel = -torch.min(rel, torch.zeros_like(rel))
+        exact = n // 2
+        small = rel < exact
+        large = exact + (torch.log(rel.float() / exact) / math.log(self.max_distance / exact) * (n - exact)).to(
+            torch.long
+        )
+        large = torch.min(large, torch.full_like(large, n - 1))
+        return ret + torch.where(small, rel, large)
+
+    def forward(self, ids):
+        x = self.emb(ids)
+        b, t, d = x.shape
+        pos = torch.arange(t, dtype=torch.long)
+        bias = self.rel(self._bucket(pos[None, :] - pos[:, None])).permute(2, 0, 1).unsqueeze(0)
+        hd = d // self.heads
+        q, k, v = (f(x).view(b, t, self.heads, hd).transpose(1, 2) for f in (self.q, self.k, self.v))
+        att = (q @ k.transpose(-1, -2) + bias).softmax(-1)
+        return self.o((att @ v).transpose(1, 2).reshape(b, t, d))
+
+
+def sinusoids(length, channels):
+    inc = math.log(10000) / (channels // 2 - 1)
+    inv = torch.exp(-inc * torch.arange(channels // 2))
+    t = torch.arange(length)[:, None] * inv[None, :]
+    return torch.cat([torch.sin(t), torch.cos(t)], 1)
+
+
+class WhisperEncoder(nn.Module):
+    """Whisper's audio encoder: two Conv1d + GELU (the second stride 2),
+    sinusoidal positions, pre-LN transformer blocks, a final LayerNorm."""
+
+    def __init__(self, mels=8, dim=16, heads=2, frames=20, depth=2):
+        super().__init__()
+        self.conv1 = nn.Conv1d(mels, dim, 3, padding=1)
+        self.conv2 = nn.Conv1d(dim, dim, 3, stride=2, padding=1)
+        self.register_buffer("pos", sinusoids(frames // 2, dim))
+        self.blocks = nn.ModuleList(
+            [
+                nn.TransformerEncoderLayer(dim, heads, 4 * dim, 0.0, "gelu", batch_first=True, norm_first=True)
+                for _ in range(depth)
+            ]
+        )
+        self.ln = nn.LayerNorm(dim)
+
+    def forward(self, mel):
+        x = F.gelu(self.conv2(F.gelu(self.conv1(mel)))).permute(0, 2, 1)
+        x = x + self.pos
+        for blk in self.blocks:
+            x = blk(x)
+        return self.ln(x)
+
+
+class PointNet(nn.Module):
+    """PointNet classifier: an input T-Net (3x3 transform), a shared MLP
+    as Conv1d over points, max over the points."""
+
+    def __init__(self, ncls=5):
+        super().__init__()
+
+        def mlp(*ch):
+            layers = []
+            for i, o in zip(ch, ch[1:]):
+                layers += [nn.Conv1d(i, o, 1), nn.BatchNorm1d(o), nn.ReLU()]
+            return nn.Sequential(*layers)
+
+        self.tnet = mlp(3, 16, 32)
+        self.tfc = nn.Linear(32, 9)
+        self.feat = mlp(3, 16, 32, 64)
+        self.fc = nn.Sequential(nn.Linear(64, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, ncls))
+
+    def forward(self, pts):
+        b = pts.shape[0]
+        t = self.tfc(torch.max(self.tnet(pts), 2)[0]).view(b, 3, 3) + torch.eye(3)
+        x = torch.bmm(t, pts)
+        g = torch.max(self.feat(x), 2, keepdim=True)[0].view(b, -1)
+        return self.fc(g).log_softmax(1), t
+
+
+class DetectPost(nn.Module):
+    """A detector's post-process: best class by ArgMax/max, TopK over the
+    anchors' scores and boxes gathered at the top indices."""
+
+    def __init__(self, k=5):
+        super().__init__()
+        self.k = k
+        self.head = nn.Conv2d(3, 3 * 8, 1)
+
+    def forward(self, x):
+        b = x.shape[0]
+        p = self.head(x).permute(0, 2, 3, 1).reshape(b, -1, 8)
+        boxes, logits = p[..., :4], p[..., 4:]
+        probs = logits.sigmoid()
+        score, cls = probs.max(-1)
+        best = probs.argmax(-1)
+        top, idx = score.topk(self.k, dim=1)
+        sel = torch.gather(boxes, 1, idx.unsqueeze(-1).expand(-1, -1, 4))
+        return top, sel, torch.gather(cls, 1, idx), torch.gather(best, 1, idx)
+
+
+class MaskedLSTM(nn.Module):
+    """A two-layer batch_first LSTM; padded steps zeroed by Where on a
+    length mask (what packed sequences do to the outputs), a masked mean.
+    (proj_size has no export: TorchScript refuses it, and the dynamo
+    exporter writes a Concat onnxruntime rejects.)"""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(10, 8, num_layers=2, batch_first=True)
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x, lengths):
+        y, (h, c) = self.lstm(x)
+        t = torch.arange(x.shape[1])
+        mask = (t[None, :] < lengths[:, None]).unsqueeze(-1)
+        y = torch.where(mask, y, torch.zeros_like(y))
+        mean = y.sum(1) / lengths[:, None].float()
+        return self.fc(mean), h, c
+
+
+class MixerBlock(nn.Module):
+    def __init__(self, tokens, dim):
+        super().__init__()
+        self.n1, self.n2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.tok = nn.Sequential(nn.Linear(tokens, 2 * tokens), nn.GELU(), nn.Linear(2 * tokens, tokens))
+        self.ch = nn.Sequential(nn.Linear(dim, 2 * dim), nn.GELU(), nn.Linear(2 * dim, dim))
+
+    def forward(self, x):
+        x = x + self.tok(self.n1(x).transpose(1, 2)).transpose(1, 2)
+        return x + self.ch(self.n2(x))
+
+
+class MLPMixer(nn.Module):
+    def __init__(self, ncls=10):
+        super().__init__()
+        self.patch = nn.Conv2d(3, 16, 4, 4)
+        self.blocks = nn.Sequential(MixerBlock(16, 16), MixerBlock(16, 16))
+        self.norm = nn.LayerNorm(16)
+        self.fc = nn.Linear(16, ncls)
+
+    def forward(self, x):
+        x = self.patch(x).flatten(2).transpose(1, 2)
+        return self.fc(self.norm(self.blocks(x)).mean(1))
+
+
+class FractionalResize(nn.Module):
+    """F.interpolate by non-integer scale factors: bilinear 1.5 (both
+    align_corners), nearest 0.75 and bicubic 1.25."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        y = self.c(x)
+        a = F.interpolate(y, scale_factor=1.5, mode="bilinear", align_corners=False)
+        b = F.interpolate(y, scale_factor=1.5, mode="bilinear", align_corners=True)
+        c = F.interpolate(y, scale_factor=0.75, mode="nearest")
+        d = F.interpolate(y, scale_factor=1.25, mode="bicubic", align_corners=False)
+        return a + b, c, d
+
+
+def _ints(shape, high, seed):
+    return torch.randint(0, high, shape, generator=torch.Generator().manual_seed(seed))
+
+
+def _floats(*shape):
+    return lambda batch, seed: (torch.randn(batch, *shape, generator=torch.Generator().manual_seed(seed)),)
+
+
+def _masked_lstm_inputs(batch, seed):
+    x = torch.randn(batch, 6, 10, generator=torch.Generator().manual_seed(seed))
+    return x, torch.tensor([6, 3, 5, 1, 2][:batch], dtype=torch.int64)
+
+
+# name -> (module factory, inputs(batch, seed), input names, output names)
+MODELS = {
+    "squeezenet": (SqueezeNet, _floats(3, 36, 36), ["x"], ["y"]),
+    "shufflenetv2": (ShuffleNetV2, _floats(3, 32, 32), ["x"], ["y"]),
+    "densenet": (DenseNet, _floats(3, 16, 16), ["x"], ["y"]),
+    "resnext": (ResNeXt, _floats(3, 16, 16), ["x"], ["y"]),
+    "convnext": (ConvNeXt, _floats(3, 32, 32), ["x"], ["y"]),
+    "swin": (Swin, _floats(3, 16, 16), ["x"], ["y"]),
+    "aspp": (ASPP, _floats(3, 24, 24), ["x"], ["y"]),
+    "ssd_fpn": (SSDHead, _floats(3, 32, 32), ["x"], ["scores", "boxes"]),
+    "tcn": (TCN, _floats(6, 30), ["x"], ["y"]),
+    "crnn": (CRNN, _floats(1, 16, 20), ["x"], ["y"]),
+    "seq2seq_attn": (
+        Seq2SeqAttention,
+        lambda batch, seed: (_ints((batch, 7), 20, seed), _ints((batch, 4), 20, seed + 1)),
+        ["src", "tgt"],
+        ["logits"],
+    ),
+    "t5_bias": (T5Attention, lambda batch, seed: (_ints((batch, 12), 30, seed),), ["ids"], ["y"]),
+    "whisper": (WhisperEncoder, _floats(8, 20), ["mel"], ["y"]),
+    "pointnet": (PointNet, _floats(3, 40), ["pts"], ["y", "t"]),
+    "detect_post": (DetectPost, _floats(3, 6, 6), ["x"], ["scores", "boxes", "cls", "best"]),
+    "masked_lstm": (MaskedLSTM, _masked_lstm_inputs, ["x", "lengths"], ["y", "h", "c"]),
+    "mlp_mixer": (MLPMixer, _floats(3, 16, 16), ["x"], ["y"]),
+    "fractional_resize": (FractionalResize, _floats(3, 8, 8), ["x"], ["ab", "c", "d"]),
+}
+NEEDS_OPSET_14 = {"whisper"}
+
+
+def _module(name):
+    torch.manual_seed(0)
+    m = MODELS[name][0]().eval()
+    for mod in m.modules():  # batch norm statistics other than the identity
+        if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d)):
+            mod.running_mean.uniform_(-0.5, 0.5)
+            mod.running_var.uniform_(0.5, 2.0)
+            mod.weight.data.uniform_(0.5, 1.5)
+            mod.bias.data.uniform_(-0.3, 0.3)
+    return m
+
+
+def export(name, dynamo, opset, dynamic):
+    """The ONNX model of MODELS[name] as torch.onnx.export writes it."""
+    _, inputs, input_names, output_names = MODELS[name]
+    module, args = _module(name), inputs(2, 0)
+    kw = {"input_names": input_names, "output_names": output_names, "opset_version": opset, "dynamo": dynamo}
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if dynamo:
+            pytest.importorskip("onnxscript")
+            if dynamic:
+                batch = torch.export.Dim("batch", min=1, max=64)
+                kw["dynamic_shapes"] = tuple({0: batch} for _ in input_names)
+            return torch.onnx.export(module, args, verbose=False, **kw).model_proto
+        if dynamic:
+            kw["dynamic_axes"] = {n: {0: "batch"} for n in input_names + output_names}
+        fastpath = torch.backends.mha.get_fastpath_enabled()
+        torch.backends.mha.set_fastpath_enabled(False)
+        try:
+            buffer = io.BytesIO()
+            torch.onnx.export(module, args, buffer, **kw)
+        finally:
+            torch.backends.mha.set_fastpath_enabled(fastpath)
+        return onnx.load_from_string(buffer.getvalue())
+
+
+def check_agrees(name, model, batches):
+    """Converts `model`, runs it on the lite runtime (1 and 2 threads) at each
+    batch size and compares with onnxruntime."""
+    _, inputs, _, _ = MODELS[name]
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runners = [lite_runner.LiteRunner(onnx_import.convert(model), num_threads=n) for n in (1, 2)]
+    for batch in batches:
+        feeds = {i.name: a.numpy() for i, a in zip(model.graph.input, inputs(batch, batch))}
+        want = session.run(None, feeds)
+        for runner in runners:
+            got = runner.run(feeds)
+            for out, w in zip(model.graph.output, want):
+                assert got[out.name].shape == w.shape, (out.name, batch)
+                assert got[out.name].dtype == w.dtype, (out.name, batch)
+                np.testing.assert_allclose(got[out.name], w, rtol=RTOL, atol=ATOL, err_msg=f"{out.name}, batch {batch}")
+
+
+# The dynamo exporter's own patterns, by default on the models that show them.
+DYNAMO_DEFAULT = {"detect_post", "swin", "seq2seq_attn"}
+
+
+def _cases():
+    for name in MODELS:
+        yield name, False, 14 if name in NEEDS_OPSET_14 else 13, True
+        yield name, False, 17, False
+        if FULL or name in DYNAMO_DEFAULT:
+            yield name, True, 18, True
+        if FULL:
+            yield name, True, 18, False
+
+
+@pytest.mark.parametrize(
+    "name,dynamo,opset,dynamic",
+    list(_cases()),
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_pytorch_export_agrees_with_onnxruntime(name, dynamo, opset, dynamic):
+    model = export(name, dynamo, opset, dynamic)
+    check_agrees(name, model, [2, 3] if dynamic else [2])
+
+
+# --- regressions ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("batch_dim", [2, "n"])
+def test_an_output_that_is_another_output_gets_its_own_tensor(batch_dim):
+    """The dynamo exporter returns a value twice as Identity(output): both
+    outputs come back, each under its own name (the .twl had one tensor
+    listed twice, and its signature lost the first name)."""
+    from onnx import helper
+    from onnx_lite_util import make_model
+
+    nodes = [
+        helper.make_node("Relu", ["x"], ["a"]),
+        helper.make_node("Identity", ["a"], ["b"]),
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Identity", ["s"], ["s2"]),
+    ]
+    shape = [batch_dim, 3]
+    outputs = [("a", np.float32, shape), ("b", np.float32, shape), ("s", np.int64, [2]), ("s2", np.int64, [2])]
+    model = make_model(nodes, [("x", np.float32, shape)], outputs)
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    assert runner.output_names == ["a", "b", "s", "s2"]
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for batch in (2, 4) if batch_dim == "n" else (2,):
+        x = np.random.default_rng(batch).standard_normal([batch, 3]).astype(np.float32)
+        got = runner.run({"x": x})
+        for (name, *_), want in zip(outputs, session.run(None, {"x": x})):
+            np.testing.assert_array_equal(got[name], want)
