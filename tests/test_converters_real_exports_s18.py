@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from converters import lite_runner, onnx_import
+from converters.errors import ConversionError
 
 torch = pytest.importorskip("torch")
 ort = pytest.importorskip("onnxruntime")
@@ -746,7 +747,7 @@ def _cases():
     list(_cases()),
     ids=lambda v: v if isinstance(v, str) else None,
 )
-def test_pytorch_export_agrees_with_onnxruntime(name, dynamo, opset, dynamic):
+def test_pytorch_export_agrees(name, dynamo, opset, dynamic):
     model = export(name, dynamo, opset, dynamic)
     check_agrees(name, model, [2, 3] if dynamic else [2])
 
@@ -777,3 +778,99 @@ def test_an_output_that_is_another_output_gets_its_own_tensor(batch_dim):
         got = runner.run({"x": x})
         for (name, *_), want in zip(outputs, session.run(None, {"x": x})):
             np.testing.assert_array_equal(got[name], want)
+
+
+# --- Unique ---------------------------------------------------------------------------------------
+def _unique_model(dtype, shape, **kw):
+    from onnx import helper
+    from onnx_lite_util import make_model
+
+    outs = ["y", "indices", "inverse", "counts"]
+    node = helper.make_node("Unique", ["x"], outs, **kw)
+    return make_model(
+        [node], [("x", dtype, shape)], [(o, np.int64 if o != "y" else dtype, None) for o in outs], opset=11
+    )
+
+
+def _agrees(model, feeds):
+    """The lite runtime against onnxruntime where it has a kernel for the
+    input type (float, int64), else onnx's reference evaluator."""
+    if model.graph.input[0].type.tensor_type.elem_type in (onnx.TensorProto.FLOAT, onnx.TensorProto.INT64):
+        session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    else:
+        from onnx.reference import ReferenceEvaluator
+
+        session = ReferenceEvaluator(model)
+    got = lite_runner.LiteRunner(onnx_import.convert(model)).run(feeds)
+    for out, want in zip(model.graph.output, session.run(None, feeds)):
+        assert got[out.name].dtype == want.dtype, out.name
+        np.testing.assert_array_equal(got[out.name], want, err_msg=out.name)
+
+
+@pytest.mark.parametrize("sort", [1, 0])
+@pytest.mark.parametrize(
+    "dtype,shape,axis",
+    [(np.float32, [3, 5], None), (np.int64, [24], None), (np.int32, [4, 3], 0), (np.float32, [2, 6, 2], 1),
+     (np.int64, [3, 4], -1), (np.float32, [1], None)],
+)  # fmt: skip
+def test_unique_agrees(dtype, shape, axis, sort):
+    """Unique's four outputs (values, first indices, inverse indices, counts)
+    over elements or slices along an axis, sorted or in order of first
+    occurrence; values drawn from few so that there are repeats."""
+    kw = {"sorted": sort} if axis is None else {"sorted": sort, "axis": axis}
+    rng = np.random.default_rng(len(shape) + sort)
+    x = rng.integers(-2, 3, size=shape).astype(dtype)
+    _agrees(_unique_model(dtype, shape, **kw), {"x": x})
+    if axis is None:
+        np.testing.assert_array_equal(lite_runner.LiteRunner(onnx_import.convert(_unique_model(dtype, shape))).run(
+            {"x": x})["y"], np.unique(x))  # fmt: skip
+
+
+def test_unique_of_bools():
+    _agrees(_unique_model(np.bool_, [7]), {"x": np.array([1, 0, 0, 1, 1, 0, 1], bool)})
+    _agrees(_unique_model(np.bool_, [3]), {"x": np.array([1, 1, 1], bool)})
+
+
+class _UniqueClasses(nn.Module):
+    """torch.unique of a segmentation map's per-pixel classes (sorted,
+    inverse and counts) and of its rows (dim=0)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 4, 1)
+
+    def forward(self, x):
+        cls = self.c(x).argmax(1)
+        values, inverse, counts = torch.unique(cls, sorted=True, return_inverse=True, return_counts=True)
+        rows = torch.unique(cls[0], dim=0)
+        return values, inverse, counts, rows
+
+
+@pytest.mark.parametrize("dynamo", [False, True])
+def test_torch_unique_export_agrees(dynamo):
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, 4, 4, generator=torch.Generator().manual_seed(1))
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if dynamo:
+            pytest.importorskip("onnxscript")
+            model = torch.onnx.export(_UniqueClasses().eval(), (x,), dynamo=True, input_names=["x"]).model_proto
+        else:
+            buffer = io.BytesIO()
+            torch.onnx.export(_UniqueClasses().eval(), (x,), buffer, input_names=["x"], opset_version=13, dynamo=False)
+            model = onnx.load_from_string(buffer.getvalue())
+    assert any(n.op_type == "Unique" for n in model.graph.node)
+    _agrees(model, {"x": x.numpy()})
+
+
+def test_unique_refuses_a_run_time_size_and_too_many_comparisons():
+    with pytest.raises(
+        ConversionError, match=r"'y' \(Unique\): the shape of 'x' \(\['\?', 3\]\) is known only at run time"
+    ):
+        onnx_import.convert(_unique_model(np.float32, ["n", 3]))
+    with pytest.raises(
+        ConversionError, match=r"'y' \(Unique\): 8192 slices of 1 elements compare pairwise as 67108864"
+    ):
+        onnx_import.convert(_unique_model(np.float32, [8192]))
+    with pytest.raises(ConversionError, match=r"'y' \(Unique\): axis 2 is out of range for an input of rank 2"):
+        onnx_import.convert(_unique_model(np.float32, [3, 3], axis=2))
