@@ -632,12 +632,222 @@ class FractionalResize(nn.Module):
         return a + b, c, d
 
 
+class ReluRNN(nn.Module):
+    """nn.RNN(nonlinearity="relu"), two layers, bidirectional, batch_first."""
+
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.RNN(6, 10, num_layers=2, nonlinearity="relu", batch_first=True, bidirectional=True)
+        self.fc = nn.Linear(20, 3)
+
+    def forward(self, x):
+        y, h = self.rnn(x)
+        return self.fc(y[:, -1]), h
+
+
+class CenterNet(nn.Module):
+    """CenterNet decoding: heatmap peaks kept by a 3x3 MaxPool equality,
+    TopK over classes x pixels, class and pixel by floor division and
+    modulo, sizes gathered at the peaks."""
+
+    def __init__(self, k=6):
+        super().__init__()
+        self.k = k
+        self.b = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.ReLU())
+        self.hm = nn.Conv2d(8, 3, 1)
+        self.wh = nn.Conv2d(8, 2, 1)
+
+    def forward(self, x):
+        f = self.b(x)
+        hm = self.hm(f).sigmoid()
+        keep = (F.max_pool2d(hm, 3, 1, 1) == hm).float()
+        hm = hm * keep
+        b, _c, h, w = hm.shape
+        scores, inds = hm.view(b, -1).topk(self.k)
+        cls = torch.div(inds, h * w, rounding_mode="floor")
+        pix = inds % (h * w)
+        ys = torch.div(pix, w, rounding_mode="floor").float()
+        xs = (pix % w).float()
+        wh = self.wh(f).view(b, 2, -1)
+        sel = torch.gather(wh, 2, pix.unsqueeze(1).expand(-1, 2, -1))
+        return (
+            scores,
+            cls,
+            torch.stack([xs - sel[:, 0] / 2, ys - sel[:, 1] / 2, xs + sel[:, 0] / 2, ys + sel[:, 1] / 2], -1),
+        )
+
+
+class ConformerConv(nn.Module):
+    """Conformer: half-step feed-forward (SiLU), the convolution module (GLU,
+    depthwise Conv1d, BatchNorm1d, SiLU)."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.ln = nn.LayerNorm(d)
+        self.pw1 = nn.Conv1d(d, 2 * d, 1)
+        self.dw = nn.Conv1d(d, d, 7, padding=3, groups=d)
+        self.bn = nn.BatchNorm1d(d)
+        self.pw2 = nn.Conv1d(d, d, 1)
+        self.ff = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.SiLU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        x = x + 0.5 * self.ff(x)
+        y = F.glu(self.pw1(self.ln(x).transpose(1, 2)), dim=1)
+        y = self.pw2(F.silu(self.bn(self.dw(y))))
+        return x + y.transpose(1, 2)
+
+
+class Decoder(nn.Module):
+    """nn.TransformerDecoder with a causal mask and a memory key padding
+    mask (a bool input)."""
+
+    def __init__(self, vocab=20, d=16):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        layer = nn.TransformerDecoderLayer(d, 2, 32, 0.0, batch_first=True)
+        self.dec = nn.TransformerDecoder(layer, 2)
+        self.out = nn.Linear(d, vocab)
+
+    def forward(self, tgt, memory, mem_pad):
+        tt = tgt.shape[1]
+        causal = torch.triu(torch.full((tt, tt), float("-inf")), 1)
+        y = self.dec(self.emb(tgt), memory, tgt_mask=causal, memory_key_padding_mask=mem_pad)
+        return self.out(y)
+
+
+class STN(nn.Module):
+    """Spatial transformer: a localization net predicts theta, then
+    F.affine_grid and F.grid_sample."""
+
+    def __init__(self):
+        super().__init__()
+        self.loc = nn.Sequential(nn.Conv2d(1, 4, 3, 2, 1), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 8 * 8, 6))
+        self.c = nn.Conv2d(1, 4, 3, 1, 1)
+
+    def forward(self, x):
+        theta = self.loc(x).view(-1, 2, 3) * 0.1 + torch.tensor([[1.0, 0, 0], [0, 1.0, 0]])
+        grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+        return self.c(F.grid_sample(x, grid, align_corners=False))
+
+
+class FaceEmbed(nn.Module):
+    """A face-embedding head: BN, per-channel PReLU, BatchNorm1d, L2
+    normalize (F.normalize), cosine similarities."""
+
+    def __init__(self):
+        super().__init__()
+        self.b = nn.Sequential(
+            nn.Conv2d(3, 8, 3, 2, 1),
+            nn.BatchNorm2d(8),
+            nn.PReLU(8),
+            nn.Conv2d(8, 8, 3, 2, 1),
+            nn.BatchNorm2d(8),
+            nn.PReLU(8),
+        )
+        self.fc = nn.Linear(8 * 4 * 4, 16)
+        self.bn = nn.BatchNorm1d(16)
+
+    def forward(self, x):
+        e = self.bn(self.fc(self.b(x).flatten(1)))
+        e = F.normalize(e, dim=1)
+        return e, e @ e.t()
+
+
+class MelFrontend(nn.Module):
+    """Log-mel frontend: torch.stft (Hann window), power, mel matrix, log of
+    the clamped energies, a Conv1d."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("win", torch.hann_window(32))
+        self.register_buffer("mel", torch.rand(17, 8))
+        self.c = nn.Conv1d(8, 4, 3, padding=1)
+
+    def forward(self, wav):
+        spec = torch.stft(wav, 32, 16, window=self.win, return_complex=False, center=False)
+        power = spec.pow(2).sum(-1)
+        m = torch.log(torch.clamp(power.transpose(1, 2) @ self.mel, min=1e-5))
+        return self.c(m.transpose(1, 2))
+
+
+class MeanPoolEmbed(nn.Module):
+    """Sentence embedding: encoder with a key padding mask from the
+    attention mask, masked mean pooling, L2 normalize."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(30, 16)
+        self.enc = nn.TransformerEncoder(
+            nn.TransformerEncoderLayer(16, 2, 32, 0.0, batch_first=True), 1, enable_nested_tensor=False
+        )
+
+    def forward(self, ids, mask):
+        h = self.enc(self.emb(ids), src_key_padding_mask=mask == 0)
+        m = mask.unsqueeze(-1).float()
+        return F.normalize((h * m).sum(1) / torch.clamp(m.sum(1), min=1e-9), p=2, dim=1)
+
+
+class Misc(nn.Module):
+    """Hardtanh, ReLU6, SELU, Mish, Softplus(beta), cumsum, flip,
+    PixelUnshuffle, adaptive average pool to 2x2, LogSoftmax over channels,
+    F.unfold, where/clamp."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 8, 3, 1, 1)
+        self.pu = nn.PixelUnshuffle(2)
+
+    def forward(self, x):
+        y = self.c(x)
+        a = F.hardtanh(y, -0.5, 0.5) + F.relu6(y) + F.selu(y) + F.mish(y) + F.softplus(y, beta=2.0)
+        b = torch.flip(torch.cumsum(a, dim=2), dims=[3])
+        c = F.adaptive_avg_pool2d(self.pu(b), (2, 2))
+        d = F.log_softmax(y, dim=1)
+        u = F.unfold(y, 3, padding=1, stride=2)
+        return c, d, u, torch.where(y > 0, y, 0.1 * y).clamp(max=0.7)
+
+
+class HRFuse(nn.Module):
+    """HRNet/BiFPN-style fusion: normalized ReLU weights, nearest upsample of
+    the low branch, strided conv of the high branch."""
+
+    def __init__(self):
+        super().__init__()
+        self.h = nn.Conv2d(3, 8, 3, 1, 1)
+        self.l = nn.Conv2d(3, 16, 3, 2, 1)
+        self.l2h = nn.Sequential(nn.Conv2d(16, 8, 1), nn.BatchNorm2d(8))
+        self.h2l = nn.Sequential(nn.Conv2d(8, 16, 3, 2, 1), nn.BatchNorm2d(16))
+        self.w = nn.Parameter(torch.rand(2))
+
+    def forward(self, x):
+        h, l = self.h(x), self.l(x)
+        w = F.relu(self.w)
+        w = w / (w.sum() + 1e-4)
+        h2 = F.relu(w[0] * h + w[1] * F.interpolate(self.l2h(l), scale_factor=2, mode="nearest"))
+        l2 = F.relu(l + self.h2l(h))
+        return h2, l2
+
+
 def _ints(shape, high, seed):
     return torch.randint(0, high, shape, generator=torch.Generator().manual_seed(seed))
 
 
 def _floats(*shape):
     return lambda batch, seed: (torch.randn(batch, *shape, generator=torch.Generator().manual_seed(seed)),)
+
+
+def _decoder_inputs(b, seed):
+    g = torch.Generator().manual_seed(seed)
+    pad = torch.zeros(b, 7, dtype=torch.bool)
+    pad[-1, 5:] = True
+    return torch.randint(0, 20, (b, 5), generator=g), torch.randn(b, 7, 16, generator=g), pad
+
+
+def _meanpool_inputs(b, seed):
+    g = torch.Generator().manual_seed(seed)
+    m = torch.ones(b, 9, dtype=torch.int64)
+    m[-1, 6:] = 0
+    return torch.randint(0, 30, (b, 9), generator=g), m
 
 
 def _masked_lstm_inputs(batch, seed):
@@ -670,8 +880,24 @@ MODELS = {
     "masked_lstm": (MaskedLSTM, _masked_lstm_inputs, ["x", "lengths"], ["y", "h", "c"]),
     "mlp_mixer": (MLPMixer, _floats(3, 16, 16), ["x"], ["y"]),
     "fractional_resize": (FractionalResize, _floats(3, 8, 8), ["x"], ["ab", "c", "d"]),
+    "relu_rnn": (ReluRNN, _floats(7, 6), ["x"], ["y", "h"]),
+    "centernet": (CenterNet, _floats(3, 16, 16), ["x"], ["scores", "cls", "boxes"]),
+    "conformer_conv": (ConformerConv, _floats(12, 16), ["x"], ["y"]),
+    "decoder": (Decoder, _decoder_inputs, ["tgt", "memory", "mem_pad"], ["y"]),
+    "stn": (STN, _floats(1, 16, 16), ["x"], ["y"]),
+    "face_embedding": (FaceEmbed, _floats(3, 16, 16), ["x"], ["e", "sim"]),
+    "mel_frontend": (MelFrontend, _floats(160), ["wav"], ["y"]),
+    "mean_pool_embedding": (MeanPoolEmbed, _meanpool_inputs, ["ids", "mask"], ["y"]),
+    "misc_ops": (Misc, _floats(3, 8, 8), ["x"], ["c", "d", "u", "w"]),
+    "hrnet_fuse": (HRFuse, _floats(3, 16, 16), ["x"], ["h", "l"]),
 }
-NEEDS_OPSET_14 = {"whisper"}
+# The lowest opset torch exports each at (triu and scaled_dot_product_attention
+# need 14, stft 17, affine_grid 20); 13 otherwise.
+MIN_OPSET = {"whisper": 14, "decoder": 14, "mean_pool_embedding": 14, "mel_frontend": 17, "stn": 20}
+# Exports torch itself refuses: adaptive_avg_pool2d to (2, 2) of a dynamic
+# batch (TorchScript), nn.TransformerDecoder's masks (torch.export).
+NO_TORCHSCRIPT_DYNAMIC = {"misc_ops"}
+NO_DYNAMO = {"decoder"}
 
 
 def _module(name):
@@ -729,16 +955,18 @@ def check_agrees(name, model, batches):
 
 
 # The dynamo exporter's own patterns, by default on the models that show them.
-DYNAMO_DEFAULT = {"detect_post", "swin", "seq2seq_attn"}
+DYNAMO_DEFAULT = {"detect_post", "swin", "seq2seq_attn", "relu_rnn", "misc_ops", "stn"}
 
 
 def _cases():
     for name in MODELS:
-        yield name, False, 14 if name in NEEDS_OPSET_14 else 13, True
-        yield name, False, 17, False
-        if FULL or name in DYNAMO_DEFAULT:
+        low = MIN_OPSET.get(name, 13)
+        if name not in NO_TORCHSCRIPT_DYNAMIC:
+            yield name, False, low, True
+        yield name, False, max(17, low), False
+        if name not in NO_DYNAMO and (FULL or name in DYNAMO_DEFAULT):
             yield name, True, 18, True
-        if FULL:
+        if name not in NO_DYNAMO and FULL:
             yield name, True, 18, False
 
 
@@ -874,3 +1102,75 @@ def test_unique_refuses_a_run_time_size_and_too_many_comparisons():
         onnx_import.convert(_unique_model(np.float32, [8192]))
     with pytest.raises(ConversionError, match=r"'y' \(Unique\): axis 2 is out of range for an input of rank 2"):
         onnx_import.convert(_unique_model(np.float32, [3, 3], axis=2))
+
+
+# --- RNN with activations other than Tanh (unrolled) ------------------------------------------------
+def _rnn_model(acts, layout=0, initial_h=False, clip=None, alphas=None, betas=None, seq_lens=False):
+    from onnx import helper
+    from onnx_lite_util import make_model
+
+    rng = np.random.default_rng(len(acts))
+    dirs, t, b, i, h = len(acts), 4, 3, 5, 6
+    kw = {"hidden_size": h, "activations": acts, "layout": layout}
+    kw["direction"] = "bidirectional" if dirs == 2 else "forward"
+    if clip is not None:
+        kw["clip"] = clip
+    if alphas:
+        kw["activation_alpha"] = alphas
+    if betas:
+        kw["activation_beta"] = betas
+    inits = [("W", rng.standard_normal([dirs, h, i]).astype(np.float32) * 0.5)]
+    inits += [("R", rng.standard_normal([dirs, h, h]).astype(np.float32) * 0.5)]
+    inits += [("B", rng.standard_normal([dirs, 2 * h]).astype(np.float32) * 0.3)]
+    x_shape = [b, t, i] if layout else [t, b, i]
+    h_shape = [b, dirs, h] if layout else [dirs, b, h]
+    inputs = [("x", np.float32, x_shape)]
+    names = ["x", "W", "R", "B", "", ""]
+    if seq_lens:
+        inputs.append(("lens", np.int32, [b]))
+        names[4] = "lens"
+    if initial_h:
+        inputs.append(("h0", np.float32, h_shape))
+        names[5] = "h0"
+    node = helper.make_node("RNN", names, ["y", "y_h"], **kw)
+    y_shape = [b, t, dirs, h] if layout else [t, dirs, b, h]
+    outputs = [("y", np.float32, y_shape), ("y_h", np.float32, h_shape)]
+    return make_model([node], inputs, outputs, inits, opset=14), x_shape, h_shape
+
+
+@pytest.mark.parametrize(
+    "acts,layout,initial_h,clip,alphas,betas",
+    [
+        (["Relu"], 0, False, None, None, None),
+        (["Relu", "Relu"], 1, True, None, None, None),
+        (["LeakyRelu", "Sigmoid"], 0, True, 1.5, [0.2], None),
+        (["ScaledTanh"], 1, False, None, [1.5], [0.7]),
+        (["HardSigmoid", "Affine"], 0, False, None, [0.3, 0.5], [0.4, -0.1]),
+        (["Elu", "Softsign"], 1, True, 2.0, None, None),
+    ],
+)
+def test_rnn_with_other_activations_agrees_with_onnxruntime(acts, layout, initial_h, clip, alphas, betas):
+    """The lite RNN op has Tanh only: an RNN with other activations (what
+    nn.RNN(nonlinearity="relu") exports) is unrolled into MatMul/Add/Clip
+    and the activation, directions, layouts, initial state and clip kept."""
+    model, x_shape, h_shape = _rnn_model(acts, layout, initial_h, clip, alphas, betas)
+    rng = np.random.default_rng(7)
+    feeds = {"x": rng.standard_normal(x_shape).astype(np.float32)}
+    if initial_h:
+        feeds["h0"] = rng.standard_normal(h_shape).astype(np.float32)
+    got = lite_runner.LiteRunner(onnx_import.convert(model)).run(feeds)
+    # onnxruntime has layout 0 only: the batch-major case against the
+    # time-major model of the same weights, inputs and outputs transposed.
+    time_major = _rnn_model(acts, 0, initial_h, clip, alphas, betas)[0]
+    session = ort.InferenceSession(time_major.SerializeToString(), providers=["CPUExecutionProvider"])
+    swap = (lambda v: np.swapaxes(v, 0, 1)) if layout else (lambda v: v)
+    want_y, want_h = session.run(None, {k: np.ascontiguousarray(swap(v)) for k, v in feeds.items()})
+    want_y = np.transpose(want_y, [2, 0, 1, 3]) if layout else want_y
+    np.testing.assert_allclose(got["y"], want_y, rtol=RTOL, atol=ATOL)
+    np.testing.assert_allclose(got["y_h"], swap(want_h), rtol=RTOL, atol=ATOL)
+
+
+def test_rnn_with_other_activations_refuses_sequence_lens():
+    model, _, _ = _rnn_model(["Relu"], seq_lens=True)
+    with pytest.raises(ConversionError, match=r"'y' \(RNN\): sequence_lens is not supported with activations other"):
+        onnx_import.convert(model)

@@ -22,6 +22,10 @@ pairwise comparisons, NonZero and Gather.
   before it (sorted=0); the outputs are Gathers at the NonZero of
   `rank < count` (dynamic tensors), at most MAX_UNIQUE_COMPARISONS
   compared elements.
+- RNN with activations other than Tanh (PyTorch's nonlinearity="relu"):
+  unrolled over its static sequence length (one MatMul of every step's
+  input, then per step MatMul, Add, [Clip], the activation); the lite RNN
+  op has Tanh only. sequence_lens is refused there.
 
 Unrolling is bounded: at most MAX_ITERATIONS iterations per loop and
 MAX_LOWERED_NODES nodes made in all. A body reads values of the outer
@@ -730,8 +734,170 @@ def _lower_unique(lw, node):
         lw.emit("Gather", [per_rank, ranks], [counts], axis=0)
 
 
+# ONNX's recurrent activations: (op, takes alpha, takes beta, default alpha, default beta).
+_RNN_ACTIVATIONS = {
+    "relu": ("Relu", False, False, None, None),
+    "tanh": ("Tanh", False, False, None, None),
+    "sigmoid": ("Sigmoid", False, False, None, None),
+    "leakyrelu": ("LeakyRelu", True, False, 0.01, None),
+    "thresholdedrelu": ("ThresholdedRelu", True, False, 1.0, None),
+    "hardsigmoid": ("HardSigmoid", True, True, 0.2, 0.5),
+    "elu": ("Elu", True, False, 1.0, None),
+    "softsign": ("Softsign", False, False, None, None),
+    "softplus": ("Softplus", False, False, None, None),
+    "scaledtanh": (None, True, True, 1.0, 1.0),
+    "affine": (None, True, True, 1.0, 0.0),
+}
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _unrolled_rnn(node):
+    """Whether `node` is an RNN the lite RNN op cannot run (activations
+    other than Tanh), lowered here."""
+    if node.op_type != "RNN":
+        return False
+    acts = attrs(node).get("activations")
+    return acts is not None and any(_text(x).lower() != "tanh" for x in acts)
+
+
+def _rewritten(node):
+    return node.domain in DEFAULT_DOMAINS and (node.op_type in REWRITTEN_OPS or _unrolled_rnn(node))
+
+
+def _lower_rnn(lw, node):
+    """RNN with non-default activations, unrolled: per direction one MatMul
+    of every step's input (with both biases), then per step the recurrent
+    MatMul, the Add, an optional Clip and the activation."""
+    a = attrs(node)
+    ctx = lw.ctx
+    inputs = list(node.input) + [""] * 6
+    x, w_name, r_name, b_name, lens, init_h = inputs[:6]
+    if lens:
+        raise _NodeError("sequence_lens is not supported with activations other than Tanh (the RNN is unrolled)")
+    unknown = set(a) - {
+        "activations",
+        "activation_alpha",
+        "activation_beta",
+        "clip",
+        "direction",
+        "hidden_size",
+        "layout",
+    }
+    if unknown:
+        raise _NodeError(f"unsupported attribute {min(unknown)}")
+    direction = _text(a.get("direction", "forward"))
+    if direction not in ("forward", "reverse", "bidirectional"):
+        raise _NodeError(f"direction {direction!r} is not forward, reverse or bidirectional")
+    dirs = 2 if direction == "bidirectional" else 1
+    layout = a.get("layout", 0)
+    if layout not in (0, 1):
+        raise _NodeError(f"layout {layout} is not 0 or 1")
+    acts = [_text(v).lower() for v in a["activations"]]
+    if len(acts) != dirs:
+        raise _NodeError(f"{len(acts)} activations for {dirs} direction(s)")
+    alphas, betas = list(a.get("activation_alpha", [])), list(a.get("activation_beta", []))
+    funcs = []
+    for act in acts:
+        if act not in _RNN_ACTIVATIONS:
+            known = ", ".join(v[0] or k for k, v in _RNN_ACTIVATIONS.items())
+            raise _NodeError(f"activation {act!r} is not one of ONNX's recurrent activations ({known})")
+        op, has_alpha, has_beta, alpha, beta = _RNN_ACTIVATIONS[act]
+        if has_alpha and alphas:
+            alpha = alphas.pop(0)
+        if has_beta and betas:
+            beta = betas.pop(0)
+        funcs.append((act, op, alpha, beta))
+    w, r = ctx.const(w_name), ctx.const(r_name)
+    b = ctx.const(b_name) if b_name else None
+    if w is None or r is None or (b_name and b is None):
+        raise _NodeError("W, R and B must be constants")
+    if w.ndim != 3 or w.shape[0] != dirs:
+        raise _NodeError(f"W has shape {list(w.shape)}; expected [{dirs}, hidden_size, input_size]")
+    hidden = w.shape[1]
+    if r.shape != (dirs, hidden, hidden):
+        raise _NodeError(f"R has shape {list(r.shape)}; expected {[dirs, hidden, hidden]}")
+    if b is not None and b.shape != (dirs, 2 * hidden):
+        raise _NodeError(f"B has shape {list(b.shape)}; expected {[dirs, 2 * hidden]}")
+    time_axis = 1 if layout else 0
+    steps, rank = _static_dim(lw, node, x, time_axis)
+    if rank != 3:
+        raise _NodeError(f"X has rank {rank}; expected 3")
+    _check_iterations(node, steps)
+    lw.charge(node, 2 + dirs * (6 * steps + 4))
+    base = node.output[0] or (node.output[1] if len(node.output) > 1 else "") or node.name or "rnn"
+
+    def new(tag):
+        return lw.fresh(f"{base}/{tag}")
+
+    def op(op_type, ins, tag, **kw):
+        return lw.emit(op_type, ins, [new(tag)], **kw)
+
+    def gather(t, index, axis, tag):
+        return op("Gather", [t, lw.constant(np.array(index, np.int64), "index")], tag, axis=axis)
+
+    def activate(f, v, tag):
+        act, op_type, alpha, beta = f
+        if act == "scaledtanh":
+            inner = op("Mul", [v, lw.constant(np.array(beta, np.float32), "beta")], f"{tag}/scaled")
+            return op(
+                "Mul", [op("Tanh", [inner], f"{tag}/tanh"), lw.constant(np.array(alpha, np.float32), "alpha")], tag
+            )
+        if act == "affine":
+            scaled = op("Mul", [v, lw.constant(np.array(alpha, np.float32), "alpha")], f"{tag}/scaled")
+            return op("Add", [scaled, lw.constant(np.array(beta, np.float32), "beta")], tag)
+        kw = {} if alpha is None else {"alpha": float(alpha)}
+        if beta is not None:
+            kw["beta"] = float(beta)
+        return op(op_type, [v], tag, **kw)
+
+    xs = op("Transpose", [x], "time_major", perm=[1, 0, 2]) if layout else x  # [T, B, I]
+    clip = a.get("clip")
+    finals, per_step = [], [[None] * dirs for _ in range(steps)]
+    for d in range(dirs):
+        wt = lw.constant(np.ascontiguousarray(w[d].T), f"{base}/w{d}")
+        rt = lw.constant(np.ascontiguousarray(r[d].T), f"{base}/r{d}")
+        projected = op("MatMul", [xs, wt], f"xw{d}")  # [T, B, H]
+        if b is not None:
+            projected = op("Add", [projected, lw.constant(b[d, :hidden] + b[d, hidden:], f"{base}/b{d}")], f"xwb{d}")
+        h = gather(init_h, d, 1 if layout else 0, f"h0_{d}") if init_h else None
+        reverse = direction == "reverse" or d == 1
+        for t in reversed(range(steps)) if reverse else range(steps):
+            pre = gather(projected, t, 0, f"x{d}_{t}")
+            if h is not None:
+                pre = op("Add", [pre, op("MatMul", [h, rt], f"hr{d}_{t}")], f"pre{d}_{t}")
+            if clip is not None:
+                bound = float(clip)
+                pre = op("Clip", [pre, lw.constant(np.array(-bound, np.float32), "clip_lo"),
+                                  lw.constant(np.array(bound, np.float32), "clip_hi")], f"clip{d}_{t}")  # fmt: skip
+            h = activate(funcs[d], pre, f"h{d}_{t}")
+            per_step[t][d] = h
+        finals.append(h)
+    outs = list(node.output) + ["", ""]
+    y, y_h = outs[0], outs[1]
+    dir_axis = 1 if layout else 0  # of a step's [D, B, H] / [B, D, H]
+    if y:
+        stacked = []
+        for t in range(steps):
+            parts = [lw.unsqueeze(h, dir_axis, f"{base}/y{t}_{d}") for d, h in enumerate(per_step[t])]
+            step = lw.emit("Concat", parts, [new(f"y{t}")], axis=dir_axis) if dirs > 1 else parts[0]
+            stacked.append(lw.unsqueeze(step, time_axis, f"{base}/yt{t}"))
+        if steps > 1:
+            lw.emit("Concat", stacked, [y], axis=time_axis)
+        else:
+            lw.identity(stacked[0], y)
+    if y_h:
+        parts = [lw.unsqueeze(h, dir_axis, f"{base}/yh{d}") for d, h in enumerate(finals)]
+        if dirs > 1:
+            lw.emit("Concat", parts, [y_h], axis=dir_axis)
+        else:
+            lw.identity(parts[0], y_h)
+
+
 def _needs_lowering(model):
-    return any(n.op_type in REWRITTEN_OPS and n.domain in DEFAULT_DOMAINS for n in model.graph.node)
+    return any(_rewritten(n) for n in model.graph.node)
 
 
 def lower(model):
@@ -752,7 +918,7 @@ def lower(model):
         tainted = set()  # values made by this pass's lowering: known next pass
         for node in model.graph.node:
             reads = {i for i in node.input if i} | outer_refs(node)
-            if node.op_type not in REWRITTEN_OPS or node.domain not in DEFAULT_DOMAINS:
+            if not _rewritten(node):
                 lw.nodes.append(node)
                 if reads & tainted:
                     tainted.update(o for o in node.output if o)
@@ -772,6 +938,8 @@ def lower(model):
                     _lower_scan(lw, node)
                 elif node.op_type == "Unique":
                     _lower_unique(lw, node)
+                elif node.op_type == "RNN":
+                    _lower_rnn(lw, node)
                 else:
                     _lower_compress(lw, node)
             except _NodeError as e:
