@@ -1174,3 +1174,69 @@ def test_rnn_with_other_activations_refuses_sequence_lens():
     model, _, _ = _rnn_model(["Relu"], seq_lens=True)
     with pytest.raises(ConversionError, match=r"'y' \(RNN\): sequence_lens is not supported with activations other"):
         onnx_import.convert(model)
+
+
+# --- run-time dims other than the batch -----------------------------------------------------------
+def _image(c):
+    return lambda batch, size, seed: (
+        torch.randn(batch, c, size, size + 4, generator=torch.Generator().manual_seed(seed)),
+    )
+
+
+def _sequence(shape_of):
+    return lambda batch, size, seed: (
+        torch.randn(*shape_of(batch, size), generator=torch.Generator().manual_seed(seed)),
+    )
+
+
+# name -> (inputs(batch, size, seed), dynamic axes, two sizes)
+RUN_TIME_DIMS = {
+    # stride-2 convs with pads that equal SAME's only at some sizes
+    "resnext": (_image(3), {"x": {0: "b", 2: "h", 3: "w"}}, [16, 21]),
+    # H and W that the probe sizes (3, 5) divided down to 1, as at the static size
+    "shufflenetv2": (_image(3), {"x": {0: "b", 2: "h", 3: "w"}}, [32, 21]),
+    # windows larger than a static H/W of 1
+    "squeezenet": (_image(3), {"x": {0: "b", 2: "h", 3: "w"}}, [36, 41]),
+    "convnext": (_image(3), {"x": {0: "b", 2: "h", 3: "w"}}, [32, 40]),
+    # Conv1d of a run-time length
+    "tcn": (_sequence(lambda b, s: (b, 6, s)), {"x": {0: "b", 2: "t"}}, [30, 17]),
+    "conformer_conv": (_sequence(lambda b, s: (b, s, 16)), {"x": {0: "b", 1: "t"}}, [12, 7]),
+    "t5_bias": (lambda b, s, seed: (_ints((b, s), 30, seed),), {"ids": {0: "b", 1: "s"}}, [8, 12]),
+}
+
+
+def _export_with_axes(name, args, axes):
+    _, _, input_names, output_names = MODELS[name]
+    buffer = io.BytesIO()
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            _module(name), args, buffer, input_names=input_names, output_names=output_names,
+            opset_version=max(13, MIN_OPSET.get(name, 13)), dynamo=False, dynamic_axes=axes,
+        )  # fmt: skip
+    return onnx.load_from_string(buffer.getvalue())
+
+
+@pytest.mark.parametrize("name", list(RUN_TIME_DIMS))
+def test_run_time_spatial_and_time_dims_agree_with_onnxruntime(name):
+    """Exports with a dynamic H/W or sequence length besides the batch, run
+    at two sizes and batches on one converted model."""
+    inputs, axes, sizes = RUN_TIME_DIMS[name]
+    model = _export_with_axes(name, inputs(2, sizes[0], 0), axes)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    for batch, size in [(2, sizes[0]), (3, sizes[1]), (1, sizes[1])]:
+        feeds = {i.name: a.numpy() for i, a in zip(model.graph.input, inputs(batch, size, batch))}
+        for out, want in zip(model.graph.output, session.run(None, feeds)):
+            got = runner.run(feeds)[out.name]
+            assert got.shape == want.shape, (out.name, batch, size)
+            np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{out.name}, {batch}, {size}")
+
+
+def test_an_unrolled_rnn_of_a_run_time_length_is_refused():
+    x = torch.randn(2, 7, 6)
+    model = _export_with_axes("relu_rnn", (x,), {"x": {0: "b", 1: "t"}})
+    with pytest.raises(
+        ConversionError, match=r"\(RNN\): axis 0 of '.*' is symbolic: the sequence length must be static"
+    ):
+        onnx_import.convert(model)
