@@ -395,6 +395,91 @@ def _strided_slice(ctx, node):
     ctx.builder.add_op("STRIDED_SLICE", [ctx.input(node, 0)] + bounds, [ctx.output(f"{node.name}:0")], options)
 
 
+def _split_into(ctx, node, value_index, axis, sizes, outputs):
+    """SPLIT of input `value_index` along `axis` into `sizes`, written to
+    the twl tensors `outputs`."""
+    rank = ctx.rank(node, value_index)
+    if not -rank <= axis < rank:
+        raise _NodeError(f"axis {axis} is out of range for rank {rank}")
+    dim = ctx.shape(data_inputs(node)[value_index])[axis]
+    if sum(sizes) != dim or min(sizes) < 0:
+        raise _NodeError(f"split sizes {sizes} do not add up to dimension {axis}'s size {dim}")
+    split = ctx.constant(f"{node.name}/sizes", np.array(sizes, np.int64))
+    options = ("SplitOptions", {"axis": axis % rank})
+    ctx.builder.add_op("SPLIT", [ctx.input(node, value_index), split], outputs, options)
+
+
+@lowers("Split")
+def _split(ctx, node):
+    axis = int(ctx.require_const(node, 0, "split_dim"))
+    count = attr(node, "num_split", 1)
+    dim = ctx.shape(data_inputs(node)[1])[axis]
+    if dim % count:
+        raise _NodeError(f"dimension {axis} of size {dim} does not split into {count} equal parts")
+    outputs = [ctx.output(f"{node.name}:{i}") for i in range(count)]
+    _split_into(ctx, node, 1, axis, [dim // count] * count, outputs)
+
+
+@lowers("SplitV")
+def _split_v(ctx, node):
+    axis = int(ctx.require_const(node, 2, "split_dim"))
+    sizes = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size_splits")).reshape(-1)]
+    if sizes.count(-1) == 1:
+        sizes[sizes.index(-1)] = ctx.shape(data_inputs(node)[0])[axis] - (sum(sizes) + 1)
+    outputs = [ctx.output(f"{node.name}:{i}") for i in range(len(sizes))]
+    _split_into(ctx, node, 0, axis, sizes, outputs)
+
+
+@lowers("Unpack")
+def _unpack(ctx, node):
+    """SPLIT into pieces of 1, each SQUEEZEd on the axis."""
+    count = attr(node, "num", 1)
+    rank = ctx.rank(node, 0)
+    axis = attr(node, "axis", 0) % rank
+    piece_shape = list(ctx.shape(data_inputs(node)[0]))
+    piece_shape[axis] = 1
+    dtype = _np_dtype(ctx.specs[tensor_name(data_inputs(node)[0])][0], node.name)
+    pieces = [
+        ctx.intermediate(f"{node.name}/piece_{i}", piece_shape, dtype, like=data_inputs(node)[0]) for i in range(count)
+    ]
+    _split_into(ctx, node, 0, axis, [1] * count, pieces)
+    options = ("SqueezeOptions", {"squeeze_dims": [axis]})
+    for i, piece in enumerate(pieces):
+        ctx.builder.add_op("SQUEEZE", [piece], [ctx.output(f"{node.name}:{i}")], options)
+
+
+@lowers("ResizeBilinear", "ResizeNearestNeighbor")
+def _resize(ctx, node):
+    """RESIZE of an NHWC image to the constant size [H, W] (input 1), with
+    TensorFlow's sampling: align_corners, half_pixel_centers (for nearest
+    floor((x + 0.5) / s)), else x / s."""
+    shape = ctx.shape(data_inputs(node)[0])
+    if shape is None or len(shape) != 4:
+        raise _NodeError(f"images must be rank 4 (NHWC), got shape {shape}")
+    size = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size")).reshape(-1)]
+    if len(size) != 2 or min(size) < 1:
+        raise _NodeError(f"size {size} is not a positive [height, width]")
+    align, half = attr(node, "align_corners", False), attr(node, "half_pixel_centers", False)
+    if align and half:
+        raise _NodeError("align_corners and half_pixel_centers cannot both be set")
+    nearest = node.op == "ResizeNearestNeighbor"
+    if align:
+        coordinates, rounding = "ALIGN_CORNERS", "ROUND_PREFER_CEIL"
+    elif half:
+        coordinates, rounding = ("TF_HALF_PIXEL_FOR_NN" if nearest else "HALF_PIXEL"), "FLOOR"
+    else:
+        coordinates, rounding = "ASYMMETRIC", "FLOOR"
+    options = {
+        "interpolation": "NEAREST" if nearest else "LINEAR",
+        "coordinate_transformation": coordinates,
+        "nearest_rounding": rounding,
+        "sizes": [-1, size[0], size[1], -1],
+        "scales": np.array([1.0, size[0] / shape[1], size[1] / shape[2], 1.0], np.float64),
+        "roi": np.array([0.0] * 4 + [1.0] * 4, np.float64),
+    }
+    ctx.builder.add_op("RESIZE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], ("ResizeOptions", options))
+
+
 @lowers("ArgMax")
 def _arg_max(ctx, node):
     axis = _int32_constant(ctx, node, 1, "axis")

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from converters import lite_runner, onnx_import
+from converters.cli import main as cli_main
 from converters.errors import ConversionError
 
 torch = pytest.importorskip("torch")
@@ -1240,3 +1241,116 @@ def test_an_unrolled_rnn_of_a_run_time_length_is_refused():
         ConversionError, match=r"\(RNN\): axis 0 of '.*' is symbolic: the sequence length must be static"
     ):
         onnx_import.convert(model)
+
+
+# --- tf_keras and TensorFlow graphs through the CLI's GraphDef path ----------------------------------
+def _keras_models():
+    keras = pytest.importorskip("tf_keras")
+    layers = keras.layers
+
+    def cnn():
+        i = keras.Input((16, 16, 3), name="x")
+        h = layers.Conv2D(8, 3, padding="same", activation="relu")(i)
+        h = layers.BatchNormalization()(h)
+        h = layers.DepthwiseConv2D(3, strides=2, padding="same")(h)
+        h = layers.MaxPooling2D()(h)
+        h = layers.GlobalAveragePooling2D()(h)
+        return keras.Model(i, layers.Dense(10, activation="softmax")(h))
+
+    def upsampling():
+        i = keras.Input((16, 16, 3), name="x")
+        h = layers.Conv2D(8, 3, strides=2, padding="same", use_bias=False)(i)
+        h = layers.ReLU(6.0)(layers.BatchNormalization()(h))
+        h = layers.Add()([h, layers.SeparableConv2D(8, 3, padding="same")(h)])
+        h = layers.UpSampling2D(interpolation="bilinear")(h)
+        h = layers.Concatenate()([h, layers.Conv2D(4, 1)(i)])
+        h = layers.AveragePooling2D()(layers.UpSampling2D()(h))
+        h = layers.Dropout(0.5)(layers.Flatten()(h))
+        return keras.Model(i, layers.Dense(5, activation="sigmoid")(h))
+
+    def unrolled_rnn():
+        i = keras.Input((7, 5), name="x")
+        h = layers.LSTM(8, return_sequences=True, unroll=True)(i)
+        h = layers.GRU(6, unroll=True)(h)
+        return keras.Model(i, layers.Dense(3)(h))
+
+    return {"cnn": cnn, "upsampling": upsampling, "unrolled_rnn": unrolled_rnn}
+
+
+def _frozen_keras(tmp_path, build):
+    """(path of the frozen GraphDef of a tf_keras model at batch 2, input,
+    TensorFlow's output)."""
+    tf = pytest.importorskip("tensorflow")
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    model = build()
+    spec = tf.TensorSpec([2, *model.input_shape[1:]], tf.float32, name="x")
+    frozen = convert_variables_to_constants_v2(
+        tf.function(lambda x: model(x, training=False)).get_concrete_function(spec)
+    )
+    path = str(tmp_path / "model.pb")
+    with open(path, "wb") as f:
+        f.write(frozen.graph.as_graph_def().SerializeToString())
+    x = np.random.default_rng(0).standard_normal([2, *model.input_shape[1:]]).astype(np.float32)
+    return path, x, frozen(tf.constant(x))[0].numpy()
+
+
+def _cli_convert_and_run(tmp_path, pb, x, outputs="Identity"):
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", pb, "--output", twl, "--inputs", "x", "--outputs", outputs]) == 0
+    with open(twl, "rb") as f:
+        runner = lite_runner.LiteRunner(f.read())
+    return runner.run({"x": x})
+
+
+@pytest.mark.parametrize("name", ["cnn", "upsampling", "unrolled_rnn"])
+def test_tf_keras_model_converts_through_the_cli(tmp_path, name):
+    """tf_keras models frozen by TensorFlow (FusedBatchNormV3, Relu6,
+    separable convs, UpSampling2D both ways, unrolled LSTM/GRU cells:
+    Unpack and Split) convert with tensorweave-convert and agree with
+    TensorFlow."""
+    pb, x, want = _frozen_keras(tmp_path, _keras_models()[name])
+    got = _cli_convert_and_run(tmp_path, pb, x)["Identity"]
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
+def test_tf_keras_lstm_with_a_while_loop_is_refused_naming_the_op(tmp_path, capsys):
+    keras = pytest.importorskip("tf_keras")
+
+    def build():
+        i = keras.Input((7, 5), name="x")
+        return keras.Model(i, keras.layers.LSTM(4)(i))
+
+    pb, _, _ = _frozen_keras(tmp_path, build)
+    assert cli_main(["--input", pb, "--output", str(tmp_path / "m.twl"), "--inputs", "x", "--outputs", "Identity"]) == 1
+    assert "does not import into the core: Op type not registered 'TensorList" in capsys.readouterr().err
+
+
+def test_tf_resize_split_and_unpack_agree_with_tensorflow(tmp_path):
+    """ResizeBilinear/ResizeNearestNeighbor in each sampling mode (align
+    corners, half pixel, neither), up by non-integer factors and down; Split,
+    SplitV with a -1 size, Unpack."""
+    tf = pytest.importorskip("tensorflow")
+    v1 = tf.compat.v1
+    x = np.random.default_rng(1).standard_normal([2, 5, 7, 3]).astype(np.float32)
+    with tf.Graph().as_default() as g:
+        xt = v1.placeholder(tf.float32, [2, 5, 7, 3], name="x")
+        outs = []
+        for size in ([8, 11], [3, 4]):
+            for align, half in ((True, False), (False, True), (False, False)):
+                outs.append(v1.image.resize_bilinear(xt, size, align_corners=align, half_pixel_centers=half))
+                outs.append(
+                    v1.raw_ops.ResizeNearestNeighbor(images=xt, size=size, align_corners=align, half_pixel_centers=half)
+                )
+        a, b = tf.split(xt, 2, axis=0)
+        c, d = tf.split(xt, [2, -1], axis=2)
+        outs += [a * 2.0 + b, d, c, tf.unstack(xt, axis=3)[1]]
+        names = [tf.identity(o, name=f"y{i}").name for i, o in enumerate(outs)]
+        with v1.Session() as sess:
+            wants = sess.run(names, {xt: x})
+        pb = str(tmp_path / "model.pb")
+        with open(pb, "wb") as f:
+            f.write(g.as_graph_def().SerializeToString())
+    got = _cli_convert_and_run(tmp_path, pb, x, ",".join(n.split(":")[0] for n in names))
+    for name, want in zip(names, wants):
+        np.testing.assert_allclose(got[name.split(":")[0]], want, rtol=RTOL, atol=ATOL, err_msg=name)
