@@ -33,7 +33,7 @@ from converters import freeze, lowering, tables
 from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
-from converters.lowering import check_nhwc, lite_window_options, spatial_pair
+from converters.lowering import check_nhwc, lite_window_options, same_pads, spatial_pair
 from converters.twl_writer import TwlModelBuilder
 
 PRODUCER = "tensorweave-convert 0.1.0"
@@ -216,6 +216,53 @@ def _conv(ctx, node):
     activation, last = ctx.fuse_activation(last)
     options["fused_activation_function"] = activation
     ctx.builder.add_op(opcode, [x, f, bias], [ctx.output(last)], (table, options))
+
+
+@lowers("Shape")
+def _shape(ctx, node):
+    """SHAPE (int32 or int64, the node's out_type), of a tensor with a
+    run-time batch; static shapes were folded by freeze."""
+    ctx.builder.add_op("SHAPE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Conv2DBackpropInput")
+def _conv_transpose(ctx, node):
+    """TRANSPOSE_CONV (what tf.keras Conv2DTranspose writes): the output
+    size is input_sizes (a constant), the first tap's offset the top/left
+    padding of the convolution it is the gradient of."""
+    check_nhwc(node)
+    sizes = ctx.shape(f"{node.name}:0")  # input_sizes, which reads the batch at run time in Keras
+    filt = ctx.require_const(node, 1, "the filter")
+    if sizes is None or len(sizes) != 4 or any(d is None for d in sizes[1:]) or filt.ndim != 4:
+        raise _NodeError(f"the output shape {sizes} must be static but for the batch, the filter rank 4")
+    strides, dilations = spatial_pair(node, "strides"), spatial_pair(node, "dilations")
+    h, w, out_c, in_c = filt.shape  # HW, output (the forward conv's input) channels, input channels
+    explicit = lowering.explicit_pads(node)
+    if explicit is not None:
+        begins = [explicit[0][0], explicit[1][0]]
+    elif lowering.padding(node) == "SAME":
+        begins = [same_pads(size, k, s, d)[0] for size, k, s, d in zip(sizes[1:3], (h, w), strides, dilations)]
+    else:
+        begins = [0, 0]
+    bias, last = ctx.fuse_bias(f"{node.name}:0", out_c)
+    if bias == -1:
+        bias = ctx.constant(f"{node.name}/bias", np.zeros([out_c], np.float32))
+    activation, last = ctx.fuse_activation(last)
+    options = {
+        "stride_h": strides[0],
+        "stride_w": strides[1],
+        "dilation_h_factor": dilations[0],
+        "dilation_w_factor": dilations[1],
+        "pad_top": begins[0],
+        "pad_left": begins[1],
+        "out_h": sizes[1],
+        "out_w": sizes[2],
+        "fused_activation_function": activation,
+    }
+    filt = np.ascontiguousarray(filt.transpose(3, 0, 1, 2)).reshape(1, in_c, h, w, out_c)  # [G, I, kh, kw, O]
+    f = ctx.constant(f"{node.name}/filter", filt)
+    x = ctx.input(node, 2)
+    ctx.builder.add_op("TRANSPOSE_CONV", [x, f, bias], [ctx.output(last)], ("TransposeConvOptions", options))
 
 
 @lowers("MaxPool", "AvgPool")

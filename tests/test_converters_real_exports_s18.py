@@ -1274,17 +1274,23 @@ def _keras_models():
         h = layers.GRU(6, unroll=True)(h)
         return keras.Model(i, layers.Dense(3)(h))
 
-    return {"cnn": cnn, "upsampling": upsampling, "unrolled_rnn": unrolled_rnn}
+    def deconv():
+        i = keras.Input((8, 8, 3), name="x")
+        h = layers.Conv2DTranspose(4, 3, strides=2, padding="same")(i)
+        h = layers.Conv2DTranspose(4, 2, strides=2, padding="valid", activation="relu")(h)
+        return keras.Model(i, layers.Conv2DTranspose(2, 3, padding="valid", use_bias=False)(h))
+
+    return {"cnn": cnn, "upsampling": upsampling, "unrolled_rnn": unrolled_rnn, "deconv": deconv}
 
 
-def _frozen_keras(tmp_path, build):
-    """(path of the frozen GraphDef of a tf_keras model at batch 2, input,
-    TensorFlow's output)."""
+def _frozen_keras(tmp_path, build, batch=2):
+    """(path of the frozen GraphDef of a tf_keras model at `batch` (None:
+    a run-time batch), an input of batch 2, TensorFlow's output)."""
     tf = pytest.importorskip("tensorflow")
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
 
     model = build()
-    spec = tf.TensorSpec([2, *model.input_shape[1:]], tf.float32, name="x")
+    spec = tf.TensorSpec([batch, *model.input_shape[1:]], tf.float32, name="x")
     frozen = convert_variables_to_constants_v2(
         tf.function(lambda x: model(x, training=False)).get_concrete_function(spec)
     )
@@ -1303,15 +1309,23 @@ def _cli_convert_and_run(tmp_path, pb, x, outputs="Identity"):
     return runner.run({"x": x})
 
 
-@pytest.mark.parametrize("name", ["cnn", "upsampling", "unrolled_rnn"])
-def test_tf_keras_model_converts_through_the_cli(tmp_path, name):
+@pytest.mark.parametrize(
+    "name,batch", [("cnn", 2), ("cnn", None), ("upsampling", 2), ("unrolled_rnn", 2), ("deconv", 2), ("deconv", None)]
+)
+def test_tf_keras_model_converts_through_the_cli(tmp_path, name, batch):
     """tf_keras models frozen by TensorFlow (FusedBatchNormV3, Relu6,
     separable convs, UpSampling2D both ways, unrolled LSTM/GRU cells:
-    Unpack and Split) convert with tensorweave-convert and agree with
-    TensorFlow."""
-    pb, x, want = _frozen_keras(tmp_path, _keras_models()[name])
+    Unpack and Split, Conv2DTranspose: Conv2DBackpropInput, whose
+    input_sizes reads the Shape of a run-time batch) convert with
+    tensorweave-convert and agree with TensorFlow."""
+    pb, x, want = _frozen_keras(tmp_path, _keras_models()[name], batch)
     got = _cli_convert_and_run(tmp_path, pb, x)["Identity"]
     np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+    if batch is None:  # the same .twl at batch 3
+        x3 = np.concatenate([x, x[:1]])
+        got3 = _cli_convert_and_run(tmp_path, pb, x3)["Identity"]
+        np.testing.assert_allclose(got3[:2], want, rtol=RTOL, atol=ATOL)
+        np.testing.assert_allclose(got3[2], want[0], rtol=RTOL, atol=ATOL)
 
 
 def test_tf_keras_lstm_with_a_while_loop_is_refused_naming_the_op(tmp_path, capsys):
