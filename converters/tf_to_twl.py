@@ -347,6 +347,20 @@ _CONSTANT_OPERANDS = {
 @lowers(*_CONSTANT_OPERANDS)
 def _with_constant_operands(ctx, node):
     opcode, operands = _CONSTANT_OPERANDS[node.op]
+    if node.op == "Reshape" and ctx.const(node, 1) is None:
+        # A shape computed from a run-time batch (Keras' Reshape packs
+        # Shape(x)[0] with its target): the output's shape, -1 for the batch.
+        out = f"{node.name}:0"
+        shape, sig = ctx.shape(out), ctx.signature_specs[out][1]
+        if shape is None or not sig or any(d is None for d in sig[1:]) or None in shape:
+            raise _NodeError(f"shape (input 1) is computed, and the output's shape {sig} is not static but the batch")
+        target = [-1 if d is None else d for d in sig]
+        ctx.builder.add_op(
+            "RESHAPE",
+            [ctx.input(node, 0), ctx.constant(f"{node.name}/shape", np.array(target, np.int32))],
+            [ctx.output(out)],
+        )
+        return
     constants = [_int32_constant(ctx, node, i + 1, what) for i, what in enumerate(operands)]
     ctx.builder.add_op(opcode, [ctx.input(node, 0)] + constants, [ctx.output(f"{node.name}:0")])
 
@@ -493,6 +507,117 @@ def _unpack(ctx, node):
     options = ("SqueezeOptions", {"squeeze_dims": [axis]})
     for i, piece in enumerate(pieces):
         ctx.builder.add_op("SQUEEZE", [piece], [ctx.output(f"{node.name}:{i}")], options)
+
+
+def _block_operands(ctx, node, what):
+    """(static input shape, dtype, whether its batch is a run-time dim,
+    block_shape, the [m, 2] paddings or crops) of SpaceToBatchND /
+    BatchToSpaceND; the dims they move must be static."""
+    x = data_inputs(node)[0]
+    dt, shape = ctx.specs[tensor_name(x)]
+    block = [int(v) for v in np.asarray(ctx.require_const(node, 1, "block_shape")).reshape(-1)]
+    pads = np.asarray(ctx.require_const(node, 2, what)).astype(np.int64).reshape(-1, 2)
+    m = len(block)
+    if shape is None or len(shape) < m + 1 or any(d is None for d in shape[1:]) or pads.shape[0] != m:
+        raise _NodeError(f"input shape {shape}, block_shape {block} and {what} {pads.tolist()} do not agree")
+    if min(block) < 1 or pads.min() < 0:
+        raise _NodeError(f"block_shape {block} must be positive and {what} {pads.tolist()} non-negative")
+    sig = ctx.signature_specs[tensor_name(x)][1]
+    return list(shape), _np_dtype(dt, node.name), bool(sig) and sig[0] is None, block, pads
+
+
+def _moved(ctx, name, shape, dtype, batch_axis):
+    """An intermediate of `shape` whose axis `batch_axis` (None: none) is
+    the run-time batch."""
+    sig = None
+    if batch_axis is not None:
+        sig = list(shape)
+        sig[batch_axis] = -1
+    return ctx.builder.add_tensor(name, shape, dtype, sig)
+
+
+def _reshaped(ctx, node, src, tag, shape, dtype, batch_axis):
+    target = list(shape)
+    if batch_axis is not None:
+        target[batch_axis] = -1
+    out = _moved(ctx, f"{node.name}/{tag}", shape, dtype, batch_axis)
+    ctx.builder.add_op("RESHAPE", [src, ctx.constant(f"{node.name}/{tag}_shape", np.array(target, np.int32))], [out])
+    return out
+
+
+def _transposed(ctx, node, src, tag, shape, perm, dtype, batch_axis):
+    out = _moved(ctx, f"{node.name}/{tag}", [shape[p] for p in perm], dtype, batch_axis)
+    ctx.builder.add_op("TRANSPOSE", [src, ctx.constant(f"{node.name}/{tag}_perm", np.array(perm, np.int32))], [out])
+    return out
+
+
+@lowers("SpaceToBatchND")
+def _space_to_batch(ctx, node):
+    """PAD, RESHAPE each padded dim into (dim / block, block), TRANSPOSE the
+    blocks before the batch, RESHAPE them into it (what TensorFlow writes
+    around a dilated convolution)."""
+    shape, dtype, run_time, block, pads = _block_operands(ctx, node, "paddings")
+    m, rest = len(block), shape[len(block) + 1 :]
+    padded = [shape[0]] + [d + int(p.sum()) for d, p in zip(shape[1 : m + 1], pads)] + rest
+    if any(d % b for d, b in zip(padded[1 : m + 1], block)):
+        raise _NodeError(f"padded dims {padded[1 : m + 1]} are not multiples of block_shape {block}")
+    bat = 0 if run_time else None
+    x = ctx.input(node, 0)
+    if pads.any():
+        all_pads = np.array([[0, 0], *pads.tolist()] + [[0, 0]] * len(rest), np.int32)
+        x_padded = _moved(ctx, f"{node.name}/padded", padded, dtype, bat)
+        ctx.builder.add_op("PAD", [x, ctx.constant(f"{node.name}/paddings", all_pads)], [x_padded])
+        x = x_padded
+    split = [shape[0]]
+    for d, b in zip(padded[1 : m + 1], block):
+        split += [d // b, b]
+    split += rest
+    x = _reshaped(ctx, node, x, "split", split, dtype, bat)
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + list(range(2 * m + 1, len(split)))
+    x = _transposed(ctx, node, x, "blocks_first", split, perm, dtype, m if run_time else None)
+    out = [int(np.prod(block)) * shape[0]] + [d // b for d, b in zip(padded[1 : m + 1], block)] + rest
+    target = [-1] + out[1:]
+    ctx.builder.add_op(
+        "RESHAPE",
+        [x, ctx.constant(f"{node.name}/out_shape", np.array(target, np.int32))],
+        [ctx.output(f"{node.name}:0")],
+    )
+
+
+@lowers("BatchToSpaceND")
+def _batch_to_space(ctx, node):
+    """The inverse: RESHAPE the blocks out of the batch, TRANSPOSE each next
+    to its dim, RESHAPE them into it, STRIDED_SLICE the crops."""
+    shape, dtype, run_time, block, crops = _block_operands(ctx, node, "crops")
+    m, rest = len(block), shape[len(block) + 1 :]
+    blocks = int(np.prod(block))
+    if shape[0] % blocks and not run_time:
+        raise _NodeError(f"batch {shape[0]} is not a multiple of the {blocks} blocks")
+    batch = max(shape[0] // blocks, 1)
+    x = _reshaped(ctx, node, ctx.input(node, 0), "unsplit", block + [batch] + shape[1:], dtype, m if run_time else None)
+    perm = [m]
+    for i in range(m):
+        perm += [m + 1 + i, i]
+    perm += list(range(2 * m + 1, 2 * m + 1 + len(rest)))
+    x = _transposed(ctx, node, x, "blocks_inside", block + [batch] + shape[1:], perm, dtype, 0 if run_time else None)
+    full = [batch] + [d * b for d, b in zip(shape[1 : m + 1], block)] + rest
+    bat = 0 if run_time else None
+    out = ctx.output(f"{node.name}:0")
+    if not crops.any():
+        target = [-1] + full[1:]
+        ctx.builder.add_op("RESHAPE", [x, ctx.constant(f"{node.name}/out_shape", np.array(target, np.int32))], [out])
+        return
+    x = _reshaped(ctx, node, x, "merged", full, dtype, bat)
+    rank = len(full)
+    begin = [0] + [int(c[0]) for c in crops] + [0] * len(rest)
+    end = [0] + [d - int(c[1]) for d, c in zip(full[1 : m + 1], crops)] + [0] * len(rest)
+    mask = 1 | sum(1 << a for a in range(m + 1, rank))  # batch and the rest: to their ends
+    bounds = [
+        ctx.constant(f"{node.name}/{w}", np.array(v, np.int32))
+        for w, v in (("begin", begin), ("end", end), ("strides", [1] * rank))
+    ]
+    options = ("StridedSliceOptions", {"begin_mask": mask, "end_mask": mask})
+    ctx.builder.add_op("STRIDED_SLICE", [x] + bounds, [out], options)
 
 
 @lowers("ResizeBilinear", "ResizeNearestNeighbor")

@@ -1280,7 +1280,15 @@ def _keras_models():
         h = layers.Conv2DTranspose(4, 2, strides=2, padding="valid", activation="relu")(h)
         return keras.Model(i, layers.Conv2DTranspose(2, 3, padding="valid", use_bias=False)(h))
 
-    return {"cnn": cnn, "upsampling": upsampling, "unrolled_rnn": unrolled_rnn, "deconv": deconv}
+    def dilated():
+        i = keras.Input((10, 6), name="x")
+        h = layers.Conv1D(8, 3, padding="causal", dilation_rate=2, activation="relu")(i)
+        h = layers.Conv1D(8, 3, padding="same", dilation_rate=3)(h)
+        h = layers.Conv2D(4, 3, padding="same", dilation_rate=(2, 3))(layers.Reshape((10, 8, 1))(h))
+        h = layers.GlobalAveragePooling1D()(layers.Reshape((10, 32))(h))
+        return keras.Model(i, layers.Dense(3)(h))
+
+    return {"cnn": cnn, "upsampling": upsampling, "unrolled_rnn": unrolled_rnn, "deconv": deconv, "dilated": dilated}
 
 
 def _frozen_keras(tmp_path, build, batch=2):
@@ -1310,14 +1318,17 @@ def _cli_convert_and_run(tmp_path, pb, x, outputs="Identity"):
 
 
 @pytest.mark.parametrize(
-    "name,batch", [("cnn", 2), ("cnn", None), ("upsampling", 2), ("unrolled_rnn", 2), ("deconv", 2), ("deconv", None)]
-)
+    "name,batch",
+    [("cnn", 2), ("cnn", None), ("upsampling", 2), ("unrolled_rnn", 2), ("deconv", 2), ("deconv", None),
+     ("dilated", 2), ("dilated", None)],
+)  # fmt: skip
 def test_tf_keras_model_converts_through_the_cli(tmp_path, name, batch):
     """tf_keras models frozen by TensorFlow (FusedBatchNormV3, Relu6,
     separable convs, UpSampling2D both ways, unrolled LSTM/GRU cells:
     Unpack and Split, Conv2DTranspose: Conv2DBackpropInput, whose
-    input_sizes reads the Shape of a run-time batch) convert with
-    tensorweave-convert and agree with TensorFlow."""
+    input_sizes reads the Shape of a run-time batch, dilated Conv1D/Conv2D:
+    SpaceToBatchND and BatchToSpaceND, Keras' Reshape of a run-time batch)
+    convert with tensorweave-convert and agree with TensorFlow."""
     pb, x, want = _frozen_keras(tmp_path, _keras_models()[name], batch)
     got = _cli_convert_and_run(tmp_path, pb, x)["Identity"]
     np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
@@ -1340,10 +1351,11 @@ def test_tf_keras_lstm_with_a_while_loop_is_refused_naming_the_op(tmp_path, caps
     assert "does not import into the core: Op type not registered 'TensorList" in capsys.readouterr().err
 
 
-def test_tf_resize_split_and_unpack_agree_with_tensorflow(tmp_path):
+def test_tf_resize_split_unpack_and_space_to_batch_agree_with_tensorflow(tmp_path):
     """ResizeBilinear/ResizeNearestNeighbor in each sampling mode (align
     corners, half pixel, neither), up by non-integer factors and down; Split,
-    SplitV with a -1 size, Unpack."""
+    SplitV with a -1 size, Unpack; SpaceToBatchND with paddings and
+    BatchToSpaceND with crops over two dims."""
     tf = pytest.importorskip("tensorflow")
     v1 = tf.compat.v1
     x = np.random.default_rng(1).standard_normal([2, 5, 7, 3]).astype(np.float32)
@@ -1359,6 +1371,8 @@ def test_tf_resize_split_and_unpack_agree_with_tensorflow(tmp_path):
         a, b = tf.split(xt, 2, axis=0)
         c, d = tf.split(xt, [2, -1], axis=2)
         outs += [a * 2.0 + b, d, c, tf.unstack(xt, axis=3)[1]]
+        blocks = tf.space_to_batch_nd(xt, [2, 3], [[1, 0], [1, 1]])  # [12, 3, 3, 3]
+        outs += [blocks, tf.batch_to_space(blocks * 2.0, [2, 3], [[1, 0], [0, 2]])]
         names = [tf.identity(o, name=f"y{i}").name for i, o in enumerate(outs)]
         with v1.Session() as sess:
             wants = sess.run(names, {xt: x})
