@@ -344,6 +344,17 @@ class ASPP(nn.Module):
         return F.interpolate(y, size=x.shape[-2:], mode="bilinear", align_corners=True)
 
 
+class ASPPFeatures(ASPP):
+    """ASPP's logits at the feature map's size: the image-pooling branch is
+    interpolated to the run-time H and W of the features."""
+
+    def forward(self, x):
+        f = self.backbone(x)
+        outs = [b(f) for b in self.branches]
+        outs.append(F.interpolate(self.pool(f), size=f.shape[-2:], mode="bilinear", align_corners=False))
+        return self.cls(self.project(torch.cat(outs, 1)))
+
+
 class SSDHead(nn.Module):
     """FPN top-down path (nearest x2 upsample) and SSD class/box heads:
     per-level predictions permuted, reshaped and concatenated, softmax
@@ -865,6 +876,7 @@ MODELS = {
     "convnext": (ConvNeXt, _floats(3, 32, 32), ["x"], ["y"]),
     "swin": (Swin, _floats(3, 16, 16), ["x"], ["y"]),
     "aspp": (ASPP, _floats(3, 24, 24), ["x"], ["y"]),
+    "aspp_features": (ASPPFeatures, _floats(3, 24, 24), ["x"], ["y"]),
     "ssd_fpn": (SSDHead, _floats(3, 32, 32), ["x"], ["scores", "boxes"]),
     "tcn": (TCN, _floats(6, 30), ["x"], ["y"]),
     "crnn": (CRNN, _floats(1, 16, 20), ["x"], ["y"]),
@@ -1203,6 +1215,8 @@ RUN_TIME_DIMS = {
     "tcn": (_sequence(lambda b, s: (b, 6, s)), {"x": {0: "b", 2: "t"}}, [30, 17]),
     "conformer_conv": (_sequence(lambda b, s: (b, s, 16)), {"x": {0: "b", 1: "t"}}, [12, 7]),
     "t5_bias": (lambda b, s, seed: (_ints((b, s), 30, seed),), {"ids": {0: "b", 1: "s"}}, [8, 12]),
+    # a 1x1 pooled map interpolated to sizes known at run time: a broadcast
+    "aspp_features": (_image(3), {"x": {0: "b", 2: "h", 3: "w"}}, [24, 17]),
 }
 
 
@@ -1232,6 +1246,15 @@ def test_run_time_spatial_and_time_dims_agree_with_onnxruntime(name):
             got = runner.run(feeds)[out.name]
             assert got.shape == want.shape, (out.name, batch, size)
             np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=f"{out.name}, {batch}, {size}")
+
+
+def test_interpolating_to_the_input_size_of_a_run_time_h_w_is_refused():
+    """DeepLab's last F.interpolate(size=x.shape[-2:]) of a stride-2 feature
+    map: twice its size only at even H/W, so no constant scale; refused
+    (odd probe sizes), not wrong at odd sizes."""
+    model = _export_with_axes("aspp", (torch.randn(2, 3, 24, 24),), {"x": {0: "b", 2: "h", 3: "w"}})
+    with pytest.raises(ConversionError, match=r"\(Resize\): sizes \(input 3\): .* is used here as a value"):
+        onnx_import.convert(model)
 
 
 def test_an_unrolled_rnn_of_a_run_time_length_is_refused():

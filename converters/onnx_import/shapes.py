@@ -91,11 +91,15 @@ def probe_dims(model, fill=None):
 
     def probe(n, key, axis):
         size = fill.get(key, 1)
-        # Spatial dims (axis 2 on) of static size 1 probe at 32 times the prime:
-        # after a CNN's strided convs and pools a probe of 3 or 5 is 1 again,
-        # as at the static size, and a run-time H or W would pass for a 1.
-        scale = PROBE_SPATIAL_SCALE if axis >= 2 and size == 1 else 1
-        return size * scale * primes[n % len(primes)]
+        # Spatial dims (axis 2 on) probe at their static size (32 for a 1) times
+        # the prime, plus 1: after a CNN's strided convs and pools a probe of 3 or 5 is 1
+        # again, as at the static size, and a run-time H or W would pass for a
+        # 1; odd, so that a size that is the input's only at even sizes
+        # (ceil(H / 2) * 2, F.interpolate(size=x.shape[-2:]) of a strided
+        # feature map) is not taken for a constant multiple.
+        if axis >= 2:
+            return (PROBE_SPATIAL_SCALE if size == 1 else size) * primes[n % len(primes)] + 1
+        return size * primes[n % len(primes)]
 
     return {key: probe(n, key, axis) for n, (key, axis) in enumerate(_symbolic_dims(model))}
 
