@@ -451,6 +451,31 @@ def _merge_bias_adds(view, outputs):
 
 
 # --- entry points ---------------------------------------------------------------------------
+def _core_batch_norms(graph_def):
+    """`graph_def` with TensorFlow's FusedBatchNormV2/V3 (what tf.keras
+    writes; the core has FusedBatchNorm only) as FusedBatchNorm: the same
+    computation and first five outputs, without the type attr U. A graph
+    reading V3's sixth output (reserve_space_3, training only) is refused."""
+    if not any(n.op in ("FusedBatchNormV2", "FusedBatchNormV3") for n in graph_def.node) or (
+        "FusedBatchNormV3" in _op_defs()
+    ):
+        return graph_def
+    renamed = {n.name for n in graph_def.node if n.op in ("FusedBatchNormV2", "FusedBatchNormV3")}
+    for n in graph_def.node:
+        for i in n.input:
+            name, index = parse_input(i)
+            if name in renamed and index == 5:
+                raise ConversionError(f"'{n.name}' reads '{i}', the training-only reserve_space_3 of FusedBatchNormV3")
+    copy = type(graph_def)()
+    copy.CopyFrom(graph_def)
+    for n in copy.node:
+        if n.name in renamed:
+            n.op = "FusedBatchNorm"
+            if "U" in n.attr:
+                del n.attr["U"]
+    return copy
+
+
 def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_norms=True):
     """A frozen inference GraphDef.
 
@@ -464,6 +489,7 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
         raise ConversionError("no outputs given: name the tensors the model computes")
     inputs = [tensor_name(i) for i in inputs]
     outputs = [tensor_name(o) for o in outputs]
+    graph_def = _core_batch_norms(graph_def)
     view = GraphView(graph_def)
     for name in inputs + outputs:
         if parse_input(name)[0] not in view.nodes:

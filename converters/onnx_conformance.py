@@ -98,6 +98,8 @@ INCLUDE = [
     "test_dropout",
     "test_resize",
     "test_upsample",
+    # Unique, lowered to comparisons (converters/onnx_import/control_flow.py).
+    "test_unique",
     "test_gridsample",
     "test_bitcast",
     "test_roialign",
@@ -435,6 +437,7 @@ EXCLUDE.update(
             "the lite runtime has no such element type", r"the lite runtime has no bfloat16 tensors"
         ),
         "test_reversesequence_bfloat16": _lacks_input_type("bfloat16"),
+        "test_unique_bfloat16_sorted_without_axis": _lacks_input_type("bfloat16"),
         "test_range_bfloat16_type_positive_delta": _lacks_input_type("bfloat16"),
         **{
             f"test_range_{t}": _converter_refuses(

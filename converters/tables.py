@@ -18,10 +18,17 @@ def registrar(table):
 
 # Op types that one of the two TensorFlow-graph tables converts and the other
 # does not -- the tf->twl lowerings (tf_to_twl.LOWERINGS) and the ONNX
-# exporters (onnx_export.EXPORTERS) -- each with the reason. Empty: both
-# convert the same op types. tests/test_registry.py checks the tables
-# against these lists.
-ONLY_TO_TWL = {}
+# exporters (onnx_export.EXPORTERS) -- each with the reason.
+# tests/test_registry.py checks the tables against these lists.
+_TF_GRAPHS = "met in TensorFlow's own frozen graphs (tf_keras models through the CLI); the ONNX exporter, for "
+_TF_GRAPHS += "tensorweave graphs, has no exporter for it yet"
+ONLY_TO_TWL = {
+    op: _TF_GRAPHS
+    for op in (
+        "BatchToSpaceND", "Conv2DBackpropInput", "ResizeBilinear", "ResizeNearestNeighbor", "Shape",
+        "SpaceToBatchND", "Split", "SplitV", "Unpack",
+    )
+}  # fmt: skip
 ONLY_TO_ONNX = {}
 
 

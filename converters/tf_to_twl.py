@@ -33,7 +33,7 @@ from converters import freeze, lowering, tables
 from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
 from converters.graph_util import GraphView, attr, data_inputs, numpy_dtype, parse_input, tensor_name
-from converters.lowering import check_nhwc, lite_window_options, spatial_pair
+from converters.lowering import check_nhwc, lite_window_options, same_pads, spatial_pair
 from converters.twl_writer import TwlModelBuilder
 
 PRODUCER = "tensorweave-convert 0.1.0"
@@ -218,6 +218,53 @@ def _conv(ctx, node):
     ctx.builder.add_op(opcode, [x, f, bias], [ctx.output(last)], (table, options))
 
 
+@lowers("Shape")
+def _shape(ctx, node):
+    """SHAPE (int32 or int64, the node's out_type), of a tensor with a
+    run-time batch; static shapes were folded by freeze."""
+    ctx.builder.add_op("SHAPE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Conv2DBackpropInput")
+def _conv_transpose(ctx, node):
+    """TRANSPOSE_CONV (what tf.keras Conv2DTranspose writes): the output
+    size is input_sizes (a constant), the first tap's offset the top/left
+    padding of the convolution it is the gradient of."""
+    check_nhwc(node)
+    sizes = ctx.shape(f"{node.name}:0")  # input_sizes, which reads the batch at run time in Keras
+    filt = ctx.require_const(node, 1, "the filter")
+    if sizes is None or len(sizes) != 4 or any(d is None for d in sizes[1:]) or filt.ndim != 4:
+        raise _NodeError(f"the output shape {sizes} must be static but for the batch, the filter rank 4")
+    strides, dilations = spatial_pair(node, "strides"), spatial_pair(node, "dilations")
+    h, w, out_c, in_c = filt.shape  # HW, output (the forward conv's input) channels, input channels
+    explicit = lowering.explicit_pads(node)
+    if explicit is not None:
+        begins = [explicit[0][0], explicit[1][0]]
+    elif lowering.padding(node) == "SAME":
+        begins = [same_pads(size, k, s, d)[0] for size, k, s, d in zip(sizes[1:3], (h, w), strides, dilations)]
+    else:
+        begins = [0, 0]
+    bias, last = ctx.fuse_bias(f"{node.name}:0", out_c)
+    if bias == -1:
+        bias = ctx.constant(f"{node.name}/bias", np.zeros([out_c], np.float32))
+    activation, last = ctx.fuse_activation(last)
+    options = {
+        "stride_h": strides[0],
+        "stride_w": strides[1],
+        "dilation_h_factor": dilations[0],
+        "dilation_w_factor": dilations[1],
+        "pad_top": begins[0],
+        "pad_left": begins[1],
+        "out_h": sizes[1],
+        "out_w": sizes[2],
+        "fused_activation_function": activation,
+    }
+    filt = np.ascontiguousarray(filt.transpose(3, 0, 1, 2)).reshape(1, in_c, h, w, out_c)  # [G, I, kh, kw, O]
+    f = ctx.constant(f"{node.name}/filter", filt)
+    x = ctx.input(node, 2)
+    ctx.builder.add_op("TRANSPOSE_CONV", [x, f, bias], [ctx.output(last)], ("TransposeConvOptions", options))
+
+
 @lowers("MaxPool", "AvgPool")
 def _pool(ctx, node):
     check_nhwc(node)
@@ -300,6 +347,20 @@ _CONSTANT_OPERANDS = {
 @lowers(*_CONSTANT_OPERANDS)
 def _with_constant_operands(ctx, node):
     opcode, operands = _CONSTANT_OPERANDS[node.op]
+    if node.op == "Reshape" and ctx.const(node, 1) is None:
+        # A shape computed from a run-time batch (Keras' Reshape packs
+        # Shape(x)[0] with its target): the output's shape, -1 for the batch.
+        out = f"{node.name}:0"
+        shape, sig = ctx.shape(out), ctx.signature_specs[out][1]
+        if shape is None or not sig or any(d is None for d in sig[1:]) or None in shape:
+            raise _NodeError(f"shape (input 1) is computed, and the output's shape {sig} is not static but the batch")
+        target = [-1 if d is None else d for d in sig]
+        ctx.builder.add_op(
+            "RESHAPE",
+            [ctx.input(node, 0), ctx.constant(f"{node.name}/shape", np.array(target, np.int32))],
+            [ctx.output(out)],
+        )
+        return
     constants = [_int32_constant(ctx, node, i + 1, what) for i, what in enumerate(operands)]
     ctx.builder.add_op(opcode, [ctx.input(node, 0)] + constants, [ctx.output(f"{node.name}:0")])
 
@@ -393,6 +454,202 @@ def _strided_slice(ctx, node):
     masks = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
     options = ("StridedSliceOptions", {m: attr(node, m, 0) for m in masks})
     ctx.builder.add_op("STRIDED_SLICE", [ctx.input(node, 0)] + bounds, [ctx.output(f"{node.name}:0")], options)
+
+
+def _split_into(ctx, node, value_index, axis, sizes, outputs):
+    """SPLIT of input `value_index` along `axis` into `sizes`, written to
+    the twl tensors `outputs`."""
+    rank = ctx.rank(node, value_index)
+    if not -rank <= axis < rank:
+        raise _NodeError(f"axis {axis} is out of range for rank {rank}")
+    dim = ctx.shape(data_inputs(node)[value_index])[axis]
+    if sum(sizes) != dim or min(sizes) < 0:
+        raise _NodeError(f"split sizes {sizes} do not add up to dimension {axis}'s size {dim}")
+    split = ctx.constant(f"{node.name}/sizes", np.array(sizes, np.int64))
+    options = ("SplitOptions", {"axis": axis % rank})
+    ctx.builder.add_op("SPLIT", [ctx.input(node, value_index), split], outputs, options)
+
+
+@lowers("Split")
+def _split(ctx, node):
+    axis = int(ctx.require_const(node, 0, "split_dim"))
+    count = attr(node, "num_split", 1)
+    dim = ctx.shape(data_inputs(node)[1])[axis]
+    if dim % count:
+        raise _NodeError(f"dimension {axis} of size {dim} does not split into {count} equal parts")
+    outputs = [ctx.output(f"{node.name}:{i}") for i in range(count)]
+    _split_into(ctx, node, 1, axis, [dim // count] * count, outputs)
+
+
+@lowers("SplitV")
+def _split_v(ctx, node):
+    axis = int(ctx.require_const(node, 2, "split_dim"))
+    sizes = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size_splits")).reshape(-1)]
+    if sizes.count(-1) == 1:
+        sizes[sizes.index(-1)] = ctx.shape(data_inputs(node)[0])[axis] - (sum(sizes) + 1)
+    outputs = [ctx.output(f"{node.name}:{i}") for i in range(len(sizes))]
+    _split_into(ctx, node, 0, axis, sizes, outputs)
+
+
+@lowers("Unpack")
+def _unpack(ctx, node):
+    """SPLIT into pieces of 1, each SQUEEZEd on the axis."""
+    count = attr(node, "num", 1)
+    rank = ctx.rank(node, 0)
+    axis = attr(node, "axis", 0) % rank
+    piece_shape = list(ctx.shape(data_inputs(node)[0]))
+    piece_shape[axis] = 1
+    dtype = _np_dtype(ctx.specs[tensor_name(data_inputs(node)[0])][0], node.name)
+    pieces = [
+        ctx.intermediate(f"{node.name}/piece_{i}", piece_shape, dtype, like=data_inputs(node)[0]) for i in range(count)
+    ]
+    _split_into(ctx, node, 0, axis, [1] * count, pieces)
+    options = ("SqueezeOptions", {"squeeze_dims": [axis]})
+    for i, piece in enumerate(pieces):
+        ctx.builder.add_op("SQUEEZE", [piece], [ctx.output(f"{node.name}:{i}")], options)
+
+
+def _block_operands(ctx, node, what):
+    """(static input shape, dtype, whether its batch is a run-time dim,
+    block_shape, the [m, 2] paddings or crops) of SpaceToBatchND /
+    BatchToSpaceND; the dims they move must be static."""
+    x = data_inputs(node)[0]
+    dt, shape = ctx.specs[tensor_name(x)]
+    block = [int(v) for v in np.asarray(ctx.require_const(node, 1, "block_shape")).reshape(-1)]
+    pads = np.asarray(ctx.require_const(node, 2, what)).astype(np.int64).reshape(-1, 2)
+    m = len(block)
+    if shape is None or len(shape) < m + 1 or any(d is None for d in shape[1:]) or pads.shape[0] != m:
+        raise _NodeError(f"input shape {shape}, block_shape {block} and {what} {pads.tolist()} do not agree")
+    if min(block) < 1 or pads.min() < 0:
+        raise _NodeError(f"block_shape {block} must be positive and {what} {pads.tolist()} non-negative")
+    sig = ctx.signature_specs[tensor_name(x)][1]
+    return list(shape), _np_dtype(dt, node.name), bool(sig) and sig[0] is None, block, pads
+
+
+def _moved(ctx, name, shape, dtype, batch_axis):
+    """An intermediate of `shape` whose axis `batch_axis` (None: none) is
+    the run-time batch."""
+    sig = None
+    if batch_axis is not None:
+        sig = list(shape)
+        sig[batch_axis] = -1
+    return ctx.builder.add_tensor(name, shape, dtype, sig)
+
+
+def _reshaped(ctx, node, src, tag, shape, dtype, batch_axis):
+    target = list(shape)
+    if batch_axis is not None:
+        target[batch_axis] = -1
+    out = _moved(ctx, f"{node.name}/{tag}", shape, dtype, batch_axis)
+    ctx.builder.add_op("RESHAPE", [src, ctx.constant(f"{node.name}/{tag}_shape", np.array(target, np.int32))], [out])
+    return out
+
+
+def _transposed(ctx, node, src, tag, shape, perm, dtype, batch_axis):
+    out = _moved(ctx, f"{node.name}/{tag}", [shape[p] for p in perm], dtype, batch_axis)
+    ctx.builder.add_op("TRANSPOSE", [src, ctx.constant(f"{node.name}/{tag}_perm", np.array(perm, np.int32))], [out])
+    return out
+
+
+@lowers("SpaceToBatchND")
+def _space_to_batch(ctx, node):
+    """PAD, RESHAPE each padded dim into (dim / block, block), TRANSPOSE the
+    blocks before the batch, RESHAPE them into it (what TensorFlow writes
+    around a dilated convolution)."""
+    shape, dtype, run_time, block, pads = _block_operands(ctx, node, "paddings")
+    m, rest = len(block), shape[len(block) + 1 :]
+    padded = [shape[0]] + [d + int(p.sum()) for d, p in zip(shape[1 : m + 1], pads)] + rest
+    if any(d % b for d, b in zip(padded[1 : m + 1], block)):
+        raise _NodeError(f"padded dims {padded[1 : m + 1]} are not multiples of block_shape {block}")
+    bat = 0 if run_time else None
+    x = ctx.input(node, 0)
+    if pads.any():
+        all_pads = np.array([[0, 0], *pads.tolist()] + [[0, 0]] * len(rest), np.int32)
+        x_padded = _moved(ctx, f"{node.name}/padded", padded, dtype, bat)
+        ctx.builder.add_op("PAD", [x, ctx.constant(f"{node.name}/paddings", all_pads)], [x_padded])
+        x = x_padded
+    split = [shape[0]]
+    for d, b in zip(padded[1 : m + 1], block):
+        split += [d // b, b]
+    split += rest
+    x = _reshaped(ctx, node, x, "split", split, dtype, bat)
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + list(range(2 * m + 1, len(split)))
+    x = _transposed(ctx, node, x, "blocks_first", split, perm, dtype, m if run_time else None)
+    out = [int(np.prod(block)) * shape[0]] + [d // b for d, b in zip(padded[1 : m + 1], block)] + rest
+    target = [-1] + out[1:]
+    ctx.builder.add_op(
+        "RESHAPE",
+        [x, ctx.constant(f"{node.name}/out_shape", np.array(target, np.int32))],
+        [ctx.output(f"{node.name}:0")],
+    )
+
+
+@lowers("BatchToSpaceND")
+def _batch_to_space(ctx, node):
+    """The inverse: RESHAPE the blocks out of the batch, TRANSPOSE each next
+    to its dim, RESHAPE them into it, STRIDED_SLICE the crops."""
+    shape, dtype, run_time, block, crops = _block_operands(ctx, node, "crops")
+    m, rest = len(block), shape[len(block) + 1 :]
+    blocks = int(np.prod(block))
+    if shape[0] % blocks and not run_time:
+        raise _NodeError(f"batch {shape[0]} is not a multiple of the {blocks} blocks")
+    batch = max(shape[0] // blocks, 1)
+    x = _reshaped(ctx, node, ctx.input(node, 0), "unsplit", block + [batch] + shape[1:], dtype, m if run_time else None)
+    perm = [m]
+    for i in range(m):
+        perm += [m + 1 + i, i]
+    perm += list(range(2 * m + 1, 2 * m + 1 + len(rest)))
+    x = _transposed(ctx, node, x, "blocks_inside", block + [batch] + shape[1:], perm, dtype, 0 if run_time else None)
+    full = [batch] + [d * b for d, b in zip(shape[1 : m + 1], block)] + rest
+    bat = 0 if run_time else None
+    out = ctx.output(f"{node.name}:0")
+    if not crops.any():
+        target = [-1] + full[1:]
+        ctx.builder.add_op("RESHAPE", [x, ctx.constant(f"{node.name}/out_shape", np.array(target, np.int32))], [out])
+        return
+    x = _reshaped(ctx, node, x, "merged", full, dtype, bat)
+    rank = len(full)
+    begin = [0] + [int(c[0]) for c in crops] + [0] * len(rest)
+    end = [0] + [d - int(c[1]) for d, c in zip(full[1 : m + 1], crops)] + [0] * len(rest)
+    mask = 1 | sum(1 << a for a in range(m + 1, rank))  # batch and the rest: to their ends
+    bounds = [
+        ctx.constant(f"{node.name}/{w}", np.array(v, np.int32))
+        for w, v in (("begin", begin), ("end", end), ("strides", [1] * rank))
+    ]
+    options = ("StridedSliceOptions", {"begin_mask": mask, "end_mask": mask})
+    ctx.builder.add_op("STRIDED_SLICE", [x] + bounds, [out], options)
+
+
+@lowers("ResizeBilinear", "ResizeNearestNeighbor")
+def _resize(ctx, node):
+    """RESIZE of an NHWC image to the constant size [H, W] (input 1), with
+    TensorFlow's sampling: align_corners, half_pixel_centers (for nearest
+    floor((x + 0.5) / s)), else x / s."""
+    shape = ctx.shape(data_inputs(node)[0])
+    if shape is None or len(shape) != 4:
+        raise _NodeError(f"images must be rank 4 (NHWC), got shape {shape}")
+    size = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size")).reshape(-1)]
+    if len(size) != 2 or min(size) < 1:
+        raise _NodeError(f"size {size} is not a positive [height, width]")
+    align, half = attr(node, "align_corners", False), attr(node, "half_pixel_centers", False)
+    if align and half:
+        raise _NodeError("align_corners and half_pixel_centers cannot both be set")
+    nearest = node.op == "ResizeNearestNeighbor"
+    if align:
+        coordinates, rounding = "ALIGN_CORNERS", "ROUND_PREFER_CEIL"
+    elif half:
+        coordinates, rounding = ("TF_HALF_PIXEL_FOR_NN" if nearest else "HALF_PIXEL"), "FLOOR"
+    else:
+        coordinates, rounding = "ASYMMETRIC", "FLOOR"
+    options = {
+        "interpolation": "NEAREST" if nearest else "LINEAR",
+        "coordinate_transformation": coordinates,
+        "nearest_rounding": rounding,
+        "sizes": [-1, size[0], size[1], -1],
+        "scales": np.array([1.0, size[0] / shape[1], size[1] / shape[2], 1.0], np.float64),
+        "roi": np.array([0.0] * 4 + [1.0] * 4, np.float64),
+    }
+    ctx.builder.add_op("RESIZE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], ("ResizeOptions", options))
 
 
 @lowers("ArgMax")

@@ -38,8 +38,17 @@ class Case:
 rng = np.random.default_rng(7)
 W = {
     n: rng.standard_normal(s).astype(np.float32)
-    for n, s in {"fc": (6, 4), "conv": (3, 3, 2, 4), "dw": (3, 3, 2, 2), "bmm": (6, 5), "gather": (5, 3)}.items()
+    for n, s in {
+        "fc": (6, 4),
+        "conv": (3, 3, 2, 4),
+        "dw": (3, 3, 2, 2),
+        "bmm": (6, 5),
+        "gather": (5, 3),
+        "deconv": (3, 3, 2, 3),
+    }.items()
 }
+
+_ONLY_TO_TWL = "the ONNX exporter has no exporter for it (converters/tables.py ONLY_TO_TWL)"
 
 CASES = [
     Case("Add broadcast", lambda x, y: x + y, [[2, 3, 4], [4]]),
@@ -114,6 +123,40 @@ CASES = [
         )[0],
         [[1, 3, 3, 2]],
     ),
+    # tf->twl only (tables.ONLY_TO_TWL): what TensorFlow's own graphs hold (tf_keras models).
+    Case("Split", lambda x: tw.split(x, 2, axis=1)[1] * 2.0, [[2, 4, 3]], onnx=False, why=_ONLY_TO_TWL),
+    Case("SplitV", lambda x: tw.split(x, [1, -1], axis=2)[1], [[2, 3, 4]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Unpack", lambda x: tw.unstack(x, axis=1)[2], [[2, 3, 4]], onnx=False, why=_ONLY_TO_TWL),
+    Case(
+        "ResizeBilinear align_corners",
+        lambda x: tw.image.resize_bilinear(x, [5, 7], align_corners=True),
+        [[1, 3, 4, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "ResizeNearestNeighbor half_pixel_centers",
+        lambda x: tw.image.resize_nearest_neighbor(x, [6, 5], half_pixel_centers=True),
+        [[1, 3, 4, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "SpaceToBatchND, BatchToSpaceND",
+        lambda x: tw.batch_to_space_nd(
+            tw.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]]) * 2.0, [2, 2], [[1, 1], [0, 2]]
+        ),
+        [[1, 4, 6, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Conv2DBackpropInput",
+        lambda x: tw.nn.conv2d_transpose(x, W["deconv"], [1, 8, 8, 2], [1, 2, 2, 1], "SAME"),
+        [[1, 4, 4, 3]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
 ]
 
 _NOT_A_CORE_OP = (
@@ -128,6 +171,8 @@ NO_CASE = {
     "FusedBatchNormV2": _NOT_A_CORE_OP,
     "FusedBatchNormV3": _NOT_A_CORE_OP,
     "Snapshot": _NOT_A_CORE_OP,
+    "Shape": "freezing folds the Shape of a static shape, and every case's placeholders are static (a run-time "
+    "batch's Shape: tests/test_converters_real_exports_s18.py, Keras Conv2DTranspose)",
     "StopGradient": "freezing removes it (an identity at inference): no frozen graph holds it",
     "FusedBatchNorm": "freezing turns every inference batch norm with constant parameters into Mul + Add "
     "(the case 'FusedBatchNorm inference'); what it leaves (parameters not constant, batch statistics read) "

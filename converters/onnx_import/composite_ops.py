@@ -347,6 +347,23 @@ def _affine_base_grid(spatial, align_corners):
     return np.stack(coords + [np.ones(int(np.prod(spatial)))], axis=1)
 
 
+def _affine_grid_size(ctx, node):
+    """AffineGrid's size when only its N is a run-time value (x.shape of a
+    dynamic batch, as torch exports F.affine_grid(theta, x.size())): the
+    static size, N read from theta at run time; else None."""
+    if len(node.input) < 2 or node.input[1] not in ctx.symbolic:
+        return None
+    static, probe, _ = ctx.symbolic[node.input[1]]
+    static = [int(v) for v in np.asarray(static).reshape(-1)]
+    if probe is None or len(static) < 2:
+        return None
+    probe = [int(v) for v in np.asarray(probe).reshape(-1)]
+    theta_sig = ctx.signature_of(node.input[0], ctx.shape(node.input[0]))
+    if len(probe) != len(static) or probe[1:] != static[1:] or not theta_sig or theta_sig[0] != -1:
+        return None
+    return static
+
+
 @imports("AffineGrid")
 def _affine_grid(ctx, node):
     """The constant homogeneous base grid times theta transposed (one
@@ -354,7 +371,11 @@ def _affine_grid(ctx, node):
     theta, out = node.input[0], node.output[0]
     if ctx.dtype(theta) != np.float32:
         raise _NodeError(f"theta is {np.dtype(ctx.dtype(theta))}; the lowering computes in float32")
-    size = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size")).reshape(-1)]
+    size, run_time_batch = _affine_grid_size(ctx, node), False
+    if size is None:
+        size = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size")).reshape(-1)]
+    else:
+        run_time_batch = True
     if len(size) not in (4, 5) or min(size) < 1:
         raise _NodeError(f"size {size} is not a positive (N, C, H, W) or (N, C, D, H, W)")
     spatial = size[2:]
@@ -362,10 +383,11 @@ def _affine_grid(ctx, node):
     if list(ctx.shape(theta)) != [size[0], rank, rank + 1]:
         raise _NodeError(f"theta {list(ctx.shape(theta))} is not [{size[0]}, {rank}, {rank + 1}] for size {size}")
     base = _affine_base_grid(spatial, bool(attrs(node).get("align_corners", 0)))
-    grid = ctx.intermediate(f"{out}/flat", [size[0], len(base), rank], np.float32)
+    grid = ctx.intermediate(f"{out}/flat", [size[0], len(base), rank], np.float32, like=theta)
     b = ctx.constant(f"{out}/base_grid", base.astype(np.float32))
     ctx.builder.add_op("BATCH_MATMUL", [b, ctx.plain(theta)], [grid], ("BatchMatMulOptions", {"adj_y": True}))
-    dims = ctx.constant(f"{out}/shape", np.array([size[0]] + spatial + [rank], np.int32))
+    batch = -1 if run_time_batch else size[0]
+    dims = ctx.constant(f"{out}/shape", np.array([batch] + spatial + [rank], np.int32))
     ctx.builder.add_op("RESHAPE", [grid, dims], [ctx.output(out)])
 
 

@@ -1,6 +1,7 @@
 """Control flow lowered to plain ONNX nodes before conversion: the lite
 runtime has no subgraphs, so If, Loop and Scan are inlined into the main
-graph here, and Compress is rewritten to NonZero + Gather.
+graph here, Compress is rewritten to NonZero + Gather and Unique to
+pairwise comparisons, NonZero and Gather.
 
 - If: a condition that folds to a constant inlines the taken branch; any
   other inlines both branches (ONNX branches have no side effects) and
@@ -14,6 +15,17 @@ graph here, and Compress is rewritten to NonZero + Gather.
   iteration count depends on values known only at run time is refused.
 - Compress: Gather of constant indices when the condition is a constant,
   else Gather of NonZero's (a dynamic tensor of the lite runtime).
+- Unique (static input shape): the N slices (elements, or slices along
+  `axis`) compared pairwise ([N, N] Equal/Less, lexicographic for slices);
+  the first occurrences are the slices equal to none before them, each
+  one's rank is the number of distinct slices less than it (sorted=1) or
+  before it (sorted=0); the outputs are Gathers at the NonZero of
+  `rank < count` (dynamic tensors), at most MAX_UNIQUE_COMPARISONS
+  compared elements.
+- RNN with activations other than Tanh (PyTorch's nonlinearity="relu"):
+  unrolled over its static sequence length (one MatMul of every step's
+  input, then per step MatMul, Add, [Clip], the activation); the lite RNN
+  op has Tanh only. sequence_lens is refused there.
 
 Unrolling is bounded: at most MAX_ITERATIONS iterations per loop and
 MAX_LOWERED_NODES nodes made in all. A body reads values of the outer
@@ -36,7 +48,8 @@ MAX_ITERATIONS = 1024  # per Loop or Scan (per batch element for Scan-8)
 MAX_LOWERED_NODES = 1 << 16  # nodes the lowering makes in all
 MAX_PASSES = 64  # nesting / chaining depth of control flow
 CONTROL_FLOW_OPS = ("If", "Loop", "Scan")
-REWRITTEN_OPS = CONTROL_FLOW_OPS + ("Compress",)
+REWRITTEN_OPS = CONTROL_FLOW_OPS + ("Compress", "Unique")
+MAX_UNIQUE_COMPARISONS = 1 << 24  # N * N * slice size of a Unique
 
 
 def _error(node, reason):
@@ -582,8 +595,309 @@ def _lower_compress(lw, node):
     lw.emit("Gather", [data, indices], [node.output[0]], axis=0 if axis is None else axis)
 
 
+def _unique_input_dims(lw, node):
+    """The static dims of Unique's input (refused when any is known only at
+    run time)."""
+    ctx, name = lw.ctx, node.input[0]
+    if name in ctx.consts:
+        return list(ctx.consts[name].shape)
+    spec, sig = ctx.specs.get(name), ctx.signature.get(name)
+    if spec is None or any(d is None for d in spec[1]) or (sig and any(d is None for d in sig[1])):
+        shown = ["?" if d is None else d for d in (sig or spec)[1]] if (sig or spec) else "unknown"
+        raise _NodeError(
+            f"the shape of '{name}' ({shown}) is known only at run time; Unique converts for a static input shape"
+        )
+    return list(spec[1])
+
+
+def _lower_unique(lw, node):
+    a = attrs(node)
+    dims = _unique_input_dims(lw, node)
+    elem = lw.ctx.specs[node.input[0]][0] if node.input[0] in lw.ctx.specs else None
+    axis = a.get("axis")
+    if axis is not None and not -len(dims) <= axis < len(dims):
+        raise _NodeError(f"axis {axis} is out of range for an input of rank {len(dims)}")
+    if axis is None:
+        n, size = int(np.prod(dims, dtype=np.int64)), 1
+    else:
+        axis %= len(dims)
+        n = dims[axis]
+        size = int(np.prod(dims[:axis] + dims[axis + 1 :], dtype=np.int64))
+    if n == 0:
+        raise _NodeError("its input is empty")
+    if n * n * size > MAX_UNIQUE_COMPARISONS:
+        raise _NodeError(
+            f"{n} slices of {size} elements compare pairwise as {n * n * size} elements, over the limit of "
+            f"{MAX_UNIQUE_COMPARISONS} (the lite runtime has no sort: Unique is lowered to comparisons)"
+        )
+    base = node.output[0] or node.name or "unique"
+    i64 = onnx.TensorProto.INT64
+
+    def new(tag):
+        return lw.fresh(f"{base}/{tag}")
+
+    def const(value, tag):
+        return lw.constant(np.asarray(value), f"{base}/{tag}")
+
+    def op(op_type, inputs, tag, **kw):
+        return lw.emit(op_type, inputs, [new(tag)], **kw)
+
+    def reduce_sum(x, ax, tag, keepdims=0):
+        if lw.opset >= 13:
+            return op("ReduceSum", [x, const(np.array(ax, np.int64), "axes")], tag, keepdims=keepdims)
+        return op("ReduceSum", [x], tag, axes=ax, keepdims=keepdims)
+
+    # rows: [n, size], one slice a row
+    x = node.input[0]
+    if axis is not None and axis != 0:
+        perm = [axis] + [d for d in range(len(dims)) if d != axis]
+        x = op("Transpose", [x], "moved", perm=perm)
+    rows = op("Reshape", [x, const(np.array([n, size], np.int64), "rows_shape")], "rows")
+    cmp = op("Cast", [rows], "rows_i32", to=onnx.TensorProto.INT32) if elem == onnx.TensorProto.BOOL else rows
+    left, right = lw.unsqueeze(cmp, 1, f"{base}/left"), lw.unsqueeze(cmp, 0, f"{base}/right")
+    # differ[i, j, p]: slice i and slice j differ at element p
+    differ = op("Cast", [op("Not", [op("Equal", [left, right], "eq")], "ne")], "ne_count", to=i64)
+    same = op("Equal", [reduce_sum(differ, [2], "ne_sum"), const(np.array(0, np.int64), "zero")], "same")
+    less = op("Less", [left, right], "lt")
+    if size > 1:  # lexicographic: less at the first element where they differ
+        before = op("CumSum", [differ, const(np.array(2, np.int64), "axis2")], "ne_before", exclusive=1)
+        less = op("And", [less, op("Equal", [before, const(np.array(0, np.int64), "zero")], "eq_before")], "lt_at")
+        less = op(
+            "Cast",
+            [reduce_sum(op("Cast", [less], "lt_i64", to=i64), [2], "lt_sum")],
+            "lt_any",
+            to=onnx.TensorProto.BOOL,
+        )
+    else:
+        less = (
+            op("Squeeze", [less, const(np.array([2], np.int64), "axis2v")], "lt_2d")
+            if lw.opset >= 13
+            else op("Squeeze", [less], "lt_2d", axes=[2])
+        )
+    # first[j]: slice j equals no slice before it
+    earlier = const(np.tril(np.ones((n, n), bool), -1), "earlier")
+    dups = reduce_sum(op("Cast", [op("And", [same, earlier], "dup")], "dup_i64", to=i64), [1], "dups")
+    first = op("Equal", [dups, const(np.array(0, np.int64), "zero")], "first")
+    first_i = op("Cast", [first], "first_i64", to=i64)
+    same_i = op("Cast", [same], "same_i64", to=i64)
+    if a.get("sorted", 1):
+        # rank[j]: distinct slices less than slice j (also each element's inverse index)
+        lt_first = op(
+            "Mul", [op("Cast", [less], "lt_i64_2d", to=i64), lw.unsqueeze(first_i, 1, f"{base}/first_col")], "lt_first"
+        )
+        rank = reduce_sum(lt_first, [0], "rank")
+        inverse = rank
+    else:
+        rank = op("CumSum", [first_i, const(np.array(0, np.int64), "axis0")], "rank", exclusive=1)
+        owner = op(
+            "Mul", [same_i, lw.unsqueeze(op("Mul", [first_i, rank], "first_rank"), 0, f"{base}/rank_row")], "owner"
+        )
+        inverse = reduce_sum(owner, [1], "inverse_all")
+    count = reduce_sum(first_i, [0], "count")
+    positions = const(np.arange(n, dtype=np.int64), "positions")
+    # at[r, j]: slice j is the distinct slice of rank r
+    at = op(
+        "And",
+        [
+            op(
+                "Equal",
+                [lw.unsqueeze(rank, 0, f"{base}/rank_row2"), lw.unsqueeze(positions, 1, f"{base}/r_col")],
+                "is_rank",
+            ),
+            lw.unsqueeze(first, 0, f"{base}/first_row"),
+        ],
+        "at",
+    )
+    at_i = op("Cast", [at], "at_i64", to=i64)
+    index_of_rank = reduce_sum(
+        op("Mul", [at_i, lw.unsqueeze(positions, 0, f"{base}/j_row")], "at_j"), [1], "index_of_rank"
+    )
+    valid = op("NonZero", [op("Less", [positions, count], "valid")], "valid_nz")
+    ranks = op("Gather", [valid, const(np.array(0, np.int64), "zero")], "ranks", axis=0)
+    y, indices, inverse_out, counts = (list(node.output) + ["", "", ""])[:4]
+    if indices or y:
+        indices_v = lw.emit("Gather", [index_of_rank, ranks], [indices or new("indices")], axis=0)
+    if y:
+        if axis is None:
+            flat = op("Reshape", [node.input[0], const(np.array([-1], np.int64), "flat_shape")], "flat")
+            lw.emit("Gather", [flat, indices_v], [y], axis=0)
+        else:
+            lw.emit("Gather", [node.input[0], indices_v], [y], axis=axis)
+    if inverse_out:
+        lw.identity(inverse, inverse_out)
+    if counts:
+        per_rank = reduce_sum(
+            op("Mul", [at_i, lw.unsqueeze(reduce_sum(same_i, [1], "same_count"), 0, f"{base}/cnt_row")], "at_cnt"),
+            [1],
+            "count_of_rank",
+        )
+        lw.emit("Gather", [per_rank, ranks], [counts], axis=0)
+
+
+# ONNX's recurrent activations: (op, takes alpha, takes beta, default alpha, default beta).
+_RNN_ACTIVATIONS = {
+    "relu": ("Relu", False, False, None, None),
+    "tanh": ("Tanh", False, False, None, None),
+    "sigmoid": ("Sigmoid", False, False, None, None),
+    "leakyrelu": ("LeakyRelu", True, False, 0.01, None),
+    "thresholdedrelu": ("ThresholdedRelu", True, False, 1.0, None),
+    "hardsigmoid": ("HardSigmoid", True, True, 0.2, 0.5),
+    "elu": ("Elu", True, False, 1.0, None),
+    "softsign": ("Softsign", False, False, None, None),
+    "softplus": ("Softplus", False, False, None, None),
+    "scaledtanh": (None, True, True, 1.0, 1.0),
+    "affine": (None, True, True, 1.0, 0.0),
+}
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _unrolled_rnn(node):
+    """Whether `node` is an RNN the lite RNN op cannot run (activations
+    other than Tanh), lowered here."""
+    if node.op_type != "RNN":
+        return False
+    acts = attrs(node).get("activations")
+    return acts is not None and any(_text(x).lower() != "tanh" for x in acts)
+
+
+def _rewritten(node):
+    return node.domain in DEFAULT_DOMAINS and (node.op_type in REWRITTEN_OPS or _unrolled_rnn(node))
+
+
+def _lower_rnn(lw, node):
+    """RNN with non-default activations, unrolled: per direction one MatMul
+    of every step's input (with both biases), then per step the recurrent
+    MatMul, the Add, an optional Clip and the activation."""
+    a = attrs(node)
+    ctx = lw.ctx
+    inputs = list(node.input) + [""] * 6
+    x, w_name, r_name, b_name, lens, init_h = inputs[:6]
+    if lens:
+        raise _NodeError("sequence_lens is not supported with activations other than Tanh (the RNN is unrolled)")
+    unknown = set(a) - {
+        "activations",
+        "activation_alpha",
+        "activation_beta",
+        "clip",
+        "direction",
+        "hidden_size",
+        "layout",
+    }
+    if unknown:
+        raise _NodeError(f"unsupported attribute {min(unknown)}")
+    direction = _text(a.get("direction", "forward"))
+    if direction not in ("forward", "reverse", "bidirectional"):
+        raise _NodeError(f"direction {direction!r} is not forward, reverse or bidirectional")
+    dirs = 2 if direction == "bidirectional" else 1
+    layout = a.get("layout", 0)
+    if layout not in (0, 1):
+        raise _NodeError(f"layout {layout} is not 0 or 1")
+    acts = [_text(v).lower() for v in a["activations"]]
+    if len(acts) != dirs:
+        raise _NodeError(f"{len(acts)} activations for {dirs} direction(s)")
+    alphas, betas = list(a.get("activation_alpha", [])), list(a.get("activation_beta", []))
+    funcs = []
+    for act in acts:
+        if act not in _RNN_ACTIVATIONS:
+            known = ", ".join(v[0] or k for k, v in _RNN_ACTIVATIONS.items())
+            raise _NodeError(f"activation {act!r} is not one of ONNX's recurrent activations ({known})")
+        op, has_alpha, has_beta, alpha, beta = _RNN_ACTIVATIONS[act]
+        if has_alpha and alphas:
+            alpha = alphas.pop(0)
+        if has_beta and betas:
+            beta = betas.pop(0)
+        funcs.append((act, op, alpha, beta))
+    w, r = ctx.const(w_name), ctx.const(r_name)
+    b = ctx.const(b_name) if b_name else None
+    if w is None or r is None or (b_name and b is None):
+        raise _NodeError("W, R and B must be constants")
+    if w.ndim != 3 or w.shape[0] != dirs:
+        raise _NodeError(f"W has shape {list(w.shape)}; expected [{dirs}, hidden_size, input_size]")
+    hidden = w.shape[1]
+    if r.shape != (dirs, hidden, hidden):
+        raise _NodeError(f"R has shape {list(r.shape)}; expected {[dirs, hidden, hidden]}")
+    if b is not None and b.shape != (dirs, 2 * hidden):
+        raise _NodeError(f"B has shape {list(b.shape)}; expected {[dirs, 2 * hidden]}")
+    time_axis = 1 if layout else 0
+    steps, rank = _static_dim(lw, node, x, time_axis)
+    if rank != 3:
+        raise _NodeError(f"X has rank {rank}; expected 3")
+    _check_iterations(node, steps)
+    lw.charge(node, 2 + dirs * (6 * steps + 4))
+    base = node.output[0] or (node.output[1] if len(node.output) > 1 else "") or node.name or "rnn"
+
+    def new(tag):
+        return lw.fresh(f"{base}/{tag}")
+
+    def op(op_type, ins, tag, **kw):
+        return lw.emit(op_type, ins, [new(tag)], **kw)
+
+    def gather(t, index, axis, tag):
+        return op("Gather", [t, lw.constant(np.array(index, np.int64), "index")], tag, axis=axis)
+
+    def activate(f, v, tag):
+        act, op_type, alpha, beta = f
+        if act == "scaledtanh":
+            inner = op("Mul", [v, lw.constant(np.array(beta, np.float32), "beta")], f"{tag}/scaled")
+            return op(
+                "Mul", [op("Tanh", [inner], f"{tag}/tanh"), lw.constant(np.array(alpha, np.float32), "alpha")], tag
+            )
+        if act == "affine":
+            scaled = op("Mul", [v, lw.constant(np.array(alpha, np.float32), "alpha")], f"{tag}/scaled")
+            return op("Add", [scaled, lw.constant(np.array(beta, np.float32), "beta")], tag)
+        kw = {} if alpha is None else {"alpha": float(alpha)}
+        if beta is not None:
+            kw["beta"] = float(beta)
+        return op(op_type, [v], tag, **kw)
+
+    xs = op("Transpose", [x], "time_major", perm=[1, 0, 2]) if layout else x  # [T, B, I]
+    clip = a.get("clip")
+    finals, per_step = [], [[None] * dirs for _ in range(steps)]
+    for d in range(dirs):
+        wt = lw.constant(np.ascontiguousarray(w[d].T), f"{base}/w{d}")
+        rt = lw.constant(np.ascontiguousarray(r[d].T), f"{base}/r{d}")
+        projected = op("MatMul", [xs, wt], f"xw{d}")  # [T, B, H]
+        if b is not None:
+            projected = op("Add", [projected, lw.constant(b[d, :hidden] + b[d, hidden:], f"{base}/b{d}")], f"xwb{d}")
+        h = gather(init_h, d, 1 if layout else 0, f"h0_{d}") if init_h else None
+        reverse = direction == "reverse" or d == 1
+        for t in reversed(range(steps)) if reverse else range(steps):
+            pre = gather(projected, t, 0, f"x{d}_{t}")
+            if h is not None:
+                pre = op("Add", [pre, op("MatMul", [h, rt], f"hr{d}_{t}")], f"pre{d}_{t}")
+            if clip is not None:
+                bound = float(clip)
+                pre = op("Clip", [pre, lw.constant(np.array(-bound, np.float32), "clip_lo"),
+                                  lw.constant(np.array(bound, np.float32), "clip_hi")], f"clip{d}_{t}")  # fmt: skip
+            h = activate(funcs[d], pre, f"h{d}_{t}")
+            per_step[t][d] = h
+        finals.append(h)
+    outs = list(node.output) + ["", ""]
+    y, y_h = outs[0], outs[1]
+    dir_axis = 1 if layout else 0  # of a step's [D, B, H] / [B, D, H]
+    if y:
+        stacked = []
+        for t in range(steps):
+            parts = [lw.unsqueeze(h, dir_axis, f"{base}/y{t}_{d}") for d, h in enumerate(per_step[t])]
+            step = lw.emit("Concat", parts, [new(f"y{t}")], axis=dir_axis) if dirs > 1 else parts[0]
+            stacked.append(lw.unsqueeze(step, time_axis, f"{base}/yt{t}"))
+        if steps > 1:
+            lw.emit("Concat", stacked, [y], axis=time_axis)
+        else:
+            lw.identity(stacked[0], y)
+    if y_h:
+        parts = [lw.unsqueeze(h, dir_axis, f"{base}/yh{d}") for d, h in enumerate(finals)]
+        if dirs > 1:
+            lw.emit("Concat", parts, [y_h], axis=dir_axis)
+        else:
+            lw.identity(parts[0], y_h)
+
+
 def _needs_lowering(model):
-    return any(n.op_type in REWRITTEN_OPS and n.domain in DEFAULT_DOMAINS for n in model.graph.node)
+    return any(_rewritten(n) for n in model.graph.node)
 
 
 def lower(model):
@@ -604,7 +918,7 @@ def lower(model):
         tainted = set()  # values made by this pass's lowering: known next pass
         for node in model.graph.node:
             reads = {i for i in node.input if i} | outer_refs(node)
-            if node.op_type not in REWRITTEN_OPS or node.domain not in DEFAULT_DOMAINS:
+            if not _rewritten(node):
                 lw.nodes.append(node)
                 if reads & tainted:
                     tainted.update(o for o in node.output if o)
@@ -622,6 +936,10 @@ def lower(model):
                     _lower_loop(lw, node)
                 elif node.op_type == "Scan":
                     _lower_scan(lw, node)
+                elif node.op_type == "Unique":
+                    _lower_unique(lw, node)
+                elif node.op_type == "RNN":
+                    _lower_rnn(lw, node)
                 else:
                     _lower_compress(lw, node)
             except _NodeError as e:

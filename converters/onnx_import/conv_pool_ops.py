@@ -64,6 +64,12 @@ class _Window:
         else:
             self.pads = _as_2d(pads[:n], n, 0) + _as_2d(pads[n:], n, 0)
         self.is_same_upper = self.pads == upper
+        # Spatial dims known only at run time: SAME's pads there depend on the
+        # size unless every stride is 1, so explicit pads are kept.
+        sig = ctx.signature_of(node.input[0], self.x_shape) or []
+        self.run_time_spatial = -1 in sig[2:]
+        if self.run_time_spatial and self.strides != [1, 1]:
+            self.is_same_upper = False
 
     def padding(self, same_allowed=True):
         """("SAME"|"VALID", explicit [top, left, bottom, right] pads or None)."""
@@ -79,8 +85,15 @@ class _Window:
             return ctx.nhwc(x_name)
         n, c, w = self.x_shape
         dtype = ctx.dtype(x_name)
-        nwc = ctx.intermediate(f"{out}/nwc_in", [n, w, c], dtype, like=x_name)
         perm = ctx.constant(f"{out}/to_nwc", np.array([0, 2, 1], np.int32))
+        if self.run_time_spatial:  # a run-time length: EXPAND_DIMS, not a RESHAPE to it
+            sig = ctx.signature_of(x_name, self.x_shape)
+            nwc = ctx.builder.add_tensor(f"{out}/nwc_in", [n, w, c], dtype, [sig[0], sig[2], sig[1]])
+            ctx.builder.add_op("TRANSPOSE", [ctx.plain(x_name), perm], [nwc])
+            x = ctx.builder.add_tensor(f"{out}/nhwc_in", [n, 1, w, c], dtype, [sig[0], 1, sig[2], sig[1]])
+            ctx.builder.add_op("EXPAND_DIMS", [nwc, ctx.constant(f"{out}/axis1", np.array(1, np.int32))], [x])
+            return x
+        nwc = ctx.intermediate(f"{out}/nwc_in", [n, w, c], dtype, like=x_name)
         ctx.builder.add_op("TRANSPOSE", [ctx.plain(x_name), perm], [nwc])
         x = ctx.intermediate(f"{out}/nhwc_in", [n, 1, w, c], dtype, like=x_name)
         shape = ctx.constant(f"{out}/in_shape", np.array([-1, 1, w, c], np.int32))
@@ -103,11 +116,18 @@ class _Window:
             raise _NodeError(f"only 2-D {opcode} has more than one output")
         n, c, w = ctx.shape(last)
         dtype = ctx.dtype(last)
-        y = ctx.intermediate(f"{last}/nhwc_out", [n, 1, w, c], dtype, like=last)
-        ctx.builder.add_op(opcode, inputs, [y], options, version)
-        nwc = ctx.intermediate(f"{last}/nwc_out", [n, w, c], dtype, like=last)
-        shape = ctx.constant(f"{last}/nwc_shape", np.array([-1, w, c], np.int32))
-        ctx.builder.add_op("RESHAPE", [y, shape], [nwc])
+        sig = ctx.signature_of(last, [n, c, w])
+        if sig and sig[2] == -1:  # a run-time length: SQUEEZE, not a RESHAPE to it
+            y = ctx.builder.add_tensor(f"{last}/nhwc_out", [n, 1, w, c], dtype, [sig[0], 1, -1, c])
+            ctx.builder.add_op(opcode, inputs, [y], options, version)
+            nwc = ctx.builder.add_tensor(f"{last}/nwc_out", [n, w, c], dtype, [sig[0], -1, c])
+            ctx.builder.add_op("SQUEEZE", [y], [nwc], ("SqueezeOptions", {"squeeze_dims": [1]}))
+        else:
+            y = ctx.intermediate(f"{last}/nhwc_out", [n, 1, w, c], dtype, like=last)
+            ctx.builder.add_op(opcode, inputs, [y], options, version)
+            nwc = ctx.intermediate(f"{last}/nwc_out", [n, w, c], dtype, like=last)
+            shape = ctx.constant(f"{last}/nwc_shape", np.array([-1, w, c], np.int32))
+            ctx.builder.add_op("RESHAPE", [y, shape], [nwc])
         perm = ctx.constant(f"{last}/to_ncw", np.array([0, 2, 1], np.int32))
         ctx.builder.add_op("TRANSPOSE", [nwc, perm], [ctx.output(last)])
 

@@ -146,7 +146,7 @@ def _run_time_zeros(ctx, name, sources, rank, axis, dtype):
     """Zeros (False for bool) of rank `rank`, 1 on every axis but `axis`,
     where they have the run-time size of the one run-time dim of a tensor
     in `sources`: STRIDED_SLICE of one element along its other axes, LESS
-    than itself (False, NaN included), CAST, RESHAPE."""
+    than itself (False, NaN included; NOT_EQUAL for bool), CAST, RESHAPE."""
     for source in sorted(sources):
         sig = ctx.signature_of(source, ctx.shape(source)) or []
         if sig.count(-1) == 1 and source in ctx.tensors:
@@ -163,7 +163,8 @@ def _run_time_zeros(ctx, name, sources, rank, axis, dtype):
     cut = ctx.intermediate(f"{name}/cut", [1] * src_rank, ctx.dtype(source))
     ctx.builder.add_op("STRIDED_SLICE", [src] + bounds, [cut], options)
     false = ctx.intermediate(f"{name}/false", [1] * src_rank, np.bool_)
-    ctx.builder.add_op("LESS", [cut, cut], [false])
+    # LESS than itself is False, NaN included; LESS has no bool, NOT_EQUAL has.
+    ctx.builder.add_op("NOT_EQUAL" if ctx.dtype(source) == np.bool_ else "LESS", [cut, cut], [false])
     if dtype != np.bool_:
         zeros = ctx.intermediate(f"{name}/cast", [1] * src_rank, dtype)
         ctx.builder.add_op("CAST", [false], [zeros])

@@ -100,12 +100,20 @@ def _add_inputs(ctx, model):
 
 
 def _add_outputs(ctx, model):
-    """The model's outputs as the .twl outputs, in ONNX's layout."""
+    """The model's outputs as the .twl outputs, in ONNX's layout. An output
+    that is another output's tensor (an Identity of it, as the dynamo
+    exporter writes for a value returned twice) is a copy of it (CAST to
+    its own type), so that each output has its own tensor and name."""
     for out in model.graph.output:
         try:
             index = ctx.plain(out.name)
         except _NodeError as e:
             raise ConversionError(f"output '{out.name}': {e}") from None
+        if index in ctx.builder.outputs:
+            src = ctx.builder.tensor(index)
+            copy = ctx.builder.add_tensor(out.name, src.shape, src.dtype, src.signature)
+            ctx.builder.add_op("CAST", [index], [copy])
+            index = copy
         ctx.builder.rename(index, out.name)
         ctx.builder.add_output(out.name, index)
 

@@ -202,6 +202,31 @@ def _old_nearest_rounding(interpolation, scales):
     return "CEIL" if any(down) else "FLOOR"
 
 
+def _broadcast_of_one_pixel(ctx, node, a, in_shape):
+    """A Resize to sizes known only at run time of an input whose resized
+    dims are all a static 1 (DeepLab's image-pooling branch, interpolated
+    to the feature map's run-time H and W): every mode but crop-and-resize
+    samples the one pixel, so it is BROADCAST_TO the computed sizes.
+    Returns whether it emitted that."""
+    if node.op_type != "Resize" or len(node.input) < 4 or node.input[3] not in ctx.symbolic or "axes" in a:
+        return False
+    if _text(a.get("coordinate_transformation_mode", "half_pixel")) == "tf_crop_and_resize":
+        return False
+    if _text(a.get("keep_aspect_ratio_policy", "stretch")) != "stretch":
+        return False
+    static = np.asarray(ctx.symbolic[node.input[3]][0]).reshape(-1)
+    sig = ctx.signature_of(node.input[0], in_shape) or list(in_shape)
+    if len(in_shape) < 3 or static.size != len(in_shape):
+        return False
+    for i, d in enumerate(in_shape):
+        one = d == 1 and sig[i] != -1
+        if i >= 2 and not one or (not one and static[i] != d):
+            return False
+    sizes = ctx.value(node.input[3])[0]
+    ctx.builder.add_op("BROADCAST_TO", [ctx.plain(node.input[0]), sizes], [ctx.output(node.output[0])])
+    return True
+
+
 @imports("Resize", "Upsample")
 def _resize(ctx, node):
     """RESIZE on the lite tensor's layout (NHWC after a Conv: the scales,
@@ -210,6 +235,8 @@ def _resize(ctx, node):
     x, out = node.input[0], node.output[0]
     in_shape = ctx.shape(x)
     rank = len(in_shape)
+    if _broadcast_of_one_pixel(ctx, node, a, in_shape):
+        return
     interpolation = _choice(_INTERPOLATION, "mode", _text(a.get("mode", "nearest")))
     old = node.op_type == "Upsample" or ctx.opset < 11
     coordinates = _choice(

@@ -62,6 +62,7 @@ def infer(model, data_prop, fill=1):
 # inference after folding: the values and dims that differ from those at
 # the static shapes (where it is 1) depend on it.
 PROBE_DIM = 3
+PROBE_SPATIAL_SCALE = 32
 
 
 def dim_key(name, axis, dim):
@@ -87,7 +88,20 @@ def probe_dims(model, fill=None):
     such as s - b, or b * s, moves with both)."""
     primes = [p for p in range(PROBE_DIM, 200) if all(p % q for q in range(2, p))]
     fill = fill or {}
-    return {key: fill.get(key, 1) * primes[n % len(primes)] for n, (key, _) in enumerate(_symbolic_dims(model))}
+
+    def probe(n, key, axis):
+        size = fill.get(key, 1)
+        # Spatial dims (axis 2 on) probe at their static size (32 for a 1) times
+        # the prime, plus 1: after a CNN's strided convs and pools a probe of 3 or 5 is 1
+        # again, as at the static size, and a run-time H or W would pass for a
+        # 1; odd, so that a size that is the input's only at even sizes
+        # (ceil(H / 2) * 2, F.interpolate(size=x.shape[-2:]) of a strided
+        # feature map) is not taken for a constant multiple.
+        if axis >= 2:
+            return (PROBE_SPATIAL_SCALE if size == 1 else size) * primes[n % len(primes)] + 1
+        return size * primes[n % len(primes)]
+
+    return {key: probe(n, key, axis) for n, (key, axis) in enumerate(_symbolic_dims(model))}
 
 
 # Static sizes tried for the symbolic dims other than a leading (batch) one
@@ -95,19 +109,32 @@ def probe_dims(model, fill=None):
 # shape (a fully convolutional net downsampled and upsampled back is
 # consistent at even sizes only).
 STATIC_FILLS = (8, 16, 32, 64)
+SPATIAL_FILL = 32  # run-time dims on axis 2 on, under WINDOW_OPS
+WINDOW_OPS = ("Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool")
 
 
 def static_fill(model, data_prop):
     """(fill for `infer`: {dim key: static size}, its static specs and
     signatures): 1 for every symbolic dim where that gives every node output
-    a static shape, else the first of STATIC_FILLS (for the dims not on axis
+    a static shape with no empty dim, else the first of STATIC_FILLS (for the dims not on axis
     0) that does (or leaves the fewest without)."""
     outputs = [o for n in model.graph.node for o in n.output if o]
 
     def unknown(specs):
-        return sum(1 for o in outputs if o in specs and any(d is None for d in specs[o][1]))
+        # A dim of 0 or less is a window larger than its input at that fill.
+        return sum(1 for o in outputs if o in specs and any(d is None or d <= 0 for d in specs[o][1]))
 
     dims = _symbolic_dims(model)
+    if any(axis >= 2 for _, axis in dims) and any(n.op_type in WINDOW_OPS for n in model.graph.node):
+        # A run-time H/W (or length) under convolutions and pools: 1 passes
+        # onnx's inference but is smaller than their windows; 32 is not.
+        fill = {key: SPATIAL_FILL if axis >= 2 else 1 for key, axis in dims}
+        try:
+            trial = (fill, *infer(model, data_prop, fill=fill))
+            if not unknown(trial[1]):
+                return trial
+        except ConversionError:
+            pass
     best = ({key: 1 for key, _ in dims}, *infer(model, data_prop))
     if not unknown(best[1]) or all(axis == 0 for _, axis in dims):
         return best
