@@ -246,11 +246,80 @@ def add_backprop_loop_counter(context, count, outer_grad_state):
     return next_count
 
 
+def _hoistable_matmul(context, grad):
+    """Whether `grad` is a MatMul `a^T b` of the backward loop `context` (not nested in another loop) that
+    nothing else reads and whose operands have static rank 2 and known columns."""
+    m = grad.op
+    if m.type != "MatMul" or not m.get_attr("transpose_a") or m.get_attr("transpose_b"):
+        return False
+    if context.outer_context is not None or cf._op_context(m) is not context or grad.consumers():
+        return False
+    for x in m.inputs:
+        dims = x.shape.dims
+        if dims is None or len(dims) != 2 or dims[1].value is None:
+            return False
+    return True
+
+
+def _hoisted_matmul(context, grad):
+    """The sum over the iterations of `grad` = a_t^T b_t as one MatMul after the backward loop `context`:
+    concat_t(a_t)^T concat_t(b_t) (the rows of every iteration's a_t and b_t are collected in TensorArrays,
+    written at the iteration's index), instead of one small MatMul and an Add of the whole sum per iteration."""
+    from tensorweave._src.ops import math_ops
+
+    context.Exit()
+    try:
+        arrays = []
+        for x in grad.op.inputs:
+            handle, flow = gen_ops.tensor_array_v3(
+                0,
+                dtype=x.dtype,
+                element_shape=x.shape,
+                identical_element_shapes=False,
+                dynamic_size=True,
+                clear_after_read=True,
+                tensor_array_name="",
+                name="b_acc_rows",
+            )
+            arrays.append((handle, flow, x))
+    finally:
+        context.Enter()
+    exits = []
+    for handle, flow, x in arrays:
+        context.AddName(flow.name)
+        enter_flow = cf._enter(
+            flow, context.name, is_constant=False, parallel_iterations=context.parallel_iterations, name="b_acc_rows"
+        )
+        context.loop_enters.append(enter_flow)
+        merge_flow = cf.merge([enter_flow, enter_flow], name="b_acc_rows")[0]
+        switch_false, switch_true = cf.switch(merge_flow, context.pivot)
+        written = gen_ops.tensor_array_write_v3(handle, context._pivot_for_body, x, switch_true)
+        cf._update_input(merge_flow.op, 1, cf._next_iteration(written))
+        flow_out = cf.exit(switch_false, name="b_acc_rows")
+        context.loop_exits.append(flow_out)
+        exits.append(flow_out)
+    context.ExitResult(exits)
+    context.Exit()
+    try:
+        rows = [
+            gen_ops.tensor_array_concat_v3(
+                handle, flow_out, dtype=x.dtype, element_shape_except0=x.shape[1:], name="b_acc_rows"
+            )[0]
+            for (handle, _, x), flow_out in zip(arrays, exits)
+        ]
+        return math_ops.matmul(rows[0], rows[1], transpose_a=True, name="b_acc")
+    finally:
+        context.Enter()
+
+
 def add_backprop_accumulator(context, op, grad):
     """The sum over the iterations of `grad`, the gradient of the loop invariant that `op` (an Enter) brings
-    into the loop: a loop (`b_acc`) inside the backward loop `context`, returning its Exit."""
+    into the loop: a loop (`b_acc`) inside the backward loop `context`, returning its Exit. A MatMul gradient
+    `a_t^T b_t` (a weight read in the loop) is summed by one MatMul after the loop (`_hoisted_matmul`)."""
     from tensorweave._src.ops import array_ops, constant_op, math_ops
 
+    if _hoistable_matmul(context, grad):
+        return _hoisted_matmul(context, grad)
     context.Exit()
     outer = context.outer_context
     shape = grad.shape
