@@ -246,6 +246,28 @@ def add_backprop_loop_counter(context, count, outer_grad_state):
     return next_count
 
 
+def loop_invariant_transpose(value):
+    """For `value` a loop invariant of a top-level while loop (a constant Enter of a value from outside any
+    loop) read by the backward loop being built: the transpose of its outside value, computed once before the
+    loop (a rank-2 matrix); None otherwise. A MatMul in the backward loop that reads `value` transposed
+    (transpose_b) reads this instead and so does not transpose the same matrix in every iteration."""
+    from tensorweave._src.ops import array_ops
+
+    graph = ops.get_default_graph()
+    context = graph._get_control_flow_context()
+    if context is None or not context.IsWhileContext() or context.grad_state is None:
+        return None
+    op = value.op
+    if context.outer_context is not None or not cf._is_loop_constant_enter(op):
+        return None
+    outside = op.inputs[0]
+    if cf._op_context(outside.op) is not None or outside.shape.ndims != 2:
+        return None
+    with ops.control_dependencies(None):  # restores the graph's context on exit
+        graph._set_control_flow_context(None)
+        return array_ops.transpose(outside)
+
+
 def _hoistable_matmul(context, grad):
     """Whether `grad` is a MatMul `a^T b` of the backward loop `context` (not nested in another loop) that
     nothing else reads and whose operands have static rank 2 and known columns."""
