@@ -136,3 +136,61 @@ def test_nested_loops_keep_the_accumulator():
 
     g, _ = _both(build)
     assert "TensorArrayConcatV3" not in _types(g)
+
+
+# --- MatMul's packed B, kept while the same B comes again (a loop's weight) ------------------------------------------
+
+
+def _loop_product(x, w, steps):
+    """sum_t tanh(x_t w) over a while_loop: w is multiplied in every iteration (float32, [32, 64] x [64, 64])."""
+
+    def body(t, acc):
+        return t + 1, acc + tw.tanh(tw.matmul(x[t], w))
+
+    return tw.while_loop(lambda t, a: t < steps, body, [tw.constant(0), tw.zeros([32, 64])])[1]
+
+
+def _want(xv, wv):
+    return np.tanh(np.einsum("tbk,kn->tbn", xv.astype(np.float64), wv.astype(np.float64))).sum(0)
+
+
+def test_packed_weight_follows_variable_updates_between_and_within_steps():
+    rng = np.random.RandomState(1)
+    xv = rng.standard_normal((5, 32, 64)).astype(np.float32)
+    w0 = rng.standard_normal((64, 64)).astype(np.float32) * 0.1
+    g = tw.Graph()
+    with g.as_default():
+        x = tw.constant(xv)
+        w = tw.Variable(w0)
+        y = _loop_product(x, w, 5)
+        update = w.assign_add(tw.ones([64, 64]) * 0.01)
+
+        # A loop that updates the weight in each iteration and multiplies by the value read after the update.
+        def body(t, acc):
+            with tw.control_dependencies([w.assign_add(tw.ones([64, 64]) * 0.01)]):
+                value = w.read_value()
+            return t + 1, acc + tw.tanh(tw.matmul(x[t], value))
+
+        z = tw.while_loop(lambda t, a: t < 5, body, [tw.constant(0), tw.zeros([32, 64])], parallel_iterations=1)[1]
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            for step in range(3):
+                np.testing.assert_allclose(sess.run(y), _want(xv, w0 + 0.01 * step), rtol=1e-4, atol=1e-4)
+                sess.run(update)
+            w3 = w0 + 0.03
+            want = sum(np.tanh(xv[t].astype(np.float64) @ (w3 + 0.01 * (t + 1))) for t in range(5))
+            np.testing.assert_allclose(sess.run(z), want, rtol=1e-4, atol=1e-4)
+
+
+def test_packed_weight_is_not_kept_for_a_fed_array_changed_in_place():
+    rng = np.random.RandomState(2)
+    xv = rng.standard_normal((4, 32, 64)).astype(np.float32)
+    wv = rng.standard_normal((64, 64)).astype(np.float32) * 0.1
+    g = tw.Graph()
+    with g.as_default():
+        w = tw.placeholder(tw.float32, [64, 64])
+        y = _loop_product(tw.constant(xv), w, 4)
+        with tw.Session() as sess:
+            for _ in range(3):
+                np.testing.assert_allclose(sess.run(y, {w: wv}), _want(xv, wv), rtol=1e-4, atol=1e-4)
+                wv *= -1.5  # the same array, new values
