@@ -13,6 +13,17 @@ W0 = RNG.standard_normal((6, 5))
 X0 = RNG.standard_normal((4, 3, 6))
 
 
+@pytest.fixture
+def tf_v1_loops():
+    """TensorFlow with v1 control flow (Enter/Exit loops, as tensorweave's) for the test, restored after."""
+    tf = pytest.importorskip("tensorflow")
+    was_v2 = tf.compat.v1.control_flow_v2_enabled()
+    tf.compat.v1.disable_control_flow_v2()
+    yield tf
+    if was_v2:
+        tf.compat.v1.enable_control_flow_v2()
+
+
 def _run(tf, v1, build, feed, dtype):
     g = tf.Graph()
     with g.as_default():
@@ -26,10 +37,8 @@ def _run(tf, v1, build, feed, dtype):
     return g, values
 
 
-def _both(build, feed=X0, dtype="float64"):
-    tf = pytest.importorskip("tensorflow")
+def _both(tf, build, feed=X0, dtype="float64"):
     v1 = tf.compat.v1
-    v1.disable_control_flow_v2()
     g, ours = _run(tw, tw.compat.v1, build, feed, tw.as_dtype(dtype))
     _, theirs = _run(tf, v1, build, feed, tf.as_dtype(dtype))
     for a, b in zip(ours, theirs):
@@ -54,8 +63,8 @@ def _rnn(tf, x, w, n=None):
     return acc + tf.reduce_sum(h)
 
 
-def test_invariant_weight_gradient_is_one_matmul_after_the_loop():
-    g, _ = _both(_rnn)
+def test_invariant_weight_gradient_is_one_matmul_after_the_loop(tf_v1_loops):
+    g, _ = _both(tf_v1_loops, _rnn)
     assert {"TensorArrayConcatV3", "Transpose"} <= _types(g)
     # The sum is a MatMul outside any loop of the concatenated rows; no per-iteration Add of a [6, 5] sum.
     hoisted = [op for op in g.get_operations() if op.type == "MatMul" and op.name.endswith("b_acc")]
@@ -65,10 +74,40 @@ def test_invariant_weight_gradient_is_one_matmul_after_the_loop():
     assert hoisted[0].outputs[0].shape.as_list() == [6, 5]
 
 
-def test_float32_and_batch_size_unknown_until_run():
-    tf = pytest.importorskip("tensorflow")
+@pytest.mark.parametrize(
+    "form",
+    [
+        lambda tf, xt, w: tf.matmul(w, xt, transpose_a=True, transpose_b=True),  # w^T x^T: [5, batch]
+        lambda tf, xt, w: tf.matmul(w, tf.transpose(xt), transpose_a=True),  # w^T x^T
+        lambda tf, xt, w: tf.matmul(xt[:, :5], w, transpose_b=True),  # x w^T
+    ],
+)
+def test_invariant_weight_in_any_operand_position(tf_v1_loops, form):
+    def build(tf, x, w):
+        def body(t, acc):
+            return t + 1, acc + tf.reduce_sum(tf.tanh(form(tf, x[t], w)) ** 2)
+
+        return tf.while_loop(lambda t, a: t < tf.shape(x)[0], body, [tf.constant(0), tf.constant(0.0, x.dtype)])[1]
+
+    g, _ = _both(tf_v1_loops, build)
+    assert "TensorArrayConcatV3" in _types(g)
+
+
+def test_weight_transposed_in_the_loop_is_accumulated(tf_v1_loops):
+    def build(tf, x, w):
+        def body(t, acc):
+            return t + 1, acc + tf.reduce_sum(tf.tanh(tf.matmul(tf.transpose(w), x[t], transpose_b=True)) ** 2)
+
+        return tf.while_loop(lambda t, a: t < 4, body, [tf.constant(0), tf.constant(0.0, x.dtype)])[1]
+
+    g, _ = _both(tf_v1_loops, build)
+    # The invariant's gradient is a Transpose's, not a MatMul's.
+    assert "TensorArrayConcatV3" not in _types(g)
+
+
+def test_float32_and_batch_size_unknown_until_run(tf_v1_loops):
+    tf = tf_v1_loops
     v1 = tf.compat.v1
-    v1.disable_control_flow_v2()
     feed = X0[:, :2].astype(np.float32)
     _, ours = _run(tw, tw.compat.v1, _rnn, feed, tw.float32)
     _, theirs = _run(tf, v1, _rnn, feed, tf.float32)
@@ -76,8 +115,8 @@ def test_float32_and_batch_size_unknown_until_run():
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
 
 
-def test_zero_iterations_give_zero_weight_gradient():
-    _, (loss, gw, gx) = _both(lambda tf, x, w: _rnn(tf, x, w, n=0))
+def test_zero_iterations_give_zero_weight_gradient(tf_v1_loops):
+    _, (loss, gw, gx) = _both(tf_v1_loops, lambda tf, x, w: _rnn(tf, x, w, n=0))
     assert gw.shape == (6, 5) and not gw.any() and not gx.any() and loss == 0.0
 
 
@@ -100,7 +139,7 @@ def test_gradient_matches_central_differences():
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
 
 
-def test_weight_read_twice_per_iteration_is_accumulated():
+def test_weight_read_twice_per_iteration_is_accumulated(tf_v1_loops):
     def build(tf, x, w):
         def body(t, acc):
             h = tf.tanh(tf.matmul(x[t], w))
@@ -108,23 +147,23 @@ def test_weight_read_twice_per_iteration_is_accumulated():
 
         return tf.while_loop(lambda t, a: t < 4, body, [tf.constant(0), tf.constant(0.0, x.dtype)])[1]
 
-    g, _ = _both(build)
+    g, _ = _both(tf_v1_loops, build)
     # The invariant's gradient in an iteration is the sum of two products: accumulated per iteration.
     assert "TensorArrayConcatV3" not in _types(g)
 
 
-def test_operand_that_changes_per_iteration_is_not_rewritten():
+def test_operand_that_changes_per_iteration_is_not_rewritten(tf_v1_loops):
     def build(tf, x, w):
         def body(t, v, acc):
             return t + 1, v * 0.9, acc + tf.reduce_sum(tf.tanh(tf.matmul(x[t], v)))
 
         return tf.while_loop(lambda t, v, a: t < 4, body, [tf.constant(0), w, tf.constant(0.0, x.dtype)])[2]
 
-    g, _ = _both(build)
+    g, _ = _both(tf_v1_loops, build)
     assert not {"TensorArrayConcatV3", "Transpose"} & _types(g)
 
 
-def test_nested_loops_keep_the_accumulator():
+def test_nested_loops_keep_the_accumulator(tf_v1_loops):
     def build(tf, x, w):
         def outer(i, acc):
             def inner(j, a):
@@ -134,7 +173,7 @@ def test_nested_loops_keep_the_accumulator():
 
         return tf.while_loop(lambda i, a: i < 4, outer, [tf.constant(0), tf.constant(0.0, x.dtype)])[1]
 
-    g, _ = _both(build)
+    g, _ = _both(tf_v1_loops, build)
     assert "TensorArrayConcatV3" not in _types(g)
 
 

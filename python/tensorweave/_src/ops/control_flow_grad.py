@@ -268,31 +268,41 @@ def loop_invariant_transpose(value):
         return array_ops.transpose(outside)
 
 
-def _hoistable_matmul(context, grad):
-    """Whether `grad` is a MatMul `a^T b` of the backward loop `context` (not nested in another loop) that
-    nothing else reads and whose operands have static rank 2 and known columns."""
+def _contraction_rows(grad):
+    """For `grad` a MatMul op(a) op(b) of rank-2 operands: (x, transpose) for each operand, where the rows of
+    x (x = the operand, or its transpose when `transpose`) are the terms of the contraction."""
     m = grad.op
-    if m.type != "MatMul" or not m.get_attr("transpose_a") or m.get_attr("transpose_b"):
+    a, b = m.inputs
+    return [(a, not m.get_attr("transpose_a")), (b, m.get_attr("transpose_b"))]
+
+
+def _hoistable_matmul(context, grad):
+    """Whether `grad` is a MatMul of the backward loop `context` (not nested in another loop) that nothing else
+    reads, with rank-2 operands whose dimensions other than the contraction's are static."""
+    if grad.op.type != "MatMul" or context.outer_context is not None:
         return False
-    if context.outer_context is not None or cf._op_context(m) is not context or grad.consumers():
+    if cf._op_context(grad.op) is not context or grad.consumers():
         return False
-    for x in m.inputs:
+    for x, transpose in _contraction_rows(grad):
         dims = x.shape.dims
-        if dims is None or len(dims) != 2 or dims[1].value is None:
+        if dims is None or len(dims) != 2 or dims[0 if transpose else 1].value is None:
             return False
     return True
 
 
 def _hoisted_matmul(context, grad):
-    """The sum over the iterations of `grad` = a_t^T b_t as one MatMul after the backward loop `context`:
-    concat_t(a_t)^T concat_t(b_t) (the rows of every iteration's a_t and b_t are collected in TensorArrays,
-    written at the iteration's index), instead of one small MatMul and an Add of the whole sum per iteration."""
-    from tensorweave._src.ops import math_ops
+    """The sum over the iterations of `grad` = op(a_t) op(b_t) as one MatMul after the backward loop `context`:
+    concat_t(r_t)^T concat_t(s_t), where the rows of r_t and s_t are the contraction's terms (a_t^T = r_t^T
+    s_t for the gradient of a weight read as matmul(x, w); other forms transpose an operand in the loop). The
+    rows of every iteration are collected in TensorArrays, written at the iteration's index, instead of one
+    small MatMul and an Add of the whole sum per iteration."""
+    from tensorweave._src.ops import array_ops, math_ops
 
+    rows = [array_ops.transpose(x) if transpose else x for x, transpose in _contraction_rows(grad)]
     context.Exit()
     try:
         arrays = []
-        for x in grad.op.inputs:
+        for x in rows:
             handle, flow = gen_ops.tensor_array_v3(
                 0,
                 dtype=x.dtype,
@@ -323,13 +333,13 @@ def _hoisted_matmul(context, grad):
     context.ExitResult(exits)
     context.Exit()
     try:
-        rows = [
+        concats = [
             gen_ops.tensor_array_concat_v3(
                 handle, flow_out, dtype=x.dtype, element_shape_except0=x.shape[1:], name="b_acc_rows"
             )[0]
             for (handle, _, x), flow_out in zip(arrays, exits)
         ]
-        return math_ops.matmul(rows[0], rows[1], transpose_a=True, name="b_acc")
+        return math_ops.matmul(concats[0], concats[1], transpose_a=True, name="b_acc")
     finally:
         context.Enter()
 
@@ -337,7 +347,7 @@ def _hoisted_matmul(context, grad):
 def add_backprop_accumulator(context, op, grad):
     """The sum over the iterations of `grad`, the gradient of the loop invariant that `op` (an Enter) brings
     into the loop: a loop (`b_acc`) inside the backward loop `context`, returning its Exit. A MatMul gradient
-    `a_t^T b_t` (a weight read in the loop) is summed by one MatMul after the loop (`_hoisted_matmul`)."""
+    (a weight read in the loop) is summed by one MatMul after the loop (`_hoisted_matmul`)."""
     from tensorweave._src.ops import array_ops, constant_op, math_ops
 
     if _hoistable_matmul(context, grad):
