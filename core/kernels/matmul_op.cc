@@ -435,13 +435,14 @@ class MatMulOp : public OpKernel {
   // invariant weight, multiplied in every iteration, is packed once. The
   // packed copy holds B's buffer, so that buffer is neither reused nor
   // written in place (a variable update copies it: resource.h) while packed;
-  // a borrowed buffer (a fed array) is never kept. B is packed on its second
-  // use in a step.
+  // a borrowed buffer (a fed array) is never kept, nor a B over 32 MiB (the
+  // copy would double it). B is packed on its second use in a step.
   std::shared_ptr<const PackedB> PackedFor(OpKernelContext* ctx,
                                            const Tensor& b, int64_t m,
                                            int64_t n, int64_t k) {
     if (!PackedGemmApplies(ctx->intra_op_pool(), m, n, k, transpose_b_) ||
-        !b.buffer() || !b.buffer()->owned()) {
+        !b.buffer() || !b.buffer()->owned() ||
+        n * k * static_cast<int64_t>(sizeof(float)) > (int64_t{32} << 20)) {
       return nullptr;
     }
     const float* data = b.data<float>();
