@@ -9,7 +9,8 @@ iteration count in reverse. A forward loop gets a counter of its iterations; the
 forward value the backward pass needs is pushed on a stack (StackV2 / StackPushV2) once per forward iteration and
 popped (StackPopV2) once per backward iteration, in reverse order. A loop variable's gradient is an Enter
 (`b_exit`) of the gradient of its Exit, a Merge (`b_switch`) with a NextIteration back edge; a loop invariant's
-gradient is accumulated over the iterations (`b_acc`).
+gradient is accumulated over the iterations (`b_acc`), or, when it is one MatMul (a weight read in the loop),
+computed by one MatMul after the backward loop from the rows of its operands collected in TensorArrays.
 
 The pushes of one forward iteration are ordered before the next iteration's counter step, and the pops of one
 backward iteration before the next, by gating the counters' NextIteration inputs with Identity ops that depend
