@@ -14,11 +14,16 @@ training steps are checked to agree before anything is timed. Timings are interl
 noisy: read the ratios, not the absolute figures); each round also records the process's CPU time, which on
 a shared, loaded machine is the steadier of the two.
 
-Measured 2026-11-26 on the shared 2-core dev machine (Xeon with AVX-512, load average 12-20 from other builds),
-`--rounds 9`: process CPU time tw/TF 0.83 forward, 1.18 training; wall time 1.02 forward, 1.26 training. Before
-this session's kernel work both ratios were 3.8 (OpenBLAS ran its SSE3 kernels on this CPU; libm tanh/sigmoid).
-The goal of 0.8x for the training step is not met: the remaining time is the step's 300 small GEMMs (~57% of
-tensorweave's CPU time) and the per-iteration gradient accumulation Adds (~9%).
+Measured 2026-11-28 on the shared 2-core dev machine (Xeon with AVX-512, load average 7-8 from other work),
+`--rounds 9`, two runs: process CPU time tw/TF 0.80 and 0.80 forward, 0.82 and 0.87 training (wall time 0.75-0.85
+forward, 0.82-0.91 training, unreliable under that load). What brought the training step from 1.18 (2026-11-26)
+to 0.82-0.87: the gradient of a loop-invariant weight is no longer a small MatMul plus a full-size Add in every
+backward iteration but one MatMul after the loop over the rows collected in TensorArrays
+(control_flow_grad._hoisted_matmul); the backward loop's dgates x W^T reads W transposed once before the loop
+(control_flow_grad.loop_invariant_transpose) instead of transposing it while packing in each iteration; and MatMul
+keeps a loop's weight packed for its AVX-512 kernel across iterations (matmul_op.cc). The goal of 0.8x is not
+quite met; what remains is the step's small GEMMs (SmallGemmBlock, ~30% of the CPU time under perf), the two
+weight-gradient GEMMs (~12%) and the cells' element-wise ops.
 """
 
 import argparse

@@ -1,11 +1,14 @@
 // MatMul: OpenBLAS for float32/float64 (split into one block of C per
 // thread of the intra-op pool; float products with few rows or a short inner
-// dimension by an AVX-512 kernel of its own, SmallGemm), a plain loop for
+// dimension by an AVX-512 kernel of its own, SmallGemm, which keeps B packed
+// while the same B comes again: a while loop's weight), a plain loop for
 // integers and as the reference.
 #include "core/kernels/matmul_op.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -189,6 +192,49 @@ void SmallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha,
     }
   }
 }
+
+// All of op(B) [k, n] packed as SmallGemm packs it: n / 32 panels [k, 32].
+struct PackedB {
+  std::shared_ptr<TensorBuffer> buffer;  // B's: it cannot change or go away
+  const float* data;
+  bool tb;
+  int64_t k, n;
+  std::vector<float> storage;
+  const float* panels;
+};
+
+std::shared_ptr<const PackedB> PackB(const Tensor& b, bool tb, int64_t k,
+                                     int64_t n) {
+  auto packed = std::make_shared<PackedB>();
+  packed->buffer = b.buffer();
+  packed->data = b.data<float>();
+  packed->tb = tb;
+  packed->k = k;
+  packed->n = n;
+  packed->storage.resize(static_cast<size_t>(n * k + 16));
+  float* panels = reinterpret_cast<float*>(
+      (reinterpret_cast<uintptr_t>(packed->storage.data()) + 63) &
+      ~uintptr_t{63});
+  for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
+    PackPanel(tb, packed->data, tb ? k : n, k, j0, panels + j0 * k);
+  }
+  packed->panels = panels;
+  return packed;
+}
+
+// C[m, n] = op(A) op(B) from B packed by PackB: the same products, summed in
+// the same order, as SmallGemm's.
+void SmallGemmPacked(bool ta, int64_t m, int64_t n, int64_t k, const float* a,
+                     const PackedB& b, float* c) {
+  const int64_t lda = ta ? m : k;
+  const int64_t ars = ta ? 1 : lda, aps = ta ? lda : 1;
+  for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
+    for (int64_t i0 = 0; i0 < m; i0 += kSmallRows) {
+      SmallGemmBlock(a + i0 * ars, ars, aps, b.panels + j0 * k, k, 1.0f, 0.0f,
+                     c + i0 * n + j0, n);
+    }
+  }
+}
 #endif
 
 // The block of C = op(A) op(B) with rows [r0, r1) and columns [c0, c1), by
@@ -320,6 +366,16 @@ void NarrowFromFloat(const std::vector<float>& in, bfloat16* out) {
   for (size_t i = 0; i < in.size(); ++i) out[i] = bfloat16(in[i]);
 }
 
+#if defined(__AVX512F__)
+// A float product that Gemm computes by SmallGemm in one block (one thread).
+bool PackedGemmApplies(ThreadPool* pool, int64_t m, int64_t n, int64_t k,
+                       bool tb) {
+  const int64_t parts = pool == nullptr ? 1 : pool->num_threads() + 1;
+  return SmallGemmApplies(m, n, k, tb) &&
+         (parts == 1 || 2 * m * n * k < (int64_t{1} << 22));
+}
+#endif
+
 class MatMulOp : public OpKernel {
  public:
   explicit MatMulOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -357,6 +413,15 @@ class MatMulOp : public OpKernel {
                     transpose_a_ ? ComplexOp::kTranspose : ComplexOp::kNone,
                     transpose_b_ ? ComplexOp::kTranspose : ComplexOp::kNone);
               } else {
+#if defined(__AVX512F__)
+                if constexpr (std::is_same_v<T, float>) {
+                  if (auto packed = PackedFor(ctx, b, m, n, k)) {
+                    SmallGemmPacked(transpose_a_, m, n, k, a.data<float>(),
+                                    *packed, out->data<float>());
+                    return Status::OK();
+                  }
+                }
+#endif
                 Gemm<T>(ctx->intra_op_pool(), a.data<T>(), b.data<T>(),
                         out->data<T>(), m, n, k, transpose_a_, transpose_b_);
               }
@@ -365,6 +430,41 @@ class MatMulOp : public OpKernel {
   }
 
  private:
+#if defined(__AVX512F__)
+  // B packed for SmallGemm, kept while the same B comes again: a loop's
+  // invariant weight, multiplied in every iteration, is packed once. The
+  // packed copy holds B's buffer, so that buffer is neither reused nor
+  // written in place (a variable update copies it: resource.h) while packed;
+  // a borrowed buffer (a fed array) is never kept, nor a B over 32 MiB (the
+  // copy would double it). B is packed on its second use in a step.
+  std::shared_ptr<const PackedB> PackedFor(OpKernelContext* ctx,
+                                           const Tensor& b, int64_t m,
+                                           int64_t n, int64_t k) {
+    if (!PackedGemmApplies(ctx->intra_op_pool(), m, n, k, transpose_b_) ||
+        !b.buffer() || !b.buffer()->owned() ||
+        n * k * static_cast<int64_t>(sizeof(float)) > (int64_t{32} << 20)) {
+      return nullptr;
+    }
+    const float* data = b.data<float>();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (packed_ != nullptr && packed_->buffer == b.buffer() &&
+        packed_->data == data && packed_->k == k && packed_->n == n) {
+      return packed_;
+    }
+    if (last_b_ != data || last_step_ != ctx->step_id()) {
+      last_b_ = data;
+      last_step_ = ctx->step_id();
+      return nullptr;
+    }
+    packed_ = PackB(b, transpose_b_, k, n);
+    return packed_;
+  }
+
+  std::mutex mu_;
+  std::shared_ptr<const PackedB> packed_;
+  const float* last_b_ = nullptr;
+  int64_t last_step_ = -1;
+#endif
   bool transpose_a_ = false;
   bool transpose_b_ = false;
 };

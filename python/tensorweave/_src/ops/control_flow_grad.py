@@ -9,7 +9,8 @@ iteration count in reverse. A forward loop gets a counter of its iterations; the
 forward value the backward pass needs is pushed on a stack (StackV2 / StackPushV2) once per forward iteration and
 popped (StackPopV2) once per backward iteration, in reverse order. A loop variable's gradient is an Enter
 (`b_exit`) of the gradient of its Exit, a Merge (`b_switch`) with a NextIteration back edge; a loop invariant's
-gradient is accumulated over the iterations (`b_acc`).
+gradient is accumulated over the iterations (`b_acc`), or, when it is one MatMul (a weight read in the loop),
+computed by one MatMul after the backward loop from the rows of its operands collected in TensorArrays.
 
 The pushes of one forward iteration are ordered before the next iteration's counter step, and the pops of one
 backward iteration before the next, by gating the counters' NextIteration inputs with Identity ops that depend
@@ -246,11 +247,112 @@ def add_backprop_loop_counter(context, count, outer_grad_state):
     return next_count
 
 
+def loop_invariant_transpose(value):
+    """For `value` a loop invariant of a top-level while loop (a constant Enter of a value from outside any
+    loop) read by the backward loop being built: the transpose of its outside value, computed once before the
+    loop (a rank-2 matrix); None otherwise. A MatMul in the backward loop that reads `value` transposed
+    (transpose_b) reads this instead and so does not transpose the same matrix in every iteration."""
+    from tensorweave._src.ops import array_ops
+
+    graph = ops.get_default_graph()
+    context = graph._get_control_flow_context()
+    if context is None or not context.IsWhileContext() or context.grad_state is None:
+        return None
+    op = value.op
+    if context.outer_context is not None or not cf._is_loop_constant_enter(op):
+        return None
+    outside = op.inputs[0]
+    if cf._op_context(outside.op) is not None or outside.shape.ndims != 2:
+        return None
+    with ops.control_dependencies(None):  # restores the graph's context on exit
+        graph._set_control_flow_context(None)
+        return array_ops.transpose(outside)
+
+
+def _contraction_rows(grad):
+    """For `grad` a MatMul op(a) op(b) of rank-2 operands: (x, transpose) for each operand, where the rows of
+    x (x = the operand, or its transpose when `transpose`) are the terms of the contraction."""
+    m = grad.op
+    a, b = m.inputs
+    return [(a, not m.get_attr("transpose_a")), (b, m.get_attr("transpose_b"))]
+
+
+def _hoistable_matmul(context, grad):
+    """Whether `grad` is a MatMul of the backward loop `context` (not nested in another loop) that nothing else
+    reads, with rank-2 operands whose dimensions other than the contraction's are static."""
+    if grad.op.type != "MatMul" or context.outer_context is not None:
+        return False
+    if cf._op_context(grad.op) is not context or grad.consumers():
+        return False
+    for x, transpose in _contraction_rows(grad):
+        dims = x.shape.dims
+        if dims is None or len(dims) != 2 or dims[0 if transpose else 1].value is None:
+            return False
+    return True
+
+
+def _hoisted_matmul(context, grad):
+    """The sum over the iterations of `grad` = op(a_t) op(b_t) as one MatMul after the backward loop `context`:
+    concat_t(r_t)^T concat_t(s_t), where the rows of r_t and s_t are the contraction's terms (a_t^T = r_t^T
+    s_t for the gradient of a weight read as matmul(x, w); other forms transpose an operand in the loop). The
+    rows of every iteration are collected in TensorArrays, written at the iteration's index, instead of one
+    small MatMul and an Add of the whole sum per iteration."""
+    from tensorweave._src.ops import array_ops, math_ops
+
+    rows = [array_ops.transpose(x) if transpose else x for x, transpose in _contraction_rows(grad)]
+    context.Exit()
+    try:
+        arrays = []
+        for x in rows:
+            handle, flow = gen_ops.tensor_array_v3(
+                0,
+                dtype=x.dtype,
+                element_shape=x.shape,
+                identical_element_shapes=False,
+                dynamic_size=True,
+                clear_after_read=True,
+                tensor_array_name="",
+                name="b_acc_rows",
+            )
+            arrays.append((handle, flow, x))
+    finally:
+        context.Enter()
+    exits = []
+    for handle, flow, x in arrays:
+        context.AddName(flow.name)
+        enter_flow = cf._enter(
+            flow, context.name, is_constant=False, parallel_iterations=context.parallel_iterations, name="b_acc_rows"
+        )
+        context.loop_enters.append(enter_flow)
+        merge_flow = cf.merge([enter_flow, enter_flow], name="b_acc_rows")[0]
+        switch_false, switch_true = cf.switch(merge_flow, context.pivot)
+        written = gen_ops.tensor_array_write_v3(handle, context._pivot_for_body, x, switch_true)
+        cf._update_input(merge_flow.op, 1, cf._next_iteration(written))
+        flow_out = cf.exit(switch_false, name="b_acc_rows")
+        context.loop_exits.append(flow_out)
+        exits.append(flow_out)
+    context.ExitResult(exits)
+    context.Exit()
+    try:
+        concats = [
+            gen_ops.tensor_array_concat_v3(
+                handle, flow_out, dtype=x.dtype, element_shape_except0=x.shape[1:], name="b_acc_rows"
+            )[0]
+            for (handle, _, x), flow_out in zip(arrays, exits)
+        ]
+        return math_ops.matmul(concats[0], concats[1], transpose_a=True, name="b_acc")
+    finally:
+        context.Enter()
+
+
 def add_backprop_accumulator(context, op, grad):
     """The sum over the iterations of `grad`, the gradient of the loop invariant that `op` (an Enter) brings
-    into the loop: a loop (`b_acc`) inside the backward loop `context`, returning its Exit."""
+    into the loop: a loop (`b_acc`) inside the backward loop `context`, returning its Exit. A MatMul gradient
+    (a weight read in the loop) is summed by one MatMul after the loop (`_hoisted_matmul`)."""
     from tensorweave._src.ops import array_ops, constant_op, math_ops
 
+    if _hoistable_matmul(context, grad):
+        return _hoisted_matmul(context, grad)
     context.Exit()
     outer = context.outer_context
     shape = grad.shape

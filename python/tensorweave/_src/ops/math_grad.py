@@ -397,7 +397,11 @@ def _matmul_grad(op, grad):
     a, b = (gen_ops.wrapper("Conj")(t) if t.dtype.is_complex else t for t in op.inputs)
     ta, tb = op.get_attr("transpose_a"), op.get_attr("transpose_b")
     if not ta and not tb:
-        return [math_ops.matmul(grad, b, transpose_b=True), math_ops.matmul(a, grad, transpose_a=True)]
+        from tensorweave._src.ops import control_flow_grad
+
+        b_t = control_flow_grad.loop_invariant_transpose(b)  # a weight read in a while loop: transposed once
+        grad_a = math_ops.matmul(grad, b, transpose_b=True) if b_t is None else math_ops.matmul(grad, b_t)
+        return [grad_a, math_ops.matmul(a, grad, transpose_a=True)]
     if not ta and tb:
         return [math_ops.matmul(grad, b), math_ops.matmul(grad, a, transpose_a=True)]
     if ta and not tb:
