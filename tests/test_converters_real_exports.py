@@ -24,6 +24,7 @@ import warnings
 
 import numpy as np
 import pytest
+import torch_export_util
 
 from converters import lite_runner, onnx_import
 from converters.cli import main as cli_main
@@ -364,61 +365,19 @@ NEEDS_OPSET_14 = {"gpt", "vit_mha", "vit_sdpa"}
 
 
 def _module(name):
-    torch.manual_seed(0)
-    m = MODELS[name][0]().eval()
-    for mod in m.modules():  # batch norm statistics other than the identity
-        if isinstance(mod, (nn.BatchNorm1d, nn.BatchNorm2d)):
-            mod.running_mean.uniform_(-0.5, 0.5)
-            mod.running_var.uniform_(0.5, 2.0)
-            mod.weight.data.uniform_(0.5, 1.5)
-            mod.bias.data.uniform_(-0.3, 0.3)
-    return m
+    return torch_export_util.seeded_module(MODELS[name][0])
 
 
 def export(name, dynamo, opset, dynamic):
     """The ONNX model of MODELS[name] as torch.onnx.export writes it."""
     _, inputs, input_names, output_names = MODELS[name]
-    module, args = _module(name), inputs(2, 0)
-    kw = {"input_names": input_names, "output_names": output_names, "opset_version": opset, "dynamo": dynamo}
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if dynamo:
-            pytest.importorskip("onnxscript")
-            if dynamic:
-                batch = torch.export.Dim("batch", min=1, max=64)
-                kw["dynamic_shapes"] = tuple({0: batch} for _ in input_names)
-            return torch.onnx.export(module, args, verbose=False, **kw).model_proto
-        if dynamic:
-            kw["dynamic_axes"] = {n: {0: "batch"} for n in input_names + output_names}
-        # nn.MultiheadAttention's fast path (eval, no grad) has no TorchScript export.
-        fastpath = torch.backends.mha.get_fastpath_enabled()
-        torch.backends.mha.set_fastpath_enabled(False)
-        try:
-            buffer = io.BytesIO()
-            torch.onnx.export(module, args, buffer, **kw)
-        finally:
-            torch.backends.mha.set_fastpath_enabled(fastpath)
-        return onnx.load_from_string(buffer.getvalue())
+    return torch_export_util.export(_module(name), inputs(2, 0), input_names, output_names, dynamo, opset, dynamic)
 
 
 def check_agrees(name, model, batches):
-    """Converts `model`, runs it on the lite runtime (1 and 2 threads) at each
-    batch size and compares with onnxruntime; returns the largest absolute
-    difference."""
-    _, inputs, _, _ = MODELS[name]
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    runners = [lite_runner.LiteRunner(onnx_import.convert(model), num_threads=n) for n in (1, 2)]
-    worst = 0.0
-    for batch in batches:
-        feeds = {i.name: a.numpy() for i, a in zip(model.graph.input, inputs(batch, batch))}
-        want = session.run(None, feeds)
-        for runner in runners:
-            got = runner.run(feeds)
-            for out, w in zip(model.graph.output, want):
-                assert got[out.name].shape == w.shape, (out.name, batch)
-                np.testing.assert_allclose(got[out.name], w, rtol=RTOL, atol=ATOL, err_msg=f"{out.name}, batch {batch}")
-                worst = max(worst, float(np.max(np.abs(got[out.name] - w))))
-    return worst
+    """Converts `model`, runs it on the lite runtime (1 and 2 threads) at each batch size and compares with
+    onnxruntime; returns the largest absolute difference."""
+    return torch_export_util.check_agrees(model, MODELS[name][1], batches, RTOL, ATOL, check_dtype=False)
 
 
 def _cases():
