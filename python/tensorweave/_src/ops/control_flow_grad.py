@@ -317,20 +317,15 @@ def _hoisted_matmul(context, grad):
             arrays.append((handle, flow, x))
     finally:
         context.Enter()
-    exits = []
-    for handle, flow, x in arrays:
-        context.AddName(flow.name)
-        enter_flow = cf._enter(
-            flow, context.name, is_constant=False, parallel_iterations=context.parallel_iterations, name="b_acc_rows"
+    exits = [
+        _carried(
+            context,
+            flow,
+            lambda f, handle=handle, x=x: gen_ops.tensor_array_write_v3(handle, context._pivot_for_body, x, f),
+            "b_acc_rows",
         )
-        context.loop_enters.append(enter_flow)
-        merge_flow = cf.merge([enter_flow, enter_flow], name="b_acc_rows")[0]
-        switch_false, switch_true = cf.switch(merge_flow, context.pivot)
-        written = gen_ops.tensor_array_write_v3(handle, context._pivot_for_body, x, switch_true)
-        cf._update_input(merge_flow.op, 1, cf._next_iteration(written))
-        flow_out = cf.exit(switch_false, name="b_acc_rows")
-        context.loop_exits.append(flow_out)
-        exits.append(flow_out)
+        for handle, flow, x in arrays
+    ]
     context.ExitResult(exits)
     context.Exit()
     try:
@@ -379,19 +374,24 @@ def add_backprop_accumulator(context, op, grad):
         if outer is not None:
             outer.Exit()
     context.Enter()
-    context.AddName(acc.name)
-    enter_acc = cf._enter(
-        acc, context.name, is_constant=False, parallel_iterations=context.parallel_iterations, name="b_acc"
-    )
-    context.loop_enters.append(enter_acc)
-    merge_acc = cf.merge([enter_acc, enter_acc], name="b_acc")[0]
-    switch_false, switch_true = cf.switch(merge_acc, context.pivot)
-    add_acc = math_ops.add(switch_true, grad)
-    next_acc = cf._next_iteration(add_acc)
-    cf._update_input(merge_acc.op, 1, next_acc)
-    result = cf.exit(switch_false, name="b_acc")
-    context.loop_exits.append(result)
+    result = _carried(context, acc, lambda total: math_ops.add(total, grad), "b_acc")
     context.ExitResult([result])
+    return result
+
+
+def _carried(context, initial, step, name):
+    """A value carried through the backward loop `context` (inside it): `initial` enters, each iteration
+    replaces the value by `step(value)`; returns the loop's Exit of it."""
+    context.AddName(initial.name)
+    enter = cf._enter(
+        initial, context.name, is_constant=False, parallel_iterations=context.parallel_iterations, name=name
+    )
+    context.loop_enters.append(enter)
+    merge = cf.merge([enter, enter], name=name)[0]
+    switch_false, switch_true = cf.switch(merge, context.pivot)
+    cf._update_input(merge.op, 1, cf._next_iteration(step(switch_true)))
+    result = cf.exit(switch_false, name=name)
+    context.loop_exits.append(result)
     return result
 
 
