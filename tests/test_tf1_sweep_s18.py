@@ -69,3 +69,73 @@ def test_partial_run_matches_tensorflow():
                 got = [sess.partial_run(h, r1, {a: 3.0}), sess.partial_run(h, [r2], {b: 1.0})]
                 results.append(got)
     assert results[0] == results[1] == [6.0, [7.0]]
+
+
+def _keras_run(keras, workdir):
+    """fit, then train_on_batch (metric totals carried from fit), save to HDF5, load_model, train on."""
+    import os
+
+    rng = np.random.RandomState(0)
+    x = rng.randn(32, 3).astype(np.float32)
+    y = (x[:, 0] > 0).astype(np.int64)
+    init = keras.initializers.Constant(0.1)
+    inp = keras.Input((3,))
+    out = keras.layers.Dense(2, activation="softmax", kernel_initializer=init)(
+        keras.layers.Dense(4, kernel_initializer=init)(inp)
+    )
+    model = keras.Model(inp, out)
+    model.compile(keras.optimizers.Adam(0.05), "sparse_categorical_crossentropy", metrics=["accuracy"])
+    got = {"fit": model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0).history}
+    got["after_fit"] = model.train_on_batch(x[:8], y[:8])
+    got["second"] = model.train_on_batch(x[:8], y[:8], reset_metrics=False)
+    got["third"] = model.test_on_batch(x[8:16], y[8:16])
+    model.evaluate(x, y, verbose=0)
+    got["after_eval"] = model.test_on_batch(x[:8], y[:8])
+    os.makedirs(workdir, exist_ok=True)
+    path = os.path.join(workdir, "m.h5")
+    model.save(path)
+    loaded = keras.models.load_model(path)
+    got["iterations"] = int(keras.backend.get_value(loaded.optimizer.iterations))
+    got["slots"] = [
+        np.allclose(a, b) for a, b in zip(loaded.optimizer.get_weights()[1:], model.optimizer.get_weights()[1:])
+    ]
+    got["loaded_train"] = loaded.train_on_batch(x[:8], y[:8])
+    got["weights"] = loaded.get_weights()[0]
+    return got
+
+
+def test_keras_metric_totals_and_optimizer_state_match_tf_keras(tmp_path):
+    """tf_keras (v1 graph mode) leaves its metrics' totals after fit / evaluate, so the next train_on_batch /
+    test_on_batch reports them with its batch (p55); load_model restores the optimizer's iterations and slots
+    from the file's `optimizer_weights`, so training continues where it stopped."""
+    tf = pytest.importorskip("tensorflow")
+    tf_keras = pytest.importorskip("tf_keras")
+    import subprocess
+    import sys
+
+    code = (
+        "import pickle; from tests.tf1_programs.runner import import_system; tf = import_system('tensorflow');"
+        "from tests.test_tf1_sweep_s18 import _keras_run;"
+        f"pickle.dump(_keras_run(tf.keras, {str(tmp_path)!r}), open({str(tmp_path / 'tf.pkl')!r}, 'wb'))"
+    )
+    del tf, tf_keras
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    env["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    import pickle
+
+    with open(tmp_path / "tf.pkl", "rb") as f:
+        theirs = pickle.load(f)
+    tw.keras.backend.clear_session()
+    try:
+        ours = _keras_run(tw.keras, str(tmp_path / "tw"))
+    finally:
+        tw.keras.backend.clear_session()
+    from tests.tf1_programs.compare import differences
+
+    assert not differences(ours, theirs)
+    assert ours["iterations"] == 10 and all(ours["slots"])
