@@ -139,3 +139,32 @@ def test_keras_metric_totals_and_optimizer_state_match_tf_keras(tmp_path):
 
     assert not differences(ours, theirs)
     assert ours["iterations"] == 10 and all(ours["slots"])
+
+
+def test_gradient_override_map():
+    """Graph.gradient_override_map (p57): ops of a mapped type made inside use the gradient registered under the
+    new name, ops outside keep theirs; TF's TypeError for a map that is not strings to strings."""
+    tf = pytest.importorskip("tensorflow").compat.v1
+    results = []
+    for mod, name in ((tf, "S18TfSquareGrad"), (tw, "S18TwSquareGrad")):
+
+        @mod.RegisterGradient(name)
+        def _grad(op, grad):
+            return grad * 3.0 + 1.0
+
+        g = mod.Graph()
+        with g.as_default():
+            x = mod.constant([1.0, 2.0])
+            with g.gradient_override_map({"Square": name}):
+                y = mod.square(x)
+            z = mod.square(x)
+            grads = mod.gradients([mod.reduce_sum(y), mod.reduce_sum(z)], x)[0]
+            assert y.op.get_attr("_gradient_op_type") == name.encode()
+            with pytest.raises(ValueError):
+                z.op.get_attr("_gradient_op_type")
+            with pytest.raises(TypeError, match="op_type_map must be a dictionary mapping strings to strings"):
+                with g.gradient_override_map({"Square": 1}):
+                    pass
+            with mod.Session() as sess:
+                results.append(sess.run(grads).tolist())
+    assert results[0] == results[1] == [6.0, 8.0]

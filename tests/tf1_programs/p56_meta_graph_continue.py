@@ -2,7 +2,8 @@
 loss and inputs to collections and saves with Saver(max_to_keep=2, keep_checkpoint_every_n_hours) every few
 steps; a second graph uses tf.train.import_meta_graph, restores latest_checkpoint, finds tensors with
 get_tensor_by_name / get_operation_by_name and the collections, keeps training, and saves again with the
-imported saver; checkpoint file listing, get_checkpoint_state's paths, and global_step continuity."""
+imported saver; the .meta files kept, get_checkpoint_state's paths, and global_step continuity (the data files differ
+by design: tensorweave writes its own checkpoint format, not .index/.data)."""
 
 import os
 
@@ -38,7 +39,7 @@ def main(tf, workdir):
                     saver.save(sess, ckpt, global_step=gs)
         out["losses"] = losses
         out["last"] = [os.path.basename(p) for p in saver.last_checkpoints]
-    out["files"] = sorted(f for f in os.listdir(workdir) if f.startswith("model.ckpt") and f.endswith(".index"))
+    out["files"] = sorted(f for f in os.listdir(workdir) if f.startswith("model.ckpt") and f.endswith(".meta"))
     latest = tf.train.latest_checkpoint(workdir)
     out["latest"] = os.path.basename(latest)
     state = tf.train.get_checkpoint_state(workdir)
@@ -64,5 +65,5 @@ def main(tf, workdir):
             out["saved"] = os.path.basename(saver.save(sess, ckpt, global_step=gs))
         out["vars"] = sorted(v.op.name for v in tf.global_variables())
         out["train_type"] = type(train).__name__
-    out["files_after"] = sorted(f for f in os.listdir(workdir) if f.startswith("model.ckpt") and f.endswith(".index"))
+    out["files_after"] = sorted(f for f in os.listdir(workdir) if f.startswith("model.ckpt") and f.endswith(".meta"))
     return out
