@@ -168,3 +168,21 @@ def test_gradient_override_map():
             with mod.Session() as sess:
                 results.append(sess.run(grads).tolist())
     assert results[0] == results[1] == [6.0, 8.0]
+
+
+def test_variable_load_in_finalized_graph():
+    """Variable.load inside a Scaffold init_fn (the graph finalized by the monitored session, p62) feeds the
+    initializer's value as TF does instead of adding ops; the graph stays unchanged."""
+    with tw.Graph().as_default() as g:
+        w = tw.get_variable("w", [2], initializer=tw.zeros_initializer())
+        v = tw.Variable(1.0, name="v")
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            g.finalize()
+            n_ops = len(g.get_operations())
+            w.load([1.5, -2.0], sess)
+            v.load(4.0, sess)
+            assert sess.run(w).tolist() == [1.5, -2.0] and sess.run(v) == 4.0
+            assert len(g.get_operations()) == n_ops
+            with pytest.raises(ValueError):
+                w.load([1.0, 2.0, 3.0], sess)

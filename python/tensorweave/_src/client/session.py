@@ -372,6 +372,11 @@ class BaseSession:
 
     def _load_variable(self, var, value):
         entry = self._load_ops.get(var)
+        if entry is None and self._graph.finalized:
+            # As TF's Variable.load: the initializer run with its initial value fed (no new ops in the graph).
+            init = var.initializer
+            if init.type in ("Assign", "AssignVariableOp") and len(init.inputs) == 2:
+                entry = (init.inputs[1], init)
         if entry is None:
             with self._graph.as_default():
                 from tensorweave._src.ops import array_ops
