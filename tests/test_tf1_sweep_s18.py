@@ -186,3 +186,19 @@ def test_variable_load_in_finalized_graph():
             assert len(g.get_operations()) == n_ops
             with pytest.raises(ValueError):
                 w.load([1.0, 2.0, 3.0], sess)
+
+
+def test_feed_key_not_a_tensor_message():
+    """A feed_dict key naming no tensor: TF's TypeError wording, "Cannot interpret feed_dict key as Tensor: "
+    followed by the lookup's message (p69)."""
+    tf = pytest.importorskip("tensorflow").compat.v1
+    messages = []
+    for mod in (tf, tw):
+        with mod.Graph().as_default():
+            x = mod.placeholder(mod.float32, [None], name="x")
+            with mod.Session() as sess:
+                with pytest.raises(TypeError) as info:
+                    sess.run(x * 2.0, {"nope:0": [1.0]})
+                messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert messages[1].startswith("Cannot interpret feed_dict key as Tensor: The name 'nope:0' refers to a Tensor")

@@ -239,7 +239,8 @@ class BaseSession:
             try:
                 t = graph.as_graph_element(k, allow_tensor=True, allow_operation=False)
             except (TypeError, ValueError, KeyError) as e:
-                raise TypeError(f"Cannot interpret feed_dict key {k!r} as a Tensor: {e}") from None
+                # TF's wording; the lookup's own message (a KeyError's without the quotes str() adds).
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e.args[0] if e.args else e}") from None
             feed_names.append(t.name)
             feed_specs.append((t.dtype, t.dtype.as_datatype_enum, t, t.dtype.as_numpy_dtype, _static_dims(t)))
         try:
