@@ -1,8 +1,6 @@
 """sess.partial_run (feeding a graph in stages, as interactive RL code did), tf.sets set operations on dense and
 sparse inputs, tf.sequence_mask, bincount with weights/minlength, and a tf.setdiff1d / tf.unique pipeline."""
 
-import numpy as np
-
 
 def main(tf, workdir):
     tf.reset_default_graph()

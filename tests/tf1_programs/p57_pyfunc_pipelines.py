@@ -21,7 +21,7 @@ def main(tf, workdir):
     out["py_func_shapes"] = [str(mean.shape), str(arg.shape), mean.dtype.name, arg.dtype.name]
 
     def label(i):
-        return ("item-%d" % i).encode()
+        return f"item-{i}".encode()
 
     s = tf.py_func(label, [tf.constant(7)], tf.string)
 
@@ -41,7 +41,7 @@ def main(tf, workdir):
     nxt = ds.make_one_shot_iterator().get_next()
 
     def bad(v):
-        raise ValueError("bad value %s" % v)
+        raise ValueError(f"bad value {v}")
 
     failing = tf.py_func(bad, [tf.constant(1.0)], tf.float32)
     log_path = os.path.join(workdir, "log.txt")

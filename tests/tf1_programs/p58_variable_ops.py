@@ -17,7 +17,7 @@ def main(tf, workdir):
     b = tf.Variable(a.initialized_value() * 2.0, name="b")
     step = tf.Variable(0, name="step", dtype=tf.int32)
     tick = tf.count_up_to(step, 3)
-    extra = tf.Variable(1.0, trainable=False, collections=[tf.GraphKeys.LOCAL_VARIABLES, "my_vars"], name="extra")
+    tf.Variable(1.0, trainable=False, collections=[tf.GraphKeys.LOCAL_VARIABLES, "my_vars"], name="extra")
     upd = tf.scatter_update(table, [0, 2], [[1.0, 2.0], [3.0, 4.0]])
     add = tf.scatter_add(table, [2, 2, 4], [[1.0, 1.0], [1.0, 1.0], [5.0, 5.0]])
     sub = tf.scatter_sub(counts, [1, 1, 3], [1, 2, 3])

@@ -4,8 +4,6 @@ _with_hash_bucket, categorical_column_with_identity, crossed_column, indicator_c
 (initializer seeded by constant), tf.feature_column.input_layer and linear_model over a features dict of
 tensors, with tables_initializer, then a few training steps of a logistic model on top."""
 
-import numpy as np
-
 
 def main(tf, workdir):
     tf.reset_default_graph()

@@ -11,8 +11,7 @@ def main(tf, workdir):
     sentences = [[1, 2], [3, 4, 5, 6], [7], [8, 9, 10], [11, 12], [13, 14, 15, 16, 17], [18], [19, 20, 21]]
 
     def gen():
-        for s in sentences:
-            yield s
+        yield from sentences
 
     ds = tf.data.Dataset.from_generator(gen, tf.int32, tf.TensorShape([None]))
     out = {"gen_shapes": str(ds.output_shapes)}

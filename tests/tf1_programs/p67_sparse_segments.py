@@ -32,7 +32,7 @@ def main(tf, workdir):
     }
     a = tf.SparseTensor([[0, 0], [1, 2]], [1.0, 5.0], [2, 3])
     b = tf.SparseTensor([[0, 0], [1, 1]], [4.0, -2.0], [2, 3])
-    dense = lambda s: tf.sparse_tensor_to_dense(tf.sparse_reorder(s))  # noqa: E731
+    dense = lambda s: tf.sparse_tensor_to_dense(tf.sparse_reorder(s))
     ops = {
         "add": dense(tf.sparse_add(a, b)),
         "max": dense(tf.sparse_maximum(a, b)),
