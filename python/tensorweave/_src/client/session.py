@@ -239,7 +239,8 @@ class BaseSession:
             try:
                 t = graph.as_graph_element(k, allow_tensor=True, allow_operation=False)
             except (TypeError, ValueError, KeyError) as e:
-                raise TypeError(f"Cannot interpret feed_dict key {k!r} as a Tensor: {e}") from None
+                # TF's wording; the lookup's own message (a KeyError's without the quotes str() adds).
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e.args[0] if e.args else e}") from None
             feed_names.append(t.name)
             feed_specs.append((t.dtype, t.dtype.as_datatype_enum, t, t.dtype.as_numpy_dtype, _static_dims(t)))
         try:
@@ -284,6 +285,71 @@ class BaseSession:
 
         return call
 
+    def partial_run_setup(self, fetches, feeds=None):
+        """Sets up a partial run of `fetches` fed `feeds` (graph elements, values supplied later by
+        `partial_run`); returns its handle. Each feed may be fed and each fetch fetched once per handle."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        feeds = [] if feeds is None else feeds if isinstance(feeds, (list, tuple)) else [feeds]
+        feed_names = set()
+        for feed in feeds:
+            parts = feed._tw_fetch_components() if hasattr(feed, "_tw_fetch_components") else [feed]
+            for part in parts:
+                try:
+                    t = self._graph.as_graph_element(part, allow_tensor=True, allow_operation=False)
+                except (TypeError, ValueError, KeyError) as e:
+                    raise type(e)(f"Cannot interpret argument `feed` key as Tensor: {e}") from None
+                feed_names.add(t.name)
+        plan = _FetchPlan(self._graph, fetches)
+        with self._lock:
+            self._partial_run_count = getattr(self, "_partial_run_count", 0) + 1
+            handle = f"{','.join(sorted(feed_names))};{self._partial_run_count}"
+            runs = self.__dict__.setdefault("_partial_runs", {})
+            runs[handle] = {
+                "feeds": feed_names,
+                "fetches": {t.name for t in plan.tensors} | {op.name for op in plan.targets},
+                "fed": {},  # name -> value fed so far
+                "fetched": {},  # tensor name -> value fetched so far (fed back to later steps)
+                "done": set(),  # names of the tensors and ops fetched so far
+            }
+        return handle
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """Continues the partial run `handle`: feeds `feed_dict` and returns `fetches` (as `run` does). Tensors
+        fetched by earlier calls are fed back, so their ops run once for the handle."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        state = getattr(self, "_partial_runs", {}).get(handle)
+        if state is None:
+            raise errors.InvalidArgumentError(None, None, "Must run 'setup' before performing partial runs!")
+        fed = {}
+        for k, v in (_expand_composite_feeds(feed_dict) if feed_dict else {}).items():
+            t = self._graph.as_graph_element(k, allow_tensor=True, allow_operation=False)
+            if t.name not in state["feeds"]:
+                raise errors.InvalidArgumentError(
+                    None, None, f"The feed {t.name} was not specified in partial_run_setup."
+                )
+            if t.name in state["fed"]:
+                raise errors.InvalidArgumentError(None, None, f"The feed {t.name} has already been fed.")
+            fed[t.name] = v
+        plan = _FetchPlan(self._graph, fetches)
+        names = [t.name for t in plan.tensors] + [op.name for op in plan.targets]
+        for name in names:
+            if name not in state["fetches"]:
+                raise errors.InvalidArgumentError(
+                    None, None, f"The fetch {name} was not specified in partial_run_setup."
+                )
+            if name in state["done"]:
+                raise errors.InvalidArgumentError(None, None, f"The fetch {name} has already been fetched.")
+        values = self.run(
+            [t.name for t in plan.tensors] + [op.name for op in plan.targets],
+            feed_dict={**state["fed"], **state["fetched"], **fed},
+        )
+        state["fed"].update(fed)
+        state["fetched"].update(zip(names[: len(plan.tensors)], values))
+        state["done"].update(names)
+        return plan.build(values[: len(plan.tensors)])
+
     def _register_dead_handle(self, handle):
         """Called by a garbage-collected TensorHandle: its tensor is deleted by the next `run` once
         _DEAD_HANDLES_THRESHOLD handles are dead (TF deletes them from the handle's __del__; here no step runs
@@ -307,6 +373,11 @@ class BaseSession:
 
     def _load_variable(self, var, value):
         entry = self._load_ops.get(var)
+        if entry is None and self._graph.finalized:
+            # As TF's Variable.load: the initializer run with its initial value fed (no new ops in the graph).
+            init = var.initializer
+            if init.type in ("Assign", "AssignVariableOp") and len(init.inputs) == 2:
+                entry = (init.inputs[1], init)
         if entry is None:
             with self._graph.as_default():
                 from tensorweave._src.ops import array_ops

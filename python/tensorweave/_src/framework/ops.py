@@ -317,6 +317,7 @@ class Graph:
         self._device_stack = []  # _DeviceScope entries, outermost first
         self._colocation_stack = []  # Operations, outermost first
         self._attr_scope_map = {}
+        self._gradient_override_map = {}  # op type -> the gradient's registered name (gradient_override_map)
         self._control_stack = []
         self._collections = {}
         self._finalized = False
@@ -362,6 +363,8 @@ class Graph:
             attrs = dict(attrs) if attrs else {}
             for key, value in self._attr_scope_map.items():
                 attrs.setdefault(key, value)
+            if op_type in self._gradient_override_map:
+                attrs["_gradient_op_type"] = self._gradient_override_map[op_type]
             if self._container and not attrs.get("container"):
                 op_def = self._op_def(op_type)
                 if op_def["is_stateful"] and any(a["name"] == "container" for a in op_def["attrs"]):
@@ -529,6 +532,22 @@ class Graph:
         finally:
             self._device_stack = saved_devices
             self._colocation_stack = saved_colocation
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops of the types in `op_type_map` (op type -> a name given to tw.RegisterGradient) created inside use
+        that gradient (recorded in their `_gradient_op_type` attr, as TF's Graph.gradient_override_map)."""
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        for op_type, mapped in op_type_map.items():
+            if not (isinstance(op_type, str) and isinstance(mapped, str)):
+                raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = self._gradient_override_map
+        self._gradient_override_map = {**saved, **op_type_map}
+        try:
+            yield
+        finally:
+            self._gradient_override_map = saved
 
     @contextlib.contextmanager
     def _attr_scope(self, attr_map):

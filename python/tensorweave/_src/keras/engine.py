@@ -926,6 +926,7 @@ class Model(Layer):
                 self._fetch_names.append(f"{name}_loss")
                 self._fetch_tensors.append(value)
                 self._fetch_kinds.append("batch")
+        self._first_metric = len(self._fetch_names)
         for name, tensor, kind in metric_tensors:
             self._fetch_names.append(name)
             self._fetch_tensors.append(tensor)
@@ -1029,7 +1030,7 @@ class Model(Layer):
                     feed[sw] = w[idx]
         return feed
 
-    def _run_batches(self, xs, ys, sws, batch_size, training, shuffle=False, callbacks=None):
+    def _run_batches(self, xs, ys, sws, batch_size, training, shuffle=False, callbacks=None, carry=None):
         n = len(xs[0])
         order = np.arange(n)
         if shuffle == "batch":
@@ -1045,10 +1046,13 @@ class Model(Layer):
             )
             for start in range(0, n, batch_size)
         )
-        return self._run_loop(feeds, training, callbacks)
+        return self._run_loop(feeds, training, callbacks, carry)
 
-    def _run_loop(self, feeds, training, callbacks=None):
-        """Runs the train (or test) step on each (feed, batch size); the epoch's logs aggregated as tf_keras's."""
+    def _run_loop(self, feeds, training, callbacks=None, carry=None):
+        """Runs the train (or test) step on each (feed, batch size); the epoch's logs aggregated as tf_keras's.
+
+        The compiled metrics' totals are left in `_metric_totals` (tf_keras's v1 metrics keep their state after
+        fit / evaluate until reset); `carry=True` starts from them, as train_on_batch / test_on_batch do."""
         sess = backend.get_session()
         mode = "train" if training else "test"
         for metric in getattr(self, "_stateful_metrics", []):
@@ -1058,6 +1062,11 @@ class Model(Layer):
             if fetches is None:
                 fetches = list(self._fetch_tensors) + ([self._train_op] if training else [])
                 sums, counts = np.zeros(len(fetches)), np.zeros(len(fetches))
+                left = getattr(self, "_metric_totals", None) if carry else None
+                if left is not None and len(left[0]) == len(self._fetch_kinds):
+                    for i in range(self._first_metric, len(self._fetch_kinds)):
+                        if self._fetch_kinds[i] in ("size", "ratio"):
+                            sums[i], counts[i] = left[0][i], left[1][i]
             logs = {"batch": b, "size": size}
             if callbacks is not None:
                 callbacks._call_batch("begin", mode, b, logs)
@@ -1081,6 +1090,7 @@ class Model(Layer):
                 break
         if fetches is None:
             raise ValueError("No data to run on: the inputs (or the generator) gave no batch.")
+        self._metric_totals = (sums[: len(self._fetch_kinds)].copy(), counts[: len(self._fetch_kinds)].copy())
         return {k: float(v / max(c, 1e-12)) for k, v, c in zip(self._fetch_names, sums, counts)}
 
     def _generator_feeds(self, generator, steps, training, class_weight=None):
@@ -1359,7 +1369,9 @@ class Model(Layer):
         ys = self._standardize_y(y)
         _check_sample_counts(xs, ys)
         sws = self._sample_weight_arrays(ys, sample_weight, class_weight)
-        logs = self._run_batches(xs, ys, sws, len(xs[0]), True)
+        logs = self._run_batches(xs, ys, sws, len(xs[0]), True, carry=True)
+        if reset_metrics:
+            self._metric_totals = None
         return _batch_result(logs, self._fetch_names, return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True, return_dict=False):
@@ -1368,7 +1380,9 @@ class Model(Layer):
         ys = self._standardize_y(y)
         _check_sample_counts(xs, ys)
         sws = self._sample_weight_arrays(ys, sample_weight, None)
-        logs = self._run_batches(xs, ys, sws, len(xs[0]), False)
+        logs = self._run_batches(xs, ys, sws, len(xs[0]), False, carry=True)
+        if reset_metrics:
+            self._metric_totals = None
         return _batch_result(logs, self._fetch_names, return_dict)
 
     def predict_on_batch(self, x):
@@ -1417,7 +1431,8 @@ class Model(Layer):
         saving.save_model(self, filepath, overwrite, include_optimizer, save_format)
 
     def reset_metrics(self):
-        pass
+        """Clears the compiled metrics' totals left by the last fit / evaluate / *_on_batch call."""
+        self._metric_totals = None
 
     def reset_states(self):
         """Resets the states of the stateful layers (stateful RNNs) of the model."""

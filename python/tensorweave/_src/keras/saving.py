@@ -7,6 +7,7 @@ import os
 import numpy as np
 
 from tensorweave._src.keras import backend
+from tensorweave._src.platform import tf_logging as logging
 
 _KERAS_VERSION = "2.21.0"
 
@@ -436,6 +437,13 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
         save_weights_to_hdf5_group(f.create_group("model_weights"), model)
         if include_optimizer and model.optimizer is not None and model._compiled:
             f.attrs["training_config"] = json.dumps(_training_config(model), default=json_default).encode("utf8")
+            weights = getattr(model.optimizer, "weights", None)
+            if weights and not callable(weights):  # tf_keras's `optimizer_weights` group: iterations, then slots
+                group = f.create_group("optimizer_weights")
+                names = [w.name.encode("utf8") for w in weights]
+                _save_attr(group, "weight_names", names)
+                for name, value in zip(names, backend.batch_get_value(weights)):
+                    group.create_dataset(name.decode("utf8"), data=np.asarray(value))
 
 
 def _engine():
@@ -460,6 +468,10 @@ def load_model(filepath, custom_objects=None, compile=True, options=None):
         model = model_from_config(config, custom_objects)
         load_weights_from_hdf5_group(f["model_weights"], model)
         training = f.attrs.get("training_config")
+        optimizer_values = None
+        if "optimizer_weights" in f:
+            group = f["optimizer_weights"]
+            optimizer_values = [np.asarray(group[n]) for n in _load_attr(group, "weight_names")]
     if compile and training is not None:
         from tensorweave._src.keras import optimizers
 
@@ -473,6 +485,18 @@ def load_model(filepath, custom_objects=None, compile=True, options=None):
             loss_weights=training.get("loss_weights"),
             weighted_metrics=training.get("weighted_metrics"),
         )
+        if optimizer_values and isinstance(model.optimizer, optimizers.Optimizer):
+            # As tf_keras: build the training graph (creating the slots), then restore the optimizer's state.
+            model._build_training_graph()
+            model.optimizer._create_all_weights(model.trainable_weights)
+            _engine()._initialize_new_variables()
+            try:
+                model.optimizer.set_weights(optimizer_values)
+            except ValueError:
+                logging.warning(
+                    "Error in loading the saved optimizer state. As a result, your model is starting with a freshly "
+                    "initialized optimizer."
+                )
     return model
 
 

@@ -71,10 +71,15 @@ def get_gradient_function(op):
     override = getattr(op, "_custom_gradient_fn", None)  # tw.custom_gradient's IdentityN
     if override is not None:
         return override
-    if op.type in _NOT_DIFFERENTIABLE:
+    try:
+        op_type = op.get_attr("_gradient_op_type")  # set under Graph.gradient_override_map
+        op_type = op_type.decode() if isinstance(op_type, bytes) else op_type
+    except ValueError:
+        op_type = op.type
+    if op_type in _NOT_DIFFERENTIABLE:
         return None
     try:
-        return _GRADIENTS[op.type]
+        return _GRADIENTS[op_type]
     except KeyError:
         raise LookupError(
             f"No gradient defined for operation '{op.name}' (op type: {op.type}). "

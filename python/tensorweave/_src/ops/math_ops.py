@@ -116,7 +116,19 @@ def negative(x, name=None):
 
 @gen_ops.doc_from("Cast")
 def cast(x, dtype, name=None):
-    """`dtype` is the op's DstT; a tensor of that dtype already is returned as it is."""
+    """`dtype` is the op's DstT; a tensor of that dtype already is returned as it is. A SparseTensor or
+    IndexedSlices has its values cast (TF's tf.cast does the same)."""
+    from tensorweave._src.framework import indexed_slices
+    from tensorweave._src.framework import sparse_tensor
+
+    if isinstance(x, sparse_tensor.SparseTensor):
+        with ops.name_scope(name, "Cast", [x]) as scope:
+            values = cast(x.values, dtype, name=scope)
+            return sparse_tensor.SparseTensor(x.indices, values, x.dense_shape)
+    if isinstance(x, indexed_slices.IndexedSlices):
+        with ops.name_scope(name, "Cast", [x]) as scope:
+            values = cast(x.values, dtype, name=scope)
+            return indexed_slices.IndexedSlices(values, x.indices, x.dense_shape)
     x = ops.convert_to_tensor(x)
     dtype = dtypes.as_dtype(dtype)
     if x.dtype == dtype:
