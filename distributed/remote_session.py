@@ -161,7 +161,8 @@ def _fetched(value):
 
 
 def reset(target, containers=None):
-    """Frees every resource (variables, queues) of every task of the cluster `target`'s server is in."""
+    """Frees the resources (variables, queues) of the named containers (none named: the default one) on every
+    task of the cluster `target`'s server is in; its master forgets its sessions."""
     address = parse_target(target)
     channels = _process_channels()
     channels.call(

@@ -214,14 +214,6 @@ Status WorkerEnv::DeregisterGraph(int64_t handle) {
 }
 
 Status WorkerEnv::Reset(const std::vector<std::string>& containers) {
-  for (const std::string& container : containers) {
-    if (!container.empty()) {
-      return errors::Unimplemented(
-          "Reset of the named container '", container,
-          "': resources are not kept apart by container yet; reset the "
-          "default container (no names) to clear them all");
-    }
-  }
   // Steps still running hold variables: they are cancelled and waited for.
   std::vector<int64_t> running;
   {
@@ -237,7 +229,9 @@ Status WorkerEnv::Reset(const std::vector<std::string>& containers) {
   {
     std::unique_lock<std::mutex> lock(run_mu_);
     run_done_.wait(lock, [this] { return running_steps_.empty(); });
-    resource_mgr_.Clear();
+    // As TF's worker CleanupAll: no names is the default container.
+    resource_mgr_.Clear(containers.empty() ? std::vector<std::string>{""}
+                                           : containers);
   }
   return Status::OK();
 }

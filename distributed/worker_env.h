@@ -106,9 +106,9 @@ class WorkerEnv {
                   const std::vector<std::string>& fetches,
                   const RunGraphOptions& options, std::vector<Tensor>* outputs);
   Status DeregisterGraph(int64_t handle);
-  // Drops every resource (variables, queues), as TF's Session.reset. An
-  // empty list, or [""], names the default container; named containers are
-  // not kept apart yet (Unimplemented).
+  // Drops the variables and resources (queues, ...) of the named containers,
+  // as TF's Session.reset; an empty list, or [""], names the default one.
+  // Steps still running are cancelled first.
   Status Reset(const std::vector<std::string>& containers);
 
   size_t NumRegisteredGraphs() const;

@@ -179,15 +179,15 @@ TEST(WorkerEnvTest, VariableOnPsComputeOnWorkerMatchesOneSession) {
     EXPECT_EQ(ToVector<float>(got[1]), ToVector<float>(expected[1]));
   }
   // The variable lives on the ps task only, and tensors crossed tasks.
-  EXPECT_NE(tasks.ps->resource_mgr()->FindVar("v"), nullptr);
-  EXPECT_EQ(tasks.worker->resource_mgr()->FindVar("v"), nullptr);
+  EXPECT_NE(tasks.ps->resource_mgr()->FindVar("", "v"), nullptr);
+  EXPECT_EQ(tasks.worker->resource_mgr()->FindVar("", "v"), nullptr);
   EXPECT_GT(tasks.sent.load(), 0);
   // Every step's rendezvous was cleaned up.
   EXPECT_EQ(tasks.ps->rendezvous_mgr()->NumSteps(), 0u);
   EXPECT_EQ(tasks.worker->rendezvous_mgr()->NumSteps(), 0u);
   // Reset drops the ps's variable.
   TW_EXPECT_OK(tasks.ps->Reset({}));
-  EXPECT_EQ(tasks.ps->resource_mgr()->FindVar("v"), nullptr);
+  EXPECT_EQ(tasks.ps->resource_mgr()->FindVar("", "v"), nullptr);
 }
 
 TEST(WorkerEnvTest, PlacementPinsAndDefaultsAndFeedsByName) {

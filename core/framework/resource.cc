@@ -12,10 +12,11 @@ Status Var::Snapshot(Tensor* out) {
   return Status::OK();
 }
 
-Status ResourceMgr::LookupOrCreateVar(const std::string& name, DataType dtype,
+Status ResourceMgr::LookupOrCreateVar(const std::string& container,
+                                      const std::string& name, DataType dtype,
                                       const PartialShape& shape, Var** var) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = vars_[name];
+  auto& slot = vars_[{Key(container), name}];
   if (slot == nullptr) {
     slot = std::make_unique<Var>(name, dtype, shape);
   } else if (slot->dtype() != dtype || !slot->shape().IsCompatibleWith(shape)) {
@@ -28,9 +29,10 @@ Status ResourceMgr::LookupOrCreateVar(const std::string& name, DataType dtype,
   return Status::OK();
 }
 
-Var* ResourceMgr::FindVar(const std::string& name) {
+Var* ResourceMgr::FindVar(const std::string& container,
+                          const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = vars_.find(name);
+  auto it = vars_.find({Key(container), name});
   return it == vars_.end() ? nullptr : it->second.get();
 }
 
@@ -43,6 +45,28 @@ void ResourceMgr::Clear() {
     std::lock_guard<std::mutex> lock(mu_);
     vars.swap(vars_);
     resources.swap(resources_);
+  }
+}
+
+void ResourceMgr::Clear(const std::vector<std::string>& containers) {
+  std::vector<std::unique_ptr<Var>> vars;
+  std::vector<std::shared_ptr<ResourceBase>> resources;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const std::string& container : containers) {
+      const std::string key = Key(container);
+      // Keys are ordered by container first: its entries are one run.
+      auto v = vars_.lower_bound({key, ""});
+      while (v != vars_.end() && v->first.first == key) {
+        vars.push_back(std::move(v->second));
+        v = vars_.erase(v);
+      }
+      auto r = resources_.lower_bound({key, ""});
+      while (r != resources_.end() && r->first.first == key) {
+        resources.push_back(std::move(r->second));
+        r = resources_.erase(r);
+      }
+    }
   }
 }
 

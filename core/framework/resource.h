@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/framework/tensor.h"
 
@@ -44,7 +45,8 @@ class Var {
 };
 
 // Any other state a session holds between steps (a queue, ...), by
-// (container, name). Shared by the steps and kernels that look it up.
+// (container, name); the container "" is the default one, "localhost". Shared
+// by the steps and kernels that look it up.
 class ResourceBase {
  public:
   virtual ~ResourceBase() = default;
@@ -57,9 +59,10 @@ class ResourceMgr {
   // Returns the resource (container, name) as a T, creating it with
   // `create` when absent. One of another type is InvalidArgument.
   template <typename T>
-  Status LookupOrCreate(const std::string& container, const std::string& name,
-                        const std::function<Status(std::shared_ptr<T>*)>& create,
-                        std::shared_ptr<T>* out);
+  Status LookupOrCreate(
+      const std::string& container, const std::string& name,
+      const std::function<Status(std::shared_ptr<T>*)>& create,
+      std::shared_ptr<T>* out);
   // The resource (container, name) as a T; NotFound when absent.
   template <typename T>
   Status Lookup(const std::string& container, const std::string& name,
@@ -67,16 +70,28 @@ class ResourceMgr {
   // A number unique in this manager (names of unshared resources).
   int64_t GenerateUniqueId() { return next_id_.fetch_add(1); }
 
-  // Returns the variable `name`, creating it if absent. An existing variable
-  // of another dtype or incompatible shape is an error.
-  Status LookupOrCreateVar(const std::string& name, DataType dtype,
+  // Returns the variable (container, name), creating it if absent. An
+  // existing variable of another dtype or incompatible shape is an error.
+  Status LookupOrCreateVar(const std::string& container,
+                           const std::string& name, DataType dtype,
                            const PartialShape& shape, Var** var);
-  Var* FindVar(const std::string& name);
+  Var* FindVar(const std::string& container, const std::string& name);
+  // Frees every variable and resource.
   void Clear();
+  // Frees those of the named containers (TF's ResourceMgr::Cleanup of each);
+  // an unknown name frees nothing.
+  void Clear(const std::vector<std::string>& containers);
+
+  // The container "" stands for.
+  static constexpr const char* kDefaultContainer = "localhost";
 
  private:
+  static std::string Key(const std::string& container) {
+    return container.empty() ? kDefaultContainer : container;
+  }
+
   std::mutex mu_;
-  std::map<std::string, std::unique_ptr<Var>> vars_;
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<Var>> vars_;
   std::map<std::pair<std::string, std::string>, std::shared_ptr<ResourceBase>>
       resources_;
   std::atomic<int64_t> next_id_{0};
@@ -86,14 +101,14 @@ template <typename T>
 Status ResourceMgr::Lookup(const std::string& container,
                            const std::string& name, std::shared_ptr<T>* out) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = resources_.find({container, name});
+  auto it = resources_.find({Key(container), name});
   if (it == resources_.end()) {
-    return errors::NotFound("Resource ", container, "/", name,
+    return errors::NotFound("Resource ", Key(container), "/", name,
                             " does not exist.");
   }
   *out = std::dynamic_pointer_cast<T>(it->second);
   if (*out == nullptr) {
-    return errors::InvalidArgument("Resource ", container, "/", name,
+    return errors::InvalidArgument("Resource ", Key(container), "/", name,
                                    " is a ", it->second->DebugString(),
                                    ", not the kind asked for");
   }
@@ -106,19 +121,20 @@ Status ResourceMgr::LookupOrCreate(
     const std::function<Status(std::shared_ptr<T>*)>& create,
     std::shared_ptr<T>* out) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto& slot = resources_[{container, name}];
+  const std::pair<std::string, std::string> key(Key(container), name);
+  auto& slot = resources_[key];
   if (slot == nullptr) {
     std::shared_ptr<T> created;
     Status s = create(&created);
     if (!s.ok()) {
-      resources_.erase({container, name});
+      resources_.erase(key);
       return s;
     }
     slot = created;
   }
   *out = std::dynamic_pointer_cast<T>(slot);
   if (*out == nullptr) {
-    return errors::InvalidArgument("Resource ", container, "/", name,
+    return errors::InvalidArgument("Resource ", Key(container), "/", name,
                                    " is a ", slot->DebugString(),
                                    ", not the kind asked for");
   }

@@ -15,6 +15,7 @@ class VariableOp : public OpKernel {
   explicit VariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     ctx->SetStatus(ctx->GetAttr("dtype", &dtype_));
     ctx->SetStatus(ctx->GetAttr("shape", &shape_));
+    ctx->SetStatus(ctx->GetAttr("container", &container_));
     std::string shared_name;
     ctx->SetStatus(ctx->GetAttr("shared_name", &shared_name));
     var_name_ = shared_name.empty() ? name() : shared_name;
@@ -22,13 +23,14 @@ class VariableOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     Var* var;
     OP_REQUIRES_OK(ctx, ctx->resource_mgr()->LookupOrCreateVar(
-                            var_name_, dtype_, shape_, &var));
+                            container_, var_name_, dtype_, shape_, &var));
     ctx->set_output_ref(0, var);
   }
 
  private:
   DataType dtype_;
   PartialShape shape_;
+  std::string container_;
   std::string var_name_;
 };
 

@@ -204,10 +204,11 @@ bool Session::RunCaptured(const Callable& callable, StepContext* step,
     std::vector<std::pair<Var*, const void*>> buffers;
     for (const Node* node : callable.partitions[p]->executor->nodes()) {
       if (node->type_string() != "VariableV2") continue;
-      std::string shared_name;
+      std::string container, shared_name;
+      GetAttr(node->attrs(), "container", &container);
       GetAttr(node->attrs(), "shared_name", &shared_name);
-      Var* var = resource_mgr_.FindVar(shared_name.empty() ? node->name()
-                                                           : shared_name);
+      Var* var = resource_mgr_.FindVar(
+          container, shared_name.empty() ? node->name() : shared_name);
       if (var == nullptr) continue;
       std::lock_guard<std::mutex> var_lock(*var->mu());
       buffers.emplace_back(var, var->tensor()->raw_data());

@@ -93,6 +93,10 @@ class _FetchPlan:
         return lambda values: values[index]
 
 
+_local_sessions = weakref.WeakSet()  # open in-process sessions: what Session.reset("") closes
+_local_sessions_lock = threading.Lock()
+
+
 class BaseSession:
     def __init__(self, target="", graph=None, config=None):
         self._graph = graph if graph is not None else ops.get_default_graph()
@@ -104,7 +108,10 @@ class BaseSession:
             self._c = remote_session.RemoteSession(self._target, self._graph, self._config)
         else:
             self._c = _new_session(self._graph, self._config)
+            with _local_sessions_lock:
+                _local_sessions.add(self)
         self._closed = False
+        self._closed_by_reset = False
         self._callables = {}
         self._lock = threading.Lock()
         self._default_ctx = None
@@ -191,6 +198,8 @@ class BaseSession:
           2.0 [2.0, 4.0]
         """
         if self._closed:
+            if self._closed_by_reset:  # TF's DirectSession closed under its Python object
+                raise errors.CancelledError(None, None, "Session has been closed.")
             raise RuntimeError("Attempted to use a closed Session.")
         if len(self._dead_handles) >= _DEAD_HANDLES_THRESHOLD:
             self._delete_dead_handles()
@@ -529,8 +538,36 @@ class Session(BaseSession):
 
     @staticmethod
     def reset(target, containers=None, config=None):
-        """Frees the resources (variables, queues) of every task of the cluster whose server is at `target`
-        (`grpc://host:port`), as TF's `Session.reset`: sessions there lose their variables."""
+        """Resets the resource containers on `target` and closes the sessions connected to it, as TF's
+        `Session.reset`: variables of a reset container become uninitialized, its queues and readers are
+        freed, other containers keep theirs. `containers` names them; None or [] is the default container
+        ("", stateful ops made outside any `tf.container`), as TF's runtime does. An unknown name frees nothing.
+
+        `target` "" is this process: every open in-process session is closed (each holds its own
+        resources). `grpc://host:port` resets every task of that server's cluster (ps included).
+        """
+        del config  # as TF: only its timeout-free defaults apply
+        if isinstance(target, bytes):
+            target = target.decode()
+        if not isinstance(target, str):
+            raise TypeError(f"Session.reset: target must be a string, got {type(target).__name__} {target!r}")
+        if containers is None:
+            containers = []
+        elif isinstance(containers, (str, bytes)) or not all(isinstance(c, (str, bytes)) for c in containers):
+            raise TypeError(f"Session.reset: containers must be a list of strings, got {containers!r}")
+        containers = [c.decode() if isinstance(c, bytes) else c for c in containers]
+        if not target:
+            with _local_sessions_lock:
+                sessions = list(_local_sessions)
+            for sess in sessions:
+                if not sess._closed:
+                    sess._closed_by_reset = True
+                    sess.close()
+            return
+        if not target.startswith("grpc://"):
+            raise errors.NotFoundError(
+                None, None, f"No session factory registered for the target {target!r}: it is '' or 'grpc://host:port'"
+            )
         from tensorweave.distributed import remote_session
 
         remote_session.reset(target, containers)
