@@ -1281,6 +1281,14 @@ def _frozen_keras(tmp_path, build, batch=2):
     """(path of the frozen GraphDef of a tf_keras model at `batch` (None:
     a run-time batch), an input of batch 2, TensorFlow's output)."""
     tf = pytest.importorskip("tensorflow")
+    from tensorflow.python.eager import context
+
+    # Eager, even when another test has called tf.compat.v1.disable_eager_execution() in this process.
+    with context.eager_mode():
+        return _frozen_keras_eagerly(tf, tmp_path, build, batch)
+
+
+def _frozen_keras_eagerly(tf, tmp_path, build, batch):
     from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
 
     model = build()
