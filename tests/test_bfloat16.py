@@ -399,17 +399,22 @@ def _python(code, *args):
     return out.stdout.strip().splitlines()
 
 
+def _restored_bfloat16(prefix):
+    """The value a bfloat16 variable "layer/w" [2, 3] restores from `prefix`."""
+    with tw.Graph().as_default():
+        v = tw.Variable(np.zeros((2, 3), BF16), name="layer/w")
+        with tw.Session() as sess:
+            tw.train.Saver().restore(sess, prefix)
+            return sess.run(v)
+
+
 def test_tensorflow_checkpoint_restored(tmp_path):
     np.save(tmp_path / "value.npy", VALUE.view(np.uint16))
     prefix = _python(TF_SAVE, str(tmp_path / "model.ckpt"), str(tmp_path / "value.npy"))[-1]
     reader = tw.train.NewCheckpointReader(prefix)
     assert reader.get_variable_to_dtype_map()["layer/w"] == tw.bfloat16
     np.testing.assert_array_equal(_bits(reader.get_tensor("layer/w")), _bits(VALUE))
-    with tw.Graph().as_default():
-        v = tw.Variable(np.zeros((2, 3), BF16), name="layer/w")
-        with tw.Session() as sess:
-            tw.train.Saver().restore(sess, prefix)
-            got = sess.run(v)
+    got = _restored_bfloat16(prefix)
     assert got.dtype == BF16
     np.testing.assert_array_equal(_bits(got), _bits(VALUE))
     # A float32 variable of the same name is a dtype mismatch, as TF.
@@ -429,9 +434,4 @@ def test_checkpoint_round_trip(tmp_path):
     reader = tw.train.NewCheckpointReader(prefix)
     assert reader.get_variable_to_dtype_map()["layer/w"] == tw.bfloat16
     np.testing.assert_array_equal(_bits(reader.get_tensor("layer/w")), _bits(VALUE))
-    with tw.Graph().as_default():
-        v = tw.Variable(np.zeros((2, 3), BF16), name="layer/w")
-        with tw.Session() as sess:
-            tw.train.Saver().restore(sess, prefix)
-            got = sess.run(v)
-    np.testing.assert_array_equal(_bits(got), _bits(VALUE))
+    np.testing.assert_array_equal(_bits(_restored_bfloat16(prefix)), _bits(VALUE))

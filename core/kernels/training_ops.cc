@@ -183,28 +183,29 @@ void Narrow(const Tensor& wide, Tensor* t) {
   });
 }
 
-// The update's float tensors (the targets themselves, or float copies of
-// half ones) and the gradient's; Finish() rounds the copies back.
+// The tensors an update runs on: the targets and the gradient themselves, or
+// for half types float copies of them, which Finish() rounds back.
 class UpdateTensors {
  public:
   UpdateTensors(std::vector<Tensor>* targets, const Tensor& grad)
-      : targets_(targets), half_(IsHalfType(grad.dtype())) {
-    for (Tensor& t : *targets) wide_.push_back(half_ ? Widened(t) : t);
-    grad_ = half_ ? Widened(grad) : grad;
-  }
-  DataType dtype() const { return grad_.dtype(); }
-  const Tensor& grad() const { return grad_; }
-  Tensor& target(int i) { return wide_[i]; }
-  void Finish() {
+      : targets_(targets), grad_(&grad), half_(IsHalfType(grad.dtype())) {
     if (!half_) return;
+    for (const Tensor& t : *targets) wide_.push_back(Widened(t));
+    wide_grad_ = Widened(grad);
+  }
+  DataType dtype() const { return grad().dtype(); }
+  const Tensor& grad() const { return half_ ? wide_grad_ : *grad_; }
+  Tensor& target(int i) { return half_ ? wide_[i] : (*targets_)[i]; }
+  void Finish() {
     for (size_t i = 0; i < wide_.size(); ++i) Narrow(wide_[i], &(*targets_)[i]);
   }
 
  private:
   std::vector<Tensor>* targets_;
+  const Tensor* grad_;
   const bool half_;
   std::vector<Tensor> wide_;
-  Tensor grad_;
+  Tensor wide_grad_;
 };
 
 // Update is a functor with kNumVars (the leading Ref inputs), kGradIndex,
