@@ -336,14 +336,6 @@ REGISTER_KERNEL(KernelDef("RandomUniformInt"), RandomUniformIntOp);
 
 }  // namespace
 
-void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
-                const Philox& base, float* out, int64_t n) {
-  FillDistribution(ctx, dist, base, out, n);
-}
-void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
-                const Philox& base, double* out, int64_t n) {
-  FillDistribution(ctx, dist, base, out, n);
-}
 Status FillRandom(OpKernelContext* ctx, RandomDistribution dist,
                   const Philox& base, Tensor* out) {
   const int64_t n = out->num_elements();

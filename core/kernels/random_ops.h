@@ -184,17 +184,12 @@ class Status;
 class Tensor;
 enum class RandomDistribution { kUniform, kNormal, kTruncatedNormal };
 
-// out[0, n) as TensorFlow's PhiloxRandomOp draws `dist` from `base` (the
-// generator a run reserved): TensorFlow's values for the same seeds, in
-// groups that run in parallel on the context's threads (random_ops.cc).
-void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
-                const Philox& base, float* out, int64_t n);
-void FillRandom(OpKernelContext* ctx, RandomDistribution dist,
-                const Philox& base, double* out, int64_t n);
-// `out` (float16, bfloat16, float32 or float64) as TensorFlow draws `dist`
-// for its dtype: half and bfloat16 are the float draws rounded (normal,
-// truncated normal), or the low 10 / 7 bits of each float draw's word
-// (uniform: TensorFlow's Uint16ToHalf / Uint16ToGfloat16).
+// `out` (float16, bfloat16, float32 or float64) as TensorFlow's
+// PhiloxRandomOp draws `dist` from `base` (the generator a run reserved) for
+// its dtype: TensorFlow's values for the same seeds, in groups that run in
+// parallel on the context's threads. Half and bfloat16 are the float draws
+// rounded (normal, truncated normal), or the low 10 / 7 bits of each float
+// draw's word (uniform: TensorFlow's Uint16ToHalf / Uint16ToGfloat16).
 Status FillRandom(OpKernelContext* ctx, RandomDistribution dist,
                   const Philox& base, Tensor* out);
 // Integers in [lo, hi), lo < hi, as TensorFlow's UniformDistribution<int>.
