@@ -195,7 +195,7 @@ class Iterator:
             "IteratorGetNextOrEnd",
             {"iterator": self._iterator_resource, **self._flat_attrs(), "name": name or "IteratorGetNextAsOptional"},
         )
-        has_value, flat = flat[0], list(flat[1]) if isinstance(flat[1], (list, tuple)) else list(flat[1:])
+        has_value, flat = flat[0], list(flat[1])  # components: a list output
         for t, s in zip(flat, structure.flatten(self._output_shapes)):
             t.set_shape(s)
         value = structure.pack_sequence_as(self._output_types, flat)
