@@ -18,11 +18,18 @@ each figure beside its reference, in one run:
   processes on a 2-core machine, compute that used the CPU would measure the contention of the processes for
   the cores, not the synchronization protocol.
 
+  The same TF1 program runs under TensorFlow's own distributed runtime in the same run (its figure beside ours),
+  for 2 and 3 replicas aggregated per step. With TF's token protocol the backup worker cannot recover more than
+  (n - 1 + 1/3) / n of the straggler-free throughput with n workers (token_bound: 0.78 for 2 + 1, 0.83 for 3 + 1).
+
   python benchmarks/distributed.py [--steps 300] [--max-workers 4] [--sizes 4K,64K,1M,16M,64M] [--mlp-seconds 10]
-      [--sync-seconds 8] [--sync-compute-ms 30] [--stat median|min]   (a 0 leaves a part out)
+      [--sync-seconds 8] [--sync-compute-ms 30] [--sync-replicas 2,3] [--no-sync-reference] [--stat median|min]
+      (a 0 leaves a part out)
 """
 
 import argparse
+import importlib.util
+import json
 import os
 import statistics
 import sys
@@ -167,10 +174,7 @@ def _push_only(address, sizes, steps):
     import random
     import threading
 
-    from tensorweave.distributed import rpc
-    from tensorweave.distributed import security
-    from tensorweave.distributed import wire
-    from tensorweave.distributed import worker_service
+    from tensorweave.distributed import rpc, security, wire, worker_service
 
     channels = rpc.Channels(security.Security())
     transport = worker_service.Transport(channels, lambda task: address)
@@ -281,58 +285,67 @@ def mlp_async(seconds):
 SYNC_BATCH = 64
 
 
-def _sync_task(aggregate, seconds, compute_seconds, slow_factor):
-    """A task of the synchronous-training run (TW_CONFIG): SyncReplicasOptimizer(replicas_to_aggregate=
-    `aggregate`, total_num_replicas=<the workers>) over an MLP on synthetic data; each worker sleeps
-    `compute_seconds` before each of its steps, the last one (the straggler) `slow_factor` times as long. The
-    chief (worker 0) prints the global steps per second over `seconds` (after a warm-up)."""
-    import tensorweave as tw
-    from tensorweave.distributed import cluster_resolver
+def _sync_task(system, aggregate, seconds, compute_seconds, slow_factor):
+    """A task of the synchronous-training run (TW_CONFIG), under tensorweave or TensorFlow (`system`):
+    SyncReplicasOptimizer(replicas_to_aggregate=`aggregate`, total_num_replicas=<the workers>) over an MLP on
+    synthetic data; each worker sleeps `compute_seconds` before each of its steps, the last one (the straggler)
+    `slow_factor` times as long. The chief (worker 0) prints the global steps per second over `seconds` (after a
+    warm-up). The program is the same TF1 code for both systems."""
+    config = json.loads(os.environ["TW_CONFIG"])
+    if system == "tf":
+        import tensorflow.compat.v1 as tf
 
-    t = cluster_resolver()
-    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
-    if t.task_type == "ps":
+        tf.disable_eager_execution()
+    else:
+        import tensorweave as tf
+    job, task_id = config["task"]["type"], config["task"]["index"]
+    cluster = tf.train.ClusterSpec(config["cluster"])
+    server = tf.train.Server(cluster, job, task_id)
+    if job == "ps":
         server.join()
-    total = t.cluster.num_tasks("worker")
-    device = tw.train.replica_device_setter(cluster=t.cluster, worker_device=f"/job:worker/task:{t.task_id}")
-    with tw.Graph().as_default(), tw.device(device):
-        tw.set_random_seed(0)
-        x = tw.placeholder(tw.float32, [SYNC_BATCH, 784])
-        labels = tw.placeholder(tw.int64, [SYNC_BATCH])
-        h = tw.layers.dense(x, 256, activation=tw.nn.relu)
-        logits = tw.layers.dense(h, 10)
-        loss = tw.reduce_mean(tw.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
-        global_step = tw.train.get_or_create_global_step()
-        opt = tw.train.SyncReplicasOptimizer(
-            tw.train.GradientDescentOptimizer(0.01), replicas_to_aggregate=aggregate, total_num_replicas=total
+    total, is_chief = cluster.num_tasks("worker"), task_id == 0
+    device = tf.train.replica_device_setter(cluster=cluster, worker_device=f"/job:worker/task:{task_id}")
+    with tf.Graph().as_default(), tf.device(device):
+        tf.set_random_seed(0)
+        x = tf.placeholder(tf.float32, [SYNC_BATCH, 784])
+        labels = tf.placeholder(tf.int64, [SYNC_BATCH])
+        h = x
+        for i, width in enumerate((256, 10)):
+            w = tf.get_variable(f"w{i}", [h.shape[1], width], initializer=tf.glorot_uniform_initializer())
+            h = tf.matmul(h, w) + tf.get_variable(f"b{i}", [width], initializer=tf.zeros_initializer())
+            h = tf.nn.relu(h) if i == 0 else h
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h))
+        global_step = tf.train.get_or_create_global_step()
+        opt = tf.train.SyncReplicasOptimizer(
+            tf.train.GradientDescentOptimizer(0.01), replicas_to_aggregate=aggregate, total_num_replicas=total
         )
         train = opt.minimize(loss, global_step=global_step)
-        init = tw.global_variables_initializer()
-        ready = tw.report_uninitialized_variables(tw.global_variables())  # local ones wait for local_init
-        local_init = tw.local_variables_initializer()
-        with tw.Session(server.target) as sess:
-            if t.is_chief:
+        init = tf.global_variables_initializer()
+        ready = tf.report_uninitialized_variables(tf.global_variables())  # local ones wait for local_init
+        local_init = tf.local_variables_initializer()
+        with tf.Session(server.target) as sess:
+            if is_chief:
                 sess.run(init)
                 sess.run(local_init)
                 sess.run(opt.chief_init_op)
                 sess.run(opt.get_init_tokens_op())
-                coord = tw.train.Coordinator()
+                coord = tf.train.Coordinator()
                 opt.get_chief_queue_runner().create_threads(sess, coord=coord, daemon=True, start=True)
             else:
                 while len(sess.run(ready)):
                     time.sleep(0.05)
                 sess.run(local_init)
                 sess.run(opt.local_step_init_op)
-            rng = np.random.default_rng(t.task_id)
+            rng = np.random.default_rng(task_id)
             xv = rng.standard_normal((SYNC_BATCH, 784)).astype(np.float32)
             yv = rng.integers(0, 10, SYNC_BATCH).astype(np.int64)
             step = sess.make_callable(train, [x, labels])
-            compute = compute_seconds * (slow_factor if t.task_id == total - 1 else 1.0)
+            compute = compute_seconds * (slow_factor if task_id == total - 1 else 1.0)
             start = end = None
             while True:
                 time.sleep(compute)
                 step(xv, yv)
-                if t.is_chief:
+                if is_chief:
                     now = time.perf_counter()
                     if start is None and now > _sync_task.t0 + 2.0:  # the warm-up
                         start = (now, sess.run(global_step))
@@ -347,12 +360,12 @@ def _sync_task(aggregate, seconds, compute_seconds, slow_factor):
 _sync_task.t0 = time.perf_counter()
 
 
-def sync_throughput(workers, aggregate, seconds, compute_seconds, slow_factor):
+def sync_throughput(system, workers, aggregate, seconds, compute_seconds, slow_factor):
     """Examples/s (global steps/s x aggregate x batch) of synchronous training on 1 ps + `workers` workers."""
     from tensorweave.distributed import launch
 
-    command = [sys.executable, __file__, "--sync-task", f"{aggregate},{seconds},{compute_seconds},{slow_factor}"]
-    with launch.LocalCluster(command, 1, workers) as c:
+    task = f"{system},{aggregate},{seconds},{compute_seconds},{slow_factor}"
+    with launch.LocalCluster([sys.executable, __file__, "--sync-task", task], 1, workers) as c:
         c.procs[("worker", 0)].wait(timeout=seconds + 120)
         log = c.log("worker", 0)
     rates = [float(x.split()[1]) for x in log.splitlines() if x.startswith("GLOBAL_STEPS_PER_S")]
@@ -361,24 +374,31 @@ def sync_throughput(workers, aggregate, seconds, compute_seconds, slow_factor):
     return rates[0] * aggregate * SYNC_BATCH
 
 
-def backup_workers(seconds, compute_seconds):
-    """[(label, examples/s)]: 2 replicas aggregated per step, without and with a straggler (the last worker's
-    compute 3x as long), with 0 and 1 backup worker."""
-    n, ms = 2, compute_seconds * 1e3
+def _have_tensorflow():
+    return importlib.util.find_spec("tensorflow") is not None
+
+
+def token_bound(aggregate, slow_factor=3.0):
+    """The most of the straggler-free throughput that TF's token protocol allows with `aggregate` replicas and
+    one backup worker, one of the n = aggregate + 1 workers `slow_factor` times slower. Each step enqueues n
+    tokens (TF's tokens_per_step) and every dequeue starts a gradient, fresh or stale; in the steady state the
+    tokens made equal the tokens taken, n per step = (n - 1 + 1/slow) per compute time, so a step takes
+    n / (n - 1 + 1/slow) compute times instead of one (7/9 for n = 3 at 3x: the gradients of fast workers that
+    took a leftover token of a finished step are dropped as stale)."""
+    n = aggregate + 1
+    return (n - 1 + 1 / slow_factor) / n
+
+
+def backup_workers(system, aggregate, seconds, compute_seconds):
+    """[(label, examples/s)]: `aggregate` replicas aggregated per step, without and with a straggler (the last
+    worker's compute 3x as long), with 0 and 1 backup worker."""
+    n, ms = aggregate, compute_seconds * 1e3
+    run = lambda workers, slow: sync_throughput(system, workers, n, seconds, compute_seconds, slow)
     return [
-        (f"{n} workers, aggregate {n}, no straggler", sync_throughput(n, n, seconds, compute_seconds, 1.0)),
-        (
-            f"{n} workers, aggregate {n}, straggler ({3 * ms:.0f} ms)",
-            sync_throughput(n, n, seconds, compute_seconds, 3.0),
-        ),
-        (
-            f"{n + 1} workers, aggregate {n} (1 backup), no straggler",
-            sync_throughput(n + 1, n, seconds, compute_seconds, 1.0),
-        ),
-        (
-            f"{n + 1} workers, aggregate {n} (1 backup), straggler",
-            sync_throughput(n + 1, n, seconds, compute_seconds, 3.0),
-        ),
+        (f"{n} workers, aggregate {n}, no straggler", run(n, 1.0)),
+        (f"{n} workers, aggregate {n}, straggler ({3 * ms:.0f} ms)", run(n, 3.0)),
+        (f"{n + 1} workers, aggregate {n} (1 backup), no straggler", run(n + 1, 1.0)),
+        (f"{n + 1} workers, aggregate {n} (1 backup), straggler", run(n + 1, 3.0)),
     ]
 
 
@@ -405,7 +425,6 @@ def bare_grpc(sizes, steps):
     import subprocess
 
     import grpc
-
     from tensorweave.distributed import launch
 
     (port,) = launch.free_ports(1)
@@ -448,6 +467,8 @@ def main():
     p.add_argument("--transfer-task", default=None, help=argparse.SUPPRESS)
     p.add_argument("--sync-seconds", type=float, default=8.0)
     p.add_argument("--sync-compute-ms", type=float, default=30.0, help="each worker's compute per step (a sleep)")
+    p.add_argument("--sync-replicas", default="2,3", help="replicas aggregated per step, one run each")
+    p.add_argument("--no-sync-reference", dest="sync_reference", action="store_false", help="skip TF's run")
     p.add_argument("--stat", choices=["median", "min"], default=None, help="of the timed steps (default median)")
     a = p.parse_args()
     if a.echo_server is not None:
@@ -464,8 +485,8 @@ def main():
         _transfer_task([int(x) for x in spec.split(",")], int(steps))
         return
     if a.sync_task is not None:
-        aggregate, seconds, compute, slow = a.sync_task.split(",")
-        _sync_task(int(aggregate), float(seconds), float(compute), float(slow))
+        system, aggregate, seconds, compute, slow = a.sync_task.split(",")
+        _sync_task(system, int(aggregate), float(seconds), float(compute), float(slow))
         return
     if a.stat is not None:
         global _STAT
@@ -509,17 +530,24 @@ def main():
         )
 
     if a.sync_seconds > 0:
-        rows = backup_workers(a.sync_seconds, a.sync_compute_ms / 1e3)
         print(
             f"\nsynchronous training (SyncReplicasOptimizer, MLP 784-256-10, batch {SYNC_BATCH} per replica), 1 ps; "
-            f"each worker's compute a {a.sync_compute_ms:.0f} ms sleep, the straggler's 3x:"
+            f"each worker's compute a {a.sync_compute_ms:.0f} ms sleep, the straggler's 3x; examples/s:"
         )
-        for label, rate in rows:
-            print(f"  {label:<58} {rate:>8.0f} examples/s")
-        print(
-            f"  straggler, no backup: {rows[1][1] / rows[0][1]:.2f}x the straggler-free; with 1 backup: "
-            f"{rows[3][1] / rows[0][1]:.2f}x the straggler-free   goal: >= 0.8x"
-        )
+        systems = ["tw"] + (["tf"] if _have_tensorflow() and a.sync_reference else [])
+        for aggregate in [int(n) for n in a.sync_replicas.split(",")]:
+            rows = {s: backup_workers(s, aggregate, a.sync_seconds, a.sync_compute_ms / 1e3) for s in systems}
+            print(f"  {'':<58} " + " ".join(f"{s:>8}" for s in systems))
+            for i, (label, _) in enumerate(rows["tw"]):
+                print(f"  {label:<58} " + " ".join(f"{rows[s][i][1]:>8.0f}" for s in systems))
+            for s in systems:
+                r = rows[s]
+                print(
+                    f"  {s}: straggler, no backup: {r[1][1] / r[0][1]:.2f}x the straggler-free; with 1 backup: "
+                    f"{r[3][1] / r[0][1]:.2f}x   goal: >= 0.8x; TF's token protocol allows at most "
+                    f"{token_bound(aggregate):.2f}x",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":
