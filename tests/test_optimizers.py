@@ -493,6 +493,24 @@ def test_gradient_descent_does_not_fuse_across_devices():
     assert "FusedMatMulApplyGradientDescent" in {op.type for op in g.get_operations()}
 
 
+@pytest.mark.parametrize("opt", [tw.train.GradientDescentOptimizer(0.1), tw.train.AdamOptimizer(0.1)])
+def test_updates_wait_only_for_readers_on_the_variable_s_device(opt):
+    """An update waits for the step's readers of its variable on the same device (they hold the buffer), not for
+    readers on another task: those work on a copy, and a control edge to each would cost a Send/Recv per step."""
+    cluster = tw.train.ClusterSpec({"ps": ["127.0.0.1:1"], "worker": ["127.0.0.1:2"]})
+    with tw.Graph().as_default() as g:
+        with tw.device(tw.train.replica_device_setter(cluster=cluster, worker_device="/job:worker/task:0")):
+            x = tw.placeholder(tw.float32, [4, 3])
+            w = tw.get_variable("w", [3, 2])
+            with tw.device("/job:ps/task:0"):
+                on_ps = tw.reduce_sum(w * 2.0)
+            opt.minimize(tw.reduce_sum(tw.matmul(x, w)) + on_ps)
+    (update,) = [op for op in g.get_operations() if op.type.startswith("Apply")]
+    assert update.device.startswith("/job:ps")
+    waits = {op.name: op.device for op in update.control_inputs}
+    assert "mul" in waits and all(d.startswith("/job:ps") for d in waits.values()), waits
+
+
 def test_fused_update_reads_the_step_s_snapshot_and_keeps_the_gradient_fetchable():
     # Fetching the gradient along with the update runs the MatMul as well;
     # both see the weights as they were before the step.

@@ -4,8 +4,9 @@ kept as non-trainable variables named `<var>/<OptimizerName>`."""
 
 import contextlib
 
-from tensorweave._src.framework import ops
+from tensorweave._src.framework import device_spec
 from tensorweave._src.framework import indexed_slices
+from tensorweave._src.framework import ops
 from tensorweave._src.framework.indexed_slices import IndexedSlices
 from tensorweave._src.ops import array_ops
 from tensorweave._src.ops import gradients_impl
@@ -77,8 +78,11 @@ def _readers_in_step(grads, var_list):
     waited for, so the update pulls nothing new into the step. An Enter
     (the variable read inside a while loop) is not waited for: its control
     edge would lead into the loop's frame, and the gradient already waits
-    for the loop."""
+    for the loop. Nor is a reader placed on another device or task: it works
+    on a copy of the value sent to it, and waiting for it would only add a
+    control edge across devices (a Send/Recv pair per reader and step)."""
     snapshots = {id(v.value()): _var_key(v) for v in var_list}
+    devices = {_var_key(v): v.device for v in var_list}
     readers = {key: [] for key in snapshots.values()}
     seen = set()
     stack = [t.op for g in grads for t in _grad_tensors(g)]
@@ -89,11 +93,18 @@ def _readers_in_step(grads, var_list):
         seen.add(id(op))
         for t in op.inputs:
             key = snapshots.get(id(t))
-            if key is not None and op.type not in ("Enter", "RefEnter"):
+            if key is not None and op.type not in ("Enter", "RefEnter") and _may_share(op.device, devices[key]):
                 readers[key].append(op)
             stack.append(t.op)
         stack.extend(op.control_inputs)
     return readers
+
+
+def _may_share(a, b):
+    """Whether device strings `a` and `b` (each possibly partial) can name the same device."""
+    a, b = device_spec.DeviceSpec.from_string(a or ""), device_spec.DeviceSpec.from_string(b or "")
+    fields = ("job", "replica", "task", "device_type", "device_index")
+    return all(getattr(a, f) is None or getattr(b, f) is None or getattr(a, f) == getattr(b, f) for f in fields)
 
 
 class Optimizer:
