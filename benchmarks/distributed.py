@@ -23,7 +23,7 @@ each figure beside its reference, in one run:
   (n - 1 + 1/3) / n of the straggler-free throughput with n workers (token_bound: 0.78 for 2 + 1, 0.83 for 3 + 1).
 
   python benchmarks/distributed.py [--steps 300] [--max-workers 4] [--sizes 4K,64K,1M,16M,64M] [--mlp-seconds 10]
-      [--sync-seconds 8] [--sync-compute-ms 30] [--sync-replicas 2,3] [--no-sync-reference] [--stat median|min]
+      [--sync-seconds 8] [--sync-compute-ms 30] [--sync-replicas 2,3] [--no-reference] [--stat median|min]
       (a 0 leaves a part out)
 """
 
@@ -170,7 +170,7 @@ def transfer(sizes, steps):
 
 def _push_only(address, sizes, steps):
     """{size: seconds per push}: the transport alone (what a task's _Send does: PushTensor, chunked above
-    1 MB, delivered into the receiving task's rendezvous), from this process to the task at `address`."""
+    4 MB, delivered into the receiving task's rendezvous), from this process to the task at `address`."""
     import random
     import threading
 
@@ -210,23 +210,46 @@ def _push_only(address, sizes, steps):
 MLP_BATCH = 128
 
 
-def _mlp(cluster, task_index):
+def _import(system):
+    """The TF1 API of `system`: tensorweave, or TensorFlow's compat.v1 in graph mode."""
+    if system == "tf":
+        import tensorflow.compat.v1 as tf
+
+        tf.disable_eager_execution()
+        return tf
     import tensorweave as tw
 
+    return tw
+
+
+def _task():
+    """(job, task index, ClusterSpec) of this task, from TW_CONFIG (both systems read it the same way)."""
+    config = json.loads(os.environ["TW_CONFIG"])
+    return config["task"]["type"], config["task"]["index"], config["cluster"]
+
+
+def _dense_loss(tf, x, labels, widths):
+    """The mean cross-entropy of an MLP over `x` (ReLU hidden layers of `widths[:-1]`), its variables made with
+    get_variable (Glorot-uniform kernels) so that the same code runs under both systems."""
+    h = x
+    for i, width in enumerate(widths):
+        w = tf.get_variable(f"w{i}", [h.shape[1], width], initializer=tf.glorot_uniform_initializer())
+        h = tf.matmul(h, w) + tf.get_variable(f"b{i}", [width], initializer=tf.zeros_initializer())
+        h = tf.nn.relu(h) if i < len(widths) - 1 else h
+    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h))
+
+
+def _mlp(tf, cluster, task_index):
     device = None
     if cluster is not None:
-        device = tw.train.replica_device_setter(cluster=cluster, worker_device=f"/job:worker/task:{task_index}")
-    with tw.device(device):
-        tw.set_random_seed(0)
-        x = tw.placeholder(tw.float32, [MLP_BATCH, 784])
-        labels = tw.placeholder(tw.int64, [MLP_BATCH])
-        h = tw.layers.dense(x, 512, activation=tw.nn.relu)
-        h = tw.layers.dense(h, 512, activation=tw.nn.relu)
-        logits = tw.layers.dense(h, 10)
-        loss = tw.reduce_mean(tw.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
-        train = tw.train.GradientDescentOptimizer(0.01).minimize(loss)
-        init = tw.global_variables_initializer()
-        ready = tw.report_uninitialized_variables(tw.global_variables())  # local ones wait for local_init
+        device = tf.train.replica_device_setter(cluster=cluster, worker_device=f"/job:worker/task:{task_index}")
+    with tf.device(device):
+        tf.set_random_seed(0)
+        x = tf.placeholder(tf.float32, [MLP_BATCH, 784])
+        labels = tf.placeholder(tf.int64, [MLP_BATCH])
+        train = tf.train.GradientDescentOptimizer(0.01).minimize(_dense_loss(tf, x, labels, (512, 512, 10)))
+        init = tf.global_variables_initializer()
+        ready = tf.report_uninitialized_variables(tf.global_variables())  # local ones wait for local_init
     return x, labels, train, init, ready
 
 
@@ -244,42 +267,60 @@ def _mlp_examples_per_second(sess, x, labels, train, seconds):
     return n * MLP_BATCH / (time.perf_counter() - start)
 
 
-def _mlp_task(seconds):
-    """A task of the MLP run (TW_CONFIG): the ps serves, each worker trains and prints its examples/s."""
-    import tensorweave as tw
-    from tensorweave.distributed import cluster_resolver
-
-    t = cluster_resolver()
-    server = tw.train.Server(t.cluster, t.task_type, t.task_id)
-    if t.task_type == "ps":
+def _mlp_task(system, seconds):
+    """A task of the MLP run (TW_CONFIG): the ps serves, each worker trains and prints its examples/s; with no
+    TW_CONFIG, the whole model in this one process."""
+    tf = _import(system)
+    if "TW_CONFIG" not in os.environ:
+        with tf.Graph().as_default():
+            x, labels, train, init, _ = _mlp(tf, None, 0)
+            with tf.Session() as sess:
+                sess.run(init)
+                print("EXAMPLES_PER_S", _mlp_examples_per_second(sess, x, labels, train, seconds), flush=True)
+        return
+    job, task_id, spec = _task()
+    cluster = tf.train.ClusterSpec(spec)
+    server = tf.train.Server(cluster, job, task_id)
+    if job == "ps":
         server.join()
-    with tw.Graph().as_default():
-        x, labels, train, init, ready = _mlp(t.cluster, t.task_id)
-        with tw.Session(server.target) as sess:
-            if t.is_chief:
+    with tf.Graph().as_default():
+        x, labels, train, init, ready = _mlp(tf, cluster, task_id)
+        with tf.Session(server.target) as sess:
+            if task_id == 0:
                 sess.run(init)
             while len(sess.run(ready)):
                 time.sleep(0.05)
             print("EXAMPLES_PER_S", _mlp_examples_per_second(sess, x, labels, train, seconds), flush=True)
+            os._exit(0)
 
 
-def mlp_async(seconds):
-    """(examples/s in one process, examples/s of 2 workers together on 1 ps + 2 workers)."""
-    import tensorweave as tw
+def _rates(logs):
+    return [float(x.split()[1]) for log in logs for x in log.splitlines() if x.startswith("EXAMPLES_PER_S")]
+
+
+def mlp_async(system, seconds):
+    """(examples/s in one process, examples/s of 2 workers together on 1 ps + 2 workers), each process running
+    `system`."""
+    import subprocess
+
     from tensorweave.distributed import launch
 
-    with tw.Graph().as_default():
-        x, labels, train, init, _ = _mlp(None, 0)
-        with tw.Session() as sess:
-            sess.run(init)
-            single = _mlp_examples_per_second(sess, x, labels, train, seconds)
-    with launch.LocalCluster([sys.executable, __file__, "--mlp-task", str(seconds)], 1, 2) as c:
+    command = [sys.executable, __file__, "--mlp-task", f"{system},{seconds}"]
+    env = {k: v for k, v in os.environ.items() if k != "TW_CONFIG"}
+    single = _rates(
+        [
+            subprocess.run(
+                command, check=False, env=env, capture_output=True, text=True, timeout=seconds * 4 + 120
+            ).stdout
+        ]
+    )
+    with launch.LocalCluster(command, 1, 2) as c:
         codes = c.wait(timeout=seconds * 4 + 120)
         logs = [c.log("worker", i) for i in range(2)]
-    rates = [float(x.split()[1]) for log in logs for x in log.splitlines() if x.startswith("EXAMPLES_PER_S")]
-    if len(rates) != 2:
-        raise RuntimeError(f"the workers failed ({codes}): {logs}")
-    return single, sum(rates)
+    rates = _rates(logs)
+    if len(single) != 1 or len(rates) != 2:
+        raise RuntimeError(f"{system}: the workers failed ({codes}): {logs}")
+    return single[0], sum(rates)
 
 
 SYNC_BATCH = 64
@@ -291,15 +332,9 @@ def _sync_task(system, aggregate, seconds, compute_seconds, slow_factor):
     synthetic data; each worker sleeps `compute_seconds` before each of its steps, the last one (the straggler)
     `slow_factor` times as long. The chief (worker 0) prints the global steps per second over `seconds` (after a
     warm-up). The program is the same TF1 code for both systems."""
-    config = json.loads(os.environ["TW_CONFIG"])
-    if system == "tf":
-        import tensorflow.compat.v1 as tf
-
-        tf.disable_eager_execution()
-    else:
-        import tensorweave as tf
-    job, task_id = config["task"]["type"], config["task"]["index"]
-    cluster = tf.train.ClusterSpec(config["cluster"])
+    tf = _import(system)
+    job, task_id, spec = _task()
+    cluster = tf.train.ClusterSpec(spec)
     server = tf.train.Server(cluster, job, task_id)
     if job == "ps":
         server.join()
@@ -309,12 +344,7 @@ def _sync_task(system, aggregate, seconds, compute_seconds, slow_factor):
         tf.set_random_seed(0)
         x = tf.placeholder(tf.float32, [SYNC_BATCH, 784])
         labels = tf.placeholder(tf.int64, [SYNC_BATCH])
-        h = x
-        for i, width in enumerate((256, 10)):
-            w = tf.get_variable(f"w{i}", [h.shape[1], width], initializer=tf.glorot_uniform_initializer())
-            h = tf.matmul(h, w) + tf.get_variable(f"b{i}", [width], initializer=tf.zeros_initializer())
-            h = tf.nn.relu(h) if i == 0 else h
-        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=h))
+        loss = _dense_loss(tf, x, labels, (256, 10))
         global_step = tf.train.get_or_create_global_step()
         opt = tf.train.SyncReplicasOptimizer(
             tf.train.GradientDescentOptimizer(0.01), replicas_to_aggregate=aggregate, total_num_replicas=total
@@ -461,21 +491,22 @@ def main():
     p.add_argument("--sizes", default="4K,64K,1M,4M,16M,64M")
     p.add_argument("--mlp-seconds", type=float, default=10.0)
     p.add_argument("--echo-server", type=int, default=None, help=argparse.SUPPRESS)
-    p.add_argument("--mlp-task", type=float, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--mlp-task", default=None, help=argparse.SUPPRESS)
     p.add_argument("--null-task", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--sync-task", default=None, help=argparse.SUPPRESS)
     p.add_argument("--transfer-task", default=None, help=argparse.SUPPRESS)
     p.add_argument("--sync-seconds", type=float, default=8.0)
     p.add_argument("--sync-compute-ms", type=float, default=30.0, help="each worker's compute per step (a sleep)")
     p.add_argument("--sync-replicas", default="2,3", help="replicas aggregated per step, one run each")
-    p.add_argument("--no-sync-reference", dest="sync_reference", action="store_false", help="skip TF's run")
+    p.add_argument("--no-reference", dest="reference", action="store_false", help="skip TensorFlow's runs")
     p.add_argument("--stat", choices=["median", "min"], default=None, help="of the timed steps (default median)")
     a = p.parse_args()
     if a.echo_server is not None:
         _echo_server(a.echo_server)
         return
     if a.mlp_task is not None:
-        _mlp_task(a.mlp_task)
+        system, seconds = a.mlp_task.split(",")
+        _mlp_task(system, float(seconds))
         return
     if a.null_task is not None:
         _null_task(a.null_task)
@@ -522,19 +553,20 @@ def main():
             f"{s / o / 1e6:>11.1f} {o / ours[s]:>6.2f} {s / pushes[s] / 1e6:>10.1f} {o / pushes[s]:>8.2f}",
             flush=True,
         )
+    systems = ["tw"] + (["tf"] if _have_tensorflow() and a.reference else [])
     if a.mlp_seconds > 0:
-        single, cluster = mlp_async(a.mlp_seconds)
-        print(
-            f"\nasynchronous MLP 784-512-512-10 training, batch {MLP_BATCH}: one process {single:.0f} examples/s; "
-            f"1 ps + 2 workers {cluster:.0f} examples/s ({cluster / single:.2f}x) on {os.cpu_count()} cores"
-        )
+        print(f"\nasynchronous MLP 784-512-512-10 training, batch {MLP_BATCH}, on {os.cpu_count()} cores, examples/s:")
+        for s in systems:
+            single, cluster = mlp_async(s, a.mlp_seconds)
+            print(
+                f"  {s}: one process {single:.0f}; 1 ps + 2 workers {cluster:.0f} ({cluster / single:.2f}x)", flush=True
+            )
 
     if a.sync_seconds > 0:
         print(
             f"\nsynchronous training (SyncReplicasOptimizer, MLP 784-256-10, batch {SYNC_BATCH} per replica), 1 ps; "
             f"each worker's compute a {a.sync_compute_ms:.0f} ms sleep, the straggler's 3x; examples/s:"
         )
-        systems = ["tw"] + (["tf"] if _have_tensorflow() and a.sync_reference else [])
         for aggregate in [int(n) for n in a.sync_replicas.split(",")]:
             rows = {s: backup_workers(s, aggregate, a.sync_seconds, a.sync_compute_ms / 1e3) for s in systems}
             print(f"  {'':<58} " + " ".join(f"{s:>8}" for s in systems))

@@ -131,7 +131,7 @@ def test_remote_errors_keep_their_class_and_node(local_server, master_path):
 def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster, master_path):
     ps, worker = cluster
     rng = np.random.default_rng(0)
-    big = rng.standard_normal((1024, 768)).astype(np.float32)  # 3 MB: pushed in chunks
+    big = rng.standard_normal((1024, 1280)).astype(np.float32)  # 5 MB: pushed in chunks
     with tw.Graph().as_default():
         with tw.device("/job:ps/task:0"):
             w = tw.Variable(big, name="w")
@@ -146,7 +146,7 @@ def test_variables_on_a_ps_task_and_tensors_across_tasks(cluster, master_path):
             feed = rng.standard_normal((4, 1024)).astype(np.float32)
             np.testing.assert_allclose(sess.run(y, {x: feed}), feed @ big, rtol=1e-4, atol=1e-4)
             sess.run(update.op)
-            np.testing.assert_array_equal(sess.run(w), big + 1)  # the ps variable, 3 MB back
+            np.testing.assert_array_equal(sess.run(w), big + 1)  # the ps variable, 5 MB back
             assert list(sess.run(joined)) == [b"x-x", b"yz-yz"]
         # The variable lives on the ps task: a second session (another client) sees the update.
         with tw.Session(ps.target) as other:
