@@ -1,7 +1,7 @@
 """tensorweave-convert: freezes a trained model and writes .twl or .onnx;
 converts ONNX models to .twl.
 
-  tensorweave-convert --input <saved model dir | frozen.pb | model.onnx>
+  tensorweave-convert --input <saved model dir | model.h5 | model.keras | frozen.pb | model.onnx>
                       --output <model.twl | model.onnx>
                       [--inputs name,...] [--outputs name,...]
                       [--no-checksum]
@@ -12,7 +12,11 @@ converts ONNX models to .twl.
 
 A saved model directory is what `tw.saved_model.simple_save` writes; its
 signature names the inputs and outputs unless --inputs/--outputs (tensor
-names such as "x" or "x:0") are given. A .pb file is a GraphDef without
+names such as "x" or "x:0") are given. A SavedModel that TensorFlow wrote
+(`tf.saved_model.save`, Keras' `model.save(dir)`, TF1's `simple_save`) and
+a Keras model file (.h5, .keras) are read and frozen by TensorFlow
+(converters/tf_models.py; needs TensorFlow installed), their serving
+signature (--signature) giving the inputs and outputs. A .pb file is a GraphDef without
 variables and needs --inputs and --outputs. A .twl file ends in an integrity
 trailer (CRC-32 of the whole file, checked by the lite runtime on load)
 unless --no-checksum is given.
@@ -67,7 +71,17 @@ def _frozen_graph(args):
     """(frozen GraphDef, inputs, outputs, input keys, output keys)."""
     from converters import freeze
 
+    from converters import tf_models
+
     options = {"fold_batch_norms": not args.no_fold_batch_norms}
+    if tf_models.is_tf_saved_model(args.input) or tf_models.is_keras_file(args.input):
+        from tensorweave._src.framework import graph_pb2
+
+        data, inputs, outputs, input_keys, output_keys = tf_models.freeze(
+            args.input, _names(args.inputs), _names(args.outputs), getattr(args, "signature", None)
+        )
+        frozen = freeze.freeze_graph_def(graph_pb2.GraphDef.FromString(data), {}, inputs, outputs, **options)
+        return frozen, inputs, outputs, input_keys, output_keys
     if os.path.isdir(args.input):
         return freeze.freeze_saved_model(args.input, _names(args.inputs), _names(args.outputs), **options)
     from tensorweave._src.framework import graph_pb2
@@ -150,7 +164,10 @@ def main(argv=None):
         prog="tensorweave-convert",
         description="Freeze a tensorweave model and write .twl or .onnx; convert ONNX to .twl.",
     )
-    parser.add_argument("--input", required=True, help="saved model directory, GraphDef .pb or .onnx")
+    parser.add_argument(
+        "--input", required=True, help="saved model directory, Keras .h5/.keras file, GraphDef .pb or .onnx"
+    )
+    parser.add_argument("--signature", help="a TensorFlow SavedModel's signature key (default: serving_default)")
     parser.add_argument("--output", required=True, help="model.twl or model.onnx")
     parser.add_argument("--inputs", help="comma-separated input tensor names (default: the signature)")
     parser.add_argument("--outputs", help="comma-separated output tensor names (default: the signature)")

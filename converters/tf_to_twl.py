@@ -225,6 +225,43 @@ def _shape(ctx, node):
     ctx.builder.add_op("SHAPE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
 
 
+@lowers("Erf", "Erfc")
+def _erf(ctx, node):
+    """ERF; Erfc (Keras' exact GELU: 0.5 x erfc(-x / sqrt(2))) as 1 - ERF."""
+    out = f"{node.name}:0"
+    if node.op == "Erf":
+        ctx.builder.add_op("ERF", [ctx.input(node, 0)], [ctx.output(out)])
+        return
+    dt, shape = ctx.specs[out]
+    erf = ctx.intermediate(f"{node.name}/erf", shape, numpy_dtype(dt), like=node.input[0])
+    ctx.builder.add_op("ERF", [ctx.input(node, 0)], [erf])
+    one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(dt)))
+    ctx.builder.add_op(
+        "SUB", [one, erf], [ctx.output(out)], ("ArithmeticOptions", {"fused_activation_function": "NONE"})
+    )
+
+
+@lowers("Fill")
+def _fill(ctx, node):
+    """BROADCAST_TO of the (constant) value to the dims, which a Keras RNN computes from the run-time batch
+    (its zero initial states: zeros([Shape(x)[0], units])); constant dims were folded by freeze."""
+    value = ctx.require_const(node, 1, "the value")
+    dtype = _np_dtype(node.attr["T"].type, node.name)
+    scalar = ctx.constant(f"{node.name}/value", np.asarray(value, dtype).reshape([]))
+    ctx.builder.add_op("BROADCAST_TO", [scalar, ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("SquaredDifference")
+def _squared_difference(ctx, node):
+    """(x - y)^2: SUB, then SQUARE (Keras' LayerNormalization and moments write it)."""
+    out = f"{node.name}:0"
+    dt, shape = ctx.specs[out]
+    diff = ctx.intermediate(f"{node.name}/difference", shape, numpy_dtype(dt), like=node.input[0])
+    options = ("ArithmeticOptions", {"fused_activation_function": "NONE"})
+    ctx.builder.add_op("SUB", [ctx.input(node, 0), ctx.input(node, 1)], [diff], options)
+    ctx.builder.add_op("SQUARE", [diff], [ctx.output(out)])
+
+
 @lowers("Conv2DBackpropInput")
 def _conv_transpose(ctx, node):
     """TRANSPOSE_CONV (what tf.keras Conv2DTranspose writes): the output
@@ -370,23 +407,28 @@ def _cast(ctx, node):
     ctx.builder.add_op("CAST", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
 
 
-@lowers("Mean", "Sum")
+_REDUCERS = {"Mean": "MEAN", "Max": "REDUCE_MAX", "Min": "REDUCE_MIN", "Prod": "REDUCE_PROD"}
+
+
+@lowers("Sum", *_REDUCERS)
 def _reduce(ctx, node):
     axes = ctx.require_const(node, 1, "axes").astype(np.int32).reshape(-1)
     x = ctx.input(node, 0)
     keep = bool(attr(node, "keep_dims", False))
     options = ("ReducerOptions", {"keep_dims": keep})
     axes_t = ctx.constant(f"{node.name}/axes", axes)
-    if node.op == "Mean":
-        ctx.builder.add_op("MEAN", [x, axes_t], [ctx.output(f"{node.name}:0")], options)
+    if node.op in _REDUCERS:
+        ctx.builder.add_op(_REDUCERS[node.op], [x, axes_t], [ctx.output(f"{node.name}:0")], options)
         return
-    # Sum = Mean * (number of reduced elements), from the static shape.
+    # Sum = Mean * (number of reduced elements), from the static shape (what int8 quantization knows); over a
+    # dimension known only at run time (Keras' Tensordot reduces the Shape of a run-time batch), REDUCE_SUM.
     shape = ctx.shape(data_inputs(node)[0])
     sig = ctx.signature_specs[tensor_name(data_inputs(node)[0])][1]
     rank = len(shape)
     axes_set = {int(a) % rank for a in axes}
     if any(sig[a] is None for a in axes_set):
-        raise _NodeError("Sum over a dynamic dimension cannot be lowered (no SUM op)")
+        ctx.builder.add_op("REDUCE_SUM", [x, axes_t], [ctx.output(f"{node.name}:0")], options)
+        return
     count = int(np.prod([shape[a] for a in axes_set]))
     out_name = f"{node.name}:0"
     dt, out_shape = ctx.specs[out_name]

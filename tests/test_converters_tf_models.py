@@ -1,0 +1,192 @@
+"""Models TensorFlow wrote, converted by tensorweave-convert and run on the lite runtime against TensorFlow's own
+output: Keras models saved as a SavedModel directory, an .h5 or a .keras file; a TF2 SavedModel of a tf.Module
+with a serving signature; a TF1 SavedModel (simple_save). Also the rewrites these need (Keras' Einsum and its
+LayerNormalization) and the errors for what does not convert."""
+
+import numpy as np
+import pytest
+
+from converters import lite_runner
+from converters.cli import main as cli_main
+
+tf = pytest.importorskip("tensorflow")
+keras = pytest.importorskip("tf_keras")
+
+pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
+
+RTOL, ATOL = 1e-4, 1e-5
+
+
+def _eager():
+    from tensorflow.python.eager import context
+
+    # Eager, even when another test in this process has called tf.compat.v1.disable_eager_execution().
+    return context.eager_mode()
+
+
+def _cnn():
+    layers = keras.layers
+    i = keras.Input((12, 12, 3))
+    h = layers.Conv2D(6, 3, activation="relu")(i)
+    h = layers.BatchNormalization()(h)
+    h = layers.DepthwiseConv2D(3, padding="same")(h)
+    h = layers.ReLU(6.0)(h)
+    h = layers.MaxPooling2D()(h)
+    h = layers.Dropout(0.3)(layers.Flatten()(h))
+    return keras.Model(i, layers.Dense(4, activation="softmax")(h)), np.float32
+
+
+def _text():
+    layers = keras.layers
+    i = keras.Input((9,), dtype="int32")
+    h = layers.Conv1D(6, 3, activation="relu")(layers.Embedding(50, 8)(i))
+    return keras.Model(i, layers.Dense(2)(layers.GlobalAveragePooling1D()(h))), np.int32
+
+
+def _encoder():
+    """A pre-LN transformer block: MultiHeadAttention (Einsum), LayerNormalization, a GELU MLP."""
+    layers = keras.layers
+    i = keras.Input((5, 8))
+    h = layers.LayerNormalization(epsilon=1e-5)(i)
+    h = i + layers.MultiHeadAttention(num_heads=2, key_dim=4)(h, h)
+    m = layers.Dense(8)(layers.Dense(16, activation="gelu")(layers.LayerNormalization()(h)))
+    return keras.Model(i, layers.Dense(3)(layers.GlobalAveragePooling1D()(h + m))), np.float32
+
+
+def _layer_norms():
+    """LayerNormalization over several trailing axes (Keras' fused path) and over a middle one (its moments)."""
+    layers = keras.layers
+    i = keras.Input((3, 4, 5))
+    h = layers.LayerNormalization(axis=[1, 2, 3])(i)
+    h = layers.LayerNormalization(axis=2, center=False)(h)
+    h = layers.LayerNormalization(axis=[2, 3])(h)
+    return keras.Model(i, layers.Dense(2)(layers.Flatten()(h))), np.float32
+
+
+def _unrolled_rnn():
+    layers = keras.layers
+    i = keras.Input((6, 4))
+    h = layers.LSTM(5, return_sequences=True, unroll=True)(i)
+    return keras.Model(i, layers.Dense(3)(layers.GRU(4, unroll=True)(h))), np.float32
+
+
+def _randomize(model):
+    rng = np.random.default_rng(1)
+    model.set_weights([rng.uniform(0.5, 1.5, w.shape).astype(w.dtype) for w in model.get_weights()])
+
+
+def _input(model, dtype, batch=2):
+    shape = [batch, *model.input_shape[1:]]
+    rng = np.random.default_rng(0)
+    return rng.integers(0, 50, shape).astype(dtype) if dtype == np.int32 else rng.standard_normal(shape).astype(dtype)
+
+
+def _convert_and_run(tmp_path, source, feeds):
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", source, "--output", twl]) == 0
+    return lite_runner.LiteRunner(twl).run(feeds)
+
+
+@pytest.mark.parametrize(
+    "build,save",
+    [(_cnn, "dir"), (_cnn, "h5"), (_text, "keras"), (_encoder, "dir"), (_encoder, "h5"), (_layer_norms, "h5"),
+     (_unrolled_rnn, "dir")],
+)  # fmt: skip
+def test_keras_model_converts_and_agrees_with_keras(tmp_path, build, save):
+    with _eager():
+        model, dtype = build()
+        if build is _layer_norms:
+            _randomize(model)  # (gamma 1 and beta 0 would hide a wrong normalization)
+        x = _input(model, dtype)
+        want = model.predict(x, verbose=0)
+        source = str(tmp_path / {"dir": "saved", "h5": "model.h5", "keras": "model.keras"}[save])
+        model.save(source)
+    got = _convert_and_run(tmp_path, source, {model.input_names[0]: x})
+    # The output is named as Keras' serving signature names it: the output layer's name.
+    assert list(got) == model.output_names
+    np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
+
+
+def test_tf2_saved_model_of_a_module_converts_with_its_signature_names(tmp_path):
+    """tf.saved_model.save of a tf.Module: its serving signature's argument and output keys name the .twl's
+    inputs and outputs; the einsums it computes become transposes, reshapes and batch matmuls."""
+    with _eager():
+        rng = np.random.default_rng(2)
+
+        class Attention(tf.Module):
+            def __init__(self):
+                self.wq = tf.Variable(rng.standard_normal([6, 2, 3]).astype(np.float32))
+                self.wv = tf.Variable(rng.standard_normal([6, 4]).astype(np.float32))
+                self.u = tf.Variable(rng.standard_normal([4]).astype(np.float32))
+
+            @tf.function(input_signature=[tf.TensorSpec([None, 5, 6], tf.float32, name="tokens")])
+            def serve(self, tokens):
+                q = tf.einsum("btd,dhk->bhtk", tokens, self.wq)
+                scores = tf.nn.softmax(tf.einsum("bhtk,bhsk->bhts", q, q))
+                v = tf.einsum("btd,de->bte", tokens, self.wv)
+                mixed = tf.einsum("bhts,bse->bhte", scores, v)
+                # A label only one operand has (h, summed first) and a contraction to a vector.
+                return {"mixed": mixed, "score": tf.einsum("bhte,e->bt", mixed, self.u)}
+
+        module = Attention()
+        path = str(tmp_path / "module")
+        tf.saved_model.save(module, path, signatures=module.serve)
+        x = rng.standard_normal([2, 5, 6]).astype(np.float32)
+        want = {k: v.numpy() for k, v in module.serve(tf.constant(x)).items()}
+    got = _convert_and_run(tmp_path, path, {"tokens": x})
+    assert sorted(got) == ["mixed", "score"]
+    for key in want:
+        np.testing.assert_allclose(got[key], want[key], rtol=RTOL, atol=ATOL)
+
+
+def test_tf1_saved_model_converts_with_its_signature_keys(tmp_path):
+    v1 = tf.compat.v1
+    path = str(tmp_path / "tf1")
+    x = np.random.default_rng(3).standard_normal([3, 4]).astype(np.float32)
+    with tf.Graph().as_default() as g:
+        inp = v1.placeholder(tf.float32, [None, 4], name="features")
+        w = v1.get_variable("w", initializer=np.arange(8.0, dtype=np.float32).reshape(4, 2) / 8)
+        logits = tf.nn.bias_add(tf.matmul(inp, w), [0.5, -0.5], name="logits")
+        probs = tf.nn.softmax(logits, name="probs")
+        with v1.Session(graph=g) as sess:
+            sess.run(v1.global_variables_initializer())
+            v1.saved_model.simple_save(sess, path, {"x": inp}, {"logits": logits, "probs": probs})
+            want = dict(zip(["logits", "probs"], sess.run([logits, probs], {inp: x})))
+    got = _convert_and_run(tmp_path, path, {"x": x})
+    assert sorted(got) == ["logits", "probs"]
+    for key in want:
+        np.testing.assert_allclose(got[key], want[key], rtol=RTOL, atol=ATOL)
+
+
+def test_keras_rnn_with_a_while_loop_is_refused_with_advice(tmp_path, capsys):
+    with _eager():
+        i = keras.Input((7, 5))
+        model = keras.Model(i, keras.layers.GRU(4)(i))
+        path = str(tmp_path / "gru.h5")
+        model.save(path)
+    assert cli_main(["--input", path, "--output", str(tmp_path / "m.twl")]) == 1
+    err = capsys.readouterr().err
+    assert "TF2 while loop over TensorLists" in err and "unroll=True" in err and "TensorList" in err
+
+
+def test_saved_model_without_a_signature_and_unknown_signature_are_refused(tmp_path, capsys):
+    with _eager():
+        module = tf.Module()
+        module.v = tf.Variable(1.0)
+        path = str(tmp_path / "nosig")
+        tf.saved_model.save(module, path)
+    assert cli_main(["--input", path, "--output", str(tmp_path / "m.twl")]) == 1
+    assert "has no signature to convert" in capsys.readouterr().err
+    with _eager():
+        model, _ = _text()
+        keras_dir = str(tmp_path / "text")
+        model.save(keras_dir)
+    assert cli_main(["--input", keras_dir, "--output", str(tmp_path / "m.twl"), "--signature", "predict"]) == 1
+    assert "no signature 'predict'; it has ['serving_default']" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_a_keras_model_is_refused(tmp_path, capsys):
+    path = tmp_path / "broken.h5"
+    path.write_bytes(b"not an hdf5 file")
+    assert cli_main(["--input", str(path), "--output", str(tmp_path / "m.twl")]) == 1
+    assert "no Keras could load the model" in capsys.readouterr().err
