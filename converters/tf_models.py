@@ -30,6 +30,10 @@ def is_tf_saved_model(path):
 
 
 def is_keras_file(path):
+    """A Keras model file, or a SavedModel directory that Keras wrote (keras_metadata.pb: Keras can rebuild the
+    model from it, which the RNN rewrite below needs)."""
+    if os.path.isdir(path):
+        return is_tf_saved_model(path) and os.path.exists(os.path.join(path, "keras_metadata.pb"))
     return os.path.isfile(path) and path.lower().endswith(KERAS_SUFFIXES)
 
 
@@ -76,6 +80,7 @@ def _keras_function(tf, path):
         raise ConversionError(
             f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'})"
         )
+    model = _unrolled(keras, model, path)
     specs = [tf.TensorSpec(t.shape, t.dtype, name=t.name.split(":")[0]) for t in model.inputs]
     single = len(specs) == 1
     names = list(getattr(model, "output_names", None) or [])
@@ -90,11 +95,46 @@ def _keras_function(tf, path):
     return model, serve.get_concrete_function()
 
 
+def _set_unroll(config):
+    """Sets unroll on every RNN layer's config in a Keras model config (nested: Bidirectional, TimeDistributed)."""
+    found = 0
+    if isinstance(config, dict):
+        inner = config.get("config")
+        if isinstance(inner, dict) and "unroll" in inner and not inner["unroll"]:
+            inner["unroll"] = True
+            found += 1
+        for value in config.values():
+            found += _set_unroll(value)
+    elif isinstance(config, list):
+        for value in config:
+            found += _set_unroll(value)
+    return found
+
+
+def _unrolled(keras, model, path):
+    """`model` with its recurrent layers unrolled (the same layers and weights, unroll=True): a Keras RNN
+    otherwise runs a TF2 while loop over TensorLists, which the converter does not take. Unrolling needs the
+    sequence length to be static."""
+    config = model.get_config()
+    if not _set_unroll(config):
+        return model
+    try:
+        rebuilt = model.__class__.from_config(config)
+        rebuilt.set_weights(model.get_weights())
+    except Exception as e:  # noqa: BLE001 - Keras' error for an undefined time dimension, among others
+        raise ConversionError(
+            f"{path}: the model's recurrent layers run a TF2 while loop, which the .twl converter does not take, "
+            f"and they could not be unrolled ({type(e).__name__}: {e}); give the model a fixed sequence length, "
+            "or export it to ONNX"
+        ) from None
+    return rebuilt
+
+
 def freeze(path, inputs=None, outputs=None, signature_key=None):
     """(frozen GraphDef bytes, input tensor names, output tensor names, input
     keys, output keys) of the TensorFlow model at `path`. `inputs`/`outputs`
     (tensor names of the frozen graph) override the signature's."""
-    keras = is_keras_file(path)
+    keras = is_keras_file(path) and signature_key is None
     tf = _tensorflow("a Keras model file" if keras else "a TensorFlow SavedModel")
     from tensorflow.python.eager import context
     from tensorflow.python.framework import convert_to_constants

@@ -483,6 +483,31 @@ def _gather(ctx, node):
     ctx.builder.add_op("GATHER", inputs, [ctx.output(f"{node.name}:0")], options)
 
 
+@lowers("ReverseV2")
+def _reverse(ctx, node):
+    """A GATHER of the reversed indices along each axis (Keras' Bidirectional reverses the backward layer's
+    sequence); each reversed dim must be static."""
+    source = data_inputs(node)[0]
+    shape = ctx.shape(source)
+    axes = ctx.require_const(node, 1, "axis").astype(np.int64).reshape(-1)
+    if shape is None:
+        raise _NodeError("the input's rank is not known")
+    x, out = ctx.input(node, 0), f"{node.name}:0"
+    dt, out_shape = ctx.specs[out]
+    axes = [int(a) % len(shape) for a in axes]
+    if any(shape[a] is None or ctx.signature_specs[tensor_name(source)][1][a] is None for a in axes):
+        raise _NodeError(f"a reversed dim of {shape} is known only at run time")
+    for k, axis in enumerate(axes):
+        last = k == len(axes) - 1
+        target = (
+            ctx.output(out) if last else ctx.intermediate(f"{node.name}/{k}", out_shape, numpy_dtype(dt), like=source)
+        )
+        indices = ctx.constant(f"{node.name}/indices_{k}", np.arange(shape[axis] - 1, -1, -1, dtype=np.int32))
+        options = ("GatherOptions", {"axis": axis, "batch_dims": 0})
+        ctx.builder.add_op("GATHER", [x, indices], [target], options)
+        x = target
+
+
 @lowers("Squeeze")
 def _squeeze(ctx, node):
     dims = attr(node, "squeeze_dims", []) or attr(node, "axis", []) or []

@@ -70,6 +70,15 @@ def _unrolled_rnn():
     return keras.Model(i, layers.Dense(3)(layers.GRU(4, unroll=True)(h))), np.float32
 
 
+def _rnn():
+    """Keras' LSTM and GRU as written (unroll=False: a TF2 while loop), one of them Bidirectional: the converter
+    rebuilds them unrolled over the static sequence length."""
+    layers = keras.layers
+    i = keras.Input((6, 4))
+    h = layers.Bidirectional(layers.LSTM(5, return_sequences=True))(i)
+    return keras.Model(i, layers.Dense(3, activation="softmax")(layers.GRU(4)(h))), np.float32
+
+
 def _randomize(model):
     rng = np.random.default_rng(1)
     model.set_weights([rng.uniform(0.5, 1.5, w.shape).astype(w.dtype) for w in model.get_weights()])
@@ -90,7 +99,7 @@ def _convert_and_run(tmp_path, source, feeds):
 @pytest.mark.parametrize(
     "build,save",
     [(_cnn, "dir"), (_cnn, "h5"), (_text, "keras"), (_encoder, "dir"), (_encoder, "h5"), (_layer_norms, "h5"),
-     (_unrolled_rnn, "dir")],
+     (_unrolled_rnn, "dir"), (_rnn, "dir"), (_rnn, "h5")],
 )  # fmt: skip
 def test_keras_model_converts_and_agrees_with_keras(tmp_path, build, save):
     with _eager():
@@ -158,15 +167,37 @@ def test_tf1_saved_model_converts_with_its_signature_keys(tmp_path):
         np.testing.assert_allclose(got[key], want[key], rtol=RTOL, atol=ATOL)
 
 
-def test_keras_rnn_with_a_while_loop_is_refused_with_advice(tmp_path, capsys):
+def test_keras_rnn_over_a_run_time_sequence_length_is_refused_with_advice(tmp_path, capsys):
     with _eager():
-        i = keras.Input((7, 5))
+        i = keras.Input((None, 5))
         model = keras.Model(i, keras.layers.GRU(4)(i))
         path = str(tmp_path / "gru.h5")
         model.save(path)
     assert cli_main(["--input", path, "--output", str(tmp_path / "m.twl")]) == 1
     err = capsys.readouterr().err
-    assert "TF2 while loop over TensorLists" in err and "unroll=True" in err and "TensorList" in err
+    assert "could not be unrolled" in err and "give the model a fixed sequence length" in err
+
+
+def test_tf2_while_loop_over_tensor_lists_is_refused_with_advice(tmp_path, capsys):
+    """A SavedModel that is not Keras' (no keras_metadata.pb) with a TF2 while loop over TensorLists."""
+    with _eager():
+
+        class Cumulative(tf.Module):
+            @tf.function(input_signature=[tf.TensorSpec([4, 3], tf.float32)])
+            def serve(self, x):
+                out = tf.TensorArray(tf.float32, size=4)
+                total = tf.zeros([3])
+                for t in tf.range(4):
+                    total += x[t]
+                    out = out.write(t, total)
+                return {"sums": out.stack()}
+
+        module = Cumulative()
+        path = str(tmp_path / "loop")
+        tf.saved_model.save(module, path, signatures=module.serve)
+    assert cli_main(["--input", path, "--output", str(tmp_path / "m.twl")]) == 1
+    err = capsys.readouterr().err
+    assert "TF2 while loop over TensorLists" in err and "TensorList" in err
 
 
 def test_saved_model_without_a_signature_and_unknown_signature_are_refused(tmp_path, capsys):
