@@ -136,6 +136,13 @@ def _identity(ctx, node):
     ctx.alias(f"{node.name}:0", ctx.input(node, 0))
 
 
+@lowers("IdentityN")
+def _identity_n(ctx, node):
+    """Each output is its input (tf.custom_gradient writes one: Keras' swish/silu)."""
+    for i in range(len(data_inputs(node))):
+        ctx.alias(f"{node.name}:{i}", ctx.input(node, i))
+
+
 @lowers("MatMul")
 def _matmul(ctx, node):
     weights = ctx.const(node, 1)

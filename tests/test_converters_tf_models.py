@@ -116,6 +116,36 @@ def test_keras_model_converts_and_agrees_with_keras(tmp_path, build, save):
     np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
 
 
+def test_keras_model_with_several_inputs_and_outputs_keeps_their_names(tmp_path):
+    """Inputs and outputs named as Keras names them (an int32 token input through Embedding + LSTM, a float
+    input, an image through a swish Conv2D (IdentityN) and GlobalMaxPooling2D (Max))."""
+    layers = keras.layers
+    rng = np.random.default_rng(4)
+    with _eager():
+        tokens = keras.Input((7,), dtype="int32", name="tokens")
+        extra = keras.Input((3,), name="extra")
+        image = keras.Input((6, 6, 2), name="image")
+        h = layers.LSTM(5)(layers.Embedding(20, 4)(tokens))
+        g = layers.GlobalMaxPooling2D()(layers.Conv2D(3, 3, activation="swish")(image))
+        z = layers.Concatenate()([h, extra, g])
+        model = keras.Model(
+            [tokens, extra, image],
+            [layers.Dense(2, activation="softmax", name="zeta")(z), layers.Dense(1, name="alpha")(z)],
+        )
+        feeds = {
+            "tokens": rng.integers(0, 20, (2, 7)).astype(np.int32),
+            "extra": rng.standard_normal((2, 3)).astype(np.float32),
+            "image": rng.standard_normal((2, 6, 6, 2)).astype(np.float32),
+        }
+        want = dict(zip(["zeta", "alpha"], model.predict([feeds["tokens"], feeds["extra"], feeds["image"]], verbose=0)))
+        path = str(tmp_path / "multi.keras")
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, feeds)
+    assert sorted(got) == ["alpha", "zeta"]
+    for key in want:
+        np.testing.assert_allclose(got[key], want[key], rtol=RTOL, atol=ATOL)
+
+
 def test_tf2_saved_model_of_a_module_converts_with_its_signature_names(tmp_path):
     """tf.saved_model.save of a tf.Module: its serving signature's argument and output keys name the .twl's
     inputs and outputs; the einsums it computes become transposes, reshapes and batch matmuls."""
