@@ -367,6 +367,31 @@ def _unary(ctx, node):
     ctx.builder.add_op(_UNARY[node.op], [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
 
 
+# TF activations with parameters: lite op and its ActivationParamsOptions (alpha, gamma as TF fixes them).
+_PARAMETERIZED = {
+    "Elu": ("ELU", {"alpha": 1.0}),
+    "Selu": ("SELU", {"alpha": 1.67326319217681884765625, "gamma": 1.05070102214813232421875}),
+    "Softplus": ("SOFTPLUS", None),
+}
+
+
+@lowers("LeakyRelu", *_PARAMETERIZED)
+def _parameterized_activation(ctx, node):
+    if node.op == "LeakyRelu":
+        opcode, params = "LEAKY_RELU", {"alpha": float(attr(node, "alpha", 0.2))}
+    else:
+        opcode, params = _PARAMETERIZED[node.op]
+    options = ("ActivationParamsOptions", params) if params else None
+    ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("Tile")
+def _tile(ctx, node):
+    """TILE by constant multiples (Keras' RepeatVector)."""
+    multiples = _int32_constant(ctx, node, 1, "multiples")
+    ctx.builder.add_op("TILE", [ctx.input(node, 0), multiples], [ctx.output(f"{node.name}:0")])
+
+
 @lowers("Softmax", "LogSoftmax")
 def _softmax(ctx, node):
     opcode = "SOFTMAX" if node.op == "Softmax" else "LOG_SOFTMAX"

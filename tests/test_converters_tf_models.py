@@ -79,6 +79,23 @@ def _rnn():
     return keras.Model(i, layers.Dense(3, activation="softmax")(layers.GRU(4)(h))), np.float32
 
 
+def _layer_zoo():
+    """Keras layers beyond the common ones: Rescaling, ZeroPadding2D, a strided SAME conv, Cropping2D, LeakyReLU,
+    PReLU, ELU, SeparableConv2D, AveragePooling2D SAME, hard_sigmoid, Permute, RepeatVector (Tile),
+    TimeDistributed(Dense) with selu, and softplus."""
+    layers = keras.layers
+    i = keras.Input((9, 9, 3))
+    h = layers.ZeroPadding2D(((1, 2), (0, 1)))(layers.Rescaling(1 / 255.0, offset=-0.5)(i))
+    h = layers.Cropping2D(((1, 0), (0, 1)))(layers.Conv2D(4, 3, strides=2, padding="same")(h))
+    h = layers.ELU()(layers.PReLU()(layers.LeakyReLU(0.1)(h)))
+    h = layers.SeparableConv2D(6, 3, padding="same", depth_multiplier=2)(h)
+    h = layers.Conv2D(4, 1, activation="hard_sigmoid")(layers.AveragePooling2D(3, strides=2, padding="same")(h))
+    h = layers.Flatten()(layers.Permute((3, 1, 2))(h))
+    h = layers.TimeDistributed(layers.Dense(5, activation="selu"))(layers.RepeatVector(3)(h))
+    h = layers.Dense(4, activation="softplus")(layers.Flatten()(h))
+    return keras.Model(i, h), np.float32
+
+
 def _randomize(model):
     rng = np.random.default_rng(1)
     model.set_weights([rng.uniform(0.5, 1.5, w.shape).astype(w.dtype) for w in model.get_weights()])
@@ -99,7 +116,8 @@ def _convert_and_run(tmp_path, source, feeds):
 @pytest.mark.parametrize(
     "build,save",
     [(_cnn, "dir"), (_cnn, "h5"), (_text, "keras"), (_encoder, "dir"), (_encoder, "h5"), (_layer_norms, "h5"),
-     (_unrolled_rnn, "dir"), (_rnn, "dir"), (_rnn, "h5")],
+     (_unrolled_rnn, "dir"), (_rnn, "dir"), (_rnn, "h5"),
+     (_layer_zoo, "h5")],
 )  # fmt: skip
 def test_keras_model_converts_and_agrees_with_keras(tmp_path, build, save):
     with _eager():
@@ -107,6 +125,8 @@ def test_keras_model_converts_and_agrees_with_keras(tmp_path, build, save):
         if build is _layer_norms:
             _randomize(model)  # (gamma 1 and beta 0 would hide a wrong normalization)
         x = _input(model, dtype)
+        if build is _layer_zoo:
+            x = np.abs(x) * 100  # pixel values, for Rescaling
         want = model.predict(x, verbose=0)
         source = str(tmp_path / {"dir": "saved", "h5": "model.h5", "keras": "model.keras"}[save])
         model.save(source)
