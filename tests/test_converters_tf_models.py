@@ -166,6 +166,26 @@ def test_keras_model_with_several_inputs_and_outputs_keeps_their_names(tmp_path)
         np.testing.assert_allclose(got[key], want[key], rtol=RTOL, atol=ATOL)
 
 
+@pytest.mark.parametrize(
+    "name,size",
+    [("EfficientNetB0", 64), ("MobileNetV3Small", 96)],
+)
+def test_keras_applications_convert_and_agree_with_keras(tmp_path, name, size):
+    """Keras' own application models (random weights: weights=None, logits): EfficientNet's Rescaling,
+    Normalization, squeeze-excite blocks and swish; MobileNetV3's hard-swish and hard-sigmoid."""
+    with _eager():
+        model = getattr(keras.applications, name)(
+            input_shape=(size, size, 3), weights=None, classes=10, classifier_activation=None
+        )
+        x = np.random.default_rng(5).uniform(0, 255, (1, size, size, 3)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "app.h5")
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {model.input_names[0]: x})
+    (key,) = got
+    np.testing.assert_allclose(got[key], want, rtol=1e-3, atol=1e-4 * np.abs(want).max())
+
+
 def test_tf2_saved_model_of_a_module_converts_with_its_signature_names(tmp_path):
     """tf.saved_model.save of a tf.Module: its serving signature's argument and output keys name the .twl's
     inputs and outputs; the einsums it computes become transposes, reshapes and batch matmuls."""
