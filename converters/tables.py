@@ -26,7 +26,8 @@ ONLY_TO_TWL = {
     op: _TF_GRAPHS
     for op in (
         "BatchToSpaceND", "Conv2DBackpropInput", "ResizeBilinear", "ResizeNearestNeighbor", "Shape",
-        "SpaceToBatchND", "Split", "SplitV", "Unpack",
+        "SpaceToBatchND", "Split", "SplitV", "Unpack", "Elu", "Selu", "Softplus", "LeakyRelu", "Erf", "Erfc",
+        "SquaredDifference", "Tile", "ReverseV2", "IdentityN", "Max", "Min", "Prod", "Fill",
     )
 }  # fmt: skip
 ONLY_TO_ONNX = {}

@@ -17,6 +17,21 @@ pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build
 RTOL, ATOL = 1e-4, 1e-5
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _tf2_behavior():
+    """TF2 behavior for these tests, as a Keras user (and the tensorweave-convert process) has it, even when an
+    earlier test in this process called tf.compat.v1.disable_v2_behavior(): in TF1 mode Keras saves a directory
+    path as .h5 and cannot read a .keras file. Restored afterwards."""
+    from tensorflow.python import tf2
+
+    was_enabled = tf2.enabled()
+    if not was_enabled:
+        tf.compat.v1.enable_v2_behavior()
+    yield
+    if not was_enabled:
+        tf.compat.v1.disable_v2_behavior()
+
+
 def _eager():
     from tensorflow.python.eager import context
 

@@ -150,6 +150,23 @@ CASES = [
         onnx=False,
         why=_ONLY_TO_TWL,
     ),
+    Case("Elu", lambda x: tw.nn.elu(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Selu", lambda x: tw.nn.selu(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Softplus", lambda x: tw.nn.softplus(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
+    Case("LeakyRelu", lambda x: tw.nn.leaky_relu(x, alpha=0.3), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Erf", lambda x: tw.math.erf(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Erfc", lambda x: tw.math.erfc(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
+    Case("SquaredDifference", lambda x, y: tw.squared_difference(x, y), [[2, 5], [1, 5]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Tile", lambda x: tw.tile(x, [2, 1, 3]), [[2, 3, 2]], onnx=False, why=_ONLY_TO_TWL),
+    Case("ReverseV2", lambda x: tw.reverse(x, [0, 2]), [[2, 3, 4]], onnx=False, why=_ONLY_TO_TWL),
+    Case("IdentityN", lambda x: tw.identity_n([x * 2.0, x])[0] + 1.0, [[2, 3]], onnx=False, why=_ONLY_TO_TWL),
+    Case(
+        "Max, Min, Prod",
+        lambda x: tw.reduce_max(x, 1) + tw.reduce_min(x, [1, 2], keepdims=False)[:, None] * tw.reduce_prod(x, 1),
+        [[2, 3, 4]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
     Case(
         "Conv2DBackpropInput",
         lambda x: tw.nn.conv2d_transpose(x, W["deconv"], [1, 8, 8, 2], [1, 2, 2, 1], "SAME"),
@@ -173,6 +190,8 @@ NO_CASE = {
     "Snapshot": _NOT_A_CORE_OP,
     "Shape": "freezing folds the Shape of a static shape, and every case's placeholders are static (a run-time "
     "batch's Shape: tests/test_converters_real_exports_s18.py, Keras Conv2DTranspose)",
+    "Fill": "freezing folds a Fill of constant dims, and every case's placeholders are static (a Fill of a run-time "
+    "batch, Keras' RNN initial states: tests/test_converters_tf_models.py)",
     "StopGradient": "freezing removes it (an identity at inference): no frozen graph holds it",
     "FusedBatchNorm": "freezing turns every inference batch norm with constant parameters into Mul + Add "
     "(the case 'FusedBatchNorm inference'); what it leaves (parameters not constant, batch statistics read) "
