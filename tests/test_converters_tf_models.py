@@ -21,15 +21,15 @@ RTOL, ATOL = 1e-4, 1e-5
 def _tf2_behavior():
     """TF2 behavior for these tests, as a Keras user (and the tensorweave-convert process) has it, even when an
     earlier test in this process called tf.compat.v1.disable_v2_behavior(): in TF1 mode Keras saves a directory
-    path as .h5 and cannot read a .keras file. Restored afterwards."""
+    path as .h5 and cannot read a .keras file. Only the TF2 flag Keras reads is set (eager is entered per test:
+    TF refuses to enable it globally once graphs exist), and restored afterwards."""
     from tensorflow.python import tf2
 
     was_enabled = tf2.enabled()
-    if not was_enabled:
-        tf.compat.v1.enable_v2_behavior()
+    tf2.enable()
     yield
     if not was_enabled:
-        tf.compat.v1.disable_v2_behavior()
+        tf2.disable()
 
 
 def _eager():
