@@ -128,6 +128,10 @@ def _camel(snake):
     return "".join(part[:1].upper() + part[1:] for part in snake.split("_"))
 
 
+# The most inputs (or outputs) one lite operator takes (lite/runtime/interpreter.cc kMaxNodeTensors).
+MAX_OPERANDS = 16
+
+
 class Tensor:
     __slots__ = ("buffer", "dtype", "name", "shape", "signature")
 
@@ -194,9 +198,33 @@ class TwlModelBuilder:
         self.signature_outputs.append((name, index))
 
     def add_op(self, opcode, inputs, outputs, options=None, version=1):
-        """`opcode` a BuiltinOperator name; `options` (table name, {field: value})."""
+        """`opcode` a BuiltinOperator name; `options` (table name, {field: value}). A CONCATENATION of more
+        inputs than a lite op takes (MAX_OPERANDS) is written as a tree of concatenations."""
         twl_schema.enum("BuiltinOperator").__dict__[opcode]  # KeyError on typos
+        if opcode == "CONCATENATION" and len(inputs) > MAX_OPERANDS:
+            inputs = [
+                self._concatenated(inputs[i : i + MAX_OPERANDS], options) for i in range(0, len(inputs), MAX_OPERANDS)
+            ]
+            return self.add_op(opcode, inputs, outputs, options, version)
         self.operators.append((opcode, list(inputs), list(outputs), options, version))
+
+    def _concatenated(self, inputs, options):
+        """One tensor: `inputs` concatenated along the options' axis (itself when there is one)."""
+        if len(inputs) == 1:
+            return inputs[0]
+        parts = [self.tensors[i] for i in inputs]
+        first = parts[0]
+        axis = options[1]["axis"] % len(first.shape)
+        shape = list(first.shape)
+        shape[axis] = sum(t.shape[axis] for t in parts)
+        signature = None
+        if any(t.signature for t in parts):
+            signature = list(first.signature or first.shape)
+            sizes = [(t.signature or t.shape)[axis] for t in parts]
+            signature[axis] = -1 if -1 in sizes else sum(sizes)
+        out = self.add_tensor(f"{first.name}/concat_part", shape, first.dtype, signature)
+        self.operators.append(("CONCATENATION", list(inputs), [out], options, 1))
+        return out
 
     def tensor(self, index):
         return self.tensors[index]

@@ -111,6 +111,27 @@ def _layer_zoo():
     return keras.Model(i, h), np.float32
 
 
+def _keyword_spotter():
+    """An audio keyword spotter: Normalization (adapted), Conv1D + BatchNorm, MaxPooling1D, a dilated Conv1D,
+    UpSampling1D (a concatenation of 40 slices: more inputs than one lite op takes), GlobalMaxPooling1D."""
+    layers = keras.layers
+    norm = layers.Normalization()
+    norm.adapt(np.random.default_rng(6).standard_normal((20, 40, 10)).astype(np.float32))
+    i = keras.Input((40, 10))
+    h = layers.Activation("relu")(layers.BatchNormalization()(layers.Conv1D(8, 5, padding="same")(norm(i))))
+    h = layers.UpSampling1D(2)(layers.Conv1D(8, 3, dilation_rate=2)(layers.MaxPooling1D(2)(h)))
+    return keras.Model(i, layers.Dense(4, activation="softmax")(layers.GlobalMaxPooling1D()(h))), np.float32
+
+
+def _sequence_mix():
+    """SimpleRNN, a causal Conv1D, AveragePooling1D and an LSTM run backwards (go_backwards)."""
+    layers = keras.layers
+    i = keras.Input((12, 6))
+    h = layers.Conv1D(4, 3, padding="causal")(layers.SimpleRNN(8, return_sequences=True)(i))
+    h = layers.LSTM(5, go_backwards=True)(layers.AveragePooling1D(2)(h))
+    return keras.Model(i, layers.Dense(2, activation="tanh")(h)), np.float32
+
+
 def _randomize(model):
     rng = np.random.default_rng(1)
     model.set_weights([rng.uniform(0.5, 1.5, w.shape).astype(w.dtype) for w in model.get_weights()])
@@ -132,7 +153,7 @@ def _convert_and_run(tmp_path, source, feeds):
     "build,save",
     [(_cnn, "dir"), (_cnn, "h5"), (_text, "keras"), (_encoder, "dir"), (_encoder, "h5"), (_layer_norms, "h5"),
      (_unrolled_rnn, "dir"), (_rnn, "dir"), (_rnn, "h5"),
-     (_layer_zoo, "h5")],
+     (_layer_zoo, "h5"), (_keyword_spotter, "h5"), (_sequence_mix, "keras")],
 )  # fmt: skip
 def test_keras_model_converts_and_agrees_with_keras(tmp_path, build, save):
     with _eager():
