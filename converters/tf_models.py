@@ -140,7 +140,13 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
     from tensorflow.python.framework import convert_to_constants
 
     with context.eager_mode():  # (whatever mode the calling program set: loading needs eager)
-        owner, fn = _keras_function(tf, path) if keras else _serving_function(tf, path, signature_key)
+        try:
+            owner, fn = _keras_function(tf, path) if keras else _serving_function(tf, path, signature_key)
+        except ConversionError:
+            if not (keras and os.path.isdir(path)):
+                raise
+            # A Keras SavedModel whose layers Keras cannot rebuild here (custom objects): its serving signature.
+            owner, fn = _serving_function(tf, path, signature_key)
         try:
             frozen = convert_to_constants.convert_variables_to_constants_v2(fn)
         except Exception as e:  # noqa: BLE001

@@ -222,6 +222,27 @@ def test_keras_applications_convert_and_agree_with_keras(tmp_path, name, size):
     np.testing.assert_allclose(got[key], want, rtol=1e-3, atol=1e-4 * np.abs(want).max())
 
 
+def test_keras_saved_model_with_a_custom_layer_converts_through_its_signature(tmp_path):
+    """Keras cannot rebuild a custom layer it was not given; the SavedModel's serving signature still converts."""
+
+    class Scale(keras.layers.Layer):
+        def build(self, shape):
+            self.s = self.add_weight("s", shape=(shape[-1],), initializer="ones")
+
+        def call(self, x):
+            return x * self.s + 1.0
+
+    with _eager():
+        i = keras.Input((5,))
+        model = keras.Model(i, keras.layers.Dense(3)(Scale()(i)))
+        x = _input(model, np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "custom")
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {model.input_names[0]: x})
+    np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
+
+
 def test_tf2_saved_model_of_a_module_converts_with_its_signature_names(tmp_path):
     """tf.saved_model.save of a tf.Module: its serving signature's argument and output keys name the .twl's
     inputs and outputs; the einsums it computes become transposes, reshapes and batch matmuls."""
