@@ -10,6 +10,7 @@ TensorFlow installed, as TensorFlow's own TFLiteConverter does; a frozen
 GraphDef (.pb) converts without it.
 """
 
+import math
 import os
 
 from converters.errors import ConversionError
@@ -151,15 +152,17 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
             frozen = convert_to_constants.convert_variables_to_constants_v2(fn)
         except Exception as e:  # noqa: BLE001
             raise ConversionError(f"{path}: TensorFlow could not freeze the model: {type(e).__name__}: {e}") from None
-        lists = [n for n in frozen.graph.as_graph_def().node if n.op.startswith("TensorList") or "While" in n.op]
+        rewrite = _Rewrite(tf, frozen.graph)
+        lists = [n for n in rewrite.graph_def.node if n.op.startswith("TensorList") or "While" in n.op]
         if lists:
             raise ConversionError(
                 f"{path}: node {lists[0].name!r} ({lists[0].op}) belongs to a TF2 while loop over TensorLists (as "
                 "Keras' LSTM, GRU and SimpleRNN layers write it), which the .twl converter does not take: build "
                 "those layers with unroll=True (a fixed sequence length), or export the model to ONNX"
             )
-        graph_def = _lower_keras_layer_norms(tf, _lower_einsums(tf, frozen.graph), frozen.graph)
-        graph_def = _lower_tensordots(tf, graph_def, frozen.graph)
+        for lowering in (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots):
+            rewrite.replace(lowering(rewrite))
+        graph_def = rewrite.graph_def
         input_names = [t.name for t in frozen.inputs if t.dtype != tf.resource]
         output_names = [t.name for t in frozen.outputs]
         # The signature's names: its arguments (the placeholders' names) and its output keys, which TF flattens in
@@ -179,27 +182,89 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
     return graph_def.SerializeToString(), input_names, output_names, input_keys, output_keys
 
 
+# --- rewrites of TensorFlow's frozen GraphDef before conversion --------------------------------------------------
+
+
+class _Rewrite:
+    """TensorFlow's frozen GraphDef being rewritten, with the TF graph it came from (for the static shapes TF
+    inferred). Each lowering below returns {node name: the nodes that replace it} (the last of them named as the
+    replaced node, so that its consumers need no change); `replace` splices them in."""
+
+    def __init__(self, tf, graph):
+        self.tf, self.graph = tf, graph
+        self.graph_def = graph.as_graph_def()
+        self._by_name = {n.name: n for n in self.graph_def.node}
+
+    def producer(self, name):
+        """The node whose output (or control output) `name` is, or None."""
+        return self._by_name.get(name.split(":")[0].lstrip("^"))
+
+    def const_value(self, name):
+        node = self.producer(name)
+        if node is None or node.op != "Const":
+            return None
+        return self.tf.make_ndarray(node.attr["value"].tensor)
+
+    def shape(self, name):
+        """The static shape TF inferred for tensor `name` ("x" is "x:0")."""
+        return self.graph.get_tensor_by_name(name if ":" in name else name + ":0").shape
+
+    def node(self, name, op, inputs, **attrs):
+        node = self.tf.compat.v1.NodeDef(name=name, op=op, input=inputs)
+        for k, v in attrs.items():
+            node.attr[k].CopyFrom(v)
+        return node
+
+    def int32_const(self, name, values):
+        tf = self.tf
+        value = tf.compat.v1.AttrValue(tensor=tf.make_tensor_proto(values, tf.int32))
+        return self.node(name, "Const", [], value=value, dtype=tf.compat.v1.AttrValue(type=tf.int32.as_datatype_enum))
+
+    def replace(self, replacements):
+        if not replacements:
+            return
+        nodes = []
+        for node in self.graph_def.node:
+            nodes.extend(replacements.get(node.name, [node]))
+        del self.graph_def.node[:]
+        self.graph_def.node.extend(nodes)
+        self._by_name = {n.name: n for n in self.graph_def.node}
+
+
+class _Nodes:
+    """Nodes made under one name prefix: `add` returns the new node's name, `made` lists them in order."""
+
+    def __init__(self, rewrite, prefix):
+        self.rewrite, self.prefix, self.made = rewrite, prefix, []
+
+    def _name(self, suffix):
+        return f"{self.prefix}/{suffix}" if suffix else self.prefix
+
+    def add(self, op, suffix, inputs, **attrs):
+        self.made.append(self.rewrite.node(self._name(suffix), op, inputs, **attrs))
+        return self.made[-1].name
+
+    def int32_const(self, suffix, values):
+        self.made.append(self.rewrite.int32_const(self._name(suffix), values))
+        return self.made[-1].name
+
+
 # --- Einsum, lowered to the primitive ops the converter knows ---------------------------------------------------
 
 
-def _lower_einsums(tf, graph):
-    """`graph`'s GraphDef with every two-operand Einsum (Keras' MultiHeadAttention and EinsumDense make them)
-    written as Transpose / Reshape / BatchMatMulV2 (and Sum for a label only one operand has), from the static
-    shapes TF inferred; at most one dimension of each reshape may be unknown (the batch)."""
-    graph_def = graph.as_graph_def()
-    nodes = []
-    for node in graph_def.node:
-        if node.op != "Einsum":
-            nodes.append(node)
-            continue
-        op = graph.get_operation_by_name(node.name)
-        nodes.extend(_einsum_nodes(tf, node, [t.shape.as_list() for t in op.inputs]))
-    del graph_def.node[:]
-    graph_def.node.extend(nodes)
-    return graph_def
+def _lower_einsums(rewrite):
+    """Every two-operand Einsum (Keras' MultiHeadAttention and EinsumDense make them) as Transpose / Reshape /
+    BatchMatMulV2 (and Sum for a label only one operand has), from the static shapes TF inferred; at most one
+    dimension of each reshape may be unknown (the batch)."""
+    return {
+        node.name: _einsum_nodes(rewrite, node, [rewrite.shape(i).as_list() for i in node.input[:2]])
+        for node in rewrite.graph_def.node
+        if node.op == "Einsum"
+    }
 
 
-def _einsum_nodes(tf, node, shapes):
+def _einsum_nodes(rewrite, node, shapes):
+    tf = rewrite.tf
     equation = node.attr["equation"].s.decode().replace(" ", "")
     lhs, arrow, out = equation.partition("->")
     terms = lhs.split(",")
@@ -209,19 +274,7 @@ def _einsum_nodes(tf, node, shapes):
             "no ellipsis)"
         )
     dtype = node.attr["T"]
-    made = []
-
-    def add(op, name, inputs, **attrs):
-        n = tf.compat.v1.NodeDef(name=f"{node.name}/{name}", op=op, input=inputs)
-        for k, v in attrs.items():
-            n.attr[k].CopyFrom(v)
-        made.append(n)
-        return n.name
-
-    def const(name, values):
-        value = tf.compat.v1.AttrValue(tensor=tf.make_tensor_proto(values, tf.int32))
-        return add("Const", name, [], value=value, dtype=tf.compat.v1.AttrValue(type=tf.int32.as_datatype_enum))
-
+    nodes = _Nodes(rewrite, node.name)
     int32 = tf.compat.v1.AttrValue(type=tf.int32.as_datatype_enum)
     size = {}
     for term, shape in zip(terms, shapes):
@@ -234,27 +287,27 @@ def _einsum_nodes(tf, node, shapes):
         dims = []
         for group in labels_groups:
             sizes = [size[label] for label in group]
-            dims.append(None if None in sizes else int(_prod(sizes)))
+            dims.append(None if None in sizes else math.prod(sizes))
         if dims.count(None) > 1:
             raise ConversionError(
                 f"Einsum node {node.name!r}: more than one unknown dimension in a reshape of {equation!r}"
             )
-        target = const(f"{name}/shape", [-1 if d is None else d for d in dims])
-        return add("Reshape", name, [x, target], T=dtype, Tshape=int32)
+        target = nodes.int32_const(f"{name}/shape", [-1 if d is None else d for d in dims])
+        return nodes.add("Reshape", name, [x, target], T=dtype, Tshape=int32)
 
     def transpose(name, x, have, want):
         if list(have) == list(want):
             return x
-        perm = const(f"{name}/perm", [have.index(label) for label in want])
-        return add("Transpose", name, [x, perm], T=dtype, Tperm=int32)
+        perm = nodes.int32_const(f"{name}/perm", [have.index(label) for label in want])
+        return nodes.add("Transpose", name, [x, perm], T=dtype, Tperm=int32)
 
     operands = list(node.input[:2])
     for i, (term, other) in enumerate(((terms[0], terms[1]), (terms[1], terms[0]))):
         summed = [label for label in term if label not in other and label not in out]
         if summed:
-            axes = const(f"sum{i}/axes", [term.index(label) for label in summed])
+            axes = nodes.int32_const(f"sum{i}/axes", [term.index(label) for label in summed])
             keep = tf.compat.v1.AttrValue(b=False)
-            operands[i] = add("Sum", f"sum{i}", [operands[i], axes], T=dtype, Tidx=int32, keep_dims=keep)
+            operands[i] = nodes.add("Sum", f"sum{i}", [operands[i], axes], T=dtype, Tidx=int32, keep_dims=keep)
             terms[i] = "".join(label for label in term if label not in summed)
     a, b = terms
     batch = [label for label in out if label in a and label in b]
@@ -266,44 +319,26 @@ def _einsum_nodes(tf, node, shapes):
     x = reshape("a/3d", x, [[label] for label in batch] + [a_free, contracted])
     y = reshape("b/3d", y, [[label] for label in batch] + [contracted, b_free])
     false = tf.compat.v1.AttrValue(b=False)
-    z = add("BatchMatMulV2", "matmul", [x, y], T=dtype, adj_x=false, adj_y=false)
+    z = nodes.add("BatchMatMulV2", "matmul", [x, y], T=dtype, adj_x=false, adj_y=false)
     z = reshape("out", z, [[label] for label in batch + a_free + b_free])
     z = transpose("out/order", z, batch + a_free + b_free, list(out))
     # The Einsum's own name now names its result, so that its consumers need no change.
-    result = tf.compat.v1.NodeDef(name=node.name, op="Identity", input=[z])
-    result.attr["T"].CopyFrom(dtype)
-    return made + [result]
-
-
-def _prod(values):
-    p = 1
-    for v in values:
-        p *= v
-    return p
+    nodes.add("Identity", "", [z], T=dtype)
+    return nodes.made
 
 
 # --- Keras' LayerNormalization, as plain normalization over its axes -------------------------------------------
 
 
-def _lower_keras_layer_norms(tf, graph_def, graph):
+def _lower_keras_layer_norms(rewrite):
     """tf_keras' LayerNormalization computes through a batch norm: x reshaped to [1, rows, columns, 1] by shapes
     computed at run time (Shape, StridedSlice, Prod, Pack; scale and offset made by Fill), FusedBatchNormV3 in
     training mode, reshaped back to Shape(x). That is the mean and variance of x over its axes from the split
-    point on (x's rank is static: TF inferred it in `graph`): rewritten here as exactly that (Mean, Sub, Square, Mean, AddV2, Rsqrt, Mul), which needs no shape
-    arithmetic and which the converter knows."""
-    by_name = {n.name: n for n in graph_def.node}
-
-    def producer(name):
-        return by_name.get(name.split(":")[0].lstrip("^"))
-
-    def const_value(name):
-        node = producer(name)
-        if node is None or node.op != "Const":
-            return None
-        return tf.make_ndarray(node.attr["value"].tensor)
-
+    point on (x's rank is static: TF inferred it): rewritten as exactly that (Mean, Sub, Square, Mean, AddV2,
+    Rsqrt, Mul), which needs no shape arithmetic and which the converter knows."""
+    producer, const_value = rewrite.producer, rewrite.const_value
     replaced = {}
-    for norm in graph_def.node:
+    for norm in rewrite.graph_def.node:
         if norm.op != "FusedBatchNormV3" or not norm.attr["is_training"].b:
             continue
         flat, scale, offset = (producer(i) for i in norm.input[:3])
@@ -318,72 +353,51 @@ def _lower_keras_layer_norms(tf, graph_def, graph):
         if begin is None or begin.size != 1 or int(begin.reshape(-1)[0]) < 0:
             continue
         x = flat.input[0]
-        rank = graph.get_tensor_by_name(x if ":" in x else x + ":0").shape.rank
+        rank = rewrite.shape(x).rank
         if rank is None:
             continue
         axes = list(range(int(begin.reshape(-1)[0]), rank))
-        for back in graph_def.node:
+        for back in rewrite.graph_def.node:
             if back.op != "Reshape" or len(back.input) != 2 or back.input[0] not in (norm.name, norm.name + ":0"):
                 continue
             shape = producer(back.input[1])
             if shape is not None and shape.op == "Shape" and shape.input[0] == x:
-                replaced[back.name] = (x, axes, norm.attr["epsilon"].f, norm.attr["T"])
-    if not replaced:
-        return graph_def
-    nodes = []
-    for node in graph_def.node:
-        if node.name in replaced:
-            nodes.extend(_normalization_nodes(tf, node.name, *replaced[node.name]))
-        else:
-            nodes.append(node)
-    del graph_def.node[:]
-    graph_def.node.extend(nodes)
-    return graph_def
+                replaced[back.name] = _normalization_nodes(
+                    rewrite, back.name, x, axes, norm.attr["epsilon"].f, norm.attr["T"]
+                )
+    return replaced
 
 
-def _normalization_nodes(tf, name, x, axes, epsilon, dtype):
+def _normalization_nodes(rewrite, name, x, axes, epsilon, dtype):
     """(x - mean) * rsqrt(variance + epsilon) over x's `axes`, its result named `name`."""
-    made = []
-
-    def add(op, suffix, inputs, **attrs):
-        node = tf.compat.v1.NodeDef(name=f"{name}/{suffix}" if suffix else name, op=op, input=inputs)
-        for k, v in attrs.items():
-            node.attr[k].CopyFrom(v)
-        made.append(node)
-        return node.name
-
+    tf = rewrite.tf
+    nodes = _Nodes(rewrite, name)
     int32 = tf.compat.v1.AttrValue(type=tf.int32.as_datatype_enum)
     keep = tf.compat.v1.AttrValue(b=True)
-    axes = add(
-        "Const", "axes", [], value=tf.compat.v1.AttrValue(tensor=tf.make_tensor_proto(axes, tf.int32)), dtype=int32
-    )
-    mean = add("Mean", "mean", [x, axes], T=dtype, Tidx=int32, keep_dims=keep)
-    centered = add("Sub", "centered", [x, mean], T=dtype)
-    squared = add("Square", "squared", [centered], T=dtype)
-    variance = add("Mean", "variance", [squared, axes], T=dtype, Tidx=int32, keep_dims=keep)
+    axes = nodes.int32_const("axes", axes)
+    mean = nodes.add("Mean", "mean", [x, axes], T=dtype, Tidx=int32, keep_dims=keep)
+    centered = nodes.add("Sub", "centered", [x, mean], T=dtype)
+    squared = nodes.add("Square", "squared", [centered], T=dtype)
+    variance = nodes.add("Mean", "variance", [squared, axes], T=dtype, Tidx=int32, keep_dims=keep)
     eps_value = tf.make_tensor_proto(epsilon, tf.as_dtype(dtype.type))
-    eps = add("Const", "epsilon", [], value=tf.compat.v1.AttrValue(tensor=eps_value), dtype=dtype)
-    shifted = add("AddV2", "shifted", [variance, eps], T=dtype)
-    inverse = add("Rsqrt", "rsqrt", [shifted], T=dtype)
-    add("Mul", "", [centered, inverse], T=dtype)
-    return made
+    eps = nodes.add("Const", "epsilon", [], value=tf.compat.v1.AttrValue(tensor=eps_value), dtype=dtype)
+    shifted = nodes.add("AddV2", "shifted", [variance, eps], T=dtype)
+    inverse = nodes.add("Rsqrt", "rsqrt", [shifted], T=dtype)
+    nodes.add("Mul", "", [centered, inverse], T=dtype)
+    return nodes.made
 
 
 # --- tf.tensordot (Keras' Dense on a rank-3+ input), as one batch matmul ----------------------------------------
 
 
-def _lower_tensordots(tf, graph_def, graph):
+def _lower_tensordots(rewrite):
     """tf.tensordot(x, w, [[last], [0]]) reshapes x to 2-D by shapes computed at run time (Shape, GatherV2, Prod,
     Pack), multiplies, and reshapes back (ConcatV2 of the free dims and w's columns): with a run-time batch none
     of those shapes is static. It is x' @ w for a 2-D w, x' being x transposed so that the contracted axis is
     last: one BatchMatMulV2, which broadcasts w over x's leading dims; the shape arithmetic is left dead."""
-    by_name = {n.name: n for n in graph_def.node}
-
-    def producer(name):
-        return by_name.get(name.split(":")[0])
-
+    producer, false = rewrite.producer, rewrite.tf.compat.v1.AttrValue(b=False)
     replaced = {}
-    for back in graph_def.node:
+    for back in rewrite.graph_def.node:
         if back.op != "Reshape" or len(back.input) != 2:
             continue
         matmul = producer(back.input[0])
@@ -395,27 +409,12 @@ def _lower_tensordots(tf, graph_def, graph):
         pack = producer(flat.input[1])
         if pack is None or pack.op != "Pack":
             continue  # (a static reshape: the converter handles it)
-        x = graph.get_tensor_by_name(flat.input[0] if ":" in flat.input[0] else flat.input[0] + ":0")
-        w = graph.get_tensor_by_name(matmul.input[1] if ":" in matmul.input[1] else matmul.input[1] + ":0")
-        out = graph.get_tensor_by_name(back.name + ":0")
-        if w.shape.rank != 2 or x.shape.rank is None or x.shape.rank < 2 or out.shape.rank != x.shape.rank:
+        x, w, out = rewrite.shape(flat.input[0]), rewrite.shape(matmul.input[1]), rewrite.shape(back.name)
+        if w.rank != 2 or x.rank is None or x.rank < 2 or out.rank != x.rank:
             continue
-        if x.shape[-1] is None or x.shape[-1] != w.shape[0]:
+        if x[-1] is None or x[-1] != w[0]:
             continue  # (the contracted axes must be x's last one, of w's rows)
-        replaced[back.name] = (flat.input[0], matmul.input[1], matmul.attr["T"])
-    if not replaced:
-        return graph_def
-    nodes = []
-    for node in graph_def.node:
-        if node.name not in replaced:
-            nodes.append(node)
-            continue
-        x, w, dtype = replaced[node.name]
-        matmul = tf.compat.v1.NodeDef(name=node.name, op="BatchMatMulV2", input=[x, w])
-        matmul.attr["T"].CopyFrom(dtype)
-        matmul.attr["adj_x"].CopyFrom(tf.compat.v1.AttrValue(b=False))
-        matmul.attr["adj_y"].CopyFrom(tf.compat.v1.AttrValue(b=False))
-        nodes.append(matmul)
-    del graph_def.node[:]
-    graph_def.node.extend(nodes)
-    return graph_def
+        inputs = [flat.input[0], matmul.input[1]]
+        attrs = {"T": matmul.attr["T"], "adj_x": false, "adj_y": false}
+        replaced[back.name] = [rewrite.node(back.name, "BatchMatMulV2", inputs, **attrs)]
+    return replaced

@@ -205,6 +205,14 @@ class DeviceSpec:
         )
 
 
+def may_be_same(a, b):
+    """Whether device strings `a` and `b` (each possibly partial) can name the same device: no field set in both
+    differs."""
+    a, b = DeviceSpec.from_string(a or ""), DeviceSpec.from_string(b or "")
+    fields = ("job", "replica", "task", "device_type", "device_index")
+    return all(getattr(a, f) is None or getattr(b, f) is None or getattr(a, f) == getattr(b, f) for f in fields)
+
+
 def canonical_name(device):
     """A device string, DeviceSpec or None as TF writes it on a node ('/cpu:0' -> '/device:CPU:0')."""
     if device is None:

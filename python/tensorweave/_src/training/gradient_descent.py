@@ -9,13 +9,6 @@ from tensorweave._src.ops import training_ops
 from tensorweave._src.training import optimizer
 
 
-def _same_device(a, b):
-    """Whether device strings `a` and `b` cannot name different devices (a field set in both is the same)."""
-    a, b = device_spec.DeviceSpec.from_string(a or ""), device_spec.DeviceSpec.from_string(b or "")
-    fields = ("job", "replica", "task", "device_type", "device_index")
-    return all(getattr(a, f) is None or getattr(b, f) is None or getattr(a, f) == getattr(b, f) for f in fields)
-
-
 class GradientDescentOptimizer(optimizer.Optimizer):
     """var -= learning_rate * grad.
 
@@ -44,7 +37,7 @@ class GradientDescentOptimizer(optimizer.Optimizer):
         if var.dtype.base_dtype in (dtypes.float16, dtypes.bfloat16):
             # No half ApplyGradientDescent kernel: AssignSub rounds as TF's does (per operation).
             return state_ops.assign_sub(var, grad * lr, use_locking=self._use_locking).op
-        if grad.op.type == "MatMul" and _same_device(grad.op.device, var.op.device):
+        if grad.op.type == "MatMul" and device_spec.may_be_same(grad.op.device, var.op.device):
             # A dense layer's kernel: one GEMM accumulating into the variable.
             # The MatMul is left in the graph for whoever else reads the
             # gradient; a step that only trains prunes it. Not across devices:

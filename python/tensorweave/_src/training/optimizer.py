@@ -93,18 +93,15 @@ def _readers_in_step(grads, var_list):
         seen.add(id(op))
         for t in op.inputs:
             key = snapshots.get(id(t))
-            if key is not None and op.type not in ("Enter", "RefEnter") and _may_share(op.device, devices[key]):
+            if (
+                key is not None
+                and op.type not in ("Enter", "RefEnter")
+                and device_spec.may_be_same(op.device, devices[key])
+            ):
                 readers[key].append(op)
             stack.append(t.op)
         stack.extend(op.control_inputs)
     return readers
-
-
-def _may_share(a, b):
-    """Whether device strings `a` and `b` (each possibly partial) can name the same device."""
-    a, b = device_spec.DeviceSpec.from_string(a or ""), device_spec.DeviceSpec.from_string(b or "")
-    fields = ("job", "replica", "task", "device_type", "device_index")
-    return all(getattr(a, f) is None or getattr(b, f) is None or getattr(a, f) == getattr(b, f) for f in fields)
 
 
 class Optimizer:
