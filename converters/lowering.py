@@ -29,6 +29,9 @@ NHWC_TO_NCHW_AXIS = {0: 0, 1: 2, 2: 3, 3: 1}
 NCHW_TO_NHWC_AXIS = {0: 0, 1: 3, 2: 1, 3: 2}
 # The TF ops that add a bias a MatMul / Conv2D can absorb.
 BIAS_ADDS = ("BiasAdd", "Add", "AddV2")
+# SELU's fixed alpha and gamma (Klambauer et al. 2017), as TensorFlow and ONNX define them.
+SELU_ALPHA = 1.67326319217681884765625
+SELU_GAMMA = 1.05070102214813232421875
 # Frozen-graph nodes that are no op to convert: constants are added where
 # they are read, placeholders are the model's inputs.
 LEAVES = ("Const", "Placeholder")

@@ -370,7 +370,7 @@ def _unary(ctx, node):
 # TF activations with parameters: lite op and its ActivationParamsOptions (alpha, gamma as TF fixes them).
 _PARAMETERIZED = {
     "Elu": ("ELU", {"alpha": 1.0}),
-    "Selu": ("SELU", {"alpha": 1.67326319217681884765625, "gamma": 1.05070102214813232421875}),
+    "Selu": ("SELU", {"alpha": lowering.SELU_ALPHA, "gamma": lowering.SELU_GAMMA}),
     "Softplus": ("SOFTPLUS", None),
 }
 

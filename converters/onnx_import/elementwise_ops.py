@@ -14,7 +14,7 @@ parameter an op reads, with ONNX's defaults where the node has none.
 import numpy as np
 
 from converters.errors import NodeError as _NodeError
-from converters.lowering import lite_pow_opcode
+from converters.lowering import SELU_ALPHA, SELU_GAMMA, lite_pow_opcode
 from converters.onnx_import.context import attrs, imports
 from converters.onnx_import.math_ops import elementwise_operands, emit_chain
 
@@ -43,11 +43,9 @@ _FLOAT_UNARY = {
 }
 
 # ONNX op -> (lite op, {lite parameter: (ONNX attribute, ONNX default)}).
-_SELU_ALPHA = 1.67326319217681884765625
-_SELU_GAMMA = 1.05070102214813232421875
 _ACTIVATIONS = {
     "Elu": ("ELU", {"alpha": ("alpha", 1.0)}),
-    "Selu": ("SELU", {"alpha": ("alpha", _SELU_ALPHA), "gamma": ("gamma", _SELU_GAMMA)}),
+    "Selu": ("SELU", {"alpha": ("alpha", SELU_ALPHA), "gamma": ("gamma", SELU_GAMMA)}),
     "Celu": ("CELU", {"alpha": ("alpha", 1.0)}),
     "LeakyRelu": ("LEAKY_RELU", {"alpha": ("alpha", 0.01)}),
     "HardSigmoid": ("HARD_SIGMOID", {"alpha": ("alpha", 0.2), "beta": ("beta", 0.5)}),
