@@ -69,34 +69,29 @@ def _write_atomically(path, data):
 
 def _frozen_graph(args):
     """(frozen GraphDef, inputs, outputs, input keys, output keys)."""
-    from converters import freeze
-
-    from converters import tf_models
+    from converters import freeze, tf_models
+    from tensorweave._src.framework import graph_pb2
 
     options = {"fold_batch_norms": not args.no_fold_batch_norms}
     if tf_models.is_tf_saved_model(args.input) or tf_models.is_keras_file(args.input):
-        from tensorweave._src.framework import graph_pb2
-
+        # TensorFlow freezes it; its serving signature names the inputs and outputs.
         data, inputs, outputs, input_keys, output_keys = tf_models.freeze(
             args.input, _names(args.inputs), _names(args.outputs), getattr(args, "signature", None)
         )
-        frozen = freeze.freeze_graph_def(graph_pb2.GraphDef.FromString(data), {}, inputs, outputs, **options)
-        return frozen, inputs, outputs, input_keys, output_keys
-    if os.path.isdir(args.input):
+    elif os.path.isdir(args.input):
         return freeze.freeze_saved_model(args.input, _names(args.inputs), _names(args.outputs), **options)
-    from tensorweave._src.framework import graph_pb2
-
-    if not args.inputs or not args.outputs:
-        raise ConversionError("a GraphDef file needs --inputs and --outputs")
-    with open(args.input, "rb") as f:
-        data = f.read()
+    else:
+        if not args.inputs or not args.outputs:
+            raise ConversionError("a GraphDef file needs --inputs and --outputs")
+        with open(args.input, "rb") as f:
+            data = f.read()
+        inputs, outputs, input_keys, output_keys = _names(args.inputs), _names(args.outputs), None, None
     try:
         graph_def = graph_pb2.GraphDef.FromString(data)
     except Exception as e:  # noqa: BLE001 - protobuf's DecodeError
         raise ConversionError(f"{args.input}: not a GraphDef: {e}") from None
-    inputs, outputs = _names(args.inputs), _names(args.outputs)
     frozen = freeze.freeze_graph_def(graph_def, {}, inputs, outputs, **options)
-    return frozen, inputs, outputs, None, None
+    return frozen, inputs, outputs, input_keys, output_keys
 
 
 def _quantized(args, data):
