@@ -108,6 +108,27 @@ void SmallGemmBlock(const float* a, int64_t ars, int64_t aps,
   }
 }
 
+// A panel is multiplied in slices of this many inner indices (a [256, 32]
+// slice is 32 KB): each slice stays in L1 while every row block of C is
+// multiplied by it, where a whole panel ([1024, 32] for a cell's input
+// gradient, 128 KB) would stream from L2 once per row block.
+constexpr int64_t kSmallInnerBlock = 256;
+
+// C[m, 32] (row stride ldc) = alpha op(A)[m, k] panel[k, 32] + beta C, by
+// slices of the inner dimension (the first scaled by beta, the rest added).
+void PanelTimesA(const float* a, int64_t ars, int64_t aps, int64_t m,
+                 const float* panel, int64_t k, float alpha, float beta,
+                 float* c, int64_t ldc) {
+  for (int64_t p0 = 0; p0 < k; p0 += kSmallInnerBlock) {
+    const int64_t kc = std::min(kSmallInnerBlock, k - p0);
+    const float slice_beta = p0 == 0 ? beta : 1.0f;
+    for (int64_t i0 = 0; i0 < m; i0 += kSmallRows) {
+      SmallGemmBlock(a + i0 * ars + p0 * aps, ars, aps, panel + p0 * kSmallCols,
+                     kc, alpha, slice_beta, c + i0 * ldc, ldc);
+    }
+  }
+}
+
 // panel[p * 32 + c] = op(B)[p, j0 + c] for p in [0, k), c in [0, 32).
 void PackPanel(bool tb, const float* b, int64_t ldb, int64_t k, int64_t j0,
                float* panel) {
@@ -173,9 +194,9 @@ void SmallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha,
     }
     for (int64_t i0 = 0; i0 < m; i0 += kSmallRows) {
       for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
-        SmallGemmBlock(a + i0 * ars, ars, aps,
-                       panels + (j0 / kSmallCols) * panel_size, k, alpha, beta,
-                       c + i0 * ldc + j0, ldc);
+        PanelTimesA(a + i0 * ars, ars, aps, kSmallRows,
+                    panels + (j0 / kSmallCols) * panel_size, k, alpha, beta,
+                    c + i0 * ldc + j0, ldc);
       }
     }
     return;
@@ -186,10 +207,7 @@ void SmallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha,
       (reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63});
   for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
     PackPanel(tb, b, ldb, k, j0, panel);
-    for (int64_t i0 = 0; i0 < m; i0 += kSmallRows) {
-      SmallGemmBlock(a + i0 * ars, ars, aps, panel, k, alpha, beta,
-                     c + i0 * ldc + j0, ldc);
-    }
+    PanelTimesA(a, ars, aps, m, panel, k, alpha, beta, c + j0, ldc);
   }
 }
 
@@ -229,10 +247,7 @@ void SmallGemmPacked(bool ta, int64_t m, int64_t n, int64_t k, const float* a,
   const int64_t lda = ta ? m : k;
   const int64_t ars = ta ? 1 : lda, aps = ta ? lda : 1;
   for (int64_t j0 = 0; j0 < n; j0 += kSmallCols) {
-    for (int64_t i0 = 0; i0 < m; i0 += kSmallRows) {
-      SmallGemmBlock(a + i0 * ars, ars, aps, b.panels + j0 * k, k, 1.0f, 0.0f,
-                     c + i0 * n + j0, n);
-    }
+    PanelTimesA(a, ars, aps, m, b.panels + j0 * k, k, 1.0f, 0.0f, c + j0, n);
   }
 }
 #endif

@@ -33,7 +33,8 @@ TEST(MatMulTest, GemmMatchesReferenceOnEveryPathAndSplit) {
   // with sizes that do not divide evenly; and SmallGemm's (m a multiple of
   // 8, n of 32, m <= 64 or k <= 64, with B transposed k a multiple of 8: a
   // recurrent cell's products, whole and split into row or column blocks;
-  // op(B) packed whole when it takes at most 256 KB, panel by panel above).
+  // op(B) packed whole when it takes at most 256 KB, panel by panel above;
+  // an inner dimension in slices of 256 and a shorter last one).
   const int64_t shapes[][3] = {{3, 5, 4},
                                {1000, 24, 300},
                                {40, 900, 128},
@@ -49,6 +50,7 @@ TEST(MatMulTest, GemmMatchesReferenceOnEveryPathAndSplit) {
                                {32, 384, 1024},
                                {8, 64, 8},
                                {40, 32, 12},
+                               {16, 64, 700},
                                // A dense layer's weight gradient (all of op(B)
                                // packed once) and the largest op(B) packed so.
                                {4096, 512, 64},
