@@ -16,6 +16,9 @@ class ThreadPool;
 
 constexpr int kGemmNr = 16;  // columns per packed panel
 constexpr int kGemmMr = 12;  // rows per tile: 6 x 2 (AVX2), 8 + 4, 2 x 6
+// A longer inner dimension than 2 x kGemmSlice is multiplied in slices of
+// about kGemmSlice, each tile's slice of A kept in L1 (gemm.cc).
+constexpr int kGemmSlice = 256;
 
 // Floats needed to pack an N x K matrix.
 inline size_t PackedGemmBSize(int n, int k) {

@@ -57,6 +57,52 @@ TEST(GemmTest, MatchesReference) {
   }
 }
 
+// Inner dimensions past 2 x kGemmSlice run in slices, each added to C by
+// the residual epilogue: the bias (per column or per row) with the first,
+// a fused residual too, the clamp and curve with the last; C laid out
+// either way, the last slice shorter or not.
+TEST(GemmTest, SlicedInnerDimensionMatchesReference) {
+  ThreadPool pool(2);
+  for (int k : {2 * kGemmSlice + 1, 700, 3 * kGemmSlice, 1100}) {
+    for (int m : {1, 5, 13, 49}) {
+      for (int n : {16, 17, 40}) {
+        for (int variant = 0; variant < 4; ++variant) {
+          const bool per_row = variant & 1, transposed_c = variant & 2;
+          std::mt19937 rng(m * 131 + n * 7 + k + variant);
+          std::uniform_real_distribution<float> dist(-1.f, 1.f);
+          std::vector<float> a(m * k), b(n * k), bias(per_row ? m : n),
+              residual(m * n);
+          for (float& v : a) v = dist(rng);
+          for (float& v : b) v = dist(rng);
+          for (float& v : bias) v = dist(rng);
+          for (float& v : residual) v = 4 * dist(rng);
+          AlignedFloats packed;
+          ASSERT_TRUE(packed.Resize(PackedGemmBSize(n, k)));
+          PackGemmB(b.data(), n, k, k, packed.data());
+          GemmEpilogue e;
+          e.bias = bias.data();
+          e.bias_per_row = per_row;
+          e.residual = residual.data();
+          e.low = -2.f;
+          e.high = 2.5f;
+          e.curve = variant == 3 ? GemmCurve::kGelu : GemmCurve::kNone;
+          const int64_t rs = transposed_c ? 1 : n, cs = transposed_c ? m : 1;
+          std::vector<float> c(m * n, NAN), ref(m * n, NAN);
+          Gemm(m, n, k, a.data(), k, packed.data(), c.data(), rs, cs, e,
+               variant == 1 ? nullptr : &pool);
+          GemmReference(m, n, k, a.data(), k, b.data(), k, ref.data(), rs, cs,
+                        e);
+          for (int i = 0; i < m * n; ++i) {
+            ASSERT_NEAR(c[i], ref[i], 2e-4f + 1e-4f * std::fabs(ref[i]))
+                << "m=" << m << " n=" << n << " k=" << k
+                << " variant=" << variant << " i=" << i;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(GemmTest, DescendingPanelOrderOnEveryThreadMatchesReference) {
   // Large enough to be split by columns over the pool; N with a tail panel.
   ThreadPool pool(2);

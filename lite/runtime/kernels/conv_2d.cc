@@ -382,13 +382,23 @@ inline void Patch(const Geometry& g, const float* in, int64_t p, float* row,
 // With a small filter (it stays in L2 across blocks) a block of A is sized
 // for L1, so each panel rereads A from L1 instead of the whole task's A
 // from L2 or memory; with a large one, for L2, so the filter is reread
-// only once per L2-sized block (MobileNetV2's late layers: one block).
-inline int64_t PixelBlock(int k, int n) {
-  constexpr int64_t kL1Bytes = 24 * 1024, kL2Bytes = 256 * 1024;
+// only once per L2-sized block (MobileNetV2's late layers: one block). A
+// long inner dimension (k > 2 * kGemmSlice) keeps its tiles' slices of A in
+// L1 whatever the block, so its blocks take up to 1 MB: ResNet-18's 7x7x512
+// 3x3 convolutions (49 pixels, a 9 MB filter) ran 24 + 24 + 1 pixels, the
+// filter streamed three times, the last for one pixel (3.9 ms, 1 thread).
+// The task's `pixels` are cut into equal blocks, so none is a short tail.
+inline int64_t PixelBlock(int k, int n, int64_t pixels) {
+  constexpr int64_t kL1Bytes = 24 * 1024, kL2Bytes = 256 * 1024,
+                    kLongBytes = 1024 * 1024;
   const int64_t filter_bytes = int64_t{4} * k * n;
-  const int64_t bytes = filter_bytes <= kL2Bytes ? kL1Bytes : kL2Bytes;
-  const int64_t rows = bytes / (int64_t{4} * k) / kGemmMr * kGemmMr;
-  return std::max<int64_t>(rows, 2 * kGemmMr);
+  const int64_t bytes = filter_bytes <= kL2Bytes ? kL1Bytes
+                        : k > 2 * kGemmSlice     ? kLongBytes
+                                                 : kL2Bytes;
+  const int64_t rows = std::max<int64_t>(
+      bytes / (int64_t{4} * k) / kGemmMr * kGemmMr, 2 * kGemmMr);
+  const int64_t blocks = std::max<int64_t>(1, (pixels + rows - 1) / rows);
+  return (pixels + blocks - 1) / blocks;
 }
 
 // Below this many multiply-adds per task a second thread costs more than it
@@ -907,9 +917,9 @@ Status Eval(KernelContext* context, Node* node) {
             });
         break;
       }
-      const int64_t block = PixelBlock(k, g.out_c);
       pool->ParallelForBalanced(
           pixels, kGemmMr, tasks, [&](int64_t begin, int64_t end) {
+            const int64_t block = PixelBlock(k, g.out_c, end - begin);
             // Block by block: the block's rows of A (the input or its
             // im2col, written just before) stay in cache while every panel
             // of the filter runs over them.
