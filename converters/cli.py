@@ -86,6 +86,7 @@ def _frozen_graph(args):
         with open(args.input, "rb") as f:
             data = f.read()
         inputs, outputs, input_keys, output_keys = _names(args.inputs), _names(args.outputs), None, None
+        data = tf_models.inline_function_calls(data, args.input)
     try:
         graph_def = graph_pb2.GraphDef.FromString(data)
     except Exception as e:  # noqa: BLE001 - protobuf's DecodeError

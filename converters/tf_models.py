@@ -13,6 +13,8 @@ GraphDef (.pb) converts without it.
 import math
 import os
 
+import numpy as np
+
 from converters.errors import ConversionError
 
 KERAS_SUFFIXES = (".h5", ".hdf5", ".keras")
@@ -66,12 +68,49 @@ def _serving_function(tf, path, signature_key):
     return loaded, signatures[key]
 
 
+def _application_layers(module):
+    """{name: class} of the layers Keras' own application models define without registering them (ConvNeXt's
+    LayerScale and StochasticDepth, InceptionResNetV2's CustomScaleLayer): Keras cannot load a saved ConvNeXt
+    unless it is given them."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    try:
+        keras = importlib.import_module(module)
+        package = importlib.import_module(f"{module}.src.applications")
+    except ImportError:
+        return {}
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        try:
+            submodule = importlib.import_module(f"{package.__name__}.{info.name}")
+        except Exception:  # noqa: BLE001 - an application module Keras cannot import here is not needed
+            continue
+        for name, obj in vars(submodule).items():
+            if inspect.isclass(obj) and issubclass(obj, keras.layers.Layer) and obj.__module__ == submodule.__name__:
+                found[name] = obj
+    return found
+
+
+def _load_keras_model(keras, module, path):
+    try:
+        return keras.models.load_model(path, compile=False)
+    except Exception as e:  # (each Keras raises its own types; re-raised below unless a layer is unknown)
+        if "Unknown layer" not in str(e):
+            raise
+        layers = _application_layers(module)
+        if not layers:
+            raise
+        return keras.models.load_model(path, compile=False, custom_objects=layers)
+
+
 def _keras_function(tf, path):
     errors = []
     for module in ("tf_keras", "keras"):
         try:
             keras = __import__(module)
-            model = keras.models.load_model(path, compile=False)
+            model = _load_keras_model(keras, module, path)
             break
         except ImportError:
             continue
@@ -152,7 +191,7 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
             frozen = convert_to_constants.convert_variables_to_constants_v2(fn)
         except Exception as e:  # noqa: BLE001
             raise ConversionError(f"{path}: TensorFlow could not freeze the model: {type(e).__name__}: {e}") from None
-        rewrite = _Rewrite(tf, frozen.graph)
+        rewrite = _Rewrite(tf, frozen.graph, path)
         lists = [n for n in rewrite.graph_def.node if n.op.startswith("TensorList") or "While" in n.op]
         if lists:
             raise ConversionError(
@@ -160,7 +199,7 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
                 "Keras' LSTM, GRU and SimpleRNN layers write it), which the .twl converter does not take: build "
                 "those layers with unroll=True (a fixed sequence length), or export the model to ONNX"
             )
-        for lowering in (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots):
+        for lowering in (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs):
             rewrite.replace(lowering(rewrite))
         graph_def = rewrite.graph_def
         input_names = [t.name for t in frozen.inputs if t.dtype != tf.resource]
@@ -182,6 +221,97 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
     return graph_def.SerializeToString(), input_names, output_names, input_keys, output_keys
 
 
+# --- function calls left in a frozen GraphDef, inlined -----------------------------------------------------------
+
+_CALL_OPS = ("PartitionedCall", "StatefulPartitionedCall")
+_MAX_CALL_DEPTH = 32
+
+
+def inline_function_calls(data, source):
+    """The serialized GraphDef `data` with its function calls (PartitionedCall / StatefulPartitionedCall of a
+    function in its library) inlined; `data` itself when it has none. TensorFlow's freezing inlines calls but
+    keeps a function marked for XLA (Keras' grouped Conv2D runs its convolution as a tf.function with
+    jit_compile=True, e.g. RegNet's), and a frozen .pb written from TF2 may keep calls too."""
+    from tensorweave._src.framework import graph_pb2
+
+    try:
+        ours = graph_pb2.GraphDef.FromString(data)
+    except Exception:  # noqa: BLE001 - the caller reports an unreadable GraphDef
+        return data
+    if not any(n.op in _CALL_OPS for n in ours.node):
+        return data
+    tf = _tensorflow(f"{source} (its function calls)")
+    return _inline_calls(tf.compat.v1.GraphDef.FromString(data), source).SerializeToString()
+
+
+def _inline_calls(graph_def, source):
+    """graph_def (TF's proto) with its calls inlined, nested calls too. Each call's body goes under the call's
+    name (call/node); its arguments become Identity nodes of the call's inputs and its consumers read the body's
+    results."""
+    from tensorflow.python.framework import function_def_to_graph
+
+    library = {f.signature.name: f for f in graph_def.library.function}
+    for _ in range(_MAX_CALL_DEPTH):
+        if not any(n.op in _CALL_OPS for n in graph_def.node):
+            return graph_def
+        results = {}  # call name -> the body's result tensors, in output order
+        nodes = []
+        for node in graph_def.node:
+            if node.op not in _CALL_OPS:
+                nodes.append(node)
+                continue
+            fdef = library.get(node.attr["f"].func.name)
+            if fdef is None:
+                raise ConversionError(
+                    f"{source}: node {node.name!r} ({node.op}) calls {node.attr['f'].func.name!r}, which is not in "
+                    "the GraphDef's function library"
+                )
+            body, flat = function_def_to_graph.function_def_to_graph_def(fdef)
+            prefix = node.name + "/"
+            data_inputs = [i for i in node.input if not i.startswith("^")]
+            control = [i for i in node.input if i.startswith("^")]
+            args = {a.name: k for k, a in enumerate(fdef.signature.input_arg)}
+            if len(args) != len(data_inputs):
+                raise ConversionError(
+                    f"{source}: node {node.name!r} calls {fdef.signature.name!r} with {len(data_inputs)} inputs; "
+                    f"it takes {len(args)}"
+                )
+            for inner in body.node:
+                new = type(inner)()
+                new.CopyFrom(inner)
+                new.name = prefix + inner.name
+                del new.input[:]
+                if inner.op == "Placeholder" and inner.name in args:
+                    new.op = "Identity"
+                    new.attr.clear()
+                    new.attr["T"].type = inner.attr["dtype"].type
+                    new.input.extend([data_inputs[args[inner.name]], *control])
+                else:
+                    new.input.extend(("^" + prefix + i[1:]) if i.startswith("^") else prefix + i for i in inner.input)
+                    if not inner.input:
+                        new.input.extend(control)  # (runs after the call's control inputs, as the call did)
+                nodes.append(new)
+            results[node.name] = [
+                prefix + flat.get(fdef.ret[a.name], fdef.ret[a.name]) for a in fdef.signature.output_arg
+            ]
+        for node in nodes:
+            inputs = []
+            for i in node.input:
+                name = i[1:] if i.startswith("^") else i.rsplit(":", 1)[0] if ":" in i else i
+                if name not in results:
+                    inputs.append(i)
+                elif i.startswith("^"):
+                    inputs.extend(sorted({"^" + r.rsplit(":", 1)[0] for r in results[name]}))
+                else:
+                    index = int(i.rsplit(":", 1)[1]) if ":" in i else 0
+                    inputs.append(results[name][index])
+            del node.input[:]
+            node.input.extend(inputs)
+        del graph_def.node[:]
+        graph_def.node.extend(nodes)
+    raise ConversionError(f"{source}: function calls nested deeper than {_MAX_CALL_DEPTH} levels")
+
+
 # --- rewrites of TensorFlow's frozen GraphDef before conversion --------------------------------------------------
 
 
@@ -190,9 +320,14 @@ class _Rewrite:
     inferred). Each lowering below returns {node name: the nodes that replace it} (the last of them named as the
     replaced node, so that its consumers need no change); `replace` splices them in."""
 
-    def __init__(self, tf, graph):
+    def __init__(self, tf, graph, source):
         self.tf, self.graph = tf, graph
         self.graph_def = graph.as_graph_def()
+        if any(n.op in _CALL_OPS for n in self.graph_def.node):
+            # TF knows no static shape past a call: the inlined graph, imported anew, has them.
+            self.graph_def = _inline_calls(self.graph_def, source)
+            with tf.Graph().as_default() as self.graph:
+                tf.graph_util.import_graph_def(self.graph_def, name="")
         self._by_name = {n.name: n for n in self.graph_def.node}
 
     def producer(self, name):
@@ -409,12 +544,76 @@ def _lower_tensordots(rewrite):
         pack = producer(flat.input[1])
         if pack is None or pack.op != "Pack":
             continue  # (a static reshape: the converter handles it)
-        x, w, out = rewrite.shape(flat.input[0]), rewrite.shape(matmul.input[1]), rewrite.shape(back.name)
+        source = _untransposed(rewrite, flat.input[0])
+        x, w, out = rewrite.shape(source), rewrite.shape(matmul.input[1]), rewrite.shape(back.name)
         if w.rank != 2 or x.rank is None or x.rank < 2 or out.rank != x.rank:
             continue
         if x[-1] is None or x[-1] != w[0]:
             continue  # (the contracted axes must be x's last one, of w's rows)
-        inputs = [flat.input[0], matmul.input[1]]
+        inputs = [source, matmul.input[1]]
         attrs = {"T": matmul.attr["T"], "adj_x": false, "adj_y": false}
         replaced[back.name] = [rewrite.node(back.name, "BatchMatMulV2", inputs, **attrs)]
+    return replaced
+
+
+def _untransposed(rewrite, name):
+    """The input of Transpose `name` when its permutation is the identity (tf.tensordot transposes by a ConcatV2
+    of constants, the identity when it contracts the last axis; TF then knows no static shape after it), else
+    `name`."""
+    node = rewrite.producer(name)
+    if node is None or node.op != "Transpose":
+        return name
+    perm = rewrite.const_value(node.input[1])
+    concat = rewrite.producer(node.input[1])
+    if perm is None and concat is not None and concat.op == "ConcatV2":
+        parts = [rewrite.const_value(i) for i in concat.input[:-1]]
+        if all(p is not None for p in parts):
+            perm = np.concatenate([np.reshape(p, [-1]) for p in parts])
+    if perm is None or list(np.reshape(perm, [-1])) != list(range(np.size(perm))):
+        return name
+    return node.input[0]
+
+
+# --- grouped convolution, one Conv2D per group --------------------------------------------------------------------
+
+
+def _lower_grouped_convs(rewrite):
+    """A grouped Conv2D (the input's channels a multiple of the filter's: Keras' Conv2D(groups=g), which TensorFlow
+    runs only under XLA) as a Split of the input's channels and of the filter's output channels into g groups, a
+    Conv2D per group and a ConcatV2 of their outputs; with a group per channel, as a depthwise convolution."""
+    tf = rewrite.tf
+    int32 = tf.compat.v1.AttrValue(type=tf.int32.as_datatype_enum)
+    replaced = {}
+    for node in rewrite.graph_def.node:
+        if node.op != "Conv2D":
+            continue
+        x, f = rewrite.shape(node.input[0]), rewrite.shape(node.input[1])
+        if x.rank != 4 or f.rank != 4:
+            continue
+        axis = 1 if node.attr["data_format"].s == b"NCHW" else 3
+        channels, per_group = x[axis], f[2]
+        if channels is None or per_group is None or channels == per_group or channels % per_group:
+            continue
+        groups = tf.compat.v1.AttrValue(i=channels // per_group)
+        nodes = _Nodes(rewrite, node.name)
+        if per_group == 1 and f[3] is not None and f[3] % channels == 0:
+            # A group per channel (ConvNeXt's 7x7 convolutions): a depthwise convolution, its filter [kh, kw, 1,
+            # C * M] read as [kh, kw, C, M].
+            shape = nodes.int32_const("depthwise_shape", [f[0], f[1], channels, f[3] // channels])
+            filt = nodes.add("Reshape", "depthwise_filter", [node.input[1], shape], T=node.attr["T"], Tshape=int32)
+            attrs = {k: v for k, v in node.attr.items() if k != "use_cudnn_on_gpu"}
+            nodes.add("DepthwiseConv2dNative", "", [node.input[0], filt], **attrs)
+            replaced[node.name] = nodes.made
+            continue
+        xs = nodes.add("Split", "inputs", [nodes.int32_const("input_axis", axis), node.input[0]], num_split=groups,
+                       T=node.attr["T"])  # fmt: skip
+        fs = nodes.add("Split", "filters", [nodes.int32_const("filter_axis", 3), node.input[1]], num_split=groups,
+                       T=node.attr["T"])  # fmt: skip
+        convs = [
+            nodes.add("Conv2D", f"group{g}", [f"{xs}:{g}", f"{fs}:{g}"], **dict(node.attr.items()))
+            for g in range(groups.i)
+        ]
+        concat_axis = nodes.int32_const("concat_axis", axis)
+        nodes.add("ConcatV2", "", [*convs, concat_axis], N=groups, T=node.attr["T"], Tidx=int32)
+        replaced[node.name] = nodes.made
     return replaced

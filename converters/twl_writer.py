@@ -199,14 +199,48 @@ class TwlModelBuilder:
 
     def add_op(self, opcode, inputs, outputs, options=None, version=1):
         """`opcode` a BuiltinOperator name; `options` (table name, {field: value}). A CONCATENATION of more
-        inputs than a lite op takes (MAX_OPERANDS) is written as a tree of concatenations."""
+        inputs than a lite op takes (MAX_OPERANDS) is written as a tree of concatenations, a SPLIT into more
+        outputs as a tree of splits."""
         twl_schema.enum("BuiltinOperator").__dict__[opcode]  # KeyError on typos
         if opcode == "CONCATENATION" and len(inputs) > MAX_OPERANDS:
             inputs = [
                 self._concatenated(inputs[i : i + MAX_OPERANDS], options) for i in range(0, len(inputs), MAX_OPERANDS)
             ]
             return self.add_op(opcode, inputs, outputs, options, version)
+        if opcode == "SPLIT" and len(outputs) > MAX_OPERANDS:
+            return self._split_in_chunks(inputs, outputs, options)
         self.operators.append((opcode, list(inputs), list(outputs), options, version))
+
+    def _split_in_chunks(self, inputs, outputs, options):
+        """SPLIT of input 0 by the constant sizes of input 1 into `outputs` (more than MAX_OPERANDS), as a SPLIT
+        into chunks of up to MAX_OPERANDS outputs' worth (itself a tree when there are more chunks than that), then
+        a SPLIT of each chunk (a chunk of one output is that output)."""
+        x, sizes_index = inputs
+        sizes_tensor = self.tensors[sizes_index]
+        sizes = np.frombuffer(self.buffers[sizes_tensor.buffer], sizes_tensor.dtype.newbyteorder("<")).tolist()
+        source = self.tensors[x]
+        axis = options[1]["axis"] % len(source.shape)
+        chunks = [
+            (outputs[i : i + MAX_OPERANDS], sizes[i : i + MAX_OPERANDS]) for i in range(0, len(outputs), MAX_OPERANDS)
+        ]
+        parts = []
+        for chunk, chunk_sizes in chunks:
+            if len(chunk) == 1:
+                parts.append(chunk[0])
+                continue
+            shape = list(source.shape)
+            shape[axis] = sum(chunk_sizes)
+            signature = None
+            if source.signature:
+                signature = list(source.signature)
+                signature[axis] = shape[axis]
+            parts.append(self.add_tensor(f"{source.name}/split_part", shape, source.dtype, signature))
+        totals = self.add_constant(f"{source.name}/split_part_sizes", [sum(c[1]) for c in chunks], sizes_tensor.dtype)
+        self.add_op("SPLIT", [x, totals], parts, options)
+        for part, (chunk, chunk_sizes) in zip(parts, chunks):
+            if len(chunk) > 1:
+                split = self.add_constant(f"{source.name}/split_sizes", chunk_sizes, sizes_tensor.dtype)
+                self.add_op("SPLIT", [part, split], chunk, options)
 
     def _concatenated(self, inputs, options):
         """One tensor: `inputs` concatenated along the options' axis (itself when there is one)."""

@@ -243,6 +243,57 @@ def test_keras_saved_model_with_a_custom_layer_converts_through_its_signature(tm
     np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
 
 
+def test_grouped_convolutions_and_application_layers_convert(tmp_path):
+    """Keras' grouped Conv2D runs its convolution as a tf.function compiled by XLA, a call that TF's freezing keeps:
+    inlined, then one convolution per group (groups=2) or a depthwise one (a group per channel, as ConvNeXt's).
+    ConvNeXt's LayerScale is a layer Keras' applications define without registering it: an .h5 holding it loads
+    with the applications' layers given to Keras."""
+    from tf_keras.src.applications.convnext import LayerScale
+
+    layers = keras.layers
+    with _eager():
+        i = keras.Input((9, 9, 4))
+        h = layers.Conv2D(6, 3, groups=2, padding="same", activation="relu")(i)
+        h = layers.Conv2D(12, 3, groups=6, strides=2, use_bias=False)(h)
+        h = LayerScale(0.5, 12)(h)
+        model = keras.Model(i, layers.Dense(3)(layers.GlobalAveragePooling2D()(h)))
+        _randomize(model)
+        x = _input(model, np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "grouped.h5")
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {model.input_names[0]: x})
+    np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
+
+
+def test_frozen_graph_with_a_function_call_converts(tmp_path):
+    """A frozen GraphDef (.pb) that still calls a function of its library (one compiled by XLA is not inlined by
+    TF's freezing) converts: the call is inlined."""
+    from tensorflow.python.framework import convert_to_constants
+
+    with _eager():
+        w = tf.Variable(np.random.default_rng(3).standard_normal((4, 3)).astype(np.float32))
+
+        @tf.function(jit_compile=True)
+        def inner(x, w):
+            return tf.nn.relu(tf.matmul(x, w)) + 1.0
+
+        @tf.function(input_signature=[tf.TensorSpec([2, 4], tf.float32, name="x")])
+        def outer(x):
+            return tf.identity(inner(x * 2.0, w), name="y")
+
+        frozen = convert_to_constants.convert_variables_to_constants_v2(outer.get_concrete_function())
+        graph_def = frozen.graph.as_graph_def()
+        assert any(n.op in ("PartitionedCall", "StatefulPartitionedCall") for n in graph_def.node)
+        x = np.random.default_rng(4).standard_normal((2, 4)).astype(np.float32)
+        want = outer(tf.constant(x)).numpy()
+    pb, twl = tmp_path / "frozen.pb", str(tmp_path / "frozen.twl")
+    pb.write_bytes(graph_def.SerializeToString())
+    assert cli_main(["--input", str(pb), "--output", twl, "--inputs", "x", "--outputs", "y"]) == 0
+    got = lite_runner.LiteRunner(twl).run({"x": x})
+    np.testing.assert_allclose(got["y"], want, rtol=RTOL, atol=ATOL)
+
+
 def test_tf2_saved_model_of_a_module_converts_with_its_signature_names(tmp_path):
     """tf.saved_model.save of a tf.Module: its serving signature's argument and output keys name the .twl's
     inputs and outputs; the einsums it computes become transposes, reshapes and batch matmuls."""

@@ -127,6 +127,17 @@ CASES = [
     Case("Split", lambda x: tw.split(x, 2, axis=1)[1] * 2.0, [[2, 4, 3]], onnx=False, why=_ONLY_TO_TWL),
     Case("SplitV", lambda x: tw.split(x, [1, -1], axis=2)[1], [[2, 3, 4]], onnx=False, why=_ONLY_TO_TWL),
     Case("Unpack", lambda x: tw.unstack(x, axis=1)[2], [[2, 3, 4]], onnx=False, why=_ONLY_TO_TWL),
+    # More outputs than a lite op has (16): a tree of SPLITs (twl_writer); a static RNN unstacks its steps so.
+    Case(
+        "Unpack of 20",
+        lambda x: tw.stack([t * float(i) for i, t in enumerate(tw.unstack(x, axis=1))], axis=1),
+        [[2, 20, 3]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Split into 35", lambda x: tw.concat(tw.split(x, 35, axis=1)[::-1], 1), [[2, 35]], onnx=False, why=_ONLY_TO_TWL
+    ),
     Case(
         "ResizeBilinear align_corners",
         lambda x: tw.image.resize_bilinear(x, [5, 7], align_corners=True),
