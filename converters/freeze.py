@@ -85,7 +85,8 @@ def _spec(t):
 def tensor_specs(graph_def, names, batch_size=None):
     """{name: (DataType enum, shape list with None for unknown dims)} of the
     tensors `names`, from importing `graph_def` into a fresh core graph.
-    With `batch_size`, unknown dims of Placeholder shapes are set to it."""
+    With `batch_size`, unknown dims of Placeholder shapes are made static
+    (_with_placeholder_batch)."""
     g = _imported(graph_def, batch_size)
     return {name: _spec(g.get_tensor_by_name(tensor_name(name))) for name in names}
 
@@ -96,16 +97,28 @@ def all_tensor_specs(graph_def, batch_size=None):
     return {t.name: _spec(t) for op in g.get_operations() for t in op.outputs}
 
 
+# Ops with a window over spatial dims: under them a run-time H or W (or length) is given this static size when
+# shapes are inferred (1 would be smaller than their windows), as the ONNX importer does (shapes.SPATIAL_FILL).
+_WINDOW_OPS = frozenset(
+    {"Conv2D", "DepthwiseConv2dNative", "Conv2DBackpropInput", "Conv3D", "MaxPool", "MaxPoolV2", "AvgPool",
+     "MaxPool3D", "AvgPool3D"}
+)  # fmt: skip
+_SPATIAL_FILL = 32
+
+
 def _with_placeholder_batch(graph_def, batch_size):
+    """graph_def with its Placeholders' unknown dims made static: the first (the batch) `batch_size`, the others
+    too, or _SPATIAL_FILL in a graph with window ops (a fully convolutional model's run-time height and width)."""
     from tensorweave._src.framework import graph_pb2
 
     out = graph_pb2.GraphDef()
     out.CopyFrom(graph_def)
+    windowed = any(n.op in _WINDOW_OPS for n in out.node)
     for node in out.node:
         if node.op == "Placeholder" and "shape" in node.attr:
-            for d in node.attr["shape"].shape.dim:
+            for axis, d in enumerate(node.attr["shape"].shape.dim):
                 if d.size < 0:
-                    d.size = batch_size
+                    d.size = _SPATIAL_FILL if windowed and axis > 0 else batch_size
     return out
 
 

@@ -266,6 +266,29 @@ def test_grouped_convolutions_and_application_layers_convert(tmp_path):
     np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
 
 
+def test_fully_convolutional_model_runs_at_any_image_size(tmp_path):
+    """Input((None, None, 3)): the height and width are run-time dims (inferred at a static 32 under the convolutions
+    and pools, where 1 would be smaller than their windows); the lite model runs at other sizes."""
+    layers = keras.layers
+    with _eager():
+        i = keras.Input((None, None, 3))
+        h = layers.MaxPooling2D()(layers.Conv2D(8, 3, activation="relu")(i))
+        model = keras.Model(i, layers.Conv2D(4, 1)(layers.Conv2D(6, 3, padding="same")(h)))
+        path = str(tmp_path / "fcn.h5")
+        model.save(path)
+        xs = [
+            np.random.default_rng(k).standard_normal(s).astype(np.float32)
+            for k, s in enumerate([(1, 9, 9, 3), (2, 40, 30, 3)])
+        ]
+        wants = [model.predict(x, verbose=0) for x in xs]
+    twl = str(tmp_path / "fcn.twl")
+    assert cli_main(["--input", path, "--output", twl]) == 0
+    runner = lite_runner.LiteRunner(twl)
+    for x, want in zip(xs, wants):
+        (got,) = runner.run({model.input_names[0]: x}).values()
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
 def test_frozen_graph_with_a_function_call_converts(tmp_path):
     """A frozen GraphDef (.pb) that still calls a function of its library (one compiled by XLA is not inlined by
     TF's freezing) converts: the call is inlined."""
