@@ -151,6 +151,21 @@ def _set_unroll(config):
     return found
 
 
+def _same_model_scope(keras):
+    """Keras' safe mode off while the loaded model is rebuilt from its own config: Keras refuses to deserialize a
+    Lambda layer's code in safe mode, but this model's Lambda was already loaded (an .h5 file's, which Keras loads
+    without that check)."""
+    import contextlib
+    import importlib
+
+    for module in ("src.saving.serialization_lib", "saving.serialization_lib"):
+        try:
+            return importlib.import_module(f"{keras.__name__}.{module}").SafeModeScope(False)
+        except (ImportError, AttributeError):
+            continue
+    return contextlib.nullcontext()
+
+
 def _unrolled(keras, model, path):
     """`model` with its recurrent layers unrolled (the same layers and weights, unroll=True): a Keras RNN
     otherwise runs a TF2 while loop over TensorLists, which the converter does not take. Unrolling needs the
@@ -159,7 +174,8 @@ def _unrolled(keras, model, path):
     if not _set_unroll(config):
         return model
     try:
-        rebuilt = model.__class__.from_config(config)
+        with _same_model_scope(keras):
+            rebuilt = model.__class__.from_config(config)
         rebuilt.set_weights(model.get_weights())
     except Exception as e:  # noqa: BLE001 - Keras' error for an undefined time dimension, among others
         raise ConversionError(

@@ -362,9 +362,132 @@ _UNARY = {
 }
 
 
+_UNARY.update(
+    {op: op.upper() for op in ("Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan")}
+)
+_UNARY.update({"Sinh": "SINH", "Cosh": "COSH", "Asinh": "ASINH", "Acosh": "ACOSH", "Atanh": "ATANH"})
+_UNARY.update({"IsNan": "IS_NAN", "IsInf": "IS_INF", "LogicalNot": "LOGICAL_NOT"})
+
+
 @lowers(*_UNARY)
 def _unary(ctx, node):
     ctx.builder.add_op(_UNARY[node.op], [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+
+
+# Element-wise ops with two operands, numpy broadcasting, no options (bool outputs for the comparisons).
+_PLAIN_BINARY = {
+    "Greater": "GREATER",
+    "GreaterEqual": "GREATER_EQUAL",
+    "Less": "LESS",
+    "LessEqual": "LESS_EQUAL",
+    "Equal": "EQUAL",
+    "NotEqual": "NOT_EQUAL",
+    "LogicalAnd": "LOGICAL_AND",
+    "LogicalOr": "LOGICAL_OR",
+    "FloorMod": "FLOOR_MOD",
+}
+
+
+@lowers(*_PLAIN_BINARY)
+def _plain_binary(ctx, node):
+    ctx.builder.add_op(_PLAIN_BINARY[node.op], [ctx.input(node, 0), ctx.input(node, 1)], [ctx.output(f"{node.name}:0")])
+
+
+def _like(ctx, node, suffix, dtype=None, tensor=None):
+    """An intermediate twl tensor shaped as the node's output (or `tensor`), of its dtype or `dtype`."""
+    tensor = tensor or f"{node.name}:0"
+    dt, shape = ctx.specs[tensor_name(tensor)]
+    return ctx.intermediate(f"{node.name}/{suffix}", shape, dtype or numpy_dtype(dt), like=tensor)
+
+
+@lowers("Select", "SelectV2")
+def _select(ctx, node):
+    """SELECT (numpy broadcasting: SelectV2). TF1's Select with a vector condition picks rows of higher-rank x and
+    y: the condition is reshaped to [n, 1, ...] first."""
+    cond = ctx.input(node, 0)
+    cond_shape, x_shape = ctx.shape(data_inputs(node)[0]), ctx.shape(data_inputs(node)[1])
+    if node.op == "Select" and len(cond_shape) == 1 and len(x_shape) > 1:
+        target = ctx.constant(f"{node.name}/condition_shape", np.array([-1] + [1] * (len(x_shape) - 1), np.int32))
+        rows = ctx.intermediate(f"{node.name}/condition", [cond_shape[0]] + [1] * (len(x_shape) - 1), np.bool_)
+        ctx.builder.add_op("RESHAPE", [cond, target], [rows])
+        cond = rows
+    ctx.builder.add_op("SELECT", [cond, ctx.input(node, 1), ctx.input(node, 2)], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("FloorDiv")
+def _floor_div(ctx, node):
+    """FLOOR of DIV for floats; for integers (a - FLOOR_MOD(a, b)) / b, an exact division."""
+    a, b = ctx.input(node, 0), ctx.input(node, 1)
+    out = f"{node.name}:0"
+    arithmetic = ("ArithmeticOptions", {"fused_activation_function": "NONE"})
+    if np.issubdtype(numpy_dtype(ctx.specs[out][0]), np.floating):
+        quotient = _like(ctx, node, "quotient")
+        ctx.builder.add_op("DIV", [a, b], [quotient], arithmetic)
+        ctx.builder.add_op("FLOOR", [quotient], [ctx.output(out)])
+        return
+    remainder, exact = _like(ctx, node, "remainder"), _like(ctx, node, "exact")
+    ctx.builder.add_op("FLOOR_MOD", [a, b], [remainder])
+    ctx.builder.add_op("SUB", [a, remainder], [exact], arithmetic)
+    ctx.builder.add_op("DIV", [exact, b], [ctx.output(out)], arithmetic)
+
+
+@lowers("DivNoNan")
+def _div_no_nan(ctx, node):
+    """x / y, 0 where y is 0: SELECT(EQUAL(y, 0), 0, DIV(x, y))."""
+    x, y = ctx.input(node, 0), ctx.input(node, 1)
+    out = f"{node.name}:0"
+    dtype = numpy_dtype(ctx.specs[out][0])
+    zero = ctx.constant(f"{node.name}/zero", np.array(0, dtype))
+    is_zero = ctx.intermediate(f"{node.name}/is_zero", ctx.shape(data_inputs(node)[1]), np.bool_, like=node.input[1])
+    quotient = _like(ctx, node, "quotient")
+    ctx.builder.add_op("EQUAL", [y, zero], [is_zero])
+    ctx.builder.add_op("DIV", [x, y], [quotient], ("ArithmeticOptions", {"fused_activation_function": "NONE"}))
+    ctx.builder.add_op("SELECT", [is_zero, zero, quotient], [ctx.output(out)])
+
+
+@lowers("ZerosLike", "OnesLike")
+def _filled_like(ctx, node):
+    """BROADCAST_TO of 0 or 1 to the SHAPE of the input (static shapes were folded by freeze)."""
+    out = f"{node.name}:0"
+    dtype = numpy_dtype(ctx.specs[out][0])
+    value = ctx.constant(f"{node.name}/value", np.array(0 if node.op == "ZerosLike" else 1, dtype))
+    shape = ctx.intermediate(f"{node.name}/shape", [len(ctx.shape(out))], np.int32)
+    ctx.builder.add_op("SHAPE", [ctx.input(node, 0)], [shape])
+    ctx.builder.add_op("BROADCAST_TO", [value, shape], [ctx.output(out)])
+
+
+@lowers("Any", "All")
+def _any_all(ctx, node):
+    """REDUCE_MAX / REDUCE_MIN over bools."""
+    axes = ctx.constant(f"{node.name}/axes", ctx.require_const(node, 1, "axes").astype(np.int32).reshape(-1))
+    options = ("ReducerOptions", {"keep_dims": bool(attr(node, "keep_dims", False))})
+    opcode = "REDUCE_MAX" if node.op == "Any" else "REDUCE_MIN"
+    ctx.builder.add_op(opcode, [ctx.input(node, 0), axes], [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("DepthToSpace", "SpaceToDepth")
+def _depth_space(ctx, node):
+    check_nhwc(node)
+    options = ("DepthSpaceOptions", {"block_size": int(attr(node, "block_size")), "crd": False, "nhwc": True})
+    opcode = "DEPTH_TO_SPACE" if node.op == "DepthToSpace" else "SPACE_TO_DEPTH"
+    ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("MatrixBandPart")
+def _band_part(ctx, node):
+    """TRILU: the lower triangle from diagonal num_upper, then the upper one from -num_lower (-1: all of that
+    side), as tf.linalg.band_part (Keras' causal attention mask)."""
+    lower, upper = (int(ctx.require_const(node, i, w)) for i, w in ((1, "num_lower"), (2, "num_upper")))
+    steps = ([] if upper < 0 else [(False, upper)]) + ([] if lower < 0 else [(True, -lower)])
+    x, out = ctx.input(node, 0), f"{node.name}:0"
+    if not steps:
+        ctx.alias(out, x)
+        return
+    for i, (keep_upper, k) in enumerate(steps):
+        target = ctx.output(out) if i == len(steps) - 1 else _like(ctx, node, "lower")
+        diagonal = ctx.constant(f"{node.name}/k{i}", np.array(k, np.int64))
+        ctx.builder.add_op("TRILU", [x, diagonal], [target], ("TriluOptions", {"upper": keep_upper}))
+        x = target
 
 
 # TF activations with parameters: lite op and its ActivationParamsOptions (alpha, gamma as TF fixes them).
@@ -762,8 +885,11 @@ def _arg_max(ctx, node):
 
 @lowers("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3")
 def _batch_norm(ctx, node):
-    # Left over by freezing only when it follows no conv/matmul: x * s + b.
-    check_nhwc(node)
+    # Left over by freezing only when it follows no conv/matmul: x * s + b (NCHW: s and b per axis 1, as Keras'
+    # BatchNormalization(axis=1) on a 4-D input runs it).
+    nchw = attr(node, "data_format", "NHWC") == "NCHW"
+    if not nchw:
+        check_nhwc(node)
     if attr(node, "is_training", True):
         raise _NodeError("is_training=True batch norm cannot run at inference")
     scale, offset, mean, variance = (
@@ -774,8 +900,11 @@ def _batch_norm(ctx, node):
     out_name = f"{node.name}:0"
     dt, shape = ctx.specs[out_name]
     scaled = ctx.intermediate(f"{node.name}/scaled", shape, numpy_dtype(dt), like=out_name)
+    b = offset - mean * s
+    if nchw:
+        s, b = s.reshape(-1, 1, 1), b.reshape(-1, 1, 1)
     s_t = ctx.constant(f"{node.name}/scale", s.astype(np.float32))
-    b_t = ctx.constant(f"{node.name}/offset", (offset - mean * s).astype(np.float32))
+    b_t = ctx.constant(f"{node.name}/offset", b.astype(np.float32))
     ctx.builder.add_op("MUL", [ctx.input(node, 0), s_t], [scaled], ("ArithmeticOptions", {}))
     ctx.builder.add_op("ADD", [scaled, b_t], [ctx.output(out_name)], ("ArithmeticOptions", {}))
 

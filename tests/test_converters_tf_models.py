@@ -111,6 +111,22 @@ def _layer_zoo():
     return keras.Model(i, h), np.float32
 
 
+def _layer_zoo_2():
+    """Keras layers whose graphs hold comparisons, selections and less common math: ELU(alpha != 1) (Greater,
+    SelectV2), GroupNormalization (FloorDiv, DivNoNan, Zeros/OnesLike of a run-time batch), BatchNormalization(axis=1)
+    (an NCHW batch norm), DepthToSpace, Masking before an LSTM (NotEqual, Any, SelectV2 per step), and
+    MultiHeadAttention with a causal mask (MatrixBandPart)."""
+    layers = keras.layers
+    i = keras.Input((6, 6, 4))
+    h = layers.ELU(0.7)(layers.Conv2D(8, 3, padding="same")(i))
+    h = layers.BatchNormalization(axis=1)(layers.GroupNormalization(4)(h))
+    h = layers.Lambda(lambda t: tf.nn.depth_to_space(t, 2))(h)
+    seq = layers.Reshape((12, 24))(h)
+    seq = layers.LSTM(6, return_sequences=True)(layers.Masking(0.0)(seq))
+    seq = layers.MultiHeadAttention(2, 3)(seq, seq, use_causal_mask=True)
+    return keras.Model(i, layers.Dense(3)(layers.Flatten()(seq))), np.float32
+
+
 def _keyword_spotter():
     """An audio keyword spotter: Normalization (adapted), Conv1D + BatchNorm, MaxPooling1D, a dilated Conv1D,
     UpSampling1D (a concatenation of 40 slices: more inputs than one lite op takes), GlobalMaxPooling1D."""
@@ -153,12 +169,12 @@ def _convert_and_run(tmp_path, source, feeds):
     "build,save",
     [(_cnn, "dir"), (_cnn, "h5"), (_text, "keras"), (_encoder, "dir"), (_encoder, "h5"), (_layer_norms, "h5"),
      (_unrolled_rnn, "dir"), (_rnn, "dir"), (_rnn, "h5"),
-     (_layer_zoo, "h5"), (_keyword_spotter, "h5"), (_sequence_mix, "keras")],
+     (_layer_zoo, "h5"), (_layer_zoo_2, "h5"), (_keyword_spotter, "h5"), (_sequence_mix, "keras")],
 )  # fmt: skip
 def test_keras_model_converts_and_agrees_with_keras(tmp_path, build, save):
     with _eager():
         model, dtype = build()
-        if build is _layer_norms:
+        if build in (_layer_norms, _layer_zoo_2):
             _randomize(model)  # (gamma 1 and beta 0 would hide a wrong normalization)
         x = _input(model, dtype)
         if build is _layer_zoo:

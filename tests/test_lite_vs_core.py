@@ -135,6 +135,94 @@ CASES = [
         onnx=False,
         why=_ONLY_TO_TWL,
     ),
+    # Comparisons, logic, selection and element-wise math as TF graphs hold them (Keras' ELU with alpha != 1,
+    # Masking, GroupNormalization, causal attention masks).
+    Case(
+        "Comparisons and logic",
+        lambda x, y: (
+            tw.cast(
+                tw.logical_or(tw.logical_and(x > y, x >= 0.0), tw.logical_not(tw.not_equal(x < y, x <= 0.5))),
+                tw.float32,
+            )
+            + tw.cast(tw.equal(x, x), tw.float32)
+        ),
+        [[2, 5], [5]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case("Select", lambda x, y: tw.where(x > y, x, y * 2.0), [[2, 5], [2, 5]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Select rows", lambda x, y: tw.where(x[:, 0] > 0, x, y), [[3, 4], [3, 4]], onnx=False, why=_ONLY_TO_TWL),
+    Case(
+        "SelectV2",
+        lambda x, y: tw.where_v2(x > 0.0, x, y * 2.0),
+        [[2, 1, 5], [3, 1]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "FloorDiv and FloorMod",
+        lambda x, y: (
+            tw.floordiv(x - 1.7, y)
+            + tw.floormod(x - 1.7, y)
+            + tw.cast(tw.floordiv(tw.cast(x * 5.0 - 7.0, tw.int32), tw.cast(y * 2.0, tw.int32)), tw.float32)
+        ),
+        [[3, 4], [4]],
+        low=0.5,
+        high=3.0,
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case("DivNoNan", lambda x, y: tw.div_no_nan(x, tw.nn.relu(y)), [[2, 6], [2, 6]], onnx=False, why=_ONLY_TO_TWL),
+    Case(
+        "Any and All",
+        lambda x: tw.cast(tw.reduce_any(x > 1.0, axis=1), tw.float32) + tw.cast(tw.reduce_all(x > -1.5, 1), tw.float32),
+        [[4, 3]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case("DepthToSpace", lambda x: tw.nn.depth_to_space(x, 2) * 2.0, [[1, 2, 3, 8]], onnx=False, why=_ONLY_TO_TWL),
+    Case("SpaceToDepth", lambda x: tw.nn.space_to_depth(x, 2) * 2.0, [[1, 4, 6, 2]], onnx=False, why=_ONLY_TO_TWL),
+    Case(
+        "MatrixBandPart",
+        lambda x: tw.linalg.band_part(x, -1, 0) + tw.linalg.band_part(x, 1, 2) + tw.linalg.band_part(x, 0, -1),
+        [[2, 4, 5]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Element-wise math",
+        lambda x: (
+            tw.floor(x)
+            + tw.ceil(x)
+            + tw.round(x)
+            + tw.sign(x)
+            + tw.sin(x)
+            + tw.cos(x)
+            + tw.tan(x * 0.5)
+            + tw.atan(x)
+            + tw.sinh(x)
+            + tw.cosh(x)
+            + tw.asinh(x)
+            + tw.acosh(x * x + 1.0)
+        ),
+        [[3, 5]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Inverse trigonometry, NaN and Inf tests",
+        lambda x: (
+            tw.asin(x)
+            + tw.acos(x)
+            + tw.atanh(x)
+            + tw.cast(tw.logical_or(tw.is_nan(tw.log(x)), tw.is_inf(1.0 / tw.nn.relu(x))), tw.float32)
+        ),
+        [[3, 5]],
+        low=-0.9,
+        high=0.9,
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
     Case(
         "Split into 35", lambda x: tw.concat(tw.split(x, 35, axis=1)[::-1], 1), [[2, 35]], onnx=False, why=_ONLY_TO_TWL
     ),
@@ -203,6 +291,10 @@ NO_CASE = {
     "batch's Shape: tests/test_converters_real_exports_s18.py, Keras Conv2DTranspose)",
     "Fill": "freezing folds a Fill of constant dims, and every case's placeholders are static (a Fill of a run-time "
     "batch, Keras' RNN initial states: tests/test_converters_tf_models.py)",
+    "ZerosLike": "freezing folds it where the shape is static, as in every case (a run-time batch's: "
+    "tests/test_converters_tf_models.py, Keras' GroupNormalization)",
+    "OnesLike": "freezing folds it where the shape is static, as in every case (a run-time batch's: "
+    "tests/test_converters_tf_models.py, Keras' GroupNormalization)",
     "StopGradient": "freezing removes it (an identity at inference): no frozen graph holds it",
     "FusedBatchNorm": "freezing turns every inference batch norm with constant parameters into Mul + Add "
     "(the case 'FusedBatchNorm inference'); what it leaves (parameters not constant, batch statistics read) "
