@@ -241,6 +241,7 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
 
 _CALL_OPS = ("PartitionedCall", "StatefulPartitionedCall")
 _MAX_CALL_DEPTH = 32
+_MAX_INLINED_NODES = 1_000_000  # (a function that calls itself twice would double the graph per level)
 
 
 def inline_function_calls(data, source):
@@ -282,7 +283,13 @@ def _inline_calls(graph_def, source):
                     f"{source}: node {node.name!r} ({node.op}) calls {node.attr['f'].func.name!r}, which is not in "
                     "the GraphDef's function library"
                 )
-            body, flat = function_def_to_graph.function_def_to_graph_def(fdef)
+            try:
+                body, flat = function_def_to_graph.function_def_to_graph_def(fdef)
+            except Exception as e:  # noqa: BLE001 - TF raises several types for a malformed function
+                raise ConversionError(
+                    f"{source}: node {node.name!r} calls {fdef.signature.name!r}, which TensorFlow cannot read: "
+                    f"{type(e).__name__}: {e}"
+                ) from None
             prefix = node.name + "/"
             data_inputs = [i for i in node.input if not i.startswith("^")]
             control = [i for i in node.input if i.startswith("^")]
@@ -323,6 +330,8 @@ def _inline_calls(graph_def, source):
                     inputs.append(results[name][index])
             del node.input[:]
             node.input.extend(inputs)
+        if len(nodes) > _MAX_INLINED_NODES:
+            raise ConversionError(f"{source}: inlining its function calls makes more than {_MAX_INLINED_NODES} nodes")
         del graph_def.node[:]
         graph_def.node.extend(nodes)
     raise ConversionError(f"{source}: function calls nested deeper than {_MAX_CALL_DEPTH} levels")

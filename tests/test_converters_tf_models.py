@@ -282,6 +282,33 @@ def test_grouped_convolutions_and_application_layers_convert(tmp_path):
     np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
 
 
+def test_frozen_graph_with_a_self_calling_function_is_refused(tmp_path, capsys):
+    """A hostile .pb whose function calls itself twice (inlined, the graph would double per level): a clear error,
+    not a hang."""
+    graph_def = tf.compat.v1.GraphDef()
+    fdef = graph_def.library.function.add()
+    fdef.signature.name = "f"
+    fdef.signature.input_arg.add(name="x", type=tf.float32.as_datatype_enum)
+    fdef.signature.output_arg.add(name="y", type=tf.float32.as_datatype_enum)
+
+    def call(node, inputs):
+        node.op = "PartitionedCall"
+        node.input.extend(inputs)
+        node.attr["f"].func.name = "f"
+        node.attr["Tin"].list.type.append(tf.float32.as_datatype_enum)
+        node.attr["Tout"].list.type.append(tf.float32.as_datatype_enum)
+
+    call(fdef.node_def.add(name="c0"), ["x"])
+    call(fdef.node_def.add(name="c1"), ["c0:output:0"])
+    fdef.ret["y"] = "c1:output:0"
+    graph_def.node.add(name="x", op="Placeholder").attr["dtype"].type = tf.float32.as_datatype_enum
+    call(graph_def.node.add(name="y"), ["x"])
+    pb = tmp_path / "recursive.pb"
+    pb.write_bytes(graph_def.SerializeToString())
+    assert cli_main(["--input", str(pb), "--output", str(tmp_path / "r.twl"), "--inputs", "x", "--outputs", "y"]) == 1
+    assert "calls 'f'" in capsys.readouterr().err
+
+
 def test_fully_convolutional_model_runs_at_any_image_size(tmp_path):
     """Input((None, None, 3)): the height and width are run-time dims (inferred at a static 32 under the convolutions
     and pools, where 1 would be smaller than their windows); the lite model runs at other sizes."""
