@@ -338,6 +338,8 @@ TEST(Conv2DTest, PathChosenForRepresentativeGeometries) {
       // in read the input in place, padded or not.
       {{2, 9, 7, 3, 20, 3, 3, 2, 1, Padding::SAME}, Conv2DPath::kIm2col},
       {{1, 8, 8, 3, 32, 3, 3, 1, 1, Padding::SAME}, Conv2DPath::kInPlaceRows},
+      // A 7x7/2 stem of 48 outputs: two panels per tile (AVX-512), then one.
+      {{1, 13, 21, 3, 48, 7, 7, 2, 1, Padding::SAME}, Conv2DPath::kInPlaceRows},
       // 1x1 stride 2 is not pointwise; few channels in: in place.
       {{1, 7, 7, 4, 16, 1, 1, 2, 1, Padding::SAME}, Conv2DPath::kInPlaceRows},
       // 3x3 stride 1 with >= 16 channels in and out: Winograd, padded or not
