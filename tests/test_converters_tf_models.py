@@ -159,6 +159,16 @@ def _input(model, dtype, batch=2):
     return rng.integers(0, 50, shape).astype(dtype) if dtype == np.int32 else rng.standard_normal(shape).astype(dtype)
 
 
+def _agrees_after_saving(tmp_path, model, x, filename):
+    """Saves `model` as tmp_path/filename, converts it and checks the lite runtime's output against Keras'."""
+    with _eager():
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / filename)
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {model.input_names[0]: x})
+    np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
+
+
 def _convert_and_run(tmp_path, source, feeds):
     twl = str(tmp_path / "model.twl")
     assert cli_main(["--input", source, "--output", twl]) == 0
@@ -251,12 +261,7 @@ def test_keras_saved_model_with_a_custom_layer_converts_through_its_signature(tm
     with _eager():
         i = keras.Input((5,))
         model = keras.Model(i, keras.layers.Dense(3)(Scale()(i)))
-        x = _input(model, np.float32)
-        want = model.predict(x, verbose=0)
-        path = str(tmp_path / "custom")
-        model.save(path)
-    got = _convert_and_run(tmp_path, path, {model.input_names[0]: x})
-    np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
+        _agrees_after_saving(tmp_path, model, _input(model, np.float32), "custom")
 
 
 def test_grouped_convolutions_and_application_layers_convert(tmp_path):
@@ -274,12 +279,7 @@ def test_grouped_convolutions_and_application_layers_convert(tmp_path):
         h = LayerScale(0.5, 12)(h)
         model = keras.Model(i, layers.Dense(3)(layers.GlobalAveragePooling2D()(h)))
         _randomize(model)
-        x = _input(model, np.float32)
-        want = model.predict(x, verbose=0)
-        path = str(tmp_path / "grouped.h5")
-        model.save(path)
-    got = _convert_and_run(tmp_path, path, {model.input_names[0]: x})
-    np.testing.assert_allclose(got[model.output_names[0]], want, rtol=RTOL, atol=ATOL)
+        _agrees_after_saving(tmp_path, model, _input(model, np.float32), "grouped.h5")
 
 
 def test_frozen_graph_with_a_self_calling_function_is_refused(tmp_path, capsys):
