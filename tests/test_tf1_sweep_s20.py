@@ -1,0 +1,78 @@
+"""Regression tests for the differences the s20 sweep of TF1 programs (tests/tf1_programs/p72..) found, each
+checked against TensorFlow's compat.v1 behaviour."""
+
+import numpy as np
+import tensorweave as tw
+
+
+def test_layers_regularizer_loss_under_variable_name_scope():
+    """tf.layers' kernel_regularizer losses are named "<kernel>/Regularizer/..." as in TF (p76)."""
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, 4, 4, 2])
+        with tw.variable_scope("block"):
+            tw.layers.conv2d(x, 3, 3, kernel_regularizer=lambda w: 1e-3 * tw.nn.l2_loss(w), name="conv")
+        tw.layers.dense(tw.layers.flatten(x), 2, kernel_regularizer=lambda w: tw.reduce_sum(w), name="fc")
+        losses = tw.get_collection(tw.GraphKeys.REGULARIZATION_LOSSES)
+        assert [t.op.name for t in losses] == ["block/conv/kernel/Regularizer/mul", "fc/kernel/Regularizer/Sum"]
+
+
+def test_unfused_batch_norm_moving_variance_is_biased():
+    """fused=False on a 4-D input updates the moving variance with the biased batch variance (nn.moments), as
+    TF's unfused path; fused=True/None uses the fused kernel's Bessel-corrected one (p76)."""
+    x_np = (np.arange(24, dtype=np.float32).reshape(2, 2, 2, 3) ** 1.5).astype(np.float32)
+    n = 8
+    var = x_np.reshape(-1, 3).var(axis=0)
+    with tw.Graph().as_default():
+        x = tw.constant(x_np)
+        for fused in (True, False, None):
+            tw.layers.batch_normalization(x, training=True, fused=fused, momentum=0.5, name=f"bn_{fused}")
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            sess.run(tw.get_collection(tw.GraphKeys.UPDATE_OPS))
+            got = {v.op.name: sess.run(v) for v in tw.global_variables() if "moving_variance" in v.op.name}
+    np.testing.assert_allclose(got["bn_False/moving_variance"], 0.5 + 0.5 * var, rtol=1e-5)
+    for fused in (True, None):
+        np.testing.assert_allclose(got[f"bn_{fused}/moving_variance"], 0.5 + 0.5 * var * n / (n - 1), rtol=1e-5)
+
+
+def test_bidirectional_dynamic_rnn_unknown_time_steps():
+    """bidirectional_dynamic_rnn over [None, None, depth] inputs (time known only at run time, p75) runs, and the
+    backward outputs are the backward RNN's run over each example's reversed real steps."""
+    rng = np.random.RandomState(0)
+    xs = rng.randn(2, 4, 3).astype(np.float32)
+    lens = np.array([4, 2], np.int32)
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, None, 3])
+        n = tw.placeholder(tw.int32, [None])
+        fw, bw = tw.nn.rnn_cell.GRUCell(2, name="fw"), tw.nn.rnn_cell.GRUCell(2, name="bw")
+        (out_fw, out_bw), (_, st_bw) = tw.nn.bidirectional_dynamic_rnn(fw, bw, x, sequence_length=n, dtype=tw.float32)
+        assert out_fw.shape.as_list() == [None, None, 2] and out_bw.shape.as_list() == [None, None, 2]
+        x_rev = tw.placeholder(tw.float32, [None, None, 3])
+        ref_out, ref_state = tw.nn.dynamic_rnn(bw, x_rev, sequence_length=n, dtype=tw.float32, scope="ref")
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            # A built cell keeps its weights when called again (the reference run shares the backward ones).
+            names = [v.op.name for v in tw.global_variables()]
+            assert len(names) == 8 and names[0] == "bidirectional_rnn/fw/fw/gates/kernel"
+            assert names[4] == "bidirectional_rnn/bw/bw/gates/kernel"
+            rev = xs.copy()
+            for i, k in enumerate(lens):
+                rev[i, :k] = xs[i, :k][::-1]
+            o_bw, s_bw = sess.run([out_bw, st_bw], {x: xs, n: lens})
+            r_out, r_state = sess.run([ref_out, ref_state], {x_rev: rev, n: lens})
+    np.testing.assert_allclose(s_bw, r_state, rtol=1e-5)
+    for i, k in enumerate(lens):
+        np.testing.assert_allclose(o_bw[i, :k], r_out[i, :k][::-1], rtol=1e-5)
+        assert not o_bw[i, k:].any()
+
+
+def test_sequence_mask_op_names():
+    """sequence_mask makes TF's ops: the lengths' Cast always, then Cast_1 for a non-bool dtype (p75)."""
+    with tw.Graph().as_default():
+        m = tw.sequence_mask(tw.placeholder(tw.int32, [None]), 5, dtype=tw.float32)
+        b = tw.sequence_mask(tw.placeholder(tw.int32, [None]), 5)
+        assert m.name == "SequenceMask/Cast_1:0" and m.dtype == tw.float32
+        assert b.op.type == "Less" and b.op.name == "SequenceMask_1/Less"
+        with tw.Session() as sess:
+            got = sess.run(m, {m.graph.get_tensor_by_name("Placeholder:0"): [2, 0]})
+    assert got.tolist() == [[1, 1, 0, 0, 0], [0, 0, 0, 0, 0]]
