@@ -76,3 +76,30 @@ def test_sequence_mask_op_names():
         with tw.Session() as sess:
             got = sess.run(m, {m.graph.get_tensor_by_name("Placeholder:0"): [2, 0]})
     assert got.tolist() == [[1, 1, 0, 0, 0], [0, 0, 0, 0, 0]]
+
+
+def test_tensor_array_gather_and_concat_static_shapes():
+    """TensorArray.gather's static shape is TF's: the indices' length followed by the element shape the array
+    was made with, refined by [None] + the element shape known later (so [None, 2] for an array whose shape
+    came from writes); concat's first dimension is size * element dim 0 when both are known (p81)."""
+    with tw.Graph().as_default():
+        p = tw.placeholder(tw.float32, [None, 2])
+        unstacked = tw.TensorArray(tw.float32, size=3).unstack(tw.placeholder(tw.float32, [3, None, 2]))
+        assert unstacked.gather([0, 1]).shape.as_list() == [None, None, 2]
+        assert unstacked.stack().shape.as_list() == [3, None, 2]
+        declared = tw.TensorArray(tw.float32, size=2, element_shape=[None, 2])
+        assert declared.gather([1]).shape.as_list() == [1, None, 2]
+        scattered = tw.TensorArray(tw.float32, size=2).scatter([0, 1], tw.ones([2, 3, 2]))
+        assert scattered.gather([1]).shape.as_list() == [None, 3, 2]
+
+        def body(i, ta):
+            return i + 1, ta.write(i, p[0])
+
+        _, ta = tw.while_loop(
+            lambda i, ta: i < 3, body, [0, tw.TensorArray(tw.float32, size=3, clear_after_read=False)]
+        )
+        gathered = ta.gather([0, 2])
+        assert gathered.shape.as_list() == [None, 2] and ta.concat().shape.as_list() == [6]
+        with tw.Session() as sess:
+            got = sess.run([gathered, ta.concat()], {p: [[1.0, 2.0]]})
+    assert got[0].tolist() == [[1.0, 2.0], [1.0, 2.0]] and got[1].tolist() == [1.0, 2.0] * 3
