@@ -2,6 +2,7 @@
 checked against TensorFlow's compat.v1 behaviour."""
 
 import numpy as np
+import pytest
 import tensorweave as tw
 
 
@@ -103,3 +104,49 @@ def test_tensor_array_gather_and_concat_static_shapes():
         with tw.Session() as sess:
             got = sess.run([gathered, ta.concat()], {p: [[1.0, 2.0]]})
     assert got[0].tolist() == [[1.0, 2.0], [1.0, 2.0]] and got[1].tolist() == [1.0, 2.0] * 3
+
+
+def test_assert_guard_and_assert_equal_names():
+    """tf.Assert with data other than string / int32 is guarded by a cond named AssertGuard and returns its
+    Merge op; assert_equal opens its scope once for the same-tensor shortcut, so the assert is "assert_equal_1"
+    (TF's names, p85); both still fail at run time with the data in the message."""
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None])
+        i = tw.placeholder(tw.int32, [None])
+        guarded = tw.assert_positive(x, message="x must be positive")
+        same = tw.assert_equal(i, i)
+        eq = tw.assert_equal(i, i + 1)
+        plain = tw.Assert(tw.reduce_all(i > 0), ["bad", i])
+        assert guarded.name == "assert_positive/assert_less/Assert/AssertGuard/Merge" and guarded.type == "Merge"
+        assert same.name == "assert_equal/NoOp"
+        assert eq.name == "assert_equal_2/Assert/Assert" and plain.name == "Assert/Assert"
+        with tw.Session() as sess:
+            sess.run(guarded, {x: [1.0]})
+            with pytest.raises(tw.errors.InvalidArgumentError, match=r"x must be positive.*\n?.*\[-1\]"):
+                sess.run(guarded, {x: [-1.0]})
+            with pytest.raises(tw.errors.InvalidArgumentError, match="Condition x == y"):
+                sess.run(eq, {i: [1]})
+
+
+def test_shape_function_error_names_the_node_as_tensorflow():
+    """A shape mismatch at graph construction reads as TF's: "Dimensions must be equal, but are 3 and 4 for
+    '{{node add}} = Add[T=DT_FLOAT](a, b)' with input shapes: [2,3], [2,4]." (broadcasting ops word it as a
+    failed dimension merge; the node is summarized with its sorted attrs and inputs)."""
+    with tw.Graph().as_default():
+        a = tw.placeholder(tw.float32, [2, 3], name="a")
+        b = tw.placeholder(tw.float32, [2, 4], name="b")
+        with pytest.raises(ValueError) as e:
+            tw.add(a, b, name="add")
+        assert str(e.value).startswith(
+            "Dimensions must be equal, but are 3 and 4 for '{{node add}} = Add[T=DT_FLOAT](a, b)' "
+            "with input shapes: [2,3], [2,4]."
+        )
+        with pytest.raises(ValueError) as e:
+            tw.matmul(a, b)
+        assert str(e.value).startswith(
+            "Dimensions must be equal, but are 3 and 2 for '{{node MatMul}} = MatMul[T=DT_FLOAT, grad_a=false, "
+            "grad_b=false, transpose_a=false, transpose_b=false](a, b)' with input shapes: [2,3], [2,4]."
+        )
+        with pytest.raises(ValueError, match=r"but are 2 and 3 for '\{\{node mul\}\} = Mul\[T=DT_FLOAT\]"):
+            tw.multiply(tw.ones([2, 1]), tw.ones([3, 1]), name="mul")
+        assert tw.add(tw.ones([2, 1]), tw.ones([1, 3])).shape.as_list() == [2, 3]
