@@ -150,3 +150,60 @@ def test_shape_function_error_names_the_node_as_tensorflow():
         with pytest.raises(ValueError, match=r"but are 2 and 3 for '\{\{node mul\}\} = Mul\[T=DT_FLOAT\]"):
             tw.multiply(tw.ones([2, 1]), tw.ones([3, 1]), name="mul")
         assert tw.add(tw.ones([2, 1]), tw.ones([1, 3])).shape.as_list() == [2, 3]
+
+
+def test_feed_dict_key_may_be_a_state_tuple():
+    """A feed_dict key that is a (nested) tuple of tensors, such as a MultiRNNCell's zero_state, is fed the
+    structure a previous run returned (TF's nest.flatten_dict_items, p89); a value of another structure is a
+    ValueError."""
+    with tw.Graph().as_default():
+        cell = tw.nn.rnn_cell.MultiRNNCell([tw.nn.rnn_cell.LSTMCell(2, name=f"l{i}") for i in range(2)])
+        state = cell.zero_state(1, tw.float32)
+        doubled = tw.add_n([tw.reduce_sum(s.c) + tw.reduce_sum(s.h) for s in state])
+        with tw.Session() as sess:
+            value = sess.run(state)
+            value = tuple(type(s)(s.c + 1.0, s.h + 2.0) for s in value)
+            assert sess.run(doubled, {state: value}) == 12.0
+            with pytest.raises(ValueError, match="Key had 4 elements, but value had 2 elements"):
+                sess.run(doubled, {state: [np.zeros([1, 2])] * 2})
+
+
+def test_reduce_all_axes_and_rank_op_names():
+    """Reducing over all axes builds TF's _ReductionDims before the op: a top-level "Const" of the axes (so a
+    later tf.constant is "Const_1"), range(0, rank(x)) for a scalar or an unknown rank; tf.rank of a known
+    rank is a Const named "Rank" (p87)."""
+    with tw.Graph().as_default() as g:
+        x = tw.placeholder(tw.float32, [2, 3])
+        u = tw.placeholder(tw.float32)
+        loss = tw.reduce_mean(x, name="loss")
+        c = tw.constant(1.0)
+        scalar_sum = tw.reduce_sum(tw.constant(2.0, name="two"))
+        unknown = tw.reduce_mean(u)
+        r = tw.rank(x)
+        assert loss.op.inputs[1].op.name == "Const" and c.op.name == "Const_1"
+        assert scalar_sum.op.inputs[1].op.name == "range" and unknown.op.inputs[1].op.name == "range_1"
+        assert unknown.op.type == "Mean" and unknown.name == "Mean:0" and unknown.shape.as_list() == []
+        assert r.op.type == "Const" and r.op.name == "Rank_2"
+        assert [op.name for op in g.get_operations() if op.type == "Rank"] == ["Rank_1"]
+        with tw.Session() as sess:
+            got = sess.run([loss, scalar_sum, unknown, r], {x: np.ones([2, 3]), u: [[1.0, 3.0]]})
+    assert [float(v) for v in got] == [1.0, 2.0, 2.0, 2.0]
+
+
+def test_reduction_gradients_over_an_unknown_rank():
+    """Reductions of a shapeless placeholder (tf.placeholder("float"), the classic linear-regression tutorial,
+    p22) have gradients, for a matrix and for a scalar fed into it (numpy's values)."""
+    with tw.Graph().as_default():
+        u = tw.placeholder(tw.float32)
+        outs = [tw.reduce_sum(u * u), tw.reduce_mean(u), tw.reduce_max(u), tw.reduce_prod(u)]
+        grads = [tw.gradients(r, u)[0] for r in outs]
+        assert all(r.shape.as_list() == [] for r in outs)
+        m = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 0.5]], np.float32)
+        with tw.Session() as sess:
+            g_sum, g_mean, g_max, g_prod = sess.run(grads, {u: m})
+            scalar = sess.run(grads, {u: 3.0})
+    np.testing.assert_allclose(g_sum, 2 * m)
+    np.testing.assert_allclose(g_mean, np.full_like(m, 1 / 6))
+    np.testing.assert_allclose(g_max, (m == m.max()).astype(np.float32))
+    np.testing.assert_allclose(g_prod, m.prod() / m, rtol=1e-5)
+    np.testing.assert_allclose(scalar, [6.0, 1.0, 1.0, 1.0])

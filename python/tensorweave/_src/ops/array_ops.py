@@ -828,8 +828,12 @@ def rank(input, name=None):  # noqa: A002
       ...     print(sess.run(tw.rank(tw.zeros([2, 3]))))
       2
     """
-    x = ops.convert_to_tensor(input)
-    return gen_ops.rank(x, name=name)
+    with ops.name_scope(name, "Rank", [input]) as scope:
+        x = ops.convert_to_tensor(input)
+        if x.shape.ndims is not None:
+            # As TF's rank_internal(optimize=True): a known rank is a constant named as the op would be.
+            return constant_op.constant(x.shape.ndims, dtypes.int32, name=scope)
+        return gen_ops.rank(x, name=scope)
 
 
 def stop_gradient(input, name=None):  # noqa: A002
