@@ -207,3 +207,38 @@ def test_reduction_gradients_over_an_unknown_rank():
     np.testing.assert_allclose(g_max, (m == m.max()).astype(np.float32))
     np.testing.assert_allclose(g_prod, m.prod() / m, rtol=1e-5)
     np.testing.assert_allclose(scalar, [6.0, 1.0, 1.0, 1.0])
+
+
+def test_compute_gradients_gates_each_op_as_tensorflow():
+    """compute_gradients / minimize default to GATE_OP: an op with several input gradients passes them through
+    tf.tuple, so a kernel's gradient is "<op>_grad/tuple/control_dependency_1" (TF's names, p90); GATE_NONE and
+    tf.gradients do not gate; tf.tuple names its parts "tuple/control_dependency" after a "group_deps"."""
+    with tw.Graph().as_default() as g:
+        x = tw.placeholder(tw.float32, [None, 2])
+        w = tw.Variable([[1.0], [2.0]], name="w")
+        b = tw.Variable([0.5], name="b")
+        loss = tw.reduce_sum(tw.nn.bias_add(tw.matmul(x, w), b))
+        gated = tw.train.GradientDescentOptimizer(0.1).compute_gradients(loss)
+        plain = tw.train.GradientDescentOptimizer(0.1).compute_gradients(loss, gate_gradients=0)
+        assert [gv[0].op.name for gv in gated] == [
+            "gradients/MatMul_grad/tuple/control_dependency_1",
+            "gradients/BiasAdd_grad/tuple/control_dependency_1",
+        ]
+        assert [gv[0].op.type for gv in plain] == ["MatMul", "BiasAddGrad"]
+        assert tw.gradients(loss, w)[0].op.type == "MatMul"
+        t = tw.tuple([tw.constant(1.0), None, tw.constant(2.0)])
+        assert t[1] is None and [t[0].op.name, t[2].op.name] == [
+            "tuple/control_dependency",
+            "tuple/control_dependency_1",
+        ]
+        assert [c.name for c in t[0].op.control_inputs] == ["tuple/group_deps"]
+        train = tw.train.GradientDescentOptimizer(0.1).apply_gradients(gated)
+        assert "FusedMatMulApplyGradientDescent" in {op.type for op in g.get_operations()}
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            got = sess.run([gv[0] for gv in gated], {x: [[1.0, 2.0], [3.0, 4.0]]})
+            sess.run(train, {x: [[1.0, 2.0], [3.0, 4.0]]})
+            new_w = sess.run(w)
+    np.testing.assert_allclose(got[0], [[4.0], [6.0]])
+    np.testing.assert_allclose(got[1], [2.0])
+    np.testing.assert_allclose(new_w, [[0.6], [1.4]], rtol=1e-6)
