@@ -242,3 +242,19 @@ def test_compute_gradients_gates_each_op_as_tensorflow():
     np.testing.assert_allclose(got[0], [[4.0], [6.0]])
     np.testing.assert_allclose(got[1], [2.0])
     np.testing.assert_allclose(new_w, [[0.6], [1.4]], rtol=1e-6)
+
+
+def test_bidirectional_dynamic_rnn_without_lengths_reverses_whole_sequences():
+    """Without sequence_length the backward RNN runs over the time-reversed inputs (tf.reverse), time unknown
+    or known, and its outputs are reversed back."""
+    rng = np.random.RandomState(1)
+    xs = rng.randn(2, 3, 2).astype(np.float32)
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, None, 2])
+        bw = tw.nn.rnn_cell.GRUCell(2, name="bw")
+        (_, out_bw), _ = tw.nn.bidirectional_dynamic_rnn(tw.nn.rnn_cell.GRUCell(2, name="fw"), bw, x, dtype=tw.float32)
+        ref, _ = tw.nn.dynamic_rnn(bw, x[:, ::-1], dtype=tw.float32, scope="ref")
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            got, want = sess.run([out_bw, ref], {x: xs})
+    np.testing.assert_allclose(got, want[:, ::-1], rtol=1e-5)

@@ -192,7 +192,7 @@ def _reverse_time(x, sequence_length, time_axis):
     from tensorweave._src.ops import array_nd_ops
 
     if sequence_length is None:
-        return array_ops.reverse(x, axis=[time_axis])
+        return array_nd_ops.reverse(x, axis=[time_axis])
     return array_nd_ops.reverse_sequence(x, sequence_length, seq_axis=time_axis, batch_axis=1 - time_axis)
 
 
