@@ -258,3 +258,21 @@ def test_bidirectional_dynamic_rnn_without_lengths_reverses_whole_sequences():
             sess.run(tw.global_variables_initializer())
             got, want = sess.run([out_bw, ref], {x: xs})
     np.testing.assert_allclose(got, want[:, ::-1], rtol=1e-5)
+
+
+def test_layers_pooling1d_builds_tensorflow_ops():
+    """tf.layers.max_pooling1d / average_pooling1d build TF's Pooling1D graph: ExpandDims at axis 2, MaxPool /
+    AvgPool over (width, 1), Squeeze (p94), with numpy's values."""
+    sig = np.arange(12, dtype=np.float32).reshape(1, 6, 2)
+    with tw.Graph().as_default():
+        s = tw.placeholder(tw.float32, [None, 6, 2])
+        mp = tw.layers.max_pooling1d(s, 2, 2)
+        ap = tw.layers.average_pooling1d(s, 3, 1, padding="same")
+        assert mp.name == "max_pooling1d/Squeeze:0" and mp.op.inputs[0].op.name == "max_pooling1d/MaxPool"
+        assert ap.name == "average_pooling1d/Squeeze:0" and ap.op.inputs[0].op.type == "AvgPool"
+        assert mp.shape.as_list() == [None, 3, 2] and ap.shape.as_list() == [None, 6, 2]
+        with tw.Session() as sess:
+            got_mp, got_ap = sess.run([mp, ap], {s: sig})
+    np.testing.assert_allclose(got_mp[0], sig[0].reshape(3, 2, 2).max(axis=1))
+    padded = [sig[0, max(0, i - 1) : i + 2].mean(axis=0) for i in range(6)]
+    np.testing.assert_allclose(got_ap[0], padded, rtol=1e-6)
