@@ -276,3 +276,24 @@ def test_layers_pooling1d_builds_tensorflow_ops():
     np.testing.assert_allclose(got_mp[0], sig[0].reshape(3, 2, 2).max(axis=1))
     padded = [sig[0, max(0, i - 1) : i + 2].mean(axis=0) for i in range(6)]
     np.testing.assert_allclose(got_ap[0], padded, rtol=1e-6)
+
+
+def test_expand_dims_and_pool1d_op_names():
+    """tf.expand_dims' axis constant is made by the op, inside its scope ("ExpandDims/dim"), and tf.nn.max_pool1d
+    names its MaxPool after the scope with a Squeeze under it ("MaxPool1d/Squeeze"), as TF."""
+    with tw.Graph().as_default() as g:
+        x = tw.placeholder(tw.float32, [None, 6, 2])
+        e = tw.expand_dims(x, -1, name="e")
+        p = tw.nn.max_pool1d(x, 2, 2, "VALID")
+        names = [(op.name, op.type) for op in g.get_operations()[1:]]
+        assert names == [
+            ("e/dim", "Const"),
+            ("e", "ExpandDims"),
+            ("MaxPool1d/ExpandDims/dim", "Const"),
+            ("MaxPool1d/ExpandDims", "ExpandDims"),
+            ("MaxPool1d", "MaxPool"),
+            ("MaxPool1d/Squeeze", "Squeeze"),
+        ]
+        assert e.shape.as_list() == [None, 6, 2, 1] and p.shape.as_list() == [None, 3, 2]
+        with pytest.raises(TypeError):
+            tw.expand_dims(x, 1.5)

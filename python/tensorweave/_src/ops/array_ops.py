@@ -393,6 +393,9 @@ def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002
     if axis is None:
         raise ValueError("Must specify an axis argument to tw.expand_dims()")
     x = ops.convert_to_tensor(input)
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool):
+        # Converted by the op, as TF's: the constant is "ExpandDims/dim", inside the op's scope.
+        return gen_ops.expand_dims(x, int(axis), name=name)
     return gen_ops.expand_dims(x, _index_tensor(axis, "dim"), name=name)
 
 
