@@ -113,7 +113,7 @@ def test_wrappers_build_the_ops_tensorflow_names_and_they_run():
             "TensorSummaryV2": tw.summary.tensor_summary("t", tw.constant([1.0])),
         }
         built["MergeSummary"] = tw.summary.merge([built["ScalarSummary"], built["HistogramSummary"]])
-        built["Assert"] = tw.Assert(tw.constant(True), [tw.constant(1.0)])
+        built["Assert"] = tw.Assert(tw.constant(True), [tw.constant(1)])
         built["Print"] = tw.Print(tw.constant(1.0), [])
         built["DecodeBase64"] = tw.decode_base64(built["EncodeBase64"])
         for op_type, t in built.items():

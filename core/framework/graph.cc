@@ -4,6 +4,7 @@
 #include <cctype>
 #include <deque>
 #include <set>
+#include <sstream>
 
 #include "core/framework/partial_value.h"
 #include "core/framework/shape_inference.h"
@@ -269,6 +270,91 @@ Status Graph::AddNode(NodeDef def, Node** node) {
   return AddNodeLocked(std::move(def), node);
 }
 
+namespace {
+
+// An attr value as TensorFlow's SummarizeAttrValue writes it (DT_FLOAT, [2,3],
+// true, "s").
+std::string SummarizeAttrValue(const AttrValue& v) {
+  auto shape = [](const TensorShapeProto& proto) {
+    PartialShape shape;
+    return PartialShape::FromProto(proto, &shape).ok() ? shape.ToString()
+                                                       : std::string("?");
+  };
+  auto quote = [](const std::string& s) { return "\"" + s + "\""; };
+  switch (v.value_case()) {
+    case AttrValue::kS:
+      return quote(v.s());
+    case AttrValue::kI:
+      return std::to_string(v.i());
+    case AttrValue::kF: {
+      std::ostringstream out;
+      out << v.f();
+      return out.str();
+    }
+    case AttrValue::kB:
+      return v.b() ? "true" : "false";
+    case AttrValue::kType:
+      return DataType_Name(v.type());
+    case AttrValue::kShape:
+      return shape(v.shape());
+    case AttrValue::kTensor:
+      return "<tensor>";
+    case AttrValue::kPlaceholder:
+      return "$" + v.placeholder();
+    case AttrValue::kFunc:
+      return v.func().name();
+    case AttrValue::kList: {
+      std::vector<std::string> items;
+      const auto& l = v.list();
+      for (const auto& s : l.s()) items.push_back(quote(s));
+      for (int64_t i : l.i()) items.push_back(std::to_string(i));
+      for (float f : l.f()) {
+        std::ostringstream out;
+        out << f;
+        items.push_back(out.str());
+      }
+      for (bool b : l.b()) items.push_back(b ? "true" : "false");
+      for (int t : l.type()) {
+        items.push_back(DataType_Name(static_cast<DataType>(t)));
+      }
+      for (const auto& s : l.shape()) items.push_back(shape(s));
+      for (int k = 0; k < l.tensor_size(); ++k) items.push_back("<tensor>");
+      std::string out = "[";
+      for (size_t k = 0; k < items.size(); ++k) {
+        out += (k ? ", " : "") + items[k];
+      }
+      return out + "]";
+    }
+    default:
+      return "";
+  }
+}
+
+// A node as TensorFlow's SummarizeNodeDef writes it in shape errors:
+// "{{node add}} = AddV2[T=DT_FLOAT](a, b)" (attrs sorted by name, output 0
+// of an input named without ":0").
+std::string SummarizeNodeDef(const NodeDef& def) {
+  std::vector<std::string> names;
+  for (const auto& attr : def.attr()) names.push_back(attr.first);
+  std::sort(names.begin(), names.end());
+  std::string out = "{{node " + def.name() + "}} = " + def.op() + "[";
+  for (size_t k = 0; k < names.size(); ++k) {
+    out += (k ? ", " : "") + names[k] + "=" +
+           SummarizeAttrValue(def.attr().at(names[k]));
+  }
+  out += "](";
+  for (int k = 0; k < def.input_size(); ++k) {
+    std::string input = def.input(k);
+    if (input.size() > 2 && input.compare(input.size() - 2, 2, ":0") == 0) {
+      input.resize(input.size() - 2);
+    }
+    out += (k ? ", " : "") + input;
+  }
+  return out + ")";
+}
+
+}  // namespace
+
 Status Graph::AddNodeLocked(NodeDef def, Node** out) {
   const std::string where =
       " for node '" + def.name() + "' (op: '" + def.op() + "')";
@@ -390,9 +476,11 @@ Status Graph::AddNodeLocked(NodeDef def, Node** out) {
   ctx.set_input_partial_values(std::move(partial_values));
   Status shape_status = op->shape_fn(&ctx);
   if (!shape_status.ok()) {
+    // TensorFlow's wording: "... for '{{node add}} = AddV2[T=DT_FLOAT](a, b)'
+    // with input shapes: [2,3], [2,4]."
     return Status(shape_status.code(),
-                  shape_status.message() + where +
-                      " with input shapes: " + ctx.InputShapesString() + ".");
+                  shape_status.message() + " for '" + SummarizeNodeDef(def) +
+                      "' with input shapes: " + ctx.InputShapesString() + ".");
   }
   node->output_shapes_ = ctx.outputs();
   // Commit.

@@ -212,7 +212,7 @@ TEST(GraphAddNodeTest, Errors) {
   s = TryAddOp(&g, "Const", "c", {},
                {{"value", AttrTensor(F({}))}, {"dtype", AttrType(DT_INT32)}});
   EXPECT_FALSE(s.ok());
-  EXPECT_HAS(s, "'c' (op: 'Const')");
+  EXPECT_HAS(s, "'{{node c}} = Const[");
 
   // None of the failures added anything.
   EXPECT_EQ(g.num_nodes(), 3);
@@ -236,7 +236,7 @@ TEST(GraphAddNodeTest, AssignOnVariable) {
   AddConst(&g, "three", F({3}));
   Status s = TryAddOp(&g, "Assign", "bad", {"v", "three"});
   EXPECT_FALSE(s.ok());
-  EXPECT_HAS(s, "'bad'");
+  EXPECT_HAS(s, "{{node bad}} = Assign[");
   EXPECT_HAS(s, "with input shapes: [2], [3].");
   Node* loose = AddOp(&g, "Assign", "loose", {"v", "three"},
                       {{"validate_shape", AttrBool(false)}});
@@ -290,7 +290,8 @@ TEST(GraphShapeInferenceTest, Reshape) {
   Status s = TryAddOp(&g, "Reshape", "bad", {"x", "to5"});
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
   EXPECT_HAS(s, "Cannot reshape a tensor with 12 elements to shape [5]");
-  EXPECT_HAS(s, "'bad' (op: 'Reshape')");
+  EXPECT_HAS(s,
+             "'{{node bad}} = Reshape[T=DT_FLOAT, Tshape=DT_INT32](x, to5)'");
   AddConst(&g, "to_m1_5", Tensor::Vector<int32_t>({-1, 5}));
   s = TryAddOp(&g, "Reshape", "bad2", {"x", "to_m1_5"});
   EXPECT_HAS(s, "cannot be inferred");
@@ -369,8 +370,8 @@ TEST(GraphShapeInferenceTest, Broadcasting) {
   AddPlaceholder(&g, "y", DT_FLOAT, PartialShape({3, 2}));
   Status s = TryAddOp(&g, "Mul", "mul", {"x", "y"});
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
-  EXPECT_HAS(s, "Incompatible shapes: [2,3] vs. [3,2]");
-  EXPECT_HAS(s, "'mul' (op: 'Mul')");
+  EXPECT_HAS(s, "Dimensions must be equal, but are 2 and 3");
+  EXPECT_HAS(s, "for '{{node mul}} = Mul[T=DT_FLOAT](x, y)'");
   EXPECT_HAS(s, "with input shapes: [2,3], [3,2].");
 }
 
@@ -606,7 +607,7 @@ TEST(GraphDefTest, FailingImportAddsNothing) {
   Status s = g.ImportGraphDef(def, opts, &added);
   EXPECT_EQ(s.code(), Code::kInvalidArgument);
   EXPECT_HAS(s, "Dimensions must be equal");
-  EXPECT_HAS(s, "'imp/bad'");
+  EXPECT_HAS(s, "{{node imp/bad}}");
   EXPECT_EQ(g.num_nodes(), 1);
   EXPECT_TRUE(base->out_edges().empty());
   EXPECT_TRUE(base->control_outputs().empty());

@@ -226,9 +226,24 @@ Status MatMulProduct(InferenceContext* c, int a, int b, PartialShape* product) {
 }
 
 Status BroadcastBinary(InferenceContext* c) {
+  const PartialShape& a = c->input(0);
+  const PartialShape& b = c->input(1);
+  if (a.known_rank() && b.known_rank()) {
+    // TensorFlow's broadcasting shape function words a mismatch as a failed
+    // dimension merge (the kernels say "Incompatible shapes").
+    int rank = std::max(a.rank(), b.rank());
+    for (int i = 0; i < rank; ++i) {
+      int ia = a.rank() - rank + i, ib = b.rank() - rank + i;
+      int64_t da = ia >= 0 ? a.dim(ia) : 1;
+      int64_t db = ib >= 0 ? b.dim(ib) : 1;
+      if (da > 1 && db > 1 && da != db) {
+        return errors::InvalidArgument("Dimensions must be equal, but are ", da,
+                                       " and ", db);
+      }
+    }
+  }
   PartialShape out;
-  TW_RETURN_IF_ERROR(
-      InferenceContext::BroadcastShapes(c->input(0), c->input(1), &out));
+  TW_RETURN_IF_ERROR(InferenceContext::BroadcastShapes(a, b, &out));
   c->set_output(0, out);
   return Status::OK();
 }

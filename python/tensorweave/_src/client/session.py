@@ -16,6 +16,7 @@ from tensorweave._src.client.session_config import RunMetadata
 from tensorweave._src.client.session_config import RunOptions
 from tensorweave._src.client.session_config import graph_optimizer_options
 from tensorweave._src.framework import errors
+from tensorweave._src.framework import nest
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
 from tensorweave._src.ops import session_ops
@@ -204,6 +205,9 @@ class BaseSession:
         if len(self._dead_handles) >= _DEAD_HANDLES_THRESHOLD:
             self._delete_dead_handles()
         feed_keys = tuple(feed_dict) if feed_dict else ()
+        if any(isinstance(k, (tuple, list)) for k in feed_keys):
+            feed_dict = _flatten_feed_structures(feed_dict)  # an RNN state tuple fed the state it returned
+            feed_keys = tuple(feed_dict)
         if feed_keys and any(hasattr(k, "_tw_fetch_components") for k in feed_keys):
             feed_dict = _expand_composite_feeds(feed_dict)  # a SparseTensor fed a SparseTensorValue
             feed_keys = tuple(feed_dict)
@@ -464,6 +468,27 @@ def _structure_key(fetches):
     if isinstance(fetches, collections.abc.Mapping):
         return (type(fetches),) + tuple((k, _structure_key(v)) for k, v in fetches.items())
     return fetches
+
+
+def _flatten_feed_structures(feed_dict):
+    """TF's nest.flatten_dict_items: a key that is a (nested) tuple or list of tensors feeds each of them the
+    matching part of a value of the same structure."""
+    flat = {}
+    for key, value in feed_dict.items():
+        if isinstance(key, (tuple, list)):
+            keys, values = nest.flatten(key), nest.flatten(value)
+            if len(keys) != len(values):
+                raise ValueError(
+                    f"Could not flatten dictionary. Key had {len(keys)} elements, but value had {len(values)} "
+                    f"elements. Key: {key}, value: {value}."
+                )
+        else:
+            keys, values = [key], [value]
+        for k, v in zip(keys, values):
+            if k in flat:
+                raise ValueError(f"Cannot flatten dict because this key is not unique: {k}")
+            flat[k] = v
+    return flat
 
 
 def _expand_composite_feeds(feed_dict):

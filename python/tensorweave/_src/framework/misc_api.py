@@ -330,15 +330,19 @@ def initialize_all_tables(name="init_all_tables"):
 
 def tuple(tensors, name=None, control_inputs=None):
     """Each tensor passed on only after all of `tensors` (and `control_inputs`) are computed (TF1's tf.tuple)."""
-    from tensorweave._src.ops import array_ops
-
     if isinstance(tensors, (ops.Tensor, str, bytes)) or not hasattr(tensors, "__iter__"):
         raise TypeError(f"tensors must be a list or tuple: {tensors!r}")
-    with ops.name_scope(name, "tuple") as scope:
+    from tensorweave._src.ops import control_flow_ops
+
+    with ops.name_scope(name, "tuple"):
+
+        def is_value(t):
+            return isinstance(t, ops.Tensor) or (hasattr(t, "indices") and hasattr(t, "dense_shape"))
+
         tensors = [
-            ops.convert_to_tensor(t) if t is not None and not isinstance(t, ops.Operation) else t for t in tensors
+            t if t is None or isinstance(t, ops.Operation) or is_value(t) else ops.convert_to_tensor(t) for t in tensors
         ]
-        gating = [t.op if isinstance(t, ops.Tensor) else t for t in tensors if t is not None]
+        gating = [t if isinstance(t, ops.Operation) else t.op for t in tensors if t is not None]
         if control_inputs:
             for c in control_inputs:
                 if isinstance(c, ops.Tensor):
@@ -346,18 +350,21 @@ def tuple(tensors, name=None, control_inputs=None):
                 elif not isinstance(c, ops.Operation):
                     raise TypeError(f"'control_inputs' must only contain Operation or Tensor. Received: {type(c)}")
                 gating.append(c)
+        # As TF: the gating ops once each, in creation order, grouped as "group_deps"; each value passed on
+        # by with_dependencies ("control_dependency", "control_dependency_1", ...).
+        gating = sorted(set(gating), key=lambda op: op._id)
+        if not gating:
+            raise ValueError(f"'tensors' must have at least one Tensor. Received: {tensors}.")
         gate = ops.group(*gating)
         out = []
         for t in tensors:
-            if isinstance(t, ops.Tensor):
-                with ops.control_dependencies([gate]):
-                    out.append(array_ops.identity(t))
+            if t is None:
+                out.append(None)
             elif isinstance(t, ops.Operation):
                 with ops.control_dependencies([gate]):
                     out.append(ops.group(t))
             else:
-                out.append(None)
-        del scope
+                out.append(control_flow_ops.with_dependencies([gate], t))
         return out
 
 

@@ -445,7 +445,7 @@ def separable_conv2d(
 
 
 def _pool(rank, kind, inputs, pool_size, strides, padding, data_format, name):
-    from tensorweave._src.ops import nn_conv_ops, nn_volume_ops
+    from tensorweave._src.ops import nn_volume_ops
 
     core._check_channels_last(data_format)
     default = f"{'max' if kind == 'max' else 'average'}_pooling{rank}d"
@@ -456,8 +456,12 @@ def _pool(rank, kind, inputs, pool_size, strides, padding, data_format, name):
     pad = _padding(padding)
     with ops.get_default_graph().name_scope(name or default):
         if rank == 1:
-            fn = nn_conv_ops.max_pool1d if kind == "max" else nn_conv_ops.avg_pool1d
-            return fn(x, list(pool_size), list(strides), pad)
+            # As TF's Pooling1D: ExpandDims at axis 2, a 2-D MaxPool / AvgPool over (width, 1), Squeeze.
+            from tensorweave._src.ops import array_ops, nn_ops
+
+            fn = nn_ops.max_pool if kind == "max" else nn_ops.avg_pool
+            y = fn(array_ops.expand_dims(x, 2), [1, pool_size[0], 1, 1], [1, strides[0], 1, 1], pad)
+            return array_ops.squeeze(y, [2])
         fn = nn_volume_ops.max_pool3d if kind == "max" else nn_volume_ops.avg_pool3d
         return fn(x, [1, *pool_size, 1], [1, *strides, 1], pad)
 

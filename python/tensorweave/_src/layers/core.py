@@ -20,7 +20,9 @@ def _activate(x, activation):
 
 def _regularize(var, regularizer):
     if regularizer is not None:
-        loss = regularizer(var.value())
+        # As TF's layers: the loss ops live under "<variable name>/Regularizer/".
+        with var.graph.name_scope(var.op.name + "/Regularizer/"):
+            loss = regularizer(var.value())
         if loss is not None:
             ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, loss)
 
@@ -287,9 +289,10 @@ def batch_normalization(
             y, mean, var = nn_ops.fused_batch_norm(
                 x4, one, zero, epsilon=epsilon, is_training=True, data_format=data_format
             )[:3]
-            if rank != 4:
-                # TensorFlow fuses only 4-D inputs; other ranks update the moving variance with the biased
-                # batch variance of nn.moments: var * (n - 1) / n, n the values per channel.
+            if rank != 4 or fused is False:
+                # TensorFlow fuses only 4-D inputs (and not with fused=False); unfused, it updates the moving
+                # variance with the biased batch variance of nn.moments: var * (n - 1) / n, n the values per
+                # channel.
                 n = math_ops.cast(array_ops.size(x), dtype) / float(channels)
                 var = var * ((n - 1.0) / n)
             decay = 1.0 - momentum

@@ -236,12 +236,13 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
         row = array_ops.range(
             ops.convert_to_tensor(0, dtype=maxlen.dtype), maxlen, ops.convert_to_tensor(1, dtype=maxlen.dtype)
         )
-        matrix = math_ops.cast(array_ops.expand_dims(lengths, -1), maxlen.dtype)
+        # gen_math_ops.cast, as TF: a Cast op even when the dtypes agree (so a dtype cast below is "Cast_1").
+        matrix = gen_ops.cast(array_ops.expand_dims(lengths, -1), DstT=maxlen.dtype, name="Cast")
         result = math_ops.less(row, matrix)
         dtype = dtypes.as_dtype(dtype) if dtype is not None else None
         if dtype is None or dtype == dtypes.bool:
             return result
-        return math_ops.cast(result, dtype)
+        return gen_ops.cast(result, DstT=dtype, name="Cast")
 
 
 def meshgrid(*args, **kwargs):

@@ -393,6 +393,9 @@ def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002
     if axis is None:
         raise ValueError("Must specify an axis argument to tw.expand_dims()")
     x = ops.convert_to_tensor(input)
+    if isinstance(axis, (int, np.integer)) and not isinstance(axis, bool):
+        # Converted by the op, as TF's: the constant is "ExpandDims/dim", inside the op's scope.
+        return gen_ops.expand_dims(x, int(axis), name=name)
     return gen_ops.expand_dims(x, _index_tensor(axis, "dim"), name=name)
 
 
@@ -828,8 +831,12 @@ def rank(input, name=None):  # noqa: A002
       ...     print(sess.run(tw.rank(tw.zeros([2, 3]))))
       2
     """
-    x = ops.convert_to_tensor(input)
-    return gen_ops.rank(x, name=name)
+    with ops.name_scope(name, "Rank", [input]) as scope:
+        x = ops.convert_to_tensor(input)
+        if x.shape.ndims is not None:
+            # As TF's rank_internal(optimize=True): a known rank is a constant named as the op would be.
+            return constant_op.constant(x.shape.ndims, dtypes.int32, name=scope)
+        return gen_ops.rank(x, name=scope)
 
 
 def stop_gradient(input, name=None):  # noqa: A002

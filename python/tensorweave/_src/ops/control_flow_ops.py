@@ -954,6 +954,9 @@ def with_dependencies(dependencies, output_tensor, name=None):
         ops.colocate_with(output_tensor),
         ops.control_dependencies(dependencies),
     ):
+        if hasattr(output_tensor, "indices") and hasattr(output_tensor, "dense_shape"):  # IndexedSlices
+            values = array_ops.identity(output_tensor.values, name=scope)
+            return type(output_tensor)(values, output_tensor.indices, output_tensor.dense_shape)
         output_tensor = ops.convert_to_tensor(output_tensor)
         if output_tensor._is_ref:
             return _identity(output_tensor, name=scope)

@@ -201,6 +201,16 @@ def _aggregate(grads, name):
     return math_ops.add_n(summands, name=name)
 
 
+def _gate(in_grads):
+    """As TF's gate_gradients: an op's input gradients (when more than one) all computed before any is used,
+    through tf.tuple ("<op>_grad/tuple/control_dependency", ...)."""
+    if sum(g is not None for g in in_grads) <= 1:
+        return in_grads
+    from tensorweave._src.framework import misc_api
+
+    return misc_api.tuple(list(in_grads))
+
+
 def gradients(
     ys,
     xs,
@@ -297,6 +307,8 @@ def gradients(
                                 out_grads = loop_state.fill_missing(op, out_grads)
                             with graph.name_scope(op.name + "_grad"):
                                 in_grads = fn(op, *out_grads)
+                                if gate_gradients and isinstance(in_grads, (list, tuple)):
+                                    in_grads = _gate(in_grads)
                     if not isinstance(in_grads, (list, tuple)):
                         in_grads = [in_grads]
                     if len(in_grads) != len(op.inputs):

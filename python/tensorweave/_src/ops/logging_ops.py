@@ -16,11 +16,23 @@ def _as_data(data):
 def Assert(condition, data, summarize=None, name=None):
     """TF1's tf.Assert: returns the Assert operation (run it, or make it a control dependency)."""
     with ops.name_scope(name, "Assert"):
-        condition = ops.convert_to_tensor(condition, dtype=dtypes.bool, name="Condition")
         data = _as_data(data)
-        return gen_ops.wrapper("Assert")(
-            condition, data, summarize=3 if summarize is None else summarize, name="Assert"
-        )
+        summarize = 3 if summarize is None else summarize
+        if all(d.dtype in (dtypes.string, dtypes.int32) for d in data):
+            condition = ops.convert_to_tensor(condition, dtype=dtypes.bool, name="Condition")
+            return gen_ops.wrapper("Assert")(condition, data, summarize=summarize, name="Assert")
+        # As TF: other data is guarded by a cond ("AssertGuard"), and the cond's Merge op returned.
+        from tensorweave._src.ops import control_flow_ops
+
+        condition = ops.convert_to_tensor(condition, dtype=dtypes.bool, name="Condition")
+
+        def true_assert():
+            return gen_ops.wrapper("Assert")(condition, data, summarize=summarize, name="Assert")
+
+        def no_op():
+            return gen_ops.no_op(name="NoOp")
+
+        return control_flow_ops.cond(condition, no_op, true_assert, name="AssertGuard").op
 
 
 @gen_ops.doc_from("Print")
@@ -68,6 +80,10 @@ def _binary_assert(sym, opname, op_func, static_func, x, y, data, summarize, mes
 
 def assert_equal(x, y, data=None, summarize=None, message=None, name=None):
     """Asserts x == y element-wise (an InvalidArgumentError when run, or at once when both are constants)."""
+    with ops.name_scope(name, "assert_equal"):
+        # As TF: a scope opened for the same-tensor shortcut (so the assert itself is under "assert_equal_1").
+        if x is y:
+            return gen_ops.no_op(name="NoOp")
     return _binary_assert("==", "assert_equal", math_ops.equal, np.equal, x, y, data, summarize, message, name)
 
 

@@ -304,8 +304,6 @@ def _kept_shape(op):
     """The reduction's output shape with reduced axes kept as 1 (a Tensor or a list)."""
     x, axes = op.inputs
     rank = x.shape.ndims
-    if rank is None:
-        raise NotImplementedError(f"The gradient of {op.type} ('{op.name}') needs the input's rank to be known")
     if axes.op.type == "Const" and x.shape.is_fully_defined():
         reduced = {int(a) % rank if rank else 0 for a in np.ravel(axes.op.get_attr("value"))}
         return [1 if i in reduced else d for i, d in enumerate(x.shape.as_list())]
@@ -318,8 +316,15 @@ def _kept_shape(op):
 
     if axes.dtype != dtypes.int32:
         axes = math_ops.cast(axes, dtypes.int32)
-    axes = array_ops.reshape(math_ops.floormod(axes, _scalar(rank, dtypes.int32)), [-1])
-    positions = constant_op.constant(np.arange(rank, dtype=np.int32))
+    if rank is None:  # all axes of an unknown rank (tf.reduce_sum(x) of a shapeless placeholder)
+        rank_t = array_ops.size(array_ops.shape(x))
+        # (a scalar has no axes to wrap: the modulus is kept >= 1 so the empty FloorMod does not divide by 0)
+        modulus = math_ops.maximum(rank_t, _scalar(1, dtypes.int32))
+        axes = array_ops.reshape(math_ops.floormod(axes, modulus), [-1])
+        positions = array_ops.range(0, rank_t)
+    else:
+        axes = array_ops.reshape(math_ops.floormod(axes, _scalar(rank, dtypes.int32)), [-1])
+        positions = constant_op.constant(np.arange(rank, dtype=np.int32))
     ones = array_ops.fill(array_ops.shape(axes), _scalar(1, dtypes.int32))
     return data_flow_ops.dynamic_stitch([positions, axes], [array_ops.shape(x), ones])
 

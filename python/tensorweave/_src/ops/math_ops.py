@@ -588,24 +588,23 @@ def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep
     axis = _reduction_axis(axis, reduction_indices, what)
     keep = _keepdims(keepdims, keep_dims, what)
     graph = ops.get_default_graph()
-    with graph.name_scope(name or op_type) as scope:
-        if axis is None:
-            rank = x.shape.ndims
-            if rank is None:
-                # Unknown rank: reduce the flattened tensor over its one axis.
-                from tensorweave._src.ops import array_ops
+    all_axes = axis is None
+    if all_axes:
+        # TF's _ReductionDims, built before the op's scope: a "Const" of all axes, or range(0, rank(x)) for a
+        # scalar or an unknown rank.
+        from tensorweave._src.ops import array_ops
 
-                flat = array_ops.reshape(x, [-1])
-                zero = constant_op.constant(0, dtype=dtypes.int32, name="axis")
-                out = gen_ops.wrapper(op_type)(flat, zero, keep_dims=False)
-                if not keep:
-                    return array_ops.identity(out, name=scope)
-                ones = array_ops.fill(array_ops.shape(array_ops.shape(x)), constant_op.constant(1, dtype=dtypes.int32))
-                return array_ops.reshape(out, ones, name=scope)
-            axis = list(range(rank))
+        if x.shape.ndims:
+            axis = constant_op.constant(np.arange(x.shape.ndims, dtype=np.int32))
+        else:
+            axis = array_ops.range(0, array_ops.rank(x))
+    with graph.name_scope(name or op_type) as scope:
         if not isinstance(axis, ops.Tensor):
             axis = constant_op.constant(axis, dtype=dtypes.int32, name="reduction_indices")
-        return gen_ops.wrapper(op_type)(x, axis, keep_dims=keep, name=scope)
+        out = gen_ops.wrapper(op_type)(x, axis, keep_dims=keep, name=scope)
+    if all_axes and not keep:
+        out.set_shape([])  # TF's _may_reduce_to_scalar: known to be a scalar even for an unknown rank
+    return out
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):

@@ -332,7 +332,8 @@ def _pool1d(pool_fn, input, ksize, strides, padding, data_format, name, default)
         x = array_ops.expand_dims(nn_ops._float_tensor(input), 1)
         ksize = [1, 1] + _sequence(ksize, 1, "ksize") + [1]
         strides = [1, 1] + _sequence(strides, 1, "strides") + [1]
-        return array_ops.squeeze(pool_fn(x, ksize, strides, padding), [1], name=scope)
+        # As TF: the pool op takes the scope's name ("MaxPool1d"), the Squeeze after it is "MaxPool1d/Squeeze".
+        return array_ops.squeeze(pool_fn(x, ksize, strides, padding, name=scope), [1])
 
 
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):

@@ -186,6 +186,16 @@ def _reverse_steps(steps, sequence_length, batch_axis=0):
     return array_ops.unstack(reversed_, num=len(steps), axis=0)
 
 
+def _reverse_time(x, sequence_length, time_axis):
+    """`x` reversed along its time axis, each example within its own length when given (as TF: reverse_sequence,
+    or reverse without lengths); the time dimension need not be known statically."""
+    from tensorweave._src.ops import array_nd_ops
+
+    if sequence_length is None:
+        return array_nd_ops.reverse(x, axis=[time_axis])
+    return array_nd_ops.reverse_sequence(x, sequence_length, seq_axis=time_axis, batch_axis=1 - time_axis)
+
+
 def static_bidirectional_rnn(
     cell_fw,
     cell_bw,
@@ -255,12 +265,10 @@ def bidirectional_dynamic_rnn(
                 cell_fw, inputs, sequence_length, initial_state_fw, dtype, time_major=time_major, scope=fw_scope
             )
         with variables_lib.variable_scope("bw") as bw_scope:
-            steps = array_ops.unstack(inputs, num=_time_steps(inputs, time_axis), axis=time_axis)
-            reversed_inputs = array_ops.stack(_reverse_steps(steps, sequence_length), axis=time_axis)
+            reversed_inputs = _reverse_time(inputs, sequence_length, time_axis)
             tmp, state_bw = dynamic_rnn(
                 cell_bw, reversed_inputs, sequence_length, initial_state_bw, dtype, time_major=time_major,
                 scope=bw_scope,
             )  # fmt: skip
-    tmp_steps = array_ops.unstack(tmp, num=len(steps), axis=time_axis)
-    output_bw = array_ops.stack(_reverse_steps(tmp_steps, sequence_length), axis=time_axis)
+    output_bw = _reverse_time(tmp, sequence_length, time_axis)
     return (output_fw, output_bw), (state_fw, state_bw)

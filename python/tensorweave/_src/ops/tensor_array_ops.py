@@ -69,6 +69,11 @@ class TensorArray:
             self._infer_shape = True
             self._element_shape = [tensor_shape.as_shape(element_shape)]
         self._size = None
+        # The element shape the array's handle was made with (TF's handle shape data): what TF's
+        # TensorArrayGatherV3 shape function reads, unknown for an array made from an existing handle.
+        self._handle_shape = tensor_shape.unknown_shape()
+        if handle is None and element_shape is not None:
+            self._handle_shape = tensor_shape.as_shape(element_shape)
         with ops.name_scope(name, "TensorArray", [handle, size, flow]) as scope:
             if handle is not None:
                 if flow is None:
@@ -161,6 +166,7 @@ class TensorArray:
                 colocate_with_first_write_call=False,
             )
             g._element_shape = self._element_shape
+            g._handle_shape = self._handle_shape
             return g
 
     def read(self, index, name=None):
@@ -200,8 +206,12 @@ class TensorArray:
         value = gen_ops.tensor_array_gather_v3(
             self._handle, indices, self._flow, dtype=self._dtype, element_shape=element_shape, name=name
         )
+        # As TF: the indices' length followed by the handle's element shape, refined by the shape known now.
+        count = indices.shape[0] if indices.shape.ndims == 1 else tensor_shape.Dimension(None)
+        shape = tensor_shape.TensorShape([count]).concatenate(self._handle_shape)
         if self.element_shape.dims is not None:
-            value.set_shape(tensor_shape.TensorShape([None]).concatenate(self.element_shape))
+            shape = shape.merge_with(tensor_shape.TensorShape([None]).concatenate(self.element_shape))
+        _reset_shape(value, shape)
         return value
 
     def concat(self, name=None):
@@ -212,7 +222,11 @@ class TensorArray:
             self._handle, self._flow, dtype=self._dtype, element_shape_except0=except0, name=name
         )
         if shape.dims is not None and shape.dims:
-            value.set_shape(tensor_shape.TensorShape([None]).concatenate(shape[1:]))
+            dim0 = None
+            size = None if self._dynamic_size or self._size is None else _constant_int(self._size)
+            if self._infer_shape and size is not None and shape[0].value is not None:
+                dim0 = size * shape[0].value
+            value.set_shape(tensor_shape.TensorShape([dim0]).concatenate(shape[1:]))
         return value
 
     def unstack(self, value, name=None):
@@ -282,6 +296,12 @@ def _constant_int(value):
     return int(v)
 
 
+def _reset_shape(tensor, shape):
+    """Gives `tensor` the static shape `shape`, which may know less than the op's shape function did."""
+    tensor.op._graph._c.set_output_shape(tensor.op._id, tensor.value_index, tensor_shape.as_attr(shape))
+    tensor._shape = shape
+
+
 def build_ta_with_new_flow(old_ta, flow):
     """A TensorArray like `old_ta` (same handle, shared element shape) with `flow` as its flow."""
     new_ta = TensorArray(
@@ -295,4 +315,5 @@ def build_ta_with_new_flow(old_ta, flow):
     new_ta._size = old_ta._size
     new_ta._colocate_with = old_ta._colocate_with
     new_ta._element_shape = old_ta._element_shape
+    new_ta._handle_shape = old_ta._handle_shape
     return new_ta

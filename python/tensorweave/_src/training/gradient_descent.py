@@ -37,23 +37,28 @@ class GradientDescentOptimizer(optimizer.Optimizer):
         if var.dtype.base_dtype in (dtypes.float16, dtypes.bfloat16):
             # No half ApplyGradientDescent kernel: AssignSub rounds as TF's does (per operation).
             return state_ops.assign_sub(var, grad * lr, use_locking=self._use_locking).op
-        if grad.op.type == "MatMul" and device_spec.may_be_same(grad.op.device, var.op.device):
+        producer, gate = grad.op, []
+        if producer.type == "Identity" and producer.inputs[0].op.type == "MatMul":
+            # gate_gradients' pass-through (tuple/control_dependency): fuse the MatMul behind it, after the gate.
+            producer, gate = producer.inputs[0].op, producer.control_inputs
+        if producer.type == "MatMul" and device_spec.may_be_same(producer.device, var.op.device):
             # A dense layer's kernel: one GEMM accumulating into the variable.
             # The MatMul is left in the graph for whoever else reads the
             # gradient; a step that only trains prunes it. Not across devices:
             # the GEMM would move to the variable's device (a parameter
             # server would compute every worker's weight gradients, from
             # inputs larger than the gradient).
-            a, b = grad.op.inputs
-            return training_ops.fused_matmul_apply_gradient_descent(
-                var,
-                lr,
-                a,
-                b,
-                transpose_a=grad.op.get_attr("transpose_a"),
-                transpose_b=grad.op.get_attr("transpose_b"),
-                use_locking=self._use_locking,
-            ).op
+            a, b = producer.inputs
+            with ops.control_dependencies(gate):
+                return training_ops.fused_matmul_apply_gradient_descent(
+                    var,
+                    lr,
+                    a,
+                    b,
+                    transpose_a=producer.get_attr("transpose_a"),
+                    transpose_b=producer.get_attr("transpose_b"),
+                    use_locking=self._use_locking,
+                ).op
         return training_ops.apply_gradient_descent(var, lr, grad, use_locking=self._use_locking).op
 
     def _apply_sparse_duplicate_indices(self, grad, var):

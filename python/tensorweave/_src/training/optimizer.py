@@ -205,7 +205,9 @@ class Optimizer:
             var_list = [_as_variable(v) for v in var_list]
         if not var_list:
             raise ValueError("No variables to optimize.")
-        grads = gradients_impl.gradients(loss, var_list, grad_ys=grad_loss)
+        grads = gradients_impl.gradients(
+            loss, var_list, grad_ys=grad_loss, gate_gradients=gate_gradients == Optimizer.GATE_OP
+        )
         if gate_gradients == Optimizer.GATE_GRAPH:
             present = [g for g in grads if g is not None]
             with ops.control_dependencies([t for g in present for t in _grad_tensors(g)]):
