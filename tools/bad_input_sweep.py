@@ -161,25 +161,49 @@ CASES = [
     ("conv2d_stride_neg", "tf.nn.conv2d(tf.zeros([1, 4, 4, 1]), tf.zeros([2, 2, 1, 1]), [1, -1, -1, 1], 'SAME')"),
     ("conv2d_kernel_bigger", "tf.nn.conv2d(tf.zeros([1, 2, 2, 1]), tf.zeros([5, 5, 1, 1]), [1, 1, 1, 1], 'VALID')"),
     ("conv2d_channel_mismatch", "tf.nn.conv2d(tf.zeros([1, 4, 4, 3]), tf.zeros([2, 2, 2, 1]), [1, 1, 1, 1], 'SAME')"),
-    ("conv2d_dilation0", "tf.nn.conv2d(tf.zeros([1, 4, 4, 1]), tf.zeros([2, 2, 1, 1]), [1, 1, 1, 1], 'SAME', dilations=[1, 0, 0, 1])"),
+    (
+        "conv2d_dilation0",
+        "tf.nn.conv2d(tf.zeros([1, 4, 4, 1]), tf.zeros([2, 2, 1, 1]), [1, 1, 1, 1], 'SAME', dilations=[1, 0, 0, 1])",
+    ),
     ("conv2d_rank3", "tf.nn.conv2d(tf.zeros([4, 4, 1]), tf.zeros([2, 2, 1, 1]), [1, 1, 1, 1], 'SAME')"),
     ("conv2d_bad_padding", "tf.nn.conv2d(tf.zeros([1, 4, 4, 1]), tf.zeros([2, 2, 1, 1]), [1, 1, 1, 1], 'WHAT')"),
-    ("conv2d_zero_filter_runtime", f"tf.nn.conv2d(tf.zeros([1, 4, 4, 1]), {PH}(tf.zeros([0, 0, 1, 1]), [None, None, 1, 1]), [1, 1, 1, 1], 'SAME')"),
-    ("conv2d_kernel_bigger_runtime", f"tf.nn.conv2d({PH}(tf.zeros([1, 2, 2, 1]), [1, None, None, 1]), tf.zeros([5, 5, 1, 1]), [1, 1, 1, 1], 'VALID')"),
-    ("depthwise_stride0", "tf.nn.depthwise_conv2d(tf.zeros([1, 4, 4, 1]), tf.zeros([2, 2, 1, 1]), [1, 0, 0, 1], 'SAME')"),
+    (
+        "conv2d_zero_filter_runtime",
+        f"tf.nn.conv2d(tf.zeros([1, 4, 4, 1]), {PH}(tf.zeros([0, 0, 1, 1]), [None, None, 1, 1]), [1, 1, 1, 1], 'SAME')",
+    ),
+    (
+        "conv2d_kernel_bigger_runtime",
+        f"tf.nn.conv2d({PH}(tf.zeros([1, 2, 2, 1]), [1, None, None, 1]), tf.zeros([5, 5, 1, 1]), [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "depthwise_stride0",
+        "tf.nn.depthwise_conv2d(tf.zeros([1, 4, 4, 1]), tf.zeros([2, 2, 1, 1]), [1, 0, 0, 1], 'SAME')",
+    ),
     ("conv1d_stride0", "tf.nn.conv1d(tf.zeros([1, 4, 1]), tf.zeros([2, 1, 1]), 0, 'SAME')"),
     ("conv3d_stride0", "tf.nn.conv3d(tf.zeros([1, 4, 4, 4, 1]), tf.zeros([2, 2, 2, 1, 1]), [1, 0, 1, 1, 1], 'SAME')"),
-    ("conv2d_transpose_bad_out", "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), tf.zeros([2, 2, 1, 1]), [1, 9, 9, 1], [1, 2, 2, 1])"),
-    ("conv2d_transpose_neg_out", f"tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), tf.zeros([2, 2, 1, 1]), {PH}([1, -4, 4, 1], [4]), [1, 2, 2, 1])"),
+    (
+        "conv2d_transpose_bad_out",
+        "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), tf.zeros([2, 2, 1, 1]), [1, 9, 9, 1], [1, 2, 2, 1])",
+    ),
+    (
+        "conv2d_transpose_neg_out",
+        f"tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), tf.zeros([2, 2, 1, 1]), {PH}([1, -4, 4, 1], [4]), [1, 2, 2, 1])",
+    ),
     ("max_pool_ksize0", "tf.nn.max_pool(tf.zeros([1, 4, 4, 1]), [1, 0, 0, 1], [1, 1, 1, 1], 'VALID')"),
     ("max_pool_stride0", "tf.nn.max_pool(tf.zeros([1, 4, 4, 1]), [1, 2, 2, 1], [1, 0, 0, 1], 'VALID')"),
     ("max_pool_ksize_big", "tf.nn.max_pool(tf.zeros([1, 2, 2, 1]), [1, 5, 5, 1], [1, 1, 1, 1], 'VALID')"),
     ("max_pool_ksize_neg", "tf.nn.max_pool(tf.zeros([1, 4, 4, 1]), [1, -2, -2, 1], [1, 1, 1, 1], 'VALID')"),
     ("avg_pool_ksize0", "tf.nn.avg_pool(tf.zeros([1, 4, 4, 1]), [1, 0, 0, 1], [1, 1, 1, 1], 'VALID')"),
     ("avg_pool_ksize_big", "tf.nn.avg_pool(tf.zeros([1, 2, 2, 1]), [1, 5, 5, 1], [1, 1, 1, 1], 'VALID')"),
-    ("avg_pool_ksize_big_runtime", f"tf.nn.avg_pool({PH}(tf.zeros([1, 2, 2, 1]), [1, None, None, 1]), [1, 5, 5, 1], [1, 1, 1, 1], 'VALID')"),
+    (
+        "avg_pool_ksize_big_runtime",
+        f"tf.nn.avg_pool({PH}(tf.zeros([1, 2, 2, 1]), [1, None, None, 1]), [1, 5, 5, 1], [1, 1, 1, 1], 'VALID')",
+    ),
     ("max_pool_ksize_huge", "tf.nn.max_pool(tf.zeros([1, 4, 4, 1]), [1, 2**31 - 1, 2, 1], [1, 1, 1, 1], 'SAME')"),
-    ("max_pool_with_argmax_stride0", "tf.nn.max_pool_with_argmax(tf.zeros([1, 4, 4, 1]), [1, 2, 2, 1], [1, 0, 0, 1], 'VALID')[0]"),
+    (
+        "max_pool_with_argmax_stride0",
+        "tf.nn.max_pool_with_argmax(tf.zeros([1, 4, 4, 1]), [1, 2, 2, 1], [1, 0, 0, 1], 'VALID')[0]",
+    ),
     ("max_pool3d_ksize0", "tf.nn.max_pool3d(tf.zeros([1, 4, 4, 4, 1]), [1, 0, 1, 1, 1], [1, 1, 1, 1, 1], 'VALID')"),
     ("avg_pool1d_ksize0", "tf.nn.avg_pool1d(tf.zeros([1, 4, 1]), 0, 1, 'VALID')"),
     ("bias_add_mismatch", "tf.nn.bias_add(tf.zeros([2, 3]), tf.zeros([4]))"),
@@ -191,9 +215,18 @@ CASES = [
     ("resize_neg_runtime", f"tf.image.resize_nearest_neighbor(tf.zeros([1, 2, 2, 1]), {PH}([-1, 4], [2]))"),
     ("resize_huge_runtime", f"tf.image.resize_bilinear(tf.zeros([1, 2, 2, 1]), {PH}([2**31 - 1, 2**31 - 1], [2]))"),
     ("resize_bicubic_zero_input", "tf.image.resize_bicubic(tf.zeros([1, 0, 0, 1]), [4, 4])"),
-    ("crop_and_resize_bad_box_ind", "tf.image.crop_and_resize(tf.zeros([1, 4, 4, 1]), [[0.0, 0.0, 1.0, 1.0]], [3], [2, 2])"),
-    ("crop_and_resize_zero_crop", "tf.image.crop_and_resize(tf.zeros([1, 4, 4, 1]), [[0.0, 0.0, 1.0, 1.0]], [0], [0, 2])"),
-    ("extract_patches_zero", "tf.image.extract_patches(tf.zeros([1, 4, 4, 1]), [1, 0, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')"),
+    (
+        "crop_and_resize_bad_box_ind",
+        "tf.image.crop_and_resize(tf.zeros([1, 4, 4, 1]), [[0.0, 0.0, 1.0, 1.0]], [3], [2, 2])",
+    ),
+    (
+        "crop_and_resize_zero_crop",
+        "tf.image.crop_and_resize(tf.zeros([1, 4, 4, 1]), [[0.0, 0.0, 1.0, 1.0]], [0], [0, 2])",
+    ),
+    (
+        "extract_patches_zero",
+        "tf.image.extract_patches(tf.zeros([1, 4, 4, 1]), [1, 0, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')",
+    ),
     ("crop_to_bbox_oob", f"tf.image.crop_to_bounding_box({PH}(tf.zeros([4, 4, 1]), [None, None, 1]), 3, 3, 4, 4)"),
     ("pad_to_bbox_neg", f"tf.image.pad_to_bounding_box({PH}(tf.zeros([4, 4, 1]), [None, None, 1]), -1, 0, 8, 8)"),
     ("nms_neg_max", "tf.image.non_max_suppression(tf.zeros([2, 4]), tf.zeros([2]), -1)"),
@@ -223,7 +256,10 @@ CASES = [
     ("matrix_set_diag_bad", "tf.matrix_set_diag(tf.zeros([2, 2]), tf.zeros([3]))"),
     ("sparse_softmax_xent_oob", "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[5], logits=tf.zeros([1, 3]))"),
     ("sparse_softmax_xent_neg", "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[-1], logits=tf.zeros([1, 3]))"),
-    ("softmax_xent_mismatch", "tf.nn.softmax_cross_entropy_with_logits_v2(labels=tf.zeros([1, 4]), logits=tf.zeros([1, 3]))"),
+    (
+        "softmax_xent_mismatch",
+        "tf.nn.softmax_cross_entropy_with_logits_v2(labels=tf.zeros([1, 4]), logits=tf.zeros([1, 3]))",
+    ),
     ("confusion_matrix_neg", "tf.math.confusion_matrix([0, -1], [0, 1])"),
     ("ctc_bad", "tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [5], [1, 1]), tf.zeros([2, 1, 3]), [2])"),
     # sparse
@@ -235,14 +271,29 @@ CASES = [
     ("sparse_tensor_to_dense_unsorted", "tf.sparse.to_dense(tf.SparseTensor([[1, 0], [0, 0]], [1.0, 2.0], [2, 2]))"),
     ("sparse_tensor_to_dense_dup", "tf.sparse.to_dense(tf.SparseTensor([[1, 0], [1, 0]], [1.0, 2.0], [2, 2]))"),
     ("sparse_reorder_oob_value_len", "tf.sparse.reorder(tf.SparseTensor([[1, 0], [0, 0]], [1.0], [2, 2])).values"),
-    ("sparse_add_shape_mismatch", "tf.sparse.add(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), tf.SparseTensor([[0, 0]], [1.0], [3, 3])).values"),
-    ("sparse_dense_matmul_oob", "tf.sparse.sparse_dense_matmul(tf.SparseTensor([[0, 7]], [1.0], [2, 2]), tf.zeros([2, 2]))"),
+    (
+        "sparse_add_shape_mismatch",
+        "tf.sparse.add(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), tf.SparseTensor([[0, 0]], [1.0], [3, 3])).values",
+    ),
+    (
+        "sparse_dense_matmul_oob",
+        "tf.sparse.sparse_dense_matmul(tf.SparseTensor([[0, 7]], [1.0], [2, 2]), tf.zeros([2, 2]))",
+    ),
     ("sparse_reduce_sum_oob", "tf.sparse.reduce_sum(tf.SparseTensor([[0, 7]], [1.0], [2, 2]))"),
     ("sparse_slice_neg", "tf.sparse.slice(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), [-1, 0], [1, 1]).values"),
     ("sparse_reshape_bad", "tf.sparse.reshape(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), [3]).values"),
-    ("sparse_split_bad", "tf.sparse.split(sp_input=tf.SparseTensor([[0, 0]], [1.0], [2, 2]), num_split=0, axis=0)[0].values"),
-    ("sparse_concat_mismatch", "tf.sparse.concat(0, [tf.SparseTensor([[0, 0]], [1.0], [2, 2]), tf.SparseTensor([[0, 0]], [1.0], [2, 3])]).values"),
-    ("sparse_fill_empty_rows_oob", "tf.sparse.fill_empty_rows(tf.SparseTensor([[5, 0]], [1.0], [2, 2]), 0.0)[0].values"),
+    (
+        "sparse_split_bad",
+        "tf.sparse.split(sp_input=tf.SparseTensor([[0, 0]], [1.0], [2, 2]), num_split=0, axis=0)[0].values",
+    ),
+    (
+        "sparse_concat_mismatch",
+        "tf.sparse.concat(0, [tf.SparseTensor([[0, 0]], [1.0], [2, 2]), tf.SparseTensor([[0, 0]], [1.0], [2, 3])]).values",
+    ),
+    (
+        "sparse_fill_empty_rows_oob",
+        "tf.sparse.fill_empty_rows(tf.SparseTensor([[5, 0]], [1.0], [2, 2]), 0.0)[0].values",
+    ),
     ("sparse_segment_mean_oob_num", "tf.sparse.segment_mean(tf.zeros([3, 2]), [0, 1], [0, 5], num_segments=2)"),
     # strings
     ("substr_pos_oob", "tf.strings.substr('hello', 10, 2)"),
@@ -280,8 +331,14 @@ CASES = [
     ("decode_wav_garbage", "tf.audio.decode_wav(b'RIFF' + b'\\xff' * 40)[0]"),
     ("decode_compressed_garbage", "tf.io.decode_compressed(b'garbage', compression_type='ZLIB')"),
     ("decode_json_example_bad", "tf.io.decode_json_example(['{bad'])"),
-    ("parse_example_garbage", "tf.io.parse_example([b'\\xff\\x01garbage'], {'a': tf.io.FixedLenFeature([1], tf.float32)})['a']"),
-    ("parse_single_example_garbage", "tf.io.parse_single_example(b'\\x0a\\xff\\xff\\xff\\xff\\x0f', {'a': tf.io.FixedLenFeature([1], tf.float32)})['a']"),
+    (
+        "parse_example_garbage",
+        "tf.io.parse_example([b'\\xff\\x01garbage'], {'a': tf.io.FixedLenFeature([1], tf.float32)})['a']",
+    ),
+    (
+        "parse_single_example_garbage",
+        "tf.io.parse_single_example(b'\\x0a\\xff\\xff\\xff\\xff\\x0f', {'a': tf.io.FixedLenFeature([1], tf.float32)})['a']",
+    ),
     ("parse_example_missing", "tf.io.parse_example([b''], {'a': tf.io.FixedLenFeature([1], tf.float32)})['a']"),
     ("parse_tensor_garbage", "tf.io.parse_tensor(b'\\xff\\xff\\xff', tf.float32)"),
     ("parse_tensor_wrong_type", "tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([1, 2])), tf.float32)"),
@@ -312,7 +369,10 @@ CASES = [
     ("frame_zero_step", "tf.signal.frame(tf.zeros([10]), 2, 0)"),
     ("stft_frame_len0", "tf.signal.stft(tf.zeros([10]), 0, 1)"),
     ("mfcc_bad", "tf.signal.mfccs_from_log_mel_spectrograms(tf.zeros([0]))"),
-    ("while_loop_neg_iterations", "tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)], maximum_iterations=-1)"),
+    (
+        "while_loop_neg_iterations",
+        "tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)], maximum_iterations=-1)",
+    ),
     ("tensor_array_read_oob", "tf.TensorArray(tf.float32, 2).write(0, 1.0).read(5)"),
     ("tensor_array_neg_size", f"tf.TensorArray(tf.float32, {PH}(-1, [])).size()"),
     ("tensor_array_stack_empty_unknown", "tf.TensorArray(tf.float32, 2).stack()"),
@@ -355,7 +415,7 @@ def summarize(value):
         return None
     a = np.asarray(value)
     if a.dtype.kind in "SUO":
-        return {"shape": list(a.shape), "str": [repr(x) for x in a.ravel()[:16].tolist()]}
+        return {"shape": list(a.shape), "str": [repr(x)[:80] + f"...({len(x)})" * (len(x) > 80) for x in a.ravel()[:16].tolist()]}
     if a.size > 4096:
         return {"shape": list(a.shape), "dtype": str(a.dtype)}
     if a.dtype.kind == "c":
@@ -406,8 +466,11 @@ def run_all(lib, cases, timeout):
                 hung = line == "hang"
                 proc.kill()
                 proc.wait()
-                results[name] = {"name": name, "hang" if hung else "crash": proc.returncode,
-                                 "stderr": proc.stderr.read()[-400:]}
+                results[name] = {
+                    "name": name,
+                    "hang" if hung else "crash": proc.returncode,
+                    "stderr": proc.stderr.read()[-400:],
+                }
                 pending.pop(0)
                 break
             results[name] = json.loads(line)
@@ -462,8 +525,10 @@ def main():
         rows.append({"name": name, "kind": kind, "tw": tw_results[name], "tf": tf_results.get(name)})
         if kind != "same":
             tw, tf = tw_results[name], tf_results.get(name) or {}
-            print(f"{kind:14s} {name}: tw={tw.get('error') or tw.get('value') or tw}"
-                  f" | tf={tf.get('error') or tf.get('value')}")
+            print(
+                f"{kind:14s} {name}: tw={tw.get('error') or tw.get('value') or tw}"
+                f" | tf={tf.get('error') or tf.get('value')}"
+            )
             if tw.get("message"):
                 print(f"{'':15s}tw: {tw['message'][:200]!r}")
     print(f"{len(cases)} cases: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))

@@ -1,0 +1,64 @@
+"""Defects tools/bad_input_sweep.py found: hostile arguments that gave a silently wrong value or the wrong error
+class, checked against tensorflow.compat.v1 2.21 on the same program."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import tensorweave as tw
+
+from tests.bad_inputs_util import error_of, expect_error, need_tf
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("axes", [[[5], [0]], [[1], [2]]])
+def test_tensordot_axis_out_of_range_is_index_error(axes):
+    # An axis past the rank was taken modulo the rank: a value where TF raises IndexError.
+    error = expect_error(tw, lambda tf: tf.tensordot(tf.zeros([2, 3]), tf.zeros([3, 2]), axes), IndexError)
+    assert "out of range" in str(error)
+
+
+def test_histogram_fixed_width_nan_values_are_invalid_argument():
+    # NaN was counted in the first bin.
+    build = lambda tf: tf.histogram_fixed_width([float("nan"), 1.0], [0.0, 2.0], nbins=2)  # noqa: E731
+    expect_error(tw, build, tw.errors.InvalidArgumentError, "Histogram values must not contain NaN")
+
+
+def test_histogram_fixed_width_finite_values_still_count(sess):
+    out = tw.histogram_fixed_width([-1.0, 0.0, 1.5, float("inf"), 5.0], [0.0, 5.0], nbins=5)
+    assert sess.run(out).tolist() == [2, 1, 0, 0, 2]
+
+
+def test_sparse_split_zero_splits_is_value_error():
+    # num_split=0 raised IndexError from an empty list.
+    build = lambda tf: tf.sparse.split(sp_input=tf.SparseTensor([[0, 0]], [1.0], [2, 2]), num_split=0, axis=0)  # noqa: E731
+    expect_error(tw, build, ValueError, "num_split")
+
+
+@pytest.mark.parametrize("pos,length", [(1, -2), (0, -1), (-3, -5), (2, 10)])
+def test_substr_negative_len_reads_to_the_end(pos, length):
+    # A negative len gave b'' where TF's kernel reads to the end of the string.
+    tf1 = need_tf()
+    results = []
+    for lib in (tw, tf1):
+        with lib.Graph().as_default(), lib.Session() as sess:
+            results.append(sess.run(lib.strings.substr("hello", pos, length)))
+    assert results[0] == results[1], results
+
+
+def test_substr_pos_out_of_range_is_still_invalid_argument():
+    assert isinstance(error_of(tw, lambda tf: tf.strings.substr("hello", 10, -1)), tw.errors.InvalidArgumentError)
+
+
+def test_sweep_tool_classifies_a_case():
+    # The sweep itself: tensorweave only, two cases, in a worker subprocess.
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tools", "bad_input_sweep.py"), "--no-tf", "--only", "gather_n"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "cases:" in proc.stdout and "crash" not in proc.stdout, proc.stdout
