@@ -62,3 +62,40 @@ def test_sweep_tool_classifies_a_case():
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "cases:" in proc.stdout and "crash" not in proc.stdout, proc.stdout
+
+
+def _conv_model(**attrs):
+    helper = pytest.importorskip("onnx.helper")
+    import numpy as np
+
+    from tests.onnx_lite_util import make_model
+
+    node = helper.make_node("Conv", ["x", "w"], ["y"], **attrs)
+    f32 = np.float32
+    return make_model(
+        [node], [("x", f32, [1, 1, 4, 4])], [("y", f32, [1, 1, "h", "w"])], [("w", np.ones([1, 1, 2, 2], f32))]
+    )
+
+
+@pytest.mark.parametrize(
+    "attrs,fragment", [({"strides": [0, 0]}, "strides [0, 0]"), ({"dilations": [-1, 1]}, "dilations [-1, 1]")]
+)
+def test_onnx_conv_non_positive_stride_or_dilation_is_conversion_error(attrs, fragment):
+    # strides=[0, 0] raised ZeroDivisionError from the SAME-padding arithmetic.
+    from converters import onnx_import
+    from converters.errors import ConversionError
+
+    with pytest.raises(ConversionError, match=r"'y' \(Conv\)") as info:
+        onnx_import.convert(_conv_model(**attrs))
+    assert fragment in str(info.value) and "must be positive" in str(info.value)
+
+
+def test_onnx_initializer_with_unknown_data_type_is_conversion_error():
+    # An unknown TensorProto data_type raised KeyError: 9999 from onnx.numpy_helper.
+    from converters import onnx_import
+    from converters.errors import ConversionError
+
+    model = _conv_model()
+    model.graph.initializer[0].data_type = 9999
+    with pytest.raises(ConversionError, match="initializer 'w' \\(data_type 9999\\) is malformed"):
+        onnx_import.convert(model)
