@@ -99,3 +99,9 @@ def test_onnx_initializer_with_unknown_data_type_is_conversion_error():
     model.graph.initializer[0].data_type = 9999
     with pytest.raises(ConversionError, match="initializer 'w' \\(data_type 9999\\) is malformed"):
         onnx_import.convert(model)
+
+
+def test_substr_pos_and_len_shape_mismatch_is_caught_at_graph_build():
+    # Was only an InvalidArgumentError at run time; TF's shape function raises ValueError.
+    build = lambda tf: tf.raw_ops.Substr(input=["ab"], pos=[0, 1], len=[1])  # noqa: E731
+    expect_error(tw, build, ValueError, "pos and len shapes must match: [2] vs. [1]")

@@ -391,6 +391,86 @@ CASES = [
     ("dropout_rate_1", "tf.nn.dropout(tf.zeros([3]), rate=1.0)"),
     ("dropout_rate_neg", "tf.nn.dropout(tf.zeros([3]), rate=-0.5)"),
     ("moments_axes_oob", "tf.nn.moments(tf.zeros([2, 3]), [5])[0]"),
+    # raw ops with hostile attrs
+    ("raw_split_num0", "tf.raw_ops.Split(axis=0, value=tf.zeros([4]), num_split=0)"),
+    ("raw_unpack_num_wrong", "tf.raw_ops.Unpack(value=tf.zeros([3, 2]), num=5)"),
+    ("raw_one_hot_axis_neg2", "tf.raw_ops.OneHot(indices=[0, 1], depth=3, on_value=1.0, off_value=0.0, axis=-2)"),
+    ("raw_concat_n_mismatch", "tf.raw_ops.ConcatV2(values=[tf.zeros([2]), tf.zeros([2, 2])], axis=0)"),
+    ("raw_range_huge", f"tf.raw_ops.Range(start=0, limit={PH}(2**31 - 1, []), delta=1)"),
+    ("raw_fill_neg", f"tf.raw_ops.Fill(dims={PH}([-1], [1]), value=1.0)"),
+    (
+        "raw_matrix_diag_v3_bad_k",
+        "tf.raw_ops.MatrixDiagV3(diagonal=tf.zeros([3]), k=[5, 1], num_rows=-1, num_cols=-1, padding_value=0.0)",
+    ),
+    (
+        "raw_reverse_sequence_oob",
+        "tf.raw_ops.ReverseSequence(input=tf.zeros([2, 3]), seq_lengths=tf.constant([9, 1], tf.int64), seq_dim=1, batch_dim=0)",
+    ),
+    (
+        "raw_reverse_sequence_neg",
+        "tf.raw_ops.ReverseSequence(input=tf.zeros([2, 3]), seq_lengths=tf.constant([-1, 1], tf.int64), seq_dim=1, batch_dim=0)",
+    ),
+    ("raw_lrn_radius_huge", "tf.raw_ops.LRN(input=tf.zeros([1, 2, 2, 3]), depth_radius=2**30)"),
+    (
+        "raw_avg_pool_grad_bad",
+        "tf.raw_ops.AvgPoolGrad(orig_input_shape=[1, 4, 4, 1], grad=tf.zeros([1, 9, 9, 1]), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "raw_max_pool_grad_bad",
+        "tf.raw_ops.MaxPoolGrad(orig_input=tf.zeros([1, 4, 4, 1]), orig_output=tf.zeros([1, 2, 2, 1]), grad=tf.zeros([1, 3, 3, 1]), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "raw_conv2d_backprop_input_bad",
+        "tf.raw_ops.Conv2DBackpropInput(input_sizes=[1, 4, 4, 1], filter=tf.zeros([2, 2, 1, 1]), out_backprop=tf.zeros([1, 9, 9, 1]), strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    ("raw_bias_add_grad_rank1", "tf.raw_ops.BiasAddGrad(out_backprop=tf.zeros([3]))"),
+    (
+        "raw_resize_bilinear_grad_bad",
+        "tf.raw_ops.ResizeBilinearGrad(grads=tf.zeros([1, 4, 4, 1]), original_image=tf.zeros([1, 0, 0, 1]))",
+    ),
+    (
+        "raw_unsorted_segment_shape_mismatch",
+        "tf.raw_ops.UnsortedSegmentSum(data=tf.zeros([3, 2]), segment_ids=[0, 1], num_segments=2)",
+    ),
+    (
+        "raw_gather_v2_batch_dims_neg",
+        "tf.raw_ops.GatherV2(params=tf.zeros([2, 3]), indices=[[0]], axis=1, batch_dims=-5)",
+    ),
+    (
+        "raw_tensor_scatter_bad_depth",
+        "tf.raw_ops.TensorScatterUpdate(tensor=tf.zeros([3]), indices=[[0, 0]], updates=[1.0])",
+    ),
+    ("raw_scatter_nd_zero_shape", "tf.raw_ops.ScatterNd(indices=[[0]], updates=[1.0], shape=[0])"),
+    (
+        "raw_sparse_to_dense_rank_mismatch",
+        "tf.raw_ops.SparseToDense(sparse_indices=[[0, 0]], output_shape=[3], sparse_values=[1.0], default_value=0.0)",
+    ),
+    ("raw_bincount_size_neg", "tf.raw_ops.Bincount(arr=[1, 2], size=-1, weights=tf.zeros([0]))"),
+    ("raw_dense_bincount_oob", "tf.raw_ops.DenseBincount(input=[1, 9], size=3, weights=tf.zeros([0]))"),
+    ("raw_mirror_pad_bad_mode", "tf.raw_ops.MirrorPad(input=tf.zeros([2]), paddings=[[1, 1]], mode='WHAT')"),
+    ("raw_quantize_v2_bad", "tf.raw_ops.QuantizeV2(input=tf.zeros([2]), min_range=1.0, max_range=0.0, T=tf.quint8)[0]"),
+    (
+        "raw_dequantize_axis_oob",
+        "tf.raw_ops.Dequantize(input=tf.zeros([2], tf.quint8), min_range=[0.0], max_range=[1.0], axis=5)",
+    ),
+    ("raw_string_split_v2_maxsplit_neg", "tf.raw_ops.StringSplitV2(input=['a b c'], sep=' ', maxsplit=-5)[1]"),
+    ("raw_substr_mismatch_shapes", "tf.raw_ops.Substr(input=['ab'], pos=[0, 1], len=[1])"),
+    ("raw_encode_base64_empty", "tf.raw_ops.EncodeBase64(input='')"),
+    (
+        "raw_unicode_transcode_bad",
+        "tf.raw_ops.UnicodeTranscode(input=['a'], input_encoding='NOPE', output_encoding='UTF-8')",
+    ),
+    ("raw_random_uniform_int_bad", "tf.raw_ops.RandomUniformInt(shape=[2], minval=5, maxval=5)"),
+    ("raw_multinomial_neg", f"tf.raw_ops.Multinomial(logits=tf.zeros([1, 3]), num_samples={PH}(-2, []))"),
+    (
+        "raw_extract_image_patches_rates0",
+        "tf.raw_ops.ExtractImagePatches(images=tf.zeros([1, 4, 4, 1]), ksizes=[1, 2, 2, 1], strides=[1, 1, 1, 1], rates=[1, 0, 0, 1], padding='VALID')",
+    ),
+    (
+        "raw_depth_to_space_bad_format",
+        "tf.raw_ops.DepthToSpace(input=tf.zeros([1, 2, 2, 4]), block_size=2, data_format='WHAT')",
+    ),
+    ("raw_matrix_band_part_neg_big", "tf.raw_ops.MatrixBandPart(input=tf.zeros([3, 3]), num_lower=-5, num_upper=0)"),
     ("xw_plus_b_mismatch", "tf.nn.xw_plus_b(tf.zeros([2, 3]), tf.zeros([3, 4]), tf.zeros([5]))"),
 ]
 
