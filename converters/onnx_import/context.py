@@ -11,6 +11,7 @@ import numpy as np
 from onnx import helper, numpy_helper
 
 from converters import tables
+from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
 from converters.lowering import TO_NCHW, TO_NHWC, require_const
 from converters.onnx_import.shapes import TensorShapes, run_time_value_error
@@ -37,13 +38,23 @@ def nhwc_shape(shape):
     return [shape[i] for i in TO_NHWC]
 
 
+def _initializer_array(tensor):
+    """The initializer's value; a ConversionError naming it when its data type or data is bad."""
+    try:
+        return numpy_helper.to_array(tensor)
+    except (KeyError, ValueError, TypeError) as e:
+        raise ConversionError(
+            f"initializer '{tensor.name}' (data_type {tensor.data_type}) is malformed: {e!r}"
+        ) from None
+
+
 class Context(TensorShapes):
     """One conversion's state: the model, its constants (initializers, then
     what folding adds), the consumers of each tensor, the builder, and each
     converted tensor's (twl index, is_nhwc)."""
 
     def __init__(self, model):
-        super().__init__({i.name: numpy_helper.to_array(i) for i in model.graph.initializer})
+        super().__init__({i.name: _initializer_array(i) for i in model.graph.initializer})
         self.model = model
         self.graph = model.graph
         self.opset = next((o.version for o in model.opset_import if o.domain in DEFAULT_DOMAINS), 1)

@@ -48,6 +48,9 @@ class _Window:
         self.kernel = _as_2d(kernel, n, 1)
         self.strides = spatial("strides", 1)
         self.dilations = spatial("dilations", 1)
+        for name, values in (("strides", self.strides), ("dilations", self.dilations)):
+            if any(v < 1 for v in values):
+                raise _NodeError(f"{name} {values} must be positive")
         pads = list(a.get("pads", [0] * 2 * n))
         if len(pads) != 2 * n:
             raise _NodeError(f"pads {pads} must have {2 * n} values")

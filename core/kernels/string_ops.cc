@@ -282,7 +282,8 @@ class SubstrOp : public OpKernel {
           errors::InvalidArgument("pos ", p, " out of range for string b'", s,
                                   "' at index ", e));
       if (p < 0) p += size;
-      const int64_t n = std::max<int64_t>(0, std::min(len[pi], size - p));
+      // TensorFlow reads a negative len as "to the end" (size_t conversion).
+      const int64_t n = len[pi] < 0 ? size - p : std::min(len[pi], size - p);
       if (!utf8_) {
         Strings(out)[e] = s.substr(p, n);
       } else {

@@ -123,7 +123,15 @@ REGISTER_OP("Substr")
     .Output("output: string")
     .Attr("T: {int32, int64}")
     .Attr("unit: {'BYTE', 'UTF8_CHAR'} = 'BYTE'")
-    .SetShapeFn(BroadcastAll)
+    .SetShapeFn([](InferenceContext* c) {
+      PartialShape merged;  // the kernel indexes len by pos's index
+      if (!c->input(1).Merge(c->input(2), &merged).ok()) {
+        return errors::InvalidArgument(
+            "pos and len shapes must match: ", c->input(1).ToString(), " vs. ",
+            c->input(2).ToString());
+      }
+      return BroadcastAll(c);
+    })
     .Doc(
         "The substrings [pos, pos + len) of each string (negative pos from "
         "the end).");

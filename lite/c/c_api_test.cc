@@ -150,6 +150,11 @@ TEST_F(CApiTest, ResizeInput) {
   int bad[2] = {4, -1};
   EXPECT_EQ(twl_interpreter_resize_input_tensor(interpreter_, 0, bad, 2),
             kTwlInvalidArgument);
+  EXPECT_EQ(twl_interpreter_resize_input_tensor(interpreter_, 0, dims, -5),
+            kTwlInvalidArgument);  // was kTwlUnsupported, "exceeds the maximum"
+  EXPECT_NE(std::string(twl_interpreter_error_message(interpreter_))
+                .find("rank -5 is negative"),
+            std::string::npos);
   EXPECT_EQ(twl_interpreter_resize_input_tensor(interpreter_, 5, dims, 2),
             kTwlInvalidArgument);
   EXPECT_NE(std::string(twl_interpreter_error_message(interpreter_))

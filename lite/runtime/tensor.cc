@@ -103,7 +103,11 @@ const char* Shape::ToString(char* buffer, size_t size) const {
 }
 
 Status MakeShape(const int32_t* values, int rank, Shape* shape) {
-  if (rank < 0 || rank > kMaxDims) {
+  if (rank < 0) {
+    return Status::Error(StatusCode::kInvalidArgument, "rank %d is negative",
+                         rank);
+  }
+  if (rank > kMaxDims) {
     return Status::Error(StatusCode::kUnsupported,
                          "rank %d exceeds the maximum rank %d", rank, kMaxDims);
   }

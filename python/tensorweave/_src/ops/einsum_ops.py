@@ -189,6 +189,10 @@ def tensordot(a, b, axes, name=None):
             axes_b = [axes_b] if isinstance(axes_b, int) else list(axes_b)
             if len(axes_a) != len(axes_b):
                 raise ValueError(f"Different number of contraction axes 'a' and 'b', {len(axes_a)} != {len(axes_b)}")
+        for which, axes_x, rank in (("a", axes_a, ra), ("b", axes_b, rb)):
+            bad = [x for x in axes_x if not -rank <= x < rank]
+            if bad:  # TensorFlow's composite indexes the shape with it: IndexError
+                raise IndexError(f"tensordot: axis {bad[0]} of {which} is out of range for a tensor of rank {rank}")
         axes_a = [x % ra for x in axes_a]
         axes_b = [x % rb for x in axes_b]
         letters = iter(string.ascii_letters)

@@ -584,8 +584,41 @@ def raw_op(op_type):
     if found is None:
         if _pywrap.op_def(op_type) is None:
             raise AttributeError(f"tw.raw_ops has no op '{op_type}'")
-        found = _RAW[op_type] = _make_wrapper(op_type, keyword_only=True)
+        found = _make_wrapper(op_type, keyword_only=True)
+        if op_type in _TF_ARG_NAMES:
+            found = _renamed(found, _TF_ARG_NAMES[op_type])
+        _RAW[op_type] = found
     return found
+
+
+_REDUCTION = {"axis": "reduction_indices"}
+_GRAD = {"y": "x", "dy": "y"}  # the op def's inputs are (x, y) = TensorFlow's (y, dy)
+# TensorFlow's api_defs rename these ops' arguments in tf.raw_ops ({TensorFlow's name: the op def's name}).
+_TF_ARG_NAMES = {
+    **dict.fromkeys(("All", "Any", "Max", "Mean", "Min", "Prod", "Sum"), _REDUCTION),
+    **dict.fromkeys(("InvGrad", "ReciprocalGrad", "RsqrtGrad", "SigmoidGrad", "SqrtGrad", "TanhGrad"), _GRAD),
+    "ExpandDims": {"axis": "dim"},
+    "Select": {"x": "t", "y": "e"},
+    "Split": {"axis": "split_dim"},
+    "SplitV": {"axis": "split_dim"},
+    "Squeeze": {"axis": "squeeze_dims"},
+    "Where": {"condition": "input"},
+}
+
+
+def _renamed(wrapper, renames):
+    """`wrapper` called with TensorFlow's argument names (the op def's names still work where unambiguous)."""
+
+    def call(**kwargs):
+        renamed = {renames.get(k, k): v for k, v in kwargs.items()}
+        if len(renamed) != len(kwargs):
+            raise TypeError(f"{wrapper.__name__}() got an argument both by TensorFlow's name and its op def name")
+        return wrapper(**renamed)
+
+    call.__name__ = call.__qualname__ = wrapper.__name__
+    call.__doc__ = wrapper.__doc__
+    call.__signature__ = inspect.signature(wrapper)  # the op def's names, as the registry checks expect
+    return call
 
 
 def __getattr__(name):

@@ -376,6 +376,8 @@ def sparse_split(keyword_required=None, sp_input=None, num_split=None, axis=None
         axis = split_dim
     if axis is None:
         raise ValueError("axis is required")
+    if not isinstance(num_split, int) or num_split < 1:
+        raise ValueError(f"Attr 'num_split' of 'SparseSplit' Op passed {num_split} less than minimum 1.")
     sp = _convert(sp_input)
     with _scope(name, "SparseSplit"):
         rank = tw.size(sp.dense_shape)

@@ -556,6 +556,9 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
             ),
             logging_ops.Assert(math_ops.greater(nbins_t, 0), ["nbins should be a positive number, but got", nbins_t]),
         ]
+        if values.dtype.is_floating:  # NaN fell into the first bin
+            no_nan = math_ops.logical_not(math_ops.reduce_any(is_nan(values)))
+            checks.append(logging_ops.Assert(no_nan, ["Histogram values must not contain NaN"]))
         with ops.control_dependencies(checks):
             values = array_ops.identity(values)
         bins = histogram_fixed_width_bins(values, value_range, nbins=nbins, dtype=dtypes.int32)
