@@ -201,10 +201,15 @@ def _aggregate(grads, name):
     return math_ops.add_n(summands, name=name)
 
 
-def _gate(in_grads):
+def _gate(op, in_grads):
     """As TF's gate_gradients: an op's input gradients (when more than one) all computed before any is used,
-    through tf.tuple ("<op>_grad/tuple/control_dependency", ...)."""
-    if sum(g is not None for g in in_grads) <= 1:
+    through tf.tuple ("<op>_grad/tuple/control_dependency", ...). Not for an op in a while loop: there the gate
+    runs two more nodes per op and iteration and holds each input gradient back for the slowest, where the
+    backward loop's critical path (a cell's input gradient) should not wait for its weight gradient (the 2-layer
+    LSTM training step of benchmarks/rnn_while_loop.py took 19% longer gated). The values are the same."""
+    from tensorweave._src.ops import control_flow_ops
+
+    if sum(g is not None for g in in_grads) <= 1 or control_flow_ops._while_context_of(op) is not None:
         return in_grads
     from tensorweave._src.framework import misc_api
 
@@ -308,7 +313,7 @@ def gradients(
                             with graph.name_scope(op.name + "_grad"):
                                 in_grads = fn(op, *out_grads)
                                 if gate_gradients and isinstance(in_grads, (list, tuple)):
-                                    in_grads = _gate(in_grads)
+                                    in_grads = _gate(op, in_grads)
                     if not isinstance(in_grads, (list, tuple)):
                         in_grads = [in_grads]
                     if len(in_grads) != len(op.inputs):
