@@ -86,11 +86,11 @@ def _frozen_graph(args):
         with open(args.input, "rb") as f:
             data = f.read()
         inputs, outputs, input_keys, output_keys = _names(args.inputs), _names(args.outputs), None, None
-        data = tf_models.inline_function_calls(data, args.input)
     try:
         graph_def = graph_pb2.GraphDef.FromString(data)
     except Exception as e:  # noqa: BLE001 - protobuf's DecodeError
         raise ConversionError(f"{args.input}: not a GraphDef: {e}") from None
+    graph_def = tf_models.inline_function_calls(graph_def, args.input)  # (none left in what TF froze)
     frozen = freeze.freeze_graph_def(graph_def, {}, inputs, outputs, **options)
     return frozen, inputs, outputs, input_keys, output_keys
 

@@ -39,6 +39,7 @@ import numpy as np
 from converters import graph_util
 from converters.errors import ConversionError
 from converters.graph_util import GraphView, attr, make_const, make_node, parse_input, tensor_name
+from converters.lowering import SPATIAL_FILL
 
 VARIABLE_OPS = ("VariableV2", "Variable")
 IDENTITY_OPS = ("Identity", "Snapshot", "StopGradient", "PreventGradient")
@@ -97,18 +98,17 @@ def all_tensor_specs(graph_def, batch_size=None):
     return {t.name: _spec(t) for op in g.get_operations() for t in op.outputs}
 
 
-# Ops with a window over spatial dims: under them a run-time H or W (or length) is given this static size when
-# shapes are inferred (1 would be smaller than their windows), as the ONNX importer does (shapes.SPATIAL_FILL).
+# Ops with a window over spatial dims: under them a run-time H or W (or length) is given lowering.SPATIAL_FILL
+# when shapes are inferred.
 _WINDOW_OPS = frozenset(
     {"Conv2D", "DepthwiseConv2dNative", "Conv2DBackpropInput", "Conv3D", "MaxPool", "MaxPoolV2", "AvgPool",
      "MaxPool3D", "AvgPool3D"}
 )  # fmt: skip
-_SPATIAL_FILL = 32
 
 
 def _with_placeholder_batch(graph_def, batch_size):
     """graph_def with its Placeholders' unknown dims made static: the first (the batch) `batch_size`, the others
-    too, or _SPATIAL_FILL in a graph with window ops (a fully convolutional model's run-time height and width)."""
+    too, or SPATIAL_FILL in a graph with window ops (a fully convolutional model's run-time height and width)."""
     from tensorweave._src.framework import graph_pb2
 
     out = graph_pb2.GraphDef()
@@ -118,7 +118,7 @@ def _with_placeholder_batch(graph_def, batch_size):
         if node.op == "Placeholder" and "shape" in node.attr:
             for axis, d in enumerate(node.attr["shape"].shape.dim):
                 if d.size < 0:
-                    d.size = _SPATIAL_FILL if windowed and axis > 0 else batch_size
+                    d.size = SPATIAL_FILL if windowed and axis > 0 else batch_size
     return out
 
 

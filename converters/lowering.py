@@ -32,6 +32,9 @@ BIAS_ADDS = ("BiasAdd", "Add", "AddV2")
 # SELU's fixed alpha and gamma (Klambauer et al. 2017), as TensorFlow and ONNX define them.
 SELU_ALPHA = 1.67326319217681884765625
 SELU_GAMMA = 1.05070102214813232421875
+# The static size a model input's run-time spatial dim (height, width, length) is given while shapes are inferred
+# under convolutions and pools (1 would be smaller than their windows), by both converters.
+SPATIAL_FILL = 32
 # Frozen-graph nodes that are no op to convert: constants are added where
 # they are read, placeholders are the model's inputs.
 LEAVES = ("Const", "Placeholder")

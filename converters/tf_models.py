@@ -244,21 +244,16 @@ _MAX_CALL_DEPTH = 32
 _MAX_INLINED_NODES = 1_000_000  # (a function that calls itself twice would double the graph per level)
 
 
-def inline_function_calls(data, source):
-    """The serialized GraphDef `data` with its function calls (PartitionedCall / StatefulPartitionedCall of a
-    function in its library) inlined; `data` itself when it has none. TensorFlow's freezing inlines calls but
-    keeps a function marked for XLA (Keras' grouped Conv2D runs its convolution as a tf.function with
+def inline_function_calls(graph_def, source):
+    """`graph_def` (tensorweave's GraphDef) with its function calls (PartitionedCall / StatefulPartitionedCall of
+    a function in its library) inlined; `graph_def` itself when it has none. TensorFlow's freezing inlines calls
+    but keeps a function marked for XLA (Keras' grouped Conv2D runs its convolution as a tf.function with
     jit_compile=True, e.g. RegNet's), and a frozen .pb written from TF2 may keep calls too."""
-    from tensorweave._src.framework import graph_pb2
-
-    try:
-        ours = graph_pb2.GraphDef.FromString(data)
-    except Exception:  # noqa: BLE001 - the caller reports an unreadable GraphDef
-        return data
-    if not any(n.op in _CALL_OPS for n in ours.node):
-        return data
+    if not any(n.op in _CALL_OPS for n in graph_def.node):
+        return graph_def
     tf = _tensorflow(f"{source} (its function calls)")
-    return _inline_calls(tf.compat.v1.GraphDef.FromString(data), source).SerializeToString()
+    inlined = _inline_calls(tf.compat.v1.GraphDef.FromString(graph_def.SerializeToString()), source)
+    return type(graph_def).FromString(inlined.SerializeToString())
 
 
 def _inline_calls(graph_def, source):

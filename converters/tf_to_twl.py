@@ -123,6 +123,17 @@ class Context(lowering.GraphLowering):
         return ACTIVATIONS[node.op], f"{node.name}:0"
 
 
+# ADD, SUB, MUL, DIV with no fused activation.
+_ARITHMETIC = ("ArithmeticOptions", {})
+
+
+def _like(ctx, node, suffix):
+    """An intermediate twl tensor named node/suffix, shaped and typed as the node's output (its signature too)."""
+    out = f"{node.name}:0"
+    dt, shape = ctx.specs[out]
+    return ctx.intermediate(f"{node.name}/{suffix}", shape, numpy_dtype(dt), like=out)
+
+
 def _np_dtype(dt, what):
     dtype = numpy_dtype(dt)
     if dtype == np.float64:
@@ -177,7 +188,7 @@ def _batch_matmul(ctx, node):
 def _reciprocal(ctx, node):
     out = f"{node.name}:0"
     one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(ctx.specs[out][0])))
-    ctx.builder.add_op("DIV", [one, ctx.input(node, 0)], [ctx.output(out)], ("ArithmeticOptions", {}))
+    ctx.builder.add_op("DIV", [one, ctx.input(node, 0)], [ctx.output(out)], _ARITHMETIC)
 
 
 @lowers("Pow")
@@ -239,13 +250,10 @@ def _erf(ctx, node):
     if node.op == "Erf":
         ctx.builder.add_op("ERF", [ctx.input(node, 0)], [ctx.output(out)])
         return
-    dt, shape = ctx.specs[out]
-    erf = ctx.intermediate(f"{node.name}/erf", shape, numpy_dtype(dt), like=node.input[0])
+    erf = _like(ctx, node, "erf")
     ctx.builder.add_op("ERF", [ctx.input(node, 0)], [erf])
-    one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(dt)))
-    ctx.builder.add_op(
-        "SUB", [one, erf], [ctx.output(out)], ("ArithmeticOptions", {"fused_activation_function": "NONE"})
-    )
+    one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(ctx.specs[out][0])))
+    ctx.builder.add_op("SUB", [one, erf], [ctx.output(out)], _ARITHMETIC)
 
 
 @lowers("Fill")
@@ -261,12 +269,9 @@ def _fill(ctx, node):
 @lowers("SquaredDifference")
 def _squared_difference(ctx, node):
     """(x - y)^2: SUB, then SQUARE (Keras' LayerNormalization and moments write it)."""
-    out = f"{node.name}:0"
-    dt, shape = ctx.specs[out]
-    diff = ctx.intermediate(f"{node.name}/difference", shape, numpy_dtype(dt), like=node.input[0])
-    options = ("ArithmeticOptions", {"fused_activation_function": "NONE"})
-    ctx.builder.add_op("SUB", [ctx.input(node, 0), ctx.input(node, 1)], [diff], options)
-    ctx.builder.add_op("SQUARE", [diff], [ctx.output(out)])
+    diff = _like(ctx, node, "difference")
+    ctx.builder.add_op("SUB", [ctx.input(node, 0), ctx.input(node, 1)], [diff], _ARITHMETIC)
+    ctx.builder.add_op("SQUARE", [diff], [ctx.output(f"{node.name}:0")])
 
 
 @lowers("Conv2DBackpropInput")
@@ -393,13 +398,6 @@ def _plain_binary(ctx, node):
     ctx.builder.add_op(_PLAIN_BINARY[node.op], [ctx.input(node, 0), ctx.input(node, 1)], [ctx.output(f"{node.name}:0")])
 
 
-def _like(ctx, node, suffix, dtype=None, tensor=None):
-    """An intermediate twl tensor shaped as the node's output (or `tensor`), of its dtype or `dtype`."""
-    tensor = tensor or f"{node.name}:0"
-    dt, shape = ctx.specs[tensor_name(tensor)]
-    return ctx.intermediate(f"{node.name}/{suffix}", shape, dtype or numpy_dtype(dt), like=tensor)
-
-
 @lowers("Select", "SelectV2")
 def _select(ctx, node):
     """SELECT (numpy broadcasting: SelectV2). TF1's Select with a vector condition picks rows of higher-rank x and
@@ -419,16 +417,15 @@ def _floor_div(ctx, node):
     """FLOOR of DIV for floats; for integers (a - FLOOR_MOD(a, b)) / b, an exact division."""
     a, b = ctx.input(node, 0), ctx.input(node, 1)
     out = f"{node.name}:0"
-    arithmetic = ("ArithmeticOptions", {"fused_activation_function": "NONE"})
     if np.issubdtype(numpy_dtype(ctx.specs[out][0]), np.floating):
         quotient = _like(ctx, node, "quotient")
-        ctx.builder.add_op("DIV", [a, b], [quotient], arithmetic)
+        ctx.builder.add_op("DIV", [a, b], [quotient], _ARITHMETIC)
         ctx.builder.add_op("FLOOR", [quotient], [ctx.output(out)])
         return
     remainder, exact = _like(ctx, node, "remainder"), _like(ctx, node, "exact")
     ctx.builder.add_op("FLOOR_MOD", [a, b], [remainder])
-    ctx.builder.add_op("SUB", [a, remainder], [exact], arithmetic)
-    ctx.builder.add_op("DIV", [exact, b], [ctx.output(out)], arithmetic)
+    ctx.builder.add_op("SUB", [a, remainder], [exact], _ARITHMETIC)
+    ctx.builder.add_op("DIV", [exact, b], [ctx.output(out)], _ARITHMETIC)
 
 
 @lowers("DivNoNan")
@@ -441,7 +438,7 @@ def _div_no_nan(ctx, node):
     is_zero = ctx.intermediate(f"{node.name}/is_zero", ctx.shape(data_inputs(node)[1]), np.bool_, like=node.input[1])
     quotient = _like(ctx, node, "quotient")
     ctx.builder.add_op("EQUAL", [y, zero], [is_zero])
-    ctx.builder.add_op("DIV", [x, y], [quotient], ("ArithmeticOptions", {"fused_activation_function": "NONE"}))
+    ctx.builder.add_op("DIV", [x, y], [quotient], _ARITHMETIC)
     ctx.builder.add_op("SELECT", [is_zero, zero, quotient], [ctx.output(out)])
 
 
@@ -586,11 +583,10 @@ def _reduce(ctx, node):
         return
     count = int(np.prod([shape[a] for a in axes_set]))
     out_name = f"{node.name}:0"
-    dt, out_shape = ctx.specs[out_name]
-    mean = ctx.intermediate(f"{node.name}/mean", out_shape, numpy_dtype(dt), like=out_name)
+    mean = _like(ctx, node, "mean")
     ctx.builder.add_op("MEAN", [x, axes_t], [mean], options)
-    n = ctx.constant(f"{node.name}/count", np.array(count, numpy_dtype(dt)))
-    ctx.builder.add_op("MUL", [mean, n], [ctx.output(out_name)], ("ArithmeticOptions", {}))
+    n = ctx.constant(f"{node.name}/count", np.array(count, numpy_dtype(ctx.specs[out_name][0])))
+    ctx.builder.add_op("MUL", [mean, n], [ctx.output(out_name)], _ARITHMETIC)
 
 
 @lowers("ConcatV2")
@@ -898,15 +894,14 @@ def _batch_norm(ctx, node):
     )
     s = scale / np.sqrt(variance + attr(node, "epsilon", 1e-4))
     out_name = f"{node.name}:0"
-    dt, shape = ctx.specs[out_name]
-    scaled = ctx.intermediate(f"{node.name}/scaled", shape, numpy_dtype(dt), like=out_name)
+    scaled = _like(ctx, node, "scaled")
     b = offset - mean * s
     if nchw:
         s, b = s.reshape(-1, 1, 1), b.reshape(-1, 1, 1)
     s_t = ctx.constant(f"{node.name}/scale", s.astype(np.float32))
     b_t = ctx.constant(f"{node.name}/offset", b.astype(np.float32))
-    ctx.builder.add_op("MUL", [ctx.input(node, 0), s_t], [scaled], ("ArithmeticOptions", {}))
-    ctx.builder.add_op("ADD", [scaled, b_t], [ctx.output(out_name)], ("ArithmeticOptions", {}))
+    ctx.builder.add_op("MUL", [ctx.input(node, 0), s_t], [scaled], _ARITHMETIC)
+    ctx.builder.add_op("ADD", [scaled, b_t], [ctx.output(out_name)], _ARITHMETIC)
 
 
 # --- the driver ------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from onnx import helper, numpy_helper, shape_inference
 
 from converters.errors import ConversionError
 from converters.errors import NodeError as _NodeError
+from converters.lowering import SPATIAL_FILL  # (run-time dims on axis 2 on, under WINDOW_OPS)
 
 
 def _collect(model):
@@ -109,7 +110,6 @@ def probe_dims(model, fill=None):
 # shape (a fully convolutional net downsampled and upsampled back is
 # consistent at even sizes only).
 STATIC_FILLS = (8, 16, 32, 64)
-SPATIAL_FILL = 32  # run-time dims on axis 2 on, under WINDOW_OPS
 WINDOW_OPS = ("Conv", "ConvTranspose", "MaxPool", "AveragePool", "LpPool")
 
 

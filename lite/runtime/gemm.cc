@@ -417,15 +417,13 @@ void Tile(int m0, int rows, int n0, int cols, int k, const float* a,
   ApplyCurve(m0, rows, n0, cols, c, rs, cs, e);
 }
 
-// A long inner dimension is multiplied in slices of about kGemmSlice (a 3x3
-// convolution of 512 channels has k = 4608): a tile's rows of A [12, 256]
-// (12 KB) stay in L1 while the panels' slices stream past them, where whole
-// rows (221 KB) came from L2 for every panel (49 x 512 x 4608, weights in
-// cache: 1.8 -> 1.6 ms). Each slice's sums are added to C by the residual
-// epilogue; the bias goes with the first slice, the clamp and curve with
-// the last.
-// Rows [m_begin, m_end) x panels [p_begin, p_end) by slices of the inner
-// dimension, k > 2 * kGemmSlice.
+// Rows [m_begin, m_end) x panels [p_begin, p_end) of a long product (k > 2 x
+// kGemmSlice; a 3x3 convolution of 512 channels has k = 4608), in slices of
+// about kGemmSlice of the inner dimension: a tile's rows of A [24, 256] stay
+// in L1 while the panels' slices stream past them, where whole rows came from
+// L2 for every panel (49 x 512 x 4608, weights in cache: 1.8 -> 1.6 ms). Each
+// slice's sums are added to C by the residual epilogue; the bias goes with
+// the first slice, the clamp and curve with the last.
 void SlicedBlock(int m_begin, int m_end, int p_begin, int p_end, int n, int k,
                  const float* a, int64_t lda, const float* packed_b, float* c,
                  int64_t rs, int64_t cs, const GemmEpilogue& e) {
