@@ -647,6 +647,7 @@ from tensorweave import test  # noqa: E402
 from tensorweave import train  # noqa: E402
 from tensorweave import debugging  # noqa: E402
 from tensorweave import dtypes  # noqa: E402
+from tensorweave import estimator  # noqa: E402
 from tensorweave import nest  # noqa: E402
 from tensorweave import profiler  # noqa: E402
 from tensorweave import queue  # noqa: E402

@@ -104,9 +104,21 @@ def sparse_softmax_cross_entropy(
     loss_collection=ops.GraphKeys.LOSSES,
     reduction=Reduction.SUM_BY_NONZERO_WEIGHTS,
 ):
-    """Cross-entropy between integer class labels and softmax(logits), reduced."""
+    """Cross-entropy between integer class labels and softmax(logits), reduced. As in TF1, labels of the
+    logits' rank ([batch, 1]) lose their last dimension, and so do weights of one more rank than the labels."""
+    from tensorweave._src.ops import array_ops
     from tensorweave._src.ops import nn_ops
 
+    labels, logits = ops.convert_to_tensor(labels), ops.convert_to_tensor(logits)
+    labels_rank, logits_rank = labels.get_shape().ndims, logits.get_shape().ndims
+    if labels_rank is not None and labels_rank == logits_rank and labels_rank > 0:
+        labels = array_ops.squeeze(labels, [-1])
+        labels_rank -= 1
+    if not isinstance(weights, (int, float)):
+        weights = ops.convert_to_tensor(weights)
+        weights_rank = weights.get_shape().ndims
+        if weights_rank and labels_rank is not None and weights_rank - labels_rank == 1:
+            weights = array_ops.squeeze(weights, [-1])
     losses = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
     return _compute_weighted_loss(
         losses, weights, reduction, loss_collection, scope or "sparse_softmax_cross_entropy_loss"

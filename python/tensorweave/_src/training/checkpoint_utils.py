@@ -56,6 +56,7 @@ class CheckpointReader:
             listing = tf_checkpoint.list_tensors(prefix)
             self._shapes = {name: shape for name, (_, shape) in listing.items()}
             self._dtypes = {name: dtype for name, (dtype, _) in listing.items()}
+            self._shard_of = {}
             return
         if not os.path.isfile(manifest_path) and os.path.isfile(prefix):
             # A file that is no checkpoint (TF reads it as a V1 table and finds no magic number).
@@ -65,16 +66,23 @@ class CheckpointReader:
                 f"Unable to open table file {prefix}: DATA_LOSS: not an sstable (bad magic number): perhaps your "
                 "file is in a different file format and you need to use a different restore operator?",
             )
-        if not os.path.isfile(manifest_path):
+        shards = [prefix]
+        if not os.path.isfile(manifest_path) and os.path.isfile(prefix + saver_lib.SHARDS_SUFFIX):
+            shards = [shard for shard, _ in saver_lib._read_shards(prefix)]  # (Saver(sharded=True))
+        elif not os.path.isfile(manifest_path):
             raise errors.NotFoundError(
                 None,
                 None,
                 f"Unsuccessful TensorSliceReader constructor: Failed to find any matching files for {prefix}",
             )
+        self._shapes, self._dtypes, self._shard_of = {}, {}, {}
+        for shard in shards:
+            self._read_manifest(shard)
+
+    def _read_manifest(self, shard):
         try:
-            with open(manifest_path, encoding="utf-8") as f:
+            with open(shard + saver_lib.MANIFEST_SUFFIX, encoding="utf-8") as f:
                 manifest = json.load(f)
-            self._shapes, self._dtypes = {}, {}
             for key, entry in manifest["tensors"].items():
                 # A slice of a partitioned variable is listed as the whole, as TF lists it.
                 name = entry.get("slice_of", key)
@@ -84,9 +92,10 @@ class CheckpointReader:
                     shape = entry["shape_and_slice"].split()[:-1]
                 self._shapes[name] = [int(d) for d in shape]
                 self._dtypes[name] = _SAFETENSORS_DTYPES[entry["dtype"]]
-        except (ValueError, KeyError, TypeError, AttributeError) as e:
+                self._shard_of[name] = shard
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise errors.DataLossError(
-                None, None, f"Unable to read the manifest of checkpoint {prefix}: {e!r}"
+                None, None, f"Unable to read the manifest of checkpoint {self._prefix}: {e!r}"
             ) from None
 
     def has_tensor(self, tensor_str):
@@ -112,13 +121,21 @@ class CheckpointReader:
     def _read(self, names):
         from tensorweave._src.client import session as session_lib
 
+        by_shard = {}
+        for name in names:
+            by_shard.setdefault(self._shard_of.get(name, self._prefix), []).append(name)
+        values = {}
         with ops.Graph().as_default() as graph:
-            restored = io_ops.restore_v2(
-                self._prefix, list(names), [""] * len(names), [self._dtypes[n] for n in names], name="read"
-            )
+            reads = {
+                shard: io_ops.restore_v2(
+                    shard, group, [""] * len(group), [self._dtypes[n] for n in group], name="read"
+                )
+                for shard, group in by_shard.items()
+            }
             with session_lib.Session(graph=graph) as sess:
-                values = sess.run(restored)
-        return [np.asarray(v) if np.ndim(v) else v for v in values]
+                for shard, tensors in sess.run(reads).items():
+                    values.update(zip(by_shard[shard], tensors))
+        return [np.asarray(values[n]) if np.ndim(values[n]) else values[n] for n in names]
 
     def debug_string(self):
         """One line per tensor: "name (dtype) [shape]", sorted by name, as bytes."""
