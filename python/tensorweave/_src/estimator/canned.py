@@ -115,9 +115,21 @@ class DNNClassifier(_Canned):
     0.05 by default) on the summed softmax (or, for 2 classes, sigmoid) cross-entropy."""
 
     def __init__(
-        self, hidden_units, feature_columns, model_dir=None, n_classes=2, weight_column=None, label_vocabulary=None,
-        optimizer="Adagrad", activation_fn=None, dropout=None, input_layer_partitioner=None, config=None,
-        warm_start_from=None, loss_reduction="weighted_sum", batch_norm=False,
+        self,
+        hidden_units,
+        feature_columns,
+        model_dir=None,
+        n_classes=2,
+        weight_column=None,
+        label_vocabulary=None,
+        optimizer="Adagrad",
+        activation_fn=None,
+        dropout=None,
+        input_layer_partitioner=None,
+        config=None,
+        warm_start_from=None,
+        loss_reduction="weighted_sum",
+        batch_norm=False,
     ):
         head = head_lib.classification_head(n_classes, weight_column, label_vocabulary, loss_reduction)
         self._setup_dnn(hidden_units, feature_columns, optimizer, activation_fn, dropout, batch_norm)
@@ -136,8 +148,14 @@ class DNNClassifier(_Canned):
         tw = _tw()
         with tw.variable_scope("dnn"):
             logits = _dnn_logits(
-                features, self._dnn_columns, self._hidden_units, self._head.logits_dimension, self._activation_fn,
-                self._dropout, self._batch_norm, mode,
+                features,
+                self._dnn_columns,
+                self._hidden_units,
+                self._head.logits_dimension,
+                self._activation_fn,
+                self._dropout,
+                self._batch_norm,
+                mode,
             )
         return logits, lambda loss: _minimize(_optimizer(self._dnn_optimizer, _DNN_LEARNING_RATE), loss)
 
@@ -146,9 +164,20 @@ class DNNRegressor(DNNClassifier):
     """The DNN of `DNNClassifier` regressing `label_dimension` values on the summed squared error."""
 
     def __init__(
-        self, hidden_units, feature_columns, model_dir=None, label_dimension=1, weight_column=None,
-        optimizer="Adagrad", activation_fn=None, dropout=None, input_layer_partitioner=None, config=None,
-        warm_start_from=None, loss_reduction="weighted_sum", batch_norm=False,
+        self,
+        hidden_units,
+        feature_columns,
+        model_dir=None,
+        label_dimension=1,
+        weight_column=None,
+        optimizer="Adagrad",
+        activation_fn=None,
+        dropout=None,
+        input_layer_partitioner=None,
+        config=None,
+        warm_start_from=None,
+        loss_reduction="weighted_sum",
+        batch_norm=False,
     ):
         head = head_lib.RegressionHead(label_dimension, weight_column, loss_reduction)
         self._setup_dnn(hidden_units, feature_columns, optimizer, activation_fn, dropout, batch_norm)
@@ -164,8 +193,17 @@ class LinearClassifier(_Canned):
     (FTRL at min(0.2, 1/sqrt(#columns)) by default)."""
 
     def __init__(
-        self, feature_columns, model_dir=None, n_classes=2, weight_column=None, label_vocabulary=None,
-        optimizer="Ftrl", config=None, partitioner=None, warm_start_from=None, loss_reduction="weighted_sum",
+        self,
+        feature_columns,
+        model_dir=None,
+        n_classes=2,
+        weight_column=None,
+        label_vocabulary=None,
+        optimizer="Ftrl",
+        config=None,
+        partitioner=None,
+        warm_start_from=None,
+        loss_reduction="weighted_sum",
         sparse_combiner="sum",
     ):
         head = head_lib.classification_head(n_classes, weight_column, label_vocabulary, loss_reduction)
@@ -195,8 +233,17 @@ class LinearRegressor(LinearClassifier):
     """The linear model of `LinearClassifier` regressing `label_dimension` values on the summed squared error."""
 
     def __init__(
-        self, feature_columns, model_dir=None, label_dimension=1, weight_column=None, optimizer="Ftrl", config=None,
-        partitioner=None, warm_start_from=None, loss_reduction="weighted_sum", sparse_combiner="sum",
+        self,
+        feature_columns,
+        model_dir=None,
+        label_dimension=1,
+        weight_column=None,
+        optimizer="Ftrl",
+        config=None,
+        partitioner=None,
+        warm_start_from=None,
+        loss_reduction="weighted_sum",
+        sparse_combiner="sum",
     ):
         head = head_lib.RegressionHead(label_dimension, weight_column, loss_reduction)
         self._setup_linear(feature_columns, optimizer, sparse_combiner)
@@ -208,28 +255,60 @@ class DNNLinearCombinedClassifier(DNNClassifier, LinearClassifier):
     part trained by its own optimizer."""
 
     def __init__(
-        self, model_dir=None, linear_feature_columns=None, linear_optimizer="Ftrl", dnn_feature_columns=None,
-        dnn_optimizer="Adagrad", dnn_hidden_units=None, dnn_activation_fn=None, dnn_dropout=None, n_classes=2,
-        weight_column=None, label_vocabulary=None, input_layer_partitioner=None, config=None, warm_start_from=None,
-        loss_reduction="weighted_sum", batch_norm=False, linear_sparse_combiner="sum",
+        self,
+        model_dir=None,
+        linear_feature_columns=None,
+        linear_optimizer="Ftrl",
+        dnn_feature_columns=None,
+        dnn_optimizer="Adagrad",
+        dnn_hidden_units=None,
+        dnn_activation_fn=None,
+        dnn_dropout=None,
+        n_classes=2,
+        weight_column=None,
+        label_vocabulary=None,
+        input_layer_partitioner=None,
+        config=None,
+        warm_start_from=None,
+        loss_reduction="weighted_sum",
+        batch_norm=False,
+        linear_sparse_combiner="sum",
     ):
         head = head_lib.classification_head(n_classes, weight_column, label_vocabulary, loss_reduction)
         self._setup_combined(
-            linear_feature_columns, linear_optimizer, linear_sparse_combiner, dnn_feature_columns, dnn_optimizer,
-            dnn_hidden_units, dnn_activation_fn, dnn_dropout, batch_norm,
+            linear_feature_columns,
+            linear_optimizer,
+            linear_sparse_combiner,
+            dnn_feature_columns,
+            dnn_optimizer,
+            dnn_hidden_units,
+            dnn_activation_fn,
+            dnn_dropout,
+            batch_norm,
         )
         _Canned.__init__(self, head, model_dir, config, warm_start_from)
 
-    def _setup_combined(self, linear_columns, linear_optimizer, sparse_combiner, dnn_columns, dnn_optimizer,
-                        hidden_units, activation_fn, dropout, batch_norm):
+    def _setup_combined(
+        self,
+        linear_columns,
+        linear_optimizer,
+        sparse_combiner,
+        dnn_columns,
+        dnn_optimizer,
+        hidden_units,
+        activation_fn,
+        dropout,
+        batch_norm,
+    ):
         if not linear_columns and not dnn_columns:
             raise ValueError(
                 "Either linear_feature_columns or dnn_feature_columns must be defined. Given: "
                 f"linear_feature_columns: {linear_columns}, dnn_feature_columns: {dnn_columns}"
             )
         if dnn_columns and not hidden_units:
-            raise ValueError(f"dnn_hidden_units must be defined when dnn_feature_columns is specified. Given: "
-                             f"{hidden_units}")
+            raise ValueError(
+                f"dnn_hidden_units must be defined when dnn_feature_columns is specified. Given: {hidden_units}"
+            )
         self._use_linear, self._use_dnn = bool(linear_columns), bool(dnn_columns)
         if self._use_linear:
             self._setup_linear(linear_columns, linear_optimizer, sparse_combiner)
@@ -241,16 +320,24 @@ class DNNLinearCombinedClassifier(DNNClassifier, LinearClassifier):
         parts = []
         if self._use_dnn:
             with tw.variable_scope("dnn") as scope:
-                parts.append(_dnn_logits(
-                    features, self._dnn_columns, self._hidden_units, self._head.logits_dimension,
-                    self._activation_fn, self._dropout, self._batch_norm, mode,
-                ))
+                parts.append(
+                    _dnn_logits(
+                        features,
+                        self._dnn_columns,
+                        self._hidden_units,
+                        self._head.logits_dimension,
+                        self._activation_fn,
+                        self._dropout,
+                        self._batch_norm,
+                        mode,
+                    )
+                )
             dnn_scope = scope.name
         if self._use_linear:
             with tw.variable_scope("linear") as scope:
-                parts.append(_linear_logits(
-                    features, self._linear_columns, self._head.logits_dimension, self._sparse_combiner
-                ))
+                parts.append(
+                    _linear_logits(features, self._linear_columns, self._head.logits_dimension, self._sparse_combiner)
+                )
             linear_scope = scope.name
         logits = parts[0] if len(parts) == 1 else tw.add_n(parts)
 
@@ -262,10 +349,15 @@ class DNNLinearCombinedClassifier(DNNClassifier, LinearClassifier):
                 ops.append(_minimize(opt, loss, variables, increment=False))
             if self._use_linear:
                 variables = tw.get_collection(tw.GraphKeys.TRAINABLE_VARIABLES, scope=linear_scope)
-                ops.append(self._linear_train_op_fn(
-                    loss, variables, increment=False, cap=_COMBINED_LINEAR_LEARNING_RATE,
-                    rate=_COMBINED_LINEAR_LEARNING_RATE,
-                ))
+                ops.append(
+                    self._linear_train_op_fn(
+                        loss,
+                        variables,
+                        increment=False,
+                        cap=_COMBINED_LINEAR_LEARNING_RATE,
+                        rate=_COMBINED_LINEAR_LEARNING_RATE,
+                    )
+                )
             with tw.control_dependencies([tw.group(*ops)]):
                 return tw.assign_add(tw.train.get_global_step(), 1).op
 
@@ -276,15 +368,35 @@ class DNNLinearCombinedRegressor(DNNLinearCombinedClassifier):
     """The "wide and deep" model of `DNNLinearCombinedClassifier` regressing `label_dimension` values."""
 
     def __init__(
-        self, model_dir=None, linear_feature_columns=None, linear_optimizer="Ftrl", dnn_feature_columns=None,
-        dnn_optimizer="Adagrad", dnn_hidden_units=None, dnn_activation_fn=None, dnn_dropout=None, label_dimension=1,
-        weight_column=None, input_layer_partitioner=None, config=None, warm_start_from=None,
-        loss_reduction="weighted_sum", batch_norm=False, linear_sparse_combiner="sum",
+        self,
+        model_dir=None,
+        linear_feature_columns=None,
+        linear_optimizer="Ftrl",
+        dnn_feature_columns=None,
+        dnn_optimizer="Adagrad",
+        dnn_hidden_units=None,
+        dnn_activation_fn=None,
+        dnn_dropout=None,
+        label_dimension=1,
+        weight_column=None,
+        input_layer_partitioner=None,
+        config=None,
+        warm_start_from=None,
+        loss_reduction="weighted_sum",
+        batch_norm=False,
+        linear_sparse_combiner="sum",
     ):
         head = head_lib.RegressionHead(label_dimension, weight_column, loss_reduction)
         self._setup_combined(
-            linear_feature_columns, linear_optimizer, linear_sparse_combiner, dnn_feature_columns, dnn_optimizer,
-            dnn_hidden_units, dnn_activation_fn, dnn_dropout, batch_norm,
+            linear_feature_columns,
+            linear_optimizer,
+            linear_sparse_combiner,
+            dnn_feature_columns,
+            dnn_optimizer,
+            dnn_hidden_units,
+            dnn_activation_fn,
+            dnn_dropout,
+            batch_norm,
         )
         _Canned.__init__(self, head, model_dir, config, warm_start_from)
 
@@ -293,8 +405,16 @@ class BaselineClassifier(_Canned):
     """Predicts the class distribution of the labels, ignoring the features: one bias per class
     ("baseline/bias"), trained with `optimizer` (FTRL at 0.3 by default)."""
 
-    def __init__(self, model_dir=None, n_classes=2, weight_column=None, label_vocabulary=None, optimizer="Ftrl",
-                 config=None, loss_reduction="weighted_sum"):
+    def __init__(
+        self,
+        model_dir=None,
+        n_classes=2,
+        weight_column=None,
+        label_vocabulary=None,
+        optimizer="Ftrl",
+        config=None,
+        loss_reduction="weighted_sum",
+    ):
         head = head_lib.classification_head(n_classes, weight_column, label_vocabulary, loss_reduction)
         self._baseline_optimizer = optimizer
         super().__init__(head, model_dir, config, None)
@@ -314,8 +434,15 @@ class BaselineClassifier(_Canned):
 class BaselineRegressor(BaselineClassifier):
     """Predicts the mean of the labels, ignoring the features."""
 
-    def __init__(self, model_dir=None, label_dimension=1, weight_column=None, optimizer="Ftrl", config=None,
-                 loss_reduction="weighted_sum"):
+    def __init__(
+        self,
+        model_dir=None,
+        label_dimension=1,
+        weight_column=None,
+        optimizer="Ftrl",
+        config=None,
+        loss_reduction="weighted_sum",
+    ):
         head = head_lib.RegressionHead(label_dimension, weight_column, loss_reduction)
         self._baseline_optimizer = optimizer
         _Canned.__init__(self, head, model_dir, config, None)

@@ -42,7 +42,7 @@ def _fn_args(fn):
     if hasattr(fn, "func") and hasattr(fn, "keywords"):  # functools.partial
         bound = set(fn.keywords or {})
         return tuple(a for a in _fn_args(fn.func)[len(fn.args) :] if a not in bound)
-    target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else getattr(fn, "__call__", fn)
+    target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) or not callable(fn) else fn.__call__
     return tuple(inspect.signature(target).parameters)
 
 
@@ -234,7 +234,7 @@ class Estimator:
         if self._config.tf_random_seed is not None:
             random_seed.set_random_seed(self._config.tf_random_seed)
         global_step = training_util.get_or_create_global_step(graph)
-        return graph, context, global_step
+        return context, global_step
 
     def _session_config(self):
         return self._config.session_config
@@ -266,7 +266,7 @@ class Estimator:
         from tensorweave._src.training import basic_session_run_hooks as hooks_lib
         from tensorweave._src.training import monitored_session
 
-        graph, context, global_step = self._new_graph()
+        context, global_step = self._new_graph()
         try:
             features, labels, input_hooks = self._call_input_fn(input_fn, ModeKeys.TRAIN)
             spec = self._call_model_fn(features, labels, ModeKeys.TRAIN, self.config)
@@ -287,7 +287,10 @@ class Estimator:
             if secs or save_steps:
                 chief_hooks.append(
                     hooks_lib.CheckpointSaverHook(
-                        self._model_dir, save_secs=secs, save_steps=save_steps, scaffold=scaffold,
+                        self._model_dir,
+                        save_secs=secs,
+                        save_steps=save_steps,
+                        scaffold=scaffold,
                         listeners=saving_listeners,
                     )
                 )
@@ -312,7 +315,6 @@ class Estimator:
             return loss
         finally:
             context.__exit__(None, None, None)
-            del graph
 
     def _scaffold_with_saver(self, scaffold):
         """The scaffold with the Estimator's default Saver (sharded, keeping `keep_checkpoint_max`) unless the
@@ -336,10 +338,12 @@ class Estimator:
         settings = self._warm_start_settings
         if settings is None:
             return
-        from tensorweave._src.estimator.warm_starting import warm_start
+        from tensorweave._src.training import checkpoint_utils
 
         _logger.info("Warm-starting with WarmStartSettings: %s", settings)
-        warm_start(*settings)
+        checkpoint_utils.warm_start(
+            settings.ckpt_to_initialize_from, settings.vars_to_warm_start, None, settings.var_name_to_prev_var_name
+        )
 
     # --- evaluate ----------------------------------------------------------------------------------------------
     def evaluate(self, input_fn, steps=None, hooks=None, checkpoint_path=None, name=None):
@@ -355,7 +359,7 @@ class Estimator:
         if steps is not None and steps <= 0:
             raise ValueError(f"Must specify steps > 0, given: {steps}")
         checkpoint_path = self._checkpoint_or_warn(checkpoint_path, "evaluate")
-        graph, context, global_step = self._new_graph()
+        context, global_step = self._new_graph()
         try:
             features, labels, input_hooks = self._call_input_fn(input_fn, ModeKeys.EVAL)
             spec = self._call_model_fn(features, labels, ModeKeys.EVAL, self.config)
@@ -419,7 +423,7 @@ class Estimator:
 
         hooks = _check_hooks(hooks)
         checkpoint_path = self._checkpoint_or_warn(checkpoint_path, "predict")
-        graph, context, _ = self._new_graph()
+        context, _ = self._new_graph()
         try:
             features, _, input_hooks = self._call_input_fn(input_fn, ModeKeys.PREDICT)
             spec = self._call_model_fn(features, None, ModeKeys.PREDICT, self.config)
@@ -443,7 +447,12 @@ class Estimator:
 
     # --- export ------------------------------------------------------------------------------------------------
     def export_saved_model(
-        self, export_dir_base, serving_input_receiver_fn, assets_extra=None, as_text=False, checkpoint_path=None,
+        self,
+        export_dir_base,
+        serving_input_receiver_fn,
+        assets_extra=None,
+        as_text=False,
+        checkpoint_path=None,
         experimental_mode=ModeKeys.PREDICT,
     ):
         """Writes a SavedModel of the model in PREDICT mode, fed by what `serving_input_receiver_fn` returns
@@ -465,12 +474,12 @@ class Estimator:
         export_dir_base = os.fspath(export_dir_base)
         export_dir = _timestamped_dir(export_dir_base)
         temp_dir = os.path.join(export_dir_base, "temp-" + os.path.basename(export_dir))
-        graph, context, _ = self._new_graph()
+        context, _ = self._new_graph()
         try:
             receiver = serving_input_receiver_fn()
             spec = self._call_model_fn(receiver.features, None, ModeKeys.PREDICT, self.config)
             signatures = _signature_defs(receiver, spec)
-            saver = spec.scaffold.saver or saver_lib.Saver(sharded=True)
+            saver = spec.scaffold.saver or saver_lib.Saver()
             local_init = spec.scaffold.local_init_op or monitored_session.Scaffold.default_local_init_op()
             builder = builder_lib.SavedModelBuilder(temp_dir)
             with session_lib.Session(config=self._session_config()) as sess:
@@ -533,7 +542,9 @@ def _batch_length(values):
     first = next(iter(lengths.values()))
     for key, n in lengths.items():
         if n is None or n != first:
-            raise ValueError(f"Batch length of predictions should be same. {key} has different batch length than others.")
+            raise ValueError(
+                f"Batch length of predictions should be same. {key} has different batch length than others."
+            )
     return first
 
 
@@ -545,5 +556,7 @@ def _warm_start_settings(warm_start_from):
     if isinstance(warm_start_from, (str, bytes, os.PathLike)):
         warm_start_from = WarmStartSettings(os.fsdecode(warm_start_from))
     if not isinstance(warm_start_from, WarmStartSettings):
-        raise ValueError(f"warm_start_from must be a string or a WarmStartSettings, instead got {type(warm_start_from)}")
+        raise ValueError(
+            f"warm_start_from must be a string or a WarmStartSettings, instead got {type(warm_start_from)}"
+        )
     return warm_start_from

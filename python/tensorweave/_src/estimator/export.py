@@ -37,7 +37,9 @@ class ServingInputReceiver(
 
 
 class TensorServingInputReceiver(
-    collections.namedtuple("TensorServingInputReceiver", ["features", "receiver_tensors", "receiver_tensors_alternatives"])
+    collections.namedtuple(
+        "TensorServingInputReceiver", ["features", "receiver_tensors", "receiver_tensors_alternatives"]
+    )
 ):
     """A ServingInputReceiver whose `features` is one tensor, given to the model_fn as is."""
 

@@ -33,9 +33,11 @@ def _labels_column(labels, expected_dim):
     """`labels` as [batch, expected_dim] (a [batch] vector becomes a column)."""
     tw = _tw()
     if labels is None:
-        raise ValueError("You must provide a labels Tensor. Given: None. Suggested troubleshooting steps: Check "
-                         "that your data contain your label feature. Check that your input_fn properly parses and "
-                         "returns labels.")
+        raise ValueError(
+            "You must provide a labels Tensor. Given: None. Suggested troubleshooting steps: Check "
+            "that your data contain your label feature. Check that your input_fn properly parses and "
+            "returns labels."
+        )
     if isinstance(labels, dict):
         raise ValueError(f"labels must be a Tensor (not a dict) for a canned estimator head, given: {labels}")
     labels = tw.convert_to_tensor(labels)
@@ -43,14 +45,18 @@ def _labels_column(labels, expected_dim):
         labels = tw.expand_dims(labels, -1)
     rank = labels.get_shape().ndims
     if rank is not None and rank != 2:
-        raise ValueError(f"labels shape must be [D0, D1, ... DN, {expected_dim}]. Suggested Fix: check your "
-                         f"n_classes argument to the estimator and/or the shape of your label. Given: {labels}")
+        raise ValueError(
+            f"labels shape must be [D0, D1, ... DN, {expected_dim}]. Suggested Fix: check your "
+            f"n_classes argument to the estimator and/or the shape of your label. Given: {labels}"
+        )
     last = labels.get_shape().as_list()[-1] if rank else None
     if last is not None and last != expected_dim:
-        raise ValueError(f"Mismatched label shape. Expected labels dimension={expected_dim}.  Received {last}. "
-                         f"Suggested Fix:If your classifier expects one-hot encoding label, check your n_classes "
-                         "argument to the estimator and/or the shape of your label. Otherwise, check the shape of "
-                         "your label.")
+        raise ValueError(
+            f"Mismatched label shape. Expected labels dimension={expected_dim}.  Received {last}. "
+            f"Suggested Fix:If your classifier expects one-hot encoding label, check your n_classes "
+            "argument to the estimator and/or the shape of your label. Otherwise, check the shape of "
+            "your label."
+        )
     return labels
 
 
@@ -97,7 +103,7 @@ class MultiClassHead(_Head):
         labels = _labels_column(labels, 1)
         if self._vocabulary is not None:
             if labels.dtype != dtypes.string:
-                raise ValueError("Labels dtype should be string if there is a vocabulary. Given: {}".format(labels.dtype))
+                raise ValueError(f"Labels dtype should be string if there is a vocabulary. Given: {labels.dtype}")
             table = tw.lookup.index_table_from_tensor(self._vocabulary, name="class_id_lookup")
             return table.lookup(labels), labels
         if not labels.dtype.is_integer:
@@ -195,7 +201,11 @@ class BinaryClassHead(MultiClassHead):
                 labels, logistic, weights, curve="ROC", summation_method="careful_interpolation", name="auc"
             ),
             "auc_precision_recall": tw.metrics.auc(
-                labels, logistic, weights, curve="PR", summation_method="careful_interpolation",
+                labels,
+                logistic,
+                weights,
+                curve="PR",
+                summation_method="careful_interpolation",
                 name="auc_precision_recall",
             ),
             "precision": tw.metrics.precision(label_ids, predictions["class_ids"], weights, name="precision"),

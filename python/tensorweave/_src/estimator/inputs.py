@@ -99,7 +99,7 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
                 raise ValueError(f"{len(duplicates)} duplicate keys are found in both x and y: {sorted(duplicates)}")
         lengths = _lengths(features) | (set() if target is None else _lengths(target))
         if len(lengths) != 1 or None in lengths:
-            shapes = lambda v: {k: a.shape for k, a in v.items()} if isinstance(v, dict) else v.shape  # noqa: E731
+            shapes = lambda v: {k: a.shape for k, a in v.items()} if isinstance(v, dict) else v.shape
             raise ValueError(
                 "Length of tensors in x and y is mismatched. All elements in x and y must have the same length.\n"
                 f"Shapes in x: {shapes(features)}\nShapes in y: {None if target is None else shapes(target)}\n"
@@ -125,8 +125,9 @@ def pandas_input_fn(
         raise ValueError(f"shuffle must be provided explicitly as a bool, it is given {shuffle}")
     if y is not None:
         if target_column in x:
-            raise ValueError(f"Cannot use name {target_column} for target column: DataFrame already has a column "
-                             "with that name")
+            raise ValueError(
+                f"Cannot use name {target_column} for target column: DataFrame already has a column with that name"
+            )
         if not np.array_equal(np.asarray(x.index), np.asarray(y.index)):
             raise ValueError(f"Index for x and y are mismatched.\nIndex for x: {x.index}\nIndex for y: {y.index}\n")
         y = y.values

@@ -33,7 +33,9 @@ class EvalSpec(
     """What `train_and_evaluate` evaluates on: `input_fn` for `steps` batches (None: until the input ends),
     at most once every `throttle_secs` seconds; `exporters` export the model after each evaluation."""
 
-    def __new__(cls, input_fn, steps=100, name=None, hooks=None, exporters=None, start_delay_secs=120, throttle_secs=600):
+    def __new__(
+        cls, input_fn, steps=100, name=None, hooks=None, exporters=None, start_delay_secs=120, throttle_secs=600
+    ):
         _check_input_fn(input_fn)
         if steps is not None and steps <= 0:
             raise ValueError(f"Must specify steps > 0, given: {steps}")
@@ -55,7 +57,9 @@ class EvalSpec(
             names = [e.name for e in exporters]
             if len(set(names)) != len(names):
                 raise ValueError(f"`exporters` must have unique names. Such a name cannot be `None`: {names}.")
-        return super().__new__(cls, input_fn, steps, name, tuple(hooks or ()), exporters, start_delay_secs, throttle_secs)
+        return super().__new__(
+            cls, input_fn, steps, name, tuple(hooks or ()), exporters, start_delay_secs, throttle_secs
+        )
 
 
 class Exporter:

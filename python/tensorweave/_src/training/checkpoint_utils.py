@@ -98,6 +98,10 @@ class CheckpointReader:
                 None, None, f"Unable to read the manifest of checkpoint {self._prefix}: {e!r}"
             ) from None
 
+    def prefix_of(self, tensor_str):
+        """The checkpoint prefix that holds `tensor_str`: its shard's in a sharded checkpoint."""
+        return self._shard_of.get(tensor_str, self._prefix)
+
     def has_tensor(self, tensor_str):
         """Whether the checkpoint holds a tensor named `tensor_str`."""
         return tensor_str in self._shapes
@@ -123,13 +127,11 @@ class CheckpointReader:
 
         by_shard = {}
         for name in names:
-            by_shard.setdefault(self._shard_of.get(name, self._prefix), []).append(name)
+            by_shard.setdefault(self.prefix_of(name), []).append(name)
         values = {}
         with ops.Graph().as_default() as graph:
             reads = {
-                shard: io_ops.restore_v2(
-                    shard, group, [""] * len(group), [self._dtypes[n] for n in group], name="read"
-                )
+                shard: io_ops.restore_v2(shard, group, [""] * len(group), [self._dtypes[n] for n in group], name="read")
                 for shard, group in by_shard.items()
             }
             with session_lib.Session(graph=graph) as sess:
@@ -305,7 +307,7 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
                     f"Tensor {tensor_name_in_ckpt} is not found in {ckpt_dir_or_file} checkpoint {variable_map}"
                 )
             _check_shape(var, tensor_name_in_ckpt, variable_map)
-            _set_variable_or_list_initializer(var, ckpt_file, tensor_name_in_ckpt)
+            _set_variable_or_list_initializer(var, reader.prefix_of(tensor_name_in_ckpt), tensor_name_in_ckpt)
             continue
         scopes = ""
         if "/" in current:
@@ -333,7 +335,7 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
             if not isinstance(var, variables.Variable):
                 var = list(var)
             _check_shape(var, full_tensor_name, variable_map)
-            _set_variable_or_list_initializer(var, ckpt_file, full_tensor_name)
+            _set_variable_or_list_initializer(var, reader.prefix_of(full_tensor_name), full_tensor_name)
 
 
 def warm_start(
