@@ -145,3 +145,26 @@ def test_unsharded_and_sharded_checkpoints_cross_restore(tmp_path):
             pytest.raises(tw.errors.InvalidArgumentError, match="lie in several shards"),
         ):
             tw.train.Saver().restore(sess, path)  # one restore op for all: the shards do not fit it
+
+
+def test_sharded_checkpoints_through_readers_meta_graphs_and_init_from_checkpoint(tmp_path):
+    (path,) = _saved(tmp_path, steps=(2,))
+    # The checkpoint readers see every shard's tensors, as TF's do.
+    reader = tw.train.NewCheckpointReader(path)
+    assert sorted(reader.get_variable_to_shape_map()) == ["a", "b", "c", "global_step"]
+    np.testing.assert_array_equal(reader.get_tensor("b"), [1.5, -2.0])
+    assert sorted(n for n, _ in tw.train.list_variables(str(tmp_path))) == ["a", "b", "c", "global_step"]
+    assert tw.train.load_variable(str(tmp_path), "c") == 7
+    # A sharded saver rebuilt from its meta graph restores and saves shard by shard.
+    with tw.Graph().as_default(), tw.Session(config=CONFIG) as sess:
+        saver = tw.train.import_meta_graph(path + ".meta")
+        saver.restore(sess, path)
+        np.testing.assert_array_equal(sess.run("b:0"), [1.5, -2.0])
+        again = saver.save(sess, str(tmp_path / "again"))
+    assert os.path.exists(again + ".shards.json") and tw.train.load_variable(again, "a").shape == (2, 3)
+    # init_from_checkpoint reads each variable from its shard.
+    with tw.Graph().as_default(), tw.Session() as sess:
+        b = tw.get_variable("b", [2], tw.float64)
+        tw.train.init_from_checkpoint(path, {"b": "b"})
+        sess.run(tw.global_variables_initializer())
+        np.testing.assert_array_equal(sess.run(b), [1.5, -2.0])

@@ -16,6 +16,7 @@ shard that is missing or altered is an error.
 """
 
 import hashlib
+import itertools
 import json
 import logging
 import numbers
@@ -25,6 +26,7 @@ import stat
 import time
 import uuid
 
+from tensorweave._src import compat
 from tensorweave._src.framework import dtypes
 from tensorweave._src.framework import errors
 from tensorweave._src.framework import ops
@@ -549,11 +551,30 @@ class Saver:
             self._restore_op = graph.as_graph_element(saver_def.restore_op_name)
         except (KeyError, ValueError) as e:
             raise ValueError(f"The saver_def names ops that are not in the graph: {e}") from None
+        if saver_def.sharded:
+            self._shards_from_graph()
         if saver_def.max_to_keep or not self._max_to_keep:
             self._max_to_keep = saver_def.max_to_keep
         if saver_def.keep_checkpoint_every_n_hours:
             self._keep_every_n_hours = saver_def.keep_checkpoint_every_n_hours
             self._next_keep_time = time.time() + self._keep_every_n_hours * 3600
+
+    def _shards_from_graph(self):
+        """The shards of an imported sharded saver, from its per-shard constants (`_build_sharded`'s names)."""
+        graph, scope = self._graph, self._filename_tensor.op.name.rpartition("/")[0]
+        self._sharded = True
+        for i in itertools.count():
+            try:
+                filename = graph.as_graph_element(f"{scope}/shard_{i}_filename:0")
+                names = graph.get_operation_by_name(f"{scope}/shard_{i}_tensor_names").get_attr("value")
+                slices = graph.get_operation_by_name(f"{scope}/shard_{i}_slices").get_attr("value")
+            except (KeyError, ValueError):
+                return
+            keys = [
+                compat.as_text(n) + (f":{compat.as_text(c)}" if c else "")
+                for n, c in zip(names.ravel(), slices.ravel())
+            ]
+            self._shards.append((filename.device, keys, filename))
 
     def _build(self):
         if not self._saveables:
@@ -795,6 +816,7 @@ class Saver:
             saver_def.filename_tensor_name = self._filename_tensor.name
             saver_def.save_tensor_name = self._save_op.name
             saver_def.restore_op_name = self._restore_op.name
+        saver_def.sharded = self._sharded
         saver_def.max_to_keep = self._max_to_keep or 0
         saver_def.keep_checkpoint_every_n_hours = self._keep_every_n_hours
         saver_def.version = meta_graph_pb2.SaverDef.V2
