@@ -63,7 +63,6 @@ def _dnn_logits(features, columns, hidden_units, units, activation_fn, dropout, 
     with tw.variable_scope("input_from_feature_columns"):
         net = tw.feature_column.input_layer(features, columns)
     training = mode == ModeKeys.TRAIN
-    prefix = tw.get_variable_scope().name
     for i, n in enumerate(hidden_units):
         name = f"hiddenlayer_{i}"
         net = tw.layers.dense(
@@ -74,9 +73,9 @@ def _dnn_logits(features, columns, hidden_units, units, activation_fn, dropout, 
         if batch_norm:
             with tw.variable_scope(name):
                 net = tw.layers.batch_normalization(net, momentum=0.999, training=training, name=f"batchnorm_{i}")
-        _add_layer_summary(net, f"{prefix}/{name}")
+        _add_layer_summary(net, name)
     logits = tw.layers.dense(net, units, kernel_initializer=tw.glorot_uniform_initializer(), name="logits")
-    _add_layer_summary(logits, f"{prefix}/logits")
+    _add_layer_summary(logits, "logits")
     return logits
 
 

@@ -271,7 +271,8 @@ class Estimator:
             features, labels, input_hooks = self._call_input_fn(input_fn, ModeKeys.TRAIN)
             spec = self._call_model_fn(features, labels, ModeKeys.TRAIN, self.config)
             self._warm_start(spec)
-            summary_ops.scalar("loss", spec.loss)
+            if not any(s.op.name == "loss" for s in ops.get_collection(ops.GraphKeys.SUMMARIES)):
+                summary_ops.scalar("loss", spec.loss)
             ops.add_to_collection(ops.GraphKeys.LOSSES, spec.loss)
             worker_hooks = hooks + input_hooks + [hooks_lib.NanTensorHook(spec.loss)]
             if self._config.log_step_count_steps is not None:
