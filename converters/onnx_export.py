@@ -213,6 +213,76 @@ def _conv(ctx, node):
     )
 
 
+@exports("Conv2DBackpropInput")
+def _conv_transpose(ctx, node):
+    """ConvTranspose with the padding of the convolution it is the gradient of (its input is this op's output,
+    input_sizes, which must be static) and the output padding that gives TensorFlow's output size."""
+    lowering.check_nhwc(node)
+    sizes = ctx.shape(f"{node.name}:0")
+    filt = ctx.require_const(node, 1, "the filter")
+    x_shape = ctx.shape(node.input[2])
+    if sizes is None or any(d is None for d in sizes[1:]) or x_shape is None or None in x_shape[1:3]:
+        raise _NodeError(f"the input and output shapes ({x_shape}, {sizes}) must be static but for the batch")
+    strides, dilations = spatial_pair(node, "strides"), spatial_pair(node, "dilations")
+    h, w = filt.shape[:2]
+    explicit = lowering.explicit_pads(node)
+    if explicit is not None:
+        pads = [tuple(explicit[0]), tuple(explicit[1])]
+    elif lowering.padding(node) == "SAME":
+        pads = [lowering.same_pads(sizes[1 + i], (h, w)[i], strides[i], dilations[i]) for i in (0, 1)]
+    else:
+        pads = [(0, 0), (0, 0)]
+    extra = [
+        sizes[1 + i] - (strides[i] * (x_shape[1 + i] - 1) + ((h, w)[i] - 1) * dilations[i] + 1 - sum(pads[i]))
+        for i in (0, 1)
+    ]
+    if any(e < 0 or e >= max(strides[i], dilations[i]) for i, e in enumerate(extra)):
+        raise _NodeError(f"the output size {sizes[1:3]} cannot come out of a transposed convolution of {x_shape}")
+    weights = ctx.initializer(f"{node.name}/filter", np.ascontiguousarray(filt.transpose(3, 2, 0, 1)))
+    ctx.add(
+        "ConvTranspose",
+        [ctx.nchw(node.input[2]), weights],
+        [ctx.output(f"{node.name}:0", nchw=True)],
+        kernel_shape=[h, w],
+        strides=strides,
+        dilations=dilations,
+        pads=[pads[0][0], pads[1][0], pads[0][1], pads[1][1]],
+        output_padding=extra,
+    )
+
+
+@exports("ResizeBilinear", "ResizeNearestNeighbor")
+def _resize(ctx, node):
+    """Resize in NCHW to the constant size, with TensorFlow's sampling: align_corners, half_pixel_centers (the
+    nearest neighbour's is ONNX's tf_half_pixel_for_nn), else asymmetric; TF's nearest rounds half up when
+    aligning corners and floors otherwise."""
+    align, half = attr(node, "align_corners", False), attr(node, "half_pixel_centers", False)
+    if align and half:
+        raise _NodeError("align_corners and half_pixel_centers cannot both be set")
+    size = ctx.require_const(node, 1, "size").astype(np.int64).reshape(-1)
+    linear = node.op == "ResizeBilinear"
+    if align:
+        mode = "align_corners"
+    elif half:
+        mode = "half_pixel" if linear else "tf_half_pixel_for_nn"
+    else:
+        mode = "asymmetric"
+    extra = (
+        {"mode": "linear"} if linear else {"mode": "nearest", "nearest_mode": "round_prefer_ceil" if align else "floor"}
+    )
+    x = ctx.nchw(node.input[0])
+    shape, sizes = ctx.unique(f"{node.name}/nc"), ctx.unique(f"{node.name}/sizes")
+    ctx.add("Shape", [x], [shape], start=0, end=2)  # N and C, the batch perhaps known only at run time
+    ctx.add("Concat", [shape, ctx.initializer(f"{node.name}/hw", size)], [sizes], axis=0)
+    ctx.add(
+        "Resize",
+        [x, "", "", sizes],
+        [ctx.output(f"{node.name}:0", nchw=True)],
+        coordinate_transformation_mode=mode,
+        **extra,
+    )
+
+
 @exports("MaxPool", "AvgPool")
 def _pool(ctx, node):
     kernel, strides = spatial_pair(node, "ksize"), spatial_pair(node, "strides")
@@ -241,6 +311,13 @@ _BINARY = {
     "RealDiv": "Div",
     "Maximum": "Max",
     "Minimum": "Min",
+    "Greater": "Greater",
+    "GreaterEqual": "GreaterOrEqual",
+    "Less": "Less",
+    "LessEqual": "LessOrEqual",
+    "Equal": "Equal",
+    "LogicalAnd": "And",
+    "LogicalOr": "Or",
 }
 
 
@@ -257,17 +334,22 @@ def _nchw_operand(ctx, tensor):
     return ctx.initializer(f"{ctx.onnx_name(tensor)}/nchw", lowering.rank4_constant(value, TO_NCHW))
 
 
-@exports(*_BINARY)
-def _binary(ctx, node):
+def _binary_operands(ctx, node):
+    """The ONNX names of a binary node's two operands and whether they (and so its output) are NCHW: NCHW when
+    the output is rank 4, an operand already is and the other can follow."""
     a, b = node.input[0], node.input[1]
     out = f"{node.name}:0"
-    nchw = ctx.rank(out) == 4 and any(ctx.values.get(tensor_name(t), (0, False))[1] for t in (a, b))
-    if nchw:
+    if ctx.rank(out) == 4 and any(ctx.values.get(tensor_name(t), (0, False))[1] for t in (a, b)):
         operands = [_nchw_operand(ctx, t) for t in (a, b)]
         if all(o is not None for o in operands):
-            ctx.add(_BINARY[node.op], operands, [ctx.output(out, nchw=True)])
-            return
-    ctx.add(_BINARY[node.op], [ctx.nhwc(a), ctx.nhwc(b)], [ctx.output(out)])
+            return operands, True
+    return [ctx.nhwc(a), ctx.nhwc(b)], False
+
+
+@exports(*_BINARY)
+def _binary(ctx, node):
+    operands, nchw = _binary_operands(ctx, node)
+    ctx.add(_BINARY[node.op], operands, [ctx.output(f"{node.name}:0", nchw=nchw)])
 
 
 _UNARY = {
@@ -280,6 +362,28 @@ _UNARY = {
     "Sigmoid": "Sigmoid",
     "Tanh": "Tanh",
     "Reciprocal": "Reciprocal",
+    "Floor": "Floor",
+    "Ceil": "Ceil",
+    "Round": "Round",  # half to even, as TensorFlow's
+    "Sign": "Sign",
+    "Sin": "Sin",
+    "Cos": "Cos",
+    "Tan": "Tan",
+    "Asin": "Asin",
+    "Acos": "Acos",
+    "Atan": "Atan",
+    "Sinh": "Sinh",
+    "Cosh": "Cosh",
+    "Asinh": "Asinh",
+    "Acosh": "Acosh",
+    "Atanh": "Atanh",
+    "Erf": "Erf",
+    "IsNan": "IsNaN",
+    "IsInf": "IsInf",
+    "LogicalNot": "Not",
+    "Softplus": "Softplus",
+    "Elu": "Elu",
+    "Selu": "Selu",  # ONNX's default alpha and gamma are TensorFlow's constants
 }
 
 
@@ -336,13 +440,16 @@ def _transpose(ctx, node):
     ctx.add("Transpose", [ctx.nhwc(node.input[0])], [ctx.output(f"{node.name}:0")], perm=perm)
 
 
-@exports("Mean", "Sum")
+_REDUCE = {"Mean": "ReduceMean", "Sum": "ReduceSum", "Max": "ReduceMax", "Min": "ReduceMin", "Prod": "ReduceProd"}
+
+
+@exports(*_REDUCE)
 def _reduce(ctx, node):
     x = node.input[0]
     rank = ctx.rank(x)
     axes = [int(a) % rank for a in ctx.require_const(node, 1, "axes").reshape(-1)]
     keep = bool(attr(node, "keep_dims", False))
-    onnx_op = "ReduceMean" if node.op == "Mean" else "ReduceSum"
+    onnx_op = _REDUCE[node.op]
     onnx_axes = None
     if rank == 4 and ctx.is_nchw(x):
         onnx_axes = lowering.reduction_axes_in_layout(axes, keep, NHWC_TO_NCHW_AXIS)
@@ -431,37 +538,57 @@ def _slice(ctx, node):
 
 @exports("StridedSlice")
 def _strided_slice(ctx, node):
-    if attr(node, "ellipsis_mask", 0) or attr(node, "new_axis_mask", 0):
-        raise _NodeError("ellipsis_mask / new_axis_mask are not supported in ONNX export")
+    """A Slice over the input's dims, then a Squeeze of the shrunk ones and an Unsqueeze of the new axes (TF's
+    sparse spec with its ellipsis and new-axis entries made dense)."""
     begin, end, strides = (
-        ctx.require_const(node, i, w).astype(np.int64) for i, w in ((1, "begin"), (2, "end"), (3, "strides"))
+        ctx.require_const(node, i, w).astype(np.int64).reshape(-1)
+        for i, w in ((1, "begin"), (2, "end"), (3, "strides"))
     )
-    begin_mask, end_mask = attr(node, "begin_mask", 0), attr(node, "end_mask", 0)
+    masks = {m: attr(node, m, 0) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")}
     shrink = attr(node, "shrink_axis_mask", 0)
-    starts, ends = begin.copy(), end.copy()
+    rank = ctx.rank(node.input[0])
+    if rank is None:
+        raise _NodeError("the input's rank must be known")
+    bit = lambda mask, i: masks[mask] >> i & 1  # noqa: E731
+    real = sum(1 for i in range(len(begin)) if not bit("ellipsis_mask", i) and not bit("new_axis_mask", i))
+    starts, ends, axes, steps, shrunk, tokens = [], [], [], [], [], []  # tokens: the output dims, in order
+    dim = 0
     for i in range(len(begin)):
-        if begin_mask >> i & 1:
-            starts[i] = 0 if strides[i] > 0 else _INT64_MAX
-        if end_mask >> i & 1:
-            ends[i] = _INT64_MAX if strides[i] > 0 else _INT64_MIN
+        if bit("ellipsis_mask", i):
+            tokens += ["in"] * (rank - real)
+            dim += rank - real
+            continue
+        if bit("new_axis_mask", i):
+            tokens.append("new")
+            continue
+        step = int(strides[i])
+        start = (0 if step > 0 else _INT64_MAX) if bit("begin_mask", i) else int(begin[i])
+        stop = (_INT64_MAX if step > 0 else _INT64_MIN) if bit("end_mask", i) else int(end[i])
         if shrink >> i & 1:
-            ends[i] = begin[i] + 1 if begin[i] != -1 else _INT64_MAX
-            strides[i] = 1
-    inputs = [
-        ctx.nhwc(node.input[0]),
-        ctx.initializer(f"{node.name}/starts", starts),
-        ctx.initializer(f"{node.name}/ends", ends),
-        ctx.initializer(f"{node.name}/axes", np.arange(len(begin), dtype=np.int64)),
-        ctx.initializer(f"{node.name}/steps", strides),
-    ]
-    shrunk = [i for i in range(len(begin)) if shrink >> i & 1]
-    if not shrunk:
-        ctx.add("Slice", inputs, [ctx.output(f"{node.name}:0")])
+            start, stop, step = int(begin[i]), int(begin[i]) + 1 if begin[i] != -1 else _INT64_MAX, 1
+            shrunk.append(dim)
+        else:
+            tokens.append("in")
+        starts.append(start), ends.append(stop), axes.append(dim), steps.append(step)
+        dim += 1
+    tokens += ["in"] * (rank - dim)
+    x = ctx.nhwc(node.input[0])
+    stages = []
+    if axes:
+        stages.append(("Slice", [starts, ends, axes, steps]))
+    if shrunk:
+        stages.append(("Squeeze", [shrunk]))
+    new_axes = [i for i, t in enumerate(tokens) if t == "new"]
+    if new_axes:
+        stages.append(("Unsqueeze", [new_axes]))
+    if not stages:
+        ctx.values[f"{node.name}:0"] = ctx.value(node.input[0])
         return
-    sliced = ctx.unique(f"{node.name}/slice")
-    ctx.add("Slice", inputs, [sliced])
-    axes = ctx.initializer(f"{node.name}/shrink_axes", np.array(shrunk, np.int64))
-    ctx.add("Squeeze", [sliced, axes], [ctx.output(f"{node.name}:0")])
+    for k, (op, params) in enumerate(stages):
+        out = ctx.output(f"{node.name}:0") if k == len(stages) - 1 else ctx.unique(f"{node.name}/{op.lower()}")
+        names = [ctx.initializer(f"{node.name}/{op.lower()}{j}", np.array(p, np.int64)) for j, p in enumerate(params)]
+        ctx.add(op, [x] + names, [out])
+        x = out
 
 
 @exports("ArgMax")
@@ -493,6 +620,235 @@ def _batch_norm(ctx, node):
 
 
 # --- the driver ----------------------------------------------------------------------------------
+def _scalar(ctx, node, suffix, value, like):
+    """An initializer holding `value` in the dtype of TF tensor `like`."""
+    return ctx.initializer(f"{node.name}/{suffix}", np.array(value, numpy_dtype(ctx.specs[tensor_name(like)][0])))
+
+
+@exports("LeakyRelu")
+def _leaky_relu(ctx, node):
+    name, nchw = ctx.value(node.input[0])
+    alpha = float(attr(node, "alpha", 0.2))
+    ctx.add("LeakyRelu", [name], [ctx.output(f"{node.name}:0", nchw=nchw)], alpha=alpha)
+
+
+@exports("Erfc")
+def _erfc(ctx, node):
+    name, nchw = ctx.value(node.input[0])
+    erf = ctx.unique(f"{node.name}/erf")
+    ctx.add("Erf", [name], [erf])
+    ctx.add("Sub", [_scalar(ctx, node, "one", 1, node.input[0]), erf], [ctx.output(f"{node.name}:0", nchw=nchw)])
+
+
+@exports("NotEqual", "SquaredDifference", "DivNoNan", "FloorDiv", "FloorMod")
+def _composite_binary(ctx, node):
+    """Binary ops ONNX has no one op for, composed in the operands' layout."""
+    (a, b), nchw = _binary_operands(ctx, node)
+    out = ctx.output(f"{node.name}:0", nchw=nchw)
+    step = lambda suffix: ctx.unique(f"{node.name}/{suffix}")  # noqa: E731
+    integer = np.issubdtype(numpy_dtype(ctx.specs[tensor_name(node.input[0])][0]), np.integer)
+    if node.op == "NotEqual":
+        equal = step("equal")
+        ctx.add("Equal", [a, b], [equal])
+        ctx.add("Not", [equal], [out])
+    elif node.op == "SquaredDifference":
+        diff = step("diff")
+        ctx.add("Sub", [a, b], [diff])
+        ctx.add("Mul", [diff, diff], [out])
+    elif node.op == "DivNoNan":  # 0 where the divisor is 0
+        zero, quotient, is_zero = _scalar(ctx, node, "zero", 0, node.input[0]), step("quotient"), step("is_zero")
+        ctx.add("Div", [a, b], [quotient])
+        ctx.add("Equal", [b, zero], [is_zero])
+        ctx.add("Where", [is_zero, zero, quotient], [out])
+    elif integer:  # ONNX's integer Mod with fmod=0 takes the divisor's sign, as TensorFlow's FloorMod
+        mod = out if node.op == "FloorMod" else step("mod")
+        ctx.add("Mod", [a, b], [mod], fmod=0)
+        if node.op == "FloorDiv":  # a - mod(a, b) divides exactly: truncation is the floor
+            exact = step("exact")
+            ctx.add("Sub", [a, mod], [exact])
+            ctx.add("Div", [exact, b], [out])
+    elif node.op == "FloorDiv":
+        quotient = step("quotient")
+        ctx.add("Div", [a, b], [quotient])
+        ctx.add("Floor", [quotient], [out])
+    else:  # float FloorMod as TensorFlow computes it: fmod, plus b where the signs differ and it is not 0
+        names = {k: step(k) for k in ("fmod", "shifted", "nonzero", "zero_test", "a_neg", "b_neg", "signs", "fix")}
+        zero = _scalar(ctx, node, "zero", 0, node.input[0])
+        ctx.add("Mod", [a, b], [names["fmod"]], fmod=1)
+        ctx.add("Add", [names["fmod"], b], [names["shifted"]])
+        ctx.add("Equal", [names["fmod"], zero], [names["zero_test"]])
+        ctx.add("Not", [names["zero_test"]], [names["nonzero"]])
+        ctx.add("Less", [names["fmod"], zero], [names["a_neg"]])
+        ctx.add("Less", [b, zero], [names["b_neg"]])
+        ctx.add("Xor", [names["a_neg"], names["b_neg"]], [names["signs"]])
+        ctx.add("And", [names["signs"], names["nonzero"]], [names["fix"]])
+        ctx.add("Where", [names["fix"], names["shifted"], names["fmod"]], [out])
+
+
+@exports("Select", "SelectV2")
+def _select(ctx, node):
+    cond, x, y = (ctx.nhwc(t) for t in node.input[:3])
+    rank, cond_rank = ctx.rank(node.input[1]), ctx.rank(node.input[0])
+    if node.op == "Select" and cond_rank == 1 and rank and rank > 1:  # TF1's Select of rows by a vector
+        axes = ctx.initializer(f"{node.name}/axes", np.arange(1, rank, dtype=np.int64))
+        rows = ctx.unique(f"{node.name}/rows")
+        ctx.add("Unsqueeze", [cond, axes], [rows])
+        cond = rows
+    ctx.add("Where", [cond, x, y], [ctx.output(f"{node.name}:0")])
+
+
+@exports("ZerosLike", "OnesLike")
+def _fill_like(ctx, node):
+    shape = ctx.unique(f"{node.name}/shape")
+    ctx.add("Shape", [ctx.nhwc(node.input[0])], [shape])
+    dtype = numpy_dtype(ctx.specs[f"{node.name}:0"][0])
+    value = numpy_helper.from_array(np.array([0 if node.op == "ZerosLike" else 1], dtype))
+    ctx.add("ConstantOfShape", [shape], [ctx.output(f"{node.name}:0")], value=value)
+
+
+@exports("Fill")
+def _fill(ctx, node):
+    dims = ctx.const(node, 0)
+    if dims is not None:
+        dims = ctx.initializer(f"{node.name}/dims", dims.astype(np.int64))
+    else:
+        dims = ctx.unique(f"{node.name}/dims")
+        ctx.add("Cast", [ctx.nhwc(node.input[0])], [dims], to=TensorProto.INT64)
+    ctx.add("Expand", [ctx.nhwc(node.input[1]), dims], [ctx.output(f"{node.name}:0")])
+
+
+@exports("Any", "All")
+def _any_all(ctx, node):
+    x = node.input[0]
+    rank = ctx.rank(x)
+    axes = sorted(int(a) % rank for a in ctx.require_const(node, 1, "axes").reshape(-1))
+    as_int, reduced = ctx.unique(f"{node.name}/int"), ctx.unique(f"{node.name}/reduced")
+    ctx.add("Cast", [ctx.nhwc(x)], [as_int], to=TensorProto.INT32)
+    axes_name = ctx.initializer(f"{node.name}/axes", np.array(axes, np.int64))
+    keep = int(bool(attr(node, "keep_dims", False)))
+    ctx.add("ReduceMax" if node.op == "Any" else "ReduceMin", [as_int, axes_name], [reduced], keepdims=keep)
+    ctx.add("Cast", [reduced], [ctx.output(f"{node.name}:0")], to=TensorProto.BOOL)
+
+
+@exports("Tile")
+def _tile(ctx, node):
+    multiples = ctx.const(node, 1)
+    if multiples is not None:
+        multiples = ctx.initializer(f"{node.name}/multiples", multiples.astype(np.int64))
+    else:
+        multiples = ctx.unique(f"{node.name}/multiples")
+        ctx.add("Cast", [ctx.nhwc(node.input[1])], [multiples], to=TensorProto.INT64)
+    ctx.add("Tile", [ctx.nhwc(node.input[0]), multiples], [ctx.output(f"{node.name}:0")])
+
+
+@exports("ReverseV2")
+def _reverse(ctx, node):
+    rank = ctx.rank(node.input[0])
+    axes = sorted({int(a) % rank for a in ctx.require_const(node, 1, "axis").reshape(-1)})
+    x = ctx.nhwc(node.input[0])
+    if not axes:
+        ctx.values[f"{node.name}:0"] = ctx.value(node.input[0])
+        return
+    n = len(axes)
+    inputs = [
+        x,
+        ctx.initializer(f"{node.name}/starts", np.full(n, -1, np.int64)),
+        ctx.initializer(f"{node.name}/ends", np.full(n, _INT64_MIN, np.int64)),
+        ctx.initializer(f"{node.name}/axes", np.array(axes, np.int64)),
+        ctx.initializer(f"{node.name}/steps", np.full(n, -1, np.int64)),
+    ]
+    ctx.add("Slice", inputs, [ctx.output(f"{node.name}:0")])
+
+
+@exports("IdentityN")
+def _identity_n(ctx, node):
+    for i, tensor in enumerate(data_inputs(node)):
+        ctx.values[f"{node.name}:{i}"] = ctx.value(tensor)
+
+
+@exports("DepthToSpace", "SpaceToDepth")
+def _depth_to_space(ctx, node):
+    if attr(node, "data_format", b"NHWC") not in (b"NHWC", "NHWC"):
+        raise _NodeError("only data_format NHWC is exported")
+    extra = {"mode": "DCR"} if node.op == "DepthToSpace" else {}  # TensorFlow's NHWC order is ONNX's DCR
+    ctx.add(
+        node.op,
+        [ctx.nchw(node.input[0])],
+        [ctx.output(f"{node.name}:0", nchw=True)],
+        blocksize=int(attr(node, "block_size")),
+        **extra,
+    )
+
+
+@exports("MatrixBandPart")
+def _band_part(ctx, node):
+    lower = int(ctx.require_const(node, 1, "num_lower"))
+    upper = int(ctx.require_const(node, 2, "num_upper"))
+    x = ctx.nhwc(node.input[0])
+    steps = [(0, upper)] if upper >= 0 else []  # keep j - i <= num_upper
+    steps += [(1, -lower)] if lower >= 0 else []  # keep i - j <= num_lower
+    if not steps:
+        ctx.values[f"{node.name}:0"] = ctx.value(node.input[0])
+        return
+    for i, (keep_upper, k) in enumerate(steps):
+        out = ctx.output(f"{node.name}:0") if i == len(steps) - 1 else ctx.unique(f"{node.name}/band{i}")
+        ctx.add("Trilu", [x, ctx.initializer(f"{node.name}/k{i}", np.array(k, np.int64))], [out], upper=keep_upper)
+        x = out
+
+
+@exports("Shape")
+def _shape(ctx, node):
+    out_type = numpy_dtype(attr(node, "out_type", 3))
+    shape = ctx.unique(f"{node.name}/int64") if out_type != np.int64 else ctx.output(f"{node.name}:0")
+    ctx.add("Shape", [ctx.nhwc(node.input[0])], [shape])
+    if out_type != np.int64:
+        ctx.add("Cast", [shape], [ctx.output(f"{node.name}:0")], to=_onnx_type(out_type))
+
+
+def _split_sizes(ctx, node, x, axis, sizes):
+    """ONNX Split of `x` along `axis` into `sizes` (a -1 takes the rest), each piece TF output i."""
+    rank = ctx.rank(x)
+    axis = int(axis) % rank
+    dim = ctx.shape(x)[axis]
+    sizes = [int(s) for s in np.asarray(sizes).reshape(-1)]
+    if -1 in sizes:
+        if dim is None:
+            raise _NodeError(f"a -1 split size needs a static dimension {axis}")
+        sizes[sizes.index(-1)] = dim - (sum(sizes) + 1)
+    names = [ctx.output(f"{node.name}:{i}") for i in range(len(sizes))]
+    split = ctx.initializer(f"{node.name}/split", np.array(sizes, np.int64))
+    ctx.add("Split", [ctx.nhwc(x), split], names, axis=axis)
+    return names
+
+
+@exports("Split")
+def _split(ctx, node):
+    x, n = node.input[1], int(attr(node, "num_split"))
+    axis = int(ctx.require_const(node, 0, "axis")) % ctx.rank(x)
+    dim = ctx.shape(x)[axis]
+    if dim is None:
+        raise _NodeError(f"the split dimension {axis} must be static")
+    _split_sizes(ctx, node, x, axis, [dim // n] * n)
+
+
+@exports("SplitV")
+def _split_v(ctx, node):
+    sizes = ctx.require_const(node, 1, "size_splits")
+    _split_sizes(ctx, node, node.input[0], ctx.require_const(node, 2, "axis"), sizes)
+
+
+@exports("Unpack")
+def _unpack(ctx, node):
+    x, n = node.input[0], int(attr(node, "num"))
+    axis = int(attr(node, "axis", 0)) % ctx.rank(x)
+    pieces = [ctx.unique(f"{node.name}/piece{i}") for i in range(n)]
+    split = ctx.initializer(f"{node.name}/split", np.ones(n, np.int64))
+    ctx.add("Split", [ctx.nhwc(x), split], pieces, axis=axis)
+    axes = ctx.initializer(f"{node.name}/axes", np.array([axis], np.int64))
+    for i, piece in enumerate(pieces):
+        ctx.add("Squeeze", [piece, axes], [ctx.output(f"{node.name}:{i}")])
+
+
 def _value_info(name, dt, shape):
     dims = None if shape is None else [("batch" if d is None else d) for d in shape]
     return helper.make_tensor_value_info(name, _onnx_type(numpy_dtype(dt)), dims)

@@ -25,13 +25,7 @@ _TF_GRAPHS += "tensorweave graphs, has no exporter for it yet"
 ONLY_TO_TWL = {
     op: _TF_GRAPHS
     for op in (
-        "BatchToSpaceND", "Conv2DBackpropInput", "ResizeBilinear", "ResizeNearestNeighbor", "Shape",
-        "SpaceToBatchND", "Split", "SplitV", "Unpack", "Elu", "Selu", "Softplus", "LeakyRelu", "Erf", "Erfc",
-        "SquaredDifference", "Tile", "ReverseV2", "IdentityN", "Max", "Min", "Prod", "Fill",
-        "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot",
-        "Select", "SelectV2", "FloorDiv", "FloorMod", "DivNoNan", "ZerosLike", "OnesLike", "Any", "All",
-        "DepthToSpace", "SpaceToDepth", "MatrixBandPart", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan",
-        "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "IsNan", "IsInf",
+        "BatchToSpaceND", "SpaceToBatchND",
     )
 }  # fmt: skip
 ONLY_TO_ONNX = {}

@@ -124,16 +124,14 @@ CASES = [
         [[1, 3, 3, 2]],
     ),
     # tf->twl only (tables.ONLY_TO_TWL): what TensorFlow's own graphs hold (tf_keras models).
-    Case("Split", lambda x: tw.split(x, 2, axis=1)[1] * 2.0, [[2, 4, 3]], onnx=False, why=_ONLY_TO_TWL),
-    Case("SplitV", lambda x: tw.split(x, [1, -1], axis=2)[1], [[2, 3, 4]], onnx=False, why=_ONLY_TO_TWL),
-    Case("Unpack", lambda x: tw.unstack(x, axis=1)[2], [[2, 3, 4]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Split", lambda x: tw.split(x, 2, axis=1)[1] * 2.0, [[2, 4, 3]]),
+    Case("SplitV", lambda x: tw.split(x, [1, -1], axis=2)[1], [[2, 3, 4]]),
+    Case("Unpack", lambda x: tw.unstack(x, axis=1)[2], [[2, 3, 4]]),
     # More outputs than a lite op has (16): a tree of SPLITs (twl_writer); a static RNN unstacks its steps so.
     Case(
         "Unpack of 20",
         lambda x: tw.stack([t * float(i) for i, t in enumerate(tw.unstack(x, axis=1))], axis=1),
         [[2, 20, 3]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
     # Comparisons, logic, selection and element-wise math as TF graphs hold them (Keras' ELU with alpha != 1,
     # Masking, GroupNormalization, causal attention masks).
@@ -147,17 +145,13 @@ CASES = [
             + tw.cast(tw.equal(x, x), tw.float32)
         ),
         [[2, 5], [5]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
-    Case("Select", lambda x, y: tw.where(x > y, x, y * 2.0), [[2, 5], [2, 5]], onnx=False, why=_ONLY_TO_TWL),
-    Case("Select rows", lambda x, y: tw.where(x[:, 0] > 0, x, y), [[3, 4], [3, 4]], onnx=False, why=_ONLY_TO_TWL),
+    Case("Select", lambda x, y: tw.where(x > y, x, y * 2.0), [[2, 5], [2, 5]]),
+    Case("Select rows", lambda x, y: tw.where(x[:, 0] > 0, x, y), [[3, 4], [3, 4]]),
     Case(
         "SelectV2",
         lambda x, y: tw.where_v2(x > 0.0, x, y * 2.0),
         [[2, 1, 5], [3, 1]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
     Case(
         "FloorDiv and FloorMod",
@@ -169,25 +163,19 @@ CASES = [
         [[3, 4], [4]],
         low=0.5,
         high=3.0,
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
-    Case("DivNoNan", lambda x, y: tw.div_no_nan(x, tw.nn.relu(y)), [[2, 6], [2, 6]], onnx=False, why=_ONLY_TO_TWL),
+    Case("DivNoNan", lambda x, y: tw.div_no_nan(x, tw.nn.relu(y)), [[2, 6], [2, 6]]),
     Case(
         "Any and All",
         lambda x: tw.cast(tw.reduce_any(x > 1.0, axis=1), tw.float32) + tw.cast(tw.reduce_all(x > -1.5, 1), tw.float32),
         [[4, 3]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
-    Case("DepthToSpace", lambda x: tw.nn.depth_to_space(x, 2) * 2.0, [[1, 2, 3, 8]], onnx=False, why=_ONLY_TO_TWL),
-    Case("SpaceToDepth", lambda x: tw.nn.space_to_depth(x, 2) * 2.0, [[1, 4, 6, 2]], onnx=False, why=_ONLY_TO_TWL),
+    Case("DepthToSpace", lambda x: tw.nn.depth_to_space(x, 2) * 2.0, [[1, 2, 3, 8]]),
+    Case("SpaceToDepth", lambda x: tw.nn.space_to_depth(x, 2) * 2.0, [[1, 4, 6, 2]]),
     Case(
         "MatrixBandPart",
         lambda x: tw.linalg.band_part(x, -1, 0) + tw.linalg.band_part(x, 1, 2) + tw.linalg.band_part(x, 0, -1),
         [[2, 4, 5]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
     Case(
         "Element-wise math",
@@ -206,8 +194,6 @@ CASES = [
             + tw.acosh(x * x + 1.0)
         ),
         [[3, 5]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
     Case(
         "Inverse trigonometry, NaN and Inf tests",
@@ -220,25 +206,32 @@ CASES = [
         [[3, 5]],
         low=-0.9,
         high=0.9,
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
-    Case(
-        "Split into 35", lambda x: tw.concat(tw.split(x, 35, axis=1)[::-1], 1), [[2, 35]], onnx=False, why=_ONLY_TO_TWL
-    ),
+    Case("Split into 35", lambda x: tw.concat(tw.split(x, 35, axis=1)[::-1], 1), [[2, 35]]),
     Case(
         "ResizeBilinear align_corners",
         lambda x: tw.image.resize_bilinear(x, [5, 7], align_corners=True),
         [[1, 3, 4, 2]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
     Case(
         "ResizeNearestNeighbor half_pixel_centers",
         lambda x: tw.image.resize_nearest_neighbor(x, [6, 5], half_pixel_centers=True),
         [[1, 3, 4, 2]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "ResizeBilinear half_pixel_centers and asymmetric",
+        lambda x: (
+            tw.image.resize_bilinear(x, [7, 5], half_pixel_centers=True) * 2.0 + tw.image.resize_bilinear(x, [7, 5])
+        ),
+        [[1, 3, 4, 2]],
+    ),
+    Case(
+        "ResizeNearestNeighbor align_corners and asymmetric",
+        lambda x: (
+            tw.image.resize_nearest_neighbor(x, [5, 7], align_corners=True) * 2.0
+            + tw.image.resize_nearest_neighbor(x, [5, 7])
+        ),
+        [[1, 3, 4, 2]],
     ),
     Case(
         "SpaceToBatchND, BatchToSpaceND",
@@ -249,29 +242,35 @@ CASES = [
         onnx=False,
         why=_ONLY_TO_TWL,
     ),
-    Case("Elu", lambda x: tw.nn.elu(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
-    Case("Selu", lambda x: tw.nn.selu(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
-    Case("Softplus", lambda x: tw.nn.softplus(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
-    Case("LeakyRelu", lambda x: tw.nn.leaky_relu(x, alpha=0.3), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
-    Case("Erf", lambda x: tw.math.erf(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
-    Case("Erfc", lambda x: tw.math.erfc(x), [[2, 5]], onnx=False, why=_ONLY_TO_TWL),
-    Case("SquaredDifference", lambda x, y: tw.squared_difference(x, y), [[2, 5], [1, 5]], onnx=False, why=_ONLY_TO_TWL),
-    Case("Tile", lambda x: tw.tile(x, [2, 1, 3]), [[2, 3, 2]], onnx=False, why=_ONLY_TO_TWL),
-    Case("ReverseV2", lambda x: tw.reverse(x, [0, 2]), [[2, 3, 4]], onnx=False, why=_ONLY_TO_TWL),
-    Case("IdentityN", lambda x: tw.identity_n([x * 2.0, x])[0] + 1.0, [[2, 3]], onnx=False, why=_ONLY_TO_TWL),
+    Case(
+        "StridedSlice with ellipsis and new axes",
+        lambda x: tw.reduce_sum(x[..., None, 1:3], [2, 3]) + x[None, :, ::-1, 0][0] * x[:, tw.newaxis, :, 2][:, 0],
+        [[2, 3, 4]],
+    ),
+    Case("Elu", lambda x: tw.nn.elu(x), [[2, 5]]),
+    Case("Selu", lambda x: tw.nn.selu(x), [[2, 5]]),
+    Case("Softplus", lambda x: tw.nn.softplus(x), [[2, 5]]),
+    Case("LeakyRelu", lambda x: tw.nn.leaky_relu(x, alpha=0.3), [[2, 5]]),
+    Case("Erf", lambda x: tw.math.erf(x), [[2, 5]]),
+    Case("Erfc", lambda x: tw.math.erfc(x), [[2, 5]]),
+    Case("SquaredDifference", lambda x, y: tw.squared_difference(x, y), [[2, 5], [1, 5]]),
+    Case("Tile", lambda x: tw.tile(x, [2, 1, 3]), [[2, 3, 2]]),
+    Case("ReverseV2", lambda x: tw.reverse(x, [0, 2]), [[2, 3, 4]]),
+    Case("IdentityN", lambda x: tw.identity_n([x * 2.0, x])[0] + 1.0, [[2, 3]]),
     Case(
         "Max, Min, Prod",
         lambda x: tw.reduce_max(x, 1) + tw.reduce_min(x, [1, 2], keepdims=False)[:, None] * tw.reduce_prod(x, 1),
         [[2, 3, 4]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
     Case(
         "Conv2DBackpropInput",
         lambda x: tw.nn.conv2d_transpose(x, W["deconv"], [1, 8, 8, 2], [1, 2, 2, 1], "SAME"),
         [[1, 4, 4, 3]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Conv2DBackpropInput VALID, odd output",
+        lambda x: tw.nn.relu(tw.nn.conv2d_transpose(x, W["deconv"], [1, 10, 9, 2], [1, 2, 2, 1], "VALID")),
+        [[1, 4, 4, 3]],
     ),
 ]
 
