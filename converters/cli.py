@@ -13,9 +13,11 @@ converts ONNX models to .twl.
 A saved model directory is what `tw.saved_model.simple_save` writes; its
 signature names the inputs and outputs unless --inputs/--outputs (tensor
 names such as "x" or "x:0") are given. A SavedModel that TensorFlow wrote
-(`tf.saved_model.save`, Keras' `model.save(dir)`, TF1's `simple_save`) and
-a Keras model file (.h5, .keras) are read and frozen by TensorFlow
-(converters/tf_models.py; needs TensorFlow installed), their serving
+(`tf.saved_model.save`, Keras' `model.save(dir)`) and a Keras model file
+(.h5, .keras) are read and frozen by TensorFlow (converters/tf_models.py;
+needs TensorFlow installed); a TF1 SavedModel (`simple_save`,
+`SavedModelBuilder`) is read by the core itself, without TensorFlow
+(converters/tf1_saved_model.py), TensorFlow being the fallback; their serving
 signature (--signature) giving the inputs and outputs. A .pb file is a GraphDef without
 variables and needs --inputs and --outputs. A .twl file ends in an integrity
 trailer (CRC-32 of the whole file, checked by the lite runtime on load)
@@ -29,6 +31,7 @@ int8 only.
 """
 
 import argparse
+import importlib.util
 import os
 import sys
 
@@ -67,16 +70,35 @@ def _write_atomically(path, data):
         raise
 
 
+def _have_tensorflow():
+    try:
+        return importlib.util.find_spec("tensorflow") is not None
+    except ValueError:  # (a module entry set to None: imports of it fail)
+        return False
+
+
 def _frozen_graph(args):
     """(frozen GraphDef, inputs, outputs, input keys, output keys)."""
     from converters import freeze, tf_models
     from tensorweave._src.framework import graph_pb2
 
     options = {"fold_batch_norms": not args.no_fold_batch_norms}
+    signature = getattr(args, "signature", None)
+    if tf_models.is_tf_saved_model(args.input) and not tf_models.is_keras_file(args.input):
+        from converters import tf1_saved_model
+
+        if tf1_saved_model.readable(args.input):  # a TF1 graph: the core reads it, without TensorFlow
+            try:
+                return tf1_saved_model.freeze_tf1(
+                    args.input, _names(args.inputs), _names(args.outputs), signature, **options
+                )
+            except ConversionError:
+                if not _have_tensorflow():
+                    raise
     if tf_models.is_tf_saved_model(args.input) or tf_models.is_keras_file(args.input):
         # TensorFlow freezes it; its serving signature names the inputs and outputs.
         data, inputs, outputs, input_keys, output_keys = tf_models.freeze(
-            args.input, _names(args.inputs), _names(args.outputs), getattr(args, "signature", None)
+            args.input, _names(args.inputs), _names(args.outputs), signature
         )
     elif os.path.isdir(args.input):
         return freeze.freeze_saved_model(args.input, _names(args.inputs), _names(args.outputs), **options)

@@ -186,6 +186,57 @@ def _add_output_shapes(graph_def, graph):
                 shapes.add().dim.extend(graph_pb2.TensorShapeProto.Dim(size=-1 if d is None else d) for d in dims)
 
 
+# TensorFlow 2's resource-variable ops (what its compat.v1 builds unless resource variables are disabled) and the
+# core's ref-variable ops that do the same on a variable made by a VarHandleOp.
+_RESOURCE_TO_REF = {
+    "ReadVariableOp": "Identity",
+    "AssignVariableOp": "Assign",
+    "AssignAddVariableOp": "AssignAdd",
+    "AssignSubVariableOp": "AssignSub",
+    "VarIsInitializedOp": "IsVariableInitialized",
+}
+
+
+def _resource_variables_as_ref(graph_def):
+    """Rewrites, in place, the resource variables of a meta graph that TensorFlow 2 wrote as the core's ref
+    variables: VarHandleOp -> VariableV2 (same name, dtype, shape) and the ops on its handle (read, assign,
+    assign-add/sub, is-initialized, the optimizers' Resource(Sparse)Apply*, ResourceScatter*, ResourceGather)
+    -> their ref forms, so that a TF1-style graph saved by TensorFlow 2 (a SavedModel of `simple_save`, a
+    `.meta` file) imports, restores its checkpoint and trains on. Ops on a handle that is not a VarHandleOp's
+    are left as they are."""
+    handles = {n.name: n for n in graph_def.node if n.op == "VarHandleOp"}
+    if not handles:
+        return
+    for node in graph_def.node:
+        if node.op == "VarHandleOp":
+            node.op = "VariableV2"
+            for key in [k for k in node.attr if k not in ("dtype", "shape", "container", "shared_name")]:
+                del node.attr[key]
+            continue
+        handle = handles.get(node.input[0].lstrip("^").split(":")[0]) if node.input else None
+        if handle is None:
+            continue
+        dtype = handle.attr["dtype"].type
+        if node.op.startswith(("ResourceApply", "ResourceSparseApply")):  # the optimizers' updates: same attrs
+            node.op = node.op[len("Resource") :]
+        elif node.op.startswith("ResourceScatter") and node.op != "ResourceScatterNdUpdate":
+            node.op = node.op[len("Resource") :]
+            del node.attr["dtype"]
+            node.attr["T"].type = dtype
+        elif node.op == "ResourceGather" and not node.attr["batch_dims"].i:
+            node.op = "Gather"
+            for key in ("dtype", "batch_dims"):
+                del node.attr[key]
+            node.attr["Tparams"].type = dtype
+        elif node.op in _RESOURCE_TO_REF:
+            node.op = _RESOURCE_TO_REF[node.op]
+            for key in list(node.attr):
+                del node.attr[key]
+            node.attr["dtype" if node.op == "IsVariableInitialized" else "T"].type = dtype
+            if node.op == "Assign":
+                node.attr["validate_shape"].b = False  # (a resource assign does not check the shape)
+
+
 def _pop_output_shapes(graph_def):
     """{node name: [TensorShape per output]} from the `_output_shapes` attrs of `graph_def`, which it removes."""
     shapes = {}
@@ -348,6 +399,7 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
         meta_graph_def = meta_graph_or_file
     graph = ops.get_default_graph()
     graph_def = graph_pb2.GraphDef.FromString(meta_graph_def.graph_def)
+    _resource_variables_as_ref(graph_def)
     if clear_devices:
         for node in graph_def.node:
             node.device = ""

@@ -560,9 +560,9 @@ class Saver:
             self._next_keep_time = time.time() + self._keep_every_n_hours * 3600
 
     def _shards_from_graph(self):
-        """The shards of an imported sharded saver, from its per-shard constants (`_build_sharded`'s names)."""
+        """The shards of an imported sharded saver, from its per-shard constants (`_build_sharded`'s names). A
+        sharded saver TensorFlow wrote has none: its graph shards and merges by itself from the filename."""
         graph, scope = self._graph, self._filename_tensor.op.name.rpartition("/")[0]
-        self._sharded = True
         for i in itertools.count():
             try:
                 filename = graph.as_graph_element(f"{scope}/shard_{i}_filename:0")
@@ -575,6 +575,7 @@ class Saver:
                 for n, c in zip(names.ravel(), slices.ravel())
             ]
             self._shards.append((filename.device, keys, filename))
+            self._sharded = True
 
     def _build(self):
         if not self._saveables:

@@ -1,0 +1,78 @@
+"""TensorFlow 1 SavedModels (`simple_save`, `SavedModelBuilder`: a graph of TF ops whose variables are in TF's
+checkpoint format) read without TensorFlow: the core imports the meta graph, restores the variables (it reads
+TF's checkpoint format, and TensorFlow 2's resource variables as ref variables) and the graph is frozen as a
+tensorweave saved model is. A TF2 SavedModel (its graphs are tf.functions) is not one: `readable` says no and
+TensorFlow reads it (converters/tf_models.py)."""
+
+import os
+
+from converters import freeze
+from converters.errors import ConversionError
+
+SERVING = "serve"
+# Ops of a TF2 SavedModel's top-level graph: the calls of its functions. (Resource variables, which TensorFlow 2
+# makes in TF1-style graphs too, the core's meta graph import reads as ref variables.)
+_TF2_OPS = ("StatefulPartitionedCall", "PartitionedCall")
+
+
+def _meta_graph(saved_model, path):
+    graphs = list(saved_model.meta_graphs)
+    serving = [m for m in graphs if SERVING in m.meta_info_def.tags]
+    if not (serving or graphs):
+        raise ConversionError(f"{path}: the SavedModel holds no meta graph")
+    return (serving or graphs)[0]
+
+
+def _read(path):
+    from tensorweave._src.saved_model import loader
+
+    try:
+        return loader._read_saved_model(path)
+    except Exception as e:  # noqa: BLE001 - an unreadable file: OSError or the loader's parse error
+        raise ConversionError(f"{path}: not a SavedModel: {e}") from None
+
+
+def readable(path):
+    """Whether `path` is a SavedModel whose serving graph is a TF1 graph (no function calls)."""
+    if not os.path.isdir(path):
+        return False
+    try:
+        meta = _meta_graph(_read(path), path)
+    except ConversionError:
+        return False
+    from tensorweave._src.framework import graph_pb2
+
+    try:
+        graph = graph_pb2.GraphDef.FromString(meta.graph_def)  # (bytes in the core's MetaGraphDef)
+    except Exception:  # noqa: BLE001 - protobuf's DecodeError
+        return False
+    return not any(n.op in _TF2_OPS for n in graph.node)
+
+
+def freeze_tf1(path, inputs=None, outputs=None, signature_key=None, **options):
+    """(frozen GraphDef, input tensor names, output tensor names, input keys, output keys) of the TF1 SavedModel
+    at `path`, through its serving signature (`signature_key`, default "serving_default") unless
+    `inputs`/`outputs` (tensor names) are given."""
+    import tensorweave as tw
+    from tensorweave._src.saved_model import loader
+
+    meta = _meta_graph(_read(path), path)
+    signatures = dict(meta.signature_def)
+    key = signature_key or ("serving_default" if "serving_default" in signatures else min(signatures, default=None))
+    if (inputs is None or outputs is None) and key not in signatures:
+        raise ConversionError(f"{path}: no signature {key!r}; it has {sorted(signatures)}")
+    with tw.Graph().as_default(), tw.Session() as sess:
+        try:
+            loader.load(sess, list(meta.meta_info_def.tags), path)
+        except Exception as e:  # noqa: BLE001 - an op the core lacks, a checkpoint it cannot read
+            raise ConversionError(f"{path}: the core could not load the SavedModel: {type(e).__name__}: {e}") from None
+        if key in signatures:  # TF orders a signature's inputs and outputs by key
+            sig = signatures[key]
+            input_keys, input_names = zip(*sorted((k, v.name) for k, v in sig.inputs.items())) or ((), ())
+            output_keys, output_names = zip(*sorted((k, v.name) for k, v in sig.outputs.items()))
+        if inputs is not None:
+            input_names, input_keys = inputs, [i.split(":")[0] for i in inputs]
+        if outputs is not None:
+            output_names, output_keys = outputs, [o.split(":")[0] for o in outputs]
+        frozen = freeze.freeze_session(sess, list(input_names), list(output_names), **options)
+    return frozen, list(input_names), list(output_names), list(input_keys), list(output_keys)
