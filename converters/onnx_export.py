@@ -780,6 +780,49 @@ def _depth_to_space(ctx, node):
     )
 
 
+def _reshape_to(ctx, node, x, shape, suffix):
+    out = ctx.unique(f"{node.name}/{suffix}")
+    ctx.add("Reshape", [x, ctx.initializer(f"{node.name}/{suffix}_shape", np.array(shape, np.int64))], [out])
+    return out
+
+
+@exports("SpaceToBatchND", "BatchToSpaceND")
+def _space_batch(ctx, node):
+    """TensorFlow's 2-D SpaceToBatchND (Pad, then blocks moved into the batch) and BatchToSpaceND (the inverse,
+    then the crops) as Pad/Reshape/Transpose/Slice; the spatial dims must be static, the batch need not."""
+    block = ctx.require_const(node, 1, "block_shape").astype(np.int64).reshape(-1)
+    pads = ctx.require_const(node, 2, "paddings" if node.op == "SpaceToBatchND" else "crops").astype(np.int64)
+    shape = ctx.shape(node.input[0])
+    if block.size != 2 or shape is None or len(shape) != 4 or None in shape[1:]:
+        raise _NodeError(f"exported for 2 spatial dims of static size only (block {block.tolist()}, input {shape})")
+    (bh, bw), (_, h, w, c) = block.tolist(), shape
+    x = ctx.nhwc(node.input[0])
+    out = ctx.output(f"{node.name}:0")
+    if node.op == "SpaceToBatchND":
+        if pads.any():
+            padded = ctx.unique(f"{node.name}/padded")
+            amounts = np.array([0, pads[0][0], pads[1][0], 0, 0, pads[0][1], pads[1][1], 0], np.int64)
+            ctx.add("Pad", [x, ctx.initializer(f"{node.name}/pads", amounts)], [padded])
+            x, h, w = padded, h + pads[0].sum(), w + pads[1].sum()
+        x = _reshape_to(ctx, node, x, [-1, h // bh, bh, w // bw, bw, c], "blocks")
+        moved = ctx.unique(f"{node.name}/moved")
+        ctx.add("Transpose", [x], [moved], perm=[2, 4, 0, 1, 3, 5])
+        ctx.add("Reshape", [moved, ctx.initializer(f"{node.name}/shape", np.array([-1, h // bh, w // bw, c]))], [out])
+        return
+    x = _reshape_to(ctx, node, x, [bh, bw, -1, h, w, c], "blocks")
+    moved = ctx.unique(f"{node.name}/moved")
+    ctx.add("Transpose", [x], [moved], perm=[2, 3, 0, 4, 1, 5])
+    full = out if not pads.any() else ctx.unique(f"{node.name}/uncropped")
+    ctx.add("Reshape", [moved, ctx.initializer(f"{node.name}/shape", np.array([-1, h * bh, w * bw, c]))], [full])
+    if pads.any():
+        starts = np.array([pads[0][0], pads[1][0]], np.int64)
+        ends = np.array([h * bh - pads[0][1], w * bw - pads[1][1]], np.int64)
+        inputs = [full] + [
+            ctx.initializer(f"{node.name}/{n}", v) for n, v in (("starts", starts), ("ends", ends), ("axes", [1, 2]))
+        ]
+        ctx.add("Slice", inputs, [out])
+
+
 @exports("MatrixBandPart")
 def _band_part(ctx, node):
     lower = int(ctx.require_const(node, 1, "num_lower"))

@@ -25,7 +25,6 @@ _TF_GRAPHS += "tensorweave graphs, has no exporter for it yet"
 ONLY_TO_TWL = {
     op: _TF_GRAPHS
     for op in (
-        "BatchToSpaceND", "SpaceToBatchND",
     )
 }  # fmt: skip
 ONLY_TO_ONNX = {}

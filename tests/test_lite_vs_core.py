@@ -239,8 +239,6 @@ CASES = [
             tw.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]]) * 2.0, [2, 2], [[1, 1], [0, 2]]
         ),
         [[1, 4, 6, 2]],
-        onnx=False,
-        why=_ONLY_TO_TWL,
     ),
     Case(
         "StridedSlice with ellipsis and new axes",
