@@ -706,14 +706,19 @@ def _fill_like(ctx, node):
     ctx.add("ConstantOfShape", [shape], [ctx.output(f"{node.name}:0")], value=value)
 
 
+def _int64_operand(ctx, node, i, what):
+    """Input `i` of `node` as an int64 ONNX tensor: an initializer when constant, else cast."""
+    value = ctx.const(node, i)
+    if value is not None:
+        return ctx.initializer(f"{node.name}/{what}", value.astype(np.int64))
+    name = ctx.unique(f"{node.name}/{what}")
+    ctx.add("Cast", [ctx.nhwc(node.input[i])], [name], to=TensorProto.INT64)
+    return name
+
+
 @exports("Fill")
 def _fill(ctx, node):
-    dims = ctx.const(node, 0)
-    if dims is not None:
-        dims = ctx.initializer(f"{node.name}/dims", dims.astype(np.int64))
-    else:
-        dims = ctx.unique(f"{node.name}/dims")
-        ctx.add("Cast", [ctx.nhwc(node.input[0])], [dims], to=TensorProto.INT64)
+    dims = _int64_operand(ctx, node, 0, "dims")
     ctx.add("Expand", [ctx.nhwc(node.input[1]), dims], [ctx.output(f"{node.name}:0")])
 
 
@@ -732,12 +737,7 @@ def _any_all(ctx, node):
 
 @exports("Tile")
 def _tile(ctx, node):
-    multiples = ctx.const(node, 1)
-    if multiples is not None:
-        multiples = ctx.initializer(f"{node.name}/multiples", multiples.astype(np.int64))
-    else:
-        multiples = ctx.unique(f"{node.name}/multiples")
-        ctx.add("Cast", [ctx.nhwc(node.input[1])], [multiples], to=TensorProto.INT64)
+    multiples = _int64_operand(ctx, node, 1, "multiples")
     ctx.add("Tile", [ctx.nhwc(node.input[0]), multiples], [ctx.output(f"{node.name}:0")])
 
 
