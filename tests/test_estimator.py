@@ -22,7 +22,7 @@ def _linear_model_fn(features, labels, mode, params):
     loss = tw.reduce_mean(tw.square(y - labels))
     if mode == tw.estimator.ModeKeys.EVAL:
         metrics = {"mae": tw.metrics.mean_absolute_error(labels, y)}
-        return tw.estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops=metrics)
+        return tw.estimator.EstimatorSpec(mode, predictions={"y": y}, loss=loss, eval_metric_ops=metrics)
     train = tw.train.GradientDescentOptimizer(params["lr"]).minimize(loss, tw.train.get_global_step())
     return tw.estimator.EstimatorSpec(mode, loss=loss, train_op=train)
 
@@ -392,3 +392,28 @@ def test_warm_start_from_another_model_dir(tmp_path):
     third = tw.estimator.Estimator(_linear_model_fn, str(tmp_path / "c"), params={"lr": 0.0}, warm_start_from=settings)
     third.train(_input(), steps=1)
     assert third.get_variable_value("w")[0, 0] == 0 and third.get_variable_value("b") == first.get_variable_value("b")
+
+
+def test_add_metrics_parse_specs_and_hook_names(tmp_path):
+    est = tw.estimator.Estimator(_linear_model_fn, str(tmp_path), params={"lr": 0.1})
+    est.train(_input(), steps=5)
+
+    def metric_fn(labels, predictions):
+        return {"rmse": tw.metrics.root_mean_squared_error(labels, predictions["y"])}
+
+    with_rmse = tw.estimator.add_metrics(est, metric_fn)
+    result = with_rmse.evaluate(_input(num_epochs=1, batch=10))
+    w, b = est.get_variable_value("w")[0, 0], est.get_variable_value("b")[0]
+    np.testing.assert_allclose(result["rmse"], np.sqrt(np.mean((w * X[:, 0] + b - Y[:, 0]) ** 2)), rtol=1e-5)
+    assert sorted(result) == ["global_step", "loss", "mae", "rmse"]
+    with pytest.raises(ValueError, match="metric_fn can only have following args"):
+        tw.estimator.add_metrics(est, lambda labels, logits: {})
+
+    spec = tw.estimator.classifier_parse_example_spec([fc.numeric_column("a", shape=[2])], "label", weight_column="w")
+    assert spec["label"].shape == (1,) and spec["label"].dtype == tw.int64 and spec["w"].dtype == tw.float32
+    spec = tw.estimator.regressor_parse_example_spec([fc.numeric_column("a")], "y", label_dimension=3)
+    assert spec["y"].shape == (3,) and spec["y"].dtype == tw.float32
+    with pytest.raises(ValueError, match="label should not be used as feature"):
+        tw.estimator.classifier_parse_example_spec([fc.numeric_column("a")], "a")
+    assert tw.estimator.StopAtStepHook is tw.train.StopAtStepHook
+    assert tw.estimator.SessionRunHook is tw.train.SessionRunHook

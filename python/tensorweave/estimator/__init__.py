@@ -1,6 +1,7 @@
 """tw.estimator: TensorFlow 1's high-level training API — `Estimator` over a model_fn, the canned DNN,
 linear, combined and baseline classifiers and regressors over feature columns, `train_and_evaluate`, input
-functions over numpy arrays (`tw.estimator.inputs`) and exporting for serving (`tw.estimator.export`).
+functions over numpy arrays (`tw.estimator.inputs`) and exporting for serving (`tw.estimator.export`), and
+the session-run hooks under TF1's tf.estimator names.
 
 Example:
   >>> import numpy as np, tempfile
@@ -24,6 +25,9 @@ from tensorweave._src.estimator.canned import DNNRegressor
 from tensorweave._src.estimator.canned import LinearClassifier
 from tensorweave._src.estimator.canned import LinearRegressor
 from tensorweave._src.estimator.estimator import Estimator
+from tensorweave._src.estimator.extras import add_metrics
+from tensorweave._src.estimator.extras import classifier_parse_example_spec
+from tensorweave._src.estimator.extras import regressor_parse_example_spec
 from tensorweave._src.estimator.model_fn import EstimatorSpec
 from tensorweave._src.estimator.model_fn import ModeKeys
 from tensorweave._src.estimator.run_config import RunConfig
@@ -34,5 +38,22 @@ from tensorweave._src.estimator.training import LatestExporter
 from tensorweave._src.estimator.training import TrainSpec
 from tensorweave._src.estimator.training import train_and_evaluate
 from tensorweave._src.estimator.warm_starting import WarmStartSettings
+from tensorweave._src.training.basic_session_run_hooks import CheckpointSaverHook
+from tensorweave._src.training.basic_session_run_hooks import CheckpointSaverListener
+from tensorweave._src.training.basic_session_run_hooks import FeedFnHook
+from tensorweave._src.training.basic_session_run_hooks import FinalOpsHook
+from tensorweave._src.training.basic_session_run_hooks import GlobalStepWaiterHook
+from tensorweave._src.training.basic_session_run_hooks import LoggingTensorHook
+from tensorweave._src.training.basic_session_run_hooks import NanLossDuringTrainingError
+from tensorweave._src.training.basic_session_run_hooks import NanTensorHook
+from tensorweave._src.training.basic_session_run_hooks import ProfilerHook
+from tensorweave._src.training.basic_session_run_hooks import SecondOrStepTimer
+from tensorweave._src.training.basic_session_run_hooks import StepCounterHook
+from tensorweave._src.training.basic_session_run_hooks import StopAtStepHook
+from tensorweave._src.training.basic_session_run_hooks import SummarySaverHook
+from tensorweave._src.training.session_run_hook import SessionRunArgs
+from tensorweave._src.training.session_run_hook import SessionRunContext
+from tensorweave._src.training.session_run_hook import SessionRunHook
+from tensorweave._src.training.session_run_hook import SessionRunValues
 from tensorweave.estimator import export
 from tensorweave.estimator import inputs
