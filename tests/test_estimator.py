@@ -373,6 +373,18 @@ def test_train_and_evaluate_evaluates_at_checkpoints_and_exports(tmp_path):
     metrics, exports = tw.estimator.train_and_evaluate(est, train_spec, eval_spec)
     assert metrics["global_step"] == 30
     assert len(exports) == 3 and len(os.listdir(str(tmp_path / "export" / "latest"))) == 1
+    best = tw.estimator.BestExporter(
+        serving_input_receiver_fn=exporter._fn,
+        compare_fn=lambda best_eval_result, current_eval_result: current_eval_result["global_step"] == 10,
+    )  # only the first evaluation is "best"
+    est2 = tw.estimator.Estimator(_linear_model_fn, str(tmp_path / "two"), config=config, params={"lr": 0.1})
+    eval_spec = tw.estimator.EvalSpec(_input(num_epochs=1), steps=None, throttle_secs=0, exporters=[best])
+    _, exports = tw.estimator.train_and_evaluate(est2, train_spec, eval_spec)
+    assert [e is not None for e in exports] == [True, False, False]
+    smaller = tw.estimator.BestExporter()._compare  # the default: a smaller loss
+    assert smaller(best_eval_result={"loss": 2.0}, current_eval_result={"loss": 1.0})
+    with pytest.raises(ValueError, match="best_eval_result cannot be empty or no loss is found in it"):
+        smaller(best_eval_result={"x": 1}, current_eval_result={"loss": 2})
     with pytest.raises(ValueError, match="Must specify max_steps > 0"):
         tw.estimator.TrainSpec(_input(), max_steps=0)
     with pytest.raises(TypeError, match="`input_fn` must be callable"):

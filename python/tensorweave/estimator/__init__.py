@@ -31,6 +31,7 @@ from tensorweave._src.estimator.extras import regressor_parse_example_spec
 from tensorweave._src.estimator.model_fn import EstimatorSpec
 from tensorweave._src.estimator.model_fn import ModeKeys
 from tensorweave._src.estimator.run_config import RunConfig
+from tensorweave._src.estimator.training import BestExporter
 from tensorweave._src.estimator.training import EvalSpec
 from tensorweave._src.estimator.training import Exporter
 from tensorweave._src.estimator.training import FinalExporter

@@ -110,6 +110,41 @@ class LatestExporter(FinalExporter):
         return path
 
 
+def _loss_smaller(best_eval_result, current_eval_result):
+    """Whether the current evaluation's loss is below the best one's (BestExporter's default compare_fn)."""
+    for result, what in ((best_eval_result, "best_eval_result"), (current_eval_result, "current_eval_result")):
+        if not result or "loss" not in result:
+            raise ValueError(f"{what} cannot be empty or no loss is found in it.")
+    return best_eval_result["loss"] > current_eval_result["loss"]
+
+
+class BestExporter(LatestExporter):
+    """Exports after an evaluation that is the best so far by `compare_fn(best_eval_result,
+    current_eval_result)` (default: a smaller loss), keeping the `exports_to_keep` newest exports."""
+
+    def __init__(
+        self,
+        name="best_exporter",
+        serving_input_receiver_fn=None,
+        event_file_pattern="eval/*.tfevents.*",
+        compare_fn=_loss_smaller,
+        assets_extra=None,
+        as_text=False,
+        exports_to_keep=5,
+    ):
+        if not callable(compare_fn):
+            raise ValueError("`compare_fn` must be callable.")
+        super().__init__(name, serving_input_receiver_fn, assets_extra, as_text, exports_to_keep)
+        self._compare, self._best = compare_fn, None
+        del event_file_pattern  # (TF reads earlier runs' best from the event files; here it starts afresh)
+
+    def export(self, estimator, export_path, checkpoint_path, eval_result, is_the_final_export):
+        if self._best is not None and not self._compare(best_eval_result=self._best, current_eval_result=eval_result):
+            return None
+        self._best = eval_result
+        return super().export(estimator, export_path, checkpoint_path, eval_result, is_the_final_export)
+
+
 class _EvaluateAtSaves(CheckpointSaverListener):
     """Evaluates after a checkpoint is saved (not the first one, at most every `throttle_secs`) and at the end."""
 
