@@ -19,6 +19,7 @@ Example:
   200 3.0
 """
 
+import contextlib
 import copy
 import inspect
 import logging
@@ -224,17 +225,16 @@ class Estimator:
             raise ValueError(f"model_fn should return an EstimatorSpec, given: {spec}")
         return spec
 
-    def _new_graph(self):
+    @contextlib.contextmanager
+    def _graph(self):
+        """A fresh default graph with the config's seed and a global step (yielded)."""
         from tensorweave._src.framework import random_seed
         from tensorweave._src.training import training_util
 
-        graph = ops.Graph()
-        context = graph.as_default()
-        context.__enter__()
-        if self._config.tf_random_seed is not None:
-            random_seed.set_random_seed(self._config.tf_random_seed)
-        global_step = training_util.get_or_create_global_step(graph)
-        return context, global_step
+        with ops.Graph().as_default() as graph:
+            if self._config.tf_random_seed is not None:
+                random_seed.set_random_seed(self._config.tf_random_seed)
+            yield training_util.get_or_create_global_step(graph)
 
     def _session_config(self):
         return self._config.session_config
@@ -266,8 +266,7 @@ class Estimator:
         from tensorweave._src.training import basic_session_run_hooks as hooks_lib
         from tensorweave._src.training import monitored_session
 
-        context, global_step = self._new_graph()
-        try:
+        with self._graph() as global_step:
             features, labels, input_hooks = self._call_input_fn(input_fn, ModeKeys.TRAIN)
             spec = self._call_model_fn(features, labels, ModeKeys.TRAIN, self.config)
             self._warm_start(spec)
@@ -314,8 +313,6 @@ class Estimator:
                 while not session.should_stop():
                     _, loss = session.run([spec.train_op, spec.loss])
             return loss
-        finally:
-            context.__exit__(None, None, None)
 
     def _scaffold_with_saver(self, scaffold):
         """The scaffold with the Estimator's default Saver (sharded, keeping `keep_checkpoint_max`) unless the
@@ -360,8 +357,7 @@ class Estimator:
         if steps is not None and steps <= 0:
             raise ValueError(f"Must specify steps > 0, given: {steps}")
         checkpoint_path = self._checkpoint_or_warn(checkpoint_path, "evaluate")
-        context, global_step = self._new_graph()
-        try:
+        with self._graph() as global_step:
             features, labels, input_hooks = self._call_input_fn(input_fn, ModeKeys.EVAL)
             spec = self._call_model_fn(features, labels, ModeKeys.EVAL, self.config)
             if model_fn_lib.LOSS_METRIC_KEY in spec.eval_metric_ops:
@@ -394,8 +390,6 @@ class Estimator:
                 while not session.should_stop():
                     session.run(update_op)
             results = final.final_ops_values
-        finally:
-            context.__exit__(None, None, None)
         _logger.info(
             "Saving dict for global step %d: %s",
             results["global_step"],
@@ -424,8 +418,7 @@ class Estimator:
 
         hooks = _check_hooks(hooks)
         checkpoint_path = self._checkpoint_or_warn(checkpoint_path, "predict")
-        context, _ = self._new_graph()
-        try:
+        with self._graph() as _:
             features, _, input_hooks = self._call_input_fn(input_fn, ModeKeys.PREDICT)
             spec = self._call_model_fn(features, None, ModeKeys.PREDICT, self.config)
             predictions = _extract_keys(spec.predictions, predict_keys)
@@ -443,8 +436,6 @@ class Estimator:
                     else:
                         for i in range(_batch_length(values)):
                             yield {key: value[i] for key, value in values.items()}
-        finally:
-            context.__exit__(None, None, None)
 
     # --- export ------------------------------------------------------------------------------------------------
     def export_saved_model(
@@ -475,8 +466,7 @@ class Estimator:
         export_dir_base = os.fspath(export_dir_base)
         export_dir = _timestamped_dir(export_dir_base)
         temp_dir = os.path.join(export_dir_base, "temp-" + os.path.basename(export_dir))
-        context, _ = self._new_graph()
-        try:
+        with self._graph() as _:
             receiver = serving_input_receiver_fn()
             spec = self._call_model_fn(receiver.features, None, ModeKeys.PREDICT, self.config)
             signatures = _signature_defs(receiver, spec)
@@ -489,8 +479,6 @@ class Estimator:
                     sess, [tag_constants.SERVING], signature_def_map=signatures, main_op=local_init, saver=saver
                 )
             builder.save(as_text)
-        finally:
-            context.__exit__(None, None, None)
         for dest, source in (assets_extra or {}).items():
             target = os.path.join(temp_dir, "assets.extra", dest)
             os.makedirs(os.path.dirname(target), exist_ok=True)
