@@ -10,6 +10,8 @@ TensorFlow installed, as TensorFlow's own TFLiteConverter does; a frozen
 GraphDef (.pb) converts without it.
 """
 
+import contextlib
+import inspect
 import math
 import os
 
@@ -120,7 +122,8 @@ def _keras_function(tf, path):
         raise ConversionError(
             f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'})"
         )
-    model = _unrolled(keras, model, path)
+    rebuilt = _unrolled(keras, model, path)
+    model, unrolled = rebuilt, rebuilt is not model
     specs = [tf.TensorSpec(t.shape, t.dtype, name=t.name.split(":")[0]) for t in model.inputs]
     single = len(specs) == 1
     names = list(getattr(model, "output_names", None) or [])
@@ -132,7 +135,8 @@ def _keras_function(tf, path):
         # Keyed by the model's output names, as Keras' own serving signature is.
         return dict(zip(names, flat)) if len(names) == len(flat) else out
 
-    return model, serve.get_concrete_function()
+    with _backward_masks_zeroed_in_order(tf, keras) if unrolled else contextlib.nullcontext():
+        return model, serve.get_concrete_function()
 
 
 def _set_unroll(config):
@@ -184,6 +188,49 @@ def _unrolled(keras, model, path):
             "or export it to ONNX"
         ) from None
     return rebuilt
+
+
+@contextlib.contextmanager
+def _backward_masks_zeroed_in_order(tf, keras):
+    """Keras' unrolled RNN (backend.rnn with unroll=True) zeroes the masked steps of a go_backwards layer's
+    sequence output (zero_output_for_mask: a Bidirectional layer's, with return_sequences) by the mask in input
+    order, while that output is in reversed order: its loop, which the model was saved with, reverses the mask.
+    While the unrolled model is traced, backend.rnn runs without that zeroing and the outputs are zeroed here by
+    the reversed mask, as the loop does."""
+    import importlib
+
+    backend = importlib.import_module(f"{keras.__name__}.src.backend")
+    rnn = backend.rnn
+    parameters = inspect.signature(rnn).parameters
+
+    def rnn_in_order(*args, **kwargs):
+        bound = inspect.signature(rnn).bind(*args, **kwargs)
+        bound.apply_defaults()
+        a = bound.arguments
+        if not (a["unroll"] and a["go_backwards"] and a["zero_output_for_mask"] and a["mask"] is not None):
+            return rnn(*args, **kwargs)
+        a["zero_output_for_mask"] = False
+        last, outputs, states = rnn(**a)
+        time_axis = 0 if a["time_major"] else 1
+        mask = tf.reverse(tf.cast(a["mask"], tf.bool), [time_axis])  # (in the order the steps ran)
+        while mask.shape.rank < outputs.shape.rank:
+            mask = mask[..., None]
+        last_mask = mask[-1] if a["time_major"] else mask[:, -1]
+        last = tf.where(last_mask, last, tf.zeros_like(last))
+        if outputs.shape[time_axis] == mask.shape[time_axis]:
+            outputs = tf.where(mask, outputs, tf.zeros_like(outputs))
+        else:  # (return_all_outputs=False: the last output alone)
+            outputs = tf.expand_dims(last, time_axis)
+        return last, outputs, states
+
+    if not {"unroll", "go_backwards", "zero_output_for_mask", "mask", "time_major"} <= set(parameters):
+        yield  # (a Keras whose backend.rnn takes other arguments)
+        return
+    backend.rnn = rnn_in_order
+    try:
+        yield
+    finally:
+        backend.rnn = rnn
 
 
 def freeze(path, inputs=None, outputs=None, signature_key=None):
