@@ -25,7 +25,8 @@ _TF_GRAPHS += "tensorweave graphs, has no exporter for it yet"
 ONLY_TO_TWL = {
     op: _TF_GRAPHS
     for op in (
-        "BatchToSpaceND", "Conv2DBackpropInput", "ResizeBilinear", "ResizeNearestNeighbor", "Shape",
+        "BatchToSpaceND", "Conv2DBackpropInput", "ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic",
+        "ResizeArea", "Shape",
         "SpaceToBatchND", "Split", "SplitV", "Unpack", "Elu", "Selu", "Softplus", "LeakyRelu", "Erf", "Erfc",
         "SquaredDifference", "Tile", "ReverseV2", "IdentityN", "Max", "Min", "Prod", "Fill",
         "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot",

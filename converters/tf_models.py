@@ -303,6 +303,34 @@ def inline_function_calls(graph_def, source):
     return type(graph_def).FromString(inlined.SerializeToString())
 
 
+def lower_ops_the_core_lacks(graph_def):
+    """`graph_def` (tensorweave's GraphDef) with the TensorFlow ops that the core does not define, and that Keras
+    models hold, written as ops it does: Softsign (Keras' activation="softsign") as x / (1 + |x|)."""
+    if not any(n.op == "Softsign" for n in graph_def.node):
+        return graph_def
+    from converters.graph_util import make_const, make_node, numpy_dtype
+
+    nodes = []
+    for node in graph_def.node:
+        if node.op != "Softsign":
+            nodes.append(node)
+            continue
+        dtype = numpy_dtype(node.attr["T"].type)
+        x, name = node.input[0], node.name
+        nodes += [
+            make_const(f"{name}/one", np.ones([], dtype)),
+            make_node("Abs", f"{name}/abs", [x], T=dtype),
+            make_node("AddV2", f"{name}/one_plus_abs", [f"{name}/one", f"{name}/abs"], T=dtype),
+            make_node("RealDiv", name, [x, f"{name}/one_plus_abs"], T=dtype),
+        ]
+        nodes[-1].input.extend(i for i in node.input if i.startswith("^"))
+    out = type(graph_def)()
+    out.CopyFrom(graph_def)
+    del out.node[:]
+    out.node.extend(nodes)
+    return out
+
+
 def _inline_calls(graph_def, source):
     """graph_def (TF's proto) with its calls inlined, nested calls too. Each call's body goes under the call's
     name (call/node); its arguments become Identity nodes of the call's inputs and its consumers read the body's

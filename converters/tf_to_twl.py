@@ -838,11 +838,13 @@ def _batch_to_space(ctx, node):
     ctx.builder.add_op("STRIDED_SLICE", [x] + bounds, [out], options)
 
 
-@lowers("ResizeBilinear", "ResizeNearestNeighbor")
+@lowers("ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic")
 def _resize(ctx, node):
     """RESIZE of an NHWC image to the constant size [H, W] (input 1), with
     TensorFlow's sampling: align_corners, half_pixel_centers (for nearest
-    floor((x + 0.5) / s)), else x / s."""
+    floor((x + 0.5) / s)), else x / s. Bicubic is Keys' cubic, a = -0.5 with
+    half_pixel_centers (taps outside the image weigh 0, the rest renormalized),
+    else a = -0.75 with the edge pixels repeated."""
     shape = ctx.shape(data_inputs(node)[0])
     if shape is None or len(shape) != 4:
         raise _NodeError(f"images must be rank 4 (NHWC), got shape {shape}")
@@ -867,7 +869,59 @@ def _resize(ctx, node):
         "scales": np.array([1.0, size[0] / shape[1], size[1] / shape[2], 1.0], np.float64),
         "roi": np.array([0.0] * 4 + [1.0] * 4, np.float64),
     }
+    if node.op == "ResizeBicubic":
+        options.update(interpolation="CUBIC", cubic_coeff_a=-0.5 if half else -0.75, exclude_outside=half)
+        options["cubic_table_steps"] = 1024  # (TensorFlow's table of weights)
     ctx.builder.add_op("RESIZE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], ("ResizeOptions", options))
+
+
+@lowers("ResizeArea")
+def _resize_area(ctx, node):
+    """ResizeArea (without align_corners) of an NHWC float32 image, each axis by a whole factor: shrunk, the
+    average of each block (AVERAGE_POOL_2D, VALID, the factor as window and stride); grown, each pixel repeated
+    (RESIZE, NEAREST, ASYMMETRIC, FLOOR); both in turn when one axis shrinks and the other grows."""
+    x = data_inputs(node)[0]
+    shape = ctx.shape(x)
+    if shape is None or len(shape) != 4 or None in shape[1:3]:
+        raise _NodeError(f"images must be rank 4 (NHWC) with a static height and width, got shape {shape}")
+    if numpy_dtype(ctx.specs[tensor_name(x)][0]) != np.float32:
+        raise _NodeError("images must be float32 (the lite runtime averages float32 only)")
+    size = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size")).reshape(-1)]
+    if len(size) != 2 or min(size) < 1:
+        raise _NodeError(f"size {size} is not a positive [height, width]")
+    if attr(node, "align_corners", False):
+        raise _NodeError("align_corners=True is not supported (only align_corners=False)")
+    down, up = [], []
+    for n, m in zip(shape[1:3], size):
+        if n % m and m % n:
+            raise _NodeError(
+                f"resizing {shape[1:3]} to {size}: each axis must shrink or grow by a whole factor (averaging "
+                "fractional pixel areas is not supported)"
+            )
+        down.append(n // m if n % m == 0 else 1)
+        up.append(m // n if n % m else 1)
+    out = f"{node.name}:0"
+    pooled = ctx.input(node, 0)
+    if max(down) > 1:
+        pooled_shape = [shape[0], shape[1] // down[0], shape[2] // down[1], shape[3]]
+        target = (
+            ctx.output(out)
+            if max(up) == 1
+            else ctx.intermediate(f"{node.name}/pooled", pooled_shape, np.float32, like=out)
+        )
+        options = lite_window_options("VALID", down, kernel=down)
+        ctx.builder.add_op("AVERAGE_POOL_2D", [pooled], [target], ("Pool2DOptions", options))
+        pooled = target
+    if max(up) > 1 or max(down) == 1:
+        options = {
+            "interpolation": "NEAREST",
+            "coordinate_transformation": "ASYMMETRIC",
+            "nearest_rounding": "FLOOR",
+            "sizes": [-1, size[0], size[1], -1],
+            "scales": np.array([1.0, *up, 1.0], np.float64) / np.array([1.0, *down, 1.0], np.float64),
+            "roi": np.array([0.0] * 4 + [1.0] * 4, np.float64),
+        }
+        ctx.builder.add_op("RESIZE", [pooled], [ctx.output(out)], ("ResizeOptions", options))
 
 
 @lowers("ArgMax")

@@ -241,6 +241,24 @@ CASES = [
         why=_ONLY_TO_TWL,
     ),
     Case(
+        "ResizeBicubic half_pixel_centers, align_corners, neither",
+        lambda x: (
+            tw.image.resize_bicubic(x, [7, 9], half_pixel_centers=True)
+            + tw.image.resize_bicubic(x, [7, 9], align_corners=True)
+            + tw.image.resize_bicubic(x, [7, 9])
+        ),
+        [[2, 3, 4, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "ResizeArea shrinking, growing, both",
+        lambda x: tw.concat([tw.reshape(tw.image.resize_area(x, s), [-1]) for s in ([2, 3], [8, 12], [2, 12])], 0),
+        [[2, 4, 6, 3]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
         "SpaceToBatchND, BatchToSpaceND",
         lambda x: tw.batch_to_space_nd(
             tw.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]]) * 2.0, [2, 2], [[1, 1], [0, 2]]

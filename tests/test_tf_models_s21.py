@@ -79,3 +79,92 @@ def test_masked_bidirectional_rnns_returning_sequences_agree_with_keras(tmp_path
     assert not np.any(got["per_token"][0, 3:5]) and not np.any(got["per_token"][1, 7:])
     for key, value in want.items():
         np.testing.assert_allclose(got[key], value, rtol=RTOL, atol=ATOL, err_msg=key)
+
+
+def _image_model():
+    """tf.image.resize in Lambda layers (bilinear, nearest, bicubic, area: TF2's half-pixel sampling) and a Dense
+    with activation="softsign" (Softsign, an op the core does not define)."""
+    layers = tf_keras.layers
+    image = tf_keras.Input((6, 8, 3), name="image")
+    h = layers.Conv2D(4, 3, padding="same")(image)
+    resized = [
+        layers.Lambda(lambda t: tf.image.resize(t, (9, 11)))(h),
+        layers.Lambda(lambda t: tf.image.resize(t, (4, 5), method="nearest"))(h),
+        layers.Lambda(lambda t: tf.image.resize(t, (11, 13), method="bicubic"))(h),
+        layers.Lambda(lambda t: tf.image.resize(t, (3, 2), method="area"))(h),
+        layers.Lambda(lambda t: tf.image.resize(t, (12, 16), method="area"))(h),
+    ]
+    h = layers.Concatenate()([layers.Flatten()(r) for r in resized])
+    return tf_keras.Model(image, layers.Dense(5, activation="softsign", name="scores")(h))
+
+
+def test_resizes_in_lambda_layers_and_softsign_agree_with_keras(tmp_path):
+    with _eager():
+        tf_keras.utils.set_random_seed(1)
+        model = _image_model()
+        x = np.random.default_rng(2).uniform(0, 1, (2, 6, 8, 3)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {"image": x})
+    np.testing.assert_allclose(got["scores"], want, rtol=RTOL, atol=ATOL)
+
+
+def _frozen_graph(tmp_path, build, x):
+    """(path of a frozen TF1 GraphDef with input "x" and outputs y0, y1, ..., TensorFlow's outputs)."""
+    v1 = tf.compat.v1
+    with tf.Graph().as_default() as g:
+        xt = v1.placeholder(tf.float32, x.shape, name="x")
+        names = [tf.identity(o, name=f"y{i}").name for i, o in enumerate(build(xt))]
+        with v1.Session() as sess:
+            wants = sess.run(names, {xt: x})
+    pb = str(tmp_path / "model.pb")
+    with open(pb, "wb") as f:
+        f.write(g.as_graph_def().SerializeToString())
+    return pb, [n.split(":")[0] for n in names], wants
+
+
+def _cli_run_graph(tmp_path, pb, outputs, x):
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", pb, "--output", twl, "--inputs", "x", "--outputs", ",".join(outputs)]) == 0
+    return lite_runner.LiteRunner(twl).run({"x": x})
+
+
+def test_resize_bicubic_and_area_agree_with_tensorflow_exactly(tmp_path):
+    """ResizeBicubic in each sampling mode, up and down (TensorFlow's weights come from a table of 1024 steps per
+    pixel: the lite runtime rounds to it, so the results agree to float rounding), and ResizeArea by whole
+    factors (shrinking: block averages; growing: repeated pixels)."""
+    x = np.random.default_rng(1).uniform(0, 255, [2, 5, 6, 3]).astype(np.float32)
+
+    def build(xt):
+        outs = []
+        for size in ([8, 11], [3, 4], [5, 6]):
+            for align, half in ((True, False), (False, True), (False, False)):
+                outs.append(
+                    tf.compat.v1.raw_ops.ResizeBicubic(
+                        images=xt, size=size, align_corners=align, half_pixel_centers=half
+                    )
+                )
+        outs += [tf.compat.v1.image.resize_area(xt, size) for size in ([5, 3], [10, 12], [1, 18])]
+        return outs
+
+    pb, outputs, wants = _frozen_graph(tmp_path, build, x)
+    got = _cli_run_graph(tmp_path, pb, outputs, x)
+    for name, want in zip(outputs, wants):
+        np.testing.assert_allclose(got[name], want, rtol=1e-5, atol=1e-3, err_msg=name)
+
+
+@pytest.mark.parametrize(
+    "build,message",
+    [
+        (lambda xt: [tf.compat.v1.image.resize_area(xt, [3, 4])], "each axis must shrink or grow by a whole factor"),
+        (lambda xt: [tf.compat.v1.image.resize_area(xt, [5, 3], align_corners=True)], "align_corners=True"),
+    ],
+)
+def test_resize_area_by_a_fraction_is_refused_naming_the_node(tmp_path, capsys, build, message):
+    x = np.zeros([1, 5, 6, 3], np.float32)
+    pb, outputs, _ = _frozen_graph(tmp_path, build, x)
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", pb, "--output", twl, "--inputs", "x", "--outputs", ",".join(outputs)]) == 1
+    err = capsys.readouterr().err
+    assert "ResizeArea" in err and message in err, err
