@@ -263,6 +263,90 @@ def fold_constants(view, outputs):
             del view.nodes[name]
 
 
+_SHAPE_PICKS = ("StridedSlice", "Slice", "GatherV2")
+
+
+def _fold_static_dims(view, outputs):
+    """The static dims of a tensor whose other dims are known only at run time (a run-time batch), read through
+    its Shape, become constants: a Shape of a fully static tensor, and a StridedSlice/Slice/GatherV2 (constant
+    bounds or indices) of a Shape that picks static dims only (Keras' tf.shape(x)[1:3], e.g. a Lambda resizing to
+    another tensor's size, or CenterCrop's cond on the image size). The core evaluates each pick on the dim
+    indices."""
+    import tensorweave as tw
+    from tensorweave._src.framework import graph_pb2
+
+    keep = {parse_input(o)[0] for o in outputs}
+    shapes = {name: node for name, node in view.nodes.items() if node.op == "Shape" and name not in keep}
+    if not shapes:
+        return
+    specs = all_tensor_specs(view.to_graph_def())
+    dims = {name: (specs.get(tensor_name(node.input[0])) or (None, None))[1] for name, node in shapes.items()}
+    picks, run_time = [], {}  # run_time: pick -> (the tensor, the run-time dim it reads, dtype)
+    for name, node in view.nodes.items():
+        source = parse_input(node.input[0])[0] if node.input else None
+        if node.op not in _SHAPE_PICKS or name in keep or dims.get(source) is None:
+            continue
+        if all(view.const_value(i) is not None for i in graph_util.data_inputs(node)[1:]):
+            picks.append((name, node, source))
+    for name, node, source in picks:
+        shape_node, rank = shapes[source], len(dims[source])
+        out_type = (
+            graph_util.numpy_dtype(shape_node.attr["out_type"].type) if "out_type" in shape_node.attr else np.int32
+        )
+        sub = graph_pb2.GraphDef()
+        sub.node.add().CopyFrom(make_const(source, np.arange(rank, dtype=out_type)))
+        for i in graph_util.data_inputs(node)[1:]:
+            sub.node.add().CopyFrom(view.nodes[parse_input(i)[0]])
+        pick = sub.node.add()
+        pick.CopyFrom(node)
+        del pick.input[:]
+        pick.input.extend(graph_util.data_inputs(node))
+        with tw.Graph().as_default() as g:
+            tw.import_graph_def(sub, name="")
+            with tw.Session(graph=g) as sess:
+                try:
+                    picked = np.asarray(sess.run(f"{name}:0"))
+                except tw.errors.OpError:
+                    continue  # (out of range: left for the converter to report)
+        values = [dims[source][int(k)] for k in picked.reshape(-1)]
+        if None not in values:
+            view.nodes[name] = make_const(name, np.array(values, out_type).reshape(picked.shape))
+        elif picked.ndim == 0:
+            run_time[name] = (tensor_name(shape_node.input[0]), int(picked), out_type)
+    _full_extents_as_minus_one(view, run_time)
+    for name, node in shapes.items():
+        if dims[name] is not None and None not in dims[name] and name in view.nodes:
+            out_type = graph_util.numpy_dtype(node.attr["out_type"].type) if "out_type" in node.attr else np.int32
+            view.nodes[name] = make_const(name, np.array(dims[name], out_type))
+
+
+def _full_extents_as_minus_one(view, run_time):
+    """A Slice of x whose size is a Pack holding x's own run-time dim k (tf.shape(x)[k]) at position k, from begin
+    0 there, takes the whole of dim k: that size is -1, a constant (tf.image.crop_to_bounding_box's batch)."""
+    for name, node in list(view.nodes.items()):
+        if node.op != "Slice" or len(node.input) < 3:
+            continue
+        x, begin, size = (tensor_name(i) for i in node.input[:3])
+        pack = view.nodes.get(parse_input(size)[0])
+        if pack is None or pack.op != "Pack" or attr(pack, "axis", 0) != 0:
+            continue
+        begin_pack = view.nodes.get(parse_input(begin)[0])
+        for k, element in enumerate(list(pack.input)):
+            read = run_time.get(parse_input(element)[0])
+            if read is None or read[:2] != (x, k):
+                continue
+            if begin_pack is not None and begin_pack.op == "Pack":
+                start = view.const_value(begin_pack.input[k]) if k < len(begin_pack.input) else None
+            else:
+                start = view.const_value(begin)
+                start = None if start is None or np.ndim(start) != 1 else start[k]
+            if start is None or int(np.asarray(start)) != 0:
+                continue
+            whole = f"{name}/whole_dim_{k}"
+            view.nodes[whole] = make_const(whole, np.array(-1, read[2]))
+            pack.input[k] = f"{whole}:0"
+
+
 def _fold_constant_selects(view, outputs):
     """Select/SelectV2 whose condition is a constant, all true or all false
     (e.g. a `training` flag that defaults to False), becomes the branch it
@@ -515,9 +599,14 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
     stray = [n.name for n in view.nodes.values() if n.op in PLACEHOLDER_OPS and f"{n.name}:0" not in placeholder_names]
     if stray:
         raise ConversionError(f"the outputs need placeholders that are not inputs: {sorted(stray)}")
+    _fold_static_dims(view, outputs)
     fold_constants(view, outputs)
     _fold_constant_selects(view, outputs)
-    _fold_constant_switches(view, outputs)
+    if any(n.op in ("Switch", "RefSwitch") for n in view.nodes.values()):
+        _fold_constant_switches(view, outputs)
+        # A cond's branch (CenterCrop's) reads the Shape of the Switch's data: again now that it is the data.
+        _fold_static_dims(view, outputs)
+        fold_constants(view, outputs)
     if fold_batch_norms:
         _decompose_batch_norms(view, outputs)
         _fold_scales(view, outputs)

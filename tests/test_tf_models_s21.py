@@ -168,3 +168,32 @@ def test_resize_area_by_a_fraction_is_refused_naming_the_node(tmp_path, capsys, 
     assert cli_main(["--input", pb, "--output", twl, "--inputs", "x", "--outputs", ",".join(outputs)]) == 1
     err = capsys.readouterr().err
     assert "ResizeArea" in err and message in err, err
+
+
+def _static_dims_model():
+    """A run-time batch with static image dims read through tf.shape: a Lambda resizing a feature map to a skip
+    connection's size (DeepLab's decoder), and CenterCrop (a tf.cond on the image size, then
+    crop_to_bounding_box: a Slice whose size holds the run-time batch)."""
+    layers = tf_keras.layers
+    image = tf_keras.Input((12, 12, 3), name="image")
+    crop = layers.CenterCrop(8, 8)(image)
+    skip = layers.Conv2D(4, 3, padding="same")(crop)
+    h = layers.Conv2D(6, 3, strides=4, padding="same")(skip)
+    h = layers.Lambda(lambda ts: tf.image.resize(ts[0], tf.shape(ts[1])[1:3]))([h, skip])
+    return tf_keras.Model(image, layers.Conv2D(2, 1, name="mask")(layers.Concatenate()([h, skip])))
+
+
+def test_static_dims_read_through_the_shape_of_a_run_time_batch_fold(tmp_path):
+    with _eager():
+        tf_keras.utils.set_random_seed(2)
+        model = _static_dims_model()
+        x = np.random.default_rng(4).standard_normal((3, 12, 12, 3)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", path, "--output", twl]) == 0
+    runner = lite_runner.LiteRunner(twl)
+    for batch in (3, 1):  # (the same .twl at another batch)
+        got = runner.run({"image": x[:batch]})
+        np.testing.assert_allclose(got["mask"], want[:batch], rtol=RTOL, atol=ATOL)
