@@ -259,8 +259,9 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
         if lists:
             raise ConversionError(
                 f"{path}: node {lists[0].name!r} ({lists[0].op}) belongs to a TF2 while loop over TensorLists (as "
-                "Keras' LSTM, GRU and SimpleRNN layers write it), which the .twl converter does not take: build "
-                "those layers with unroll=True (a fixed sequence length), or export the model to ONNX"
+                "Keras' LSTM, GRU and SimpleRNN layers write it), which the .twl converter does not take: convert "
+                "the Keras model file (.keras or .h5: the converter rebuilds its RNNs unrolled over a fixed sequence "
+                "length), build those layers with unroll=True, or export the model to ONNX"
             )
         for lowering in (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs):
             rewrite.replace(lowering(rewrite))

@@ -197,3 +197,22 @@ def test_static_dims_read_through_the_shape_of_a_run_time_batch_fold(tmp_path):
     for batch in (3, 1):  # (the same .twl at another batch)
         got = runner.run({"image": x[:batch]})
         np.testing.assert_allclose(got["mask"], want[:batch], rtol=RTOL, atol=ATOL)
+
+
+def test_keras3_export_of_an_rnn_is_refused_pointing_at_the_keras_file(tmp_path, capsys):
+    """Keras 3's model.export writes its LSTM as a TF2 while loop (no Keras metadata to rebuild it from): refused,
+    naming the loop's node and the way out (the .keras file converts)."""
+    keras = pytest.importorskip("keras")
+    with _eager():
+        i = keras.Input((6, 3), name="x")
+        model = keras.Model(i, keras.layers.LSTM(4)(i))
+        x = np.random.default_rng(0).standard_normal((2, 6, 3)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        model.export(str(tmp_path / "exported"), verbose=False)
+        model.save(str(tmp_path / "model.keras"))
+    assert cli_main(["--input", str(tmp_path / "exported"), "--output", str(tmp_path / "m.twl")]) == 1
+    err = capsys.readouterr().err
+    assert "TensorList" in err and "convert the Keras model file (.keras or .h5" in err, err
+    got = _convert_and_run(tmp_path, str(tmp_path / "model.keras"), {"x": x})
+    (key,) = got
+    np.testing.assert_allclose(got[key], want, rtol=RTOL, atol=ATOL)
