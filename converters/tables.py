@@ -32,7 +32,8 @@ ONLY_TO_TWL = {
         "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot",
         "Select", "SelectV2", "FloorDiv", "FloorMod", "DivNoNan", "ZerosLike", "OnesLike", "Any", "All",
         "DepthToSpace", "SpaceToDepth", "MatrixBandPart", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan",
-        "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "IsNan", "IsInf",
+        "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "IsNan", "IsInf", "IsFinite", "Cumsum",
+        "Cumprod", "TopKV2",
     )
 }  # fmt: skip
 ONLY_TO_ONNX = {}

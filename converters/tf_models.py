@@ -494,9 +494,30 @@ def _lower_einsums(rewrite):
     }
 
 
+def _without_ellipsis(equation, ranks):
+    """`equation` with each "..." spelled out as labels of its own (right-aligned across the operands, as einsum
+    broadcasts them); `equation` itself when an operand's rank does not fit its term."""
+    lhs, arrow, out = equation.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ranks):
+        return equation
+    counts = [rank - len(term.replace("...", "")) if "..." in term else 0 for term, rank in zip(terms, ranks)]
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in equation]
+    if min(counts) < 0 or max(counts) > len(spare):
+        return equation
+    labels = "".join(spare[: max(counts)])
+    terms = [t.replace("...", labels[len(labels) - c :]) for t, c in zip(terms, counts)]
+    if not arrow:  # (implicit output: the broadcast dims, then the labels seen once, sorted)
+        once = sorted(c for c in "".join(terms) if "".join(terms).count(c) == 1 and c not in labels)
+        out = labels + "".join(once)
+    return ",".join(terms) + "->" + out.replace("...", labels)
+
+
 def _einsum_nodes(rewrite, node, shapes):
     tf = rewrite.tf
     equation = node.attr["equation"].s.decode().replace(" ", "")
+    if "..." in equation and len(shapes) == 2 and all(s is not None for s in shapes):
+        equation = _without_ellipsis(equation, [len(s) for s in shapes])
     lhs, arrow, out = equation.partition("->")
     terms = lhs.split(",")
     if "." in equation or len(terms) != 2 or len(shapes) != 2 or not arrow:

@@ -193,9 +193,13 @@ def _reciprocal(ctx, node):
 
 @lowers("Pow")
 def _pow(ctx, node):
-    # Only the exponents with a lite op: x^2 (SQUARE), x^0.5 (SQRT), x^-0.5 (RSQRT).
-    opcode = lowering.lite_pow_opcode(ctx.require_const(node, 1, "the exponent"))
-    ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+    """x^2, x^0.5, x^-0.5 as SQUARE, SQRT, RSQRT; any other exponent (x^3 of the tanh GELU, a tensor) as POW."""
+    exponent = ctx.const(node, 1)
+    if exponent is not None and np.size(exponent) == 1 and float(np.reshape(exponent, [])) in (2.0, 0.5, -0.5):
+        opcode = lowering.lite_pow_opcode(np.asarray(exponent))
+        ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+        return
+    ctx.builder.add_op("POW", [ctx.input(node, 0), ctx.input(node, 1)], [ctx.output(f"{node.name}:0")])
 
 
 def _explicit_pad(ctx, node, x, explicit):
@@ -254,6 +258,43 @@ def _erf(ctx, node):
     ctx.builder.add_op("ERF", [ctx.input(node, 0)], [erf])
     one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(ctx.specs[out][0])))
     ctx.builder.add_op("SUB", [one, erf], [ctx.output(out)], _ARITHMETIC)
+
+
+@lowers("IsFinite")
+def _is_finite(ctx, node):
+    """LOGICAL_NOT of LOGICAL_OR(IS_NAN, IS_INF) (tf.math.reduce_logsumexp checks its max with it)."""
+    x = ctx.input(node, 0)
+    nan, inf, either = (_like(ctx, node, s) for s in ("is_nan", "is_inf", "nan_or_inf"))
+    ctx.builder.add_op("IS_NAN", [x], [nan])
+    ctx.builder.add_op("IS_INF", [x], [inf])
+    ctx.builder.add_op("LOGICAL_OR", [nan, inf], [either])
+    ctx.builder.add_op("LOGICAL_NOT", [either], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Cumsum", "Cumprod")
+def _cumulative(ctx, node):
+    """CUMSUM / CUMPROD along the constant axis, with TensorFlow's exclusive and reverse."""
+    axis = ctx.constant(f"{node.name}/axis", np.asarray(ctx.require_const(node, 1, "axis"), np.int32).reshape([]))
+    options = {"exclusive": bool(attr(node, "exclusive", False)), "reverse": bool(attr(node, "reverse", False))}
+    opcode = "CUMSUM" if node.op == "Cumsum" else "CUMPROD"
+    ctx.builder.add_op(
+        opcode, [ctx.input(node, 0), axis], [ctx.output(f"{node.name}:0")], ("CumulativeOptions", options)
+    )
+
+
+@lowers("TopKV2")
+def _top_k(ctx, node):
+    """TOP_K of the constant k on the last axis (largest first, ties to the lower index, as TensorFlow sorts
+    them); the indices, int64 in the lite op, CAST to the node's index type."""
+    k = ctx.constant(f"{node.name}/k", np.asarray(ctx.require_const(node, 1, "k"), np.int64).reshape([]))
+    dt, shape = ctx.specs[f"{node.name}:1"]
+    indices = ctx.intermediate(f"{node.name}/indices64", shape, np.int64, like=f"{node.name}:1")
+    options = ("TopKOptions", {"axis": -1, "largest": True})
+    ctx.builder.add_op("TOP_K", [ctx.input(node, 0), k], [ctx.output(f"{node.name}:0"), indices], options)
+    if numpy_dtype(dt) == np.int64:
+        ctx.alias(f"{node.name}:1", indices)
+    else:
+        ctx.builder.add_op("CAST", [indices], [ctx.output(f"{node.name}:1")])
 
 
 @lowers("Fill")

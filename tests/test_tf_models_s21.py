@@ -216,3 +216,31 @@ def test_keras3_export_of_an_rnn_is_refused_pointing_at_the_keras_file(tmp_path,
     got = _convert_and_run(tmp_path, str(tmp_path / "model.keras"), {"x": x})
     (key,) = got
     np.testing.assert_allclose(got[key], want, rtol=RTOL, atol=ATOL)
+
+
+def _lambda_math_model():
+    """TensorFlow ops Keras users write in Lambda layers: reduce_logsumexp (IsFinite), the tanh GELU (Pow 3),
+    cumsum (reverse), top_k, a Pow of 1.5, and an EinsumDense whose equation has an ellipsis."""
+    layers = tf_keras.layers
+    x = tf_keras.Input((4, 6), name="x")
+    parts = [
+        layers.Lambda(lambda t: tf.math.reduce_logsumexp(t, axis=-1))(x),
+        layers.Lambda(lambda t: tf.nn.gelu(t, approximate=True))(x),
+        layers.Lambda(lambda t: tf.cumsum(t, axis=1, reverse=True))(x),
+        layers.Lambda(lambda t: tf.math.top_k(t, 2).values * tf.cast(tf.math.top_k(t, 2).indices, tf.float32))(x),
+        layers.Lambda(lambda t: tf.math.pow(tf.abs(t), 1.5))(x),
+        layers.EinsumDense("...b,bc->...c", output_shape=3, bias_axes="c")(x),
+    ]
+    return tf_keras.Model(x, layers.Concatenate(name="features")([layers.Flatten()(p) for p in parts]))
+
+
+def test_lambda_math_and_an_ellipsis_einsum_agree_with_keras(tmp_path):
+    with _eager():
+        tf_keras.utils.set_random_seed(3)
+        model = _lambda_math_model()
+        x = np.random.default_rng(5).standard_normal((2, 4, 6)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "model.h5")  # (a .keras file's Lambda loads only in Keras' unsafe mode)
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {"x": x})
+    np.testing.assert_allclose(got["features"], want, rtol=RTOL, atol=ATOL)
