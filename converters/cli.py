@@ -76,7 +76,11 @@ def _frozen_graph(args):
     if tf_models.is_tf_saved_model(args.input) or tf_models.is_keras_file(args.input):
         # TensorFlow freezes it; its serving signature names the inputs and outputs.
         data, inputs, outputs, input_keys, output_keys = tf_models.freeze(
-            args.input, _names(args.inputs), _names(args.outputs), getattr(args, "signature", None)
+            args.input,
+            _names(args.inputs),
+            _names(args.outputs),
+            getattr(args, "signature", None),
+            keras_safe_mode=not getattr(args, "no_keras_safe_mode", False),
         )
     elif os.path.isdir(args.input):
         return freeze.freeze_saved_model(args.input, _names(args.inputs), _names(args.outputs), **options)
@@ -192,6 +196,12 @@ def main(argv=None):
         choices=("minmax", "percentile"),
         default="minmax",
         help="--quantize int8: activation ranges from the min/max or the 0.01/99.99th percentiles",
+    )
+    parser.add_argument(
+        "--no-keras-safe-mode",
+        action="store_true",
+        help="a .keras file: load it with Keras' safe_mode=False, which a Lambda layer's Python code needs (only "
+        "for a file you trust: loading runs its code)",
     )
     parser.add_argument("--version", action="version", version=f"tensorweave-convert {VERSION}")
     args = parser.parse_args(argv)

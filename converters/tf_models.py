@@ -95,32 +95,40 @@ def _application_layers(module):
     return found
 
 
-def _load_keras_model(keras, module, path):
+def _load_keras_model(keras, module, path, safe_mode):
+    # (Keras reads safe_mode for a .keras file only; an .h5 file's Lambda loads without it.)
+    options = {"safe_mode": False} if not safe_mode and path.lower().endswith(".keras") else {}
     try:
-        return keras.models.load_model(path, compile=False)
+        return keras.models.load_model(path, compile=False, **options)
     except Exception as e:  # (each Keras raises its own types; re-raised below unless a layer is unknown)
         if "Unknown layer" not in str(e):
             raise
         layers = _application_layers(module)
         if not layers:
             raise
-        return keras.models.load_model(path, compile=False, custom_objects=layers)
+        return keras.models.load_model(path, compile=False, custom_objects=layers, **options)
 
 
-def _keras_function(tf, path):
+def _keras_function(tf, path, safe_mode=True):
     errors = []
     for module in ("tf_keras", "keras"):
         try:
             keras = __import__(module)
-            model = _load_keras_model(keras, module, path)
+            model = _load_keras_model(keras, module, path, safe_mode)
             break
         except ImportError:
             continue
         except Exception as e:  # noqa: BLE001 - each Keras raises its own types
             errors.append(f"{module}: {type(e).__name__}: {e}")
     else:
+        advice = ""
+        if safe_mode and any("safe_mode" in e for e in errors):
+            advice = (
+                "; the file holds a Lambda layer's Python code, which Keras loads only outside its safe mode: if you "
+                "trust the file, convert it with --no-keras-safe-mode (or save the model as .h5)"
+            )
         raise ConversionError(
-            f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'})"
+            f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'}){advice}"
         )
     rebuilt = _unrolled(keras, model, path)
     model, unrolled = rebuilt, rebuilt is not model
@@ -233,10 +241,11 @@ def _backward_masks_zeroed_in_order(tf, keras):
         backend.rnn = rnn
 
 
-def freeze(path, inputs=None, outputs=None, signature_key=None):
+def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=True):
     """(frozen GraphDef bytes, input tensor names, output tensor names, input
     keys, output keys) of the TensorFlow model at `path`. `inputs`/`outputs`
-    (tensor names of the frozen graph) override the signature's."""
+    (tensor names of the frozen graph) override the signature's. A .keras file
+    loads in Keras' safe mode unless keras_safe_mode is False."""
     keras = is_keras_file(path) and signature_key is None
     tf = _tensorflow("a Keras model file" if keras else "a TensorFlow SavedModel")
     from tensorflow.python.eager import context
@@ -244,7 +253,9 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
 
     with context.eager_mode():  # (whatever mode the calling program set: loading needs eager)
         try:
-            owner, fn = _keras_function(tf, path) if keras else _serving_function(tf, path, signature_key)
+            owner, fn = (
+                _keras_function(tf, path, keras_safe_mode) if keras else _serving_function(tf, path, signature_key)
+            )
         except ConversionError:
             if not (keras and os.path.isdir(path)):
                 raise

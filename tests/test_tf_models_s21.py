@@ -244,3 +244,22 @@ def test_lambda_math_and_an_ellipsis_einsum_agree_with_keras(tmp_path):
         model.save(path)
     got = _convert_and_run(tmp_path, path, {"x": x})
     np.testing.assert_allclose(got["features"], want, rtol=RTOL, atol=ATOL)
+
+
+def test_a_keras_file_with_a_lambda_converts_only_outside_safe_mode(tmp_path, capsys):
+    """Keras loads a .keras file's Lambda layer (Python code) only with safe_mode=False: refused naming the way
+    (--no-keras-safe-mode, or .h5), which then converts."""
+    keras = tf_keras
+    with _eager():
+        x_in = keras.Input((4, 4, 2), name="image")
+        model = keras.Model(x_in, keras.layers.Lambda(lambda t: tf.image.resize(t, (6, 6)) * 2.0, name="up")(x_in))
+        x = np.random.default_rng(0).standard_normal((1, 4, 4, 2)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "model.keras")
+        model.save(path)
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", path, "--output", twl]) == 1
+    assert "--no-keras-safe-mode" in capsys.readouterr().err
+    assert cli_main(["--input", path, "--output", twl, "--no-keras-safe-mode"]) == 0
+    (got,) = lite_runner.LiteRunner(twl).run({"image": x}).values()
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
