@@ -553,6 +553,7 @@ def _core_batch_norms(graph_def):
     writes; the core has FusedBatchNorm only) as FusedBatchNorm: the same
     computation and first five outputs, without the type attr U. A graph
     reading V3's sixth output (reserve_space_3, training only) is refused."""
+    graph_def = _volume_batch_norms(graph_def)
     if not any(n.op in ("FusedBatchNormV2", "FusedBatchNormV3") for n in graph_def.node) or (
         "FusedBatchNormV3" in _op_defs()
     ):
@@ -571,6 +572,47 @@ def _core_batch_norms(graph_def):
             if "U" in n.attr:
                 del n.attr["U"]
     return copy
+
+
+def _volume_batch_norms(graph_def):
+    """`graph_def` with each inference FusedBatchNorm/V2/V3 of a 5-D NDHWC input (Keras' BatchNormalization after a
+    Conv3D; the core's batch norm takes 4-D NHWC/NCHW only) as x * s + (offset - mean * s), s = scale *
+    rsqrt(variance + epsilon), channels last. Reading its other outputs is refused."""
+    norms = {
+        n.name: n
+        for n in graph_def.node
+        if n.op.startswith("FusedBatchNorm") and attr(n, "data_format") == "NDHWC" and not attr(n, "is_training", True)
+    }
+    if not norms:
+        return graph_def
+    for n in graph_def.node:
+        for i in graph_util.data_inputs(n):
+            name, index = parse_input(i)
+            if name in norms and index != 0:
+                raise ConversionError(f"'{n.name}' reads '{i}', an output of a 5-D batch norm other than its result")
+    nodes = []
+    for n in graph_def.node:
+        if n.name not in norms:
+            nodes.append(n)
+            continue
+        x, scale, offset, mean, variance = n.input[:5]
+        dtype = graph_util.numpy_dtype(n.attr["T"].type)
+        name = n.name
+        nodes += [
+            make_const(f"{name}/epsilon", np.array(attr(n, "epsilon", 1e-3), np.float32)),
+            make_node("AddV2", f"{name}/shifted", [variance, f"{name}/epsilon"], T=np.float32),
+            make_node("Rsqrt", f"{name}/rsqrt", [f"{name}/shifted"], T=np.float32),
+            make_node("Mul", f"{name}/s", [f"{name}/rsqrt", scale], T=np.float32),
+            make_node("Mul", f"{name}/mean_s", [mean, f"{name}/s"], T=np.float32),
+            make_node("Sub", f"{name}/shift", [offset, f"{name}/mean_s"], T=np.float32),
+            make_node("Mul", f"{name}/scaled", [x, f"{name}/s"], T=dtype),
+            make_node("AddV2", name, [f"{name}/scaled", f"{name}/shift"], T=dtype),
+        ]
+    out = type(graph_def)()
+    out.CopyFrom(graph_def)
+    del out.node[:]
+    out.node.extend(nodes)
+    return out
 
 
 def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_norms=True):

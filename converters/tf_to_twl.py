@@ -364,6 +364,108 @@ def _pool(ctx, node):
     ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], ("Pool2DOptions", options))
 
 
+def _ndhwc(node):
+    """(strides, dilations) over (D, H, W) of an NDHWC 3-D window op."""
+    if attr(node, "data_format", "NDHWC") != "NDHWC":
+        raise _NodeError(f"data_format {attr(node, 'data_format')} is not supported (NDHWC only)")
+    strides, dilations = attr(node, "strides", [1] * 5), attr(node, "dilations", [1] * 5)
+    if strides[0] != 1 or strides[4] != 1 or dilations[0] != 1 or dilations[4] != 1:
+        raise _NodeError("strides and dilations over the batch and the channels must be 1")
+    return strides[1:4], dilations[1:4]
+
+
+def _fold_depth(ctx, node, x, shape, name):
+    """RESHAPE of NDHWC `x` of `shape` [n, d, h, w, c] to [n * d, h, w, c] (the depth folded into the batch)."""
+    n, d, h, w, c = shape
+    folded = ctx.intermediate(f"{node.name}/{name}", [n * d, h, w, c], np.float32, like=f"{node.name}:0")
+    target = ctx.constant(f"{node.name}/{name}_shape", np.array([-1, h, w, c], np.int32))
+    ctx.builder.add_op("RESHAPE", [x, target], [folded])
+    return folded
+
+
+def _volume(ctx, node, x_name):
+    shape = ctx.shape(x_name)
+    if shape is None or len(shape) != 5 or None in shape[1:]:
+        raise _NodeError(f"input must be rank 5 (NDHWC) with a static D, H, W and C, got shape {shape}")
+    return shape
+
+
+@lowers("Conv3D")
+def _conv_3d(ctx, node):
+    """A 3-D convolution (NDHWC, constant filter) as one CONV_2D per depth tap of the filter on the input with the
+    depth folded into the batch: tap k reads the depth slices k * dilation + stride * j (j < the output depth),
+    and the taps' outputs add up. SAME pads the depth with a PAD; H and W keep the conv's own SAME/VALID."""
+    strides, dilations = _ndhwc(node)
+    x_name, out = data_inputs(node)[0], f"{node.name}:0"
+    (n, d, h, w, c), out_shape = _volume(ctx, node, x_name), ctx.shape(out)
+    filt = np.asarray(ctx.require_const(node, 1, "filter"), np.float32)
+    kd, co, d2 = filt.shape[0], filt.shape[4], out_shape[1]
+    padding = lowering.padding(node)
+    x = ctx.input(node, 0)
+    if padding == "SAME":
+        before, after = same_pads(d, kd, strides[0], dilations[0])
+        if before or after:
+            d += before + after
+            padded = ctx.intermediate(f"{node.name}/depth_padded", [n, d, h, w, c], np.float32, like=out)
+            pads = np.array([[0, 0], [before, after], [0, 0], [0, 0], [0, 0]], np.int32)
+            ctx.builder.add_op("PAD", [x, ctx.constant(f"{node.name}/depth_paddings", pads)], [padded])
+            x = padded
+    options = lite_window_options(padding, strides[1:], dilations=dilations[1:])
+    zeros = ctx.constant(f"{node.name}/bias", np.zeros([co], np.float32))
+    mask = ("StridedSliceOptions", {"begin_mask": 0b11101, "end_mask": 0b11101})
+    total = None
+    for k in range(kd):
+        start = k * dilations[0]
+        bounds = [
+            ctx.constant(f"{node.name}/tap{k}_{what}", np.array(v, np.int32))
+            for what, v in (
+                ("begin", [0, start, 0, 0, 0]),
+                ("end", [0, start + (d2 - 1) * strides[0] + 1, 0, 0, 0]),
+                ("strides", [1, strides[0], 1, 1, 1]),
+            )
+        ]
+        taken = ctx.intermediate(f"{node.name}/tap{k}_slices", [n, d2, h, w, c], np.float32, like=out)
+        ctx.builder.add_op("STRIDED_SLICE", [x, *bounds], [taken], mask)
+        folded = _fold_depth(ctx, node, taken, [n, d2, h, w, c], f"tap{k}_folded")
+        f = ctx.constant(f"{node.name}/tap{k}_filter", np.ascontiguousarray(filt[k].transpose(3, 0, 1, 2)))
+        conv = ctx.intermediate(f"{node.name}/tap{k}", [n * d2, *out_shape[2:]], np.float32, like=out)
+        ctx.builder.add_op("CONV_2D", [folded, f, zeros], [conv], ("Conv2DOptions", dict(options)))
+        if total is not None:
+            summed = ctx.intermediate(f"{node.name}/taps{k}", [n * d2, *out_shape[2:]], np.float32, like=out)
+            ctx.builder.add_op("ADD", [total, conv], [summed], _ARITHMETIC)
+            conv = summed
+        total = conv
+    target = ctx.constant(f"{node.name}/out_shape", np.array([-1, *out_shape[1:]], np.int32))
+    ctx.builder.add_op("RESHAPE", [total, target], [ctx.output(out)])
+
+
+@lowers("MaxPool3D", "AvgPool3D")
+def _pool_3d(ctx, node):
+    """A 3-D pool (NDHWC) as two 2-D ones: over (H, W) with the depth folded into the batch, then over the depth
+    with H * W as the width. Exact: a max, and an average over the window's elements inside the input (SAME's
+    count), separate into the two stages."""
+    if attr(node, "data_format", "NDHWC") != "NDHWC":
+        raise _NodeError(f"data_format {attr(node, 'data_format')} is not supported (NDHWC only)")
+    ksize, strides = attr(node, "ksize"), attr(node, "strides")
+    if ksize[0] != 1 or ksize[4] != 1 or strides[0] != 1 or strides[4] != 1:
+        raise _NodeError("ksize and strides over the batch and the channels must be 1")
+    x_name, out = data_inputs(node)[0], f"{node.name}:0"
+    (n, d, h, w, c), (d2, h2, w2) = _volume(ctx, node, x_name), ctx.shape(out)[1:4]
+    padding, opcode = lowering.padding(node), "MAX_POOL_2D" if node.op == "MaxPool3D" else "AVERAGE_POOL_2D"
+    folded = _fold_depth(ctx, node, ctx.input(node, 0), [n, d, h, w, c], "folded")
+    plane = ctx.intermediate(f"{node.name}/hw", [n * d, h2, w2, c], np.float32, like=out)
+    options = lite_window_options(padding, strides[2:4], kernel=ksize[2:4])
+    ctx.builder.add_op(opcode, [folded], [plane], ("Pool2DOptions", options))
+    rows = ctx.intermediate(f"{node.name}/rows", [n, d, h2 * w2, c], np.float32, like=out)
+    target = ctx.constant(f"{node.name}/rows_shape", np.array([-1, d, h2 * w2, c], np.int32))
+    ctx.builder.add_op("RESHAPE", [plane, target], [rows])
+    pooled = ctx.intermediate(f"{node.name}/d", [n, d2, h2 * w2, c], np.float32, like=out)
+    options = lite_window_options(padding, [strides[1], 1], kernel=[ksize[1], 1])
+    ctx.builder.add_op(opcode, [rows], [pooled], ("Pool2DOptions", options))
+    target = ctx.constant(f"{node.name}/out_shape", np.array([-1, d2, h2, w2, c], np.int32))
+    ctx.builder.add_op("RESHAPE", [pooled, target], [ctx.output(out)])
+
+
 _BINARY = {
     "Add": "ADD",
     "AddV2": "ADD",

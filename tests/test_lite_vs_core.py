@@ -45,6 +45,7 @@ W = {
         "bmm": (6, 5),
         "gather": (5, 3),
         "deconv": (3, 3, 2, 3),
+        "conv3d": (3, 2, 3, 2, 4),
     }.items()
 }
 
@@ -285,6 +286,33 @@ CASES = [
         [[3, 5]],
         low=-1.0,
         high=1.0,
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Conv3D SAME strided, VALID dilated",
+        lambda x: tw.concat(
+            [
+                tw.reshape(tw.nn.conv3d(x, W["conv3d"], [1, 2, 1, 2, 1], "SAME"), [2, -1]),
+                tw.reshape(tw.nn.conv3d(x, W["conv3d"], [1, 1, 1, 1, 1], "VALID", dilations=[1, 2, 1, 1, 1]), [2, -1]),
+            ],
+            1,
+        ),
+        [[2, 5, 4, 5, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "MaxPool3D SAME, AvgPool3D SAME and VALID",
+        lambda x: tw.concat(
+            [
+                tw.reshape(tw.nn.max_pool3d(x, [1, 2, 3, 2, 1], [1, 2, 2, 1, 1], "SAME"), [2, -1]),
+                tw.reshape(tw.nn.avg_pool3d(x, [1, 3, 2, 2, 1], [1, 2, 1, 2, 1], "SAME"), [2, -1]),
+                tw.reshape(tw.nn.avg_pool3d(x, [1, 2, 2, 2, 1], [1, 1, 2, 2, 1], "VALID"), [2, -1]),
+            ],
+            1,
+        ),
+        [[2, 5, 4, 5, 3]],
         onnx=False,
         why=_ONLY_TO_TWL,
     ),

@@ -263,3 +263,35 @@ def test_a_keras_file_with_a_lambda_converts_only_outside_safe_mode(tmp_path, ca
     assert cli_main(["--input", path, "--output", twl, "--no-keras-safe-mode"]) == 0
     (got,) = lite_runner.LiteRunner(twl).run({"image": x}).values()
     np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
+def test_keras_3d_cnn_agrees_with_keras_at_two_batch_sizes(tmp_path):
+    """A video classifier: Conv3D (SAME strided, VALID dilated in depth), MaxPooling3D, AveragePooling3D (SAME:
+    its count excludes the padding), BatchNormalization and GlobalAveragePooling3D, with a run-time batch."""
+    layers = tf_keras.layers
+    with _eager():
+        tf_keras.utils.set_random_seed(4)
+        clip = tf_keras.Input((5, 8, 8, 3), name="clip")
+        h = layers.Conv3D(6, 3, strides=(1, 2, 2), padding="same", activation="relu")(clip)
+        h = layers.BatchNormalization()(h)
+        h = layers.MaxPooling3D((2, 2, 2), padding="same")(h)
+        h = layers.Conv3D(4, (2, 1, 1), dilation_rate=(2, 1, 1))(h)
+        h = layers.AveragePooling3D((1, 2, 2), strides=(1, 1, 1), padding="same")(h)
+        model = tf_keras.Model(clip, layers.Dense(3, name="logits")(layers.GlobalAveragePooling3D()(h)))
+        _randomize_batch_norms(model)
+        x = np.random.default_rng(6).standard_normal((3, 5, 8, 8, 3)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", path, "--output", twl]) == 0
+    runner = lite_runner.LiteRunner(twl)
+    for batch in (3, 1):
+        np.testing.assert_allclose(runner.run({"clip": x[:batch]})["logits"], want[:batch], rtol=RTOL, atol=ATOL)
+
+
+def _randomize_batch_norms(model):
+    rng = np.random.default_rng(7)
+    for layer in model.layers:
+        if isinstance(layer, tf_keras.layers.BatchNormalization):
+            layer.set_weights([rng.uniform(0.5, 1.5, w.shape).astype(np.float32) for w in layer.get_weights()])
