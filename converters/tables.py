@@ -33,7 +33,8 @@ ONLY_TO_TWL = {
         "Select", "SelectV2", "FloorDiv", "FloorMod", "DivNoNan", "ZerosLike", "OnesLike", "Any", "All",
         "DepthToSpace", "SpaceToDepth", "MatrixBandPart", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan",
         "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "IsNan", "IsInf", "IsFinite", "Cumsum",
-        "Cumprod", "TopKV2", "Conv3D", "MaxPool3D", "AvgPool3D",
+        "Cumprod", "TopKV2", "Conv3D", "MaxPool3D", "AvgPool3D", "ArgMin", "OneHot", "BroadcastTo", "GatherNd", "Expm1",
+        "Log1p", "Rint",
     )
 }  # fmt: skip
 ONLY_TO_ONNX = {}

@@ -514,7 +514,7 @@ _UNARY.update(
     {op: op.upper() for op in ("Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan")}
 )
 _UNARY.update({"Sinh": "SINH", "Cosh": "COSH", "Asinh": "ASINH", "Acosh": "ACOSH", "Atanh": "ATANH"})
-_UNARY.update({"IsNan": "IS_NAN", "IsInf": "IS_INF", "LogicalNot": "LOGICAL_NOT"})
+_UNARY.update({"IsNan": "IS_NAN", "IsInf": "IS_INF", "LogicalNot": "LOGICAL_NOT", "Rint": "ROUND"})
 
 
 @lowers(*_UNARY)
@@ -1067,13 +1067,66 @@ def _resize_area(ctx, node):
         ctx.builder.add_op("RESIZE", [pooled], [ctx.output(out)], ("ResizeOptions", options))
 
 
-@lowers("ArgMax")
+@lowers("ArgMax", "ArgMin")
 def _arg_max(ctx, node):
     axis = _int32_constant(ctx, node, 1, "axis")
     out = ctx.output(f"{node.name}:0")
     output_type = "INT32" if ctx.builder.tensor(out).dtype == np.int32 else "INT64"
     options = ("ArgMaxOptions", {"output_type": output_type})
-    ctx.builder.add_op("ARG_MAX", [ctx.input(node, 0), axis], [out], options)
+    opcode = "ARG_MAX" if node.op == "ArgMax" else "ARG_MIN"
+    ctx.builder.add_op(opcode, [ctx.input(node, 0), axis], [out], options)
+
+
+@lowers("OneHot")
+def _one_hot(ctx, node):
+    """ONE_HOT of the constant depth, on and off values; a negative index gives a row of off values, as in
+    TensorFlow (the lite op counts it from the end: it is replaced by depth first, which is out of range)."""
+    depth = int(np.asarray(ctx.require_const(node, 1, "depth")).reshape(-1)[0])
+    on, off = (ctx.require_const(node, i, what) for i, what in ((2, "on_value"), (3, "off_value")))
+    out = f"{node.name}:0"
+    dtype = numpy_dtype(ctx.specs[out][0])
+    values = ctx.constant(f"{node.name}/values", np.array([np.reshape(off, []), np.reshape(on, [])], dtype))
+    indices_name = data_inputs(node)[0]
+    index_dtype = numpy_dtype(ctx.specs[tensor_name(indices_name)][0])
+    shape = ctx.shape(indices_name)
+    negative = ctx.intermediate(f"{node.name}/negative", shape, np.bool_, like=indices_name)
+    zero = ctx.constant(f"{node.name}/zero", np.array(0, index_dtype))
+    ctx.builder.add_op("LESS", [ctx.input(node, 0), zero], [negative])
+    indices = ctx.intermediate(f"{node.name}/indices", shape, index_dtype, like=indices_name)
+    past = ctx.constant(f"{node.name}/past_the_end", np.array(depth, index_dtype))
+    ctx.builder.add_op("SELECT", [negative, past, ctx.input(node, 0)], [indices])
+    depth_tensor = ctx.constant(f"{node.name}/depth", np.array(depth, np.int64))
+    options = ("OneHotOptions", {"axis": attr(node, "axis", -1)})
+    ctx.builder.add_op("ONE_HOT", [indices, depth_tensor, values], [ctx.output(out)], options)
+
+
+@lowers("BroadcastTo")
+def _broadcast_to(ctx, node):
+    """BROADCAST_TO a constant shape."""
+    shape = np.asarray(ctx.require_const(node, 1, "shape"), np.int64)
+    target = ctx.constant(f"{node.name}/shape", shape)
+    ctx.builder.add_op("BROADCAST_TO", [ctx.input(node, 0), target], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("GatherNd")
+def _gather_nd(ctx, node):
+    """GATHER_ND (indices computed or constant; out-of-range indices fail the invoke, as on TensorFlow's CPU)."""
+    options = ("GatherOptions", {"batch_dims": 0})
+    ctx.builder.add_op("GATHER_ND", [ctx.input(node, 0), ctx.input(node, 1)], [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("Expm1", "Log1p")
+def _expm1_log1p(ctx, node):
+    """exp(x) - 1 (EXP, SUB) and log(1 + x) (ADD, LOG)."""
+    out = f"{node.name}:0"
+    one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(ctx.specs[out][0])))
+    inner = _like(ctx, node, "exp" if node.op == "Expm1" else "one_plus")
+    if node.op == "Expm1":
+        ctx.builder.add_op("EXP", [ctx.input(node, 0)], [inner])
+        ctx.builder.add_op("SUB", [inner, one], [ctx.output(out)], _ARITHMETIC)
+    else:
+        ctx.builder.add_op("ADD", [one, ctx.input(node, 0)], [inner], _ARITHMETIC)
+        ctx.builder.add_op("LOG", [inner], [ctx.output(out)])
 
 
 @lowers("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3")

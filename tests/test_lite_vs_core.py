@@ -317,6 +317,41 @@ CASES = [
         why=_ONLY_TO_TWL,
     ),
     Case(
+        "ArgMin",
+        lambda x: (
+            tw.cast(tw.argmin(x, 1), tw.float32) + tw.cast(tw.argmin(x, 2, output_type=tw.int32), tw.float32)[:, :1]
+        ),
+        [[2, 3, 4]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "OneHot (a negative index: off values), BroadcastTo",
+        lambda x: (
+            tw.one_hot(tw.cast(x, tw.int32) - 1, 4, on_value=2.0, off_value=-1.0, axis=1)
+            + tw.broadcast_to(x[:1, None, :], [3, 4, 5])
+        ),
+        [[3, 5]],
+        low=0.0,
+        high=4.9,
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "GatherNd of computed indices",
+        lambda x: tw.gather_nd(x, tw.stack([tw.constant([1, 0, 2]), tw.cast(tw.argmax(x[:, :, 0], 1), tw.int32)], 1)),
+        [[3, 4, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Rint, Expm1, Log1p",
+        lambda x: tw.math.rint(x * 2.0) + tw.math.expm1(x) + tw.math.log1p(tw.abs(x)),
+        [[2, 5]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
         "SpaceToBatchND, BatchToSpaceND",
         lambda x: tw.batch_to_space_nd(
             tw.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]]) * 2.0, [2, 2], [[1, 1], [0, 2]]

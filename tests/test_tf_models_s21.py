@@ -294,3 +294,29 @@ def _randomize_batch_norms(model):
     for layer in model.layers:
         if isinstance(layer, tf_keras.layers.BatchNormalization):
             layer.set_weights([rng.uniform(0.5, 1.5, w.shape).astype(np.float32) for w in layer.get_weights()])
+
+
+def test_tf1_graph_ops_agree_with_tensorflow(tmp_path):
+    """TF1 graph ops a frozen .pb holds: OneHot (a -1 label gives a row of off values), ArgMin, BroadcastTo,
+    GatherNd of computed indices, Rint (half to even), Expm1, Log1p, Cumsum, TopKV2."""
+    x = np.random.default_rng(8).standard_normal([2, 6, 5]).astype(np.float32)
+    assert np.any(np.argmax(x, -1) == 0)  # (some labels are -1)
+
+    def build(xt):
+        labels = tf.cast(tf.argmax(xt, -1), tf.int32) - 1  # (-1 where the first column is largest)
+        picks = tf.stack([tf.constant([1, 0]), tf.cast(tf.argmin(xt[:, :, 0], 1), tf.int32)], 1)
+        return [
+            tf.one_hot(labels, 4, on_value=3.0, off_value=-0.5),
+            tf.cast(tf.argmin(xt, 1), tf.float32),
+            tf.broadcast_to(xt[:1, :1, :], [3, 6, 5]),
+            tf.gather_nd(xt, picks),
+            tf.math.rint(xt * 2.5),
+            tf.math.expm1(xt) + tf.math.log1p(tf.abs(xt)),
+            tf.cumsum(xt, axis=1, exclusive=True),
+            tf.math.top_k(xt, 3).values,
+        ]
+
+    pb, outputs, wants = _frozen_graph(tmp_path, build, x)
+    got = _cli_run_graph(tmp_path, pb, outputs, x)
+    for name, want in zip(outputs, wants):
+        np.testing.assert_allclose(got[name], want, rtol=RTOL, atol=ATOL, err_msg=name)
