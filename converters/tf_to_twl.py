@@ -769,6 +769,71 @@ def _pad(ctx, node):
     ctx.builder.add_op("PAD", inputs, [ctx.output(f"{node.name}:0")])
 
 
+@lowers("MirrorPad")
+def _mirror_pad(ctx, node):
+    """REFLECT / SYMMETRIC padding (tf.pad's modes, numpy's too) as a GATHER of constant indices per padded axis."""
+    mode = attr(node, "mode", "REFLECT").lower()
+    if mode not in ("reflect", "symmetric"):
+        raise _NodeError(f"mode {mode!r} is not supported (REFLECT or SYMMETRIC)")
+    pads = np.asarray(ctx.require_const(node, 1, "paddings"), np.int64).reshape(-1, 2)
+    source, out = data_inputs(node)[0], f"{node.name}:0"
+    shape, dt = list(ctx.shape(source)), ctx.specs[out][0]
+    axes = [a for a in range(len(pads)) if pads[a].any()]
+    if any(shape[a] is None for a in axes):
+        raise _NodeError(f"a padded dim of {shape} is known only at run time")
+    x = ctx.input(node, 0)
+    if not axes:  # (nothing to pad: a copy)
+        zeros = ctx.constant(f"{node.name}/paddings", np.zeros_like(pads, dtype=np.int32))
+        ctx.builder.add_op("PAD", [x, zeros], [ctx.output(out)])
+        return
+    for k, axis in enumerate(axes):
+        shape[axis] += int(pads[axis].sum())
+        last = k == len(axes) - 1
+        target = ctx.output(out) if last else ctx.intermediate(f"{node.name}/{k}", shape, numpy_dtype(dt), like=source)
+        indices = np.pad(np.arange(shape[axis] - int(pads[axis].sum()), dtype=np.int32), pads[axis], mode=mode)
+        options = ("GatherOptions", {"axis": axis, "batch_dims": 0})
+        ctx.builder.add_op("GATHER", [x, ctx.constant(f"{node.name}/indices_{k}", indices)], [target], options)
+        x = target
+
+
+@lowers("ReverseSequence")
+def _reverse_sequence(ctx, node):
+    """REVERSE_SEQUENCE: the first seq_lengths[b] steps (seq_dim) of each batch entry (batch_dim) reversed."""
+    options = {"batch_axis": attr(node, "batch_dim", 0), "time_axis": attr(node, "seq_dim")}
+    inputs = [ctx.input(node, 0), ctx.input(node, 1)]
+    ctx.builder.add_op("REVERSE_SEQUENCE", inputs, [ctx.output(f"{node.name}:0")], ("ReverseSequenceOptions", options))
+
+
+@lowers("LRN")
+def _lrn(ctx, node):
+    """TensorFlow's local response normalization over the channels of an NHWC input: x / (bias + alpha * s)^beta,
+    s the sum of x^2 over channels c - depth_radius .. c + depth_radius (SQUARE, a 1x1 CONV_2D with a band of
+    ones, MUL, ADD, POW, DIV)."""
+    source, out = data_inputs(node)[0], f"{node.name}:0"
+    shape = ctx.shape(source)
+    if shape is None or len(shape) != 4 or shape[3] is None:
+        raise _NodeError(f"input must be rank 4 (NHWC) with static channels, got shape {shape}")
+    c, radius = shape[3], attr(node, "depth_radius", 5)
+    band = (np.abs(np.arange(c)[:, None] - np.arange(c)[None, :]) <= radius).astype(np.float32)
+    x = ctx.input(node, 0)
+    squared, summed, scaled, shifted, power = (
+        _like(ctx, node, s) for s in ("squared", "window_sum", "scaled", "shifted", "power")
+    )
+    ctx.builder.add_op("SQUARE", [x], [squared])
+    conv = lite_window_options("VALID", [1, 1], dilations=[1, 1])
+    inputs = [squared, ctx.constant(f"{node.name}/band", band.reshape(c, 1, 1, c))]
+    inputs.append(ctx.constant(f"{node.name}/zeros", np.zeros([c], np.float32)))
+    ctx.builder.add_op("CONV_2D", inputs, [summed], ("Conv2DOptions", conv))
+    for op, a, b, y in (
+        ("MUL", summed, ctx.constant(f"{node.name}/alpha", np.array(attr(node, "alpha", 1.0), np.float32)), scaled),
+        ("ADD", scaled, ctx.constant(f"{node.name}/bias", np.array(attr(node, "bias", 1.0), np.float32)), shifted),
+    ):
+        ctx.builder.add_op(op, [a, b], [y], _ARITHMETIC)
+    beta = ctx.constant(f"{node.name}/beta", np.array(attr(node, "beta", 0.5), np.float32))
+    ctx.builder.add_op("POW", [shifted, beta], [power])
+    ctx.builder.add_op("DIV", [x, power], [ctx.output(out)], _ARITHMETIC)
+
+
 @lowers("GatherV2")
 def _gather(ctx, node):
     axis = int(ctx.require_const(node, 2, "axis"))

@@ -352,6 +352,30 @@ CASES = [
         why=_ONLY_TO_TWL,
     ),
     Case(
+        "MirrorPad REFLECT, SYMMETRIC",
+        lambda x: (
+            tw.pad(x, [[0, 0], [2, 1], [1, 2], [0, 0]], mode="REFLECT")
+            + tw.pad(x, [[0, 0], [2, 1], [1, 2], [0, 0]], mode="SYMMETRIC")
+        ),
+        [[2, 4, 3, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "ReverseSequence",
+        lambda x: tw.reverse_sequence(x, [3, 1, 5], seq_axis=1, batch_axis=0),
+        [[3, 5, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "LRN",
+        lambda x: tw.nn.local_response_normalization(x, depth_radius=2, bias=1.5, alpha=0.3, beta=0.75),
+        [[2, 3, 3, 7]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
         "SpaceToBatchND, BatchToSpaceND",
         lambda x: tw.batch_to_space_nd(
             tw.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]]) * 2.0, [2, 2], [[1, 1], [0, 2]]
