@@ -95,6 +95,7 @@ def _frozen_graph(args):
     except Exception as e:  # noqa: BLE001 - protobuf's DecodeError
         raise ConversionError(f"{args.input}: not a GraphDef: {e}") from None
     graph_def = tf_models.inline_function_calls(graph_def, args.input)  # (none left in what TF froze)
+    graph_def = tf_models.lower_einsums(graph_def, args.input)  # (a .pb's; a Keras model's are lowered already)
     graph_def = tf_models.lower_ops_the_core_lacks(graph_def)
     frozen = freeze.freeze_graph_def(graph_def, {}, inputs, outputs, **options)
     return frozen, inputs, outputs, input_keys, output_keys

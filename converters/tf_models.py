@@ -315,6 +315,23 @@ def inline_function_calls(graph_def, source):
     return type(graph_def).FromString(inlined.SerializeToString())
 
 
+def lower_einsums(graph_def, source):
+    """`graph_def` (tensorweave's GraphDef, a frozen .pb) with its Einsums (Keras' MultiHeadAttention and
+    EinsumDense; the core has no Einsum) lowered as a Keras model's are (_lower_einsums), from the static shapes
+    TensorFlow infers for the graph; `graph_def` itself when it has none."""
+    if not any(n.op == "Einsum" for n in graph_def.node):
+        return graph_def
+    tf = _tensorflow(f"{source} (its Einsum ops)")
+    with tf.Graph().as_default() as graph:
+        try:
+            tf.graph_util.import_graph_def(tf.compat.v1.GraphDef.FromString(graph_def.SerializeToString()), name="")
+        except (ValueError, TypeError) as e:
+            raise ConversionError(f"{source}: TensorFlow cannot read the graph for its Einsum ops: {e}") from None
+    rewrite = _Rewrite(tf, graph, source)
+    rewrite.replace(_lower_einsums(rewrite))
+    return type(graph_def).FromString(rewrite.graph_def.SerializeToString())
+
+
 def lower_ops_the_core_lacks(graph_def):
     """`graph_def` (tensorweave's GraphDef) with the TensorFlow ops that the core does not define, and that Keras
     models hold, written as ops it does: Softsign (Keras' activation="softsign") as x / (1 + |x|)."""

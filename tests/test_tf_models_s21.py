@@ -325,3 +325,26 @@ def test_tf1_graph_ops_agree_with_tensorflow(tmp_path):
     got = _cli_run_graph(tmp_path, pb, outputs, x)
     for name, want in zip(outputs, wants):
         np.testing.assert_allclose(got[name], want, rtol=RTOL, atol=ATOL, err_msg=name)
+
+
+def test_a_frozen_pb_of_keras_attention_with_a_run_time_batch_converts(tmp_path):
+    """A GraphDef frozen from a tf_keras model (convert_variables_to_constants_v2) keeps MultiHeadAttention's and
+    EinsumDense's Einsum ops, which the core lacks: the CLI lowers them from the shapes TensorFlow infers."""
+    from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+    layers = tf_keras.layers
+    with _eager():
+        tf_keras.utils.set_random_seed(5)
+        x_in = tf_keras.Input((5, 8))
+        h = x_in + layers.MultiHeadAttention(num_heads=2, key_dim=4)(x_in, x_in)
+        model = tf_keras.Model(x_in, layers.EinsumDense("...b,bc->...c", output_shape=3)(h))
+        spec = tf.TensorSpec([None, 5, 8], tf.float32, name="x")
+        frozen = convert_variables_to_constants_v2(tf.function(lambda x: model(x)).get_concrete_function(spec))
+        x = np.random.default_rng(9).standard_normal((3, 5, 8)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+    pb = str(tmp_path / "model.pb")
+    with open(pb, "wb") as f:
+        f.write(frozen.graph.as_graph_def().SerializeToString())
+    assert any(n.op == "Einsum" for n in frozen.graph.as_graph_def().node)
+    got = _cli_run_graph(tmp_path, pb, ["Identity"], x)
+    np.testing.assert_allclose(got["Identity"], want, rtol=RTOL, atol=ATOL)
