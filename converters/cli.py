@@ -98,7 +98,11 @@ def _frozen_graph(args):
     if tf_models.is_tf_saved_model(args.input) or tf_models.is_keras_file(args.input):
         # TensorFlow freezes it; its serving signature names the inputs and outputs.
         data, inputs, outputs, input_keys, output_keys = tf_models.freeze(
-            args.input, _names(args.inputs), _names(args.outputs), signature
+            args.input,
+            _names(args.inputs),
+            _names(args.outputs),
+            signature,
+            keras_safe_mode=not getattr(args, "no_keras_safe_mode", False),
         )
     elif os.path.isdir(args.input):
         return freeze.freeze_saved_model(args.input, _names(args.inputs), _names(args.outputs), **options)
@@ -113,6 +117,8 @@ def _frozen_graph(args):
     except Exception as e:  # noqa: BLE001 - protobuf's DecodeError
         raise ConversionError(f"{args.input}: not a GraphDef: {e}") from None
     graph_def = tf_models.inline_function_calls(graph_def, args.input)  # (none left in what TF froze)
+    graph_def = tf_models.lower_einsums(graph_def, args.input)  # (a .pb's; a Keras model's are lowered already)
+    graph_def = tf_models.lower_ops_the_core_lacks(graph_def)
     frozen = freeze.freeze_graph_def(graph_def, {}, inputs, outputs, **options)
     return frozen, inputs, outputs, input_keys, output_keys
 
@@ -213,6 +219,12 @@ def main(argv=None):
         choices=("minmax", "percentile"),
         default="minmax",
         help="--quantize int8: activation ranges from the min/max or the 0.01/99.99th percentiles",
+    )
+    parser.add_argument(
+        "--no-keras-safe-mode",
+        action="store_true",
+        help="a .keras file: load it with Keras' safe_mode=False, which a Lambda layer's Python code needs (only "
+        "for a file you trust: loading runs its code)",
     )
     parser.add_argument("--version", action="version", version=f"tensorweave-convert {VERSION}")
     args = parser.parse_args(argv)

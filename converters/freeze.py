@@ -263,6 +263,90 @@ def fold_constants(view, outputs):
             del view.nodes[name]
 
 
+_SHAPE_PICKS = ("StridedSlice", "Slice", "GatherV2")
+
+
+def _fold_static_dims(view, outputs):
+    """The static dims of a tensor whose other dims are known only at run time (a run-time batch), read through
+    its Shape, become constants: a Shape of a fully static tensor, and a StridedSlice/Slice/GatherV2 (constant
+    bounds or indices) of a Shape that picks static dims only (Keras' tf.shape(x)[1:3], e.g. a Lambda resizing to
+    another tensor's size, or CenterCrop's cond on the image size). The core evaluates each pick on the dim
+    indices."""
+    import tensorweave as tw
+    from tensorweave._src.framework import graph_pb2
+
+    keep = {parse_input(o)[0] for o in outputs}
+    shapes = {name: node for name, node in view.nodes.items() if node.op == "Shape" and name not in keep}
+    if not shapes:
+        return
+    specs = all_tensor_specs(view.to_graph_def())
+    dims = {name: (specs.get(tensor_name(node.input[0])) or (None, None))[1] for name, node in shapes.items()}
+    picks, run_time = [], {}  # run_time: pick -> (the tensor, the run-time dim it reads, dtype)
+    for name, node in view.nodes.items():
+        source = parse_input(node.input[0])[0] if node.input else None
+        if node.op not in _SHAPE_PICKS or name in keep or dims.get(source) is None:
+            continue
+        if all(view.const_value(i) is not None for i in graph_util.data_inputs(node)[1:]):
+            picks.append((name, node, source))
+    for name, node, source in picks:
+        shape_node, rank = shapes[source], len(dims[source])
+        out_type = (
+            graph_util.numpy_dtype(shape_node.attr["out_type"].type) if "out_type" in shape_node.attr else np.int32
+        )
+        sub = graph_pb2.GraphDef()
+        sub.node.add().CopyFrom(make_const(source, np.arange(rank, dtype=out_type)))
+        for i in graph_util.data_inputs(node)[1:]:
+            sub.node.add().CopyFrom(view.nodes[parse_input(i)[0]])
+        pick = sub.node.add()
+        pick.CopyFrom(node)
+        del pick.input[:]
+        pick.input.extend(graph_util.data_inputs(node))
+        with tw.Graph().as_default() as g:
+            tw.import_graph_def(sub, name="")
+            with tw.Session(graph=g) as sess:
+                try:
+                    picked = np.asarray(sess.run(f"{name}:0"))
+                except tw.errors.OpError:
+                    continue  # (out of range: left for the converter to report)
+        values = [dims[source][int(k)] for k in picked.reshape(-1)]
+        if None not in values:
+            view.nodes[name] = make_const(name, np.array(values, out_type).reshape(picked.shape))
+        elif picked.ndim == 0:
+            run_time[name] = (tensor_name(shape_node.input[0]), int(picked), out_type)
+    _full_extents_as_minus_one(view, run_time)
+    for name, node in shapes.items():
+        if dims[name] is not None and None not in dims[name] and name in view.nodes:
+            out_type = graph_util.numpy_dtype(node.attr["out_type"].type) if "out_type" in node.attr else np.int32
+            view.nodes[name] = make_const(name, np.array(dims[name], out_type))
+
+
+def _full_extents_as_minus_one(view, run_time):
+    """A Slice of x whose size is a Pack holding x's own run-time dim k (tf.shape(x)[k]) at position k, from begin
+    0 there, takes the whole of dim k: that size is -1, a constant (tf.image.crop_to_bounding_box's batch)."""
+    for name, node in list(view.nodes.items()):
+        if node.op != "Slice" or len(node.input) < 3:
+            continue
+        x, begin, size = (tensor_name(i) for i in node.input[:3])
+        pack = view.nodes.get(parse_input(size)[0])
+        if pack is None or pack.op != "Pack" or attr(pack, "axis", 0) != 0:
+            continue
+        begin_pack = view.nodes.get(parse_input(begin)[0])
+        for k, element in enumerate(list(pack.input)):
+            read = run_time.get(parse_input(element)[0])
+            if read is None or read[:2] != (x, k):
+                continue
+            if begin_pack is not None and begin_pack.op == "Pack":
+                start = view.const_value(begin_pack.input[k]) if k < len(begin_pack.input) else None
+            else:
+                start = view.const_value(begin)
+                start = None if start is None or np.ndim(start) != 1 else start[k]
+            if start is None or int(np.asarray(start)) != 0:
+                continue
+            whole = f"{name}/whole_dim_{k}"
+            view.nodes[whole] = make_const(whole, np.array(-1, read[2]))
+            pack.input[k] = f"{whole}:0"
+
+
 def _fold_constant_selects(view, outputs):
     """Select/SelectV2 whose condition is a constant, all true or all false
     (e.g. a `training` flag that defaults to False), becomes the branch it
@@ -469,6 +553,7 @@ def _core_batch_norms(graph_def):
     writes; the core has FusedBatchNorm only) as FusedBatchNorm: the same
     computation and first five outputs, without the type attr U. A graph
     reading V3's sixth output (reserve_space_3, training only) is refused."""
+    graph_def = _volume_batch_norms(graph_def)
     if not any(n.op in ("FusedBatchNormV2", "FusedBatchNormV3") for n in graph_def.node) or (
         "FusedBatchNormV3" in _op_defs()
     ):
@@ -487,6 +572,47 @@ def _core_batch_norms(graph_def):
             if "U" in n.attr:
                 del n.attr["U"]
     return copy
+
+
+def _volume_batch_norms(graph_def):
+    """`graph_def` with each inference FusedBatchNorm/V2/V3 of a 5-D NDHWC input (Keras' BatchNormalization after a
+    Conv3D; the core's batch norm takes 4-D NHWC/NCHW only) as x * s + (offset - mean * s), s = scale *
+    rsqrt(variance + epsilon), channels last. Reading its other outputs is refused."""
+    norms = {
+        n.name: n
+        for n in graph_def.node
+        if n.op.startswith("FusedBatchNorm") and attr(n, "data_format") == "NDHWC" and not attr(n, "is_training", True)
+    }
+    if not norms:
+        return graph_def
+    for n in graph_def.node:
+        for i in graph_util.data_inputs(n):
+            name, index = parse_input(i)
+            if name in norms and index != 0:
+                raise ConversionError(f"'{n.name}' reads '{i}', an output of a 5-D batch norm other than its result")
+    nodes = []
+    for n in graph_def.node:
+        if n.name not in norms:
+            nodes.append(n)
+            continue
+        x, scale, offset, mean, variance = n.input[:5]
+        dtype = graph_util.numpy_dtype(n.attr["T"].type)
+        name = n.name
+        nodes += [
+            make_const(f"{name}/epsilon", np.array(attr(n, "epsilon", 1e-3), np.float32)),
+            make_node("AddV2", f"{name}/shifted", [variance, f"{name}/epsilon"], T=np.float32),
+            make_node("Rsqrt", f"{name}/rsqrt", [f"{name}/shifted"], T=np.float32),
+            make_node("Mul", f"{name}/s", [f"{name}/rsqrt", scale], T=np.float32),
+            make_node("Mul", f"{name}/mean_s", [mean, f"{name}/s"], T=np.float32),
+            make_node("Sub", f"{name}/shift", [offset, f"{name}/mean_s"], T=np.float32),
+            make_node("Mul", f"{name}/scaled", [x, f"{name}/s"], T=dtype),
+            make_node("AddV2", name, [f"{name}/scaled", f"{name}/shift"], T=dtype),
+        ]
+    out = type(graph_def)()
+    out.CopyFrom(graph_def)
+    del out.node[:]
+    out.node.extend(nodes)
+    return out
 
 
 def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_norms=True):
@@ -515,9 +641,14 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
     stray = [n.name for n in view.nodes.values() if n.op in PLACEHOLDER_OPS and f"{n.name}:0" not in placeholder_names]
     if stray:
         raise ConversionError(f"the outputs need placeholders that are not inputs: {sorted(stray)}")
+    _fold_static_dims(view, outputs)
     fold_constants(view, outputs)
     _fold_constant_selects(view, outputs)
-    _fold_constant_switches(view, outputs)
+    if any(n.op in ("Switch", "RefSwitch") for n in view.nodes.values()):
+        _fold_constant_switches(view, outputs)
+        # A cond's branch (CenterCrop's) reads the Shape of the Switch's data: again now that it is the data.
+        _fold_static_dims(view, outputs)
+        fold_constants(view, outputs)
     if fold_batch_norms:
         _decompose_batch_norms(view, outputs)
         _fold_scales(view, outputs)

@@ -10,6 +10,8 @@ TensorFlow installed, as TensorFlow's own TFLiteConverter does; a frozen
 GraphDef (.pb) converts without it.
 """
 
+import contextlib
+import inspect
 import math
 import os
 
@@ -93,34 +95,43 @@ def _application_layers(module):
     return found
 
 
-def _load_keras_model(keras, module, path):
+def _load_keras_model(keras, module, path, safe_mode):
+    # (Keras reads safe_mode for a .keras file only; an .h5 file's Lambda loads without it.)
+    options = {"safe_mode": False} if not safe_mode and path.lower().endswith(".keras") else {}
     try:
-        return keras.models.load_model(path, compile=False)
+        return keras.models.load_model(path, compile=False, **options)
     except Exception as e:  # (each Keras raises its own types; re-raised below unless a layer is unknown)
         if "Unknown layer" not in str(e):
             raise
         layers = _application_layers(module)
         if not layers:
             raise
-        return keras.models.load_model(path, compile=False, custom_objects=layers)
+        return keras.models.load_model(path, compile=False, custom_objects=layers, **options)
 
 
-def _keras_function(tf, path):
+def _keras_function(tf, path, safe_mode=True):
     errors = []
     for module in ("tf_keras", "keras"):
         try:
             keras = __import__(module)
-            model = _load_keras_model(keras, module, path)
+            model = _load_keras_model(keras, module, path, safe_mode)
             break
         except ImportError:
             continue
         except Exception as e:  # noqa: BLE001 - each Keras raises its own types
             errors.append(f"{module}: {type(e).__name__}: {e}")
     else:
+        advice = ""
+        if safe_mode and any("safe_mode" in e for e in errors):
+            advice = (
+                "; the file holds a Lambda layer's Python code, which Keras loads only outside its safe mode: if you "
+                "trust the file, convert it with --no-keras-safe-mode (or save the model as .h5)"
+            )
         raise ConversionError(
-            f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'})"
+            f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'}){advice}"
         )
-    model = _unrolled(keras, model, path)
+    rebuilt = _unrolled(keras, model, path)
+    model, unrolled = rebuilt, rebuilt is not model
     specs = [tf.TensorSpec(t.shape, t.dtype, name=t.name.split(":")[0]) for t in model.inputs]
     single = len(specs) == 1
     names = list(getattr(model, "output_names", None) or [])
@@ -132,7 +143,8 @@ def _keras_function(tf, path):
         # Keyed by the model's output names, as Keras' own serving signature is.
         return dict(zip(names, flat)) if len(names) == len(flat) else out
 
-    return model, serve.get_concrete_function()
+    with _backward_masks_zeroed_in_order(tf, keras) if unrolled else contextlib.nullcontext():
+        return model, serve.get_concrete_function()
 
 
 def _set_unroll(config):
@@ -186,10 +198,54 @@ def _unrolled(keras, model, path):
     return rebuilt
 
 
-def freeze(path, inputs=None, outputs=None, signature_key=None):
+@contextlib.contextmanager
+def _backward_masks_zeroed_in_order(tf, keras):
+    """Keras' unrolled RNN (backend.rnn with unroll=True) zeroes the masked steps of a go_backwards layer's
+    sequence output (zero_output_for_mask: a Bidirectional layer's, with return_sequences) by the mask in input
+    order, while that output is in reversed order: its loop, which the model was saved with, reverses the mask.
+    While the unrolled model is traced, backend.rnn runs without that zeroing and the outputs are zeroed here by
+    the reversed mask, as the loop does."""
+    import importlib
+
+    backend = importlib.import_module(f"{keras.__name__}.src.backend")
+    rnn = backend.rnn
+    parameters = inspect.signature(rnn).parameters
+
+    def rnn_in_order(*args, **kwargs):
+        bound = inspect.signature(rnn).bind(*args, **kwargs)
+        bound.apply_defaults()
+        a = bound.arguments
+        if not (a["unroll"] and a["go_backwards"] and a["zero_output_for_mask"] and a["mask"] is not None):
+            return rnn(*args, **kwargs)
+        a["zero_output_for_mask"] = False
+        last, outputs, states = rnn(**a)
+        time_axis = 0 if a["time_major"] else 1
+        mask = tf.reverse(tf.cast(a["mask"], tf.bool), [time_axis])  # (in the order the steps ran)
+        while mask.shape.rank < outputs.shape.rank:
+            mask = mask[..., None]
+        last_mask = mask[-1] if a["time_major"] else mask[:, -1]
+        last = tf.where(last_mask, last, tf.zeros_like(last))
+        if outputs.shape[time_axis] == mask.shape[time_axis]:
+            outputs = tf.where(mask, outputs, tf.zeros_like(outputs))
+        else:  # (return_all_outputs=False: the last output alone)
+            outputs = tf.expand_dims(last, time_axis)
+        return last, outputs, states
+
+    if not {"unroll", "go_backwards", "zero_output_for_mask", "mask", "time_major"} <= set(parameters):
+        yield  # (a Keras whose backend.rnn takes other arguments)
+        return
+    backend.rnn = rnn_in_order
+    try:
+        yield
+    finally:
+        backend.rnn = rnn
+
+
+def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=True):
     """(frozen GraphDef bytes, input tensor names, output tensor names, input
     keys, output keys) of the TensorFlow model at `path`. `inputs`/`outputs`
-    (tensor names of the frozen graph) override the signature's."""
+    (tensor names of the frozen graph) override the signature's. A .keras file
+    loads in Keras' safe mode unless keras_safe_mode is False."""
     keras = is_keras_file(path) and signature_key is None
     tf = _tensorflow("a Keras model file" if keras else "a TensorFlow SavedModel")
     from tensorflow.python.eager import context
@@ -197,7 +253,9 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
 
     with context.eager_mode():  # (whatever mode the calling program set: loading needs eager)
         try:
-            owner, fn = _keras_function(tf, path) if keras else _serving_function(tf, path, signature_key)
+            owner, fn = (
+                _keras_function(tf, path, keras_safe_mode) if keras else _serving_function(tf, path, signature_key)
+            )
         except ConversionError:
             if not (keras and os.path.isdir(path)):
                 raise
@@ -212,8 +270,9 @@ def freeze(path, inputs=None, outputs=None, signature_key=None):
         if lists:
             raise ConversionError(
                 f"{path}: node {lists[0].name!r} ({lists[0].op}) belongs to a TF2 while loop over TensorLists (as "
-                "Keras' LSTM, GRU and SimpleRNN layers write it), which the .twl converter does not take: build "
-                "those layers with unroll=True (a fixed sequence length), or export the model to ONNX"
+                "Keras' LSTM, GRU and SimpleRNN layers write it), which the .twl converter does not take: convert "
+                "the Keras model file (.keras or .h5: the converter rebuilds its RNNs unrolled over a fixed sequence "
+                "length), build those layers with unroll=True, or export the model to ONNX"
             )
         for lowering in (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs):
             rewrite.replace(lowering(rewrite))
@@ -254,6 +313,51 @@ def inline_function_calls(graph_def, source):
     tf = _tensorflow(f"{source} (its function calls)")
     inlined = _inline_calls(tf.compat.v1.GraphDef.FromString(graph_def.SerializeToString()), source)
     return type(graph_def).FromString(inlined.SerializeToString())
+
+
+def lower_einsums(graph_def, source):
+    """`graph_def` (tensorweave's GraphDef, a frozen .pb) with its Einsums (Keras' MultiHeadAttention and
+    EinsumDense; the core has no Einsum) lowered as a Keras model's are (_lower_einsums), from the static shapes
+    TensorFlow infers for the graph; `graph_def` itself when it has none."""
+    if not any(n.op == "Einsum" for n in graph_def.node):
+        return graph_def
+    tf = _tensorflow(f"{source} (its Einsum ops)")
+    with tf.Graph().as_default() as graph:
+        try:
+            tf.graph_util.import_graph_def(tf.compat.v1.GraphDef.FromString(graph_def.SerializeToString()), name="")
+        except (ValueError, TypeError) as e:
+            raise ConversionError(f"{source}: TensorFlow cannot read the graph for its Einsum ops: {e}") from None
+    rewrite = _Rewrite(tf, graph, source)
+    rewrite.replace(_lower_einsums(rewrite))
+    return type(graph_def).FromString(rewrite.graph_def.SerializeToString())
+
+
+def lower_ops_the_core_lacks(graph_def):
+    """`graph_def` (tensorweave's GraphDef) with the TensorFlow ops that the core does not define, and that Keras
+    models hold, written as ops it does: Softsign (Keras' activation="softsign") as x / (1 + |x|)."""
+    if not any(n.op == "Softsign" for n in graph_def.node):
+        return graph_def
+    from converters.graph_util import make_const, make_node, numpy_dtype
+
+    nodes = []
+    for node in graph_def.node:
+        if node.op != "Softsign":
+            nodes.append(node)
+            continue
+        dtype = numpy_dtype(node.attr["T"].type)
+        x, name = node.input[0], node.name
+        nodes += [
+            make_const(f"{name}/one", np.ones([], dtype)),
+            make_node("Abs", f"{name}/abs", [x], T=dtype),
+            make_node("AddV2", f"{name}/one_plus_abs", [f"{name}/one", f"{name}/abs"], T=dtype),
+            make_node("RealDiv", name, [x, f"{name}/one_plus_abs"], T=dtype),
+        ]
+        nodes[-1].input.extend(i for i in node.input if i.startswith("^"))
+    out = type(graph_def)()
+    out.CopyFrom(graph_def)
+    del out.node[:]
+    out.node.extend(nodes)
+    return out
 
 
 def _inline_calls(graph_def, source):
@@ -418,9 +522,30 @@ def _lower_einsums(rewrite):
     }
 
 
+def _without_ellipsis(equation, ranks):
+    """`equation` with each "..." spelled out as labels of its own (right-aligned across the operands, as einsum
+    broadcasts them); `equation` itself when an operand's rank does not fit its term."""
+    lhs, arrow, out = equation.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ranks):
+        return equation
+    counts = [rank - len(term.replace("...", "")) if "..." in term else 0 for term, rank in zip(terms, ranks)]
+    spare = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in equation]
+    if min(counts) < 0 or max(counts) > len(spare):
+        return equation
+    labels = "".join(spare[: max(counts)])
+    terms = [t.replace("...", labels[len(labels) - c :]) for t, c in zip(terms, counts)]
+    if not arrow:  # (implicit output: the broadcast dims, then the labels seen once, sorted)
+        once = sorted(c for c in "".join(terms) if "".join(terms).count(c) == 1 and c not in labels)
+        out = labels + "".join(once)
+    return ",".join(terms) + "->" + out.replace("...", labels)
+
+
 def _einsum_nodes(rewrite, node, shapes):
     tf = rewrite.tf
     equation = node.attr["equation"].s.decode().replace(" ", "")
+    if "..." in equation and len(shapes) == 2 and all(s is not None for s in shapes):
+        equation = _without_ellipsis(equation, [len(s) for s in shapes])
     lhs, arrow, out = equation.partition("->")
     terms = lhs.split(",")
     if "." in equation or len(terms) != 2 or len(shapes) != 2 or not arrow:

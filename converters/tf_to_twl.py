@@ -193,9 +193,13 @@ def _reciprocal(ctx, node):
 
 @lowers("Pow")
 def _pow(ctx, node):
-    # Only the exponents with a lite op: x^2 (SQUARE), x^0.5 (SQRT), x^-0.5 (RSQRT).
-    opcode = lowering.lite_pow_opcode(ctx.require_const(node, 1, "the exponent"))
-    ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+    """x^2, x^0.5, x^-0.5 as SQUARE, SQRT, RSQRT; any other exponent (x^3 of the tanh GELU, a tensor) as POW."""
+    exponent = ctx.const(node, 1)
+    if exponent is not None and np.size(exponent) == 1 and float(np.reshape(exponent, [])) in (2.0, 0.5, -0.5):
+        opcode = lowering.lite_pow_opcode(np.asarray(exponent))
+        ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")])
+        return
+    ctx.builder.add_op("POW", [ctx.input(node, 0), ctx.input(node, 1)], [ctx.output(f"{node.name}:0")])
 
 
 def _explicit_pad(ctx, node, x, explicit):
@@ -254,6 +258,43 @@ def _erf(ctx, node):
     ctx.builder.add_op("ERF", [ctx.input(node, 0)], [erf])
     one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(ctx.specs[out][0])))
     ctx.builder.add_op("SUB", [one, erf], [ctx.output(out)], _ARITHMETIC)
+
+
+@lowers("IsFinite")
+def _is_finite(ctx, node):
+    """LOGICAL_NOT of LOGICAL_OR(IS_NAN, IS_INF) (tf.math.reduce_logsumexp checks its max with it)."""
+    x = ctx.input(node, 0)
+    nan, inf, either = (_like(ctx, node, s) for s in ("is_nan", "is_inf", "nan_or_inf"))
+    ctx.builder.add_op("IS_NAN", [x], [nan])
+    ctx.builder.add_op("IS_INF", [x], [inf])
+    ctx.builder.add_op("LOGICAL_OR", [nan, inf], [either])
+    ctx.builder.add_op("LOGICAL_NOT", [either], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("Cumsum", "Cumprod")
+def _cumulative(ctx, node):
+    """CUMSUM / CUMPROD along the constant axis, with TensorFlow's exclusive and reverse."""
+    axis = ctx.constant(f"{node.name}/axis", np.asarray(ctx.require_const(node, 1, "axis"), np.int32).reshape([]))
+    options = {"exclusive": bool(attr(node, "exclusive", False)), "reverse": bool(attr(node, "reverse", False))}
+    opcode = "CUMSUM" if node.op == "Cumsum" else "CUMPROD"
+    ctx.builder.add_op(
+        opcode, [ctx.input(node, 0), axis], [ctx.output(f"{node.name}:0")], ("CumulativeOptions", options)
+    )
+
+
+@lowers("TopKV2")
+def _top_k(ctx, node):
+    """TOP_K of the constant k on the last axis (largest first, ties to the lower index, as TensorFlow sorts
+    them); the indices, int64 in the lite op, CAST to the node's index type."""
+    k = ctx.constant(f"{node.name}/k", np.asarray(ctx.require_const(node, 1, "k"), np.int64).reshape([]))
+    dt, shape = ctx.specs[f"{node.name}:1"]
+    indices = ctx.intermediate(f"{node.name}/indices64", shape, np.int64, like=f"{node.name}:1")
+    options = ("TopKOptions", {"axis": -1, "largest": True})
+    ctx.builder.add_op("TOP_K", [ctx.input(node, 0), k], [ctx.output(f"{node.name}:0"), indices], options)
+    if numpy_dtype(dt) == np.int64:
+        ctx.alias(f"{node.name}:1", indices)
+    else:
+        ctx.builder.add_op("CAST", [indices], [ctx.output(f"{node.name}:1")])
 
 
 @lowers("Fill")
@@ -323,6 +364,108 @@ def _pool(ctx, node):
     ctx.builder.add_op(opcode, [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], ("Pool2DOptions", options))
 
 
+def _ndhwc(node):
+    """(strides, dilations) over (D, H, W) of an NDHWC 3-D window op."""
+    if attr(node, "data_format", "NDHWC") != "NDHWC":
+        raise _NodeError(f"data_format {attr(node, 'data_format')} is not supported (NDHWC only)")
+    strides, dilations = attr(node, "strides", [1] * 5), attr(node, "dilations", [1] * 5)
+    if strides[0] != 1 or strides[4] != 1 or dilations[0] != 1 or dilations[4] != 1:
+        raise _NodeError("strides and dilations over the batch and the channels must be 1")
+    return strides[1:4], dilations[1:4]
+
+
+def _fold_depth(ctx, node, x, shape, name):
+    """RESHAPE of NDHWC `x` of `shape` [n, d, h, w, c] to [n * d, h, w, c] (the depth folded into the batch)."""
+    n, d, h, w, c = shape
+    folded = ctx.intermediate(f"{node.name}/{name}", [n * d, h, w, c], np.float32, like=f"{node.name}:0")
+    target = ctx.constant(f"{node.name}/{name}_shape", np.array([-1, h, w, c], np.int32))
+    ctx.builder.add_op("RESHAPE", [x, target], [folded])
+    return folded
+
+
+def _volume(ctx, node, x_name):
+    shape = ctx.shape(x_name)
+    if shape is None or len(shape) != 5 or None in shape[1:]:
+        raise _NodeError(f"input must be rank 5 (NDHWC) with a static D, H, W and C, got shape {shape}")
+    return shape
+
+
+@lowers("Conv3D")
+def _conv_3d(ctx, node):
+    """A 3-D convolution (NDHWC, constant filter) as one CONV_2D per depth tap of the filter on the input with the
+    depth folded into the batch: tap k reads the depth slices k * dilation + stride * j (j < the output depth),
+    and the taps' outputs add up. SAME pads the depth with a PAD; H and W keep the conv's own SAME/VALID."""
+    strides, dilations = _ndhwc(node)
+    x_name, out = data_inputs(node)[0], f"{node.name}:0"
+    (n, d, h, w, c), out_shape = _volume(ctx, node, x_name), ctx.shape(out)
+    filt = np.asarray(ctx.require_const(node, 1, "filter"), np.float32)
+    kd, co, d2 = filt.shape[0], filt.shape[4], out_shape[1]
+    padding = lowering.padding(node)
+    x = ctx.input(node, 0)
+    if padding == "SAME":
+        before, after = same_pads(d, kd, strides[0], dilations[0])
+        if before or after:
+            d += before + after
+            padded = ctx.intermediate(f"{node.name}/depth_padded", [n, d, h, w, c], np.float32, like=out)
+            pads = np.array([[0, 0], [before, after], [0, 0], [0, 0], [0, 0]], np.int32)
+            ctx.builder.add_op("PAD", [x, ctx.constant(f"{node.name}/depth_paddings", pads)], [padded])
+            x = padded
+    options = lite_window_options(padding, strides[1:], dilations=dilations[1:])
+    zeros = ctx.constant(f"{node.name}/bias", np.zeros([co], np.float32))
+    mask = ("StridedSliceOptions", {"begin_mask": 0b11101, "end_mask": 0b11101})
+    total = None
+    for k in range(kd):
+        start = k * dilations[0]
+        bounds = [
+            ctx.constant(f"{node.name}/tap{k}_{what}", np.array(v, np.int32))
+            for what, v in (
+                ("begin", [0, start, 0, 0, 0]),
+                ("end", [0, start + (d2 - 1) * strides[0] + 1, 0, 0, 0]),
+                ("strides", [1, strides[0], 1, 1, 1]),
+            )
+        ]
+        taken = ctx.intermediate(f"{node.name}/tap{k}_slices", [n, d2, h, w, c], np.float32, like=out)
+        ctx.builder.add_op("STRIDED_SLICE", [x, *bounds], [taken], mask)
+        folded = _fold_depth(ctx, node, taken, [n, d2, h, w, c], f"tap{k}_folded")
+        f = ctx.constant(f"{node.name}/tap{k}_filter", np.ascontiguousarray(filt[k].transpose(3, 0, 1, 2)))
+        conv = ctx.intermediate(f"{node.name}/tap{k}", [n * d2, *out_shape[2:]], np.float32, like=out)
+        ctx.builder.add_op("CONV_2D", [folded, f, zeros], [conv], ("Conv2DOptions", dict(options)))
+        if total is not None:
+            summed = ctx.intermediate(f"{node.name}/taps{k}", [n * d2, *out_shape[2:]], np.float32, like=out)
+            ctx.builder.add_op("ADD", [total, conv], [summed], _ARITHMETIC)
+            conv = summed
+        total = conv
+    target = ctx.constant(f"{node.name}/out_shape", np.array([-1, *out_shape[1:]], np.int32))
+    ctx.builder.add_op("RESHAPE", [total, target], [ctx.output(out)])
+
+
+@lowers("MaxPool3D", "AvgPool3D")
+def _pool_3d(ctx, node):
+    """A 3-D pool (NDHWC) as two 2-D ones: over (H, W) with the depth folded into the batch, then over the depth
+    with H * W as the width. Exact: a max, and an average over the window's elements inside the input (SAME's
+    count), separate into the two stages."""
+    if attr(node, "data_format", "NDHWC") != "NDHWC":
+        raise _NodeError(f"data_format {attr(node, 'data_format')} is not supported (NDHWC only)")
+    ksize, strides = attr(node, "ksize"), attr(node, "strides")
+    if ksize[0] != 1 or ksize[4] != 1 or strides[0] != 1 or strides[4] != 1:
+        raise _NodeError("ksize and strides over the batch and the channels must be 1")
+    x_name, out = data_inputs(node)[0], f"{node.name}:0"
+    (n, d, h, w, c), (d2, h2, w2) = _volume(ctx, node, x_name), ctx.shape(out)[1:4]
+    padding, opcode = lowering.padding(node), "MAX_POOL_2D" if node.op == "MaxPool3D" else "AVERAGE_POOL_2D"
+    folded = _fold_depth(ctx, node, ctx.input(node, 0), [n, d, h, w, c], "folded")
+    plane = ctx.intermediate(f"{node.name}/hw", [n * d, h2, w2, c], np.float32, like=out)
+    options = lite_window_options(padding, strides[2:4], kernel=ksize[2:4])
+    ctx.builder.add_op(opcode, [folded], [plane], ("Pool2DOptions", options))
+    rows = ctx.intermediate(f"{node.name}/rows", [n, d, h2 * w2, c], np.float32, like=out)
+    target = ctx.constant(f"{node.name}/rows_shape", np.array([-1, d, h2 * w2, c], np.int32))
+    ctx.builder.add_op("RESHAPE", [plane, target], [rows])
+    pooled = ctx.intermediate(f"{node.name}/d", [n, d2, h2 * w2, c], np.float32, like=out)
+    options = lite_window_options(padding, [strides[1], 1], kernel=[ksize[1], 1])
+    ctx.builder.add_op(opcode, [rows], [pooled], ("Pool2DOptions", options))
+    target = ctx.constant(f"{node.name}/out_shape", np.array([-1, d2, h2, w2, c], np.int32))
+    ctx.builder.add_op("RESHAPE", [pooled, target], [ctx.output(out)])
+
+
 _BINARY = {
     "Add": "ADD",
     "AddV2": "ADD",
@@ -371,7 +514,7 @@ _UNARY.update(
     {op: op.upper() for op in ("Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan")}
 )
 _UNARY.update({"Sinh": "SINH", "Cosh": "COSH", "Asinh": "ASINH", "Acosh": "ACOSH", "Atanh": "ATANH"})
-_UNARY.update({"IsNan": "IS_NAN", "IsInf": "IS_INF", "LogicalNot": "LOGICAL_NOT"})
+_UNARY.update({"IsNan": "IS_NAN", "IsInf": "IS_INF", "LogicalNot": "LOGICAL_NOT", "Rint": "ROUND"})
 
 
 @lowers(*_UNARY)
@@ -626,6 +769,71 @@ def _pad(ctx, node):
     ctx.builder.add_op("PAD", inputs, [ctx.output(f"{node.name}:0")])
 
 
+@lowers("MirrorPad")
+def _mirror_pad(ctx, node):
+    """REFLECT / SYMMETRIC padding (tf.pad's modes, numpy's too) as a GATHER of constant indices per padded axis."""
+    mode = attr(node, "mode", "REFLECT").lower()
+    if mode not in ("reflect", "symmetric"):
+        raise _NodeError(f"mode {mode!r} is not supported (REFLECT or SYMMETRIC)")
+    pads = np.asarray(ctx.require_const(node, 1, "paddings"), np.int64).reshape(-1, 2)
+    source, out = data_inputs(node)[0], f"{node.name}:0"
+    shape, dt = list(ctx.shape(source)), ctx.specs[out][0]
+    axes = [a for a in range(len(pads)) if pads[a].any()]
+    if any(shape[a] is None for a in axes):
+        raise _NodeError(f"a padded dim of {shape} is known only at run time")
+    x = ctx.input(node, 0)
+    if not axes:  # (nothing to pad: a copy)
+        zeros = ctx.constant(f"{node.name}/paddings", np.zeros_like(pads, dtype=np.int32))
+        ctx.builder.add_op("PAD", [x, zeros], [ctx.output(out)])
+        return
+    for k, axis in enumerate(axes):
+        shape[axis] += int(pads[axis].sum())
+        last = k == len(axes) - 1
+        target = ctx.output(out) if last else ctx.intermediate(f"{node.name}/{k}", shape, numpy_dtype(dt), like=source)
+        indices = np.pad(np.arange(shape[axis] - int(pads[axis].sum()), dtype=np.int32), pads[axis], mode=mode)
+        options = ("GatherOptions", {"axis": axis, "batch_dims": 0})
+        ctx.builder.add_op("GATHER", [x, ctx.constant(f"{node.name}/indices_{k}", indices)], [target], options)
+        x = target
+
+
+@lowers("ReverseSequence")
+def _reverse_sequence(ctx, node):
+    """REVERSE_SEQUENCE: the first seq_lengths[b] steps (seq_dim) of each batch entry (batch_dim) reversed."""
+    options = {"batch_axis": attr(node, "batch_dim", 0), "time_axis": attr(node, "seq_dim")}
+    inputs = [ctx.input(node, 0), ctx.input(node, 1)]
+    ctx.builder.add_op("REVERSE_SEQUENCE", inputs, [ctx.output(f"{node.name}:0")], ("ReverseSequenceOptions", options))
+
+
+@lowers("LRN")
+def _lrn(ctx, node):
+    """TensorFlow's local response normalization over the channels of an NHWC input: x / (bias + alpha * s)^beta,
+    s the sum of x^2 over channels c - depth_radius .. c + depth_radius (SQUARE, a 1x1 CONV_2D with a band of
+    ones, MUL, ADD, POW, DIV)."""
+    source, out = data_inputs(node)[0], f"{node.name}:0"
+    shape = ctx.shape(source)
+    if shape is None or len(shape) != 4 or shape[3] is None:
+        raise _NodeError(f"input must be rank 4 (NHWC) with static channels, got shape {shape}")
+    c, radius = shape[3], attr(node, "depth_radius", 5)
+    band = (np.abs(np.arange(c)[:, None] - np.arange(c)[None, :]) <= radius).astype(np.float32)
+    x = ctx.input(node, 0)
+    squared, summed, scaled, shifted, power = (
+        _like(ctx, node, s) for s in ("squared", "window_sum", "scaled", "shifted", "power")
+    )
+    ctx.builder.add_op("SQUARE", [x], [squared])
+    conv = lite_window_options("VALID", [1, 1], dilations=[1, 1])
+    inputs = [squared, ctx.constant(f"{node.name}/band", band.reshape(c, 1, 1, c))]
+    inputs.append(ctx.constant(f"{node.name}/zeros", np.zeros([c], np.float32)))
+    ctx.builder.add_op("CONV_2D", inputs, [summed], ("Conv2DOptions", conv))
+    for op, a, b, y in (
+        ("MUL", summed, ctx.constant(f"{node.name}/alpha", np.array(attr(node, "alpha", 1.0), np.float32)), scaled),
+        ("ADD", scaled, ctx.constant(f"{node.name}/bias", np.array(attr(node, "bias", 1.0), np.float32)), shifted),
+    ):
+        ctx.builder.add_op(op, [a, b], [y], _ARITHMETIC)
+    beta = ctx.constant(f"{node.name}/beta", np.array(attr(node, "beta", 0.5), np.float32))
+    ctx.builder.add_op("POW", [shifted, beta], [power])
+    ctx.builder.add_op("DIV", [x, power], [ctx.output(out)], _ARITHMETIC)
+
+
 @lowers("GatherV2")
 def _gather(ctx, node):
     axis = int(ctx.require_const(node, 2, "axis"))
@@ -838,11 +1046,13 @@ def _batch_to_space(ctx, node):
     ctx.builder.add_op("STRIDED_SLICE", [x] + bounds, [out], options)
 
 
-@lowers("ResizeBilinear", "ResizeNearestNeighbor")
+@lowers("ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic")
 def _resize(ctx, node):
     """RESIZE of an NHWC image to the constant size [H, W] (input 1), with
     TensorFlow's sampling: align_corners, half_pixel_centers (for nearest
-    floor((x + 0.5) / s)), else x / s."""
+    floor((x + 0.5) / s)), else x / s. Bicubic is Keys' cubic, a = -0.5 with
+    half_pixel_centers (taps outside the image weigh 0, the rest renormalized),
+    else a = -0.75 with the edge pixels repeated."""
     shape = ctx.shape(data_inputs(node)[0])
     if shape is None or len(shape) != 4:
         raise _NodeError(f"images must be rank 4 (NHWC), got shape {shape}")
@@ -867,16 +1077,121 @@ def _resize(ctx, node):
         "scales": np.array([1.0, size[0] / shape[1], size[1] / shape[2], 1.0], np.float64),
         "roi": np.array([0.0] * 4 + [1.0] * 4, np.float64),
     }
+    if node.op == "ResizeBicubic":
+        options.update(interpolation="CUBIC", cubic_coeff_a=-0.5 if half else -0.75, exclude_outside=half)
+        options["cubic_table_steps"] = 1024  # (TensorFlow's table of weights)
     ctx.builder.add_op("RESIZE", [ctx.input(node, 0)], [ctx.output(f"{node.name}:0")], ("ResizeOptions", options))
 
 
-@lowers("ArgMax")
+@lowers("ResizeArea")
+def _resize_area(ctx, node):
+    """ResizeArea (without align_corners) of an NHWC float32 image, each axis by a whole factor: shrunk, the
+    average of each block (AVERAGE_POOL_2D, VALID, the factor as window and stride); grown, each pixel repeated
+    (RESIZE, NEAREST, ASYMMETRIC, FLOOR); both in turn when one axis shrinks and the other grows."""
+    x = data_inputs(node)[0]
+    shape = ctx.shape(x)
+    if shape is None or len(shape) != 4 or None in shape[1:3]:
+        raise _NodeError(f"images must be rank 4 (NHWC) with a static height and width, got shape {shape}")
+    if numpy_dtype(ctx.specs[tensor_name(x)][0]) != np.float32:
+        raise _NodeError("images must be float32 (the lite runtime averages float32 only)")
+    size = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size")).reshape(-1)]
+    if len(size) != 2 or min(size) < 1:
+        raise _NodeError(f"size {size} is not a positive [height, width]")
+    if attr(node, "align_corners", False):
+        raise _NodeError("align_corners=True is not supported (only align_corners=False)")
+    down, up = [], []
+    for n, m in zip(shape[1:3], size):
+        if n % m and m % n:
+            raise _NodeError(
+                f"resizing {shape[1:3]} to {size}: each axis must shrink or grow by a whole factor (averaging "
+                "fractional pixel areas is not supported)"
+            )
+        down.append(n // m if n % m == 0 else 1)
+        up.append(m // n if n % m else 1)
+    out = f"{node.name}:0"
+    pooled = ctx.input(node, 0)
+    if max(down) > 1:
+        pooled_shape = [shape[0], shape[1] // down[0], shape[2] // down[1], shape[3]]
+        target = (
+            ctx.output(out)
+            if max(up) == 1
+            else ctx.intermediate(f"{node.name}/pooled", pooled_shape, np.float32, like=out)
+        )
+        options = lite_window_options("VALID", down, kernel=down)
+        ctx.builder.add_op("AVERAGE_POOL_2D", [pooled], [target], ("Pool2DOptions", options))
+        pooled = target
+    if max(up) > 1 or max(down) == 1:
+        options = {
+            "interpolation": "NEAREST",
+            "coordinate_transformation": "ASYMMETRIC",
+            "nearest_rounding": "FLOOR",
+            "sizes": [-1, size[0], size[1], -1],
+            "scales": np.array([1.0, *up, 1.0], np.float64) / np.array([1.0, *down, 1.0], np.float64),
+            "roi": np.array([0.0] * 4 + [1.0] * 4, np.float64),
+        }
+        ctx.builder.add_op("RESIZE", [pooled], [ctx.output(out)], ("ResizeOptions", options))
+
+
+@lowers("ArgMax", "ArgMin")
 def _arg_max(ctx, node):
     axis = _int32_constant(ctx, node, 1, "axis")
     out = ctx.output(f"{node.name}:0")
     output_type = "INT32" if ctx.builder.tensor(out).dtype == np.int32 else "INT64"
     options = ("ArgMaxOptions", {"output_type": output_type})
-    ctx.builder.add_op("ARG_MAX", [ctx.input(node, 0), axis], [out], options)
+    opcode = "ARG_MAX" if node.op == "ArgMax" else "ARG_MIN"
+    ctx.builder.add_op(opcode, [ctx.input(node, 0), axis], [out], options)
+
+
+@lowers("OneHot")
+def _one_hot(ctx, node):
+    """ONE_HOT of the constant depth, on and off values; a negative index gives a row of off values, as in
+    TensorFlow (the lite op counts it from the end: it is replaced by depth first, which is out of range)."""
+    depth = int(np.asarray(ctx.require_const(node, 1, "depth")).reshape(-1)[0])
+    on, off = (ctx.require_const(node, i, what) for i, what in ((2, "on_value"), (3, "off_value")))
+    out = f"{node.name}:0"
+    dtype = numpy_dtype(ctx.specs[out][0])
+    values = ctx.constant(f"{node.name}/values", np.array([np.reshape(off, []), np.reshape(on, [])], dtype))
+    indices_name = data_inputs(node)[0]
+    index_dtype = numpy_dtype(ctx.specs[tensor_name(indices_name)][0])
+    shape = ctx.shape(indices_name)
+    negative = ctx.intermediate(f"{node.name}/negative", shape, np.bool_, like=indices_name)
+    zero = ctx.constant(f"{node.name}/zero", np.array(0, index_dtype))
+    ctx.builder.add_op("LESS", [ctx.input(node, 0), zero], [negative])
+    indices = ctx.intermediate(f"{node.name}/indices", shape, index_dtype, like=indices_name)
+    past = ctx.constant(f"{node.name}/past_the_end", np.array(depth, index_dtype))
+    ctx.builder.add_op("SELECT", [negative, past, ctx.input(node, 0)], [indices])
+    depth_tensor = ctx.constant(f"{node.name}/depth", np.array(depth, np.int64))
+    options = ("OneHotOptions", {"axis": attr(node, "axis", -1)})
+    ctx.builder.add_op("ONE_HOT", [indices, depth_tensor, values], [ctx.output(out)], options)
+
+
+@lowers("BroadcastTo")
+def _broadcast_to(ctx, node):
+    """BROADCAST_TO a constant shape."""
+    shape = np.asarray(ctx.require_const(node, 1, "shape"), np.int64)
+    target = ctx.constant(f"{node.name}/shape", shape)
+    ctx.builder.add_op("BROADCAST_TO", [ctx.input(node, 0), target], [ctx.output(f"{node.name}:0")])
+
+
+@lowers("GatherNd")
+def _gather_nd(ctx, node):
+    """GATHER_ND (indices computed or constant; out-of-range indices fail the invoke, as on TensorFlow's CPU)."""
+    options = ("GatherOptions", {"batch_dims": 0})
+    ctx.builder.add_op("GATHER_ND", [ctx.input(node, 0), ctx.input(node, 1)], [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("Expm1", "Log1p")
+def _expm1_log1p(ctx, node):
+    """exp(x) - 1 (EXP, SUB) and log(1 + x) (ADD, LOG)."""
+    out = f"{node.name}:0"
+    one = ctx.constant(f"{node.name}/one", np.array(1, numpy_dtype(ctx.specs[out][0])))
+    inner = _like(ctx, node, "exp" if node.op == "Expm1" else "one_plus")
+    if node.op == "Expm1":
+        ctx.builder.add_op("EXP", [ctx.input(node, 0)], [inner])
+        ctx.builder.add_op("SUB", [inner, one], [ctx.output(out)], _ARITHMETIC)
+    else:
+        ctx.builder.add_op("ADD", [one, ctx.input(node, 0)], [inner], _ARITHMETIC)
+        ctx.builder.add_op("LOG", [inner], [ctx.output(out)])
 
 
 @lowers("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3")

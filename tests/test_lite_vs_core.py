@@ -45,6 +45,7 @@ W = {
         "bmm": (6, 5),
         "gather": (5, 3),
         "deconv": (3, 3, 2, 3),
+        "conv3d": (3, 2, 3, 2, 4),
     }.items()
 }
 
@@ -113,6 +114,13 @@ CASES = [
     Case("Div", lambda x, y: _op("Div", x, y), [[2, 3], [3]], low=0.5, high=2.0),
     Case("Reciprocal", lambda x: tw.reciprocal(x), [[2, 5]], low=0.5, high=2.0),
     Case("Pow 2, 0.5, -0.5", lambda x: tw.pow(x, 2.0) + tw.pow(x, 0.5) + tw.pow(x, -0.5), [[2, 5]], low=0.1, high=3.0),
+    Case(
+        "Pow 3, 1.5 and a tensor exponent",
+        lambda x, y: tw.pow(x, 3.0) + tw.pow(x, 1.5) + tw.pow(x, y),
+        [[2, 5], [5]],
+        low=0.1,
+        high=2.0,
+    ),
     Case("Sum", lambda x: tw.reduce_sum(x, [0, 2]), [[2, 3, 4]]),
     Case("Pack", lambda x, y: tw.stack([x, y], axis=1), [[2, 3], [2, 3]]),
     Case("PadV2", lambda x: tw.pad(x, [[1, 0], [0, 2]], constant_values=1.5), [[2, 3]]),
@@ -232,6 +240,133 @@ CASES = [
             + tw.image.resize_nearest_neighbor(x, [5, 7])
         ),
         [[1, 3, 4, 2]],
+    ),
+    Case(
+        "ResizeBicubic half_pixel_centers, align_corners, neither",
+        lambda x: (
+            tw.image.resize_bicubic(x, [7, 9], half_pixel_centers=True)
+            + tw.image.resize_bicubic(x, [7, 9], align_corners=True)
+            + tw.image.resize_bicubic(x, [7, 9])
+        ),
+        [[2, 3, 4, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "ResizeArea shrinking, growing, both",
+        lambda x: tw.concat([tw.reshape(tw.image.resize_area(x, s), [-1]) for s in ([2, 3], [8, 12], [2, 12])], 0),
+        [[2, 4, 6, 3]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Cumsum, Cumprod (exclusive, reverse)",
+        lambda x: tw.cumsum(x, 1) + tw.cumsum(x, 2, exclusive=True, reverse=True) + tw.math.cumprod(x, 1, reverse=True),
+        [[2, 3, 4]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "TopKV2 values and indices",
+        lambda x: tw.nn.top_k(x, 3).values * tw.cast(tw.nn.top_k(x, 3).indices + 1, tw.float32),
+        [[2, 3, 6]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "IsFinite",
+        lambda x: tw.cast(tw.math.is_finite(tw.math.log(x) / (x - 1.0)), tw.float32),
+        [[3, 5]],
+        low=-1.0,
+        high=1.0,
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Conv3D SAME strided, VALID dilated",
+        lambda x: tw.concat(
+            [
+                tw.reshape(tw.nn.conv3d(x, W["conv3d"], [1, 2, 1, 2, 1], "SAME"), [2, -1]),
+                tw.reshape(tw.nn.conv3d(x, W["conv3d"], [1, 1, 1, 1, 1], "VALID", dilations=[1, 2, 1, 1, 1]), [2, -1]),
+            ],
+            1,
+        ),
+        [[2, 5, 4, 5, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "MaxPool3D SAME, AvgPool3D SAME and VALID",
+        lambda x: tw.concat(
+            [
+                tw.reshape(tw.nn.max_pool3d(x, [1, 2, 3, 2, 1], [1, 2, 2, 1, 1], "SAME"), [2, -1]),
+                tw.reshape(tw.nn.avg_pool3d(x, [1, 3, 2, 2, 1], [1, 2, 1, 2, 1], "SAME"), [2, -1]),
+                tw.reshape(tw.nn.avg_pool3d(x, [1, 2, 2, 2, 1], [1, 1, 2, 2, 1], "VALID"), [2, -1]),
+            ],
+            1,
+        ),
+        [[2, 5, 4, 5, 3]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "ArgMin",
+        lambda x: (
+            tw.cast(tw.argmin(x, 1), tw.float32) + tw.cast(tw.argmin(x, 2, output_type=tw.int32), tw.float32)[:, :1]
+        ),
+        [[2, 3, 4]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "OneHot (a negative index: off values), BroadcastTo",
+        lambda x: (
+            tw.one_hot(tw.cast(x, tw.int32) - 1, 4, on_value=2.0, off_value=-1.0, axis=1)
+            + tw.broadcast_to(x[:1, None, :], [3, 4, 5])
+        ),
+        [[3, 5]],
+        low=0.0,
+        high=4.9,
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "GatherNd of computed indices",
+        lambda x: tw.gather_nd(x, tw.stack([tw.constant([1, 0, 2]), tw.cast(tw.argmax(x[:, :, 0], 1), tw.int32)], 1)),
+        [[3, 4, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "Rint, Expm1, Log1p",
+        lambda x: tw.math.rint(x * 2.0) + tw.math.expm1(x) + tw.math.log1p(tw.abs(x)),
+        [[2, 5]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "MirrorPad REFLECT, SYMMETRIC",
+        lambda x: (
+            tw.pad(x, [[0, 0], [2, 1], [1, 2], [0, 0]], mode="REFLECT")
+            + tw.pad(x, [[0, 0], [2, 1], [1, 2], [0, 0]], mode="SYMMETRIC")
+        ),
+        [[2, 4, 3, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "ReverseSequence",
+        lambda x: tw.reverse_sequence(x, [3, 1, 5], seq_axis=1, batch_axis=0),
+        [[3, 5, 2]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
+        "LRN",
+        lambda x: tw.nn.local_response_normalization(x, depth_radius=2, bias=1.5, alpha=0.3, beta=0.75),
+        [[2, 3, 3, 7]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
     ),
     Case(
         "SpaceToBatchND, BatchToSpaceND",

@@ -10,8 +10,8 @@ GlobalLpPool (LP_POOL_2D over the whole image).
 result goes back to ONNX's layout; 3-D pools as two 2-D pools (_pool_3d).
 Conv's explicit pads become SAME where they equal it, else the conv's own
 explicit padding (padding EXPLICIT) — except grouped convs, which get a PAD
-before a VALID conv; the pools take explicit pads. 3-D Conv/ConvTranspose are not
-supported.
+before a VALID conv; the pools take explicit pads. A 3-D Conv (group 1) is a CONV_2D
+per depth tap of its kernel, added up (_conv_3d); 3-D ConvTranspose is not supported.
 """
 
 import numpy as np
@@ -162,13 +162,14 @@ def _fold_batch_norm(ctx, out, filt, bias, channel_axis):
     return filt, bias, bn.output[0]
 
 
-def _constant_weights(ctx, node, what):
+def _constant_weights(ctx, node, what, ranks=(3, 4)):
     """(weights as float32, bias or None) of a Conv/ConvTranspose."""
     weights = ctx.const(node.input[1])
     if weights is None:
         raise _NodeError("the weights must be a constant")
-    if weights.ndim not in (3, 4):
-        raise _NodeError(f"only 1-D and 2-D {what} is supported (weights rank {weights.ndim})")
+    if weights.ndim not in ranks:
+        dims = "1-D, 2-D and 3-D" if 5 in ranks else "1-D and 2-D"
+        raise _NodeError(f"only {dims} {what} is supported (weights rank {weights.ndim})")
     if ctx.dtype(node.input[0]) != np.float32:
         raise _NodeError(f"input is {np.dtype(ctx.dtype(node.input[0]))}; {what} computes in float32")
     bias = None
@@ -183,7 +184,10 @@ def _constant_weights(ctx, node, what):
 def _conv(ctx, node):
     a = attrs(node)
     x_name, out = node.input[0], node.output[0]
-    weights, bias = _constant_weights(ctx, node, "Conv")
+    weights, bias = _constant_weights(ctx, node, "Conv", ranks=(3, 4, 5))
+    if weights.ndim == 5:
+        _conv_3d(ctx, node, a, weights, bias)
+        return
     w = _Window(ctx, node, a, weights.shape[2:])
     weights = weights.reshape(weights.shape[:2] + tuple(w.kernel))
     o, i_per_group = weights.shape[:2]
@@ -249,6 +253,74 @@ def _conv(ctx, node):
         ctx.builder.add_op("CONV_2D", [part_in, f, b], [part], ("Conv2DOptions", options))
         parts.append(part)
     w.emit(ctx, "CONCATENATION", parts, last, ("ConcatenationOptions", {"axis": 3}))
+
+
+def _pads_3d(a, size, kernel, strides, dilations):
+    """ONNX's [d, h, w begins, d, h, w ends] of a 3-D window op, from pads or auto_pad."""
+    auto_pad = a.get("auto_pad", b"NOTSET")
+    auto_pad = auto_pad.decode() if isinstance(auto_pad, bytes) else auto_pad
+    if auto_pad == "VALID":
+        return [0] * 6
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        same = [same_pads(*v) for v in zip(size, kernel, strides, dilations)]
+        return [s[auto_pad == "SAME_LOWER"] for s in same] + [s[auto_pad == "SAME_UPPER"] for s in same]
+    return list(a.get("pads", [0] * 6))
+
+
+def _conv_3d(ctx, node, a, weights, bias):
+    """A 3-D Conv (group 1) as one CONV_2D per depth tap of the kernel, on the NDHWC input with the depth folded
+    into the batch: tap k reads the depth slices k * dilation + stride * j (j < the output depth), and the taps'
+    outputs add up (the bias in the first). H and W pads are the convs' own (EXPLICIT); depth pads a PAD."""
+    x_name, out = node.input[0], node.output[0]
+    n, c, *size = ctx.shape(x_name)
+    o, c_in, *kernel = weights.shape
+    if a.get("group", 1) != 1 or c_in != c:
+        raise _NodeError(f"3-D Conv: only group 1 is supported (group {a.get('group', 1)})")
+    strides, dilations = list(a.get("strides", [1] * 3)), list(a.get("dilations", [1] * 3))
+    pads = _pads_3d(a, size, kernel, strides, dilations)
+    got = [(size[i] + pads[i] + pads[i + 3] - (kernel[i] - 1) * dilations[i] - 1) // strides[i] + 1 for i in range(3)]
+    if got != ctx.shape(out)[2:]:
+        raise _NodeError(f"output size {ctx.shape(out)[2:]} differs from the lite convs' {got}")
+    bias = np.zeros([o], np.float64) if bias is None else bias.astype(np.float64)
+    weights, bias, last = _fold_batch_norm(ctx, out, weights, bias, 0)
+    (d, h, w), (d2, h2, w2) = size, got
+    x = ctx.intermediate(f"{out}/ndhwc", [n, d, h, w, c], np.float32, like=x_name)
+    perm = ctx.constant(f"{out}/to_ndhwc", np.array([0, 2, 3, 4, 1], np.int32))
+    ctx.builder.add_op("TRANSPOSE", [ctx.plain(x_name), perm], [x])
+    if pads[0] or pads[3]:
+        d += pads[0] + pads[3]
+        padded = ctx.intermediate(f"{out}/depth_padded", [n, d, h, w, c], np.float32, like=x_name)
+        paddings = np.array([[0, 0], [pads[0], pads[3]], [0, 0], [0, 0], [0, 0]], np.int32)
+        ctx.builder.add_op("PAD", [x, ctx.constant(f"{out}/depth_paddings", paddings)], [padded])
+        x = padded
+    options = lite_window_options("VALID", strides[1:], dilations=dilations[1:])
+    options.update(padding="EXPLICIT", pad_top=pads[1], pad_left=pads[2], pad_bottom=pads[4], pad_right=pads[5])
+    total = None
+    for k in range(kernel[0]):
+        start = k * dilations[0]
+        begin = ctx.constant(f"{out}/tap{k}_begin", np.array([0, start, 0, 0, 0], np.int32))
+        end = ctx.constant(f"{out}/tap{k}_end", np.array([0, start + (d2 - 1) * strides[0] + 1, 0, 0, 0], np.int32))
+        step = ctx.constant(f"{out}/tap{k}_strides", np.array([1, strides[0], 1, 1, 1], np.int32))
+        taken = ctx.intermediate(f"{out}/tap{k}_slices", [n, d2, h, w, c], np.float32, like=x_name)
+        mask = ("StridedSliceOptions", {"begin_mask": 0b11101, "end_mask": 0b11101})
+        ctx.builder.add_op("STRIDED_SLICE", [x, begin, end, step], [taken], mask)
+        folded = ctx.intermediate(f"{out}/tap{k}_folded", [n * d2, h, w, c], np.float32, like=x_name)
+        shape = ctx.constant(f"{out}/tap{k}_shape", np.array([-1, h, w, c], np.int32))
+        ctx.builder.add_op("RESHAPE", [taken, shape], [folded])
+        f = ctx.constant(f"{out}/tap{k}_filter", np.ascontiguousarray(weights[:, :, k].transpose(0, 2, 3, 1)))
+        b = ctx.constant(f"{out}/tap{k}_bias", (bias if k == 0 else np.zeros_like(bias)).astype(np.float32))
+        conv = ctx.intermediate(f"{out}/tap{k}", [n * d2, h2, w2, o], np.float32, like=x_name)
+        ctx.builder.add_op("CONV_2D", [folded, f, b], [conv], ("Conv2DOptions", dict(options)))
+        if total is not None:
+            summed = ctx.intermediate(f"{out}/taps{k}", [n * d2, h2, w2, o], np.float32, like=x_name)
+            ctx.builder.add_op("ADD", [total, conv], [summed], ("ArithmeticOptions", {}))
+            conv = summed
+        total = conv
+    result = ctx.intermediate(f"{out}/ndhwc_out", [n, d2, h2, w2, o], np.float32, like=x_name)
+    shape = ctx.constant(f"{out}/out_shape", np.array([-1, d2, h2, w2, o], np.int32))
+    ctx.builder.add_op("RESHAPE", [total, shape], [result])
+    perm = ctx.constant(f"{out}/to_ncdhw", np.array([0, 4, 1, 2, 3], np.int32))
+    ctx.builder.add_op("TRANSPOSE", [result, perm], [ctx.output(last)])
 
 
 @imports("ConvTranspose")

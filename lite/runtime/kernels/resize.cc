@@ -132,8 +132,13 @@ bool AxisTaps(const schema::ResizeOptions& o, int x, int in, int out,
     taps[0] = {clamp(NearestIndex(o.nearest_rounding(), c)) * stride, 1.0f};
     return outside;
   }
-  // The n indices nearest c, the lower one on a tie (ONNX's reference).
   const double lower = std::floor(c);
+  if (o.interpolation() == ResizeInterpolation::CUBIC &&
+      o.cubic_table_steps() > 0) {
+    const double steps = o.cubic_table_steps();
+    c = lower + std::nearbyint((c - lower) * steps) / steps;
+  }
+  // The n indices nearest c, the lower one on a tie (ONNX's reference).
   const int64_t first =
       static_cast<int64_t>(lower) - n / 2 + (c == lower ? 0 : 1);
   const double s = o.antialias() && scale < 1 ? scale : 1.0;
@@ -188,6 +193,8 @@ Status Prepare(KernelContext* context, Node* node) {
                 DataTypeName(input->type));
   TWL_CHECK_ARG(std::isfinite(o->cubic_coeff_a()),
                 "cubic_coeff_a is not finite");
+  TWL_CHECK_ARG(o->cubic_table_steps() >= 0,
+                "cubic_table_steps is negative: %d", o->cubic_table_steps());
   const int rank = input->shape.rank;
   const bool crop =
       o->coordinate_transformation() == ResizeCoordinates::TF_CROP_AND_RESIZE;

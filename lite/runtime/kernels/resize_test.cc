@@ -22,6 +22,7 @@ struct Resize {
   std::vector<double> scales, roi;
   float extrapolation = 0;
   bool exclude_outside = false, antialias = false;
+  int cubic_table_steps = 0;
 
   Options Build(OpModel& m) const {
     auto& b = m.builder().fbb();
@@ -35,6 +36,7 @@ struct Resize {
     o.add_extrapolation_value(extrapolation);
     o.add_exclude_outside(exclude_outside);
     o.add_antialias(antialias);
+    o.add_cubic_table_steps(cubic_table_steps);
     o.add_sizes(s);
     o.add_scales(c);
     o.add_roi(r);
@@ -162,6 +164,25 @@ TEST(ResizeTest, CubicAlignCornersKeepsCorners) {
   EXPECT_FLOAT_EQ(out[6], 4);
   EXPECT_FLOAT_EQ(out[2], 2);     // coordinate 1
   EXPECT_FLOAT_EQ(out[3], 2.5f);  // coordinate 1.5, symmetric taps
+}
+
+// TensorFlow's ResizeBicubic reads its weights from a table: the sampling
+// position's fraction is rounded to a multiple of 1 / steps first.
+TEST(ResizeTest, CubicTableStepsRoundTheFraction) {
+  Resize r;
+  r.interpolation = ResizeInterpolation::CUBIC;
+  r.coordinates = ResizeCoordinates::ASYMMETRIC;
+  r.sizes = {5};
+  r.scales = {5.0 / 4};  // coordinates 0, 0.8, 1.6, 2.4, 3.2
+  r.cubic_table_steps = 2;
+  std::vector<float> out;
+  ASSERT_TRUE(
+      RunResize<float>(r, DataType::kFloat32, {4}, {0, 1, 8, 27}, &out).ok());
+  // Rounded to 0, 1, 1.5, 2.5, 3: whole coordinates read the input.
+  EXPECT_EQ(out, (std::vector<float>{0, 1, 2.8125f, 18.15625f, 27}));
+  r.cubic_table_steps = -1;
+  EXPECT_FALSE(
+      RunResize<float>(r, DataType::kFloat32, {4}, {0, 1, 8, 27}, &out).ok());
 }
 
 TEST(ResizeTest, CropAndResizeExtrapolates) {
