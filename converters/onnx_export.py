@@ -593,13 +593,17 @@ def _strided_slice(ctx, node):
 
 @exports("ArgMax")
 def _arg_max(ctx, node):
+    _arg_extreme(ctx, node, "ArgMax")
+
+
+def _arg_extreme(ctx, node, onnx_op):
     axis = int(ctx.require_const(node, 1, "axis"))
     out_type = numpy_dtype(attr(node, "output_type", 9))
     if out_type == np.int64:
-        ctx.add("ArgMax", [ctx.nhwc(node.input[0])], [ctx.output(f"{node.name}:0")], axis=axis, keepdims=0)
+        ctx.add(onnx_op, [ctx.nhwc(node.input[0])], [ctx.output(f"{node.name}:0")], axis=axis, keepdims=0)
         return
     index = ctx.unique(f"{node.name}/int64")
-    ctx.add("ArgMax", [ctx.nhwc(node.input[0])], [index], axis=axis, keepdims=0)
+    ctx.add(onnx_op, [ctx.nhwc(node.input[0])], [index], axis=axis, keepdims=0)
     ctx.add("Cast", [index], [ctx.output(f"{node.name}:0")], to=TensorProto.INT32)
 
 
@@ -890,6 +894,218 @@ def _unpack(ctx, node):
     axes = ctx.initializer(f"{node.name}/axes", np.array([axis], np.int64))
     for i, piece in enumerate(pieces):
         ctx.add("Squeeze", [piece, axes], [ctx.output(f"{node.name}:{i}")])
+
+
+@exports("ArgMin")
+def _arg_min(ctx, node):
+    _arg_extreme(ctx, node, "ArgMin")
+
+
+@exports("Rint", "Expm1", "Log1p", "IsFinite")
+def _more_unary(ctx, node):
+    """Element-wise ops ONNX composes: Rint is Round (both round half to even), Expm1 Exp - 1, Log1p Log(1 + x)
+    (without expm1's / log1p's accuracy near 0), IsFinite neither NaN nor infinite."""
+    name, nchw = ctx.value(node.input[0])
+    out = ctx.output(f"{node.name}:0", nchw=nchw)
+    step = lambda suffix: ctx.unique(f"{node.name}/{suffix}")  # noqa: E731
+    if node.op == "Rint":
+        ctx.add("Round", [name], [out])
+    elif node.op == "IsFinite":
+        nan, inf, either = step("nan"), step("inf"), step("either")
+        ctx.add("IsNaN", [name], [nan])
+        ctx.add("IsInf", [name], [inf])
+        ctx.add("Or", [nan, inf], [either])
+        ctx.add("Not", [either], [out])
+    else:
+        one, inner = _scalar(ctx, node, "one", 1, node.input[0]), step("inner")
+        if node.op == "Expm1":
+            ctx.add("Exp", [name], [inner])
+            ctx.add("Sub", [inner, one], [out])
+        else:
+            ctx.add("Add", [name, one], [inner])
+            ctx.add("Log", [inner], [out])
+
+
+@exports("Cumsum")
+def _cumsum(ctx, node):
+    axis = ctx.initializer(f"{node.name}/axis", np.array(int(ctx.require_const(node, 1, "axis")), np.int64))
+    flags = {"exclusive": int(bool(attr(node, "exclusive", False))), "reverse": int(bool(attr(node, "reverse", False)))}
+    ctx.add("CumSum", [ctx.nhwc(node.input[0]), axis], [ctx.output(f"{node.name}:0")], **flags)
+
+
+@exports("TopKV2")
+def _top_k(ctx, node):
+    k = ctx.initializer(f"{node.name}/k", ctx.require_const(node, 1, "k").astype(np.int64).reshape(1))
+    index = ctx.unique(f"{node.name}/int64")
+    values = ctx.output(f"{node.name}:0")
+    ctx.add("TopK", [ctx.nhwc(node.input[0]), k], [values, index], axis=-1, largest=1, sorted=1)
+    to = _onnx_type(numpy_dtype(ctx.specs[f"{node.name}:1"][0]))
+    ctx.add("Cast", [index], [ctx.output(f"{node.name}:1")], to=to)
+
+
+@exports("OneHot")
+def _one_hot(ctx, node):
+    """ONNX's OneHot, a negative index first made out of range: TF gives it off values, ONNX counts it from the
+    end."""
+    depth = int(ctx.require_const(node, 1, "depth"))
+    indices = ctx.nhwc(node.input[0])
+    as_int = ctx.unique(f"{node.name}/indices")
+    ctx.add("Cast", [indices], [as_int], to=TensorProto.INT64)
+    negative, outside = ctx.unique(f"{node.name}/negative"), ctx.unique(f"{node.name}/outside")
+    zero = ctx.initializer(f"{node.name}/zero", np.array(0, np.int64))
+    depth_name = ctx.initializer(f"{node.name}/depth", np.array(depth, np.int64))
+    ctx.add("Less", [as_int, zero], [negative])
+    ctx.add("Where", [negative, depth_name, as_int], [outside])
+    on, off = ctx.nhwc(node.input[2]), ctx.nhwc(node.input[3])
+    values = ctx.unique(f"{node.name}/values")
+    ctx.add("Concat", [_unsqueezed(ctx, node, off, "off"), _unsqueezed(ctx, node, on, "on")], [values], axis=0)
+    ctx.add("OneHot", [outside, depth_name, values], [ctx.output(f"{node.name}:0")], axis=int(attr(node, "axis", -1)))
+
+
+def _unsqueezed(ctx, node, name, suffix):
+    out = ctx.unique(f"{node.name}/{suffix}1")
+    ctx.add("Unsqueeze", [name, ctx.initializer(f"{node.name}/{suffix}_axes", np.array([0], np.int64))], [out])
+    return out
+
+
+@exports("BroadcastTo")
+def _broadcast_to(ctx, node):
+    shape = _int64_operand(ctx, node, 1, "shape")
+    ctx.add("Expand", [ctx.nhwc(node.input[0]), shape], [ctx.output(f"{node.name}:0")])
+
+
+@exports("GatherNd")
+def _gather_nd(ctx, node):
+    indices = ctx.unique(f"{node.name}/indices")
+    ctx.add("Cast", [ctx.nhwc(node.input[1])], [indices], to=TensorProto.INT64)
+    ctx.add("GatherND", [ctx.nhwc(node.input[0]), indices], [ctx.output(f"{node.name}:0")])
+
+
+@exports("MirrorPad")
+def _mirror_pad(ctx, node):
+    """REFLECT (the edge not repeated) and SYMMETRIC (repeated) padding, axis by axis: the reversed slices
+    beside the edges concatenated around the tensor (ONNX's reflect Pad has no symmetric mode)."""
+    pads = ctx.require_const(node, 1, "paddings").astype(np.int64)
+    mode = attr(node, "mode", b"REFLECT")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    shape = ctx.shape(node.input[0])
+    shift = 1 if mode == "REFLECT" else 0
+    x = ctx.nhwc(node.input[0])
+    axes = [a for a in range(len(pads)) if pads[a].any()]
+    if not axes:
+        ctx.values[f"{node.name}:0"] = ctx.value(node.input[0])
+        return
+    for i, axis in enumerate(axes):
+        n = shape[axis]
+        if n is None:
+            raise _NodeError(f"mirror padding needs a static dimension {axis}")
+        before, after = int(pads[axis][0]), int(pads[axis][1])
+        parts = []
+        if before:
+            parts.append(_reversed_slice(ctx, node, x, axis, shift, shift + before, f"a{axis}_before"))
+        parts.append(x)
+        if after:
+            parts.append(_reversed_slice(ctx, node, x, axis, n - shift - after, n - shift, f"a{axis}_after"))
+        out = ctx.output(f"{node.name}:0") if i == len(axes) - 1 else ctx.unique(f"{node.name}/axis{axis}")
+        ctx.add("Concat", parts, [out], axis=axis)
+        x = out
+
+
+def _reversed_slice(ctx, node, x, axis, begin, end, suffix):
+    """x[begin:end] along `axis`, reversed."""
+    out = ctx.unique(f"{node.name}/{suffix}")
+    inputs = [x] + [
+        ctx.initializer(f"{node.name}/{suffix}_{k}", np.array([v], np.int64))
+        for k, v in (
+            ("starts", end - 1),
+            ("ends", begin - 1 if begin > 0 else _INT64_MIN),
+            ("axes", axis),
+            ("steps", -1),
+        )
+    ]
+    ctx.add("Slice", inputs, [out])
+    return out
+
+
+@exports("ReverseSequence")
+def _reverse_sequence(ctx, node):
+    batch, time = int(attr(node, "batch_dim", 0)), int(attr(node, "seq_dim"))
+    if {batch, time} != {0, 1}:
+        raise _NodeError(f"ONNX's ReverseSequence takes batch and time axes 0 and 1, not {batch} and {time}")
+    lengths = ctx.unique(f"{node.name}/lengths")
+    ctx.add("Cast", [ctx.nhwc(node.input[1])], [lengths], to=TensorProto.INT64)
+    ctx.add(
+        "ReverseSequence",
+        [ctx.nhwc(node.input[0]), lengths],
+        [ctx.output(f"{node.name}:0")],
+        batch_axis=batch,
+        time_axis=time,
+    )
+
+
+@exports("LRN")
+def _lrn(ctx, node):
+    """ONNX's LRN (NCHW) with TensorFlow's window 2 * depth_radius + 1; ONNX divides alpha by the window."""
+    radius = int(attr(node, "depth_radius", 5))
+    size = 2 * radius + 1
+    ctx.add(
+        "LRN",
+        [ctx.nchw(node.input[0])],
+        [ctx.output(f"{node.name}:0", nchw=True)],
+        size=size,
+        alpha=float(attr(node, "alpha", 1.0)) * size,
+        beta=float(attr(node, "beta", 0.5)),
+        bias=float(attr(node, "bias", 1.0)),
+    )
+
+
+def _ncdhw(ctx, node, tensor, suffix):
+    out = ctx.unique(f"{node.name}/{suffix}")
+    ctx.add("Transpose", [ctx.nhwc(tensor)], [out], perm=[0, 4, 1, 2, 3])
+    return out
+
+
+def _pads_3d(node, in_shape, kernel, strides, dilations):
+    if lowering.padding(node) == "VALID":
+        return [0] * 6
+    if None in in_shape[1:4]:
+        raise _NodeError("SAME padding needs static spatial dims")
+    pairs = [lowering.same_pads(in_shape[1 + i], kernel[i], strides[i], dilations[i]) for i in range(3)]
+    return [p[0] for p in pairs] + [p[1] for p in pairs]
+
+
+@exports("Conv3D", "MaxPool3D", "AvgPool3D")
+def _conv_pool_3d(ctx, node):
+    """3-D convolution and pooling in NCDHW between Transposes of the NDHWC tensors (average pooling without
+    the padding, as TensorFlow's)."""
+    if attr(node, "data_format", b"NDHWC") not in (b"NDHWC", "NDHWC"):
+        raise _NodeError("only data_format NDHWC is exported")
+    strides = [int(s) for s in attr(node, "strides")[1:4]]
+    x = node.input[0]
+    in_shape = ctx.shape(x)
+    result = ctx.unique(f"{node.name}/ncdhw")
+    if node.op == "Conv3D":
+        filt = ctx.require_const(node, 1, "the filter")
+        dilations = [int(d) for d in (attr(node, "dilations", None) or [1] * 5)[1:4]]
+        kernel = list(filt.shape[:3])
+        weights = ctx.initializer(f"{node.name}/filter", np.ascontiguousarray(filt.transpose(4, 3, 0, 1, 2)))
+        pads = _pads_3d(node, in_shape, kernel, strides, dilations)
+        ctx.add(
+            "Conv",
+            [_ncdhw(ctx, node, x, "input"), weights],
+            [result],
+            kernel_shape=kernel,
+            strides=strides,
+            dilations=dilations,
+            pads=pads,
+        )
+    else:
+        kernel = [int(k) for k in attr(node, "ksize")[1:4]]
+        pads = _pads_3d(node, in_shape, kernel, strides, [1, 1, 1])
+        extra = {"count_include_pad": 0} if node.op == "AvgPool3D" else {}
+        op = "MaxPool" if node.op == "MaxPool3D" else "AveragePool"
+        ctx.add(op, [_ncdhw(ctx, node, x, "input")], [result], kernel_shape=kernel, strides=strides, pads=pads, **extra)
+    ctx.add("Transpose", [result], [ctx.output(f"{node.name}:0")], perm=[0, 2, 3, 4, 1])
 
 
 def _value_info(name, dt, shape):

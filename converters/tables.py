@@ -25,8 +25,7 @@ _TF_GRAPHS += "tensorweave graphs, has no exporter for it yet"
 ONLY_TO_TWL = {
     op: _TF_GRAPHS
     for op in (
-        "ResizeBicubic", "ResizeArea", "IsFinite", "Cumsum", "Cumprod", "TopKV2", "Conv3D", "MaxPool3D", "AvgPool3D",
-        "ArgMin", "OneHot", "BroadcastTo", "GatherNd", "Expm1", "Log1p", "Rint", "MirrorPad", "ReverseSequence", "LRN",
+        "ResizeBicubic", "ResizeArea", "Cumprod",
     )
 }  # fmt: skip
 ONLY_TO_ONNX = {}
