@@ -399,6 +399,7 @@ class MasterService:
                 prefix = plan.headers.get((i, timeout_ms, trace, first))
                 if prefix is None:
                     static = {
+                        "method": "RunGraph",
                         "handle": handle,
                         "feeds": t_feeds,
                         "fetches": t_fetches,
@@ -410,8 +411,8 @@ class MasterService:
                     }
                     prefix = plan.headers.setdefault((i, timeout_ms, trace, first), wire.header_prefix(static))
                 req = wire.encode_with_prefix(prefix, {"step_id": step_id}, [feed_values[n] for n in t_feeds])
-                m = self.channels.method(address, rpc.WORKER, "RunGraph")
-                reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
+                what = f"RunGraph on {task} at {address}"
+                reply = self.channels.stream_call(address, rpc.WORKER, "RunGraph", req, deadline + 5.0, what)
                 if first:  # (binary: what it sent this task is delivered here)
                     return self.server._worker.env.deliver_reply(step_id, reply)
                 header, payload = wire.decode(reply)

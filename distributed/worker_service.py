@@ -86,19 +86,42 @@ class WorkerService:
         return run(self._internal(handle), step_id, feeds, fetches, timeout_ms, wait_for_sends=wait_for_sends)
 
     def handlers(self):
-        methods = {
-            "GetStatus": handler(self.get_status),
-            "RegisterGraph": handler(self.register_graph),
-            "RunGraph": handler(self.run_graph),
-            "DeregisterGraph": handler(self.deregister_graph),
-            "CleanupStep": handler(self.cleanup_step),
-            "AbortStep": handler(self.abort_step),
-            "Reset": handler(self.reset),
-            "PushTensor": handler(self.push_tensor),
-            "PushTensors": handler(self.push_tensors),
-            "PushTensorStream": grpc.stream_unary_rpc_method_handler(self.push_tensor_stream),
+        self._unary = {
+            "GetStatus": self.get_status,
+            "RegisterGraph": self.register_graph,
+            "RunGraph": self.run_graph,
+            "DeregisterGraph": self.deregister_graph,
+            "CleanupStep": self.cleanup_step,
+            "AbortStep": self.abort_step,
+            "Reset": self.reset,
+            "PushTensor": self.push_tensor,
+            "PushTensors": self.push_tensors,
         }
+        methods = {name: handler(fn) for name, fn in self._unary.items()}
+        methods["PushTensorStream"] = grpc.stream_unary_rpc_method_handler(self.push_tensor_stream)
+        methods[rpc.STREAM] = grpc.stream_stream_rpc_method_handler(self.calls)
         return grpc.method_handlers_generic_handler(rpc.WORKER, methods)
+
+    def calls(self, request_iterator, context):
+        """The calls of a persistent stream (`rpc.Channels.stream_call`), one at a time: each message a
+        request whose header names its method ("method"), answered by that method's reply; a failure ends the
+        stream with its status, as it ends a unary call."""
+        for request in request_iterator:
+            header = {}
+            try:
+                header, payload = wire.decode(request)
+                fn = self._unary.get(header.get("method"))
+                if fn is None:
+                    raise errors.InvalidArgumentError(
+                        None, None, f"malformed stream message: unknown method {header.get('method')!r}"
+                    )
+                reply = fn(header, payload)
+            except errors.OpError as e:
+                rpc.abort(context, e)
+            except Exception as e:  # noqa: BLE001 - a bug must be a status, not a dead server thread
+                _log.exception("internal error in a streamed %s", header.get("method"))
+                context.abort(grpc.StatusCode.INTERNAL, f"{type(e).__name__}: {e}")
+            yield reply
 
     # --- handlers ---------------------------------------------------------------
     def get_status(self, header, payload):
@@ -485,36 +508,47 @@ class Transport:
             return
         try:
             entries, tensors = wire.encode_pushes([item[1:5] for item in items])
-            request = wire.encode_tensors({"pushes": entries}, tensors)
-            nbytes = sum(t.nbytes for t in tensors)
-            method = self._channels.method(address, rpc.WORKER, "PushTensors")
+            request = wire.encode_tensors({"method": "PushTensors", "pushes": entries}, tensors)
+            timeout = rpc.CONTROL_TIMEOUT + sum(t.nbytes for t in tensors) / 20e6
         except errors.OpError as e:
             self._failed(address, items, e.error_code, e.message)
             return
         except Exception as e:  # noqa: BLE001
             self._failed(address, items, errors.INTERNAL, f"pushing to {items[0][0]}: {type(e).__name__}: {e}")
             return
-        self._call(address, items, method, request, rpc.CONTROL_TIMEOUT + nbytes / 20e6)
+        self._call(
+            address,
+            items,
+            lambda what: self._channels.stream_call(address, rpc.WORKER, "PushTensors", request, timeout, what),
+        )
 
     def _stream(self, dst_task, address, item):
         step_id, key, array, is_dead, _ = item
         try:
             meta, buffers = wire.tensor_parts(array)
             header = {"step_id": step_id, "key": key, "is_dead": bool(is_dead), "tensors": [meta]}
-            method = self._channels.method(address, rpc.WORKER, "PushTensorStream", streaming=True)
+            method = self._channels.method(address, rpc.WORKER, "PushTensorStream", kind="stream_unary")
             request = _chunks(header, buffers[0], rpc.CHUNK_BYTES)
         except errors.OpError as e:
             self._failed(address, [(dst_task,) + item], e.error_code, e.message)
             return
-        self._call(address, [(dst_task,) + item], method, request, rpc.CONTROL_TIMEOUT + meta["nbytes"] / 20e6)
+        timeout = rpc.CONTROL_TIMEOUT + meta["nbytes"] / 20e6
+        self._call(
+            address,
+            [(dst_task,) + item],
+            lambda what: method(request, timeout=timeout, metadata=self._channels.metadata),
+        )
 
-    def _call(self, address, items, method, request, timeout):
+    def _call(self, address, items, send):
+        """Runs `send(what)` (the call that pushes `items`; `what` names them for its error) and reports its
+        end to each item's `done`."""
+        _, step_id, key = items[0][:3]
+        more = f" and {len(items) - 1} more" if len(items) > 1 else ""
+        what = f"sending {key}{more} of step {step_id} to {items[0][0]} at {address}"
         try:
-            method(request, timeout=timeout, metadata=self._channels.metadata)
-        except grpc.RpcError as e:
-            _, step_id, key = items[0][:3]
-            what = f"sending {key}" + (f" and {len(items) - 1} more" if len(items) > 1 else "")
-            err = rpc.error_from_rpc(e, f"{what} of step {step_id} to {items[0][0]} at {address}")
+            send(what)
+        except (grpc.RpcError, errors.OpError) as e:
+            err = e if isinstance(e, errors.OpError) else rpc.error_from_rpc(e, what)
             self._failed(address, items, err.error_code, err.message)
             return
         except Exception as e:  # noqa: BLE001

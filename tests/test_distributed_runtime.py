@@ -441,7 +441,7 @@ def test_malformed_worker_calls_are_errors(local_server):
             call("PushTensor", wire.encode(dict(push, tensors=[{"dtype": 1, "shape": [2], "nbytes": 4}]), [b"abcd"]))
         with pytest.raises(tw.errors.InvalidArgumentError, match="not one tensor"):
             call("PushTensor", wire.encode(push))
-        stream = ch.method(a, rpc.WORKER, "PushTensorStream", streaming=True)
+        stream = ch.method(a, rpc.WORKER, "PushTensorStream", kind="stream_unary")
         header = dict(push, tensors=[{"dtype": 1, "shape": [4], "nbytes": 16}])
         for chunks, message in [
             ([wire.encode(header, [b"x" * 8]), b"y" * 16], "more than the 16 bytes"),
