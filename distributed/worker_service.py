@@ -110,7 +110,8 @@ class WorkerService:
             header = {}
             try:
                 header, payload = wire.decode(request)
-                fn = self._unary.get(header.get("method"))
+                name = header.get("method")
+                fn = self._unary.get(name) if isinstance(name, str) else None
                 if fn is None:
                     raise errors.InvalidArgumentError(
                         None, None, f"malformed stream message: unknown method {header.get('method')!r}"
