@@ -142,14 +142,16 @@ class MasterService:
         return fn(header, memoryview(payload))
 
     def handlers(self):
-        methods = {
-            "CreateSession": handler(self.create_session),
-            "ExtendSession": handler(self.extend_session),
-            "RunStep": handler(self.run_step),
-            "CloseSession": handler(self.close_session),
-            "ListDevices": handler(self.list_devices),
-            "Reset": handler(self.reset),
+        unary = {
+            "CreateSession": self.create_session,
+            "ExtendSession": self.extend_session,
+            "RunStep": self.run_step,
+            "CloseSession": self.close_session,
+            "ListDevices": self.list_devices,
+            "Reset": self.reset,
         }
+        methods = {name: handler(fn) for name, fn in unary.items()}
+        methods[rpc.STREAM] = worker_service.stream_handler(unary)
         return grpc.method_handlers_generic_handler(rpc.MASTER, methods)
 
     # --- cluster ----------------------------------------------------------------

@@ -54,6 +54,32 @@ def handler(fn):
     return grpc.unary_unary_rpc_method_handler(run)
 
 
+def stream_handler(methods):
+    """The handler of a service's stream of calls (`rpc.STREAM`, `rpc.Channels.stream_call`), one call at a
+    time: each message a request whose header names its method ("method", a key of `methods`, whose values
+    take (header, payload) and return the reply's bytes), answered by that method's reply; a failure ends the
+    stream with its status, as it ends a unary call."""
+
+    def calls(request_iterator, context):
+        for request in request_iterator:
+            header = {}
+            try:
+                header, payload = wire.decode(request)
+                name = header.get("method")
+                fn = methods.get(name) if isinstance(name, str) else None
+                if fn is None:
+                    raise errors.InvalidArgumentError(None, None, f"malformed stream message: unknown method {name!r}")
+                reply = fn(header, payload)
+            except errors.OpError as e:
+                rpc.abort(context, e)
+            except Exception as e:  # noqa: BLE001 - a bug must be a status, not a dead server thread
+                _log.exception("internal error in a streamed %s", header.get("method"))
+                context.abort(grpc.StatusCode.INTERNAL, f"{type(e).__name__}: {e}")
+            yield reply
+
+    return grpc.stream_stream_rpc_method_handler(calls)
+
+
 class WorkerService:
     """The worker side of a task: `env` is its `_pywrap_tensorweave.WorkerEnv`."""
 
@@ -86,7 +112,7 @@ class WorkerService:
         return run(self._internal(handle), step_id, feeds, fetches, timeout_ms, wait_for_sends=wait_for_sends)
 
     def handlers(self):
-        self._unary = {
+        unary = {
             "GetStatus": self.get_status,
             "RegisterGraph": self.register_graph,
             "RunGraph": self.run_graph,
@@ -97,32 +123,10 @@ class WorkerService:
             "PushTensor": self.push_tensor,
             "PushTensors": self.push_tensors,
         }
-        methods = {name: handler(fn) for name, fn in self._unary.items()}
+        methods = {name: handler(fn) for name, fn in unary.items()}
         methods["PushTensorStream"] = grpc.stream_unary_rpc_method_handler(self.push_tensor_stream)
-        methods[rpc.STREAM] = grpc.stream_stream_rpc_method_handler(self.calls)
+        methods[rpc.STREAM] = stream_handler(unary)
         return grpc.method_handlers_generic_handler(rpc.WORKER, methods)
-
-    def calls(self, request_iterator, context):
-        """The calls of a persistent stream (`rpc.Channels.stream_call`), one at a time: each message a
-        request whose header names its method ("method"), answered by that method's reply; a failure ends the
-        stream with its status, as it ends a unary call."""
-        for request in request_iterator:
-            header = {}
-            try:
-                header, payload = wire.decode(request)
-                name = header.get("method")
-                fn = self._unary.get(name) if isinstance(name, str) else None
-                if fn is None:
-                    raise errors.InvalidArgumentError(
-                        None, None, f"malformed stream message: unknown method {header.get('method')!r}"
-                    )
-                reply = fn(header, payload)
-            except errors.OpError as e:
-                rpc.abort(context, e)
-            except Exception as e:  # noqa: BLE001 - a bug must be a status, not a dead server thread
-                _log.exception("internal error in a streamed %s", header.get("method"))
-                context.abort(grpc.StatusCode.INTERNAL, f"{type(e).__name__}: {e}")
-            yield reply
 
     # --- handlers ---------------------------------------------------------------
     def get_status(self, header, payload):
