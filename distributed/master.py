@@ -141,7 +141,7 @@ class MasterService:
         }[name]
         return fn(header, memoryview(payload))
 
-    def handlers(self):
+    def handlers(self, slots):
         unary = {
             "CreateSession": self.create_session,
             "ExtendSession": self.extend_session,
@@ -151,7 +151,7 @@ class MasterService:
             "Reset": self.reset,
         }
         methods = {name: handler(fn) for name, fn in unary.items()}
-        methods[rpc.STREAM] = worker_service.stream_handler(unary)
+        methods[rpc.STREAM] = worker_service.stream_handler(unary, slots)
         return grpc.method_handlers_generic_handler(rpc.MASTER, methods)
 
     # --- cluster ----------------------------------------------------------------

@@ -3,8 +3,8 @@ GetStatus, RegisterGraph, RunGraph (whose reply also carries what the step sent 
 wait for it; binary, distributed/reply_wire.h, when the caller runs its own part after it), DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensors (a batch of values, of one or
 more steps, control edges as flags) / PushTensor (one value, the older form) / PushTensorStream (client
 streaming, for tensors over `rpc.CHUNK_BYTES`) through which other tasks push the tensors their `_Send`s
-address to this task. Also the transport that pushes this task's own `_Send`s to other
-tasks. Every handler validates what it receives: a malformed request ends with an error status, never a crash.
+address to this task; Calls, a persistent stream that carries the calls of the others (`stream_handler`). Also
+the transport that pushes this task's own `_Send`s to other tasks. Every handler validates what it receives: a malformed request ends with an error status, never a crash.
 """
 
 import base64
@@ -54,28 +54,57 @@ def handler(fn):
     return grpc.unary_unary_rpc_method_handler(run)
 
 
-def stream_handler(methods):
+class StreamSlots:
+    """How many streams of calls a server serves at once (each holds one of its threads while it is open):
+    beyond `limit`, a new stream is refused with RESOURCE_EXHAUSTED before it reads a message, and its
+    client makes unary calls instead (`rpc.Channels.stream_call`)."""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self._open = 0
+        self._lock = threading.Lock()
+
+    def take(self):
+        with self._lock:
+            if self._open >= self.limit:
+                return False
+            self._open += 1
+            return True
+
+    def give_back(self):
+        with self._lock:
+            self._open -= 1
+
+
+def stream_handler(methods, slots):
     """The handler of a service's stream of calls (`rpc.STREAM`, `rpc.Channels.stream_call`), one call at a
     time: each message a request whose header names its method ("method", a key of `methods`, whose values
     take (header, payload) and return the reply's bytes), answered by that method's reply; a failure ends the
-    stream with its status, as it ends a unary call."""
+    stream with its status, as it ends a unary call. `slots` (a StreamSlots) bounds the open streams."""
 
     def calls(request_iterator, context):
-        for request in request_iterator:
-            header = {}
-            try:
-                header, payload = wire.decode(request)
-                name = header.get("method")
-                fn = methods.get(name) if isinstance(name, str) else None
-                if fn is None:
-                    raise errors.InvalidArgumentError(None, None, f"malformed stream message: unknown method {name!r}")
-                reply = fn(header, payload)
-            except errors.OpError as e:
-                rpc.abort(context, e)
-            except Exception as e:  # noqa: BLE001 - a bug must be a status, not a dead server thread
-                _log.exception("internal error in a streamed %s", header.get("method"))
-                context.abort(grpc.StatusCode.INTERNAL, f"{type(e).__name__}: {e}")
-            yield reply
+        if not slots.take():
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{rpc.STREAMS_FULL}: this task serves {slots.limit}")
+        try:
+            for request in request_iterator:
+                header = {}
+                try:
+                    header, payload = wire.decode(request)
+                    name = header.get("method")
+                    fn = methods.get(name) if isinstance(name, str) else None
+                    if fn is None:
+                        raise errors.InvalidArgumentError(
+                            None, None, f"malformed stream message: unknown method {name!r}"
+                        )
+                    reply = fn(header, payload)
+                except errors.OpError as e:
+                    rpc.abort(context, e)
+                except Exception as e:  # noqa: BLE001 - a bug must be a status, not a dead server thread
+                    _log.exception("internal error in a streamed %s", header.get("method"))
+                    context.abort(grpc.StatusCode.INTERNAL, f"{type(e).__name__}: {e}")
+                yield reply
+        finally:
+            slots.give_back()
 
     return grpc.stream_stream_rpc_method_handler(calls)
 
@@ -111,7 +140,7 @@ class WorkerService:
         run = self.env.run_graph_traced if trace else self.env.run_graph
         return run(self._internal(handle), step_id, feeds, fetches, timeout_ms, wait_for_sends=wait_for_sends)
 
-    def handlers(self):
+    def handlers(self, slots):
         unary = {
             "GetStatus": self.get_status,
             "RegisterGraph": self.register_graph,
@@ -125,7 +154,7 @@ class WorkerService:
         }
         methods = {name: handler(fn) for name, fn in unary.items()}
         methods["PushTensorStream"] = grpc.stream_unary_rpc_method_handler(self.push_tensor_stream)
-        methods[rpc.STREAM] = stream_handler(unary)
+        methods[rpc.STREAM] = stream_handler(unary, slots)
         return grpc.method_handlers_generic_handler(rpc.WORKER, methods)
 
     # --- handlers ---------------------------------------------------------------

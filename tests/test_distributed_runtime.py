@@ -547,6 +547,22 @@ def test_malformed_stream_messages_are_errors(local_server):
         ch.close()
 
 
+def test_a_task_with_its_most_streams_open_is_called_unary():
+    """A server serves streams on at most half its threads: a client refused one more makes unary calls."""
+    server = tw.train.Server({"w": ["127.0.0.1:0"]}, "w", 0, max_workers=2)  # one stream at most
+    first, second = rpc.Channels(security.Security()), rpc.Channels(security.Security())
+    key = (server.address, rpc.WORKER)
+    try:
+        assert _status_over_stream(first, server.address)["devices"]  # (its stream stays open, idle)
+        for _ in range(2):
+            assert _status_over_stream(second, server.address)["devices"]
+        assert first._open[key] == 1 and second._open[key] == 0 and key in second._refused
+    finally:
+        first.close()
+        second.close()
+        server.stop()
+
+
 def test_a_late_stream_call_is_deadline_exceeded(local_server):
     """The watchdog ends a streamed call at its deadline (the task's step goes on: its own timeout is longer);
     the stream is not used again."""
