@@ -450,6 +450,16 @@ def test_mutual_tls(certs):
         no_cert = security.Security.resolve({"tls_ca": certs["ca"], "secret": "k"}, environ={})
         with pytest.raises(tw.errors.UnavailableError):
             _raw_list_devices(server.address, no_cert)
+        for sec, error in [(client, None), (no_cert, tw.errors.UnavailableError)]:  # the stream of calls too
+            ch = rpc.Channels(sec)
+            try:
+                if error is None:
+                    assert _status_over_stream(ch, server.address)["devices"]
+                else:
+                    with pytest.raises(error):
+                        _status_over_stream(ch, server.address)
+            finally:
+                ch.close()
     finally:
         server.stop()
 
