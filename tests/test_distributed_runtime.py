@@ -573,6 +573,26 @@ def test_a_task_with_its_most_streams_open_is_called_unary():
         server.stop()
 
 
+def test_an_idle_stream_is_closed_and_frees_its_server_thread(monkeypatch):
+    monkeypatch.setattr(rpc, "STREAM_IDLE_S", 0.2)
+    server = tw.train.Server({"w": ["127.0.0.1:0"]}, "w", 0, max_workers=2)  # one stream at most
+    first, second = rpc.Channels(security.Security()), rpc.Channels(security.Security())
+    key = (server.address, rpc.WORKER)
+    try:
+        assert _status_over_stream(first, server.address)["devices"]
+        deadline = time.monotonic() + 10
+        while first._open[key] and time.monotonic() < deadline:  # (the watchdog looks every second)
+            time.sleep(0.05)
+        assert first._open[key] == 0
+        time.sleep(0.2)  # (the server sees the stream end)
+        assert _status_over_stream(second, server.address)["devices"]
+        assert second._open[key] == 1 and key not in second._refused  # the server had a thread for it
+    finally:
+        first.close()
+        second.close()
+        server.stop()
+
+
 def test_a_late_stream_call_is_deadline_exceeded(local_server):
     """The watchdog ends a streamed call at its deadline (the task's step goes on: its own timeout is longer);
     the stream is not used again."""
