@@ -6,8 +6,10 @@ each figure beside its reference, in one run:
   The client runs in worker 0's process (`Session(server.target)`: its master is called in-process); a
   client in another process (RunStep through gRPC) is measured too for 1 worker;
 - tensor transfer throughput between two tasks, 4 KB to 64 MB (a variable on the ps read by an op on the
-  worker: its bytes cross once per step, in the reply of the ps's RunGraph; the client in the worker's
-  process, and in another one) against a bare grpcio call carrying the same bytes between two processes; goal: at least 0.8x of it at every size;
+  worker: its bytes cross once per step, in the reply of the ps's RunGraph, a message on the worker's persistent
+  stream of calls to the ps; the client in the worker's process, and in another one) against a bare grpcio
+  unary call carrying the same bytes between two processes; goal: at least 0.8x of it at every size
+  (TW_MAX_STREAMS=0 makes every call a unary one, for comparison);
 - asynchronous data-parallel training of the MLP of benchmarks/train_step.py (784-512-512-10, batch 128, SGD)
   on 1 ps + 2 workers (variables on the ps, each worker's steps through its own server): examples/s of all
   workers together against one process;
@@ -169,8 +171,9 @@ def transfer(sizes, steps):
 
 
 def _push_only(address, sizes, steps):
-    """{size: seconds per push}: the transport alone (what a task's _Send does: PushTensor, chunked above
-    4 MB, delivered into the receiving task's rendezvous), from this process to the task at `address`."""
+    """{size: seconds per push}: the transport alone (what a task's _Send does: PushTensors on the stream of
+    calls, streamed in chunks above 4 MB, delivered into the receiving task's rendezvous), from this process to
+    the task at `address`."""
     import random
     import threading
 

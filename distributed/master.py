@@ -141,15 +141,17 @@ class MasterService:
         }[name]
         return fn(header, memoryview(payload))
 
-    def handlers(self):
-        methods = {
-            "CreateSession": handler(self.create_session),
-            "ExtendSession": handler(self.extend_session),
-            "RunStep": handler(self.run_step),
-            "CloseSession": handler(self.close_session),
-            "ListDevices": handler(self.list_devices),
-            "Reset": handler(self.reset),
+    def handlers(self, slots):
+        unary = {
+            "CreateSession": self.create_session,
+            "ExtendSession": self.extend_session,
+            "RunStep": self.run_step,
+            "CloseSession": self.close_session,
+            "ListDevices": self.list_devices,
+            "Reset": self.reset,
         }
+        methods = {name: handler(fn) for name, fn in unary.items()}
+        methods[rpc.STREAM] = worker_service.stream_handler(unary, slots)
         return grpc.method_handlers_generic_handler(rpc.MASTER, methods)
 
     # --- cluster ----------------------------------------------------------------
@@ -399,6 +401,7 @@ class MasterService:
                 prefix = plan.headers.get((i, timeout_ms, trace, first))
                 if prefix is None:
                     static = {
+                        "method": "RunGraph",
                         "handle": handle,
                         "feeds": t_feeds,
                         "fetches": t_fetches,
@@ -410,8 +413,8 @@ class MasterService:
                     }
                     prefix = plan.headers.setdefault((i, timeout_ms, trace, first), wire.header_prefix(static))
                 req = wire.encode_with_prefix(prefix, {"step_id": step_id}, [feed_values[n] for n in t_feeds])
-                m = self.channels.method(address, rpc.WORKER, "RunGraph")
-                reply = m(req, timeout=deadline + 5.0, metadata=self.channels.metadata)
+                what = f"RunGraph on {task} at {address}"
+                reply = self.channels.stream_call(address, rpc.WORKER, "RunGraph", req, deadline + 5.0, what)
                 if first:  # (binary: what it sent this task is delivered here)
                     return self.server._worker.env.deliver_reply(step_id, reply)
                 header, payload = wire.decode(reply)

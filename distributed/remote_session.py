@@ -111,6 +111,7 @@ class RemoteSession:
             out = self._local.run_step_values(self._handle, feeds, fetches, targets, arrays, timeout_in_ms, metadata)
             return [_fetched(_as_array(v)) for v in out]
         header = {
+            "method": "RunStep",
             "session": self._handle,
             "feeds": feeds,
             "fetches": fetches,
@@ -123,13 +124,8 @@ class RemoteSession:
             metadata = None
         request = wire.encode_tensors(header, [(v, enum) for v, enum in values])
         timeout = timeout_in_ms / 1000.0 + 10.0 if timeout_in_ms else rpc.STEP_TIMEOUT + 10.0
-        m = self._channels.method(self._address, rpc.MASTER, "RunStep")
-        try:
-            reply = m(request, timeout=timeout, metadata=self._channels.metadata)
-        except Exception as e:  # grpc.RpcError
-            if hasattr(e, "code"):
-                raise rpc.error_from_rpc(e, f"RunStep on {self._address}") from None
-            raise
+        what = f"RunStep on {self._address}"
+        reply = self._channels.stream_call(self._address, rpc.MASTER, "RunStep", request, timeout, what)
         header, payload = wire.decode(reply)
         if metadata is not None:
             metadata["step_stats"] = base64.b64decode(header.get("step_stats", ""))

@@ -179,6 +179,8 @@ class _AuthInterceptor:
                         f"{method}: the call carried {reason} (this server requires the cluster's shared secret)",
                     )
 
+                if method.endswith("/Calls"):  # (rpc.STREAM)
+                    return grpc.stream_stream_rpc_method_handler(deny)
                 if method.endswith("Stream"):
                     return grpc.stream_unary_rpc_method_handler(deny)
                 return grpc.unary_unary_rpc_method_handler(deny)

@@ -182,9 +182,10 @@ class Server:
         self._worker = worker_service.WorkerService(self._env, self.task_name, transport)
         self._master = _master.MasterService(self)
 
+        slots = worker_service.StreamSlots(max(1, max_workers // 2))  # (half its threads: the rest for unary calls)
         self._grpc = grpc.server(
             futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=f"tw-{d.job_name}{d.task_index}"),
-            handlers=[self._worker.handlers(), self._master.handlers()],
+            handlers=[self._worker.handlers(slots), self._master.handlers(slots)],
             interceptors=self._security.interceptors(),
             options=rpc.SERVER_OPTIONS,
             maximum_concurrent_rpcs=None,

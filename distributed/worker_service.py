@@ -3,8 +3,8 @@ GetStatus, RegisterGraph, RunGraph (whose reply also carries what the step sent 
 wait for it; binary, distributed/reply_wire.h, when the caller runs its own part after it), DeregisterGraph, CleanupStep, AbortStep, Reset, and PushTensors (a batch of values, of one or
 more steps, control edges as flags) / PushTensor (one value, the older form) / PushTensorStream (client
 streaming, for tensors over `rpc.CHUNK_BYTES`) through which other tasks push the tensors their `_Send`s
-address to this task. Also the transport that pushes this task's own `_Send`s to other
-tasks. Every handler validates what it receives: a malformed request ends with an error status, never a crash.
+address to this task; Calls, a persistent stream that carries the calls of the others (`stream_handler`). Also
+the transport that pushes this task's own `_Send`s to other tasks. Every handler validates what it receives: a malformed request ends with an error status, never a crash.
 """
 
 import base64
@@ -54,6 +54,61 @@ def handler(fn):
     return grpc.unary_unary_rpc_method_handler(run)
 
 
+class StreamSlots:
+    """How many streams of calls a server serves at once (each holds one of its threads while it is open):
+    beyond `limit`, a new stream is refused with RESOURCE_EXHAUSTED before it reads a message, and its
+    client makes unary calls instead (`rpc.Channels.stream_call`)."""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self._open = 0
+        self._lock = threading.Lock()
+
+    def take(self):
+        with self._lock:
+            if self._open >= self.limit:
+                return False
+            self._open += 1
+            return True
+
+    def give_back(self):
+        with self._lock:
+            self._open -= 1
+
+
+def stream_handler(methods, slots):
+    """The handler of a service's stream of calls (`rpc.STREAM`, `rpc.Channels.stream_call`), one call at a
+    time: each message a request whose header names its method ("method", a key of `methods`, whose values
+    take (header, payload) and return the reply's bytes), answered by that method's reply; a failure ends the
+    stream with its status, as it ends a unary call. `slots` (a StreamSlots) bounds the open streams."""
+
+    def calls(request_iterator, context):
+        if not slots.take():
+            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"{rpc.STREAMS_FULL}: this task serves {slots.limit}")
+        try:
+            for request in request_iterator:
+                header = {}
+                try:
+                    header, payload = wire.decode(request)
+                    name = header.get("method")
+                    fn = methods.get(name) if isinstance(name, str) else None
+                    if fn is None:
+                        raise errors.InvalidArgumentError(
+                            None, None, f"malformed stream message: unknown method {name!r}"
+                        )
+                    reply = fn(header, payload)
+                except errors.OpError as e:
+                    rpc.abort(context, e)
+                except Exception as e:  # noqa: BLE001 - a bug must be a status, not a dead server thread
+                    _log.exception("internal error in a streamed %s", header.get("method"))
+                    context.abort(grpc.StatusCode.INTERNAL, f"{type(e).__name__}: {e}")
+                yield reply
+        finally:
+            slots.give_back()
+
+    return grpc.stream_stream_rpc_method_handler(calls)
+
+
 class WorkerService:
     """The worker side of a task: `env` is its `_pywrap_tensorweave.WorkerEnv`."""
 
@@ -85,19 +140,21 @@ class WorkerService:
         run = self.env.run_graph_traced if trace else self.env.run_graph
         return run(self._internal(handle), step_id, feeds, fetches, timeout_ms, wait_for_sends=wait_for_sends)
 
-    def handlers(self):
-        methods = {
-            "GetStatus": handler(self.get_status),
-            "RegisterGraph": handler(self.register_graph),
-            "RunGraph": handler(self.run_graph),
-            "DeregisterGraph": handler(self.deregister_graph),
-            "CleanupStep": handler(self.cleanup_step),
-            "AbortStep": handler(self.abort_step),
-            "Reset": handler(self.reset),
-            "PushTensor": handler(self.push_tensor),
-            "PushTensors": handler(self.push_tensors),
-            "PushTensorStream": grpc.stream_unary_rpc_method_handler(self.push_tensor_stream),
+    def handlers(self, slots):
+        unary = {
+            "GetStatus": self.get_status,
+            "RegisterGraph": self.register_graph,
+            "RunGraph": self.run_graph,
+            "DeregisterGraph": self.deregister_graph,
+            "CleanupStep": self.cleanup_step,
+            "AbortStep": self.abort_step,
+            "Reset": self.reset,
+            "PushTensor": self.push_tensor,
+            "PushTensors": self.push_tensors,
         }
+        methods = {name: handler(fn) for name, fn in unary.items()}
+        methods["PushTensorStream"] = grpc.stream_unary_rpc_method_handler(self.push_tensor_stream)
+        methods[rpc.STREAM] = stream_handler(unary, slots)
         return grpc.method_handlers_generic_handler(rpc.WORKER, methods)
 
     # --- handlers ---------------------------------------------------------------
@@ -485,36 +542,47 @@ class Transport:
             return
         try:
             entries, tensors = wire.encode_pushes([item[1:5] for item in items])
-            request = wire.encode_tensors({"pushes": entries}, tensors)
-            nbytes = sum(t.nbytes for t in tensors)
-            method = self._channels.method(address, rpc.WORKER, "PushTensors")
+            request = wire.encode_tensors({"method": "PushTensors", "pushes": entries}, tensors)
+            timeout = rpc.CONTROL_TIMEOUT + sum(t.nbytes for t in tensors) / 20e6
         except errors.OpError as e:
             self._failed(address, items, e.error_code, e.message)
             return
         except Exception as e:  # noqa: BLE001
             self._failed(address, items, errors.INTERNAL, f"pushing to {items[0][0]}: {type(e).__name__}: {e}")
             return
-        self._call(address, items, method, request, rpc.CONTROL_TIMEOUT + nbytes / 20e6)
+        self._call(
+            address,
+            items,
+            lambda what: self._channels.stream_call(address, rpc.WORKER, "PushTensors", request, timeout, what),
+        )
 
     def _stream(self, dst_task, address, item):
         step_id, key, array, is_dead, _ = item
         try:
             meta, buffers = wire.tensor_parts(array)
             header = {"step_id": step_id, "key": key, "is_dead": bool(is_dead), "tensors": [meta]}
-            method = self._channels.method(address, rpc.WORKER, "PushTensorStream", streaming=True)
+            method = self._channels.method(address, rpc.WORKER, "PushTensorStream", kind="stream_unary")
             request = _chunks(header, buffers[0], rpc.CHUNK_BYTES)
         except errors.OpError as e:
             self._failed(address, [(dst_task,) + item], e.error_code, e.message)
             return
-        self._call(address, [(dst_task,) + item], method, request, rpc.CONTROL_TIMEOUT + meta["nbytes"] / 20e6)
+        timeout = rpc.CONTROL_TIMEOUT + meta["nbytes"] / 20e6
+        self._call(
+            address,
+            [(dst_task,) + item],
+            lambda what: method(request, timeout=timeout, metadata=self._channels.metadata),
+        )
 
-    def _call(self, address, items, method, request, timeout):
+    def _call(self, address, items, send):
+        """Runs `send(what)` (the call that pushes `items`; `what` names them for its error) and reports its
+        end to each item's `done`."""
+        _, step_id, key = items[0][:3]
+        more = f" and {len(items) - 1} more" if len(items) > 1 else ""
+        what = f"sending {key}{more} of step {step_id} to {items[0][0]} at {address}"
         try:
-            method(request, timeout=timeout, metadata=self._channels.metadata)
-        except grpc.RpcError as e:
-            _, step_id, key = items[0][:3]
-            what = f"sending {key}" + (f" and {len(items) - 1} more" if len(items) > 1 else "")
-            err = rpc.error_from_rpc(e, f"{what} of step {step_id} to {items[0][0]} at {address}")
+            send(what)
+        except (grpc.RpcError, errors.OpError) as e:
+            err = e if isinstance(e, errors.OpError) else rpc.error_from_rpc(e, what)
             self._failed(address, items, err.error_code, err.message)
             return
         except Exception as e:  # noqa: BLE001

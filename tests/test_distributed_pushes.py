@@ -23,9 +23,9 @@ class _Spy:
         t = server._worker.transport
         call, send_queued, push = t._call, t._send_queued, t._push
 
-        def spy_call(address, items, method, request, timeout):
+        def spy_call(address, items, send):
             self.calls.append([(item[2], wire.is_control_value(item[3])) for item in items])
-            return call(address, items, method, request, timeout)
+            return call(address, items, send)
 
         def slow_send_queued(address):
             time.sleep(delay)

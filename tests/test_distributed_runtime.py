@@ -295,6 +295,40 @@ def test_a_restarted_ps_task_is_unavailable_while_down_then_fresh():
         ps.stop()
 
 
+def test_the_stream_to_a_restarted_task_is_opened_again():
+    """A step's RunGraph travels on the worker's persistent stream to the ps: when the ps stops, the step fails
+    with UnavailableError at once (not at the stream's deadline); once the ps is back, the next step opens a
+    new stream and runs."""
+    ps_port, worker_port = launch.free_ports(2)
+    spec = {"ps": [f"127.0.0.1:{ps_port}"], "worker": [f"127.0.0.1:{worker_port}"]}
+    ps, worker = tw.train.Server(spec, "ps", 0), tw.train.Server(spec, "worker", 0)
+    streams = (spec["ps"][0], rpc.WORKER)
+    try:
+        with tw.Graph().as_default():
+            with tw.device("/job:ps/task:0"):
+                v = tw.Variable(3.0)
+            with tw.device("/job:worker/task:0"):
+                y = v * 2.0
+            with tw.Session(worker.target) as sess:
+                sess.run(v.initializer)
+                assert [sess.run(y) for _ in range(3)] == [6.0] * 3
+                assert worker.channels._open[streams] == 1  # one stream carried them
+                ps.stop()
+                start = time.monotonic()
+                with pytest.raises(tw.errors.UnavailableError, match="ps/replica:0/task:0"):
+                    sess.run(y)
+                assert time.monotonic() - start < 10  # (the stream's deadline is an hour away)
+                ps = tw.train.Server(spec, "ps", 0)
+                status = worker.channels.method(spec["ps"][0], rpc.WORKER, "GetStatus")
+                status(wire.encode({}), timeout=20, wait_for_ready=True)  # the worker's channel is up again
+                sess.run(v.initializer)  # the first step after the restart runs: no stale stream
+                assert sess.run(y) == 6.0
+                assert worker.channels._open[streams] == 1
+    finally:
+        worker.stop()
+        ps.stop()
+
+
 # --- security ------------------------------------------------------------------------------------------------
 def _raw_list_devices(address, sec):
     ch = rpc.Channels(sec)
@@ -325,6 +359,34 @@ def test_shared_secret(caplog):
             with pytest.raises(tw.errors.UnauthenticatedError):
                 tw.Session(server.target).run(c)
     finally:
+        server.stop()
+
+
+def _status_over_stream(channels, address, timeout=10.0):
+    request = wire.encode({"method": "GetStatus"})
+    return wire.decode(channels.stream_call(address, rpc.WORKER, "GetStatus", request, timeout, "GetStatus"))[0]
+
+
+def test_the_stream_of_calls_needs_the_shared_secret(caplog):
+    server = tw.train.Server({"w": ["127.0.0.1:0"]}, "w", 0, secret="s3cret")
+    good = rpc.Channels(security.Security(secret="s3cret"))
+    try:
+        assert [_status_over_stream(good, server.address)["task"] for _ in range(2)] == ["/job:w/replica:0/task:0"] * 2
+        with caplog.at_level(logging.WARNING, logger="tensorweave.distributed"):
+            for sec, reason in [
+                (security.Security(), "no credentials"),
+                (security.Security(secret="x"), "wrong secret"),
+            ]:
+                ch = rpc.Channels(sec)
+                try:
+                    with pytest.raises(tw.errors.UnauthenticatedError, match=f"GetStatus: .*{reason}"):
+                        _status_over_stream(ch, server.address)
+                finally:
+                    ch.close()
+        assert sum("refused /tensorweave.WorkerService/Calls" in r.getMessage() for r in caplog.records) == 2
+        assert _status_over_stream(good, server.address)["devices"]
+    finally:
+        good.close()
         server.stop()
 
 
@@ -388,6 +450,16 @@ def test_mutual_tls(certs):
         no_cert = security.Security.resolve({"tls_ca": certs["ca"], "secret": "k"}, environ={})
         with pytest.raises(tw.errors.UnavailableError):
             _raw_list_devices(server.address, no_cert)
+        for sec, error in [(client, None), (no_cert, tw.errors.UnavailableError)]:  # the stream of calls too
+            ch = rpc.Channels(sec)
+            try:
+                if error is None:
+                    assert _status_over_stream(ch, server.address)["devices"]
+                else:
+                    with pytest.raises(error):
+                        _status_over_stream(ch, server.address)
+            finally:
+                ch.close()
     finally:
         server.stop()
 
@@ -441,7 +513,7 @@ def test_malformed_worker_calls_are_errors(local_server):
             call("PushTensor", wire.encode(dict(push, tensors=[{"dtype": 1, "shape": [2], "nbytes": 4}]), [b"abcd"]))
         with pytest.raises(tw.errors.InvalidArgumentError, match="not one tensor"):
             call("PushTensor", wire.encode(push))
-        stream = ch.method(a, rpc.WORKER, "PushTensorStream", streaming=True)
+        stream = ch.method(a, rpc.WORKER, "PushTensorStream", kind="stream_unary")
         header = dict(push, tensors=[{"dtype": 1, "shape": [4], "nbytes": 16}])
         for chunks, message in [
             ([wire.encode(header, [b"x" * 8]), b"y" * 16], "more than the 16 bytes"),
@@ -456,6 +528,88 @@ def test_malformed_worker_calls_are_errors(local_server):
             )
         # The server still serves.
         assert _raw_list_devices(a, security.Security())["devices"]
+    finally:
+        ch.close()
+
+
+def test_malformed_stream_messages_are_errors(local_server):
+    """Each malformed message on the stream of calls ends that stream with an error status; the next call
+    opens a new one."""
+    ch = rpc.Channels(security.Security())
+    a = local_server.address
+
+    def call(data):
+        return ch.stream_call(a, rpc.WORKER, "RunGraph", data, 10.0, "streamed call")
+
+    try:
+        for data, message in [
+            (b"\x00", "truncated message"),
+            (b"\xff\xff\xff\x00{}", "truncated message"),
+            (wire.encode({"method": "Launch"}), "unknown method 'Launch'"),
+            (wire.encode({"method": ["RunGraph"]}), "unknown method"),
+            (wire.encode({}), "unknown method None"),
+            (wire.encode({"method": "RunGraph", "handle": "x", "step_id": 1}), "graph handle"),
+        ]:
+            with pytest.raises(tw.errors.InvalidArgumentError, match=f"streamed call: .*{message}"):
+                call(data)
+        assert _status_over_stream(ch, a)["devices"]
+    finally:
+        ch.close()
+
+
+def test_a_task_with_its_most_streams_open_is_called_unary():
+    """A server serves streams on at most half its threads: a client refused one more makes unary calls."""
+    server = tw.train.Server({"w": ["127.0.0.1:0"]}, "w", 0, max_workers=2)  # one stream at most
+    first, second = rpc.Channels(security.Security()), rpc.Channels(security.Security())
+    key = (server.address, rpc.WORKER)
+    try:
+        assert _status_over_stream(first, server.address)["devices"]  # (its stream stays open, idle)
+        for _ in range(2):
+            assert _status_over_stream(second, server.address)["devices"]
+        assert first._open[key] == 1 and second._open[key] == 0 and key in second._refused
+    finally:
+        first.close()
+        second.close()
+        server.stop()
+
+
+def test_an_idle_stream_is_closed_and_frees_its_server_thread(monkeypatch):
+    monkeypatch.setattr(rpc, "STREAM_IDLE_S", 0.2)
+    server = tw.train.Server({"w": ["127.0.0.1:0"]}, "w", 0, max_workers=2)  # one stream at most
+    first, second = rpc.Channels(security.Security()), rpc.Channels(security.Security())
+    key = (server.address, rpc.WORKER)
+    try:
+        assert _status_over_stream(first, server.address)["devices"]
+        deadline = time.monotonic() + 10
+        while first._open[key] and time.monotonic() < deadline:  # (the watchdog looks every second)
+            time.sleep(0.05)
+        assert first._open[key] == 0
+        time.sleep(0.2)  # (the server sees the stream end)
+        assert _status_over_stream(second, server.address)["devices"]
+        assert second._open[key] == 1 and key not in second._refused  # the server had a thread for it
+    finally:
+        first.close()
+        second.close()
+        server.stop()
+
+
+def test_a_late_stream_call_is_deadline_exceeded(local_server):
+    """The watchdog ends a streamed call at its deadline (the task's step goes on: its own timeout is longer);
+    the stream is not used again."""
+    with tw.Graph().as_default() as g, tw.device("/job:localhost/replica:0/task:0/device:CPU:0"):
+        dequeue = tw.FIFOQueue(3, tw.float32).dequeue()
+    ch = rpc.Channels(security.Security())
+    a = local_server.address
+    try:
+        gdef = g.as_graph_def().SerializeToString()
+        handle = wire.decode(ch.call(a, rpc.WORKER, "RegisterGraph", wire.encode({}, [gdef])))[0]["handle"]
+        run = {"method": "RunGraph", "handle": handle, "step_id": 7, "feeds": [], "fetches": [dequeue.name]}
+        start = time.monotonic()
+        with pytest.raises(tw.errors.DeadlineExceededError, match="RunGraph: Deadline Exceeded"):
+            ch.stream_call(a, rpc.WORKER, "RunGraph", wire.encode(dict(run, timeout_ms=3000)), 0.3, "RunGraph")
+        assert 0.3 <= time.monotonic() - start < 2.5
+        assert _status_over_stream(ch, a)["devices"]
+        assert ch._open[(a, rpc.WORKER)] == 1  # the late one was closed
     finally:
         ch.close()
 
