@@ -125,6 +125,11 @@ def _vocabulary_cut(sequences, num_words, skip_top, oov_char):
     return [[w for w in s if skip_top <= w < num_words] for s in sequences]
 
 
+def _split_sequences(xs, labels, n):
+    """((the first n sequences as an object array, their labels), (the rest, theirs))."""
+    return (np.array(xs[:n], dtype="object"), labels[:n]), (np.array(xs[n:], dtype="object"), labels[n:])
+
+
 def _num_words(num_words, kwargs):
     """`num_words`, or Keras 1's `nb_words` from `kwargs`; any other keyword is a TypeError."""
     kwargs = dict(kwargs)
@@ -163,9 +168,7 @@ def load_imdb(
             f"After filtering for sequences shorter than maxlen={maxlen}, no sequence was kept. Increase maxlen."
         )
     xs = _vocabulary_cut(list(x_train) + list(x_test), num_words, skip_top, oov_char)
-    labels = np.concatenate([np.asarray(y_train), np.asarray(y_test)])
-    n = len(x_train)
-    return (np.array(xs[:n], dtype="object"), labels[:n]), (np.array(xs[n:], dtype="object"), labels[n:])
+    return _split_sequences(xs, np.concatenate([np.asarray(y_train), np.asarray(y_test)]), len(x_train))
 
 
 def load_reuters(
@@ -188,9 +191,7 @@ def load_reuters(
     xs, labels = _shuffled(np.random.RandomState(seed), xs, labels)
     xs, labels = _index_words(xs, labels, start_char, index_from, maxlen)
     xs = _vocabulary_cut(xs, num_words, skip_top, oov_char)
-    n = int(len(xs) * (1 - test_split))
-    labels = np.asarray(labels)
-    return (np.array(xs[:n], dtype="object"), labels[:n]), (np.array(xs[n:], dtype="object"), labels[n:])
+    return _split_sequences(xs, np.asarray(labels), int(len(xs) * (1 - test_split)))
 
 
 def _word_index(path, name):
