@@ -334,30 +334,105 @@ def lower_einsums(graph_def, source):
 
 def lower_ops_the_core_lacks(graph_def):
     """`graph_def` (tensorweave's GraphDef) with the TensorFlow ops that the core does not define, and that Keras
-    models hold, written as ops it does: Softsign (Keras' activation="softsign") as x / (1 + |x|)."""
-    if not any(n.op == "Softsign" for n in graph_def.node):
+    models hold, written as ops it does: Softsign (Keras' activation="softsign") as x / (1 + |x|), Bucketize
+    (Keras' Discretization) as the count of boundaries <= x, DenseBincount without weights (Keras'
+    CategoryEncoding, count or multi_hot) as a sum of one-hot rows."""
+    lowered = ("Softsign", "Bucketize", "DenseBincount")
+    if not any(n.op in lowered for n in graph_def.node):
         return graph_def
-    from converters.graph_util import make_const, make_node, numpy_dtype
+    from converters.graph_util import attr, make_const, make_node, numpy_dtype
 
     nodes = []
     for node in graph_def.node:
-        if node.op != "Softsign":
+        if node.op not in lowered:
             nodes.append(node)
             continue
         dtype = numpy_dtype(node.attr["T"].type)
         x, name = node.input[0], node.name
-        nodes += [
-            make_const(f"{name}/one", np.ones([], dtype)),
-            make_node("Abs", f"{name}/abs", [x], T=dtype),
-            make_node("AddV2", f"{name}/one_plus_abs", [f"{name}/one", f"{name}/abs"], T=dtype),
-            make_node("RealDiv", name, [x, f"{name}/one_plus_abs"], T=dtype),
-        ]
+        if node.op == "DenseBincount":
+            nodes += _bincount_nodes(node, graph_def, dtype)
+        elif node.op == "Softsign":
+            nodes += [
+                make_const(f"{name}/one", np.ones([], dtype)),
+                make_node("Abs", f"{name}/abs", [x], T=dtype),
+                make_node("AddV2", f"{name}/one_plus_abs", [f"{name}/one", f"{name}/abs"], T=dtype),
+                make_node("RealDiv", name, [x, f"{name}/one_plus_abs"], T=dtype),
+            ]
+        else:
+            boundaries = np.asarray(attr(node, "boundaries", []), dtype)
+            if boundaries.size == 0:
+                raise ConversionError(f"Bucketize node {name!r} has no boundaries")
+            nodes += [
+                make_const(f"{name}/last_axis", np.array(-1, np.int32)),
+                make_node("ExpandDims", f"{name}/expanded", [x, f"{name}/last_axis"], T=dtype, Tdim=np.int32),
+                make_const(f"{name}/boundaries", boundaries),
+                make_node("GreaterEqual", f"{name}/at_or_past", [f"{name}/expanded", f"{name}/boundaries"], T=dtype),
+                make_node("Cast", f"{name}/counted", [f"{name}/at_or_past"], SrcT=np.dtype(np.bool_), DstT=np.int32),
+                make_node("Sum", name, [f"{name}/counted", f"{name}/last_axis"], T=np.int32, Tidx=np.int32),
+            ]
+            nodes[-1].attr["keep_dims"].b = False
         nodes[-1].input.extend(i for i in node.input if i.startswith("^"))
     out = type(graph_def)()
     out.CopyFrom(graph_def)
     del out.node[:]
     out.node.extend(nodes)
     return out
+
+
+def _bincount_nodes(node, graph_def, dtype):
+    """DenseBincount(values, size, weights) of empty weights: OneHot(values, size) summed over the values' last
+    axis (at most 1 with binary_output)."""
+    from converters.graph_util import attr, make_const, make_node, numpy_dtype, parse_input
+
+    weights = next((n for n in graph_def.node if n.op == "Const" and n.name == parse_input(node.input[2])[0]), None)
+    shape = None if weights is None else [d.size for d in weights.attr["value"].tensor.tensor_shape.dim]
+    if shape is None or int(np.prod(shape)) != 0:
+        raise ConversionError(f"DenseBincount node {node.name!r}: only counts without weights are supported")
+    values, size, name = node.input[0], node.input[1], node.name
+    index = numpy_dtype(node.attr["Tidx"].type)
+    made = [make_const(f"{name}/on", np.ones([], dtype)), make_const(f"{name}/off", np.zeros([], dtype))]
+    fixed = _clipped_to_one_value(graph_def, size)
+    if fixed is None:
+        made.append(make_node("Cast", f"{name}/depth", [size], SrcT=index, DstT=np.int32))
+    else:  # (tf.math.bincount's size clipped to minlength == maxlength: Keras' num_tokens)
+        made.append(make_const(f"{name}/depth", np.array(fixed, np.int32)))
+    made += [
+        make_node(
+            "OneHot", f"{name}/one_hot", [values, f"{name}/depth", f"{name}/on", f"{name}/off"], T=dtype, TI=index
+        ),
+        make_const(f"{name}/axis", np.array(-2, np.int32)),
+    ]
+    made[3].attr["axis"].i = -1
+    counts = f"{name}/counts" if attr(node, "binary_output", False) else name
+    made.append(make_node("Sum", counts, [f"{name}/one_hot", f"{name}/axis"], T=dtype, Tidx=np.int32))
+    made[-1].attr["keep_dims"].b = False
+    if counts != name:
+        made.append(make_node("Minimum", name, [counts, f"{name}/on"], T=dtype))
+    return made
+
+
+def _clipped_to_one_value(graph_def, tensor):
+    """v when `tensor` is Minimum(v, Maximum(v, x)) (or Maximum(v, Minimum(v, x))) of one constant v, else None."""
+    from converters.graph_util import parse_input, tensor_proto_to_numpy
+
+    nodes = {n.name: n for n in graph_def.node}
+
+    def split(name, op):
+        node = nodes.get(parse_input(name)[0])
+        if node is None or node.op != op:
+            return None, None
+        for c, other in ((0, 1), (1, 0)):
+            const = nodes.get(parse_input(node.input[c])[0])
+            if const is not None and const.op == "Const":
+                return tensor_proto_to_numpy(const.attr["value"].tensor), node.input[other]
+        return None, None
+
+    for outer, inner in (("Minimum", "Maximum"), ("Maximum", "Minimum")):
+        a, rest = split(tensor, outer)
+        b, _ = split(rest, inner) if rest is not None else (None, None)
+        if a is not None and b is not None and np.size(a) == 1 and np.array_equal(a, b):
+            return int(np.reshape(a, []))
+    return None
 
 
 def _inline_calls(graph_def, source):

@@ -716,12 +716,14 @@ def _reduce(ctx, node):
         ctx.builder.add_op(_REDUCERS[node.op], [x, axes_t], [ctx.output(f"{node.name}:0")], options)
         return
     # Sum = Mean * (number of reduced elements), from the static shape (what int8 quantization knows); over a
-    # dimension known only at run time (Keras' Tensordot reduces the Shape of a run-time batch), REDUCE_SUM.
+    # dimension known only at run time (Keras' Tensordot reduces the Shape of a run-time batch), or of integers
+    # (whose MEAN truncates: the sum of a mask's ones), REDUCE_SUM.
     shape = ctx.shape(data_inputs(node)[0])
     sig = ctx.signature_specs[tensor_name(data_inputs(node)[0])][1]
     rank = len(shape)
     axes_set = {int(a) % rank for a in axes}
-    if any(sig[a] is None for a in axes_set):
+    floats = numpy_dtype(ctx.specs[f"{node.name}:0"][0]).kind == "f"
+    if any(sig[a] is None for a in axes_set) or not floats:
         ctx.builder.add_op("REDUCE_SUM", [x, axes_t], [ctx.output(f"{node.name}:0")], options)
         return
     count = int(np.prod([shape[a] for a in axes_set]))

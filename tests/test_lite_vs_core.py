@@ -317,6 +317,13 @@ CASES = [
         why=_ONLY_TO_TWL,
     ),
     Case(
+        "Sum of int32 (a mask's count)",
+        lambda x: tw.cast(tw.reduce_sum(tw.cast(x > 0.3, tw.int32), [1, 2]), tw.float32),
+        [[3, 4, 5]],
+        onnx=False,
+        why=_ONLY_TO_TWL + " (Greater)",
+    ),
+    Case(
         "ArgMin",
         lambda x: (
             tw.cast(tw.argmin(x, 1), tw.float32) + tw.cast(tw.argmin(x, 2, output_type=tw.int32), tw.float32)[:, :1]

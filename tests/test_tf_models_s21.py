@@ -348,3 +348,29 @@ def test_a_frozen_pb_of_keras_attention_with_a_run_time_batch_converts(tmp_path)
     assert any(n.op == "Einsum" for n in frozen.graph.as_graph_def().node)
     got = _cli_run_graph(tmp_path, pb, ["Identity"], x)
     np.testing.assert_allclose(got["Identity"], want, rtol=RTOL, atol=ATOL)
+
+
+def test_keras_preprocessing_layers_agree_with_keras(tmp_path):
+    """Discretization (Bucketize, which the core lacks), CategoryEncoding multi_hot and count (DenseBincount, its
+    size clipped to num_tokens; then a Sum of integers, which must not go through an integer MEAN) and an inverted
+    Normalization."""
+    layers = tf_keras.layers
+    with _eager():
+        x_in = tf_keras.Input((4,), name="x")
+        bins = layers.Discretization(bin_boundaries=[-1.0, 0.0, 0.5])(x_in)
+        model = tf_keras.Model(
+            x_in,
+            [
+                layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot", name="multi_hot")(bins),
+                layers.CategoryEncoding(num_tokens=4, output_mode="count", name="count")(bins),
+                layers.Normalization(mean=0.5, variance=2.0, invert=True, name="restored")(x_in),
+            ],
+        )
+        x = np.random.default_rng(10).standard_normal((3, 4)).astype(np.float32)
+        want = dict(zip(model.output_names, model.predict(x, verbose=0)))
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {"x": x})
+    assert sorted(got) == sorted(want)
+    for key, value in want.items():
+        np.testing.assert_allclose(got[key], value, rtol=RTOL, atol=ATOL, err_msg=key)
