@@ -295,19 +295,19 @@ def _fold_static_dims(view, outputs):
         )
         sub = graph_pb2.GraphDef()
         sub.node.add().CopyFrom(make_const(source, np.arange(rank, dtype=out_type)))
-        for i in graph_util.data_inputs(node)[1:]:
-            sub.node.add().CopyFrom(view.nodes[parse_input(i)[0]])
+        for const in dict.fromkeys(parse_input(i)[0] for i in graph_util.data_inputs(node)[1:]):
+            sub.node.add().CopyFrom(view.nodes[const])
         pick = sub.node.add()
         pick.CopyFrom(node)
         del pick.input[:]
         pick.input.extend(graph_util.data_inputs(node))
         with tw.Graph().as_default() as g:
-            tw.import_graph_def(sub, name="")
-            with tw.Session(graph=g) as sess:
-                try:
+            try:
+                tw.import_graph_def(sub, name="")
+                with tw.Session(graph=g) as sess:
                     picked = np.asarray(sess.run(f"{name}:0"))
-                except tw.errors.OpError:
-                    continue  # (out of range: left for the converter to report)
+            except (tw.errors.OpError, ValueError):
+                continue  # (e.g. out of range: left for the converter to report)
         values = [dims[source][int(k)] for k in picked.reshape(-1)]
         if None not in values:
             view.nodes[name] = make_const(name, np.array(values, out_type).reshape(picked.shape))
