@@ -1128,7 +1128,7 @@ def _resize_area(ctx, node):
             "coordinate_transformation": "ASYMMETRIC",
             "nearest_rounding": "FLOOR",
             "sizes": [-1, size[0], size[1], -1],
-            "scales": np.array([1.0, *up, 1.0], np.float64) / np.array([1.0, *down, 1.0], np.float64),
+            "scales": np.array([1.0, *up, 1.0], np.float64),  # (of the pooled image, when pooled)
             "roi": np.array([0.0] * 4 + [1.0] * 4, np.float64),
         }
         ctx.builder.add_op("RESIZE", [pooled], [ctx.output(out)], ("ResizeOptions", options))

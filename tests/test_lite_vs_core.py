@@ -261,7 +261,9 @@ CASES = [
     ),
     Case(
         "ResizeArea shrinking, growing, both",
-        lambda x: tw.concat([tw.reshape(tw.image.resize_area(x, s), [-1]) for s in ([2, 3], [8, 12], [2, 12])], 0),
+        lambda x: tw.concat(
+            [tw.reshape(tw.image.resize_area(x, s), [-1]) for s in ([2, 3], [8, 12], [2, 12], [8, 3])], 0
+        ),
         [[2, 4, 6, 3]],
         onnx=False,
         why=_ONLY_TO_TWL,

@@ -144,7 +144,7 @@ def test_resize_bicubic_and_area_agree_with_tensorflow_exactly(tmp_path):
                         images=xt, size=size, align_corners=align, half_pixel_centers=half
                     )
                 )
-        outs += [tf.compat.v1.image.resize_area(xt, size) for size in ([5, 3], [10, 12], [1, 18])]
+        outs += [tf.compat.v1.image.resize_area(xt, size) for size in ([5, 3], [10, 12], [1, 18], [10, 3])]
         return outs
 
     pb, outputs, wants = _frozen_graph(tmp_path, build, x)
