@@ -263,7 +263,7 @@ def fold_constants(view, outputs):
             del view.nodes[name]
 
 
-_SHAPE_PICKS = ("StridedSlice", "Slice", "GatherV2")
+_SHAPE_PICKS = ("StridedSlice", "Slice", "GatherV2", "SplitV")
 
 
 def _fold_static_dims(view, outputs):
@@ -278,8 +278,9 @@ def _fold_static_dims(view, outputs):
     keep = {parse_input(o)[0] for o in outputs}
     shapes = {name: node for name, node in view.nodes.items() if node.op == "Shape" and name not in keep}
     if not shapes:
-        return
+        return False
     specs = all_tensor_specs(view.to_graph_def())
+    changed = False
     dims = {name: (specs.get(tensor_name(node.input[0])) or (None, None))[1] for name, node in shapes.items()}
     picks, run_time = [], {}  # run_time: pick -> (the tensor, the run-time dim it reads, dtype)
     for name, node in view.nodes.items():
@@ -301,28 +302,49 @@ def _fold_static_dims(view, outputs):
         pick.CopyFrom(node)
         del pick.input[:]
         pick.input.extend(graph_util.data_inputs(node))
+        count = attr(node, "num_split", 1) if node.op == "SplitV" else 1
         with tw.Graph().as_default() as g:
             try:
                 tw.import_graph_def(sub, name="")
                 with tw.Session(graph=g) as sess:
-                    picked = np.asarray(sess.run(f"{name}:0"))
+                    picks_made = [np.asarray(v) for v in sess.run([f"{name}:{k}" for k in range(count)])]
             except (tw.errors.OpError, ValueError):
                 continue  # (e.g. out of range: left for the converter to report)
-        values = [dims[source][int(k)] for k in picked.reshape(-1)]
-        if None not in values:
-            view.nodes[name] = make_const(name, np.array(values, out_type).reshape(picked.shape))
-        elif picked.ndim == 0:
-            run_time[name] = (tensor_name(shape_node.input[0]), int(picked), out_type)
-    _full_extents_as_minus_one(view, run_time)
+        for k, picked in enumerate(picks_made):
+            values = [dims[source][int(i)] for i in picked.reshape(-1)]
+            if None not in values and count == 1:
+                view.nodes[name] = make_const(name, np.array(values, out_type).reshape(picked.shape))
+                changed = True
+            elif None not in values and f"{name}/output_{k}" not in view.nodes:
+                # (one output of a SplitV: its consumers read a constant)
+                view.nodes[f"{name}/output_{k}"] = make_const(f"{name}/output_{k}", np.array(values, out_type))
+                view.redirect(f"{name}:{k}", f"{name}/output_{k}:0")
+                changed = True
+            elif picked.ndim == 0 and count == 1:
+                run_time[name] = (tensor_name(shape_node.input[0]), int(picked), out_type)
+    changed |= _full_extents_as_minus_one(view, run_time)
     for name, node in shapes.items():
         if dims[name] is not None and None not in dims[name] and name in view.nodes:
             out_type = graph_util.numpy_dtype(node.attr["out_type"].type) if "out_type" in node.attr else np.int32
             view.nodes[name] = make_const(name, np.array(dims[name], out_type))
+            changed = True
+    return changed
+
+
+def _fold(view, outputs):
+    """Constant folding, and static dims read through Shapes folded (each round can give the next constants)."""
+    fold_constants(view, outputs)
+    for _ in range(4):
+        if not _fold_static_dims(view, outputs):
+            return
+        fold_constants(view, outputs)
 
 
 def _full_extents_as_minus_one(view, run_time):
     """A Slice of x whose size is a Pack holding x's own run-time dim k (tf.shape(x)[k]) at position k, from begin
-    0 there, takes the whole of dim k: that size is -1, a constant (tf.image.crop_to_bounding_box's batch)."""
+    0 there, takes the whole of dim k: that size is -1, a constant (tf.image.crop_to_bounding_box's batch).
+    Returns whether it rewrote any."""
+    changed = False
     for name, node in list(view.nodes.items()):
         if node.op != "Slice" or len(node.input) < 3:
             continue
@@ -345,6 +367,8 @@ def _full_extents_as_minus_one(view, run_time):
             whole = f"{name}/whole_dim_{k}"
             view.nodes[whole] = make_const(whole, np.array(-1, read[2]))
             pack.input[k] = f"{whole}:0"
+            changed = True
+    return changed
 
 
 def _fold_constant_selects(view, outputs):
@@ -641,14 +665,12 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
     stray = [n.name for n in view.nodes.values() if n.op in PLACEHOLDER_OPS and f"{n.name}:0" not in placeholder_names]
     if stray:
         raise ConversionError(f"the outputs need placeholders that are not inputs: {sorted(stray)}")
-    _fold_static_dims(view, outputs)
-    fold_constants(view, outputs)
+    _fold(view, outputs)
     _fold_constant_selects(view, outputs)
     if any(n.op in ("Switch", "RefSwitch") for n in view.nodes.values()):
         _fold_constant_switches(view, outputs)
         # A cond's branch (CenterCrop's) reads the Shape of the Switch's data: again now that it is the data.
-        _fold_static_dims(view, outputs)
-        fold_constants(view, outputs)
+        _fold(view, outputs)
     if fold_batch_norms:
         _decompose_batch_norms(view, outputs)
         _fold_scales(view, outputs)

@@ -274,7 +274,8 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
                 "the Keras model file (.keras or .h5: the converter rebuilds its RNNs unrolled over a fixed sequence "
                 "length), build those layers with unroll=True, or export the model to ONNX"
             )
-        for lowering in (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs):
+        lowerings = (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs, _lower_spectra)
+        for lowering in lowerings:
             rewrite.replace(lowering(rewrite))
         graph_def = rewrite.graph_def
         input_names = [t.name for t in frozen.inputs if t.dtype != tf.resource]
@@ -317,11 +318,12 @@ def inline_function_calls(graph_def, source):
 
 def lower_einsums(graph_def, source):
     """`graph_def` (tensorweave's GraphDef, a frozen .pb) with its Einsums (Keras' MultiHeadAttention and
-    EinsumDense; the core has no Einsum) lowered as a Keras model's are (_lower_einsums), from the static shapes
-    TensorFlow infers for the graph; `graph_def` itself when it has none."""
-    if not any(n.op == "Einsum" for n in graph_def.node):
+    EinsumDense; the core has no Einsum) and spectra (|RFFT|) lowered as a Keras model's are (_lower_einsums,
+    _lower_spectra), from the static shapes TensorFlow infers for the graph; `graph_def` itself when it has
+    none."""
+    if not any(n.op in ("Einsum", "RFFT") for n in graph_def.node):
         return graph_def
-    tf = _tensorflow(f"{source} (its Einsum ops)")
+    tf = _tensorflow(f"{source} (its Einsum or RFFT ops)")
     with tf.Graph().as_default() as graph:
         try:
             tf.graph_util.import_graph_def(tf.compat.v1.GraphDef.FromString(graph_def.SerializeToString()), name="")
@@ -329,6 +331,7 @@ def lower_einsums(graph_def, source):
             raise ConversionError(f"{source}: TensorFlow cannot read the graph for its Einsum ops: {e}") from None
     rewrite = _Rewrite(tf, graph, source)
     rewrite.replace(_lower_einsums(rewrite))
+    rewrite.replace(_lower_spectra(rewrite))
     return type(graph_def).FromString(rewrite.graph_def.SerializeToString())
 
 
@@ -836,4 +839,48 @@ def _lower_grouped_convs(rewrite):
         concat_axis = nodes.int32_const("concat_axis", axis)
         nodes.add("ConcatV2", "", [*convs, concat_axis], N=groups, T=node.attr["T"], Tidx=int32)
         replaced[node.name] = nodes.made
+    return replaced
+
+
+# --- |RFFT| (tf.signal.stft's magnitude), as two matmuls: the lite runtime has no complex numbers ------------------
+
+
+def _lower_spectra(rewrite):
+    """Every ComplexAbs of an RFFT of a constant fft_length n (tf.abs(tf.signal.stft(...)), a spectrogram) as
+    sqrt((x @ C)^2 + (x @ S)^2), C and S the cos and sin of 2 pi k t / n over x's last dim t (cropped or padded
+    to n, as RFFT does) and the n // 2 + 1 frequencies k."""
+    tf, replaced = rewrite.tf, {}
+    false = tf.compat.v1.AttrValue(b=False)
+    for node in rewrite.graph_def.node:
+        rfft = rewrite.producer(node.input[0]) if node.op == "ComplexAbs" else None
+        if rfft is None or rfft.op != "RFFT":
+            continue
+        n = rewrite.const_value(rfft.input[1])
+        length = rewrite.shape(rfft.input[0])
+        if n is None or np.size(n) != 1 or length.rank is None or length[-1] is None:
+            continue
+        n, length = int(np.reshape(n, [])), int(length[-1])
+        t = np.arange(length)[:, None]
+        angle = 2 * np.pi * (t * np.arange(n // 2 + 1)[None, :] % n) / n
+        kept = (t < n).astype(np.float64)
+        nodes = _Nodes(rewrite, node.name)
+        float32 = tf.compat.v1.AttrValue(type=tf.float32.as_datatype_enum)
+        parts = []
+        for label, basis in (("cos", np.cos(angle) * kept), ("sin", np.sin(angle) * kept)):
+            value = tf.compat.v1.AttrValue(tensor=tf.make_tensor_proto(basis.astype(np.float32)))
+            matrix = nodes.add("Const", label, [], value=value, dtype=float32)
+            product = nodes.add("BatchMatMulV2", f"{label}/matmul", [rfft.input[0], matrix], T=float32, adj_x=false,
+                                adj_y=false)  # fmt: skip
+            parts.append(nodes.add("Square", f"{label}/squared", [product], T=float32))
+        total = nodes.add("AddV2", "power", parts, T=float32)
+        nodes.add("Sqrt", "", [total], T=float32)
+        replaced[node.name] = nodes.made
+    # An RFFT read by those ComplexAbs only goes (the core has no complex FFT to import).
+    readers = {}
+    for node in rewrite.graph_def.node:
+        for i in node.input:
+            readers.setdefault(i.lstrip("^").split(":")[0], set()).add(node.name)
+    for node in rewrite.graph_def.node:
+        if node.op == "RFFT" and readers.get(node.name) and readers[node.name] <= set(replaced):
+            replaced[node.name] = []
     return replaced

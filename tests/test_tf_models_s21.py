@@ -374,3 +374,23 @@ def test_keras_preprocessing_layers_agree_with_keras(tmp_path):
     assert sorted(got) == sorted(want)
     for key, value in want.items():
         np.testing.assert_allclose(got[key], value, rtol=RTOL, atol=ATOL, err_msg=key)
+
+
+def test_a_spectrogram_in_the_model_agrees_with_keras(tmp_path):
+    """tf.abs(tf.signal.stft(...)) in a Lambda (frames shorter than the FFT: RFFT pads them) then log and a
+    Conv1D: |RFFT| lowers to two matmuls with constant cos/sin matrices (no complex numbers in the lite runtime);
+    the frames' shape arithmetic (a SplitV of the Shape) folds. The batch is fixed: with a run-time batch the
+    frames' Reshape is computed from it, which the converter refuses."""
+    layers = tf_keras.layers
+    with _eager():
+        tf_keras.utils.set_random_seed(6)
+        wave = tf_keras.Input((400,), name="wave", batch_size=2)
+        h = layers.Lambda(lambda t: tf.math.log(tf.abs(tf.signal.stft(t, 48, 32, fft_length=64)) + 1e-6))(wave)
+        h = layers.GlobalAveragePooling1D()(layers.Conv1D(6, 3, activation="relu")(h))
+        model = tf_keras.Model(wave, layers.Dense(4, name="logits")(h))
+        x = np.random.default_rng(11).standard_normal((2, 400)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {"wave": x})
+    np.testing.assert_allclose(got["logits"], want, rtol=RTOL, atol=ATOL)
