@@ -34,7 +34,7 @@ ONLY_TO_TWL = {
         "DepthToSpace", "SpaceToDepth", "MatrixBandPart", "Floor", "Ceil", "Round", "Sign", "Sin", "Cos", "Tan",
         "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "IsNan", "IsInf", "IsFinite", "Cumsum",
         "Cumprod", "TopKV2", "Conv3D", "MaxPool3D", "AvgPool3D", "ArgMin", "OneHot", "BroadcastTo", "GatherNd", "Expm1",
-        "Log1p", "Rint", "MirrorPad", "ReverseSequence", "LRN",
+        "Log1p", "Rint", "MirrorPad", "ReverseSequence", "LRN", "Atan2",
     )
 }  # fmt: skip
 ONLY_TO_ONNX = {}

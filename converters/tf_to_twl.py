@@ -1182,6 +1182,45 @@ def _gather_nd(ctx, node):
     ctx.builder.add_op("GATHER_ND", [ctx.input(node, 0), ctx.input(node, 1)], [ctx.output(f"{node.name}:0")], options)
 
 
+@lowers("Atan2")
+def _atan2(ctx, node):
+    """atan(y / x), plus pi (y >= 0) or minus pi (y < 0) where x < 0; pi/2 or -pi/2 (y's sign) where x is 0, and
+    0 where y is 0 too (float32; a signed zero's quadrant is not told apart)."""
+    out = f"{node.name}:0"
+    dtype = numpy_dtype(ctx.specs[out][0])
+    if dtype != np.float32:
+        raise _NodeError(f"Atan2 of {dtype} is not supported (float32 only)")
+    y, x = ctx.input(node, 0), ctx.input(node, 1)
+    shape = ctx.specs[out][1]
+
+    def like(suffix, dt=np.float32):
+        return ctx.intermediate(f"{node.name}/{suffix}", shape, dt, like=out)
+
+    def const(suffix, value):
+        return ctx.constant(f"{node.name}/{suffix}", np.array(value, np.float32))
+
+    ratio, angle, turn, turned, summed, upright, on_axis = (
+        like(s) for s in ("ratio", "atan", "turn", "turned", "summed", "upright", "on_axis")
+    )
+    x_negative, y_up, x_zero, y_zero, origin = (
+        like(s, np.bool_) for s in ("x_negative", "y_nonnegative", "x_zero", "y_zero", "origin")
+    )
+    zero = const("zero", 0.0)
+    ctx.builder.add_op("DIV", [y, x], [ratio], _ARITHMETIC)
+    ctx.builder.add_op("ATAN", [ratio], [angle])
+    ctx.builder.add_op("LESS", [x, zero], [x_negative])
+    ctx.builder.add_op("GREATER_EQUAL", [y, zero], [y_up])
+    ctx.builder.add_op("SELECT", [y_up, const("pi", np.pi), const("minus_pi", -np.pi)], [turn])
+    ctx.builder.add_op("SELECT", [x_negative, turn, zero], [turned])
+    ctx.builder.add_op("ADD", [angle, turned], [summed], _ARITHMETIC)
+    ctx.builder.add_op("EQUAL", [x, zero], [x_zero])
+    ctx.builder.add_op("EQUAL", [y, zero], [y_zero])
+    ctx.builder.add_op("LOGICAL_AND", [x_zero, y_zero], [origin])
+    ctx.builder.add_op("SELECT", [y_up, const("half_pi", np.pi / 2), const("minus_half_pi", -np.pi / 2)], [upright])
+    ctx.builder.add_op("SELECT", [x_zero, upright, summed], [on_axis])
+    ctx.builder.add_op("SELECT", [origin, zero, on_axis], [ctx.output(out)])
+
+
 @lowers("Expm1", "Log1p")
 def _expm1_log1p(ctx, node):
     """exp(x) - 1 (EXP, SUB) and log(1 + x) (ADD, LOG)."""

@@ -354,6 +354,13 @@ CASES = [
         why=_ONLY_TO_TWL,
     ),
     Case(
+        "Atan2 in every quadrant, on the axes and at the origin",
+        lambda y, x: tw.math.atan2(tw.round(y * 2.0) / 2.0 + 0.0, tw.round(x * 2.0) / 2.0 + 0.0),  # (no -0.0)
+        [[4, 6], [4, 6]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
+    ),
+    Case(
         "Rint, Expm1, Log1p",
         lambda x: tw.math.rint(x * 2.0) + tw.math.expm1(x) + tw.math.log1p(tw.abs(x)),
         [[2, 5]],

@@ -299,7 +299,7 @@ def _randomize_batch_norms(model):
 def test_tf1_graph_ops_agree_with_tensorflow(tmp_path):
     """TF1 graph ops a frozen .pb holds: OneHot (a -1 label gives a row of off values), ArgMin, BroadcastTo,
     GatherNd of computed indices, Rint (half to even), Expm1, Log1p, Cumsum, TopKV2, MirrorPad (REFLECT,
-    SYMMETRIC), ReverseSequence, LRN."""
+    SYMMETRIC), ReverseSequence, LRN, Atan2 (x of 0 included)."""
     x = np.random.default_rng(8).standard_normal([2, 6, 5]).astype(np.float32)
     assert np.any(np.argmax(x, -1) == 0)  # (some labels are -1)
 
@@ -319,6 +319,7 @@ def test_tf1_graph_ops_agree_with_tensorflow(tmp_path):
             tf.pad(xt, [[0, 0], [0, 2], [2, 0]], mode="SYMMETRIC"),
             tf.reverse_sequence(xt, [4, 6], seq_axis=1, batch_axis=0),
             tf.nn.local_response_normalization(xt[:, :, :, None] * tf.ones([1, 1, 1, 6]) * tf.range(6.0), 2),
+            tf.math.atan2(xt, tf.round(xt[::-1] * 2.0) / 2.0 + 0.0),
         ]
 
     pb, outputs, wants = _frozen_graph(tmp_path, build, x)
