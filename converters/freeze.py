@@ -335,9 +335,91 @@ def _fold(view, outputs):
     """Constant folding, and static dims read through Shapes folded (each round can give the next constants)."""
     fold_constants(view, outputs)
     for _ in range(4):
-        if not _fold_static_dims(view, outputs):
+        if not _fold_static_dims(view, outputs) | _one_unknown_reshape_dim(view) | _whole_dims_sliced(view):
             return
         fold_constants(view, outputs)
+
+
+def _whole_dims_sliced(view):
+    """A StridedSlice of x whose end is a ConcatV2 (axis 0) of constants and x's own dims a .. b (an output of a
+    SplitV of Shape(x), as tf.signal.frame slices its signal), from begin 0 with stride 1 there, takes those dims
+    whole: they get end_mask bits and the piece a constant. Returns whether it rewrote any."""
+    changed = False
+    for name, node in list(view.nodes.items()):
+        if node.op != "StridedSlice" or any(attr(node, m, 0) for m in ("ellipsis_mask", "new_axis_mask")):
+            continue
+        begin, strides = view.const_value(node.input[1]), view.const_value(node.input[3])
+        concat = view.nodes.get(parse_input(node.input[2])[0])
+        if begin is None or strides is None or concat is None or concat.op != "ConcatV2":
+            continue
+        if len(view.consumers().get(tensor_name(node.input[2]), [])) != 1:
+            continue  # (the end is read elsewhere too)
+        pieces, axis = graph_util.data_inputs(concat)[:-1], view.const_value(graph_util.data_inputs(concat)[-1])
+        if axis is None or int(np.asarray(axis)) != 0:
+            continue
+        computed = [i for i, piece in enumerate(pieces) if view.const_value(piece) is None]
+        if len(computed) != 1:
+            continue
+        piece_name, piece_index = parse_input(pieces[computed[0]])
+        split = view.nodes.get(piece_name)
+        shape = view.nodes.get(parse_input(split.input[0])[0]) if split is not None and split.op == "SplitV" else None
+        sizes = view.const_value(split.input[1]) if shape is not None else None
+        if (
+            shape is None
+            or shape.op != "Shape"
+            or sizes is None
+            or tensor_name(shape.input[0]) != tensor_name(node.input[0])
+        ):
+            continue
+        sizes = [int(v) for v in np.asarray(sizes).reshape(-1)]
+        first = sum(sizes[:piece_index])
+        offset = sum(np.asarray(view.const_value(p)).size for p in pieces[: computed[0]])
+        dims = range(first, first + sizes[piece_index])
+        if offset != first or any(int(begin[d]) != 0 or int(strides[d]) != 1 for d in dims):
+            continue
+        whole = f"{name}/whole_dims"
+        view.nodes[whole] = make_const(whole, np.zeros([len(dims)], np.asarray(begin).dtype))
+        concat.input[list(concat.input).index(pieces[computed[0]])] = f"{whole}:0"
+        for d in dims:
+            node.attr["end_mask"].i |= 1 << d
+        changed = True
+    return changed
+
+
+def _one_unknown_reshape_dim(view):
+    """A Reshape whose target is a ConcatV2 (axis 0) of constants and one computed piece of one element (a
+    run-time batch read through its Shape, as tf.signal.frame builds it) takes -1 there: the other dims fix that
+    one. Returns whether it rewrote any."""
+    changed = False
+    for name, node in list(view.nodes.items()):
+        if node.op != "Reshape" or len(node.input) < 2:
+            continue
+        concat = view.nodes.get(parse_input(node.input[1])[0])
+        if concat is None or concat.op != "ConcatV2":
+            continue
+        if len(view.consumers().get(tensor_name(node.input[1]), [])) != 1:
+            continue  # (the target is read elsewhere too)
+        pieces = graph_util.data_inputs(concat)[:-1]
+        axis = view.const_value(graph_util.data_inputs(concat)[-1])
+        if axis is None or int(np.asarray(axis)) != 0:
+            continue
+        computed = [i for i, piece in enumerate(pieces) if view.const_value(piece) is None]
+        if len(computed) != 1 or any(
+            -1 in np.asarray(view.const_value(p)).reshape(-1) for p in pieces if p != pieces[computed[0]]
+        ):
+            continue
+        producer = view.nodes.get(parse_input(pieces[computed[0]])[0])
+        if producer is None or producer.op not in ("SplitV", "StridedSlice", "Slice", "GatherV2", "Pack"):
+            continue
+        specs = all_tensor_specs(view.to_graph_def())
+        spec = specs.get(tensor_name(pieces[computed[0]]))
+        if spec is None or spec[1] is None or int(np.prod(spec[1])) != 1:
+            continue
+        minus_one = f"{name}/unknown_dim"
+        view.nodes[minus_one] = make_const(minus_one, np.full(spec[1], -1, graph_util.numpy_dtype(spec[0])))
+        concat.input[list(concat.input).index(pieces[computed[0]])] = f"{minus_one}:0"
+        changed = True
+    return changed
 
 
 def _full_extents_as_minus_one(view, run_time):

@@ -379,19 +379,22 @@ def test_keras_preprocessing_layers_agree_with_keras(tmp_path):
 
 def test_a_spectrogram_in_the_model_agrees_with_keras(tmp_path):
     """tf.abs(tf.signal.stft(...)) in a Lambda (frames shorter than the FFT: RFFT pads them) then log and a
-    Conv1D: |RFFT| lowers to two matmuls with constant cos/sin matrices (no complex numbers in the lite runtime);
-    the frames' shape arithmetic (a SplitV of the Shape) folds. The batch is fixed: with a run-time batch the
-    frames' Reshape is computed from it, which the converter refuses."""
+    Conv1D, with a run-time batch: |RFFT| lowers to two matmuls with constant cos/sin matrices (no complex numbers
+    in the lite runtime); tf.signal.frame's shape arithmetic (a SplitV of the Shape) folds, its slice takes the
+    batch whole and its Reshapes take -1 for it."""
     layers = tf_keras.layers
     with _eager():
         tf_keras.utils.set_random_seed(6)
-        wave = tf_keras.Input((400,), name="wave", batch_size=2)
+        wave = tf_keras.Input((400,), name="wave")
         h = layers.Lambda(lambda t: tf.math.log(tf.abs(tf.signal.stft(t, 48, 32, fft_length=64)) + 1e-6))(wave)
         h = layers.GlobalAveragePooling1D()(layers.Conv1D(6, 3, activation="relu")(h))
         model = tf_keras.Model(wave, layers.Dense(4, name="logits")(h))
-        x = np.random.default_rng(11).standard_normal((2, 400)).astype(np.float32)
+        x = np.random.default_rng(11).standard_normal((3, 400)).astype(np.float32)
         want = model.predict(x, verbose=0)
         path = str(tmp_path / "model.h5")
         model.save(path)
-    got = _convert_and_run(tmp_path, path, {"wave": x})
-    np.testing.assert_allclose(got["logits"], want, rtol=RTOL, atol=ATOL)
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", path, "--output", twl]) == 0
+    runner = lite_runner.LiteRunner(twl)
+    for batch in (3, 1):
+        np.testing.assert_allclose(runner.run({"wave": x[:batch]})["logits"], want[:batch], rtol=RTOL, atol=ATOL)
