@@ -263,7 +263,7 @@ def fold_constants(view, outputs):
             del view.nodes[name]
 
 
-_SHAPE_PICKS = ("StridedSlice", "Slice", "GatherV2")
+_SHAPE_PICKS = ("StridedSlice", "Slice", "GatherV2", "SplitV")
 
 
 def _fold_static_dims(view, outputs):
@@ -278,8 +278,9 @@ def _fold_static_dims(view, outputs):
     keep = {parse_input(o)[0] for o in outputs}
     shapes = {name: node for name, node in view.nodes.items() if node.op == "Shape" and name not in keep}
     if not shapes:
-        return
+        return False
     specs = all_tensor_specs(view.to_graph_def())
+    changed = False
     dims = {name: (specs.get(tensor_name(node.input[0])) or (None, None))[1] for name, node in shapes.items()}
     picks, run_time = [], {}  # run_time: pick -> (the tensor, the run-time dim it reads, dtype)
     for name, node in view.nodes.items():
@@ -295,34 +296,137 @@ def _fold_static_dims(view, outputs):
         )
         sub = graph_pb2.GraphDef()
         sub.node.add().CopyFrom(make_const(source, np.arange(rank, dtype=out_type)))
-        for i in graph_util.data_inputs(node)[1:]:
-            sub.node.add().CopyFrom(view.nodes[parse_input(i)[0]])
+        for const in dict.fromkeys(parse_input(i)[0] for i in graph_util.data_inputs(node)[1:]):
+            sub.node.add().CopyFrom(view.nodes[const])
         pick = sub.node.add()
         pick.CopyFrom(node)
         del pick.input[:]
         pick.input.extend(graph_util.data_inputs(node))
+        count = attr(node, "num_split", 1) if node.op == "SplitV" else 1
         with tw.Graph().as_default() as g:
-            tw.import_graph_def(sub, name="")
-            with tw.Session(graph=g) as sess:
-                try:
-                    picked = np.asarray(sess.run(f"{name}:0"))
-                except tw.errors.OpError:
-                    continue  # (out of range: left for the converter to report)
-        values = [dims[source][int(k)] for k in picked.reshape(-1)]
-        if None not in values:
-            view.nodes[name] = make_const(name, np.array(values, out_type).reshape(picked.shape))
-        elif picked.ndim == 0:
-            run_time[name] = (tensor_name(shape_node.input[0]), int(picked), out_type)
-    _full_extents_as_minus_one(view, run_time)
+            try:
+                tw.import_graph_def(sub, name="")
+                with tw.Session(graph=g) as sess:
+                    picks_made = [np.asarray(v) for v in sess.run([f"{name}:{k}" for k in range(count)])]
+            except (tw.errors.OpError, ValueError):
+                continue  # (e.g. out of range: left for the converter to report)
+        for k, picked in enumerate(picks_made):
+            values = [dims[source][int(i)] for i in picked.reshape(-1)]
+            if None not in values and count == 1:
+                view.nodes[name] = make_const(name, np.array(values, out_type).reshape(picked.shape))
+                changed = True
+            elif None not in values and f"{name}/output_{k}" not in view.nodes:
+                # (one output of a SplitV: its consumers read a constant)
+                view.nodes[f"{name}/output_{k}"] = make_const(f"{name}/output_{k}", np.array(values, out_type))
+                view.redirect(f"{name}:{k}", f"{name}/output_{k}:0")
+                changed = True
+            elif picked.ndim == 0 and count == 1:
+                run_time[name] = (tensor_name(shape_node.input[0]), int(picked), out_type)
+    changed |= _full_extents_as_minus_one(view, run_time)
     for name, node in shapes.items():
         if dims[name] is not None and None not in dims[name] and name in view.nodes:
             out_type = graph_util.numpy_dtype(node.attr["out_type"].type) if "out_type" in node.attr else np.int32
             view.nodes[name] = make_const(name, np.array(dims[name], out_type))
+            changed = True
+    return changed
+
+
+def _fold(view, outputs):
+    """Constant folding, and static dims read through Shapes folded (each round can give the next constants)."""
+    fold_constants(view, outputs)
+    for _ in range(4):
+        if not _fold_static_dims(view, outputs) | _one_unknown_reshape_dim(view) | _whole_dims_sliced(view):
+            return
+        fold_constants(view, outputs)
+
+
+def _whole_dims_sliced(view):
+    """A StridedSlice of x whose end is a ConcatV2 (axis 0) of constants and x's own dims a .. b (an output of a
+    SplitV of Shape(x), as tf.signal.frame slices its signal), from begin 0 with stride 1 there, takes those dims
+    whole: they get end_mask bits and the piece a constant. Returns whether it rewrote any."""
+    changed = False
+    for name, node in list(view.nodes.items()):
+        if node.op != "StridedSlice" or any(attr(node, m, 0) for m in ("ellipsis_mask", "new_axis_mask")):
+            continue
+        begin, strides = view.const_value(node.input[1]), view.const_value(node.input[3])
+        concat = view.nodes.get(parse_input(node.input[2])[0])
+        if begin is None or strides is None or concat is None or concat.op != "ConcatV2":
+            continue
+        if len(view.consumers().get(tensor_name(node.input[2]), [])) != 1:
+            continue  # (the end is read elsewhere too)
+        pieces, axis = graph_util.data_inputs(concat)[:-1], view.const_value(graph_util.data_inputs(concat)[-1])
+        if axis is None or int(np.asarray(axis)) != 0:
+            continue
+        computed = [i for i, piece in enumerate(pieces) if view.const_value(piece) is None]
+        if len(computed) != 1:
+            continue
+        piece_name, piece_index = parse_input(pieces[computed[0]])
+        split = view.nodes.get(piece_name)
+        shape = view.nodes.get(parse_input(split.input[0])[0]) if split is not None and split.op == "SplitV" else None
+        sizes = view.const_value(split.input[1]) if shape is not None else None
+        if (
+            shape is None
+            or shape.op != "Shape"
+            or sizes is None
+            or tensor_name(shape.input[0]) != tensor_name(node.input[0])
+        ):
+            continue
+        sizes = [int(v) for v in np.asarray(sizes).reshape(-1)]
+        first = sum(sizes[:piece_index])
+        offset = sum(np.asarray(view.const_value(p)).size for p in pieces[: computed[0]])
+        dims = range(first, first + sizes[piece_index])
+        if offset != first or any(int(begin[d]) != 0 or int(strides[d]) != 1 for d in dims):
+            continue
+        whole = f"{name}/whole_dims"
+        view.nodes[whole] = make_const(whole, np.zeros([len(dims)], np.asarray(begin).dtype))
+        concat.input[list(concat.input).index(pieces[computed[0]])] = f"{whole}:0"
+        for d in dims:
+            node.attr["end_mask"].i |= 1 << d
+        changed = True
+    return changed
+
+
+def _one_unknown_reshape_dim(view):
+    """A Reshape whose target is a ConcatV2 (axis 0) of constants and one computed piece of one element (a
+    run-time batch read through its Shape, as tf.signal.frame builds it) takes -1 there: the other dims fix that
+    one. Returns whether it rewrote any."""
+    changed = False
+    for name, node in list(view.nodes.items()):
+        if node.op != "Reshape" or len(node.input) < 2:
+            continue
+        concat = view.nodes.get(parse_input(node.input[1])[0])
+        if concat is None or concat.op != "ConcatV2":
+            continue
+        if len(view.consumers().get(tensor_name(node.input[1]), [])) != 1:
+            continue  # (the target is read elsewhere too)
+        pieces = graph_util.data_inputs(concat)[:-1]
+        axis = view.const_value(graph_util.data_inputs(concat)[-1])
+        if axis is None or int(np.asarray(axis)) != 0:
+            continue
+        computed = [i for i, piece in enumerate(pieces) if view.const_value(piece) is None]
+        if len(computed) != 1 or any(
+            -1 in np.asarray(view.const_value(p)).reshape(-1) for p in pieces if p != pieces[computed[0]]
+        ):
+            continue
+        producer = view.nodes.get(parse_input(pieces[computed[0]])[0])
+        if producer is None or producer.op not in ("SplitV", "StridedSlice", "Slice", "GatherV2", "Pack"):
+            continue
+        specs = all_tensor_specs(view.to_graph_def())
+        spec = specs.get(tensor_name(pieces[computed[0]]))
+        if spec is None or spec[1] is None or int(np.prod(spec[1])) != 1:
+            continue
+        minus_one = f"{name}/unknown_dim"
+        view.nodes[minus_one] = make_const(minus_one, np.full(spec[1], -1, graph_util.numpy_dtype(spec[0])))
+        concat.input[list(concat.input).index(pieces[computed[0]])] = f"{minus_one}:0"
+        changed = True
+    return changed
 
 
 def _full_extents_as_minus_one(view, run_time):
     """A Slice of x whose size is a Pack holding x's own run-time dim k (tf.shape(x)[k]) at position k, from begin
-    0 there, takes the whole of dim k: that size is -1, a constant (tf.image.crop_to_bounding_box's batch)."""
+    0 there, takes the whole of dim k: that size is -1, a constant (tf.image.crop_to_bounding_box's batch).
+    Returns whether it rewrote any."""
+    changed = False
     for name, node in list(view.nodes.items()):
         if node.op != "Slice" or len(node.input) < 3:
             continue
@@ -345,6 +449,8 @@ def _full_extents_as_minus_one(view, run_time):
             whole = f"{name}/whole_dim_{k}"
             view.nodes[whole] = make_const(whole, np.array(-1, read[2]))
             pack.input[k] = f"{whole}:0"
+            changed = True
+    return changed
 
 
 def _fold_constant_selects(view, outputs):
@@ -641,14 +747,12 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
     stray = [n.name for n in view.nodes.values() if n.op in PLACEHOLDER_OPS and f"{n.name}:0" not in placeholder_names]
     if stray:
         raise ConversionError(f"the outputs need placeholders that are not inputs: {sorted(stray)}")
-    _fold_static_dims(view, outputs)
-    fold_constants(view, outputs)
+    _fold(view, outputs)
     _fold_constant_selects(view, outputs)
     if any(n.op in ("Switch", "RefSwitch") for n in view.nodes.values()):
         _fold_constant_switches(view, outputs)
         # A cond's branch (CenterCrop's) reads the Shape of the Switch's data: again now that it is the data.
-        _fold_static_dims(view, outputs)
-        fold_constants(view, outputs)
+        _fold(view, outputs)
     if fold_batch_norms:
         _decompose_batch_norms(view, outputs)
         _fold_scales(view, outputs)

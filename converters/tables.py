@@ -25,7 +25,7 @@ _TF_GRAPHS += "tensorweave graphs, has no exporter for it yet"
 ONLY_TO_TWL = {
     op: _TF_GRAPHS
     for op in (
-        "ResizeBicubic", "ResizeArea", "Cumprod",
+        "ResizeBicubic", "ResizeArea", "Cumprod", "Atan2",
     )
 }  # fmt: skip
 ONLY_TO_ONNX = {}

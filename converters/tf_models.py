@@ -274,7 +274,8 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
                 "the Keras model file (.keras or .h5: the converter rebuilds its RNNs unrolled over a fixed sequence "
                 "length), build those layers with unroll=True, or export the model to ONNX"
             )
-        for lowering in (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs):
+        lowerings = (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs, _lower_spectra)
+        for lowering in lowerings:
             rewrite.replace(lowering(rewrite))
         graph_def = rewrite.graph_def
         input_names = [t.name for t in frozen.inputs if t.dtype != tf.resource]
@@ -317,11 +318,12 @@ def inline_function_calls(graph_def, source):
 
 def lower_einsums(graph_def, source):
     """`graph_def` (tensorweave's GraphDef, a frozen .pb) with its Einsums (Keras' MultiHeadAttention and
-    EinsumDense; the core has no Einsum) lowered as a Keras model's are (_lower_einsums), from the static shapes
-    TensorFlow infers for the graph; `graph_def` itself when it has none."""
-    if not any(n.op == "Einsum" for n in graph_def.node):
+    EinsumDense; the core has no Einsum) and spectra (|RFFT|) lowered as a Keras model's are (_lower_einsums,
+    _lower_spectra), from the static shapes TensorFlow infers for the graph; `graph_def` itself when it has
+    none."""
+    if not any(n.op in ("Einsum", "RFFT") for n in graph_def.node):
         return graph_def
-    tf = _tensorflow(f"{source} (its Einsum ops)")
+    tf = _tensorflow(f"{source} (its Einsum or RFFT ops)")
     with tf.Graph().as_default() as graph:
         try:
             tf.graph_util.import_graph_def(tf.compat.v1.GraphDef.FromString(graph_def.SerializeToString()), name="")
@@ -329,35 +331,111 @@ def lower_einsums(graph_def, source):
             raise ConversionError(f"{source}: TensorFlow cannot read the graph for its Einsum ops: {e}") from None
     rewrite = _Rewrite(tf, graph, source)
     rewrite.replace(_lower_einsums(rewrite))
+    rewrite.replace(_lower_spectra(rewrite))
     return type(graph_def).FromString(rewrite.graph_def.SerializeToString())
 
 
 def lower_ops_the_core_lacks(graph_def):
     """`graph_def` (tensorweave's GraphDef) with the TensorFlow ops that the core does not define, and that Keras
-    models hold, written as ops it does: Softsign (Keras' activation="softsign") as x / (1 + |x|)."""
-    if not any(n.op == "Softsign" for n in graph_def.node):
+    models hold, written as ops it does: Softsign (Keras' activation="softsign") as x / (1 + |x|), Bucketize
+    (Keras' Discretization) as the count of boundaries <= x, DenseBincount without weights (Keras'
+    CategoryEncoding, count or multi_hot) as a sum of one-hot rows."""
+    lowered = ("Softsign", "Bucketize", "DenseBincount")
+    if not any(n.op in lowered for n in graph_def.node):
         return graph_def
-    from converters.graph_util import make_const, make_node, numpy_dtype
+    from converters.graph_util import attr, make_const, make_node, numpy_dtype
 
     nodes = []
     for node in graph_def.node:
-        if node.op != "Softsign":
+        if node.op not in lowered:
             nodes.append(node)
             continue
         dtype = numpy_dtype(node.attr["T"].type)
         x, name = node.input[0], node.name
-        nodes += [
-            make_const(f"{name}/one", np.ones([], dtype)),
-            make_node("Abs", f"{name}/abs", [x], T=dtype),
-            make_node("AddV2", f"{name}/one_plus_abs", [f"{name}/one", f"{name}/abs"], T=dtype),
-            make_node("RealDiv", name, [x, f"{name}/one_plus_abs"], T=dtype),
-        ]
+        if node.op == "DenseBincount":
+            nodes += _bincount_nodes(node, graph_def, dtype)
+        elif node.op == "Softsign":
+            nodes += [
+                make_const(f"{name}/one", np.ones([], dtype)),
+                make_node("Abs", f"{name}/abs", [x], T=dtype),
+                make_node("AddV2", f"{name}/one_plus_abs", [f"{name}/one", f"{name}/abs"], T=dtype),
+                make_node("RealDiv", name, [x, f"{name}/one_plus_abs"], T=dtype),
+            ]
+        else:
+            boundaries = np.asarray(attr(node, "boundaries", []), dtype)
+            if boundaries.size == 0:
+                raise ConversionError(f"Bucketize node {name!r} has no boundaries")
+            nodes += [
+                make_const(f"{name}/last_axis", np.array(-1, np.int32)),
+                make_node("ExpandDims", f"{name}/expanded", [x, f"{name}/last_axis"], T=dtype, Tdim=np.int32),
+                make_const(f"{name}/boundaries", boundaries),
+                make_node("GreaterEqual", f"{name}/at_or_past", [f"{name}/expanded", f"{name}/boundaries"], T=dtype),
+                make_node("Cast", f"{name}/counted", [f"{name}/at_or_past"], SrcT=np.dtype(np.bool_), DstT=np.int32),
+                make_node("Sum", name, [f"{name}/counted", f"{name}/last_axis"], T=np.int32, Tidx=np.int32),
+            ]
+            nodes[-1].attr["keep_dims"].b = False
         nodes[-1].input.extend(i for i in node.input if i.startswith("^"))
     out = type(graph_def)()
     out.CopyFrom(graph_def)
     del out.node[:]
     out.node.extend(nodes)
     return out
+
+
+def _bincount_nodes(node, graph_def, dtype):
+    """DenseBincount(values, size, weights) of empty weights: OneHot(values, size) summed over the values' last
+    axis (at most 1 with binary_output)."""
+    from converters.graph_util import attr, make_const, make_node, numpy_dtype, parse_input
+
+    weights = next((n for n in graph_def.node if n.op == "Const" and n.name == parse_input(node.input[2])[0]), None)
+    shape = None if weights is None else [d.size for d in weights.attr["value"].tensor.tensor_shape.dim]
+    if shape is None or int(np.prod(shape)) != 0:
+        raise ConversionError(f"DenseBincount node {node.name!r}: only counts without weights are supported")
+    values, size, name = node.input[0], node.input[1], node.name
+    index = numpy_dtype(node.attr["Tidx"].type)
+    made = [make_const(f"{name}/on", np.ones([], dtype)), make_const(f"{name}/off", np.zeros([], dtype))]
+    fixed = _clipped_to_one_value(graph_def, size)
+    if fixed is None:
+        made.append(make_node("Cast", f"{name}/depth", [size], SrcT=index, DstT=np.int32))
+    else:  # (tf.math.bincount's size clipped to minlength == maxlength: Keras' num_tokens)
+        made.append(make_const(f"{name}/depth", np.array(fixed, np.int32)))
+    made += [
+        make_node(
+            "OneHot", f"{name}/one_hot", [values, f"{name}/depth", f"{name}/on", f"{name}/off"], T=dtype, TI=index
+        ),
+        make_const(f"{name}/axis", np.array(-2, np.int32)),
+    ]
+    made[3].attr["axis"].i = -1
+    counts = f"{name}/counts" if attr(node, "binary_output", False) else name
+    made.append(make_node("Sum", counts, [f"{name}/one_hot", f"{name}/axis"], T=dtype, Tidx=np.int32))
+    made[-1].attr["keep_dims"].b = False
+    if counts != name:
+        made.append(make_node("Minimum", name, [counts, f"{name}/on"], T=dtype))
+    return made
+
+
+def _clipped_to_one_value(graph_def, tensor):
+    """v when `tensor` is Minimum(v, Maximum(v, x)) (or Maximum(v, Minimum(v, x))) of one constant v, else None."""
+    from converters.graph_util import parse_input, tensor_proto_to_numpy
+
+    nodes = {n.name: n for n in graph_def.node}
+
+    def split(name, op):
+        node = nodes.get(parse_input(name)[0])
+        if node is None or node.op != op:
+            return None, None
+        for c, other in ((0, 1), (1, 0)):
+            const = nodes.get(parse_input(node.input[c])[0])
+            if const is not None and const.op == "Const":
+                return tensor_proto_to_numpy(const.attr["value"].tensor), node.input[other]
+        return None, None
+
+    for outer, inner in (("Minimum", "Maximum"), ("Maximum", "Minimum")):
+        a, rest = split(tensor, outer)
+        b, _ = split(rest, inner) if rest is not None else (None, None)
+        if a is not None and b is not None and np.size(a) == 1 and np.array_equal(a, b):
+            return int(np.reshape(a, []))
+    return None
 
 
 def _inline_calls(graph_def, source):
@@ -761,4 +839,48 @@ def _lower_grouped_convs(rewrite):
         concat_axis = nodes.int32_const("concat_axis", axis)
         nodes.add("ConcatV2", "", [*convs, concat_axis], N=groups, T=node.attr["T"], Tidx=int32)
         replaced[node.name] = nodes.made
+    return replaced
+
+
+# --- |RFFT| (tf.signal.stft's magnitude), as two matmuls: the lite runtime has no complex numbers ------------------
+
+
+def _lower_spectra(rewrite):
+    """Every ComplexAbs of an RFFT of a constant fft_length n (tf.abs(tf.signal.stft(...)), a spectrogram) as
+    sqrt((x @ C)^2 + (x @ S)^2), C and S the cos and sin of 2 pi k t / n over x's last dim t (cropped or padded
+    to n, as RFFT does) and the n // 2 + 1 frequencies k."""
+    tf, replaced = rewrite.tf, {}
+    false = tf.compat.v1.AttrValue(b=False)
+    for node in rewrite.graph_def.node:
+        rfft = rewrite.producer(node.input[0]) if node.op == "ComplexAbs" else None
+        if rfft is None or rfft.op != "RFFT":
+            continue
+        n = rewrite.const_value(rfft.input[1])
+        length = rewrite.shape(rfft.input[0])
+        if n is None or np.size(n) != 1 or length.rank is None or length[-1] is None:
+            continue
+        n, length = int(np.reshape(n, [])), int(length[-1])
+        t = np.arange(length)[:, None]
+        angle = 2 * np.pi * (t * np.arange(n // 2 + 1)[None, :] % n) / n
+        kept = (t < n).astype(np.float64)
+        nodes = _Nodes(rewrite, node.name)
+        float32 = tf.compat.v1.AttrValue(type=tf.float32.as_datatype_enum)
+        parts = []
+        for label, basis in (("cos", np.cos(angle) * kept), ("sin", np.sin(angle) * kept)):
+            value = tf.compat.v1.AttrValue(tensor=tf.make_tensor_proto(basis.astype(np.float32)))
+            matrix = nodes.add("Const", label, [], value=value, dtype=float32)
+            product = nodes.add("BatchMatMulV2", f"{label}/matmul", [rfft.input[0], matrix], T=float32, adj_x=false,
+                                adj_y=false)  # fmt: skip
+            parts.append(nodes.add("Square", f"{label}/squared", [product], T=float32))
+        total = nodes.add("AddV2", "power", parts, T=float32)
+        nodes.add("Sqrt", "", [total], T=float32)
+        replaced[node.name] = nodes.made
+    # An RFFT read by those ComplexAbs only goes (the core has no complex FFT to import).
+    readers = {}
+    for node in rewrite.graph_def.node:
+        for i in node.input:
+            readers.setdefault(i.lstrip("^").split(":")[0], set()).add(node.name)
+    for node in rewrite.graph_def.node:
+        if node.op == "RFFT" and readers.get(node.name) and readers[node.name] <= set(replaced):
+            replaced[node.name] = []
     return replaced

@@ -716,12 +716,14 @@ def _reduce(ctx, node):
         ctx.builder.add_op(_REDUCERS[node.op], [x, axes_t], [ctx.output(f"{node.name}:0")], options)
         return
     # Sum = Mean * (number of reduced elements), from the static shape (what int8 quantization knows); over a
-    # dimension known only at run time (Keras' Tensordot reduces the Shape of a run-time batch), REDUCE_SUM.
+    # dimension known only at run time (Keras' Tensordot reduces the Shape of a run-time batch), or of integers
+    # (whose MEAN truncates: the sum of a mask's ones), REDUCE_SUM.
     shape = ctx.shape(data_inputs(node)[0])
     sig = ctx.signature_specs[tensor_name(data_inputs(node)[0])][1]
     rank = len(shape)
     axes_set = {int(a) % rank for a in axes}
-    if any(sig[a] is None for a in axes_set):
+    floats = numpy_dtype(ctx.specs[f"{node.name}:0"][0]).kind == "f"
+    if any(sig[a] is None for a in axes_set) or not floats:
         ctx.builder.add_op("REDUCE_SUM", [x, axes_t], [ctx.output(f"{node.name}:0")], options)
         return
     count = int(np.prod([shape[a] for a in axes_set]))
@@ -1126,7 +1128,7 @@ def _resize_area(ctx, node):
             "coordinate_transformation": "ASYMMETRIC",
             "nearest_rounding": "FLOOR",
             "sizes": [-1, size[0], size[1], -1],
-            "scales": np.array([1.0, *up, 1.0], np.float64) / np.array([1.0, *down, 1.0], np.float64),
+            "scales": np.array([1.0, *up, 1.0], np.float64),  # (of the pooled image, when pooled)
             "roi": np.array([0.0] * 4 + [1.0] * 4, np.float64),
         }
         ctx.builder.add_op("RESIZE", [pooled], [ctx.output(out)], ("ResizeOptions", options))
@@ -1178,6 +1180,45 @@ def _gather_nd(ctx, node):
     """GATHER_ND (indices computed or constant; out-of-range indices fail the invoke, as on TensorFlow's CPU)."""
     options = ("GatherOptions", {"batch_dims": 0})
     ctx.builder.add_op("GATHER_ND", [ctx.input(node, 0), ctx.input(node, 1)], [ctx.output(f"{node.name}:0")], options)
+
+
+@lowers("Atan2")
+def _atan2(ctx, node):
+    """atan(y / x), plus pi (y >= 0) or minus pi (y < 0) where x < 0; pi/2 or -pi/2 (y's sign) where x is 0, and
+    0 where y is 0 too (float32; a signed zero's quadrant is not told apart)."""
+    out = f"{node.name}:0"
+    dtype = numpy_dtype(ctx.specs[out][0])
+    if dtype != np.float32:
+        raise _NodeError(f"Atan2 of {dtype} is not supported (float32 only)")
+    y, x = ctx.input(node, 0), ctx.input(node, 1)
+    shape = ctx.specs[out][1]
+
+    def like(suffix, dt=np.float32):
+        return ctx.intermediate(f"{node.name}/{suffix}", shape, dt, like=out)
+
+    def const(suffix, value):
+        return ctx.constant(f"{node.name}/{suffix}", np.array(value, np.float32))
+
+    ratio, angle, turn, turned, summed, upright, on_axis = (
+        like(s) for s in ("ratio", "atan", "turn", "turned", "summed", "upright", "on_axis")
+    )
+    x_negative, y_up, x_zero, y_zero, origin = (
+        like(s, np.bool_) for s in ("x_negative", "y_nonnegative", "x_zero", "y_zero", "origin")
+    )
+    zero = const("zero", 0.0)
+    ctx.builder.add_op("DIV", [y, x], [ratio], _ARITHMETIC)
+    ctx.builder.add_op("ATAN", [ratio], [angle])
+    ctx.builder.add_op("LESS", [x, zero], [x_negative])
+    ctx.builder.add_op("GREATER_EQUAL", [y, zero], [y_up])
+    ctx.builder.add_op("SELECT", [y_up, const("pi", np.pi), const("minus_pi", -np.pi)], [turn])
+    ctx.builder.add_op("SELECT", [x_negative, turn, zero], [turned])
+    ctx.builder.add_op("ADD", [angle, turned], [summed], _ARITHMETIC)
+    ctx.builder.add_op("EQUAL", [x, zero], [x_zero])
+    ctx.builder.add_op("EQUAL", [y, zero], [y_zero])
+    ctx.builder.add_op("LOGICAL_AND", [x_zero, y_zero], [origin])
+    ctx.builder.add_op("SELECT", [y_up, const("half_pi", np.pi / 2), const("minus_half_pi", -np.pi / 2)], [upright])
+    ctx.builder.add_op("SELECT", [x_zero, upright, summed], [on_axis])
+    ctx.builder.add_op("SELECT", [origin, zero, on_axis], [ctx.output(out)])
 
 
 @lowers("Expm1", "Log1p")

@@ -254,7 +254,9 @@ CASES = [
     ),
     Case(
         "ResizeArea shrinking, growing, both",
-        lambda x: tw.concat([tw.reshape(tw.image.resize_area(x, s), [-1]) for s in ([2, 3], [8, 12], [2, 12])], 0),
+        lambda x: tw.concat(
+            [tw.reshape(tw.image.resize_area(x, s), [-1]) for s in ([2, 3], [8, 12], [2, 12], [8, 3])], 0
+        ),
         [[2, 4, 6, 3]],
         onnx=False,
         why=_ONLY_TO_TWL,
@@ -307,6 +309,13 @@ CASES = [
         [[2, 5, 4, 5, 3]],
     ),
     Case(
+        "Sum of int32 (a mask's count)",
+        lambda x: tw.cast(tw.reduce_sum(tw.cast(x > 0.3, tw.int32), [1, 2]), tw.float32),
+        [[3, 4, 5]],
+        onnx=False,
+        why=_ONLY_TO_TWL + " (Greater)",
+    ),
+    Case(
         "ArgMin",
         lambda x: (
             tw.cast(tw.argmin(x, 1), tw.float32) + tw.cast(tw.argmin(x, 2, output_type=tw.int32), tw.float32)[:, :1]
@@ -327,6 +336,13 @@ CASES = [
         "GatherNd of computed indices",
         lambda x: tw.gather_nd(x, tw.stack([tw.constant([1, 0, 2]), tw.cast(tw.argmax(x[:, :, 0], 1), tw.int32)], 1)),
         [[3, 4, 2]],
+    ),
+    Case(
+        "Atan2 in every quadrant, on the axes and at the origin",
+        lambda y, x: tw.math.atan2(tw.round(y * 2.0) / 2.0 + 0.0, tw.round(x * 2.0) / 2.0 + 0.0),  # (no -0.0)
+        [[4, 6], [4, 6]],
+        onnx=False,
+        why=_ONLY_TO_TWL,
     ),
     Case(
         "Rint, Expm1, Log1p",

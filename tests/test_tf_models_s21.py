@@ -144,7 +144,7 @@ def test_resize_bicubic_and_area_agree_with_tensorflow_exactly(tmp_path):
                         images=xt, size=size, align_corners=align, half_pixel_centers=half
                     )
                 )
-        outs += [tf.compat.v1.image.resize_area(xt, size) for size in ([5, 3], [10, 12], [1, 18])]
+        outs += [tf.compat.v1.image.resize_area(xt, size) for size in ([5, 3], [10, 12], [1, 18], [10, 3])]
         return outs
 
     pb, outputs, wants = _frozen_graph(tmp_path, build, x)
@@ -299,7 +299,7 @@ def _randomize_batch_norms(model):
 def test_tf1_graph_ops_agree_with_tensorflow(tmp_path):
     """TF1 graph ops a frozen .pb holds: OneHot (a -1 label gives a row of off values), ArgMin, BroadcastTo,
     GatherNd of computed indices, Rint (half to even), Expm1, Log1p, Cumsum, TopKV2, MirrorPad (REFLECT,
-    SYMMETRIC), ReverseSequence, LRN."""
+    SYMMETRIC), ReverseSequence, LRN, Atan2 (x of 0 included)."""
     x = np.random.default_rng(8).standard_normal([2, 6, 5]).astype(np.float32)
     assert np.any(np.argmax(x, -1) == 0)  # (some labels are -1)
 
@@ -319,6 +319,7 @@ def test_tf1_graph_ops_agree_with_tensorflow(tmp_path):
             tf.pad(xt, [[0, 0], [0, 2], [2, 0]], mode="SYMMETRIC"),
             tf.reverse_sequence(xt, [4, 6], seq_axis=1, batch_axis=0),
             tf.nn.local_response_normalization(xt[:, :, :, None] * tf.ones([1, 1, 1, 6]) * tf.range(6.0), 2),
+            tf.math.atan2(xt, tf.round(xt[::-1] * 2.0) / 2.0 + 0.0),
         ]
 
     pb, outputs, wants = _frozen_graph(tmp_path, build, x)
@@ -348,3 +349,52 @@ def test_a_frozen_pb_of_keras_attention_with_a_run_time_batch_converts(tmp_path)
     assert any(n.op == "Einsum" for n in frozen.graph.as_graph_def().node)
     got = _cli_run_graph(tmp_path, pb, ["Identity"], x)
     np.testing.assert_allclose(got["Identity"], want, rtol=RTOL, atol=ATOL)
+
+
+def test_keras_preprocessing_layers_agree_with_keras(tmp_path):
+    """Discretization (Bucketize, which the core lacks), CategoryEncoding multi_hot and count (DenseBincount, its
+    size clipped to num_tokens; then a Sum of integers, which must not go through an integer MEAN) and an inverted
+    Normalization."""
+    layers = tf_keras.layers
+    with _eager():
+        x_in = tf_keras.Input((4,), name="x")
+        bins = layers.Discretization(bin_boundaries=[-1.0, 0.0, 0.5])(x_in)
+        model = tf_keras.Model(
+            x_in,
+            [
+                layers.CategoryEncoding(num_tokens=4, output_mode="multi_hot", name="multi_hot")(bins),
+                layers.CategoryEncoding(num_tokens=4, output_mode="count", name="count")(bins),
+                layers.Normalization(mean=0.5, variance=2.0, invert=True, name="restored")(x_in),
+            ],
+        )
+        x = np.random.default_rng(10).standard_normal((3, 4)).astype(np.float32)
+        want = dict(zip(model.output_names, model.predict(x, verbose=0)))
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    got = _convert_and_run(tmp_path, path, {"x": x})
+    assert sorted(got) == sorted(want)
+    for key, value in want.items():
+        np.testing.assert_allclose(got[key], value, rtol=RTOL, atol=ATOL, err_msg=key)
+
+
+def test_a_spectrogram_in_the_model_agrees_with_keras(tmp_path):
+    """tf.abs(tf.signal.stft(...)) in a Lambda (frames shorter than the FFT: RFFT pads them) then log and a
+    Conv1D, with a run-time batch: |RFFT| lowers to two matmuls with constant cos/sin matrices (no complex numbers
+    in the lite runtime); tf.signal.frame's shape arithmetic (a SplitV of the Shape) folds, its slice takes the
+    batch whole and its Reshapes take -1 for it."""
+    layers = tf_keras.layers
+    with _eager():
+        tf_keras.utils.set_random_seed(6)
+        wave = tf_keras.Input((400,), name="wave")
+        h = layers.Lambda(lambda t: tf.math.log(tf.abs(tf.signal.stft(t, 48, 32, fft_length=64)) + 1e-6))(wave)
+        h = layers.GlobalAveragePooling1D()(layers.Conv1D(6, 3, activation="relu")(h))
+        model = tf_keras.Model(wave, layers.Dense(4, name="logits")(h))
+        x = np.random.default_rng(11).standard_normal((3, 400)).astype(np.float32)
+        want = model.predict(x, verbose=0)
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", path, "--output", twl]) == 0
+    runner = lite_runner.LiteRunner(twl)
+    for batch in (3, 1):
+        np.testing.assert_allclose(runner.run({"wave": x[:batch]})["logits"], want[:batch], rtol=RTOL, atol=ATOL)
