@@ -1,0 +1,92 @@
+"""Regression tests for the differences the s21 sweep of TF1 programs (tests/tf1_programs/p95..) found, each
+checked against TensorFlow's compat.v1 behaviour (the expected values are TensorFlow 2.21's)."""
+
+import numpy as np
+import pytest
+import tensorweave as tw
+
+
+def _sparse(value):
+    return [
+        np.asarray(value.indices).tolist(),
+        np.asarray(value.values).tolist(),
+        np.asarray(value.dense_shape).tolist(),
+    ]
+
+
+def test_dataset_map_returning_sparse_tensor_batch_unbatch():
+    """A map returning a SparseTensor (tf.string_split per line, p100) gives SparseTensor elements; batch stacks
+    them into a SparseTensor of rank + 1 whose dense shape is the batch's largest, unbatch splits them again."""
+    with tw.Graph().as_default():
+        ds = tw.data.Dataset.from_tensor_slices(["a b", "c d e", "f"]).map(lambda line: tw.string_split([line]))
+        batched = ds.batch(2)
+        assert ds.output_classes is tw.SparseTensor and ds.output_types == tw.string
+        assert ds.output_shapes.as_list() == [None, None] and batched.output_shapes.as_list() == [None, None, None]
+        assert batched.element_spec == tw.SparseTensorSpec([None, None, None], tw.string)
+        it = tw.data.Iterator.from_structure(
+            batched.output_types, batched.output_shapes, output_classes=batched.output_classes
+        )
+        init, nxt = it.make_initializer(batched), it.get_next()
+        assert isinstance(nxt, tw.SparseTensor) and nxt.shape.as_list() == [None, None, None]
+        unbatched = tw.data.make_one_shot_iterator(batched.unbatch()).get_next()
+        with tw.Session() as sess:
+            sess.run(init)
+            first, second = _sparse(sess.run(nxt)), _sparse(sess.run(nxt))
+            rows = [_sparse(sess.run(unbatched)) for _ in range(3)]
+            with pytest.raises(tw.errors.OutOfRangeError):
+                sess.run(nxt)
+    assert first == [[[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 0, 1], [1, 0, 2]], [b"a", b"b", b"c", b"d", b"e"], [2, 1, 3]]
+    assert second == [[[0, 0, 0]], [b"f"], [1, 1, 1]]
+    # unbatched elements keep the batch's dense shape (TF's too)
+    assert rows == [
+        [[[0, 0], [0, 1]], [b"a", b"b"], [1, 3]],
+        [[[0, 0], [0, 1], [0, 2]], [b"c", b"d", b"e"], [1, 3]],
+        [[[0, 0]], [b"f"], [1, 1]],
+    ]
+
+
+def test_dataset_sparse_slices_nested_batches_filter_and_padded_batch_error():
+    """from_tensor_slices of a SparseTensor gives its rows; a batch of batches of SparseTensors; filter and map
+    take SparseTensor arguments; padded_batch refuses them with TF's TypeError."""
+    with tw.Graph().as_default():
+        sp = tw.SparseTensor([[0, 0], [2, 1]], [1.0, 2.0], [3, 2])
+        rows = tw.data.Dataset.from_tensor_slices(sp)
+        assert rows.output_shapes.as_list() == [2] and rows.output_classes is tw.SparseTensor
+        sums = tw.data.make_one_shot_iterator(rows.map(tw.sparse.reduce_sum).batch(3)).get_next()
+        twice = tw.data.Dataset.from_tensors(sp).repeat(4).batch(2).batch(2)
+        assert twice.output_shapes.as_list() == [None, None, 3, 2]
+        nested = tw.data.make_one_shot_iterator(twice).get_next()
+        lines = tw.data.Dataset.from_tensor_slices(["a b", "c d e", "f"]).map(lambda s: tw.string_split([s]))
+        kept = lines.filter(lambda s: tw.size(s.values) > 1).map(lambda s: (tw.sparse.to_dense(s, ""), s.dense_shape))
+        kept = tw.data.make_one_shot_iterator(kept).get_next()
+        with tw.Session() as sess:
+            assert sess.run(sums).tolist() == [1.0, 0.0, 2.0]
+            got = _sparse(sess.run(nested))
+            assert [sess.run(kept)[1].tolist() for _ in range(2)] == [[1, 2], [1, 3]]
+        with pytest.raises(TypeError, match="`padded_batch` is only supported for datasets that produce tensor"):
+            lines.padded_batch(2, padded_shapes=[None, None])
+    assert got[0] == [[0, 0, 0, 0], [0, 0, 2, 1], [0, 1, 0, 0], [0, 1, 2, 1]] + [
+        [1, 0, 0, 0],
+        [1, 0, 2, 1],
+        [1, 1, 0, 0],
+        [1, 1, 2, 1],
+    ]
+    assert got[2] == [2, 2, 3, 2]
+
+
+def test_parse_example_dataset_var_len_feature():
+    """parse_example_dataset with a VarLenFeature gives a SparseTensor per batch (it was refused)."""
+    examples = []
+    for tags in ([b"x", b"y"], [], [b"z"]):
+        ex = tw.train.Example(
+            features=tw.train.Features(feature={"tags": tw.train.Feature(bytes_list=tw.train.BytesList(value=tags))})
+        )
+        examples.append(ex.SerializeToString())
+    with tw.Graph().as_default():
+        ds = tw.data.Dataset.from_tensor_slices(examples).batch(3)
+        ds = ds.apply(tw.data.experimental.parse_example_dataset({"tags": tw.io.VarLenFeature(tw.string)}))
+        assert ds.output_classes == {"tags": tw.SparseTensor}
+        nxt = tw.data.make_one_shot_iterator(ds).get_next()
+        with tw.Session() as sess:
+            got = _sparse(sess.run(nxt)["tags"])
+    assert got == [[[0, 0], [0, 1], [2, 0]], [b"x", b"y", b"z"], [3, 2]]
