@@ -90,3 +90,29 @@ def test_parse_example_dataset_var_len_feature():
         with tw.Session() as sess:
             got = _sparse(sess.run(nxt)["tags"])
     assert got == [[[0, 0], [0, 1], [2, 0]], [b"x", b"y", b"z"], [3, 2]]
+
+
+@pytest.mark.parametrize("fused", [None, True, False])
+def test_batch_norm_updates_with_training_tensor_leave_averages_when_false(fused):
+    """tf.layers.batch_normalization(training=<bool tensor>): its UPDATE_OPS move the moving averages only in
+    steps where the flag is True (TF's smart_cond); they were plain assigns (p101)."""
+    x_np = (np.arange(32, dtype=np.float32).reshape(2, 2, 2, 4) ** 1.3).astype(np.float32)
+    per_channel = x_np.reshape(-1, 4)
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, 2, 2, 4])
+        flag = tw.placeholder(tw.bool, [])
+        tw.layers.batch_normalization(x, training=flag, momentum=0.75, fused=fused, name="bn")
+        updates = tw.get_collection(tw.GraphKeys.UPDATE_OPS)
+        mean_var = [tw.global_variables()[i] for i in (2, 3)]
+        assert [v.op.name for v in mean_var] == ["bn/moving_mean", "bn/moving_variance"] and len(updates) == 2
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            sess.run(updates, {x: x_np, flag: False})
+            np.testing.assert_array_equal(sess.run(mean_var), [np.zeros(4), np.ones(4)])
+            sess.run(updates, {x: x_np, flag: True})
+            mean, var = sess.run(mean_var)
+            sess.run(updates, {x: x_np * 3.0, flag: False})
+            np.testing.assert_array_equal(sess.run(mean_var), [mean, var])
+    batch_var = per_channel.var(axis=0) * (8 / 7 if fused is not False else 1.0)
+    np.testing.assert_allclose(mean, 0.25 * per_channel.mean(axis=0), rtol=1e-5)
+    np.testing.assert_allclose(var, 0.75 + 0.25 * batch_var, rtol=1e-5)

@@ -295,15 +295,15 @@ def batch_normalization(
                 # channel.
                 n = math_ops.cast(array_ops.size(x), dtype) / float(channels)
                 var = var * ((n - 1.0) / n)
-            decay = 1.0 - momentum
-            ops.add_to_collection(
-                ops.GraphKeys.UPDATE_OPS,
-                state_ops.assign_sub(moving_mean, (moving_mean.value() - mean) * decay, name="AssignMovingAvg").op,
-            )
-            ops.add_to_collection(
-                ops.GraphKeys.UPDATE_OPS,
-                state_ops.assign_sub(moving_var, (moving_var.value() - var) * decay, name="AssignMovingAvg").op,
-            )
+            for variable, value in ((moving_mean, mean), (moving_var, var)):
+                delta = (variable.value() - value) * (1.0 - momentum)
+                if not isinstance(training, (bool, np.bool_)):
+                    # TF's smart_cond on a training tensor: run while not training, the update leaves the
+                    # moving averages as they are.
+                    flag = ops.convert_to_tensor(training, dtype=dtypes.bool)
+                    delta = math_ops.where(flag, delta, array_ops.zeros_like(delta))
+                update = state_ops.assign_sub(variable, delta, name="AssignMovingAvg")
+                ops.add_to_collection(ops.GraphKeys.UPDATE_OPS, update.op)
             return y
 
         def infer():
