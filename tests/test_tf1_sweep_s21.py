@@ -116,3 +116,65 @@ def test_batch_norm_updates_with_training_tensor_leave_averages_when_false(fused
     batch_var = per_channel.var(axis=0) * (8 / 7 if fused is not False else 1.0)
     np.testing.assert_allclose(mean, 0.25 * per_channel.mean(axis=0), rtol=1e-5)
     np.testing.assert_allclose(var, 0.75 + 0.25 * batch_var, rtol=1e-5)
+
+
+def test_graph_def_inputs_and_add_op_type_as_tensorflow():
+    """GraphDef / NodeDef inputs name an op's first output by the op's name ("x", not "x:0"), others "op:1",
+    control inputs "^op"; tf.add and + make AddV2 ops (TF 2.x compat.v1); the GraphDef imports back (p109, p110)."""
+    with tw.Graph().as_default() as g:
+        x = tw.placeholder(tw.float32, [2], name="x")
+        parts = tw.split(tw.constant([1.0, 2.0, 3.0, 4.0]), 2, name="parts")
+        total = tw.add(parts[1], x, name="total")
+        with tw.control_dependencies([total]):
+            out = tw.identity(x, name="out")
+        plus = total + 1.0
+        assert total.op.type == "AddV2" and plus.op.type == "AddV2" and plus.op.name == "add"
+        assert list(total.op.node_def.input) == ["parts:1", "x"]
+        nodes = {n.name: list(n.input) for n in g.as_graph_def().node}
+        assert nodes["add"] == ["total", "add/y"] and nodes["out"] == ["x", "^total"]
+        assert nodes["parts"] == ["parts/split_dim", "Const"]
+        graph_def = g.as_graph_def()
+    with tw.Graph().as_default():
+        tw.import_graph_def(graph_def, name="")
+        with tw.Session() as sess:
+            assert sess.run("add:0", {"x:0": [10.0, 20.0]}).tolist() == [14.0, 25.0]
+    del out
+
+
+def test_control_dependencies_pruned_as_tensorflow():
+    """Inside control_dependencies, an op gets no control input on an op it reads, nor on a block's inputs when
+    it reads an op made inside that block (TF's _control_dependencies_for_inputs); values unchanged."""
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [2], name="x")
+        v = tw.Variable(1.0, name="v")
+        inc = tw.assign_add(v, 1.0, name="inc")
+        with tw.control_dependencies([x.op]):
+            total = tw.add(x, 1.0, name="total")
+        with tw.control_dependencies([inc]):
+            a = x * 2.0  # its constant mul/y, made in the block, carries ^inc
+            b = a + 1.0
+            c = tw.identity(x, name="c")
+            with tw.control_dependencies([x]):
+                d = b * 3.0
+            with tw.control_dependencies(None):
+                f = x + 5.0
+                with tw.control_dependencies([inc]):
+                    h = f * 2.0
+            r = v.read_value()
+        got = {t.op.name: [o.name for o in t.op.control_inputs] for t in (total, a, b, c, d, f, h, r)}
+        assert a.op.inputs[1].op.control_inputs == [inc.op]
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            values = sess.run([d, h], {x: [1.0, 2.0]})
+            assert sess.run(v) == 2.0
+    assert got == {
+        "total": [],
+        "mul": [],
+        "add": [],
+        "c": ["inc"],
+        "mul_1": [],
+        "add_1": [],
+        "mul_2": [],
+        "read": ["inc"],
+    }
+    assert [t.tolist() for t in values] == [[9.0, 15.0], [12.0, 14.0]]

@@ -61,8 +61,13 @@ def add(x, y, name=None):
       ...     print(sess.run(tw.add([[1, 2]], [[10], [20]])))
       [[11 12]
        [21 22]]
+
+    The op is an AddV2 (an Add for strings), named "Add" by default, as TensorFlow's.
     """
-    return _binary("Add", x, y, name)
+    graph = ops._get_graph_from_inputs([x, y])
+    with gen_ops._as_default(graph), graph.name_scope(name or "Add") as scope:
+        x, y = _binary_operands(x, y)
+        return gen_ops.wrapper("Add" if x.dtype == dtypes.string else "AddV2")(x, y, name=scope)
 
 
 @gen_ops.doc_from("Sub")
