@@ -178,3 +178,35 @@ def test_control_dependencies_pruned_as_tensorflow():
         "read": ["inc"],
     }
     assert [t.tolist() for t in values] == [[9.0, 15.0], [12.0, 14.0]]
+
+
+def test_hessians_open_no_name_scope():
+    """tf.hessians makes its ops without a name scope, as TF's (its `name` is unused): the first derivatives are
+    "gradients/...", the result a top-level Reshape (p112)."""
+    with tw.Graph().as_default():
+        w = tw.Variable([1.0, 2.0], name="w")
+        loss = tw.reduce_sum(tw.reshape(w, [2, 1]) ** 3)  # makes "Reshape"
+        (hess,) = tw.hessians(loss, w)
+        assert hess.name == "Reshape_2:0" and hess.shape.as_list() == [2, 2]
+        assert tw.get_default_graph().get_operation_by_name("gradients/pow_grad/mul").type == "Mul"
+        with tw.Session() as sess:
+            sess.run(w.initializer)
+            assert sess.run(hess).tolist() == [[6.0, 0.0], [0.0, 12.0]]
+
+
+def test_saver_write_state_false_keeps_old_checkpoints_and_sharded_missing_dir(tmp_path):
+    """save(write_state=False) neither records the checkpoint nor deletes old ones (TF's), and a sharded save
+    into a directory that does not exist raises TF's ValueError (p113)."""
+    with tw.Graph().as_default():
+        v = tw.Variable(1.0, name="v")
+        saver = tw.train.Saver(max_to_keep=1)
+        with tw.Session() as sess:
+            sess.run(v.initializer)
+            first = saver.save(sess, str(tmp_path / "model"), global_step=1)
+            saver.save(sess, str(tmp_path / "side"), write_state=False, write_meta_graph=False)
+            assert saver.last_checkpoints == [first] and tw.train.checkpoint_exists(first)
+            saver.save(sess, str(tmp_path / "model"), global_step=2)
+            assert not tw.train.checkpoint_exists(first)
+            missing = str(tmp_path / "missing" / "model")
+            with pytest.raises(ValueError, match=f"Parent directory of {missing} doesn't exist, can't save."):
+                tw.train.Saver(sharded=True).save(sess, missing)
