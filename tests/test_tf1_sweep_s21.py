@@ -210,3 +210,22 @@ def test_saver_write_state_false_keeps_old_checkpoints_and_sharded_missing_dir(t
             missing = str(tmp_path / "missing" / "model")
             with pytest.raises(ValueError, match=f"Parent directory of {missing} doesn't exist, can't save."):
                 tw.train.Saver(sharded=True).save(sess, missing)
+
+
+def test_string_plus_concatenates_and_string_split_of_empty_string():
+    """`+` on string tensors concatenates (TF's string Add; it was refused), named "add"; tf.string_split gives
+    an empty string no tokens even with skip_empty=False, as TF's StringSplit (p115)."""
+    with tw.Graph().as_default():
+        names = tw.constant(["a.png", "b.png"])
+        paths = tw.constant("/data") + "/" + names
+        assert paths.op.name == "add_1" and paths.dtype == tw.string and paths.shape.as_list() == [2]
+        split = tw.string_split(["a,b,,c", "d", ""], delimiter=",", skip_empty=False)
+        empty = tw.string_split([""], skip_empty=False)
+        with tw.Session() as sess:
+            assert sess.run(paths).tolist() == [b"/data/a.png", b"/data/b.png"]
+            got, none = sess.run([split, empty])
+        with pytest.raises(TypeError):
+            tw.constant("a") + tw.constant(1.0)
+    assert got.indices.tolist() == [[0, 0], [0, 1], [0, 2], [0, 3], [1, 0]]
+    assert got.values.tolist() == [b"a", b"b", b"", b"c", b"d"] and got.dense_shape.tolist() == [3, 4]
+    assert none.indices.shape == (0, 2) and none.dense_shape.tolist() == [1, 0]

@@ -62,12 +62,15 @@ def add(x, y, name=None):
       [[11 12]
        [21 22]]
 
-    The op is an AddV2 (an Add for strings), named "Add" by default, as TensorFlow's.
+    The op is an AddV2, named "Add" by default, as TensorFlow's. Strings concatenate (TF's string Add; here a
+    StringJoin, so their shapes must be equal or one a scalar).
     """
     graph = ops._get_graph_from_inputs([x, y])
     with gen_ops._as_default(graph), graph.name_scope(name or "Add") as scope:
         x, y = _binary_operands(x, y)
-        return gen_ops.wrapper("Add" if x.dtype == dtypes.string else "AddV2")(x, y, name=scope)
+        if x.dtype == dtypes.string:
+            return gen_ops.string_join([x, y], separator="", name=scope)
+        return gen_ops.wrapper("AddV2")(x, y, name=scope)
 
 
 @gen_ops.doc_from("Sub")
