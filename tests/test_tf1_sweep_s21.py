@@ -229,3 +229,70 @@ def test_string_plus_concatenates_and_string_split_of_empty_string():
     assert got.indices.tolist() == [[0, 0], [0, 1], [0, 2], [0, 3], [1, 0]]
     assert got.values.tolist() == [b"a", b"b", b"", b"c", b"d"] and got.dense_shape.tolist() == [3, 4]
     assert none.indices.shape == (0, 2) and none.dense_shape.tolist() == [1, 0]
+
+
+def test_layer_objects_reenter_their_first_scope():
+    """A tf.layers object's later calls re-enter its first call's variable and name scopes (TF's layers): op
+    names "dense/BiasAdd_1", and a call inside another variable_scope reuses "conv2d/kernel" (it raised "does
+    not exist") (p118)."""
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, 4, 4, 2])
+        dense, conv, flat = tw.layers.Dense(3), tw.layers.Conv2D(2, 3), tw.layers.Flatten()
+        a, b = dense(flat(x)), dense(flat(x * 2.0))
+        c1 = conv(x)
+        with tw.variable_scope("outer"):
+            c2 = conv(x)
+        assert [t.name for t in (a, b, c1, c2)] == [
+            "dense/BiasAdd:0",
+            "dense/BiasAdd_1:0",
+            "conv2d/BiasAdd:0",
+            "conv2d/BiasAdd_1:0",
+        ]
+        assert b.op.inputs[0].op.inputs[0].name == "flatten/Reshape_1:0"
+        assert [v.op.name for v in tw.global_variables()] == [
+            "dense/kernel",
+            "dense/bias",
+            "conv2d/kernel",
+            "conv2d/bias",
+        ]
+
+
+def test_layer_add_loss_add_update_and_activity_regularizer():
+    """tf.layers.Layer has add_loss / add_update (losses go to REGULARIZATION_LOSSES, updates to UPDATE_OPS, as
+    TF1's layers); an activity regularizer's loss is divided by the batch size under "ActivityRegularizer/"
+    (TF's; it was the raw sum) (p118)."""
+
+    class Scaled(tw.layers.Layer):
+        def build(self, input_shape):
+            self.k = self.add_weight("k", [], initializer=tw.ones_initializer())
+            self.seen = self.add_weight("seen", [], initializer=tw.zeros_initializer(), trainable=False)
+
+        def call(self, inputs):
+            out = inputs * self.k
+            self.add_loss(tw.reduce_sum(out))
+            self.add_update(tw.assign_add(self.seen, 1.0))
+            return out
+
+    reg = lambda t: tw.reduce_sum(tw.abs(t))
+    with tw.Graph().as_default():
+        x = tw.constant(np.arange(8, dtype=np.float32).reshape(4, 2))
+        layer = Scaled(name="scaled", activity_regularizer=reg)
+        layer(x)
+        layer(x)
+        d = tw.layers.dense(x, 3, kernel_initializer=tw.ones_initializer(), activity_regularizer=reg, name="d")
+        losses = tw.get_collection(tw.GraphKeys.REGULARIZATION_LOSSES)
+        assert [t.op.name for t in losses] == [
+            "scaled/Sum",
+            "scaled/ActivityRegularizer/truediv",
+            "scaled/Sum_1",
+            "scaled/ActivityRegularizer_1/truediv",
+            "d/ActivityRegularizer/truediv",
+        ]
+        assert len(layer.losses) == 4 and len(layer.updates) == 2
+        assert tw.get_collection(tw.GraphKeys.UPDATE_OPS) == layer.updates
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            assert sess.run(losses) == [28.0, 7.0, 28.0, 7.0, 21.0]
+            sess.run(layer.updates)
+            assert sess.run(layer.seen) == 2.0
+    del d
