@@ -296,3 +296,24 @@ def test_layer_add_loss_add_update_and_activity_regularizer():
             sess.run(layer.updates)
             assert sess.run(layer.seen) == 2.0
     del d
+
+
+def test_sparse_tensor_operators_sparse_add_threshold_and_static_shapes():
+    """SparseTensor * dense and / dense keep the pattern, the dense side broadcast (TF's SparseDenseCwiseMul /
+    Div; `*` raised a TypeError); sparse_add's threshold drops only sums of entries in both operands (TF's
+    SparseAdd); sparse_transpose and sparse_reset_shape(new_shape) keep static shapes (p121)."""
+    with tw.Graph().as_default():
+        sp = tw.SparseTensor([[0, 0], [0, 2], [2, 1], [3, 3]], [1.0, -2.0, 3.0, 4.0], [4, 4])
+        dense = tw.constant(np.arange(1, 17, dtype=np.float32).reshape(4, 4))
+        other = tw.SparseTensor([[0, 0], [1, 1], [3, 3]], [-1.0, 0.05, 1.0], [4, 4])
+        prod, by_row, halved = sp * dense, sp * tw.constant([1.0, 2.0, 3.0, 4.0]), sp / 2.0
+        summed = tw.sparse_add(sp, other, thresh=0.1)
+        trans = tw.sparse_transpose(tw.SparseTensor([[0, 1]], [1.0], [2, 3]))
+        reset = tw.sparse_reset_shape(sp, [5, 6])
+        assert prod.shape.as_list() == [4, 4] and trans.shape.as_list() == [3, 2] and reset.shape.as_list() == [5, 6]
+        with tw.Session() as sess:
+            p, r, h, s = sess.run([prod, by_row, halved, summed])
+    assert p.values.tolist() == [1.0, -6.0, 30.0, 64.0] and p.indices.tolist() == [[0, 0], [0, 2], [2, 1], [3, 3]]
+    assert r.values.tolist() == [1.0, -6.0, 6.0, 16.0] and h.values.tolist() == [0.5, -1.0, 1.5, 2.0]
+    assert s.indices.tolist() == [[0, 2], [1, 1], [2, 1], [3, 3]]
+    np.testing.assert_allclose(s.values, [-2.0, 0.05, 3.0, 5.0])
