@@ -317,3 +317,56 @@ def test_sparse_tensor_operators_sparse_add_threshold_and_static_shapes():
     assert r.values.tolist() == [1.0, -6.0, 6.0, 16.0] and h.values.tolist() == [0.5, -1.0, 1.5, 2.0]
     assert s.indices.tolist() == [[0, 2], [1, 1], [2, 1], [3, 3]]
     np.testing.assert_allclose(s.values, [-2.0, 0.05, 3.0, 5.0])
+
+
+def _message(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the class and message are what is checked
+        return type(e).__name__, (getattr(e, "message", None) or str(e)).split("\n")[0]
+    return None
+
+
+def test_graph_construction_error_messages_as_tensorflow():
+    """TF's first lines for shape errors at graph construction (p125): concat of different ranks, stack of
+    different shapes, an uneven split, tile with the wrong multiples length (its constant 'Tile/multiples'),
+    matmul of a vector (a MatMul, not a BatchMatMulV2), set_shape, a constant initializer with a shape; one_hot
+    takes int8 indices; gather_nd's run-time message names the node."""
+    with tw.Graph().as_default():
+        assert _message(lambda: tw.concat([tw.zeros([1, 2]), tw.zeros([1])], 0, name="j")) == (
+            "ValueError",
+            (
+                "Shape must be rank 2 but is rank 1 for '{{node j}} = ConcatV2[N=2, T=DT_FLOAT, Tidx=DT_INT32](zeros, "
+                "zeros_1, j/axis)' with input shapes: [1,2], [1], []."
+            ),
+        )
+        assert _message(lambda: tw.stack([tw.zeros([2]), tw.zeros([3])])) == (
+            "ValueError",
+            "Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are [2] and [3].",
+        )
+        assert _message(lambda: tw.split(tw.zeros([5, 2]), 2)) == (
+            "ValueError",
+            "Dimension size must be evenly divisible by 2 but is 5",
+        )
+        tile_error = _message(lambda: tw.tile(tw.zeros([2, 3]), [2]))
+        assert tile_error[1].startswith("Shape must be rank 2 but is rank 1 for '{{node Tile}}") and (
+            "(zeros_5, Tile/multiples)" in tile_error[1]
+        )
+        assert _message(lambda: tw.matmul(tw.zeros([3]), tw.zeros([3, 2])))[1].startswith(
+            "Shape must be rank 2 but is rank 1 for '{{node MatMul}} = MatMul["
+        )
+        assert _message(lambda: tw.placeholder(tw.float32, [None, 3]).set_shape([2, 4])) == (
+            "ValueError",
+            "Dimension 1 in both shapes must be equal, but are 3 and 4. Shapes are [?,3] and [2,4].",
+        )
+        assert _message(lambda: tw.get_variable("w", [3], initializer=tw.constant([1.0, 2.0]))) == (
+            "ValueError",
+            "If initializer is a constant, do not specify shape.",
+        )
+        hot = tw.one_hot(tw.constant([0, 2], tw.int8), 3)
+        bad = tw.gather_nd(tw.zeros([2, 2]), tw.placeholder_with_default([[0, 5]], [None, 2]), name="g")
+        with tw.Session() as sess:
+            assert sess.run(hot).tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+            with pytest.raises(tw.errors.InvalidArgumentError) as e:
+                sess.run(bad)
+    assert "indices[0] = [0, 5] does not index into param shape [2,2], node name: g" in e.value.message

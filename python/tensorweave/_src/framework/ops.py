@@ -127,6 +127,9 @@ class Tensor:
     def set_shape(self, shape):
         """Refines the static shape (must be compatible with what is known, else ValueError); ops added
         afterwards see the refined shape."""
+        shape = tensor_shape.as_shape(shape)
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(_merge_error(self._shape, shape))
         merged = self._shape.merge_with(shape)
         self._op._graph._c.set_output_shape(self._op._id, self._value_index, tensor_shape.as_attr(merged))
         self._shape = merged
@@ -164,6 +167,22 @@ class Tensor:
 
     def __len__(self):
         raise TypeError("len() of a tw.Tensor is not defined; use tensor.shape[0] or tw.shape(tensor).")
+
+
+def _merge_error(a, b):
+    """TensorFlow's words for shapes that do not merge (its C++ InferenceContext::Merge)."""
+
+    def text(shape):
+        return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
+
+    if a.ndims != b.ndims:
+        return f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}"
+    for d, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
+        if x is not None and y is not None and x != y:
+            return (
+                f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are {text(a)} and {text(b)}."
+            )
+    return f"Shapes {a} and {b} are not compatible"
 
 
 class _ControlFrame(list):

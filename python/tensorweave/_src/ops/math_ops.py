@@ -162,7 +162,7 @@ def matmul(
 ):
     """The matrix product of `a` and `b`.
 
-    Rank-2 operands use the MatMul op; higher (or unknown) ranks use
+    Operands of rank 2 (or less: an error) use the MatMul op; higher (or unknown) ranks use
     BatchMatMulV2: products over the last two dims, the leading batch dims
     broadcast as numpy does. For real dtypes adjoint means transpose; for
     complex ones it is the conjugate transpose.
@@ -180,7 +180,9 @@ def matmul(
     graph = ops.get_default_graph()
     with graph.name_scope(name or "MatMul") as scope:
         a, b = _binary_operands(a, b, "a", "b")
-        if a.shape.ndims == 2 and b.shape.ndims == 2:
+        ranks = (a.shape.ndims, b.shape.ndims)
+        if None not in ranks and max(ranks) <= 2:
+            # As TF: MatMul unless a rank is unknown or above 2 (a vector fails MatMul's shape check).
             # MatMul's transposes do not conjugate: an adjoint of a complex operand is its conjugate transposed.
             a = _conj_if(a, adjoint_a)
             b = _conj_if(b, adjoint_b)
