@@ -370,3 +370,22 @@ def test_graph_construction_error_messages_as_tensorflow():
             with pytest.raises(tw.errors.InvalidArgumentError) as e:
                 sess.run(bad)
     assert "indices[0] = [0, 5] does not index into param shape [2,2], node name: g" in e.value.message
+
+
+def test_dropout_graph_as_tensorflow_2():
+    """tf.nn.dropout builds TF 2's graph (p127): the output "dropout/SelectV2", `1 - keep_prob` at the caller's
+    scope (the next top-level "sub" is "sub_1"), a rate of 0 returns x itself, TF's errors."""
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, 4], name="x")
+        kp = tw.placeholder(tw.float32, name="kp")
+        a = tw.nn.dropout(x, keep_prob=kp, seed=1)
+        b = tw.nn.dropout(x, keep_prob=1.0)
+        c = x - 1.0
+        assert [a.name, b.name, c.name] == ["dropout/SelectV2:0", "x:0", "sub_1:0"] and a.shape.as_list() == [None, 4]
+        with pytest.raises(ValueError, match=r"^`rate` must be a scalar tensor or a float in the range \[0, 1\)"):
+            tw.nn.dropout(x, keep_prob=0.0)
+        with pytest.raises(ValueError, match="Cannot specify both 'keep_prob' and 'rate'."):
+            tw.nn.dropout(x, keep_prob=0.5, rate=0.5)
+        with tw.Session() as sess:
+            got = sess.run(a, {x: np.ones([300, 4]), kp: 0.5})
+    assert sorted(set(got.ravel().tolist())) == [0.0, 2.0] and 0.4 < (got > 0).mean() < 0.6

@@ -126,7 +126,7 @@ class Layer:
         self._variables = []
         self._updates = []
         self._losses = []
-        self._activity_regularizer = kwargs.get("activity_regularizer")
+        self._layer_activity_regularizer = kwargs.get("activity_regularizer")  # the Keras layers apply their own
 
     @property
     def name(self):
@@ -239,7 +239,7 @@ class Layer:
                 self.build(x.shape if hasattr(x, "shape") else None)
                 self.built = True
             out = self.call(inputs, *args, **kwargs)
-            regularizer = getattr(self, "_activity_regularizer", None)
+            regularizer = getattr(self, "_layer_activity_regularizer", None)
             if regularizer is not None:
                 for t in _flatten(out):
                     core._activity_regularize(t, regularizer)
