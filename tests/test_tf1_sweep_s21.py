@@ -389,3 +389,17 @@ def test_dropout_graph_as_tensorflow_2():
         with tw.Session() as sess:
             got = sess.run(a, {x: np.ones([300, 4]), kp: 0.5})
     assert sorted(set(got.ravel().tolist())) == [0.0, 2.0] and 0.4 < (got > 0).mean() < 0.6
+
+
+def test_decode_and_crop_jpeg_static_shape_from_constant_window():
+    """decode_and_crop_jpeg with a constant crop window has the window's height and width statically (TF's
+    shape function), the channels when given (p128)."""
+    with tw.Graph().as_default():
+        jpeg = tw.image.encode_jpeg(tw.zeros([20, 30, 3], tw.uint8))
+        assert tw.image.decode_and_crop_jpeg(jpeg, [1, 2, 10, 12], channels=3).shape.as_list() == [10, 12, 3]
+        assert tw.image.decode_and_crop_jpeg(jpeg, [0, 0, 5, 6]).shape.as_list() == [5, 6, None]
+        window = tw.placeholder(tw.int32, [4])
+        crop = tw.image.decode_and_crop_jpeg(jpeg, window, channels=1)
+        assert crop.shape.as_list() == [None, None, 1]
+        with tw.Session() as sess:
+            assert sess.run(crop, {window: [2, 3, 4, 5]}).shape == (4, 5, 1)
