@@ -403,3 +403,47 @@ def test_decode_and_crop_jpeg_static_shape_from_constant_window():
         assert crop.shape.as_list() == [None, None, 1]
         with tw.Session() as sess:
             assert sess.run(crop, {window: [2, 3, 4, 5]}).shape == (4, 5, 1)
+
+
+def test_raw_sparse_to_dense_and_dense_bincount():
+    """tf.raw_ops.SparseToDense and DenseBincount exist (TF graphs holding them import and run), with TF's
+    values and messages (the expected values are TF 2.21's)."""
+    raw = tw.raw_ops
+    with tw.Graph().as_default():
+        dense = raw.SparseToDense(
+            sparse_indices=[[0, 1], [1, 2]], output_shape=[2, 3], sparse_values=[5, 6], default_value=-1
+        )
+        scalar = raw.SparseToDense(sparse_indices=2, output_shape=[4], sparse_values=1.0, default_value=0.0)
+        unordered = raw.SparseToDense(
+            sparse_indices=[[1, 1], [0, 2]], output_shape=[2, 3], sparse_values=[5, 6], default_value=0
+        )
+        loose = raw.SparseToDense(
+            sparse_indices=[[1, 1], [0, 2]],
+            output_shape=[2, 3],
+            sparse_values=7,
+            default_value=0,
+            validate_indices=False,
+        )
+        counts = raw.DenseBincount(
+            input=[[1, 1], [3, 0]], size=4, weights=[[0.5, 1.0], [2.0, 3.0]], binary_output=False
+        )
+        binary = raw.DenseBincount(input=[1, 1, 3, 7], size=5, weights=[], binary_output=True)
+        negative = raw.DenseBincount(input=[1, -1], size=4, weights=[], binary_output=False)
+        assert dense.op.type == "SparseToDense" and counts.op.type == "DenseBincount"
+        assert dense.shape.as_list() == [2, 3] and counts.shape.as_list() == [2, 4] and binary.shape.as_list() == [5]
+        values = tw.constant([2.0, 3.0])
+        grid = raw.SparseToDense(
+            sparse_indices=[[0, 0], [1, 1]], output_shape=[2, 2], sparse_values=values, default_value=0.5
+        )
+        (values_grad,) = tw.gradients(tw.reduce_sum(grid * [[1.0, 2.0], [3.0, 4.0]]), [values])
+        with tw.Session() as sess:
+            assert sess.run(dense).tolist() == [[-1, 5, -1], [-1, -1, 6]]
+            assert sess.run(values_grad).tolist() == [1.0, 4.0]
+            assert sess.run(scalar).tolist() == [0.0, 0.0, 1.0, 0.0]
+            assert sess.run(loose).tolist() == [[0, 0, 7], [0, 7, 0]]
+            with pytest.raises(tw.errors.InvalidArgumentError, match=r"indices\[1\] = \[0,2\] is out of order"):
+                sess.run(unordered)
+            assert sess.run(counts).tolist() == [[0.0, 1.5, 0.0, 0.0], [3.0, 0.0, 0.0, 2.0]]
+            assert sess.run(binary).tolist() == [0.0, 1.0, 0.0, 1.0, 0.0]
+            with pytest.raises(tw.errors.InvalidArgumentError, match="Input arr must be non-negative!"):
+                sess.run(negative)
