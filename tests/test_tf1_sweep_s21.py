@@ -447,3 +447,24 @@ def test_raw_sparse_to_dense_and_dense_bincount():
             assert sess.run(binary).tolist() == [0.0, 1.0, 0.0, 1.0, 0.0]
             with pytest.raises(tw.errors.InvalidArgumentError, match="Input arr must be non-negative!"):
                 sess.run(negative)
+
+
+def test_keras_fit_with_dataset_validation_data():
+    """model.fit takes a tf.data Dataset as validation_data (with validation_steps), for dataset and for numpy
+    training data (it tried to index the Dataset); the val_loss values are TF 2.21's (p134)."""
+    rng = np.random.RandomState(1)
+    xs = rng.randn(32, 4).astype(np.float32)
+    ys = (xs[:, :1] > 0).astype(np.float32)
+    tw.keras.backend.clear_session()
+    model = tw.keras.Sequential([tw.keras.layers.Dense(1, activation="sigmoid", input_shape=(4,))])
+    model.set_weights([np.ones((4, 1), np.float32) * 0.1, np.zeros(1, np.float32)])
+    model.compile(tw.keras.optimizers.SGD(0.5), "binary_crossentropy", metrics=["accuracy"])
+    val = tw.data.Dataset.from_tensor_slices((xs[:16], ys[:16])).batch(8).repeat()
+    history = model.fit(
+        xs, ys, batch_size=8, epochs=2, shuffle=False, validation_data=val, validation_steps=2, verbose=0
+    )
+    assert sorted(history.history) == ["acc", "loss", "val_acc", "val_loss"]
+    np.testing.assert_allclose(history.history["val_loss"], [0.49578, 0.4241], atol=1e-4)
+    train = tw.data.Dataset.from_tensor_slices((xs, ys)).batch(8).repeat()
+    again = model.fit(train, steps_per_epoch=4, epochs=1, validation_data=val, validation_steps=2, verbose=0)
+    assert sorted(again.history) == ["acc", "loss", "val_acc", "val_loss"]
