@@ -468,3 +468,17 @@ def test_keras_fit_with_dataset_validation_data():
     train = tw.data.Dataset.from_tensor_slices((xs, ys)).batch(8).repeat()
     again = model.fit(train, steps_per_epoch=4, epochs=1, validation_data=val, validation_steps=2, verbose=0)
     assert sorted(again.history) == ["acc", "loss", "val_acc", "val_loss"]
+
+
+def test_sparse_to_dense_builds_the_sparse_to_dense_op():
+    """tf.sparse_to_dense is TF's SparseToDense op ("SparseToDense:0", its index checks and messages)."""
+    with tw.Graph().as_default():
+        dense = tw.sparse_to_dense([[0, 1], [1, 2]], [2, 3], [5, 6], default_value=-1)
+        unordered = tw.sparse_to_dense([[1, 1], [0, 2]], [2, 3], 1)
+        loose = tw.sparse_to_dense([[1, 1], [0, 2]], [2, 3], 1, validate_indices=False)
+        assert dense.op.type == "SparseToDense" and dense.name == "SparseToDense:0"
+        with tw.Session() as sess:
+            assert sess.run(dense).tolist() == [[-1, 5, -1], [-1, -1, 6]]
+            assert sess.run(loose).tolist() == [[0, 0, 1], [0, 1, 0]]
+            with pytest.raises(tw.errors.InvalidArgumentError, match=r"indices\[1\] = \[0,2\] is out of order"):
+                sess.run(unordered)

@@ -179,24 +179,23 @@ to_dense = sparse_tensor_to_dense
 
 
 def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0, validate_indices=True, name=None):
-    """The dense tensor of shape `output_shape` with `sparse_values` at `sparse_indices` and `default_value` elsewhere."""
-    tw = _tw()
-    with _scope(name, "SparseToDense"):
-        idx = tw.cast(sparse_indices, dtypes.int64)
-        shape = tw.cast(output_shape, dtypes.int64)
-        if idx.shape.ndims == 0:
-            idx = tw.reshape(idx, [1, 1])
-        elif idx.shape.ndims == 1:
-            idx = tw.expand_dims(idx, 1)
-        elif idx.shape.ndims is None:  # as TF: a scalar or vector of indices into a 1-D output, else [N, rank]
-            dims = tw.concat([[1], tw.shape(idx)], 0)
-            cols = tw.where(tw.rank(idx) >= 2, dims[-1], 1)
-            idx = tw.reshape(idx, tw.stack([-1, cols]))
-        values = ops.convert_to_tensor(sparse_values)
-        values = values + tw.zeros([tw.shape(idx)[0]], values.dtype) if values.shape.ndims == 0 else values
-        shape = tw.reshape(shape, [-1])
-        sp = SparseTensor(idx, values, shape)
-        return sparse_tensor_to_dense(sp, default_value, validate_indices)
+    """The dense tensor of shape `output_shape` with `sparse_values` at `sparse_indices` (a scalar, [N] or
+    [N, rank]; sorted and unique when `validate_indices`) and `default_value` elsewhere: TF's SparseToDense op."""
+    from tensorweave._src.ops import gen_ops
+
+    with _scope(name, "SparseToDense") as scope:
+        indices = ops.convert_to_tensor(sparse_indices, name="sparse_indices")
+        if indices.dtype not in (dtypes.int32, dtypes.int64):
+            indices = _tw().cast(indices, dtypes.int64)
+        values = ops.convert_to_tensor(sparse_values, name="sparse_values")
+        return gen_ops.sparse_to_dense(
+            indices,
+            _tw().cast(output_shape, indices.dtype),
+            values,
+            ops.convert_to_tensor(default_value, dtype=values.dtype, name="default_value"),
+            validate_indices=bool(validate_indices),
+            name=scope,
+        )
 
 
 def from_dense(tensor, name=None):
