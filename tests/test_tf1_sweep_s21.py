@@ -482,3 +482,23 @@ def test_sparse_to_dense_builds_the_sparse_to_dense_op():
             assert sess.run(loose).tolist() == [[0, 0, 1], [0, 1, 0]]
             with pytest.raises(tw.errors.InvalidArgumentError, match=r"indices\[1\] = \[0,2\] is out of order"):
                 sess.run(unordered)
+
+
+def test_clip_by_global_norm_and_softmax_loss_names_as_tensorflow():
+    """clip_by_global_norm computes the norm before its scope ("global_norm/global_norm:0") and names the
+    clipped tensors "<scope>_<i>"; TF1's softmax_cross_entropy_with_logits works under
+    "softmax_cross_entropy_with_logits_sg/" with a "labels_stop_gradient" (TF 2.21's names)."""
+    with tw.Graph().as_default():
+        a, b = tw.ones([3]), tw.ones([2, 2])
+        clipped, norm = tw.clip_by_global_norm([a, b], 1.0)
+        assert [t.name for t in clipped] == [
+            "clip_by_global_norm/clip_by_global_norm/_0:0",
+            "clip_by_global_norm/clip_by_global_norm/_1:0",
+        ]
+        assert norm.name == "global_norm/global_norm:0"
+        loss = tw.nn.softmax_cross_entropy_with_logits(labels=b, logits=b)
+        assert loss.name.startswith("softmax_cross_entropy_with_logits_sg/")
+        stop = tw.get_default_graph().get_operation_by_name("softmax_cross_entropy_with_logits_sg/labels_stop_gradient")
+        assert stop.type == "StopGradient"
+        with tw.Session() as sess:
+            np.testing.assert_allclose(sess.run(norm), np.sqrt(7.0), rtol=1e-6)
