@@ -502,3 +502,12 @@ def test_clip_by_global_norm_and_softmax_loss_names_as_tensorflow():
         assert stop.type == "StopGradient"
         with tw.Session() as sess:
             np.testing.assert_allclose(sess.run(norm), np.sqrt(7.0), rtol=1e-6)
+
+
+def test_zero_fraction_name_and_value():
+    """tf.nn.zero_fraction's result is "zero_fraction/fraction" ((size - nonzero) / size, as TF's)."""
+    with tw.Graph().as_default():
+        fraction = tw.nn.zero_fraction(tw.constant([0.0, 1.0, 0.0, 2.0, 0.0]))
+        assert fraction.name == "zero_fraction/fraction:0" and fraction.dtype == tw.float32
+        with tw.Session() as sess:
+            assert sess.run(fraction) == np.float32(0.6)
