@@ -72,7 +72,10 @@ def test_gather_nd_and_scatter_nd_match_numpy():
 @pytest.mark.parametrize(
     "build, message",
     [
-        (lambda i: tw.gather_nd(np.zeros([2, 3]), i, name="g"), "indices[1] = [1, 3] does not index into params"),
+        (
+            lambda i: tw.gather_nd(np.zeros([2, 3]), i, name="g"),
+            "indices[1] = [1, 3] does not index into param shape [2,3], node name: g",
+        ),
         (lambda i: tw.scatter_nd(i, [1.0, 2.0], [2, 3], name="g"), "indices[1] = [1, 3] does not index into output"),
         (lambda i: tw.tensor_scatter_nd_add(np.zeros([2, 3]), i, [1.0, 2.0], name="g"), "indices[1] = [1, 3]"),
     ],

@@ -568,12 +568,6 @@ def test_sql_dataset_errors(tmp_path):
             assert type(err).__name__ == cls and message in err.message, (lib, err)
 
 
-def test_parse_example_dataset_refuses_sparse_features():
-    # tensorweave's dataset elements are dense tensors: a VarLenFeature (a SparseTensor in TF) is refused by name
-    with tw.Graph().as_default(), pytest.raises(NotImplementedError, match="'tags' is a VarLenFeature"):
-        tw.data.experimental.parse_example_dataset({"tags": tw.io.VarLenFeature(tw.string)})
-
-
 def test_map_and_batch_with_legacy_function():
     _same(
         lambda lib: lib.data.Dataset.range(5).apply(

@@ -23,7 +23,7 @@ def test_names_and_uniquification(graph):
     # As TF1: tf.add opens "Add", the + operator "add" (names are unique regardless of case).
     assert s1.op.name == "Add" and s2.op.name == "Add_1" and s3.op.name == "add_2"
     assert s1.name == "Add:0"
-    assert s1.op.type == "Add"
+    assert s1.op.type == "AddV2"  # TensorFlow 2.x compat.v1: tf.add and + are AddV2 ops (Add for strings)
     n1 = tw.add(a, b, name="sum")
     n2 = tw.add(a, b, name="sum")
     assert n1.name == "sum:0" and n2.name == "sum_1:0"
@@ -152,7 +152,8 @@ def test_control_dependencies_order(sess):
     first = tw.assign(v, 10)
     with tw.control_dependencies([first]):
         second = tw.assign_add(v, 1)
-    assert second.op.control_inputs == [first.op]
+    # As TF: the constant 1, made inside the block, carries the dependency (the assign reading it is dominated).
+    assert second.op.control_inputs == [] and second.op.inputs[1].op.control_inputs == [first.op]
     # Running `second` also runs `first`, before it.
     assert sess.run(second) == 11
     sess.run(tw.assign(v, 100))

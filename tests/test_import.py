@@ -42,7 +42,7 @@ def test_as_graph_def_contents():
     assert names == [op.name for op in g.get_operations()]
     by_name = {n.name: n for n in gd.node}
     assert by_name["x"].op == "Placeholder"
-    assert by_name["layer/y"].op == "Add"
+    assert by_name["layer/y"].op == "AddV2"
     assert by_name["z"].device == "/device:CPU:0"
     assert any(i == "^z" for i in by_name["after"].input)
     mm = by_name[g.get_tensor_by_name("layer/y:0").op.inputs[0].op.name]

@@ -413,7 +413,6 @@ _NOT_A_CORE_OP = (
 # Entries of the tf->twl table (converters/tf_to_twl.py LOWERINGS) that no
 # case's frozen graph can hold, each with the reason.
 NO_CASE = {
-    "AddV2": _NOT_A_CORE_OP,
     "BatchMatMul": _NOT_A_CORE_OP,
     "FusedBatchNormV2": _NOT_A_CORE_OP,
     "FusedBatchNormV3": _NOT_A_CORE_OP,

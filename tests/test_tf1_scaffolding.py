@@ -16,8 +16,22 @@ import tensorweave as tw
 def test_compat_v1_is_tensorweave():
     import tensorweave.compat.v1 as tf1
 
-    assert tf1 is tw and tw.compat.v1 is tw and tw.compat.v2 is tw
+    assert tf1 is tw and tw.compat.v1 is tw
     assert tw.compat.v1.placeholder is tw.placeholder
+
+
+def test_compat_v2_where_is_where_v2():
+    """tf.compat.v2.where broadcasts its three arguments (TF2's where_v2); the rest of compat.v2 is tensorweave's
+    (TF's where_v2 and v2.where are one function)."""
+    import tensorweave.compat.v2 as tf2
+
+    assert tf2 is tw.compat.v2 and tf2.where is tw.where_v2 and tf2.placeholder is tw.placeholder
+    assert "where" in dir(tf2) and "placeholder" in dir(tf2)
+    with tw.Graph().as_default(), tw.Session() as sess:
+        got = sess.run(tf2.where([[True], [False]], [1.0, 2.0, 3.0], 0.0))
+        assert got.tolist() == [[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]
+        with pytest.raises(ValueError):
+            tw.compat.v1.where([[True], [False]], [1.0, 2.0, 3.0], [0.0])
 
 
 def test_logging_respects_verbosity(caplog):

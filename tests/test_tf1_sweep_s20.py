@@ -130,7 +130,7 @@ def test_assert_guard_and_assert_equal_names():
 
 def test_shape_function_error_names_the_node_as_tensorflow():
     """A shape mismatch at graph construction reads as TF's: "Dimensions must be equal, but are 3 and 4 for
-    '{{node add}} = Add[T=DT_FLOAT](a, b)' with input shapes: [2,3], [2,4]." (broadcasting ops word it as a
+    '{{node add}} = AddV2[T=DT_FLOAT](a, b)' with input shapes: [2,3], [2,4]." (broadcasting ops word it as a
     failed dimension merge; the node is summarized with its sorted attrs and inputs)."""
     with tw.Graph().as_default():
         a = tw.placeholder(tw.float32, [2, 3], name="a")
@@ -138,7 +138,7 @@ def test_shape_function_error_names_the_node_as_tensorflow():
         with pytest.raises(ValueError) as e:
             tw.add(a, b, name="add")
         assert str(e.value).startswith(
-            "Dimensions must be equal, but are 3 and 4 for '{{node add}} = Add[T=DT_FLOAT](a, b)' "
+            "Dimensions must be equal, but are 3 and 4 for '{{node add}} = AddV2[T=DT_FLOAT](a, b)' "
             "with input shapes: [2,3], [2,4]."
         )
         with pytest.raises(ValueError) as e:

@@ -218,8 +218,12 @@ class GatherNdOp : public OpKernel {
       // The message (the first bad row and its value) from the checker.
       std::vector<int64_t> slices;
       int64_t unused = 0;
-      OP_REQUIRES_OK(ctx,
-                     ReadIndexRows(indices, shape, "params", &slices, &unused));
+      // TensorFlow's words: "... does not index into param shape [2,2], node
+      // name: GatherNd".
+      Status s = ReadIndexRows(indices, shape, "param", &slices, &unused);
+      OP_REQUIRES(
+          ctx, s.ok(),
+          errors::InvalidArgument(s.message(), ", node name: ", name()));
       ctx->SetStatus(
           errors::Internal("GatherNd: a bad index row was not "
                            "found again"));

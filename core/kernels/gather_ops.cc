@@ -203,6 +203,10 @@ class OneHotOp : public OpKernel {
       for (int64_t i = 0; i < indices_tensor.num_elements(); ++i) {
         indices.push_back(indices_tensor.data<uint8_t>()[i]);
       }
+    } else if (indices_tensor.dtype() == DT_INT8) {
+      for (int64_t i = 0; i < indices_tensor.num_elements(); ++i) {
+        indices.push_back(indices_tensor.data<int8_t>()[i]);
+      }
     } else {
       Tensor flat;
       OP_REQUIRES_OK(ctx,

@@ -123,6 +123,9 @@ class StringSplitOp : public OpKernel {
         for (char ch : s) tokens[i].emplace_back(1, ch);
         continue;
       }
+      // An empty string has no tokens, even with skip_empty=false (as
+      // TensorFlow's).
+      if (s.empty()) continue;
       size_t start = 0;
       for (size_t p = 0; p <= s.size(); ++p) {
         if (p == s.size() || delimiter.find(s[p]) != std::string::npos) {

@@ -326,7 +326,7 @@ REGISTER_OP("OneHot")
     .Output("output: T")
     .Attr("axis: int = -1")
     .Attr("T: type")
-    .Attr("TI: {uint8, int32, int64} = int64")
+    .Attr("TI: {uint8, int8, int32, int64} = int64")
     .SetShapeFn(OneHotShape)
     .Doc(
         "on_value where the new axis' position equals the index, off_value "

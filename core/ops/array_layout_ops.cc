@@ -74,10 +74,9 @@ Status ConcatShapeOf(InferenceContext* c, int first, int n, int axis_input) {
   for (int i = first; i < first + n; ++i) {
     if (c->input(i).known_rank()) {
       if (rank >= 0 && c->input(i).rank() != rank) {
-        return errors::InvalidArgument(
-            "ConcatOp : Ranks of all input tensors should match: shape[0] = ",
-            c->input(first).ToString(), " vs. shape[", i - first,
-            "] = ", c->input(i).ToString());
+        // TensorFlow's shape function checks each input WithRank.
+        return errors::InvalidArgument("Shape must be rank ", rank,
+                                       " but is rank ", c->input(i).rank());
       }
       rank = c->input(i).rank();
     }
@@ -158,8 +157,11 @@ Status SplitShape(InferenceContext* c) {
   std::vector<int64_t> dims = in.dims();
   if (dims[axis] >= 0) {
     if (dims[axis] % n != 0) {
+      // TensorFlow's wording: its Divide check, then the Split context.
       return errors::InvalidArgument(
-          "Number of ways to split should evenly "
+          "Dimension size must be evenly divisible by ", n, " but is ",
+          dims[axis],
+          "\n\tNumber of ways to split should evenly "
           "divide the split dimension, but got "
           "split_dim ",
           axis, " (size = ", dims[axis], ") and num_split ", n);
@@ -236,19 +238,35 @@ Status SplitVShape(InferenceContext* c) {
   return Status::OK();
 }
 
-Status PackShape(InferenceContext* c) {
-  PartialShape merged;
-  for (int i = 0; i < c->num_inputs(); ++i) {
-    if (i == 0) {
-      merged = c->input(0);
-    } else {
-      Status s = merged.Merge(c->input(i), &merged);
-      if (!s.ok()) {
+// `a` merged with `b`, failing with the words of TensorFlow's
+// InferenceContext::Merge.
+Status MergeAsTensorFlow(const PartialShape& a, const PartialShape& b,
+                         PartialShape* out) {
+  if (a.known_rank() && b.known_rank()) {
+    if (a.rank() != b.rank()) {
+      return errors::InvalidArgument("Shapes must be equal rank, but are ",
+                                     a.rank(), " and ", b.rank());
+    }
+    for (int d = 0; d < a.rank(); ++d) {
+      if (a.dim(d) >= 0 && b.dim(d) >= 0 && a.dim(d) != b.dim(d)) {
         return errors::InvalidArgument(
-            "Shapes of all inputs must match: values[0].shape = ",
-            c->input(0).ToString(), " != values[", i,
-            "].shape = ", c->input(i).ToString());
+            "Dimension ", d, " in both shapes must be equal, but are ",
+            a.dim(d), " and ", b.dim(d), ". Shapes are ", a.ToString(), " and ",
+            b.ToString(), ".");
       }
+    }
+  }
+  return a.Merge(b, out);
+}
+
+Status PackShape(InferenceContext* c) {
+  // As TensorFlow's: merged from the last input back to the first.
+  PartialShape merged = c->input(c->num_inputs() - 1);
+  for (int i = c->num_inputs() - 2; i >= 0; --i) {
+    Status s = MergeAsTensorFlow(c->input(i), merged, &merged);
+    if (!s.ok()) {
+      return errors::InvalidArgument(s.message(), "\n\tFrom merging shape ", i,
+                                     " with other shapes.");
     }
   }
   int64_t axis;
@@ -299,9 +317,10 @@ Status TileShape(InferenceContext* c) {
     return Status::OK();
   }
   if (multiples_shape.dim(0) >= 0 && multiples_shape.dim(0) != rank) {
-    return errors::InvalidArgument(
-        "Expected multiples argument to be a vector of length ", rank,
-        " but got length ", multiples_shape.dim(0));
+    // TensorFlow's words (its shape function checks the input's rank
+    // against the multiples' length).
+    return errors::InvalidArgument("Shape must be rank ", rank, " but is rank ",
+                                   multiples_shape.dim(0));
   }
   const bool known_length = multiples.known_length && !multiples.scalar &&
                             static_cast<int>(multiples.elements.size()) == rank;

@@ -9,6 +9,14 @@ def _tensor_scatter(fn):
 
 
 CASES = [
+    GradientCase(
+        "SparseToDense",
+        lambda v, d: tw.raw_ops.SparseToDense(
+            sparse_indices=[[0, 1], [2, 0]], output_shape=[3, 2], sparse_values=v, default_value=d
+        ),
+        [[2], []],
+        ops=["SparseToDense"],
+    ),
     GradientCase("GatherNd", lambda p: tw.gather_nd(p, [[1, 0], [0, 2], [1, 0]]), [[2, 3, 2]], ops=["GatherNd"]),
     GradientCase("ScatterNd", lambda u: tw.scatter_nd([[1], [3], [1]], u, [5, 2]), [[3, 2]], ops=["ScatterNd"]),
     GradientCase(

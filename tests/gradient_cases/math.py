@@ -15,9 +15,9 @@ def _raw(op_type, *inputs):
 
 CASES = [
     # Binary ops, with broadcasting in both directions.
-    GradientCase("Add broadcast", lambda x, y: x + y, [[2, 3], [3]], ops=["Add"]),
-    # What TF 1.15 / compat.v1 graphs name `+`.
-    GradientCase("AddV2 broadcast", lambda x, y: _raw("AddV2", x, y), [[2, 1], [3]], ops=["AddV2"]),
+    # What TF 1.15 / compat.v1 graphs make of `+` and tf.add (AddV2), and the Add of older graphs.
+    GradientCase("AddV2 broadcast", lambda x, y: x + y, [[2, 3], [3]], ops=["AddV2"]),
+    GradientCase("Add broadcast", lambda x, y: _raw("Add", x, y), [[2, 1], [3]], ops=["Add"]),
     GradientCase("Sub broadcast", lambda x, y: x - y, [[2, 1], [1, 3]], ops=["Sub"]),
     GradientCase("Mul broadcast", lambda x, y: x * y, [[2, 3, 4], [3, 1]], ops=["Mul"]),
     # tw.div of floats is RealDiv (as in TensorFlow 1): the Div op itself, raw.

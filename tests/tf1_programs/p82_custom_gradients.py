@@ -68,6 +68,8 @@ def main(tf, workdir):
         sess.run(tf.global_variables_initializer())
         out["values"] = sess.run([y, dy, r, dr, grad_w, sg])
         for _ in range(4):
-            out["losses"].append(sess.run([loss, train])[0])
+            # The loss in a run of its own: fetched with `train`, TF may read w before or after the update.
+            out["losses"].append(sess.run(loss))
+            sess.run(train)
         out["w"] = sess.run(w)
     return out

@@ -93,10 +93,11 @@ class DatasetV1:
     through an iterator (`make_one_shot_iterator()`, `make_initializable_iterator()`).
     """
 
-    def __init__(self, variant_tensor, output_types, output_shapes, inputs=()):
+    def __init__(self, variant_tensor, output_types, output_shapes, inputs=(), classes=None):
         self._variant_tensor = variant_tensor
         self._output_types = output_types
         self._output_shapes = output_shapes
+        self._output_classes = structure.dense_classes(output_types) if classes is None else classes
         self._inputs = tuple(inputs)  # the datasets whose options this one's merge (options())
         self._own_options = None  # with_options
 
@@ -114,19 +115,24 @@ class DatasetV1:
 
     @property
     def output_classes(self):
-        """The class of each component (always `tw.Tensor`: tensorweave's datasets hold dense tensors)."""
-        return structure.map_structure(lambda _: ops.Tensor, self._output_types)
+        """The class of each component (`tw.Tensor` or `tw.SparseTensor`), nested as the elements are."""
+        return self._output_classes
 
     @property
     def element_spec(self):
-        """A `TensorSpec` per component, nested as the elements are."""
-        return structure.map_structure(lambda t, s: structure.TensorSpec(s, t), self._output_types, self._output_shapes)
+        """A `TensorSpec` (or `SparseTensorSpec`) per component, nested as the elements are."""
+        return structure.element_spec_of(self._output_types, self._output_shapes, self._output_classes)
 
     def _flat_types(self):
-        return structure.flatten(self._output_types)
+        """The dtypes of the tensors the dataset ops carry (a SparseTensor's serialized form: string)."""
+        return structure.component_types(self._output_types, self._output_classes)
 
     def _flat_shapes(self):
-        return structure.flatten(self._output_shapes)
+        return structure.component_shapes(self._output_shapes, self._output_classes)
+
+    def _copy(self, variant_tensor, inputs):
+        """A dataset of this one's element structure on another handle."""
+        return DatasetV1(variant_tensor, self._output_types, self._output_shapes, inputs, self._output_classes)
 
     def _attrs(self, types_key="output_types"):
         return {types_key: self._flat_types(), "output_shapes": _shape_attrs(self._flat_shapes())}
@@ -148,19 +154,19 @@ class DatasetV1:
     def from_tensors(tensors, name=None):
         """A dataset of one element, `tensors` (a nest of tensors or values to convert)."""
         element = structure.normalize_element(tensors)
-        flat = structure.flatten(element)
         types = structure.leaf_types(element)
         shapes = structure.leaf_shapes(element)
+        classes = structure.classes_of(element)
         handle = gen_ops.apply_op(
             "TensorDataset",
             {
-                "components": flat,
-                "Toutput_types": [t.dtype for t in flat],
-                "output_shapes": _shape_attrs([t.get_shape() for t in flat]),
+                "components": structure.to_components(element),
+                "Toutput_types": structure.component_types(types, classes),
+                "output_shapes": _shape_attrs(structure.component_shapes(shapes, classes)),
                 "name": name,
             },
         )
-        return DatasetV1(handle, types, shapes)
+        return DatasetV1(handle, types, shapes, classes=classes)
 
     @staticmethod
     def from_tensor_slices(tensors, name=None):
@@ -179,16 +185,17 @@ class DatasetV1:
             lambda t: t.get_shape()[1:] if t.get_shape().rank is not None else t.get_shape(), element
         )
         types = structure.leaf_types(element)
+        classes = structure.classes_of(element)
         handle = gen_ops.apply_op(
             "TensorSliceDataset",
             {
-                "components": flat,
-                "Toutput_types": [t.dtype for t in flat],
-                "output_shapes": _shape_attrs(structure.flatten(shapes)),
+                "components": structure.to_components(element, batched=True),
+                "Toutput_types": structure.component_types(types, classes),
+                "output_shapes": _shape_attrs(structure.component_shapes(shapes, classes)),
                 "name": name,
             },
         )
-        return DatasetV1(handle, types, shapes)
+        return DatasetV1(handle, types, shapes, classes=classes)
 
     @staticmethod
     def range(*args, output_type=_dtypes.int64, name=None):
@@ -251,6 +258,7 @@ class DatasetV1:
         flat = structure.flatten(datasets)
         types = structure.map_structure(lambda d: d.output_types, datasets)
         shapes = structure.map_structure(lambda d: d.output_shapes, datasets)
+        classes = structure.map_structure(lambda d: d.output_classes, datasets)
         flat_types = [t for d in flat for t in d._flat_types()]
         flat_shapes = [s for d in flat for s in d._flat_shapes()]
         handle = gen_ops.apply_op(
@@ -262,7 +270,7 @@ class DatasetV1:
                 "name": name,
             },
         )
-        return DatasetV1(handle, types, shapes, flat)
+        return DatasetV1(handle, types, shapes, flat, classes)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None, name=None):
@@ -311,18 +319,22 @@ class DatasetV1:
 
     # --- transformations ---------------------------------------------------------------------------------------
 
-    def _unary(self, op_type, inputs, types=None, shapes=None, name=None, types_key="output_types", **attrs):
+    def _unary(
+        self, op_type, inputs, types=None, shapes=None, name=None, types_key="output_types", classes=None, **attrs
+    ):
+        if classes is None:
+            classes = self._output_classes if types is None else structure.dense_classes(types)
         types = self._output_types if types is None else types
         shapes = self._output_shapes if shapes is None else shapes
         arguments = {"input_dataset": self._variant_tensor, **inputs, **attrs}
         for key, value in arguments.items():
             if isinstance(value, DatasetV1):
                 arguments[key] = value._variant_tensor
-        arguments[types_key] = structure.flatten(types)
-        arguments["output_shapes"] = _shape_attrs(structure.flatten(shapes))
+        arguments[types_key] = structure.component_types(types, classes)
+        arguments["output_shapes"] = _shape_attrs(structure.component_shapes(shapes, classes))
         arguments["name"] = name
         inputs = (self,) + tuple(d for d in inputs.values() if isinstance(d, DatasetV1))
-        dataset = DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes, inputs)
+        dataset = DatasetV1(gen_ops.apply_op(op_type, arguments), types, shapes, inputs, classes)
         if getattr(self, "_is_window", False) and types is self._output_types and shapes is self._output_shapes:
             window = DatasetV1.__new__(type(self))
             window.__dict__.update(self.__dict__)
@@ -353,6 +365,12 @@ class DatasetV1:
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         """Batches elements whose shapes differ, padding each component to `padded_shapes` (None or -1 in a
         dimension: the longest in the batch) with `padding_values` (default 0, or "" for strings)."""
+        for spec in structure.flatten(self.element_spec):
+            if not isinstance(spec, structure.TensorSpec):
+                raise TypeError(
+                    "`padded_batch` is only supported for datasets that produce tensor elements but type spec of "
+                    f"elements in the input dataset is not a subclass of TensorSpec: `{spec}`."
+                )
         batch_size = _int64(batch_size, "batch_size")
         flat_types = self._flat_types()
         flat_input_shapes = self._flat_shapes()
@@ -467,7 +485,13 @@ class DatasetV1:
             if s.rank == 0:
                 raise ValueError("Cannot unbatch an input with scalar components.")
         shapes = structure.map_structure(lambda s: s[1:] if s.rank is not None else s, self._output_shapes)
-        return self._unary("UnbatchDataset", {}, shapes=shapes, name=name)
+        dataset = self
+        if structure.has_sparse(self._output_classes):  # each SparseTensor as [N, 3], one row per slice
+            fn = _StructuredFunction(lambda *e: e[0] if len(e) == 1 else e, self, "unbatch", batched_output=True)
+            attrs = {"f": fn.serialized, "use_inter_op_parallelism": True, "preserve_cardinality": True}
+            mapped = self._unary("MapDataset", {"other_arguments": fn.captured_inputs}, **attrs)
+            dataset = self._copy(mapped._variant_tensor, (mapped,))
+        return dataset._unary("UnbatchDataset", {}, shapes=shapes, name=name)
 
     def enumerate(self, start=0, name=None):
         """(index, element) pairs, the index an int64 counting from `start`."""
@@ -481,10 +505,20 @@ class DatasetV1:
         args = {"other_arguments": fn.captured_inputs}
         attrs = {"f": fn.serialized, "use_inter_op_parallelism": True, "preserve_cardinality": False}
         if num_parallel_calls is None:
-            return self._unary("MapDataset", args, fn.output_types, fn.output_shapes, name=name, **attrs)
+            return self._unary(
+                "MapDataset", args, fn.output_types, fn.output_shapes, name=name, classes=fn.output_classes, **attrs
+            )
         args["num_parallel_calls"] = _int64(num_parallel_calls, "num_parallel_calls")
         attrs["deterministic"] = "default" if deterministic is None else "true" if deterministic else "false"
-        return self._unary("ParallelMapDatasetV2", args, fn.output_types, fn.output_shapes, name=name, **attrs)
+        return self._unary(
+            "ParallelMapDatasetV2",
+            args,
+            fn.output_types,
+            fn.output_shapes,
+            name=name,
+            classes=fn.output_classes,
+            **attrs,
+        )
 
     def filter(self, predicate, name=None):
         """The elements for which `predicate` (a scalar bool) holds."""
@@ -918,7 +952,7 @@ class DatasetV1:
     def _map_preserving(self, body):
         """`map(body)` with the output structure (types and static shapes) of this dataset."""
         ds = self.map(body)
-        return DatasetV1(ds._variant_tensor, self._output_types, self._output_shapes, (ds,))
+        return self._copy(ds._variant_tensor, (ds,))
 
     def unique(self, name=None):
         """The elements without repeats (the first of each), for scalar int32/int64/string elements."""
@@ -1093,7 +1127,7 @@ class DatasetV1:
         del name
         if not isinstance(options, options_lib.Options):
             raise TypeError(f"`options` must be a `tf.data.Options`, got {type(options).__name__}.")
-        dataset = DatasetV1(self._variant_tensor, self._output_types, self._output_shapes, (self,))
+        dataset = self._copy(self._variant_tensor, (self,))
         dataset._own_options = options_lib.merge_options(options)  # a copy: later changes to `options` don't count
         return dataset
 
@@ -1301,7 +1335,7 @@ def _directed_interleave(datasets, choice_dataset, stop_on_empty_dataset):
         inputs = [flagged(d) for d in datasets]
     else:
         inputs = [d.map(lambda *e: tuple(structure.flatten(e))) for d in datasets]
-    inputs = [DatasetV1(d._variant_tensor, d._output_types, d._output_shapes, (d,)) for d in inputs]
+    inputs = [d._copy(d._variant_tensor, (d,)) for d in inputs]
     read_shapes = tuple(shapes) if stop_on_empty_dataset else (tensor_shape.TensorShape([]), tuple(shapes))
     states = _IteratorStates(lambda: set())
 
@@ -1562,22 +1596,21 @@ class _StructuredFunction:
     """A Python function of dataset elements traced into a function (the FN engineer's `function.trace`): what
     the op needs (`serialized`, `captured_inputs`) and the structure of what it returns."""
 
-    def __init__(self, func, dataset, name, returns_dataset=False):
+    def __init__(self, func, dataset, name, returns_dataset=False, batched_output=False):
         from tensorweave._src.data import function
 
         if not callable(func):
             raise TypeError(f"`{name}` expects a callable, got {type(func).__name__}.")
         input_types = dataset._output_types
         input_shapes = dataset._output_shapes
+        input_classes = dataset._output_classes
         template = input_types
         is_window = getattr(dataset, "_is_window", False)
         self._output_structure = None
         self._dataset_structure = None
 
         def flat_fn(args):
-            nested = structure.pack_sequence_as(template, args)
-            for t, s in zip(args, structure.flatten(input_shapes)):
-                t.set_shape(s)
+            nested = structure.from_components(args, template, input_shapes, input_classes)
             if is_window:
                 nested = dataset._windows(args)
             ret = func(*nested) if type(nested) is tuple else func(nested)
@@ -1598,15 +1631,22 @@ class _StructuredFunction:
             if element is None:
                 raise TypeError(f"`{name}`'s function must return a value, got None.")
             self._output_structure = element
-            return structure.flatten(element)
+            return structure.to_components(element, batched=batched_output)
 
         traced = function.trace(
-            flat_fn, structure.flatten(input_types), structure.flatten(input_shapes), name=f"{name}_fn"
+            flat_fn,
+            structure.component_types(input_types, input_classes),
+            structure.component_shapes(input_shapes, input_classes),
+            name=f"{name}_fn",
         )
         self.serialized = traced.serialized
         self.captured_inputs = list(traced.captured_inputs)
         flat_types = [_dtypes.as_dtype(t) for t in traced.output_dtypes]
         flat_shapes = [tensor_shape.as_shape(s) for s in traced.output_shapes]
+        self.output_classes = structure.classes_of(self._output_structure)
+        for i, leaf in enumerate(structure.flatten(self._output_structure)):
+            if structure.is_sparse(leaf):  # the serialized form's dtype and shape are not the element's
+                flat_types[i], flat_shapes[i] = leaf.dtype, leaf.get_shape()
         self.output_types = structure.pack_sequence_as(self._output_structure, flat_types)
         self.output_shapes = structure.pack_sequence_as(self._output_structure, flat_shapes)
         if returns_dataset:

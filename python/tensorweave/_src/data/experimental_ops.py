@@ -1,9 +1,6 @@
 """The readers and transformations of TF1's `tf.data.experimental` built on the core datasets: CSV files
 (`CsvDataset`, `make_csv_dataset`), tf.Example records (`parse_example_dataset`, `make_batched_features_dataset`),
 `assert_cardinality`, `from_list`, `TFRecordWriter`, `group_by_reducer` and the tables and optionals over datasets.
-
-Elements are dense tensors, as everywhere in tensorweave's datasets: a feature that parses to a SparseTensor
-(VarLenFeature, SparseFeature) is refused with a NotImplementedError naming it.
 """
 
 import collections
@@ -543,17 +540,12 @@ def SqlDataset(driver_name, data_source_name, query, output_types):
 
 def parse_example_dataset(features, num_parallel_calls=1, deterministic=None):
     """A transformation (for `Dataset.apply`) parsing batches of serialized tf.Examples (string vectors) into
-    dicts of `features` (FixedLenFeature, FixedLenSequenceFeature with allow_missing=True)."""
+    dicts of `features` (FixedLenFeature, FixedLenSequenceFeature with allow_missing=True, VarLenFeature and
+    SparseFeature, the last two as SparseTensors)."""
     from tensorweave._src.ops import parsing_ops
 
     if features is None:
         raise ValueError("Argument `features` is required, but not specified.")
-    for key, spec in features.items():
-        if isinstance(spec, (parsing_ops.VarLenFeature, parsing_ops.SparseFeature)):
-            raise NotImplementedError(
-                f"Feature {key!r} is a {type(spec).__name__}: tensorweave's datasets hold dense tensors, not "
-                "SparseTensors; use a FixedLenFeature or FixedLenSequenceFeature(allow_missing=True)."
-            )
 
     def transform(dataset):
         types = dataset.output_types
@@ -641,7 +633,7 @@ def _passthrough(dataset, check):
             return structure.map_structure(array_ops.identity, structure.normalize_element(element))
 
     ds = dataset.map(body)
-    return DatasetV1(ds._variant_tensor, dataset._output_types, dataset._output_shapes, (ds,))
+    return dataset._copy(ds._variant_tensor, (ds,))
 
 
 def assert_cardinality(expected_cardinality):

@@ -38,8 +38,8 @@ def _shape_attrs(shapes):
 
 def _classes_like(output_types, output_classes):
     if output_classes is None:
-        return structure.map_structure(lambda _: ops.Tensor, output_types)
-    return output_classes
+        return structure.dense_classes(output_types)
+    return structure.map_structure_up_to(output_types, lambda _t, c: c, output_types, output_classes)
 
 
 class Iterator:
@@ -55,8 +55,8 @@ class Iterator:
 
     def _flat_attrs(self):
         return {
-            "output_types": structure.flatten(self._output_types),
-            "output_shapes": _shape_attrs(structure.flatten(self._output_shapes)),
+            "output_types": structure.component_types(self._output_types, self._output_classes),
+            "output_shapes": _shape_attrs(structure.component_shapes(self._output_shapes, self._output_classes)),
         }
 
     # --- constructors ------------------------------------------------------------------------------------------
@@ -103,17 +103,19 @@ class Iterator:
             None).
           shared_name: (optional) a name under which sessions sharing the device (e.g. `tw.train.Server`) share
             the iterator.
-          output_classes: (optional) ignored apart from being reported (every component is a Tensor).
+          output_classes: (optional) the class of each component (`tw.Tensor`, the default, or
+            `tw.SparseTensor`), nested as `output_types`.
         """
         output_types = structure.types_from_structure(output_types)
         output_shapes = structure.shapes_from_structure(output_shapes, output_types)
+        classes = _classes_like(output_types, output_classes)
         resource = gen_ops.apply_op(
             "IteratorV2",
             {
                 "shared_name": "" if shared_name is None else shared_name,
                 "container": "",
-                "output_types": structure.flatten(output_types),
-                "output_shapes": _shape_attrs(structure.flatten(output_shapes)),
+                "output_types": structure.component_types(output_types, classes),
+                "output_shapes": _shape_attrs(structure.component_shapes(output_shapes, classes)),
             },
         )
         return Iterator(resource, None, output_types, output_shapes, output_classes)
@@ -125,12 +127,13 @@ class Iterator:
         output_types = structure.types_from_structure(output_types)
         output_shapes = structure.shapes_from_structure(output_shapes, output_types)
         string_handle = ops.convert_to_tensor(string_handle, dtype=_dtypes.string)
+        classes = _classes_like(output_types, output_classes)
         resource = gen_ops.apply_op(
             "IteratorFromStringHandleV2",
             {
                 "string_handle": string_handle,
-                "output_types": structure.flatten(output_types),
-                "output_shapes": _shape_attrs(structure.flatten(output_shapes)),
+                "output_types": structure.component_types(output_types, classes),
+                "output_shapes": _shape_attrs(structure.component_shapes(output_shapes, classes)),
             },
         )
         return Iterator(resource, None, output_types, output_shapes, output_classes)
@@ -156,13 +159,18 @@ class Iterator:
         if not isinstance(dataset, dataset_ops.DatasetV1):
             raise TypeError(f"Argument `dataset` must be a `tf.data.Dataset`, got {type(dataset).__name__}.")
         structure.assert_same_structure(self._output_types, dataset.output_types)
-        for a, b in zip(structure.flatten(self._output_types), dataset._flat_types()):
+        if structure.flatten(self._output_classes) != structure.flatten(dataset.output_classes):
+            raise TypeError(
+                f"Expected output classes {self._output_classes!r} but got dataset with output classes "
+                f"{dataset.output_classes!r}."
+            )
+        for a, b in zip(structure.flatten(self._output_types), structure.flatten(dataset.output_types)):
             if a != b:
                 raise TypeError(
                     f"Expected output types {self._output_types!r} but got dataset with output types "
                     f"{dataset.output_types!r}."
                 )
-        for a, b in zip(structure.flatten(self._output_shapes), dataset._flat_shapes()):
+        for a, b in zip(structure.flatten(self._output_shapes), structure.flatten(dataset.output_shapes)):
             if not a.is_compatible_with(b):
                 raise TypeError(
                     f"Expected output shapes compatible with {self._output_shapes!r} but got dataset with output "
@@ -182,9 +190,7 @@ class Iterator:
             "IteratorGetNext", {"iterator": self._iterator_resource, **self._flat_attrs(), "name": name}
         )
         flat = list(flat) if isinstance(flat, (list, tuple)) else [flat]
-        for t, s in zip(flat, structure.flatten(self._output_shapes)):
-            t.set_shape(s)
-        return structure.pack_sequence_as(self._output_types, flat)
+        return structure.from_components(flat, self._output_types, self._output_shapes, self._output_classes)
 
     def get_next_as_optional(self, name=None):
         """The next element as a `tf.data.experimental.Optional` (empty past the end, no OutOfRangeError); each
@@ -223,4 +229,4 @@ class Iterator:
 
     @property
     def element_spec(self):
-        return structure.map_structure(lambda t, s: structure.TensorSpec(s, t), self._output_types, self._output_shapes)
+        return structure.element_spec_of(self._output_types, self._output_shapes, self._output_classes)

@@ -85,9 +85,8 @@ def normalize_element(element, name="normalize_element"):
         tensors = []
         for i, value in enumerate(flat):
             if isinstance(value, (_sparse_tensor.SparseTensor, _sparse_tensor.SparseTensorValue)):
-                raise TypeError(
-                    f"tensorweave's tf.data takes dense components only; component {i} is a {type(value).__name__}"
-                )
+                tensors.append(_sparse_tensor.SparseTensor.from_value(value))
+                continue
             if value is None:
                 raise TypeError(
                     f"Failed to convert elements of {element} to Tensor. Consider casting elements to a supported "
@@ -95,6 +94,99 @@ def normalize_element(element, name="normalize_element"):
                 )
             tensors.append(ops.convert_to_tensor(value, name=f"component_{i}"))
     return pack_sequence_as(element, tensors)
+
+
+# --- SparseTensor components ------------------------------------------------------------------------------------
+#
+# A SparseTensor leaf travels through the dataset ops as one string tensor of shape [..., 3], its serialized
+# indices, values and dense_shape (TensorFlow's variant encoding, with serialize_sparse's string out_type): [3] for
+# one element, [N, 3] once batched. Its output_types / output_shapes are the SparseTensor's dtype and dense shape,
+# its output_classes `SparseTensor`, as in TensorFlow.
+
+
+def is_sparse(value):
+    return isinstance(value, (_sparse_tensor.SparseTensor, _sparse_tensor.SparseTensorValue))
+
+
+def classes_of(element):
+    """The output_classes of a normalized element: SparseTensor or Tensor per leaf."""
+    return map_structure(lambda t: _sparse_tensor.SparseTensor if is_sparse(t) else ops.Tensor, element)
+
+
+def dense_classes(types):
+    return map_structure(lambda _: ops.Tensor, types)
+
+
+def has_sparse(classes):
+    return any(c is _sparse_tensor.SparseTensor for c in flatten(classes))
+
+
+def component_types(types, classes):
+    """The flat dtypes the dataset ops carry: string for a SparseTensor leaf."""
+    return [_dtypes.string if c is _sparse_tensor.SparseTensor else t for t, c in zip(flatten(types), flatten(classes))]
+
+
+def component_shapes(shapes, classes):
+    """The flat static shapes the dataset ops carry: unknown for a SparseTensor leaf (its [..., 3] encoding)."""
+    return [
+        tensor_shape.unknown_shape() if c is _sparse_tensor.SparseTensor else s
+        for s, c in zip(flatten(shapes), flatten(classes))
+    ]
+
+
+def to_components(element, batched=False):
+    """The flat tensors of a normalized element, each SparseTensor serialized ([3] string; [N, 3] with `batched`,
+    one row per slice along dimension 0)."""
+    from tensorweave._src.ops import parsing_ops
+
+    encode = parsing_ops.serialize_many_sparse if batched else parsing_ops.serialize_sparse
+    return [encode(t) if is_sparse(t) else t for t in flatten(element)]
+
+
+def from_components(flat, types, shapes, classes):
+    """The element (nested as `types`) from the flat tensors the dataset ops carry, SparseTensors decoded."""
+    out = []
+    for t, dtype, shape, c in zip(flat, flatten(types), flatten(shapes), flatten(classes)):
+        if c is _sparse_tensor.SparseTensor:
+            out.append(_decode_sparse(t, dtype, shape))
+        else:
+            t.set_shape(shape)
+            out.append(t)
+    return pack_sequence_as(types, out)
+
+
+def _decode_sparse(encoded, dtype, shape):
+    """The SparseTensor of dense shape `shape` that `encoded` ([..., 3] serialized SparseTensors, the leading
+    dimensions its batch dimensions) holds."""
+    from tensorweave._src.ops import array_ops, parsing_ops, special_math_ops
+
+    with ops.name_scope("DeserializeSparse"):
+        lead = array_ops.shape(encoded, out_type=_dtypes.int64)[:-1]
+        many = parsing_ops.deserialize_many_sparse(array_ops.reshape(encoded, [-1, 3]), dtype)
+        first = array_ops.expand_dims(many.indices[:, 0], 1)
+        strides = special_math_ops.cumprod(lead, exclusive=True, reverse=True)
+        lead_indices = first // array_ops.expand_dims(strides, 0) % array_ops.expand_dims(lead, 0)
+        indices = array_ops.concat([lead_indices, many.indices[:, 1:]], 1)
+        dense_shape = array_ops.concat([lead, many.dense_shape[1:]], 0)
+    rank = shape.ndims
+    if rank is not None:
+        indices.set_shape([None, rank])
+        dense_shape.set_shape([rank])
+    sp = _sparse_tensor.SparseTensor(indices, many.values, dense_shape)
+    sp._static_shape = shape
+    return sp
+
+
+def element_spec_of(types, shapes, classes):
+    """The element_spec: a TensorSpec per dense leaf, a SparseTensorSpec per SparseTensor leaf."""
+    from tensorweave._src.framework.type_spec import SparseTensorSpec
+
+    return map_structure(
+        lambda t, s, c: SparseTensorSpec(s, t) if c is _sparse_tensor.SparseTensor else TensorSpec(s, t),
+        types,
+        shapes,
+        classes,
+    )
 
 
 class TensorSpec:

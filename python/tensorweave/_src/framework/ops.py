@@ -127,6 +127,9 @@ class Tensor:
     def set_shape(self, shape):
         """Refines the static shape (must be compatible with what is known, else ValueError); ops added
         afterwards see the refined shape."""
+        shape = tensor_shape.as_shape(shape)
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(_merge_error(self._shape, shape))
         merged = self._shape.merge_with(shape)
         self._op._graph._c.set_output_shape(self._op._id, self._value_index, tensor_shape.as_attr(merged))
         self._shape = merged
@@ -166,6 +169,40 @@ class Tensor:
         raise TypeError("len() of a tw.Tensor is not defined; use tensor.shape[0] or tw.shape(tensor).")
 
 
+def _merge_error(a, b):
+    """TensorFlow's words for shapes that do not merge (its C++ InferenceContext::Merge)."""
+
+    def text(shape):
+        return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
+
+    if a.ndims != b.ndims:
+        return f"Shapes must be equal rank, but are {a.ndims} and {b.ndims}"
+    for d, (x, y) in enumerate(zip(a.as_list(), b.as_list())):
+        if x is not None and y is not None and x != y:
+            return (
+                f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are {text(a)} and {text(b)}."
+            )
+    return f"Shapes {a} and {b} are not compatible"
+
+
+class _ControlFrame(list):
+    """The control inputs of one control_dependencies block, and the ops made inside it (`seen`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = set()
+
+
+def _canonical_inputs(node_def):
+    """`node_def` with its inputs as TensorFlow writes them: an op's first output by the op's name ("a", not
+    "a:0"); other outputs "a:1"; control inputs "^a"."""
+    inputs = [i[:-2] if i.endswith(":0") and not i.startswith("^") else i for i in node_def.input]
+    if inputs != list(node_def.input):
+        del node_def.input[:]
+        node_def.input.extend(inputs)
+    return node_def
+
+
 class Operation:
     """A node of the graph: an op applied to input tensors, producing outputs.
 
@@ -174,7 +211,7 @@ class Operation:
       >>> with tw.Graph().as_default():
       ...     x = tw.constant(1.0) + tw.constant(2.0)
       ...     print(x.op.type, [t.name for t in x.op.inputs])
-      Add ['Const:0', 'Const_1:0']
+      AddV2 ['Const:0', 'Const_1:0']
     """
 
     def __init__(self, graph, node_id, inputs, control_inputs, location):
@@ -225,7 +262,7 @@ class Operation:
     def node_def(self):
         from tensorweave._src.framework import graph_pb2
 
-        return graph_pb2.NodeDef.FromString(self._graph._c.node_def(self._id))
+        return _canonical_inputs(graph_pb2.NodeDef.FromString(self._graph._c.node_def(self._id)))
 
     @property
     def traceback(self):
@@ -347,7 +384,7 @@ class Graph:
                 if t.graph is not self:
                     raise ValueError(f"Tensor {t.name} must be from the same graph as the op '{name}' being created")
             controls = []
-            for c in self._current_control_dependencies():
+            for c in self._control_dependencies_for_inputs([t.op for t in flat]):
                 if c not in controls:
                     controls.append(c)
             for c in control_inputs or ():
@@ -401,6 +438,8 @@ class Graph:
             op = Operation(self, node_id, flat, controls, location)
             op._control_flow_context = context
             self._ops.append(op)
+            for frame in self._active_control_frames():
+                frame.seen.add(op)
             if context is not None:
                 context._op_added(op)
             if functions:
@@ -595,11 +634,26 @@ class Graph:
 
     def _current_control_dependencies(self):
         deps = []
+        for frame in self._active_control_frames():
+            deps.extend(frame)
+        return deps
+
+    def _active_control_frames(self):
+        """The control_dependencies blocks in force (those since the innermost control_dependencies(None))."""
+        frames = []
         for frame in self._control_stack:
-            if frame is None:
-                deps = []
-            else:
-                deps.extend(frame)
+            frames = [] if frame is None else frames + [frame]
+        return frames
+
+    def _control_dependencies_for_inputs(self, input_ops):
+        """The control inputs of an op reading `input_ops`, pruned as TF's: not an op it already reads, and none
+        of a block's when it reads an op made inside that block (which carries them already)."""
+        current = self._current_control_dependencies()
+        deps = []
+        for frame in self._active_control_frames():
+            if any(op in frame.seen for op in input_ops):
+                continue
+            deps.extend(c for c in frame if c not in input_ops and c in current)
         return deps
 
     @contextlib.contextmanager
@@ -611,7 +665,7 @@ class Graph:
             frame = None
             self._control_flow_context = None
         else:
-            frame = []
+            frame = _ControlFrame()
             for c in control_inputs:
                 if hasattr(c, "_as_graph_element"):
                     c = c._as_graph_element()
@@ -687,7 +741,10 @@ class Graph:
         """The graph as a GraphDef protocol buffer."""
         from tensorweave._src.framework import graph_pb2
 
-        return graph_pb2.GraphDef.FromString(self._c.to_graph_def())
+        graph_def = graph_pb2.GraphDef.FromString(self._c.to_graph_def())
+        for node in graph_def.node:
+            _canonical_inputs(node)
+        return graph_def
 
     def _import_graph_def_bytes(self, data, prefix, input_map):
         ids = self._c.import_graph_def(data, prefix, input_map)

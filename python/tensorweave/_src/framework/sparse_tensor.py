@@ -92,5 +92,18 @@ class SparseTensor:
     def _tw_from_fetched(indices, values, dense_shape):
         return SparseTensorValue(indices, values, dense_shape)
 
+    # As TF's: `*` and `/` with a dense tensor (broadcast to this one's shape) keep the sparsity pattern.
+    def __mul__(self, other):
+        from tensorweave._src.ops import sparse_ops
+
+        return sparse_ops.sparse_dense_cwise_mul(self, other)
+
+    def __truediv__(self, other):
+        from tensorweave._src.ops import sparse_ops
+
+        return sparse_ops.sparse_dense_cwise_div(self, other)
+
+    __div__ = __truediv__
+
     def __repr__(self):
         return f"SparseTensor(indices={self._indices}, values={self._values}, dense_shape={self._dense_shape})"

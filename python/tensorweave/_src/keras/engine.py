@@ -1150,6 +1150,8 @@ class Model(Layer):
         """Trains on the batches a Python generator (or `keras.utils.Sequence`) gives, `steps_per_epoch` a epoch."""
         from tensorweave._src.keras import callbacks as callbacks_mod
 
+        if _is_dataset(validation_data):  # a tw.data Dataset, read with validation_steps as tf_keras does
+            validation_data = _DatasetBatches(validation_data)
         val_is_generator = validation_data is not None and not isinstance(validation_data, (tuple, list))
         self.history = callbacks_mod.History()
         cbs = callbacks_mod.CallbackList(
@@ -1261,8 +1263,10 @@ class Model(Layer):
         _check_sample_counts(xs, ys)
         sws = self._sample_weight_arrays(ys, sample_weight, class_weight)
         batch_size = batch_size or 32
-        val = None
-        if validation_data is not None:
+        val = val_batches = None
+        if _is_dataset(validation_data):  # read with validation_steps, as tf_keras does
+            val_batches = _DatasetBatches(validation_data)
+        elif validation_data is not None:
             vx, vy = validation_data[0], validation_data[1]
             vsw = validation_data[2] if len(validation_data) > 2 else None
             vxs, vys = self._standardize_x(vx), self._standardize_y(vy)
@@ -1279,7 +1283,8 @@ class Model(Layer):
                 [a[:split] if a is not None else None for a in ys],
                 [w[:split] for w in sws],
             )
-        metric_names = list(self._fetch_names) + (["val_" + n for n in self._fetch_names] if val else [])
+        validating = val is not None or val_batches is not None
+        metric_names = list(self._fetch_names) + (["val_" + n for n in self._fetch_names] if validating else [])
         self.history = callbacks_mod.History()
         cbs = callbacks_mod.CallbackList(
             _to_list(callbacks) + [self.history],
@@ -1290,13 +1295,15 @@ class Model(Layer):
             steps=steps_per_epoch,
             samples=len(xs[0]),
             batch_size=batch_size,
-            do_validation=val is not None,
+            do_validation=validating,
             metrics=metric_names,
         )
         if verbose == 1 or verbose == 2:
             message = f"Train on {len(xs[0])} samples"
             if val is not None:
                 message += f", validate on {len(val[0][0])} samples"
+            elif val_batches is not None:
+                message += f", validate on {validation_steps} steps"
             print(message)
         self.stop_training = False
         cbs.on_train_begin()
@@ -1304,11 +1311,14 @@ class Model(Layer):
             cbs.on_epoch_begin(epoch)
             logs = self._run_batches(xs, ys, sws, batch_size, True, shuffle, cbs)
             if (
-                val is not None and (epoch + 1) % validation_freq == 0
+                validating and (epoch + 1) % validation_freq == 0
                 if isinstance(validation_freq, int)
                 else epoch + 1 in validation_freq
             ):
-                val_logs = self._run_batches(*val, batch_size, False)
+                if val_batches is not None:
+                    val_logs = self._run_loop(self._generator_feeds(val_batches, validation_steps, False), False)
+                else:
+                    val_logs = self._run_batches(*val, batch_size, False)
                 logs.update({"val_" + k: v for k, v in val_logs.items()})
             cbs.on_epoch_end(epoch, logs)
             if self.stop_training:

@@ -126,6 +126,7 @@ class Layer:
         self._variables = []
         self._updates = []
         self._losses = []
+        self._layer_activity_regularizer = kwargs.get("activity_regularizer")  # the Keras layers apply their own
 
     @property
     def name(self):
@@ -194,6 +195,31 @@ class Layer:
 
     add_variable = add_weight
 
+    def add_loss(self, losses, inputs=None):
+        """Adds loss tensors (or callables of no arguments returning them) to the layer's `losses` and, as TF1's
+        layers do, to the REGULARIZATION_LOSSES collection."""
+        del inputs
+        for loss in losses if isinstance(losses, (list, tuple)) else [losses]:
+            loss = loss() if callable(loss) else loss
+            if loss is None:
+                continue
+            loss = ops.convert_to_tensor(loss)
+            ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, loss)
+            if not self._in_call:
+                self._losses.append(loss)
+
+    def add_update(self, updates, inputs=None):
+        """Adds update ops (or callables of no arguments returning them) to the layer's `updates` and the
+        UPDATE_OPS collection."""
+        del inputs
+        for update in updates if isinstance(updates, (list, tuple)) else [updates]:
+            update = update() if callable(update) else update
+            ops.add_to_collection(ops.GraphKeys.UPDATE_OPS, update)
+            if not self._in_call:
+                self._updates.append(update)
+
+    _in_call = False
+
     def build(self, input_shape):
         self.built = True
 
@@ -212,23 +238,23 @@ class Layer:
                     self.dtype = first.dtype.base_dtype.name  # as TF1: the layer's dtype is its first input's
                 self.build(x.shape if hasattr(x, "shape") else None)
                 self.built = True
-            return self.call(inputs, *args, **kwargs)
+            out = self.call(inputs, *args, **kwargs)
+            regularizer = getattr(self, "_layer_activity_regularizer", None)
+            if regularizer is not None:
+                for t in _flatten(out):
+                    core._activity_regularize(t, regularizer)
+            return out
 
     def __call__(self, inputs, *args, **kwargs):
         graph = ops.get_default_graph()
         known = {id(v) for v in variables_lib.global_variables()}
         n_updates = len(ops.get_collection(ops.GraphKeys.UPDATE_OPS))
         n_losses = len(ops.get_collection(ops.GraphKeys.REGULARIZATION_LOSSES))
-        if self._scope_name is None:
-            # A named layer whose scope is taken (a second model of the same layer names) gets the next free
-            # scope ("dense_1/kernel"), as TF's layers do; its name stays.
-            base = graph.unique_name(self._name or _snake(type(self).__name__), mark_as_used=False).split("/")[-1]
-            if self._name and (self._reuse or getattr(self, "_explicit_scope", False)):
-                base = self._name
-            out = self._apply(inputs, base, self._reuse, *args, **kwargs)
-            self._scope_name = base
-        else:
-            out = self._apply(inputs, self._scope_name, True, *args, **kwargs)
+        self._in_call = True
+        try:
+            out = self._scoped_apply(graph, inputs, *args, **kwargs)
+        finally:
+            self._in_call = False
         for v in variables_lib.global_variables():
             if id(v) not in known:
                 self._variables.append(v)
@@ -240,6 +266,27 @@ class Layer:
         self.built = True
         if any(isinstance(t, ops.Tensor) for t in _flatten(out)):
             Node(self, inputs, out, args, kwargs)
+        return out
+
+    def _scoped_apply(self, graph, inputs, *args, **kwargs):
+        if self._scope_name is None:
+            # A named layer whose scope is taken (a second model of the same layer names) gets the next free
+            # scope ("dense_1/kernel"), as TF's layers do; its name stays.
+            base = graph.unique_name(self._name or _snake(type(self).__name__), mark_as_used=False).split("/")[-1]
+            if self._name and (self._reuse or getattr(self, "_explicit_scope", False)):
+                base = self._name
+            self._first_name_scope = graph.unique_name(base, mark_as_used=False) + "/"
+            first = core.LayerScope(base)
+            out = self._apply(inputs, first, self._reuse, *args, **kwargs)
+            self._scope_name = base
+            self._first_scope = first.scope
+            if first.scope is not None and first.scope.original_name_scope:
+                self._first_name_scope = first.scope.original_name_scope
+        else:
+            # As TF's layers: later calls re-enter the first call's variable scope and name scope, wherever the
+            # call is made ("dense/BiasAdd_1", variables "dense/kernel" even inside another variable scope).
+            again = core.LayerScope(self._first_name_scope, scope=self._first_scope, reenter=True)
+            out = self._apply(inputs, again, True, *args, **kwargs)
         return out
 
     apply = __call__

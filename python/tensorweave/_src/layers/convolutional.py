@@ -46,8 +46,7 @@ def _finish(
         bias = core._make_var("bias", [filters], dtype, bias_initializer, bias_regularizer, trainable)
         y = nn_ops.bias_add(y, bias)
     y = core._activate(y, activation)
-    if activity_regularizer is not None:
-        ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, activity_regularizer(y))
+    core._activity_regularize(y, activity_regularizer)
     return y
 
 

@@ -2,6 +2,8 @@
 and variables made with `get_variable` inside a variable scope per layer
 ("dense/kernel", "conv2d_1/bias", ...)."""
 
+import contextlib
+
 import numpy as np
 
 from tensorweave._src.framework import dtypes
@@ -10,8 +12,32 @@ from tensorweave._src.ops import init_ops
 from tensorweave._src.ops import variables as variables_lib
 
 
+class LayerScope(str):
+    """The `name` a layer object passes its layer function: the scope name on the first call (the variable scope
+    opened is kept in `.scope`); on later calls (`reenter`) its first call's name scope, absolute ("dense/"), with
+    `.scope` that call's variable scope, re-entered with reuse, as TF's layers do."""
+
+    def __new__(cls, value, scope=None, reenter=False):
+        obj = super().__new__(cls, value)
+        obj.scope = scope
+        obj.reenter = reenter
+        return obj
+
+
+@contextlib.contextmanager
 def _scope(name, default_name, reuse):
-    return variables_lib.variable_scope(name, default_name=default_name, reuse=reuse)
+    if isinstance(name, LayerScope) and name.reenter:
+        with ops.get_default_graph().name_scope(str(name)):
+            if name.scope is None:
+                yield None
+                return
+            with variables_lib.variable_scope(name.scope, reuse=True, auxiliary_name_scope=False) as vs:
+                yield vs
+        return
+    with variables_lib.variable_scope(name, default_name=default_name, reuse=reuse) as vs:
+        if isinstance(name, LayerScope):
+            name.scope = vs
+        yield vs
 
 
 def _activate(x, activation):
@@ -25,6 +51,19 @@ def _regularize(var, regularizer):
             loss = regularizer(var.value())
         if loss is not None:
             ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, loss)
+
+
+def _activity_regularize(y, regularizer):
+    """As TF's layers: the regularizer's loss of the output over the batch size, under "ActivityRegularizer/",
+    in REGULARIZATION_LOSSES."""
+    if regularizer is None:
+        return
+    from tensorweave._src.ops import array_ops, math_ops
+
+    with ops.get_default_graph().name_scope("ActivityRegularizer"):
+        loss = regularizer(y)
+        batch = math_ops.cast(array_ops.shape(y)[0], loss.dtype)
+        ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, math_ops.truediv(loss, batch))
 
 
 def _make_var(name, shape, dtype, initializer, regularizer, trainable):
@@ -94,8 +133,7 @@ def dense(
             bias = _make_var("bias", [units], x.dtype, bias_initializer, bias_regularizer, trainable)
             y = nn_ops.bias_add(y, bias)
         y = _activate(y, activation)
-        if activity_regularizer is not None:
-            ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, activity_regularizer(y))
+        _activity_regularize(y, activity_regularizer)
         return y
 
 
@@ -147,7 +185,9 @@ def conv2d(
         if use_bias:
             bias = _make_var("bias", [filters], x.dtype, bias_initializer, bias_regularizer, trainable)
             y = nn_ops.bias_add(y, bias)
-        return _activate(y, activation)
+        y = _activate(y, activation)
+        _activity_regularize(y, activity_regularizer)
+        return y
 
 
 def _pool(op_name, inputs, pool_size, strides, padding, data_format, name, default):
@@ -295,15 +335,15 @@ def batch_normalization(
                 # channel.
                 n = math_ops.cast(array_ops.size(x), dtype) / float(channels)
                 var = var * ((n - 1.0) / n)
-            decay = 1.0 - momentum
-            ops.add_to_collection(
-                ops.GraphKeys.UPDATE_OPS,
-                state_ops.assign_sub(moving_mean, (moving_mean.value() - mean) * decay, name="AssignMovingAvg").op,
-            )
-            ops.add_to_collection(
-                ops.GraphKeys.UPDATE_OPS,
-                state_ops.assign_sub(moving_var, (moving_var.value() - var) * decay, name="AssignMovingAvg").op,
-            )
+            for variable, value in ((moving_mean, mean), (moving_var, var)):
+                delta = (variable.value() - value) * (1.0 - momentum)
+                if not isinstance(training, (bool, np.bool_)):
+                    # TF's smart_cond on a training tensor: run while not training, the update leaves the
+                    # moving averages as they are.
+                    flag = ops.convert_to_tensor(training, dtype=dtypes.bool)
+                    delta = math_ops.where(flag, delta, array_ops.zeros_like(delta))
+                update = state_ops.assign_sub(variable, delta, name="AssignMovingAvg")
+                ops.add_to_collection(ops.GraphKeys.UPDATE_OPS, update.op)
             return y
 
         def infer():

@@ -348,7 +348,8 @@ def tile(input, multiples, name=None):  # noqa: A002
        [1 2 1 2]]
     """
     x = ops.convert_to_tensor(input)
-    return gen_ops.tile(x, _index_tensor(multiples, "multiples"), name=name)
+    with ops.get_default_graph().name_scope(name or "Tile") as scope:  # TF's constant: "Tile/multiples"
+        return gen_ops.tile(x, _index_tensor(multiples, "multiples"), name=scope)
 
 
 def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):

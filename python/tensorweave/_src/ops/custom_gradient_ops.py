@@ -94,22 +94,24 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gr
         "aggregation_method": aggregation_method,
     }
     out = []
-    with ops.name_scope(name):
-        first = gradients_impl.gradients(ys, xs, **kwargs)
-        for gradient, x in zip(first, xs):
-            x_t = x.value() if hasattr(x, "_variable") else ops.convert_to_tensor(x)
-            if not x_t.shape.is_fully_defined():
-                raise ValueError(f"hessians needs x's shape fully defined here (no while_loop yet): {x_t.shape}")
-            if gradient is None:
-                raise ValueError(f"ys do not depend on {x_t.name}: its hessian is undefined (None gradient)")
-            flat = array_ops.reshape(gradient, [-1])
-            n = x_t.shape.num_elements()
-            rows = []
-            for j in range(n):
-                (g,) = gradients_impl.gradients(flat[j], x, unconnected_gradients="zero", **kwargs)
-                rows.append(g)
-            shape = x_t.shape.as_list()
-            out.append(array_ops.reshape(array_ops.stack(rows), shape + shape))
+    # No name scope, as TF's (its `name` is unused): the first derivatives are "gradients", the result a
+    # top-level "Reshape_<n>".
+    del name
+    first = gradients_impl.gradients(ys, xs, **kwargs)
+    for gradient, x in zip(first, xs):
+        x_t = x.value() if hasattr(x, "_variable") else ops.convert_to_tensor(x)
+        if not x_t.shape.is_fully_defined():
+            raise ValueError(f"hessians needs x's shape fully defined here (no while_loop yet): {x_t.shape}")
+        if gradient is None:
+            raise ValueError(f"ys do not depend on {x_t.name}: its hessian is undefined (None gradient)")
+        flat = array_ops.reshape(gradient, [-1])
+        n = x_t.shape.num_elements()
+        rows = []
+        for j in range(n):
+            (g,) = gradients_impl.gradients(flat[j], x, unconnected_gradients="zero", **kwargs)
+            rows.append(g)
+        shape = x_t.shape.as_list()
+        out.append(array_ops.reshape(array_ops.stack(rows), shape + shape))
     return out
 
 

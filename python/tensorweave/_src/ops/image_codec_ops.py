@@ -89,7 +89,9 @@ def decode_and_crop_jpeg(
     dct_method="",
     name=None,
 ):
-    return gen_ops.decode_and_crop_jpeg(
+    from tensorweave._src.ops import array_ops
+
+    image = gen_ops.decode_and_crop_jpeg(
         contents,
         crop_window,
         channels=channels,
@@ -100,6 +102,12 @@ def decode_and_crop_jpeg(
         dct_method=dct_method,
         name=name,
     )
+    # As TF's shape function: a constant crop window [y, x, height, width] gives the height and width.
+    window = image.op.inputs[1]
+    window = array_ops.constant_value(window)
+    if window is not None and np.size(window) == 4:
+        image.set_shape([int(window[2]), int(window[3]), channels or None])
+    return image
 
 
 @gen_ops.doc_from("EncodeJpeg")

@@ -61,8 +61,16 @@ def add(x, y, name=None):
       ...     print(sess.run(tw.add([[1, 2]], [[10], [20]])))
       [[11 12]
        [21 22]]
+
+    The op is an AddV2, named "Add" by default, as TensorFlow's. Strings concatenate (TF's string Add; here a
+    StringJoin, so their shapes must be equal or one a scalar).
     """
-    return _binary("Add", x, y, name)
+    graph = ops._get_graph_from_inputs([x, y])
+    with gen_ops._as_default(graph), graph.name_scope(name or "Add") as scope:
+        x, y = _binary_operands(x, y)
+        if x.dtype == dtypes.string:
+            return gen_ops.string_join([x, y], separator="", name=scope)
+        return gen_ops.wrapper("AddV2")(x, y, name=scope)
 
 
 @gen_ops.doc_from("Sub")
@@ -154,7 +162,7 @@ def matmul(
 ):
     """The matrix product of `a` and `b`.
 
-    Rank-2 operands use the MatMul op; higher (or unknown) ranks use
+    Operands of rank 2 (or less: an error) use the MatMul op; higher (or unknown) ranks use
     BatchMatMulV2: products over the last two dims, the leading batch dims
     broadcast as numpy does. For real dtypes adjoint means transpose; for
     complex ones it is the conjugate transpose.
@@ -172,7 +180,9 @@ def matmul(
     graph = ops.get_default_graph()
     with graph.name_scope(name or "MatMul") as scope:
         a, b = _binary_operands(a, b, "a", "b")
-        if a.shape.ndims == 2 and b.shape.ndims == 2:
+        ranks = (a.shape.ndims, b.shape.ndims)
+        if None not in ranks and max(ranks) <= 2:
+            # As TF: MatMul unless a rank is unknown or above 2 (a vector fails MatMul's shape check).
             # MatMul's transposes do not conjugate: an adjoint of a complex operand is its conjugate transposed.
             a = _conj_if(a, adjoint_a)
             b = _conj_if(b, adjoint_b)

@@ -239,15 +239,17 @@ def zero_fraction(value, name=None):
       ...     print(sess.run(tw.nn.zero_fraction([0.0, 1.0, 0.0, 2.0])))
       0.5
     """
-    with _scope(name, "zero_fraction") as scope:
+    with _scope(name, "zero_fraction"):
         value = ops.convert_to_tensor(value, name="value")
         zero = constant_op.constant(0, dtype=value.dtype, name="zero")
         nonzero = math_ops.reduce_sum(
             math_ops.cast(math_ops.not_equal(value, zero), dtypes.int64), name="count_nonzero"
         )
-        size = math_ops.cast(array_ops.size(value, out_type=dtypes.int64), dtypes.float32)
-        fraction = 1.0 - math_ops.cast(nonzero, dtypes.float32) / size
-        return array_ops.identity(fraction, name=scope)
+        size = array_ops.size(value, out_type=dtypes.int64)
+        # As TF's: (size - nonzero) / size in float32, the result "zero_fraction/fraction".
+        with ops.get_default_graph().name_scope("counts_to_fraction"):
+            fraction = math_ops.cast(size - nonzero, dtypes.float32) / math_ops.cast(size, dtypes.float32)
+        return array_ops.identity(fraction, name="fraction")
 
 
 def crelu(features, name=None, axis=-1):

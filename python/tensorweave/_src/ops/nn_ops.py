@@ -497,10 +497,14 @@ def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, 
     """
     if _sentinel is not None:
         raise ValueError("pass labels= and logits= by name")
-    x = _float_tensor(logits)
-    y = ops.convert_to_tensor(labels, dtype=x.dtype)
-    y = _stop_gradient(y)
-    return softmax_cross_entropy_with_logits_v2(y, x, axis=axis if axis is not None else dim, name=name)
+    from tensorweave._src.ops import array_ops
+
+    # As TF's: the labels' StopGradient and then the _v2 loss under "softmax_cross_entropy_with_logits_sg/".
+    with ops.get_default_graph().name_scope(name or "softmax_cross_entropy_with_logits_sg") as scope:
+        x = _float_tensor(logits)
+        y = ops.convert_to_tensor(labels, dtype=x.dtype)
+        y = array_ops.stop_gradient(y, name="labels_stop_gradient")
+    return softmax_cross_entropy_with_logits_v2(y, x, axis=axis if axis is not None else dim, name=scope)
 
 
 def _stop_gradient(t):

@@ -24,5 +24,16 @@ def _top_k_grad(op, grad, _indices_grad=None):
     return [array_ops.reshape(flat_grad, in_shape), None]
 
 
-for _op_type in ("InTopKV2", "Unique", "UniqueWithCounts", "ListDiff", "Bincount"):
+for _op_type in ("InTopKV2", "Unique", "UniqueWithCounts", "ListDiff", "Bincount", "DenseBincount"):
     gradients_impl.NotDifferentiable(_op_type)
+
+
+@gradients_impl.RegisterGradient("SparseToDense")
+def _sparse_to_dense_grad(op, grad):
+    """TensorFlow's: the values get the gradient at their indices, the default value the rest."""
+    from tensorweave._src.ops import array_nd_ops
+
+    sparse_indices, output_shape, _, _ = op.inputs
+    values_grad = array_nd_ops.gather_nd(grad, sparse_indices)
+    default_grad = math_ops.reduce_sum(grad) - math_ops.reduce_sum(values_grad)
+    return [array_ops.zeros_like(sparse_indices), array_ops.zeros_like(output_shape), values_grad, default_grad]

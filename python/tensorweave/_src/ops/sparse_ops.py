@@ -179,24 +179,23 @@ to_dense = sparse_tensor_to_dense
 
 
 def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0, validate_indices=True, name=None):
-    """The dense tensor of shape `output_shape` with `sparse_values` at `sparse_indices` and `default_value` elsewhere."""
-    tw = _tw()
-    with _scope(name, "SparseToDense"):
-        idx = tw.cast(sparse_indices, dtypes.int64)
-        shape = tw.cast(output_shape, dtypes.int64)
-        if idx.shape.ndims == 0:
-            idx = tw.reshape(idx, [1, 1])
-        elif idx.shape.ndims == 1:
-            idx = tw.expand_dims(idx, 1)
-        elif idx.shape.ndims is None:  # as TF: a scalar or vector of indices into a 1-D output, else [N, rank]
-            dims = tw.concat([[1], tw.shape(idx)], 0)
-            cols = tw.where(tw.rank(idx) >= 2, dims[-1], 1)
-            idx = tw.reshape(idx, tw.stack([-1, cols]))
-        values = ops.convert_to_tensor(sparse_values)
-        values = values + tw.zeros([tw.shape(idx)[0]], values.dtype) if values.shape.ndims == 0 else values
-        shape = tw.reshape(shape, [-1])
-        sp = SparseTensor(idx, values, shape)
-        return sparse_tensor_to_dense(sp, default_value, validate_indices)
+    """The dense tensor of shape `output_shape` with `sparse_values` at `sparse_indices` (a scalar, [N] or
+    [N, rank]; sorted and unique when `validate_indices`) and `default_value` elsewhere: TF's SparseToDense op."""
+    from tensorweave._src.ops import gen_ops
+
+    with _scope(name, "SparseToDense") as scope:
+        indices = ops.convert_to_tensor(sparse_indices, name="sparse_indices")
+        if indices.dtype not in (dtypes.int32, dtypes.int64):
+            indices = _tw().cast(indices, dtypes.int64)
+        values = ops.convert_to_tensor(sparse_values, name="sparse_values")
+        return gen_ops.sparse_to_dense(
+            indices,
+            _tw().cast(output_shape, indices.dtype),
+            values,
+            ops.convert_to_tensor(default_value, dtype=values.dtype, name="default_value"),
+            validate_indices=bool(validate_indices),
+            name=scope,
+        )
 
 
 def from_dense(tensor, name=None):
@@ -275,11 +274,16 @@ def sparse_transpose(sp_input, perm=None, name=None):
         rank = tw.size(sp.dense_shape)
         if perm is None:
             perm = tw.range(rank - 1, -1, -1)
+        static = _dense_static(sp)
+        perm_value = None if isinstance(perm, ops.Tensor) else perm
         perm = tw.cast(perm, dtypes.int32)
         indices = tw.gather(sp.indices, perm, axis=1)
         shape = tw.gather(sp.dense_shape, perm)
-        out = SparseTensor(indices, sp.values, shape)
-        return sparse_reorder(out)
+        out = sparse_reorder(SparseTensor(indices, sp.values, shape))
+        if static.ndims is not None:
+            order = list(range(static.ndims))[::-1] if perm_value is None else [int(p) for p in perm_value]
+            out = _with_static(out, [static.dims[p] for p in order])
+        return out
 
 
 def sparse_reset_shape(sp_input, new_shape=None):
@@ -292,11 +296,15 @@ def sparse_reset_shape(sp_input, new_shape=None):
             empty = tw.zeros(tw.reshape(rank, [1]), dtypes.int64)
             shape = tw.reduce_max(tw.concat([tw.expand_dims(empty - 1, 0), sp.indices], 0), axis=0) + 1
             return SparseTensor(sp.indices, sp.values, shape)
+        from tensorweave._src.ops.array_ops import constant_value
+
         shape = tw.cast(new_shape, dtypes.int64)
+        static = constant_value(new_shape) if isinstance(new_shape, ops.Tensor) else np.asarray(new_shape)
         check = _assert(tw.reduce_all(shape >= sp.dense_shape), ["new_shape must not be smaller than dense_shape"])
         with tw.control_dependencies([check]):
             shape = tw.identity(shape)
-        return SparseTensor(sp.indices, sp.values, shape)
+        out = SparseTensor(sp.indices, sp.values, shape)
+        return out if static is None else _with_static(out, [int(d) for d in static])
 
 
 def expand_dims(sp_input, axis=None, name=None):
@@ -337,6 +345,35 @@ def eye(num_rows, num_columns=None, dtype=dtypes.float32, name=None):
 
 
 # --- selection -----------------------------------------------------------------------------------------------
+
+
+def _sparse_dense_cwise(sp_input, dense, fn, name):
+    """`fn(values, the dense values at the SparseTensor's indices)`, `dense` broadcast to the dense shape (TF's
+    SparseDenseCwiseMul / SparseDenseCwiseDiv: only the dense side broadcasts); the SparseTensor's pattern."""
+    tw = _tw()
+    sp = _convert(sp_input)
+    with _scope(None, name):
+        y = ops.convert_to_tensor(dense, dtype=sp.dtype, name="y")
+        rank = y.shape.ndims
+        if rank == 0:
+            at = y
+        elif rank is not None:
+            # Index y with the last `rank` index columns, a size-1 dimension of y read at 0 (broadcast).
+            keep = tw.cast(tw.greater(tw.shape(y, out_type=dtypes.int64), 1), dtypes.int64)
+            at = tw.gather_nd(y, sp.indices[:, -rank:] * tw.expand_dims(keep, 0))
+        else:
+            at = tw.gather_nd(tw.broadcast_to(y, sp.dense_shape), sp.indices)
+        return _rebuild(sp, sp.indices, fn(sp.values, at), sp.dense_shape, _dense_static(sp))
+
+
+def sparse_dense_cwise_mul(sp_input, dense, name=None):
+    """The SparseTensor times `dense` (broadcast to its shape) at its entries: `sp * dense`."""
+    return _sparse_dense_cwise(sp_input, dense, lambda a, b: a * b, name or "mul")
+
+
+def sparse_dense_cwise_div(sp_input, dense, name=None):
+    """The SparseTensor divided by `dense` (broadcast to its shape) at its entries: `sp / dense`."""
+    return _sparse_dense_cwise(sp_input, dense, lambda a, b: a / b, name or "truediv")
 
 
 def sparse_retain(sp_input, to_retain):
@@ -422,8 +459,9 @@ def sparse_fill_empty_rows(sp_input, default_value, name=None):
 # --- elementwise combinations ---------------------------------------------------------------------------------
 
 
-def _union(a, b):
-    """The sorted union of two sparse tensors' positions and each one's values there (zero where absent)."""
+def _union(a, b, presence=False):
+    """The sorted union of two sparse tensors' positions and each one's values there (zero where absent); with
+    `presence`, also whether each position is in both."""
     tw = _tw()
     la = _linearize(a.indices, a.dense_shape)
     lb = _linearize(b.indices, a.dense_shape)
@@ -435,6 +473,10 @@ def _union(a, b):
     va = tw.gather(tw.math.unsorted_segment_sum(a.values, idx[:na], nu), order)
     vb = tw.gather(tw.math.unsorted_segment_sum(b.values, idx[na:], nu), order)
     indices = _unravel(tw.gather(uniq, order), a.dense_shape)
+    if presence:
+        ones = tw.ones_like(lin)
+        count = tw.gather(tw.math.unsorted_segment_sum(ones, idx, nu), order)
+        return indices, va, vb, count > 1
     return indices, va, vb
 
 
@@ -462,10 +504,11 @@ def sparse_add(a, b, threshold=0, thresh=None):
                 ["Operands do not have the same ranks or shapes:", a.dense_shape, b.dense_shape],
             )
             with tw.control_dependencies([check]):
-                indices, va, vb = _union(a, b)
+                indices, va, vb, in_both = _union(a, b, presence=True)
             s = va + vb
-            keep = tw.where(tw.abs(s) >= tw.cast(threshold, s.dtype.real_dtype if s.dtype.is_complex else s.dtype))
-            keep = keep[:, 0]
+            # As TF's SparseAdd: the threshold drops only sums (positions in both); the others are kept.
+            large = tw.abs(s) >= tw.cast(threshold, s.dtype.real_dtype if s.dtype.is_complex else s.dtype)
+            keep = tw.where(tw.logical_or(large, tw.logical_not(in_both)))[:, 0]
             return _rebuild(a, tw.gather(indices, keep), tw.gather(s, keep), a.dense_shape, a.shape)
     if b_sparse:
         a, b = b, a

@@ -807,7 +807,7 @@ def _true_get_variable(
     else:
         if shape is not None:
             # As TensorFlow: a value initializer gives the shape (a [2] value for shape [3] is no [3] variable).
-            raise ValueError(f"If initializer is a constant, do not specify shape ({full_name}).")
+            raise ValueError("If initializer is a constant, do not specify shape.")
         init = initializer
         # As TensorFlow: a value initializer gives the dtype (Python ints int32, floats float32, numpy values
         # their own); a dtype asked for must be that one.

@@ -43,9 +43,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """
     if isinstance(t_list, ops.Tensor) or not isinstance(t_list, (list, tuple)):
         raise TypeError("t_list should be a sequence of tensors")
-    with ops.name_scope(name, "clip_by_global_norm"):
-        if use_norm is None:
-            use_norm = global_norm(t_list, "global_norm")
+    if use_norm is None:
+        use_norm = global_norm(t_list, name)  # as TF: before (and outside) the clip_by_global_norm scope
+    with ops.name_scope(name, "clip_by_global_norm") as scope:
         use_norm = ops.convert_to_tensor(use_norm)
         clip_norm = ops.convert_to_tensor(clip_norm, dtype=use_norm.dtype, name="clip_norm")
         one = ops.convert_to_tensor(1.0, dtype=use_norm.dtype)
@@ -57,9 +57,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
                 clipped.append(None)
                 continue
             if isinstance(t, IndexedSlices):
-                values = _tw.identity(t.values * _tw.cast(scale, t.dtype), name=f"clip_by_global_norm_{i}")
+                values = _tw.identity(t.values * _tw.cast(scale, t.dtype), name=f"{scope}_{i}")
                 clipped.append(IndexedSlices(values, t.indices, t.dense_shape))
                 continue
             t = ops.convert_to_tensor(t)
-            clipped.append(_tw.identity(t * _tw.cast(scale, t.dtype), name=f"clip_by_global_norm_{i}"))
+            clipped.append(_tw.identity(t * _tw.cast(scale, t.dtype), name=f"{scope}_{i}"))
         return clipped, use_norm

@@ -728,8 +728,8 @@ class Saver:
         """Saves the variables as checkpoint `save_path` (with "-<step>"
         appended when `global_step` is given: an int, a Tensor or Variable).
 
-        Updates the "checkpoint" state file of the directory (unless
-        write_state=False) and deletes checkpoints beyond max_to_keep. Unless
+        Updates the "checkpoint" state file of the directory and deletes
+        checkpoints beyond max_to_keep (neither with write_state=False). Unless
         write_meta_graph=False the MetaGraphDef (graph, saver definition,
         collections) is written beside it as <prefix>.meta, which
         `tw.train.import_meta_graph` reads back. Returns the prefix.
@@ -752,13 +752,16 @@ class Saver:
         if not hasattr(sess, "run"):
             raise TypeError("'sess' must be a Session")
         if self._sharded:
+            if save_dir and not os.path.isdir(save_dir):
+                # TF's sharded save fails merging its shards there (a plain save makes the directory)
+                raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
             self._save_sharded(sess, checkpoint_file)
         else:
             sess.run(self._save_op, {self._filename_tensor: checkpoint_file})
         if write_meta_graph:
             self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix, strip_default_attrs=strip_default_attrs)
-        self._record(checkpoint_file)
-        if write_state:
+        if write_state:  # as TF's: write_state=False neither records the checkpoint nor deletes old ones
+            self._record(checkpoint_file)
             relative = self._save_relative_paths
 
             def state_path(p):
