@@ -9,6 +9,7 @@ import pytest
 
 from converters import lite_runner
 from converters.cli import main as cli_main
+from tf2_behavior import tf2_behavior
 
 tf = pytest.importorskip("tensorflow")
 v1 = tf.compat.v1
@@ -94,7 +95,7 @@ def test_meta_graph_tensorflow_2_wrote_restores_and_trains_on_in_the_core(tmp_pa
     prefix = str(tmp_path / "model.ckpt")
     rng = np.random.default_rng(1)
     ids, target = rng.integers(0, 6, [4, 3]), rng.standard_normal([4, 2]).astype(np.float32)
-    with tf.Graph().as_default() as g, v1.Session(graph=g) as sess:
+    with tf2_behavior(), tf.Graph().as_default() as g, v1.Session(graph=g) as sess:
         x = v1.placeholder(tf.int64, [None, 3], name="ids")
         y = v1.placeholder(tf.float32, [None, 2], name="y")
         table = v1.get_variable("table", initializer=rng.standard_normal([6, 4]).astype(np.float32))

@@ -7,6 +7,7 @@ import pytest
 
 from converters import lite_runner
 from converters.cli import main as cli_main
+from tf2_behavior import tf2_behavior
 
 tf = pytest.importorskip("tensorflow")
 tf_keras = pytest.importorskip("tf_keras")
@@ -18,15 +19,9 @@ RTOL, ATOL = 1e-4, 1e-5
 
 @pytest.fixture(autouse=True, scope="module")
 def _tf2_behavior():
-    """TF2 behavior, as a Keras user has it, even when an earlier test in this process disabled it (Keras then
-    saves a directory as .h5 and cannot read a .keras file); restored afterwards."""
-    from tensorflow.python import tf2
-
-    was_enabled = tf2.enabled()
-    tf2.enable()
-    yield
-    if not was_enabled:
-        tf2.disable()
+    """TF2 behavior, as a Keras user (and the tensorweave-convert process) has it (tests/tf2_behavior.py)."""
+    with tf2_behavior():
+        yield
 
 
 def _eager():
