@@ -165,3 +165,45 @@ def test_sweep_tool_runs_exec_and_file_cases():
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "10 cases:" in proc.stdout and "crash" not in proc.stdout and "hang" not in proc.stdout, proc.stdout
+
+
+def test_reduce_join_axis_out_of_range_at_run_time_is_out_of_range():
+    # Was InvalidArgumentError; TF's ReduceJoin kernel raises OutOfRangeError.
+    build = lambda tf: tf.strings.reduce_join(["a", "b"], axis=tf.placeholder_with_default(3, []))
+    expect_error(tw, build, tw.errors.OutOfRangeError, "Invalid reduction dimension 3")
+
+
+def test_tensor_array_write_of_another_dtype_is_invalid_argument():
+    # TF1 raises InvalidArgumentError (at graph build) with this message; it was a ValueError.
+    build = lambda tf: tf.TensorArray(tf.float32, 2).write(0, tf.constant(1)).stack()
+    error = expect_error(tw, build, tw.errors.InvalidArgumentError, "TensorArray dtype is float32")
+    assert "int32" in str(error)
+
+
+def test_lstsq_of_a_vector_names_the_rank():
+    # Raised "not enough values to unpack (expected 2, got 1)" from inside matrix_solve_ls.
+    with tw.Graph().as_default(), pytest.raises(ValueError, match=r"rank >= 2, got shape \(3,\)|rank >= 2"):
+        tw.linalg.lstsq(tw.zeros([3]), tw.zeros([3]))
+
+
+def test_onnx_pad_beyond_int32_is_a_conversion_error_naming_the_node(tmp_path, capsys):
+    # pads of 2**40 raised OverflowError with a traceback from tensorweave-convert.
+    pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    from converters import cli
+
+    graph = helper.make_graph(
+        [helper.make_node("Pad", ["x", "p"], ["y"])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b"])],
+        initializer=[numpy_helper.from_array(np.array([0, 2**40, 0, 0], np.int64), "p")],
+    )
+    source = tmp_path / "m.onnx"
+    source.write_bytes(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)]).SerializeToString())
+    out = tmp_path / "m.twl"
+    status = cli.main(["--input", str(source), "--output", str(out)])
+    err = capsys.readouterr().err
+    assert status == 1 and not out.exists() and "Traceback" not in err
+    assert "'y' (Pad): pads [0, 1099511627776, 0, 0] do not fit .twl's int32 dimensions" in err

@@ -177,6 +177,8 @@ def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """
     graph = ops.get_default_graph()
     matrix = ops.convert_to_tensor(matrix, name="matrix")
+    if matrix.shape.ndims is not None and matrix.shape.ndims < 2:
+        raise ValueError(f"matrix_solve_ls: matrix must have rank >= 2, got shape {matrix.shape}")
     if not _use_composite_ls(fast, matrix):
         with graph.name_scope(name or "MatrixSolveLs") as scope:
             rhs = ops.convert_to_tensor(rhs, preferred_dtype=matrix.dtype, name="rhs")
