@@ -207,3 +207,63 @@ def test_onnx_pad_beyond_int32_is_a_conversion_error_naming_the_node(tmp_path, c
     err = capsys.readouterr().err
     assert status == 1 and not out.exists() and "Traceback" not in err
     assert "'y' (Pad): pads [0, 1099511627776, 0, 0] do not fit .twl's int32 dimensions" in err
+
+
+def test_while_loop_body_returning_none_is_value_error():
+    # Raised "Expected string, but got None" from constant conversion.
+    build = lambda tf: tf.while_loop(lambda i: i < 3, lambda i: None, [tf.constant(0)])
+    error = error_of(tw, build)
+    assert isinstance(error, ValueError) and "body returned None" in str(error), repr(error)
+
+
+def _sparse(tf):
+    return tf.SparseTensor([[0, 0]], [1.0], [2, 2])
+
+
+@pytest.mark.parametrize(
+    "build,fragment",
+    [
+        (lambda tf: tf.sparse.expand_dims(_sparse(tf), 5).values, "axis 5 is out of range [-3, 2]"),
+        (lambda tf: tf.sparse.retain(_sparse(tf), [True, False]).values, "to_retain has 2 entries"),
+    ],
+    ids=["expand_dims_axis", "retain_mask_length"],
+)
+def test_sparse_ops_reject_what_tf_rejects(build, fragment):
+    # Both gave a value (the axis or mask was not checked); TF raises ValueError.
+    expect_error(tw, build, ValueError, fragment)
+
+
+def test_sparse_softmax_of_rank_1_is_invalid_argument():
+    # Gave a softmax over the whole vector; TF's kernel needs rank >= 2.
+    build = lambda tf: tf.sparse.softmax(tf.SparseTensor([[0]], [1.0], [2])).values
+    expect_error(tw, build, tw.errors.InvalidArgumentError, "rank >= 2")
+
+
+def test_sparse_softmax_of_rank_2_unchanged(sess):
+    sp = tw.SparseTensor([[0, 0], [0, 1], [1, 0]], [1.0, 1.0, 3.0], [2, 2])
+    np.testing.assert_allclose(sess.run(tw.sparse.softmax(sp).values), [0.5, 0.5, 1.0])
+
+
+@pytest.mark.parametrize(
+    "build,fragment",
+    [
+        (lambda tf: tf.gather_nd(tf.zeros([2, 3]), [[0]], batch_dims=3), "must be less than rank(`indices`) = 2"),
+        (lambda tf: tf.linalg.diag(tf.zeros([3]), k=(2, 1)), "lower_diag_index is greater than upper_diag_index"),
+        (lambda tf: tf.metrics.auc([1, 0], [0.5, 0.5], num_thresholds=1), "`num_thresholds` must be > 1."),
+    ],
+    ids=["gather_nd_batch_dims", "diag_k_inverted", "auc_one_threshold"],
+)
+def test_hostile_arguments_are_value_errors(build, fragment):
+    # gather_nd and diag raised NotImplementedError (their unsupported features) before checking; auc built a
+    # metric with no thresholds between 0 and 1.
+    error = error_of(tw, build)
+    assert isinstance(error, ValueError) and fragment in str(error), repr(error)
+
+
+def test_saver_with_one_variable_under_two_names_is_value_error():
+    # Was accepted (saved twice); TF raises ValueError.
+    def build(tf):
+        v = tf.Variable(1.0)
+        tf.train.Saver({"a": v, "b": v})
+
+    expect_error(tw, build, ValueError, "The same saveable will be restored with two names")

@@ -1019,6 +1019,201 @@ CASES_S21 = [
     ),
 ]
 
+CASES_S21 += [
+    # nn (more)
+    ("conv1d_transpose_bad_out", "tf.nn.conv1d_transpose(tf.zeros([1, 4, 1]), tf.zeros([2, 1, 1]), [1, 99, 1], 2)"),
+    ("pool_bad_type", "tf.nn.pool(tf.zeros([1, 4, 4, 1]), [2, 2], 'MEDIAN', 'VALID')"),
+    ("pool_window_rank_mismatch", "tf.nn.pool(tf.zeros([1, 4, 4, 1]), [2], 'MAX', 'VALID')"),
+    (
+        "embedding_lookup_sparse_oob",
+        "tf.nn.embedding_lookup_sparse(tf.zeros([3, 2]), tf.SparseTensor([[0, 0]], tf.constant([7], tf.int64), [1, 1]), None)",
+    ),
+    (
+        "nce_loss_bad_classes",
+        "tf.nn.nce_loss(tf.zeros([4, 3]), tf.zeros([4]), tf.zeros([2, 2]), tf.zeros([1, 1], tf.int64), 1, 4)",
+    ),
+    (
+        "sampled_softmax_num_sampled_big",
+        "tf.nn.sampled_softmax_loss(tf.zeros([4, 3]), tf.zeros([4]), tf.zeros([2, 3]), tf.zeros([2, 1], tf.int64), 10, 4)",
+    ),
+    ("weighted_moments_mismatch", "tf.nn.weighted_moments(tf.ones([2, 3]), [0], tf.ones([4]))[0]"),
+    ("normalize_moments_neg_counts", "tf.nn.normalize_moments(-1.0, tf.ones([2]), tf.ones([2]), None)[1]"),
+    ("log_poisson_mismatch", "tf.nn.log_poisson_loss(tf.zeros([2]), tf.zeros([3]))"),
+    ("ctc_unique_labels_rank1", "tf.nn.ctc_unique_labels(tf.zeros([3], tf.int32))[0]"),
+    # math (more)
+    ("betainc_mismatch", "tf.math.betainc(tf.ones([2]), tf.ones([3]), tf.ones([2]))"),
+    ("igamma_negative", "tf.math.igamma(-1.0, 1.0)"),
+    ("polyval_not_list", "tf.math.polyval(tf.ones([3]), 2.0)"),
+    ("reduce_euclidean_norm_oob", "tf.math.reduce_euclidean_norm(tf.ones([2]), axis=4)"),
+    ("segment_max_nan", f"tf.math.segment_max([{NAN}, 1.0], [0, 0])"),
+    ("unsorted_segment_prod_neg_num", f"tf.math.unsorted_segment_prod([1.0], [0], {PH}(-3, []))"),
+    ("cumprod_axis_oob", "tf.math.cumprod(tf.ones([2]), axis=3)"),
+    ("bessel_int", "tf.math.bessel_i0e(tf.constant([1]))"),
+    ("zeta_mismatch", "tf.math.zeta(tf.ones([2]), tf.ones([3]))"),
+    ("count_nonzero_axis_oob", "tf.count_nonzero(tf.ones([2]), axis=3)"),
+    ("accumulate_n_mismatch", "tf.math.accumulate_n([tf.ones([2]), tf.ones([3])])"),
+    ("add_n_empty", "tf.add_n([])"),
+    ("matmul_int_float", "tf.matmul(tf.ones([2, 2]), tf.ones([2, 2], tf.int32))"),
+    ("reduce_mean_int_empty", "tf.reduce_mean(tf.zeros([0], tf.int32))"),
+    ("reduce_prod_axis_dup_runtime", f"tf.reduce_prod(tf.ones([2, 3]), {PH}([1, 1], [2]))"),
+    ("truediv_int_zero", f"tf.truediv({PH}(7, []), 0)"),
+    # array (more)
+    ("searchsorted_rank_mismatch", "tf.searchsorted(tf.zeros([2, 3]), tf.zeros([3, 2]))"),
+    ("searchsorted_scalar", "tf.searchsorted(tf.constant(1.0), tf.constant(1.0))"),
+    ("sequence_mask_huge", f"tf.sequence_mask([1], {PH}(2**40, tf.int64))"),
+    ("boolean_mask_axis_oob", "tf.boolean_mask(tf.zeros([2, 3]), [True, False], axis=5)"),
+    ("boolean_mask_scalar_mask", "tf.boolean_mask(tf.zeros([2]), True)"),
+    ("roll_huge_shift", "tf.roll(tf.range(5), 2**62, 0)"),
+    ("roll_shift_axis_mismatch", "tf.roll(tf.zeros([2, 3]), [1, 2], [0])"),
+    ("gather_nd_batch_dims_big", "tf.gather_nd(tf.zeros([2, 3]), [[0]], batch_dims=3)"),
+    ("unique_with_counts_rank2", "tf.unique_with_counts(tf.zeros([2, 2]))[0]"),
+    ("matrix_diag_k_bad", "tf.linalg.diag(tf.zeros([3]), k=(2, 1))"),
+    (
+        "extract_volume_patches_stride0",
+        "tf.extract_volume_patches(tf.zeros([1, 4, 4, 4, 1]), [1, 2, 2, 2, 1], [1, 0, 1, 1, 1], 'VALID')",
+    ),
+    ("batch_gather_mismatch", "tf.batch_gather(tf.zeros([2, 3]), tf.zeros([3, 1], tf.int32))"),
+    (
+        "edit_distance_rank_mismatch",
+        "tf.edit_distance(tf.SparseTensor([[0, 0]], ['a'], [1, 1]), tf.SparseTensor([[0, 0, 0]], ['a'], [1, 1, 1]))",
+    ),
+    (
+        "sets_intersection_rank_mismatch",
+        "tf.sets.intersection(tf.zeros([2, 2], tf.int32), tf.zeros([2, 2, 2], tf.int32)).values",
+    ),
+    ("meshgrid_bad_indexing", "tf.meshgrid([1, 2], [3], indexing='zz')"),
+    ("shape_n_empty", "tf.shape_n([])"),
+    ("reverse_sequence_batch_mismatch", "tf.reverse_sequence(tf.zeros([2, 3]), [1, 1, 1], 1, 0)"),
+    ("quantized_concat_missing", "tf.concat([], 0)"),
+    ("fill_string_huge", f"tf.fill({PH}([2**31, 2**31], [2]), 'a')"),
+    ("where_one_arg_empty", "tf.where(tf.zeros([0, 3], tf.bool))"),
+    # random (more)
+    ("categorical_nan_logits", f"tf.random.categorical([[{NAN}, 1.0]], 3)"),
+    ("categorical_neg_samples", f"tf.random.categorical([[0.0, 1.0]], {PH}(-2, []))"),
+    ("poisson_neg_lam", "tf.random.poisson(-1.0, [3], seed=1)"),
+    ("stateless_uniform_bad_seed", "tf.random.stateless_uniform([2], seed=[1, 2, 3])"),
+    ("gamma_neg_alpha", "tf.random.gamma([2], -1.0, seed=1)"),
+    ("random_normal_neg_std", "tf.reduce_all(tf.is_finite(tf.random_normal([3], stddev=-1.0, seed=1)))"),
+    ("random_uniform_int_no_max", "tf.random_uniform([2], 0, dtype=tf.int32)"),
+    ("random_uniform_min_gt_max_int", "tf.random_uniform([2], 5, 1, dtype=tf.int32)"),
+    # image (more)
+    (
+        "sample_distorted_bbox_bad_boxes",
+        "tf.image.sample_distorted_bounding_box([4, 4, 1], tf.zeros([1, 1, 3]), seed=1)[0]",
+    ),
+    (
+        "sample_distorted_bbox_bad_area",
+        "tf.image.sample_distorted_bounding_box([4, 4, 1], tf.zeros([1, 0, 4]), area_range=[2.0, 0.5], use_image_if_no_bounding_boxes=True, seed=1)[0]",
+    ),
+    ("random_flip_rank1", "tf.image.random_flip_left_right(tf.zeros([3]), seed=1)"),
+    ("resize_with_pad_neg", "tf.image.resize_image_with_pad(tf.zeros([4, 4, 1]), -2, 4)"),
+    ("rgb_to_yuv_bad_channels", "tf.image.rgb_to_yuv(tf.zeros([2, 2, 2]))"),
+    ("image_gradients_rank3", "tf.image.image_gradients(tf.zeros([4, 4, 1]))[0]"),
+    ("crop_and_resize_huge_crop", f"tf.image.crop_and_resize({IMG}, {BOX}, [0], {PH}([2**20, 2**20], [2]))"),
+    ("encode_png_bad_channels", "tf.image.encode_png(tf.zeros([2, 2, 5], tf.uint8))"),
+    ("encode_jpeg_bad_quality", "tf.image.encode_jpeg(tf.zeros([2, 2, 3], tf.uint8), quality=500)"),
+    ("convert_image_dtype_string", "tf.image.convert_image_dtype(tf.zeros([2]), tf.string)"),
+    # lookup tables
+    (
+        "hash_table_dtype_mismatch",
+        ("exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a'], [1]), -1)\n"
+        "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant([1]))"),
+    ),
+    (
+        "hash_table_mismatched_lengths",
+        ("exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'b'], [1]), -1)\n"
+        "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant(['a']))"),
+    ),
+    (
+        "index_table_duplicates",
+        ("exec:t = tf.contrib.lookup.index_table_from_tensor(['a', 'a']) if hasattr(tf, 'contrib') else tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'a'], [0, 1]), -1)\n"
+        "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant(['a']))"),
+    ),
+    (
+        "hash_table_uninitialized",
+        "exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a'], [1]), -1)\nfetches = t.lookup(tf.constant(['a']))",
+    ),
+    # strings (more)
+    ("strings_split_empty_input", "tf.strings.split(tf.constant([], tf.string)).values"),
+    ("substr_bad_unit", "tf.strings.substr('abc', 0, 1, unit='WORD')"),
+    ("unsorted_segment_join_neg_num", f"tf.strings.unsorted_segment_join(['a'], [0], {PH}(-1, []))"),
+    ("to_number_empty", "tf.strings.to_number('')"),
+    ("string_join_rank_mismatch_runtime", f"tf.strings.join([{PH}(['a', 'b'], [None]), ['a', 'b', 'c']])"),
+    ("as_string_complex_fill", "tf.as_string(1.0, fill='ab')"),
+    # sparse (more)
+    ("sparse_softmax_rank1", "tf.sparse.softmax(tf.SparseTensor([[0]], [1.0], [2])).values"),
+    ("sparse_transpose_bad_perm", "tf.sparse.transpose(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), [0, 0]).values"),
+    (
+        "sparse_maximum_mismatch",
+        "tf.sparse.maximum(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), tf.SparseTensor([[0, 0]], [1.0], [3, 3])).values",
+    ),
+    ("sparse_retain_mismatch", "tf.sparse.retain(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), [True, False]).values"),
+    (
+        "sparse_reset_shape_smaller",
+        "tf.sparse.reset_shape(tf.SparseTensor([[1, 1]], [1.0], [2, 2]), [1, 1]).dense_shape",
+    ),
+    ("sparse_expand_dims_oob", "tf.sparse.expand_dims(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), 5).values"),
+    (
+        "sparse_matmul_adjoint_mismatch",
+        "tf.sparse.sparse_dense_matmul(tf.SparseTensor([[0, 0]], [1.0], [2, 3]), tf.zeros([2, 2]), adjoint_a=False)",
+    ),
+    ("sparse_segment_sqrt_n_oob", "tf.sparse.segment_sqrt_n(tf.zeros([3, 2]), [0, 9], [0, 0])"),
+    ("sparse_tensor_neg_shape", "tf.sparse.to_dense(tf.SparseTensor([[0, 0]], [1.0], [-2, 2]))"),
+    (
+        "sparse_cross_bad",
+        "tf.sparse.cross([tf.SparseTensor([[0, 0]], ['a'], [1, 1]), tf.SparseTensor([[5, 0]], ['b'], [1, 1])]).values",
+    ),
+    # gradients / optimizers
+    ("gradients_int", "tf.gradients(tf.constant(1) * 2, tf.constant(1))"),
+    (
+        "gradients_grad_ys_shape",
+        "exec:x = tf.constant([1.0, 2.0])\nfetches = tf.gradients(x * 2, x, grad_ys=tf.ones([3]))",
+    ),
+    ("minimize_no_variables", "tf.train.GradientDescentOptimizer(0.1).minimize(tf.constant(1.0))"),
+    (
+        "apply_gradients_none",
+        "exec:v = tf.Variable(1.0)\nfetches = tf.train.GradientDescentOptimizer(0.1).apply_gradients([(None, v)])",
+    ),
+    ("minimize_int_loss", "exec:v = tf.Variable(1)\nfetches = tf.train.GradientDescentOptimizer(0.1).minimize(v * 2)"),
+    ("adam_bad_epsilon_type", "exec:v = tf.Variable(1.0)\nfetches = tf.train.AdamOptimizer('x').minimize(v * v)"),
+    ("saver_no_variables", "tf.train.Saver()"),
+    (
+        "saver_dup_names",
+        "exec:v = tf.Variable(1.0)\nfetches = tf.train.Saver({'a': v, 'b': v}).saver_def.filename_tensor_name",
+    ),
+    (
+        "saver_save_missing_dir",
+        "exec:v = tf.Variable(1.0)\nsess.run(v.initializer)\nout = tf.train.Saver().save(sess, '/nonexistent_xyz/dir/model')",
+    ),
+    (
+        "saver_restore_missing",
+        "exec:v = tf.Variable(1.0)\nout = tf.train.Saver().restore(sess, '/nonexistent_xyz/model')",
+    ),
+    # summaries
+    ("summary_scalar_non_scalar", f"tf.summary.scalar('s', {PH}(tf.zeros([2]), None))"),
+    ("summary_image_rank3", "tf.summary.image('i', tf.zeros([4, 4, 3]))"),
+    ("summary_histogram_nan", f"tf.summary.histogram('h', {PH}([{NAN}], [1]))"),
+    ("summary_audio_bad_rate", f"tf.summary.audio('a', tf.zeros([1, 10]), {PH}(-5.0, []))"),
+    ("summary_merge_bad", "tf.summary.merge([tf.constant('garbage')])"),
+    # metrics / losses / layers
+    ("metrics_accuracy_mismatch", "tf.metrics.accuracy(tf.zeros([2]), tf.zeros([3]))[1]"),
+    (
+        "metrics_auc_out_of_range",
+        "exec:v, u = tf.metrics.auc([1, 0], [1.5, -0.5])\nsess.run(tf.local_variables_initializer())\nfetches = u",
+    ),
+    ("metrics_auc_thresholds1", "tf.metrics.auc([1, 0], [0.5, 0.5], num_thresholds=1)[1]"),
+    ("losses_mse_mismatch", "tf.losses.mean_squared_error(tf.zeros([2]), tf.zeros([3]))"),
+    ("losses_bad_weights", "tf.losses.mean_squared_error(tf.zeros([2, 3]), tf.zeros([2, 3]), weights=tf.ones([4]))"),
+    ("losses_sparse_xent_oob", "tf.losses.sparse_softmax_cross_entropy([5], tf.zeros([1, 3]))"),
+    ("layers_dense_rank1", "tf.layers.dense(tf.zeros([3]), 2)"),
+    ("layers_dense_units0", "tf.layers.dense(tf.zeros([2, 3]), 0)"),
+    ("layers_dense_units_neg", "tf.layers.dense(tf.zeros([2, 3]), -2)"),
+    ("layers_conv2d_filters0", "tf.layers.conv2d(tf.zeros([1, 4, 4, 1]), 0, 2)"),
+    ("layers_dropout_rate_big", "tf.layers.dropout(tf.zeros([3]), rate=1.5, training=True)"),
+    ("layers_bn_axis_oob", "tf.layers.batch_normalization(tf.zeros([2, 3]), axis=5)"),
+    ("layers_dense_unknown_last_dim", f"tf.layers.dense({PH}(tf.zeros([2, 3]), [None, None]), 2)"),
+]
+
 
 # Malformed files (round 2): TFRecord files, event files, SavedModels and GraphDefs. These exec cases use the
 # worker's helpers: record(data) is one TFRecord record, tmp(name) a scratch path, graph_def(text) imports a

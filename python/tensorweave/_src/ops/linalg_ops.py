@@ -293,6 +293,8 @@ def _only_main_diagonal(extra):
         extra.pop(unused, None)
     if extra:
         raise TypeError(f"unexpected arguments: {sorted(extra)}")
+    if isinstance(k, (list, tuple)) and len(k) == 2 and all(isinstance(d, int) for d in k) and k[0] > k[1]:
+        raise ValueError(f"lower_diag_index is greater than upper_diag_index: k = {tuple(k)}")
     if k != 0:
         raise NotImplementedError("only the main diagonal (k=0) is supported")
 
