@@ -1116,18 +1116,24 @@ CASES_S21 += [
     # lookup tables
     (
         "hash_table_dtype_mismatch",
-        ("exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a'], [1]), -1)\n"
-        "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant([1]))"),
+        (
+            "exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a'], [1]), -1)\n"
+            "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant([1]))"
+        ),
     ),
     (
         "hash_table_mismatched_lengths",
-        ("exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'b'], [1]), -1)\n"
-        "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant(['a']))"),
+        (
+            "exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'b'], [1]), -1)\n"
+            "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant(['a']))"
+        ),
     ),
     (
         "index_table_duplicates",
-        ("exec:t = tf.contrib.lookup.index_table_from_tensor(['a', 'a']) if hasattr(tf, 'contrib') else tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'a'], [0, 1]), -1)\n"
-        "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant(['a']))"),
+        (
+            "exec:t = tf.contrib.lookup.index_table_from_tensor(['a', 'a']) if hasattr(tf, 'contrib') else tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'a'], [0, 1]), -1)\n"
+            "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant(['a']))"
+        ),
     ),
     (
         "hash_table_uninitialized",
@@ -1183,7 +1189,7 @@ CASES_S21 += [
     ),
     (
         "saver_save_missing_dir",
-        "exec:v = tf.Variable(1.0)\nsess.run(v.initializer)\nout = tf.train.Saver().save(sess, '/nonexistent_xyz/dir/model')",
+        "exec:v = tf.Variable(1.0)\nsess.run(v.initializer)\nout = tf.train.Saver().save(sess, tmp('no_such_dir/dir/model'))",
     ),
     (
         "saver_restore_missing",
@@ -1257,7 +1263,7 @@ CASES_FILES = [
     ("tfrecord_iter_huge_length", _TFR.format(_HUGE.format(2**62)) + _ITER),
     ("tfrecord_iter_length_2_31", _TFR.format(_HUGE.format(2**31 + 5)) + _ITER),
     ("tfrecord_iter_empty_file", _TFR.format("b''") + _ITER),
-    ("tfrecord_iter_missing", "exec:out = list(tf.python_io.tf_record_iterator('/nonexistent_xyz/r.tfrecord'))"),
+    ("tfrecord_iter_missing", "exec:out = list(tf.python_io.tf_record_iterator(tmp('no_such_dir_w/r.tfrecord')))"),
     (
         "tfrecord_iter_gzip_of_plain",
         _TFR.format(_TWO)
@@ -1412,6 +1418,68 @@ CASES_FILES = [
 ]
 
 
+_CKPT = (
+    "exec:d = tmp('ck')\nshutil.rmtree(d, ignore_errors=True)\nos.makedirs(d)\n"
+    "with tf.Graph().as_default() as g2, tf.Session(graph=g2) as s2:\n"
+    "    v = tf.Variable([1.0, 2.0], name='v')\n    s2.run(v.initializer)\n"
+    "    path = tf.train.Saver().save(s2, d + '/model')\n"
+)
+CASES_FILES += [
+    ("checkpoint_ok", _CKPT + "out = sorted(tf.train.list_variables(path))"),
+    (
+        "checkpoint_state_garbage",
+        _CKPT + "open(d + '/checkpoint', 'w').write('\\xff garbage {{{')\nout = tf.train.latest_checkpoint(d)",
+    ),
+    (
+        "checkpoint_state_missing_file",
+        _CKPT
+        + "open(d + '/checkpoint', 'w').write('model_checkpoint_path: \"nope\"')\nout = tf.train.latest_checkpoint(d)",
+    ),
+    (
+        "checkpoint_reader_garbage",
+        "exec:p = tmp('garbage.ckpt')\nopen(p + '.index', 'wb').write(b'\\xff' * 64)\nout = tf.train.NewCheckpointReader(p).get_variable_to_shape_map()",
+    ),
+    ("checkpoint_list_missing", "exec:out = tf.train.list_variables('/nonexistent_xyz/model')"),
+    ("checkpoint_load_missing_name", _CKPT + "out = tf.train.load_variable(path, 'nope')"),
+    (
+        "checkpoint_init_shape_mismatch",
+        _CKPT + "w = tf.get_variable('v', [3])\ntf.train.init_from_checkpoint(path, {'v': w})\nfetches = w.initializer",
+    ),
+    (
+        "checkpoint_restore_shape_mismatch",
+        _CKPT + "w = tf.Variable([1.0, 2.0, 3.0], name='v')\nout = tf.train.Saver().restore(sess, path)",
+    ),
+    (
+        "meta_graph_truncated",
+        _CKPT + "data = open(path + '.meta', 'rb').read()\nopen(path + '.meta', 'wb').write(data[: len(data) // 2])\n"
+        "out = str(tf.train.import_meta_graph(path + '.meta'))",
+    ),
+    (
+        "file_writer_on_a_file",
+        "exec:p = tmp('plainfile')\nopen(p, 'w').write('x')\nw = tf.summary.FileWriter(p)\nw.add_summary(tf.Summary(), 1)\nw.close()\nout = 1",
+    ),
+    ("gfile_read_missing", "exec:out = tf.gfile.GFile('/nonexistent_xyz/f').read()"),
+    ("gfile_listdir_missing", "exec:out = tf.gfile.ListDirectory(tmp('no_such_dir_l'))"),
+    ("gfile_copy_missing", "exec:out = tf.gfile.Copy('/nonexistent_xyz/a', tmp('b'))"),
+    (
+        "gfile_makedirs_under_file",
+        "exec:p = tmp('plainfile2')\nopen(p, 'w').write('x')\nout = tf.gfile.MakeDirs(p + '/sub')",
+    ),
+    ("gfile_remove_missing", "exec:out = tf.gfile.Remove('/nonexistent_xyz/a')"),
+    ("tfrecord_iter_dir", "exec:out = list(tf.python_io.tf_record_iterator(tmp('')))"),
+    ("tfrecord_writer_missing_dir", "exec:w = tf.python_io.TFRecordWriter(tmp('no_such_dir_w/r.tfrecord'))\nout = 1"),
+    (
+        "events_huge_length",
+        "exec:p = tmp('events.out.huge')\nopen(p, 'wb').write(" + _HUGE.format(2**62) + ")\n" + _SUMMARY,
+    ),
+    (
+        "parse_sequence_example_garbage",
+        "tf.io.parse_single_sequence_example(b'\\xff\\xff\\x01', sequence_features={'a': tf.io.FixedLenSequenceFeature([], tf.int64)})[1]['a']",
+    ),
+    ("read_file_huge_dir_glob", "tf.io.matching_files('/proc/self/fd/*/*/*/nope')"),
+]
+
+
 WORKER = r"""
 import sys, json, os, math
 import numpy as np
@@ -1475,7 +1543,7 @@ for line in sys.stdin:
         sess = tf.Session(graph=g)
         try:
             scope = {"tf": tf, "np": np, "sess": sess, "tmp": tmp, "record": record, "masked_crc": masked_crc,
-                     "graph_def": graph_def, "glob": glob, "shutil": shutil, "struct": struct}
+                     "graph_def": graph_def, "glob": glob, "shutil": shutil, "struct": struct, "os": os}
             if expr.startswith("exec:"):
                 exec(expr[len("exec:"):], scope)
                 value = scope["out"] if "out" in scope else sess.run(scope["fetches"], scope.get("feed"))
