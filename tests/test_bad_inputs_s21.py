@@ -164,7 +164,11 @@ def test_sweep_tool_runs_exec_and_file_cases():
         check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "10 cases:" in proc.stdout and "crash" not in proc.stdout and "hang" not in proc.stdout, proc.stdout
+    counts = proc.stdout.strip().splitlines()[-1]
+    assert int(counts.split(" cases:")[0]) >= 10, proc.stdout
+    assert "tfrecord_iter_ok: tw=[" in proc.stdout, proc.stdout  # the exec block's value: the two records
+    assert "tfrecord_iter_bad_data_crc: tw=DataLossError" in proc.stdout, proc.stdout
+    assert "crash" not in proc.stdout and "hang" not in proc.stdout, proc.stdout
 
 
 def test_reduce_join_axis_out_of_range_at_run_time_is_out_of_range():
