@@ -271,3 +271,48 @@ def test_saver_with_one_variable_under_two_names_is_value_error():
         tf.train.Saver({"a": v, "b": v})
 
     expect_error(tw, build, ValueError, "The same saveable will be restored with two names")
+
+
+def _keras_error(build):
+    """The error `build(keras)` raises with tw.keras and with tf_keras (None when it does not raise)."""
+    errors = []
+    for keras, lib in ((tw.keras, tw), (pytest.importorskip("tf_keras"), need_tf())):
+        with lib.Graph().as_default():
+            try:
+                build(keras)
+                errors.append(None)
+            except Exception as error:  # noqa: BLE001 - the error is the result
+                errors.append(error)
+    return errors
+
+
+@pytest.mark.parametrize(
+    "target,fragment", [((5,), "total size of new array must be unchanged"), ((-1, 3), "total size")]
+)
+def test_keras_reshape_to_a_size_that_does_not_hold_the_input_is_value_error(target, fragment):
+    # Reshape((5,)) of 4 features reshaped to [-1, 5]: a silently regrouped batch where tf_keras raises.
+    ours, theirs = _keras_error(lambda keras: keras.layers.Reshape(target)(keras.Input((4,))))
+    assert isinstance(ours, ValueError) and fragment in str(ours), repr(ours)
+    assert isinstance(theirs, ValueError), repr(theirs)
+
+
+def test_keras_reshape_keeps_the_batch_at_run_time(sess):
+    # With features of unknown size the batch is kept, so a mismatch is a run-time error, not a new batch size.
+    x = tw.placeholder(tw.float32, [None, None])
+    y = tw.keras.layers.Reshape((2, -1))(x)
+    assert y.shape.as_list() == [None, 2, None]
+    assert sess.run(y, {x: np.ones([3, 4])}).shape == (3, 2, 2)
+    with pytest.raises(tw.errors.InvalidArgumentError):
+        sess.run(tw.keras.layers.Reshape((5,))(x), {x: np.ones([4, 4])})
+
+
+@pytest.mark.parametrize("batch_size", [0, -3, 2.5])
+def test_keras_fit_with_a_bad_batch_size_is_value_error(batch_size):
+    # batch_size=0 was taken as 32 (`batch_size or 32`).
+    with tw.Graph().as_default():
+        model = tw.keras.Sequential([tw.keras.layers.Dense(2, input_shape=(3,))])
+        model.compile("sgd", "mse")
+        with pytest.raises(ValueError, match="batch_size must be a positive integer"):
+            model.fit(np.zeros([4, 3]), np.zeros([4, 2]), batch_size=batch_size, verbose=0)
+        with pytest.raises(ValueError, match="batch_size must be a positive integer"):
+            model.predict(np.zeros([4, 3]), batch_size=batch_size)

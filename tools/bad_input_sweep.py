@@ -1220,6 +1220,74 @@ CASES_S21 += [
     ("layers_dense_unknown_last_dim", f"tf.layers.dense({PH}(tf.zeros([2, 3]), [None, None]), 2)"),
 ]
 
+# Keras (tw.keras against tf_keras 2.21, the Keras of TF1 programs): `keras` is in scope in exec cases.
+_K = "exec:L = keras.layers\n"
+_SEQ = "exec:L = keras.layers\nm = keras.Sequential([L.Dense(2, input_shape=(3,))])\nm.compile('sgd', 'mse')\n"
+CASES_S21 += [
+    ("keras_dense_units0", _K + "out = L.Dense(0)(keras.Input((3,))).shape.as_list()"),
+    ("keras_dense_units_neg", _K + "out = L.Dense(-2)(keras.Input((3,))).shape.as_list()"),
+    ("keras_dense_units_float", _K + "out = L.Dense(2.5)(keras.Input((3,))).shape.as_list()"),
+    ("keras_conv2d_kernel0", _K + "out = L.Conv2D(2, 0)(keras.Input((4, 4, 1))).shape.as_list()"),
+    ("keras_conv2d_too_big_kernel", _K + "out = L.Conv2D(2, 9)(keras.Input((4, 4, 1))).shape.as_list()"),
+    ("keras_conv2d_rank3_input", _K + "out = L.Conv2D(2, 2)(keras.Input((4, 4))).shape.as_list()"),
+    ("keras_conv2d_bad_padding", _K + "out = L.Conv2D(2, 2, padding='what')(keras.Input((4, 4, 1))).shape.as_list()"),
+    ("keras_reshape_bad", _K + "out = L.Reshape((5,))(keras.Input((4,))).shape.as_list()"),
+    ("keras_reshape_two_unknown", _K + "out = L.Reshape((-1, -1))(keras.Input((4,))).shape.as_list()"),
+    ("keras_concat_mismatch", _K + "out = L.Concatenate()([keras.Input((3, 2)), keras.Input((4, 2))]).shape.as_list()"),
+    ("keras_add_mismatch", _K + "out = L.Add()([keras.Input((3,)), keras.Input((4,))]).shape.as_list()"),
+    ("keras_dropout_rate_big", _K + "out = L.Dropout(1.5)(keras.Input((3,))).shape.as_list()"),
+    ("keras_lstm_rank2", _K + "out = L.LSTM(2)(keras.Input((3,))).shape.as_list()"),
+    ("keras_lstm_units0", _K + "out = L.LSTM(0)(keras.Input((3, 2))).shape.as_list()"),
+    ("keras_embedding_dim0", _K + "out = L.Embedding(0, 2)(keras.Input((3,))).shape.as_list()"),
+    ("keras_maxpool_too_big", _K + "out = L.MaxPooling2D(9)(keras.Input((4, 4, 1))).shape.as_list()"),
+    ("keras_bn_axis_oob", _K + "out = L.BatchNormalization(axis=5)(keras.Input((3,))).shape.as_list()"),
+    ("keras_input_neg_shape", "exec:out = keras.Input((-2,)).shape.as_list()"),
+    ("keras_activation_unknown", _K + "out = L.Dense(2, activation='nope')(keras.Input((3,))).shape.as_list()"),
+    (
+        "keras_compile_bad_loss",
+        _K + "m = keras.Sequential([L.Dense(2, input_shape=(3,))])\nm.compile('sgd', 'nope_loss')\nout = 1",
+    ),
+    (
+        "keras_compile_bad_optimizer",
+        _K + "m = keras.Sequential([L.Dense(2, input_shape=(3,))])\nm.compile('nope_opt', 'mse')\nout = 1",
+    ),
+    (
+        "keras_fit_length_mismatch",
+        _SEQ + "out = m.fit(np.zeros([4, 3]), np.zeros([5, 2]), verbose=0).history['loss'][0] * 0",
+    ),
+    (
+        "keras_fit_wrong_feature_dim",
+        _SEQ + "out = m.fit(np.zeros([4, 5]), np.zeros([4, 2]), verbose=0).history['loss'][0] * 0",
+    ),
+    (
+        "keras_fit_wrong_target_dim",
+        _SEQ + "out = m.fit(np.zeros([4, 3]), np.zeros([4, 7]), verbose=0).history['loss'][0] * 0",
+    ),
+    (
+        "keras_fit_batch_size0",
+        _SEQ + "out = m.fit(np.zeros([4, 3]), np.zeros([4, 2]), batch_size=0, verbose=0).history['loss'][0] * 0",
+    ),
+    ("keras_fit_empty", _SEQ + "out = m.fit(np.zeros([0, 3]), np.zeros([0, 2]), verbose=0).history"),
+    ("keras_predict_wrong_shape", _SEQ + "out = m.predict(np.zeros([2, 4]))"),
+    ("keras_predict_string", _SEQ + "out = m.predict(np.array([['a', 'b', 'c']]))"),
+    (
+        "keras_fit_validation_split_big",
+        _SEQ + "out = m.fit(np.zeros([4, 3]), np.zeros([4, 2]), validation_split=1.5, verbose=0).history",
+    ),
+    (
+        "keras_load_model_garbage",
+        "exec:p = tmp('m.h5')\nopen(p, 'wb').write(b'\\x89HDF\\r\\n\\x1a\\n' + b'\\xff' * 64)\nout = keras.models.load_model(p)",
+    ),
+    ("keras_load_model_missing", "exec:out = keras.models.load_model(tmp('no_such_model.h5'))"),
+    (
+        "keras_load_weights_mismatch",
+        _SEQ
+        + "p = tmp('w.h5')\nm.save_weights(p)\nm2 = keras.Sequential([L.Dense(3, input_shape=(3,))])\nm2.load_weights(p)\nout = 1",
+    ),
+    ("keras_set_weights_wrong", _SEQ + "m.set_weights([np.zeros([3, 5]), np.zeros([2])])\nout = 1"),
+    ("keras_model_from_json_garbage", "exec:out = keras.models.model_from_json('{not json')"),
+]
+
 
 # Malformed files (round 2): TFRecord files, event files, SavedModels and GraphDefs. These exec cases use the
 # worker's helpers: record(data) is one TFRecord record, tmp(name) a scratch path, graph_def(text) imports a
@@ -1488,8 +1556,10 @@ if lib == "tf":
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     import tensorflow.compat.v1 as tf
     tf.disable_eager_execution()
+    import tf_keras as keras
 else:
     import tensorweave as tf
+    keras = tf.keras
 
 def summarize(value):
     if isinstance(value, (list, tuple)):
@@ -1543,7 +1613,8 @@ for line in sys.stdin:
         sess = tf.Session(graph=g)
         try:
             scope = {"tf": tf, "np": np, "sess": sess, "tmp": tmp, "record": record, "masked_crc": masked_crc,
-                     "graph_def": graph_def, "glob": glob, "shutil": shutil, "struct": struct, "os": os}
+                     "graph_def": graph_def, "glob": glob, "shutil": shutil, "struct": struct, "os": os,
+                     "keras": keras}
             if expr.startswith("exec:"):
                 exec(expr[len("exec:"):], scope)
                 value = scope["out"] if "out" in scope else sess.run(scope["fetches"], scope.get("feed"))

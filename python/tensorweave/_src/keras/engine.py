@@ -58,6 +58,15 @@ def _shape_tuple(tensor):
 # --- inputs ---
 
 
+def _batch_size(batch_size):
+    """`batch_size`, 32 when None; a ValueError for one that is no positive integer (0 was taken as 32)."""
+    if batch_size is None:
+        return 32
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    return int(batch_size)
+
+
 class InputLayer(base.Layer):
     """The layer of an `Input`: it owns the placeholder a functional model is fed through."""
 
@@ -1260,7 +1269,7 @@ class Model(Layer):
         ys = self._standardize_y(y)
         _check_sample_counts(xs, ys)
         sws = self._sample_weight_arrays(ys, sample_weight, class_weight)
-        batch_size = batch_size or 32
+        batch_size = _batch_size(batch_size)
         val = None
         if validation_data is not None:
             vx, vy = validation_data[0], validation_data[1]
@@ -1337,7 +1346,7 @@ class Model(Layer):
         ys = self._standardize_y(y)
         _check_sample_counts(xs, ys)
         sws = self._sample_weight_arrays(ys, sample_weight, None)
-        logs = self._run_batches(xs, ys, sws, batch_size or 32, False)
+        logs = self._run_batches(xs, ys, sws, _batch_size(batch_size), False)
         if return_dict:
             return logs
         values = [logs[k] for k in self._fetch_names]
@@ -1350,7 +1359,7 @@ class Model(Layer):
         if _is_generator(x):
             return self.predict_generator(x, steps)
         xs = self._standardize_x(x)
-        batch_size = batch_size or 32
+        batch_size = _batch_size(batch_size)
         sess = backend.get_session()
         _initialize_new_variables()
         parts = [[] for _ in self.outputs]
