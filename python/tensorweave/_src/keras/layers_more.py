@@ -18,18 +18,17 @@ class Reshape(_Layer):
         if target.count(-1) > 1:
             raise ValueError(f"There must be at most one unknown dimension in output_shape. Received: {tuple(target)}.")
         dims = inputs.shape.as_list()[1:] if inputs.shape.ndims is not None else [None]
-        static = list(target)
         if None not in dims:  # tf_keras's check: the target holds the input's elements, batch aside
             n, known = int(np.prod(dims, dtype=np.int64)), int(np.prod([d for d in target if d != -1], dtype=np.int64))
             if (-1 in target and (known == 0 or n % known)) or (-1 not in target and n != known):
                 raise ValueError(
                     f"total size of new array must be unchanged, input_shape = {dims}, output_shape = {target}"
                 )
-            static = [n // known if d == -1 else d for d in target]
-        # The batch size is kept (a -1 there would absorb a mismatch of a run-time shape).
+            return tw.reshape(inputs, [-1] + [n // known if d == -1 else d for d in target])  # -1: the batch
+        # Features of a run-time size: the batch size is kept (a -1 there would absorb a mismatch).
         out = tw.reshape(inputs, tw.concat([tw.shape(inputs)[:1], target], 0))
         out.set_shape(
-            [inputs.shape[0] if inputs.shape.ndims is not None else None] + [None if d == -1 else d for d in static]
+            [inputs.shape[0] if inputs.shape.ndims is not None else None] + [d if d != -1 else None for d in target]
         )
         return out
 
