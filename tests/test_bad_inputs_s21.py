@@ -316,3 +316,13 @@ def test_keras_fit_with_a_bad_batch_size_is_value_error(batch_size):
             model.fit(np.zeros([4, 3]), np.zeros([4, 2]), batch_size=batch_size, verbose=0)
         with pytest.raises(ValueError, match="batch_size must be a positive integer"):
             model.predict(np.zeros([4, 3]), batch_size=batch_size)
+
+
+def test_keras_dense_units_as_tf_keras():
+    # Dense(2.5) raised TypeError from a Dimension (tf_keras takes int(units)); Dense(-2) named a Dimension.
+    with tw.Graph().as_default():
+        assert tw.keras.layers.Dense(2.5)(tw.keras.Input((3,))).shape.as_list() == [None, 2]
+        assert tw.keras.layers.Dense(units=np.int64(4))(tw.keras.Input((3,))).shape.as_list() == [None, 4]
+    ours, theirs = _keras_error(lambda keras: keras.layers.Dense(-2)(keras.Input((3,))))
+    assert isinstance(ours, ValueError) and "Received: units=-2" in str(ours), repr(ours)
+    assert isinstance(theirs, ValueError) and "Received: units=-2" in str(theirs), repr(theirs)
