@@ -326,3 +326,15 @@ def test_keras_dense_units_as_tf_keras():
     ours, theirs = _keras_error(lambda keras: keras.layers.Dense(-2)(keras.Input((3,))))
     assert isinstance(ours, ValueError) and "Received: units=-2" in str(ours), repr(ours)
     assert isinstance(theirs, ValueError) and "Received: units=-2" in str(theirs), repr(theirs)
+
+
+@pytest.mark.parametrize("use", ["iterator", "writer"])
+def test_tfrecord_of_a_directory_is_failed_precondition(tmp_path, use):
+    # Was IsADirectoryError from open(); TF raises FailedPreconditionError.
+    def build(tf):
+        if use == "iterator":
+            list(tf.python_io.tf_record_iterator(str(tmp_path)))
+        else:
+            tf.python_io.TFRecordWriter(str(tmp_path))
+
+    expect_error(tw, build, tw.errors.FailedPreconditionError, "Is a directory")
