@@ -29,5 +29,7 @@ def convert_nodes(items, convert, describe, target):
             convert(item)
         except (NodeError, ConversionError) as e:
             problems.append(f"{describe(item)}: {e}")
+        except OverflowError as e:  # a hostile number that no int32/int64 field holds: named, not a traceback
+            problems.append(f"{describe(item)}: {e}")
     if problems:
         raise ConversionError(f"{len(problems)} ops cannot be converted to {target}: " + "; ".join(problems))

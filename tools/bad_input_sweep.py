@@ -5,7 +5,7 @@ in a worker subprocess per library with a per-case timeout, so a crash or a hang
 classified: same (same error class as TF, or both give the same value), diff-class, crash, hang, no-error (TF
 errs, tensorweave does not), value-differs, tw-only-error (tensorweave errs, TF does not).
 
-    python tools/bad_input_sweep.py [--timeout S] [--only SUBSTRING] [--json OUT]
+    python tools/bad_input_sweep.py [--timeout S] [--only SUBSTRING] [--set all|s20|s21|files] [--json OUT]
 """
 
 import argparse
@@ -475,6 +475,1079 @@ CASES = [
 ]
 
 
+# Round 2 (helper bx2): linalg, fft/signal, image, nn, control flow, variables, tf.data, strings, quantization,
+# numerics and session-level misuse. A case starting with "exec:" is a statement block run with `tf`, `np` and
+# `sess` in scope; it sets `fetches` (and optionally `feed`) to run, or `out` (a value already computed).
+NAN = "float('nan')"
+M22 = "tf.constant([[1.0, 2.0], [3.0, 4.0]])"
+NANM = f"{PH}(np.full([2, 2], np.nan, np.float32), [2, 2])"
+IMG = "tf.zeros([1, 4, 4, 1])"
+BOX = "[[0.0, 0.0, 1.0, 1.0]]"
+ITER = "tf.data.make_one_shot_iterator({}).get_next()"
+QUEUE = "exec:q = tf.FIFOQueue(2, tf.float32, shapes=[[]])\n"
+CASES_S21 = [
+    # linalg
+    ("cholesky_nonsquare", "tf.cholesky(tf.zeros([2, 3]))"),
+    ("cholesky_rank1", "tf.cholesky(tf.zeros([3]))"),
+    ("cholesky_empty", "tf.cholesky(tf.zeros([0, 0]))"),
+    ("cholesky_nan", f"tf.cholesky({NANM})"),
+    ("cholesky_nonsquare_runtime", f"tf.cholesky({PH}(tf.zeros([2, 3]), [None, None]))"),
+    ("qr_rank1", "tf.qr(tf.zeros([3]))[0]"),
+    ("qr_empty", "tf.qr(tf.zeros([0, 3]))"),
+    ("qr_nan", f"tf.qr({NANM})[1]"),
+    ("svd_rank1", "tf.svd(tf.zeros([3]))"),
+    ("svd_empty", "tf.svd(tf.zeros([0, 2]))"),
+    ("svd_nan", f"tf.svd({NANM}, compute_uv=False)"),
+    ("eigh_nonsquare", "tf.self_adjoint_eig(tf.zeros([2, 3]))[0]"),
+    ("eigh_empty", "tf.self_adjoint_eigvals(tf.zeros([0, 0]))"),
+    ("eigh_nan", f"tf.self_adjoint_eigvals({NANM})"),
+    ("matrix_inverse_rank1", "tf.matrix_inverse(tf.zeros([3]))"),
+    ("matrix_inverse_empty", "tf.matrix_inverse(tf.zeros([0, 0]))"),
+    ("matrix_inverse_nan", f"tf.matrix_inverse({NANM})"),
+    ("matrix_inverse_nonsquare_runtime", f"tf.matrix_inverse({PH}(tf.zeros([2, 3]), [None, None]))"),
+    ("matrix_solve_singular", "tf.matrix_solve(tf.zeros([2, 2]), tf.ones([2, 1]))"),
+    ("matrix_solve_nonsquare", "tf.matrix_solve(tf.zeros([2, 3]), tf.ones([2, 1]))"),
+    ("matrix_solve_batch_mismatch", "tf.matrix_solve(tf.tile(tf.eye(2)[None], [3, 1, 1]), tf.ones([2, 2, 1]))"),
+    ("matrix_solve_mismatch_runtime", f"tf.matrix_solve(tf.eye(2), {PH}(tf.zeros([3, 1]), [None, None]))"),
+    ("triangular_solve_mismatch", "tf.matrix_triangular_solve(tf.eye(2), tf.ones([3, 1]))"),
+    ("triangular_solve_nonsquare", "tf.matrix_triangular_solve(tf.zeros([2, 3]), tf.ones([2, 1]))"),
+    ("triangular_solve_singular", "tf.matrix_triangular_solve(tf.zeros([2, 2]), tf.ones([2, 1]))"),
+    ("lstsq_mismatch", "tf.linalg.lstsq(tf.zeros([3, 2]), tf.zeros([4, 1]))"),
+    ("lstsq_rank1", "tf.linalg.lstsq(tf.zeros([3]), tf.zeros([3]))"),
+    ("lstsq_empty", "tf.linalg.lstsq(tf.zeros([0, 2]), tf.zeros([0, 1]))"),
+    ("det_nonsquare", "tf.matrix_determinant(tf.zeros([2, 3]))"),
+    ("det_empty", "tf.matrix_determinant(tf.zeros([0, 0]))"),
+    ("det_nan", f"tf.matrix_determinant({NANM})"),
+    ("logdet_not_pd", f"tf.linalg.logdet(-{M22})"),
+    ("slogdet_singular", "tf.linalg.slogdet(tf.zeros([2, 2]))"),
+    ("slogdet_nonsquare", "tf.linalg.slogdet(tf.zeros([2, 3]))[0]"),
+    ("expm_nonsquare", "tf.linalg.expm(tf.zeros([2, 3]))"),
+    ("lu_nonsquare", "tf.linalg.lu(tf.zeros([2, 3]))[0]"),
+    ("lu_singular", "tf.linalg.lu(tf.zeros([2, 2]))[0]"),
+    ("cross_not_3", "tf.linalg.cross(tf.zeros([2]), tf.zeros([2]))"),
+    ("trace_rank1", "tf.linalg.trace(tf.zeros([3]))"),
+    ("matrix_transpose_rank1", "tf.linalg.matrix_transpose(tf.zeros([3]))"),
+    ("band_part_neg_runtime", f"tf.linalg.band_part(tf.zeros([3, 3]), {PH}(tf.constant(-5, tf.int64), []), 0)"),
+    ("norm_axis_oob", "tf.norm(tf.zeros([2, 3]), axis=[0, 4])"),
+    # fft / signal
+    ("fft_empty", "tf.signal.fft(tf.zeros([0], tf.complex64))"),
+    ("fft_float_input", "tf.signal.fft(tf.zeros([4]))"),
+    ("fft2d_rank1", "tf.signal.fft2d(tf.zeros([4], tf.complex64))"),
+    ("ifft_empty_batch", "tf.signal.ifft(tf.zeros([2, 0], tf.complex64))"),
+    ("rfft_len_neg", f"tf.signal.rfft(tf.zeros([8]), {PH}([-1], [1]))"),
+    ("rfft_len_zero", "tf.signal.rfft(tf.zeros([8]), [0])"),
+    ("rfft_len_count", "tf.signal.rfft(tf.zeros([8]), [4, 4])"),
+    ("irfft_empty", "tf.signal.irfft(tf.zeros([0], tf.complex64))"),
+    ("stft_frame_len_neg", "tf.signal.stft(tf.zeros([10]), -1, 1)"),
+    ("stft_frame_step0", "tf.signal.stft(tf.zeros([10]), 4, 0)"),
+    ("stft_fft_len_small", "tf.signal.stft(tf.zeros([10]), 4, 1, fft_length=2)"),
+    ("stft_empty_signal", "tf.signal.stft(tf.zeros([0]), 4, 1)"),
+    ("stft_rank0", "tf.signal.stft(tf.constant(1.0), 4, 1)"),
+    ("frame_axis_oob", "tf.signal.frame(tf.zeros([10]), 2, 1, axis=3)"),
+    ("frame_len_runtime_neg", f"tf.signal.frame(tf.zeros([10]), {PH}(-2, []), 1)"),
+    ("inverse_stft_step0", "tf.signal.inverse_stft(tf.zeros([3, 5], tf.complex64), 8, 0)"),
+    ("hann_window_neg", "tf.signal.hann_window(-1)"),
+    ("hann_window_neg_runtime", f"tf.signal.hann_window({PH}(-3, []))"),
+    ("mel_zero_bins", "tf.signal.linear_to_mel_weight_matrix(0, 129, 8000)"),
+    ("mel_bad_edges", "tf.signal.linear_to_mel_weight_matrix(10, 129, 8000, 4000.0, 100.0)"),
+    ("dct_bad_type", "tf.signal.dct(tf.zeros([4]), type=5)"),
+    # image
+    ("crop_to_bbox_neg_offset", "tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), -1, 0, 2, 2)"),
+    ("crop_to_bbox_zero_target", "tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), 0, 0, 0, 2)"),
+    ("crop_to_bbox_static_oob", "tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), 3, 3, 4, 4)"),
+    ("pad_to_bbox_too_small", "tf.image.pad_to_bounding_box(tf.zeros([4, 4, 1]), 0, 0, 2, 2)"),
+    (
+        "pad_to_bbox_too_small_runtime",
+        f"tf.image.pad_to_bounding_box({PH}(tf.zeros([4, 4, 1]), [None, None, 1]), 0, 0, 2, 2)",
+    ),
+    ("resize_crop_pad_zero", "tf.image.resize_image_with_crop_or_pad(tf.zeros([4, 4, 1]), 0, 2)"),
+    ("central_crop_zero", "tf.image.central_crop(tf.zeros([4, 4, 1]), 0.0)"),
+    ("central_crop_over_one", "tf.image.central_crop(tf.zeros([4, 4, 1]), 1.5)"),
+    (
+        "extract_image_patches_stride0",
+        f"tf.extract_image_patches({IMG}, [1, 2, 2, 1], [1, 0, 0, 1], [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "extract_image_patches_big",
+        f"tf.extract_image_patches({IMG}, [1, 9, 9, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "extract_image_patches_rate_neg",
+        f"tf.extract_image_patches({IMG}, [1, 2, 2, 1], [1, 1, 1, 1], [1, -1, 1, 1], 'SAME')",
+    ),
+    ("crop_and_resize_nan_box", f"tf.image.crop_and_resize({IMG}, [[0.0, {NAN}, 1.0, 1.0]], [0], [2, 2])"),
+    ("crop_and_resize_neg_size", f"tf.image.crop_and_resize({IMG}, {BOX}, [0], {PH}([-2, 2], [2]))"),
+    ("crop_and_resize_box_shape", f"tf.image.crop_and_resize({IMG}, [[0.0, 0.0, 1.0]], [0], [2, 2])"),
+    ("crop_and_resize_count_mismatch", f"tf.image.crop_and_resize({IMG}, {BOX}, [0, 0], [2, 2])"),
+    ("crop_and_resize_bad_method", f"tf.image.crop_and_resize({IMG}, {BOX}, [0], [2, 2], method='cubic')"),
+    ("crop_and_resize_neg_box_ind", f"tf.image.crop_and_resize({IMG}, {BOX}, [-1], [2, 2])"),
+    ("draw_boxes_bad_last_dim", f"tf.image.draw_bounding_boxes({IMG}, [[[0.0, 0.0, 1.0]]])"),
+    ("draw_boxes_rank3", "tf.image.draw_bounding_boxes(tf.zeros([4, 4, 1]), [[[0.0, 0.0, 1.0, 1.0]]])"),
+    ("draw_boxes_nan", f"tf.image.draw_bounding_boxes({IMG}, [[[{NAN}, 0.0, 1.0, 1.0]]])"),
+    ("draw_boxes_huge", f"tf.image.draw_bounding_boxes({IMG}, [[[-1e30, -1e30, 1e30, 1e30]]])"),
+    ("draw_boxes_batch_mismatch", f"tf.image.draw_bounding_boxes({IMG}, tf.zeros([3, 1, 4]))"),
+    ("nms_iou_gt_one", "tf.image.non_max_suppression(tf.zeros([2, 4]), tf.zeros([2]), 1, iou_threshold=1.5)"),
+    ("nms_boxes_rank1", "tf.image.non_max_suppression(tf.zeros([4]), tf.zeros([1]), 1)"),
+    ("nms_boxes_last_dim", "tf.image.non_max_suppression(tf.zeros([2, 3]), tf.zeros([2]), 1)"),
+    ("nms_nan_scores", f"tf.image.non_max_suppression([[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.5, 0.5]], [{NAN}, 1.0], 2)"),
+    ("nms_nan_boxes", f"tf.image.non_max_suppression([[{NAN}, 0.0, 1.0, 1.0], [0.0, 0.0, 0.5, 0.5]], [0.5, 1.0], 2)"),
+    ("nms_huge_max", f"tf.image.non_max_suppression(tf.zeros([2, 4]), tf.zeros([2]), {PH}(2**31 - 1, []))"),
+    ("nms_scores_mismatch_runtime", f"tf.image.non_max_suppression(tf.zeros([2, 4]), {PH}(tf.zeros([3]), [None]), 1)"),
+    ("nms_overlaps_mismatch", "tf.image.non_max_suppression_overlaps(tf.zeros([2, 3]), tf.zeros([2]), 1)"),
+    ("adjust_brightness_nan", f"tf.image.adjust_brightness(tf.zeros([2, 2, 3]), {NAN})"),
+    ("adjust_contrast_nan", f"tf.image.adjust_contrast(tf.ones([2, 2, 3]), {NAN})"),
+    ("adjust_saturation_nan", f"tf.image.adjust_saturation(tf.ones([2, 2, 3]), {NAN})"),
+    ("adjust_saturation_2ch", "tf.image.adjust_saturation(tf.ones([2, 2, 2]), 0.5)"),
+    ("adjust_hue_big_delta", "tf.image.adjust_hue(tf.ones([1, 1, 3]) * 0.5, 5.0)"),
+    ("adjust_hue_rank1", "tf.image.adjust_hue(tf.ones([3]), 0.1)"),
+    ("adjust_gamma_neg", "tf.image.adjust_gamma(tf.ones([2, 2, 3]), -1.0)"),
+    ("adjust_gamma_nan_image", f"tf.image.adjust_gamma({PH}(np.full([1, 1, 3], np.nan, np.float32), [1, 1, 3]), 2.0)"),
+    (
+        "resize_bilinear_align_half",
+        f"tf.image.resize_bilinear({IMG}, [2, 2], align_corners=True, half_pixel_centers=True)",
+    ),
+    (
+        "resize_nearest_align_half",
+        f"tf.image.resize_nearest_neighbor({IMG}, [2, 2], align_corners=True, half_pixel_centers=True)",
+    ),
+    (
+        "resize_bicubic_align_half",
+        f"tf.image.resize_bicubic({IMG}, [2, 2], align_corners=True, half_pixel_centers=True)",
+    ),
+    ("resize_images_bad_method", f"tf.image.resize_images({IMG}, [2, 2], method=99)"),
+    ("resize_size_rank2", f"tf.image.resize_bilinear({IMG}, [[2, 2]])"),
+    ("per_image_std_rank1", "tf.image.per_image_standardization(tf.zeros([3]))"),
+    ("flip_lr_rank1", "tf.image.flip_left_right(tf.zeros([3]))"),
+    ("total_variation_rank1", "tf.image.total_variation(tf.zeros([3]))"),
+    ("sobel_rank3", "tf.image.sobel_edges(tf.zeros([4, 4, 1]))"),
+    ("psnr_mismatch", "tf.image.psnr(tf.zeros([4, 4, 1]), tf.zeros([3, 3, 1]), 1.0)"),
+    ("grayscale_to_rgb_3ch", "tf.image.grayscale_to_rgb(tf.zeros([2, 2, 3]))"),
+    ("hsv_to_rgb_bad_channels", "tf.image.hsv_to_rgb(tf.zeros([2, 2, 2]))"),
+    ("random_crop_neg_size", f"tf.random_crop(tf.zeros([4, 4]), {PH}([-1, 2], [2]))"),
+    # nn
+    ("conv3d_channel_mismatch", "tf.nn.conv3d(tf.zeros([1, 4, 4, 4, 2]), tf.zeros([2, 2, 2, 3, 1]), [1] * 5, 'SAME')"),
+    ("conv3d_rank4", "tf.nn.conv3d(tf.zeros([1, 4, 4, 1]), tf.zeros([2, 2, 2, 1, 1]), [1] * 5, 'SAME')"),
+    (
+        "conv3d_transpose_bad_out",
+        "tf.nn.conv3d_transpose(tf.zeros([1, 2, 2, 2, 1]), tf.zeros([2, 2, 2, 1, 1]), [1, 9, 9, 9, 1], [1, 2, 2, 2, 1])",
+    ),
+    (
+        "conv2d_transpose_bad_channels",
+        "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), tf.zeros([2, 2, 1, 1]), [1, 4, 4, 3], [1, 2, 2, 1])",
+    ),
+    (
+        "conv2d_transpose_out_rank3",
+        "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), tf.zeros([2, 2, 1, 1]), [4, 4, 1], [1, 2, 2, 1])",
+    ),
+    (
+        "conv2d_transpose_bad_out_runtime",
+        f"tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 1]), tf.zeros([2, 2, 1, 1]), {PH}([1, 9, 9, 1], [4]), [1, 2, 2, 1])",
+    ),
+    (
+        "conv2d_transpose_in_channels",
+        "tf.nn.conv2d_transpose(tf.zeros([1, 2, 2, 3]), tf.zeros([2, 2, 1, 1]), [1, 4, 4, 1], [1, 2, 2, 1])",
+    ),
+    ("depthwise_multiplier0", f"tf.nn.depthwise_conv2d({IMG}, tf.zeros([2, 2, 1, 0]), [1, 1, 1, 1], 'SAME')"),
+    ("depthwise_channel_mismatch", f"tf.nn.depthwise_conv2d({IMG}, tf.zeros([2, 2, 3, 1]), [1, 1, 1, 1], 'SAME')"),
+    (
+        "separable_bad_pointwise",
+        f"tf.nn.separable_conv2d({IMG}, tf.zeros([2, 2, 1, 2]), tf.zeros([1, 1, 3, 4]), [1, 1, 1, 1], 'SAME')",
+    ),
+    ("atrous_rate0", f"tf.nn.atrous_conv2d({IMG}, tf.zeros([2, 2, 1, 1]), 0, 'SAME')"),
+    ("fractional_max_ratio_lt1", f"tf.nn.fractional_max_pool({IMG}, [1.0, 0.5, 0.5, 1.0])[0]"),
+    ("fractional_avg_batch_ratio", f"tf.nn.fractional_avg_pool({IMG}, [2.0, 1.5, 1.5, 1.0])[0]"),
+    ("fractional_max_ratio_big", f"tf.nn.fractional_max_pool({IMG}, [1.0, 10.0, 10.0, 1.0])[0]"),
+    ("fractional_max_len3", f"tf.nn.fractional_max_pool({IMG}, [1.0, 1.5, 1.5])[0]"),
+    (
+        "ctc_labels_longer_than_seq",
+        "tf.nn.ctc_loss(tf.SparseTensor([[0, 0], [0, 1], [0, 2]], [1, 1, 1], [1, 3]), tf.zeros([2, 1, 3]), [2])",
+    ),
+    ("ctc_seq_len_gt_time", "tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [1], [1, 1]), tf.zeros([2, 1, 3]), [5])"),
+    ("ctc_neg_label", "tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [-1], [1, 1]), tf.zeros([2, 1, 3]), [2])"),
+    ("ctc_batch_mismatch", "tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [1], [1, 1]), tf.zeros([2, 1, 3]), [2, 2])"),
+    ("ctc_labels_batch_oob", "tf.nn.ctc_loss(tf.SparseTensor([[3, 0]], [1], [4, 1]), tf.zeros([2, 1, 3]), [2])"),
+    ("ctc_greedy_seq_mismatch", "tf.nn.ctc_greedy_decoder(tf.zeros([2, 1, 3]), [2, 2])[1]"),
+    ("ctc_greedy_seq_gt_time", "tf.nn.ctc_greedy_decoder(tf.zeros([2, 1, 3]), [5])[1]"),
+    ("ctc_beam_width0", "tf.nn.ctc_beam_search_decoder(tf.zeros([2, 1, 3]), [2], beam_width=0)[1]"),
+    (
+        "ctc_beam_top_paths_gt_width",
+        "tf.nn.ctc_beam_search_decoder(tf.zeros([2, 1, 3]), [2], beam_width=2, top_paths=3)[1]",
+    ),
+    ("in_top_k_neg_target", "tf.nn.in_top_k(tf.zeros([2, 3]), [-1, 0], 1)"),
+    ("in_top_k_k_neg", "tf.nn.in_top_k(tf.zeros([2, 3]), [0, 0], -1)"),
+    ("in_top_k_k_big", "tf.nn.in_top_k([[0.1, 0.9, 0.5]], [0], 7)"),
+    ("in_top_k_rank1", "tf.nn.in_top_k(tf.zeros([3]), [0], 1)"),
+    ("in_top_k_nan", f"tf.nn.in_top_k([[{NAN}, 1.0]], [1], 1)"),
+    ("l2_normalize_axis_oob_runtime", f"tf.nn.l2_normalize(tf.ones([2, 3]), axis={PH}(5, []))"),
+    ("moments_dup_axes", "tf.nn.moments(tf.ones([2, 3]), [0, 0])[1]"),
+    ("moments_axes_oob_runtime", f"tf.nn.moments(tf.ones([2, 3]), {PH}([4], [1]))[0]"),
+    (
+        "batch_normalization_mismatch",
+        "tf.nn.batch_normalization(tf.zeros([2, 3]), tf.zeros([4]), tf.ones([4]), None, None, 1e-3)",
+    ),
+    (
+        "batch_normalization_neg_var",
+        "tf.nn.batch_normalization(tf.ones([2]), tf.zeros([2]), -tf.ones([2]), None, None, 1e-3)",
+    ),
+    (
+        "fused_bn_inference_no_mean",
+        "tf.nn.fused_batch_norm(tf.zeros([1, 2, 2, 3]), tf.ones([3]), tf.zeros([3]), is_training=False)[0]",
+    ),
+    ("fused_bn_rank3", "tf.nn.fused_batch_norm(tf.zeros([2, 2, 3]), tf.ones([3]), tf.zeros([3]))[0]"),
+    ("lrn_radius_huge", "tf.nn.lrn(tf.ones([1, 2, 2, 3]), depth_radius=2**30)"),
+    ("lrn_rank3", "tf.nn.lrn(tf.ones([2, 2, 3]))"),
+    ("softmax_rank0", "tf.nn.softmax(tf.constant(1.0))"),
+    ("log_softmax_rank0", "tf.nn.log_softmax(tf.constant(1.0))"),
+    ("softmax_empty", "tf.nn.softmax(tf.zeros([2, 0]))"),
+    ("sigmoid_xent_mismatch", "tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.zeros([2]), logits=tf.zeros([3]))"),
+    (
+        "softmax_xent_rank0",
+        "tf.nn.softmax_cross_entropy_with_logits_v2(labels=tf.constant(1.0), logits=tf.constant(1.0))",
+    ),
+    ("dropout_noise_shape_bad", "tf.nn.dropout(tf.ones([2, 3]), rate=0.5, noise_shape=[4, 3])"),
+    ("relu_string", "tf.nn.relu(tf.constant(['a']))"),
+    ("avg_pool3d_stride0", "tf.nn.avg_pool3d(tf.zeros([1, 4, 4, 4, 1]), [1, 2, 2, 2, 1], [1, 0, 1, 1, 1], 'VALID')"),
+    ("dilation2d_mismatch", f"tf.nn.dilation2d({IMG}, tf.zeros([2, 2, 3]), [1, 1, 1, 1], [1, 1, 1, 1], 'SAME')"),
+    ("max_pool_bad_format", f"tf.nn.max_pool({IMG}, [1, 2, 2, 1], [1, 1, 1, 1], 'VALID', data_format='NWHC')"),
+    ("sufficient_statistics_oob", "tf.nn.sufficient_statistics(tf.ones([2, 3]), [7])[1]"),
+    # control flow
+    ("while_wrong_structure", "tf.while_loop(lambda i: i < 3, lambda i: (i + 1, i), [tf.constant(0)])"),
+    ("while_changes_dtype", "tf.while_loop(lambda i: i < 3, lambda i: tf.cast(i, tf.float32) + 1, [tf.constant(0)])"),
+    ("while_changes_shape", "tf.while_loop(lambda x: tf.size(x) < 8, lambda x: tf.concat([x, x], 0), [tf.ones([1])])"),
+    ("while_cond_not_bool", "tf.while_loop(lambda i: i, lambda i: i - 1, [tf.constant(3)])"),
+    (
+        "while_cond_non_scalar_runtime",
+        f"tf.while_loop(lambda i: {PH}([True, False], [None]), lambda i: i + 1, [tf.constant(0)])",
+    ),
+    ("while_body_none", "tf.while_loop(lambda i: i < 3, lambda i: None, [tf.constant(0)])"),
+    ("cond_int_pred", "tf.cond(tf.constant(1), lambda: tf.constant(1), lambda: tf.constant(2))"),
+    (
+        "cond_pred_vector_runtime",
+        f"tf.cond({PH}([True, False], [None]), lambda: tf.constant(1), lambda: tf.constant(2))",
+    ),
+    (
+        "cond_structure_mismatch",
+        "tf.cond(tf.constant(True), lambda: (tf.constant(1), tf.constant(2)), lambda: tf.constant(3))",
+    ),
+    ("cond_dtype_mismatch", "tf.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(2.0))"),
+    ("cond_not_callable", "tf.cond(tf.constant(True), 1, lambda: tf.constant(2))"),
+    (
+        "case_all_false_no_default",
+        f"tf.case([({PH}(False, []), lambda: tf.constant(1)), ({PH}(False, []), lambda: tf.constant(2))])",
+    ),
+    (
+        "case_exclusive_two_true",
+        f"tf.case([({PH}(True, []), lambda: tf.constant(1)), ({PH}(True, []), lambda: tf.constant(2))], default=lambda: tf.constant(3), exclusive=True)",
+    ),
+    ("case_not_callable", "tf.case([(tf.constant(True), 1)], default=lambda: tf.constant(3))"),
+    ("case_pred_not_bool", "tf.case([(tf.constant(1), lambda: tf.constant(1))], default=lambda: tf.constant(3))"),
+    ("map_fn_empty", "tf.map_fn(lambda x: x * 2, tf.zeros([0]))"),
+    ("map_fn_mismatched_elems", "tf.map_fn(lambda x: x[0] + x[1], (tf.zeros([2]), tf.zeros([3])), dtype=tf.float32)"),
+    (
+        "map_fn_mismatched_elems_runtime",
+        f"tf.map_fn(lambda x: x[0] + x[1], ({PH}(tf.zeros([2]), [None]), tf.zeros([3])), dtype=tf.float32)",
+    ),
+    ("map_fn_dtype_unsaid", "tf.map_fn(lambda x: tf.cast(x, tf.int32), tf.zeros([2]))"),
+    ("map_fn_rank0", "tf.map_fn(lambda x: x, tf.constant(1.0))"),
+    ("scan_empty_no_init", "tf.scan(lambda a, x: a + x, tf.zeros([0]))"),
+    ("scan_structure_mismatch", "tf.scan(lambda a, x: (a, x), tf.zeros([3]), initializer=tf.constant(0.0))"),
+    ("foldl_empty", "tf.foldl(lambda a, x: a + x, tf.zeros([0]))"),
+    ("ta_write_twice", "tf.TensorArray(tf.float32, 2).write(0, 1.0).write(0, 2.0).stack()"),
+    ("ta_write_oob", "tf.TensorArray(tf.float32, 2).write(5, 1.0).stack()"),
+    ("ta_write_neg", "tf.TensorArray(tf.float32, 2, dynamic_size=True).write(-1, 1.0).stack()"),
+    ("ta_stack_empty_size0", "tf.TensorArray(tf.float32, 0).stack()"),
+    ("ta_write_wrong_dtype", "tf.TensorArray(tf.float32, 2).write(0, tf.constant(1)).stack()"),
+    (
+        "ta_inconsistent_shapes",
+        f"tf.TensorArray(tf.float32, 2, infer_shape=False).write(0, tf.zeros([2])).write(1, {PH}(tf.zeros([3]), [None])).stack()",
+    ),
+    ("ta_unstack_size_mismatch", "tf.TensorArray(tf.float32, 2).unstack(tf.zeros([3])).stack()"),
+    ("ta_gather_oob", "tf.TensorArray(tf.float32, 2).unstack(tf.zeros([2])).gather([0, 4])"),
+    ("ta_scatter_oob", "tf.TensorArray(tf.float32, 2).scatter([0, 4], tf.zeros([2])).stack()"),
+    ("ta_concat_scalars", "tf.TensorArray(tf.float32, 2).unstack(tf.zeros([2])).concat()"),
+    ("ta_read_unwritten", "tf.TensorArray(tf.float32, 2).write(0, 1.0).read(1)"),
+    ("ta_split_bad_lengths", "tf.TensorArray(tf.float32, 2).split(tf.zeros([3]), [1, 1]).stack()"),
+    (
+        "stack_push_wrong_dtype",
+        (
+            "exec:s = tf.raw_ops.StackV2(max_size=-1, elem_type=tf.float32)\n"
+            "fetches = tf.raw_ops.StackPushV2(handle=s, elem=tf.constant(1))"
+        ),
+    ),
+    (
+        "stack_pop_empty",
+        (
+            "exec:s = tf.raw_ops.StackV2(max_size=-1, elem_type=tf.float32)\n"
+            "fetches = tf.raw_ops.StackPopV2(handle=s, elem_type=tf.float32)"
+        ),
+    ),
+    ("queue_enqueue_wrong_dtype", QUEUE + "fetches = q.enqueue(tf.constant(1))"),
+    ("queue_enqueue_wrong_shape", QUEUE + "fetches = q.enqueue(tf.zeros([2]))"),
+    (
+        "queue_enqueue_wrong_shape_runtime",
+        QUEUE + f"fetches = q.enqueue({PH}(tf.zeros([2]), [None]))",
+    ),
+    (
+        "queue_dequeue_many_over_capacity",
+        QUEUE + "opts = tf.RunOptions(timeout_in_ms=300)\n"
+        "sess.run(q.enqueue(1.0))\nout = sess.run(q.dequeue_many(5), options=opts)",
+    ),
+    ("queue_dequeue_closed_empty", QUEUE + "sess.run(q.close())\nout = sess.run(q.dequeue())"),
+    ("queue_enqueue_closed", QUEUE + "sess.run(q.close())\nout = sess.run(q.enqueue(1.0))"),
+    ("queue_dequeue_many_neg", QUEUE + f"fetches = q.dequeue_many({PH}(-1, []))"),
+    (
+        "queue_capacity_zero_timeout",
+        "exec:q = tf.FIFOQueue(0, tf.float32, shapes=[[]])\nout = sess.run(q.enqueue(1.0), options=tf.RunOptions(timeout_in_ms=300))",
+    ),
+    ("padding_queue_no_shapes", "tf.PaddingFIFOQueue(2, tf.float32).size()"),
+    ("random_shuffle_queue_min_gt_cap", "tf.RandomShuffleQueue(2, 5, tf.float32, shapes=[[]]).size()"),
+    # variables
+    ("assign_shape_mismatch", "tf.assign(tf.Variable(tf.zeros([2])), tf.zeros([3]))"),
+    (
+        "assign_shape_mismatch_runtime",
+        f"exec:v = tf.Variable(tf.zeros([2]))\nsess.run(v.initializer)\nfetches = tf.assign(v, {PH}(tf.zeros([3]), None))",
+    ),
+    (
+        "assign_no_validate",
+        (
+            "exec:v = tf.Variable(tf.zeros([2]), validate_shape=False)\nsess.run(v.initializer)\n"
+            "fetches = tf.assign(v, tf.ones([3]), validate_shape=False)"
+        ),
+    ),
+    ("assign_add_mismatch", "tf.assign_add(tf.Variable(tf.zeros([2])), tf.zeros([3]))"),
+    ("assign_dtype_mismatch", "tf.assign(tf.Variable(tf.zeros([2])), tf.zeros([2], tf.int32))"),
+    (
+        "scatter_update_oob",
+        "exec:v = tf.Variable(tf.zeros([3]))\nsess.run(v.initializer)\nfetches = tf.scatter_update(v, [5], [1.0])",
+    ),
+    (
+        "scatter_update_neg",
+        "exec:v = tf.Variable(tf.zeros([3]))\nsess.run(v.initializer)\nfetches = tf.scatter_update(v, [-1], [1.0])",
+    ),
+    (
+        "scatter_add_shape_mismatch",
+        "exec:v = tf.Variable(tf.zeros([3, 2]))\nsess.run(v.initializer)\nfetches = tf.scatter_add(v, [0], tf.ones([1, 3]))",
+    ),
+    (
+        "scatter_nd_update_var_oob",
+        "exec:v = tf.Variable(tf.zeros([3]))\nsess.run(v.initializer)\nfetches = tf.scatter_nd_update(v, [[7]], [1.0])",
+    ),
+    (
+        "resource_scatter_update_oob",
+        (
+            "exec:v = tf.Variable(tf.zeros([3]), use_resource=True)\nsess.run(v.initializer)\n"
+            "fetches = tf.scatter_update(v, [5], [1.0])"
+        ),
+    ),
+    ("partitioner_zero", "tf.get_variable('v', [4], partitioner=tf.fixed_size_partitioner(0))"),
+    (
+        "get_variable_reuse_missing",
+        "exec:with tf.variable_scope('s', reuse=True):\n    fetches = tf.get_variable('v', [2])",
+    ),
+    ("get_variable_twice", "exec:tf.get_variable('v', [2])\nfetches = tf.get_variable('v', [2])"),
+    (
+        "get_variable_reuse_shape",
+        (
+            "exec:tf.get_variable('v', [2])\nwith tf.variable_scope(tf.get_variable_scope(), reuse=True):\n"
+            "    fetches = tf.get_variable('v', [3])"
+        ),
+    ),
+    ("get_variable_no_shape", "tf.get_variable('v')"),
+    ("variable_uninitialized", "tf.Variable(tf.zeros([2])) + 1.0"),
+    ("variable_none_initial", "tf.Variable(None)"),
+    # tf.data
+    ("data_batch0", ITER.format("tf.data.Dataset.range(3).batch(0)")),
+    ("data_batch_neg", ITER.format(f"tf.data.Dataset.range(3).batch({PH}(tf.constant(-2, tf.int64), []))")),
+    ("data_shuffle0", ITER.format("tf.data.Dataset.range(3).shuffle(0)")),
+    ("data_take_neg", ITER.format("tf.data.Dataset.range(3).take(-2).batch(10)")),
+    ("data_skip_neg", ITER.format("tf.data.Dataset.range(3).skip(-1).batch(10)")),
+    (
+        "data_padded_batch_small",
+        ITER.format("tf.data.Dataset.range(3).map(lambda x: tf.fill([x + 1], x)).padded_batch(3, padded_shapes=[1])"),
+    ),
+    (
+        "data_padded_batch_rank",
+        ITER.format(
+            "tf.data.Dataset.range(3).map(lambda x: tf.fill([x + 1], x)).padded_batch(3, padded_shapes=[1, 1])"
+        ),
+    ),
+    (
+        "data_padded_batch0",
+        ITER.format("tf.data.Dataset.range(3).map(lambda x: tf.fill([x + 1], x)).padded_batch(0, [3])"),
+    ),
+    (
+        "data_generator_wrong_dtype",
+        ITER.format("tf.data.Dataset.from_generator(lambda: iter(['x']), tf.int64)"),
+    ),
+    (
+        "data_generator_wrong_shape",
+        ITER.format("tf.data.Dataset.from_generator(lambda: iter([[1, 2, 3]]), tf.int64, tf.TensorShape([2]))"),
+    ),
+    ("data_generator_raises", ITER.format("tf.data.Dataset.from_generator(lambda: iter([1 / 0]), tf.float32)")),
+    (
+        "data_interleave_cycle0",
+        ITER.format("tf.data.Dataset.range(3).interleave(lambda x: tf.data.Dataset.range(x), cycle_length=0)"),
+    ),
+    (
+        "data_interleave_block0",
+        ITER.format(
+            "tf.data.Dataset.range(3).interleave(lambda x: tf.data.Dataset.range(x), cycle_length=1, block_length=0)"
+        ),
+    ),
+    ("data_prefetch_neg", ITER.format("tf.data.Dataset.range(3).prefetch(-5)")),
+    ("data_window0", "tf.data.Dataset.range(3).window(0)"),
+    ("data_shard0", ITER.format("tf.data.Dataset.range(3).shard(0, 0)")),
+    ("data_shard_index_big", ITER.format("tf.data.Dataset.range(3).shard(2, 5)")),
+    ("data_range_step0", ITER.format("tf.data.Dataset.range(0, 10, 0)")),
+    ("data_slices_mismatch", ITER.format("tf.data.Dataset.from_tensor_slices((tf.zeros([2]), tf.zeros([3])))")),
+    ("data_slices_scalar", ITER.format("tf.data.Dataset.from_tensor_slices(tf.constant(1.0))")),
+    ("data_unbatch_scalars", ITER.format("tf.data.Dataset.range(3).unbatch()")),
+    ("data_past_end", "exec:n = " + ITER.format("tf.data.Dataset.range(1)") + "\nsess.run(n)\nout = sess.run(n)"),
+    ("data_text_line_missing", ITER.format("tf.data.TextLineDataset('/nonexistent_xyz/a.txt')")),
+    ("data_tfrecord_missing", ITER.format("tf.data.TFRecordDataset('/nonexistent_xyz/a.tfrecord')")),
+    (
+        "data_csv_wrong_defaults",
+        "exec:open('/tmp/bx2_sweep.csv', 'w').write('a,b\\n1,2\\n')\n"
+        "fetches = "
+        + ITER.format("tf.data.experimental.CsvDataset('/tmp/bx2_sweep.csv', [[0], [0], [0]], header=True)"),
+    ),
+    (
+        "data_make_csv_bad_column",
+        "exec:open('/tmp/bx2_sweep.csv', 'w').write('a,b\\n1,2\\n')\n"
+        "fetches = "
+        + ITER.format("tf.data.experimental.make_csv_dataset('/tmp/bx2_sweep.csv', 1, select_columns=['zz'])"),
+    ),
+    (
+        "data_make_csv_bad_label",
+        "exec:open('/tmp/bx2_sweep.csv', 'w').write('a,b\\n1,2\\n')\n"
+        "fetches = " + ITER.format("tf.data.experimental.make_csv_dataset('/tmp/bx2_sweep.csv', 1, label_name='zz')"),
+    ),
+    (
+        "data_tfrecord_corrupt",
+        "exec:open('/tmp/bx2_sweep.tfrecord', 'wb').write(b'\\x05\\x00\\x00\\x00\\x00\\x00\\x00\\x00garbagegarbage')\n"
+        "fetches = " + ITER.format("tf.data.TFRecordDataset('/tmp/bx2_sweep.tfrecord')"),
+    ),
+    # strings
+    ("unicode_decode_replace", "tf.strings.unicode_decode(b'a\\xffb', 'UTF-8', errors='replace')"),
+    ("unicode_encode_bad_codepoint", "tf.strings.unicode_encode([0x110000], 'UTF-8', errors='strict')"),
+    ("unicode_encode_neg_codepoint", "tf.strings.unicode_encode([-5], 'UTF-8', errors='strict')"),
+    ("unicode_decode_bad_encoding", "tf.strings.unicode_decode(b'a', 'UTF-9')"),
+    ("unicode_transcode_strict", "tf.strings.unicode_transcode(b'a\\xff', 'UTF-8', 'UTF-16-BE', errors='strict')"),
+    ("string_to_hash_bucket0", "tf.strings.to_hash_bucket('a', 0)"),
+    ("string_to_hash_bucket_strong_key", "tf.strings.to_hash_bucket_strong('a', 4, [1])"),
+    ("string_to_hash_bucket_neg", "tf.string_to_hash_bucket('a', -3)"),
+    ("decode_base64_one_char", "tf.io.decode_base64('a')"),
+    ("decode_base64_bad_pad", "tf.io.decode_base64('ab=c')"),
+    ("decode_base64_std_alphabet", "tf.io.decode_base64('ab+/')"),
+    ("string_format_too_many", "tf.strings.format('{}', [tf.constant(1), tf.constant(2)])"),
+    ("string_format_bad_placeholder", "tf.strings.format('{x}', [tf.constant(1)])"),
+    ("strings_length_bad_unit", "tf.strings.length('a', unit='WORD')"),
+    ("strings_ngrams_width0", "tf.strings.ngrams(['a', 'b'], 0)"),
+    ("reduce_join_axis_oob_runtime", f"tf.strings.reduce_join(['a', 'b'], axis={PH}(3, []))"),
+    # quantization / numerics
+    ("fake_quant_min_gt_max", "tf.quantization.fake_quant_with_min_max_args(tf.zeros([2]), min=1.0, max=-1.0)"),
+    ("fake_quant_bits0", "tf.quantization.fake_quant_with_min_max_args(tf.zeros([2]), num_bits=0)"),
+    ("fake_quant_bits17", "tf.quantization.fake_quant_with_min_max_args(tf.zeros([2]), num_bits=17)"),
+    ("fake_quant_vars_min_gt_max", "tf.quantization.fake_quant_with_min_max_vars(tf.ones([2]), 1.0, -1.0)"),
+    ("fake_quant_vars_bits17", "tf.quantization.fake_quant_with_min_max_vars(tf.ones([2]), -1.0, 1.0, num_bits=17)"),
+    (
+        "fake_quant_per_channel_mismatch",
+        "tf.quantization.fake_quant_with_min_max_vars_per_channel(tf.ones([2, 3]), [-1.0, -1.0], [1.0, 1.0])",
+    ),
+    ("fake_quant_nan_range", f"tf.quantization.fake_quant_with_min_max_vars(tf.ones([2]), {NAN}, 1.0)"),
+    ("quantize_bad_mode", "tf.quantization.quantize(tf.zeros([2]), 0.0, 1.0, tf.quint8, mode='WHAT')[0]"),
+    ("dequantize_min_gt_max", "tf.quantization.dequantize(tf.zeros([2], tf.quint8), 1.0, 0.0)"),
+    ("check_numerics_inf", f"tf.debugging.check_numerics({PH}(float('inf'), []), 'msg')"),
+    ("check_numerics_int", "tf.debugging.check_numerics(tf.constant(1), 'msg')"),
+    ("clip_by_value_min_gt_max", "tf.clip_by_value([0.0, 5.0, 10.0], 8.0, 2.0)"),
+    ("clip_by_norm_neg", "tf.clip_by_norm([3.0, 4.0], -1.0)"),
+    ("clip_by_norm_axes_oob", "tf.clip_by_norm(tf.ones([2, 3]), 1.0, axes=[5])"),
+    ("clip_by_global_norm_nan", f"tf.clip_by_global_norm([tf.constant([{NAN}, 1.0])], 1.0)[0]"),
+    ("clip_by_global_norm_not_list", "tf.clip_by_global_norm(tf.constant([1.0]), 1.0)[0]"),
+    ("verify_finite_nan", f"tf.verify_tensor_all_finite({PH}([{NAN}], [1]), 'msg')"),
+    # session
+    ("session_fetch_int", "exec:tf.constant(0)\nout = sess.run(5)"),
+    ("session_fetch_none", "exec:tf.constant(0)\nout = sess.run(None)"),
+    ("session_fetch_missing_name", "exec:tf.constant(0)\nout = sess.run('nope:0')"),
+    (
+        "session_fetch_other_graph",
+        "exec:tf.constant(0)\nt = tf.Graph()\nwith t.as_default():\n    x = tf.constant(1)\nout = sess.run(x)",
+    ),
+    (
+        "session_feed_wrong_shape",
+        "exec:p = tf.placeholder(tf.float32, [None, 3])\nout = sess.run(p * 2, {p: np.zeros([2, 4])})",
+    ),
+    ("session_feed_string_to_float", "exec:p = tf.placeholder(tf.float32, [])\nout = sess.run(p * 2, {p: 'abc'})"),
+    (
+        "session_feed_ragged",
+        "exec:p = tf.placeholder(tf.float32, [None])\nout = sess.run(p * 2, {p: [[1.0], [1.0, 2.0]]})",
+    ),
+    (
+        "session_feed_other_graph",
+        "exec:t = tf.Graph()\nwith t.as_default():\n    x = tf.placeholder(tf.float32)\nout = sess.run(tf.constant(1), {x: 1.0})",
+    ),
+    ("session_unfed_placeholder", "exec:p = tf.placeholder(tf.float32, [])\nout = sess.run(p * 2)"),
+    ("session_run_after_close", "exec:x = tf.constant(1)\nsess.close()\nout = sess.run(x)"),
+    (
+        "session_fetch_op_and_feed_int_to_bool",
+        "exec:p = tf.placeholder(tf.bool, [])\nout = sess.run(tf.logical_not(p), {p: 3.5})",
+    ),
+    (
+        "partial_run_unsetup_fetch",
+        (
+            "exec:a = tf.placeholder(tf.float32, [])\nb = a * 2\nc = a * 3\nh = sess.partial_run_setup([b], [a])\n"
+            "out = sess.partial_run(h, c, {a: 1.0})"
+        ),
+    ),
+    (
+        "partial_run_unsetup_feed",
+        (
+            "exec:a = tf.placeholder(tf.float32, [])\nz = tf.placeholder(tf.float32, [])\nb = a * 2\n"
+            "h = sess.partial_run_setup([b], [a])\nout = sess.partial_run(h, b, {z: 1.0, a: 1.0})"
+        ),
+    ),
+    (
+        "partial_run_twice_fetch",
+        (
+            "exec:a = tf.placeholder(tf.float32, [])\nb = a * 2\nh = sess.partial_run_setup([b], [a])\n"
+            "sess.partial_run(h, b, {a: 1.0})\nout = sess.partial_run(h, b)"
+        ),
+    ),
+    (
+        "partial_run_bad_handle",
+        "exec:a = tf.placeholder(tf.float32, [])\nout = sess.partial_run('nope', a * 2, {a: 1.0})",
+    ),
+]
+
+CASES_S21 += [
+    # nn (more)
+    ("conv1d_transpose_bad_out", "tf.nn.conv1d_transpose(tf.zeros([1, 4, 1]), tf.zeros([2, 1, 1]), [1, 99, 1], 2)"),
+    ("pool_bad_type", "tf.nn.pool(tf.zeros([1, 4, 4, 1]), [2, 2], 'MEDIAN', 'VALID')"),
+    ("pool_window_rank_mismatch", "tf.nn.pool(tf.zeros([1, 4, 4, 1]), [2], 'MAX', 'VALID')"),
+    (
+        "embedding_lookup_sparse_oob",
+        "tf.nn.embedding_lookup_sparse(tf.zeros([3, 2]), tf.SparseTensor([[0, 0]], tf.constant([7], tf.int64), [1, 1]), None)",
+    ),
+    (
+        "nce_loss_bad_classes",
+        "tf.nn.nce_loss(tf.zeros([4, 3]), tf.zeros([4]), tf.zeros([2, 2]), tf.zeros([1, 1], tf.int64), 1, 4)",
+    ),
+    (
+        "sampled_softmax_num_sampled_big",
+        "tf.nn.sampled_softmax_loss(tf.zeros([4, 3]), tf.zeros([4]), tf.zeros([2, 3]), tf.zeros([2, 1], tf.int64), 10, 4)",
+    ),
+    ("weighted_moments_mismatch", "tf.nn.weighted_moments(tf.ones([2, 3]), [0], tf.ones([4]))[0]"),
+    ("normalize_moments_neg_counts", "tf.nn.normalize_moments(-1.0, tf.ones([2]), tf.ones([2]), None)[1]"),
+    ("log_poisson_mismatch", "tf.nn.log_poisson_loss(tf.zeros([2]), tf.zeros([3]))"),
+    ("ctc_unique_labels_rank1", "tf.nn.ctc_unique_labels(tf.zeros([3], tf.int32))[0]"),
+    # math (more)
+    ("betainc_mismatch", "tf.math.betainc(tf.ones([2]), tf.ones([3]), tf.ones([2]))"),
+    ("igamma_negative", "tf.math.igamma(-1.0, 1.0)"),
+    ("polyval_not_list", "tf.math.polyval(tf.ones([3]), 2.0)"),
+    ("reduce_euclidean_norm_oob", "tf.math.reduce_euclidean_norm(tf.ones([2]), axis=4)"),
+    ("segment_max_nan", f"tf.math.segment_max([{NAN}, 1.0], [0, 0])"),
+    ("unsorted_segment_prod_neg_num", f"tf.math.unsorted_segment_prod([1.0], [0], {PH}(-3, []))"),
+    ("cumprod_axis_oob", "tf.math.cumprod(tf.ones([2]), axis=3)"),
+    ("bessel_int", "tf.math.bessel_i0e(tf.constant([1]))"),
+    ("zeta_mismatch", "tf.math.zeta(tf.ones([2]), tf.ones([3]))"),
+    ("count_nonzero_axis_oob", "tf.count_nonzero(tf.ones([2]), axis=3)"),
+    ("accumulate_n_mismatch", "tf.math.accumulate_n([tf.ones([2]), tf.ones([3])])"),
+    ("add_n_empty", "tf.add_n([])"),
+    ("matmul_int_float", "tf.matmul(tf.ones([2, 2]), tf.ones([2, 2], tf.int32))"),
+    ("reduce_mean_int_empty", "tf.reduce_mean(tf.zeros([0], tf.int32))"),
+    ("reduce_prod_axis_dup_runtime", f"tf.reduce_prod(tf.ones([2, 3]), {PH}([1, 1], [2]))"),
+    ("truediv_int_zero", f"tf.truediv({PH}(7, []), 0)"),
+    # array (more)
+    ("searchsorted_rank_mismatch", "tf.searchsorted(tf.zeros([2, 3]), tf.zeros([3, 2]))"),
+    ("searchsorted_scalar", "tf.searchsorted(tf.constant(1.0), tf.constant(1.0))"),
+    ("sequence_mask_huge", f"tf.sequence_mask([1], {PH}(2**40, tf.int64))"),
+    ("boolean_mask_axis_oob", "tf.boolean_mask(tf.zeros([2, 3]), [True, False], axis=5)"),
+    ("boolean_mask_scalar_mask", "tf.boolean_mask(tf.zeros([2]), True)"),
+    ("roll_huge_shift", "tf.roll(tf.range(5), 2**62, 0)"),
+    ("roll_shift_axis_mismatch", "tf.roll(tf.zeros([2, 3]), [1, 2], [0])"),
+    ("gather_nd_batch_dims_big", "tf.gather_nd(tf.zeros([2, 3]), [[0]], batch_dims=3)"),
+    ("unique_with_counts_rank2", "tf.unique_with_counts(tf.zeros([2, 2]))[0]"),
+    ("matrix_diag_k_bad", "tf.linalg.diag(tf.zeros([3]), k=(2, 1))"),
+    (
+        "extract_volume_patches_stride0",
+        "tf.extract_volume_patches(tf.zeros([1, 4, 4, 4, 1]), [1, 2, 2, 2, 1], [1, 0, 1, 1, 1], 'VALID')",
+    ),
+    ("batch_gather_mismatch", "tf.batch_gather(tf.zeros([2, 3]), tf.zeros([3, 1], tf.int32))"),
+    (
+        "edit_distance_rank_mismatch",
+        "tf.edit_distance(tf.SparseTensor([[0, 0]], ['a'], [1, 1]), tf.SparseTensor([[0, 0, 0]], ['a'], [1, 1, 1]))",
+    ),
+    (
+        "sets_intersection_rank_mismatch",
+        "tf.sets.intersection(tf.zeros([2, 2], tf.int32), tf.zeros([2, 2, 2], tf.int32)).values",
+    ),
+    ("meshgrid_bad_indexing", "tf.meshgrid([1, 2], [3], indexing='zz')"),
+    ("shape_n_empty", "tf.shape_n([])"),
+    ("reverse_sequence_batch_mismatch", "tf.reverse_sequence(tf.zeros([2, 3]), [1, 1, 1], 1, 0)"),
+    ("quantized_concat_missing", "tf.concat([], 0)"),
+    ("fill_string_huge", f"tf.fill({PH}([2**31, 2**31], [2]), 'a')"),
+    ("where_one_arg_empty", "tf.where(tf.zeros([0, 3], tf.bool))"),
+    # random (more)
+    ("categorical_nan_logits", f"tf.random.categorical([[{NAN}, 1.0]], 3)"),
+    ("categorical_neg_samples", f"tf.random.categorical([[0.0, 1.0]], {PH}(-2, []))"),
+    ("poisson_neg_lam", "tf.random.poisson(-1.0, [3], seed=1)"),
+    ("stateless_uniform_bad_seed", "tf.random.stateless_uniform([2], seed=[1, 2, 3])"),
+    ("gamma_neg_alpha", "tf.random.gamma([2], -1.0, seed=1)"),
+    ("random_normal_neg_std", "tf.reduce_all(tf.is_finite(tf.random_normal([3], stddev=-1.0, seed=1)))"),
+    ("random_uniform_int_no_max", "tf.random_uniform([2], 0, dtype=tf.int32)"),
+    ("random_uniform_min_gt_max_int", "tf.random_uniform([2], 5, 1, dtype=tf.int32)"),
+    # image (more)
+    (
+        "sample_distorted_bbox_bad_boxes",
+        "tf.image.sample_distorted_bounding_box([4, 4, 1], tf.zeros([1, 1, 3]), seed=1)[0]",
+    ),
+    (
+        "sample_distorted_bbox_bad_area",
+        "tf.image.sample_distorted_bounding_box([4, 4, 1], tf.zeros([1, 0, 4]), area_range=[2.0, 0.5], use_image_if_no_bounding_boxes=True, seed=1)[0]",
+    ),
+    ("random_flip_rank1", "tf.image.random_flip_left_right(tf.zeros([3]), seed=1)"),
+    ("resize_with_pad_neg", "tf.image.resize_image_with_pad(tf.zeros([4, 4, 1]), -2, 4)"),
+    ("rgb_to_yuv_bad_channels", "tf.image.rgb_to_yuv(tf.zeros([2, 2, 2]))"),
+    ("image_gradients_rank3", "tf.image.image_gradients(tf.zeros([4, 4, 1]))[0]"),
+    ("crop_and_resize_huge_crop", f"tf.image.crop_and_resize({IMG}, {BOX}, [0], {PH}([2**20, 2**20], [2]))"),
+    ("encode_png_bad_channels", "tf.image.encode_png(tf.zeros([2, 2, 5], tf.uint8))"),
+    ("encode_jpeg_bad_quality", "tf.image.encode_jpeg(tf.zeros([2, 2, 3], tf.uint8), quality=500)"),
+    ("convert_image_dtype_string", "tf.image.convert_image_dtype(tf.zeros([2]), tf.string)"),
+    # lookup tables
+    (
+        "hash_table_dtype_mismatch",
+        (
+            "exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a'], [1]), -1)\n"
+            "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant([1]))"
+        ),
+    ),
+    (
+        "hash_table_mismatched_lengths",
+        (
+            "exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'b'], [1]), -1)\n"
+            "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant(['a']))"
+        ),
+    ),
+    (
+        "index_table_duplicates",
+        (
+            "exec:t = tf.contrib.lookup.index_table_from_tensor(['a', 'a']) if hasattr(tf, 'contrib') else tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a', 'a'], [0, 1]), -1)\n"
+            "sess.run(tf.tables_initializer())\nfetches = t.lookup(tf.constant(['a']))"
+        ),
+    ),
+    (
+        "hash_table_uninitialized",
+        "exec:t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(['a'], [1]), -1)\nfetches = t.lookup(tf.constant(['a']))",
+    ),
+    # strings (more)
+    ("strings_split_empty_input", "tf.strings.split(tf.constant([], tf.string)).values"),
+    ("substr_bad_unit", "tf.strings.substr('abc', 0, 1, unit='WORD')"),
+    ("unsorted_segment_join_neg_num", f"tf.strings.unsorted_segment_join(['a'], [0], {PH}(-1, []))"),
+    ("to_number_empty", "tf.strings.to_number('')"),
+    ("string_join_rank_mismatch_runtime", f"tf.strings.join([{PH}(['a', 'b'], [None]), ['a', 'b', 'c']])"),
+    ("as_string_complex_fill", "tf.as_string(1.0, fill='ab')"),
+    # sparse (more)
+    ("sparse_softmax_rank1", "tf.sparse.softmax(tf.SparseTensor([[0]], [1.0], [2])).values"),
+    ("sparse_transpose_bad_perm", "tf.sparse.transpose(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), [0, 0]).values"),
+    (
+        "sparse_maximum_mismatch",
+        "tf.sparse.maximum(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), tf.SparseTensor([[0, 0]], [1.0], [3, 3])).values",
+    ),
+    ("sparse_retain_mismatch", "tf.sparse.retain(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), [True, False]).values"),
+    (
+        "sparse_reset_shape_smaller",
+        "tf.sparse.reset_shape(tf.SparseTensor([[1, 1]], [1.0], [2, 2]), [1, 1]).dense_shape",
+    ),
+    ("sparse_expand_dims_oob", "tf.sparse.expand_dims(tf.SparseTensor([[0, 0]], [1.0], [2, 2]), 5).values"),
+    (
+        "sparse_matmul_adjoint_mismatch",
+        "tf.sparse.sparse_dense_matmul(tf.SparseTensor([[0, 0]], [1.0], [2, 3]), tf.zeros([2, 2]), adjoint_a=False)",
+    ),
+    ("sparse_segment_sqrt_n_oob", "tf.sparse.segment_sqrt_n(tf.zeros([3, 2]), [0, 9], [0, 0])"),
+    ("sparse_tensor_neg_shape", "tf.sparse.to_dense(tf.SparseTensor([[0, 0]], [1.0], [-2, 2]))"),
+    (
+        "sparse_cross_bad",
+        "tf.sparse.cross([tf.SparseTensor([[0, 0]], ['a'], [1, 1]), tf.SparseTensor([[5, 0]], ['b'], [1, 1])]).values",
+    ),
+    # gradients / optimizers
+    ("gradients_int", "tf.gradients(tf.constant(1) * 2, tf.constant(1))"),
+    (
+        "gradients_grad_ys_shape",
+        "exec:x = tf.constant([1.0, 2.0])\nfetches = tf.gradients(x * 2, x, grad_ys=tf.ones([3]))",
+    ),
+    ("minimize_no_variables", "tf.train.GradientDescentOptimizer(0.1).minimize(tf.constant(1.0))"),
+    (
+        "apply_gradients_none",
+        "exec:v = tf.Variable(1.0)\nfetches = tf.train.GradientDescentOptimizer(0.1).apply_gradients([(None, v)])",
+    ),
+    ("minimize_int_loss", "exec:v = tf.Variable(1)\nfetches = tf.train.GradientDescentOptimizer(0.1).minimize(v * 2)"),
+    ("adam_bad_epsilon_type", "exec:v = tf.Variable(1.0)\nfetches = tf.train.AdamOptimizer('x').minimize(v * v)"),
+    ("saver_no_variables", "tf.train.Saver()"),
+    (
+        "saver_dup_names",
+        "exec:v = tf.Variable(1.0)\nfetches = tf.train.Saver({'a': v, 'b': v}).saver_def.filename_tensor_name",
+    ),
+    (
+        "saver_save_missing_dir",
+        "exec:v = tf.Variable(1.0)\nsess.run(v.initializer)\nout = tf.train.Saver().save(sess, tmp('no_such_dir/dir/model'))",
+    ),
+    (
+        "saver_restore_missing",
+        "exec:v = tf.Variable(1.0)\nout = tf.train.Saver().restore(sess, '/nonexistent_xyz/model')",
+    ),
+    # summaries
+    ("summary_scalar_non_scalar", f"tf.summary.scalar('s', {PH}(tf.zeros([2]), None))"),
+    ("summary_image_rank3", "tf.summary.image('i', tf.zeros([4, 4, 3]))"),
+    ("summary_histogram_nan", f"tf.summary.histogram('h', {PH}([{NAN}], [1]))"),
+    ("summary_audio_bad_rate", f"tf.summary.audio('a', tf.zeros([1, 10]), {PH}(-5.0, []))"),
+    ("summary_merge_bad", "tf.summary.merge([tf.constant('garbage')])"),
+    # metrics / losses / layers
+    ("metrics_accuracy_mismatch", "tf.metrics.accuracy(tf.zeros([2]), tf.zeros([3]))[1]"),
+    (
+        "metrics_auc_out_of_range",
+        "exec:v, u = tf.metrics.auc([1, 0], [1.5, -0.5])\nsess.run(tf.local_variables_initializer())\nfetches = u",
+    ),
+    ("metrics_auc_thresholds1", "tf.metrics.auc([1, 0], [0.5, 0.5], num_thresholds=1)[1]"),
+    ("losses_mse_mismatch", "tf.losses.mean_squared_error(tf.zeros([2]), tf.zeros([3]))"),
+    ("losses_bad_weights", "tf.losses.mean_squared_error(tf.zeros([2, 3]), tf.zeros([2, 3]), weights=tf.ones([4]))"),
+    ("losses_sparse_xent_oob", "tf.losses.sparse_softmax_cross_entropy([5], tf.zeros([1, 3]))"),
+    ("layers_dense_rank1", "tf.layers.dense(tf.zeros([3]), 2)"),
+    ("layers_dense_units0", "tf.layers.dense(tf.zeros([2, 3]), 0)"),
+    ("layers_dense_units_neg", "tf.layers.dense(tf.zeros([2, 3]), -2)"),
+    ("layers_conv2d_filters0", "tf.layers.conv2d(tf.zeros([1, 4, 4, 1]), 0, 2)"),
+    ("layers_dropout_rate_big", "tf.layers.dropout(tf.zeros([3]), rate=1.5, training=True)"),
+    ("layers_bn_axis_oob", "tf.layers.batch_normalization(tf.zeros([2, 3]), axis=5)"),
+    ("layers_dense_unknown_last_dim", f"tf.layers.dense({PH}(tf.zeros([2, 3]), [None, None]), 2)"),
+]
+
+# Keras (tw.keras against tf_keras 2.21, the Keras of TF1 programs): `keras` is in scope in exec cases.
+_K = "exec:L = keras.layers\n"
+_SEQ = "exec:L = keras.layers\nm = keras.Sequential([L.Dense(2, input_shape=(3,))])\nm.compile('sgd', 'mse')\n"
+CASES_S21 += [
+    ("keras_dense_units0", _K + "out = L.Dense(0)(keras.Input((3,))).shape.as_list()"),
+    ("keras_dense_units_neg", _K + "out = L.Dense(-2)(keras.Input((3,))).shape.as_list()"),
+    ("keras_dense_units_float", _K + "out = L.Dense(2.5)(keras.Input((3,))).shape.as_list()"),
+    ("keras_conv2d_kernel0", _K + "out = L.Conv2D(2, 0)(keras.Input((4, 4, 1))).shape.as_list()"),
+    ("keras_conv2d_too_big_kernel", _K + "out = L.Conv2D(2, 9)(keras.Input((4, 4, 1))).shape.as_list()"),
+    ("keras_conv2d_rank3_input", _K + "out = L.Conv2D(2, 2)(keras.Input((4, 4))).shape.as_list()"),
+    ("keras_conv2d_bad_padding", _K + "out = L.Conv2D(2, 2, padding='what')(keras.Input((4, 4, 1))).shape.as_list()"),
+    ("keras_reshape_bad", _K + "out = L.Reshape((5,))(keras.Input((4,))).shape.as_list()"),
+    ("keras_reshape_two_unknown", _K + "out = L.Reshape((-1, -1))(keras.Input((4,))).shape.as_list()"),
+    ("keras_concat_mismatch", _K + "out = L.Concatenate()([keras.Input((3, 2)), keras.Input((4, 2))]).shape.as_list()"),
+    ("keras_add_mismatch", _K + "out = L.Add()([keras.Input((3,)), keras.Input((4,))]).shape.as_list()"),
+    ("keras_dropout_rate_big", _K + "out = L.Dropout(1.5)(keras.Input((3,))).shape.as_list()"),
+    ("keras_lstm_rank2", _K + "out = L.LSTM(2)(keras.Input((3,))).shape.as_list()"),
+    ("keras_lstm_units0", _K + "out = L.LSTM(0)(keras.Input((3, 2))).shape.as_list()"),
+    ("keras_embedding_dim0", _K + "out = L.Embedding(0, 2)(keras.Input((3,))).shape.as_list()"),
+    ("keras_maxpool_too_big", _K + "out = L.MaxPooling2D(9)(keras.Input((4, 4, 1))).shape.as_list()"),
+    ("keras_bn_axis_oob", _K + "out = L.BatchNormalization(axis=5)(keras.Input((3,))).shape.as_list()"),
+    ("keras_input_neg_shape", "exec:out = keras.Input((-2,)).shape.as_list()"),
+    ("keras_activation_unknown", _K + "out = L.Dense(2, activation='nope')(keras.Input((3,))).shape.as_list()"),
+    (
+        "keras_compile_bad_loss",
+        _K + "m = keras.Sequential([L.Dense(2, input_shape=(3,))])\nm.compile('sgd', 'nope_loss')\nout = 1",
+    ),
+    (
+        "keras_compile_bad_optimizer",
+        _K + "m = keras.Sequential([L.Dense(2, input_shape=(3,))])\nm.compile('nope_opt', 'mse')\nout = 1",
+    ),
+    (
+        "keras_fit_length_mismatch",
+        _SEQ + "out = m.fit(np.zeros([4, 3]), np.zeros([5, 2]), verbose=0).history['loss'][0] * 0",
+    ),
+    (
+        "keras_fit_wrong_feature_dim",
+        _SEQ + "out = m.fit(np.zeros([4, 5]), np.zeros([4, 2]), verbose=0).history['loss'][0] * 0",
+    ),
+    (
+        "keras_fit_wrong_target_dim",
+        _SEQ + "out = m.fit(np.zeros([4, 3]), np.zeros([4, 7]), verbose=0).history['loss'][0] * 0",
+    ),
+    (
+        "keras_fit_batch_size0",
+        _SEQ + "out = m.fit(np.zeros([4, 3]), np.zeros([4, 2]), batch_size=0, verbose=0).history['loss'][0] * 0",
+    ),
+    ("keras_fit_empty", _SEQ + "out = m.fit(np.zeros([0, 3]), np.zeros([0, 2]), verbose=0).history"),
+    ("keras_predict_wrong_shape", _SEQ + "out = m.predict(np.zeros([2, 4]))"),
+    ("keras_predict_string", _SEQ + "out = m.predict(np.array([['a', 'b', 'c']]))"),
+    (
+        "keras_fit_validation_split_big",
+        _SEQ + "out = m.fit(np.zeros([4, 3]), np.zeros([4, 2]), validation_split=1.5, verbose=0).history",
+    ),
+    (
+        "keras_load_model_garbage",
+        "exec:p = tmp('m.h5')\nopen(p, 'wb').write(b'\\x89HDF\\r\\n\\x1a\\n' + b'\\xff' * 64)\nout = keras.models.load_model(p)",
+    ),
+    ("keras_load_model_missing", "exec:out = keras.models.load_model(tmp('no_such_model.h5'))"),
+    (
+        "keras_load_weights_mismatch",
+        _SEQ
+        + "p = tmp('w.h5')\nm.save_weights(p)\nm2 = keras.Sequential([L.Dense(3, input_shape=(3,))])\nm2.load_weights(p)\nout = 1",
+    ),
+    ("keras_set_weights_wrong", _SEQ + "m.set_weights([np.zeros([3, 5]), np.zeros([2])])\nout = 1"),
+    ("keras_model_from_json_garbage", "exec:out = keras.models.model_from_json('{not json')"),
+]
+
+
+# Malformed files (round 2): TFRecord files, event files, SavedModels and GraphDefs. These exec cases use the
+# worker's helpers: record(data) is one TFRecord record, tmp(name) a scratch path, graph_def(text) imports a
+# GraphDef in text format into the default graph.
+_TFR = "exec:p = tmp('r.tfrecord')\nopen(p, 'wb').write({})\n"
+_TWO = "record(b'hello') + record(b'world')"
+_ITER = "out = list(tf.python_io.tf_record_iterator(p))"
+_DS = "fetches = tf.data.make_one_shot_iterator(tf.data.TFRecordDataset(p).batch(10)).get_next()"
+_HUGE = "struct.pack('<Q', {0}) + struct.pack('<I', masked_crc(struct.pack('<Q', {0}))) + b'abc'"
+_SM = (
+    "exec:d = tmp('sm')\nshutil.rmtree(d, ignore_errors=True)\n"
+    "with tf.Graph().as_default() as g2, tf.Session(graph=g2) as s2:\n"
+    "    v = tf.Variable([1.0, 2.0], name='v')\n    s2.run(v.initializer)\n"
+    "    b = tf.saved_model.builder.SavedModelBuilder(d)\n    b.add_meta_graph_and_variables(s2, ['serve'])\n"
+    "    b.save()\n"
+)
+_LOAD = "tf.saved_model.loader.load(sess, ['serve'], d)\nout = sess.run(tf.global_variables())"
+_EVENTS = (
+    "exec:d = tmp('ev')\nshutil.rmtree(d, ignore_errors=True)\nw = tf.summary.FileWriter(d)\n"
+    "w.add_summary(tf.Summary(value=[tf.Summary.Value(tag='a', simple_value=1.0)]), 1)\nw.close()\n"
+    "p = glob.glob(d + '/events.out*')[0]\n"
+)
+_SUMMARY = "out = [e.step for e in tf.train.summary_iterator(p)]"
+_C = "node { name: 'c' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }"
+_F = "attr { key: 'T' value { type: DT_FLOAT } }"
+
+
+def _gd(text, fetch):
+    return f"exec:graph_def({text!r})\nfetches = tf.get_default_graph().get_tensor_by_name({fetch!r})"
+
+
+CASES_FILES = [
+    ("tfrecord_iter_ok", _TFR.format(_TWO) + _ITER),
+    ("tfrecord_iter_truncated", _TFR.format(f"({_TWO})[:-3]") + _ITER),
+    ("tfrecord_iter_truncated_header", _TFR.format("record(b'hello') + b'\\x05\\x00\\x00'") + _ITER),
+    ("tfrecord_iter_bad_data_crc", _TFR.format("record(b'hello')[:-6] + b'X' + record(b'hello')[-5:]") + _ITER),
+    (
+        "tfrecord_iter_bad_length_crc",
+        _TFR.format("b'\\x05' + b'\\x00' * 7 + b'\\x00\\x00\\x00\\x00' + b'hello' * 2") + _ITER,
+    ),
+    ("tfrecord_iter_huge_length", _TFR.format(_HUGE.format(2**62)) + _ITER),
+    ("tfrecord_iter_length_2_31", _TFR.format(_HUGE.format(2**31 + 5)) + _ITER),
+    ("tfrecord_iter_empty_file", _TFR.format("b''") + _ITER),
+    ("tfrecord_iter_missing", "exec:out = list(tf.python_io.tf_record_iterator(tmp('no_such_dir_w/r.tfrecord')))"),
+    (
+        "tfrecord_iter_gzip_of_plain",
+        _TFR.format(_TWO)
+        + "opt = tf.python_io.TFRecordOptions(tf.python_io.TFRecordCompressionType.GZIP)\n"
+        + "out = list(tf.python_io.tf_record_iterator(p, opt))",
+    ),
+    ("tfrecord_ds_ok", _TFR.format(_TWO) + _DS),
+    ("tfrecord_ds_truncated", _TFR.format(f"({_TWO})[:-3]") + _DS),
+    ("tfrecord_ds_bad_data_crc", _TFR.format("record(b'hello')[:-6] + b'X' + record(b'hello')[-5:]") + _DS),
+    (
+        "tfrecord_ds_bad_length_crc",
+        _TFR.format("b'\\x05' + b'\\x00' * 7 + b'\\x00\\x00\\x00\\x00' + b'hello' * 2") + _DS,
+    ),
+    ("tfrecord_ds_huge_length", _TFR.format(_HUGE.format(2**62)) + _DS),
+    ("tfrecord_ds_length_2_31", _TFR.format(_HUGE.format(2**31 + 5)) + _DS),
+    ("tfrecord_ds_partial_header", _TFR.format("b'\\x05\\x00\\x00'") + _DS),
+    (
+        "tfrecord_ds_gzip_of_plain",
+        _TFR.format(_TWO) + "fetches = tf.data.make_one_shot_iterator(tf.data.TFRecordDataset(p, 'GZIP')).get_next()",
+    ),
+    (
+        "tfrecord_ds_zlib_garbage",
+        _TFR.format("b'\\x78\\x9c' + b'\\xff' * 30")
+        + "fetches = tf.data.make_one_shot_iterator(tf.data.TFRecordDataset(p, 'ZLIB')).get_next()",
+    ),
+    (
+        "tfrecord_ds_bad_compression",
+        _TFR.format(_TWO) + "fetches = tf.data.make_one_shot_iterator(tf.data.TFRecordDataset(p, 'LZMA')).get_next()",
+    ),
+    ("events_ok", _EVENTS + _SUMMARY),
+    ("events_truncated", _EVENTS + "data = open(p, 'rb').read()\nopen(p, 'wb').write(data[:-7])\n" + _SUMMARY),
+    ("events_garbage", "exec:p = tmp('events.out.garbage')\nopen(p, 'wb').write(b'\\xff' * 64)\n" + _SUMMARY),
+    (
+        "events_bad_proto",
+        "exec:p = tmp('events.out.badproto')\nopen(p, 'wb').write(record(b'\\xff\\xff\\xff'))\n" + _SUMMARY,
+    ),
+    ("events_missing", "exec:out = [e.step for e in tf.train.summary_iterator('/nonexistent_xyz/events')]"),
+    ("saved_model_ok", _SM + _LOAD),
+    (
+        "saved_model_truncated_pb",
+        _SM
+        + "pb = d + '/saved_model.pb'\ndata = open(pb, 'rb').read()\nopen(pb, 'wb').write(data[: len(data) // 2])\n"
+        + _LOAD,
+    ),
+    ("saved_model_empty_pb", _SM + "open(d + '/saved_model.pb', 'wb').write(b'')\n" + _LOAD),
+    ("saved_model_garbage_pb", _SM + "open(d + '/saved_model.pb', 'wb').write(b'\\xff' * 100)\n" + _LOAD),
+    ("saved_model_no_variables", _SM + "shutil.rmtree(d + '/variables')\n" + _LOAD),
+    (
+        "saved_model_garbage_variables",
+        _SM + "for f in glob.glob(d + '/variables/*'):\n    open(f, 'wb').write(b'\\xff' * 100)\n" + _LOAD,
+    ),
+    (
+        "saved_model_truncated_variables",
+        _SM + "for f in glob.glob(d + '/variables/*'):\n    data = open(f, 'rb').read()\n"
+        "    open(f, 'wb').write(data[: len(data) // 2])\n" + _LOAD,
+    ),
+    (
+        "saved_model_empty_variables",
+        _SM + "for f in glob.glob(d + '/variables/*'):\n    open(f, 'wb').write(b'')\n" + _LOAD,
+    ),
+    ("saved_model_wrong_tags", _SM + "tf.saved_model.loader.load(sess, ['nope'], d)\nout = 1"),
+    ("saved_model_missing_dir", "exec:tf.saved_model.loader.load(sess, ['serve'], '/nonexistent_xyz/sm')\nout = 1"),
+    ("graph_def_ok", _gd(_C + " node { name: 'a' op: 'Neg' input: 'c' " + _F + " }", "a:0")),
+    (
+        "graph_def_cycle",
+        _gd(
+            _C + " node { name: 'a' op: 'Add' input: 'b' input: 'c' " + _F + " }"
+            " node { name: 'b' op: 'Add' input: 'a' input: 'c' " + _F + " }",
+            "a:0",
+        ),
+    ),
+    ("graph_def_self_loop", _gd("node { name: 'a' op: 'Neg' input: 'a' " + _F + " }", "a:0")),
+    ("graph_def_unknown_op", _gd("node { name: 'a' op: 'NoSuchOpXyz' }", "a:0")),
+    ("graph_def_duplicate_names", _gd(_C + " " + _C, "c:0")),
+    ("graph_def_missing_input", _gd("node { name: 'a' op: 'Neg' input: 'nope' " + _F + " }", "a:0")),
+    ("graph_def_input_port_oob", _gd(_C + " node { name: 'a' op: 'Neg' input: 'c:5' " + _F + " }", "a:0")),
+    ("graph_def_bad_input_syntax", _gd(_C + " node { name: 'a' op: 'Neg' input: 'c:x' " + _F + " }", "a:0")),
+    ("graph_def_missing_attr", _gd(_C + " node { name: 'a' op: 'Neg' input: 'c' }", "a:0")),
+    (
+        "graph_def_wrong_type_attr",
+        _gd(_C + " node { name: 'a' op: 'Neg' input: 'c' attr { key: 'T' value { type: DT_INT32 } } }", "a:0"),
+    ),
+    (
+        "graph_def_bad_dtype_enum",
+        _gd("node { name: 'p' op: 'Placeholder' attr { key: 'dtype' value { type: 999 } } }", "p:0"),
+    ),
+    (
+        "graph_def_const_huge_shape",
+        _gd(
+            "node { name: 'c' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value "
+            "{ tensor { dtype: DT_FLOAT tensor_shape { dim { size: 1099511627776 } } } } } }",
+            "c:0",
+        ),
+    ),
+    (
+        "graph_def_const_neg_shape",
+        _gd(
+            "node { name: 'c' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value "
+            "{ tensor { dtype: DT_FLOAT tensor_shape { dim { size: -3 } } float_val: 1 } } } }",
+            "c:0",
+        ),
+    ),
+    (
+        "graph_def_const_content_short",
+        _gd(
+            "node { name: 'c' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'value' value "
+            "{ tensor { dtype: DT_FLOAT tensor_shape { dim { size: 4 } } tensor_content: 'abc' } } } }",
+            "c:0",
+        ),
+    ),
+    (
+        "graph_def_const_dtype_mismatch",
+        _gd(
+            "node { name: 'c' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } attr { key: 'value' value "
+            "{ tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }",
+            "c:0",
+        ),
+    ),
+    (
+        "graph_def_addn_huge_n",
+        _gd(
+            _C
+            + " node { name: 'a' op: 'AddN' input: 'c' input: 'c' "
+            + _F
+            + " attr { key: 'N' value { i: 2147483647 } } }",
+            "a:0",
+        ),
+    ),
+    (
+        "graph_def_split_huge_num",
+        _gd(
+            _C + " node { name: 'ax' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } attr { key: 'value'"
+            " value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 } } } }"
+            " node { name: 'a' op: 'Split' input: 'ax' input: 'c' "
+            + _F
+            + " attr { key: 'num_split' value { i: 1099511627776 } } }",
+            "a:0",
+        ),
+    ),
+    (
+        "graph_def_placeholder_neg_shape",
+        _gd(
+            "node { name: 'p' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } attr { key: 'shape' "
+            "value { shape { dim { size: -7 } } } } }",
+            "p:0",
+        ),
+    ),
+    (
+        "graph_def_control_before_data",
+        _gd(_C + " node { name: 'a' op: 'Neg' input: '^c' input: 'c' " + _F + " }", "a:0"),
+    ),
+]
+
+
+_CKPT = (
+    "exec:d = tmp('ck')\nshutil.rmtree(d, ignore_errors=True)\nos.makedirs(d)\n"
+    "with tf.Graph().as_default() as g2, tf.Session(graph=g2) as s2:\n"
+    "    v = tf.Variable([1.0, 2.0], name='v')\n    s2.run(v.initializer)\n"
+    "    path = tf.train.Saver().save(s2, d + '/model')\n"
+)
+CASES_FILES += [
+    ("checkpoint_ok", _CKPT + "out = sorted(tf.train.list_variables(path))"),
+    (
+        "checkpoint_state_garbage",
+        _CKPT + "open(d + '/checkpoint', 'w').write('\\xff garbage {{{')\nout = tf.train.latest_checkpoint(d)",
+    ),
+    (
+        "checkpoint_state_missing_file",
+        _CKPT
+        + "open(d + '/checkpoint', 'w').write('model_checkpoint_path: \"nope\"')\nout = tf.train.latest_checkpoint(d)",
+    ),
+    (
+        "checkpoint_reader_garbage",
+        "exec:p = tmp('garbage.ckpt')\nopen(p + '.index', 'wb').write(b'\\xff' * 64)\nout = tf.train.NewCheckpointReader(p).get_variable_to_shape_map()",
+    ),
+    ("checkpoint_list_missing", "exec:out = tf.train.list_variables('/nonexistent_xyz/model')"),
+    ("checkpoint_load_missing_name", _CKPT + "out = tf.train.load_variable(path, 'nope')"),
+    (
+        "checkpoint_init_shape_mismatch",
+        _CKPT + "w = tf.get_variable('v', [3])\ntf.train.init_from_checkpoint(path, {'v': w})\nfetches = w.initializer",
+    ),
+    (
+        "checkpoint_restore_shape_mismatch",
+        _CKPT + "w = tf.Variable([1.0, 2.0, 3.0], name='v')\nout = tf.train.Saver().restore(sess, path)",
+    ),
+    (
+        "meta_graph_truncated",
+        _CKPT + "data = open(path + '.meta', 'rb').read()\nopen(path + '.meta', 'wb').write(data[: len(data) // 2])\n"
+        "out = str(tf.train.import_meta_graph(path + '.meta'))",
+    ),
+    (
+        "file_writer_on_a_file",
+        "exec:p = tmp('plainfile')\nopen(p, 'w').write('x')\nw = tf.summary.FileWriter(p)\nw.add_summary(tf.Summary(), 1)\nw.close()\nout = 1",
+    ),
+    ("gfile_read_missing", "exec:out = tf.gfile.GFile('/nonexistent_xyz/f').read()"),
+    ("gfile_listdir_missing", "exec:out = tf.gfile.ListDirectory(tmp('no_such_dir_l'))"),
+    ("gfile_copy_missing", "exec:out = tf.gfile.Copy('/nonexistent_xyz/a', tmp('b'))"),
+    (
+        "gfile_makedirs_under_file",
+        "exec:p = tmp('plainfile2')\nopen(p, 'w').write('x')\nout = tf.gfile.MakeDirs(p + '/sub')",
+    ),
+    ("gfile_remove_missing", "exec:out = tf.gfile.Remove('/nonexistent_xyz/a')"),
+    ("tfrecord_iter_dir", "exec:out = list(tf.python_io.tf_record_iterator(tmp('')))"),
+    ("tfrecord_writer_missing_dir", "exec:w = tf.python_io.TFRecordWriter(tmp('no_such_dir_w/r.tfrecord'))\nout = 1"),
+    (
+        "events_huge_length",
+        "exec:p = tmp('events.out.huge')\nopen(p, 'wb').write(" + _HUGE.format(2**62) + ")\n" + _SUMMARY,
+    ),
+    (
+        "parse_sequence_example_garbage",
+        "tf.io.parse_single_sequence_example(b'\\xff\\xff\\x01', sequence_features={'a': tf.io.FixedLenSequenceFeature([], tf.int64)})[1]['a']",
+    ),
+    ("read_file_huge_dir_glob", "tf.io.matching_files('/proc/self/fd/*/*/*/nope')"),
+]
+
+
 WORKER = r"""
 import sys, json, os, math
 import numpy as np
@@ -483,8 +1556,10 @@ if lib == "tf":
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     import tensorflow.compat.v1 as tf
     tf.disable_eager_execution()
+    import tf_keras as keras
 else:
     import tensorweave as tf
+    keras = tf.keras
 
 def summarize(value):
     if isinstance(value, (list, tuple)):
@@ -502,17 +1577,54 @@ def summarize(value):
         a = np.stack([a.real, a.imag], -1)
     return {"shape": list(a.shape), "dtype": str(a.dtype), "v": [None if not math.isfinite(x) else x for x in a.astype(np.float64).ravel().tolist()]}
 
+import glob, shutil, struct, tempfile, zlib
+TMP = tempfile.mkdtemp(prefix="bad_input_sweep_")
+
+def tmp(name):
+    return os.path.join(TMP, name)
+
+def _crc32c(data):
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
+    return crc ^ 0xFFFFFFFF
+
+def masked_crc(data):
+    crc = _crc32c(data)
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+def record(data):
+    # One TFRecord record of `data`.
+    header = struct.pack("<Q", len(data))
+    return header + struct.pack("<I", masked_crc(header)) + data + struct.pack("<I", masked_crc(data))
+
+def graph_def(text):
+    from google.protobuf import text_format
+    gd = tf.GraphDef()
+    text_format.Merge(text, gd)
+    tf.import_graph_def(gd, name="")
+
 for line in sys.stdin:
     name, expr = json.loads(line)
     result = {"name": name}
     with tf.Graph().as_default() as g:
         sess = tf.Session(graph=g)
         try:
-            fetches = eval(expr, {"tf": tf, "np": np})
-            result["value"] = summarize(sess.run(fetches))
+            scope = {"tf": tf, "np": np, "sess": sess, "tmp": tmp, "record": record, "masked_crc": masked_crc,
+                     "graph_def": graph_def, "glob": glob, "shutil": shutil, "struct": struct, "os": os,
+                     "keras": keras}
+            if expr.startswith("exec:"):
+                exec(expr[len("exec:"):], scope)
+                value = scope["out"] if "out" in scope else sess.run(scope["fetches"], scope.get("feed"))
+            else:
+                value = sess.run(eval(expr, scope))
+            result["value"] = summarize(value)
         except Exception as e:  # noqa: BLE001
             cls = type(e)
             result["error"] = cls.__name__
+            result["classes"] = [c.__name__ for c in cls.__mro__]
             result["message"] = str(e)[:400]
         finally:
             sess.close()
@@ -579,8 +1691,8 @@ def classify(tw_result, tf_result):
     tw_err, tf_err = tw_result.get("error"), tf_result.get("error") if tf_result else None
     if tf_result is None or "crash" in tf_result or "hang" in tf_result:
         return "tf-unavailable" if tw_err is None else "tw-error-only"
-    if tw_err and tf_err:
-        return "same" if tw_err == tf_err else "diff-class"
+    if tw_err and tf_err:  # same: tensorweave's error is (a subclass of) TF's class
+        return "same" if tf_err in tw_result.get("classes", [tw_err]) else "diff-class"
     if tf_err:
         return "no-error"
     if tw_err:
@@ -592,10 +1704,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("--only", default="")
+    parser.add_argument("--set", choices=["all", "s20", "s21", "files"], default="all", help="round of cases to run")
     parser.add_argument("--json", default="")
     parser.add_argument("--no-tf", action="store_true")
     args = parser.parse_args()
-    cases = [c for c in CASES if args.only in c[0]]
+    chosen = {"all": CASES + CASES_S21 + CASES_FILES, "s20": CASES, "s21": CASES_S21, "files": CASES_FILES}[args.set]
+    cases = [c for c in chosen if args.only in c[0]]
     tw_results = run_all("tw", cases, args.timeout)
     tf_results = {} if args.no_tf else run_all("tf", cases, args.timeout * 3)
     counts, rows = {}, []

@@ -163,6 +163,8 @@ def _pad(ctx, node):
     axes = list(range(rank))
     if len(node.input) > 3 and node.input[3]:
         axes = [int(x) % rank for x in ctx.require_const(node, 3, "axes")]
+    if np.any(np.abs(pads) > np.iinfo(np.int32).max):
+        raise _NodeError(f"pads {pads.tolist()} do not fit .twl's int32 dimensions")
     paddings = np.zeros([rank, 2], np.int32)
     n = len(axes)
     for k, axis in enumerate(axes):

@@ -243,6 +243,10 @@ TEST(CwiseOpsTest, ClipByValueAndAddN) {
                 RunOne("ClipByValue", {t, MakeTensor<float>({4}, {0, 0, 0, 2}),
                                        Tensor::Scalar<float>(2)})),
             (std::vector<float>{0, 0.5f, 2, 2}));
+  // min > max: min wins, as TensorFlow's cwiseMin(max).cwiseMax(min).
+  EXPECT_EQ(ToVector<float>(RunOne("ClipByValue", {t, Tensor::Scalar<float>(2),
+                                                   Tensor::Scalar<float>(1)})),
+            (std::vector<float>{2, 2, 2, 2}));
   std::vector<Tensor> out;
   TW_ASSERT_OK(test::RunOp(
       "AddN",

@@ -44,11 +44,10 @@ struct Grid {
 
   float Quantize(float x) const {
     if (zero) return 0.0f;
-    // NaN passes through, as Eigen's cwiseMin/cwiseMax in TensorFlow.
-    const float clamped = std::isnan(x)    ? x
-                          : x < nudged_min ? nudged_min
-                          : x > nudged_max ? nudged_max
-                                           : x;
+    // As TensorFlow's x.cwiseMin(nudged_max).cwiseMax(nudged_min): NaN passes
+    // through, and nudged_min wins when min > max inverts the range.
+    const float below = std::isnan(x) || x <= nudged_max ? x : nudged_max;
+    const float clamped = below < nudged_min ? nudged_min : below;
     return std::floor((clamped - nudged_min) * inv_scale - quant_zero + 0.5f) *
            scale;
   }

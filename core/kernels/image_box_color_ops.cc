@@ -12,6 +12,20 @@
 namespace tensorweave {
 namespace {
 
+// As TensorFlow: a NaN or infinite box coordinate is an error, not a crop
+// of NaN.
+Status CheckBoxesFinite(const Tensor& boxes) {
+  const float* bx = boxes.data<float>();
+  for (int64_t i = 0; i < boxes.num_elements(); ++i) {
+    if (!std::isfinite(bx[i])) {
+      return errors::InvalidArgument(
+          "Boxes contains at least one element that is not finite: boxes[",
+          i / 4, "][", i % 4, "] = ", bx[i]);
+    }
+  }
+  return Status::OK();
+}
+
 class CropAndResizeOp : public OpKernel {
  public:
   explicit CropAndResizeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -55,6 +69,7 @@ class CropAndResizeOp : public OpKernel {
           errors::OutOfRange("box_index[", b, "] = ", ind[b],
                              " is outside [0, batch_size) = [0, ", batch, ")"));
     }
+    OP_REQUIRES_OK(ctx, CheckBoxesFinite(boxes));
     std::vector<float> in;
     OP_REQUIRES_OK(ctx, ReadAsFloat(image, &in));
     Tensor* out;
@@ -152,7 +167,7 @@ Status CheckCropGradInputs(const Tensor& grads, const Tensor& boxes,
                                 ")");
     }
   }
-  return Status::OK();
+  return CheckBoxesFinite(boxes);
 }
 
 // Calls fn(b, y, x, in_y, in_x) for each crop pixel that samples inside the

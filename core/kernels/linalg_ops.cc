@@ -434,6 +434,19 @@ class SvdOp : public OpKernel {
               continue;
             }
             ConstMatrixMap<T> a(in.data<T>() + b * m * n, m, n);
+            if (!a.allFinite()) {
+              // As TensorFlow: a matrix with NaN or Inf has NaN factors
+              // (Eigen's SVD gives meaningless numbers for it).
+              const T nan = std::numeric_limits<T>::quiet_NaN();
+              s.setConstant(nan);
+              if (compute_uv_) {
+                MatrixMap<T>(u_t->data<T>() + b * m * pu, m, pu)
+                    .setConstant(nan);
+                MatrixMap<T>(v_t->data<T>() + b * n * pv, n, pv)
+                    .setConstant(nan);
+              }
+              continue;
+            }
             if (!compute_uv_) {
               s = Eigen::BDCSVD<Matrix<T>>(a).singularValues();
               continue;

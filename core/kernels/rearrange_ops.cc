@@ -454,6 +454,14 @@ class ExtractImagePatchesOp : public OpKernel {
     for (int d = 1; d <= 2; ++d) {
       k[d] = ksizes_[d] + (ksizes_[d] - 1) * (rates_[d] - 1);
       if (padding_ == "VALID") {
+        // As TensorFlow: an error when the window overhangs the image by at
+        // least a stride.
+        const int64_t size = (x.dim(d) - k[d] + strides_[d]) / strides_[d];
+        OP_REQUIRES(ctx, size >= 0,
+                    errors::InvalidArgument(
+                        "Computed output size would be negative: ", size,
+                        " [input_size: ", x.dim(d), ", effective_filter_size: ",
+                        k[d], ", stride: ", strides_[d], "]"));
         out[d] = x.dim(d) < k[d] ? 0 : (x.dim(d) - k[d]) / strides_[d] + 1;
         pad[d] = 0;
       } else {

@@ -156,9 +156,11 @@ class ClipByValueOp : public OpKernel {
                      const T* h = hi.data<T>();
                      T* o = out->data<T>();
                      ForRange(ctx, t.num_elements(), [&](int64_t b, int64_t e) {
+                       // As TensorFlow: min(t, max) first, then max(., min),
+                       // so clip_value_min wins when it exceeds max.
                        for (int64_t i = b; i < e; ++i) {
-                         T v = x[i] < l[i * lo_step] ? l[i * lo_step] : x[i];
-                         o[i] = v > h[i * hi_step] ? h[i * hi_step] : v;
+                         T v = x[i] > h[i * hi_step] ? h[i * hi_step] : x[i];
+                         o[i] = v < l[i * lo_step] ? l[i * lo_step] : v;
                        }
                      });
                      return Status::OK();

@@ -748,10 +748,9 @@ class ReduceJoinOp : public OpKernel {
     std::vector<bool> reduced(rank, false);
     std::vector<int> order;
     for (int64_t a : axes) {
-      OP_REQUIRES(
-          ctx, a >= -rank && a < rank,
-          errors::InvalidArgument("Invalid reduction dimension ", a,
-                                  " for input with ", rank, " dimensions."));
+      OP_REQUIRES(ctx, a >= -rank && a < rank,
+                  errors::OutOfRange("Invalid reduction dimension ", a,
+                                     " for input with ", rank, " dimensions."));
       const int d = static_cast<int>(a < 0 ? a + rank : a);
       OP_REQUIRES(ctx, !reduced[d],
                   errors::InvalidArgument("Duplicate reduction dimension ", a));

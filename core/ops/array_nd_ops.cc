@@ -317,6 +317,13 @@ Status ExtractImagePatchesShape(InferenceContext* c) {
   for (int d = 1; d <= 2; ++d) {
     const int64_t k = ksizes[d] + (ksizes[d] - 1) * (rates[d] - 1);
     int64_t pad;
+    if (dims[d] >= 0 && padding == "VALID" &&
+        (dims[d] - k + strides[d]) / strides[d] < 0) {
+      return errors::InvalidArgument(
+          "Computed output size would be negative: ",
+          (dims[d] - k + strides[d]) / strides[d], " [input_size: ", dims[d],
+          ", effective_filter_size: ", k, ", stride: ", strides[d], "]");
+    }
     if (dims[d] >= 0) {
       TW_RETURN_IF_ERROR(
           WindowedOutput(dims[d], k, strides[d], padding, &dims[d], &pad));

@@ -135,6 +135,14 @@ Status NmsOverlapsShape(InferenceContext* c) {
   TW_RETURN_IF_ERROR(c->WithRank(0, 2, &overlaps));
   TW_RETURN_IF_ERROR(c->WithRank(1, 1, &scores));
   for (int i = 2; i < 5; ++i) TW_RETURN_IF_ERROR(c->WithRank(i, 0, &unused));
+  // overlaps is [n, n] and scores [n] (TF's message).
+  const int64_t n[3] = {overlaps.dim(0), overlaps.dim(1), scores.dim(0)};
+  for (int i = 1; i < 3; ++i) {
+    if (n[0] >= 0 && n[i] >= 0 && n[0] != n[i]) {
+      return errors::InvalidArgument("Dimensions must be equal, but are ", n[0],
+                                     " and ", n[i]);
+    }
+  }
   c->set_output(0, PartialShape({-1}));
   return Status::OK();
 }

@@ -76,6 +76,7 @@ def _check_devices(data):
     names = {node.name for node in parsed.node}
     for node in parsed.node:
         _check_function_attrs(node)
+        _check_type_attrs(node)
         if node.device:
             device_spec.DeviceSpec.from_string(node.device)
         if "_class" in node.attr:
@@ -85,6 +86,20 @@ def _check_devices(data):
                         f"Node '{node.name}' expects to be colocated with unknown node '{group[5:].decode()}'"
                     )
     return names
+
+
+def _check_type_attrs(node):
+    """ValueError naming the node for a type attr that holds no DataType (a number the enum does not have)."""
+    for key in sorted(node.attr):
+        value = node.attr[key]
+        kind = value.WhichOneof("value")
+        types = [value.type] if kind == "type" else list(value.list.type) if kind == "list" else []
+        enum = value.DESCRIPTOR.fields_by_name["type"].enum_type
+        for number in types:
+            if number not in enum.values_by_number:
+                raise ValueError(
+                    f"Node '{node.name}' (op '{node.op}'): attr '{key}' holds {number}, which is no DataType"
+                )
 
 
 def _check_names(names, input_map, return_elements):

@@ -58,6 +58,15 @@ def _shape_tuple(tensor):
 # --- inputs ---
 
 
+def _batch_size(batch_size):
+    """`batch_size`, 32 when None; a ValueError for one that is no positive integer (0 was taken as 32)."""
+    if batch_size is None:
+        return 32
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    return int(batch_size)
+
+
 class InputLayer(base.Layer):
     """The layer of an `Input`: it owns the placeholder a functional model is fed through."""
 
@@ -1262,7 +1271,7 @@ class Model(Layer):
         ys = self._standardize_y(y)
         _check_sample_counts(xs, ys)
         sws = self._sample_weight_arrays(ys, sample_weight, class_weight)
-        batch_size = batch_size or 32
+        batch_size = _batch_size(batch_size)
         val = val_batches = None
         if _is_dataset(validation_data):  # read with validation_steps, as tf_keras does
             val_batches = _DatasetBatches(validation_data)
@@ -1347,7 +1356,7 @@ class Model(Layer):
         ys = self._standardize_y(y)
         _check_sample_counts(xs, ys)
         sws = self._sample_weight_arrays(ys, sample_weight, None)
-        logs = self._run_batches(xs, ys, sws, batch_size or 32, False)
+        logs = self._run_batches(xs, ys, sws, _batch_size(batch_size), False)
         if return_dict:
             return logs
         values = [logs[k] for k in self._fetch_names]
@@ -1360,7 +1369,7 @@ class Model(Layer):
         if _is_generator(x):
             return self.predict_generator(x, steps)
         xs = self._standardize_x(x)
-        batch_size = batch_size or 32
+        batch_size = _batch_size(batch_size)
         sess = backend.get_session()
         _initialize_new_variables()
         parts = [[] for _ in self.outputs]

@@ -256,6 +256,16 @@ class _Layer(_WeightsMixin, base.Layer):
 def _keras_class(tw_class, keras_name):
     class KerasLayer(_WeightsMixin, tw_class):
         def __init__(self, *args, activation=None, activity_regularizer=None, **kwargs):
+            if keras_name == "Dense":  # tf_keras takes int(units): Dense(2.0), Dense(np.int64(2))
+                if args and not isinstance(args[0], int):
+                    args = (int(args[0]),) + args[1:]
+                elif not isinstance(kwargs.get("units", 0), int):
+                    kwargs["units"] = int(kwargs["units"])
+                units = args[0] if args else kwargs.get("units", 0)
+                if units < 0:
+                    raise ValueError(
+                        f"Received an invalid value for `units`, expected a positive integer. Received: units={units}"
+                    )
             kwargs = _resolve(_pop_input_shape(self, kwargs))
             self._activity_regularizer = regularizers.get(activity_regularizer)
             self._constraint_args = {k: v for k, v in kwargs.items() if k.endswith("_constraint")}

@@ -1,5 +1,7 @@
 """tf.keras.layers: shape, merge, activation and embedding layers over tensorweave ops."""
 
+import numpy as np
+
 import tensorweave as tw
 from tensorweave._src.keras import constraints, initializers, regularizers
 from tensorweave._src.keras.layers import _Layer
@@ -12,7 +14,23 @@ class Reshape(_Layer):
         self.target_shape = tuple(target_shape)
 
     def call(self, inputs):
-        return tw.reshape(inputs, [-1] + list(self.target_shape))
+        target = [int(d) for d in self.target_shape]
+        if target.count(-1) > 1:
+            raise ValueError(f"There must be at most one unknown dimension in output_shape. Received: {tuple(target)}.")
+        dims = inputs.shape.as_list()[1:] if inputs.shape.ndims is not None else [None]
+        if None not in dims:  # tf_keras's check: the target holds the input's elements, batch aside
+            n, known = int(np.prod(dims, dtype=np.int64)), int(np.prod([d for d in target if d != -1], dtype=np.int64))
+            if (-1 in target and (known == 0 or n % known)) or (-1 not in target and n != known):
+                raise ValueError(
+                    f"total size of new array must be unchanged, input_shape = {dims}, output_shape = {target}"
+                )
+            return tw.reshape(inputs, [-1] + [n // known if d == -1 else d for d in target])  # -1: the batch
+        # Features of a run-time size: the batch size is kept (a -1 there would absorb a mismatch).
+        out = tw.reshape(inputs, tw.concat([tw.shape(inputs)[:1], target], 0))
+        out.set_shape(
+            [inputs.shape[0] if inputs.shape.ndims is not None else None] + [d if d != -1 else None for d in target]
+        )
+        return out
 
 
 class Permute(_Layer):

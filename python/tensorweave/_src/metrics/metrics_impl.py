@@ -276,6 +276,8 @@ def auc(
             thresholds = sorted(thresholds)
             num_thresholds = len(thresholds) + 2
         else:
+            if num_thresholds < 2:
+                raise ValueError("`num_thresholds` must be > 1.")
             thresholds = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
         thresholds = [0.0 - kepsilon] + list(thresholds) + [1.0 + kepsilon]
         values, update_ops = _confusion_matrix_at_thresholds(labels, predictions, thresholds, weights)

@@ -44,6 +44,9 @@ def gather_nd(params, indices, name=None, batch_dims=0):
       [3 2]
     """
     if batch_dims != 0:
+        rank = ops.convert_to_tensor(indices).shape.ndims
+        if rank is not None and not 0 <= batch_dims < rank:  # TF's ValueError before anything else
+            raise ValueError(f"Argument `batch_dims` = {batch_dims} must be less than rank(`indices`) = {rank}")
         raise NotImplementedError("gather_nd supports batch_dims=0 only")
     return gen_ops.gather_nd(params, indices, name=name)
 

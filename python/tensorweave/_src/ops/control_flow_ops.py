@@ -832,6 +832,10 @@ class WhileContext(ControlFlowContext):
         body_result = body(*packed)
         if not _is_sequence(body_result):
             body_result = [body_result]
+        if any(x is None for x in flatten(body_result)):
+            raise ValueError(
+                f"while_loop: body returned None among its results {body_result!r}; it must return the loop variables' new values"
+            )
         body_result = map_structure(_to_tensor, body_result)
         assert_same_structure(list(packed), list(body_result))
         original_body_result = body_result

@@ -177,6 +177,8 @@ def matrix_solve_ls(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     """
     graph = ops.get_default_graph()
     matrix = ops.convert_to_tensor(matrix, name="matrix")
+    if matrix.shape.ndims is not None and matrix.shape.ndims < 2:
+        raise ValueError(f"matrix_solve_ls: matrix must have rank >= 2, got shape {matrix.shape}")
     if not _use_composite_ls(fast, matrix):
         with graph.name_scope(name or "MatrixSolveLs") as scope:
             rhs = ops.convert_to_tensor(rhs, preferred_dtype=matrix.dtype, name="rhs")
@@ -291,6 +293,8 @@ def _only_main_diagonal(extra):
         extra.pop(unused, None)
     if extra:
         raise TypeError(f"unexpected arguments: {sorted(extra)}")
+    if isinstance(k, (list, tuple)) and len(k) == 2 and all(isinstance(d, int) for d in k) and k[0] > k[1]:
+        raise ValueError(f"lower_diag_index is greater than upper_diag_index: k = {tuple(k)}")
     if k != 0:
         raise NotImplementedError("only the main diagonal (k=0) is supported")
 

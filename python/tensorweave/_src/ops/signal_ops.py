@@ -28,9 +28,7 @@ def _static_int(value):
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, ops.Tensor):
-        from tensorweave._src.framework import tensor_util
-
-        v = tensor_util.constant_value(value)
+        v = array_ops.constant_value(value)
         if v is not None and np.ndim(v) == 0:
             return int(v)
     return None

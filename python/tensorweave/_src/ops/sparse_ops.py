@@ -7,7 +7,7 @@ gradients with respect to the values follow from those ops' own kernels and grad
 
 import numpy as np
 
-from tensorweave._src.framework import dtypes, ops, tensor_shape
+from tensorweave._src.framework import dtypes, errors, ops, tensor_shape
 from tensorweave._src.framework.sparse_tensor import SparseTensor, SparseTensorValue
 
 
@@ -312,6 +312,9 @@ def expand_dims(sp_input, axis=None, name=None):
     sp = _convert(sp_input)
     with _scope(name, "expand_dims"):
         axis = -1 if axis is None else axis
+        r = sp.shape.ndims
+        if r is not None and isinstance(axis, int) and not -r - 1 <= axis <= r:
+            raise ValueError(f"axis {axis} is out of range [{-r - 1}, {r}] for a SparseTensor of rank {r}")
         rank = tw.size(sp.dense_shape)
         ax = tw.where(axis < 0, axis + rank + 1, axis) if isinstance(axis, int) else axis
         n = tw.shape(sp.indices, out_type=dtypes.int64)[0]
@@ -381,6 +384,11 @@ def sparse_retain(sp_input, to_retain):
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(None, "SparseRetain"):
+        to_retain = ops.convert_to_tensor(to_retain)
+        to_retain.shape.assert_has_rank(1)
+        n, m = sp.values.shape.ndims and sp.values.shape.as_list()[0], to_retain.shape.as_list()[0]
+        if n is not None and m is not None and n != m:
+            raise ValueError(f"sparse_retain: to_retain has {m} entries for a SparseTensor of {n} values")
         keep = tw.where(tw.cast(to_retain, dtypes.bool))[:, 0]
         return _rebuild(sp, tw.gather(sp.indices, keep), tw.gather(sp.values, keep), sp.dense_shape, sp.shape)
 
@@ -638,6 +646,10 @@ def sparse_softmax(sp_input, name=None):
     tw = _tw()
     sp = _convert(sp_input)
     with _scope(name, "SparseSoftmax"):
+        if sp.shape.ndims is not None and sp.shape.ndims < 2:  # TF's kernel: InvalidArgumentError
+            raise errors.InvalidArgumentError(
+                None, None, f"Input should have rank >= 2, but received shape: {sp.shape.as_list()}"
+            )
         outer = sp.indices[:, :-1]
         outer_shape = sp.dense_shape[:-1]
         group = _linearize(outer, outer_shape)

@@ -2,6 +2,8 @@
 divisions, cumulative scans, and TF1's Python composites (reduce_logsumexp, count_nonzero, clip_by_norm, polyval...)
 built from the same ops, under the same names, as TensorFlow 1 builds them."""
 
+import numpy as np
+
 from tensorweave._src.framework import dtypes, ops
 from tensorweave._src.ops import array_ops, constant_op, gen_ops, math_ops
 from tensorweave._src.ops.math_ops import _binary, _unary
@@ -294,6 +296,11 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
         pred = math_ops.greater(l2sum, 0)
         l2sum_safe = math_ops.where(pred, l2sum, array_ops.ones_like(l2sum))
         l2norm = math_ops.where(pred, math_ops.sqrt(l2sum_safe), l2sum)
+        # A negative clip_norm counts as 0, as TensorFlow's.
+        if isinstance(clip_norm, (int, float, np.integer, np.floating)):
+            clip_norm = max(clip_norm, 0)
+        else:
+            clip_norm = math_ops.cast(math_ops.maximum(clip_norm, 0), t.dtype)
         clip_norm = ops.convert_to_tensor(clip_norm, dtype=t.dtype, name="clip_norm")
         intermediate = t * clip_norm
         values_clip = math_ops.truediv(intermediate, math_ops.maximum(l2norm, clip_norm))

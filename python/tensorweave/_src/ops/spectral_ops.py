@@ -160,10 +160,10 @@ def _irfft(op_type, rank):
             if length is None:
                 inner = _static_inner(t, rank)
                 if inner is not None:
-                    length = inner[:-1] + [2 * (inner[-1] - 1)]
+                    length = inner[:-1] + [max(0, 2 * (inner[-1] - 1))]  # an empty input: 0, as TF
                 else:
                     shape = array_ops.shape(t)[-rank:]
-                    last = 2 * (shape[-1:] - 1)
+                    last = math_ops.maximum(0, 2 * (shape[-1:] - 1))
                     length = array_ops.concat([shape[:-1], last], 0)
             length = ops.convert_to_tensor(length, dtype=dtypes.int32, name="fft_length")
             return gen_ops.wrapper(op_type)(t, length, Treal=t.dtype.real_dtype, name=scope)

@@ -9,14 +9,16 @@ import contextlib
 
 import numpy as np
 
-from tensorweave._src.framework import dtypes, ops, tensor_shape
+from tensorweave._src.framework import dtypes, errors, ops, tensor_shape
 from tensorweave._src.ops import array_ops, gen_ops, math_ops
 
 
 def _check_dtypes(value, dtype):
-    if value.dtype.base_dtype != dtype:
-        raise ValueError(
-            f"TensorArray dtype is {dtype.name} but Op is trying to write dtype {value.dtype.base_dtype.name} "
+    if value.dtype.base_dtype != dtype:  # TF1 raises InvalidArgumentError here, at graph build
+        raise errors.InvalidArgumentError(
+            None,
+            None,
+            f"TensorArray dtype is {dtype.name} but Op is trying to write dtype {value.dtype.base_dtype.name} ",
         )
 
 

@@ -133,6 +133,8 @@ class TFRecordWriter:
             self._file = open(path, "wb")  # noqa: SIM115 - closed by close()
         except FileNotFoundError:
             raise errors.NotFoundError(None, None, f"{path}; No such file or directory") from None
+        except IsADirectoryError:
+            raise errors.FailedPreconditionError(None, None, f"{path}; Is a directory") from None
         if self._compression == "GZIP":
             self._stream = gzip.GzipFile(
                 fileobj=self._file, mode="wb", compresslevel=9 if self._level < 0 else self._level, mtime=0
@@ -188,6 +190,8 @@ def _decompressed(path, compression):
             data = f.read()
     except FileNotFoundError:
         raise errors.NotFoundError(None, None, f"{path}; No such file or directory") from None
+    except IsADirectoryError:  # TF's class for reading a directory
+        raise errors.FailedPreconditionError(None, None, f"{path}; Is a directory") from None
     try:
         if compression == "GZIP":
             return gzip.GzipFile(fileobj=io.BytesIO(data)).read()

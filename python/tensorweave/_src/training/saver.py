@@ -443,8 +443,12 @@ def _saveables(var_list):
             else:
                 items.append((v.op.name if isinstance(v, variables.Variable) else None, v))
     seen, keys = {}, set()  # {name: saved in slices}, the names and slices saved
+    saved = {}  # id of a whole Variable: its name (TF's error for one variable under two names)
     out = []
     for name, v in items:
+        if isinstance(v, variables.Variable) and getattr(v, "_save_slice_info", None) is None:
+            if saved.setdefault(id(v), name) != name:
+                raise ValueError(f"The same saveable will be restored with two names: {saved[id(v)]} and {name}")
         saveable = v if isinstance(v, SaveableObject) else None
         if hasattr(v, "_saveable_named"):  # a table: named by its dict key; in a list, "" (as TF's)
             saveable = v._saveable_named(name or "")
