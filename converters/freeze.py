@@ -71,11 +71,17 @@ def _imported(graph_def, batch_size):
 
     if batch_size is not None:
         graph_def = _with_placeholder_batch(graph_def, batch_size)
+    known = _op_defs()
+    unknown = next((n for n in graph_def.node if n.op not in known), None)
+    if unknown is not None:  # (named before the import trips on what surrounds it, e.g. a loop's variant Enter)
+        raise ConversionError(
+            f"the graph does not import into the core: Op type not registered '{unknown.op}' for node '{unknown.name}'"
+        )
     with tw.Graph().as_default() as g:
         try:
             tw.import_graph_def(graph_def, name="")
-        except tw.errors.OpError as e:
-            raise ConversionError(f"the graph does not import into the core: {e.message}") from None
+        except (tw.errors.OpError, ValueError) as e:
+            raise ConversionError(f"the graph does not import into the core: {getattr(e, 'message', e)}") from None
     return g
 
 

@@ -24,6 +24,7 @@ import torch_export_util
 from converters import lite_runner, onnx_import
 from converters.cli import main as cli_main
 from converters.errors import ConversionError
+from tf2_behavior import tf2_behavior
 
 torch = pytest.importorskip("torch")
 ort = pytest.importorskip("onnxruntime")
@@ -1283,8 +1284,9 @@ def _frozen_keras(tmp_path, build, batch=2):
     tf = pytest.importorskip("tensorflow")
     from tensorflow.python.eager import context
 
-    # Eager, even when another test has called tf.compat.v1.disable_eager_execution() in this process.
-    with context.eager_mode():
+    # Eager and TF2 behavior (TensorLists in a Keras RNN's loop), even when another test in this process has
+    # called tf.compat.v1.disable_eager_execution() or disable_v2_behavior().
+    with tf2_behavior(), context.eager_mode():
         return _frozen_keras_eagerly(tf, tmp_path, build, batch)
 
 
