@@ -87,10 +87,11 @@ def _frozen_graph(args):
     if tf_models.is_tf_saved_model(args.input) and not tf_models.is_keras_file(args.input):
         from converters import tf1_saved_model
 
-        if tf1_saved_model.readable(args.input):  # a TF1 graph: the core reads it, without TensorFlow
+        meta = tf1_saved_model.tf1_meta_graph(args.input)
+        if meta is not None:  # a TF1 graph: the core reads it, without TensorFlow
             try:
                 return tf1_saved_model.freeze_tf1(
-                    args.input, _names(args.inputs), _names(args.outputs), signature, **options
+                    args.input, meta, _names(args.inputs), _names(args.outputs), signature, **options
                 )
             except ConversionError:
                 if not _have_tensorflow():

@@ -1,7 +1,7 @@
 """TensorFlow 1 SavedModels (`simple_save`, `SavedModelBuilder`: a graph of TF ops whose variables are in TF's
 checkpoint format) read without TensorFlow: the core imports the meta graph, restores the variables (it reads
 TF's checkpoint format, and TensorFlow 2's resource variables as ref variables) and the graph is frozen as a
-tensorweave saved model is. A TF2 SavedModel (its graphs are tf.functions) is not one: `readable` says no and
+tensorweave saved model is. A TF2 SavedModel (its graphs are tf.functions) is not one: `tf1_meta_graph` says no and
 TensorFlow reads it (converters/tf_models.py)."""
 
 import os
@@ -15,48 +15,32 @@ SERVING = "serve"
 _TF2_OPS = ("StatefulPartitionedCall", "PartitionedCall")
 
 
-def _meta_graph(saved_model, path):
-    graphs = list(saved_model.meta_graphs)
-    serving = [m for m in graphs if SERVING in m.meta_info_def.tags]
-    if not (serving or graphs):
-        raise ConversionError(f"{path}: the SavedModel holds no meta graph")
-    return (serving or graphs)[0]
-
-
-def _read(path):
+def tf1_meta_graph(path):
+    """The serving meta graph (else the first) of the SavedModel at `path` if it is a TF1 graph (no function
+    calls), else None: not a SavedModel, or one TensorFlow must read."""
+    from tensorweave._src.framework import graph_pb2
     from tensorweave._src.saved_model import loader
 
-    try:
-        return loader._read_saved_model(path)
-    except Exception as e:  # noqa: BLE001 - an unreadable file: OSError or the loader's parse error
-        raise ConversionError(f"{path}: not a SavedModel: {e}") from None
-
-
-def readable(path):
-    """Whether `path` is a SavedModel whose serving graph is a TF1 graph (no function calls)."""
     if not os.path.isdir(path):
-        return False
+        return None
     try:
-        meta = _meta_graph(_read(path), path)
-    except ConversionError:
-        return False
-    from tensorweave._src.framework import graph_pb2
-
-    try:
-        graph = graph_pb2.GraphDef.FromString(meta.graph_def)  # (bytes in the core's MetaGraphDef)
-    except Exception:  # noqa: BLE001 - protobuf's DecodeError
-        return False
-    return not any(n.op in _TF2_OPS for n in graph.node)
+        graphs = list(loader._read_saved_model(path).meta_graphs)
+        meta = next((m for m in graphs if SERVING in m.meta_info_def.tags), graphs[0] if graphs else None)
+        graph = graph_pb2.GraphDef.FromString(meta.graph_def) if meta is not None else None  # (bytes in the core's)
+    except Exception:  # noqa: BLE001 - an unreadable file: OSError, the loader's or protobuf's parse error
+        return None
+    if graph is None or any(n.op in _TF2_OPS for n in graph.node):
+        return None
+    return meta
 
 
-def freeze_tf1(path, inputs=None, outputs=None, signature_key=None, **options):
+def freeze_tf1(path, meta, inputs=None, outputs=None, signature_key=None, **options):
     """(frozen GraphDef, input tensor names, output tensor names, input keys, output keys) of the TF1 SavedModel
-    at `path`, through its serving signature (`signature_key`, default "serving_default") unless
-    `inputs`/`outputs` (tensor names) are given."""
+    at `path` whose meta graph `tf1_meta_graph` gave, through its serving signature (`signature_key`, default
+    "serving_default") unless `inputs`/`outputs` (tensor names) are given."""
     import tensorweave as tw
     from tensorweave._src.saved_model import loader
 
-    meta = _meta_graph(_read(path), path)
     signatures = dict(meta.signature_def)
     key = signature_key or ("serving_default" if "serving_default" in signatures else min(signatures, default=None))
     if (inputs is None or outputs is None) and key not in signatures:
@@ -68,8 +52,8 @@ def freeze_tf1(path, inputs=None, outputs=None, signature_key=None, **options):
             raise ConversionError(f"{path}: the core could not load the SavedModel: {type(e).__name__}: {e}") from None
         if key in signatures:  # TF orders a signature's inputs and outputs by key
             sig = signatures[key]
-            input_keys, input_names = zip(*sorted((k, v.name) for k, v in sig.inputs.items())) or ((), ())
-            output_keys, output_names = zip(*sorted((k, v.name) for k, v in sig.outputs.items()))
+            input_keys, input_names = sorted(sig.inputs), [sig.inputs[k].name for k in sorted(sig.inputs)]
+            output_keys, output_names = sorted(sig.outputs), [sig.outputs[k].name for k in sorted(sig.outputs)]
         if inputs is not None:
             input_names, input_keys = inputs, [i.split(":")[0] for i in inputs]
         if outputs is not None:
