@@ -48,11 +48,7 @@ def _fn_args(fn):
 
 
 def _check_hooks(hooks):
-    hooks = list(hooks or [])
-    for h in hooks:
-        if not isinstance(h, SessionRunHook):
-            raise TypeError(f"Hooks must be a SessionRunHook, given: {h}")
-    return hooks
+    return model_fn_lib.check_hooks(hooks, "Hooks must be a SessionRunHook")
 
 
 class _DatasetInitializerHook(SessionRunHook):

@@ -39,13 +39,15 @@ def _as_op(train_op):
     raise TypeError(f"train_op must be Operation or Tensor, given: {train_op}")
 
 
-def _check_hooks(hooks, what):
+def check_hooks(hooks, message="All hooks must be SessionRunHook instances"):
+    """`hooks` (None: none) as a list; a TypeError with `message` (TensorFlow's, which differs between
+    EstimatorSpec and the Estimator's methods) for one that is not a SessionRunHook."""
     from tensorweave._src.training.session_run_hook import SessionRunHook
 
-    hooks = tuple(hooks or ())
+    hooks = list(hooks or ())
     for h in hooks:
         if not isinstance(h, SessionRunHook):
-            raise TypeError(f"All hooks must be SessionRunHook instances, given: {h}")
+            raise TypeError(f"{message}, given: {h}")
     return hooks
 
 
@@ -144,11 +146,11 @@ class EstimatorSpec(
             train_op=train_op,
             eval_metric_ops=metrics,
             export_outputs=export_outputs,
-            training_chief_hooks=_check_hooks(training_chief_hooks, "training_chief_hooks"),
-            training_hooks=_check_hooks(training_hooks, "training_hooks"),
+            training_chief_hooks=tuple(check_hooks(training_chief_hooks)),
+            training_hooks=tuple(check_hooks(training_hooks)),
             scaffold=scaffold or Scaffold(),
-            evaluation_hooks=_check_hooks(evaluation_hooks, "evaluation_hooks"),
-            prediction_hooks=_check_hooks(prediction_hooks, "prediction_hooks"),
+            evaluation_hooks=tuple(check_hooks(evaluation_hooks)),
+            prediction_hooks=tuple(check_hooks(prediction_hooks)),
         )
 
     def _replace(self, **kwargs):
