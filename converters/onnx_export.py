@@ -1043,6 +1043,20 @@ def _reverse_sequence(ctx, node):
     )
 
 
+@exports("_TwlRnn")
+def _twl_rnn(ctx, node):
+    """ONNX's LSTM, GRU or RNN, whose semantics and operand layouts _TwlRnn has (converters/tf_rnn_loops.py)."""
+    kind, states = attr(node, "kind"), int(attr(node, "num_states"))
+    inputs = [ctx.nhwc(node.input[0])]
+    inputs += [ctx.initializer(f"{node.name}/{w}", ctx.require_const(node, i, w)) for i, w in enumerate("WRB", 1)]
+    inputs += [""] + [ctx.nhwc(node.input[4 + i]) for i in range(states)]
+    outputs = [ctx.output(f"{node.name}:{i}") for i in range(1 + states)]
+    options = {"hidden_size": int(attr(node, "hidden_size"))}
+    if kind == "GRU":
+        options["linear_before_reset"] = int(bool(attr(node, "linear_before_reset", False)))
+    ctx.add(kind, inputs, outputs, **options)
+
+
 @exports("LRN")
 def _lrn(ctx, node):
     """ONNX's LRN (NCHW) with TensorFlow's window 2 * depth_radius + 1; ONNX divides alpha by the window."""

@@ -17,6 +17,7 @@ import os
 
 import numpy as np
 
+from converters import tf_rnn_loops
 from converters.errors import ConversionError
 
 KERAS_SUFFIXES = (".h5", ".hdf5", ".keras")
@@ -131,7 +132,18 @@ def _keras_function(tf, path, safe_mode=True):
             f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'}){advice}"
         )
     rebuilt = _unrolled(keras, model, path)
-    model, unrolled = rebuilt, rebuilt is not model
+    if rebuilt is not model:
+        try:
+            with _backward_masks_zeroed_in_order(tf, keras):
+                return rebuilt, _serving_of(tf, rebuilt)
+        except Exception:  # noqa: BLE001, S110 - Keras 3 refuses to unroll a run-time length only here
+            pass
+    return model, _serving_of(tf, model)
+
+
+def _serving_of(tf, model):
+    """The concrete function of a Keras model's forward pass, its outputs keyed by the model's output names (as
+    Keras' own serving signature is)."""
     specs = [tf.TensorSpec(t.shape, t.dtype, name=t.name.split(":")[0]) for t in model.inputs]
     single = len(specs) == 1
     names = list(getattr(model, "output_names", None) or [])
@@ -140,11 +152,9 @@ def _keras_function(tf, path, safe_mode=True):
     def serve(*args):
         out = model(args[0] if single else list(args), training=False)
         flat = out if isinstance(out, (list, tuple)) else [out]
-        # Keyed by the model's output names, as Keras' own serving signature is.
         return dict(zip(names, flat)) if len(names) == len(flat) else out
 
-    with _backward_masks_zeroed_in_order(tf, keras) if unrolled else contextlib.nullcontext():
-        return model, serve.get_concrete_function()
+    return serve.get_concrete_function()
 
 
 def _set_unroll(config):
@@ -179,9 +189,9 @@ def _same_model_scope(keras):
 
 
 def _unrolled(keras, model, path):
-    """`model` with its recurrent layers unrolled (the same layers and weights, unroll=True): a Keras RNN
-    otherwise runs a TF2 while loop over TensorLists, which the converter does not take. Unrolling needs the
-    sequence length to be static."""
+    """`model` with its recurrent layers unrolled (the same layers and weights, unroll=True), or `model` when
+    they cannot be (a run-time sequence length): a Keras RNN otherwise runs a TF2 while loop over TensorLists,
+    which only tf_rnn_loops takes (without masks)."""
     config = model.get_config()
     if not _set_unroll(config):
         return model
@@ -189,12 +199,8 @@ def _unrolled(keras, model, path):
         with _same_model_scope(keras):
             rebuilt = model.__class__.from_config(config)
         rebuilt.set_weights(model.get_weights())
-    except Exception as e:  # noqa: BLE001 - Keras' error for an undefined time dimension, among others
-        raise ConversionError(
-            f"{path}: the model's recurrent layers run a TF2 while loop, which the .twl converter does not take, "
-            f"and they could not be unrolled ({type(e).__name__}: {e}); give the model a fixed sequence length, "
-            "or export it to ONNX"
-        ) from None
+    except Exception:  # noqa: BLE001 - Keras' error for an undefined time dimension, among others
+        return model  # (its loops are left for tf_rnn_loops)
     return rebuilt
 
 
@@ -266,13 +272,19 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
         except Exception as e:  # noqa: BLE001
             raise ConversionError(f"{path}: TensorFlow could not freeze the model: {type(e).__name__}: {e}") from None
         rewrite = _Rewrite(tf, frozen.graph, path)
+        frozen_outputs = [t.name for t in frozen.outputs]
+        fused, left = tf_rnn_loops.fuse_rnn_loops(tf, rewrite.graph_def, rewrite.static_shape, frozen_outputs)
+        if fused:
+            rewrite.replace(fused)
+            rewrite.prune(frozen_outputs)
         lists = [n for n in rewrite.graph_def.node if n.op.startswith("TensorList") or "While" in n.op]
         if lists:
+            why = "".join(f"; the loop {frame!r} is not one: {reason}" for frame, reason in left)
             raise ConversionError(
-                f"{path}: node {lists[0].name!r} ({lists[0].op}) belongs to a TF2 while loop over TensorLists (as "
-                "Keras' LSTM, GRU and SimpleRNN layers write it), which the .twl converter does not take: convert "
-                "the Keras model file (.keras or .h5: the converter rebuilds its RNNs unrolled over a fixed sequence "
-                "length), build those layers with unroll=True, or export the model to ONNX"
+                f"{path}: node {lists[0].name!r} ({lists[0].op}) belongs to a TF2 while loop over TensorLists, "
+                "which the converter takes only as a Keras LSTM, GRU or SimpleRNN layer (default activations, no "
+                f"mask){why}. Build such layers with unroll=True over a fixed sequence length, or export the model "
+                "to ONNX"
             )
         lowerings = (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs, _lower_spectra)
         for lowering in lowerings:
@@ -556,6 +568,28 @@ class _Rewrite:
         tf = self.tf
         value = tf.compat.v1.AttrValue(tensor=tf.make_tensor_proto(values, tf.int32))
         return self.node(name, "Const", [], value=value, dtype=tf.compat.v1.AttrValue(type=tf.int32.as_datatype_enum))
+
+    def static_shape(self, name):
+        """TF's static shape of tensor `name` as a list (None for unknown dims), or None; None for a tensor the
+        graph lacks."""
+        try:
+            shape = self.shape(name)
+        except (KeyError, ValueError):
+            return None
+        return shape.as_list() if shape.rank is not None else None
+
+    def prune(self, outputs):
+        """Drops the nodes that `outputs` (tensor names) do not need."""
+        needed, todo = set(), [o.split(":")[0] for o in outputs]
+        while todo:
+            name = todo.pop().lstrip("^").split(":")[0]
+            if name not in needed and name in self._by_name:
+                needed.add(name)
+                todo.extend(self._by_name[name].input)
+        kept = [n for n in self.graph_def.node if n.name in needed]
+        del self.graph_def.node[:]
+        self.graph_def.node.extend(kept)
+        self._by_name = {n.name: n for n in self.graph_def.node}
 
     def replace(self, replacements):
         if not replacements:

@@ -297,6 +297,22 @@ def _top_k(ctx, node):
         ctx.builder.add_op("CAST", [indices], [ctx.output(f"{node.name}:1")])
 
 
+@lowers("_TwlRnn")
+def _twl_rnn(ctx, node):
+    """A Keras recurrent layer's while loop (converters/tf_rnn_loops.py): the lite LSTM, GRU or RNN, whose
+    semantics and operand layouts _TwlRnn already has (x, W, R, B, no sequence lengths, the initial states)."""
+    kind = attr(node, "kind")
+    operands = [ctx.input(node, i) for i in range(4)] + [-1]
+    operands += [ctx.input(node, 4 + i) for i in range(attr(node, "num_states"))]
+    outputs = [ctx.output(f"{node.name}:{i}") for i in range(1 + attr(node, "num_states"))]
+    if kind == "RNN":  # (the lite RNN has the outputs Y and Y_h, as ONNX's)
+        outputs = outputs[:2]
+    options = {"hidden_size": attr(node, "hidden_size"), "direction": "FORWARD", "batch_major": False}
+    if kind == "GRU":
+        options["linear_before_reset"] = attr(node, "linear_before_reset", False)
+    ctx.builder.add_op(kind, operands, outputs, (f"{kind}Options", options))
+
+
 @lowers("Fill")
 def _fill(ctx, node):
     """BROADCAST_TO of the (constant) value to the dims, which a Keras RNN computes from the run-time batch
@@ -847,7 +863,8 @@ def _gather(ctx, node):
 @lowers("ReverseV2")
 def _reverse(ctx, node):
     """A GATHER of the reversed indices along each axis (Keras' Bidirectional reverses the backward layer's
-    sequence); each reversed dim must be static."""
+    sequence); one axis whose length is known only at run time (a sequence's), a REVERSE_SEQUENCE of that whole
+    length."""
     source = data_inputs(node)[0]
     shape = ctx.shape(source)
     axes = ctx.require_const(node, 1, "axis").astype(np.int64).reshape(-1)
@@ -857,7 +874,10 @@ def _reverse(ctx, node):
     dt, out_shape = ctx.specs[out]
     axes = [int(a) % len(shape) for a in axes]
     if any(shape[a] is None or ctx.signature_specs[tensor_name(source)][1][a] is None for a in axes):
-        raise _NodeError(f"a reversed dim of {shape} is known only at run time")
+        if len(axes) != 1 or len(shape) < 2:
+            raise _NodeError(f"reversed dims {axes} of {shape}: more than one, or of rank 1, known only at run time")
+        _reverse_run_time_axis(ctx, node, x, axes[0], len(shape))
+        return
     for k, axis in enumerate(axes):
         last = k == len(axes) - 1
         target = (
@@ -867,6 +887,23 @@ def _reverse(ctx, node):
         options = ("GatherOptions", {"axis": axis, "batch_dims": 0})
         ctx.builder.add_op("GATHER", [x, indices], [target], options)
         x = target
+
+
+def _reverse_run_time_axis(ctx, node, x, axis, rank):
+    """REVERSE_SEQUENCE of `axis` with every entry of another axis reversed over the axis' whole length:
+    lengths = BROADCAST_TO(SHAPE(x)[axis], SHAPE(x)[other])."""
+    other = 1 if axis == 0 else 0
+    shape = ctx.intermediate(f"{node.name}/shape", [rank], np.int32)
+    ctx.builder.add_op("SHAPE", [x], [shape])
+    picked = []
+    for what, a in (("length", axis), ("entries", other)):
+        index = ctx.constant(f"{node.name}/{what}_index", np.array([a], np.int32))
+        picked.append(ctx.intermediate(f"{node.name}/{what}", [1], np.int32))
+        ctx.builder.add_op("GATHER", [shape, index], [picked[-1]], ("GatherOptions", {"axis": 0, "batch_dims": 0}))
+    lengths = ctx.builder.add_tensor(f"{node.name}/lengths", [ctx.shape(data_inputs(node)[0])[other]], np.int32, [-1])
+    ctx.builder.add_op("BROADCAST_TO", picked, [lengths])
+    options = ("ReverseSequenceOptions", {"batch_axis": other, "time_axis": axis})
+    ctx.builder.add_op("REVERSE_SEQUENCE", [x, lengths], [ctx.output(f"{node.name}:0")], options)
 
 
 @lowers("Squeeze")

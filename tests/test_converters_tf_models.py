@@ -404,15 +404,23 @@ def test_tf1_saved_model_converts_with_its_signature_keys(tmp_path):
         np.testing.assert_allclose(got[key], want[key], rtol=RTOL, atol=ATOL)
 
 
-def test_keras_rnn_over_a_run_time_sequence_length_is_refused_with_advice(tmp_path, capsys):
+def test_keras_rnn_over_a_run_time_sequence_length_converts(tmp_path):
+    """Not unrolled (no static length): its while loop becomes the lite GRU (converters/tf_rnn_loops.py), which
+    then takes any length."""
     with _eager():
         i = keras.Input((None, 5))
         model = keras.Model(i, keras.layers.GRU(4)(i))
         path = str(tmp_path / "gru.h5")
         model.save(path)
-    assert cli_main(["--input", path, "--output", str(tmp_path / "m.twl")]) == 1
-    err = capsys.readouterr().err
-    assert "could not be unrolled" in err and "give the model a fixed sequence length" in err
+    twl = str(tmp_path / "m.twl")
+    assert cli_main(["--input", path, "--output", twl]) == 0
+    runner = lite_runner.LiteRunner(twl)
+    for steps in (3, 8):
+        x = np.random.default_rng(steps).standard_normal((2, steps, 5)).astype(np.float32)
+        with _eager():
+            want = model(x).numpy()
+        (got,) = runner.run([x]).values()
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
 def test_tf2_while_loop_over_tensor_lists_is_refused_with_advice(tmp_path, capsys):
@@ -434,7 +442,8 @@ def test_tf2_while_loop_over_tensor_lists_is_refused_with_advice(tmp_path, capsy
         tf.saved_model.save(module, path, signatures=module.serve)
     assert cli_main(["--input", path, "--output", str(tmp_path / "m.twl")]) == 1
     err = capsys.readouterr().err
-    assert "TF2 while loop over TensorLists" in err and "TensorList" in err
+    assert "TF2 while loop over TensorLists" in err and "not one: it reads 1 and writes 1" not in err, err
+    assert "which the converter takes only as a Keras LSTM, GRU or SimpleRNN layer" in err, err
 
 
 def test_saved_model_without_a_signature_and_unknown_signature_are_refused(tmp_path, capsys):

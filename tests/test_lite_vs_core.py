@@ -49,9 +49,31 @@ W = {
     }.items()
 }
 
+
+def _rnn(kind, x, *states, linear_before_reset=False, hidden=3):
+    """The converter's _TwlRnn (ONNX's LSTM/GRU/RNN over x [T, N, I]): its sequence plus its final states."""
+    gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[kind]
+    r = np.random.default_rng(len(kind) + linear_before_reset)
+    w, rec, b = (
+        tw.constant(r.standard_normal(shape).astype(np.float32) * 0.7)
+        for shape in ([1, gates * hidden, x.shape[2]], [1, gates * hidden, hidden], [1, 2 * gates * hidden])
+    )
+    attrs = {"kind": kind, "hidden_size": hidden, "num_states": len(states)}
+    attrs["linear_before_reset"] = linear_before_reset
+    op = tw.get_default_graph()._create_op("_TwlRnn", [x, w, rec, b, list(states)], attrs=attrs, name="rnn")
+    total = op.outputs[0]
+    for i in range(len(states)):
+        total = total + op.outputs[1 + i]  # ([1, N, H], broadcast over the steps)
+    return total
+
+
 _ONLY_TO_TWL = "the ONNX exporter has no exporter for it (converters/tables.py ONLY_TO_TWL)"
 
 CASES = [
+    Case("_TwlRnn LSTM", lambda x, h, c: _rnn("LSTM", x, h, c), [[4, 2, 5], [1, 2, 3], [1, 2, 3]]),
+    Case("_TwlRnn GRU", lambda x, h: _rnn("GRU", x, h, linear_before_reset=True), [[4, 2, 5], [1, 2, 3]]),
+    Case("_TwlRnn GRU reset first", lambda x, h: _rnn("GRU", x, h), [[4, 2, 5], [1, 2, 3]]),
+    Case("_TwlRnn RNN", lambda x, h: _rnn("RNN", x, h), [[4, 2, 5], [1, 2, 3]]),
     Case("Add broadcast", lambda x, y: x + y, [[2, 3, 4], [4]]),
     Case("Sub", lambda x, y: x - y, [[2, 3], [2, 3]]),
     Case("Mul broadcast", lambda x, y: x * y, [[2, 1, 4], [3, 1]]),

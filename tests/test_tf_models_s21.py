@@ -193,9 +193,9 @@ def test_static_dims_read_through_the_shape_of_a_run_time_batch_fold(tmp_path):
         np.testing.assert_allclose(got["mask"], want[:batch], rtol=RTOL, atol=ATOL)
 
 
-def test_keras3_export_of_an_rnn_is_refused_pointing_at_the_keras_file(tmp_path, capsys):
-    """Keras 3's model.export writes its LSTM as a TF2 while loop (no Keras metadata to rebuild it from): refused,
-    naming the loop's node and the way out (the .keras file converts)."""
+def test_keras3_export_of_an_rnn_converts_as_the_keras_file_does(tmp_path):
+    """Keras 3's model.export writes its LSTM as a TF2 while loop (no Keras metadata to rebuild it from): the loop
+    becomes the lite LSTM (converters/tf_rnn_loops.py); the .keras file converts unrolled. Both agree with Keras."""
     keras = pytest.importorskip("keras")
     with _eager():
         i = keras.Input((6, 3), name="x")
@@ -204,12 +204,10 @@ def test_keras3_export_of_an_rnn_is_refused_pointing_at_the_keras_file(tmp_path,
         want = model.predict(x, verbose=0)
         model.export(str(tmp_path / "exported"), verbose=False)
         model.save(str(tmp_path / "model.keras"))
-    assert cli_main(["--input", str(tmp_path / "exported"), "--output", str(tmp_path / "m.twl")]) == 1
-    err = capsys.readouterr().err
-    assert "TensorList" in err and "convert the Keras model file (.keras or .h5" in err, err
-    got = _convert_and_run(tmp_path, str(tmp_path / "model.keras"), {"x": x})
-    (key,) = got
-    np.testing.assert_allclose(got[key], want, rtol=RTOL, atol=ATOL)
+    for source in ("exported", "model.keras"):
+        got = _convert_and_run(tmp_path, str(tmp_path / source), [x])
+        (value,) = got.values()
+        np.testing.assert_allclose(value, want, rtol=RTOL, atol=ATOL, err_msg=source)
 
 
 def _lambda_math_model():

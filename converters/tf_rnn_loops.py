@@ -1,0 +1,541 @@
+"""Keras recurrent layers' while loops in a frozen TensorFlow graph, each made one `_TwlRnn` node.
+
+A Keras LSTM, GRU or SimpleRNN over a run-time sequence length runs a TF2 while loop over TensorLists; frozen
+(convert_variables_to_constants_v2), that loop is TF1 control flow: per loop variable an Enter, Merge, Switch,
+NextIteration and Exit in one frame. The lite runtime and ONNX have no loops but do have LSTM, GRU and RNN
+operators (ONNX's semantics; core/ops/converter_ops.cc's `_TwlRnn` stands for them in the graph).
+
+`fuse_rnn_loops` takes a loop when it has the shape of a Keras layer's: one input list (the time-major sequence)
+read at the step index, one output list written at the step index (return_sequences) or at 0 (the last output),
+one or two float states, step counters, and bounds equal to the sequence length. Its weights are read off the
+loop body by running it in TensorFlow: a cell's gate pre-activations z are affine in the step's input x and the
+state h, so with z(x, h) evaluated on rows of zeros and unit vectors, b = z(0, 0), W = z(I, 0) - b and
+R = z(0, I) - b. The cell is then checked against ONNX's equations on random values (a different activation,
+a mask, a peephole fails the check) before the loop is replaced; a loop that is not such a layer is left as it
+is, with the reason, for the caller's error.
+"""
+
+import numpy as np
+
+from converters.graph_util import parse_input
+
+_CONTROL_FLOW = frozenset({"Enter", "Merge", "Switch", "NextIteration", "Exit", "LoopCond"})
+# Per kind: gates, states; the Keras gate order is converted to ONNX's by GATE_ORDER.
+_KINDS = {"LSTM": (4, 2), "GRU": (3, 1), "RNN": (1, 1)}
+_GATE_ORDER = {"LSTM": [0, 3, 1, 2], "GRU": [0, 1, 2], "RNN": [0]}  # Keras i,f,c,o -> ONNX i,o,f,c
+
+
+class NotKerasRnn(Exception):
+    """The loop is not a Keras recurrent layer this module can replace (the message says why)."""
+
+
+def _sigmoid(v):
+    return 1.0 / (1.0 + np.exp(-v))
+
+
+class _Var:
+    """One loop variable: its initial value, the value the body gives it, where the body reads it, its Exit."""
+
+    def __init__(self, merge):
+        self.merge, self.init, self.next, self.switch, self.exit = merge, None, None, None, None
+        self.body_in = []  # the Identity nodes through which the body reads it
+
+
+class _Loop:
+    def __init__(self, frame, nodes, variables, loop_cond):
+        self.frame, self.nodes, self.vars, self.loop_cond = frame, nodes, variables, loop_cond
+
+
+class _Graph:
+    """The frozen GraphDef with consumers, by node name."""
+
+    def __init__(self, graph_def):
+        self.graph_def = graph_def
+        self.nodes = {n.name: n for n in graph_def.node}
+        self.consumers = {}
+        for n in graph_def.node:
+            for i in n.input:
+                self.consumers.setdefault(parse_input(i.lstrip("^"))[0], []).append(n)
+
+    def node(self, tensor):
+        return self.nodes.get(parse_input(tensor.lstrip("^"))[0])
+
+    def through_identities(self, tensor):
+        """`tensor` past any Identity nodes that produce it."""
+        node = self.node(tensor)
+        while node is not None and node.op == "Identity":
+            tensor = node.input[0]
+            node = self.node(tensor)
+        return tensor
+
+
+def _loops(g):
+    """The while loops of the graph, each with its variables."""
+    frames = {}
+    for n in g.graph_def.node:
+        if n.op == "Enter":
+            frames.setdefault(n.attr["frame_name"].s.decode(), []).append(n)
+    loops = []
+    for frame, enters in frames.items():
+        nodes, todo = set(), [e.name for e in enters]
+        while todo:  # forward from the Enters, stopping at the Exits
+            name = todo.pop()
+            if name in nodes:
+                continue
+            nodes.add(name)
+            if g.nodes[name].op != "Exit":
+                todo.extend(c.name for c in g.consumers.get(name, []))
+        if any(g.nodes[n].op == "Enter" and g.nodes[n].attr["frame_name"].s.decode() != frame for n in nodes):
+            continue  # (a nested loop: not a Keras layer's)
+        variables, loop_cond = [], None
+        for name in nodes:
+            node = g.nodes[name]
+            if node.op == "LoopCond":
+                loop_cond = node
+            if node.op != "Merge":
+                continue
+            var = _Var(node)
+            for i in node.input:
+                source = g.node(i)
+                if source.op == "Enter":
+                    var.init = source.input[0]
+                elif source.op == "NextIteration":
+                    var.next = g.through_identities(source.input[0])
+            for c in g.consumers.get(name, []):
+                if c.op == "Switch":
+                    var.switch = c
+            if var.init is None or var.next is None or var.switch is None:
+                continue
+            for c in g.consumers.get(var.switch.name, []):
+                uses = [parse_input(i)[1] for i in c.input if parse_input(i)[0] == var.switch.name]
+                if c.op == "Exit":
+                    var.exit = c
+                elif 1 in uses:
+                    var.body_in.append(c)
+            variables.append(var)
+        loops.append(_Loop(frame, nodes, variables, loop_cond))
+    return loops
+
+
+class _Layer:
+    """What a loop was found to be: its variables by role, the input sequence, the step's read and write."""
+
+    def __init__(self, g, loop, tf, shapes, live):
+        self.g, self.loop, self.tf, self.shapes = g, loop, tf, shapes
+        reads = [g.nodes[n] for n in loop.nodes if g.nodes[n].op == "TensorListGetItem"]
+        writes = [g.nodes[n] for n in loop.nodes if g.nodes[n].op == "TensorListSetItem"]
+        if len(reads) != 1 or len(writes) != 1:
+            raise NotKerasRnn(f"it reads {len(reads)} and writes {len(writes)} lists per step (a layer: 1 and 1)")
+        self.read, self.write = reads[0], writes[0]
+        by_switch = {v.switch.name: v for v in loop.vars}
+
+        def var_of(tensor):
+            """The variable whose value in the body `tensor` is, or None."""
+            name, index = parse_input(g.through_identities(tensor))
+            return by_switch.get(name) if index == 1 else None
+
+        def const(tensor):
+            node = g.node(g.through_identities(tensor))
+            return tf.make_ndarray(node.attr["value"].tensor) if node is not None and node.op == "Const" else None
+
+        self.var_of, self.const = var_of, const
+        source_var = var_of(self.read.input[0])
+        source = g.node(g.through_identities(source_var.init)) if source_var is not None else None
+        if source is None or source.op != "TensorListFromTensor":
+            raise NotKerasRnn("the list it reads is not a sequence unstacked before the loop")
+        self.sequence = source.input[0]  # [T, N, I]
+        self.time = var_of(self.read.input[1])
+        self.out = var_of(self.write.input[0])
+        if self.time is None or self.out is None or const(self.time.init) != 0:
+            raise NotKerasRnn("it does not read the sequence at a step index from 0")
+        index = self.write.input[1]
+        if var_of(index) is self.time:
+            self.all_steps = True
+        elif const(index) is not None and int(const(index)) == 0:
+            self.all_steps = False  # (return_sequences=False: the step's output overwrites element 0)
+        else:
+            raise NotKerasRnn("it writes its output list neither at the step index nor at 0")
+        self.counters, self.passed, self.states = [], [], []
+        for var in loop.vars:
+            if var is self.out:
+                continue
+            if var_of(var.next) is var:
+                self.passed.append(var)
+            elif self._is_counter(var):
+                self.counters.append(var)
+            else:
+                self.states.append(var)
+        self._check_bounds()
+        for var in self.counters + self.passed:
+            if var.exit is not None and var.exit.name in live:
+                raise NotKerasRnn("a loop counter is used after the loop")
+
+    def _is_counter(self, var):
+        node = self.g.node(var.next)
+        if node is None or node.op not in ("AddV2", "Add") or self.const(var.init) is None:
+            return False
+        steps = [self.const(i) for i in node.input[:2]]
+        return any(self.var_of(i) is var for i in node.input[:2]) and any(s is not None and int(s) == 1 for s in steps)
+
+    def _check_bounds(self):
+        """The loop runs while each counter is less than the sequence length (Keras' loop: the step index below
+        the length, and maximum_iterations the length)."""
+        g = self.g
+        cond = g.node(g.through_identities(self.loop.loop_cond.input[0]))
+        todo, compared = [cond], []
+        while todo:
+            node = todo.pop()
+            if node is not None and node.op == "LogicalAnd":
+                todo.extend(g.node(g.through_identities(i)) for i in node.input[:2])
+            elif node is not None and node.op == "Less":
+                compared.append(node)
+            else:
+                raise NotKerasRnn(f"its condition has a {node.op if node else 'missing'} node")
+        merges = {v.merge.name: v for v in self.loop.vars}
+        for less in compared:
+            counter = merges.get(parse_input(g.through_identities(less.input[0]))[0])
+            bound = g.through_identities(less.input[1])
+            bound_var = merges.get(parse_input(bound)[0])
+            if bound_var is not None:
+                bound = g.through_identities(bound_var.init)
+            if counter is None or counter not in self.counters + [self.time] or not self._is_length(bound):
+                raise NotKerasRnn("its condition is not a step index below the sequence length")
+
+    def _is_length(self, tensor):
+        """Whether `tensor` is the sequence's length: dim 0 of its Shape, or a constant equal to it."""
+        g = self.g
+        node = g.node(tensor)
+        if node is not None and node.op == "StridedSlice":
+            shape_node = g.node(g.through_identities(node.input[0]))
+            begin, end = self.const(node.input[1]), self.const(node.input[2])
+            sequence, same_length = g.through_identities(self.sequence), set()
+            while g.node(sequence) is not None:  # (go_backwards: the loop reads the sequence reversed)
+                same_length.add(sequence)
+                if g.node(sequence).op != "ReverseV2":
+                    break
+                sequence = g.through_identities(g.node(sequence).input[0])
+            return (
+                shape_node is not None
+                and shape_node.op == "Shape"
+                and g.through_identities(shape_node.input[0]) in same_length
+                and begin is not None
+                and list(np.reshape(begin, -1)) == [0]
+                and list(np.reshape(end, -1)) == [1]
+            )
+        value = self.folded(tensor)
+        steps = (self.tf_shape(self.sequence) or [None])[0]
+        return value is not None and steps is not None and int(value) == steps
+
+    def folded(self, tensor):
+        """The value of `tensor` when constants make it (Keras 3 bounds its loop by Max(lengths, Range(...))), or
+        None."""
+        node = self.g.node(self.g.through_identities(tensor))
+        if node is None:
+            return None
+        if node.op == "Const":
+            return self.const(node.name)
+        inputs = [self.folded(i) for i in node.input if not i.startswith("^")]
+        if any(v is None for v in inputs):
+            return None
+        if node.op == "Range" and len(inputs) == 3:
+            return np.arange(*[v.item() for v in inputs])
+        if node.op in ("Max", "Min") and len(inputs) == 2:
+            return (np.max if node.op == "Max" else np.min)(inputs[0], axis=tuple(np.reshape(inputs[1], -1)))
+        return None
+
+    def tf_shape(self, tensor):
+        """TensorFlow's static shape of `tensor`: a list with None for unknown dims, or None."""
+        return self.shapes(tensor)
+
+    # --- the body, run in TensorFlow --------------------------------------------------------------------------
+    def body_function(self):
+        """The step's computation as a TensorFlow graph: the nodes that the new states and the step's output need,
+        reading placeholders `twl_probe/x` (the step's input) and `twl_probe/state_<k>`, each loop-invariant
+        variable's initial value, and 0 for the counters."""
+        tf, g = self.tf, self.g
+        v1 = tf.compat.v1
+        value_of = {self.read.name: "twl_probe/x"}  # the body's reads of the step's input and the variables
+        for var in self.loop.vars:
+            if var in self.states:
+                value_of[var.switch.name] = f"twl_probe/state_{self.states.index(var)}"
+            elif var in self.passed:
+                value_of[var.switch.name] = var.init
+            elif var is not self.out:
+                value_of[var.switch.name] = "twl_probe/zero"
+            for b in var.body_in:
+                value_of[b.name] = value_of.get(var.switch.name)
+        for name in self.loop.nodes:  # (a loop invariant the body captures, as backend.rnn's cell weights)
+            node = g.nodes[name]
+            if node.op == "Enter" and node.attr["is_constant"].b:
+                value_of[name] = node.input[0]
+        needed, todo = set(), [v.next for v in self.states] + [self.write.input[2]]
+        while todo:
+            name = parse_input(todo.pop())[0]
+            if name in value_of:
+                if value_of[name] is not None and not value_of[name].startswith("twl_probe/"):
+                    todo.append(value_of[name])  # (a loop invariant: computed outside)
+                continue
+            if name in needed:
+                continue
+            node = g.nodes[name]
+            if node.op in _CONTROL_FLOW or node.op.startswith("TensorList"):
+                raise NotKerasRnn(f"its step computes with a {node.op} ({name})")
+            needed.add(name)
+            todo.extend(i for i in node.input if not i.startswith("^"))
+        graph_def = v1.GraphDef()
+        for node in g.graph_def.node:
+            if node.name not in needed:
+                continue
+            copy = graph_def.node.add()
+            copy.CopyFrom(node)
+            inputs = []
+            for i in node.input:
+                if i.startswith("^"):
+                    continue  # (the body's control edges come from the loop's plumbing)
+                name, index = parse_input(i)
+                if name in value_of and (g.nodes[name].op != "Switch" or index == 1):
+                    if value_of[name] is None:
+                        raise NotKerasRnn(f"its step reads its output list ({node.name})")
+                    inputs.append(value_of[name])
+                else:
+                    inputs.append(i)
+            copy.input[:] = inputs
+        for name in ["twl_probe/x"] + [f"twl_probe/state_{k}" for k in range(len(self.states))]:
+            node = graph_def.node.add(name=name, op="Placeholder")
+            node.attr["dtype"].type = tf.float32.as_datatype_enum
+        zero = graph_def.node.add(name="twl_probe/zero", op="Const")
+        zero.attr["dtype"].type = tf.int32.as_datatype_enum
+        zero.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(0, tf.int32))
+        graph = tf.Graph()
+        with graph.as_default():
+            try:
+                tf.graph_util.import_graph_def(graph_def, name="")
+            except Exception as e:  # noqa: BLE001 - TensorFlow's errors
+                raise NotKerasRnn(f"its step does not make a graph of its own ({type(e).__name__}: {e})") from None
+        return graph, needed & self.loop.nodes
+
+    def fit(self):
+        """(kind, W, R, B, state order, linear_before_reset) in ONNX's layouts, checked on random values."""
+        tf = self.tf
+        sequence_shape = self.tf_shape(self.sequence)
+        if len(self.states) not in (1, 2) or sequence_shape is None or len(sequence_shape) != 3:
+            raise NotKerasRnn(f"it carries {len(self.states)} states over a sequence of shape {sequence_shape}")
+        inputs = sequence_shape[2]
+        hiddens = {(self.tf_shape(v.init) or self.tf_shape(v.next) or [None])[-1] for v in self.states}
+        if inputs is None or len(hiddens) != 1 or None in hiddens:
+            raise NotKerasRnn("its input size or state size is not static")
+        hidden = hiddens.pop()
+        graph, body = self.body_function()
+        placeholders = {op.name for op in graph.get_operations() if op.type == "Placeholder"}
+        with tf.compat.v1.Session(graph=graph) as sess:
+            feeds_extra = {}
+            for name in placeholders - {"twl_probe/x"} - {f"twl_probe/state_{k}" for k in range(len(self.states))}:
+                t = graph.get_tensor_by_name(name + ":0")
+                shape = [2 if d is None else d for d in (t.shape.as_list() if t.shape.rank is not None else [])]
+                feeds_extra[t] = np.zeros(shape, t.dtype.as_numpy_dtype)
+            candidates = [
+                graph.get_tensor_by_name(f"{n}:{i}")
+                for n in sorted(body)
+                for i in range(len(graph.get_operation_by_name(n).outputs))
+                if graph.get_operation_by_name(n).outputs[i].dtype == tf.float32
+            ]
+            targets = [graph.get_tensor_by_name(v.next if ":" in v.next else v.next + ":0") for v in self.states]
+            output = graph.get_tensor_by_name(
+                self.write.input[2] if ":" in self.write.input[2] else self.write.input[2] + ":0"
+            )
+
+            def run(x, states, fetches):
+                feed = dict(feeds_extra)
+                feed[graph.get_tensor_by_name("twl_probe/x:0")] = x
+                for k, s in enumerate(states):
+                    feed[graph.get_tensor_by_name(f"twl_probe/state_{k}:0")] = s
+                return sess.run(fetches, feed)
+
+            # Rows: 0 all zeros, then each unit input, then each unit state (every state: a cell's pre-activations
+            # read h only; c has no weights).
+            rows = 1 + inputs + hidden
+            x = np.zeros([rows, inputs], np.float32)
+            x[1 : 1 + inputs] = np.eye(inputs)
+            h = np.zeros([rows, hidden], np.float32)
+            h[1 + inputs :] = np.eye(hidden)
+            rng = np.random.RandomState(0)
+            xr = rng.standard_normal([5, inputs]).astype(np.float32)
+            sr = [rng.standard_normal([5, hidden]).astype(np.float32) for _ in self.states]
+            try:
+                probes = {}
+                for k in range(len(self.states)):  # each state in turn as h, the others zero
+                    states = [h if j == k else np.zeros_like(h) for j in range(len(self.states))]
+                    probes[k] = run(x, states, candidates)
+                random = run(xr, sr, candidates + targets + [output])
+            except Exception as e:  # noqa: BLE001 - TensorFlow's errors
+                raise NotKerasRnn(f"its body does not run on its own ({type(e).__name__}: {e})") from None
+        got_states, got_output = random[len(candidates) : -1], random[-1]
+        random = random[: len(candidates)]
+        for kind, (gates, num_states) in _KINDS.items():
+            if num_states != len(self.states):
+                continue
+            for k in range(num_states):
+                fitted = _fit_kind(kind, gates, hidden, inputs, probes[k], random, xr, sr, k, got_states, got_output)
+                if fitted is not None:
+                    return (kind, hidden, k) + fitted
+        raise NotKerasRnn("its body is not an LSTM, GRU or SimpleRNN cell with Keras' default activations")
+
+
+def _affine(z, inputs, hidden):
+    """(W [I, n], R [H, n], b [n]) of pre-activations z probed on zero, unit-input and unit-state rows."""
+    b = z[0]
+    return z[1 : 1 + inputs] - b, z[1 + inputs :] - b, b
+
+
+def _fit_kind(kind, gates, hidden, inputs, probe, random, xr, sr, k, got_states, got_output):
+    """(W, R, B, linear_before_reset) in ONNX's layouts if some body tensors are this cell's pre-activations and
+    the cell's equations give what the body gave on random values; else None. `k` is the state read as h."""
+    width = gates * hidden
+    rows = 1 + inputs + hidden  # (a tensor of the step's batch, not a weight)
+    zs = [(p, r) for p, r in zip(probe, random) if p.shape == (rows, width) and r.shape == (5, width)]
+    h, tol = sr[k], 1e-4
+    if kind == "GRU":  # reset_after: x W + bx and h R + bh apart
+        xs = [_affine(p, inputs, hidden) for p, _ in zs]
+        wx = [a for a in xs if np.abs(a[1]).max() == 0 and np.abs(a[0]).max() > 0]
+        rh = [a for a in xs if np.abs(a[0]).max() == 0 and np.abs(a[1]).max() > 0]
+        for w, _, bx in wx:
+            for _, r, bh in rh:
+                zx, zh = xr @ w + bx, h @ r + bh
+                z = _sigmoid(zx[:, :hidden] + zh[:, :hidden])
+                reset = _sigmoid(zx[:, hidden : 2 * hidden] + zh[:, hidden : 2 * hidden])
+                candidate = np.tanh(zx[:, 2 * hidden :] + reset * zh[:, 2 * hidden :])
+                new_h = z * h + (1 - z) * candidate
+                if _close(new_h, got_states[0], tol) and _close(new_h, got_output, tol):
+                    return _onnx(kind, hidden, w, r, np.concatenate([bx, bh])) + (True,)
+        return None
+    for p, r_value in zs:
+        w, r, b = _affine(p, inputs, hidden)
+        if not _close(xr @ w + h @ r + b, r_value, tol):
+            continue
+        z = xr @ w + h @ r + b
+        if kind == "RNN":
+            new = [np.tanh(z)]
+            out = new[0]
+        else:
+            i, f, c, o = (z[:, j * hidden : (j + 1) * hidden] for j in range(4))
+            new_c = _sigmoid(f) * sr[1 - k] + _sigmoid(i) * np.tanh(c)
+            out = _sigmoid(o) * np.tanh(new_c)
+            new = [out, new_c] if k == 0 else [new_c, out]
+        if all(_close(a, e, tol) for a, e in zip(new, got_states)) and _close(out, got_output, tol):
+            return _onnx(kind, hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (False,)
+    return None
+
+
+def _close(a, b, tol):
+    return a.shape == b.shape and np.allclose(a, b, rtol=tol, atol=tol)
+
+
+def _onnx(kind, hidden, w, r, b):
+    """W [1, G*H, I], R [1, G*H, H], B [1, 2*G*H] in ONNX's gate order from Keras' [I, G*H], [H, G*H], [2*G*H]."""
+    order = np.concatenate([np.arange(g * hidden, (g + 1) * hidden) for g in _GATE_ORDER[kind]])
+    bias_order = np.concatenate([order, order + len(order)])
+    return (
+        np.ascontiguousarray(w[:, order].T[None], np.float32),
+        np.ascontiguousarray(r[:, order].T[None], np.float32),
+        np.ascontiguousarray(b[bias_order][None], np.float32),
+    )
+
+
+def _live(g, outputs):
+    """The names of the nodes whose values the tensors `outputs` need (control edges aside: a loop's Exits also
+    go to a NoOp that only orders what follows after the loop)."""
+    live, todo = set(), list(outputs)
+    while todo:
+        name = parse_input(todo.pop())[0]
+        if name not in live and name in g.nodes:
+            live.add(name)
+            todo.extend(i for i in g.nodes[name].input if not i.startswith("^"))
+    return live
+
+
+def fuse_rnn_loops(tf, graph_def, shapes, outputs):
+    """(the nodes to replace: {name: [nodes]}, [(frame name, why)] of the loops left as they are). `shapes(name)`
+    is TensorFlow's static shape of a tensor (a list with None for unknown dims, or None); `outputs` are the
+    graph's output tensors."""
+    g = _Graph(graph_def)
+    live = _live(g, outputs)
+    replaced, left = {}, []
+    for loop in _loops(g):
+        try:
+            layer = _Layer(g, loop, tf, shapes, live)
+            replaced.update(_replacement(tf, g, layer, *layer.fit()))
+        except NotKerasRnn as e:
+            left.append((loop.frame, str(e)))
+    return replaced, left
+
+
+def _replacement(tf, g, layer, kind, hidden, h_index, w, r, b, linear_before_reset):
+    """The _TwlRnn node, its constants and initial states, and the nodes that stand for the loop's outputs."""
+    v1 = tf.compat.v1
+    exit_names = [v.exit.name for v in layer.loop.vars if v.exit is not None]
+    prefix = (exit_names[0] if exit_names else layer.write.name).rsplit("/", 1)[0] + "/twl_rnn"
+    float_type = v1.AttrValue(type=tf.float32.as_datatype_enum)
+    nodes = []
+
+    def const(suffix, value, dtype=tf.float32):
+        node = v1.NodeDef(name=f"{prefix}/{suffix}", op="Const")
+        node.attr["dtype"].type = dtype.as_datatype_enum
+        node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(value, dtype))
+        nodes.append(node)
+        return node.name
+
+    axis = const("axis0", 0, tf.int32)
+    states = [layer.states[h_index]] + [s for j, s in enumerate(layer.states) if j != h_index]
+    initial = []
+    for j, var in enumerate(states):
+        node = v1.NodeDef(name=f"{prefix}/initial_{j}", op="ExpandDims", input=[var.init, axis])
+        node.attr["T"].CopyFrom(float_type)
+        node.attr["Tdim"].type = tf.int32.as_datatype_enum
+        nodes.append(node)
+        initial.append(node.name)
+    rnn = v1.NodeDef(name=prefix, op="_TwlRnn", input=[layer.sequence, const("W", w), const("R", r), const("B", b)])
+    rnn.input.extend(initial)
+    rnn.attr["kind"].s = kind.encode()
+    rnn.attr["hidden_size"].i = hidden
+    rnn.attr["num_states"].i = len(states)
+    rnn.attr["linear_before_reset"].b = linear_before_reset
+    nodes.append(rnn)
+    replaced = {}
+
+    def squeeze(name, source, axis):
+        node = v1.NodeDef(name=name, op="Squeeze", input=[source])
+        node.attr["T"].CopyFrom(float_type)
+        node.attr["squeeze_dims"].list.i.extend([axis])
+        return node
+
+    for j, var in enumerate(states):
+        if var.exit is not None:
+            replaced[var.exit.name] = [squeeze(var.exit.name, f"{prefix}:{1 + j}", 0)]
+    out_exit = layer.out.exit
+    if out_exit is not None:
+        for consumer in g.consumers.get(out_exit.name, []):
+            if f"^{out_exit.name}" in consumer.input:
+                continue  # (ordered after the loop: see below)
+            if consumer.op != "TensorListStack":
+                raise NotKerasRnn(f"its output list goes to a {consumer.op}")
+            if layer.all_steps:
+                replaced[consumer.name] = [squeeze(consumer.name, prefix, 1)]
+            else:
+                node = v1.NodeDef(name=consumer.name, op="Identity", input=[f"{prefix}:1"])
+                node.attr["T"].CopyFrom(float_type)
+                replaced[consumer.name] = [node]
+    for node in g.graph_def.node:  # control edges from the loop come from the layer instead
+        if node.name in layer.loop.nodes or not any(
+            i.startswith("^") and i[1:] in layer.loop.nodes for i in node.input
+        ):
+            continue
+        copy = replaced[node.name][-1] if node.name in replaced else v1.NodeDef()
+        if node.name not in replaced:
+            copy.CopyFrom(node)
+            replaced[node.name] = [copy]
+        inputs = [i for i in copy.input if not (i.startswith("^") and i[1:] in layer.loop.nodes)]
+        copy.input[:] = inputs + ([f"^{prefix}"] if f"^{prefix}" not in inputs else [])
+    # The nodes go before the first replaced one (the graph needs no order, but a reader does).
+    first = next(n.name for n in g.graph_def.node if n.name in replaced)
+    replaced[first] = nodes + replaced[first]
+    return replaced

@@ -1,0 +1,135 @@
+// The CPU kernel of _TwlRnn (core/ops/converter_ops.cc): ONNX's LSTM, GRU
+// and RNN forward over a time-major sequence, one direction, default
+// activations. A reference for the converter's graphs (the lite runtime's
+// kernels are the fast ones): plain loops over the step's products.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/framework/op_kernel.h"
+
+namespace tensorweave {
+namespace {
+
+float Sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+
+// out[n, g] = sum_k a[n, k] * w[g, k] (+ bias[g]) for n < rows, g < cols.
+void TimesTransposed(const float* a, const float* w, const float* bias,
+                     int64_t rows, int64_t cols, int64_t depth, float* out) {
+  for (int64_t n = 0; n < rows; ++n) {
+    for (int64_t g = 0; g < cols; ++g) {
+      float sum = bias != nullptr ? bias[g] : 0.0f;
+      for (int64_t k = 0; k < depth; ++k)
+        sum += a[n * depth + k] * w[g * depth + k];
+      out[n * cols + g] = sum;
+    }
+  }
+}
+
+class TwlRnnOp : public OpKernel {
+ public:
+  explicit TwlRnnOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ctx->SetStatus(ctx->GetAttr("kind", &kind_));
+    ctx->SetStatus(ctx->GetAttr("hidden_size", &hidden_));
+    ctx->SetStatus(ctx->GetAttr("linear_before_reset", &linear_before_reset_));
+    gates_ = kind_ == "LSTM" ? 4 : kind_ == "GRU" ? 3 : 1;
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const Tensor& w = ctx->input(1);
+    const Tensor& r = ctx->input(2);
+    const Tensor& b = ctx->input(3);
+    const int64_t hidden = hidden_, gh = gates_ * hidden_;
+    OP_REQUIRES(ctx, x.shape().rank() == 3,
+                errors::InvalidArgument("x must be [steps, batch, input], got ",
+                                        x.shape().ToString()));
+    const int64_t steps = x.shape().dim(0), batch = x.shape().dim(1),
+                  depth = x.shape().dim(2);
+    auto expect = [&](const Tensor& t, TensorShape want, const char* what) {
+      return t.shape() == want
+                 ? Status::OK()
+                 : errors::InvalidArgument(what, " must be ", want.ToString(),
+                                           ", got ", t.shape().ToString());
+    };
+    OP_REQUIRES_OK(ctx, expect(w, TensorShape({1, gh, depth}), "w"));
+    OP_REQUIRES_OK(ctx, expect(r, TensorShape({1, gh, hidden}), "r"));
+    OP_REQUIRES_OK(ctx, expect(b, TensorShape({1, 2 * gh}), "b"));
+    const int num_states = ctx->num_inputs() - 4;
+    std::vector<std::vector<float>> state(num_states);
+    for (int s = 0; s < num_states; ++s) {
+      const Tensor& init = ctx->input(4 + s);
+      OP_REQUIRES_OK(ctx, expect(init, TensorShape({1, batch, hidden}),
+                                 "an initial state"));
+      state[s].assign(init.data<float>(), init.data<float>() + batch * hidden);
+    }
+    Tensor* y;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                            0, TensorShape({steps, 1, batch, hidden}), &y));
+    const float* wb = b.data<float>();
+    const float* rb = wb + gh;
+    std::vector<float> xg(batch * gh), hg(batch * gh), gated(batch * hidden);
+    std::vector<float>& h = state[0];
+    for (int64_t t = 0; t < steps; ++t) {
+      TimesTransposed(x.data<float>() + t * batch * depth, w.data<float>(), wb,
+                      batch, gh, depth, xg.data());
+      TimesTransposed(h.data(), r.data<float>(), rb, batch, gh, hidden,
+                      hg.data());
+      for (int64_t n = 0; n < batch; ++n) {
+        const float* xs = &xg[n * gh];
+        const float* hs = &hg[n * gh];
+        for (int64_t j = 0; j < hidden; ++j) {
+          float& hv = h[n * hidden + j];
+          if (kind_ == "LSTM") {  // gates i, o, f, c
+            float& c = state[1][n * hidden + j];
+            const float i = Sigmoid(xs[j] + hs[j]);
+            const float o = Sigmoid(xs[hidden + j] + hs[hidden + j]);
+            const float f = Sigmoid(xs[2 * hidden + j] + hs[2 * hidden + j]);
+            const float g = std::tanh(xs[3 * hidden + j] + hs[3 * hidden + j]);
+            c = f * c + i * g;
+            gated[n * hidden + j] = o * std::tanh(c);
+          } else if (kind_ == "GRU") {  // gates z, r, h
+            const float z = Sigmoid(xs[j] + hs[j]);
+            const float reset = Sigmoid(xs[hidden + j] + hs[hidden + j]);
+            float recurrent = hs[2 * hidden + j];
+            if (!linear_before_reset_) {  // (r * H) R_h + Rb_h
+              const float* rh = r.data<float>() + (2 * hidden + j) * hidden;
+              recurrent = rb[2 * hidden + j];
+              for (int64_t k = 0; k < hidden; ++k) {
+                recurrent += Sigmoid(xs[hidden + k] + hs[hidden + k]) *
+                             h[n * hidden + k] * rh[k];
+              }
+              gated[n * hidden + j] =
+                  (1 - z) * std::tanh(xs[2 * hidden + j] + recurrent) + z * hv;
+              continue;
+            }
+            gated[n * hidden + j] =
+                (1 - z) * std::tanh(xs[2 * hidden + j] + reset * recurrent) +
+                z * hv;
+          } else {
+            gated[n * hidden + j] = std::tanh(xs[j] + hs[j]);
+          }
+        }
+      }
+      h = gated;
+      std::copy(h.begin(), h.end(), y->data<float>() + t * batch * hidden);
+    }
+    for (int s = 0; s < num_states; ++s) {
+      Tensor* out;
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(
+                              1 + s, TensorShape({1, batch, hidden}), &out));
+      std::copy(state[s].begin(), state[s].end(), out->data<float>());
+    }
+  }
+
+ private:
+  std::string kind_;
+  int64_t hidden_ = 0;
+  int gates_ = 1;
+  bool linear_before_reset_ = false;
+};
+
+REGISTER_KERNEL(KernelDef("_TwlRnn"), TwlRnnOp);
+
+}  // namespace
+}  // namespace tensorweave
