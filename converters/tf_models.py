@@ -110,7 +110,9 @@ def _load_keras_model(keras, module, path, safe_mode):
         return keras.models.load_model(path, compile=False, custom_objects=layers, **options)
 
 
-def _keras_function(tf, path, safe_mode=True):
+def _keras_function(tf, path, safe_mode=True, unroll=False):
+    """(model, concrete function of its forward pass); `unroll`: with its recurrent layers unrolled where they
+    can be."""
     errors = []
     for module in ("tf_keras", "keras"):
         try:
@@ -131,7 +133,7 @@ def _keras_function(tf, path, safe_mode=True):
         raise ConversionError(
             f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'}){advice}"
         )
-    rebuilt = _unrolled(keras, model, path)
+    rebuilt = _unrolled(keras, model, path) if unroll else model
     if rebuilt is not model:
         try:
             with _backward_masks_zeroed_in_order(tf, keras):
@@ -255,7 +257,6 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
     keras = is_keras_file(path) and signature_key is None
     tf = _tensorflow("a Keras model file" if keras else "a TensorFlow SavedModel")
     from tensorflow.python.eager import context
-    from tensorflow.python.framework import convert_to_constants
 
     with context.eager_mode():  # (whatever mode the calling program set: loading needs eager)
         try:
@@ -266,17 +267,12 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
             if not (keras and os.path.isdir(path)):
                 raise
             # A Keras SavedModel whose layers Keras cannot rebuild here (custom objects): its serving signature.
-            owner, fn = _serving_function(tf, path, signature_key)
-        try:
-            frozen = convert_to_constants.convert_variables_to_constants_v2(fn)
-        except Exception as e:  # noqa: BLE001
-            raise ConversionError(f"{path}: TensorFlow could not freeze the model: {type(e).__name__}: {e}") from None
-        rewrite = _Rewrite(tf, frozen.graph, path)
-        frozen_outputs = [t.name for t in frozen.outputs]
-        fused, left = tf_rnn_loops.fuse_rnn_loops(tf, rewrite.graph_def, rewrite.static_shape, frozen_outputs)
-        if fused:
-            rewrite.replace(fused)
-            rewrite.prune(frozen_outputs)
+            keras, (owner, fn) = False, _serving_function(tf, path, signature_key)
+        frozen, rewrite, left = _frozen_with_rnn_loops_fused(tf, fn, path)
+        if left and keras:
+            # A recurrent layer whose loop is not plain (a mask): the model again, its RNNs unrolled.
+            owner, fn = _keras_function(tf, path, keras_safe_mode, unroll=True)
+            frozen, rewrite, left = _frozen_with_rnn_loops_fused(tf, fn, path)
         lists = [n for n in rewrite.graph_def.node if n.op.startswith("TensorList") or "While" in n.op]
         if lists:
             why = "".join(f"; the loop {frame!r} is not one: {reason}" for frame, reason in left)
@@ -307,6 +303,24 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
     if outputs is not None:
         output_names, output_keys = outputs, [o.split(":")[0] for o in outputs]
     return graph_def.SerializeToString(), input_names, output_names, input_keys, output_keys
+
+
+def _frozen_with_rnn_loops_fused(tf, fn, path):
+    """(TF's frozen function, its _Rewrite with each Keras recurrent layer's loop made one _TwlRnn node, [(frame,
+    why)] of the loops left)."""
+    from tensorflow.python.framework import convert_to_constants
+
+    try:
+        frozen = convert_to_constants.convert_variables_to_constants_v2(fn)
+    except Exception as e:  # noqa: BLE001
+        raise ConversionError(f"{path}: TensorFlow could not freeze the model: {type(e).__name__}: {e}") from None
+    rewrite = _Rewrite(tf, frozen.graph, path)
+    outputs = [t.name for t in frozen.outputs]
+    fused, left = tf_rnn_loops.fuse_rnn_loops(tf, rewrite.graph_def, rewrite.static_shape, outputs)
+    if fused:
+        rewrite.replace(fused)
+        rewrite.prune(outputs)
+    return frozen, rewrite, left
 
 
 # --- function calls left in a frozen GraphDef, inlined -----------------------------------------------------------
