@@ -741,6 +741,7 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
     inputs = [tensor_name(i) for i in inputs]
     outputs = [tensor_name(o) for o in outputs]
     graph_def = _core_batch_norms(graph_def)
+    _tensor_array_handles_as_strings(graph_def)
     view = GraphView(graph_def)
     for name in inputs + outputs:
         if parse_input(name)[0] not in view.nodes:
@@ -749,6 +750,8 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
     placeholder_names = _install_inputs(view, inputs, specs)
     _prune(view, outputs)
     _variables_to_constants(view, variable_values)
+    if any(n.op == "Enter" for n in view.nodes.values()):
+        view = _rnn_loops_fused(view, outputs + placeholder_names)
     _remove_identities(view, outputs)
     stray = [n.name for n in view.nodes.values() if n.op in PLACEHOLDER_OPS and f"{n.name}:0" not in placeholder_names]
     if stray:
@@ -766,6 +769,62 @@ def freeze_graph_def(graph_def, variable_values, inputs, outputs, fold_batch_nor
         fold_constants(view, outputs)
     _prune(view, outputs + placeholder_names)
     return view.to_graph_def()
+
+
+_DT_STRING, _DT_RESOURCE = 7, 20
+_PASS_THROUGH = frozenset({"Identity", "Enter", "Exit", "Switch", "Merge", "NextIteration"})
+
+
+def _tensor_array_handles_as_strings(graph_def):
+    """A TensorArray's handle as the core has it: TensorFlow 2 writes TF1 graphs (dynamic_rnn's) with the handle
+    a resource, which the core's TensorArray ops take as a string; the Identity/Enter/Switch/... nodes that pass
+    it on say T = DT_RESOURCE. Those become DT_STRING, in place."""
+    consumers = {}
+    for node in graph_def.node:
+        for i in node.input:
+            consumers.setdefault(parse_input(i.lstrip("^"))[0], []).append(node)
+    todo = [n.name for n in graph_def.node if n.op in ("TensorArrayV3", "TensorArrayGradV3")]
+    seen = set(todo)
+    while todo:
+        for node in consumers.get(todo.pop(), []):
+            if node.op in _PASS_THROUGH and node.attr["T"].type == _DT_RESOURCE and node.name not in seen:
+                node.attr["T"].type = _DT_STRING
+                seen.add(node.name)
+                todo.append(node.name)
+
+
+def _rnn_loops_fused(view, outputs):
+    """`view` with each while loop that is a recurrent layer (dynamic_rnn of an LSTMCell, BasicLSTMCell or
+    BasicRNNCell; a Keras LSTM, GRU or SimpleRNN) made one _TwlRnn node (converters/tf_rnn_loops.py), pruned to
+    `outputs`; any other loop is a ConversionError with the reason (the lite runtime has no loops)."""
+    import tensorweave as tw
+
+    from converters import tf_rnn_loops
+
+    graph_def = view.to_graph_def(ordered=False)
+    core = _imported(graph_def, None)
+
+    def static_shape(name):
+        try:
+            shape = core.get_tensor_by_name(tensor_name(name)).shape
+        except (KeyError, ValueError):
+            return None
+        return shape.as_list() if shape.ndims is not None else None
+
+    replaced, left = tf_rnn_loops.fuse_rnn_loops(tw, graph_def, static_shape, outputs)
+    nodes = [m for n in graph_def.node for m in replaced.get(n.name, [n])]
+    del graph_def.node[:]
+    graph_def.node.extend(nodes)
+    view = GraphView(graph_def)
+    _prune(view, outputs)
+    loop = next((n for n in view.nodes.values() if n.op == "Enter"), None)
+    if loop is not None:
+        why = "".join(f"; the loop {frame!r} is not one: {reason}" for frame, reason in left)
+        raise ConversionError(
+            f"node '{loop.name}' belongs to a while loop, which the converter takes only as a recurrent layer (an "
+            f"LSTM, GRU or basic RNN cell over a sequence, without sequence lengths or masks){why}"
+        )
+    return view
 
 
 def freeze_session(sess, inputs, outputs, **kwargs):

@@ -262,9 +262,10 @@ class GraphView:
                         stack.append((dep, False))
         return order
 
-    def to_graph_def(self):
+    def to_graph_def(self, ordered=True):
+        """The GraphDef, its nodes in topological order; `ordered` False: as they are (a graph with a loop)."""
         graph_def = graph_pb2.GraphDef()
         graph_def.versions.CopyFrom(self.versions)
-        for name in self.topological_order():
+        for name in self.topological_order() if ordered else self.nodes:
             graph_def.node.add().CopyFrom(self.nodes[name])
         return graph_def

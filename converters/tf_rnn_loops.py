@@ -1,18 +1,22 @@
-"""Keras recurrent layers' while loops in a frozen TensorFlow graph, each made one `_TwlRnn` node.
+"""Recurrent layers' while loops in a frozen graph, each made one `_TwlRnn` node.
 
-A Keras LSTM, GRU or SimpleRNN over a run-time sequence length runs a TF2 while loop over TensorLists; frozen
-(convert_variables_to_constants_v2), that loop is TF1 control flow: per loop variable an Enter, Merge, Switch,
-NextIteration and Exit in one frame. The lite runtime and ONNX have no loops but do have LSTM, GRU and RNN
-operators (ONNX's semantics; core/ops/converter_ops.cc's `_TwlRnn` stands for them in the graph).
+A recurrent layer over a run-time sequence length runs a while loop: a Keras LSTM, GRU or SimpleRNN a TF2 loop
+over TensorLists (frozen by convert_variables_to_constants_v2, TF1 control flow), TF1's and tensorweave's
+`dynamic_rnn` a TF1 loop over TensorArrays; in both, per loop variable an Enter, Merge, Switch, NextIteration
+and Exit in one frame. The lite runtime and ONNX have no loops but do have LSTM, GRU and RNN operators (ONNX's
+semantics; core/ops/converter_ops.cc's `_TwlRnn` stands for them in the graph).
 
-`fuse_rnn_loops` takes a loop when it has the shape of a Keras layer's: one input list (the time-major sequence)
-read at the step index, one output list written at the step index (return_sequences) or at 0 (the last output),
-one or two float states, step counters, and bounds equal to the sequence length. Its weights are read off the
-loop body by running it in TensorFlow: a cell's gate pre-activations z are affine in the step's input x and the
-state h, so with z(x, h) evaluated on rows of zeros and unit vectors, b = z(0, 0), W = z(I, 0) - b and
-R = z(0, I) - b. The cell is then checked against ONNX's equations on random values (a different activation,
-a mask, a peephole fails the check) before the loop is replaced; a loop that is not such a layer is left as it
-is, with the reason, for the caller's error.
+`fuse_rnn_loops` takes a loop when it has a layer's shape: one input sequence read at the step index (a
+TensorList unstacked, or a TensorArray scattered, before the loop), at most one output written at the step
+index (return_sequences, a TensorArray stacked after the loop) or at 0 (the last output), one or two float
+states, step counters, and bounds equal to the sequence length. Its weights are read off the loop body by
+running the body alone (in TensorFlow, or in the core for tensorweave's graphs): a cell's gate pre-activations
+z are affine in the step's input x and the state h, so with z(x, h) evaluated on rows of zeros and unit
+vectors, b = z(0, 0), W = z(I, 0) - b and R = z(0, I) - b. The cell's equations are then checked on random
+values before the loop is replaced: Keras' LSTM (gates i, f, c, o), TF1's LSTMCell and BasicLSTMCell (i, j, f,
+o, any forget_bias), Keras' GRU (reset_after), TF1's GRUCell (reset before the product), SimpleRNN and
+BasicRNNCell. Another activation, a mask, sequence lengths, peepholes or stacked cells in one loop fail the
+check; such a loop is left as it is, with the reason, for the caller's error.
 """
 
 import numpy as np
@@ -20,13 +24,14 @@ import numpy as np
 from converters.graph_util import parse_input
 
 _CONTROL_FLOW = frozenset({"Enter", "Merge", "Switch", "NextIteration", "Exit", "LoopCond"})
-# Per kind: gates, states; the Keras gate order is converted to ONNX's by GATE_ORDER.
+_READS = ("TensorListGetItem", "TensorArrayReadV3")  # the step's input (TF2's TensorList, TF1's TensorArray)
+_WRITES = ("TensorListSetItem", "TensorArrayWriteV3")
+# Per kind: gates, states.
 _KINDS = {"LSTM": (4, 2), "GRU": (3, 1), "RNN": (1, 1)}
-_GATE_ORDER = {"LSTM": [0, 3, 1, 2], "GRU": [0, 1, 2], "RNN": [0]}  # Keras i,f,c,o -> ONNX i,o,f,c
 
 
-class NotKerasRnn(Exception):
-    """The loop is not a Keras recurrent layer this module can replace (the message says why)."""
+class NotARecurrentLayer(Exception):
+    """The loop is not a recurrent layer this module can replace (the message says why)."""
 
 
 def _sigmoid(v):
@@ -122,11 +127,14 @@ class _Layer:
 
     def __init__(self, g, loop, tf, shapes, live):
         self.g, self.loop, self.tf, self.shapes = g, loop, tf, shapes
-        reads = [g.nodes[n] for n in loop.nodes if g.nodes[n].op == "TensorListGetItem"]
-        writes = [g.nodes[n] for n in loop.nodes if g.nodes[n].op == "TensorListSetItem"]
-        if len(reads) != 1 or len(writes) != 1:
-            raise NotKerasRnn(f"it reads {len(reads)} and writes {len(writes)} lists per step (a layer: 1 and 1)")
-        self.read, self.write = reads[0], writes[0]
+        reads = [g.nodes[n] for n in loop.nodes if g.nodes[n].op in _READS]
+        writes = [g.nodes[n] for n in loop.nodes if g.nodes[n].op in _WRITES]
+        if len(reads) != 1 or len(writes) > 1:
+            raise NotARecurrentLayer(
+                f"it reads {len(reads)} and writes {len(writes)} lists per step (a layer: 1 and 1)"
+            )
+        self.read, self.write = reads[0], (writes[0] if writes else None)  # (none: only the final state is used)
+        self.arrays = self.read.op == "TensorArrayReadV3"  # (TF1's dynamic_rnn; else TF2's TensorLists)
         by_switch = {v.switch.name: v for v in loop.vars}
 
         def var_of(tensor):
@@ -139,22 +147,31 @@ class _Layer:
             return tf.make_ndarray(node.attr["value"].tensor) if node is not None and node.op == "Const" else None
 
         self.var_of, self.const = var_of, const
-        source_var = var_of(self.read.input[0])
-        source = g.node(g.through_identities(source_var.init)) if source_var is not None else None
-        if source is None or source.op != "TensorListFromTensor":
-            raise NotKerasRnn("the list it reads is not a sequence unstacked before the loop")
-        self.sequence = source.input[0]  # [T, N, I]
+        if self.arrays:  # read(handle, index, flow): the flow of a scatter of the whole sequence
+            source = g.node(self.outside(self.read.input[2]))
+            if source is None or source.op != "TensorArrayScatterV3" or not self._is_all_steps(source.input[1]):
+                raise NotARecurrentLayer("the TensorArray it reads is not a sequence unstacked before the loop")
+            self.sequence = source.input[2]
+            self.out = var_of(self.write.input[3]) if self.write is not None else None
+        else:
+            source_var = var_of(self.read.input[0])
+            source = g.node(g.through_identities(source_var.init)) if source_var is not None else None
+            if source is None or source.op != "TensorListFromTensor":
+                raise NotARecurrentLayer("the list it reads is not a sequence unstacked before the loop")
+            self.sequence = source.input[0]  # [T, N, I]
+            self.out = var_of(self.write.input[0]) if self.write is not None else None
         self.time = var_of(self.read.input[1])
-        self.out = var_of(self.write.input[0])
-        if self.time is None or self.out is None or const(self.time.init) != 0:
-            raise NotKerasRnn("it does not read the sequence at a step index from 0")
-        index = self.write.input[1]
-        if var_of(index) is self.time:
+        if self.time is None or (self.write is not None and self.out is None) or const(self.time.init) != 0:
+            raise NotARecurrentLayer("it does not read the sequence at a step index from 0")
+        index = self.write.input[1] if self.write is not None else None
+        if self.write is None:
+            self.all_steps = False
+        elif var_of(index) is self.time:
             self.all_steps = True
         elif const(index) is not None and int(const(index)) == 0:
             self.all_steps = False  # (return_sequences=False: the step's output overwrites element 0)
         else:
-            raise NotKerasRnn("it writes its output list neither at the step index nor at 0")
+            raise NotARecurrentLayer("it writes its output list neither at the step index nor at 0")
         self.counters, self.passed, self.states = [], [], []
         for var in loop.vars:
             if var is self.out:
@@ -168,7 +185,56 @@ class _Layer:
         self._check_bounds()
         for var in self.counters + self.passed:
             if var.exit is not None and var.exit.name in live:
-                raise NotKerasRnn("a loop counter is used after the loop")
+                raise NotARecurrentLayer("a loop counter is used after the loop")
+
+    def outside(self, tensor):
+        """`tensor` past Identity nodes and a loop-invariant Enter: the value computed before the loop."""
+        tensor = self.g.through_identities(tensor)
+        node = self.g.node(tensor)
+        if node is not None and node.op == "Enter" and node.attr["is_constant"].b:
+            tensor = self.g.through_identities(node.input[0])
+        return tensor
+
+    def _is_all_steps(self, indices):
+        """Whether `indices` is Range(0, the sequence's length, 1) (the rows a TensorArray scatters or gathers)."""
+        node = self.g.node(self.outside(indices))
+        if node is None or node.op != "Range":
+            return False
+        start, delta = self.folded(node.input[0]), self.folded(node.input[2])
+        return start is not None and int(start) == 0 and delta is not None and int(delta) == 1
+
+    def sizing(self):
+        """The tensors whose shapes give the input and state sizes: the sequence, each state's initial value."""
+        return [self.sequence] + [v.init for v in self.states]
+
+    def _static_sizes(self):
+        """The static shapes of sizing()'s tensors when they give the sizes, else None."""
+        static = [self.tf_shape(t) for t in self.sizing()]
+        if static[0] is None or len(static[0]) != 3 or static[0][2] is None:
+            return None
+        return None if any(s is None or not s or s[-1] is None for s in static[1:]) else static
+
+    def _sizes(self, sess, graph, feeds):
+        """(input size, state size): static where shape inference has them, else from the sequence and initial
+        states computed on zeros fed for the model's inputs (their unknown dims 2)."""
+        static = self._static_sizes()
+        if static is None:
+            try:
+                values = sess.run([graph.get_tensor_by_name(t if ":" in t else t + ":0") for t in self.sizing()], feeds)
+            except Exception as e:  # noqa: BLE001 - the evaluator's errors
+                raise NotARecurrentLayer(f"its sequence's shape is not known ({type(e).__name__}: {e})") from None
+            static = [list(np.shape(v)) for v in values]
+        if len(static[0]) != 3 or len({s[-1] for s in static[1:]}) != 1:
+            raise NotARecurrentLayer(f"its sequence has shape {static[0]} and its states {static[1:]}")
+        return static[0][2], static[1][-1]
+
+    def output(self):
+        """[the tensor the step writes to its output list], or [] when it writes none."""
+        return [self.write.input[2]] if self.write is not None else []
+
+    def gathers_all(self, gather):
+        """Whether TensorArrayGatherV3 `gather` reads every step (TF1's TensorArray.stack())."""
+        return self._is_all_steps(gather.input[1])
 
     def _is_counter(self, var):
         node = self.g.node(var.next)
@@ -190,21 +256,26 @@ class _Layer:
             elif node is not None and node.op == "Less":
                 compared.append(node)
             else:
-                raise NotKerasRnn(f"its condition has a {node.op if node else 'missing'} node")
+                raise NotARecurrentLayer(f"its condition has a {node.op if node else 'missing'} node")
         merges = {v.merge.name: v for v in self.loop.vars}
         for less in compared:
             counter = merges.get(parse_input(g.through_identities(less.input[0]))[0])
-            bound = g.through_identities(less.input[1])
+            bound = self.outside(less.input[1])
             bound_var = merges.get(parse_input(bound)[0])
             if bound_var is not None:
-                bound = g.through_identities(bound_var.init)
+                bound = self.outside(bound_var.init)
             if counter is None or counter not in self.counters + [self.time] or not self._is_length(bound):
-                raise NotKerasRnn("its condition is not a step index below the sequence length")
+                raise NotARecurrentLayer("its condition is not a step index below the sequence length")
 
     def _is_length(self, tensor):
         """Whether `tensor` is the sequence's length: dim 0 of its Shape, or a constant equal to it."""
         g = self.g
-        node = g.node(tensor)
+        node = g.node(self.outside(tensor))
+        if node is not None and node.op == "Minimum":  # (TF's dynamic_rnn: min(T, max(1, T)))
+            a, b = (self.outside(i) for i in node.input[:2])
+            return any(
+                self._is_length(u) and (self._is_length(v) or self._at_least_one(v)) for u, v in [(a, b), (b, a)]
+            )
         if node is not None and node.op == "StridedSlice":
             shape_node = g.node(g.through_identities(node.input[0]))
             begin, end = self.const(node.input[1]), self.const(node.input[2])
@@ -225,6 +296,17 @@ class _Layer:
         value = self.folded(tensor)
         steps = (self.tf_shape(self.sequence) or [None])[0]
         return value is not None and steps is not None and int(value) == steps
+
+    def _at_least_one(self, tensor):
+        """Whether `tensor` is Maximum(c, the sequence's length) with a constant c <= 1."""
+        node = self.g.node(self.outside(tensor))
+        if node is None or node.op != "Maximum":
+            return False
+        a, b = node.input[:2]
+        return any(
+            self.folded(u) is not None and float(self.folded(u)) <= 1 and self._is_length(v)
+            for u, v in [(a, b), (b, a)]
+        )
 
     def folded(self, tensor):
         """The value of `tensor` when constants make it (Keras 3 bounds its loop by Max(lengths, Range(...))), or
@@ -268,7 +350,10 @@ class _Layer:
             node = g.nodes[name]
             if node.op == "Enter" and node.attr["is_constant"].b:
                 value_of[name] = node.input[0]
-        needed, todo = set(), [v.next for v in self.states] + [self.write.input[2]]
+        # (The sequence and the initial states too when shape inference left their sizes unknown.)
+        needed, todo = set(), [v.next for v in self.states] + self.output()
+        if self._static_sizes() is None:
+            todo += self.sizing()
         while todo:
             name = parse_input(todo.pop())[0]
             if name in value_of:
@@ -278,10 +363,11 @@ class _Layer:
             if name in needed:
                 continue
             node = g.nodes[name]
-            if node.op in _CONTROL_FLOW or node.op.startswith("TensorList"):
-                raise NotKerasRnn(f"its step computes with a {node.op} ({name})")
+            inside = name in self.loop.nodes
+            if inside and (node.op in _CONTROL_FLOW or node.op.startswith("TensorList")):
+                raise NotARecurrentLayer(f"its step computes with a {node.op} ({name})")
             needed.add(name)
-            todo.extend(i for i in node.input if not i.startswith("^"))
+            todo.extend(i for i in node.input if not (inside and i.startswith("^")))
         graph_def = v1.GraphDef()
         for node in g.graph_def.node:
             if node.name not in needed:
@@ -290,12 +376,12 @@ class _Layer:
             copy.CopyFrom(node)
             inputs = []
             for i in node.input:
-                if i.startswith("^"):
+                if i.startswith("^") and node.name in self.loop.nodes:
                     continue  # (the body's control edges come from the loop's plumbing)
                 name, index = parse_input(i)
                 if name in value_of and (g.nodes[name].op != "Switch" or index == 1):
                     if value_of[name] is None:
-                        raise NotKerasRnn(f"its step reads its output list ({node.name})")
+                        raise NotARecurrentLayer(f"its step reads its output list ({node.name})")
                     inputs.append(value_of[name])
                 else:
                     inputs.append(i)
@@ -311,20 +397,16 @@ class _Layer:
             try:
                 tf.graph_util.import_graph_def(graph_def, name="")
             except Exception as e:  # noqa: BLE001 - TensorFlow's errors
-                raise NotKerasRnn(f"its step does not make a graph of its own ({type(e).__name__}: {e})") from None
+                raise NotARecurrentLayer(
+                    f"its step does not make a graph of its own ({type(e).__name__}: {e})"
+                ) from None
         return graph, needed & self.loop.nodes
 
     def fit(self):
         """(kind, W, R, B, state order, linear_before_reset) in ONNX's layouts, checked on random values."""
         tf = self.tf
-        sequence_shape = self.tf_shape(self.sequence)
-        if len(self.states) not in (1, 2) or sequence_shape is None or len(sequence_shape) != 3:
-            raise NotKerasRnn(f"it carries {len(self.states)} states over a sequence of shape {sequence_shape}")
-        inputs = sequence_shape[2]
-        hiddens = {(self.tf_shape(v.init) or self.tf_shape(v.next) or [None])[-1] for v in self.states}
-        if inputs is None or len(hiddens) != 1 or None in hiddens:
-            raise NotKerasRnn("its input size or state size is not static")
-        hidden = hiddens.pop()
+        if len(self.states) not in (1, 2):
+            raise NotARecurrentLayer(f"it carries {len(self.states)} states (a layer: 1 or 2)")
         graph, body = self.body_function()
         placeholders = {op.name for op in graph.get_operations() if op.type == "Placeholder"}
         with tf.compat.v1.Session(graph=graph) as sess:
@@ -333,16 +415,17 @@ class _Layer:
                 t = graph.get_tensor_by_name(name + ":0")
                 shape = [2 if d is None else d for d in (t.shape.as_list() if t.shape.rank is not None else [])]
                 feeds_extra[t] = np.zeros(shape, t.dtype.as_numpy_dtype)
+            inputs, hidden = self._sizes(sess, graph, feeds_extra)
             candidates = [
                 graph.get_tensor_by_name(f"{n}:{i}")
                 for n in sorted(body)
                 for i in range(len(graph.get_operation_by_name(n).outputs))
                 if graph.get_operation_by_name(n).outputs[i].dtype == tf.float32
             ]
-            targets = [graph.get_tensor_by_name(v.next if ":" in v.next else v.next + ":0") for v in self.states]
-            output = graph.get_tensor_by_name(
-                self.write.input[2] if ":" in self.write.input[2] else self.write.input[2] + ":0"
-            )
+            targets = [
+                graph.get_tensor_by_name(t if ":" in t else t + ":0")
+                for t in [v.next for v in self.states] + self.output()
+            ]
 
             def run(x, states, fetches):
                 feed = dict(feeds_extra)
@@ -366,10 +449,11 @@ class _Layer:
                 for k in range(len(self.states)):  # each state in turn as h, the others zero
                     states = [h if j == k else np.zeros_like(h) for j in range(len(self.states))]
                     probes[k] = run(x, states, candidates)
-                random = run(xr, sr, candidates + targets + [output])
+                random = run(xr, sr, candidates + targets)
             except Exception as e:  # noqa: BLE001 - TensorFlow's errors
-                raise NotKerasRnn(f"its body does not run on its own ({type(e).__name__}: {e})") from None
-        got_states, got_output = random[len(candidates) : -1], random[-1]
+                raise NotARecurrentLayer(f"its body does not run on its own ({type(e).__name__}: {e})") from None
+        got_states = random[len(candidates) : len(candidates) + len(self.states)]
+        got_output = random[-1] if self.write is not None else None
         random = random[: len(candidates)]
         for kind, (gates, num_states) in _KINDS.items():
             if num_states != len(self.states):
@@ -378,7 +462,7 @@ class _Layer:
                 fitted = _fit_kind(kind, gates, hidden, inputs, probes[k], random, xr, sr, k, got_states, got_output)
                 if fitted is not None:
                     return (kind, hidden, k) + fitted
-        raise NotKerasRnn("its body is not an LSTM, GRU or SimpleRNN cell with Keras' default activations")
+        raise NotARecurrentLayer("its body is not an LSTM, GRU or basic RNN cell with the default activations")
 
 
 def _affine(z, inputs, hidden):
@@ -390,55 +474,154 @@ def _affine(z, inputs, hidden):
 def _fit_kind(kind, gates, hidden, inputs, probe, random, xr, sr, k, got_states, got_output):
     """(W, R, B, linear_before_reset) in ONNX's layouts if some body tensors are this cell's pre-activations and
     the cell's equations give what the body gave on random values; else None. `k` is the state read as h."""
-    width = gates * hidden
     rows = 1 + inputs + hidden  # (a tensor of the step's batch, not a weight)
-    zs = [(p, r) for p, r in zip(probe, random) if p.shape == (rows, width) and r.shape == (5, width)]
-    h, tol = sr[k], 1e-4
-    if kind == "GRU":  # reset_after: x W + bx and h R + bh apart
-        xs = [_affine(p, inputs, hidden) for p, _ in zs]
+
+    def of_width(width):
+        return [(p, r) for p, r in zip(probe, random) if p.shape == (rows, width) and r.shape == (5, width)]
+
+    fit = Fit(hidden, inputs, xr, sr, k, got_states, got_output)
+    if kind == "GRU":
+        return fit.gru_reset_after(of_width(3 * hidden)) or fit.gru_reset_first(of_width(2 * hidden), of_width(hidden))
+    return fit.affine_cell(kind, of_width(gates * hidden))
+
+
+class Fit:
+    """A cell's equations fitted to its body's values: `xr` and `sr` the step's random input and states, what
+    the body made of them `got_states` and `got_output` (None: the step writes no output); the candidate
+    pre-activations of the probes (rows of zeros, unit inputs and unit states) with their random-input values."""
+
+    def __init__(self, hidden, inputs, xr, sr, k, got_states, got_output):
+        self.hidden, self.inputs, self.xr, self.sr, self.k = hidden, inputs, xr, sr, k
+        self.got_states, self.got_output = got_states, got_output
+
+    def _agrees(self, new_states, out):
+        tol = 1e-4
+        return all(_close(a, e, tol) for a, e in zip(new_states, self.got_states)) and _close(
+            out, self.got_output, tol, missing_ok=True
+        )
+
+    def _block(self, z, g):
+        return z[:, g * self.hidden : (g + 1) * self.hidden]
+
+    def affine_cell(self, kind, zs):
+        """An LSTM (Keras' or TF1's gate order, any forget bias) or a basic RNN, whose pre-activations are one
+        affine z = x W + h R + b."""
+        h = self.sr[self.k]
+        for p, r_value in zs:
+            w, r, b = _affine(p, self.inputs, self.hidden)
+            z = self.xr @ w + h @ r + b
+            if not _close(z, r_value, 1e-4):
+                continue
+            if kind == "RNN":
+                if self._agrees([np.tanh(z)], np.tanh(z)):
+                    return _onnx([0], self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (False,)
+                continue
+            c_prev, c_got = self.sr[1 - self.k], self.got_states[1 - self.k]
+            for order in ([0, 3, 1, 2], [0, 3, 2, 1]):  # ONNX's i, o, f, c in Keras' (i, f, c, o), TF1's (i, j, f, o)
+                i, o, f, c = (self._block(z, g) for g in order)
+                forget_bias = self._forget_bias(f, c_prev, c_got - _sigmoid(i) * np.tanh(c))
+                new_c = _sigmoid(f + forget_bias) * c_prev + _sigmoid(i) * np.tanh(c)
+                out = _sigmoid(o) * np.tanh(new_c)
+                if self._agrees([out, new_c] if self.k == 0 else [new_c, out], out):
+                    b = b.copy()
+                    b[order[2] * self.hidden : (order[2] + 1) * self.hidden] += forget_bias
+                    return _onnx(order, self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (False,)
+        return None
+
+    @staticmethod
+    def _forget_bias(f, c_prev, kept):
+        """The constant added to the forget gate's pre-activation f (TF1's forget_bias) that makes
+        sigmoid(f + bias) * c_prev equal `kept`, snapped to 1e-3 when that close (0 when it cannot be told)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = kept / c_prev
+        usable = (np.abs(c_prev) > 0.3) & (ratio > 1e-3) & (ratio < 1 - 1e-3)
+        if not usable.any():
+            return 0.0
+        bias = float(np.median(np.log(ratio[usable] / (1 - ratio[usable])) - f[usable]))
+        return round(bias, 3) if abs(bias - round(bias, 3)) < 1e-4 else bias
+
+    def gru_reset_after(self, zs):
+        """Keras' GRU (reset_after): x Wx + bx and h R + bh apart; ONNX's linear_before_reset."""
+        h, hidden = self.sr[self.k], self.hidden
+        xs = [_affine(p, self.inputs, hidden) for p, _ in zs]
         wx = [a for a in xs if np.abs(a[1]).max() == 0 and np.abs(a[0]).max() > 0]
         rh = [a for a in xs if np.abs(a[0]).max() == 0 and np.abs(a[1]).max() > 0]
         for w, _, bx in wx:
             for _, r, bh in rh:
-                zx, zh = xr @ w + bx, h @ r + bh
-                z = _sigmoid(zx[:, :hidden] + zh[:, :hidden])
-                reset = _sigmoid(zx[:, hidden : 2 * hidden] + zh[:, hidden : 2 * hidden])
-                candidate = np.tanh(zx[:, 2 * hidden :] + reset * zh[:, 2 * hidden :])
-                new_h = z * h + (1 - z) * candidate
-                if _close(new_h, got_states[0], tol) and _close(new_h, got_output, tol):
-                    return _onnx(kind, hidden, w, r, np.concatenate([bx, bh])) + (True,)
+                zx, zh = self.xr @ w + bx, h @ r + bh
+                z = _sigmoid(self._block(zx, 0) + self._block(zh, 0))
+                reset = _sigmoid(self._block(zx, 1) + self._block(zh, 1))
+                new_h = z * h + (1 - z) * np.tanh(self._block(zx, 2) + reset * self._block(zh, 2))
+                if self._agrees([new_h], new_h):
+                    return _onnx([0, 1, 2], hidden, w, r, np.concatenate([bx, bh])) + (True,)
         return None
-    for p, r_value in zs:
-        w, r, b = _affine(p, inputs, hidden)
-        if not _close(xr @ w + h @ r + b, r_value, tol):
-            continue
-        z = xr @ w + h @ r + b
-        if kind == "RNN":
-            new = [np.tanh(z)]
-            out = new[0]
-        else:
-            i, f, c, o = (z[:, j * hidden : (j + 1) * hidden] for j in range(4))
-            new_c = _sigmoid(f) * sr[1 - k] + _sigmoid(i) * np.tanh(c)
-            out = _sigmoid(o) * np.tanh(new_c)
-            new = [out, new_c] if k == 0 else [new_c, out]
-        if all(_close(a, e, tol) for a, e in zip(new, got_states)) and _close(out, got_output, tol):
-            return _onnx(kind, hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (False,)
-    return None
+
+    def gru_reset_first(self, gate_zs, candidate_zs):
+        """TF1's GRUCell: r, u = sigmoid([x, h] Wg + bg); h~ = tanh([x, r * h] Wc + bc); h' = u h + (1 - u) h~.
+        ONNX's GRU without linear_before_reset (z = u). Wc's rows for h are read off the probes with a unit state:
+        there h~'s pre-activation is r_j Wc[j] + bc."""
+        h, hidden, inputs = self.sr[self.k], self.hidden, self.inputs
+        for p, g_value in gate_zs:
+            wg, rg, bg = _affine(p, inputs, hidden)
+            gates = self.xr @ wg + h @ rg + bg
+            if not _close(gates, g_value, 1e-4):
+                continue
+            for order in ([0, 1], [1, 0]):  # (r, u) as TF1 splits them, or (u, r)
+                r_rows = _sigmoid(self._block(p, order[0]))[1 + inputs :]  # r on the unit-state probes
+                for q, _ in candidate_zs:
+                    bc = q[0]
+                    wcx = q[1 : 1 + inputs] - bc
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        wch = (q[1 + inputs :] - bc) / np.diag(r_rows)[:, None]
+                    if not np.all(np.isfinite(wch)):
+                        continue
+                    reset, update = (_sigmoid(self._block(gates, g)) for g in order)
+                    new_h = update * h + (1 - update) * np.tanh(self.xr @ wcx + (reset * h) @ wch + bc)
+                    if self._agrees([new_h], new_h):
+                        z_cols, r_cols = (slice(g * hidden, (g + 1) * hidden) for g in (order[1], order[0]))
+                        w = np.concatenate([wg[:, z_cols], wg[:, r_cols], wcx], axis=1)
+                        r = np.concatenate([rg[:, z_cols], rg[:, r_cols], wch], axis=1)
+                        b = np.concatenate([bg[z_cols], bg[r_cols], bc, np.zeros(3 * hidden, np.float32)])
+                        return _onnx([0, 1, 2], hidden, w, r, b) + (False,)
+        return None
 
 
-def _close(a, b, tol):
+def _close(a, b, tol, missing_ok=False):
+    """Whether `b` is `a` within `tol`; True for a missing `b` when missing_ok."""
+    if b is None:
+        return missing_ok
     return a.shape == b.shape and np.allclose(a, b, rtol=tol, atol=tol)
 
 
-def _onnx(kind, hidden, w, r, b):
-    """W [1, G*H, I], R [1, G*H, H], B [1, 2*G*H] in ONNX's gate order from Keras' [I, G*H], [H, G*H], [2*G*H]."""
-    order = np.concatenate([np.arange(g * hidden, (g + 1) * hidden) for g in _GATE_ORDER[kind]])
+def _onnx(blocks, hidden, w, r, b):
+    """W [1, G*H, I], R [1, G*H, H], B [1, 2*G*H] in ONNX's gate order from [I, G*H], [H, G*H], [2*G*H] whose
+    gate blocks `blocks` are ONNX's gates in order."""
+    order = np.concatenate([np.arange(g * hidden, (g + 1) * hidden) for g in blocks])
     bias_order = np.concatenate([order, order + len(order)])
     return (
         np.ascontiguousarray(w[:, order].T[None], np.float32),
         np.ascontiguousarray(r[:, order].T[None], np.float32),
         np.ascontiguousarray(b[bias_order][None], np.float32),
     )
+
+
+def _length_of(v1, tf, prefix, name):
+    """Nodes making `name` the length of the _TwlRnn `prefix`'s sequence: StridedSlice(Shape(y), [0], [1])."""
+    int_type = v1.AttrValue(type=tf.int32.as_datatype_enum)
+    shape = v1.NodeDef(name=f"{name}/shape", op="Shape", input=[prefix])
+    shape.attr["T"].type = tf.float32.as_datatype_enum
+    shape.attr["out_type"].CopyFrom(int_type)
+    nodes = [shape]
+    for suffix, value in (("begin", 0), ("end", 1), ("strides", 1)):
+        node = v1.NodeDef(name=f"{name}/{suffix}", op="Const")
+        node.attr["dtype"].CopyFrom(int_type)
+        node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto([value], tf.int32))
+        nodes.append(node)
+    length = v1.NodeDef(name=name, op="StridedSlice", input=[n.name for n in nodes])
+    length.attr["T"].CopyFrom(int_type)
+    length.attr["Index"].CopyFrom(int_type)
+    length.attr["shrink_axis_mask"].i = 1
+    return nodes + [length]
 
 
 def _live(g, outputs):
@@ -464,7 +647,7 @@ def fuse_rnn_loops(tf, graph_def, shapes, outputs):
         try:
             layer = _Layer(g, loop, tf, shapes, live)
             replaced.update(_replacement(tf, g, layer, *layer.fit()))
-        except NotKerasRnn as e:
+        except NotARecurrentLayer as e:
             left.append((loop.frame, str(e)))
     return replaced, left
 
@@ -473,7 +656,7 @@ def _replacement(tf, g, layer, kind, hidden, h_index, w, r, b, linear_before_res
     """The _TwlRnn node, its constants and initial states, and the nodes that stand for the loop's outputs."""
     v1 = tf.compat.v1
     exit_names = [v.exit.name for v in layer.loop.vars if v.exit is not None]
-    prefix = (exit_names[0] if exit_names else layer.write.name).rsplit("/", 1)[0] + "/twl_rnn"
+    prefix = (exit_names[0] if exit_names else layer.read.name).rsplit("/", 1)[0] + "/twl_rnn"
     float_type = v1.AttrValue(type=tf.float32.as_datatype_enum)
     nodes = []
 
@@ -511,13 +694,19 @@ def _replacement(tf, g, layer, kind, hidden, h_index, w, r, b, linear_before_res
     for j, var in enumerate(states):
         if var.exit is not None:
             replaced[var.exit.name] = [squeeze(var.exit.name, f"{prefix}:{1 + j}", 0)]
-    out_exit = layer.out.exit
+    out_exit = layer.out.exit if layer.out is not None else None
     if out_exit is not None:
         for consumer in g.consumers.get(out_exit.name, []):
             if f"^{out_exit.name}" in consumer.input:
                 continue  # (ordered after the loop: see below)
+            if consumer.op == "TensorArraySizeV3":  # (the length a TensorArray's stack gathers)
+                replaced[consumer.name] = _length_of(v1, tf, prefix, consumer.name)
+                continue
+            if consumer.op == "TensorArrayGatherV3" and layer.all_steps and layer.gathers_all(consumer):
+                replaced[consumer.name] = [squeeze(consumer.name, prefix, 1)]
+                continue
             if consumer.op != "TensorListStack":
-                raise NotKerasRnn(f"its output list goes to a {consumer.op}")
+                raise NotARecurrentLayer(f"its output list goes to a {consumer.op}")
             if layer.all_steps:
                 replaced[consumer.name] = [squeeze(consumer.name, prefix, 1)]
             else:

@@ -443,7 +443,7 @@ def test_tf2_while_loop_over_tensor_lists_is_refused_with_advice(tmp_path, capsy
     assert cli_main(["--input", path, "--output", str(tmp_path / "m.twl")]) == 1
     err = capsys.readouterr().err
     assert "TF2 while loop over TensorLists" in err and "not one: it reads 1 and writes 1" not in err, err
-    assert "which the converter takes only as a Keras LSTM, GRU or SimpleRNN layer" in err, err
+    assert "which the converter takes only as a recurrent layer" in err, err
 
 
 def test_saved_model_without_a_signature_and_unknown_signature_are_refused(tmp_path, capsys):

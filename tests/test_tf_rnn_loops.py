@@ -1,14 +1,15 @@
-"""Keras recurrent layers over a run-time sequence length (their TF2 while loops, converters/tf_rnn_loops.py)
-through tensorweave-convert, on the lite runtime and in onnxruntime, against Keras' own output at two sequence
-lengths; and the loops that are not such a layer, refused with the reason."""
+"""Keras recurrent layers over a run-time sequence length (their TF2 while loops) and TF1's dynamic_rnn frozen
+by TensorFlow, through tensorweave-convert (converters/tf_rnn_loops.py), on the lite runtime and in onnxruntime,
+against TensorFlow's own output at two sequence lengths; and the loops that are not such a layer, refused with
+the reason."""
 
 import numpy as np
 import pytest
+from tf2_behavior import tf2_behavior
 
 from converters import lite_runner
 from converters.cli import main as cli_main
 from converters.errors import ConversionError
-from tf2_behavior import tf2_behavior
 
 tf = pytest.importorskip("tensorflow")
 tf_keras = pytest.importorskip("tf_keras")
@@ -115,8 +116,8 @@ def test_keras3_lstm_and_gru(tmp_path):
 @pytest.mark.parametrize(
     "layer,reason",
     [
-        (lambda L: L.LSTM(4, activation="relu"), "not an LSTM, GRU or SimpleRNN cell"),
-        (lambda L: L.GRU(4, reset_after=False), "not an LSTM, GRU or SimpleRNN cell"),
+        (lambda L: L.LSTM(4, activation="relu"), "not an LSTM, GRU or basic RNN cell"),
+        (lambda L: L.GRU(4, reset_after=False), "not an LSTM, GRU or basic RNN cell"),
     ],
 )
 def test_loops_that_are_not_a_supported_cell_are_refused_with_the_reason(tmp_path, layer, reason):
@@ -144,3 +145,36 @@ def test_masked_loop_is_refused_naming_its_second_list(tmp_path):
 
     with pytest.raises(ConversionError, match="reads 2 and writes"):
         tf_models.freeze(path)
+
+
+@pytest.mark.parametrize("cell", ["LSTMCell", "GRUCell"])
+def test_tf1_dynamic_rnn_frozen_by_tensorflow_converts(tmp_path, cell):
+    """A TF1 program's dynamic_rnn (v1 control flow, a TensorArray whose handle TF 2 writes as a resource),
+    frozen by TensorFlow to a .pb: its loop becomes the lite LSTM/GRU."""
+    from tensorflow.python.ops import control_flow_util, rnn, rnn_cell_impl
+
+    v1 = tf.compat.v1
+    saved, control_flow_util.ENABLE_CONTROL_FLOW_V2 = control_flow_util.ENABLE_CONTROL_FLOW_V2, False
+    try:
+        with tf.Graph().as_default() as graph:
+            v1.set_random_seed(5)
+            x = v1.placeholder(tf.float32, [None, None, FEATURES], name="x")
+            outputs, _ = rnn.dynamic_rnn(getattr(rnn_cell_impl, cell)(4), x, dtype=tf.float32)
+            tf.identity(outputs[:, -1], name="last")
+            with v1.Session(graph=graph) as sess:
+                sess.run(v1.global_variables_initializer())
+                frozen = v1.graph_util.convert_variables_to_constants(sess, graph.as_graph_def(), ["last"])
+                values = [_sequences(steps) for steps in (9, 4)]
+                wants = [sess.run("last:0", {x: value}) for value in values]
+    finally:
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+    assert any(n.op == "TensorArrayReadV3" for n in frozen.node)
+    path = str(tmp_path / "model.pb")
+    with open(path, "wb") as f:
+        f.write(frozen.SerializeToString())
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", path, "--inputs", "x", "--outputs", "last", "--output", twl]) == 0
+    runner = lite_runner.LiteRunner(twl)
+    for value, want in zip(values, wants):
+        (got,) = runner.run([value]).values()
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)

@@ -13,4 +13,6 @@ stage --required "install: tensorweave-lite (tools/build_lite_python.sh)" \
   "about 1 min" tools/build_lite_python.sh
 stage "demo: train, checkpoint, restore, convert, run lite + onnxruntime" \
   "under a minute" "$PYTHON" examples/train_digits.py "$@"
+stage "demo: a while_loop LSTM (dynamic_rnn) trained, converted to the lite LSTM, run" \
+  "seconds" "$PYTHON" examples/train_sequence_rnn.py
 finish_stages

@@ -1,0 +1,88 @@
+"""A tensorweave model whose recurrent layer is a while loop (`tw.nn.dynamic_rnn` over a run-time sequence
+length) frozen and converted: the loop becomes the lite LSTM/GRU/RNN (converters/tf_rnn_loops.py through
+freeze.freeze_session), checked against the session's own output on the lite runtime and in onnxruntime at two
+lengths; and the loops that are not one cell, refused with the reason."""
+
+import numpy as np
+import pytest
+import tensorweave as tw
+
+from converters import freeze, lite_runner, onnx_export, tf_to_twl
+from converters.errors import ConversionError
+
+pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
+
+FEATURES = 6
+CELLS = {
+    "LSTMCell": lambda: tw.nn.rnn_cell.LSTMCell(5),
+    "BasicLSTMCell forget_bias 0.5": lambda: tw.nn.rnn_cell.BasicLSTMCell(5, forget_bias=0.5),
+    "BasicRNNCell": lambda: tw.nn.rnn_cell.BasicRNNCell(5),
+    "GRUCell": lambda: tw.nn.rnn_cell.GRUCell(5),
+}
+
+
+def _frozen(make_cell, **rnn_kwargs):
+    """(session, feeds placeholder, fetched tensors, frozen GraphDef) of dynamic_rnn over [None, None, 6]: its
+    sequence output and its final state's h."""
+    graph = tw.Graph()
+    with graph.as_default():
+        tw.set_random_seed(3)
+        x = tw.placeholder(tw.float32, [None, None, FEATURES], name="x")
+        outputs, state = tw.nn.dynamic_rnn(make_cell(), x, dtype=tw.float32, **rnn_kwargs)
+        final = state[-1] if isinstance(state, tuple) and isinstance(state[0], tuple) else state  # (stacked)
+        final = final.h if isinstance(final, tw.nn.rnn_cell.LSTMStateTuple) else final
+        fetched = [tw.identity(outputs, name="sequence"), tw.identity(final, name="final")]
+        sess = tw.Session(graph=graph)
+        sess.run(tw.global_variables_initializer())
+        return sess, x, fetched, freeze.freeze_session(sess, ["x"], ["sequence", "final"])
+
+
+@pytest.mark.parametrize("cell", sorted(CELLS))
+def test_dynamic_rnn_loop_converts_to_the_lite_and_onnx_recurrent_ops(cell):
+    ort = pytest.importorskip("onnxruntime")
+    sess, x, fetched, frozen = _frozen(CELLS[cell])
+    assert {n.op for n in frozen.node} & {"Enter", "Merge", "_TwlRnn"} == {"_TwlRnn"}
+    runner = lite_runner.LiteRunner(tf_to_twl.convert(frozen, ["x"], ["sequence", "final"]))
+    onnx_session = ort.InferenceSession(onnx_export.export(frozen, ["x"], ["sequence", "final"]).SerializeToString())
+    for steps in (9, 4):
+        value = np.random.default_rng(steps).standard_normal((2, steps, FEATURES)).astype(np.float32)
+        want = sess.run(fetched, {x: value})
+        got = runner.run([value])
+        from_onnx = onnx_session.run(None, {onnx_session.get_inputs()[0].name: value})
+        for name, expected, onnx_value in zip(["sequence", "final"], want, from_onnx):
+            np.testing.assert_allclose(got[name], expected, rtol=1e-4, atol=1e-5, err_msg=f"{name}, {steps} steps")
+            np.testing.assert_allclose(onnx_value, expected, rtol=1e-4, atol=1e-5, err_msg=f"ONNX {name}")
+    sess.close()
+
+
+def test_stacked_cells_in_one_loop_are_refused_naming_the_loop():
+    cell = lambda: tw.nn.rnn_cell.MultiRNNCell([tw.nn.rnn_cell.LSTMCell(4), tw.nn.rnn_cell.LSTMCell(3)])
+    with pytest.raises(ConversionError, match=r"belongs to a while loop.*carries 4 states"):
+        _frozen(cell)
+
+
+def test_sequence_lengths_are_refused():
+    """dynamic_rnn with sequence_length copies states through past each end (Select): not ONNX's cell."""
+    graph = tw.Graph()
+    with graph.as_default():
+        x = tw.placeholder(tw.float32, [None, None, FEATURES], name="x")
+        lengths = tw.placeholder(tw.int32, [None], name="lengths")
+        _, state = tw.nn.dynamic_rnn(tw.nn.rnn_cell.GRUCell(4), x, sequence_length=lengths, dtype=tw.float32)
+        tw.identity(state, name="final")
+        with tw.Session(graph=graph) as sess:
+            sess.run(tw.global_variables_initializer())
+            with pytest.raises(ConversionError, match="belongs to a while loop"):
+                freeze.freeze_session(sess, ["x", "lengths"], ["final"])
+
+
+def test_the_recurrent_example_trains_and_its_conversions_reproduce_the_core(tmp_path):
+    """examples/train_sequence_rnn.py, shortened: it exits if .twl or ONNX differ from the core."""
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples"))
+    import train_sequence_rnn
+
+    accuracy = train_sequence_rnn.main(["--steps", "150", "--out", str(tmp_path)])
+    assert accuracy > 0.8
+    assert os.path.getsize(tmp_path / "digits_rnn.twl") > 0
