@@ -494,6 +494,7 @@ namespace {
 struct VnniColumns {
   __m512i bias;
   __m512d m_lo, m_hi;
+  __m512 m;  // VnniStoreFloat
   __mmask16 mask;
 };
 
@@ -525,6 +526,39 @@ struct VnniStore {
                                    const VnniColumns& c) const {
     _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
                          requantize(acc, c.m_lo, c.m_hi));
+  }
+};
+
+// As VnniStore, requantizing in float (QuantizedOutput::float_exact).
+template <typename T>
+struct VnniStoreFloat {
+  T* out;
+  int64_t out_stride;
+  const int32_t* bias;
+  const float* multiplier;
+  bool per_column;
+  RequantizeFloat16<T> requantize;
+  static VnniStoreFloat For(const QuantizedOutput& o) {
+    return {static_cast<T*>(o.out),
+            o.out_stride,
+            o.bias,
+            o.multiplier,
+            o.per_column,
+            RequantizeFloat16<T>(o.zero_point)};
+  }
+  TWL_QUANT_INLINE VnniColumns Columns(int col, int n) const {
+    const int valid = std::min(16, n - col);
+    VnniColumns c;
+    c.mask = static_cast<__mmask16>((1u << valid) - 1);
+    c.bias = _mm512_maskz_loadu_epi32(c.mask, bias + col);
+    c.m = per_column ? _mm512_maskz_loadu_ps(c.mask, multiplier + col)
+                     : _mm512_set1_ps(multiplier[0]);
+    return c;
+  }
+  TWL_QUANT_INLINE void operator()(int row, int col, __m512i acc,
+                                   const VnniColumns& c) const {
+    _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
+                         requantize(acc, c.m));
   }
 };
 
@@ -649,7 +683,15 @@ void VnniGemmRun(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
 void VnniGemm(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
               int m, int n, int k, const QuantizedOutput& output,
               ThreadPool* pool) {
-  if (output.is_uint8) {
+  if (output.float_exact) {
+    if (output.is_uint8) {
+      VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
+                  VnniStoreFloat<uint8_t>::For(output), pool);
+    } else {
+      VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
+                  VnniStoreFloat<int8_t>::For(output), pool);
+    }
+  } else if (output.is_uint8) {
     VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
                 VnniStore<uint8_t>::For(output), pool);
   } else {

@@ -8,6 +8,7 @@
 // the accumulators are the int32 output or are requantized to int8/uint8.
 // The reference path is a plain loop over int32 products.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -103,6 +104,9 @@ struct OpData {
   std::unique_ptr<int8_t[]> dw_vnni;
   std::unique_ptr<int32_t[]> dw_sums;
   int dw_bias_scratch = -1;
+  // Every accumulator plus bias stays within kFloatRequantizeLimit (a
+  // constant filter and bias): the VNNI kernels requantize in float.
+  bool float_exact = false;
   std::unique_ptr<int32_t[]> column_sums;
   bool vnni_direct = false;
   int k_quads = 0, bytes_scratch = -1, bias_scratch = -1;
@@ -587,11 +591,12 @@ inline void DwQuads(__m512i r0, __m512i r1, __m512i r2, __m512i* q) {
 // per block of 64 channels, each input column's three rows become quads
 // once (DwQuads) and meet the filter's three columns in the (up to) three
 // output pixels that read them; taps in the padding read x_zp, which the
-// bias (dw_bias_scratch) cancels. The sums are requantized in registers.
-template <int S, typename T>
+// bias (dw_bias_scratch) cancels. requantize(sums, c) gives the bytes of
+// channels [c, c + 16).
+template <int S, typename T, typename Requantize>
 void DepthwiseVnniRow(const OpData& d, const uint8_t* x, uint8_t x_zp,
-                      const int32_t* bias, const double* multiplier,
-                      const Requantize16<T>& requantize, T* y, int oy) {
+                      const int32_t* bias, const Requantize& requantize, T* y,
+                      int oy) {
   const int channels = d.channels, in_w = d.in_w, out_w = d.out_w;
   const int pad_left = d.pad_left;
   const uint8_t* row[3];
@@ -645,10 +650,9 @@ void DepthwiseVnniRow(const OpData& d, const uint8_t* x, uint8_t x_zp,
       for (int k = 0; k < 4; ++k) {
         const int count = std::min(16, valid - 16 * k);
         if (count <= 0) break;
-        const double* m = multiplier + c0 + 16 * k;
-        _mm_mask_storeu_epi8(
-            out + 16 * k, static_cast<__mmask16>((1u << count) - 1),
-            requantize(sums[k], _mm512_loadu_pd(m), _mm512_loadu_pd(m + 8)));
+        _mm_mask_storeu_epi8(out + 16 * k,
+                             static_cast<__mmask16>((1u << count) - 1),
+                             requantize(sums[k], c0 + 16 * k));
       }
 #pragma GCC unroll 4
       for (int j = 0; j < 4; ++j) {
@@ -784,16 +788,29 @@ void DepthwiseVnni(KernelContext* context, Node* node, const uint8_t* x,
   const uint8_t zp = static_cast<uint8_t>(x_zp);
   auto rows = [&](auto out_tag, int64_t begin, int64_t end) {
     using T = decltype(out_tag);
-    const Requantize16<T> requantize(fused.zero_point);
     T* y = static_cast<T*>(fused.out);
-    for (int64_t oy = begin; oy < end; ++oy) {
-      if (d.stride_h == 1) {
-        DepthwiseVnniRow<1>(d, x, zp, b, fused.multiplier, requantize, y,
-                            static_cast<int>(oy));
-      } else {
-        DepthwiseVnniRow<2>(d, x, zp, b, fused.multiplier, requantize, y,
-                            static_cast<int>(oy));
+    auto each_row = [&](const auto& requantize) {
+      for (int64_t oy = begin; oy < end; ++oy) {
+        if (d.stride_h == 1) {
+          DepthwiseVnniRow<1>(d, x, zp, b, requantize, y, static_cast<int>(oy));
+        } else {
+          DepthwiseVnniRow<2>(d, x, zp, b, requantize, y, static_cast<int>(oy));
+        }
       }
+    };
+    if (d.float_exact) {
+      const RequantizeFloat16<T> requantize(fused.zero_point);
+      const float* m = reinterpret_cast<const float*>(fused.multiplier);
+      each_row([&](__m512i sums, int c) {
+        return requantize(sums, _mm512_loadu_ps(m + c));
+      });
+    } else {
+      const Requantize16<T> requantize(fused.zero_point);
+      const double* m = fused.multiplier;
+      each_row([&](__m512i sums, int c) {
+        return requantize(sums, _mm512_loadu_pd(m + c),
+                          _mm512_loadu_pd(m + c + 8));
+      });
     }
   };
   auto run = [&](int64_t begin, int64_t end) {
@@ -945,6 +962,7 @@ void RunVnni(KernelContext* context, Node* node, const uint8_t* lhs,
   o.is_uint8 = y->type == DataType::kUInt8;
   o.out = static_cast<char*>(y->data) + offset;  // 8-bit elements
   o.out_stride = d.n;
+  o.float_exact = d.float_exact;
   VnniGemm(lhs, lhs_stride, d.vnni_panels.get(), d.m, d.n, d.k, o,
            context->thread_pool());
 }
@@ -1107,6 +1125,25 @@ Status PrepareDepthwiseVnni(KernelContext* context, Node* node) {
       &d->dw_bias_scratch);
 }
 
+// Whether every accumulator plus bias of the packed constant right operand
+// stays within kFloatRequantizeLimit (|x - x_zp| <= 255) and the bias is
+// constant (OpData::float_exact).
+bool FloatExact(KernelContext* context, Node* node) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const Tensor* bias = context->input(*node, kBias);
+  if (d.packed == nullptr || (bias != nullptr && !bias->is_constant)) {
+    return false;
+  }
+  for (int j = 0; j < d.n; ++j) {
+    int64_t bound =
+        bias != nullptr ? std::abs(int64_t{bias->data_as<int32_t>()[j]}) : 0;
+    const int16_t* w = d.packed.get() + int64_t{j} * d.k;
+    for (int kk = 0; kk < d.k; ++kk) bound += 255 * std::abs(int32_t{w[kk]});
+    if (bound > kFloatRequantizeLimit) return false;
+  }
+  return true;
+}
+
 Status PrepareConv(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
   TWL_CHECK_ARG(d != nullptr, "out of memory");
@@ -1247,6 +1284,7 @@ Status PrepareConv(KernelContext* context, Node* node) {
         node, static_cast<size_t>((d->n + 63) / 64 * 64) * sizeof(double),
         &d->multiplier_scratch));
   }
+  d->float_exact = FloatExact(context, node);
   return PrepareVnni(context, node, IsPointwise(*d) && d->k % 4 == 0,
                      /*patches=*/true);
 }
@@ -1293,8 +1331,16 @@ Status EvalConv(KernelContext* context, Node* node) {
           const float* mul = multiplier->data_as<float>();
           const bool per_column = multiplier->num_elements() > 1;
           const int padded = (d.n + 63) / 64 * 64;
-          for (int c = 0; c < padded; ++c) {
-            m[c] = c < d.n ? mul[per_column ? c : 0] : 0.0;
+          if (d.dw_vnni != nullptr && d.float_exact) {
+            // DepthwiseVnni's float multipliers, in the same scratch.
+            float* mf = reinterpret_cast<float*>(m);
+            for (int c = 0; c < padded; ++c) {
+              mf[c] = c < d.n ? mul[per_column ? c : 0] : 0.0f;
+            }
+          } else {
+            for (int c = 0; c < padded; ++c) {
+              m[c] = c < d.n ? mul[per_column ? c : 0] : 0.0;
+            }
           }
           fused.multiplier = m;
           fused.zero_point = y_zp;

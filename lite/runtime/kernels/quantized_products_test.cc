@@ -664,6 +664,81 @@ TEST(QuantizedConv2DTest, Depthwise3x3Int8OutputMatchesNaive) {
   }
 }
 
+// Requantization next to ties: multipliers one float ulp above and below
+// 0.5 and 0.25 and ones with full mantissas (whose float products can round
+// onto a half), with biases that keep every sum within 2^24 (the VNNI
+// kernels requantize in float) and biases past it (in double), for a
+// pointwise convolution and a 3x3 depthwise one, against naive loops.
+void CheckNearTies(bool depthwise, int32_t bias_base) {
+  std::mt19937 rng(depthwise ? 41 : 43);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int h = 6, w = 7, c = 40, o = depthwise ? c : 48;
+  const int kernel = depthwise ? 3 : 1, fc = depthwise ? 1 : c;
+  std::vector<uint8_t> x(h * w * c);
+  std::vector<int8_t> f(o * kernel * kernel * fc);
+  std::vector<int32_t> bias(o);
+  std::vector<float> mult(o);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  const float near[] = {std::nextafter(0.5f, 1.0f), std::nextafter(0.5f, 0.0f),
+                        std::nextafter(0.25f, 1.0f),
+                        std::nextafter(0.25f, 0.0f)};
+  for (int j = 0; j < o; ++j) {
+    bias[j] = bias_base + byte(rng) * 3;
+    const float m = j % 2 ? near[j / 2 % 4] : 0.3f / (j + 7);
+    mult[j] = bias_base == 0 ? m : m / 2097152;
+  }
+  const int32_t x_zp = 120, y_zp = 128;
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {1, h, w, c});
+  int filter = m.AddConst<int8_t>({o, kernel, kernel, fc}, f);
+  int xz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(x_zp)});
+  int multiplier = m.AddConst<float>({o}, mult);
+  int yz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(y_zp)});
+  int b = m.AddConst<int32_t>({o}, bias);
+  int out = m.AddOutput(DataType::kUInt8);
+  const int pad = kernel / 2;
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+          {in, filter, xz, -1, multiplier, yz, b}, {out},
+          m.builder().QuantizedConv2D(1, 1, 1, 1, pad, pad, pad, pad));
+  Status status = m.Build();
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<uint8_t>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  std::vector<uint8_t> want(h * w * o);
+  for (int oy = 0; oy < h; ++oy) {
+    for (int ox = 0; ox < w; ++ox) {
+      for (int j = 0; j < o; ++j) {
+        int32_t acc = bias[j];
+        for (int ky = 0; ky < kernel; ++ky) {
+          for (int kx = 0; kx < kernel; ++kx) {
+            const int iy = oy - pad + ky, ix = ox - pad + kx;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            for (int ci = 0; ci < fc; ++ci) {
+              const int channel = depthwise ? j : ci;
+              acc += (x[(iy * w + ix) * c + channel] - x_zp) *
+                     f[((j * kernel + ky) * kernel + kx) * fc + ci];
+            }
+          }
+        }
+        want[(oy * w + ox) * o + j] =
+            NaiveRequantize<uint8_t>(acc, mult[j], y_zp);
+      }
+    }
+  }
+  EXPECT_EQ(m.GetOutput<uint8_t>(0), want)
+      << (depthwise ? "depthwise" : "pointwise") << " bias " << bias_base;
+}
+
+TEST(QuantizedConv2DTest, RequantizationNextToTiesMatchesNaive) {
+  for (bool depthwise : {false, true}) {
+    CheckNearTies(depthwise, 0);
+    CheckNearTies(depthwise, 1 << 25);
+    CheckNearTies(depthwise, -(1 << 25));
+  }
+}
+
 TEST(QuantizedConv2DTest, FusedRequantizationMatchesNaiveUInt8) {
   CheckFusedRequantization<uint8_t>(1);
   CheckFusedRequantization<uint8_t>(2);
