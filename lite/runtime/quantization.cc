@@ -288,6 +288,73 @@ struct RequantizedStore {
   }
 };
 
+#if defined(__FMA__)
+// RequantizedStore in float for QuantizedOutput::float_exact, as
+// RequantizeFloat16 (quantization.h) in eight lanes.
+template <typename T>
+struct RequantizedFloatStore {
+  const QuantizedOutput& o;
+  TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
+                                   int valid) const {
+    constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: 0x4B400000
+    __m256 m = _mm256_set1_ps(o.multiplier[0]);
+    if (valid == 8) {
+      if (o.bias != nullptr) {
+        v = _mm256_add_epi32(
+            v,
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o.bias + col)));
+      }
+      if (o.per_column) m = _mm256_loadu_ps(o.multiplier + col);
+    } else {
+      alignas(32) int32_t b[8] = {};
+      alignas(32) float mc[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+      for (int c = 0; c < valid; ++c) {
+        if (o.bias != nullptr) b[c] = o.bias[col + c];
+        if (o.per_column) mc[c] = o.multiplier[col + c];
+      }
+      v = _mm256_add_epi32(
+          v, _mm256_load_si256(reinterpret_cast<const __m256i*>(b)));
+      if (o.per_column) m = _mm256_load_ps(mc);
+    }
+    __m256 f =
+        _mm256_fmadd_ps(_mm256_cvtepi32_ps(v), m, _mm256_set1_ps(kMagic));
+    f = _mm256_max_ps(
+        f, _mm256_set1_ps(kMagic +
+                          (std::numeric_limits<T>::min() - o.zero_point)));
+    f = _mm256_min_ps(
+        f, _mm256_set1_ps(kMagic +
+                          (std::numeric_limits<T>::max() - o.zero_point)));
+    const __m256i q = _mm256_sub_epi32(
+        _mm256_castps_si256(f), _mm256_set1_epi32(0x4B400000 - o.zero_point));
+    // In T's range already: the packs do not saturate.
+    const __m128i halves = _mm_packs_epi32(_mm256_castsi256_si128(q),
+                                           _mm256_extracti128_si256(q, 1));
+    const __m128i bytes = std::is_same<T, uint8_t>::value
+                              ? _mm_packus_epi16(halves, halves)
+                              : _mm_packs_epi16(halves, halves);
+    T* out = static_cast<T*>(o.out) + row * o.out_stride + col;
+    if (valid == 8) {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+      return;
+    }
+    alignas(16) T bb[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(bb), bytes);
+    for (int c = 0; c < valid; ++c) out[c] = bb[c];
+  }
+};
+#endif  // __FMA__
+
+// acc + madd(a, b) (vpmaddwd, vpaddd) in acc's register: GCC copies every
+// accumulator of PanelBlock's loop each iteration (and spills some) when
+// it sees the intrinsics.
+TWL_QUANT_INLINE __m256i MaddAdd(__m256i acc, __m256i a, __m256i b) {
+  __m256i product;
+  asm("vpmaddwd %3, %2, %1\n\tvpaddd %1, %0, %0"
+      : "+x"(acc), "=&x"(product)
+      : "x"(a), "x"(b));
+  return acc;
+}
+
 // An R-row x (8 * P)-column block at (row, col): acc[r][p] holds row r's 8
 // columns of panel p; each depth pair broadcasts lhs (r, 2t..2t+1) as one
 // int32 and multiply-adds it with the panel's pair vector.
@@ -316,7 +383,7 @@ TWL_QUANT_INLINE void PanelBlock(const int16_t* a, const int16_t* panel,
       const __m256i av = _mm256_set1_epi32(pair);
 #pragma GCC unroll 2
       for (int p = 0; p < P; ++p) {
-        acc[r][p] = _mm256_add_epi32(acc[r][p], _mm256_madd_epi16(av, b[p]));
+        acc[r][p] = MaddAdd(acc[r][p], av, b[p]);
       }
     }
   }
@@ -398,6 +465,18 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
 void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          int n, int k, const QuantizedOutput& output,
                          ThreadPool* pool) {
+#if defined(__FMA__)
+  if (output.float_exact) {
+    if (output.is_uint8) {
+      GemmPanels(lhs, panels, m, n, k, RequantizedFloatStore<uint8_t>{output},
+                 pool);
+    } else {
+      GemmPanels(lhs, panels, m, n, k, RequantizedFloatStore<int8_t>{output},
+                 pool);
+    }
+    return;
+  }
+#endif
   if (output.is_uint8) {
     GemmPanels(lhs, panels, m, n, k,
                RequantizedStore<uint8_t>{

@@ -318,6 +318,7 @@ bool Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
     o.zero_point = ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
     o.is_uint8 = y->type == DataType::kUInt8;
     o.out_stride = d.n;
+    o.float_exact = d.float_exact;
     for (int g = 0; g < d.groups; ++g) {
       const int64_t col = int64_t{g} * group_n;
       fill_lhs(g, lhs);
