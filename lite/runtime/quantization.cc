@@ -692,11 +692,15 @@ TWL_QUANT_INLINE void VnniBlock(const uint8_t* a, int64_t a_stride,
   }
 }
 
+// `stored`: by reference, copied here (a local, so that the output's byte
+// stores cannot alias it): a by-value Store of vectors is copied to the
+// stack by each caller and its reload here stalled on store forwarding.
 template <int B, typename Store>
 __attribute__((noinline)) void VnniRows(int rows, const uint8_t* a,
                                         int64_t a_stride, const int8_t* panel,
                                         int64_t panel_stride, int quads, int n,
-                                        const Store store, int row, int col) {
+                                        const Store& stored, int row, int col) {
+  const Store store = stored;
 #define TWL_VNNI_ROWS(R)                                                      \
   case R:                                                                     \
     return VnniBlock<R, B>(a, a_stride, panel, panel_stride, quads, n, store, \
