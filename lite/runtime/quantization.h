@@ -199,12 +199,15 @@ struct RequantizeFloat16 {
         high(_mm512_set1_ps(kMagic +
                             (std::numeric_limits<T>::max() - zero_point))),
         offset(_mm512_set1_epi32(0x4B400000 - zero_point)) {}
-  inline __m128i operator()(__m512i acc, __m512 m) const {
+  // The results as int32 (in T's range).
+  inline __m512i Int32(__m512i acc, __m512 m) const {
     __m512 v =
         _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc), m, _mm512_set1_ps(kMagic));
     v = _mm512_min_ps(_mm512_max_ps(v, low), high);
-    return _mm512_cvtepi32_epi8(
-        _mm512_sub_epi32(_mm512_castps_si512(v), offset));
+    return _mm512_sub_epi32(_mm512_castps_si512(v), offset);
+  }
+  inline __m128i operator()(__m512i acc, __m512 m) const {
+    return _mm512_cvtepi32_epi8(Int32(acc, m));
   }
 };
 

@@ -566,6 +566,37 @@ inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
 #endif  // TWL_QUANT_AVX512
 
 #if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
+// Where channel c of a block of 64 sits in DwQuads' vectors: vector j =
+// (c % 16) / 4, lane L = c / 16, int32 i = c % 4, at 16 * j + 4 * L + i.
+inline int QuadOrder(int c) {
+  return c / 64 * 64 + (c % 16) / 4 * 16 + (c % 64) / 16 * 4 + c % 4;
+}
+
+// DepthwiseVnniRow's float requantization (float_exact): multipliers in
+// QuadOrder, results as int32.
+template <typename T>
+struct DwRequantizeFloat {
+  static constexpr bool kInQuadOrder = true;
+  RequantizeFloat16<T> requantize;
+  const float* multiplier;
+  inline __m512i Int32(__m512i acc, int at) const {
+    return requantize.Int32(acc, _mm512_loadu_ps(multiplier + at));
+  }
+};
+
+// DepthwiseVnniRow's double requantization: multipliers in channel order,
+// results as bytes.
+template <typename T>
+struct DwRequantizeDouble {
+  static constexpr bool kInQuadOrder = false;
+  Requantize16<T> requantize;
+  const double* multiplier;
+  inline __m128i operator()(__m512i acc, int c) const {
+    return requantize(acc, _mm512_loadu_pd(multiplier + c),
+                      _mm512_loadu_pd(multiplier + c + 8));
+  }
+};
+
 // acc + a (uint8) . b (int8) per int32 lane, in acc's register (as
 // quantization.cc's Dpbusd).
 inline __m512i DwDpbusd(__m512i acc, __m512i a, __m512i b) {
@@ -592,8 +623,8 @@ inline void DwQuads(__m512i r0, __m512i r1, __m512i r2, __m512i* q) {
 // per block of 64 channels, each input column's three rows become quads
 // once (DwQuads) and meet the filter's three columns in the (up to) three
 // output pixels that read them; taps in the padding read x_zp, which the
-// bias (dw_bias_scratch) cancels. requantize(sums, c) gives the bytes of
-// channels [c, c + 16).
+// bias (dw_bias_scratch) cancels. Requantize is DwRequantizeFloat (in
+// QuadOrder, packed to bytes here) or DwRequantizeDouble.
 template <int S, typename T, typename Requantize>
 void DepthwiseVnniRow(const OpData& d, const uint8_t* x, uint8_t x_zp,
                       const int32_t* bias, const Requantize& requantize, T* y,
@@ -637,23 +668,39 @@ void DepthwiseVnniRow(const OpData& d, const uint8_t* x, uint8_t x_zp,
         acc[j] = DwDpbusd(acc[j], qb[j], _mm512_loadu_si512(wb + (4 + j) * 64));
         acc[j] = DwDpbusd(acc[j], qc[j], _mm512_loadu_si512(wb + (8 + j) * 64));
       }
-      // acc[j]'s lane L holds channels 16L + 4j..: transpose the lanes.
-      const __m512i t0 = _mm512_shuffle_i32x4(acc[0], acc[1], 0x44);
-      const __m512i t1 = _mm512_shuffle_i32x4(acc[2], acc[3], 0x44);
-      const __m512i t2 = _mm512_shuffle_i32x4(acc[0], acc[1], 0xee);
-      const __m512i t3 = _mm512_shuffle_i32x4(acc[2], acc[3], 0xee);
-      const __m512i sums[4] = {_mm512_shuffle_i32x4(t0, t1, 0x88),
-                               _mm512_shuffle_i32x4(t0, t1, 0xdd),
-                               _mm512_shuffle_i32x4(t2, t3, 0x88),
-                               _mm512_shuffle_i32x4(t2, t3, 0xdd)};
       T* out = y + (int64_t{oy} * out_w + ox) * channels + c0;
+      if constexpr (Requantize::kInQuadOrder) {
+        // Requantized in QuadOrder, two packs (within 128-bit lanes) put
+        // lane L's channels 16L..16L+15 in order.
+        __m512i q[4];
 #pragma GCC unroll 4
-      for (int k = 0; k < 4; ++k) {
-        const int count = std::min(16, valid - 16 * k);
-        if (count <= 0) break;
-        _mm_mask_storeu_epi8(out + 16 * k,
-                             static_cast<__mmask16>((1u << count) - 1),
-                             requantize(sums[k], c0 + 16 * k));
+        for (int j = 0; j < 4; ++j) {
+          q[j] = requantize.Int32(acc[j], c0 + 16 * j);
+        }
+        const __m512i low = _mm512_packs_epi32(q[0], q[1]);
+        const __m512i high = _mm512_packs_epi32(q[2], q[3]);
+        _mm512_mask_storeu_epi8(out, mask,
+                                std::is_same<T, uint8_t>::value
+                                    ? _mm512_packus_epi16(low, high)
+                                    : _mm512_packs_epi16(low, high));
+      } else {
+        // acc[j]'s lane L holds channels 16L + 4j..: transpose the lanes.
+        const __m512i t0 = _mm512_shuffle_i32x4(acc[0], acc[1], 0x44);
+        const __m512i t1 = _mm512_shuffle_i32x4(acc[2], acc[3], 0x44);
+        const __m512i t2 = _mm512_shuffle_i32x4(acc[0], acc[1], 0xee);
+        const __m512i t3 = _mm512_shuffle_i32x4(acc[2], acc[3], 0xee);
+        const __m512i sums[4] = {_mm512_shuffle_i32x4(t0, t1, 0x88),
+                                 _mm512_shuffle_i32x4(t0, t1, 0xdd),
+                                 _mm512_shuffle_i32x4(t2, t3, 0x88),
+                                 _mm512_shuffle_i32x4(t2, t3, 0xdd)};
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; ++k) {
+          const int count = std::min(16, valid - 16 * k);
+          if (count <= 0) break;
+          _mm_mask_storeu_epi8(out + 16 * k,
+                               static_cast<__mmask16>((1u << count) - 1),
+                               requantize(sums[k], c0 + 16 * k));
+        }
       }
 #pragma GCC unroll 4
       for (int j = 0; j < 4; ++j) {
@@ -777,7 +824,7 @@ void DepthwiseVnni(KernelContext* context, Node* node, const uint8_t* x,
   for (int c = 0; c < (channels + 63) / 64 * 64; ++c) {
     // Channel c at DwQuads' position of its block (wrapping, as in
     // Multiply).
-    const int at = c / 64 * 64 + (c % 16) / 4 * 16 + (c % 64) / 16 * 4 + c % 4;
+    const int at = QuadOrder(c);
     const uint32_t bc =
         c < channels && bias != nullptr ? bias->data_as<int32_t>()[c] : 0;
     b[at] =
@@ -800,18 +847,12 @@ void DepthwiseVnni(KernelContext* context, Node* node, const uint8_t* x,
       }
     };
     if (d.float_exact) {
-      const RequantizeFloat16<T> requantize(fused.zero_point);
-      const float* m = reinterpret_cast<const float*>(fused.multiplier);
-      each_row([&](__m512i sums, int c) {
-        return requantize(sums, _mm512_loadu_ps(m + c));
-      });
+      each_row(DwRequantizeFloat<T>{
+          RequantizeFloat16<T>(fused.zero_point),
+          reinterpret_cast<const float*>(fused.multiplier)});
     } else {
-      const Requantize16<T> requantize(fused.zero_point);
-      const double* m = fused.multiplier;
-      each_row([&](__m512i sums, int c) {
-        return requantize(sums, _mm512_loadu_pd(m + c),
-                          _mm512_loadu_pd(m + c + 8));
-      });
+      each_row(DwRequantizeDouble<T>{Requantize16<T>(fused.zero_point),
+                                     fused.multiplier});
     }
   };
   auto run = [&](int64_t begin, int64_t end) {
@@ -1333,10 +1374,11 @@ Status EvalConv(KernelContext* context, Node* node) {
           const bool per_column = multiplier->num_elements() > 1;
           const int padded = (d.n + 63) / 64 * 64;
           if (d.dw_vnni != nullptr && d.float_exact) {
-            // DepthwiseVnni's float multipliers, in the same scratch.
+            // DepthwiseVnni's float multipliers, in QuadOrder, in the same
+            // scratch.
             float* mf = reinterpret_cast<float*>(m);
             for (int c = 0; c < padded; ++c) {
-              mf[c] = c < d.n ? mul[per_column ? c : 0] : 0.0f;
+              mf[QuadOrder(c)] = c < d.n ? mul[per_column ? c : 0] : 0.0f;
             }
           } else {
             for (int c = 0; c < padded; ++c) {
