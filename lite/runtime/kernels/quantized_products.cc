@@ -565,13 +565,13 @@ inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
 }
 #endif  // TWL_QUANT_AVX512
 
-#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
 // Where channel c of a block of 64 sits in DwQuads' vectors: vector j =
 // (c % 16) / 4, lane L = c / 16, int32 i = c % 4, at 16 * j + 4 * L + i.
 inline int QuadOrder(int c) {
   return c / 64 * 64 + (c % 16) / 4 * 16 + (c % 64) / 16 * 4 + c % 4;
 }
 
+#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
 // DepthwiseVnniRow's float requantization (float_exact): multipliers in
 // QuadOrder, results as int32.
 template <typename T>
