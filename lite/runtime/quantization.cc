@@ -297,25 +297,15 @@ struct RequantizedFloatStore {
   TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
                                    int valid) const {
     constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: 0x4B400000
-    __m256 m = _mm256_set1_ps(o.multiplier[0]);
-    if (valid == 8) {
-      if (o.bias != nullptr) {
-        v = _mm256_add_epi32(
-            v,
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o.bias + col)));
-      }
-      if (o.per_column) m = _mm256_loadu_ps(o.multiplier + col);
-    } else {
-      alignas(32) int32_t b[8] = {};
-      alignas(32) float mc[8] = {1, 1, 1, 1, 1, 1, 1, 1};
-      for (int c = 0; c < valid; ++c) {
-        if (o.bias != nullptr) b[c] = o.bias[col + c];
-        if (o.per_column) mc[c] = o.multiplier[col + c];
-      }
-      v = _mm256_add_epi32(
-          v, _mm256_load_si256(reinterpret_cast<const __m256i*>(b)));
-      if (o.per_column) m = _mm256_load_ps(mc);
+    // Lanes past `valid`: no bias, multiplier 0.
+    const __m256i lanes = _mm256_cmpgt_epi32(
+        _mm256_set1_epi32(valid), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    if (o.bias != nullptr) {
+      v = _mm256_add_epi32(v, _mm256_maskload_epi32(o.bias + col, lanes));
     }
+    const __m256 m = o.per_column
+                         ? _mm256_maskload_ps(o.multiplier + col, lanes)
+                         : _mm256_set1_ps(o.multiplier[0]);
     __m256 f =
         _mm256_fmadd_ps(_mm256_cvtepi32_ps(v), m, _mm256_set1_ps(kMagic));
     f = _mm256_max_ps(

@@ -871,6 +871,10 @@ TEST(QuantizedConv2DTest, PointwiseMatchesNaive) {
     CheckUngroupedConv<uint8_t>(threads, 13, 11, 6, 40, 1, 1, 0);
     // Values of w - f_zp outside int8.
     CheckUngroupedConv<uint8_t>(threads, 13, 11, 24, 40, 1, 1, 100);
+    // Six output channels: only a partial vector of columns (AVX2 builds:
+    // the panel GEMM's masked bias and multipliers).
+    CheckUngroupedConv<uint8_t>(threads, 7, 6, 4, 6, 3, 2, 0);
+    CheckUngroupedConv<uint8_t>(threads, 7, 6, 4, 6, 1, 1, 0);
   }
 }
 
