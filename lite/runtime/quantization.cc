@@ -288,6 +288,63 @@ struct RequantizedStore {
   }
 };
 
+#if defined(__FMA__)
+// RequantizedStore in float for QuantizedOutput::float_exact, as
+// RequantizeFloat16 (quantization.h) in eight lanes.
+template <typename T>
+struct RequantizedFloatStore {
+  const QuantizedOutput& o;
+  TWL_QUANT_INLINE void operator()(int row, int col, __m256i v,
+                                   int valid) const {
+    constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: 0x4B400000
+    // Lanes past `valid`: no bias, multiplier 0.
+    const __m256i lanes = _mm256_cmpgt_epi32(
+        _mm256_set1_epi32(valid), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    if (o.bias != nullptr) {
+      v = _mm256_add_epi32(v, _mm256_maskload_epi32(o.bias + col, lanes));
+    }
+    const __m256 m = o.per_column
+                         ? _mm256_maskload_ps(o.multiplier + col, lanes)
+                         : _mm256_set1_ps(o.multiplier[0]);
+    __m256 f =
+        _mm256_fmadd_ps(_mm256_cvtepi32_ps(v), m, _mm256_set1_ps(kMagic));
+    f = _mm256_max_ps(
+        f, _mm256_set1_ps(kMagic +
+                          (std::numeric_limits<T>::min() - o.zero_point)));
+    f = _mm256_min_ps(
+        f, _mm256_set1_ps(kMagic +
+                          (std::numeric_limits<T>::max() - o.zero_point)));
+    const __m256i q = _mm256_sub_epi32(
+        _mm256_castps_si256(f), _mm256_set1_epi32(0x4B400000 - o.zero_point));
+    // In T's range already: the packs do not saturate.
+    const __m128i halves = _mm_packs_epi32(_mm256_castsi256_si128(q),
+                                           _mm256_extracti128_si256(q, 1));
+    const __m128i bytes = std::is_same<T, uint8_t>::value
+                              ? _mm_packus_epi16(halves, halves)
+                              : _mm_packs_epi16(halves, halves);
+    T* out = static_cast<T*>(o.out) + row * o.out_stride + col;
+    if (valid == 8) {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(out), bytes);
+      return;
+    }
+    alignas(16) T bb[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(bb), bytes);
+    for (int c = 0; c < valid; ++c) out[c] = bb[c];
+  }
+};
+#endif  // __FMA__
+
+// acc + madd(a, b) (vpmaddwd, vpaddd) in acc's register: GCC copies every
+// accumulator of PanelBlock's loop each iteration (and spills some) when
+// it sees the intrinsics.
+TWL_QUANT_INLINE __m256i MaddAdd(__m256i acc, __m256i a, __m256i b) {
+  __m256i product;
+  asm("vpmaddwd %3, %2, %1\n\tvpaddd %1, %0, %0"
+      : "+x"(acc), "=&x"(product)
+      : "x"(a), "x"(b));
+  return acc;
+}
+
 // An R-row x (8 * P)-column block at (row, col): acc[r][p] holds row r's 8
 // columns of panel p; each depth pair broadcasts lhs (r, 2t..2t+1) as one
 // int32 and multiply-adds it with the panel's pair vector.
@@ -316,7 +373,7 @@ TWL_QUANT_INLINE void PanelBlock(const int16_t* a, const int16_t* panel,
       const __m256i av = _mm256_set1_epi32(pair);
 #pragma GCC unroll 2
       for (int p = 0; p < P; ++p) {
-        acc[r][p] = _mm256_add_epi32(acc[r][p], _mm256_madd_epi16(av, b[p]));
+        acc[r][p] = MaddAdd(acc[r][p], av, b[p]);
       }
     }
   }
@@ -398,6 +455,18 @@ void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
 void QuantizedGemmPanels(const int16_t* lhs, const int16_t* panels, int m,
                          int n, int k, const QuantizedOutput& output,
                          ThreadPool* pool) {
+#if defined(__FMA__)
+  if (output.float_exact) {
+    if (output.is_uint8) {
+      GemmPanels(lhs, panels, m, n, k, RequantizedFloatStore<uint8_t>{output},
+                 pool);
+    } else {
+      GemmPanels(lhs, panels, m, n, k, RequantizedFloatStore<int8_t>{output},
+                 pool);
+    }
+    return;
+  }
+#endif
   if (output.is_uint8) {
     GemmPanels(lhs, panels, m, n, k,
                RequantizedStore<uint8_t>{
@@ -494,6 +563,7 @@ namespace {
 struct VnniColumns {
   __m512i bias;
   __m512d m_lo, m_hi;
+  __m512 m;  // VnniStoreFloat
   __mmask16 mask;
 };
 
@@ -525,6 +595,39 @@ struct VnniStore {
                                    const VnniColumns& c) const {
     _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
                          requantize(acc, c.m_lo, c.m_hi));
+  }
+};
+
+// As VnniStore, requantizing in float (QuantizedOutput::float_exact).
+template <typename T>
+struct VnniStoreFloat {
+  T* out;
+  int64_t out_stride;
+  const int32_t* bias;
+  const float* multiplier;
+  bool per_column;
+  RequantizeFloat16<T> requantize;
+  static VnniStoreFloat For(const QuantizedOutput& o) {
+    return {static_cast<T*>(o.out),
+            o.out_stride,
+            o.bias,
+            o.multiplier,
+            o.per_column,
+            RequantizeFloat16<T>(o.zero_point)};
+  }
+  TWL_QUANT_INLINE VnniColumns Columns(int col, int n) const {
+    const int valid = std::min(16, n - col);
+    VnniColumns c;
+    c.mask = static_cast<__mmask16>((1u << valid) - 1);
+    c.bias = _mm512_maskz_loadu_epi32(c.mask, bias + col);
+    c.m = per_column ? _mm512_maskz_loadu_ps(c.mask, multiplier + col)
+                     : _mm512_set1_ps(multiplier[0]);
+    return c;
+  }
+  TWL_QUANT_INLINE void operator()(int row, int col, __m512i acc,
+                                   const VnniColumns& c) const {
+    _mm_mask_storeu_epi8(out + row * out_stride + col, c.mask,
+                         requantize(acc, c.m));
   }
 };
 
@@ -579,11 +682,15 @@ TWL_QUANT_INLINE void VnniBlock(const uint8_t* a, int64_t a_stride,
   }
 }
 
+// `stored`: by reference, copied here (a local, so that the output's byte
+// stores cannot alias it): a by-value Store of vectors is copied to the
+// stack by each caller and its reload here stalled on store forwarding.
 template <int B, typename Store>
 __attribute__((noinline)) void VnniRows(int rows, const uint8_t* a,
                                         int64_t a_stride, const int8_t* panel,
                                         int64_t panel_stride, int quads, int n,
-                                        const Store store, int row, int col) {
+                                        const Store& stored, int row, int col) {
+  const Store store = stored;
 #define TWL_VNNI_ROWS(R)                                                      \
   case R:                                                                     \
     return VnniBlock<R, B>(a, a_stride, panel, panel_stride, quads, n, store, \
@@ -649,7 +756,15 @@ void VnniGemmRun(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
 void VnniGemm(const uint8_t* lhs, int64_t lhs_stride, const int8_t* panels,
               int m, int n, int k, const QuantizedOutput& output,
               ThreadPool* pool) {
-  if (output.is_uint8) {
+  if (output.float_exact) {
+    if (output.is_uint8) {
+      VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
+                  VnniStoreFloat<uint8_t>::For(output), pool);
+    } else {
+      VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
+                  VnniStoreFloat<int8_t>::For(output), pool);
+    }
+  } else if (output.is_uint8) {
     VnniGemmRun(lhs, lhs_stride, panels, m, n, k,
                 VnniStore<uint8_t>::For(output), pool);
   } else {

@@ -102,7 +102,15 @@ struct QuantizedOutput {
   bool is_uint8 = false;
   void* out = nullptr;
   int64_t out_stride = 0;
+  // Every accumulator plus bias is within +-kFloatRequantizeLimit, so the
+  // requantization may run in float (RequantizeFloat16) with the same
+  // results.
+  bool float_exact = false;
 };
+
+// The largest |accumulator| RequantizeFloat16 rounds exactly (float holds
+// it exactly).
+constexpr int32_t kFloatRequantizeLimit = 1 << 24;
 
 // As QuantizedGemmPanels, adding the bias and requantizing each block of
 // accumulators while it is in registers (no int32 matrix in memory).
@@ -171,6 +179,35 @@ struct Requantize16 {
         _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtpd_epi32(lo)),
                            _mm512_cvtpd_epi32(hi), 1);
     return _mm512_cvtepi32_epi8(_mm512_add_epi32(v, zp));
+  }
+};
+
+// As Requantize16 with float multipliers, for |acc| <= kFloatRequantizeLimit
+// (the caller's bound): float(acc) is then exact and one fma adds acc * m
+// to 1.5 * 2^23, where the floats are the integers, so the sum rounds once,
+// to nearest even, as nearbyint of the (exact) double product does;
+// clamped there (rounding is monotonic, so a sum past 2^24 or below 2^23
+// clamps as its product would), its bits less 1.5 * 2^23's are the integer.
+template <typename T>
+struct RequantizeFloat16 {
+  static constexpr float kMagic = 12582912.0f;  // 1.5 * 2^23: 0x4B400000
+  __m512 low, high;
+  __m512i offset;
+  explicit RequantizeFloat16(int32_t zero_point)
+      : low(_mm512_set1_ps(kMagic +
+                           (std::numeric_limits<T>::min() - zero_point))),
+        high(_mm512_set1_ps(kMagic +
+                            (std::numeric_limits<T>::max() - zero_point))),
+        offset(_mm512_set1_epi32(0x4B400000 - zero_point)) {}
+  // The results as int32 (in T's range).
+  inline __m512i Int32(__m512i acc, __m512 m) const {
+    __m512 v =
+        _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc), m, _mm512_set1_ps(kMagic));
+    v = _mm512_min_ps(_mm512_max_ps(v, low), high);
+    return _mm512_sub_epi32(_mm512_castps_si512(v), offset);
+  }
+  inline __m128i operator()(__m512i acc, __m512 m) const {
+    return _mm512_cvtepi32_epi8(Int32(acc, m));
   }
 };
 

@@ -8,6 +8,7 @@
 // the accumulators are the int32 output or are requantized to int8/uint8.
 // The reference path is a plain loop over int32 products.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -93,6 +94,19 @@ struct OpData {
   // byte patches of k_quads bytes a row from bytes_scratch. bias_scratch
   // holds bias - x_zp * column sum.
   std::unique_ptr<int8_t[]> vnni_panels;
+  // VNNI builds, a constant 3x3 depthwise filter (dilation 1, equal strides
+  // of 1 or 2) with values in int8, a uint8 x and an 8-bit output: the
+  // filter as DepthwiseVnniRow reads it, per block of 64 channels and
+  // filter column kx, the four vectors of (row 0, row 1, row 2, 0) byte
+  // quads that DwQuads makes of the input; dw_sums[c] is channel c's sum
+  // of taps, dw_bias_scratch holds bias - x_zp * dw_sums in the quads'
+  // channel order.
+  std::unique_ptr<int8_t[]> dw_vnni;
+  std::unique_ptr<int32_t[]> dw_sums;
+  int dw_bias_scratch = -1;
+  // Every accumulator plus bias stays within kFloatRequantizeLimit (a
+  // constant filter and bias): the VNNI kernels requantize in float.
+  bool float_exact = false;
   std::unique_ptr<int32_t[]> column_sums;
   bool vnni_direct = false;
   int k_quads = 0, bytes_scratch = -1, bias_scratch = -1;
@@ -109,6 +123,13 @@ constexpr bool kDepthwisePairs32 = true;
 constexpr bool kDepthwisePairs32 = false;
 #endif
 constexpr int kMaxPairTaps = 49;
+#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
+constexpr bool kDepthwiseVnni = true;
+#else
+constexpr bool kDepthwiseVnni = false;
+#endif
+// Bytes of dw_vnni per block of 64 channels: 3 filter columns x 4 vectors.
+constexpr int kDwVnniBlock = 3 * 4 * 64;
 
 // Checks the operands' and zero points' types, the zero points' sizes (one
 // element; the right one may have one per output column) and the output's
@@ -297,6 +318,7 @@ bool Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
     o.zero_point = ZeroPointAt(context->input(*node, kOutputZeroPoint), 0);
     o.is_uint8 = y->type == DataType::kUInt8;
     o.out_stride = d.n;
+    o.float_exact = d.float_exact;
     for (int g = 0; g < d.groups; ++g) {
       const int64_t col = int64_t{g} * group_n;
       fill_lhs(g, lhs);
@@ -543,6 +565,153 @@ inline void DepthwiseFused(const OpData& d, const X* const* tap, int32_t x_zp,
 }
 #endif  // TWL_QUANT_AVX512
 
+// Where channel c of a block of 64 sits in DwQuads' vectors: vector j =
+// (c % 16) / 4, lane L = c / 16, int32 i = c % 4, at 16 * j + 4 * L + i.
+inline int QuadOrder(int c) {
+  return c / 64 * 64 + (c % 16) / 4 * 16 + (c % 64) / 16 * 4 + c % 4;
+}
+
+#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
+// DepthwiseVnniRow's float requantization (float_exact): multipliers in
+// QuadOrder, results as int32.
+template <typename T>
+struct DwRequantizeFloat {
+  static constexpr bool kInQuadOrder = true;
+  RequantizeFloat16<T> requantize;
+  const float* multiplier;
+  inline __m512i Int32(__m512i acc, int at) const {
+    return requantize.Int32(acc, _mm512_loadu_ps(multiplier + at));
+  }
+};
+
+// DepthwiseVnniRow's double requantization: multipliers in channel order,
+// results as bytes.
+template <typename T>
+struct DwRequantizeDouble {
+  static constexpr bool kInQuadOrder = false;
+  Requantize16<T> requantize;
+  const double* multiplier;
+  inline __m128i operator()(__m512i acc, int c) const {
+    return requantize(acc, _mm512_loadu_pd(multiplier + c),
+                      _mm512_loadu_pd(multiplier + c + 8));
+  }
+};
+
+// acc + a (uint8) . b (int8) per int32 lane, in acc's register (as
+// quantization.cc's Dpbusd).
+inline __m512i DwDpbusd(__m512i acc, __m512i a, __m512i b) {
+  asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
+}
+
+// 64 channels of one input column in three rows as vpdpbusd quads: q[j],
+// 128-bit lane L, int32 i holds the bytes (r0, r1, r2, 0) of channel
+// 16L + 4j + i.
+inline void DwQuads(__m512i r0, __m512i r1, __m512i r2, __m512i* q) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i a = _mm512_unpacklo_epi8(r0, r1);
+  const __m512i b = _mm512_unpackhi_epi8(r0, r1);
+  const __m512i c = _mm512_unpacklo_epi8(r2, zero);
+  const __m512i e = _mm512_unpackhi_epi8(r2, zero);
+  q[0] = _mm512_unpacklo_epi16(a, c);
+  q[1] = _mm512_unpackhi_epi16(a, c);
+  q[2] = _mm512_unpacklo_epi16(b, e);
+  q[3] = _mm512_unpackhi_epi16(b, e);
+}
+
+// Output row oy of a 3x3 depthwise convolution with stride S (dw_vnni):
+// per block of 64 channels, each input column's three rows become quads
+// once (DwQuads) and meet the filter's three columns in the (up to) three
+// output pixels that read them; taps in the padding read x_zp, which the
+// bias (dw_bias_scratch) cancels. Requantize is DwRequantizeFloat (in
+// QuadOrder, packed to bytes here) or DwRequantizeDouble.
+template <int S, typename T, typename Requantize>
+void DepthwiseVnniRow(const OpData& d, const uint8_t* x, uint8_t x_zp,
+                      const int32_t* bias, const Requantize& requantize, T* y,
+                      int oy) {
+  const int channels = d.channels, in_w = d.in_w, out_w = d.out_w;
+  const int pad_left = d.pad_left;
+  const uint8_t* row[3];
+  for (int ky = 0; ky < 3; ++ky) {
+    const int iy = oy * S - d.pad_top + ky;
+    row[ky] =
+        iy >= 0 && iy < d.in_h ? x + int64_t{iy} * in_w * channels : nullptr;
+  }
+  const __m512i zp = _mm512_set1_epi8(static_cast<char>(x_zp));
+  for (int c0 = 0; c0 < channels; c0 += 64) {
+    const int valid = std::min(64, channels - c0);
+    const __mmask64 mask =
+        valid == 64 ? ~__mmask64{0} : (__mmask64{1} << valid) - 1;
+    const int8_t* wb = d.dw_vnni.get() + int64_t{c0 / 64} * kDwVnniBlock;
+    auto column = [&](int ix, __m512i* q) {
+      __m512i r[3];
+      for (int ky = 0; ky < 3; ++ky) {
+        r[ky] = row[ky] != nullptr && ix >= 0 && ix < in_w
+                    ? _mm512_maskz_loadu_epi8(
+                          mask, row[ky] + int64_t{ix} * channels + c0)
+                    : zp;
+      }
+      DwQuads(r[0], r[1], r[2], q);
+    };
+    __m512i qa[4], qb[4], qc[4];
+    column(-pad_left, qa);
+    if (S == 1) column(1 - pad_left, qb);
+    for (int ox = 0; ox < out_w; ++ox) {
+      const int ix0 = ox * S - pad_left;
+      if (S == 2) column(ix0 + 1, qb);
+      column(ix0 + 2, qc);
+      __m512i acc[4];
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; ++j) {
+        acc[j] = _mm512_loadu_si512(bias + c0 + 16 * j);
+        acc[j] = DwDpbusd(acc[j], qa[j], _mm512_loadu_si512(wb + j * 64));
+        acc[j] = DwDpbusd(acc[j], qb[j], _mm512_loadu_si512(wb + (4 + j) * 64));
+        acc[j] = DwDpbusd(acc[j], qc[j], _mm512_loadu_si512(wb + (8 + j) * 64));
+      }
+      T* out = y + (int64_t{oy} * out_w + ox) * channels + c0;
+      if constexpr (Requantize::kInQuadOrder) {
+        // Requantized in QuadOrder, two packs (within 128-bit lanes) put
+        // lane L's channels 16L..16L+15 in order.
+        __m512i q[4];
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; ++j) {
+          q[j] = requantize.Int32(acc[j], c0 + 16 * j);
+        }
+        const __m512i low = _mm512_packs_epi32(q[0], q[1]);
+        const __m512i high = _mm512_packs_epi32(q[2], q[3]);
+        _mm512_mask_storeu_epi8(out, mask,
+                                std::is_same<T, uint8_t>::value
+                                    ? _mm512_packus_epi16(low, high)
+                                    : _mm512_packs_epi16(low, high));
+      } else {
+        // acc[j]'s lane L holds channels 16L + 4j..: transpose the lanes.
+        const __m512i t0 = _mm512_shuffle_i32x4(acc[0], acc[1], 0x44);
+        const __m512i t1 = _mm512_shuffle_i32x4(acc[2], acc[3], 0x44);
+        const __m512i t2 = _mm512_shuffle_i32x4(acc[0], acc[1], 0xee);
+        const __m512i t3 = _mm512_shuffle_i32x4(acc[2], acc[3], 0xee);
+        const __m512i sums[4] = {_mm512_shuffle_i32x4(t0, t1, 0x88),
+                                 _mm512_shuffle_i32x4(t0, t1, 0xdd),
+                                 _mm512_shuffle_i32x4(t2, t3, 0x88),
+                                 _mm512_shuffle_i32x4(t2, t3, 0xdd)};
+#pragma GCC unroll 4
+        for (int k = 0; k < 4; ++k) {
+          const int count = std::min(16, valid - 16 * k);
+          if (count <= 0) break;
+          _mm_mask_storeu_epi8(out + 16 * k,
+                               static_cast<__mmask16>((1u << count) - 1),
+                               requantize(sums[k], c0 + 16 * k));
+        }
+      }
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; ++j) {
+        qa[j] = S == 1 ? qb[j] : qc[j];
+        if (S == 1) qb[j] = qc[j];
+      }
+    }
+  }
+}
+#endif  // __AVX512VNNI__ && TWL_QUANT_AVX512
+
 // A depthwise convolution's 8-bit output, requantized in registers
 // (AVX-512 builds): one double multiplier per channel (zeros to a multiple
 // of 32), the zero point, and this image's output.
@@ -642,6 +811,64 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
     pool->ParallelFor(d.out_h, grain, pool->num_threads(), run);
   }
 }
+
+#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
+// The depthwise convolution of image x by DepthwiseVnniRow into `fused`'s
+// output, rows split over the pool.
+void DepthwiseVnni(KernelContext* context, Node* node, const uint8_t* x,
+                   int32_t x_zp, const DepthwiseOutput& fused) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const Tensor* bias = context->input(*node, kBias);
+  int32_t* b = static_cast<int32_t*>(node->scratch[d.dw_bias_scratch]);
+  const int channels = d.channels;
+  for (int c = 0; c < (channels + 63) / 64 * 64; ++c) {
+    // Channel c at DwQuads' position of its block (wrapping, as in
+    // Multiply).
+    const int at = QuadOrder(c);
+    const uint32_t bc =
+        c < channels && bias != nullptr ? bias->data_as<int32_t>()[c] : 0;
+    b[at] =
+        c < channels
+            ? static_cast<int32_t>(bc - static_cast<uint32_t>(x_zp) *
+                                            static_cast<uint32_t>(d.dw_sums[c]))
+            : 0;
+  }
+  const uint8_t zp = static_cast<uint8_t>(x_zp);
+  auto rows = [&](auto out_tag, int64_t begin, int64_t end) {
+    using T = decltype(out_tag);
+    T* y = static_cast<T*>(fused.out);
+    auto each_row = [&](const auto& requantize) {
+      for (int64_t oy = begin; oy < end; ++oy) {
+        if (d.stride_h == 1) {
+          DepthwiseVnniRow<1>(d, x, zp, b, requantize, y, static_cast<int>(oy));
+        } else {
+          DepthwiseVnniRow<2>(d, x, zp, b, requantize, y, static_cast<int>(oy));
+        }
+      }
+    };
+    if (d.float_exact) {
+      each_row(DwRequantizeFloat<T>{
+          RequantizeFloat16<T>(fused.zero_point),
+          reinterpret_cast<const float*>(fused.multiplier)});
+    } else {
+      each_row(DwRequantizeDouble<T>{Requantize16<T>(fused.zero_point),
+                                     fused.multiplier});
+    }
+  };
+  auto run = [&](int64_t begin, int64_t end) {
+    if (fused.is_uint8) {
+      rows(uint8_t{}, begin, end);
+    } else {
+      rows(int8_t{}, begin, end);
+    }
+  };
+  ThreadPool* pool = context->thread_pool();
+  if (pool == nullptr) return run(0, d.out_h);
+  const int64_t row_work = int64_t{d.out_w} * channels * 9;
+  pool->ParallelFor(d.out_h, std::max<int64_t>(1, 32768 / row_work),
+                    pool->num_threads(), run);
+}
+#endif  // __AVX512VNNI__ && TWL_QUANT_AVX512
 
 // The accumulator block for output elements [offset, offset + m * n).
 int32_t* AccumulatorsAt(KernelContext* context, Node* node, int64_t offset) {
@@ -777,6 +1004,7 @@ void RunVnni(KernelContext* context, Node* node, const uint8_t* lhs,
   o.is_uint8 = y->type == DataType::kUInt8;
   o.out = static_cast<char*>(y->data) + offset;  // 8-bit elements
   o.out_stride = d.n;
+  o.float_exact = d.float_exact;
   VnniGemm(lhs, lhs_stride, d.vnni_panels.get(), d.m, d.n, d.k, o,
            context->thread_pool());
 }
@@ -886,6 +1114,77 @@ Status EvalMatMul(KernelContext* context, Node* node) {
 
 // --- QUANTIZED_CONV_2D
 // ------------------------------------------------------------
+
+// Packs the filter for DepthwiseVnniRow (OpData::dw_vnni) when it applies
+// and plans its bias scratch.
+Status PrepareDepthwiseVnni(KernelContext* context, Node* node) {
+  OpData* d = static_cast<OpData*>(node->user_data);
+  d->dw_vnni.reset();
+  d->dw_sums.reset();
+  d->dw_bias_scratch = -1;
+  if (!kDepthwiseVnni || d->depthwise == nullptr || !d->requantize ||
+      d->kernel_h != 3 || d->kernel_w != 3 || d->dilation_h != 1 ||
+      d->dilation_w != 1 || d->stride_h != d->stride_w || d->stride_h > 2 ||
+      context->input(*node, 0)->type != DataType::kUInt8) {
+    return Status::Ok();
+  }
+  const int channels = d->channels, blocks = (channels + 63) / 64;
+  for (int64_t i = 0; i < int64_t{9} * channels; ++i) {
+    if (d->depthwise[i] < -128 || d->depthwise[i] > 127) return Status::Ok();
+  }
+  d->dw_vnni.reset(new (std::nothrow) int8_t[int64_t{blocks} * kDwVnniBlock]);
+  d->dw_sums.reset(new (std::nothrow) int32_t[channels]);
+  TWL_CHECK_ARG(d->dw_vnni != nullptr && d->dw_sums != nullptr,
+                "out of memory");
+  for (int c = 0; c < channels; ++c) {
+    int32_t sum = 0;
+    for (int t = 0; t < 9; ++t) sum += d->depthwise[int64_t{t} * channels + c];
+    d->dw_sums[c] = sum;
+  }
+  // Block b, filter column kx, vector j: lane L, int32 i, byte ky is tap
+  // (ky, kx) of channel 64b + 16L + 4j + i (0 past the channels, ky 3).
+  for (int b = 0; b < blocks; ++b) {
+    for (int kx = 0; kx < 3; ++kx) {
+      for (int j = 0; j < 4; ++j) {
+        int8_t* v =
+            d->dw_vnni.get() + int64_t{b} * kDwVnniBlock + (kx * 4 + j) * 64;
+        for (int lane = 0; lane < 4; ++lane) {
+          for (int i = 0; i < 4; ++i) {
+            for (int ky = 0; ky < 4; ++ky) {
+              const int c = 64 * b + 16 * lane + 4 * j + i;
+              v[lane * 16 + i * 4 + ky] = static_cast<int8_t>(
+                  ky < 3 && c < channels
+                      ? d->depthwise[int64_t{ky * 3 + kx} * channels + c]
+                      : 0);
+            }
+          }
+        }
+      }
+    }
+  }
+  return context->RequestScratch(
+      node, static_cast<size_t>(blocks) * 64 * sizeof(int32_t),
+      &d->dw_bias_scratch);
+}
+
+// Whether every accumulator plus bias of the packed constant right operand
+// stays within kFloatRequantizeLimit (|x - x_zp| <= 255) and the bias is
+// constant (OpData::float_exact).
+bool FloatExact(KernelContext* context, Node* node) {
+  const OpData& d = *static_cast<OpData*>(node->user_data);
+  const Tensor* bias = context->input(*node, kBias);
+  if (d.packed == nullptr || (bias != nullptr && !bias->is_constant)) {
+    return false;
+  }
+  for (int j = 0; j < d.n; ++j) {
+    int64_t bound =
+        bias != nullptr ? std::abs(int64_t{bias->data_as<int32_t>()[j]}) : 0;
+    const int16_t* w = d.packed.get() + int64_t{j} * d.k;
+    for (int kk = 0; kk < d.k; ++kk) bound += 255 * std::abs(int32_t{w[kk]});
+    if (bound > kFloatRequantizeLimit) return false;
+  }
+  return true;
+}
 
 Status PrepareConv(KernelContext* context, Node* node) {
   OpData* d = static_cast<OpData*>(node->user_data);
@@ -1019,12 +1318,15 @@ Status PrepareConv(KernelContext* context, Node* node) {
       }
     }
   }
+  TWL_RETURN_IF_ERROR(PrepareDepthwiseVnni(context, node));
   d->multiplier_scratch = -1;
   if (d->depthwise_pairs32 != nullptr && d->requantize) {
+    // Padded to DepthwiseVnniRow's blocks of 64 channels.
     TWL_RETURN_IF_ERROR(context->RequestScratch(
-        node, static_cast<size_t>((d->n + 31) / 32 * 32) * sizeof(double),
+        node, static_cast<size_t>((d->n + 63) / 64 * 64) * sizeof(double),
         &d->multiplier_scratch));
   }
+  d->float_exact = FloatExact(context, node);
   return PrepareVnni(context, node, IsPointwise(*d) && d->k % 4 == 0,
                      /*patches=*/true);
 }
@@ -1070,9 +1372,18 @@ Status EvalConv(KernelContext* context, Node* node) {
           double* m = static_cast<double*>(node->scratch[d.multiplier_scratch]);
           const float* mul = multiplier->data_as<float>();
           const bool per_column = multiplier->num_elements() > 1;
-          const int padded = (d.n + 31) / 32 * 32;
-          for (int c = 0; c < padded; ++c) {
-            m[c] = c < d.n ? mul[per_column ? c : 0] : 0.0;
+          const int padded = (d.n + 63) / 64 * 64;
+          if (d.dw_vnni != nullptr && d.float_exact) {
+            // DepthwiseVnni's float multipliers, in QuadOrder, in the same
+            // scratch.
+            float* mf = reinterpret_cast<float*>(m);
+            for (int c = 0; c < padded; ++c) {
+              mf[QuadOrder(c)] = c < d.n ? mul[per_column ? c : 0] : 0.0f;
+            }
+          } else {
+            for (int c = 0; c < padded; ++c) {
+              m[c] = c < d.n ? mul[per_column ? c : 0] : 0.0;
+            }
           }
           fused.multiplier = m;
           fused.zero_point = y_zp;
@@ -1093,6 +1404,13 @@ Status EvalConv(KernelContext* context, Node* node) {
                                y->data_as<int8_t>() + at);
           }
         };
+#if defined(__AVX512VNNI__) && defined(TWL_QUANT_AVX512)
+        if (d.dw_vnni != nullptr && is_fused) {
+          DepthwiseVnni(context, node, reinterpret_cast<const uint8_t*>(xb),
+                        x_zp, fused);
+          continue;
+        }
+#endif
         DepthwiseAccumulate(d, xb, x_zp, context->input(*node, kBias), acc,
                             row_done, is_fused ? &fused : nullptr,
                             context->thread_pool());

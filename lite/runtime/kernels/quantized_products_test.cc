@@ -571,6 +571,174 @@ void CheckFusedRequantization(int threads) {
   EXPECT_EQ(m.GetOutput<Y>(0), want);
 }
 
+// 3x3 depthwise from a uint8 x into an 8-bit output (AVX-512 VNNI builds:
+// DepthwiseVnniRow, 64 channels a block from byte quads of three input
+// rows) against naive loops: channel counts below one block, one block,
+// a block and a tail and two blocks and a tail; strides 1 and 2; pads
+// from none to uneven ones wider than one; a bias; multipliers from ties to
+// saturation at both ends; one and two threads.
+template <typename Y>
+void CheckDepthwise3x3(int c, int stride, int top, int left, int bottom,
+                       int right, int threads) {
+  std::mt19937 rng(c * 131 + stride * 7 + top + 3 * left);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int h = 9, w = 13;
+  std::vector<uint8_t> x(2 * h * w * c);
+  std::vector<int8_t> f(c * 9);
+  std::vector<int32_t> bias(c);
+  std::vector<float> mult(c);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  for (int j = 0; j < c; ++j) {
+    bias[j] = byte(rng) * 61 - 7000;
+    mult[j] = j % 3 == 0 ? 0.5f : j % 3 == 1 ? 0.002f * (j % 7 + 1) : 0.03f;
+  }
+  x[0] = 255;
+  const int32_t x_zp = 117, y_zp = std::is_same<Y, uint8_t>::value ? 90 : -7;
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {2, h, w, c});
+  int filter = m.AddConst<int8_t>({c, 3, 3, 1}, f);
+  int xz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(x_zp)});
+  int multiplier = m.AddConst<float>({c}, mult);
+  int yz = m.AddConst<Y>({}, {static_cast<Y>(y_zp)});
+  int b = m.AddConst<int32_t>({c}, bias);
+  int out = m.AddOutput(std::is_same<Y, uint8_t>::value ? DataType::kUInt8
+                                                        : DataType::kInt8);
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+          {in, filter, xz, -1, multiplier, yz, b}, {out},
+          m.builder().QuantizedConv2D(stride, stride, 1, 1, top, left, bottom,
+                                      right));
+  Status status = m.Build(threads);
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<uint8_t>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  const int oh = (h + top + bottom - 3) / stride + 1;
+  const int ow = (w + left + right - 3) / stride + 1;
+  ASSERT_EQ(m.OutputShape(0), (std::vector<int32_t>{2, oh, ow, c}));
+  std::vector<Y> want(2 * oh * ow * c);
+  int saturated_low = 0, saturated_high = 0;
+  for (int n = 0; n < 2; ++n) {
+    for (int oy = 0; oy < oh; ++oy) {
+      for (int ox = 0; ox < ow; ++ox) {
+        for (int j = 0; j < c; ++j) {
+          int32_t acc = bias[j];
+          for (int ky = 0; ky < 3; ++ky) {
+            for (int kx = 0; kx < 3; ++kx) {
+              const int iy = oy * stride - top + ky;
+              const int ix = ox * stride - left + kx;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+              acc += (x[((n * h + iy) * w + ix) * c + j] - x_zp) *
+                     f[j * 9 + ky * 3 + kx];
+            }
+          }
+          const Y y = NaiveRequantize<Y>(acc, mult[j], y_zp);
+          saturated_low += y == std::numeric_limits<Y>::min();
+          saturated_high += y == std::numeric_limits<Y>::max();
+          want[((n * oh + oy) * ow + ox) * c + j] = y;
+        }
+      }
+    }
+  }
+  EXPECT_GT(saturated_low, 0);
+  EXPECT_GT(saturated_high, 0);
+  EXPECT_EQ(m.GetOutput<Y>(0), want)
+      << "c " << c << " stride " << stride << " pads " << top << left << bottom
+      << right << " threads " << threads;
+}
+
+TEST(QuantizedConv2DTest, Depthwise3x3UInt8MatchesNaive) {
+  for (int c : {5, 32, 64, 70, 144}) {
+    CheckDepthwise3x3<uint8_t>(c, 1, 1, 1, 1, 1, 1);
+    CheckDepthwise3x3<uint8_t>(c, 2, 1, 1, 1, 1, 2);
+    CheckDepthwise3x3<uint8_t>(c, 2, 0, 0, 1, 1, 1);
+  }
+  CheckDepthwise3x3<uint8_t>(37, 1, 0, 2, 2, 0, 2);
+  CheckDepthwise3x3<uint8_t>(37, 2, 2, 0, 0, 3, 1);
+}
+
+TEST(QuantizedConv2DTest, Depthwise3x3Int8OutputMatchesNaive) {
+  for (int c : {19, 96}) {
+    CheckDepthwise3x3<int8_t>(c, 1, 1, 1, 1, 1, 2);
+    CheckDepthwise3x3<int8_t>(c, 2, 0, 1, 1, 0, 1);
+  }
+}
+
+// Requantization next to ties: multipliers one float ulp above and below
+// 0.5 and 0.25 and ones with full mantissas (whose float products can round
+// onto a half), with biases that keep every sum within 2^24 (the VNNI
+// kernels requantize in float) and biases past it (in double), for a
+// pointwise convolution and a 3x3 depthwise one, against naive loops.
+void CheckNearTies(bool depthwise, int32_t bias_base) {
+  std::mt19937 rng(depthwise ? 41 : 43);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const int h = 6, w = 7, c = 40, o = depthwise ? c : 48;
+  const int kernel = depthwise ? 3 : 1, fc = depthwise ? 1 : c;
+  std::vector<uint8_t> x(h * w * c);
+  std::vector<int8_t> f(o * kernel * kernel * fc);
+  std::vector<int32_t> bias(o);
+  std::vector<float> mult(o);
+  for (auto& v : x) v = byte(rng);
+  for (auto& v : f) v = byte(rng) - 128;
+  const float near[] = {std::nextafter(0.5f, 1.0f), std::nextafter(0.5f, 0.0f),
+                        std::nextafter(0.25f, 1.0f),
+                        std::nextafter(0.25f, 0.0f)};
+  for (int j = 0; j < o; ++j) {
+    bias[j] = bias_base + byte(rng) * 3;
+    const float m = j % 2 ? near[j / 2 % 4] : 0.3f / (j + 7);
+    mult[j] = bias_base == 0 ? m : m / 2097152;
+  }
+  const int32_t x_zp = 120, y_zp = 128;
+  OpModel m;
+  int in = m.AddInput(DataType::kUInt8, {1, h, w, c});
+  int filter = m.AddConst<int8_t>({o, kernel, kernel, fc}, f);
+  int xz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(x_zp)});
+  int multiplier = m.AddConst<float>({o}, mult);
+  int yz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(y_zp)});
+  int b = m.AddConst<int32_t>({o}, bias);
+  int out = m.AddOutput(DataType::kUInt8);
+  const int pad = kernel / 2;
+  m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+          {in, filter, xz, -1, multiplier, yz, b}, {out},
+          m.builder().QuantizedConv2D(1, 1, 1, 1, pad, pad, pad, pad));
+  Status status = m.Build();
+  ASSERT_TRUE(status.ok()) << status.message();
+  m.SetInput<uint8_t>(0, x);
+  ASSERT_TRUE(m.Invoke().ok());
+  EXPECT_EQ(m.CompareWithReference(), "");
+  std::vector<uint8_t> want(h * w * o);
+  for (int oy = 0; oy < h; ++oy) {
+    for (int ox = 0; ox < w; ++ox) {
+      for (int j = 0; j < o; ++j) {
+        int32_t acc = bias[j];
+        for (int ky = 0; ky < kernel; ++ky) {
+          for (int kx = 0; kx < kernel; ++kx) {
+            const int iy = oy - pad + ky, ix = ox - pad + kx;
+            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+            for (int ci = 0; ci < fc; ++ci) {
+              const int channel = depthwise ? j : ci;
+              acc += (x[(iy * w + ix) * c + channel] - x_zp) *
+                     f[((j * kernel + ky) * kernel + kx) * fc + ci];
+            }
+          }
+        }
+        want[(oy * w + ox) * o + j] =
+            NaiveRequantize<uint8_t>(acc, mult[j], y_zp);
+      }
+    }
+  }
+  EXPECT_EQ(m.GetOutput<uint8_t>(0), want)
+      << (depthwise ? "depthwise" : "pointwise") << " bias " << bias_base;
+}
+
+TEST(QuantizedConv2DTest, RequantizationNextToTiesMatchesNaive) {
+  for (bool depthwise : {false, true}) {
+    CheckNearTies(depthwise, 0);
+    CheckNearTies(depthwise, 1 << 25);
+    CheckNearTies(depthwise, -(1 << 25));
+  }
+}
+
 TEST(QuantizedConv2DTest, FusedRequantizationMatchesNaiveUInt8) {
   CheckFusedRequantization<uint8_t>(1);
   CheckFusedRequantization<uint8_t>(2);
@@ -703,6 +871,10 @@ TEST(QuantizedConv2DTest, PointwiseMatchesNaive) {
     CheckUngroupedConv<uint8_t>(threads, 13, 11, 6, 40, 1, 1, 0);
     // Values of w - f_zp outside int8.
     CheckUngroupedConv<uint8_t>(threads, 13, 11, 24, 40, 1, 1, 100);
+    // Six output channels: only a partial vector of columns (AVX2 builds:
+    // the panel GEMM's masked bias and multipliers).
+    CheckUngroupedConv<uint8_t>(threads, 7, 6, 4, 6, 3, 2, 0);
+    CheckUngroupedConv<uint8_t>(threads, 7, 6, 4, 6, 1, 1, 0);
   }
 }
 
