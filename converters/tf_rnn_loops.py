@@ -15,9 +15,12 @@ z are affine in the step's input x and the state h, so with z(x, h) evaluated on
 vectors, b = z(0, 0), W = z(I, 0) - b and R = z(0, I) - b. The cell's equations are then checked on random
 values before the loop is replaced: Keras' LSTM (gates i, f, c, o), TF1's LSTMCell and BasicLSTMCell (i, j, f,
 o, any forget_bias), Keras' GRU (reset_after), TF1's GRUCell (reset before the product), SimpleRNN and
-BasicRNNCell. Another activation, a mask, sequence lengths, peepholes or stacked cells in one loop fail the
-check; such a loop is left as it is, with the reason, for the caller's error.
+BasicRNNCell. Cells stacked in one step (MultiRNNCell, or layers written out in a while_loop) become one
+operator each, the one above reading the sequence of the one below. Another activation, a mask, sequence
+lengths or peepholes fail the check; such a loop is left as it is, with the reason, for the caller's error.
 """
+
+import copy
 
 import numpy as np
 
@@ -186,6 +189,66 @@ class _Layer:
         for var in self.counters + self.passed:
             if var.exit is not None and var.exit.name in live:
                 raise NotARecurrentLayer("a loop counter is used after the loop")
+        self.input_tensor, self.input_size = None, None  # (a stacked cell's: its input, the one below's output)
+
+    def cells(self):
+        """The stacked cells of the step (MultiRNNCell: one per layer), bottom first: [(states, input tensor)],
+        the input None for the bottom cell (it reads the sequence), else the output of the cell below. A cell is
+        the states whose new values read each other (an LSTM's c and h); a cell above reads only its own states
+        and one tensor of the cell below."""
+        reach = {id(v): self._reached([v.next], set())[0] for v in self.states}
+        groups = []
+        for v in self.states:
+            group = [u for u in self.states if id(u) in reach[id(v)] and id(v) in reach[id(u)]] or [v]
+            if not any(group == g for g in groups):
+                groups.append(group)
+        below = {}
+        for group in groups:
+            below[id(group[0])] = {id(u) for v in group for u in self.states if id(u) in reach[id(v)]} - {
+                id(u) for u in group
+            }
+        groups.sort(key=lambda group: len(below[id(group[0])]))
+        cells, earlier = [], []
+        for group in groups:
+            stops = {v.next for v in earlier}
+            states, hit, reads_x = self._reached([v.next for v in group], stops)
+            if not earlier:
+                if not reads_x:
+                    raise NotARecurrentLayer("no cell of its step reads the sequence")
+                cells.append((group, None))
+            elif reads_x or len(hit) != 1 or states - {id(v) for v in group + earlier}:
+                raise NotARecurrentLayer("its stacked cells do not each read only the output of the one below")
+            else:
+                cells.append((group, hit.pop()))
+            earlier += group
+        return cells
+
+    def _reached(self, tensors, stops):
+        """(ids of the states, tensors of `stops`, whether the step's input) that `tensors` read in the body."""
+        states, hit, reads_x = set(), set(), False
+        by_switch = {v.switch.name: v for v in self.states}
+        by_body_in = {b.name: v for v in self.states for b in v.body_in}
+        todo, seen = list(tensors), set()
+        while todo:
+            tensor = todo.pop()
+            if tensor in stops:
+                hit.add(tensor)
+                continue
+            name, index = parse_input(tensor)
+            if name in seen or name not in self.loop.nodes:
+                continue
+            seen.add(name)
+            var = by_body_in.get(name) or (by_switch.get(name) if index == 1 else None)
+            if var is not None:
+                states.add(id(var))
+                continue
+            if name == self.read.name:
+                reads_x = True
+                continue
+            node = self.g.nodes[name]
+            if node.op not in _CONTROL_FLOW:
+                todo.extend(i for i in node.input if not i.startswith("^"))
+        return states, hit, reads_x
 
     def outside(self, tensor):
         """`tensor` past Identity nodes and a loop-invariant Enter: the value computed before the loop."""
@@ -218,12 +281,16 @@ class _Layer:
         """(input size, state size): static where shape inference has them, else from the sequence and initial
         states computed on zeros fed for the model's inputs (their unknown dims 2)."""
         static = self._static_sizes()
+        if static is not None and self.input_size is not None:
+            static[0] = [None, None, self.input_size]
         if static is None:
             try:
                 values = sess.run([graph.get_tensor_by_name(t if ":" in t else t + ":0") for t in self.sizing()], feeds)
             except Exception as e:  # noqa: BLE001 - the evaluator's errors
                 raise NotARecurrentLayer(f"its sequence's shape is not known ({type(e).__name__}: {e})") from None
             static = [list(np.shape(v)) for v in values]
+            if self.input_size is not None:
+                static[0] = [None, None, self.input_size]
         if len(static[0]) != 3 or len({s[-1] for s in static[1:]}) != 1:
             raise NotARecurrentLayer(f"its sequence has shape {static[0]} and its states {static[1:]}")
         return static[0][2], static[1][-1]
@@ -336,10 +403,11 @@ class _Layer:
         variable's initial value, and 0 for the counters."""
         tf, g = self.tf, self.g
         v1 = tf.compat.v1
-        value_of = {self.read.name: "twl_probe/x"}  # the body's reads of the step's input and the variables
+        # The body's reads of the step's input and the variables (a stacked cell's input: the cell below's output).
+        value_of = {parse_input(self.input_tensor)[0] if self.input_tensor else self.read.name: "twl_probe/x"}
         for var in self.loop.vars:
-            if var in self.states:
-                value_of[var.switch.name] = f"twl_probe/state_{self.states.index(var)}"
+            if any(var is u for u in self.states):
+                value_of[var.switch.name] = f"twl_probe/state_{[id(u) for u in self.states].index(id(var))}"
             elif var in self.passed:
                 value_of[var.switch.name] = var.init
             elif var is not self.out:
@@ -646,44 +714,37 @@ def fuse_rnn_loops(tf, graph_def, shapes, outputs):
     for loop in _loops(g):
         try:
             layer = _Layer(g, loop, tf, shapes, live)
-            replaced.update(_replacement(tf, g, layer, *layer.fit()))
+            replaced.update(_replacement(tf, g, layer, _fitted_cells(layer)))
         except NotARecurrentLayer as e:
             left.append((loop.frame, str(e)))
     return replaced, left
 
 
-def _replacement(tf, g, layer, kind, hidden, h_index, w, r, b, linear_before_reset):
-    """The _TwlRnn node, its constants and initial states, and the nodes that stand for the loop's outputs."""
+def _fitted_cells(layer):
+    """[(states with h first, kind, hidden size, W, R, B, linear_before_reset)] of the step's cells, bottom
+    first."""
+    fitted, below = [], None
+    for states, input_tensor in layer.cells():
+        cell = copy.copy(layer)
+        cell.states, cell.input_tensor = states, input_tensor
+        cell.input_size = below
+        if input_tensor is not None or len(states) != len(layer.states):
+            cell.write = layer.write if states is layer.cells()[-1][0] else None
+        kind, hidden, h_index, w, r, b, linear_before_reset = cell.fit()
+        ordered = [states[h_index]] + [s for j, s in enumerate(states) if j != h_index]
+        fitted.append((ordered, kind, hidden, w, r, b, linear_before_reset))
+        below = hidden
+    return fitted
+
+
+def _replacement(tf, g, layer, cells):
+    """The _TwlRnn nodes (one per stacked cell, each reading the sequence of the one below), their constants
+    and initial states, and the nodes that stand for the loop's outputs."""
     v1 = tf.compat.v1
     exit_names = [v.exit.name for v in layer.loop.vars if v.exit is not None]
-    prefix = (exit_names[0] if exit_names else layer.read.name).rsplit("/", 1)[0] + "/twl_rnn"
+    base = (exit_names[0] if exit_names else layer.read.name).rsplit("/", 1)[0] + "/twl_rnn"
     float_type = v1.AttrValue(type=tf.float32.as_datatype_enum)
-    nodes = []
-
-    def const(suffix, value, dtype=tf.float32):
-        node = v1.NodeDef(name=f"{prefix}/{suffix}", op="Const")
-        node.attr["dtype"].type = dtype.as_datatype_enum
-        node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(value, dtype))
-        nodes.append(node)
-        return node.name
-
-    axis = const("axis0", 0, tf.int32)
-    states = [layer.states[h_index]] + [s for j, s in enumerate(layer.states) if j != h_index]
-    initial = []
-    for j, var in enumerate(states):
-        node = v1.NodeDef(name=f"{prefix}/initial_{j}", op="ExpandDims", input=[var.init, axis])
-        node.attr["T"].CopyFrom(float_type)
-        node.attr["Tdim"].type = tf.int32.as_datatype_enum
-        nodes.append(node)
-        initial.append(node.name)
-    rnn = v1.NodeDef(name=prefix, op="_TwlRnn", input=[layer.sequence, const("W", w), const("R", r), const("B", b)])
-    rnn.input.extend(initial)
-    rnn.attr["kind"].s = kind.encode()
-    rnn.attr["hidden_size"].i = hidden
-    rnn.attr["num_states"].i = len(states)
-    rnn.attr["linear_before_reset"].b = linear_before_reset
-    nodes.append(rnn)
-    replaced = {}
+    nodes, replaced = [], {}
 
     def squeeze(name, source, axis):
         node = v1.NodeDef(name=name, op="Squeeze", input=[source])
@@ -691,9 +752,37 @@ def _replacement(tf, g, layer, kind, hidden, h_index, w, r, b, linear_before_res
         node.attr["squeeze_dims"].list.i.extend([axis])
         return node
 
-    for j, var in enumerate(states):
-        if var.exit is not None:
-            replaced[var.exit.name] = [squeeze(var.exit.name, f"{prefix}:{1 + j}", 0)]
+    sequence = layer.sequence
+    for number, (states, kind, hidden, w, r, b, linear_before_reset) in enumerate(cells):
+        prefix = base if len(cells) == 1 else f"{base}_{number}"
+
+        def const(suffix, value, dtype=tf.float32, prefix=prefix):
+            node = v1.NodeDef(name=f"{prefix}/{suffix}", op="Const")
+            node.attr["dtype"].type = dtype.as_datatype_enum
+            node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(value, dtype))
+            nodes.append(node)
+            return node.name
+
+        axis = const("axis0", 0, tf.int32)
+        initial = []
+        for j, var in enumerate(states):
+            node = v1.NodeDef(name=f"{prefix}/initial_{j}", op="ExpandDims", input=[var.init, axis])
+            node.attr["T"].CopyFrom(float_type)
+            node.attr["Tdim"].type = tf.int32.as_datatype_enum
+            nodes.append(node)
+            initial.append(node.name)
+        rnn = v1.NodeDef(name=prefix, op="_TwlRnn", input=[sequence, const("W", w), const("R", r), const("B", b)])
+        rnn.input.extend(initial)
+        rnn.attr["kind"].s = kind.encode()
+        rnn.attr["hidden_size"].i = hidden
+        rnn.attr["num_states"].i = len(states)
+        rnn.attr["linear_before_reset"].b = linear_before_reset
+        nodes.append(rnn)
+        for j, var in enumerate(states):
+            if var.exit is not None:
+                replaced[var.exit.name] = [squeeze(var.exit.name, f"{prefix}:{1 + j}", 0)]
+        nodes.append(squeeze(f"{prefix}/sequence", prefix, 1))  # (the next cell's input)
+        sequence = nodes[-1].name
     out_exit = layer.out.exit if layer.out is not None else None
     if out_exit is not None:
         for consumer in g.consumers.get(out_exit.name, []):

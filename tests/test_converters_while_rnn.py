@@ -1,7 +1,7 @@
 """A tensorweave model whose recurrent layer is a while loop (`tw.nn.dynamic_rnn` over a run-time sequence
 length) frozen and converted: the loop becomes the lite LSTM/GRU/RNN (converters/tf_rnn_loops.py through
 freeze.freeze_session), checked against the session's own output on the lite runtime and in onnxruntime at two
-lengths; and the loops that are not one cell, refused with the reason."""
+lengths; and the loops that are not recurrent cells, refused with the reason."""
 
 import numpy as np
 import pytest
@@ -18,6 +18,9 @@ CELLS = {
     "BasicLSTMCell forget_bias 0.5": lambda: tw.nn.rnn_cell.BasicLSTMCell(5, forget_bias=0.5),
     "BasicRNNCell": lambda: tw.nn.rnn_cell.BasicRNNCell(5),
     "GRUCell": lambda: tw.nn.rnn_cell.GRUCell(5),
+    "MultiRNNCell GRU, LSTM, basic RNN": lambda: tw.nn.rnn_cell.MultiRNNCell(
+        [tw.nn.rnn_cell.GRUCell(4), tw.nn.rnn_cell.LSTMCell(5), tw.nn.rnn_cell.BasicRNNCell(3)]
+    ),
 }
 
 
@@ -29,8 +32,9 @@ def _frozen(make_cell, **rnn_kwargs):
         tw.set_random_seed(3)
         x = tw.placeholder(tw.float32, [None, None, FEATURES], name="x")
         outputs, state = tw.nn.dynamic_rnn(make_cell(), x, dtype=tw.float32, **rnn_kwargs)
-        final = state[-1] if isinstance(state, tuple) and isinstance(state[0], tuple) else state  # (stacked)
-        final = final.h if isinstance(final, tw.nn.rnn_cell.LSTMStateTuple) else final
+        if isinstance(state, tuple) and not isinstance(state, tw.nn.rnn_cell.LSTMStateTuple):
+            state = state[1]  # (stacked: the middle cell's, an LSTM's)
+        final = state.h if isinstance(state, tw.nn.rnn_cell.LSTMStateTuple) else state
         fetched = [tw.identity(outputs, name="sequence"), tw.identity(final, name="final")]
         sess = tw.Session(graph=graph)
         sess.run(tw.global_variables_initializer())
@@ -55,10 +59,46 @@ def test_dynamic_rnn_loop_converts_to_the_lite_and_onnx_recurrent_ops(cell):
     sess.close()
 
 
-def test_stacked_cells_in_one_loop_are_refused_naming_the_loop():
-    cell = lambda: tw.nn.rnn_cell.MultiRNNCell([tw.nn.rnn_cell.LSTMCell(4), tw.nn.rnn_cell.LSTMCell(3)])
-    with pytest.raises(ConversionError, match=r"belongs to a while loop.*carries 4 states"):
-        _frozen(cell)
+def _lstm_cell(x, state, kernel, bias):
+    """TF1's LSTMCell as its graph (forget bias 1): (h, (c, h))."""
+    c, h = state
+    i, j, f, o = tw.split(tw.nn.bias_add(tw.matmul(tw.concat([x, h], 1), kernel), bias), 4, axis=1)
+    c = tw.sigmoid(f + 1.0) * c + tw.sigmoid(i) * tw.tanh(j)
+    h = tw.sigmoid(o) * tw.tanh(c)
+    return h, (c, h)
+
+
+def test_hand_written_while_loop_lstm_of_two_layers_converts():
+    """TF1's LSTMCell graph written out in a while_loop over TensorArrays, two layers per step (the loop of
+    benchmarks/rnn_while_loop.py): two chained lite LSTMs."""
+    steps, batch, hidden = 5, 2, 6
+    graph = tw.Graph()
+    with graph.as_default():
+        tw.set_random_seed(4)
+        x = tw.placeholder(tw.float32, [steps, batch, FEATURES], name="x")
+        kernels = [tw.Variable(tw.random_normal([n + hidden, 4 * hidden], stddev=0.5)) for n in (FEATURES, hidden)]
+        biases = [tw.Variable(tw.random_normal([4 * hidden], stddev=0.1)) for _ in range(2)]
+        inputs = tw.TensorArray(tw.float32, size=steps).unstack(x)
+        zeros = tw.zeros([batch, hidden])
+
+        def body(t, state, out):
+            h, new = inputs.read(t), []
+            for k in range(2):
+                h, s = _lstm_cell(h, state[k], kernels[k], biases[k])
+                new.append(s)
+            return t + 1, tuple(new), out.write(t, h)
+
+        loop_vars = (tw.constant(0), ((zeros, zeros), (zeros, zeros)), tw.TensorArray(tw.float32, size=steps))
+        _, _, out = tw.while_loop(lambda t, *_: t < steps, body, loop_vars)
+        y = tw.identity(out.stack(), name="y")
+        with tw.Session(graph=graph) as sess:
+            sess.run(tw.global_variables_initializer())
+            frozen = freeze.freeze_session(sess, ["x"], ["y"])
+            value = np.random.default_rng(0).standard_normal((steps, batch, FEATURES)).astype(np.float32)
+            want = sess.run(y, {x: value})
+    assert [n.op for n in frozen.node].count("_TwlRnn") == 2
+    got = lite_runner.LiteRunner(tf_to_twl.convert(frozen, ["x"], ["y"])).run([value])["y"]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
 def test_sequence_lengths_are_refused():
