@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import tensorweave as tw
 
-from tests.bad_inputs_util import need_tf
+from tests.bad_inputs_util import expect_error, need_tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -161,3 +161,150 @@ def test_tensor_meta_whose_shape_overflows_is_invalid_argument(worker_address):
     assert code == grpc.StatusCode.INVALID_ARGUMENT and "malformed tensor shape" in details, details
     # An empty tensor of a shape numpy can hold still decodes.
     assert wire.tensor_from({"dtype": 1, "shape": [2**20, 0], "nbytes": 0}, b"").shape == (2**20, 0)
+
+
+@pytest.mark.parametrize("make", ["FIFOQueue", "RandomShuffleQueue"])
+def test_queue_capacity_beyond_int32_is_invalid_argument(make):
+    # Was accepted (an int64 attr here); TF's queue kernels take int32 attrs.
+    def build(tf):
+        q = tf.FIFOQueue(2**40, tf.float32) if make == "FIFOQueue" else tf.RandomShuffleQueue(2**40, 0, tf.float32)
+        return q.size()
+
+    expect_error(tw, build, tw.errors.InvalidArgumentError, "Attr capacity has value 1099511627776 out of range")
+
+
+def test_random_shuffle_queue_min_after_dequeue_beyond_int32_is_invalid_argument():
+    build = lambda tf: tf.RandomShuffleQueue(10, -(2**40), tf.float32).size()
+    expect_error(tw, build, tw.errors.InvalidArgumentError, "Attr min_after_dequeue has value", oracle=False)
+
+
+def _keras_error(make):
+    """The exception `make(keras)` raises with tensorweave's Keras and tf_keras (None when it does not)."""
+    need_tf()
+    tf_keras = pytest.importorskip("tf_keras")
+    out = []
+    for keras in (tw.keras, tf_keras):
+        try:
+            make(keras)
+            out.append(None)
+        except Exception as e:  # noqa: BLE001 - the error is the result
+            out.append(e)
+    return out
+
+
+@pytest.mark.parametrize(
+    "make,fragment",
+    [
+        (lambda k: k.layers.Cropping2D(2)(k.Input((4, 4, 1))), "Argument `cropping` must be greater than the input"),
+        (lambda k: k.layers.Cropping2D(((1, 3), (0, 0)))(k.Input((4, 4, 1))), "cropping=((1, 3), (0, 0))"),
+        (lambda k: k.layers.UpSampling2D(0), "including {0} that does not satisfy the requirement `> 0`"),
+        (lambda k: k.layers.UpSampling2D((2, -1)), "including {-1}"),
+        (lambda k: k.layers.UpSampling3D((1, 0, 1)), "including {0}"),
+    ],
+)
+def test_keras_cropping_all_and_upsampling_by_zero_are_value_errors(make, fragment):
+    # Cropping2D gave an empty (or negative) image, UpSampling2D(0) an empty one; tf_keras raises ValueError.
+    ours, theirs = _keras_error(make)
+    assert isinstance(ours, ValueError) and fragment in str(ours), repr(ours)
+    assert isinstance(theirs, ValueError), repr(theirs)
+
+
+def test_keras_cropping2d_of_unknown_size_and_channels_first(sess):
+    # Unknown spatial sizes raised TypeError ("None - int"); data_format was not an argument.
+    x = np.arange(50, dtype=np.float32).reshape(1, 2, 5, 5)
+    tf_keras = pytest.importorskip("tf_keras")
+    crop = ((1, 0), (0, 2))
+    theirs = tf_keras.layers.Cropping2D(crop, data_format="channels_first")(x).numpy()
+    layer = tw.keras.layers.Cropping2D(crop, data_format="channels_first")
+    np.testing.assert_array_equal(sess.run(layer(tw.constant(x))), theirs)
+    unknown = tw.placeholder(tw.float32, [None, None, None, 1])
+    out = tw.keras.layers.Cropping2D(((1, 0), (2, 1)))(unknown)
+    image = np.arange(20, dtype=np.float32).reshape(1, 4, 5, 1)
+    np.testing.assert_array_equal(sess.run(out, {unknown: image}), image[:, 1:, 2:4])
+
+
+def test_keras_class_weight_missing_a_class_of_the_data_is_value_error():
+    # Classes absent from class_weight were weighted 1.0 silently; TF1's Keras raises ValueError.
+    model = tw.keras.Sequential([tw.keras.layers.Dense(2, input_shape=(3,))])
+    model.compile("sgd", "mse")
+    with pytest.raises(ValueError, match=r"The classes \{0\} exist in the data but not in `class_weight`"):
+        model.fit(np.zeros([4, 3]), np.zeros([4, 2]), class_weight={1: 2.0}, verbose=0)
+    model.fit(np.zeros([4, 3]), np.eye(2)[[0, 1, 0, 1]], class_weight={0: 1.0, 1: 2.0}, verbose=0)
+
+
+def test_flatten_of_a_scalar_is_value_error():
+    # Gave shape [1, 1]; tf_keras's Flatten wants min_ndim=1.
+    ours, theirs = _keras_error(lambda k: k.layers.Flatten()(k.backend.constant(1.0)))
+    assert isinstance(ours, ValueError) and "expected min_ndim=1, found ndim=0" in str(ours), repr(ours)
+    assert isinstance(theirs, ValueError) and "expected min_ndim=1, found ndim=0" in str(theirs), repr(theirs)
+    with pytest.raises(ValueError, match="expected min_ndim=1"):
+        tw.layers.flatten(tw.constant(1.0))
+
+
+def test_flatten_channels_first_flattens_in_channels_last_order(sess):
+    # data_format="channels_first" was ignored: the features came out in another order than TF's.
+    tf_keras = pytest.importorskip("tf_keras")
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 2, 2)
+    theirs = tf_keras.layers.Flatten(data_format="channels_first")(x).numpy()
+    for out in (
+        tw.layers.flatten(tw.constant(x), data_format="channels_first"),
+        tw.keras.layers.Flatten(data_format="channels_first")(tw.constant(x)),
+    ):
+        np.testing.assert_array_equal(sess.run(out), theirs)
+    np.testing.assert_array_equal(sess.run(tw.layers.flatten(tw.constant(x))), x.reshape(2, -1))
+
+
+def test_checkpoint_reader_of_a_directory_is_data_loss(tmp_path):
+    # Was NotFoundError ("Failed to find any matching files"); TF cannot open the directory as a table.
+    for lib in (tw, need_tf()):
+        with pytest.raises(lib.errors.DataLossError, match="Is a directory"):
+            lib.train.NewCheckpointReader(str(tmp_path))
+
+
+@pytest.mark.parametrize("where", ["under_a_file", "uninitialized_in_a_missing_dir"])
+def test_saver_save_that_fails_without_its_parent_directory_is_value_error(tmp_path, where):
+    # Was FailedPreconditionError from the save op; TF's Saver.save turns it into ValueError.
+    (tmp_path / "plain").write_text("x")
+
+    def build(tf):
+        v = tf.Variable(1.0, name="v")
+        sess = tf.get_default_session()
+        if where == "under_a_file":
+            sess.run(v.initializer)
+            return tf.train.Saver().save(sess, str(tmp_path / "plain" / "model"))
+        return tf.train.Saver().save(sess, str(tmp_path / "missing" / "model"))
+
+    for lib in (tw, need_tf()):
+        with (
+            lib.Graph().as_default(),
+            lib.Session().as_default(),
+            pytest.raises(ValueError, match="Parent directory of .*model doesn't exist, can't save"),
+        ):
+            build(lib)
+
+
+def test_checkpoint_whose_size_wraps_around_is_data_loss(tmp_path):
+    # A header shape of [2**62] float32 (2**64 bytes: 0 after the multiplication wrapped) matched the offsets
+    # [0, 0]: ResourceExhausted when read instead of the corrupt file named.
+    import json
+    import struct
+
+    from tensorweave._src.platform.tf_record import crc32c
+
+    prefix = str(tmp_path / "model")
+    entry = {"dtype": "F32", "shape": [2**62]}
+    header = json.dumps({"v": dict(entry, data_offsets=[0, 0])}).encode()
+    header += b" " * (-len(header) % 8)
+    data = struct.pack("<Q", len(header)) + header
+    (tmp_path / "model.safetensors").write_bytes(data)
+    manifest = {
+        "data_bytes": len(data),
+        "data_crc32c": crc32c(data),
+        "data_file": "model.safetensors",
+        "format": "tensorweave.checkpoint",
+        "tensors": {"v": dict(entry, crc32c=0)},
+        "version": 1,
+    }
+    (tmp_path / "model.manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(tw.errors.DataLossError, match=r"tensor 'v' has shape \[4611686018427387904\], more than 2\^64"):
+        tw.train.load_variable(prefix, "v")
