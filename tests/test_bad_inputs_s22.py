@@ -308,3 +308,33 @@ def test_checkpoint_whose_size_wraps_around_is_data_loss(tmp_path):
     (tmp_path / "model.manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(tw.errors.DataLossError, match=r"tensor 'v' has shape \[4611686018427387904\], more than 2\^64"):
         tw.train.load_variable(prefix, "v")
+
+
+def test_sparse_split_into_more_pieces_than_the_dimension_is_invalid_argument():
+    # Gave empty pieces; TF's SparseSplit kernel refuses it.
+    def build(tf):
+        sp = tf.SparseTensor(tf.constant([[0]], tf.int64), [1.0], [2])
+        return tf.sparse.to_dense(tf.sparse.split(sp_input=sp, num_split=5, axis=0)[0])
+
+    expect_error(tw, build, tw.errors.InvalidArgumentError, "num_split should be between 1 and the splitting dimension")
+
+
+def test_sparse_split_within_the_dimension_unchanged(sess):
+    sp = tw.SparseTensor(tw.constant([[0], [3]], tw.int64), [1.0, 2.0], [4])
+    parts = sess.run([tw.sparse.to_dense(p) for p in tw.sparse.split(sp_input=sp, num_split=4, axis=0)])
+    assert [p.tolist() for p in parts] == [[1.0], [0.0], [0.0], [2.0]]
+
+
+def test_from_generator_float_for_an_int_component_is_an_error():
+    # 1.5 for an int64 component became 1 silently; TF refuses it.
+    def build(tf):
+        ds = tf.data.Dataset.from_generator(lambda: iter([1.5]), tf.int64)
+        return tf.data.make_one_shot_iterator(ds).get_next()
+
+    expect_error(tw, build, tw.errors.InvalidArgumentError, "could not be converted to the expected type")
+
+
+def test_from_generator_exact_float_for_an_int_component_converts(sess):
+    ds = tw.data.Dataset.from_generator(lambda: iter([2.0, np.float32(3.0)]), tw.int64)
+    n = tw.data.make_one_shot_iterator(ds).get_next()
+    assert [sess.run(n), sess.run(n)] == [2, 3]

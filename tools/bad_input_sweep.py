@@ -2730,6 +2730,176 @@ CASES_S22 += [
     ),
 ]
 
+# Round 3, more ops (--set s22): tf.data sizes, sampling, sequence and sparse ops with hostile values.
+_DSI = "tf.data.make_one_shot_iterator({}).get_next()"
+CASES_S22 += [
+    ("data_shuffle_huge_buffer", _DSI.format("tf.data.Dataset.range(3).shuffle(2**62, seed=1)")),
+    ("data_shuffle_zero_buffer", _DSI.format("tf.data.Dataset.range(3).shuffle(0)")),
+    ("data_shuffle_neg_buffer", _DSI.format("tf.data.Dataset.range(3).shuffle(-5)")),
+    ("data_batch_huge", _DSI.format("tf.data.Dataset.range(3).batch(2**62)")),
+    ("data_batch_zero", _DSI.format("tf.data.Dataset.range(3).batch(0)")),
+    ("data_prefetch_huge", _DSI.format("tf.data.Dataset.range(3).prefetch(2**62)")),
+    ("data_repeat_neg2", _DSI.format("tf.data.Dataset.range(3).repeat(-2)")),
+    ("data_take_huge", _DSI.format("tf.data.Dataset.range(3).take(2**63 - 1)")),
+    ("data_range_huge", _DSI.format("tf.data.Dataset.range(0, 2**63 - 1, 2**62)")),
+    ("data_range_zero_step", _DSI.format("tf.data.Dataset.range(0, 5, 0)")),
+    ("data_map_parallel0", _DSI.format("tf.data.Dataset.range(3).map(lambda x: x, num_parallel_calls=0)")),
+    ("data_map_parallel_neg", _DSI.format("tf.data.Dataset.range(3).map(lambda x: x, num_parallel_calls=-5)")),
+    (
+        "data_padded_batch_neg",
+        _DSI.format("tf.data.Dataset.from_tensor_slices([[1, 2, 3]]).padded_batch(1, padded_shapes=[-5])"),
+    ),
+    ("data_window_zero", "exec:ds = tf.data.Dataset.range(3).window(0)\nout = 1"),
+    ("data_shard_bad", _DSI.format("tf.data.Dataset.range(3).shard(2, 5)")),
+    ("data_shard_zero", _DSI.format("tf.data.Dataset.range(3).shard(0, 0)")),
+    ("data_from_tensor_slices_mismatch", _DSI.format("tf.data.Dataset.from_tensor_slices(([1, 2], [1, 2, 3]))")),
+    (
+        "data_from_generator_wrong_type",
+        "exec:ds = tf.data.Dataset.from_generator(lambda: iter([1.5, 'x']), tf.int64)\nfetches = " + _DSI.format("ds"),
+    ),
+    (
+        "data_from_generator_wrong_shape",
+        "exec:ds = tf.data.Dataset.from_generator(lambda: iter([[1, 2]]), tf.int64, tf.TensorShape([3]))\nfetches = "
+        + _DSI.format("ds"),
+    ),
+    ("data_zip_mismatch_struct", _DSI.format("tf.data.Dataset.zip((tf.data.Dataset.range(3), 5))")),
+    (
+        "data_concat_mismatch",
+        _DSI.format("tf.data.Dataset.range(3).concatenate(tf.data.Dataset.from_tensor_slices(['a']))"),
+    ),
+    ("data_unbatch_scalar", _DSI.format("tf.data.Dataset.range(3).unbatch()")),
+    (
+        "data_cache_dir_is_file",
+        "exec:p = tmp('cachefile')\nopen(p, 'w').write('x')\nds = tf.data.Dataset.range(3).cache(p + '/sub/c')\nfetches = "
+        + _DSI.format("ds"),
+    ),
+    ("data_text_line_dir", _DSI.format("tf.data.TextLineDataset(tmp(''))")),
+    (
+        "data_fixed_length_zero",
+        "exec:p = tmp('f.bin')\nopen(p, 'wb').write(b'abcd')\nfetches = "
+        + _DSI.format("tf.data.FixedLengthRecordDataset(p, 0)"),
+    ),
+    (
+        "data_fixed_length_neg",
+        "exec:p = tmp('f.bin')\nopen(p, 'wb').write(b'abcd')\nfetches = "
+        + _DSI.format("tf.data.FixedLengthRecordDataset(p, -4)"),
+    ),
+    (
+        "data_fixed_length_huge_header",
+        "exec:p = tmp('f.bin')\nopen(p, 'wb').write(b'abcd')\nfetches = "
+        + _DSI.format("tf.data.FixedLengthRecordDataset(p, 2, header_bytes=2**62)"),
+    ),
+    ("sampler_unique_too_few", "tf.nn.log_uniform_candidate_sampler([[0]], 1, 10, True, 5)[0]"),
+    (
+        "sampler_uniform_unique_too_few",
+        "tf.nn.uniform_candidate_sampler(tf.constant([[0]], tf.int64), 1, 10, True, 5)[0]",
+    ),
+    ("sampler_range_zero", "tf.nn.uniform_candidate_sampler(tf.constant([[0]], tf.int64), 1, 2, False, 0)[0]"),
+    (
+        "sampler_num_true_mismatch",
+        "tf.nn.uniform_candidate_sampler(tf.constant([[0, 1]], tf.int64), 1, 2, False, 5)[0]",
+    ),
+    (
+        "sampled_softmax_too_many",
+        "tf.nn.sampled_softmax_loss(tf.zeros([3, 2]), tf.zeros([3]), tf.constant([[0]], tf.int64), tf.zeros([1, 2]), 10, 3)",
+    ),
+    ("random_categorical_huge", f"tf.random.categorical(tf.zeros([2**12, 2]), {PH}(2**31 - 1, []))"),
+    ("random_categorical_neg", f"tf.random.categorical(tf.zeros([1, 2]), {PH}(-1, []))"),
+    ("random_categorical_zero_classes", "tf.random.categorical(tf.zeros([1, 0]), 2)"),
+    ("random_gamma_neg_alpha", "tf.random.gamma([3], -1.0, seed=1)"),
+    ("random_poisson_neg_lam", "tf.random.poisson(-1.0, [3], seed=1)"),
+    ("random_shuffle_scalar", "tf.random.shuffle(tf.constant(1.0))"),
+    ("roll_min_shift", f"tf.roll(tf.range(5), {PH}(tf.constant(-2**63, tf.int64), []), 0)"),
+    ("reverse_sequence_too_long", "tf.reverse_sequence(tf.zeros([2, 3]), [5, 1], seq_axis=1, batch_axis=0)"),
+    ("reverse_sequence_neg", "tf.reverse_sequence(tf.zeros([2, 3]), [-1, 1], seq_axis=1, batch_axis=0)"),
+    ("reverse_sequence_same_axes", "tf.reverse_sequence(tf.zeros([2, 3]), [1, 1], seq_axis=0, batch_axis=0)"),
+    ("unravel_index_overflow", "tf.unravel_index(tf.constant([1], tf.int64), tf.constant([2**40, 2**40], tf.int64))"),
+    ("searchsorted_batch_mismatch", "tf.searchsorted(tf.zeros([2, 3]), tf.zeros([3, 1]))"),
+    ("searchsorted_rank0", "tf.searchsorted(tf.constant(1.0), tf.constant(1.0))"),
+    ("ctc_greedy_seq_too_long", "tf.nn.ctc_greedy_decoder(tf.zeros([2, 1, 3]), [5])[1]"),
+    ("ctc_greedy_seq_neg", "tf.nn.ctc_greedy_decoder(tf.zeros([2, 1, 3]), [-1])[1]"),
+    ("ctc_beam_top_paths_big", "tf.nn.ctc_beam_search_decoder(tf.zeros([2, 1, 3]), [2], beam_width=2, top_paths=5)[1]"),
+    ("ctc_loss_label_oob", "tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [7], [1, 1]), tf.zeros([2, 1, 3]), [2])"),
+    ("ctc_loss_seq_too_long", "tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [1], [1, 1]), tf.zeros([2, 1, 3]), [9])"),
+    (
+        "conv2d_backprop_input_huge",
+        "tf.nn.conv2d_backprop_input([1, 2**30, 2**30, 1], tf.zeros([2, 2, 1, 1]), tf.zeros([1, 2, 2, 1]), [1, 1, 1, 1], 'SAME')",
+    ),
+    (
+        "conv2d_backprop_input_mismatch",
+        "tf.nn.conv2d_backprop_input([1, 9, 9, 1], tf.zeros([2, 2, 1, 1]), tf.zeros([1, 2, 2, 1]), [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "conv2d_backprop_filter_mismatch",
+        "tf.nn.conv2d_backprop_filter(tf.zeros([1, 4, 4, 1]), [2, 2, 1, 1], tf.zeros([1, 9, 9, 1]), [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "max_pool_argmax_bad",
+        "tf.nn.max_pool_with_argmax(tf.zeros([1, 2, 2, 1]), [1, 5, 5, 1], [1, 1, 1, 1], 'VALID')[1]",
+    ),
+    (
+        "dilation2d_bad",
+        "tf.nn.dilation2d(tf.zeros([1, 2, 2, 1]), tf.zeros([5, 5, 1]), [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')",
+    ),
+    ("fractional_max_pool_ratio_small", "tf.nn.fractional_max_pool(tf.zeros([1, 4, 4, 1]), [1.0, 0.5, 0.5, 1.0])[0]"),
+    (
+        "fractional_avg_pool_ratio_huge",
+        "tf.nn.fractional_avg_pool(tf.zeros([1, 4, 4, 1]), [1.0, 100.0, 100.0, 1.0])[0]",
+    ),
+    ("lrn_depth_huge", "tf.nn.lrn(tf.zeros([1, 2, 2, 3]), 2**30)"),
+    ("lrn_depth_neg", "tf.nn.lrn(tf.zeros([1, 2, 2, 3]), -1)"),
+    (
+        "batch_norm_shape_mismatch",
+        "tf.nn.batch_normalization(tf.zeros([2, 3]), tf.zeros([4]), tf.ones([4]), None, None, 1e-3)",
+    ),
+    ("fused_batch_norm_bad_scale", "tf.nn.fused_batch_norm(tf.zeros([1, 2, 2, 3]), tf.ones([4]), tf.zeros([3]))[0]"),
+    ("quantize_min_gt_max", "tf.quantization.quantize(tf.zeros([2]), 1.0, -1.0, tf.quint8)[0]"),
+    ("matrix_diag_part_k_oob", "tf.linalg.diag_part(tf.zeros([2, 3]), k=5)"),
+    ("matrix_set_diag_mismatch", "tf.linalg.set_diag(tf.zeros([2, 3]), tf.zeros([5]))"),
+    (
+        "sparse_reshape_huge",
+        "tf.sparse.reshape(tf.SparseTensor([[0]], [1.0], [4]), tf.constant([2**40, 2**40], tf.int64))",
+    ),
+    (
+        "sparse_reorder_oob",
+        "tf.sparse.to_dense(tf.sparse.reorder(tf.SparseTensor(tf.constant([[9]], tf.int64), [1.0], [4])))",
+    ),
+    (
+        "sparse_split_too_many",
+        "tf.sparse.to_dense(tf.sparse.split(sp_input=tf.SparseTensor(tf.constant([[0]], tf.int64), [1.0], [2]), num_split=5, axis=0)[0])",
+    ),
+    (
+        "sparse_segment_mean_huge_num",
+        f"tf.sparse.segment_mean(tf.zeros([2, 2]), [0], [0], num_segments={PH}(2**40, []))",
+    ),
+    ("string_substr_huge", "tf.strings.substr('abc', 2**40, 1)"),
+    ("string_substr_neg_len", "tf.strings.substr('abc', 0, -1)"),
+    ("string_to_number_int_overflow", "tf.strings.to_number('99999999999999999999', tf.int32)"),
+    ("string_format_placeholders", "tf.strings.format('{} {}', [1])"),
+    ("reduce_join_sep_huge", "tf.strings.reduce_join(tf.fill([2**10], 'ab'), separator='x' * 2**12)"),
+    ("as_string_bad_width", "tf.as_string(1.5, width=-5)"),
+    ("decode_raw_odd_bytes", "tf.io.decode_raw(['abc'], tf.int32)"),
+    ("encode_base64_then_bad_decode", "tf.io.decode_base64(['!!!'])"),
+    ("bitcast_bad_shape", "tf.bitcast(tf.zeros([3], tf.int8), tf.int32)"),
+    ("one_hot_neg_depth_static", "tf.one_hot([0], -5)"),
+    ("sequence_mask_neg_maxlen", "tf.sequence_mask([1, 2], -3)"),
+    ("matrix_band_part_huge", f"tf.linalg.band_part(tf.zeros([3, 3]), {PH}(tf.constant(2**40, tf.int64), []), 0)"),
+    ("tensor_array_huge_size", "exec:ta = tf.TensorArray(tf.float32, size=2**40)\nfetches = ta.size()"),
+    ("tensor_array_write_neg", "exec:ta = tf.TensorArray(tf.float32, size=2).write(-1, 1.0)\nfetches = ta.stack()"),
+    (
+        "tensor_array_split_bad_lengths",
+        "exec:ta = tf.TensorArray(tf.float32, size=2).split([1.0, 2.0, 3.0], [2, 2])\nfetches = ta.concat()",
+    ),
+    (
+        "tensor_array_scatter_oob",
+        "exec:ta = tf.TensorArray(tf.float32, size=2).scatter([0, 7], [1.0, 2.0])\nfetches = ta.stack()",
+    ),
+    ("while_loop_max_iter_neg", "tf.while_loop(lambda i: i < 3, lambda i: i + 1, [0], maximum_iterations=-1)"),
+    ("py_func_raises", "tf.py_func(lambda x: 1 / 0, [1.0], tf.float32)"),
+    ("py_func_wrong_dtype", "tf.py_func(lambda x: np.array('abc'), [1.0], tf.float32)"),
+    ("py_func_wrong_count", "tf.py_func(lambda x: (x, x), [1.0], [tf.float32])"),
+]
+
 
 WORKER = r"""
 import sys, json, os, math
