@@ -338,3 +338,29 @@ def test_from_generator_exact_float_for_an_int_component_converts(sess):
     ds = tw.data.Dataset.from_generator(lambda: iter([2.0, np.float32(3.0)]), tw.int64)
     n = tw.data.make_one_shot_iterator(ds).get_next()
     assert [sess.run(n), sess.run(n)] == [2, 3]
+
+
+def test_keras_load_weights_of_a_missing_or_foreign_h5_file_is_an_os_error(tmp_path):
+    # Was "not a valid checkpoint" (ValueError): an .h5 path is opened as HDF5, as tf_keras does.
+    (tmp_path / "garbage.h5").write_text("garbage")
+    for path, error in ((tmp_path / "missing.h5", FileNotFoundError), (tmp_path / "garbage.h5", OSError)):
+        ours, theirs = _keras_error(
+            lambda k, path=path: k.Sequential([k.layers.Dense(2, input_shape=(3,))]).load_weights(str(path))
+        )
+        assert isinstance(ours, error), repr(ours)
+        assert isinstance(theirs, error), repr(theirs)
+
+
+def test_sweep_tool_runs_tensorweave_only_cases():
+    # The round-3 driver: "tw:" cases (raw RPCs to a local server here) run on tensorweave alone.
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tools", "bad_input_sweep.py"), "--set", "s22", "--only", "rpc_run_graph"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert int(proc.stdout.strip().splitlines()[-1].split(" cases:")[0]) >= 10, proc.stdout
+    assert "rpc_run_graph_feed_wrong_dtype: tw=[" in proc.stdout and "INVALID_ARGUMENT" in proc.stdout, proc.stdout
+    assert "INTERNAL" not in proc.stdout and "crash" not in proc.stdout and "hang" not in proc.stdout, proc.stdout
