@@ -2900,6 +2900,117 @@ CASES_S22 += [
     ("py_func_wrong_count", "tf.py_func(lambda x: (x, x), [1.0], [tf.float32])"),
 ]
 
+# Round 3: the queue-based input pipeline (tf.train.batch and friends) with hostile arguments.
+_RUNQ = (
+    "\ncoord = tf.train.Coordinator()\nts = tf.train.start_queue_runners(sess, coord=coord)\n"
+    "try:\n    out = sess.run(fetches, options=tf.RunOptions(timeout_in_ms=5000))\nfinally:\n"
+    "    coord.request_stop()\n    coord.join(ts, stop_grace_period_secs=5, ignore_live_threads=True)"
+)
+_INIT = "sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])"
+CASES_S22 += [
+    ("train_batch_size0", "exec:fetches = tf.train.batch([tf.constant(1.0)], batch_size=0)" + _RUNQ),
+    ("train_batch_size_neg", "exec:fetches = tf.train.batch([tf.constant(1.0)], batch_size=-2)" + _RUNQ),
+    ("train_batch_capacity0", "exec:fetches = tf.train.batch([tf.constant(1.0)], batch_size=2, capacity=0)" + _RUNQ),
+    ("train_batch_threads0", "exec:fetches = tf.train.batch([tf.constant(1.0)], batch_size=2, num_threads=0)" + _RUNQ),
+    (
+        "train_batch_unknown_shape",
+        "exec:x = tf.placeholder_with_default([1.0], None)\nfetches = tf.train.batch([x], batch_size=2)" + _RUNQ,
+    ),
+    (
+        "train_batch_dynamic_pad_scalar",
+        "exec:fetches = tf.train.batch([tf.constant(1.0)], batch_size=2, dynamic_pad=True)" + _RUNQ,
+    ),
+    ("train_batch_empty_list", "exec:fetches = tf.train.batch([], batch_size=2)" + _RUNQ),
+    (
+        "train_shuffle_batch_min_gt_cap",
+        "exec:fetches = tf.train.shuffle_batch([tf.constant(1.0)], batch_size=2, capacity=4, min_after_dequeue=10)"
+        + _RUNQ,
+    ),
+    (
+        "train_shuffle_batch_min_neg",
+        "exec:fetches = tf.train.shuffle_batch([tf.constant(1.0)], batch_size=2, capacity=4, min_after_dequeue=-1)"
+        + _RUNQ,
+    ),
+    (
+        "train_batch_join_mismatch",
+        "exec:fetches = tf.train.batch_join([[tf.constant(1.0)], [tf.constant(1)]], batch_size=2)" + _RUNQ,
+    ),
+    ("train_string_input_producer_empty", "exec:fetches = tf.train.string_input_producer([]).dequeue()" + _RUNQ),
+    (
+        "train_string_input_producer_num_epochs0",
+        "exec:q = tf.train.string_input_producer(['a'], num_epochs=0)\n" + _INIT + "\nfetches = q.dequeue()" + _RUNQ,
+    ),
+    (
+        "train_string_input_producer_num_epochs_neg",
+        "exec:q = tf.train.string_input_producer(['a'], num_epochs=-1)\n" + _INIT + "\nfetches = q.dequeue()" + _RUNQ,
+    ),
+    (
+        "train_slice_input_producer_mismatch",
+        "exec:fetches = tf.train.slice_input_producer([[1, 2, 3], [1, 2]])" + _RUNQ,
+    ),
+    ("train_slice_input_producer_scalar", "exec:fetches = tf.train.slice_input_producer([tf.constant(1)])" + _RUNQ),
+    ("train_range_input_producer_neg", "exec:fetches = tf.train.range_input_producer(-3).dequeue()" + _RUNQ),
+    ("train_input_producer_scalar", "exec:fetches = tf.train.input_producer(tf.constant(1.0)).dequeue()" + _RUNQ),
+    (
+        "train_limit_epochs_neg",
+        "exec:x = tf.train.limit_epochs(tf.constant(1.0), num_epochs=-2)\n" + _INIT + "\nfetches = x" + _RUNQ,
+    ),
+    (
+        "train_maybe_batch_keep_input_rank2",
+        "exec:fetches = tf.train.maybe_batch([tf.constant(1.0)], tf.constant([[True]]), batch_size=2)" + _RUNQ,
+    ),
+    (
+        "train_batch_enqueue_many_scalar",
+        "exec:fetches = tf.train.batch([tf.constant(1.0)], batch_size=2, enqueue_many=True)" + _RUNQ,
+    ),
+    ("train_exponential_decay_zero_steps", "exec:fetches = tf.train.exponential_decay(0.1, tf.constant(5), 0, 0.5)"),
+    ("train_piecewise_mismatch", "exec:fetches = tf.train.piecewise_constant(tf.constant(5), [1, 2], [0.1, 0.2])"),
+    ("train_piecewise_unsorted", "exec:fetches = tf.train.piecewise_constant(tf.constant(5), [3, 1], [0.1, 0.2, 0.3])"),
+    ("train_polynomial_decay_zero_steps", "exec:fetches = tf.train.polynomial_decay(0.1, tf.constant(5), 0)"),
+    ("train_cosine_decay_zero_steps", "exec:fetches = tf.train.cosine_decay(0.1, tf.constant(5), 0)"),
+    (
+        "train_gd_negative_lr",
+        "exec:v = tf.Variable(1.0)\nop = tf.train.GradientDescentOptimizer(-1.0).minimize(v * v)\nsess.run(v.initializer)\nsess.run(op)\nout = sess.run(v)",
+    ),
+    (
+        "train_adam_nan_lr",
+        "exec:v = tf.Variable(1.0)\nop = tf.train.AdamOptimizer(float('nan')).minimize(v * v)\n"
+        + _INIT
+        + "\nsess.run(op)\nout = sess.run(v)",
+    ),
+    ("train_minimize_no_vars", "exec:op = tf.train.GradientDescentOptimizer(0.1).minimize(tf.constant(1.0))"),
+    ("train_minimize_int_loss", "exec:v = tf.Variable(1)\nop = tf.train.GradientDescentOptimizer(0.1).minimize(v * v)"),
+    ("train_apply_gradients_empty", "exec:op = tf.train.GradientDescentOptimizer(0.1).apply_gradients([])"),
+    (
+        "train_apply_gradients_none",
+        "exec:v = tf.Variable(1.0)\nop = tf.train.GradientDescentOptimizer(0.1).apply_gradients([(None, v)])",
+    ),
+    (
+        "train_apply_gradients_shape_mismatch",
+        "exec:v = tf.Variable([1.0, 2.0])\nop = tf.train.GradientDescentOptimizer(0.1).apply_gradients([(tf.constant([1.0, 2.0, 3.0]), v)])",
+    ),
+    (
+        "train_clip_by_global_norm_nan",
+        "exec:fetches = tf.clip_by_global_norm([tf.constant([float('nan'), 1.0])], 1.0)[0][0]",
+    ),
+    (
+        "train_clip_by_global_norm_inf",
+        "exec:fetches = tf.clip_by_global_norm([tf.constant([float('inf'), 1.0])], 1.0)[0][0]",
+    ),
+    ("train_momentum_none", "exec:out = tf.train.MomentumOptimizer(0.1, None)"),
+    (
+        "train_ema_decay_big",
+        "exec:v = tf.Variable(1.0)\nema = tf.train.ExponentialMovingAverage(1.5)\nop = ema.apply([v])\n"
+        + _INIT
+        + "\nsess.run(op)\nout = sess.run(ema.average(v))",
+    ),
+    ("train_global_step_twice", "exec:tf.train.create_global_step()\nout = str(tf.train.create_global_step())"),
+    (
+        "train_global_step_float",
+        "exec:g = tf.Variable(1.0, name='global_step', collections=[tf.GraphKeys.GLOBAL_VARIABLES, tf.GraphKeys.GLOBAL_STEP])\nout = str(tf.train.get_global_step())",
+    ),
+]
+
 
 WORKER = r"""
 import sys, json, os, math
