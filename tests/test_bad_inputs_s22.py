@@ -364,3 +364,18 @@ def test_sweep_tool_runs_tensorweave_only_cases():
     assert int(proc.stdout.strip().splitlines()[-1].split(" cases:")[0]) >= 10, proc.stdout
     assert "rpc_run_graph_feed_wrong_dtype: tw=[" in proc.stdout and "INVALID_ARGUMENT" in proc.stdout, proc.stdout
     assert "INTERNAL" not in proc.stdout and "crash" not in proc.stdout and "hang" not in proc.stdout, proc.stdout
+
+
+def test_fill_of_an_empty_shape_whose_dims_overflow_is_invalid_argument():
+    # [2**62, 2**62, 0] holds no element, so the op ran; fetching it failed in numpy ("array is too big") without
+    # naming the op. TF's Fill refuses the shape.
+    def build(tf):
+        dims = tf.placeholder_with_default(tf.constant([2**62, 2**62, 0], tf.int64), [3])
+        return tf.fill(dims, 1.0)
+
+    expect_error(tw, build, tw.errors.InvalidArgumentError, "would have more than 2**63 - 1 elements")
+
+
+def test_fill_of_an_empty_shape_unchanged(sess):
+    dims = tw.placeholder_with_default(tw.constant([3, 0, 2**40], tw.int64), [3])
+    assert sess.run(tw.fill(dims, 1.0)).shape == (3, 0, 2**40)
