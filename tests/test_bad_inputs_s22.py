@@ -379,3 +379,44 @@ def test_fill_of_an_empty_shape_whose_dims_overflow_is_invalid_argument():
 def test_fill_of_an_empty_shape_unchanged(sess):
     dims = tw.placeholder_with_default(tw.constant([3, 0, 2**40], tw.int64), [3])
     assert sess.run(tw.fill(dims, 1.0)).shape == (3, 0, 2**40)
+
+
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        (["--timeout", "-5"], "--timeout must be a positive number of seconds, got -5.0"),
+        (["--timeout", "nan"], "--timeout must be a positive number of seconds, got nan"),
+        (["--logdir", "FILE"], "is not a directory"),
+    ],
+)
+def test_cluster_cli_refuses_bad_arguments(tmp_path, capsys, argv, fragment):
+    # A timeout <= 0 killed the cluster at once; a logdir naming a file was a FileExistsError traceback.
+    from tensorweave.distributed import launch
+
+    script = tmp_path / "s.py"
+    script.write_text("print('hi')\n")
+    argv = [str(script) if a == "FILE" else a for a in argv]
+    with pytest.raises(SystemExit) as info:
+        launch.main([*argv, "--ps", "0", "--workers", "1", str(script)])
+    assert info.value.code == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_cluster_that_fails_to_start_a_task_leaves_none_running(tmp_path, monkeypatch):
+    # A failure part-way (out of processes or files) left the tasks started so far running.
+    from tensorweave.distributed import launch
+
+    script = tmp_path / "sleeper.py"
+    script.write_text("import time\ntime.sleep(60)\n")
+    real, started = launch.subprocess.Popen, []
+
+    def popen(*args, **kwargs):
+        if len(started) == 2:
+            raise OSError(24, "Too many open files")
+        started.append(real(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(launch.subprocess, "Popen", popen)
+    with pytest.raises(OSError, match="Too many open files"):
+        launch.LocalCluster([sys.executable, str(script)], 1, 3, logdir=str(tmp_path / "logs"))
+    assert len(started) == 2 and all(p.poll() is not None for p in started)
