@@ -3,7 +3,9 @@
 Each case is an expression in `tf` (the module under test) that builds fetches in a fresh graph; they are run
 in a worker subprocess per library with a per-case timeout, so a crash or a hang costs one case. Each case is
 classified: same (same error class as TF, or both give the same value), diff-class, crash, hang, no-error (TF
-errs, tensorweave does not), value-differs, tw-only-error (tensorweave errs, TF does not).
+errs, tensorweave does not), value-differs, tw-error-only (tensorweave errs, TF does not). Cases whose expression
+starts with "tw:" use tensorweave's own interfaces (the lite C API and CLI, the distributed services, the
+estimator) and run on tensorweave alone: tf-unavailable is their value, to be read.
 
     python tools/bad_input_sweep.py [--timeout S] [--only SUBSTRING] [--set all|s20|s21|files|s22] [--json OUT]
 """
@@ -2385,6 +2387,18 @@ CASES_S22 += [
         _L
         + "import struct as st\nb = add_twl()\nout = sorted(set(load_and_run(L, b[:i] + st.pack('<i', v) + b[i + 4:]) for i in range(0, len(b) - 4, 2) for v in (-1, 2**31 - 1, -2**31, 2**20, 7)))",
     ),
+    ("lite_rich_model_ok", _L + "out = load_and_run(L, rich_twl())"),
+    (
+        "lite_rich_model_corrupt_sampled",
+        _L + "b = rich_twl()\nout = sorted(set(load_and_run(L, b[:i] + bytes([v]) + b[i + 1:]) "
+        "for i in range(0, len(b), 7) for v in (0, 0xff, b[i] ^ 1)))",
+    ),
+    (
+        "lite_rich_model_corrupt_words_sampled",
+        _L
+        + "import struct as st\nb = rich_twl()\nout = sorted(set(load_and_run(L, b[:i] + st.pack('<i', v) + b[i + 4:]) "
+        "for i in range(0, len(b) - 4, 11) for v in (-1, 2**31 - 1, 2**20)))",
+    ),
     ("lite_op_profiler_null", _LA + "L.twl_interpreter_set_op_profiler(it, None, None)\nout = run_add(L, it)"),
     ("cli_no_args", "tw:exec:out = cli()"),
     ("cli_unknown_command", "tw:exec:out = cli('frobnicate', 'x.twl')"),
@@ -3143,6 +3157,36 @@ def add_twl():
         node = helper.make_node("Add", ["x", "y"], ["z"])
         _TWL.append(onnx_import.convert(make_model([node], [("x", *f), ("y", *f)], [("z", *f)])))
     return _TWL[0]
+
+
+def rich_twl():
+    # A converted model with weights and index constants: conv, pool, reshape, dense, gather, softmax, slice, concat.
+    if len(_TWL) < 2:
+        add_twl()
+        from onnx import helper
+        from converters import onnx_import
+        from tests.onnx_lite_util import make_model
+        f32, i64 = np.float32, np.int64
+        rng = np.random.default_rng(0)
+        nodes = [
+            helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+            helper.make_node("Relu", ["c"], ["r"]),
+            helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+            helper.make_node("Reshape", ["p", "shape"], ["f"]),
+            helper.make_node("Gemm", ["f", "fw", "fb"], ["g"]),
+            helper.make_node("Gather", ["g", "idx"], ["ga"], axis=1),
+            helper.make_node("Softmax", ["ga"], ["y"], axis=-1),
+            helper.make_node("Slice", ["g", "st", "en", "ax"], ["sl"]),
+            helper.make_node("Concat", ["y", "sl"], ["out"], axis=1),
+        ]
+        inits = [
+            ("w", rng.normal(size=[4, 1, 3, 3]).astype(f32)), ("b", rng.normal(size=[4]).astype(f32)),
+            ("shape", np.array([1, 64], i64)), ("fw", rng.normal(size=[64, 10]).astype(f32)),
+            ("fb", np.zeros([10], f32)), ("idx", np.array([0, 3, 9], i64)), ("st", np.array([2], i64)),
+            ("en", np.array([5], i64)), ("ax", np.array([1], i64)),
+        ]
+        _TWL.append(onnx_import.convert(make_model(nodes, [("x", f32, [1, 1, 8, 8])], [("out", f32, [1, 6])], inits)))
+    return _TWL[1]
 
 
 def model(L):
