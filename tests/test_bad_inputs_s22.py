@@ -420,3 +420,42 @@ def test_cluster_that_fails_to_start_a_task_leaves_none_running(tmp_path, monkey
     with pytest.raises(OSError, match="Too many open files"):
         launch.LocalCluster([sys.executable, str(script)], 1, 3, logdir=str(tmp_path / "logs"))
     assert len(started) == 2 and all(p.poll() is not None for p in started)
+
+
+def test_keras_model_from_json_with_lambda_bytecode_is_refused_without_running_it(tmp_path):
+    # Was TypeError ("Keyword argument not understood: ['function_type', ...]"); tf_keras refuses the Lambda's
+    # marshalled code with ValueError. Its code never runs.
+    import codecs
+    import json
+    import marshal
+
+    marker = tmp_path / "ran"
+    code = marshal.dumps((lambda x: open(str(marker), "w").close() or x).__code__)
+    lam = {
+        "name": "lam",
+        "function": [codecs.encode(code, "base64").decode("ascii"), None, None],
+        "function_type": "lambda",
+        "module": "__main__",
+        "output_shape": None,
+        "output_shape_type": "raw",
+        "arguments": {},
+    }
+    config = {
+        "class_name": "Sequential",
+        "config": {
+            "name": "s",
+            "layers": [
+                {"class_name": "InputLayer", "config": {"batch_input_shape": [None, 3], "name": "in"}},
+                {"class_name": "Lambda", "config": lam},
+            ],
+        },
+    }
+
+    def load(k):
+        with need_tf().Graph().as_default():
+            k.models.model_from_json(json.dumps(config)).predict(np.zeros([1, 3]))
+
+    ours, theirs = _keras_error(load)
+    assert isinstance(ours, ValueError) and "Lambda layer with a Python `lambda`" in str(ours), repr(ours)
+    assert isinstance(theirs, ValueError), repr(theirs)
+    assert not marker.exists()

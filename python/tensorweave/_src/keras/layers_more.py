@@ -124,6 +124,19 @@ class Lambda(_Layer):
     def compute_mask(self, inputs, mask=None):
         return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        function = config.get("function")
+        if not callable(function):
+            # A saved Lambda holds its function as marshalled Python bytecode (or a name): running it would execute
+            # whatever the file holds. (It failed on the config's keys with a TypeError.)
+            raise ValueError(
+                "Requested the deserialization of a Lambda layer with a Python `lambda` inside it. This carries a "
+                "potential risk of arbitrary code execution and thus it is disallowed: create the Lambda layer in "
+                f"code instead (layer {config.get('name')!r})."
+            )
+        return super().from_config(config)
+
 
 class _GlobalPooling(_Layer):
     _reduce = None
