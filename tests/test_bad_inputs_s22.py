@@ -459,3 +459,35 @@ def test_keras_model_from_json_with_lambda_bytecode_is_refused_without_running_i
     assert isinstance(ours, ValueError) and "Lambda layer with a Python `lambda`" in str(ours), repr(ours)
     assert isinstance(theirs, ValueError), repr(theirs)
     assert not marker.exists()
+
+
+def test_confusion_matrix_with_a_huge_num_classes_fails_at_once():
+    # It built range(num_classes) first: 2**31 - 1 classes spent 16 GB and minutes before the matrix (and int32
+    # cells overflowed past 46340 classes). As TF1's, the [n, n] ScatterNd is refused at once.
+    def build(tf):
+        n = tf.placeholder_with_default(2**31 - 1, [])
+        return tf.math.confusion_matrix([0], [0], num_classes=n)
+
+    expect_error(tw, build, tw.errors.ResourceExhaustedError, "[2147483647,2147483647]", oracle=False)
+
+
+@pytest.mark.parametrize(
+    "labels,predictions,num_classes,fragment",
+    [([0, -1], [0, 1], None, "`labels` contains negative values"), ([0, 5], [0, 1], 2, "`labels` out of bound")],
+)
+def test_confusion_matrix_ids_out_of_range_are_invalid_argument(labels, predictions, num_classes, fragment):
+    build = lambda tf: tf.math.confusion_matrix(labels, predictions, num_classes=num_classes)
+    expect_error(tw, build, tw.errors.InvalidArgumentError, fragment)
+
+
+def test_confusion_matrix_values_match_tensorflow():
+    def build(tf):
+        return [
+            tf.math.confusion_matrix([0, 1, 2, 2], [0, 2, 2, 1]),
+            tf.math.confusion_matrix([0, 2], [1, 2], num_classes=4, weights=[0.5, 2.0], dtype=tf.float32),
+        ]
+
+    ours, theirs = _values(build)
+    for o, t in zip(ours, theirs):
+        assert o.dtype == t.dtype
+        np.testing.assert_array_equal(o, t)

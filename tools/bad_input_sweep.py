@@ -3025,6 +3025,110 @@ CASES_S22 += [
     ),
 ]
 
+# Round 3: image boxes, metrics, bucketize, einsum and tensordot with hostile values.
+CASES_S22 += [
+    ("glimpse_huge_size", "tf.image.extract_glimpse(tf.zeros([1, 4, 4, 1]), [2**20, 2**20], [[0.0, 0.0]])"),
+    ("glimpse_neg_size", "tf.image.extract_glimpse(tf.zeros([1, 4, 4, 1]), [-2, 2], [[0.0, 0.0]])"),
+    ("glimpse_offsets_mismatch", "tf.image.extract_glimpse(tf.zeros([2, 4, 4, 1]), [2, 2], [[0.0, 0.0]])"),
+    ("glimpse_nan_offsets", "tf.image.extract_glimpse(tf.zeros([1, 4, 4, 1]), [2, 2], [[float('nan'), 0.0]])"),
+    ("draw_boxes_bad_rank", "tf.image.draw_bounding_boxes(tf.zeros([1, 4, 4, 3]), [[0.0, 0.0, 1.0, 1.0]])"),
+    ("draw_boxes_channels5", "tf.image.draw_bounding_boxes(tf.zeros([1, 4, 4, 5]), [[[0.0, 0.0, 1.0, 1.0]]])"),
+    (
+        "sample_distorted_bbox_bad_ratio",
+        "tf.image.sample_distorted_bounding_box([4, 4, 1], [[[0.0, 0.0, 1.0, 1.0]]], seed=1, aspect_ratio_range=[2.0, 1.0])[0]",
+    ),
+    (
+        "sample_distorted_bbox_neg_area",
+        "tf.image.sample_distorted_bounding_box([4, 4, 1], [[[0.0, 0.0, 1.0, 1.0]]], seed=1, area_range=[-1.0, 0.5])[0]",
+    ),
+    (
+        "sample_distorted_bbox_zero_image",
+        "tf.image.sample_distorted_bounding_box([0, 4, 1], [[[0.0, 0.0, 1.0, 1.0]]], seed=1)[0]",
+    ),
+    (
+        "sample_distorted_bbox_attempts0",
+        "tf.image.sample_distorted_bounding_box([4, 4, 1], [[[0.0, 0.0, 1.0, 1.0]]], seed=1, max_attempts=0)[0]",
+    ),
+    ("crop_to_bbox_too_big", f"tf.image.crop_to_bounding_box({PH}(tf.zeros([4, 4, 1]), None), 3, 3, 4, 4)"),
+    ("central_crop_big", "tf.image.central_crop(tf.zeros([4, 4, 1]), 1.5)"),
+    ("adjust_hue_big", "tf.image.adjust_hue(tf.ones([2, 2, 3]), 5.0)"),
+    ("rgb_to_grayscale_2ch", "tf.image.rgb_to_grayscale(tf.ones([2, 2, 2]))"),
+    ("per_image_standardization_empty", "tf.image.per_image_standardization(tf.zeros([0, 4, 1]))"),
+    ("total_variation_rank2", "tf.image.total_variation(tf.zeros([4, 4]))"),
+    ("psnr_shape_mismatch", "tf.image.psnr(tf.zeros([4, 4, 1]), tf.zeros([4, 5, 1]), 1.0)"),
+    ("ssim_too_small", "tf.image.ssim(tf.zeros([1, 4, 4, 1]), tf.zeros([1, 4, 4, 1]), 1.0)"),
+    ("nms_max_output_huge", f"tf.image.non_max_suppression([[0.0, 0.0, 1.0, 1.0]], [1.0], {PH}(2**31 - 1, []))"),
+    (
+        "nms_iou_nan",
+        "tf.image.non_max_suppression([[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]], [1.0, 0.5], 2, iou_threshold=float('nan'))",
+    ),
+    (
+        "nms_score_nan",
+        "tf.image.non_max_suppression([[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.5, 0.5]], [float('nan'), 0.5], 2)",
+    ),
+    (
+        "nms_padded_huge",
+        f"tf.image.non_max_suppression_padded([[0.0, 0.0, 1.0, 1.0]], [1.0], {PH}(2**20, []), pad_to_max_output_size=True)[0]",
+    ),
+    (
+        "combined_nms_bad_rank",
+        "tf.image.combined_non_max_suppression(tf.zeros([1, 2, 4]), tf.zeros([1, 2, 3]), 2, 2)[0]",
+    ),
+    (
+        "combined_nms_q_mismatch",
+        "tf.image.combined_non_max_suppression(tf.zeros([1, 2, 2, 4]), tf.zeros([1, 2, 3]), 2, 2)[0]",
+    ),
+    ("bucketize_unsorted", "tf.raw_ops.Bucketize(input=[1.0, 5.0], boundaries=[3.0, 1.0])"),
+    ("bucketize_nan", "tf.raw_ops.Bucketize(input=[float('nan'), 5.0], boundaries=[1.0, 3.0])"),
+    (
+        "metrics_accuracy_shape_mismatch",
+        "exec:acc, op = tf.metrics.accuracy([1, 2], [1, 2, 3])\nsess.run(tf.local_variables_initializer())\nout = sess.run(op)",
+    ),
+    (
+        "metrics_auc_bad_labels",
+        "exec:auc, op = tf.metrics.auc([2.0, -1.0], [0.5, 0.5])\nsess.run(tf.local_variables_initializer())\nout = sess.run(op)",
+    ),
+    (
+        "metrics_auc_pred_oob",
+        "exec:auc, op = tf.metrics.auc([1, 0], [1.5, -0.5])\nsess.run(tf.local_variables_initializer())\nout = sess.run(op)",
+    ),
+    (
+        "metrics_mean_iou_oob",
+        "exec:m, op = tf.metrics.mean_iou([0, 5], [0, 1], 2)\nsess.run(tf.local_variables_initializer())\nout = sess.run(op)",
+    ),
+    (
+        "metrics_recall_at_k_oob",
+        "exec:m, op = tf.metrics.recall_at_k(tf.constant([[7]], tf.int64), tf.zeros([1, 3]), 1)\nsess.run(tf.local_variables_initializer())\nout = sess.run(op)",
+    ),
+    (
+        "metrics_precision_weights_mismatch",
+        "exec:m, op = tf.metrics.precision([1, 0], [1, 1], weights=[1.0, 2.0, 3.0])\nsess.run(tf.local_variables_initializer())\nout = sess.run(op)",
+    ),
+    ("confusion_matrix_num_classes_small", "tf.math.confusion_matrix([0, 5], [0, 1], num_classes=2)"),
+    ("confusion_matrix_huge", f"tf.math.confusion_matrix([0], [0], num_classes={PH}(2**31 - 1, []))"),
+    ("einsum_bad_equation", "tf.einsum('ij,jk->', tf.zeros([2, 3]), tf.zeros([4, 5]))"),
+    ("einsum_garbage", "tf.einsum('ij,,->x!', tf.zeros([2, 3]))"),
+    ("einsum_repeated_out", "tf.einsum('ij->ii', tf.zeros([2, 3]))"),
+    ("tensordot_axes_mismatch", "tf.tensordot(tf.zeros([2, 3]), tf.zeros([4, 5]), 1)"),
+    ("tensordot_axes_huge", "tf.tensordot(tf.zeros([2, 3]), tf.zeros([3, 5]), 5)"),
+    ("tensordot_axes_neg", "tf.tensordot(tf.zeros([2, 3]), tf.zeros([3, 5]), -1)"),
+    ("string_to_hash_zero_buckets", "tf.strings.to_hash_bucket_fast(['a'], 0)"),
+    ("string_to_hash_strong_bad_key", "tf.strings.to_hash_bucket_strong(['a'], 10, [1])"),
+    ("scan_empty", "tf.scan(lambda a, x: a + x, tf.zeros([0]))"),
+    ("map_fn_empty_dtype_mismatch", "tf.map_fn(lambda x: tf.cast(x, tf.int32), tf.zeros([3]))"),
+    ("case_no_default_none_true", "tf.case([(tf.constant(False), lambda: tf.constant(1))], exclusive=True)"),
+    (
+        "case_exclusive_two_true",
+        "tf.case([(tf.constant(True), lambda: tf.constant(1)), (tf.constant(True), lambda: tf.constant(2))], exclusive=True)",
+    ),
+    ("cond_branch_dtype_mismatch", "tf.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(1.0))"),
+    ("cond_pred_not_scalar", f"tf.cond({PH}([True, False], [None]), lambda: tf.constant(1), lambda: tf.constant(2))"),
+    (
+        "while_loop_shape_invariant_violated",
+        "tf.while_loop(lambda x: tf.size(x) < 4, lambda x: tf.concat([x, x], 0), [tf.zeros([1])])",
+    ),
+]
+
 
 WORKER = r"""
 import sys, json, os, math
