@@ -3118,7 +3118,7 @@ CASES_S22 += [
     ("map_fn_empty_dtype_mismatch", "tf.map_fn(lambda x: tf.cast(x, tf.int32), tf.zeros([3]))"),
     ("case_no_default_none_true", "tf.case([(tf.constant(False), lambda: tf.constant(1))], exclusive=True)"),
     (
-        "case_exclusive_two_true",
+        "case_exclusive_two_true_no_default",
         "tf.case([(tf.constant(True), lambda: tf.constant(1)), (tf.constant(True), lambda: tf.constant(2))], exclusive=True)",
     ),
     ("cond_branch_dtype_mismatch", "tf.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(1.0))"),
