@@ -491,3 +491,52 @@ def test_confusion_matrix_values_match_tensorflow():
     for o, t in zip(ours, theirs):
         assert o.dtype == t.dtype
         np.testing.assert_array_equal(o, t)
+
+
+@pytest.mark.parametrize("exclusive", [True, False])
+def test_case_of_one_pair_without_default_asserts_its_predicate(exclusive):
+    # exclusive=True failed to build ("stack needs at least one value": TF stacks the empty list of the other
+    # predicates into an empty vector); a false predicate is TF's InvalidArgumentError at run time.
+    def build(tf, pred):
+        return tf.case([(tf.placeholder_with_default(pred, []), lambda: tf.constant(1))], exclusive=exclusive)
+
+    ours, theirs = _values(lambda tf: build(tf, True))
+    assert ours == theirs == 1
+    expect_error(
+        tw, lambda tf: build(tf, False), tw.errors.InvalidArgumentError, "None of conditions evaluated as True"
+    )
+
+
+def test_stack_of_an_empty_list_is_an_empty_float_vector(sess):
+    out = tw.stack([])
+    assert out.dtype == tw.float32 and out.shape.as_list() == [0]
+    assert sess.run(out).shape == (0,)
+    with pytest.raises(ValueError, match="stack needs at least one value"):
+        tw.stack([], axis=1)
+
+
+def test_einsum_with_a_repeated_output_subscript_is_value_error():
+    # Was NotImplementedError ("not supported yet"); TF refuses the equation with ValueError.
+    build = lambda tf: tf.einsum("ij->ii", tf.zeros([2, 3]))
+    expect_error(tw, build, ValueError, "Output subscripts contain a label appearing more than once: ij->ii")
+
+
+@pytest.mark.parametrize("op", ["crop", "pad"])
+def test_crop_and_pad_to_bounding_box_take_an_image_of_unknown_rank_as_3d(op):
+    # Was ValueError ("rank is unknown"); TF takes it as [height, width, channels] (what decode_image gives).
+    image = np.arange(16, dtype=np.float32).reshape(4, 4, 1)
+
+    def build(tf):
+        x = tf.placeholder_with_default(image, None)
+        if op == "crop":
+            return tf.image.crop_to_bounding_box(x, 1, 2, 2, 2)
+        return tf.image.pad_to_bounding_box(x, 1, 0, 6, 5)
+
+    ours, theirs = _values(build)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_per_image_standardization_of_an_empty_image_is_value_error():
+    # Gave an empty result; TF's checks the inner dims.
+    build = lambda tf: tf.image.per_image_standardization(tf.zeros([0, 4, 1]))
+    expect_error(tw, build, ValueError, "inner 3 dims of 'image.shape' must be > 0")
