@@ -540,3 +540,15 @@ def test_per_image_standardization_of_an_empty_image_is_value_error():
     # Gave an empty result; TF's checks the inner dims.
     build = lambda tf: tf.image.per_image_standardization(tf.zeros([0, 4, 1]))
     expect_error(tw, build, ValueError, "inner 3 dims of 'image.shape' must be > 0")
+
+
+@pytest.mark.parametrize("padded_shapes", [[-1], (-1,), (None,), (5,), np.array([-1])])
+def test_padded_batch_padded_shapes_as_tf(padded_shapes):
+    # [-1] (-1: pad to the longest) was "Dimension -1 must be >= 0"; a tuple such as (5,) for a one-component
+    # dataset was taken apart into the scalar 5 ((None,) and (-1,) then failed).
+    def build(tf):
+        ds = tf.data.Dataset.range(1, 4).map(lambda n: tf.fill(tf.reshape(n, [1]), n))
+        return tf.data.make_one_shot_iterator(ds.padded_batch(3, padded_shapes=padded_shapes)).get_next()
+
+    ours, theirs = _values(build)
+    np.testing.assert_array_equal(ours, theirs)
