@@ -69,9 +69,13 @@ class LocalCluster:
         self._security = security
         self._killed = set()
         self._logs = {}
-        for job, addresses in self.cluster.items():
-            for i in range(len(addresses)):
-                self._start(job, i)
+        try:
+            for job, addresses in self.cluster.items():
+                for i in range(len(addresses)):
+                    self._start(job, i)
+        except BaseException:
+            self.shutdown()  # (out of processes or files part-way: the tasks started are not left running)
+            raise
 
     def _start(self, job, i):
         e = dict(os.environ if self._env is None else self._env)
@@ -204,9 +208,16 @@ def main(argv=None):
     a = parser.parse_args(argv)
     if a.workers < 1 or a.ps < 0:
         parser.error("need at least one worker and no negative counts")
+    if a.timeout is not None and not a.timeout > 0:
+        parser.error(f"--timeout must be a positive number of seconds, got {a.timeout}")
+    if a.logdir is not None and os.path.exists(a.logdir) and not os.path.isdir(a.logdir):
+        parser.error(f"--logdir {a.logdir!r} is not a directory")
     security = {"secret": a.secret} if a.secret else None
     command = [sys.executable, a.script] + a.args
-    cluster = LocalCluster(command, a.ps, a.workers, a.chief, a.logdir, security=security)
+    try:
+        cluster = LocalCluster(command, a.ps, a.workers, a.chief, a.logdir, security=security)
+    except OSError as e:  # too many tasks for this host's ports, files or processes; an unwritable logdir
+        parser.error(f"cannot start {a.ps} ps and {a.workers} worker tasks: {e}")
 
     def interrupted(signum, frame):
         raise KeyboardInterrupt

@@ -20,6 +20,7 @@ _NP_BY_ENUM = {d.as_datatype_enum: np.dtype(d.as_numpy_dtype) for d in dtypes._A
 _ENUM_BY_NP = {v: k for k, v in _NP_BY_ENUM.items()}
 # The largest tensor a message may describe (a message itself is bounded by grpc's max message length).
 MAX_TENSOR_BYTES = 1 << 34
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 def _invalid(message):
@@ -150,6 +151,8 @@ def check_meta(meta):
             None, None, f"a tensor of {nbytes} bytes is over the limit of {MAX_TENSOR_BYTES}"
         )
     count = math.prod(shape)
+    if math.prod(d for d in shape if d) > INT64_MAX:  # (numpy refuses such a shape even with a 0 in it)
+        raise _invalid(f"malformed tensor shape {shape}: more than 2**63 - 1 elements")
     if dtype == STRING:
         lengths = meta.get("lengths")
         if not isinstance(lengths, list) or len(lengths) != count:
@@ -239,6 +242,8 @@ def decode_pushes(entries, tensors, metas, what="push"):
         is_dead, control = e.get("is_dead", False), e.get("control", False)
         if not isinstance(step_id, int) or isinstance(step_id, bool):
             raise _invalid(f"malformed {what}: step id {step_id!r} is not an integer")
+        if not INT64_MIN <= step_id <= INT64_MAX:
+            raise _invalid(f"malformed {what}: step id {step_id} is out of the int64 range")
         if not isinstance(key, str):
             raise _invalid(f"malformed {what}: rendezvous key {key!r} is not a string")
         if not isinstance(is_dead, bool) or not isinstance(control, bool):

@@ -28,6 +28,8 @@ def _int(header, key, what=None):
     v = header.get(key)
     if not isinstance(v, int) or isinstance(v, bool):
         raise errors.InvalidArgumentError(None, None, f"malformed request: {what or key} {v!r} is not an integer")
+    if not wire.INT64_MIN <= v <= wire.INT64_MAX:  # (the runtime takes int64 step ids, handles and versions)
+        raise errors.InvalidArgumentError(None, None, f"malformed request: {what or key} {v} is out of the int64 range")
     return v
 
 

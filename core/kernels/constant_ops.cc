@@ -43,6 +43,15 @@ class FillOp : public OpKernel {
                                         value.shape().ToString()));
     TensorShape shape;
     OP_REQUIRES_OK(ctx, TensorShape::Build(dims, &shape));
+    // As TF: a shape whose dimensions multiply past int64 is refused even
+    // when another dimension is 0 (no client could hold it: numpy refuses).
+    int64_t product = 1;
+    for (int64_t d : dims) {
+      OP_REQUIRES(ctx, d == 0 || !__builtin_mul_overflow(product, d, &product),
+                  errors::InvalidArgument("Shape ", shape.ToString(),
+                                          " would have more than 2**63 - 1 "
+                                          "elements"));
+    }
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     OP_REQUIRES_OK(ctx,

@@ -2,6 +2,8 @@
 // resource of the session (core/kernels/queue_base.h); enqueue and dequeue
 // are asynchronous kernels that finish when the queue serves them, so a
 // waiting step holds no thread.
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -39,6 +41,17 @@ class QueueOp : public OpKernel {
     if (capacity_ == 0) {
       ctx->SetStatus(errors::InvalidArgument(
           "capacity must be positive (or negative: unbounded), got 0"));
+    }
+    // TensorFlow's queues take int32 attrs (a larger one was accepted here).
+    CheckInt32(ctx, "capacity", capacity_);
+  }
+
+  static void CheckInt32(OpKernelConstruction* ctx, const char* attr,
+                         int64_t value) {
+    if (value < std::numeric_limits<int32_t>::min() ||
+        value > std::numeric_limits<int32_t>::max()) {
+      ctx->SetStatus(errors::InvalidArgument(
+          "Attr ", attr, " has value ", value, " out of range for an int32"));
     }
   }
 
@@ -125,6 +138,7 @@ class RandomShuffleQueueOp : public QueueOp {
     ctx->SetStatus(ctx->GetAttr("min_after_dequeue", &min_after_dequeue_));
     ctx->SetStatus(ctx->GetAttr("seed", &seed_));
     ctx->SetStatus(ctx->GetAttr("seed2", &seed2_));
+    CheckInt32(ctx, "min_after_dequeue", min_after_dequeue_);
     if (min_after_dequeue_ < 0) {
       ctx->SetStatus(errors::InvalidArgument(
           "min_after_dequeue must be >= 0, got ", min_after_dequeue_));

@@ -255,8 +255,14 @@ Status ParseHeader(const std::string& file, const std::string& data,
                      std::to_string(e.end) + " of a " +
                      std::to_string(data_len) + "-byte data section");
     }
-    uint64_t want =
-        static_cast<uint64_t>(e.shape.num_elements()) * DataTypeSize(e.dtype);
+    const uint64_t elements = static_cast<uint64_t>(e.shape.num_elements());
+    const uint64_t item_size = DataTypeSize(e.dtype);
+    if (item_size != 0 && elements > UINT64_MAX / item_size) {
+      // (the product would wrap around to a small size that the offsets match)
+      return corrupt("tensor '" + name + "' has shape " + e.shape.ToString() +
+                     ", more than 2^64 bytes");
+    }
+    const uint64_t want = elements * item_size;
     if (e.end - e.begin != want) {
       return corrupt("tensor '" + name + "' has " +
                      std::to_string(e.end - e.begin) + " bytes, its shape " +

@@ -381,9 +381,7 @@ class DatasetV1:
                     raise ValueError(
                         f"You must provide `padded_shapes` argument because component {i} has unknown rank."
                     )
-        flat_padded = structure.flatten(
-            structure.map_structure_up_to(self._output_types, lambda _t, s: s, self._output_types, padded_shapes)
-        )
+        flat_padded = _flatten_up_to(self._output_types, padded_shapes)
         shape_tensors, static_padded = [], []
         for i, (padded, input_shape) in enumerate(zip(flat_padded, flat_input_shapes)):
             t, static = _padded_shape_to_tensor(padded, input_shape)
@@ -392,9 +390,7 @@ class DatasetV1:
         if padding_values is None:
             flat_values = [None] * len(flat_types)
         else:
-            flat_values = structure.flatten(
-                structure.map_structure_up_to(self._output_types, lambda _t, v: v, self._output_types, padding_values)
-            )
+            flat_values = _flatten_up_to(self._output_types, padding_values)
         value_tensors = [_padding_value_to_tensor(v, t) for v, t in zip(flat_values, flat_types)]
         drop_remainder = ops.convert_to_tensor(drop_remainder, dtype=_dtypes.bool, name="drop_remainder")
         size, drop = _const_value(batch_size), _const_value(drop_remainder)
@@ -1535,6 +1531,14 @@ def _single_element(dataset):
         return structure.pack_sequence_as(dataset.output_types, flat)
 
 
+def _flatten_up_to(shallow, structure_):
+    """The subtrees of `structure_` at the leaves of `shallow`, in flatten order (as TF's nest.flatten_up_to: the
+    padded shape (5,) of a one-component dataset stays (5,), where flattening the mapped structure gave 5)."""
+    out = []
+    structure.map_structure_up_to(shallow, lambda _s, t: out.append(t), shallow, structure_)
+    return out
+
+
 def _padded_shape_to_tensor(padded_shape, input_shape):
     """(int64 vector tensor, static TensorShape) for one component's padded shape (-1: the batch's longest)."""
     if isinstance(padded_shape, ops.Tensor):
@@ -1551,7 +1555,12 @@ def _padded_shape_to_tensor(padded_shape, input_shape):
                 f"but its shape was {t.get_shape()}."
             )
     else:
-        static = tensor_shape.as_shape(padded_shape)
+        try:
+            static = tensor_shape.as_shape(padded_shape)
+        except (TypeError, ValueError):
+            # As TF: what is no TensorShape, such as [-1] (-1: pad to the longest), goes through a tensor.
+            t = ops.convert_to_tensor(padded_shape, dtype=_dtypes.int64)
+            return _padded_shape_to_tensor(t, input_shape)
         if static.rank is None:
             raise ValueError(
                 f"Padded shape {padded_shape} must be a 1-D tensor of tf.int64 values, but it has unknown rank."

@@ -297,7 +297,12 @@ def numpy_value(value, dtype):
         if arr.dtype.kind in ("U", "S", "O"):
             return arr
         raise TypeError(f"cannot convert {value!r} to string")
-    return np.asarray(value, dtype=dtype.as_numpy_dtype)
+    array = np.asarray(value, dtype=dtype.as_numpy_dtype)
+    source = np.asarray(value)
+    if source.dtype.kind in "fc" and array.dtype.kind in "iub" and not np.array_equal(source, array):
+        # (1.5 for an int64 component became 1; TF's conversion refuses it)
+        raise TypeError(f"cannot convert {value!r} to {dtype.name} without changing it")
+    return array
 
 
 class DatasetSpec:

@@ -108,10 +108,10 @@ def _global_step_of(checkpoint_dir):
 
 def _write_dict_to_summary(output_dir, dictionary, step):
     """Writes the scalars of `dictionary` (an evaluation's results) to an event file in `output_dir`."""
-    from tensorweave._src.framework import summary_pb2
+    from tensorweave._src.summary import protos
     from tensorweave._src.summary.writer import FileWriterCache
 
-    summary = summary_pb2.Summary()
+    summary = protos.Summary()
     for key, value in dictionary.items():
         if key == "global_step" or value is None:
             continue

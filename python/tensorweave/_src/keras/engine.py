@@ -1023,7 +1023,13 @@ class Model(Layer):
                 )
             if cw and a is not None:
                 classes = np.argmax(a, axis=-1) if a.shape[-1] > 1 else a.reshape(n, -1)[:, 0].astype(int)
-                w = w * np.asarray([cw.get(int(c), 1.0) for c in classes.reshape(-1)], np.float32)
+                missing = {int(c) for c in classes.reshape(-1)} - set(cw)
+                if missing:
+                    raise ValueError(
+                        "`class_weight` must contain all classes in the data. The classes "
+                        f"{missing} exist in the data but not in `class_weight`."
+                    )
+                w = w * np.asarray([cw[int(c)] for c in classes.reshape(-1)], np.float32)
             out.append(w)
         return out
 

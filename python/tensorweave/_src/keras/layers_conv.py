@@ -30,12 +30,19 @@ __all__ = [
 ]
 
 
-def _tuple(value, n, what):
+def _tuple(value, n, what, positive=False):
+    given = value
     if isinstance(value, int):
-        return (value,) * n
+        value = (value,) * n
     value = tuple(value)
     if len(value) != n or not all(isinstance(v, int) for v in value):
         raise ValueError(f"The `{what}` argument must be a tuple of {n} integers. Received: {value}")
+    bad = {v for v in value if v <= 0}
+    if positive and bad:
+        raise ValueError(
+            f"The `{what}` argument must be a tuple of {n} integers. Received: {given} including {bad} that does "
+            "not satisfy the requirement `> 0`."
+        )
     return value
 
 
@@ -318,7 +325,7 @@ class UpSampling2D(_Layer):
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        self.size = _tuple(size, 2, "size")
+        self.size = _tuple(size, 2, "size", positive=True)
         self.data_format = data_format or "channels_last"
         if interpolation not in ("nearest", "bilinear"):
             raise ValueError(
@@ -405,7 +412,7 @@ class UpSampling3D(_Layer):
 
     def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.size = _tuple(size, 3, "size")
+        self.size = _tuple(size, 3, "size", positive=True)
         self.data_format = data_format or "channels_last"
 
     def call(self, inputs):

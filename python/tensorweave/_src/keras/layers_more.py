@@ -124,6 +124,19 @@ class Lambda(_Layer):
     def compute_mask(self, inputs, mask=None):
         return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        function = config.get("function")
+        if not callable(function):
+            # A saved Lambda holds its function as marshalled Python bytecode (or a name): running it would execute
+            # whatever the file holds. (It failed on the config's keys with a TypeError.)
+            raise ValueError(
+                "Requested the deserialization of a Lambda layer with a Python `lambda` inside it. This carries a "
+                "potential risk of arbitrary code execution and thus it is disallowed: create the Lambda layer in "
+                f"code instead (layer {config.get('name')!r})."
+            )
+        return super().from_config(config)
+
 
 class _GlobalPooling(_Layer):
     _reduce = None
@@ -169,20 +182,32 @@ class ZeroPadding2D(_Layer):
 
 
 class Cropping2D(_Layer):
-    def __init__(self, cropping=((0, 0), (0, 0)), **kwargs):
+    """Drops `cropping` rows and columns from the edges of the image."""
+
+    def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
         super().__init__(**kwargs)
         if isinstance(cropping, int):
             cropping = ((cropping, cropping), (cropping, cropping))
         elif isinstance(cropping[0], int):
             cropping = ((cropping[0], cropping[0]), (cropping[1], cropping[1]))
         self.cropping = tuple(tuple(c) for c in cropping)
+        self.data_format = data_format or "channels_last"
 
     def call(self, inputs):
-        (top, bottom), (left, right) = self.cropping
-        h, w = inputs.shape[1], inputs.shape[2]
-        h = h if isinstance(h, int) or h is None else h.value
-        w = w if isinstance(w, int) or w is None else w.value
-        return inputs[:, top : h - bottom, left : w - right, :]
+        x = tw.convert_to_tensor(inputs)
+        self._check_ndim(x, ndim=4)
+        first = 2 if self.data_format == "channels_first" else 1
+        slices = [slice(None)] * 4
+        for i, (start, end) in enumerate(self.cropping):
+            size = x.shape[first + i].value
+            if size is not None and start + end >= size:
+                # (slicing gave an empty image, or a negative size)
+                raise ValueError(
+                    "Argument `cropping` must be greater than the input shape. "
+                    f"Received: inputs.shape={tuple(x.shape.as_list())}, and cropping={self.cropping}"
+                )
+            slices[first + i] = slice(start, (size - end) if size is not None else (-end or None))
+        return x[tuple(slices)]
 
 
 class Embedding(_Layer):

@@ -366,7 +366,9 @@ def save_weights(model, filepath, save_format=None):
 def load_weights(model, filepath, by_name=False, skip_mismatch=False):
     filepath = os.fspath(filepath)
     h5py = _h5py()
-    if os.path.isfile(filepath) and h5py.is_hdf5(filepath):
+    # An .h5 path is opened as HDF5 as Keras does: a missing or foreign file is h5py's OSError (FileNotFoundError),
+    # not a checkpoint error.
+    if _is_h5(filepath) or (os.path.isfile(filepath) and h5py.is_hdf5(filepath)):
         with h5py.File(filepath, "r") as f:
             if "layer_names" not in f.attrs and "model_weights" in f:
                 f = f["model_weights"]

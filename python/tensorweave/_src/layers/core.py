@@ -217,9 +217,18 @@ def flatten(inputs, name=None, data_format="channels_last"):
     from tensorweave._src.ops import array_ops
 
     x = ops.convert_to_tensor(inputs)
-    rest = x.shape[1:]
+    rank = x.shape.ndims
+    if rank == 0:
+        raise ValueError(
+            f'Input 0 of layer "{name or "flatten"}" is incompatible with the layer: expected min_ndim=1, found '
+            "ndim=0. Full shape received: ()"
+        )
     graph = ops.get_default_graph()
     with graph.name_scope(name or "flatten"):
+        if data_format == "channels_first" and rank is not None and rank > 2:
+            # As TF: the features are flattened in channels-last order.
+            x = array_ops.transpose(x, [0] + list(range(2, rank)) + [1])
+        rest = x.shape[1:]
         if rest.is_fully_defined():
             return array_ops.reshape(x, [-1, int(np.prod(rest.as_list()))])
         return array_ops.reshape(x, array_ops.stack([array_ops.shape(x)[0], -1]))

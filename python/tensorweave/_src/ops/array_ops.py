@@ -311,6 +311,8 @@ def stack(values, axis=0, name="stack"):
     if tensors is None:
         return ops.convert_to_tensor(values)
     if not tensors:
+        if axis == 0:  # as TF's: the empty list converts to an empty float32 vector (tf.case's asserts stack none)
+            return ops.convert_to_tensor(np.zeros([0], np.float32), name=name)
         raise ValueError("stack needs at least one value")
     return gen_ops.pack(tensors, axis=int(axis), name=name)
 

@@ -40,7 +40,8 @@ def _parse_einsum(equation, tensors):
         if not all(c in string.ascii_letters for c in spec):
             raise ValueError(f"einsum: invalid subscripts in {equation!r}")
     if len(set(out)) != len(out):
-        raise NotImplementedError(f"einsum: a repeated subscript in the output ({out!r}) is not supported yet")
+        # (TensorFlow refuses it too)
+        raise ValueError(f"Output subscripts contain a label appearing more than once: {equation}")
     for c in out:
         if not any(c in s for s in specs):
             raise ValueError(f"einsum: output subscript {c!r} does not appear in the inputs of {equation!r}")
@@ -115,8 +116,7 @@ def einsum(equation, *inputs, **kwargs):
 
     Two operands of known shapes contract with one matmul; otherwise the operands are broadcast, multiplied and
     summed (TensorFlow has one Einsum op; values, shapes and gradients agree). Ellipses broadcast; a subscript
-    repeated in an input takes its diagonal ("ii->i"); one repeated in the output is not supported yet
-    (NotImplementedError).
+    repeated in an input takes its diagonal ("ii->i"); one repeated in the output is a ValueError, as in TF.
 
     Example:
       >>> import tensorweave as tw

@@ -166,6 +166,15 @@ def _hw(image):
     return h, w
 
 
+def _unknown_rank_as_3d(image):
+    """As TF's crop/pad to a bounding box: an image of unknown rank is taken as one [height, width, channels]."""
+    if image.shape.ndims is not None:
+        return image
+    image = array_ops.identity(image)
+    image.set_shape([None, None, None])
+    return image
+
+
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """The [target_height, target_width] window of `image` whose top-left corner is (offset_height,
     offset_width).
@@ -179,7 +188,7 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
        [10 11]]
     """
     with ops.name_scope(None, "crop_to_bounding_box", [image]):
-        image = ops.convert_to_tensor(image, name="image")
+        image = _unknown_rank_as_3d(ops.convert_to_tensor(image, name="image"))
         rank = _image_rank(image)
         height, width = _hw(image)
         oh, ow = _static_or_tensor(offset_height), _static_or_tensor(offset_width)
@@ -216,7 +225,7 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
        [1. 0.]]
     """
     with ops.name_scope(None, "pad_to_bounding_box", [image]):
-        image = ops.convert_to_tensor(image, name="image")
+        image = _unknown_rank_as_3d(ops.convert_to_tensor(image, name="image"))
         rank = _image_rank(image)
         height, width = _hw(image)
         oh, ow = _static_or_tensor(offset_height), _static_or_tensor(offset_width)
@@ -610,6 +619,9 @@ def per_image_standardization(image):
         image = ops.convert_to_tensor(image, name="image")
         if image.shape.ndims is not None and image.shape.ndims < 3:
             raise ValueError(f"'image' (shape {image.shape}) must be at least three-dimensional.")
+        if image.shape.ndims is not None and any(d == 0 for d in image.shape.as_list()[-3:]):
+            # (it gave an empty image; TF checks the inner dims)
+            raise ValueError(f"inner 3 dims of 'image.shape' must be > 0: {tuple(image.shape.as_list())}")
         image = math_ops.cast(image, dtypes.float32)
         num_pixels = math_ops.reduce_prod(array_ops.shape(image)[-3:])
         mean = math_ops.reduce_mean(image, axis=[-1, -2, -3], keepdims=True)

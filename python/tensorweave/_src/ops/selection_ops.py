@@ -194,15 +194,20 @@ def confusion_matrix(labels, predictions, num_classes=None, dtype=dtypes.int32, 
         if num_classes is None:
             num_classes = math_ops.maximum(math_ops.reduce_max(predictions), math_ops.reduce_max(labels)) + 1
         num_classes = math_ops.cast(ops.convert_to_tensor(num_classes, name="num_classes"), dtypes.int64)
-        # Out-of-range and negative ids fail here with InvalidArgumentError (TF1: its asserts and ScatterNd).
-        classes = math_ops.cast(array_ops.range(num_classes), dtypes.int32)
-        labels = math_ops.cast(array_ops.gather(classes, labels), dtypes.int64)
-        predictions = math_ops.cast(array_ops.gather(classes, predictions), dtypes.int64)
-        cells = math_ops.cast(labels * num_classes + predictions, dtypes.int32)
+        # As TF1's: ids out of range fail their asserts (InvalidArgumentError) and a ScatterNd of int64 indices
+        # makes the matrix (a range of num_classes and int32 cells overflowed past 46340 classes: wrong cells).
+        from tensorweave._src.ops import array_nd_ops, logging_ops
+
+        checks = [
+            logging_ops.assert_non_negative(labels, message="`labels` contains negative values"),
+            logging_ops.assert_non_negative(predictions, message="`predictions` contains negative values"),
+            logging_ops.assert_less(labels, num_classes, message="`labels` out of bound"),
+            logging_ops.assert_less(predictions, num_classes, message="`predictions` out of bound"),
+        ]
+        with ops.control_dependencies(checks):
+            indices = array_ops.stack([labels, predictions], axis=1)
         if weights is None:
-            values = math_ops.cast(array_ops.ones_like(cells), dtype)
+            values = array_ops.ones_like(predictions, dtype=dtype)
         else:
             values = math_ops.cast(ops.convert_to_tensor(weights, name="weights"), dtype)
-        size = math_ops.cast(num_classes * num_classes, dtypes.int32)
-        shape = array_ops.stack([math_ops.cast(num_classes, dtypes.int32), math_ops.cast(num_classes, dtypes.int32)])
-        return array_ops.reshape(array_ops.unsorted_segment_sum(values, cells, size), shape)
+        return array_nd_ops.scatter_nd(indices, values, array_ops.stack([num_classes, num_classes]))

@@ -427,6 +427,14 @@ def sparse_split(keyword_required=None, sp_input=None, num_split=None, axis=None
     with _scope(name, "SparseSplit"):
         rank = tw.size(sp.dense_shape)
         dim = sp.dense_shape[axis]
+        # As TF's kernel: more pieces than the dimension has is an error (it gave empty pieces).
+        check = tw.debugging.assert_less_equal(
+            tw.constant(num_split, dtypes.int64),
+            dim,
+            data=["num_split should be between 1 and the splitting dimension size", dim, f"got {num_split}"],
+        )
+        with tw.control_dependencies([check]):
+            dim = tw.identity(dim)
         base, extra = dim // num_split, dim % num_split
         onehot = tw.one_hot(axis, rank, dtype=dtypes.int64)
         outs, offset = [], tw.constant(0, dtypes.int64)

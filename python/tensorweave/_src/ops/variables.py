@@ -133,6 +133,9 @@ class Variable(metaclass=_VariableMeta):
       [2. 3.]
     """
 
+    # As a Tensor's: numpy defers to the variable's operators (`np_array * v` is a Tensor, not an object array).
+    __array_priority__ = 100
+
     def __init__(
         self,
         initial_value=None,
@@ -322,8 +325,13 @@ def _forward_operators():
         "__floordiv__",
         "__rfloordiv__",
         "__mod__",
+        "__rmod__",
         "__and__",
+        "__rand__",
         "__or__",
+        "__ror__",
+        "__xor__",
+        "__rxor__",
         "__invert__",
     ):
 

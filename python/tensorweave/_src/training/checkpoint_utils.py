@@ -66,6 +66,14 @@ class CheckpointReader:
                 f"Unable to open table file {prefix}: DATA_LOSS: not an sstable (bad magic number): perhaps your "
                 "file is in a different file format and you need to use a different restore operator?",
             )
+        if not os.path.isfile(manifest_path) and os.path.isdir(prefix):
+            # As TF: a directory is a file it cannot open as a table (a checkpoint is named by its prefix).
+            raise errors.DataLossError(
+                None,
+                None,
+                f"Unable to open table file {prefix}: FAILED_PRECONDITION: {prefix}; Is a directory: perhaps your "
+                "file is in a different file format and you need to use a different restore operator?",
+            )
         shards = [prefix]
         if not os.path.isfile(manifest_path) and os.path.isfile(prefix + saver_lib.SHARDS_SUFFIX):
             shards = [shard for shard, _ in saver_lib._read_shards(prefix)]  # (Saver(sharded=True))

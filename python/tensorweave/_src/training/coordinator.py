@@ -63,9 +63,18 @@ class Coordinator:
             if not self._stop_event.is_set():
                 if ex and self._exc_info_to_raise is None:
                     if isinstance(ex, tuple):
-                        self._exc_info_to_raise = ex
-                    else:
-                        self._exc_info_to_raise = (type(ex), ex, ex.__traceback__)
+                        info = ex
+                    elif isinstance(ex, BaseException):
+                        info = (type(ex), ex, ex.__traceback__)
+                    else:  # as TF: the exception being handled
+                        info = sys.exc_info()
+                    if len(info) != 3 or not isinstance(info[1], BaseException):
+                        # (TF raises TypeError here too, formatting its message)
+                        raise TypeError(
+                            f"ex must be an exception or an exc_info tuple, or request_stop be called while "
+                            f"handling an exception; got {ex!r}"
+                        )
+                    self._exc_info_to_raise = info
                 self._stop_event.set()
 
     def clear_stop(self):

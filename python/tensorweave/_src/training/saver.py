@@ -761,7 +761,13 @@ class Saver:
                 raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
             self._save_sharded(sess, checkpoint_file)
         else:
-            sess.run(self._save_op, {self._filename_tensor: checkpoint_file})
+            try:
+                sess.run(self._save_op, {self._filename_tensor: checkpoint_file})
+            except (errors.FailedPreconditionError, errors.NotFoundError) as e:
+                # As TF's: a failed save whose parent directory does not exist (or is a file) is a ValueError.
+                if save_dir and not os.path.isdir(save_dir):
+                    raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.") from e
+                raise
         if write_meta_graph:
             self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix, strip_default_attrs=strip_default_attrs)
         if write_state:  # as TF's: write_state=False neither records the checkpoint nor deletes old ones
