@@ -5,6 +5,7 @@ the reason."""
 
 import numpy as np
 import pytest
+from tf2_behavior import eager_mode as _eager
 from tf2_behavior import tf2_behavior
 
 from converters import lite_runner
@@ -24,12 +25,6 @@ FEATURES = 5
 def _tf2_behavior():
     with tf2_behavior():
         yield
-
-
-def _eager():
-    from tensorflow.python.eager import context
-
-    return context.eager_mode()
 
 
 def _sequences(steps):

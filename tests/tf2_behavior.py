@@ -29,3 +29,10 @@ def tf2_behavior():
         tf2_on, tensor_shape._TENSORSHAPE_V2_OVERRIDE, control_flow_util.ENABLE_CONTROL_FLOW_V2, resource_on = saved
         (tf2.enable if tf2_on else tf2.disable)()
         (resource.enable_resource_variables if resource_on else resource.disable_resource_variables)()
+
+
+def eager_mode():
+    """A block run eagerly, even when another test in this process called tf.compat.v1.disable_eager_execution()."""
+    from tensorflow.python.eager import context
+
+    return context.eager_mode()

@@ -1,5 +1,5 @@
-"""tw.quantization: TensorFlow 1's fake quantization ops for quantization-aware training (the int8 model itself
-is made by the converter: `tensorweave-convert --quantize int8`).
+"""tw.quantization: TensorFlow 1's fake quantization ops for quantization-aware training and
+quantize_and_dequantize (the int8 model itself is made by the converter: `tensorweave-convert --quantize int8`).
 
 Example:
   >>> import tensorweave as tw
@@ -15,6 +15,8 @@ from tensorweave._src.ops.fake_quant_ops import (
     fake_quant_with_min_max_vars_gradient,
     fake_quant_with_min_max_vars_per_channel,
     fake_quant_with_min_max_vars_per_channel_gradient,
+    quantize_and_dequantize,
+    quantize_and_dequantize_v2,
 )
 
 __all__ = [
@@ -24,4 +26,6 @@ __all__ = [
     "fake_quant_with_min_max_vars_gradient",
     "fake_quant_with_min_max_vars_per_channel",
     "fake_quant_with_min_max_vars_per_channel_gradient",
+    "quantize_and_dequantize",
+    "quantize_and_dequantize_v2",
 ]

@@ -44,3 +44,47 @@ CASES = [
         **_SMALL,
     ),
 ]
+
+# QuantizeAndDequantize: the same straight-through construction, in float64 (the kernels take it).
+_QDQ_SMALL = {"low": -0.5, "high": 0.5, "rtol": 1e-6, "atol": 1e-8}
+
+
+def _straight_through64(quantize):
+    def fn(x):
+        y = quantize(x)
+        return y - tw.stop_gradient(y - x)
+
+    return fn
+
+
+CASES += [
+    GradientCase(
+        "QuantizeAndDequantizeV2",
+        _straight_through64(lambda x: tw.quantization.quantize_and_dequantize(x, -1.0, 1.0, range_given=True)),
+        [[2, 3]],
+        ops=["QuantizeAndDequantizeV2"],
+        **_QDQ_SMALL,
+    ),
+    GradientCase(
+        "QuantizeAndDequantizeV4 per axis",
+        _straight_through64(
+            lambda x: tw.quantization.quantize_and_dequantize_v2(
+                x, [-1.0, -2.0], [1.0, 0.75], range_given=True, num_bits=4, axis=1
+            )
+        ),
+        [[3, 2]],
+        ops=["QuantizeAndDequantizeV4"],
+        **_QDQ_SMALL,
+    ),
+    GradientCase(
+        "QuantizeAndDequantizeV3",
+        _straight_through64(
+            lambda x: tw.raw_ops.QuantizeAndDequantizeV3(
+                input=x, input_min=tw.constant(-1.0, tw.float64), input_max=tw.constant(1.0, tw.float64), num_bits=5
+            )
+        ),
+        [[4]],
+        ops=["QuantizeAndDequantizeV3"],
+        **_QDQ_SMALL,
+    ),
+]

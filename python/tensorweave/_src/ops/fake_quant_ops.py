@@ -80,6 +80,94 @@ def fake_quant_with_min_max_vars_per_channel_gradient(
     )
 
 
+def _axis(input, axis):
+    """TensorFlow's Python axis: None is -1 (one range for the whole tensor), a negative axis counts from the end
+    of a known rank."""
+    from tensorweave._src.framework import ops
+
+    if axis is None:
+        return -1
+    axis = int(axis)
+    if axis < 0:
+        rank = ops.convert_to_tensor(input).shape.ndims
+        if rank is None:
+            raise ValueError("input should have known rank to use negative axis.")
+        axis %= rank
+    return axis
+
+
+def quantize_and_dequantize(
+    input,
+    input_min,
+    input_max,
+    signed_input=True,
+    num_bits=8,
+    range_given=False,
+    round_mode="HALF_TO_EVEN",
+    name=None,
+    narrow_range=False,
+    axis=None,
+):
+    """`input` rounded to the grid of num_bits-bit integers covering [input_min, input_max] (range_given) or its
+    own range, per tensor or per index of `axis`, and back to floats (QuantizeAndDequantizeV2; its gradient
+    passes straight through)."""
+    return _quantize_and_dequantize(
+        "QuantizeAndDequantizeV2", input, input_min, input_max, signed_input, num_bits, range_given, round_mode,
+        name, narrow_range, axis,
+    )  # fmt: skip
+
+
+def quantize_and_dequantize_v2(
+    input,
+    input_min,
+    input_max,
+    signed_input=True,
+    num_bits=8,
+    range_given=False,
+    round_mode="HALF_TO_EVEN",
+    name=None,
+    narrow_range=False,
+    axis=None,
+):
+    """`quantize_and_dequantize` whose gradient is zero outside the range (QuantizeAndDequantizeV4)."""
+    return _quantize_and_dequantize(
+        "QuantizeAndDequantizeV4", input, input_min, input_max, signed_input, num_bits, range_given, round_mode,
+        name, narrow_range, axis,
+    )  # fmt: skip
+
+
+def _quantize_and_dequantize(
+    op_type, input, input_min, input_max, signed_input, num_bits, range_given, round_mode, name, narrow_range, axis
+):
+    return _op(op_type)(
+        input,
+        input_min,
+        input_max,
+        signed_input=bool(signed_input),
+        num_bits=int(num_bits),
+        range_given=bool(range_given),
+        round_mode=round_mode,
+        narrow_range=bool(narrow_range),
+        axis=_axis(input, axis),
+        name=name,
+    )
+
+
+@gradients_impl.RegisterGradient("QuantizeAndDequantizeV2")
+def _quantize_and_dequantize_v2_grad(op, grad):
+    return [grad, None, None]
+
+
+@gradients_impl.RegisterGradient("QuantizeAndDequantizeV3")
+def _quantize_and_dequantize_v3_grad(op, grad):
+    return [grad, None, None, None]
+
+
+@gradients_impl.RegisterGradient("QuantizeAndDequantizeV4")
+def _quantize_and_dequantize_v4_grad(op, grad):
+    return list(_op("QuantizeAndDequantizeV4Grad")(grad, *op.inputs, axis=op.get_attr("axis")))
+
+
 def _bits(op):
     return {"num_bits": op.get_attr("num_bits"), "narrow_range": op.get_attr("narrow_range")}
 
@@ -102,6 +190,7 @@ def _fake_quant_per_channel_grad(op, grad):
 
 
 for _op_type in (
+    "QuantizeAndDequantizeV4Grad",
     "FakeQuantWithMinMaxArgsGradient",
     "FakeQuantWithMinMaxVarsGradient",
     "FakeQuantWithMinMaxVarsPerChannelGradient",
