@@ -1,0 +1,104 @@
+"""ONNX models as tools other than torch.onnx.export write them, through the ONNX importer and the lite runtime,
+compared with onnxruntime on the same file: onnxruntime.quantization's QDQ models (quantize_static with the
+default QuantFormat.QDQ: the weights stored as int8 and dequantized by DequantizeLinear at opset 13, which
+onnx's reference evaluator cannot fold).
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+import torch_export_util
+
+from converters import lite_runner, onnx_import
+
+torch = pytest.importorskip("torch")
+ort = pytest.importorskip("onnxruntime")
+onnx = pytest.importorskip("onnx")
+quantization = pytest.importorskip("onnxruntime.quantization")
+nn = torch.nn
+F = torch.nn.functional
+pytestmark = pytest.mark.skipif(not lite_runner.available(), reason="bazel build //lite/c:libtensorweave_lite.so first")
+
+
+def _floats(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def _agrees(model, feeds_list, rtol, atol):
+    """The lite runtime (1 and 2 threads) against onnxruntime on each of `feeds_list`."""
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runners = [lite_runner.LiteRunner(onnx_import.convert(model), num_threads=n) for n in (1, 2)]
+    for feeds in feeds_list:
+        for runner in runners:
+            got = runner.run(feeds)
+            for out, want in zip(model.graph.output, session.run(None, feeds)):
+                assert got[out.name].shape == want.shape and got[out.name].dtype == want.dtype, out.name
+                np.testing.assert_allclose(got[out.name], want, rtol=rtol, atol=atol, err_msg=out.name)
+
+
+# --- onnxruntime.quantization -----------------------------------------------------------------------
+class SmallCNN(nn.Module):
+    """Conv, depthwise conv with a residual Add, pointwise conv, max pool, mean, Linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.c2 = nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.c3 = nn.Conv2d(8, 16, 1)
+        self.fc = nn.Linear(16, 5)
+
+    def forward(self, x):
+        y = F.relu(self.c1(x))
+        y = F.relu(self.c2(y)) + y
+        y = F.max_pool2d(F.relu(self.c3(y)), 2)
+        return self.fc(y.mean((2, 3)))
+
+
+class _Calibration(quantization.CalibrationDataReader):
+    def __init__(self, shape):
+        self.feeds = iter([{"x": _floats(*shape, seed=s)} for s in range(4)])
+
+    def get_next(self):
+        return next(self.feeds, None)
+
+
+def _float_model_file(tmp_path, module, shape):
+    path = str(tmp_path / "float.onnx")
+    model = torch_export_util.export(
+        torch_export_util.seeded_module(module), (torch.from_numpy(_floats(*shape)),), ["x"], ["y"], False, 13, True
+    )
+    onnx.save(model, path)
+    return path
+
+
+def _output_step(model):
+    """The scale of the DequantizeLinear that makes the model's output: one quantization step of it."""
+    consts = {i.name: onnx.numpy_helper.to_array(i) for i in model.graph.initializer}
+    (node,) = [n for n in model.graph.node if n.output[0] == model.graph.output[0].name]
+    assert node.op_type == "DequantizeLinear"
+    return float(consts[node.input[1]])
+
+
+@pytest.mark.parametrize("activation", ["QUInt8", "QInt8"])
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_quantize_static_qdq_cnn_agrees_within_one_output_step(tmp_path, activation, per_channel):
+    """quantize_static's QDQ CNN at opset 13 (int8 weights behind DequantizeLinear, each activation through a
+    QuantizeLinear/DequantizeLinear pair) agrees with onnxruntime, which runs it on its int8 kernels, within one
+    step of the output's quantization."""
+    shape = (2, 3, 12, 12)
+    out = str(tmp_path / "qdq.onnx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quantization.quantize_static(
+            _float_model_file(tmp_path, SmallCNN, shape),
+            out,
+            _Calibration(shape),
+            quant_format=quantization.QuantFormat.QDQ,
+            activation_type=getattr(quantization.QuantType, activation),
+            weight_type=quantization.QuantType.QInt8,
+            per_channel=per_channel,
+        )
+    model = onnx.load(out)
+    assert {"QuantizeLinear", "DequantizeLinear", "Conv"} <= {n.op_type for n in model.graph.node}
+    _agrees(model, [{"x": _floats(*shape, seed=9)}, {"x": _floats(3, *shape[1:], seed=10)}], 0, _output_step(model))
