@@ -1,7 +1,9 @@
 """ONNX models as tools other than torch.onnx.export write them, through the ONNX importer and the lite runtime,
 compared with onnxruntime on the same file: onnxruntime.quantization's QDQ models (quantize_static with the
 default QuantFormat.QDQ: the weights stored as int8 and dequantized by DequantizeLinear at opset 13, which
-onnx's reference evaluator cannot fold).
+onnx's reference evaluator cannot fold), and float16 models (a `.half()` PyTorch export, weights, inputs and
+outputs in float16; mixed precision by Cast chains), which the converter computes in float32
+(onnx_import/float16.py).
 """
 
 import warnings
@@ -9,6 +11,8 @@ import warnings
 import numpy as np
 import pytest
 import torch_export_util
+from onnx import TensorProto, helper
+from onnx_lite_util import make_model
 
 from converters import lite_runner, onnx_import
 
@@ -102,3 +106,64 @@ def test_quantize_static_qdq_cnn_agrees_within_one_output_step(tmp_path, activat
     model = onnx.load(out)
     assert {"QuantizeLinear", "DequantizeLinear", "Conv"} <= {n.op_type for n in model.graph.node}
     _agrees(model, [{"x": _floats(*shape, seed=9)}, {"x": _floats(3, *shape[1:], seed=10)}], 0, _output_step(model))
+
+
+# --- float16 ----------------------------------------------------------------------------------------
+class HalfNet(nn.Module):
+    """A conv stem with BatchNorm and SiLU, a pre-norm attention block with GELU, a Linear head and softmax."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1), nn.BatchNorm2d(16), nn.SiLU())
+        self.norm = nn.LayerNorm(16)
+        self.attn = nn.MultiheadAttention(16, 2, batch_first=True)
+        self.mlp = nn.Sequential(nn.LayerNorm(16), nn.Linear(16, 32), nn.GELU(), nn.Linear(32, 16))
+        self.head = nn.Linear(16, 5)
+
+    def forward(self, x):
+        y = self.stem(x).flatten(2).transpose(1, 2)
+        n = self.norm(y)
+        y = y + self.attn(n, n, n, need_weights=False)[0]
+        y = y + self.mlp(y)
+        return self.head(y.mean(1)).softmax(-1)
+
+
+# float16 results of one op differ by a rounding (2**-11 relative) between float16 and float32 computation.
+HALF_RTOL, HALF_ATOL = 2e-2, 2e-3
+
+
+def test_half_pytorch_export_agrees_with_onnxruntime():
+    """`.half()` weights, a float16 input and output (TorchScript exporter, opset 17, dynamic batch): converted
+    to a float32 computation between CASTs at the input and output, within float16 rounding of onnxruntime."""
+    module = torch_export_util.seeded_module(HalfNet).half()
+    x = torch.from_numpy(_floats(2, 3, 12, 12)).half()
+    model = torch_export_util.export(module, (x,), ["x"], ["y"], False, 17, True)
+    assert model.graph.input[0].type.tensor_type.elem_type == TensorProto.FLOAT16
+    feeds = [{"x": _floats(b, 3, 12, 12, seed=b).astype(np.float16)} for b in (2, 3)]
+    _agrees(model, feeds, HALF_RTOL, HALF_ATOL)
+
+
+def test_float16_cast_chain_rounds_where_the_model_casts():
+    """Mixed precision as converters write it: float32 input, Cast to float16, a float16 MatMul with float16
+    weights, Cast back to float32 and a LayerNormalization; a float16 Cast of an int64 output of ArgMax."""
+    w = _floats(6, 8).astype(np.float16)
+    nodes = [
+        helper.make_node("Cast", ["x"], ["xh"], to=TensorProto.FLOAT16),
+        helper.make_node("MatMul", ["xh", "w"], ["h"]),
+        helper.make_node("Cast", ["h"], ["hf"], to=TensorProto.FLOAT),
+        helper.make_node("LayerNormalization", ["hf", "g", "b"], ["y"], axis=-1),
+        helper.make_node("ArgMax", ["h"], ["i"], axis=-1, keepdims=0),
+        helper.make_node("Cast", ["xh"], ["r"], to=TensorProto.INT32),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, ["N", 6])],
+        [("y", np.float32, None), ("i", np.int64, None), ("r", np.int32, None)],
+        [("w", w), ("g", _floats(8)), ("b", _floats(8, seed=1))],
+        opset=17,
+    )
+    x = _floats(3, 6) * 40
+    _agrees(model, [{"x": x}], HALF_RTOL, HALF_ATOL)
+    # The float16 rounding is kept: the Cast to float16 of x is what the MatMul reads.
+    got = lite_runner.LiteRunner(onnx_import.convert(model)).run({"x": x})
+    np.testing.assert_array_equal(got["r"], x.astype(np.float16).astype(np.int32))
