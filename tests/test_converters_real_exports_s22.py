@@ -167,3 +167,34 @@ def test_float16_cast_chain_rounds_where_the_model_casts():
     # The float16 rounding is kept: the Cast to float16 of x is what the MatMul reads.
     got = lite_runner.LiteRunner(onnx_import.convert(model)).run({"x": x})
     np.testing.assert_array_equal(got["r"], x.astype(np.float16).astype(np.int32))
+
+
+# --- PyTorch exports --------------------------------------------------------------------------------
+class EinsumAttention(nn.Module):
+    """Attention written with torch.einsum (per-head projections, scores, weighted values, output
+    projection), a sum over tokens and the diagonal of the first head's attention ("bii->bi")."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(4, 6, 8))
+        self.v = nn.Parameter(torch.randn(8, 5))
+
+    def forward(self, x):
+        h = torch.einsum("bnd,hde->bhne", x, self.w)
+        a = torch.einsum("bhne,bhme->bhnm", h, h).softmax(-1)
+        o = torch.einsum("bhnm,bhme->bnhe", a, h)
+        return torch.einsum("bnhe,ef->bnf", o, self.v), torch.einsum("bnd->bd", x), torch.einsum("bii->bi", a[:, 0])
+
+
+def _float_inputs(*shape):
+    return lambda batch, seed: (torch.from_numpy(_floats(batch, *shape, seed=seed)),)
+
+
+@pytest.mark.parametrize("dynamo,opset", [(False, 14), (True, 18)])
+def test_einsum_attention_agrees_at_every_batch(dynamo, opset):
+    """A dynamic batch: the diagonal's flattening RESHAPE leaves the batch to the runtime (it was baked to 1)."""
+    inputs = _float_inputs(5, 6)
+    model = torch_export_util.export(
+        torch_export_util.seeded_module(EinsumAttention), inputs(2, 0), ["x"], ["y", "s", "d"], dynamo, opset, True
+    )
+    torch_export_util.check_agrees(model, inputs, [2, 3], 1e-4, 1e-4)

@@ -798,9 +798,10 @@ def _einsum_terms(equation, ranks):
     return terms, out
 
 
-def _einsum_diagonal(e, t, term):
+def _einsum_diagonal(e, t, term, run_time):
     """Takes the diagonal of each letter repeated in `term` (moved last as a
-    pair, flattened, GATHERed every n + 1)."""
+    pair, flattened, GATHERed every n + 1); the dim of a letter in
+    `run_time` (a dynamic batch) is left to RESHAPE (-1)."""
     while len(set(term)) != len(term):
         letter = next(c for c in term if term.count(c) > 1)
         i = term.index(letter)
@@ -809,7 +810,8 @@ def _einsum_diagonal(e, t, term):
         t = e.transpose(t, rest + [i, j])
         shape = e.shape(t)
         n = shape[-1]
-        flat = e.reshape(t, shape[:-2] + [n * n])
+        target = [-1 if term[k] in run_time else d for k, d in zip(rest, shape)] + [n * n]
+        flat = e.op("RESHAPE", [t, e.const(target, np.int32)], shape[:-2] + [n * n], e.dtype(t))
         t = e.gather(flat, e.const(np.arange(n) * (n + 1), np.int32), axis=len(shape) - 2)
         term = "".join(term[k] for k in rest) + letter
     return t, term
@@ -843,7 +845,7 @@ def _einsum(ctx, node):
     for k, (name, term) in enumerate(zip(names, terms)):
         if any(term.count(c) > 1 for c in run_time):
             raise _NodeError(f"the diagonal of index {min(run_time)!r}, whose size is known only at run time")
-        t, term = _einsum_diagonal(e, ctx.plain(name), term)
+        t, term = _einsum_diagonal(e, ctx.plain(name), term, run_time)
         others = "".join(terms[:k] + terms[k + 1 :]) + out
         lone = [k for k, c in enumerate(term) if c not in others]
         if any(term[k] in run_time for k in lone):
