@@ -6,6 +6,7 @@ outputs in float16; mixed precision by Cast chains), which the converter compute
 (onnx_import/float16.py).
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -198,3 +199,126 @@ def test_einsum_attention_agrees_at_every_batch(dynamo, opset):
         torch_export_util.seeded_module(EinsumAttention), inputs(2, 0), ["x"], ["y", "s", "d"], dynamo, opset, True
     )
     torch_export_util.check_agrees(model, inputs, [2, 3], 1e-4, 1e-4)
+
+
+class DETRHead(nn.Module):
+    """DETR's decoder head: a patch-embedding backbone with learned positions, learned object queries repeated to
+    the batch (queries.repeat(batch, 1, 1): a Tile by a run-time repeat), cross attention to the image features,
+    class softmax and sigmoid boxes."""
+
+    def __init__(self, d=16, queries=5):
+        super().__init__()
+        self.backbone = nn.Conv2d(3, d, 4, 4)
+        self.queries = nn.Embedding(queries, d)
+        self.decoder = nn.TransformerDecoderLayer(d, 2, 32, dropout=0.0, batch_first=True)
+        self.cls = nn.Linear(d, 4)
+        self.box = nn.Sequential(nn.Linear(d, d), nn.ReLU(), nn.Linear(d, 4))
+        self.pos = nn.Parameter(torch.randn(1, 16, d) * 0.1)
+
+    def forward(self, x):
+        memory = self.backbone(x).flatten(2).transpose(1, 2) + self.pos
+        q = self.queries.weight.unsqueeze(0).repeat(x.shape[0], 1, 1)
+        h = self.decoder(q, memory)
+        return self.cls(h).softmax(-1), self.box(h).sigmoid()
+
+
+class GPT2Block(nn.Module):
+    """GPT-2: token and position embeddings, a causal mask by triu and masked_fill(-inf), tanh GELU, tied output
+    embedding; the next token by argmax and the top 3 by topk (int64 outputs)."""
+
+    def __init__(self, d=16, heads=2):
+        super().__init__()
+        self.heads = heads
+        self.wte, self.wpe = nn.Embedding(30, d), nn.Embedding(16, d)
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.fc, self.fc2 = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+
+    def forward(self, ids):
+        b, t = ids.shape
+        x = self.wte(ids) + self.wpe(torch.arange(t))
+        q, k, v = (z.view(b, t, self.heads, -1).transpose(1, 2) for z in self.qkv(self.ln1(x)).split(16, dim=2))
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(k.size(-1))
+        att = att.masked_fill(torch.triu(torch.ones(t, t, dtype=torch.bool), diagonal=1), float("-inf")).softmax(-1)
+        x = x + self.proj((att @ v).transpose(1, 2).reshape(b, t, -1))
+        x = x + self.fc2(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+        logits = x @ self.wte.weight.T
+        return logits, logits[:, -1].argmax(-1), logits[:, -1].topk(3)[1]
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.weight = nn.Parameter(torch.rand(d) + 0.5)
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
+
+
+class LlamaBlock(nn.Module):
+    """A Llama block: RMSNorm, rotary position embeddings (sin/cos of the positions, halves swapped by slicing
+    and concatenation), causal scaled_dot_product_attention, a SwiGLU MLP."""
+
+    def __init__(self, d=16, heads=2):
+        super().__init__()
+        self.heads = heads
+        self.emb = nn.Embedding(30, d)
+        self.n1, self.n2 = RMSNorm(d), RMSNorm(d)
+        self.q, self.k, self.v, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
+        self.gate, self.up, self.down = nn.Linear(d, 24, bias=False), nn.Linear(d, 24, bias=False), nn.Linear(24, d)
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, d // heads, 2).float() / (d // heads))))
+
+    @staticmethod
+    def rotate(x, cos, sin):
+        half = x.shape[-1] // 2
+        return x * cos + torch.cat((-x[..., half:], x[..., :half]), dim=-1) * sin
+
+    def forward(self, ids):
+        b, t = ids.shape
+        x = self.emb(ids)
+        freqs = torch.outer(torch.arange(t, dtype=torch.float32), self.inv_freq)
+        angles = torch.cat((freqs, freqs), -1)
+        h = self.n1(x)
+        q, k, v = (p(h).view(b, t, self.heads, -1).transpose(1, 2) for p in (self.q, self.k, self.v))
+        q, k = self.rotate(q, angles.cos(), angles.sin()), self.rotate(k, angles.cos(), angles.sin())
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.o(y.transpose(1, 2).reshape(b, t, -1))
+        h = self.n2(x)
+        return x + self.down(F.silu(self.gate(h)) * self.up(h))
+
+
+def _tokens(batch, seed):
+    return (torch.randint(0, 30, (batch, 7), generator=torch.Generator().manual_seed(seed)),)
+
+
+# name -> (module, inputs(batch, seed), input names, output names)
+MODELS = {
+    "detr_head": (DETRHead, _float_inputs(3, 16, 16), ["x"], ["cls", "box"]),
+    "gpt2_block": (GPT2Block, _tokens, ["ids"], ["logits", "next", "top3"]),
+    "llama_block": (LlamaBlock, _tokens, ["ids"], ["y"]),
+}
+
+
+@pytest.mark.parametrize("dynamo,opset", [(False, 14), (True, 18)])
+@pytest.mark.parametrize("name", list(MODELS))
+def test_pytorch_export_agrees_at_every_batch(name, dynamo, opset):
+    module, inputs, input_names, output_names = MODELS[name]
+    model = torch_export_util.export(
+        torch_export_util.seeded_module(module), inputs(2, 0), input_names, output_names, dynamo, opset, True
+    )
+    torch_export_util.check_agrees(model, inputs, [2, 3], 1e-4, 1e-4)
+
+
+def test_a_run_time_repeat_of_a_dim_other_than_1_is_refused():
+    """Tile by a run-time repeat broadcasts a dim of 1; of a dim of 2 it is refused, naming the value."""
+    from converters.errors import ConversionError
+
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], end=1),
+        helper.make_node("Concat", ["s", "one"], ["r"], axis=0),
+        helper.make_node("Tile", ["c", "r"], ["y"]),
+    ]
+    inits = [("one", np.array([1], np.int64)), ("c", _floats(2, 4))]
+    model = make_model(nodes, [("x", np.float32, ["b", 4])], [("y", np.float32, None)], inits, opset=17)
+    with pytest.raises(ConversionError, match=r"'y' \(Tile\): repeats \(input 1\): 'r' is computed from the shape"):
+        onnx_import.convert(model)
