@@ -1,9 +1,10 @@
-"""ONNX models as tools other than torch.onnx.export write them, through the ONNX importer and the lite runtime,
-compared with onnxruntime on the same file: onnxruntime.quantization's QDQ models (quantize_static with the
-default QuantFormat.QDQ: the weights stored as int8 and dequantized by DequantizeLinear at opset 13, which
-onnx's reference evaluator cannot fold), and float16 models (a `.half()` PyTorch export, weights, inputs and
-outputs in float16; mixed precision by Cast chains), which the converter computes in float32
-(onnx_import/float16.py).
+"""ONNX models as tools other than torch.onnx.export write them, and PyTorch architectures not covered by the
+earlier real-export tests, through the ONNX importer and the lite runtime, compared with onnxruntime on the same
+file: onnxruntime.quantization's quantize_static models (QuantFormat.QDQ: int8 weights dequantized by
+DequantizeLinear at opset 13, which onnx's reference evaluator cannot fold; QuantFormat.QOperator: onnxruntime's
+com.microsoft QLinear* ops and QGemm), float16 models (a `.half()` PyTorch export; mixed precision by Cast
+chains), which the converter computes in float32 (onnx_import/float16.py); einsum attention, a DETR head
+(queries repeated to a dynamic batch), GPT-2 and Llama blocks.
 """
 
 import math
@@ -43,21 +44,22 @@ def _agrees(model, feeds_list, rtol, atol):
 
 
 # --- onnxruntime.quantization -----------------------------------------------------------------------
-class SmallCNN(nn.Module):
-    """Conv, depthwise conv with a residual Add, pointwise conv, max pool, mean, Linear."""
+class QuantCNN(nn.Module):
+    """What quantize_static quantizes: convs (one per-channel), LeakyReLU, a sigmoid gate (Mul), Concat,
+    AvgPool, global average pooling, a Linear (Gemm) and Softmax."""
 
     def __init__(self):
         super().__init__()
         self.c1 = nn.Conv2d(3, 8, 3, padding=1)
-        self.c2 = nn.Conv2d(8, 8, 3, padding=1, groups=8)
-        self.c3 = nn.Conv2d(8, 16, 1)
+        self.c2 = nn.Conv2d(8, 8, 1)
+        self.c3 = nn.Conv2d(16, 16, 3, padding=1)
         self.fc = nn.Linear(16, 5)
 
     def forward(self, x):
-        y = F.relu(self.c1(x))
-        y = F.relu(self.c2(y)) + y
-        y = F.max_pool2d(F.relu(self.c3(y)), 2)
-        return self.fc(y.mean((2, 3)))
+        y = F.leaky_relu(self.c1(x), 0.1)
+        y = torch.cat([y, y * torch.sigmoid(self.c2(y))], 1)
+        y = F.avg_pool2d(F.relu(self.c3(y)), 2)
+        return self.fc(F.adaptive_avg_pool2d(y, 1).flatten(1)).softmax(-1)
 
 
 class _Calibration(quantization.CalibrationDataReader):
@@ -85,28 +87,50 @@ def _output_step(model):
     return float(consts[node.input[1]])
 
 
-@pytest.mark.parametrize("activation", ["QUInt8", "QInt8"])
-@pytest.mark.parametrize("per_channel", [False, True])
-def test_quantize_static_qdq_cnn_agrees_within_one_output_step(tmp_path, activation, per_channel):
-    """quantize_static's QDQ CNN at opset 13 (int8 weights behind DequantizeLinear, each activation through a
-    QuantizeLinear/DequantizeLinear pair) agrees with onnxruntime, which runs it on its int8 kernels, within one
-    step of the output's quantization."""
+@pytest.mark.parametrize(
+    "quant_format,activation,per_channel",
+    [("QDQ", "QUInt8", True), ("QDQ", "QInt8", False), ("QOperator", "QUInt8", False), ("QOperator", "QInt8", True)],
+)
+def test_quantize_static_cnn_agrees_within_one_output_step(tmp_path, quant_format, activation, per_channel):
+    """quantize_static's CNN at opset 13 agrees with onnxruntime (its int8 kernels) within one step of the
+    output's quantization. QDQ: int8 weights behind DequantizeLinear (folded here below opset 19, where onnx's
+    reference evaluator has none), each activation through a QuantizeLinear/DequantizeLinear pair. QOperator:
+    QLinearConv and onnxruntime's com.microsoft QLinearAdd/Mul/Sigmoid/LeakyRelu/Concat/AveragePool/
+    GlobalAveragePool/Softmax and QGemm, rewritten to dequantize, the float op, quantize."""
     shape = (2, 3, 12, 12)
-    out = str(tmp_path / "qdq.onnx")
+    out = str(tmp_path / "quantized.onnx")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         quantization.quantize_static(
-            _float_model_file(tmp_path, SmallCNN, shape),
+            _float_model_file(tmp_path, QuantCNN, shape),
             out,
             _Calibration(shape),
-            quant_format=quantization.QuantFormat.QDQ,
+            quant_format=getattr(quantization.QuantFormat, quant_format),
             activation_type=getattr(quantization.QuantType, activation),
             weight_type=quantization.QuantType.QInt8,
             per_channel=per_channel,
         )
     model = onnx.load(out)
-    assert {"QuantizeLinear", "DequantizeLinear", "Conv"} <= {n.op_type for n in model.graph.node}
+    ops = {(n.domain, n.op_type) for n in model.graph.node}
+    if quant_format == "QDQ":
+        assert {("", "Conv"), ("", "QuantizeLinear"), ("", "DequantizeLinear")} <= ops
+    else:
+        assert {("", "QLinearConv"), ("com.microsoft", "QGemm"), ("com.microsoft", "QLinearConcat")} <= ops
     _agrees(model, [{"x": _floats(*shape, seed=9)}, {"x": _floats(3, *shape[1:], seed=10)}], 0, _output_step(model))
+
+
+def test_a_channels_last_contrib_op_is_refused():
+    from converters.errors import ConversionError
+
+    node = helper.make_node(
+        "QLinearGlobalAveragePool", ["x", "s", "z", "s", "z"], ["y"], domain="com.microsoft", channels_last=1
+    )
+    model = make_model(
+        [node], [("x", np.uint8, [1, 4, 4, 3])], [("y", np.uint8, None)], [("s", np.float32(0.1)), ("z", np.uint8(0))]
+    )
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    with pytest.raises(ConversionError, match=r"'y' \(QLinearGlobalAveragePool\): channels_last=1 \(NHWC\)"):
+        onnx_import.convert(model)
 
 
 # --- float16 ----------------------------------------------------------------------------------------

@@ -14,6 +14,9 @@ The modules, in the order a model meets them:
   model.py        loading and validation at the boundary (opset in
                   MIN_OPSET..MAX_OPSET, declared input dims, op domains), and
                   `convert`, the driver
+  contrib_ops.py  onnxruntime's quantized com.microsoft ops (QLinearAdd,
+                  QGemm, ...) rewritten to DequantizeLinear, the float op,
+                  QuantizeLinear
   control_flow.py  If, Loop and Scan inlined into the main graph (a taken
                   branch, or both picked by Where; loops unrolled, bounded)
                   and Compress rewritten to Gather, before anything else

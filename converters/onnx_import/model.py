@@ -11,7 +11,7 @@ from onnx import helper
 
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
-from converters.onnx_import import control_flow, float16, folding, fusion, shapes
+from converters.onnx_import import contrib_ops, control_flow, float16, folding, fusion, shapes
 from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, is_lite_type
 from converters.twl_writer import checked_shape
 
@@ -137,6 +137,7 @@ def convert(model, checksum=True):
         model = load(model)
     _check_opset(model)
     _check_input_dims(model)
+    model = contrib_ops.rewrite(model)
     _check_domains(model)
     model = control_flow.lower(model)
     _check_domains(model)  # what the subgraphs held
