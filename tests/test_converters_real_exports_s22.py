@@ -346,3 +346,23 @@ def test_a_run_time_repeat_of_a_dim_other_than_1_is_refused():
     model = make_model(nodes, [("x", np.float32, ["b", 4])], [("y", np.float32, None)], inits, opset=17)
     with pytest.raises(ConversionError, match=r"'y' \(Tile\): repeats \(input 1\): 'r' is computed from the shape"):
         onnx_import.convert(model)
+
+
+def test_clip_by_computed_bounds_agrees_with_onnxruntime():
+    """Clip (opset 11+) whose bounds are tensors computed in the model or fed to it, as tf2onnx writes
+    tf.clip_by_value by tensors: MAXIMUM / MINIMUM by them, after a Conv (NHWC) too."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"]),
+        helper.make_node("ReduceMean", ["c"], ["m"], keepdims=0),
+        helper.make_node("Clip", ["c", "m", "hi"], ["y"]),
+        helper.make_node("Clip", ["c", "", "hi"], ["z"]),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, ["N", 2, 5, 5]), ("hi", np.float32, [])],
+        [("y", np.float32, None), ("z", np.float32, None)],
+        [("w", _floats(3, 2, 3, 3))],
+        opset=13,
+    )
+    feeds = [{"x": _floats(b, 2, 5, 5, seed=b), "hi": np.array(0.5, np.float32)} for b in (1, 3)]
+    _agrees(model, feeds, 1e-5, 1e-5)
