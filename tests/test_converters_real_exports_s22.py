@@ -366,3 +366,76 @@ def test_clip_by_computed_bounds_agrees_with_onnxruntime():
     )
     feeds = [{"x": _floats(b, 2, 5, 5, seed=b), "hi": np.array(0.5, np.float32)} for b in (1, 3)]
     _agrees(model, feeds, 1e-5, 1e-5)
+
+
+# --- onnxruntime's optimized models -----------------------------------------------------------------
+class Fusable(nn.Module):
+    """What onnxruntime's extended optimizations fuse: Conv + Sigmoid (FusedConv), SiLU (QuickGelu), scaled
+    scores (FusedMatMul), a post-norm encoder layer (Linear bias + GELU as BiasGelu; LayerNormalization in the
+    default domain below opset 17) and Linear + Tanh (FusedGemm)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 4, 4)
+        self.gate = nn.Conv2d(16, 16, 1)
+        self.encoder = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, activation="gelu", batch_first=True)
+        self.proj = nn.Linear(16, 16)
+        self.norm = nn.LayerNorm(16)
+        self.pool = nn.Linear(16, 8)
+
+    def forward(self, x):
+        y = F.silu(self.stem(x))
+        y = (y * torch.sigmoid(self.gate(y))).flatten(2).transpose(1, 2)
+        y = ((y @ y.transpose(1, 2)) / 4.0).softmax(-1) @ y
+        y = self.encoder(y)
+        y = self.norm(y + self.proj(y))
+        return torch.tanh(self.pool(y[:, 0]))
+
+
+@pytest.mark.parametrize("opset", [14, 17])
+def test_onnxruntime_optimized_model_agrees(tmp_path, opset):
+    """A model as onnxruntime saves it after ORT_ENABLE_EXTENDED (optimized_model_filepath): its com.microsoft
+    fused ops (and, below opset 17, its default-domain LayerNormalization) are unfused to standard ONNX."""
+    inputs = _float_inputs(3, 16, 16)
+    model = torch_export_util.export(
+        torch_export_util.seeded_module(Fusable), inputs(2, 0), ["x"], ["y"], False, opset, True
+    )
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    options.optimized_model_filepath = str(tmp_path / "optimized.onnx")
+    ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    optimized = onnx.load(options.optimized_model_filepath)
+    fused = {n.op_type for n in optimized.graph.node if n.domain == "com.microsoft"}
+    assert {"FusedConv", "QuickGelu", "FusedMatMul", "BiasGelu", "FusedGemm"} <= fused
+    torch_export_util.check_agrees(optimized, inputs, [2, 3], 1e-4, 1e-4)
+
+
+@pytest.mark.parametrize("opset", [14, 17])
+def test_onnxruntime_normalizations_agree(opset):
+    """SkipLayerNormalization (with its bias and sum output), SkipSimplifiedLayerNormalization (com.microsoft),
+    and onnxruntime's default-domain SimplifiedLayerNormalization (RMSNorm) and, below opset 17,
+    LayerNormalization, as its fusions write them, against onnxruntime's kernels."""
+    nodes = [
+        helper.make_node(
+            "SkipLayerNormalization",
+            ["x", "skip", "gamma", "beta", "bias"],
+            ["y", "", "", "sum"],
+            domain="com.microsoft",
+            epsilon=1e-5,
+        ),
+        helper.make_node(
+            "SkipSimplifiedLayerNormalization", ["x", "skip", "gamma"], ["r"], domain="com.microsoft", epsilon=1e-6
+        ),
+        helper.make_node("SimplifiedLayerNormalization", ["sum", "gamma"], ["rms"], axis=-1, epsilon=1e-6),
+    ]
+    if opset < 17:
+        nodes.append(helper.make_node("LayerNormalization", ["r", "gamma", "beta"], ["ln"], axis=-1, epsilon=1e-5))
+    outputs = [("y", np.float32, None), ("sum", np.float32, None), ("r", np.float32, None)]
+    outputs += [("rms", np.float32, None)] + ([("ln", np.float32, None)] if opset < 17 else [])
+    inits = [("gamma", _floats(8, seed=1) + 1), ("beta", _floats(8, seed=2)), ("bias", _floats(8, seed=3))]
+    model = make_model(
+        nodes, [("x", np.float32, ["N", 3, 8]), ("skip", np.float32, ["N", 3, 8])], outputs, inits, opset
+    )
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    feeds = [{"x": _floats(b, 3, 8, seed=b), "skip": _floats(b, 3, 8, seed=b + 5)} for b in (1, 2)]
+    _agrees(model, feeds, 1e-4, 1e-5)

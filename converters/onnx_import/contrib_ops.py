@@ -1,7 +1,9 @@
-"""onnxruntime's quantized contrib ops (domain com.microsoft), as
-onnxruntime.quantization's quantize_static(QuantFormat.QOperator) writes
-them, rewritten to standard ONNX before conversion: each dequantizes its
-inputs (DequantizeLinear), applies the float op and quantizes its result
+"""onnxruntime's contrib ops (domain com.microsoft) rewritten to standard
+ONNX before conversion.
+
+The quantized ops onnxruntime.quantization's quantize_static
+(QuantFormat.QOperator) writes: each dequantizes its inputs
+(DequantizeLinear), applies the float op and quantizes its result
 (QuantizeLinear), which is what onnxruntime's kernels compute up to the
 rounding of one quantization step. The standard QDQ import then converts
 them (constant weights fold to float).
@@ -17,10 +19,25 @@ them (constant weights fold to float).
                              scale a_scale * b_scale; a float output when it
                              has no y_scale)
   QuantizeLinear, DequantizeLinear   the standard ops
+
+The fused ops of a model saved by onnxruntime after its extended graph
+optimizations (SessionOptions.optimized_model_filepath, ORT_ENABLE_EXTENDED
+or above), unfused:
+
+  FusedConv, FusedGemm       Conv (+ Z), Gemm, then the activation
+  FusedMatMul                MatMul of the (transposed) operands, * alpha
+  SkipLayerNormalization     input + skip (+ bias), layer normalization
+                             (its sum output kept); Skip
+                             SimplifiedLayerNormalization likewise, RMS
+  LayerNormalization below opset 17 and SimplifiedLayerNormalization (its
+                             default-domain contrib ops): over the last axis
+  BiasGelu, Gelu, FastGelu   (x + bias), erf GELU or its tanh approximation
+  QuickGelu                  x * sigmoid(alpha * x)
 """
 
+import numpy as np
 import onnx
-from onnx import helper
+from onnx import helper, numpy_helper
 
 from converters.errors import ConversionError
 
@@ -29,6 +46,21 @@ _UNARY = {"QLinearSigmoid": "Sigmoid", "QLinearLeakyRelu": "LeakyRelu", "QLinear
 _POOLS = {"QLinearGlobalAveragePool": "GlobalAveragePool", "QLinearAveragePool": "AveragePool"}
 REWRITTEN = {"QLinearAdd", "QLinearMul", "QLinearConcat", "QGemm", "QuantizeLinear", "DequantizeLinear"}
 REWRITTEN |= set(_UNARY) | set(_POOLS)
+FUSED = {
+    "FusedConv",
+    "FusedGemm",
+    "FusedMatMul",
+    "SkipLayerNormalization",
+    "SkipSimplifiedLayerNormalization",
+    "BiasGelu",
+    "Gelu",
+    "FastGelu",
+    "QuickGelu",
+}
+# onnxruntime's own normalizations in the default domain (its fusions write
+# LayerNormalization below opset 17, where ONNX has none).
+_DEFAULT_DOMAIN_NORMS = {"LayerNormalization", "SimplifiedLayerNormalization"}
+REWRITTEN |= FUSED
 
 
 def _arg(node, i):
@@ -36,8 +68,9 @@ def _arg(node, i):
 
 
 class _Rewriter:
-    def __init__(self, node):
+    def __init__(self, node, opset=None):
         self.node = node
+        self.opset = opset
         self.nodes = []
         self.count = 0
 
@@ -49,6 +82,59 @@ class _Rewriter:
         out = self.name(op.lower())
         self.nodes.append(helper.make_node(op, inputs, [out], **kw))
         return out
+
+    def const(self, value):
+        out = self.name("const")
+        tensor = numpy_helper.from_array(np.asarray(value, np.float32), out)
+        self.nodes.append(helper.make_node("Constant", [], [out], value=tensor))
+        return out
+
+    def reduce_mean(self, x):
+        """ReduceMean over the last axis, keeping it (axes an attribute before opset 18, an input after)."""
+        if self.opset >= 18:
+            return self.add("ReduceMean", [x, self.axes_const()], keepdims=1)
+        return self.add("ReduceMean", [x], axes=[-1], keepdims=1)
+
+    def axes_const(self):
+        out = self.name("axes")
+        self.nodes.append(helper.make_node("Constant", [], [out], value=numpy_helper.from_array(np.array([-1]), out)))
+        return out
+
+    def gelu(self, x, tanh=False, out=None):
+        """0.5 x (1 + erf(x / sqrt 2)), or with tanh(sqrt(2 / pi) (x + 0.044715 x^3))."""
+        if tanh:
+            cube = self.add("Mul", [self.add("Mul", [x, x]), x])
+            inner = self.add("Add", [x, self.add("Mul", [cube, self.const(0.044715)])])
+            t = self.add("Tanh", [self.add("Mul", [inner, self.const(np.sqrt(2 / np.pi))])])
+        else:
+            t = self.add("Erf", [self.add("Div", [x, self.const(np.sqrt(2))])])
+        half = self.add("Mul", [x, self.const(0.5)])
+        return self.finish("Mul", [half, self.add("Add", [t, self.const(1.0)])], out)
+
+    def finish(self, op, inputs, out=None, **kw):
+        """The node making `out` (the rewritten node's first output by default)."""
+        out = out or self.node.output[0]
+        self.nodes.append(helper.make_node(op, inputs, [out], **kw))
+        return out
+
+    def activation(self, x, a):
+        """FusedConv / FusedGemm's `activation` of x, into the node's output."""
+        act = a.get("activation", b"")
+        act = act.decode() if isinstance(act, bytes) else act
+        params = list(a.get("activation_params", []))
+        if not act:
+            return self.finish("Identity", [x])
+        if act in ("Relu", "Tanh", "Sigmoid"):
+            return self.finish(act, [x])
+        if act == "LeakyRelu":
+            return self.finish(act, [x], alpha=(params or [a.get("activation_alpha", 0.01)])[0])
+        if act == "HardSigmoid":
+            alpha, beta = params or [a.get("activation_alpha", 0.2), a.get("activation_beta", 0.5)]
+            return self.finish(act, [x], alpha=alpha, beta=beta)
+        if act == "Clip" and len(params) == 2:
+            low, high = self.const(params[0]), self.const(params[1])
+            return self.finish("Max", [self.add("Min", [x, high]), low])
+        raise _error(self.node, f"activation {act!r} is not supported")
 
     def dequantize(self, x, scale, zero_point, axis=None):
         inputs = [x, scale] + ([zero_point] if zero_point else [])
@@ -65,9 +151,10 @@ def _error(node, reason):
     )
 
 
-def _rewrite(node, ranks):
+def _rewrite(node, ranks, opset):
     """Standard ONNX nodes computing com.microsoft `node`."""
-    r = _Rewriter(node)
+    r = _Rewriter(node, opset)
+    r.ranks = ranks
     op, a = node.op_type, {x.name: helper.get_attribute_value(x) for x in node.attribute}
     if op in ("QuantizeLinear", "DequantizeLinear"):
         return [helper.make_node(op, node.input, node.output, name=node.name, **a)]
@@ -101,26 +188,143 @@ def _rewrite(node, ranks):
             r.quantize(y, node.input[7], _arg(node, 8))
         else:
             r.nodes.append(helper.make_node("Identity", [y], node.output, name=node.name))
+    elif op in FUSED or op in _DEFAULT_DOMAIN_NORMS:
+        _unfuse(r, node, a)
     else:
         raise _error(node, "no rewrite of this com.microsoft op")
     return r.nodes
 
 
+def _unfuse(r, node, a):
+    op = node.op_type
+    if op == "FusedConv":
+        conv = {k: v for k, v in a.items() if not k.startswith("activation")}
+        y = r.add("Conv", node.input[:3] if _arg(node, 2) else node.input[:2], **conv)
+        if _arg(node, 3):
+            y = r.add("Add", [y, node.input[3]])
+        r.activation(y, a)
+    elif op == "FusedGemm":
+        gemm = {k: v for k, v in a.items() if not k.startswith("activation")}
+        r.activation(r.add("Gemm", list(node.input), **gemm), a)
+    elif op == "FusedMatMul":
+        if a.get("transBatchA", 0) or a.get("transBatchB", 0):
+            raise _error(node, "transBatchA / transBatchB are not supported")
+        operands = []
+        for x, trans in zip(node.input[:2], (a.get("transA", 0), a.get("transB", 0))):
+            operands.append(r.add("Transpose", [x], perm=_last_two_swapped(r, x)) if trans else x)
+        alpha = a.get("alpha", 1.0)
+        if alpha == 1.0:
+            r.finish("MatMul", operands)
+        else:
+            r.finish("Mul", [r.add("MatMul", operands), r.const(alpha)])
+    elif op in ("SkipLayerNormalization", "SkipSimplifiedLayerNormalization"):
+        if any(node.output[1:3]):
+            raise _error(node, "its mean and inverse standard deviation outputs are not supported")
+        total = r.add("Add", node.input[:2])
+        simplified = op == "SkipSimplifiedLayerNormalization"
+        bias = "" if simplified else _arg(node, 3)
+        if _arg(node, 3 if simplified else 4):
+            total = r.add("Add", [total, node.input[3 if simplified else 4]])
+        if len(node.output) > 3 and node.output[3]:
+            r.finish("Identity", [total], node.output[3])
+        _normalize(r, total, node.input[2], bias, a.get("epsilon", 1e-12), simplified)
+    elif op in _DEFAULT_DOMAIN_NORMS:
+        if any(node.output[1:]):
+            raise _error(node, "its mean and inverse standard deviation outputs are not supported")
+        rank = r.ranks.get(node.input[0])
+        if a.get("axis", -1) not in (-1, None if rank is None else rank - 1):
+            raise _error(node, f"axis {a['axis']}: only the last axis is supported")
+        simplified = op == "SimplifiedLayerNormalization"
+        bias = "" if simplified else _arg(node, 2)
+        _normalize(r, node.input[0], node.input[1], bias, a.get("epsilon", 1e-5), simplified)
+    elif op in ("BiasGelu", "Gelu", "FastGelu"):
+        x = r.add("Add", node.input[:2]) if _arg(node, 1) else node.input[0]
+        r.gelu(x, tanh=op == "FastGelu")
+    elif op == "QuickGelu":
+        scaled = r.add("Mul", [node.input[0], r.const(a.get("alpha", 1.702))])
+        r.finish("Mul", [node.input[0], r.add("Sigmoid", [scaled])])
+
+
+def _normalize(r, x, scale, bias, eps, simplified):
+    """Layer normalization over the last axis (RMS normalization when
+    `simplified`), into the node's output: LayerNormalization from opset 17,
+    else ReduceMean, Sub, Mul, Sqrt, Div."""
+    if r.opset >= 17 and not simplified:
+        r.finish("LayerNormalization", [x, scale] + ([bias] if bias else []), axis=-1, epsilon=eps)
+        return
+    centered = x if simplified else r.add("Sub", [x, r.reduce_mean(x)])
+    var = r.reduce_mean(r.add("Mul", [centered, centered]))
+    normed = r.add("Mul", [r.add("Div", [centered, r.add("Sqrt", [r.add("Add", [var, r.const(eps)])])]), scale])
+    if bias:
+        r.finish("Add", [normed, bias])
+    else:
+        r.finish("Identity", [normed])
+
+
+class _RankUnknown(Exception):
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _last_two_swapped(r, x):
+    rank = r.ranks.get(x)
+    if rank is None:
+        raise _RankUnknown(_error(r.node, f"the rank of '{x}' is not known"))
+    return list(range(rank - 2)) + [rank - 1, rank - 2]
+
+
+def opset_of(model):
+    return next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 1)
+
+
+def _rewritten(node, opset):
+    if node.domain == MS_DOMAIN:
+        return node.op_type in REWRITTEN
+    return node.domain in ("", "ai.onnx") and (
+        node.op_type == "SimplifiedLayerNormalization" or (node.op_type == "LayerNormalization" and opset < 17)
+    )
+
+
+def _ranks(model):
+    """{name: rank} of the model's values whose rank onnx's shape inference can tell."""
+    try:
+        graph = onnx.shape_inference.infer_shapes(model).graph
+    except Exception:  # noqa: BLE001 - the declared shapes only
+        graph = model.graph
+    ranks = {i.name: len(i.dims) for i in model.graph.initializer}
+    for v in list(graph.input) + list(graph.value_info) + list(graph.output):
+        if v.type.HasField("tensor_type") and v.type.tensor_type.HasField("shape"):
+            ranks[v.name] = len(v.type.tensor_type.shape.dim)
+    return ranks
+
+
 def rewrite(model):
-    """`model` with its com.microsoft quantized ops (REWRITTEN) as standard
-    ONNX (a copy; `model` itself when it has none). Other com.microsoft ops
-    are left for the domain check to name."""
-    if not any(n.domain == MS_DOMAIN and n.op_type in REWRITTEN for n in model.graph.node):
+    """`model` with its com.microsoft ops of REWRITTEN (and onnxruntime's
+    default-domain normalizations) as standard ONNX (a copy; `model` itself
+    when it has none). Other com.microsoft ops are left for the domain check
+    to name. A rewrite that needs a rank onnx's shape inference cannot tell
+    through the contrib ops before it waits for a pass after them."""
+    if not any(_rewritten(n, opset_of(model)) for n in model.graph.node):
         return model
     out = onnx.ModelProto()
     out.CopyFrom(model)
-    ranks = {i.name: len(i.dims) for i in out.graph.initializer}
-    nodes = []
-    for node in out.graph.node:
-        if node.domain == MS_DOMAIN and node.op_type in REWRITTEN:
-            nodes.extend(_rewrite(node, ranks))
-        else:
-            nodes.append(node)
-    del out.graph.node[:]
-    out.graph.node.extend(nodes)
-    return out
+    opset = opset_of(out)
+    while True:
+        ranks, nodes, waiting = _ranks(out), [], []
+        for node in out.graph.node:
+            if not _rewritten(node, opset):
+                nodes.append(node)
+                continue
+            try:
+                nodes.extend(_rewrite(node, ranks, opset))
+            except _RankUnknown as e:
+                nodes.append(node)
+                waiting.append(e)
+        progress = len(waiting) < sum(1 for n in out.graph.node if _rewritten(n, opset))
+        del out.graph.node[:]
+        out.graph.node.extend(nodes)
+        if not waiting:
+            return out
+        if not progress:
+            raise waiting[0].error
