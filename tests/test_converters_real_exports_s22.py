@@ -439,3 +439,34 @@ def test_onnxruntime_normalizations_agree(opset):
     model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
     feeds = [{"x": _floats(b, 3, 8, seed=b), "skip": _floats(b, 3, 8, seed=b + 5)} for b in (1, 2)]
     _agrees(model, feeds, 1e-4, 1e-5)
+
+
+@pytest.mark.parametrize(
+    "activation,params", [("Clip", [-0.5, 0.4]), ("HardSigmoid", [0.3, 0.4]), ("LeakyRelu", [0.2])]
+)
+def test_onnxruntime_fused_ops_agree(activation, params):
+    """FusedConv with its Z input and an activation with parameters, FastGelu with a bias and FusedMatMul of
+    transposed operands, against onnxruntime's kernels."""
+    nodes = [
+        helper.make_node(
+            "FusedConv",
+            ["x", "w", "b", "z"],
+            ["y"],
+            domain="com.microsoft",
+            activation=activation,
+            activation_params=params,
+            pads=[1, 1, 1, 1],
+        ),
+        helper.make_node("FastGelu", ["y", "bias"], ["g"], domain="com.microsoft"),
+        helper.make_node("FusedMatMul", ["a", "c"], ["m"], domain="com.microsoft", transA=1, transB=1, alpha=0.25),
+    ]
+    model = make_model(
+        nodes,
+        [("x", np.float32, ["N", 2, 5, 5]), ("z", np.float32, ["N", 3, 5, 5]), ("a", np.float32, ["N", 4, 3])],
+        [("g", np.float32, None), ("m", np.float32, None)],
+        [("w", _floats(3, 2, 3, 3)), ("b", _floats(3, seed=1)), ("bias", _floats(5, seed=2)), ("c", _floats(5, 4))],
+        opset=13,
+    )
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    feeds = {"x": _floats(2, 2, 5, 5, seed=3), "z": _floats(2, 3, 5, 5, seed=4), "a": _floats(2, 4, 3, seed=5)}
+    _agrees(model, [feeds], 1e-4, 1e-5)
