@@ -133,6 +133,38 @@ def test_a_channels_last_contrib_op_is_refused():
         onnx_import.convert(model)
 
 
+class BiLSTMTagger(nn.Module):
+    """A two-layer bidirectional LSTM tagger (quantize_dynamic makes its LSTMs DynamicQuantizeLSTM)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(12, 16, num_layers=2, bidirectional=True, batch_first=True)
+        self.out = nn.Linear(32, 5)
+
+    def forward(self, x):
+        return self.out(self.lstm(x)[0])
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_quantize_dynamic_lstm_agrees(tmp_path, per_channel):
+    """quantize_dynamic's LSTM model: DynamicQuantizeLSTM (com.microsoft) with int8 weights becomes an LSTM of
+    the weights dequantized, the Linear a MatMulInteger of DynamicQuantizeLinear. onnxruntime also quantizes
+    the LSTM's activations to 8 bits at run time: agreement within 0.03 (outputs of about unit size)."""
+    shape = (2, 7, 12)
+    out = str(tmp_path / "dynamic.onnx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quantization.quantize_dynamic(
+            _float_model_file(tmp_path, BiLSTMTagger, shape),
+            out,
+            weight_type=quantization.QuantType.QInt8,
+            per_channel=per_channel,
+        )
+    model = onnx.load(out)
+    assert {"DynamicQuantizeLSTM", "MatMulInteger"} <= {n.op_type for n in model.graph.node}
+    _agrees(model, [{"x": _floats(*shape, seed=4)}, {"x": _floats(3, *shape[1:], seed=5)}], 0, 0.03)
+
+
 # --- float16 ----------------------------------------------------------------------------------------
 class HalfNet(nn.Module):
     """A conv stem with BatchNorm and SiLU, a pre-norm attention block with GELU, a Linear head and softmax."""

@@ -33,6 +33,10 @@ or above), unfused:
                              default-domain contrib ops): over the last axis
   BiasGelu, Gelu, FastGelu   (x + bias), erf GELU or its tanh approximation
   QuickGelu                  x * sigmoid(alpha * x)
+
+quantize_dynamic's DynamicQuantizeLSTM becomes an LSTM of its int8 weights
+dequantized here (constants; onnxruntime also quantizes the activations at
+run time, so results differ by that rounding).
 """
 
 import numpy as np
@@ -56,6 +60,7 @@ FUSED = {
     "Gelu",
     "FastGelu",
     "QuickGelu",
+    "DynamicQuantizeLSTM",
 }
 # onnxruntime's own normalizations in the default domain (its fusions write
 # LayerNormalization below opset 17, where ONNX has none).
@@ -82,6 +87,10 @@ class _Rewriter:
         out = self.name(op.lower())
         self.nodes.append(helper.make_node(op, inputs, [out], **kw))
         return out
+
+    def initializer(self, name):
+        tensor = self.initializers.get(name)
+        return None if tensor is None else numpy_helper.to_array(tensor)
 
     def const(self, value):
         out = self.name("const")
@@ -151,10 +160,10 @@ def _error(node, reason):
     )
 
 
-def _rewrite(node, ranks, opset):
+def _rewrite(node, ranks, opset, initializers):
     """Standard ONNX nodes computing com.microsoft `node`."""
     r = _Rewriter(node, opset)
-    r.ranks = ranks
+    r.ranks, r.initializers = ranks, initializers
     op, a = node.op_type, {x.name: helper.get_attribute_value(x) for x in node.attribute}
     if op in ("QuantizeLinear", "DequantizeLinear"):
         return [helper.make_node(op, node.input, node.output, name=node.name, **a)]
@@ -240,6 +249,25 @@ def _unfuse(r, node, a):
     elif op in ("BiasGelu", "Gelu", "FastGelu"):
         x = r.add("Add", node.input[:2]) if _arg(node, 1) else node.input[0]
         r.gelu(x, tanh=op == "FastGelu")
+    elif op == "DynamicQuantizeLSTM":
+        weights = []
+        for w, scale, zero_point in (node.input[1:2] + node.input[8:10], node.input[2:3] + node.input[10:12]):
+            values = [r.initializer(name) for name in (w, scale, zero_point)]
+            if any(v is None for v in values):
+                raise _error(node, f"the weights '{w}' and their scale and zero point must be initializers")
+            q, scale, zero_point = values
+            if scale.ndim == 1:  # per direction
+                scale, zero_point = scale[:, None, None], zero_point[:, None, None]
+            else:  # per direction and gate column
+                scale, zero_point = scale[:, None, :], zero_point[:, None, :]
+            # [directions, input or hidden, 4 * hidden] -> ONNX LSTM's [directions, 4 * hidden, ...]
+            dequantized = ((q.astype(np.float32) - zero_point.astype(np.float32)) * scale).transpose(0, 2, 1)
+            weights.append(r.const(dequantized))
+        lstm = {k: v for k, v in a.items()}
+        inputs = [node.input[0]] + weights + list(node.input[3:8])
+        while inputs and not inputs[-1]:
+            inputs.pop()
+        r.nodes.append(helper.make_node("LSTM", inputs, list(node.output), name=node.name, **lstm))
     elif op == "QuickGelu":
         scaled = r.add("Mul", [node.input[0], r.const(a.get("alpha", 1.702))])
         r.finish("Mul", [node.input[0], r.add("Sigmoid", [scaled])])
@@ -310,6 +338,7 @@ def rewrite(model):
     out = onnx.ModelProto()
     out.CopyFrom(model)
     opset = opset_of(out)
+    initializers = {i.name: i for i in out.graph.initializer}
     while True:
         ranks, nodes, waiting = _ranks(out), [], []
         for node in out.graph.node:
@@ -317,7 +346,7 @@ def rewrite(model):
                 nodes.append(node)
                 continue
             try:
-                nodes.extend(_rewrite(node, ranks, opset))
+                nodes.extend(_rewrite(node, ranks, opset, initializers))
             except _RankUnknown as e:
                 nodes.append(node)
                 waiting.append(e)
