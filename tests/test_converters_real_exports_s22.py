@@ -502,3 +502,30 @@ def test_onnxruntime_fused_ops_agree(activation, params):
     model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
     feeds = {"x": _floats(2, 2, 5, 5, seed=3), "z": _floats(2, 3, 5, 5, seed=4), "a": _floats(2, 4, 3, seed=5)}
     _agrees(model, [feeds], 1e-4, 1e-5)
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_opset_11_softmax_over_flattened_dims_at_every_batch(op, axis):
+    """Softmax before opset 13 works on the input flattened to 2-D at `axis` (older exporters' classifier
+    heads): with a dynamic batch the flattening leaves the batch to the runtime (it was baked to 1)."""
+    model = make_model(
+        [helper.make_node(op, ["x"], ["y"], axis=axis)],
+        [("x", np.float32, ["N", 3, 4])],
+        [("y", np.float32, None)],
+        opset=11,
+    )
+    _agrees(model, [{"x": _floats(b, 3, 4, seed=b)} for b in (1, 2, 3)], 1e-5, 1e-6)
+
+
+def test_opset_11_softmax_with_run_time_dims_on_both_sides_is_refused():
+    from converters.errors import ConversionError
+
+    model = make_model(
+        [helper.make_node("Softmax", ["x"], ["y"], axis=1)],
+        [("x", np.float32, ["N", 3, "T"])],
+        [("y", np.float32, None)],
+        opset=11,
+    )
+    with pytest.raises(ConversionError, match=r"'y' \(Softmax\): before opset 13 .* on both sides of it"):
+        onnx_import.convert(model)
