@@ -529,3 +529,32 @@ def test_opset_11_softmax_with_run_time_dims_on_both_sides_is_refused():
     )
     with pytest.raises(ConversionError, match=r"'y' \(Softmax\): before opset 13 .* on both sides of it"):
         onnx_import.convert(model)
+
+
+@pytest.mark.parametrize("p", [1, 2])
+def test_lp_normalization_over_the_dynamic_batch_axis(p):
+    """LpNormalization over axis 0 of a dynamic batch sums the batch at run time (REDUCE_SUM); it summed a
+    static 1 element and gave wrong values at any other batch."""
+    model = make_model(
+        [helper.make_node("LpNormalization", ["x"], ["y"], axis=0, p=p)],
+        [("x", np.float32, ["N", 3, 4])],
+        [("y", np.float32, None)],
+        opset=13,
+    )
+    _agrees(model, [{"x": _floats(b, 3, 4, seed=b)} for b in (1, 3)], 1e-5, 1e-6)
+
+
+@pytest.mark.parametrize(
+    "node,match",
+    [
+        (helper.make_node("Hardmax", ["x"], ["y"], axis=0), r"'y' \(Hardmax\): axis 0 has a size known only at run"),
+        (helper.make_node("EyeLike", ["x"], ["y"]), r"'y' \(EyeLike; the shape of 'x' is known only when the model"),
+    ],
+)
+def test_ops_sized_by_a_dynamic_batch_are_refused_by_name(node, match):
+    """Hardmax over the dynamic batch axis made a wrong shape ([1, ...]); both are refused naming why."""
+    from converters.errors import ConversionError
+
+    model = make_model([node], [("x", np.float32, ["N", 4])], [("y", np.float32, None)], opset=13)
+    with pytest.raises(ConversionError, match=match):
+        onnx_import.convert(model)

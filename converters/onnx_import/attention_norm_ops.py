@@ -119,12 +119,15 @@ class _Emitter:
         return self.op("MEAN", [a, self.const(axes, np.int32)], new, self.dtype(a), options, out)
 
     def sum(self, a, axes, keep=True, out=None):
-        """MEAN times the number of elements reduced (no SUM op)."""
+        """REDUCE_SUM (exact at any run-time size of the axes)."""
         shape = self.shape(a)
-        n = int(np.prod([shape[int(x) % len(shape)] for x in set(axes)]))
-        if n == 1:
-            return self.mean(a, axes, keep, out)
-        return self.scaled(self.mean(a, axes, keep), n, out)
+        axes = sorted({int(x) % len(shape) for x in axes})
+        if keep:
+            new = [1 if i in axes else d for i, d in enumerate(shape)]
+        else:
+            new = [d for i, d in enumerate(shape) if i not in axes]
+        options = ("ReducerOptions", {"keep_dims": keep})
+        return self.op("REDUCE_SUM", [a, self.const(axes, np.int32)], new, self.dtype(a), options, out)
 
     def reshape(self, a, shape, out=None):
         if not shape:  # to a scalar: a constant shape cannot be empty

@@ -336,6 +336,8 @@ def describe_unfolded(ctx, node):
     if run_time:
         return f"{node.op_type}; {run_time_value_error(ctx, run_time[0])}"
     if id(node) not in ctx.unfolded:
+        if node.op_type in _SHAPE_OPS and node.input and None in (ctx.signature.get(node.input[0], (0, []))[1] or []):
+            return f"{node.op_type}; the shape of '{node.input[0]}' is known only when the model runs"
         return node.op_type
     size = ctx.unfolded[id(node)]
     if size is None:

@@ -311,6 +311,8 @@ def _hardmax(ctx, node):
     src = node.input[0]
     shape = ctx.shape(src)
     axis = attrs(node).get("axis", -1) % len(shape)
+    if (ctx.signature_of(src, shape) or shape)[axis] == -1:
+        raise _NodeError(f"axis {axis} has a size known only at run time (ONE_HOT's depth is a constant)")
     dtype = ctx.dtype(src)
     out = node.output[0]
     index = ctx.intermediate(f"{out}/argmax", shape[:axis] + shape[axis + 1 :], np.int64)
