@@ -7,6 +7,7 @@ chains), which the converter computes in float32 (onnx_import/float16.py); einsu
 (queries repeated to a dynamic batch), GPT-2 and Llama blocks.
 """
 
+import io
 import math
 import warnings
 
@@ -558,3 +559,114 @@ def test_ops_sized_by_a_dynamic_batch_are_refused_by_name(node, match):
     model = make_model([node], [("x", np.float32, ["N", 4])], [("y", np.float32, None)], opset=13)
     with pytest.raises(ConversionError, match=match):
         onnx_import.convert(model)
+
+
+def _tf2onnx_cnn(auto_pad):
+    """A CNN as tf2onnx writes a Keras model of unknown image size: NHWC input, Transpose, convs and a pool with
+    auto_pad and stride 2 (it cannot compute explicit pads), a grouped conv, global mean."""
+    nodes = [
+        helper.make_node("Transpose", ["x"], ["t"], perm=[0, 3, 1, 2]),
+        helper.make_node("Conv", ["t", "w1", "b1"], ["c1"], auto_pad=auto_pad, strides=[2, 2]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[3, 3], strides=[2, 2], auto_pad=auto_pad),
+        helper.make_node("Conv", ["p1", "w2"], ["c2"], auto_pad=auto_pad, strides=[2, 2], group=2),
+        helper.make_node("ReduceMean", ["c2", "axes"], ["y"], keepdims=0),
+    ]
+    inits = [
+        ("w1", _floats(8, 3, 4, 4) * 0.3),
+        ("b1", _floats(8, seed=1)),
+        ("w2", _floats(6, 4, 3, 3) * 0.3),
+        ("axes", np.array([2, 3], np.int64)),
+    ]
+    model = make_model(
+        nodes, [("x", np.float32, ["unk__0", "unk__1", "unk__2", 3])], [("y", np.float32, None)], inits, 21
+    )
+    # tf2onnx declares the intermediates' types (onnx's inference gives this GroupNormalization none).
+    model.graph.value_info.append(helper.make_tensor_value_info("g", TensorProto.FLOAT, ["unk__0", 6, "h", "w"]))
+    return model
+
+
+def test_same_upper_strided_convs_of_a_run_time_image_size_agree():
+    """auto_pad SAME_UPPER with stride 2 over run-time H/W is the lite SAME padding (its pads depend on the
+    size; the static pads of a 1x1 image gave wrong output sizes): batch, height and width change between
+    runs."""
+    feeds = [{"x": _floats(*s, seed=k)} for k, s in enumerate([(1, 17, 23, 3), (2, 16, 9, 3), (1, 30, 30, 3)])]
+    _agrees(_tf2onnx_cnn("SAME_UPPER"), feeds, 1e-4, 1e-5)
+
+
+def test_same_lower_strided_conv_of_a_run_time_image_size_is_refused():
+    from converters.errors import ConversionError
+
+    with pytest.raises(ConversionError, match=r"\(Conv\): auto_pad SAME_LOWER with strides \[2, 2\] over spatial dims"):
+        onnx_import.convert(_tf2onnx_cnn("SAME_LOWER"))
+
+
+class Wav2VecFeatures(nn.Module):
+    """wav2vec 2.0's feature encoder: a strided Conv1d stack, GroupNorm (one group per channel) after the first
+    conv, GELU, LayerNorm and a projection, over a waveform of run-time length."""
+
+    def __init__(self):
+        super().__init__()
+        self.c0 = nn.Conv1d(1, 16, 10, 5, bias=False)
+        self.norm = nn.GroupNorm(16, 16)
+        self.convs = nn.ModuleList([nn.Conv1d(16, 16, 3, 2, bias=False) for _ in range(2)])
+        self.grouped = nn.GroupNorm(4, 16)
+        self.ln = nn.LayerNorm(16)
+        self.proj = nn.Linear(16, 24)
+
+    def forward(self, wav):
+        x = F.gelu(self.norm(self.c0(wav[:, None])))
+        for conv in self.convs:
+            x = F.gelu(conv(x))
+        return self.proj(self.ln(self.grouped(x).transpose(1, 2)))
+
+
+@pytest.mark.parametrize("dynamo,opset", [(False, 17), (True, 18)])
+def test_group_norm_over_a_run_time_length_agrees(dynamo, opset):
+    """GroupNorm over a waveform whose length is known only at run time (dynamic batch and time): its
+    RESHAPEs take shapes computed at run time (a static [N, G, -1] made a wrong shape)."""
+    import torch_export_util as teu
+
+    module = teu.seeded_module(Wav2VecFeatures)
+    args = (torch.from_numpy(_floats(2, 400)),)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if dynamo:
+            dims = ({0: torch.export.Dim("batch", min=1, max=8), 1: torch.export.Dim("time", min=100, max=4000)},)
+            model = torch.onnx.export(
+                module,
+                args,
+                input_names=["wav"],
+                output_names=["y"],
+                opset_version=opset,
+                dynamo=True,
+                dynamic_shapes=dims,
+            ).model_proto
+        else:
+            buffer = io.BytesIO()
+            torch.onnx.export(
+                module,
+                args,
+                buffer,
+                input_names=["wav"],
+                output_names=["y"],
+                opset_version=opset,
+                dynamo=False,
+                dynamic_axes={"wav": {0: "b", 1: "t"}, "y": {0: "b", 1: "f"}},
+            )
+            model = onnx.load_from_string(buffer.getvalue())
+    _agrees(model, [{"wav": _floats(b, t, seed=t)} for b, t in [(2, 400), (1, 731), (3, 256)]], 1e-4, 1e-4)
+
+
+@pytest.mark.parametrize("opset,channels", [(18, 2), (21, 4)])
+def test_group_normalization_over_a_run_time_length_agrees(opset, channels):
+    """The ONNX GroupNormalization op (opset 18: per-group scale; 21: per-channel) over [N, C, T] with N and T
+    known only at run time (a static [N, G, -1] RESHAPE made a wrong shape)."""
+    model = make_model(
+        [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)],
+        [("x", np.float32, ["N", 4, "T"])],
+        [("y", np.float32, None)],
+        [("s", _floats(channels) + 1), ("b", _floats(channels, seed=1))],
+        opset=opset,
+    )
+    _agrees(model, [{"x": _floats(2, 4, 9, seed=2)}, {"x": _floats(1, 4, 5, seed=3)}], 1e-4, 1e-5)

@@ -32,6 +32,7 @@ import numpy as np
 
 from converters.errors import NodeError as _NodeError
 from converters.onnx_import import fusion
+from converters.onnx_import import run_time as run_time_ops
 from converters.onnx_import.context import attrs, imports
 
 _F32 = np.dtype(np.float32)
@@ -605,8 +606,15 @@ def _group_norm(ctx, node):
     groups = a["num_groups"]
     if groups <= 0 or shape[1] % groups:
         raise _NodeError(f"{shape[1]} channels do not split into {groups} groups")
+    # Spatial or time dims known only at run time: the RESHAPEs take shapes
+    # computed when the model runs ([N, groups, -1], then the input's).
+    run_time = -1 in (ctx.signature_of(x_name, shape) or shape)[1:]
     nhwc = (
-        len(shape) == 4 and ctx.is_nhwc(x_name) and ctx.dtype(x_name) == _F32 and _has_static_shape(ctx, node.output[0])
+        len(shape) == 4
+        and not run_time
+        and ctx.is_nhwc(x_name)
+        and ctx.dtype(x_name) == _F32
+        and _has_static_shape(ctx, node.output[0])
     )
     if nhwc:
         n, c, h, w = shape
@@ -615,17 +623,28 @@ def _group_norm(ctx, node):
     else:
         x, layout = _float_input(ctx, e, x_name), shape
         grouped, axes = [shape[0], groups, int(np.prod(shape[1:])) // groups], [2]
-    y = e.normalized(e.reshape(x, grouped), axes, a.get("epsilon", 1e-5))
+
+    def to_layout(t):
+        if not run_time:
+            return e.reshape(t, layout)
+        return e.op("RESHAPE", [t, run_time_ops.shape_of(ctx, x_name)], layout, _F32)
+
+    if run_time:
+        target = e.concat([run_time_ops.shape_of(ctx, x_name, [0]), e.const([groups, -1], np.int64)], 0)
+        x = e.op("RESHAPE", [x, target], grouped, _F32)
+    else:
+        x = e.reshape(x, grouped)
+    y = e.normalized(x, axes, a.get("epsilon", 1e-5))
     params = [_float_input(ctx, e, node.input[i], "scale and bias") for i in (1, 2)]
     if ctx.opset >= 21:
-        y = e.reshape(y, layout)
+        y = to_layout(y)
         if not nhwc:
             params = [e.reshape(t, [shape[1]] + [1] * (len(shape) - 2)) for t in params]
     else:
         params = [e.reshape(t, [groups, 1]) for t in params]
     y = e.binary("ADD", e.binary("MUL", y, params[0]), params[1])
     if ctx.opset < 21:
-        y = e.reshape(y, layout)
+        y = to_layout(y)
     if nhwc:
         e.bind(y, node.output[0], nhwc=True)
     else:
