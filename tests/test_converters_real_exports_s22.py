@@ -120,6 +120,44 @@ def test_quantize_static_cnn_agrees_within_one_output_step(tmp_path, quant_forma
     _agrees(model, [{"x": _floats(*shape, seed=9)}, {"x": _floats(3, *shape[1:], seed=10)}], 0, _output_step(model))
 
 
+class QuantUNet(nn.Module):
+    """An encoder-decoder: strided conv, bilinear upsampling (quantize_static's QOperator Resize runs on uint8)
+    and a skip Concat."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.down = nn.Conv2d(8, 8, 3, 2, 1)
+        self.out = nn.Conv2d(16, 4, 3, padding=1)
+
+    def forward(self, x):
+        skip = F.relu(self.c1(x))
+        up = F.interpolate(F.relu(self.down(skip)), scale_factor=2.0, mode="bilinear", align_corners=False)
+        return self.out(torch.cat([skip, up], 1))
+
+
+def test_quantize_static_qoperator_unet_agrees_within_one_output_step(tmp_path):
+    """The 8-bit Resize (linear) of a QOperator model interpolates in float32 and rounds (it was refused:
+    RESIZE takes float32)."""
+    shape = (2, 3, 12, 12)
+    out = str(tmp_path / "quantized.onnx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quantization.quantize_static(
+            _float_model_file(tmp_path, QuantUNet, shape),
+            out,
+            _Calibration(shape),
+            quant_format=quantization.QuantFormat.QOperator,
+            per_channel=True,
+        )
+    model = onnx.load(out)
+    resize = [n for n in model.graph.node if n.op_type == "Resize"]
+    assert resize and resize[0].input[0].endswith("_quantized")
+    # onnxruntime's uint8 bilinear rounds its own way: some outputs differ by one step (and float rounding).
+    step = _output_step(model) * 1.001
+    _agrees(model, [{"x": _floats(*shape, seed=9)}, {"x": _floats(3, *shape[1:], seed=10)}], 0, step)
+
+
 def test_a_channels_last_contrib_op_is_refused():
     from converters.errors import ConversionError
 
