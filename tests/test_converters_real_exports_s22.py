@@ -4,7 +4,9 @@ file: onnxruntime.quantization's quantize_static models (QuantFormat.QDQ: int8 w
 DequantizeLinear at opset 13, which onnx's reference evaluator cannot fold; QuantFormat.QOperator: onnxruntime's
 com.microsoft QLinear* ops and QGemm), float16 models (a `.half()` PyTorch export; mixed precision by Cast
 chains), which the converter computes in float32 (onnx_import/float16.py); einsum attention, a DETR head
-(queries repeated to a dynamic batch), GPT-2 and Llama blocks.
+(queries repeated to a dynamic batch), GPT-2 and Llama blocks, a wav2vec feature encoder, EfficientNet-Lite, a
+time-major GRU and an autoencoder upsampling by F.interpolate; tf2onnx-style graphs (NHWC, auto_pad SAME of a
+run-time image size, opset-11 softmax) and onnxruntime-optimized models.
 """
 
 import io
@@ -382,6 +384,66 @@ class LlamaBlock(nn.Module):
         return x + self.down(F.silu(self.gate(h)) * self.up(h))
 
 
+class EfficientNetLite(nn.Module):
+    """EfficientNet-Lite: MBConv blocks with ReLU6 and no squeeze-excitation, BatchNorms folded."""
+
+    def __init__(self):
+        super().__init__()
+
+        def block(c_in, c_out, expand, stride):
+            e = c_in * expand
+            return nn.Sequential(
+                nn.Conv2d(c_in, e, 1, bias=False), nn.BatchNorm2d(e), nn.ReLU6(),
+                nn.Conv2d(e, e, 3, stride, 1, groups=e, bias=False), nn.BatchNorm2d(e), nn.ReLU6(),
+                nn.Conv2d(e, c_out, 1, bias=False), nn.BatchNorm2d(c_out),
+            )  # fmt: skip
+
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1, bias=False), nn.BatchNorm2d(8), nn.ReLU6())
+        self.b1, self.b2, self.b3 = block(8, 8, 1, 1), block(8, 12, 4, 2), block(12, 12, 4, 1)
+        self.head = nn.Sequential(nn.Conv2d(12, 32, 1), nn.ReLU6())
+        self.fc = nn.Linear(32, 7)
+
+    def forward(self, x):
+        x = self.stem(x)
+        x = self.b2(x + self.b1(x))
+        x = x + self.b3(x)
+        return self.fc(F.adaptive_avg_pool2d(self.head(x), 1).flatten(1))
+
+
+class TimeMajorGRU(nn.Module):
+    """nn.GRU with batch_first=False (two layers): the last step's output classified, and the final states."""
+
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(6, 8, num_layers=2)
+        self.fc = nn.Linear(8, 3)
+
+    def forward(self, x):
+        y, h = self.gru(x)
+        return self.fc(y[-1]), h
+
+
+class Autoencoder(nn.Module):
+    """A conv autoencoder decoding with F.interpolate instead of MaxUnpool: bilinear with align_corners True and
+    False, nearest to a size, bicubic down."""
+
+    def __init__(self):
+        super().__init__()
+        self.e1, self.e2 = nn.Conv2d(3, 8, 3, 2, 1), nn.Conv2d(8, 8, 3, 2, 1)
+        self.d1, self.d2 = nn.Conv2d(8, 8, 3, padding=1), nn.Conv2d(8, 3, 3, padding=1)
+
+    def forward(self, x):
+        z = F.relu(self.e2(F.relu(self.e1(x))))
+        a = F.interpolate(z, scale_factor=2, mode="bilinear", align_corners=True)
+        b = F.interpolate(z, scale_factor=2, mode="bilinear", align_corners=False)
+        y = F.interpolate(F.relu(self.d1(a + b)), size=(16, 16), mode="nearest")
+        return torch.sigmoid(self.d2(y)), F.interpolate(y, scale_factor=0.5, mode="bicubic", align_corners=False)
+
+
+def _time_major(batch, seed):
+    return (torch.from_numpy(_floats(5, batch, 6, seed=seed)),)
+
+
 def _tokens(batch, seed):
     return (torch.randint(0, 30, (batch, 7), generator=torch.Generator().manual_seed(seed)),)
 
@@ -392,6 +454,30 @@ MODELS = {
     "gpt2_block": (GPT2Block, _tokens, ["ids"], ["logits", "next", "top3"]),
     "llama_block": (LlamaBlock, _tokens, ["ids"], ["y"]),
 }
+
+
+# Models that convert as exported (TorchScript, opset 14, a dynamic batch), kept as regressions.
+PASSING = {
+    "efficientnet_lite": (EfficientNetLite, _float_inputs(3, 32, 32), ["x"], ["y"]),
+    "autoencoder": (Autoencoder, _float_inputs(3, 16, 16), ["x"], ["y", "down"]),
+}
+
+
+@pytest.mark.parametrize("name", list(PASSING))
+def test_more_pytorch_exports_agree(name):
+    module, inputs, input_names, output_names = PASSING[name]
+    model = torch_export_util.export(
+        torch_export_util.seeded_module(module), inputs(2, 0), input_names, output_names, False, 14, True
+    )
+    torch_export_util.check_agrees(model, inputs, [2, 3], 1e-4, 1e-4)
+
+
+def test_time_major_gru_agrees():
+    """nn.GRU(batch_first=False): the batch is dim 1 (static here; the sequence dim 0)."""
+    model = torch_export_util.export(
+        torch_export_util.seeded_module(TimeMajorGRU), _time_major(2, 0), ["x"], ["y", "h"], False, 14, False
+    )
+    torch_export_util.check_agrees(model, _time_major, [2], 1e-4, 1e-4)
 
 
 @pytest.mark.parametrize("dynamo,opset", [(False, 14), (True, 18)])
