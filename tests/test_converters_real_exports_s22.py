@@ -567,6 +567,27 @@ def test_onnxruntime_optimized_model_agrees(tmp_path, opset):
     torch_export_util.check_agrees(optimized, inputs, [2, 3], 1e-4, 1e-4)
 
 
+def test_onnxruntime_nchwc_layout_model_is_refused_naming_the_level(tmp_path):
+    """ORT_ENABLE_ALL adds CPU-specific NCHWc layout ops: refused, naming ORT_ENABLE_EXTENDED."""
+    from converters.errors import ConversionError
+
+    inputs = _float_inputs(3, 16, 16)
+    model = torch_export_util.export(
+        torch_export_util.seeded_module(Fusable), inputs(2, 0), ["x"], ["y"], False, 17, True
+    )
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.optimized_model_filepath = str(tmp_path / "optimized.onnx")
+    ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    optimized = onnx.load(options.optimized_model_filepath)
+    if not any(n.domain == "com.microsoft.nchwc" for n in optimized.graph.node):
+        pytest.skip("this onnxruntime build writes no NCHWc ops")
+    with pytest.raises(
+        ConversionError, match=r"NCHWc layout ops .* save it with GraphOptimizationLevel.ORT_ENABLE_EXTENDED"
+    ):
+        onnx_import.convert(optimized)
+
+
 @pytest.mark.parametrize("opset", [14, 17])
 def test_onnxruntime_normalizations_agree(opset):
     """SkipLayerNormalization (with its bias and sum output), SkipSimplifiedLayerNormalization (com.microsoft),

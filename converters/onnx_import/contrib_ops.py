@@ -34,6 +34,9 @@ or above), unfused:
   BiasGelu, Gelu, FastGelu   (x + bias), erf GELU or its tanh approximation
   QuickGelu                  x * sigmoid(alpha * x)
 
+The NCHWc layout ops ORT_ENABLE_ALL adds (com.microsoft.nchwc) are refused,
+naming the level to save with instead.
+
 quantize_dynamic's DynamicQuantizeLSTM becomes an LSTM of its int8 weights
 dequantized here (constants; onnxruntime also quantizes the activations at
 run time, so results differ by that rounding).
@@ -46,6 +49,7 @@ from onnx import helper, numpy_helper
 from converters.errors import ConversionError
 
 MS_DOMAIN = "com.microsoft"
+NCHWC_DOMAIN = "com.microsoft.nchwc"
 _UNARY = {"QLinearSigmoid": "Sigmoid", "QLinearLeakyRelu": "LeakyRelu", "QLinearSoftmax": "Softmax"}
 _POOLS = {"QLinearGlobalAveragePool": "GlobalAveragePool", "QLinearAveragePool": "AveragePool"}
 REWRITTEN = {"QLinearAdd", "QLinearMul", "QLinearConcat", "QGemm", "QuantizeLinear", "DequantizeLinear"}
@@ -333,6 +337,12 @@ def rewrite(model):
     when it has none). Other com.microsoft ops are left for the domain check
     to name. A rewrite that needs a rank onnx's shape inference cannot tell
     through the contrib ops before it waits for a pass after them."""
+    layout_ops = sorted({n.op_type for n in model.graph.node if n.domain == NCHWC_DOMAIN})
+    if layout_ops:
+        raise ConversionError(
+            f"the model has onnxruntime's NCHWc layout ops ({NCHWC_DOMAIN}: {', '.join(layout_ops)}), which "
+            "ORT_ENABLE_ALL writes for its CPU kernels; save it with GraphOptimizationLevel.ORT_ENABLE_EXTENDED"
+        )
     if not any(_rewritten(n, opset_of(model)) for n in model.graph.node):
         return model
     out = onnx.ModelProto()
