@@ -823,3 +823,43 @@ def test_group_normalization_over_a_run_time_length_agrees(opset, channels):
         opset=opset,
     )
     _agrees(model, [{"x": _floats(2, 4, 9, seed=2)}, {"x": _floats(1, 4, 5, seed=3)}], 1e-4, 1e-5)
+
+
+# --- weight-only 4-bit (MatMulNBits) ------------------------------------------------------------------
+def test_matmul_nbits_quantized_llama_block_agrees():
+    """onnxruntime's MatMulNBitsQuantizer (block-wise 4-bit weights, com.microsoft MatMulNBits, as LLM exports
+    are quantized) on the Llama block: its weights dequantized at conversion, so the lite runtime computes what
+    onnxruntime's float path does."""
+    nbits = pytest.importorskip("onnxruntime.quantization.matmul_nbits_quantizer")
+    model = torch_export_util.export(
+        torch_export_util.seeded_module(LlamaBlock), _tokens(2, 0), ["ids"], ["y"], False, 17, True
+    )
+    quantizer = nbits.MatMulNBitsQuantizer(model, block_size=16, is_symmetric=True)
+    quantizer.process()
+    quantized = quantizer.model.model
+    assert any(n.op_type == "MatMulNBits" for n in quantized.graph.node)
+    torch_export_util.check_agrees(quantized, _tokens, [2, 3], 1e-4, 1e-4)
+
+
+@pytest.mark.parametrize(
+    "bits,k,block,zero_points,bias", [(4, 20, 16, True, True), (8, 20, 16, True, False), (4, 32, 16, False, False)]
+)
+def test_matmul_nbits_agrees(bits, k, block, zero_points, bias):
+    """MatMulNBits with packed zero points, a bias, 8-bit blocks and K not a multiple of the block size."""
+    rng = np.random.default_rng(bits + k)
+    n, blocks = 6, -(-k // block)
+    inputs = ["a", "B", "s"]
+    inits = [
+        ("B", rng.integers(0, 256, (n, blocks, block * bits // 8)).astype(np.uint8)),
+        ("s", (rng.random(n * blocks) * 0.1 + 0.01).astype(np.float32)),
+    ]
+    if zero_points:
+        inputs.append("zp")
+        inits.append(("zp", rng.integers(0, 256, n * -(-blocks * bits // 8)).astype(np.uint8)))
+    if bias:
+        inputs += [""] * (5 - len(inputs)) + ["bias"]
+        inits.append(("bias", _floats(n)))
+    node = helper.make_node("MatMulNBits", inputs, ["y"], domain="com.microsoft", K=k, N=n, bits=bits, block_size=block)
+    model = make_model([node], [("a", np.float32, ["M", 3, k])], [("y", np.float32, None)], inits, opset=17)
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    _agrees(model, [{"a": _floats(2, 3, k, seed=1)}, {"a": _floats(1, 3, k, seed=2)}], 1e-4, 1e-4)

@@ -39,7 +39,9 @@ naming the level to save with instead.
 
 quantize_dynamic's DynamicQuantizeLSTM becomes an LSTM of its int8 weights
 dequantized here (constants; onnxruntime also quantizes the activations at
-run time, so results differ by that rounding).
+run time, so results differ by that rounding). MatMulNBits (the weight-only
+4/8-bit blocks of MatMulNBitsQuantizer) becomes a MatMul (+ bias) of its
+weights dequantized here.
 """
 
 import numpy as np
@@ -65,6 +67,7 @@ FUSED = {
     "FastGelu",
     "QuickGelu",
     "DynamicQuantizeLSTM",
+    "MatMulNBits",
 }
 # onnxruntime's own normalizations in the default domain (its fusions write
 # LayerNormalization below opset 17, where ONNX has none).
@@ -272,9 +275,43 @@ def _unfuse(r, node, a):
         while inputs and not inputs[-1]:
             inputs.pop()
         r.nodes.append(helper.make_node("LSTM", inputs, list(node.output), name=node.name, **lstm))
+    elif op == "MatMulNBits":
+        weights = r.const(_nbits_weights(r, node, a))
+        if _arg(node, 5):
+            r.finish("Add", [r.add("MatMul", [node.input[0], weights]), node.input[5]])
+        else:
+            r.finish("MatMul", [node.input[0], weights])
     elif op == "QuickGelu":
         scaled = r.add("Mul", [node.input[0], r.const(a.get("alpha", 1.702))])
         r.finish("Mul", [node.input[0], r.add("Sigmoid", [scaled])])
+
+
+def _nbits_weights(r, node, a):
+    """MatMulNBits' B as float32 [K, N]: [N, blocks, blob] bytes of `bits`-bit
+    values (low bits first), (q - zero point) * the block's scale; the zero
+    point packed like B (default 2^(bits - 1))."""
+    bits, block, k, n = a.get("bits", 4), a["block_size"], a["K"], a["N"]
+    if bits not in (4, 8):
+        raise _error(node, f"{bits}-bit weights (4 and 8 are supported)")
+    if _arg(node, 4):
+        raise _error(node, "g_idx (act-order) is not supported")
+    q, scales = r.initializer(node.input[1]), r.initializer(node.input[2])
+    if q is None or scales is None:
+        raise _error(node, "B and its scales must be initializers")
+    blocks = -(-k // block)
+    per_byte = 8 // bits
+    mask = (1 << bits) - 1
+    values = np.stack([(q >> (bits * i)) & mask for i in range(per_byte)], -1).reshape(n, blocks * block)
+    zero_point = np.full([n, blocks], 1 << (bits - 1), np.float32)
+    if _arg(node, 3):
+        zp = r.initializer(node.input[3])
+        if zp is None or zp.dtype != np.uint8:
+            raise _error(node, "zero points must be a packed uint8 initializer")
+        unpacked = np.stack([(zp >> (bits * i)) & mask for i in range(per_byte)], -1).reshape(n, -1)
+        zero_point = unpacked[:, :blocks].astype(np.float32)
+    scale = scales.astype(np.float32).reshape(n, blocks)
+    w = (values.reshape(n, blocks, block).astype(np.float32) - zero_point[..., None]) * scale[..., None]
+    return np.ascontiguousarray(w.reshape(n, blocks * block)[:, :k].T)
 
 
 def _normalize(r, x, scale, bias, eps, simplified):
