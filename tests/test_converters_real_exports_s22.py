@@ -863,3 +863,50 @@ def test_matmul_nbits_agrees(bits, k, block, zero_points, bias):
     model = make_model([node], [("a", np.float32, ["M", 3, k])], [("y", np.float32, None)], inits, opset=17)
     model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
     _agrees(model, [{"a": _floats(2, 3, k, seed=1)}, {"a": _floats(1, 3, k, seed=2)}], 1e-4, 1e-4)
+
+
+# --- onnxruntime.transformers' fused Attention --------------------------------------------------------
+def _ms_attention_model(mask_rank, attention_bias, opset, **attrs):
+    hidden, heads = 16, 4
+    inputs = ["x", "w", "b", "m" if mask_rank else ""] + (["", "ab"] if attention_bias else [])
+    graph_inputs = [("x", np.float32, ["B", "S", hidden])]
+    if mask_rank:
+        graph_inputs.append(("m", np.int32, ["B", "S", "S"][:mask_rank]))
+    if attention_bias:
+        graph_inputs.append(("ab", np.float32, ["B", heads, "S", "S"]))
+    inits = [("w", _floats(hidden, 3 * hidden) * 0.3), ("b", _floats(3 * hidden, seed=1))]
+    node = helper.make_node("Attention", inputs, ["y"], domain="com.microsoft", num_heads=heads, **attrs)
+    model = make_model([node], graph_inputs, [("y", np.float32, None)], inits, opset=opset)
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+@pytest.mark.parametrize("mask_rank,attention_bias,opset", [(2, False, 17), (3, True, 17), (2, False, 11)])
+def test_onnxruntime_attention_agrees(mask_rank, attention_bias, opset):
+    """com.microsoft Attention (what onnxruntime.transformers' optimizer fuses BERT's self-attention into):
+    packed QKV weights and bias, a 1/0 key mask (2-D) or a 3-D mask, an additive attention_bias; dynamic batch
+    and sequence, against onnxruntime's kernel."""
+    model = _ms_attention_model(mask_rank, attention_bias, opset)
+    rng = np.random.default_rng(mask_rank)
+
+    def feeds(b, s):
+        feed = {"x": _floats(b, s, 16, seed=s)}
+        mask = np.ones((b, s) if mask_rank == 2 else (b, s, s), np.int32)
+        mask[0, ..., -2:] = 0  # the last two keys of the first sequence
+        feed["m"] = mask
+        if attention_bias:
+            feed["ab"] = rng.standard_normal((b, 4, s, s)).astype(np.float32)
+        return feed
+
+    _agrees(model, [feeds(2, 5), feeds(3, 7)], 1e-4, 2e-4)
+
+
+@pytest.mark.parametrize(
+    "mask_rank,attrs,match",
+    [(1, {}, "a mask_index of rank 1"), (2, {"unidirectional": 1}, "unidirectional=1 is not supported")],
+)
+def test_onnxruntime_attention_refusals(mask_rank, attrs, match):
+    from converters.errors import ConversionError
+
+    with pytest.raises(ConversionError, match=rf"'y' \(Attention\): {match}"):
+        onnx_import.convert(_ms_attention_model(mask_rank, False, 17, **attrs))

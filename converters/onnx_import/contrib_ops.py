@@ -33,6 +33,11 @@ or above), unfused:
                              default-domain contrib ops): over the last axis
   BiasGelu, Gelu, FastGelu   (x + bias), erf GELU or its tanh approximation
   QuickGelu                  x * sigmoid(alpha * x)
+  Attention                  (onnxruntime.transformers' fused self-attention)
+                             per-head Q/K/V MatMuls of its packed weights,
+                             scaled scores, the key mask (2-D 1/0 or 3-D)
+                             and attention_bias added, Softmax, MatMul; no
+                             past/present, rotary or causal (unidirectional)
 
 The NCHWc layout ops ORT_ENABLE_ALL adds (com.microsoft.nchwc) are refused,
 naming the level to save with instead.
@@ -68,6 +73,7 @@ FUSED = {
     "QuickGelu",
     "DynamicQuantizeLSTM",
     "MatMulNBits",
+    "Attention",
 }
 # onnxruntime's own normalizations in the default domain (its fusions write
 # LayerNormalization below opset 17, where ONNX has none).
@@ -98,6 +104,13 @@ class _Rewriter:
     def initializer(self, name):
         tensor = self.initializers.get(name)
         return None if tensor is None else numpy_helper.to_array(tensor)
+
+    def int64_const(self, value):
+        out = self.name("shape")
+        self.nodes.append(
+            helper.make_node("Constant", [], [out], value=numpy_helper.from_array(np.array(value, np.int64), out))
+        )
+        return out
 
     def const(self, value):
         out = self.name("const")
@@ -281,9 +294,59 @@ def _unfuse(r, node, a):
             r.finish("Add", [r.add("MatMul", [node.input[0], weights]), node.input[5]])
         else:
             r.finish("MatMul", [node.input[0], weights])
+    elif op == "Attention":
+        _attention(r, node, a)
     elif op == "QuickGelu":
         scaled = r.add("Mul", [node.input[0], r.const(a.get("alpha", 1.702))])
         r.finish("Mul", [node.input[0], r.add("Sigmoid", [scaled])])
+
+
+def _attention(r, node, a):
+    """com.microsoft Attention as standard ops (Reshape's 0 copies the run-time batch and sequence dims)."""
+    if _arg(node, 4) or _arg(node, 6) or any(node.output[1:]):
+        raise _error(node, "past / present states are not supported")
+    for name in ("unidirectional", "do_rotary", "past_present_share_buffer"):
+        if a.get(name, 0):
+            raise _error(node, f"{name}=1 is not supported")
+    heads = a["num_heads"]
+    weights = r.initializer(node.input[1])
+    if weights is None:
+        raise _error(node, "the packed QKV weights must be an initializer")
+    sizes = list(a.get("qkv_hidden_sizes", [weights.shape[1] // 3] * 3))
+    if sizes[0] != sizes[1] or any(size % heads for size in sizes):
+        raise _error(node, f"qkv_hidden_sizes {sizes} do not split into {heads} heads with Q and K alike")
+    bias = r.initializer(node.input[2]) if _arg(node, 2) else None
+    if _arg(node, 2) and bias is None:
+        raise _error(node, "the bias must be an initializer")
+    starts = np.cumsum([0] + sizes)
+    heads_of = []
+    for i, size in enumerate(sizes):
+        y = r.add("MatMul", [node.input[0], r.const(weights[:, starts[i] : starts[i + 1]])])
+        if bias is not None:
+            y = r.add("Add", [y, r.const(bias[starts[i] : starts[i + 1]])])
+        y = r.add("Reshape", [y, r.int64_const([0, 0, heads, size // heads])])
+        heads_of.append(r.add("Transpose", [y], perm=[0, 2, 3, 1] if i == 1 else [0, 2, 1, 3]))
+    q, k_t, v = heads_of
+    scale = a.get("scale", 0.0) or 1.0 / np.sqrt(sizes[0] // heads)
+    scores = r.add("Mul", [r.add("MatMul", [q, k_t]), r.const(scale)])
+    if _arg(node, 3):
+        rank = r.ranks.get(node.input[3])
+        if rank not in (2, 3):
+            raise _error(node, f"a mask_index of rank {rank}: the 2-D or 3-D 1/0 key mask is supported")
+        mask = r.add("Cast", [node.input[3]], to=onnx.TensorProto.FLOAT)
+        penalty = r.add("Mul", [r.add("Sub", [r.const(1.0), mask]), r.const(a.get("mask_filter_value", -10000.0))])
+        # [B, T] -> [B, 1, 1, T]; [B, S, T] -> [B, 1, S, T]
+        axes = [1, 2] if rank == 2 else [1]
+        if r.opset >= 13:
+            penalty = r.add("Unsqueeze", [penalty, r.int64_const(axes)])
+        else:
+            penalty = r.add("Unsqueeze", [penalty], axes=axes)
+        scores = r.add("Add", [scores, penalty])
+    if _arg(node, 5):
+        scores = r.add("Add", [scores, node.input[5]])
+    context = r.add("MatMul", [r.add("Softmax", [scores], axis=-1 if r.opset >= 13 else 3), v])
+    context = r.add("Transpose", [context], perm=[0, 2, 1, 3])
+    r.finish("Reshape", [context, r.int64_const([0, 0, sizes[2]])])
 
 
 def _nbits_weights(r, node, a):
