@@ -903,10 +903,50 @@ def test_onnxruntime_attention_agrees(mask_rank, attention_bias, opset):
 
 @pytest.mark.parametrize(
     "mask_rank,attrs,match",
-    [(1, {}, "a mask_index of rank 1"), (2, {"unidirectional": 1}, "unidirectional=1 is not supported")],
+    [
+        (2, {"do_rotary": 1}, "do_rotary=1 is not supported"),
+        (2, {"unidirectional": 1}, "unidirectional=1 is not supported"),
+    ],
 )
 def test_onnxruntime_attention_refusals(mask_rank, attrs, match):
     from converters.errors import ConversionError
 
     with pytest.raises(ConversionError, match=rf"'y' \(Attention\): {match}"):
         onnx_import.convert(_ms_attention_model(mask_rank, False, 17, **attrs))
+
+
+@pytest.mark.parametrize("opset,segments,position_ids", [(17, True, False), (11, False, False), (13, True, True)])
+def test_onnxruntime_fused_bert_layer_agrees(opset, segments, position_ids):
+    """A BERT layer as onnxruntime.transformers' optimizer writes it: EmbedLayerNormalization (word, position,
+    segment embeddings; its mask_index, the key lengths, and embedding sum outputs), Attention reading the 1-D
+    mask_index, SkipLayerNormalization; dynamic batch and sequence, against onnxruntime's kernels."""
+    hidden, vocab = 16, 30
+    embed_inputs = ["ids", "seg" if segments else "", "words", "positions", "segment_table" if segments else ""]
+    embed_inputs += ["gamma", "beta", "mask"] + (["pos"] if position_ids else [])
+    nodes = [
+        helper.make_node("EmbedLayerNormalization", embed_inputs, ["emb", "mask_index", "sum"], domain="com.microsoft"),
+        helper.make_node("Attention", ["emb", "w", "b", "mask_index"], ["att"], domain="com.microsoft", num_heads=4),
+        helper.make_node("SkipLayerNormalization", ["att", "emb", "gamma", "beta"], ["y"], domain="com.microsoft"),
+    ]
+    graph_inputs = [("ids", np.int32, ["B", "S"])] + ([("seg", np.int32, ["B", "S"])] if segments else [])
+    graph_inputs += [("mask", np.int32, ["B", "S"])] + ([("pos", np.int32, ["B", "S"])] if position_ids else [])
+    inits = [("words", _floats(vocab, hidden)), ("positions", _floats(12, hidden, seed=1))]
+    inits += [("gamma", _floats(hidden, seed=2) + 1), ("beta", _floats(hidden, seed=3))]
+    inits += [("w", _floats(hidden, 3 * hidden, seed=4) * 0.3), ("b", _floats(3 * hidden, seed=5))]
+    inits += [("segment_table", _floats(2, hidden, seed=6))] if segments else []
+    outputs = [("y", np.float32, None), ("mask_index", np.int32, None), ("sum", np.float32, None)]
+    model = make_model(nodes, graph_inputs, outputs, inits, opset=opset)
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    rng = np.random.default_rng(opset)
+
+    def feeds(b, s):
+        mask = np.ones((b, s), np.int32)
+        mask[0, -2:] = 0
+        feed = {"ids": rng.integers(0, vocab, (b, s)).astype(np.int32), "mask": mask}
+        if segments:
+            feed["seg"] = rng.integers(0, 2, (b, s)).astype(np.int32)
+        if position_ids:
+            feed["pos"] = np.tile(np.arange(s, dtype=np.int32)[::-1], (b, 1))
+        return feed
+
+    _agrees(model, [feeds(2, 5), feeds(3, 7)], 1e-4, 2e-4)

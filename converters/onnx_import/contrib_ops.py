@@ -33,9 +33,12 @@ or above), unfused:
                              default-domain contrib ops): over the last axis
   BiasGelu, Gelu, FastGelu   (x + bias), erf GELU or its tanh approximation
   QuickGelu                  x * sigmoid(alpha * x)
+  EmbedLayerNormalization    word + position (+ segment) embeddings (Gather),
+                             layer normalization; mask_index the mask's sum
   Attention                  (onnxruntime.transformers' fused self-attention)
                              per-head Q/K/V MatMuls of its packed weights,
-                             scaled scores, the key mask (2-D 1/0 or 3-D)
+                             scaled scores, the key mask (1-D lengths,
+                             2-D 1/0 or 3-D)
                              and attention_bias added, Softmax, MatMul; no
                              past/present, rotary or causal (unidirectional)
 
@@ -74,6 +77,7 @@ FUSED = {
     "DynamicQuantizeLSTM",
     "MatMulNBits",
     "Attention",
+    "EmbedLayerNormalization",
 }
 # onnxruntime's own normalizations in the default domain (its fusions write
 # LayerNormalization below opset 17, where ONNX has none).
@@ -104,6 +108,21 @@ class _Rewriter:
     def initializer(self, name):
         tensor = self.initializers.get(name)
         return None if tensor is None else numpy_helper.to_array(tensor)
+
+    def unsqueeze(self, x, axes):
+        """Unsqueeze (axes an attribute before opset 13, an input after)."""
+        if self.opset >= 13:
+            return self.add("Unsqueeze", [x, self.int64_const(axes)])
+        return self.add("Unsqueeze", [x], axes=axes)
+
+    def positions(self, x):
+        """int64 Range(0, x.shape[1]): the positions of a [B, S, ...] tensor's sequence."""
+        if self.opset < 11:
+            raise _error(
+                self.node, f"positions of a run-time length need Range (opset 11), the model is opset {self.opset}"
+            )
+        length = self.add("Gather", [self.add("Shape", [x]), self.int64_const(1)], axis=0)
+        return self.add("Range", [self.int64_const(0), length, self.int64_const(1)])
 
     def int64_const(self, value):
         out = self.name("shape")
@@ -296,6 +315,8 @@ def _unfuse(r, node, a):
             r.finish("MatMul", [node.input[0], weights])
     elif op == "Attention":
         _attention(r, node, a)
+    elif op == "EmbedLayerNormalization":
+        _embed_layer_norm(r, node, a)
     elif op == "QuickGelu":
         scaled = r.add("Mul", [node.input[0], r.const(a.get("alpha", 1.702))])
         r.finish("Mul", [node.input[0], r.add("Sigmoid", [scaled])])
@@ -331,22 +352,50 @@ def _attention(r, node, a):
     scores = r.add("Mul", [r.add("MatMul", [q, k_t]), r.const(scale)])
     if _arg(node, 3):
         rank = r.ranks.get(node.input[3])
-        if rank not in (2, 3):
-            raise _error(node, f"a mask_index of rank {rank}: the 2-D or 3-D 1/0 key mask is supported")
-        mask = r.add("Cast", [node.input[3]], to=onnx.TensorProto.FLOAT)
+        if rank is None:
+            raise _RankUnknown(_error(node, f"the rank of mask_index '{node.input[3]}' is not known"))
+        if rank not in (1, 2, 3):
+            raise _error(node, f"a mask_index of rank {rank}: 1-D lengths or a 2-D or 3-D 1/0 key mask are supported")
+        if rank == 1:  # key lengths (EmbedLayerNormalization's mask_index): keys before them are kept
+            keys = r.positions(node.input[0])
+            lengths = r.unsqueeze(r.add("Cast", [node.input[3]], to=onnx.TensorProto.INT64), [1])
+            mask = r.add("Cast", [r.add("Less", [r.unsqueeze(keys, [0]), lengths])], to=onnx.TensorProto.FLOAT)
+            rank = 2
+        else:
+            mask = r.add("Cast", [node.input[3]], to=onnx.TensorProto.FLOAT)
         penalty = r.add("Mul", [r.add("Sub", [r.const(1.0), mask]), r.const(a.get("mask_filter_value", -10000.0))])
         # [B, T] -> [B, 1, 1, T]; [B, S, T] -> [B, 1, S, T]
-        axes = [1, 2] if rank == 2 else [1]
-        if r.opset >= 13:
-            penalty = r.add("Unsqueeze", [penalty, r.int64_const(axes)])
-        else:
-            penalty = r.add("Unsqueeze", [penalty], axes=axes)
-        scores = r.add("Add", [scores, penalty])
+        scores = r.add("Add", [scores, r.unsqueeze(penalty, [1, 2] if rank == 2 else [1])])
     if _arg(node, 5):
         scores = r.add("Add", [scores, node.input[5]])
     context = r.add("MatMul", [r.add("Softmax", [scores], axis=-1 if r.opset >= 13 else 3), v])
     context = r.add("Transpose", [context], perm=[0, 2, 1, 3])
     r.finish("Reshape", [context, r.int64_const([0, 0, sizes[2]])])
+
+
+def _embed_layer_norm(r, node, a):
+    """com.microsoft EmbedLayerNormalization as Gathers, Adds and layer normalization."""
+    ids, segments, words, positions, segment_table, gamma, beta = (_arg(node, i) for i in range(7))
+    mask, position_ids = _arg(node, 7), _arg(node, 8)
+    total = r.add("Gather", [words, ids], axis=0)
+    if position_ids:
+        total = r.add("Add", [total, r.add("Gather", [positions, position_ids], axis=0)])
+    else:
+        total = r.add("Add", [total, r.unsqueeze(r.add("Gather", [positions, r.positions(ids)], axis=0), [0])])
+    if segments and segment_table:
+        total = r.add("Add", [total, r.add("Gather", [segment_table, segments], axis=0)])
+    if len(node.output) > 2 and node.output[2]:
+        r.finish("Identity", [total], node.output[2])
+    _normalize(r, total, gamma, beta, a.get("epsilon", 1e-12), False)
+    if len(node.output) > 1 and node.output[1]:
+        if not mask:
+            raise _error(node, "a mask_index output without a mask input is not supported")
+        cast = r.add("Cast", [mask], to=onnx.TensorProto.INT64)
+        if r.opset >= 13:
+            summed = r.add("ReduceSum", [cast, r.int64_const([1])], keepdims=0)
+        else:
+            summed = r.add("ReduceSum", [cast], axes=[1], keepdims=0)
+        r.finish("Cast", [summed], node.output[1], to=onnx.TensorProto.INT32)
 
 
 def _nbits_weights(r, node, a):
