@@ -27,20 +27,21 @@ or above), unfused:
   FusedConv, FusedGemm       Conv (+ Z), Gemm, then the activation
   FusedMatMul                MatMul of the (transposed) operands, * alpha
   SkipLayerNormalization     input + skip (+ bias), layer normalization
-                             (its sum output kept); Skip
-                             SimplifiedLayerNormalization likewise, RMS
-  LayerNormalization below opset 17 and SimplifiedLayerNormalization (its
-                             default-domain contrib ops): over the last axis
+                             (its sum output kept); SkipSimplified-
+                             LayerNormalization likewise, RMS
+  LayerNormalization         (below opset 17) and SimplifiedLayerNormalization,
+                             onnxruntime's default-domain ops: last axis
   BiasGelu, Gelu, FastGelu   (x + bias), erf GELU or its tanh approximation
   QuickGelu                  x * sigmoid(alpha * x)
+
+and those of onnxruntime.transformers' optimizer (BERT):
+
   EmbedLayerNormalization    word + position (+ segment) embeddings (Gather),
                              layer normalization; mask_index the mask's sum
-  Attention                  (onnxruntime.transformers' fused self-attention)
-                             per-head Q/K/V MatMuls of its packed weights,
-                             scaled scores, the key mask (1-D lengths,
-                             2-D 1/0 or 3-D)
-                             and attention_bias added, Softmax, MatMul; no
-                             past/present, rotary or causal (unidirectional)
+  Attention                  per-head Q/K/V MatMuls of its packed weights,
+                             scaled scores plus the key mask (1-D lengths,
+                             2-D 1/0 or 3-D) and attention_bias, Softmax,
+                             MatMul; no past/present, rotary or causal
 
 The NCHWc layout ops ORT_ENABLE_ALL adds (com.microsoft.nchwc) are refused,
 naming the level to save with instead.
