@@ -950,3 +950,35 @@ def test_onnxruntime_fused_bert_layer_agrees(opset, segments, position_ids):
         return feed
 
     _agrees(model, [feeds(2, 5), feeds(3, 7)], 1e-4, 2e-4)
+
+
+@pytest.mark.parametrize("cross,mask_rank,attention_bias", [(True, 1, False), (False, 2, True)])
+def test_onnxruntime_multi_head_attention_agrees(cross, mask_rank, attention_bias):
+    """com.microsoft MultiHeadAttention of separate query, key and value with their packed bias: cross attention
+    over a key sequence of another run-time length with 1-D key lengths, or self attention with a 2-D key
+    padding mask and attention_bias, against onnxruntime's kernel."""
+    hidden, heads = 16, 4
+    keys = "L" if cross else "S"
+    inputs = ["q", "k", "v", "b", "m"] + (["ab"] if attention_bias else [])
+    graph_inputs = [("q", np.float32, ["B", "S", hidden])]
+    graph_inputs += [("k", np.float32, ["B", keys, hidden]), ("v", np.float32, ["B", keys, hidden])]
+    graph_inputs += [("m", np.int32, ["B", keys][:mask_rank])]
+    graph_inputs += [("ab", np.float32, ["B", heads, "S", keys])] if attention_bias else []
+    node = helper.make_node("MultiHeadAttention", inputs, ["y"], domain="com.microsoft", num_heads=heads)
+    model = make_model([node], graph_inputs, [("y", np.float32, None)], [("b", _floats(3 * hidden))], opset=17)
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+
+    def feeds(b, s, length):
+        length = length if cross else s
+        feed = {"q": _floats(b, s, hidden, seed=1), "k": _floats(b, length, hidden, seed=2)}
+        feed["v"] = _floats(b, length, hidden, seed=3)
+        if mask_rank == 1:
+            feed["m"] = np.array([length - 2] + [length] * (b - 1), np.int32)
+        else:
+            feed["m"] = np.ones((b, length), np.int32)
+            feed["m"][0, -2:] = 0
+        if attention_bias:
+            feed["ab"] = _floats(b, heads, s, length, seed=4)
+        return feed
+
+    _agrees(model, [feeds(2, 5, 6), feeds(3, 4, 8)], 1e-4, 2e-4)

@@ -42,6 +42,8 @@ and those of onnxruntime.transformers' optimizer (BERT):
                              scaled scores plus the key mask (1-D lengths,
                              2-D 1/0 or 3-D) and attention_bias, Softmax,
                              MatMul; no past/present, rotary or causal
+  MultiHeadAttention         likewise of separate [B, S, D] query, key and
+                             value (their packed bias), self or cross
 
 The NCHWc layout ops ORT_ENABLE_ALL adds (com.microsoft.nchwc) are refused,
 naming the level to save with instead.
@@ -79,6 +81,7 @@ FUSED = {
     "MatMulNBits",
     "Attention",
     "EmbedLayerNormalization",
+    "MultiHeadAttention",
 }
 # onnxruntime's own normalizations in the default domain (its fusions write
 # LayerNormalization below opset 17, where ONNX has none).
@@ -200,10 +203,11 @@ def _error(node, reason):
     )
 
 
-def _rewrite(node, ranks, opset, initializers):
-    """Standard ONNX nodes computing com.microsoft `node`."""
+def _rewrite(node, shapes, opset, initializers):
+    """Standard ONNX nodes computing com.microsoft `node`; `shapes` the
+    ({name: rank}, {name: last dim}) shape inference tells."""
     r = _Rewriter(node, opset)
-    r.ranks, r.initializers = ranks, initializers
+    (r.ranks, r.dims), r.initializers = shapes, initializers
     op, a = node.op_type, {x.name: helper.get_attribute_value(x) for x in node.attribute}
     if op in ("QuantizeLinear", "DequantizeLinear"):
         return [helper.make_node(op, node.input, node.output, name=node.name, **a)]
@@ -225,7 +229,7 @@ def _rewrite(node, ranks, opset, initializers):
     elif op == "QGemm":
         trans_b = a.get("transB", 0)
         # A per-column b_scale runs along B's N dim: 0 when B is stored [N, K].
-        axis = (0 if trans_b else 1) if ranks.get(node.input[4], 0) == 1 else None
+        axis = (0 if trans_b else 1) if r.ranks.get(node.input[4], 0) == 1 else None
         x = r.dequantize(*node.input[0:3])
         w = r.dequantize(node.input[3], node.input[4], _arg(node, 5), axis)
         bias = _arg(node, 6)
@@ -318,6 +322,8 @@ def _unfuse(r, node, a):
         _attention(r, node, a)
     elif op == "EmbedLayerNormalization":
         _embed_layer_norm(r, node, a)
+    elif op == "MultiHeadAttention":
+        _multi_head_attention(r, node, a)
     elif op == "QuickGelu":
         scaled = r.add("Mul", [node.input[0], r.const(a.get("alpha", 1.702))])
         r.finish("Mul", [node.input[0], r.add("Sigmoid", [scaled])])
@@ -349,29 +355,67 @@ def _attention(r, node, a):
         y = r.add("Reshape", [y, r.int64_const([0, 0, heads, size // heads])])
         heads_of.append(r.add("Transpose", [y], perm=[0, 2, 3, 1] if i == 1 else [0, 2, 1, 3]))
     q, k_t, v = heads_of
-    scale = a.get("scale", 0.0) or 1.0 / np.sqrt(sizes[0] // heads)
+    _attend(r, node, a, q, k_t, v, node.input[0], _arg(node, 3), _arg(node, 5), sizes[0] // heads, sizes[2])
+
+
+def _attend(r, node, a, q, k_t, v, keys_of, mask_index, attention_bias, head_size, v_hidden):
+    """Softmax(q k_t * scale + mask penalty + attention_bias) v, heads merged back into the node's output;
+    `keys_of` is a [B, T, ...] tensor whose dim 1 counts the keys (for a 1-D lengths mask)."""
+    scale = a.get("scale", 0.0) or 1.0 / np.sqrt(head_size)
     scores = r.add("Mul", [r.add("MatMul", [q, k_t]), r.const(scale)])
-    if _arg(node, 3):
-        rank = r.ranks.get(node.input[3])
+    if mask_index:
+        rank = r.ranks.get(mask_index)
         if rank is None:
-            raise _RankUnknown(_error(node, f"the rank of mask_index '{node.input[3]}' is not known"))
+            raise _RankUnknown(_error(node, f"the rank of mask '{mask_index}' is not known"))
         if rank not in (1, 2, 3):
-            raise _error(node, f"a mask_index of rank {rank}: 1-D lengths or a 2-D or 3-D 1/0 key mask are supported")
+            raise _error(node, f"a mask of rank {rank}: 1-D lengths or a 2-D or 3-D 1/0 key mask are supported")
         if rank == 1:  # key lengths (EmbedLayerNormalization's mask_index): keys before them are kept
-            keys = r.positions(node.input[0])
-            lengths = r.unsqueeze(r.add("Cast", [node.input[3]], to=onnx.TensorProto.INT64), [1])
+            keys = r.positions(keys_of)
+            lengths = r.unsqueeze(r.add("Cast", [mask_index], to=onnx.TensorProto.INT64), [1])
             mask = r.add("Cast", [r.add("Less", [r.unsqueeze(keys, [0]), lengths])], to=onnx.TensorProto.FLOAT)
             rank = 2
         else:
-            mask = r.add("Cast", [node.input[3]], to=onnx.TensorProto.FLOAT)
+            mask = r.add("Cast", [mask_index], to=onnx.TensorProto.FLOAT)
         penalty = r.add("Mul", [r.add("Sub", [r.const(1.0), mask]), r.const(a.get("mask_filter_value", -10000.0))])
         # [B, T] -> [B, 1, 1, T]; [B, S, T] -> [B, 1, S, T]
         scores = r.add("Add", [scores, r.unsqueeze(penalty, [1, 2] if rank == 2 else [1])])
-    if _arg(node, 5):
-        scores = r.add("Add", [scores, node.input[5]])
+    if attention_bias:
+        scores = r.add("Add", [scores, attention_bias])
     context = r.add("MatMul", [r.add("Softmax", [scores], axis=-1 if r.opset >= 13 else 3), v])
     context = r.add("Transpose", [context], perm=[0, 2, 1, 3])
-    r.finish("Reshape", [context, r.int64_const([0, 0, sizes[2]])])
+    r.finish("Reshape", [context, r.int64_const([0, 0, v_hidden])])
+
+
+def _multi_head_attention(r, node, a):
+    """com.microsoft MultiHeadAttention of separate [B, S, D] query and [B, L, D] key / value (self or cross
+    attention), with their packed bias, a key padding mask and attention_bias."""
+    if any(_arg(node, i) for i in (6, 7, 8, 9)) or any(node.output[1:]):
+        raise _error(node, "past / present states are not supported")
+    if a.get("unidirectional", 0):
+        raise _error(node, "unidirectional=1 is not supported")
+    query, key, value = (_arg(node, i) for i in range(3))
+    ranks = [r.ranks.get(name) for name in (query, key, value)]
+    if None in ranks:
+        raise _RankUnknown(_error(node, "the ranks of query, key and value are not known"))
+    if ranks != [3, 3, 3]:
+        raise _error(node, f"query, key and value of ranks {ranks}: only separate [B, S, D] ones are supported")
+    heads = a["num_heads"]
+    bias = r.initializer(_arg(node, 3)) if _arg(node, 3) else None
+    if _arg(node, 3) and bias is None:
+        raise _error(node, "the bias must be an initializer")
+    dims = r.dims
+    sizes = [dims.get(name) for name in (query, key, value)]
+    if None in sizes or sizes[0] != sizes[1] or any(d % heads for d in sizes):
+        raise _error(node, f"hidden sizes {sizes} do not split into {heads} heads with Q and K alike")
+    starts = np.cumsum([0] + sizes)
+    heads_of = []
+    for i, (x, size) in enumerate(zip((query, key, value), sizes)):
+        if bias is not None:
+            x = r.add("Add", [x, r.const(bias[starts[i] : starts[i + 1]])])
+        x = r.add("Reshape", [x, r.int64_const([0, 0, heads, size // heads])])
+        heads_of.append(r.add("Transpose", [x], perm=[0, 2, 3, 1] if i == 1 else [0, 2, 1, 3]))
+    q, k_t, v = heads_of
+    _attend(r, node, a, q, k_t, v, key, _arg(node, 4), _arg(node, 5), sizes[0] // heads, sizes[2])
 
 
 def _embed_layer_norm(r, node, a):
@@ -475,10 +519,14 @@ def _ranks(model):
     except Exception:  # noqa: BLE001 - the declared shapes only
         graph = model.graph
     ranks = {i.name: len(i.dims) for i in model.graph.initializer}
+    last_dims = {i.name: i.dims[-1] for i in model.graph.initializer if i.dims}
     for v in list(graph.input) + list(graph.value_info) + list(graph.output):
         if v.type.HasField("tensor_type") and v.type.tensor_type.HasField("shape"):
-            ranks[v.name] = len(v.type.tensor_type.shape.dim)
-    return ranks
+            dims = v.type.tensor_type.shape.dim
+            ranks[v.name] = len(dims)
+            if dims and dims[-1].HasField("dim_value"):
+                last_dims[v.name] = dims[-1].dim_value
+    return ranks, last_dims
 
 
 def rewrite(model):
@@ -500,13 +548,13 @@ def rewrite(model):
     opset = opset_of(out)
     initializers = {i.name: i for i in out.graph.initializer}
     while True:
-        ranks, nodes, waiting = _ranks(out), [], []
+        (ranks, last_dims), nodes, waiting = _ranks(out), [], []
         for node in out.graph.node:
             if not _rewritten(node, opset):
                 nodes.append(node)
                 continue
             try:
-                nodes.extend(_rewrite(node, ranks, opset, initializers))
+                nodes.extend(_rewrite(node, (ranks, last_dims), opset, initializers))
             except _RankUnknown as e:
                 nodes.append(node)
                 waiting.append(e)
