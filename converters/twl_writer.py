@@ -265,9 +265,11 @@ class TwlModelBuilder:
 
     def rename(self, index, name):
         """Names tensor `index` `name` unless a tensor has that name already
-        (a model output named as its signature key, where it can be)."""
+        (a model output named as its signature key, where it can be); its
+        old name is free again."""
         tensor = self.tensors[index]
         if tensor.name != name and name not in self._names:
+            self._names.discard(tensor.name)
             tensor.name = name
             self._names.add(name)
 

@@ -10,7 +10,6 @@ import pytest
 from onnx import helper
 
 from converters import lite_runner, onnx_import
-from converters.errors import ConversionError
 from converters.lite_runner import LiteError
 from tests.onnx_lite_util import lite_op_counts, make_model
 
@@ -307,10 +306,14 @@ def test_clip_on_other_types(dtype):
     assert _ops(data) == {"MAXIMUM": 1, "MINIMUM": 1}
 
 
-def test_float16_is_refused_with_the_reason():
-    model = _model([helper.make_node("Sin", ["x"], ["y"])], [("x", np.float16, [2])], [("y", np.float16, [2])])
-    with pytest.raises(ConversionError, match=r"\(Sin\): the input is float16; the lite op takes float32"):
-        onnx_import.convert(model)
+def test_float16_is_computed_in_float32():
+    """A float16 model computes in float32 between CASTs at its input and output (onnx_import/float16.py)."""
+    model = _model([helper.make_node("Sin", ["x"], ["y"])], [("x", np.float16, [4])], [("y", np.float16, [4])])
+    x = np.array([0.5, -2.0, 3.1, 100.0], np.float16)
+    data, got = _run(model, {"x": x})
+    assert got["y"].dtype == np.float16
+    np.testing.assert_array_equal(got["y"], np.sin(x.astype(np.float32)).astype(np.float16))
+    assert _ops(data) == {"CAST": 2, "SIN": 1}
 
 
 def test_isinf_options():

@@ -206,7 +206,6 @@ def test_bitwise_and_shifts(dtype):
 @pytest.mark.parametrize(
     "op,dtype,match",
     [
-        ("Less", np.float16, r"\(Less\): operands are float16 and float16; the lite kernel does not take it"),
         ("BitwiseAnd", np.float32, r"\(BitwiseAnd\): operands are float32 and float32"),
         ("And", np.int32, r"\(And\): operands are int32 and int32"),
         ("ReduceSum", np.int8, r"\(ReduceSum\): input is int8; REDUCE_SUM takes float32, float64, int32, int64$"),
@@ -217,10 +216,21 @@ def test_types_the_kernels_lack_are_refused_at_conversion(op, dtype, match):
 
     binary = op not in ("ReduceSum",)
     node = helper.make_node(op, ["x", "x"] if binary else ["x"], ["y"])
-    out = np.bool_ if op == "Less" or op == "And" else dtype
+    out = np.bool_ if op == "And" else dtype
     model = _model([node], [("x", [2, 3], dtype)], [("y", out)])
     with pytest.raises(ConversionError, match=match):
         onnx_import.convert(model)
+
+
+def test_float16_comparison_is_computed_in_float32():
+    """Less of float16 operands (widened to float32 exactly: onnx_import/float16.py) agrees with onnxruntime."""
+    model = _model(
+        [helper.make_node("Less", ["x", "y"], ["z"])],
+        [("x", [2, 3], np.float16), ("y", [3], np.float16)],
+        [("z", np.bool_)],
+    )
+    ops = _compare(model, {"x": _x([2, 3], dtype=np.float16), "y": _x([3], 1, np.float16)})
+    assert ops["LESS"] == 1
 
 
 # Each ONNX op and the one lite op it imports as (with its inputs: shapes and

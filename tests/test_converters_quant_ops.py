@@ -249,8 +249,8 @@ def test_zero_scale_is_refused_by_the_runtime():
         lite_runner.LiteRunner(onnx_import.convert(model)).run({"x": np.zeros(3, np.float32)})
 
 
-def test_float16_input_is_refused():
+def test_float16_input_quantizes_as_onnxruntime_does():
+    """A float16 input and scale are widened to float32 (onnx_import/float16.py), exactly."""
     nodes = [helper.make_node("QuantizeLinear", ["x", "s"], ["y"])]
-    model = _model(nodes, [("x", [3], np.float16)], [("y", np.uint8)], [("s", np.float16(1))])
-    with pytest.raises(ConversionError, match="input 'x' is float16; the lite kernel takes float32"):
-        onnx_import.convert(model)
+    model = _model(nodes, [("x", [5], np.float16)], [("y", np.uint8)], [("s", np.float16(0.5))])
+    _compare(model, {"x": np.array([0.0, 1.2, 3.7, 100.0, -2.0], np.float16)})

@@ -14,9 +14,14 @@ The modules, in the order a model meets them:
   model.py        loading and validation at the boundary (opset in
                   MIN_OPSET..MAX_OPSET, declared input dims, op domains), and
                   `convert`, the driver
+  contrib_ops.py  onnxruntime's quantized com.microsoft ops (QLinearAdd,
+                  QGemm, ...) rewritten to DequantizeLinear, the float op,
+                  QuantizeLinear
   control_flow.py  If, Loop and Scan inlined into the main graph (a taken
                   branch, or both picked by Where; loops unrolled, bounded)
                   and Compress rewritten to Gather, before anything else
+  float16.py      float16 models rewritten to compute in float32 (CASTs
+                  at float16 inputs, outputs and the model's own Casts)
   shapes.py       onnx shape inference: static shapes (every symbolic input
                   dim set to 1, or a larger static size where 1 is
                   inconsistent) and shape signatures (-1 for run-time dims)

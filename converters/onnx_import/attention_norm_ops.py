@@ -32,6 +32,7 @@ import numpy as np
 
 from converters.errors import NodeError as _NodeError
 from converters.onnx_import import fusion
+from converters.onnx_import import run_time as run_time_ops
 from converters.onnx_import.context import attrs, imports
 
 _F32 = np.dtype(np.float32)
@@ -119,12 +120,15 @@ class _Emitter:
         return self.op("MEAN", [a, self.const(axes, np.int32)], new, self.dtype(a), options, out)
 
     def sum(self, a, axes, keep=True, out=None):
-        """MEAN times the number of elements reduced (no SUM op)."""
+        """REDUCE_SUM (exact at any run-time size of the axes)."""
         shape = self.shape(a)
-        n = int(np.prod([shape[int(x) % len(shape)] for x in set(axes)]))
-        if n == 1:
-            return self.mean(a, axes, keep, out)
-        return self.scaled(self.mean(a, axes, keep), n, out)
+        axes = sorted({int(x) % len(shape) for x in axes})
+        if keep:
+            new = [1 if i in axes else d for i, d in enumerate(shape)]
+        else:
+            new = [d for i, d in enumerate(shape) if i not in axes]
+        options = ("ReducerOptions", {"keep_dims": keep})
+        return self.op("REDUCE_SUM", [a, self.const(axes, np.int32)], new, self.dtype(a), options, out)
 
     def reshape(self, a, shape, out=None):
         if not shape:  # to a scalar: a constant shape cannot be empty
@@ -602,8 +606,15 @@ def _group_norm(ctx, node):
     groups = a["num_groups"]
     if groups <= 0 or shape[1] % groups:
         raise _NodeError(f"{shape[1]} channels do not split into {groups} groups")
+    # Spatial or time dims known only at run time: the RESHAPEs take shapes
+    # computed when the model runs ([N, groups, -1], then the input's).
+    run_time = -1 in (ctx.signature_of(x_name, shape) or shape)[1:]
     nhwc = (
-        len(shape) == 4 and ctx.is_nhwc(x_name) and ctx.dtype(x_name) == _F32 and _has_static_shape(ctx, node.output[0])
+        len(shape) == 4
+        and not run_time
+        and ctx.is_nhwc(x_name)
+        and ctx.dtype(x_name) == _F32
+        and _has_static_shape(ctx, node.output[0])
     )
     if nhwc:
         n, c, h, w = shape
@@ -612,17 +623,28 @@ def _group_norm(ctx, node):
     else:
         x, layout = _float_input(ctx, e, x_name), shape
         grouped, axes = [shape[0], groups, int(np.prod(shape[1:])) // groups], [2]
-    y = e.normalized(e.reshape(x, grouped), axes, a.get("epsilon", 1e-5))
+
+    def to_layout(t):
+        if not run_time:
+            return e.reshape(t, layout)
+        return e.op("RESHAPE", [t, run_time_ops.shape_of(ctx, x_name)], layout, _F32)
+
+    if run_time:
+        target = e.concat([run_time_ops.shape_of(ctx, x_name, [0]), e.const([groups, -1], np.int64)], 0)
+        x = e.op("RESHAPE", [x, target], grouped, _F32)
+    else:
+        x = e.reshape(x, grouped)
+    y = e.normalized(x, axes, a.get("epsilon", 1e-5))
     params = [_float_input(ctx, e, node.input[i], "scale and bias") for i in (1, 2)]
     if ctx.opset >= 21:
-        y = e.reshape(y, layout)
+        y = to_layout(y)
         if not nhwc:
             params = [e.reshape(t, [shape[1]] + [1] * (len(shape) - 2)) for t in params]
     else:
         params = [e.reshape(t, [groups, 1]) for t in params]
     y = e.binary("ADD", e.binary("MUL", y, params[0]), params[1])
     if ctx.opset < 21:
-        y = e.reshape(y, layout)
+        y = to_layout(y)
     if nhwc:
         e.bind(y, node.output[0], nhwc=True)
     else:
@@ -798,9 +820,10 @@ def _einsum_terms(equation, ranks):
     return terms, out
 
 
-def _einsum_diagonal(e, t, term):
+def _einsum_diagonal(e, t, term, run_time):
     """Takes the diagonal of each letter repeated in `term` (moved last as a
-    pair, flattened, GATHERed every n + 1)."""
+    pair, flattened, GATHERed every n + 1); the dim of a letter in
+    `run_time` (a dynamic batch) is left to RESHAPE (-1)."""
     while len(set(term)) != len(term):
         letter = next(c for c in term if term.count(c) > 1)
         i = term.index(letter)
@@ -809,7 +832,8 @@ def _einsum_diagonal(e, t, term):
         t = e.transpose(t, rest + [i, j])
         shape = e.shape(t)
         n = shape[-1]
-        flat = e.reshape(t, shape[:-2] + [n * n])
+        target = [-1 if term[k] in run_time else d for k, d in zip(rest, shape)] + [n * n]
+        flat = e.op("RESHAPE", [t, e.const(target, np.int32)], shape[:-2] + [n * n], e.dtype(t))
         t = e.gather(flat, e.const(np.arange(n) * (n + 1), np.int32), axis=len(shape) - 2)
         term = "".join(term[k] for k in rest) + letter
     return t, term
@@ -843,7 +867,7 @@ def _einsum(ctx, node):
     for k, (name, term) in enumerate(zip(names, terms)):
         if any(term.count(c) > 1 for c in run_time):
             raise _NodeError(f"the diagonal of index {min(run_time)!r}, whose size is known only at run time")
-        t, term = _einsum_diagonal(e, ctx.plain(name), term)
+        t, term = _einsum_diagonal(e, ctx.plain(name), term, run_time)
         others = "".join(terms[:k] + terms[k + 1 :]) + out
         lone = [k for k, c in enumerate(term) if c not in others]
         if any(term[k] in run_time for k in lone):

@@ -68,14 +68,29 @@ class _Window:
             self.pads = _as_2d(pads[:n], n, 0) + _as_2d(pads[n:], n, 0)
         self.is_same_upper = self.pads == upper
         # Spatial dims known only at run time: SAME's pads there depend on the
-        # size unless every stride is 1, so explicit pads are kept.
+        # size unless every stride is 1, so explicit pads are kept, and
+        # auto_pad SAME_UPPER (tf2onnx's for a model of unknown image size)
+        # must be the lite SAME, which pads each size as SAME_UPPER does.
         sig = ctx.signature_of(node.input[0], self.x_shape) or []
         self.run_time_spatial = -1 in sig[2:]
+        self.same_required = False
         if self.run_time_spatial and self.strides != [1, 1]:
-            self.is_same_upper = False
+            if self.auto_pad == "SAME_LOWER":
+                raise _NodeError(
+                    f"auto_pad SAME_LOWER with strides {self.strides} over spatial dims known only at run time "
+                    "(the lite SAME padding puts the odd element after, as SAME_UPPER does)"
+                )
+            self.is_same_upper = self.same_required = self.auto_pad == "SAME_UPPER"
 
     def padding(self, same_allowed=True):
         """("SAME"|"VALID", explicit [top, left, bottom, right] pads or None)."""
+        if self.same_required:
+            if not same_allowed:
+                raise _NodeError(
+                    f"auto_pad SAME_UPPER with strides {self.strides} over spatial dims known only at run time "
+                    "needs the lite SAME padding, which count_include_pad / ceil_mode cannot take"
+                )
+            return "SAME", None
         if not any(self.pads):
             return "VALID", None
         if same_allowed and self.is_same_upper:

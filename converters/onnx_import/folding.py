@@ -232,6 +232,20 @@ def _evaluate_with(ctx, node, values):
     return ReferenceEvaluator(m).run(None, values)
 
 
+def _dequantize(node, x, scale, zero_point=None):
+    """DequantizeLinear before opset 19, which onnx's reference evaluator
+    lacks (as ONNX defines it: (x - zero_point) * scale, per tensor or along
+    `axis`, in the scale's type)."""
+    scale = np.asarray(scale)
+    zero_point = np.zeros((), np.int64) if zero_point is None else np.asarray(zero_point, np.int64)
+    if scale.ndim == 1 and x.ndim > 1:
+        shape = [1] * x.ndim
+        shape[attrs(node).get("axis", 1)] = -1
+        scale, zero_point = scale.reshape(shape), zero_point.reshape(shape if zero_point.ndim else [])
+    values = (x.astype(np.int64) - zero_point).astype(np.float32) * scale.astype(np.float32)
+    return values.astype(scale.dtype)
+
+
 def _evaluate(ctx, node, inputs, static_shape):
     """The outputs of `node`, whose inputs are all constants (or, for a
     static Shape, whose input's shape is known); raises when it cannot."""
@@ -246,6 +260,8 @@ def _evaluate(ctx, node, inputs, static_shape):
             dtype = helper.tensor_dtype_to_np_dtype(a["dtype"]) if "dtype" in a else ctx.dtype(node.input[0])
             return [np.eye(*shape, k=a.get("k", 0), dtype=dtype)]
         return [shape[a.get("start", 0) : a.get("end", len(shape))]]
+    if node.op_type == "DequantizeLinear" and ctx.opset < 19:
+        return [_dequantize(node, *[ctx.consts[i] if i else None for i in node.input])]
     ins = [
         helper.make_tensor_value_info(i, helper.np_dtype_to_tensor_dtype(ctx.consts[i].dtype), None)
         for i in dict.fromkeys(inputs)
@@ -320,6 +336,8 @@ def describe_unfolded(ctx, node):
     if run_time:
         return f"{node.op_type}; {run_time_value_error(ctx, run_time[0])}"
     if id(node) not in ctx.unfolded:
+        if node.op_type in _SHAPE_OPS and node.input and None in (ctx.signature.get(node.input[0], (0, []))[1] or []):
+            return f"{node.op_type}; the shape of '{node.input[0]}' is known only when the model runs"
         return node.op_type
     size = ctx.unfolded[id(node)]
     if size is None:

@@ -71,8 +71,41 @@ def _split(ctx, node):
 
 @imports("Tile")
 def _tile(ctx, node):
+    if node.input[1] in ctx.symbolic:
+        _tile_run_time(ctx, node)
+        return
     repeats = _ints_constant(ctx, node, 1, "repeats")
     ctx.builder.add_op("TILE", [ctx.plain(node.input[0]), repeats], [ctx.output(node.output[0])])
+
+
+def _tile_run_time(ctx, node):
+    """Tile by repeats computed from run-time dims (DETR's
+    queries.repeat(batch, 1, 1) with a dynamic batch): TILE by the constant
+    repeats, then BROADCAST_TO the repeats times the input's shape, computed
+    when the model runs. A run-time repeat must be of a static input dim of
+    1 (repeating it is broadcasting it)."""
+    x, out = node.input[0], node.output[0]
+    static, probe, _ = ctx.symbolic[node.input[1]]
+    static = [int(v) for v in np.asarray(static).reshape(-1)]
+    in_shape = ctx.shape(x)
+    in_sig = in_shape if x in ctx.consts else ctx.signature_of(x, in_shape) or in_shape
+    if probe is None or np.asarray(probe).size != len(static) or len(static) != len(in_shape):
+        ctx.require_const(node, 1, "repeats")  # raises, naming the run-time value
+    probe = [int(v) for v in np.asarray(probe).reshape(-1)]
+    run_time_axes = [k for k in range(len(static)) if probe[k] != static[k]]
+    if any(in_shape[k] != 1 or in_sig[k] == -1 for k in run_time_axes):
+        ctx.require_const(node, 1, "repeats")
+    multiples = [1 if k in run_time_axes else r for k, r in enumerate(static)]
+    src = ctx.plain(x)
+    if any(m != 1 for m in multiples):
+        tiled = ctx.intermediate(f"{out}/tiled", [d * m for d, m in zip(in_shape, multiples)], ctx.dtype(out))
+        ctx.builder.add_op("TILE", [src, ctx.constant(f"{out}/multiples", np.array(multiples, np.int64))], [tiled])
+        src = tiled
+    repeats = run_time.materialize(ctx, node.input[1])[0]
+    shape = ctx.intermediate(f"{out}/shape", [len(static)], np.int64)
+    in_dims = ctx.constant(f"{out}/input_shape", np.array(in_shape, np.int64))
+    ctx.builder.add_op("MUL", [repeats, in_dims], [shape], ("ArithmeticOptions", {}))
+    ctx.builder.add_op("BROADCAST_TO", [src, shape], [ctx.output(out)])
 
 
 @imports("Expand")
@@ -278,6 +311,8 @@ def _hardmax(ctx, node):
     src = node.input[0]
     shape = ctx.shape(src)
     axis = attrs(node).get("axis", -1) % len(shape)
+    if (ctx.signature_of(src, shape) or shape)[axis] == -1:
+        raise _NodeError(f"axis {axis} has a size known only at run time (ONE_HOT's depth is a constant)")
     dtype = ctx.dtype(src)
     out = node.output[0]
     index = ctx.intermediate(f"{out}/argmax", shape[:axis] + shape[axis + 1 :], np.int64)

@@ -104,22 +104,42 @@ def _reciprocal(ctx, node):
     ctx.builder.add_op("DIV", [one, index], [ctx.output(node.output[0], nhwc=nhwc)], options)
 
 
+def _constant_bound(ctx, node, i):
+    """Clip's constant bound input `i` (infinite when absent)."""
+    if len(node.input) > i and node.input[i]:
+        return float(ctx.consts[node.input[i]])
+    return -np.inf if i == 1 else np.inf
+
+
 @imports("Clip")
 def _clip(ctx, node):
+    """MAXIMUM / MINIMUM by the bounds (constants, or tensors computed in the
+    model: torch.clamp by tensors), or the fused RELU / RELU6."""
     index, nhwc = ctx.value(node.input[0])
-    low, high = clip_bounds(ctx, node)
     out = node.output[0]
-    act = clip_activation(ctx, node)
-    if act is not None and ctx.dtype(out) == np.float32:
-        ctx.builder.add_op(act, [index], [ctx.output(out, nhwc=nhwc)])
-        return
     dtype = ctx.dtype(out)
-    steps = [(op, v) for op, v in (("MAXIMUM", low), ("MINIMUM", high)) if np.isfinite(v)]
+    computed = [
+        i
+        for i in (1, 2)
+        if ctx.opset >= 11 and len(node.input) > i and node.input[i] and node.input[i] not in ctx.consts
+    ]
+    if not computed:
+        act = clip_activation(ctx, node)
+        if act is not None and dtype == np.float32:
+            ctx.builder.add_op(act, [index], [ctx.output(out, nhwc=nhwc)])
+            return
+    steps = []
+    for i, op in ((1, "MAXIMUM"), (2, "MINIMUM")):
+        if i in computed:
+            steps.append((op, ctx.plain(node.input[i])))
+            continue
+        v = clip_bounds(ctx, node)[i - 1] if not computed else _constant_bound(ctx, node, i)
+        if np.isfinite(v):
+            steps.append((op, ctx.constant(f"{out}/{op.lower()}", np.array(v, dtype))))
     if not steps:
         return _identity(ctx, node)
     acc = index
-    for k, (op, v) in enumerate(steps):
-        bound = ctx.constant(f"{out}/{op.lower()}", np.array(v, dtype))
+    for k, (op, bound) in enumerate(steps):
         if k == len(steps) - 1:
             target = ctx.output(out, nhwc=nhwc)
         else:

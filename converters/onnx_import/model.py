@@ -11,7 +11,7 @@ from onnx import helper
 
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
-from converters.onnx_import import control_flow, folding, fusion, shapes
+from converters.onnx_import import contrib_ops, control_flow, float16, folding, fusion, shapes
 from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, is_lite_type
 from converters.twl_writer import checked_shape
 
@@ -79,9 +79,10 @@ def _check_domains(model):
         raise unsupported_ops_error(others, ".twl")
 
 
-def _add_inputs(ctx, model):
+def _add_inputs(ctx, model, half_inputs=()):
     """The model's inputs (less initializers) as the .twl inputs, in ONNX's
-    layout with their shape signatures."""
+    layout with their shape signatures; those in `half_inputs` (float16
+    inputs of a model widened to float32) as float16, CAST to float32."""
     initializers = set(ctx.consts)
     for vi in model.graph.input:
         if vi.name in initializers:
@@ -95,23 +96,34 @@ def _add_inputs(ctx, model):
             raise ConversionError(str(e)) from None
         if not is_lite_type(dtype):
             raise ConversionError(f"input '{vi.name}' is {np.dtype(dtype)}; the lite runtime lacks that type")
-        index = ctx.builder.add_input(vi.name, shape, dtype, ctx.signature_of(vi.name, shape))
+        signature = ctx.signature_of(vi.name, shape)
+        if vi.name in half_inputs:
+            half = ctx.builder.add_input(vi.name, shape, np.float16, signature)
+            index = ctx.builder.add_tensor(f"{vi.name}/float32", shape, dtype, signature)
+            ctx.builder.add_op("CAST", [half], [index])
+        else:
+            index = ctx.builder.add_input(vi.name, shape, dtype, signature)
         ctx.tensors[vi.name] = (index, False)
 
 
-def _add_outputs(ctx, model):
+def _add_outputs(ctx, model, half_outputs=()):
     """The model's outputs as the .twl outputs, in ONNX's layout. An output
     that is another output's tensor (an Identity of it, as the dynamo
     exporter writes for a value returned twice) is a copy of it (CAST to
-    its own type), so that each output has its own tensor and name."""
+    its own type), so that each output has its own tensor and name. One in
+    `half_outputs` (a float16 output of a model widened to float32) is a
+    CAST of it to float16."""
     for out in model.graph.output:
         try:
             index = ctx.plain(out.name)
         except _NodeError as e:
             raise ConversionError(f"output '{out.name}': {e}") from None
-        if index in ctx.builder.outputs:
+        if index in ctx.builder.outputs or out.name in half_outputs:
             src = ctx.builder.tensor(index)
-            copy = ctx.builder.add_tensor(out.name, src.shape, src.dtype, src.signature)
+            if out.name in half_outputs and index not in ctx.builder.outputs:
+                ctx.builder.rename(index, f"{out.name}/float32")
+            dtype = np.float16 if out.name in half_outputs else src.dtype
+            copy = ctx.builder.add_tensor(out.name, src.shape, dtype, src.signature)
             ctx.builder.add_op("CAST", [index], [copy])
             index = copy
         ctx.builder.rename(index, out.name)
@@ -125,9 +137,11 @@ def convert(model, checksum=True):
         model = load(model)
     _check_opset(model)
     _check_input_dims(model)
+    model = contrib_ops.rewrite(model)
     _check_domains(model)
     model = control_flow.lower(model)
     _check_domains(model)  # what the subgraphs held
+    model, half_inputs, half_outputs = float16.widen(model)
     ctx, nodes, data_prop = folding.analyze(model)
     if ctx.symbolic:  # signatures that hang on run-time shape values
         shapes.infer_after_folding(ctx, model, nodes, data_prop, refine=True)
@@ -143,7 +157,7 @@ def convert(model, checksum=True):
     ]
     if unsupported:
         raise unsupported_ops_error(unsupported, ".twl")
-    _add_inputs(ctx, model)
+    _add_inputs(ctx, model, half_inputs)
     # A node can be absorbed (folded) by one converted before it.
     convert_nodes(
         nodes,
@@ -151,7 +165,7 @@ def convert(model, checksum=True):
         lambda node: f"'{node.name or node.output[0]}' ({node.op_type})",
         ".twl",
     )
-    _add_outputs(ctx, model)
+    _add_outputs(ctx, model, half_outputs)
     ctx.builder.metadata["producer"] = PRODUCER
     ctx.builder.metadata["conversion_options"] = json.dumps(
         {"source": "onnx", "opset": ctx.opset, "producer_name": model.producer_name}, sort_keys=True

@@ -6,6 +6,7 @@ Conv, ConvTranspose and the pools are in conv_pool_ops.py.
 import numpy as np
 
 from converters.errors import NodeError as _NodeError
+from converters.onnx_import import run_time
 from converters.onnx_import.context import attrs, imports, nhwc_shape
 
 
@@ -19,13 +20,24 @@ def _softmax(ctx, node):
     axis = attrs(node).get("axis", -1 if ctx.opset >= 13 else 1) % max(rank, 1)
     src = ctx.plain(x)
     if ctx.opset < 13 and axis != rank - 1:
-        # Coerced to 2-D: [prod(shape[:axis]), prod(shape[axis:])].
+        # Coerced to 2-D: [prod(shape[:axis]), prod(shape[axis:])], the side
+        # with run-time dims (a dynamic batch) left to RESHAPE (-1).
         flat = [int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))]
-        a = ctx.intermediate(f"{out}/flat", flat, np.float32)
-        b = ctx.intermediate(f"{out}/flat_softmax", flat, np.float32)
-        ctx.builder.add_op("RESHAPE", [src, ctx.constant(f"{out}/flat_shape", np.array(flat, np.int32))], [a])
+        sig = ctx.signature_of(x, shape) or shape
+        dynamic = [-1 in sig[:axis], -1 in sig[axis:]]
+        if all(dynamic):
+            raise _NodeError(
+                f"before opset 13 it works on the input flattened to 2-D at axis {axis}; "
+                f"dims known only at run time on both sides of it ({sig}) are not supported"
+            )
+        target = [-1 if d else n for d, n in zip(dynamic, flat)]
+        flat_sig = target if any(dynamic) else None
+        a = ctx.builder.add_tensor(f"{out}/flat", flat, np.float32, flat_sig)
+        b = ctx.builder.add_tensor(f"{out}/flat_softmax", flat, np.float32, flat_sig)
+        ctx.builder.add_op("RESHAPE", [src, ctx.constant(f"{out}/flat_shape", np.array(target, np.int32))], [a])
         ctx.builder.add_op(opcode, [a], [b], options)
-        ctx.builder.add_op("RESHAPE", [b, ctx.constant(f"{out}/shape", np.array(shape, np.int32))], [ctx.output(out)])
+        back = run_time.shape_of(ctx, x) if any(dynamic) else ctx.constant(f"{out}/shape", np.array(shape, np.int32))
+        ctx.builder.add_op("RESHAPE", [b, back], [ctx.output(out)])
         return
     if axis == rank - 1:
         ctx.builder.add_op(opcode, [src], [ctx.output(out)], options)

@@ -245,7 +245,9 @@ def _resize(ctx, node):
         "asymmetric" if old else _text(a.get("coordinate_transformation_mode", "half_pixel")),
     )
     rounding = _choice(_ROUNDING, "nearest_mode", _text(a.get("nearest_mode", "round_prefer_floor")))
-    if interpolation != "NEAREST" and ctx.dtype(x) != np.float32:
+    # 8-bit linear/cubic (quantize_static's QOperator Resize) interpolates in float32, rounded back.
+    eight_bit = interpolation != "NEAREST" and np.dtype(ctx.dtype(x)) in (np.dtype(np.int8), np.dtype(np.uint8))
+    if interpolation != "NEAREST" and ctx.dtype(x) != np.float32 and not eight_bit:
         raise _NodeError(f"{interpolation.lower()} interpolation of {np.dtype(ctx.dtype(x))}: RESIZE takes float32")
     if coordinates == "TF_CROP_AND_RESIZE" and ctx.dtype(x) != np.float32:
         raise _NodeError(f"tf_crop_and_resize of {np.dtype(ctx.dtype(x))}: RESIZE takes float32")
@@ -291,7 +293,32 @@ def _resize(ctx, node):
         "roi": np.asarray(roi, np.float64),
     }
     src = ctx.value(x)[0] if nhwc else ctx.plain(x)
+    if eight_bit:
+        _resize_eight_bit(ctx, out, src, nhwc, ("ResizeOptions", options))
+        return
     ctx.builder.add_op("RESIZE", [src], [ctx.output(out, nhwc=nhwc)], ("ResizeOptions", options))
+
+
+def _resize_eight_bit(ctx, out, src, nhwc, options):
+    """RESIZE of an int8/uint8 tensor in float32: CAST, RESIZE, ROUND (half
+    to even), clamped to the type's range, CAST back."""
+    b = ctx.builder
+    result = ctx.output(out, nhwc=nhwc)
+    dtype = b.tensor(result).dtype
+    x, y = b.tensor(src), b.tensor(result)
+
+    def tensor(name, like):
+        return b.add_tensor(f"{out}/{name}", like.shape, np.float32, like.signature)
+
+    wide, resized, rounded = tensor("float32", x), tensor("resized", y), tensor("rounded", y)
+    b.add_op("CAST", [src], [wide])
+    b.add_op("RESIZE", [wide], [resized], options)
+    b.add_op("ROUND", [resized], [rounded])
+    info = np.iinfo(dtype)
+    low, high = tensor("low", y), tensor("clamped", y)
+    b.add_op("MAXIMUM", [rounded, ctx.constant(f"{out}/min", np.array(info.min, np.float32))], [low])
+    b.add_op("MINIMUM", [low, ctx.constant(f"{out}/max", np.array(info.max, np.float32))], [high])
+    b.add_op("CAST", [high], [result])
 
 
 _GRID_MODES = {"nearest": "NEAREST", "linear": "LINEAR", "bilinear": "LINEAR", "cubic": "CUBIC", "bicubic": "CUBIC"}
