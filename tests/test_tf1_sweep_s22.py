@@ -30,3 +30,86 @@ def test_rnn_cell_zero_state_name_scopes():
         assert residual.c.name == "ResidualWrapperZeroState/BasicLSTMCellZeroState/zeros:0"
         assert device.name == "DeviceWrapperZeroState/GRUCellZeroState/zeros:0"
         assert device.device == "/device:CPU:0"
+
+
+def test_keras_recurrent_defaults_are_tf1s():
+    """TF1's tf.keras (tf.compat.v1.keras: the v1 LSTM and GRU) defaults to recurrent_activation="hard_sigmoid",
+    implementation=1 and, for GRU, reset_after=False (p140's LSTM classifier trained to other losses before)."""
+    layers = tw.keras.layers
+    lstm, gru = layers.LSTM(3).get_config(), layers.GRU(3).get_config()
+    assert (lstm["recurrent_activation"], lstm["implementation"]) == ("hard_sigmoid", 1)
+    assert (gru["recurrent_activation"], gru["implementation"], gru["reset_after"]) == ("hard_sigmoid", 1, False)
+    with tw.Graph().as_default():
+        x = tw.constant(np.full([1, 2, 1], 3.0, np.float32))
+        cell = layers.LSTM(1, kernel_initializer="ones", recurrent_initializer="zeros", bias_initializer="zeros")
+        gru_layer = layers.GRU(1, kernel_initializer="ones", recurrent_initializer="zeros")
+        y, z = cell(x), gru_layer(x)
+        assert gru_layer.weights[2].shape.as_list() == [3]  # reset_after=False: one bias
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            got, got_gru = sess.run([y, z])
+    gate = min(0.2 * 3.0 + 0.5, 1.0)  # hard_sigmoid(3) = 1 (sigmoid(3) would be 0.95)
+    c1 = gate * np.tanh(3.0)
+    forget = min(0.2 * 4.0 + 0.5, 1.0)  # the forget bias starts at 1
+    c2 = forget * c1 + gate * np.tanh(3.0)
+    np.testing.assert_allclose(got, [[gate * np.tanh(c2)]], rtol=1e-6)
+    np.testing.assert_allclose(got_gru, [[0.0]], atol=1e-6)  # z = hard_sigmoid(3) = 1 keeps h = 0
+
+
+def test_keras_save_weights_tf_format_loads_by_topology(tmp_path):
+    """save_weights in the TF format keys weights by the model's topology ("layer_with_weights-<i>/..."), so a
+    second model with other layer names loads them (p140), as Keras' object-based checkpoints do."""
+
+    def build(name):
+        inputs = tw.keras.layers.Input(shape=(4,))
+        h = tw.keras.layers.Embedding(5, 3)(inputs)
+        h = tw.keras.layers.LSTM(2)(h)
+        return tw.keras.Model(inputs, tw.keras.layers.Dense(1)(h), name=name)
+
+    path = str(tmp_path / "w.ckpt")
+    tw.keras.backend.clear_session()
+    with tw.Graph().as_default():
+        first = build("first")
+        x = np.array([[1, 2, 3, 4]])
+        expected = first.predict(x)
+        first.save_weights(path)
+        second = build("second")
+        assert second.weights[0].name != first.weights[0].name
+        second.load_weights(path)
+        np.testing.assert_allclose(second.predict(x), expected, rtol=1e-6)
+    names = sorted(name for name, _ in tw.train.list_variables(path))
+    assert names == [
+        "layer_with_weights-0/embeddings/.ATTRIBUTES/VARIABLE_VALUE",
+        "layer_with_weights-1/cell/bias/.ATTRIBUTES/VARIABLE_VALUE",
+        "layer_with_weights-1/cell/kernel/.ATTRIBUTES/VARIABLE_VALUE",
+        "layer_with_weights-1/cell/recurrent_kernel/.ATTRIBUTES/VARIABLE_VALUE",
+        "layer_with_weights-2/bias/.ATTRIBUTES/VARIABLE_VALUE",
+        "layer_with_weights-2/kernel/.ATTRIBUTES/VARIABLE_VALUE",
+    ]
+
+
+def test_igamma_gradient_with_respect_to_a():
+    """tf.igamma / igammac have a gradient in a (TF's IgammaGradA; p143); values of TF 2.21."""
+    with tw.Graph().as_default():
+        a = tw.constant([0.5, 1.5, 2.0, 4.0])
+        x = tw.constant([0.5, 1.0, 2.5, 7.0])
+        ga = tw.gradients(tw.reduce_sum(tw.igamma(a, x)), a)[0]
+        gc = tw.gradients(tw.reduce_sum(tw.igammac(a, x)), a)[0]
+        with tw.Session() as sess:
+            got, got_c = sess.run([ga, gc])
+    expected = [-0.6472004, -0.3746901, -0.24878307, -0.07095476]
+    np.testing.assert_allclose(got, expected, rtol=2e-4)
+    np.testing.assert_allclose(got_c, -np.asarray(expected), rtol=2e-4)
+
+
+def test_dtype_limits_and_complex_type_error():
+    """DType.limits as TF's property (negatives clipped; p143), and tf.complex of float32 and float64 parts a
+    TypeError with TF's message (the imag part was converted to the real part's dtype, a ValueError)."""
+    assert tw.uint8.limits == (0, 255) and tw.int8.limits == (0, 127) and tw.float32.limits == (0, 1)
+    assert tw.bool.limits == (0, True)
+    with pytest.raises(ValueError, match="does not have defined limits"):
+        tw.float16.limits
+    with tw.Graph().as_default():
+        with pytest.raises(TypeError, match="The `real` and `imag` components have incorrect types: float32 float64"):
+            tw.complex([1.0], tw.constant([1.0], tw.float64))
+        assert tw.complex(tw.constant([1.0], tw.float64), tw.constant([2.0], tw.float64)).dtype == tw.complex128
