@@ -113,3 +113,24 @@ def test_dtype_limits_and_complex_type_error():
         with pytest.raises(TypeError, match="The `real` and `imag` components have incorrect types: float32 float64"):
             tw.complex([1.0], tw.constant([1.0], tw.float64))
         assert tw.complex(tw.constant([1.0], tw.float64), tw.constant([2.0], tw.float64)).dtype == tw.complex128
+
+
+def test_tensor_array_stack_size_known_from_static_size():
+    """A TensorArray whose size is a tensor known while building (tf.size of a constant) stacks to that static
+    first dimension once its element shape is inferred from the writes, as TF's constant_value (p146)."""
+    with tw.Graph().as_default():
+        xs = tw.constant([1.0, 2.0, 3.0])
+        n = tw.size(xs)
+        ta = tw.TensorArray(tw.float32, size=n).write(0, 1.0)
+        assert ta.stack().shape.as_list() == [3]
+        _, (looped,) = tw.while_loop(
+            lambda i, tas: i < n,
+            lambda i, tas: (i + 1, (tas[0].write(i, xs[i] * 2.0),)),
+            (0, (tw.TensorArray(tw.float32, size=n),)),
+        )
+        stacked = looped.stack()
+        assert stacked.shape.as_list() == [3]
+        with tw.Session() as sess:
+            assert sess.run(stacked).tolist() == [2.0, 4.0, 6.0]
+        unknown = tw.TensorArray(tw.float32, size=tw.placeholder(tw.int32, [])).write(0, 1.0)
+        assert unknown.stack().shape.as_list() == [None]
