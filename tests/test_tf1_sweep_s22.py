@@ -134,3 +134,65 @@ def test_tensor_array_stack_size_known_from_static_size():
             assert sess.run(stacked).tolist() == [2.0, 4.0, 6.0]
         unknown = tw.TensorArray(tw.float32, size=tw.placeholder(tw.int32, [])).write(0, 1.0)
         assert unknown.stack().shape.as_list() == [None]
+
+
+def _small_model(activation="relu"):
+    model = tw.keras.models.Sequential(
+        [
+            tw.keras.layers.Dense(4, activation=activation, input_shape=(3,), kernel_initializer="ones"),
+            tw.keras.layers.Dense(1, kernel_initializer="ones"),
+        ]
+    )
+    return model
+
+
+def test_keras_load_model_custom_activation_and_metric(tmp_path):
+    """load_model(custom_objects=) finds a custom activation and metric named in the saved config (p147; the
+    activation was looked up without them: ValueError "Unknown activation function")."""
+
+    def scaled_tanh(t):
+        return 2.0 * tw.tanh(t)
+
+    def mean_pred(y_true, y_pred):
+        return tw.reduce_mean(y_pred)
+
+    path = str(tmp_path / "m.h5")
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) / 10.0
+    tw.keras.backend.clear_session()
+    model = _small_model(scaled_tanh)
+    model.compile("sgd", "mse", metrics=[mean_pred])
+    expected = model.predict(x)
+    model.save(path)
+    loaded = tw.keras.models.load_model(path, custom_objects={"scaled_tanh": scaled_tanh, "mean_pred": mean_pred})
+    np.testing.assert_allclose(loaded.predict(x), expected, rtol=1e-6)
+    assert loaded.metrics_names == ["loss", "mean_pred"]
+    with pytest.raises(ValueError, match="Unknown activation function: scaled_tanh"):
+        tw.keras.models.load_model(path)
+
+
+def test_keras_reduce_lr_on_plateau_large_min_delta():
+    """ReduceLROnPlateau(min_delta > 1, patience=0) keeps the rate after the first epoch (best starts at inf for a
+    loss) and halves it after each later one, as tf_keras: lr logged [0.5, 0.5, 0.25] (p147)."""
+    tw.keras.backend.clear_session()
+    model = _small_model()
+    model.compile(tw.keras.optimizers.SGD(lr=0.5), "mse")
+    x, y = np.zeros([4, 3], np.float32), np.zeros([4, 1], np.float32)
+    cb = tw.keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=0, min_delta=10.0)
+    history = model.fit(x, y, epochs=3, verbose=0, callbacks=[cb])
+    assert history.history["lr"] == [0.5, 0.5, 0.25]
+    assert float(tw.keras.backend.get_value(model.optimizer.lr)) == 0.125
+
+
+def test_keras_metric_returning_scalar_averages_over_batches():
+    """A compile() metric function that returns a scalar counts once per batch (Keras' MeanMetricWrapper), not
+    once per sample: batches of 3 and 1 with values 0 and 1 give 0.5 (p147)."""
+    tw.keras.backend.clear_session()
+    model = _small_model()
+
+    def small_batch(y_true, y_pred):
+        return tw.cast(tw.shape(y_pred)[0] < 2, tw.float32)
+
+    model.compile("sgd", "mse", metrics=[small_batch])
+    x, y = np.zeros([4, 3], np.float32), np.zeros([4, 1], np.float32)
+    loss, value = model.evaluate(x, y, batch_size=3, verbose=0)
+    assert value == 0.5

@@ -916,9 +916,9 @@ class Model(Layer):
                             w = tw.expand_dims(w, -1)
                         w = w * tw.ones_like(values)
                         value = (tw.reduce_sum(values * w), tw.reduce_sum(w))
-                    else:
-                        value = tw.reduce_mean(values)
-                metric_tensors.append((prefix + metric_name, value, "ratio" if weighted else "size"))
+                    else:  # as Keras' MeanMetricWrapper: a function returning a scalar counts once per batch
+                        value = (tw.reduce_sum(values), tw.cast(tw.size(values), tw.float32))
+                metric_tensors.append((prefix + metric_name, value, "ratio"))
         if not output_losses:
             raise ValueError("The model cannot be compiled because it has no loss to optimize.")
         with ops.name_scope("loss"):
@@ -928,7 +928,8 @@ class Model(Layer):
                 total = total + tw.add_n(extra)
         self.total_loss = total
         # How each value aggregates over an epoch, as tf_keras's v1 loops: the loss by batch size, per-output
-        # losses as the plain mean of batches, metrics over all samples (weighted ones over all weights).
+        # losses as the plain mean of batches, metrics over all the values their functions gave (weighted ones over
+        # all weights).
         self._fetch_names, self._fetch_tensors, self._fetch_kinds = ["loss"], [total], ["size"]
         if len(output_losses) > 1:
             for name, value, _ in output_losses:

@@ -481,7 +481,15 @@ def _engine():
 
 
 def load_model(filepath, custom_objects=None, compile=True, options=None):
-    """The model `save` wrote to an HDF5 file: rebuilt from its config, weights loaded, compiled again."""
+    """The model `save` wrote to an HDF5 file: rebuilt from its config, weights loaded, compiled again (with
+    `custom_objects` in scope, as Keras: a custom activation or metric named in the config is found)."""
+    from tensorweave._src.keras import utils
+
+    with utils.custom_object_scope(custom_objects or {}):
+        return _load_model(filepath, custom_objects, compile)
+
+
+def _load_model(filepath, custom_objects, compile):
     filepath = os.fspath(filepath)
     h5py = _h5py()
     if not os.path.exists(filepath):
