@@ -196,3 +196,38 @@ def test_keras_metric_returning_scalar_averages_over_batches():
     x, y = np.zeros([4, 3], np.float32), np.zeros([4, 1], np.float32)
     loss, value = model.evaluate(x, y, batch_size=3, verbose=0)
     assert value == 0.5
+
+
+def test_nchw_convolution_pooling_and_channels_first_layers():
+    """tf.nn.conv2d / max_pool / avg_pool with data_format="NCHW" (TF runs them on CPU; tensorweave transposes around
+    its NHWC kernels) keep TF's output names and equal the NHWC results; tf.layers.conv2d / max_pooling2d /
+    flatten take data_format="channels_first" (flatten in channels_last order, as TF); p150."""
+    rng = np.random.RandomState(0)
+    xv, wv = rng.randn(2, 3, 5, 5).astype(np.float32), rng.randn(2, 2, 3, 4).astype(np.float32)
+    with tw.Graph().as_default():
+        x, w = tw.constant(xv), tw.constant(wv)
+        nhwc = tw.transpose(x, [0, 2, 3, 1])
+        conv = tw.nn.conv2d(x, w, [1, 1, 2, 2], "SAME", data_format="NCHW", dilations=[1, 1, 1, 1])
+        pool = tw.nn.max_pool(x, [1, 1, 2, 2], [1, 1, 2, 2], "VALID", data_format="NCHW")
+        avg = tw.nn.avg_pool(x, [1, 1, 2, 2], [1, 1, 1, 1], "SAME", data_format="NCHW")
+        assert (conv.name, pool.name, avg.name) == ("Conv2D:0", "MaxPool:0", "AvgPool:0")
+        assert conv.shape.as_list() == [2, 4, 3, 3] and pool.shape.as_list() == [2, 3, 2, 2]
+        refs = [
+            tw.nn.conv2d(nhwc, w, [1, 2, 2, 1], "SAME"),
+            tw.nn.max_pool(nhwc, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+            tw.nn.avg_pool(nhwc, [1, 2, 2, 1], [1, 1, 1, 1], "SAME"),
+        ]
+        layer = tw.layers.conv2d(x, 4, 2, data_format="channels_first", kernel_initializer=tw.constant_initializer(wv))
+        flat = tw.layers.flatten(
+            tw.layers.max_pooling2d(layer, 2, 2, data_format="channels_first"), data_format="channels_first"
+        )
+        ref_flat = tw.layers.flatten(tw.layers.max_pooling2d(tw.nn.conv2d(nhwc, w, [1, 1, 1, 1], "VALID"), 2, 2))
+        grad = tw.gradients(tw.reduce_sum(conv * conv), x)[0]
+        ref_grad = tw.gradients(tw.reduce_sum(refs[0] * refs[0]), x)[0]
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            got, want = sess.run([[conv, pool, avg], refs])
+            for a, b in zip(got, want):
+                np.testing.assert_allclose(a, b.transpose(0, 3, 1, 2), rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(*sess.run([flat, ref_flat]), rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(*sess.run([grad, ref_grad]), rtol=1e-5, atol=1e-5)
