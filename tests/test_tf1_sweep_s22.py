@@ -231,3 +231,23 @@ def test_nchw_convolution_pooling_and_channels_first_layers():
                 np.testing.assert_allclose(a, b.transpose(0, 3, 1, 2), rtol=1e-5, atol=1e-6)
             np.testing.assert_allclose(*sess.run([flat, ref_flat]), rtol=1e-5, atol=1e-6)
             np.testing.assert_allclose(*sess.run([grad, ref_grad]), rtol=1e-5, atol=1e-5)
+
+
+def test_graph_prevent_feeding_and_fetching():
+    """Graph.prevent_feeding / is_feedable / prevent_fetching / is_fetchable, and the Session's errors for them with
+    TF's messages (p152; the methods were missing)."""
+    with tw.Graph().as_default() as g:
+        p = tw.placeholder(tw.float32, [])
+        y = p * 2.0
+        z = y + 1.0
+        assert g.is_feedable(y) and g.is_fetchable(y)
+        g.prevent_feeding(y)
+        g.prevent_fetching(z.op)
+        assert not g.is_feedable(y) and not g.is_fetchable(z) and not g.is_fetchable(z.op)
+        with tw.Session() as sess:
+            assert sess.run(y, {p: 2.0}) == 4.0
+            with pytest.raises(ValueError, match="^Tensor mul:0 may not be fed.$"):
+                sess.run(y * 1.0, {y: 1.0})
+            with pytest.raises(ValueError, match="^Operation add has been marked as not fetchable") as info:
+                sess.run(z, {p: 1.0})
+            assert type(info.value).__name__ == "InaccessibleTensorError"
