@@ -251,3 +251,31 @@ def test_graph_prevent_feeding_and_fetching():
             with pytest.raises(ValueError, match="^Operation add has been marked as not fetchable") as info:
                 sess.run(z, {p: 1.0})
             assert type(info.value).__name__ == "InaccessibleTensorError"
+
+
+def test_meta_graph_def_holds_graph_def_and_tensor_shape_messages(tmp_path):
+    """MetaGraphDef.graph_def is a GraphDef and TensorInfo.tensor_shape a TensorShapeProto, as TF's (they were bytes:
+    `meta.graph_def.node` failed; p153). Needs the *_pb2.py generated from the current meta_graph.proto
+    (`pip install -e .` runs protoc)."""
+    with tw.Graph().as_default():
+        x = tw.placeholder(tw.float32, [None, 3], name="x")
+        v = tw.Variable(tw.ones([3, 2]), name="v")
+        y = tw.identity(tw.matmul(x, v), name="y")
+        meta = tw.train.export_meta_graph()
+        assert type(meta.graph_def).__name__ == "GraphDef"
+        assert {"x", "v", "y"} <= {n.name for n in meta.graph_def.node}
+        info = tw.saved_model.utils.build_tensor_info(x)
+        assert [d.size for d in info.tensor_shape.dim] == [-1, 3] and not info.tensor_shape.unknown_rank
+        assert tw.saved_model.utils.build_tensor_info(tw.placeholder(tw.int32)).tensor_shape.unknown_rank
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            tw.saved_model.simple_save(sess, str(tmp_path / "m"), inputs={"x": x}, outputs={"y": y})
+    with tw.Graph().as_default(), tw.Session() as sess:
+        loaded = tw.saved_model.loader.load(sess, ["serve"], str(tmp_path / "m"))
+        assert "y" in {n.name for n in loaded.graph_def.node}
+        sig = loaded.signature_def["serving_default"]
+        assert [d.size for d in sig.outputs["y"].tensor_shape.dim] == [-1, 2]
+        np.testing.assert_allclose(sess.run("y:0", {"x:0": np.ones([1, 3])}), [[3.0, 3.0]])
+    with tw.Graph().as_default():
+        tw.train.import_meta_graph(meta, import_scope="again")
+        assert tw.get_default_graph().get_tensor_by_name("again/y:0").shape.as_list() == [None, 2]
