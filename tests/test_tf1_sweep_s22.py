@@ -166,7 +166,7 @@ def test_keras_load_model_custom_activation_and_metric(tmp_path):
     loaded = tw.keras.models.load_model(path, custom_objects={"scaled_tanh": scaled_tanh, "mean_pred": mean_pred})
     np.testing.assert_allclose(loaded.predict(x), expected, rtol=1e-6)
     assert loaded.metrics_names == ["loss", "mean_pred"]
-    with pytest.raises(ValueError, match="Unknown activation function: scaled_tanh"):
+    with pytest.raises(ValueError, match="Unknown activation function: 'scaled_tanh'. Please ensure you are using a"):
         tw.keras.models.load_model(path)
 
 
@@ -279,3 +279,38 @@ def test_meta_graph_def_holds_graph_def_and_tensor_shape_messages(tmp_path):
     with tw.Graph().as_default():
         tw.train.import_meta_graph(meta, import_scope="again")
         assert tw.get_default_graph().get_tensor_by_name("again/y:0").shape.as_list() == [None, 2]
+
+
+def test_keras_and_layers_error_messages_are_tfs():
+    """tf.keras / tf.layers errors with tf_keras 2.21's class and message (p157): a 1-D array fed to a 2-D input is a
+    column (n, 1) first; a target of the wrong width for mse / cross entropy; Dense on an unknown last dimension;
+    count_params before build; Concatenate of mismatched shapes; tf.layers.conv2d on a rank-3 input."""
+    K = tw.keras
+    tw.keras.backend.clear_session()
+    with tw.Graph().as_default():
+        model = K.Sequential([K.layers.Dense(4, input_shape=(3,)), K.layers.Dense(2)])
+        model.compile("sgd", "mse")
+        with pytest.raises(
+            ValueError, match=r"expected dense_input to have shape \(3,\) but got array with shape \(1,\)"
+        ):
+            model.predict(np.zeros([3]))
+        with pytest.raises(
+            ValueError,
+            match=r"^A target array with shape \(4, 3\) was passed for an output of shape \(None, 2\) while using as "
+            r"loss `mean_squared_error`. This loss expects targets to have the same shape as the output.$",
+        ):
+            model.fit(np.zeros([4, 3]), np.zeros([4, 3]), verbose=0)
+        column = K.Sequential([K.layers.Dense(1, input_shape=(1,))])
+        column.compile("sgd", "mse")
+        assert column.predict(np.zeros([3])).shape == (3, 1)
+        with pytest.raises(ValueError, match=r"^The last dimension of the inputs to a Dense layer should be defined. "):
+            K.layers.Dense(2)(tw.placeholder(tw.float32, [None, None]))
+        with pytest.raises(ValueError, match=r"^You tried to call `count_params` on sequential_2, but the layer isn't"):
+            K.Sequential([K.layers.Dense(2)]).count_params()
+        with pytest.raises(ValueError, match=r"Received: input_shape=\[\(None, 3, 4\), \(None, 2, 5\)\]$"):
+            K.layers.Concatenate()([K.layers.Input(shape=(3, 4)), K.layers.Input(shape=(2, 5))])
+        assert K.layers.Concatenate()([K.layers.Input(shape=(3, 4)), K.layers.Input(shape=(3, 5))]).shape[-1] == 9
+        with pytest.raises(
+            ValueError, match=r'^Input 0 of layer "c1" is incompatible with the layer: expected min_ndim=4'
+        ):
+            tw.layers.conv2d(tw.zeros([2, 5, 5]), 2, 3, name="c1")

@@ -128,7 +128,10 @@ def dense(
     x = ops.convert_to_tensor(inputs)
     in_dim = x.shape[-1].value if x.shape.ndims else None
     if in_dim is None:
-        raise ValueError(f"The last dimension of the inputs to `dense` should be defined, got {x.shape}")
+        raise ValueError(
+            "The last dimension of the inputs to a Dense layer should be defined. Found None. Full input shape "
+            f"received: {x.shape}"
+        )
     with _scope(name, "dense", reuse):
         kernel = _make_var("kernel", [in_dim, units], x.dtype, kernel_initializer, kernel_regularizer, trainable)
         if x.shape.ndims > 2:
@@ -182,6 +185,11 @@ def conv2d(
 
     first = _channels_first(data_format)
     x = ops.convert_to_tensor(inputs)
+    if x.shape.ndims is not None and x.shape.ndims < 4:  # TF's InputSpec(min_ndim=4) of the layer
+        raise ValueError(
+            f'Input 0 of layer "{name if isinstance(name, str) else "conv2d"}" is incompatible with the layer: '
+            f"expected min_ndim=4, found ndim={x.shape.ndims}. Full shape received: {tuple(x.shape)}"
+        )
     kh, kw = _pair(kernel_size, "kernel_size")
     sh, sw = _pair(strides, "strides")
     dh, dw = _pair(dilation_rate, "dilation_rate")
