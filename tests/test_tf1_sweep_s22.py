@@ -314,3 +314,42 @@ def test_keras_and_layers_error_messages_are_tfs():
             ValueError, match=r'^Input 0 of layer "c1" is incompatible with the layer: expected min_ndim=4'
         ):
             tw.layers.conv2d(tw.zeros([2, 5, 5]), 2, 3, name="c1")
+
+
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda x: tw.concat([x, x], axis=2), "Shape must be at least rank 3 but is rank 2"),
+        (lambda x: tw.reduce_sum(x, axis=2), "Invalid reduction dimension 2 for input with 2 dimensions."),
+        (lambda x: tw.transpose(x, [1, 0, 2]), "Dimension must be 2 but is 3"),
+        (
+            lambda x: tw.argmax(x, axis=3),
+            r"Dimension \(3\) must be in the range \[-2, 2\), where 2 is the number of dimensions in the input.",
+        ),
+        (lambda x: tw.expand_dims(x, 4), r"dim 4 not in the interval \[-3, 2\]."),
+        (
+            lambda x: tw.nn.softmax_cross_entropy_with_logits_v2(labels=tw.ones([2, 4]), logits=x),
+            "Dimensions must be equal, but are 3 and 4",
+        ),
+        (
+            lambda x: tw.nn.sparse_softmax_cross_entropy_with_logits(labels=tw.ones([2, 1], tw.int32), logits=x),
+            r"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape=\(2, 1\) of rank 2",
+        ),
+        (lambda x: tw.pad(x, [[1, 1]]), "Shape must be rank 1 but is rank 2"),
+        (
+            lambda x: tw.nn.conv2d(tw.ones([1, 4, 4, 3]), tw.ones([2, 2, 2, 1]), [1, 1, 1, 1], "SAME"),
+            r"Depth of input \(3\) is not a multiple of input depth of filter \(2\)",
+        ),
+        (lambda x: tw.split(x, [1, 1], axis=1), r"can't split axis of size 3 into pieces of size \[1,1\]"),
+        (
+            lambda x: tw.where(tw.constant([True, False]), tw.ones([2]), tw.ones([3])),
+            r"Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are \[2\] and \[3\].",
+        ),
+        (lambda x: tw.fill([2, -1], 0.0), "Fill dimensions must be >= 0"),
+    ],
+)
+def test_construction_errors_have_tfs_messages(build, message):
+    """Graph-construction errors of common ops with TF's shape functions' wording (p159), each a ValueError."""
+    with tw.Graph().as_default():
+        with pytest.raises(ValueError, match="^" + message):
+            build(tw.ones([2, 3]))

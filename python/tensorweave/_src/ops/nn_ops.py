@@ -580,13 +580,19 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     y = ops.convert_to_tensor(labels)
     if y.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"labels must be int32 or int64, got {y.dtype.name}")
+    if x.shape.ndims is not None and y.shape.ndims is not None:  # TF's checks and wording
+        if y.shape.ndims != x.shape.ndims - 1:
+            raise ValueError(
+                "`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                f"labels.shape={y.shape} of rank {y.shape.ndims} and logits.shape={x.shape} of rank {x.shape.ndims}"
+            )
+        if not y.shape.is_compatible_with(x.shape[:-1]):
+            raise ValueError(
+                "`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+                f"labels.shape={y.shape} and logits.shape={x.shape}"
+            )
     if x.shape.ndims is not None and x.shape.ndims != 2:
         # Other ranks: the op works on [rows, classes]; the loss has the labels' shape.
-        if y.shape.ndims is not None and y.shape.ndims != x.shape.ndims - 1:
-            raise ValueError(
-                f"Rank mismatch: Rank of labels (received {y.shape.ndims}) should equal rank of logits minus 1 "
-                f"(received {x.shape.ndims})."
-            )
         graph = ops.get_default_graph()
         with graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
             flat_x = array_ops.reshape(x, array_ops.concat([[-1], array_ops.shape(x)[-1:]], 0))
