@@ -353,3 +353,20 @@ def test_construction_errors_have_tfs_messages(build, message):
     with tw.Graph().as_default():
         with pytest.raises(ValueError, match="^" + message):
             build(tw.ones([2, 3]))
+
+
+def test_one_shot_iterator_refuses_a_captured_placeholder():
+    """make_one_shot_iterator over a dataset that reads a placeholder is TF's ValueError (p160: the one-shot
+    iterator ran with the placeholder never fed); an initializable iterator takes it."""
+    with tw.Graph().as_default():
+        p = tw.placeholder(tw.float32, [None])
+        ds = tw.data.Dataset.from_tensor_slices(p).map(lambda v: v * 2.0)
+        with pytest.raises(
+            ValueError, match=r"^Cannot capture a placeholder \(name:Placeholder, type:Placeholder\) by"
+        ):
+            ds.make_one_shot_iterator()
+        it = ds.make_initializable_iterator()
+        nxt = it.get_next()
+        with tw.Session() as sess:
+            sess.run(it.initializer, {p: [1.0, 2.0]})
+            assert sess.run(nxt) == 2.0
