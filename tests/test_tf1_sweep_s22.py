@@ -370,3 +370,36 @@ def test_one_shot_iterator_refuses_a_captured_placeholder():
         with tw.Session() as sess:
             sess.run(it.initializer, {p: [1.0, 2.0]})
             assert sess.run(nxt) == 2.0
+
+
+def test_training_setup_errors_are_tfs():
+    """Training-setup errors with TF1's classes and messages (p161): assign of another shape and a gradient of
+    another shape (the shape functions' Merge wording), tf.assign to a Tensor (AttributeError, as TF1's ref.assign),
+    apply_gradients of only None gradients (the variables' str), a Saver over a Tensor, EMA of an int variable,
+    piecewise_constant's lengths; compute_gradients takes a Tensor in var_list (TF1's _TensorProcessor)."""
+    with tw.Graph().as_default():
+        v = tw.Variable([1.0, 2.0], name="v")
+        c = tw.constant(3.0)
+        opt = tw.train.GradientDescentOptimizer(0.1)
+        shapes = r"^Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are \[2\] and \[3\]."
+        with pytest.raises(ValueError, match=shapes):
+            tw.assign(v, [1.0, 2.0, 3.0])
+        with pytest.raises(ValueError, match=shapes):
+            opt.apply_gradients([(tw.ones([3]), v)])
+        with pytest.raises(AttributeError, match="^'Tensor' object has no attribute 'assign_add'$"):
+            tw.assign_add(c, 1.0)
+        with pytest.raises(
+            ValueError, match=r"^No gradients provided for any variable: \[\"<tf.Variable 'v:0' shape=\(2,\)"
+        ):
+            opt.apply_gradients([(None, v)])
+        with pytest.raises(TypeError, match=r'^Variable to save is not a Variable: Tensor\("Const:0", shape=\(\)'):
+            tw.train.Saver([c])
+        with pytest.raises(TypeError, match="^The variables must be half, float, or double: counter:0$"):
+            tw.train.ExponentialMovingAverage(0.9).apply([tw.Variable(1, name="counter")])
+        with pytest.raises(ValueError, match="^The length of boundaries should be 1 less than the length of values$"):
+            tw.train.piecewise_constant(tw.constant(1), [1, 2], [0.1, 0.2])
+        x = tw.constant([1.0, 2.0])
+        ((grad, var),) = opt.compute_gradients(tw.reduce_sum(x * x), var_list=[x])
+        assert var is x
+        with tw.Session() as sess:
+            assert sess.run(grad).tolist() == [2.0, 4.0]
