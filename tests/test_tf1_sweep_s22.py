@@ -403,3 +403,19 @@ def test_training_setup_errors_are_tfs():
         assert var is x
         with tw.Session() as sess:
             assert sess.run(grad).tolist() == [2.0, 4.0]
+
+
+def test_as_graph_def_add_shapes():
+    """Graph.as_graph_def(add_shapes=True) writes each node's `_output_shapes`, as TF's (p162: it was ignored); the
+    GraphDef still imports."""
+    with tw.Graph().as_default() as g:
+        x = tw.placeholder(tw.float32, [None, 2], name="input")
+        tw.matmul(x, tw.constant([[1.0], [2.0]]), name="logits")
+        plain = g.as_graph_def()
+        shaped = g.as_graph_def(add_shapes=True)
+    assert all("_output_shapes" not in n.attr for n in plain.node)
+    shapes = {n.name: [[d.size for d in s.dim] for s in n.attr["_output_shapes"].list.shape] for n in shaped.node}
+    assert shapes["input"] == [[-1, 2]] and shapes["logits"] == [[-1, 1]] and shapes["Const"] == [[2, 1]]
+    with tw.Graph().as_default() as g2:
+        tw.import_graph_def(shaped, name="")
+        assert g2.get_tensor_by_name("logits:0").shape.as_list() == [None, 1]

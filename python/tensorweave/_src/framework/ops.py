@@ -740,12 +740,17 @@ class Graph:
 
     # --- serialization ------------------------------------------------------
     def as_graph_def(self, add_shapes=False):
-        """The graph as a GraphDef protocol buffer."""
+        """The graph as a GraphDef protocol buffer; `add_shapes=True` writes each node's static output shapes into
+        its `_output_shapes` attr, as TF's."""
         from tensorweave._src.framework import graph_pb2
 
         graph_def = graph_pb2.GraphDef.FromString(self._c.to_graph_def())
         for node in graph_def.node:
             _canonical_inputs(node)
+        if add_shapes:
+            from tensorweave._src.training import meta_graph
+
+            meta_graph._add_output_shapes(graph_def, self)
         return graph_def
 
     def _import_graph_def_bytes(self, data, prefix, input_map):
