@@ -6,6 +6,14 @@ import pytest
 import tensorweave as tw
 
 
+def _sparse(value):
+    return [
+        np.asarray(value.indices).tolist(),
+        np.asarray(value.values).tolist(),
+        np.asarray(value.dense_shape).tolist(),
+    ]
+
+
 def test_rnn_cell_zero_state_name_scopes():
     """MultiRNNCell and the wrappers open their own "<Class>ZeroState" scope around their cells' zero states (the
     names ptb_word_lm-style code fed by; p139); a DeviceWrapper places its zero state on its device."""
@@ -419,3 +427,20 @@ def test_as_graph_def_add_shapes():
     with tw.Graph().as_default() as g2:
         tw.import_graph_def(shaped, name="")
         assert g2.get_tensor_by_name("logits:0").shape.as_list() == [None, 1]
+
+
+def test_data_experimental_dense_to_sparse_batch():
+    """tf.data.experimental.dense_to_sparse_batch (p165; it was missing): elements of varying length batched into
+    SparseTensors of dense shape [batch, *row_shape]; TF 2.21's values."""
+    with tw.Graph().as_default():
+        ds = (
+            tw.data.Dataset.from_tensor_slices([[1, 0, 5], [2, 3, 0], [4, 0, 0]])
+            .map(lambda r: tw.boolean_mask(r, r > 0))
+            .apply(tw.data.experimental.dense_to_sparse_batch(2, [3]))
+        )
+        assert ds.output_classes is tw.SparseTensor and ds.output_shapes.as_list() == [None, 3]
+        nxt = ds.make_one_shot_iterator().get_next()
+        with tw.Session() as sess:
+            first, second = _sparse(sess.run(nxt)), _sparse(sess.run(nxt))
+    assert first == [[[0, 0], [0, 1], [1, 0], [1, 1]], [1, 5, 2, 3], [2, 3]]
+    assert second == [[[0, 0]], [4], [1, 3]]
