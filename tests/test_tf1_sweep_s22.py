@@ -444,3 +444,13 @@ def test_data_experimental_dense_to_sparse_batch():
             first, second = _sparse(sess.run(nxt)), _sparse(sess.run(nxt))
     assert first == [[[0, 0], [0, 1], [1, 0], [1, 1]], [1, 5, 2, 3], [2, 3]]
     assert second == [[[0, 0]], [4], [1, 3]]
+
+
+def test_keras_batch_flatten_static_width():
+    """K.batch_flatten keeps the static width (and batch) when the non-batch dims are known, as TF's shape inference
+    folds the computed shape (p167: it was (?, ?))."""
+    K = tw.keras.backend
+    with tw.Graph().as_default():
+        assert K.int_shape(K.batch_flatten(K.constant(np.ones([2, 3, 4])))) == (2, 12)
+        assert K.int_shape(K.batch_flatten(tw.placeholder(tw.float32, [None, 3, 4]))) == (None, 12)
+        assert K.int_shape(K.batch_flatten(tw.placeholder(tw.float32, [None, None, 4]))) == (None, None)
