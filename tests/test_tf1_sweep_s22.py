@@ -454,3 +454,16 @@ def test_keras_batch_flatten_static_width():
         assert K.int_shape(K.batch_flatten(K.constant(np.ones([2, 3, 4])))) == (2, 12)
         assert K.int_shape(K.batch_flatten(tw.placeholder(tw.float32, [None, 3, 4]))) == (None, 12)
         assert K.int_shape(K.batch_flatten(tw.placeholder(tw.float32, [None, None, 4]))) == (None, None)
+
+
+def test_sparse_merge_static_dense_shape():
+    """tf.sparse_merge of SparseTensors with a known dense shape has a static shape [rows..., vocab_size], as TF's
+    (p168: it was unknown); the values are the ids' columns."""
+    with tw.Graph().as_default():
+        ids = tw.SparseTensor([[0, 0], [0, 1], [2, 0]], tw.constant([3, 1, 5], tw.int64), [3, 2])
+        weights = tw.SparseTensor([[0, 0], [0, 1], [2, 0]], [0.5, 1.5, 2.0], [3, 2])
+        merged = tw.sparse_merge(ids, weights, 6)
+        assert merged.get_shape().as_list() == [3, 6]
+        with tw.Session() as sess:
+            value = _sparse(sess.run(merged))
+    assert value == [[[0, 1], [0, 3], [2, 5]], [1.5, 0.5, 2.0], [3, 6]]
