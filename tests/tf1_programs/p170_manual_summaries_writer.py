@@ -1,7 +1,8 @@
 """Summaries written by hand as TF1 evaluation loops did (values computed in numpy, no summary op):
 tf.Summary(value=[tf.Summary.Value(tag=, simple_value=)]) added per step, a histogram built into a HistogramProto,
-add_session_log(SessionLog(status=START)) on restart, FileWriter.get_logdir / flush / close / reopen (a second
-event file), tf.summary.FileWriterCache.get(logdir) returning one writer per directory, and the events read back
+add_session_log(SessionLog(status=START)) on restart, FileWriter.get_logdir / flush / close (not reopen: TF's
+reopened writer names its file by the second and overwrites the first one within it),
+tf.summary.FileWriterCache.get(logdir) returning one writer per directory, and the events read back
 with tf.train.summary_iterator: kinds, steps, tags, values and the session log statuses."""
 
 import glob
@@ -26,8 +27,6 @@ def main(tf, workdir):
     writer.add_summary(tf.Summary(value=[tf.Summary.Value(tag="weights", histo=hist)]), global_step=30)
     writer.add_session_log(tf.SessionLog(status=tf.SessionLog.START), global_step=30)
     writer.flush()
-    writer.close()
-    writer.reopen()
     writer.add_summary(tf.Summary(value=[tf.Summary.Value(tag="eval/accuracy", simple_value=0.875)]), 40)
     writer.close()
     cached = tf.summary.FileWriterCache.get(os.path.join(workdir, "cached"))
