@@ -4,6 +4,7 @@ package around it. `pip install .` or, for development, `pip install -e .`;
 (libtensorweave_gpu.so, with tools/build_gpu.sh; needs nvcc)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,6 +49,16 @@ def _generate_protos():
         subprocess.check_call(
             ["protoc", f"--python_out={out}", "-Icore/framework", f"core/framework/{proto}"], cwd=ROOT
         )
+        _relative_imports(os.path.join(out, proto.replace(".proto", "_pb2.py")))
+
+
+def _relative_imports(path):
+    """protoc writes `import graph_pb2 as graph__pb2` for an imported .proto; the modules live in a package."""
+    with open(path) as f:
+        text = f.read()
+    text = re.sub(r"^import (\w+_pb2) as ", r"from . import \1 as ", text, flags=re.M)
+    with open(path, "w") as f:
+        f.write(text)
 
 
 class BazelExtension(Extension):

@@ -18,15 +18,15 @@ _TF2_OPS = ("StatefulPartitionedCall", "PartitionedCall")
 def tf1_meta_graph(path):
     """The serving meta graph (else the first) of the SavedModel at `path` if it is a TF1 graph (no function
     calls), else None: not a SavedModel, or one TensorFlow must read."""
-    from tensorweave._src.framework import graph_pb2
     from tensorweave._src.saved_model import loader
+    from tensorweave._src.training import meta_graph
 
     if not os.path.isdir(path):
         return None
     try:
         graphs = list(loader._read_saved_model(path).meta_graphs)
         meta = next((m for m in graphs if SERVING in m.meta_info_def.tags), graphs[0] if graphs else None)
-        graph = graph_pb2.GraphDef.FromString(meta.graph_def) if meta is not None else None  # (bytes in the core's)
+        graph = meta_graph.graph_def_of(meta) if meta is not None else None
     except Exception:  # noqa: BLE001 - an unreadable file: OSError, the loader's or protobuf's parse error
         return None
     if graph is None or any(n.op in _TF2_OPS for n in graph.node):

@@ -254,7 +254,7 @@ def test_variable_initial_value_required(graph):
 
 
 def test_assign_to_non_variable(graph):
-    with pytest.raises(TypeError):
+    with pytest.raises(AttributeError, match="'Tensor' object has no attribute 'assign'"):  # TF1: ref.assign(...)
         tw.assign(tw.constant(1.0), 2.0)
 
 

@@ -97,7 +97,7 @@ def test_dense_trains_with_tf_train_optimizer():
 
 
 def test_unknown_activation_is_a_value_error():
-    with pytest.raises(ValueError, match="Unknown activation function: nope"):
+    with pytest.raises(ValueError, match="Unknown activation function: 'nope'"):
         tw.keras.layers.Dense(2, activation="nope")
 
 

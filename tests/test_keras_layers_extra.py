@@ -206,8 +206,11 @@ def test_multi_head_attention_mask():
 
 
 def test_masks_pass_through_dropout_and_dense():
-    """Embedding(mask_zero) -> Dropout -> Dense -> LSTM: the mask reaches the LSTM, as in Keras."""
-    tf1, tf_keras = _tf_keras()
+    """Embedding(mask_zero) -> Dropout -> Dense -> LSTM: the mask reaches the LSTM, as in Keras (TF1's tf.keras, whose
+    LSTM defaults to hard_sigmoid: tf_keras's v1 API)."""
+    tf1, _ = _tf_keras()
+    from tf_keras.api._v1 import keras as tf_keras
+
     ids = np.array([[1, 2, 0, 0], [3, 0, 0, 0]], np.int32)
     outs, values = [], None
     for g, keras in ((tw, tw.keras), (tf1, tf_keras)):

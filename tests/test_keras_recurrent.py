@@ -1,4 +1,4 @@
-"""tw.keras recurrent layers against tf_keras 2 (TF1 graph mode) with the same weights: outputs, states, masks,
+"""tw.keras recurrent layers against tf_keras 2's v1 API (TF1 graph mode) with the same weights: outputs, states, masks,
 variable names, gradients and an SGD step."""
 
 import numpy as np
@@ -7,8 +7,12 @@ import tensorweave as tw
 
 
 def _tf_keras():
+    """TF's compat.v1 and the tf.keras a TF1 program sees (`tf.compat.v1.keras`: tf_keras's v1 API, whose LSTM and
+    GRU have TF1's defaults)."""
     tf1 = pytest.importorskip("tensorflow.compat.v1")
-    tf_keras = pytest.importorskip("tf_keras")
+    pytest.importorskip("tf_keras")
+    from tf_keras.api._v1 import keras as tf_keras
+
     tf1.disable_v2_behavior()
     return tf1, tf_keras
 

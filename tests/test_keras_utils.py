@@ -233,7 +233,7 @@ def test_activation_get_serialize():
     assert A.get(A.tanh) is A.tanh
     assert A.serialize(A.softmax) == "softmax"
     assert A.deserialize("swish") is A.swish
-    with pytest.raises(ValueError, match="Unknown activation function: nope"):
+    with pytest.raises(ValueError, match="Unknown activation function: 'nope'"):
         A.get("nope")
     with pytest.raises(TypeError, match="Could not interpret activation function identifier: 3"):
         A.get(3)

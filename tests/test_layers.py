@@ -77,8 +77,10 @@ def test_conv2d_same_padding_and_strides(graph):
     x = tw.placeholder(tw.float32, [None, 7, 7, 2])
     y = tw.layers.conv2d(x, 3, (3, 3), strides=2, padding="same")
     assert y.shape.as_list() == [None, 4, 4, 3]
-    with pytest.raises(ValueError, match="channels_last"):
-        tw.layers.conv2d(x, 3, 3, data_format="channels_first")
+    nchw = tw.placeholder(tw.float32, [None, 2, 7, 7])
+    assert tw.layers.conv2d(nchw, 3, 3, strides=2, data_format="channels_first").shape.as_list() == [None, 3, 3, 3]
+    with pytest.raises(ValueError, match="must be one of `channels_first`, `channels_last`"):
+        tw.layers.conv2d(x, 3, 3, data_format="channels_middle")
 
 
 def test_dropout_training_flag(graph):

@@ -344,7 +344,7 @@ def test_saver_takes_a_table_in_its_var_list(tmp_path):
         # Names as TF's: a dict key names the table's tensors; in a list a table's are "-keys", "-values".
         assert sorted(n for n, _ in tw.train.list_variables(named_path)) == ["tab-keys", "tab-values", "vv"]
         assert sorted(n for n, _ in tw.train.list_variables(path)) == ["-keys", "-values"]
-        with pytest.raises(TypeError, match="can only save Variables"):
+        with pytest.raises(TypeError, match="Variable to save is not a Variable"):
             tw.train.Saver([tw.constant(1)])
 
 

@@ -450,7 +450,7 @@ def test_xent_shape_errors():
             tw.nn.softmax_cross_entropy_with_logits_v2(
                 labels=np.zeros([2, 3]), logits=np.zeros([2, 4]), name="xent_shapes"
             )
-        with pytest.raises(ValueError, match="sparse_shapes"):
+        with pytest.raises(ValueError, match="`labels.shape` must equal `logits.shape` except for the last dimension"):
             tw.nn.sparse_softmax_cross_entropy_with_logits(
                 labels=np.zeros([3], np.int32), logits=np.zeros([2, 4]), name="sparse_shapes"
             )

@@ -1,6 +1,7 @@
 // Array ops that rearrange elements: transposing, joining and splitting,
 // stacking, tiling, padding, adding and removing size-1 dimensions.
 #include <algorithm>
+#include <string>
 
 #include "core/framework/op_def.h"
 #include "core/framework/shape_inference.h"
@@ -42,8 +43,9 @@ Status TransposeShape(InferenceContext* c) {
     return Status::OK();
   }
   if (static_cast<int>(perm.size()) != rank) {
-    return errors::InvalidArgument("transpose expects a vector of size ", rank,
-                                   ". But input(1) is a vector of size ",
+    // TF's shape function's wording (its kernel's, at run time: "transpose
+    // expects a vector of size ...").
+    return errors::InvalidArgument("Dimension must be ", rank, " but is ",
                                    perm.size());
   }
   std::vector<bool> seen(rank, false);
@@ -93,6 +95,17 @@ Status ConcatShapeOf(InferenceContext* c, int first, int n, int axis_input) {
   if (!ConstantVector(c, axis_input, &axis_value) || axis_value.size() != 1) {
     c->set_output(0, PartialShape::Unknown(rank));
     return Status::OK();
+  }
+  // TF's ConcatV2 shape function: a positive axis past the end asks for a
+  // higher rank, a negative one is out of range.
+  if (axis_value[0] >= rank) {
+    return errors::InvalidArgument("Shape must be at least rank ",
+                                   axis_value[0] + 1, " but is rank ", rank);
+  }
+  if (axis_value[0] < -rank) {
+    return errors::InvalidArgument(
+        "ConcatOp : Expected concatenating dimensions in the range [", -rank,
+        ", ", rank, "), but got ", axis_value[0]);
   }
   int64_t axis;
   TW_RETURN_IF_ERROR(CanonicalAxis(axis_value[0], rank, "axis", &axis));
@@ -221,7 +234,15 @@ Status SplitVShape(InferenceContext* c) {
   }
   const int64_t dim = in.dim(static_cast<int>(axis));
   if (dim >= 0) {
-    if ((unknown < 0 && total != dim) || (unknown >= 0 && total > dim)) {
+    if (unknown < 0 && total != dim) {  // TF's wording
+      std::string pieces;
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        pieces += (i ? "," : "") + std::to_string(sizes[i]);
+      }
+      return errors::InvalidArgument("can't split axis of size ", dim,
+                                     " into pieces of size [", pieces, "]");
+    }
+    if (unknown >= 0 && total > dim) {
       return errors::InvalidArgument(
           "Determined shape must either match input shape along split_dim "
           "exactly if fully specified, or be less than the size of the input "
@@ -362,9 +383,9 @@ Status PadShape(InferenceContext* c) {
     return Status::OK();
   }
   if (paddings_shape.dim(0) >= 0 && paddings_shape.dim(0) != rank) {
-    return errors::InvalidArgument(
-        "The first dimension of paddings must be the rank of inputs ", rank,
-        ", got paddings shape ", paddings_shape.ToString());
+    // TF's wording: the input taken with the rank the paddings give.
+    return errors::InvalidArgument("Shape must be rank ", paddings_shape.dim(0),
+                                   " but is rank ", rank);
   }
   std::vector<int64_t> pads;
   std::vector<int64_t> dims(rank, -1);
@@ -451,6 +472,10 @@ Status ExpandDimsShape(InferenceContext* c) {
   if (dim.size() != 1) {
     return errors::InvalidArgument(
         "'dim' must be a tensor with a single value, got ", dim.size());
+  }
+  if (dim[0] < -(in.rank() + 1) || dim[0] > in.rank()) {  // TF's wording
+    return errors::InvalidArgument("dim ", dim[0], " not in the interval [",
+                                   -(in.rank() + 1), ", ", in.rank(), "].");
   }
   int64_t axis;
   TW_RETURN_IF_ERROR(CanonicalAxis(dim[0], in.rank() + 1, "dim", &axis));

@@ -116,6 +116,13 @@ Status ReshapeShape(InferenceContext* c) {
 Status FillShape(InferenceContext* c) {
   PartialShape unused;
   TW_RETURN_IF_ERROR(c->WithRank(1, 0, &unused));
+  const Tensor* dims_value = c->input_value(0);
+  std::vector<int64_t> dims;
+  if (dims_value != nullptr && ReadIndexVector(*dims_value, &dims).ok()) {
+    for (int64_t d : dims) {
+      if (d < 0) return errors::InvalidArgument("Fill dimensions must be >= 0");
+    }
+  }
   PartialShape shape;
   TW_RETURN_IF_ERROR(c->ShapeFromShapeInput(0, &shape));
   c->set_output(0, shape);

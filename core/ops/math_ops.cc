@@ -33,6 +33,22 @@ Status MatMulShape(InferenceContext* c) {
 // Select (TF1's tf.where(c, t, e)): t and e of one shape; the condition is a
 // scalar, of that shape, or a vector picking whole rows of t and e.
 Status SelectShape(InferenceContext* c) {
+  const PartialShape& t = c->input(1);
+  const PartialShape& e = c->input(2);
+  if (t.known_rank() && e.known_rank()) {  // TF's Merge wording
+    if (t.rank() != e.rank()) {
+      return errors::InvalidArgument("Shapes must be equal rank, but are ",
+                                     t.rank(), " and ", e.rank());
+    }
+    for (int i = 0; i < t.rank(); ++i) {
+      if (t.dim(i) >= 0 && e.dim(i) >= 0 && t.dim(i) != e.dim(i)) {
+        return errors::InvalidArgument(
+            "Dimension ", i, " in both shapes must be equal, but are ",
+            t.dim(i), " and ", e.dim(i), ". Shapes are ", t.ToString(), " and ",
+            e.ToString(), ".");
+      }
+    }
+  }
   PartialShape data;
   TW_RETURN_IF_ERROR(c->input(1).Merge(c->input(2), &data));
   const PartialShape& cond = c->input(0);
@@ -118,7 +134,7 @@ Status ReductionShape(InferenceContext* c) {
     if (axis < -in.rank() || axis >= in.rank()) {
       return errors::InvalidArgument("Invalid reduction dimension ", axis,
                                      " for input with ", in.rank(),
-                                     " dimensions");
+                                     " dimensions.");
     }
     int64_t a = axis < 0 ? axis + in.rank() : axis;
     if (reduced[a]) {
@@ -157,9 +173,10 @@ Status ArgReductionShape(InferenceContext* c) {
   std::vector<int64_t> axis;
   TW_RETURN_IF_ERROR(ReadIndexVector(*axis_value, &axis));
   if (axis[0] < -in.rank() || axis[0] >= in.rank()) {
-    return errors::InvalidArgument("Invalid dimension ", axis[0],
-                                   " for input with ", in.rank(),
-                                   " dimensions");
+    return errors::InvalidArgument(
+        "Dimension (", axis[0], ") must be in the range [", -in.rank(), ", ",
+        in.rank(), "), where ", in.rank(),
+        " is the number of dimensions in the input.");
   }
   int64_t a = axis[0] < 0 ? axis[0] + in.rank() : axis[0];
   std::vector<int64_t> dims;

@@ -142,6 +142,13 @@ Status ConvShape(InferenceContext* c, bool depthwise) {
   TW_RETURN_IF_ERROR(c->WithRank(0, 4, &input));
   TW_RETURN_IF_ERROR(c->WithRank(1, 4, &filter));
   const int64_t in_depth = input.dim(3), filter_depth = filter.dim(2);
+  if (in_depth >= 0 && filter_depth >= 0 && in_depth != filter_depth &&
+      !depthwise) {  // TF's wording
+    return errors::InvalidArgument("Depth of input (", in_depth,
+                                   ") is not a multiple of input depth of "
+                                   "filter (",
+                                   filter_depth, ")");
+  }
   if (in_depth >= 0 && filter_depth >= 0 && in_depth != filter_depth) {
     return errors::InvalidArgument("input depth ", in_depth,
                                    " does not match the filter's in_channels ",
@@ -243,6 +250,13 @@ Status XentShape(InferenceContext* c, bool sparse) {
   } else {
     PartialShape labels;
     TW_RETURN_IF_ERROR(c->WithRank(1, 2, &labels));
+    for (int i = 0; i < 2; ++i) {  // TF's Merge of each dimension
+      if (logits.dim(i) >= 0 && labels.dim(i) >= 0 &&
+          logits.dim(i) != labels.dim(i)) {
+        return errors::InvalidArgument("Dimensions must be equal, but are ",
+                                       logits.dim(i), " and ", labels.dim(i));
+      }
+    }
     if (!logits.IsCompatibleWith(labels)) {
       return errors::InvalidArgument(
           "logits and labels must have the same shape, got ",

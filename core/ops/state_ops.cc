@@ -12,13 +12,29 @@ Status VariableShape(InferenceContext* c) {
   return Status::OK();
 }
 
+// TF's InferenceContext::Merge wording for two shapes that do not merge.
+Status MergeError(const PartialShape& a, const PartialShape& b) {
+  if (a.known_rank() && b.known_rank() && a.rank() != b.rank()) {
+    return errors::InvalidArgument("Shapes must be equal rank, but are ",
+                                   a.rank(), " and ", b.rank());
+  }
+  for (int i = 0; a.known_rank() && b.known_rank() && i < a.rank(); ++i) {
+    if (a.dim(i) >= 0 && b.dim(i) >= 0 && a.dim(i) != b.dim(i)) {
+      return errors::InvalidArgument(
+          "Dimension ", i, " in both shapes must be equal, but are ", a.dim(i),
+          " and ", b.dim(i), ". Shapes are ", a.ToString(), " and ",
+          b.ToString(), ".");
+    }
+  }
+  return errors::InvalidArgument("Shapes ", a.ToString(), " and ", b.ToString(),
+                                 " are not compatible");
+}
+
 Status AssignShape(InferenceContext* c) {
   bool validate_shape = true;
   c->GetAttr("validate_shape", &validate_shape);  // AssignAdd has none
   if (validate_shape && !c->input(0).IsCompatibleWith(c->input(1))) {
-    return errors::InvalidArgument("Shapes must be equal: the variable is ",
-                                   c->input(0).ToString(), ", the value ",
-                                   c->input(1).ToString());
+    return MergeError(c->input(0), c->input(1));
   }
   PartialShape merged;
   if (c->input(0).Merge(c->input(1), &merged).ok()) {

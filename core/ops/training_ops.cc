@@ -19,6 +19,24 @@ struct ApplyInputs {
   int grad_index;
 };
 
+// TF's InferenceContext::Merge wording for two shapes that do not merge.
+Status MergeError(const PartialShape& a, const PartialShape& b) {
+  if (a.known_rank() && b.known_rank() && a.rank() != b.rank()) {
+    return errors::InvalidArgument("Shapes must be equal rank, but are ",
+                                   a.rank(), " and ", b.rank());
+  }
+  for (int i = 0; a.known_rank() && b.known_rank() && i < a.rank(); ++i) {
+    if (a.dim(i) >= 0 && b.dim(i) >= 0 && a.dim(i) != b.dim(i)) {
+      return errors::InvalidArgument(
+          "Dimension ", i, " in both shapes must be equal, but are ", a.dim(i),
+          " and ", b.dim(i), ". Shapes are ", a.ToString(), " and ",
+          b.ToString(), ".");
+    }
+  }
+  return errors::InvalidArgument("Shapes ", a.ToString(), " and ", b.ToString(),
+                                 " are not compatible");
+}
+
 ShapeFn ApplyShapeFn(ApplyInputs inputs) {
   return [inputs](InferenceContext* c) -> Status {
     PartialShape shape = c->input(0);
@@ -26,6 +44,7 @@ ShapeFn ApplyShapeFn(ApplyInputs inputs) {
       if (i < inputs.num_vars || i == inputs.grad_index) {
         PartialShape merged;
         if (!shape.Merge(c->input(i), &merged).ok()) {
+          if (i == inputs.grad_index) return MergeError(shape, c->input(i));
           return errors::InvalidArgument(
               inputs.names[0], " and ", inputs.names[i],
               " must have the same shape: ", inputs.names[0], " is ",

@@ -20,6 +20,7 @@ def differences(ours, theirs, rtol=1e-4, atol=1e-5, path="result"):
         return [f"{path}: shape {a.shape} != {b.shape}"]
     if b.dtype.kind in "OSU" or a.dtype.kind in "OSU":
         return [] if a.tolist() == b.tolist() else [f"{path}: {a!r} != {b!r}"]
-    if not np.allclose(a.astype(np.float64), b.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True):
+    as_type = np.complex128 if "c" in (a.dtype.kind, b.dtype.kind) else np.float64
+    if not np.allclose(a.astype(as_type), b.astype(as_type), rtol=rtol, atol=atol, equal_nan=True):
         return [f"{path}: {a!r} != {b!r}"]
     return []

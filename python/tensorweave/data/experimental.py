@@ -168,6 +168,19 @@ def scan(initial_state, scan_func):
     return lambda dataset: dataset.scan(initial_state, scan_func)
 
 
+def dense_to_sparse_batch(batch_size, row_shape):
+    """A transformation (for `Dataset.apply`): elements of varying shape batched into SparseTensors of dense shape
+    [batch, *row_shape], each element's values at their own positions (TF's `dense_to_sparse_batch`)."""
+    import tensorweave as tw
+
+    def to_sparse(element):
+        element = tw.convert_to_tensor(element)
+        indices = tw.where(tw.fill(tw.shape(element), True))  # every position, row-major, as the values below
+        return tw.SparseTensor(indices, tw.reshape(element, [-1]), tw.constant(row_shape, tw.int64))
+
+    return lambda dataset: dataset.map(to_sparse).batch(batch_size)
+
+
 def take_while(predicate):
     """A transformation (for `Dataset.apply`): `dataset.take_while(predicate)`."""
     return lambda dataset: dataset.take_while(predicate)
@@ -189,6 +202,7 @@ __all__ = [
     "Counter",
     "CsvDataset",
     "DatasetInitializer",
+    "dense_to_sparse_batch",
     "DatasetStructure",
     "DistributeOptions",
     "ExternalStatePolicy",

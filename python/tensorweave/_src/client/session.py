@@ -34,6 +34,10 @@ __all__ = [
 ]
 
 
+class InaccessibleTensorError(ValueError):
+    """A fetch of an operation marked not fetchable (Graph.prevent_fetching), TF's class of that error."""
+
+
 class _FetchPlan:
     """Flattens a nested fetch structure into tensor names and targets, and
     rebuilds the structure from the fetched values."""
@@ -254,8 +258,17 @@ class BaseSession:
             except (TypeError, ValueError, KeyError) as e:
                 # TF's wording; the lookup's own message (a KeyError's without the quotes str() adds).
                 raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e.args[0] if e.args else e}") from None
+            if not graph.is_feedable(t):
+                raise ValueError(f"Tensor {t.name} may not be fed.")
             feed_names.append(t.name)
             feed_specs.append((t.dtype, t.dtype.as_datatype_enum, t, t.dtype.as_numpy_dtype, _static_dims(t)))
+        for op in [t.op for t in plan.tensors] + list(plan.targets):
+            if not graph.is_fetchable(op):
+                raise InaccessibleTensorError(
+                    f"Operation {op.name} has been marked as not fetchable. Typically this happens when it is "
+                    "defined in another function or code block. Use return values, explicit Python locals or "
+                    "TensorFlow collections to access it."
+                )
         try:
             handle = self._c.make_callable(feed_names, [t.name for t in plan.tensors], [op.name for op in plan.targets])
         except errors.OpError as e:

@@ -42,6 +42,21 @@ def _classes_like(output_types, output_classes):
     return structure.map_structure_up_to(output_types, lambda _t, c: c, output_types, output_classes)
 
 
+def _check_no_placeholder(variant):
+    """A one-shot iterator builds its dataset once, by value: a placeholder it reads is TF's ValueError (the usual
+    fix: an initializable iterator, fed when it is initialized)."""
+    seen, stack = set(), [variant.op]
+    while stack:
+        op = stack.pop()
+        if op.name in seen:
+            continue
+        seen.add(op.name)
+        if op.type in ("Placeholder", "PlaceholderV2"):
+            raise ValueError(f"Cannot capture a placeholder (name:{op.name}, type:{op.type}) by value.")
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+
+
 class Iterator:
     """The state of a walk through a dataset (TF1's `tf.data.Iterator`); see the module doc for its kinds."""
 
@@ -63,10 +78,12 @@ class Iterator:
 
     @staticmethod
     def _one_shot(dataset):
+        variant = dataset._finalized_variant()
+        _check_no_placeholder(variant)
         resource = gen_ops.apply_op(
             "OneShotIterator",
             {
-                "dataset": dataset._finalized_variant(),
+                "dataset": variant,
                 "output_types": dataset._flat_types(),
                 "output_shapes": _shape_attrs(dataset._flat_shapes()),
                 "container": "",

@@ -88,6 +88,18 @@ class DType:
             return int(np.iinfo(self._np).max)
         raise TypeError(f"{self} has no maximum")
 
+    @property
+    def limits(self):
+        """The intensity range (min, max) of images of this dtype, negatives clipped as TF's property does:
+        (0, max) for integers, (0, 1) for float32 / float64, (0, True) for bool."""
+        if self.name == "bool":
+            return 0, True
+        if self.name in ("float32", "float64"):
+            return 0, 1
+        if self.is_integer and self.name.lstrip("u") in ("int8", "int16", "int32", "int64"):
+            return 0, int(np.iinfo(self._np).max)
+        raise ValueError(f"{self} does not have defined limits.")
+
     def is_compatible_with(self, other):
         return self == as_dtype(other)
 

@@ -358,6 +358,8 @@ class Graph:
         self._control_stack = []
         self._collections = {}
         self._finalized = False
+        self._unfeedable_tensors = set()  # names (prevent_feeding)
+        self._unfetchable_ops = set()  # names (prevent_fetching)
         self._control_flow_context = None  # control_flow_ops' CondContext / WhileContext being built
         self._container = ""  # Graph.container's name: the `container` attr of stateful ops made inside
         self.seed = None
@@ -738,12 +740,17 @@ class Graph:
 
     # --- serialization ------------------------------------------------------
     def as_graph_def(self, add_shapes=False):
-        """The graph as a GraphDef protocol buffer."""
+        """The graph as a GraphDef protocol buffer; `add_shapes=True` writes each node's static output shapes into
+        its `_output_shapes` attr, as TF's."""
         from tensorweave._src.framework import graph_pb2
 
         graph_def = graph_pb2.GraphDef.FromString(self._c.to_graph_def())
         for node in graph_def.node:
             _canonical_inputs(node)
+        if add_shapes:
+            from tensorweave._src.training import meta_graph
+
+            meta_graph._add_output_shapes(graph_def, self)
         return graph_def
 
     def _import_graph_def_bytes(self, data, prefix, input_map):
@@ -819,6 +826,24 @@ class Graph:
     def clear_collection(self, name):
         self._check_not_finalized()
         self._collections.pop(name, None)
+
+    # --- feeding and fetching ------------------------------------------------
+    def prevent_feeding(self, tensor):
+        """Marks `tensor` as one a Session may not feed."""
+        self._unfeedable_tensors.add(tensor.name)
+
+    def is_feedable(self, tensor):
+        """Whether a Session may feed `tensor`."""
+        return tensor.name not in self._unfeedable_tensors
+
+    def prevent_fetching(self, op):
+        """Marks `op` (and its outputs) as not fetchable by a Session."""
+        self._unfetchable_ops.add(op.name)
+
+    def is_fetchable(self, tensor_or_op):
+        """Whether a Session may fetch `tensor_or_op`."""
+        op = tensor_or_op.op if isinstance(tensor_or_op, Tensor) else tensor_or_op
+        return op.name not in self._unfetchable_ops
 
     # --- lifecycle ------------------------------------------------------------
     def finalize(self):

@@ -155,10 +155,9 @@ def deserialize(name, custom_objects=None):
 
     fn = {**get_custom_objects(), **(custom_objects or {})}.get(name) or _ACTIVATIONS.get(name)
     if fn is None:
-        raise ValueError(
-            f"Unknown activation function: {name}. Please ensure this object is passed to the `custom_objects` "
-            "argument."
-        )
+        from tensorweave._src.keras.initializers import _UNKNOWN
+
+        raise ValueError(_UNKNOWN.format(what="activation function", name=name))
     return fn
 
 

@@ -245,6 +245,9 @@ def flatten(x):
 
 def batch_flatten(x):
     tw = _tw()
+    x = tw.convert_to_tensor(x)
+    if x.shape[1:].is_fully_defined():  # the static width, as TF's constant folding of the shape finds it
+        return tw.reshape(x, tw.stack([-1, int(np.prod(x.shape[1:].as_list()))]))
     return tw.reshape(x, tw.stack([-1, tw.reduce_prod(tw.shape(x)[1:])]))
 
 

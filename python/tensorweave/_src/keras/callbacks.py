@@ -499,16 +499,17 @@ class ReduceLROnPlateau(Callback):
             mode = "auto"
         if mode == "min" or (mode == "auto" and "acc" not in monitor):
             self.monitor_op = lambda a, b: np.less(a, b - self.min_delta)
-            self.best = np.inf
+            self._initial_best = np.inf
         else:
             self.monitor_op = lambda a, b: np.greater(a, b + self.min_delta)
-            self.best = -np.inf
+            self._initial_best = -np.inf
+        self.best = self._initial_best
         self.mode = mode
         self.cooldown_counter = 0
         self.wait = 0
 
     def on_train_begin(self, logs=None):
-        self.best = np.inf if self.monitor_op(0.0, 1.0) else -np.inf
+        self.best = self._initial_best  # (not from monitor_op(0, 1), which a min_delta > 1 turns round)
         self.cooldown_counter = 0
         self.wait = 0
 

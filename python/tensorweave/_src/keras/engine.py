@@ -304,8 +304,8 @@ class Layer(base.Layer):
     def count_params(self):
         if not self.built:
             raise ValueError(
-                f"You tried to call `count_params` on layer {self.name}, but the layer isn't built. You can build "
-                "it manually via: `layer.build(batch_input_shape)`."
+                f"You tried to call `count_params` on {self.name}, but the layer isn't built. You can build it "
+                f"manually via: `{self.name}.build(batch_input_shape)`."
             )
         return _count(self.weights)
 
@@ -680,7 +680,7 @@ class Model(Layer):
     def count_params(self):
         if not self.built:
             raise ValueError(
-                "You tried to call `count_params` on layer " + self.name + ", but the layer isn't built. You can "
+                "You tried to call `count_params` on " + self.name + ", but the layer isn't built. You can "
                 "build it manually via: `" + self.name + ".build(batch_input_shape)`."
             )
         return _count(self.weights)
@@ -916,9 +916,9 @@ class Model(Layer):
                             w = tw.expand_dims(w, -1)
                         w = w * tw.ones_like(values)
                         value = (tw.reduce_sum(values * w), tw.reduce_sum(w))
-                    else:
-                        value = tw.reduce_mean(values)
-                metric_tensors.append((prefix + metric_name, value, "ratio" if weighted else "size"))
+                    else:  # as Keras' MeanMetricWrapper: a function returning a scalar counts once per batch
+                        value = (tw.reduce_sum(values), tw.cast(tw.size(values), tw.float32))
+                metric_tensors.append((prefix + metric_name, value, "ratio"))
         if not output_losses:
             raise ValueError("The model cannot be compiled because it has no loss to optimize.")
         with ops.name_scope("loss"):
@@ -928,7 +928,8 @@ class Model(Layer):
                 total = total + tw.add_n(extra)
         self.total_loss = total
         # How each value aggregates over an epoch, as tf_keras's v1 loops: the loss by batch size, per-output
-        # losses as the plain mean of batches, metrics over all samples (weighted ones over all weights).
+        # losses as the plain mean of batches, metrics over all the values their functions gave (weighted ones over
+        # all weights).
         self._fetch_names, self._fetch_tensors, self._fetch_kinds = ["loss"], [total], ["size"]
         if len(output_losses) > 1:
             for name, value, _ in output_losses:
@@ -973,6 +974,9 @@ class Model(Layer):
                     )
                 x = [x[n] for n in self.input_names]
         x = [np.asarray(a) for a in _to_list(x)] if isinstance(x, (list, tuple)) else [np.asarray(x)]
+        if self.inputs is not None and len(x) == len(self.inputs):
+            # As tf_keras: a 1-D array is a column (n, 1) unless the input is 1-D itself.
+            x = [a[:, None] if a.ndim == 1 and t.shape.ndims != 1 else a for a, t in zip(x, self.inputs)]
         self._ensure_built_on(x)
         _check_arrays(x, self.inputs, self.input_names, "input")
         return x
@@ -994,14 +998,18 @@ class Model(Layer):
                 f"{len(ys)} arrays."
             )
         out = []
-        for a, target, t, name in zip(ys, self._targets, self.outputs, self.output_names):
+        loss_specs = _per_output(self._loss_spec, self.output_names, "loss")
+        for a, target, t, name, spec in zip(ys, self._targets, self.outputs, self.output_names, loss_specs):
             if target is None or a is None:
                 out.append(None)
                 continue
             if a.ndim == t.shape.ndims - 1:
                 a = a[..., None]
             sparse = t.shape.as_list()[-1:] != [1] and a.shape[-1:] == (1,)
-            if not sparse:
+            shape_checked_loss = _shape_checked_loss_name(spec)
+            if shape_checked_loss is not None and t.shape.ndims is not None:
+                _check_loss_target(a, t, shape_checked_loss)
+            elif not sparse:
                 _check_arrays([a], [t], [name], "target")
             out.append(a)
         return out
@@ -1544,6 +1552,47 @@ def _resolve_metric(spec, loss_fn, output, metrics_mod):
         return fn, "ce"
     fn = metrics_mod.get(spec)
     return fn, getattr(fn, "name", None) or getattr(fn, "__name__", "metric")
+
+
+_SHAPE_CHECKED_LOSSES = {
+    "mse": "mean_squared_error",
+    "mean_squared_error": "mean_squared_error",
+    "binary_crossentropy": "binary_crossentropy",
+    "categorical_crossentropy": "categorical_crossentropy",
+}
+
+
+def _shape_checked_loss_name(spec):
+    """The name tf_keras' check_loss_and_target_compatibility gives the loss when it checks targets against it (the
+    mean squared error and the binary / categorical cross entropies), else None."""
+    from tensorweave._src.keras import losses as losses_mod
+
+    if isinstance(spec, str):
+        return _SHAPE_CHECKED_LOSSES.get(spec)
+    if getattr(spec, "__name__", None) in ("mean_squared_error", "binary_crossentropy", "categorical_crossentropy"):
+        return spec.__name__
+    for cls in ("MeanSquaredError", "BinaryCrossentropy", "CategoricalCrossentropy"):
+        if isinstance(spec, getattr(losses_mod, cls, ())):
+            return cls
+    return None
+
+
+def _check_loss_target(array, output, loss_name):
+    shape = tuple(output.shape.as_list())
+    if loss_name == "categorical_crossentropy" and array.shape[-1] == 1 and shape[-1] != 1:
+        raise ValueError(
+            f"You are passing a target array of shape {array.shape} while using as loss `categorical_crossentropy`. "
+            "`categorical_crossentropy` expects targets to be binary matrices (1s and 0s) of shape (samples, "
+            "classes). If your targets are integer classes, you can convert them to the expected format via:\n"
+            "```\nfrom keras.utils import to_categorical\ny_binary = to_categorical(y_int)\n```\n\nAlternatively, you "
+            "can use the loss function `sparse_categorical_crossentropy` instead, which does expect integer targets."
+        )
+    for target_dim, out_dim in zip(array.shape[1:], shape[1:]):
+        if out_dim is not None and target_dim != out_dim:
+            raise ValueError(
+                f"A target array with shape {array.shape} was passed for an output of shape {shape} while using as "
+                f"loss `{loss_name}`. This loss expects targets to have the same shape as the output."
+            )
 
 
 def _check_arrays(arrays, tensors, names, kind):

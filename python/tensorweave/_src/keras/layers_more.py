@@ -328,7 +328,31 @@ class Concatenate(_Merge):
         self.axis = axis
 
     def _merge(self, xs):
+        _check_concat_shapes(xs, self.axis)
         return tw.concat(xs, axis=self.axis)
+
+
+def _check_concat_shapes(xs, axis):
+    """tf_keras' Concatenate.build check: the shapes agree (known dims) except on `axis`."""
+    shapes = [tuple(x.shape.as_list()) if x.shape.ndims is not None else None for x in xs]
+    if any(shape is None for shape in shapes):
+        return
+    reduced = set()
+    for shape in shapes:
+        dims = list(shape)
+        del dims[axis]
+        reduced.add(tuple(dims))
+    if len(reduced) == 1:
+        return
+    message = (
+        "A `Concatenate` layer requires inputs with matching shapes except for the concatenation axis. "
+        f"Received: input_shape={shapes}"
+    )
+    if len({len(shape) for shape in reduced}) != 1:
+        raise ValueError(message)
+    for i in range(len(next(iter(reduced)))):
+        if len({shape[i] for shape in reduced if shape[i] is not None}) > 1:
+            raise ValueError(message)
 
 
 def add(inputs, **kwargs):

@@ -147,9 +147,9 @@ class SimpleRNNCell(_Cell):
 
 class LSTMCell(_Cell):
     """Keras's LSTM cell: gates i, f, c, o in the kernels' columns; the forget bias starts at 1
-    (`unit_forget_bias`)."""
+    (`unit_forget_bias`). The defaults are TF1's `tf.keras` (recurrent_activation="hard_sigmoid")."""
 
-    def __init__(self, units, recurrent_activation="sigmoid", unit_forget_bias=True, implementation=2, **kwargs):
+    def __init__(self, units, recurrent_activation="hard_sigmoid", unit_forget_bias=True, implementation=1, **kwargs):
         super().__init__(units, **kwargs)
         self.recurrent_activation = get_activation(recurrent_activation)
         self.unit_forget_bias = unit_forget_bias
@@ -184,10 +184,11 @@ class LSTMCell(_Cell):
 
 
 class GRUCell(_Cell):
-    """Keras's GRU cell: gates z, r, h in the kernels' columns; with `reset_after` (the Keras 2 default) the reset gate
-    is applied after the recurrent matmul and the bias is [2, 3 * units] (input and recurrent biases)."""
+    """Keras's GRU cell: gates z, r, h in the kernels' columns; with `reset_after` (TF2's default, not TF1's) the
+    reset gate is applied after the recurrent matmul and the bias is [2, 3 * units] (input and recurrent biases).
+    The defaults are TF1's `tf.keras` (recurrent_activation="hard_sigmoid", reset_after=False)."""
 
-    def __init__(self, units, recurrent_activation="sigmoid", reset_after=True, implementation=2, **kwargs):
+    def __init__(self, units, recurrent_activation="hard_sigmoid", reset_after=False, implementation=1, **kwargs):
         super().__init__(units, **kwargs)
         self.recurrent_activation = get_activation(recurrent_activation)
         self.reset_after = reset_after
@@ -532,7 +533,9 @@ SimpleRNN = _rnn_layer(SimpleRNNCell, "simple_rnn_cell", "A fully connected RNN:
 SimpleRNN.__name__ = SimpleRNN.__qualname__ = "SimpleRNN"
 LSTM = _rnn_layer(LSTMCell, "lstm_cell", "Long short-term memory: `RNN(LSTMCell(units, ...))`.")
 LSTM.__name__ = LSTM.__qualname__ = "LSTM"
-GRU = _rnn_layer(GRUCell, "gru_cell", "Gated recurrent unit (reset_after=True by default): `RNN(GRUCell(units, ...))`.")
+GRU = _rnn_layer(
+    GRUCell, "gru_cell", "Gated recurrent unit (reset_after=False by default, as TF1's): `RNN(GRUCell(units, ...))`."
+)
 GRU.__name__ = GRU.__qualname__ = "GRU"
 
 

@@ -339,10 +339,38 @@ def load_weights_from_hdf5_group(f, model, by_name=False, skip_mismatch=False):
         w.load(v, sess)
 
 
+def _checkpoint_keys(model, prefix=""):
+    """{key: variable} by topology as Keras' TF-format weights name them ("layer_with_weights-<i>/kernel/...",
+    an RNN's under "cell/"), so that a model of other layer names loads them."""
+    keys = {}
+    for i, layer in enumerate(layer for layer in model.layers if layer.weights):
+        path = f"{prefix}layer_with_weights-{i}/"
+        if hasattr(layer, "layers"):
+            keys.update(_checkpoint_keys(layer, path))
+            continue
+        for w in _legacy_weights(layer):
+            parts = w.op.name.split("/")
+            attr = parts[-1]
+            cell = getattr(layer, "cell", None)
+            if cell is not None and len(parts) > 1 and parts[-2] == getattr(cell, "name", None):
+                attr = "cell/" + attr
+            keys[f"{path}{attr}/.ATTRIBUTES/VARIABLE_VALUE"] = w
+    return keys
+
+
 def _saver(model):
     import tensorweave as tw
 
-    return tw.train.Saver(var_list=model.weights, save_relative_paths=True) if model.weights else None
+    if not model.weights:
+        return None
+    keys = _checkpoint_keys(model)
+    if len(keys) != len(set(map(id, _all_weights(model)))):
+        keys = model.weights  # weights shared between layers: by variable name
+    return tw.train.Saver(var_list=keys, save_relative_paths=True)
+
+
+def _all_weights(model):
+    return [w for layer in model.layers for w in _legacy_weights(layer)]
 
 
 def save_weights(model, filepath, save_format=None):
@@ -455,7 +483,15 @@ def _engine():
 
 
 def load_model(filepath, custom_objects=None, compile=True, options=None):
-    """The model `save` wrote to an HDF5 file: rebuilt from its config, weights loaded, compiled again."""
+    """The model `save` wrote to an HDF5 file: rebuilt from its config, weights loaded, compiled again (with
+    `custom_objects` in scope, as Keras: a custom activation or metric named in the config is found)."""
+    from tensorweave._src.keras import utils
+
+    with utils.custom_object_scope(custom_objects or {}):
+        return _load_model(filepath, custom_objects, compile)
+
+
+def _load_model(filepath, custom_objects, compile):
     filepath = os.fspath(filepath)
     h5py = _h5py()
     if not os.path.exists(filepath):

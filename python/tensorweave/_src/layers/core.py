@@ -81,6 +81,17 @@ def _pair(value, what):
     return value
 
 
+def _channels_first(data_format):
+    """True for "channels_first" / "NCHW", False for "channels_last" / "NHWC"; a ValueError for anything else."""
+    if data_format in ("channels_first", "NCHW"):
+        return True
+    if data_format in ("channels_last", "NHWC", None):
+        return False
+    raise ValueError(
+        f"The `data_format` argument must be one of `channels_first`, `channels_last`. Received: {data_format}"
+    )
+
+
 def _check_channels_last(data_format):
     if data_format not in ("channels_last", "NHWC"):
         raise ValueError(f"data_format {data_format!r}: only 'channels_last' (NHWC) is supported")
@@ -117,7 +128,10 @@ def dense(
     x = ops.convert_to_tensor(inputs)
     in_dim = x.shape[-1].value if x.shape.ndims else None
     if in_dim is None:
-        raise ValueError(f"The last dimension of the inputs to `dense` should be defined, got {x.shape}")
+        raise ValueError(
+            "The last dimension of the inputs to a Dense layer should be defined. Found None. Full input shape "
+            f"received: {x.shape}"
+        )
     with _scope(name, "dense", reuse):
         kernel = _make_var("kernel", [in_dim, units], x.dtype, kernel_initializer, kernel_regularizer, trainable)
         if x.shape.ndims > 2:
@@ -158,7 +172,7 @@ def conv2d(
     name=None,
     reuse=None,
 ):
-    """A 2-D convolution layer over NHWC inputs, with a bias and activation.
+    """A 2-D convolution layer over NHWC inputs (NCHW with data_format="channels_first"), with a bias and activation.
 
     Example:
       >>> import tensorweave as tw
@@ -169,22 +183,32 @@ def conv2d(
     """
     from tensorweave._src.ops import nn_ops
 
-    _check_channels_last(data_format)
+    first = _channels_first(data_format)
     x = ops.convert_to_tensor(inputs)
+    if x.shape.ndims is not None and x.shape.ndims < 4:  # TF's InputSpec(min_ndim=4) of the layer
+        raise ValueError(
+            f'Input 0 of layer "{name if isinstance(name, str) else "conv2d"}" is incompatible with the layer: '
+            f"expected min_ndim=4, found ndim={x.shape.ndims}. Full shape received: {tuple(x.shape)}"
+        )
     kh, kw = _pair(kernel_size, "kernel_size")
     sh, sw = _pair(strides, "strides")
     dh, dw = _pair(dilation_rate, "dilation_rate")
-    in_channels = x.shape[-1].value if x.shape.ndims else None
+    in_channels = x.shape[1 if first else -1].value if x.shape.ndims else None
     if in_channels is None:
         raise ValueError(f"The channel dimension of the inputs to `conv2d` should be defined, got {x.shape}")
     with _scope(name, "conv2d", reuse):
         kernel = _make_var(
             "kernel", [kh, kw, in_channels, filters], x.dtype, kernel_initializer, kernel_regularizer, trainable
         )
-        y = nn_ops.conv2d(x, kernel, strides=[1, sh, sw, 1], padding=padding.upper(), dilations=[1, dh, dw, 1])
+        if first:
+            y = nn_ops.conv2d(
+                x, kernel, strides=[1, 1, sh, sw], padding=padding.upper(), dilations=[1, 1, dh, dw], data_format="NCHW"
+            )
+        else:
+            y = nn_ops.conv2d(x, kernel, strides=[1, sh, sw, 1], padding=padding.upper(), dilations=[1, dh, dw, 1])
         if use_bias:
             bias = _make_var("bias", [filters], x.dtype, bias_initializer, bias_regularizer, trainable)
-            y = nn_ops.bias_add(y, bias)
+            y = nn_ops.bias_add(y, bias, data_format="NCHW" if first else "NHWC")
         y = _activate(y, activation)
         _activity_regularize(y, activity_regularizer)
         return y
@@ -193,22 +217,23 @@ def conv2d(
 def _pool(op_name, inputs, pool_size, strides, padding, data_format, name, default):
     from tensorweave._src.ops import nn_ops
 
-    _check_channels_last(data_format)
     ph, pw = _pair(pool_size, "pool_size")
     sh, sw = _pair(strides, "strides")
     fn = nn_ops.max_pool if op_name == "max" else nn_ops.avg_pool
     graph = ops.get_default_graph()
     with graph.name_scope(name or default):
+        if _channels_first(data_format):
+            return fn(inputs, ksize=[1, 1, ph, pw], strides=[1, 1, sh, sw], padding=padding.upper(), data_format="NCHW")
         return fn(inputs, ksize=[1, ph, pw, 1], strides=[1, sh, sw, 1], padding=padding.upper())
 
 
 def max_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last", name=None):
-    """2-D max pooling over NHWC inputs."""
+    """2-D max pooling over NHWC inputs (or NCHW, data_format="channels_first")."""
     return _pool("max", inputs, pool_size, strides, padding, data_format, name, "max_pooling2d")
 
 
 def average_pooling2d(inputs, pool_size, strides, padding="valid", data_format="channels_last", name=None):
-    """2-D average pooling over NHWC inputs."""
+    """2-D average pooling over NHWC inputs (or NCHW, data_format="channels_first")."""
     return _pool("avg", inputs, pool_size, strides, padding, data_format, name, "average_pooling2d")
 
 
@@ -225,9 +250,8 @@ def flatten(inputs, name=None, data_format="channels_last"):
         )
     graph = ops.get_default_graph()
     with graph.name_scope(name or "flatten"):
-        if data_format == "channels_first" and rank is not None and rank > 2:
-            # As TF: the features are flattened in channels-last order.
-            x = array_ops.transpose(x, [0] + list(range(2, rank)) + [1])
+        if _channels_first(data_format) and rank is not None and rank >= 3:
+            x = array_ops.transpose(x, [0, *range(2, rank), 1])  # as TF: flattened in channels_last order
         rest = x.shape[1:]
         if rest.is_fully_defined():
             return array_ops.reshape(x, [-1, int(np.prod(rest.as_list()))])

@@ -13,6 +13,8 @@ _register = gradients_impl.RegisterGradient
 def _zeros_for_none(op, grads):
     # TF hands a multi-output op's gradient function zeros for the outputs nothing depends on.
     return [array_ops.zeros_like(out) if g is None else g for out, g in zip(op.outputs, grads)]
+
+
 _adjoint = linalg_ops.adjoint
 
 

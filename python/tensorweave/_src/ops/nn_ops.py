@@ -185,7 +185,7 @@ def conv2d(
       filter: a [filter_height, filter_width, in_channels, out_channels] tensor.
       strides: 4 ints, [1, stride_h, stride_w, 1].
       padding: "SAME" or "VALID", or explicit paddings [[0, 0], [top, bottom], [left, right], [0, 0]].
-      data_format: only "NHWC" runs on CPU.
+      data_format: "NHWC" or "NCHW" (run as transposes around the NHWC op).
       dilations: 4 ints, [1, dilation_h, dilation_w, 1].
 
     Example:
@@ -202,8 +202,45 @@ def conv2d(
         filter = filters  # noqa: A001
     x = _float_tensor(input)
     f = ops.convert_to_tensor(filter, dtype=x.dtype)
+    if data_format == "NCHW":
+        with ops.name_scope(name, "Conv2D", [x, f]) as scope:
+            if isinstance(padding, (list, tuple)):
+                padding = _from_nchw(padding)
+            attrs = _conv_attrs(
+                _nchw_list(strides, "strides"), padding, "NHWC", _nchw_list(dilations, "dilations"),
+                use_cudnn_on_gpu=bool(use_cudnn_on_gpu),
+            )  # fmt: skip
+            y = gen_ops.conv2d(_to_nhwc(x), f, **attrs)
+            return _to_nchw(y, scope)
     attrs = _conv_attrs(strides, padding, data_format, dilations, use_cudnn_on_gpu=bool(use_cudnn_on_gpu))
     return gen_ops.conv2d(x, f, **attrs, name=name)
+
+
+def _from_nchw(values):
+    return [values[0], values[2], values[3], values[1]]
+
+
+def _nchw_list(values, what):
+    """An NHWC 4-list from an int, a pair (spatial) or a 4-list in NCHW order."""
+    if not isinstance(values, int) and len(values) == 4:
+        return _from_nchw([int(v) for v in values])
+    return _nhwc_list(values, what)
+
+
+def _to_nhwc(x):
+    """NCHW data as NHWC: tensorweave's kernels run NHWC, so an NCHW op is a transpose, the NHWC op and a
+    transpose back (TensorFlow runs NCHW natively; the values are the same)."""
+    from tensorweave._src.ops import array_ops
+
+    if x.shape.ndims is not None and x.shape.ndims != 4:
+        raise ValueError(f"data_format NCHW needs a 4-D input, got shape {x.shape}")
+    return array_ops.transpose(x, [0, 2, 3, 1])
+
+
+def _to_nchw(y, scope):
+    from tensorweave._src.ops import array_ops
+
+    return array_ops.transpose(y, [0, 3, 1, 2], name=scope)
 
 
 def _sizes(value, name):
@@ -330,6 +367,17 @@ def depthwise_conv2d(
 
 
 def _pool(op_type, value, ksize, strides, padding, data_format, name):
+    if data_format == "NCHW":
+        x = _float_tensor(value)
+        with ops.name_scope(name, op_type, [x]) as scope:
+            y = gen_ops.wrapper(op_type)(
+                _to_nhwc(x),
+                ksize=_nchw_list(ksize, "ksize"),
+                strides=_nchw_list(strides, "strides"),
+                padding=_padding(padding),
+                data_format="NHWC",
+            )
+            return _to_nchw(y, scope)
     return gen_ops.wrapper(op_type)(
         _float_tensor(value),
         ksize=_nhwc_list(ksize, "ksize"),
@@ -532,13 +580,19 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     y = ops.convert_to_tensor(labels)
     if y.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"labels must be int32 or int64, got {y.dtype.name}")
+    if x.shape.ndims is not None and y.shape.ndims is not None:  # TF's checks and wording
+        if y.shape.ndims != x.shape.ndims - 1:
+            raise ValueError(
+                "`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                f"labels.shape={y.shape} of rank {y.shape.ndims} and logits.shape={x.shape} of rank {x.shape.ndims}"
+            )
+        if not y.shape.is_compatible_with(x.shape[:-1]):
+            raise ValueError(
+                "`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+                f"labels.shape={y.shape} and logits.shape={x.shape}"
+            )
     if x.shape.ndims is not None and x.shape.ndims != 2:
         # Other ranks: the op works on [rows, classes]; the loss has the labels' shape.
-        if y.shape.ndims is not None and y.shape.ndims != x.shape.ndims - 1:
-            raise ValueError(
-                f"Rank mismatch: Rank of labels (received {y.shape.ndims}) should equal rank of logits minus 1 "
-                f"(received {x.shape.ndims})."
-            )
         graph = ops.get_default_graph()
         with graph.name_scope(name or "SparseSoftmaxCrossEntropyWithLogits") as scope:
             flat_x = array_ops.reshape(x, array_ops.concat([[-1], array_ops.shape(x)[-1:]], 0))

@@ -400,6 +400,12 @@ class MultiRNNCell(RNNCell):
     def output_size(self):
         return self._cells[-1].output_size
 
+    def zero_state(self, batch_size, dtype):
+        with ops.get_default_graph().name_scope("MultiRNNCellZeroState"):
+            if not self._state_is_tuple:
+                return super().zero_state(batch_size, dtype)
+            return tuple(cell.zero_state(batch_size, dtype) for cell in self._cells)
+
     def _apply(self, inputs, scope_name, reuse, state):
         from tensorweave._src.ops import variables as variables_lib
 
@@ -431,7 +437,8 @@ class _Wrapper(RNNCell):
         return self._cell.output_size
 
     def zero_state(self, batch_size, dtype):
-        return self._cell.zero_state(batch_size, dtype)
+        with ops.get_default_graph().name_scope(type(self).__name__ + "ZeroState"):
+            return self._cell.zero_state(batch_size, dtype)
 
     def __call__(self, inputs, state, scope=None):
         return self._wrap(inputs, state, scope)
@@ -518,6 +525,10 @@ class DeviceWrapper(_Wrapper):
     def __init__(self, cell, device):
         super().__init__(cell)
         self._device = device
+
+    def zero_state(self, batch_size, dtype):
+        with ops.get_default_graph().device(self._device):
+            return super().zero_state(batch_size, dtype)
 
     def _wrap(self, inputs, state, scope):
         with ops.get_default_graph().device(self._device):

@@ -730,7 +730,11 @@ def sparse_merge(sp_ids, sp_values, vocab_size, name=None, already_sorted=False)
     with _scope(name, "SparseMerge"):
         ids = tw.cast(ids_sp.values, dtypes.int64)
         indices = tw.concat([ids_sp.indices[:, :-1], tw.expand_dims(ids, 1)], 1)
-        shape = tw.concat([ids_sp.dense_shape[:-1], tw.reshape(tw.cast(vocab_size, dtypes.int64), [1])], 0)
+        known = tw.get_static_value(ids_sp.dense_shape)
+        if known is not None and isinstance(vocab_size, (int, np.integer)):  # a static dense shape, as TF's
+            shape = tw.constant([*[int(d) for d in known[:-1]], int(vocab_size)], dtypes.int64)
+        else:
+            shape = tw.concat([ids_sp.dense_shape[:-1], tw.reshape(tw.cast(vocab_size, dtypes.int64), [1])], 0)
         out = SparseTensor(indices, vals_sp.values, shape)
         return out if already_sorted else sparse_reorder(out)
 

@@ -34,9 +34,12 @@ def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
 
     def build(scope):
         re = ops.convert_to_tensor(real, name="real")
-        im = ops.convert_to_tensor(imag, name="imag", dtype=re.dtype)
-        if re.dtype not in _COMPLEX_OF:
-            raise TypeError(f"real and imag have incorrect types: {re.dtype.name} {im.dtype.name}")
+        im = ops.convert_to_tensor(imag, name="imag")
+        if re.dtype != im.dtype or re.dtype not in _COMPLEX_OF:
+            raise TypeError(
+                f"The `real` and `imag` components have incorrect types: {re.dtype.name} {im.dtype.name}. They must "
+                "be consistent, and one of [tf.float32, tf.float64]"
+            )
         return gen_ops.wrapper("Complex")(re, im, Tout=_COMPLEX_OF[re.dtype], name=scope)
 
     return _scoped("Complex", name, build)

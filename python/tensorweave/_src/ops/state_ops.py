@@ -4,17 +4,19 @@ from tensorweave._src.framework import ops
 from tensorweave._src.ops import gen_ops
 
 
-def _ref(ref):
+def _ref(ref, method="assign"):
     """The variable ref tensor of a Variable (or a ref tensor itself)."""
     if hasattr(ref, "_variable"):
         return ref._variable
     if isinstance(ref, ops.Tensor) and ref._is_ref:
         return ref
+    if isinstance(ref, ops.Tensor):  # TF1 calls ref.assign(...) on what is not a ref: an AttributeError
+        raise AttributeError(f"'Tensor' object has no attribute '{method}'")
     raise TypeError(f"{ref!r} is not a variable: only variables can be assigned to")
 
 
 def _update(op_type, ref, value, name, attrs):
-    ref = _ref(ref)
+    ref = _ref(ref, {"Assign": "assign", "AssignAdd": "assign_add", "AssignSub": "assign_sub"}.get(op_type, "assign"))
     value = ops.convert_to_tensor(value, dtype=ref.dtype)
     return gen_ops.wrapper(op_type)(ref, value, **attrs, name=name or op_type)
 

@@ -283,7 +283,9 @@ class TensorArray:
 
 def _constant_array(value):
     if isinstance(value, ops.Tensor):
-        v = array_ops.constant_value(value)
+        from tensorweave._src.framework import misc_api
+
+        v = misc_api.get_static_value(value)  # a Const, and sizes / shapes known statically (TF's constant_value)
         return None if v is None else np.asarray(v)
     try:
         return np.asarray(value)

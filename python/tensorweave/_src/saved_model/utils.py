@@ -30,7 +30,10 @@ def build_tensor_info(tensor):
     else:
         for d in tensor.shape.as_list():
             shape.dim.add(size=-1 if d is None else d)
-    info.tensor_shape = shape.SerializeToString()
+    if meta_graph_pb2.TensorInfo.DESCRIPTOR.fields_by_name["tensor_shape"].message_type is not None:
+        info.tensor_shape.CopyFrom(shape)
+    else:  # a module generated from the earlier meta_graph.proto (bytes)
+        info.tensor_shape = shape.SerializeToString()
     return info
 
 
@@ -52,7 +55,9 @@ def tensor_info_shape(tensor_info):
     """The TensorShape a TensorInfo records."""
     from tensorweave._src.framework import graph_pb2
 
-    shape = graph_pb2.TensorShapeProto.FromString(tensor_info.tensor_shape)
+    shape = tensor_info.tensor_shape
+    if isinstance(shape, bytes):  # a module generated from the earlier meta_graph.proto
+        shape = graph_pb2.TensorShapeProto.FromString(shape)
     if shape.unknown_rank:
         return tensor_shape.TensorShape(None)
     return tensor_shape.TensorShape([None if d.size < 0 else d.size for d in shape.dim])

@@ -100,7 +100,11 @@ class FileWriter:
             self.add_graph(graph, graph_def=graph_def)
             # As TF1, a graph given at construction is also written as a MetaGraphDef (its graph only).
             gdef = graph.as_graph_def(add_shapes=True) if isinstance(graph, ops.Graph) else graph_def
-            self.add_meta_graph(_meta_graph_pb2().MetaGraphDef(graph_def=_serialized(gdef)))
+            from tensorweave._src.training import meta_graph
+
+            meta = _meta_graph_pb2().MetaGraphDef()
+            meta_graph.set_graph_def(meta, gdef)
+            self.add_meta_graph(meta)
 
     def __enter__(self):
         return self

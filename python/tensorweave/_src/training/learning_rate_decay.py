@@ -77,10 +77,7 @@ def piecewise_constant(x, boundaries, values, name=None):
         ):
             raise TypeError(f"piecewise_constant takes {what} as Python numbers or a numpy array, not Tensors")
     if len(values) != len(boundaries) + 1:
-        raise ValueError(
-            f"The length of boundaries should be 1 less than the length of values: "
-            f"{len(boundaries)} boundaries, {len(values)} values"
-        )
+        raise ValueError("The length of boundaries should be 1 less than the length of values")  # TF's wording
     graph = ops.get_default_graph()
     with graph.name_scope(name or "PiecewiseConstant") as scope:
         x = ops.convert_to_tensor(x)

@@ -19,6 +19,37 @@ GraphKeys = ops.GraphKeys
 _logger = logging.getLogger("tensorweave")
 
 META_GRAPH_VERSION = "tensorweave-1"
+
+
+def _message_field(message_class, field):
+    """Whether `field` of `message_class` is a message (meta_graph.proto now; `bytes` in a module generated from
+    the earlier proto, which the helpers below still read and write)."""
+    return message_class.DESCRIPTOR.fields_by_name[field].message_type is not None
+
+
+def graph_def_of(meta_graph_def):
+    """The GraphDef of a MetaGraphDef (a copy where the generated module holds it as bytes)."""
+    from tensorweave._src.framework import graph_pb2
+
+    if _message_field(type(meta_graph_def), "graph_def"):
+        return meta_graph_def.graph_def
+    return graph_pb2.GraphDef.FromString(meta_graph_def.graph_def)
+
+
+def set_graph_def(meta_graph_def, graph_def):
+    """Puts `graph_def` (a GraphDef or its serialized bytes) into `meta_graph_def`."""
+    from tensorweave._src.framework import graph_pb2
+
+    if _message_field(type(meta_graph_def), "graph_def"):
+        if not hasattr(graph_def, "SerializeToString"):
+            graph_def = graph_pb2.GraphDef.FromString(graph_def)
+        meta_graph_def.graph_def.CopyFrom(graph_def)
+    else:
+        meta_graph_def.graph_def = (
+            graph_def.SerializeToString() if hasattr(graph_def, "SerializeToString") else graph_def
+        )
+
+
 # The collections whose items are Variables, written as VariableDef (TF1's registered proto functions).
 VARIABLE_COLLECTIONS = (
     GraphKeys.GLOBAL_VARIABLES,
@@ -321,7 +352,7 @@ def export_meta_graph(
     if clear_devices:
         for node in graph_def.node:
             node.device = ""
-    meta_graph_def.graph_def = graph_def.SerializeToString() if hasattr(graph_def, "SerializeToString") else graph_def
+    set_graph_def(meta_graph_def, graph_def)
     if saver_def is not None:
         meta_graph_def.saver_def.CopyFrom(saver_def)
     keys = graph.get_all_collection_keys() if collection_list is None else collection_list
@@ -398,7 +429,8 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
     else:
         meta_graph_def = meta_graph_or_file
     graph = ops.get_default_graph()
-    graph_def = graph_pb2.GraphDef.FromString(meta_graph_def.graph_def)
+    graph_def = graph_pb2.GraphDef()
+    graph_def.CopyFrom(graph_def_of(meta_graph_def))  # (changed below: the caller's MetaGraphDef is left as it was)
     _resource_variables_as_ref(graph_def)
     if clear_devices:
         for node in graph_def.node:

@@ -107,9 +107,7 @@ class ExponentialMovingAverage:
         zero_debiased = set()
         for var in var_list:
             if var.dtype.base_dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
-                raise TypeError(
-                    f"The variables must be half, float, or double: {var.name} is {var.dtype.base_dtype.name}"
-                )
+                raise TypeError(f"The variables must be half, float, or double: {var.name}")
             if id(var) in self._averages:
                 continue  # averaged already: its shadow is updated again (TensorFlow 2's compat.v1)
             with optimizer._outside_scopes(graph, colocate_with=var if isinstance(var, variables.Variable) else None):

@@ -202,7 +202,8 @@ class Optimizer:
         if var_list is None:
             var_list = variables.trainable_variables()
         else:
-            var_list = [_as_variable(v) for v in var_list]
+            # TF1's optimizers take Tensors too (their gradients only: a Tensor cannot be updated).
+            var_list = [v if isinstance(v, ops.Tensor) else _as_variable(v) for v in var_list]
         if not var_list:
             raise ValueError("No variables to optimize.")
         grads = gradients_impl.gradients(
@@ -241,7 +242,7 @@ class Optimizer:
             converted.append((g, v))
         var_list = [v for g, v in converted if g is not None]
         if not var_list:
-            raise ValueError(f"No gradients provided for any variable: {[v.name for _, v in converted]}.")
+            raise ValueError(f"No gradients provided for any variable: {[str(v) for _, v in converted]}.")
         graph = var_list[0].graph
         with _outside_scopes(graph):
             self._create_slots(var_list)

@@ -459,7 +459,7 @@ def _saveables(var_list):
         elif isinstance(v, variables.Variable):
             entries = [(name, v)]
         else:
-            raise TypeError(f"Saver can only save Variables and SaveableObjects, got {v!r} for {name!r}")
+            raise TypeError(f"Variable to save is not a Variable: {v}")  # TF's wording
         for entry_name, entry in entries:
             if not isinstance(entry_name, str) or not entry_name:
                 raise ValueError(f"Bad checkpoint name {entry_name!r} for {entry.name}")
