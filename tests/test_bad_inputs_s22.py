@@ -12,6 +12,7 @@ import pytest
 import tensorweave as tw
 
 from tests.bad_inputs_util import expect_error, need_tf
+from tests.tf2_behavior import eager_mode, tf2_behavior
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -214,7 +215,8 @@ def test_keras_cropping2d_of_unknown_size_and_channels_first(sess):
     x = np.arange(50, dtype=np.float32).reshape(1, 2, 5, 5)
     tf_keras = pytest.importorskip("tf_keras")
     crop = ((1, 0), (0, 2))
-    theirs = tf_keras.layers.Cropping2D(crop, data_format="channels_first")(x).numpy()
+    with eager_mode():  # (another test may have disabled eager execution)
+        theirs = tf_keras.layers.Cropping2D(crop, data_format="channels_first")(x).numpy()
     layer = tw.keras.layers.Cropping2D(crop, data_format="channels_first")
     np.testing.assert_array_equal(sess.run(layer(tw.constant(x))), theirs)
     unknown = tw.placeholder(tw.float32, [None, None, None, 1])
@@ -245,7 +247,8 @@ def test_flatten_channels_first_flattens_in_channels_last_order(sess):
     # data_format="channels_first" was ignored: the features came out in another order than TF's.
     tf_keras = pytest.importorskip("tf_keras")
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 2, 2)
-    theirs = tf_keras.layers.Flatten(data_format="channels_first")(x).numpy()
+    with eager_mode():
+        theirs = tf_keras.layers.Flatten(data_format="channels_first")(x).numpy()
     for out in (
         tw.layers.flatten(tw.constant(x), data_format="channels_first"),
         tw.keras.layers.Flatten(data_format="channels_first")(tw.constant(x)),
@@ -455,7 +458,8 @@ def test_keras_model_from_json_with_lambda_bytecode_is_refused_without_running_i
         with need_tf().Graph().as_default():
             k.models.model_from_json(json.dumps(config)).predict(np.zeros([1, 3]))
 
-    ours, theirs = _keras_error(load)
+    with tf2_behavior():  # (tf_keras under an earlier test's disable_v2_behavior() unmarshals the code instead)
+        ours, theirs = _keras_error(load)
     assert isinstance(ours, ValueError) and "Lambda layer with a Python `lambda`" in str(ours), repr(ours)
     assert isinstance(theirs, ValueError), repr(theirs)
     assert not marker.exists()
