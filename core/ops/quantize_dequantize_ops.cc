@@ -52,38 +52,30 @@ Status GradShape(InferenceContext* c) {
 
 }  // namespace
 
-REGISTER_OP("QuantizeAndDequantizeV2")
-    .Input("input: T")
-    .Input("input_min: T")
-    .Input("input_max: T")
-    .Output("output: T")
-    .Attr("signed_input: bool = true")
-    .Attr("num_bits: int = 8")
-    .Attr("range_given: bool = false")
-    .Attr("T: {bfloat16, half, float32, float64}")
-    .Attr("round_mode: {'HALF_TO_EVEN', 'HALF_UP'} = 'HALF_TO_EVEN'")
-    .Attr("narrow_range: bool = false")
-    .Attr("axis: int = -1")
-    .SetShapeFn(RangeShapes)
-    .Doc(
-        "input rounded to the grid of num_bits-bit integers covering "
-        "[input_min, input_max] (range_given) or the input's own range, and "
-        "back to floats.");
+// V2 and V4 take the same inputs and attrs; only their gradients differ.
+#define QUANTIZE_AND_DEQUANTIZE_OP(name, doc)                           \
+  REGISTER_OP(name)                                                     \
+      .Input("input: T")                                                \
+      .Input("input_min: T")                                            \
+      .Input("input_max: T")                                            \
+      .Output("output: T")                                              \
+      .Attr("signed_input: bool = true")                                \
+      .Attr("num_bits: int = 8")                                        \
+      .Attr("range_given: bool = false")                                \
+      .Attr("T: {bfloat16, half, float32, float64}")                    \
+      .Attr("round_mode: {'HALF_TO_EVEN', 'HALF_UP'} = 'HALF_TO_EVEN'") \
+      .Attr("narrow_range: bool = false")                               \
+      .Attr("axis: int = -1")                                           \
+      .SetShapeFn(RangeShapes)                                          \
+      .Doc(doc)
 
-REGISTER_OP("QuantizeAndDequantizeV4")
-    .Input("input: T")
-    .Input("input_min: T")
-    .Input("input_max: T")
-    .Output("output: T")
-    .Attr("signed_input: bool = true")
-    .Attr("num_bits: int = 8")
-    .Attr("range_given: bool = false")
-    .Attr("T: {bfloat16, half, float32, float64}")
-    .Attr("round_mode: {'HALF_TO_EVEN', 'HALF_UP'} = 'HALF_TO_EVEN'")
-    .Attr("narrow_range: bool = false")
-    .Attr("axis: int = -1")
-    .SetShapeFn(RangeShapes)
-    .Doc("QuantizeAndDequantizeV2 whose gradient is zero outside the range.");
+QUANTIZE_AND_DEQUANTIZE_OP(
+    "QuantizeAndDequantizeV2",
+    "input rounded to the grid of num_bits-bit integers covering [input_min, "
+    "input_max] (range_given) or the input's own range, and back to floats.");
+QUANTIZE_AND_DEQUANTIZE_OP(
+    "QuantizeAndDequantizeV4",
+    "QuantizeAndDequantizeV2 whose gradient is zero outside the range.");
 
 REGISTER_OP("QuantizeAndDequantizeV3")
     .Input("input: T")

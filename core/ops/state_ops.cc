@@ -1,6 +1,7 @@
 // Variables: mutable state that lives in a session across steps.
 #include "core/framework/op_def.h"
 #include "core/framework/shape_inference.h"
+#include "core/ops/shape_errors.h"
 
 namespace tensorweave {
 namespace {
@@ -10,24 +11,6 @@ Status VariableShape(InferenceContext* c) {
   TW_RETURN_IF_ERROR(c->GetAttr("shape", &shape));
   c->set_output(0, shape);
   return Status::OK();
-}
-
-// TF's InferenceContext::Merge wording for two shapes that do not merge.
-Status MergeError(const PartialShape& a, const PartialShape& b) {
-  if (a.known_rank() && b.known_rank() && a.rank() != b.rank()) {
-    return errors::InvalidArgument("Shapes must be equal rank, but are ",
-                                   a.rank(), " and ", b.rank());
-  }
-  for (int i = 0; a.known_rank() && b.known_rank() && i < a.rank(); ++i) {
-    if (a.dim(i) >= 0 && b.dim(i) >= 0 && a.dim(i) != b.dim(i)) {
-      return errors::InvalidArgument(
-          "Dimension ", i, " in both shapes must be equal, but are ", a.dim(i),
-          " and ", b.dim(i), ". Shapes are ", a.ToString(), " and ",
-          b.ToString(), ".");
-    }
-  }
-  return errors::InvalidArgument("Shapes ", a.ToString(), " and ", b.ToString(),
-                                 " are not compatible");
 }
 
 Status AssignShape(InferenceContext* c) {

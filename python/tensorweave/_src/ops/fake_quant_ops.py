@@ -96,61 +96,51 @@ def _axis(input, axis):
     return axis
 
 
-def quantize_and_dequantize(
-    input,
-    input_min,
-    input_max,
-    signed_input=True,
-    num_bits=8,
-    range_given=False,
-    round_mode="HALF_TO_EVEN",
-    name=None,
-    narrow_range=False,
-    axis=None,
-):
-    """`input` rounded to the grid of num_bits-bit integers covering [input_min, input_max] (range_given) or its
-    own range, per tensor or per index of `axis`, and back to floats (QuantizeAndDequantizeV2; its gradient
-    passes straight through)."""
-    return _quantize_and_dequantize(
-        "QuantizeAndDequantizeV2", input, input_min, input_max, signed_input, num_bits, range_given, round_mode,
-        name, narrow_range, axis,
-    )  # fmt: skip
+def _quantize_and_dequantize(op_type, api_name, doc):
+    """The Python function of QuantizeAndDequantizeV2 or V4, with TensorFlow's signature."""
 
-
-def quantize_and_dequantize_v2(
-    input,
-    input_min,
-    input_max,
-    signed_input=True,
-    num_bits=8,
-    range_given=False,
-    round_mode="HALF_TO_EVEN",
-    name=None,
-    narrow_range=False,
-    axis=None,
-):
-    """`quantize_and_dequantize` whose gradient is zero outside the range (QuantizeAndDequantizeV4)."""
-    return _quantize_and_dequantize(
-        "QuantizeAndDequantizeV4", input, input_min, input_max, signed_input, num_bits, range_given, round_mode,
-        name, narrow_range, axis,
-    )  # fmt: skip
-
-
-def _quantize_and_dequantize(
-    op_type, input, input_min, input_max, signed_input, num_bits, range_given, round_mode, name, narrow_range, axis
-):
-    return _op(op_type)(
+    def fn(
         input,
         input_min,
         input_max,
-        signed_input=bool(signed_input),
-        num_bits=int(num_bits),
-        range_given=bool(range_given),
-        round_mode=round_mode,
-        narrow_range=bool(narrow_range),
-        axis=_axis(input, axis),
-        name=name,
-    )
+        signed_input=True,
+        num_bits=8,
+        range_given=False,
+        round_mode="HALF_TO_EVEN",
+        name=None,
+        narrow_range=False,
+        axis=None,
+    ):
+        return _op(op_type)(
+            input,
+            input_min,
+            input_max,
+            signed_input=bool(signed_input),
+            num_bits=int(num_bits),
+            range_given=bool(range_given),
+            round_mode=round_mode,
+            narrow_range=bool(narrow_range),
+            axis=_axis(input, axis),
+            name=name,
+        )
+
+    fn.__name__ = fn.__qualname__ = api_name
+    fn.__doc__ = doc
+    return fn
+
+
+quantize_and_dequantize = _quantize_and_dequantize(
+    "QuantizeAndDequantizeV2",
+    "quantize_and_dequantize",
+    """`input` rounded to the grid of num_bits-bit integers covering [input_min, input_max] (range_given) or its
+    own range, per tensor or per index of `axis`, and back to floats (QuantizeAndDequantizeV2; its gradient
+    passes straight through).""",
+)
+quantize_and_dequantize_v2 = _quantize_and_dequantize(
+    "QuantizeAndDequantizeV4",
+    "quantize_and_dequantize_v2",
+    "`quantize_and_dequantize` whose gradient is zero outside the range (QuantizeAndDequantizeV4).",
+)
 
 
 @gradients_impl.RegisterGradient("QuantizeAndDequantizeV2")
