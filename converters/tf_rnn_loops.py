@@ -723,13 +723,12 @@ def fuse_rnn_loops(tf, graph_def, shapes, outputs):
 def _fitted_cells(layer):
     """[(states with h first, kind, hidden size, W, R, B, linear_before_reset)] of the step's cells, bottom
     first."""
-    fitted, below = [], None
-    for states, input_tensor in layer.cells():
+    fitted, below, cells = [], None, layer.cells()
+    for number, (states, input_tensor) in enumerate(cells):
         cell = copy.copy(layer)
-        cell.states, cell.input_tensor = states, input_tensor
-        cell.input_size = below
-        if input_tensor is not None or len(states) != len(layer.states):
-            cell.write = layer.write if states is layer.cells()[-1][0] else None
+        cell.states, cell.input_tensor, cell.input_size = states, input_tensor, below
+        if number < len(cells) - 1:
+            cell.write = None  # (the step's output is the top cell's)
         kind, hidden, h_index, w, r, b, linear_before_reset = cell.fit()
         ordered = [states[h_index]] + [s for j, s in enumerate(states) if j != h_index]
         fitted.append((ordered, kind, hidden, w, r, b, linear_before_reset))
