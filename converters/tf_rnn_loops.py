@@ -185,6 +185,19 @@ class _Layer:
                 self.counters.append(var)
             else:
                 self.states.append(var)
+        # A state that carries another's value (Keras' last output beside h): of two with the same new value the
+        # step reads one (kept) and the other is an alias, whose Exit is the kept one's.
+        read = self._reached([v.next for v in self.states], set())[0]
+        self.aliases, kept = [], []
+        for var in sorted(self.states, key=lambda v: id(v) not in read):
+            twin = next((u for u in kept if u.next == var.next), None)
+            if twin is None:
+                kept.append(var)
+            elif id(var) in read:
+                raise NotARecurrentLayer("its step reads two variables that it gives one value")
+            else:
+                self.aliases.append((var, twin))
+        self.states = [v for v in self.states if any(v is u for u in kept)]
         self._check_bounds()
         for var in self.counters + self.passed:
             if var.exit is not None and var.exit.name in live:
@@ -410,7 +423,7 @@ class _Layer:
                 value_of[var.switch.name] = f"twl_probe/state_{[id(u) for u in self.states].index(id(var))}"
             elif var in self.passed:
                 value_of[var.switch.name] = var.init
-            elif var is not self.out:
+            elif var is not self.out and all(var is not alias for alias, _ in self.aliases):
                 value_of[var.switch.name] = "twl_probe/zero"
             for b in var.body_in:
                 value_of[b.name] = value_of.get(var.switch.name)
@@ -449,7 +462,7 @@ class _Layer:
                 name, index = parse_input(i)
                 if name in value_of and (g.nodes[name].op != "Switch" or index == 1):
                     if value_of[name] is None:
-                        raise NotARecurrentLayer(f"its step reads its output list ({node.name})")
+                        raise NotARecurrentLayer(f"its step reads a loop variable it does not compute ({node.name})")
                     inputs.append(value_of[name])
                 else:
                     inputs.append(i)
@@ -717,6 +730,8 @@ def fuse_rnn_loops(tf, graph_def, shapes, outputs):
             replaced.update(_replacement(tf, g, layer, _fitted_cells(layer)))
         except NotARecurrentLayer as e:
             left.append((loop.frame, str(e)))
+        except (KeyError, ValueError, IndexError, TypeError) as e:  # (a loop this analysis did not foresee)
+            left.append((loop.frame, f"it could not be analysed ({type(e).__name__}: {e})"))
     return replaced, left
 
 
@@ -778,8 +793,9 @@ def _replacement(tf, g, layer, cells):
         rnn.attr["linear_before_reset"].b = linear_before_reset
         nodes.append(rnn)
         for j, var in enumerate(states):
-            if var.exit is not None:
-                replaced[var.exit.name] = [squeeze(var.exit.name, f"{prefix}:{1 + j}", 0)]
+            for exit_ in [var.exit] + [alias.exit for alias, twin in layer.aliases if twin is var]:
+                if exit_ is not None:
+                    replaced[exit_.name] = [squeeze(exit_.name, f"{prefix}:{1 + j}", 0)]
         nodes.append(squeeze(f"{prefix}/sequence", prefix, 1))  # (the next cell's input)
         sequence = nodes[-1].name
     out_exit = layer.out.exit if layer.out is not None else None

@@ -126,3 +126,29 @@ def test_the_recurrent_example_trains_and_its_conversions_reproduce_the_core(tmp
     accuracy = train_sequence_rnn.main(["--steps", "150", "--out", str(tmp_path)])
     assert accuracy > 0.8
     assert os.path.getsize(tmp_path / "digits_rnn.twl") > 0
+
+
+@pytest.mark.parametrize("recurrent_activation", ["sigmoid", "hard_sigmoid"])
+def test_tw_keras_lstm_over_a_run_time_length(recurrent_activation):
+    """tw.keras' LSTM carries its last output beside h (two loop variables given one value): with sigmoid gates
+    it converts; with TF1's default hard_sigmoid it is refused naming the cell (the lite LSTM's gates are
+    sigmoids)."""
+    graph = tw.Graph()
+    with graph.as_default():
+        tw.set_random_seed(6)
+        model = tw.keras.Sequential(
+            [tw.keras.layers.LSTM(5, recurrent_activation=recurrent_activation, input_shape=(None, FEATURES))]
+        )
+        x, y = model.inputs[0], model.outputs[0]
+        sess = tw.keras.backend.get_session()
+        sess.run(tw.global_variables_initializer())
+        if recurrent_activation == "hard_sigmoid":
+            with pytest.raises(ConversionError, match="not an LSTM, GRU or basic RNN cell with the default"):
+                freeze.freeze_session(sess, [x.name], [y.name])
+            return
+        frozen = freeze.freeze_session(sess, [x.name], [y.name])
+        runner = lite_runner.LiteRunner(tf_to_twl.convert(frozen, [x.name], [y.name]))
+        for steps in (7, 3):
+            value = np.random.default_rng(steps).standard_normal((2, steps, FEATURES)).astype(np.float32)
+            (got,) = runner.run([value]).values()
+            np.testing.assert_allclose(got, sess.run(y, {x: value}), rtol=1e-4, atol=1e-5)
