@@ -110,37 +110,38 @@ def _load_keras_model(keras, module, path, safe_mode):
         return keras.models.load_model(path, compile=False, custom_objects=layers, **options)
 
 
-def _keras_function(tf, path, safe_mode=True, unroll=False):
-    """(model, concrete function of its forward pass); `unroll`: with its recurrent layers unrolled where they
-    can be."""
+def _keras_model(path, safe_mode=True):
+    """(the Keras module that loaded it, the model) of the Keras model at `path`: tf_keras first, then Keras 3."""
     errors = []
     for module in ("tf_keras", "keras"):
         try:
             keras = __import__(module)
-            model = _load_keras_model(keras, module, path, safe_mode)
-            break
+            return keras, _load_keras_model(keras, module, path, safe_mode)
         except ImportError:
             continue
         except Exception as e:  # noqa: BLE001 - each Keras raises its own types
             errors.append(f"{module}: {type(e).__name__}: {e}")
-    else:
-        advice = ""
-        if safe_mode and any("safe_mode" in e for e in errors):
-            advice = (
-                "; the file holds a Lambda layer's Python code, which Keras loads only outside its safe mode: if you "
-                "trust the file, convert it with --no-keras-safe-mode (or save the model as .h5)"
-            )
-        raise ConversionError(
-            f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'}){advice}"
+    advice = ""
+    if safe_mode and any("safe_mode" in e for e in errors):
+        advice = (
+            "; the file holds a Lambda layer's Python code, which Keras loads only outside its safe mode: if you "
+            "trust the file, convert it with --no-keras-safe-mode (or save the model as .h5)"
         )
-    rebuilt = _unrolled(keras, model, path) if unroll else model
-    if rebuilt is not model:
-        try:
-            with _backward_masks_zeroed_in_order(tf, keras):
-                return rebuilt, _serving_of(tf, rebuilt)
-        except Exception:  # noqa: BLE001, S110 - Keras 3 refuses to unroll a run-time length only here
-            pass
-    return model, _serving_of(tf, model)
+    raise ConversionError(
+        f"{path}: no Keras could load the model ({'; '.join(errors) or 'Keras is not installed'}){advice}"
+    )
+
+
+def _unrolled_serving(tf, keras, model, path):
+    """(model with its recurrent layers unrolled, its concrete function), or None when they cannot be."""
+    rebuilt = _unrolled(keras, model, path)
+    if rebuilt is model:
+        return None
+    try:
+        with _backward_masks_zeroed_in_order(tf, keras):
+            return rebuilt, _serving_of(tf, rebuilt)
+    except Exception:  # noqa: BLE001 - Keras 3 refuses to unroll a run-time length only here
+        return None
 
 
 def _serving_of(tf, model):
@@ -259,19 +260,23 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
     from tensorflow.python.eager import context
 
     with context.eager_mode():  # (whatever mode the calling program set: loading needs eager)
+        keras_module = None
         try:
-            owner, fn = (
-                _keras_function(tf, path, keras_safe_mode) if keras else _serving_function(tf, path, signature_key)
-            )
+            if keras:
+                keras_module, owner = _keras_model(path, keras_safe_mode)
+                fn = _serving_of(tf, owner)
+            else:
+                owner, fn = _serving_function(tf, path, signature_key)
         except ConversionError:
             if not (keras and os.path.isdir(path)):
                 raise
             # A Keras SavedModel whose layers Keras cannot rebuild here (custom objects): its serving signature.
-            keras, (owner, fn) = False, _serving_function(tf, path, signature_key)
+            keras_module, (owner, fn) = None, _serving_function(tf, path, signature_key)
         frozen, rewrite, left = _frozen_with_rnn_loops_fused(tf, fn, path)
-        if left and keras:
-            # A recurrent layer whose loop is not plain (a mask): the model again, its RNNs unrolled.
-            owner, fn = _keras_function(tf, path, keras_safe_mode, unroll=True)
+        unrolled = _unrolled_serving(tf, keras_module, owner, path) if left and keras_module else None
+        if unrolled is not None:
+            # A recurrent layer whose loop is not plain (a mask): the same model, its RNNs unrolled.
+            owner, fn = unrolled
             frozen, rewrite, left = _frozen_with_rnn_loops_fused(tf, fn, path)
         lists = [n for n in rewrite.graph_def.node if n.op.startswith("TensorList") or "While" in n.op]
         if lists:
@@ -279,8 +284,8 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
             raise ConversionError(
                 f"{path}: node {lists[0].name!r} ({lists[0].op}) belongs to a TF2 while loop over TensorLists, "
                 "which the converter takes only as a recurrent layer (an LSTM, GRU or SimpleRNN with the default "
-                f"activations, no mask){why}. Build such layers with unroll=True over a fixed sequence length, or export the model "
-                "to ONNX"
+                f"activations, no mask){why}. Build such layers with unroll=True over a fixed sequence length, or "
+                "export the model to ONNX"
             )
         lowerings = (_lower_einsums, _lower_keras_layer_norms, _lower_tensordots, _lower_grouped_convs, _lower_spectra)
         for lowering in lowerings:
