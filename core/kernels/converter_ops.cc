@@ -29,10 +29,14 @@ void TimesTransposed(const float* a, const float* w, const float* bias,
 class TwlRnnOp : public OpKernel {
  public:
   explicit TwlRnnOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    ctx->SetStatus(ctx->GetAttr("kind", &kind_));
+    std::string kind;
+    ctx->SetStatus(ctx->GetAttr("kind", &kind));
     ctx->SetStatus(ctx->GetAttr("hidden_size", &hidden_));
     ctx->SetStatus(ctx->GetAttr("linear_before_reset", &linear_before_reset_));
-    gates_ = kind_ == "LSTM" ? 4 : kind_ == "GRU" ? 3 : 1;
+    kind_ = kind == "LSTM"  ? Kind::kLstm
+            : kind == "GRU" ? Kind::kGru
+                            : Kind::kRnn;
+    gates_ = kind_ == Kind::kLstm ? 4 : kind_ == Kind::kGru ? 3 : 1;
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -69,6 +73,7 @@ class TwlRnnOp : public OpKernel {
     const float* wb = b.data<float>();
     const float* rb = wb + gh;
     std::vector<float> xg(batch * gh), hg(batch * gh), gated(batch * hidden);
+    std::vector<float> reset_state(hidden);  // GRU without linear_before_reset
     std::vector<float>& h = state[0];
     for (int64_t t = 0; t < steps; ++t) {
       TimesTransposed(x.data<float>() + t * batch * depth, w.data<float>(), wb,
@@ -78,36 +83,39 @@ class TwlRnnOp : public OpKernel {
       for (int64_t n = 0; n < batch; ++n) {
         const float* xs = &xg[n * gh];
         const float* hs = &hg[n * gh];
+        const float* hn = &h[n * hidden];
+        float* out = &gated[n * hidden];
+        if (kind_ == Kind::kGru && !linear_before_reset_) {  // r * H, once
+          for (int64_t k = 0; k < hidden; ++k) {
+            reset_state[k] = Sigmoid(xs[hidden + k] + hs[hidden + k]) * hn[k];
+          }
+        }
         for (int64_t j = 0; j < hidden; ++j) {
-          float& hv = h[n * hidden + j];
-          if (kind_ == "LSTM") {  // gates i, o, f, c
+          if (kind_ == Kind::kLstm) {  // gates i, o, f, c
             float& c = state[1][n * hidden + j];
             const float i = Sigmoid(xs[j] + hs[j]);
             const float o = Sigmoid(xs[hidden + j] + hs[hidden + j]);
             const float f = Sigmoid(xs[2 * hidden + j] + hs[2 * hidden + j]);
             const float g = std::tanh(xs[3 * hidden + j] + hs[3 * hidden + j]);
             c = f * c + i * g;
-            gated[n * hidden + j] = o * std::tanh(c);
-          } else if (kind_ == "GRU") {  // gates z, r, h
+            out[j] = o * std::tanh(c);
+          } else if (kind_ == Kind::kGru) {  // gates z, r, h
             const float z = Sigmoid(xs[j] + hs[j]);
-            const float reset = Sigmoid(xs[hidden + j] + hs[hidden + j]);
-            float recurrent = hs[2 * hidden + j];
-            if (!linear_before_reset_) {  // (r * H) R_h + Rb_h
+            float recurrent;             // the candidate's recurrent term
+            if (linear_before_reset_) {  // r * (H R_h + Rb_h)
+              recurrent =
+                  Sigmoid(xs[hidden + j] + hs[hidden + j]) * hs[2 * hidden + j];
+            } else {  // (r * H) R_h + Rb_h
               const float* rh = r.data<float>() + (2 * hidden + j) * hidden;
               recurrent = rb[2 * hidden + j];
               for (int64_t k = 0; k < hidden; ++k) {
-                recurrent += Sigmoid(xs[hidden + k] + hs[hidden + k]) *
-                             h[n * hidden + k] * rh[k];
+                recurrent += reset_state[k] * rh[k];
               }
-              gated[n * hidden + j] =
-                  (1 - z) * std::tanh(xs[2 * hidden + j] + recurrent) + z * hv;
-              continue;
             }
-            gated[n * hidden + j] =
-                (1 - z) * std::tanh(xs[2 * hidden + j] + reset * recurrent) +
-                z * hv;
+            out[j] =
+                (1 - z) * std::tanh(xs[2 * hidden + j] + recurrent) + z * hn[j];
           } else {
-            gated[n * hidden + j] = std::tanh(xs[j] + hs[j]);
+            out[j] = std::tanh(xs[j] + hs[j]);
           }
         }
       }
@@ -123,7 +131,8 @@ class TwlRnnOp : public OpKernel {
   }
 
  private:
-  std::string kind_;
+  enum class Kind { kLstm, kGru, kRnn };
+  Kind kind_ = Kind::kRnn;
   int64_t hidden_ = 0;
   int gates_ = 1;
   bool linear_before_reset_ = false;
