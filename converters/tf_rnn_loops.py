@@ -105,6 +105,8 @@ def _loops(g):
             var = _Var(node)
             for i in node.input:
                 source = g.node(i)
+                if source is None:
+                    continue
                 if source.op == "Enter":
                     var.init = source.input[0]
                 elif source.op == "NextIteration":
@@ -327,6 +329,8 @@ class _Layer:
         """The loop runs while each counter is less than the sequence length (Keras' loop: the step index below
         the length, and maximum_iterations the length)."""
         g = self.g
+        if self.loop.loop_cond is None:
+            raise NotARecurrentLayer("it has no LoopCond")
         cond = g.node(g.through_identities(self.loop.loop_cond.input[0]))
         todo, compared = [cond], []
         while todo:
