@@ -299,14 +299,13 @@ def _top_k(ctx, node):
 
 @lowers("_TwlRnn")
 def _twl_rnn(ctx, node):
-    """A Keras recurrent layer's while loop (converters/tf_rnn_loops.py): the lite LSTM, GRU or RNN, whose
-    semantics and operand layouts _TwlRnn already has (x, W, R, B, no sequence lengths, the initial states)."""
+    """A recurrent layer's while loop (converters/tf_rnn_loops.py): the lite LSTM, GRU or RNN, whose semantics
+    and operand layouts _TwlRnn already has (x, W, R, B, no sequence lengths, the initial states; outputs Y and
+    the final states)."""
     kind = attr(node, "kind")
     operands = [ctx.input(node, i) for i in range(4)] + [-1]
     operands += [ctx.input(node, 4 + i) for i in range(attr(node, "num_states"))]
     outputs = [ctx.output(f"{node.name}:{i}") for i in range(1 + attr(node, "num_states"))]
-    if kind == "RNN":  # (the lite RNN has the outputs Y and Y_h, as ONNX's)
-        outputs = outputs[:2]
     options = {"hidden_size": attr(node, "hidden_size"), "direction": "FORWARD", "batch_major": False}
     if kind == "GRU":
         options["linear_before_reset"] = attr(node, "linear_before_reset", False)
