@@ -794,9 +794,10 @@ def _tensor_array_handles_as_strings(graph_def):
 
 
 def _rnn_loops_fused(view, outputs):
-    """`view` with each while loop that is a recurrent layer (dynamic_rnn of an LSTMCell, BasicLSTMCell or
-    BasicRNNCell; a Keras LSTM, GRU or SimpleRNN) made one _TwlRnn node (converters/tf_rnn_loops.py), pruned to
-    `outputs`; any other loop is a ConversionError with the reason (the lite runtime has no loops)."""
+    """`view` with each while loop that is a recurrent layer (dynamic_rnn of LSTMCell, BasicLSTMCell, GRUCell,
+    BasicRNNCell or a MultiRNNCell of them; a Keras LSTM, GRU or SimpleRNN) made _TwlRnn nodes
+    (converters/tf_rnn_loops.py), pruned to `outputs`; any other loop is a ConversionError with the reason (the
+    lite runtime has no loops)."""
     import tensorweave as tw
 
     from converters import tf_rnn_loops
