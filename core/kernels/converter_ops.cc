@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/framework/op_kernel.h"
+#include "core/framework/tensor_size.h"
 
 namespace tensorweave {
 namespace {
@@ -44,12 +45,21 @@ class TwlRnnOp : public OpKernel {
     const Tensor& w = ctx->input(1);
     const Tensor& r = ctx->input(2);
     const Tensor& b = ctx->input(3);
-    const int64_t hidden = hidden_, gh = gates_ * hidden_;
     OP_REQUIRES(ctx, x.shape().rank() == 3,
                 errors::InvalidArgument("x must be [steps, batch, input], got ",
                                         x.shape().ToString()));
-    const int64_t steps = x.shape().dim(0), batch = x.shape().dim(1),
-                  depth = x.shape().dim(2);
+    const int64_t hidden = hidden_, steps = x.shape().dim(0),
+                  batch = x.shape().dim(1), depth = x.shape().dim(2);
+    // The scratch rows ([batch, gates * hidden]) must be a size that exists.
+    int64_t gh, bias_size, scratch;
+    OP_REQUIRES(
+        ctx,
+        MultiplyWithoutOverflow(gates_, hidden, &gh) &&
+            MultiplyWithoutOverflow(2, gh, &bias_size) &&
+            MultiplyWithoutOverflow(batch, gh, &scratch) &&
+            scratch <= (int64_t{1} << 31),
+        errors::InvalidArgument("a batch of ", batch, " and hidden_size ",
+                                hidden, " are too large"));
     auto expect = [&](const Tensor& t, TensorShape want, const char* what) {
       return t.shape() == want
                  ? Status::OK()
@@ -58,7 +68,7 @@ class TwlRnnOp : public OpKernel {
     };
     OP_REQUIRES_OK(ctx, expect(w, TensorShape({1, gh, depth}), "w"));
     OP_REQUIRES_OK(ctx, expect(r, TensorShape({1, gh, hidden}), "r"));
-    OP_REQUIRES_OK(ctx, expect(b, TensorShape({1, 2 * gh}), "b"));
+    OP_REQUIRES_OK(ctx, expect(b, TensorShape({1, bias_size}), "b"));
     const int num_states = ctx->num_inputs() - 4;
     std::vector<std::vector<float>> state(num_states);
     for (int s = 0; s < num_states; ++s) {

@@ -3,6 +3,7 @@
 // the core). Their kernels (core/kernels/converter_ops.cc) are references.
 #include "core/framework/op_def.h"
 #include "core/framework/shape_inference.h"
+#include "core/framework/tensor_size.h"
 
 namespace tensorweave {
 namespace {
@@ -16,6 +17,11 @@ Status TwlRnnShape(InferenceContext* c) {
   TW_RETURN_IF_ERROR(c->GetAttr("num_states", &num_states));
   TW_RETURN_IF_ERROR(c->GetAttr("kind", &kind));
   const int64_t gates = kind == "LSTM" ? 4 : kind == "GRU" ? 3 : 1;
+  int64_t gate_rows, bias_size;
+  if (!MultiplyWithoutOverflow(gates, hidden, &gate_rows) ||
+      !MultiplyWithoutOverflow(2, gate_rows, &bias_size)) {
+    return errors::InvalidArgument("hidden_size ", hidden, " is too large");
+  }
   if (num_states != (kind == "LSTM" ? 2 : 1)) {
     return errors::InvalidArgument("a ", kind, " has ", kind == "LSTM" ? 2 : 1,
                                    " states, got num_states ", num_states);
@@ -34,11 +40,11 @@ Status TwlRnnShape(InferenceContext* c) {
     }
     return Status::OK();
   };
-  TW_RETURN_IF_ERROR(expect(w, 1, gates * hidden, "w's dim 1"));
+  TW_RETURN_IF_ERROR(expect(w, 1, gate_rows, "w's dim 1"));
   TW_RETURN_IF_ERROR(expect(w, 2, x.dim(2), "w's dim 2"));
-  TW_RETURN_IF_ERROR(expect(r, 1, gates * hidden, "r's dim 1"));
+  TW_RETURN_IF_ERROR(expect(r, 1, gate_rows, "r's dim 1"));
   TW_RETURN_IF_ERROR(expect(r, 2, hidden, "r's dim 2"));
-  TW_RETURN_IF_ERROR(expect(b, 1, 2 * gates * hidden, "b's dim 1"));
+  TW_RETURN_IF_ERROR(expect(b, 1, bias_size, "b's dim 1"));
   for (int i = 0; i < num_states; ++i) {
     PartialShape s;
     TW_RETURN_IF_ERROR(c->WithRank(4 + i, 3, &s));
