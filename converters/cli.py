@@ -78,50 +78,64 @@ def _have_tensorflow():
 
 
 def _frozen_graph(args):
-    """(frozen GraphDef, inputs, outputs, input keys, output keys)."""
-    from converters import freeze, tf_models
+    return frozen_graph(
+        args.input,
+        _names(args.inputs),
+        _names(args.outputs),
+        getattr(args, "signature", None),
+        fold_batch_norms=not args.no_fold_batch_norms,
+        keras_safe_mode=not getattr(args, "no_keras_safe_mode", False),
+    )
+
+
+def frozen_graph(source, inputs=None, outputs=None, signature=None, fold_batch_norms=True, keras_safe_mode=True):
+    """(frozen GraphDef, inputs, outputs, input keys, output keys) of a saved model directory, Keras model file
+    or GraphDef file `source`; `inputs`/`outputs` (tensor names) override a saved model's signature."""
     from tensorweave._src.framework import graph_pb2
 
-    options = {"fold_batch_norms": not args.no_fold_batch_norms}
-    signature = getattr(args, "signature", None)
-    if tf_models.is_tf_saved_model(args.input) and not tf_models.is_keras_file(args.input):
+    from converters import freeze, tf_models
+
+    options = {"fold_batch_norms": fold_batch_norms}
+    if tf_models.is_tf_saved_model(source) and not tf_models.is_keras_file(source):
         from converters import tf1_saved_model
 
-        meta = tf1_saved_model.tf1_meta_graph(args.input)
+        meta = tf1_saved_model.tf1_meta_graph(source)
         if meta is not None:  # a TF1 graph: the core reads it, without TensorFlow
             try:
-                return tf1_saved_model.freeze_tf1(
-                    args.input, meta, _names(args.inputs), _names(args.outputs), signature, **options
-                )
+                return tf1_saved_model.freeze_tf1(source, meta, inputs, outputs, signature, **options)
             except ConversionError:
                 if not _have_tensorflow():
                     raise
-    if tf_models.is_tf_saved_model(args.input) or tf_models.is_keras_file(args.input):
+    if tf_models.is_tf_saved_model(source) or tf_models.is_keras_file(source):
         # TensorFlow freezes it; its serving signature names the inputs and outputs.
         data, inputs, outputs, input_keys, output_keys = tf_models.freeze(
-            args.input,
-            _names(args.inputs),
-            _names(args.outputs),
-            signature,
-            keras_safe_mode=not getattr(args, "no_keras_safe_mode", False),
+            source, inputs, outputs, signature, keras_safe_mode=keras_safe_mode
         )
-    elif os.path.isdir(args.input):
-        return freeze.freeze_saved_model(args.input, _names(args.inputs), _names(args.outputs), **options)
+    elif os.path.isdir(source):
+        return freeze.freeze_saved_model(source, inputs, outputs, **options)
     else:
-        if not args.inputs or not args.outputs:
+        if not inputs or not outputs:
             raise ConversionError("a GraphDef file needs --inputs and --outputs")
-        with open(args.input, "rb") as f:
+        with open(source, "rb") as f:
             data = f.read()
-        inputs, outputs, input_keys, output_keys = _names(args.inputs), _names(args.outputs), None, None
+        input_keys, output_keys = None, None
     try:
         graph_def = graph_pb2.GraphDef.FromString(data)
     except Exception as e:  # noqa: BLE001 - protobuf's DecodeError
-        raise ConversionError(f"{args.input}: not a GraphDef: {e}") from None
-    graph_def = tf_models.inline_function_calls(graph_def, args.input)  # (none left in what TF froze)
-    graph_def = tf_models.lower_einsums(graph_def, args.input)  # (a .pb's; a Keras model's are lowered already)
-    graph_def = tf_models.lower_ops_the_core_lacks(graph_def)
-    frozen = freeze.freeze_graph_def(graph_def, {}, inputs, outputs, **options)
+        raise ConversionError(f"{source}: not a GraphDef: {e}") from None
+    frozen = freeze_tf_graph(graph_def, inputs, outputs, source, **options)
     return frozen, inputs, outputs, input_keys, output_keys
+
+
+def freeze_tf_graph(graph_def, inputs, outputs, source, fold_batch_norms=True):
+    """GraphDef `graph_def` (variables already constants; TensorFlow's or the core's) frozen from `inputs` to
+    `outputs`, with TensorFlow's function calls inlined and the ops the core lacks lowered."""
+    from converters import freeze, tf_models
+
+    graph_def = tf_models.inline_function_calls(graph_def, source)  # (none left in what TF froze)
+    graph_def = tf_models.lower_einsums(graph_def, source)  # (a .pb's; a Keras model's are lowered already)
+    graph_def = tf_models.lower_ops_the_core_lacks(graph_def)
+    return freeze.freeze_graph_def(graph_def, {}, inputs, outputs, fold_batch_norms=fold_batch_norms)
 
 
 def _quantized(args, data):

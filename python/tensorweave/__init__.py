@@ -628,6 +628,7 @@ from tensorweave import io  # noqa: E402
 from tensorweave import keras  # noqa: E402
 from tensorweave import layers  # noqa: E402
 from tensorweave import linalg  # noqa: E402
+from tensorweave import lite  # noqa: E402
 from tensorweave import logging  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import metrics  # noqa: E402
