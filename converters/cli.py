@@ -96,15 +96,18 @@ def frozen_graph(source, inputs=None, outputs=None, signature=None, fold_batch_n
     from converters import freeze, tf_models
 
     options = {"fold_batch_norms": fold_batch_norms}
-    if tf_models.is_tf_saved_model(source) and not tf_models.is_keras_file(source):
+    has_meta_graph = any(os.path.exists(os.path.join(source, f)) for f in ("saved_model.pb", "saved_model.pbtxt"))
+    simple_save = os.path.exists(os.path.join(source, "signature.json"))  # freeze_saved_model's, below
+    if os.path.isdir(source) and has_meta_graph and not simple_save and not tf_models.is_keras_file(source):
         from converters import tf1_saved_model
 
+        # A TF1 graph (SavedModelBuilder's, tensorweave's or TensorFlow's): the core reads it, without TensorFlow.
         meta = tf1_saved_model.tf1_meta_graph(source)
-        if meta is not None:  # a TF1 graph: the core reads it, without TensorFlow
+        if meta is not None:
             try:
                 return tf1_saved_model.freeze_tf1(source, meta, inputs, outputs, signature, **options)
             except ConversionError:
-                if not _have_tensorflow():
+                if not (_have_tensorflow() and tf_models.is_tf_saved_model(source)):
                     raise
     if tf_models.is_tf_saved_model(source) or tf_models.is_keras_file(source):
         # TensorFlow freezes it; its serving signature names the inputs and outputs.

@@ -460,7 +460,11 @@ def test_cli_reports_errors(tmp_path, capsys):
     open(data_file, "wb").write(bytes(raw))
     assert cli_main(["--input", export_dir, "--output", out]) == 1
     assert "cannot read the variables" in capsys.readouterr().err
+    # Without its signature.json it is read as a SavedModelBuilder export: the same corrupt variables.
     os.remove(os.path.join(export_dir, "signature.json"))
+    assert cli_main(["--input", export_dir, "--output", out]) == 1
+    assert "could not load the SavedModel" in capsys.readouterr().err
+    os.remove(os.path.join(export_dir, "saved_model.pb"))
     assert cli_main(["--input", export_dir, "--output", out]) == 1
     assert "not a saved model" in capsys.readouterr().err
     assert not os.path.exists(out)

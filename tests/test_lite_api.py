@@ -200,3 +200,27 @@ def test_from_keras_model_file(tmp_path):
         model.save(path)
     converter = tw.lite.TFLiteConverter.from_keras_model_file(path)
     np.testing.assert_allclose(_run(converter.convert(), X), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_saved_model_builder_export_converts(tmp_path):
+    """A SavedModelBuilder directory (saved_model.pb beside tensorweave's variables) through
+    TFLiteConverter.from_saved_model with its signature key, and through tensorweave-convert."""
+    from converters import cli
+
+    export = str(tmp_path / "builder")
+    with tw.Graph().as_default(), tw.Session() as sess:
+        x, y = _mlp(tw)
+        sess.run(tw.global_variables_initializer())
+        builder = tw.saved_model.builder.SavedModelBuilder(export)
+        signature = tw.saved_model.signature_def_utils.predict_signature_def(inputs={"images": x}, outputs={"p": y})
+        builder.add_meta_graph_and_variables(
+            sess, [tw.saved_model.tag_constants.SERVING], signature_def_map={"predict": signature}
+        )
+        builder.save()
+        expected = sess.run(y, {x: X})
+    model = tw.lite.TFLiteConverter.from_saved_model(export, signature_key="predict").convert()
+    np.testing.assert_allclose(_run(model, X), expected, rtol=1e-5, atol=1e-6)
+    out = str(tmp_path / "model.twl")
+    cli.main(["--input", export, "--signature", "predict", "--output", out])
+    with open(out, "rb") as f:
+        np.testing.assert_allclose(_run(f.read(), X), expected, rtol=1e-5, atol=1e-6)
