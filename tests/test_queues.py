@@ -478,3 +478,31 @@ def test_monitored_session_starts_the_queue_runners_and_stops_at_the_end_of_inpu
             while not sess.should_stop():
                 seen.extend(sess.run(b).tolist())
         assert seen == [1, 2, 3, 4, 5, 6]
+
+
+def test_enqueue_cancelled_by_the_close_after_a_stop_is_quiet():
+    """A runner blocked in an enqueue when the coordinator stops and the session closes (a SyncReplicasOptimizer
+    chief's token runner at the end of MonitoredTrainingSession): the cancel ends its thread without an exception
+    escaping it, and the coordinator keeps no error."""
+    raised = []
+    hook, threading.excepthook = threading.excepthook, lambda args: raised.append(args.exc_value)
+    try:
+        with tw.Graph().as_default():
+            queue, empty = tw.FIFOQueue(1, tw.float32), tw.FIFOQueue(1, tw.float32)
+            # Its enqueue waits on another queue, which the runner's cancel op does not close (the chief's waits
+            # on the gradient accumulators).
+            runner = tw.train.QueueRunner(queue, [queue.enqueue(empty.dequeue())])
+            coord = tw.train.Coordinator()
+            sess = tw.Session()
+            threads = runner.create_threads(sess, coord=coord, start=True)
+            time.sleep(0.2)
+            coord.request_stop()
+            coord.join(threads, stop_grace_period_secs=0.1, ignore_live_threads=True)
+            sess.close()
+            for t in threads:
+                t.join(5)
+            assert not any(t.is_alive() for t in threads)
+        assert raised == []
+        coord.raise_requested_exception()
+    finally:
+        threading.excepthook = hook

@@ -148,7 +148,11 @@ class QueueRunner:
                                 _logger.debug("Ignored exception: %s", e)
                         return
         except Exception as e:
-            if coord:
+            if coord and coord.should_stop() and isinstance(e, errors.CancelledError):
+                # The stop asked for is under way: closing the session cancelled this enqueue (TF1 raised it from
+                # the thread, a traceback at every MonitoredTrainingSession exit of a SyncReplicasOptimizer chief).
+                _logger.debug("Enqueue cancelled while stopping: %s", e)
+            elif coord:
                 coord.request_stop(e)
             else:
                 _logger.error("Exception in QueueRunner: %s", e)
