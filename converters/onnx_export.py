@@ -1054,6 +1054,16 @@ def _twl_rnn(ctx, node):
     options = {"hidden_size": int(attr(node, "hidden_size"))}
     if kind == "GRU":
         options["linear_before_reset"] = int(bool(attr(node, "linear_before_reset", False)))
+    gate, cell = attr(node, "gate_activation", "Sigmoid"), attr(node, "activation", "Tanh")
+    if (gate, cell) != ("Sigmoid", "Tanh"):
+        # ONNX's f, g (and h: an LSTM's output activation is its cell's); a HardSigmoid's alpha and beta in the
+        # order of the activations that take them.
+        acts = {"LSTM": [gate, cell, cell], "GRU": [gate, cell], "RNN": [cell]}[kind]
+        options["activations"] = acts
+        hard = acts.count("HardSigmoid")
+        if hard:
+            options["activation_alpha"] = [float(attr(node, "activation_alpha", 0.2))] * hard
+            options["activation_beta"] = [float(attr(node, "activation_beta", 0.5))] * hard
     ctx.add(kind, inputs, outputs, **options)
 
 

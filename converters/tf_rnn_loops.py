@@ -15,12 +15,16 @@ z are affine in the step's input x and the state h, so with z(x, h) evaluated on
 vectors, b = z(0, 0), W = z(I, 0) - b and R = z(0, I) - b. The cell's equations are then checked on random
 values before the loop is replaced: Keras' LSTM (gates i, f, c, o), TF1's LSTMCell and BasicLSTMCell (i, j, f,
 o, any forget_bias), Keras' GRU (reset_after), TF1's GRUCell (reset before the product), SimpleRNN and
-BasicRNNCell. Cells stacked in one step (MultiRNNCell, or layers written out in a while_loop) become one
-operator each, the one above reading the sequence of the one below. Another activation, a mask, sequence
-lengths or peepholes fail the check; such a loop is left as it is, with the reason, for the caller's error.
+BasicRNNCell, each with the gate activation sigmoid, tanh, relu or a hard sigmoid (Keras 2's
+clip(0.2 x + 0.5, 0, 1), TF1 tf.keras' default recurrent_activation, or Keras 3's relu6(x + 3) / 6) and the
+cell activation any of those (ONNX's activations f and g). Cells stacked in one step (MultiRNNCell, or layers
+written out in a while_loop) become one operator each, the one above reading the sequence of the one below.
+Another activation, a mask, sequence lengths or peepholes fail the check; such a loop is left as it is, with
+the reason, for the caller's error.
 """
 
 import copy
+import itertools
 
 import numpy as np
 
@@ -39,6 +43,39 @@ class NotARecurrentLayer(Exception):
 
 def _sigmoid(v):
     return 1.0 / (1.0 + np.exp(-v))
+
+
+def _hard_sigmoid(alpha, beta):
+    return lambda v: np.clip(alpha * v + beta, 0.0, 1.0)
+
+
+# Activations as _TwlRnn names them (ONNX's): (name, alpha, beta (None: no parameters), function). The defaults
+# first in each list, relu last: a hard sigmoid's body also holds alpha z + beta, on which relu agrees with the
+# hard sigmoid wherever it is below 1 (every fit tries each pair of activations on every tensor of the body
+# before the next pair).
+_SIGMOID = ("Sigmoid", None, None, _sigmoid)
+_TANH = ("Tanh", None, None, np.tanh)
+_RELU = ("Relu", None, None, lambda v: np.maximum(v, 0.0))
+_HARD_SIGMOIDS = [("HardSigmoid", a, 0.5, _hard_sigmoid(a, 0.5)) for a in (0.2, 1.0 / 6.0)]  # Keras 2, Keras 3
+_GATE_ACTIVATIONS = [_SIGMOID] + _HARD_SIGMOIDS + [_TANH, _RELU]
+_CELL_ACTIVATIONS = [_TANH, _SIGMOID] + _HARD_SIGMOIDS + [_RELU]
+
+
+def _activation_pairs(gates=True):
+    """[(gate activation, cell activation)] to try, the defaults first; a pair's hard sigmoids share alpha and
+    beta (one pair per operator). Without gates (an RNN): the gate is sigmoid (unused)."""
+    pairs = []
+    for f in _GATE_ACTIVATIONS if gates else [_SIGMOID]:
+        for g in _CELL_ACTIVATIONS:
+            if f[1] is None or g[1] is None or f[1:3] == g[1:3]:
+                pairs.append((f, g))
+    return pairs
+
+
+def _attributes(f, g):
+    """_TwlRnn's activation attributes of gate activation `f` and cell activation `g`."""
+    alpha, beta = next(((a[1], a[2]) for a in (f, g) if a[1] is not None), (0.2, 0.5))
+    return {"gate_activation": f[0], "activation": g[0], "activation_alpha": alpha, "activation_beta": beta}
 
 
 class _Var:
@@ -488,7 +525,8 @@ class _Layer:
         return graph, needed & self.loop.nodes
 
     def fit(self):
-        """(kind, W, R, B, state order, linear_before_reset) in ONNX's layouts, checked on random values."""
+        """(kind, hidden size, the state read as h, W, R, B, linear_before_reset, activation attributes) in ONNX's
+        layouts, checked on random values."""
         tf = self.tf
         if len(self.states) not in (1, 2):
             raise NotARecurrentLayer(f"it carries {len(self.states)} states (a layer: 1 or 2)")
@@ -547,7 +585,9 @@ class _Layer:
                 fitted = _fit_kind(kind, gates, hidden, inputs, probes[k], random, xr, sr, k, got_states, got_output)
                 if fitted is not None:
                     return (kind, hidden, k) + fitted
-        raise NotARecurrentLayer("its body is not an LSTM, GRU or basic RNN cell with the default activations")
+        raise NotARecurrentLayer(
+            "its body is not an LSTM, GRU or basic RNN cell with the activations sigmoid, hard sigmoid, tanh or relu"
+        )
 
 
 def _affine(z, inputs, hidden):
@@ -557,8 +597,9 @@ def _affine(z, inputs, hidden):
 
 
 def _fit_kind(kind, gates, hidden, inputs, probe, random, xr, sr, k, got_states, got_output):
-    """(W, R, B, linear_before_reset) in ONNX's layouts if some body tensors are this cell's pre-activations and
-    the cell's equations give what the body gave on random values; else None. `k` is the state read as h."""
+    """(W, R, B, linear_before_reset, activation attributes) in ONNX's layouts if some body tensors are this
+    cell's pre-activations and the cell's equations give what the body gave on random values; else None. `k` is
+    the state read as h."""
     rows = 1 + inputs + hidden  # (a tensor of the step's batch, not a weight)
 
     def of_width(width):
@@ -592,25 +633,38 @@ class Fit:
         """An LSTM (Keras' or TF1's gate order, any forget bias) or a basic RNN, whose pre-activations are one
         affine z = x W + h R + b."""
         h = self.sr[self.k]
+        fitted = []
         for p, r_value in zs:
             w, r, b = _affine(p, self.inputs, self.hidden)
             z = self.xr @ w + h @ r + b
-            if not _close(z, r_value, 1e-4):
-                continue
-            if kind == "RNN":
-                if self._agrees([np.tanh(z)], np.tanh(z)):
-                    return _onnx([0], self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (False,)
-                continue
-            c_prev, c_got = self.sr[1 - self.k], self.got_states[1 - self.k]
-            for order in ([0, 3, 1, 2], [0, 3, 2, 1]):  # ONNX's i, o, f, c in Keras' (i, f, c, o), TF1's (i, j, f, o)
-                i, o, f, c = (self._block(z, g) for g in order)
-                forget_bias = self._forget_bias(f, c_prev, c_got - _sigmoid(i) * np.tanh(c))
-                new_c = _sigmoid(f + forget_bias) * c_prev + _sigmoid(i) * np.tanh(c)
-                out = _sigmoid(o) * np.tanh(new_c)
-                if self._agrees([out, new_c] if self.k == 0 else [new_c, out], out):
-                    b = b.copy()
-                    b[order[2] * self.hidden : (order[2] + 1) * self.hidden] += forget_bias
-                    return _onnx(order, self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (False,)
+            if _close(z, r_value, 1e-4):
+                fitted.append((w, r, b, z))
+        if kind == "RNN":
+            for (f, g), (w, r, b, z) in itertools.product(_activation_pairs(gates=False), fitted):
+                if self._agrees([g[3](z)], g[3](z)):
+                    return _onnx([0], self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (
+                        False,
+                        _attributes(f, g),
+                    )
+            return None
+        c_prev, c_got = self.sr[1 - self.k], self.got_states[1 - self.k]
+        # ONNX's i, o, f, c in Keras' (i, f, c, o), TF1's (i, j, f, o)
+        orders = ([0, 3, 1, 2], [0, 3, 2, 1])
+        for (gate, cell), (w, r, b, z), order in itertools.product(_activation_pairs(), fitted, orders):
+            i, o, f, c = (self._block(z, g) for g in order)
+            sig, act = gate[3], cell[3]
+            forget_bias = 0.0
+            if gate is _SIGMOID:  # (TF1's forget_bias, added inside the sigmoid)
+                forget_bias = self._forget_bias(f, c_prev, c_got - sig(i) * act(c))
+            new_c = sig(f + forget_bias) * c_prev + sig(i) * act(c)
+            out = sig(o) * act(new_c)
+            if self._agrees([out, new_c] if self.k == 0 else [new_c, out], out):
+                b = b.copy()
+                b[order[2] * self.hidden : (order[2] + 1) * self.hidden] += forget_bias
+                return _onnx(order, self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (
+                    False,
+                    _attributes(gate, cell),
+                )
         return None
 
     @staticmethod
@@ -631,43 +685,57 @@ class Fit:
         xs = [_affine(p, self.inputs, hidden) for p, _ in zs]
         wx = [a for a in xs if np.abs(a[1]).max() == 0 and np.abs(a[0]).max() > 0]
         rh = [a for a in xs if np.abs(a[0]).max() == 0 and np.abs(a[1]).max() > 0]
-        for w, _, bx in wx:
-            for _, r, bh in rh:
-                zx, zh = self.xr @ w + bx, h @ r + bh
-                z = _sigmoid(self._block(zx, 0) + self._block(zh, 0))
-                reset = _sigmoid(self._block(zx, 1) + self._block(zh, 1))
-                new_h = z * h + (1 - z) * np.tanh(self._block(zx, 2) + reset * self._block(zh, 2))
-                if self._agrees([new_h], new_h):
-                    return _onnx([0, 1, 2], hidden, w, r, np.concatenate([bx, bh])) + (True,)
+        for (gate, cell), (w, _, bx), (_, r, bh) in itertools.product(_activation_pairs(), wx, rh):
+            zx, zh = self.xr @ w + bx, h @ r + bh
+            z = gate[3](self._block(zx, 0) + self._block(zh, 0))
+            reset = gate[3](self._block(zx, 1) + self._block(zh, 1))
+            new_h = z * h + (1 - z) * cell[3](self._block(zx, 2) + reset * self._block(zh, 2))
+            if self._agrees([new_h], new_h):
+                return _onnx([0, 1, 2], hidden, w, r, np.concatenate([bx, bh])) + (True, _attributes(gate, cell))
         return None
 
-    def gru_reset_first(self, gate_zs, candidate_zs):
-        """TF1's GRUCell: r, u = sigmoid([x, h] Wg + bg); h~ = tanh([x, r * h] Wc + bc); h' = u h + (1 - u) h~.
-        ONNX's GRU without linear_before_reset (z = u). Wc's rows for h are read off the probes with a unit state:
-        there h~'s pre-activation is r_j Wc[j] + bc."""
+    def gru_reset_first(self, gate_zs, unit_zs):
+        """A GRU whose reset gate applies before the recurrent product (ONNX's GRU without linear_before_reset):
+        TF1's GRUCell, r, u = f([x, h] Wg + bg) (the gates one tensor 2H wide: `gate_zs`), and Keras' GRU with
+        reset_after=False (z and r two tensors H wide, among `unit_zs`); h~ = g(x Wc + (r * h) Rc + bc);
+        h' = u h + (1 - u) h~ (ONNX's z = u). Rc's rows are read off the probes with a unit state: there h~'s
+        pre-activation is r_j Rc[j] + bc."""
         h, hidden, inputs = self.sr[self.k], self.hidden, self.inputs
-        for p, g_value in gate_zs:
-            wg, rg, bg = _affine(p, inputs, hidden)
-            gates = self.xr @ wg + h @ rg + bg
-            if not _close(gates, g_value, 1e-4):
-                continue
-            for order in ([0, 1], [1, 0]):  # (r, u) as TF1 splits them, or (u, r)
-                r_rows = _sigmoid(self._block(p, order[0]))[1 + inputs :]  # r on the unit-state probes
-                for q, _ in candidate_zs:
-                    bc = q[0]
-                    wcx = q[1 : 1 + inputs] - bc
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        wch = (q[1 + inputs :] - bc) / np.diag(r_rows)[:, None]
-                    if not np.all(np.isfinite(wch)):
-                        continue
-                    reset, update = (_sigmoid(self._block(gates, g)) for g in order)
-                    new_h = update * h + (1 - update) * np.tanh(self.xr @ wcx + (reset * h) @ wch + bc)
-                    if self._agrees([new_h], new_h):
-                        z_cols, r_cols = (slice(g * hidden, (g + 1) * hidden) for g in (order[1], order[0]))
-                        w = np.concatenate([wg[:, z_cols], wg[:, r_cols], wcx], axis=1)
-                        r = np.concatenate([rg[:, z_cols], rg[:, r_cols], wch], axis=1)
-                        b = np.concatenate([bg[z_cols], bg[r_cols], bc, np.zeros(3 * hidden, np.float32)])
-                        return _onnx([0, 1, 2], hidden, w, r, b) + (False,)
+
+        def fitted(p, value):
+            w, r, b = _affine(p, inputs, hidden)
+            return (w, r, b) if _close(self.xr @ w + h @ r + b, value, 1e-4) else None
+
+        # (the reset gate's probe values, the update gate's (W, R, b), the reset gate's (W, R, b))
+        gate_pairs = []
+        for p, value in gate_zs:
+            affine = fitted(p, value)
+            for reset, update in ((0, 1), (1, 0)) if affine else ():  # (r, u) as TF1 splits them, or (u, r)
+                cols = [slice(g * hidden, (g + 1) * hidden) for g in (update, reset)]
+                gate_pairs.append((p[:, cols[1]], *(tuple(a[..., c] for a in affine) for c in cols)))
+        both = []  # affine in x and in h, H wide
+        for p, value in unit_zs:
+            affine = fitted(p, value)
+            if affine and np.abs(affine[0]).max() > 0 and np.abs(affine[1]).max() > 0:
+                both.append((p, affine))
+        for (_, update), (p_reset, reset) in itertools.permutations(both, 2):
+            gate_pairs.append((p_reset, update, reset))
+        for (gate, cell), (p_reset, (wu, ru, bu), (wr, rr, br)) in itertools.product(_activation_pairs(), gate_pairs):
+            r_rows = gate[3](p_reset)[1 + inputs :]  # r on the unit-state probes
+            update, reset = gate[3](self.xr @ wu + h @ ru + bu), gate[3](self.xr @ wr + h @ rr + br)
+            for q, _ in unit_zs:
+                bc = q[0]
+                wcx = q[1 : 1 + inputs] - bc
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    wch = (q[1 + inputs :] - bc) / np.diag(r_rows)[:, None]
+                if not np.all(np.isfinite(wch)):
+                    continue
+                new_h = update * h + (1 - update) * cell[3](self.xr @ wcx + (reset * h) @ wch + bc)
+                if self._agrees([new_h], new_h):
+                    w = np.concatenate([wu, wr, wcx], axis=1)
+                    r = np.concatenate([ru, rr, wch], axis=1)
+                    b = np.concatenate([bu, br, bc, np.zeros(3 * hidden, np.float32)])
+                    return _onnx([0, 1, 2], hidden, w, r, b) + (False, _attributes(gate, cell))
         return None
 
 
@@ -740,17 +808,17 @@ def fuse_rnn_loops(tf, graph_def, shapes, outputs):
 
 
 def _fitted_cells(layer):
-    """[(states with h first, kind, hidden size, W, R, B, linear_before_reset)] of the step's cells, bottom
-    first."""
+    """[(states with h first, kind, hidden size, W, R, B, linear_before_reset, activation attributes)] of the
+    step's cells, bottom first."""
     fitted, below, cells = [], None, layer.cells()
     for number, (states, input_tensor) in enumerate(cells):
         cell = copy.copy(layer)
         cell.states, cell.input_tensor, cell.input_size = states, input_tensor, below
         if number < len(cells) - 1:
             cell.write = None  # (the step's output is the top cell's)
-        kind, hidden, h_index, w, r, b, linear_before_reset = cell.fit()
+        kind, hidden, h_index, w, r, b, linear_before_reset, activations = cell.fit()
         ordered = [states[h_index]] + [s for j, s in enumerate(states) if j != h_index]
-        fitted.append((ordered, kind, hidden, w, r, b, linear_before_reset))
+        fitted.append((ordered, kind, hidden, w, r, b, linear_before_reset, activations))
         below = hidden
     return fitted
 
@@ -771,7 +839,7 @@ def _replacement(tf, g, layer, cells):
         return node
 
     sequence = layer.sequence
-    for number, (states, kind, hidden, w, r, b, linear_before_reset) in enumerate(cells):
+    for number, (states, kind, hidden, w, r, b, linear_before_reset, activations) in enumerate(cells):
         prefix = base if len(cells) == 1 else f"{base}_{number}"
 
         def const(suffix, value, dtype=tf.float32, prefix=prefix):
@@ -795,6 +863,11 @@ def _replacement(tf, g, layer, cells):
         rnn.attr["hidden_size"].i = hidden
         rnn.attr["num_states"].i = len(states)
         rnn.attr["linear_before_reset"].b = linear_before_reset
+        if (activations["gate_activation"], activations["activation"]) != ("Sigmoid", "Tanh"):
+            rnn.attr["gate_activation"].s = activations["gate_activation"].encode()
+            rnn.attr["activation"].s = activations["activation"].encode()
+            rnn.attr["activation_alpha"].f = activations["activation_alpha"]
+            rnn.attr["activation_beta"].f = activations["activation_beta"]
         nodes.append(rnn)
         for j, var in enumerate(states):
             for exit_ in [var.exit] + [alias.exit for alias, twin in layer.aliases if twin is var]:

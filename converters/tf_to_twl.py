@@ -299,9 +299,9 @@ def _top_k(ctx, node):
 
 @lowers("_TwlRnn")
 def _twl_rnn(ctx, node):
-    """A recurrent layer's while loop (converters/tf_rnn_loops.py): the lite LSTM, GRU or RNN, whose semantics
-    and operand layouts _TwlRnn already has (x, W, R, B, no sequence lengths, the initial states; outputs Y and
-    the final states)."""
+    """A recurrent layer's while loop (converters/tf_rnn_loops.py): the lite LSTM, GRU or RNN, whose semantics,
+    operand layouts and activations _TwlRnn already has (x, W, R, B, no sequence lengths, the initial states;
+    outputs Y and the final states)."""
     kind = attr(node, "kind")
     operands = [ctx.input(node, i) for i in range(4)] + [-1]
     operands += [ctx.input(node, 4 + i) for i in range(attr(node, "num_states"))]
@@ -309,7 +309,18 @@ def _twl_rnn(ctx, node):
     options = {"hidden_size": attr(node, "hidden_size"), "direction": "FORWARD", "batch_major": False}
     if kind == "GRU":
         options["linear_before_reset"] = attr(node, "linear_before_reset", False)
+    gate, cell = attr(node, "gate_activation", "Sigmoid"), attr(node, "activation", "Tanh")
+    if (gate, cell) != ("Sigmoid", "Tanh"):
+        if kind != "RNN":
+            options["gate_activation"] = _RNN_ACTIVATIONS[gate]
+        options["activation"] = _RNN_ACTIVATIONS[cell]
+        options["activation_alpha"] = float(attr(node, "activation_alpha", 0.2))
+        options["activation_beta"] = float(attr(node, "activation_beta", 0.5))
     ctx.builder.add_op(kind, operands, outputs, (f"{kind}Options", options))
+
+
+# _TwlRnn's activation names (ONNX's) as the .twl RNNActivation enum names them.
+_RNN_ACTIVATIONS = {"Sigmoid": "SIGMOID", "Tanh": "TANH", "HardSigmoid": "HARD_SIGMOID", "Relu": "RELU"}
 
 
 @lowers("Fill")

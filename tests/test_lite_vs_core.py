@@ -50,7 +50,7 @@ W = {
 }
 
 
-def _rnn(kind, x, *states, linear_before_reset=False, hidden=3):
+def _rnn(kind, x, *states, linear_before_reset=False, hidden=3, **activations):
     """The converter's _TwlRnn (ONNX's LSTM/GRU/RNN over x [T, N, I]): its sequence plus its final states."""
     gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[kind]
     r = np.random.default_rng(len(kind) + linear_before_reset)
@@ -60,6 +60,7 @@ def _rnn(kind, x, *states, linear_before_reset=False, hidden=3):
     )
     attrs = {"kind": kind, "hidden_size": hidden, "num_states": len(states)}
     attrs["linear_before_reset"] = linear_before_reset
+    attrs.update(activations)  # gate_activation, activation, activation_alpha, activation_beta
     op = tw.get_default_graph()._create_op("_TwlRnn", [x, w, rec, b, list(states)], attrs=attrs, name="rnn")
     total = op.outputs[0]
     for i in range(len(states)):
@@ -74,6 +75,17 @@ CASES = [
     Case("_TwlRnn GRU", lambda x, h: _rnn("GRU", x, h, linear_before_reset=True), [[4, 2, 5], [1, 2, 3]]),
     Case("_TwlRnn GRU reset first", lambda x, h: _rnn("GRU", x, h), [[4, 2, 5], [1, 2, 3]]),
     Case("_TwlRnn RNN", lambda x, h: _rnn("RNN", x, h), [[4, 2, 5], [1, 2, 3]]),
+    Case(
+        "_TwlRnn LSTM hard_sigmoid gates, relu",
+        lambda x, h, c: _rnn("LSTM", x, h, c, gate_activation="HardSigmoid", activation="Relu"),
+        [[4, 2, 5], [1, 2, 3], [1, 2, 3]],
+    ),
+    Case(
+        "_TwlRnn GRU reset first, Keras 3 hard_sigmoid gates",
+        lambda x, h: _rnn("GRU", x, h, gate_activation="HardSigmoid", activation_alpha=1 / 6),
+        [[4, 2, 5], [1, 2, 3]],
+    ),
+    Case("_TwlRnn RNN relu", lambda x, h: _rnn("RNN", x, h, activation="Relu"), [[4, 2, 5], [1, 2, 3]]),
     Case("Add broadcast", lambda x, y: x + y, [[2, 3, 4], [4]]),
     Case("Sub", lambda x, y: x - y, [[2, 3], [2, 3]]),
     Case("Mul broadcast", lambda x, y: x * y, [[2, 1, 4], [3, 1]]),

@@ -1,7 +1,9 @@
 // The CPU kernel of _TwlRnn (core/ops/converter_ops.cc): ONNX's LSTM, GRU
-// and RNN forward over a time-major sequence, one direction, default
-// activations. A reference for the converter's graphs (the lite runtime's
-// kernels are the fast ones): plain loops over the step's products.
+// and RNN forward over a time-major sequence, one direction, the gate and
+// cell activations of its attributes. A reference for the converter's graphs
+// (the lite runtime's kernels are the fast ones): plain loops over the step's
+// products.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -13,6 +15,15 @@ namespace tensorweave {
 namespace {
 
 float Sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+
+enum class Activation { kSigmoid, kTanh, kHardSigmoid, kRelu };
+
+Activation ActivationNamed(const std::string& name) {
+  return name == "Sigmoid"       ? Activation::kSigmoid
+         : name == "Tanh"        ? Activation::kTanh
+         : name == "HardSigmoid" ? Activation::kHardSigmoid
+                                 : Activation::kRelu;
+}
 
 // out[n, g] = sum_k a[n, k] * w[g, k] (+ bias[g]) for n < rows, g < cols.
 void TimesTransposed(const float* a, const float* w, const float* bias,
@@ -34,11 +45,34 @@ class TwlRnnOp : public OpKernel {
     ctx->SetStatus(ctx->GetAttr("kind", &kind));
     ctx->SetStatus(ctx->GetAttr("hidden_size", &hidden_));
     ctx->SetStatus(ctx->GetAttr("linear_before_reset", &linear_before_reset_));
+    std::string gate_activation, activation;
+    ctx->SetStatus(ctx->GetAttr("gate_activation", &gate_activation));
+    ctx->SetStatus(ctx->GetAttr("activation", &activation));
+    ctx->SetStatus(ctx->GetAttr("activation_alpha", &alpha_));
+    ctx->SetStatus(ctx->GetAttr("activation_beta", &beta_));
+    gate_activation_ = ActivationNamed(gate_activation);
+    activation_ = ActivationNamed(activation);
     kind_ = kind == "LSTM"  ? Kind::kLstm
             : kind == "GRU" ? Kind::kGru
                             : Kind::kRnn;
     gates_ = kind_ == Kind::kLstm ? 4 : kind_ == Kind::kGru ? 3 : 1;
   }
+
+  float Apply(Activation a, float v) const {
+    switch (a) {
+      case Activation::kSigmoid:
+        return Sigmoid(v);
+      case Activation::kTanh:
+        return std::tanh(v);
+      case Activation::kHardSigmoid:
+        return std::min(1.0f, std::max(0.0f, alpha_ * v + beta_));
+      case Activation::kRelu:
+        break;
+    }
+    return std::max(0.0f, v);
+  }
+  float Gate(float v) const { return Apply(gate_activation_, v); }
+  float Act(float v) const { return Apply(activation_, v); }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
@@ -97,24 +131,24 @@ class TwlRnnOp : public OpKernel {
         float* out = &gated[n * hidden];
         if (kind_ == Kind::kGru && !linear_before_reset_) {  // r * H, once
           for (int64_t k = 0; k < hidden; ++k) {
-            reset_state[k] = Sigmoid(xs[hidden + k] + hs[hidden + k]) * hn[k];
+            reset_state[k] = Gate(xs[hidden + k] + hs[hidden + k]) * hn[k];
           }
         }
         for (int64_t j = 0; j < hidden; ++j) {
           if (kind_ == Kind::kLstm) {  // gates i, o, f, c
             float& c = state[1][n * hidden + j];
-            const float i = Sigmoid(xs[j] + hs[j]);
-            const float o = Sigmoid(xs[hidden + j] + hs[hidden + j]);
-            const float f = Sigmoid(xs[2 * hidden + j] + hs[2 * hidden + j]);
-            const float g = std::tanh(xs[3 * hidden + j] + hs[3 * hidden + j]);
+            const float i = Gate(xs[j] + hs[j]);
+            const float o = Gate(xs[hidden + j] + hs[hidden + j]);
+            const float f = Gate(xs[2 * hidden + j] + hs[2 * hidden + j]);
+            const float g = Act(xs[3 * hidden + j] + hs[3 * hidden + j]);
             c = f * c + i * g;
-            out[j] = o * std::tanh(c);
+            out[j] = o * Act(c);
           } else if (kind_ == Kind::kGru) {  // gates z, r, h
-            const float z = Sigmoid(xs[j] + hs[j]);
+            const float z = Gate(xs[j] + hs[j]);
             float recurrent;             // the candidate's recurrent term
             if (linear_before_reset_) {  // r * (H R_h + Rb_h)
               recurrent =
-                  Sigmoid(xs[hidden + j] + hs[hidden + j]) * hs[2 * hidden + j];
+                  Gate(xs[hidden + j] + hs[hidden + j]) * hs[2 * hidden + j];
             } else {  // (r * H) R_h + Rb_h
               const float* rh = r.data<float>() + (2 * hidden + j) * hidden;
               recurrent = rb[2 * hidden + j];
@@ -122,10 +156,9 @@ class TwlRnnOp : public OpKernel {
                 recurrent += reset_state[k] * rh[k];
               }
             }
-            out[j] =
-                (1 - z) * std::tanh(xs[2 * hidden + j] + recurrent) + z * hn[j];
+            out[j] = (1 - z) * Act(xs[2 * hidden + j] + recurrent) + z * hn[j];
           } else {
-            out[j] = std::tanh(xs[j] + hs[j]);
+            out[j] = Act(xs[j] + hs[j]);
           }
         }
       }
@@ -146,6 +179,9 @@ class TwlRnnOp : public OpKernel {
   int64_t hidden_ = 0;
   int gates_ = 1;
   bool linear_before_reset_ = false;
+  Activation gate_activation_ = Activation::kSigmoid;
+  Activation activation_ = Activation::kTanh;
+  float alpha_ = 0.2f, beta_ = 0.5f;
 };
 
 REGISTER_KERNEL(KernelDef("_TwlRnn"), TwlRnnOp);

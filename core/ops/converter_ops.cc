@@ -69,11 +69,20 @@ REGISTER_OP("_TwlRnn")
     .Attr("hidden_size: int >= 1")
     .Attr("num_states: int >= 1")
     .Attr("linear_before_reset: bool = false")
+    .Attr(
+        "gate_activation: {'Sigmoid', 'Tanh', 'HardSigmoid', 'Relu'} = "
+        "'Sigmoid'")
+    .Attr("activation: {'Sigmoid', 'Tanh', 'HardSigmoid', 'Relu'} = 'Tanh'")
+    .Attr("activation_alpha: float = 0.2")
+    .Attr("activation_beta: float = 0.5")
     .SetShapeFn(TwlRnnShape)
     .Doc(
         "A recurrent layer over a time-major sequence with ONNX's LSTM, GRU "
         "or RNN semantics and operand layouts (the .twl LSTM/GRU/RNN "
         "operators): what the converter makes of a Keras recurrent layer's "
-        "while loop.");
+        "while loop. gate_activation is ONNX's f (LSTM and GRU gates), "
+        "activation its g and h (the cell, candidate or RNN state); "
+        "HardSigmoid is max(0, min(1, activation_alpha * x + "
+        "activation_beta)).");
 
 }  // namespace tensorweave
