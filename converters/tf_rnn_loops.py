@@ -14,13 +14,16 @@ running the body alone (in TensorFlow, or in the core for tensorweave's graphs):
 z are affine in the step's input x and the state h, so with z(x, h) evaluated on rows of zeros and unit
 vectors, b = z(0, 0), W = z(I, 0) - b and R = z(0, I) - b. The cell's equations are then checked on random
 values before the loop is replaced: Keras' LSTM (gates i, f, c, o), TF1's LSTMCell and BasicLSTMCell (i, j, f,
-o, any forget_bias), Keras' GRU (reset_after), TF1's GRUCell (reset before the product), SimpleRNN and
+o, any forget_bias), Keras' GRU (reset_after, or reset before the product as TF1's GRUCell), SimpleRNN and
 BasicRNNCell, each with the gate activation sigmoid, tanh, relu or a hard sigmoid (Keras 2's
 clip(0.2 x + 0.5, 0, 1), TF1 tf.keras' default recurrent_activation, or Keras 3's relu6(x + 3) / 6) and the
 cell activation any of those (ONNX's activations f and g). Cells stacked in one step (MultiRNNCell, or layers
 written out in a while_loop) become one operator each, the one above reading the sequence of the one below.
-Another activation, a mask, sequence lengths or peepholes fail the check; such a loop is left as it is, with
-the reason, for the caller's error.
+TF1's dynamic_rnn(sequence_length=) selects, per sequence, the previous states and zeros past its length
+(Select(time >= length, ...)) and bounds the steps by the longest length: ONNX's sequence_lens, the lengths
+clamped to [0, steps] as TF1 reads them, and a length of 0 given its initial states back (ONNX gives zeros).
+Another activation, a Keras mask (not a prefix of each sequence) or peepholes fail the check; such a loop is
+left as it is, with the reason, for the caller's error.
 """
 
 import copy
@@ -237,11 +240,64 @@ class _Layer:
             else:
                 self.aliases.append((var, twin))
         self.states = [v for v in self.states if any(v is u for u in kept)]
+        self.bounding_lengths = set()
         self._check_bounds()
         for var in self.counters + self.passed:
             if var.exit is not None and var.exit.name in live:
                 raise NotARecurrentLayer("a loop counter is used after the loop")
         self.input_tensor, self.input_size = None, None  # (a stacked cell's: its input, the one below's output)
+        self._find_lengths()
+
+    def _find_lengths(self):
+        """TF1's dynamic_rnn(sequence_length=): the step's new states and output are Select(time >= lengths, the
+        previous state or zeros, the cell's value) (ONNX's sequence_lens). Sets `lengths` (the tensor before the
+        loop, or None), `copies` ({Select name: node}) and `zero_inputs` (the Enters of the zeros)."""
+        g = self.g
+        self.lengths, self.copies, self.zero_inputs, self.lengths_enters = None, {}, set(), set()
+        conds = {}
+        for name in self.loop.nodes:
+            node = g.nodes[name]
+            if node.op == "GreaterEqual" and self.var_of(node.input[0]) is self.time:
+                conds[name] = node
+        for name in self.loop.nodes:
+            node = g.nodes[name]
+            if node.op in ("Select", "SelectV2") and parse_input(g.through_identities(node.input[0]))[0] in conds:
+                self.copies[name] = node
+        if not conds:
+            if self.bounding_lengths:
+                raise NotARecurrentLayer("its steps are bounded by the longest of lengths it does not select by")
+            return
+        lengths = {self.outside(c.input[1]) for c in conds.values()} | self.bounding_lengths
+        if len(lengths) != 1 or not self.copies:
+            raise NotARecurrentLayer("it compares the step index with sequence lengths it does not select by")
+        self.lengths = lengths.pop()
+        self.lengths_enters = {parse_input(g.through_identities(c.input[1]))[0] for c in conds.values()}
+        states = {id(v) for v in self.states}
+        for select in self.copies.values():
+            kept = select.input[1]
+            var = self.var_of(kept)
+            if var is not None and id(var) in states:
+                continue
+            if not self._is_zeros(self.outside(kept)):
+                raise NotARecurrentLayer(
+                    f"past a sequence's length its Select {select.name} keeps neither a state nor zeros"
+                )
+            self.zero_inputs.add(parse_input(self.g.through_identities(kept))[0])
+
+    def _is_zeros(self, tensor):
+        """Whether `tensor` is zeros: a Fill of a constant 0 or a constant of zeros."""
+        node = self.g.node(tensor)
+        if node is not None and node.op == "Fill":
+            value = self.const(node.input[1])
+            return value is not None and not np.any(value)
+        value = self.const(tensor)
+        return value is not None and not np.any(value)
+
+    def computed(self, tensor):
+        """The cell's value that `tensor` selects past a sequence's length (`tensor` itself when it is not such a
+        Select)."""
+        select = self.copies.get(parse_input(self.g.through_identities(tensor))[0])
+        return self.g.through_identities(select.input[2]) if select is not None else tensor
 
     def cells(self):
         """The stacked cells of the step (MultiRNNCell: one per layer), bottom first: [(states, input tensor)],
@@ -262,7 +318,7 @@ class _Layer:
         groups.sort(key=lambda group: len(below[id(group[0])]))
         cells, earlier = [], []
         for group in groups:
-            stops = {v.next for v in earlier}
+            stops = {v.next for v in earlier} | {self.computed(v.next) for v in earlier}
             states, hit, reads_x = self._reached([v.next for v in group], stops)
             if not earlier:
                 if not reads_x:
@@ -419,15 +475,28 @@ class _Layer:
         return value is not None and steps is not None and int(value) == steps
 
     def _at_least_one(self, tensor):
-        """Whether `tensor` is Maximum(c, the sequence's length) with a constant c <= 1."""
+        """Whether `tensor` is Maximum(c, the sequence's length) with a constant c <= 1, or Maximum(c, Max(the
+        sequence lengths)) (TF1's dynamic_rnn(sequence_length=): the lengths are checked by _find_lengths)."""
         node = self.g.node(self.outside(tensor))
         if node is None or node.op != "Maximum":
             return False
         a, b = node.input[:2]
         return any(
-            self.folded(u) is not None and float(self.folded(u)) <= 1 and self._is_length(v)
+            self.folded(u) is not None and float(self.folded(u)) <= 1 and (self._is_length(v) or self._longest(v))
             for u, v in [(a, b), (b, a)]
         )
+
+    def _longest(self, tensor):
+        """Whether `tensor` is Max over axis 0 of a vector (the longest sequence length), noted in
+        `bounding_lengths`."""
+        node = self.g.node(self.outside(tensor))
+        if node is None or node.op != "Max" or (self.tf_shape(node.input[0]) or [None, None])[1:] != []:
+            return False
+        axes = self.const(node.input[1])
+        if axes is None or list(np.reshape(axes, -1)) not in ([0], [-1]):
+            return False
+        self.bounding_lengths.add(self.outside(node.input[0]))
+        return True
 
     def folded(self, tensor):
         """The value of `tensor` when constants make it (Keras 3 bounds its loop by Max(lengths, Range(...))), or
@@ -437,6 +506,8 @@ class _Layer:
             return None
         if node.op == "Const":
             return self.const(node.name)
+        if node.op not in ("Range", "Max", "Min"):  # (nothing else folds; a loop's values would cycle)
+            return None
         inputs = [self.folded(i) for i in node.input if not i.startswith("^")]
         if any(v is None for v in inputs):
             return None
@@ -472,6 +543,10 @@ class _Layer:
             node = g.nodes[name]
             if node.op == "Enter" and node.attr["is_constant"].b:
                 value_of[name] = node.input[0]
+        for name in self.lengths_enters:  # (fed: past every length, or at none)
+            value_of[name] = "twl_probe/lengths"
+        for name in self.zero_inputs:  # (zeros of the probes' batch instead, below)
+            value_of[name] = "twl_probe/zero"
         # (The sequence and the initial states too when shape inference left their sizes unknown.)
         needed, todo = set(), [v.next for v in self.states] + self.output()
         if self._static_sizes() is None:
@@ -507,10 +582,17 @@ class _Layer:
                     inputs.append(value_of[name])
                 else:
                     inputs.append(i)
+            if node.name in self.copies and parse_input(g.through_identities(node.input[1]))[0] in self.zero_inputs:
+                zeros = graph_def.node.add(name=f"{node.name}/twl_zeros", op="ZerosLike", input=[inputs[2]])
+                zeros.attr["T"].type = tf.float32.as_datatype_enum
+                inputs[1] = zeros.name
             copy.input[:] = inputs
         for name in ["twl_probe/x"] + [f"twl_probe/state_{k}" for k in range(len(self.states))]:
             node = graph_def.node.add(name=name, op="Placeholder")
             node.attr["dtype"].type = tf.float32.as_datatype_enum
+        if self.lengths is not None:
+            node = graph_def.node.add(name="twl_probe/lengths", op="Placeholder")
+            node.attr["dtype"].type = tf.int32.as_datatype_enum
         zero = graph_def.node.add(name="twl_probe/zero", op="Const")
         zero.attr["dtype"].type = tf.int32.as_datatype_enum
         zero.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(0, tf.int32))
@@ -534,7 +616,8 @@ class _Layer:
         placeholders = {op.name for op in graph.get_operations() if op.type == "Placeholder"}
         with tf.compat.v1.Session(graph=graph) as sess:
             feeds_extra = {}
-            for name in placeholders - {"twl_probe/x"} - {f"twl_probe/state_{k}" for k in range(len(self.states))}:
+            fed = {"twl_probe/x", "twl_probe/lengths"} | {f"twl_probe/state_{k}" for k in range(len(self.states))}
+            for name in placeholders - fed:
                 t = graph.get_tensor_by_name(name + ":0")
                 shape = [2 if d is None else d for d in (t.shape.as_list() if t.shape.rank is not None else [])]
                 feeds_extra[t] = np.zeros(shape, t.dtype.as_numpy_dtype)
@@ -550,9 +633,11 @@ class _Layer:
                 for t in [v.next for v in self.states] + self.output()
             ]
 
-            def run(x, states, fetches):
+            def run(x, states, fetches, length=1 << 30):
                 feed = dict(feeds_extra)
                 feed[graph.get_tensor_by_name("twl_probe/x:0")] = x
+                if self.lengths is not None:  # (every step within its sequence, unless length 0)
+                    feed[graph.get_tensor_by_name("twl_probe/lengths:0")] = np.full([len(x)], length, np.int32)
                 for k, s in enumerate(states):
                     feed[graph.get_tensor_by_name(f"twl_probe/state_{k}:0")] = s
                 return sess.run(fetches, feed)
@@ -573,8 +658,13 @@ class _Layer:
                     states = [h if j == k else np.zeros_like(h) for j in range(len(self.states))]
                     probes[k] = run(x, states, candidates)
                 random = run(xr, sr, candidates + targets)
+                past_the_end = run(xr, sr, targets, length=0) if self.lengths is not None else None
             except Exception as e:  # noqa: BLE001 - TensorFlow's errors
                 raise NotARecurrentLayer(f"its body does not run on its own ({type(e).__name__}: {e})") from None
+        if past_the_end is not None:
+            kept, zeros = past_the_end[: len(self.states)], past_the_end[len(self.states) :]
+            if not all(np.array_equal(a, b) for a, b in zip(kept, sr)) or any(np.any(z) for z in zeros):
+                raise NotARecurrentLayer("past a sequence's length its step does not keep the states and give zeros")
         got_states = random[len(candidates) : len(candidates) + len(self.states)]
         got_output = random[-1] if self.write is not None else None
         random = random[: len(candidates)]
@@ -792,19 +882,38 @@ def _live(g, outputs):
 def fuse_rnn_loops(tf, graph_def, shapes, outputs):
     """(the nodes to replace: {name: [nodes]}, [(frame name, why)] of the loops left as they are). `shapes(name)`
     is TensorFlow's static shape of a tensor (a list with None for unknown dims, or None); `outputs` are the
-    graph's output tensors."""
-    g = _Graph(graph_def)
-    live = _live(g, outputs)
-    replaced, left = {}, []
-    for loop in _loops(g):
-        try:
-            layer = _Layer(g, loop, tf, shapes, live)
-            replaced.update(_replacement(tf, g, layer, _fitted_cells(layer)))
-        except NotARecurrentLayer as e:
-            left.append((loop.frame, str(e)))
-        except (KeyError, ValueError, IndexError, TypeError) as e:  # (a loop this analysis did not foresee)
-            left.append((loop.frame, f"it could not be analysed ({type(e).__name__}: {e})"))
-    return replaced, left
+    graph's output tensors. A loop left while others were replaced is tried again on the graph with them
+    replaced (a dynamic_rnn reading another's output, whose sizes are known only then)."""
+    replaced, left, current, fused = {}, [], graph_def, set()
+    while True:
+        g = _Graph(current)
+        live = _live(g, outputs)
+        newly, left = {}, []
+        for loop in _loops(g):
+            if loop.frame in fused:  # (its nodes stay until the caller prunes them)
+                continue
+            try:
+                layer = _Layer(g, loop, tf, shapes, live)
+                newly.update(_replacement(tf, g, layer, _fitted_cells(layer)))
+                fused.add(loop.frame)
+            except NotARecurrentLayer as e:
+                left.append((loop.frame, str(e)))
+            except (KeyError, ValueError, IndexError, TypeError) as e:  # (a loop this analysis did not foresee)
+                left.append((loop.frame, f"it could not be analysed ({type(e).__name__}: {e})"))
+        if not newly:
+            return replaced, left
+        # The replacements so far composed with these: each node of `graph_def` by the nodes it became.
+        by_name = {n.name: n for n in current.node}
+        for node in graph_def.node:
+            became = [m for n in replaced.get(node.name, [node]) for m in newly.get(n.name, [by_name.get(n.name, n)])]
+            if len(became) != 1 or became[0] is not node:
+                replaced[node.name] = became
+        if not left:
+            return replaced, left
+        current = type(graph_def)()
+        current.CopyFrom(graph_def)
+        del current.node[:]
+        current.node.extend(m for n in graph_def.node for m in replaced.get(n.name, [n]))
 
 
 def _fitted_cells(layer):
@@ -838,7 +947,20 @@ def _replacement(tf, g, layer, cells):
         node.attr["squeeze_dims"].list.i.extend([axis])
         return node
 
-    sequence = layer.sequence
+    sequence, lengths = layer.sequence, None
+    if layer.lengths is not None:
+        # TF1 takes any length: past the steps as all of them, below 0 as 0; ONNX's are in [0, steps].
+        int_type = v1.AttrValue(type=tf.int32.as_datatype_enum)
+        nodes += _length_of(v1, tf, sequence, f"{base}/steps")
+        zero = v1.NodeDef(name=f"{base}/zero", op="Const")
+        zero.attr["dtype"].CopyFrom(int_type)
+        zero.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(0, tf.int32))
+        at_most = v1.NodeDef(name=f"{base}/lengths_at_most_steps", op="Minimum", input=[layer.lengths, nodes[-1].name])
+        lengths = v1.NodeDef(name=f"{base}/lengths", op="Maximum", input=[at_most.name, zero.name])
+        empty = v1.NodeDef(name=f"{base}/empty", op="Equal", input=[lengths.name, zero.name])
+        for node in (at_most, lengths, empty):
+            node.attr["T"].CopyFrom(int_type)
+        nodes += [zero, at_most, lengths, empty]
     for number, (states, kind, hidden, w, r, b, linear_before_reset, activations) in enumerate(cells):
         prefix = base if len(cells) == 1 else f"{base}_{number}"
 
@@ -859,9 +981,12 @@ def _replacement(tf, g, layer, cells):
             initial.append(node.name)
         rnn = v1.NodeDef(name=prefix, op="_TwlRnn", input=[sequence, const("W", w), const("R", r), const("B", b)])
         rnn.input.extend(initial)
+        if lengths is not None:
+            rnn.input.append(lengths.name)
         rnn.attr["kind"].s = kind.encode()
         rnn.attr["hidden_size"].i = hidden
         rnn.attr["num_states"].i = len(states)
+        rnn.attr["num_lengths"].i = 0 if lengths is None else 1
         rnn.attr["linear_before_reset"].b = linear_before_reset
         if (activations["gate_activation"], activations["activation"]) != ("Sigmoid", "Tanh"):
             rnn.attr["gate_activation"].s = activations["gate_activation"].encode()
@@ -871,8 +996,16 @@ def _replacement(tf, g, layer, cells):
         nodes.append(rnn)
         for j, var in enumerate(states):
             for exit_ in [var.exit] + [alias.exit for alias, twin in layer.aliases if twin is var]:
-                if exit_ is not None:
+                if exit_ is None:
+                    continue
+                if lengths is None:
                     replaced[exit_.name] = [squeeze(exit_.name, f"{prefix}:{1 + j}", 0)]
+                    continue
+                # A sequence of length 0 keeps its initial state in TF1 (zeros in ONNX).
+                final = squeeze(f"{exit_.name}/twl_final", f"{prefix}:{1 + j}", 0)
+                select = v1.NodeDef(name=exit_.name, op="Select", input=[f"{base}/empty", var.init, final.name])
+                select.attr["T"].CopyFrom(float_type)
+                replaced[exit_.name] = [final, select]
         nodes.append(squeeze(f"{prefix}/sequence", prefix, 1))  # (the next cell's input)
         sequence = nodes[-1].name
     out_exit = layer.out.exit if layer.out is not None else None

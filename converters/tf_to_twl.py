@@ -300,11 +300,12 @@ def _top_k(ctx, node):
 @lowers("_TwlRnn")
 def _twl_rnn(ctx, node):
     """A recurrent layer's while loop (converters/tf_rnn_loops.py): the lite LSTM, GRU or RNN, whose semantics,
-    operand layouts and activations _TwlRnn already has (x, W, R, B, no sequence lengths, the initial states;
-    outputs Y and the final states)."""
-    kind = attr(node, "kind")
-    operands = [ctx.input(node, i) for i in range(4)] + [-1]
-    operands += [ctx.input(node, 4 + i) for i in range(attr(node, "num_states"))]
+    operand layouts and activations _TwlRnn already has (x, W, R, B, the sequence lengths if any, the initial
+    states; outputs Y and the final states)."""
+    kind, states = attr(node, "kind"), attr(node, "num_states")
+    lengths = ctx.input(node, 4 + states) if attr(node, "num_lengths", 0) else -1
+    operands = [ctx.input(node, i) for i in range(4)] + [lengths]
+    operands += [ctx.input(node, 4 + i) for i in range(states)]
     outputs = [ctx.output(f"{node.name}:{i}") for i in range(1 + attr(node, "num_states"))]
     options = {"hidden_size": attr(node, "hidden_size"), "direction": "FORWARD", "batch_major": False}
     if kind == "GRU":

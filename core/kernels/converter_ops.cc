@@ -1,8 +1,8 @@
 // The CPU kernel of _TwlRnn (core/ops/converter_ops.cc): ONNX's LSTM, GRU
-// and RNN forward over a time-major sequence, one direction, the gate and
-// cell activations of its attributes. A reference for the converter's graphs
-// (the lite runtime's kernels are the fast ones): plain loops over the step's
-// products.
+// and RNN forward over a time-major sequence, one direction, optional
+// sequence lengths, the gate and cell activations of its attributes. A
+// reference for the converter's graphs (the lite runtime's kernels are the fast
+// ones): plain loops over the step's products.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -44,6 +44,10 @@ class TwlRnnOp : public OpKernel {
     std::string kind;
     ctx->SetStatus(ctx->GetAttr("kind", &kind));
     ctx->SetStatus(ctx->GetAttr("hidden_size", &hidden_));
+    ctx->SetStatus(ctx->GetAttr("num_states", &num_states_));
+    int64_t num_lengths = 0;
+    ctx->SetStatus(ctx->GetAttr("num_lengths", &num_lengths));
+    has_lengths_ = num_lengths == 1;
     ctx->SetStatus(ctx->GetAttr("linear_before_reset", &linear_before_reset_));
     std::string gate_activation, activation;
     ctx->SetStatus(ctx->GetAttr("gate_activation", &gate_activation));
@@ -103,13 +107,27 @@ class TwlRnnOp : public OpKernel {
     OP_REQUIRES_OK(ctx, expect(w, TensorShape({1, gh, depth}), "w"));
     OP_REQUIRES_OK(ctx, expect(r, TensorShape({1, gh, hidden}), "r"));
     OP_REQUIRES_OK(ctx, expect(b, TensorShape({1, bias_size}), "b"));
-    const int num_states = ctx->num_inputs() - 4;
+    const int num_states = num_states_;
     std::vector<std::vector<float>> state(num_states);
     for (int s = 0; s < num_states; ++s) {
       const Tensor& init = ctx->input(4 + s);
       OP_REQUIRES_OK(ctx, expect(init, TensorShape({1, batch, hidden}),
                                  "an initial state"));
       state[s].assign(init.data<float>(), init.data<float>() + batch * hidden);
+    }
+    // Each sequence's length: steps past it give zeros and keep the state.
+    std::vector<int64_t> length(batch, steps);
+    if (has_lengths_) {
+      const Tensor& lengths = ctx->input(4 + num_states);
+      OP_REQUIRES_OK(ctx,
+                     expect(lengths, TensorShape({batch}), "sequence_lengths"));
+      for (int64_t n = 0; n < batch; ++n) {
+        length[n] = lengths.data<int32_t>()[n];
+        OP_REQUIRES(ctx, length[n] >= 0 && length[n] <= steps,
+                    errors::InvalidArgument(
+                        "sequence_lengths[", n, "] = ", length[n],
+                        " is outside [0, ", steps, "] (the steps of x)"));
+      }
     }
     Tensor* y;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(
@@ -129,6 +147,10 @@ class TwlRnnOp : public OpKernel {
         const float* hs = &hg[n * gh];
         const float* hn = &h[n * hidden];
         float* out = &gated[n * hidden];
+        if (t >= length[n]) {  // past the end: the state kept
+          std::copy(hn, hn + hidden, out);
+          continue;
+        }
         if (kind_ == Kind::kGru && !linear_before_reset_) {  // r * H, once
           for (int64_t k = 0; k < hidden; ++k) {
             reset_state[k] = Gate(xs[hidden + k] + hs[hidden + k]) * hn[k];
@@ -163,20 +185,30 @@ class TwlRnnOp : public OpKernel {
         }
       }
       h = gated;
-      std::copy(h.begin(), h.end(), y->data<float>() + t * batch * hidden);
+      float* y_t = y->data<float>() + t * batch * hidden;
+      std::copy(h.begin(), h.end(), y_t);
+      for (int64_t n = 0; n < batch; ++n) {
+        if (t >= length[n]) std::fill_n(y_t + n * hidden, hidden, 0.0f);
+      }
     }
     for (int s = 0; s < num_states; ++s) {
       Tensor* out;
       OP_REQUIRES_OK(ctx, ctx->allocate_output(
                               1 + s, TensorShape({1, batch, hidden}), &out));
       std::copy(state[s].begin(), state[s].end(), out->data<float>());
+      for (int64_t n = 0; n < batch; ++n) {  // a length of 0: zeros (ONNX's)
+        if (length[n] == 0) {
+          std::fill_n(out->data<float>() + n * hidden, hidden, 0.0f);
+        }
+      }
     }
   }
 
  private:
   enum class Kind { kLstm, kGru, kRnn };
   Kind kind_ = Kind::kRnn;
-  int64_t hidden_ = 0;
+  int64_t hidden_ = 0, num_states_ = 1;
+  bool has_lengths_ = false;
   int gates_ = 1;
   bool linear_before_reset_ = false;
   Activation gate_activation_ = Activation::kSigmoid;
