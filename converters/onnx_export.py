@@ -1300,6 +1300,45 @@ def _conv_pool_3d(ctx, node):
     ctx.add("Transpose", [result], [ctx.output(f"{node.name}:0")], perm=[0, 2, 3, 4, 1])
 
 
+@exports("Conv3DBackpropInputV2")
+def _conv_3d_transpose(ctx, node):
+    """ConvTranspose in NCDHW between Transposes, with the padding of the 3-D convolution it is the gradient of
+    (its input is this op's output, input_sizes, which must be static but for the batch) and the output padding
+    that gives TensorFlow's output size."""
+    if attr(node, "data_format", "NDHWC") != "NDHWC":
+        raise _NodeError("only data_format NDHWC is exported")
+    sizes, x_shape = ctx.shape(f"{node.name}:0"), ctx.shape(node.input[2])
+    filt = ctx.require_const(node, 1, "the filter")
+    if sizes is None or None in sizes[1:] or x_shape is None or None in x_shape[1:4] or filt.ndim != 5:
+        raise _NodeError(f"the input and output shapes ({x_shape}, {sizes}) must be static but for the batch")
+    strides = [int(v) for v in attr(node, "strides")[1:4]]
+    dilations = [int(v) for v in (attr(node, "dilations", None) or [1] * 5)[1:4]]
+    kernel = list(filt.shape[:3])
+    if lowering.padding(node) == "SAME":
+        pads = [lowering.same_pads(sizes[1 + i], kernel[i], strides[i], dilations[i]) for i in range(3)]
+    else:
+        pads = [(0, 0)] * 3
+    extra = [
+        sizes[1 + i] - (strides[i] * (x_shape[1 + i] - 1) + (kernel[i] - 1) * dilations[i] + 1 - sum(pads[i]))
+        for i in range(3)
+    ]
+    if any(e < 0 or e >= max(strides[i], dilations[i]) for i, e in enumerate(extra)):
+        raise _NodeError(f"the output size {sizes[1:4]} cannot come out of a transposed convolution of {x_shape}")
+    weights = ctx.initializer(f"{node.name}/filter", np.ascontiguousarray(filt.transpose(4, 3, 0, 1, 2)))
+    result = ctx.unique(f"{node.name}/ncdhw")
+    ctx.add(
+        "ConvTranspose",
+        [_ncdhw(ctx, node, node.input[2], "input"), weights],
+        [result],
+        kernel_shape=kernel,
+        strides=strides,
+        dilations=dilations,
+        pads=[p[0] for p in pads] + [p[1] for p in pads],
+        output_padding=extra,
+    )
+    ctx.add("Transpose", [result], [ctx.output(f"{node.name}:0")], perm=[0, 2, 3, 4, 1])
+
+
 def _value_info(name, dt, shape):
     dims = None if shape is None else [("batch" if d is None else d) for d in shape]
     return helper.make_tensor_value_info(name, _onnx_type(numpy_dtype(dt)), dims)

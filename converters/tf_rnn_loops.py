@@ -399,6 +399,11 @@ class _Layer:
             static = [list(np.shape(v)) for v in values]
             if self.input_size is not None:
                 static[0] = [None, None, self.input_size]
+        if len(static[0]) > 3:
+            raise NotARecurrentLayer(
+                f"its sequence has shape {static[0]}: each step reads a tensor of rank {len(static[0]) - 1}, not a "
+                "batch of vectors (a ConvLSTM's convolutional cell is not an LSTM, GRU or RNN operator)"
+            )
         if len(static[0]) != 3 or len({s[-1] for s in static[1:]}) != 1:
             raise NotARecurrentLayer(f"its sequence has shape {static[0]} and its states {static[1:]}")
         return static[0][2], static[1][-1]

@@ -466,6 +466,101 @@ def _conv_3d(ctx, node):
     ctx.builder.add_op("RESHAPE", [total, target], [ctx.output(out)])
 
 
+@lowers("Conv3DBackpropInputV2")
+def _conv_3d_transpose(ctx, node):
+    """A 3-D transposed convolution (Keras' Conv3DTranspose; NDHWC, constant filter, static output size but for
+    the batch): per depth tap k of the filter, one TRANSPOSE_CONV over (H, W) of the input with its depth folded
+    into the batch; input depth j lands on output depth j * stride + k * dilation - (SAME's padding before), so
+    each tap's result is spread by the stride (PAD), shifted (STRIDED_SLICE / PAD) to the output depth, and the
+    taps add up."""
+    strides, dilations = _ndhwc(node)
+    out = f"{node.name}:0"
+    x_name = data_inputs(node)[2]
+    (n, d, h, w, c), sizes = _volume(ctx, node, x_name), ctx.shape(out)
+    filt = np.asarray(ctx.require_const(node, 1, "the filter"), np.float32)
+    if sizes is None or len(sizes) != 5 or None in sizes[1:] or filt.ndim != 5:
+        raise _NodeError(f"the output shape {sizes} must be static but for the batch, the filter rank 5")
+    kd, kh, kw, co, ci = filt.shape
+    if ci != c:
+        raise _NodeError(f"the filter {list(filt.shape)} takes {ci} channels; the input has {c}")
+    d2, h2, w2 = sizes[1:4]
+    if lowering.padding(node) == "SAME":
+        begins = [same_pads(size, k, s, dl)[0] for size, k, s, dl in zip(sizes[1:4], (kd, kh, kw), strides, dilations)]
+    else:
+        begins = [0, 0, 0]
+    folded = _fold_depth(ctx, node, ctx.input(node, 2), [n, d, h, w, c], "folded")
+    zeros = ctx.constant(f"{node.name}/bias", np.zeros([co], np.float32))
+    options = {
+        "stride_h": strides[1],
+        "stride_w": strides[2],
+        "dilation_h_factor": dilations[1],
+        "dilation_w_factor": dilations[2],
+        "pad_top": begins[1],
+        "pad_left": begins[2],
+        "out_h": h2,
+        "out_w": w2,
+    }
+    features, stride = h2 * w2 * co, strides[0]
+    rows_mask = ("StridedSliceOptions", {"begin_mask": 0b101, "end_mask": 0b101})
+
+    def tensor(suffix, shape):
+        return ctx.intermediate(f"{node.name}/{suffix}", shape, np.float32, like=out)
+
+    def const(suffix, value):
+        return ctx.constant(f"{node.name}/{suffix}", np.array(value, np.int32))
+
+    def rows(k, x, length, begin, end, suffix):
+        """Rows [begin, end) of x [n, length, F] (end <= length)."""
+        taken = tensor(f"tap{k}_{suffix}", [n, end - begin, features])
+        bounds = [const(f"tap{k}_{suffix}_{what}", v) for what, v in (("begin", [0, begin, 0]), ("end", [0, end, 0]))]
+        ctx.builder.add_op(
+            "STRIDED_SLICE", [x, *bounds, const(f"tap{k}_{suffix}_strides", [1, 1, 1])], [taken], rows_mask
+        )
+        return taken
+
+    def padded(k, x, before, after, length, suffix):
+        result = tensor(f"tap{k}_{suffix}", [n, before + length + after, features])
+        pads = const(f"tap{k}_{suffix}_paddings", [[0, 0], [before, after], [0, 0]])
+        ctx.builder.add_op("PAD", [x, pads], [result])
+        return result
+
+    total = None
+    for k in range(kd):
+        f = ctx.constant(f"{node.name}/tap{k}_filter", np.ascontiguousarray(filt[k].transpose(3, 0, 1, 2))[None])
+        planes = tensor(f"tap{k}", [n * d, h2, w2, co])
+        ctx.builder.add_op("TRANSPOSE_CONV", [folded, f, zeros], [planes], ("TransposeConvOptions", dict(options)))
+        spread, length = tensor(f"tap{k}_rows", [n, d, features]), d
+        ctx.builder.add_op("RESHAPE", [planes, const(f"tap{k}_rows_shape", [-1, d, features])], [spread])
+        if stride > 1:  # input depth j at row j * stride
+            strided = tensor(f"tap{k}_strided", [n, d, stride, features])
+            paddings = const(f"tap{k}_strided_paddings", [[0, 0], [0, 0], [0, stride - 1], [0, 0]])
+            shape = const(f"tap{k}_strided_shape", [-1, d, 1, features])
+            grouped = tensor(f"tap{k}_grouped", [n, d, 1, features])
+            ctx.builder.add_op("RESHAPE", [spread, shape], [grouped])
+            ctx.builder.add_op("PAD", [grouped, paddings], [strided])
+            length = d * stride
+            spread = tensor(f"tap{k}_spread", [n, length, features])
+            ctx.builder.add_op("RESHAPE", [strided, const(f"tap{k}_spread_shape", [-1, length, features])], [spread])
+        offset = k * dilations[0] - begins[0]  # where row 0 lands in the output depth
+        if offset < 0:
+            spread = rows(k, spread, length, min(-offset, length), length, "after_start")
+            length -= min(-offset, length)
+        before = max(offset, 0)
+        if before + length > d2:
+            keep = max(d2 - before, 0)
+            spread = rows(k, spread, length, 0, keep, "before_end")
+            length = keep
+        if before or before + length < d2:
+            spread = padded(k, spread, before, d2 - before - length, length, "placed")
+        if total is not None:
+            summed = tensor(f"taps{k}", [n, d2, features])
+            ctx.builder.add_op("ADD", [total, spread], [summed], _ARITHMETIC)
+            spread = summed
+        total = spread
+    target = ctx.constant(f"{node.name}/out_shape", np.array([-1, d2, h2, w2, co], np.int32))
+    ctx.builder.add_op("RESHAPE", [total, target], [ctx.output(out)])
+
+
 @lowers("MaxPool3D", "AvgPool3D")
 def _pool_3d(ctx, node):
     """A 3-D pool (NDHWC) as two 2-D ones: over (H, W) with the depth folded into the batch, then over the depth

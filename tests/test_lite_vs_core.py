@@ -46,6 +46,7 @@ W = {
         "gather": (5, 3),
         "deconv": (3, 3, 2, 3),
         "conv3d": (3, 2, 3, 2, 4),
+        "deconv3d": (3, 2, 3, 3, 2),
     }.items()
 }
 
@@ -338,6 +339,21 @@ CASES = [
             1,
         ),
         [[2, 5, 4, 5, 2]],
+    ),
+    Case(
+        "Conv3DBackpropInputV2 SAME strided, VALID (Keras' Conv3DTranspose)",
+        lambda x: tw.concat(
+            [
+                tw.reshape(
+                    tw.nn.conv3d_transpose(x, W["deconv3d"], [2, 6, 7, 10, 3], [1, 2, 2, 2, 1], "SAME"), [2, -1]
+                ),
+                tw.reshape(
+                    tw.nn.conv3d_transpose(x, W["deconv3d"], [2, 5, 9, 7, 3], [1, 1, 2, 1, 1], "VALID"), [2, -1]
+                ),
+            ],
+            1,
+        ),
+        [[2, 3, 4, 5, 2]],
     ),
     Case(
         "MaxPool3D SAME, AvgPool3D SAME and VALID",

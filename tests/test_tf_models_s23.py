@@ -220,3 +220,59 @@ def test_onnx_export_refuses_bicubic_scales_it_cannot_express():
         tw.identity(tw.image.resize_bicubic(x, [7, 9], half_pixel_centers=True), name="y")
     with pytest.raises(ConversionError, match=r"resizing \[3, 4\] to \[7, 9\] bicubically: .* 1/1024 of a pixel"):
         onnx_export.export(graph.as_graph_def(), ["x"], ["y"])
+
+
+def test_keras_conv3d_transpose_h5(tmp_path):
+    """Keras' Conv3DTranspose (Conv3DBackpropInputV2: per depth tap a TRANSPOSE_CONV, spread and shifted along the
+    depth), strided SAME then VALID, then 3-D cropping and global max pooling; the lite runtime and onnxruntime
+    against Keras."""
+    layers = tf_keras.layers
+    with _eager():
+        tf_keras.utils.set_random_seed(8)
+        model = tf_keras.Sequential(
+            [
+                layers.Input((3, 4, 5, 2), name="x"),
+                layers.Conv3DTranspose(3, 3, strides=(2, 1, 2), padding="same"),
+                layers.Conv3DTranspose(2, (3, 2, 2), padding="valid", activation="relu"),
+                layers.Cropping3D(((1, 0), (0, 1), (1, 1))),
+                layers.GlobalMaxPooling3D(name="out"),
+            ]
+        )
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+        x = np.random.default_rng(8).standard_normal((2, 3, 4, 5, 2)).astype(np.float32)
+        want = model(x, training=False).numpy()
+    for suffix in ("twl", "onnx"):
+        assert cli_main(["--input", path, "--output", str(tmp_path / f"model.{suffix}")]) == 0
+    (got,) = lite_runner.LiteRunner(str(tmp_path / "model.twl")).run([x]).values()
+    np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+    session = ort.InferenceSession(str(tmp_path / "model.onnx"))
+    np.testing.assert_allclose(session.run(None, {session.get_inputs()[0].name: x})[0], want, rtol=RTOL, atol=ATOL)
+
+
+def test_conv_lstm_2d_is_refused_naming_its_cell(tmp_path):
+    from converters import tf_models
+    from converters.errors import ConversionError
+
+    layers = tf_keras.layers
+    with _eager():
+        model = tf_keras.Sequential([layers.Input((None, 6, 6, 2)), layers.ConvLSTM2D(3, 3)])
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    with pytest.raises(ConversionError, match="a ConvLSTM's convolutional cell is not an LSTM, GRU or RNN operator"):
+        tf_models.freeze(path)
+
+
+def test_bidirectional_gru_merge_mode_none(tmp_path):
+    """Bidirectional(GRU, merge_mode=None): its two outputs, over a run-time length."""
+    layers = tf_keras.layers
+    with _eager():
+        tf_keras.utils.set_random_seed(9)
+        inputs = layers.Input((None, FEATURES), name="x")
+        forward, backward = layers.Bidirectional(layers.GRU(3), merge_mode=None)(inputs)
+        outputs = [layers.Identity(name="forward")(forward), layers.Identity(name="backward")(backward)]
+        model = tf_keras.Model(inputs, outputs)
+        path = str(tmp_path / "model.h5")
+        model.save(path)
+    names = ["forward", "backward"]
+    _check(tmp_path, path, lambda x: dict(zip(names, (v.numpy() for v in model(x)))), names)
