@@ -500,63 +500,15 @@ def _conv_3d_transpose(ctx, node):
         "out_h": h2,
         "out_w": w2,
     }
-    features, stride = h2 * w2 * co, strides[0]
-    rows_mask = ("StridedSliceOptions", {"begin_mask": 0b101, "end_mask": 0b101})
-
-    def tensor(suffix, shape):
-        return ctx.intermediate(f"{node.name}/{suffix}", shape, np.float32, like=out)
-
-    def const(suffix, value):
-        return ctx.constant(f"{node.name}/{suffix}", np.array(value, np.int32))
-
-    def rows(k, x, length, begin, end, suffix):
-        """Rows [begin, end) of x [n, length, F] (end <= length)."""
-        taken = tensor(f"tap{k}_{suffix}", [n, end - begin, features])
-        bounds = [const(f"tap{k}_{suffix}_{what}", v) for what, v in (("begin", [0, begin, 0]), ("end", [0, end, 0]))]
-        ctx.builder.add_op(
-            "STRIDED_SLICE", [x, *bounds, const(f"tap{k}_{suffix}_strides", [1, 1, 1])], [taken], rows_mask
-        )
-        return taken
-
-    def padded(k, x, before, after, length, suffix):
-        result = tensor(f"tap{k}_{suffix}", [n, before + length + after, features])
-        pads = const(f"tap{k}_{suffix}_paddings", [[0, 0], [before, after], [0, 0]])
-        ctx.builder.add_op("PAD", [x, pads], [result])
-        return result
-
-    total = None
+    taps = []
     for k in range(kd):
         f = ctx.constant(f"{node.name}/tap{k}_filter", np.ascontiguousarray(filt[k].transpose(3, 0, 1, 2))[None])
-        planes = tensor(f"tap{k}", [n * d, h2, w2, co])
+        planes = ctx.intermediate(f"{node.name}/tap{k}", [n * d, h2, w2, co], np.float32, like=out)
         ctx.builder.add_op("TRANSPOSE_CONV", [folded, f, zeros], [planes], ("TransposeConvOptions", dict(options)))
-        spread, length = tensor(f"tap{k}_rows", [n, d, features]), d
-        ctx.builder.add_op("RESHAPE", [planes, const(f"tap{k}_rows_shape", [-1, d, features])], [spread])
-        if stride > 1:  # input depth j at row j * stride
-            strided = tensor(f"tap{k}_strided", [n, d, stride, features])
-            paddings = const(f"tap{k}_strided_paddings", [[0, 0], [0, 0], [0, stride - 1], [0, 0]])
-            shape = const(f"tap{k}_strided_shape", [-1, d, 1, features])
-            grouped = tensor(f"tap{k}_grouped", [n, d, 1, features])
-            ctx.builder.add_op("RESHAPE", [spread, shape], [grouped])
-            ctx.builder.add_op("PAD", [grouped, paddings], [strided])
-            length = d * stride
-            spread = tensor(f"tap{k}_spread", [n, length, features])
-            ctx.builder.add_op("RESHAPE", [strided, const(f"tap{k}_spread_shape", [-1, length, features])], [spread])
-        offset = k * dilations[0] - begins[0]  # where row 0 lands in the output depth
-        if offset < 0:
-            spread = rows(k, spread, length, min(-offset, length), length, "after_start")
-            length -= min(-offset, length)
-        before = max(offset, 0)
-        if before + length > d2:
-            keep = max(d2 - before, 0)
-            spread = rows(k, spread, length, 0, keep, "before_end")
-            length = keep
-        if before or before + length < d2:
-            spread = padded(k, spread, before, d2 - before - length, length, "placed")
-        if total is not None:
-            summed = tensor(f"taps{k}", [n, d2, features])
-            ctx.builder.add_op("ADD", [total, spread], [summed], _ARITHMETIC)
-            spread = summed
-        total = spread
+        taps.append(planes)
+    total = lowering.transposed_depth_taps(
+        ctx, node.name, out, taps, n, d, d2, h2 * w2 * co, strides[0], dilations[0], begins[0]
+    )
     target = ctx.constant(f"{node.name}/out_shape", np.array([-1, d2, h2, w2, co], np.int32))
     ctx.builder.add_op("RESHAPE", [total, target], [ctx.output(out)])
 
