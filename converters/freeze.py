@@ -823,7 +823,7 @@ def _rnn_loops_fused(view, outputs):
         why = "".join(f"; the loop {frame!r} is not one: {reason}" for frame, reason in left)
         raise ConversionError(
             f"node '{loop.name}' belongs to a while loop, which the converter takes only as a recurrent layer (an "
-            f"LSTM, GRU or basic RNN cell over a sequence, without sequence lengths or masks){why}"
+            f"LSTM, GRU or basic RNN cell over a sequence, with or without dynamic_rnn's sequence_length, without masks){why}"
         )
     return view
 

@@ -204,3 +204,58 @@ def lite_pow_opcode(exponent):
     if opcode is None:
         raise NodeError(f"exponent {exponent.tolist()} has no lite op (2, 0.5 or -0.5)")
     return opcode
+
+
+def transposed_depth_taps(ctx, prefix, like, taps, n, d, d2, features, stride, dilation, begin):
+    """The [n, d2, features] sum over the depth taps of a 3-D transposed convolution whose H and W are done:
+    `taps[k]` is [n * d, ...] (features per input depth slice), the TRANSPOSE_CONV of the input's depth slices
+    (folded into the batch) by the filter's tap k; input depth j of tap k lands on output depth
+    j * stride + k * dilation - begin. Each tap's rows are spread by the stride (PAD), shifted into place
+    (STRIDED_SLICE / PAD) and the taps added. `ctx` is a .twl builder context (tf_to_twl's or the ONNX
+    importer's); new tensors are named under `prefix`, shaped like `like`'s batch."""
+
+    def tensor(suffix, shape):
+        return ctx.intermediate(f"{prefix}/{suffix}", shape, np.float32, like=like)
+
+    def const(suffix, value):
+        return ctx.constant(f"{prefix}/{suffix}", np.array(value, np.int32))
+
+    def rows(k, x, begin, end, suffix):
+        taken = tensor(f"tap{k}_{suffix}", [n, end - begin, features])
+        bounds = [const(f"tap{k}_{suffix}_{what}", v) for what, v in (("begin", [0, begin, 0]), ("end", [0, end, 0]))]
+        mask = ("StridedSliceOptions", {"begin_mask": 0b101, "end_mask": 0b101})
+        ctx.builder.add_op("STRIDED_SLICE", [x, *bounds, const(f"tap{k}_{suffix}_strides", [1, 1, 1])], [taken], mask)
+        return taken
+
+    total = None
+    for k, planes in enumerate(taps):
+        spread, length = tensor(f"tap{k}_rows", [n, d, features]), d
+        ctx.builder.add_op("RESHAPE", [planes, const(f"tap{k}_rows_shape", [-1, d, features])], [spread])
+        if stride > 1:  # input depth j at row j * stride
+            grouped = tensor(f"tap{k}_grouped", [n, d, 1, features])
+            ctx.builder.add_op("RESHAPE", [spread, const(f"tap{k}_grouped_shape", [-1, d, 1, features])], [grouped])
+            strided = tensor(f"tap{k}_strided", [n, d, stride, features])
+            paddings = const(f"tap{k}_strided_paddings", [[0, 0], [0, 0], [0, stride - 1], [0, 0]])
+            ctx.builder.add_op("PAD", [grouped, paddings], [strided])
+            length = d * stride
+            spread = tensor(f"tap{k}_spread", [n, length, features])
+            ctx.builder.add_op("RESHAPE", [strided, const(f"tap{k}_spread_shape", [-1, length, features])], [spread])
+        offset = k * dilation - begin  # where row 0 lands in the output depth
+        if offset < 0:
+            cut = min(-offset, length)
+            spread, length = rows(k, spread, cut, length, "after_start"), length - cut
+        before = max(offset, 0)
+        if before + length > d2:
+            keep = max(d2 - before, 0)
+            spread, length = rows(k, spread, 0, keep, "before_end"), keep
+        if before or before + length < d2:
+            placed = tensor(f"tap{k}_placed", [n, d2, features])
+            paddings = const(f"tap{k}_placed_paddings", [[0, 0], [before, d2 - before - length], [0, 0]])
+            ctx.builder.add_op("PAD", [spread, paddings], [placed])
+            spread = placed
+        if total is not None:
+            summed = tensor(f"taps{k}", [n, d2, features])
+            ctx.builder.add_op("ADD", [total, spread], [summed], ("ArithmeticOptions", {}))
+            spread = summed
+        total = spread
+    return total

@@ -504,11 +504,6 @@ EXCLUDE.update(
 )
 
 # Conv, ConvTranspose, pools.
-EXCLUDE["test_convtranspose_3d"] = _converter_refuses(
-    "3-D (volumetric) ConvTranspose: TRANSPOSE_CONV is 2-D",
-    r"only 1-D and 2-D ConvTranspose is supported \(weights rank 5\)",
-)
-
 # Control flow and Compress (onnx_import/control_flow.py).
 EXCLUDE["test_compress_bfloat16"] = _lacks_input_type("bfloat16")
 

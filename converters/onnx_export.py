@@ -283,6 +283,96 @@ def _resize(ctx, node):
     )
 
 
+_TF_CUBIC_TABLE = 1024  # TensorFlow's bicubic weights: at the fraction rounded to 1/1024 of a pixel
+
+
+def _tf_sample_positions(in_size, out_size, align, half):
+    """Where TensorFlow's resize samples each output index of an axis (float32, as its kernels compute it)."""
+    out = np.arange(out_size, dtype=np.float32)
+    if align and out_size > 1:
+        return out * np.float32((in_size - 1) / (out_size - 1))
+    scale = np.float32(in_size / out_size)
+    return (out + np.float32(0.5)) * scale - np.float32(0.5) if half else out * scale
+
+
+@exports("ResizeBicubic")
+def _resize_bicubic(ctx, node):
+    """ONNX's cubic Resize: Keys' a = -0.5 with half_pixel_centers (taps outside the image excluded), else -0.75
+    with the edge pixels repeated. TensorFlow weighs the taps at the sample's fraction rounded to 1/1024 of a
+    pixel; ONNX at the fraction itself: exported only where every fraction is such a multiple (whole and
+    power-of-two scales), else refused."""
+    align, half = attr(node, "align_corners", False), attr(node, "half_pixel_centers", False)
+    if align and half:
+        raise _NodeError("align_corners and half_pixel_centers cannot both be set")
+    shape = ctx.shape(node.input[0])
+    if shape is None or len(shape) != 4 or None in shape[1:3]:
+        raise _NodeError(f"images must be rank 4 (NHWC) with a static height and width, got shape {shape}")
+    size = ctx.require_const(node, 1, "size").astype(np.int64).reshape(-1)
+    for n, m in zip(shape[1:3], size.tolist()):
+        fraction = _tf_sample_positions(n, m, align, half)
+        fraction = (fraction - np.floor(fraction)) * _TF_CUBIC_TABLE
+        if np.any(fraction != np.round(fraction)):
+            raise _NodeError(
+                f"resizing {shape[1:3]} to {size.tolist()} bicubically: TensorFlow weighs the taps at fractions rounded "
+                "to 1/1024 of a pixel, which ONNX's cubic Resize cannot express at this scale (whole and power-of-two "
+                "scales export)"
+            )
+    x = ctx.nchw(node.input[0])
+    nc, sizes = ctx.unique(f"{node.name}/nc"), ctx.unique(f"{node.name}/sizes")
+    ctx.add("Shape", [x], [nc], start=0, end=2)
+    ctx.add("Concat", [nc, ctx.initializer(f"{node.name}/hw", size)], [sizes], axis=0)
+    mode = "align_corners" if align else "half_pixel" if half else "asymmetric"
+    ctx.add(
+        "Resize",
+        [x, "", "", sizes],
+        [ctx.output(f"{node.name}:0", nchw=True)],
+        mode="cubic",
+        coordinate_transformation_mode=mode,
+        cubic_coeff_a=-0.5 if half else -0.75,
+        exclude_outside=int(bool(half)),
+    )
+
+
+@exports("ResizeArea")
+def _resize_area(ctx, node):
+    """ResizeArea (without align_corners), each axis by a whole factor, as the .twl lowering does it: shrunk, the
+    average of each block (AveragePool, the factor as window and stride); grown, each pixel repeated (nearest
+    Resize); both in turn when one axis shrinks and the other grows. Fractional pixel areas are refused."""
+    shape = ctx.shape(node.input[0])
+    if shape is None or len(shape) != 4 or None in shape[1:3]:
+        raise _NodeError(f"images must be rank 4 (NHWC) with a static height and width, got shape {shape}")
+    if numpy_dtype(ctx.specs[tensor_name(node.input[0])][0]) != np.float32:
+        raise _NodeError("images must be float32")
+    if attr(node, "align_corners", False):
+        raise _NodeError("align_corners=True is not supported (only align_corners=False)")
+    size = [int(v) for v in ctx.require_const(node, 1, "size").reshape(-1)]
+    down, up = [], []
+    for n, m in zip(shape[1:3], size):
+        if n % m and m % n:
+            raise _NodeError(
+                f"resizing {shape[1:3]} to {size}: each axis must shrink or grow by a whole factor (averaging "
+                "fractional pixel areas is not supported)"
+            )
+        down.append(n // m if n % m == 0 else 1)
+        up.append(m // n if n % m else 1)
+    x = ctx.nchw(node.input[0])
+    grow = max(up) > 1 or max(down) == 1
+    if max(down) > 1:
+        pooled = ctx.unique(f"{node.name}/pooled") if grow else ctx.output(f"{node.name}:0", nchw=True)
+        ctx.add("AveragePool", [x], [pooled], kernel_shape=down, strides=down)
+        x = pooled
+    if grow:
+        scales = ctx.initializer(f"{node.name}/scales", np.array([1.0, 1.0, *up], np.float32))
+        ctx.add(
+            "Resize",
+            [x, "", scales],
+            [ctx.output(f"{node.name}:0", nchw=True)],
+            mode="nearest",
+            coordinate_transformation_mode="asymmetric",
+            nearest_mode="floor",
+        )
+
+
 @exports("MaxPool", "AvgPool")
 def _pool(ctx, node):
     kernel, strides = spatial_pair(node, "ksize"), spatial_pair(node, "strides")
@@ -933,6 +1023,83 @@ def _cumsum(ctx, node):
     ctx.add("CumSum", [ctx.nhwc(node.input[0]), axis], [ctx.output(f"{node.name}:0")], **flags)
 
 
+_MAX_CUMPROD_STEPS = 1024
+
+
+@exports("Cumprod")
+def _cumprod(ctx, node):
+    """TensorFlow's Cumprod along a static axis, written out (opset 18 has no CumProd): the running product one
+    Mul per element in TensorFlow's order (exclusive: starting from ones; reverse: from the end), then Concat."""
+    shape = ctx.shape(node.input[0])
+    axis = int(ctx.require_const(node, 1, "axis"))
+    if shape is None or not -len(shape) <= axis < len(shape) or shape[axis] is None:
+        raise _NodeError(f"the axis {axis} of the input (shape {shape}) must have a static length")
+    axis %= len(shape)
+    steps = shape[axis]
+    if steps > _MAX_CUMPROD_STEPS:
+        raise _NodeError(f"the axis has {steps} elements; the ONNX Cumprod is written out for at most 1024")
+    x = ctx.nhwc(node.input[0])
+    dtype = numpy_dtype(ctx.specs[tensor_name(node.input[0])][0])
+    exclusive, reverse = bool(attr(node, "exclusive", False)), bool(attr(node, "reverse", False))
+    parts = [ctx.unique(f"{node.name}/element_{i}") for i in range(steps)]
+    if steps:
+        ctx.add("Split", [x], parts, axis=axis, num_outputs=steps)
+    order = list(range(steps))[::-1] if reverse else list(range(steps))
+    running, products = None, [None] * steps
+    for i in order:
+        if exclusive:
+            if running is None:
+                shape, running = ctx.unique(f"{node.name}/element_shape"), ctx.unique(f"{node.name}/ones")
+                ctx.add("Shape", [parts[i]], [shape])
+                ctx.add("Expand", [ctx.initializer(f"{node.name}/one", np.array(1, dtype)), shape], [running])
+            products[i] = running
+            following = ctx.unique(f"{node.name}/product_{i}")
+            ctx.add("Mul", [running, parts[i]], [following])
+            running = following
+        else:
+            if running is None:
+                running = parts[i]
+            else:
+                following = ctx.unique(f"{node.name}/product_{i}")
+                ctx.add("Mul", [running, parts[i]], [following])
+                running = following
+            products[i] = running
+    out = ctx.output(f"{node.name}:0")
+    if steps:
+        ctx.add("Concat", products, [out], axis=axis)
+    else:
+        ctx.add("Identity", [x], [out])
+
+
+@exports("Atan2")
+def _atan2(ctx, node):
+    """atan(y / x), plus pi (y >= 0) or minus pi (y < 0) where x < 0; pi/2 or -pi/2 (y's sign) where x is 0, and
+    0 where y is 0 too (float32; as the .twl lowering; ONNX has no Atan2)."""
+    if numpy_dtype(ctx.specs[f"{node.name}:0"][0]) != np.float32:
+        raise _NodeError(f"Atan2 of {numpy_dtype(ctx.specs[f'{node.name}:0'][0])} is not supported (float32 only)")
+    y, x = ctx.nhwc(node.input[0]), ctx.nhwc(node.input[1])
+
+    def const(suffix, value):
+        return ctx.initializer(f"{node.name}/{suffix}", np.array(value, np.float32))
+
+    def step(suffix, op, inputs):
+        name = ctx.unique(f"{node.name}/{suffix}")
+        ctx.add(op, inputs, [name])
+        return name
+
+    zero = const("zero", 0.0)
+    angle = step("atan", "Atan", [step("ratio", "Div", [y, x])])
+    y_up = step("y_nonnegative", "GreaterOrEqual", [y, zero])
+    turn = step("turn", "Where", [y_up, const("pi", np.pi), const("minus_pi", -np.pi)])
+    turned = step("turned", "Where", [step("x_negative", "Less", [x, zero]), turn, zero])
+    summed = step("summed", "Add", [angle, turned])
+    x_zero = step("x_zero", "Equal", [x, zero])
+    origin = step("origin", "And", [x_zero, step("y_zero", "Equal", [y, zero])])
+    upright = step("upright", "Where", [y_up, const("half_pi", np.pi / 2), const("minus_half_pi", -np.pi / 2)])
+    on_axis = step("on_axis", "Where", [x_zero, upright, summed])
+    ctx.add("Where", [origin, zero, on_axis], [ctx.output(f"{node.name}:0")])
+
+
 @exports("TopKV2")
 def _top_k(ctx, node):
     k = ctx.initializer(f"{node.name}/k", ctx.require_const(node, 1, "k").astype(np.int64).reshape(1))
@@ -1049,11 +1216,22 @@ def _twl_rnn(ctx, node):
     kind, states = attr(node, "kind"), int(attr(node, "num_states"))
     inputs = [ctx.nhwc(node.input[0])]
     inputs += [ctx.initializer(f"{node.name}/{w}", ctx.require_const(node, i, w)) for i, w in enumerate("WRB", 1)]
-    inputs += [""] + [ctx.nhwc(node.input[4 + i]) for i in range(states)]
+    lengths = ctx.nhwc(node.input[4 + states]) if int(attr(node, "num_lengths", 0)) else ""
+    inputs += [lengths] + [ctx.nhwc(node.input[4 + i]) for i in range(states)]
     outputs = [ctx.output(f"{node.name}:{i}") for i in range(1 + states)]
     options = {"hidden_size": int(attr(node, "hidden_size"))}
     if kind == "GRU":
         options["linear_before_reset"] = int(bool(attr(node, "linear_before_reset", False)))
+    gate, cell = attr(node, "gate_activation", "Sigmoid"), attr(node, "activation", "Tanh")
+    if (gate, cell) != ("Sigmoid", "Tanh"):
+        # ONNX's f, g (and h: an LSTM's output activation is its cell's); a HardSigmoid's alpha and beta in the
+        # order of the activations that take them.
+        acts = {"LSTM": [gate, cell, cell], "GRU": [gate, cell], "RNN": [cell]}[kind]
+        options["activations"] = acts
+        hard = acts.count("HardSigmoid")
+        if hard:
+            options["activation_alpha"] = [float(attr(node, "activation_alpha", 0.2))] * hard
+            options["activation_beta"] = [float(attr(node, "activation_beta", 0.5))] * hard
     ctx.add(kind, inputs, outputs, **options)
 
 
@@ -1119,6 +1297,45 @@ def _conv_pool_3d(ctx, node):
         extra = {"count_include_pad": 0} if node.op == "AvgPool3D" else {}
         op = "MaxPool" if node.op == "MaxPool3D" else "AveragePool"
         ctx.add(op, [_ncdhw(ctx, node, x, "input")], [result], kernel_shape=kernel, strides=strides, pads=pads, **extra)
+    ctx.add("Transpose", [result], [ctx.output(f"{node.name}:0")], perm=[0, 2, 3, 4, 1])
+
+
+@exports("Conv3DBackpropInputV2")
+def _conv_3d_transpose(ctx, node):
+    """ConvTranspose in NCDHW between Transposes, with the padding of the 3-D convolution it is the gradient of
+    (its input is this op's output, input_sizes, which must be static but for the batch) and the output padding
+    that gives TensorFlow's output size."""
+    if attr(node, "data_format", "NDHWC") != "NDHWC":
+        raise _NodeError("only data_format NDHWC is exported")
+    sizes, x_shape = ctx.shape(f"{node.name}:0"), ctx.shape(node.input[2])
+    filt = ctx.require_const(node, 1, "the filter")
+    if sizes is None or None in sizes[1:] or x_shape is None or None in x_shape[1:4] or filt.ndim != 5:
+        raise _NodeError(f"the input and output shapes ({x_shape}, {sizes}) must be static but for the batch")
+    strides = [int(v) for v in attr(node, "strides")[1:4]]
+    dilations = [int(v) for v in (attr(node, "dilations", None) or [1] * 5)[1:4]]
+    kernel = list(filt.shape[:3])
+    if lowering.padding(node) == "SAME":
+        pads = [lowering.same_pads(sizes[1 + i], kernel[i], strides[i], dilations[i]) for i in range(3)]
+    else:
+        pads = [(0, 0)] * 3
+    extra = [
+        sizes[1 + i] - (strides[i] * (x_shape[1 + i] - 1) + (kernel[i] - 1) * dilations[i] + 1 - sum(pads[i]))
+        for i in range(3)
+    ]
+    if any(e < 0 or e >= max(strides[i], dilations[i]) for i, e in enumerate(extra)):
+        raise _NodeError(f"the output size {sizes[1:4]} cannot come out of a transposed convolution of {x_shape}")
+    weights = ctx.initializer(f"{node.name}/filter", np.ascontiguousarray(filt.transpose(4, 3, 0, 1, 2)))
+    result = ctx.unique(f"{node.name}/ncdhw")
+    ctx.add(
+        "ConvTranspose",
+        [_ncdhw(ctx, node, node.input[2], "input"), weights],
+        [result],
+        kernel_shape=kernel,
+        strides=strides,
+        dilations=dilations,
+        pads=[p[0] for p in pads] + [p[1] for p in pads],
+        output_padding=extra,
+    )
     ctx.add("Transpose", [result], [ctx.output(f"{node.name}:0")], perm=[0, 2, 3, 4, 1])
 
 

@@ -20,14 +20,7 @@ def registrar(table):
 # does not -- the tf->twl lowerings (tf_to_twl.LOWERINGS) and the ONNX
 # exporters (onnx_export.EXPORTERS) -- each with the reason.
 # tests/test_registry.py checks the tables against these lists.
-_TF_GRAPHS = "met in TensorFlow's own frozen graphs (tf_keras models through the CLI); the ONNX exporter, for "
-_TF_GRAPHS += "tensorweave graphs, has no exporter for it yet"
-ONLY_TO_TWL = {
-    op: _TF_GRAPHS
-    for op in (
-        "ResizeBicubic", "ResizeArea", "Cumprod", "Atan2",
-    )
-}  # fmt: skip
+ONLY_TO_TWL = {}
 ONLY_TO_ONNX = {}
 
 

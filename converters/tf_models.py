@@ -283,7 +283,7 @@ def freeze(path, inputs=None, outputs=None, signature_key=None, keras_safe_mode=
             why = "".join(f"; the loop {frame!r} is not one: {reason}" for frame, reason in left)
             raise ConversionError(
                 f"{path}: node {lists[0].name!r} ({lists[0].op}) belongs to a TF2 while loop over TensorLists, "
-                "which the converter takes only as a recurrent layer (an LSTM, GRU or SimpleRNN with the default "
+                "which the converter takes only as a recurrent layer (an LSTM, GRU or SimpleRNN with sigmoid, hard sigmoid, tanh or relu "
                 f"activations, no mask){why}. Build such layers with unroll=True over a fixed sequence length, or "
                 "export the model to ONNX"
             )

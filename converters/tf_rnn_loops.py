@@ -14,13 +14,20 @@ running the body alone (in TensorFlow, or in the core for tensorweave's graphs):
 z are affine in the step's input x and the state h, so with z(x, h) evaluated on rows of zeros and unit
 vectors, b = z(0, 0), W = z(I, 0) - b and R = z(0, I) - b. The cell's equations are then checked on random
 values before the loop is replaced: Keras' LSTM (gates i, f, c, o), TF1's LSTMCell and BasicLSTMCell (i, j, f,
-o, any forget_bias), Keras' GRU (reset_after), TF1's GRUCell (reset before the product), SimpleRNN and
-BasicRNNCell. Cells stacked in one step (MultiRNNCell, or layers written out in a while_loop) become one
-operator each, the one above reading the sequence of the one below. Another activation, a mask, sequence
-lengths or peepholes fail the check; such a loop is left as it is, with the reason, for the caller's error.
+o, any forget_bias), Keras' GRU (reset_after, or reset before the product as TF1's GRUCell), SimpleRNN and
+BasicRNNCell, each with the gate activation sigmoid, tanh, relu or a hard sigmoid (Keras 2's
+clip(0.2 x + 0.5, 0, 1), TF1 tf.keras' default recurrent_activation, or Keras 3's relu6(x + 3) / 6) and the
+cell activation any of those (ONNX's activations f and g). Cells stacked in one step (MultiRNNCell, or layers
+written out in a while_loop) become one operator each, the one above reading the sequence of the one below.
+TF1's dynamic_rnn(sequence_length=) selects, per sequence, the previous states and zeros past its length
+(Select(time >= length, ...)) and bounds the steps by the longest length: ONNX's sequence_lens, the lengths
+clamped to [0, steps] as TF1 reads them, and a length of 0 given its initial states back (ONNX gives zeros).
+Another activation, a Keras mask (not a prefix of each sequence) or peepholes fail the check; such a loop is
+left as it is, with the reason, for the caller's error.
 """
 
 import copy
+import itertools
 
 import numpy as np
 
@@ -39,6 +46,39 @@ class NotARecurrentLayer(Exception):
 
 def _sigmoid(v):
     return 1.0 / (1.0 + np.exp(-v))
+
+
+def _hard_sigmoid(alpha, beta):
+    return lambda v: np.clip(alpha * v + beta, 0.0, 1.0)
+
+
+# Activations as _TwlRnn names them (ONNX's): (name, alpha, beta (None: no parameters), function). The defaults
+# first in each list, relu last: a hard sigmoid's body also holds alpha z + beta, on which relu agrees with the
+# hard sigmoid wherever it is below 1 (every fit tries each pair of activations on every tensor of the body
+# before the next pair).
+_SIGMOID = ("Sigmoid", None, None, _sigmoid)
+_TANH = ("Tanh", None, None, np.tanh)
+_RELU = ("Relu", None, None, lambda v: np.maximum(v, 0.0))
+_HARD_SIGMOIDS = [("HardSigmoid", a, 0.5, _hard_sigmoid(a, 0.5)) for a in (0.2, 1.0 / 6.0)]  # Keras 2, Keras 3
+_GATE_ACTIVATIONS = [_SIGMOID] + _HARD_SIGMOIDS + [_TANH, _RELU]
+_CELL_ACTIVATIONS = [_TANH, _SIGMOID] + _HARD_SIGMOIDS + [_RELU]
+
+
+def _activation_pairs(gates=True):
+    """[(gate activation, cell activation)] to try, the defaults first; a pair's hard sigmoids share alpha and
+    beta (one pair per operator). Without gates (an RNN): the gate is sigmoid (unused)."""
+    pairs = []
+    for f in _GATE_ACTIVATIONS if gates else [_SIGMOID]:
+        for g in _CELL_ACTIVATIONS:
+            if f[1] is None or g[1] is None or f[1:3] == g[1:3]:
+                pairs.append((f, g))
+    return pairs
+
+
+def _attributes(f, g):
+    """_TwlRnn's activation attributes of gate activation `f` and cell activation `g`."""
+    alpha, beta = next(((a[1], a[2]) for a in (f, g) if a[1] is not None), (0.2, 0.5))
+    return {"gate_activation": f[0], "activation": g[0], "activation_alpha": alpha, "activation_beta": beta}
 
 
 class _Var:
@@ -200,11 +240,64 @@ class _Layer:
             else:
                 self.aliases.append((var, twin))
         self.states = [v for v in self.states if any(v is u for u in kept)]
+        self.bounding_lengths = set()
         self._check_bounds()
         for var in self.counters + self.passed:
             if var.exit is not None and var.exit.name in live:
                 raise NotARecurrentLayer("a loop counter is used after the loop")
         self.input_tensor, self.input_size = None, None  # (a stacked cell's: its input, the one below's output)
+        self._find_lengths()
+
+    def _find_lengths(self):
+        """TF1's dynamic_rnn(sequence_length=): the step's new states and output are Select(time >= lengths, the
+        previous state or zeros, the cell's value) (ONNX's sequence_lens). Sets `lengths` (the tensor before the
+        loop, or None), `copies` ({Select name: node}) and `zero_inputs` (the Enters of the zeros)."""
+        g = self.g
+        self.lengths, self.copies, self.zero_inputs, self.lengths_enters = None, {}, set(), set()
+        conds = {}
+        for name in self.loop.nodes:
+            node = g.nodes[name]
+            if node.op == "GreaterEqual" and self.var_of(node.input[0]) is self.time:
+                conds[name] = node
+        for name in self.loop.nodes:
+            node = g.nodes[name]
+            if node.op in ("Select", "SelectV2") and parse_input(g.through_identities(node.input[0]))[0] in conds:
+                self.copies[name] = node
+        if not conds:
+            if self.bounding_lengths:
+                raise NotARecurrentLayer("its steps are bounded by the longest of lengths it does not select by")
+            return
+        lengths = {self.outside(c.input[1]) for c in conds.values()} | self.bounding_lengths
+        if len(lengths) != 1 or not self.copies:
+            raise NotARecurrentLayer("it compares the step index with sequence lengths it does not select by")
+        self.lengths = lengths.pop()
+        self.lengths_enters = {parse_input(g.through_identities(c.input[1]))[0] for c in conds.values()}
+        states = {id(v) for v in self.states}
+        for select in self.copies.values():
+            kept = select.input[1]
+            var = self.var_of(kept)
+            if var is not None and id(var) in states:
+                continue
+            if not self._is_zeros(self.outside(kept)):
+                raise NotARecurrentLayer(
+                    f"past a sequence's length its Select {select.name} keeps neither a state nor zeros"
+                )
+            self.zero_inputs.add(parse_input(self.g.through_identities(kept))[0])
+
+    def _is_zeros(self, tensor):
+        """Whether `tensor` is zeros: a Fill of a constant 0 or a constant of zeros."""
+        node = self.g.node(tensor)
+        if node is not None and node.op == "Fill":
+            value = self.const(node.input[1])
+            return value is not None and not np.any(value)
+        value = self.const(tensor)
+        return value is not None and not np.any(value)
+
+    def computed(self, tensor):
+        """The cell's value that `tensor` selects past a sequence's length (`tensor` itself when it is not such a
+        Select)."""
+        select = self.copies.get(parse_input(self.g.through_identities(tensor))[0])
+        return self.g.through_identities(select.input[2]) if select is not None else tensor
 
     def cells(self):
         """The stacked cells of the step (MultiRNNCell: one per layer), bottom first: [(states, input tensor)],
@@ -225,7 +318,7 @@ class _Layer:
         groups.sort(key=lambda group: len(below[id(group[0])]))
         cells, earlier = [], []
         for group in groups:
-            stops = {v.next for v in earlier}
+            stops = {v.next for v in earlier} | {self.computed(v.next) for v in earlier}
             states, hit, reads_x = self._reached([v.next for v in group], stops)
             if not earlier:
                 if not reads_x:
@@ -306,6 +399,11 @@ class _Layer:
             static = [list(np.shape(v)) for v in values]
             if self.input_size is not None:
                 static[0] = [None, None, self.input_size]
+        if len(static[0]) > 3:
+            raise NotARecurrentLayer(
+                f"its sequence has shape {static[0]}: each step reads a tensor of rank {len(static[0]) - 1}, not a "
+                "batch of vectors (a ConvLSTM's convolutional cell is not an LSTM, GRU or RNN operator)"
+            )
         if len(static[0]) != 3 or len({s[-1] for s in static[1:]}) != 1:
             raise NotARecurrentLayer(f"its sequence has shape {static[0]} and its states {static[1:]}")
         return static[0][2], static[1][-1]
@@ -382,15 +480,28 @@ class _Layer:
         return value is not None and steps is not None and int(value) == steps
 
     def _at_least_one(self, tensor):
-        """Whether `tensor` is Maximum(c, the sequence's length) with a constant c <= 1."""
+        """Whether `tensor` is Maximum(c, the sequence's length) with a constant c <= 1, or Maximum(c, Max(the
+        sequence lengths)) (TF1's dynamic_rnn(sequence_length=): the lengths are checked by _find_lengths)."""
         node = self.g.node(self.outside(tensor))
         if node is None or node.op != "Maximum":
             return False
         a, b = node.input[:2]
         return any(
-            self.folded(u) is not None and float(self.folded(u)) <= 1 and self._is_length(v)
+            self.folded(u) is not None and float(self.folded(u)) <= 1 and (self._is_length(v) or self._longest(v))
             for u, v in [(a, b), (b, a)]
         )
+
+    def _longest(self, tensor):
+        """Whether `tensor` is Max over axis 0 of a vector (the longest sequence length), noted in
+        `bounding_lengths`."""
+        node = self.g.node(self.outside(tensor))
+        if node is None or node.op != "Max" or (self.tf_shape(node.input[0]) or [None, None])[1:] != []:
+            return False
+        axes = self.const(node.input[1])
+        if axes is None or list(np.reshape(axes, -1)) not in ([0], [-1]):
+            return False
+        self.bounding_lengths.add(self.outside(node.input[0]))
+        return True
 
     def folded(self, tensor):
         """The value of `tensor` when constants make it (Keras 3 bounds its loop by Max(lengths, Range(...))), or
@@ -400,6 +511,8 @@ class _Layer:
             return None
         if node.op == "Const":
             return self.const(node.name)
+        if node.op not in ("Range", "Max", "Min"):  # (nothing else folds; a loop's values would cycle)
+            return None
         inputs = [self.folded(i) for i in node.input if not i.startswith("^")]
         if any(v is None for v in inputs):
             return None
@@ -435,6 +548,10 @@ class _Layer:
             node = g.nodes[name]
             if node.op == "Enter" and node.attr["is_constant"].b:
                 value_of[name] = node.input[0]
+        for name in self.lengths_enters:  # (fed: past every length, or at none)
+            value_of[name] = "twl_probe/lengths"
+        for name in self.zero_inputs:  # (zeros of the probes' batch instead, below)
+            value_of[name] = "twl_probe/zero"
         # (The sequence and the initial states too when shape inference left their sizes unknown.)
         needed, todo = set(), [v.next for v in self.states] + self.output()
         if self._static_sizes() is None:
@@ -470,10 +587,17 @@ class _Layer:
                     inputs.append(value_of[name])
                 else:
                     inputs.append(i)
+            if node.name in self.copies and parse_input(g.through_identities(node.input[1]))[0] in self.zero_inputs:
+                zeros = graph_def.node.add(name=f"{node.name}/twl_zeros", op="ZerosLike", input=[inputs[2]])
+                zeros.attr["T"].type = tf.float32.as_datatype_enum
+                inputs[1] = zeros.name
             copy.input[:] = inputs
         for name in ["twl_probe/x"] + [f"twl_probe/state_{k}" for k in range(len(self.states))]:
             node = graph_def.node.add(name=name, op="Placeholder")
             node.attr["dtype"].type = tf.float32.as_datatype_enum
+        if self.lengths is not None:
+            node = graph_def.node.add(name="twl_probe/lengths", op="Placeholder")
+            node.attr["dtype"].type = tf.int32.as_datatype_enum
         zero = graph_def.node.add(name="twl_probe/zero", op="Const")
         zero.attr["dtype"].type = tf.int32.as_datatype_enum
         zero.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(0, tf.int32))
@@ -488,7 +612,8 @@ class _Layer:
         return graph, needed & self.loop.nodes
 
     def fit(self):
-        """(kind, W, R, B, state order, linear_before_reset) in ONNX's layouts, checked on random values."""
+        """(kind, hidden size, the state read as h, W, R, B, linear_before_reset, activation attributes) in ONNX's
+        layouts, checked on random values."""
         tf = self.tf
         if len(self.states) not in (1, 2):
             raise NotARecurrentLayer(f"it carries {len(self.states)} states (a layer: 1 or 2)")
@@ -496,7 +621,8 @@ class _Layer:
         placeholders = {op.name for op in graph.get_operations() if op.type == "Placeholder"}
         with tf.compat.v1.Session(graph=graph) as sess:
             feeds_extra = {}
-            for name in placeholders - {"twl_probe/x"} - {f"twl_probe/state_{k}" for k in range(len(self.states))}:
+            fed = {"twl_probe/x", "twl_probe/lengths"} | {f"twl_probe/state_{k}" for k in range(len(self.states))}
+            for name in placeholders - fed:
                 t = graph.get_tensor_by_name(name + ":0")
                 shape = [2 if d is None else d for d in (t.shape.as_list() if t.shape.rank is not None else [])]
                 feeds_extra[t] = np.zeros(shape, t.dtype.as_numpy_dtype)
@@ -512,9 +638,11 @@ class _Layer:
                 for t in [v.next for v in self.states] + self.output()
             ]
 
-            def run(x, states, fetches):
+            def run(x, states, fetches, length=1 << 30):
                 feed = dict(feeds_extra)
                 feed[graph.get_tensor_by_name("twl_probe/x:0")] = x
+                if self.lengths is not None:  # (every step within its sequence, unless length 0)
+                    feed[graph.get_tensor_by_name("twl_probe/lengths:0")] = np.full([len(x)], length, np.int32)
                 for k, s in enumerate(states):
                     feed[graph.get_tensor_by_name(f"twl_probe/state_{k}:0")] = s
                 return sess.run(fetches, feed)
@@ -535,8 +663,13 @@ class _Layer:
                     states = [h if j == k else np.zeros_like(h) for j in range(len(self.states))]
                     probes[k] = run(x, states, candidates)
                 random = run(xr, sr, candidates + targets)
+                past_the_end = run(xr, sr, targets, length=0) if self.lengths is not None else None
             except Exception as e:  # noqa: BLE001 - TensorFlow's errors
                 raise NotARecurrentLayer(f"its body does not run on its own ({type(e).__name__}: {e})") from None
+        if past_the_end is not None:
+            kept, zeros = past_the_end[: len(self.states)], past_the_end[len(self.states) :]
+            if not all(np.array_equal(a, b) for a, b in zip(kept, sr)) or any(np.any(z) for z in zeros):
+                raise NotARecurrentLayer("past a sequence's length its step does not keep the states and give zeros")
         got_states = random[len(candidates) : len(candidates) + len(self.states)]
         got_output = random[-1] if self.write is not None else None
         random = random[: len(candidates)]
@@ -547,7 +680,9 @@ class _Layer:
                 fitted = _fit_kind(kind, gates, hidden, inputs, probes[k], random, xr, sr, k, got_states, got_output)
                 if fitted is not None:
                     return (kind, hidden, k) + fitted
-        raise NotARecurrentLayer("its body is not an LSTM, GRU or basic RNN cell with the default activations")
+        raise NotARecurrentLayer(
+            "its body is not an LSTM, GRU or basic RNN cell with the activations sigmoid, hard sigmoid, tanh or relu"
+        )
 
 
 def _affine(z, inputs, hidden):
@@ -557,8 +692,9 @@ def _affine(z, inputs, hidden):
 
 
 def _fit_kind(kind, gates, hidden, inputs, probe, random, xr, sr, k, got_states, got_output):
-    """(W, R, B, linear_before_reset) in ONNX's layouts if some body tensors are this cell's pre-activations and
-    the cell's equations give what the body gave on random values; else None. `k` is the state read as h."""
+    """(W, R, B, linear_before_reset, activation attributes) in ONNX's layouts if some body tensors are this
+    cell's pre-activations and the cell's equations give what the body gave on random values; else None. `k` is
+    the state read as h."""
     rows = 1 + inputs + hidden  # (a tensor of the step's batch, not a weight)
 
     def of_width(width):
@@ -592,25 +728,38 @@ class Fit:
         """An LSTM (Keras' or TF1's gate order, any forget bias) or a basic RNN, whose pre-activations are one
         affine z = x W + h R + b."""
         h = self.sr[self.k]
+        fitted = []
         for p, r_value in zs:
             w, r, b = _affine(p, self.inputs, self.hidden)
             z = self.xr @ w + h @ r + b
-            if not _close(z, r_value, 1e-4):
-                continue
-            if kind == "RNN":
-                if self._agrees([np.tanh(z)], np.tanh(z)):
-                    return _onnx([0], self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (False,)
-                continue
-            c_prev, c_got = self.sr[1 - self.k], self.got_states[1 - self.k]
-            for order in ([0, 3, 1, 2], [0, 3, 2, 1]):  # ONNX's i, o, f, c in Keras' (i, f, c, o), TF1's (i, j, f, o)
-                i, o, f, c = (self._block(z, g) for g in order)
-                forget_bias = self._forget_bias(f, c_prev, c_got - _sigmoid(i) * np.tanh(c))
-                new_c = _sigmoid(f + forget_bias) * c_prev + _sigmoid(i) * np.tanh(c)
-                out = _sigmoid(o) * np.tanh(new_c)
-                if self._agrees([out, new_c] if self.k == 0 else [new_c, out], out):
-                    b = b.copy()
-                    b[order[2] * self.hidden : (order[2] + 1) * self.hidden] += forget_bias
-                    return _onnx(order, self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (False,)
+            if _close(z, r_value, 1e-4):
+                fitted.append((w, r, b, z))
+        if kind == "RNN":
+            for (f, g), (w, r, b, z) in itertools.product(_activation_pairs(gates=False), fitted):
+                if self._agrees([g[3](z)], g[3](z)):
+                    return _onnx([0], self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (
+                        False,
+                        _attributes(f, g),
+                    )
+            return None
+        c_prev, c_got = self.sr[1 - self.k], self.got_states[1 - self.k]
+        # ONNX's i, o, f, c in Keras' (i, f, c, o), TF1's (i, j, f, o)
+        orders = ([0, 3, 1, 2], [0, 3, 2, 1])
+        for (gate, cell), (w, r, b, z), order in itertools.product(_activation_pairs(), fitted, orders):
+            i, o, f, c = (self._block(z, g) for g in order)
+            sig, act = gate[3], cell[3]
+            forget_bias = 0.0
+            if gate is _SIGMOID:  # (TF1's forget_bias, added inside the sigmoid)
+                forget_bias = self._forget_bias(f, c_prev, c_got - sig(i) * act(c))
+            new_c = sig(f + forget_bias) * c_prev + sig(i) * act(c)
+            out = sig(o) * act(new_c)
+            if self._agrees([out, new_c] if self.k == 0 else [new_c, out], out):
+                b = b.copy()
+                b[order[2] * self.hidden : (order[2] + 1) * self.hidden] += forget_bias
+                return _onnx(order, self.hidden, w, r, np.concatenate([b, np.zeros_like(b)])) + (
+                    False,
+                    _attributes(gate, cell),
+                )
         return None
 
     @staticmethod
@@ -631,43 +780,57 @@ class Fit:
         xs = [_affine(p, self.inputs, hidden) for p, _ in zs]
         wx = [a for a in xs if np.abs(a[1]).max() == 0 and np.abs(a[0]).max() > 0]
         rh = [a for a in xs if np.abs(a[0]).max() == 0 and np.abs(a[1]).max() > 0]
-        for w, _, bx in wx:
-            for _, r, bh in rh:
-                zx, zh = self.xr @ w + bx, h @ r + bh
-                z = _sigmoid(self._block(zx, 0) + self._block(zh, 0))
-                reset = _sigmoid(self._block(zx, 1) + self._block(zh, 1))
-                new_h = z * h + (1 - z) * np.tanh(self._block(zx, 2) + reset * self._block(zh, 2))
-                if self._agrees([new_h], new_h):
-                    return _onnx([0, 1, 2], hidden, w, r, np.concatenate([bx, bh])) + (True,)
+        for (gate, cell), (w, _, bx), (_, r, bh) in itertools.product(_activation_pairs(), wx, rh):
+            zx, zh = self.xr @ w + bx, h @ r + bh
+            z = gate[3](self._block(zx, 0) + self._block(zh, 0))
+            reset = gate[3](self._block(zx, 1) + self._block(zh, 1))
+            new_h = z * h + (1 - z) * cell[3](self._block(zx, 2) + reset * self._block(zh, 2))
+            if self._agrees([new_h], new_h):
+                return _onnx([0, 1, 2], hidden, w, r, np.concatenate([bx, bh])) + (True, _attributes(gate, cell))
         return None
 
-    def gru_reset_first(self, gate_zs, candidate_zs):
-        """TF1's GRUCell: r, u = sigmoid([x, h] Wg + bg); h~ = tanh([x, r * h] Wc + bc); h' = u h + (1 - u) h~.
-        ONNX's GRU without linear_before_reset (z = u). Wc's rows for h are read off the probes with a unit state:
-        there h~'s pre-activation is r_j Wc[j] + bc."""
+    def gru_reset_first(self, gate_zs, unit_zs):
+        """A GRU whose reset gate applies before the recurrent product (ONNX's GRU without linear_before_reset):
+        TF1's GRUCell, r, u = f([x, h] Wg + bg) (the gates one tensor 2H wide: `gate_zs`), and Keras' GRU with
+        reset_after=False (z and r two tensors H wide, among `unit_zs`); h~ = g(x Wc + (r * h) Rc + bc);
+        h' = u h + (1 - u) h~ (ONNX's z = u). Rc's rows are read off the probes with a unit state: there h~'s
+        pre-activation is r_j Rc[j] + bc."""
         h, hidden, inputs = self.sr[self.k], self.hidden, self.inputs
-        for p, g_value in gate_zs:
-            wg, rg, bg = _affine(p, inputs, hidden)
-            gates = self.xr @ wg + h @ rg + bg
-            if not _close(gates, g_value, 1e-4):
-                continue
-            for order in ([0, 1], [1, 0]):  # (r, u) as TF1 splits them, or (u, r)
-                r_rows = _sigmoid(self._block(p, order[0]))[1 + inputs :]  # r on the unit-state probes
-                for q, _ in candidate_zs:
-                    bc = q[0]
-                    wcx = q[1 : 1 + inputs] - bc
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        wch = (q[1 + inputs :] - bc) / np.diag(r_rows)[:, None]
-                    if not np.all(np.isfinite(wch)):
-                        continue
-                    reset, update = (_sigmoid(self._block(gates, g)) for g in order)
-                    new_h = update * h + (1 - update) * np.tanh(self.xr @ wcx + (reset * h) @ wch + bc)
-                    if self._agrees([new_h], new_h):
-                        z_cols, r_cols = (slice(g * hidden, (g + 1) * hidden) for g in (order[1], order[0]))
-                        w = np.concatenate([wg[:, z_cols], wg[:, r_cols], wcx], axis=1)
-                        r = np.concatenate([rg[:, z_cols], rg[:, r_cols], wch], axis=1)
-                        b = np.concatenate([bg[z_cols], bg[r_cols], bc, np.zeros(3 * hidden, np.float32)])
-                        return _onnx([0, 1, 2], hidden, w, r, b) + (False,)
+
+        def fitted(p, value):
+            w, r, b = _affine(p, inputs, hidden)
+            return (w, r, b) if _close(self.xr @ w + h @ r + b, value, 1e-4) else None
+
+        # (the reset gate's probe values, the update gate's (W, R, b), the reset gate's (W, R, b))
+        gate_pairs = []
+        for p, value in gate_zs:
+            affine = fitted(p, value)
+            for reset, update in ((0, 1), (1, 0)) if affine else ():  # (r, u) as TF1 splits them, or (u, r)
+                cols = [slice(g * hidden, (g + 1) * hidden) for g in (update, reset)]
+                gate_pairs.append((p[:, cols[1]], *(tuple(a[..., c] for a in affine) for c in cols)))
+        both = []  # affine in x and in h, H wide
+        for p, value in unit_zs:
+            affine = fitted(p, value)
+            if affine and np.abs(affine[0]).max() > 0 and np.abs(affine[1]).max() > 0:
+                both.append((p, affine))
+        for (_, update), (p_reset, reset) in itertools.permutations(both, 2):
+            gate_pairs.append((p_reset, update, reset))
+        for (gate, cell), (p_reset, (wu, ru, bu), (wr, rr, br)) in itertools.product(_activation_pairs(), gate_pairs):
+            r_rows = gate[3](p_reset)[1 + inputs :]  # r on the unit-state probes
+            update, reset = gate[3](self.xr @ wu + h @ ru + bu), gate[3](self.xr @ wr + h @ rr + br)
+            for q, _ in unit_zs:
+                bc = q[0]
+                wcx = q[1 : 1 + inputs] - bc
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    wch = (q[1 + inputs :] - bc) / np.diag(r_rows)[:, None]
+                if not np.all(np.isfinite(wch)):
+                    continue
+                new_h = update * h + (1 - update) * cell[3](self.xr @ wcx + (reset * h) @ wch + bc)
+                if self._agrees([new_h], new_h):
+                    w = np.concatenate([wu, wr, wcx], axis=1)
+                    r = np.concatenate([ru, rr, wch], axis=1)
+                    b = np.concatenate([bu, br, bc, np.zeros(3 * hidden, np.float32)])
+                    return _onnx([0, 1, 2], hidden, w, r, b) + (False, _attributes(gate, cell))
         return None
 
 
@@ -724,33 +887,52 @@ def _live(g, outputs):
 def fuse_rnn_loops(tf, graph_def, shapes, outputs):
     """(the nodes to replace: {name: [nodes]}, [(frame name, why)] of the loops left as they are). `shapes(name)`
     is TensorFlow's static shape of a tensor (a list with None for unknown dims, or None); `outputs` are the
-    graph's output tensors."""
-    g = _Graph(graph_def)
-    live = _live(g, outputs)
-    replaced, left = {}, []
-    for loop in _loops(g):
-        try:
-            layer = _Layer(g, loop, tf, shapes, live)
-            replaced.update(_replacement(tf, g, layer, _fitted_cells(layer)))
-        except NotARecurrentLayer as e:
-            left.append((loop.frame, str(e)))
-        except (KeyError, ValueError, IndexError, TypeError) as e:  # (a loop this analysis did not foresee)
-            left.append((loop.frame, f"it could not be analysed ({type(e).__name__}: {e})"))
-    return replaced, left
+    graph's output tensors. A loop left while others were replaced is tried again on the graph with them
+    replaced (a dynamic_rnn reading another's output, whose sizes are known only then)."""
+    replaced, left, current, fused = {}, [], graph_def, set()
+    while True:
+        g = _Graph(current)
+        live = _live(g, outputs)
+        newly, left = {}, []
+        for loop in _loops(g):
+            if loop.frame in fused:  # (its nodes stay until the caller prunes them)
+                continue
+            try:
+                layer = _Layer(g, loop, tf, shapes, live)
+                newly.update(_replacement(tf, g, layer, _fitted_cells(layer)))
+                fused.add(loop.frame)
+            except NotARecurrentLayer as e:
+                left.append((loop.frame, str(e)))
+            except (KeyError, ValueError, IndexError, TypeError) as e:  # (a loop this analysis did not foresee)
+                left.append((loop.frame, f"it could not be analysed ({type(e).__name__}: {e})"))
+        if not newly:
+            return replaced, left
+        # The replacements so far composed with these: each node of `graph_def` by the nodes it became.
+        by_name = {n.name: n for n in current.node}
+        for node in graph_def.node:
+            became = [m for n in replaced.get(node.name, [node]) for m in newly.get(n.name, [by_name.get(n.name, n)])]
+            if len(became) != 1 or became[0] is not node:
+                replaced[node.name] = became
+        if not left:
+            return replaced, left
+        current = type(graph_def)()
+        current.CopyFrom(graph_def)
+        del current.node[:]
+        current.node.extend(m for n in graph_def.node for m in replaced.get(n.name, [n]))
 
 
 def _fitted_cells(layer):
-    """[(states with h first, kind, hidden size, W, R, B, linear_before_reset)] of the step's cells, bottom
-    first."""
+    """[(states with h first, kind, hidden size, W, R, B, linear_before_reset, activation attributes)] of the
+    step's cells, bottom first."""
     fitted, below, cells = [], None, layer.cells()
     for number, (states, input_tensor) in enumerate(cells):
         cell = copy.copy(layer)
         cell.states, cell.input_tensor, cell.input_size = states, input_tensor, below
         if number < len(cells) - 1:
             cell.write = None  # (the step's output is the top cell's)
-        kind, hidden, h_index, w, r, b, linear_before_reset = cell.fit()
+        kind, hidden, h_index, w, r, b, linear_before_reset, activations = cell.fit()
         ordered = [states[h_index]] + [s for j, s in enumerate(states) if j != h_index]
-        fitted.append((ordered, kind, hidden, w, r, b, linear_before_reset))
+        fitted.append((ordered, kind, hidden, w, r, b, linear_before_reset, activations))
         below = hidden
     return fitted
 
@@ -770,8 +952,21 @@ def _replacement(tf, g, layer, cells):
         node.attr["squeeze_dims"].list.i.extend([axis])
         return node
 
-    sequence = layer.sequence
-    for number, (states, kind, hidden, w, r, b, linear_before_reset) in enumerate(cells):
+    sequence, lengths = layer.sequence, None
+    if layer.lengths is not None:
+        # TF1 takes any length: past the steps as all of them, below 0 as 0; ONNX's are in [0, steps].
+        int_type = v1.AttrValue(type=tf.int32.as_datatype_enum)
+        nodes += _length_of(v1, tf, sequence, f"{base}/steps")
+        zero = v1.NodeDef(name=f"{base}/zero", op="Const")
+        zero.attr["dtype"].CopyFrom(int_type)
+        zero.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(0, tf.int32))
+        at_most = v1.NodeDef(name=f"{base}/lengths_at_most_steps", op="Minimum", input=[layer.lengths, nodes[-1].name])
+        lengths = v1.NodeDef(name=f"{base}/lengths", op="Maximum", input=[at_most.name, zero.name])
+        empty = v1.NodeDef(name=f"{base}/empty", op="Equal", input=[lengths.name, zero.name])
+        for node in (at_most, lengths, empty):
+            node.attr["T"].CopyFrom(int_type)
+        nodes += [zero, at_most, lengths, empty]
+    for number, (states, kind, hidden, w, r, b, linear_before_reset, activations) in enumerate(cells):
         prefix = base if len(cells) == 1 else f"{base}_{number}"
 
         def const(suffix, value, dtype=tf.float32, prefix=prefix):
@@ -791,15 +986,31 @@ def _replacement(tf, g, layer, cells):
             initial.append(node.name)
         rnn = v1.NodeDef(name=prefix, op="_TwlRnn", input=[sequence, const("W", w), const("R", r), const("B", b)])
         rnn.input.extend(initial)
+        if lengths is not None:
+            rnn.input.append(lengths.name)
         rnn.attr["kind"].s = kind.encode()
         rnn.attr["hidden_size"].i = hidden
         rnn.attr["num_states"].i = len(states)
+        rnn.attr["num_lengths"].i = 0 if lengths is None else 1
         rnn.attr["linear_before_reset"].b = linear_before_reset
+        if (activations["gate_activation"], activations["activation"]) != ("Sigmoid", "Tanh"):
+            rnn.attr["gate_activation"].s = activations["gate_activation"].encode()
+            rnn.attr["activation"].s = activations["activation"].encode()
+            rnn.attr["activation_alpha"].f = activations["activation_alpha"]
+            rnn.attr["activation_beta"].f = activations["activation_beta"]
         nodes.append(rnn)
         for j, var in enumerate(states):
             for exit_ in [var.exit] + [alias.exit for alias, twin in layer.aliases if twin is var]:
-                if exit_ is not None:
+                if exit_ is None:
+                    continue
+                if lengths is None:
                     replaced[exit_.name] = [squeeze(exit_.name, f"{prefix}:{1 + j}", 0)]
+                    continue
+                # A sequence of length 0 keeps its initial state in TF1 (zeros in ONNX).
+                final = squeeze(f"{exit_.name}/twl_final", f"{prefix}:{1 + j}", 0)
+                select = v1.NodeDef(name=exit_.name, op="Select", input=[f"{base}/empty", var.init, final.name])
+                select.attr["T"].CopyFrom(float_type)
+                replaced[exit_.name] = [final, select]
         nodes.append(squeeze(f"{prefix}/sequence", prefix, 1))  # (the next cell's input)
         sequence = nodes[-1].name
     out_exit = layer.out.exit if layer.out is not None else None

@@ -299,17 +299,29 @@ def _top_k(ctx, node):
 
 @lowers("_TwlRnn")
 def _twl_rnn(ctx, node):
-    """A recurrent layer's while loop (converters/tf_rnn_loops.py): the lite LSTM, GRU or RNN, whose semantics
-    and operand layouts _TwlRnn already has (x, W, R, B, no sequence lengths, the initial states; outputs Y and
-    the final states)."""
-    kind = attr(node, "kind")
-    operands = [ctx.input(node, i) for i in range(4)] + [-1]
-    operands += [ctx.input(node, 4 + i) for i in range(attr(node, "num_states"))]
+    """A recurrent layer's while loop (converters/tf_rnn_loops.py): the lite LSTM, GRU or RNN, whose semantics,
+    operand layouts and activations _TwlRnn already has (x, W, R, B, the sequence lengths if any, the initial
+    states; outputs Y and the final states)."""
+    kind, states = attr(node, "kind"), attr(node, "num_states")
+    lengths = ctx.input(node, 4 + states) if attr(node, "num_lengths", 0) else -1
+    operands = [ctx.input(node, i) for i in range(4)] + [lengths]
+    operands += [ctx.input(node, 4 + i) for i in range(states)]
     outputs = [ctx.output(f"{node.name}:{i}") for i in range(1 + attr(node, "num_states"))]
     options = {"hidden_size": attr(node, "hidden_size"), "direction": "FORWARD", "batch_major": False}
     if kind == "GRU":
         options["linear_before_reset"] = attr(node, "linear_before_reset", False)
+    gate, cell = attr(node, "gate_activation", "Sigmoid"), attr(node, "activation", "Tanh")
+    if (gate, cell) != ("Sigmoid", "Tanh"):
+        if kind != "RNN":
+            options["gate_activation"] = _RNN_ACTIVATIONS[gate]
+        options["activation"] = _RNN_ACTIVATIONS[cell]
+        options["activation_alpha"] = float(attr(node, "activation_alpha", 0.2))
+        options["activation_beta"] = float(attr(node, "activation_beta", 0.5))
     ctx.builder.add_op(kind, operands, outputs, (f"{kind}Options", options))
+
+
+# _TwlRnn's activation names (ONNX's) as the .twl RNNActivation enum names them.
+_RNN_ACTIVATIONS = {"Sigmoid": "SIGMOID", "Tanh": "TANH", "HardSigmoid": "HARD_SIGMOID", "Relu": "RELU"}
 
 
 @lowers("Fill")
@@ -451,6 +463,53 @@ def _conv_3d(ctx, node):
             conv = summed
         total = conv
     target = ctx.constant(f"{node.name}/out_shape", np.array([-1, *out_shape[1:]], np.int32))
+    ctx.builder.add_op("RESHAPE", [total, target], [ctx.output(out)])
+
+
+@lowers("Conv3DBackpropInputV2")
+def _conv_3d_transpose(ctx, node):
+    """A 3-D transposed convolution (Keras' Conv3DTranspose; NDHWC, constant filter, static output size but for
+    the batch): per depth tap k of the filter, one TRANSPOSE_CONV over (H, W) of the input with its depth folded
+    into the batch; input depth j lands on output depth j * stride + k * dilation - (SAME's padding before), so
+    each tap's result is spread by the stride (PAD), shifted (STRIDED_SLICE / PAD) to the output depth, and the
+    taps add up."""
+    strides, dilations = _ndhwc(node)
+    out = f"{node.name}:0"
+    x_name = data_inputs(node)[2]
+    (n, d, h, w, c), sizes = _volume(ctx, node, x_name), ctx.shape(out)
+    filt = np.asarray(ctx.require_const(node, 1, "the filter"), np.float32)
+    if sizes is None or len(sizes) != 5 or None in sizes[1:] or filt.ndim != 5:
+        raise _NodeError(f"the output shape {sizes} must be static but for the batch, the filter rank 5")
+    kd, kh, kw, co, ci = filt.shape
+    if ci != c:
+        raise _NodeError(f"the filter {list(filt.shape)} takes {ci} channels; the input has {c}")
+    d2, h2, w2 = sizes[1:4]
+    if lowering.padding(node) == "SAME":
+        begins = [same_pads(size, k, s, dl)[0] for size, k, s, dl in zip(sizes[1:4], (kd, kh, kw), strides, dilations)]
+    else:
+        begins = [0, 0, 0]
+    folded = _fold_depth(ctx, node, ctx.input(node, 2), [n, d, h, w, c], "folded")
+    zeros = ctx.constant(f"{node.name}/bias", np.zeros([co], np.float32))
+    options = {
+        "stride_h": strides[1],
+        "stride_w": strides[2],
+        "dilation_h_factor": dilations[1],
+        "dilation_w_factor": dilations[2],
+        "pad_top": begins[1],
+        "pad_left": begins[2],
+        "out_h": h2,
+        "out_w": w2,
+    }
+    taps = []
+    for k in range(kd):
+        f = ctx.constant(f"{node.name}/tap{k}_filter", np.ascontiguousarray(filt[k].transpose(3, 0, 1, 2))[None])
+        planes = ctx.intermediate(f"{node.name}/tap{k}", [n * d, h2, w2, co], np.float32, like=out)
+        ctx.builder.add_op("TRANSPOSE_CONV", [folded, f, zeros], [planes], ("TransposeConvOptions", dict(options)))
+        taps.append(planes)
+    total = lowering.transposed_depth_taps(
+        ctx, node.name, out, taps, n, d, d2, h2 * w2 * co, strides[0], dilations[0], begins[0]
+    )
+    target = ctx.constant(f"{node.name}/out_shape", np.array([-1, d2, h2, w2, co], np.int32))
     ctx.builder.add_op("RESHAPE", [total, target], [ctx.output(out)])
 
 

@@ -79,6 +79,8 @@ _ENUM_FIELDS = {
     "fused_activation_function": "ActivationFunctionType",
     "output_type": "TensorType",
     "direction": "RNNDirection",
+    "gate_activation": "RNNActivation",
+    "activation": "RNNActivation",
     "interpolation": "ResizeInterpolation",
     "coordinate_transformation": "ResizeCoordinates",
     "nearest_rounding": "ResizeNearestRounding",

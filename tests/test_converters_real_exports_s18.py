@@ -1148,7 +1148,7 @@ def test_rnn_with_other_activations_agrees_with_onnxruntime(acts, layout, initia
 
 
 def test_rnn_with_other_activations_refuses_sequence_lens():
-    model, _, _ = _rnn_model(["Relu"], seq_lens=True)
+    model, _, _ = _rnn_model(["Elu"], seq_lens=True)
     with pytest.raises(ConversionError, match=r"'y' \(RNN\): sequence_lens is not supported with activations other"):
         onnx_import.convert(model)
 
@@ -1221,9 +1221,24 @@ def test_interpolating_to_the_input_size_of_a_run_time_h_w_is_refused():
         onnx_import.convert(model)
 
 
+def test_a_relu_rnn_of_a_run_time_length_is_the_lite_rnn():
+    """nn.RNN(nonlinearity="relu") is the lite RNN op (activation RELU), not unrolled: a run-time length runs."""
+    model = _export_with_axes("relu_rnn", (torch.randn(2, 7, 6),), {"x": {0: "b", 1: "t"}})
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    for steps in (7, 3):
+        feeds = {"x": np.random.default_rng(steps).standard_normal((2, steps, 6)).astype(np.float32)}
+        for out, want in zip(model.graph.output, session.run(None, feeds)):
+            np.testing.assert_allclose(runner.run(feeds)[out.name], want, rtol=RTOL, atol=ATOL, err_msg=out.name)
+
+
 def test_an_unrolled_rnn_of_a_run_time_length_is_refused():
-    x = torch.randn(2, 7, 6)
-    model = _export_with_axes("relu_rnn", (x,), {"x": {0: "b", 1: "t"}})
+    """An RNN the lite RNN op cannot run (Elu) is unrolled, which needs a static length."""
+    model = _export_with_axes("relu_rnn", (torch.randn(2, 7, 6),), {"x": {0: "b", 1: "t"}})
+    for node in model.graph.node:
+        for a in node.attribute:
+            if node.op_type == "RNN" and a.name == "activations":
+                a.strings[:] = [b"Elu"] * len(a.strings)
     with pytest.raises(
         ConversionError, match=r"\(RNN\): axis 0 of '.*' is symbolic: the sequence length must be static"
     ):

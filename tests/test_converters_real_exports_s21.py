@@ -184,13 +184,18 @@ def test_pytorch_export_agrees_with_onnxruntime(name, dynamo, opset, dynamic):
     torch_export_util.check_agrees(model, inputs, batches, RTOL, ATOL)
 
 
-def test_a_grouped_3d_conv_is_refused_naming_the_group():
-    from converters import onnx_import
-    from converters.errors import ConversionError
-
-    conv = nn.Conv3d(4, 4, 3, groups=2)
-    model = torch_export_util.export(
-        torch_export_util.seeded_module(lambda: conv), (torch.randn(1, 4, 5, 5, 5),), ["x"], ["y"], False, 17, False
-    )
-    with pytest.raises(ConversionError, match="3-D Conv: only group 1 is supported"):
-        onnx_import.convert(model)
+@pytest.mark.parametrize(
+    "make,shape",
+    [
+        (lambda: nn.Conv3d(4, 6, 3, padding=1, groups=2), (2, 4, 5, 5, 5)),
+        (lambda: nn.Conv3d(4, 4, (3, 1, 3), stride=(1, 2, 1), groups=4), (2, 4, 5, 6, 5)),
+        (lambda: nn.ConvTranspose3d(4, 6, (2, 3, 3), stride=(1, 2, 2), padding=(0, 1, 0), groups=2), (2, 4, 3, 4, 5)),
+        (lambda: nn.ConvTranspose3d(3, 2, 3, stride=2, padding=1, output_padding=1, dilation=1), (2, 3, 3, 4, 5)),
+    ],
+)
+def test_grouped_3d_convs_and_3d_transposed_convs_agree_with_onnxruntime(make, shape):
+    """torch's Conv3d(groups=g) (block-diagonal weights) and ConvTranspose3d (a TRANSPOSE_CONV per depth tap),
+    strided, padded, grouped."""
+    module = torch_export_util.seeded_module(make)
+    model = torch_export_util.export(module, (torch.randn(*shape),), ["x"], ["y"], False, 17, False)
+    torch_export_util.check_agrees(model, lambda batch, seed: (torch.randn(batch, *shape[1:]),), [2], RTOL, ATOL)

@@ -102,6 +102,34 @@ def test_opset7_and_explicit_default_activations(op):
     _compare(model, feeds)
 
 
+@pytest.mark.parametrize(
+    "op,acts,alpha,beta,extra",
+    [
+        # Keras 2's hard_sigmoid gates (TF1 tf.keras' LSTM default), Keras 3's, relu cells
+        ("LSTM", ["HardSigmoid", "Tanh", "Tanh"], [0.2], [0.5], {}),
+        ("LSTM", ["HardSigmoid", "Relu", "Relu"], [1 / 6], [0.5], {"input_forget": 1}),
+        ("LSTM", ["Tanh", "Sigmoid", "Sigmoid"], None, None, {"clip": 0.9}),
+        ("GRU", ["HardSigmoid", "Tanh"], [0.2], [0.5], {}),
+        ("GRU", ["HardSigmoid", "HardSigmoid"], [0.3, 0.3], [0.4, 0.4], {"linear_before_reset": 1}),
+        ("GRU", ["Relu", "Relu"], None, None, {}),
+        ("RNN", ["Relu"], None, None, {}),
+        ("RNN", ["HardSigmoid"], [0.25], [0.45], {"clip": 2.0}),
+    ],
+)
+def test_other_activations_agree_with_onnxruntime(op, acts, alpha, beta, extra):
+    """Gate and cell activations other than sigmoid/tanh on the lite op itself (options gate_activation,
+    activation, activation_alpha/beta), bidirectional with sequence lengths and initial states."""
+    attributes = dict(extra, activations=acts * 2)
+    if alpha:
+        attributes.update(activation_alpha=alpha * 2, activation_beta=beta * 2)
+    model, feeds = rnn_models.rnn_node_model(
+        op, 6, 3, 4, 5, "bidirectional", sequence_lens=True, initial=True, seed=8, **attributes
+    )
+    feeds["X"] *= 3  # past the hard sigmoid's corners
+    data = _compare(model, feeds)
+    assert _ops(data) == {op: 1}
+
+
 def test_only_some_outputs_used():
     """Y_h alone (Y and Y_c named ''), as a classifier uses it."""
     model, feeds = rnn_models.rnn_node_model("LSTM", 5, 2, 3, 4, seed=7)
@@ -156,9 +184,21 @@ def test_wrong_weight_shapes_are_refused():
 @pytest.mark.parametrize(
     "op,attrs,pattern",
     [
-        ("LSTM", {"activations": ["Relu", "Tanh", "Tanh"]}, r"unsupported attribute activations=\['Relu'"),
-        ("GRU", {"activations": ["Sigmoid", "HardSigmoid"]}, r"unsupported attribute activations"),
-        # RNN's other activations are unrolled (tests/test_converters_real_exports_s18.py).
+        (
+            "LSTM",
+            {"activations": ["Sigmoid", "Tanh", "Relu"]},
+            r"unsupported attribute activations=.* \(the lite LSTM has one gate and one cell activation, .*, g = h\)",
+        ),
+        ("GRU", {"activations": ["Sigmoid", "Softsign"]}, r"unsupported activation Softsign in activations="),
+        ("GRU", {"activations": ["Sigmoid", "Tanh", "Tanh"]}, r"activations=.* has 3 functions; expected 2"),
+        ("LSTM", {"activations": ["HardSigmoid", "Tanh", "Tanh"] * 2}, r"activations=.* has 6 functions; expected 3"),
+        (
+            "GRU",
+            {"activations": ["HardSigmoid", "HardSigmoid"], "activation_alpha": [0.2, 0.3]},
+            r"HardSigmoid activations with different alpha/beta \(0.2, 0.5\), \(0.3, 0.5\)",
+        ),
+        ("GRU", {"activation_alpha": [0.2]}, "activation_alpha/activation_beta without activations"),
+        # RNN's activations the lite RNN lacks are unrolled (tests/test_converters_real_exports_s18.py).
         ("RNN", {"activations": ["Gelu"]}, r"activation 'gelu' is not one of ONNX's recurrent activations"),
         ("RNN", {"input_forget": 1}, r"unsupported attribute input_forget"),
         ("GRU", {"clip": -1.0}, r"clip -1.0 must be positive"),

@@ -24,13 +24,15 @@ CELLS = {
 }
 
 
-def _frozen(make_cell, **rnn_kwargs):
+def _frozen(make_cell, lengths=False, **rnn_kwargs):
     """(session, feeds placeholder, fetched tensors, frozen GraphDef) of dynamic_rnn over [None, None, 6]: its
-    sequence output and its final state's h."""
+    sequence output and its final state's h; with `lengths`, its sequence_length the placeholder "lengths"."""
     graph = tw.Graph()
     with graph.as_default():
         tw.set_random_seed(3)
         x = tw.placeholder(tw.float32, [None, None, FEATURES], name="x")
+        if lengths:
+            rnn_kwargs["sequence_length"] = tw.placeholder(tw.int32, [None], name="lengths")
         outputs, state = tw.nn.dynamic_rnn(make_cell(), x, dtype=tw.float32, **rnn_kwargs)
         if isinstance(state, tuple) and not isinstance(state, tw.nn.rnn_cell.LSTMStateTuple):
             state = state[1]  # (stacked: the middle cell's, an LSTM's)
@@ -38,7 +40,8 @@ def _frozen(make_cell, **rnn_kwargs):
         fetched = [tw.identity(outputs, name="sequence"), tw.identity(final, name="final")]
         sess = tw.Session(graph=graph)
         sess.run(tw.global_variables_initializer())
-        return sess, x, fetched, freeze.freeze_session(sess, ["x"], ["sequence", "final"])
+        inputs = ["x", "lengths"] if lengths else ["x"]
+        return sess, x, fetched, freeze.freeze_session(sess, inputs, ["sequence", "final"])
 
 
 @pytest.mark.parametrize("cell", sorted(CELLS))
@@ -101,18 +104,27 @@ def test_hand_written_while_loop_lstm_of_two_layers_converts():
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
-def test_sequence_lengths_are_refused():
-    """dynamic_rnn with sequence_length copies states through past each end (Select): not ONNX's cell."""
-    graph = tw.Graph()
-    with graph.as_default():
-        x = tw.placeholder(tw.float32, [None, None, FEATURES], name="x")
-        lengths = tw.placeholder(tw.int32, [None], name="lengths")
-        _, state = tw.nn.dynamic_rnn(tw.nn.rnn_cell.GRUCell(4), x, sequence_length=lengths, dtype=tw.float32)
-        tw.identity(state, name="final")
-        with tw.Session(graph=graph) as sess:
-            sess.run(tw.global_variables_initializer())
-            with pytest.raises(ConversionError, match="belongs to a while loop"):
-                freeze.freeze_session(sess, ["x", "lengths"], ["final"])
+@pytest.mark.parametrize("cell", ["GRUCell", "LSTMCell", "MultiRNNCell GRU, LSTM, basic RNN"])
+def test_sequence_lengths_are_the_lite_ops_sequence_lens(cell):
+    """dynamic_rnn with sequence_length copies the states through and gives zeros past each end (Select): ONNX's
+    sequence_lens, with TF1's reading of lengths past the steps (all of them) and of 0 (the initial state)."""
+    ort = pytest.importorskip("onnxruntime")
+    sess, x, fetched, frozen = _frozen(CELLS[cell], lengths=True)
+    assert {n.op for n in frozen.node} & {"Enter", "Merge", "_TwlRnn"} == {"_TwlRnn"}
+    names = ["x", "lengths"], ["sequence", "final"]
+    runner = lite_runner.LiteRunner(tf_to_twl.convert(frozen, *names))
+    onnx_session = ort.InferenceSession(onnx_export.export(frozen, *names).SerializeToString())
+    lengths = sess.graph.get_tensor_by_name("lengths:0")
+    for steps, value_lengths in ((6, [6, 0, 2, 9]), (3, [1, 3, 3, 2])):
+        value = np.random.default_rng(steps).standard_normal((4, steps, FEATURES)).astype(np.float32)
+        value_lengths = np.array(value_lengths, np.int32)
+        want = sess.run(fetched, {x: value, lengths: value_lengths})
+        got = runner.run([value, value_lengths])
+        from_onnx = onnx_session.run(None, {"x": value, "lengths": value_lengths})
+        for name, expected, onnx_value in zip(["sequence", "final"], want, from_onnx):
+            np.testing.assert_allclose(got[name], expected, rtol=1e-4, atol=1e-5, err_msg=f"{name}, {steps} steps")
+            np.testing.assert_allclose(onnx_value, expected, rtol=1e-4, atol=1e-5, err_msg=f"ONNX {name}")
+    sess.close()
 
 
 def test_the_recurrent_example_trains_and_its_conversions_reproduce_the_core(tmp_path):
@@ -128,11 +140,11 @@ def test_the_recurrent_example_trains_and_its_conversions_reproduce_the_core(tmp
     assert os.path.getsize(tmp_path / "digits_rnn.twl") > 0
 
 
-@pytest.mark.parametrize("recurrent_activation", ["sigmoid", "hard_sigmoid"])
+@pytest.mark.parametrize("recurrent_activation", ["sigmoid", "hard_sigmoid", "softsign"])
 def test_tw_keras_lstm_over_a_run_time_length(recurrent_activation):
     """tw.keras' LSTM carries its last output beside h (two loop variables given one value): with sigmoid gates
-    it converts; with TF1's default hard_sigmoid it is refused naming the cell (the lite LSTM's gates are
-    sigmoids)."""
+    and TF1's default hard_sigmoid (the lite LSTM's gate_activation HARD_SIGMOID) it converts; with softsign
+    gates it is refused naming the cell."""
     graph = tw.Graph()
     with graph.as_default():
         tw.set_random_seed(6)
@@ -142,8 +154,8 @@ def test_tw_keras_lstm_over_a_run_time_length(recurrent_activation):
         x, y = model.inputs[0], model.outputs[0]
         sess = tw.keras.backend.get_session()
         sess.run(tw.global_variables_initializer())
-        if recurrent_activation == "hard_sigmoid":
-            with pytest.raises(ConversionError, match="not an LSTM, GRU or basic RNN cell with the default"):
+        if recurrent_activation == "softsign":
+            with pytest.raises(ConversionError, match="not an LSTM, GRU or basic RNN cell with the activations"):
                 freeze.freeze_session(sess, [x.name], [y.name])
             return
         frozen = freeze.freeze_session(sess, [x.name], [y.name])

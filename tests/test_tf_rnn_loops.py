@@ -111,8 +111,8 @@ def test_keras3_lstm_and_gru(tmp_path):
 @pytest.mark.parametrize(
     "layer,reason",
     [
-        (lambda L: L.LSTM(4, activation="relu"), "not an LSTM, GRU or basic RNN cell"),
-        (lambda L: L.GRU(4, reset_after=False), "not an LSTM, GRU or basic RNN cell"),
+        (lambda L: L.LSTM(4, activation="elu"), "not an LSTM, GRU or basic RNN cell"),
+        (lambda L: L.GRU(4, recurrent_activation="softsign"), "not an LSTM, GRU or basic RNN cell"),
     ],
 )
 def test_loops_that_are_not_a_supported_cell_are_refused_with_the_reason(tmp_path, layer, reason):

@@ -22,10 +22,11 @@ pairwise comparisons, NonZero and Gather.
   before it (sorted=0); the outputs are Gathers at the NonZero of
   `rank < count` (dynamic tensors), at most MAX_UNIQUE_COMPARISONS
   compared elements.
-- RNN with activations other than Tanh (PyTorch's nonlinearity="relu"):
+- RNN with activations that the lite RNN op lacks (it has Tanh, Relu,
+  Sigmoid and HardSigmoid, the same in both directions):
   unrolled over its static sequence length (one MatMul of every step's
-  input, then per step MatMul, Add, [Clip], the activation); the lite RNN
-  op has Tanh only. sequence_lens is refused there.
+  input, then per step MatMul, Add, [Clip], the activation).
+  sequence_lens is refused there.
 
 Unrolling is bounded: at most MAX_ITERATIONS iterations per loop and
 MAX_LOWERED_NODES nodes made in all. A body reads values of the outer
@@ -755,12 +756,13 @@ def _text(value):
 
 
 def _unrolled_rnn(node):
-    """Whether `node` is an RNN the lite RNN op cannot run (activations
-    other than Tanh), lowered here."""
+    """Whether `node` is an RNN the lite RNN op cannot run (an activation
+    other than Tanh, Relu, Sigmoid and HardSigmoid, or the directions'
+    activations not the same), lowered here."""
     if node.op_type != "RNN":
         return False
-    acts = attrs(node).get("activations")
-    return acts is not None and any(_text(x).lower() != "tanh" for x in acts)
+    acts = {_text(x).lower() for x in attrs(node).get("activations", [])}
+    return len(acts) > 1 or not acts <= {"tanh", "relu", "sigmoid", "hardsigmoid"}
 
 
 def _rewritten(node):
@@ -776,7 +778,10 @@ def _lower_rnn(lw, node):
     inputs = list(node.input) + [""] * 6
     x, w_name, r_name, b_name, lens, init_h = inputs[:6]
     if lens:
-        raise _NodeError("sequence_lens is not supported with activations other than Tanh (the RNN is unrolled)")
+        raise _NodeError(
+            "sequence_lens is not supported with activations other than Tanh, Relu, Sigmoid and HardSigmoid, the "
+            "same in both directions (the RNN is unrolled)"
+        )
     unknown = set(a) - {
         "activations",
         "activation_alpha",

@@ -10,14 +10,16 @@ GlobalLpPool (LP_POOL_2D over the whole image).
 result goes back to ONNX's layout; 3-D pools as two 2-D pools (_pool_3d).
 Conv's explicit pads become SAME where they equal it, else the conv's own
 explicit padding (padding EXPLICIT) — except grouped convs, which get a PAD
-before a VALID conv; the pools take explicit pads. A 3-D Conv (group 1) is a CONV_2D
-per depth tap of its kernel, added up (_conv_3d); 3-D ConvTranspose is not supported.
+before a VALID conv; the pools take explicit pads. A 3-D Conv is a CONV_2D per depth
+tap of its kernel, added up (_conv_3d; grouped: its weights block-diagonal); a 3-D
+ConvTranspose a TRANSPOSE_CONV per depth tap, each spread and shifted along the
+depth, added up (_conv_transpose_3d).
 """
 
 import numpy as np
 
 from converters.errors import NodeError as _NodeError
-from converters.lowering import lite_window_options, same_pads
+from converters.lowering import lite_window_options, same_pads, transposed_depth_taps
 from converters.onnx_import.context import attrs, imports
 
 _POOL_OPCODES = {"MaxPool": "MAX_POOL_2D", "AveragePool": "AVERAGE_POOL_2D", "LpPool": "LP_POOL_2D"}
@@ -283,14 +285,22 @@ def _pads_3d(a, size, kernel, strides, dilations):
 
 
 def _conv_3d(ctx, node, a, weights, bias):
-    """A 3-D Conv (group 1) as one CONV_2D per depth tap of the kernel, on the NDHWC input with the depth folded
-    into the batch: tap k reads the depth slices k * dilation + stride * j (j < the output depth), and the taps'
-    outputs add up (the bias in the first). H and W pads are the convs' own (EXPLICIT); depth pads a PAD."""
+    """A 3-D Conv as one CONV_2D per depth tap of the kernel, on the NDHWC input with the depth folded into the
+    batch: tap k reads the depth slices k * dilation + stride * j (j < the output depth), and the taps' outputs
+    add up (the bias in the first). H and W pads are the convs' own (EXPLICIT); depth pads a PAD. Grouped (torch's
+    Conv3d(groups=g), depthwise too): the weights block-diagonal over the groups' channels (zeros elsewhere)."""
     x_name, out = node.input[0], node.output[0]
     n, c, *size = ctx.shape(x_name)
     o, c_in, *kernel = weights.shape
-    if a.get("group", 1) != 1 or c_in != c:
-        raise _NodeError(f"3-D Conv: only group 1 is supported (group {a.get('group', 1)})")
+    group = a.get("group", 1)
+    if group < 1 or c_in * group != c or o % group:
+        raise _NodeError(f"group {group} does not divide {c} input and {o} output channels (weights {c_in} per group)")
+    if group > 1:
+        dense = np.zeros([o, c, *kernel], np.float32)
+        og = o // group
+        for g in range(group):
+            dense[g * og : (g + 1) * og, g * c_in : (g + 1) * c_in] = weights[g * og : (g + 1) * og]
+        weights, c_in = dense, c
     strides, dilations = list(a.get("strides", [1] * 3)), list(a.get("dilations", [1] * 3))
     pads = _pads_3d(a, size, kernel, strides, dilations)
     got = [(size[i] + pads[i] + pads[i + 3] - (kernel[i] - 1) * dilations[i] - 1) // strides[i] + 1 for i in range(3)]
@@ -338,13 +348,95 @@ def _conv_3d(ctx, node, a, weights, bias):
     ctx.builder.add_op("TRANSPOSE", [result, perm], [ctx.output(last)])
 
 
+def _transposed_begins(a, in_size, out_size, kernel, strides, dilations, pads, auto_pad):
+    """The offset of the first tap per spatial dim of a ConvTranspose: its pads, or from output_shape / SAME as
+    ONNX defines it."""
+    output_padding = list(a.get("output_padding", [0] * len(kernel)))
+    begins = []
+    for i in range(len(kernel)):
+        if "output_shape" in a or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            effective = (kernel[i] - 1) * dilations[i] + 1
+            total = strides[i] * (in_size[i] - 1) + output_padding[i] + effective - out_size[i]
+            begins.append(total // 2 if auto_pad == "SAME_UPPER" else total - total // 2)
+        elif auto_pad == "VALID":
+            begins.append(0)
+        else:
+            begins.append(pads[i])
+    return begins
+
+
+def _conv_transpose_3d(ctx, node, a, weights, bias):
+    """A 3-D ConvTranspose: per depth tap k of the kernel one TRANSPOSE_CONV over (H, W) of the NDHWC input with
+    its depth folded into the batch (groups kept); input depth j lands on output depth j * stride + k * dilation
+    - the depth's first pad, so each tap's result is spread, shifted and added (lowering.transposed_depth_taps),
+    then the bias."""
+    x_name, out = node.input[0], node.output[0]
+    n, c, d, h, w = ctx.shape(x_name)
+    c_w, og, *kernel = weights.shape
+    group = a.get("group", 1)
+    if group < 1 or c_w != c or c % group:
+        raise _NodeError(f"group {group} does not divide {c} input channels (weights {c_w})")
+    strides, dilations = list(a.get("strides", [1] * 3)), list(a.get("dilations", [1] * 3))
+    auto_pad = a.get("auto_pad", b"NOTSET")
+    auto_pad = auto_pad.decode() if isinstance(auto_pad, bytes) else auto_pad
+    out_size = ctx.shape(out)[2:]
+    if None in out_size or None in (d, h, w):
+        raise _NodeError(f"3-D ConvTranspose needs static sizes (input {[d, h, w]}, output {out_size})")
+    begins = _transposed_begins(
+        a, [d, h, w], out_size, kernel, strides, dilations, list(a.get("pads", [0] * 6)), auto_pad
+    )
+    d2, h2, w2 = out_size
+    co = og * group
+    x = ctx.intermediate(f"{out}/ndhwc", [n, d, h, w, c], np.float32, like=x_name)
+    ctx.builder.add_op(
+        "TRANSPOSE", [ctx.plain(x_name), ctx.constant(f"{out}/to_ndhwc", np.array([0, 2, 3, 4, 1], np.int32))], [x]
+    )
+    folded = ctx.intermediate(f"{out}/folded", [n * d, h, w, c], np.float32, like=x_name)
+    ctx.builder.add_op("RESHAPE", [x, ctx.constant(f"{out}/folded_shape", np.array([-1, h, w, c], np.int32))], [folded])
+    options = {
+        "stride_h": strides[1],
+        "stride_w": strides[2],
+        "dilation_h_factor": dilations[1],
+        "dilation_w_factor": dilations[2],
+        "pad_top": begins[1],
+        "pad_left": begins[2],
+        "out_h": h2,
+        "out_w": w2,
+        "group": group,
+    }
+    zeros = ctx.constant(f"{out}/zero_bias", np.zeros([co], np.float32))
+    taps = []
+    for k in range(kernel[0]):
+        # [C, O/G, kh, kw] of tap k -> [G, C/G, kh, kw, O/G]
+        filt = weights[:, :, k].reshape(group, c // group, og, *kernel[1:]).transpose(0, 1, 3, 4, 2)
+        f = ctx.constant(f"{out}/tap{k}_filter", np.ascontiguousarray(filt))
+        planes = ctx.intermediate(f"{out}/tap{k}", [n * d, h2, w2, co], np.float32, like=x_name)
+        ctx.builder.add_op("TRANSPOSE_CONV", [folded, f, zeros], [planes], ("TransposeConvOptions", dict(options)))
+        taps.append(planes)
+    total = transposed_depth_taps(ctx, out, x_name, taps, n, d, d2, h2 * w2 * co, strides[0], dilations[0], begins[0])
+    result = ctx.intermediate(f"{out}/ndhwc_out", [n, d2, h2, w2, co], np.float32, like=x_name)
+    ctx.builder.add_op(
+        "RESHAPE", [total, ctx.constant(f"{out}/out_shape", np.array([-1, d2, h2, w2, co], np.int32))], [result]
+    )
+    if bias is not None:
+        biased = ctx.intermediate(f"{out}/biased", [n, d2, h2, w2, co], np.float32, like=x_name)
+        b = ctx.constant(f"{out}/bias", bias.astype(np.float32))
+        ctx.builder.add_op("ADD", [result, b], [biased], ("ArithmeticOptions", {}))
+        result = biased
+    perm = ctx.constant(f"{out}/to_ncdhw", np.array([0, 4, 1, 2, 3], np.int32))
+    ctx.builder.add_op("TRANSPOSE", [result, perm], [ctx.output(out)])
+
+
 @imports("ConvTranspose")
 def _conv_transpose(ctx, node):
     """TRANSPOSE_CONV: the output size comes from shape inference; the first
     tap's offset from pads, or from output_shape / SAME as ONNX defines it."""
     a = attrs(node)
     x_name, out = node.input[0], node.output[0]
-    weights, bias = _constant_weights(ctx, node, "ConvTranspose")
+    weights, bias = _constant_weights(ctx, node, "ConvTranspose", ranks=(3, 4, 5))
+    if weights.ndim == 5:
+        _conv_transpose_3d(ctx, node, a, weights, bias)
+        return
     w = _Window(ctx, node, a, weights.shape[2:])
     c, og = weights.shape[:2]
     group = a.get("group", 1)

@@ -4,7 +4,9 @@ semantics (lite/schema/twl.fbs, LSTMOptions, GRUOptions, RNNOptions).
 
 Supported: every direction, `layout` 0 and 1, `sequence_lens`,
 `initial_h`/`initial_c`, LSTM peepholes `P`, `clip`, `input_forget`, GRU's
-`linear_before_reset`, and `activations` when they are the defaults.
+`linear_before_reset`, and `activations` Sigmoid, Tanh, Relu and HardSigmoid
+(one gate activation f and one cell activation g = h, the same in both
+directions, and one HardSigmoid alpha/beta; anything else is refused).
 W, R, B and P must be constants (as every exporter writes them); the
 weights' shapes are checked here so that a bad model fails at conversion,
 naming the node, not in the runtime.
@@ -30,18 +32,62 @@ def _text(value):
     return value.decode() if isinstance(value, bytes) else value
 
 
+# ONNX's activation names (lower case) as the .twl RNNActivation enum names them.
+_ACTIVATIONS = {"sigmoid": "SIGMOID", "tanh": "TANH", "relu": "RELU", "hardsigmoid": "HARD_SIGMOID"}
+
+
+def _activation_options(node, a, defaults, dirs):
+    """The options of the node's `activations` (ONNX's f, g, h per direction): {} for the defaults, else
+    gate_activation (LSTM, GRU), activation and HardSigmoid's activation_alpha/beta. The lite ops have one gate
+    and one cell activation (LSTM: g = h) for both directions, and one alpha and beta."""
+    acts = [_text(x) for x in a["activations"]]
+    if len(acts) != len(defaults) * dirs:
+        raise _NodeError(f"activations={acts} has {len(acts)} functions; expected {len(defaults) * dirs}")
+    lower = [x.lower() for x in acts]
+    unsupported = sorted({x for x in acts if x.lower() not in _ACTIVATIONS})
+    if unsupported:
+        raise _NodeError(
+            f"unsupported activation {unsupported[0]} in activations={acts} (the lite {node.op_type} computes "
+            "Sigmoid, Tanh, Relu and HardSigmoid)"
+        )
+    per_direction = lower[: len(defaults)]
+    if lower != per_direction * dirs or (node.op_type == "LSTM" and per_direction[1] != per_direction[2]):
+        raise _NodeError(
+            f"unsupported attribute activations={acts} (the lite {node.op_type} has one gate and one cell "
+            "activation, the same in both directions" + (", g = h" if node.op_type == "LSTM" else "") + ")"
+        )
+    # alpha and beta in the order of the functions that take them (as onnxruntime reads them).
+    alphas, betas = list(a.get("activation_alpha", [])), list(a.get("activation_beta", []))
+    params = set()
+    for x in lower:
+        if x == "hardsigmoid":
+            params.add((alphas.pop(0) if alphas else 0.2, betas.pop(0) if betas else 0.5))
+    if len(params) > 1:
+        raise _NodeError(
+            "HardSigmoid activations with different alpha/beta "
+            + ", ".join(f"({x:g}, {y:g})" for x, y in sorted(params))
+            + f" (the lite {node.op_type} has one)"
+        )
+    if alphas or betas:
+        raise _NodeError("activation_alpha/activation_beta have more values than the HardSigmoid activations take")
+    if lower == [x.lower() for x in defaults * dirs]:
+        return {}
+    options = {"activation": _ACTIVATIONS[per_direction[0 if node.op_type == "RNN" else 1]]}
+    if node.op_type != "RNN":
+        options["gate_activation"] = _ACTIVATIONS[per_direction[0]]
+    alpha, beta = params.pop() if params else (0.2, 0.5)
+    options.update(activation_alpha=float(alpha), activation_beta=float(beta))
+    return options
+
+
 def _check_attributes(node, a, defaults, dirs):
     known = {"hidden_size", "direction", "layout", "activations", "activation_alpha", "activation_beta", "clip"}
     known |= {"LSTM": {"input_forget"}, "GRU": {"linear_before_reset"}, "RNN": set()}[node.op_type]
     for name in a:
         if name not in known:
             raise _NodeError(f"unsupported attribute {name}")
-    if "activations" in a:
-        acts = [_text(x) for x in a["activations"]]
-        if [x.lower() for x in acts] != [x.lower() for x in defaults * dirs]:
-            raise _NodeError(
-                f"unsupported attribute activations={acts} (the lite runtime has the defaults {defaults * dirs} only)"
-            )
+    if ("activation_alpha" in a or "activation_beta" in a) and "activations" not in a:
+        raise _NodeError("activation_alpha/activation_beta without activations")
     if "clip" in a and not (np.isfinite(a["clip"]) and a["clip"] > 0):
         raise _NodeError(f"clip {a['clip']} must be positive and finite")
     if a.get("layout", 0) not in (0, 1):
@@ -61,6 +107,7 @@ def _rnn(ctx, node):
         raise _NodeError(f"direction {direction!r} is not forward, reverse or bidirectional")
     lite_direction, dirs = _DIRECTIONS[direction]
     _check_attributes(node, a, defaults, dirs)
+    activation_options = _activation_options(node, a, defaults, dirs) if "activations" in a else {}
     if len(node.input) > len(names):
         raise _NodeError(f"has {len(node.input)} inputs; {node.op_type} takes at most {len(names)}")
     inputs = {n: (node.input[i] if i < len(node.input) and node.input[i] else None) for i, n in enumerate(names)}
@@ -134,4 +181,5 @@ def _rnn(ctx, node):
         options["input_forget"] = bool(a.get("input_forget", 0))
     elif node.op_type == "GRU":
         options["linear_before_reset"] = bool(a.get("linear_before_reset", 0))
+    options.update(activation_options)
     ctx.builder.add_op(node.op_type, operands, outputs, (_OPTIONS[node.op_type], options))

@@ -4,13 +4,15 @@
 // state alone and give zeros in Y; a sequence of length 0 gives zero final
 // states, as onnxruntime does), optional initial states, LSTM peepholes, cell
 // clip and coupled input/forget gates, GRU's linear_before_reset, time- or
-// batch-major layouts.
+// batch-major layouts, and other gate and cell activations than sigmoid and
+// tanh (hard sigmoid, relu: Keras' recurrent_activation and activation).
 //
 // Optimized path: W and R are packed into GEMM panels and the biases folded
 // into one vector per GEMM in prepare. Per direction, one GEMM computes every
 // step's input projection X W^T + b up front; each step then runs the
 // recurrent GEMM H R^T and a fused, vectorizable gate pass (polynomial
-// sigmoid and tanh). All buffers are planned scratch: eval allocates nothing.
+// sigmoid and tanh; other activations: scalar loops that switch on them).
+// All buffers are planned scratch: eval allocates nothing.
 //
 // Threads (LSTM, RNN, GRU with linear_before_reset): the hidden units are
 // split into one chunk per thread, and R is packed per chunk (its gates'
@@ -56,6 +58,12 @@ struct OpData {
   bool reverse = false;  // the one direction runs backwards
   bool batch_major = false, input_forget = false, linear_before_reset = false;
   float clip = 0;  // 0: none
+  // The gates' activation (LSTM, GRU) and the cell's; default_activations:
+  // sigmoid and tanh (the vectorized cells).
+  schema::RNNActivation gate_activation = schema::RNNActivation::SIGMOID;
+  schema::RNNActivation activation = schema::RNNActivation::TANH;
+  float alpha = 0.2f, beta = 0.5f;  // HARD_SIGMOID's
+  bool default_activations = true;
   // Optimized path, per direction: packed W [G*H, I] and R [G*H, H] (GRU
   // without linear_before_reset: R's z and r rows [2H, H], and its h rows
   // [H, H] in packed_rh), the bias of the input GEMM (Wb + Rb; GRU with
@@ -132,6 +140,10 @@ Status ReadOptions(const Node& node, OpData* d) {
     d->batch_major = o->batch_major();
     d->clip = o->clip();
     d->input_forget = o->input_forget();
+    d->gate_activation = o->gate_activation();
+    d->activation = o->activation();
+    d->alpha = o->activation_alpha();
+    d->beta = o->activation_beta();
   } else if (d->gru) {
     const auto* o = GetOptions<schema::GRUOptions>(node);
     direction = o->direction();
@@ -139,13 +151,31 @@ Status ReadOptions(const Node& node, OpData* d) {
     d->batch_major = o->batch_major();
     d->clip = o->clip();
     d->linear_before_reset = o->linear_before_reset();
+    d->gate_activation = o->gate_activation();
+    d->activation = o->activation();
+    d->alpha = o->activation_alpha();
+    d->beta = o->activation_beta();
   } else {
     const auto* o = GetOptions<schema::RNNOptions>(node);
     direction = o->direction();
     hidden = o->hidden_size();
     d->batch_major = o->batch_major();
     d->clip = o->clip();
+    d->activation = o->activation();
+    d->alpha = o->activation_alpha();
+    d->beta = o->activation_beta();
   }
+  for (const schema::RNNActivation a : {d->gate_activation, d->activation}) {
+    TWL_CHECK_ARG(
+        a >= schema::RNNActivation::MIN && a <= schema::RNNActivation::MAX,
+        "unknown activation %d", static_cast<int>(a));
+  }
+  TWL_CHECK_ARG(std::isfinite(d->alpha) && std::isfinite(d->beta),
+                "activation_alpha %g and activation_beta %g must be finite",
+                d->alpha, d->beta);
+  d->default_activations =
+      d->gate_activation == schema::RNNActivation::SIGMOID &&
+      d->activation == schema::RNNActivation::TANH;
   TWL_CHECK_ARG(direction >= schema::RNNDirection::MIN &&
                     direction <= schema::RNNDirection::MAX,
                 "unknown direction %d", static_cast<int>(direction));
@@ -567,6 +597,73 @@ __attribute__((noinline)) void RnnCell(const float* __restrict xw,
   for (int j = 0; j < U; ++j) h[j] = FastTanh(Clip(xw[j] + hr[j], clip));
 }
 
+// Other activations than sigmoid and tanh: scalar loops with the activations
+// switched on per element, otherwise the cells above.
+inline float Activate(schema::RNNActivation a, float x, float alpha,
+                      float beta) {
+  switch (a) {
+    case schema::RNNActivation::SIGMOID:
+      return FastSigmoid(x);
+    case schema::RNNActivation::TANH:
+      return FastTanh(x);
+    case schema::RNNActivation::HARD_SIGMOID:
+      return std::min(1.f, std::max(0.f, alpha * x + beta));
+    default:  // RELU
+      return std::max(0.f, x);
+  }
+}
+
+void LstmCellAny(const OpData& d, const float* xw, int xs, const float* hr,
+                 int hs, const float* peep, int ps, int U, float clip, float* h,
+                 float* c) {
+  const auto f_act = [&d](float x) {
+    return Activate(d.gate_activation, x, d.alpha, d.beta);
+  };
+  const auto g_act = [&d](float x) {
+    return Activate(d.activation, x, d.alpha, d.beta);
+  };
+  for (int j = 0; j < U; ++j) {
+    const float i = f_act(Clip(xw[j] + hr[j] + peep[j] * c[j], clip));
+    const float f = d.input_forget
+                        ? 1.f - i
+                        : f_act(Clip(xw[2 * xs + j] + hr[2 * hs + j] +
+                                         peep[2 * ps + j] * c[j],
+                                     clip));
+    const float g = g_act(Clip(xw[3 * xs + j] + hr[3 * hs + j], clip));
+    const float cell = f * c[j] + i * g;
+    const float o =
+        f_act(Clip(xw[xs + j] + hr[hs + j] + peep[ps + j] * cell, clip));
+    c[j] = cell;
+    h[j] = o * g_act(cell);
+  }
+}
+
+void GruCellAny(const OpData& d, bool linear_before_reset, const float* xw,
+                int xs, const float* hr, int hs, int U, float clip,
+                const float* h_prev, float* h) {
+  for (int j = 0; j < U; ++j) {
+    const float z =
+        Activate(d.gate_activation, Clip(xw[j] + hr[j], clip), d.alpha, d.beta);
+    float pre = xw[2 * xs + j] + hr[2 * hs + j];
+    if (linear_before_reset) {
+      const float r =
+          Activate(d.gate_activation, Clip(xw[xs + j] + hr[hs + j], clip),
+                   d.alpha, d.beta);
+      pre = xw[2 * xs + j] + r * hr[2 * hs + j];
+    }
+    const float candidate =
+        Activate(d.activation, Clip(pre, clip), d.alpha, d.beta);
+    h[j] = (1.f - z) * candidate + z * h_prev[j];
+  }
+}
+
+void RnnCellAny(const OpData& d, const float* xw, const float* hr, int U,
+                float clip, float* h) {
+  for (int j = 0; j < U; ++j) {
+    h[j] = Activate(d.activation, Clip(xw[j] + hr[j], clip), d.alpha, d.beta);
+  }
+}
+
 // rh = sigmoid(r pre-activation) * h (GRU without linear_before_reset).
 __attribute__((noinline)) void ResetHidden(const float* __restrict x_r,
                                            const float* __restrict h_r,
@@ -644,7 +741,16 @@ void RunChunk(Steps* st, int s, int k) {
     }
     const float* x_n = st->xw + st->at.XRow(t, n) * GH + begin;
     const float* p_n = products + int64_t{n} * G * U;
-    if (d->lstm) {
+    if (!d->default_activations) {
+      if (d->lstm) {
+        LstmCellAny(*d, x_n, H, p_n, U, st->peep + begin, H, U, st->clip, hn,
+                    st->c + int64_t{n} * H + begin);
+      } else if (d->gru) {
+        GruCellAny(*d, true, x_n, H, p_n, U, U, st->clip, hp, hn);
+      } else {
+        RnnCellAny(*d, x_n, p_n, U, st->clip, hn);
+      }
+    } else if (d->lstm) {
       float* c_n = st->c + int64_t{n} * H + begin;
       if (d->input_forget) {
         LstmCell<true>(x_n, H, p_n, U, st->peep + begin, H, U, st->clip, hn,
@@ -698,8 +804,17 @@ void RunSplitSteps(Steps* st, ThreadPool* pool, const float* packed_rh,
     for (int n = 0; n < N; ++n) {  // r * h, then its product with R_h
       const float* x_r = st->xw + st->at.XRow(t, n) * GH + H;
       const float* h_r = st->products + int64_t{n} * GH + H;
-      ResetHidden(x_r, h_r, h_prev + int64_t{n} * H, H, st->clip,
-                  rh + int64_t{n} * H);
+      if (d->default_activations) {
+        ResetHidden(x_r, h_r, h_prev + int64_t{n} * H, H, st->clip,
+                    rh + int64_t{n} * H);
+      } else {
+        for (int j = 0; j < H; ++j) {
+          rh[int64_t{n} * H + j] =
+              Activate(d->gate_activation, Clip(x_r[j] + h_r[j], st->clip),
+                       d->alpha, d->beta) *
+              h_prev[int64_t{n} * H + j];
+        }
+      }
     }
     Gemm(N, H, H, rh, H, packed_rh, st->products + 2 * H, GH, 1, GemmEpilogue(),
          pool);
@@ -713,8 +828,13 @@ void RunSplitSteps(Steps* st, ThreadPool* pool, const float* packed_rh,
         memset(y_row, 0, sizeof(float) * H);
         continue;
       }
-      GruCell<false>(st->xw + st->at.XRow(t, n) * GH, H,
-                     st->products + int64_t{n} * GH, H, H, st->clip, hp, hn);
+      if (d->default_activations) {
+        GruCell<false>(st->xw + st->at.XRow(t, n) * GH, H,
+                       st->products + int64_t{n} * GH, H, H, st->clip, hp, hn);
+      } else {
+        GruCellAny(*d, false, st->xw + st->at.XRow(t, n) * GH, H,
+                   st->products + int64_t{n} * GH, H, H, st->clip, hp, hn);
+      }
       memcpy(y_row, hn, sizeof(float) * H);
     }
   }
@@ -790,6 +910,18 @@ Status EvalOptimized(KernelContext* context, Node* node, OpData* d) {
 }
 
 double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double ActivateD(schema::RNNActivation a, double x, const OpData& d) {
+  switch (a) {
+    case schema::RNNActivation::SIGMOID:
+      return Sigmoid(x);
+    case schema::RNNActivation::TANH:
+      return std::tanh(x);
+    case schema::RNNActivation::HARD_SIGMOID:
+      return std::min(1.0, std::max(0.0, double{d.alpha} * x + d.beta));
+    default:  // RELU
+      return std::max(0.0, x);
+  }
+}
 double ClipD(double x, double clip) {
   return clip > 0 ? std::min(clip, std::max(-clip, x)) : x;
 }
@@ -812,6 +944,10 @@ Status EvalReference(KernelContext* context, Node* node, OpData* d) {
   const Tensor* c0 = d->lstm ? context->input(*node, kInitialC) : nullptr;
   float* y = context->output(*node, 0)->data_as<float>();
   const double clip = d->clip;
+  const auto f_act = [d](double x) {
+    return ActivateD(d->gate_activation, x, *d);
+  };
+  const auto g_act = [d](double x) { return ActivateD(d->activation, x, *d); };
   // Pre-activation of gate g, unit j: x W_g^T + Wb_g (+ hh R_g^T + Rb_g).
   auto dot = [](const float* a, const float* b, int n) {
     double s = 0;
@@ -861,22 +997,22 @@ Status EvalReference(KernelContext* context, Node* node, OpData* d) {
             const double cp = cn[j];
             double i = pre(0, true) + (pd ? pd[j] * cp : 0.0);
             double f = pre(2, true) + (pd ? pd[2 * H + j] * cp : 0.0);
-            i = Sigmoid(ClipD(i, clip));
-            f = d->input_forget ? 1.0 - i : Sigmoid(ClipD(f, clip));
-            new_cell = f * cp + i * std::tanh(ClipD(pre(3, true), clip));
+            i = f_act(ClipD(i, clip));
+            f = d->input_forget ? 1.0 - i : f_act(ClipD(f, clip));
+            new_cell = f * cp + i * g_act(ClipD(pre(3, true), clip));
             double o = pre(1, true) + (pd ? pd[H + j] * new_cell : 0.0);
-            o = Sigmoid(ClipD(o, clip));
-            out = o * std::tanh(new_cell);
+            o = f_act(ClipD(o, clip));
+            out = o * g_act(new_cell);
           } else if (!d->gru) {
-            out = std::tanh(ClipD(pre(0, true), clip));
+            out = g_act(ClipD(pre(0, true), clip));
           } else {
-            const double z = Sigmoid(ClipD(pre(0, true), clip));
+            const double z = f_act(ClipD(pre(0, true), clip));
             double candidate;
             if (d->linear_before_reset) {
               const int64_t row = int64_t{2} * H + j;
               const double hr =
                   dot(prev, rd + row * H, H) + (bd ? bd[GH + row] : 0.0);
-              const double rr = Sigmoid(ClipD(pre(1, true), clip));
+              const double rr = f_act(ClipD(pre(1, true), clip));
               candidate = pre(2, false) + rr * hr;
             } else {
               // (r * h) R_h^T: r for every unit k of the previous state.
@@ -887,11 +1023,11 @@ Status EvalReference(KernelContext* context, Node* node, OpData* d) {
                 double rk = dot(xt, wd + rrow * I, I) +
                             dot(prev, rd + rrow * H, H) +
                             (bd ? bd[rrow] + bd[GH + rrow] : 0.0);
-                acc += Sigmoid(ClipD(rk, clip)) * prev[k] * rd[row * H + k];
+                acc += f_act(ClipD(rk, clip)) * prev[k] * rd[row * H + k];
               }
               candidate = pre(2, false) + acc + (bd ? bd[GH + row] : 0.0);
             }
-            candidate = std::tanh(ClipD(candidate, clip));
+            candidate = g_act(ClipD(candidate, clip));
             out = (1.0 - z) * candidate + z * prev[j];
           }
           y_row[j] = static_cast<float>(out);

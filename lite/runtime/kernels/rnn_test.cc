@@ -1,10 +1,12 @@
 // LSTM, GRU and RNN: the optimized path against the reference path over every
 // option (directions, layouts, sequence lengths, initial states, peepholes,
-// clip, input_forget, linear_before_reset), one step against the equations
+// clip, input_forget, linear_before_reset, gate and cell activations), one
+// step against the equations
 // written out, and the errors. tests/test_converters_rnn.py checks both
 // against onnxruntime.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -36,6 +38,9 @@ struct Case {
   float clip = 0;
   bool input_forget = false, linear_before_reset = false;
   int threads = 2;
+  schema::RNNActivation gate = schema::RNNActivation::SIGMOID;
+  schema::RNNActivation act = schema::RNNActivation::TANH;
+  float alpha = 0.2f, beta = 0.5f;
 };
 
 // Builds the op, runs optimized and reference paths and compares them.
@@ -67,15 +72,25 @@ void Check(const Case& c) {
     int p =
         c.peepholes ? m.AddConst<float>({D, 3 * H}, Random(D * 3 * H, 4)) : -1;
     m.AddOp(BuiltinOperator::LSTM, {x, w, r, b, lens, h0, c0, p}, outs,
-            m.builder().Lstm(H, c.direction, c.batch_major, c.clip,
-                             c.input_forget));
+            {schema::BuiltinOptions::LSTMOptions,
+             schema::CreateLSTMOptions(m.builder().fbb(), H, c.direction,
+                                       c.batch_major, c.clip, c.input_forget,
+                                       c.gate, c.act, c.alpha, c.beta)
+                 .Union()});
   } else if (c.rnn) {
-    m.AddOp(BuiltinOperator::RNN, {x, w, r, b, lens, h0}, outs,
-            m.builder().Rnn(H, c.direction, c.batch_major, c.clip));
+    m.AddOp(
+        BuiltinOperator::RNN, {x, w, r, b, lens, h0}, outs,
+        {schema::BuiltinOptions::RNNOptions,
+         schema::CreateRNNOptions(m.builder().fbb(), H, c.direction,
+                                  c.batch_major, c.clip, c.act, c.alpha, c.beta)
+             .Union()});
   } else {
     m.AddOp(BuiltinOperator::GRU, {x, w, r, b, lens, h0}, outs,
-            m.builder().Gru(H, c.direction, c.batch_major, c.clip,
-                            c.linear_before_reset));
+            {schema::BuiltinOptions::GRUOptions,
+             schema::CreateGRUOptions(
+                 m.builder().fbb(), H, c.direction, c.batch_major, c.clip,
+                 c.linear_before_reset, c.gate, c.act, c.alpha, c.beta)
+                 .Union()});
   }
   Status st = m.Build(c.threads);
   ASSERT_TRUE(st.ok()) << st.message();
@@ -106,6 +121,87 @@ void Check(const Case& c) {
 }
 
 TEST(LstmTest, Forward) { Check(Case()); }
+
+// Keras' recurrent_activation hard_sigmoid (Keras 2's 0.2 x + 0.5, Keras 3's
+// x / 6 + 0.5) and activation relu, on both paths, with several threads.
+TEST(LstmTest, HardSigmoidGatesReluCell) {
+  for (int threads : {1, 2}) {
+    Case c;
+    c.threads = threads;
+    c.gate = schema::RNNActivation::HARD_SIGMOID;
+    c.direction = RNNDirection::BIDIRECTIONAL;
+    c.lengths = {5, 2, 0};
+    c.peepholes = true;
+    c.hidden = 72;
+    Check(c);
+    c.act = schema::RNNActivation::RELU;
+    c.alpha = 1.f / 6;
+    c.input_forget = true;
+    Check(c);
+  }
+}
+TEST(GruTest, HardSigmoidGatesBothResetModes) {
+  for (bool linear_before_reset : {true, false}) {
+    Case c;
+    c.lstm = false;
+    c.linear_before_reset = linear_before_reset;
+    c.gate = schema::RNNActivation::HARD_SIGMOID;
+    c.lengths = {1, 5, 4};
+    c.hidden = 40;
+    Check(c);
+    c.act = schema::RNNActivation::RELU;
+    c.gate = schema::RNNActivation::TANH;
+    c.clip = 0.8f;
+    Check(c);
+  }
+}
+TEST(RnnTest, ReluAndHardSigmoid) {
+  for (auto act :
+       {schema::RNNActivation::RELU, schema::RNNActivation::HARD_SIGMOID,
+        schema::RNNActivation::SIGMOID}) {
+    Case c;
+    c.lstm = false;
+    c.rnn = true;
+    c.act = act;
+    c.hidden = 96;
+    c.direction = RNNDirection::REVERSE;
+    Check(c);
+  }
+}
+
+// One LSTM step (hidden 1, no recurrence to speak of) against the equations
+// written out with hard sigmoid gates and relu cell activation.
+TEST(LstmTest, HardSigmoidReluOneStepEquations) {
+  OpModel m;
+  int x = m.AddInput(DataType::kFloat32, {1, 1, 1});
+  // Gates i, o, f, c: pre-activations x * w + b.
+  int w = m.AddConst<float>({1, 4, 1}, {1.f, 2.f, -1.f, 3.f});
+  int r = m.AddConst<float>({1, 4, 1}, {0.f, 0.f, 0.f, 0.f});
+  int b = m.AddConst<float>({1, 8}, {0.5f, 0.f, 0.f, -1.f, 0, 0, 0, 0});
+  int c0 = m.AddInput(DataType::kFloat32, {1, 1, 1});
+  std::vector<int32_t> outs = {m.AddOutput(DataType::kFloat32),
+                               m.AddOutput(DataType::kFloat32),
+                               m.AddOutput(DataType::kFloat32)};
+  m.AddOp(BuiltinOperator::LSTM, {x, w, r, b, -1, -1, c0}, outs,
+          {schema::BuiltinOptions::LSTMOptions,
+           schema::CreateLSTMOptions(m.builder().fbb(), 1,
+                                     RNNDirection::FORWARD, false, 0, false,
+                                     schema::RNNActivation::HARD_SIGMOID,
+                                     schema::RNNActivation::RELU, 0.25f, 0.4f)
+               .Union()});
+  ASSERT_TRUE(m.Build(1).ok());
+  m.SetInput<float>(0, {0.8f});
+  m.SetInput<float>(1, {0.3f});
+  ASSERT_TRUE(m.Invoke().ok());
+  auto hs = [](float v) {
+    return std::min(1.f, std::max(0.f, 0.25f * v + 0.4f));
+  };
+  const float i = hs(0.8f + 0.5f), o = hs(1.6f), f = hs(-0.8f);
+  const float cell = f * 0.3f + i * std::max(0.f, 2.4f - 1.f);
+  EXPECT_NEAR(m.GetOutput<float>(2)[0], cell, 1e-6);
+  EXPECT_NEAR(m.GetOutput<float>(0)[0], o * std::max(0.f, cell), 1e-6);
+  EXPECT_EQ(m.CompareWithReference(), "");
+}
 TEST(LstmTest, ReverseWithoutBiasOrInitialState) {
   Case c;
   c.direction = RNNDirection::REVERSE;
