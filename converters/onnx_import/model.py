@@ -70,6 +70,31 @@ def _check_input_dims(model):
             raise ConversionError(f"input '{vi.name}': dimension of size 0 in shape {dims}")
 
 
+# The subgraph attributes If, Loop and Scan must have.
+_SUBGRAPH_ATTRS = {"If": ("then_branch", "else_branch"), "Loop": ("body",), "Scan": ("body",)}
+
+
+def _check_graph(graph, what="the model"):
+    """Checked before anything reads `graph` (onnx.checker's rules a ModelProto given directly skipped):
+    each tensor is made once, by one node (not also a graph input or initializer), and If, Loop and Scan
+    nodes have their subgraphs; the same for every subgraph."""
+    made = {i.name for i in graph.input} | {i.name for i in graph.initializer}
+    for node in graph.node:
+        label = f"'{node.name or (node.output[0] if node.output else node.op_type)}' ({node.op_type})"
+        for out in node.output:
+            if out and out in made:
+                raise ConversionError(f"{what}: node {label} writes '{out}', which is already defined")
+            made.add(out)
+        if node.domain in DEFAULT_DOMAINS:
+            present = {a.name for a in node.attribute if a.type == onnx.AttributeProto.GRAPH}
+            missing = [name for name in _SUBGRAPH_ATTRS.get(node.op_type, ()) if name not in present]
+            if missing:
+                raise ConversionError(f"{what}: node {label} lacks its subgraph attribute {missing[0]!r}")
+        for a in node.attribute:
+            for g in [a.g] if a.type == onnx.AttributeProto.GRAPH else a.graphs:
+                _check_graph(g, f"{what}, subgraph {a.name!r} of {label}")
+
+
 def _check_domains(model):
     """Every node is of the default domain: the importers know no other."""
     others = [
@@ -136,6 +161,9 @@ def convert(model, checksum=True):
     if not isinstance(model, onnx.ModelProto):
         model = load(model)
     _check_opset(model)
+    if not model.graph.output:
+        raise ConversionError("the model has no outputs")
+    _check_graph(model.graph)
     _check_input_dims(model)
     model = contrib_ops.rewrite(model)
     _check_domains(model)

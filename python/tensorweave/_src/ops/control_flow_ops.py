@@ -1247,6 +1247,8 @@ def while_loop(
             maximum_iterations = ops.convert_to_tensor(maximum_iterations, name="maximum_iterations")
             if maximum_iterations.shape.ndims != 0:
                 raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {maximum_iterations.shape}")
+            if not maximum_iterations.dtype.is_integer:
+                raise TypeError(f"'maximum_iterations' must be an integer, got {maximum_iterations.dtype.name}")
             counter = constant_op.constant(0, dtype=maximum_iterations.dtype, name="iteration_counter")
             orig_cond, orig_body = cond, body
             if try_to_pack:
