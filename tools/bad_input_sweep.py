@@ -4625,7 +4625,8 @@ def run_all(lib, cases, timeout):
                 proc.stdin.flush()
             except BrokenPipeError:
                 break
-            line = _read_line(proc, timeout + 30 * (not results))  # the first case also waits for the import
+            # The first case also waits for the import; a converter CLI case for its process's (TensorFlow's).
+            line = _read_line(proc, timeout * (1 + 2 * ("convert_cli(" in expr)) + 30 * (not results))
             if line in ("hang", None):
                 hung = line == "hang"
                 proc.kill()

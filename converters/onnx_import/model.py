@@ -12,7 +12,7 @@ from onnx import helper
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
 from converters.onnx_import import contrib_ops, control_flow, float16, folding, fusion, shapes
-from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, is_lite_type
+from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, _initializer_array, is_lite_type
 from converters.twl_writer import checked_shape
 
 PRODUCER = "tensorweave-convert 0.1.0 (onnx)"
@@ -76,8 +76,8 @@ _SUBGRAPH_ATTRS = {"If": ("then_branch", "else_branch"), "Loop": ("body",), "Sca
 
 def _check_graph(graph, what="the model"):
     """Checked before anything reads `graph` (onnx.checker's rules a ModelProto given directly skipped):
-    each tensor is made once, by one node (not also a graph input or initializer), and If, Loop and Scan
-    nodes have their subgraphs; the same for every subgraph."""
+    each tensor is made once, by one node (not also a graph input or initializer), If, Loop and Scan nodes
+    have their subgraphs, and external data is what onnx reads; the same for every subgraph."""
     made = {i.name for i in graph.input} | {i.name for i in graph.initializer}
     for node in graph.node:
         label = f"'{node.name or (node.output[0] if node.output else node.op_type)}' ({node.op_type})"
@@ -93,6 +93,9 @@ def _check_graph(graph, what="the model"):
         for a in node.attribute:
             for g in [a.g] if a.type == onnx.AttributeProto.GRAPH else a.graphs:
                 _check_graph(g, f"{what}, subgraph {a.name!r} of {label}")
+    for t in graph.initializer:  # external data onnx refuses (outside the model's directory, missing, short)
+        if t.data_location == onnx.TensorProto.EXTERNAL:
+            _initializer_array(t)
 
 
 def _check_domains(model):

@@ -314,11 +314,12 @@ def gradients(
             )
             if propagate:
                 fn = get_gradient_function(op)
-                if fn is not None and op.type not in _TAKES_INDEXED_SLICES:
-                    out_grads = [_densify(g) for g in out_grads]
                 if fn is not None:
                     with graph.colocate_with(op) if colocate_gradients_with_ops else contextlib.nullcontext():
                         with loop_state.grad_context(op, before=False) if loop_state else contextlib.nullcontext():
+                            # (in the backward loop's context: an IndexedSlices made there is densified there)
+                            if op.type not in _TAKES_INDEXED_SLICES:
+                                out_grads = [_densify(g) for g in out_grads]
                             if loop_state is not None:
                                 out_grads = loop_state.fill_missing(op, out_grads)
                             with graph.name_scope(op.name + "_grad"):
