@@ -398,3 +398,22 @@ def test_gradient_of_an_embedding_lookup_in_a_while_loop_trains(sess):
     assert sess.run(g).tolist() == [[2.0, 2.0], [0.0, 0.0], [4.0, 4.0]]
     sess.run(step)
     np.testing.assert_allclose(sess.run(x), [[0.8, 1.8], [3.0, 4.0], [4.6, 5.6]], rtol=1e-6)
+
+
+@pytest.mark.parametrize("loop_vars", [[0, 0.0], (0, 0.0)], ids=["list", "tuple"])
+def test_while_loop_with_maximum_iterations_takes_a_tuple_body_for_list_loop_vars(loop_vars):
+    # With maximum_iterations a body returning a tuple for a list of loop variables was a TypeError (the
+    # structures compared one level deeper than without it); TF builds it.
+    def build(tf):
+        x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+
+        def body(k, a):
+            results = (k + 1, a + tf.reduce_sum(tf.gather(x, [k % 3])))
+            return list(results) if isinstance(loop_vars, tuple) else results  # the other sequence type
+
+        k, r = tf.while_loop(lambda k, a: k < 10, body, loop_vars, maximum_iterations=4)
+        return [k, r, tf.convert_to_tensor(tf.gradients(r, x)[0])]
+
+    ours, theirs = _values(build)
+    for o, t in zip(ours, theirs):
+        np.testing.assert_array_equal(o, t)

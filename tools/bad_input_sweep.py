@@ -4238,6 +4238,116 @@ CASES_S23 = [
     ),
 ]
 
+_WL = "exec:x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])\n"
+_LOOP = "r = tf.while_loop(lambda k, a: k < 3, lambda k, a: (k + 1, a + {}), [0, {}])[1]\nfetches = tf.convert_to_tensor(tf.gradients(r, {})[0])"
+CASES_S23 += [
+    # gradients through while_loop / cond / map_fn of ops with sparse (IndexedSlices) or integer-index gradients
+    ("loopgrad_gather_rows", _WL + _LOOP.format("tf.reduce_sum(tf.gather(x, [k, 0]))", "0.0", "x")),
+    ("loopgrad_gather_axis1", _WL + _LOOP.format("tf.reduce_sum(tf.gather(x, [1], axis=1))", "0.0", "x")),
+    ("loopgrad_gather_nd", _WL + _LOOP.format("tf.gather_nd(x, [[k, 1]])[0]", "0.0", "x")),
+    ("loopgrad_embedding_lookup", _WL + _LOOP.format("tf.reduce_sum(tf.nn.embedding_lookup(x, [k]))", "0.0", "x")),
+    ("loopgrad_gather_oob_index", _WL + _LOOP.format("tf.reduce_sum(tf.gather(x, [k + 5]))", "0.0", "x")),
+    ("loopgrad_segment_sum", _WL + _LOOP.format("tf.reduce_sum(tf.unsorted_segment_sum(x, [0, 1, k], 3))", "0.0", "x")),
+    (
+        "loopgrad_segment_oob",
+        _WL + _LOOP.format(f"tf.reduce_sum(tf.unsorted_segment_sum(x, [0, 1, {PH}(9, [])], 3))", "0.0", "x"),
+    ),
+    (
+        "loopgrad_sparse_segment",
+        _WL + _LOOP.format("tf.reduce_sum(tf.sparse.segment_sum(x, [k, 0], [0, 0]))", "0.0", "x"),
+    ),
+    ("loopgrad_scatter_nd", _WL + _LOOP.format("tf.reduce_sum(tf.scatter_nd([[k]], x[:1], [3, 2]) * x)", "0.0", "x")),
+    (
+        "loopgrad_tensor_scatter",
+        _WL + _LOOP.format("tf.reduce_sum(tf.tensor_scatter_nd_update(x, [[k]], [[0.0, 0.0]]))", "0.0", "x"),
+    ),
+    ("loopgrad_slice_dynamic", _WL + _LOOP.format("tf.reduce_sum(tf.slice(x, [k, 0], [1, 2]))", "0.0", "x")),
+    ("loopgrad_strided_slice", _WL + _LOOP.format("tf.reduce_sum(x[k])", "0.0", "x")),
+    ("loopgrad_pad", _WL + _LOOP.format("tf.reduce_sum(tf.pad(x, [[k, 0], [0, 1]]))", "0.0", "x")),
+    (
+        "loopgrad_concat_axis_k",
+        _WL + _LOOP.format("tf.reduce_sum(tf.concat([x, x], k % 2) * tf.cast(k + 1, tf.float32))", "0.0", "x"),
+    ),
+    ("loopgrad_reduce_axis_k", _WL + _LOOP.format("tf.reduce_sum(tf.reduce_max(x, k % 2))", "0.0", "x")),
+    ("loopgrad_matmul", _WL + _LOOP.format("tf.reduce_sum(tf.matmul(x, x, transpose_b=True))", "0.0", "x")),
+    (
+        "loopgrad_dynamic_partition",
+        _WL + _LOOP.format("tf.reduce_sum(tf.dynamic_partition(x, [0, 1, k % 2], 2)[0])", "0.0", "x"),
+    ),
+    ("loopgrad_cumsum", _WL + _LOOP.format("tf.reduce_sum(tf.cumsum(x, axis=k % 2))", "0.0", "x")),
+    ("loopgrad_tile", _WL + _LOOP.format("tf.reduce_sum(tf.tile(x, [k + 1, 1]))", "0.0", "x")),
+    (
+        "loopgrad_reshape_dynamic",
+        _WL + _LOOP.format("tf.reduce_sum(tf.reshape(x, [-1, 3 - k % 2 * 0]) ** 2)", "0.0", "x"),
+    ),
+    (
+        "loopgrad_nested_while",
+        _WL
+        + _LOOP.format(
+            "tf.while_loop(lambda j, b: j < k, lambda j, b: (j + 1, b + tf.reduce_sum(tf.gather(x, [j]))), [0, 0.0])[1]",
+            "0.0",
+            "x",
+        ),
+    ),
+    (
+        "loopgrad_cond_inside",
+        _WL + _LOOP.format("tf.cond(k > 0, lambda: tf.reduce_sum(tf.gather(x, [k])), lambda: 0.0)", "0.0", "x"),
+    ),
+    (
+        "loopgrad_tensor_array",
+        "exec:x = tf.constant([1.0, 2.0, 3.0])\nta = tf.TensorArray(tf.float32, size=3)\n_, ta = tf.while_loop(lambda k, t: k < 3, lambda k, t: (k + 1, t.write(k, tf.gather(x, k) * 2.0)), [0, ta])\nfetches = tf.gradients(tf.reduce_sum(ta.stack()), x)[0]",
+    ),
+    (
+        "loopgrad_variable_gather",
+        "exec:v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])\nr = tf.while_loop(lambda k, a: k < 2, lambda k, a: (k + 1, a + tf.reduce_sum(tf.gather(v, [k]))), [0, 0.0])[1]\ng = tf.gradients(r, v)[0]\nsess.run(tf.global_variables_initializer())\nout = sess.run([g.values, g.indices]) if hasattr(g, 'indices') else sess.run(g)",
+    ),
+    (
+        "loopgrad_max_iter",
+        _WL
+        + "r = tf.while_loop(lambda k, a: k < 10, lambda k, a: (k + 1, a + tf.reduce_sum(tf.gather(x, [k % 3]))), [0, 0.0], maximum_iterations=4)[1]\nfetches = tf.convert_to_tensor(tf.gradients(r, x)[0])",
+    ),
+    (
+        "condgrad_gather",
+        _WL
+        + f"r = tf.cond({PH}(True, []), lambda: tf.reduce_sum(tf.gather(x, [2, 2])), lambda: tf.reduce_sum(x))\nfetches = tf.convert_to_tensor(tf.gradients(r, x)[0])",
+    ),
+    (
+        "condgrad_gather_false",
+        _WL
+        + f"r = tf.cond({PH}(False, []), lambda: tf.reduce_sum(tf.gather(x, [2, 2])), lambda: tf.reduce_sum(x))\nfetches = tf.convert_to_tensor(tf.gradients(r, x)[0])",
+    ),
+    (
+        "mapfngrad_gather",
+        _WL
+        + "r = tf.map_fn(lambda i: tf.reduce_sum(tf.gather(x, i)), tf.constant([0, 2, 2]), dtype=tf.float32)\nfetches = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(r), x)[0])",
+    ),
+    (
+        "scangrad_gather",
+        _WL
+        + "r = tf.scan(lambda a, i: a + tf.reduce_sum(tf.gather(x, i)), tf.constant([0, 2, 1]), initializer=0.0)\nfetches = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(r), x)[0])",
+    ),
+    (
+        "mapfngrad_oob",
+        _WL
+        + f"r = tf.map_fn(lambda i: tf.reduce_sum(tf.gather(x, i)), {PH}([0, 7], [None]), dtype=tf.float32)\nfetches = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(r), x)[0])",
+    ),
+    (
+        "loopgrad_hessian",
+        "exec:x = tf.constant([1.0, 2.0])\nr = tf.while_loop(lambda k, a: k < 2, lambda k, a: (k + 1, a * x), [0, tf.ones([2])])[1]\nfetches = tf.hessians(tf.reduce_sum(r), x)[0]",
+    ),
+    (
+        "loopgrad_int_loop_var",
+        "exec:x = tf.constant(2.0)\nr = tf.while_loop(lambda k, a: k < 3, lambda k, a: (k + 1, a * x), [0, 1.0])\nout = [g is None for g in tf.gradients(r[0], x)]",
+    ),
+    (
+        "loopgrad_grad_ys_wrong_shape",
+        _WL
+        + _LOOP.format("tf.gather(x, [k])", "tf.zeros([1, 2])", "x").replace(
+            "tf.gradients(r, x)", "tf.gradients(r, x, grad_ys=tf.ones([3, 3]))"
+        ),
+    ),
+]
+
 
 WORKER = r"""
 import sys, json, os, math
