@@ -4348,6 +4348,57 @@ CASES_S23 += [
     ),
 ]
 
+_RO = "tf.RunOptions(timeout_in_ms=300)"
+CASES_S23 += [
+    # a step that would block for ever, bounded by a run timeout (DeadlineExceeded), or cancelled by close
+    ("timeout_dequeue_empty", _Q2 + f"out = sess.run(q.dequeue(), options={_RO})"),
+    (
+        "timeout_enqueue_full",
+        _Q2 + f"sess.run(q.enqueue_many([[1.0, 2.0]]))\nout = sess.run(q.enqueue(3.0), options={_RO})",
+    ),
+    ("timeout_dequeue_many_short", _Q2 + f"sess.run(q.enqueue(1.0))\nout = sess.run(q.dequeue_many(2), options={_RO})"),
+    (
+        "timeout_then_queue_usable",
+        _Q2
+        + f"try:\n    sess.run(q.dequeue(), options={_RO})\nexcept tf.errors.DeadlineExceededError:\n    pass\nsess.run(q.enqueue(5.0))\nout = sess.run(q.dequeue())",
+    ),
+    (
+        "timeout_config_operation",
+        "exec:q = tf.FIFOQueue(2, tf.float32, shapes=[[]])\ns2 = tf.Session(config=tf.ConfigProto(operation_timeout_in_ms=300))\nout = s2.run(q.dequeue())",
+    ),
+    (
+        "timeout_zero_means_none",
+        _Q2 + "sess.run(q.enqueue(1.0))\nout = sess.run(q.dequeue(), options=tf.RunOptions(timeout_in_ms=0))",
+    ),
+    (
+        "timeout_negative",
+        _Q2 + "sess.run(q.enqueue(1.0))\nout = sess.run(q.dequeue(), options=tf.RunOptions(timeout_in_ms=-5))",
+    ),
+    (
+        "timeout_random_shuffle_below_min",
+        "exec:q = tf.RandomShuffleQueue(4, 2, tf.float32, shapes=[[]])\nsess.run(q.enqueue(1.0))\n"
+        + f"out = sess.run(q.dequeue(), options={_RO})",
+    ),
+    (
+        "timeout_padding_queue",
+        "exec:q = tf.PaddingFIFOQueue(3, tf.float32, shapes=[[None]])\n"
+        + f"out = sess.run(q.dequeue_many(2), options={_RO})",
+    ),
+    (
+        "timeout_priority_queue",
+        "exec:q = tf.PriorityQueue(4, [tf.float32], shapes=[[]])\n" + f"out = sess.run(q.dequeue(), options={_RO})",
+    ),
+    (
+        "timeout_close_cancel_pending",
+        _Q2
+        + "import threading\nd = q.dequeue()\nres = []\ndef f():\n    try:\n        res.append(sess.run(d))\n    except Exception as e:\n        res.append(type(e).__name__)\nt = threading.Thread(target=f)\nt.start()\nimport time\ntime.sleep(0.5)\nsess.run(q.close(cancel_pending_enqueues=True))\nt.join(5)\nout = res",
+    ),
+    (
+        "timeout_conditional_accumulator",
+        "exec:a = tf.ConditionalAccumulator(tf.float32, shape=[])\n" + f"out = sess.run(a.take_grad(1), options={_RO})",
+    ),
+]
+
 
 WORKER = r"""
 import sys, json, os, math
