@@ -417,3 +417,18 @@ def test_while_loop_with_maximum_iterations_takes_a_tuple_body_for_list_loop_var
     ours, theirs = _values(build)
     for o, t in zip(ours, theirs):
         np.testing.assert_array_equal(o, t)
+
+
+def test_sweep_tool_s23_set_runs():
+    # The round-4 driver (--set s23): hostile ONNX external data, refused in every case, none converted.
+    pytest.importorskip("onnx")
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tools", "bad_input_sweep.py"), "--set", "s23", "--only", "onnx_external"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "8 cases: tw-error-only=8", proc.stdout
+    assert "ConversionError" in proc.stdout and "converted" not in proc.stdout, proc.stdout
