@@ -4399,6 +4399,179 @@ CASES_S23 += [
     ),
 ]
 
+_R = "tf.raw_ops."
+_P4 = f"{PH}(tf.ones([1, 4, 4, 1]), [None] * 4)"
+_P = PH + "({}, None)"
+CASES_S23 += [
+    # the gradient kernels called directly (tf.raw_ops) with inconsistent run-time shapes
+    (
+        "rawgrad_max_pool_grad_shape_mismatch",
+        _R
+        + f"MaxPoolGrad(orig_input={_P4}, orig_output={_P.format('tf.ones([1, 2, 2, 1])')}, grad={_P.format('tf.ones([1, 3, 3, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_max_pool_grad_output_small",
+        _R
+        + f"MaxPoolGrad(orig_input={_P4}, orig_output={_P.format('tf.ones([1, 1, 1, 1])')}, grad={_P.format('tf.ones([1, 1, 1, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_avg_pool_grad_bad_shape",
+        _R
+        + f"AvgPoolGrad(orig_input_shape={_P.format('[1, -4, 4, 1]')}, grad={_P.format('tf.ones([1, 2, 2, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_avg_pool_grad_grad_mismatch",
+        _R
+        + f"AvgPoolGrad(orig_input_shape={_P.format('[1, 4, 4, 1]')}, grad={_P.format('tf.ones([1, 5, 5, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_avg_pool_grad_huge_shape",
+        _R
+        + f"AvgPoolGrad(orig_input_shape={_P.format('[1, 2**30, 2**30, 1]')}, grad={_P.format('tf.ones([1, 2, 2, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_input_sizes_mismatch",
+        _R
+        + f"Conv2DBackpropInput(input_sizes={_P.format('[1, 9, 9, 1]')}, filter={_P.format('tf.ones([2, 2, 1, 1])')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_input_sizes_neg",
+        _R
+        + f"Conv2DBackpropInput(input_sizes={_P.format('[1, -5, 5, 1]')}, filter={_P.format('tf.ones([2, 2, 1, 1])')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_input_sizes_short",
+        _R
+        + f"Conv2DBackpropInput(input_sizes={_P.format('[5, 5]')}, filter={_P.format('tf.ones([2, 2, 1, 1])')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_filter_sizes_mismatch",
+        _R
+        + f"Conv2DBackpropFilter(input={_P.format('tf.ones([1, 5, 5, 1])')}, filter_sizes={_P.format('[3, 3, 2, 1]')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_filter_sizes_zero",
+        _R
+        + f"Conv2DBackpropFilter(input={_P.format('tf.ones([1, 5, 5, 1])')}, filter_sizes={_P.format('[0, 0, 1, 1]')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_depthwise_input_mismatch",
+        _R
+        + f"DepthwiseConv2dNativeBackpropInput(input_sizes={_P.format('[1, 9, 9, 3]')}, filter={_P.format('tf.ones([2, 2, 1, 1])')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_depthwise_filter_mismatch",
+        _R
+        + f"DepthwiseConv2dNativeBackpropFilter(input={_P.format('tf.ones([1, 5, 5, 2])')}, filter_sizes={_P.format('[2, 2, 1, 1]')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv3d_input_mismatch",
+        _R
+        + f"Conv3DBackpropInputV2(input_sizes={_P.format('[1, 9, 9, 9, 1]')}, filter={_P.format('tf.ones([2, 2, 2, 1, 1])')}, out_backprop={_P.format('tf.ones([1, 3, 3, 3, 1])')}, strides=[1, 1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_relu_grad_mismatch",
+        _R + f"ReluGrad(gradients={_P.format('tf.ones([3])')}, features={_P.format('tf.ones([5])')})",
+    ),
+    (
+        "rawgrad_relu6_grad_mismatch",
+        _R + f"Relu6Grad(gradients={_P.format('tf.ones([5])')}, features={_P.format('tf.ones([3])')})",
+    ),
+    (
+        "rawgrad_elu_grad_mismatch",
+        _R + f"EluGrad(gradients={_P.format('tf.ones([2, 3])')}, outputs={_P.format('tf.ones([3, 2])')})",
+    ),
+    (
+        "rawgrad_sigmoid_grad_mismatch",
+        _R + f"SigmoidGrad(y={_P.format('tf.ones([4])')}, dy={_P.format('tf.ones([2])')})",
+    ),
+    ("rawgrad_tanh_grad_mismatch", _R + f"TanhGrad(y={_P.format('tf.ones([2])')}, dy={_P.format('tf.ones([4])')})"),
+    ("rawgrad_sqrt_grad_mismatch", _R + f"SqrtGrad(y={_P.format('tf.ones([2])')}, dy={_P.format('tf.ones([7])')})"),
+    (
+        "rawgrad_leaky_relu_grad_mismatch",
+        _R + f"LeakyReluGrad(gradients={_P.format('tf.ones([2])')}, features={_P.format('tf.ones([6])')})",
+    ),
+    (
+        "rawgrad_softplus_grad_mismatch",
+        _R + f"SoftplusGrad(gradients={_P.format('tf.ones([8])')}, features={_P.format('tf.ones([2])')})",
+    ),
+    ("rawgrad_bias_add_grad_scalar", _R + f"BiasAddGrad(out_backprop={_P.format('tf.constant(1.0)')})"),
+    (
+        "rawgrad_resize_bilinear_grad_bad",
+        _R
+        + f"ResizeBilinearGrad(grads={_P.format('tf.ones([1, 4, 4, 1])')}, original_image={_P.format('tf.ones([2, 0, 3, 1])')})",
+    ),
+    (
+        "rawgrad_resize_nn_grad_bad_size",
+        _R + f"ResizeNearestNeighborGrad(grads={_P.format('tf.ones([1, 4, 4, 1])')}, size={_P.format('[-2, 2]')})",
+    ),
+    (
+        "rawgrad_resize_nn_grad_huge",
+        _R
+        + f"ResizeNearestNeighborGrad(grads={_P.format('tf.ones([1, 4, 4, 1])')}, size={_P.format('[2**30, 2**30]')})",
+    ),
+    (
+        "rawgrad_fused_bn_grad_mismatch",
+        _R
+        + f"FusedBatchNormGrad(y_backprop={_P.format('tf.ones([1, 2, 2, 3])')}, x={_P.format('tf.ones([1, 2, 2, 3])')}, scale={_P.format('tf.ones([2])')}, reserve_space_1={_P.format('tf.ones([3])')}, reserve_space_2={_P.format('tf.ones([3])')})[0]",
+    ),
+    (
+        "rawgrad_fused_bn_grad_x_mismatch",
+        _R
+        + f"FusedBatchNormGrad(y_backprop={_P.format('tf.ones([1, 2, 2, 3])')}, x={_P.format('tf.ones([1, 3, 3, 3])')}, scale={_P.format('tf.ones([3])')}, reserve_space_1={_P.format('tf.ones([3])')}, reserve_space_2={_P.format('tf.ones([3])')})[0]",
+    ),
+    (
+        "rawgrad_lrn_grad_mismatch",
+        _R
+        + f"LRNGrad(input_grads={_P.format('tf.ones([1, 2, 2, 3])')}, input_image={_P.format('tf.ones([1, 2, 2, 4])')}, output_image={_P.format('tf.ones([1, 2, 2, 3])')})",
+    ),
+    (
+        "rawgrad_max_pool_grad_argmax_oob",
+        _R
+        + f"MaxPoolGradWithArgmax(input={_P4}, grad={_P.format('tf.ones([1, 2, 2, 1])')}, argmax={_P.format('tf.constant([[[[0], [99]], [[-5], [3]]]], tf.int64)')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_max_pool3d_grad_mismatch",
+        _R
+        + f"MaxPool3DGrad(orig_input={_P.format('tf.ones([1, 4, 4, 4, 1])')}, orig_output={_P.format('tf.ones([1, 1, 1, 1, 1])')}, grad={_P.format('tf.ones([1, 2, 2, 2, 1])')}, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_avg_pool3d_grad_mismatch",
+        _R
+        + f"AvgPool3DGrad(orig_input_shape={_P.format('[1, 4, 4, 4, 1]')}, grad={_P.format('tf.ones([1, 3, 3, 3, 1])')}, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_strided_slice_grad_bad",
+        _R
+        + f"StridedSliceGrad(shape={_P.format('[3]')}, begin={_P.format('[0]')}, end={_P.format('[3]')}, strides={_P.format('[1]')}, dy={_P.format('tf.ones([7])')})",
+    ),
+    (
+        "rawgrad_strided_slice_grad_neg_shape",
+        _R
+        + f"StridedSliceGrad(shape={_P.format('[-3]')}, begin={_P.format('[0]')}, end={_P.format('[3]')}, strides={_P.format('[1]')}, dy={_P.format('tf.ones([3])')})",
+    ),
+    (
+        "rawgrad_mirror_pad_grad_bad",
+        _R + f"MirrorPadGrad(input={_P.format('tf.ones([3])')}, paddings={_P.format('[[5, 5]]')}, mode='REFLECT')",
+    ),
+    (
+        "rawgrad_broadcast_gradient_args_bad",
+        _R + f"BroadcastGradientArgs(s0={_P.format('[2, 3]')}, s1={_P.format('[4, 3]')})[0]",
+    ),
+    ("rawgrad_invert_permutation_bad", _R + f"InvertPermutation(x={_P.format('[0, 5, 1]')})"),
+    ("rawgrad_invert_permutation_dup", _R + f"InvertPermutation(x={_P.format('[0, 0, 1]')})"),
+    (
+        "rawgrad_softmax_xent_mismatch",
+        _R
+        + f"SoftmaxCrossEntropyWithLogits(features={_P.format('tf.ones([2, 3])')}, labels={_P.format('tf.ones([3, 3])')})[0]",
+    ),
+    (
+        "rawgrad_sparse_softmax_xent_mismatch",
+        _R
+        + f"SparseSoftmaxCrossEntropyWithLogits(features={_P.format('tf.ones([2, 3])')}, labels={_P.format('[0, 1, 2]')})[0]",
+    ),
+]
+
 
 WORKER = r"""
 import sys, json, os, math
