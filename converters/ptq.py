@@ -43,6 +43,8 @@ Example (needs the built lite library):
 
 import json
 import os
+import zipfile
+import zlib
 
 import numpy as np
 
@@ -67,6 +69,11 @@ def same_pads(in_size, kernel, stride, dilation=1):
 
 
 # --- calibration data -------------------------------------------------------------
+# What np.load raises on a damaged or foreign file (a truncated .npy: EOFError; a damaged .npz: BadZipFile
+# or a zlib error).
+_UNREADABLE = (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error)
+
+
 def load_calibration(path):
     """{name: array} from an .npz file or a directory of .npy files."""
     if os.path.isdir(path):
@@ -75,7 +82,7 @@ def load_calibration(path):
             raise ConversionError(f"calibration directory {path} holds no .npy files")
         try:
             return {f[:-4]: np.load(os.path.join(path, f), allow_pickle=False) for f in files}
-        except (OSError, ValueError) as e:
+        except _UNREADABLE as e:
             raise ConversionError(f"calibration directory {path}: {e}") from None
     if not os.path.exists(path):
         raise ConversionError(f"no such calibration file or directory: {path}")
@@ -84,7 +91,7 @@ def load_calibration(path):
             if not hasattr(z, "files"):
                 raise ConversionError(f"calibration file {path} is a single .npy; give an .npz or a directory")
             return {k: z[k] for k in z.files}
-    except (OSError, ValueError) as e:
+    except _UNREADABLE as e:
         raise ConversionError(f"calibration file {path}: not an .npz ({e})") from None
 
 

@@ -7,7 +7,7 @@ errs, tensorweave does not), value-differs, tw-error-only (tensorweave errs, TF 
 starts with "tw:" use tensorweave's own interfaces (the lite C API and CLI, the distributed services, the
 estimator) and run on tensorweave alone: tf-unavailable is their value, to be read.
 
-    python tools/bad_input_sweep.py [--timeout S] [--only SUBSTRING] [--set all|s20|s21|files|s22] [--json OUT]
+    python tools/bad_input_sweep.py [--timeout S] [--only SUBSTRING] [--set all|s20|s21|files|s22|s23] [--json OUT]
 """
 
 import argparse
@@ -3130,6 +3130,1449 @@ CASES_S22 += [
 ]
 
 
+# Round 4 (--set s23): gradients through ops with hostile run-time values and misused grad_ys; while_loop, cond,
+# TensorArray and the functional ops misused; queues; tf.io / gfile; the converter CLI; hostile ONNX graphs.
+X3 = "tf.constant([1.0, 2.0, 3.0])"
+M23 = "tf.reshape(tf.range(6.0), [2, 3])"
+_G = "tf.convert_to_tensor(tf.gradients({}, {})[0])"
+_GX = "exec:x = tf.constant([1.0, 2.0, 3.0])\n"
+_GM = "exec:x = tf.reshape(tf.range(6.0), [2, 3])\n"
+_GI = "exec:x = tf.ones([1, 4, 4, 1])\n"
+_Q2 = "exec:q = tf.FIFOQueue(2, tf.float32, shapes=[[]])\n"
+_PQ = "exec:q = tf.PriorityQueue(4, [tf.float32], shapes=[[]])\n"
+_TA = "exec:ta = tf.TensorArray(tf.float32, size=3)\n"
+_CONV = "tw:exec:sm = x2_saved_model()\n"
+_CAL = _CONV + "out = convert_cli('--input', sm, '--output', tmp('q.twl'), '--quantize', 'int8', '--calibration', {})"
+_ONNX = "tw:exec:from onnx import helper, numpy_helper, TensorProto\nfrom tests.onnx_lite_util import make_model\n"
+_OCONV = "\nout = onnx_convert({})"
+_F23 = "(np.float32, [2, 3])"
+_VALID, _SAME, _REFLECT, _SYMMETRIC = "'VALID'", "'SAME'", "'REFLECT'", "'SYMMETRIC'"
+_EXT = (
+    _ONNX
+    + "d = tmp('ext')\nos.makedirs(d, exist_ok=True)\n"
+    + "w = TensorProto(name='w', data_type=TensorProto.FLOAT, dims=[2, 3], data_location=TensorProto.EXTERNAL)\n"
+    + "for k, v in {}.items():\n    e = w.external_data.add()\n    e.key, e.value = k, str(v)\n"
+    + "m = make_model([helper.make_node('Add', ['x', 'w'], ['z'])], [('x', *{f})], [('z', *{f})])\n"
+    + "m.graph.initializer.append(w)\np = os.path.join(d, 'm.onnx')\nopen(p, 'wb').write(m.SerializeToString())\n"
+)
+_LOOP_BODY = (
+    "body = helper.make_graph([helper.make_node('Add', ['v', 'one'], ['v2']), helper.make_node('Identity', ['c'], ['c2'])],"
+    " 'b', [helper.make_tensor_value_info('i', TensorProto.INT64, []), helper.make_tensor_value_info('c', TensorProto.BOOL, []),"
+    " helper.make_tensor_value_info('v', TensorProto.FLOAT, [2, 3])], [helper.make_tensor_value_info('c2', TensorProto.BOOL, []),"
+    " helper.make_tensor_value_info('v2', TensorProto.FLOAT, [2, 3])], [numpy_helper.from_array(np.ones([2, 3], np.float32), 'one')])\n"
+)
+CASES_S23 = [
+    # gradients with hostile run-time values
+    ("grad_gather_oob", _GX + f"fetches = {_G.format(f'tf.gather(x, {PH}([5], [None]))', 'x')}"),
+    ("grad_gather_neg", _GX + f"fetches = {_G.format(f'tf.gather(x, {PH}([-1], [None]))', 'x')}"),
+    ("grad_gather_axis1_oob", _GM + f"fetches = {_G.format(f'tf.gather(x, {PH}([3], [None]), axis=1)', 'x')}"),
+    ("grad_gather_nd_oob", _GM + f"fetches = {_G.format(f'tf.gather_nd(x, {PH}([[1, 7]], [None, 2]))', 'x')}"),
+    ("grad_gather_nd_neg", _GM + f"fetches = {_G.format(f'tf.gather_nd(x, {PH}([[-1, 0]], [None, 2]))', 'x')}"),
+    (
+        "grad_embedding_lookup_oob",
+        _GM + f"fetches = {_G.format(f'tf.nn.embedding_lookup(x, {PH}([4], [None]))', 'x')}",
+    ),
+    (
+        "grad_gather_batch_dims_oob",
+        _GM + f"fetches = {_G.format(f'tf.gather(x, {PH}([[5], [0]], [2, None]), batch_dims=1)', 'x')}",
+    ),
+    ("grad_segment_sum_oob_ids", _GX + f"fetches = {_G.format(f'tf.segment_sum(x, {PH}([0, 0, 7], [None]))', 'x')}"),
+    ("grad_segment_mean_unsorted", _GX + f"fetches = {_G.format(f'tf.segment_mean(x, {PH}([1, 0, 1], [None]))', 'x')}"),
+    (
+        "grad_unsorted_segment_sum_oob",
+        _GX + f"fetches = {_G.format(f'tf.unsorted_segment_sum(x, {PH}([0, 5, 1], [None]), 2)', 'x')}",
+    ),
+    (
+        "grad_unsorted_segment_sum_neg",
+        _GX + f"fetches = {_G.format(f'tf.unsorted_segment_sum(x, {PH}([0, -1, 1], [None]), 2)', 'x')}",
+    ),
+    (
+        "grad_unsorted_segment_max_oob",
+        _GX + f"fetches = {_G.format(f'tf.unsorted_segment_max(x, {PH}([0, 9, 1], [None]), 2)', 'x')}",
+    ),
+    (
+        "grad_unsorted_segment_prod_neg_num",
+        _GX + f"fetches = {_G.format(f'tf.unsorted_segment_prod(x, [0, 1, 1], {PH}(-2, []))', 'x')}",
+    ),
+    (
+        "grad_sparse_segment_sum_oob",
+        _GM + f"fetches = {_G.format(f'tf.sparse.segment_sum(x, {PH}([0, 9], [None]), [0, 0])', 'x')}",
+    ),
+    (
+        "grad_sparse_segment_mean_bad_seg",
+        _GM + f"fetches = {_G.format(f'tf.sparse.segment_mean(x, [0, 1], {PH}([1, 0], [None]))', 'x')}",
+    ),
+    (
+        "grad_sparse_segment_sqrt_n_oob",
+        _GM + f"fetches = {_G.format(f'tf.sparse.segment_sqrt_n(x, {PH}([0, 2], [None]), [0, 0])', 'x')}",
+    ),
+    (
+        "grad_scatter_nd_oob",
+        "exec:u = tf.constant([1.0, 2.0])\n"
+        + f"fetches = {_G.format(f'tf.scatter_nd({PH}([[1], [8]], [None, 1]), u, [3])', 'u')}",
+    ),
+    (
+        "grad_tensor_scatter_update_oob",
+        _GX + f"fetches = {_G.format(f'tf.tensor_scatter_nd_update(x, {PH}([[4]], [None, 1]), [1.0])', 'x')}",
+    ),
+    (
+        "grad_tensor_scatter_add_oob_updates",
+        "exec:u = tf.constant([1.0])\n"
+        + f"fetches = {_G.format(f'tf.tensor_scatter_nd_add(tf.zeros([3]), {PH}([[-4]], [None, 1]), u)', 'u')}",
+    ),
+    ("grad_pad_neg", _GX + f"fetches = {_G.format(f'tf.pad(x, {PH}([[-5, 0]], [1, 2]))', 'x')}"),
+    (
+        "grad_pad_reflect_big",
+        _GX + f"fetches = {_G.format(f'tf.pad(x, {PH}([[3, 0]], [1, 2]), mode={_REFLECT})', 'x')}",
+    ),
+    (
+        "grad_pad_symmetric_big",
+        _GX + f"fetches = {_G.format(f'tf.pad(x, {PH}([[4, 0]], [1, 2]), mode={_SYMMETRIC})', 'x')}",
+    ),
+    ("grad_slice_oob", _GX + f"fetches = {_G.format(f'tf.slice(x, {PH}([2], [1]), [5])', 'x')}"),
+    ("grad_slice_neg_size", _GX + f"fetches = {_G.format(f'tf.slice(x, [1], {PH}([-3], [1]))', 'x')}"),
+    (
+        "grad_strided_slice_stride0",
+        _GX + f"fetches = {_G.format(f'tf.strided_slice(x, [0], [3], {PH}([0], [1]))', 'x')}",
+    ),
+    ("grad_strided_slice_index_oob", _GX + f"fetches = {_G.format(f'{PH}(x, [None])[7]', 'x')}"),
+    (
+        "grad_reshape_wrong_count",
+        _GM + f"fetches = {_G.format(f'tf.reshape(x, {PH}([4], [1]))', 'x')}",
+    ),
+    ("grad_tile_neg", _GX + f"fetches = {_G.format(f'tf.tile(x, {PH}([-1], [1]))', 'x')}"),
+    ("grad_tile_wrong_len", _GX + f"fetches = {_G.format(f'tf.tile(x, {PH}([1, 2], [None]))', 'x')}"),
+    ("grad_transpose_bad_perm", _GM + f"fetches = {_G.format(f'tf.transpose(x, {PH}([0, 0], [2]))', 'x')}"),
+    ("grad_reverse_dup_axes", _GM + f"fetches = {_G.format(f'tf.reverse(x, {PH}([1, 1], [2]))', 'x')}"),
+    ("grad_reduce_sum_axis_oob", _GM + f"fetches = {_G.format(f'tf.reduce_sum(x, {PH}(5, []))', 'x')}"),
+    ("grad_reduce_max_axis_oob", _GM + f"fetches = {_G.format(f'tf.reduce_max(x, {PH}(-3, []))', 'x')}"),
+    ("grad_reduce_prod_axis_oob", _GM + f"fetches = {_G.format(f'tf.reduce_prod(x, {PH}(2, []))', 'x')}"),
+    ("grad_cumsum_axis_oob", _GM + f"fetches = {_G.format(f'tf.cumsum(x, {PH}(4, []))', 'x')}"),
+    ("grad_cumprod_axis_oob", _GM + f"fetches = {_G.format(f'tf.math.cumprod(x, {PH}(-3, []))', 'x')}"),
+    (
+        "grad_concat_mismatch",
+        _GM + f"fetches = {_G.format(f'tf.concat([x, {PH}(tf.zeros([2, 2]), [None, None])], 0)', 'x')}",
+    ),
+    ("grad_concat_axis_oob", _GM + f"fetches = {_G.format(f'tf.concat([x, x], {PH}(3, []))', 'x')}"),
+    ("grad_split_sizes_bad", _GX + f"fetches = {_G.format(f'tf.split(x, {PH}([2, 2], [2]))[0]', 'x')}"),
+    (
+        "grad_dynamic_partition_oob",
+        _GX + f"fetches = {_G.format(f'tf.dynamic_partition(x, {PH}([0, 3, 1], [None]), 2)[0]', 'x')}",
+    ),
+    (
+        "grad_dynamic_stitch_neg",
+        _GX + f"fetches = {_G.format(f'tf.dynamic_stitch([{PH}([0, -1, 1], [None])], [x])', 'x')}",
+    ),
+    ("grad_matmul_mismatch", _GM + f"fetches = {_G.format(f'tf.matmul(x, {PH}(tf.ones([2, 2]), [None, None]))', 'x')}"),
+    (
+        "grad_batch_matmul_bcast_bad",
+        "exec:x = tf.ones([2, 2, 3])\n"
+        + f"fetches = {_G.format(f'tf.matmul(x, {PH}(tf.ones([3, 3, 2]), [None, None, None]))', 'x')}",
+    ),
+    (
+        "grad_conv2d_channel_mismatch",
+        _GI
+        + f"fetches = {_G.format(f'tf.nn.conv2d(x, {PH}(tf.ones([2, 2, 3, 1]), [None] * 4), [1, 1, 1, 1], {_SAME})', 'x')}",
+    ),
+    (
+        "grad_conv2d_kernel_bigger",
+        _GI
+        + f"fetches = {_G.format(f'tf.nn.conv2d(x, {PH}(tf.ones([5, 5, 1, 1]), [None] * 4), [1, 1, 1, 1], {_VALID})', 'x')}",
+    ),
+    (
+        "grad_conv2d_filter_kernel_bigger",
+        "exec:w = tf.ones([5, 5, 1, 1])\n"
+        + f"fetches = {_G.format(f'tf.nn.conv2d({PH}(tf.ones([1, 4, 4, 1]), [None] * 4), w, [1, 1, 1, 1], {_VALID})', 'w')}",
+    ),
+    (
+        "grad_depthwise_channel_mismatch",
+        _GI
+        + f"fetches = {_G.format(f'tf.nn.depthwise_conv2d(x, {PH}(tf.ones([2, 2, 2, 1]), [None] * 4), [1, 1, 1, 1], {_SAME})', 'x')}",
+    ),
+    (
+        "grad_conv2d_transpose_bad_out",
+        _GI
+        + f"fetches = {_G.format(f'tf.nn.conv2d_transpose(x, tf.ones([2, 2, 1, 1]), {PH}([1, 9, 9, 1], [4]), [1, 2, 2, 1])', 'x')}",
+    ),
+    (
+        "grad_max_pool_ksize_big",
+        f"exec:x = {PH}(tf.ones([1, 2, 2, 1]), [None] * 4)\n"
+        + f"fetches = {_G.format(f'tf.nn.max_pool(x, [1, 3, 3, 1], [1, 1, 1, 1], {_VALID})', 'x')}",
+    ),
+    (
+        "grad_avg_pool_ksize_big",
+        f"exec:x = {PH}(tf.ones([1, 2, 2, 1]), [None] * 4)\n"
+        + f"fetches = {_G.format(f'tf.nn.avg_pool(x, [1, 3, 3, 1], [1, 1, 1, 1], {_VALID})', 'x')}",
+    ),
+    (
+        "grad_resize_bilinear_zero",
+        _GI + f"fetches = {_G.format(f'tf.image.resize_bilinear(x, {PH}([0, 2], [2]))', 'x')}",
+    ),
+    (
+        "grad_sparse_xent_label_oob",
+        _GM
+        + f"fetches = {_G.format(f'tf.nn.sparse_softmax_cross_entropy_with_logits(labels={PH}([0, 5], [None]), logits=x)', 'x')}",
+    ),
+    (
+        "grad_sparse_xent_label_neg",
+        _GM
+        + f"fetches = {_G.format(f'tf.nn.sparse_softmax_cross_entropy_with_logits(labels={PH}([-1, 0], [None]), logits=x)', 'x')}",
+    ),
+    (
+        "grad_xent_shape_mismatch",
+        _GM
+        + f"fetches = {_G.format(f'tf.nn.softmax_cross_entropy_with_logits_v2(labels={PH}(tf.ones([2, 4]), [None, None]), logits=x)', 'x')}",
+    ),
+    (
+        "grad_reverse_sequence_len_big",
+        _GM
+        + f"fetches = {_G.format(f'tf.reverse_sequence(x, {PH}(tf.constant([5, 1], tf.int64), [None]), seq_axis=1, batch_axis=0)', 'x')}",
+    ),
+    (
+        "grad_bias_add_mismatch",
+        "exec:b = tf.ones([3])\n"
+        + f"fetches = {_G.format(f'tf.nn.bias_add({PH}(tf.ones([2, 4]), [None, None]), b)', 'b')}",
+    ),
+    (
+        "grad_broadcast_to_incompat",
+        _GX + f"fetches = {_G.format(f'tf.broadcast_to(x, {PH}([2, 2], [2]))', 'x')}",
+    ),
+    ("grad_one_hot_of_float_input_none", _GX + "out = tf.gradients(tf.one_hot(tf.cast(x, tf.int32), 3), x)"),
+    (
+        "grad_while_loop_gather_oob",
+        _GX
+        + f"i = {PH}(7, [])\nr = tf.while_loop(lambda k, a: k < 2, lambda k, a: (k + 1, a + tf.gather(x, i)), [0, 0.0])[1]\n"
+        + f"fetches = {_G.format('r', 'x')}",
+    ),
+    (
+        "grad_cond_gather_oob",
+        _GX
+        + f"r = tf.cond({PH}(True, []), lambda: tf.gather(x, {PH}([4], [None])), lambda: x)\nfetches = {_G.format('r', 'x')}",
+    ),
+    # grad_ys, xs, and the gradient options
+    ("grad_ys_wrong_shape", _GX + "fetches = tf.gradients(x * 2.0, x, grad_ys=tf.ones([4]))[0]"),
+    ("grad_ys_wrong_shape_runtime", _GX + f"fetches = tf.gradients(x * 2.0, x, grad_ys={PH}(tf.ones([4]), [None]))[0]"),
+    ("grad_ys_wrong_shape_reduce", _GX + "fetches = tf.gradients(tf.reduce_sum(x), x, grad_ys=tf.ones([2]))[0]"),
+    ("grad_ys_wrong_dtype", _GX + "fetches = tf.gradients(x * 2.0, x, grad_ys=tf.ones([3], tf.float64))[0]"),
+    ("grad_ys_int", _GX + "fetches = tf.gradients(x * 2.0, x, grad_ys=tf.ones([3], tf.int32))[0]"),
+    ("grad_ys_too_many", _GX + "fetches = tf.gradients(x * 2.0, x, grad_ys=[tf.ones([3]), tf.ones([3])])[0]"),
+    ("grad_ys_python_list", _GX + "fetches = tf.gradients(x * 2.0, x, grad_ys=[[1.0, 1.0, 1.0]])[0]"),
+    ("grad_ys_string", _GX + "fetches = tf.gradients(x * 2.0, x, grad_ys=tf.constant(['a', 'b', 'c']))[0]"),
+    (
+        "grad_xs_other_graph",
+        "exec:g2 = tf.Graph()\nwith g2.as_default():\n    x2 = tf.constant(1.0)\nfetches = tf.gradients(tf.constant(2.0) * 3.0, x2)",
+    ),
+    ("grad_xs_none", _GX + "out = tf.gradients(x * 2.0, None)"),
+    ("grad_ys_none", _GX + "out = tf.gradients(None, x)"),
+    ("grad_xs_python_float", _GX + "out = tf.gradients(x * 2.0, 1.0)"),
+    ("grad_unconnected_bogus", _GX + "out = tf.gradients(x * 2.0, tf.constant(1.0), unconnected_gradients='bogus')"),
+    (
+        "grad_unconnected_zero",
+        _GX + "fetches = tf.gradients(x * 2.0, tf.ones([2, 2]), unconnected_gradients='zero')[0]",
+    ),
+    ("grad_aggregation_bad", _GX + "fetches = tf.gradients(x * x, x, aggregation_method=99)[0]"),
+    ("grad_stop_gradients_self", _GX + "out = tf.gradients(x * 2.0, x, stop_gradients=[x])"),
+    ("grad_of_int_output", "exec:x = tf.constant([1, 2])\nout = tf.gradients(x * 2, x)"),
+    ("grad_of_string", "exec:x = tf.constant(['a'])\nout = tf.gradients(tf.strings.join([x, x]), x)"),
+    ("grad_int_to_float_cast", "exec:x = tf.constant([1, 2])\nout = tf.gradients(tf.cast(x, tf.float32) * 2.0, x)"),
+    ("grad_hessians_int", "exec:x = tf.constant([1, 2])\nout = tf.hessians(x * x, x)"),
+    ("grad_hessians_matrix", _GM + "fetches = tf.hessians(tf.reduce_sum(x * x), x)[0]"),
+    (
+        "grad_gradients_of_gather_int_params",
+        "exec:x = tf.constant([1, 2, 3])\nout = tf.gradients(tf.gather(x, [0]), x)",
+    ),
+    # while_loop, cond, case misuse
+    ("while_max_iter_float", "tf.while_loop(lambda i: i < 5, lambda i: i + 1, [0], maximum_iterations=2.5)"),
+    ("while_max_iter_vector", "tf.while_loop(lambda i: i < 5, lambda i: i + 1, [0], maximum_iterations=[2, 3])"),
+    (
+        "while_max_iter_neg_runtime",
+        f"tf.while_loop(lambda i: i < 5, lambda i: i + 1, [0], maximum_iterations={PH}(-3, []))",
+    ),
+    ("while_max_iter_string", "tf.while_loop(lambda i: i < 5, lambda i: i + 1, [0], maximum_iterations='3')"),
+    ("while_loop_vars_empty", "tf.while_loop(lambda: True, lambda: (), [])"),
+    ("while_cond_not_callable", "tf.while_loop(True, lambda i: i + 1, [0])"),
+    ("while_body_not_callable", "tf.while_loop(lambda i: i < 5, 3, [0])"),
+    ("while_cond_vector_runtime", f"tf.while_loop(lambda i: {PH}([True, False], [None]), lambda i: i + 1, [0])"),
+    ("while_cond_float", "tf.while_loop(lambda i: tf.cast(i, tf.float32), lambda i: i + 1, [0])"),
+    ("while_body_more_vars", "tf.while_loop(lambda i: i < 5, lambda i: (i + 1, i), [0])"),
+    ("while_body_fewer_vars", "tf.while_loop(lambda i, j: i < 5, lambda i, j: i + 1, [0, 1])"),
+    ("while_body_dict_vs_list", "tf.while_loop(lambda d: d['a'] < 5, lambda d: [d['a'] + 1], [{'a': 0}])"),
+    ("while_parallel_iterations0", "tf.while_loop(lambda i: i < 5, lambda i: i + 1, [0], parallel_iterations=0)"),
+    (
+        "while_shape_invariant_incompat",
+        "tf.while_loop(lambda x: x[0] < 5, lambda x: x + 1, [tf.zeros([2])], shape_invariants=[tf.TensorShape([3])])",
+    ),
+    (
+        "while_shape_invariant_rank",
+        "tf.while_loop(lambda x: x[0] < 5, lambda x: x + 1, [tf.zeros([2])], shape_invariants=[tf.TensorShape([None, None])])",
+    ),
+    (
+        "while_shape_invariant_count",
+        "tf.while_loop(lambda x: x[0] < 5, lambda x: x + 1, [tf.zeros([2])], shape_invariants=[tf.TensorShape([2]), tf.TensorShape([2])])",
+    ),
+    (
+        "while_shape_invariant_ok_grows",
+        "tf.while_loop(lambda x: tf.size(x) < 8, lambda x: tf.concat([x, x], 0), [tf.ones([1])], shape_invariants=[tf.TensorShape([None])])",
+    ),
+    ("while_body_dtype_int_to_float", "tf.while_loop(lambda i: i < 5, lambda i: tf.cast(i, tf.float32) + 1, [0])"),
+    ("while_body_returns_python", "tf.while_loop(lambda i: i < 5, lambda i: 7, [0])"),
+    ("while_body_returns_none_in_list", "tf.while_loop(lambda i, j: i < 5, lambda i, j: (i + 1, None), [0, 1])"),
+    ("cond_true_fn_not_callable", "tf.cond(tf.constant(True), 1, lambda: 2)"),
+    ("cond_pred_float", "tf.cond(tf.constant(1.0), lambda: tf.constant(1), lambda: tf.constant(2))"),
+    ("cond_pred_int_runtime", f"tf.cond({PH}(1, []), lambda: tf.constant(1), lambda: tf.constant(2))"),
+    ("cond_pred_vector_const", "tf.cond(tf.constant([True]), lambda: tf.constant(1), lambda: tf.constant(2))"),
+    ("cond_branch_shape_differs", f"tf.cond({PH}(False, []), lambda: tf.zeros([2]), lambda: tf.ones([3]))"),
+    ("cond_branch_returns_none", "tf.cond(tf.constant(True), lambda: None, lambda: None)"),
+    ("case_default_not_callable", "tf.case([(tf.constant(True), lambda: tf.constant(1))], default=3)"),
+    ("case_fn_not_callable", "tf.case([(tf.constant(True), 1)], default=lambda: tf.constant(0))"),
+    ("switch_case_oob_runtime", f"tf.switch_case({PH}(5, []), [lambda: tf.constant(10), lambda: tf.constant(20)])"),
+    ("switch_case_neg_runtime", f"tf.switch_case({PH}(-1, []), [lambda: tf.constant(10), lambda: tf.constant(20)])"),
+    ("switch_case_empty", "tf.switch_case(tf.constant(0), [])"),
+    ("switch_case_float_index", "tf.switch_case(tf.constant(0.0), [lambda: tf.constant(1)])"),
+    # TensorArray misuse
+    (
+        "ta_element_shape_wrong",
+        _TA[:-1].replace("size=3", "size=3, element_shape=[2]") + "\nfetches = ta.write(0, tf.zeros([3])).stack()",
+    ),
+    ("ta_stack_partially_written", _TA + "fetches = ta.write(0, tf.zeros([2])).write(1, tf.zeros([2])).stack()"),
+    (
+        "ta_concat_mismatch",
+        _TA[:-1].replace("size=3", "size=2")
+        + "\nfetches = ta.write(0, tf.zeros([2, 3])).write(1, tf.zeros([2, 4])).concat()",
+    ),
+    (
+        "ta_concat_mismatch_runtime",
+        _TA[:-1].replace("size=3", "size=2, infer_shape=False")
+        + f"\nfetches = ta.write(0, tf.zeros([2, 3])).write(1, {PH}(tf.zeros([2, 4]), None)).concat()",
+    ),
+    (
+        "ta_stack_mismatch_runtime",
+        _TA[:-1].replace("size=3", "size=2, infer_shape=False")
+        + f"\nfetches = ta.write(0, tf.zeros([3])).write(1, {PH}(tf.zeros([4]), None)).stack()",
+    ),
+    (
+        "ta_split_sum_mismatch",
+        _TA[:-1].replace("size=3", "size=2") + "\nfetches = ta.split(tf.zeros([5]), [2, 2]).read(0)",
+    ),
+    (
+        "ta_split_neg_length",
+        _TA[:-1].replace("size=3", "size=2") + f"\nfetches = ta.split(tf.zeros([5]), {PH}([6, -1], [2])).read(0)",
+    ),
+    (
+        "ta_split_too_many",
+        _TA[:-1].replace("size=3", "size=2") + "\nfetches = ta.split(tf.zeros([5]), [1, 1, 3]).read(0)",
+    ),
+    ("ta_read_neg_runtime", _TA + f"fetches = ta.write(0, 1.0).read({PH}(-1, []))"),
+    ("ta_read_twice_cleared", _TA + "w = ta.write(0, 1.0)\nfetches = [w.read(0), w.read(0)]"),
+    ("ta_scatter_dup_indices", _TA + "fetches = ta.scatter([0, 0], tf.constant([1.0, 2.0])).read(0)"),
+    ("ta_scatter_len_mismatch", _TA + "fetches = ta.scatter([0, 1], tf.constant([1.0, 2.0, 3.0])).read(0)"),
+    ("ta_gather_neg", _TA + "fetches = ta.unstack(tf.zeros([3])).gather([-1])"),
+    ("ta_unstack_scalar", _TA + "fetches = ta.unstack(tf.constant(1.0)).read(0)"),
+    ("ta_unstack_too_big", _TA + f"fetches = ta.unstack({PH}(tf.zeros([5]), [None])).read(0)"),
+    ("ta_size_float", "tf.TensorArray(tf.float32, size=2.5).size()"),
+    ("ta_size_neg_runtime", f"tf.TensorArray(tf.float32, size={PH}(-4, [])).size()"),
+    (
+        "ta_dynamic_read_beyond",
+        f"tf.TensorArray(tf.float32, size=0, dynamic_size=True).write(2, 1.0).read({PH}(9, []))",
+    ),
+    (
+        "ta_write_wrong_shape_runtime",
+        _TA[:-1].replace("size=3", "size=2, element_shape=[2]")
+        + f"\nfetches = ta.write(0, {PH}(tf.zeros([3]), None)).stack()",
+    ),
+    (
+        "ta_while_write_twice",
+        _TA + "fetches = tf.while_loop(lambda i, t: i < 2, lambda i, t: (i + 1, t.write(0, 1.0)), [0, ta])[1].stack()",
+    ),
+    ("map_fn_fn_returns_tuple_dtype_single", "tf.map_fn(lambda x: (x, x), tf.zeros([3]), dtype=tf.float32)"),
+    ("map_fn_elems_none", "tf.map_fn(lambda x: x, None)"),
+    ("map_fn_not_callable", "tf.map_fn(3, tf.zeros([3]))"),
+    (
+        "map_fn_unequal_runtime",
+        f"tf.map_fn(lambda t: t[0] + t[1], ({PH}(tf.zeros([3]), [None]), {PH}(tf.zeros([2]), [None])), dtype=tf.float32)",
+    ),
+    ("map_fn_parallel0", "tf.map_fn(lambda x: x, tf.zeros([3]), parallel_iterations=0)"),
+    ("scan_init_dtype_mismatch", "tf.scan(lambda a, x: a + x, tf.zeros([3]), initializer=tf.constant(0))"),
+    ("scan_fn_structure_mismatch", "tf.scan(lambda a, x: (a, a), tf.zeros([3]), initializer=tf.constant(0.0))"),
+    (
+        "scan_unequal_runtime",
+        f"tf.scan(lambda a, x: a + x[0] + x[1], ({PH}(tf.zeros([3]), [None]), {PH}(tf.zeros([2]), [None])), initializer=0.0)",
+    ),
+    ("foldl_structure_mismatch", "tf.foldl(lambda a, x: (a, x), tf.zeros([3]), initializer=tf.constant(0.0))"),
+    ("foldr_empty_no_init", f"tf.foldr(lambda a, x: a + x, {PH}(tf.zeros([0]), [None]))"),
+    ("foldl_empty_runtime_no_init", f"tf.foldl(lambda a, x: a + x, {PH}(tf.zeros([0]), [None]))"),
+    # queues
+    (
+        "queue_dequeue_many_gt_capacity",
+        _Q2 + "sess.run(q.enqueue_many([[1.0, 2.0]]))\nsess.run(q.close())\nout = sess.run(q.dequeue_many(3))",
+    ),
+    (
+        "queue_dequeue_up_to_gt_size",
+        _Q2 + "sess.run(q.enqueue(1.0))\nsess.run(q.close())\nout = sess.run(q.dequeue_up_to(2))",
+    ),
+    (
+        "queue_dequeue_up_to_neg",
+        _Q2 + f"sess.run(q.enqueue(1.0))\nsess.run(q.close())\nout = sess.run(q.dequeue_up_to({PH}(-2, [])))",
+    ),
+    ("queue_dequeue_many_zero", _Q2 + "out = sess.run(q.dequeue_many(0))"),
+    ("queue_enqueue_many_scalar", _Q2 + "out = sess.run(q.enqueue_many(1.0))"),
+    ("queue_enqueue_many_wrong_shape_runtime", _Q2 + f"out = sess.run(q.enqueue_many({PH}(tf.zeros([2, 2]), None)))"),
+    (
+        "queue_enqueue_many_more_than_cap",
+        _Q2 + "sess.run(q.close())\nout = sess.run(q.enqueue_many([[1.0, 2.0, 3.0]]))",
+    ),
+    ("queue_dtypes_empty", "exec:q = tf.FIFOQueue(2, [])\nout = sess.run(q.size())"),
+    (
+        "queue_shapes_len_mismatch",
+        "exec:q = tf.FIFOQueue(2, [tf.float32, tf.int32], shapes=[[]])\nout = sess.run(q.size())",
+    ),
+    ("queue_names_len_mismatch", "exec:q = tf.FIFOQueue(2, [tf.float32], names=['a', 'b'])\nout = sess.run(q.size())"),
+    ("queue_enqueue_dict_no_names", _Q2 + "out = sess.run(q.enqueue({'a': 1.0}))"),
+    (
+        "queue_enqueue_names_missing_key",
+        "exec:q = tf.FIFOQueue(2, [tf.float32, tf.int32], names=['a', 'b'])\nout = sess.run(q.enqueue({'a': 1.0}))",
+    ),
+    ("queue_enqueue_too_many_components", _Q2 + "out = sess.run(q.enqueue((1.0, 2.0)))"),
+    (
+        "queue_from_list_dtype_mismatch",
+        "exec:q1 = tf.FIFOQueue(2, tf.float32)\nq2 = tf.FIFOQueue(2, tf.int32)\nout = sess.run(tf.QueueBase.from_list(0, [q1, q2]).size())",
+    ),
+    (
+        "queue_from_list_index_oob",
+        "exec:q1 = tf.FIFOQueue(2, tf.float32)\nq2 = tf.FIFOQueue(2, tf.float32)\n"
+        + f"out = sess.run(tf.QueueBase.from_list({PH}(5, []), [q1, q2]).size())",
+    ),
+    (
+        "random_shuffle_min_after_neg",
+        "exec:q = tf.RandomShuffleQueue(4, -1, tf.float32, shapes=[[]])\nsess.run(q.enqueue(1.0))\nsess.run(q.close())\nout = sess.run(q.dequeue())",
+    ),
+    (
+        "random_shuffle_closed_below_min",
+        "exec:q = tf.RandomShuffleQueue(4, 2, tf.float32, shapes=[[]])\nsess.run(q.enqueue(1.0))\nsess.run(q.close())\nout = sess.run(q.dequeue())",
+    ),
+    (
+        "random_shuffle_dequeue_many_closed",
+        "exec:q = tf.RandomShuffleQueue(4, 2, tf.float32, shapes=[[]])\nsess.run(q.enqueue_many([[1.0, 2.0]]))\nsess.run(q.close())\nout = sorted(sess.run(q.dequeue_many(2)).tolist())",
+    ),
+    ("padding_queue_shapes_none", "exec:q = tf.PaddingFIFOQueue(2, tf.float32)\nout = sess.run(q.size())"),
+    (
+        "padding_queue_rank_mismatch",
+        "exec:q = tf.PaddingFIFOQueue(2, tf.float32, shapes=[[None]])\nout = sess.run(q.enqueue(tf.zeros([2, 2])))",
+    ),
+    (
+        "padding_queue_rank_mismatch_runtime",
+        "exec:q = tf.PaddingFIFOQueue(2, tf.float32, shapes=[[None]])\n"
+        + f"out = sess.run(q.enqueue({PH}(tf.zeros([2, 2]), None)))",
+    ),
+    (
+        "padding_queue_pads",
+        "exec:q = tf.PaddingFIFOQueue(3, [tf.float32, tf.string], shapes=[[None], [None]])\nsess.run(q.enqueue((tf.ones([1]), ['a'])))\nsess.run(q.enqueue((tf.ones([3]), ['b', 'c'])))\nout = sess.run(q.dequeue_many(2))",
+    ),
+    (
+        "padding_queue_dequeue_many_closed",
+        "exec:q = tf.PaddingFIFOQueue(3, tf.float32, shapes=[[None]])\nsess.run(q.enqueue(tf.ones([2])))\nsess.run(q.close())\nout = sess.run(q.dequeue_many(2))",
+    ),
+    (
+        "padding_queue_dequeue_up_to",
+        "exec:q = tf.PaddingFIFOQueue(3, tf.float32, shapes=[[None]])\nsess.run(q.enqueue(tf.ones([2])))\nsess.run(q.enqueue(tf.ones([1])))\nsess.run(q.close())\nout = sess.run(q.dequeue_up_to(5))",
+    ),
+    ("priority_queue_float_priority", _PQ + "out = sess.run(q.enqueue((1.5, 2.0)))"),
+    ("priority_queue_int32_priority", _PQ + "out = sess.run(q.enqueue((tf.constant(1, tf.int32), 2.0)))"),
+    ("priority_queue_no_priority", _PQ + "out = sess.run(q.enqueue((2.0,)))"),
+    (
+        "priority_queue_order",
+        _PQ + "sess.run(q.enqueue_many(([3, 1, 2], [30.0, 10.0, 20.0])))\nout = sess.run(q.dequeue_many(3))",
+    ),
+    ("priority_queue_priority_vector", _PQ + "out = sess.run(q.enqueue(([1, 2], 2.0)))"),
+    (
+        "priority_queue_shapes_none",
+        "exec:q = tf.PriorityQueue(4, [tf.float32])\nout = sess.run(q.enqueue((tf.constant(1, tf.int64), 2.0)))",
+    ),
+    (
+        "train_batch_smaller_final",
+        (
+            "exec:x = tf.train.limit_epochs(tf.constant([1.0, 2.0, 3.0]), num_epochs=1)\n"
+            "b = tf.train.batch([x], 2, enqueue_many=True, allow_smaller_final_batch=True)\n"
+            "sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])\n"
+            "coord = tf.train.Coordinator()\nth = tf.train.start_queue_runners(sess, coord)\nout = []\n"
+            "try:\n    while True:\n        out.append(sess.run(b).tolist())\nexcept tf.errors.OutOfRangeError:\n    pass\n"
+            "coord.request_stop()\ncoord.join(th)"
+        ),
+    ),
+    (
+        "train_batch_no_smaller_final",
+        (
+            "exec:x = tf.train.limit_epochs(tf.constant([1.0, 2.0, 3.0]), num_epochs=1)\n"
+            "b = tf.train.batch([x], 2, enqueue_many=True)\n"
+            "sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])\n"
+            "coord = tf.train.Coordinator()\nth = tf.train.start_queue_runners(sess, coord)\nout = []\n"
+            "try:\n    while True:\n        out.append(sess.run(b).tolist())\nexcept tf.errors.OutOfRangeError:\n    pass\n"
+            "coord.request_stop()\ncoord.join(th)"
+        ),
+    ),
+    (
+        "train_batch_dynamic_pad_no_shape",
+        "exec:x = " + PH + "(tf.zeros([2]), None)\nout = tf.train.batch([x], 2, dynamic_pad=True)",
+    ),
+    ("train_input_producer_empty", "exec:out = tf.train.string_input_producer([])"),
+    # tf.io, tf.gfile
+    ("gfile_read_dir", "exec:out = tf.gfile.GFile(tmp('')).read()"),
+    ("gfile_write_missing_dir", "exec:f = tf.gfile.GFile(tmp('nodir/x.txt'), 'w')\nf.write('a')\nf.close()\nout = 1"),
+    ("gfile_open_bad_mode", "exec:out = tf.gfile.GFile(tmp('m.txt'), 'q').read()"),
+    ("gfile_rename_missing", "exec:tf.gfile.Rename(tmp('nope1'), tmp('nope2'))\nout = 1"),
+    (
+        "gfile_rename_no_overwrite",
+        "exec:open(tmp('r1'), 'w').write('a')\nopen(tmp('r2'), 'w').write('b')\ntf.gfile.Rename(tmp('r1'), tmp('r2'))\nout = 1",
+    ),
+    (
+        "gfile_copy_no_overwrite",
+        "exec:open(tmp('c1'), 'w').write('a')\nopen(tmp('c2'), 'w').write('b')\ntf.gfile.Copy(tmp('c1'), tmp('c2'))\nout = 1",
+    ),
+    ("gfile_makedirs_on_file", "exec:open(tmp('f1'), 'w').write('a')\ntf.gfile.MakeDirs(tmp('f1/sub'))\nout = 1"),
+    ("gfile_mkdir_exists", "exec:tf.gfile.MkDir(tmp(''))\nout = 1"),
+    ("gfile_stat_missing", "exec:out = tf.gfile.Stat(tmp('nostat')).length"),
+    ("gfile_delete_recursively_missing", "exec:tf.gfile.DeleteRecursively(tmp('nodel'))\nout = 1"),
+    ("gfile_isdir_missing", "exec:out = tf.gfile.IsDirectory(tmp('nodir2'))"),
+    ("gfile_walk_missing", "exec:out = list(tf.gfile.Walk(tmp('nowalk')))"),
+    ("gfile_glob_bad_pattern", "exec:out = tf.gfile.Glob(tmp('[a'))"),
+    (
+        "gfile_read_closed",
+        "exec:open(tmp('rc'), 'w').write('a')\nf = tf.gfile.GFile(tmp('rc'))\nf.close()\nout = f.read()",
+    ),
+    (
+        "gfile_write_read_mode",
+        "exec:open(tmp('wr'), 'w').write('a')\nf = tf.gfile.GFile(tmp('wr'), 'r')\nf.write('b')\nout = 1",
+    ),
+    (
+        "gfile_seek_neg",
+        "exec:open(tmp('sk'), 'w').write('abc')\nf = tf.gfile.GFile(tmp('sk'))\nf.seek(-5)\nout = f.read()",
+    ),
+    ("gfile_read_neg_n", "exec:open(tmp('rn'), 'w').write('abc')\nout = tf.gfile.GFile(tmp('rn')).read(-7)"),
+    ("write_file_missing_dir", "tf.io.write_file(tmp('nodir3/x'), 'abc')"),
+    ("write_file_onto_dir", "tf.io.write_file(tmp(''), 'abc')"),
+    ("write_file_vector_name", "tf.io.write_file([tmp('a'), tmp('b')], 'abc')"),
+    ("read_file_vector_name", f"tf.io.read_file({PH}([tmp('a')], [None]))"),
+    ("matching_files_missing_dir", "tf.io.matching_files(tmp('nodir4/*'))"),
+    ("decode_raw_string_type", "tf.io.decode_raw(tf.constant(['abcd']), tf.string)"),
+    ("decode_raw_bool_type", "tf.io.decode_raw(tf.constant(['ab']), tf.bool)"),
+    ("decode_raw_big_endian", "tf.io.decode_raw(tf.constant(['\\x00\\x01']), tf.int16, little_endian=False)"),
+    ("decode_raw_ragged_lengths", "tf.io.decode_raw(tf.constant(['abcd', 'abcdefgh']), tf.int32)"),
+    ("decode_raw_fixed_length_odd", "tf.io.decode_raw(tf.constant(['abcde']), tf.int16, fixed_length=5)"),
+    ("decode_raw_fixed_length_neg", "tf.io.decode_raw(tf.constant(['abcd']), tf.uint8, fixed_length=-2)"),
+    ("decode_csv_defaults_count", "tf.io.decode_csv(['1,2,3'], [[0], [0]])"),
+    ("decode_csv_empty_required", "tf.io.decode_csv(['1,,3'], [[0], tf.constant([], tf.int32), [0]])"),
+    ("decode_csv_delim_multi", "tf.io.decode_csv(['1;;2'], [[0], [0]], field_delim=';;')"),
+    ("decode_csv_select_unsorted", "tf.io.decode_csv(['1,2,3'], [[0], [0]], select_cols=[2, 0])"),
+    ("decode_csv_select_oob", "tf.io.decode_csv(['1,2,3'], [[0], [0]], select_cols=[0, 7])"),
+    ("decode_csv_select_count", "tf.io.decode_csv(['1,2,3'], [[0], [0]], select_cols=[0])"),
+    ("decode_csv_int_overflow", "tf.io.decode_csv(['99999999999'], [[0]])"),
+    ("decode_csv_na_value", "tf.io.decode_csv(['NA,2'], [[7], [0]], na_value='NA')"),
+    ("decode_csv_default_matrix", "tf.io.decode_csv(['1'], [[[0, 1]]])"),
+    ("decode_csv_default_string_dtype_mismatch", "tf.io.decode_csv(['abc'], [[0.0]])"),
+    ("decode_csv_unclosed_quote", "tf.io.decode_csv(['\"abc,1'], [[''], [0]])"),
+    ("decode_csv_bool_default", "tf.io.decode_csv(['1'], [[True]])"),
+    (
+        "serialize_parse_roundtrip_wrong_type",
+        "tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([1.0, 2.0])), tf.int64)",
+    ),
+    (
+        "parse_tensor_truncated",
+        "tf.io.parse_tensor(tf.strings.substr(tf.io.serialize_tensor(tf.zeros([4])), 0, 9), tf.float32)",
+    ),
+    ("parse_tensor_vector_input", "tf.io.parse_tensor(['a', 'b'], tf.float32)"),
+    ("parse_tensor_huge_shape", "tf.io.parse_tensor(huge_tensor_proto(), tf.float32)"),
+    ("parse_tensor_content_short", "tf.io.parse_tensor(short_tensor_proto(), tf.float32)"),
+    ("serialize_sparse_bad", "tf.io.deserialize_many_sparse(tf.constant([['a', 'b', 'c']]), tf.float32)"),
+    ("string_to_number_exp_overflow_f32", "tf.strings.to_number(['1e40'], tf.float32)"),
+    ("string_to_number_empty", "tf.strings.to_number([''])"),
+    ("string_to_number_spaces", "tf.strings.to_number([' 12 '])"),
+    ("string_to_number_hex", "tf.strings.to_number(['0x10'], tf.int32)"),
+    ("string_to_number_int64_overflow", "tf.strings.to_number(['9223372036854775808'], tf.int64)"),
+    ("string_to_number_out_string", "tf.strings.to_number(['1'], tf.string)"),
+    ("string_to_number_nan_to_int", "tf.strings.to_number(['nan'], tf.int32)"),
+    ("string_to_number_float_to_int", "tf.strings.to_number(['1.5'], tf.int32)"),
+    ("as_string_fill_two_chars", "tf.as_string(tf.constant([1.0]), width=5, fill='ab')"),
+    ("as_string_precision_on_int", "tf.as_string(tf.constant([1]), precision=2)"),
+    ("as_string_precision_on_bool", "tf.as_string(tf.constant([True]), precision=2)"),
+    ("as_string_sci_and_shortest", "tf.as_string(tf.constant([1.0]), scientific=True, shortest=True)"),
+    ("as_string_string_input", "tf.as_string(tf.constant(['a']))"),
+    ("as_string_fill_bad_char", "tf.as_string(tf.constant([1]), width=4, fill='x')"),
+    ("as_string_width_neg", "tf.as_string(tf.constant([1.5]), width=-3)"),
+    ("as_string_precision_huge", "tf.as_string(tf.constant([1.5]), precision=2**31 - 1)"),
+    # the converter CLI (`convert_cli(*args)`: [exit status, a traceback printed, the last line of stderr])
+    ("convert_cli_no_args", "tw:exec:out = convert_cli()"),
+    ("convert_cli_missing_input", "tw:exec:out = convert_cli('--input', tmp('nope.pb'), '--output', tmp('o.twl'))"),
+    (
+        "convert_cli_input_dir_empty",
+        "tw:exec:os.makedirs(tmp('emptydir'), exist_ok=True)\nout = convert_cli('--input', tmp('emptydir'), '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_unknown_format",
+        "tw:exec:open(tmp('m.xyz'), 'w').write('x')\nout = convert_cli('--input', tmp('m.xyz'), '--output', tmp('o.twl'))",
+    ),
+    ("convert_cli_output_unknown_ext", _CONV + "out = convert_cli('--input', sm, '--output', tmp('o.pdf'))"),
+    ("convert_cli_output_no_dir", _CONV + "out = convert_cli('--input', sm, '--output', tmp('nodir5/o.twl'))"),
+    (
+        "convert_cli_output_is_dir",
+        _CONV
+        + "os.makedirs(tmp('odir.twl'), exist_ok=True)\nout = convert_cli('--input', sm, '--output', tmp('odir.twl'))",
+    ),
+    (
+        "convert_cli_savedmodel_bad_signature",
+        _CONV + "out = convert_cli('--input', sm, '--output', tmp('o.twl'), '--signature', 'nope')",
+    ),
+    (
+        "convert_cli_savedmodel_no_serve_tag",
+        "tw:exec:sm = x2_saved_model(tags=['train'])\nout = convert_cli('--input', sm, '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_savedmodel_no_pb",
+        "tw:exec:os.makedirs(tmp('sm_nopb/variables'), exist_ok=True)\nout = convert_cli('--input', tmp('sm_nopb'), '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_savedmodel_garbage_pb",
+        "tw:exec:os.makedirs(tmp('sm_bad'), exist_ok=True)\nopen(tmp('sm_bad/saved_model.pb'), 'wb').write(b'\\xff' * 50)\nout = convert_cli('--input', tmp('sm_bad'), '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_inputs_unknown",
+        _CONV + "out = convert_cli('--input', sm, '--output', tmp('o.twl'), '--inputs', 'nope:0', '--outputs', 'y:0')",
+    ),
+    (
+        "convert_cli_outputs_unknown",
+        _CONV + "out = convert_cli('--input', sm, '--output', tmp('o.twl'), '--inputs', 'x:0', '--outputs', 'nope:0')",
+    ),
+    (
+        "convert_cli_outputs_empty",
+        _CONV + "out = convert_cli('--input', sm, '--output', tmp('o.twl'), '--outputs', '')",
+    ),
+    (
+        "convert_cli_quantize_no_calibration",
+        _CONV + "out = convert_cli('--input', sm, '--output', tmp('o.twl'), '--quantize', 'int8')",
+    ),
+    (
+        "convert_cli_quantize_bad_choice",
+        _CONV + "out = convert_cli('--input', sm, '--output', tmp('o.twl'), '--quantize', 'int4')",
+    ),
+    ("convert_cli_calibration_missing", _CAL.format("tmp('nocal.npz')")),
+    (
+        "convert_cli_calibration_wrong_shape",
+        "tw:exec:np.savez(tmp('cal_shape.npz'), x=np.ones([4, 5, 7], np.float32))\n"
+        + _CAL[len("tw:exec:") :].format("tmp('cal_shape.npz')"),
+    ),
+    (
+        "convert_cli_calibration_wrong_dtype",
+        "tw:exec:np.savez(tmp('cal_str.npz'), x=np.array([['a', 'b']]))\n"
+        + _CAL[len("tw:exec:") :].format("tmp('cal_str.npz')"),
+    ),
+    (
+        "convert_cli_calibration_empty",
+        "tw:exec:np.savez(tmp('cal_empty.npz'), x=np.ones([0, 2], np.float32))\n"
+        + _CAL[len("tw:exec:") :].format("tmp('cal_empty.npz')"),
+    ),
+    (
+        "convert_cli_calibration_wrong_name",
+        "tw:exec:np.savez(tmp('cal_name.npz'), q=np.ones([4, 2], np.float32))\n"
+        + _CAL[len("tw:exec:") :].format("tmp('cal_name.npz')"),
+    ),
+    (
+        "convert_cli_calibration_nan",
+        "tw:exec:np.savez(tmp('cal_nan.npz'), x=np.full([4, 2], np.nan, np.float32))\n"
+        + _CAL[len("tw:exec:") :].format("tmp('cal_nan.npz')"),
+    ),
+    (
+        "convert_cli_calibration_garbage",
+        "tw:exec:open(tmp('cal_g.npz'), 'wb').write(b'PK\\x03\\x04garbage')\n"
+        + _CAL[len("tw:exec:") :].format("tmp('cal_g.npz')"),
+    ),
+    (
+        "convert_cli_calibration_pickle",
+        "tw:exec:np.savez(tmp('cal_obj.npz'), x=np.array([{'a': 1}], dtype=object))\n"
+        + _CAL[len("tw:exec:") :].format("tmp('cal_obj.npz')"),
+    ),
+    (
+        "convert_cli_calibration_empty_dir",
+        "tw:exec:os.makedirs(tmp('cal_dir'), exist_ok=True)\n" + _CAL[len("tw:exec:") :].format("tmp('cal_dir')"),
+    ),
+    (
+        "convert_cli_quantize_onnx_output",
+        _CONV
+        + "np.savez(tmp('cal_ok.npz'), x=np.ones([4, 2], np.float32))\nout = convert_cli('--input', sm, '--output', tmp('o.onnx'), '--quantize', 'int8', '--calibration', tmp('cal_ok.npz'))",
+    ),
+    (
+        "convert_cli_calibration_without_quantize",
+        _CONV + "out = convert_cli('--input', sm, '--output', tmp('o.twl'), '--calibration', tmp('nocal.npz'))",
+    ),
+    (
+        "convert_cli_garbage_pb",
+        "tw:exec:open(tmp('g.pb'), 'wb').write(b'\\x0a\\xff\\xff\\xff\\xff\\x0f')\nout = convert_cli('--input', tmp('g.pb'), '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_pb_no_outputs",
+        "tw:exec:open(tmp('x2.pb'), 'wb').write(graph_x2().SerializeToString())\nout = convert_cli('--input', tmp('x2.pb'), '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_garbage_onnx",
+        "tw:exec:open(tmp('g.onnx'), 'wb').write(b'\\x08\\x07garbage')\nout = convert_cli('--input', tmp('g.onnx'), '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_empty_h5",
+        "tw:exec:open(tmp('e.h5'), 'wb').close()\nout = convert_cli('--input', tmp('e.h5'), '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_garbage_keras",
+        "tw:exec:open(tmp('g.keras'), 'wb').write(b'not a zip')\nout = convert_cli('--input', tmp('g.keras'), '--output', tmp('o.twl'))",
+    ),
+    (
+        "convert_cli_onnx_to_onnx",
+        "tw:exec:p = tmp('a.onnx')\nopen(p, 'wb').write(add_onnx())\nout = convert_cli('--input', p, '--output', tmp('o2.onnx'))",
+    ),
+    (
+        "convert_cli_onnx_quantize_dynamic",
+        "tw:exec:p = tmp('a.onnx')\nopen(p, 'wb').write(add_onnx())\nout = convert_cli('--input', p, '--output', tmp('o3.twl'), '--quantize', 'dynamic')",
+    ),
+    # hostile ONNX graphs (`onnx_convert(model)`: the importer's .twl, run on the lite runtime when it converts)
+    (
+        "onnx_cycle",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['b'], ['a']), helper.make_node('Relu', ['a'], ['b'])], [('x', np.float32, [2])], [('a', np.float32, [2])])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_self_loop",
+        _ONNX
+        + "m = make_model([helper.make_node('Add', ['x', 'z'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_duplicate_output",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['z']), helper.make_node('Neg', ['x'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_undefined_input",
+        _ONNX
+        + "m = make_model([helper.make_node('Add', ['x', 'ghost'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_output_undefined",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['r'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_empty_graph",
+        _ONNX + "m = make_model([], [('x', *" + _F23 + ")], [('x', *" + _F23 + ")])" + _OCONV.format("m"),
+    ),
+    (
+        "onnx_no_outputs",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['r'])], [('x', *"
+        + _F23
+        + ")], [])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_raw_data_short",
+        _ONNX
+        + "w = numpy_helper.from_array(np.ones([2, 3], np.float32), 'w')\nw.raw_data = w.raw_data[:10]\nm = make_model([helper.make_node('Add', ['x', 'w'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])\nm.graph.initializer.append(w)"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_raw_data_long",
+        _ONNX
+        + "w = numpy_helper.from_array(np.ones([2, 3], np.float32), 'w')\nw.raw_data = w.raw_data + b'\\x00' * 8\nm = make_model([helper.make_node('Add', ['x', 'w'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])\nm.graph.initializer.append(w)"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_float_data_count_wrong",
+        _ONNX
+        + "w = TensorProto(name='w', data_type=TensorProto.FLOAT, dims=[2, 3], float_data=[1.0, 2.0])\nm = make_model([helper.make_node('Add', ['x', 'w'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])\nm.graph.initializer.append(w)"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_index_init_short",
+        _ONNX
+        + "s = numpy_helper.from_array(np.array([3, 2], np.int64), 's')\ns.raw_data = s.raw_data[:12]\nm = make_model([helper.make_node('Reshape', ['x', 's'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', np.float32, [3, 2])])\nm.graph.initializer.append(s)"
+        + _OCONV.format("m"),
+    ),
+    ("onnx_external_outside_dir", _EXT.format("{'location': '../../../etc/passwd'}", f=_F23) + _OCONV.format("p")),
+    ("onnx_external_absolute", _EXT.format("{'location': '/etc/hostname'}", f=_F23) + _OCONV.format("p")),
+    ("onnx_external_missing", _EXT.format("{'location': 'nope.bin'}", f=_F23) + _OCONV.format("p")),
+    (
+        "onnx_external_short",
+        _EXT.format("{'location': 'w.bin'}", f=_F23)
+        + "open(os.path.join(d, 'w.bin'), 'wb').write(b'\\x00' * 8)"
+        + _OCONV.format("p"),
+    ),
+    (
+        "onnx_external_offset_past_end",
+        _EXT.format("{'location': 'w2.bin', 'offset': 4096, 'length': 24}", f=_F23)
+        + "open(os.path.join(d, 'w2.bin'), 'wb').write(b'\\x00' * 64)"
+        + _OCONV.format("p"),
+    ),
+    (
+        "onnx_external_length_neg",
+        _EXT.format("{'location': 'w3.bin', 'length': -5}", f=_F23)
+        + "open(os.path.join(d, 'w3.bin'), 'wb').write(b'\\x00' * 64)"
+        + _OCONV.format("p"),
+    ),
+    (
+        "onnx_external_symlink_outside",
+        _EXT.format("{'location': 'link.bin'}", f=_F23)
+        + "l = os.path.join(d, 'link.bin')\nos.path.lexists(l) or os.symlink('/etc/hostname', l)"
+        + _OCONV.format("p"),
+    ),
+    (
+        "onnx_external_from_bytes",
+        _EXT.format("{'location': 'w4.bin'}", f=_F23)
+        + "open(os.path.join(d, 'w4.bin'), 'wb').write(np.ones(6, np.float32).tobytes())"
+        + _OCONV.format("m.SerializeToString()"),
+    ),
+    (
+        "onnx_huge_input_dim",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['z'])], [('x', np.float32, [2**40, 2])], [('z', np.float32, [2**40, 2])])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_huge_init_dims",
+        _ONNX
+        + "w = TensorProto(name='w', data_type=TensorProto.FLOAT, dims=[2**31, 2**31])\nm = make_model([helper.make_node('Add', ['x', 'w'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])\nm.graph.initializer.append(w)"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_neg_input_dim",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['z'])], [('x', np.float32, [-3, 2])], [('z', np.float32, [-3, 2])])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_opset0",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], opset=0)"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_opset99",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], opset=99)"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_no_opset",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])\ndel m.opset_import[:]"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_unknown_domain",
+        _ONNX
+        + "m = make_model([helper.make_node('Relu', ['x'], ['z'], domain='evil.corp')], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])\nm.opset_import.add(domain='evil.corp', version=1)"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_unknown_op",
+        _ONNX
+        + "m = make_model([helper.make_node('Frobnicate', ['x'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_string_input",
+        _ONNX
+        + "m = make_model([helper.make_node('Identity', ['x'], ['z'])], [('x', np.str_, [2])], [('z', np.str_, [2])])"
+        + _OCONV.format("m"),
+    ),
+    ("onnx_truncated_bytes", _ONNX + "b = add_onnx()" + _OCONV.format("b[: len(b) // 2]")),
+    (
+        "onnx_reshape_huge_const",
+        _ONNX
+        + "m = make_model([helper.make_node('Reshape', ['x', 's'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', np.float32, None)], [('s', np.array([2**40, 2**40], np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_constant_of_shape_huge",
+        _ONNX
+        + "m = make_model([helper.make_node('ConstantOfShape', ['s'], ['c']), helper.make_node('Add', ['x', 'c'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', np.float32, None)], [('s', np.array([2**20, 2**20], np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_expand_huge",
+        _ONNX
+        + "m = make_model([helper.make_node('Expand', ['x', 's'], ['z'])], [('x', np.float32, [1, 1])], [('z', np.float32, None)], [('s', np.array([2**31, 2**31], np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_tile_huge",
+        _ONNX
+        + "m = make_model([helper.make_node('Tile', ['x', 'r'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', np.float32, None)], [('r', np.array([2**30, 2**30], np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_range_huge",
+        _ONNX
+        + "m = make_model([helper.make_node('Range', ['a', 'b', 'c'], ['r']), helper.make_node('Cast', ['r'], ['rf'], to=1), helper.make_node('ReduceSum', ['rf'], ['s'], keepdims=0), helper.make_node('Add', ['x', 's'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('a', np.array(0, np.int64)), ('b', np.array(2**40, np.int64)), ('c', np.array(1, np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_gather_const_oob",
+        _ONNX
+        + "m = make_model([helper.make_node('Gather', ['x', 'i'], ['z'], axis=1)], [('x', *"
+        + _F23
+        + ")], [('z', np.float32, None)], [('i', np.array([7], np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_gather_init_oob_folded",
+        _ONNX
+        + "m = make_model([helper.make_node('Gather', ['w', 'i'], ['g']), helper.make_node('Add', ['x', 'g'], ['z'])], [('x', np.float32, [3])], [('z', np.float32, [3])], [('w', np.ones([2, 3], np.float32)), ('i', np.array(9, np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_slice_step0",
+        _ONNX
+        + "m = make_model([helper.make_node('Slice', ['x', 'st', 'en', 'ax', 'sp'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', np.float32, None)], [('st', np.array([0], np.int64)), ('en', np.array([3], np.int64)), ('ax', np.array([1], np.int64)), ('sp', np.array([0], np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_conv_group0",
+        _ONNX
+        + "m = make_model([helper.make_node('Conv', ['x', 'w'], ['z'], group=0)], [('x', np.float32, [1, 2, 4, 4])], [('z', np.float32, None)], [('w', np.ones([2, 2, 3, 3], np.float32))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_conv_stride0",
+        _ONNX
+        + "m = make_model([helper.make_node('Conv', ['x', 'w'], ['z'], strides=[0, 0])], [('x', np.float32, [1, 2, 4, 4])], [('z', np.float32, None)], [('w', np.ones([2, 2, 3, 3], np.float32))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_maxpool_kernel0",
+        _ONNX
+        + "m = make_model([helper.make_node('MaxPool', ['x'], ['z'], kernel_shape=[0, 0])], [('x', np.float32, [1, 2, 4, 4])], [('z', np.float32, None)])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_loop_huge_trip",
+        _ONNX
+        + _LOOP_BODY
+        + "m = make_model([helper.make_node('Loop', ['n', '', 'x'], ['z'], body=body)], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('n', np.array(2**40, np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_loop_neg_trip",
+        _ONNX
+        + _LOOP_BODY
+        + "m = make_model([helper.make_node('Loop', ['n', '', 'x'], ['z'], body=body)], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('n', np.array(-5, np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_loop_no_body",
+        _ONNX
+        + "m = make_model([helper.make_node('Loop', ['n', '', 'x'], ['z'])], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('n', np.array(2, np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_loop_body_wrong_arity",
+        _ONNX
+        + _LOOP_BODY
+        + "del body.input[2]\nm = make_model([helper.make_node('Loop', ['n', '', 'x'], ['z'], body=body)], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('n', np.array(2, np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_loop_body_missing_cond_out",
+        _ONNX
+        + _LOOP_BODY
+        + "del body.output[0]\nm = make_model([helper.make_node('Loop', ['n', '', 'x'], ['z'], body=body)], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('n', np.array(2, np.int64))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_loop_no_bound",
+        _ONNX
+        + _LOOP_BODY
+        + "m = make_model([helper.make_node('Loop', ['', 'c', 'x'], ['z'], body=body)], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('c', np.array(True))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_if_missing_branch",
+        _ONNX
+        + "m = make_model([helper.make_node('If', ['c'], ['z'])], [('c', np.bool_, [])], [('z', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_if_branch_count_mismatch",
+        _ONNX
+        + "t = helper.make_graph([helper.make_node('Constant', [], ['a'], value=numpy_helper.from_array(np.ones([2, 3], np.float32)))], 't', [], [helper.make_tensor_value_info('a', TensorProto.FLOAT, [2, 3])])\ne = helper.make_graph([], 'e', [], [])\nm = make_model([helper.make_node('If', ['c'], ['z'], then_branch=t, else_branch=e)], [('c', np.bool_, [])], [('z', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_if_self_reference",
+        _ONNX
+        + "t = helper.make_graph([helper.make_node('Relu', ['z'], ['a'])], 't', [], [helper.make_tensor_value_info('a', TensorProto.FLOAT, [2, 3])])\nm = make_model([helper.make_node('If', ['c'], ['z'], then_branch=t, else_branch=t)], [('c', np.bool_, [])], [('z', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_scan_bad_num_inputs",
+        _ONNX
+        + "b = helper.make_graph([helper.make_node('Add', ['s', 'e'], ['s2']), helper.make_node('Identity', ['s2'], ['o'])], 'b', [helper.make_tensor_value_info('s', TensorProto.FLOAT, [3]), helper.make_tensor_value_info('e', TensorProto.FLOAT, [3])], [helper.make_tensor_value_info('s2', TensorProto.FLOAT, [3]), helper.make_tensor_value_info('o', TensorProto.FLOAT, [3])])\nm = make_model([helper.make_node('Scan', ['s0', 'x'], ['sf', 'z'], body=b, num_scan_inputs=5)], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('s0', np.zeros([3], np.float32))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_scan_num_inputs_neg",
+        _ONNX
+        + "b = helper.make_graph([helper.make_node('Add', ['s', 'e'], ['s2']), helper.make_node('Identity', ['s2'], ['o'])], 'b', [helper.make_tensor_value_info('s', TensorProto.FLOAT, [3]), helper.make_tensor_value_info('e', TensorProto.FLOAT, [3])], [helper.make_tensor_value_info('s2', TensorProto.FLOAT, [3]), helper.make_tensor_value_info('o', TensorProto.FLOAT, [3])])\nm = make_model([helper.make_node('Scan', ['s0', 'x'], ['sf', 'z'], body=b, num_scan_inputs=-1)], [('x', *"
+        + _F23
+        + ")], [('z', *"
+        + _F23
+        + ")], [('s0', np.zeros([3], np.float32))])"
+        + _OCONV.format("m"),
+    ),
+    (
+        "onnx_deep_nesting",
+        _ONNX
+        + "leaf = g = helper.make_graph([helper.make_node('Constant', [], ['a'], value=numpy_helper.from_array(np.ones([2, 3], np.float32)))], 'g', [], [helper.make_tensor_value_info('a', TensorProto.FLOAT, [2, 3])])\nfor k in range(25):\n    g = helper.make_graph([helper.make_node('If', ['c'], ['a'], then_branch=g, else_branch=leaf)], f'g{k}', [], [helper.make_tensor_value_info('a', TensorProto.FLOAT, [2, 3])])\nm = make_model(list(g.node), [('c', np.bool_, [])], [('a', *"
+        + _F23
+        + ")])"
+        + _OCONV.format("m"),
+    ),
+]
+
+_WL = "exec:x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])\n"
+_LOOP = "r = tf.while_loop(lambda k, a: k < 3, lambda k, a: (k + 1, a + {}), [0, {}])[1]\nfetches = tf.convert_to_tensor(tf.gradients(r, {})[0])"
+CASES_S23 += [
+    # gradients through while_loop / cond / map_fn of ops with sparse (IndexedSlices) or integer-index gradients
+    ("loopgrad_gather_rows", _WL + _LOOP.format("tf.reduce_sum(tf.gather(x, [k, 0]))", "0.0", "x")),
+    ("loopgrad_gather_axis1", _WL + _LOOP.format("tf.reduce_sum(tf.gather(x, [1], axis=1))", "0.0", "x")),
+    ("loopgrad_gather_nd", _WL + _LOOP.format("tf.gather_nd(x, [[k, 1]])[0]", "0.0", "x")),
+    ("loopgrad_embedding_lookup", _WL + _LOOP.format("tf.reduce_sum(tf.nn.embedding_lookup(x, [k]))", "0.0", "x")),
+    ("loopgrad_gather_oob_index", _WL + _LOOP.format("tf.reduce_sum(tf.gather(x, [k + 5]))", "0.0", "x")),
+    ("loopgrad_segment_sum", _WL + _LOOP.format("tf.reduce_sum(tf.unsorted_segment_sum(x, [0, 1, k], 3))", "0.0", "x")),
+    (
+        "loopgrad_segment_oob",
+        _WL + _LOOP.format(f"tf.reduce_sum(tf.unsorted_segment_sum(x, [0, 1, {PH}(9, [])], 3))", "0.0", "x"),
+    ),
+    (
+        "loopgrad_sparse_segment",
+        _WL + _LOOP.format("tf.reduce_sum(tf.sparse.segment_sum(x, [k, 0], [0, 0]))", "0.0", "x"),
+    ),
+    ("loopgrad_scatter_nd", _WL + _LOOP.format("tf.reduce_sum(tf.scatter_nd([[k]], x[:1], [3, 2]) * x)", "0.0", "x")),
+    (
+        "loopgrad_tensor_scatter",
+        _WL + _LOOP.format("tf.reduce_sum(tf.tensor_scatter_nd_update(x, [[k]], [[0.0, 0.0]]))", "0.0", "x"),
+    ),
+    ("loopgrad_slice_dynamic", _WL + _LOOP.format("tf.reduce_sum(tf.slice(x, [k, 0], [1, 2]))", "0.0", "x")),
+    ("loopgrad_strided_slice", _WL + _LOOP.format("tf.reduce_sum(x[k])", "0.0", "x")),
+    ("loopgrad_pad", _WL + _LOOP.format("tf.reduce_sum(tf.pad(x, [[k, 0], [0, 1]]))", "0.0", "x")),
+    (
+        "loopgrad_concat_axis_k",
+        _WL + _LOOP.format("tf.reduce_sum(tf.concat([x, x], k % 2) * tf.cast(k + 1, tf.float32))", "0.0", "x"),
+    ),
+    ("loopgrad_reduce_axis_k", _WL + _LOOP.format("tf.reduce_sum(tf.reduce_max(x, k % 2))", "0.0", "x")),
+    ("loopgrad_matmul", _WL + _LOOP.format("tf.reduce_sum(tf.matmul(x, x, transpose_b=True))", "0.0", "x")),
+    (
+        "loopgrad_dynamic_partition",
+        _WL + _LOOP.format("tf.reduce_sum(tf.dynamic_partition(x, [0, 1, k % 2], 2)[0])", "0.0", "x"),
+    ),
+    ("loopgrad_cumsum", _WL + _LOOP.format("tf.reduce_sum(tf.cumsum(x, axis=k % 2))", "0.0", "x")),
+    ("loopgrad_tile", _WL + _LOOP.format("tf.reduce_sum(tf.tile(x, [k + 1, 1]))", "0.0", "x")),
+    (
+        "loopgrad_reshape_dynamic",
+        _WL + _LOOP.format("tf.reduce_sum(tf.reshape(x, [-1, 3 - k % 2 * 0]) ** 2)", "0.0", "x"),
+    ),
+    (
+        "loopgrad_nested_while",
+        _WL
+        + _LOOP.format(
+            "tf.while_loop(lambda j, b: j < k, lambda j, b: (j + 1, b + tf.reduce_sum(tf.gather(x, [j]))), [0, 0.0])[1]",
+            "0.0",
+            "x",
+        ),
+    ),
+    (
+        "loopgrad_cond_inside",
+        _WL + _LOOP.format("tf.cond(k > 0, lambda: tf.reduce_sum(tf.gather(x, [k])), lambda: 0.0)", "0.0", "x"),
+    ),
+    (
+        "loopgrad_tensor_array",
+        "exec:x = tf.constant([1.0, 2.0, 3.0])\nta = tf.TensorArray(tf.float32, size=3)\n_, ta = tf.while_loop(lambda k, t: k < 3, lambda k, t: (k + 1, t.write(k, tf.gather(x, k) * 2.0)), [0, ta])\nfetches = tf.gradients(tf.reduce_sum(ta.stack()), x)[0]",
+    ),
+    (
+        "loopgrad_variable_gather",
+        "exec:v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])\nr = tf.while_loop(lambda k, a: k < 2, lambda k, a: (k + 1, a + tf.reduce_sum(tf.gather(v, [k]))), [0, 0.0])[1]\ng = tf.gradients(r, v)[0]\nsess.run(tf.global_variables_initializer())\nout = sess.run([g.values, g.indices]) if hasattr(g, 'indices') else sess.run(g)",
+    ),
+    (
+        "loopgrad_max_iter",
+        _WL
+        + "r = tf.while_loop(lambda k, a: k < 10, lambda k, a: (k + 1, a + tf.reduce_sum(tf.gather(x, [k % 3]))), [0, 0.0], maximum_iterations=4)[1]\nfetches = tf.convert_to_tensor(tf.gradients(r, x)[0])",
+    ),
+    (
+        "condgrad_gather",
+        _WL
+        + f"r = tf.cond({PH}(True, []), lambda: tf.reduce_sum(tf.gather(x, [2, 2])), lambda: tf.reduce_sum(x))\nfetches = tf.convert_to_tensor(tf.gradients(r, x)[0])",
+    ),
+    (
+        "condgrad_gather_false",
+        _WL
+        + f"r = tf.cond({PH}(False, []), lambda: tf.reduce_sum(tf.gather(x, [2, 2])), lambda: tf.reduce_sum(x))\nfetches = tf.convert_to_tensor(tf.gradients(r, x)[0])",
+    ),
+    (
+        "mapfngrad_gather",
+        _WL
+        + "r = tf.map_fn(lambda i: tf.reduce_sum(tf.gather(x, i)), tf.constant([0, 2, 2]), dtype=tf.float32)\nfetches = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(r), x)[0])",
+    ),
+    (
+        "scangrad_gather",
+        _WL
+        + "r = tf.scan(lambda a, i: a + tf.reduce_sum(tf.gather(x, i)), tf.constant([0, 2, 1]), initializer=0.0)\nfetches = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(r), x)[0])",
+    ),
+    (
+        "mapfngrad_oob",
+        _WL
+        + f"r = tf.map_fn(lambda i: tf.reduce_sum(tf.gather(x, i)), {PH}([0, 7], [None]), dtype=tf.float32)\nfetches = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(r), x)[0])",
+    ),
+    (
+        "loopgrad_hessian",
+        "exec:x = tf.constant([1.0, 2.0])\nr = tf.while_loop(lambda k, a: k < 2, lambda k, a: (k + 1, a * x), [0, tf.ones([2])])[1]\nfetches = tf.hessians(tf.reduce_sum(r), x)[0]",
+    ),
+    (
+        "loopgrad_int_loop_var",
+        "exec:x = tf.constant(2.0)\nr = tf.while_loop(lambda k, a: k < 3, lambda k, a: (k + 1, a * x), [0, 1.0])\nout = [g is None for g in tf.gradients(r[0], x)]",
+    ),
+    (
+        "loopgrad_grad_ys_wrong_shape",
+        _WL
+        + _LOOP.format("tf.gather(x, [k])", "tf.zeros([1, 2])", "x").replace(
+            "tf.gradients(r, x)", "tf.gradients(r, x, grad_ys=tf.ones([3, 3]))"
+        ),
+    ),
+]
+
+_RO = "tf.RunOptions(timeout_in_ms=300)"
+CASES_S23 += [
+    # a step that would block for ever, bounded by a run timeout (DeadlineExceeded), or cancelled by close
+    ("timeout_dequeue_empty", _Q2 + f"out = sess.run(q.dequeue(), options={_RO})"),
+    (
+        "timeout_enqueue_full",
+        _Q2 + f"sess.run(q.enqueue_many([[1.0, 2.0]]))\nout = sess.run(q.enqueue(3.0), options={_RO})",
+    ),
+    ("timeout_dequeue_many_short", _Q2 + f"sess.run(q.enqueue(1.0))\nout = sess.run(q.dequeue_many(2), options={_RO})"),
+    (
+        "timeout_then_queue_usable",
+        _Q2
+        + f"try:\n    sess.run(q.dequeue(), options={_RO})\nexcept tf.errors.DeadlineExceededError:\n    pass\nsess.run(q.enqueue(5.0))\nout = sess.run(q.dequeue())",
+    ),
+    (
+        "timeout_config_operation",
+        "exec:q = tf.FIFOQueue(2, tf.float32, shapes=[[]])\ns2 = tf.Session(config=tf.ConfigProto(operation_timeout_in_ms=300))\nout = s2.run(q.dequeue())",
+    ),
+    (
+        "timeout_zero_means_none",
+        _Q2 + "sess.run(q.enqueue(1.0))\nout = sess.run(q.dequeue(), options=tf.RunOptions(timeout_in_ms=0))",
+    ),
+    (
+        "timeout_negative",
+        _Q2 + "sess.run(q.enqueue(1.0))\nout = sess.run(q.dequeue(), options=tf.RunOptions(timeout_in_ms=-5))",
+    ),
+    (
+        "timeout_random_shuffle_below_min",
+        "exec:q = tf.RandomShuffleQueue(4, 2, tf.float32, shapes=[[]])\nsess.run(q.enqueue(1.0))\n"
+        + f"out = sess.run(q.dequeue(), options={_RO})",
+    ),
+    (
+        "timeout_padding_queue",
+        "exec:q = tf.PaddingFIFOQueue(3, tf.float32, shapes=[[None]])\n"
+        + f"out = sess.run(q.dequeue_many(2), options={_RO})",
+    ),
+    (
+        "timeout_priority_queue",
+        "exec:q = tf.PriorityQueue(4, [tf.float32], shapes=[[]])\n" + f"out = sess.run(q.dequeue(), options={_RO})",
+    ),
+    (
+        "timeout_close_cancel_pending",
+        _Q2
+        + "import threading\nd = q.dequeue()\nres = []\ndef f():\n    try:\n        res.append(sess.run(d))\n    except Exception as e:\n        res.append(type(e).__name__)\nt = threading.Thread(target=f)\nt.start()\nimport time\ntime.sleep(0.5)\nsess.run(q.close(cancel_pending_enqueues=True))\nt.join(5)\nout = res",
+    ),
+    (
+        "timeout_conditional_accumulator",
+        "exec:a = tf.ConditionalAccumulator(tf.float32, shape=[])\n" + f"out = sess.run(a.take_grad(1), options={_RO})",
+    ),
+]
+
+_R = "tf.raw_ops."
+_P4 = f"{PH}(tf.ones([1, 4, 4, 1]), [None] * 4)"
+_P = PH + "({}, None)"
+CASES_S23 += [
+    # the gradient kernels called directly (tf.raw_ops) with inconsistent run-time shapes
+    (
+        "rawgrad_max_pool_grad_shape_mismatch",
+        _R
+        + f"MaxPoolGrad(orig_input={_P4}, orig_output={_P.format('tf.ones([1, 2, 2, 1])')}, grad={_P.format('tf.ones([1, 3, 3, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_max_pool_grad_output_small",
+        _R
+        + f"MaxPoolGrad(orig_input={_P4}, orig_output={_P.format('tf.ones([1, 1, 1, 1])')}, grad={_P.format('tf.ones([1, 1, 1, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_avg_pool_grad_bad_shape",
+        _R
+        + f"AvgPoolGrad(orig_input_shape={_P.format('[1, -4, 4, 1]')}, grad={_P.format('tf.ones([1, 2, 2, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_avg_pool_grad_grad_mismatch",
+        _R
+        + f"AvgPoolGrad(orig_input_shape={_P.format('[1, 4, 4, 1]')}, grad={_P.format('tf.ones([1, 5, 5, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_avg_pool_grad_huge_shape",
+        _R
+        + f"AvgPoolGrad(orig_input_shape={_P.format('[1, 2**30, 2**30, 1]')}, grad={_P.format('tf.ones([1, 2, 2, 1])')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_input_sizes_mismatch",
+        _R
+        + f"Conv2DBackpropInput(input_sizes={_P.format('[1, 9, 9, 1]')}, filter={_P.format('tf.ones([2, 2, 1, 1])')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_input_sizes_neg",
+        _R
+        + f"Conv2DBackpropInput(input_sizes={_P.format('[1, -5, 5, 1]')}, filter={_P.format('tf.ones([2, 2, 1, 1])')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_input_sizes_short",
+        _R
+        + f"Conv2DBackpropInput(input_sizes={_P.format('[5, 5]')}, filter={_P.format('tf.ones([2, 2, 1, 1])')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_filter_sizes_mismatch",
+        _R
+        + f"Conv2DBackpropFilter(input={_P.format('tf.ones([1, 5, 5, 1])')}, filter_sizes={_P.format('[3, 3, 2, 1]')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv_filter_sizes_zero",
+        _R
+        + f"Conv2DBackpropFilter(input={_P.format('tf.ones([1, 5, 5, 1])')}, filter_sizes={_P.format('[0, 0, 1, 1]')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_depthwise_input_mismatch",
+        _R
+        + f"DepthwiseConv2dNativeBackpropInput(input_sizes={_P.format('[1, 9, 9, 3]')}, filter={_P.format('tf.ones([2, 2, 1, 1])')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_depthwise_filter_mismatch",
+        _R
+        + f"DepthwiseConv2dNativeBackpropFilter(input={_P.format('tf.ones([1, 5, 5, 2])')}, filter_sizes={_P.format('[2, 2, 1, 1]')}, out_backprop={_P4}, strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_conv3d_input_mismatch",
+        _R
+        + f"Conv3DBackpropInputV2(input_sizes={_P.format('[1, 9, 9, 9, 1]')}, filter={_P.format('tf.ones([2, 2, 2, 1, 1])')}, out_backprop={_P.format('tf.ones([1, 3, 3, 3, 1])')}, strides=[1, 1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_relu_grad_mismatch",
+        _R + f"ReluGrad(gradients={_P.format('tf.ones([3])')}, features={_P.format('tf.ones([5])')})",
+    ),
+    (
+        "rawgrad_relu6_grad_mismatch",
+        _R + f"Relu6Grad(gradients={_P.format('tf.ones([5])')}, features={_P.format('tf.ones([3])')})",
+    ),
+    (
+        "rawgrad_elu_grad_mismatch",
+        _R + f"EluGrad(gradients={_P.format('tf.ones([2, 3])')}, outputs={_P.format('tf.ones([3, 2])')})",
+    ),
+    (
+        "rawgrad_sigmoid_grad_mismatch",
+        _R + f"SigmoidGrad(y={_P.format('tf.ones([4])')}, dy={_P.format('tf.ones([2])')})",
+    ),
+    ("rawgrad_tanh_grad_mismatch", _R + f"TanhGrad(y={_P.format('tf.ones([2])')}, dy={_P.format('tf.ones([4])')})"),
+    ("rawgrad_sqrt_grad_mismatch", _R + f"SqrtGrad(y={_P.format('tf.ones([2])')}, dy={_P.format('tf.ones([7])')})"),
+    (
+        "rawgrad_leaky_relu_grad_mismatch",
+        _R + f"LeakyReluGrad(gradients={_P.format('tf.ones([2])')}, features={_P.format('tf.ones([6])')})",
+    ),
+    (
+        "rawgrad_softplus_grad_mismatch",
+        _R + f"SoftplusGrad(gradients={_P.format('tf.ones([8])')}, features={_P.format('tf.ones([2])')})",
+    ),
+    ("rawgrad_bias_add_grad_scalar", _R + f"BiasAddGrad(out_backprop={_P.format('tf.constant(1.0)')})"),
+    (
+        "rawgrad_resize_bilinear_grad_bad",
+        _R
+        + f"ResizeBilinearGrad(grads={_P.format('tf.ones([1, 4, 4, 1])')}, original_image={_P.format('tf.ones([2, 0, 3, 1])')})",
+    ),
+    (
+        "rawgrad_resize_nn_grad_bad_size",
+        _R + f"ResizeNearestNeighborGrad(grads={_P.format('tf.ones([1, 4, 4, 1])')}, size={_P.format('[-2, 2]')})",
+    ),
+    (
+        "rawgrad_resize_nn_grad_huge",
+        _R
+        + f"ResizeNearestNeighborGrad(grads={_P.format('tf.ones([1, 4, 4, 1])')}, size={_P.format('[2**30, 2**30]')})",
+    ),
+    (
+        "rawgrad_fused_bn_grad_mismatch",
+        _R
+        + f"FusedBatchNormGrad(y_backprop={_P.format('tf.ones([1, 2, 2, 3])')}, x={_P.format('tf.ones([1, 2, 2, 3])')}, scale={_P.format('tf.ones([2])')}, reserve_space_1={_P.format('tf.ones([3])')}, reserve_space_2={_P.format('tf.ones([3])')})[0]",
+    ),
+    (
+        "rawgrad_fused_bn_grad_x_mismatch",
+        _R
+        + f"FusedBatchNormGrad(y_backprop={_P.format('tf.ones([1, 2, 2, 3])')}, x={_P.format('tf.ones([1, 3, 3, 3])')}, scale={_P.format('tf.ones([3])')}, reserve_space_1={_P.format('tf.ones([3])')}, reserve_space_2={_P.format('tf.ones([3])')})[0]",
+    ),
+    (
+        "rawgrad_lrn_grad_mismatch",
+        _R
+        + f"LRNGrad(input_grads={_P.format('tf.ones([1, 2, 2, 3])')}, input_image={_P.format('tf.ones([1, 2, 2, 4])')}, output_image={_P.format('tf.ones([1, 2, 2, 3])')})",
+    ),
+    (
+        "rawgrad_max_pool_grad_argmax_oob",
+        _R
+        + f"MaxPoolGradWithArgmax(input={_P4}, grad={_P.format('tf.ones([1, 2, 2, 1])')}, argmax={_P.format('tf.constant([[[[0], [99]], [[-5], [3]]]], tf.int64)')}, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_max_pool3d_grad_mismatch",
+        _R
+        + f"MaxPool3DGrad(orig_input={_P.format('tf.ones([1, 4, 4, 4, 1])')}, orig_output={_P.format('tf.ones([1, 1, 1, 1, 1])')}, grad={_P.format('tf.ones([1, 2, 2, 2, 1])')}, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_avg_pool3d_grad_mismatch",
+        _R
+        + f"AvgPool3DGrad(orig_input_shape={_P.format('[1, 4, 4, 4, 1]')}, grad={_P.format('tf.ones([1, 3, 3, 3, 1])')}, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='VALID')",
+    ),
+    (
+        "rawgrad_strided_slice_grad_bad",
+        _R
+        + f"StridedSliceGrad(shape={_P.format('[3]')}, begin={_P.format('[0]')}, end={_P.format('[3]')}, strides={_P.format('[1]')}, dy={_P.format('tf.ones([7])')})",
+    ),
+    (
+        "rawgrad_strided_slice_grad_neg_shape",
+        _R
+        + f"StridedSliceGrad(shape={_P.format('[-3]')}, begin={_P.format('[0]')}, end={_P.format('[3]')}, strides={_P.format('[1]')}, dy={_P.format('tf.ones([3])')})",
+    ),
+    (
+        "rawgrad_mirror_pad_grad_bad",
+        _R + f"MirrorPadGrad(input={_P.format('tf.ones([3])')}, paddings={_P.format('[[5, 5]]')}, mode='REFLECT')",
+    ),
+    (
+        "rawgrad_broadcast_gradient_args_bad",
+        _R + f"BroadcastGradientArgs(s0={_P.format('[2, 3]')}, s1={_P.format('[4, 3]')})[0]",
+    ),
+    ("rawgrad_invert_permutation_bad", _R + f"InvertPermutation(x={_P.format('[0, 5, 1]')})"),
+    ("rawgrad_invert_permutation_dup", _R + f"InvertPermutation(x={_P.format('[0, 0, 1]')})"),
+    (
+        "rawgrad_softmax_xent_mismatch",
+        _R
+        + f"SoftmaxCrossEntropyWithLogits(features={_P.format('tf.ones([2, 3])')}, labels={_P.format('tf.ones([3, 3])')})[0]",
+    ),
+    (
+        "rawgrad_sparse_softmax_xent_mismatch",
+        _R
+        + f"SparseSoftmaxCrossEntropyWithLogits(features={_P.format('tf.ones([2, 3])')}, labels={_P.format('[0, 1, 2]')})[0]",
+    ),
+]
+
+
 WORKER = r"""
 import sys, json, os, math
 import numpy as np
@@ -3210,6 +4653,72 @@ def tf_format_ckpt():
     with open(d + "/checkpoint", "w") as f:
         f.write('model_checkpoint_path: "model"\n')
     return d
+
+
+def convert_cli(*args):
+    # The tensorweave-convert command: [exit status, whether it printed a traceback, its last line of stderr].
+    import subprocess
+    r = subprocess.run([sys.executable, "-m", "converters.cli", *args], capture_output=True, text=True, timeout=120)
+    lines = r.stderr.strip().splitlines()
+    return [r.returncode, "Traceback" in r.stderr, lines[-1][:160] if lines else ""]
+
+
+_SM = {}
+
+
+def x2_saved_model(tags=("serve",)):
+    # A SavedModel of y = 2 * x (x: [None, 2] floats) with a serving_default signature, written by tensorweave.
+    key = tuple(tags)
+    if key not in _SM:
+        d = tmp("sm_" + "_".join(key))
+        shutil.rmtree(d, ignore_errors=True)
+        with tf.Graph().as_default(), tf.Session() as s:
+            x = tf.placeholder(tf.float32, [None, 2], name="x")
+            y = tf.multiply(x, 2.0, name="y")
+            b = tf.saved_model.builder.SavedModelBuilder(d)
+            sig = tf.saved_model.signature_def_utils.predict_signature_def({"x": x}, {"y": y})
+            b.add_meta_graph_and_variables(s, list(tags), signature_def_map={"serving_default": sig})
+            b.save()
+        _SM[key] = d
+    return _SM[key]
+
+
+def add_onnx():
+    # The serialized ONNX model z = x + y of [2, 3] floats.
+    from onnx import helper
+    from tests.onnx_lite_util import make_model
+    f = (np.float32, [2, 3])
+    return make_model([helper.make_node("Add", ["x", "y"], ["z"])], [("x", *f), ("y", *f)], [("z", *f)]).SerializeToString()
+
+
+def onnx_convert(model):
+    # The ONNX importer on `model` (a ModelProto, bytes or a path): ["converted", what the lite runtime then does].
+    from converters import onnx_import
+    data = onnx_import.convert(model)
+    return ["converted", load_and_run(lite(), data) if os.path.exists(os.environ.get("TWL_LITE_LIBRARY", "")) else ""]
+
+
+def _varint(n):
+    out = b""
+    while True:
+        out += bytes([(n & 0x7F) | (0x80 if n > 0x7F else 0)])
+        n >>= 7
+        if not n:
+            return out
+
+
+def _tensor_proto(dims, content):
+    # A serialized float TensorProto of shape `dims` with `content` as its tensor_content.
+    shape = b"".join(b"\x12" + _varint(len(d)) + d for d in (b"\x08" + _varint(n) for n in dims))
+    return b"\x08\x01\x12" + _varint(len(shape)) + shape + b"\x22" + _varint(len(content)) + content
+
+
+def huge_tensor_proto():
+    return _tensor_proto([2**20, 2**20], b"\x00" * 16)
+
+
+def short_tensor_proto():
+    return _tensor_proto([4], b"\x00" * 12)
 
 
 _LITE = []
@@ -3450,7 +4959,8 @@ def run_all(lib, cases, timeout):
                 proc.stdin.flush()
             except BrokenPipeError:
                 break
-            line = _read_line(proc, timeout + 30 * (not results))  # the first case also waits for the import
+            # The first case also waits for the import; a converter CLI case for its process's (TensorFlow's).
+            line = _read_line(proc, timeout * (1 + 2 * ("convert_cli(" in expr)) + 30 * (not results))
             if line in ("hang", None):
                 hung = line == "hang"
                 proc.kill()
@@ -3502,17 +5012,18 @@ def main():
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("--only", default="")
     parser.add_argument(
-        "--set", choices=["all", "s20", "s21", "files", "s22"], default="all", help="round of cases to run"
+        "--set", choices=["all", "s20", "s21", "files", "s22", "s23"], default="all", help="round of cases to run"
     )
     parser.add_argument("--json", default="")
     parser.add_argument("--no-tf", action="store_true")
     args = parser.parse_args()
     chosen = {
-        "all": CASES + CASES_S21 + CASES_FILES + CASES_S22,
+        "all": CASES + CASES_S21 + CASES_FILES + CASES_S22 + CASES_S23,
         "s20": CASES,
         "s21": CASES_S21,
         "files": CASES_FILES,
         "s22": CASES_S22,
+        "s23": CASES_S23,
     }[args.set]
     cases = [c for c in chosen if args.only in c[0]]
     tw_results = run_all("tw", cases, args.timeout)

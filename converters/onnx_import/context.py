@@ -8,6 +8,7 @@ TRANSPOSE per tensor and layout at most.
 """
 
 import numpy as np
+import onnx
 from onnx import helper, numpy_helper
 
 from converters import tables
@@ -39,10 +40,11 @@ def nhwc_shape(shape):
 
 
 def _initializer_array(tensor):
-    """The initializer's value; a ConversionError naming it when its data type or data is bad."""
+    """The initializer's value; a ConversionError naming it when its data type or data is bad (external data
+    that onnx refuses to read: outside the model's directory, missing, short)."""
     try:
         return numpy_helper.to_array(tensor)
-    except (KeyError, ValueError, TypeError) as e:
+    except (KeyError, ValueError, TypeError, OSError, onnx.checker.ValidationError) as e:
         raise ConversionError(
             f"initializer '{tensor.name}' (data_type {tensor.data_type}) is malformed: {e!r}"
         ) from None

@@ -48,6 +48,7 @@ from converters.onnx_import.context import DEFAULT_DOMAINS, attrs
 MAX_ITERATIONS = 1024  # per Loop or Scan (per batch element for Scan-8)
 MAX_LOWERED_NODES = 1 << 16  # nodes the lowering makes in all
 MAX_PASSES = 64  # nesting / chaining depth of control flow
+MAX_NAME = 256  # characters of a name the lowering makes
 CONTROL_FLOW_OPS = ("If", "Loop", "Scan")
 REWRITTEN_OPS = CONTROL_FLOW_OPS + ("Compress", "Unique")
 MAX_UNIQUE_COMPARISONS = 1 << 24  # N * N * slice size of a Unique
@@ -128,6 +129,10 @@ class _Lowering:
         self.inits = {}  # (id of a body, initializer name) -> its Constant, made once for all iterations
 
     def fresh(self, base):
+        # Inlined names nest (a body's names get the node's name as a prefix, pass after pass): kept to
+        # MAX_NAME characters, their middle elided, so that nesting costs linear, not exponential, time.
+        if len(base) > MAX_NAME:
+            base = f"{base[: MAX_NAME // 2]}...{base[-MAX_NAME // 2 :]}"
         name, k = base, 1
         while name in self.used:
             name, k = f"{base}_{k}", k + 1

@@ -12,7 +12,7 @@ from onnx import helper
 from converters.errors import ConversionError, convert_nodes, unsupported_ops_error
 from converters.errors import NodeError as _NodeError
 from converters.onnx_import import contrib_ops, control_flow, float16, folding, fusion, shapes
-from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, is_lite_type
+from converters.onnx_import.context import DEFAULT_DOMAINS, IMPORTERS, _initializer_array, is_lite_type
 from converters.twl_writer import checked_shape
 
 PRODUCER = "tensorweave-convert 0.1.0 (onnx)"
@@ -68,6 +68,34 @@ def _check_input_dims(model):
         checked_shape(vi.name, dims, dtype, what="input")
         if any(d.HasField("dim_value") and d.dim_value == 0 for d in t.shape.dim):
             raise ConversionError(f"input '{vi.name}': dimension of size 0 in shape {dims}")
+
+
+# The subgraph attributes If, Loop and Scan must have.
+_SUBGRAPH_ATTRS = {"If": ("then_branch", "else_branch"), "Loop": ("body",), "Scan": ("body",)}
+
+
+def _check_graph(graph, what="the model"):
+    """Checked before anything reads `graph` (onnx.checker's rules a ModelProto given directly skipped):
+    each tensor is made once, by one node (not also a graph input or initializer), If, Loop and Scan nodes
+    have their subgraphs, and external data is what onnx reads; the same for every subgraph."""
+    made = {i.name for i in graph.input} | {i.name for i in graph.initializer}
+    for node in graph.node:
+        label = f"'{node.name or (node.output[0] if node.output else node.op_type)}' ({node.op_type})"
+        for out in node.output:
+            if out and out in made:
+                raise ConversionError(f"{what}: node {label} writes '{out}', which is already defined")
+            made.add(out)
+        if node.domain in DEFAULT_DOMAINS:
+            present = {a.name for a in node.attribute if a.type == onnx.AttributeProto.GRAPH}
+            missing = [name for name in _SUBGRAPH_ATTRS.get(node.op_type, ()) if name not in present]
+            if missing:
+                raise ConversionError(f"{what}: node {label} lacks its subgraph attribute {missing[0]!r}")
+        for a in node.attribute:
+            for g in [a.g] if a.type == onnx.AttributeProto.GRAPH else a.graphs:
+                _check_graph(g, f"{what}, subgraph {a.name!r} of {label}")
+    for t in graph.initializer:  # external data onnx refuses (outside the model's directory, missing, short)
+        if t.data_location == onnx.TensorProto.EXTERNAL:
+            _initializer_array(t)
 
 
 def _check_domains(model):
@@ -136,6 +164,9 @@ def convert(model, checksum=True):
     if not isinstance(model, onnx.ModelProto):
         model = load(model)
     _check_opset(model)
+    if not model.graph.output:
+        raise ConversionError("the model has no outputs")
+    _check_graph(model.graph)
     _check_input_dims(model)
     model = contrib_ops.rewrite(model)
     _check_domains(model)

@@ -67,6 +67,8 @@ class WriteFileOp : public OpKernel {
                                            path.parent_path().string(), ": ",
                                            ec.message()));
     }
+    OP_REQUIRES(ctx, !std::filesystem::is_directory(path, ec),
+                errors::FailedPrecondition(filename, "; Is a directory"));
     std::ofstream out(filename, std::ios::binary | std::ios::trunc);
     OP_REQUIRES(
         ctx, out.good(),

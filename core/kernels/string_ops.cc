@@ -473,6 +473,16 @@ class AsStringOp : public OpKernel {
         return;
       }
     }
+    // printf writes a float's digits one at a time (~20 ns each): past a
+    // double's 1074th decimal they are zeros, and a precision of 2^31 - 1
+    // would format for a minute an element. Refused beyond this bound.
+    constexpr int64_t kMaxPrecision = 1 << 16;
+    if (precision > kMaxPrecision) {
+      ctx->SetStatus(errors::InvalidArgument(
+          "AsString: precision ", precision, " is over ", kMaxPrecision,
+          " (a double has at most 1074 nonzero decimals)"));
+      return;
+    }
     // The longest string one element may format to (a double's integer part
     // has at most 309 digits), to bound the output before formatting.
     max_element_bytes_ =

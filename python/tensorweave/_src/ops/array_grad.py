@@ -91,9 +91,13 @@ def _concat_grad(op, grad):
     rank = values[0].shape.ndims
     if rank is None:
         rank = next((v.shape.ndims for v in values if v.shape.ndims is not None), None)
-    axis = _static_axis(op.inputs[-1], rank, "axis")
-    if axis < 0:
-        raise NotImplementedError("the gradient of concat needs the rank for a negative axis")
+    if array_ops.constant_value(op.inputs[-1]) is None:  # an axis fed at run time: wrapped there
+        axis = math_ops.cast(op.inputs[-1], dtypes.int32)
+        axis = math_ops.floormod(axis, rank if rank is not None else array_ops.rank(values[0]))
+    else:
+        axis = _static_axis(op.inputs[-1], rank, "axis")
+        if axis < 0:
+            raise NotImplementedError("the gradient of concat needs the rank for a negative axis")
     sizes = array_ops.stack([array_ops.gather(array_ops.shape(v), axis) for v in values], name="sizes")
     parts = array_ops.split(grad, sizes, axis=axis, num=len(values))
     return parts + [None]

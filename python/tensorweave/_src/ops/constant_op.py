@@ -107,6 +107,8 @@ def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
     """
     if isinstance(value, ops.Tensor):
         raise TypeError("constant() takes a Python or numpy value, not a Tensor")
+    if value is None:  # (TensorFlow's class and message; an op given None as an input says the same)
+        raise ValueError("None values not supported.")
     if dtype is None and shape is not None and 0 in np.atleast_1d(np.asarray(shape)).tolist():
         dtype = dtypes.float32  # as TF: an empty shape takes none of the values, nor their type
     dtype = dtypes.as_dtype(dtype) if dtype is not None else _infer_dtype(value)

@@ -940,6 +940,14 @@ def _add_next_and_back_edge(m, v, enforce_shape_invariant=True):
 # --- the public constructs ------------------------------------------------------------------------------------------
 
 
+def _same_sequence_type(like, value):
+    """A body's tuple of results for a list of loop variables (or the reverse) as that list: the same structure,
+    as it is without maximum_iterations (where only the outer level is compared)."""
+    if type(like) in (list, tuple) and type(value) in (list, tuple):
+        return type(like)(value)
+    return value
+
+
 def with_dependencies(dependencies, output_tensor, name=None):
     """`output_tensor` passed on (an Identity) only after `dependencies` have run.
 
@@ -1247,6 +1255,8 @@ def while_loop(
             maximum_iterations = ops.convert_to_tensor(maximum_iterations, name="maximum_iterations")
             if maximum_iterations.shape.ndims != 0:
                 raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: {maximum_iterations.shape}")
+            if not maximum_iterations.dtype.is_integer:
+                raise TypeError(f"'maximum_iterations' must be an integer, got {maximum_iterations.dtype.name}")
             counter = constant_op.constant(0, dtype=maximum_iterations.dtype, name="iteration_counter")
             orig_cond, orig_body = cond, body
             if try_to_pack:
@@ -1256,7 +1266,7 @@ def while_loop(
             else:
                 loop_vars = (counter, loop_vars)
                 cond = lambda i, lv: math_ops.logical_and(i < maximum_iterations, orig_cond(*lv))
-                body = lambda i, lv: (i + 1, orig_body(*lv))
+                body = lambda i, lv: (i + 1, _same_sequence_type(lv, orig_body(*lv)))
             try_to_pack = False
             if shape_invariants is not None:
                 shape_invariants = (tensor_shape.TensorShape([]), shape_invariants)

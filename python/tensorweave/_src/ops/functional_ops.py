@@ -13,9 +13,23 @@ _is_sequence = control_flow_ops._is_sequence
 
 
 def _leading_dim(elems_flat):
-    """n: the static length of the first dimension when known, else a tensor."""
-    n = tensor_shape.dimension_value(elems_flat[0].shape[0]) if elems_flat[0].shape.dims else None
-    return n if n is not None else array_ops.shape(elems_flat[0])[0]
+    """n: the static length of the first dimension when known, else a tensor. Where the elements' lengths
+    are not all static, n waits for a run-time check that they are equal (an InvalidArgumentError, not
+    zeros read from an element never written)."""
+    dims = [tensor_shape.dimension_value(e.shape[0]) if e.shape.dims else None for e in elems_flat]
+    n = dims[0] if dims[0] is not None else array_ops.shape(elems_flat[0])[0]
+    if len(elems_flat) > 1 and None in dims:
+        from tensorweave._src.ops import logging_ops, math_ops
+
+        checks = [
+            logging_ops.Assert(
+                math_ops.equal(array_ops.shape(e)[0], n),
+                [f"elems[{i}] has a first dimension other than elems[0]'s:", array_ops.shape(e)[0], n],
+            )
+            for i, e in enumerate(elems_flat[1:], 1)
+        ]
+        n = control_flow_ops.with_dependencies(checks, ops.convert_to_tensor(n, dtypes.int32))
+    return n
 
 
 def _set_static_length(results_flat, elems_flat):

@@ -259,7 +259,12 @@ def gradients(
         grad_ys = [grad_ys]
     if len(grad_ys) != len(ys):
         raise ValueError(f"grad_ys has {len(grad_ys)} entries but ys has {len(ys)}")
+    if aggregation_method not in (None, 0, 1, 2):  # tw.AggregationMethod's values
+        raise ValueError(f"Invalid `aggregation_method` specified {aggregation_method}. Accepted values are [0, 1, 2].")
     graph = ys[0].graph
+    for t in list(ys[1:]) + list(xs):
+        if t.graph is not graph:
+            raise ValueError(f"{t} must be from the same graph as {ys[0]}")
     stop_ops = {t.op for t in _as_tensor_list(stop_gradients, "stop_gradients")}
     from tensorweave._src.ops import array_ops
 
@@ -273,7 +278,13 @@ def gradients(
                 with graph.colocate_with(y.op) if colocate_gradients_with_ops else contextlib.nullcontext():
                     gy = array_ops.ones(array_ops.shape(y), dtype=y.dtype, name=f"grad_ys_{i}")
             else:
+                if isinstance(gy, ops.Tensor) and gy.dtype.base_dtype != y.dtype.base_dtype:
+                    raise TypeError(
+                        f"grad_ys[{i}] is {gy.dtype.base_dtype.name}, but ys[{i}] ({y.name}) is {y.dtype.base_dtype.name}"
+                    )
                 gy = ops.convert_to_tensor(gy, dtype=y.dtype)
+                if gy.graph is not graph:
+                    raise ValueError(f"{gy} must be from the same graph as {y}")
             received[y].append(gy)
         # An op is ready when every consumer inside `between` has sent its
         # gradients back.
@@ -303,11 +314,12 @@ def gradients(
             )
             if propagate:
                 fn = get_gradient_function(op)
-                if fn is not None and op.type not in _TAKES_INDEXED_SLICES:
-                    out_grads = [_densify(g) for g in out_grads]
                 if fn is not None:
                     with graph.colocate_with(op) if colocate_gradients_with_ops else contextlib.nullcontext():
                         with loop_state.grad_context(op, before=False) if loop_state else contextlib.nullcontext():
+                            # (in the backward loop's context: an IndexedSlices made there is densified there)
+                            if op.type not in _TAKES_INDEXED_SLICES:
+                                out_grads = [_densify(g) for g in out_grads]
                             if loop_state is not None:
                                 out_grads = loop_state.fill_missing(op, out_grads)
                             with graph.name_scope(op.name + "_grad"):

@@ -333,7 +333,7 @@ def _broadcast_to_input(op, grad):
     """grad of the reduction's output, broadcast back to the input's shape."""
     x = op.inputs[0]
     g = array_ops.reshape(grad, _kept_shape(op))
-    if x.shape.is_fully_defined() and g.shape.as_list() == x.shape.as_list():
+    if x.shape.is_fully_defined() and g.shape.is_fully_defined() and g.shape.as_list() == x.shape.as_list():
         return g
     return g + array_ops.zeros(array_ops.shape(x), dtype=grad.dtype)
 

@@ -65,16 +65,29 @@ class GFile:
         """The file's length in bytes."""
         return os.stat(self._name).st_size
 
+    def _check_mode(self, reading):
+        # TensorFlow's classes and messages for a read of a write-only file and the reverse.
+        if reading and self._mode[0] in "wa" and "+" not in self._mode:
+            raise errors.PermissionDeniedError(None, None, "File isn't open for reading")
+        if not reading and self._mode[0] == "r" and "+" not in self._mode:
+            raise errors.PermissionDeniedError(None, None, "File isn't open for writing")
+
     def read(self, n=-1):
+        self._check_mode(reading=True)
+        if n is not None and n < -1:
+            raise errors.InvalidArgumentError(None, None, f"Can't read a negative number of bytes: {n}")
         return self._open().read(n)
 
     def readline(self):
+        self._check_mode(reading=True)
         return self._open().readline()
 
     def readlines(self):
+        self._check_mode(reading=True)
         return self._open().readlines()
 
     def write(self, file_content):
+        self._check_mode(reading=False)
         f = self._open()
         if "b" in self._mode and isinstance(file_content, str):
             file_content = file_content.encode()
@@ -85,6 +98,8 @@ class GFile:
     def seek(self, offset=None, whence=0, position=None):
         if position is not None:
             offset = position
+        if whence == 0 and offset < 0:
+            raise errors.InvalidArgumentError(None, None, f"Seeking to a negative position: {offset}")
         self._open().seek(offset, whence)
 
     def tell(self):
@@ -137,7 +152,7 @@ def makedirs(path):
     path = _path(path)
     try:
         os.makedirs(path, exist_ok=True)
-    except FileExistsError:
+    except (FileExistsError, NotADirectoryError):
         raise errors.FailedPreconditionError(None, None, f"{path}; Not a directory") from None
 
 
@@ -153,6 +168,8 @@ def mkdir(path):
         raise errors.AlreadyExistsError(None, None, f"{path}; File exists") from None
     except FileNotFoundError:
         raise _not_found(path) from None
+    except NotADirectoryError:
+        raise errors.FailedPreconditionError(None, None, f"{path}; Not a directory") from None
 
 
 def listdir(path):

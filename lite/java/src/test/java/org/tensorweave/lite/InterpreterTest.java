@@ -450,6 +450,53 @@ public final class InterpreterTest {
   }
 
   @Test
+  public void survivesHostileShapesAndBuffers() {
+    int big = 1 << 30;
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "exceeds 2147483648 bytes",
+        () -> mlp.resizeInput(0, new int[] {big, big}));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "exceeds 2147483648 bytes",
+        () -> mlp.resizeInput(0, new int[] {Integer.MAX_VALUE, 4}));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "more than 16 dimensions",
+        () -> mlp.resizeInput(0, new int[17]));
+    // An empty batch is a shape like any other.
+    mlp.resizeInput(0, new int[] {0, 4});
+    mlp.allocateTensors();
+    assertEquals(0, mlp.getInputTensor(0).numBytes());
+    mlp.resizeInput(0, new int[] {1, 4});
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "rectangular",
+        () -> mlp.run(new float[][][] {{new float[4]}, {}}, new float[1][3]));
+    assertThrowsWith(IllegalArgumentException.class, "name is null", () -> mlp.getOutputIndex(null));
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "num_threads must be in 1..64",
+        () -> new Interpreter(model("mlp.twl"), new Interpreter.Options().setNumThreads(65)));
+    ByteBuffer empty = ByteBuffer.allocateDirect(0).order(ByteOrder.nativeOrder());
+    assertThrowsWith(IllegalArgumentException.class, "remaining", () -> mlp.run(empty, empty));
+    ByteBuffer consumed = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+    consumed.position(16);
+    assertThrowsWith(
+        IllegalArgumentException.class, "remaining", () -> mlp.run(consumed, new float[1][3]));
+    Map<Integer, Object> nullKey = new HashMap<>();
+    nullKey.put(null, new float[1][3]);
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "null index",
+        () -> mlp.runForMultipleInputsOutputs(new Object[] {new float[1][4]}, nullKey));
+    // After every refusal a good shape runs.
+    float[][] probs = new float[1][3];
+    mlp.run(new float[][] {mlpX[0]}, probs);
+    assertClose(mlpProbs[0], probs[0]);
+  }
+
+  @Test
   public void refusesUseAfterClose() {
     Tensor input = mlp.getInputTensor(0);
     mlp.close();
