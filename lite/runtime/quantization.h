@@ -103,10 +103,10 @@ void QuantizedAdd(const T* a, const T* b, int64_t n, int32_t a_zp, int32_t b_zp,
 
 // The int8 kernels' instruction set: a native build's ("avx512vnni",
 // "avx512", "avx2" or "generic"), or the one a portable x86-64 build
-// (vector.h's TWL_MULTI_ISA) picked at run time: the widest of AVX-512 VNNI,
-// AVX-512 (F, BW, VL, DQ), AVX2 (with FMA) and "sse2" this CPU has, at most
-// the one $TWL_LITE_MAX_ISA names (sse2, avx2 or avx512; any other value,
-// or none, caps nothing). Requantize, QuantizedAdd and the
+// (vector.h's TWL_MULTI_ISA) picked at run time: "avx512vnni" (AVX-512
+// F, BW, VL, DQ and VNNI), else "avx2" (AVX2 and FMA), else "sse2", at
+// most what $TWL_LITE_MAX_ISA allows (sse2; avx2 or avx512: "avx2"; any
+// other value, or none, caps nothing). Requantize, QuantizedAdd and the
 // QUANTIZED_BATCH_MATMUL and QUANTIZED_CONV_2D kernels run it.
 const char* Int8KernelIsa();
 

@@ -4,8 +4,9 @@
 // quantization.h). A native build compiles them once, for its target
 // (namespace twl::int8). A portable x86-64 build (vector.h's
 // TWL_MULTI_ISA) compiles them for baseline x86-64 (twl::int8) and, under
-// `#pragma GCC target`, for AVX2 (twl::int8_avx2), AVX-512
-// (twl::int8_avx512) and AVX-512 VNNI (twl::int8_vnni). Everything they
+// `#pragma GCC target`, for AVX2 (twl::int8_avx2) and AVX-512 with VNNI
+// (twl::int8_vnni); an AVX-512 CPU without VNNI runs the AVX2 ones (a
+// variant for it added 108 KB to the library for little). Everything they
 // use from other headers is included before the pragmas, so the inline
 // functions GCC emits out of line are baseline code, and each variant's
 // own code has its own namespace: no two variants share a symbol.
@@ -52,20 +53,6 @@ namespace int8_avx2 {
 
 #undef TWL_INT8_AVX512
 #define TWL_INT8_AVX512 1
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")
-namespace twl {
-namespace int8_avx512 {
-// The declarations,
-#include "lite/runtime/quantized_gemm.h"  // NOLINT
-// the kernels
-#include "lite/runtime/kernels/quantized_products_impl.h"  // NOLINT
-// and the GEMMs.
-#include "lite/runtime/quantized_gemm_impl.h"  // NOLINT
-}  // namespace int8_avx512
-}  // namespace twl
-#pragma GCC pop_options
-
 #undef TWL_INT8_VNNI
 #define TWL_INT8_VNNI 1
 #pragma GCC push_options
@@ -86,7 +73,7 @@ namespace int8_vnni {
 namespace twl {
 namespace {
 
-enum class Int8Isa { kBase, kAvx2, kAvx512, kVnni };
+enum class Int8Isa { kBase, kAvx2, kVnni };
 
 Int8Isa PickInt8Isa() {
 #if TWL_MULTI_ISA
@@ -98,15 +85,13 @@ Int8Isa PickInt8Isa() {
   if (capped("sse2")) return Int8Isa::kBase;
   const bool avx2 =
       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
-                      __builtin_cpu_supports("avx512bw") &&
-                      __builtin_cpu_supports("avx512vl") &&
-                      __builtin_cpu_supports("avx512dq");
-  if (avx512 && !capped("avx2") && !capped("avx512") &&
+  if (avx2 && !capped("avx2") && !capped("avx512") &&
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512dq") &&
       __builtin_cpu_supports("avx512vnni")) {
     return Int8Isa::kVnni;
   }
-  if (avx512 && !capped("avx2")) return Int8Isa::kAvx512;
   if (avx2) return Int8Isa::kAvx2;
 #endif
   return Int8Isa::kBase;
@@ -124,8 +109,6 @@ const char* Int8KernelIsa() {
   switch (PickedInt8Isa()) {
     case Int8Isa::kVnni:
       return "avx512vnni";
-    case Int8Isa::kAvx512:
-      return "avx512";
     case Int8Isa::kAvx2:
       return "avx2";
     default:
@@ -141,16 +124,14 @@ const char* Int8KernelIsa() {
 
 // Calls int8_<variant>::F(args...) for the picked variant.
 #if TWL_MULTI_ISA
-#define TWL_INT8_CALL(F, ...)             \
-  switch (PickedInt8Isa()) {              \
-    case Int8Isa::kVnni:                  \
-      return int8_vnni::F(__VA_ARGS__);   \
-    case Int8Isa::kAvx512:                \
-      return int8_avx512::F(__VA_ARGS__); \
-    case Int8Isa::kAvx2:                  \
-      return int8_avx2::F(__VA_ARGS__);   \
-    default:                              \
-      return int8::F(__VA_ARGS__);        \
+#define TWL_INT8_CALL(F, ...)           \
+  switch (PickedInt8Isa()) {            \
+    case Int8Isa::kVnni:                \
+      return int8_vnni::F(__VA_ARGS__); \
+    case Int8Isa::kAvx2:                \
+      return int8_avx2::F(__VA_ARGS__); \
+    default:                            \
+      return int8::F(__VA_ARGS__);      \
   }
 #else
 #define TWL_INT8_CALL(F, ...) return int8::F(__VA_ARGS__);

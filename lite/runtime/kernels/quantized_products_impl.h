@@ -360,6 +360,35 @@ bool Multiply(KernelContext* context, Node* node, const int16_t* packed_rhs,
   return false;
 }
 
+// WidenSubtract (quantization.h), 16 and 8 at a time in AVX2 builds.
+template <typename X>
+inline void Widen(const X* src, int64_t count, int32_t zero_point,
+                  int16_t* dst) {
+  int64_t i = 0;
+#if TWL_INT8_AVX2
+  constexpr bool kUnsigned = std::is_same<X, uint8_t>::value;
+  const __m256i zp = _mm256_set1_epi16(static_cast<int16_t>(zero_point));
+  for (; i + 16 <= count; i += 16) {
+    const __m128i v =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(dst + i),
+        _mm256_sub_epi16(
+            kUnsigned ? _mm256_cvtepu8_epi16(v) : _mm256_cvtepi8_epi16(v), zp));
+  }
+  if (i + 8 <= count) {
+    const __m128i v =
+        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + i));
+    _mm_storeu_si128(
+        reinterpret_cast<__m128i*>(dst + i),
+        _mm_sub_epi16(kUnsigned ? _mm_cvtepu8_epi16(v) : _mm_cvtepi8_epi16(v),
+                      _mm256_castsi256_si128(zp)));
+    i += 8;
+  }
+#endif
+  WidenSubtract(src + i, count - i, zero_point, dst + i);
+}
+
 // The convolution's patches as GEMM rows: row (oy, ox) holds, tap by tap,
 // group g's channels of x under that tap minus x_zp, or zeros in the
 // padding.
@@ -370,7 +399,7 @@ void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
       d.stride_w == 1 && d.pad_top == 0 && d.pad_left == 0 && d.groups == 1 &&
       d.out_h == d.in_h && d.out_w == d.in_w) {
     // A pointwise convolution's patches are x itself.
-    WidenSubtract(x, int64_t{d.m} * cg, x_zp, lhs);
+    Widen(x, int64_t{d.m} * cg, x_zp, lhs);
     return;
   }
   // A tap row inside the image with dilation 1 and one group is kernel_w *
@@ -385,8 +414,7 @@ void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
       for (int ky = 0; ky < d.kernel_h; ++ky) {
         const int iy = oy * d.stride_h - d.pad_top + ky * d.dilation_h;
         if (columns_inside && iy >= 0 && iy < d.in_h) {
-          WidenSubtract(x + (int64_t{iy} * d.in_w + ix0) * d.channels, span,
-                        x_zp, row);
+          Widen(x + (int64_t{iy} * d.in_w + ix0) * d.channels, span, x_zp, row);
           row += span;
           continue;
         }
@@ -395,8 +423,8 @@ void Im2Col(const OpData& d, const X* x, int g, int32_t x_zp, int16_t* lhs) {
           if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) {
             std::fill(row, row + cg, int16_t{0});
           } else {
-            WidenSubtract(x + (int64_t{iy} * d.in_w + ix) * d.channels + g * cg,
-                          cg, x_zp, row);
+            Widen(x + (int64_t{iy} * d.in_w + ix) * d.channels + g * cg, cg,
+                  x_zp, row);
           }
         }
       }
@@ -440,8 +468,8 @@ inline void DepthwiseTaps(const OpData& d, const X* x, int32_t x_zp, int oy,
 // 16 channels of x at `p` (nullptr: a tap in the padding, zeros) minus the
 // zero point, as int16.
 template <typename X>
-inline __m256i Widened16(const X* p, __m256i zp) {
-  if (p == nullptr) return _mm256_setzero_si256();
+inline __m256i Widened16(const X* p, __m256i zp, bool inside = false) {
+  if (!inside && p == nullptr) return _mm256_setzero_si256();
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   return _mm256_sub_epi16(std::is_same<X, uint8_t>::value
                               ? _mm256_cvtepu8_epi16(v)
@@ -454,21 +482,27 @@ inline __m256i Widened16(const X* p, __m256i zp) {
 // interleaved into pairs (unpacklo/hi) multiply-add with the pair layout of
 // the filter (vpmaddwd: two taps per int32 lane; |x - x_zp|, |w| <= 255),
 // then the bias; out gets the int32 sums.
-template <typename X, typename Emit>
+// kTaps > 0: a pixel with all of its kTaps taps inside the image (no
+// null checks; the pairs unrolled).
+template <int kTaps, typename X, typename Emit>
 inline void DepthwisePairs(const OpData& d, const X* const* tap, int32_t x_zp,
                            const int32_t* bias, int first, int blocks,
                            Emit emit) {
-  const int taps = d.kernel_h * d.kernel_w, pairs = (taps + 1) / 2;
+  const int taps = kTaps > 0 ? kTaps : d.kernel_h * d.kernel_w;
+  const int pairs = (taps + 1) / 2;
   const __m256i zp = _mm256_set1_epi16(static_cast<int16_t>(x_zp));
   for (int b = first; b < blocks; ++b) {
     __m256i lo = _mm256_setzero_si256(), hi = _mm256_setzero_si256();
     const int16_t* w = d.depthwise_pairs.get() + b * 32;
+#pragma GCC unroll 5
     for (int p = 0; p < pairs; ++p, w += blocks * 32) {
       const X* t0 = tap[2 * p];
       const X* t1 = 2 * p + 1 < taps ? tap[2 * p + 1] : nullptr;
-      if (t0 == nullptr && t1 == nullptr) continue;
-      const __m256i x0 = Widened16(t0 != nullptr ? t0 + b * 16 : t0, zp);
-      const __m256i x1 = Widened16(t1 != nullptr ? t1 + b * 16 : t1, zp);
+      if (kTaps == 0 && t0 == nullptr && t1 == nullptr) continue;
+      const __m256i x0 = Widened16(
+          kTaps > 0 || t0 != nullptr ? t0 + b * 16 : nullptr, zp, kTaps > 0);
+      const __m256i x1 = Widened16(t1 != nullptr ? t1 + b * 16 : nullptr, zp,
+                                   kTaps > 0 && 2 * p + 1 < taps);
       lo = _mm256_add_epi32(
           lo, _mm256_madd_epi16(
                   _mm256_unpacklo_epi16(x0, x1),
@@ -799,6 +833,21 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
   const Requantize16<uint8_t> to_uint8(y_zp);
   const Requantize16<int8_t> to_int8(y_zp);
 #endif
+#if TWL_INT8_AVX2
+  // Output rows and columns [first_inside, end_inside) read no padding.
+  auto inside = [](int pad, int stride, int span, int in, int out, int* first,
+                   int* end) {
+    *first = std::min(out, (pad + stride - 1) / stride);
+    const int last = in - span + pad;  // the last row's start, padded
+    *end =
+        last < 0 ? *first : std::max(*first, std::min(out, last / stride + 1));
+  };
+  int first_inside_y, end_inside_y, first_inside_x, end_inside_x;
+  inside(d.pad_top, d.stride_h, (d.kernel_h - 1) * d.dilation_h + 1, d.in_h,
+         d.out_h, &first_inside_y, &end_inside_y);
+  inside(d.pad_left, d.stride_w, (d.kernel_w - 1) * d.dilation_w + 1, d.in_w,
+         d.out_w, &first_inside_x, &end_inside_x);
+#endif
   auto run = [&](int64_t begin, int64_t end) {
     for (int oy = static_cast<int>(begin); oy < end; ++oy) {
       for (int ox = 0; ox < d.out_w; ++ox) {
@@ -835,24 +884,33 @@ void DepthwiseAccumulate(const OpData& d, const X* x, int32_t x_zp,
           }
 #endif
           const int blocks = channels / 16;
+          // 3x3 pixels with every tap inside the image: the unrolled kernel.
+          const bool inside_3x3 = d.kernel_h == 3 && d.kernel_w == 3 &&
+                                  oy >= first_inside_y && oy < end_inside_y &&
+                                  ox >= first_inside_x && ox < end_inside_x;
+          auto pairs = [&](auto emit) {
+            if (inside_3x3) {
+              DepthwisePairs<9>(d, tap, x_zp, b, 0, blocks, emit);
+            } else {
+              DepthwisePairs<0>(d, tap, x_zp, b, 0, blocks, emit);
+            }
+          };
           if (fused != nullptr) {  // float_multiplier, channels % 16 == 0
             const int64_t at = (int64_t{oy} * d.out_w + ox) * channels;
             if (fused->is_uint8) {
-              DepthwisePairs(d, tap, x_zp, b, 0, blocks,
-                             DepthwiseStoreFloat<uint8_t>(
-                                 static_cast<uint8_t*>(fused->out) + at,
-                                 fused->float_multiplier, fused->per_column,
-                                 fused->zero_point));
+              pairs(DepthwiseStoreFloat<uint8_t>(
+                  static_cast<uint8_t*>(fused->out) + at,
+                  fused->float_multiplier, fused->per_column,
+                  fused->zero_point));
             } else {
-              DepthwisePairs(d, tap, x_zp, b, 0, blocks,
-                             DepthwiseStoreFloat<int8_t>(
-                                 static_cast<int8_t*>(fused->out) + at,
-                                 fused->float_multiplier, fused->per_column,
-                                 fused->zero_point));
+              pairs(DepthwiseStoreFloat<int8_t>(
+                  static_cast<int8_t*>(fused->out) + at,
+                  fused->float_multiplier, fused->per_column,
+                  fused->zero_point));
             }
             continue;
           }
-          DepthwisePairs(d, tap, x_zp, b, 0, blocks, DepthwiseStore32{out});
+          pairs(DepthwiseStore32{out});
           c0 = blocks * 16;
         }
 #endif
@@ -1174,7 +1232,7 @@ Status EvalMatMul(KernelContext* context, Node* node) {
                          ab[static_cast<int64_t>(i) * d.k + kk]) -
                      a_zp;
             },
-            [&](int, int16_t* lhs) { WidenSubtract(ab, mk, a_zp, lhs); }, acc,
+            [&](int, int16_t* lhs) { Widen(ab, mk, a_zp, lhs); }, acc,
             batch * mn);
         if (d.requantize && !written)
           TWL_RETURN_IF_ERROR(Finish(context, node, acc, batch * mn));
