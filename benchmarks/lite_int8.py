@@ -22,6 +22,7 @@ per output channel, uint8 activations per tensor, min/max ranges
     (int8 activations and per-channel int8 weights, float input and
     output, the same calibration images), run by LiteRT's interpreter
     (XNNPACK) in the same rounds; ms lrt-int8 and tw-int8 / lrt-int8.
+--save-dir DIR writes each int8 model to DIR/<model>_int8.twl.
 --cpu-time times calls by the calling thread's CPU time instead of wall
 time (1 thread only: steadier on a loaded machine).
 Skips (exit 0, a message) when torch, onnx or onnxruntime is missing.
@@ -134,6 +135,7 @@ def main():
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--cpu-time", action="store_true")
+    p.add_argument("--save-dir", help="write each model's int8 .twl there (for benchmark_model --profile)")
     args = p.parse_args()
     if args.cpu_time and args.threads != 1:
         p.error("--cpu-time times one thread: use --threads 1")
@@ -155,6 +157,9 @@ def main():
         held_out = _images(args.eval, args.size, 2)
         float_twl = onnx_import.convert(model)
         int8_twl = ptq.quantize(float_twl, {"input": calibration})
+        if args.save_dir:
+            with open(os.path.join(args.save_dir, f"{name}_int8.twl"), "wb") as f:
+                f.write(int8_twl)
         with tempfile.TemporaryDirectory() as tmp:
             int8_onnx = _ort_quantize(model, calibration, tmp)
         so = ort.SessionOptions()

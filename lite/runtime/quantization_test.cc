@@ -67,7 +67,8 @@ TEST(QuantizationTest, GemmMatchesNaiveProductsOnThreads) {
     for (auto& v : rhs) v = value(rng);
     std::vector<int32_t> out(m * (n + 3), -1);
     ThreadPool pool(3);
-    QuantizedGemm(lhs.data(), rhs.data(), m, n, k, out.data(), n + 3, &pool);
+    int8::QuantizedGemm(lhs.data(), rhs.data(), m, n, k, out.data(), n + 3,
+                        &pool);
     for (int i = 0; i < m; ++i) {
       for (int j = 0; j < n; ++j) {
         int64_t want = 0;
@@ -85,7 +86,7 @@ TEST(QuantizationTest, GemmMatchesNaiveProductsOnThreads) {
 // past a panel's 8 and a block's 16, odd depths, the extremes of the
 // operands, on threads and without.
 TEST(QuantizationTest, PanelGemmMatchesNaiveProductsAtEdges) {
-  if (!kPanelGemm) GTEST_SKIP() << "no panel GEMM in this build";
+  if (!int8::kPanelGemm) GTEST_SKIP() << "no panel GEMM in this build";
   std::mt19937 rng(11);
   std::uniform_int_distribution<int> value(-255, 255);
   struct Case {
@@ -100,13 +101,13 @@ TEST(QuantizationTest, PanelGemmMatchesNaiveProductsAtEdges) {
     for (auto& v : rhs) v = value(rng);
     lhs[0] = rhs[0] = -255;  // the extremes multiply exactly
     if (k > 1) lhs[1] = rhs[1] = 255;
-    std::vector<int16_t> panels(PanelSize(n, k));
-    PackPanels(rhs.data(), n, k, panels.data());
+    std::vector<int16_t> panels(int8::PanelSize(n, k));
+    int8::PackPanels(rhs.data(), n, k, panels.data());
     ThreadPool pool(3);
     for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
       std::vector<int32_t> out(int64_t{m} * (n + 3), -1);
-      QuantizedGemmPanels(lhs.data(), panels.data(), m, n, k, out.data(), n + 3,
-                          p);
+      int8::QuantizedGemmPanels(lhs.data(), panels.data(), m, n, k, out.data(),
+                                n + 3, p);
       for (int i = 0; i < m; ++i) {
         for (int j = 0; j < n; ++j) {
           int64_t want = 0;
@@ -125,7 +126,7 @@ TEST(QuantizationTest, GemmAtTheLargestDepthDoesNotOverflow) {
   const int k = kMaxQuantizedDepth;
   std::vector<int16_t> a(k, -255), b(k, -255);
   int32_t out = 0;
-  QuantizedGemm(a.data(), b.data(), 1, 1, k, &out, 1, nullptr);
+  int8::QuantizedGemm(a.data(), b.data(), 1, 1, k, &out, 1, nullptr);
   EXPECT_EQ(out, int64_t{255} * 255 * k);
 }
 

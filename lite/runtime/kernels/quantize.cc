@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "lite/runtime/kernel_util.h"
 #include "lite/runtime/kernels/kernels.h"
@@ -160,6 +161,32 @@ void QuantizeRun(const float* x, int64_t count, const float* scale,
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + t),
                             _mm512_cvtepi32_epi16(v));
       }
+    }
+  }
+#elif defined(__AVX2__)
+  if (step == 0 && sizeof(T) == 1) {
+    // As the AVX-512 loop, 16 at a time in two vectors of 8; the results
+    // are in T's range, so the packs do not saturate.
+    const int32_t zp = zero_point ? zero_point[0] : 0;
+    const __m256 s = _mm256_set1_ps(scale[0]);
+    const __m256 low = _mm256_set1_ps(std::numeric_limits<T>::min() - zp);
+    const __m256 high = _mm256_set1_ps(std::numeric_limits<T>::max() - zp);
+    const __m256i z = _mm256_set1_epi32(zp);
+    auto eight = [&](const float* p) {
+      __m256 q = _mm256_div_ps(_mm256_loadu_ps(p), s);
+      q = _mm256_and_ps(q, _mm256_cmp_ps(q, q, _CMP_ORD_Q));  // NaN: 0
+      q = _mm256_min_ps(_mm256_max_ps(q, low), high);
+      return _mm256_add_epi32(_mm256_cvtps_epi32(q), z);
+    };
+    for (; t + 16 <= count; t += 16) {
+      const __m256i halves = _mm256_permute4x64_epi64(
+          _mm256_packs_epi32(eight(x + t), eight(x + t + 8)), 0xd8);
+      const __m128i lo = _mm256_castsi256_si128(halves);
+      const __m128i hi = _mm256_extracti128_si256(halves, 1);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(y + t),
+                       std::is_same<T, uint8_t>::value
+                           ? _mm_packus_epi16(lo, hi)
+                           : _mm_packs_epi16(lo, hi));
     }
   }
 #endif

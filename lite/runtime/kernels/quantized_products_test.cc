@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
 
+#include "lite/runtime/quantization.h"
 #include "lite/runtime/testing/op_model.h"
 
 namespace twl {
@@ -19,6 +22,32 @@ void ExpectFails(const Status& status, const char* text) {
   EXPECT_FALSE(status.ok());
   EXPECT_NE(std::string(status.message()).find(text), std::string::npos)
       << status.message();
+}
+
+// The portable builds of this test (BUILD) each ask for one int8 kernel
+// set: sse2, avx2, avx512 (AVX2's: no variant for AVX-512 without VNNI) or
+// avx512vnni.
+TEST(QuantizedProductsTest, RunsTheInt8KernelSetAsked) {
+  const char* asked = getenv("TWL_LITE_MAX_ISA");
+  if (asked == nullptr) GTEST_SKIP() << "a native build";
+#if defined(__x86_64__)
+  const bool avx2 =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  const bool vnni = avx2 && __builtin_cpu_supports("avx512f") &&
+                    __builtin_cpu_supports("avx512bw") &&
+                    __builtin_cpu_supports("avx512vl") &&
+                    __builtin_cpu_supports("avx512dq") &&
+                    __builtin_cpu_supports("avx512vnni");
+  const bool wants_vnni = strcmp(asked, "avx512vnni") == 0;
+  const bool wants_avx2 =
+      strcmp(asked, "avx2") == 0 || strcmp(asked, "avx512") == 0;
+  if ((wants_vnni && !vnni) || (wants_avx2 && !avx2)) {
+    GTEST_SKIP() << "this CPU lacks " << asked;
+  }
+  EXPECT_STREQ(Int8KernelIsa(), wants_vnni   ? "avx512vnni"
+                                : wants_avx2 ? "avx2"
+                                             : "sse2");
+#endif
 }
 
 TEST(QuantizedBatchMatMulTest, Int32OutputOnnxExample) {
@@ -914,6 +943,70 @@ TEST(QuantizedConv2DTest, DepthwiseInt8OutputMatchesReference) {
     const auto y = m.GetOutput<int8_t>(0);
     EXPECT_NE(std::find(y.begin(), y.end(), int8_t{127}), y.end());
     EXPECT_NE(std::find(y.begin(), y.end(), int8_t{-128}), y.end());
+  }
+}
+
+// 5x5 depthwise from an int8 x (25 taps: the pair kernels' last pair has
+// one tap) at 48 channels (three blocks of 16: AVX2 builds requantize in
+// registers, in float while every sum stays within 2^24) and 40 (a tail),
+// stride 2 with uneven pads, per-channel multipliers and a bias, then a
+// bias past 2^24 (requantized in double), against naive loops.
+TEST(QuantizedConv2DTest, Depthwise5x5Int8InputMatchesNaive) {
+  for (int c : {48, 40}) {
+    for (int32_t bias_base : {-3000, 20000000}) {
+      std::mt19937 rng(c + bias_base);
+      std::uniform_int_distribution<int> byte(0, 255);
+      const int h = 11, w = 10;
+      std::vector<int8_t> x(h * w * c), f(c * 25);
+      std::vector<int32_t> bias(c);
+      std::vector<float> mult(c);
+      for (auto& v : x) v = byte(rng) - 128;
+      for (auto& v : f) v = byte(rng) - 128;
+      for (int j = 0; j < c; ++j) {
+        bias[j] = bias_base + byte(rng) * 41 * (j % 2 ? 1 : -1);
+        mult[j] = bias_base > 1000000 ? 1.0f / (1 << 17) * (j % 5 + 1)
+                  : j % 3 == 0        ? 0.5f
+                                      : 0.001f * (j % 7 + 1);
+      }
+      const int32_t x_zp = -5, y_zp = 11;
+      OpModel m;
+      int in = m.AddInput(DataType::kInt8, {1, h, w, c});
+      int filter = m.AddConst<int8_t>({c, 5, 5, 1}, f);
+      int xz = m.AddConst<int8_t>({}, {static_cast<int8_t>(x_zp)});
+      int multiplier = m.AddConst<float>({c}, mult);
+      int yz = m.AddConst<uint8_t>({}, {static_cast<uint8_t>(y_zp)});
+      int b = m.AddConst<int32_t>({c}, bias);
+      int out = m.AddOutput(DataType::kUInt8);
+      m.AddOp(BuiltinOperator::QUANTIZED_CONV_2D,
+              {in, filter, xz, -1, multiplier, yz, b}, {out},
+              m.builder().QuantizedConv2D(2, 2, 1, 1, 2, 1, 1, 2));
+      ASSERT_TRUE(m.Build(2).ok());
+      m.SetInput<int8_t>(0, x);
+      ASSERT_TRUE(m.Invoke().ok());
+      EXPECT_EQ(m.CompareWithReference(), "");
+      const int oh = (h + 3 - 5) / 2 + 1, ow = (w + 3 - 5) / 2 + 1;
+      ASSERT_EQ(m.OutputShape(0), (std::vector<int32_t>{1, oh, ow, c}));
+      std::vector<uint8_t> want(oh * ow * c);
+      for (int oy = 0; oy < oh; ++oy) {
+        for (int ox = 0; ox < ow; ++ox) {
+          for (int j = 0; j < c; ++j) {
+            int32_t acc = bias[j];
+            for (int ky = 0; ky < 5; ++ky) {
+              for (int kx = 0; kx < 5; ++kx) {
+                const int iy = oy * 2 - 2 + ky, ix = ox * 2 - 1 + kx;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                acc +=
+                    (x[(iy * w + ix) * c + j] - x_zp) * f[j * 25 + ky * 5 + kx];
+              }
+            }
+            want[(oy * ow + ox) * c + j] =
+                NaiveRequantize<uint8_t>(acc, mult[j], y_zp);
+          }
+        }
+      }
+      EXPECT_EQ(m.GetOutput<uint8_t>(0), want)
+          << c << " channels, bias " << bias_base;
+    }
   }
 }
 
