@@ -28,8 +28,9 @@ import java.util.Map;
  *
  * <p>Every error of the runtime (a bad model, a wrong shape, type or size, an op that cannot run)
  * is an IllegalArgumentException with the runtime's message, which names the op and what is wrong;
- * using an interpreter after {@link #close()} throws IllegalStateException. An interpreter is not
- * thread-safe: use it from one thread at a time.
+ * using an interpreter after {@link #close()} throws IllegalStateException. Its methods (and its
+ * tensors') lock it, so calls from several threads take turns: {@link #close()} while another
+ * thread runs the model waits for that run to end, and later calls throw IllegalStateException.
  */
 public final class Interpreter implements AutoCloseable {
   /** Options of a new interpreter. */
@@ -145,7 +146,7 @@ public final class Interpreter implements AutoCloseable {
    * Runs the model on {@code inputs} (one per model input, in order) and copies the outputs named
    * by the map's keys (output indices) into its values.
    */
-  public void runForMultipleInputsOutputs(Object[] inputs, Map<Integer, ?> outputs) {
+  public synchronized void runForMultipleInputsOutputs(Object[] inputs, Map<Integer, ?> outputs) {
     long handle = handle();
     checkRunArguments(inputs, outputs);
     for (int i = 0; i < inputs.length; i++) {
@@ -168,42 +169,42 @@ public final class Interpreter implements AutoCloseable {
     }
   }
 
-  public int getInputTensorCount() {
+  public synchronized int getInputTensorCount() {
     handle();
     return inputs.length;
   }
 
-  public int getOutputTensorCount() {
+  public synchronized int getOutputTensorCount() {
     handle();
     return outputs.length;
   }
 
-  public Tensor getInputTensor(int index) {
+  public synchronized Tensor getInputTensor(int index) {
     handle();
     checkIndex(index, inputs.length, "input");
     return inputs[index];
   }
 
-  public Tensor getOutputTensor(int index) {
+  public synchronized Tensor getOutputTensor(int index) {
     handle();
     checkIndex(index, outputs.length, "output");
     return outputs[index];
   }
 
   /** The index of the input named {@code name}. */
-  public int getInputIndex(String name) {
+  public synchronized int getInputIndex(String name) {
     return indexOf(inputs, name, "input");
   }
 
   /** The index of the output named {@code name}. */
-  public int getOutputIndex(String name) {
+  public synchronized int getOutputIndex(String name) {
     return indexOf(outputs, name, "output");
   }
 
   /**
    * Gives input {@code index} the shape {@code dims}; tensors are reallocated before the next run.
    */
-  public void resizeInput(int index, int[] dims) {
+  public synchronized void resizeInput(int index, int[] dims) {
     long handle = handle();
     checkIndex(index, inputs.length, "input");
     NativeApi.resizeInput(handle, index, requireNonNull(dims, "dims"));
@@ -211,14 +212,14 @@ public final class Interpreter implements AutoCloseable {
   }
 
   /** Prepares every op for the current input shapes and plans the tensors' memory. */
-  public void allocateTensors() {
+  public synchronized void allocateTensors() {
     NativeApi.allocateTensors(handle());
     needsAllocation = false;
   }
 
   /** Frees the native interpreter; later calls throw IllegalStateException. Idempotent. */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (handle != 0) {
       NativeApi.deleteInterpreter(handle);
       handle = 0;
@@ -231,7 +232,7 @@ public final class Interpreter implements AutoCloseable {
     return borrowedModel != null;
   }
 
-  long handle() {
+  synchronized long handle() {
     if (handle == 0) {
       throw new IllegalStateException("the interpreter has been closed");
     }

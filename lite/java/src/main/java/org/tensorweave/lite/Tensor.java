@@ -6,7 +6,7 @@ import java.util.Arrays;
  * A graph input or output of an {@link Interpreter}: its type, shape, size and name. Reads the
  * interpreter's current state on every call (shapes change with {@link Interpreter#resizeInput} and
  * {@link Interpreter#allocateTensors}); using it after the interpreter is closed throws
- * IllegalStateException.
+ * IllegalStateException. Its calls lock the interpreter, as the interpreter's own methods do.
  */
 public final class Tensor {
   private final Interpreter interpreter;
@@ -21,12 +21,16 @@ public final class Tensor {
 
   /** The element type. */
   public DataType dataType() {
-    return DataType.fromC(NativeApi.tensorType(interpreter.handle(), isInput, index));
+    synchronized (interpreter) {
+      return DataType.fromC(NativeApi.tensorType(interpreter.handle(), isInput, index));
+    }
   }
 
   /** The dimensions, outermost first ({@code {}} for a scalar). */
   public int[] shape() {
-    return NativeApi.tensorShape(interpreter.handle(), isInput, index);
+    synchronized (interpreter) {
+      return NativeApi.tensorShape(interpreter.handle(), isInput, index);
+    }
   }
 
   /** The number of dimensions. */
@@ -45,12 +49,16 @@ public final class Tensor {
 
   /** The size of the data in bytes. */
   public int numBytes() {
-    return Math.toIntExact(NativeApi.tensorByteSize(interpreter.handle(), isInput, index));
+    synchronized (interpreter) {
+      return Math.toIntExact(NativeApi.tensorByteSize(interpreter.handle(), isInput, index));
+    }
   }
 
   /** The tensor's name in the model. */
   public String name() {
-    return NativeApi.tensorName(interpreter.handle(), isInput, index);
+    synchronized (interpreter) {
+      return NativeApi.tensorName(interpreter.handle(), isInput, index);
+    }
   }
 
   /** Its position among the interpreter's inputs (or outputs). */

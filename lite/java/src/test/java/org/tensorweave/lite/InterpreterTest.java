@@ -16,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -447,6 +448,39 @@ public final class InterpreterTest {
         IllegalArgumentException.class,
         "num_threads must be in 1..64",
         () -> new Interpreter(model("mlp.twl"), new Interpreter.Options().setNumThreads(0)));
+  }
+
+  @Test
+  public void closeWhileAnotherThreadRunsWaitsForTheRun() throws InterruptedException {
+    // Was a use-after-free (SIGSEGV in the JVM): close() freed the interpreter under a running run().
+    for (int round = 0; round < 300; round++) {
+      Interpreter interpreter = new Interpreter(model("mlp.twl"));
+      AtomicInteger runs = new AtomicInteger();
+      Throwable[] ended = new Throwable[1];
+      Thread runner =
+          new Thread(
+              () -> {
+                float[][] probs = new float[3][3];
+                try {
+                  while (true) {
+                    interpreter.run(mlpX, probs);
+                    assertClose(mlpProbs[0], probs[0]);
+                    runs.incrementAndGet();
+                  }
+                } catch (Throwable e) {
+                  ended[0] = e;
+                }
+              });
+      runner.start();
+      while (runs.get() < 1 + round % 5 && runner.isAlive()) {
+        Thread.yield();
+      }
+      interpreter.close();
+      runner.join(10000);
+      assertFalse(runner.isAlive());
+      assertTrue(String.valueOf(ended[0]), ended[0] instanceof IllegalStateException);
+      assertThrows(IllegalStateException.class, () -> interpreter.getInputTensor(0).shape());
+    }
   }
 
   @Test
