@@ -276,3 +276,39 @@ def test_bidirectional_gru_merge_mode_none(tmp_path):
         model.save(path)
     names = ["forward", "backward"]
     _check(tmp_path, path, lambda x: dict(zip(names, (v.numpy() for v in model(x)))), names)
+
+
+def test_tf1_bidirectional_dynamic_rnn_with_sequence_length_pb(tmp_path):
+    """bidirectional_dynamic_rnn(sequence_length=): the backward loop reads the sequences reversed within their
+    lengths (ReverseSequence) and its output is reversed back; both loops the fused ops with sequence_lens."""
+    from tensorflow.python.ops import control_flow_util, rnn, rnn_cell_impl
+
+    v1 = tf.compat.v1
+    saved, control_flow_util.ENABLE_CONTROL_FLOW_V2 = control_flow_util.ENABLE_CONTROL_FLOW_V2, False
+    x_value = np.random.default_rng(1).standard_normal((3, 6, FEATURES)).astype(np.float32)
+    lengths_value = np.array([6, 2, 4], np.int32)
+    try:
+        with tf.Graph().as_default() as graph:
+            v1.set_random_seed(6)
+            x = v1.placeholder(tf.float32, [None, None, FEATURES], name="x")
+            lengths = v1.placeholder(tf.int32, [None], name="lengths")
+            cells = rnn_cell_impl.LSTMCell(4), rnn_cell_impl.GRUCell(3)
+            (fw, bw), (fw_state, bw_state) = rnn.bidirectional_dynamic_rnn(
+                *cells, x, sequence_length=lengths, dtype=tf.float32
+            )
+            tf.concat([fw, bw], 2, name="seq")
+            tf.concat([fw_state.h, bw_state], 1, name="final")
+            with v1.Session(graph=graph) as sess:
+                sess.run(v1.global_variables_initializer())
+                frozen = v1.graph_util.convert_variables_to_constants(sess, graph.as_graph_def(), ["seq", "final"])
+                want = sess.run(["seq:0", "final:0"], {x: x_value, lengths: lengths_value})
+    finally:
+        control_flow_util.ENABLE_CONTROL_FLOW_V2 = saved
+    path = str(tmp_path / "model.pb")
+    with open(path, "wb") as f:
+        f.write(frozen.SerializeToString())
+    twl = str(tmp_path / "model.twl")
+    assert cli_main(["--input", path, "--inputs", "x,lengths", "--outputs", "seq,final", "--output", twl]) == 0
+    got = lite_runner.LiteRunner(twl).run([x_value, lengths_value])
+    for name, expected in zip(["seq", "final"], want):
+        np.testing.assert_allclose(got[name], expected, rtol=RTOL, atol=ATOL, err_msg=name)
