@@ -197,6 +197,26 @@ def lite_window_options(padding, strides, dilations=None, kernel=None):
 
 
 # --- lite ops -----------------------------------------------------------------------------
+def area_resize_factors(node, shape, size):
+    """(down, up): the whole factor by which ResizeArea `node` shrinks or grows each of the height and width of
+    NHWC `shape` to `size` (1 where it does not); NodeError for align_corners, a size that is not a positive
+    [height, width] or a fractional factor."""
+    if len(size) != 2 or min(size) < 1:
+        raise NodeError(f"size {size} is not a positive [height, width]")
+    if attr(node, "align_corners", False):
+        raise NodeError("align_corners=True is not supported (only align_corners=False)")
+    down, up = [], []
+    for n, m in zip(shape[1:3], size):
+        if n % m and m % n:
+            raise NodeError(
+                f"resizing {shape[1:3]} to {size}: each axis must shrink or grow by a whole factor (averaging "
+                "fractional pixel areas is not supported)"
+            )
+        down.append(n // m if n % m == 0 else 1)
+        up.append(m // n if n % m else 1)
+    return down, up
+
+
 def lite_pow_opcode(exponent):
     """The lite op of x ** `exponent`: only the exponents with one, x^2
     (SQUARE), x^0.5 (SQRT), x^-0.5 (RSQRT)."""

@@ -343,18 +343,8 @@ def _resize_area(ctx, node):
         raise _NodeError(f"images must be rank 4 (NHWC) with a static height and width, got shape {shape}")
     if numpy_dtype(ctx.specs[tensor_name(node.input[0])][0]) != np.float32:
         raise _NodeError("images must be float32")
-    if attr(node, "align_corners", False):
-        raise _NodeError("align_corners=True is not supported (only align_corners=False)")
     size = [int(v) for v in ctx.require_const(node, 1, "size").reshape(-1)]
-    down, up = [], []
-    for n, m in zip(shape[1:3], size):
-        if n % m and m % n:
-            raise _NodeError(
-                f"resizing {shape[1:3]} to {size}: each axis must shrink or grow by a whole factor (averaging "
-                "fractional pixel areas is not supported)"
-            )
-        down.append(n // m if n % m == 0 else 1)
-        up.append(m // n if n % m else 1)
+    down, up = lowering.area_resize_factors(node, shape, size)
     x = ctx.nchw(node.input[0])
     grow = max(up) > 1 or max(down) == 1
     if max(down) > 1:
@@ -639,7 +629,7 @@ def _strided_slice(ctx, node):
     rank = ctx.rank(node.input[0])
     if rank is None:
         raise _NodeError("the input's rank must be known")
-    bit = lambda mask, i: masks[mask] >> i & 1  # noqa: E731
+    bit = lambda mask, i: masks[mask] >> i & 1
     real = sum(1 for i in range(len(begin)) if not bit("ellipsis_mask", i) and not bit("new_axis_mask", i))
     starts, ends, axes, steps, shrunk, tokens = [], [], [], [], [], []  # tokens: the output dims, in order
     dim = 0
@@ -739,7 +729,7 @@ def _composite_binary(ctx, node):
     """Binary ops ONNX has no one op for, composed in the operands' layout."""
     (a, b), nchw = _binary_operands(ctx, node)
     out = ctx.output(f"{node.name}:0", nchw=nchw)
-    step = lambda suffix: ctx.unique(f"{node.name}/{suffix}")  # noqa: E731
+    step = lambda suffix: ctx.unique(f"{node.name}/{suffix}")
     integer = np.issubdtype(numpy_dtype(ctx.specs[tensor_name(node.input[0])][0]), np.integer)
     if node.op == "NotEqual":
         equal = step("equal")
@@ -997,7 +987,7 @@ def _more_unary(ctx, node):
     (without expm1's / log1p's accuracy near 0), IsFinite neither NaN nor infinite."""
     name, nchw = ctx.value(node.input[0])
     out = ctx.output(f"{node.name}:0", nchw=nchw)
-    step = lambda suffix: ctx.unique(f"{node.name}/{suffix}")  # noqa: E731
+    step = lambda suffix: ctx.unique(f"{node.name}/{suffix}")
     if node.op == "Rint":
         ctx.add("Round", [name], [out])
     elif node.op == "IsFinite":

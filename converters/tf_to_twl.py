@@ -1192,19 +1192,7 @@ def _resize_area(ctx, node):
     if numpy_dtype(ctx.specs[tensor_name(x)][0]) != np.float32:
         raise _NodeError("images must be float32 (the lite runtime averages float32 only)")
     size = [int(v) for v in np.asarray(ctx.require_const(node, 1, "size")).reshape(-1)]
-    if len(size) != 2 or min(size) < 1:
-        raise _NodeError(f"size {size} is not a positive [height, width]")
-    if attr(node, "align_corners", False):
-        raise _NodeError("align_corners=True is not supported (only align_corners=False)")
-    down, up = [], []
-    for n, m in zip(shape[1:3], size):
-        if n % m and m % n:
-            raise _NodeError(
-                f"resizing {shape[1:3]} to {size}: each axis must shrink or grow by a whole factor (averaging "
-                "fractional pixel areas is not supported)"
-            )
-        down.append(n // m if n % m == 0 else 1)
-        up.append(m // n if n % m else 1)
+    down, up = lowering.area_resize_factors(node, shape, size)
     out = f"{node.name}:0"
     pooled = ctx.input(node, 0)
     if max(down) > 1:
