@@ -885,9 +885,17 @@ class Model(Layer):
                 sw = array_ops.placeholder(dtypes.float32, [None], name=f"{name}_sample_weights")
             targets.append(target)
             sample_weights.append(sw)
+            # An output's Keras mask (Embedding(mask_zero=True) and the layers after it) weights its loss as
+            # tf_keras's does (the mean over the unmasked steps) and its metrics (the mask as their sample weights).
+            mask = losses_mod.get_keras_mask(out)
+            masked_sw = _mask_weights(sw, mask, out) if mask is not None else None
             with ops.name_scope(f"loss/{name}_loss"):
                 if hasattr(fn, "reduction") and hasattr(fn, "call"):
                     value = fn(target, out, sample_weight=sw)
+                elif mask is not None:
+                    per_sample = tw.cast(fn(target, out), tw.float32)
+                    w = losses_mod._apply_valid_mask(per_sample, sw, mask, losses_mod.ReductionV2.SUM_OVER_BATCH_SIZE)
+                    value = losses_mod.compute_weighted_loss(per_sample, w)
                 else:
                     per_sample = fn(target, out)
                     w = sw
@@ -905,16 +913,19 @@ class Model(Layer):
                 if isinstance(metric_fn, metrics_mod.Metric):
                     # A stateful metric: its result after each batch's update; the epoch's value is the last.
                     self._stateful_metrics.append(metric_fn)
-                    result = metric_fn(target, out, sample_weight=sw if weighted else None)
+                    metric_sw = sw if weighted else None
+                    if mask is not None:
+                        metric_sw = masked_sw if weighted else _mask_weights(None, mask, out)
+                    result = metric_fn(target, out, sample_weight=metric_sw)
                     metric_tensors.append((prefix + metric_name, tw.cast(result, tw.float32), "last"))
                     continue
                 with ops.name_scope(f"metrics/{metric_name}"):
                     values = tw.cast(metric_fn(target, out), tw.float32)
-                    if weighted:
-                        w = sw
-                        for _ in range(max(values.shape.ndims or 1, 1) - 1):
+                    if weighted or mask is not None:
+                        w = (masked_sw if weighted else _mask_weights(None, mask, out)) if mask is not None else sw
+                        for _ in range(max(values.shape.ndims or 1, 1) - max(w.shape.ndims or 1, 1)):
                             w = tw.expand_dims(w, -1)
-                        w = w * tw.ones_like(values)
+                        w = tw.cast(w, tw.float32) * tw.ones_like(values)
                         value = (tw.reduce_sum(values * w), tw.reduce_sum(w))
                     else:  # as Keras' MeanMetricWrapper: a function returning a scalar counts once per batch
                         value = (tw.reduce_sum(values), tw.cast(tw.size(values), tw.float32))
@@ -1528,6 +1539,19 @@ def _per_output(spec, names, what, default=None, nested=False):
             )
         return list(spec)
     return [spec] * n
+
+
+def _mask_weights(sample_weight, mask, output):
+    """`sample_weight` (None, or one per example) times an output's Keras `mask`, as tf_keras's v1 training
+    combines them (the weights expanded to the mask's rank)."""
+    tw = _tw()
+    mask = tw.cast(mask, output.dtype.base_dtype)
+    if sample_weight is None:
+        return mask
+    from tensorweave._src.keras import losses as losses_mod
+
+    mask, _, sample_weight = losses_mod._squeeze_or_expand(mask, None, tw.cast(sample_weight, mask.dtype))
+    return sample_weight * mask
 
 
 def _is_sparse_loss(fn):
