@@ -57,14 +57,17 @@ def main(tf, workdir):
 
     ds = tf.data.TFRecordDataset(path).map(parse)
     out = {"types": [t.name for t in ds.output_types], "shapes": [s.as_list() for s in ds.output_shapes]}
-    batched = ds.padded_batch(2, padded_shapes=([], [4], [None], [None, 2], []), padding_values=(
-        tf.constant(0, tf.int64), tf.constant(0, tf.uint8), tf.constant(-1, tf.int64), 0.0, 0))
+    batched = ds.padded_batch(
+        2,
+        padded_shapes=([], [4], [None], [None, 2], []),
+        padding_values=(tf.constant(0, tf.int64), tf.constant(0, tf.uint8), tf.constant(-1, tf.int64), 0.0, 0),
+    )
     it = batched.make_one_shot_iterator()
     nxt = it.get_next()
 
-    varlen = tf.parse_single_sequence_example(
-        data[1], sequence_features={"tokens": tf.VarLenFeature(tf.int64)}
-    )[1]["tokens"]
+    varlen = tf.parse_single_sequence_example(data[1], sequence_features={"tokens": tf.VarLenFeature(tf.int64)})[1][
+        "tokens"
+    ]
 
     serialized = tf.placeholder(tf.string, [None])
     ctx, fl, lengths = tf.io.parse_sequence_example(
@@ -80,9 +83,9 @@ def main(tf, workdir):
         [ex.SerializeToString(), ex2.SerializeToString()],
         {"v": tf.FixedLenSequenceFeature([], tf.float32, allow_missing=True, default_value=-1.0)},
     )["v"]
-    missing = tf.parse_single_sequence_example(
-        data[0], context_features={"nope": tf.FixedLenFeature([], tf.int64)}
-    )[0]["nope"]
+    missing = tf.parse_single_sequence_example(data[0], context_features={"nope": tf.FixedLenFeature([], tf.int64)})[0][
+        "nope"
+    ]
     out["batched_fl_shape"] = fl["tokens"].shape.as_list()
     out["lengths_keys"] = sorted(lengths)
     with tf.Session() as sess:

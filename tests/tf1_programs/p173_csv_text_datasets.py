@@ -18,7 +18,7 @@ def drain(sess, t):
     while True:
         try:
             vals.append(sess.run(t))
-        except Exception as e:  # noqa: BLE001 - OutOfRangeError of either system
+        except Exception as e:  # OutOfRangeError of either system
             if type(e).__name__ != "OutOfRangeError":
                 raise
             return vals
@@ -52,9 +52,7 @@ def main(tf, workdir):
         lambda r: tf.cast(tf.decode_raw(r, tf.uint8), tf.int32)
     )
     fixed_it = fixed.make_one_shot_iterator().get_next()
-    windows = (
-        tf.data.Dataset.range(7).window(3, shift=2, drop_remainder=True).flat_map(lambda w: w.batch(3))
-    )
+    windows = tf.data.Dataset.range(7).window(3, shift=2, drop_remainder=True).flat_map(lambda w: w.batch(3))
     win_it = windows.make_one_shot_iterator().get_next()
     unb = tf.data.Dataset.from_tensor_slices(np.arange(6).reshape(3, 2)).batch(2).unbatch()
     unb_it = unb.make_one_shot_iterator().get_next()

@@ -28,8 +28,12 @@ def main(tf, workdir):
                 merge_mode="concat",
             ),
             L.TimeDistributed(
-                L.Dense(3, kernel_initializer=init, kernel_regularizer=K.regularizers.l2(0.01),
-                        kernel_constraint=K.constraints.max_norm(1.0))  # fmt: skip
+                L.Dense(
+                    3,
+                    kernel_initializer=init,
+                    kernel_regularizer=K.regularizers.l2(0.01),
+                    kernel_constraint=K.constraints.max_norm(1.0),
+                )
             ),
         ]
     )

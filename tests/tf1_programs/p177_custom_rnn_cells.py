@@ -16,7 +16,7 @@ def main(tf, workdir):
 
     class MinimalGRU(tf.nn.rnn_cell.RNNCell):
         def __init__(self, num_units):
-            super(MinimalGRU, self).__init__()
+            super().__init__()
             self._num_units = num_units
 
         @property
@@ -37,7 +37,7 @@ def main(tf, workdir):
 
     class LayerNormLSTM(tf.nn.rnn_cell.RNNCell):
         def __init__(self, num_units, reuse=None, name=None):
-            super(LayerNormLSTM, self).__init__(_reuse=reuse, name=name)
+            super().__init__(_reuse=reuse, name=name)
             self._num_units = num_units
 
         @property

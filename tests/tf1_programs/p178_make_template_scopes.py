@@ -5,8 +5,6 @@ error for a template that creates a tf.Variable directly on its second call; var
 uniquified names ("layer", "layer_1"), auxiliary_name_scope=False, re-entering a captured scope object and its
 original_name_scope, tf.name_scope(None) to leave the scopes, and tf.AUTO_REUSE from a helper called twice."""
 
-import numpy as np
-
 
 def main(tf, workdir):
     tf.reset_default_graph()

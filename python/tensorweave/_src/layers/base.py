@@ -132,6 +132,18 @@ class Layer:
     def name(self):
         return self._name or self._scope_name or _snake(type(self).__name__)
 
+    @property
+    def scope_name(self):
+        """The full name of the variable scope the layer's first call opened ("caller/dense")."""
+        scope = getattr(self, "_first_scope", None)
+        if scope is None:
+            raise ValueError(
+                f'No name available for layer scope because the layer "{self.name}" has not been used yet. The '
+                "scope name  is determined the first time the layer instance is called. You must therefore call "
+                "the layer before querying `scope_name`."
+            )
+        return scope.name
+
     # --- what the calls made ---
 
     @property
@@ -272,13 +284,15 @@ class Layer:
         if self._scope_name is None:
             # A named layer whose scope is taken (a second model of the same layer names) gets the next free
             # scope ("dense_1/kernel"), as TF's layers do; its name stays.
-            base = graph.unique_name(self._name or _snake(type(self).__name__), mark_as_used=False).split("/")[-1]
-            if self._name and (self._reuse or getattr(self, "_explicit_scope", False)):
-                base = self._name
+            # As TF's layers: a layer object's first call opens variable_scope(None, default_name=<its name>), a
+            # variable scope unique among those open in the current one ("dense" even where a name scope "dense"
+            # exists) with a name scope made unique on its own ("dense_1/").
+            base = self._name or _snake(type(self).__name__)
+            as_default = not (self._name and (self._reuse or getattr(self, "_explicit_scope", False)))
             self._first_name_scope = graph.unique_name(base, mark_as_used=False) + "/"
-            first = core.LayerScope(base)
+            first = core.LayerScope(base, default=as_default)
             out = self._apply(inputs, first, self._reuse, *args, **kwargs)
-            self._scope_name = base
+            self._scope_name = first.scope.name.split("/")[-1] if first.scope is not None else base
             self._first_scope = first.scope
             if first.scope is not None and first.scope.original_name_scope:
                 self._first_name_scope = first.scope.original_name_scope

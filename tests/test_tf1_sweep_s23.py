@@ -1,0 +1,219 @@
+"""Regression tests for the differences the s23 sweep of TF1 programs (tests/tf1_programs/p172..) found, each
+checked against TensorFlow's compat.v1 behaviour (the expected names and messages are TensorFlow 2.21's; values
+are checked against numpy)."""
+
+import numpy as np
+import pytest
+import tensorweave as tw
+
+
+def _masked_model(loss):
+    keras = tw.keras
+    model = keras.models.Sequential(
+        [
+            keras.layers.Embedding(5, 2, mask_zero=True, input_length=4, embeddings_initializer="ones"),
+            keras.layers.Dense(3, activation="softmax", kernel_initializer=keras.initializers.Constant(
+                [[0.5, -0.5, 0.0], [0.25, 0.0, -0.25]]), bias_initializer=keras.initializers.Constant([0.1, 0.2, 0.3])),
+        ]
+    )  # fmt: skip
+    model.compile(tw.train.GradientDescentOptimizer(0.0), loss=loss)
+    return model
+
+
+@pytest.mark.parametrize("loss", ["sparse_categorical_crossentropy", "scce_object"])
+def test_keras_loss_is_the_mean_over_unmasked_steps(loss):
+    """An output carrying a Keras mask (Embedding(mask_zero=True) and the layers after it) gives compile's loss as
+    tf_keras does: the mean over the unmasked steps, times any sample weights (p175; it ignored the mask)."""
+    x = np.array([[1, 2, 0, 0], [3, 0, 0, 0], [4, 1, 2, 3]])
+    y = np.array([[0, 1, 2, 0], [2, 2, 2, 2], [1, 0, 1, 2]])
+    sw = np.array([1.0, 0.5, 2.0], np.float32)
+    logits = np.array([0.75, -0.5, -0.25]) + np.array([0.1, 0.2, 0.3])
+    p = np.exp(logits) / np.exp(logits).sum()
+    per_step = -np.log(p[y])
+    mask = (x != 0).astype(np.float64)
+    with tw.Graph().as_default():
+        fn = tw.keras.losses.SparseCategoricalCrossentropy() if loss == "scce_object" else loss
+        model = _masked_model(fn)
+        plain = model.evaluate(x, y, batch_size=3, verbose=0)
+        weighted = model.evaluate(x, y, sample_weight=sw, batch_size=3, verbose=0)
+    np.testing.assert_allclose(plain, (per_step * mask).sum() / mask.sum(), rtol=1e-5)
+    np.testing.assert_allclose(weighted, (per_step * mask * sw[:, None]).sum() / mask.sum(), rtol=1e-5)
+    assert not np.isclose(plain, per_step.mean())
+
+
+def test_keras_metrics_weighted_by_output_mask():
+    """Metrics of a masked output use the mask as their sample weights (tf_keras's v1 call_metric_function)."""
+    x = np.array([[1, 2, 0], [3, 0, 0]])
+    target = np.arange(18, dtype=np.float32).reshape(2, 3, 3) / 10.0
+    with tw.Graph().as_default():
+        keras = tw.keras
+        model = keras.models.Sequential(
+            [
+                keras.layers.Embedding(5, 2, mask_zero=True, input_length=3, embeddings_initializer="ones"),
+                keras.layers.Dense(3, kernel_initializer="ones", bias_initializer="zeros"),
+            ]
+        )
+        model.compile(tw.train.GradientDescentOptimizer(0.0), loss="mse", metrics=["mae"])
+        loss, mae = model.evaluate(x, target, batch_size=2, verbose=0)
+    err = np.abs(2.0 - target).mean(axis=-1)
+    mask = (x != 0).astype(np.float64)
+    np.testing.assert_allclose(mae, (err * mask).sum() / mask.sum(), rtol=1e-5)
+    np.testing.assert_allclose(loss, (((2.0 - target) ** 2).mean(-1) * mask).sum() / mask.sum(), rtol=1e-5)
+
+
+def test_unrolled_rnn_shares_a_cells_get_variable_calls():
+    """A user RNNCell whose __call__ makes its weights with get_variable in its own variable_scope runs under
+    dynamic_rnn (static time: unrolled) and static_rnn: the steps after the first reuse them (TF's static_rnn
+    calls reuse_variables(); p177 failed with "already exists")."""
+
+    class Cell(tw.nn.rnn_cell.RNNCell):
+        state_size = output_size = 2
+
+        def __call__(self, inputs, state, scope=None):
+            with tw.variable_scope(scope or "my_cell"):
+                w = tw.get_variable("w", [inputs.shape[1].value + 2, 2], initializer=tw.constant_initializer(0.5))
+                h = tw.tanh(tw.matmul(tw.concat([inputs, state], 1), w))
+            return h, h
+
+    x = np.linspace(-1, 1, 2 * 3 * 2, dtype=np.float32).reshape(2, 3, 2)
+    with tw.Graph().as_default():
+        outputs, _ = tw.nn.dynamic_rnn(Cell(), tw.constant(x), dtype=tw.float32)
+        static_out, _ = tw.nn.static_rnn(Cell(), tw.unstack(tw.constant(x), axis=1), dtype=tw.float32, scope="st")
+        names = [v.name for v in tw.global_variables()]
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            got, last = sess.run([outputs, static_out[-1]])
+    assert names == ["rnn/my_cell/w:0", "st/my_cell/w:0"]
+    h = np.zeros((2, 2), np.float32)
+    for t in range(3):
+        h = np.tanh(np.concatenate([x[:, t], h], 1) @ np.full((4, 2), 0.5, np.float32))
+        np.testing.assert_allclose(got[:, t], h, rtol=1e-5)
+    np.testing.assert_allclose(last, h, rtol=1e-5)
+
+
+def test_default_scope_names_follow_variable_scope_counts():
+    """variable_scope(None, default_name=) is unique among the variable scopes open in its parent, apart from the
+    name scopes (TF1's scope counts): a name scope "layer" leaves the variable scope "layer" (ops in "layer_1/"),
+    the numbering starts over inside a re-entered string scope, and layer objects follow the same rule."""
+    with tw.Graph().as_default():
+        with tw.name_scope("layer"):
+            pass
+        with tw.variable_scope(None, default_name="layer") as s:
+            op = tw.identity(1.0)
+        names = [s.name, op.name]
+        for _ in range(2):
+            with tw.variable_scope("model", reuse=tw.AUTO_REUSE):
+                for _ in range(2):
+                    with tw.variable_scope(None, default_name="block"):
+                        names.append(tw.get_variable("w", [1]).name)
+        x = tw.ones([1, 3])
+        with tw.name_scope("dense"):
+            pass
+        y = tw.layers.Dense(2)(x)
+        with tw.name_scope("hidden"):
+            pass
+        a = tw.layers.Dense(2, name="hidden")(x)
+        b = tw.layers.Dense(2, name="hidden")(x)
+        names += [y.name, a.name, b.name]
+        names += [v.name for v in tw.global_variables()[-6:]]
+    assert names == [
+        "layer",
+        "layer_1/Identity:0",
+        "model/block/w:0",
+        "model/block_1/w:0",
+        "model/block/w:0",
+        "model/block_1/w:0",
+        "dense_1/BiasAdd:0",
+        "hidden_1/BiasAdd:0",
+        "hidden_2/BiasAdd:0",
+        "dense/kernel:0",
+        "dense/bias:0",
+        "hidden/kernel:0",
+        "hidden/bias:0",
+        "hidden_1/kernel:0",
+        "hidden_1/bias:0",
+    ]
+
+
+def test_reentered_scope_object_restarts_default_names():
+    """Re-entering a captured scope object gives default names from the start again (TF: "outer/dense/kernel
+    already exists" without reuse, the same variables with reuse=True)."""
+    with tw.Graph().as_default():
+        x = tw.ones([1, 3])
+        with tw.variable_scope("outer") as outer:
+            first = tw.layers.dense(x, 2)
+        with tw.variable_scope(outer), pytest.raises(ValueError, match="outer/dense/kernel already exists"):
+            tw.layers.dense(x, 2)
+        with tw.variable_scope(outer, reuse=True):
+            again = tw.layers.dense(x, 2)
+        assert [first.name, again.name] == ["outer/dense/BiasAdd:0", "outer_2/dense/BiasAdd:0"]
+        assert len(tw.global_variables()) == 2
+
+
+def test_make_template_with_layers_and_nested_templates():
+    """A template whose function calls tf.layers or another make_template shares its variables on later calls (the
+    second call failed with "dense_1/kernel does not exist"); later calls' ops go under "<name>_1/"; a tf.Variable
+    made on a later call is TF's ValueError."""
+    with tw.Graph().as_default():
+        x = tw.ones([2, 3])
+
+        def net(inp):
+            h = tw.layers.dense(inp, 4)
+            with tw.variable_scope(None, default_name="blk"):
+                w = tw.get_variable("w", [4, 2])
+            return tw.matmul(h, w)
+
+        t = tw.make_template("net", net)
+        a, b = t(x), t(x)
+        outer = tw.make_template("outer", lambda y: tw.make_template("inner", lambda z: tw.layers.dense(z, 2))(y))
+        c, d = outer(x), outer(x)
+        names = [v.name for v in tw.global_variables()]
+        bad = tw.make_template("bad", lambda y: y * tw.Variable(1.0, name="raw"))
+        bad(x)
+        with pytest.raises(ValueError, match="Trainable variable created when calling a template after the first"):
+            bad(x)
+        now = tw.make_template("now", lambda y: tw.layers.dense(y, 1), create_scope_now_=True)
+        with tw.variable_scope("elsewhere"):
+            e = now(x)
+    assert names == [
+        "net/dense/kernel:0",
+        "net/dense/bias:0",
+        "net/blk/w:0",
+        "outer/inner/dense/kernel:0",
+        "outer/inner/dense/bias:0",
+    ]
+    assert [a.name, b.name, c.name, d.name, e.name] == [
+        "net/MatMul:0",
+        "net_1/MatMul:0",
+        "outer/inner/dense/BiasAdd:0",
+        "outer_1/inner/dense/BiasAdd:0",
+        "elsewhere/now/dense/BiasAdd:0",
+    ]
+
+
+def test_layer_scope_name():
+    """Layer.scope_name: the variable scope of the first call, wherever the layer was made; a ValueError before."""
+    with tw.Graph().as_default():
+        with tw.variable_scope("builder"):
+            layer = tw.layers.Dense(2)
+        with pytest.raises(ValueError, match="has not been used yet"):
+            _ = layer.scope_name
+        with tw.variable_scope("caller"):
+            layer(tw.ones([1, 3]))
+        assert layer.scope_name == "caller/dense"
+
+
+def test_gather_index_messages():
+    """TF's kernel messages: a scalar index out of range is "indices = 5 is not in [0, 3)" (no "[]"), and
+    gather_nd rows from an empty params is an error (it returned an empty tensor)."""
+    with tw.Graph().as_default(), tw.Session() as sess:
+        with pytest.raises(tw.errors.InvalidArgumentError, match=r"indices = 5 is not in \[0, 3\)"):
+            sess.run(tw.gather(tw.constant([1, 2, 3]), 5))
+        with pytest.raises(tw.errors.InvalidArgumentError, match=r"indices\[1\] = 3 is not in \[0, 3\)"):
+            sess.run(tw.gather(tw.constant([1, 2, 3]), [0, 3]))
+        with pytest.raises(
+            tw.errors.InvalidArgumentError,
+            match=r"Requested more than 0 entries, but params is empty\.  Params shape: \[2,3,0\]",
+        ):
+            sess.run(tw.gather_nd(tw.zeros([2, 3, 0]), tw.zeros([2, 3, 2], tw.int32)))
+        assert sess.run(tw.gather_nd(tw.zeros([2, 0]), tw.zeros([0, 1], tw.int32))).shape == (0, 0)
