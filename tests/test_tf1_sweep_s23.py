@@ -217,3 +217,76 @@ def test_gather_index_messages():
         ):
             sess.run(tw.gather_nd(tw.zeros([2, 3, 0]), tw.zeros([2, 3, 2], tw.int32)))
         assert sess.run(tw.gather_nd(tw.zeros([2, 0]), tw.zeros([0, 1], tw.int32))).shape == (0, 0)
+
+
+def test_keras_layer_weights_follow_their_name_scope():
+    """Keras layers (unlike tf.layers) name their weights in their name scope, unique among the graph's names
+    (tf_keras's v1 layers: "dense_1/kernel" where a name scope "dense" exists), inside a variable scope too."""
+    with tw.Graph().as_default():
+        keras = tw.keras
+        x = tw.ones([1, 3])
+        with tw.name_scope("dense"):
+            pass
+        y = keras.layers.Dense(2)(x)
+        with tw.variable_scope("vs"):
+            z = keras.layers.Dense(2, name="named")(x)
+        with tw.name_scope("named"):
+            pass
+        w = keras.layers.Dense(2, name="named")(x)
+        t = tw.layers.dense(x, 2)
+        names = [v.name for v in tw.global_variables()]
+    assert names == [
+        "dense_1/kernel:0",
+        "dense_1/bias:0",
+        "vs/named/kernel:0",
+        "vs/named/bias:0",
+        "named_1/kernel:0",
+        "named_1/bias:0",
+        "dense/kernel:0",
+        "dense/bias:0",
+    ]
+    assert [a.name for a in (y, z, w, t)] == [
+        "dense_1/BiasAdd:0",
+        "vs/named/BiasAdd:0",
+        "named_1/BiasAdd:0",
+        "dense_2/BiasAdd:0",
+    ]
+
+
+def test_subclassed_model_first_symbolic_call_sets_inputs_and_outputs():
+    """A subclassed Model's first call on graph tensors makes them its inputs and outputs (tf_keras v1), so fit
+    trains what that call built: with training=False, batch norm in inference mode (the loss at lr 0 is the
+    inference loss, not the batch-statistics one)."""
+    keras = tw.keras
+    xs = np.linspace(-1.0, 2.0, 24, dtype=np.float32).reshape(8, 3)
+    ys = np.array([0, 1, 2, 0, 1, 2, 0, 1])
+    kernel = np.array([[1.0, 0.0, -1.0], [0.5, 1.0, 0.0], [0.0, -1.0, 2.0]], np.float32)
+
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__(name="net")
+            self.bn = keras.layers.BatchNormalization()
+            self.out = keras.layers.Dense(3, kernel_initializer=keras.initializers.Constant(kernel))
+
+        def call(self, inputs, training=None):
+            return self.out(self.bn(inputs, training=training))
+
+    def fit_loss(prior_call):
+        with tw.Graph().as_default():
+            net = Net()
+            if prior_call:
+                x = tw.placeholder(tw.float32, [None, 3])
+                y = net(x, training=False)
+                assert net.inputs == [x] and net.outputs == [y]
+            net.compile(tw.train.GradientDescentOptimizer(0.0), keras.losses.SparseCategoricalCrossentropy(True))
+            return net.fit(xs, ys, batch_size=8, epochs=1, verbose=0).history["loss"][0]
+
+    def ce(h):
+        logits = h @ kernel
+        return float(np.mean(np.log(np.exp(logits).sum(1)) - logits[np.arange(8), ys]))
+
+    inference = xs / np.sqrt(1.0 + 1e-3)
+    batch = (xs - xs.mean(0)) / np.sqrt(xs.var(0) + 1e-3)
+    np.testing.assert_allclose(fit_loss(True), ce(inference), rtol=1e-5)
+    np.testing.assert_allclose(fit_loss(False), ce(batch), rtol=1e-5)
+    assert abs(ce(inference) - ce(batch)) > 0.01

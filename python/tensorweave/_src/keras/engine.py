@@ -214,6 +214,8 @@ class Layer(base.Layer):
       ['scale/k:0']
     """
 
+    _weights_follow_name_scope = True  # as tf_keras's v1 layers: weights named in the layer's name scope
+
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
@@ -740,7 +742,20 @@ class Model(Layer):
             out = self._run_internal_graph(inputs, kwargs.get("training"))
             base.Node(self, inputs, out, args, kwargs)
             return out
-        return super().__call__(inputs, *args, **kwargs)
+        out = super().__call__(inputs, *args, **kwargs)
+        flat = _to_list(inputs)
+        if self.inputs is None and not self._building and flat and all(isinstance(t, ops.Tensor) for t in flat):
+            # As tf_keras's v1 layers: a subclassed model's first call on graph tensors makes them (and what the
+            # call gave, with its `training` argument) the model's inputs and outputs, which fit/evaluate/predict
+            # then feed and fetch.
+            self.inputs = flat
+            self.outputs = _to_list(out)
+            self._nested_outputs = out
+            self.input_names = [f"input_{i + 1}" for i in range(len(flat))]
+            self.output_names = [f"output_{i + 1}" for i in range(len(self.outputs))]
+        return out
+
+    _building = False
 
     def _apply(self, inputs, scope_name, reuse, *args, **kwargs):
         from tensorweave._src.layers import core
@@ -761,7 +776,11 @@ class Model(Layer):
         ]
         if not self.built:
             self.built = True
-            self(placeholders if isinstance(input_shape, list) else placeholders[0])
+            self._building = True
+            try:
+                self(placeholders if isinstance(input_shape, list) else placeholders[0])
+            finally:
+                self._building = False
 
     @property
     def input_shape(self):
@@ -801,7 +820,11 @@ class Model(Layer):
             dtype = dtypes.as_dtype(backend.floatx() if a.dtype.kind == "f" else a.dtype)
             with ops.name_scope(None):
                 placeholders.append(array_ops.placeholder(dtype, [None] + list(a.shape[1:]), name=f"input_{i + 1}"))
-        outputs = self(placeholders if len(placeholders) > 1 else placeholders[0])
+        self._building = True
+        try:
+            outputs = self(placeholders if len(placeholders) > 1 else placeholders[0])
+        finally:
+            self._building = False
         self.inputs = placeholders
         self.outputs = _to_list(outputs)
         self._nested_outputs = outputs

@@ -128,9 +128,13 @@ class Layer:
         self._losses = []
         self._layer_activity_regularizer = kwargs.get("activity_regularizer")  # the Keras layers apply their own
 
+    _weights_follow_name_scope = False  # True for the Keras layers
+
+    _auto_name = None  # a Keras layer's name given when it was made
+
     @property
     def name(self):
-        return self._name or self._scope_name or _snake(type(self).__name__)
+        return self._name or self._auto_name or self._scope_name or _snake(type(self).__name__)
 
     @property
     def scope_name(self):
@@ -287,8 +291,12 @@ class Layer:
             # As TF's layers: a layer object's first call opens variable_scope(None, default_name=<its name>), a
             # variable scope unique among those open in the current one ("dense" even where a name scope "dense"
             # exists) with a name scope made unique on its own ("dense_1/").
-            base = self._name or _snake(type(self).__name__)
+            # Keras layers instead name their weights after their name scope (a name unique among the graph's
+            # names: "dense_1/kernel" where a name scope "dense" exists).
+            base = self._name or self._auto_name or _snake(type(self).__name__)
             as_default = not (self._name and (self._reuse or getattr(self, "_explicit_scope", False)))
+            if as_default and self._weights_follow_name_scope:
+                base, as_default = graph.unique_name(base, mark_as_used=False).split("/")[-1], False
             self._first_name_scope = graph.unique_name(base, mark_as_used=False) + "/"
             first = core.LayerScope(base, default=as_default)
             out = self._apply(inputs, first, self._reuse, *args, **kwargs)
