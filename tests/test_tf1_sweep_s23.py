@@ -290,3 +290,83 @@ def test_subclassed_model_first_symbolic_call_sets_inputs_and_outputs():
     np.testing.assert_allclose(fit_loss(True), ce(inference), rtol=1e-5)
     np.testing.assert_allclose(fit_loss(False), ce(batch), rtol=1e-5)
     assert abs(ce(inference) - ce(batch)) > 0.01
+
+
+def test_keras_layers_named_when_made():
+    """Keras layers take a graph-unique name when they are made (tf_keras's unique_object_name), so a second
+    instance of a subclassed model names its layers (and weights) dense_2, dense_3... (p187/p188: they restarted)."""
+    keras = tw.keras
+
+    class Net(keras.Model):
+        def __init__(self):
+            super().__init__(name="net")
+            self.a = keras.layers.Dense(2)
+            self.bn = keras.layers.BatchNormalization()
+
+        def call(self, x, training=None):
+            return self.bn(self.a(x), training=training)
+
+    with tw.Graph().as_default():
+        names = [keras.layers.Dense(2).name, keras.layers.Dense(3).name]
+        first, second = Net(), Net()
+        second(tw.ones([1, 3]), training=False)
+        names += [first.a.name, second.a.name, second.bn.name, keras.layers.Dense(1).name]
+        names += [v.name for v in second.variables[:3]]
+    assert names == [
+        "dense",
+        "dense_1",
+        "dense_2",
+        "dense_3",
+        "batch_normalization_1",
+        "dense_4",
+        "net/dense_3/kernel:0",
+        "net/dense_3/bias:0",
+        "net/batch_normalization_1/gamma:0",
+    ]
+
+
+def test_keras_get_session_initializes_keras_variables():
+    """tf.keras.backend.get_session() initializes the Keras layers' variables it has not seen yet (tf_keras), so a
+    later global_variables_initializer draws a seeded initializer again (TF's values: the second draw), and leaves
+    other variables alone."""
+    keras = tw.keras
+    init = keras.initializers.RandomUniform(-0.2, 0.2, seed=188)
+    with tw.Graph().as_default():
+        dense = keras.layers.Dense(3, kernel_initializer=init)
+        dense(tw.ones([1, 2]))
+        other = tw.get_variable("other", [2], initializer=tw.ones_initializer())
+        sess = keras.backend.get_session()
+        first = sess.run(dense.kernel)
+        assert not sess.run(tw.is_variable_initialized(other))
+        sess.run(tw.global_variables_initializer())
+        second = sess.run(dense.kernel)
+    np.testing.assert_allclose(first[0], [0.07911755, -0.15149418, 0.00914335], rtol=1e-6)
+    np.testing.assert_allclose(second[0], [0.14109488, 0.07783677, 0.14553414], rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "make, op, allowed",
+    [
+        (lambda x: tw.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "same"), "MaxPool", '"SAME", "VALID"'),
+        (lambda x: tw.nn.avg_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "same"), "AvgPool", '"SAME", "VALID"'),
+        (
+            lambda x: tw.nn.conv2d(x, tw.ones([2, 2, 1, 1]), [1, 1, 1, 1], "valid"),
+            "Conv2D",
+            '"SAME", "VALID", "EXPLICIT"',
+        ),
+        (lambda x: tw.nn.pool(x, [2, 2], "MAX", "same"), "MaxPool", '"SAME", "VALID"'),
+    ],
+)
+def test_nn_padding_is_case_sensitive(make, op, allowed):
+    """tf.nn's ops take "SAME"/"VALID" only: "same" is the op's ValueError, as in TensorFlow (p189; tensorweave
+    upper-cased it). tf.layers and Keras still take any case."""
+    with tw.Graph().as_default():
+        x = tw.ones([1, 4, 4, 1])
+        with pytest.raises(
+            ValueError, match=f"Attr 'padding' of '{op}' Op passed string '(same|valid)' not in: {allowed}"
+        ):
+            make(x)
+        with pytest.raises(ValueError, match=r"`padding` must be one of 'SAME' or 'VALID'\. Received: padding=same"):
+            tw.nn.atrous_conv2d(x, tw.ones([2, 2, 1, 1]), 2, "same")
+        assert tw.layers.max_pooling2d(x, 2, 2, padding="Same").shape.as_list() == [1, 2, 2, 1]
+        assert tw.keras.layers.MaxPooling2D(2, padding="same")(x).shape.as_list() == [1, 2, 2, 1]

@@ -274,6 +274,10 @@ class Layer:
         for v in variables_lib.global_variables():
             if id(v) not in known:
                 self._variables.append(v)
+                if self._weights_follow_name_scope:  # a Keras layer's: get_session initializes it
+                    from tensorweave._src.keras import backend
+
+                    backend.track_variable(v)
                 attr = v.op.name.rsplit("/", 1)[-1]
                 if not hasattr(type(self), attr):
                     setattr(self, attr, v)
@@ -302,6 +306,7 @@ class Layer:
             out = self._apply(inputs, first, self._reuse, *args, **kwargs)
             self._scope_name = first.scope.name.split("/")[-1] if first.scope is not None else base
             self._first_scope = first.scope
+
             if first.scope is not None and first.scope.original_name_scope:
                 self._first_name_scope = first.scope.original_name_scope
         else:
