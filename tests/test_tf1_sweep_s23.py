@@ -370,3 +370,18 @@ def test_nn_padding_is_case_sensitive(make, op, allowed):
             tw.nn.atrous_conv2d(x, tw.ones([2, 2, 1, 1]), 2, "same")
         assert tw.layers.max_pooling2d(x, 2, 2, padding="Same").shape.as_list() == [1, 2, 2, 1]
         assert tw.keras.layers.MaxPooling2D(2, padding="same")(x).shape.as_list() == [1, 2, 2, 1]
+
+
+def test_sequential_of_models_builds_from_the_first_models_input():
+    """Sequential([model, ...]) whose first model knows its input shape is built at once (tf_keras's
+    get_input_shape_and_dtype looks into nested models; p190's GAN recipe failed with "isn't built")."""
+    keras = tw.keras
+    with tw.Graph().as_default():
+        g = keras.Sequential([keras.layers.Dense(3, input_shape=(4,))], name="gen")
+        inp = keras.Input((2,))
+        f = keras.Model(inp, keras.layers.Dense(1)(inp), name="fn")
+        c = keras.Sequential([g, keras.layers.Dense(2)], name="c")
+        d = keras.Sequential([f, keras.layers.Dense(5)])
+        got = [c.built, c.count_params(), c.inputs[0].name, c.outputs[0].shape.as_list()]
+        got += [d.built, d.count_params(), d.inputs[0].name, d.outputs[0].shape.as_list()]
+    assert got == [True, 23, "gen_input:0", [None, 2], True, 13, "fn_input:0", [None, 5]]

@@ -1943,11 +1943,16 @@ class Sequential(Model):
         if self.outputs is not None:
             self._append_output(layer)
         elif len(self._seq_layers) == 1 and self._input_layer is None:
-            shape = getattr(layer, "_batch_input_shape", None)
-            if shape is None and getattr(layer, "_keras_input_shape", None) is not None:
-                shape = (None,) + tuple(layer._keras_input_shape)
+            # A nested Sequential or functional model: its first layer's input shape (tf_keras's
+            # get_input_shape_and_dtype).
+            probe = layer
+            while (isinstance(probe, Sequential) or getattr(probe, "_is_graph_network", False)) and probe.layers:
+                probe = probe.layers[0]
+            shape = getattr(probe, "_batch_input_shape", None)
+            if shape is None and getattr(probe, "_keras_input_shape", None) is not None:
+                shape = (None,) + tuple(probe._keras_input_shape)
             if shape is not None:
-                dtype = layer.dtype if isinstance(layer.dtype, str) else None
+                dtype = probe.dtype if isinstance(probe.dtype, str) else None
                 self._input_layer = InputLayer(
                     batch_input_shape=shape, dtype=dtype, name=f"{_future_name(layer)}_input"
                 )
