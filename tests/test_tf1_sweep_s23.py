@@ -385,3 +385,24 @@ def test_sequential_of_models_builds_from_the_first_models_input():
         got = [c.built, c.count_params(), c.inputs[0].name, c.outputs[0].shape.as_list()]
         got += [d.built, d.count_params(), d.inputs[0].name, d.outputs[0].shape.as_list()]
     assert got == [True, 23, "gen_input:0", [None, 2], True, 13, "fn_input:0", [None, 5]]
+
+
+def test_reduce_join_of_a_ragged_tensor():
+    """tf.strings.reduce_join takes a RaggedTensor (TF's ragged dispatch: rows, columns over the rows that have
+    them, or all); p193's reduce_join(unicode_split(...), axis=1) was a TypeError."""
+    with tw.Graph().as_default(), tw.Session() as sess:
+        rt = tw.ragged.constant([["a", "b", "c"], [], ["d"], ["e", "f"]])
+        got = sess.run(
+            [
+                tw.strings.reduce_join(rt, axis=1, separator="|"),
+                tw.strings.reduce_join(rt, axis=0, separator=","),
+                tw.strings.reduce_join(rt, axis=-1, keepdims=True),
+                tw.strings.reduce_join(rt),
+            ]
+        )
+    assert [np.asarray(g).tolist() for g in got] == [
+        [b"a|b|c", b"", b"d", b"e|f"],
+        [b"a,d,e", b"b,f", b"c"],
+        [[b"abc"], [b""], [b"d"], [b"ef"]],
+        b"abcdef",
+    ]
