@@ -406,3 +406,44 @@ def test_reduce_join_of_a_ragged_tensor():
         [[b"abc"], [b""], [b"d"], [b"ef"]],
         b"abcdef",
     ]
+
+
+def test_tensor_shape_conversion():
+    """A fully defined TensorShape converts to an int32 "shape_as_tensor"; a partly known one is TF's ValueError
+    (tf.zeros and tf.metrics.mean_tensor of a [None, 3] shape crashed with a TypeError); a None in a list shape
+    is TF's TypeError."""
+    with tw.Graph().as_default(), tw.Session() as sess:
+        t = tw.convert_to_tensor(tw.TensorShape([2, 3]))
+        assert [t.op.name, t.dtype, sess.run(t).tolist()] == ["shape_as_tensor", tw.int32, [2, 3]]
+        for make in (
+            lambda: tw.convert_to_tensor(tw.TensorShape([None, 3])),
+            lambda: tw.zeros(tw.TensorShape([None, 3])),
+            lambda: tw.metrics.mean_tensor(tw.placeholder(tw.float32, [None, 3])),
+        ):
+            with pytest.raises(
+                ValueError, match=r"Cannot convert a partially known TensorShape \(\?, 3\) to a Tensor\."
+            ):
+                make()
+        with pytest.raises(ValueError, match="partially known TensorShape <unknown>"):
+            tw.convert_to_tensor(tw.TensorShape(None))
+        with pytest.raises(TypeError, match="Expected int32, but got None of type 'NoneType'"):
+            tw.zeros([None, 3])
+
+
+def test_average_precision_at_k_drops_out_of_range_labels():
+    """average_precision_at_k turns label ids >= num_classes into -1 (TF's _clean_out_of_range_indices) and counts
+    only labels >= 0 as relevant: a row whose only label is out of range is NaN (0/0), as in TF (it was 2/3);
+    its variables are "max_1" and "total" (the cond's reduce_max took "Max")."""
+    with tw.Graph().as_default():
+        logits = tw.constant([[0.1, 0.5, 0.3, 0.2], [0.9, 0.1, 0.4, 0.2], [0.2, 0.3, 0.1, 0.8]])
+        dense = tw.metrics.average_precision_at_k(tw.constant([1, 7, 3], tw.int64), logits, k=2, name="apk")
+        sp = tw.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 0]], tw.constant([1, 9, 0, 4], tw.int64), [3, 2])
+        sparse = tw.metrics.average_precision_at_k(sp, logits, k=3)
+        ok = tw.metrics.average_precision_at_k(tw.constant([1, 0, 3], tw.int64), logits, k=2, name="ok")
+        names = [v.op.name for v in tw.local_variables()]
+        with tw.Session() as sess:
+            sess.run(tw.local_variables_initializer())
+            got = sess.run([dense[1], sparse[1], ok[1]])
+    assert np.isnan(got[0])
+    np.testing.assert_allclose(got[1:], [0.5, 1.0])
+    assert names[:4] == ["apk/max_1", "apk/total", "average_precision_at_3/max_1", "average_precision_at_3/total"]
