@@ -447,3 +447,28 @@ def test_average_precision_at_k_drops_out_of_range_labels():
     assert np.isnan(got[0])
     np.testing.assert_allclose(got[1:], [0.5, 1.0])
     assert names[:4] == ["apk/max_1", "apk/total", "average_precision_at_3/max_1", "average_precision_at_3/total"]
+
+
+def test_shared_keras_layer_calls_and_nodes():
+    """A Keras layer called twice opens a new name scope of its name each call ("encoder_1/Tanh", as tf_keras; it
+    re-entered "encoder/" like tf.layers), and get_input_at / get_output_at / get_output_shape_at give each call's
+    tensors (they were missing)."""
+    keras = tw.keras
+    with tw.Graph().as_default():
+        left, right = keras.Input((5,), name="left"), keras.Input((5,), name="right")
+        encoder = keras.layers.Dense(4, activation="tanh", name="encoder")
+        a, b = encoder(left), encoder(right)
+        dense = tw.layers.Dense(2, name="legacy")
+        c, d = dense(left), dense(right)
+        assert [a.name, b.name, c.name, d.name] == [
+            "encoder/Tanh:0",
+            "encoder_1/Tanh:0",
+            "legacy/BiasAdd:0",
+            "legacy/BiasAdd_1:0",
+        ]
+        assert encoder.get_output_at(1) is b and encoder.get_input_at(0) is left
+        assert encoder.get_output_shape_at(1) == (None, 4)
+        with pytest.raises(ValueError, match="Asked to get output at node 2, but the layer has only 2 inbound nodes"):
+            encoder.get_output_at(2)
+        with pytest.raises(RuntimeError, match="^The layer has never been called and thus has no defined output"):
+            keras.layers.Dense(1).get_output_at(0)

@@ -401,6 +401,37 @@ def _layer_input_shape(self):
     return _shapes_of(x)
 
 
+def _node_at(self, node_index, attr):
+    nodes = getattr(self, "_inbound_nodes", [])
+    if not nodes:
+        raise RuntimeError(f"The layer has never been called and thus has no defined {attr}.")
+    if not len(nodes) > node_index:
+        raise ValueError(
+            f"Asked to get {attr} at node {node_index}, but the layer has only {len(nodes)} inbound nodes."
+        )
+    return nodes[node_index]
+
+
+def _get_input_at(self, node_index):
+    """The input tensor(s) of the layer's call number `node_index` (tf_keras)."""
+    tensors = _node_at(self, node_index, "input").input_tensors
+    return tensors[0] if len(tensors) == 1 else list(tensors)
+
+
+def _get_output_at(self, node_index):
+    """The output tensor(s) of the layer's call number `node_index` (tf_keras)."""
+    return _layer_output_of(_node_at(self, node_index, "output"))
+
+
+for _name, _fn in (
+    ("get_input_at", _get_input_at),
+    ("get_output_at", _get_output_at),
+    ("get_input_shape_at", lambda self, i: _shapes_of(_get_input_at(self, i))),
+    ("get_output_shape_at", lambda self, i: _shapes_of(_get_output_at(self, i))),
+):
+    if not hasattr(base.Layer, _name):
+        setattr(base.Layer, _name, _fn)
+
 for _name, _fn in (
     ("input", _layer_input),
     ("output", _layer_output),

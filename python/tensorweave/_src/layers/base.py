@@ -312,7 +312,9 @@ class Layer:
         else:
             # As TF's layers: later calls re-enter the first call's variable scope and name scope, wherever the
             # call is made ("dense/BiasAdd_1", variables "dense/kernel" even inside another variable scope).
-            again = core.LayerScope(self._first_name_scope, scope=self._first_scope, reenter=True)
+            # Keras layers instead open a new name scope of their name each call ("encoder_1/Tanh").
+            name_scope = self.name if self._weights_follow_name_scope else self._first_name_scope
+            again = core.LayerScope(name_scope, scope=self._first_scope, reenter=True)
             out = self._apply(inputs, again, True, *args, **kwargs)
         return out
 
