@@ -197,6 +197,11 @@ class GatherNdOp : public OpKernel {
                               indices.shape().dims().end() - 1);
     int64_t n = 1;
     for (int64_t d : dims) n *= d;
+    OP_REQUIRES(ctx, n == 0 || params.num_elements() > 0,
+                errors::InvalidArgument(
+                    "Requested more than 0 entries, but params is empty.  "
+                    "Params shape: ",
+                    params.shape().ToString()));
     dims.insert(dims.end(), shape.begin() + depth, shape.end());
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape(dims), &out));

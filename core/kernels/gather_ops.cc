@@ -14,6 +14,7 @@ namespace {
 
 // "[1,2]": the position of flat element `flat` in `shape`.
 std::string PositionString(const TensorShape& shape, int64_t flat) {
+  if (shape.rank() == 0) return "";  // TensorFlow's "indices = 5 is not in"
   std::vector<int64_t> index(shape.rank());
   for (int d = shape.rank() - 1; d >= 0; --d) {
     index[d] = shape.dim(d) == 0 ? 0 : flat % shape.dim(d);

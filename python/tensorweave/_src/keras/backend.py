@@ -2,6 +2,7 @@
 shape, random, convolution and loss helpers programs call through `K.`."""
 
 import contextlib
+import weakref
 
 from tensorweave._src.client.session import Session
 from tensorweave._src.framework import dtypes, ops
@@ -28,16 +29,41 @@ def epsilon():
     return _EPSILON["value"]
 
 
+_GRAPH_VARIABLES = weakref.WeakKeyDictionary()  # graph -> the variables Keras layers made there
+
+
+def track_variable(v):
+    """Records a variable made by a Keras layer, which `get_session` initializes if it is not yet."""
+    _GRAPH_VARIABLES.setdefault(v.graph, []).append(v)
+
+
 def get_session():
-    """The session Keras uses: the default session if there is one, else one of its own on the default graph."""
-    default = ops.get_default_session()
-    if default is not None:
-        return default
-    sess = _SESSION["session"]
-    if sess is None or sess.graph is not ops.get_default_graph():
-        sess = Session()
-        _SESSION["session"] = sess
+    """The session Keras uses: the default session if there is one, else one of its own on the default graph.
+    As tf_keras's, it first initializes the Keras layers' variables it has not checked before that are not
+    initialized (unless `manual_variable_initialization(True)`)."""
+    sess = ops.get_default_session()
+    if sess is None:
+        sess = _SESSION["session"]
+        if sess is None or sess.graph is not ops.get_default_graph():
+            sess = Session()
+            _SESSION["session"] = sess
+    if not _MANUAL_VAR_INIT["value"]:
+        _initialize_variables(sess)
     return sess
+
+
+def _initialize_variables(sess):
+    candidates = [v for v in _GRAPH_VARIABLES.get(sess.graph, ()) if not getattr(v, "_keras_initialized", False)]
+    if not candidates:
+        return
+    tw = _tw()
+    with sess.graph.as_default():
+        flags = sess.run([tw.is_variable_initialized(v) for v in candidates])
+        for v in candidates:
+            v._keras_initialized = True
+        todo = [v for v, flag in zip(candidates, flags) if not flag]
+        if todo:
+            sess.run(tw.variables_initializer(todo))
 
 
 def set_session(session):

@@ -214,6 +214,8 @@ class Layer(base.Layer):
       ['scale/k:0']
     """
 
+    _weights_follow_name_scope = True  # as tf_keras's v1 layers: weights named in the layer's name scope
+
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
@@ -398,6 +400,37 @@ def _layer_input_shape(self):
     x = _layer_input(self)
     return _shapes_of(x)
 
+
+def _node_at(self, node_index, attr):
+    nodes = getattr(self, "_inbound_nodes", [])
+    if not nodes:
+        raise RuntimeError(f"The layer has never been called and thus has no defined {attr}.")
+    if not len(nodes) > node_index:
+        raise ValueError(
+            f"Asked to get {attr} at node {node_index}, but the layer has only {len(nodes)} inbound nodes."
+        )
+    return nodes[node_index]
+
+
+def _get_input_at(self, node_index):
+    """The input tensor(s) of the layer's call number `node_index` (tf_keras)."""
+    tensors = _node_at(self, node_index, "input").input_tensors
+    return tensors[0] if len(tensors) == 1 else list(tensors)
+
+
+def _get_output_at(self, node_index):
+    """The output tensor(s) of the layer's call number `node_index` (tf_keras)."""
+    return _layer_output_of(_node_at(self, node_index, "output"))
+
+
+for _name, _fn in (
+    ("get_input_at", _get_input_at),
+    ("get_output_at", _get_output_at),
+    ("get_input_shape_at", lambda self, i: _shapes_of(_get_input_at(self, i))),
+    ("get_output_shape_at", lambda self, i: _shapes_of(_get_output_at(self, i))),
+):
+    if not hasattr(base.Layer, _name):
+        setattr(base.Layer, _name, _fn)
 
 for _name, _fn in (
     ("input", _layer_input),
@@ -740,7 +773,20 @@ class Model(Layer):
             out = self._run_internal_graph(inputs, kwargs.get("training"))
             base.Node(self, inputs, out, args, kwargs)
             return out
-        return super().__call__(inputs, *args, **kwargs)
+        out = super().__call__(inputs, *args, **kwargs)
+        flat = _to_list(inputs)
+        if self.inputs is None and not self._building and flat and all(isinstance(t, ops.Tensor) for t in flat):
+            # As tf_keras's v1 layers: a subclassed model's first call on graph tensors makes them (and what the
+            # call gave, with its `training` argument) the model's inputs and outputs, which fit/evaluate/predict
+            # then feed and fetch.
+            self.inputs = flat
+            self.outputs = _to_list(out)
+            self._nested_outputs = out
+            self.input_names = [f"input_{i + 1}" for i in range(len(flat))]
+            self.output_names = [f"output_{i + 1}" for i in range(len(self.outputs))]
+        return out
+
+    _building = False
 
     def _apply(self, inputs, scope_name, reuse, *args, **kwargs):
         from tensorweave._src.layers import core
@@ -761,7 +807,11 @@ class Model(Layer):
         ]
         if not self.built:
             self.built = True
-            self(placeholders if isinstance(input_shape, list) else placeholders[0])
+            self._building = True
+            try:
+                self(placeholders if isinstance(input_shape, list) else placeholders[0])
+            finally:
+                self._building = False
 
     @property
     def input_shape(self):
@@ -801,7 +851,11 @@ class Model(Layer):
             dtype = dtypes.as_dtype(backend.floatx() if a.dtype.kind == "f" else a.dtype)
             with ops.name_scope(None):
                 placeholders.append(array_ops.placeholder(dtype, [None] + list(a.shape[1:]), name=f"input_{i + 1}"))
-        outputs = self(placeholders if len(placeholders) > 1 else placeholders[0])
+        self._building = True
+        try:
+            outputs = self(placeholders if len(placeholders) > 1 else placeholders[0])
+        finally:
+            self._building = False
         self.inputs = placeholders
         self.outputs = _to_list(outputs)
         self._nested_outputs = outputs
@@ -885,9 +939,17 @@ class Model(Layer):
                 sw = array_ops.placeholder(dtypes.float32, [None], name=f"{name}_sample_weights")
             targets.append(target)
             sample_weights.append(sw)
+            # An output's Keras mask (Embedding(mask_zero=True) and the layers after it) weights its loss as
+            # tf_keras's does (the mean over the unmasked steps) and its metrics (the mask as their sample weights).
+            mask = losses_mod.get_keras_mask(out)
+            masked_sw = _mask_weights(sw, mask, out) if mask is not None else None
             with ops.name_scope(f"loss/{name}_loss"):
                 if hasattr(fn, "reduction") and hasattr(fn, "call"):
                     value = fn(target, out, sample_weight=sw)
+                elif mask is not None:
+                    per_sample = tw.cast(fn(target, out), tw.float32)
+                    w = losses_mod._apply_valid_mask(per_sample, sw, mask, losses_mod.ReductionV2.SUM_OVER_BATCH_SIZE)
+                    value = losses_mod.compute_weighted_loss(per_sample, w)
                 else:
                     per_sample = fn(target, out)
                     w = sw
@@ -905,16 +967,19 @@ class Model(Layer):
                 if isinstance(metric_fn, metrics_mod.Metric):
                     # A stateful metric: its result after each batch's update; the epoch's value is the last.
                     self._stateful_metrics.append(metric_fn)
-                    result = metric_fn(target, out, sample_weight=sw if weighted else None)
+                    metric_sw = sw if weighted else None
+                    if mask is not None:
+                        metric_sw = masked_sw if weighted else _mask_weights(None, mask, out)
+                    result = metric_fn(target, out, sample_weight=metric_sw)
                     metric_tensors.append((prefix + metric_name, tw.cast(result, tw.float32), "last"))
                     continue
                 with ops.name_scope(f"metrics/{metric_name}"):
                     values = tw.cast(metric_fn(target, out), tw.float32)
-                    if weighted:
-                        w = sw
-                        for _ in range(max(values.shape.ndims or 1, 1) - 1):
+                    if weighted or mask is not None:
+                        w = (masked_sw if weighted else _mask_weights(None, mask, out)) if mask is not None else sw
+                        for _ in range(max(values.shape.ndims or 1, 1) - max(w.shape.ndims or 1, 1)):
                             w = tw.expand_dims(w, -1)
-                        w = w * tw.ones_like(values)
+                        w = tw.cast(w, tw.float32) * tw.ones_like(values)
                         value = (tw.reduce_sum(values * w), tw.reduce_sum(w))
                     else:  # as Keras' MeanMetricWrapper: a function returning a scalar counts once per batch
                         value = (tw.reduce_sum(values), tw.cast(tw.size(values), tw.float32))
@@ -1530,6 +1595,19 @@ def _per_output(spec, names, what, default=None, nested=False):
     return [spec] * n
 
 
+def _mask_weights(sample_weight, mask, output):
+    """`sample_weight` (None, or one per example) times an output's Keras `mask`, as tf_keras's v1 training
+    combines them (the weights expanded to the mask's rank)."""
+    tw = _tw()
+    mask = tw.cast(mask, output.dtype.base_dtype)
+    if sample_weight is None:
+        return mask
+    from tensorweave._src.keras import losses as losses_mod
+
+    mask, _, sample_weight = losses_mod._squeeze_or_expand(mask, None, tw.cast(sample_weight, mask.dtype))
+    return sample_weight * mask
+
+
 def _is_sparse_loss(fn):
     name = getattr(getattr(fn, "fn", fn), "__name__", "") or type(fn).__name__
     return name in ("sparse_categorical_crossentropy", "SparseCategoricalCrossentropy") or (
@@ -1896,11 +1974,16 @@ class Sequential(Model):
         if self.outputs is not None:
             self._append_output(layer)
         elif len(self._seq_layers) == 1 and self._input_layer is None:
-            shape = getattr(layer, "_batch_input_shape", None)
-            if shape is None and getattr(layer, "_keras_input_shape", None) is not None:
-                shape = (None,) + tuple(layer._keras_input_shape)
+            # A nested Sequential or functional model: its first layer's input shape (tf_keras's
+            # get_input_shape_and_dtype).
+            probe = layer
+            while (isinstance(probe, Sequential) or getattr(probe, "_is_graph_network", False)) and probe.layers:
+                probe = probe.layers[0]
+            shape = getattr(probe, "_batch_input_shape", None)
+            if shape is None and getattr(probe, "_keras_input_shape", None) is not None:
+                shape = (None,) + tuple(probe._keras_input_shape)
             if shape is not None:
-                dtype = layer.dtype if isinstance(layer.dtype, str) else None
+                dtype = probe.dtype if isinstance(probe.dtype, str) else None
                 self._input_layer = InputLayer(
                     batch_input_shape=shape, dtype=dtype, name=f"{_future_name(layer)}_input"
                 )

@@ -134,9 +134,15 @@ class _WeightsMixin:
     """Keras's get_weights/set_weights (through `backend.get_session()`) and get_config/from_config (the constructor
     arguments, recorded when the layer is made)."""
 
+    _weights_follow_name_scope = True  # as tf_keras's v1 layers: weights named in the layer's name scope
+
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
         obj._constructor_args = (args, dict(kwargs))
+        if kwargs.get("name") is None:  # as tf_keras: a unique name from the moment the layer is made
+            from tensorweave._src.keras import engine
+
+            obj._auto_name = engine._unique_name(base._snake(cls.__name__))
         return obj
 
     def get_config(self):

@@ -314,7 +314,11 @@ def get_keras_mask(tensor):
     if mask is not None:
         return mask
     entry = _MASKS.get(id(tensor))
-    return entry[1] if entry is not None and entry[0]() is tensor else None
+    if entry is not None and entry[0]() is tensor:
+        return entry[1]
+    from tensorweave._src.keras.layers import _get_mask  # the mask a layer (Embedding(mask_zero=True)...) left
+
+    return _get_mask(tensor)
 
 
 def _apply_valid_mask(losses, sample_weight, mask, reduction):

@@ -128,9 +128,25 @@ class Layer:
         self._losses = []
         self._layer_activity_regularizer = kwargs.get("activity_regularizer")  # the Keras layers apply their own
 
+    _weights_follow_name_scope = False  # True for the Keras layers
+
+    _auto_name = None  # a Keras layer's name given when it was made
+
     @property
     def name(self):
-        return self._name or self._scope_name or _snake(type(self).__name__)
+        return self._name or self._auto_name or self._scope_name or _snake(type(self).__name__)
+
+    @property
+    def scope_name(self):
+        """The full name of the variable scope the layer's first call opened ("caller/dense")."""
+        scope = getattr(self, "_first_scope", None)
+        if scope is None:
+            raise ValueError(
+                f'No name available for layer scope because the layer "{self.name}" has not been used yet. The '
+                "scope name  is determined the first time the layer instance is called. You must therefore call "
+                "the layer before querying `scope_name`."
+            )
+        return scope.name
 
     # --- what the calls made ---
 
@@ -258,6 +274,10 @@ class Layer:
         for v in variables_lib.global_variables():
             if id(v) not in known:
                 self._variables.append(v)
+                if self._weights_follow_name_scope:  # a Keras layer's: get_session initializes it
+                    from tensorweave._src.keras import backend
+
+                    backend.track_variable(v)
                 attr = v.op.name.rsplit("/", 1)[-1]
                 if not hasattr(type(self), attr):
                     setattr(self, attr, v)
@@ -272,20 +292,29 @@ class Layer:
         if self._scope_name is None:
             # A named layer whose scope is taken (a second model of the same layer names) gets the next free
             # scope ("dense_1/kernel"), as TF's layers do; its name stays.
-            base = graph.unique_name(self._name or _snake(type(self).__name__), mark_as_used=False).split("/")[-1]
-            if self._name and (self._reuse or getattr(self, "_explicit_scope", False)):
-                base = self._name
+            # As TF's layers: a layer object's first call opens variable_scope(None, default_name=<its name>), a
+            # variable scope unique among those open in the current one ("dense" even where a name scope "dense"
+            # exists) with a name scope made unique on its own ("dense_1/").
+            # Keras layers instead name their weights after their name scope (a name unique among the graph's
+            # names: "dense_1/kernel" where a name scope "dense" exists).
+            base = self._name or self._auto_name or _snake(type(self).__name__)
+            as_default = not (self._name and (self._reuse or getattr(self, "_explicit_scope", False)))
+            if as_default and self._weights_follow_name_scope:
+                base, as_default = graph.unique_name(base, mark_as_used=False).split("/")[-1], False
             self._first_name_scope = graph.unique_name(base, mark_as_used=False) + "/"
-            first = core.LayerScope(base)
+            first = core.LayerScope(base, default=as_default)
             out = self._apply(inputs, first, self._reuse, *args, **kwargs)
-            self._scope_name = base
+            self._scope_name = first.scope.name.split("/")[-1] if first.scope is not None else base
             self._first_scope = first.scope
+
             if first.scope is not None and first.scope.original_name_scope:
                 self._first_name_scope = first.scope.original_name_scope
         else:
             # As TF's layers: later calls re-enter the first call's variable scope and name scope, wherever the
             # call is made ("dense/BiasAdd_1", variables "dense/kernel" even inside another variable scope).
-            again = core.LayerScope(self._first_name_scope, scope=self._first_scope, reenter=True)
+            # Keras layers instead open a new name scope of their name each call ("encoder_1/Tanh").
+            name_scope = self.name if self._weights_follow_name_scope else self._first_name_scope
+            again = core.LayerScope(name_scope, scope=self._first_scope, reenter=True)
             out = self._apply(inputs, again, True, *args, **kwargs)
         return out
 

@@ -17,10 +17,11 @@ class LayerScope(str):
     opened is kept in `.scope`); on later calls (`reenter`) its first call's name scope, absolute ("dense/"), with
     `.scope` that call's variable scope, re-entered with reuse, as TF's layers do."""
 
-    def __new__(cls, value, scope=None, reenter=False):
+    def __new__(cls, value, scope=None, reenter=False, default=False):
         obj = super().__new__(cls, value)
         obj.scope = scope
         obj.reenter = reenter
+        obj.default = default  # opened as variable_scope(None, default_name=value)
         return obj
 
 
@@ -34,9 +35,14 @@ def _scope(name, default_name, reuse):
             with variables_lib.variable_scope(name.scope, reuse=True, auxiliary_name_scope=False) as vs:
                 yield vs
         return
-    with variables_lib.variable_scope(name, default_name=default_name, reuse=reuse) as vs:
-        if isinstance(name, LayerScope):
-            name.scope = vs
+    layer_scope = name if isinstance(name, LayerScope) else None
+    if layer_scope is not None and layer_scope.default:
+        scope_cm = variables_lib.variable_scope(None, default_name=str(name), reuse=reuse)
+    else:
+        scope_cm = variables_lib.variable_scope(name, default_name=default_name, reuse=reuse)
+    with scope_cm as vs:
+        if layer_scope is not None:
+            layer_scope.scope = vs
         yield vs
 
 

@@ -192,11 +192,30 @@ def _average_precision_per_row(labels, top_k_idx, k):
     if isinstance(labels, sparse_tensor.SparseTensor):
         count = sets_ops.set_size(labels)
     else:
-        count = array_ops.fill(array_ops.shape(labels)[:-1], array_ops.shape(labels)[-1])
+        # TF's _num_relevant: the labels that are ids (>= 0; -1 marks none, or an id out of range)
+        count = math_ops.reduce_sum(math_ops.cast(math_ops.greater_equal(labels, 0), labels.dtype), axis=-1)
     count = math_ops.cast(math_ops.minimum(count, k), dtypes.float64)
     average = math_ops.divide(math_ops.reduce_sum(precision * relevant, axis=-1), count)
     average.set_shape(top_k_idx.shape[:-1])
     return average
+
+
+def _clean_out_of_range_indices(labels, num_classes):
+    """TF's: label ids >= num_classes become -1 (no class), inside a cond that only runs when there are any."""
+    from tensorweave._src.ops import control_flow_ops
+
+    def clean(values):
+        return math_ops.where_v2(math_ops.greater_equal(values, num_classes), -1 * array_ops.ones_like(values), values)
+
+    if isinstance(labels, (sparse_tensor.SparseTensor, sparse_tensor.SparseTensorValue)):
+        labels = sparse_tensor.SparseTensor.from_value(labels)
+        values = math_ops.cast(labels.values, dtypes.int64)
+        out_of_range = math_ops.greater_equal(math_ops.reduce_max(values), num_classes)
+        values = control_flow_ops.cond(out_of_range, lambda: clean(values), lambda: values)
+        return sparse_tensor.SparseTensor(labels.indices, values, labels.dense_shape)
+    labels = math_ops.cast(ops.convert_to_tensor(labels), dtypes.int64)
+    out_of_range = math_ops.greater_equal(math_ops.reduce_max(labels), num_classes)
+    return control_flow_ops.cond(out_of_range, lambda: clean(labels), lambda: labels)
 
 
 def average_precision_at_k(
@@ -212,6 +231,7 @@ def average_precision_at_k(
     predictions = ops.convert_to_tensor(predictions)
     with ops.name_scope(name, _at_k_name("average_precision", k), (predictions, labels, weights)) as scope:
         _, top_k_idx = selection_ops.top_k(predictions, k)
+        labels = _clean_out_of_range_indices(labels, math_ops.cast(array_ops.shape(predictions)[-1], dtypes.int64))
         labels = _labels_as_int64(_maybe_expand_labels(labels, predictions))
         average = _average_precision_per_row(labels, math_ops.cast(top_k_idx, dtypes.int64), k)
         if weights is not None:

@@ -140,6 +140,10 @@ def _filled(shape, dtype, number, name):
     value = bool(number) if dtype == dtypes.bool else "" if dtype == dtypes.string and number == 0 else number
     if isinstance(shape, ops.Tensor) or (isinstance(shape, (list, tuple)) and ops._holds_tensors(shape)):
         return fill(shape, constant_op.constant(value, dtype=dtype), name=name)
+    if isinstance(shape, tensor_shape.TensorShape) and not shape.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
+    if isinstance(shape, (list, tuple)) and any(d is None for d in shape):
+        raise TypeError("Expected int32, but got None of type 'NoneType'.")
     dims = tensor_shape.as_shape(shape).as_list()
     if math.prod(dims) >= 1000:  # Python ints: np.prod wraps 2**62 * 4 to 0
         # As TF's _constant_if_small: a large shape is a Fill, so that the graph holds no copy of the values

@@ -143,6 +143,25 @@ def _constant_conversion(value, dtype=None, name=None):
     return constant(value, dtype=dtype, name=name or "Const")
 
 
+def _tensor_shape_conversion(shape, dtype=None, name=None):
+    """A fully defined TensorShape as an int32 (int64 for large dims) vector "shape_as_tensor", as TensorFlow."""
+    if not shape.is_fully_defined():
+        raise ValueError(f"Cannot convert a partially known TensorShape {shape} to a Tensor.")
+    dims = shape.as_list()
+    if dtype is None:
+        dtype = dtypes.int64 if any(d >= 2**31 for d in dims) else dtypes.int32
+    return constant(dims, dtype=dtype, name=name or "shape_as_tensor")
+
+
+def _register_tensor_shape_conversion():
+    from tensorweave._src.framework import tensor_shape
+
+    ops.register_tensor_conversion_function(tensor_shape.TensorShape, _tensor_shape_conversion)
+
+
+_register_tensor_shape_conversion()
+
+
 def _check_feed_dtype(value, dtype):
     try:
         return to_numpy(value, dtype, what="feed value")

@@ -126,8 +126,8 @@ class Template:
         self._name = name
         self._unique_name = unique_name
         self._variable_scope = None
-        if create_scope_now:
-            with variables.variable_scope(unique_name, default_name=name) as vs:
+        if create_scope_now:  # as TF1: a variable scope only, the name scope is opened by the first call
+            with variables.variable_scope(unique_name, default_name=name, auxiliary_name_scope=False) as vs:
                 self._variable_scope = vs
         self._variables_created = False
 
@@ -135,19 +135,17 @@ class Template:
         from tensorweave._src.ops import variables
 
         if self._variable_scope is not None and self._variables_created:
-            # Later calls re-enter the first call's scopes exactly (reuse on): entering the scope object anew would
-            # take the name "<name>_1" that the next template's default name should get (as TF1's scope counts).
-            vs = self._variable_scope
-            graph = ops.get_default_graph()
-            stack = variables._scope_stack()
-            scope = variables.VariableScope(vs.name, reuse=True, initializer=vs.initializer, dtype=vs.dtype)
-            scope.original_name_scope = vs.original_name_scope
-            with graph.name_scope(vs.original_name_scope):
-                stack.append(scope)
-                try:
-                    return self._func(*args, **kwargs)
-                finally:
-                    stack.pop()
+            # Later calls re-enter the first call's variable scope with reuse on (their ops in "<name>_1/"...).
+            trainable_at_start = len(variables.trainable_variables())
+            with variables.variable_scope(self._variable_scope, reuse=True):
+                result = self._func(*args, **kwargs)
+            trainable = variables.trainable_variables()
+            if len(trainable) != trainable_at_start:
+                raise ValueError(
+                    "Trainable variable created when calling a template after the first time, perhaps you used "
+                    f"tf.Variable when you meant tf.get_variable: {trainable[trainable_at_start:]}"
+                )
+            return result
         if self._variable_scope is not None:
             scope = variables.variable_scope(self._variable_scope)
         else:

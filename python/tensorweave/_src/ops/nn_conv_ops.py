@@ -188,6 +188,8 @@ def atrous_conv2d(value, filters, rate, padding, name=None):
     """
     if int(rate) < 1:
         raise ValueError(f"rate {rate} should be greater than or equal to 1.")
+    if nn_ops._padding(padding) not in ("SAME", "VALID"):
+        raise ValueError(f"`padding` must be one of 'SAME' or 'VALID'. Received: padding={padding}")
     with _scope(name, "convolution") as scope:
         return nn_ops.conv2d(value, filters, [1, 1, 1, 1], padding, dilations=[1, rate, rate, 1], name=scope)
 

@@ -133,9 +133,10 @@ def _nhwc_list(values, what):
 
 
 def _padding(padding):
+    """The padding string as given: as in TensorFlow, "same" is the op's ValueError (its allowed values)."""
     if isinstance(padding, bytes):
         padding = padding.decode()
-    return str(padding).upper()
+    return str(padding)
 
 
 def _padding_attrs(padding):

@@ -50,6 +50,8 @@ def _unroll(cell, inputs, state, sequence_length):
             raise ValueError(f"sequence_length must be a vector of length batch_size, but saw shape: "
                              f"{sequence_length.shape}")  # fmt: skip
     for t, x in enumerate(inputs):
+        if t > 0:  # as TF1's static_rnn: a cell that calls get_variable itself shares its first step's variables
+            variables_lib.get_variable_scope().reuse_variables()
         if sequence_length is not None and zero_output is None:
             size = cell.output_size
             zero_output = array_ops.zeros(array_ops.stack([_batch_size(x), size]), dtype=x.dtype)

@@ -277,6 +277,34 @@ def string_strip(input, name=None):  # noqa: A002
     return _unary("StringStrip", input, name)
 
 
+def _ragged_reduce_join(rt, axis, keepdims, separator, name):
+    """reduce_join of a 2-D RaggedTensor, as TF's ragged dispatch: each row (axis 1), each column over the rows
+    that have it (axis 0), or everything (axis None)."""
+    import tensorweave as tw
+
+    from tensorweave._src.ops import string_extra_ops
+
+    if rt.ragged_rank != 1 or rt.flat_values.shape.ndims != 1:
+        raise NotImplementedError("reduce_join of a RaggedTensor: tensorweave takes a 2-D one (ragged_rank 1)")
+    if axis is not None and not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"reduce_join of a RaggedTensor: axis must be an int or None, got {axis!r}")
+    with ops.get_default_graph().name_scope(name or "RaggedReduceJoin"):
+        if axis is None:
+            return reduce_join(rt.flat_values, None, keepdims=keepdims, separator=separator)
+        axis = int(axis) + 2 if axis < 0 else int(axis)
+        if axis == 1:
+            out = string_extra_ops.unsorted_segment_join(rt.values, rt.value_rowids(), rt.nrows(), separator)
+        elif axis == 0:
+            lengths = rt.row_lengths()
+            columns = tw.range(tw.size(rt.values, out_type=lengths.dtype), dtype=lengths.dtype)
+            columns -= tw.gather(rt.row_starts(), rt.value_rowids())
+            count = tw.maximum(tw.reduce_max(lengths), 0)
+            out = string_extra_ops.unsorted_segment_join(rt.values, columns, count, separator)
+        else:
+            raise ValueError(f"axis={axis} out of bounds: expected -2<=axis<2")
+        return tw.expand_dims(out, axis) if keepdims else out
+
+
 def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None, reduction_indices=None, keepdims=None):
     """Joins the strings along `axis` (all dims when None; the first listed dim varies fastest, as TF).
 
@@ -292,6 +320,10 @@ def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None, redu
         raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'")
     axis = axis if axis is not None else reduction_indices
     keepdims = bool(keepdims if keepdims is not None else keep_dims)
+    from tensorweave._src.ops.ragged_tensor import RaggedTensor
+
+    if isinstance(inputs, RaggedTensor):
+        return _ragged_reduce_join(inputs, axis, keepdims, separator, name)
     graph = ops.get_default_graph()
     with graph.name_scope(name or "ReduceJoin") as scope:
         inputs = _strings(inputs, "inputs")

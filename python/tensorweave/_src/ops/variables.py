@@ -570,10 +570,28 @@ AUTO_REUSE = _AUTO_REUSE
 
 
 class _VarStore:
-    """Per graph: the variables made by get_variable, by full name."""
+    """Per graph: the variables made by get_variable, by full name, and how many times each variable scope name
+    is open (TF1's variable_scopes_count, which makes default names unique)."""
 
     def __init__(self):
         self.vars = {}
+        self.scope_counts = {}
+
+    def unique_default_name(self, parent_name, prefix):
+        """TF1's _get_unique_variable_scope: `prefix`, or `prefix_N` for the first N whose scope is not open."""
+        name = f"{parent_name}/{prefix}" if parent_name else prefix
+        if not self.scope_counts.get(name):
+            return prefix
+        idx = 1
+        while self.scope_counts.get(f"{name}_{idx}"):
+            idx += 1
+        return f"{prefix}_{idx}"
+
+    def close_subscopes(self, name):
+        """Leaving scope `name` resets its sub-scopes' counts (their default names start over next time)."""
+        for key in self.scope_counts:
+            if key.startswith(name + "/"):
+                self.scope_counts[key] = 0
 
 
 _scope_state = threading.local()
@@ -631,6 +649,7 @@ def variable_scope(
     stack = _scope_stack()
     parent = stack[-1]
     graph = ops.get_default_graph()
+    store = _var_store(graph)
     if isinstance(name_or_scope, VariableScope):
         # Re-entering a scope object opens a new name scope from its last component ("s_1/"), as TF1 does;
         # the variables keep the scope's own name.
@@ -640,11 +659,12 @@ def variable_scope(
         base = name_or_scope if name_or_scope is not None else default_name
         if base is None:
             raise ValueError("variable_scope needs a name or a default_name")
-        if name_or_scope is None:
-            # A default name is made unique, like a name scope.
-            base = graph.unique_name(base, mark_as_used=False).split("/")[-1]
-        full_name = f"{parent.name}/{base}" if parent.name else base
         name_scope_name = base
+        if name_or_scope is None:
+            # A default name is made unique among the variable scopes open under the parent (TF1's scope counts;
+            # the name scope is made unique on its own, so the two can differ: "layer" and "layer_1/").
+            base = store.unique_default_name(parent.name, base)
+        full_name = f"{parent.name}/{base}" if parent.name else base
     if reuse is None:
         reuse = parent.reuse
     elif reuse is False and parent.reuse is True:
@@ -677,16 +697,24 @@ def variable_scope(
         constraint=pick(constraint, "constraint"),
     )
     name_scope = graph.name_scope(name_scope_name) if auxiliary_name_scope else contextlib.nullcontext(None)
+    counts = store.scope_counts
     with name_scope as ns:
         if isinstance(name_or_scope, VariableScope):
             scope.original_name_scope = name_or_scope.original_name_scope
         elif ns is not None:
             scope.original_name_scope = ns
+        saved_counts = dict(counts) if isinstance(name_or_scope, VariableScope) else None
+        counts[full_name] = counts.get(full_name, 0) + 1
         stack.append(scope)
         try:
             yield scope
         finally:
             stack.pop()
+            if saved_counts is not None:  # as TF1: re-entering a scope object leaves the counts as they were
+                counts.clear()
+                counts.update(saved_counts)
+            else:
+                store.close_subscopes(full_name)
 
 
 def get_variable(
