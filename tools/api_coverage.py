@@ -112,7 +112,9 @@ EXCLUDED: dict[str, dict[str, str]] = {
     "summary": {n: _V2 for n in ("all_v2_summary_ops", "initialize")},
     "data": {"NumpyIterator": _V2 + " (as_numpy_iterator is eager-only)"},
     "saved_model": {n: _V2 + " (object-based v2 SavedModel)" for n in ("save", "load_v2", "SaveOptions", "Asset")},
-    "lite": {"OpHint": "TOCO's hints for fusing ops into custom TFLite ops; tensorweave's converter writes no custom ops"},
+    "lite": {
+        "OpHint": "TOCO's hints for fusing ops into custom TFLite ops; tensorweave's converter writes no custom ops"
+    },
 }
 
 _LIST_TF = (
