@@ -226,6 +226,21 @@ def lite_pow_opcode(exponent):
     return opcode
 
 
+def plane_transpose_conv_options(strides, dilations, begins, out_h, out_w):
+    """TransposeConvOptions over the (H, W) planes of a 3-D transposed convolution whose depth is folded into the
+    batch; `strides`, `dilations` and `begins` (padding before) are [depth, height, width]."""
+    return {
+        "stride_h": strides[1],
+        "stride_w": strides[2],
+        "dilation_h_factor": dilations[1],
+        "dilation_w_factor": dilations[2],
+        "pad_top": begins[1],
+        "pad_left": begins[2],
+        "out_h": out_h,
+        "out_w": out_w,
+    }
+
+
 def transposed_depth_taps(ctx, prefix, like, taps, n, d, d2, features, stride, dilation, begin):
     """The [n, d2, features] sum over the depth taps of a 3-D transposed convolution whose H and W are done:
     `taps[k]` is [n * d, ...] (features per input depth slice), the TRANSPOSE_CONV of the input's depth slices

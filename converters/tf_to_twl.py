@@ -490,16 +490,7 @@ def _conv_3d_transpose(ctx, node):
         begins = [0, 0, 0]
     folded = _fold_depth(ctx, node, ctx.input(node, 2), [n, d, h, w, c], "folded")
     zeros = ctx.constant(f"{node.name}/bias", np.zeros([co], np.float32))
-    options = {
-        "stride_h": strides[1],
-        "stride_w": strides[2],
-        "dilation_h_factor": dilations[1],
-        "dilation_w_factor": dilations[2],
-        "pad_top": begins[1],
-        "pad_left": begins[2],
-        "out_h": h2,
-        "out_w": w2,
-    }
+    options = lowering.plane_transpose_conv_options(strides, dilations, begins, h2, w2)
     taps = []
     for k in range(kd):
         f = ctx.constant(f"{node.name}/tap{k}_filter", np.ascontiguousarray(filt[k].transpose(3, 0, 1, 2))[None])

@@ -19,7 +19,7 @@ depth, added up (_conv_transpose_3d).
 import numpy as np
 
 from converters.errors import NodeError as _NodeError
-from converters.lowering import lite_window_options, same_pads, transposed_depth_taps
+from converters.lowering import lite_window_options, plane_transpose_conv_options, same_pads, transposed_depth_taps
 from converters.onnx_import.context import attrs, imports
 
 _POOL_OPCODES = {"MaxPool": "MAX_POOL_2D", "AveragePool": "AVERAGE_POOL_2D", "LpPool": "LP_POOL_2D"}
@@ -393,17 +393,7 @@ def _conv_transpose_3d(ctx, node, a, weights, bias):
     )
     folded = ctx.intermediate(f"{out}/folded", [n * d, h, w, c], np.float32, like=x_name)
     ctx.builder.add_op("RESHAPE", [x, ctx.constant(f"{out}/folded_shape", np.array([-1, h, w, c], np.int32))], [folded])
-    options = {
-        "stride_h": strides[1],
-        "stride_w": strides[2],
-        "dilation_h_factor": dilations[1],
-        "dilation_w_factor": dilations[2],
-        "pad_top": begins[1],
-        "pad_left": begins[2],
-        "out_h": h2,
-        "out_w": w2,
-        "group": group,
-    }
+    options = {**plane_transpose_conv_options(strides, dilations, begins, h2, w2), "group": group}
     zeros = ctx.constant(f"{out}/zero_bias", np.zeros([co], np.float32))
     taps = []
     for k in range(kernel[0]):

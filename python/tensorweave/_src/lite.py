@@ -84,15 +84,7 @@ _QUANTIZING = (Optimize.DEFAULT, Optimize.OPTIMIZE_FOR_SIZE, Optimize.OPTIMIZE_F
 
 class TFLiteConverter:
     """Converts a TF1 graph (a session's, a frozen GraphDef file's, a SavedModel's or a Keras model file's) to
-    a lite model; `convert()` returns its `.twl` bytes.
-
-    Example:
-      >>> import numpy as np, tensorweave as tw
-      >>> with tw.Graph().as_default(), tw.Session() as sess:
-      ...     x = tw.placeholder(tw.float32, [None, 2], name="x")
-      ...     y = tw.identity(2.0 * x, name="y")
-      ...     model = tw.lite.TFLiteConverter.from_session(sess, [x], [y]).convert()
-      >>> interpreter = tw.lite.Interpreter(model_content=model)  # doctest: +SKIP
+    a lite model; `convert()` returns its `.twl` bytes (the example is tw.lite's docstring's).
     """
 
     def __init__(self, graph_def, input_tensors, output_tensors, input_arrays_with_shape=None, output_arrays=None):
