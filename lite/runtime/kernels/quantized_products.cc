@@ -22,6 +22,14 @@
 #include "lite/runtime/quantization.h"
 #include "lite/runtime/thread_pool.h"
 
+// The variants need GCC's `#pragma GCC target`: a clang build (the
+// fuzzer's) compiles the baseline kernels only.
+#if TWL_MULTI_ISA && !defined(__clang__)
+#define TWL_INT8_VARIANTS 1
+#else
+#define TWL_INT8_VARIANTS 0
+#endif
+
 namespace twl {
 namespace int8 {
 // (quantization.h declared twl::int8's GEMMs.)
@@ -30,7 +38,7 @@ namespace int8 {
 }  // namespace int8
 }  // namespace twl
 
-#if TWL_MULTI_ISA
+#if TWL_INT8_VARIANTS
 #undef TWL_INT8_AVX2
 #undef TWL_INT8_AVX512
 #undef TWL_INT8_VNNI
@@ -68,7 +76,7 @@ namespace int8_vnni {
 }  // namespace int8_vnni
 }  // namespace twl
 #pragma GCC pop_options
-#endif  // TWL_MULTI_ISA
+#endif  // TWL_INT8_VARIANTS
 
 namespace twl {
 namespace {
@@ -76,7 +84,7 @@ namespace {
 enum class Int8Isa { kBase, kAvx2, kVnni };
 
 Int8Isa PickInt8Isa() {
-#if TWL_MULTI_ISA
+#if TWL_INT8_VARIANTS
   __builtin_cpu_init();
   const char* cap = getenv("TWL_LITE_MAX_ISA");
   const auto capped = [cap](const char* isa) {
@@ -123,7 +131,7 @@ const char* Int8KernelIsa() {
 }
 
 // Calls int8_<variant>::F(args...) for the picked variant.
-#if TWL_MULTI_ISA
+#if TWL_INT8_VARIANTS
 #define TWL_INT8_CALL(F, ...)           \
   switch (PickedInt8Isa()) {            \
     case Int8Isa::kVnni:                \
