@@ -91,11 +91,12 @@ def test_gradients_with_an_unknown_aggregation_method_is_value_error():
 
 
 def test_while_loop_with_a_float_maximum_iterations_is_type_error():
-    # maximum_iterations=2.5 ran 3 iterations; TF refuses it.
+    # maximum_iterations=2.5 ran 3 iterations. TF's v2 control flow refuses it, its v1 control flow (TF1's, on
+    # after disable_v2_behavior or disable_control_flow_v2, which other tests call) runs 3: no oracle.
     def build(tf):
         return tf.while_loop(lambda i: i < 5, lambda i: i + 1, [0], maximum_iterations=2.5)
 
-    expect_error(tw, build, TypeError)
+    expect_error(tw, build, TypeError, oracle=False)
 
 
 @pytest.mark.parametrize("fn", ["map_fn", "scan"])
@@ -108,7 +109,8 @@ def test_map_fn_and_scan_of_elems_of_unequal_run_time_lengths_is_invalid_argumen
             return tf.map_fn(lambda t: t[0] + t[1], (a, b), dtype=tf.float32)
         return tf.scan(lambda acc, t: acc + t[0] + t[1], (a, b), initializer=0.0)
 
-    expect_error(tw, build, tw.errors.InvalidArgumentError)
+    # TF's v2 control flow fails reading the shorter one; its v1 control flow (TF1's) reads zeros: no oracle.
+    expect_error(tw, build, tw.errors.InvalidArgumentError, oracle=False)
     error = error_of(tw, build)
     assert "elems[1] has a first dimension other than elems[0]'s" in str(error)
     ours, theirs = _values(lambda tf: build(tf, (1.0, 2.0, 3.0)))
@@ -401,22 +403,18 @@ def test_gradient_of_an_embedding_lookup_in_a_while_loop_trains(sess):
 
 
 @pytest.mark.parametrize("loop_vars", [[0, 0.0], (0, 0.0)], ids=["list", "tuple"])
-def test_while_loop_with_maximum_iterations_takes_a_tuple_body_for_list_loop_vars(loop_vars):
-    # With maximum_iterations a body returning a tuple for a list of loop variables was a TypeError (the
-    # structures compared one level deeper than without it); TF builds it.
+def test_while_loop_with_maximum_iterations_and_a_body_of_the_other_sequence_type_is_type_error(loop_vars):
+    # As TF1's control flow (tests/tf1_programs/p146, p186 check it against TensorFlow's v1 control flow): with
+    # maximum_iterations the loop variables are compared one level deeper, list and tuple strictly. TF's v2
+    # control flow builds it.
     def build(tf):
-        x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
-
         def body(k, a):
-            results = (k + 1, a + tf.reduce_sum(tf.gather(x, [k % 3])))
+            results = (k + 1, a + 1.0)
             return list(results) if isinstance(loop_vars, tuple) else results  # the other sequence type
 
-        k, r = tf.while_loop(lambda k, a: k < 10, body, loop_vars, maximum_iterations=4)
-        return [k, r, tf.convert_to_tensor(tf.gradients(r, x)[0])]
+        return tf.while_loop(lambda k, a: k < 10, body, loop_vars, maximum_iterations=4)
 
-    ours, theirs = _values(build)
-    for o, t in zip(ours, theirs):
-        np.testing.assert_array_equal(o, t)
+    expect_error(tw, build, TypeError, oracle=False)
 
 
 def test_sweep_tool_s23_set_runs():

@@ -940,14 +940,6 @@ def _add_next_and_back_edge(m, v, enforce_shape_invariant=True):
 # --- the public constructs ------------------------------------------------------------------------------------------
 
 
-def _same_sequence_type(like, value):
-    """A body's tuple of results for a list of loop variables (or the reverse) as that list: the same structure,
-    as it is without maximum_iterations (where only the outer level is compared)."""
-    if type(like) in (list, tuple) and type(value) in (list, tuple):
-        return type(like)(value)
-    return value
-
-
 def with_dependencies(dependencies, output_tensor, name=None):
     """`output_tensor` passed on (an Identity) only after `dependencies` have run.
 
@@ -1266,7 +1258,7 @@ def while_loop(
             else:
                 loop_vars = (counter, loop_vars)
                 cond = lambda i, lv: math_ops.logical_and(i < maximum_iterations, orig_cond(*lv))
-                body = lambda i, lv: (i + 1, _same_sequence_type(lv, orig_body(*lv)))
+                body = lambda i, lv: (i + 1, orig_body(*lv))
             try_to_pack = False
             if shape_invariants is not None:
                 shape_invariants = (tensor_shape.TensorShape([]), shape_invariants)
