@@ -629,7 +629,7 @@ def test_a_loop_on_the_worker_reads_and_updates_a_ps_variable_every_iteration(cl
             def body(i, acc):
                 with tw.device("/job:ps/task:0"):
                     count = tw.assign_add(counter, 1.0)
-                return i + 1, acc + count  # (iterations may update the counter in any order)
+                return i + 1, acc + count
 
             _, total = tw.while_loop(lambda i, acc: i < n, body, [0, 0.0], parallel_iterations=4)
             p = tw.placeholder(tw.bool, [])
@@ -643,8 +643,11 @@ def test_a_loop_on_the_worker_reads_and_updates_a_ps_variable_every_iteration(cl
             sess.run([counter.initializer, skipped.initializer])
             start = 0.0
             for steps in [0, 1, 5, 40]:
+                # Iterations update the counter in any order, and an update's value is the variable's when its
+                # reader runs (TF1's ref semantics): another of the 4 iterations in flight may have added to it
+                # by then. Each iteration adds exactly once.
                 expected = sum(start + k + 1 for k in range(steps))
-                assert sess.run(total, {n: steps}) == expected
+                assert expected <= sess.run(total, {n: steps}) <= expected + 3 * steps
                 start += steps
                 assert sess.run(counter) == start
             assert sess.run(picked, {p: True}) == -1.0

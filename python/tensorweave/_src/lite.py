@@ -11,7 +11,6 @@ import os
 import numpy as np
 
 from tensorweave._src.framework import dtypes as _dtypes
-from tensorweave._src.framework import graph_pb2
 from tensorweave._src.framework import ops as _ops
 
 FLOAT = _dtypes.float32
@@ -145,6 +144,8 @@ class TFLiteConverter:
         ({name: shape}) overrides the placeholders' shapes."""
         if not os.path.exists(graph_def_file):
             raise OSError(f"File '{graph_def_file}' does not exist.")
+        from tensorweave._src.framework import graph_pb2
+
         with open(graph_def_file, "rb") as f:
             data = f.read()
         graph_def = graph_pb2.GraphDef()
@@ -324,6 +325,8 @@ def _op_name(name):
 
 def _with_input_shapes(graph_def, shapes):
     """A copy of `graph_def` whose placeholders named in `shapes` have those shapes."""
+    from tensorweave._src.framework import graph_pb2
+
     out = graph_pb2.GraphDef()
     out.CopyFrom(graph_def)
     by_name = {n.name: n for n in out.node}
