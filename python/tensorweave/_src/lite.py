@@ -144,20 +144,18 @@ class TFLiteConverter:
         ({name: shape}) overrides the placeholders' shapes."""
         if not os.path.exists(graph_def_file):
             raise OSError(f"File '{graph_def_file}' does not exist.")
+        from google.protobuf import text_format
+
         from tensorweave._src.framework import graph_pb2
+        from tensorweave._src.training.meta_graph import parse_binary_or_text
 
         with open(graph_def_file, "rb") as f:
             data = f.read()
         graph_def = graph_pb2.GraphDef()
         try:
-            graph_def.ParseFromString(data)
-        except Exception:  # noqa: BLE001 - protobuf's DecodeError: try the text format
-            from google.protobuf import text_format
-
-            try:
-                graph_def = text_format.Parse(data.decode("utf-8"), graph_pb2.GraphDef())
-            except Exception:  # noqa: BLE001
-                raise OSError(f"Unable to parse input file '{graph_def_file}'.") from None
+            parse_binary_or_text(graph_def, data)
+        except (text_format.ParseError, UnicodeDecodeError):
+            raise OSError(f"Unable to parse input file '{graph_def_file}'.") from None
         names = {n.name for n in graph_def.node}
         invalid = [a for a in list(input_arrays) + list(output_arrays) if _op_name(a) not in names]
         if invalid:

@@ -371,9 +371,21 @@ def export_meta_graph(
     return meta_graph_def
 
 
+def parse_binary_or_text(proto, data):
+    """Fills message `proto` from `data` (bytes): its binary encoding, or its text format when that does not
+    parse; text_format.ParseError or UnicodeDecodeError when neither does."""
+    from google.protobuf import message, text_format
+
+    try:
+        proto.ParseFromString(data)
+        return
+    except message.DecodeError:
+        proto.Clear()
+    text_format.Merge(data.decode("utf-8"), proto)
+
+
 def read_meta_graph_file(filename):
     """The MetaGraphDef in `filename` (binary, or text when the binary parse fails)."""
-    from google.protobuf import message
     from google.protobuf import text_format
 
     from tensorweave._src.framework import errors
@@ -386,12 +398,7 @@ def read_meta_graph_file(filename):
         data = f.read()
     meta_graph_def = pb2.MetaGraphDef()
     try:
-        meta_graph_def.ParseFromString(data)
-        return meta_graph_def
-    except message.DecodeError:
-        pass
-    try:
-        text_format.Merge(data.decode("utf-8"), meta_graph_def)
+        parse_binary_or_text(meta_graph_def, data)
     except (text_format.ParseError, UnicodeDecodeError) as e:
         raise errors._UnparsableFileError(
             None, None, f"Cannot parse file {filename}: it is not a MetaGraphDef: {e}"
