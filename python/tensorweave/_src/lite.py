@@ -254,11 +254,8 @@ class TFLiteConverter:
                 "for int8 arithmetic set optimizations=[tw.lite.Optimize.DEFAULT] and a representative_dataset"
             )
         ops = set(self.target_spec.supported_ops)
-        if OpsSet.TFLITE_BUILTINS_INT8 in ops and not self._representative_samples_given():
+        if OpsSet.TFLITE_BUILTINS_INT8 in ops and self.representative_dataset is None:
             raise ValueError("For full integer quantization, a `representative_dataset` must be specified.")
-
-    def _representative_samples_given(self):
-        return self.representative_dataset is not None
 
     def _quantized(self, data):
         from converters import ptq
