@@ -96,9 +96,8 @@ def frozen_graph(source, inputs=None, outputs=None, signature=None, fold_batch_n
     from converters import freeze, tf_models
 
     options = {"fold_batch_norms": fold_batch_norms}
-    has_meta_graph = any(os.path.exists(os.path.join(source, f)) for f in ("saved_model.pb", "saved_model.pbtxt"))
     simple_save = os.path.exists(os.path.join(source, "signature.json"))  # freeze_saved_model's, below
-    if os.path.isdir(source) and has_meta_graph and not simple_save and not tf_models.is_keras_file(source):
+    if tf_models.has_meta_graph_file(source) and not simple_save and not tf_models.is_keras_file(source):
         from converters import tf1_saved_model
 
         # A TF1 graph (SavedModelBuilder's, tensorweave's or TensorFlow's): the core reads it, without TensorFlow.

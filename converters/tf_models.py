@@ -28,10 +28,13 @@ def is_tf_saved_model(path):
     checkpoint format), not a tensorweave saved model (signature.json,
     variables in safetensors)."""
     ours = ("signature.json", os.path.join("variables", "variables.safetensors"))
-    return (
-        os.path.isdir(path)
-        and not any(os.path.exists(os.path.join(path, f)) for f in ours)
-        and any(os.path.exists(os.path.join(path, f)) for f in ("saved_model.pb", "saved_model.pbtxt"))
+    return has_meta_graph_file(path) and not any(os.path.exists(os.path.join(path, f)) for f in ours)
+
+
+def has_meta_graph_file(path):
+    """A directory holding a SavedModel's meta graphs (saved_model.pb or .pbtxt): TensorFlow's or tensorweave's."""
+    return os.path.isdir(path) and any(
+        os.path.exists(os.path.join(path, f)) for f in ("saved_model.pb", "saved_model.pbtxt")
     )
 
 
