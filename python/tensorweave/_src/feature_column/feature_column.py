@@ -682,7 +682,15 @@ def input_layer(
     """The dense input of a model: each column's [batch, n] tensor, columns in
     the order of their names, concatenated on axis 1."""
     tw = _api()
-    columns = _sorted(feature_columns, "input_layer")
+    columns = dense_columns(feature_columns, "input_layer")
+    builder = _LazyBuilder(features)
+    with tw.variable_scope(None, default_name="input_layer", values=list(builder._features.values())):
+        return dense_input(builder, columns, trainable, weight_collections, cols_to_vars, cols_to_output_tensors)
+
+
+def dense_columns(feature_columns, caller):
+    """`feature_columns` in the order of their names, checked to be dense (input_layer's and DenseFeatures')."""
+    columns = _sorted(feature_columns, caller)
     for c in columns:
         if not isinstance(c, _FeatureColumn):
             msg = f"Items of feature_columns must be a _FeatureColumn. Given (type {type(c)}): {c}."
@@ -700,24 +708,29 @@ def input_layer(
                 f"Items of feature_columns must be a _DenseColumn. You can wrap a categorical column with an "
                 f"embedding_column or indicator_column. Given: {c}"
             )
-    builder = _LazyBuilder(features)
+    return columns
+
+
+def dense_input(builder, columns, trainable, weight_collections=None, cols_to_vars=None, cols_to_output_tensors=None):
+    """The columns' [batch, n] tensors concatenated on axis 1, each column's variables made in a variable scope of
+    its name inside the current one (input_layer's, or a DenseFeatures layer's)."""
+    tw = _api()
+    builder.layer_scope = tw.get_variable_scope()
     outputs = []
-    with tw.variable_scope(None, default_name="input_layer", values=list(builder._features.values())):
-        builder.layer_scope = tw.get_variable_scope()
-        for column in columns:
-            before = set(tw.global_variables())
-            with tw.variable_scope(None, default_name=column.name):
-                tensor = column._dense(builder, trainable)
-                size = int(np.prod(column.variable_shape.as_list()))
-                tensor = tw.reshape(tensor, [-1, size])
-            created = _new_variables(before)
-            _add_to_collections(created, weight_collections)
-            if cols_to_vars is not None:
-                cols_to_vars[column] = created
-            if cols_to_output_tensors is not None:
-                cols_to_output_tensors[column] = tensor
-            outputs.append(tensor)
-        return tw.concat(outputs, 1)
+    for column in columns:
+        before = set(tw.global_variables())
+        with tw.variable_scope(None, default_name=column.name):
+            tensor = column._dense(builder, trainable)
+            size = int(np.prod(column.variable_shape.as_list()))
+            tensor = tw.reshape(tensor, [-1, size])
+        created = _new_variables(before)
+        _add_to_collections(created, weight_collections)
+        if cols_to_vars is not None:
+            cols_to_vars[column] = created
+        if cols_to_output_tensors is not None:
+            cols_to_output_tensors[column] = tensor
+        outputs.append(tensor)
+    return tw.concat(outputs, 1)
 
 
 def linear_model(

@@ -448,6 +448,18 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1, 
     return losses._backend_sparse_categorical_crossentropy(target, output, from_logits, axis, ignore_class)
 
 
+def binary_focal_crossentropy(target, output, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False):
+    from tensorweave._src.keras import losses
+
+    return losses._backend_binary_focal_crossentropy(target, output, apply_class_balancing, alpha, gamma, from_logits)
+
+
+def categorical_focal_crossentropy(target, output, alpha=0.25, gamma=2.0, from_logits=False, axis=-1):
+    from tensorweave._src.keras import losses
+
+    return losses._backend_categorical_focal_crossentropy(target, output, alpha, gamma, from_logits, axis)
+
+
 def in_top_k(predictions, targets, k):
     return _tw().nn.in_top_k(predictions, targets, k)
 

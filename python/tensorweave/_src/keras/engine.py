@@ -842,24 +842,33 @@ class Model(Layer):
     # --- building on data (subclassed and deferred Sequential models) ---
 
     def _ensure_built_on(self, x):
-        """Builds the inputs/outputs of a model that has none yet from numpy inputs `x` (a list)."""
+        """Builds the inputs/outputs of a model that has none yet from numpy inputs `x`: a list, or a dict of named
+        features (a model whose first layer takes a dict, such as DenseFeatures), called with a dict of
+        placeholders of those names."""
         if self.inputs is not None:
             return
+        names = list(x) if isinstance(x, dict) else [f"input_{i + 1}" for i in range(len(x))]
         placeholders = []
-        for i, a in enumerate(x):
+        for name, a in zip(names, x.values() if isinstance(x, dict) else x):
             a = np.asarray(a)
-            dtype = dtypes.as_dtype(backend.floatx() if a.dtype.kind == "f" else a.dtype)
+            if isinstance(x, dict) and a.ndim == 1:
+                a = a[:, None]  # as tf_keras: a feature's 1-D array is a column
+            kind = a.dtype.kind
+            dtype = dtypes.string if kind in "USO" else dtypes.as_dtype(backend.floatx() if kind == "f" else a.dtype)
             with ops.name_scope(None):
-                placeholders.append(array_ops.placeholder(dtype, [None] + list(a.shape[1:]), name=f"input_{i + 1}"))
+                placeholders.append(array_ops.placeholder(dtype, [None] + list(a.shape[1:]), name=name))
         self._building = True
         try:
-            outputs = self(placeholders if len(placeholders) > 1 else placeholders[0])
+            if isinstance(x, dict):
+                outputs = self(dict(zip(names, placeholders)))
+            else:
+                outputs = self(placeholders if len(placeholders) > 1 else placeholders[0])
         finally:
             self._building = False
         self.inputs = placeholders
         self.outputs = _to_list(outputs)
         self._nested_outputs = outputs
-        self.input_names = [f"input_{i + 1}" for i in range(len(placeholders))]
+        self.input_names = names
         self.output_names = [f"output_{i + 1}" for i in range(len(self.outputs))]
 
     # --- training ---
@@ -1029,15 +1038,11 @@ class Model(Layer):
         if x is None:
             raise ValueError("Please provide data as numpy arrays (`x`).")
         if isinstance(x, dict):
-            if self.inputs is None:
-                x = list(x.values())
-            else:
-                missing = [n for n in self.input_names if n not in x]
-                if missing:
-                    raise ValueError(
-                        f'No data provided for "{missing[0]}". Need data for each key in: {self.input_names}'
-                    )
-                x = [x[n] for n in self.input_names]
+            self._ensure_built_on(x)
+            missing = [n for n in self.input_names if n not in x]
+            if missing:
+                raise ValueError(f'No data provided for "{missing[0]}". Need data for each key in: {self.input_names}')
+            x = [x[n] for n in self.input_names]
         x = [np.asarray(a) for a in _to_list(x)] if isinstance(x, (list, tuple)) else [np.asarray(x)]
         if self.inputs is not None and len(x) == len(self.inputs):
             # As tf_keras: a 1-D array is a column (n, 1) unless the input is 1-D itself.
@@ -2034,6 +2039,10 @@ class Sequential(Model):
             return
         if not self._seq_layers:
             raise ValueError("You must add a layer to a Sequential model before using it.")
+        if isinstance(x, dict):  # named features for a first layer that takes a dict (DenseFeatures)
+            Model._ensure_built_on(self, x)
+            self.output_names = [base.keras_history(self.outputs[0])[0].name]
+            return
         a = np.asarray(x[0])
         self._input_layer = InputLayer(
             batch_input_shape=(None,) + a.shape[1:],

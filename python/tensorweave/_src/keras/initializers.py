@@ -197,6 +197,8 @@ lecun_uniform = LecunUniform
 lecun_normal = LecunNormal
 orthogonal = Orthogonal
 identity = Identity
+uniform = RandomUniform
+normal = RandomNormal
 
 _CLASSES = {
     c.__name__: c

@@ -259,15 +259,41 @@ class _Layer(_WeightsMixin, base.Layer):
         return outputs
 
 
+_TRANSPOSED_ARGS = ("filters", "kernel_size", "strides", "padding", "output_padding", "data_format", "dilation_rate",
+                   "activation", "use_bias", "kernel_initializer", "bias_initializer", "kernel_regularizer",
+                   "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint")  # fmt: skip
+_SEPARABLE_ARGS = ("filters", "kernel_size", "strides", "padding", "data_format", "dilation_rate", "depth_multiplier",
+                   "activation", "use_bias", "depthwise_initializer", "pointwise_initializer", "bias_initializer",
+                   "depthwise_regularizer", "pointwise_regularizer", "bias_regularizer", "activity_regularizer",
+                   "depthwise_constraint", "pointwise_constraint", "bias_constraint")  # fmt: skip
+# Keras' order of each layer's arguments, which may be given by position (Dense(8, "relu")); tf.layers' differs.
+_KERAS_ARGS = {
+    "Dense": ("units", "activation", "use_bias", "kernel_initializer", "bias_initializer", "kernel_regularizer",
+              "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint"),
+    "Conv2DTranspose": _TRANSPOSED_ARGS,
+    "Conv3DTranspose": _TRANSPOSED_ARGS,
+    "SeparableConv1D": _SEPARABLE_ARGS,
+    "SeparableConv2D": _SEPARABLE_ARGS,
+}  # fmt: skip
+
+
 def _keras_class(tw_class, keras_name):
     class KerasLayer(_WeightsMixin, tw_class):
-        def __init__(self, *args, activation=None, activity_regularizer=None, **kwargs):
+        def __init__(self, *args, **kwargs):
+            names = _KERAS_ARGS[keras_name]
+            if len(args) > len(names):
+                raise TypeError(f"{keras_name}.__init__() takes {len(names)} positional arguments: {len(args)} given")
+            for name, value in zip(names, args):
+                if name in kwargs:
+                    raise TypeError(f"{keras_name}.__init__() got multiple values for argument '{name}'")
+                kwargs[name] = value
+            args = ()
+            activation = kwargs.pop("activation", None)
+            activity_regularizer = kwargs.pop("activity_regularizer", None)
             if keras_name == "Dense":  # tf_keras takes int(units): Dense(2.0), Dense(np.int64(2))
-                if args and not isinstance(args[0], int):
-                    args = (int(args[0]),) + args[1:]
-                elif not isinstance(kwargs.get("units", 0), int):
+                if not isinstance(kwargs.get("units", 0), int):
                     kwargs["units"] = int(kwargs["units"])
-                units = args[0] if args else kwargs.get("units", 0)
+                units = kwargs.get("units", 0)
                 if units < 0:
                     raise ValueError(
                         f"Received an invalid value for `units`, expected a positive integer. Received: units={units}"

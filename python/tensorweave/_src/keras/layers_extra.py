@@ -1,5 +1,5 @@
 """tf.keras.layers (Keras 2): Identity, UnitNormalization, GroupNormalization, EinsumDense, Conv1DTranspose,
-DepthwiseConv1D, Wrapper, AbstractRNNCell and InputSpec."""
+DepthwiseConv1D, Wrapper, AbstractRNNCell, DenseFeatures and InputSpec."""
 
 import re
 
@@ -14,6 +14,7 @@ from tensorweave._src.layers.base import InputSpec
 __all__ = [
     "AbstractRNNCell",
     "Conv1DTranspose",
+    "DenseFeatures",
     "Convolution1DTranspose",
     "DepthwiseConv1D",
     "EinsumDense",
@@ -494,3 +495,37 @@ class LocallyConnected2D(_LocallyConnected):
     """Conv2D with a separate kernel at each output position (kernel [rows * cols, kh * kw * channels, filters])."""
 
     rank = 2
+
+
+class DenseFeatures(_Layer):
+    """The dense input of a model from a dict of raw features, as `feature_column.input_layer` builds it: each
+    column's [batch, n] values, columns in the order of their names, concatenated. Its variables (embeddings) are
+    the layer's weights, named `<layer>/<column>/...` ("dense_features/color_embedding/embedding_weights")."""
+
+    def __init__(self, feature_columns, trainable=True, name=None, partitioner=None, **kwargs):
+        from tensorweave._src.feature_column import feature_column as fc
+
+        super().__init__(trainable=trainable, name=name, **kwargs)
+        self._feature_columns = fc.dense_columns(feature_columns, "DenseFeatures")
+        self._partitioner = partitioner
+
+    def build(self, input_shape):
+        self.built = True
+
+    def call(self, features, cols_to_output_tensors=None, training=None):
+        from tensorweave._src.feature_column import feature_column as fc
+
+        if not isinstance(features, dict):
+            raise ValueError(f"We expected a dictionary here. Instead we got: {features}")  # noqa: TRY004 - Keras' class
+        return fc.dense_input(fc._LazyBuilder(features), self._feature_columns, self.trainable,
+                              cols_to_output_tensors=cols_to_output_tensors)  # fmt: skip
+
+    def compute_output_shape(self, input_shape):
+        batch = next(iter(input_shape.values()))[0] if isinstance(input_shape, dict) else None
+        size = sum(int(np.prod(c.variable_shape.as_list())) for c in self._feature_columns)
+        return tw.TensorShape([batch, size])
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(feature_columns=list(self._feature_columns), partitioner=self._partitioner)
+        return config

@@ -81,8 +81,15 @@ def _get_logits(output, from_logits, op_type, fn_name):
     return output.op.inputs[0], True
 
 
+def _tensors(target, output):
+    """The backend losses' arguments as tensors (Keras' backend takes numpy arrays too)."""
+    tw = _tw()
+    return tw.convert_to_tensor(target), tw.convert_to_tensor(output)
+
+
 def _backend_binary_crossentropy(target, output, from_logits=False):
     tw = _tw()
+    target, output = _tensors(target, output)
     output, from_logits = _get_logits(output, from_logits, "Sigmoid", "binary_crossentropy")
     if from_logits:
         return tw.nn.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
@@ -94,6 +101,7 @@ def _backend_binary_crossentropy(target, output, from_logits=False):
 
 def _backend_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     tw = _tw()
+    target, output = _tensors(target, output)
     target.shape.assert_is_compatible_with(output.shape)
     output, from_logits = _get_logits(output, from_logits, "Softmax", "categorical_crossentropy")
     if from_logits:
@@ -271,6 +279,7 @@ kld = KLD = kullback_leibler_divergence = kl_divergence
 logcosh = log_cosh
 huber_loss = huber
 cosine_proximity = cosine_similarity  # TF 1.x's name
+cosine = cosine_similarity  # tf.keras.losses.cosine
 
 
 # --- Loss classes ---
@@ -468,6 +477,7 @@ CosineSimilarity = _wrapper_class("CosineSimilarity", cosine_similarity, "cosine
 def _backend_binary_focal_crossentropy(target, output, apply_class_balancing=False, alpha=0.25, gamma=2.0,
                                        from_logits=False):  # fmt: skip
     tw = _tw()
+    target, output = _tensors(target, output)
     sigmoidal = tw.sigmoid(output) if from_logits else output
     p_t = target * sigmoidal + (1 - target) * (1 - sigmoidal)
     focal_bce = tw.pow(1.0 - p_t, gamma) * _backend_binary_crossentropy(target, output, from_logits)
@@ -497,13 +507,20 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
         num_classes = tw.cast(tw.shape(y_true)[-1], y_pred.dtype)
         y_true = y_true * (1.0 - label_smoothing) + (label_smoothing / num_classes)
     y_true.shape.assert_is_compatible_with(y_pred.shape)
-    output, from_logits = _get_logits(y_pred, from_logits, "Softmax", "categorical_focal_crossentropy")
+    return _backend_categorical_focal_crossentropy(y_true, y_pred, alpha, gamma, from_logits, axis)
+
+
+def _backend_categorical_focal_crossentropy(target, output, alpha=0.25, gamma=2.0, from_logits=False, axis=-1):
+    """Keras' backend.categorical_focal_crossentropy: the per-example focal loss summed over `axis`."""
+    tw = _tw()
+    target, output = _tensors(target, output)
+    output, from_logits = _get_logits(output, from_logits, "Softmax", "categorical_focal_crossentropy")
     if from_logits:
         output = tw.nn.softmax(output, axis=axis)
     output = output / tw.reduce_sum(output, axis, keepdims=True)
     eps = _eps(output.dtype.base_dtype)
     output = tw.clip_by_value(output, eps, 1.0 - eps)
-    cce = -y_true * tw.log(output)
+    cce = -target * tw.log(output)
     return tw.reduce_sum(tw.pow(1.0 - output, gamma) * alpha * cce, axis)
 
 

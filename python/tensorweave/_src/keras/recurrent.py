@@ -14,6 +14,8 @@ from tensorweave._src.layers import core
 from tensorweave._src.layers.base import _snake
 
 __all__ = [
+    "CuDNNGRU",
+    "CuDNNLSTM",
     "GRU",
     "LSTM",
     "RNN",
@@ -165,16 +167,24 @@ class LSTMCell(_Cell):
             base_init, units = self.bias_initializer, self.units
 
             def bias_initializer(shape, dtype=None, **kwargs):
-                return tw.concat([base_init([units], dtype), tw.ones([units], dtype), base_init([2 * units], dtype)], 0)
+                before = (4 * self._bias_parts - 3) * units  # the forget gate's slice of the last bias
+                return tw.concat(
+                    [base_init([before], dtype), tw.ones([units], dtype), base_init([2 * units], dtype)], 0
+                )
 
-        self._weights(_dim(input_shape, -1), 4, [4 * self.units], bias_initializer)
+        self._weights(_dim(input_shape, -1), 4, [self._bias_parts * 4 * self.units], bias_initializer)
+
+    _bias_parts = 1  # CuDNN's LSTM keeps an input and a recurrent bias
+
+    def _gate_bias(self):
+        return self.bias
 
     def call(self, inputs, states, training=None):
         h_prev, c_prev = states[0], states[1]
         x, h = self._dropped(inputs, h_prev)
         z = tw.matmul(x, self.kernel) + tw.matmul(h, self.recurrent_kernel)
         if self.bias is not None:
-            z = tw.nn.bias_add(z, self.bias)
+            z = tw.nn.bias_add(z, self._gate_bias())
         z_i, z_f, z_c, z_o = tw.split(z, 4, axis=1)
         act = self.activation or (lambda t: t)
         rec = self.recurrent_activation or (lambda t: t)
@@ -194,8 +204,12 @@ class GRUCell(_Cell):
         self.reset_after = reset_after
         self.implementation = implementation
 
+    _flat_bias = False  # CuDNN's GRU keeps its two biases as one [6 * units] vector
+
     def build(self, input_shape):
-        bias_shape = [2, 3 * self.units] if self.reset_after else [3 * self.units]
+        bias_shape = [3 * self.units]
+        if self.reset_after:
+            bias_shape = [6 * self.units] if self._flat_bias else [2, 3 * self.units]
         self._weights(_dim(input_shape, -1), 3, bias_shape)
 
     def call(self, inputs, states, training=None):
@@ -205,7 +219,7 @@ class GRUCell(_Cell):
         input_bias = recurrent_bias = None
         if self.bias is not None:
             if self.reset_after:
-                input_bias, recurrent_bias = tw.unstack(self.bias)
+                input_bias, recurrent_bias = tw.unstack(tw.reshape(self.bias, [2, 3 * u]))
             else:
                 input_bias = self.bias
         matrix_x = tw.matmul(x, self.kernel)
@@ -537,6 +551,64 @@ GRU = _rnn_layer(
     GRUCell, "gru_cell", "Gated recurrent unit (reset_after=False by default, as TF1's): `RNN(GRUCell(units, ...))`."
 )
 GRU.__name__ = GRU.__qualname__ = "GRU"
+
+
+class _CuDNNLSTMCell(LSTMCell):
+    """CuDNNLSTM's cell: an LSTM with sigmoid gates and two biases (input and recurrent, [8 * units]) that add."""
+
+    _bias_parts = 2
+
+    def __init__(self, units, **kwargs):
+        super().__init__(units, recurrent_activation="sigmoid", **kwargs)
+
+    def _gate_bias(self):
+        return self.bias[: 4 * self.units] + self.bias[4 * self.units :]
+
+
+class _CuDNNGRUCell(GRUCell):
+    """CuDNNGRU's cell: a GRU with sigmoid gates, the reset gate applied after the recurrent matmul, and its input
+    and recurrent biases in one [6 * units] vector."""
+
+    _flat_bias = True
+
+    def __init__(self, units, **kwargs):
+        super().__init__(units, recurrent_activation="sigmoid", reset_after=True, **kwargs)
+
+
+def _cudnn_layer(cell_class, cell_name, class_name, lstm):
+    """CuDNNLSTM / CuDNNGRU: TF1's cuDNN layers (GPU-only in TensorFlow), run here on any device with the same
+    weights, so that models trained with them (and their .h5 files) load and run."""
+    base = _rnn_layer(cell_class, cell_name, "")
+
+    def __init__(self, units, kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
+                 bias_constraint=None, return_sequences=False, return_state=False, go_backwards=False, stateful=False,
+                 **kwargs):  # fmt: skip
+        cell_kwargs = {
+            "kernel_initializer": kernel_initializer, "recurrent_initializer": recurrent_initializer,
+            "bias_initializer": bias_initializer, "kernel_regularizer": kernel_regularizer,
+            "recurrent_regularizer": recurrent_regularizer, "bias_regularizer": bias_regularizer,
+            "kernel_constraint": kernel_constraint, "recurrent_constraint": recurrent_constraint,
+            "bias_constraint": bias_constraint,
+        }  # fmt: skip
+        unknown = set(kwargs) - {"name", "trainable", "dtype", "input_shape", "input_dim", "batch_input_shape",
+                                 "batch_size"}  # fmt: skip
+        if unknown:  # the cuDNN layers have fixed activations, no dropout and a bias
+            raise TypeError(f"Keyword argument not understood: {sorted(unknown)}")
+        if lstm:
+            cell_kwargs["unit_forget_bias"] = unit_forget_bias
+        base.__init__(self, units, return_sequences=return_sequences, return_state=return_state,
+                      go_backwards=go_backwards, stateful=stateful, activity_regularizer=activity_regularizer,
+                      **cell_kwargs, **kwargs)  # fmt: skip
+
+    layer = type(class_name, (base,), {"__init__": __init__, "__doc__": cell_class.__doc__})
+    layer.__qualname__ = class_name
+    return layer
+
+
+CuDNNLSTM = _cudnn_layer(_CuDNNLSTMCell, "cu_dnnlstm_cell", "CuDNNLSTM", lstm=True)
+CuDNNGRU = _cudnn_layer(_CuDNNGRUCell, "cu_dnngru_cell", "CuDNNGRU", lstm=False)
 
 
 def _copy_rnn(layer, **overrides):

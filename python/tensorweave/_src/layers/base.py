@@ -248,7 +248,7 @@ class Layer:
     def _apply(self, inputs, scope_name, reuse, *args, **kwargs):
         with core._scope(scope_name, None, reuse):
             if not self.built:
-                x = ops.convert_to_tensor(inputs) if not isinstance(inputs, (list, tuple)) else inputs
+                x = ops.convert_to_tensor(inputs) if not isinstance(inputs, (list, tuple, dict)) else inputs
                 first = next((t for t in _flatten(x) if isinstance(t, ops.Tensor)), None)
                 if self.dtype is None and first is not None and first.dtype.is_floating:
                     self.dtype = first.dtype.base_dtype.name  # as TF1: the layer's dtype is its first input's

@@ -70,6 +70,7 @@ def _conv(
     trainable,
     name,
     reuse,
+    output_padding=None,
 ):
     from tensorweave._src.ops import nn_conv_ops, nn_volume_ops
 
@@ -78,6 +79,14 @@ def _conv(
     _check_rank(x, rank, default_name)
     kernel_size = _tuple(kernel_size, rank, "kernel_size")
     strides = _tuple(strides, rank, "strides")
+    if output_padding is not None:
+        output_padding = _tuple(output_padding, rank, "output_padding")
+        for stride, extra in zip(strides, output_padding):
+            if extra >= stride:
+                raise ValueError(
+                    f"Strides must be greater than output padding. Received strides={strides}, "
+                    f"output_padding={output_padding}."
+                )
     dilation_rate = _tuple(dilation_rate, rank, "dilation_rate")
     pad = _padding(padding)
     in_channels = _channels(x, default_name)
@@ -168,10 +177,14 @@ def conv3d(
     )  # fmt: skip
 
 
-def _deconv_length(length, kernel, padding, stride):
-    """TF's deconv_output_length: the output size of a transposed convolution along one axis."""
+def _deconv_length(length, kernel, padding, stride, output_padding=None):
+    """TF's deconv_output_length: the output size of a transposed convolution along one axis (`length` an int, a
+    scalar tensor or None)."""
     if length is None:
         return None
+    if output_padding is not None:
+        pad = kernel // 2 if padding == "SAME" else 0
+        return (length - 1) * stride + kernel - 2 * pad + output_padding
     if padding == "SAME":
         return length * stride
     return length * stride + max(kernel - stride, 0)
@@ -196,6 +209,7 @@ def _conv_transpose(
     trainable,
     name,
     reuse,
+    output_padding=None,
 ):
     from tensorweave._src.ops import nn_conv_ops, nn_volume_ops
 
@@ -204,6 +218,14 @@ def _conv_transpose(
     _check_rank(x, rank, default_name)
     kernel_size = _tuple(kernel_size, rank, "kernel_size")
     strides = _tuple(strides, rank, "strides")
+    if output_padding is not None:
+        output_padding = _tuple(output_padding, rank, "output_padding")
+        for stride, extra in zip(strides, output_padding):
+            if extra >= stride:
+                raise ValueError(
+                    f"Strides must be greater than output padding. Received strides={strides}, "
+                    f"output_padding={output_padding}."
+                )
     pad = _padding(padding)
     in_channels = _channels(x, default_name)
     with core._scope(name, default_name, reuse):
@@ -214,14 +236,10 @@ def _conv_transpose(
         dynamic = array_ops.shape(x)
         sizes, static = [dynamic[0]], [x.shape[0].value]
         for i in range(rank):
-            n = x.shape[i + 1].value
-            out = _deconv_length(n, kernel_size[i], pad, strides[i])
+            extra = None if output_padding is None else output_padding[i]
+            out = _deconv_length(x.shape[i + 1].value, kernel_size[i], pad, strides[i], extra)
             static.append(out)
-            if out is None:
-                k, s = kernel_size[i], strides[i]
-                d = dynamic[i + 1]
-                out = d * s if pad == "SAME" else d * s + max(k - s, 0)
-            sizes.append(out)
+            sizes.append(_deconv_length(dynamic[i + 1], kernel_size[i], pad, strides[i], extra) if out is None else out)
         sizes.append(filters)
         static.append(filters)
         output_shape = array_ops.stack(sizes)
@@ -255,6 +273,7 @@ def conv2d_transpose(
     trainable=True,
     name=None,
     reuse=None,
+    output_padding=None,
 ):
     """A transposed 2-D convolution ("deconvolution") layer; kernel [kh, kw, filters, in_channels].
 
@@ -267,7 +286,7 @@ def conv2d_transpose(
     return _conv_transpose(
         2, "conv2d_transpose", inputs, filters, kernel_size, strides, padding, data_format, activation, use_bias,
         kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, trainable,
-        name, reuse,
+        name, reuse, output_padding,
     )  # fmt: skip
 
 
@@ -290,6 +309,7 @@ def conv3d_transpose(
     trainable=True,
     name=None,
     reuse=None,
+    output_padding=None,
 ):
     """A transposed 3-D convolution layer; kernel [kd, kh, kw, filters, in_channels].
 
@@ -302,7 +322,7 @@ def conv3d_transpose(
     return _conv_transpose(
         3, "conv3d_transpose", inputs, filters, kernel_size, strides, padding, data_format, activation, use_bias,
         kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, trainable,
-        name, reuse,
+        name, reuse, output_padding,
     )  # fmt: skip
 
 

@@ -1,0 +1,225 @@
+"""tw.keras names a TF1 Keras program uses that were missing: DenseFeatures (feature columns as a Keras layer, in
+Sequential and functional models, fed dicts of named features), losses.cosine, initializers.normal/uniform and
+the backend's focal cross-entropies, each against tf_keras 2 (TF1 graph mode)."""
+
+import numpy as np
+import pytest
+import tensorweave as tw
+
+
+def _tf_keras():
+    tf1 = pytest.importorskip("tensorflow.compat.v1")
+    tf_keras = pytest.importorskip("tf_keras")
+    tf1.disable_v2_behavior()
+    return tf1, tf_keras
+
+
+RNG = np.random.RandomState(0)
+N = 64
+DATA = {
+    "age": RNG.uniform(18, 80, N).astype(np.float32),
+    "thal": RNG.choice(["fixed", "normal", "reversible"], N),
+    "ca": RNG.randint(0, 4, N).astype(np.int64),
+}
+LABELS = ((DATA["age"] > 50) ^ (DATA["ca"] > 1)).astype(np.float32)
+
+
+def _columns(g, with_vocabulary=True):
+    fc = g.feature_column
+    age = fc.numeric_column("age")
+    cols = [
+        age,
+        fc.bucketized_column(age, [30, 40, 50, 60]),
+        fc.indicator_column(fc.categorical_column_with_identity("ca", 4)),
+        fc.embedding_column(fc.categorical_column_with_identity("ca", 4), dimension=3),
+    ]
+    if with_vocabulary:
+        thal = fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal", "reversible"])
+        cols += [fc.indicator_column(thal), fc.embedding_column(thal, dimension=2)]
+    return cols
+
+
+def _weights(layer_weights, seed=3):
+    rng = np.random.RandomState(seed)
+    return [rng.randn(*w.shape.as_list()).astype(np.float32) for w in layer_weights]
+
+
+def test_dense_features_is_input_layer_as_a_keras_layer():
+    """Its variables are named `dense_features/<column>/...` as tf_keras names them, and with the same weights its
+    output is tf_keras'; a second layer is `dense_features_1`; a non-dict input is Keras' ValueError."""
+    tf1, tf_keras = _tf_keras()
+    results = []
+    for g, keras in ((tw, tw.keras), (tf1, tf_keras)):
+        with g.Graph().as_default():
+            feats = {
+                "age": g.placeholder(g.float32, [None, 1]),
+                "thal": g.placeholder(g.string, [None, 1]),
+                "ca": g.placeholder(g.int64, [None, 1]),
+            }
+            layer = keras.layers.DenseFeatures(_columns(g))
+            out = layer(feats)
+            second = keras.layers.DenseFeatures(_columns(g)[:1])
+            second(feats)
+            with g.Session() as sess:
+                sess.run([g.global_variables_initializer(), g.tables_initializer()])
+                for v, w in zip(layer.weights, _weights(layer.weights)):
+                    v.load(w, sess)
+                value = sess.run(out, {feats[k]: v[:, None] for k, v in DATA.items()})
+            results.append(([w.name for w in layer.weights], second.name, out.shape.as_list(), value))
+            with pytest.raises(ValueError, match="We expected a dictionary here"):
+                layer(g.placeholder(g.float32, [None, 1]))
+    (names, second_name, shape, value), (tf_names, tf_second, tf_shape, tf_value) = results
+    assert names == tf_names
+    assert second_name == tf_second == "dense_features_1"
+    assert shape == tf_shape == [None, 1 + 5 + 4 + 3 + 3 + 2]
+    np.testing.assert_allclose(value, tf_value, rtol=1e-6)
+
+
+def test_dense_features_rejects_what_input_layer_rejects():
+    fc = tw.feature_column
+    with tw.Graph().as_default():
+        with pytest.raises(ValueError, match="must be a _DenseColumn"):
+            tw.keras.layers.DenseFeatures([fc.categorical_column_with_identity("ca", 4)])
+        with pytest.raises(ValueError, match="must not be empty"):
+            tw.keras.layers.DenseFeatures([])
+
+
+@pytest.mark.parametrize("kind", ["sequential", "functional"])
+def test_model_with_dense_features_trains_on_a_dict_of_features(kind):
+    """A model whose first layer is DenseFeatures is fed a dict of named numpy features (as a pandas DataFrame's
+    dict): a Sequential one builds its inputs from the dict's keys on the first fit, as tf_keras does; with the
+    same weights its predictions are tf_keras', and fit lowers the loss."""
+    tf1, tf_keras = _tf_keras()
+    preds, history = [], None
+    for g, keras in ((tw, tw.keras), (tf1, tf_keras)):
+        with g.Graph().as_default():
+            g.set_random_seed(1)
+            cols = _columns(g, with_vocabulary=False)
+            if kind == "sequential":
+                model = keras.Sequential([keras.layers.DenseFeatures(cols), keras.layers.Dense(8, "relu"),
+                                          keras.layers.Dense(1)])  # fmt: skip
+            else:
+                inputs = {"age": keras.Input((1,), name="age"), "ca": keras.Input((1,), name="ca", dtype=g.int64)}
+                h = keras.layers.Dense(8, "relu")(keras.layers.DenseFeatures(cols)(inputs))
+                model = keras.Model(inputs, keras.layers.Dense(1)(h))
+            model.compile(g.train.AdamOptimizer(0.05), keras.losses.BinaryCrossentropy(from_logits=True))
+            x = {k: DATA[k] for k in ("age", "ca")}
+            model.fit(x, LABELS, epochs=1, batch_size=N, verbose=0)  # builds a deferred Sequential
+            model.set_weights(_weights(model.weights, seed=5))
+            preds.append(model.predict(x, batch_size=16))
+            if g is tw:
+                model.set_weights([w * 0.1 for w in _weights(model.weights, seed=5)])
+                history = model.fit(x, LABELS, epochs=40, batch_size=N, verbose=0).history["loss"]
+    np.testing.assert_allclose(preds[0], preds[1], rtol=1e-5, atol=1e-5)
+    assert history[-1] < 0.8 * history[0]
+
+
+def test_cosine_normal_uniform_and_the_backend_focal_losses():
+    tf1, tf_keras = _tf_keras()
+    y = (RNG.rand(4, 3) > 0.5).astype(np.float32)
+    p = RNG.uniform(0.05, 0.95, (4, 3)).astype(np.float32)
+    logits = RNG.randn(4, 3).astype(np.float32)
+    onehot = np.eye(3, dtype=np.float32)[[0, 2, 1, 1]]
+    values = []
+    for g, keras in ((tw, tw.keras), (tf1, tf_keras)):
+        with g.Graph().as_default():
+            K = keras.backend
+            fetch = [
+                (keras.losses.cosine if g is tw else keras.losses.cosine_similarity)(y, p),  # TF's alias
+                K.binary_focal_crossentropy(y, p),
+                K.binary_focal_crossentropy(
+                    y, logits, apply_class_balancing=True, alpha=0.3, gamma=1.5, from_logits=True
+                ),
+                K.categorical_focal_crossentropy(onehot, p),
+                K.categorical_focal_crossentropy(onehot, logits, alpha=0.5, gamma=3.0, from_logits=True),
+            ]
+            with g.Session() as sess:
+                values.append(sess.run(fetch))
+    for a, b in zip(*values):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    # tf.compat.v1.keras.initializers.normal/uniform are the v1 RandomNormal/RandomUniform (stddev 0.05).
+    assert tw.keras.initializers.normal is tw.keras.initializers.RandomNormal
+    assert tw.keras.initializers.uniform is tw.keras.initializers.RandomUniform
+    assert tw.keras.initializers.normal().get_config()["stddev"] == 0.05
+
+
+@pytest.mark.parametrize("rank", [2, 3])
+def test_transposed_convolutions_take_output_padding_and_keras_positional_arguments(rank):
+    """Conv2DTranspose/Conv3DTranspose(output_padding=) as tf_keras sizes and computes them (static and run-time
+    spatial sizes); arguments by position in Keras' order (Dense(3, "relu", False)); output_padding >= strides is
+    Keras' ValueError."""
+    tf1, tf_keras = _tf_keras()
+    x = np.random.RandomState(0).randn(2, *([5, 4, 3][:rank]), 3).astype(np.float32)
+    cases = [
+        {"strides": 2, "padding": "same", "output_padding": 1},
+        {"strides": 3, "padding": "valid", "output_padding": 2},
+    ]
+    results = []
+    for g, keras in ((tw, tw.keras), (tf1, tf_keras)):
+        layer_class = keras.layers.Conv2DTranspose if rank == 2 else keras.layers.Conv3DTranspose
+        with g.Graph().as_default():
+            known = g.constant(x)
+            unknown = g.placeholder(g.float32, [None] * (rank + 1) + [3])
+            outs, shapes = [], []
+            for kw in cases:
+                layer = layer_class(4, 3, kernel_initializer="glorot_uniform", **kw)
+                outs += [layer(known), layer(unknown)]
+                shapes.append(outs[-2].shape.as_list())
+            dense = keras.layers.Dense(3, "relu", False)
+            with g.Session() as sess:
+                sess.run(g.global_variables_initializer())
+                weights = [v for v in g.global_variables() if "kernel" in v.name]
+                for k, v in enumerate(weights):
+                    v.load(np.random.RandomState(k).randn(*v.shape.as_list()).astype(np.float32), sess)
+                values = sess.run(outs, {unknown: x})
+            with pytest.raises(ValueError, match="Strides must be greater than output padding"):
+                layer_class(4, 3, strides=2, output_padding=2)(known)
+        results.append((shapes, values, dense.activation.__name__, dense.use_bias))
+    assert results[0][0] == results[1][0]
+    assert results[0][2:] == results[1][2:] == ("relu", False)
+    for a, b in zip(results[0][1], results[1][1]):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru"])
+def test_cudnn_layers_have_tf_weights_and_run_as_their_equivalent(kind):
+    """CuDNNLSTM/CuDNNGRU (GPU-only in TensorFlow) run here: the weights are TF's layer's (same shapes, same order,
+    so its checkpoints and .h5 files load), and the outputs are those of tf_keras' LSTM(sigmoid gates) with the two
+    biases added / GRU(reset_after=True, sigmoid gates) with the biases as [2, 3 * units]."""
+    tf1, tf_keras = _tf_keras()
+    from tf_keras.src.layers.rnn import cudnn_gru, cudnn_lstm  # tf.compat.v1.keras.layers.CuDNNLSTM/GRU
+
+    units, x = 5, np.random.RandomState(2).randn(3, 6, 4).astype(np.float32)
+    with tf1.Graph().as_default():  # TF's cuDNN layer, built (its op has no CPU kernel, so it is not called)
+        layer = (cudnn_lstm.CuDNNLSTM if kind == "lstm" else cudnn_gru.CuDNNGRU)(units, return_sequences=True)
+        layer.build((None, 6, 4))
+        tf_shapes = [tuple(w.shape.as_list()) for w in layer.weights]
+        tf_names = [w.name.split("/")[-1] for w in layer.weights]
+    weights = [np.random.RandomState(k).randn(*shape).astype(np.float32) * 0.5 for k, shape in enumerate(tf_shapes)]
+    with tf1.Graph().as_default():  # the equivalent cuDNN-free layer of tf_keras
+        kernel, recurrent, bias = weights
+        if kind == "lstm":
+            ref = tf_keras.layers.LSTM(units, recurrent_activation="sigmoid", return_sequences=True)
+            ref_weights = [kernel, recurrent, bias[: 4 * units] + bias[4 * units :]]
+        else:
+            ref = tf_keras.layers.GRU(units, recurrent_activation="sigmoid", reset_after=True, return_sequences=True)
+            ref_weights = [kernel, recurrent, bias.reshape(2, 3 * units)]
+        ref_model = tf_keras.Sequential([ref])
+        ref_model.build((None, 6, 4))
+        ref_model.set_weights(ref_weights)
+        expected = ref_model.predict(x)
+    with tw.Graph().as_default():
+        cls = tw.keras.layers.CuDNNLSTM if kind == "lstm" else tw.keras.layers.CuDNNGRU
+        model = tw.keras.Sequential([cls(units, return_sequences=True)])
+        model.build((None, 6, 4))
+        assert [tuple(w.shape.as_list()) for w in model.weights] == tf_shapes
+        assert [w.name.split("/")[-1] for w in model.weights] == tf_names
+        model.set_weights(weights)
+        np.testing.assert_allclose(model.predict(x), expected, rtol=1e-5, atol=1e-6)
+        if kind == "lstm":  # unit_forget_bias: ones in the recurrent bias' forget slice, as TF's
+            fresh = tw.keras.Sequential([cls(units)])
+            fresh.build((None, 6, 4))
+            bias = fresh.get_weights()[2]
+            np.testing.assert_array_equal(bias, np.r_[np.zeros(5 * units), np.ones(units), np.zeros(2 * units)])
+        with pytest.raises(TypeError):
+            cls(units, activation="relu")  # the cuDNN layers have fixed activations
