@@ -632,6 +632,7 @@ from tensorweave import lite  # noqa: E402
 from tensorweave import logging  # noqa: E402
 from tensorweave import losses  # noqa: E402
 from tensorweave import metrics  # noqa: E402
+from tensorweave import mixed_precision  # noqa: E402
 from tensorweave import nn  # noqa: E402
 from tensorweave import python_io  # noqa: E402
 from tensorweave import quantization  # noqa: E402

@@ -130,6 +130,23 @@ _EXAMPLE_PROTOS = (
 )
 
 
+def _experimental_namespace():
+    """`train.experimental`: the mixed-precision loss scaling of TF 1.14+."""
+    import sys
+    import types
+
+    from tensorweave._src.training import loss_scale
+
+    module = types.ModuleType(__name__ + ".experimental", "tf.train.experimental: mixed-precision loss scaling.")
+    for name in loss_scale.__all__:
+        setattr(module, name, getattr(loss_scale, name))
+    sys.modules.setdefault(module.__name__, module)
+    return module
+
+
+experimental = _experimental_namespace()
+
+
 def __getattr__(name):
     # The protobuf classes (SaverDef; ClusterDef and JobDef; Example and its parts, byte-compatible with
     # TensorFlow's) are loaded on first use, so that `import tensorweave` does not load protobuf.
