@@ -223,3 +223,53 @@ def test_cudnn_layers_have_tf_weights_and_run_as_their_equivalent(kind):
             np.testing.assert_array_equal(bias, np.r_[np.zeros(5 * units), np.ones(units), np.zeros(2 * units)])
         with pytest.raises(TypeError):
             cls(units, activation="relu")  # the cuDNN layers have fixed activations
+
+
+def test_model_with_dense_features_saves_and_loads(tmp_path):
+    """model.save / load_model of a functional model over a dict of features: the columns (nested ones, an
+    embedding's initializer, dtypes) and the dict-shaped call are in the config, so the loaded model predicts the
+    same; tf_keras' config keeps the dict's keys in the layer's inbound node likewise."""
+    fc = tw.feature_column
+    x = {k: DATA[k][:, None] for k in ("age", "ca", "thal")}
+    path = str(tmp_path / "features.h5")
+    with tw.Graph().as_default():
+        thal = fc.categorical_column_with_vocabulary_list("thal", ["fixed", "normal"], num_oov_buckets=1)
+        ca = fc.categorical_column_with_identity("ca", 4)
+        cols = _columns(tw, with_vocabulary=False) + [
+            fc.embedding_column(thal, 3, initializer=tw.truncated_normal_initializer(stddev=0.5)),
+            fc.indicator_column(fc.crossed_column(["thal", ca], 7)),
+            fc.indicator_column(fc.weighted_categorical_column(ca, "age")),
+        ]
+        inputs = {
+            "age": tw.keras.Input((1,), name="age"),
+            "ca": tw.keras.Input((1,), name="ca", dtype=tw.int64),
+            "thal": tw.keras.Input((1,), name="thal", dtype=tw.string),
+        }
+        model = tw.keras.Model(inputs, tw.keras.layers.Dense(1)(tw.keras.layers.DenseFeatures(cols)(inputs)))
+        model.compile("sgd", "mse")
+        model.fit(x, LABELS, verbose=0)
+        before = model.predict(x)
+        node = model.get_config()["layers"][3]["inbound_nodes"][0]
+        assert sorted(node) == ["age", "ca", "thal"] and node["age"][:3] == ["age", 0, 0]
+        model.save(path)
+    with tw.Graph().as_default():
+        np.testing.assert_array_equal(tw.keras.models.load_model(path).predict(x), before)
+
+
+def test_v1_initializers_have_tfs_config():
+    tf1 = _tf1_only()
+    for make in (
+        lambda g: g.truncated_normal_initializer(mean=0.5, stddev=0.1, seed=3),
+        lambda g: g.constant_initializer(2.0),
+        lambda g: g.random_uniform_initializer(-1.0, 1.0, seed=2),
+        lambda g: g.orthogonal_initializer(gain=2.0),
+        lambda g: g.zeros_initializer(),
+        lambda g: g.variance_scaling_initializer(2.0, "fan_out", "uniform"),
+    ):
+        ours, theirs = make(tw), make(tf1)
+        assert ours.get_config() == theirs.get_config()
+        assert type(ours).from_config(ours.get_config()).get_config() == ours.get_config()
+
+
+def _tf1_only():
+    return _tf_keras()[0]

@@ -796,3 +796,64 @@ def make_parse_example_spec(feature_columns):
                 )
             spec[key] = value
     return spec
+
+
+# --- serialization (Keras saves a DenseFeatures layer's columns in its config) ------------------------------------
+
+
+def serialize_column(column):
+    """`{'class_name': ..., 'config': ...}` of a feature column, JSON-ready: nested columns likewise, dtypes by
+    name, initializers by their config, a normalizer_fn by its name (given back through `custom_objects`)."""
+
+    def value(field, v):
+        if isinstance(v, _FeatureColumn):
+            return serialize_column(v)
+        if isinstance(v, dtypes.DType):
+            return v.name
+        if field == "initializer" and v is not None:
+            return {"class_name": type(v).__name__, "config": v.get_config()}
+        if field == "normalizer_fn" and v is not None:
+            return getattr(v, "__name__", repr(v))
+        if isinstance(v, (list, tuple)):
+            return [value(field, x) for x in v]
+        return v
+
+    return {"class_name": type(column).__name__, "config": {f: value(f, v) for f, v in column._asdict().items()}}
+
+
+def _column_classes():
+    from tensorweave._src.feature_column import sequence_feature_column
+
+    classes = {}
+    for module in (globals(), vars(sequence_feature_column)):
+        classes.update({k: v for k, v in module.items() if isinstance(v, type) and issubclass(v, _FeatureColumn)})
+    return classes
+
+
+def deserialize_column(config, custom_objects=None):
+    """The feature column `serialize_column` described."""
+    from tensorweave._src.ops import init_ops, init_partition_ops
+
+    classes = _column_classes()
+    cls = classes.get(config.get("class_name")) if isinstance(config, dict) else None
+    if cls is None:
+        raise ValueError(f"Unknown feature column: {config!r}")
+
+    def value(field, v):
+        if isinstance(v, dict) and "class_name" in v:
+            if field == "initializer":
+                init_cls = getattr(init_ops, v["class_name"], None) or getattr(init_partition_ops, v["class_name"])
+                return init_cls.from_config(v["config"])
+            return deserialize_column(v, custom_objects)
+        if field == "dtype" and v is not None:
+            return dtypes.as_dtype(v)
+        if field == "normalizer_fn" and v is not None:
+            fn = (custom_objects or {}).get(v)
+            if fn is None:
+                raise ValueError(f"Unknown normalizer_fn '{v}' of a feature column: pass it in custom_objects.")
+            return fn
+        if isinstance(v, list):
+            return tuple(value(field, x) for x in v)
+        return v
+
+    return cls(**{f: value(f, v) for f, v in config["config"].items()})

@@ -526,6 +526,16 @@ class DenseFeatures(_Layer):
         return tw.TensorShape([batch, size])
 
     def get_config(self):
+        from tensorweave._src.feature_column import feature_column as fc
+
         config = super().get_config()
-        config.update(feature_columns=list(self._feature_columns), partitioner=self._partitioner)
+        config.update(feature_columns=[fc.serialize_column(c) for c in self._feature_columns], partitioner=None)
         return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from tensorweave._src.feature_column import feature_column as fc
+
+        config = dict(config)
+        config["feature_columns"] = [fc.deserialize_column(c, custom_objects) for c in config["feature_columns"]]
+        return cls(**config)

@@ -94,6 +94,12 @@ def functional_config(model):
         nodes = layer._inbound_nodes
         return sum(1 for n in nodes[:node_index] if id(n) in network_nodes)
 
+    def tensor_ref(t):
+        from tensorweave._src.layers import base
+
+        layer, idx, t_idx = base.keras_history(t)
+        return [layer.name, kept_index(layer, idx), t_idx]
+
     layer_configs = []
     for layer in model.layers:
         config = _layer_config(layer)
@@ -102,18 +108,15 @@ def functional_config(model):
             if id(node) not in network_nodes or node.is_input:
                 continue
             kwargs = {k: v for k, v in node.call_kwargs.items() if not hasattr(v, "op")}
+            if isinstance(node.call_inputs, dict):  # a layer called on a dict (DenseFeatures): tf_keras keeps its keys
+                inbound.append({key: tensor_ref(t) + [kwargs] for key, t in node.call_inputs.items()})
+                continue
             inbound.append(
                 [[lyr.name, kept_index(lyr, idx), t_idx, kwargs] for lyr, idx, t_idx, _ in node.iterate_inbound()]
             )
         config["name"] = layer.name
         config["inbound_nodes"] = inbound
         layer_configs.append(config)
-
-    def tensor_ref(t):
-        from tensorweave._src.layers import base
-
-        layer, idx, t_idx = base.keras_history(t)
-        return [layer.name, kept_index(layer, idx), t_idx]
 
     return {
         "name": model.name,
@@ -192,13 +195,17 @@ def functional_from_config(config, custom_objects=None, cls=None):
             if i != len(outputs_of[name]):
                 remaining.append((name, i, node))
                 continue
+            refs = list(node.values()) if isinstance(node, dict) else node
             try:
-                inputs = [outputs_of[ref[0]][ref[1]][ref[2]] for ref in node]
+                inputs = [outputs_of[ref[0]][ref[1]][ref[2]] for ref in refs]
             except IndexError:
                 remaining.append((name, i, node))
                 continue
-            kwargs = node[0][3] if node and len(node[0]) > 3 else {}
-            out = created[name](inputs[0] if len(inputs) == 1 else inputs, **kwargs)
+            kwargs = refs[0][3] if refs and len(refs[0]) > 3 else {}
+            if isinstance(node, dict):
+                out = created[name](dict(zip(node, inputs)), **kwargs)
+            else:
+                out = created[name](inputs[0] if len(inputs) == 1 else inputs, **kwargs)
             outputs_of[name].append(list(out) if isinstance(out, (list, tuple)) else [out])
             progress = True
         todo = remaining

@@ -1,5 +1,6 @@
 """Initializers: callables (shape, dtype) -> Tensor, for variables."""
 
+import inspect
 import math
 
 import numpy as np
@@ -12,13 +13,30 @@ from tensorweave._src.ops import random_ops
 
 
 class Initializer:
-    """Base class: `init(shape, dtype=None, partition_info=None)`."""
+    """Base class: `init(shape, dtype=None, partition_info=None)`; `get_config()` gives the constructor's
+    arguments and `from_config(config)` makes the same initializer again, as TF's."""
 
     def __init__(self, dtype=dtypes.float32):
         self.dtype = dtypes.as_dtype(dtype)
 
     def __call__(self, shape, dtype=None, partition_info=None):
         raise NotImplementedError
+
+    _unconfigured = ("verify_shape",)  # arguments TF's configs leave out
+
+    def get_config(self):
+        config = {}
+        for name, param in inspect.signature(type(self).__init__).parameters.items():
+            if name in self._unconfigured or name == "self":
+                continue
+            if param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                value = getattr(self, name, param.default)
+                config[name] = value.name if isinstance(value, dtypes.DType) else value
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
 
 
 class Zeros(Initializer):
