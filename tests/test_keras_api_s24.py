@@ -273,3 +273,25 @@ def test_v1_initializers_have_tfs_config():
 
 def _tf1_only():
     return _tf_keras()[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("LSTM", (5, "relu", "sigmoid", False)),
+        ("GRU", (5, "tanh", "sigmoid", True)),
+        ("SimpleRNN", (5, "relu", False)),
+        ("LSTMCell", (5, "relu", "sigmoid")),
+        ("GRUCell", (5, "relu", "sigmoid", False)),
+    ],
+)
+def test_recurrent_layers_take_keras_positional_arguments(name, args):
+    """LSTM(5, "relu", "sigmoid", False) is units, activation, recurrent_activation, use_bias, as in tf_keras."""
+    _, tf_keras = _tf_keras()
+    ours, theirs = getattr(tw.keras.layers, name)(*args), getattr(tf_keras.layers, name)(*args)
+    for attr in ("activation", "recurrent_activation"):
+        if hasattr(theirs, attr):
+            assert getattr(ours, attr).__name__ == getattr(theirs, attr).__name__
+    assert ours.use_bias == theirs.use_bias
+    with pytest.raises(TypeError, match="multiple values for argument 'activation'"):
+        getattr(tw.keras.layers, name)(*args, activation="tanh")

@@ -3,6 +3,7 @@ Bidirectional and TimeDistributed, with Keras's weight names (`lstm/lstm_cell/ke
 GRU z, r, h), masks, dropout and initial states. The time loop is a `tw.while_loop` (or unrolled with
 `unroll=True`)."""
 
+import functools
 import inspect
 
 import numpy as np
@@ -36,6 +37,48 @@ def _as_list(value):
 def _dim(shape, i):
     d = shape[i]
     return d if d is None or isinstance(d, int) else d.value
+
+
+_COMMON = ("kernel_initializer", "recurrent_initializer", "bias_initializer")
+_REGULARIZE = ("kernel_regularizer", "recurrent_regularizer", "bias_regularizer")
+_CONSTRAIN = ("kernel_constraint", "recurrent_constraint", "bias_constraint")
+# Keras' order of the recurrent layers' and cells' arguments after `units`, which may be given by position.
+_KERAS_ORDER = {
+    "SimpleRNNCell": ("activation", "use_bias", *_COMMON, *_REGULARIZE, *_CONSTRAIN, "dropout", "recurrent_dropout"),
+    "LSTMCell": ("activation", "recurrent_activation", "use_bias", *_COMMON, "unit_forget_bias", *_REGULARIZE,
+                 *_CONSTRAIN, "dropout", "recurrent_dropout"),
+    "GRUCell": ("activation", "recurrent_activation", "use_bias", *_COMMON, *_REGULARIZE, *_CONSTRAIN, "dropout",
+                "recurrent_dropout", "reset_after"),
+    "SimpleRNN": ("activation", "use_bias", *_COMMON, *_REGULARIZE, "activity_regularizer", *_CONSTRAIN, "dropout",
+                  "recurrent_dropout", "return_sequences", "return_state", "go_backwards", "stateful", "unroll"),
+    "LSTM": ("activation", "recurrent_activation", "use_bias", *_COMMON, "unit_forget_bias", *_REGULARIZE,
+             "activity_regularizer", *_CONSTRAIN, "dropout", "recurrent_dropout", "return_sequences", "return_state",
+             "go_backwards", "stateful", "time_major", "unroll"),
+    "GRU": ("activation", "recurrent_activation", "use_bias", *_COMMON, *_REGULARIZE, "activity_regularizer",
+            *_CONSTRAIN, "dropout", "recurrent_dropout", "return_sequences", "return_state", "go_backwards", "stateful",
+            "unroll", "time_major", "reset_after"),
+}  # fmt: skip
+
+
+def _keras_positional(class_name):
+    """Wraps an __init__(self, units, **kwargs) so that the arguments after `units` may also be given by position,
+    in Keras' order for `class_name` (LSTM(32, "relu"))."""
+    names = _KERAS_ORDER[class_name]
+
+    def wrap(init):
+        @functools.wraps(init)
+        def __init__(self, units, *args, **kwargs):
+            if len(args) > len(names):
+                raise TypeError(f"{class_name}.__init__() takes {len(names) + 2} positional arguments")
+            for name, value in zip(names, args):
+                if name in kwargs:
+                    raise TypeError(f"{class_name}.__init__() got multiple values for argument '{name}'")
+                kwargs[name] = value
+            init(self, units, **kwargs)
+
+        return __init__
+
+    return wrap
 
 
 class _Cell(_Layer):
@@ -151,6 +194,7 @@ class LSTMCell(_Cell):
     """Keras's LSTM cell: gates i, f, c, o in the kernels' columns; the forget bias starts at 1
     (`unit_forget_bias`). The defaults are TF1's `tf.keras` (recurrent_activation="hard_sigmoid")."""
 
+    @_keras_positional("LSTMCell")
     def __init__(self, units, recurrent_activation="hard_sigmoid", unit_forget_bias=True, implementation=1, **kwargs):
         super().__init__(units, **kwargs)
         self.recurrent_activation = get_activation(recurrent_activation)
@@ -198,6 +242,7 @@ class GRUCell(_Cell):
     reset gate is applied after the recurrent matmul and the bias is [2, 3 * units] (input and recurrent biases).
     The defaults are TF1's `tf.keras` (recurrent_activation="hard_sigmoid", reset_after=False)."""
 
+    @_keras_positional("GRUCell")
     def __init__(self, units, recurrent_activation="hard_sigmoid", reset_after=False, implementation=1, **kwargs):
         super().__init__(units, **kwargs)
         self.recurrent_activation = get_activation(recurrent_activation)
@@ -540,6 +585,9 @@ def _rnn_layer(cell_class, cell_name, doc):
             raise AttributeError(attr)
 
     Layer.__doc__ = doc
+    layer_name = cell_class.__name__[: -len("Cell")]
+    if layer_name in _KERAS_ORDER:
+        Layer.__init__ = _keras_positional(layer_name)(Layer.__init__)
     return Layer
 
 
