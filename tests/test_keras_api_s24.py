@@ -295,3 +295,40 @@ def test_recurrent_layers_take_keras_positional_arguments(name, args):
     assert ours.use_bias == theirs.use_bias
     with pytest.raises(TypeError, match="multiple values for argument 'activation'"):
         getattr(tw.keras.layers, name)(*args, activation="tanh")
+
+
+def test_tf_keras_json_loads_and_configs_are_whole():
+    """A model's JSON written by tf_keras (its configs carry every argument: groups, a transposed convolution's
+    dilation_rate, a separable one's unused kernel_* fields) loads with model_from_json and, with tf_keras' weights,
+    predicts what tf_keras does; Dense and the transposed/separable convolutions give the whole config too."""
+    tf1, tf_keras = _tf_keras()
+    x = np.random.RandomState(4).randn(2, 6, 6, 3).astype(np.float32)
+
+    def build(keras):
+        L = keras.layers
+        return keras.Sequential([
+            L.SeparableConv2D(4, 3, padding="same", depth_multiplier=2, input_shape=(6, 6, 3)),
+            L.BatchNormalization(),
+            L.Conv2DTranspose(3, 3, strides=2, padding="same", output_padding=1, use_bias=False),
+            L.LayerNormalization(),
+            L.Flatten(),
+            L.Dense(5, "relu", False),
+            L.Dense(2),
+        ])  # fmt: skip
+
+    with tf1.Graph().as_default():
+        model = build(tf_keras)
+        weights = _weights(model.weights, seed=9)
+        model.set_weights([np.abs(w) + 0.5 if "variance" in v.name else w for v, w in zip(model.weights, weights)])
+        weights, expected, json_text = model.get_weights(), model.predict(x), model.to_json()
+    with tw.Graph().as_default():
+        loaded = tw.keras.models.model_from_json(json_text)
+        loaded.set_weights(weights)
+        np.testing.assert_allclose(loaded.predict(x), expected, rtol=1e-4, atol=1e-5)
+        ours = build(tw.keras)
+        for a, b in zip(ours.layers, loaded.layers):
+            if type(a).__name__ in ("Dense", "Conv2DTranspose", "SeparableConv2D"):
+                assert set(a.get_config()) >= set(b.get_config()) - {"kernel_initializer", "kernel_regularizer",
+                                                                      "kernel_constraint"}  # fmt: skip
+    with pytest.raises(NotImplementedError, match="dilation_rate"):
+        tw.keras.layers.Conv2DTranspose(4, 3, dilation_rate=2)

@@ -80,10 +80,13 @@ class InputLayer(base.Layer):
         name=None,
         ragged=False,
         batch_input_shape=None,
+        optional=False,
         **kwargs,
     ):
         if kwargs:
             raise TypeError(f"Keyword argument not understood: {sorted(kwargs)}")
+        if optional:  # tf_keras 2.15+: an input that may be fed None
+            raise NotImplementedError(f"Input {name!r} with optional=True (an input that may be None)")
         name = name or _unique_name("input", zero_based=False)
         base.Layer.__init__(self, name=name, dtype=dtype)
         if input_tensor is None:
@@ -126,6 +129,7 @@ class InputLayer(base.Layer):
             "sparse": self.sparse,
             "ragged": False,
             "name": self.name,
+            "optional": False,
         }
 
     @classmethod

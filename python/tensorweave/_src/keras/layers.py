@@ -164,11 +164,14 @@ class _WeightsMixin:
             if bound.arguments.get("args") and isinstance(getattr(self, "_config", None), dict):
                 # A wrapper of a tw.layers class: its positional arguments by name, from the wrapped class's config.
                 config = dict(self._config, **config)
+        config = dict(getattr(self, "_config_defaults", {}), **config)
         config.pop("weights", None)
         for key in ("activation", "recurrent_activation"):
             if key in config and config[key] is None:
                 config[key] = "linear"
         config.update(name=self.name, trainable=self.trainable)
+        if getattr(self, "_batch_input_shape", None) is not None:
+            config["batch_input_shape"] = tuple(self._batch_input_shape)
         if self.dtype is not None or "dtype" not in config:
             config["dtype"] = dtypes.as_dtype(self.dtype or backend.floatx()).name
         return {key: _serialize_value(value) for key, value in config.items()}
@@ -277,8 +280,27 @@ _KERAS_ARGS = {
 }  # fmt: skip
 
 
+def _keras_default(name, rank):
+    """Keras' default for a constructor argument of Dense and the transposed and separable convolutions."""
+    if name in ("strides", "dilation_rate"):
+        return (1,) * rank
+    fixed = {"padding": "valid", "data_format": "channels_last", "depth_multiplier": 1, "use_bias": True,
+             "bias_initializer": "zeros"}  # fmt: skip
+    if name in fixed:
+        return fixed[name]
+    return "glorot_uniform" if name.endswith("_initializer") else None
+
+
 def _keras_class(tw_class, keras_name):
     class KerasLayer(_WeightsMixin, tw_class):
+        # The whole configuration, as Keras gives it, also for the arguments left at their defaults.
+        _config_defaults = {
+            name: _keras_default(name, 3 if "3D" in keras_name else 1 if "1D" in keras_name else 2)
+            for name in _KERAS_ARGS[keras_name][1 if keras_name == "Dense" else 2 :]
+        }
+        if keras_name != "Dense":
+            _config_defaults["groups"] = 1
+
         def __init__(self, *args, **kwargs):
             names = _KERAS_ARGS[keras_name]
             if len(args) > len(names):
@@ -288,6 +310,8 @@ def _keras_class(tw_class, keras_name):
                     raise TypeError(f"{keras_name}.__init__() got multiple values for argument '{name}'")
                 kwargs[name] = value
             args = ()
+            if keras_name != "Dense":
+                self._pop_keras_conv_config(kwargs)
             activation = kwargs.pop("activation", None)
             activity_regularizer = kwargs.pop("activity_regularizer", None)
             if keras_name == "Dense":  # tf_keras takes int(units): Dense(2.0), Dense(np.int64(2))
@@ -302,6 +326,22 @@ def _keras_class(tw_class, keras_name):
             self._activity_regularizer = regularizers.get(activity_regularizer)
             self._constraint_args = {k: v for k, v in kwargs.items() if k.endswith("_constraint")}
             super().__init__(*args, activation=get_activation(activation), **kwargs)
+
+        @staticmethod
+        def _pop_keras_conv_config(kwargs):
+            """Takes out the fields of Keras' configs of these convolutions that tensorweave's layers do not have:
+            `groups` and a transposed convolution's `dilation_rate` (1 only), and the `kernel_*` arguments that a
+            separable convolution's config carries and Keras ignores."""
+            groups = kwargs.pop("groups", 1)
+            if groups != 1:
+                raise NotImplementedError(f"{keras_name} with groups={groups}: only groups=1 is supported")
+            if "Transpose" in keras_name:
+                dilation = kwargs.pop("dilation_rate", 1)
+                if any(d != 1 for d in (dilation if isinstance(dilation, (list, tuple)) else [dilation])):
+                    raise NotImplementedError(f"{keras_name} with dilation_rate={dilation}: only 1 is supported")
+            else:
+                for key in ("kernel_initializer", "kernel_regularizer", "kernel_constraint"):
+                    kwargs.pop(key, None)
 
         def __call__(self, inputs, *args, **kwargs):
             outputs = super().__call__(inputs, *args, **kwargs)
