@@ -332,3 +332,36 @@ def test_tf_keras_json_loads_and_configs_are_whole():
                                                                       "kernel_constraint"}  # fmt: skip
     with pytest.raises(NotImplementedError, match="dilation_rate"):
         tw.keras.layers.Conv2DTranspose(4, 3, dilation_rate=2)
+
+
+def test_models_saved_by_tf_keras_load_and_predict_the_same(tmp_path):
+    """Whole models saved to .h5 by tf_keras (config with every field tf_keras writes, weights, the training
+    config): a CNN (conv, batch norm, depthwise and separable convs, global pooling, dropout, softmax) and a
+    recurrent model (embedding, LSTM, GRU); tw's load_model predicts what tf_keras did."""
+    tf1, tf_keras = _tf_keras()
+    L = tf_keras.layers
+    rng = np.random.RandomState(0)
+    cases = []
+    with tf1.Graph().as_default():
+        inp = tf_keras.Input((12, 12, 1))
+        x = L.BatchNormalization()(L.Conv2D(8, 3, activation="relu", padding="same")(inp))
+        x = L.SeparableConv2D(8, 3)(L.DepthwiseConv2D(3, padding="same")(L.MaxPooling2D()(x)))
+        out = L.Dense(10, activation="softmax")(L.Dropout(0.2)(L.GlobalAveragePooling2D()(x)))
+        cnn = tf_keras.Model(inp, out)
+        cnn.compile(tf1.train.AdamOptimizer(0.01), "sparse_categorical_crossentropy", metrics=["accuracy"])
+        xs = rng.rand(16, 12, 12, 1).astype(np.float32)
+        cnn.fit(xs, np.arange(16) % 10, epochs=1, verbose=0)
+        cnn.save(str(tmp_path / "cnn.h5"))
+        cases.append(("cnn.h5", xs, cnn.predict(xs)))
+    with tf1.Graph().as_default():
+        rnn = tf_keras.Sequential([L.Embedding(50, 8, input_length=7), L.LSTM(6, return_sequences=True), L.GRU(5),
+                                   L.Dense(3)])  # fmt: skip
+        rnn.compile("rmsprop", "mse")
+        ids = rng.randint(0, 50, (4, 7))
+        rnn.fit(ids, np.zeros((4, 3)), verbose=0)
+        rnn.save(str(tmp_path / "rnn.h5"))
+        cases.append(("rnn.h5", ids, rnn.predict(ids)))
+    for name, x, expected in cases:
+        with tw.Graph().as_default():
+            model = tw.keras.models.load_model(str(tmp_path / name))
+            np.testing.assert_allclose(model.predict(x), expected, rtol=1e-4, atol=1e-6)
