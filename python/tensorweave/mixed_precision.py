@@ -4,31 +4,12 @@
 import sys as _sys
 import types as _types
 
-from tensorweave._src.training.loss_scale import (
-    DynamicLossScale,
-    FixedLossScale,
-    LossScale,
-    MixedPrecisionLossScaleOptimizer,
-    disable_mixed_precision_graph_rewrite,
-    enable_mixed_precision_graph_rewrite,
-)
+from tensorweave._src.training import loss_scale as _loss_scale
+from tensorweave._src.training.loss_scale import *  # noqa: F403 - the names of its __all__
 
-experimental = _types.ModuleType(
-    __name__ + ".experimental", "The loss-scale classes (tf.mixed_precision.experimental)."
-)
-experimental.DynamicLossScale, experimental.FixedLossScale, experimental.LossScale = (
-    DynamicLossScale,
-    FixedLossScale,
-    LossScale,
-)
+experimental = _types.ModuleType(__name__ + ".experimental", "The loss-scale classes (mixed_precision.experimental).")
+for _name in ("DynamicLossScale", "FixedLossScale", "LossScale"):
+    setattr(experimental, _name, getattr(_loss_scale, _name))
 _sys.modules.setdefault(experimental.__name__, experimental)
 
-__all__ = [
-    "DynamicLossScale",
-    "FixedLossScale",
-    "LossScale",
-    "MixedPrecisionLossScaleOptimizer",
-    "disable_mixed_precision_graph_rewrite",
-    "enable_mixed_precision_graph_rewrite",
-    "experimental",
-]
+__all__ = [*_loss_scale.__all__, "experimental"]  # noqa: PLE0604

@@ -280,6 +280,17 @@ _KERAS_ARGS = {
 }  # fmt: skip
 
 
+def bind_positional(class_name, names, args, kwargs):
+    """`kwargs` with the positional `args` added under `names` (a Keras constructor's order of arguments)."""
+    if len(args) > len(names):
+        raise TypeError(f"{class_name}.__init__() takes {len(names)} positional arguments: {len(args)} given")
+    for name, value in zip(names, args):
+        if name in kwargs:
+            raise TypeError(f"{class_name}.__init__() got multiple values for argument '{name}'")
+        kwargs[name] = value
+    return kwargs
+
+
 def _keras_default(name, rank):
     """Keras' default for a constructor argument of Dense and the transposed and separable convolutions."""
     if name in ("strides", "dilation_rate"):
@@ -302,13 +313,7 @@ def _keras_class(tw_class, keras_name):
             _config_defaults["groups"] = 1
 
         def __init__(self, *args, **kwargs):
-            names = _KERAS_ARGS[keras_name]
-            if len(args) > len(names):
-                raise TypeError(f"{keras_name}.__init__() takes {len(names)} positional arguments: {len(args)} given")
-            for name, value in zip(names, args):
-                if name in kwargs:
-                    raise TypeError(f"{keras_name}.__init__() got multiple values for argument '{name}'")
-                kwargs[name] = value
+            kwargs = bind_positional(keras_name, _KERAS_ARGS[keras_name], args, kwargs)
             args = ()
             if keras_name != "Dense":
                 self._pop_keras_conv_config(kwargs)

@@ -10,7 +10,7 @@ import numpy as np
 
 import tensorweave as tw
 from tensorweave._src.keras import backend, constraints, initializers, regularizers
-from tensorweave._src.keras.layers import _get_mask, _Layer, _set_mask, get_activation
+from tensorweave._src.keras.layers import _get_mask, _Layer, _set_mask, bind_positional, get_activation
 from tensorweave._src.layers import core
 from tensorweave._src.layers.base import _snake
 
@@ -68,13 +68,7 @@ def _keras_positional(class_name):
     def wrap(init):
         @functools.wraps(init)
         def __init__(self, units, *args, **kwargs):
-            if len(args) > len(names):
-                raise TypeError(f"{class_name}.__init__() takes {len(names) + 2} positional arguments")
-            for name, value in zip(names, args):
-                if name in kwargs:
-                    raise TypeError(f"{class_name}.__init__() got multiple values for argument '{name}'")
-                kwargs[name] = value
-            init(self, units, **kwargs)
+            init(self, units, **bind_positional(class_name, names, args, kwargs))
 
         return __init__
 

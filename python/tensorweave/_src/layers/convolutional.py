@@ -70,7 +70,6 @@ def _conv(
     trainable,
     name,
     reuse,
-    output_padding=None,
 ):
     from tensorweave._src.ops import nn_conv_ops, nn_volume_ops
 
@@ -79,14 +78,6 @@ def _conv(
     _check_rank(x, rank, default_name)
     kernel_size = _tuple(kernel_size, rank, "kernel_size")
     strides = _tuple(strides, rank, "strides")
-    if output_padding is not None:
-        output_padding = _tuple(output_padding, rank, "output_padding")
-        for stride, extra in zip(strides, output_padding):
-            if extra >= stride:
-                raise ValueError(
-                    f"Strides must be greater than output padding. Received strides={strides}, "
-                    f"output_padding={output_padding}."
-                )
     dilation_rate = _tuple(dilation_rate, rank, "dilation_rate")
     pad = _padding(padding)
     in_channels = _channels(x, default_name)
