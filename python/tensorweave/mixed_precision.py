@@ -5,7 +5,7 @@ import sys as _sys
 import types as _types
 
 from tensorweave._src.training import loss_scale as _loss_scale
-from tensorweave._src.training.loss_scale import *  # noqa: F403 - the names of its __all__
+from tensorweave._src.training.loss_scale import *  # the names of its __all__
 
 experimental = _types.ModuleType(__name__ + ".experimental", "The loss-scale classes (mixed_precision.experimental).")
 for _name in ("DynamicLossScale", "FixedLossScale", "LossScale"):
