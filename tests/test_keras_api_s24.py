@@ -365,3 +365,34 @@ def test_models_saved_by_tf_keras_load_and_predict_the_same(tmp_path):
         with tw.Graph().as_default():
             model = tw.keras.models.load_model(str(tmp_path / name))
             np.testing.assert_allclose(model.predict(x), expected, rtol=1e-4, atol=1e-6)
+
+
+def test_model_to_estimator_trains_evaluates_and_predicts_with_the_keras_model(tmp_path):
+    """tf.keras.estimator.model_to_estimator: the Estimator starts from the Keras model's weights (its predictions
+    and its evaluation loss and accuracy are Keras' own before training), trains with the compiled optimizer and
+    loss, and keys predictions by the output layer's name; the errors of a wrong call are TF's."""
+    rng = np.random.RandomState(0)
+    x = rng.randn(256, 4).astype(np.float32)
+    y = (x @ np.array([1.0, -1.0, 0.5, 2.0]) > 0).astype(np.int64)
+    with tw.Graph().as_default():
+        inp = tw.keras.Input((4,), name="feats")
+        out = tw.keras.layers.Dense(2, activation="softmax", name="probs")(tw.keras.layers.Dense(16, "relu")(inp))
+        model = tw.keras.Model(inp, out)
+        with pytest.raises(ValueError, match="has not been compiled yet"):
+            tw.keras.estimator.model_to_estimator(keras_model=model)
+        model.compile(tw.keras.optimizers.Adam(0.05), "sparse_categorical_crossentropy", metrics=["accuracy"])
+        keras_pred = model.predict(x[:5])
+        keras_loss, keras_acc = model.evaluate(x, y, batch_size=256, verbose=0)
+        est = tw.keras.estimator.model_to_estimator(keras_model=model, model_dir=str(tmp_path / "est"))
+        with pytest.raises(ValueError, match="Either `keras_model` or `keras_model_path`"):
+            tw.keras.estimator.model_to_estimator()
+    numpy_input_fn = tw.estimator.inputs.numpy_input_fn
+    predictions = est.predict(numpy_input_fn({"feats": x[:5]}, shuffle=False))
+    np.testing.assert_allclose([p["probs"] for p in predictions], keras_pred, rtol=1e-5, atol=1e-6)
+    before = est.evaluate(numpy_input_fn({"feats": x}, y, batch_size=256, shuffle=False))
+    np.testing.assert_allclose([before["loss"], before["accuracy"]], [keras_loss, keras_acc], rtol=1e-5)
+    est.train(numpy_input_fn({"feats": x}, y, batch_size=32, num_epochs=None, shuffle=True), steps=150)
+    after = est.evaluate(numpy_input_fn({"feats": x}, y, batch_size=256, shuffle=False))
+    assert after["global_step"] == 150 and after["accuracy"] > 0.95 and after["loss"] < before["loss"] / 5
+    with pytest.raises(KeyError, match="Expected keys"):
+        list(est.predict(numpy_input_fn({"other": x[:2]}, shuffle=False)))

@@ -5,7 +5,18 @@ import sys as _sys
 
 from tensorweave._src.keras import backend, constraints, engine, initializers, layers, regularizers
 from tensorweave._src.keras.engine import Input, InputLayer, Model, Sequential
-from tensorweave.keras import activations, callbacks, datasets, losses, metrics, models, optimizers, preprocessing, utils
+from tensorweave.keras import (
+    activations,
+    callbacks,
+    datasets,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    preprocessing,
+    utils,
+)
+from tensorweave._src.keras import estimator
 
 # The Keras Layer base, Input and InputLayer are the engine's.
 for _name in ("Input", "InputLayer", "Layer"):
@@ -15,6 +26,7 @@ for _name in ("Input", "InputLayer", "Layer"):
 for _name, _module in (
     ("layers", layers),
     ("backend", backend),
+    ("estimator", estimator),
     ("layers.experimental", layers.experimental),
     ("layers.experimental.preprocessing", layers.experimental.preprocessing),
 ):
@@ -30,6 +42,7 @@ __all__ = [
     "backend",
     "callbacks",
     "constraints",
+    "estimator",
     "initializers",
     "layers",
     "losses",
