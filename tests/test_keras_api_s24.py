@@ -2,6 +2,8 @@
 Sequential and functional models, fed dicts of named features), losses.cosine, initializers.normal/uniform and
 the backend's focal cross-entropies, each against tf_keras 2 (TF1 graph mode)."""
 
+import types
+
 import numpy as np
 import pytest
 import tensorweave as tw
@@ -396,3 +398,39 @@ def test_model_to_estimator_trains_evaluates_and_predicts_with_the_keras_model(t
     assert after["global_step"] == 150 and after["accuracy"] > 0.95 and after["loss"] < before["loss"] / 5
     with pytest.raises(KeyError, match="Expected keys"):
         list(est.predict(numpy_input_fn({"other": x[:2]}, shuffle=False)))
+
+
+def test_plot_model_without_pydot_prints_keras_message_and_model_to_dot_draws_the_layers(monkeypatch, capsys):
+    from tensorweave._src.keras import utils_more
+
+    class FakeDot:  # pydot's interface as model_to_dot uses it
+        def __init__(self, **attrs):
+            self.nodes, self.edges, self.attrs = {}, [], attrs
+
+        def set_node_defaults(self, **attrs):
+            pass
+
+        def add_node(self, node):
+            self.nodes[node[0]] = node[1]["label"]
+
+        def add_edge(self, edge):
+            self.edges.append(edge)
+
+    fake = types.SimpleNamespace(Dot=FakeDot, Node=lambda name, label: (name, {"label": label}),
+                                 Edge=lambda a, b: (a, b))  # fmt: skip
+    with tw.Graph().as_default():
+        i = tw.keras.Input((3,), name="x")
+        a, b = tw.keras.layers.Dense(2, name="a")(i), tw.keras.layers.Dense(2, name="b")(i)
+        model = tw.keras.Model(i, tw.keras.layers.Add(name="sum")([a, b]))
+        monkeypatch.setattr(utils_more, "_pydot", lambda: None)
+        assert tw.keras.utils.plot_model(model, to_file="unused.png") is None
+        assert "You must install pydot" in capsys.readouterr().out
+        with pytest.raises(ImportError, match="You must install pydot"):
+            tw.keras.utils.model_to_dot(model)
+        monkeypatch.setattr(utils_more, "_pydot", lambda: fake)
+        dot = tw.keras.utils.model_to_dot(model, show_shapes=True)
+    labels = {name: label for name, label in dot.nodes.items()}
+    by_layer = {layer.name: str(id(layer)) for layer in model.layers}
+    assert labels[by_layer["a"]] == "a: Dense|output: (None, 2)"
+    assert sorted(dot.edges) == sorted([(by_layer["x"], by_layer["a"]), (by_layer["x"], by_layer["b"]),
+                                        (by_layer["a"], by_layer["sum"]), (by_layer["b"], by_layer["sum"])])  # fmt: skip

@@ -1,5 +1,5 @@
 """tf.keras.utils (Keras 2): registration of custom objects, seeds, ordinal encoding, data packing, dataset helpers
-(timeseries_dataset_from_array, split_dataset) and get_source_inputs."""
+(timeseries_dataset_from_array, split_dataset), get_source_inputs, and model_to_dot / plot_model (with pydot)."""
 
 import random
 
@@ -12,7 +12,9 @@ __all__ = [
     "get_registered_name",
     "get_registered_object",
     "get_source_inputs",
+    "model_to_dot",
     "pack_x_y_sample_weight",
+    "plot_model",
     "register_keras_serializable",
     "set_random_seed",
     "split_dataset",
@@ -225,3 +227,61 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
         return tw.data.Dataset.from_tensor_slices(part)
 
     return take(order[:left]), take(order[left : left + right])
+
+
+_PYDOT_MESSAGE = (
+    "You must install pydot (`pip install pydot`) and install graphviz (see instructions at "
+    "https://graphviz.gitlab.io/download/) for plot_model to work."
+)
+
+
+def _pydot():
+    try:
+        import pydot
+
+        pydot.Dot.create(pydot.Dot())  # graphviz's `dot` must run too
+    except Exception:  # noqa: BLE001 - either missing means no plotting, as Keras checks
+        return None
+    return pydot
+
+
+def model_to_dot(model, show_shapes=False, show_dtype=False, show_layer_names=True, rankdir="TB", expand_nested=False,
+                 dpi=96, subgraph=False, layer_range=None, show_layer_activations=False, show_trainable=False):  # fmt: skip
+    """The model's layers and their connections as a pydot graph (ImportError without pydot and graphviz)."""
+    pydot = _pydot()
+    if pydot is None:
+        raise ImportError(_PYDOT_MESSAGE)
+    dot = pydot.Dot(graph_type="digraph", rankdir=rankdir, dpi=dpi)
+    dot.set_node_defaults(shape="record")
+    for layer in model.layers:
+        label = f"{layer.name}: {type(layer).__name__}" if show_layer_names else type(layer).__name__
+        if show_layer_activations and getattr(layer, "activation", None) is not None:
+            label += f"|{getattr(layer.activation, '__name__', layer.activation)}"
+        if show_shapes:
+            try:
+                label += f"|output: {layer.output_shape}"
+            except (AttributeError, ValueError):
+                label += "|output: multiple"
+        if show_trainable:
+            label += f"|trainable: {'T' if layer.trainable else 'F'}"
+        dot.add_node(pydot.Node(str(id(layer)), label=label))
+    for layer in model.layers:
+        for node in getattr(layer, "_inbound_nodes", []):
+            for inbound, _, _, _ in node.iterate_inbound():
+                if inbound in model.layers:
+                    dot.add_edge(pydot.Edge(str(id(inbound)), str(id(layer))))
+    return dot
+
+
+def plot_model(model, to_file="model.png", show_shapes=False, show_dtype=False, show_layer_names=True, rankdir="TB",
+               expand_nested=False, dpi=96, layer_range=None, show_layer_activations=False, show_trainable=False):  # fmt: skip
+    """Draws the model to `to_file` (its extension the format) with pydot and graphviz; without them it prints how to
+    install them and draws nothing, as Keras does."""
+    if _pydot() is None:
+        print(_PYDOT_MESSAGE)
+        return None
+    dot = model_to_dot(model, show_shapes, show_dtype, show_layer_names, rankdir, expand_nested, dpi,
+                       show_layer_activations=show_layer_activations, show_trainable=show_trainable)  # fmt: skip
+    extension = to_file.rsplit(".", 1)[-1] if "." in to_file else "png"
+    dot.write(to_file, format=extension)
+    return None
