@@ -95,16 +95,24 @@ def _train(t, dtype, opt, master_float32=True):
             return [sess.run([loss, train])[0] for _ in range(5)]
 
 
+def _half_rtol(dtype):
+    # TF's own float16 kernels differ by CPU (oneDNN's half kernels on some, Eigen's on others, e.g. AMD Zen 4):
+    # its losses move by up to one float16 ulp (2**-10 relative) from machine to machine; bfloat16 ones do not.
+    return 1e-3 if dtype == "float16" else 1e-5
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("opt", ["sgd", "adam"])
 def test_mixed_precision_training_matches_tf(dtype, opt):
-    np.testing.assert_allclose(_train(tw, dtype, opt), _train(v1, dtype, opt), rtol=1e-5)
+    np.testing.assert_allclose(_train(tw, dtype, opt), _train(v1, dtype, opt), rtol=_half_rtol(dtype))
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_gradient_descent_on_half_variables_matches_tf(dtype):
     np.testing.assert_allclose(
-        _train(tw, dtype, "sgd", master_float32=False), _train(v1, dtype, "sgd", master_float32=False), rtol=1e-5
+        _train(tw, dtype, "sgd", master_float32=False),
+        _train(v1, dtype, "sgd", master_float32=False),
+        rtol=_half_rtol(dtype),
     )
 
 
