@@ -85,3 +85,66 @@ def test_validate_args_accepts_good_parameters():
             r = sess.run(ts)
     np.testing.assert_allclose(r[:2] + r[3:], [0.0, 0.25, 1.5])
     np.testing.assert_allclose(r[2], -(0.25 * np.log(0.25) + 0.75 * np.log(0.75)), rtol=1e-5)
+
+
+@pytest.mark.parametrize("max_to_keep", [None, 0])
+def test_saver_without_max_to_keep_records_no_checkpoints(tmp_path, max_to_keep):
+    """Saver(max_to_keep=None or 0) deletes nothing and, as TF's, records nothing: last_checkpoints stays empty and
+    the state file lists only the latest (p207: every checkpoint was recorded)."""
+    with tw.Graph().as_default():
+        v = tw.Variable(1.0, name="v")
+        saver = tw.train.Saver(max_to_keep=max_to_keep)
+        with tw.Session() as sess:
+            sess.run(v.initializer)
+            for step in range(3):
+                saver.save(sess, str(tmp_path / "model"), global_step=step)
+    assert saver.last_checkpoints == []
+    state = tw.train.get_checkpoint_state(str(tmp_path))
+    assert [p.rsplit("/", 1)[-1] for p in state.all_model_checkpoint_paths] == ["model-2"]
+    assert all(tw.train.checkpoint_exists(str(tmp_path / f"model-{s}")) for s in range(3))
+
+
+def test_piecewise_constant_takes_tensors_and_checks_dtypes_as_tf():
+    """piecewise_constant takes scalar Tensors as boundaries and values; int32 boundaries are promoted for an
+    int64 x; any other dtype mismatch is TF's ValueError (p205: Tensors were refused with a TypeError, float
+    boundaries for an integer step and mixed value dtypes were accepted)."""
+    with tw.Graph().as_default():
+        step = tw.placeholder(tw.int64, [])
+        lr = tw.train.piecewise_constant(step, [tw.constant(2, tw.int64), 5], [1.0, tw.constant(0.5), 0.1])
+        with tw.Session() as sess:
+            got = [float(sess.run(lr, {step: s})) for s in (0, 2, 3, 5, 6)]
+        np.testing.assert_allclose(got, [1.0, 1.0, 0.5, 0.5, 0.1])
+        with pytest.raises(ValueError, match=r"^Boundaries \(<dtype: 'float32'>\) must have the same dtype as x"):
+            tw.train.piecewise_constant(step, [2.0], [1.0, 0.5])
+        with pytest.raises(ValueError, match=r"^Boundaries \(<dtype: 'int32'>\) must have the same dtype as x"):
+            tw.train.piecewise_constant(tw.constant(1.0), [2], [1.0, 0.5])
+        with pytest.raises(ValueError, match=r"^Values must have elements all with the same dtype"):
+            tw.train.piecewise_constant(step, [2], [1, 0.5])
+
+
+def test_dynamic_rnn_steps_take_one_loop_bodys_graph_seed_offsets():
+    """With a graph seed and no op seeds, a DropoutWrapper inside dynamic_rnn takes graph-seed offsets once per
+    random op, as TF's while_loop body does, not once per unrolled step: the ops after the RNN get the seeds they
+    would get in TF, and the steps' masks still differ (p208: the dense layer after a bidirectional RNN had other
+    initial values than TF's)."""
+
+    def kernel_after_rnn(steps):
+        with tw.Graph().as_default() as g:
+            tw.set_random_seed(5)
+            keep = tw.placeholder_with_default(0.5, [])
+            cell = tw.nn.rnn_cell.DropoutWrapper(tw.nn.rnn_cell.BasicRNNCell(3), input_keep_prob=keep)
+            outputs, _ = tw.nn.dynamic_rnn(cell, tw.ones([2, steps, 3]), dtype=tw.float32)
+            dense = tw.layers.Dense(2, name="after")
+            dense(outputs)
+            seeds = [op.get_attr("seed2") for op in g.get_operations() if op.type == "RandomUniform"]
+            with tw.Session() as sess:
+                sess.run(tw.global_variables_initializer())
+                return sess.run(dense.kernel), seeds
+
+    one, _ = kernel_after_rnn(1)
+    five, seeds = kernel_after_rnn(5)
+    np.testing.assert_array_equal(one, five)
+    # the cell's and the dense layer's kernel initializers and the 5 steps' masks, all with seeds of their own, of
+    # which only the kernels' and the first step's come from the graph's count (0, 1, 2), as in TF
+    assert len(seeds) == 7 and len(set(seeds)) == 7
+    assert sorted(seeds)[:3] == [0, 1, 2] and min(sorted(seeds)[3:]) >= 2**30
