@@ -148,3 +148,24 @@ def test_dynamic_rnn_steps_take_one_loop_bodys_graph_seed_offsets():
     # which only the kernels' and the first step's come from the graph's count (0, 1, 2), as in TF
     assert len(seeds) == 7 and len(set(seeds)) == 7
     assert sorted(seeds)[:3] == [0, 1, 2] and min(sorted(seeds)[3:]) >= 2**30
+
+
+def test_py_function_body_runs_eagerly():
+    """tf.py_function's body gets tensors with .numpy() (a scalar for a 0-d one: bytes for a string) and the tw ops
+    it applies to them give values, as TF's eager body (p211: a tw op inside returned a graph Tensor, an
+    InternalError when run); in a Dataset.map too."""
+    with tw.Graph().as_default():
+        y = tw.py_function(lambda a, b: a * 2 + tw.reduce_sum(b), [tw.constant([1.0, 2.0]), tw.constant([3.0])],
+                           tw.float32)  # fmt: skip
+        upper = tw.py_function(lambda s: s.numpy().decode().upper(), [tw.constant("abc")], tw.string)
+        pair = tw.py_function(lambda x: [tw.shape(x), x.numpy().sum()], [tw.ones([2, 3])], [tw.int32, tw.float32])
+        words = tw.data.Dataset.from_tensor_slices(["a b", "c d e"]).map(
+            lambda t: tw.py_function(lambda s: len(s.numpy().split()), [t], tw.int64)
+        )
+        n = words.make_one_shot_iterator().get_next()
+        with tw.Session() as sess:
+            assert sess.run(y).tolist() == [5.0, 7.0]
+            assert sess.run(upper) == b"ABC"
+            shape, total = sess.run(pair)
+            assert shape.tolist() == [2, 3] and total == 6.0
+            assert [sess.run(n), sess.run(n)] == [2, 3]
