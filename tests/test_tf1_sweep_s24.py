@@ -169,3 +169,40 @@ def test_py_function_body_runs_eagerly():
             shape, total = sess.run(pair)
             assert shape.tolist() == [2, 3] and total == 6.0
             assert [sess.run(n), sess.run(n)] == [2, 3]
+
+
+def test_clip_by_norm_and_value_keep_indexed_slices():
+    """clip_by_norm and clip_by_value of an IndexedSlices (an embedding's gradient) clip its values and return an
+    IndexedSlices, as TF's (p215: clip_by_norm densified it, so .indices was missing)."""
+    with tw.Graph().as_default():
+        emb = tw.Variable(np.arange(12, dtype=np.float32).reshape(4, 3))
+        grad = tw.gradients(tw.reduce_sum(tw.nn.embedding_lookup(emb, [3, 1, 3]) * 4.0), emb)[0]
+        by_norm = tw.clip_by_norm(grad, 1.0, axes=[1])
+        by_value = tw.clip_by_value(grad, -1.0, 2.0)
+        assert isinstance(by_norm, tw.IndexedSlices) and isinstance(by_value, tw.IndexedSlices)
+        with tw.Session() as sess:
+            sess.run(emb.initializer)
+            idx, values, clipped = sess.run([by_norm.indices, by_norm.values, by_value.values])
+    assert idx.tolist() == [3, 1, 3]
+    np.testing.assert_allclose(values, np.full([3, 3], 1.0 / np.sqrt(3.0)), rtol=1e-6)
+    np.testing.assert_array_equal(clipped, np.full([3, 3], 2.0))
+
+
+def test_random_crop_draws_offsets_as_tf():
+    """random_crop's offsets are an int32 draw in [0, 2**31 - 1) modulo the room left, as TF's: with a seed the
+    crop is the one TF picks, i.e. the slice at random_uniform(int32, maxval=int32.max, same seed) % limit (p216:
+    a floored float draw picked other crops)."""
+    image = np.arange(6 * 5 * 3, dtype=np.float32).reshape(6, 5, 3)
+    with tw.Graph().as_default():
+        tw.set_random_seed(3)
+        crop = tw.random_crop(image, [4, 3, 3], seed=7)
+        with tw.Session() as sess:
+            got = sess.run(crop)
+    with tw.Graph().as_default():
+        tw.set_random_seed(3)
+        draw = tw.random_uniform([3], maxval=tw.int32.max, dtype=tw.int32, seed=7)
+        with tw.Session() as sess:
+            offset = sess.run(draw) % np.array([3, 3, 1])
+    np.testing.assert_array_equal(got, image[offset[0] : offset[0] + 4, offset[1] : offset[1] + 3])
+    # TF 2.21 with tf.set_random_seed(3) and seed=7 crops at (1, 0, 0) here (its first element is 15.0)
+    assert offset.tolist() == [1, 0, 0] and got[0, 0, 0] == 15.0
