@@ -206,3 +206,47 @@ def test_random_crop_draws_offsets_as_tf():
     np.testing.assert_array_equal(got, image[offset[0] : offset[0] + 4, offset[1] : offset[1] + 3])
     # TF 2.21 with tf.set_random_seed(3) and seed=7 crops at (1, 0, 0) here (its first element is 15.0)
     assert offset.tolist() == [1, 0, 0] and got[0, 0, 0] == 15.0
+
+
+def test_batch_renormalization_matches_its_definition():
+    """tf.layers.batch_normalization(renorm=True) as TF's: batch moments corrected by r = stddev / renorm_stddev
+    (clipped to rmax) and d = (mean - renorm_mean) / renorm_stddev, the renorm averages updated each training step
+    with renorm_momentum, and UPDATE_OPS updating moving_mean and moving_stddev (moving_variance its square less
+    epsilon); invalid clipping keys are TF's ValueError (p224: renorm raised NotImplementedError)."""
+    x_np = np.array([[1.0, -2.0], [3.0, 0.5], [-1.0, 4.0], [2.5, 1.0]], np.float32)
+    eps, clip = 1e-3, 1.2
+    with tw.Graph().as_default():
+        y = tw.layers.batch_normalization(
+            tw.constant(x_np), training=True, renorm=True, momentum=0.5, renorm_momentum=0.5,
+            renorm_clipping={"rmax": clip}, epsilon=eps, name="bn",
+        )  # fmt: skip
+        updates = tw.get_collection(tw.GraphKeys.UPDATE_OPS)
+        names = sorted(v.op.name for v in tw.global_variables())
+        with tw.Session() as sess:
+            sess.run(tw.global_variables_initializer())
+            steps = [sess.run([y] + updates)[0] for _ in range(2)]
+            final = {v.op.name: sess.run(v) for v in tw.global_variables()}
+        with pytest.raises(ValueError, match="Received invalid keys for `renorm_clipping` argument"):
+            tw.layers.batch_normalization(tw.constant(x_np), renorm=True, renorm_clipping={"r_max": 2.0})
+    assert names == [f"bn/{n}" for n in ("beta", "gamma", "moving_mean", "moving_stddev", "moving_variance",
+                                         "renorm_mean", "renorm_stddev")]  # fmt: skip
+    mean, var = x_np.mean(0), x_np.var(0)
+    stddev = np.sqrt(var + eps)
+    renorm_mean, renorm_stddev = np.zeros(2), np.ones(2)
+    moving_mean, moving_stddev = np.zeros(2), np.ones(2)
+    for got in steps:
+        floor = np.maximum(renorm_stddev, np.sqrt(eps))
+        r = np.minimum(stddev / floor, clip)
+        d = (mean - renorm_mean) / floor
+        np.testing.assert_allclose(got, (x_np - mean) / stddev * r + d, rtol=1e-5, atol=1e-6)
+        renorm_mean, renorm_stddev = (
+            renorm_mean - (renorm_mean - mean) * 0.5,
+            renorm_stddev - (renorm_stddev - stddev) * 0.5,
+        )
+        moving_mean, moving_stddev = (
+            moving_mean - (moving_mean - mean) * 0.5,
+            moving_stddev - (moving_stddev - stddev) * 0.5,
+        )
+    for name, want in (("renorm_mean", renorm_mean), ("renorm_stddev", renorm_stddev), ("moving_mean", moving_mean),
+                       ("moving_stddev", moving_stddev), ("moving_variance", moving_stddev**2 - eps)):  # fmt: skip
+        np.testing.assert_allclose(final[f"bn/{name}"], want, rtol=1e-5, err_msg=name)
