@@ -385,8 +385,8 @@ def test_piecewise_constant_and_staircase_decay():
             np.testing.assert_allclose(sess.run(smooth, {step: s}), 0.1 * 0.1 ** (s / 10), rtol=1e-6)
         with pytest.raises(ValueError, match="1 less than"):
             tw.train.piecewise_constant(step, [10], [0.1])
-        with pytest.raises(TypeError):
-            tw.train.piecewise_constant(step, [tw.constant(1, tw.int64)], [0.1, 0.2])
+        with pytest.raises(ValueError, match=r"Boundaries \(<dtype: 'float32'>\) must have the same dtype as x"):
+            tw.train.piecewise_constant(step, [1.5], [0.1, 0.2])
 
 
 def test_clip_by_global_norm():

@@ -157,6 +157,46 @@ class Distribution:
         with _tw.name_scope(self._name + "/" + name):
             return self._covariance()
 
+    def survival_function(self, value, name="survival_function"):
+        """P[X > x]: 1 - cdf(x) (or the distribution's own, more accurate form)."""
+        with _tw.name_scope(self._name + "/" + name):
+            return self._survival_function(self._x(value))
+
+    def log_survival_function(self, value, name="log_survival_function"):
+        with _tw.name_scope(self._name + "/" + name):
+            return _tw.log(self._survival_function(self._x(value)))
+
+    def quantile(self, value, name="quantile"):
+        """The inverse cdf: x such that cdf(x) = value."""
+        with _tw.name_scope(self._name + "/" + name):
+            return self._quantile(_tw.convert_to_tensor(value, dtype=self._dtype))
+
+    def kl_divergence(self, other, name="kl_divergence"):
+        """KL(self || other), as tw.distributions.kl_divergence with this distribution's allow_nan_stats."""
+        with _tw.name_scope(self._name + "/" + name):
+            return kl_divergence(self, other, allow_nan_stats=self._allow_nan_stats)
+
+    def cross_entropy(self, other, name="cross_entropy"):
+        """H[self, other] = H[self] + KL(self || other)."""
+        with _tw.name_scope(self._name + "/" + name):
+            return self._entropy() + kl_divergence(self, other, allow_nan_stats=self._allow_nan_stats)
+
+    def is_scalar_batch(self, name="is_scalar_batch"):
+        """A bool scalar tensor: batch_shape == []."""
+        with _tw.name_scope(self._name + "/" + name):
+            return self._is_scalar(self.batch_shape, self.batch_shape_tensor)
+
+    def is_scalar_event(self, name="is_scalar_event"):
+        """A bool scalar tensor: event_shape == []."""
+        with _tw.name_scope(self._name + "/" + name):
+            return self._is_scalar(self.event_shape, self.event_shape_tensor)
+
+    @staticmethod
+    def _is_scalar(static_shape, shape_tensor):
+        if static_shape.ndims is not None:
+            return _tw.convert_to_tensor(static_shape.ndims == 0)
+        return _tw.equal(_tw.size(shape_tensor()), 0)
+
     # What a distribution does not define (TF's NotImplementedError, naming the method and the class).
     def _not_implemented(self, what):
         raise NotImplementedError(f"{what} is not implemented: {type(self).__name__}")
@@ -178,6 +218,12 @@ class Distribution:
 
     def _variance(self):
         self._not_implemented("variance")
+
+    def _quantile(self, p):
+        self._not_implemented("quantile")
+
+    def _survival_function(self, x):
+        return 1.0 - self._cdf(x)
 
     def _where_defined(self, value, defined, message):
         """`value` where `defined` holds; elsewhere NaN (allow_nan_stats), or (not allow_nan_stats) an
@@ -207,7 +253,7 @@ class _LocScale(Distribution):
 
     def __init__(self, loc, scale, name, validate_args=False, allow_nan_stats=True):
         loc = _float(loc, "loc")
-        scale = _float(scale, "scale", loc.dtype)
+        scale = _positive(_float(scale, "scale", loc.dtype), validate_args)
         self._loc, self._scale = loc, scale
         super().__init__(loc.dtype, name, {"loc": loc, "scale": scale}, validate_args, allow_nan_stats)
 
@@ -239,6 +285,12 @@ class Normal(_LocScale):
     def _cdf(self, x):
         return 0.5 * _tw.math.erfc(-self._z(x) / _math.sqrt(2.0))
 
+    def _survival_function(self, x):
+        return 0.5 * _tw.math.erfc(self._z(x) / _math.sqrt(2.0))
+
+    def _quantile(self, p):
+        return self._loc + self._scale * _tw.math.ndtri(p)
+
     def _entropy(self):
         return 0.5 * _math.log(2.0 * _math.pi * _math.e) + _tw.log(self._scale) + _tw.zeros_like(self._loc)
 
@@ -260,6 +312,11 @@ class Uniform(Distribution):
     def __init__(self, low=0.0, high=1.0, validate_args=False, allow_nan_stats=True, name="Uniform"):
         low = _float(low, "low")
         high = _float(high, "high", low.dtype)
+        if validate_args:
+            with _tw.control_dependencies(
+                [_tw.assert_less(low, high, message="uniform not defined when low >= high.")]
+            ):
+                low, high = _tw.identity(low), _tw.identity(high)
         self._low, self._high = low, high
         super().__init__(low.dtype, name, {"low": low, "high": high}, validate_args, allow_nan_stats)
 
@@ -304,13 +361,18 @@ class Exponential(Distribution):
     reparameterization_type = FULLY_REPARAMETERIZED
 
     def __init__(self, rate, validate_args=False, allow_nan_stats=True, name="Exponential"):
-        rate = _float(rate, "rate")
+        rate = _positive(_float(rate, "rate"), validate_args)
         self._rate = rate
         super().__init__(rate.dtype, name, {"rate": rate}, validate_args, allow_nan_stats)
 
     @property
     def rate(self):
         return self._rate
+
+    @property
+    def concentration(self):
+        """1 (TF's Exponential is a Gamma with concentration 1)."""
+        return _tw.ones([], dtype=self._dtype)
 
     def _sample_n(self, sample_shape, seed):
         tiny = _np.finfo(self._dtype.as_numpy_dtype).tiny
@@ -371,8 +433,8 @@ class Gamma(Distribution):
     """The Gamma distribution with `concentration` and `rate` (tf.distributions.Gamma)."""
 
     def __init__(self, concentration, rate, validate_args=False, allow_nan_stats=True, name="Gamma"):
-        concentration = _float(concentration, "concentration")
-        rate = _float(rate, "rate", concentration.dtype)
+        concentration = _positive(_float(concentration, "concentration"), validate_args)
+        rate = _positive(_float(rate, "rate", concentration.dtype), validate_args)
         self._concentration, self._rate = concentration, rate
         super().__init__(
             concentration.dtype, name, {"concentration": concentration, "rate": rate}, validate_args, allow_nan_stats
@@ -429,7 +491,7 @@ class Bernoulli(Distribution):
             logits = _float(logits, "logits")
             probs = _tw.sigmoid(logits)
         else:
-            probs = _float(probs, "probs")
+            probs = _probabilities(_float(probs, "probs"), validate_args, sum_to_one=False)
             logits = _tw.log(probs) - _tw.math.log1p(-probs)
         self._logits, self._probs = logits, probs
         super().__init__(_tw.as_dtype(dtype), name, {"logits": logits}, validate_args, allow_nan_stats)
@@ -476,7 +538,7 @@ class Categorical(Distribution):
             logits = _float(logits, "logits")
             probs = _tw.nn.softmax(logits)
         else:
-            probs = _float(probs, "probs")
+            probs = _probabilities(_float(probs, "probs"), validate_args, sum_to_one=True)
             logits = _tw.log(probs)
         self._logits, self._probs = logits, probs
         super().__init__(_tw.as_dtype(dtype), name, {"logits": logits}, validate_args, allow_nan_stats)
@@ -488,6 +550,14 @@ class Categorical(Distribution):
     @property
     def probs(self):
         return self._probs
+
+    @property
+    def event_size(self):
+        """Scalar int32 tensor: the number of classes."""
+        classes = self._logits.shape[-1:].as_list()[0] if self._logits.shape.ndims else None
+        if classes is not None:
+            return _tw.constant(classes, _tw.int32, name="event_size")
+        return _tw.shape(self._logits)[-1]
 
     @property
     def batch_shape(self):
@@ -530,6 +600,22 @@ def _positive(value, validate_args, message=None):
         return value
     with _tw.control_dependencies([_tw.assert_positive(value, message=message)]):
         return _tw.identity(value)
+
+
+def _probabilities(probs, validate_args, sum_to_one):
+    """`probs`, checked under validate_args to lie in [0, 1] and (sum_to_one) to sum to 1 on the last axis, as
+    TF's get_logits_and_probs."""
+    if not validate_args:
+        return probs
+    checks = [_tw.assert_non_negative(probs)]
+    if sum_to_one:
+        eps = float(_np.finfo(probs.dtype.as_numpy_dtype).eps)
+        total = _tw.reduce_sum(probs, -1)
+        checks.append(_tw.assert_near(total, _tw.ones_like(total), rtol=10 * eps, message="probs does not sum to 1."))
+    else:
+        checks.append(_tw.assert_less_equal(probs, 1.0, message="probs has components greater than 1."))
+    with _tw.control_dependencies(checks):
+        return _tw.identity(probs)
 
 
 def _lbeta(x):

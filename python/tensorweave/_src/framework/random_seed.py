@@ -1,10 +1,13 @@
 """Graph- and op-level seeds, combined as TensorFlow 1 combines them
 (`tf.compat.v1.get_seed`)."""
 
+import contextlib
+
 from tensorweave._src.framework import ops
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
+_UNROLLED_STEP_SEEDS = 2**30  # where the op-seed offsets of unrolled loop steps start (far above a graph's count)
 
 
 def _truncate_seed(seed):
@@ -49,3 +52,21 @@ def set_random_seed(seed):
     """Sets the graph-level seed of the default graph: random ops created
     afterwards give the same values in every fresh session."""
     ops.get_default_graph().seed = seed
+
+
+@contextlib.contextmanager
+def unrolled_loop_steps(graph):
+    """Inside: unseeded random ops take graph-seed offsets from a range of their own, not the graph's count.
+
+    dynamic_rnn unrolls a loop over a known number of steps that TensorFlow builds once, as a while_loop body:
+    running the steps after the first in here, only the first step's random ops (a DropoutWrapper's) take the
+    graph's offsets, as in TF, and every op built after the loop gets the seed it would get in TF. The later
+    steps still draw with offsets of their own, different from each other and from the graph's other ops.
+    """
+    counted = graph._last_op_seed
+    graph._last_op_seed = getattr(graph, "_unrolled_op_seed", _UNROLLED_STEP_SEEDS)
+    try:
+        yield
+    finally:
+        graph._unrolled_op_seed = graph._last_op_seed
+        graph._last_op_seed = counted

@@ -274,6 +274,70 @@ def _select_training(training, train_fn, infer_fn):
     return math_ops.where(training, train_fn(), infer_fn())
 
 
+def _renorm_variables(moving_mean_initializer, moving_variance_initializer, shape, dtype):
+    """Batch renormalization's (moving_stddev, renorm_mean, renorm_stddev), made as TF's after moving_variance."""
+    from tensorweave._src.ops import math_ops
+
+    def stddev_initializer(*args, **kwargs):
+        return math_ops.sqrt(moving_variance_initializer(*args, **kwargs))
+
+    return tuple(
+        variables_lib.get_variable(name, shape, dtype=dtype, initializer=init, trainable=False)
+        for name, init in (
+            ("moving_stddev", stddev_initializer),
+            ("renorm_mean", moving_mean_initializer),
+            ("renorm_stddev", stddev_initializer),
+        )
+    )
+
+
+def _renorm_train(x, gamma, beta, stats, training, momentum, epsilon, clipping, renorm_momentum):
+    """Batch renormalization (Ioffe, 2017) in training, as TF's BatchNormalization(renorm=True): the batch
+    moments corrected by r = stddev / renorm_stddev and d = (mean - renorm_mean) / renorm_stddev (clipped, no
+    gradient) toward the renorm averages, which this step updates with renorm_momentum; the moving mean and
+    stddev (the variance as stddev**2 - epsilon) are updated by the ops added to UPDATE_OPS."""
+    from tensorweave._src.ops import array_ops, math_ops, nn_impl, nn_ops, state_ops
+
+    moving_mean, moving_var, moving_stddev, renorm_mean, renorm_stddev = stats
+    flag = None if isinstance(training, (bool, np.bool_)) else ops.convert_to_tensor(training, dtype=dtypes.bool)
+
+    def assign_moving_average(variable, value, decay_from):
+        # TF's _assign_moving_average; under a training tensor, a step that is not training leaves it as it is.
+        delta = (variable.value() - value) * (1.0 - decay_from)
+        if flag is not None:
+            delta = math_ops.where(flag, delta, array_ops.zeros_like(delta))
+        return state_ops.assign_sub(variable, delta, name="AssignMovingAvg")
+
+    mean, variance = nn_ops.moments(x, list(range(x.shape.ndims - 1)))
+    stddev = math_ops.sqrt(variance + epsilon)
+    floor = math_ops.maximum(renorm_stddev.value(), math_ops.sqrt(ops.convert_to_tensor(epsilon, x.dtype)))
+    r = stddev / floor
+    d = (mean - renorm_mean.value()) / floor
+    with ops.control_dependencies([r, d]):  # the corrections read the averages before this step's update
+        mean, stddev = array_ops.identity(mean), array_ops.identity(stddev)
+    if clipping.get("rmin") is not None:
+        r = math_ops.maximum(r, clipping["rmin"])
+    if clipping.get("rmax") is not None:
+        r = math_ops.minimum(r, clipping["rmax"])
+    if clipping.get("dmax") is not None:
+        d = math_ops.minimum(math_ops.maximum(d, -clipping["dmax"]), clipping["dmax"])
+    updates = [assign_moving_average(v, t, renorm_momentum) for v, t in ((renorm_mean, mean), (renorm_stddev, stddev))]
+    with ops.control_dependencies(updates):
+        mean, variance = array_ops.identity(mean), array_ops.identity(variance)
+    r = array_ops.stop_gradient(r, name="renorm_r")
+    d = array_ops.stop_gradient(d, name="renorm_d")
+    scale, offset = (r, d) if gamma is None else (r * gamma, d * gamma)
+    offset = offset if beta is None else offset + beta
+    y = nn_impl.batch_normalization(x, mean, variance, offset, scale, epsilon)
+    new_stddev = assign_moving_average(moving_stddev, math_ops.sqrt(variance + epsilon), momentum)
+    new_variance = nn_ops.relu(new_stddev * new_stddev - epsilon)
+    if flag is not None:
+        new_variance = math_ops.where(flag, new_variance, moving_var.value())
+    for update in (assign_moving_average(moving_mean, mean, momentum), state_ops.assign(moving_var, new_variance)):
+        ops.add_to_collection(ops.GraphKeys.UPDATE_OPS, update.op)
+    return y
+
+
 def dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
     """Drops each element with probability `rate` (scaling the rest by
     1/(1-rate)) when `training`; the identity otherwise."""
@@ -343,8 +407,19 @@ def batch_normalization(
     if rank is None or not (channels_first or axis in (-1, rank - 1)):
         raise ValueError("batch_normalization supports the last axis, or axis 1 of a 4-D input (NCHW), only")
     channels = x.shape[1 if channels_first else -1].value
-    if renorm or virtual_batch_size is not None or adjustment is not None:
-        raise NotImplementedError("batch renormalization / virtual batches are not supported")
+    if virtual_batch_size is not None or adjustment is not None:
+        raise NotImplementedError("virtual batches / adjustment are not supported")
+    if renorm:
+        renorm_clipping = renorm_clipping or {}
+        keys = ["rmax", "rmin", "dmax"]
+        if set(renorm_clipping) - set(keys):
+            raise ValueError(
+                f"Received invalid keys for `renorm_clipping` argument: {renorm_clipping}. Supported values: {keys}."
+            )
+        if fused:
+            raise ValueError("Passing both `fused=True` and `renorm=True` is not supported")
+        if channels_first:
+            raise NotImplementedError("batch renormalization over axis 1 (NCHW) is not supported")
     with _scope(name, "batch_normalization", reuse):
         dtype = x.dtype
         gamma = (
@@ -397,6 +472,17 @@ def batch_normalization(
                 data_format=data_format,
             )[0]
 
+        if renorm:
+            stats = (moving_mean, moving_var) + _renorm_variables(moving_mean_initializer, moving_variance_initializer,
+                                                                   [channels], dtype)  # fmt: skip
+            y = _select_training(
+                training,
+                lambda: _renorm_train(
+                    x, gamma, beta, stats, training, momentum, epsilon, renorm_clipping, renorm_momentum
+                ),  # fmt: skip
+                lambda: array_ops.reshape(infer(), array_ops.shape(x)),
+            )
+            return y if input_dtype == y.dtype.base_dtype else math_ops.cast(y, input_dtype)
         y = _select_training(training, train, infer)
         y = y if rank == 4 else array_ops.reshape(y, array_ops.shape(x))
         return y if input_dtype == y.dtype.base_dtype else math_ops.cast(y, input_dtype)

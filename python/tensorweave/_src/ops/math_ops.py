@@ -3,6 +3,7 @@
 import numpy as np
 
 from tensorweave._src.framework import dtypes
+from tensorweave._src.framework import indexed_slices
 from tensorweave._src.framework import ops
 from tensorweave._src.ops import constant_op
 from tensorweave._src.ops import gen_ops
@@ -418,7 +419,12 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     print(sess.run(tw.clip_by_value([-2.0, 0.5, 3.0], -1.0, 1.0)))
       [-1.   0.5  1. ]
+
+    An IndexedSlices (an embedding's gradient) has its values clipped, as TF's.
     """
+    if isinstance(t, indexed_slices.IndexedSlices):
+        values = clip_by_value(t.values, clip_value_min, clip_value_max, name)
+        return indexed_slices.IndexedSlices(values, t.indices, t.dense_shape)
     t = ops.convert_to_tensor(t)
     lo = _convert_like(clip_value_min, t.dtype)
     hi = _convert_like(clip_value_max, t.dtype)

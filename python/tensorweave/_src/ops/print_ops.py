@@ -104,12 +104,50 @@ def _format_nested(x, summarize):
     return _format(x, summarize)
 
 
+class _EagerValue(np.ndarray):
+    """A py_function argument: the input's numpy array, which also answers EagerTensor's .numpy() (a scalar
+    for a 0-d tensor: bytes for a string, as TF's)."""
+
+    def numpy(self):
+        value = np.asarray(self)
+        return value[()] if value.ndim == 0 else value
+
+
+def _eagerly(func):
+    """`func` run as TF runs a py_function's body, eagerly: the tw ops it applies to its arguments are built in
+    a graph of their own and their values returned (where TF gives eager tensors)."""
+
+    def call(*args):
+        with ops.Graph().as_default() as graph:
+            result = func(*[np.asarray(a).view(_EagerValue) for a in args])
+            flat = structure.flatten(result)
+            tensors = [t for t in flat if isinstance(t, ops.Tensor)]
+            if not tensors:
+                return result
+            from tensorweave._src.client import session
+
+            with session.Session(graph=graph) as sess:
+                values = iter(sess.run(tensors))
+            return structure.pack_sequence_as(result, [next(values) if isinstance(t, ops.Tensor) else t for t in flat])
+
+    return call
+
+
 def py_function(func=None, inp=None, Tout=None, name=None):
-    """TF's tf.py_function in graph mode: `func` runs on the input values (numpy arrays here, where TF gives
-    eager tensors); Tout a dtype or a list of dtypes (None: no outputs, the op is returned)."""
+    """TF's tf.py_function in graph mode: `func` runs on the input values, arrays that also have EagerTensor's
+    .numpy(), and the tw ops it applies to them run at once (as TF's eager body); Tout a dtype or a list of
+    dtypes (None: no outputs, the op is returned).
+
+    Example:
+      >>> import tensorweave as tw
+      >>> with tw.Graph().as_default(), tw.Session() as sess:
+      ...     y = tw.py_function(lambda x: tw.reduce_sum(x) * 2.0, [tw.constant([1.0, 2.0])], tw.float32)
+      ...     print(sess.run(y))
+      6.0
+    """
     if Tout is None:
-        return print_free_op(func, inp or [], name)
-    return script_ops.py_func(func, inp or [], Tout, stateful=True, name=name or "EagerPyFunc")
+        return print_free_op(_eagerly(func), inp or [], name)
+    return script_ops.py_func(_eagerly(func), inp or [], Tout, stateful=True, name=name or "EagerPyFunc")
 
 
 def print_free_op(func, inp, name):

@@ -202,10 +202,9 @@ def random_crop(value, size, seed=None, name=None):
                         None, None, f"Need value.shape >= size, got {static_value} and {list(static_size)}"
                     )
         limit = shape - size + 1
-        # Offsets in [0, limit): a uniform float draw floored, as random_uniform's integer form.
-        u = random_uniform(array_ops.shape(shape), dtype=dtypes.float64, seed=seed)
-        offset = math_ops.cast(math_ops.floor(u * math_ops.cast(limit, dtypes.float64)), dtypes.int32)
-        return array_ops.slice(value, offset, size, name=scope)
+        # Offsets in [0, limit) as TF draws them: an int32 in [0, 2**31 - 1) modulo the limit (TF's values).
+        draw = random_uniform(array_ops.shape(shape), dtype=dtypes.int32, maxval=dtypes.int32.max, seed=seed)
+        return array_ops.slice(value, draw % limit, size, name=scope)
 
 
 # --- stateless: the values are a function of the seed tensor ([2]) and the shape ---------------------------------

@@ -5,7 +5,9 @@ TensorFlow's; the graph is the unrolled one); when the time dimension is not kno
 a `while_loop` over TensorArrays of the inputs and outputs, as TF1's `_dynamic_rnn_loop`. Past an example's
 `sequence_length` the outputs are zeros and the state is carried through, as TF1 defines it."""
 
-from tensorweave._src.framework import dtypes, ops
+import contextlib
+
+from tensorweave._src.framework import dtypes, ops, random_seed
 from tensorweave._src.ops import array_ops, math_ops, rnn_cell_impl
 from tensorweave._src.ops import variables as variables_lib
 
@@ -40,8 +42,10 @@ def _masked_step(cell, x, state, t, sequence_length, zero_output):
     return output, new_state
 
 
-def _unroll(cell, inputs, state, sequence_length):
-    """Runs `cell` over the list of [batch, depth] inputs; returns (outputs, final state)."""
+def _unroll(cell, inputs, state, sequence_length, one_loop_body=False):
+    """Runs `cell` over the list of [batch, depth] inputs; returns (outputs, final state). `one_loop_body`: the
+    steps unroll what TF builds once as a while_loop body (dynamic_rnn), so only the first step's unseeded random
+    ops take graph-seed offsets from the graph's count (random_seed.unrolled_loop_steps)."""
     outputs = []
     zero_output = None
     if sequence_length is not None:
@@ -49,15 +53,18 @@ def _unroll(cell, inputs, state, sequence_length):
         if sequence_length.shape.ndims not in (None, 1):
             raise ValueError(f"sequence_length must be a vector of length batch_size, but saw shape: "
                              f"{sequence_length.shape}")  # fmt: skip
-    for t, x in enumerate(inputs):
-        if t > 0:  # as TF1's static_rnn: a cell that calls get_variable itself shares its first step's variables
-            variables_lib.get_variable_scope().reuse_variables()
-        if sequence_length is not None and zero_output is None:
-            size = cell.output_size
-            zero_output = array_ops.zeros(array_ops.stack([_batch_size(x), size]), dtype=x.dtype)
-            zero_output.set_shape([x.shape[0].value, size])
-        output, state = _masked_step(cell, x, state, t, sequence_length, zero_output)
-        outputs.append(output)
+    with contextlib.ExitStack() as later_steps:
+        for t, x in enumerate(inputs):
+            if t > 0:  # as TF1's static_rnn: a cell that calls get_variable itself shares its first step's variables
+                variables_lib.get_variable_scope().reuse_variables()
+            if t == 1 and one_loop_body:
+                later_steps.enter_context(random_seed.unrolled_loop_steps(ops.get_default_graph()))
+            if sequence_length is not None and zero_output is None:
+                size = cell.output_size
+                zero_output = array_ops.zeros(array_ops.stack([_batch_size(x), size]), dtype=x.dtype)
+                zero_output.set_shape([x.shape[0].value, size])
+            output, state = _masked_step(cell, x, state, t, sequence_length, zero_output)
+            outputs.append(output)
     return outputs, state
 
 
@@ -127,7 +134,7 @@ def dynamic_rnn(
         steps = _time_steps(inputs, time_axis)
         per_step = array_ops.unstack(inputs, num=steps, axis=time_axis)
         state = _initial_state(cell, initial_state, _batch_size(per_step[0]), dtype)
-        outputs, state = _unroll(cell, per_step, state, sequence_length)
+        outputs, state = _unroll(cell, per_step, state, sequence_length, one_loop_body=True)
         return array_ops.stack(outputs, axis=time_axis), state
 
 

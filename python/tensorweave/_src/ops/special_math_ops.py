@@ -4,7 +4,7 @@ built from the same ops, under the same names, as TensorFlow 1 builds them."""
 
 import numpy as np
 
-from tensorweave._src.framework import dtypes, ops
+from tensorweave._src.framework import dtypes, indexed_slices, ops
 from tensorweave._src.ops import array_ops, constant_op, gen_ops, math_ops
 from tensorweave._src.ops.math_ops import _binary, _unary
 
@@ -288,7 +288,13 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
       >>> with tw.Graph().as_default(), tw.Session() as sess:
       ...     print(sess.run(tw.clip_by_norm([3.0, 4.0], 1.0)))
       [0.6 0.8]
+
+    An IndexedSlices (an embedding's gradient) has its values clipped, their norm taken over `axes` of the
+    values, as TF's.
     """
+    if isinstance(t, indexed_slices.IndexedSlices):
+        values = clip_by_norm(t.values, clip_norm, axes, name)
+        return indexed_slices.IndexedSlices(values, t.indices, t.dense_shape)
     graph = ops.get_default_graph()
     with graph.name_scope(name or "clip_by_norm") as scope:
         t = ops.convert_to_tensor(t, name="t")

@@ -2,9 +2,8 @@
 
 import numpy as np
 
-from tensorweave._src.framework import ops
-from tensorweave._src.ops import constant_op
-from tensorweave._src.ops import math_ops
+from tensorweave._src.framework import dtypes, ops
+from tensorweave._src.ops import array_ops, constant_op, math_ops
 
 
 def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
@@ -53,15 +52,44 @@ def _as_float(value, dtype):
     return ops.convert_to_tensor(float(value), dtype=dtype)
 
 
+def _is_tensor(v):
+    return isinstance(v, ops.Tensor) or hasattr(v, "_variable")
+
+
+def _converted_dtype(v):
+    """The dtype convert_to_tensor gives `v` (TF's rules: a Python int int32 when it fits, a float float32)."""
+    if _is_tensor(v):
+        return v.dtype.base_dtype
+    if isinstance(v, (np.generic, np.ndarray)):
+        return dtypes.as_dtype(v.dtype)
+    if isinstance(v, bool):
+        return dtypes.bool
+    if isinstance(v, int):
+        return dtypes.int32 if -(2**31) <= v < 2**31 else dtypes.int64
+    return dtypes.float32
+
+
+def _vector(items, dtype, name):
+    """One 1-D `dtype` tensor of `items` (Python numbers or scalar Tensors)."""
+    if not any(_is_tensor(v) for v in items):
+        return constant_op.constant(np.asarray(items, dtype=dtype.as_numpy_dtype).reshape(-1), name=name)
+    return array_ops.stack([math_ops.cast(v, dtype) for v in items], name=name)
+
+
 def piecewise_constant(x, boundaries, values, name=None):
     """values[0] while x <= boundaries[0], values[1] while x <= boundaries[1],
     ..., values[-1] once x > boundaries[-1].
 
     Args:
       x: a scalar (typically the global step).
-      boundaries: increasing Python numbers (or a 1-D numpy array), as many
-        as `values` less one; converted to x's dtype.
-      values: Python numbers (or a 1-D numpy array): the rates.
+      boundaries: increasing Python numbers or scalar Tensors (or a 1-D numpy
+        array), as many as `values` less one, of x's dtype (int32 ones are
+        promoted for an int64 x, as TF's).
+      values: Python numbers or scalar Tensors (or a 1-D numpy array) of one
+        dtype: the rates.
+
+    Raises ValueError, as TF's, when the lengths do not match, a boundary's
+    dtype is not x's or the values' dtypes differ.
 
     Example:
       >>> import tensorweave as tw
@@ -71,21 +99,24 @@ def piecewise_constant(x, boundaries, values, name=None):
       ...     print([round(float(sess.run(lr, {step: s})), 6) for s in (100, 150, 250)])
       [1.0, 0.5, 0.1]
     """
-    for what, seq in (("boundaries", boundaries), ("values", values)):
-        if isinstance(seq, ops.Tensor) or any(
-            isinstance(v, ops.Tensor) or hasattr(v, "_variable") for v in np.ravel(np.asarray(seq, dtype=object))
-        ):
-            raise TypeError(f"piecewise_constant takes {what} as Python numbers or a numpy array, not Tensors")
+    boundaries = list(np.ravel(boundaries)) if isinstance(boundaries, np.ndarray) else list(boundaries)
+    values = list(np.ravel(values)) if isinstance(values, np.ndarray) else list(values)
     if len(values) != len(boundaries) + 1:
         raise ValueError("The length of boundaries should be 1 less than the length of values")  # TF's wording
     graph = ops.get_default_graph()
     with graph.name_scope(name or "PiecewiseConstant") as scope:
         x = ops.convert_to_tensor(x)
-        boundaries = np.asarray(boundaries)
-        if x.dtype.is_integer and boundaries.size and not np.all(np.equal(np.mod(boundaries, 1), 0)):
-            raise ValueError(f"Boundaries {boundaries.tolist()} are not integers but x is {x.dtype.name}")
-        b = constant_op.constant(boundaries.astype(x.dtype.as_numpy_dtype).reshape(-1), name="boundaries")
-        v = constant_op.constant(list(values) if not isinstance(values, np.ndarray) else values, name="values")
+        x_dtype = x.dtype.base_dtype
+        for b in boundaries:
+            b_dtype = _converted_dtype(b)
+            if b_dtype != x_dtype and not (b_dtype == dtypes.int32 and x_dtype == dtypes.int64):
+                raise ValueError(f"Boundaries ({b_dtype}) must have the same dtype as x ({x_dtype}).")
+        value_dtypes = [_converted_dtype(v) for v in values]
+        for v_dtype in value_dtypes[1:]:
+            if v_dtype != value_dtypes[0]:
+                raise ValueError(f"Values must have elements all with the same dtype ({value_dtypes[0]} vs {v_dtype}).")
+        b = _vector(boundaries, x_dtype, "boundaries")
+        v = _vector(values, value_dtypes[0], "values")
         return graph._create_op("PiecewiseConstant", [x, b, v], name=scope).outputs[0]
 
 

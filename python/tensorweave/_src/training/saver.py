@@ -789,10 +789,10 @@ class Saver:
         return checkpoint_file
 
     def _record(self, prefix):
+        if not self._max_to_keep:  # as TF's: max_to_keep None or 0 keeps every file and records none
+            return
         self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != prefix]
         self._last_checkpoints.append((prefix, time.time()))
-        if not self._max_to_keep:
-            return
         while len(self._last_checkpoints) > self._max_to_keep:
             oldest, saved_at = self._last_checkpoints.pop(0)
             if saved_at > self._next_keep_time:
