@@ -160,3 +160,13 @@ def test_onnx_node_with_hostile_values_is_conversion_error_naming_it(case):
     with pytest.raises(ConversionError) as info:
         onnx_import.convert(_one_node(*args))
     assert f"'z' ({args[0]})" in str(info.value) and fragment in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("model_path", [7, 2.5, ["m.twl"]])
+def test_lite_interpreter_model_path_that_is_not_a_path_is_type_error(model_path):
+    # Was ValueError "Could not open '7'" (an int passed os.path.isfile as a file descriptor); TF: TypeError.
+    pytest.importorskip("tensorweave_lite")
+    with pytest.raises(TypeError, match="model_path must be a str, bytes or os.PathLike"):
+        tw.lite.Interpreter(model_path=model_path)
+    with pytest.raises(TypeError):
+        need_tf().lite.Interpreter(model_path=model_path)

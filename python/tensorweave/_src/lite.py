@@ -398,6 +398,9 @@ class Interpreter(_Base):
             raise ValueError("tensorweave's lite runtime takes no delegates (its kernels are built in)")
         head = model_content
         if model_path is not None:
+            if not isinstance(model_path, (str, bytes, os.PathLike)):
+                # os.path.isfile would take an int for an open file descriptor
+                raise TypeError(f"model_path must be a str, bytes or os.PathLike, got {type(model_path).__name__}")
             if not os.path.isfile(model_path):
                 raise ValueError(f"Could not open '{model_path}'.")
             with open(model_path, "rb") as f:
