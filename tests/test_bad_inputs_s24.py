@@ -170,3 +170,23 @@ def test_lite_interpreter_model_path_that_is_not_a_path_is_type_error(model_path
         tw.lite.Interpreter(model_path=model_path)
     with pytest.raises(TypeError):
         need_tf().lite.Interpreter(model_path=model_path)
+
+
+def test_sparse_slice_of_a_negative_size_is_invalid_argument():
+    # Was an empty SparseTensor; TF's SparseSlice: "Expected a non-negative size, got -1".
+    def build(tf):
+        size = tf.placeholder_with_default(np.array([-1, 2], np.int64), None)
+        return tf.sparse.slice(_sparse(tf), [0, 0], size).indices
+
+    expect_error(tw, build, tw.errors.InvalidArgumentError, "Expected a non-negative size")
+
+
+def test_sparse_slice_as_tensorflow():
+    def build(tf):
+        return tf.sparse.to_dense(tf.sparse.slice(_sparse(tf), [1, 0], [5, 2]))
+
+    results = []
+    for lib in (tw, need_tf()):
+        with lib.Graph().as_default(), lib.Session() as sess:
+            results.append(sess.run(build(lib)))
+    np.testing.assert_array_equal(*results)

@@ -411,7 +411,10 @@ def sparse_slice(sp_input, start, size, name=None):
     with _scope(name, "SparseSlice"):
         start = tw.cast(start, dtypes.int64)
         size = tw.cast(size, dtypes.int64)
-        end = tw.minimum(start + size, sp.dense_shape)
+        # TF's SparseSlice: a negative size is an error (it had given an empty slice).
+        check = _assert(tw.reduce_all(size >= 0), ["SparseSlice: Expected a non-negative size, got", size])
+        with tw.control_dependencies([check]):
+            end = tw.minimum(start + size, sp.dense_shape)
         inside = tw.logical_and(sp.indices >= tw.expand_dims(start, 0), sp.indices < tw.expand_dims(end, 0))
         keep = tw.where(tw.reduce_all(inside, axis=1))[:, 0]
         indices = tw.gather(sp.indices, keep) - tw.expand_dims(start, 0)
