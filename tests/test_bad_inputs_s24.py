@@ -129,6 +129,10 @@ def _malformed(case):
         "pad_len": (("Pad", None, ("x", "p"), [("p", np.array([1, 1], i64))]), "malformed node (IndexError"),
         "cast_to": (("Cast", {"to": 999}), "to=999 is not an ONNX tensor data type"),
         "lrn_size0": (("LRN", {"size": 0}, ("x",), (), nchw), "size 0 must be positive"),
+        "conv_kernel_shape": (
+            ("Conv", {"kernel_shape": [5, 5]}, ("x", "w"), [w], nchw),
+            "kernel_shape [5, 5] is not the weights' spatial shape [3, 3]",
+        ),
         "conv_transpose_output_shape": (
             ("ConvTranspose", {"output_shape": [1, 1]}, ("x", "w"), [w], nchw),
             "malformed node (IndexError",
@@ -147,7 +151,8 @@ def _malformed(case):
 
 
 @pytest.mark.parametrize(
-    "case", ["pad_len", "cast_to", "lrn_size0", "conv_transpose_output_shape", "batch_norm_scale_len"]
+    "case",
+    ["pad_len", "cast_to", "lrn_size0", "conv_kernel_shape", "conv_transpose_output_shape", "batch_norm_scale_len"],
 )
 def test_onnx_node_with_hostile_values_is_conversion_error_naming_it(case):
     # Each was a bare IndexError, KeyError, ZeroDivisionError or numpy ValueError traceback from the node's

@@ -38,6 +38,8 @@ class _Window:
         n = len(self.x_shape) - 2
         if n not in (1, 2) or len(kernel) != n:
             raise _NodeError(f"only 1-D and 2-D {node.op_type} is supported (input rank {n + 2})")
+        if "kernel_shape" in a and list(a["kernel_shape"]) != list(kernel):
+            raise _NodeError(f"kernel_shape {list(a['kernel_shape'])} is not the weights' spatial shape {list(kernel)}")
         self.n = n
 
         def spatial(name, fill):
