@@ -129,6 +129,10 @@ def _malformed(case):
         "pad_len": (("Pad", None, ("x", "p"), [("p", np.array([1, 1], i64))]), "malformed node (IndexError"),
         "cast_to": (("Cast", {"to": 999}), "to=999 is not an ONNX tensor data type"),
         "lrn_size0": (("LRN", {"size": 0}, ("x",), (), nchw), "size 0 must be positive"),
+        "conv_bias_len": (
+            ("Conv", None, ("x", "w", "b"), [w, ("b", np.ones([5], f32))], nchw),
+            "bias of shape [5] is not one value per output channel (2)",
+        ),
         "conv_kernel_shape": (
             ("Conv", {"kernel_shape": [5, 5]}, ("x", "w"), [w], nchw),
             "kernel_shape [5, 5] is not the weights' spatial shape [3, 3]",
@@ -152,7 +156,15 @@ def _malformed(case):
 
 @pytest.mark.parametrize(
     "case",
-    ["pad_len", "cast_to", "lrn_size0", "conv_kernel_shape", "conv_transpose_output_shape", "batch_norm_scale_len"],
+    [
+        "pad_len",
+        "cast_to",
+        "lrn_size0",
+        "conv_bias_len",
+        "conv_kernel_shape",
+        "conv_transpose_output_shape",
+        "batch_norm_scale_len",
+    ],
 )
 def test_onnx_node_with_hostile_values_is_conversion_error_naming_it(case):
     # Each was a bare IndexError, KeyError, ZeroDivisionError or numpy ValueError traceback from the node's

@@ -196,6 +196,10 @@ def _constant_weights(ctx, node, what, ranks=(3, 4)):
         bias = ctx.const(node.input[2])
         if bias is None:
             raise _NodeError("the bias must be a constant")
+        # ONNX: Conv's W is [M, C/group, ...], ConvTranspose's [C, M/group, ...]; B is [M].
+        out_channels = weights.shape[0] if what == "Conv" else weights.shape[1] * attrs(node).get("group", 1)
+        if bias.shape != (out_channels,):
+            raise _NodeError(f"bias of shape {list(bias.shape)} is not one value per output channel ({out_channels})")
     return weights.astype(np.float32), bias
 
 
