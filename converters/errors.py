@@ -19,10 +19,13 @@ class NodeError(Exception):
     collected over the whole graph by `convert_nodes`."""
 
 
-def convert_nodes(items, convert, describe, target):
+def convert_nodes(items, convert, describe, target, malformed=()):
     """Calls convert(item) for every item, then raises one ConversionError
     listing every node that failed ("'name' (Op): reason"), not just the
-    first. `describe(item)` gives "'name' (Op)"."""
+    first. `describe(item)` gives "'name' (Op)". The exception classes in
+    `malformed` (what a rule raises on attribute values or constants of a
+    shape it does not expect, in a model from an untrusted file) are reported
+    as that node's problem too, not as a traceback."""
     problems = []
     for item in items:
         try:
@@ -31,5 +34,7 @@ def convert_nodes(items, convert, describe, target):
             problems.append(f"{describe(item)}: {e}")
         except OverflowError as e:  # a hostile number that no int32/int64 field holds: named, not a traceback
             problems.append(f"{describe(item)}: {e}")
+        except malformed as e:
+            problems.append(f"{describe(item)}: malformed node ({type(e).__name__}: {e})")
     if problems:
         raise ConversionError(f"{len(problems)} ops cannot be converted to {target}: " + "; ".join(problems))

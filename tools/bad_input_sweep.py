@@ -7,7 +7,7 @@ errs, tensorweave does not), value-differs, tw-error-only (tensorweave errs, TF 
 starts with "tw:" use tensorweave's own interfaces (the lite C API and CLI, the distributed services, the
 estimator) and run on tensorweave alone: tf-unavailable is their value, to be read.
 
-    python tools/bad_input_sweep.py [--timeout S] [--only SUBSTRING] [--set all|s20|s21|files|s22|s23] [--json OUT]
+    python tools/bad_input_sweep.py [--timeout S] [--only SUBSTRING] [--set all|s20|s21|files|s22|s23|s24] [--json OUT]
 """
 
 import argparse
@@ -4573,12 +4573,1528 @@ CASES_S23 += [
 ]
 
 
+# Round 5 (s24). tw.lite's Python Interpreter and TFLiteConverter against TF's tf.lite (each library converts
+# its own model y = 2 * x of x: [1, 2] floats, or [None, 2] with dyn=True).
+_TL = "exec:it = lite_interp()\ni, o = it.get_input_details()[0]['index'], it.get_output_details()[0]['index']\n"
+_TLN = "exec:it = lite_interp(allocate=False)\ni, o = it.get_input_details()[0]['index'], it.get_output_details()[0]['index']\n"
+_TLD = (
+    "exec:it = lite_interp(dyn=True)\ni, o = it.get_input_details()[0]['index'], it.get_output_details()[0]['index']\n"
+)
+_ONES12 = "np.ones([1, 2], np.float32)"
+_RUN = "it.invoke()\nout = it.get_tensor(o)"
+_XY = "x = tf.placeholder(tf.float32, [1, 2], name='x')\ny = tf.identity(x * 2.0, name='y')\n"
+_CONV = "exec:" + _XY
+CASES_S24 = [
+    ("lite_py_ok", _TL + f"it.set_tensor(i, {_ONES12})\n" + _RUN),
+    ("lite_py_content_garbage", "exec:out = tf.lite.Interpreter(model_content=b'garbage!' * 16).get_input_details()"),
+    ("lite_py_content_empty", "exec:out = tf.lite.Interpreter(model_content=b'').get_input_details()"),
+    ("lite_py_content_zeros", "exec:out = tf.lite.Interpreter(model_content=bytes(4096)).get_input_details()"),
+    (
+        "lite_py_content_truncated_half",
+        (
+            "exec:m = lite_model()\nit = tf.lite.Interpreter(model_content=m[: len(m) // 2])\nit.allocate_tensors()\n"
+            "out = len(it.get_input_details())"
+        ),
+    ),
+    (
+        "lite_py_content_truncated_8",
+        "exec:out = tf.lite.Interpreter(model_content=lite_model()[:8]).get_input_details()",
+    ),
+    (
+        "lite_py_content_truncated_4",
+        "exec:out = tf.lite.Interpreter(model_content=lite_model()[:4]).get_input_details()",
+    ),
+    (
+        "lite_py_content_tail_cut",
+        (
+            "exec:m = lite_model()\nit = tf.lite.Interpreter(model_content=m[:-16])\nit.allocate_tensors()\n"
+            "out = len(it.get_input_details())"
+        ),
+    ),
+    (
+        "lite_py_content_header_flipped",
+        (
+            "exec:m = bytearray(lite_model())\nm[0] ^= 0xff\nm[1] ^= 0xff\nit = tf.lite.Interpreter(model_content=bytes(m))\n"
+            "it.allocate_tensors()\nout = len(it.get_input_details())"
+        ),
+    ),
+    ("lite_py_content_str", "exec:out = tf.lite.Interpreter(model_content='not a model').get_input_details()"),
+    ("lite_py_content_int", "exec:out = tf.lite.Interpreter(model_content=5).get_input_details()"),
+    ("lite_py_content_list", "exec:out = tf.lite.Interpreter(model_content=[1, 2, 3]).get_input_details()"),
+    ("lite_py_path_missing", "exec:out = tf.lite.Interpreter(model_path=tmp('missing.model')).get_input_details()"),
+    ("lite_py_path_dir", "exec:out = tf.lite.Interpreter(model_path=TMP).get_input_details()"),
+    (
+        "lite_py_path_empty_file",
+        "exec:open(tmp('empty.model'), 'wb').close()\nout = tf.lite.Interpreter(model_path=tmp('empty.model')).get_input_details()",
+    ),
+    (
+        "lite_py_path_garbage_file",
+        (
+            "exec:open(tmp('garbage.model'), 'wb').write(b'garbage!' * 100)\n"
+            "out = tf.lite.Interpreter(model_path=tmp('garbage.model')).get_input_details()"
+        ),
+    ),
+    (
+        "lite_py_path_truncated_file",
+        (
+            "exec:open(tmp('cut.model'), 'wb').write(lite_model()[:40])\n"
+            "out = tf.lite.Interpreter(model_path=tmp('cut.model')).get_input_details()"
+        ),
+    ),
+    ("lite_py_path_int", "exec:out = tf.lite.Interpreter(model_path=7).get_input_details()"),
+    (
+        "lite_py_both_given",
+        (
+            "exec:open(tmp('ok.model'), 'wb').write(lite_model())\n"
+            "out = tf.lite.Interpreter(model_path=tmp('ok.model'), model_content=lite_model()).get_input_details()"
+        ),
+    ),
+    ("lite_py_neither_given", "exec:out = tf.lite.Interpreter().get_input_details()"),
+    (
+        "lite_py_num_threads_neg",
+        "exec:out = len(tf.lite.Interpreter(model_content=lite_model(), num_threads=-5).get_input_details())",
+    ),
+    (
+        "lite_py_num_threads_str",
+        "exec:out = len(tf.lite.Interpreter(model_content=lite_model(), num_threads='2').get_input_details())",
+    ),
+    (
+        "lite_py_num_threads_float",
+        "exec:out = len(tf.lite.Interpreter(model_content=lite_model(), num_threads=2.5).get_input_details())",
+    ),
+    ("lite_py_invoke_before_allocate", _TLN + "it.invoke()\nout = 1"),
+    ("lite_py_set_before_allocate", _TLN + f"it.set_tensor(i, {_ONES12})\nout = 1"),
+    ("lite_py_set_int32", _TL + "it.set_tensor(i, np.ones([1, 2], np.int32))\n" + _RUN),
+    ("lite_py_set_float64", _TL + "it.set_tensor(i, np.ones([1, 2], np.float64))\n" + _RUN),
+    ("lite_py_set_float16", _TL + "it.set_tensor(i, np.ones([1, 2], np.float16))\n" + _RUN),
+    ("lite_py_set_bool", _TL + "it.set_tensor(i, np.ones([1, 2], np.bool_))\n" + _RUN),
+    ("lite_py_set_wrong_shape", _TL + "it.set_tensor(i, np.ones([2, 2], np.float32))\n" + _RUN),
+    ("lite_py_set_wrong_rank", _TL + "it.set_tensor(i, np.ones([2], np.float32))\n" + _RUN),
+    ("lite_py_set_scalar", _TL + "it.set_tensor(i, np.float32(1))\n" + _RUN),
+    ("lite_py_set_empty", _TL + "it.set_tensor(i, np.ones([0, 2], np.float32))\n" + _RUN),
+    ("lite_py_set_index_big", _TL + f"it.set_tensor(999, {_ONES12})\nout = 1"),
+    ("lite_py_set_index_neg", _TL + f"it.set_tensor(-1, {_ONES12})\nout = 1"),
+    ("lite_py_set_index_str", _TL + f"it.set_tensor('x', {_ONES12})\nout = 1"),
+    ("lite_py_set_index_float", _TL + f"it.set_tensor(0.0, {_ONES12})\nout = 1"),
+    ("lite_py_set_strings", _TL + "it.set_tensor(i, np.array([['a', 'b']]))\n" + _RUN),
+    ("lite_py_set_none", _TL + "it.set_tensor(i, None)\n" + _RUN),
+    ("lite_py_set_object", _TL + "it.set_tensor(i, np.array([[object(), object()]]))\n" + _RUN),
+    (
+        "lite_py_set_noncontiguous",
+        _TL + "it.set_tensor(i, np.arange(4, dtype=np.float32).reshape(2, 2)[:, :1].T)\n" + _RUN,
+    ),
+    (
+        "lite_py_set_fortran",
+        _TL + "it.set_tensor(i, np.asfortranarray(np.arange(2, dtype=np.float32).reshape(1, 2)))\n" + _RUN,
+    ),
+    (
+        "lite_py_set_readonly",
+        _TL + "v = np.full([1, 2], 3.0, np.float32)\nv.flags.writeable = False\nit.set_tensor(i, v)\n" + _RUN,
+    ),
+    ("lite_py_set_nan", _TL + "it.set_tensor(i, np.array([[np.nan, np.inf]], np.float32))\n" + _RUN),
+    ("lite_py_set_output", _TL + f"it.set_tensor(o, {_ONES12})\nit.set_tensor(i, {_ONES12})\n" + _RUN),
+    ("lite_py_get_index_big", _TL + "out = it.get_tensor(999)"),
+    ("lite_py_get_index_neg", _TL + "out = it.get_tensor(-1)"),
+    ("lite_py_get_index_str", _TL + "out = it.get_tensor('y')"),
+    ("lite_py_get_index_none", _TL + "out = it.get_tensor(None)"),
+    ("lite_py_tensor_index_big", _TL + "out = it.tensor(999)()"),
+    ("lite_py_tensor_index_neg", _TL + "out = it.tensor(-5)()"),
+    ("lite_py_resize_neg", _TL + "it.resize_tensor_input(i, [-1, 2])\nit.allocate_tensors()\nout = 1"),
+    ("lite_py_resize_neg_big", _TL + "it.resize_tensor_input(i, [-7, 2])\nit.allocate_tensors()\nout = 1"),
+    ("lite_py_resize_non_input", _TL + "it.resize_tensor_input(o, [3, 2])\nit.allocate_tensors()\nout = 1"),
+    ("lite_py_resize_index_big", _TL + "it.resize_tensor_input(999, [3, 2])\nout = 1"),
+    ("lite_py_resize_index_neg", _TL + "it.resize_tensor_input(-1, [3, 2])\nout = 1"),
+    ("lite_py_resize_huge", _TL + "it.resize_tensor_input(i, [2**31, 2])\nit.allocate_tensors()\nout = 1"),
+    ("lite_py_resize_huge_product", _TL + "it.resize_tensor_input(i, [2**30, 2**30])\nit.allocate_tensors()\nout = 1"),
+    ("lite_py_resize_float_dims", _TL + "it.resize_tensor_input(i, [1.5, 2])\nit.allocate_tensors()\nout = 1"),
+    ("lite_py_resize_str_dims", _TL + "it.resize_tensor_input(i, ['a', 2])\nout = 1"),
+    ("lite_py_resize_none", _TL + "it.resize_tensor_input(i, None)\nout = 1"),
+    (
+        "lite_py_resize_zero_run",
+        _TLD
+        + "it.resize_tensor_input(i, [0, 2])\nit.allocate_tensors()\nit.set_tensor(i, np.ones([0, 2], np.float32))\n"
+        + _RUN,
+    ),
+    (
+        "lite_py_resize_rank_change_run",
+        _TLD
+        + "it.resize_tensor_input(i, [2])\nit.allocate_tensors()\nit.set_tensor(i, np.ones([2], np.float32))\n"
+        + _RUN,
+    ),
+    (
+        "lite_py_resize_no_allocate_set",
+        _TLD + "it.resize_tensor_input(i, [3, 2])\nit.set_tensor(i, np.ones([3, 2], np.float32))\n" + _RUN,
+    ),
+    ("lite_py_resize_no_allocate_invoke", _TLD + "it.resize_tensor_input(i, [3, 2])\n" + _RUN),
+    (
+        "lite_py_resize_dyn_run",
+        _TLD + "it.resize_tensor_input(i, [3, 2])\nit.allocate_tensors()\n"
+        "it.set_tensor(i, np.arange(6, dtype=np.float32).reshape(3, 2))\n" + _RUN,
+    ),
+    (
+        "lite_py_resize_strict_static",
+        _TL + "it.resize_tensor_input(i, [3, 2], strict=True)\nit.allocate_tensors()\nout = 1",
+    ),
+    (
+        "lite_py_resize_strict_dyn_ok",
+        _TLD + "it.resize_tensor_input(i, [4, 2], strict=True)\nit.allocate_tensors()\n"
+        "it.set_tensor(i, np.ones([4, 2], np.float32))\n" + _RUN,
+    ),
+    (
+        "lite_py_resize_strict_dyn_bad",
+        _TLD + "it.resize_tensor_input(i, [4, 3], strict=True)\nit.allocate_tensors()\nout = 1",
+    ),
+    (
+        "lite_py_resize_wrong_set",
+        _TLD
+        + "it.resize_tensor_input(i, [3, 2])\nit.allocate_tensors()\nit.set_tensor(i, np.ones([1, 2], np.float32))\n"
+        + _RUN,
+    ),
+    (
+        "lite_py_invoke_twice",
+        _TL + f"it.set_tensor(i, {_ONES12})\nit.invoke()\nit.set_tensor(i, 2 * {_ONES12})\n" + _RUN,
+    ),
+    ("lite_py_allocate_twice", _TL + f"it.allocate_tensors()\nit.set_tensor(i, {_ONES12})\n" + _RUN),
+    ("lite_py_signature_bad_key", _TL + "out = it.get_signature_runner('no_such_signature')"),
+    ("lite_py_input_details_shape", _TLD + "out = [list(d['shape_signature']) for d in it.get_input_details()]"),
+    # TFLiteConverter with bad arguments
+    ("lite_conv_ok", _CONV + "m = tf.lite.TFLiteConverter.from_session(sess, [x], [y]).convert()\nout = len(m) > 0"),
+    ("lite_conv_session_names", _CONV + "out = len(tf.lite.TFLiteConverter.from_session(sess, ['x'], [y]).convert())"),
+    (
+        "lite_conv_session_none_output",
+        _CONV + "out = len(tf.lite.TFLiteConverter.from_session(sess, [x], [None]).convert())",
+    ),
+    (
+        "lite_conv_other_graph",
+        _CONV + "with tf.Graph().as_default():\n    z = tf.placeholder(tf.float32, [1], name='z')\n"
+        "out = len(tf.lite.TFLiteConverter.from_session(sess, [z], [y]).convert())",
+    ),
+    ("lite_conv_frozen_missing", "exec:out = tf.lite.TFLiteConverter.from_frozen_graph(tmp('no.pb'), ['x'], ['y'])"),
+    ("lite_conv_frozen_dir", "exec:out = tf.lite.TFLiteConverter.from_frozen_graph(TMP, ['x'], ['y'])"),
+    (
+        "lite_conv_frozen_garbage",
+        (
+            "exec:open(tmp('g.pb'), 'wb').write(bytes(range(256)) * 4)\n"
+            "out = tf.lite.TFLiteConverter.from_frozen_graph(tmp('g.pb'), ['x'], ['y'])"
+        ),
+    ),
+    (
+        "lite_conv_frozen_bad_names",
+        _CONV + "open(tmp('f.pb'), 'wb').write(sess.graph.as_graph_def().SerializeToString())\n"
+        "out = tf.lite.TFLiteConverter.from_frozen_graph(tmp('f.pb'), ['nope'], ['y'])",
+    ),
+    (
+        "lite_conv_frozen_bad_output",
+        _CONV + "open(tmp('f.pb'), 'wb').write(sess.graph.as_graph_def().SerializeToString())\n"
+        "out = tf.lite.TFLiteConverter.from_frozen_graph(tmp('f.pb'), ['x'], ['missing_out'])",
+    ),
+    (
+        "lite_conv_frozen_shapes_bad",
+        _CONV + "open(tmp('f.pb'), 'wb').write(sess.graph.as_graph_def().SerializeToString())\n"
+        "out = len(tf.lite.TFLiteConverter.from_frozen_graph(tmp('f.pb'), ['x'], ['y'], {'x': [2, 5]}).convert())",
+    ),
+    ("lite_conv_saved_model_missing", "exec:out = tf.lite.TFLiteConverter.from_saved_model(tmp('no_sm'))"),
+    (
+        "lite_conv_saved_model_empty_dir",
+        "exec:os.makedirs(tmp('empty_sm'), exist_ok=True)\nout = tf.lite.TFLiteConverter.from_saved_model(tmp('empty_sm'))",
+    ),
+    ("lite_conv_keras_file_missing", "exec:out = tf.lite.TFLiteConverter.from_keras_model_file(tmp('no.h5'))"),
+    (
+        "lite_conv_uninitialized_var",
+        (
+            "exec:x = tf.placeholder(tf.float32, [1, 2], name='x')\nv = tf.Variable([1.0, 2.0], name='v')\n"
+            "out = len(tf.lite.TFLiteConverter.from_session(sess, [x], [x * v]).convert())"
+        ),
+    ),
+    (
+        "lite_conv_repr_not_callable",
+        _CONV
+        + "c = tf.lite.TFLiteConverter.from_session(sess, [x], [y])\nc.optimizations = [tf.lite.Optimize.DEFAULT]\n"
+        "c.representative_dataset = 5\nout = len(c.convert())",
+    ),
+    (
+        "lite_conv_repr_too_many_inputs",
+        _CONV
+        + "c = tf.lite.TFLiteConverter.from_session(sess, [x], [y])\nc.optimizations = [tf.lite.Optimize.DEFAULT]\n"
+        "c.representative_dataset = lambda: iter([[np.ones([1, 2], np.float32)] * 3])\nout = len(c.convert())",
+    ),
+    (
+        "lite_conv_repr_empty",
+        _CONV
+        + "c = tf.lite.TFLiteConverter.from_session(sess, [x], [y])\nc.optimizations = [tf.lite.Optimize.DEFAULT]\n"
+        "c.representative_dataset = lambda: iter([])\nout = len(c.convert())",
+    ),
+    (
+        "lite_conv_int8_no_repr",
+        _CONV + "c = tf.lite.TFLiteConverter.from_session(sess, [x], [y])\n"
+        "c.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]\nout = len(c.convert())",
+    ),
+    (
+        "lite_conv_repr_raises",
+        _CONV
+        + "c = tf.lite.TFLiteConverter.from_session(sess, [x], [y])\nc.optimizations = [tf.lite.Optimize.DEFAULT]\n"
+        "def gen():\n    raise KeyError('boom')\n    yield\nc.representative_dataset = gen\nout = len(c.convert())",
+    ),
+    ("lite_conv_toco_garbage", _CONV + "out = tf.lite.toco_convert(b'garbage', [x], [y])"),
+]
+
+# Ops with hostile run-time values (shapes hidden from shape inference by _P), raw ops and TF1 wrappers.
+_IMG = "tf.ones([1, 4, 4, 3])"
+_B = "tf.constant([[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.9, 0.9]])"
+_S = "tf.constant([0.9, 0.8])"
+CASES_S24 += [
+    # image
+    ("s24_resize_bilinear_neg", _R + f"ResizeBilinear(images={_IMG}, size={_P.format('[-2, 3]')})"),
+    ("s24_resize_bilinear_zero", _R + f"ResizeBilinear(images={_IMG}, size={_P.format('[0, 3]')})"),
+    ("s24_resize_bilinear_size3", _R + f"ResizeBilinear(images={_IMG}, size={_P.format('[2, 3, 4]')})"),
+    ("s24_resize_nearest_neg", _R + f"ResizeNearestNeighbor(images={_IMG}, size={_P.format('[2, -3]')})"),
+    ("s24_resize_bicubic_huge", _R + f"ResizeBicubic(images={_IMG}, size={_P.format('[2**30, 2**30]')})"),
+    ("s24_resize_area_zero", _R + f"ResizeArea(images={_IMG}, size={_P.format('[3, 0]')})"),
+    ("s24_resize_bilinear_rank3", _R + f"ResizeBilinear(images={_P.format('tf.ones([4, 4, 3])')}, size=[2, 2])"),
+    (
+        "s24_resize_bilinear_empty_image",
+        _R + f"ResizeBilinear(images={_P.format('tf.ones([1, 0, 4, 3])')}, size=[2, 2])",
+    ),
+    ("s24_resize_nearest_grad_bad", _R + f"ResizeNearestNeighborGrad(grads={_IMG}, size={_P.format('[-1, 2]')})"),
+    (
+        "s24_resize_bilinear_grad_bad",
+        _R + f"ResizeBilinearGrad(grads={_IMG}, original_image={_P.format('tf.ones([1, 2, 2])')})",
+    ),
+    (
+        "s24_resize_bicubic_grad_bad",
+        _R + f"ResizeBicubicGrad(grads={_P.format('tf.ones([2, 4, 4, 3])')}, original_image=tf.ones([1, 2, 2, 3]))",
+    ),
+    ("s24_crop_and_resize_box_ind_oob", f"tf.image.crop_and_resize({_IMG}, {_B}, {_P.format('[0, 5]')}, [2, 2])"),
+    ("s24_crop_and_resize_box_ind_neg_rt", f"tf.image.crop_and_resize({_IMG}, {_B}, {_P.format('[0, -1]')}, [2, 2])"),
+    ("s24_crop_and_resize_crop_zero", f"tf.image.crop_and_resize({_IMG}, {_B}, [0, 0], {_P.format('[0, 2]')})"),
+    (
+        "s24_crop_and_resize_boxes_rt_shape",
+        f"tf.image.crop_and_resize({_IMG}, {_P.format('tf.ones([2, 3])')}, [0, 0], [2, 2])",
+    ),
+    (
+        "s24_crop_and_resize_extrapolate",
+        f"tf.image.crop_and_resize({_IMG}, [[-1.0, -1.0, 2.0, 2.0]], [0], [2, 2], extrapolation_value=-3.0)",
+    ),
+    (
+        "s24_crop_and_resize_grad_boxes_bad",
+        _R
+        + f"CropAndResizeGradBoxes(grads=tf.ones([2, 2, 2, 3]), image={_IMG}, boxes={_B}, box_ind={_P.format('[0, 9]')})",
+    ),
+    (
+        "s24_crop_and_resize_grad_image_bad",
+        _R
+        + f"CropAndResizeGradImage(grads=tf.ones([2, 2, 2, 3]), boxes={_B}, box_ind={_P.format('[0, 3]')}, image_size=[1, 4, 4, 3], T=tf.float32)",
+    ),
+    (
+        "s24_crop_and_resize_grad_image_neg_size",
+        _R
+        + f"CropAndResizeGradImage(grads=tf.ones([2, 2, 2, 3]), boxes={_B}, box_ind=[0, 0], image_size={_P.format('[1, -4, 4, 3]')}, T=tf.float32)",
+    ),
+    ("s24_nms_v3_neg_max_rt", f"tf.image.non_max_suppression({_B}, {_S}, {_P.format('-1')}, 0.5)"),
+    ("s24_nms_v3_iou_neg", f"tf.image.non_max_suppression({_B}, {_S}, 2, {_P.format('-0.5')})"),
+    ("s24_nms_v3_iou_gt1_rt", f"tf.image.non_max_suppression({_B}, {_S}, 2, {_P.format('1.5')})"),
+    ("s24_nms_v3_boxes_rt_last_dim", f"tf.image.non_max_suppression({_P.format('tf.ones([2, 3])')}, {_S}, 2)"),
+    ("s24_nms_v3_scores_rt_mismatch", f"tf.image.non_max_suppression({_B}, {_P.format('[0.9, 0.8, 0.7]')}, 2)"),
+    (
+        "s24_nms_v4_pad",
+        _R
+        + f"NonMaxSuppressionV4(boxes={_B}, scores={_S}, max_output_size={_P.format('-3')}, iou_threshold=0.5, score_threshold=0.0, pad_to_max_output_size=True)[0]",
+    ),
+    (
+        "s24_nms_v5_soft_sigma_neg",
+        _R
+        + f"NonMaxSuppressionV5(boxes={_B}, scores={_S}, max_output_size=2, iou_threshold=0.5, score_threshold=0.0, soft_nms_sigma={_P.format('-1.0')})[0]",
+    ),
+    (
+        "s24_nms_overlaps_not_square",
+        _R
+        + f"NonMaxSuppressionWithOverlaps(overlaps={_P.format('tf.ones([2, 3])')}, scores={_S}, max_output_size=2, overlap_threshold=0.5, score_threshold=0.0)",
+    ),
+    (
+        "s24_nms_combined_bad_q",
+        _R
+        + f"CombinedNonMaxSuppression(boxes={_P.format('tf.ones([1, 2, 3, 4])')}, scores=tf.ones([1, 2, 2]), max_output_size_per_class=2, max_total_size=2, iou_threshold=0.5, score_threshold=0.0)[0]",
+    ),
+    (
+        "s24_nms_combined_neg_total",
+        _R
+        + f"CombinedNonMaxSuppression(boxes=tf.ones([1, 2, 1, 4]), scores=tf.ones([1, 2, 2]), max_output_size_per_class=2, max_total_size={_P.format('-2')}, iou_threshold=0.5, score_threshold=0.0)[0]",
+    ),
+    (
+        "s24_extract_patches_rate0",
+        f"tf.extract_image_patches({_IMG}, [1, 2, 2, 1], [1, 1, 1, 1], [1, 0, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_extract_patches_ksize0",
+        f"tf.extract_image_patches({_IMG}, [1, 0, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_extract_patches_stride0",
+        f"tf.extract_image_patches({_IMG}, [1, 2, 2, 1], [1, 0, 1, 1], [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_extract_patches_batch_ksize",
+        f"tf.extract_image_patches({_IMG}, [2, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_extract_patches_big_rate",
+        f"tf.extract_image_patches({_IMG}, [1, 2, 2, 1], [1, 1, 1, 1], [1, 9, 9, 1], 'VALID')",
+    ),
+    (
+        "s24_extract_patches_rt_rank3",
+        f"tf.extract_image_patches({_P.format('tf.ones([4, 4, 3])')}, [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_extract_volume_patches_bad",
+        _R
+        + "ExtractVolumePatches(input=tf.ones([1, 4, 4, 4, 1]), ksizes=[1, 0, 2, 2, 1], strides=[1, 1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "s24_extract_glimpse_bad_size",
+        _R + f"ExtractGlimpseV2(input={_IMG}, size={_P.format('[-2, 2]')}, offsets=[[0.0, 0.0]])",
+    ),
+    (
+        "s24_extract_glimpse_offsets_mismatch",
+        _R + f"ExtractGlimpseV2(input={_IMG}, size=[2, 2], offsets={_P.format('[[0.0, 0.0], [1.0, 1.0]]')})",
+    ),
+    (
+        "s24_dilation2d_rate0",
+        _R
+        + "Dilation2D(input=tf.ones([1, 4, 4, 1]), filter=tf.ones([2, 2, 1]), strides=[1, 1, 1, 1], rates=[1, 0, 1, 1], padding='VALID')",
+    ),
+    (
+        "s24_dilation2d_depth_mismatch",
+        _R
+        + f"Dilation2D(input={_P.format('tf.ones([1, 4, 4, 2])')}, filter=tf.ones([2, 2, 1]), strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "s24_dilation2d_filter_too_big",
+        _R
+        + "Dilation2D(input=tf.ones([1, 2, 2, 1]), filter=tf.ones([5, 5, 1]), strides=[1, 1, 1, 1], rates=[1, 1, 1, 1], padding='VALID')",
+    ),
+    ("s24_space_to_depth_block1", "tf.space_to_depth(tf.ones([1, 4, 4, 1]), 1)"),
+    ("s24_space_to_depth_indivisible_rt", f"tf.space_to_depth({_P.format('tf.ones([1, 3, 3, 1])')}, 2)"),
+    ("s24_depth_to_space_indivisible_rt", f"tf.depth_to_space({_P.format('tf.ones([1, 2, 2, 3])')}, 2)"),
+    ("s24_depth_to_space_rank3_rt", f"tf.depth_to_space({_P.format('tf.ones([2, 2, 4])')}, 2)"),
+    ("s24_adjust_hue_2ch_rt", f"tf.image.adjust_hue({_P.format('tf.ones([2, 2, 2])')}, 0.1)"),
+    ("s24_adjust_hue_delta_big", "tf.image.adjust_hue(tf.ones([2, 2, 3]) * 0.5, 3.0)"),
+    ("s24_adjust_saturation_2ch_rt", f"tf.image.adjust_saturation({_P.format('tf.ones([2, 2, 4])')}, 2.0)"),
+    ("s24_rgb_to_hsv_2ch_rt", f"tf.image.rgb_to_hsv({_P.format('tf.ones([2, 2])')})"),
+    ("s24_hsv_to_rgb_rank0_rt", f"tf.image.hsv_to_rgb({_P.format('1.0')})"),
+    ("s24_adjust_contrast_rank2_rt", f"tf.image.adjust_contrast({_P.format('tf.ones([2, 3])')}, 2.0)"),
+    ("s24_rgb_to_grayscale_2ch", "tf.image.rgb_to_grayscale(tf.ones([2, 2, 2]))"),
+    ("s24_grayscale_to_rgb_3ch", "tf.image.grayscale_to_rgb(tf.ones([2, 2, 3]))"),
+    ("s24_crop_to_bbox_oob_rt", f"tf.image.crop_to_bounding_box(tf.ones([4, 4, 1]), {_P.format('3')}, 0, 2, 2)"),
+    ("s24_crop_to_bbox_neg_rt", f"tf.image.crop_to_bounding_box(tf.ones([4, 4, 1]), {_P.format('-1')}, 0, 2, 2)"),
+    ("s24_pad_to_bbox_neg_rt", f"tf.image.pad_to_bounding_box(tf.ones([4, 4, 1]), {_P.format('-1')}, 0, 6, 6)"),
+    ("s24_pad_to_bbox_small_target_rt", f"tf.image.pad_to_bounding_box(tf.ones([4, 4, 1]), 0, 0, {_P.format('2')}, 6)"),
+    ("s24_central_crop_zero", "tf.image.central_crop(tf.ones([4, 4, 1]), 0.0)"),
+    ("s24_central_crop_gt1", "tf.image.central_crop(tf.ones([4, 4, 1]), 1.5)"),
+    ("s24_draw_boxes_3_coords", "tf.image.draw_bounding_boxes(tf.ones([1, 4, 4, 3]), tf.ones([1, 1, 3]))"),
+    (
+        "s24_draw_boxes_rt_batch",
+        f"tf.image.draw_bounding_boxes(tf.ones([1, 4, 4, 3]), {_P.format('tf.ones([2, 1, 4])')})",
+    ),
+    ("s24_draw_boxes_2ch", "tf.image.draw_bounding_boxes(tf.ones([1, 4, 4, 2]), tf.zeros([1, 1, 4]))"),
+    (
+        "s24_sample_bbox_bad_shape",
+        f"tf.image.sample_distorted_bounding_box({_P.format('[4, 4]')}, [[[0.0, 0.0, 1.0, 1.0]]], seed=1, seed2=2)[0]",
+    ),
+    (
+        "s24_sample_bbox_bad_range",
+        "tf.image.sample_distorted_bounding_box([4, 4, 3], [[[0.0, 0.0, 1.0, 1.0]]], seed=1, seed2=2, area_range=[0.9, 0.1])[0]",
+    ),
+    (
+        "s24_sample_bbox_bad_box",
+        f"tf.image.sample_distorted_bounding_box([4, 4, 3], {_P.format('[[[0.0, 0.0, 1.0]]]')}, seed=1, seed2=2)[0]",
+    ),
+    ("s24_per_image_standardization_rank1", "tf.image.per_image_standardization(tf.ones([4]))"),
+    ("s24_total_variation_rank2", "tf.image.total_variation(tf.ones([4, 4]))"),
+    ("s24_image_flip_rank1", "tf.image.flip_left_right(tf.ones([4]))"),
+    ("s24_image_rot90_rt_rank2", f"tf.image.rot90({_P.format('tf.ones([4, 4])')}, 1)"),
+    ("s24_image_transpose_rank5", "tf.image.transpose_image(tf.ones([1, 1, 2, 2, 1]))"),
+    ("s24_image_psnr_mismatch", "tf.image.psnr(tf.ones([4, 4, 1]), tf.ones([3, 3, 1]), 1.0)"),
+    ("s24_image_ssim_too_small", "tf.image.ssim(tf.ones([1, 4, 4, 1]), tf.ones([1, 4, 4, 1]), 1.0)"),
+    ("s24_image_convert_dtype_string", "tf.image.convert_image_dtype(tf.constant(['a']), tf.float32)"),
+    ("s24_decode_png_garbage", "tf.image.decode_png(tf.constant(b'\\x89PNG garbage'))"),
+    ("s24_decode_jpeg_garbage", "tf.image.decode_jpeg(tf.constant(b'\\xff\\xd8\\xff garbage'))"),
+    ("s24_decode_gif_garbage", "tf.image.decode_gif(tf.constant(b'GIF89a garbage'))"),
+    ("s24_decode_bmp_garbage", "tf.image.decode_bmp(tf.constant(b'BM garbage'))"),
+    ("s24_decode_image_empty", "tf.image.decode_image(tf.constant(b''))"),
+    ("s24_decode_png_channels_bad", "tf.image.decode_png(tf.constant(b'x'), channels=7)"),
+    ("s24_encode_png_2ch_rank2", "tf.image.encode_png(tf.ones([2, 2], tf.uint8))"),
+    ("s24_encode_png_5ch", "tf.image.encode_png(tf.ones([2, 2, 5], tf.uint8))"),
+    ("s24_encode_jpeg_2ch", "tf.image.encode_jpeg(tf.ones([2, 2, 2], tf.uint8))"),
+    ("s24_encode_jpeg_quality_bad", "tf.image.encode_jpeg(tf.ones([2, 2, 3], tf.uint8), quality=200)"),
+    ("s24_extract_jpeg_shape_garbage", "tf.image.extract_jpeg_shape(tf.constant(b'not jpeg'))"),
+    ("s24_decode_wav_garbage", "tf.audio.decode_wav(tf.constant(b'RIFF garbage'))[0]"),
+    (
+        "s24_decode_wav_truncated",
+        "tf.audio.decode_wav(tf.strings.substr(tf.audio.encode_wav(tf.ones([4, 1]), 8000), 0, 30))[0]",
+    ),
+    ("s24_encode_wav_rank1", "tf.audio.encode_wav(tf.ones([4]), 8000)"),
+    ("s24_encode_wav_neg_rate", f"tf.audio.encode_wav(tf.ones([4, 1]), {_P.format('-1')})"),
+    ("s24_audio_spectrogram_stride0", _R + "AudioSpectrogram(input=tf.ones([100, 1]), window_size=16, stride=0)"),
+    ("s24_audio_spectrogram_window_big", _R + "AudioSpectrogram(input=tf.ones([10, 1]), window_size=64, stride=8)"),
+    ("s24_mfcc_bad_channels", _R + f"Mfcc(spectrogram=tf.ones([1, 4, 9]), sample_rate={_P.format('-8000')})"),
+]
+
+_SP = "tf.SparseTensor({}, [1.0, 2.0], [3, 3])"
+_SPI = "tf.SparseTensor({}, [1, 2], [3, 3])"
+_TA = "exec:ta = tf.TensorArray(tf.float32, size=3)\n"
+_FQ = "exec:q = tf.FIFOQueue(4, [tf.float32], shapes=[[2]])\n"
+_PQ = "exec:q = tf.PaddingFIFOQueue(4, [tf.float32], shapes=[[None]])\n"
+_TMO = ", options=tf.RunOptions(timeout_in_ms=300))"
+CASES_S24 += [
+    # quantization
+    ("s24_fake_quant_args_min_gt_max", _R + "FakeQuantWithMinMaxArgs(inputs=tf.ones([3]), min=2.0, max=-1.0)"),
+    ("s24_fake_quant_args_bits1", _R + "FakeQuantWithMinMaxArgs(inputs=tf.ones([3]), num_bits=1)"),
+    (
+        "s24_fake_quant_args_grad_bits20",
+        _R + "FakeQuantWithMinMaxArgsGradient(gradients=tf.ones([3]), inputs=tf.ones([3]), num_bits=20)",
+    ),
+    (
+        "s24_fake_quant_vars_rt_min_gt_max",
+        _R + f"FakeQuantWithMinMaxVars(inputs=tf.ones([3]), min={_P.format('3.0')}, max={_P.format('1.0')})",
+    ),
+    (
+        "s24_fake_quant_vars_nonscalar_min",
+        _R + f"FakeQuantWithMinMaxVars(inputs=tf.ones([3]), min={_P.format('[0.0, 1.0]')}, max=2.0)",
+    ),
+    (
+        "s24_fake_quant_vars_nan",
+        _R + "FakeQuantWithMinMaxVars(inputs=tf.ones([3]), min=" + _P.format("float('nan')") + ", max=2.0)",
+    ),
+    (
+        "s24_fake_quant_vars_grad_bits0",
+        _R
+        + "FakeQuantWithMinMaxVarsGradient(gradients=tf.ones([3]), inputs=tf.ones([3]), min=0.0, max=1.0, num_bits=0)",
+    ),
+    (
+        "s24_fake_quant_pc_len_mismatch",
+        _R
+        + f"FakeQuantWithMinMaxVarsPerChannel(inputs=tf.ones([2, 3]), min={_P.format('[0.0, 0.0]')}, max={_P.format('[1.0, 1.0, 1.0]')})",
+    ),
+    (
+        "s24_fake_quant_pc_rank0_input",
+        _R + f"FakeQuantWithMinMaxVarsPerChannel(inputs={_P.format('1.0')}, min=[0.0], max=[1.0])",
+    ),
+    (
+        "s24_fake_quant_pc_min_gt_max",
+        _R + "FakeQuantWithMinMaxVarsPerChannel(inputs=tf.ones([2, 3]), min=[0.0, 5.0, 0.0], max=[1.0, 1.0, 1.0])",
+    ),
+    (
+        "s24_fake_quant_pc_grad_mismatch",
+        _R
+        + f"FakeQuantWithMinMaxVarsPerChannelGradient(gradients=tf.ones([2, 3]), inputs={_P.format('tf.ones([2, 4])')}, min=[0.0, 0.0, 0.0], max=[1.0, 1.0, 1.0])[0]",
+    ),
+    (
+        "s24_qdq_v2_axis_oob",
+        _R + "QuantizeAndDequantizeV2(input=tf.ones([2, 3]), input_min=[0.0], input_max=[1.0], axis=5)",
+    ),
+    (
+        "s24_qdq_v2_min_gt_max",
+        _R
+        + f"QuantizeAndDequantizeV2(input=tf.ones([3]), input_min={_P.format('2.0')}, input_max={_P.format('1.0')}, range_given=True)",
+    ),
+    (
+        "s24_qdq_v2_bits0",
+        _R + "QuantizeAndDequantizeV2(input=tf.ones([3]), input_min=0.0, input_max=1.0, num_bits=0, range_given=True)",
+    ),
+    (
+        "s24_qdq_v2_bits99",
+        _R + "QuantizeAndDequantizeV2(input=tf.ones([3]), input_min=0.0, input_max=1.0, num_bits=99, range_given=True)",
+    ),
+    (
+        "s24_qdq_v3_bits_neg",
+        _R
+        + f"QuantizeAndDequantizeV3(input=tf.ones([3]), input_min=0.0, input_max=1.0, num_bits={_P.format('-1')}, range_given=True)",
+    ),
+    (
+        "s24_qdq_v2_per_axis_len",
+        _R
+        + f"QuantizeAndDequantizeV2(input=tf.ones([2, 3]), input_min={_P.format('[0.0, 0.0]')}, input_max={_P.format('[1.0, 1.0]')}, axis=1, range_given=True)",
+    ),
+    (
+        "s24_qdq_v4_bad_round",
+        _R + "QuantizeAndDequantizeV4(input=tf.ones([3]), input_min=0.0, input_max=1.0, round_mode='NOPE')",
+    ),
+    (
+        "s24_quantize_v2_bad_round_mode",
+        "tf.quantization.quantize(tf.ones([3]), 0.0, 1.0, tf.quint8, round_mode='UP')[0]",
+    ),
+    (
+        "s24_quantize_v2_axis_oob",
+        "tf.quantization.quantize(tf.ones([2, 3]), [0.0, 0.0, 0.0], [1.0, 1.0, 1.0], tf.quint8, axis=4)[0]",
+    ),
+    (
+        "s24_quantize_v2_per_axis_len_rt",
+        f"tf.quantization.quantize(tf.ones([2, 3]), {_P.format('[0.0, 0.0]')}, {_P.format('[1.0, 1.0]')}, tf.qint8, axis=1)[0]",
+    ),
+    ("s24_quantize_v2_float_T", "tf.quantization.quantize(tf.ones([3]), 0.0, 1.0, tf.float32)[0]"),
+    (
+        "s24_quantize_v2_nan_range",
+        "tf.quantization.quantize(tf.ones([3]), " + _P.format("float('nan')") + ", 1.0, tf.quint8)[0]",
+    ),
+    (
+        "s24_dequantize_axis_oob",
+        "tf.quantization.dequantize(tf.quantization.quantize(tf.ones([2, 3]), 0.0, 1.0, tf.quint8)[0], [0.0, 0.0], [1.0, 1.0], axis=7)",
+    ),
+    (
+        "s24_dequantize_bad_mode",
+        "tf.quantization.dequantize(tf.quantization.quantize(tf.ones([3]), 0.0, 1.0, tf.quint8)[0], 0.0, 1.0, mode='WEIRD')",
+    ),
+    # strings
+    ("s24_regex_replace_bad_pattern", "tf.strings.regex_replace(['abc'], '(', 'x')"),
+    ("s24_regex_replace_bad_pattern_rt", "tf.strings.regex_replace(['abc'], " + _P.format("'[a-'") + ", 'x')"),
+    ("s24_regex_full_match_bad_pattern", "tf.strings.regex_full_match(['abc'], '*a')"),
+    ("s24_regex_full_match_bad_rt", "tf.strings.regex_full_match(['abc'], " + _P.format("'(?<'") + ")"),
+    ("s24_regex_replace_bad_rewrite", "tf.strings.regex_replace(['abc'], 'a', '\\\\9')"),
+    ("s24_string_format_too_few", "tf.strings.format('{} {}', [tf.constant(1)])"),
+    ("s24_string_format_too_many", "tf.strings.format('{}', [tf.constant(1), tf.constant(2)])"),
+    ("s24_string_format_bad_placeholder", "tf.strings.format('{x}', [tf.constant(1)], placeholder='')"),
+    ("s24_as_string_width_neg_string", "tf.as_string(tf.constant(['a']))"),
+    ("s24_as_string_precision_int", "tf.as_string(tf.constant([1]), precision=3)"),
+    ("s24_as_string_fill_two", "tf.as_string(tf.constant([1]), width=4, fill='ab')"),
+    ("s24_as_string_sci_int", "tf.as_string(tf.constant([1]), scientific=True)"),
+    ("s24_reduce_join_axis_oob_rt", f"tf.reduce_join([['a', 'b']], axis={_P.format('5')})"),
+    ("s24_reduce_join_axis_neg_oob", "tf.reduce_join([['a', 'b']], axis=-3)"),
+    ("s24_reduce_join_dup_axes_rt", f"tf.reduce_join([['a', 'b']], axis={_P.format('[1, 1]')})"),
+    (
+        "s24_string_join_mismatch_rt",
+        "tf.strings.join([" + _P.format("['a', 'b']") + ", " + _P.format("['a', 'b', 'c']") + "])",
+    ),
+    ("s24_string_split_delim_rt_vector", "tf.string_split(['a b'], delimiter=" + _P.format("[' ', 'x']") + ").values"),
+    ("s24_strings_split_maxsplit_neg", "tf.strings.split(['a b c'], maxsplit=-1).values"),
+    ("s24_string_length_bad_unit", "tf.strings.length(['abc'], unit='BYTES_X')"),
+    (
+        "s24_string_ngrams_width0",
+        _R
+        + "StringNGrams(data=['a', 'b'], data_splits=[0, 2], separator=' ', ngram_widths=[0], left_pad='', right_pad='', pad_width=0, preserve_short_sequences=False)[0]",
+    ),
+    (
+        "s24_string_ngrams_bad_splits",
+        _R
+        + f"StringNGrams(data=['a', 'b'], data_splits={_P.format('[0, 5]')}, separator=' ', ngram_widths=[2], left_pad='', right_pad='', pad_width=0, preserve_short_sequences=False)[0]",
+    ),
+    (
+        "s24_string_ngrams_splits_decreasing",
+        _R
+        + f"StringNGrams(data=['a', 'b', 'c'], data_splits={_P.format('[0, 2, 1, 3]')}, separator=' ', ngram_widths=[1], left_pad='', right_pad='', pad_width=0, preserve_short_sequences=False)[0]",
+    ),
+    (
+        "s24_string_ngrams_splits_neg_start",
+        _R
+        + f"StringNGrams(data=['a', 'b'], data_splits={_P.format('[-1, 2]')}, separator=' ', ngram_widths=[1], left_pad='', right_pad='', pad_width=0, preserve_short_sequences=False)[0]",
+    ),
+    (
+        "s24_string_ngrams_pad_huge",
+        _R
+        + "StringNGrams(data=['a', 'b'], data_splits=[0, 2], separator=' ', ngram_widths=[2], left_pad='<', right_pad='>', pad_width=2**30, preserve_short_sequences=False)[0]",
+    ),
+    ("s24_unicode_decode_bad_encoding", "tf.strings.unicode_decode(['abc'], 'NOT-AN-ENCODING')"),
+    (
+        "s24_unicode_decode_strict_invalid",
+        _R + "UnicodeDecode(input=[b'\\xff\\xfe'], input_encoding='UTF-8', errors='strict')[1]",
+    ),
+    ("s24_unicode_decode_bad_errors", _R + "UnicodeDecode(input=['a'], input_encoding='UTF-8', errors='explode')[1]"),
+    (
+        "s24_unicode_encode_invalid_cp_strict",
+        _R + "UnicodeEncode(input_values=[0x110000], input_splits=[0, 1], output_encoding='UTF-8', errors='strict')",
+    ),
+    (
+        "s24_unicode_encode_bad_splits",
+        _R + f"UnicodeEncode(input_values=[65, 66], input_splits={_P.format('[0, 7]')}, output_encoding='UTF-8')",
+    ),
+    (
+        "s24_unicode_encode_neg_cp_replace",
+        _R + "UnicodeEncode(input_values=[-5], input_splits=[0, 1], output_encoding='UTF-8', errors='replace')",
+    ),
+    ("s24_unicode_script_neg", "tf.strings.unicode_script([-1, 99999999])"),
+    ("s24_unicode_transcode_bad", "tf.strings.unicode_transcode(['abc'], 'UTF-8', 'KLINGON')"),
+    ("s24_decode_raw_odd_length", "tf.decode_raw(tf.constant(['abc']), tf.int32)"),
+    ("s24_decode_raw_mixed_lengths", "tf.decode_raw(tf.constant(['abcd', 'abcdefgh']), tf.int32)"),
+    ("s24_decode_raw_string_type", "tf.decode_raw(tf.constant(['abcd']), tf.string)"),
+    ("s24_decode_compressed_garbage", "tf.io.decode_compressed(tf.constant(['garbage']), compression_type='ZLIB')"),
+    ("s24_decode_compressed_bad_type", "tf.io.decode_compressed(tf.constant(['x']), compression_type='LZMA')"),
+    ("s24_decode_json_example_garbage", "tf.io.decode_json_example(tf.constant(['{not json']))"),
+    ("s24_parse_tensor_garbage", "tf.io.parse_tensor(tf.constant(b'\\x08\\x01garbage'), tf.float32)"),
+    ("s24_parse_tensor_wrong_dtype", "tf.io.parse_tensor(tf.io.serialize_tensor(tf.ones([2])), tf.int32)"),
+    ("s24_parse_tensor_vector_input", "tf.io.parse_tensor(tf.constant([b'a', b'b']), tf.float32)"),
+    (
+        "s24_parse_example_garbage",
+        "tf.io.parse_example(tf.constant([b'garbage!']), {'a': tf.io.FixedLenFeature([1], tf.float32)})['a']",
+    ),
+    (
+        "s24_parse_example_missing_required",
+        "tf.io.parse_example(tf.constant([b'']), {'a': tf.io.FixedLenFeature([1], tf.float32)})['a']",
+    ),
+    (
+        "s24_parse_single_example_wrong_len",
+        "tf.io.parse_single_example(tf.train.Example(features=tf.train.Features(feature={'a': tf.train.Feature(float_list=tf.train.FloatList(value=[1.0, 2.0]))})).SerializeToString(), {'a': tf.io.FixedLenFeature([3], tf.float32)})['a']",
+    ),
+    (
+        "s24_parse_example_wrong_type",
+        "tf.io.parse_single_example(tf.train.Example(features=tf.train.Features(feature={'a': tf.train.Feature(int64_list=tf.train.Int64List(value=[1]))})).SerializeToString(), {'a': tf.io.FixedLenFeature([1], tf.float32)})['a']",
+    ),
+    ("s24_string_to_hash_bucket_fast_zero", _R + "StringToHashBucketFast(input=['a'], num_buckets=0)"),
+    ("s24_fingerprint_bad_method", "tf.fingerprint(['a'], method='md5')"),
+    ("s24_fingerprint_rank0", "tf.fingerprint(tf.constant('a'))"),
+    ("s24_string_upper_bad_encoding", "tf.strings.upper(['a'], encoding='latin9')"),
+    (
+        "s24_encode_proto_bad_type",
+        _R + "EncodeProto(sizes=[[1]], values=[tf.constant([1.0])], field_names=['x'], message_type='no.such.Message')",
+    ),
+    (
+        "s24_decode_proto_bad_type",
+        _R
+        + "DecodeProtoV2(bytes=['x'], message_type='no.such.Message', field_names=['x'], output_types=[tf.float32])[0]",
+    ),
+    ("s24_read_file_missing", "tf.io.read_file(os.path.join(TMP, 'no_such_file'))"),
+    ("s24_read_file_dir", "tf.io.read_file(TMP)"),
+    ("s24_write_file_to_dir", "exec:fetches = tf.io.write_file(TMP, 'x')"),
+    ("s24_write_file_missing_parent", "exec:fetches = tf.io.write_file(os.path.join(TMP, 'a', 'b', 'c'), 'x')"),
+    ("s24_matching_files_bad_glob", "tf.io.matching_files(os.path.join(TMP, '[unclosed'))"),
+    ("s24_sharded_filename_neg", _R + "ShardedFilename(basename='x', shard=-1, num_shards=2)"),
+    ("s24_sharded_filename_oob", _R + f"ShardedFilename(basename='x', shard={_P.format('5')}, num_shards=2)"),
+    ("s24_sharded_filespec_zero", _R + "ShardedFilespec(basename='x', num_shards=0)"),
+    # sparse
+    (
+        "s24_sparse_dense_matmul_oob",
+        f"tf.sparse_tensor_dense_matmul({_SP.format('[[0, 0], [1, 7]]')}, tf.ones([3, 2]))",
+    ),
+    (
+        "s24_sparse_dense_matmul_neg",
+        f"tf.sparse_tensor_dense_matmul({_SP.format('[[0, 0], [-1, 1]]')}, tf.ones([3, 2]))",
+    ),
+    (
+        "s24_sparse_dense_matmul_row_oob",
+        f"tf.sparse_tensor_dense_matmul({_SP.format('[[0, 0], [5, 1]]')}, tf.ones([3, 2]))",
+    ),
+    (
+        "s24_sparse_dense_matmul_unsorted",
+        f"tf.sparse_tensor_dense_matmul({_SP.format('[[2, 0], [0, 1]]')}, tf.ones([3, 2]))",
+    ),
+    (
+        "s24_sparse_dense_matmul_dim_mismatch",
+        f"tf.sparse_tensor_dense_matmul({_SP.format('[[0, 0], [1, 1]]')}, {_P.format('tf.ones([4, 2])')})",
+    ),
+    (
+        "s24_sparse_dense_matmul_adjoint_oob",
+        f"tf.sparse_tensor_dense_matmul({_SP.format('[[0, 0], [1, 7]]')}, tf.ones([3, 2]), adjoint_a=True)",
+    ),
+    ("s24_sparse_reorder_oob", f"tf.sparse.to_dense(tf.sparse_reorder({_SP.format('[[2, 0], [0, 9]]')}))"),
+    ("s24_sparse_reorder_neg", f"tf.sparse_reorder({_SP.format('[[2, 0], [-1, 1]]')}).indices"),
+    (
+        "s24_sparse_reorder_rank_mismatch",
+        f"tf.sparse_reorder(tf.SparseTensor({_P.format('[[2, 0, 1], [0, 1, 1]]')}, [1.0, 2.0], [3, 3])).indices",
+    ),
+    ("s24_sparse_to_dense_validate_dup", "tf.sparse_to_dense([[0], [0]], [3], [1.0, 2.0])"),
+    ("s24_sparse_to_dense_no_validate_oob", "tf.sparse_to_dense([[0], [7]], [3], [1.0, 2.0], validate_indices=False)"),
+    ("s24_sparse_to_dense_no_validate_neg", "tf.sparse_to_dense([[0], [-2]], [3], [1.0, 2.0], validate_indices=False)"),
+    ("s24_sparse_to_dense_default_vector", "tf.sparse_to_dense([[0]], [3], [1.0], default_value=[0.0, 1.0])"),
+    ("s24_sparse_to_dense_values_len_rt", f"tf.sparse_to_dense([[0], [1]], [3], {_P.format('[1.0, 2.0, 3.0]')})"),
+    ("s24_sparse_to_dense_neg_shape_rt", f"tf.sparse_to_dense([[0]], {_P.format('[-3]')}, [1.0])"),
+    (
+        "s24_sparse_add_shape_mismatch",
+        f"tf.sparse.to_dense(tf.sparse_add({_SP.format('[[0, 0], [1, 1]]')}, tf.SparseTensor([[0, 0]], [1.0], [4, 4])))",
+    ),
+    (
+        "s24_sparse_add_oob",
+        f"tf.sparse.to_dense(tf.sparse_add({_SP.format('[[0, 0], [9, 1]]')}, {_SP.format('[[0, 0], [1, 1]]')}))",
+    ),
+    ("s24_sparse_add_dense_mismatch", f"tf.sparse_add({_SP.format('[[0, 0], [1, 1]]')}, tf.ones([2, 2]))"),
+    (
+        "s24_sparse_concat_rank_mismatch",
+        f"tf.sparse_concat(0, [{_SP.format('[[0, 0], [1, 1]]')}, tf.SparseTensor([[0]], [1.0], [3])]).indices",
+    ),
+    (
+        "s24_sparse_concat_axis_oob",
+        f"tf.sparse_concat(4, [{_SP.format('[[0, 0], [1, 1]]')}, {_SP.format('[[0, 0], [1, 1]]')}]).indices",
+    ),
+    (
+        "s24_sparse_concat_dim_mismatch",
+        f"tf.sparse_concat(0, [{_SP.format('[[0, 0], [1, 1]]')}, tf.SparseTensor([[0, 0]], [1.0], [3, 4])]).indices",
+    ),
+    ("s24_sparse_fill_empty_rows_oob", f"tf.sparse.fill_empty_rows({_SP.format('[[0, 0], [9, 1]]')}, 0.0)[0].indices"),
+    ("s24_sparse_fill_empty_rows_neg", f"tf.sparse.fill_empty_rows({_SP.format('[[0, 0], [-1, 1]]')}, 0.0)[0].indices"),
+    (
+        "s24_sparse_fill_empty_rows_default_vec",
+        f"tf.sparse.fill_empty_rows({_SP.format('[[0, 0], [1, 1]]')}, [0.0, 1.0])[0].indices",
+    ),
+    ("s24_sparse_split_zero", f"tf.sparse.split(sp_input={_SP.format('[[0, 0], [1, 1]]')}, num_split=0, axis=0)"),
+    (
+        "s24_sparse_split_axis_oob_rt",
+        f"tf.sparse.split(sp_input={_SP.format('[[0, 0], [1, 1]]')}, num_split=2, axis={_P.format('5')})[0].indices",
+    ),
+    (
+        "s24_sparse_split_too_many",
+        f"tf.sparse.split(sp_input={_SP.format('[[0, 0], [1, 1]]')}, num_split=5, axis=0)[4].indices",
+    ),
+    ("s24_sparse_to_indicator_oob", f"tf.sparse.to_indicator({_SPI.format('[[0, 0], [1, 1]]')}, 2)"),
+    ("s24_sparse_to_indicator_neg", "tf.sparse.to_indicator(tf.SparseTensor([[0, 0], [1, 1]], [1, -2], [3, 3]), 4)"),
+    (
+        "s24_sparse_maximum_shape_mismatch",
+        f"tf.sparse.maximum({_SP.format('[[0, 0], [1, 1]]')}, tf.SparseTensor([[0, 0]], [1.0], [4, 4])).indices",
+    ),
+    ("s24_sparse_dense_cwise_mul_bad", f"({_SP.format('[[0, 0], [1, 1]]')} * tf.ones([4])).values"),
+    ("s24_sparse_dense_cwise_mul_oob", f"({_SP.format('[[0, 0], [7, 1]]')} * tf.ones([3, 3])).values"),
+    (
+        "s24_sparse_reduce_max_axis_oob",
+        f"tf.sparse.reduce_max({_SP.format('[[0, 0], [1, 1]]')}, axis={_P.format('3')})",
+    ),
+    (
+        "s24_sparse_reduce_sum_sparse_oob",
+        f"tf.sparse.reduce_sum_sparse({_SP.format('[[0, 0], [1, 1]]')}, axis=5).values",
+    ),
+    (
+        "s24_sparse_slice_size_neg",
+        f"tf.sparse.slice({_SP.format('[[0, 0], [1, 1]]')}, [0, 0], {_P.format('np.array([-1, 2], np.int64)')}).indices",
+    ),
+    ("s24_sparse_softmax_oob", f"tf.sparse.softmax({_SP.format('[[0, 0], [9, 1]]')}).values"),
+    ("s24_sparse_reset_shape_smaller", f"tf.sparse.reset_shape({_SP.format('[[0, 0], [2, 2]]')}, [2, 2]).dense_shape"),
+    (
+        "s24_sparse_cross_bad_hash",
+        "tf.sparse.cross_hashed([tf.SparseTensor([[0, 0]], ['a'], [1, 1]), tf.SparseTensor([[0, 0]], ['b'], [2, 1])], num_buckets=5).values",
+    ),
+    (
+        "s24_sparse_cross_batch_mismatch",
+        "tf.sparse.cross([tf.SparseTensor([[0, 0]], ['a'], [1, 1]), tf.SparseTensor([[1, 0]], ['b'], [2, 1])]).values",
+    ),
+    (
+        "s24_sparse_placeholder_feed_oob",
+        "exec:p = tf.sparse_placeholder(tf.float32, [3])\nfetches = tf.sparse.to_dense(p)\nfeed = {p: tf.SparseTensorValue([[7]], [1.0], [3])}",
+    ),
+    (
+        "s24_sparse_placeholder_feed_shape",
+        "exec:p = tf.sparse_placeholder(tf.float32, [3])\nfetches = tf.sparse.to_dense(p)\nfeed = {p: tf.SparseTensorValue([[0, 0]], [1.0], [3, 3])}",
+    ),
+    (
+        "s24_deserialize_many_sparse_garbage",
+        _R + "DeserializeManySparse(serialized_sparse=[['a', 'b', 'c']], dtype=tf.float32)[0]",
+    ),
+    (
+        "s24_deserialize_many_sparse_bad_cols",
+        _R + "DeserializeManySparse(serialized_sparse=[['a', 'b']], dtype=tf.float32)[0]",
+    ),
+    (
+        "s24_sparse_set_op_unsorted",
+        _R
+        + "SparseToSparseSetOperation(set1_indices=[[0, 1], [0, 0]], set1_values=[1, 2], set1_shape=[1, 2], set2_indices=[[0, 0]], set2_values=[1], set2_shape=[1, 2], set_operation='intersection')[0]",
+    ),
+    (
+        "s24_dense_to_sparse_set_bad_op",
+        _R
+        + "DenseToSparseSetOperation(set1=[[1, 2]], set2_indices=[[0, 0]], set2_values=[1], set2_shape=[1, 2], set_operation='xor')[0]",
+    ),
+    ("s24_sets_size_rank1", "tf.sets.size(tf.SparseTensor([[0]], [1], [3]))"),
+    (
+        "s24_edit_distance_oob",
+        "tf.edit_distance(tf.SparseTensor([[0, 0], [0, 9]], ['a', 'b'], [1, 2]), tf.SparseTensor([[0, 0]], ['a'], [1, 1]))",
+    ),
+    (
+        "s24_edit_distance_rank_mismatch",
+        "tf.edit_distance(tf.SparseTensor([[0, 0]], ['a'], [1, 1]), tf.SparseTensor([[0, 0, 0]], ['a'], [1, 1, 1]))",
+    ),
+    # TensorArray
+    (
+        "s24_ta_concat_mismatch",
+        _TA + "ta = ta.write(0, [1.0]).write(1, [[2.0]]).write(2, [3.0])\nfetches = ta.concat()",
+    ),
+    (
+        "s24_ta_concat_inner_mismatch",
+        "exec:ta = tf.TensorArray(tf.float32, size=2, infer_shape=False)\nta = ta.write(0, tf.ones([1, 2])).write(1, tf.ones([1, 3]))\nfetches = ta.concat()",
+    ),
+    ("s24_ta_split_sum_mismatch", _TA + "ta = ta.split(tf.ones([5]), [1, 1, 1])\nfetches = ta.read(0)"),
+    ("s24_ta_split_neg_length", _TA + f"ta = ta.split(tf.ones([3]), {_P.format('[4, -1, 0]')})\nfetches = ta.read(0)"),
+    ("s24_ta_split_too_many_lengths", _TA + "ta = ta.split(tf.ones([4]), [1, 1, 1, 1])\nfetches = ta.read(0)"),
+    ("s24_ta_split_rank0", _TA + f"ta = ta.split({_P.format('1.0')}, [1, 0, 0])\nfetches = ta.read(0)"),
+    (
+        "s24_ta_write_shape_conflict_rt",
+        _TA
+        + f"ta = ta.write(0, {_P.format('tf.ones([2])')}).write(1, {_P.format('tf.ones([3])')})\nfetches = ta.stack()",
+    ),
+    (
+        "s24_ta_element_shape_conflict",
+        "exec:ta = tf.TensorArray(tf.float32, size=2, element_shape=[2])\nta = ta.write(0, tf.ones([3]))\nfetches = ta.stack()",
+    ),
+    (
+        "s24_ta_element_shape_conflict_rt",
+        "exec:ta = tf.TensorArray(tf.float32, size=2, element_shape=[2])\n"
+        + f"ta = ta.write(0, {_P.format('tf.ones([3])')})\nfetches = ta.read(0)",
+    ),
+    (
+        "s24_ta_stack_empty_size0_no_shape",
+        "exec:ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\nfetches = ta.stack()",
+    ),
+    (
+        "s24_ta_concat_empty_no_shape",
+        "exec:ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)\nfetches = ta.concat()",
+    ),
+    ("s24_ta_gather_unwritten", _TA + "ta = ta.write(0, 1.0)\nfetches = ta.gather([0, 2])"),
+    ("s24_ta_scatter_neg", _TA + f"ta = ta.scatter({_P.format('[0, -1]')}, [1.0, 2.0])\nfetches = ta.read(0)"),
+    (
+        "s24_ta_dynamic_write_far",
+        "exec:ta = tf.TensorArray(tf.float32, size=1, dynamic_size=True)\n"
+        + f"ta = ta.write({_P.format('5')}, 1.0)\nfetches = ta.stack()",
+    ),
+    (
+        "s24_ta_dynamic_write_huge",
+        "exec:ta = tf.TensorArray(tf.float32, size=1, dynamic_size=True)\n"
+        + f"ta = ta.write({_P.format('2**30')}, 1.0)\nfetches = ta.size()",
+    ),
+    (
+        "s24_ta_read_after_close",
+        _TA + "ta = ta.write(0, 1.0)\nwith tf.control_dependencies([ta.close()]):\n    fetches = ta.read(0)",
+    ),
+    (
+        "s24_ta_wrong_dtype_read",
+        _TA
+        + "ta = ta.write(0, 1.0)\nfetches = tf.raw_ops.TensorArrayReadV3(handle=ta.handle, index=0, flow_in=ta.flow, dtype=tf.int32)",
+    ),
+    ("s24_ta_unstack_rank0_rt", _TA + f"ta = ta.unstack({_P.format('1.0')})\nfetches = ta.read(0)"),
+    ("s24_ta_grad_source_missing", _TA + "g = ta.grad('')\nfetches = g.size()"),
+    # queues
+    (
+        "s24_queue_dequeue_many_over_capacity",
+        _FQ + "sess.run(q.enqueue_many([tf.ones([4, 2])]))\nout = sess.run(q.dequeue_many(5)" + _TMO,
+    ),
+    (
+        "s24_queue_dequeue_up_to_over",
+        _FQ + "sess.run(q.enqueue_many([tf.ones([2, 2])]))\nsess.run(q.close())\nout = sess.run(q.dequeue_up_to(5))",
+    ),
+    ("s24_queue_dequeue_many_neg_rt", _FQ + f"out = sess.run(q.dequeue_many({_P.format('-2')})" + _TMO),
+    (
+        "s24_queue_enqueue_many_mismatched_rows",
+        "exec:q = tf.FIFOQueue(8, [tf.float32, tf.int32], shapes=[[], []])\n"
+        + f"out = sess.run(q.enqueue_many([{_P.format('[1.0, 2.0]')}, {_P.format('[1, 2, 3]')}]))",
+    ),
+    (
+        "s24_queue_enqueue_wrong_dtype_rt",
+        "exec:q = tf.FIFOQueue(4, [tf.float32])\nout = sess.run(q.enqueue([tf.constant([1])]))",
+    ),
+    ("s24_queue_enqueue_rank_rt", _FQ + f"out = sess.run(q.enqueue([{_P.format('tf.ones([2, 1])')}]))"),
+    (
+        "s24_queue_enqueue_after_close_many",
+        _FQ + "sess.run(q.close())\nout = sess.run(q.enqueue_many([tf.ones([2, 2])]))",
+    ),
+    ("s24_queue_close_twice", _FQ + "sess.run(q.close())\nsess.run(q.close())\nout = sess.run(q.size())"),
+    (
+        "s24_queue_cancel_then_enqueue",
+        _FQ + "sess.run(q.close(cancel_pending_enqueues=True))\nout = sess.run(q.enqueue([tf.ones([2])]))",
+    ),
+    (
+        "s24_queue_capacity_zero_enqueue",
+        "exec:q = tf.FIFOQueue(0, [tf.float32])\nout = sess.run(q.enqueue([1.0])" + _TMO,
+    ),
+    ("s24_padding_queue_rank_mismatch", _PQ + "out = sess.run(q.enqueue([tf.ones([2, 2])]))"),
+    ("s24_padding_queue_rank_mismatch_rt", _PQ + f"out = sess.run(q.enqueue([{_P.format('tf.ones([2, 2])')}]))"),
+    (
+        "s24_padding_queue_dequeue_many_pad",
+        _PQ + "sess.run(q.enqueue([[1.0]]))\nsess.run(q.enqueue([[1.0, 2.0, 3.0]]))\nout = sess.run(q.dequeue_many(2))",
+    ),
+    (
+        "s24_padding_queue_dequeue_up_to_closed",
+        _PQ + "sess.run(q.enqueue([[1.0]]))\nsess.run(q.close())\nout = sess.run(q.dequeue_up_to(3))",
+    ),
+    (
+        "s24_padding_queue_strings_pad",
+        "exec:q = tf.PaddingFIFOQueue(4, [tf.string], shapes=[[None]])\nsess.run(q.enqueue([['a']]))\nsess.run(q.enqueue([['b', 'c']]))\nout = sess.run(q.dequeue_many(2))",
+    ),
+    (
+        "s24_padding_queue_static_dim_wrong",
+        "exec:q = tf.PaddingFIFOQueue(4, [tf.float32], shapes=[[None, 2]])\n"
+        + f"out = sess.run(q.enqueue([{_P.format('tf.ones([3, 3])')}]))",
+    ),
+    (
+        "s24_random_shuffle_dequeue_many_closed",
+        "exec:q = tf.RandomShuffleQueue(8, 2, [tf.float32], shapes=[[]], seed=1)\nsess.run(q.enqueue_many([[1.0, 2.0]]))\nsess.run(q.close())\nout = sess.run(q.dequeue_many(3))",
+    ),
+    (
+        "s24_priority_queue_wrong_priority_dtype",
+        "exec:q = tf.PriorityQueue(4, [tf.float32], shapes=[[], []])\nout = sess.run(q.enqueue([1.0, 2.0]))",
+    ),
+    ("s24_queue_enqueue_many_scalar_rt", _FQ + f"out = sess.run(q.enqueue_many([{_P.format('1.0')}]))"),
+    ("s24_queue_size_closed_dequeue", _FQ + "sess.run(q.close())\nout = sess.run(q.dequeue())"),
+    (
+        "s24_queue_enqueue_too_few_components",
+        "exec:q = tf.FIFOQueue(2, [tf.float32, tf.float32])\nout = sess.run(q.enqueue([1.0]))",
+    ),
+    (
+        "s24_conditional_accumulator_wrong_shape",
+        "exec:a = tf.ConditionalAccumulator(tf.float32, shape=[2])\nout = sess.run(a.apply_grad(tf.ones([3]), local_step=0))",
+    ),
+    (
+        "s24_conditional_accumulator_take_neg",
+        "exec:a = tf.ConditionalAccumulator(tf.float32, shape=[2])\nout = sess.run(a.take_grad(-1)" + _TMO,
+    ),
+    (
+        "s24_conditional_accumulator_set_step_neg",
+        "exec:a = tf.ConditionalAccumulator(tf.float32, shape=[2])\nout = sess.run(a.set_global_step(-5))",
+    ),
+    (
+        "s24_sparse_accumulator_wrong_shape",
+        "exec:a = tf.SparseConditionalAccumulator(tf.float32, shape=[3, 2])\nout = sess.run(a.apply_indexed_slices_grad(tf.IndexedSlices(tf.ones([1, 3]), [0], [3, 3]), local_step=0))",
+    ),
+]
+
+# dynamic_rnn with hostile sequence lengths and shapes (weights initialised to constants so values compare).
+_RNN = (
+    "exec:tf.get_variable_scope().set_initializer(tf.constant_initializer(0.1))\n"
+    "xs = tf.placeholder_with_default(np.ones([2, 3, 4], np.float32), [None, None, 4])\n"
+)
+# Values rounded to 1e-4: the two libraries' float32 sums differ in their last bits.
+_DRNN = (
+    "outs, st = tf.nn.dynamic_rnn({}, xs, sequence_length={}, dtype=tf.float32)\n"
+    "sess.run(tf.global_variables_initializer())\nfetches = tf.round({} * 1e4)"
+)
+_LSTM = "tf.nn.rnn_cell.LSTMCell(5)"
+_GRU = "tf.nn.rnn_cell.GRUCell(5)"
+_BASIC = "tf.nn.rnn_cell.BasicRNNCell(5)"
+CASES_S24 += [
+    ("s24_rnn_ok", _RNN + _DRNN.format(_LSTM, "[3, 1]", "outs")),
+    ("s24_rnn_seq_len_neg_rt", _RNN + _DRNN.format(_LSTM, f"{_P.format('[-1, 2]')}", "outs")),
+    ("s24_rnn_seq_len_too_long_rt", _RNN + _DRNN.format(_LSTM, f"{_P.format('[7, 2]')}", "outs")),
+    ("s24_rnn_seq_len_batch_mismatch_rt", _RNN + _DRNN.format(_LSTM, f"{_P.format('[1, 2, 3]')}", "outs")),
+    ("s24_rnn_seq_len_rank2", _RNN + _DRNN.format(_LSTM, "[[1, 2]]", "outs")),
+    ("s24_rnn_seq_len_float", _RNN + _DRNN.format(_LSTM, "[1.5, 2.0]", "outs")),
+    ("s24_rnn_seq_len_huge_rt", _RNN + _DRNN.format(_GRU, f"{_P.format('[2**31 - 1, 1]')}", "outs")),
+    ("s24_rnn_seq_len_zero_state", _RNN + _DRNN.format(_GRU, "[0, 0]", "st")),
+    ("s24_rnn_gru_seq_len_neg_state", _RNN + _DRNN.format(_GRU, f"{_P.format('[-3, 1]')}", "st")),
+    ("s24_rnn_basic_seq_len_too_long_state", _RNN + _DRNN.format(_BASIC, f"{_P.format('[9, 1]')}", "st")),
+    ("s24_rnn_lstm_state_c", _RNN + _DRNN.format(_LSTM, f"{_P.format('[2, 5]')}", "st.c")),
+    ("s24_rnn_input_rank2", "exec:xs = tf.ones([2, 4])\n" + _DRNN.format(_LSTM, "None", "outs")),
+    (
+        "s24_rnn_input_depth_rt",
+        "exec:xs = tf.placeholder_with_default(np.ones([2, 3, 4], np.float32), [None, None, None])\n"
+        + _DRNN.format(_LSTM, "None", "outs"),
+    ),
+    (
+        "s24_rnn_initial_state_batch_mismatch",
+        _RNN
+        + "cell = tf.nn.rnn_cell.GRUCell(5)\n"
+        + "outs, st = tf.nn.dynamic_rnn(cell, xs, initial_state="
+        + _P.format("np.zeros([3, 5], np.float32)")
+        + ")\nsess.run(tf.global_variables_initializer())\nfetches = tf.round(outs * 1e4)",
+    ),
+    (
+        "s24_rnn_initial_state_depth_mismatch",
+        _RNN
+        + "cell = tf.nn.rnn_cell.GRUCell(5)\nouts, st = tf.nn.dynamic_rnn(cell, xs, initial_state=tf.zeros([2, 4]))\nsess.run(tf.global_variables_initializer())\nfetches = tf.round(outs * 1e4)",
+    ),
+    (
+        "s24_rnn_no_dtype_no_state",
+        _RNN + "outs, st = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(5), xs)\nfetches = tf.round(outs * 1e4)",
+    ),
+    (
+        "s24_rnn_time_major_seq_len_rt",
+        _RNN
+        + "outs, st = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(5), xs, sequence_length="
+        + _P.format("[1, 2, 3]")
+        + ", time_major=True, dtype=tf.float32)\nsess.run(tf.global_variables_initializer())\nfetches = tf.round(outs * 1e4)",
+    ),
+    (
+        "s24_rnn_zero_time_steps",
+        "exec:xs = tf.placeholder_with_default(np.ones([2, 0, 4], np.float32), [None, None, 4])\n"
+        + _DRNN.format(_GRU, "None", "outs"),
+    ),
+    ("s24_rnn_units_zero", _RNN + _DRNN.format("tf.nn.rnn_cell.BasicRNNCell(0)", "None", "outs")),
+    ("s24_rnn_units_neg", _RNN + _DRNN.format("tf.nn.rnn_cell.GRUCell(-2)", "None", "outs")),
+    ("s24_rnn_lstm_num_proj_neg", _RNN + _DRNN.format("tf.nn.rnn_cell.LSTMCell(5, num_proj=-1)", "None", "outs")),
+    ("s24_rnn_multicell_empty", _RNN + _DRNN.format("tf.nn.rnn_cell.MultiRNNCell([])", "None", "outs")),
+    (
+        "s24_rnn_dropout_keep_zero",
+        _RNN
+        + _DRNN.format(
+            "tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(5), output_keep_prob=0.0)", "None", "outs"
+        ),
+    ),
+    (
+        "s24_rnn_dropout_keep_gt1",
+        _RNN
+        + _DRNN.format(
+            "tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(5), output_keep_prob=1.5)", "None", "outs"
+        ),
+    ),
+    (
+        "s24_rnn_bidirectional_seq_len_neg_rt",
+        _RNN
+        + "(fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), tf.nn.rnn_cell.GRUCell(3), xs, sequence_length="
+        + _P.format("[-2, 3]")
+        + ", dtype=tf.float32)\nsess.run(tf.global_variables_initializer())\nfetches = tf.round(bw * 1e4)",
+    ),
+    (
+        "s24_rnn_bidirectional_seq_len_long_rt",
+        _RNN
+        + "(fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), tf.nn.rnn_cell.GRUCell(3), xs, sequence_length="
+        + _P.format("[5, 3]")
+        + ", dtype=tf.float32)\nsess.run(tf.global_variables_initializer())\nfetches = tf.round(bw * 1e4)",
+    ),
+    (
+        "s24_rnn_static_empty_inputs",
+        "exec:outs, st = tf.nn.static_rnn(tf.nn.rnn_cell.GRUCell(3), [], dtype=tf.float32)\nfetches = st",
+    ),
+    (
+        "s24_rnn_static_seq_len_neg",
+        "exec:tf.get_variable_scope().set_initializer(tf.constant_initializer(0.1))\nouts, st = tf.nn.static_rnn(tf.nn.rnn_cell.GRUCell(3), [tf.ones([2, 4])] * 2, sequence_length="
+        + _P.format("[-1, 5]")
+        + ", dtype=tf.float32)\nsess.run(tf.global_variables_initializer())\nfetches = tf.round(st * 1e4)",
+    ),
+    (
+        "s24_rnn_reverse_sequence_seq_oob",
+        f"tf.reverse_sequence(tf.ones([2, 3]), {_P.format('[4, 1]')}, seq_axis=1, batch_axis=0)",
+    ),
+    (
+        "s24_rnn_reverse_sequence_seq_neg",
+        f"tf.reverse_sequence(tf.ones([2, 3]), {_P.format('[-1, 1]')}, seq_axis=1, batch_axis=0)",
+    ),
+    (
+        "s24_rnn_reverse_sequence_batch_mismatch",
+        f"tf.reverse_sequence(tf.ones([2, 3]), {_P.format('[1, 1, 1]')}, seq_axis=1, batch_axis=0)",
+    ),
+    ("s24_rnn_reverse_sequence_same_axes", "tf.reverse_sequence(tf.ones([2, 3]), [1, 1], seq_axis=0, batch_axis=0)"),
+    ("s24_sequence_mask_neg_maxlen", f"tf.sequence_mask([1, 2], {_P.format('-1')})"),
+    ("s24_sequence_mask_neg_lengths", "tf.sequence_mask([-1, 2], 3)"),
+    # convolutions
+    (
+        "s24_conv3d_transpose_out_mismatch_rt",
+        f"tf.nn.conv3d_transpose(tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 3, 1]), {_P.format('[1, 5, 5, 5, 3]')}, [1, 2, 2, 2, 1])",
+    ),
+    (
+        "s24_conv3d_transpose_channel_mismatch",
+        "tf.nn.conv3d_transpose(tf.ones([1, 2, 2, 2, 2]), tf.ones([2, 2, 2, 3, 1]), [1, 4, 4, 4, 3], [1, 2, 2, 2, 1])",
+    ),
+    (
+        "s24_conv3d_transpose_out_channels_wrong",
+        "tf.nn.conv3d_transpose(tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 3, 1]), [1, 4, 4, 4, 2], [1, 2, 2, 2, 1])",
+    ),
+    (
+        "s24_conv3d_transpose_neg_out_rt",
+        f"tf.nn.conv3d_transpose(tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 3, 1]), {_P.format('[1, -4, 4, 4, 3]')}, [1, 2, 2, 2, 1])",
+    ),
+    (
+        "s24_conv3d_transpose_stride0",
+        "tf.nn.conv3d_transpose(tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 3, 1]), [1, 4, 4, 4, 3], [1, 0, 2, 2, 1])",
+    ),
+    (
+        "s24_conv3d_transpose_out_len4",
+        f"tf.nn.conv3d_transpose(tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 3, 1]), {_P.format('[1, 4, 4, 3]')}, [1, 2, 2, 2, 1])",
+    ),
+    (
+        "s24_conv3d_backprop_filter_bad_sizes",
+        _R
+        + f"Conv3DBackpropFilterV2(input=tf.ones([1, 4, 4, 4, 1]), filter_sizes={_P.format('[2, 2, -2, 1, 1]')}, out_backprop=tf.ones([1, 3, 3, 3, 1]), strides=[1, 1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "s24_conv3d_backprop_input_bad_sizes",
+        _R
+        + f"Conv3DBackpropInputV2(input_sizes={_P.format('[1, 4, 4, 1]')}, filter=tf.ones([2, 2, 2, 1, 1]), out_backprop=tf.ones([1, 3, 3, 3, 1]), strides=[1, 1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "s24_conv3d_dilation0",
+        "tf.nn.conv3d(tf.ones([1, 4, 4, 4, 1]), tf.ones([2, 2, 2, 1, 1]), [1, 1, 1, 1, 1], 'VALID', dilations=[1, 0, 1, 1, 1])",
+    ),
+    (
+        "s24_conv3d_filter_too_big_rt",
+        f"tf.nn.conv3d({_P.format('tf.ones([1, 2, 2, 2, 1])')}, tf.ones([3, 3, 3, 1, 1]), [1, 1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_conv2d_grouped_indivisible",
+        "tf.nn.conv2d(tf.ones([1, 4, 4, 4]), tf.ones([2, 2, 3, 2]), [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_conv2d_grouped_out_indivisible",
+        "tf.nn.conv2d(tf.ones([1, 4, 4, 4]), tf.ones([2, 2, 2, 3]), [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_conv2d_grouped_rt",
+        f"tf.nn.conv2d({_P.format('tf.ones([1, 4, 4, 6])')}, tf.ones([2, 2, 4, 2]), [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_conv2d_explicit_pad_neg",
+        "tf.nn.conv2d(tf.ones([1, 4, 4, 1]), tf.ones([2, 2, 1, 1]), [1, 1, 1, 1], [[0, 0], [-1, 0], [0, 0], [0, 0]])",
+    ),
+    (
+        "s24_conv2d_explicit_pad_batch",
+        "tf.nn.conv2d(tf.ones([1, 4, 4, 1]), tf.ones([2, 2, 1, 1]), [1, 1, 1, 1], [[1, 0], [0, 0], [0, 0], [0, 0]])",
+    ),
+    (
+        "s24_conv2d_transpose_bad_out_rt",
+        f"tf.nn.conv2d_transpose(tf.ones([1, 2, 2, 1]), tf.ones([2, 2, 3, 1]), {_P.format('[1, 9, 9, 3]')}, [1, 2, 2, 1])",
+    ),
+    (
+        "s24_depthwise_mult_mismatch_rt",
+        f"tf.nn.depthwise_conv2d({_P.format('tf.ones([1, 4, 4, 3])')}, tf.ones([2, 2, 2, 1]), [1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_depthwise_backprop_input_bad",
+        _R
+        + f"DepthwiseConv2dNativeBackpropInput(input_sizes={_P.format('[1, 4, -4, 1]')}, filter=tf.ones([2, 2, 1, 1]), out_backprop=tf.ones([1, 3, 3, 1]), strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "s24_depthwise_backprop_filter_bad",
+        _R
+        + f"DepthwiseConv2dNativeBackpropFilter(input=tf.ones([1, 4, 4, 1]), filter_sizes={_P.format('[2, 2, 1]')}, out_backprop=tf.ones([1, 3, 3, 1]), strides=[1, 1, 1, 1], padding='VALID')",
+    ),
+    (
+        "s24_separable_conv_bad_pointwise",
+        "tf.nn.separable_conv2d(tf.ones([1, 4, 4, 2]), tf.ones([2, 2, 2, 1]), tf.ones([1, 1, 3, 4]), [1, 1, 1, 1], 'VALID')",
+    ),
+    ("s24_atrous_conv_rate0", "tf.nn.atrous_conv2d(tf.ones([1, 4, 4, 1]), tf.ones([2, 2, 1, 1]), 0, 'VALID')"),
+    ("s24_conv1d_stride0", "tf.nn.conv1d(tf.ones([1, 4, 1]), tf.ones([2, 1, 1]), 0, 'VALID')"),
+    ("s24_max_pool3d_ksize0", "tf.nn.max_pool3d(tf.ones([1, 4, 4, 4, 1]), [1, 0, 2, 2, 1], [1, 1, 1, 1, 1], 'VALID')"),
+    (
+        "s24_avg_pool3d_big_window",
+        "tf.nn.avg_pool3d(tf.ones([1, 2, 2, 2, 1]), [1, 3, 3, 3, 1], [1, 1, 1, 1, 1], 'VALID')",
+    ),
+    (
+        "s24_max_pool_argmax_bad_stride",
+        "tf.nn.max_pool_with_argmax(tf.ones([1, 4, 4, 1]), [1, 2, 2, 1], [1, 0, 1, 1], 'VALID')[0]",
+    ),
+    (
+        "s24_fractional_max_pool_ratio_lt1",
+        "tf.nn.fractional_max_pool(tf.ones([1, 4, 4, 1]), [1.0, 0.5, 1.4, 1.0], seed=1, seed2=2)[0]",
+    ),
+    (
+        "s24_fractional_avg_pool_ratio_big",
+        "tf.nn.fractional_avg_pool(tf.ones([1, 4, 4, 1]), [1.0, 8.0, 1.4, 1.0], seed=1, seed2=2)[0]",
+    ),
+    (
+        "s24_fused_batch_norm_scale_len_rt",
+        f"tf.nn.fused_batch_norm(tf.ones([1, 2, 2, 3]), {_P.format('[1.0, 1.0]')}, tf.zeros([3]))[0]",
+    ),
+    (
+        "s24_fused_batch_norm_inference_no_mean",
+        "tf.nn.fused_batch_norm(tf.ones([1, 2, 2, 3]), tf.ones([3]), tf.zeros([3]), is_training=False)[0]",
+    ),
+    ("s24_fused_batch_norm_rank3", "tf.nn.fused_batch_norm(tf.ones([2, 2, 3]), tf.ones([3]), tf.zeros([3]))[0]"),
+    ("s24_batch_norm_neg_variance", "tf.nn.batch_normalization(tf.ones([2]), 0.0, -4.0, 0.0, 1.0, 0.0)"),
+    ("s24_lrn_radius_neg", "tf.nn.local_response_normalization(tf.ones([1, 2, 2, 3]), depth_radius=-1)"),
+    ("s24_lrn_rank3", "tf.nn.lrn(tf.ones([2, 2, 3]))"),
+    ("s24_bias_add_rt_mismatch", f"tf.nn.bias_add(tf.ones([2, 3]), {_P.format('[1.0, 2.0]')})"),
+    ("s24_bias_add_nchw_rank2", "tf.nn.bias_add(tf.ones([2, 3]), [1.0, 2.0], data_format='NCHW')"),
+    ("s24_ctc_loss_label_oob", "tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [9], [1, 1]), tf.zeros([3, 1, 4]), [3])"),
+    (
+        "s24_ctc_loss_seq_len_too_long",
+        f"tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [1], [1, 1]), tf.zeros([3, 1, 4]), {_P.format('[9]')})",
+    ),
+    (
+        "s24_ctc_loss_seq_len_neg",
+        f"tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [1], [1, 1]), tf.zeros([3, 1, 4]), {_P.format('[-1]')})",
+    ),
+    (
+        "s24_ctc_loss_labels_too_long",
+        "tf.nn.ctc_loss(tf.SparseTensor([[0, 0], [0, 1], [0, 2], [0, 3]], [1, 2, 1, 2], [1, 4]), tf.zeros([3, 1, 4]), [3])",
+    ),
+    (
+        "s24_ctc_loss_batch_mismatch",
+        "tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [1], [1, 1]), tf.zeros([3, 2, 4]), [3, 3])",
+    ),
+    ("s24_ctc_greedy_seq_len_oob", f"tf.nn.ctc_greedy_decoder(tf.zeros([3, 1, 4]), {_P.format('[5]')})[0][0].values"),
+    ("s24_ctc_beam_width0", "tf.nn.ctc_beam_search_decoder(tf.zeros([3, 1, 4]), [3], beam_width=0)[0][0].values"),
+    (
+        "s24_ctc_beam_top_paths_gt_width",
+        "tf.nn.ctc_beam_search_decoder(tf.zeros([3, 1, 4]), [3], beam_width=2, top_paths=5)[0][0].values",
+    ),
+    (
+        "s24_nce_loss_num_true_mismatch",
+        "tf.nn.nce_loss(tf.ones([4, 2]), tf.zeros([4]), tf.constant([[0, 1]], tf.int64), tf.ones([1, 2]), 2, 4, num_true=1)",
+    ),
+    (
+        "s24_sampled_softmax_range_small",
+        "tf.nn.sampled_softmax_loss(tf.ones([4, 2]), tf.zeros([4]), tf.constant([[3]], tf.int64), tf.ones([1, 2]), 5, 4)",
+    ),
+    (
+        "s24_uniform_sampler_range0",
+        "tf.random.uniform_candidate_sampler(tf.constant([[0]], tf.int64), 1, 2, True, 0, seed=1)[0]",
+    ),
+    (
+        "s24_uniform_sampler_unique_too_many",
+        "tf.random.uniform_candidate_sampler(tf.constant([[0]], tf.int64), 1, 5, True, 3, seed=1)[0]",
+    ),
+    (
+        "s24_log_uniform_sampler_true_oob",
+        "tf.random.log_uniform_candidate_sampler(tf.constant([[0, 1]], tf.int64), 1, 2, False, 4, seed=1)[0]",
+    ),
+    (
+        "s24_fixed_unigram_probs_mismatch",
+        "tf.random.fixed_unigram_candidate_sampler(tf.constant([[0]], tf.int64), 1, 2, False, 4, unigrams=[1.0, 2.0], seed=1)[0]",
+    ),
+    (
+        "s24_compute_accidental_hits_bad",
+        "tf.nn.compute_accidental_hits(tf.constant([[0]], tf.int64), tf.constant([0, 1], tf.int64), num_true=2)[0]",
+    ),
+]
+
+
+def _onnx_case(name, op, attrs="", inputs="['x']", inits="", x=_F23):
+    # An ONNX model of one `op` node on x ([2, 3] floats) with hostile attributes or initializers, converted.
+    model = (
+        f"m = make_model([helper.make_node('{op}', {inputs}, ['z']{attrs})], [('x', *{x})], "
+        f"[('z', np.float32, None)], [{inits}])"
+    )
+    return (name, _ONNX + model + _OCONV.format("m"))
+
+
+_I64 = "np.array({}, np.int64)"
+_NCHW = "(np.float32, [1, 2, 4, 4])"
+CASES_S24 += [
+    _onnx_case("s24_onnx_softmax_axis_oob", "Softmax", ", axis=5"),
+    _onnx_case("s24_onnx_softmax_axis_neg_oob", "Softmax", ", axis=-5"),
+    _onnx_case("s24_onnx_softmax_axis_float", "Softmax", ", axis=1.5"),
+    _onnx_case("s24_onnx_logsoftmax_axis_oob", "LogSoftmax", ", axis=2"),
+    _onnx_case("s24_onnx_concat_axis_oob", "Concat", ", axis=4", "['x', 'x']"),
+    _onnx_case("s24_onnx_concat_axis_neg_oob", "Concat", ", axis=-3", "['x', 'x']"),
+    _onnx_case("s24_onnx_concat_axis_list", "Concat", ", axis=[1]", "['x', 'x']"),
+    _onnx_case("s24_onnx_concat_rank_mismatch", "Concat", ", axis=0", "['x', 'c']", "('c', np.ones([3], np.float32))"),
+    _onnx_case("s24_onnx_gather_axis_oob", "Gather", ", axis=3", "['x', 'i']", f"('i', {_I64.format('[0]')})"),
+    _onnx_case("s24_onnx_gather_neg_oob_index", "Gather", ", axis=1", "['x', 'i']", f"('i', {_I64.format('[-4]')})"),
+    _onnx_case("s24_onnx_transpose_perm_dup", "Transpose", ", perm=[0, 0]"),
+    _onnx_case("s24_onnx_transpose_perm_len", "Transpose", ", perm=[0, 1, 2]"),
+    _onnx_case("s24_onnx_transpose_perm_oob", "Transpose", ", perm=[0, 5]"),
+    _onnx_case("s24_onnx_transpose_perm_string", "Transpose", ", perm='ab'"),
+    _onnx_case("s24_onnx_flatten_axis_oob", "Flatten", ", axis=7"),
+    _onnx_case("s24_onnx_reduce_max_axes_oob", "ReduceMax", "", "['x', 'a']", f"('a', {_I64.format('[5]')})"),
+    _onnx_case("s24_onnx_reduce_sum_axes_dup", "ReduceSum", "", "['x', 'a']", f"('a', {_I64.format('[1, 1]')})"),
+    _onnx_case("s24_onnx_argmax_axis_oob", "ArgMax", ", axis=-3"),
+    _onnx_case("s24_onnx_squeeze_axes_oob", "Squeeze", "", "['x', 'a']", f"('a', {_I64.format('[5]')})"),
+    _onnx_case("s24_onnx_squeeze_non1", "Squeeze", "", "['x', 'a']", f"('a', {_I64.format('[0]')})"),
+    _onnx_case("s24_onnx_unsqueeze_axes_dup", "Unsqueeze", "", "['x', 'a']", f"('a', {_I64.format('[0, 0]')})"),
+    _onnx_case("s24_onnx_unsqueeze_axes_oob", "Unsqueeze", "", "['x', 'a']", f"('a', {_I64.format('[9]')})"),
+    _onnx_case("s24_onnx_split_axis_oob", "Split", ", axis=2, num_outputs=1"),
+    _onnx_case("s24_onnx_split_sizes_sum", "Split", ", axis=1", "['x', 's']", f"('s', {_I64.format('[1, 1]')})"),
+    _onnx_case("s24_onnx_split_sizes_neg", "Split", ", axis=1", "['x', 's']", f"('s', {_I64.format('[4, -1]')})"),
+    _onnx_case("s24_onnx_cumsum_axis_oob", "CumSum", "", "['x', 'a']", f"('a', {_I64.format('4')})"),
+    _onnx_case(
+        "s24_onnx_conv_kernel_mismatch",
+        "Conv",
+        ", kernel_shape=[5, 5]",
+        "['x', 'w']",
+        "('w', np.ones([2, 2, 3, 3], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_conv_strides_len",
+        "Conv",
+        ", strides=[1]",
+        "['x', 'w']",
+        "('w', np.ones([2, 2, 3, 3], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_conv_dilation0",
+        "Conv",
+        ", dilations=[0, 0]",
+        "['x', 'w']",
+        "('w', np.ones([2, 2, 3, 3], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_conv_pads_neg",
+        "Conv",
+        ", pads=[-5, -5, -5, -5]",
+        "['x', 'w']",
+        "('w', np.ones([2, 2, 3, 3], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_conv_channels_mismatch", "Conv", "", "['x', 'w']", "('w', np.ones([2, 3, 3, 3], np.float32))", _NCHW
+    ),
+    _onnx_case(
+        "s24_onnx_conv_bias_len",
+        "Conv",
+        "",
+        "['x', 'w', 'b']",
+        "('w', np.ones([2, 2, 3, 3], np.float32)), ('b', np.ones([5], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_conv_group_indivisible",
+        "Conv",
+        ", group=3",
+        "['x', 'w']",
+        "('w', np.ones([3, 1, 3, 3], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_conv_transpose_pads_neg",
+        "ConvTranspose",
+        ", pads=[-9, -9, -9, -9]",
+        "['x', 'w']",
+        "('w', np.ones([2, 2, 3, 3], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_conv_transpose_output_shape_small",
+        "ConvTranspose",
+        ", output_shape=[1, 1]",
+        "['x', 'w']",
+        "('w', np.ones([2, 2, 3, 3], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case("s24_onnx_maxpool_pads_len", "MaxPool", ", kernel_shape=[2, 2], pads=[1, 1]", x=_NCHW),
+    _onnx_case("s24_onnx_maxpool_kernel_too_big", "MaxPool", ", kernel_shape=[9, 9]", x=_NCHW),
+    _onnx_case("s24_onnx_avgpool_stride0", "AveragePool", ", kernel_shape=[2, 2], strides=[0, 0]", x=_NCHW),
+    _onnx_case("s24_onnx_gemm_mismatch", "Gemm", "", "['x', 'b']", "('b', np.ones([4, 2], np.float32))"),
+    _onnx_case(
+        "s24_onnx_gemm_bias_bad",
+        "Gemm",
+        "",
+        "['x', 'b', 'c']",
+        "('b', np.ones([3, 2], np.float32)), ('c', np.ones([5], np.float32))",
+    ),
+    _onnx_case("s24_onnx_matmul_mismatch", "MatMul", "", "['x', 'b']", "('b', np.ones([4, 2], np.float32))"),
+    _onnx_case("s24_onnx_add_broadcast_bad", "Add", "", "['x', 'b']", "('b', np.ones([4], np.float32))"),
+    _onnx_case("s24_onnx_reshape_two_minus_one", "Reshape", "", "['x', 's']", f"('s', {_I64.format('[-1, -1]')})"),
+    _onnx_case("s24_onnx_reshape_count", "Reshape", "", "['x', 's']", f"('s', {_I64.format('[4, 7]')})"),
+    _onnx_case("s24_onnx_reshape_neg2", "Reshape", "", "['x', 's']", f"('s', {_I64.format('[-2, 3]')})"),
+    _onnx_case("s24_onnx_expand_incompatible", "Expand", "", "['x', 's']", f"('s', {_I64.format('[4, 3]')})"),
+    _onnx_case("s24_onnx_tile_neg", "Tile", "", "['x', 'r']", f"('r', {_I64.format('[-1, 1]')})"),
+    _onnx_case("s24_onnx_tile_len", "Tile", "", "['x', 'r']", f"('r', {_I64.format('[2]')})"),
+    _onnx_case("s24_onnx_pad_neg_big", "Pad", "", "['x', 'p']", f"('p', {_I64.format('[-9, 0, 0, 0]')})"),
+    _onnx_case("s24_onnx_pad_len", "Pad", "", "['x', 'p']", f"('p', {_I64.format('[1, 1]')})"),
+    _onnx_case(
+        "s24_onnx_pad_bad_mode", "Pad", ", mode='wrap_around'", "['x', 'p']", f"('p', {_I64.format('[1, 1, 1, 1]')})"
+    ),
+    _onnx_case("s24_onnx_topk_k_big", "TopK", "", "['x', 'k']", f"('k', {_I64.format('[10]')})"),
+    _onnx_case("s24_onnx_topk_k_neg", "TopK", "", "['x', 'k']", f"('k', {_I64.format('[-1]')})"),
+    _onnx_case("s24_onnx_cast_to_bad", "Cast", ", to=999"),
+    _onnx_case("s24_onnx_cast_to_string", "Cast", ", to=TensorProto.STRING"),
+    _onnx_case(
+        "s24_onnx_resize_scales_zero",
+        "Resize",
+        "",
+        "['x', '', 's']",
+        "('s', np.array([1.0, 1.0, 0.0, 0.0], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_resize_scales_len", "Resize", "", "['x', '', 's']", "('s', np.array([2.0, 2.0], np.float32))", _NCHW
+    ),
+    _onnx_case(
+        "s24_onnx_resize_sizes_neg", "Resize", "", "['x', '', '', 's']", f"('s', {_I64.format('[1, 2, -4, 4]')})", _NCHW
+    ),
+    _onnx_case("s24_onnx_depth_to_space_block0", "DepthToSpace", ", blocksize=0", x=_NCHW),
+    _onnx_case("s24_onnx_space_to_depth_indivisible", "SpaceToDepth", ", blocksize=3", x=_NCHW),
+    _onnx_case("s24_onnx_lrn_size0", "LRN", ", size=0", x=_NCHW),
+    _onnx_case(
+        "s24_onnx_batchnorm_scale_len",
+        "BatchNormalization",
+        "",
+        "['x', 's', 'b', 'm', 'v']",
+        "('s', np.ones([5], np.float32)), ('b', np.ones([2], np.float32)), ('m', np.ones([2], np.float32)), ('v', np.ones([2], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_instancenorm_scale_len",
+        "InstanceNormalization",
+        "",
+        "['x', 's', 'b']",
+        "('s', np.ones([3], np.float32)), ('b', np.ones([2], np.float32))",
+        _NCHW,
+    ),
+    _onnx_case(
+        "s24_onnx_layernorm_axis_oob", "LayerNormalization", ", axis=4", "['x', 's']", "('s', np.ones([3], np.float32))"
+    ),
+    _onnx_case(
+        "s24_onnx_onehot_depth_neg",
+        "OneHot",
+        "",
+        "['i', 'd', 'v']",
+        f"('i', {_I64.format('[0, 1]')}), ('d', {_I64.format('-3')}), ('v', np.array([0.0, 1.0], np.float32))",
+    ),
+    _onnx_case("s24_onnx_einsum_bad_equation", "Einsum", ", equation='ij,->>k'"),
+    _onnx_case("s24_onnx_constant_of_shape_neg", "ConstantOfShape", "", "['s']", f"('s', {_I64.format('[-2, 3]')})"),
+    _onnx_case("s24_onnx_trilu_k_huge", "Trilu", "", "['x', 'k']", f"('k', {_I64.format('2**62')})"),
+    _onnx_case(
+        "s24_onnx_gather_elements_shape",
+        "GatherElements",
+        ", axis=0",
+        "['x', 'i']",
+        f"('i', {_I64.format('[[5, 0, 0]]')})",
+    ),
+    _onnx_case(
+        "s24_onnx_scatter_elements_oob",
+        "ScatterElements",
+        ", axis=1",
+        "['x', 'i', 'u']",
+        f"('i', {_I64.format('[[7]]')}), ('u', np.ones([1, 1], np.float32))",
+    ),
+    _onnx_case("s24_onnx_gather_nd_oob", "GatherND", "", "['x', 'i']", f"('i', {_I64.format('[[1, 9]]')})"),
+    _onnx_case(
+        "s24_onnx_slice_axes_oob",
+        "Slice",
+        "",
+        "['x', 's', 'e', 'a']",
+        f"('s', {_I64.format('[0]')}), ('e', {_I64.format('[1]')}), ('a', {_I64.format('[4]')})",
+    ),
+    _onnx_case(
+        "s24_onnx_slice_len_mismatch",
+        "Slice",
+        "",
+        "['x', 's', 'e']",
+        f"('s', {_I64.format('[0, 0]')}), ('e', {_I64.format('[1]')})",
+    ),
+    _onnx_case(
+        "s24_onnx_clip_min_gt_max",
+        "Clip",
+        "",
+        "['x', 'lo', 'hi']",
+        "('lo', np.array(3.0, np.float32)), ('hi', np.array(1.0, np.float32))",
+    ),
+    _onnx_case(
+        "s24_onnx_where_mismatch",
+        "Where",
+        "",
+        "['c', 'x', 'y']",
+        "('c', np.ones([4], np.bool_)), ('y', np.ones([2, 3], np.float32))",
+    ),
+    _onnx_case(
+        "s24_onnx_lstm_wrong_weights",
+        "LSTM",
+        ", hidden_size=4",
+        "['x', 'W', 'R']",
+        "('W', np.ones([1, 12, 3], np.float32)), ('R', np.ones([1, 16, 4], np.float32))",
+        "(np.float32, [2, 1, 3])",
+    ),
+    _onnx_case(
+        "s24_onnx_gru_hidden0",
+        "GRU",
+        ", hidden_size=0",
+        "['x', 'W', 'R']",
+        "('W', np.ones([1, 0, 3], np.float32)), ('R', np.ones([1, 0, 0], np.float32))",
+        "(np.float32, [2, 1, 3])",
+    ),
+    _onnx_case(
+        "s24_onnx_lstm_seq_lens_oob",
+        "LSTM",
+        ", hidden_size=2",
+        "['x', 'W', 'R', '', 'sl']",
+        "('W', np.ones([1, 8, 3], np.float32)), ('R', np.ones([1, 8, 2], np.float32)), ('sl', np.array([9], np.int32))",
+        "(np.float32, [2, 1, 3])",
+    ),
+    _onnx_case(
+        "s24_onnx_lstm_seq_lens_neg",
+        "LSTM",
+        ", hidden_size=2",
+        "['x', 'W', 'R', '', 'sl']",
+        "('W', np.ones([1, 8, 3], np.float32)), ('R', np.ones([1, 8, 2], np.float32)), ('sl', np.array([-1], np.int32))",
+        "(np.float32, [2, 1, 3])",
+    ),
+]
+
 WORKER = r"""
 import sys, json, os, math
 import numpy as np
 lib = sys.argv[1]
+# Results go out on a copy of stdout; what the libraries print (TF's converter does) goes to /dev/null.
+RESULTS = os.fdopen(os.dup(1), "w")
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+sys.stdout = open(os.devnull, "w")
 if lib == "tf":
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    # TF1's tf.nn.rnn_cell and tf.layers are tf_keras's (Keras 3 refuses them).
+    os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
     import tensorflow.compat.v1 as tf
     tf.disable_eager_execution()
     import tf_keras as keras
@@ -4908,6 +6424,25 @@ def register(gd):
     return wire.decode(reply)[0]["handle"]
 
 
+_LM = {}
+
+
+def lite_model(dyn=False):
+    # The library's own lite model of y = 2 * x (x: [1, 2] floats; [None, 2] with dyn), converted once.
+    if dyn not in _LM:
+        with tf.Graph().as_default() as g2, tf.Session(graph=g2) as s2:
+            x = tf.placeholder(tf.float32, [None if dyn else 1, 2], name="x")
+            y = tf.identity(x * 2.0, name="y")
+            _LM[dyn] = tf.lite.TFLiteConverter.from_session(s2, [x], [y]).convert()
+    return _LM[dyn]
+
+
+def lite_interp(dyn=False, allocate=True):
+    it = tf.lite.Interpreter(model_content=lite_model(dyn))
+    if allocate:
+        it.allocate_tensors()
+    return it
+
 if lib == "tw":
     from tensorweave.distributed import wire
 
@@ -4933,7 +6468,7 @@ for line in sys.stdin:
             result["message"] = str(e)[:400]
         finally:
             sess.close()
-    print(json.dumps(result, default=str), flush=True)
+    print(json.dumps(result, default=str), file=RESULTS, flush=True)
 """
 
 
@@ -5012,18 +6547,22 @@ def main():
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("--only", default="")
     parser.add_argument(
-        "--set", choices=["all", "s20", "s21", "files", "s22", "s23"], default="all", help="round of cases to run"
+        "--set",
+        choices=["all", "s20", "s21", "files", "s22", "s23", "s24"],
+        default="all",
+        help="round of cases to run",
     )
     parser.add_argument("--json", default="")
     parser.add_argument("--no-tf", action="store_true")
     args = parser.parse_args()
     chosen = {
-        "all": CASES + CASES_S21 + CASES_FILES + CASES_S22 + CASES_S23,
+        "all": CASES + CASES_S21 + CASES_FILES + CASES_S22 + CASES_S23 + CASES_S24,
         "s20": CASES,
         "s21": CASES_S21,
         "files": CASES_FILES,
         "s22": CASES_S22,
         "s23": CASES_S23,
+        "s24": CASES_S24,
     }[args.set]
     cases = [c for c in chosen if args.only in c[0]]
     tw_results = run_all("tw", cases, args.timeout)

@@ -696,6 +696,8 @@ def _lrn(ctx, node):
     if ctx.rank(x_name) != 4 or ctx.dtype(x_name) != _F32:
         raise _NodeError("LRN takes a float32 [N, C, H, W] input")
     size = a["size"]
+    if size < 1:
+        raise _NodeError(f"size {size} must be positive")
     alpha, beta, bias = a.get("alpha", 1e-4), a.get("beta", 0.75), a.get("bias", 1.0)
     e = _Emitter(ctx, node)
     x = ctx.nhwc(x_name)

@@ -38,6 +38,8 @@ class _Window:
         n = len(self.x_shape) - 2
         if n not in (1, 2) or len(kernel) != n:
             raise _NodeError(f"only 1-D and 2-D {node.op_type} is supported (input rank {n + 2})")
+        if "kernel_shape" in a and list(a["kernel_shape"]) != list(kernel):
+            raise _NodeError(f"kernel_shape {list(a['kernel_shape'])} is not the weights' spatial shape {list(kernel)}")
         self.n = n
 
         def spatial(name, fill):
@@ -194,6 +196,10 @@ def _constant_weights(ctx, node, what, ranks=(3, 4)):
         bias = ctx.const(node.input[2])
         if bias is None:
             raise _NodeError("the bias must be a constant")
+        # ONNX: Conv's W is [M, C/group, ...], ConvTranspose's [C, M/group, ...]; B is [M].
+        out_channels = weights.shape[0] if what == "Conv" else weights.shape[1] * attrs(node).get("group", 1)
+        if bias.shape != (out_channels,):
+            raise _NodeError(f"bias of shape {list(bias.shape)} is not one value per output channel ({out_channels})")
     return weights.astype(np.float32), bias
 
 

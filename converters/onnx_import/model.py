@@ -40,9 +40,13 @@ def load(path_or_bytes):
     return model
 
 
-def _check_opset(model):
+def _default_opset(model):
     opsets = [o.version for o in model.opset_import if o.domain in DEFAULT_DOMAINS]
-    opset = opsets[0] if opsets else 1
+    return opsets[0] if opsets else 1
+
+
+def _check_opset(model):
+    opset = _default_opset(model)
     if not MIN_OPSET <= opset <= MAX_OPSET:
         raise ConversionError(
             f"the model declares ONNX opset {opset} (default domain); this converter supports opsets "
@@ -74,7 +78,23 @@ def _check_input_dims(model):
 _SUBGRAPH_ATTRS = {"If": ("then_branch", "else_branch"), "Loop": ("body",), "Scan": ("body",)}
 
 
-def _check_graph(graph, what="the model"):
+def _check_attribute_types(node, label, what, opset):
+    """Each attribute the op's schema (at the model's opset) defines has the schema's type (an axis is an INT,
+    a perm INTS), as onnx.checker would check: a rule reads it as that type."""
+    try:
+        schema = onnx.defs.get_schema(node.op_type, opset, "")
+    except onnx.defs.SchemaError:
+        return  # an op ONNX does not define: the unsupported-op check names it
+    for a in node.attribute:
+        spec = schema.attributes.get(a.name)
+        if spec is not None and a.type != int(spec.type):
+            got = onnx.AttributeProto.AttributeType.Name(a.type)
+            raise ConversionError(
+                f"{what}: node {label}: attribute {a.name!r} is {got}; {node.op_type} takes {spec.type.name}"
+            )
+
+
+def _check_graph(graph, what="the model", opset=MAX_OPSET):
     """Checked before anything reads `graph` (onnx.checker's rules a ModelProto given directly skipped):
     each tensor is made once, by one node (not also a graph input or initializer), If, Loop and Scan nodes
     have their subgraphs, and external data is what onnx reads; the same for every subgraph."""
@@ -86,13 +106,14 @@ def _check_graph(graph, what="the model"):
                 raise ConversionError(f"{what}: node {label} writes '{out}', which is already defined")
             made.add(out)
         if node.domain in DEFAULT_DOMAINS:
+            _check_attribute_types(node, label, what, opset)
             present = {a.name for a in node.attribute if a.type == onnx.AttributeProto.GRAPH}
             missing = [name for name in _SUBGRAPH_ATTRS.get(node.op_type, ()) if name not in present]
             if missing:
                 raise ConversionError(f"{what}: node {label} lacks its subgraph attribute {missing[0]!r}")
         for a in node.attribute:
             for g in [a.g] if a.type == onnx.AttributeProto.GRAPH else a.graphs:
-                _check_graph(g, f"{what}, subgraph {a.name!r} of {label}")
+                _check_graph(g, f"{what}, subgraph {a.name!r} of {label}", opset)
     for t in graph.initializer:  # external data onnx refuses (outside the model's directory, missing, short)
         if t.data_location == onnx.TensorProto.EXTERNAL:
             _initializer_array(t)
@@ -166,7 +187,7 @@ def convert(model, checksum=True):
     _check_opset(model)
     if not model.graph.output:
         raise ConversionError("the model has no outputs")
-    _check_graph(model.graph)
+    _check_graph(model.graph, opset=_default_opset(model))
     _check_input_dims(model)
     model = contrib_ops.rewrite(model)
     _check_domains(model)
@@ -195,6 +216,7 @@ def convert(model, checksum=True):
         lambda node: None if id(node) in ctx.absorbed else IMPORTERS[node.op_type](ctx, node),
         lambda node: f"'{node.name or node.output[0]}' ({node.op_type})",
         ".twl",
+        malformed=(IndexError, KeyError, TypeError, ValueError, ZeroDivisionError),
     )
     _add_outputs(ctx, model, half_outputs)
     ctx.builder.metadata["producer"] = PRODUCER

@@ -10,6 +10,7 @@ in ONNX's layout.
 """
 
 import numpy as np
+import onnx
 from onnx import helper
 
 from converters.errors import NodeError as _NodeError
@@ -28,7 +29,10 @@ def _cast_to(ctx, node, to):
 
 @imports("Cast")
 def _cast(ctx, node):
-    _cast_to(ctx, node, helper.tensor_dtype_to_np_dtype(attrs(node)["to"]))
+    to = attrs(node)["to"]
+    if to not in onnx.TensorProto.DataType.values():
+        raise _NodeError(f"to={to} is not an ONNX tensor data type")
+    _cast_to(ctx, node, helper.tensor_dtype_to_np_dtype(to))
 
 
 @imports("CastLike")

@@ -329,11 +329,24 @@ def _with_input_shapes(graph_def, shapes):
         node = by_name.get(_op_name(name))
         if node is None or node.op not in ("Placeholder", "PlaceholderV2", "PlaceholderWithDefault"):
             raise ValueError(f"input_shapes names '{name}', which is not a placeholder of the graph")
+        known = "shape" in node.attr and not node.attr["shape"].shape.unknown_rank
         proto = node.attr["shape"].shape
+        old = [d.size for d in proto.dim] if known else None
+        new = [-1 if d is None else int(d) for d in shape]
+        if old is not None and (len(old) != len(new) or any(-1 not in (a, b) and a != b for a, b in zip(old, new))):
+            # As TF's set_shape: input_shapes may fill unknown dims, not change known ones.
+            raise ValueError(
+                f"The shape of tensor '{_op_name(name)}' cannot be changed from {_shape_text(old)} to {list(shape)}: "
+                "input_shapes may only set the placeholder's unknown dimensions"
+            )
         proto.Clear()
         for d in shape:
             proto.dim.add().size = -1 if d is None else int(d)
     return out
+
+
+def _shape_text(dims):
+    return "(" + ", ".join("None" if d == -1 else str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
 
 
 def _is_tflite_flatbuffer(data):
@@ -385,6 +398,9 @@ class Interpreter(_Base):
             raise ValueError("tensorweave's lite runtime takes no delegates (its kernels are built in)")
         head = model_content
         if model_path is not None:
+            if not isinstance(model_path, (str, bytes, os.PathLike)):
+                # os.path.isfile would take an int for an open file descriptor
+                raise TypeError(f"model_path must be a str, bytes or os.PathLike, got {type(model_path).__name__}")
             if not os.path.isfile(model_path):
                 raise ValueError(f"Could not open '{model_path}'.")
             with open(model_path, "rb") as f:

@@ -361,9 +361,20 @@ def _sparse_dense_cwise(sp_input, dense, fn, name):
         if rank == 0:
             at = y
         elif rank is not None:
+            # y's dims must each be 1 or the SparseTensor's trailing dim (TF's SparseDenseBinaryOpShared).
+            y_shape = tw.shape(y, out_type=dtypes.int64)
+            padded = tw.concat([tw.ones([rank], dtypes.int64), sp.dense_shape], 0)[-rank:]
+            fits = tw.logical_and(
+                tw.less_equal(rank, tw.size(sp.dense_shape)),
+                tw.reduce_all(tw.logical_or(tw.equal(y_shape, 1), tw.equal(y_shape, padded))),
+            )
+            check = _assert(
+                fits, [f"{name}: the dense shape", y_shape, "does not broadcast to the sparse shape", sp.dense_shape]
+            )
             # Index y with the last `rank` index columns, a size-1 dimension of y read at 0 (broadcast).
-            keep = tw.cast(tw.greater(tw.shape(y, out_type=dtypes.int64), 1), dtypes.int64)
-            at = tw.gather_nd(y, sp.indices[:, -rank:] * tw.expand_dims(keep, 0))
+            keep = tw.cast(tw.greater(y_shape, 1), dtypes.int64)
+            with tw.control_dependencies([check]):
+                at = tw.gather_nd(y, sp.indices[:, -rank:] * tw.expand_dims(keep, 0))
         else:
             at = tw.gather_nd(tw.broadcast_to(y, sp.dense_shape), sp.indices)
         return _rebuild(sp, sp.indices, fn(sp.values, at), sp.dense_shape, _dense_static(sp))
@@ -400,7 +411,10 @@ def sparse_slice(sp_input, start, size, name=None):
     with _scope(name, "SparseSlice"):
         start = tw.cast(start, dtypes.int64)
         size = tw.cast(size, dtypes.int64)
-        end = tw.minimum(start + size, sp.dense_shape)
+        # TF's SparseSlice: a negative size is an error (it had given an empty slice).
+        check = _assert(tw.reduce_all(size >= 0), ["SparseSlice: Expected a non-negative size, got", size])
+        with tw.control_dependencies([check]):
+            end = tw.minimum(start + size, sp.dense_shape)
         inside = tw.logical_and(sp.indices >= tw.expand_dims(start, 0), sp.indices < tw.expand_dims(end, 0))
         keep = tw.where(tw.reduce_all(inside, axis=1))[:, 0]
         indices = tw.gather(sp.indices, keep) - tw.expand_dims(start, 0)
@@ -531,7 +545,17 @@ def sparse_add(a, b, threshold=0, thresh=None):
     a = _convert(a)
     with _scope(None, "SparseTensorDenseAdd"):
         b = ops.convert_to_tensor(b, dtype=a.dtype)
-        return tw.tensor_scatter_nd_add(b, a.indices, a.values)
+        # TF's SparseTensorDenseAdd: the dense shape must be the SparseTensor's (no broadcasting).
+        b_shape, rank = tw.shape(b, out_type=dtypes.int64), tw.size(a.dense_shape)
+        common = tw.minimum(rank, tw.size(b_shape))
+        same = tw.logical_and(
+            tw.equal(rank, tw.size(b_shape)), tw.reduce_all(tw.equal(a.dense_shape[:common], b_shape[:common]))
+        )
+        check = _assert(
+            same, ["SparseTensorDenseAdd: the sparse shape", a.dense_shape, "is not the dense shape", b_shape]
+        )
+        with tw.control_dependencies([check]):
+            return tw.tensor_scatter_nd_add(b, a.indices, a.values)
 
 
 def _elementwise(a, b, fn, name):
