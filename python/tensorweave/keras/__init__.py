@@ -5,7 +5,18 @@ import sys as _sys
 
 from tensorweave._src.keras import backend, constraints, engine, initializers, layers, regularizers
 from tensorweave._src.keras.engine import Input, InputLayer, Model, Sequential
-from tensorweave.keras import activations, callbacks, datasets, losses, metrics, models, optimizers, preprocessing, utils
+from tensorweave.keras import (
+    activations,
+    applications,
+    callbacks,
+    datasets,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    preprocessing,
+    utils,
+)
 
 # The Keras Layer base, Input and InputLayer are the engine's.
 for _name in ("Input", "InputLayer", "Layer"):
@@ -27,6 +38,7 @@ __all__ = [
     "Model",
     "Sequential",
     "activations",
+    "applications",
     "backend",
     "callbacks",
     "constraints",
