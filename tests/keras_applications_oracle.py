@@ -11,9 +11,9 @@ import os
 import sys
 
 os.environ["TF_USE_LEGACY_KERAS"] = "1"
-import numpy as np  # noqa: E402
-import tf_keras  # noqa: E402
-from tf_keras.applications import imagenet_utils  # noqa: E402
+import numpy as np
+import tf_keras
+from tf_keras.applications import imagenet_utils
 
 
 def _randomize(model, rng):
@@ -31,7 +31,8 @@ def _randomize(model, rng):
 
 
 def main(cases_path, out):
-    cases = json.load(open(cases_path))
+    with open(cases_path) as f:
+        cases = json.load(f)
     result, arrays, rng = {"models": {}, "errors": {}}, {}, np.random.default_rng(0)
     for key, (fn, kwargs, predict, weights_file) in cases["models"].items():
         model = getattr(tf_keras.applications, fn)(weights=None, **kwargs)
@@ -50,7 +51,7 @@ def main(cases_path, out):
         try:
             getattr(tf_keras.applications, fn)(**kwargs)
             result["errors"][key] = None
-        except Exception as e:  # the oracle records whatever tf_keras raises
+        except Exception as e:  # noqa: BLE001 - the oracle records whatever tf_keras raises
             result["errors"][key] = [type(e).__name__, str(e)]
     images = np.random.default_rng(2).uniform(0, 255, (2, 3, 4, 3)).astype(np.float32)
     arrays["images"] = images
@@ -59,7 +60,8 @@ def main(cases_path, out):
             batch = images if fmt == "channels_last" else images.transpose(0, 3, 1, 2)
             arrays[f"pre_{mode}_{fmt}"] = imagenet_utils.preprocess_input(batch.copy(), fmt, mode)
             arrays[f"pre_{mode}_{fmt}_3d"] = imagenet_utils.preprocess_input(batch[0].copy(), fmt, mode)
-    json.dump(result, open(os.path.join(out, "oracle.json"), "w"))
+    with open(os.path.join(out, "oracle.json"), "w") as f:
+        json.dump(result, f)
     np.savez(os.path.join(out, "oracle.npz"), **arrays)
 
 

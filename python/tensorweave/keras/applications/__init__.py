@@ -15,12 +15,13 @@ import functools as _functools
 import sys as _sys
 import types as _types
 
-from tensorweave._src.keras.applications import *  # noqa: F403 - the models
+from tensorweave._src.keras.applications import *  # the models
 from tensorweave._src.keras.applications import imagenet_utils as _iu
 from tensorweave._src.keras.applications.imagenet_utils import decode_predictions as _decode
 
 # Keras' modules: name -> (its models, the preprocess_input mode of the family).
 _MODULES = {
+    "densenet": (["DenseNet121", "DenseNet169", "DenseNet201"], "torch"),
     "mobilenet": (["MobileNet"], "tf"),
     "mobilenet_v2": (["MobileNetV2"], "tf"),
     "resnet": (["ResNet50", "ResNet101", "ResNet152"], "caffe"),

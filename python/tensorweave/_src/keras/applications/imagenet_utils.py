@@ -218,3 +218,25 @@ def finish(img_input, input_tensor, x, name, weights, weights_file=None):
     elif weights is not None:
         model.load_weights(weights)
     return model
+
+
+def public(build, spec, title):
+    """The public application `title` with Keras' common signature, calling `build(*spec, <the arguments>)`."""
+
+    def application(
+        include_top=True,
+        weights="imagenet",
+        input_tensor=None,
+        input_shape=None,
+        pooling=None,
+        classes=1000,
+        classifier_activation="softmax",
+        **kwargs,
+    ):
+        return build(
+            *spec, include_top, weights, input_tensor, input_shape, pooling, classes, classifier_activation, kwargs
+        )
+
+    application.__name__ = application.__qualname__ = title
+    application.__doc__ = f"{title}, as `tf.keras.applications.{title}` (`weights=None`, 'imagenet' or a path)."
+    return application

@@ -13,6 +13,8 @@ import logging
 from tensorweave._src.keras import layers
 from tensorweave._src.keras.applications import imagenet_utils as iu
 
+_LOG = logging.getLogger(__name__)
+
 # (pointwise filters, stride) of MobileNet's 13 depthwise-separable blocks.
 _V1_BLOCKS = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2)] + [(512, 1)] * 5 + [(1024, 2), (1024, 1)]
 # (filters, stride, expansion) of MobileNetV2's 17 inverted residual blocks.
@@ -48,7 +50,7 @@ def _rows(input_shape, weights, sizes):
     first = iu.backend_ops.image_data_format() == "channels_first"
     rows, cols = input_shape[1:3] if first else input_shape[:2]
     if weights == "imagenet" and (rows != cols or rows not in sizes):
-        logging.warning(
+        _LOG.warning(
             f"`input_shape` is undefined or non-square, or `rows` is not in {sizes}. "
             "Weights for input shape (224, 224) will be loaded as the default."
         )

@@ -104,31 +104,11 @@ def _vgg(convs, include_top, weights, input_tensor, input_shape, pooling, classe
     return iu.finish(img_input, input_tensor, x, name, weights, iu.STORAGE + file)
 
 
-def _public(build, spec, title):
-    def application(
-        include_top=True,
-        weights="imagenet",
-        input_tensor=None,
-        input_shape=None,
-        pooling=None,
-        classes=1000,
-        classifier_activation="softmax",
-        **kwargs,
-    ):
-        return build(
-            *spec, include_top, weights, input_tensor, input_shape, pooling, classes, classifier_activation, kwargs
-        )
-
-    application.__name__ = application.__qualname__ = title
-    application.__doc__ = f"{title}, as `tf.keras.applications.{title}` (`weights=None`, 'imagenet' or a path)."
-    return application
-
-
-ResNet50 = _public(_resnet, (50, False), "ResNet50")
-ResNet101 = _public(_resnet, (101, False), "ResNet101")
-ResNet152 = _public(_resnet, (152, False), "ResNet152")
-ResNet50V2 = _public(_resnet, (50, True), "ResNet50V2")
-ResNet101V2 = _public(_resnet, (101, True), "ResNet101V2")
-ResNet152V2 = _public(_resnet, (152, True), "ResNet152V2")
-VGG16 = _public(_vgg, ((2, 2, 3, 3, 3),), "VGG16")
-VGG19 = _public(_vgg, ((2, 2, 4, 4, 4),), "VGG19")
+ResNet50 = iu.public(_resnet, (50, False), "ResNet50")
+ResNet101 = iu.public(_resnet, (101, False), "ResNet101")
+ResNet152 = iu.public(_resnet, (152, False), "ResNet152")
+ResNet50V2 = iu.public(_resnet, (50, True), "ResNet50V2")
+ResNet101V2 = iu.public(_resnet, (101, True), "ResNet101V2")
+ResNet152V2 = iu.public(_resnet, (152, True), "ResNet152V2")
+VGG16 = iu.public(_vgg, ((2, 2, 3, 3, 3),), "VGG16")
+VGG19 = iu.public(_vgg, ((2, 2, 4, 4, 4),), "VGG19")
