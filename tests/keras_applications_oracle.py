@@ -40,7 +40,7 @@ def main(cases_path, out):
             "name": model.name,
             "params": int(model.count_params()),
             "layers": [layer.name for layer in model.layers],
-            "weights": [[w.name, list(w.shape)] for w in model.weights],
+            "weights": [[layer.name, list(w.shape)] for layer in model.layers for w in layer.weights],
         }
         if predict:
             _randomize(model, rng)
