@@ -36,6 +36,24 @@ MODELS = {
     "resnet50v2": ("ResNet50V2", {"input_shape": [32, 32, 3], "classes": 4, "classifier_activation": None}, 1, 0),
     "densenet121": ("DenseNet121", {"input_shape": [32, 32, 3], "classes": 5, "classifier_activation": None}, 1, 0),
     "densenet201": ("DenseNet201", {"input_shape": [32, 32, 3], "classes": 3}, 0, 0),
+    "mobilenet_v3_small": (
+        "MobileNetV3Small",
+        {"input_shape": [64, 64, 3], "classes": 4, "classifier_activation": None},
+        1,
+        0,
+    ),
+    "mobilenet_v3_large": (
+        "MobileNetV3Large",
+        {"input_shape": [32, 32, 3], "include_top": False, "pooling": "avg"},
+        0,
+        0,
+    ),
+    "mobilenet_v3_minimal": (
+        "MobileNetV3Small",
+        {"input_shape": [32, 32, 3], "minimalistic": True, "alpha": 0.75},
+        0,
+        0,
+    ),
     "vgg16": ("VGG16", {"input_shape": [32, 32, 3], "include_top": False, "pooling": "max"}, 1, 0),
     "vgg19": ("VGG19", {"input_shape": [32, 32, 3], "classes": 3}, 0, 0),
 }
@@ -51,6 +69,8 @@ ERRORS = {
     "v2_alpha": ("MobileNetV2", {"weights": "imagenet", "alpha": 0.2, "include_top": False}),
     "v1_alpha": ("MobileNet", {"weights": "imagenet", "alpha": 0.3, "include_top": False}),
     "v1_depth": ("MobileNet", {"weights": "imagenet", "depth_multiplier": 2, "include_top": False}),
+    "v3_alpha": ("MobileNetV3Large", {"weights": "imagenet", "alpha": 0.5, "include_top": False}),
+    "v3_too_small": ("MobileNetV3Small", {"weights": None, "input_shape": [24, 24, 3]}),
     "unknown_kwarg": ("MobileNetV2", {"weights": None, "bogus": 1}),
 }
 
@@ -79,7 +99,11 @@ def _build(key, **overrides):
 
 
 def _auto(name):
-    """An automatic layer name without its uniquifying suffix (`global_average_pooling2d_3` -> base)."""
+    """An automatic layer name without its uniquifying suffix (`global_average_pooling2d_3` -> base); the layers
+    that wrap a raw op (`x + 3.0`) all read "<op>": tf_keras names them after the TF2 API ("tf.__operators__.add"),
+    tw.keras as TF1's Keras does ("tf_op_layer_add")."""
+    if name.startswith(("tf.", "tf_op_layer_")):
+        return "<op>"
     return re.sub(r"_\d+$", "", name)
 
 

@@ -300,7 +300,10 @@ class Layer:
             base = self._name or self._auto_name or _snake(type(self).__name__)
             as_default = not (self._name and (self._reuse or getattr(self, "_explicit_scope", False)))
             if as_default and self._weights_follow_name_scope:
-                base, as_default = graph.unique_name(base, mark_as_used=False).split("/")[-1], False
+                # (The unique name less the enclosing name scope: a layer name may itself hold "/", as Keras'
+                # "expanded_conv/depthwise/BatchNorm", whose weights are "expanded_conv/depthwise/BatchNorm/gamma".)
+                unique = graph.unique_name(base, mark_as_used=False)
+                base, as_default = unique[len(graph._name_stack) + 1 :] if graph._name_stack else unique, False
             self._first_name_scope = graph.unique_name(base, mark_as_used=False) + "/"
             first = core.LayerScope(base, default=as_default)
             out = self._apply(inputs, first, self._reuse, *args, **kwargs)

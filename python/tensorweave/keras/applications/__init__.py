@@ -19,11 +19,13 @@ from tensorweave._src.keras.applications import *  # the models
 from tensorweave._src.keras.applications import imagenet_utils as _iu
 from tensorweave._src.keras.applications.imagenet_utils import decode_predictions as _decode
 
-# Keras' modules: name -> (its models, the preprocess_input mode of the family).
+# Keras' modules: name -> (its models, the preprocess_input mode of the family; None: the models rescale their
+# input themselves and preprocess_input returns it unchanged).
 _MODULES = {
     "densenet": (["DenseNet121", "DenseNet169", "DenseNet201"], "torch"),
     "mobilenet": (["MobileNet"], "tf"),
     "mobilenet_v2": (["MobileNetV2"], "tf"),
+    "mobilenet_v3": (["MobileNetV3Small", "MobileNetV3Large"], None),
     "resnet": (["ResNet50", "ResNet101", "ResNet152"], "caffe"),
     "resnet50": (["ResNet50"], "caffe"),
     "resnet_v2": (["ResNet50V2", "ResNet101V2", "ResNet152V2"], "tf"),
@@ -36,9 +38,13 @@ def _family_module(name, models, mode):
     module = _types.ModuleType(f"{__name__}.{name}", f"tw.keras.applications.{name} (tf.keras.applications.{name}).")
 
     def preprocess_input(x, data_format=None):
-        return _iu.preprocess_input(x, data_format=data_format, mode=mode)
+        return x if mode is None else _iu.preprocess_input(x, data_format=data_format, mode=mode)
 
-    preprocess_input.__doc__ = f"`imagenet_utils.preprocess_input` in mode '{mode}', as Keras' {name} models expect."
+    preprocess_input.__doc__ = (
+        f"`x` unchanged: Keras' {name} models rescale their input themselves."
+        if mode is None
+        else f"`imagenet_utils.preprocess_input` in mode '{mode}', as Keras' {name} models expect."
+    )
     module.preprocess_input = preprocess_input
     module.decode_predictions = _functools.wraps(_decode)(lambda preds, top=5: _decode(preds, top=top))
     for model in models:

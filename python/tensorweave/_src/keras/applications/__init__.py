@@ -3,6 +3,7 @@ with Keras' layer names, so Keras' .h5 weight files load into them (by topology 
 
 from tensorweave._src.keras.applications.densenet import DenseNet121, DenseNet169, DenseNet201
 from tensorweave._src.keras.applications.mobilenet import MobileNet, MobileNetV2
+from tensorweave._src.keras.applications.mobilenet_v3 import MobileNetV3Large, MobileNetV3Small
 from tensorweave._src.keras.applications.resnet import (
     VGG16,
     VGG19,
@@ -22,6 +23,8 @@ __all__ = [
     "DenseNet201",
     "MobileNet",
     "MobileNetV2",
+    "MobileNetV3Large",
+    "MobileNetV3Small",
     "ResNet50",
     "ResNet50V2",
     "ResNet101",
