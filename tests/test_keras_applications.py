@@ -18,7 +18,7 @@ A = tw.keras.applications
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # key -> (application, kwargs (weights=None added), compare predictions, weights file name (default <key>.h5)).
-# The deepest variants (ResNet152, DenseNet201) stand for their families' middle depths, which differ only in the
+# The deepest variants (ResNet152, DenseNet201, EfficientNetB7) stand for their families' middle depths, which differ only in the
 # depth tables.
 MODELS = {
     "mobilenet_v2": ("MobileNetV2", {"input_shape": [96, 96, 3], "classes": 10, "classifier_activation": None}, 1, 0),
@@ -54,6 +54,15 @@ MODELS = {
         0,
         0,
     ),
+    "efficientnetb0": (
+        "EfficientNetB0",
+        {"input_shape": [32, 32, 3], "classes": 4, "classifier_activation": None},
+        1,
+        0,
+    ),
+    "efficientnetb7": ("EfficientNetB7", {"input_shape": [32, 32, 3], "include_top": False}, 0, 0),
+    "inception_v3": ("InceptionV3", {"input_shape": [75, 75, 3], "include_top": False, "pooling": "avg"}, 1, 0),
+    "xception": ("Xception", {"input_shape": [71, 71, 3], "classes": 4, "classifier_activation": None}, 1, 0),
     "vgg16": ("VGG16", {"input_shape": [32, 32, 3], "include_top": False, "pooling": "max"}, 1, 0),
     "vgg19": ("VGG19", {"input_shape": [32, 32, 3], "classes": 3}, 0, 0),
 }
@@ -71,6 +80,7 @@ ERRORS = {
     "v1_depth": ("MobileNet", {"weights": "imagenet", "depth_multiplier": 2, "include_top": False}),
     "v3_alpha": ("MobileNetV3Large", {"weights": "imagenet", "alpha": 0.5, "include_top": False}),
     "v3_too_small": ("MobileNetV3Small", {"weights": None, "input_shape": [24, 24, 3]}),
+    "inception_too_small": ("InceptionV3", {"weights": None, "input_shape": [64, 64, 3], "include_top": False}),
     "unknown_kwarg": ("MobileNetV2", {"weights": None, "bogus": 1}),
 }
 
@@ -126,7 +136,8 @@ def _weights_file(out, key):
 # (Loading by name is checked on two families, to keep the file fast.)
 @pytest.mark.parametrize(
     ("key", "by_name"),
-    [(k, False) for k in sorted(k for k in MODELS if MODELS[k][2])] + [("mobilenet_v2", True), ("resnet50v2", True)],
+    [(k, False) for k in sorted(k for k in MODELS if MODELS[k][2])]
+    + [("mobilenet_v2", True), ("resnet50v2", True), ("inception_v3", True)],
 )
 def test_tf_keras_weights_give_tf_keras_predictions(oracle, key, by_name):
     out, _, arrays = oracle

@@ -45,6 +45,22 @@ def _flatten(structure):
     return [structure]
 
 
+def _copy_inputs(inputs, out):
+    """`out` with each of `inputs` it returns unchanged (a linear Activation's) replaced by an identity of it, as TF's
+    layers do: an output must be a tensor of its own, or the layer's node would overwrite the input's history."""
+    given = {id(t) for t in _flatten(inputs) if isinstance(t, ops.Tensor)}
+    if not given:
+        return out
+    from tensorweave._src.ops import array_ops
+
+    def copy(t):
+        if isinstance(t, (list, tuple)):
+            return type(t)(copy(x) for x in t)
+        return array_ops.identity(t) if isinstance(t, ops.Tensor) and id(t) in given else t
+
+    return copy(out)
+
+
 def keras_history(tensor):
     """(layer, node_index, tensor_index) of a tensor a layer output, or None."""
     try:
@@ -254,7 +270,7 @@ class Layer:
                     self.dtype = first.dtype.base_dtype.name  # as TF1: the layer's dtype is its first input's
                 self.build(x.shape if hasattr(x, "shape") else None)
                 self.built = True
-            out = self.call(inputs, *args, **kwargs)
+            out = _copy_inputs(inputs, self.call(inputs, *args, **kwargs))
             regularizer = getattr(self, "_layer_activity_regularizer", None)
             if regularizer is not None:
                 for t in _flatten(out):

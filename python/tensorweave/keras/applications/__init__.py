@@ -23,6 +23,8 @@ from tensorweave._src.keras.applications.imagenet_utils import decode_prediction
 # input themselves and preprocess_input returns it unchanged).
 _MODULES = {
     "densenet": (["DenseNet121", "DenseNet169", "DenseNet201"], "torch"),
+    "efficientnet": ([f"EfficientNetB{i}" for i in range(8)], None),
+    "inception_v3": (["InceptionV3"], "tf"),
     "mobilenet": (["MobileNet"], "tf"),
     "mobilenet_v2": (["MobileNetV2"], "tf"),
     "mobilenet_v3": (["MobileNetV3Small", "MobileNetV3Large"], None),
@@ -31,6 +33,7 @@ _MODULES = {
     "resnet_v2": (["ResNet50V2", "ResNet101V2", "ResNet152V2"], "tf"),
     "vgg16": (["VGG16"], "caffe"),
     "vgg19": (["VGG19"], "caffe"),
+    "xception": (["Xception"], "tf"),
 }
 
 
