@@ -7,6 +7,7 @@ from tensorweave._src.keras import backend, constraints, engine, initializers, l
 from tensorweave._src.keras.engine import Input, InputLayer, Model, Sequential
 from tensorweave.keras import (
     activations,
+    applications,
     callbacks,
     datasets,
     losses,
@@ -39,6 +40,7 @@ __all__ = [
     "Model",
     "Sequential",
     "activations",
+    "applications",
     "backend",
     "callbacks",
     "constraints",

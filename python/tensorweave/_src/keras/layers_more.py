@@ -3,7 +3,7 @@
 import numpy as np
 
 import tensorweave as tw
-from tensorweave._src.keras import constraints, initializers, regularizers
+from tensorweave._src.keras import backend_ops, constraints, initializers, regularizers
 from tensorweave._src.keras.layers import _Layer
 from tensorweave._src.layers.base import Layer  # noqa: F401 - tw.keras.layers.Layer
 
@@ -78,8 +78,14 @@ class ReLU(_Layer):
         if alpha and self.max_value is None and threshold == 0:
             return tw.nn.leaky_relu(x, alpha=alpha)
         negative = tw.nn.relu(threshold - x) if alpha else None
-        y = x * tw.cast(tw.greater(x, threshold), x.dtype) if threshold != 0 else tw.nn.relu(x)
-        if self.max_value is not None:
+        clip = self.max_value is not None
+        if threshold != 0:
+            y = x * tw.cast(tw.greater(x, threshold), x.dtype)
+        elif clip and self.max_value == 6:  # as Keras: one Relu6 (which the lite runtime has) for ReLU(6.)
+            y, clip = tw.nn.relu6(x), False
+        else:
+            y = tw.nn.relu(x)
+        if clip:
             y = tw.clip_by_value(y, 0.0, float(self.max_value))
         return y - alpha * negative if alpha else y
 
@@ -139,8 +145,20 @@ class Lambda(_Layer):
 
 
 class _GlobalPooling(_Layer):
+    """Global pooling over the spatial axes (`self._axes` in channels_last; shifted by one in channels_first),
+    keeping them as size-1 axes with `keepdims=True`."""
+
     _reduce = None
     _axes = None
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = data_format or backend_ops.image_data_format()
+        if self.data_format not in ("channels_first", "channels_last"):
+            raise ValueError(
+                f"The `data_format` argument must be one of 'channels_first', 'channels_last'. Received: {data_format}"
+            )
+        self.keepdims = keepdims
 
     def call(self, inputs):
         if inputs.shape.ndims != len(self._axes) + 2:
@@ -149,7 +167,8 @@ class _GlobalPooling(_Layer):
                 f"ndim={len(self._axes) + 2}, found ndim={inputs.shape.ndims}. "
                 f"Full shape received: {inputs.shape}"
             )
-        return type(self)._reduce(inputs, axis=list(self._axes))
+        shift = 1 if self.data_format == "channels_first" else 0
+        return type(self)._reduce(inputs, axis=[a + shift for a in self._axes], keepdims=self.keepdims)
 
 
 class GlobalAveragePooling1D(_GlobalPooling):
@@ -283,7 +302,11 @@ class _Merge(_Layer):
 
 class Add(_Merge):
     def _merge(self, xs):
-        return tw.add_n(xs)
+        # Keras sums pairwise (Add/AddV2 nodes, which the converters lower), not with one AddN.
+        y = xs[0]
+        for x in xs[1:]:
+            y = y + x
+        return y
 
 
 class Subtract(_Merge):

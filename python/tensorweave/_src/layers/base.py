@@ -45,6 +45,22 @@ def _flatten(structure):
     return [structure]
 
 
+def _copy_inputs(inputs, out):
+    """`out` with each of `inputs` it returns unchanged (a linear Activation's) replaced by an identity of it, as TF's
+    layers do: an output must be a tensor of its own, or the layer's node would overwrite the input's history."""
+    given = {id(t) for t in _flatten(inputs) if isinstance(t, ops.Tensor)}
+    if not given:
+        return out
+    from tensorweave._src.ops import array_ops
+
+    def copy(t):
+        if isinstance(t, (list, tuple)):
+            return type(t)(copy(x) for x in t)
+        return array_ops.identity(t) if isinstance(t, ops.Tensor) and id(t) in given else t
+
+    return copy(out)
+
+
 def keras_history(tensor):
     """(layer, node_index, tensor_index) of a tensor a layer output, or None."""
     try:
@@ -254,7 +270,7 @@ class Layer:
                     self.dtype = first.dtype.base_dtype.name  # as TF1: the layer's dtype is its first input's
                 self.build(x.shape if hasattr(x, "shape") else None)
                 self.built = True
-            out = self.call(inputs, *args, **kwargs)
+            out = _copy_inputs(inputs, self.call(inputs, *args, **kwargs))
             regularizer = getattr(self, "_layer_activity_regularizer", None)
             if regularizer is not None:
                 for t in _flatten(out):
@@ -300,7 +316,10 @@ class Layer:
             base = self._name or self._auto_name or _snake(type(self).__name__)
             as_default = not (self._name and (self._reuse or getattr(self, "_explicit_scope", False)))
             if as_default and self._weights_follow_name_scope:
-                base, as_default = graph.unique_name(base, mark_as_used=False).split("/")[-1], False
+                # (The unique name less the enclosing name scope: a layer name may itself hold "/", as Keras'
+                # "expanded_conv/depthwise/BatchNorm", whose weights are "expanded_conv/depthwise/BatchNorm/gamma".)
+                unique = graph.unique_name(base, mark_as_used=False)
+                base, as_default = unique[len(graph._name_stack) + 1 :] if graph._name_stack else unique, False
             self._first_name_scope = graph.unique_name(base, mark_as_used=False) + "/"
             first = core.LayerScope(base, default=as_default)
             out = self._apply(inputs, first, self._reuse, *args, **kwargs)
