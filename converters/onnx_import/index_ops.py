@@ -283,14 +283,39 @@ def _depth_space(ctx, node):
     ctx.builder.add_op(op, [ctx.value(src)[0]], [ctx.output(node.output[0], nhwc=nhwc)], options)
 
 
+# TOP_K's k that takes the whole axis (lite/runtime/kernels/top_k.cc).
+TOP_K_WHOLE_AXIS = -1
+
+
+def _is_run_time_size_of(ctx, value, x, axis):
+    """Whether run-time value `value` is the size of `x`'s run-time dim `axis` (the same at the static shapes
+    and at the probe dims)."""
+    static, probe, _ = ctx.symbolic[value]
+    shape = ctx.shape(x)
+    axis %= len(shape)
+    at_probe = ctx.probe_specs.get(x, (0, []))[1]
+    if probe is None or np.size(static) != 1 or len(at_probe) != len(shape) or at_probe[axis] is None:
+        return False
+    sig = ctx.signature_of(x, shape) or shape
+    return sig[axis] == -1 and int(np.ravel(static)[0]) == shape[axis] and int(np.ravel(probe)[0]) == at_probe[axis]
+
+
 @imports("TopK")
 def _top_k(ctx, node):
     a = attrs(node)
+    axis = a.get("axis", -1)
     if ctx.opset < 10:
         k = ctx.constant(f"{node.output[0]}/k", np.array(a["k"], np.int64))
+    elif node.input[1] in ctx.symbolic and _is_run_time_size_of(ctx, node.input[1], node.input[0], axis):
+        # A sort of the whole axis, whose size is known at run time (PyTorch's pack_padded_sequence with
+        # enforce_sorted=False sorts the lengths with TopK(lengths, lengths.shape[0])): TOP_K's k of -1.
+        k = ctx.constant(f"{node.output[0]}/k", np.array(TOP_K_WHOLE_AXIS, np.int64))
     else:
-        k = _ints_constant(ctx, node, 1, "k")
-    options = ("TopKOptions", {"axis": a.get("axis", -1), "largest": bool(a.get("largest", 1))})
+        value = np.asarray(ctx.require_const(node, 1, "k"), np.int64)
+        if value.size != 1 or value.reshape(-1)[0] < 0:
+            raise _NodeError(f"k (input 1) must be one non-negative value, got {value.tolist()}")
+        k = ctx.constant(f"{node.output[0]}/k", value)
+    options = ("TopKOptions", {"axis": axis, "largest": bool(a.get("largest", 1))})
     outputs = [ctx.output(node.output[0]), ctx.output(node.output[1])]
     ctx.builder.add_op("TOP_K", [ctx.plain(node.input[0]), k], outputs, options)
 
