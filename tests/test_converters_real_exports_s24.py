@@ -667,3 +667,147 @@ def test_top_k_of_a_negative_k_is_refused_naming_the_node():
 def test_embedding_bag_of_a_run_time_batch_is_refused_naming_the_loop():
     with pytest.raises(ConversionError, match=r"\(Loop\): its trip count .* is not a constant"):
         onnx_import.convert(export("embedding_bag", False, 17, True))
+
+
+# --- tf_keras models through tensorweave-convert, to .twl and to ONNX -----------------------------------------
+def _keras_models(keras):
+    layers = keras.layers
+
+    def mobilenet_v2():
+        """Inverted residuals: ZeroPadding2D before a VALID strided depthwise conv, ReLU6, linear bottlenecks."""
+        i = keras.Input((16, 16, 3), name="x")
+        h = layers.ReLU(6.0)(layers.BatchNormalization()(layers.Conv2D(8, 3, strides=2, padding="same")(i)))
+        for expand, out, stride in ((4, 8, 1), (4, 12, 2), (4, 12, 1)):
+            x = layers.ReLU(6.0)(layers.BatchNormalization()(layers.Conv2D(h.shape[-1] * expand, 1)(h)))
+            if stride == 2:
+                x = layers.ZeroPadding2D(((0, 1), (0, 1)))(x)
+            x = layers.DepthwiseConv2D(3, strides=stride, padding="valid" if stride == 2 else "same")(x)
+            x = layers.BatchNormalization()(layers.Conv2D(out, 1)(layers.ReLU(6.0)(layers.BatchNormalization()(x))))
+            h = layers.Add()([h, x]) if stride == 1 and out == h.shape[-1] else x
+        return keras.Model(i, layers.Dense(5, activation="softmax")(layers.GlobalAveragePooling2D()(h)))
+
+    def efficientnet_se():
+        """Swish, a squeeze-excite gate, and one through Reshape((1, 1, C)) of a run-time batch (TF packs
+        Shape(x)[0] into the target)."""
+        i = keras.Input((16, 16, 3), name="x")
+        h = layers.Conv2D(8, 3, strides=2, padding="same", activation="swish")(i)
+        se = layers.Conv2D(2, 1, activation="swish")(layers.GlobalAveragePooling2D(keepdims=True)(h))
+        h = layers.Multiply()([h, layers.Conv2D(8, 1, activation="sigmoid")(se)])
+        gate = layers.Dense(8, activation="hard_sigmoid")(layers.GlobalMaxPooling2D()(h))
+        h = layers.multiply([h, layers.Reshape((1, 1, 8))(gate)])
+        h = layers.SeparableConv2D(6, 3, padding="same", activation="elu")(h)
+        return keras.Model(i, layers.Dense(4)(layers.Flatten()(layers.AveragePooling2D(4)(h))))
+
+    def crnn_kws():
+        """A keyword spotter: Reshape to an image, a strided Conv2D, Reshape to a sequence, a bidirectional GRU
+        and a GRU (TensorFlow's while loops, the lite GRU)."""
+        i = keras.Input((20, 10), name="x")
+        h = layers.Conv2D(8, (5, 3), strides=(2, 1), padding="same", activation="relu")(layers.Reshape((20, 10, 1))(i))
+        h = layers.Bidirectional(layers.GRU(8, return_sequences=True))(layers.Reshape((10, 80))(h))
+        return keras.Model(i, layers.Dense(6, activation="softmax")(layers.GRU(8)(h)))
+
+    def tcn():
+        """Dilated causal Conv1Ds (TensorFlow's SpaceToBatchND/BatchToSpaceND over one spatial dim, with paddings
+        and crops at this length), LayerNormalization, residual Adds, TimeDistributed and Permute."""
+        i = keras.Input((11, 4), name="x")
+        h = i
+        for d in (1, 2, 4):
+            r = layers.LayerNormalization()(
+                layers.Conv1D(8, 3, padding="causal", dilation_rate=d, activation="relu")(h)
+            )
+            h = layers.Add()([layers.Conv1D(8, 1)(h) if h.shape[-1] != 8 else h, r])
+        h = layers.Conv1D(8, 3, padding="same", dilation_rate=3)(h)
+        h = layers.Permute((2, 1))(layers.TimeDistributed(layers.Dense(5))(h))
+        return keras.Model(i, layers.Dense(3)(h))
+
+    def unet():
+        """LeakyReLU, PReLU with shared axes, Conv2DTranspose, Concatenate with a Cropping2D skip, UpSampling2D."""
+        i = keras.Input((16, 16, 3), name="x")
+        c1 = layers.LeakyReLU(0.1)(layers.Conv2D(8, 3, padding="same")(i))
+        c2 = layers.PReLU(shared_axes=[1, 2])(layers.Conv2D(12, 3, padding="same")(layers.MaxPooling2D()(c1)))
+        h = layers.Concatenate()([layers.Conv2DTranspose(8, 2, strides=2)(c2), c1])
+        h = layers.Concatenate()([layers.Conv2D(8, 3, activation="relu")(h), layers.Cropping2D(1)(c1)])
+        return keras.Model(i, layers.Conv2D(2, 1, activation="softmax")(layers.UpSampling2D()(h)))
+
+    def attention():
+        """Keras' dot-product and additive Attention layers over an encoder, queries by RepeatVector."""
+        i = keras.Input((8, 6), name="x")
+        enc = layers.Dense(12, activation="tanh")(i)
+        q = layers.RepeatVector(4)(layers.Dense(12)(layers.GlobalAveragePooling1D()(enc)))
+        ctx = layers.Attention(use_scale=True)([q, enc])
+        return keras.Model(i, layers.Concatenate()([ctx, layers.AdditiveAttention()([q, enc])]))
+
+    return {
+        "mobilenet_v2": mobilenet_v2,
+        "efficientnet_se": efficientnet_se,
+        "crnn_kws": crnn_kws,
+        "tcn": tcn,
+        "unet": unet,
+        "attention": attention,
+    }
+
+
+@pytest.fixture(scope="module")
+def _keras_h5(tmp_path_factory):
+    """{name: (path of the .h5, input of batch 3, Keras' output)}, built once under TF2 behavior."""
+    keras = pytest.importorskip("tf_keras")
+    from tensorflow.python.eager import context
+    from tf2_behavior import tf2_behavior
+
+    out = {}
+    with tf2_behavior(), context.eager_mode():
+        for name, build in _keras_models(keras).items():
+            keras.utils.set_random_seed(1)
+            model = build()
+            rng = np.random.default_rng(7)
+            for layer in model.layers:
+                if isinstance(layer, keras.layers.BatchNormalization):
+                    layer.set_weights([rng.uniform(0.5, 1.5, w.shape).astype(np.float32) for w in layer.get_weights()])
+            x = rng.standard_normal((3, *model.input_shape[1:])).astype(np.float32)
+            path = str(tmp_path_factory.mktemp(name) / "model.h5")
+            model.save(path)
+            out[name] = (path, x, model.predict(x, verbose=0))
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["twl", "onnx"])
+@pytest.mark.parametrize("name", ["mobilenet_v2", "efficientnet_se", "crnn_kws", "tcn", "unet", "attention"])
+def test_tf_keras_model_converts_to_twl_and_onnx_and_agrees_at_two_batches(tmp_path, _keras_h5, name, fmt):
+    """The .twl on the lite runtime and the ONNX model on onnxruntime agree with Keras at batch 3 and 1 (a run-time
+    batch). ONNX export refused efficientnet_se and crnn_kws (Reshape's target packed from Shape(x)[0]) and tcn
+    (SpaceToBatchND over one spatial dim) before."""
+    import onnxruntime as ort
+
+    from converters.cli import main as cli_main
+
+    path, x, want = _keras_h5[name]
+    out = str(tmp_path / f"model.{fmt}")
+    assert cli_main(["--input", path, "--output", out]) == 0
+    if fmt == "twl":
+        runner = lite_runner.LiteRunner(out)
+        run = lambda xs: next(iter(runner.run({"x": xs}).values()))
+    else:
+        session = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+        run = lambda xs: session.run(None, {session.get_inputs()[0].name: xs})[0]
+    for batch in (3, 1):
+        np.testing.assert_allclose(run(x[:batch]), want[:batch], rtol=RTOL, atol=ATOL, err_msg=f"batch {batch}")
+
+
+def test_onnx_export_of_a_computed_reshape_target_with_two_run_time_dims_is_refused(tmp_path, capsys):
+    """Reshape to [Shape(x)[0], -1] of an x with a run-time batch and length: the output has two unknown dims, so
+    no constant target stands for it; refused naming the node."""
+    tf = pytest.importorskip("tensorflow")
+    from converters.cli import main as cli_main
+
+    v1 = tf.compat.v1
+    with tf.Graph().as_default() as g:
+        x = v1.placeholder(tf.float32, [None, None, 4], name="x")
+        tf.identity(tf.reshape(x, tf.stack([tf.shape(x)[0], -1])), name="y")
+    pb = str(tmp_path / "model.pb")
+    with open(pb, "wb") as f:
+        f.write(g.as_graph_def().SerializeToString())
+    out = str(tmp_path / "model.onnx")
+    assert cli_main(["--input", pb, "--output", out, "--inputs", "x", "--outputs", "y"]) == 1
+    assert "(Reshape): shape (input 1) is computed, and the output's shape [None, None] has not one unknown dim" in (
+        capsys.readouterr().err
+    )
