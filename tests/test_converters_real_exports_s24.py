@@ -19,7 +19,7 @@ import pytest
 import torch_export_util
 from onnx import helper
 
-from converters import lite_runner, onnx_import
+from converters import lite_runner, onnx_import, twl_reader
 from converters.errors import ConversionError
 
 torch = pytest.importorskip("torch")
@@ -614,8 +614,11 @@ def test_a_sort_of_the_whole_run_time_batch_is_a_top_k_of_every_element():
     """pack_padded_sequence(enforce_sorted=False) sorts the lengths with TopK(lengths, Shape(lengths)[0]): a k
     that is the size of its own run-time axis converts (TOP_K's k of -1, the whole axis), at every batch."""
     model = export("packed_tagger", False, 17, True)
-    assert any(n.op_type == "TopK" for n in model.graph.node)
+    ops = twl_reader.read_builder(onnx_import.convert(model)).operators
+    assert [op[4] for op in ops if op[0] == "TOP_K"] == [2]  # k -1, which version 1 runtimes refuse
     torch_export_util.check_agrees(model, _packed_inputs, [2, 5, 1], RTOL, ATOL)
+    static = twl_reader.read_builder(onnx_import.convert(export("packed_tagger", False, 17, False))).operators
+    assert [op[4] for op in static if op[0] == "TOP_K"] == [1]
 
 
 def _top_k_model(k_from_axis, x_shape=("n", 5), axis=1, k=None):
@@ -811,3 +814,70 @@ def test_onnx_export_of_a_computed_reshape_target_with_two_run_time_dims_is_refu
     assert "(Reshape): shape (input 1) is computed, and the output's shape [None, None] has not one unknown dim" in (
         capsys.readouterr().err
     )
+
+
+# --- transposed convolutions over run-time spatial dims -------------------------------------------------------
+class Upsampler(nn.Module):
+    """A decoder of transposed convs: stride 2 with output_padding, a grouped one with dilation, and stride 3."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.ConvTranspose2d(3, 6, 3, stride=2, padding=1, output_padding=1)
+        self.b = nn.ConvTranspose2d(6, 4, 3, stride=1, padding=2, dilation=2, groups=2)
+        self.c = nn.ConvTranspose2d(4, 2, (2, 3), stride=(3, 2))
+
+    def forward(self, x):
+        return self.c(F.relu(self.b(F.relu(self.a(x)))))
+
+
+def _export_with_axes(module, args, input_names, output_names, axes):
+    """torch.onnx.export (TorchScript, opset 17) with dynamic axes {input: {axis: name}}."""
+    import io
+
+    buffer = io.BytesIO()
+    with torch.no_grad():
+        torch.onnx.export(
+            module, args, buffer, input_names=input_names, output_names=output_names, opset_version=17,
+            dynamo=False, dynamic_axes=axes,
+        )  # fmt: skip
+    return onnx.load_from_string(buffer.getvalue())
+
+
+@pytest.mark.parametrize(
+    "make,shape,axes,sizes",
+    [
+        (ConvTasNet, (2, 1, 64), {2: "t"}, [(2, 1, 64), (3, 1, 96), (1, 1, 40)]),
+        (Upsampler, (2, 3, 5, 5), {2: "h", 3: "w"}, [(2, 3, 5, 5), (1, 3, 7, 4), (2, 3, 1, 9)]),
+    ],
+    ids=["conv_tasnet_length", "upsampler_h_w"],
+)
+def test_transposed_convs_over_run_time_spatial_dims_follow_the_input(make, shape, axes, sizes):
+    """A ConvTranspose of a run-time length (Conv-TasNet's decoder) or image size: its output is
+    (in - 1) * stride + a constant at every size (TRANSPOSE_CONV's out_follows_input). The lite output had the
+    size at the conversion's static fill before, silently cut or padded."""
+    import onnxruntime as ort
+
+    model = _export_with_axes(
+        torch_export_util.seeded_module(make), (torch.randn(*shape),), ["x"], ["y"], {"x": {0: "n", **axes}}
+    )
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    data = onnx_import.convert(model)
+    # Version 2: a version 1 runtime would ignore out_follows_input (lite/schema/README.md, rule 5).
+    assert {(op[0], op[4]) for op in twl_reader.read_builder(data).operators if op[0] == "TRANSPOSE_CONV"} == {
+        ("TRANSPOSE_CONV", 2)
+    }
+    runner = lite_runner.LiteRunner(data)
+    for size in sizes:
+        x = np.random.default_rng(sum(size)).standard_normal(size).astype(np.float32)
+        want = session.run(None, {"x": x})[0]
+        got = runner.run({"x": x})["y"]
+        assert got.shape == want.shape, size
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=str(size))
+
+
+def test_a_3d_transposed_conv_over_a_run_time_depth_is_refused():
+    model = _export_with_axes(
+        nn.ConvTranspose3d(2, 2, 3, stride=2).eval(), (torch.randn(1, 2, 3, 4, 4),), ["x"], ["y"], {"x": {2: "d"}}
+    )
+    with pytest.raises(ConversionError, match=r"\(ConvTranspose\): 3-D ConvTranspose needs static sizes"):
+        onnx_import.convert(model)

@@ -304,12 +304,14 @@ def _is_run_time_size_of(ctx, value, x, axis):
 def _top_k(ctx, node):
     a = attrs(node)
     axis = a.get("axis", -1)
+    version = 1
     if ctx.opset < 10:
         k = ctx.constant(f"{node.output[0]}/k", np.array(a["k"], np.int64))
     elif node.input[1] in ctx.symbolic and _is_run_time_size_of(ctx, node.input[1], node.input[0], axis):
         # A sort of the whole axis, whose size is known at run time (PyTorch's pack_padded_sequence with
         # enforce_sorted=False sorts the lengths with TopK(lengths, lengths.shape[0])): TOP_K's k of -1.
         k = ctx.constant(f"{node.output[0]}/k", np.array(TOP_K_WHOLE_AXIS, np.int64))
+        version = 2  # k -1, which version 1 runtimes refuse
     else:
         value = np.asarray(ctx.require_const(node, 1, "k"), np.int64)
         if value.size != 1 or value.reshape(-1)[0] < 0:
@@ -317,7 +319,7 @@ def _top_k(ctx, node):
         k = ctx.constant(f"{node.output[0]}/k", value)
     options = ("TopKOptions", {"axis": axis, "largest": bool(a.get("largest", 1))})
     outputs = [ctx.output(node.output[0]), ctx.output(node.output[1])]
-    ctx.builder.add_op("TOP_K", [ctx.plain(node.input[0]), k], outputs, options)
+    ctx.builder.add_op("TOP_K", [ctx.plain(node.input[0]), k], outputs, options, version)
 
 
 @imports("ReverseSequence")

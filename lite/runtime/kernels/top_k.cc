@@ -129,5 +129,12 @@ KernelRegistration Register_TOP_K() {
   return {BuiltinOperator::TOP_K, 1,       InitOpData<OpData>,
           FreeOpData<OpData>,     Prepare, Eval};
 }
+// Version 2 models may take k -1 (the whole axis), which version 1 runtimes
+// refuse: the same kernel.
+KernelRegistration Register_TOP_K_V2() {
+  KernelRegistration r = Register_TOP_K();
+  r.version = 2;
+  return r;
+}
 
 }  // namespace twl
