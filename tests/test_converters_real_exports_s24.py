@@ -881,3 +881,60 @@ def test_a_3d_transposed_conv_over_a_run_time_depth_is_refused():
     )
     with pytest.raises(ConversionError, match=r"\(ConvTranspose\): 3-D ConvTranspose needs static sizes"):
         onnx_import.convert(model)
+
+
+# --- a float Range of a run-time length -----------------------------------------------------------------------
+class SinusoidalEncoder(nn.Module):
+    """The Transformer's sinusoidal position encoding of a run-time sequence length (torch.arange(s,
+    dtype=torch.float32): a float Range whose limit is computed from the input's shape), added to projected
+    features."""
+
+    def __init__(self, d=8):
+        super().__init__()
+        self.proj = nn.Linear(5, d)
+        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, d, 2, dtype=torch.float32) / d)))
+
+    def forward(self, x):
+        pos = torch.arange(x.shape[1], dtype=torch.float32)[:, None] * self.inv_freq
+        return self.proj(x) + torch.cat([pos.sin(), pos.cos()], -1)
+
+
+def test_a_float_range_of_a_run_time_length_agrees_at_every_length():
+    """Refused before ('a float32 Range with bounds computed at run time'): start and delta are whole numbers, so
+    it is the integer range, cast."""
+    import onnxruntime as ort
+
+    model = _export_with_axes(
+        torch_export_util.seeded_module(SinusoidalEncoder),
+        (torch.randn(2, 6, 5),),
+        ["x"],
+        ["y"],
+        {"x": {0: "n", 1: "s"}},
+    )
+    assert any(n.op_type == "Range" for n in model.graph.node)
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    for shape in [(2, 6, 5), (1, 11, 5), (3, 1, 5)]:
+        x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
+        np.testing.assert_allclose(runner.run({"x": x})["y"], session.run(None, {"x": x})[0], rtol=RTOL, atol=ATOL)
+
+
+def test_a_float_range_of_a_fractional_delta_and_a_run_time_limit_is_refused():
+    graph = helper.make_graph(
+        [
+            helper.make_node("Shape", ["x"], ["shape"], start=0, end=1),
+            helper.make_node("Cast", ["shape"], ["limit_1d"], to=onnx.TensorProto.FLOAT),
+            helper.make_node("Squeeze", ["limit_1d"], ["limit"]),
+            helper.make_node("Range", ["start", "limit", "delta"], ["y"], name="range"),
+        ],
+        "g",
+        [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["n", 3])],
+        [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)],
+        [
+            onnx.numpy_helper.from_array(np.array(0.0, np.float32), "start"),
+            onnx.numpy_helper.from_array(np.array(0.5, np.float32), "delta"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(ConversionError, match=r"'range' \(Range\): a float32 Range with bounds computed at run time"):
+        onnx_import.convert(model)
