@@ -938,3 +938,50 @@ def test_a_float_range_of_a_fractional_delta_and_a_run_time_limit_is_refused():
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     with pytest.raises(ConversionError, match=r"'range' \(Range\): a float32 Range with bounds computed at run time"):
         onnx_import.convert(model)
+
+
+class YoloV5Detect(nn.Module):
+    """YOLOv5's Detect head as exported with dynamic=True: the grid made at run time from the feature map's size
+    (torch.arange(ny, dtype=float32), meshgrid: Expands to Concat(Shape(yv), Shape(xv))), sigmoid decode with
+    anchors."""
+
+    def __init__(self, na=3, no=7):
+        super().__init__()
+        self.na, self.no = na, no
+        self.backbone = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.SiLU(), nn.Conv2d(8, 16, 3, 2, 1), nn.SiLU())
+        self.m = nn.Conv2d(16, na * no, 1)
+        self.register_buffer("anchor", torch.tensor([[10.0, 13.0], [16.0, 30.0], [33.0, 23.0]]).view(1, na, 1, 1, 2))
+
+    def forward(self, x):
+        y = self.m(self.backbone(x))
+        bs, _, ny, nx = y.shape
+        y = y.view(bs, self.na, self.no, ny, nx).permute(0, 1, 3, 4, 2).sigmoid()
+        yv, xv = torch.meshgrid(
+            torch.arange(ny, dtype=torch.float32), torch.arange(nx, dtype=torch.float32), indexing="ij"
+        )
+        grid = torch.stack((xv, yv), 2).view(1, 1, ny, nx, 2)
+        xy = (y[..., :2] * 2 - 0.5 + grid) * 4.0
+        wh = (y[..., 2:4] * 2) ** 2 * self.anchor
+        return torch.cat((xy, wh, y[..., 4:]), -1).view(bs, -1, self.no)
+
+
+def test_yolov5_grid_of_a_run_time_image_size_agrees_at_non_square_sizes():
+    """The float aranges were refused; then the Expand of yv ([ny, 1]) to [ny, nx] took its run-time nx from yv's
+    own range (both probe alike after the strided convs), failing the invoke at any H != W."""
+    import onnxruntime as ort
+
+    model = _export_with_axes(
+        torch_export_util.seeded_module(YoloV5Detect),
+        (torch.randn(2, 3, 16, 16),),
+        ["x"],
+        ["y"],
+        {"x": {0: "n", 2: "h", 3: "w"}},
+    )
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    runner = lite_runner.LiteRunner(onnx_import.convert(model))
+    for shape in [(2, 3, 16, 16), (1, 3, 32, 24), (2, 3, 24, 40), (1, 3, 8, 4)]:
+        x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
+        want = session.run(None, {"x": x})[0]
+        got = runner.run({"x": x})["y"]
+        assert got.shape == want.shape, shape
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=str(shape))

@@ -148,7 +148,7 @@ def _expand_to_run_time_shape(ctx, node):
             continue  # the input's own run-time dim
         if in_axis >= 0 and in_shape[in_axis] != 1 or static[k] != 1 or probe is None or probe[k] != PROBE_DIM:
             ctx.require_const(node, 1, "shape")  # raises, naming the run-time value
-        zeros_axes.append(axis)
+        zeros_axes.append((axis, k))
     src = ctx.plain(x)
     if not zeros_axes:
         shape = ctx.constant(f"{out}/shape", np.array(target, np.int64))
@@ -162,8 +162,9 @@ def _expand_to_run_time_shape(ctx, node):
         dtype,
     )
     ctx.builder.add_op("BROADCAST_TO", [src, shape], [t])
-    for n, axis in enumerate(zeros_axes):
-        zeros = _run_time_zeros(ctx, f"{out}/zeros{n}", sources, rank, axis, dtype)
+    per_entry = _entry_sources(ctx, node.input[1], len(static))
+    for n, (axis, k) in enumerate(zeros_axes):
+        zeros = _run_time_zeros(ctx, f"{out}/zeros{n}", per_entry[k] or sources, rank, axis, dtype)
         last = n == len(zeros_axes) - 1
         dst = ctx.output(out) if last else ctx.intermediate(f"{out}/expanded{n}", out_shape, dtype)
         ctx.builder.add_op(
@@ -173,6 +174,22 @@ def _expand_to_run_time_shape(ctx, node):
             None if dtype == np.bool_ else ("ArithmeticOptions", {}),
         )
         t = dst
+
+
+def _entry_sources(ctx, name, count):
+    """Per entry of run-time shape `name` (`count` entries), the tensors whose shapes it is computed from, where
+    `name` is a Concat of pieces (torch.meshgrid's Expand to Concat(Shape(y), Shape(x)): at the probe dims y's and
+    x's sizes may be alike, so the pieces tell which is which); else no entry's."""
+    node = ctx.producers.get(name)
+    entries = []
+    for piece in node.input if node is not None and node.op_type == "Concat" else []:
+        if piece in ctx.consts:
+            entries += [set()] * np.asarray(ctx.consts[piece]).size
+        elif piece in ctx.symbolic:
+            entries += [ctx.symbolic[piece][2]] * np.asarray(ctx.symbolic[piece][0]).size
+        else:
+            break
+    return entries if len(entries) == count else [set()] * count
 
 
 def _run_time_zeros(ctx, name, sources, rank, axis, dtype):
